@@ -1,0 +1,80 @@
+# wavecc — plain Makefile. Sources are picked up by folder, so a new file in a
+# stage folder needs no edit here. Out-of-tree builds: BUILD=dir.
+#   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a, ./wavecc link
+#   make check        build and run every test suite (tests/<folder>/)
+#   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC = cc
+endif
+BUILD ?= build
+OPT ?= -O2 -g
+CFLAGS ?=
+LDFLAGS ?=
+PKGS = jansson libelf msgpack
+WFLAGS = -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+ALL_CFLAGS = $(WFLAGS) $(OPT) $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
+LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
+CHECK_LIBS = $(shell pkg-config --libs check)
+
+STAGES = util ir frontend passes isel regalloc asm loader loader/emu
+LIB_SRC = $(foreach d,$(STAGES),$(wildcard $(d)/*.c))
+CLI_SRC = $(wildcard cli/*.c)
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
+
+# One Check suite per folder under tests/: tests/<name>/*.c -> $(BUILD)/tests/<name>.test
+TEST_DIRS = $(patsubst tests/%/,%,$(sort $(dir $(wildcard tests/*/*.c))))
+TEST_BINS = $(TEST_DIRS:%=$(BUILD)/tests/%.test)
+TEST_COMMON = $(wildcard tests/*.c)
+
+.PHONY: all check check-asan fuzz clean
+all: $(BUILD)/wavecc $(BUILD)/libwavecc.a
+ifeq ($(BUILD),build)
+all: wavecc
+wavecc: $(BUILD)/wavecc
+	ln -sf $(BUILD)/wavecc wavecc
+endif
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libwavecc.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/wavecc: $(CLI_OBJ) $(BUILD)/libwavecc.a
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libwavecc.a $(LIBS) -o $@
+
+define TEST_RULE
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c) $(TEST_COMMON)) $(BUILD)/libwavecc.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(OPT) $$(CFLAGS) $$(LDFLAGS) $$(filter %.o,$$^) $(BUILD)/libwavecc.a $$(CHECK_LIBS) $$(LIBS) -o $$@
+endef
+$(foreach t,$(TEST_DIRS),$(eval $(call TEST_RULE,$(t))))
+
+# Every suite runs even if an earlier one fails; the target fails if any did.
+check: all $(TEST_BINS)
+	@fail=0; for t in $(TEST_BINS); do \
+		echo "== $$t"; \
+		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
+			$$t || fail=1; \
+	done; \
+	if [ $$fail -ne 0 ]; then echo "make check: some suites FAILED"; exit 1; fi; \
+	echo "make check: all suites passed"
+
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+check-asan:
+	$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+
+fuzz:
+	$(MAKE) -C . -f tests/fuzz/fuzz.mk
+
+clean:
+	rm -rf build build-asan build-fuzz wavecc
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

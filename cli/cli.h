@@ -1,0 +1,27 @@
+/* cli.h — the wavecc subcommands, one X-macro row each: name, function,
+ * one-line summary. main.c builds the dispatch table and `wavecc help` from
+ * this list; each command lives in cli/cmd_<name>.c.
+ *
+ * Exit status convention for every command: 0 success, 1 bad input (or a
+ * failed check), 2 bad usage. Internal errors abort through die(). */
+#ifndef WAVECC_CLI_H
+#define WAVECC_CLI_H
+
+#define WAVECC_COMMANDS(X) \
+	X("help", cmd_help, "show this help, or a command's help: wavecc help CMD") \
+	X("version", cmd_version, "print the version")
+
+#define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);
+WAVECC_COMMANDS(DECLARE_CMD)
+#undef DECLARE_CMD
+
+#define WAVECC_VERSION "0.1.0"
+
+/* Shared option helpers (main.c). */
+/* If argv[*i] is `--name VALUE` or `--name=VALUE`, store VALUE, advance *i
+ * and return 1; usage error (exit 2) if VALUE is missing. */
+int opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* Parse a decimal integer option value or exit 2 naming the option. */
+long long opt_int(const char *name, const char *value);
+
+#endif

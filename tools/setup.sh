@@ -1,0 +1,22 @@
+#!/bin/sh
+# setup.sh — install wavecc's dependencies (Debian 12 packages), build it,
+# and run an example. Run as root or with sudo available.
+#   tools/setup.sh            install, build, run the example
+#   tools/setup.sh --deps     install only
+set -eu
+cd "$(dirname "$0")/.."
+
+PKGS="build-essential pkg-config libjansson-dev libelf-dev libmsgpack-dev check \
+llvm-19 clang-19 lld-19 libclang-rt-19-dev libamdhip64-dev python3 python3-numpy"
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $PKGS
+
+[ "${1:-}" = "--deps" ] && exit 0
+
+make -j"$(nproc)"
+sh tools/example.sh

@@ -1,0 +1,146 @@
+/* util.h — infrastructure shared by every stage of wavecc.
+ *
+ * Memory: objects live in arenas (one per kernel, one per CLI job); nothing is
+ * freed individually. Arena memory is zeroed. Growable arrays (Vec) live on the
+ * heap and are freed with vec_free, or in an arena with vec_push_arena.
+ *
+ * Errors, two paths:
+ *   - bad input: report with a location through a Diag (collects messages, the
+ *     caller decides the exit status) or err() (prints and exits 1);
+ *   - compiler bugs: die() aborts with file:line; never used for user input.
+ */
+#ifndef WAVECC_UTIL_H
+#define WAVECC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+/* ---- diag.c ---- */
+
+/* A source location; line and col are 1-based, 0 when unknown. */
+typedef struct Loc {
+	const char *file;
+	int line, col;
+} Loc;
+
+/* Collected diagnostics. Messages are printed to `out` (stderr by default)
+ * as they arrive, formatted "file:line:col: error: msg". */
+typedef struct Diag {
+	FILE *out;
+	int nerrors;
+	int nwarnings;
+	int max_errors; /* stop printing after this many (0: no limit) */
+} Diag;
+
+void diag_init(Diag *d);
+void diag_error(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap);
+void diag_warning(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+/* Bad input or usage, from a CLI: print "wavecc: error: msg" and exit(1). */
+NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Bad usage: print "wavecc: usage error: msg" and exit(2). */
+NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Internal bug: print "wavecc: internal error at file:line: msg" and abort. */
+NORETURN void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+#define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
+/* Checked invariant that stays on in release builds. */
+#define check_that(c) ((c) ? (void)0 : die("invariant failed: %s", #c))
+
+/* ---- arena.c ---- */
+
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+	ArenaBlock *head;
+	size_t used; /* bytes used in head */
+	size_t total; /* bytes handed out, all blocks */
+} Arena;
+
+typedef struct ArenaMark {
+	ArenaBlock *head;
+	size_t used, total;
+} ArenaMark;
+
+void arena_init(Arena *a);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size); /* zeroed, 16-byte aligned */
+void *arena_realloc(Arena *a, void *p, size_t old, size_t size);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
+ArenaMark arena_mark(Arena *a);
+void arena_reset(Arena *a, ArenaMark m); /* drops everything after the mark */
+#define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_NEWN(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
+
+/* Heap helpers that die on out-of-memory. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* ---- vec (header-only) ----
+ * A growable array of T: `Vec(int) v = {0}; vec_push(&v, 3); v.data[0]`.
+ * Heap-backed; free with vec_free. */
+#define Vec(T) struct { T *data; size_t len, cap; }
+#define vec_grow(v, n) \
+	((v)->len + (n) > (v)->cap \
+		 ? (void)((v)->cap = vec_newcap_((v)->cap, (v)->len + (n)), \
+			  (v)->data = xrealloc((v)->data, (v)->cap * sizeof(*(v)->data))) \
+		 : (void)0)
+#define vec_push(v, x) (vec_grow((v), 1), (v)->data[(v)->len++] = (x))
+#define vec_pop(v) ((v)->data[--(v)->len])
+#define vec_last(v) ((v)->data[(v)->len - 1])
+#define vec_free(v) (free((v)->data), (v)->data = NULL, (v)->len = (v)->cap = 0)
+static inline size_t vec_newcap_(size_t cap, size_t need)
+{
+	size_t c = cap ? cap * 2 : 8;
+	while (c < need)
+		c *= 2;
+	return c;
+}
+
+/* ---- buf.c: growable byte/string buffer ---- */
+typedef struct Buf {
+	char *data; /* always NUL-terminated when len > 0 or after buf_cstr */
+	size_t len, cap;
+} Buf;
+
+void buf_putc(Buf *b, char c);
+void buf_puts(Buf *b, const char *s);
+void buf_putn(Buf *b, const void *p, size_t n);
+void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+const char *buf_cstr(Buf *b);
+void buf_clear(Buf *b);
+void buf_free(Buf *b);
+
+/* ---- intern.c: interned strings ----
+ * Equal strings intern to the same pointer, valid for the life of the
+ * process, so names compare with ==. */
+const char *intern(const char *s);
+const char *intern_n(const char *s, size_t n);
+
+/* ---- file.c ---- */
+/* Read a whole file; NULL with errno set on failure. Result is NUL-terminated. */
+char *read_file(const char *path, size_t *len);
+/* Write `len` bytes to `path` atomically: a temporary file in the same
+ * directory, then rename. Returns 0, or -1 with errno set (nothing written). */
+int write_file_atomic(const char *path, const void *data, size_t len, int mode);
+
+#endif
