@@ -1,0 +1,58 @@
+/* emu.h — the CDNA CPU emulator's interface (gfx942; gfx90a where encodings
+ * differ). The emulator executes machine code read from emulated device
+ * memory; it never sees assembly text.
+ *
+ * Memory model: a flat 64-bit device address space made of regions the
+ * caller maps (code object image, kernarg segment, buffers). An access that
+ * falls outside every region stops the launch with an error naming the
+ * address and the instruction, never a host crash.
+ *
+ * Contract: emu_launch runs every workgroup of the grid to completion (or to
+ * the first error) and returns 0, or -1 with a message in `err`. */
+#ifndef WAVECC_EMU_H
+#define WAVECC_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../kd.h"
+
+typedef struct EmuMemory EmuMemory;
+
+EmuMemory *emu_mem_new(void);
+void emu_mem_free(EmuMemory *m);
+/* Map `size` bytes of host memory (owned by the caller, must outlive the
+ * launch) at a fresh device address the emulator picks (aligned to `align`,
+ * at least 256, with unmapped guard space around each region). Returns the
+ * device address. `name` appears in error messages. */
+uint64_t emu_mem_map(EmuMemory *m, void *host, uint64_t size, uint64_t align, bool writable, const char *name);
+/* Map at a fixed device address (the code object image at its load base).
+ * Returns 0, or -1 if it overlaps an existing region. */
+int emu_mem_map_at(EmuMemory *m, uint64_t addr, void *host, uint64_t size, bool writable, const char *name);
+/* Host pointer for [addr, addr+size) if it lies inside one region, else NULL. */
+void *emu_mem_host(EmuMemory *m, uint64_t addr, uint64_t size, bool for_write);
+
+typedef enum { EMU_GFX942, EMU_GFX90A, EMU_GFX950 } EmuArch;
+
+typedef struct EmuLaunch {
+	EmuArch arch;
+	KernelDescriptor kd;     /* decoded; gives initial SGPR/VGPR state, LDS size */
+	uint64_t kd_addr;        /* device address of the KD (entry = kd_addr + kd.kernel_code_entry_byte_offset) */
+	uint64_t kernarg_addr;   /* device address of the kernarg segment */
+	uint32_t grid[3];        /* workgroups in x, y, z */
+	uint32_t wg_size[3];     /* work-items per workgroup in x, y, z */
+	uint32_t dynamic_lds;    /* extra LDS bytes beyond the KD's static size */
+	uint64_t max_instructions; /* 0: default cap; stops runaway loops with a message */
+	bool trace;              /* print each executed instruction to stderr */
+} EmuLaunch;
+
+typedef struct EmuStats {
+	uint64_t instructions; /* wave instructions executed */
+	uint64_t waves;
+	double seconds;
+} EmuStats;
+
+int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, size_t err_len);
+
+#endif
