@@ -1,7 +1,8 @@
 # wavecc — plain Makefile. Sources are picked up by folder, so a new file in a
 # stage folder needs no edit here. Out-of-tree builds: BUILD=dir.
 #   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a, ./wavecc link
-#   make check        build and run every test suite (tests/<folder>/)
+#   make check        build and run every test suite (tests/<folder>/*_test.c);
+#                     TEST_SRCS=tests/ir/sym_test.c runs just that one
 #   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
 
@@ -25,9 +26,11 @@ CLI_SRC = $(wildcard cli/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 
-# One Check suite per folder under tests/: tests/<name>/*.c -> $(BUILD)/tests/<name>.test
-TEST_DIRS = $(patsubst tests/%/,%,$(sort $(dir $(wildcard tests/*/*.c))))
-TEST_BINS = $(TEST_DIRS:%=$(BUILD)/tests/%.test)
+# Tests mirror the source folders: each tests/<dir>/<name>_test.c is one Check
+# suite binary, $(BUILD)/tests/<dir>/<name>.test, linked with that folder's
+# other .c files (shared test helpers) and tests/*.c.
+TEST_SRCS ?= $(wildcard tests/*/*_test.c)
+TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
 .PHONY: all check check-asan fuzz clean
@@ -51,11 +54,11 @@ $(BUILD)/wavecc: $(CLI_OBJ) $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libwavecc.a $(LIBS) -o $@
 
 define TEST_RULE
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c) $(TEST_COMMON)) $(BUILD)/libwavecc.a
+$(BUILD)/$(1:%_test.c=%.test): $(patsubst %.c,$(BUILD)/%.o,$(1) $(filter-out %_test.c,$(wildcard $(dir $(1))*.c)) $(TEST_COMMON)) $(BUILD)/libwavecc.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(OPT) $$(CFLAGS) $$(LDFLAGS) $$(filter %.o,$$^) $(BUILD)/libwavecc.a $$(CHECK_LIBS) $$(LIBS) -o $$@
 endef
-$(foreach t,$(TEST_DIRS),$(eval $(call TEST_RULE,$(t))))
+$(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 
 # Every suite runs even if an earlier one fails; the target fails if any did.
 check: all $(TEST_BINS)
