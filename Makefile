@@ -20,7 +20,7 @@ ALL_CFLAGS = $(WFLAGS) $(OPT) $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MM
 LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-STAGES = util ir frontend passes isel regalloc asm loader loader/emu
+STAGES = util ir frontend interp passes isel regalloc asm loader loader/emu
 LIB_SRC = $(foreach d,$(STAGES),$(wildcard $(d)/*.c))
 CLI_SRC = $(wildcard cli/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../test.h"
+#include "../../util/dtype.h"
 
 START_TEST(arena_zeroed_aligned_and_reset)
 {
@@ -136,6 +137,40 @@ START_TEST(cli_usage_and_version)
 }
 END_TEST
 
+START_TEST(half_conversions_round_to_nearest_even)
+{
+	/* exact values and both kinds of tie */
+	ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
+	ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
+	ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
+	ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00); /* rounds up to inf */
+	ck_assert_uint_eq(f32_to_f16(1.0f + 0x1p-11f), 0x3c00); /* tie -> even */
+	ck_assert_uint_eq(f32_to_f16(1.0f + 3 * 0x1p-11f), 0x3c02); /* tie -> even (up) */
+	ck_assert_uint_eq(f32_to_f16(0x1p-24f), 0x0001); /* smallest subnormal */
+	ck_assert_uint_eq(f32_to_f16(0x1p-25f), 0x0000); /* tie -> even (zero) */
+	ck_assert_uint_eq(f32_to_f16(0x1.8p-25f), 0x0001);
+	ck_assert(f16_to_f32(0x7e00) != f16_to_f32(0x7e00)); /* nan */
+	ck_assert_uint_eq(f32_to_f16(f16_to_f32(0x7e00)) & 0x7c00, 0x7c00);
+	/* every finite half round-trips */
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		if ((h & 0x7c00) == 0x7c00)
+			continue;
+		ck_assert_uint_eq(f32_to_f16(f16_to_f32((uint16_t)h)), h);
+	}
+	ck_assert_uint_eq(f32_to_bf16(1.0f), 0x3f80);
+	ck_assert_uint_eq(f32_to_bf16(1.0f + 0x1p-8f), 0x3f80); /* tie -> even */
+	ck_assert_uint_eq(f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82);
+	ck_assert(bf16_to_f32(0x3f80) == 1.0f);
+	ck_assert_int_eq(dtype_from_name("bf16"), DT_BF16);
+	ck_assert_int_eq(dtype_from_name("f17"), DT_NONE);
+	ck_assert_int_eq(dtype_size(DT_I64), 8);
+	int32_t iv[2];
+	dtype_store(DT_I32, iv, 1, -7.9);
+	ck_assert_int_eq(iv[1], -7);
+	ck_assert(dtype_load(DT_I32, iv, 1) == -7.0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -147,6 +182,7 @@ int main(void)
 	tcase_add_test(tc, atomic_write_and_read);
 	tcase_add_test(tc, diag_formats_location);
 	tcase_add_test(tc, cli_usage_and_version);
+	tcase_add_test(tc, half_conversions_round_to_nearest_even);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
