@@ -1,0 +1,88 @@
+/* interp.h — the reference interpreter: executes a kernel graph at tensor
+ * level with Wave's semantics, independent of how the compiler lowers it.
+ * It shares only the frontend and the graph IR with the compiler. The
+ * semantics and the numerics are documented in docs/interpreter.md.
+ *
+ * Two layers, one header:
+ *   tensor.c  ITensor, a named-dim window onto the global index space, and
+ *             the tensor-level ops (elementwise map, broadcast, permute,
+ *             reduce, mma) with a documented accumulation order;
+ *   exec.c    the graph walker: workgroups and waves from the constraints,
+ *             reads/writes through index mappings with out-of-bounds reads
+ *             giving zero and out-of-bounds writes dropped, iterate loops;
+ *   args.c    kernel argument buffers: .npy in and out, seeded random inputs.
+ *
+ * Errors: bad input (a graph the interpreter cannot execute, a wrong input
+ * buffer) is reported through a Diag with the op's location and the run
+ * returns -1; nothing exits. Internal bugs die(). */
+#ifndef WAVECC_INTERP_H
+#define WAVECC_INTERP_H
+
+#include <stdint.h>
+
+#include "../util/dtype.h"
+#include "../util/util.h"
+
+/* ---- tensor.c ---- */
+
+enum { IT_MAX_RANK = 8 };
+
+/* A tensor value: dims are interned symbol names; dim i covers global
+ * coordinates [start[i], start[i] + ext[i]). Elements are doubles, row-major
+ * over this tensor's dim order, each exactly representable in dtype. */
+typedef struct ITensor {
+	DType dtype;
+	int rank;
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK];
+	int64_t ext[IT_MAX_RANK];
+	int64_t count; /* product of ext (1 for rank 0) */
+	double *v;
+} ITensor;
+
+/* Elementwise functions. Binary ones read x[0], x[1]; select reads
+ * x[0] (condition), x[1], x[2]; unary ones x[0]. */
+typedef enum ItFn {
+	IT_ADD, IT_SUB, IT_MUL, IT_DIV, IT_FLOORDIV, IT_MOD, IT_MAX, IT_MIN, IT_POW, IT_ATAN2,
+	IT_AND, IT_OR, IT_XOR,
+	IT_EQ, IT_NE, IT_LT, IT_LE, IT_GT, IT_GE,
+	IT_SELECT, IT_COPY,
+	IT_NEG, IT_ABS, IT_EXP, IT_EXP2, IT_LOG, IT_LOG2, IT_LOG10, IT_SQRT, IT_RSQRT, IT_RECIP,
+	IT_SIN, IT_COS, IT_SINH, IT_TANH, IT_CBRT, IT_ROUND, IT_ROUNDEVEN, IT_FLOOR, IT_CEIL, IT_NOT,
+} ItFn;
+
+/* An error message from a tensor op that got inconsistent operands. */
+typedef struct ItErr {
+	char msg[256];
+} ItErr;
+
+/* Round x to the nearest value of dtype t (ints: truncate and wrap). */
+double it_round(DType t, double x);
+/* Evaluate one element of fn; `at` is the operand dtype (integer division
+ * and bitwise ops depend on it). The caller rounds to the result dtype. */
+double it_apply(ItFn fn, DType rt, DType at, const double *x);
+
+/* A zeroed tensor. */
+ITensor *it_new(Arena *a, DType t, int rank, const char *const *dim, const int64_t *start, const int64_t *ext);
+ITensor *it_like(Arena *a, const ITensor *x, DType t);
+/* Index of dim `dim` (interned) in x, or -1. */
+int it_find(const ITensor *x, const char *dim);
+
+/* Elementwise fn over 1..4 operands broadcast by dim name; result dtype t.
+ * NULL with e->msg if two windows of one dim disagree. */
+ITensor *it_map(Arena *a, ItErr *e, DType t, ItFn fn, int nops, const ITensor *const *ops);
+/* x broadcast/reordered/squeezed to exactly the given dims and windows: x's
+ * dims must be among them (or have length 1). */
+ITensor *it_expand(Arena *a, ItErr *e, const ITensor *x, int n, const char *const *dim, const int64_t *start,
+	const int64_t *ext);
+/* x with its dims reordered to `dim` (same set). */
+ITensor *it_permute(Arena *a, ItErr *e, const ITensor *x, int n, const char *const *dim);
+/* Fold fn (IT_ADD, IT_MAX, IT_MIN) over `dim` in increasing index order,
+ * then combine with init (may be NULL). The result drops `dim`. */
+ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *dim, const ITensor *init);
+/* acc + lhs·rhsᵀ: k dims = (lhs ∩ rhs) − acc; each acc element adds its
+ * products in increasing k order, rounding to acc's dtype after each add
+ * (the product itself is exact for f16/bf16/i8 inputs). */
+ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, const ITensor *acc);
+
+#endif

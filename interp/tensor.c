@@ -1,0 +1,396 @@
+/* tensor.c — the reference interpreter's tensors and the tensor-level ops.
+ *
+ * An ITensor is a window onto the kernel's global index space: each dim is a
+ * named symbol (M, K2, ...) with the global coordinate of its first element
+ * (`start`) and a length (`ext`). Elements are doubles, row-major over the
+ * tensor's own dim order, and every element always holds a value exactly
+ * representable in the tensor's dtype: each op computes in double and rounds
+ * once to the result dtype (it_round). For f32 +,-,*,/ and sqrt that is the
+ * correctly rounded IEEE result, because a double holds the exact result of
+ * those ops on f32 operands to more than 2*24+2 bits.
+ *
+ * Ops address dims by name, never by position, so the dim order only
+ * matters to permute and to whoever reads a tensor out. Binary ops broadcast
+ * NumPy-style but by name: a dim missing from one operand, or of length 1 in
+ * it, is repeated; two windows of the same dim that differ otherwise are an
+ * error (reported through the Interp's diagnostic hook, not an abort, since
+ * a malformed graph can cause it).
+ *
+ * Accumulation order (documented in docs/interpreter.md): mma adds products
+ * to the accumulator in increasing k order (row-major over the k dims), each
+ * step rounded to the accumulator dtype; reductions fold in increasing index
+ * order, then combine with `init` last. */
+#include <math.h>
+#include <string.h>
+
+#include "interp.h"
+
+double it_round(DType t, double x)
+{
+	unsigned char tmp[8];
+	switch (t) {
+	case DT_F64: return x;
+	case DT_F32: return (double)(float)x;
+	case DT_I1: return x != 0;
+	default:
+		/* dtype_store/load carry the type's conversion: floats round to
+		 * nearest even (f16/bf16 through f32), ints truncate and wrap. */
+		dtype_store(t, tmp, 0, x);
+		return dtype_load(t, tmp, 0);
+	}
+}
+
+ITensor *it_new(Arena *a, DType t, int rank, const char *const *dim, const int64_t *start, const int64_t *ext)
+{
+	check_that(rank >= 0 && rank <= IT_MAX_RANK);
+	ITensor *x = ARENA_NEW(a, ITensor);
+	x->dtype = t;
+	x->rank = rank;
+	x->count = 1;
+	for (int i = 0; i < rank; i++) {
+		check_that(ext[i] >= 0);
+		x->dim[i] = dim[i];
+		x->start[i] = start[i];
+		x->ext[i] = ext[i];
+		x->count *= ext[i];
+	}
+	x->v = ARENA_NEWN(a, double, x->count ? x->count : 1);
+	return x;
+}
+
+ITensor *it_like(Arena *a, const ITensor *x, DType t)
+{
+	return it_new(a, t, x->rank, x->dim, x->start, x->ext);
+}
+
+int it_find(const ITensor *x, const char *dim)
+{
+	for (int i = 0; i < x->rank; i++)
+		if (x->dim[i] == dim)
+			return i;
+	return -1;
+}
+
+/* Strides of `x` seen from a joint index space of `n` dims: for each joint
+ * dim, x's row-major stride if x has it with the same window, 0 if x lacks
+ * it or has length 1 there (broadcast). Returns 0, or -1 with a message if
+ * a window disagrees. */
+static int joint_strides(const ITensor *x, int n, const char *const *dim, const int64_t *start, const int64_t *ext,
+	int64_t *stride, char *msg, size_t msg_len)
+{
+	int64_t own[IT_MAX_RANK];
+	int64_t s = 1;
+	for (int i = x->rank - 1; i >= 0; i--) {
+		own[i] = s;
+		s *= x->ext[i];
+	}
+	for (int j = 0; j < n; j++) {
+		int i = it_find(x, dim[j]);
+		stride[j] = 0;
+		if (i < 0 || (x->ext[i] == 1 && ext[j] != 1))
+			continue;
+		if (x->ext[i] != ext[j] || x->start[i] != start[j]) {
+			snprintf(msg, msg_len, "dim %s: window [%lld, +%lld) does not match [%lld, +%lld)", dim[j],
+				(long long)x->start[i], (long long)x->ext[i], (long long)start[j], (long long)ext[j]);
+			return -1;
+		}
+		stride[j] = own[i];
+	}
+	/* Every dim of x must be in the joint space, or have length 1. */
+	for (int i = 0; i < x->rank; i++) {
+		bool found = false;
+		for (int j = 0; j < n; j++)
+			found |= dim[j] == x->dim[i];
+		if (!found && x->ext[i] != 1) {
+			snprintf(msg, msg_len, "dim %s (length %lld) has nowhere to go", x->dim[i],
+				(long long)x->ext[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The joint window of several operands: the first operand's dims in order,
+ * then each later operand's new dims; a dim of length 1 takes the longer
+ * window of another operand. */
+static int joint_space(int nops, const ITensor *const *ops, const char **dim, int64_t *start, int64_t *ext,
+	char *msg, size_t msg_len)
+{
+	int n = 0;
+	for (int k = 0; k < nops; k++) {
+		const ITensor *x = ops[k];
+		for (int i = 0; i < x->rank; i++) {
+			int j = 0;
+			while (j < n && dim[j] != x->dim[i])
+				j++;
+			if (j == n) {
+				if (n == IT_MAX_RANK) {
+					snprintf(msg, msg_len, "more than %d dims", IT_MAX_RANK);
+					return -1;
+				}
+				dim[n] = x->dim[i];
+				start[n] = x->start[i];
+				ext[n] = x->ext[i];
+				n++;
+			} else if (ext[j] == 1 && x->ext[i] != 1) {
+				start[j] = x->start[i];
+				ext[j] = x->ext[i];
+			}
+		}
+	}
+	return n;
+}
+
+/* Odometer step over `n` dims of lengths ext; advances the offsets of each
+ * operand by its strides. Returns false after the last element. */
+static bool step(int n, const int64_t *ext, int64_t *idx, int nops, int64_t (*stride)[IT_MAX_RANK], int64_t *off)
+{
+	for (int j = n - 1; j >= 0; j--) {
+		if (++idx[j] < ext[j]) {
+			for (int k = 0; k < nops; k++)
+				off[k] += stride[k][j];
+			return true;
+		}
+		for (int k = 0; k < nops; k++)
+			off[k] -= stride[k][j] * (ext[j] - 1);
+		idx[j] = 0;
+	}
+	return false;
+}
+
+ITensor *it_map(Arena *a, ItErr *e, DType t, ItFn fn, int nops, const ITensor *const *ops)
+{
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK], stride[4][IT_MAX_RANK];
+	check_that(nops >= 1 && nops <= 4);
+	int n = joint_space(nops, ops, dim, start, ext, e->msg, sizeof e->msg);
+	if (n < 0)
+		return NULL;
+	for (int k = 0; k < nops; k++)
+		if (joint_strides(ops[k], n, dim, start, ext, stride[k], e->msg, sizeof e->msg) < 0)
+			return NULL;
+	ITensor *r = it_new(a, t, n, dim, start, ext);
+	if (r->count == 0)
+		return r;
+	int64_t idx[IT_MAX_RANK] = {0}, off[4] = {0};
+	double in[4];
+	int64_t i = 0;
+	do {
+		for (int k = 0; k < nops; k++)
+			in[k] = ops[k]->v[off[k]];
+		r->v[i++] = it_round(t, it_apply(fn, t, ops[0]->dtype, in));
+	} while (step(n, ext, idx, nops, stride, off));
+	return r;
+}
+
+ITensor *it_expand(Arena *a, ItErr *e, const ITensor *x, int n, const char *const *dim, const int64_t *start,
+	const int64_t *ext)
+{
+	int64_t stride[1][IT_MAX_RANK];
+	if (joint_strides(x, n, dim, start, ext, stride[0], e->msg, sizeof e->msg) < 0)
+		return NULL;
+	ITensor *r = it_new(a, x->dtype, n, dim, start, ext);
+	if (r->count == 0)
+		return r;
+	int64_t idx[IT_MAX_RANK] = {0}, off[1] = {0};
+	int64_t i = 0;
+	do
+		r->v[i++] = x->v[off[0]];
+	while (step(n, ext, idx, 1, stride, off));
+	return r;
+}
+
+ITensor *it_permute(Arena *a, ItErr *e, const ITensor *x, int n, const char *const *dim)
+{
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	if (n != x->rank) {
+		snprintf(e->msg, sizeof e->msg, "permute to %d dims of a %d-dim value", n, x->rank);
+		return NULL;
+	}
+	for (int j = 0; j < n; j++) {
+		int i = it_find(x, dim[j]);
+		if (i < 0) {
+			snprintf(e->msg, sizeof e->msg, "permute: the value has no dim %s", dim[j]);
+			return NULL;
+		}
+		start[j] = x->start[i];
+		ext[j] = x->ext[i];
+	}
+	return it_expand(a, e, x, n, dim, start, ext);
+}
+
+ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *dim, const ITensor *init)
+{
+	int d = it_find(x, dim);
+	if (d < 0) {
+		snprintf(e->msg, sizeof e->msg, "reduce: the value has no dim %s", dim);
+		return NULL;
+	}
+	const char *odim[IT_MAX_RANK];
+	int64_t ostart[IT_MAX_RANK], oext[IT_MAX_RANK];
+	int n = 0;
+	for (int i = 0; i < x->rank; i++) {
+		if (i == d)
+			continue;
+		odim[n] = x->dim[i];
+		ostart[n] = x->start[i];
+		oext[n] = x->ext[i];
+		n++;
+	}
+	ITensor *r = it_new(a, x->dtype, n, odim, ostart, oext);
+	int64_t inner = 1;
+	for (int i = d + 1; i < x->rank; i++)
+		inner *= x->ext[i];
+	int64_t len = x->ext[d];
+	if (len == 0) {
+		snprintf(e->msg, sizeof e->msg, "reduce over an empty dim %s", dim);
+		return NULL;
+	}
+	for (int64_t o = 0; o < r->count; o++) {
+		int64_t outer = o / inner, in = o % inner;
+		const double *p = x->v + outer * len * inner + in;
+		double acc = p[0];
+		for (int64_t k = 1; k < len; k++) {
+			double args[2] = {acc, p[k * inner]};
+			acc = it_round(x->dtype, it_apply(fn, x->dtype, x->dtype, args));
+		}
+		r->v[o] = acc;
+	}
+	if (!init)
+		return r;
+	const ITensor *ops[2] = {r, init};
+	/* Result keeps the reduced value's dims: init may only broadcast. */
+	ITensor *c = it_map(a, e, x->dtype, fn, 2, ops);
+	if (c && c->rank != r->rank) {
+		snprintf(e->msg, sizeof e->msg, "reduce: init has dims the result lacks");
+		return NULL;
+	}
+	return c;
+}
+
+ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, const ITensor *acc)
+{
+	/* Joint space: acc's dims, then the k dims = (lhs ∩ rhs) − acc. */
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK], stride[3][IT_MAX_RANK];
+	int n = acc->rank, nk = 0;
+	for (int i = 0; i < n; i++) {
+		dim[i] = acc->dim[i];
+		start[i] = acc->start[i];
+		ext[i] = acc->ext[i];
+	}
+	for (int i = 0; i < lhs->rank; i++) {
+		int jr = it_find(rhs, lhs->dim[i]);
+		if (jr < 0 || it_find(acc, lhs->dim[i]) >= 0)
+			continue;
+		if (lhs->ext[i] != rhs->ext[jr] || lhs->start[i] != rhs->start[jr]) {
+			snprintf(e->msg, sizeof e->msg, "mma: k dim %s has different windows in lhs and rhs",
+				lhs->dim[i]);
+			return NULL;
+		}
+		if (n == IT_MAX_RANK) {
+			snprintf(e->msg, sizeof e->msg, "mma: too many dims");
+			return NULL;
+		}
+		dim[n] = lhs->dim[i];
+		start[n] = lhs->start[i];
+		ext[n] = lhs->ext[i];
+		n++, nk++;
+	}
+	if (nk == 0) {
+		snprintf(e->msg, sizeof e->msg, "mma: lhs and rhs share no dim outside the accumulator");
+		return NULL;
+	}
+	const ITensor *ops[3] = {lhs, rhs, acc};
+	for (int k = 0; k < 3; k++)
+		if (joint_strides(ops[k], n, dim, start, ext, stride[k], e->msg, sizeof e->msg) < 0)
+			return NULL;
+	ITensor *r = it_like(a, acc, acc->dtype);
+	int na = acc->rank;
+	int64_t kcount = 1;
+	for (int j = na; j < n; j++)
+		kcount *= ext[j];
+	int64_t idx[IT_MAX_RANK] = {0}, off[3] = {0};
+	int64_t i = 0;
+	if (r->count == 0)
+		return r;
+	/* Walk acc elements in order; for each, walk the k dims innermost. */
+	for (;;) {
+		double s = acc->v[off[2]];
+		for (int64_t kk = 0; kk < kcount; kk++) {
+			s = it_round(acc->dtype, s + lhs->v[off[0]] * rhs->v[off[1]]);
+			if (kk + 1 < kcount)
+				step(n, ext, idx, 3, stride, off);
+		}
+		r->v[i++] = s;
+		/* Rewind the k dims to 0 and step the acc dims. */
+		for (int j = na; j < n; j++) {
+			for (int k = 0; k < 3; k++)
+				off[k] -= stride[k][j] * idx[j];
+			idx[j] = 0;
+		}
+		if (na == 0 || !step(na, ext, idx, 3, stride, off))
+			break;
+	}
+	return r;
+}
+
+double it_apply(ItFn fn, DType rt, DType at, const double *x)
+{
+	double a = x[0], b = x[1];
+	bool isint = !dtype_is_float(at);
+	(void)rt;
+	switch (fn) {
+	case IT_ADD: return a + b;
+	case IT_SUB: return a - b;
+	case IT_MUL: return a * b;
+	case IT_DIV:
+		if (!isint)
+			return a / b;
+		return b == 0 ? 0 : trunc(a / b);
+	case IT_FLOORDIV:
+		if (!isint)
+			return floor(a / b);
+		return b == 0 ? 0 : floor(a / b);
+	case IT_MOD:
+		if (!isint)
+			return a - b * floor(a / b);
+		return b == 0 ? 0 : a - b * floor(a / b);
+	case IT_MAX: return isnan(a) || isnan(b) ? NAN : (a > b ? a : b);
+	case IT_MIN: return isnan(a) || isnan(b) ? NAN : (a < b ? a : b);
+	case IT_POW: return pow(a, b);
+	case IT_ATAN2: return atan2(a, b);
+	case IT_AND: return (double)((int64_t)a & (int64_t)b);
+	case IT_OR: return (double)((int64_t)a | (int64_t)b);
+	case IT_XOR: return (double)((int64_t)a ^ (int64_t)b);
+	case IT_EQ: return a == b;
+	case IT_NE: return a != b;
+	case IT_LT: return a < b;
+	case IT_LE: return a <= b;
+	case IT_GT: return a > b;
+	case IT_GE: return a >= b;
+	case IT_SELECT: return a != 0 ? x[1] : x[2];
+	case IT_COPY: return a;
+	case IT_NEG: return -a;
+	case IT_ABS: return fabs(a);
+	case IT_EXP: return exp(a);
+	case IT_EXP2: return exp2(a);
+	case IT_LOG: return log(a);
+	case IT_LOG2: return log2(a);
+	case IT_LOG10: return log10(a);
+	case IT_SQRT: return sqrt(a);
+	case IT_RSQRT: return 1.0 / sqrt(a);
+	case IT_RECIP: return 1.0 / a;
+	case IT_SIN: return sin(a);
+	case IT_COS: return cos(a);
+	case IT_SINH: return sinh(a);
+	case IT_TANH: return tanh(a);
+	case IT_CBRT: return cbrt(a);
+	case IT_ROUND: return round(a);
+	case IT_ROUNDEVEN: return nearbyint(a);
+	case IT_FLOOR: return floor(a);
+	case IT_CEIL: return ceil(a);
+	case IT_NOT: return isint ? (at == DT_I1 ? (double)(a == 0) : (double)~(int64_t)a) : a;
+	}
+	die("it_apply: bad fn %d", (int)fn);
+}
