@@ -1,0 +1,331 @@
+/* graph.h — the kernel graph IR: one Wave kernel as the frontend loads it
+ * from JSON (docs/kernel-format.md) and as the interpreter and the graph
+ * passes consume it.
+ *
+ * Model (mirrors Wave's traced kernel one to one):
+ *   Kernel      symbols (values, dynamic, address-space), constraints, the
+ *               Memory arguments, and the top-level Region;
+ *   Region      an ordered list of Ops (topologically sorted: every operand
+ *               is defined earlier in the region or in an enclosing one) and
+ *               its parameters (an iterate body's iter args);
+ *   Op          one graph node: kind (GRAPH_OPS in graph_ops.h), value
+ *               operands (`args`, layout per kind in graph_ops.h), results,
+ *               attributes, an optional nested body (iterate), an optional
+ *               precomputed per-dim index;
+ *   Value       a typed value: a Memory argument, an op result or an iter
+ *               arg; its type is a dtype plus a symbolic shape (a list of
+ *               dimension symbols, outermost first; rank 0 is a scalar).
+ *
+ * Expressions (tiles, mapping expressions, index sequences, symbol values)
+ * are Sym nodes of the kernel's own SymCtx (ir/sym.h). Dimensions are
+ * SYM_SYMBOL nodes, so `a == b` compares them.
+ *
+ * Ownership: every object of a kernel lives in the kernel's arena or its
+ * SymCtx; kernel_free releases everything at once. Nothing is freed singly.
+ * Names (values, ops, symbols) are interned strings (util intern()).
+ *
+ * Errors: the IR itself never sees bad input (the frontend validates it);
+ * misuse of the builders is an internal error (die).
+ */
+#ifndef WAVECC_GRAPH_H
+#define WAVECC_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../util/dtype.h"
+#include "../util/util.h"
+#include "graph_ops.h"
+#include "sym.h"
+
+#define GRAPH_FORMAT "wavecc-kernel/1"
+
+typedef enum OpKind {
+#define X(e, name, cls, operands, attrs) e,
+	GRAPH_OPS(X)
+#undef X
+	OP_COUNT
+} OpKind;
+
+typedef enum OpClass {
+#define X(e, name) e,
+	OP_CLASSES(X)
+#undef X
+	OPC_COUNT
+} OpClass;
+
+typedef enum ConKind {
+#define X(e, name, fields) e,
+	CONSTRAINT_KINDS(X)
+#undef X
+	CON_COUNT
+} ConKind;
+
+typedef enum MmaType {
+	MMA_NONE = -1,
+#define X(e, name, m, n, k, in, acc, native) e,
+	MMA_TYPES(X)
+#undef X
+	MMA_COUNT
+} MmaType;
+
+typedef enum AddrSpace {
+#define X(e, name, wave) e,
+	ADDR_SPACES(X)
+#undef X
+	AS_COUNT
+} AddrSpace;
+
+typedef struct OpInfo {
+	const char *name;
+	OpClass cls;
+	const char *operands; /* space-separated JSON keys */
+	const char *attrs;
+} OpInfo;
+extern const OpInfo op_info[OP_COUNT];
+extern const char *const op_class_name[OPC_COUNT];
+
+typedef struct ConInfo {
+	const char *name;
+	const char *fields;
+} ConInfo;
+extern const ConInfo con_info[CON_COUNT];
+
+typedef struct MmaInfo {
+	const char *name;
+	int m, n, k;
+	DType in, acc;
+	bool native;
+} MmaInfo;
+extern const MmaInfo mma_info[MMA_COUNT];
+
+extern const char *const addr_space_name[AS_COUNT];      /* "global", "shared" */
+extern const char *const addr_space_wave_name[AS_COUNT]; /* "GLOBAL_ADDRESS_SPACE", ... */
+
+typedef struct Kernel Kernel;
+typedef struct Region Region;
+typedef struct Op Op;
+typedef struct Value Value;
+
+/* A symbolic shape: dims[i] are SYM_SYMBOL nodes, outermost first. */
+typedef struct Shape {
+	int rank;
+	Sym **dims;
+} Shape;
+
+typedef enum ValKind {
+	VAL_MEMORY,   /* a kernel argument: Memory[shape, address space, dtype] */
+	VAL_RESULT,   /* result res_idx of op def */
+	VAL_ITER_ARG, /* parameter arg_idx of an iterate body (loop-carried) */
+} ValKind;
+
+struct Value {
+	ValKind kind;
+	const char *name; /* interned; unique in the kernel */
+	int id;           /* dense, 0..kernel.nvalues-1 */
+	DType dtype;
+	Shape shape;
+	/* VAL_MEMORY */
+	AddrSpace space;
+	const char *space_sym; /* the address-space symbol it was given as, or NULL */
+	int arg_idx;           /* VAL_MEMORY: position among the arguments; VAL_ITER_ARG: parameter index */
+	/* VAL_RESULT */
+	Op *def;
+	int res_idx;
+	/* VAL_ITER_ARG */
+	Op *loop;
+	Loc loc; /* where it was defined in the input */
+};
+
+/* An index mapping (Wave's IndexMapping). For a read, `inputs` maps each
+ * memory dim to an expression of the iterators and `outputs` maps each
+ * register dim to one (normally an iterator); for a write the roles swap:
+ * `inputs` index the register, `outputs` the memory. dyn[i] is the symbol
+ * bound to the i-th mapping_dynamic_vals value (read: args[1+i], write:
+ * args[2+i]). */
+typedef struct Mapping {
+	int niters;
+	Sym **iters;
+	int nin;
+	Sym **in_dims;
+	Sym **in_exprs;
+	int nout;
+	Sym **out_dims;
+	Sym **out_exprs;
+	int ndyn;
+	Sym **dyn;
+} Mapping;
+
+/* One dim of a precomputed index: start : size : stride. */
+typedef struct IndexSeq {
+	Sym *dim;
+	Sym *start, *size, *stride;
+} IndexSeq;
+
+struct Op {
+	OpKind kind;
+	const char *name; /* interned; unique in the kernel */
+	int id;           /* dense, 0..kernel.nops-1 */
+	Region *parent;
+	Loc loc;          /* the node's '{' in the input */
+	const char *path; /* JSON path, e.g. "graph[3].body[1]" */
+
+	int nargs;
+	Value **args; /* layout per kind: graph_ops.h */
+	int nresults;
+	Value **results;
+	Region *body; /* iterate */
+
+	/* Attributes; which ones are meaningful depends on the kind. */
+	DType dtype;     /* register, scalar, cast, self_index, apply_expr */
+	double value;    /* register: the splat constant; scalar: if !expr */
+	Sym *expr;       /* scalar: integer expression value; apply_expr: the expression */
+	Shape shape;     /* register: shape; broadcast, permute: target_shape */
+	Sym *dim;        /* sum/max/min, self_index: the dim; iterate: the axis */
+	bool block;      /* sum/max/min */
+	bool has_init;   /* sum/max/min: last arg is the init value */
+	int ept;         /* elements_per_thread, 0 when not given */
+	Mapping *mapping; /* read, write; NULL for the identity */
+	int ndyn;        /* read, write: number of mapping_dynamic_vals */
+	MmaType mma_type; /* mma: MMA_NONE = the hardware constraint's */
+	int res_idx;     /* get_result */
+	int ninit;       /* iterate: init args (the rest of args are implicit captures) */
+	int nparams;     /* apply_expr: parameter symbols, one per register */
+	Sym **params;
+	int nslice;      /* extract: 1; extract_slice: entries in offset/size/stride */
+	Sym **offset, **size, **stride;
+
+	int nindex;      /* optional precomputed index, one entry per dim */
+	IndexSeq *index;
+	bool has_type;   /* the input gave "type"; it matched the inferred type */
+};
+
+struct Region {
+	Op *owner;      /* the iterate op, or NULL for the kernel body */
+	Region *parent; /* enclosing region, NULL for the kernel body */
+	int nparams;
+	Value **params; /* iter args */
+	Vec(Op *) ops;  /* topological order; an iterate body ends in OP_OUTPUT */
+};
+
+typedef enum SymbolKind {
+	SYMK_VALUE,   /* has a value (Wave's subs): an integer expression */
+	SYMK_DYNAMIC, /* no value at compile time: a trailing kernel argument */
+	SYMK_ALIAS,   /* defined by a symbolic_alias constraint */
+	SYMK_ADDRESS_SPACE, /* stands for an address space */
+} SymbolKind;
+
+typedef struct KSymbol {
+	const char *name; /* interned */
+	SymbolKind kind;
+	Sym *sym;      /* the SYM_SYMBOL node */
+	Sym *value;    /* SYMK_VALUE: as written; SYMK_ALIAS: the alias expression */
+	Sym *resolved; /* SYMK_VALUE/ALIAS: with every value symbol substituted
+	                  (may still hold dynamic symbols) */
+	AddrSpace space; /* SYMK_ADDRESS_SPACE */
+	int dyn_idx;   /* SYMK_DYNAMIC: position in the dynamic argument list */
+	Loc loc;
+} KSymbol;
+
+typedef struct Constraint {
+	ConKind kind;
+	Loc loc;
+	const char *path;
+	Sym *dim;  /* workgroup, wave, tiling */
+	Sym *tile; /* workgroup, wave, tiling (tiling default 1) */
+	int wg_dim;   /* workgroup */
+	bool primary; /* workgroup, default true */
+	Sym *iters;   /* workgroup, tiling: explicit count, or NULL */
+	Sym *wave_id; /* wave: explicit wave id expression, or NULL */
+	Sym *induction_var; /* tiling: default $ARG<dim> */
+	Sym *start;   /* tiling: default 0 */
+	Sym *expr;    /* assumption: the relation; symbolic_alias: source = expr(target) */
+	Sym *source, *target; /* symbolic_alias */
+	/* hardware */
+	int threads_per_wave;
+	int waves_per_block[3]; /* all 0 when not given */
+	MmaType mma_type;       /* default F32_16x16x16_F16 */
+	int nvector_shapes;
+	Sym **vs_dims;
+	Sym **vs_sizes;
+	int max_bits_per_load; /* default 128 */
+} Constraint;
+
+struct Kernel {
+	Arena arena;
+	SymCtx *sc;
+	const char *name;
+	const char *file; /* input file name for messages, or NULL */
+	Vec(KSymbol) syms;      /* every named symbol, input order */
+	Vec(Constraint) cons;   /* input order */
+	int hw;                 /* index of the hardware constraint in cons */
+	Vec(Value *) args;      /* Memory arguments, in order */
+	Vec(Sym *) dyn_syms;    /* dynamic symbols: kernel arguments after args */
+	Region *body;
+	int nvalues, nops;
+	Vec(Value *) values;    /* by id */
+	Vec(Op *) op_list;      /* by id */
+};
+
+/* ---- graph.c: construction and queries ---- */
+Kernel *kernel_new(const char *name);
+void kernel_free(Kernel *k);
+
+/* Builders (used by the frontend and by tests). Names are interned here. */
+Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as);
+KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind);
+Constraint *kernel_add_constraint(Kernel *k, ConKind kind);
+Region *region_new(Kernel *k, Op *owner, Region *parent);
+/* A new op appended to r with nargs operand slots (filled by the caller)
+ * and nresults result values of the given names (NULL: name the op's). */
+Op *op_new(Kernel *k, Region *r, OpKind kind, const char *name, int nargs, int nresults);
+Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape shape);
+Shape shape_new(Kernel *k, int rank);
+Sym *kernel_sym(Kernel *k, const char *name); /* the SYM_SYMBOL node of name */
+
+/* Queries. */
+KSymbol *kernel_symbol(const Kernel *k, const char *name); /* NULL if none */
+Value *kernel_value(const Kernel *k, const char *name);    /* NULL if none */
+/* The first constraint of `kind` on `dim` (NULL dim: any), or NULL. */
+const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *dim);
+const Constraint *kernel_hardware(const Kernel *k);
+/* e with every value symbol replaced by its resolved value (symbolic
+ * aliases too), simplified. Dynamic and thread symbols remain. */
+Sym *kernel_subs(Kernel *k, Sym *e);
+/* The op's mma type, falling back to the hardware constraint's. */
+MmaType op_mma_type(const Kernel *k, const Op *op);
+
+static inline OpClass op_class(OpKind k) { return op_info[k].cls; }
+static inline const char *op_name(OpKind k) { return op_info[k].name; }
+static inline bool op_is_unary(OpKind k) { return op_info[k].cls == OPC_UNARY; }
+static inline bool op_is_binary(OpKind k) { return op_info[k].cls == OPC_BINARY; }
+static inline bool op_is_compare(OpKind k) { return op_info[k].cls == OPC_COMPARE; }
+static inline bool op_is_reduce(OpKind k) { return op_info[k].cls == OPC_REDUCE; }
+static inline Value *op_result(const Op *op) { return op->nresults ? op->results[0] : NULL; }
+/* sum/max/min: the reduced sources and the optional init. */
+static inline int op_reduce_nsrc(const Op *op) { return op->nargs - (op->has_init ? 1 : 0); }
+static inline Value *op_reduce_init(const Op *op)
+{
+	return op->has_init ? op->args[op->nargs - 1] : NULL;
+}
+OpKind op_from_name(const char *name); /* OP_COUNT if unknown */
+ConKind con_from_name(const char *name); /* CON_COUNT if unknown */
+MmaType mma_from_name(const char *name); /* MMA_NONE if unknown */
+/* "global"/"shared" or Wave's GLOBAL_ADDRESS_SPACE/SHARED_ADDRESS_SPACE;
+ * AS_COUNT if neither. */
+AddrSpace addr_space_from_name(const char *name);
+/* Is `field` one of the space-separated words of `list`? */
+bool field_in_list(const char *list, const char *field);
+/* Dim d's position in s, or -1. */
+int shape_find(Shape s, const Sym *d);
+bool shape_eq(Shape a, Shape b);
+
+/* ---- graph_print.c ---- */
+/* The readable form printed by `wavecc dump-graph`: the symbols,
+ * constraints, arguments, then one op per line with its result type,
+ * nested bodies indented. Deterministic. */
+void graph_print(Buf *b, const Kernel *k);
+void shape_print(Buf *b, Shape s);
+void value_type_print(Buf *b, const Value *v); /* "f32[M, N]" */
+
+#endif
