@@ -1,0 +1,160 @@
+/* emu_int.h — the emulator's internal types: decoded instructions, wave and
+ * workgroup state, and the prototypes shared by its files, grouped by the
+ * file that defines them.
+ *
+ * Register files: SGPRs s0..s101, then the specials VCC (106/107), M0 (124),
+ * EXEC (126/127) kept in their own fields. The VGPR file is the unified
+ * gfx90a/gfx942 file: ArchVGPRs v0..v(accum_offset-1), AGPR aN at
+ * accum_offset+N; stored register-major (`vgpr[reg*64 + lane]`) so an
+ * operand is one contiguous 64-lane row. */
+#ifndef WAVECC_EMU_INT_H
+#define WAVECC_EMU_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu.h"
+#include "insts.h"
+
+enum {
+	SRC_VCC_LO = 106, SRC_VCC_HI = 107, SRC_M0 = 124, SRC_EXEC_LO = 126, SRC_EXEC_HI = 127,
+	SRC_ZERO = 128, SRC_DPP = 250, SRC_SDWA = 249, SRC_VCCZ = 251, SRC_EXECZ = 252,
+	SRC_SCC = 253, SRC_LITERAL = 255, SRC_VGPR = 256,
+	NUM_SGPRS = 108,
+};
+
+/* One decoded instruction. Fields not used by a format are zero. */
+typedef struct Inst {
+	uint16_t id;      /* EmuInstId */
+	uint8_t fmt;      /* EmuFormat of the encoding actually used */
+	uint8_t words;    /* size in dwords, literal included */
+	bool vop3;        /* VOP1/2/C op in its VOP3 encoding */
+	bool has_lit;
+	uint16_t src[3];  /* 9-bit operand codes; VGPRs 256+ */
+	uint16_t dst;     /* VALU: vdst VGPR number (or SGPR code for sdst rows);
+	                     SALU: sdst code; memory: vdst/vdata register */
+	uint16_t sdst;    /* VOP3b carry/sdst and VOPC VOP3 sdst code */
+	uint32_t lit;
+	int32_t imm;      /* simm16 (SOPK/SOPP), memory offset */
+	uint8_t abs, neg, neg_hi, opsel, opsel_hi, omod;
+	bool clamp;
+	/* DPP / SDWA (src0 is then a VGPR given in src[0]) */
+	bool dpp, sdwa;
+	uint16_t dpp_ctrl;
+	uint8_t row_mask, bank_mask;
+	bool bound_ctrl;
+	uint8_t sdwa_dst_sel, sdwa_dst_unused, sdwa_sel[2];
+	bool sdwa_sext[2];
+	/* MFMA */
+	uint8_t cbsz, abid, blgp;
+	bool acc_cd, acc_a, acc_b;
+	/* memory */
+	uint16_t addr, data0, data1; /* VGPRs */
+	uint8_t offset0, offset1;   /* DS */
+	uint8_t sbase, soffset;     /* SMEM sbase (SGPR number), soffset code */
+	bool soffset_en, smem_imm;
+	uint8_t srsrc;              /* MUBUF: SGPR number of the V# */
+	bool offen, idxen, lds, glc, slc, sc1;
+	bool acc;                   /* memory data in AGPRs */
+	uint8_t seg;                /* FLAT seg: 0 flat, 1 scratch, 2 global */
+	uint8_t saddr;              /* FLAT saddr code (0x7f: off) */
+	uint64_t raw;               /* first two dwords, for unknown encodings */
+} Inst;
+
+typedef struct Wave {
+	uint32_t sgpr[NUM_SGPRS];
+	uint64_t exec;
+	uint32_t m0;
+	bool scc;
+	uint64_t pc;
+	uint32_t *vgpr;   /* nregs * 64 */
+	uint32_t nregs;   /* unified file size */
+	uint32_t accum_offset;
+	uint32_t id;      /* wave index in the workgroup */
+	bool done, at_barrier;
+} Wave;
+
+typedef struct Emu Emu;
+
+typedef struct Workgroup {
+	uint32_t id[3];
+	uint8_t *lds;
+	uint32_t lds_size;
+	Wave *waves;
+	uint32_t nwaves;
+} Workgroup;
+
+/* Decode cache: one slot per dword of the code region. */
+typedef struct {
+	uint64_t base, size;
+	const uint8_t *host;
+	Inst *insts;
+	uint8_t *state; /* 0: not decoded, 1: decoded */
+} CodeCache;
+
+struct Emu {
+	EmuMemory *mem;
+	const EmuLaunch *l;
+	EmuArch arch;
+	CodeCache code;
+	Workgroup *wg;
+	uint64_t executed, cap;
+	char *err;
+	size_t err_len;
+	bool failed;
+};
+
+/* ---- decode.c ---- */
+/* Decode at `p` (at least `avail` bytes readable). Returns the length in
+ * dwords, or 0 if the bytes run out. Unknown encodings give id EI_UNKNOWN. */
+int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in);
+/* Disassemble into buf (llvm-mc-like syntax). */
+void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len);
+const char *emu_inst_name(const Inst *in);
+/* Width in dwords of operand i (0..2) or of the destination (i = -1). */
+int emu_operand_width(const Inst *in, int i);
+
+/* ---- mem.c ---- */
+/* Region containing [addr, addr+size); NULL if none. */
+typedef struct EmuRegion {
+	uint64_t addr, size;
+	uint8_t *host;
+	bool writable;
+	const char *name;
+} EmuRegion;
+const EmuRegion *emu_mem_find(EmuMemory *m, uint64_t addr, uint64_t size);
+
+/* ---- wave.c ---- */
+/* Stop the launch with a message naming the instruction and its address. */
+void emu_fail(Emu *e, Wave *w, const Inst *in, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+uint32_t emu_sreg_read(Emu *e, Wave *w, unsigned code);
+void emu_sreg_write(Emu *e, Wave *w, unsigned code, uint32_t v);
+uint64_t emu_sreg_read64(Emu *e, Wave *w, unsigned code);
+void emu_sreg_write64(Emu *e, Wave *w, unsigned code, uint64_t v);
+/* Scalar operand value (SGPR, special, inline constant or literal). The
+ * `type` decides how float inline constants are encoded. */
+uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type);
+uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type);
+static inline uint32_t *vreg(Wave *w, unsigned r) { return w->vgpr + (size_t)r * 64; }
+/* Check a VGPR range lies inside the wave's allocation. */
+bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n);
+
+/* ---- salu.c ---- */
+/* Execute a scalar instruction; returns false if the wave should stop
+ * issuing this round (barrier, end). Sets w->pc. */
+void emu_exec_salu(Emu *e, Wave *w, const Inst *in);
+
+/* ---- valu.c ---- */
+void emu_exec_valu(Emu *e, Wave *w, const Inst *in);
+
+/* ---- vmem.c ---- */
+void emu_exec_smem(Emu *e, Wave *w, const Inst *in);
+void emu_exec_ds(Emu *e, Wave *w, const Inst *in);
+void emu_exec_vmem(Emu *e, Wave *w, const Inst *in);
+
+/* ---- mfma.c ---- */
+void emu_exec_mfma(Emu *e, Wave *w, const Inst *in);
+
+#endif

@@ -1,0 +1,388 @@
+/* wave.c — launch: workgroup dispatch, wave state, the issue loop, scalar
+ * operand access and error reporting.
+ *
+ * Workgroups run one after another (they cannot communicate except through
+ * global memory atomics, which sequential execution keeps correct). Inside a
+ * workgroup the waves run round-robin: each wave issues until it ends or
+ * reaches s_barrier; when every live wave waits at the barrier, all are
+ * released. If some waves wait at a barrier and the rest have ended, the
+ * barrier can never complete: that is reported as a deadlock.
+ *
+ * Initial state (cdna3-facts.md §1.6): user SGPRs from s0 in the KD's order
+ * (only those the KD enables; the kernarg pointer is the one that matters,
+ * the others get plausible values), then the workgroup ids, then workgroup
+ * info; v0 holds the packed work-item ids X | Y<<10 | Z<<20; EXEC the live
+ * lanes of the wave. Instructions are decoded once into a cache covering the
+ * code region that holds the entry point. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../util/util.h"
+#include "emu_int.h"
+
+enum { DEFAULT_CAP = 2000000000u };
+
+void emu_fail(Emu *e, Wave *w, const Inst *in, const char *fmt, ...)
+{
+	if (e->failed)
+		return;
+	e->failed = true;
+	char msg[512], dis[160] = "";
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (in)
+		emu_print(in, w ? w->pc : 0, dis, sizeof dis);
+	if (w && e->wg)
+		snprintf(e->err, e->err_len, "%s at 0x%llx (%s) [workgroup (%u,%u,%u) wave %u]", msg,
+			 (unsigned long long)w->pc, dis, e->wg->id[0], e->wg->id[1], e->wg->id[2], w->id);
+	else
+		snprintf(e->err, e->err_len, "%s", msg);
+	if (w)
+		w->done = true;
+}
+
+/* ---- scalar registers and operands ---- */
+
+uint32_t emu_sreg_read(Emu *e, Wave *w, unsigned code)
+{
+	if (code < NUM_SGPRS)
+		return w->sgpr[code];
+	switch (code) {
+	case SRC_M0: return w->m0;
+	case SRC_EXEC_LO: return (uint32_t)w->exec;
+	case SRC_EXEC_HI: return (uint32_t)(w->exec >> 32);
+	case SRC_VCCZ: return (w->sgpr[SRC_VCC_LO] | w->sgpr[SRC_VCC_HI]) == 0;
+	case SRC_EXECZ: return w->exec == 0;
+	case SRC_SCC: return w->scc;
+	default: break;
+	}
+	(void)e;
+	return 0; /* ttmp, shared/private base: not modelled, read as 0 */
+}
+
+void emu_sreg_write(Emu *e, Wave *w, unsigned code, uint32_t v)
+{
+	if (code < NUM_SGPRS)
+		w->sgpr[code] = v;
+	else if (code == SRC_M0)
+		w->m0 = v;
+	else if (code == SRC_EXEC_LO)
+		w->exec = (w->exec & 0xffffffff00000000ull) | v;
+	else if (code == SRC_EXEC_HI)
+		w->exec = (w->exec & 0xffffffffull) | (uint64_t)v << 32;
+	else
+		(void)e; /* writes to ttmp/null are dropped */
+}
+
+uint64_t emu_sreg_read64(Emu *e, Wave *w, unsigned code)
+{
+	if (code == SRC_EXEC_LO)
+		return w->exec;
+	return emu_sreg_read(e, w, code) | (uint64_t)emu_sreg_read(e, w, code + 1) << 32;
+}
+
+void emu_sreg_write64(Emu *e, Wave *w, unsigned code, uint64_t v)
+{
+	if (code == SRC_EXEC_LO) {
+		w->exec = v;
+		return;
+	}
+	emu_sreg_write(e, w, code, (uint32_t)v);
+	emu_sreg_write(e, w, code + 1, (uint32_t)(v >> 32));
+}
+
+static uint64_t inline_const(unsigned c, EmuType t)
+{
+	if (c >= 128 && c <= 192)
+		return c - 128;
+	if (c >= 193 && c <= 208)
+		return (uint64_t)-(int64_t)(c - 192);
+	static const uint32_t f32[] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000, 0x40000000,
+				       0xc0000000, 0x40800000, 0xc0800000, 0x3e22f983};
+	static const uint16_t f16[] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118};
+	static const uint64_t f64[] = {0x3fe0000000000000ull, 0xbfe0000000000000ull, 0x3ff0000000000000ull,
+				       0xbff0000000000000ull, 0x4000000000000000ull, 0xc000000000000000ull,
+				       0x4010000000000000ull, 0xc010000000000000ull, 0x3fc45f306dc9c882ull};
+	static const uint16_t bf16[] = {0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080, 0x3e23};
+	if (c >= 240 && c <= 248) {
+		if (t == T_F16)
+			return f16[c - 240];
+		if (t == T_BF16)
+			return bf16[c - 240];
+		if (t == T_F64)
+			return f64[c - 240];
+		return f32[c - 240];
+	}
+	return 0;
+}
+
+uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type)
+{
+	if (code == SRC_LITERAL)
+		return in->lit;
+	if (code >= 128 && code <= 248)
+		return (uint32_t)inline_const(code, type);
+	return emu_sreg_read(e, w, code);
+}
+
+uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type)
+{
+	if (code == SRC_LITERAL) /* f64: the literal is the high dword; ints: zero-extended */
+		return type == T_F64 ? (uint64_t)in->lit << 32 : in->lit;
+	if (code >= 128 && code <= 248) {
+		uint64_t v = inline_const(code, type);
+		if (code >= 240 && type != T_F64) /* 32-bit float constant, zero-extended */
+			v = inline_const(code, T_F32);
+		return v;
+	}
+	return emu_sreg_read64(e, w, code);
+}
+
+bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n)
+{
+	if (r + n <= w->nregs)
+		return true;
+	emu_fail(e, w, in, "register v%u..v%u outside the %u registers the kernel descriptor allocates (unified file)",
+		 r, r + n - 1, w->nregs);
+	return false;
+}
+
+/* ---- the issue loop ---- */
+
+static const Inst *fetch(Emu *e, Wave *w)
+{
+	CodeCache *c = &e->code;
+	uint64_t pc = w->pc;
+	if (pc < c->base || pc >= c->base + c->size || (pc & 3)) {
+		static Inst none;
+		emu_fail(e, w, NULL, "program counter 0x%llx outside the code region [0x%llx, 0x%llx)",
+			 (unsigned long long)pc, (unsigned long long)c->base, (unsigned long long)(c->base + c->size));
+		(void)none;
+		return NULL;
+	}
+	size_t slot = (size_t)((pc - c->base) / 4);
+	if (!c->state[slot]) {
+		size_t avail = (size_t)(c->base + c->size - pc);
+		if (emu_decode(e->arch, c->host + (pc - c->base), avail, &c->insts[slot]) == 0) {
+			emu_fail(e, w, NULL, "instruction at 0x%llx runs past the end of the code region", (unsigned long long)pc);
+			return NULL;
+		}
+		c->state[slot] = 1;
+	}
+	return &c->insts[slot];
+}
+
+static void trace(Emu *e, Wave *w, const Inst *in)
+{
+	char dis[200];
+	emu_print(in, w->pc, dis, sizeof dis);
+	fprintf(stderr, "[wg %u,%u,%u w%u] %llx: %s  exec=%016llx\n", e->wg->id[0], e->wg->id[1], e->wg->id[2],
+		w->id, (unsigned long long)w->pc, dis, (unsigned long long)w->exec);
+}
+
+/* Run one wave until it ends, fails or reaches a barrier. */
+static void run_wave(Emu *e, Wave *w)
+{
+	while (!w->done && !w->at_barrier && !e->failed) {
+		const Inst *in = fetch(e, w);
+		if (!in)
+			return;
+		if (e->l->trace)
+			trace(e, w, in);
+		if (++e->executed > e->cap) {
+			emu_fail(e, w, in, "instruction limit of %llu reached (runaway loop?)", (unsigned long long)e->cap);
+			return;
+		}
+		if (in->id == EI_UNKNOWN) {
+			emu_fail(e, w, in, "unknown instruction encoding");
+			return;
+		}
+		switch (in->fmt) {
+		case EF_SOP1: case EF_SOP2: case EF_SOPK: case EF_SOPC: case EF_SOPP:
+			emu_exec_salu(e, w, in);
+			continue; /* SALU sets the pc itself */
+		case EF_SMEM: emu_exec_smem(e, w, in); break;
+		case EF_VOP3P:
+			if (emu_inst_info[in->id].flags & EIF_MFMA)
+				emu_exec_mfma(e, w, in);
+			else
+				emu_exec_valu(e, w, in);
+			break;
+		case EF_VOP1: case EF_VOP2: case EF_VOPC: case EF_VOP3: emu_exec_valu(e, w, in); break;
+		case EF_DS: emu_exec_ds(e, w, in); break;
+		case EF_MUBUF: case EF_FLAT: emu_exec_vmem(e, w, in); break;
+		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+		}
+		if (!e->failed)
+			w->pc += 4u * in->words;
+	}
+}
+
+static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32_t items)
+{
+	const EmuLaunch *l = e->l;
+	const KernelDescriptor *kd = &l->kd;
+	memset(w->sgpr, 0, sizeof w->sgpr);
+	memset(w->vgpr, 0, (size_t)w->nregs * 64 * 4);
+	w->exec = items >= 64 ? ~0ull : ((1ull << items) - 1);
+	w->scc = false;
+	w->m0 = 0;
+	w->done = w->at_barrier = false;
+	w->pc = l->kd_addr + (uint64_t)kd->kernel_code_entry_byte_offset;
+	if (kd->sgpr_kernarg_ptr >= 0) {
+		w->sgpr[kd->sgpr_kernarg_ptr] = (uint32_t)l->kernarg_addr;
+		w->sgpr[kd->sgpr_kernarg_ptr + 1] = (uint32_t)(l->kernarg_addr >> 32);
+	}
+	if (kd->sgpr_dispatch_id >= 0)
+		w->sgpr[kd->sgpr_dispatch_id] = 1;
+	for (int d = 0; d < 3; d++)
+		if (kd->sgpr_wgid[d] >= 0)
+			w->sgpr[kd->sgpr_wgid[d]] = g->id[d];
+	if (kd->sgpr_wg_info >= 0)
+		w->sgpr[kd->sgpr_wg_info] = g->nwaves;
+	uint32_t *v0 = vreg(w, 0);
+	uint32_t sx = l->wg_size[0], sy = l->wg_size[1];
+	for (uint32_t lane = 0; lane < 64 && lane < items; lane++) {
+		uint32_t t = first_item + lane;
+		uint32_t x = t % sx, y = (t / sx) % sy, z = t / (sx * sy);
+		if (kd->vgpr_workitem_id < 1)
+			y = 0;
+		if (kd->vgpr_workitem_id < 2)
+			z = 0;
+		v0[lane] = x | y << 10 | z << 20;
+	}
+}
+
+static int check_launch(const EmuLaunch *l, char *err, size_t n)
+{
+	const KernelDescriptor *kd = &l->kd;
+	uint64_t items = (uint64_t)l->wg_size[0] * l->wg_size[1] * l->wg_size[2];
+	if (items == 0 || items > 1024) {
+		snprintf(err, n, "workgroup size %ux%ux%u: need 1..1024 work-items", l->wg_size[0], l->wg_size[1], l->wg_size[2]);
+		return -1;
+	}
+	if (l->wg_size[0] > 1024 || l->wg_size[1] > 1024 || l->wg_size[2] > 1024) {
+		snprintf(err, n, "workgroup dimension above 1024");
+		return -1;
+	}
+	if (kd->wavefront_size32) {
+		snprintf(err, n, "kernel descriptor asks for wave32, which gfx9 does not have");
+		return -1;
+	}
+	if ((uint64_t)kd->group_segment_fixed_size + l->dynamic_lds > 65536) {
+		snprintf(err, n, "LDS of %llu bytes exceeds the 65536-byte limit",
+			 (unsigned long long)kd->group_segment_fixed_size + l->dynamic_lds);
+		return -1;
+	}
+	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
+		snprintf(err, n, "accum_offset %u beyond the %u allocated registers", kd->accum_offset, kd->vgpr_alloc);
+		return -1;
+	}
+	return 0;
+}
+
+int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, size_t err_len)
+{
+	char dummy[8];
+	if (!err || err_len == 0)
+		err = dummy, err_len = sizeof dummy;
+	err[0] = 0;
+	if (stats)
+		memset(stats, 0, sizeof *stats);
+	if (check_launch(l, err, err_len) < 0)
+		return -1;
+	Emu e = {.mem = m, .l = l, .arch = l->arch, .err = err, .err_len = err_len};
+	e.cap = l->max_instructions ? l->max_instructions : DEFAULT_CAP;
+	uint64_t entry = l->kd_addr + (uint64_t)l->kd.kernel_code_entry_byte_offset;
+	const EmuRegion *cr = emu_mem_find(m, entry, 4);
+	if (!cr) {
+		snprintf(err, err_len, "kernel entry 0x%llx is not in mapped memory", (unsigned long long)entry);
+		return -1;
+	}
+	e.code.base = cr->addr;
+	e.code.size = cr->size & ~(uint64_t)3;
+	e.code.host = cr->host;
+	e.code.insts = xcalloc((size_t)(e.code.size / 4) + 1, sizeof(Inst));
+	e.code.state = xcalloc((size_t)(e.code.size / 4) + 1, 1);
+
+	const KernelDescriptor *kd = &l->kd;
+	uint32_t items = l->wg_size[0] * l->wg_size[1] * l->wg_size[2];
+	Workgroup g = {0};
+	g.nwaves = (items + 63) / 64;
+	g.lds_size = kd->group_segment_fixed_size + l->dynamic_lds;
+	g.lds = xcalloc(g.lds_size ? g.lds_size : 1, 1);
+	g.waves = xcalloc(g.nwaves, sizeof(Wave));
+	uint32_t nregs = kd->vgpr_alloc ? kd->vgpr_alloc : 512;
+	for (uint32_t i = 0; i < g.nwaves; i++) {
+		g.waves[i].nregs = nregs;
+		g.waves[i].accum_offset = kd->accum_offset;
+		g.waves[i].id = i;
+		g.waves[i].vgpr = xmalloc((size_t)nregs * 64 * 4);
+	}
+	e.wg = &g;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t nwg = 0;
+	for (uint32_t z = 0; z < l->grid[2] && !e.failed; z++)
+		for (uint32_t y = 0; y < l->grid[1] && !e.failed; y++)
+			for (uint32_t x = 0; x < l->grid[0] && !e.failed; x++) {
+				g.id[0] = x, g.id[1] = y, g.id[2] = z;
+				memset(g.lds, 0, g.lds_size);
+				for (uint32_t i = 0; i < g.nwaves; i++) {
+					uint32_t first = i * 64;
+					init_wave(&e, &g, &g.waves[i], first, items - first < 64 ? items - first : 64);
+				}
+				nwg++;
+				for (;;) {
+					for (uint32_t i = 0; i < g.nwaves && !e.failed; i++)
+						run_wave(&e, &g.waves[i]);
+					if (e.failed)
+						break;
+					uint32_t waiting = 0, live = 0;
+					for (uint32_t i = 0; i < g.nwaves; i++) {
+						live += !g.waves[i].done;
+						waiting += !g.waves[i].done && g.waves[i].at_barrier;
+					}
+					if (live == 0)
+						break;
+					if (waiting != live) /* cannot happen: run_wave stops only at barrier or end */
+						die("emu: wave neither done nor at a barrier");
+					bool ended = live < g.nwaves;
+					if (ended) {
+						Wave *w = NULL;
+						for (uint32_t i = 0; i < g.nwaves; i++)
+							if (!g.waves[i].done) {
+								w = &g.waves[i];
+								break;
+							}
+						emu_fail(&e, w, NULL,
+							 "deadlock: %u wave(s) wait at s_barrier but %u wave(s) of the workgroup have ended",
+							 live, g.nwaves - live);
+						break;
+					}
+					for (uint32_t i = 0; i < g.nwaves; i++)
+						if (g.waves[i].at_barrier) {
+							g.waves[i].at_barrier = false;
+							g.waves[i].pc += 4;
+						}
+				}
+			}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (stats) {
+		stats->instructions = e.executed;
+		stats->waves = nwg * g.nwaves;
+		stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	}
+	for (uint32_t i = 0; i < g.nwaves; i++)
+		free(g.waves[i].vgpr);
+	free(g.waves);
+	free(g.lds);
+	free(e.code.insts);
+	free(e.code.state);
+	return e.failed ? -1 : 0;
+}
