@@ -1,0 +1,279 @@
+/* harness.c — compiling the validation kernels, running them through
+ * `wavecc run` on the emulator, and comparing results (contract in
+ * validate.h).
+ *
+ * Files a run writes are named STEM.<pid>.<arg>.{in,out}.npy in the suite
+ * folder: Check runs each test in its own forked child, so the pid keeps
+ * two runs of one descriptor apart, and an output file is deleted before the
+ * run so a stale result can never pass. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../util/npy.h"
+#include "validate.h"
+
+#define CLANG_FLAGS "-cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -O3"
+
+static const char *suite_dir;
+static char *compile_error;
+
+const char *vk_dir(void) { return suite_dir; }
+const char *vk_compile_error(void) { return compile_error; }
+
+static void set_error(const char *what, const CmdResult *r)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s failed (status %d):\n%s%s", what, r->status, r->out, r->err);
+	free(compile_error);
+	compile_error = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+}
+
+void vk_compile(const char *suite, const char *const *names)
+{
+	suite_dir = test_tmpdir(suite);
+	if (!have_program("clang-19")) {
+		compile_error = xstrdup("clang-19 is not on PATH (needed to build the validation kernels)");
+		return;
+	}
+	Buf cmd = {0};
+	buf_printf(&cmd, "cp '%s'/tests/validate/kernels/*.launch.json '%s' && cd '%s' && printf '%%s\\n'", test_root(),
+		   suite_dir, suite_dir);
+	for (const char *const *n = names; *n; n++)
+		buf_printf(&cmd, " %s", *n);
+	/* The compiles run inside the suite folder, so the sources need an absolute path. */
+	char *root = realpath(test_root(), NULL);
+	buf_printf(&cmd, " | xargs -P 2 -I{} clang-19 " CLANG_FLAGS " '%s/tests/validate/kernels/{}.cl' -o {}.hsaco",
+		   root ? root : test_root());
+	free(root);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	if (r.status != 0)
+		set_error("compiling the validation kernels", &r);
+	cmd_result_free(&r);
+	buf_free(&cmd);
+}
+
+bool vk_compile_file(const char *src, const char *out_name)
+{
+	Buf cmd = {0};
+	buf_printf(&cmd, "clang-19 " CLANG_FLAGS " '%s' -o '%s/%s.hsaco'", src, suite_dir, out_name);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	bool ok = r.status == 0;
+	if (!ok)
+		set_error(buf_cstr(&cmd), &r);
+	cmd_result_free(&r);
+	buf_free(&cmd);
+	return ok;
+}
+
+const char *vk_disasm(const char *name)
+{
+	static const char *names[64];
+	static char *texts[64];
+	static int n;
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return texts[i];
+	Buf cmd = {0};
+	buf_printf(&cmd, "llvm-objdump-19 -d '%s/%s.hsaco'", suite_dir, name);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	buf_free(&cmd);
+	ck_assert_msg(r.status == 0, "llvm-objdump-19 failed on %s.hsaco: %s", name, r.err);
+	free(r.err);
+	if (n == (int)ARRAY_LEN(names))
+		return r.out; /* cache full: the caller's copy leaks until exit, acceptable in a test */
+	names[n] = intern(name);
+	texts[n] = r.out;
+	return texts[n++];
+}
+
+void vk_expect_insns(const char *name, const char *const *mnemonics)
+{
+	const char *text = vk_disasm(name);
+	for (const char *const *m = mnemonics; *m; m++) {
+		/* a mnemonic starts after a tab and ends at a space or '_e32'/'_e64'/'_dpp' suffix */
+		char pat[128];
+		snprintf(pat, sizeof pat, "\t%s", *m);
+		const char *p = text;
+		bool found = false;
+		while (!found && (p = strstr(p, pat)) != NULL) {
+			char c = p[strlen(pat)];
+			found = c == ' ' || c == '\n' || c == '_';
+			p += strlen(pat);
+		}
+		ck_assert_msg(found, "%s.hsaco: clang-19 no longer emits %s; the test does not cover it", name, *m);
+	}
+}
+
+static void arg_path(char *out, size_t len, const char *desc, const VkArg *a, const char *kind)
+{
+	size_t stem = strcspn(desc, "."); /* "elementwise.launch.json" -> "elementwise" */
+	snprintf(out, len, "%s/%.*s.%d.%s.%s.npy", suite_dir, (int)stem, desc, (int)getpid(), a->name, kind);
+}
+
+static uint64_t arg_count(const VkArg *a)
+{
+	uint64_t c = 1;
+	for (int i = 0; i < a->ndim; i++)
+		c *= (uint64_t)a->shape[i];
+	return c;
+}
+
+CmdResult vk_run_raw(const char *desc, const char *defs, VkArg *args, int nargs)
+{
+	ck_assert_msg(compile_error == NULL, "%s", compile_error);
+	char err[512], path[2048];
+	Buf cmd = {0};
+	buf_printf(&cmd, "'%s' run '%s/%s' --backend emu", test_bin(), suite_dir, desc);
+	if (defs) {
+		char *copy = xstrdup(defs), *save = NULL;
+		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+			buf_printf(&cmd, " -D %s", t);
+		free(copy);
+	}
+	for (int i = 0; i < nargs; i++) {
+		VkArg *a = &args[i];
+		if (a->dir != VK_OUT) {
+			arg_path(path, sizeof path, desc, a, "in");
+			int rc = npy_write(path, a->dt, a->ndim, a->shape, a->data, err, sizeof err);
+			ck_assert_msg(rc == 0, "%s", err);
+			buf_printf(&cmd, " --in %s='%s'", a->name, path);
+		}
+		if (a->dir != VK_IN) {
+			arg_path(path, sizeof path, desc, a, "out");
+			unlink(path);
+			buf_printf(&cmd, " --out %s='%s'", a->name, path);
+		}
+	}
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	if (r.status != 0) {
+		/* keep the command line with the messages for the failure report */
+		Buf e = {0};
+		buf_printf(&e, "%s\n%s", buf_cstr(&cmd), r.err);
+		free(r.err);
+		r.err = xstrdup(buf_cstr(&e));
+		buf_free(&e);
+	}
+	buf_free(&cmd);
+	return r;
+}
+
+void vk_run(const char *desc, const char *defs, VkArg *args, int nargs)
+{
+	char err[512], path[2048];
+	CmdResult r = vk_run_raw(desc, defs, args, nargs);
+	ck_assert_msg(r.status == 0, "exit %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+	for (int i = 0; i < nargs; i++) {
+		VkArg *a = &args[i];
+		if (a->dir == VK_IN)
+			continue;
+		arg_path(path, sizeof path, desc, a, "out");
+		NpyArray arr;
+		int rc = npy_read(path, &arr, err, sizeof err);
+		ck_assert_msg(rc == 0, "%s", err);
+		rc = npy_check(&arr, a->name, a->dt, a->ndim, a->shape, err, sizeof err);
+		if (rc != 0)
+			npy_free(&arr);
+		ck_assert_msg(rc == 0, "%s", err);
+		memcpy(a->data, arr.data, arg_count(a) * (uint64_t)dtype_size(a->dt));
+		npy_free(&arr);
+	}
+}
+
+uint64_t vk_next(VkRng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int32_t vk_int(VkRng *r, int32_t lo, int32_t hi)
+{
+	uint64_t span = (uint64_t)((int64_t)hi - lo) + 1;
+	return (int32_t)((int64_t)lo + (int64_t)(vk_next(r) % span));
+}
+
+float vk_float(VkRng *r, float lo, float hi)
+{
+	double u = (double)(vk_next(r) >> 11) * 0x1p-53;
+	return (float)(lo + (hi - lo) * u);
+}
+
+uint32_t vk_fbits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+float vk_bitsf(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+uint16_t vk_bf16(float f)
+{
+	uint32_t u = vk_fbits(f);
+	if (isnan(f))
+		return (uint16_t)((u >> 16) | 0x40);
+	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+float vk_bf16_f32(uint16_t b) { return vk_bitsf((uint32_t)b << 16); }
+
+void vk_check_u32(const char *what, const uint32_t *got, const uint32_t *want, size_t n)
+{
+	size_t bad = 0, first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i] && bad++ == 0)
+			first = i;
+	ck_assert_msg(bad == 0, "%s: %zu of %zu differ; first at [%zu]: got %d (0x%08x), want %d (0x%08x)", what,
+		      bad, n, first, (int32_t)got[first], got[first], (int32_t)want[first], want[first]);
+}
+
+void vk_check_u16(const char *what, const uint16_t *got, const uint16_t *want, size_t n)
+{
+	size_t bad = 0, first = 0;
+	for (size_t i = 0; i < n; i++)
+		if (got[i] != want[i] && bad++ == 0)
+			first = i;
+	ck_assert_msg(bad == 0, "%s: %zu of %zu differ; first at [%zu]: got 0x%04x, want 0x%04x", what, bad, n, first,
+		      got[first], want[first]);
+}
+
+/* Spacing of f32 values around w (the ulp of w rounded to f32). */
+static double ulp_f32(double w)
+{
+	float f = fabsf((float)w);
+	if (isinf(f) || isnan(f))
+		return 0;
+	return (double)nextafterf(f, INFINITY) - (double)f;
+}
+
+void vk_check_f32(const char *what, const float *got, const double *want, size_t n, double ulps, double abs_tol)
+{
+	size_t bad = 0, worst = 0;
+	double worst_err = -1;
+	for (size_t i = 0; i < n; i++) {
+		double g = got[i], w = want[i];
+		if (isnan(w) ? isnan(g) : g == w)
+			continue;
+		double e = isnan(g) || isinf(g) || isinf(w) ? INFINITY : fabs(g - w);
+		if (e <= abs_tol + ulps * ulp_f32(w))
+			continue;
+		bad++;
+		if (e > worst_err || worst_err < 0) {
+			worst_err = e;
+			worst = i;
+		}
+	}
+	ck_assert_msg(bad == 0, "%s: %zu of %zu outside %.3g ulp + %.3g; worst at [%zu]: got %.9g (%a), want %.9g (%a)",
+		      what, bad, n, ulps, abs_tol, worst, (double)got[worst], (double)got[worst], want[worst],
+		      want[worst]);
+}
