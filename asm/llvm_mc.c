@@ -1,0 +1,304 @@
+/* llvm_mc.c — find llvm-mc and run it on text held in memory.
+ *
+ * The assembler is a child process: the text goes to its stdin, the object
+ * comes back on its stdout (`-o -`), diagnostics on stderr. One poll() loop
+ * feeds stdin and drains both outputs at once, so neither side can block on a
+ * full pipe whatever the sizes. SIGPIPE is ignored while the child runs (it
+ * may exit before reading all its input; that shows as EPIPE and its exit
+ * status tells why). No temporary files are made. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "asm.h"
+
+static const char *const KNOWN_MCPU[] = {"gfx942", "gfx90a", "gfx940", "gfx941", "gfx950"};
+
+bool asm_known_mcpu(const char *mcpu)
+{
+	for (size_t i = 0; i < ARRAY_LEN(KNOWN_MCPU); i++)
+		if (strcmp(mcpu, KNOWN_MCPU[i]) == 0)
+			return true;
+	return false;
+}
+
+static bool executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+/* Search $PATH for `name`; on success copy the full path into out. */
+static bool on_path(const char *name, char *out, size_t n)
+{
+	const char *p = getenv("PATH");
+	if (!p || !*p)
+		p = "/usr/local/bin:/usr/bin:/bin";
+	while (*p) {
+		const char *e = strchr(p, ':');
+		size_t dl = e ? (size_t)(e - p) : strlen(p);
+		if (dl == 0)
+			snprintf(out, n, "./%s", name);
+		else
+			snprintf(out, n, "%.*s/%s", (int)dl, p, name);
+		if (executable(out))
+			return true;
+		p += dl + (e ? 1 : 0);
+	}
+	return false;
+}
+
+/* Oldest LLVM whose llvm-mc we accept for the processor. Besides knowing
+ * the processor, it must take `.amdhsa_code_object_version 5` (LLVM 14
+ * rejects it even for gfx90a); 17 is the first release with gfx942. */
+static int min_llvm(const char *mcpu)
+{
+	return strcmp(mcpu, "gfx950") == 0 ? 20 : 17;
+}
+
+static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out, Buf *errs);
+
+/* Can this automatically found llvm-mc assemble for mcpu? Debian installs
+ * /usr/bin/llvm-mc as a link into /usr/lib/llvm-N/, so N is read from the
+ * resolved path without running anything; otherwise (ROCm, custom builds)
+ * one probe run on empty input tells: an unknown processor is only a
+ * warning ("not a recognized processor"), so stderr must stay empty. */
+static bool supports(const char *path, const char *mcpu, Buf *notes)
+{
+	char real[4096];
+	if (realpath(path, real)) {
+		const char *p = strstr(real, "/llvm-");
+		if (p && p[6] >= '0' && p[6] <= '9') {
+			int major = atoi(p + 6);
+			if (major < min_llvm(mcpu)) {
+				buf_printf(notes, "skipped %s (LLVM %d, too old for %s)\n", path, major, mcpu);
+				return false;
+			}
+			return true;
+		}
+	}
+	char cpu[64];
+	snprintf(cpu, sizeof cpu, "-mcpu=%s", mcpu);
+	char *argv[] = {(char *)path, "-triple=amdgcn-amd-amdhsa", cpu, "-filetype=obj", "-o", "/dev/null", NULL};
+	Buf out = {0}, errs = {0};
+	int st = run_child(argv, "", 0, &out, &errs);
+	bool ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && errs.len == 0;
+	if (!ok)
+		buf_printf(notes, "skipped %s (does not know %s)\n", path, mcpu);
+	buf_free(&out);
+	buf_free(&errs);
+	return ok;
+}
+
+int llvm_mc_find(const char *explicit_path, const char *mcpu, LlvmMc *mc, Buf *msg)
+{
+	mc->skipped[0] = 0;
+	if (explicit_path) {
+		if (!executable(explicit_path)) {
+			buf_printf(msg, "--llvm-mc %s: not an executable file\n", explicit_path);
+			return -1;
+		}
+		snprintf(mc->path, sizeof mc->path, "%s", explicit_path);
+		mc->how = "--llvm-mc";
+		return 0;
+	}
+	const char *env = getenv("WAVECC_LLVM_MC");
+	if (env && *env) {
+		if (!executable(env)) {
+			buf_printf(msg, "$WAVECC_LLVM_MC=%s: not an executable file\n", env);
+			return -1;
+		}
+		snprintf(mc->path, sizeof mc->path, "%s", env);
+		mc->how = "$WAVECC_LLVM_MC";
+		return 0;
+	}
+	/* The order of the search; an entry starting with '/' is a fixed path,
+	 * others are looked up on PATH. ROCm's copy comes before Debian's
+	 * versioned names. */
+	static const char *const order[] = {"llvm-mc", "/opt/rocm/llvm/bin/llvm-mc", "llvm-mc-19", "llvm-mc-20",
+					    "llvm-mc-18", "llvm-mc-17", "/usr/lib/llvm-19/bin/llvm-mc"};
+	Buf notes = {0};
+	for (size_t i = 0; i < ARRAY_LEN(order); i++) {
+		bool found = order[i][0] == '/' ? (snprintf(mc->path, sizeof mc->path, "%s", order[i]),
+						   executable(order[i]))
+						: on_path(order[i], mc->path, sizeof mc->path);
+		if (found && supports(mc->path, mcpu, &notes)) {
+			mc->how = order[i][0] == '/' ? "default location" : "PATH";
+			snprintf(mc->skipped, sizeof mc->skipped, "%s", notes.len ? notes.data : "");
+			buf_free(&notes);
+			return 0;
+		}
+	}
+	buf_printf(msg, "cannot find an llvm-mc that knows %s: tried --llvm-mc, $WAVECC_LLVM_MC, llvm-mc on PATH, "
+			"/opt/rocm/llvm/bin/llvm-mc, llvm-mc-19/-20/-18/-17 on PATH, /usr/lib/llvm-19/bin/llvm-mc "
+			"(install llvm-19 or pass --llvm-mc PATH)\n%s",
+		   mcpu, notes.len ? notes.data : "");
+	buf_free(&notes);
+	return -1;
+}
+
+/* Copy llvm-mc's stderr into msg, naming the source instead of "<stdin>". */
+static void append_diagnostics(Buf *msg, const char *text, size_t len, const char *name)
+{
+	static const char tag[] = "<stdin>";
+	size_t tl = sizeof tag - 1;
+	for (size_t i = 0; i < len;) {
+		if (name && i + tl <= len && memcmp(text + i, tag, tl) == 0) {
+			buf_puts(msg, name);
+			i += tl;
+		} else {
+			buf_putc(msg, text[i++]);
+		}
+	}
+}
+
+/* Run argv[0] with `in` on stdin; collect stdout into out and stderr into
+ * errs. Returns the wait status, or -1 if the process could not be started. */
+static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out, Buf *errs)
+{
+	int pin[2], pout[2], perr[2];
+	if (pipe(pin) != 0)
+		return -1;
+	if (pipe(pout) != 0) {
+		close(pin[0]);
+		close(pin[1]);
+		return -1;
+	}
+	if (pipe(perr) != 0) {
+		close(pin[0]);
+		close(pin[1]);
+		close(pout[0]);
+		close(pout[1]);
+		return -1;
+	}
+	struct sigaction ign = {0}, old;
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old);
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pin[0], 0);
+		dup2(pout[1], 1);
+		dup2(perr[1], 2);
+		close(pin[0]);
+		close(pin[1]);
+		close(pout[0]);
+		close(pout[1]);
+		close(perr[0]);
+		close(perr[1]);
+		signal(SIGPIPE, SIG_DFL);
+		execv(argv[0], argv);
+		fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(pin[0]);
+	close(pout[1]);
+	close(perr[1]);
+	if (pid < 0) {
+		close(pin[1]);
+		close(pout[0]);
+		close(perr[0]);
+		sigaction(SIGPIPE, &old, NULL);
+		return -1;
+	}
+	fcntl(pin[1], F_SETFL, O_NONBLOCK);
+	size_t sent = 0;
+	int fin = pin[1];
+	if (in_len == 0) {
+		close(fin);
+		fin = -1;
+	}
+	int open_out = 2;
+	while (open_out > 0 || fin >= 0) {
+		struct pollfd fds[3] = {{pout[0], POLLIN, 0}, {perr[0], POLLIN, 0}, {fin, POLLOUT, 0}};
+		if (poll(fds, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < 2; k++) {
+			if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			char tmp[65536];
+			ssize_t n = read(fds[k].fd, tmp, sizeof tmp);
+			if (n > 0) {
+				buf_putn(k == 0 ? out : errs, tmp, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				close(fds[k].fd);
+				if (k == 0)
+					pout[0] = -1;
+				else
+					perr[0] = -1;
+				open_out--;
+			}
+		}
+		if (fin >= 0 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = write(fin, in + sent, in_len - sent);
+			if (w > 0)
+				sent += (size_t)w;
+			if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == in_len) {
+				close(fin);
+				fin = -1;
+			}
+		}
+	}
+	if (fin >= 0)
+		close(fin);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	sigaction(SIGPIPE, &old, NULL);
+	return st;
+}
+
+int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Buf *msg)
+{
+	LlvmMc mc;
+	const char *mcpu = o->mcpu ? o->mcpu : "gfx942";
+	if (llvm_mc_find(o->llvm_mc, mcpu, &mc, msg) != 0)
+		return -1;
+	if (o->verbose)
+		fprintf(stderr, "%swavecc: assembling with %s (found via %s), -mcpu=%s\n", mc.skipped, mc.path, mc.how,
+			mcpu);
+	char cpu_arg[64];
+	snprintf(cpu_arg, sizeof cpu_arg, "-mcpu=%s", mcpu);
+	char *argv[] = {mc.path, "-triple=amdgcn-amd-amdhsa", cpu_arg, "-filetype=obj", "-o", "-", "-", NULL};
+	Buf out = {0}, errs = {0};
+	int st = run_child(argv, text, len, &out, &errs);
+	int ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && out.len > 0;
+	if (!ok) {
+		if (st == -1)
+			buf_printf(msg, "cannot run %s: %s\n", mc.path, strerror(errno));
+		else if (WIFSIGNALED(st))
+			buf_printf(msg, "%s (found via %s) was killed by signal %d\n", mc.path, mc.how, WTERMSIG(st));
+		else
+			buf_printf(msg, "%s (found via %s) rejected the input (exit status %d):\n", mc.path, mc.how,
+				   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		append_diagnostics(msg, errs.data, errs.len, o->source_name);
+		buf_free(&out);
+		buf_free(&errs);
+		return -1;
+	}
+	if (errs.len) /* warnings */
+		append_diagnostics(msg, errs.data, errs.len, o->source_name);
+	buf_putn(obj, out.data, out.len);
+	buf_free(&out);
+	buf_free(&errs);
+	return 0;
+}
+
+int asm_build(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg)
+{
+	Buf obj = {0};
+	int r = asm_assemble(o, text, len, &obj, msg);
+	if (r == 0)
+		r = asm_link(obj.data, obj.len, o->source_name ? o->source_name : "<assembly>", code_object, msg);
+	buf_free(&obj);
+	return r;
+}
