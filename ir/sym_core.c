@@ -1,0 +1,1117 @@
+/* sym_core.c — the context, hash-consing and the canonicalising
+ * constructors of the symbolic engine.
+ *
+ * Hash-consing: every node is looked up in an open-addressing table keyed by
+ * (kind, payload, child pointers) before it is made, so equal expressions are
+ * one node and equality is a pointer compare. The hash is structural (names
+ * and numbers, never addresses), so the canonical order (sym_cmp) and the
+ * printed form are the same in every run and context.
+ *
+ * Canonical forms kept by the constructors:
+ *   Add  (const?, t1, t2, ...)  terms sorted, like terms merged, the constant
+ *        first; a term is c*m with a rational c and a monomial m
+ *   Mul  (coef?, f1, f2, ...)   factors sorted, equal bases merged into Pow
+ *        with integer exponents; a number times a sum is distributed
+ *   relations compare one child with 0, its content divided out and its
+ *        leading coefficient positive
+ * Errors (division by zero, overflow, a boolean used as a number) become
+ * SYM_ERROR nodes that every constructor passes through. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym_int.h"
+
+/* ---- checked rationals ---- */
+
+int64_t gcd64(int64_t a, int64_t b)
+{
+	uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a, y = b < 0 ? -(uint64_t)b : (uint64_t)b;
+	while (y) {
+		uint64_t t = x % y;
+		x = y;
+		y = t;
+	}
+	return (int64_t)x;
+}
+
+static __int128 gcd128(__int128 a, __int128 b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		__int128 t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+bool rat_norm(__int128 p, __int128 q, SymRat *r)
+{
+	if (q == 0)
+		return false;
+	if (q < 0)
+		p = -p, q = -q;
+	if (q != 1) {
+		__int128 g = gcd128(p, q);
+		if (g > 1)
+			p /= g, q /= g;
+	}
+	if (p > INT64_MAX || p < -INT64_MAX || q > INT64_MAX)
+		return false;
+	r->p = (int64_t)p;
+	r->q = (int64_t)q;
+	return true;
+}
+
+bool rat_add(SymRat a, SymRat b, SymRat *r)
+{
+	if (a.q == 1 && b.q == 1)
+		return rat_norm((__int128)a.p + b.p, 1, r);
+	return rat_norm((__int128)a.p * b.q + (__int128)b.p * a.q, (__int128)a.q * b.q, r);
+}
+
+bool rat_sub(SymRat a, SymRat b, SymRat *r)
+{
+	return rat_add(a, (SymRat){-b.p, b.q}, r);
+}
+
+bool rat_mul(SymRat a, SymRat b, SymRat *r)
+{
+	return rat_norm((__int128)a.p * b.p, (__int128)a.q * b.q, r);
+}
+
+bool rat_div(SymRat a, SymRat b, SymRat *r)
+{
+	return rat_norm((__int128)a.p * b.q, (__int128)a.q * b.p, r);
+}
+
+int rat_cmp(SymRat a, SymRat b)
+{
+	__int128 x = (__int128)a.p * b.q, y = (__int128)b.p * a.q;
+	return x < y ? -1 : x > y;
+}
+
+int64_t rat_floor(SymRat a)
+{
+	int64_t f = a.p / a.q;
+	if (a.p % a.q != 0 && a.p < 0)
+		f--;
+	return f;
+}
+
+int64_t rat_ceil(SymRat a)
+{
+	int64_t f = a.p / a.q;
+	if (a.p % a.q != 0 && a.p > 0)
+		f++;
+	return f;
+}
+
+/* ---- context and hash-consing ---- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+SymCtx *sym_ctx_new(void)
+{
+	SymCtx *c = xcalloc(1, sizeof *c);
+	arena_init(&c->arena);
+	c->cap = 1024;
+	c->table = xcalloc(c->cap, sizeof *c->table);
+	c->epoch = 1;
+	c->t = sym_node(c, SYM_TRUE, 0, NULL);
+	c->f = sym_node(c, SYM_FALSE, 0, NULL);
+	for (int i = 0; i < 64; i++)
+		c->small[i] = sym_num(c, rat_i(i - 8));
+	c->zero = c->small[8];
+	c->one = c->small[9];
+	c->neg_one = c->small[7];
+	return c;
+}
+
+void sym_ctx_free(SymCtx *c)
+{
+	if (!c)
+		return;
+	arena_free(&c->arena);
+	free(c->table);
+	free(c);
+}
+
+size_t sym_ctx_nodes(const SymCtx *c) { return c->count; }
+
+typedef struct {
+	SymKind kind;
+	int n;
+	Sym *const *args;
+	SymRat num;
+	const char *str;
+} Key;
+
+static uint64_t key_hash(const Key *k)
+{
+	uint64_t h = mix(0x51ed27, (uint64_t)k->kind);
+	switch (k->kind) {
+	case SYM_INT:
+	case SYM_RAT:
+		h = mix(mix(h, (uint64_t)k->num.p), (uint64_t)k->num.q);
+		break;
+	case SYM_SYMBOL:
+	case SYM_ERROR:
+		h = mix(h, str_hash(k->str));
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < k->n; i++)
+		h = mix(h, k->args[i]->hash);
+	return h;
+}
+
+static bool key_eq(const Sym *e, const Key *k, uint64_t h)
+{
+	if (e->hash != h || e->kind != k->kind || (int)e->nargs != k->n)
+		return false;
+	switch (k->kind) {
+	case SYM_INT:
+	case SYM_RAT:
+		if (e->u.num.p != k->num.p || e->u.num.q != k->num.q)
+			return false;
+		break;
+	case SYM_SYMBOL:
+	case SYM_ERROR:
+		if (e->u.name != k->str)
+			return false;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < k->n; i++)
+		if (e->args[i] != k->args[i])
+			return false;
+	return true;
+}
+
+static void table_grow(SymCtx *c)
+{
+	size_t ncap = c->cap * 2;
+	Sym **nt = xcalloc(ncap, sizeof *nt);
+	for (size_t i = 0; i < c->cap; i++) {
+		Sym *e = c->table[i];
+		if (!e)
+			continue;
+		size_t j = e->hash & (ncap - 1);
+		while (nt[j])
+			j = (j + 1) & (ncap - 1);
+		nt[j] = e;
+	}
+	free(c->table);
+	c->table = nt;
+	c->cap = ncap;
+}
+
+static Sym *intern_key(SymCtx *c, const Key *k)
+{
+	uint64_t h = key_hash(k);
+	size_t mask = c->cap - 1, i = h & mask;
+	for (Sym *e; (e = c->table[i]); i = (i + 1) & mask)
+		if (key_eq(e, k, h))
+			return e;
+	Sym *e = arena_alloc(&c->arena, sizeof(Sym) + (size_t)k->n * sizeof(Sym *));
+	e->kind = (uint8_t)k->kind;
+	e->nargs = (uint32_t)k->n;
+	e->id = (uint32_t)c->count;
+	e->hash = h;
+	unsigned depth = 0, flags = 0;
+	bool all_int = true;
+	uint64_t size = 1;
+	for (int j = 0; j < k->n; j++) {
+		e->args[j] = k->args[j];
+		size += k->args[j]->size;
+		depth = MAX(depth, k->args[j]->depth);
+		flags |= k->args[j]->flags & SF_SYMS;
+		all_int &= (k->args[j]->flags & SF_INT) != 0;
+	}
+	e->depth = (uint16_t)MIN(depth + 1, 65535u);
+	e->size = (uint32_t)MIN(size, (uint64_t)UINT32_MAX);
+	switch (k->kind) {
+	case SYM_INT:
+		e->u.num = k->num;
+		flags |= SF_INT;
+		break;
+	case SYM_RAT:
+		e->u.num = k->num;
+		break;
+	case SYM_SYMBOL:
+		e->u.name = k->str;
+		flags |= SF_INT | SF_SYMS;
+		break;
+	case SYM_ERROR:
+		e->u.msg = k->str;
+		break;
+	case SYM_ADD:
+	case SYM_MAX:
+	case SYM_MIN:
+	case SYM_XOR:
+		if (all_int)
+			flags |= SF_INT;
+		break;
+	case SYM_MUL:
+		if (all_int)
+			flags |= SF_INT;
+		break;
+	case SYM_POW:
+		if ((k->args[0]->flags & SF_INT) && k->args[1]->u.num.p > 0)
+			flags |= SF_INT;
+		break;
+	case SYM_FLOOR:
+	case SYM_CEIL:
+		flags |= SF_INT;
+		break;
+	case SYM_MOD:
+		if (all_int)
+			flags |= SF_INT;
+		break;
+	case SYM_PIECEWISE: {
+		bool vi = true;
+		for (int j = 0; j < k->n; j += 2)
+			vi &= (k->args[j]->flags & SF_INT) != 0;
+		if (vi)
+			flags |= SF_INT;
+		break;
+	}
+	default:
+		if (sym_kind_is_bool(k->kind))
+			flags |= SF_BOOL | SF_INT;
+		break;
+	}
+	e->flags = (uint8_t)flags;
+	c->table[i] = e;
+	c->count++;
+	if (c->count * 2 > c->cap)
+		table_grow(c);
+	return e;
+}
+
+Sym *sym_node(SymCtx *c, SymKind k, int n, Sym *const *args)
+{
+	Key key = {k, n, args, {0, 1}, NULL};
+	Sym *e = intern_key(c, &key);
+	if (e->depth > SYM_MAX_DEPTH)
+		return sym_error(c, "expression nested more than %d deep", SYM_MAX_DEPTH);
+	return e;
+}
+
+Sym *sym_num(SymCtx *c, SymRat v)
+{
+	if (v.q == 1 && v.p >= -8 && v.p < 56 && c->small[v.p + 8])
+		return c->small[v.p + 8];
+	Key key = {v.q == 1 ? SYM_INT : SYM_RAT, 0, NULL, v, NULL};
+	return intern_key(c, &key);
+}
+
+Sym *sym_int(SymCtx *c, int64_t v)
+{
+	if (v == INT64_MIN)
+		return sym_error(c, "integer overflows 64 bits");
+	return sym_num(c, rat_i(v));
+}
+
+Sym *sym_rat(SymCtx *c, int64_t p, int64_t q)
+{
+	SymRat r;
+	if (q == 0)
+		return sym_error(c, "division by zero");
+	if (!rat_norm(p, q, &r))
+		return sym_error(c, "integer overflows 64 bits");
+	return sym_num(c, r);
+}
+
+Sym *sym_symbol(SymCtx *c, const char *name)
+{
+	Key key = {SYM_SYMBOL, 0, NULL, {0, 1}, intern(name)};
+	return intern_key(c, &key);
+}
+
+Sym *sym_error(SymCtx *c, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	Key key = {SYM_ERROR, 0, NULL, {0, 1}, intern(msg)};
+	return intern_key(c, &key);
+}
+
+Sym *sym_true(SymCtx *c) { return c->t; }
+Sym *sym_false(SymCtx *c) { return c->f; }
+
+/* ---- accessors ---- */
+
+SymKind sym_kind(const Sym *e) { return (SymKind)e->kind; }
+
+const char *sym_kind_name(SymKind k)
+{
+	static const char *names[] = {
+#define X(k, name) name,
+		SYM_KINDS(X)
+#undef X
+	};
+	return (unsigned)k < SYM_NKINDS ? names[k] : "?";
+}
+
+int sym_nargs(const Sym *e) { return (int)e->nargs; }
+Sym *sym_arg(const Sym *e, int i)
+{
+	check_that(i >= 0 && (uint32_t)i < e->nargs);
+	return e->args[i];
+}
+bool sym_is_bool(const Sym *e) { return (e->flags & SF_BOOL) != 0; }
+bool sym_is_error(const Sym *e) { return e->kind == SYM_ERROR; }
+const char *sym_error_msg(const Sym *e) { return e->kind == SYM_ERROR ? e->u.msg : NULL; }
+const char *sym_name(const Sym *e) { return e->kind == SYM_SYMBOL ? e->u.name : NULL; }
+
+bool sym_is_num(const Sym *e, SymRat *v)
+{
+	if (!sym_isnum(e))
+		return false;
+	if (v)
+		*v = e->u.num;
+	return true;
+}
+
+bool sym_is_int(const Sym *e, int64_t *v)
+{
+	if (e->kind != SYM_INT)
+		return false;
+	if (v)
+		*v = e->u.num.p;
+	return true;
+}
+
+int sym_cmp(const Sym *a, const Sym *b)
+{
+	if (a == b)
+		return 0;
+	bool an = sym_isnum(a), bn = sym_isnum(b);
+	if (an || bn)
+		return an && bn ? rat_cmp(a->u.num, b->u.num) : an ? -1 : 1;
+	if (a->kind == SYM_SYMBOL || b->kind == SYM_SYMBOL) {
+		if (a->kind == SYM_SYMBOL && b->kind == SYM_SYMBOL)
+			return strcmp(a->u.name, b->u.name);
+		return a->kind == SYM_SYMBOL ? -1 : 1;
+	}
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	if (a->nargs != b->nargs)
+		return a->nargs < b->nargs ? -1 : 1;
+	if (a->kind == SYM_ERROR)
+		return strcmp(a->u.msg, b->u.msg);
+	for (uint32_t i = 0; i < a->nargs; i++) {
+		int r = sym_cmp(a->args[i], b->args[i]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+	return sym_cmp(*(Sym *const *)x, *(Sym *const *)y);
+}
+
+/* ---- arithmetic constructors ---- */
+
+/* The first error among args, or a boolean used as a number. */
+static Sym *num_args_check(SymCtx *c, int n, Sym *const *args)
+{
+	for (int i = 0; i < n; i++)
+		if (args[i]->kind == SYM_ERROR)
+			return args[i];
+	for (int i = 0; i < n; i++)
+		if (args[i]->flags & SF_BOOL)
+			return sym_error(c, "boolean used as a number");
+	return NULL;
+}
+
+static Sym *overflow(SymCtx *c) { return sym_error(c, "integer overflows 64 bits"); }
+
+SymRat sym_coef(const Sym *t, Sym **rest, SymCtx *c)
+{
+	if (sym_isnum(t)) {
+		*rest = c->one;
+		return t->u.num;
+	}
+	if (t->kind == SYM_MUL && sym_isnum(t->args[0])) {
+		if (t->nargs == 2)
+			*rest = t->args[1];
+		else
+			*rest = sym_node(c, SYM_MUL, (int)t->nargs - 1, t->args + 1);
+		return t->args[0]->u.num;
+	}
+	*rest = (Sym *)t;
+	return rat_i(1);
+}
+
+typedef struct {
+	SymRat k;
+	Sym *m;
+} Term;
+
+static int cmp_term(const void *x, const void *y)
+{
+	return sym_cmp(((const Term *)x)->m, ((const Term *)y)->m);
+}
+
+/* k*m for a monomial m (not a number, not an Add). */
+static Sym *make_term(SymCtx *c, SymRat k, Sym *m)
+{
+	if (k.p == 1 && k.q == 1)
+		return m;
+	Sym *buf[16], **a = buf;
+	int n = m->kind == SYM_MUL ? (int)m->nargs : 1;
+	if (n + 1 > 16)
+		a = xmalloc(sizeof(Sym *) * (size_t)(n + 1));
+	a[0] = sym_num(c, k);
+	if (m->kind == SYM_MUL)
+		memcpy(a + 1, m->args, sizeof(Sym *) * (size_t)n);
+	else
+		a[1] = m;
+	Sym *r = sym_node(c, SYM_MUL, n + 1, a);
+	if (a != buf)
+		free(a);
+	return r;
+}
+
+Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
+{
+	Sym *bad = num_args_check(c, n, args);
+	if (bad)
+		return bad;
+	Term tbuf[32];
+	Vec(Term) ts = {0};
+	size_t cap = 0;
+	for (int i = 0; i < n; i++)
+		cap += args[i]->kind == SYM_ADD ? args[i]->nargs : 1;
+	Term *t = cap <= 32 ? tbuf : xmalloc(sizeof(Term) * cap);
+	(void)ts;
+	size_t nt = 0;
+	SymRat k0 = {0, 1};
+	Sym *res = NULL;
+	for (int i = 0; i < n && !res; i++) {
+		Sym *a = args[i];
+		int m = a->kind == SYM_ADD ? (int)a->nargs : 1;
+		Sym *const *as = a->kind == SYM_ADD ? a->args : &args[i];
+		for (int j = 0; j < m; j++) {
+			if (sym_isnum(as[j])) {
+				if (!rat_add(k0, as[j]->u.num, &k0)) {
+					res = overflow(c);
+					break;
+				}
+				continue;
+			}
+			t[nt].k = sym_coef(as[j], &t[nt].m, c);
+			nt++;
+		}
+	}
+	if (!res) {
+		if (nt > 1)
+			qsort(t, nt, sizeof *t, cmp_term);
+		size_t w = 0;
+		for (size_t i = 0; i < nt; i++) {
+			if (w > 0 && t[w - 1].m == t[i].m) {
+				if (!rat_add(t[w - 1].k, t[i].k, &t[w - 1].k)) {
+					res = overflow(c);
+					break;
+				}
+			} else
+				t[w++] = t[i];
+		}
+		nt = w;
+	}
+	if (!res) {
+		Sym *obuf[33], **out = nt + 1 <= 33 ? obuf : xmalloc(sizeof(Sym *) * (nt + 1));
+		int no = 0;
+		if (k0.p != 0)
+			out[no++] = sym_num(c, k0);
+		for (size_t i = 0; i < nt; i++)
+			if (t[i].k.p != 0)
+				out[no++] = make_term(c, t[i].k, t[i].m);
+		res = no == 0 ? c->zero : no == 1 ? out[0] : sym_node(c, SYM_ADD, no, out);
+		if (out != obuf)
+			free(out);
+	}
+	if (t != tbuf)
+		free(t);
+	return res;
+}
+
+Sym *sym_add(SymCtx *c, Sym *a, Sym *b)
+{
+	if (sym_isnum(a) && sym_isnum(b)) {
+		SymRat r;
+		return rat_add(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
+	}
+	Sym *v[2] = {a, b};
+	return sym_addv(c, 2, v);
+}
+
+Sym *sym_scale(SymCtx *c, SymRat k, Sym *e)
+{
+	if (k.p == 1 && k.q == 1)
+		return e;
+	Sym *v[2] = {sym_num(c, k), e};
+	return sym_mulv(c, 2, v);
+}
+
+Sym *sym_neg(SymCtx *c, Sym *a) { return sym_scale(c, rat_i(-1), a); }
+
+Sym *sym_sub(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, sym_neg(c, b)};
+	return sym_addv(c, 2, v);
+}
+
+typedef struct {
+	Sym *b;
+	int64_t e;
+} Factor;
+
+static int cmp_factor(const void *x, const void *y)
+{
+	return sym_cmp(((const Factor *)x)->b, ((const Factor *)y)->b);
+}
+
+static Sym *make_pow(SymCtx *c, Sym *b, int64_t e)
+{
+	if (e == 1)
+		return b;
+	Sym *v[2] = {b, sym_int(c, e)};
+	return sym_node(c, SYM_POW, 2, v);
+}
+
+/* Integer power of a rational, checked. */
+static bool rat_pow(SymRat b, int64_t e, SymRat *r)
+{
+	if (e < 0) {
+		if (b.p == 0)
+			return false;
+		b = b.p < 0 ? (SymRat){-b.q, -b.p} : (SymRat){b.q, b.p};
+		e = -e;
+	}
+	SymRat acc = {1, 1};
+	while (e > 0) {
+		if (b.p == 0 || (b.q == 1 && (b.p == 1 || b.p == -1))) {
+			if (b.p == 0)
+				acc = (SymRat){0, 1};
+			else if (b.p == -1 && (e & 1))
+				acc.p = -acc.p;
+			break;
+		}
+		if (e & 1 && !rat_mul(acc, b, &acc))
+			return false;
+		e >>= 1;
+		if (e && !rat_mul(b, b, &b))
+			return false;
+	}
+	*r = acc;
+	return true;
+}
+
+Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
+{
+	Sym *bad = num_args_check(c, n, args);
+	if (bad)
+		return bad;
+	size_t cap = 0;
+	for (int i = 0; i < n; i++)
+		cap += args[i]->kind == SYM_MUL ? args[i]->nargs : 1;
+	Factor fbuf[16], *f = cap <= 16 ? fbuf : xmalloc(sizeof(Factor) * cap);
+	size_t nf = 0;
+	SymRat k = {1, 1};
+	Sym *res = NULL;
+	for (int i = 0; i < n && !res; i++) {
+		Sym *a = args[i];
+		int m = a->kind == SYM_MUL ? (int)a->nargs : 1;
+		Sym *const *as = a->kind == SYM_MUL ? a->args : &args[i];
+		for (int j = 0; j < m; j++) {
+			Sym *x = as[j];
+			if (sym_isnum(x)) {
+				if (!rat_mul(k, x->u.num, &k)) {
+					res = overflow(c);
+					break;
+				}
+			} else if (x->kind == SYM_POW) {
+				f[nf++] = (Factor){x->args[0], x->args[1]->u.num.p};
+			} else
+				f[nf++] = (Factor){x, 1};
+		}
+	}
+	if (!res && k.p == 0)
+		res = c->zero;
+	if (!res) {
+		if (nf > 1)
+			qsort(f, nf, sizeof *f, cmp_factor);
+		size_t w = 0;
+		for (size_t i = 0; i < nf; i++) {
+			if (w > 0 && f[w - 1].b == f[i].b) {
+				__int128 e = (__int128)f[w - 1].e + f[i].e;
+				if (e > INT32_MAX || e < INT32_MIN) {
+					res = overflow(c);
+					break;
+				}
+				f[w - 1].e = (int64_t)e;
+			} else
+				f[w++] = f[i];
+		}
+		nf = w;
+	}
+	if (!res) {
+		Sym *obuf[17], **out = nf + 1 <= 17 ? obuf : xmalloc(sizeof(Sym *) * (nf + 1));
+		int no = 0;
+		if (k.p != 1 || k.q != 1)
+			out[no++] = sym_num(c, k);
+		for (size_t i = 0; i < nf; i++)
+			if (f[i].e != 0)
+				out[no++] = make_pow(c, f[i].b, f[i].e);
+		if (no == 0)
+			res = c->one;
+		else if (no == 1)
+			res = out[0];
+		else if (no == 2 && sym_isnum(out[0]) && out[1]->kind == SYM_ADD) {
+			/* a number times a sum distributes (as SymPy does) */
+			Sym *s = out[1];
+			Sym *tb[32], **ts = s->nargs <= 32 ? tb : xmalloc(sizeof(Sym *) * s->nargs);
+			for (uint32_t i = 0; i < s->nargs; i++) {
+				Sym *m;
+				SymRat tk = sym_coef(s->args[i], &m, c), r;
+				if (!rat_mul(tk, k, &r)) {
+					res = overflow(c);
+					break;
+				}
+				ts[i] = m == c->one ? sym_num(c, r) : make_term(c, r, m);
+			}
+			if (!res)
+				res = sym_addv(c, (int)s->nargs, ts);
+			if (ts != tb)
+				free(ts);
+		} else
+			res = sym_node(c, SYM_MUL, no, out);
+		if (out != obuf)
+			free(out);
+	}
+	if (f != fbuf)
+		free(f);
+	return res;
+}
+
+Sym *sym_mul(SymCtx *c, Sym *a, Sym *b)
+{
+	if (sym_isnum(a) && sym_isnum(b)) {
+		SymRat r;
+		return rat_mul(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
+	}
+	Sym *v[2] = {a, b};
+	return sym_mulv(c, 2, v);
+}
+
+Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
+{
+	Sym *v[2] = {base, exp};
+	Sym *bad = num_args_check(c, 2, v);
+	if (bad)
+		return bad;
+	if (exp->kind != SYM_INT)
+		return sym_error(c, "exponent must be an integer constant");
+	int64_t e = exp->u.num.p;
+	if (sym_isnum(base)) {
+		SymRat r;
+		if (base->u.num.p == 0 && e < 0)
+			return sym_error(c, "division by zero");
+		return rat_pow(base->u.num, e, &r) ? sym_num(c, r) : overflow(c);
+	}
+	if (e == 0)
+		return c->one;
+	if (e == 1)
+		return base;
+	if (e > 64 || e < -64)
+		return sym_error(c, "exponent %lld too large", (long long)e);
+	if (base->kind == SYM_POW) {
+		int64_t be = base->args[1]->u.num.p * e;
+		return be == 0 ? c->one : make_pow(c, base->args[0], be);
+	}
+	if (base->kind == SYM_MUL) {
+		Sym *fb[16], **fs = base->nargs <= 16 ? fb : xmalloc(sizeof(Sym *) * base->nargs);
+		for (uint32_t i = 0; i < base->nargs; i++)
+			fs[i] = sym_pow(c, base->args[i], exp);
+		Sym *r = sym_mulv(c, (int)base->nargs, fs);
+		if (fs != fb)
+			free(fs);
+		return r;
+	}
+	return make_pow(c, base, e);
+}
+
+Sym *sym_div(SymCtx *c, Sym *a, Sym *b)
+{
+	if (b == c->zero)
+		return a->kind == SYM_ERROR ? a : sym_error(c, "division by zero");
+	return sym_mul(c, a, sym_pow(c, b, c->neg_one));
+}
+
+Sym *sym_floor(SymCtx *c, Sym *a)
+{
+	Sym *bad = num_args_check(c, 1, &a);
+	if (bad)
+		return bad;
+	if (sym_isnum(a))
+		return sym_int(c, rat_floor(a->u.num));
+	if (a->flags & SF_INT)
+		return a;
+	return sym_node(c, SYM_FLOOR, 1, &a);
+}
+
+Sym *sym_ceil(SymCtx *c, Sym *a)
+{
+	Sym *bad = num_args_check(c, 1, &a);
+	if (bad)
+		return bad;
+	if (sym_isnum(a))
+		return sym_int(c, rat_ceil(a->u.num));
+	if (a->flags & SF_INT)
+		return a;
+	return sym_node(c, SYM_CEIL, 1, &a);
+}
+
+Sym *sym_floordiv(SymCtx *c, Sym *a, Sym *b) { return sym_floor(c, sym_div(c, a, b)); }
+
+Sym *sym_mod(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	Sym *bad = num_args_check(c, 2, v);
+	if (bad)
+		return bad;
+	if (b == c->zero)
+		return sym_error(c, "Mod by zero");
+	if (sym_isnum(a) && sym_isnum(b)) {
+		SymRat q, r, m;
+		if (!rat_div(a->u.num, b->u.num, &q))
+			return overflow(c);
+		if (!rat_mul(rat_i(rat_floor(q)), b->u.num, &m) || !rat_sub(a->u.num, m, &r))
+			return overflow(c);
+		return sym_num(c, r);
+	}
+	if (a == b || a == c->zero || ((a->flags & SF_INT) && (b == c->one || b == c->neg_one)))
+		return c->zero;
+	return sym_node(c, SYM_MOD, 2, v);
+}
+
+static Sym *minmax(SymCtx *c, SymKind kind, int n, Sym *const *args)
+{
+	Sym *bad = num_args_check(c, n, args);
+	if (bad)
+		return bad;
+	Vec(Sym *) v = {0};
+	Sym *num = NULL;
+	for (int i = 0; i < n; i++) {
+		Sym *a = args[i];
+		int m = a->kind == kind ? (int)a->nargs : 1;
+		Sym *const *as = a->kind == kind ? a->args : &args[i];
+		for (int j = 0; j < m; j++) {
+			if (sym_isnum(as[j])) {
+				int r = num ? rat_cmp(as[j]->u.num, num->u.num) : 0;
+				if (!num || (kind == SYM_MAX ? r > 0 : r < 0))
+					num = as[j];
+			} else
+				vec_push(&v, as[j]);
+		}
+	}
+	if (num)
+		vec_push(&v, num);
+	if (v.len > 1)
+		qsort(v.data, v.len, sizeof(Sym *), cmp_ptr);
+	size_t w = 0;
+	for (size_t i = 0; i < v.len; i++)
+		if (w == 0 || v.data[w - 1] != v.data[i])
+			v.data[w++] = v.data[i];
+	Sym *r = w == 1 ? v.data[0] : sym_node(c, kind, (int)w, v.data);
+	vec_free(&v);
+	return r;
+}
+
+Sym *sym_maxv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MAX, n, args); }
+Sym *sym_minv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MIN, n, args); }
+Sym *sym_max(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return minmax(c, SYM_MAX, 2, v);
+}
+Sym *sym_min(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return minmax(c, SYM_MIN, 2, v);
+}
+
+Sym *sym_xor(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	Sym *bad = num_args_check(c, 2, v);
+	if (bad)
+		return bad;
+	if ((sym_isnum(a) && a->kind != SYM_INT) || (sym_isnum(b) && b->kind != SYM_INT))
+		return sym_error(c, "xor of a non-integer");
+	if (a->kind == SYM_INT && b->kind == SYM_INT)
+		return sym_int(c, a->u.num.p ^ b->u.num.p);
+	if (a == b)
+		return c->zero;
+	if (a == c->zero)
+		return b;
+	if (b == c->zero)
+		return a;
+	if (sym_cmp(a, b) > 0)
+		v[0] = b, v[1] = a;
+	return sym_node(c, SYM_XOR, 2, v);
+}
+
+/* ---- booleans ---- */
+
+Sym *sym_to_bool(SymCtx *c, Sym *a)
+{
+	if (a->kind == SYM_ERROR || (a->flags & SF_BOOL))
+		return a;
+	return sym_rel(c, SYM_NE, a, c->zero);
+}
+
+static bool rel_holds(SymKind op, int s)
+{
+	switch (op) {
+	case SYM_LT: return s < 0;
+	case SYM_LE: return s <= 0;
+	case SYM_GT: return s > 0;
+	case SYM_GE: return s >= 0;
+	case SYM_EQ: return s == 0;
+	default: return s != 0;
+	}
+}
+
+static SymKind rel_flip(SymKind op)
+{
+	switch (op) {
+	case SYM_LT: return SYM_GT;
+	case SYM_LE: return SYM_GE;
+	case SYM_GT: return SYM_LT;
+	case SYM_GE: return SYM_LE;
+	default: return op;
+	}
+}
+
+/* The sign of d's leading coefficient, for the canonical orientation. */
+static int lead_sign(const Sym *d)
+{
+	const Sym *t = d;
+	if (d->kind == SYM_ADD)
+		t = sym_isnum(d->args[0]) ? d->args[1] : d->args[0];
+	if (t->kind == SYM_MUL && sym_isnum(t->args[0]))
+		return t->args[0]->u.num.p < 0 ? -1 : 1;
+	return 1;
+}
+
+Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d)
+{
+	if (d->kind == SYM_ERROR)
+		return d;
+	if (d->flags & SF_BOOL)
+		return sym_error(c, "boolean used as a number");
+	if (sym_isnum(d))
+		return rel_holds(op, d->u.num.p < 0 ? -1 : d->u.num.p > 0) ? c->t : c->f;
+	/* divide out the content: gcd of numerators over lcm of denominators */
+	int64_t g = 0, l = 1;
+	uint32_t n = d->kind == SYM_ADD ? d->nargs : 1;
+	Sym *const *ts = d->kind == SYM_ADD ? d->args : &d;
+	for (uint32_t i = 0; i < n; i++) {
+		Sym *m;
+		SymRat k = sym_coef(ts[i], &m, c);
+		g = gcd64(g, k.p);
+		int64_t lg = gcd64(l, k.q);
+		__int128 nl = (__int128)(l / lg) * k.q;
+		if (nl > INT32_MAX) {
+			g = 0;
+			break;
+		}
+		l = (int64_t)nl;
+	}
+	int s = lead_sign(d);
+	if (g > 0 && (g != 1 || l != 1 || s < 0)) {
+		SymRat k;
+		if (rat_norm((__int128)l * s, g, &k))
+			d = sym_scale(c, k, d);
+		if (s < 0)
+			op = rel_flip(op);
+	}
+	return sym_node(c, op, 1, &d);
+}
+
+Sym *sym_rel(SymCtx *c, SymKind op, Sym *a, Sym *b)
+{
+	check_that(sym_kind_is_rel(op));
+	if (a->kind == SYM_ERROR)
+		return a;
+	if (b->kind == SYM_ERROR)
+		return b;
+	if ((a->flags | b->flags) & SF_BOOL)
+		return sym_error(c, "boolean used as a number");
+	return sym_rel0(c, op, sym_sub(c, a, b));
+}
+
+static Sym *andor(SymCtx *c, SymKind kind, int n, Sym *const *args)
+{
+	Sym *absorb = kind == SYM_AND ? c->f : c->t, *unit = kind == SYM_AND ? c->t : c->f;
+	Vec(Sym *) v = {0};
+	Sym *r = NULL;
+	for (int i = 0; i < n && !r; i++) {
+		Sym *a = sym_to_bool(c, args[i]);
+		int m = a->kind == kind ? (int)a->nargs : 1;
+		Sym *const *as = a->kind == kind ? a->args : &a;
+		for (int j = 0; j < m; j++) {
+			if (as[j]->kind == SYM_ERROR || as[j] == absorb) {
+				r = as[j];
+				break;
+			}
+			if (as[j] != unit)
+				vec_push(&v, as[j]);
+		}
+	}
+	if (!r) {
+		if (v.len > 1)
+			qsort(v.data, v.len, sizeof(Sym *), cmp_ptr);
+		size_t w = 0;
+		for (size_t i = 0; i < v.len; i++)
+			if (w == 0 || v.data[w - 1] != v.data[i])
+				v.data[w++] = v.data[i];
+		r = w == 0 ? unit : w == 1 ? v.data[0] : sym_node(c, kind, (int)w, v.data);
+	}
+	vec_free(&v);
+	return r;
+}
+
+Sym *sym_and(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return andor(c, SYM_AND, 2, v);
+}
+
+Sym *sym_or(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return andor(c, SYM_OR, 2, v);
+}
+
+Sym *sym_andv(SymCtx *c, int n, Sym *const *args) { return andor(c, SYM_AND, n, args); }
+Sym *sym_orv(SymCtx *c, int n, Sym *const *args) { return andor(c, SYM_OR, n, args); }
+
+Sym *sym_not(SymCtx *c, Sym *a)
+{
+	a = sym_to_bool(c, a);
+	switch (a->kind) {
+	case SYM_ERROR: return a;
+	case SYM_TRUE: return c->f;
+	case SYM_FALSE: return c->t;
+	case SYM_NOT: return a->args[0];
+	case SYM_LT: return sym_node(c, SYM_GE, 1, a->args);
+	case SYM_LE: return sym_node(c, SYM_GT, 1, a->args);
+	case SYM_GT: return sym_node(c, SYM_LE, 1, a->args);
+	case SYM_GE: return sym_node(c, SYM_LT, 1, a->args);
+	case SYM_EQ: return sym_node(c, SYM_NE, 1, a->args);
+	case SYM_NE: return sym_node(c, SYM_EQ, 1, a->args);
+	default: return sym_node(c, SYM_NOT, 1, &a);
+	}
+}
+
+Sym *sym_piecewise(SymCtx *c, int n, Sym *const *vals, Sym *const *conds)
+{
+	Vec(Sym *) v = {0};
+	Sym *r = NULL;
+	for (int i = 0; i < n && !r; i++) {
+		Sym *cond = sym_to_bool(c, conds[i]);
+		if (vals[i]->kind == SYM_ERROR)
+			r = vals[i];
+		else if (vals[i]->flags & SF_BOOL)
+			r = sym_error(c, "Piecewise value is a boolean");
+		else if (cond->kind == SYM_ERROR)
+			r = cond;
+		if (r || cond == c->f)
+			continue;
+		vec_push(&v, vals[i]);
+		vec_push(&v, cond);
+		if (cond == c->t)
+			break;
+	}
+	if (!r) {
+		if (v.len == 0)
+			r = sym_error(c, "Piecewise: no branch can apply");
+		else if (v.data[1] == c->t)
+			r = v.data[0];
+		else {
+			/* trailing branches with the same value as the default merge */
+			while (v.len >= 4 && v.data[v.len - 1] == c->t && v.data[v.len - 4] == v.data[v.len - 2]) {
+				v.data[v.len - 3] = c->t;
+				v.len -= 2;
+			}
+			r = v.len == 2 && v.data[1] == c->t ? v.data[0] : sym_node(c, SYM_PIECEWISE, (int)v.len, v.data);
+		}
+	}
+	vec_free(&v);
+	return r;
+}
+
+Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *a)
+{
+	int n = (int)e->nargs;
+	switch (e->kind) {
+	case SYM_ADD: return sym_addv(c, n, a);
+	case SYM_MUL: return sym_mulv(c, n, a);
+	case SYM_POW: return sym_pow(c, a[0], a[1]);
+	case SYM_FLOOR: return sym_floor(c, a[0]);
+	case SYM_CEIL: return sym_ceil(c, a[0]);
+	case SYM_MOD: return sym_mod(c, a[0], a[1]);
+	case SYM_MAX: return sym_maxv(c, n, a);
+	case SYM_MIN: return sym_minv(c, n, a);
+	case SYM_XOR: return sym_xor(c, a[0], a[1]);
+	case SYM_PIECEWISE: {
+		Sym **v = xmalloc(sizeof(Sym *) * (size_t)(n + 1));
+		for (int i = 0; i < n / 2; i++)
+			v[i] = a[2 * i], v[n / 2 + i] = a[2 * i + 1];
+		Sym *r = sym_piecewise(c, n / 2, v, v + n / 2);
+		free(v);
+		return r;
+	}
+	case SYM_LT:
+	case SYM_LE:
+	case SYM_GT:
+	case SYM_GE:
+	case SYM_EQ:
+	case SYM_NE: return sym_rel0(c, (SymKind)e->kind, a[0]);
+	case SYM_AND: return sym_andv(c, n, a);
+	case SYM_OR: return sym_orv(c, n, a);
+	case SYM_NOT: return sym_not(c, a[0]);
+	default: return (Sym *)e;
+	}
+}

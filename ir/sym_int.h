@@ -1,0 +1,88 @@
+/* sym_int.h — internals of the symbolic engine shared by ir/sym_*.c: the
+ * node layout, the context, checked rational arithmetic. Not for other
+ * stages: they use ir/sym.h only.
+ *
+ * Nodes carry mutable caches (bounds, simplified form, evaluated value),
+ * each tagged with the context epoch it was computed in; bumping the epoch
+ * (new assumptions, new evaluation point) invalidates them all at once. */
+#ifndef WAVECC_SYM_INT_H
+#define WAVECC_SYM_INT_H
+
+#include <stdlib.h>
+
+#include "sym.h"
+
+enum {
+	SF_INT = 1,  /* integer-valued for every integer assignment */
+	SF_BOOL = 2, /* a boolean */
+	SF_SYMS = 4, /* contains a symbol */
+};
+
+struct Sym {
+	uint8_t kind;
+	uint8_t flags;
+	uint16_t depth; /* tree height, saturating */
+	uint32_t nargs;
+	uint32_t id;
+	uint32_t size; /* tree size, saturating */
+	uint32_t mark; /* traversal mark (sym_free_symbols) */
+	uint64_t hash; /* structural: independent of addresses */
+	union {
+		SymRat num;       /* INT, RAT */
+		const char *name; /* SYMBOL (interned) */
+		const char *msg;  /* ERROR */
+	} u;
+	/* caches */
+	uint32_t b_epoch, s_epoch, v_epoch, a_epoch, m_epoch;
+	Sym *memo; /* sym_subs */
+	SymBound bnd;
+	Sym *simp;
+	SymRat val;
+	bool val_err;
+	/* SYMBOL only, valid when a_epoch is the context's assumption epoch */
+	SymBound a_bnd;
+	int64_t a_mult; /* known to be a multiple of this (>= 1) */
+	Sym *a_subst;   /* equal to this expression, or NULL */
+	Sym *args[];
+};
+
+typedef Vec(Sym *) SymVec;
+
+struct SymCtx {
+	Arena arena;
+	Sym **table; /* hash-cons table, open addressing */
+	size_t cap, count;
+	uint32_t epoch; /* cache epoch */
+	uint32_t a_epoch; /* epoch of the installed assumptions */
+	const SymAssume *installed;
+	Sym *t, *f, *zero, *one, *neg_one;
+	Sym *small[64]; /* integers -8..55 */
+};
+
+/* ---- numbers (sym_core.c) ---- */
+bool rat_norm(__int128 p, __int128 q, SymRat *r); /* false: overflow or q == 0 */
+bool rat_add(SymRat a, SymRat b, SymRat *r);
+bool rat_sub(SymRat a, SymRat b, SymRat *r);
+bool rat_mul(SymRat a, SymRat b, SymRat *r);
+bool rat_div(SymRat a, SymRat b, SymRat *r);
+int rat_cmp(SymRat a, SymRat b);
+int64_t rat_floor(SymRat a);
+int64_t rat_ceil(SymRat a);
+static inline SymRat rat_i(int64_t v) { return (SymRat){v, 1}; }
+static inline bool rat_is_int(SymRat a) { return a.q == 1; }
+int64_t gcd64(int64_t a, int64_t b); /* of absolute values; gcd(0,0)=0 */
+
+/* ---- node building (sym_core.c) ---- */
+Sym *sym_num(SymCtx *c, SymRat v);
+Sym *sym_node(SymCtx *c, SymKind k, int n, Sym *const *args); /* raw, no canonicalisation */
+/* Split a term into numeric coefficient and the rest (1 for a number). */
+SymRat sym_coef(const Sym *t, Sym **rest, SymCtx *c);
+Sym *sym_scale(SymCtx *c, SymRat k, Sym *e); /* k*e */
+Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d); /* d OP 0 */
+/* A node of e's kind with new children, through the canonical constructors. */
+Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *args);
+static inline bool sym_isnum(const Sym *e) { return e->kind == SYM_INT || e->kind == SYM_RAT; }
+
+#define SYM_MAX_DEPTH 2000 /* deeper trees are refused (recursion bound) */
+
+#endif

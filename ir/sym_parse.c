@@ -1,0 +1,524 @@
+/* sym_parse.c — a recursive-descent parser for SymPy's printed syntax.
+ *
+ * Grammar, loosest binding first:
+ *   or    := and ('|' and)*
+ *   and   := not ('&' not)*
+ *   not   := '~' not | cmp
+ *   cmp   := sum (RELOP sum)?            RELOP: < <= > >= == !=
+ *   sum   := term (('+' | '-') term)*
+ *   term  := unary (('*' | '/' | '//' | '%') unary)*
+ *   unary := ('-' | '+') unary | power
+ *   power := primary (('**' | '^') unary)?
+ *   primary := INT | NAME | True | False | '(' or ')' | NAME '(' args ')'
+ * Comparisons bind tighter than & and |, so `a > 0 & b >= 0` means
+ * `(a > 0) & (b >= 0)` (the corpus prints it so) and the parenthesised form
+ * reads the same. A number used where a boolean is needed means `x != 0`
+ * (SymPy prints `~($A | $B)` for integer flags). Names may start with `$`.
+ * Functions: floor ceiling Mod Max Min xor Piecewise Eq Ne Lt Le Gt Ge And
+ * Or Not. Nesting is bounded (SYM_PARSE_MAX_DEPTH) so hostile input cannot
+ * exhaust the stack; every error names a 1-based column. */
+#include <string.h>
+
+#include "sym_int.h"
+
+#define SYM_PARSE_MAX_DEPTH 256
+
+typedef Vec(const char *) PosVec;
+
+typedef struct {
+	SymCtx *c;
+	const char *s, *p;
+	int depth;
+	SymParseError *err;
+	bool failed;
+} P;
+
+static void *fail(P *p, const char *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void *fail(P *p, const char *at, const char *fmt, ...)
+{
+	if (p->failed)
+		return NULL;
+	p->failed = true;
+	if (p->err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+		va_end(ap);
+		p->err->col = (int)(at - p->s) + 1;
+	}
+	return NULL;
+}
+
+/* An error value from a constructor becomes a parse error at `at`. */
+static Sym *chk(P *p, Sym *e, const char *at)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == SYM_ERROR)
+		return fail(p, at, "%s", e->u.msg);
+	return e;
+}
+
+static void ws(P *p)
+{
+	while (*p->p == ' ' || *p->p == '\t' || *p->p == '\r' || *p->p == '\n')
+		p->p++;
+}
+
+/* Consume `tok` if it comes next (and is not the start of a longer
+ * operator listed in `not_before`). */
+static bool eat(P *p, const char *tok)
+{
+	ws(p);
+	size_t n = strlen(tok);
+	if (strncmp(p->p, tok, n) != 0)
+		return false;
+	p->p += n;
+	return true;
+}
+
+static bool peek(P *p, const char *tok)
+{
+	ws(p);
+	return strncmp(p->p, tok, strlen(tok)) == 0;
+}
+
+static bool is_name_start(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$';
+}
+
+static bool is_name_char(char ch) { return is_name_start(ch) || (ch >= '0' && ch <= '9'); }
+
+static Sym *p_or(P *p);
+static Sym *p_sum(P *p);
+static Sym *p_unary(P *p);
+
+static bool enter(P *p)
+{
+	if (++p->depth > SYM_PARSE_MAX_DEPTH) {
+		fail(p, p->p, "expression nested more than %d levels deep", SYM_PARSE_MAX_DEPTH);
+		return false;
+	}
+	return true;
+}
+
+static Sym *need_num(P *p, Sym *e, const char *at)
+{
+	if (e && (e->flags & SF_BOOL))
+		return fail(p, at, "a boolean where a number is needed");
+	return e;
+}
+
+/* Comma-separated arguments up to ')'. */
+static int p_args(P *p, SymVec *out, PosVec *cols)
+{
+	if (eat(p, ")"))
+		return 0;
+	for (;;) {
+		ws(p);
+		if (cols)
+			vec_push(cols, p->p);
+		Sym *a = p_or(p);
+		if (!a)
+			return -1;
+		vec_push(out, a);
+		if (eat(p, ")"))
+			return 0;
+		if (!eat(p, ",")) {
+			fail(p, p->p, "expected ',' or ')'");
+			return -1;
+		}
+	}
+}
+
+static Sym *p_piecewise(P *p, const char *at)
+{
+	Vec(Sym *) vals = {0}, conds = {0};
+	Sym *r = NULL;
+	for (;;) {
+		if (!eat(p, "(")) {
+			fail(p, p->p, "expected '(' starting a Piecewise branch");
+			goto out;
+		}
+		ws(p);
+		const char *vat = p->p;
+		Sym *v = need_num(p, p_or(p), vat);
+		if (!v)
+			goto out;
+		if (!eat(p, ",")) {
+			fail(p, p->p, "expected ',' in a Piecewise branch");
+			goto out;
+		}
+		Sym *cnd = p_or(p);
+		if (!cnd)
+			goto out;
+		if (!eat(p, ")")) {
+			fail(p, p->p, "expected ')' closing a Piecewise branch");
+			goto out;
+		}
+		vec_push(&vals, v);
+		vec_push(&conds, cnd);
+		if (eat(p, ")"))
+			break;
+		if (!eat(p, ",")) {
+			fail(p, p->p, "expected ',' or ')' in Piecewise");
+			goto out;
+		}
+	}
+	r = chk(p, sym_piecewise(p->c, (int)vals.len, vals.data, conds.data), at);
+out:
+	vec_free(&vals);
+	vec_free(&conds);
+	return r;
+}
+
+typedef enum { F_FLOOR, F_CEIL, F_MOD, F_MAX, F_MIN, F_XOR, F_EQ, F_NE, F_LT, F_LE, F_GT, F_GE, F_AND, F_OR, F_NOT } Fn;
+static const struct {
+	const char *name;
+	Fn fn;
+	int min, max; /* argument count; max 0: any */
+	bool bool_args;
+} fns[] = {
+	{"floor", F_FLOOR, 1, 1, false},
+	{"ceiling", F_CEIL, 1, 1, false},
+	{"Mod", F_MOD, 2, 2, false},
+	{"Max", F_MAX, 1, 0, false},
+	{"Min", F_MIN, 1, 0, false},
+	{"xor", F_XOR, 2, 2, false},
+	{"Eq", F_EQ, 2, 2, false},
+	{"Ne", F_NE, 2, 2, false},
+	{"Lt", F_LT, 2, 2, false},
+	{"Le", F_LE, 2, 2, false},
+	{"Gt", F_GT, 2, 2, false},
+	{"Ge", F_GE, 2, 2, false},
+	{"And", F_AND, 1, 0, true},
+	{"Or", F_OR, 1, 0, true},
+	{"Not", F_NOT, 1, 1, true},
+};
+
+static Sym *p_call(P *p, const char *name, size_t n, const char *at)
+{
+	if (n == 9 && strncmp(name, "Piecewise", 9) == 0)
+		return p_piecewise(p, at);
+	int f = -1;
+	for (size_t i = 0; i < ARRAY_LEN(fns); i++)
+		if (strlen(fns[i].name) == n && strncmp(fns[i].name, name, n) == 0)
+			f = (int)i;
+	if (f < 0)
+		return fail(p, at, "unknown function '%.*s'", (int)n, name);
+	SymVec a = {0};
+	PosVec cols = {0};
+	Sym *r = NULL;
+	if (p_args(p, &a, &cols) < 0)
+		goto out;
+	if ((int)a.len < fns[f].min || (fns[f].max && (int)a.len > fns[f].max)) {
+		fail(p, at, "%s takes %d argument%s, got %zu", fns[f].name, fns[f].min, fns[f].min == 1 ? "" : "s",
+			a.len);
+		goto out;
+	}
+	if (!fns[f].bool_args)
+		for (size_t i = 0; i < a.len; i++)
+			if (!need_num(p, a.data[i], cols.data[i]))
+				goto out;
+	SymCtx *c = p->c;
+	switch (fns[f].fn) {
+	case F_FLOOR: r = sym_floor(c, a.data[0]); break;
+	case F_CEIL: r = sym_ceil(c, a.data[0]); break;
+	case F_MOD: r = sym_mod(c, a.data[0], a.data[1]); break;
+	case F_MAX: r = sym_maxv(c, (int)a.len, a.data); break;
+	case F_MIN: r = sym_minv(c, (int)a.len, a.data); break;
+	case F_XOR: r = sym_xor(c, a.data[0], a.data[1]); break;
+	case F_EQ: r = sym_rel(c, SYM_EQ, a.data[0], a.data[1]); break;
+	case F_NE: r = sym_rel(c, SYM_NE, a.data[0], a.data[1]); break;
+	case F_LT: r = sym_rel(c, SYM_LT, a.data[0], a.data[1]); break;
+	case F_LE: r = sym_rel(c, SYM_LE, a.data[0], a.data[1]); break;
+	case F_GT: r = sym_rel(c, SYM_GT, a.data[0], a.data[1]); break;
+	case F_GE: r = sym_rel(c, SYM_GE, a.data[0], a.data[1]); break;
+	case F_AND: r = sym_andv(c, (int)a.len, a.data); break;
+	case F_OR: r = sym_orv(c, (int)a.len, a.data); break;
+	case F_NOT: r = sym_not(c, a.data[0]); break;
+	}
+	r = chk(p, r, at);
+out:
+	vec_free(&a);
+	vec_free(&cols);
+	return r;
+}
+
+static Sym *p_primary(P *p)
+{
+	ws(p);
+	const char *at = p->p;
+	char ch = *p->p;
+	if (ch >= '0' && ch <= '9') {
+		int64_t v = 0;
+		while (*p->p >= '0' && *p->p <= '9') {
+			int d = *p->p++ - '0';
+			if (v > (INT64_MAX - d) / 10)
+				return fail(p, at, "integer literal overflows 64 bits");
+			v = v * 10 + d;
+		}
+		if (*p->p == '.' || is_name_char(*p->p))
+			return fail(p, p->p, "malformed number (only integers are allowed)");
+		return sym_int(p->c, v);
+	}
+	if (is_name_start(ch)) {
+		while (is_name_char(*p->p))
+			p->p++;
+		size_t n = (size_t)(p->p - at);
+		if (n == 4 && strncmp(at, "True", 4) == 0)
+			return p->c->t;
+		if (n == 5 && strncmp(at, "False", 5) == 0)
+			return p->c->f;
+		if (eat(p, "(")) {
+			if (!enter(p))
+				return NULL;
+			Sym *r = p_call(p, at, n, at);
+			p->depth--;
+			return r;
+		}
+		if (n == 1 && at[0] == '$')
+			return fail(p, at, "'$' must start a name");
+		char name[256];
+		if (n >= sizeof name)
+			return fail(p, at, "name longer than %zu characters", sizeof name - 1);
+		memcpy(name, at, n);
+		name[n] = 0;
+		return sym_symbol(p->c, name);
+	}
+	if (ch == '(') {
+		p->p++;
+		if (!enter(p))
+			return NULL;
+		Sym *r = p_or(p);
+		p->depth--;
+		if (r && !eat(p, ")"))
+			return fail(p, p->p, "expected ')'");
+		return r;
+	}
+	if (ch == 0)
+		return fail(p, at, "unexpected end of expression");
+	return fail(p, at, "unexpected '%c'", ch);
+}
+
+static Sym *p_power(P *p)
+{
+	Sym *b = p_primary(p);
+	if (!b)
+		return NULL;
+	ws(p);
+	const char *at = p->p;
+	if (eat(p, "**") || (!peek(p, "^=") && eat(p, "^"))) {
+		Sym *e = p_unary(p);
+		if (!e)
+			return NULL;
+		return chk(p, sym_pow(p->c, need_num(p, b, at), e), at);
+	}
+	return b;
+}
+
+static Sym *p_unary(P *p)
+{
+	ws(p);
+	const char *at = p->p;
+	if (*p->p == '-' || *p->p == '+') {
+		bool neg = *p->p++ == '-';
+		if (!enter(p))
+			return NULL;
+		Sym *e = p_unary(p);
+		p->depth--;
+		if (!need_num(p, e, at))
+			return NULL;
+		return neg ? chk(p, sym_neg(p->c, e), at) : e;
+	}
+	return p_power(p);
+}
+
+static Sym *p_term(P *p)
+{
+	ws(p);
+	const char *at0 = p->p;
+	Sym *e = p_unary(p);
+	if (!e)
+		return NULL;
+	Vec(Sym *) fs = {0};
+	vec_push(&fs, e);
+	const char *first_op = NULL;
+	for (;;) {
+		ws(p);
+		const char *at = p->p;
+		int op;
+		if (peek(p, "**"))
+			break; /* p_power took any legal one; the caller reports it */
+		if (eat(p, "*"))
+			op = '*';
+		else if (eat(p, "//"))
+			op = 'f';
+		else if (eat(p, "/"))
+			op = '/';
+		else if (eat(p, "%"))
+			op = '%';
+		else
+			break;
+		if (!first_op)
+			first_op = at;
+		Sym *r = p_unary(p);
+		if (!r || !need_num(p, r, at) || !need_num(p, fs.data[0], at0)) {
+			e = NULL;
+			goto out;
+		}
+		if (op == '*' || op == '/') {
+			if (op == '/') {
+				if (r == p->c->zero) {
+					e = fail(p, at, "division by zero");
+					goto out;
+				}
+				r = chk(p, sym_pow(p->c, r, p->c->neg_one), at);
+				if (!r) {
+					e = NULL;
+					goto out;
+				}
+			}
+			vec_push(&fs, r);
+			continue;
+		}
+		/* // and % bind like * and apply to everything on their left */
+		Sym *l = fs.len == 1 ? fs.data[0] : sym_mulv(p->c, (int)fs.len, fs.data);
+		l = op == 'f' ? (r == p->c->zero ? sym_error(p->c, "division by zero") : sym_floordiv(p->c, l, r))
+			      : sym_mod(p->c, l, r);
+		if (!chk(p, l, at)) {
+			e = NULL;
+			goto out;
+		}
+		fs.len = 0;
+		vec_push(&fs, l);
+	}
+	e = fs.len == 1 ? fs.data[0] : chk(p, sym_mulv(p->c, (int)fs.len, fs.data), first_op);
+out:
+	vec_free(&fs);
+	return e;
+}
+
+static Sym *p_sum(P *p)
+{
+	ws(p);
+	const char *at0 = p->p;
+	Sym *e = p_term(p);
+	if (!e)
+		return NULL;
+	Vec(Sym *) ts = {0};
+	vec_push(&ts, e);
+	const char *first_op = NULL;
+	for (;;) {
+		ws(p);
+		const char *at = p->p;
+		bool neg;
+		if (*p->p == '+')
+			neg = false;
+		else if (*p->p == '-')
+			neg = true;
+		else
+			break;
+		p->p++;
+		if (!first_op)
+			first_op = at;
+		Sym *r = p_term(p);
+		if (!r || !need_num(p, r, at) || !need_num(p, ts.data[0], at0)) {
+			e = NULL;
+			goto out;
+		}
+		vec_push(&ts, neg ? sym_neg(p->c, r) : r);
+	}
+	e = ts.len == 1 ? ts.data[0] : chk(p, sym_addv(p->c, (int)ts.len, ts.data), first_op);
+out:
+	vec_free(&ts);
+	return e;
+}
+
+static Sym *p_cmp(P *p)
+{
+	ws(p);
+	const char *at0 = p->p;
+	Sym *l = p_sum(p);
+	if (!l)
+		return NULL;
+	static const struct {
+		const char *tok;
+		SymKind op;
+	} rels[] = {{"<=", SYM_LE}, {">=", SYM_GE}, {"==", SYM_EQ}, {"!=", SYM_NE}, {"<", SYM_LT}, {">", SYM_GT}};
+	ws(p);
+	const char *at = p->p;
+	for (size_t i = 0; i < ARRAY_LEN(rels); i++) {
+		if (!eat(p, rels[i].tok))
+			continue;
+		Sym *r = p_sum(p);
+		if (!r || !need_num(p, l, at0) || !need_num(p, r, at))
+			return NULL;
+		ws(p);
+		if (strchr("<>=!", *p->p) && *p->p)
+			return fail(p, p->p, "chained comparisons are not supported");
+		return chk(p, sym_rel(p->c, rels[i].op, l, r), at);
+	}
+	return l;
+}
+
+static Sym *p_not(P *p)
+{
+	ws(p);
+	const char *at = p->p;
+	if (*p->p == '~') {
+		p->p++;
+		if (!enter(p))
+			return NULL;
+		Sym *e = p_not(p);
+		p->depth--;
+		return e ? chk(p, sym_not(p->c, e), at) : NULL;
+	}
+	return p_cmp(p);
+}
+
+static Sym *p_bin(P *p, char opch)
+{
+	ws(p);
+	const char *at0 = p->p;
+	Sym *e = opch == '|' ? p_bin(p, '&') : p_not(p);
+	if (!e)
+		return NULL;
+	if (!peek(p, opch == '|' ? "|" : "&"))
+		return e;
+	Vec(Sym *) xs = {0};
+	vec_push(&xs, e);
+	(void)at0;
+	while (eat(p, opch == '|' ? "|" : "&")) {
+		Sym *r = opch == '|' ? p_bin(p, '&') : p_not(p);
+		if (!r) {
+			vec_free(&xs);
+			return NULL;
+		}
+		vec_push(&xs, r);
+	}
+	e = opch == '|' ? sym_orv(p->c, (int)xs.len, xs.data) : sym_andv(p->c, (int)xs.len, xs.data);
+	vec_free(&xs);
+	return chk(p, e, at0);
+}
+
+static Sym *p_or(P *p) { return p_bin(p, '|'); }
+
+Sym *sym_parse(SymCtx *c, const char *text, SymParseError *err)
+{
+	P p = {c, text, text, 0, err, false};
+	if (err) {
+		err->col = 0;
+		err->msg[0] = 0;
+	}
+	Sym *e = p_or(&p);
+	if (e) {
+		ws(&p);
+		if (*p.p)
+			e = fail(&p, p.p, "unexpected '%c' after the expression", *p.p);
+	}
+	if (!e && !p.failed)
+		fail(&p, p.p, "malformed expression");
+	return e;
+}
