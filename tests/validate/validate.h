@@ -26,9 +26,10 @@
 
 /* ---- harness.c: compiling ---- */
 
-/* Compile kernels/NAME.cl for each NAME in the NULL-terminated list into the
- * suite's folder (test_tmpdir(suite)), two compiles at a time, and copy the
- * descriptors. Use as the body of an unchecked fixture. */
+/* Build NAME.hsaco for each NAME in the NULL-terminated list into the
+ * suite's folder (test_tmpdir(suite)), two builds at a time, and copy the
+ * descriptors: kernels/NAME.cl with clang-19, or hand-written kernels/NAME.s
+ * with llvm-mc-19 and ld.lld-19. Use as the body of an unchecked fixture. */
 void vk_compile(const char *suite, const char *const *names);
 /* Compile an extra source by absolute path to OUT_NAME.hsaco in the suite
  * folder (the gemm anchor from ../shared). Returns false with a message in
