@@ -273,6 +273,7 @@ void kernel_free(Kernel *k);
 
 /* Builders (used by the frontend and by tests). Names are interned here. */
 Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as);
+/* The returned KSymbol/Constraint pointers stay valid until the next add. */
 KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind);
 Constraint *kernel_add_constraint(Kernel *k, ConKind kind);
 Region *region_new(Kernel *k, Op *owner, Region *parent);

@@ -1,0 +1,866 @@
+/* load.c — the frontend's top level: parse with jansson, build the position
+ * tree (json_pos.c), then load and validate the document in dependency
+ * order:
+ *   1. names of every symbol: "symbols", "dynamic_symbols",
+ *      "address_spaces", alias sources and tiling induction variables (so
+ *      expressions anywhere can be checked for unknown symbols);
+ *   2. symbol values, then constraints, then symbol resolution (values and
+ *      aliases substituted into each other, cycles reported);
+ *   3. arguments; 4. the graph (load_graph.c).
+ * Each problem is reported once, located at the offending value, and loading
+ * goes on so independent problems are all reported; the kernel is returned
+ * only if there were none.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+#include "load.h"
+
+/* ---- diagnostics and field access ---- */
+
+static Loc loc_of(Ld *L, const JPos *p)
+{
+	Loc l = {L->file, p ? p->line : 0, p ? p->col : 0};
+	return l;
+}
+
+static void ld_verr(Ld *L, Loc loc, const char *path, const char *fmt, va_list ap)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s: ", path && *path ? path : "(document)");
+	buf_vprintf(&b, fmt, ap);
+	diag_error(L->d, loc, "%s", buf_cstr(&b));
+	buf_free(&b);
+}
+
+void ld_err(Ld *L, JV at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ld_verr(L, loc_of(L, at.pos), at.path, fmt, ap);
+	va_end(ap);
+}
+
+void ld_err_key(Ld *L, JV obj, const char *key, const char *fmt, ...)
+{
+	const JPosMember *m = jpos_member(obj.pos, key);
+	Loc loc = m ? (Loc){L->file, m->key_line, m->key_col} : loc_of(L, obj.pos);
+	const char *path = *obj.path ? arena_printf(&L->tmp, "%s.%s", obj.path, key) : key;
+	va_list ap;
+	va_start(ap, fmt);
+	ld_verr(L, loc, path, fmt, ap);
+	va_end(ap);
+}
+
+JV jv_get(Ld *L, JV o, const char *key)
+{
+	JV r = {NULL, NULL, NULL};
+	r.v = json_is_object(o.v) ? json_object_get(o.v, key) : NULL;
+	r.pos = jpos_get(o.pos, key);
+	r.path = *o.path ? arena_printf(&L->tmp, "%s.%s", o.path, key) : key;
+	if (!r.pos)
+		r.pos = o.pos; /* absent: point at the enclosing object */
+	return r;
+}
+
+JV jv_at(Ld *L, JV a, size_t i)
+{
+	JV r;
+	r.v = json_is_array(a.v) ? json_array_get(a.v, i) : NULL;
+	r.pos = jpos_at(a.pos, i);
+	r.path = arena_printf(&L->tmp, "%s[%zu]", a.path, i);
+	return r;
+}
+
+void check_fields(Ld *L, JV o, const char *list1, const char *list2)
+{
+	const char *key;
+	json_t *val;
+	json_object_foreach(o.v, key, val)
+	{
+		(void)val;
+		if (!field_in_list(list1, key) && !(list2 && field_in_list(list2, key)))
+			ld_err_key(L, o, key, "unknown field '%s'", key);
+	}
+}
+
+static const char *json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "a value";
+}
+
+static void wrong_type(Ld *L, JV v, const char *want)
+{
+	ld_err(L, v, "expected %s, got %s", want, json_type_name(v.v));
+}
+
+bool need(Ld *L, JV o, JV f, const char *key)
+{
+	if (f.v)
+		return true;
+	ld_err(L, o, "missing field '%s'", key);
+	return false;
+}
+
+bool get_string(Ld *L, JV v, const char **out)
+{
+	if (!json_is_string(v.v)) {
+		wrong_type(L, v, "a string");
+		return false;
+	}
+	*out = intern_n(json_string_value(v.v), json_string_length(v.v));
+	return true;
+}
+
+bool is_identifier(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == '$'))
+		return false;
+	for (const char *p = s + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			    *p == '_' || *p == '$' || *p == '.'))
+			return false;
+	return strlen(s) <= 200;
+}
+
+bool get_ident(Ld *L, JV v, const char **out)
+{
+	if (!json_is_string(v.v)) {
+		wrong_type(L, v, "a name (string)");
+		return false;
+	}
+	const char *s = json_string_value(v.v);
+	if (strlen(s) != json_string_length(v.v) || !is_identifier(s)) {
+		ld_err(L, v, "'%s' is not a valid name", s);
+		return false;
+	}
+	*out = intern(s);
+	return true;
+}
+
+bool get_int(Ld *L, JV v, long long lo, long long hi, long long *out)
+{
+	if (!json_is_integer(v.v)) {
+		wrong_type(L, v, "an integer");
+		return false;
+	}
+	long long x = json_integer_value(v.v);
+	if (x < lo || x > hi) {
+		ld_err(L, v, "%lld is out of range [%lld, %lld]", x, lo, hi);
+		return false;
+	}
+	*out = x;
+	return true;
+}
+
+bool get_bool(Ld *L, JV v, bool *out)
+{
+	if (!json_is_boolean(v.v)) {
+		wrong_type(L, v, "a boolean");
+		return false;
+	}
+	*out = json_is_true(v.v);
+	return true;
+}
+
+bool get_number(Ld *L, JV v, double *out)
+{
+	if (!json_is_number(v.v)) {
+		wrong_type(L, v, "a number");
+		return false;
+	}
+	*out = json_number_value(v.v);
+	return true;
+}
+
+bool get_dtype(Ld *L, JV v, DType *out)
+{
+	const char *s;
+	if (!get_string(L, v, &s))
+		return false;
+	DType t = dtype_from_name(s);
+	if (t == DT_NONE) {
+		ld_err(L, v, "unknown dtype '%s'", s);
+		return false;
+	}
+	*out = t;
+	return true;
+}
+
+/* ---- symbols and expressions ---- */
+
+static bool is_builtin_symbol(const char *n)
+{
+	static const char *const fixed[] = {"$T0", "$T1", "$T2", "$GPR_NUM", "$MMA_ACC", "$MMA_LHS",
+		"$MMA_RHS", "$LINEAR_INDEX"};
+	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
+		if (strcmp(n, fixed[i]) == 0)
+			return true;
+	if (strncmp(n, "$WG", 3) == 0 && n[3]) {
+		for (const char *p = n + 3; *p; p++)
+			if (*p < '0' || *p > '9')
+				return false;
+		return true;
+	}
+	return false;
+}
+
+bool symbol_known(Ld *L, const char *name)
+{
+	KSymbol *s = kernel_symbol(L->k, name);
+	if (s)
+		return s->kind != SYMK_ADDRESS_SPACE;
+	for (size_t i = 0; i < L->ivars.len; i++)
+		if (strcmp(sym_name(L->ivars.data[i]), name) == 0)
+			return true;
+	return is_builtin_symbol(name);
+}
+
+static bool in_scope(const Scope *sc, const Sym *s)
+{
+	for (; sc; sc = sc->up)
+		for (int i = 0; i < sc->n; i++)
+			if (sc->syms[i] == s)
+				return true;
+	return false;
+}
+
+Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope)
+{
+	SymParseError pe = {0};
+	Sym *e = sym_parse(L->k->sc, text, &pe);
+	if (!e) {
+		Loc loc = loc_of(L, v.pos);
+		if (loc.col > 0 && pe.col > 0)
+			loc.col += col_off + pe.col;
+		diag_error(L->d, loc, "%s: invalid expression '%s': %s", v.path, text, pe.msg);
+		return NULL;
+	}
+	Sym *fs[64];
+	size_t n = sym_free_symbols(L->k->sc, e, fs, ARRAY_LEN(fs));
+	for (size_t i = 0; i < n && i < ARRAY_LEN(fs); i++) {
+		if (in_scope(scope, fs[i]) || symbol_known(L, sym_name(fs[i])))
+			continue;
+		ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it",
+			sym_name(fs[i]));
+		return NULL;
+	}
+	if (n > ARRAY_LEN(fs)) {
+		ld_err(L, v, "expression uses more than %zu symbols", ARRAY_LEN(fs));
+		return NULL;
+	}
+	return e;
+}
+
+Sym *get_expr(Ld *L, JV v, const Scope *scope)
+{
+	if (json_is_integer(v.v))
+		return sym_int(L->k->sc, json_integer_value(v.v));
+	if (!json_is_string(v.v)) {
+		wrong_type(L, v, "an expression (string or integer)");
+		return NULL;
+	}
+	const char *text = json_string_value(v.v);
+	if (strlen(text) != json_string_length(v.v)) {
+		ld_err(L, v, "invalid expression: contains a NUL character");
+		return NULL;
+	}
+	/* The column in the string maps onto the file past the opening quote
+	 * (exactly so when the string has no escapes). */
+	return parse_expr_at(L, v, text, 0, scope);
+}
+
+Sym *get_dim(Ld *L, JV v)
+{
+	const char *name;
+	if (!get_ident(L, v, &name))
+		return NULL;
+	KSymbol *s = kernel_symbol(L->k, name);
+	if (!s || s->kind == SYMK_ADDRESS_SPACE) {
+		ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it", name);
+		return NULL;
+	}
+	return s->sym;
+}
+
+bool get_shape(Ld *L, JV v, Shape *out)
+{
+	if (!json_is_array(v.v)) {
+		wrong_type(L, v, "a list of dims");
+		return false;
+	}
+	size_t n = json_array_size(v.v);
+	if (n > 64) {
+		ld_err(L, v, "more than 64 dims");
+		return false;
+	}
+	Shape s = shape_new(L->k, (int)n);
+	bool ok = true;
+	for (size_t i = 0; i < n; i++) {
+		JV e = jv_at(L, v, i);
+		s.dims[i] = get_dim(L, e);
+		if (!s.dims[i]) {
+			ok = false;
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (s.dims[j] == s.dims[i]) {
+				ld_err(L, e, "dim '%s' appears twice", sym_name(s.dims[i]));
+				ok = false;
+			}
+	}
+	*out = s;
+	return ok;
+}
+
+/* ---- top level ---- */
+
+static const char *const TOP_FIELDS =
+	"format name symbols dynamic_symbols address_spaces constraints arguments graph";
+
+/* Step 1: every symbol name, before any expression is read. */
+static void declare_symbols(Ld *L, JV root)
+{
+	Kernel *k = L->k;
+	JV syms = jv_get(L, root, "symbols");
+	if (syms.v && !json_is_object(syms.v))
+		wrong_type(L, syms, "an object");
+	else if (syms.v) {
+		const char *key;
+		json_t *val;
+		json_object_foreach(syms.v, key, val)
+		{
+			(void)val;
+			if (!is_identifier(key) || is_builtin_symbol(key)) {
+				ld_err_key(L, syms, key, "'%s' is not a valid symbol name", key);
+				continue;
+			}
+			kernel_add_symbol(k, key, SYMK_VALUE);
+		}
+	}
+	JV dyn = jv_get(L, root, "dynamic_symbols");
+	if (dyn.v && !json_is_array(dyn.v))
+		wrong_type(L, dyn, "a list of symbol names");
+	else if (dyn.v) {
+		for (size_t i = 0; i < json_array_size(dyn.v); i++) {
+			JV e = jv_at(L, dyn, i);
+			const char *n;
+			if (!get_ident(L, e, &n))
+				continue;
+			if (kernel_symbol(k, n))
+				ld_err(L, e, "dynamic symbol '%s' is already defined", n);
+			else
+				kernel_add_symbol(k, n, SYMK_DYNAMIC);
+		}
+	}
+	JV as = jv_get(L, root, "address_spaces");
+	if (as.v && !json_is_object(as.v))
+		wrong_type(L, as, "an object");
+	else if (as.v) {
+		const char *key;
+		json_t *val;
+		json_object_foreach(as.v, key, val)
+		{
+			(void)val;
+			JV e = jv_get(L, as, key);
+			const char *sp;
+			if (!is_identifier(key)) {
+				ld_err_key(L, as, key, "'%s' is not a valid symbol name", key);
+				continue;
+			}
+			if (kernel_symbol(k, key)) {
+				ld_err_key(L, as, key, "symbol '%s' is already defined", key);
+				continue;
+			}
+			if (!get_string(L, e, &sp))
+				continue;
+			AddrSpace a = addr_space_from_name(sp);
+			if (a == AS_COUNT) {
+				ld_err(L, e, "unknown address space '%s' (expected \"global\" or \"shared\")", sp);
+				continue;
+			}
+			kernel_add_symbol(k, key, SYMK_ADDRESS_SPACE)->space = a;
+		}
+	}
+	/* Alias sources and induction variables, from the constraints. */
+	JV cons = jv_get(L, root, "constraints");
+	for (size_t i = 0; json_is_array(cons.v) && i < json_array_size(cons.v); i++) {
+		JV c = jv_at(L, cons, i);
+		const char *kind = json_string_value(json_object_get(c.v, "kind"));
+		if (!kind)
+			continue;
+		if (strcmp(kind, "symbolic_alias") == 0) {
+			const char *src = json_string_value(json_object_get(c.v, "source"));
+			if (src && is_identifier(src) && !kernel_symbol(k, src))
+				kernel_add_symbol(k, src, SYMK_ALIAS);
+		} else if (strcmp(kind, "tiling") == 0) {
+			const char *iv = json_string_value(json_object_get(c.v, "induction_var"));
+			const char *dim = json_string_value(json_object_get(c.v, "dim"));
+			if (iv && is_identifier(iv))
+				vec_push(&L->ivars, sym_symbol(k->sc, iv));
+			else if (!iv && dim && is_identifier(dim))
+				vec_push(&L->ivars, sym_symbol(k->sc, arena_printf(&L->tmp, "$ARG%s", dim)));
+		}
+	}
+}
+
+static void load_symbol_values(Ld *L, JV root)
+{
+	JV syms = jv_get(L, root, "symbols");
+	if (!json_is_object(syms.v))
+		return;
+	const char *key;
+	json_t *val;
+	json_object_foreach(syms.v, key, val)
+	{
+		(void)val;
+		KSymbol *s = kernel_symbol(L->k, key);
+		if (!s || s->kind != SYMK_VALUE)
+			continue;
+		JV e = jv_get(L, syms, key);
+		Sym *x = get_expr(L, e, NULL);
+		s = kernel_symbol(L->k, key); /* get_expr may not add, but be safe */
+		s->value = x;
+		s->loc = loc_of(L, e.pos);
+	}
+}
+
+/* Resolve symbol values and aliases in dependency order by repeated passes
+ * (no recursion: a long chain of definitions cannot overflow the stack). A
+ * symbol left unresolved lies on or behind a cycle; report one cycle. */
+static void resolve_symbols(Ld *L, JV root)
+{
+	Kernel *k = L->k;
+	size_t n = k->syms.len;
+	bool progress = true;
+	while (progress) {
+		progress = false;
+		for (size_t i = 0; i < n; i++) {
+			KSymbol *s = &k->syms.data[i];
+			if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))
+				continue;
+			Sym *fs[64];
+			size_t nf = sym_free_symbols(k->sc, s->value, fs, ARRAY_LEN(fs));
+			bool ready = true;
+			Sym *from[64], *to[64];
+			int nsub = 0;
+			for (size_t j = 0; j < nf && j < ARRAY_LEN(fs); j++) {
+				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));
+				if (!d || (d->kind != SYMK_VALUE && d->kind != SYMK_ALIAS))
+					continue;
+				if (!d->resolved) {
+					ready = false;
+					break;
+				}
+				from[nsub] = d->sym;
+				to[nsub++] = d->resolved;
+			}
+			if (!ready)
+				continue;
+			Sym *r = nsub ? sym_subs(k->sc, s->value, nsub, from, to) : s->value;
+			r = sym_simplify(k->sc, r, NULL);
+			if (sym_is_error(r)) {
+				JV e = {NULL, NULL, ""};
+				diag_error(L->d, s->loc, "symbols.%s: value is invalid: %s", s->name,
+					sym_error_msg(r));
+				(void)e;
+				r = s->value;
+			}
+			s->resolved = r;
+			progress = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		KSymbol *s = &k->syms.data[i];
+		if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))
+			continue;
+		/* Walk unresolved dependencies until a symbol repeats. */
+		Vec(KSymbol *) chain = {0};
+		KSymbol *cur = s;
+		for (;;) {
+			bool seen = false;
+			for (size_t j = 0; j < chain.len; j++)
+				if (chain.data[j] == cur)
+					seen = true;
+			if (seen || chain.len > n)
+				break;
+			vec_push(&chain, cur);
+			Sym *fs[64];
+			size_t nf = sym_free_symbols(k->sc, cur->value, fs, ARRAY_LEN(fs));
+			KSymbol *next = NULL;
+			for (size_t j = 0; j < nf && j < ARRAY_LEN(fs) && !next; j++) {
+				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));
+				if (d && d->value && !d->resolved &&
+					(d->kind == SYMK_VALUE || d->kind == SYMK_ALIAS))
+					next = d;
+			}
+			if (!next)
+				break;
+			cur = next;
+		}
+		Buf b = {0};
+		size_t start = 0;
+		while (start < chain.len && chain.data[start] != cur)
+			start++;
+		for (size_t j = start; j < chain.len; j++)
+			buf_printf(&b, "%s -> ", chain.data[j]->name);
+		buf_puts(&b, cur->name);
+		diag_error(L->d, cur->loc, "%s: cycle in symbol definitions: %s",
+			cur->kind == SYMK_ALIAS ? "constraints" : arena_printf(&L->tmp, "symbols.%s", cur->name),
+			buf_cstr(&b));
+		buf_free(&b);
+		vec_free(&chain);
+		/* Mark everything unresolved as resolved to itself: one report. */
+		for (size_t j = 0; j < n; j++) {
+			KSymbol *t = &k->syms.data[j];
+			if (!t->resolved && t->value && (t->kind == SYMK_VALUE || t->kind == SYMK_ALIAS))
+				t->resolved = t->value;
+		}
+		break;
+	}
+	(void)root;
+}
+
+static void load_hardware(Ld *L, JV c, Constraint *hw)
+{
+	long long x;
+	JV f = jv_get(L, c, "threads_per_wave");
+	if (need(L, c, f, "threads_per_wave") && get_int(L, f, 1, 1024, &x)) {
+		if (x != 32 && x != 64)
+			ld_err(L, f, "threads_per_wave must be 32 or 64, got %lld", x);
+		hw->threads_per_wave = (int)x;
+	}
+	f = jv_get(L, c, "waves_per_block");
+	if (f.v && !json_is_array(f.v))
+		wrong_type(L, f, "a list of 3 integers");
+	else if (f.v && json_array_size(f.v) != 3)
+		ld_err(L, f, "expected 3 integers, got %zu", json_array_size(f.v));
+	else if (f.v) {
+		for (int i = 0; i < 3; i++)
+			if (get_int(L, jv_at(L, f, (size_t)i), 1, 1024, &x))
+				hw->waves_per_block[i] = (int)x;
+	}
+	f = jv_get(L, c, "mma_type");
+	const char *s;
+	if (f.v && get_string(L, f, &s)) {
+		hw->mma_type = mma_from_name(s);
+		if (hw->mma_type == MMA_NONE) {
+			ld_err(L, f, "unknown mma_type '%s'", s);
+			hw->mma_type = MMA_F32_16x16x16_F16;
+		}
+	}
+	f = jv_get(L, c, "vector_shapes");
+	if (f.v && !json_is_object(f.v))
+		wrong_type(L, f, "an object (dim: size)");
+	else if (f.v) {
+		size_t n = json_object_size(f.v);
+		hw->vs_dims = ARENA_NEWN(&L->k->arena, Sym *, n + 1);
+		hw->vs_sizes = ARENA_NEWN(&L->k->arena, Sym *, n + 1);
+		const char *key;
+		json_t *val;
+		json_object_foreach(f.v, key, val)
+		{
+			(void)val;
+			KSymbol *d = kernel_symbol(L->k, key);
+			if (!d || d->kind == SYMK_ADDRESS_SPACE) {
+				ld_err_key(L, f, key,
+					"symbol '%s' has neither a value nor a constraint defining it", key);
+				continue;
+			}
+			Sym *e = get_expr(L, jv_get(L, f, key), NULL);
+			if (!e)
+				continue;
+			hw->vs_dims[hw->nvector_shapes] = d->sym;
+			hw->vs_sizes[hw->nvector_shapes++] = e;
+		}
+	}
+	f = jv_get(L, c, "max_bits_per_load");
+	if (f.v && get_int(L, f, 8, 1024, &x))
+		hw->max_bits_per_load = (int)x;
+}
+
+static void load_constraints(Ld *L, JV root)
+{
+	Kernel *k = L->k;
+	JV cons = jv_get(L, root, "constraints");
+	if (!need(L, root, cons, "constraints"))
+		return;
+	if (!json_is_array(cons.v)) {
+		wrong_type(L, cons, "a list of constraints");
+		return;
+	}
+	JV first_hw = {0};
+	for (size_t i = 0; i < json_array_size(cons.v); i++) {
+		JV c = jv_at(L, cons, i);
+		if (!json_is_object(c.v)) {
+			wrong_type(L, c, "a constraint object");
+			continue;
+		}
+		JV kf = jv_get(L, c, "kind");
+		const char *kind;
+		if (!need(L, c, kf, "kind") || !get_string(L, kf, &kind))
+			continue;
+		ConKind ck = con_from_name(kind);
+		if (ck == CON_COUNT) {
+			ld_err(L, kf, "unknown constraint kind '%s'", kind);
+			continue;
+		}
+		check_fields(L, c, "kind", con_info[ck].fields);
+		if (ck == CON_HARDWARE && first_hw.v) {
+			ld_err(L, c, "a second hardware constraint (the first is %s)", first_hw.path);
+			continue;
+		}
+		Constraint *con = kernel_add_constraint(k, ck);
+		con->loc = loc_of(L, c.pos);
+		con->path = arena_strdup(&k->arena, c.path);
+		JV f;
+		switch (ck) {
+		case CON_WORKGROUP:
+		case CON_WAVE:
+		case CON_TILING:
+			f = jv_get(L, c, "dim");
+			if (need(L, c, f, "dim"))
+				con->dim = get_dim(L, f);
+			f = jv_get(L, c, "tile");
+			if (ck != CON_TILING ? need(L, c, f, "tile") : f.v != NULL)
+				con->tile = get_expr(L, f, NULL);
+			else if (ck == CON_TILING)
+				con->tile = sym_int(k->sc, 1);
+			break;
+		default:
+			break;
+		}
+		long long x;
+		bool bv;
+		const char *s;
+		switch (ck) {
+		case CON_WORKGROUP:
+			f = jv_get(L, c, "workgroup_dim");
+			if (need(L, c, f, "workgroup_dim") && get_int(L, f, 0, 15, &x))
+				con->wg_dim = (int)x;
+			f = jv_get(L, c, "primary");
+			if (f.v && get_bool(L, f, &bv))
+				con->primary = bv;
+			f = jv_get(L, c, "iters");
+			if (f.v)
+				con->iters = get_expr(L, f, NULL);
+			break;
+		case CON_WAVE:
+			f = jv_get(L, c, "wave_id");
+			if (f.v)
+				con->wave_id = get_expr(L, f, NULL);
+			break;
+		case CON_TILING:
+			if (con->dim) {
+				for (size_t j = 0; j + 1 < k->cons.len; j++)
+					if (k->cons.data[j].kind == CON_TILING && k->cons.data[j].dim == con->dim)
+						ld_err(L, c, "a second tiling constraint on '%s'",
+							sym_name(con->dim));
+			}
+			f = jv_get(L, c, "induction_var");
+			if (f.v && get_ident(L, f, &s))
+				con->induction_var = sym_symbol(k->sc, s);
+			else if (!f.v && con->dim)
+				con->induction_var = sym_symbol(k->sc,
+					arena_printf(&L->tmp, "$ARG%s", sym_name(con->dim)));
+			f = jv_get(L, c, "iters");
+			if (f.v)
+				con->iters = get_expr(L, f, NULL);
+			f = jv_get(L, c, "start");
+			if (f.v)
+				con->start = get_expr(L, f, NULL);
+			break;
+		case CON_HARDWARE:
+			first_hw = c;
+			load_hardware(L, c, con);
+			break;
+		case CON_ASSUMPTION:
+			f = jv_get(L, c, "expr");
+			if (need(L, c, f, "expr") && (con->expr = get_expr(L, f, NULL)) &&
+				!sym_is_bool(con->expr)) {
+				ld_err(L, f, "an assumption must be a relation, got '%s'",
+					sym_str(k->sc, con->expr));
+				con->expr = NULL;
+			}
+			break;
+		case CON_SYMBOLIC_ALIAS: {
+			f = jv_get(L, c, "source");
+			KSymbol *src = NULL;
+			if (need(L, c, f, "source") && get_ident(L, f, &s)) {
+				src = kernel_symbol(k, s);
+				if (!src || src->kind != SYMK_ALIAS || src->value) {
+					ld_err(L, f, "alias source '%s' is already defined", s);
+					src = NULL;
+				} else {
+					con->source = src->sym;
+				}
+			}
+			f = jv_get(L, c, "target");
+			if (need(L, c, f, "target"))
+				con->target = get_dim(L, f);
+			f = jv_get(L, c, "expr");
+			if (need(L, c, f, "expr"))
+				con->expr = get_expr(L, f, NULL);
+			if (src && con->expr) {
+				src = kernel_symbol(k, sym_name(con->source));
+				src->value = con->expr;
+				src->loc = loc_of(L, f.pos);
+			}
+			break;
+		}
+		case CON_COUNT:
+			break;
+		}
+	}
+	if (!first_hw.v)
+		ld_err(L, cons, "missing hardware constraint (kind \"hardware\")");
+}
+
+static void load_arguments(Ld *L, JV root)
+{
+	Kernel *k = L->k;
+	JV args = jv_get(L, root, "arguments");
+	if (!need(L, root, args, "arguments"))
+		return;
+	if (!json_is_array(args.v)) {
+		wrong_type(L, args, "a list of arguments");
+		return;
+	}
+	for (size_t i = 0; i < json_array_size(args.v); i++) {
+		JV a = jv_at(L, args, i);
+		if (!json_is_object(a.v)) {
+			wrong_type(L, a, "an argument object");
+			continue;
+		}
+		check_fields(L, a, "name type shape address_space dtype", NULL);
+		const char *name = NULL, *type, *space;
+		bool ok = true;
+		JV f = jv_get(L, a, "name");
+		ok &= need(L, a, f, "name") && get_ident(L, f, &name);
+		if (name && kernel_value(k, name)) {
+			ld_err(L, f, "duplicate name '%s'", name);
+			ok = false;
+		}
+		f = jv_get(L, a, "type");
+		if (need(L, a, f, "type") && get_string(L, f, &type) && strcmp(type, "memory") != 0) {
+			ld_err(L, f, "unknown argument type '%s' (expected \"memory\")", type);
+			ok = false;
+		}
+		Shape shape = {0};
+		f = jv_get(L, a, "shape");
+		ok &= need(L, a, f, "shape") && get_shape(L, f, &shape);
+		DType dt = DT_NONE;
+		f = jv_get(L, a, "dtype");
+		ok &= need(L, a, f, "dtype") && get_dtype(L, f, &dt);
+		AddrSpace as = AS_GLOBAL;
+		const char *space_sym = NULL;
+		f = jv_get(L, a, "address_space");
+		if (need(L, a, f, "address_space") && get_string(L, f, &space)) {
+			as = addr_space_from_name(space);
+			if (as == AS_COUNT) {
+				KSymbol *s = kernel_symbol(k, space);
+				if (s && s->kind == SYMK_ADDRESS_SPACE) {
+					as = s->space;
+					space_sym = s->name;
+				} else {
+					ld_err(L, f,
+						"unknown address space '%s' (expected \"global\", \"shared\" or "
+						"a symbol from address_spaces)",
+						space);
+					ok = false;
+					as = AS_GLOBAL;
+				}
+			}
+		} else {
+			ok = false;
+		}
+		if (!ok || !name)
+			continue;
+		Value *v = kernel_add_memory(k, name, shape, dt, as);
+		v->space_sym = space_sym;
+		v->loc = loc_of(L, a.pos);
+	}
+}
+
+Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d)
+{
+	int nerr0 = d->nerrors;
+	json_error_t je;
+	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+	if (!root) {
+		Loc loc = {file, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0};
+		diag_error(d, loc, "invalid JSON: %s", je.text);
+		return NULL;
+	}
+	Ld L = {0};
+	L.d = d;
+	L.file = file;
+	arena_init(&L.tmp);
+	L.k = kernel_new("");
+	L.k->file = file ? intern(file) : NULL;
+	JV r = {root, jpos_build(&L.tmp, text, len), ""};
+	if (!json_is_object(r.v)) {
+		wrong_type(&L, r, "a kernel object");
+		goto out;
+	}
+	check_fields(&L, r, TOP_FIELDS, NULL);
+	JV f = jv_get(&L, r, "format");
+	const char *s;
+	if (need(&L, r, f, "format") && get_string(&L, f, &s) && strcmp(s, GRAPH_FORMAT) != 0) {
+		ld_err(&L, f, "unsupported format '%s' (this is wavecc %s, reading \"%s\")", s,
+			"0.1", GRAPH_FORMAT);
+		goto out; /* another version: nothing else can be trusted */
+	}
+	f = jv_get(&L, r, "name");
+	if (need(&L, r, f, "name") && get_ident(&L, f, &s)) {
+		if (strchr(s, '.') || strchr(s, '$'))
+			ld_err(&L, f, "'%s' is not a valid kernel name", s);
+		L.k->name = s;
+	}
+	declare_symbols(&L, r);
+	load_symbol_values(&L, r);
+	load_constraints(&L, r);
+	resolve_symbols(&L, r);
+	load_arguments(&L, r);
+	f = jv_get(&L, r, "graph");
+	if (need(&L, r, f, "graph"))
+		load_graph(&L, f);
+out:
+	json_decref(root);
+	vec_free(&L.ivars);
+	arena_free(&L.tmp);
+	if (d->nerrors != nerr0) {
+		kernel_free(L.k);
+		return NULL;
+	}
+	return L.k;
+}
+
+Kernel *load_kernel_file(const char *path, Diag *d)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		Loc loc = {path, 0, 0};
+		diag_error(d, loc, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	Kernel *k = load_kernel_text(text, len, path, d);
+	free(text);
+	return k;
+}

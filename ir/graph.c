@@ -1,0 +1,320 @@
+/* graph.c — the kernel graph IR: the tables built from graph_ops.h, builders
+ * that allocate in the kernel's arena, and name/constraint lookups.
+ *
+ * Lookups are linear scans: kernels have tens of symbols and at most a few
+ * hundred nodes, and the frontend keeps its own hash of names while loading.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+
+const OpInfo op_info[OP_COUNT] = {
+#define X(e, name, cls, operands, attrs) [e] = {name, cls, operands, attrs},
+	GRAPH_OPS(X)
+#undef X
+};
+
+const char *const op_class_name[OPC_COUNT] = {
+#define X(e, name) [e] = name,
+	OP_CLASSES(X)
+#undef X
+};
+
+const ConInfo con_info[CON_COUNT] = {
+#define X(e, name, fields) [e] = {name, fields},
+	CONSTRAINT_KINDS(X)
+#undef X
+};
+
+const MmaInfo mma_info[MMA_COUNT] = {
+#define X(e, name, m, n, k, in, acc, native) [e] = {name, m, n, k, in, acc, native},
+	MMA_TYPES(X)
+#undef X
+};
+
+const char *const addr_space_name[AS_COUNT] = {
+#define X(e, name, wave) [e] = name,
+	ADDR_SPACES(X)
+#undef X
+};
+
+const char *const addr_space_wave_name[AS_COUNT] = {
+#define X(e, name, wave) [e] = wave,
+	ADDR_SPACES(X)
+#undef X
+};
+
+Kernel *kernel_new(const char *name)
+{
+	Kernel *k = xcalloc(1, sizeof(Kernel));
+	arena_init(&k->arena);
+	k->sc = sym_ctx_new();
+	k->name = intern(name ? name : "");
+	k->hw = -1;
+	k->body = region_new(k, NULL, NULL);
+	return k;
+}
+
+/* Regions hold heap Vecs; walk them all to free. */
+static void region_free(Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (r->ops.data[i]->body)
+			region_free(r->ops.data[i]->body);
+	vec_free(&r->ops);
+}
+
+void kernel_free(Kernel *k)
+{
+	if (!k)
+		return;
+	region_free(k->body);
+	vec_free(&k->syms);
+	vec_free(&k->cons);
+	vec_free(&k->args);
+	vec_free(&k->dyn_syms);
+	vec_free(&k->values);
+	vec_free(&k->op_list);
+	sym_ctx_free(k->sc);
+	arena_free(&k->arena);
+	free(k);
+}
+
+Sym *kernel_sym(Kernel *k, const char *name)
+{
+	return sym_symbol(k->sc, name);
+}
+
+Shape shape_new(Kernel *k, int rank)
+{
+	Shape s = {rank, rank ? ARENA_NEWN(&k->arena, Sym *, rank) : NULL};
+	return s;
+}
+
+static Value *value_new(Kernel *k, ValKind kind, const char *name)
+{
+	Value *v = ARENA_NEW(&k->arena, Value);
+	v->kind = kind;
+	v->name = intern(name);
+	v->id = k->nvalues++;
+	v->dtype = DT_NONE;
+	vec_push(&k->values, v);
+	return v;
+}
+
+Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as)
+{
+	Value *v = value_new(k, VAL_MEMORY, name);
+	v->shape = shape;
+	v->dtype = dt;
+	v->space = as;
+	v->arg_idx = (int)k->args.len;
+	vec_push(&k->args, v);
+	return v;
+}
+
+KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind)
+{
+	KSymbol s = {0};
+	s.name = intern(name);
+	s.kind = kind;
+	s.sym = sym_symbol(k->sc, s.name);
+	s.dyn_idx = -1;
+	if (kind == SYMK_DYNAMIC) {
+		s.dyn_idx = (int)k->dyn_syms.len;
+		vec_push(&k->dyn_syms, s.sym);
+	}
+	vec_push(&k->syms, s);
+	return &vec_last(&k->syms);
+}
+
+Constraint *kernel_add_constraint(Kernel *k, ConKind kind)
+{
+	Constraint c = {0};
+	c.kind = kind;
+	c.primary = true;
+	c.mma_type = MMA_F32_16x16x16_F16;
+	c.max_bits_per_load = 128;
+	vec_push(&k->cons, c);
+	if (kind == CON_HARDWARE && k->hw < 0)
+		k->hw = (int)k->cons.len - 1;
+	return &vec_last(&k->cons);
+}
+
+Region *region_new(Kernel *k, Op *owner, Region *parent)
+{
+	Region *r = ARENA_NEW(&k->arena, Region);
+	r->owner = owner;
+	r->parent = parent;
+	return r;
+}
+
+Op *op_new(Kernel *k, Region *r, OpKind kind, const char *name, int nargs, int nresults)
+{
+	check_that(kind >= 0 && kind < OP_COUNT);
+	check_that(nargs >= 0 && nresults >= 0);
+	Op *op = ARENA_NEW(&k->arena, Op);
+	op->kind = kind;
+	op->name = intern(name);
+	op->id = k->nops++;
+	op->parent = r;
+	op->dtype = DT_NONE;
+	op->mma_type = MMA_NONE;
+	op->nargs = nargs;
+	op->args = nargs ? ARENA_NEWN(&k->arena, Value *, nargs) : NULL;
+	op->nresults = nresults;
+	op->results = nresults ? ARENA_NEWN(&k->arena, Value *, nresults) : NULL;
+	for (int i = 0; i < nresults; i++) {
+		const char *rn = nresults == 1 ? name : arena_printf(&k->arena, "%s#%d", name, i);
+		Value *v = value_new(k, VAL_RESULT, rn);
+		v->def = op;
+		v->res_idx = i;
+		op->results[i] = v;
+	}
+	if (r)
+		vec_push(&r->ops, op);
+	vec_push(&k->op_list, op);
+	return op;
+}
+
+Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape shape)
+{
+	Value *v = value_new(k, VAL_ITER_ARG, name);
+	v->dtype = dt;
+	v->shape = shape;
+	v->loop = r->owner;
+	v->arg_idx = r->nparams;
+	Value **p = ARENA_NEWN(&k->arena, Value *, r->nparams + 1);
+	if (r->nparams)
+		memcpy(p, r->params, sizeof(Value *) * (size_t)r->nparams);
+	p[r->nparams++] = v;
+	r->params = p;
+	return v;
+}
+
+KSymbol *kernel_symbol(const Kernel *k, const char *name)
+{
+	for (size_t i = 0; i < k->syms.len; i++)
+		if (strcmp(k->syms.data[i].name, name) == 0)
+			return &k->syms.data[i];
+	return NULL;
+}
+
+Value *kernel_value(const Kernel *k, const char *name)
+{
+	for (size_t i = 0; i < k->values.len; i++)
+		if (strcmp(k->values.data[i]->name, name) == 0)
+			return k->values.data[i];
+	return NULL;
+}
+
+const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *dim)
+{
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *c = &k->cons.data[i];
+		if (c->kind == kind && (!dim || c->dim == dim))
+			return c;
+	}
+	return NULL;
+}
+
+const Constraint *kernel_hardware(const Kernel *k)
+{
+	return k->hw >= 0 ? &k->cons.data[k->hw] : NULL;
+}
+
+Sym *kernel_subs(Kernel *k, Sym *e)
+{
+	int n = 0;
+	Sym **from = xmalloc(sizeof(Sym *) * (k->syms.len + 1));
+	Sym **to = xmalloc(sizeof(Sym *) * (k->syms.len + 1));
+	for (size_t i = 0; i < k->syms.len; i++) {
+		KSymbol *s = &k->syms.data[i];
+		if ((s->kind == SYMK_VALUE || s->kind == SYMK_ALIAS) && s->resolved) {
+			from[n] = s->sym;
+			to[n] = s->resolved;
+			n++;
+		}
+	}
+	Sym *r = n ? sym_subs(k->sc, e, n, from, to) : e;
+	free(from);
+	free(to);
+	return sym_simplify(k->sc, r, NULL);
+}
+
+MmaType op_mma_type(const Kernel *k, const Op *op)
+{
+	if (op->mma_type != MMA_NONE)
+		return op->mma_type;
+	const Constraint *hw = kernel_hardware(k);
+	return hw ? hw->mma_type : MMA_NONE;
+}
+
+OpKind op_from_name(const char *name)
+{
+	for (int i = 0; i < OP_COUNT; i++)
+		if (strcmp(op_info[i].name, name) == 0)
+			return (OpKind)i;
+	return OP_COUNT;
+}
+
+ConKind con_from_name(const char *name)
+{
+	for (int i = 0; i < CON_COUNT; i++)
+		if (strcmp(con_info[i].name, name) == 0)
+			return (ConKind)i;
+	return CON_COUNT;
+}
+
+MmaType mma_from_name(const char *name)
+{
+	for (int i = 0; i < MMA_COUNT; i++)
+		if (strcmp(mma_info[i].name, name) == 0)
+			return (MmaType)i;
+	return MMA_NONE;
+}
+
+AddrSpace addr_space_from_name(const char *name)
+{
+	for (int i = 0; i < AS_COUNT; i++)
+		if (strcmp(addr_space_name[i], name) == 0 || strcmp(addr_space_wave_name[i], name) == 0)
+			return (AddrSpace)i;
+	return AS_COUNT;
+}
+
+bool field_in_list(const char *list, const char *field)
+{
+	size_t n = strlen(field);
+	if (n == 0)
+		return false;
+	for (const char *p = list; *p;) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		if ((size_t)(e - p) == n && memcmp(p, field, n) == 0)
+			return true;
+		p = e;
+	}
+	return false;
+}
+
+int shape_find(Shape s, const Sym *d)
+{
+	for (int i = 0; i < s.rank; i++)
+		if (s.dims[i] == d)
+			return i;
+	return -1;
+}
+
+bool shape_eq(Shape a, Shape b)
+{
+	if (a.rank != b.rank)
+		return false;
+	for (int i = 0; i < a.rank; i++)
+		if (a.dims[i] != b.dims[i])
+			return false;
+	return true;
+}
