@@ -12,7 +12,8 @@
 	X("version", cmd_version, "print the version") \
 	X("dump-graph", cmd_dump_graph, "load and validate a kernel graph (JSON) and print its IR") \
 	X("sym", cmd_sym, "simplify symbolic index expressions, one per stdin line") \
-	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)")
+	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)") \
+	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata")
 
 #define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);
 WAVECC_COMMANDS(DECLARE_CMD)

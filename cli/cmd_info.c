@@ -1,0 +1,40 @@
+/* cmd_info.c — `wavecc info FILE.hsaco`: list the kernels of a code object
+ * with their decoded descriptors and metadata (loader/codeobj.h). */
+#include <string.h>
+
+#include "../loader/codeobj.h"
+#include "../util/util.h"
+#include "cli.h"
+
+int cmd_info(int argc, char **argv)
+{
+	const char *in = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			printf("usage: wavecc info FILE.hsaco\n"
+			       "  Print the kernels of a code object: kernel descriptor fields (registers,\n"
+			       "  LDS, kernarg size, enabled SGPRs/VGPRs, rsrc words) and the metadata note\n"
+			       "  (arguments with offsets, sizes and kinds).\n");
+			return 0;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			usage_err("info: unknown option '%s'", argv[i]);
+		if (in)
+			usage_err("info: more than one input file");
+		in = argv[i];
+	}
+	if (!in)
+		usage_err("info: no input file (try 'wavecc help info')");
+	CodeObject co;
+	Buf msg = {0};
+	if (codeobj_read_file(in, &co, &msg) != 0) {
+		fprintf(stderr, "wavecc: error: %s\n", buf_cstr(&msg));
+		buf_free(&msg);
+		codeobj_free(&co);
+		return 1;
+	}
+	codeobj_print(&co, stdout);
+	codeobj_free(&co);
+	buf_free(&msg);
+	return 0;
+}
