@@ -43,7 +43,7 @@ typedef struct ITensor {
 /* Elementwise functions. Binary ones read x[0], x[1]; select reads
  * x[0] (condition), x[1], x[2]; unary ones x[0]. */
 typedef enum ItFn {
-	IT_ADD, IT_SUB, IT_MUL, IT_DIV, IT_FLOORDIV, IT_MOD, IT_MAX, IT_MIN, IT_POW, IT_ATAN2,
+	IT_ADD, IT_SUB, IT_MUL, IT_DIV, IT_FLOORDIV, IT_MOD, IT_MAX, IT_MIN, IT_POW, IT_FMOD, IT_ATAN2,
 	IT_AND, IT_OR, IT_XOR,
 	IT_EQ, IT_NE, IT_LT, IT_LE, IT_GT, IT_GE,
 	IT_SELECT, IT_COPY,
@@ -84,5 +84,54 @@ ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *di
  * products in increasing k order, rounding to acc's dtype after each add
  * (the product itself is exact for f16/bf16/i8 inputs). */
 ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, const ITensor *acc);
+
+/* ---- exec.c ---- */
+
+typedef struct Kernel Kernel;
+typedef struct Value Value;
+
+/* One kernel argument's buffer: C order over its evaluated shape. */
+typedef struct InterpArg {
+	const Value *mem; /* the Memory argument */
+	const char *name; /* interned */
+	DType dtype;
+	int rank;
+	int64_t shape[IT_MAX_RANK];
+	uint64_t count;
+	void *data; /* heap, count * dtype_size(dtype) bytes, zeroed at init */
+} InterpArg;
+
+typedef struct Interp {
+	Kernel *k;
+	Diag *diag;
+	int64_t *dyn; /* values of k->dyn_syms, in order */
+	int nargs;
+	InterpArg *args; /* one per k->args, in order */
+} Interp;
+
+/* Bind the dynamic symbols (dyn_vals[i] for k->dyn_syms.data[i]; NULL when
+ * there are none), evaluate every argument's shape and allocate zeroed
+ * buffers. Returns 0, or -1 with a diagnostic (a shape that is not a
+ * non-negative integer, a tensor too large to hold). interp_free releases
+ * the buffers even after a failure. */
+int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d);
+void interp_free(Interp *in);
+/* The argument called `name`, or NULL. */
+InterpArg *interp_arg(Interp *in, const char *name);
+/* Execute the kernel over every workgroup and wave, reading and writing the
+ * argument buffers. Returns 0, or -1 with a located diagnostic. */
+int interp_run(Interp *in);
+
+/* ---- args.c ---- */
+
+/* Fill a buffer with the documented seeded generator (docs/interpreter.md):
+ * a 64-bit splitmix sequence seeded by seed and the argument's position;
+ * floats uniform on the multiples of 1/64 in [-2, 2), ints uniform in
+ * [-8, 8), i1 and unsigned ints in [0, 2) and [0, 16). */
+void interp_fill_random(InterpArg *a, uint64_t seed, int position);
+/* Read a .npy file into the argument, checking dtype and shape. */
+int interp_load_npy(InterpArg *a, const char *path, char *err, size_t err_len);
+/* Write the argument as a .npy file, atomically. */
+int interp_save_npy(const InterpArg *a, const char *path, char *err, size_t err_len);
 
 #endif

@@ -359,6 +359,7 @@ double it_apply(ItFn fn, DType rt, DType at, const double *x)
 	case IT_MAX: return isnan(a) || isnan(b) ? NAN : (a > b ? a : b);
 	case IT_MIN: return isnan(a) || isnan(b) ? NAN : (a < b ? a : b);
 	case IT_POW: return pow(a, b);
+	case IT_FMOD: return fmod(a, b);
 	case IT_ATAN2: return atan2(a, b);
 	case IT_AND: return (double)((int64_t)a & (int64_t)b);
 	case IT_OR: return (double)((int64_t)a | (int64_t)b);

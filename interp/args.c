@@ -1,0 +1,134 @@
+/* args.c — the interpreter's kernel argument buffers: shapes evaluated from
+ * the symbol values and the dynamic symbols, zeroed allocation, .npy input
+ * and output (util/npy.h, checked dtype and shape), and the seeded random
+ * generator documented in docs/interpreter.md so that anyone can reproduce
+ * the inputs of `wavecc interp --random SEED`. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/graph.h"
+#include "../util/npy.h"
+#include "interp.h"
+
+/* Largest buffer the interpreter allocates for one argument. */
+#define MAX_ARG_BYTES ((uint64_t)1 << 32)
+
+int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
+{
+	memset(in, 0, sizeof *in);
+	in->k = k;
+	in->diag = d;
+	size_t nd = k->dyn_syms.len;
+	in->dyn = xcalloc(nd ? nd : 1, sizeof(int64_t));
+	Sym **syms = xcalloc(nd ? nd : 1, sizeof(Sym *));
+	for (size_t i = 0; i < nd; i++) {
+		in->dyn[i] = dyn_vals[i];
+		syms[i] = k->dyn_syms.data[i];
+	}
+	in->nargs = (int)k->args.len;
+	in->args = xcalloc(k->args.len ? k->args.len : 1, sizeof(InterpArg));
+	int rc = 0;
+	for (int i = 0; i < in->nargs && rc == 0; i++) {
+		const Value *v = k->args.data[i];
+		InterpArg *a = &in->args[i];
+		a->mem = v;
+		a->name = v->name;
+		a->dtype = v->dtype;
+		a->rank = v->shape.rank;
+		a->count = 1;
+		if (a->rank > IT_MAX_RANK) {
+			diag_error(d, v->loc, "interp: argument %s has rank %d, more than %d", v->name, a->rank,
+				IT_MAX_RANK);
+			rc = -1;
+			break;
+		}
+		for (int j = 0; j < a->rank; j++) {
+			SymRat q;
+			const char *msg = NULL;
+			Sym *e = kernel_subs(k, v->shape.dims[j]);
+			if (sym_eval(k->sc, e, (int)nd, syms, in->dyn, &q, &msg) < 0 || q.q != 1 || q.p < 0) {
+				diag_error(d, v->loc, "interp: argument %s: dim %s does not evaluate to a size%s%s",
+					v->name, sym_name(v->shape.dims[j]), msg ? ": " : "", msg ? msg : "");
+				rc = -1;
+				break;
+			}
+			a->shape[j] = q.p;
+			if (q.p && a->count > MAX_ARG_BYTES / (uint64_t)q.p) {
+				diag_error(d, v->loc, "interp: argument %s is too large", v->name);
+				rc = -1;
+				break;
+			}
+			a->count *= (uint64_t)q.p;
+		}
+		if (rc == 0 && a->count * (uint64_t)dtype_size(a->dtype) > MAX_ARG_BYTES) {
+			diag_error(d, v->loc, "interp: argument %s is too large", v->name);
+			rc = -1;
+		}
+		if (rc == 0)
+			a->data = xcalloc(a->count ? a->count : 1, (size_t)dtype_size(a->dtype));
+	}
+	free(syms);
+	return rc;
+}
+
+void interp_free(Interp *in)
+{
+	for (int i = 0; i < in->nargs; i++)
+		free(in->args ? in->args[i].data : NULL);
+	free(in->args);
+	free(in->dyn);
+	memset(in, 0, sizeof *in);
+}
+
+InterpArg *interp_arg(Interp *in, const char *name)
+{
+	for (int i = 0; i < in->nargs; i++)
+		if (strcmp(in->args[i].name, name) == 0)
+			return &in->args[i];
+	return NULL;
+}
+
+/* splitmix64: a fixed, documented sequence. */
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void interp_fill_random(InterpArg *a, uint64_t seed, int position)
+{
+	uint64_t s = seed * 0x100000001b3ull + (uint64_t)position;
+	for (uint64_t i = 0; i < a->count; i++) {
+		uint64_t r = splitmix(&s) >> 32;
+		double v;
+		switch (dtype_info[a->dtype].cls) {
+		case DTC_FLOAT: v = (double)(int64_t)(r % 256) / 64.0 - 2.0; break;
+		case DTC_INT: v = a->dtype == DT_I1 ? (double)(r % 2) : (double)(int64_t)(r % 16) - 8.0; break;
+		default: v = (double)(r % 16); break;
+		}
+		if (a->dtype >= DT_F8E4M3FNUZ) /* f8: no conversion yet; leave zero */
+			continue;
+		dtype_store(a->dtype, a->data, i, v);
+	}
+}
+
+int interp_load_npy(InterpArg *a, const char *path, char *err, size_t err_len)
+{
+	NpyArray arr;
+	if (npy_read(path, &arr, err, err_len) < 0)
+		return -1;
+	if (npy_check(&arr, a->name, a->dtype, a->rank, a->shape, err, err_len) < 0) {
+		npy_free(&arr);
+		return -1;
+	}
+	memcpy(a->data, arr.data, a->count * (uint64_t)dtype_size(a->dtype));
+	npy_free(&arr);
+	return 0;
+}
+
+int interp_save_npy(const InterpArg *a, const char *path, char *err, size_t err_len)
+{
+	return npy_write(path, a->dtype, a->rank, a->shape, a->data, err, err_len);
+}

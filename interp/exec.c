@@ -1,0 +1,912 @@
+/* exec.c — the reference interpreter's graph walker.
+ *
+ * Model (docs/interpreter.md): Wave runs the kernel graph once per wave, each
+ * wave on its own tile of the problem. The interpreter does the same at
+ * tensor level: for every workgroup id (one per primary workgroup constraint,
+ * per workgroup dim) and every wave of the workgroup (per workgroup dim,
+ * ceiling(workgroup tile / wave tile) of them), it evaluates the top-level
+ * region op by op. Every dim has a window in the current context:
+ *   - inside an iterate over it: [start + iv*tile, +tile) (tiling constraint);
+ *   - with a workgroup constraint: [wg*wg_tile + wave*wave_tile, +wave_tile)
+ *     (the workgroup tile when there is no wave constraint); a symbolic
+ *     alias source takes its target's constraints with tiles mapped through
+ *     the alias expression;
+ *   - otherwise the whole dim, [0, size).
+ * Sources (register, self_index, read) take these windows; all other ops
+ * derive theirs from their operands, and every result is conformed to the
+ * type the frontend inferred (reordered, size-1 dims squeezed, missing dims
+ * broadcast over the context window).
+ *
+ * Memory: an element is accessed only if each register coordinate and each
+ * memory coordinate lies in [0, size of its dim); otherwise a read gives 0
+ * and a write is dropped. This is Wave's masking at tensor level, so the
+ * result does not depend on how a compiler splits the work.
+ *
+ * What is not executed: block reductions whose dim is split across waves
+ * (reported), extract_slice with a stride other than 1 (reported). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/graph.h"
+#include "interp.h"
+
+enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
+
+/* What the constraints say about one dim. */
+typedef struct IDim {
+	Sym *sym;
+	const char *name;
+	int64_t size;  /* -1 if it has no integer value */
+	int g;         /* workgroup dim, -1 if none */
+	int64_t wg_tile, wave_tile; /* wave_tile 0: no wave constraint */
+	const Constraint *tiling;
+	int64_t ttile, tstart;
+	bool in_loop;
+	int64_t iv;
+} IDim;
+
+typedef struct Run {
+	Interp *in;
+	Kernel *k;
+	Arena arena; /* values of one wave's run */
+	ITensor **val; /* by value id */
+	IDim dims[MAX_DIMS]; /* fixed: pointers into it stay valid */
+	int ndims;
+	int ng;
+	int64_t gcount[MAX_WG_DIMS], gwaves[MAX_WG_DIMS], gid[MAX_WG_DIMS], wid[MAX_WG_DIMS];
+	int nenv;
+	Sym *env_sym[MAX_ENV];
+	int64_t env_val[MAX_ENV];
+	Vec(Sym *) cache_from; /* kernel_subs memo */
+	Vec(Sym *) cache_to;
+} Run;
+
+static int fail(Run *r, const Op *op, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static int fail(Run *r, const Op *op, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (op)
+		diag_error(r->in->diag, op->loc, "%s: interp: %s", op->path, msg);
+	else
+		diag_error(r->in->diag, (Loc){r->k->file, 0, 0}, "interp: %s", msg);
+	return -1;
+}
+
+/* ---- expressions ---- */
+
+static Sym *subs(Run *r, Sym *e)
+{
+	for (size_t i = 0; i < r->cache_from.len; i++)
+		if (r->cache_from.data[i] == e)
+			return r->cache_to.data[i];
+	Sym *s = kernel_subs(r->k, e);
+	vec_push(&r->cache_from, e);
+	vec_push(&r->cache_to, s);
+	return s;
+}
+
+static void env_push(Run *r, Sym *s, int64_t v)
+{
+	check_that(r->nenv < MAX_ENV);
+	r->env_sym[r->nenv] = s;
+	r->env_val[r->nenv++] = v;
+}
+
+/* Evaluate e (after substituting symbol values) to an integer under the
+ * current bindings. */
+static int eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
+{
+	SymRat v;
+	const char *msg = NULL;
+	Sym *s = subs(r, e);
+	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
+		return fail(r, op, "cannot evaluate '%s': %s", sym_str(r->k->sc, e), msg ? msg : "error");
+	if (v.q != 1)
+		return fail(r, op, "'%s' is %lld/%lld, not an integer", sym_str(r->k->sc, e), (long long)v.p,
+			(long long)v.q);
+	*out = v.p;
+	return 0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	return b > 0 ? (a + b - 1) / b : 0;
+}
+
+/* ---- dims and windows ---- */
+
+static IDim *dim_of(Run *r, Sym *d);
+
+static int dim_setup(Run *r, IDim *x)
+{
+	Kernel *k = r->k;
+	x->g = -1;
+	x->size = -1;
+	SymRat q;
+	const char *msg;
+	Sym *sz = subs(r, x->sym);
+	if (sym_eval(k->sc, sz, r->nenv, r->env_sym, r->env_val, &q, &msg) == 0 && q.q == 1)
+		x->size = q.p;
+	const Constraint *wg = kernel_constraint(k, CON_WORKGROUP, x->sym);
+	const Constraint *wv = kernel_constraint(k, CON_WAVE, x->sym);
+	const Constraint *tl = kernel_constraint(k, CON_TILING, x->sym);
+	if (wg) {
+		x->g = wg->wg_dim;
+		if (eval_int(r, NULL, wg->tile, &x->wg_tile) < 0)
+			return -1;
+		if (wv && eval_int(r, NULL, wv->tile, &x->wave_tile) < 0)
+			return -1;
+	}
+	if (tl) {
+		x->tiling = tl;
+		if (eval_int(r, NULL, tl->tile, &x->ttile) < 0)
+			return -1;
+		x->tstart = 0;
+		if (tl->start && eval_int(r, NULL, tl->start, &x->tstart) < 0)
+			return -1;
+	}
+	if (wg || tl)
+		return 0;
+	/* A symbolic alias source takes its target's distribution, each tile
+	 * mapped through the alias expression (Wave's SymbolicAlias). */
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *c = &k->cons.data[i];
+		if (c->kind != CON_SYMBOLIC_ALIAS || c->source != x->sym)
+			continue;
+		IDim *t = dim_of(r, c->target);
+		if (!t)
+			return -1;
+		Sym *tgt = c->target;
+		Sym *tiles[2] = {sym_int(k->sc, t->wg_tile), sym_int(k->sc, t->wave_tile)};
+		x->g = t->g;
+		for (int j = 0; j < 2 && t->g >= 0; j++) {
+			if (j == 1 && !t->wave_tile)
+				break;
+			Sym *e = sym_subs(k->sc, c->expr, 1, &tgt, &tiles[j]);
+			if (eval_int(r, NULL, e, j ? &x->wave_tile : &x->wg_tile) < 0)
+				return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+static IDim *dim_of(Run *r, Sym *d)
+{
+	for (int i = 0; i < r->ndims; i++)
+		if (r->dims[i].sym == d)
+			return &r->dims[i];
+	IDim x = {0};
+	x.sym = d;
+	x.name = sym_name(d);
+	if (dim_setup(r, &x) < 0)
+		return NULL;
+	if (r->ndims == MAX_DIMS) {
+		fail(r, NULL, "more than %d dims", MAX_DIMS);
+		return NULL;
+	}
+	r->dims[r->ndims] = x;
+	return &r->dims[r->ndims++];
+}
+
+/* The context window of dim d. */
+static int window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
+{
+	IDim *x = dim_of(r, d);
+	if (!x)
+		return -1;
+	if (x->in_loop) {
+		*start = x->tstart + x->iv * x->ttile;
+		*ext = x->ttile;
+		return 0;
+	}
+	if (x->g >= 0) {
+		*start = r->gid[x->g] * x->wg_tile;
+		*ext = x->wg_tile;
+		if (x->wave_tile) {
+			*start += r->wid[x->g] * x->wave_tile;
+			*ext = MIN(x->wave_tile, x->wg_tile - r->wid[x->g] * x->wave_tile);
+			if (*ext < 0)
+				*ext = 0;
+		}
+		return 0;
+	}
+	if (x->size < 0)
+		return fail(r, op, "dim %s has no integer size", x->name);
+	*start = 0;
+	*ext = x->size;
+	return 0;
+}
+
+/* A zeroed tensor over `shape` with the context windows. */
+static ITensor *source(Run *r, const Op *op, DType t, Shape shape)
+{
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	if (shape.rank > IT_MAX_RANK) {
+		fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		return NULL;
+	}
+	for (int i = 0; i < shape.rank; i++) {
+		dim[i] = sym_name(shape.dims[i]);
+		if (window(r, op, shape.dims[i], &start[i], &ext[i]) < 0)
+			return NULL;
+	}
+	return it_new(&r->arena, t, shape.rank, dim, start, ext);
+}
+
+/* x reshaped to `shape`: its own windows for dims it has, the context
+ * windows for the others (broadcast); its extra dims must have length 1. */
+static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
+{
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	ItErr e;
+	if (shape.rank > IT_MAX_RANK) {
+		fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		return NULL;
+	}
+	for (int i = 0; i < shape.rank; i++) {
+		dim[i] = sym_name(shape.dims[i]);
+		int j = it_find(x, dim[i]);
+		if (j >= 0 && x->ext[j] != 1) {
+			start[i] = x->start[j];
+			ext[i] = x->ext[j];
+		} else if (window(r, op, shape.dims[i], &start[i], &ext[i]) < 0) {
+			return NULL;
+		} else if (j >= 0 && ext[i] == 1) {
+			start[i] = x->start[j];
+		}
+	}
+	ITensor *y = it_expand(&r->arena, &e, x, shape.rank, dim, start, ext);
+	if (!y) {
+		fail(r, op, "%s", e.msg);
+		return NULL;
+	}
+	if (y->dtype != t) {
+		for (int64_t i = 0; i < y->count; i++)
+			y->v[i] = it_round(t, y->v[i]);
+		y->dtype = t;
+	}
+	return y;
+}
+
+/* ---- element iteration ---- */
+
+/* Global coordinates of element i of x. */
+static void coords(const ITensor *x, int64_t i, int64_t *c)
+{
+	for (int d = x->rank - 1; d >= 0; d--) {
+		int64_t e = x->ext[d];
+		c[d] = x->start[d] + (e ? i % e : 0);
+		i = e ? i / e : 0;
+	}
+}
+
+/* Is coordinate c of dim d inside [0, size)? Dims without a size (none in
+ * validated kernels) count as unbounded. */
+static bool in_dim(Run *r, Sym *d, int64_t c)
+{
+	IDim *x = dim_of(r, d);
+	return c >= 0 && (!x || x->size < 0 || c < x->size);
+}
+
+/* Value of x at the coordinates `c` of the dims `dim` (a tensor of fewer
+ * dims reads its own; a missing or length-1 dim reads its only position). */
+static double at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
+{
+	int64_t off = 0;
+	for (int i = 0; i < x->rank; i++) {
+		int64_t p = 0;
+		for (int j = 0; j < n; j++)
+			if (dim[j] == x->dim[i] && x->ext[i] != 1)
+				p = c[j] - x->start[i];
+		if (p < 0 || p >= x->ext[i])
+			p = 0;
+		off = off * x->ext[i] + p;
+	}
+	return x->v[off];
+}
+
+static uint64_t mem_offset(const InterpArg *a, const int64_t *mc)
+{
+	uint64_t off = 0;
+	for (int i = 0; i < a->rank; i++)
+		off = off * (uint64_t)a->shape[i] + (uint64_t)mc[i];
+	return off;
+}
+
+static bool mem_in_bounds(const InterpArg *a, const int64_t *mc)
+{
+	for (int i = 0; i < a->rank; i++)
+		if (mc[i] < 0 || mc[i] >= a->shape[i])
+			return false;
+	return true;
+}
+
+/* For a mapping side whose expressions must be bare iterators (read:
+ * outputs, write: inputs): which register dim each iterator reads. */
+static int iter_dims(Run *r, const Op *op, const Mapping *m, int n, Sym **dims, Sym **exprs, const ITensor *reg,
+	int *reg_pos)
+{
+	for (int i = 0; i < m->niters; i++)
+		reg_pos[i] = -1;
+	for (int j = 0; j < n; j++) {
+		int it = -1;
+		for (int i = 0; i < m->niters; i++)
+			if (exprs[j] == m->iters[i])
+				it = i;
+		if (it < 0)
+			return fail(r, op, "mapping: '%s' for dim %s must be a bare iterator", sym_str(r->k->sc, exprs[j]),
+				sym_name(dims[j]));
+		int p = it_find(reg, sym_name(dims[j]));
+		if (p < 0)
+			return fail(r, op, "mapping: the register has no dim %s", sym_name(dims[j]));
+		reg_pos[it] = p;
+	}
+	for (int i = 0; i < m->niters; i++)
+		if (reg_pos[i] < 0)
+			return fail(r, op, "mapping: iterator %s indexes no register dim", sym_name(m->iters[i]));
+	return 0;
+}
+
+/* Memory coordinates of one element through a mapping side (read: inputs,
+ * write: outputs), with the iterators and dynamic values bound. */
+static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **dims, Sym **exprs, int64_t *mc)
+{
+	Shape ms = a->mem->shape;
+	for (int i = 0; i < ms.rank; i++) {
+		int j = 0;
+		while (j < n && dims[j] != ms.dims[i])
+			j++;
+		if (j < n) {
+			if (eval_int(r, op, exprs[j], &mc[i]) < 0)
+				return -1;
+		} else {
+			int64_t ext;
+			if (window(r, op, ms.dims[i], &mc[i], &ext) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Bind the iterators and dynamic values for element i of reg. */
+static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int64_t *c, ITensor *const *dynv,
+	const ITensor *reg)
+{
+	for (int it = 0; it < m->niters; it++)
+		env_push(r, m->iters[it], c[reg_pos[it]]);
+	for (int d = 0; d < m->ndyn; d++)
+		env_push(r, m->dyn[d], (int64_t)at(dynv[d], reg->rank, reg->dim, c));
+}
+
+/* ---- ops ---- */
+
+static int exec_region(Run *r, Region *g);
+
+static ITensor *get(Run *r, const Value *v)
+{
+	ITensor *x = r->val[v->id];
+	check_that(x != NULL);
+	return x;
+}
+
+static int set(Run *r, const Op *op, ITensor *x)
+{
+	if (!x)
+		return -1;
+	Value *v = op_result(op);
+	ITensor *y = conform(r, op, x, v->shape, v->dtype);
+	if (!y)
+		return -1;
+	r->val[v->id] = y;
+	return 0;
+}
+
+static int exec_read(Run *r, const Op *op)
+{
+	const Value *mv = op->args[0];
+	InterpArg *a = &r->in->args[mv->arg_idx];
+	Value *res = op_result(op);
+	ITensor *x = source(r, op, a->dtype, res->shape);
+	if (!x)
+		return -1;
+	const Mapping *m = op->mapping;
+	int reg_pos[IT_MAX_RANK * 2];
+	ITensor *dynv[16];
+	if (m) {
+		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
+			return fail(r, op, "mapping too large");
+		if (iter_dims(r, op, m, m->nout, m->out_dims, m->out_exprs, x, reg_pos) < 0)
+			return -1;
+		for (int d = 0; d < m->ndyn; d++)
+			dynv[d] = get(r, op->args[1 + d]);
+	}
+	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	for (int64_t i = 0; i < x->count; i++) {
+		coords(x, i, c);
+		bool ok = true;
+		for (int d = 0; d < x->rank; d++)
+			ok &= in_dim(r, res->shape.dims[d], c[d]);
+		if (!ok)
+			continue;
+		if (m) {
+			int save = r->nenv;
+			bind_element(r, m, reg_pos, c, dynv, x);
+			int rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
+			r->nenv = save;
+			if (rc < 0)
+				return -1;
+		} else {
+			for (int d = 0; d < a->rank; d++) {
+				int p = it_find(x, sym_name(a->mem->shape.dims[d]));
+				check_that(p >= 0);
+				mc[d] = c[p];
+			}
+		}
+		if (mem_in_bounds(a, mc))
+			x->v[i] = dtype_load(a->dtype, a->data, mem_offset(a, mc));
+	}
+	return set(r, op, x);
+}
+
+static int exec_write(Run *r, const Op *op)
+{
+	const ITensor *reg = get(r, op->args[0]);
+	const Value *mv = op->args[1];
+	InterpArg *a = &r->in->args[mv->arg_idx];
+	const Mapping *m = op->mapping;
+	ITensor *x;
+	if (!m) {
+		/* Place the register over the memory's dims; dims it lacks are
+		 * placed by the constraints (the context window). */
+		x = conform(r, op, reg, mv->shape, a->dtype);
+		if (!x)
+			return -1;
+	} else {
+		x = conform(r, op, reg, op->args[0]->shape, a->dtype);
+		if (!x)
+			return -1;
+	}
+	Shape xs = m ? op->args[0]->shape : mv->shape;
+	int reg_pos[IT_MAX_RANK * 2];
+	ITensor *dynv[16];
+	if (m) {
+		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
+			return fail(r, op, "mapping too large");
+		if (iter_dims(r, op, m, m->nin, m->in_dims, m->in_exprs, x, reg_pos) < 0)
+			return -1;
+		for (int d = 0; d < m->ndyn; d++)
+			dynv[d] = get(r, op->args[2 + d]);
+	}
+	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	for (int64_t i = 0; i < x->count; i++) {
+		coords(x, i, c);
+		bool ok = true;
+		for (int d = 0; d < x->rank; d++)
+			ok &= in_dim(r, xs.dims[d], c[d]);
+		if (!ok)
+			continue;
+		if (m) {
+			int save = r->nenv;
+			bind_element(r, m, reg_pos, c, dynv, x);
+			int rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
+			r->nenv = save;
+			if (rc < 0)
+				return -1;
+		} else {
+			memcpy(mc, c, sizeof(int64_t) * (size_t)x->rank);
+		}
+		if (mem_in_bounds(a, mc))
+			dtype_store(a->dtype, a->data, mem_offset(a, mc), x->v[i]);
+	}
+	return 0;
+}
+
+static int exec_iterate(Run *r, const Op *op)
+{
+	IDim *x = dim_of(r, op->dim);
+	if (!x)
+		return -1;
+	const Constraint *c = x->tiling;
+	if (!c)
+		return fail(r, op, "axis %s has no tiling constraint", x->name);
+	if (x->in_loop)
+		return fail(r, op, "nested iterate over %s", x->name);
+	int64_t count;
+	if (c->iters) {
+		if (eval_int(r, op, c->iters, &count) < 0)
+			return -1;
+	} else {
+		if (x->size < 0)
+			return fail(r, op, "axis %s has no integer size", x->name);
+		count = ceil_div(x->size, x->ttile);
+	}
+	Region *body = op->body;
+	int n = op->ninit;
+	ITensor **cur = ARENA_NEWN(&r->arena, ITensor *, n ? n : 1);
+	for (int i = 0; i < n; i++)
+		cur[i] = get(r, op->args[i]);
+	Sym *ivsym = c->induction_var;
+	int save = r->nenv;
+	x->in_loop = true;
+	int rc = 0;
+	for (int64_t it = 0; it < count && rc == 0; it++) {
+		x->iv = it;
+		r->nenv = save;
+		if (ivsym)
+			env_push(r, ivsym, it);
+		for (int i = 0; i < n && rc == 0; i++) {
+			Value *p = body->params[i];
+			ITensor *y = conform(r, op, cur[i], p->shape, p->dtype);
+			if (!y)
+				rc = -1;
+			else
+				r->val[p->id] = y;
+		}
+		if (rc == 0)
+			rc = exec_region(r, body);
+		if (rc == 0) {
+			Op *out = vec_last(&body->ops);
+			check_that(out->kind == OP_OUTPUT && out->nargs == n);
+			for (int i = 0; i < n; i++)
+				cur[i] = get(r, out->args[i]);
+		}
+	}
+	x->in_loop = false;
+	r->nenv = save;
+	if (rc < 0)
+		return -1;
+	for (int i = 0; i < op->nresults; i++) {
+		Value *v = op->results[i];
+		ITensor *y = conform(r, op, cur[i], v->shape, v->dtype);
+		if (!y)
+			return -1;
+		r->val[v->id] = y;
+	}
+	return 0;
+}
+
+static ItFn unary_fn(OpKind k)
+{
+	switch (k) {
+	case OP_ABS: return IT_ABS;
+	case OP_NEG: return IT_NEG;
+	case OP_EXP: return IT_EXP;
+	case OP_EXP2: return IT_EXP2;
+	case OP_LOG2: return IT_LOG2;
+	case OP_LOG10: return IT_LOG10;
+	case OP_SQRT: return IT_SQRT;
+	case OP_RSQRT: return IT_RSQRT;
+	case OP_RECIPROCAL: return IT_RECIP;
+	case OP_ROUND: return IT_ROUND;
+	case OP_ROUNDEVEN: return IT_ROUNDEVEN;
+	case OP_SIN: return IT_SIN;
+	case OP_COS: return IT_COS;
+	case OP_SINH: return IT_SINH;
+	case OP_TANH: case OP_TANH_APPROX: return IT_TANH;
+	case OP_CBRT: return IT_CBRT;
+	case OP_INVERT: return IT_NOT;
+	default: die("unary_fn: %s", op_name(k));
+	}
+}
+
+static ItFn binary_fn(OpKind k)
+{
+	switch (k) {
+	case OP_ADD: return IT_ADD;
+	case OP_SUB: return IT_SUB;
+	case OP_MUL: return IT_MUL;
+	case OP_TRUEDIV: return IT_DIV;
+	case OP_FLOORDIV: return IT_FLOORDIV;
+	case OP_MOD: return IT_MOD;
+	case OP_MAXIMUM: case OP_MAX: return IT_MAX;
+	case OP_MINIMUM: case OP_MIN: return IT_MIN;
+	case OP_AND: return IT_AND;
+	case OP_OR: return IT_OR;
+	case OP_POWF: return IT_POW;
+	case OP_ATAN2: return IT_ATAN2;
+	case OP_REMF: return IT_FMOD;
+	case OP_EQ: return IT_EQ;
+	case OP_NE: return IT_NE;
+	case OP_LT: return IT_LT;
+	case OP_LE: return IT_LE;
+	case OP_GT: return IT_GT;
+	case OP_GE: return IT_GE;
+	case OP_SUM: return IT_ADD;
+	default: die("binary_fn: %s", op_name(k));
+	}
+}
+
+static int exec_reduce(Run *r, const Op *op)
+{
+	ItErr e;
+	ItFn fn = binary_fn(op->kind);
+	int nsrc = op_reduce_nsrc(op);
+	ITensor *x = get(r, op->args[0]);
+	for (int i = 1; i < nsrc; i++) {
+		const ITensor *ops[2] = {x, get(r, op->args[i])};
+		if (!(x = it_map(&r->arena, &e, x->dtype, fn, 2, ops)))
+			return fail(r, op, "%s", e.msg);
+	}
+	if (op->block) {
+		IDim *d = dim_of(r, op->dim);
+		if (!d)
+			return -1;
+		if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1)
+			return fail(r, op, "block reduction over %s, which is split across waves, is not supported",
+				d->name);
+	}
+	Value *init = op_reduce_init(op);
+	ITensor *y = it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), init ? get(r, init) : NULL);
+	if (!y)
+		return fail(r, op, "%s", e.msg);
+	return set(r, op, y);
+}
+
+static int exec_apply_expr(Run *r, const Op *op)
+{
+	Value *res = op_result(op);
+	ITensor *x = source(r, op, res->dtype, res->shape);
+	if (!x)
+		return -1;
+	ITensor *regs[16];
+	if (op->nargs > 16 || op->nparams != op->nargs)
+		return fail(r, op, "apply_expr: %d registers for %d parameters", op->nargs, op->nparams);
+	for (int i = 0; i < op->nargs; i++) {
+		regs[i] = conform(r, op, get(r, op->args[i]), res->shape, op->args[i]->dtype);
+		if (!regs[i])
+			return -1;
+	}
+	int save = r->nenv;
+	for (int64_t i = 0; i < x->count; i++) {
+		r->nenv = save;
+		for (int p = 0; p < op->nparams; p++)
+			env_push(r, op->params[p], (int64_t)regs[p]->v[i]);
+		int64_t v;
+		if (eval_int(r, op, op->expr, &v) < 0) {
+			r->nenv = save;
+			return -1;
+		}
+		x->v[i] = it_round(res->dtype, (double)v);
+	}
+	r->nenv = save;
+	r->val[res->id] = x;
+	return 0;
+}
+
+static int exec_extract(Run *r, const Op *op)
+{
+	const ITensor *x = get(r, op->args[0]);
+	ITensor *y = it_like(&r->arena, x, x->dtype);
+	memcpy(y->v, x->v, sizeof(double) * (size_t)x->count);
+	int n = op->kind == OP_EXTRACT ? 1 : op->nslice;
+	if (n > x->rank)
+		return fail(r, op, "slicing %d dims of a rank-%d value", n, x->rank);
+	/* Slice the trailing n dims: each keeps [offset, offset + size). */
+	int64_t off[IT_MAX_RANK], sz[IT_MAX_RANK];
+	for (int j = 0; j < n; j++) {
+		int d = x->rank - n + j;
+		if (eval_int(r, op, op->offset[j], &off[d]) < 0)
+			return -1;
+		sz[d] = 1;
+		if (op->kind == OP_EXTRACT_SLICE) {
+			int64_t st;
+			if (eval_int(r, op, op->size[j], &sz[d]) < 0 || eval_int(r, op, op->stride[j], &st) < 0)
+				return -1;
+			if (st != 1)
+				return fail(r, op, "extract_slice with stride %lld is not supported", (long long)st);
+		}
+		if (off[d] < 0 || sz[d] < 0 || off[d] + sz[d] > x->ext[d])
+			return fail(r, op, "slice [%lld, +%lld) outside dim %s of length %lld", (long long)off[d],
+				(long long)sz[d], x->dim[d], (long long)x->ext[d]);
+	}
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	for (int d = 0; d < x->rank; d++) {
+		dim[d] = x->dim[d];
+		bool sliced = d >= x->rank - n;
+		start[d] = x->start[d] + (sliced ? off[d] : 0);
+		ext[d] = sliced ? sz[d] : x->ext[d];
+	}
+	y = it_new(&r->arena, x->dtype, x->rank, dim, start, ext);
+	int64_t c[IT_MAX_RANK];
+	for (int64_t i = 0; i < y->count; i++) {
+		coords(y, i, c);
+		y->v[i] = at(x, x->rank, x->dim, c);
+	}
+	return set(r, op, y);
+}
+
+static int exec_op(Run *r, Op *op)
+{
+	ItErr e;
+	Value *res = op_result(op);
+	switch (op->kind) {
+	case OP_REGISTER: {
+		ITensor *x = source(r, op, op->dtype, op->shape);
+		if (!x)
+			return -1;
+		double v = it_round(op->dtype, op->value);
+		for (int64_t i = 0; i < x->count; i++)
+			x->v[i] = v;
+		return set(r, op, x);
+	}
+	case OP_SCALAR: {
+		ITensor *x = it_new(&r->arena, op->dtype, 0, NULL, NULL, NULL);
+		x->v[0] = op->value;
+		if (op->expr) {
+			int64_t v;
+			if (eval_int(r, op, op->expr, &v) < 0)
+				return -1;
+			x->v[0] = (double)v;
+		}
+		x->v[0] = it_round(op->dtype, x->v[0]);
+		return set(r, op, x);
+	}
+	case OP_SELF_INDEX: {
+		Shape s = {1, &op->dim};
+		ITensor *x = source(r, op, op->dtype, s);
+		if (!x)
+			return -1;
+		for (int64_t i = 0; i < x->count; i++)
+			x->v[i] = it_round(op->dtype, (double)(x->start[0] + i));
+		return set(r, op, x);
+	}
+	case OP_READ: return exec_read(r, op);
+	case OP_WRITE: return exec_write(r, op);
+	case OP_MMA: {
+		ITensor *y = it_mma(&r->arena, &e, get(r, op->args[0]), get(r, op->args[1]), get(r, op->args[2]));
+		if (!y)
+			return fail(r, op, "%s", e.msg);
+		return set(r, op, y);
+	}
+	case OP_ITERATE: return exec_iterate(r, op);
+	case OP_GET_RESULT: {
+		const Value *v = op->args[0];
+		if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+			if (op->res_idx < 0 || op->res_idx >= v->def->nresults)
+				return fail(r, op, "result %d of %d", op->res_idx, v->def->nresults);
+			v = v->def->results[op->res_idx];
+		}
+		return set(r, op, get(r, v));
+	}
+	case OP_OUTPUT: return 0; /* read by the enclosing iterate */
+	case OP_SELECT: {
+		const ITensor *ops[3] = {get(r, op->args[0]), get(r, op->args[1]), get(r, op->args[2])};
+		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
+		if (!y)
+			return fail(r, op, "%s", e.msg);
+		return set(r, op, y);
+	}
+	case OP_CAST: {
+		const ITensor *ops[1] = {get(r, op->args[0])};
+		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_COPY, 1, ops);
+		if (!y)
+			return fail(r, op, "%s", e.msg);
+		return set(r, op, y);
+	}
+	case OP_BROADCAST: return set(r, op, get(r, op->args[0]));
+	case OP_PERMUTE: {
+		const ITensor *x = get(r, op->args[0]);
+		const char *dim[IT_MAX_RANK];
+		if (op->shape.rank > IT_MAX_RANK)
+			return fail(r, op, "rank too large");
+		for (int i = 0; i < op->shape.rank; i++)
+			dim[i] = sym_name(op->shape.dims[i]);
+		ITensor *y = it_permute(&r->arena, &e, x, op->shape.rank, dim);
+		if (!y)
+			return fail(r, op, "%s", e.msg);
+		return set(r, op, y);
+	}
+	case OP_SUM: case OP_MAX: case OP_MIN: return exec_reduce(r, op);
+	case OP_APPLY_EXPR: return exec_apply_expr(r, op);
+	case OP_EXTRACT: case OP_EXTRACT_SLICE: return exec_extract(r, op);
+	default: break;
+	}
+	if (op_is_unary(op->kind) || op_is_binary(op->kind) || op_is_compare(op->kind)) {
+		bool un = op_is_unary(op->kind);
+		const ITensor *ops[2] = {get(r, op->args[0]), un ? NULL : get(r, op->args[1])};
+		ITensor *y = it_map(&r->arena, &e, res->dtype, un ? unary_fn(op->kind) : binary_fn(op->kind), un ? 1 : 2,
+			ops);
+		if (!y)
+			return fail(r, op, "%s", e.msg);
+		return set(r, op, y);
+	}
+	return fail(r, op, "op %s is not supported by the interpreter", op_name(op->kind));
+}
+
+static int exec_region(Run *r, Region *g)
+{
+	for (size_t i = 0; i < g->ops.len; i++)
+		if (exec_op(r, g->ops.data[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- the launch ---- */
+
+static int setup_grid(Run *r)
+{
+	Kernel *k = r->k;
+	r->ng = 0;
+	for (int g = 0; g < MAX_WG_DIMS; g++) {
+		r->gcount[g] = 1;
+		r->gwaves[g] = 1;
+	}
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *c = &k->cons.data[i];
+		if (c->kind != CON_WORKGROUP)
+			continue;
+		if (c->wg_dim < 0 || c->wg_dim >= MAX_WG_DIMS)
+			return fail(r, NULL, "workgroup dim %d out of range", c->wg_dim);
+		IDim *x = dim_of(r, c->dim);
+		if (!x)
+			return -1;
+		r->ng = MAX(r->ng, c->wg_dim + 1);
+		if (!c->primary)
+			continue;
+		int64_t count;
+		if (c->iters) {
+			if (eval_int(r, NULL, c->iters, &count) < 0)
+				return -1;
+		} else {
+			if (x->size < 0 || x->wg_tile <= 0)
+				return fail(r, NULL, "workgroup constraint on %s: no integer size or tile", x->name);
+			count = ceil_div(x->size, x->wg_tile);
+		}
+		r->gcount[c->wg_dim] = count;
+		if (x->wave_tile > 0)
+			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], ceil_div(x->wg_tile, x->wave_tile));
+	}
+	return 0;
+}
+
+/* Odometer over n counters; false after the last combination. */
+static bool next(int n, const int64_t *count, int64_t *idx)
+{
+	for (int i = n - 1; i >= 0; i--) {
+		if (++idx[i] < count[i])
+			return true;
+		idx[i] = 0;
+	}
+	return false;
+}
+
+int interp_run(Interp *in)
+{
+	Run r = {0};
+	r.in = in;
+	r.k = in->k;
+	arena_init(&r.arena);
+	r.val = xcalloc((size_t)in->k->nvalues + 1, sizeof(ITensor *));
+	for (size_t i = 0; i < in->k->dyn_syms.len; i++)
+		env_push(&r, in->k->dyn_syms.data[i], in->dyn[i]);
+	int rc = setup_grid(&r);
+	for (int g = 0; g < r.ng && rc == 0; g++)
+		if (r.gcount[g] == 0)
+			goto done; /* an empty grid does nothing */
+	if (rc == 0) {
+		memset(r.gid, 0, sizeof r.gid);
+		do {
+			memset(r.wid, 0, sizeof r.wid);
+			do {
+				ArenaMark mk = arena_mark(&r.arena);
+				rc = exec_region(&r, in->k->body);
+				arena_reset(&r.arena, mk);
+				memset(r.val, 0, sizeof(ITensor *) * (size_t)in->k->nvalues);
+			} while (rc == 0 && next(r.ng, r.gwaves, r.wid));
+		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
+	}
+done:
+	arena_free(&r.arena);
+	free(r.val);
+	vec_free(&r.cache_from);
+	vec_free(&r.cache_to);
+	return rc;
+}
