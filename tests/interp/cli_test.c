@@ -1,0 +1,219 @@
+/* cli_test.c — `wavecc interp` end to end: .npy inputs and outputs, -D
+ * dynamic symbols, the documented --random generator, and bad usage (exit
+ * 2) and bad input (exit 1) leaving no output file behind. */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../util/npy.h"
+#include "harness.h"
+
+static const char *dir;
+
+static int run(const char *args, char **err_out)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' interp %s", test_root(), test_bin(), args);
+	CmdResult r = run_cmd(cmd, NULL);
+	int st = r.status;
+	if (err_out)
+		*err_out = xstrdup(r.err ? r.err : "");
+	cmd_result_free(&r);
+	return st;
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+static const char *path(const char *name)
+{
+	char p[2048];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return intern(p);
+}
+
+/* Write an M x N f16 array whose element i is (i % 251) / 8 - 15. */
+static void write_input(const char *file, int64_t M, int64_t N)
+{
+	uint16_t *h = xmalloc(sizeof(uint16_t) * (size_t)(M * N));
+	for (int64_t i = 0; i < M * N; i++)
+		h[i] = f32_to_f16((float)(i % 251) / 8.0f - 15.0f);
+	int64_t shape[2] = {M, N};
+	char err[256];
+	ck_assert_int_eq(npy_write(file, DT_F16, 2, shape, h, err, sizeof err), 0);
+	free(h);
+}
+
+static void expect_copy(const char *in, const char *out, int64_t M, int64_t N)
+{
+	NpyArray a, b;
+	char err[256];
+	ck_assert_int_eq(npy_read(in, &a, err, sizeof err), 0);
+	ck_assert_msg(npy_read(out, &b, err, sizeof err) == 0, "%s", err);
+	int64_t shape[2] = {M, N};
+	ck_assert_int_eq(npy_check(&b, "b", DT_F16, 2, shape, err, sizeof err), 0);
+	ck_assert_int_eq(memcmp(a.data, b.data, a.nbytes), 0);
+	npy_free(&a);
+	npy_free(&b);
+}
+
+START_TEST(copy_through_npy_files)
+{
+	char args[4096];
+	const char *in = path("a.npy"), *out = path("b.npy");
+	write_input(in, 111, 813);
+	snprintf(args, sizeof args, "examples/copy.json --in a='%s' --out b='%s'", in, out);
+	ck_assert_int_eq(run(args, NULL), 0);
+	expect_copy(in, out, 111, 813);
+}
+END_TEST
+
+START_TEST(dynamic_symbols_from_D)
+{
+	char args[4096];
+	const char *in = path("d.npy"), *out = path("e.npy");
+	write_input(in, 7, 300);
+	snprintf(args, sizeof args, "examples/copy_dynamic.json -D M=7 -DN=300 --in a='%s' --out b='%s'", in, out);
+	ck_assert_int_eq(run(args, NULL), 0);
+	expect_copy(in, out, 7, 300);
+	/* A missing or unknown -D is bad usage. */
+	char *e;
+	snprintf(args, sizeof args, "examples/copy_dynamic.json -D M=7 --out b='%s'", path("x.npy"));
+	ck_assert_int_eq(run(args, &e), 2);
+	ck_assert_ptr_nonnull(strstr(e, "N"));
+	free(e);
+	ck_assert_int_eq(run("examples/copy_dynamic.json -D M=7 -D N=3 -D Q=1", NULL), 2);
+	ck_assert(!exists(path("x.npy")));
+	/* The wrong shape for a: bad input, no output written. */
+	snprintf(args, sizeof args, "examples/copy_dynamic.json -D M=8 -D N=300 --in a='%s' --out b='%s'", in,
+		path("y.npy"));
+	ck_assert_int_eq(run(args, &e), 1);
+	ck_assert_ptr_nonnull(strstr(e, "shape"));
+	free(e);
+	ck_assert(!exists(path("y.npy")));
+}
+END_TEST
+
+START_TEST(random_inputs_are_reproducible)
+{
+	/* --random SEED fills every argument with interp_fill_random(arg,
+	 * SEED, position); the test regenerates a and b that way and checks
+	 * c = a + b from the CLI's output files. */
+	char args[4096];
+	snprintf(args, sizeof args, "examples/add.json --random 42 --out a='%s' --out b='%s' --out c='%s'", path("ra.npy"),
+		path("rb.npy"), path("rc.npy"));
+	ck_assert_int_eq(run(args, NULL), 0);
+	Example ex;
+	ex_open(&ex, "add", NULL);
+	InterpArg *a = ex_arg(&ex, "a"), *b = ex_arg(&ex, "b");
+	interp_fill_random(a, 42, 0);
+	interp_fill_random(b, 42, 1);
+	NpyArray fa, fc;
+	char err[256];
+	ck_assert_int_eq(npy_read(path("ra.npy"), &fa, err, sizeof err), 0);
+	ck_assert_int_eq(npy_read(path("rc.npy"), &fc, err, sizeof err), 0);
+	ck_assert_int_eq(memcmp(fa.data, a->data, fa.nbytes), 0);
+	int distinct = 0;
+	for (uint64_t i = 0; i < a->count; i++) {
+		double want = el(a, i) + el(b, i);
+		ck_assert_double_eq(dtype_load(DT_F16, fc.data, i), want);
+		distinct += el(a, i) != el(b, i);
+	}
+	ck_assert_int_gt(distinct, (int)(a->count / 2)); /* a and b are different streams */
+	npy_free(&fa);
+	npy_free(&fc);
+	ex_close(&ex);
+}
+END_TEST
+
+START_TEST(summary_without_out)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' interp examples/reduce_sum.json --random 1", test_root(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "c f32[32] sum="));
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(bad_usage_and_bad_input)
+{
+	char *e;
+	ck_assert_int_eq(run("", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json --bogus", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json --in nosuch=x.npy", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json --in a", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json --random x", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json -D", NULL), 2);
+	ck_assert_int_eq(run("examples/copy.json examples/add.json", NULL), 2);
+	/* A missing kernel file and a missing input file are bad input. */
+	ck_assert_int_eq(run("examples/nosuch.json", NULL), 1);
+	char args[4096];
+	snprintf(args, sizeof args, "examples/copy.json --in a='%s/none.npy' --out b='%s'", dir, path("z.npy"));
+	ck_assert_int_eq(run(args, &e), 1);
+	free(e);
+	ck_assert(!exists(path("z.npy")));
+	/* An input of the wrong dtype. */
+	const char *f32 = path("f32.npy");
+	float v[6] = {0};
+	int64_t shape[2] = {2, 3};
+	char err[256];
+	ck_assert_int_eq(npy_write(f32, DT_F32, 2, shape, v, err, sizeof err), 0);
+	snprintf(args, sizeof args, "examples/copy.json --in a='%s' --out b='%s'", f32, path("z.npy"));
+	ck_assert_int_eq(run(args, &e), 1);
+	ck_assert_ptr_nonnull(strstr(e, "a"));
+	free(e);
+	ck_assert(!exists(path("z.npy")));
+	ck_assert_int_eq(run("--help", NULL), 0);
+}
+END_TEST
+
+START_TEST(unsupported_graph_is_reported_with_location)
+{
+	/* A block reduction over a dim split across two waves is not executed
+	 * by the interpreter: a located error, exit 1, nothing written. */
+	const char *k = path("block.json");
+	const char *text =
+		"{\"format\": \"wavecc-kernel/1\", \"name\": \"block_sum\",\n"
+		" \"symbols\": {\"M\": 4, \"N\": 128},\n"
+		" \"constraints\": [\n"
+		"  {\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 1},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 128, \"workgroup_dim\": 0},\n"
+		"  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": 64}],\n"
+		" \"arguments\": [\n"
+		"  {\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
+		"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\"], \"address_space\": \"global\", \"dtype\": \"f32\"}],\n"
+		" \"graph\": [\n"
+		"  {\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"  {\"name\": \"s\", \"op\": \"sum\", \"arg\": \"x\", \"dim\": \"N\", \"block\": true},\n"
+		"  {\"name\": \"w\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"c\"}]}\n";
+	ck_assert_int_eq(write_file_atomic(k, text, strlen(text), 0644), 0);
+	char args[4096], *e;
+	snprintf(args, sizeof args, "'%s' --out c='%s'", k, path("c.npy"));
+	ck_assert_int_eq(run(args, &e), 1);
+	ck_assert_msg(strstr(e, "block.json:13:") && strstr(e, "graph[1]") && strstr(e, "block reduction"), "%s", e);
+	free(e);
+	ck_assert(!exists(path("c.npy")));
+}
+END_TEST
+
+int main(void)
+{
+	dir = test_tmpdir("interp_cli");
+	Suite *s = suite_create("interp.cli");
+	TCase *tc = tcase_create("cli");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, copy_through_npy_files);
+	tcase_add_test(tc, dynamic_symbols_from_D);
+	tcase_add_test(tc, random_inputs_are_reproducible);
+	tcase_add_test(tc, summary_without_out);
+	tcase_add_test(tc, bad_usage_and_bad_input);
+	tcase_add_test(tc, unsupported_graph_is_reported_with_location);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
