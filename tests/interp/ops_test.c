@@ -1,0 +1,183 @@
+/* ops_test.c — the interpreter's less common ops on small inline kernels,
+ * each against plain loops: self_index + apply_expr + compare + select (a
+ * bounds mask as in Wave's attention template), unary math, max/min
+ * reductions with and without init, scalar operands, extract and
+ * extract_slice, a gather through mapping_dynamic_vals (out-of-bounds
+ * indices read zero), and permute of a value written back transposed.
+ * Tolerances: exact where only selection or copying happens; 1e-6 relative
+ * for the f32 math (one rounding per op). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+
+#define HEAD(name, syms) \
+	"{\"format\": \"wavecc-kernel/1\", \"name\": \"" name "\", \"symbols\": {" syms "},\n"
+#define HW_ROWS \
+	"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n" \
+	"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 1},\n" \
+	"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 64, \"workgroup_dim\": 0}],\n"
+#define ARG(n, shape, dt) \
+	"{\"name\": \"" n "\", \"type\": \"memory\", \"shape\": " shape ", \"address_space\": \"global\", \"dtype\": \"" dt "\"}"
+
+static void open_text(Example *ex, const char *text)
+{
+	diag_init(&ex->d);
+	ex->k = load_kernel_text(text, strlen(text), "inline.json", &ex->d);
+	ck_assert_msg(ex->k != NULL, "inline kernel does not load");
+	ck_assert_int_eq(interp_init(&ex->in, ex->k, NULL, &ex->d), 0);
+}
+
+START_TEST(mask_with_self_index_apply_expr_select)
+{
+	/* out[m,n] = n < N - 7 ? |x| : 0, over two workgroups along N (the
+	 * second one half out of bounds). */
+	Example ex;
+	open_text(&ex, HEAD("mask", "\"M\": 3, \"N\": 100") HW_ROWS
+		"\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") ", " ARG("out", "[\"M\", \"N\"]", "f32") "],\n"
+		"\"graph\": [{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		" {\"name\": \"col\", \"op\": \"self_index\", \"dim\": \"N\", \"dtype\": \"i32\"},\n"
+		" {\"name\": \"keep\", \"op\": \"apply_expr\", \"register\": \"col\", \"params\": [\"c\"], \"expr\": \"c < N - 7\"},\n"
+		" {\"name\": \"zero\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		" {\"name\": \"pos\", \"op\": \"gt\", \"lhs\": \"x\", \"rhs\": \"zero\"},\n"
+		" {\"name\": \"negx\", \"op\": \"neg\", \"arg\": \"x\"},\n"
+		" {\"name\": \"absx\", \"op\": \"select\", \"cond\": \"pos\", \"if_true\": \"x\", \"if_false\": \"negx\"},\n"
+		" {\"name\": \"y\", \"op\": \"select\", \"cond\": \"keep\", \"if_true\": \"absx\", \"if_false\": \"zero\"},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"y\", \"memory\": \"out\"}]}\n");
+	InterpArg *a = ex_arg(&ex, "a"), *o = ex_arg(&ex, "out");
+	fill(a, 51, -4, 4, 1.0 / 16);
+	ex_run(&ex);
+	double ref[300];
+	for (int m = 0; m < 3; m++)
+		for (int n = 0; n < 100; n++)
+			ref[m * 100 + n] = n < 93 ? fabs(el(a, (uint64_t)(m * 100 + n))) : 0;
+	expect_close("mask", o, ref, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
+START_TEST(unary_math_reductions_and_scalars)
+{
+	/* out[m,n] = 2*(rsqrt(x) + 1/x) + sqrt(x)*exp2(-x) + log2(x);
+	 * span[m] = max(x row, init -5) - min(x row). */
+	Example ex;
+	open_text(&ex, HEAD("math", "\"M\": 4, \"N\": 64") HW_ROWS
+		"\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") ", " ARG("out", "[\"M\", \"N\"]", "f32") ", "
+		ARG("span", "[\"M\"]", "f32") "],\n"
+		"\"graph\": [{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		" {\"name\": \"r\", \"op\": \"rsqrt\", \"arg\": \"x\"},\n"
+		" {\"name\": \"rc\", \"op\": \"reciprocal\", \"arg\": \"x\"},\n"
+		" {\"name\": \"s1\", \"op\": \"add\", \"lhs\": \"r\", \"rhs\": \"rc\"},\n"
+		" {\"name\": \"two\", \"op\": \"scalar\", \"value\": 2.0, \"dtype\": \"f32\"},\n"
+		" {\"name\": \"s2\", \"op\": \"mul\", \"lhs\": \"s1\", \"rhs\": \"two\"},\n"
+		" {\"name\": \"sq\", \"op\": \"sqrt\", \"arg\": \"x\"},\n"
+		" {\"name\": \"nx\", \"op\": \"neg\", \"arg\": \"x\"},\n"
+		" {\"name\": \"e\", \"op\": \"exp2\", \"arg\": \"nx\"},\n"
+		" {\"name\": \"p\", \"op\": \"mul\", \"lhs\": \"sq\", \"rhs\": \"e\"},\n"
+		" {\"name\": \"l\", \"op\": \"log2\", \"arg\": \"x\"},\n"
+		" {\"name\": \"s3\", \"op\": \"add\", \"lhs\": \"s2\", \"rhs\": \"p\"},\n"
+		" {\"name\": \"s4\", \"op\": \"add\", \"lhs\": \"s3\", \"rhs\": \"l\"},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"s4\", \"memory\": \"out\"},\n"
+		" {\"name\": \"init\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"f32\", \"value\": -5},\n"
+		" {\"name\": \"mx\", \"op\": \"max\", \"arg\": \"x\", \"init\": \"init\", \"dim\": \"N\"},\n"
+		" {\"name\": \"mn\", \"op\": \"min\", \"arg\": \"x\", \"dim\": \"N\"},\n"
+		" {\"name\": \"sp\", \"op\": \"sub\", \"lhs\": \"mx\", \"rhs\": \"mn\"},\n"
+		" {\"name\": \"w2\", \"op\": \"write\", \"register\": \"sp\", \"memory\": \"span\"}]}\n");
+	InterpArg *a = ex_arg(&ex, "a"), *o = ex_arg(&ex, "out"), *sp = ex_arg(&ex, "span");
+	fill(a, 52, 0.25, 8, 1.0 / 32);
+	ex_run(&ex);
+	double ref[256], sref[4];
+	for (int m = 0; m < 4; m++) {
+		double mx = -5, mn = INFINITY;
+		for (int n = 0; n < 64; n++) {
+			double x = el(a, (uint64_t)(m * 64 + n));
+			ref[m * 64 + n] = 2 * (1 / sqrt(x) + 1 / x) + sqrt(x) * exp2(-x) + log2(x);
+			mx = fmax(mx, x);
+			mn = fmin(mn, x);
+		}
+		sref[m] = mx - mn;
+	}
+	expect_close("math", o, ref, 1e-6, 1e-6);
+	expect_close("span", sp, sref, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
+START_TEST(extract_and_extract_slice)
+{
+	/* col3[m] = x[m,3]; out gets x only at n in [2, 6), elsewhere it
+	 * keeps its previous contents. */
+	Example ex;
+	open_text(&ex, HEAD("extract", "\"M\": 5, \"N\": 16")
+		"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 16}},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 0}],\n"
+		"\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") ", " ARG("out", "[\"M\", \"N\"]", "f32") ", "
+		ARG("col3", "[\"M\"]", "f32") "],\n"
+		"\"graph\": [{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		" {\"name\": \"e\", \"op\": \"extract\", \"register\": \"x\", \"offset\": 3},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"e\", \"memory\": \"col3\"},\n"
+		" {\"name\": \"s\", \"op\": \"extract_slice\", \"register\": \"x\", \"offset\": [2], \"size\": [4], \"stride\": [1]},\n"
+		" {\"name\": \"w2\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"out\"}]}\n");
+	InterpArg *a = ex_arg(&ex, "a"), *o = ex_arg(&ex, "out"), *c = ex_arg(&ex, "col3");
+	fill(a, 53, -4, 4, 1.0 / 16);
+	fill(o, 54, 100, 101, 1);
+	ex_run(&ex);
+	double ref[80], cref[5];
+	for (int m = 0; m < 5; m++) {
+		cref[m] = el(a, (uint64_t)(m * 16 + 3));
+		for (int n = 0; n < 16; n++)
+			ref[m * 16 + n] = n >= 2 && n < 6 ? el(a, (uint64_t)(m * 16 + n)) : 100;
+	}
+	expect_close("extract", c, cref, 0, 0);
+	expect_close("extract_slice", o, ref, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
+START_TEST(gather_through_dynamic_values_and_permute)
+{
+	/* g[m,n] = a[m, idx[m,n]] (0 when idx is out of [0, N)); t = the
+	 * gathered tile permuted to [N, M] and written to tr[N, M]. */
+	Example ex;
+	open_text(&ex, HEAD("gather", "\"M\": 6, \"N\": 40") HW_ROWS
+		"\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") ", " ARG("idx", "[\"M\", \"N\"]", "i32") ", "
+		ARG("g", "[\"M\", \"N\"]", "f32") ", " ARG("tr", "[\"N\", \"M\"]", "f32") "],\n"
+		"\"graph\": [{\"name\": \"ix\", \"op\": \"read\", \"memory\": \"idx\"},\n"
+		" {\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\", \"mapping_dynamic_vals\": [\"ix\"], \"mapping\": {\n"
+		"   \"iterators\": [\"i\", \"j\"], \"inputs\": {\"M\": \"i\", \"N\": \"d0\"}, \"outputs\": {\"M\": \"i\", \"N\": \"j\"},\n"
+		"   \"dynamic_values\": [\"d0\"]}},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"x\", \"memory\": \"g\"},\n"
+		" {\"name\": \"t\", \"op\": \"permute\", \"arg\": \"x\", \"target_shape\": [\"N\", \"M\"]},\n"
+		" {\"name\": \"w2\", \"op\": \"write\", \"register\": \"t\", \"memory\": \"tr\"}]}\n");
+	InterpArg *a = ex_arg(&ex, "a"), *ix = ex_arg(&ex, "idx"), *g = ex_arg(&ex, "g"), *tr = ex_arg(&ex, "tr");
+	fill(a, 55, -4, 4, 1.0 / 16);
+	fill(ix, 56, -3, 45, 1);
+	ex_run(&ex);
+	double ref[240], tref[240];
+	int oob = 0;
+	for (int m = 0; m < 6; m++)
+		for (int n = 0; n < 40; n++) {
+			int64_t j = (int64_t)el(ix, (uint64_t)(m * 40 + n));
+			bool in = j >= 0 && j < 40;
+			oob += !in;
+			ref[m * 40 + n] = in ? el(a, (uint64_t)(m * 40 + j)) : 0;
+			tref[n * 6 + m] = ref[m * 40 + n];
+		}
+	ck_assert_int_gt(oob, 10);
+	expect_close("gather", g, ref, 0, 0);
+	expect_close("transpose", tr, tref, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("interp.ops");
+	TCase *tc = tcase_create("ops");
+	tcase_add_test(tc, mask_with_self_index_apply_expr_select);
+	tcase_add_test(tc, unary_math_reductions_and_scalars);
+	tcase_add_test(tc, extract_and_extract_slice);
+	tcase_add_test(tc, gather_through_dynamic_values_and_permute);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
