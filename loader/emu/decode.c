@@ -116,12 +116,6 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		in->dst = (w0 >> 16) & 0x7f;
 		in->src[0] = w0 & 0xff;
 		in->src[1] = (w0 >> 8) & 0xff;
-	} else if ((w0 >> 31) == 0) { /* VOP2 */
-		in->fmt = EF_VOP2;
-		in->id = T->vop2[(w0 >> 25) & 0x3f];
-		in->dst = (w0 >> 17) & 0xff;
-		in->src[1] = 256 + ((w0 >> 9) & 0xff);
-		in->src[0] = w0 & 0x1ff;
 	} else if ((w0 >> 25) == 0x3F) { /* VOP1 */
 		in->fmt = EF_VOP1;
 		in->id = T->vop1[(w0 >> 9) & 0xff];
@@ -133,6 +127,12 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		in->src[1] = 256 + ((w0 >> 9) & 0xff);
 		in->src[0] = w0 & 0x1ff;
 		in->sdst = SRC_VCC_LO;
+	} else if ((w0 >> 31) == 0) { /* VOP2 */
+		in->fmt = EF_VOP2;
+		in->id = T->vop2[(w0 >> 25) & 0x3f];
+		in->dst = (w0 >> 17) & 0xff;
+		in->src[1] = 256 + ((w0 >> 9) & 0xff);
+		in->src[0] = w0 & 0x1ff;
 	} else {
 		unsigned top6 = w0 >> 26;
 		if (avail < 8)

@@ -38,8 +38,9 @@ void emu_fail(Emu *e, Wave *w, const Inst *in, const char *fmt, ...)
 	if (in)
 		emu_print(in, w ? w->pc : 0, dis, sizeof dis);
 	if (w && e->wg)
-		snprintf(e->err, e->err_len, "%s at 0x%llx (%s) [workgroup (%u,%u,%u) wave %u]", msg,
-			 (unsigned long long)w->pc, dis, e->wg->id[0], e->wg->id[1], e->wg->id[2], w->id);
+		snprintf(e->err, e->err_len, "%s at 0x%llx%s%s%s [workgroup (%u,%u,%u) wave %u]", msg,
+			 (unsigned long long)w->pc, in ? " (" : "", dis, in ? ")" : "", e->wg->id[0], e->wg->id[1],
+			 e->wg->id[2], w->id);
 	else
 		snprintf(e->err, e->err_len, "%s", msg);
 	if (w)

@@ -1,0 +1,924 @@
+/* valu.c — vector ALU: VOP1, VOP2, VOPC, VOP3 and (non-MFMA) VOP3P.
+ *
+ * Each instruction is executed a whole row at a time: the sources are first
+ * gathered into 64-lane arrays (VGPR rows, broadcast scalars and constants,
+ * DPP lane permutations, SDWA byte/word selects, then the abs/neg input
+ * modifiers), the operation runs over all 64 lanes (cheap and branch-free;
+ * no operation here can trap on garbage inputs), and the result is written
+ * only to the lanes enabled by EXEC (and, for DPP, by row/bank masks and
+ * valid source lanes). Output modifiers (omod, clamp) apply to float
+ * results. 16-bit results zero the high half, as on gfx9, unless VOP3
+ * op_sel[3] or SDWA dst_sel places them elsewhere.
+ *
+ * Float arithmetic uses the host's IEEE round-to-nearest-even; f16 goes
+ * through util/dtype.h's RNE conversions. Transcendentals use libm
+ * (exp2f, log2f, 1/x, 1/sqrtf, sqrtf), which are at least as accurate as the
+ * hardware's ~1 ulp approximations. v_div_scale is modelled as "no scaling
+ * needed" (vcc = 0), which gives the same quotient as hardware except for
+ * operands near the ends of the exponent range. */
+#include <math.h>
+#include <string.h>
+
+#include "../../util/dtype.h"
+#include "emu_int.h"
+
+static inline float F(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t U(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double D(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
+static inline uint64_t UD(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+static inline float H(uint32_t u) { return f16_to_f32((uint16_t)u); }
+static inline uint32_t UH(float f) { return f32_to_f16(f); }
+
+static bool is_f16ish(EmuType t) { return t == T_F16 || t == T_I16 || t == T_U16 || t == T_B16 || t == T_BF16; }
+
+/* DPP: source lane for lane l, or -1 when out of range. */
+static int dpp_src_lane(unsigned c, int l)
+{
+	int r = l & 15;
+	if (c <= 0xff)
+		return (l & ~3) | ((c >> (2 * (l & 3))) & 3);
+	if (c >= 0x101 && c <= 0x10f)
+		return r + (int)(c & 15) > 15 ? -1 : l + (int)(c & 15);
+	if (c >= 0x111 && c <= 0x11f)
+		return r < (int)(c & 15) ? -1 : l - (int)(c & 15);
+	if (c >= 0x121 && c <= 0x12f)
+		return (l & ~15) | ((r - (int)(c & 15)) & 15);
+	switch (c) {
+	case 0x130: return l == 63 ? -1 : l + 1;
+	case 0x134: return (l + 1) & 63;
+	case 0x138: return l == 0 ? -1 : l - 1;
+	case 0x13c: return (l - 1) & 63;
+	case 0x140: return (l & ~15) | (15 - r);
+	case 0x141: return (l & ~7) | (7 - (l & 7));
+	case 0x142: return l < 16 ? -1 : (l & ~15) - 1;
+	case 0x143: return l < 32 ? -1 : 31;
+	default: return -2;
+	}
+}
+
+static uint32_t sdwa_sel(uint32_t v, unsigned sel, bool sx)
+{
+	switch (sel) {
+	case 0: case 1: case 2: case 3: {
+		uint32_t b = (v >> (8 * sel)) & 0xff;
+		return sx ? (uint32_t)(int32_t)(int8_t)b : b;
+	}
+	case 4: case 5: {
+		uint32_t h = (v >> (16 * (sel - 4))) & 0xffff;
+		return sx ? (uint32_t)(int32_t)(int16_t)h : h;
+	}
+	default: return v;
+	}
+}
+
+typedef struct {
+	uint64_t wmask;     /* lanes written */
+	uint64_t dpp_zero;  /* DPP lanes whose source is invalid and bound_ctrl zeroes */
+} Ctx;
+
+/* Gather 32-bit source i. `t` is the operand type (for constants and abs/neg). */
+static void src32(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint32_t *out, Ctx *cx, bool agpr)
+{
+	unsigned c = in->src[i];
+	if (c >= SRC_VGPR) {
+		unsigned r = c - SRC_VGPR + (agpr ? w->accum_offset : 0);
+		if (!emu_vreg_ok(e, w, in, r, 1)) {
+			memset(out, 0, 64 * 4);
+			return;
+		}
+		const uint32_t *row = vreg(w, r);
+		if (i == 0 && in->dpp) {
+			for (int l = 0; l < 64; l++) {
+				int s = dpp_src_lane(in->dpp_ctrl, l);
+				if (s == -2) {
+					emu_fail(e, w, in, "unsupported DPP control 0x%x", in->dpp_ctrl);
+					return;
+				}
+				if (s < 0 || !((w->exec >> s) & 1)) {
+					out[l] = 0;
+					if (in->bound_ctrl)
+						cx->dpp_zero |= 1ull << l;
+					else
+						cx->wmask &= ~(1ull << l);
+				} else
+					out[l] = row[s];
+			}
+			for (int rw = 0; rw < 4; rw++)
+				if (!((in->row_mask >> rw) & 1))
+					cx->wmask &= ~(0xffffull << (16 * rw));
+			for (int l = 0; l < 64; l++)
+				if (!((in->bank_mask >> ((l >> 2) & 3)) & 1))
+					cx->wmask &= ~(1ull << l);
+		} else
+			memcpy(out, row, 64 * 4);
+	} else {
+		uint32_t v = emu_scalar_src(e, w, in, c, t);
+		for (int l = 0; l < 64; l++)
+			out[l] = v;
+	}
+	if (in->sdwa && i < 2) {
+		bool flt = t == T_F16 || t == T_F32;
+		for (int l = 0; l < 64; l++)
+			out[l] = sdwa_sel(out[l], in->sdwa_sel[i], in->sdwa_sext[i] && !flt);
+	}
+	bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
+	if ((ab || ng) && (t == T_F32 || t == T_F16 || t == T_BF16)) {
+		uint32_t sign = t == T_F32 ? 0x80000000u : 0x8000u;
+		for (int l = 0; l < 64; l++) {
+			uint32_t v = out[l];
+			if (ab)
+				v &= ~sign;
+			if (ng)
+				v ^= sign;
+			out[l] = v;
+		}
+	} else if (ng && (t == T_I32 || t == T_U32) && in->fmt == EF_VOP3P) {
+		/* integer neg in VOP3P is not a modifier */
+	}
+}
+
+static void src64(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint64_t *out)
+{
+	unsigned c = in->src[i];
+	if (c >= SRC_VGPR) {
+		unsigned r = c - SRC_VGPR;
+		if (!emu_vreg_ok(e, w, in, r, 2)) {
+			memset(out, 0, 64 * 8);
+			return;
+		}
+		const uint32_t *lo = vreg(w, r), *hi = vreg(w, r + 1);
+		for (int l = 0; l < 64; l++)
+			out[l] = lo[l] | (uint64_t)hi[l] << 32;
+	} else {
+		uint64_t v = emu_scalar_src64(e, w, in, c, t);
+		for (int l = 0; l < 64; l++)
+			out[l] = v;
+	}
+	if (t == T_F64) {
+		bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
+		for (int l = 0; l < 64 && (ab || ng); l++) {
+			if (ab)
+				out[l] &= ~(1ull << 63);
+			if (ng)
+				out[l] ^= 1ull << 63;
+		}
+	}
+}
+
+static float omod_clamp_f(const Inst *in, float f)
+{
+	if (in->omod == 1)
+		f *= 2.0f;
+	else if (in->omod == 2)
+		f *= 4.0f;
+	else if (in->omod == 3)
+		f *= 0.5f;
+	if (in->clamp)
+		f = isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+	return f;
+}
+
+/* Write a 32-bit result row through the write mask, with SDWA/op_sel placement. */
+static void write32(Emu *e, Wave *w, const Inst *in, unsigned reg, const uint32_t *d, uint64_t m, bool r16)
+{
+	if (!emu_vreg_ok(e, w, in, reg, 1))
+		return;
+	uint32_t *row = vreg(w, reg);
+	if (in->sdwa && in->sdwa_dst_sel != 6) {
+		unsigned sel = in->sdwa_dst_sel;
+		unsigned sh = sel < 4 ? 8 * sel : 16 * (sel - 4);
+		uint32_t mask = (sel < 4 ? 0xffu : 0xffffu) << sh;
+		for (int l = 0; l < 64; l++) {
+			if (!((m >> l) & 1))
+				continue;
+			uint32_t v = (d[l] << sh) & mask;
+			if (in->sdwa_dst_unused == 2)
+				v |= row[l] & ~mask;
+			else if (in->sdwa_dst_unused == 1 && (v >> (sh + (sel < 4 ? 7 : 15)) & 1))
+				v |= ~mask & ~((1u << sh) - 1);
+			row[l] = v;
+		}
+		return;
+	}
+	if (r16 && (in->opsel & 8) && (in->vop3 || in->fmt == EF_VOP3)) {
+		for (int l = 0; l < 64; l++)
+			if ((m >> l) & 1)
+				row[l] = (row[l] & 0xffff) | d[l] << 16;
+		return;
+	}
+	if (r16) {
+		for (int l = 0; l < 64; l++)
+			if ((m >> l) & 1)
+				row[l] = d[l] & 0xffff;
+		return;
+	}
+	if (m == ~0ull) {
+		memcpy(row, d, 64 * 4);
+		return;
+	}
+	for (int l = 0; l < 64; l++)
+		if ((m >> l) & 1)
+			row[l] = d[l];
+}
+
+static void write64(Emu *e, Wave *w, const Inst *in, unsigned reg, const uint64_t *d, uint64_t m)
+{
+	if (!emu_vreg_ok(e, w, in, reg, 2))
+		return;
+	uint32_t *lo = vreg(w, reg), *hi = vreg(w, reg + 1);
+	for (int l = 0; l < 64; l++)
+		if ((m >> l) & 1)
+			lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
+}
+
+static uint32_t f32_class(float f)
+{
+	uint32_t u = U(f);
+	bool neg = u >> 31;
+	if (isnan(f))
+		return (u & 0x400000) ? 1u << 1 : 1u << 0;
+	if (isinf(f))
+		return neg ? 1u << 2 : 1u << 9;
+	if (f == 0)
+		return neg ? 1u << 5 : 1u << 6;
+	if (fpclassify(f) == FP_SUBNORMAL)
+		return neg ? 1u << 4 : 1u << 7;
+	return neg ? 1u << 3 : 1u << 8;
+}
+
+static uint32_t f64_class(double f)
+{
+	uint64_t u = UD(f);
+	bool neg = u >> 63;
+	if (isnan(f))
+		return (u & (1ull << 51)) ? 1u << 1 : 1u << 0;
+	if (isinf(f))
+		return neg ? 1u << 2 : 1u << 9;
+	if (f == 0)
+		return neg ? 1u << 5 : 1u << 6;
+	if (fpclassify(f) == FP_SUBNORMAL)
+		return neg ? 1u << 4 : 1u << 7;
+	return neg ? 1u << 3 : 1u << 8;
+}
+
+/* f32 -> f16 with round toward zero (v_cvt_pkrtz). */
+static uint32_t f16_rtz(float f)
+{
+	uint16_t h = f32_to_f16(f);
+	if (isnan(f) || isinf(f))
+		return h;
+	float back = f16_to_f32(h);
+	if (fabsf(back) > fabsf(f)) /* rounded away from zero: step one ulp toward zero */
+		h = (uint16_t)(h - 1);
+	if ((h & 0x7fff) == 0x7c00 && !isinf(f)) /* overflow truncates to max finite */
+		h = (uint16_t)((h & 0x8000) | 0x7bff);
+	return h;
+}
+
+static int32_t cvt_i32(double f)
+{
+	if (isnan(f))
+		return 0;
+	if (f >= 2147483647.0)
+		return INT32_MAX;
+	if (f <= -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)f;
+}
+
+static uint32_t cvt_u32(double f)
+{
+	if (isnan(f) || f <= 0)
+		return 0;
+	if (f >= 4294967295.0)
+		return UINT32_MAX;
+	return (uint32_t)f;
+}
+
+static int cmp_f(unsigned op, double a, double b)
+{
+	bool un = isnan(a) || isnan(b);
+	switch (op) {
+	case 0: return 0;
+	case 1: return a < b;
+	case 2: return a == b;
+	case 3: return a <= b;
+	case 4: return a > b;
+	case 5: return !un && a != b;
+	case 6: return a >= b;
+	case 7: return !un;
+	case 8: return un;
+	case 9: return !(a >= b);
+	case 10: return un || a == b;
+	case 11: return !(a > b);
+	case 12: return !(a <= b);
+	case 13: return !(a == b);
+	case 14: return !(a < b);
+	default: return 1;
+	}
+}
+
+static int cmp_i(unsigned op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case 0: return 0;
+	case 1: return a < b;
+	case 2: return a == b;
+	case 3: return a <= b;
+	case 4: return a > b;
+	case 5: return a != b;
+	case 6: return a >= b;
+	default: return 1;
+	}
+}
+
+static int cmp_u(unsigned op, uint64_t a, uint64_t b)
+{
+	switch (op) {
+	case 0: return 0;
+	case 1: return a < b;
+	case 2: return a == b;
+	case 3: return a <= b;
+	case 4: return a > b;
+	case 5: return a != b;
+	case 6: return a >= b;
+	default: return 1;
+	}
+}
+
+static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	EmuType t = (EmuType)r->type;
+	uint64_t res = 0, act = w->exec;
+	unsigned op = (unsigned)r->op942 & 0xf;
+	bool cmpx = (r->op942 & 0x10) && r->op942 >= 0x20; /* cmpx rows sit at base + 0x10 */
+	if (in->id == EI_V_CMP_CLASS_F32 || in->id == EI_V_CMPX_CLASS_F32 || in->id == EI_V_CMP_CLASS_F16) {
+		uint32_t a[64], b[64];
+		src32(e, w, in, 0, t, a, cx, false);
+		src32(e, w, in, 1, T_U32, b, cx, false);
+		for (int l = 0; l < 64; l++) {
+			float f = t == T_F16 ? H(a[l]) : F(a[l]);
+			if (f32_class(f) & b[l])
+				res |= 1ull << l;
+		}
+		cmpx = in->id == EI_V_CMPX_CLASS_F32;
+	} else if (in->id == EI_V_CMP_CLASS_F64) {
+		uint64_t a[64];
+		uint32_t b[64];
+		src64(e, w, in, 0, t, a);
+		src32(e, w, in, 1, T_U32, b, cx, false);
+		for (int l = 0; l < 64; l++)
+			if (f64_class(D(a[l])) & b[l])
+				res |= 1ull << l;
+	} else if (t == T_F64 || t == T_I64 || t == T_U64) {
+		uint64_t a[64], b[64];
+		src64(e, w, in, 0, t, a);
+		src64(e, w, in, 1, t, b);
+		unsigned o = t == T_F64 ? op : op & 7;
+		for (int l = 0; l < 64; l++) {
+			int c = t == T_F64 ? cmp_f(o, D(a[l]), D(b[l])) : t == T_I64 ? cmp_i(o, (int64_t)a[l], (int64_t)b[l])
+										      : cmp_u(o, a[l], b[l]);
+			res |= (uint64_t)c << l;
+		}
+	} else {
+		uint32_t a[64], b[64];
+		src32(e, w, in, 0, t, a, cx, false);
+		src32(e, w, in, 1, t, b, cx, false);
+		bool sixteen = t == T_F16 || t == T_I16 || t == T_U16;
+		unsigned o = (t == T_F32 || t == T_F16) ? op : op & 7;
+		for (int l = 0; l < 64; l++) {
+			uint32_t x = a[l], y = b[l];
+			if (sixteen && in->vop3) {
+				if (in->opsel & 1) x >>= 16;
+				if (in->opsel & 2) y >>= 16;
+			}
+			int c;
+			switch (t) {
+			case T_F32: c = cmp_f(o, F(x), F(y)); break;
+			case T_F16: c = cmp_f(o, H(x), H(y)); break;
+			case T_I16: c = cmp_i(o, (int16_t)x, (int16_t)y); break;
+			case T_U16: c = cmp_u(o, x & 0xffff, y & 0xffff); break;
+			case T_I32: c = cmp_i(o, (int32_t)x, (int32_t)y); break;
+			default: c = cmp_u(o, x, y); break;
+			}
+			res |= (uint64_t)c << l;
+		}
+	}
+	res &= act & cx->wmask;
+	emu_sreg_write64(e, w, in->sdst, res);
+	if (cmpx)
+		w->exec = res;
+}
+
+/* The body of a 32-bit lane loop: a, b, c are the source rows, d the result. */
+#define LOOP(...) do { for (int l = 0; l < 64; l++) { __VA_ARGS__; } } while (0)
+
+void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	EmuType t = (EmuType)r->type;
+	Ctx cx = {~0ull, 0};
+	if (in->fmt == EF_VOPC) {
+		exec_vopc(e, w, in, &cx);
+		return;
+	}
+	uint64_t exec = w->exec;
+	uint32_t a[64], b[64], c[64], d[64];
+	uint64_t A[64], B[64], C[64], DD[64];
+	bool r16 = false;     /* 16-bit result: zero the high half */
+	bool fres = false;    /* f32 result: apply omod/clamp */
+	bool wide = false;    /* 64-bit result in DD */
+	bool nowrite = false; /* handled inline */
+	int ns = (r->src[0] > 0) + (r->src[1] > 0) + (r->src[2] > 0);
+
+	/* Special cases that do not fit the row model. */
+	switch (in->id) {
+	case EI_V_NOP: return;
+	case EI_V_READFIRSTLANE_B32: {
+		if (!emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
+			return;
+		int lane = exec ? __builtin_ctzll(exec) : 0;
+		uint32_t v = in->src[0] >= SRC_VGPR ? vreg(w, in->src[0] - SRC_VGPR)[lane] : emu_scalar_src(e, w, in, in->src[0], T_B32);
+		emu_sreg_write(e, w, in->dst, v);
+		return;
+	}
+	case EI_V_READLANE_B32: {
+		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
+		if (in->src[0] < SRC_VGPR || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
+			return;
+		emu_sreg_write(e, w, in->dst, vreg(w, in->src[0] - SRC_VGPR)[lane]);
+		return;
+	}
+	case EI_V_WRITELANE_B32: {
+		uint32_t v = emu_scalar_src(e, w, in, in->src[0], T_B32);
+		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
+		if (emu_vreg_ok(e, w, in, in->dst, 1))
+			vreg(w, in->dst)[lane] = v;
+		return;
+	}
+	case EI_V_SWAP_B32: {
+		if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
+			return;
+		uint32_t *x = vreg(w, in->dst), *y = vreg(w, in->src[0] - SRC_VGPR);
+		for (int l = 0; l < 64; l++)
+			if ((exec >> l) & 1) {
+				uint32_t tmp = x[l];
+				x[l] = y[l], y[l] = tmp;
+			}
+		return;
+	}
+	case EI_V_ACCVGPR_READ_B32: case EI_V_ACCVGPR_WRITE_B32: case EI_V_ACCVGPR_MOV_B32: {
+		bool from_acc = in->id != EI_V_ACCVGPR_WRITE_B32, to_acc = in->id != EI_V_ACCVGPR_READ_B32;
+		src32(e, w, in, 0, T_B32, a, &cx, from_acc && in->src[0] >= SRC_VGPR);
+		write32(e, w, in, in->dst + (to_acc ? w->accum_offset : 0), a, exec, false);
+		return;
+	}
+	default: break;
+	}
+
+	bool is64src = r->src[0] == 2 || r->src[1] == 2 || r->src[2] == 2 || r->dst == 2;
+	if (in->fmt == EF_VOP3P) {
+		/* packed: assemble lo/hi halves per op_sel / op_sel_hi */
+		if (r->src[0] == 2) { /* v_pk_*_f32 and v_pk_mov_b32: dword pairs */
+			for (int i = 0; i < ns; i++) {
+				uint64_t *X = i == 0 ? A : i == 1 ? B : C;
+				src64(e, w, in, i, T_B64, X);
+				if (in->src[i] < SRC_VGPR) {
+					uint32_t v = emu_scalar_src(e, w, in, in->src[i], T_F32);
+					for (int l = 0; l < 64; l++)
+						X[l] = v | (uint64_t)v << 32;
+				}
+				for (int l = 0; l < 64; l++) {
+					uint32_t lo = (in->opsel >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
+					uint32_t hi = (in->opsel_hi >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
+					if (t == T_F32) {
+						if ((in->neg >> i) & 1) lo ^= 0x80000000u;
+						if ((in->neg_hi >> i) & 1) hi ^= 0x80000000u;
+					}
+					X[l] = lo | (uint64_t)hi << 32;
+				}
+			}
+			for (int l = 0; l < 64; l++) {
+				float al = F((uint32_t)A[l]), ah = F((uint32_t)(A[l] >> 32));
+				float bl = F((uint32_t)B[l]), bh = F((uint32_t)(B[l] >> 32));
+				float lo, hi;
+				switch (in->id) {
+				case EI_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
+				case EI_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
+				case EI_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
+				case EI_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)(B[l] >> 32) << 32; continue;
+				default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+				}
+				DD[l] = U(lo) | (uint64_t)U(hi) << 32;
+			}
+			if (in->id == EI_V_PK_MOV_B32) /* pk_mov: op_sel picks the dword of each source */
+				for (int l = 0; l < 64; l++)
+					DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)(B[l] >> 32) << 32;
+			write64(e, w, in, in->dst, DD, exec);
+			return;
+		}
+		uint32_t lo[3][64], hi[3][64];
+		for (int i = 0; i < ns; i++) {
+			uint32_t *X = i == 0 ? a : i == 1 ? b : c;
+			Inst tmp = *in;
+			tmp.neg = tmp.abs = 0;
+			src32(e, w, &tmp, i, t, X, &cx, false);
+			if (in->src[i] < SRC_VGPR) /* constants apply to both halves */
+				for (int l = 0; l < 64; l++)
+					X[l] = (X[l] & 0xffff) | X[l] << 16;
+			bool mix = in->id == EI_V_FMA_MIX_F32 || in->id == EI_V_FMA_MIXLO_F16 || in->id == EI_V_FMA_MIXHI_F16;
+			for (int l = 0; l < 64; l++) {
+				uint32_t v = X[l];
+				lo[i][l] = (in->opsel >> i) & 1 ? v >> 16 : v & 0xffff;
+				hi[i][l] = (in->opsel_hi >> i) & 1 ? v >> 16 : v & 0xffff;
+				if (mix) { /* opsel_hi: f16 source (opsel picks half), else f32 */
+					float f = (in->opsel_hi >> i) & 1 ? H(lo[i][l]) : F(in->src[i] < SRC_VGPR ? emu_scalar_src(e, w, in, in->src[i], T_F32) : v);
+					if ((in->neg_hi >> i) & 1) f = fabsf(f);
+					if ((in->neg >> i) & 1) f = -f;
+					lo[i][l] = U(f);
+				} else if (t == T_F16) {
+					if ((in->neg >> i) & 1) lo[i][l] ^= 0x8000;
+					if ((in->neg_hi >> i) & 1) hi[i][l] ^= 0x8000;
+				}
+			}
+		}
+		for (int l = 0; l < 64; l++) {
+			uint32_t x0 = lo[0][l], x1 = lo[1][l], x2 = ns > 2 ? lo[2][l] : 0;
+			uint32_t y0 = hi[0][l], y1 = hi[1][l], y2 = ns > 2 ? hi[2][l] : 0;
+			uint32_t rl = 0, rh = 0;
+			switch (in->id) {
+#define PK(expr_lo, expr_hi) rl = (expr_lo) & 0xffff, rh = (expr_hi) & 0xffff; break
+			case EI_V_PK_FMA_F16: PK(UH((float)((double)H(x0) * H(x1) + H(x2))), UH((float)((double)H(y0) * H(y1) + H(y2))));
+			case EI_V_PK_ADD_F16: PK(UH(H(x0) + H(x1)), UH(H(y0) + H(y1)));
+			case EI_V_PK_MUL_F16: PK(UH(H(x0) * H(x1)), UH(H(y0) * H(y1)));
+			case EI_V_PK_MIN_F16: PK(UH(fminf(H(x0), H(x1))), UH(fminf(H(y0), H(y1))));
+			case EI_V_PK_MAX_F16: PK(UH(fmaxf(H(x0), H(x1))), UH(fmaxf(H(y0), H(y1))));
+			case EI_V_PK_ADD_U16: case EI_V_PK_ADD_I16: PK(x0 + x1, y0 + y1);
+			case EI_V_PK_SUB_U16: case EI_V_PK_SUB_I16: PK(x0 - x1, y0 - y1);
+			case EI_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
+			case EI_V_PK_MAD_U16: case EI_V_PK_MAD_I16: PK(x0 * x1 + x2, y0 * y1 + y2);
+			case EI_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
+			case EI_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
+			case EI_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
+			case EI_V_PK_MAX_I16: PK((int16_t)x0 > (int16_t)x1 ? x0 : x1, (int16_t)y0 > (int16_t)y1 ? y0 : y1);
+			case EI_V_PK_MIN_I16: PK((int16_t)x0 < (int16_t)x1 ? x0 : x1, (int16_t)y0 < (int16_t)y1 ? y0 : y1);
+			case EI_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
+			case EI_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
+#undef PK
+			case EI_V_FMA_MIX_F32: d[l] = U(fmaf(F(x0), F(x1), F(x2))); continue;
+			case EI_V_FMA_MIXLO_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
+			case EI_V_FMA_MIXHI_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
+			case EI_V_DOT2_F32_F16: d[l] = U((float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l]))); continue;
+			case EI_V_DOT2_I32_I16: d[l] = (uint32_t)((int16_t)x0 * (int16_t)x1 + (int16_t)y0 * (int16_t)y1) + c[l]; continue;
+			case EI_V_DOT2_U32_U16: d[l] = x0 * x1 + y0 * y1 + c[l]; continue;
+			case EI_V_DOT4_I32_I8: case EI_V_DOT4_U32_U8: {
+				uint32_t s = c[l];
+				for (int k = 0; k < 4; k++) {
+					uint32_t p = (a[l] >> (8 * k)) & 0xff, q = (b[l] >> (8 * k)) & 0xff;
+					s += in->id == EI_V_DOT4_I32_I8 ? (uint32_t)((int8_t)p * (int8_t)q) : p * q;
+				}
+				d[l] = s;
+				continue;
+			}
+			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+			}
+			d[l] = rl | rh << 16;
+		}
+		if (in->id == EI_V_FMA_MIXLO_F16 || in->id == EI_V_FMA_MIXHI_F16) {
+			if (!emu_vreg_ok(e, w, in, in->dst, 1))
+				return;
+			uint32_t *row = vreg(w, in->dst);
+			bool hiw = in->id == EI_V_FMA_MIXHI_F16;
+			for (int l = 0; l < 64; l++)
+				if ((exec >> l) & 1)
+					row[l] = hiw ? (row[l] & 0xffff) | d[l] << 16 : (row[l] & 0xffff0000u) | (d[l] & 0xffff);
+			return;
+		}
+		write32(e, w, in, in->dst, d, exec, false);
+		return;
+	}
+
+	if (is64src) {
+		EmuType t0 = t;
+		for (int i = 0; i < 3; i++) {
+			if (!r->src[i])
+				continue;
+			if (r->src[i] == 2)
+				src64(e, w, in, i, t0, i == 0 ? A : i == 1 ? B : C);
+			else
+				src32(e, w, in, i, (in->id == EI_V_LDEXP_F64) ? T_I32 : t0, i == 0 ? a : i == 1 ? b : c, &cx, false);
+		}
+		if (e->failed)
+			return;
+		wide = r->dst == 2;
+		for (int l = 0; l < 64; l++) {
+			switch (in->id) {
+			case EI_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
+			case EI_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
+			case EI_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;
+			case EI_V_CVT_F64_I32: DD[l] = UD((double)(int32_t)a[l]); break;
+			case EI_V_CVT_F64_U32: DD[l] = UD((double)a[l]); break;
+			case EI_V_CVT_F64_F32: DD[l] = UD((double)F(a[l])); break;
+			case EI_V_TRUNC_F64: DD[l] = UD(trunc(D(A[l]))); break;
+			case EI_V_CEIL_F64: DD[l] = UD(ceil(D(A[l]))); break;
+			case EI_V_RNDNE_F64: DD[l] = UD(nearbyint(D(A[l]))); break;
+			case EI_V_FLOOR_F64: DD[l] = UD(floor(D(A[l]))); break;
+			case EI_V_RCP_F64: DD[l] = UD(1.0 / D(A[l])); break;
+			case EI_V_RSQ_F64: DD[l] = UD(1.0 / sqrt(D(A[l]))); break;
+			case EI_V_SQRT_F64: DD[l] = UD(sqrt(D(A[l]))); break;
+			case EI_V_FMAC_F64: {
+				uint32_t *lo = vreg(w, in->dst), *hi = vreg(w, in->dst + 1);
+				DD[l] = UD(fma(D(A[l]), D(B[l]), D(lo[l] | (uint64_t)hi[l] << 32)));
+				break;
+			}
+			case EI_V_FMA_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
+			case EI_V_ADD_F64: DD[l] = UD(D(A[l]) + D(B[l])); break;
+			case EI_V_MUL_F64: DD[l] = UD(D(A[l]) * D(B[l])); break;
+			case EI_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
+			case EI_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
+			case EI_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
+			case EI_V_DIV_FMAS_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
+			case EI_V_DIV_SCALE_F64: DD[l] = A[l]; break;
+			case EI_V_DIV_FIXUP_F64: {
+				double q = D(A[l]), den = D(B[l]), num = D(C[l]);
+				double sgn = (signbit(den) != signbit(num)) ? -1.0 : 1.0;
+				if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num)))
+					DD[l] = UD(NAN);
+				else if (den == 0 || isinf(num))
+					DD[l] = UD(sgn * INFINITY);
+				else if (isinf(den))
+					DD[l] = UD(sgn * 0.0);
+				else
+					DD[l] = UD(isnan(q) ? sgn * INFINITY : sgn * fabs(q));
+				break;
+			}
+			case EI_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
+			case EI_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
+			case EI_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
+			case EI_V_LSHL_ADD_U64: DD[l] = (A[l] << (b[l] & 7)) + C[l]; break;
+			case EI_V_MAD_U64_U32: DD[l] = (uint64_t)a[l] * b[l] + C[l]; break;
+			case EI_V_MAD_I64_I32: DD[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + C[l]; break;
+			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+			}
+		}
+		if (in->id == EI_V_MAD_U64_U32 || in->id == EI_V_MAD_I64_I32 || in->id == EI_V_DIV_SCALE_F64) {
+			uint64_t carry = 0;
+			if (in->id == EI_V_MAD_U64_U32)
+				for (int l = 0; l < 64; l++) {
+					unsigned __int128 p = (unsigned __int128)a[l] * b[l] + C[l];
+					carry |= (uint64_t)((p >> 64) != 0) << l;
+				}
+			emu_sreg_write64(e, w, in->sdst, carry & exec);
+		}
+		uint64_t m = exec & cx.wmask;
+		if (in->omod || in->clamp)
+			for (int l = 0; l < 64 && wide && t == T_F64; l++) {
+				double f = D(DD[l]);
+				f = in->omod == 1 ? f * 2 : in->omod == 2 ? f * 4 : in->omod == 3 ? f * 0.5 : f;
+				if (in->clamp)
+					f = isnan(f) ? 0 : f < 0 ? 0 : f > 1 ? 1 : f;
+				DD[l] = UD(f);
+			}
+		if (wide)
+			write64(e, w, in, in->dst, DD, m);
+		else
+			write32(e, w, in, in->dst, d, m, false);
+		return;
+	}
+
+	/* 32-bit and 16-bit operations */
+	EmuType st[3] = {t, t, t};
+	switch (in->id) {
+	case EI_V_LDEXP_F32: case EI_V_LDEXP_F16: st[1] = T_I32; break;
+	case EI_V_CNDMASK_B32: st[2] = T_B32; break;
+	case EI_V_CVT_PKRTZ_F16_F32: break;
+	case EI_V_PACK_B32_F16: break;
+	default: break;
+	}
+	for (int i = 0; i < ns && i < 3; i++)
+		src32(e, w, in, i, st[i], i == 0 ? a : i == 1 ? b : c, &cx, false);
+	if (e->failed)
+		return;
+	if (is_f16ish(t) && (in->vop3 || in->fmt == EF_VOP3) && in->id != EI_V_PACK_B32_F16)
+		for (int l = 0; l < 64; l++) {
+			if (in->opsel & 1) a[l] >>= 16;
+			if (in->opsel & 2) b[l] >>= 16;
+			if (in->opsel & 4) c[l] >>= 16;
+		}
+	uint64_t vcc_in = 0, carry = 0;
+	if (r->flags & EIF_VCCIN)
+		vcc_in = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : emu_sreg_read64(e, w, SRC_VCC_LO);
+	uint32_t *dold = emu_vreg_ok(e, w, in, in->dst, 1) ? vreg(w, in->dst) : NULL;
+	if (!dold)
+		return;
+	switch (in->id) {
+	case EI_V_MOV_B32: memcpy(d, a, sizeof d); break;
+	case EI_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); fres = true; break;
+	case EI_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); fres = true; break;
+	case EI_V_CVT_U32_F32: LOOP(d[l] = cvt_u32(F(a[l]))); break;
+	case EI_V_CVT_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(F(a[l]))); break;
+	case EI_V_CVT_F16_F32: LOOP(d[l] = UH(F(a[l]))); r16 = true; break;
+	case EI_V_CVT_F32_F16: LOOP(d[l] = U(H(a[l]))); fres = true; break;
+	case EI_V_CVT_RPI_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l]) + 0.5))); break;
+	case EI_V_CVT_FLR_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l])))); break;
+	case EI_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
+	case EI_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
+	case EI_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
+	case EI_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;
+	case EI_V_FRACT_F32: LOOP(float f = F(a[l]); float q = f - floorf(f); d[l] = U(isinf(f) ? NAN : q >= 1.0f ? 0x1.fffffep-1f : q)); fres = true; break;
+	case EI_V_TRUNC_F32: LOOP(d[l] = U(truncf(F(a[l])))); fres = true; break;
+	case EI_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); fres = true; break;
+	case EI_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); fres = true; break;
+	case EI_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); fres = true; break;
+	case EI_V_EXP_F32: LOOP(d[l] = U(exp2f(F(a[l])))); fres = true; break;
+	case EI_V_LOG_F32: LOOP(d[l] = U(log2f(F(a[l])))); fres = true; break;
+	case EI_V_RCP_F32: case EI_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); fres = true; break;
+	case EI_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); fres = true; break;
+	case EI_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); fres = true; break;
+	case EI_V_SIN_F32: LOOP(d[l] = U((float)sin(F(a[l]) * 6.283185307179586))); fres = true; break;
+	case EI_V_COS_F32: LOOP(d[l] = U((float)cos(F(a[l]) * 6.283185307179586))); fres = true; break;
+	case EI_V_NOT_B32: LOOP(d[l] = ~a[l]); break;
+	case EI_V_BFREV_B32: LOOP(uint32_t v = a[l], o = 0; for (int k = 0; k < 32; k++) o |= ((v >> k) & 1u) << (31 - k); d[l] = o); break;
+	case EI_V_FFBH_U32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : 0xffffffffu); break;
+	case EI_V_FFBL_B32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : 0xffffffffu); break;
+	case EI_V_FFBH_I32: LOOP(uint32_t v = (int32_t)a[l] < 0 ? ~a[l] : a[l]; d[l] = v ? (uint32_t)__builtin_clz(v) - 1 : 0xffffffffu); break;
+	case EI_V_FREXP_EXP_I32_F32: LOOP(int ex = 0; float f = F(a[l]); if (isfinite(f)) frexpf(f, &ex); d[l] = (uint32_t)ex); break;
+	case EI_V_FREXP_MANT_F32: LOOP(int ex; float f = F(a[l]); d[l] = U(isfinite(f) ? frexpf(f, &ex) : f)); break;
+	case EI_V_CVT_F16_U16: LOOP(d[l] = UH((float)(a[l] & 0xffff))); r16 = true; break;
+	case EI_V_CVT_F16_I16: LOOP(d[l] = UH((float)(int16_t)a[l])); r16 = true; break;
+	case EI_V_CVT_U16_F16: LOOP(float f = H(a[l]); d[l] = isnan(f) || f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f); r16 = true; break;
+	case EI_V_CVT_I16_F16: LOOP(float f = H(a[l]); d[l] = (uint16_t)(isnan(f) ? 0 : f >= 32767.0f ? 32767 : f <= -32768.0f ? -32768 : (int)f)); r16 = true; break;
+	case EI_V_RCP_F16: LOOP(d[l] = UH(1.0f / H(a[l]))); r16 = true; break;
+	case EI_V_SQRT_F16: LOOP(d[l] = UH(sqrtf(H(a[l])))); r16 = true; break;
+	case EI_V_RSQ_F16: LOOP(d[l] = UH(1.0f / sqrtf(H(a[l])))); r16 = true; break;
+	case EI_V_LOG_F16: LOOP(d[l] = UH(log2f(H(a[l])))); r16 = true; break;
+	case EI_V_EXP_F16: LOOP(d[l] = UH(exp2f(H(a[l])))); r16 = true; break;
+	case EI_V_FLOOR_F16: LOOP(d[l] = UH(floorf(H(a[l])))); r16 = true; break;
+	case EI_V_CEIL_F16: LOOP(d[l] = UH(ceilf(H(a[l])))); r16 = true; break;
+	case EI_V_TRUNC_F16: LOOP(d[l] = UH(truncf(H(a[l])))); r16 = true; break;
+	case EI_V_RNDNE_F16: LOOP(d[l] = UH(nearbyintf(H(a[l])))); r16 = true; break;
+	/* VOP2 */
+	case EI_V_CNDMASK_B32: {
+		uint64_t m = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : vcc_in;
+		LOOP(d[l] = (m >> l) & 1 ? b[l] : a[l]);
+		break;
+	}
+	case EI_V_ADD_F32: LOOP(d[l] = U(F(a[l]) + F(b[l]))); fres = true; break;
+	case EI_V_SUB_F32: LOOP(d[l] = U(F(a[l]) - F(b[l]))); fres = true; break;
+	case EI_V_SUBREV_F32: LOOP(d[l] = U(F(b[l]) - F(a[l]))); fres = true; break;
+	case EI_V_MUL_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]))); fres = true; break;
+	case EI_V_MUL_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8)); break;
+	case EI_V_MUL_HI_I32_I24: LOOP(d[l] = (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32)); break;
+	case EI_V_MUL_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff)); break;
+	case EI_V_MUL_HI_U32_U24: LOOP(d[l] = (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32)); break;
+	case EI_V_MIN_F32: LOOP(d[l] = U(fminf(F(a[l]), F(b[l])))); fres = true; break;
+	case EI_V_MAX_F32: LOOP(d[l] = U(fmaxf(F(a[l]), F(b[l])))); fres = true; break;
+	case EI_V_MIN_I32: LOOP(d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]); break;
+	case EI_V_MAX_I32: LOOP(d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]); break;
+	case EI_V_MIN_U32: LOOP(d[l] = a[l] < b[l] ? a[l] : b[l]); break;
+	case EI_V_MAX_U32: LOOP(d[l] = a[l] > b[l] ? a[l] : b[l]); break;
+	case EI_V_LSHRREV_B32: LOOP(d[l] = b[l] >> (a[l] & 31)); break;
+	case EI_V_ASHRREV_I32: LOOP(d[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31))); break;
+	case EI_V_LSHLREV_B32: LOOP(d[l] = b[l] << (a[l] & 31)); break;
+	case EI_V_AND_B32: LOOP(d[l] = a[l] & b[l]); break;
+	case EI_V_OR_B32: LOOP(d[l] = a[l] | b[l]); break;
+	case EI_V_XOR_B32: LOOP(d[l] = a[l] ^ b[l]); break;
+	case EI_V_XNOR_B32: LOOP(d[l] = ~(a[l] ^ b[l])); break;
+	case EI_V_MAC_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(dold[l]))); fres = true; break;
+	case EI_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); fres = true; break;
+	case EI_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
+	case EI_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
+	case EI_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
+	case EI_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; carry |= (uint64_t)(b[l] > a[l]) << l); break;
+	case EI_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; carry |= (uint64_t)(a[l] > b[l]) << l); break;
+	case EI_V_ADDC_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l] + ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
+	case EI_V_SUBB_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] - b[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	case EI_V_SUBBREV_CO_U32: LOOP(uint64_t s = (uint64_t)b[l] - a[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	case EI_V_ADD_F16: LOOP(d[l] = UH(H(a[l]) + H(b[l]))); r16 = true; break;
+	case EI_V_SUB_F16: LOOP(d[l] = UH(H(a[l]) - H(b[l]))); r16 = true; break;
+	case EI_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); r16 = true; break;
+	case EI_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); r16 = true; break;
+	case EI_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); r16 = true; break;
+	case EI_V_ADD_U16: LOOP(d[l] = a[l] + b[l]); r16 = true; break;
+	case EI_V_SUB_U16: LOOP(d[l] = a[l] - b[l]); r16 = true; break;
+	case EI_V_SUBREV_U16: LOOP(d[l] = b[l] - a[l]); r16 = true; break;
+	case EI_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); r16 = true; break;
+	case EI_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); r16 = true; break;
+	case EI_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); r16 = true; break;
+	case EI_V_ASHRREV_I16: LOOP(d[l] = (uint32_t)((int16_t)b[l] >> (a[l] & 15))); r16 = true; break;
+	case EI_V_MAX_F16: LOOP(d[l] = UH(fmaxf(H(a[l]), H(b[l])))); r16 = true; break;
+	case EI_V_MIN_F16: LOOP(d[l] = UH(fminf(H(a[l]), H(b[l])))); r16 = true; break;
+	case EI_V_MAX_U16: LOOP(d[l] = (a[l] & 0xffff) > (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
+	case EI_V_MIN_U16: LOOP(d[l] = (a[l] & 0xffff) < (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
+	case EI_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
+	case EI_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
+	case EI_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); r16 = true; break;
+	case EI_V_ADD_U32: LOOP(d[l] = a[l] + b[l]); break;
+	case EI_V_SUB_U32: LOOP(d[l] = a[l] - b[l]); break;
+	case EI_V_SUBREV_U32: LOOP(d[l] = b[l] - a[l]); break;
+	/* VOP3-only */
+	case EI_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); fres = true; break;
+	case EI_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
+	case EI_V_MAD_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]); break;
+	case EI_V_BFE_U32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; d[l] = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1)); break;
+	case EI_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; uint32_t v = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1); if (n && ((v >> (n - 1)) & 1)) v |= ~0u << n; d[l] = v); break;
+	case EI_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
+	case EI_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case EI_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
+	case EI_V_ALIGNBYTE_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (8 * (c[l] & 3)))); break;
+	case EI_V_MIN3_F32: LOOP(d[l] = U(fminf(fminf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
+	case EI_V_MAX3_F32: LOOP(d[l] = U(fmaxf(fmaxf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
+	case EI_V_MED3_F32: LOOP(float x = F(a[l]), y = F(b[l]), z = F(c[l]); d[l] = U(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); fres = true; break;
+	case EI_V_MIN3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x < y ? x : y; d[l] = (uint32_t)(m < z ? m : z)); break;
+	case EI_V_MAX3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x > y ? x : y; d[l] = (uint32_t)(m > z ? m : z)); break;
+	case EI_V_MED3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t lo = x < y ? x : y, hi = x < y ? y : x; int32_t m = hi < z ? hi : z; d[l] = (uint32_t)(lo > m ? lo : m)); break;
+	case EI_V_MIN3_U32: LOOP(uint32_t m = a[l] < b[l] ? a[l] : b[l]; d[l] = m < c[l] ? m : c[l]); break;
+	case EI_V_MAX3_U32: LOOP(uint32_t m = a[l] > b[l] ? a[l] : b[l]; d[l] = m > c[l] ? m : c[l]); break;
+	case EI_V_MED3_U32: LOOP(uint32_t lo = a[l] < b[l] ? a[l] : b[l], hi = a[l] < b[l] ? b[l] : a[l]; uint32_t m = hi < c[l] ? hi : c[l]; d[l] = lo > m ? lo : m); break;
+	case EI_V_DIV_FIXUP_F32: LOOP(
+		float q = F(a[l]), den = F(b[l]), num = F(c[l]);
+		float sgn = (signbit(den) != signbit(num)) ? -1.0f : 1.0f;
+		float o;
+		if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num))) o = NAN;
+		else if (den == 0 || isinf(num)) o = sgn * INFINITY;
+		else if (isinf(den)) o = sgn * 0.0f;
+		else o = isnan(q) ? sgn * INFINITY : sgn * fabsf(q);
+		d[l] = U(o)); fres = true; break;
+	case EI_V_DIV_SCALE_F32: memcpy(d, a, sizeof d); break; /* vcc = 0 below */
+	case EI_V_DIV_FMAS_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case EI_V_PERM_B32: LOOP(
+		uint64_t v = (uint64_t)a[l] << 32 | b[l]; uint32_t o = 0;
+		for (int k = 0; k < 4; k++) {
+			unsigned s = (c[l] >> (8 * k)) & 0xff, byte;
+			if (s < 8) byte = (v >> (8 * s)) & 0xff;
+			else if (s < 12) byte = ((v >> (16 * (s - 8) + 15)) & 1) ? 0xff : 0;
+			else if (s == 12) byte = 0;
+			else byte = 0xff;
+			o |= byte << (8 * k);
+		}
+		d[l] = o); break;
+	case EI_V_MAD_U32_U16: LOOP(d[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]); break;
+	case EI_V_MAD_I32_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); break;
+	case EI_V_XAD_U32: LOOP(d[l] = (a[l] ^ b[l]) + c[l]); break;
+	case EI_V_MIN3_F16: LOOP(d[l] = UH(fminf(fminf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
+	case EI_V_MAX3_F16: LOOP(d[l] = UH(fmaxf(fmaxf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
+	case EI_V_MED3_F16: LOOP(float x = H(a[l]), y = H(b[l]), z = H(c[l]); d[l] = UH(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); r16 = true; break;
+	case EI_V_LSHL_ADD_U32: LOOP(d[l] = (a[l] << (b[l] & 31)) + c[l]); break;
+	case EI_V_ADD_LSHL_U32: LOOP(d[l] = (a[l] + b[l]) << (c[l] & 31)); break;
+	case EI_V_ADD3_U32: LOOP(d[l] = a[l] + b[l] + c[l]); break;
+	case EI_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
+	case EI_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
+	case EI_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
+	case EI_V_MAD_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
+	case EI_V_MAD_U16: LOOP(d[l] = a[l] * b[l] + c[l]); r16 = true; break;
+	case EI_V_MAD_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); r16 = true; break;
+	case EI_V_FMA_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
+	case EI_V_DIV_FIXUP_F16: LOOP(
+		float q = H(a[l]), den = H(b[l]), num = H(c[l]);
+		float sgn = (signbit(den) != signbit(num)) ? -1.0f : 1.0f;
+		float o;
+		if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num))) o = NAN;
+		else if (den == 0 || isinf(num)) o = sgn * INFINITY;
+		else if (isinf(den)) o = sgn * 0.0f;
+		else o = isnan(q) ? sgn * INFINITY : sgn * fabsf(q);
+		d[l] = UH(o)); r16 = true; break;
+	case EI_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
+	case EI_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
+	case EI_V_MUL_HI_I32: LOOP(d[l] = (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32)); break;
+	case EI_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); fres = true; break;
+	case EI_V_BCNT_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l]); break;
+	case EI_V_MBCNT_LO_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b[l]); break;
+	case EI_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
+	case EI_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
+	case EI_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
+	case EI_V_CVT_PK_U16_U32: LOOP(d[l] = (a[l] > 0xffff ? 0xffff : a[l]) | (b[l] > 0xffff ? 0xffff : b[l]) << 16); break;
+	case EI_V_CVT_PK_I16_I32: LOOP(
+		int32_t x = (int32_t)a[l], y = (int32_t)b[l];
+		x = x > 32767 ? 32767 : x < -32768 ? -32768 : x; y = y > 32767 ? 32767 : y < -32768 ? -32768 : y;
+		d[l] = ((uint32_t)x & 0xffff) | ((uint32_t)y & 0xffff) << 16); break;
+	case EI_V_ADD_I32: LOOP(d[l] = a[l] + b[l]); break;
+	case EI_V_SUB_I32: LOOP(d[l] = a[l] - b[l]); break;
+	case EI_V_PACK_B32_F16: LOOP(
+		uint32_t x = (in->opsel & 1) ? a[l] >> 16 : a[l] & 0xffff, y = (in->opsel & 2) ? b[l] >> 16 : b[l] & 0xffff;
+		d[l] = x | y << 16); break;
+	default:
+		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
+		return;
+	}
+	if (fres && (in->omod || in->clamp))
+		LOOP(d[l] = U(omod_clamp_f(in, F(d[l]))));
+	if (r16 && (in->omod || in->clamp) && t == T_F16)
+		LOOP(d[l] = UH(omod_clamp_f(in, H(d[l]))));
+	uint64_t m = exec & cx.wmask;
+	if (cx.dpp_zero) /* bound_ctrl: invalid source lanes computed from 0 already */
+		m |= cx.dpp_zero & exec;
+	if (r->flags & EIF_VCCOUT) {
+		unsigned sd = in->vop3 ? in->sdst : SRC_VCC_LO;
+		emu_sreg_write64(e, w, sd, carry & exec);
+	}
+	if (in->id == EI_V_DIV_SCALE_F32)
+		emu_sreg_write64(e, w, in->sdst, 0);
+	if (!nowrite)
+		write32(e, w, in, in->dst, d, m, r16);
+}

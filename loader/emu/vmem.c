@@ -1,0 +1,379 @@
+/* vmem.c — memory instructions: SMEM (scalar loads/stores), DS (LDS and the
+ * cross-lane ds_swizzle/ds_permute/ds_bpermute), MUBUF (buffer loads/stores
+ * through a V#) and FLAT/GLOBAL.
+ *
+ * Memory operations complete immediately, in lane order; s_waitcnt is thus a
+ * no-op. An access that leaves every mapped region stops the launch with the
+ * address, size, lane and instruction. LDS accesses outside the workgroup's
+ * allocation are reported the same way (hardware would read 0 / drop the
+ * write; for a compiler test bed an error is more useful).
+ *
+ * MUBUF addressing and range checks (cdna3-facts.md §3.1):
+ *   address = base + soffset + inst_offset + voffset (+ stride * index)
+ *   raw (idxen = 0 or stride = 0): each dword is in range iff
+ *     soffset + inst_offset + voffset + 4k + 4 <= num_records;
+ *   structured (idxen, stride != 0): in range iff index < num_records.
+ * Out-of-range loads give 0 and out-of-range stores are dropped, per dword
+ * for the x2/x3/x4 forms. */
+#include <string.h>
+
+#include "emu_int.h"
+
+static uint8_t *dev_ptr(Emu *e, Wave *w, const Inst *in, uint64_t addr, unsigned size, bool wr, int lane)
+{
+	const EmuRegion *r = emu_mem_find(e->mem, addr, size);
+	if (!r) {
+		emu_fail(e, w, in, "memory access outside any mapped region: address 0x%llx, %u bytes, lane %d",
+			 (unsigned long long)addr, size, lane);
+		return NULL;
+	}
+	if (wr && !r->writable) {
+		emu_fail(e, w, in, "write to read-only region '%s' at address 0x%llx, lane %d", r->name,
+			 (unsigned long long)addr, lane);
+		return NULL;
+	}
+	return r->host + (addr - r->addr);
+}
+
+static uint32_t ld32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+
+/* ---- SMEM ---- */
+
+void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	if (in->id == EI_S_DCACHE_INV || in->id == EI_S_DCACHE_WB)
+		return;
+	if (in->id == EI_S_MEMTIME || in->id == EI_S_MEMREALTIME) {
+		emu_sreg_write64(e, w, in->dst, e->executed);
+		return;
+	}
+	uint64_t base = w->sgpr[in->sbase] | (uint64_t)(w->sgpr[in->sbase + 1] & 0xffff) << 32;
+	if (!(r->flags & EIF_SMEM_BUF))
+		base = w->sgpr[in->sbase] | (uint64_t)w->sgpr[in->sbase + 1] << 32;
+	int64_t off = in->smem_imm ? in->imm : 0;
+	if (in->soffset_en)
+		off += emu_sreg_read(e, w, in->soffset);
+	unsigned n = r->dst;
+	if (in->dst + n > NUM_SGPRS) {
+		emu_fail(e, w, in, "scalar destination s%u..s%u out of range", in->dst, in->dst + n - 1);
+		return;
+	}
+	uint64_t addr = (base + (uint64_t)off) & ~(uint64_t)3;
+	if (r->flags & EIF_SMEM_BUF) {
+		uint32_t num = w->sgpr[in->sbase + 2];
+		uint64_t o = ((uint64_t)off) & ~(uint64_t)3;
+		for (unsigned k = 0; k < n; k++) {
+			if (o + 4 * k + 4 > num) {
+				w->sgpr[in->dst + k] = 0;
+				continue;
+			}
+			uint8_t *p = dev_ptr(e, w, in, base + o + 4 * k, 4, false, -1);
+			if (!p)
+				return;
+			w->sgpr[in->dst + k] = ld32(p);
+		}
+		return;
+	}
+	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & EIF_STORE) != 0, -1);
+	if (!p)
+		return;
+	for (unsigned k = 0; k < n; k++) {
+		if (r->flags & EIF_STORE)
+			st32(p + 4 * k, w->sgpr[in->dst + k]);
+		else
+			w->sgpr[in->dst + k] = ld32(p + 4 * k);
+	}
+}
+
+/* ---- element helpers shared by DS, MUBUF and FLAT ---- */
+
+static unsigned elem_size(const EmuInstInfo *r)
+{
+	if (strstr(r->name, "byte") || strstr(r->name, "_b8") || strstr(r->name, "u8") || strstr(r->name, "i8"))
+		return 1;
+	if (strstr(r->name, "short") || strstr(r->name, "_b16") || strstr(r->name, "u16") || strstr(r->name, "i16"))
+		return 2;
+	return 4;
+}
+
+/* Load `size` (1 or 2) bytes into a register value per the row's flags. */
+static uint32_t load_sub(const EmuInstInfo *r, const uint8_t *p, unsigned size, uint32_t old)
+{
+	uint32_t v = size == 1 ? p[0] : (uint32_t)p[0] | (uint32_t)p[1] << 8;
+	if (r->flags & EIF_SIGNED)
+		v = size == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
+	if (r->flags & EIF_D16)
+		return (old & 0xffff0000u) | (v & 0xffff);
+	if (r->flags & EIF_D16HI)
+		return (old & 0xffff) | v << 16;
+	return v;
+}
+
+static void store_sub(const EmuInstInfo *r, uint8_t *p, unsigned size, uint32_t v)
+{
+	if (r->flags & EIF_D16HI)
+		v >>= 16;
+	p[0] = (uint8_t)v;
+	if (size == 2)
+		p[1] = (uint8_t)(v >> 8);
+}
+
+static uint32_t atomic_op(EmuInstId id, uint32_t old, uint32_t v, uint32_t cmp)
+{
+	float f;
+	switch (id) {
+	case EI_DS_ADD_U32: case EI_DS_ADD_RTN_U32: case EI_BUFFER_ATOMIC_ADD: case EI_FLAT_ATOMIC_ADD: case EI_GLOBAL_ATOMIC_ADD: return old + v;
+	case EI_DS_SUB_U32: case EI_BUFFER_ATOMIC_SUB: case EI_FLAT_ATOMIC_SUB: case EI_GLOBAL_ATOMIC_SUB: return old - v;
+	case EI_DS_MIN_I32: case EI_BUFFER_ATOMIC_SMIN: case EI_FLAT_ATOMIC_SMIN: case EI_GLOBAL_ATOMIC_SMIN: return (int32_t)v < (int32_t)old ? v : old;
+	case EI_DS_MAX_I32: case EI_BUFFER_ATOMIC_SMAX: case EI_FLAT_ATOMIC_SMAX: case EI_GLOBAL_ATOMIC_SMAX: return (int32_t)v > (int32_t)old ? v : old;
+	case EI_DS_MIN_U32: case EI_BUFFER_ATOMIC_UMIN: case EI_FLAT_ATOMIC_UMIN: case EI_GLOBAL_ATOMIC_UMIN: return v < old ? v : old;
+	case EI_DS_MAX_U32: case EI_DS_MAX_RTN_U32: case EI_BUFFER_ATOMIC_UMAX: case EI_FLAT_ATOMIC_UMAX: case EI_GLOBAL_ATOMIC_UMAX: return v > old ? v : old;
+	case EI_DS_AND_B32: case EI_BUFFER_ATOMIC_AND: case EI_FLAT_ATOMIC_AND: case EI_GLOBAL_ATOMIC_AND: return old & v;
+	case EI_DS_OR_B32: case EI_BUFFER_ATOMIC_OR: case EI_FLAT_ATOMIC_OR: case EI_GLOBAL_ATOMIC_OR: return old | v;
+	case EI_DS_XOR_B32: case EI_BUFFER_ATOMIC_XOR: case EI_FLAT_ATOMIC_XOR: case EI_GLOBAL_ATOMIC_XOR: return old ^ v;
+	case EI_DS_WRXCHG_RTN_B32: case EI_BUFFER_ATOMIC_SWAP: case EI_FLAT_ATOMIC_SWAP: case EI_GLOBAL_ATOMIC_SWAP: return v;
+	case EI_BUFFER_ATOMIC_CMPSWAP: case EI_FLAT_ATOMIC_CMPSWAP: case EI_GLOBAL_ATOMIC_CMPSWAP: return old == cmp ? v : old;
+	case EI_DS_ADD_F32: case EI_BUFFER_ATOMIC_ADD_F32: case EI_FLAT_ATOMIC_ADD_F32: case EI_GLOBAL_ATOMIC_ADD_F32: {
+		float a, b;
+		memcpy(&a, &old, 4), memcpy(&b, &v, 4);
+		f = a + b;
+		memcpy(&old, &f, 4);
+		return old;
+	}
+	default: return old;
+	}
+}
+
+/* One lane of a VMEM/DS access. p[k] is the host address of dword k (or of
+ * the sub-dword element for k = 0), NULL when out of range. */
+static void lane_access(Emu *e, Wave *w, const Inst *in, int lane, uint8_t **p, unsigned vdst, unsigned vdata)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	unsigned n = r->dst, es = elem_size(r);
+	(void)e;
+	if (r->flags & EIF_ATOMIC) {
+		uint32_t v = vreg(w, vdata)[lane];
+		uint32_t cmp = strstr(r->name, "cmpswap") ? vreg(w, vdata + 1)[lane] : 0;
+		if (!p[0]) {
+			if (in->glc || (r->flags & EIF_LOAD))
+				vreg(w, vdst)[lane] = 0;
+			return;
+		}
+		uint32_t old = ld32(p[0]);
+		st32(p[0], atomic_op((EmuInstId)in->id, old, v, cmp));
+		if ((in->fmt == EF_DS && (r->flags & EIF_LOAD)) || (in->fmt != EF_DS && in->glc))
+			vreg(w, vdst)[lane] = old;
+		return;
+	}
+	if (r->flags & EIF_LOAD) {
+		if (es < 4) {
+			uint32_t *row = vreg(w, vdst);
+			row[lane] = p[0] ? load_sub(r, p[0], es, row[lane]) : load_sub(r, (const uint8_t *)"\0\0", es, row[lane]);
+			return;
+		}
+		for (unsigned k = 0; k < n; k++)
+			vreg(w, vdst + k)[lane] = p[k] ? ld32(p[k]) : 0;
+	} else {
+		if (es < 4) {
+			if (p[0])
+				store_sub(r, p[0], es, vreg(w, vdata)[lane]);
+			return;
+		}
+		for (unsigned k = 0; k < n; k++)
+			if (p[k])
+				st32(p[k], vreg(w, vdata + k)[lane]);
+	}
+}
+
+/* ---- DS ---- */
+
+static uint8_t *lds_ptr(Emu *e, Wave *w, const Inst *in, uint64_t a, unsigned size, int lane)
+{
+	Workgroup *g = e->wg;
+	if (a + size > g->lds_size) {
+		emu_fail(e, w, in, "LDS access outside the workgroup's %u bytes: address 0x%llx, %u bytes, lane %d",
+			 g->lds_size, (unsigned long long)a, size, lane);
+		return NULL;
+	}
+	return g->lds + a;
+}
+
+static void ds_cross_lane(Emu *e, Wave *w, const Inst *in)
+{
+	uint32_t out[64];
+	uint64_t exec = w->exec;
+	if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, in->addr, 1) || !emu_vreg_ok(e, w, in, in->data0, 1))
+		return;
+	const uint32_t *addr = vreg(w, in->addr), *data = vreg(w, in->data0);
+	uint32_t *dst = vreg(w, in->dst);
+	if (in->id == EI_DS_SWIZZLE_B32) { /* the data comes in the address operand */
+		data = addr;
+		unsigned off = (unsigned)in->imm & 0xffff;
+		for (int l = 0; l < 64; l++) {
+			int s;
+			if (off & 0x8000)
+				s = (l & ~3) | ((off >> (2 * (l & 3))) & 3);
+			else {
+				unsigned andm = off & 31, orm = (off >> 5) & 31, xorm = (off >> 10) & 31;
+				s = (l & 32) | ((((unsigned)l & andm) | orm) ^ xorm);
+			}
+			out[l] = (exec >> s) & 1 ? data[s] : 0;
+		}
+	} else if (in->id == EI_DS_BPERMUTE_B32) {
+		for (int l = 0; l < 64; l++) {
+			int s = (int)(((addr[l] + (uint32_t)in->imm) >> 2) & 63);
+			out[l] = (exec >> s) & 1 ? data[s] : 0;
+		}
+	} else { /* ds_permute_b32: forward; later lanes win */
+		for (int l = 0; l < 64; l++)
+			out[l] = 0;
+		for (int l = 0; l < 64; l++)
+			if ((exec >> l) & 1)
+				out[((addr[l] + (uint32_t)in->imm) >> 2) & 63] = data[l];
+	}
+	for (int l = 0; l < 64; l++)
+		if ((exec >> l) & 1)
+			dst[l] = out[l];
+}
+
+void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	if (in->id == EI_DS_SWIZZLE_B32 || in->id == EI_DS_PERMUTE_B32 || in->id == EI_DS_BPERMUTE_B32) {
+		ds_cross_lane(e, w, in);
+		return;
+	}
+	unsigned acc = in->acc ? w->accum_offset : 0;
+	unsigned n = r->dst, es = elem_size(r);
+	bool two = strncmp(r->name, "ds_read2", 8) == 0 || strncmp(r->name, "ds_write2", 9) == 0;
+	bool st64 = strstr(r->name, "st64") != NULL;
+	bool load = (r->flags & EIF_LOAD) != 0;
+	unsigned vdst = in->dst + acc, vd0 = in->data0 + acc, vd1 = in->data1 + acc;
+	if (!emu_vreg_ok(e, w, in, in->addr, 1))
+		return;
+	if (load && !emu_vreg_ok(e, w, in, vdst, n * (two ? 2 : 1)))
+		return;
+	if (!load || (r->flags & EIF_ATOMIC)) {
+		if (!emu_vreg_ok(e, w, in, vd0, n) || (two && !emu_vreg_ok(e, w, in, vd1, n)))
+			return;
+	}
+	const uint32_t *addr = vreg(w, in->addr);
+	for (int l = 0; l < 64 && !e->failed; l++) {
+		if (!((w->exec >> l) & 1))
+			continue;
+		uint8_t *p[4] = {0};
+		if (two) {
+			unsigned stride = es * n * (st64 ? 64 : 1);
+			uint64_t a0 = (uint64_t)addr[l] + in->offset0 * stride, a1 = (uint64_t)addr[l] + in->offset1 * stride;
+			uint8_t *p0 = lds_ptr(e, w, in, a0, 4 * n, l), *p1 = p0 ? lds_ptr(e, w, in, a1, 4 * n, l) : NULL;
+			if (!p1)
+				return;
+			for (unsigned k = 0; k < n; k++) {
+				if (load) {
+					vreg(w, vdst + k)[l] = ld32(p0 + 4 * k);
+					vreg(w, vdst + n + k)[l] = ld32(p1 + 4 * k);
+				} else {
+					st32(p0 + 4 * k, vreg(w, vd0 + k)[l]);
+					st32(p1 + 4 * k, vreg(w, vd1 + k)[l]);
+				}
+			}
+			continue;
+		}
+		uint64_t a = (uint64_t)addr[l] + ((unsigned)in->imm & 0xffff);
+		uint8_t *base = lds_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
+		if (!base)
+			return;
+		for (unsigned k = 0; k < n; k++)
+			p[k] = base + 4 * k;
+		lane_access(e, w, in, l, p, vdst, vd0);
+	}
+}
+
+/* ---- MUBUF and FLAT/GLOBAL ---- */
+
+void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	unsigned n = r->dst, es = elem_size(r);
+	unsigned acc = in->acc ? w->accum_offset : 0;
+	bool load = (r->flags & EIF_LOAD) != 0, store = (r->flags & EIF_STORE) != 0;
+	bool atomic = (r->flags & EIF_ATOMIC) != 0;
+	unsigned vdst, vdata;
+	if (in->fmt == EF_MUBUF)
+		vdst = vdata = in->dst + acc;
+	else
+		vdst = in->dst + acc, vdata = in->data0 + acc;
+	if ((load || (atomic && in->glc)) && !in->lds && !emu_vreg_ok(e, w, in, vdst, n))
+		return;
+	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * (strstr(r->name, "cmpswap") ? 2 : 1)))
+		return;
+	if (in->fmt == EF_FLAT && in->seg == 1) {
+		emu_fail(e, w, in, "unimplemented instruction scratch_* (no scratch memory)");
+		return;
+	}
+	if (in->fmt == EF_MUBUF) {
+		unsigned s = in->srsrc;
+		if (s + 3 >= NUM_SGPRS) {
+			emu_fail(e, w, in, "buffer descriptor s[%u:%u] out of range", s, s + 3);
+			return;
+		}
+		uint64_t base = w->sgpr[s] | (uint64_t)(w->sgpr[s + 1] & 0xffff) << 32;
+		uint32_t stride = (w->sgpr[s + 1] >> 16) & 0x3fff, num = w->sgpr[s + 2];
+		bool add_tid = (w->sgpr[s + 3] >> 23) & 1;
+		uint32_t soff = emu_scalar_src(e, w, in, in->soffset, T_U32);
+		if ((in->offen || in->idxen) && !emu_vreg_ok(e, w, in, in->addr, in->offen && in->idxen ? 2 : 1))
+			return;
+		if (in->lds && (!load || es != 4 || n != 1)) {
+			emu_fail(e, w, in, "unimplemented instruction %s with lds", emu_inst_name(in));
+			return;
+		}
+		for (int l = 0; l < 64 && !e->failed; l++) {
+			if (!((w->exec >> l) & 1))
+				continue;
+			uint32_t index = in->idxen ? vreg(w, in->addr)[l] : 0;
+			uint32_t voff = in->offen ? vreg(w, in->addr + (in->idxen ? 1 : 0))[l] : 0;
+			if (add_tid)
+				index += (uint32_t)l;
+			uint64_t off = (uint64_t)soff + (uint32_t)in->imm + voff;
+			bool structured = in->idxen && stride != 0;
+			uint64_t a = base + off + (uint64_t)stride * index;
+			uint8_t *p[4] = {0};
+			unsigned bytes = es < 4 ? es : 4;
+			for (unsigned k = 0; k < (es < 4 ? 1 : n); k++) {
+				bool in_range = structured ? index < num : off + 4 * k + bytes <= num;
+				if (add_tid && structured)
+					in_range = true;
+				if (in_range && !(p[k] = dev_ptr(e, w, in, a + 4 * k, bytes, store || atomic, l)))
+					return;
+			}
+			if (in->lds) { /* LDS-DMA: LDS[M0 + inst_offset + 4*lane] = dword */
+				uint8_t *d = lds_ptr(e, w, in, (uint64_t)(w->m0 & 0xffff) + (uint32_t)in->imm + 4u * (unsigned)l, 4, l);
+				if (!d)
+					return;
+				st32(d, p[0] ? ld32(p[0]) : 0);
+				continue;
+			}
+			lane_access(e, w, in, l, p, vdst, vdata);
+		}
+		return;
+	}
+	/* FLAT / GLOBAL */
+	bool sbase = in->seg == 2 && in->saddr != 0x7f;
+	if (!emu_vreg_ok(e, w, in, in->addr, sbase ? 1 : 2))
+		return;
+	uint64_t sb = sbase ? emu_sreg_read64(e, w, in->saddr) : 0;
+	for (int l = 0; l < 64 && !e->failed; l++) {
+		if (!((w->exec >> l) & 1))
+			continue;
+		uint64_t a = sbase ? sb + vreg(w, in->addr)[l] : (vreg(w, in->addr)[l] | (uint64_t)vreg(w, in->addr + 1)[l] << 32);
+		a += (uint64_t)(int64_t)in->imm;
+		unsigned bytes = es < 4 ? es : 4 * n;
+		uint8_t *base = dev_ptr(e, w, in, a, bytes, store || atomic, l);
+		if (!base)
+			return;
+		uint8_t *p[4] = {base, base + 4, base + 8, base + 12};
+		lane_access(e, w, in, l, p, vdst, vdata);
+	}
+}

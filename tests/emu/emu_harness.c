@@ -1,0 +1,101 @@
+/* emu_harness.c — see emu_harness.h. Each assembly runs in its own temp
+ * directory under $(BUILD)/tests/tmp. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu_harness.h"
+
+size_t h_assemble(const char *body, uint8_t **code, const char *mcpu)
+{
+	static int seq;
+	char name[64];
+	snprintf(name, sizeof name, "emu-%d-%d", (int)getpid(), seq++);
+	const char *dir = test_tmpdir(name);
+	Buf path = {0}, cmd = {0};
+	buf_printf(&path, "%s/k.s", dir);
+	FILE *f = fopen(buf_cstr(&path), "w");
+	if (!f)
+		die("cannot write %s", buf_cstr(&path));
+	fprintf(f, ".text\n%s\ns_endpgm\n", body);
+	fclose(f);
+	buf_printf(&cmd, "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj k.s -o k.o && "
+		   "llvm-objcopy-19 -O binary --only-section=.text k.o k.bin", dir, mcpu);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	size_t n = 0;
+	if (r.status != 0) {
+		fprintf(stderr, "assembler failed:\n%s\n", r.err);
+	} else {
+		Buf bin = {0};
+		buf_printf(&bin, "%s/k.bin", dir);
+		FILE *b = fopen(buf_cstr(&bin), "rb");
+		if (b) {
+			*code = xmalloc(1 << 20);
+			n = fread(*code, 1, 1 << 20, b);
+			fclose(b);
+		}
+		buf_free(&bin);
+		char rm[600];
+		snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+		if (system(rm) != 0)
+			fprintf(stderr, "cannot remove %s\n", dir);
+	}
+	cmd_result_free(&r);
+	buf_free(&path);
+	buf_free(&cmd);
+	return n;
+}
+
+void h_init(Harness *h, const char *body)
+{
+	memset(h, 0, sizeof *h);
+	h->code_size = h_assemble(body, &h->code, "gfx942");
+	ck_assert_msg(h->code_size > 0, "assembly failed");
+	h->mem = emu_mem_new();
+	ck_assert_int_eq(emu_mem_map_at(h->mem, H_CODE_ADDR, h->code, h->code_size, false, "code"), 0);
+	KernelDescriptor *kd = &h->l.kd;
+	kd->kernel_code_entry_byte_offset = 0;
+	kd->vgpr_alloc = 256;
+	kd->accum_offset = 128;
+	kd->sgpr_alloc = 104;
+	kd->user_kernarg_segment_ptr = true;
+	kd->user_sgpr_count = 2;
+	kd->sgpr_private_segment_buffer = kd->sgpr_dispatch_ptr = kd->sgpr_queue_ptr = -1;
+	kd->sgpr_dispatch_id = kd->sgpr_flat_scratch_init = kd->sgpr_private_segment_size = -1;
+	kd->sgpr_kernarg_ptr = 0;
+	kd->sgpr_wgid[0] = 2, kd->sgpr_wgid[1] = 3, kd->sgpr_wgid[2] = 4;
+	kd->enable_wgid[0] = kd->enable_wgid[1] = kd->enable_wgid[2] = true;
+	kd->sgpr_wg_info = -1;
+	kd->vgpr_workitem_id = 2;
+	kd->group_segment_fixed_size = 0;
+	h->l.arch = EMU_GFX942;
+	h->l.kd_addr = H_CODE_ADDR;
+	h->l.kernarg_addr = emu_mem_map(h->mem, h->kernarg, sizeof h->kernarg, 16, false, "kernarg");
+	h->l.grid[0] = h->l.grid[1] = h->l.grid[2] = 1;
+	h->l.wg_size[0] = 64, h->l.wg_size[1] = h->l.wg_size[2] = 1;
+	h->l.max_instructions = 1000000;
+}
+
+uint64_t h_buffer(Harness *h, void *p, size_t size, unsigned off, bool writable)
+{
+	uint64_t a = emu_mem_map(h->mem, p, size, 256, writable, "buf");
+	memcpy(h->kernarg + off, &a, 8);
+	return a;
+}
+
+void h_arg32(Harness *h, unsigned off, uint32_t v) { memcpy(h->kernarg + off, &v, 4); }
+
+int h_run(Harness *h)
+{
+	int rc = emu_launch(h->mem, &h->l, &h->stats, h->err, sizeof h->err);
+	if (rc != 0 && getenv("EMU_TEST_VERBOSE"))
+		fprintf(stderr, "emu: %s\n", h->err);
+	return rc;
+}
+
+void h_free(Harness *h)
+{
+	emu_mem_free(h->mem);
+	free(h->code);
+}
