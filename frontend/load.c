@@ -240,6 +240,58 @@ static bool in_scope(const Scope *sc, const Sym *s)
 	return false;
 }
 
+/* The distinct free symbols of e, in first-seen order; returns how many
+ * (only the first cap are stored). An iterative walk of the DAG with a
+ * visited set, so shared subterms are visited once. (Our own walk rather than
+ * sym_free_symbols: it works on any expression, including symbol-free ones.) */
+static size_t free_syms(const Sym *e, Sym **out, size_t cap)
+{
+	Vec(const Sym *) stack = {0}, seen = {0};
+	size_t n = 0, scap = 64;
+	const Sym **set = xcalloc(scap, sizeof(Sym *));
+	vec_push(&stack, e);
+	while (stack.len) {
+		const Sym *x = vec_pop(&stack);
+		size_t h = ((uintptr_t)x >> 4) * 0x9E3779B97F4A7C15ull;
+		size_t i = h & (scap - 1);
+		bool dup = false;
+		while (set[i]) {
+			if (set[i] == x) {
+				dup = true;
+				break;
+			}
+			i = (i + 1) & (scap - 1);
+		}
+		if (dup)
+			continue;
+		set[i] = x;
+		vec_push(&seen, x);
+		if (2 * seen.len > scap) { /* grow and rehash */
+			free(set);
+			scap *= 2;
+			set = xcalloc(scap, sizeof(Sym *));
+			for (size_t j = 0; j < seen.len; j++) {
+				size_t k = (((uintptr_t)seen.data[j] >> 4) * 0x9E3779B97F4A7C15ull) & (scap - 1);
+				while (set[k])
+					k = (k + 1) & (scap - 1);
+				set[k] = seen.data[j];
+			}
+		}
+		if (sym_kind(x) == SYM_SYMBOL) {
+			if (n < cap)
+				out[n] = (Sym *)x;
+			n++;
+			continue;
+		}
+		for (int a = sym_nargs(x) - 1; a >= 0; a--)
+			vec_push(&stack, sym_arg(x, a));
+	}
+	free(set);
+	vec_free(&stack);
+	vec_free(&seen);
+	return n;
+}
+
 Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope)
 {
 	SymParseError pe = {0};
@@ -252,7 +304,7 @@ Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scop
 		return NULL;
 	}
 	Sym *fs[64];
-	size_t n = sym_free_symbols(L->k->sc, e, fs, ARRAY_LEN(fs));
+	size_t n = free_syms(e, fs, ARRAY_LEN(fs));
 	for (size_t i = 0; i < n && i < ARRAY_LEN(fs); i++) {
 		if (in_scope(scope, fs[i]) || symbol_known(L, sym_name(fs[i])))
 			continue;
@@ -455,7 +507,7 @@ static void resolve_symbols(Ld *L, JV root)
 			if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))
 				continue;
 			Sym *fs[64];
-			size_t nf = sym_free_symbols(k->sc, s->value, fs, ARRAY_LEN(fs));
+			size_t nf = free_syms(s->value, fs, ARRAY_LEN(fs));
 			bool ready = true;
 			Sym *from[64], *to[64];
 			int nsub = 0;
@@ -501,7 +553,7 @@ static void resolve_symbols(Ld *L, JV root)
 				break;
 			vec_push(&chain, cur);
 			Sym *fs[64];
-			size_t nf = sym_free_symbols(k->sc, cur->value, fs, ARRAY_LEN(fs));
+			size_t nf = free_syms(cur->value, fs, ARRAY_LEN(fs));
 			KSymbol *next = NULL;
 			for (size_t j = 0; j < nf && j < ARRAY_LEN(fs) && !next; j++) {
 				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));

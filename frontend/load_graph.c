@@ -468,8 +468,8 @@ static void sort_list(G *g, NList *l)
 		size_t s = 0;
 		while (path.data[s] != cur)
 			s++;
-		for (size_t j = path.len; j > s; j--)
-			buf_printf(&b, "'%s' -> ", l->nodes.data[path.data[j - 1]]->name);
+		for (size_t j = s; j < path.len; j++)
+			buf_printf(&b, "'%s' -> ", l->nodes.data[path.data[j]]->name);
 		buf_printf(&b, "'%s'", l->nodes.data[cur]->name);
 		ld_err(g->L, l->nodes.data[cur]->jv, "dependency cycle: %s (each uses the next)",
 			buf_cstr(&b));
@@ -1320,7 +1320,8 @@ static void build_node(G *g, Node *n)
 			return;
 	}
 	Op *op = op_new(g->k, n->list->region, n->kind, n->name, nv, nres);
-	memcpy(op->args, vals, sizeof(Value *) * (size_t)nv);
+	if (nv)
+		memcpy(op->args, vals, sizeof(Value *) * (size_t)nv);
 	op->loc = (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0};
 	op->path = arena_strdup(&g->k->arena, n->jv.path);
 	/* Memory arguments only feed read/write (and mma, rejected below). */

@@ -1,0 +1,667 @@
+/* frontend_test.c — the JSON frontend: valid kernels load with the right
+ * types and order; every error class gives its located message
+ * (FILE:LINE:COL: error: PATH: MESSAGE); `wavecc dump-graph` exits 1 with
+ * nothing on stdout for bad input.
+ *
+ * Error inputs are built from one template (kernel()) so each case shows
+ * only what differs; expected positions are computed from the text with
+ * pos_of() (the line:col of a marker substring), never hard-coded. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../frontend/frontend.h"
+#include "../../frontend/json_pos.h"
+#include "../test.h"
+
+/* The template: symbols, constraints, arguments, graph (each replaceable). */
+static const char *DEF_SYMS = "\"M\": 64, \"N\": 128, \"K\": 32, \"BM\": 16, \"BN\": 64, \"BK\": 16";
+static const char *DEF_CONS =
+	"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+	"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 1},\n"
+	"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BN\", \"workgroup_dim\": 0},\n"
+	"  {\"kind\": \"tiling\", \"dim\": \"K\", \"tile\": \"BK\"}";
+static const char *DEF_ARGS =
+	"{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"K\"], \"address_space\": \"global\", \"dtype\": \"f16\"},\n"
+	"  {\"name\": \"b\", \"type\": \"memory\", \"shape\": [\"N\", \"K\"], \"address_space\": \"global\", \"dtype\": \"f16\"},\n"
+	"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
+	"  {\"name\": \"x\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
+	"  {\"name\": \"y\", \"type\": \"memory\", \"shape\": [\"M\", \"K\"], \"address_space\": \"global\", \"dtype\": \"f32\"}";
+
+static char *kernel(const char *syms, const char *cons, const char *args, const char *graph)
+{
+	Buf b = {0};
+	buf_printf(&b,
+		"{\"format\": \"wavecc-kernel/1\", \"name\": \"t\",\n"
+		" \"symbols\": {%s},\n"
+		" \"constraints\": [\n  %s],\n"
+		" \"arguments\": [\n  %s],\n"
+		" \"graph\": [\n%s\n]}\n",
+		syms ? syms : DEF_SYMS, cons ? cons : DEF_CONS, args ? args : DEF_ARGS, graph);
+	return b.data;
+}
+
+/* Load text; capture messages. Returns the kernel (or NULL). */
+typedef struct {
+	Kernel *k;
+	char *msgs;
+	int nerrors;
+} Loaded;
+
+static Loaded load(const char *text)
+{
+	Loaded r = {0};
+	size_t len = 0;
+	FILE *mem = open_memstream(&r.msgs, &len);
+	ck_assert_ptr_nonnull(mem);
+	Diag d;
+	diag_init(&d);
+	d.out = mem;
+	r.k = load_kernel_text(text, strlen(text), "t.json", &d);
+	fclose(mem);
+	r.nerrors = d.nerrors;
+	return r;
+}
+
+static void loaded_free(Loaded *r)
+{
+	kernel_free(r->k);
+	free(r->msgs);
+}
+
+/* "LINE:COL" of the first occurrence of `marker` in text (+ skip bytes). */
+static const char *pos_of(const char *text, const char *marker, int skip)
+{
+	const char *p = strstr(text, marker);
+	ck_assert_msg(p != NULL, "marker %s not in input", marker);
+	p += skip;
+	int line = 1, col = 1;
+	for (const char *q = text; q < p; q++) {
+		if (*q == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	static char buf[8][32];
+	static int i;
+	char *o = buf[i++ % 8];
+	snprintf(o, 32, "%d:%d", line, col);
+	return o;
+}
+
+/* Assert loading fails with exactly one error whose text is
+ * "t.json:" + pos + ": error: " + rest. */
+static void expect_error(const char *text, const char *pos, const char *rest)
+{
+	Loaded r = load(text);
+	char want[1024];
+	snprintf(want, sizeof want, "t.json:%s: error: %s", pos, rest);
+	ck_assert_msg(r.k == NULL, "loaded but expected: %s", want);
+	ck_assert_msg(strstr(r.msgs, want) != NULL, "expected\n  %s\ngot\n  %s", want, r.msgs);
+	ck_assert_msg(r.nerrors == 1, "expected one error, got %d:\n%s", r.nerrors, r.msgs);
+	loaded_free(&r);
+}
+
+static const char *GEMM_GRAPH =
+	"{\"name\": \"w\", \"op\": \"write\", \"register\": \"loop\", \"memory\": \"c\"},\n"
+	"{\"name\": \"zero\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0.0},\n"
+	"{\"name\": \"loop\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"zero\"], \"iter_args\": [\"acc\"],\n"
+	" \"body\": [\n"
+	"  {\"name\": \"out\", \"op\": \"output\", \"values\": [\"mm\"]},\n"
+	"  {\"name\": \"mm\", \"op\": \"mma\", \"lhs\": \"ra\", \"rhs\": \"rb\", \"acc\": \"acc\", \"type\": {\"shape\": [\"M\", \"N\"], \"dtype\": \"f32\"}},\n"
+	"  {\"name\": \"ra\", \"op\": \"read\", \"memory\": \"a\", \"elements_per_thread\": 4,\n"
+	"   \"index\": {\"M\": \"$WG1*BM + Mod($T0, 16) : 1 : 1\", \"K\": \"$ARGK*BK + 4*floor(Mod($T0, 64)/16) : 4 : 1\"}},\n"
+	"  {\"name\": \"rb\", \"op\": \"read\", \"memory\": \"b\", \"elements_per_thread\": 4}]}";
+
+START_TEST(valid_gemm_out_of_order)
+{
+	char *t = kernel(NULL, NULL, NULL, GEMM_GRAPH);
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "errors: %s", r.msgs);
+	ck_assert_int_eq(r.nerrors, 0);
+	Kernel *k = r.k;
+	/* Topological order: zero, loop, w; body: ra, rb, mm, out (last). */
+	ck_assert_int_eq((int)k->body->ops.len, 3);
+	ck_assert_str_eq(k->body->ops.data[0]->name, "zero");
+	ck_assert_str_eq(k->body->ops.data[1]->name, "loop");
+	ck_assert_str_eq(k->body->ops.data[2]->name, "w");
+	Op *loop = k->body->ops.data[1];
+	ck_assert_int_eq(loop->kind, OP_ITERATE);
+	Region *b = loop->body;
+	ck_assert_int_eq((int)b->ops.len, 4);
+	ck_assert_str_eq(b->ops.data[0]->name, "ra");
+	ck_assert_str_eq(b->ops.data[1]->name, "rb");
+	ck_assert_str_eq(b->ops.data[2]->name, "mm");
+	ck_assert_int_eq(b->ops.data[3]->kind, OP_OUTPUT);
+	ck_assert_int_eq(b->nparams, 1);
+	ck_assert_str_eq(b->params[0]->name, "acc");
+	Op *mm = b->ops.data[2];
+	ck_assert_ptr_eq(mm->args[2], b->params[0]);
+	ck_assert_int_eq(op_result(mm)->dtype, DT_F32);
+	ck_assert(mm->has_type);
+	Op *ra = b->ops.data[0];
+	ck_assert_int_eq(ra->ept, 4);
+	ck_assert_int_eq(ra->nindex, 2);
+	ck_assert_str_eq(sym_name(ra->index[1].dim), "K");
+	int64_t v;
+	ck_assert(sym_is_int(ra->index[1].size, &v) && v == 4);
+	ck_assert_int_eq(op_result(loop)->dtype, DT_F32);
+	ck_assert(shape_eq(op_result(loop)->shape, k->args.data[2]->shape));
+	const Constraint *hw = kernel_hardware(k);
+	ck_assert_ptr_nonnull(hw);
+	ck_assert_int_eq(hw->threads_per_wave, 64);
+	ck_assert_int_eq(hw->mma_type, MMA_F32_16x16x16_F16);
+	ck_assert_int_eq(op_mma_type(k, mm), MMA_F32_16x16x16_F16);
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(valid_symbols_resolve)
+{
+	char *t = kernel("\"M\": 111, \"N\": 813, \"K\": 32, \"BM\": 1, \"BN\": \"Max(Min(N, 256), 64)\", "
+			 "\"BK\": \"BN/16\"",
+		NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"r\", \"memory\": \"c\"}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "errors: %s", r.msgs);
+	KSymbol *bk = kernel_symbol(r.k, "BK");
+	ck_assert_ptr_nonnull(bk);
+	int64_t v = 0;
+	ck_assert_msg(sym_is_int(bk->resolved, &v) && v == 16, "BK resolved to %s",
+		sym_str(r.k->sc, bk->resolved));
+	Sym *e = kernel_subs(r.k, sym_parse(r.k->sc, "BN*2 + M", &(SymParseError){0}));
+	ck_assert(sym_is_int(e, &v) && v == 623);
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(valid_dynamic_alias_mapping)
+{
+	const char *text =
+		"{\"format\": \"wavecc-kernel/1\", \"name\": \"t2\",\n"
+		" \"symbols\": {\"N\": 64, \"BM\": 16, \"BN\": 64, \"BK2\": 32},\n"
+		" \"dynamic_symbols\": [\"M\", \"K2\"],\n"
+		" \"address_spaces\": {\"AS\": \"SHARED_ADDRESS_SPACE\"},\n"
+		" \"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"waves_per_block\": [2, 2, 1],\n"
+		"   \"mma_type\": \"F32_32x32x8_F16\"},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 0},\n"
+		"  {\"kind\": \"wave\", \"dim\": \"M\", \"tile\": \"BM/2\", \"wave_id\": \"floor($T0/64)\"},\n"
+		"  {\"kind\": \"symbolic_alias\", \"source\": \"U\", \"target\": \"K2\", \"expr\": \"ceiling(K2/(BK2/2))\"},\n"
+		"  {\"kind\": \"assumption\", \"expr\": \"M > 4*BM\"}],\n"
+		" \"arguments\": [{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"AS\", \"dtype\": \"f32\"},\n"
+		"  {\"name\": \"o\", \"type\": \"memory\", \"shape\": [\"N\", \"M\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
+		"  {\"name\": \"u\", \"type\": \"memory\", \"shape\": [\"U\", \"M\"], \"address_space\": \"global\", \"dtype\": \"f32\"}],\n"
+		" \"graph\": [{\"name\": \"r\", \"op\": \"read\", \"memory\": \"a\", \"mapping\": {\"iterators\": [\"i\", \"j\"],\n"
+		"   \"inputs\": {\"M\": \"i\", \"N\": \"j\"}, \"outputs\": {\"N\": \"j\", \"M\": \"i\"}}},\n"
+		"  {\"name\": \"idx\", \"op\": \"self_index\", \"dim\": \"M\", \"dtype\": \"i32\"},\n"
+		"  {\"name\": \"msk\", \"op\": \"apply_expr\", \"register\": \"idx\", \"params\": [\"x\"], \"expr\": \"x < M\"},\n"
+		"  {\"name\": \"z\", \"op\": \"register\", \"shape\": [\"N\", \"M\"], \"dtype\": \"f32\", \"value\": -1e6},\n"
+		"  {\"name\": \"s\", \"op\": \"select\", \"cond\": \"msk\", \"if_true\": \"r\", \"if_false\": \"z\"},\n"
+		"  {\"name\": \"mx\", \"op\": \"max\", \"arg\": \"s\", \"dim\": \"N\", \"block\": true},\n"
+		"  {\"name\": \"w\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"o\"},\n"
+		"  {\"name\": \"w2\", \"op\": \"write\", \"register\": \"mx\", \"memory\": \"u\"},\n"
+		"  {\"name\": \"output\", \"op\": \"output\", \"values\": []}]}\n";
+	Loaded r = load(text);
+	ck_assert_msg(r.k != NULL, "errors: %s", r.msgs);
+	Kernel *k = r.k;
+	ck_assert_int_eq((int)k->dyn_syms.len, 2);
+	ck_assert_str_eq(sym_name(k->dyn_syms.data[1]), "K2");
+	ck_assert_int_eq(k->args.data[0]->space, AS_SHARED);
+	ck_assert_str_eq(k->args.data[0]->space_sym, "AS");
+	ck_assert_int_eq(kernel_symbol(k, "U")->kind, SYMK_ALIAS);
+	Op *rd = k->body->ops.data[0];
+	ck_assert_ptr_nonnull(rd->mapping);
+	ck_assert_str_eq(sym_name(op_result(rd)->shape.dims[0]), "N");
+	Op *msk = k->body->ops.data[2];
+	ck_assert_int_eq(op_result(msk)->dtype, DT_I1);
+	Op *mx = k->body->ops.data[5];
+	ck_assert_int_eq(mx->kind, OP_MAX);
+	ck_assert(mx->block);
+	ck_assert_int_eq(op_result(mx)->shape.rank, 1);
+	ck_assert_str_eq(sym_name(op_result(mx)->shape.dims[0]), "M");
+	ck_assert_int_eq((int)k->body->ops.len, 8); /* the top-level output is dropped */
+	ck_assert_int_eq(kernel_hardware(k)->waves_per_block[1], 2);
+	loaded_free(&r);
+}
+END_TEST
+
+START_TEST(valid_examples_load)
+{
+	/* Every kernel in tests/frontend/data/ is valid. */
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "ls '%s'/tests/frontend/data/*.json", test_root());
+	CmdResult ls = run_cmd(cmd, NULL);
+	int n = 0;
+	for (char *line = strtok(ls.out, "\n"); line; line = strtok(NULL, "\n")) {
+		Diag d;
+		diag_init(&d);
+		Kernel *k = load_kernel_file(line, &d);
+		ck_assert_msg(k != NULL, "%s does not load", line);
+		kernel_free(k);
+		n++;
+	}
+	cmd_result_free(&ls);
+	ck_assert_int_ge(n, 2);
+}
+END_TEST
+
+START_TEST(err_json_syntax)
+{
+	Loaded r = load("{\"format\": \"wavecc-kernel/1\",\n \"name\": }");
+	ck_assert_ptr_null(r.k);
+	ck_assert_msg(strstr(r.msgs, "t.json:2:") && strstr(r.msgs, "error: invalid JSON"), "%s", r.msgs);
+	loaded_free(&r);
+	r = load("");
+	ck_assert_ptr_null(r.k);
+	ck_assert_int_eq(r.nerrors, 1);
+	loaded_free(&r);
+	r = load("{\"format\": \"a\", \"format\": \"b\"}");
+	ck_assert_msg(r.k == NULL && strstr(r.msgs, "duplicate"), "%s", r.msgs);
+	loaded_free(&r);
+}
+END_TEST
+
+START_TEST(err_document_shape)
+{
+	expect_error("[1, 2]", "1:1", "(document): expected a kernel object, got an array");
+	expect_error("{\"format\": \"wavecc-kernel/9\"}", "1:12",
+		"format: unsupported format 'wavecc-kernel/9'");
+	const char *t = "{\"format\": \"wavecc-kernel/1\", \"name\": \"t\", \"constraints\": [], "
+			"\"arguments\": [], \"graph\": []}";
+	expect_error(t, pos_of(t, "[]", 0), "constraints: missing hardware constraint");
+}
+END_TEST
+
+START_TEST(err_unknown_op)
+{
+	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"frobnicate\", \"arg\": \"x\"}");
+	expect_error(t, pos_of(t, "\"frobnicate", 0), "graph[0].op: unknown op 'frobnicate'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_unknown_field)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"bogus\": 1}");
+	expect_error(t, pos_of(t, "\"bogus", 0), "graph[0].bogus: unknown field 'bogus'");
+	free(t);
+	t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"warp\": 1}", NULL, "");
+	expect_error(t, pos_of(t, "\"warp", 0), "constraints[0].warp: unknown field 'warp'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_wrong_type)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"elements_per_thread\": \"4\"}");
+	expect_error(t, pos_of(t, "\"4\"", 0),
+		"graph[0].elements_per_thread: expected an integer, got a string");
+	free(t);
+	t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"exp\", \"arg\": 3}");
+	expect_error(t, pos_of(t, "3}", 0), "graph[0].arg: expected a name (string), got an integer");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_missing_field)
+{
+	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"cast\", \"arg\": \"q\"},"
+					    "{\"name\": \"q\", \"op\": \"read\", \"memory\": \"x\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"r\"", 0), "graph[0]: missing field 'dtype'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_undefined_reference)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"nope\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "\"nope", 0), "graph[0].register: undefined value 'nope'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_shape_mismatch)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"q\", \"op\": \"read\", \"memory\": \"y\"},\n"
+		"{\"name\": \"s\", \"op\": \"add\", \"lhs\": \"p\", \"rhs\": \"q\"}");
+	expect_error(t, pos_of(t, "\"q\"}", 0),
+		"graph[2].rhs: shape mismatch: f32[M, N] and f32[M, K]: neither contains the other's dims");
+	free(t);
+	/* A write whose register has a dim the memory lacks. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"q\", \"op\": \"read\", \"memory\": \"y\"},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"q\", \"memory\": \"x\"}");
+	expect_error(t, pos_of(t, "\"register\": \"q\"", 12),
+		"graph[1].register: shape mismatch: register 'q' f32[M, K] has dims that memory 'x' "
+		"f32[M, N] lacks");
+	free(t);
+	/* mma without a single reduction dim. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"K\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"m\", \"op\": \"mma\", \"lhs\": \"p\", \"rhs\": \"p\", \"acc\": \"z\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"m\"", 0),
+		"graph[2]: shape mismatch: lhs f16[M, K] and rhs f16[M, K] must share exactly one "
+		"reduction dim not in acc f32[M, K], found 0");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_dtype_mismatch)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"read\", \"memory\": \"y\"},\n"
+		"{\"name\": \"q\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"{\"name\": \"s\", \"op\": \"mul\", \"lhs\": \"p\", \"rhs\": \"q\"}");
+	expect_error(t, pos_of(t, "\"q\"}", 0),
+		"graph[2].rhs: dtype mismatch: mul: 'p' is f32[M, K], 'q' is f16[M, K]");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"read\", \"memory\": \"x\", "
+		"\"type\": {\"shape\": [\"M\", \"N\"], \"dtype\": \"f16\"}}");
+	expect_error(t, pos_of(t, "{\"shape", 0),
+		"graph[0].type: type mismatch: declared f16[M, N], inferred f32[M, N]");
+	free(t);
+	t = kernel(NULL, NULL, NULL, "{\"name\": \"p\", \"op\": \"scalar\", \"value\": 1, \"dtype\": \"f17\"}");
+	expect_error(t, pos_of(t, "\"f17", 0), "graph[0].dtype: unknown dtype 'f17'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_symbol_without_value)
+{
+	char *t = kernel(NULL, NULL,
+		"{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"Q\"], \"address_space\": "
+		"\"global\", \"dtype\": \"f16\"}",
+		"");
+	expect_error(t, pos_of(t, "\"Q\"", 0),
+		"arguments[0].shape[1]: symbol 'Q' has neither a value nor a constraint defining it");
+	free(t);
+	t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64},"
+		"{\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"2*BQ\", \"workgroup_dim\": 0}",
+		NULL, "");
+	expect_error(t, pos_of(t, "\"2*BQ", 0),
+		"constraints[1].tile: symbol 'BQ' has neither a value nor a constraint defining it");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_invalid_expression)
+{
+	char *t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64},"
+		"{\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM +* 2\", \"workgroup_dim\": 0}",
+		NULL, "");
+	Loaded r = load(t);
+	ck_assert_ptr_null(r.k);
+	ck_assert_int_eq(r.nerrors, 1);
+	/* Located inside the string, at or after the operator. */
+	const char *q = strstr(t, "\"BM +* 2");
+	char want[256];
+	snprintf(want, sizeof want, "t.json:%s: error: constraints[1].tile: invalid expression 'BM +* 2':",
+		pos_of(t, "* 2", 0));
+	ck_assert_ptr_nonnull(q);
+	ck_assert_msg(strstr(r.msgs, want) != NULL, "expected %s\ngot %s", want, r.msgs);
+	loaded_free(&r);
+	free(t);
+	/* In an index sequence: the column is inside the third part. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"index\": {\"M\": \"$T0 : 1 : (2\"}}");
+	r = load(t);
+	ck_assert_ptr_null(r.k);
+	ck_assert_msg(strstr(r.msgs, "graph[0].index.M: invalid expression") != NULL, "%s", r.msgs);
+	loaded_free(&r);
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"index\": {\"M\": \"$T0 : 1\"}}");
+	expect_error(t, pos_of(t, "\"$T0", 0),
+		"graph[0].index.M: expected \"start : size : stride\", got '$T0 : 1'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_iterate_without_tiling)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"N\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"o\", \"op\": \"output\", \"values\": [\"acc\"]}]}");
+	expect_error(t, pos_of(t, "\"N\", \"init", 0), "graph[1].axis: iterate axis 'N' has no tiling constraint");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_iterate_body)
+{
+	/* The body yields a value of the wrong type. */
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"cast\", \"arg\": \"acc\", \"dtype\": \"f16\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"h\"]}]}");
+	expect_error(t, pos_of(t, "\"h\"]", 0),
+		"graph[1].body[1].values[0]: type mismatch: yields 'h' f16[M, N] for iter arg 'acc' f32[M, N]");
+	free(t);
+	/* No output. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"exp\", \"arg\": \"acc\"}]}");
+	expect_error(t, pos_of(t, "[{\"name\": \"h\"", 0),
+		"graph[1].body: the body of 'l' must contain exactly one output node (found 0)");
+	free(t);
+	/* A body value used outside the body; a multi-result loop used directly. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"exp\", \"arg\": \"acc\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"h\"]}]},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"h\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "\"register\": \"h\"", 12),
+		"graph[2].register: 'h' is defined inside the body of 'l' and is not visible here");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\", \"z\"], \"iter_args\": [\"p\", \"q\"],\n"
+		" \"body\": [{\"name\": \"o\", \"op\": \"output\", \"values\": [\"q\", \"p\"]}]},\n"
+		"{\"name\": \"g\", \"op\": \"get_result\", \"value\": \"l\", \"res_idx\": 2},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"l\", \"memory\": \"c\"}");
+	Loaded r = load(t);
+	ck_assert_int_eq(r.nerrors, 2);
+	ck_assert_msg(strstr(r.msgs, "graph[2].res_idx: res_idx 2 is out of range: 'l' has 2 results"), "%s",
+		r.msgs);
+	ck_assert_msg(strstr(r.msgs, "graph[3].register: 'l' has 2 results; pick one with get_result"),
+		"%s", r.msgs);
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(err_cycle)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"exp\", \"arg\": \"q\"},\n"
+		"{\"name\": \"q\", \"op\": \"exp\", \"arg\": \"p\"},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"q\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"p\"", 0),
+		"graph[0]: dependency cycle: 'p' -> 'q' -> 'p' (each uses the next)");
+	free(t);
+	/* Symbols defined in terms of each other. */
+	t = kernel("\"M\": 64, \"N\": \"2*K\", \"K\": \"N + 1\", \"BM\": 16, \"BN\": 64, \"BK\": 16", NULL, NULL, "");
+	Loaded r = load(t);
+	ck_assert_int_eq(r.nerrors, 1);
+	ck_assert_msg(strstr(r.msgs, "cycle in symbol definitions: N -> K -> N") ||
+			      strstr(r.msgs, "cycle in symbol definitions: K -> N -> K"),
+		"%s", r.msgs);
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(err_hardware)
+{
+	char *t = kernel(NULL, "{\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 0}",
+		NULL, "");
+	expect_error(t, pos_of(t, "[\n  {\"kind", 0), "constraints: missing hardware constraint (kind \"hardware\")");
+	free(t);
+	t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64}, {\"kind\": \"hardware\", \"threads_per_wave\": 64}",
+		NULL, "");
+	expect_error(t, pos_of(t, "{\"kind\": \"hardware\", \"threads_per_wave\": 64}, ", 46),
+		"constraints[1]: a second hardware constraint (the first is constraints[0])");
+	free(t);
+	t = kernel(NULL, "{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": \"F32_8x8\"}", NULL, "");
+	expect_error(t, pos_of(t, "\"F32_8x8", 0), "constraints[0].mma_type: unknown mma_type 'F32_8x8'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_duplicate_name)
+{
+	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"}");
+	expect_error(t, pos_of(t, "\"x\", \"op", 0), "graph[0].name: duplicate name 'x'");
+	free(t);
+}
+END_TEST
+
+START_TEST(err_many_independent)
+{
+	/* Independent mistakes are all reported; dependents of a bad node are not. */
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"exp\", \"arg\": \"nope\"},\n"
+		"{\"name\": \"q\", \"op\": \"exp\", \"arg\": \"p\"},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"q\", \"memory\": \"c\"},\n"
+		"{\"name\": \"v\", \"op\": \"read\", \"memory\": \"x\", \"elements_per_thread\": 0}");
+	Loaded r = load(t);
+	ck_assert_ptr_null(r.k);
+	ck_assert_msg(r.nerrors == 2, "%s", r.msgs);
+	ck_assert(strstr(r.msgs, "undefined value 'nope'"));
+	ck_assert(strstr(r.msgs, "graph[3].elements_per_thread: 0 is out of range"));
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(positions_with_escapes)
+{
+	/* Escapes and UTF-8 in keys and strings do not shift positions. */
+	const char *text = "{\"k\\u00e9y\": [1, {\"a\\\"b\": \"x\\ny\"}],\n  \"z\": [true, null]}";
+	Arena a;
+	arena_init(&a);
+	const JPos *p = jpos_build(&a, text, strlen(text));
+	ck_assert_ptr_nonnull(p);
+	const JPos *k = jpos_get(p, "k\xc3\xa9y");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k->col, 14);
+	const JPos *inner = jpos_get(jpos_at(k, 1), "a\"b");
+	ck_assert_ptr_nonnull(inner);
+	ck_assert_int_eq(inner->col, 27);
+	const JPos *z = jpos_at(jpos_get(p, "z"), 1);
+	ck_assert_int_eq(z->line, 2);
+	ck_assert_int_eq(z->col, 15);
+	ck_assert_ptr_null(jpos_build(&a, "{\"a\": ", 6));
+	arena_free(&a);
+}
+END_TEST
+
+START_TEST(cli_dump_graph)
+{
+	const char *dir = test_tmpdir("frontend");
+	char path[1024], cmd[4096];
+	snprintf(path, sizeof path, "%s/gemm.json", dir);
+	char *t = kernel(NULL, NULL, NULL, GEMM_GRAPH);
+	ck_assert_int_eq(write_file_atomic(path, t, strlen(t), 0644), 0);
+	free(t);
+	snprintf(cmd, sizeof cmd, "'%s' dump-graph '%s'", test_bin(), path);
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	ck_assert_str_eq(r.err, "");
+	const char *want[] = {
+		"kernel t\n",
+		"  tiling K tile BK induction_var $ARGK\n",
+		"  %a : memory f16[M, K] global\n",
+		"  %zero = register {value 0.0} : f32[M, N]\n",
+		"  %loop = iterate %zero {axis K} (%acc : f32[M, N]) : f32[M, N] {\n",
+		"    %ra = read %a {elements_per_thread 4} : f16[M, K]  index {M: ",
+		"    %mm = mma %ra, %rb, %acc : f32[M, N]\n",
+		"    output %mm\n  }\n  write %loop, %c\n",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(want); i++)
+		ck_assert_msg(strstr(r.out, want[i]), "missing %s in:\n%s", want[i], r.out);
+	cmd_result_free(&r);
+
+	/* Bad input: exit 1, located message, nothing on stdout. */
+	snprintf(path, sizeof path, "%s/bad.json", dir);
+	t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"read\", \"memory\": \"zz\"}");
+	ck_assert_int_eq(write_file_atomic(path, t, strlen(t), 0644), 0);
+	free(t);
+	snprintf(cmd, sizeof cmd, "'%s' dump-graph '%s'", test_bin(), path);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_msg(strstr(r.err, "bad.json:") && strstr(r.err, ": error: graph[0].memory: undefined value 'zz'"),
+		"%s", r.err);
+	cmd_result_free(&r);
+
+	snprintf(cmd, sizeof cmd, "'%s' dump-graph '%s/missing.json'", test_bin(), dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+	snprintf(cmd, sizeof cmd, "'%s' dump-graph", test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("frontend");
+	TCase *tc = tcase_create("valid");
+	tcase_add_test(tc, valid_gemm_out_of_order);
+	tcase_add_test(tc, valid_symbols_resolve);
+	tcase_add_test(tc, valid_dynamic_alias_mapping);
+	tcase_add_test(tc, valid_examples_load);
+	tcase_add_test(tc, positions_with_escapes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("errors");
+	tcase_add_test(tc, err_json_syntax);
+	tcase_add_test(tc, err_document_shape);
+	tcase_add_test(tc, err_unknown_op);
+	tcase_add_test(tc, err_unknown_field);
+	tcase_add_test(tc, err_wrong_type);
+	tcase_add_test(tc, err_missing_field);
+	tcase_add_test(tc, err_undefined_reference);
+	tcase_add_test(tc, err_shape_mismatch);
+	tcase_add_test(tc, err_dtype_mismatch);
+	tcase_add_test(tc, err_symbol_without_value);
+	tcase_add_test(tc, err_invalid_expression);
+	tcase_add_test(tc, err_iterate_without_tiling);
+	tcase_add_test(tc, err_iterate_body);
+	tcase_add_test(tc, err_cycle);
+	tcase_add_test(tc, err_hardware);
+	tcase_add_test(tc, err_duplicate_name);
+	tcase_add_test(tc, err_many_independent);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cli");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, cli_dump_graph);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void) { return run_suite(suite()); }
