@@ -33,7 +33,7 @@ TEST_SRCS ?= $(wildcard tests/*/*_test.c)
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
-.PHONY: all check check-asan fuzz clean
+.PHONY: all check check-asan fuzz bench clean
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a
 ifeq ($(BUILD),build)
 all: wavecc
@@ -76,6 +76,13 @@ check-asan:
 
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk
+
+# Benchmarks (bench/*.c, one program each). SYM_CORPUS: the ixsimpl corpus.
+SYM_CORPUS ?= ../shared/corpus/ixsimpl
+bench: $(BUILD)/bench/sym_bench
+	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@
 
 clean:
 	rm -rf build build-asan build-fuzz wavecc

@@ -197,5 +197,20 @@ typedef struct SymBound {
 	SymRat lo, hi;
 } SymBound;
 SymBound sym_bounds(SymCtx *c, Sym *e, const SymAssume *a);
+/* A k >= 1 such that e is known to be an integer multiple of k under a
+ * (1 if nothing better is known or e is not known to be an integer; 0 if e
+ * is known to be 0). */
+int64_t sym_multiple_of(SymCtx *c, Sym *e, const SymAssume *a);
+
+/* ---- sym_check.c ---- */
+typedef struct SymCheck {
+	int checked;    /* points where both were compared */
+	int skipped;    /* points where x could not be evaluated */
+	int mismatches; /* points where they differ */
+	char detail[512]; /* the first mismatch: the point and both values */
+} SymCheck;
+/* Compare x and y at npoints random integer points satisfying a (NULL:
+ * none); *seed is the random state (updated). Returns the mismatches. */
+int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, uint64_t *seed, SymCheck *out);
 
 #endif

@@ -133,7 +133,7 @@ SymCtx *sym_ctx_new(void)
 	arena_init(&c->arena);
 	c->cap = 1024;
 	c->table = xcalloc(c->cap, sizeof *c->table);
-	c->epoch = 1;
+	c->epoch = sym_tick(c);
 	c->t = sym_node(c, SYM_TRUE, 0, NULL);
 	c->f = sym_node(c, SYM_FALSE, 0, NULL);
 	for (int i = 0; i < 64; i++)

@@ -199,7 +199,7 @@ static bool ev(Ev *v, const Sym *e, SymRat *out)
 int sym_eval(SymCtx *c, const Sym *e, int n, Sym *const *syms, const int64_t *vals, SymRat *out,
 	const char **errmsg)
 {
-	Ev v = {c, ++c->epoch, NULL};
+	Ev v = {c, sym_tick(c), NULL};
 	for (int i = 0; i < n; i++) {
 		if (syms[i]->kind != SYM_SYMBOL)
 			continue;
@@ -237,7 +237,7 @@ static Sym *subs(SymCtx *c, Sym *e, uint32_t ep)
 
 Sym *sym_subs(SymCtx *c, Sym *e, int n, Sym *const *from, Sym *const *to)
 {
-	uint32_t ep = ++c->epoch;
+	uint32_t ep = sym_tick(c);
 	for (int i = 0; i < n; i++) {
 		if (from[i]->kind != SYM_SYMBOL)
 			continue;

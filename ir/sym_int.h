@@ -36,6 +36,8 @@ struct Sym {
 	uint32_t b_epoch, s_epoch, v_epoch, a_epoch, m_epoch;
 	Sym *memo; /* sym_subs */
 	SymBound bnd;
+	SymRat gran; /* lattice: value in gran*Z; q == 0: unknown (g_epoch) */
+	uint32_t g_epoch;
 	Sym *simp;
 	SymRat val;
 	bool val_err;
@@ -52,12 +54,22 @@ struct SymCtx {
 	Arena arena;
 	Sym **table; /* hash-cons table, open addressing */
 	size_t cap, count;
-	uint32_t epoch; /* cache epoch */
+	uint32_t tick;    /* source of fresh epochs, never reused */
+	uint32_t epoch;   /* current epoch of the bounds/simplify caches */
 	uint32_t a_epoch; /* epoch of the installed assumptions */
 	const SymAssume *installed;
+	uint32_t installed_version;
+	/* scoped facts (inside a Piecewise branch): extra bounds on terms */
+	struct {
+		Sym *t;
+		SymBound b;
+	} over[16];
+	int nover;
 	Sym *t, *f, *zero, *one, *neg_one;
 	Sym *small[64]; /* integers -8..55 */
 };
+
+static inline uint32_t sym_tick(SymCtx *c) { return ++c->tick; }
 
 /* ---- numbers (sym_core.c) ---- */
 bool rat_norm(__int128 p, __int128 q, SymRat *r); /* false: overflow or q == 0 */
@@ -82,6 +94,37 @@ Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d); /* d OP 0 */
 /* A node of e's kind with new children, through the canonical constructors. */
 Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *args);
 static inline bool sym_isnum(const Sym *e) { return e->kind == SYM_INT || e->kind == SYM_RAT; }
+
+/* ---- sym_bounds.c: assumptions, interval bounds, lattices ---- */
+struct SymAssume {
+	SymCtx *c;
+	uint32_t version; /* bumped by every sym_assume_add */
+	struct SymInfo {
+		Sym *sym;
+		SymBound b;
+		int64_t mult;
+		Sym *subst;
+	} *info;
+	size_t ninfo, capinfo;
+	Sym **facts;
+	size_t nfacts, capfacts;
+};
+/* Make a (may be NULL) the assumptions the caches describe. */
+void sym_install(SymCtx *c, const SymAssume *a);
+SymBound sym_bnd(SymCtx *c, Sym *e);
+SymRat sym_gran(SymCtx *c, Sym *e);
+bool sym_is_fact(SymCtx *c, Sym *rel);
+/* e is integer-valued under the assumptions. */
+static inline bool sym_intval(SymCtx *c, Sym *e)
+{
+	if (e->flags & SF_INT)
+		return true;
+	SymRat g = sym_gran(c, e);
+	return g.q == 1 || (g.q != 0 && g.p == 0);
+}
+/* For a relation `k*t + c0 OP 0` with one non-constant term t: the bound
+ * it puts on t. False for other shapes (and for !=). */
+bool sym_rel_bound(SymCtx *c, Sym *rel, Sym **term, SymBound *b);
 
 #define SYM_MAX_DEPTH 2000 /* deeper trees are refused (recursion bound) */
 

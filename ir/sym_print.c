@@ -345,7 +345,7 @@ static void collect(const Sym *e, uint32_t mark, SymVec *out)
 size_t sym_free_symbols(SymCtx *c, const Sym *e, Sym **out, size_t cap)
 {
 	SymVec v = {0};
-	collect(e, ++c->epoch, &v);
+	collect(e, sym_tick(c), &v);
 	qsort(v.data, v.len, sizeof(Sym *), cmp_name);
 	for (size_t i = 0; i < v.len && i < cap; i++)
 		out[i] = v.data[i];

@@ -1,46 +1,698 @@
-/* sym_simp.c — placeholder: simplification arrives in the next commit. */
+/* sym_simp.c — simplification under assumptions.
+ *
+ * Bottom-up: a node's children are simplified first, the node is rebuilt
+ * through the canonicalising constructors, then the rules of its kind run.
+ * Results are memoised per node under the context's cache epoch, so shared
+ * subterms (and repeated expressions sharing a context and an assumption
+ * set) are simplified once. Every rule is an identity over the integers
+ * given the assumptions; rules that may grow the expression (expansion,
+ * ceiling as -floor(-x)) are kept only when the result is smaller.
+ *
+ * Rules by kind (see docs/sym.md for the list with examples):
+ *   Add    like terms (constructor); expansion of products of sums when it
+ *          shrinks; n*c*floor(X/n) + c*Mod(X, n) -> c*X and
+ *          c*X - n*c*floor(X/n) -> c*Mod(X, n)
+ *   floor  constant from bounds; integer-valued terms pulled out;
+ *          fractional parts below the lattice step of the rest dropped;
+ *          floor(floor(z)/n + r) -> floor(z/n + r); integer-valued args
+ *   ceiling through -floor(-x) when that is smaller
+ *   Mod    terms that are multiples of n dropped; Mod(Mod(z, k*n), n) ->
+ *          Mod(z, n); in-range argument kept; lattice multiples -> 0
+ *   Max/Min dominated arguments dropped by bounds
+ *   xor    bit-disjoint operands become a sum; high bits split off
+ *   relations decided by bounds, lattices and assumed facts
+ *   Piecewise conditions decided; each value simplified knowing its
+ *          condition holds and earlier ones failed (scoped bounds). */
 #include <string.h>
 
 #include "sym_int.h"
 
-struct SymAssume {
-	SymCtx *c;
-	SymVec facts;
-};
+static Sym *simp(SymCtx *c, Sym *e);
 
-SymAssume *sym_assume_new(SymCtx *c)
+#define MAX_EXPAND_TERMS 64
+
+static int nterms(const Sym *e) { return e->kind == SYM_ADD ? (int)e->nargs : 1; }
+static Sym *const *terms(Sym *const *e) { return (*e)->kind == SYM_ADD ? (*e)->args : e; }
+
+static bool bnd_in(SymBound b, SymRat lo, SymRat hi_excl)
 {
-	SymAssume *a = ARENA_NEW(&c->arena, SymAssume);
-	a->c = c;
-	return a;
+	return b.has_lo && b.has_hi && rat_cmp(b.lo, lo) >= 0 && rat_cmp(b.hi, hi_excl) < 0;
 }
 
-int sym_assume_add(SymAssume *a, Sym *rel, const char **why)
+/* ---- expansion ---- */
+
+/* Distribute a product over its sum factors; e itself if none or too big. */
+static Sym *expand_mul(SymCtx *c, Sym *e)
 {
-	if (!(rel->flags & SF_BOOL)) {
-		*why = "an assumption must be a relation";
-		return -1;
+	if (e->kind != SYM_MUL)
+		return e;
+	int nsum = 0, prod = 1;
+	for (uint32_t i = 0; i < e->nargs; i++)
+		if (e->args[i]->kind == SYM_ADD) {
+			nsum++;
+			prod *= (int)e->args[i]->nargs;
+			if (prod > MAX_EXPAND_TERMS)
+				return e;
+		}
+	if (!nsum)
+		return e;
+	SymVec acc = {0}, next = {0}, other = {0};
+	for (uint32_t i = 0; i < e->nargs; i++)
+		if (e->args[i]->kind != SYM_ADD)
+			vec_push(&other, e->args[i]);
+	vec_push(&acc, sym_mulv(c, (int)other.len, other.data));
+	for (uint32_t i = 0; i < e->nargs; i++) {
+		Sym *s = e->args[i];
+		if (s->kind != SYM_ADD)
+			continue;
+		next.len = 0;
+		for (size_t a = 0; a < acc.len; a++)
+			for (uint32_t j = 0; j < s->nargs; j++)
+				vec_push(&next, sym_mul(c, acc.data[a], s->args[j]));
+		SymVec t = acc;
+		acc = next;
+		next = t;
 	}
-	Sym **d = arena_realloc(&a->c->arena, a->facts.data, a->facts.len * sizeof(Sym *), (a->facts.len + 1) * sizeof(Sym *));
-	a->facts.data = d;
-	d[a->facts.len++] = rel;
-	return 0;
+	Sym *r = sym_addv(c, (int)acc.len, acc.data);
+	vec_free(&acc);
+	vec_free(&next);
+	vec_free(&other);
+	return r;
 }
 
-int sym_assume_parse(SymAssume *a, const char *text, SymParseError *err, int *line)
+static Sym *expand_sum(SymCtx *c, Sym *e)
 {
-	(void)a; (void)text; (void)err; *line = 0;
-	return 0;
+	Sym *const *ts = terms(&e);
+	int n = nterms(e);
+	bool any = false;
+	for (int i = 0; i < n && !any; i++)
+		any = ts[i]->kind == SYM_MUL && expand_mul(c, ts[i]) != ts[i];
+	if (!any)
+		return e;
+	SymVec v = {0};
+	for (int i = 0; i < n; i++)
+		vec_push(&v, expand_mul(c, ts[i]));
+	Sym *r = sym_addv(c, (int)v.len, v.data);
+	vec_free(&v);
+	return r;
+}
+
+/* ---- Add: floor/Mod recombination ---- */
+
+/* y = X/n with X having integer coefficients: n (1 if none). */
+static int64_t denom_of(SymCtx *c, Sym *y)
+{
+	Sym *const *ts = terms(&y);
+	int64_t l = 1;
+	for (int i = 0; i < nterms(y); i++) {
+		Sym *m;
+		SymRat k = sym_coef(ts[i], &m, c);
+		int64_t g = gcd64(l, k.q);
+		__int128 nl = (__int128)(l / g) * k.q;
+		if (nl > ((int64_t)1 << 40))
+			return 1;
+		l = (int64_t)nl;
+	}
+	return l;
+}
+
+static Sym *find_term(Sym *sum, Sym *mono, SymRat *k, SymCtx *c)
+{
+	Sym *const *ts = terms(&sum);
+	for (int i = 0; i < nterms(sum); i++) {
+		Sym *m;
+		SymRat kk = sym_coef(ts[i], &m, c);
+		if (m == mono) {
+			*k = kk;
+			return ts[i];
+		}
+	}
+	return NULL;
+}
+
+static Sym *recombine(SymCtx *c, Sym *sum)
+{
+	for (int iter = 0; iter < 8 && sum->kind == SYM_ADD; iter++) {
+		bool changed = false;
+		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
+			Sym *fl;
+			SymRat k = sym_coef(sum->args[i], &fl, c);
+			if (fl->kind != SYM_FLOOR)
+				continue;
+			Sym *y = fl->args[0];
+			int64_t n = denom_of(c, y);
+			if (n < 2)
+				continue;
+			Sym *X = sym_scale(c, rat_i(n), y), *N = sym_int(c, n);
+			SymRat c1;
+			if (!rat_div(k, rat_i(n), &c1))
+				continue;
+			/* k*floor(X/n) + c1*Mod(X, n) -> c1*X */
+			Sym *M = simp(c, sym_mod(c, X, N));
+			SymRat km;
+			if (M->kind == SYM_MOD && find_term(sum, M, &km, c) && rat_cmp(km, c1) == 0) {
+				Sym *v[4] = {sum, sym_neg(c, sum->args[i]), sym_scale(c, (SymRat){-c1.p, c1.q}, M),
+					sym_scale(c, c1, X)};
+				Sym *r = sym_addv(c, 4, v);
+				if (r->size < sum->size) {
+					sum = r;
+					changed = true;
+					continue;
+				}
+			}
+			/* -c1*X + k*floor(X/n) -> -c1*Mod(X, n) (k = c1*n) */
+			SymRat cneg = {-c1.p, c1.q};
+			Sym *v[3] = {sum, sym_neg(c, sum->args[i]), sym_scale(c, c1, X)};
+			Sym *rest = sym_addv(c, 3, v);
+			if (rest->size < sum->size) {
+				Sym *r = sym_add(c, rest, sym_scale(c, cneg, M));
+				if (r->size < sum->size) {
+					sum = r;
+					changed = true;
+				}
+			}
+		}
+		if (!changed)
+			break;
+	}
+	return sum;
+}
+
+static bool has_floor_term(SymCtx *c, Sym *sum)
+{
+	Sym *const *ts = terms(&sum);
+	for (int i = 0; i < nterms(sum); i++) {
+		Sym *m;
+		sym_coef(ts[i], &m, c);
+		if (m->kind == SYM_FLOOR)
+			return true;
+	}
+	return false;
+}
+
+static Sym *add_rules(SymCtx *c, Sym *e)
+{
+	Sym *best = e;
+	if (has_floor_term(c, e))
+		best = recombine(c, e);
+	Sym *x = expand_sum(c, e);
+	if (x != e) {
+		/* the expanded terms may simplify further (new products) */
+		if (x->kind == SYM_ADD) {
+			SymVec v = {0};
+			for (uint32_t i = 0; i < x->nargs; i++)
+				vec_push(&v, simp(c, x->args[i]));
+			x = sym_addv(c, (int)v.len, v.data);
+			vec_free(&v);
+		} else
+			x = simp(c, x);
+		if (x->kind == SYM_ADD && has_floor_term(c, x))
+			x = recombine(c, x);
+		if (x->size < best->size)
+			best = x;
+	}
+	return best;
+}
+
+/* ---- floor / ceiling ---- */
+
+static Sym *floor_rules(SymCtx *c, Sym *e);
+
+static Sym *floor_of(SymCtx *c, Sym *y)
+{
+	Sym *f = sym_floor(c, y);
+	return f->kind == SYM_FLOOR ? floor_rules(c, f) : f;
+}
+
+static Sym *floor_rules(SymCtx *c, Sym *e)
+{
+	Sym *y = e->args[0];
+	SymBound b = sym_bnd(c, y);
+	if (b.has_lo && b.has_hi && rat_floor(b.lo) == rat_floor(b.hi))
+		return sym_int(c, rat_floor(b.lo));
+	if (sym_intval(c, y))
+		return y;
+	Sym *const *ts = terms(&y);
+	int n = nterms(y);
+	/* integer-valued terms come out */
+	SymVec in = {0}, rest = {0};
+	for (int i = 0; i < n; i++) {
+		if (sym_intval(c, ts[i]))
+			vec_push(&in, ts[i]);
+		else
+			vec_push(&rest, ts[i]);
+	}
+	Sym *r = NULL;
+	if (in.len && rest.len) {
+		Sym *fr = floor_of(c, sym_addv(c, (int)rest.len, rest.data));
+		vec_push(&in, fr);
+		r = sym_addv(c, (int)in.len, in.data);
+		goto done;
+	}
+	/* floor(floor(z)/n + r) -> floor(z/n + r) when n*r is integer-valued */
+	for (int i = 0; i < n; i++) {
+		Sym *m;
+		SymRat k = sym_coef(ts[i], &m, c);
+		if (m->kind != SYM_FLOOR || k.p != 1 || k.q < 2)
+			continue;
+		Sym *others = sym_sub(c, y, ts[i]);
+		if (!sym_intval(c, sym_scale(c, rat_i(k.q), others)))
+			continue;
+		r = floor_of(c, simp(c, sym_add(c, others, sym_scale(c, k, m->args[0]))));
+		goto done;
+	}
+	/* floor(floor(z)/d) -> floor(z/d) for an integer d >= 1 */
+	if (y->kind == SYM_MUL && y->nargs == 2 && y->args[1]->kind == SYM_FLOOR && y->args[0]->kind == SYM_POW &&
+		y->args[0]->args[1] == c->neg_one) {
+		Sym *d = y->args[0]->args[0];
+		SymBound db = sym_bnd(c, d);
+		if (sym_intval(c, d) && db.has_lo && db.lo.p >= 1) {
+			r = floor_of(c, simp(c, sym_mul(c, y->args[1]->args[0], y->args[0])));
+			goto done;
+		}
+	}
+	/* drop a remainder that stays below the lattice step of the rest:
+	 * with A in G*Z and rest in [j*G, (j+1)*G), floor(A + rest) =
+	 * floor(A + j*G) */
+	if (n >= 2 && n <= 16) {
+		Sym *sorted[16];
+		SymRat g[16];
+		int ns = 0;
+		Sym *k0 = NULL;
+		bool ok = true;
+		for (int i = 0; i < n; i++) {
+			if (sym_isnum(ts[i])) {
+				k0 = ts[i];
+				continue;
+			}
+			g[ns] = sym_gran(c, ts[i]);
+			if (g[ns].q == 0 || g[ns].p == 0) {
+				ok = false;
+				break;
+			}
+			sorted[ns++] = ts[i];
+		}
+		/* by lattice step, coarsest first (insertion sort: tiny n) */
+		for (int i = 1; ok && i < ns; i++)
+			for (int j = i; j > 0 && rat_cmp(g[j], g[j - 1]) > 0; j--) {
+				SymRat tg = g[j];
+				g[j] = g[j - 1], g[j - 1] = tg;
+				Sym *ts2 = sorted[j];
+				sorted[j] = sorted[j - 1], sorted[j - 1] = ts2;
+			}
+		for (int t = 1; ok && t <= ns; t++) {
+			if (t == ns && !k0)
+				break;
+			/* G = gcd of the first t steps */
+			SymRat G = g[0];
+			for (int i = 1; i < t; i++) {
+				__int128 x = (__int128)G.p * g[i].q, z = (__int128)g[i].p * G.q;
+				while (z) {
+					__int128 tt = x % z;
+					x = z;
+					z = tt;
+				}
+				if (!rat_norm(x, (__int128)G.q * g[i].q, &G))
+					ok = false;
+			}
+			if (!ok)
+				break;
+			SymVec rv = {0};
+			for (int i = t; i < ns; i++)
+				vec_push(&rv, sorted[i]);
+			if (k0)
+				vec_push(&rv, k0);
+			Sym *rs = sym_addv(c, (int)rv.len, rv.data);
+			vec_free(&rv);
+			SymBound rb = sym_bnd(c, rs);
+			if (!rb.has_lo || !rb.has_hi)
+				continue;
+			SymRat q;
+			if (!rat_div(rb.lo, G, &q))
+				continue;
+			int64_t j = rat_floor(q);
+			SymRat lo, hi;
+			if (!rat_mul(rat_i(j), G, &lo) || !rat_add(lo, G, &hi))
+				continue;
+			if (!bnd_in(rb, lo, hi))
+				continue;
+			Sym *A = sym_addv(c, t, sorted);
+			Sym *ny = sym_add(c, A, sym_num(c, lo));
+			if (ny == y)
+				continue;
+			r = floor_of(c, ny);
+			goto done;
+		}
+	}
+	/* (A + B*d)/d: expand a product over its sum if that helps */
+	if (y->kind == SYM_MUL) {
+		Sym *x = expand_mul(c, y);
+		if (x != y) {
+			Sym *cand = floor_of(c, simp(c, x));
+			if (cand->size < e->size)
+				r = cand;
+		}
+	}
+done:
+	vec_free(&in);
+	vec_free(&rest);
+	return r ? r : e;
+}
+
+static Sym *ceil_rules(SymCtx *c, Sym *e)
+{
+	Sym *y = e->args[0];
+	SymBound b = sym_bnd(c, y);
+	if (b.has_lo && b.has_hi && rat_ceil(b.lo) == rat_ceil(b.hi))
+		return sym_int(c, rat_ceil(b.lo));
+	if (sym_intval(c, y))
+		return y;
+	Sym *f = floor_of(c, sym_neg(c, y));
+	Sym *r = sym_neg(c, f);
+	if (r->size < e->size)
+		return r;
+	/* ceiling(I + R) = I + ceiling(R) for integer-valued I */
+	if (y->kind == SYM_ADD) {
+		SymVec in = {0}, rest = {0};
+		for (uint32_t i = 0; i < y->nargs; i++)
+			vec_push(sym_intval(c, y->args[i]) ? &in : &rest, y->args[i]);
+		Sym *res = e;
+		if (in.len && rest.len) {
+			vec_push(&in, ceil_rules(c, sym_ceil(c, sym_addv(c, (int)rest.len, rest.data))));
+			res = sym_addv(c, (int)in.len, in.data);
+		}
+		vec_free(&in);
+		vec_free(&rest);
+		return res;
+	}
+	return e;
+}
+
+/* ---- Mod ---- */
+
+static bool lattice_multiple(SymRat g, int64_t n)
+{
+	if (g.q == 0)
+		return false;
+	if (g.p == 0)
+		return true;
+	return g.q == 1 && g.p % n == 0;
+}
+
+static Sym *mod_rules(SymCtx *c, Sym *e)
+{
+	Sym *x = e->args[0], *m = e->args[1];
+	if (m->kind == SYM_INT && m->u.num.p > 0) {
+		int64_t n = m->u.num.p;
+		if (lattice_multiple(sym_gran(c, x), n))
+			return c->zero;
+		SymBound b = sym_bnd(c, x);
+		if (b.has_lo && b.has_hi) {
+			SymRat q;
+			if (rat_div(b.lo, rat_i(n), &q)) {
+				int64_t j = rat_floor(q);
+				SymRat lo, hi;
+				if (rat_mul(rat_i(j), rat_i(n), &lo) && rat_add(lo, rat_i(n), &hi) && bnd_in(b, lo, hi))
+					return j == 0 ? x : simp(c, sym_sub(c, x, sym_num(c, lo)));
+			}
+		}
+		/* drop multiples of n; Mod(z, k*n) terms become z */
+		Sym *const *ts = terms(&x);
+		int nt = nterms(x);
+		SymVec keep = {0};
+		bool changed = false;
+		for (int i = 0; i < nt; i++) {
+			if (lattice_multiple(sym_gran(c, ts[i]), n)) {
+				changed = true;
+				continue;
+			}
+			Sym *mm;
+			SymRat k = sym_coef(ts[i], &mm, c);
+			if (mm->kind == SYM_MOD && mm->args[1]->kind == SYM_INT && k.q == 1 && sym_intval(c, mm->args[0])) {
+				__int128 kn = (__int128)k.p * mm->args[1]->u.num.p;
+				if (kn % n == 0) {
+					vec_push(&keep, sym_scale(c, k, mm->args[0]));
+					changed = true;
+					continue;
+				}
+			}
+			vec_push(&keep, ts[i]);
+		}
+		Sym *r = e;
+		if (changed)
+			r = simp(c, sym_mod(c, sym_addv(c, (int)keep.len, keep.data), m));
+		vec_free(&keep);
+		return r;
+	}
+	/* symbolic divisor: an argument in [0, m) is unchanged */
+	SymBound bx = sym_bnd(c, x), bm = sym_bnd(c, m);
+	if (bx.has_lo && bx.lo.p >= 0 && bx.has_hi && bm.has_lo && rat_cmp(bx.hi, bm.lo) < 0)
+		return x;
+	return e;
+}
+
+/* ---- Max / Min ---- */
+
+static Sym *minmax_rules(SymCtx *c, Sym *e)
+{
+	bool is_max = e->kind == SYM_MAX;
+	int n = (int)e->nargs;
+	SymBound bb[32];
+	if (n > 32)
+		return e;
+	for (int i = 0; i < n; i++)
+		bb[i] = sym_bnd(c, e->args[i]);
+	SymVec keep = {0};
+	for (int i = 0; i < n; i++) {
+		bool dominated = false;
+		for (int j = 0; j < n && !dominated; j++) {
+			if (i == j)
+				continue;
+			/* Max: i is dominated if i.hi <= j.lo (ties keep the later) */
+			if (is_max && bb[i].has_hi && bb[j].has_lo) {
+				int r = rat_cmp(bb[i].hi, bb[j].lo);
+				dominated = r < 0 || (r == 0 && j > i) || (r == 0 && !(bb[j].has_hi && bb[i].has_lo &&
+									       rat_cmp(bb[j].hi, bb[i].lo) <= 0));
+			}
+			if (!is_max && bb[i].has_lo && bb[j].has_hi) {
+				int r = rat_cmp(bb[i].lo, bb[j].hi);
+				dominated = r > 0 || (r == 0 && j > i) || (r == 0 && !(bb[j].has_lo && bb[i].has_hi &&
+									       rat_cmp(bb[j].lo, bb[i].hi) >= 0));
+			}
+		}
+		if (!dominated)
+			vec_push(&keep, e->args[i]);
+	}
+	Sym *r = e;
+	if (keep.len && (int)keep.len < n)
+		r = is_max ? sym_maxv(c, (int)keep.len, keep.data) : sym_minv(c, (int)keep.len, keep.data);
+	vec_free(&keep);
+	return r;
+}
+
+/* ---- xor ---- */
+
+static Sym *xor_rules(SymCtx *c, Sym *e)
+{
+	for (int s = 0; s < 2; s++) {
+		Sym *u = e->args[s], *v = e->args[1 - s];
+		SymBound bv = sym_bnd(c, v);
+		if (!bv.has_lo || bv.lo.p < 0 || !bv.has_hi || !sym_intval(c, u) || !sym_intval(c, v))
+			continue;
+		int64_t p = 1;
+		while (rat_cmp(rat_i(p), bv.hi) <= 0 && p < ((int64_t)1 << 40))
+			p <<= 1;
+		/* u = H + L with H a multiple of p and L in [0, p): xor(u, v) =
+		 * H + xor(L, v); L == 0 makes it a plain sum */
+		Sym *const *ts = terms(&u);
+		SymVec hi = {0}, lo = {0};
+		for (int i = 0; i < nterms(u); i++)
+			vec_push(lattice_multiple(sym_gran(c, ts[i]), p) ? &hi : &lo, ts[i]);
+		Sym *r = NULL;
+		if (hi.len) {
+			Sym *L = sym_addv(c, (int)lo.len, lo.data);
+			SymBound bl = sym_bnd(c, L);
+			if (bnd_in(bl, rat_i(0), rat_i(p))) {
+				Sym *H = sym_addv(c, (int)hi.len, hi.data);
+				r = sym_add(c, H, L == c->zero ? v : simp(c, sym_xor(c, L, v)));
+			}
+		}
+		vec_free(&hi);
+		vec_free(&lo);
+		if (r)
+			return r;
+	}
+	return e;
+}
+
+/* ---- relations ---- */
+
+static Sym *rel_rules(SymCtx *c, Sym *e)
+{
+	Sym *d = e->args[0];
+	SymBound b = sym_bnd(c, d);
+	int lo_s = b.has_lo ? (b.lo.p > 0) - (b.lo.p < 0) : -2; /* sign of lo, -2: -inf */
+	int hi_s = b.has_hi ? (b.hi.p > 0) - (b.hi.p < 0) : 2;
+	int v = -1; /* -1 unknown, 0 false, 1 true */
+	switch (e->kind) {
+	case SYM_LT: v = hi_s < 0 ? 1 : lo_s >= 0 ? 0 : -1; break;
+	case SYM_LE: v = hi_s <= 0 ? 1 : lo_s > 0 ? 0 : -1; break;
+	case SYM_GT: v = lo_s > 0 ? 1 : hi_s <= 0 ? 0 : -1; break;
+	case SYM_GE: v = lo_s >= 0 ? 1 : hi_s < 0 ? 0 : -1; break;
+	case SYM_EQ: v = (lo_s > 0 || hi_s < 0) ? 0 : (lo_s == 0 && hi_s == 0) ? 1 : -1; break;
+	case SYM_NE: v = (lo_s > 0 || hi_s < 0) ? 1 : (lo_s == 0 && hi_s == 0) ? 0 : -1; break;
+	default: break;
+	}
+	if (v < 0 && (e->kind == SYM_EQ || e->kind == SYM_NE) && d->kind == SYM_ADD && sym_isnum(d->args[0])) {
+		/* c0 + rest == 0 is impossible if c0 is off rest's lattice */
+		Sym *rest = sym_sub(c, d, d->args[0]);
+		SymRat g = sym_gran(c, rest), q;
+		if (g.q != 0 && g.p != 0 && rat_div(d->args[0]->u.num, g, &q) && q.q != 1)
+			v = e->kind == SYM_NE;
+	}
+	if (v < 0) {
+		if (sym_is_fact(c, e))
+			v = 1;
+		else if (sym_is_fact(c, sym_not(c, e)))
+			v = 0;
+	}
+	return v < 0 ? e : v ? c->t : c->f;
+}
+
+/* ---- Piecewise ---- */
+
+/* Scoped bounds from a condition known true (or, with neg, known false). */
+static void scope_add(SymCtx *c, Sym *cond, bool neg)
+{
+	if (neg) {
+		cond = sym_not(c, cond);
+		if (cond->kind == SYM_OR) /* ~(a | b) = ~a & ~b */
+			for (uint32_t i = 0; i < cond->nargs; i++)
+				scope_add(c, cond->args[i], true);
+		if (cond->kind == SYM_NOT)
+			return;
+	}
+	if (cond->kind == SYM_AND) {
+		for (uint32_t i = 0; i < cond->nargs; i++)
+			scope_add(c, cond->args[i], false);
+		return;
+	}
+	Sym *t;
+	SymBound b;
+	if (c->nover < (int)ARRAY_LEN(c->over) && sym_rel_bound(c, cond, &t, &b)) {
+		c->over[c->nover].t = t;
+		c->over[c->nover].b = b;
+		c->nover++;
+	}
+}
+
+static Sym *simp_piecewise(SymCtx *c, Sym *e)
+{
+	int n = (int)e->nargs / 2;
+	SymVec vals = {0}, conds = {0};
+	for (int i = 0; i < n; i++) {
+		Sym *cond = simp(c, e->args[2 * i + 1]);
+		if (cond == c->f)
+			continue;
+		uint32_t saved_epoch = c->epoch;
+		int saved_nover = c->nover;
+		for (size_t j = 0; j < conds.len; j++)
+			scope_add(c, conds.data[j], true);
+		scope_add(c, cond, false);
+		Sym *v;
+		if (c->nover != saved_nover) {
+			c->epoch = sym_tick(c);
+			v = simp(c, e->args[2 * i]);
+			c->epoch = saved_epoch;
+			c->nover = saved_nover;
+		} else
+			v = simp(c, e->args[2 * i]);
+		vec_push(&vals, v);
+		vec_push(&conds, cond);
+		if (cond == c->t)
+			break;
+	}
+	Sym *r;
+	bool same = vals.len > 0 && conds.data[conds.len - 1] == c->t;
+	for (size_t i = 1; i < vals.len && same; i++)
+		same = vals.data[i] == vals.data[0];
+	if (same)
+		r = vals.data[0];
+	else
+		r = sym_piecewise(c, (int)vals.len, vals.data, conds.data);
+	vec_free(&vals);
+	vec_free(&conds);
+	return r;
+}
+
+/* ---- driver ---- */
+
+static Sym *rules(SymCtx *c, Sym *e)
+{
+	switch (e->kind) {
+	case SYM_ADD: return add_rules(c, e);
+	case SYM_FLOOR: return floor_rules(c, e);
+	case SYM_CEIL: return ceil_rules(c, e);
+	case SYM_MOD: return mod_rules(c, e);
+	case SYM_MAX:
+	case SYM_MIN: return minmax_rules(c, e);
+	case SYM_XOR: return xor_rules(c, e);
+	case SYM_LT:
+	case SYM_LE:
+	case SYM_GT:
+	case SYM_GE:
+	case SYM_EQ:
+	case SYM_NE: return rel_rules(c, e);
+	default: return e;
+	}
+}
+
+static Sym *simp(SymCtx *c, Sym *e)
+{
+	if (e->s_epoch == c->epoch)
+		return e->simp;
+	Sym *r = e;
+	/* provisional entry: guards substitution cycles */
+	e->simp = e;
+	e->s_epoch = c->epoch;
+	if (e->kind == SYM_SYMBOL) {
+		if (e->a_epoch == c->a_epoch && e->a_subst)
+			r = simp(c, e->a_subst);
+	} else if (e->kind == SYM_PIECEWISE) {
+		r = simp_piecewise(c, e);
+	} else if (e->nargs) {
+		Sym *buf[16], **a = e->nargs <= 16 ? buf : xmalloc(sizeof(Sym *) * e->nargs);
+		bool same = true;
+		for (uint32_t i = 0; i < e->nargs; i++) {
+			a[i] = simp(c, e->args[i]);
+			same &= a[i] == e->args[i];
+		}
+		Sym *nb = same ? e : sym_rebuild(c, e, a);
+		if (a != buf)
+			free(a);
+		if (nb->kind != SYM_ERROR) {
+			if (nb != e && nb->s_epoch == c->epoch)
+				r = nb->simp;
+			else
+				r = rules(c, nb);
+		} else
+			r = nb;
+	}
+	e->simp = r;
+	e->s_epoch = c->epoch;
+	if (r->s_epoch != c->epoch) {
+		r->simp = r;
+		r->s_epoch = c->epoch;
+	}
+	return r;
 }
 
 Sym *sym_simplify(SymCtx *c, Sym *e, const SymAssume *a)
 {
-	(void)c; (void)a;
-	return e;
-}
-
-SymBound sym_bounds(SymCtx *c, Sym *e, const SymAssume *a)
-{
-	(void)c; (void)e; (void)a;
-	return (SymBound){0};
+	sym_install(c, a);
+	if (e->kind == SYM_ERROR)
+		return e;
+	Sym *r = simp(c, e);
+	/* every rewrite is an identity, so the smaller of the two is as good */
+	return r->size > e->size ? e : r;
 }
