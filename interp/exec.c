@@ -3,9 +3,10 @@
  * Model (docs/interpreter.md): Wave runs the kernel graph once per wave, each
  * wave on its own tile of the problem. The interpreter does the same at
  * tensor level: for every workgroup id (one per primary workgroup constraint,
- * per workgroup dim) and every wave of the workgroup (per workgroup dim,
- * ceiling(workgroup tile / wave tile) of them), it evaluates the top-level
- * region op by op. Every dim has a window in the current context:
+ * per workgroup dim) it evaluates the top-level region op by op for all the
+ * workgroup's waves in lockstep (per workgroup dim, ceiling(workgroup tile /
+ * wave tile) waves), so that block reductions can combine the waves' partial
+ * results. Every dim has a window in the current context:
  *   - inside an iterate over it: [start + iv*tile, +tile) (tiling constraint);
  *   - with a workgroup constraint: [wg*wg_tile + wave*wave_tile, +wave_tile)
  *     (the workgroup tile when there is no wave constraint); a symbolic
@@ -22,8 +23,8 @@
  * and a write is dropped. This is Wave's masking at tensor level, so the
  * result does not depend on how a compiler splits the work.
  *
- * What is not executed: block reductions whose dim is split across waves
- * (reported), extract_slice with a stride other than 1 (reported). */
+ * What is not executed: extract_slice with a stride other than 1 (reported
+ * as an error with the op's location). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,8 +49,10 @@ typedef struct IDim {
 typedef struct Run {
 	Interp *in;
 	Kernel *k;
-	Arena arena; /* values of one wave's run */
-	ITensor **val; /* by value id */
+	Arena arena; /* values of one workgroup's run */
+	int nw;        /* waves per workgroup */
+	ITensor **vals; /* nw arrays of nvalues: each wave's values by id */
+	ITensor **val;  /* the current wave's array */
 	IDim dims[MAX_DIMS]; /* fixed: pointers into it stay valid */
 	int ndims;
 	int ng;
@@ -388,6 +391,9 @@ static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int
 /* ---- ops ---- */
 
 static int exec_region(Run *r, Region *g);
+static int exec_iterate(Run *r, const Op *op);
+static int exec_block_reduce(Run *r, const Op *op, int g);
+static void select_wave(Run *r, int w);
 
 static ITensor *get(Run *r, const Value *v)
 {
@@ -528,10 +534,14 @@ static int exec_iterate(Run *r, const Op *op)
 		count = ceil_div(x->size, x->ttile);
 	}
 	Region *body = op->body;
-	int n = op->ninit;
-	ITensor **cur = ARENA_NEWN(&r->arena, ITensor *, n ? n : 1);
-	for (int i = 0; i < n; i++)
-		cur[i] = get(r, op->args[i]);
+	int n = op->ninit, nw = r->nw;
+	/* cur[w*n + i]: wave w's value of iter arg i. */
+	ITensor **cur = ARENA_NEWN(&r->arena, ITensor *, (size_t)(n * nw) + 1);
+	for (int w = 0; w < nw; w++) {
+		select_wave(r, w);
+		for (int i = 0; i < n; i++)
+			cur[w * n + i] = get(r, op->args[i]);
+	}
 	Sym *ivsym = c->induction_var;
 	int save = r->nenv;
 	x->in_loop = true;
@@ -541,33 +551,42 @@ static int exec_iterate(Run *r, const Op *op)
 		r->nenv = save;
 		if (ivsym)
 			env_push(r, ivsym, it);
-		for (int i = 0; i < n && rc == 0; i++) {
-			Value *p = body->params[i];
-			ITensor *y = conform(r, op, cur[i], p->shape, p->dtype);
-			if (!y)
-				rc = -1;
-			else
-				r->val[p->id] = y;
+		for (int w = 0; w < nw && rc == 0; w++) {
+			select_wave(r, w);
+			for (int i = 0; i < n && rc == 0; i++) {
+				Value *p = body->params[i];
+				ITensor *y = conform(r, op, cur[w * n + i], p->shape, p->dtype);
+				if (!y)
+					rc = -1;
+				else
+					r->val[p->id] = y;
+			}
 		}
 		if (rc == 0)
 			rc = exec_region(r, body);
 		if (rc == 0) {
 			Op *out = vec_last(&body->ops);
 			check_that(out->kind == OP_OUTPUT && out->nargs == n);
-			for (int i = 0; i < n; i++)
-				cur[i] = get(r, out->args[i]);
+			for (int w = 0; w < nw; w++) {
+				select_wave(r, w);
+				for (int i = 0; i < n; i++)
+					cur[w * n + i] = get(r, out->args[i]);
+			}
 		}
 	}
 	x->in_loop = false;
 	r->nenv = save;
 	if (rc < 0)
 		return -1;
-	for (int i = 0; i < op->nresults; i++) {
-		Value *v = op->results[i];
-		ITensor *y = conform(r, op, cur[i], v->shape, v->dtype);
-		if (!y)
-			return -1;
-		r->val[v->id] = y;
+	for (int w = 0; w < nw; w++) {
+		select_wave(r, w);
+		for (int i = 0; i < op->nresults; i++) {
+			Value *v = op->results[i];
+			ITensor *y = conform(r, op, cur[w * n + i], v->shape, v->dtype);
+			if (!y)
+				return -1;
+			r->val[v->id] = y;
+		}
 	}
 	return 0;
 }
@@ -623,30 +642,87 @@ static ItFn binary_fn(OpKind k)
 	}
 }
 
-static int exec_reduce(Run *r, const Op *op)
+/* The current wave's reduction of its sources over its window of the dim,
+ * before init: several sources are first combined elementwise. */
+static ITensor *partial_reduce(Run *r, const Op *op, ItFn fn)
 {
 	ItErr e;
-	ItFn fn = binary_fn(op->kind);
 	int nsrc = op_reduce_nsrc(op);
 	ITensor *x = get(r, op->args[0]);
 	for (int i = 1; i < nsrc; i++) {
 		const ITensor *ops[2] = {x, get(r, op->args[i])};
-		if (!(x = it_map(&r->arena, &e, x->dtype, fn, 2, ops)))
+		if (!(x = it_map(&r->arena, &e, x->dtype, fn, 2, ops))) {
+			fail(r, op, "%s", e.msg);
+			return NULL;
+		}
+	}
+	ITensor *y = it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), NULL);
+	if (!y)
+		fail(r, op, "%s", e.msg);
+	return y;
+}
+
+/* Combine with init (if any) and store as the op's result. */
+static int finish_reduce(Run *r, const Op *op, ItFn fn, ITensor *y)
+{
+	ItErr e;
+	Value *init = op_reduce_init(op);
+	if (init) {
+		const ITensor *ops[2] = {y, get(r, init)};
+		if (!(y = it_map(&r->arena, &e, y->dtype, fn, 2, ops)))
 			return fail(r, op, "%s", e.msg);
 	}
-	if (op->block) {
-		IDim *d = dim_of(r, op->dim);
-		if (!d)
-			return -1;
-		if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1)
-			return fail(r, op, "block reduction over %s, which is split across waves, is not supported",
-				d->name);
-	}
-	Value *init = op_reduce_init(op);
-	ITensor *y = it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), init ? get(r, init) : NULL);
-	if (!y)
-		return fail(r, op, "%s", e.msg);
 	return set(r, op, y);
+}
+
+static int exec_reduce(Run *r, const Op *op)
+{
+	ItFn fn = binary_fn(op->kind);
+	ITensor *y = partial_reduce(r, op, fn);
+	return y ? finish_reduce(r, op, fn, y) : -1;
+}
+
+/* A block reduction over a dim split across the waves of workgroup dim g:
+ * each wave reduces its window, then every wave combines the partial
+ * results of the waves that differ from it only along g, in wave order,
+ * then init (Wave: local reduce, shuffles, LDS exchange, init). */
+static int exec_block_reduce(Run *r, const Op *op, int g)
+{
+	ItErr e;
+	ItFn fn = binary_fn(op->kind);
+	int nw = r->nw;
+	ITensor **part = ARENA_NEWN(&r->arena, ITensor *, (size_t)nw);
+	int64_t (*wid)[MAX_WG_DIMS] = xcalloc((size_t)nw, sizeof *wid);
+	int rc = 0;
+	for (int w = 0; w < nw && rc == 0; w++) {
+		select_wave(r, w);
+		memcpy(wid[w], r->wid, sizeof wid[w]);
+		if (!(part[w] = partial_reduce(r, op, fn)))
+			rc = -1;
+	}
+	for (int w = 0; w < nw && rc == 0; w++) {
+		ITensor *acc = NULL;
+		for (int v = 0; v < nw && rc == 0; v++) {
+			bool peer = true;
+			for (int h = 0; h < r->ng; h++)
+				peer &= h == g || wid[v][h] == wid[w][h];
+			if (!peer)
+				continue;
+			if (!acc) {
+				acc = part[v];
+				continue;
+			}
+			const ITensor *ops[2] = {acc, part[v]};
+			if (!(acc = it_map(&r->arena, &e, acc->dtype, fn, 2, ops)))
+				rc = fail(r, op, "block reduction: %s", e.msg);
+		}
+		if (rc == 0) {
+			select_wave(r, w);
+			rc = finish_reduce(r, op, fn, acc);
+		}
+	}
+	free(wid);
+	return rc;
 }
 
 static int exec_apply_expr(Run *r, const Op *op)
@@ -821,11 +897,43 @@ static int exec_op(Run *r, Op *op)
 	return fail(r, op, "op %s is not supported by the interpreter", op_name(op->kind));
 }
 
+/* Make wave w (0..nw-1, last workgroup dim fastest) the current one. */
+static void select_wave(Run *r, int w)
+{
+	r->val = r->vals + (size_t)w * (size_t)r->k->nvalues;
+	for (int g = r->ng - 1; g >= 0; g--) {
+		r->wid[g] = w % r->gwaves[g];
+		w /= (int)r->gwaves[g];
+	}
+}
+
+/* The waves of a workgroup run in lockstep, one op at a time for all of
+ * them, so that a block reduction can combine what every wave computed. */
 static int exec_region(Run *r, Region *g)
 {
-	for (size_t i = 0; i < g->ops.len; i++)
-		if (exec_op(r, g->ops.data[i]) < 0)
-			return -1;
+	for (size_t i = 0; i < g->ops.len; i++) {
+		Op *op = g->ops.data[i];
+		if (op->kind == OP_ITERATE) {
+			if (exec_iterate(r, op) < 0)
+				return -1;
+			continue;
+		}
+		if (op_is_reduce(op->kind) && op->block) {
+			IDim *d = dim_of(r, op->dim);
+			if (!d)
+				return -1;
+			if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1) {
+				if (exec_block_reduce(r, op, d->g) < 0)
+					return -1;
+				continue;
+			}
+		}
+		for (int w = 0; w < r->nw; w++) {
+			select_wave(r, w);
+			if (exec_op(r, op) < 0)
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -884,28 +992,30 @@ int interp_run(Interp *in)
 	r.in = in;
 	r.k = in->k;
 	arena_init(&r.arena);
-	r.val = xcalloc((size_t)in->k->nvalues + 1, sizeof(ITensor *));
 	for (size_t i = 0; i < in->k->dyn_syms.len; i++)
 		env_push(&r, in->k->dyn_syms.data[i], in->dyn[i]);
 	int rc = setup_grid(&r);
+	r.nw = 1;
+	for (int g = 0; g < r.ng; g++)
+		r.nw *= (int)r.gwaves[g];
+	size_t nvals = (size_t)r.nw * (size_t)in->k->nvalues + 1;
+	r.vals = xcalloc(nvals, sizeof(ITensor *));
+	r.val = r.vals;
 	for (int g = 0; g < r.ng && rc == 0; g++)
 		if (r.gcount[g] == 0)
 			goto done; /* an empty grid does nothing */
 	if (rc == 0) {
 		memset(r.gid, 0, sizeof r.gid);
 		do {
-			memset(r.wid, 0, sizeof r.wid);
-			do {
-				ArenaMark mk = arena_mark(&r.arena);
-				rc = exec_region(&r, in->k->body);
-				arena_reset(&r.arena, mk);
-				memset(r.val, 0, sizeof(ITensor *) * (size_t)in->k->nvalues);
-			} while (rc == 0 && next(r.ng, r.gwaves, r.wid));
+			ArenaMark mk = arena_mark(&r.arena);
+			rc = exec_region(&r, in->k->body);
+			arena_reset(&r.arena, mk);
+			memset(r.vals, 0, sizeof(ITensor *) * nvals);
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
 	}
 done:
 	arena_free(&r.arena);
-	free(r.val);
+	free(r.vals);
 	vec_free(&r.cache_from);
 	vec_free(&r.cache_to);
 	return rc;

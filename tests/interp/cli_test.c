@@ -174,11 +174,11 @@ END_TEST
 
 START_TEST(unsupported_graph_is_reported_with_location)
 {
-	/* A block reduction over a dim split across two waves is not executed
-	 * by the interpreter: a located error, exit 1, nothing written. */
-	const char *k = path("block.json");
+	/* extract_slice with a stride other than 1 is not executed by the
+	 * interpreter: a located error, exit 1, nothing written. */
+	const char *k = path("stride.json");
 	const char *text =
-		"{\"format\": \"wavecc-kernel/1\", \"name\": \"block_sum\",\n"
+		"{\"format\": \"wavecc-kernel/1\", \"name\": \"strided\",\n"
 		" \"symbols\": {\"M\": 4, \"N\": 128},\n"
 		" \"constraints\": [\n"
 		"  {\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
@@ -187,16 +187,16 @@ START_TEST(unsupported_graph_is_reported_with_location)
 		"  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": 64}],\n"
 		" \"arguments\": [\n"
 		"  {\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
-		"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\"], \"address_space\": \"global\", \"dtype\": \"f32\"}],\n"
+		"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"}],\n"
 		" \"graph\": [\n"
 		"  {\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
-		"  {\"name\": \"s\", \"op\": \"sum\", \"arg\": \"x\", \"dim\": \"N\", \"block\": true},\n"
+		"  {\"name\": \"s\", \"op\": \"extract_slice\", \"register\": \"x\", \"offset\": [0], \"size\": [2], \"stride\": [2]},\n"
 		"  {\"name\": \"w\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"c\"}]}\n";
 	ck_assert_int_eq(write_file_atomic(k, text, strlen(text), 0644), 0);
 	char args[4096], *e;
 	snprintf(args, sizeof args, "'%s' --out c='%s'", k, path("c.npy"));
 	ck_assert_int_eq(run(args, &e), 1);
-	ck_assert_msg(strstr(e, "block.json:13:") && strstr(e, "graph[1]") && strstr(e, "block reduction"), "%s", e);
+	ck_assert_msg(strstr(e, "stride.json:13:") && strstr(e, "graph[1]") && strstr(e, "stride 2"), "%s", e);
 	free(e);
 	ck_assert(!exists(path("c.npy")));
 }

@@ -3,7 +3,8 @@
  * bounds mask as in Wave's attention template), unary math, max/min
  * reductions with and without init, scalar operands, extract and
  * extract_slice, a gather through mapping_dynamic_vals (out-of-bounds
- * indices read zero), and permute of a value written back transposed.
+ * indices read zero), permute of a value written back transposed, and
+ * block reductions across the waves of a workgroup.
  * Tolerances: exact where only selection or copying happens; 1e-6 relative
  * for the f32 math (one rounding per op). */
 #include <math.h>
@@ -170,6 +171,48 @@ START_TEST(gather_through_dynamic_values_and_permute)
 }
 END_TEST
 
+START_TEST(block_reduce_across_waves)
+{
+	/* Wave's test_block_reduce_sum: N split over 4 waves of one workgroup
+	 * (ELEMS_PER_WAVE = 64), c[m] = init + sum_n a*b with block = true, and
+	 * mx[m] = max over the whole row; N = 230 leaves the last wave partly
+	 * out of bounds (zeros, which also enter the max: inputs are kept
+	 * negative-free so the zeros cannot win). Tolerance: f32 sums, 1e-5. */
+	Example ex;
+	open_text(&ex, HEAD("block", "\"M\": 3, \"N\": 230")
+		"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 1},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 256, \"workgroup_dim\": 0},\n"
+		"  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": 64}],\n"
+		"\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") ", " ARG("b", "[\"M\", \"N\"]", "f32") ", "
+		ARG("c", "[\"M\"]", "f32") ", " ARG("mx", "[\"M\"]", "f32") "],\n"
+		"\"graph\": [{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		" {\"name\": \"y\", \"op\": \"read\", \"memory\": \"b\"},\n"
+		" {\"name\": \"p\", \"op\": \"mul\", \"lhs\": \"x\", \"rhs\": \"y\"},\n"
+		" {\"name\": \"init\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"f32\", \"value\": 0.5},\n"
+		" {\"name\": \"s\", \"op\": \"sum\", \"arg\": \"p\", \"init\": \"init\", \"dim\": \"N\", \"block\": true},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"c\"},\n"
+		" {\"name\": \"m\", \"op\": \"max\", \"arg\": \"x\", \"dim\": \"N\", \"block\": true},\n"
+		" {\"name\": \"w2\", \"op\": \"write\", \"register\": \"m\", \"memory\": \"mx\"}]}\n");
+	InterpArg *a = ex_arg(&ex, "a"), *b = ex_arg(&ex, "b"), *c = ex_arg(&ex, "c"), *mx = ex_arg(&ex, "mx");
+	fill(a, 57, 0, 2, 1.0 / 64);
+	fill(b, 58, -2, 2, 1.0 / 64);
+	ex_run(&ex);
+	double ref[3], mref[3];
+	for (int m = 0; m < 3; m++) {
+		ref[m] = 0.5;
+		mref[m] = 0;
+		for (int n = 0; n < 230; n++) {
+			ref[m] += el(a, (uint64_t)(m * 230 + n)) * el(b, (uint64_t)(m * 230 + n));
+			mref[m] = fmax(mref[m], el(a, (uint64_t)(m * 230 + n)));
+		}
+	}
+	expect_close("block sum", c, ref, 1e-5, 1e-5);
+	expect_close("block max", mx, mref, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("interp.ops");
@@ -178,6 +221,7 @@ int main(void)
 	tcase_add_test(tc, unary_math_reductions_and_scalars);
 	tcase_add_test(tc, extract_and_extract_slice);
 	tcase_add_test(tc, gather_through_dynamic_values_and_permute);
+	tcase_add_test(tc, block_reduce_across_waves);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
