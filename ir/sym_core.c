@@ -501,6 +501,32 @@ static Sym *make_term(SymCtx *c, SymRat k, Sym *m)
 	return r;
 }
 
+/* The content of a sum: gcd of its coefficients' numerators over the lcm
+ * of their denominators, signed like the leading term, so d / content has
+ * coprime integer coefficients and a positive leading one. {0, 0} if the
+ * numbers get too big. */
+static int lead_sign(const Sym *d);
+static SymRat add_content(SymCtx *c, const Sym *d)
+{
+	int64_t g = 0, l = 1;
+	uint32_t n = d->kind == SYM_ADD ? d->nargs : 1;
+	Sym *const *ts = d->kind == SYM_ADD ? d->args : (Sym *const *)&d;
+	for (uint32_t i = 0; i < n; i++) {
+		Sym *m;
+		SymRat k = sym_coef(ts[i], &m, c);
+		g = gcd64(g, k.p);
+		int64_t lg = gcd64(l, k.q);
+		__int128 nl = (__int128)(l / lg) * k.q;
+		if (nl > INT32_MAX)
+			return (SymRat){0, 0};
+		l = (int64_t)nl;
+	}
+	SymRat r;
+	if (g == 0 || !rat_norm((__int128)g * lead_sign(d), l, &r))
+		return (SymRat){0, 0};
+	return r;
+}
+
 Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 {
 	Sym *bad = num_args_check(c, n, args);
@@ -636,6 +662,27 @@ static bool rat_pow(SymRat b, int64_t e, SymRat *r)
 	return true;
 }
 
+/* k * s for a sum s, term by term (no trip through sym_mulv). */
+static Sym *scale_sum(SymCtx *c, SymRat k, Sym *s)
+{
+	Sym *tb[32], **ts = s->nargs <= 32 ? tb : xmalloc(sizeof(Sym *) * s->nargs);
+	Sym *res = NULL;
+	for (uint32_t i = 0; i < s->nargs; i++) {
+		Sym *m;
+		SymRat tk = sym_coef(s->args[i], &m, c), r;
+		if (!rat_mul(tk, k, &r)) {
+			res = overflow(c);
+			break;
+		}
+		ts[i] = m == c->one ? sym_num(c, r) : make_term(c, r, m);
+	}
+	if (!res)
+		res = sym_addv(c, (int)s->nargs, ts);
+	if (ts != tb)
+		free(ts);
+	return res;
+}
+
 Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 {
 	Sym *bad = num_args_check(c, n, args);
@@ -667,6 +714,17 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 	}
 	if (!res && k.p == 0)
 		res = c->zero;
+	/* with other factors, a sum factor keeps a primitive form: its content
+	 * moves to the coefficient, so 2*(a + 1)/x and (2*a + 2)/x agree (a
+	 * lone sum times a number distributes instead, below) */
+	for (size_t i = 0; !res && nf > 1 && i < nf; i++) {
+		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1))
+			continue;
+		SymRat g = add_content(c, f[i].b), inv;
+		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv) &&
+			rat_mul(k, f[i].e == 1 ? g : inv, &k))
+			f[i].b = scale_sum(c, inv, f[i].b);
+	}
 	if (!res) {
 		if (nf > 1)
 			qsort(f, nf, sizeof *f, cmp_factor);
@@ -698,21 +756,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 			res = out[0];
 		else if (no == 2 && sym_isnum(out[0]) && out[1]->kind == SYM_ADD) {
 			/* a number times a sum distributes (as SymPy does) */
-			Sym *s = out[1];
-			Sym *tb[32], **ts = s->nargs <= 32 ? tb : xmalloc(sizeof(Sym *) * s->nargs);
-			for (uint32_t i = 0; i < s->nargs; i++) {
-				Sym *m;
-				SymRat tk = sym_coef(s->args[i], &m, c), r;
-				if (!rat_mul(tk, k, &r)) {
-					res = overflow(c);
-					break;
-				}
-				ts[i] = m == c->one ? sym_num(c, r) : make_term(c, r, m);
-			}
-			if (!res)
-				res = sym_addv(c, (int)s->nargs, ts);
-			if (ts != tb)
-				free(ts);
+			res = scale_sum(c, k, out[1]);
 		} else
 			res = sym_node(c, SYM_MUL, no, out);
 		if (out != obuf)
@@ -754,6 +798,10 @@ Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
 		return base;
 	if (e > 64 || e < -64)
 		return sym_error(c, "exponent %lld too large", (long long)e);
+	if (base->kind == SYM_ADD && e == -1) {
+		Sym *v1[1] = {make_pow(c, base, -1)};
+		return sym_mulv(c, 1, v1);
+	}
 	if (base->kind == SYM_POW) {
 		int64_t be = base->args[1]->u.num.p * e;
 		return be == 0 ? c->one : make_pow(c, base->args[0], be);
@@ -943,27 +991,10 @@ Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d)
 	if (sym_isnum(d))
 		return rel_holds(op, d->u.num.p < 0 ? -1 : d->u.num.p > 0) ? c->t : c->f;
 	/* divide out the content: gcd of numerators over lcm of denominators */
-	int64_t g = 0, l = 1;
-	uint32_t n = d->kind == SYM_ADD ? d->nargs : 1;
-	Sym *const *ts = d->kind == SYM_ADD ? d->args : &d;
-	for (uint32_t i = 0; i < n; i++) {
-		Sym *m;
-		SymRat k = sym_coef(ts[i], &m, c);
-		g = gcd64(g, k.p);
-		int64_t lg = gcd64(l, k.q);
-		__int128 nl = (__int128)(l / lg) * k.q;
-		if (nl > INT32_MAX) {
-			g = 0;
-			break;
-		}
-		l = (int64_t)nl;
-	}
-	int s = lead_sign(d);
-	if (g > 0 && (g != 1 || l != 1 || s < 0)) {
-		SymRat k;
-		if (rat_norm((__int128)l * s, g, &k))
-			d = sym_scale(c, k, d);
-		if (s < 0)
+	SymRat g = add_content(c, d), inv;
+	if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
+		d = sym_scale(c, inv, d);
+		if (g.p < 0)
 			op = rel_flip(op);
 	}
 	return sym_node(c, op, 1, &d);

@@ -116,60 +116,81 @@ static int64_t denom_of(SymCtx *c, Sym *y)
 	return l;
 }
 
-static Sym *find_term(Sym *sum, Sym *mono, SymRat *k, SymCtx *c)
+/* floor(y) = floor(X/n): the divisor n (a number or an expression) and X.
+ * False if y has no recognisable divisor. */
+static bool split_div(SymCtx *c, Sym *y, Sym **X, Sym **n)
 {
-	Sym *const *ts = terms(&sum);
-	for (int i = 0; i < nterms(sum); i++) {
-		Sym *m;
-		SymRat kk = sym_coef(ts[i], &m, c);
-		if (m == mono) {
-			*k = kk;
-			return ts[i];
+	int64_t nn = denom_of(c, y);
+	if (nn >= 2) {
+		*n = sym_int(c, nn);
+		*X = sym_scale(c, rat_i(nn), y);
+		return true;
+	}
+	Sym *t = y->kind == SYM_ADD ? y->args[sym_isnum(y->args[0]) ? 1 : 0] : y;
+	if (t->kind != SYM_MUL)
+		return false;
+	for (uint32_t i = 0; i < t->nargs; i++) {
+		Sym *f = t->args[i];
+		if (f->kind == SYM_POW && f->args[1] == c->neg_one) {
+			*n = f->args[0];
+			*X = expand_sum(c, expand_mul(c, sym_mul(c, y, *n)));
+			return true;
 		}
 	}
-	return NULL;
+	return false;
 }
 
+static Sym *sum_minus(SymCtx *c, Sym *sum, Sym *a, Sym *b, Sym *plus)
+{
+	Sym *v[4] = {sum, sym_neg(c, a), b ? sym_neg(c, b) : c->zero, plus};
+	return sym_addv(c, 4, v);
+}
+
+/* The floor/Mod identity X = n*floor(X/n) + Mod(X, n), both ways:
+ *   k*Mod(X, n) + k*n*floor(X/n) -> k*X
+ *   k*X - k*n*floor(X/n)         -> k*Mod(X, n)
+ * kept only when the sum gets smaller. */
 static Sym *recombine(SymCtx *c, Sym *sum)
 {
 	for (int iter = 0; iter < 8 && sum->kind == SYM_ADD; iter++) {
 		bool changed = false;
 		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
-			Sym *fl;
-			SymRat k = sym_coef(sum->args[i], &fl, c);
-			if (fl->kind != SYM_FLOOR)
-				continue;
-			Sym *y = fl->args[0];
-			int64_t n = denom_of(c, y);
-			if (n < 2)
-				continue;
-			Sym *X = sym_scale(c, rat_i(n), y), *N = sym_int(c, n);
-			SymRat c1;
-			if (!rat_div(k, rat_i(n), &c1))
-				continue;
-			/* k*floor(X/n) + c1*Mod(X, n) -> c1*X */
-			Sym *M = simp(c, sym_mod(c, X, N));
-			SymRat km;
-			if (M->kind == SYM_MOD && find_term(sum, M, &km, c) && rat_cmp(km, c1) == 0) {
-				Sym *v[4] = {sum, sym_neg(c, sum->args[i]), sym_scale(c, (SymRat){-c1.p, c1.q}, M),
-					sym_scale(c, c1, X)};
-				Sym *r = sym_addv(c, 4, v);
-				if (r->size < sum->size) {
-					sum = r;
-					changed = true;
-					continue;
+			Sym *T = sum->args[i], *mono;
+			SymRat k = sym_coef(T, &mono, c);
+			if (mono->kind == SYM_MOD) {
+				Sym *X = mono->args[0], *n = mono->args[1];
+				Sym *F = simp(c, sym_floor(c, sym_div(c, X, n)));
+				Sym *target = sym_mul(c, sym_num(c, k), sym_mul(c, n, F));
+				bool found = false;
+				for (uint32_t j = 0; j < sum->nargs && !found; j++)
+					found = j != i && sum->args[j] == target;
+				if (found) {
+					Sym *r = sum_minus(c, sum, T, target, sym_scale(c, k, X));
+					if (r->size < sum->size) {
+						sum = r;
+						changed = true;
+					}
 				}
+				continue;
 			}
-			/* -c1*X + k*floor(X/n) -> -c1*Mod(X, n) (k = c1*n) */
-			SymRat cneg = {-c1.p, c1.q};
-			Sym *v[3] = {sum, sym_neg(c, sum->args[i]), sym_scale(c, c1, X)};
-			Sym *rest = sym_addv(c, 3, v);
-			if (rest->size < sum->size) {
-				Sym *r = sym_add(c, rest, sym_scale(c, cneg, M));
-				if (r->size < sum->size) {
-					sum = r;
-					changed = true;
-				}
+			if (mono->kind != SYM_FLOOR)
+				continue;
+			Sym *X, *n;
+			if (!split_div(c, mono->args[0], &X, &n))
+				continue;
+			/* T = -kk*n*floor(X/n) for a number kk */
+			Sym *q = sym_div(c, T, sym_mul(c, n, mono));
+			if (!sym_isnum(q))
+				continue;
+			Sym *kk = sym_neg(c, q);
+			Sym *rest = sum_minus(c, sum, T, sym_mul(c, kk, X), c->zero);
+			if (rest->size >= sum->size)
+				continue;
+			Sym *M = simp(c, sym_mod(c, X, n));
+			Sym *r = sym_add(c, rest, sym_mul(c, kk, M));
+			if (r->size < sum->size) {
+				sum = r;
+				changed = true;
 			}
 		}
 		if (!changed)
@@ -184,7 +205,7 @@ static bool has_floor_term(SymCtx *c, Sym *sum)
 	for (int i = 0; i < nterms(sum); i++) {
 		Sym *m;
 		sym_coef(ts[i], &m, c);
-		if (m->kind == SYM_FLOOR)
+		if (m->kind == SYM_FLOOR || m->kind == SYM_MOD)
 			return true;
 	}
 	return false;
@@ -262,13 +283,16 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 		goto done;
 	}
 	/* floor(floor(z)/d) -> floor(z/d) for an integer d >= 1 */
-	if (y->kind == SYM_MUL && y->nargs == 2 && y->args[1]->kind == SYM_FLOOR && y->args[0]->kind == SYM_POW &&
-		y->args[0]->args[1] == c->neg_one) {
-		Sym *d = y->args[0]->args[0];
-		SymBound db = sym_bnd(c, d);
-		if (sym_intval(c, d) && db.has_lo && db.lo.p >= 1) {
-			r = floor_of(c, simp(c, sym_mul(c, y->args[1]->args[0], y->args[0])));
-			goto done;
+	if (y->kind == SYM_MUL && y->nargs == 2) {
+		int fi = y->args[0]->kind == SYM_FLOOR ? 0 : 1;
+		Sym *fl = y->args[fi], *pw = y->args[1 - fi];
+		if (fl->kind == SYM_FLOOR && pw->kind == SYM_POW && pw->args[1] == c->neg_one) {
+			Sym *d = pw->args[0];
+			SymBound db = sym_bnd(c, d);
+			if (sym_intval(c, d) && db.has_lo && db.lo.p >= 1) {
+				r = floor_of(c, simp(c, sym_mul(c, fl->args[0], pw)));
+				goto done;
+			}
 		}
 	}
 	/* drop a remainder that stays below the lattice step of the rest:
@@ -443,6 +467,12 @@ static Sym *mod_rules(SymCtx *c, Sym *e)
 			r = simp(c, sym_mod(c, sym_addv(c, (int)keep.len, keep.data), m));
 		vec_free(&keep);
 		return r;
+	}
+	/* symbolic divisor: a multiple of m is 0 */
+	if (!sym_isnum(m)) {
+		Sym *q = simp(c, expand_sum(c, expand_mul(c, sym_div(c, x, m))));
+		if (q->kind != SYM_ERROR && sym_intval(c, q))
+			return c->zero;
 	}
 	/* symbolic divisor: an argument in [0, m) is unchanged */
 	SymBound bx = sym_bnd(c, x), bm = sym_bnd(c, m);
