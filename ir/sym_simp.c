@@ -289,7 +289,8 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 		if (fl->kind == SYM_FLOOR && pw->kind == SYM_POW && pw->args[1] == c->neg_one) {
 			Sym *d = pw->args[0];
 			SymBound db = sym_bnd(c, d);
-			if (sym_intval(c, d) && db.has_lo && db.lo.p >= 1) {
+			/* d == 0 makes both sides undefined, so d >= 0 suffices */
+			if (sym_intval(c, d) && db.has_lo && db.lo.p >= 0) {
 				r = floor_of(c, simp(c, sym_mul(c, fl->args[0], pw)));
 				goto done;
 			}
@@ -368,12 +369,19 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 			goto done;
 		}
 	}
-	/* (A + B*d)/d: expand a product over its sum if that helps */
+	/* (A + B*d)/d: expand a product over its sum; kept if that lets
+	 * integer-valued terms out (they may cancel in an outer sum) or
+	 * shrinks the floor */
 	if (y->kind == SYM_MUL) {
 		Sym *x = expand_mul(c, y);
 		if (x != y) {
-			Sym *cand = floor_of(c, simp(c, x));
-			if (cand->size < e->size)
+			x = simp(c, x);
+			bool pulls = false;
+			Sym *const *xs = terms(&x);
+			for (int i = 0; i < nterms(x) && !pulls; i++)
+				pulls = sym_intval(c, xs[i]);
+			Sym *cand = floor_of(c, x);
+			if (pulls || cand->size < e->size)
 				r = cand;
 		}
 	}
@@ -468,11 +476,25 @@ static Sym *mod_rules(SymCtx *c, Sym *e)
 		vec_free(&keep);
 		return r;
 	}
-	/* symbolic divisor: a multiple of m is 0 */
+	/* symbolic divisor: terms that are multiples of m drop out */
 	if (!sym_isnum(m)) {
-		Sym *q = simp(c, expand_sum(c, expand_mul(c, sym_div(c, x, m))));
-		if (q->kind != SYM_ERROR && sym_intval(c, q))
-			return c->zero;
+		Sym *xe = expand_sum(c, expand_mul(c, x));
+		Sym *const *xs = terms(&xe);
+		SymVec keep = {0};
+		bool dropped = false;
+		for (int i = 0; i < nterms(xe); i++) {
+			Sym *q = simp(c, expand_mul(c, sym_div(c, xs[i], m)));
+			if (q->kind != SYM_ERROR && sym_intval(c, q))
+				dropped = true;
+			else
+				vec_push(&keep, xs[i]);
+		}
+		Sym *r = e;
+		if (dropped)
+			r = keep.len == 0 ? c->zero : simp(c, sym_mod(c, sym_addv(c, (int)keep.len, keep.data), m));
+		vec_free(&keep);
+		if (r != e)
+			return r;
 	}
 	/* symbolic divisor: an argument in [0, m) is unchanged */
 	SymBound bx = sym_bnd(c, x), bm = sym_bnd(c, m);
