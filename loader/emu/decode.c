@@ -135,6 +135,12 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		in->src[0] = w0 & 0x1ff;
 	} else {
 		unsigned top6 = w0 >> 26;
+		if (top6 != 0x34 && top6 != 0x30 && top6 != 0x36 && top6 != 0x38 && top6 != 0x37) {
+			in->id = EI_UNKNOWN; /* MTBUF, MIMG, EXP, ...: not decoded */
+			in->fmt = EF_COUNT;
+			in->words = 1;
+			return 1;
+		}
 		if (avail < 8)
 			return 0;
 		words = 2;
@@ -283,7 +289,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 	if (in->fmt <= EF_SOPC && in->fmt != EF_SOPK)
 		lit = in->src[0] == SRC_LITERAL || in->src[1] == SRC_LITERAL;
 	else if (is_vop_e32(in) && !in->dpp && !in->sdwa)
-		lit = in->src[0] == SRC_LITERAL || in->id == EI_V_MADMK_F32 || in->id == EI_V_MADAK_F32;
+		lit = in->src[0] == SRC_LITERAL || in->id == EI_V_MADMK_F32 || in->id == EI_V_MADAK_F32 ||
+		      in->id == EI_V_FMAMK_F32 || in->id == EI_V_FMAAK_F32;
 	if (lit) {
 		if (avail < (size_t)(words + 1) * 4)
 			return 0;
@@ -305,6 +312,8 @@ int emu_operand_width(const Inst *in, int i)
 	if (r->fmt == EF_VOPC) {
 		if (i < 0)
 			return 2;
+		if (!r->src[i])
+			return 0;
 		if (in->id == EI_V_CMP_CLASS_F64 && i == 1)
 			return 1;
 		return is64((EmuType)r->type) ? 2 : 1;
@@ -480,10 +489,10 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			put_src(s, sizeof s, in, in->src[i], w, sp);
 			bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
 			APP(", %s%s%s%s", ng ? "-" : "", ab ? "|" : "", s, ab ? "|" : "");
-			if (in->id == EI_V_MADMK_F32 && i == 0)
+			if ((in->id == EI_V_MADMK_F32 || in->id == EI_V_FMAMK_F32) && i == 0)
 				APP(", 0x%x", in->lit);
 		}
-		if (in->id == EI_V_MADAK_F32)
+		if (in->id == EI_V_MADAK_F32 || in->id == EI_V_FMAAK_F32)
 			APP(", 0x%x", in->lit);
 		if ((r->flags & EIF_VCCIN) && !in->vop3 && in->fmt == EF_VOP2)
 			APP(", vcc");

@@ -258,10 +258,11 @@ enum {
 	X(V_RSQ_F16, "v_rsq_f16", EF_VOP1, 0x3f, SAME, T_F16, 1, 1, 0, 0, EIF_TRANS) \
 	X(V_LOG_F16, "v_log_f16", EF_VOP1, 0x40, SAME, T_F16, 1, 1, 0, 0, EIF_TRANS) \
 	X(V_EXP_F16, "v_exp_f16", EF_VOP1, 0x41, SAME, T_F16, 1, 1, 0, 0, EIF_TRANS) \
-	X(V_FLOOR_F16, "v_floor_f16", EF_VOP1, 0x45, SAME, T_F16, 1, 1, 0, 0, 0) \
-	X(V_CEIL_F16, "v_ceil_f16", EF_VOP1, 0x46, SAME, T_F16, 1, 1, 0, 0, 0) \
-	X(V_TRUNC_F16, "v_trunc_f16", EF_VOP1, 0x47, SAME, T_F16, 1, 1, 0, 0, 0) \
-	X(V_RNDNE_F16, "v_rndne_f16", EF_VOP1, 0x48, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_FLOOR_F16, "v_floor_f16", EF_VOP1, 0x44, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_CEIL_F16, "v_ceil_f16", EF_VOP1, 0x45, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_TRUNC_F16, "v_trunc_f16", EF_VOP1, 0x46, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_RNDNE_F16, "v_rndne_f16", EF_VOP1, 0x47, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_FRACT_F16, "v_fract_f16", EF_VOP1, 0x48, SAME, T_F16, 1, 1, 0, 0, 0) \
 	X(V_SWAP_B32, "v_swap_b32", EF_VOP1, 0x51, SAME, T_B32, 1, 1, 0, 0, 0) \
 	X(V_ACCVGPR_MOV_B32, "v_accvgpr_mov_b32", EF_VOP1, 0x52, SAME, T_B32, 1, 1, 0, 0, 0)
 
@@ -288,9 +289,11 @@ enum {
 	X(V_AND_B32, "v_and_b32", EF_VOP2, 0x13, SAME, T_B32, 1, 1, 1, 0, 0) \
 	X(V_OR_B32, "v_or_b32", EF_VOP2, 0x14, SAME, T_B32, 1, 1, 1, 0, 0) \
 	X(V_XOR_B32, "v_xor_b32", EF_VOP2, 0x15, SAME, T_B32, 1, 1, 1, 0, 0) \
-	X(V_MAC_F32, "v_mac_f32", EF_VOP2, 0x16, SAME, T_F32, 1, 1, 1, 0, 0) \
-	X(V_MADMK_F32, "v_madmk_f32", EF_VOP2, 0x17, SAME, T_F32, 1, 1, 1, 0, 0) \
-	X(V_MADAK_F32, "v_madak_f32", EF_VOP2, 0x18, SAME, T_F32, 1, 1, 1, 0, 0) \
+	X(V_MAC_F32, "v_mac_f32", EF_VOP2, NA, 0x16, T_F32, 1, 1, 1, 0, 0) \
+	X(V_MADMK_F32, "v_madmk_f32", EF_VOP2, NA, 0x17, T_F32, 1, 1, 1, 0, 0) \
+	X(V_MADAK_F32, "v_madak_f32", EF_VOP2, NA, 0x18, T_F32, 1, 1, 1, 0, 0) \
+	X(V_FMAMK_F32, "v_fmamk_f32", EF_VOP2, 0x17, NA, T_F32, 1, 1, 1, 0, 0) \
+	X(V_FMAAK_F32, "v_fmaak_f32", EF_VOP2, 0x18, NA, T_F32, 1, 1, 1, 0, 0) \
 	X(V_ADD_CO_U32, "v_add_co_u32", EF_VOP2, 0x19, SAME, T_U32, 1, 1, 1, 0, EIF_VOP3B | EIF_VCCOUT) \
 	X(V_SUB_CO_U32, "v_sub_co_u32", EF_VOP2, 0x1a, SAME, T_U32, 1, 1, 1, 0, EIF_VOP3B | EIF_VCCOUT) \
 	X(V_SUBREV_CO_U32, "v_subrev_co_u32", EF_VOP2, 0x1b, SAME, T_U32, 1, 1, 1, 0, EIF_VOP3B | EIF_VCCOUT) \
@@ -323,32 +326,32 @@ enum {
 	X(V_XNOR_B32, "v_xnor_b32", EF_VOP2, 0x3d, SAME, T_B32, 1, 1, 1, 0, 0)
 
 /* VOPC: the compare family is generated from (type, base opcode) below. */
-#define EMU_CMP_F(X, T, t, base, cls, fl) \
-	X(V_CMP##fl##_F_##T, "v_cmp" #fl "_f_" #t, EF_VOPC, base + 0, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_LT_##T, "v_cmp" #fl "_lt_" #t, EF_VOPC, base + 1, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_EQ_##T, "v_cmp" #fl "_eq_" #t, EF_VOPC, base + 2, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_LE_##T, "v_cmp" #fl "_le_" #t, EF_VOPC, base + 3, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_GT_##T, "v_cmp" #fl "_gt_" #t, EF_VOPC, base + 4, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_LG_##T, "v_cmp" #fl "_lg_" #t, EF_VOPC, base + 5, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_GE_##T, "v_cmp" #fl "_ge_" #t, EF_VOPC, base + 6, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_O_##T, "v_cmp" #fl "_o_" #t, EF_VOPC, base + 7, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_U_##T, "v_cmp" #fl "_u_" #t, EF_VOPC, base + 8, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NGE_##T, "v_cmp" #fl "_nge_" #t, EF_VOPC, base + 9, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NLG_##T, "v_cmp" #fl "_nlg_" #t, EF_VOPC, base + 10, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NGT_##T, "v_cmp" #fl "_ngt_" #t, EF_VOPC, base + 11, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NLE_##T, "v_cmp" #fl "_nle_" #t, EF_VOPC, base + 12, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NEQ_##T, "v_cmp" #fl "_neq_" #t, EF_VOPC, base + 13, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NLT_##T, "v_cmp" #fl "_nlt_" #t, EF_VOPC, base + 14, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_TRU_##T, "v_cmp" #fl "_tru_" #t, EF_VOPC, base + 15, SAME, cls, 2, 1, 1, 0, 0)
-#define EMU_CMP_I(X, T, t, base, cls, fl) \
-	X(V_CMP##fl##_F_##T, "v_cmp" #fl "_f_" #t, EF_VOPC, base + 0, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_LT_##T, "v_cmp" #fl "_lt_" #t, EF_VOPC, base + 1, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_EQ_##T, "v_cmp" #fl "_eq_" #t, EF_VOPC, base + 2, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_LE_##T, "v_cmp" #fl "_le_" #t, EF_VOPC, base + 3, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_GT_##T, "v_cmp" #fl "_gt_" #t, EF_VOPC, base + 4, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_NE_##T, "v_cmp" #fl "_ne_" #t, EF_VOPC, base + 5, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_GE_##T, "v_cmp" #fl "_ge_" #t, EF_VOPC, base + 6, SAME, cls, 2, 1, 1, 0, 0) \
-	X(V_CMP##fl##_T_##T, "v_cmp" #fl "_t_" #t, EF_VOPC, base + 7, SAME, cls, 2, 1, 1, 0, 0)
+#define EMU_CMP_F(X, T, t, base, cls, fl, fs, ff) \
+	X(V_CMP##fl##_F_##T, "v_cmp" fs "_f_" #t, EF_VOPC, base + 0, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_LT_##T, "v_cmp" fs "_lt_" #t, EF_VOPC, base + 1, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_EQ_##T, "v_cmp" fs "_eq_" #t, EF_VOPC, base + 2, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_LE_##T, "v_cmp" fs "_le_" #t, EF_VOPC, base + 3, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_GT_##T, "v_cmp" fs "_gt_" #t, EF_VOPC, base + 4, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_LG_##T, "v_cmp" fs "_lg_" #t, EF_VOPC, base + 5, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_GE_##T, "v_cmp" fs "_ge_" #t, EF_VOPC, base + 6, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_O_##T, "v_cmp" fs "_o_" #t, EF_VOPC, base + 7, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_U_##T, "v_cmp" fs "_u_" #t, EF_VOPC, base + 8, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NGE_##T, "v_cmp" fs "_nge_" #t, EF_VOPC, base + 9, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NLG_##T, "v_cmp" fs "_nlg_" #t, EF_VOPC, base + 10, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NGT_##T, "v_cmp" fs "_ngt_" #t, EF_VOPC, base + 11, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NLE_##T, "v_cmp" fs "_nle_" #t, EF_VOPC, base + 12, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NEQ_##T, "v_cmp" fs "_neq_" #t, EF_VOPC, base + 13, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NLT_##T, "v_cmp" fs "_nlt_" #t, EF_VOPC, base + 14, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_TRU_##T, "v_cmp" fs "_tru_" #t, EF_VOPC, base + 15, SAME, cls, 2, 1, 1, 0, ff)
+#define EMU_CMP_I(X, T, t, base, cls, fl, fs, ff) \
+	X(V_CMP##fl##_F_##T, "v_cmp" fs "_f_" #t, EF_VOPC, base + 0, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_LT_##T, "v_cmp" fs "_lt_" #t, EF_VOPC, base + 1, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_EQ_##T, "v_cmp" fs "_eq_" #t, EF_VOPC, base + 2, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_LE_##T, "v_cmp" fs "_le_" #t, EF_VOPC, base + 3, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_GT_##T, "v_cmp" fs "_gt_" #t, EF_VOPC, base + 4, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_NE_##T, "v_cmp" fs "_ne_" #t, EF_VOPC, base + 5, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_GE_##T, "v_cmp" fs "_ge_" #t, EF_VOPC, base + 6, SAME, cls, 2, 1, 1, 0, ff) \
+	X(V_CMP##fl##_T_##T, "v_cmp" fs "_t_" #t, EF_VOPC, base + 7, SAME, cls, 2, 1, 1, 0, ff)
 
 /* The compare row's "width" fields are adjusted for 64-bit types by the
  * decoder (type T_F64/T_I64/T_U64 means two-dword sources). */
@@ -357,29 +360,29 @@ enum {
 	X(V_CMPX_CLASS_F32, "v_cmpx_class_f32", EF_VOPC, 0x11, SAME, T_F32, 2, 1, 1, 0, EIF_CMPX) \
 	X(V_CMP_CLASS_F64, "v_cmp_class_f64", EF_VOPC, 0x12, SAME, T_F64, 2, 2, 1, 0, 0) \
 	X(V_CMP_CLASS_F16, "v_cmp_class_f16", EF_VOPC, 0x14, SAME, T_F16, 2, 1, 1, 0, 0) \
-	EMU_CMP_F(X, F16, f16, 0x20, T_F16, ) \
-	EMU_CMP_F(X, F32, f32, 0x40, T_F32, ) \
-	EMU_CMP_F(X, F64, f64, 0x60, T_F64, ) \
-	EMU_CMP_I(X, I16, i16, 0xa0, T_I16, ) \
-	EMU_CMP_I(X, U16, u16, 0xa8, T_U16, ) \
-	EMU_CMP_I(X, I32, i32, 0xc0, T_I32, ) \
-	EMU_CMP_I(X, U32, u32, 0xc8, T_U32, ) \
-	EMU_CMP_I(X, I64, i64, 0xe0, T_I64, ) \
-	EMU_CMP_I(X, U64, u64, 0xe8, T_U64, ) \
+	EMU_CMP_F(X, F16, f16, 0x20, T_F16, , "", 0) \
+	EMU_CMP_F(X, F32, f32, 0x40, T_F32, , "", 0) \
+	EMU_CMP_F(X, F64, f64, 0x60, T_F64, , "", 0) \
+	EMU_CMP_I(X, I16, i16, 0xa0, T_I16, , "", 0) \
+	EMU_CMP_I(X, U16, u16, 0xa8, T_U16, , "", 0) \
+	EMU_CMP_I(X, I32, i32, 0xc0, T_I32, , "", 0) \
+	EMU_CMP_I(X, U32, u32, 0xc8, T_U32, , "", 0) \
+	EMU_CMP_I(X, I64, i64, 0xe0, T_I64, , "", 0) \
+	EMU_CMP_I(X, U64, u64, 0xe8, T_U64, , "", 0) \
 	EMU_CMPX_ROWS(X)
 #define EMU_CMPX_ROWS(X) \
-	EMU_CMP_F(X, F16, f16, 0x30, T_F16, X) \
-	EMU_CMP_F(X, F32, f32, 0x50, T_F32, X) \
-	EMU_CMP_F(X, F64, f64, 0x70, T_F64, X) \
-	EMU_CMP_I(X, I16, i16, 0xb0, T_I16, X) \
-	EMU_CMP_I(X, U16, u16, 0xb8, T_U16, X) \
-	EMU_CMP_I(X, I32, i32, 0xd0, T_I32, X) \
-	EMU_CMP_I(X, U32, u32, 0xd8, T_U32, X) \
-	EMU_CMP_I(X, I64, i64, 0xf0, T_I64, X) \
-	EMU_CMP_I(X, U64, u64, 0xf8, T_U64, X)
+	EMU_CMP_F(X, F16, f16, 0x30, T_F16, X, "x", EIF_CMPX) \
+	EMU_CMP_F(X, F32, f32, 0x50, T_F32, X, "x", EIF_CMPX) \
+	EMU_CMP_F(X, F64, f64, 0x70, T_F64, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, I16, i16, 0xb0, T_I16, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, U16, u16, 0xb8, T_U16, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, I32, i32, 0xd0, T_I32, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, U32, u32, 0xd8, T_U32, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, I64, i64, 0xf0, T_I64, X, "x", EIF_CMPX) \
+	EMU_CMP_I(X, U64, u64, 0xf8, T_U64, X, "x", EIF_CMPX)
 
 #define EMU_INSTS_VOP3(X) \
-	X(V_MAD_F32, "v_mad_f32", EF_VOP3, 0x1c1, SAME, T_F32, 1, 1, 1, 1, 0) \
+	X(V_MAD_F32, "v_mad_f32", EF_VOP3, NA, 0x1c1, T_F32, 1, 1, 1, 1, 0) \
 	X(V_MAD_I32_I24, "v_mad_i32_i24", EF_VOP3, 0x1c2, SAME, T_I32, 1, 1, 1, 1, 0) \
 	X(V_MAD_U32_U24, "v_mad_u32_u24", EF_VOP3, 0x1c3, SAME, T_U32, 1, 1, 1, 1, 0) \
 	X(V_BFE_U32, "v_bfe_u32", EF_VOP3, 0x1c8, SAME, T_U32, 1, 1, 1, 1, 0) \
@@ -561,7 +564,7 @@ enum {
 	X(DS_READ_B128, "ds_read_b128", EF_DS, 0xff, SAME, T_B32, 4, 0, 0, 0, EIF_LOAD)
 
 /* ---- vector memory: MUBUF and FLAT/GLOBAL (same op numbers) ------------ */
-#define EMU_VMEM_ROWS(X, P, p, F) \
+#define EMU_VMEM_ROWS(X, P, p, F, addf90a) \
 	X(P##_LOAD_UBYTE, p "_load_ubyte", F, 0x10, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
 	X(P##_LOAD_SBYTE, p "_load_sbyte", F, 0x11, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_SIGNED) \
 	X(P##_LOAD_USHORT, p "_load_ushort", F, 0x12, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
@@ -595,12 +598,12 @@ enum {
 	X(P##_ATOMIC_AND, p "_atomic_and", F, 0x48, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_OR, p "_atomic_or", F, 0x49, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_XOR, p "_atomic_xor", F, 0x4a, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
-	X(P##_ATOMIC_ADD_F32, p "_atomic_add_f32", F, 0x4d, SAME, T_F32, 1, 0, 0, 0, EIF_ATOMIC)
+	X(P##_ATOMIC_ADD_F32, p "_atomic_add_f32", F, 0x4d, addf90a, T_F32, 1, 0, 0, 0, EIF_ATOMIC)
 
 #define EMU_INSTS_VMEM(X) \
-	EMU_VMEM_ROWS(X, BUFFER, "buffer", EF_MUBUF) \
-	EMU_VMEM_ROWS(X, FLAT, "flat", EF_FLAT) \
-	EMU_VMEM_ROWS(X, GLOBAL, "global", EF_FLAT)
+	EMU_VMEM_ROWS(X, BUFFER, "buffer", EF_MUBUF, SAME) \
+	EMU_VMEM_ROWS(X, FLAT, "flat", EF_FLAT, NA) \
+	EMU_VMEM_ROWS(X, GLOBAL, "global", EF_FLAT, SAME)
 
 #define EMU_INSTS(X) \
 	EMU_INSTS_SALU(X) EMU_INSTS_VOP1(X) EMU_INSTS_VOP2(X) EMU_INSTS_VOPC(X) \

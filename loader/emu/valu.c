@@ -351,8 +351,8 @@ static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	const EmuInstInfo *r = &emu_inst_info[in->id];
 	EmuType t = (EmuType)r->type;
 	uint64_t res = 0, act = w->exec;
-	unsigned op = (unsigned)r->op942 & 0xf;
-	bool cmpx = (r->op942 & 0x10) && r->op942 >= 0x20; /* cmpx rows sit at base + 0x10 */
+	unsigned op = (unsigned)(r->op942 >= 0 ? r->op942 : r->op90a) & 0xf;
+	bool cmpx = (r->flags & EIF_CMPX) != 0;
 	if (in->id == EI_V_CMP_CLASS_F32 || in->id == EI_V_CMPX_CLASS_F32 || in->id == EI_V_CMP_CLASS_F16) {
 		uint32_t a[64], b[64];
 		src32(e, w, in, 0, t, a, cx, false);
@@ -362,7 +362,6 @@ static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 			if (f32_class(f) & b[l])
 				res |= 1ull << l;
 		}
-		cmpx = in->id == EI_V_CMPX_CLASS_F32;
 	} else if (in->id == EI_V_CMP_CLASS_F64) {
 		uint64_t a[64];
 		uint32_t b[64];
@@ -789,6 +788,9 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); fres = true; break;
 	case EI_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
 	case EI_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
+	case EI_V_FMAMK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(in->lit), F(b[l])))); break;
+	case EI_V_FMAAK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(in->lit)))); break;
+	case EI_V_FRACT_F16: LOOP(float f = H(a[l]); d[l] = UH(isinf(f) ? NAN : f - floorf(f))); r16 = true; break;
 	case EI_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
 	case EI_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; carry |= (uint64_t)(b[l] > a[l]) << l); break;
 	case EI_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; carry |= (uint64_t)(a[l] > b[l]) << l); break;

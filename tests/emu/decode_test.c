@@ -1,0 +1,217 @@
+/* decode_test.c — the instruction table and decoder against llvm-objdump-19:
+ * every row of loader/emu/insts.h is encoded here from its opcode (with
+ * plain, correctly aligned register operands), the words are disassembled by
+ * llvm-objdump-19 and by emu_decode/emu_print, and the mnemonics must agree
+ * (ignoring the _e32/_e64/_dpp/_sdwa encoding suffixes). Run for gfx942 and,
+ * with the gfx90a opcode column, for gfx90a. Also: literal and DPP/SDWA
+ * lengths, and bytes that are no instruction. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../loader/emu/emu_int.h"
+#include "../test.h"
+
+static int encode(int id, int op, uint32_t w[2])
+{
+	const EmuInstInfo *r = &emu_inst_info[id];
+	switch (r->fmt) {
+	case EF_SOP1: w[0] = 0xBE800000u | 4u << 16 | (uint32_t)op << 8 | 4u; return 1;
+	case EF_SOP2: w[0] = 0x80000000u | (uint32_t)op << 23 | 4u << 16 | 6u << 8 | 4u; return 1;
+	case EF_SOPK: w[0] = 0xB0000000u | (uint32_t)op << 23 | 4u << 16 | 0x10u; return 1;
+	case EF_SOPC: w[0] = 0xBF000000u | (uint32_t)op << 16 | 6u << 8 | 4u; return 1;
+	case EF_SOPP: w[0] = 0xBF800000u | (uint32_t)op << 16; return 1;
+	case EF_SMEM:
+		if (id == EI_S_DCACHE_INV || id == EI_S_DCACHE_WB || id == EI_S_MEMTIME || id == EI_S_MEMREALTIME) {
+			w[0] = 0xC0000000u | (uint32_t)op << 18 | (r->dst ? 4u << 6 : 0);
+			w[1] = 0;
+			return 2;
+		}
+		w[0] = 0xC0000000u | (uint32_t)op << 18 | 1u << 17 | 4u << 6 | 2u; w[1] = 0x10; return 2;
+	case EF_VOP1:
+		if (id == EI_V_NOP) {
+			w[0] = 0x7E000000u;
+			return 1;
+		}
+		w[0] = 0x7E000000u | 2u << 17 | (uint32_t)op << 9 | 258u; return 1;
+	case EF_VOP2:
+		w[0] = (uint32_t)op << 25 | 2u << 17 | 4u << 9 | 258u;
+		if (id == EI_V_MADMK_F32 || id == EI_V_MADAK_F32 || id == EI_V_FMAMK_F32 || id == EI_V_FMAAK_F32) {
+			w[1] = 0x3f800000u; /* the K literal */
+			return 2;
+		}
+		return 1;
+	case EF_VOPC: w[0] = 0x7C000000u | (uint32_t)op << 17 | 4u << 9 | 258u; return 1;
+	case EF_VOP3:
+		w[0] = 0xD0000000u | (uint32_t)op << 16 | 2u | ((r->flags & EIF_VOP3B) ? 106u << 8 : 0);
+		w[1] = 258u | (r->src[1] ? 260u << 9 : 0) | (r->src[2] ? 262u << 18 : 0);
+		return 2;
+	case EF_VOP3P:
+		if (r->flags & EIF_MFMA) {
+			w[0] = 0xD3800000u | (uint32_t)op << 16 | 32u;
+			w[1] = 258u | 260u << 9 | 288u << 18;
+		} else {
+			w[0] = 0xD3800000u | (uint32_t)op << 16 | 2u | 1u << 14;
+			w[1] = 258u | (r->src[1] ? 260u << 9 : 0) | (r->src[2] ? 262u << 18 : 0) | 3u << 27;
+		}
+		return 2;
+	case EF_DS: {
+		bool ld = (r->flags & EIF_LOAD) || id == EI_DS_SWIZZLE_B32 || id == EI_DS_PERMUTE_B32 || id == EI_DS_BPERMUTE_B32;
+		bool data = !(r->flags & EIF_LOAD) || (r->flags & EIF_ATOMIC) || id == EI_DS_PERMUTE_B32 || id == EI_DS_BPERMUTE_B32;
+		data = data && id != EI_DS_SWIZZLE_B32;
+		bool two = strncmp(r->name, "ds_write2", 9) == 0;
+		w[0] = 0xD8000000u | (uint32_t)op << 17;
+		w[1] = 2u | (data ? 4u << 8 : 0) | (two ? 6u << 16 : 0) | (ld ? 8u << 24 : 0);
+		return 2;
+	}
+	case EF_MUBUF: w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
+	case EF_FLAT: {
+		uint32_t seg = strncmp(r->name, "global", 6) == 0 ? 2 : 0;
+		w[0] = 0xDC000000u | (uint32_t)op << 18 | seg << 14;
+		bool ld = (r->flags & EIF_LOAD) != 0;
+		w[1] = 2u | (ld ? 0 : 4u << 8) | (seg ? 0x7fu << 16 : 0) | (ld ? 6u << 24 : 0);
+		return 2;
+	}
+	default: return 0;
+	}
+}
+
+static void strip_suffix(char *m)
+{
+	static const char *suf[] = {"_e32", "_e64", "_dpp", "_sdwa"};
+	for (size_t i = 0; i < 4; i++) {
+		size_t n = strlen(m), k = strlen(suf[i]);
+		if (n > k && strcmp(m + n - k, suf[i]) == 0)
+			m[n - k] = 0;
+	}
+}
+
+/* Disassemble `words` with llvm-objdump-19; fill names[offset/4]. */
+static int objdump(const char *mcpu, const uint32_t *words, size_t n, char (*names)[64])
+{
+	const char *dir = test_tmpdir(strcmp(mcpu, "gfx90a") == 0 ? "emu-decode-90a" : "emu-decode-942");
+	Buf s = {0}, cmd = {0};
+	buf_printf(&s, "%s/d.s", dir);
+	FILE *f = fopen(buf_cstr(&s), "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, ".text\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, ".long 0x%08x\n", words[i]);
+	fclose(f);
+	buf_printf(&cmd, "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj d.s -o d.o && "
+		   "llvm-objdump-19 -d --mcpu=%s d.o", dir, mcpu, mcpu);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	ck_assert_msg(r.status == 0, "llvm tools failed: %s", r.err);
+	int count = 0;
+	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *c = strstr(line, "// ");
+		if (!c || line[0] != '\t')
+			continue;
+		unsigned long addr = strtoul(c + 3, NULL, 16);
+		char m[64] = "";
+		sscanf(line, " %63s", m);
+		if (addr / 4 < n) {
+			strip_suffix(m);
+			snprintf(names[addr / 4], 64, "%s", m);
+			count++;
+		}
+	}
+	cmd_result_free(&r);
+	buf_free(&s);
+	buf_free(&cmd);
+	return count;
+}
+
+static void check_arch(EmuArch arch, const char *mcpu)
+{
+	uint32_t *words = xcalloc(4 * EI_COUNT, 4);
+	int *at = xcalloc(EI_COUNT, sizeof(int));
+	size_t n = 0;
+	for (int id = 1; id < EI_COUNT; id++) {
+		const EmuInstInfo *r = &emu_inst_info[id];
+		int op = arch == EMU_GFX90A ? (r->op90a == SAME ? r->op942 : r->op90a) : r->op942;
+		at[id] = -1;
+		if (op < 0)
+			continue;
+		if (arch == EMU_GFX90A && (r->flags & EIF_MFMA))
+			continue; /* gfx90a MFMA spellings differ (EMU prints gfx942 names) */
+		uint32_t w[2];
+		int k = encode(id, op, w);
+		at[id] = (int)n;
+		for (int i = 0; i < k; i++)
+			words[n++] = w[i];
+	}
+	char (*names)[64] = xcalloc(n, 64);
+	ck_assert_int_gt(objdump(mcpu, words, n, names), 100);
+	int bad = 0, checked = 0;
+	for (int id = 1; id < EI_COUNT; id++) {
+		if (at[id] < 0)
+			continue;
+		Inst in;
+		int len = emu_decode(arch, (const uint8_t *)(words + at[id]), 4 * (n - (size_t)at[id]), &in);
+		char dis[200];
+		emu_print(&in, 0, dis, sizeof dis);
+		char mine[64];
+		sscanf(dis, "%63s", mine);
+		strip_suffix(mine);
+		const char *want = names[at[id]];
+		checked++;
+		if (len == 0 || in.id != id || strcmp(mine, want) != 0) {
+			fprintf(stderr, "%s row %s (op 0x%x): llvm-objdump says '%s', emu says '%s'\n", mcpu,
+				emu_inst_info[id].name, (unsigned)emu_inst_info[id].op942, want, dis);
+			bad++;
+		}
+	}
+	ck_assert_int_gt(checked, 300);
+	ck_assert_msg(bad == 0, "%d of %d rows disagree with llvm-objdump-19 (%s)", bad, checked, mcpu);
+	free(names);
+	free(words);
+	free(at);
+}
+
+START_TEST(table_matches_llvm_gfx942) { check_arch(EMU_GFX942, "gfx942"); }
+END_TEST
+
+START_TEST(table_matches_llvm_gfx90a) { check_arch(EMU_GFX90A, "gfx90a"); }
+END_TEST
+
+/* Lengths: literal (VOP1 with src0 = 255), DPP and SDWA second dwords. */
+START_TEST(lengths_and_modifiers)
+{
+	uint32_t lit[] = {0x7E0202FF, 0x3f800000};          /* v_mov_b32 v1, 1.0 as literal */
+	uint32_t dpp[] = {0x7E0202FA, 0xFF00B102};          /* v_mov_b32_dpp quad_perm */
+	uint32_t sdwa[] = {0x7E0202F9, 0x00060D02};         /* v_mov_b32_sdwa */
+	Inst in;
+	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)lit, 8, &in), 2);
+	ck_assert(in.has_lit && in.lit == 0x3f800000 && in.id == EI_V_MOV_B32);
+	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)lit, 4, &in), 0); /* truncated */
+	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)dpp, 8, &in), 2);
+	ck_assert(in.dpp && in.dpp_ctrl == 0xB1 && in.src[0] == 258 && in.row_mask == 0xf && in.bank_mask == 0xf);
+	char dis[200];
+	emu_print(&in, 0, dis, sizeof dis);
+	ck_assert_str_eq(dis, "v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf");
+	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)sdwa, 8, &in), 2);
+	ck_assert(in.sdwa && in.sdwa_dst_sel == 5 && in.sdwa_dst_unused == 1 && in.sdwa_sel[0] == 6);
+	uint32_t junk = 0xffffffff;
+	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)&junk, 4, &in), 1);
+	ck_assert_int_eq(in.id, EI_UNKNOWN);
+	emu_print(&in, 0, dis, sizeof dis);
+	ck_assert_str_eq(dis, "<unknown encoding 0xffffffff>");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("emu_decode");
+	TCase *tc = tcase_create("decode");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, table_matches_llvm_gfx942);
+	tcase_add_test(tc, table_matches_llvm_gfx90a);
+	tcase_add_test(tc, lengths_and_modifiers);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void) { return run_suite(suite()); }
