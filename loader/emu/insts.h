@@ -409,7 +409,11 @@ enum {
 	X(V_DIV_FMAS_F64, "v_div_fmas_f64", EF_VOP3, 0x1e3, SAME, T_F64, 2, 2, 2, 2, 0) \
 	X(V_MAD_U64_U32, "v_mad_u64_u32", EF_VOP3, 0x1e8, SAME, T_U32, 2, 1, 1, 2, EIF_VOP3B) \
 	X(V_MAD_I64_I32, "v_mad_i64_i32", EF_VOP3, 0x1e9, SAME, T_I32, 2, 1, 1, 2, EIF_VOP3B) \
+	X(V_MAD_LEGACY_F16, "v_mad_legacy_f16", EF_VOP3, 0x1ea, SAME, T_F16, 1, 1, 1, 1, 0) \
+	X(V_MAD_LEGACY_U16, "v_mad_legacy_u16", EF_VOP3, 0x1eb, SAME, T_U16, 1, 1, 1, 1, 0) \
+	X(V_MAD_LEGACY_I16, "v_mad_legacy_i16", EF_VOP3, 0x1ec, SAME, T_I16, 1, 1, 1, 1, 0) \
 	X(V_PERM_B32, "v_perm_b32", EF_VOP3, 0x1ed, SAME, T_B32, 1, 1, 1, 1, 0) \
+	X(V_FMA_LEGACY_F16, "v_fma_legacy_f16", EF_VOP3, 0x1ee, SAME, T_F16, 1, 1, 1, 1, 0) \
 	X(V_MAD_U32_U16, "v_mad_u32_u16", EF_VOP3, 0x1f1, SAME, T_U16, 1, 1, 1, 1, 0) \
 	X(V_MAD_I32_I16, "v_mad_i32_i16", EF_VOP3, 0x1f2, SAME, T_I16, 1, 1, 1, 1, 0) \
 	X(V_XAD_U32, "v_xad_u32", EF_VOP3, 0x1f3, SAME, T_U32, 1, 1, 1, 1, 0) \

@@ -122,6 +122,8 @@ static void src32(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint32_t *o
 			out[l] = sdwa_sel(out[l], in->sdwa_sel[i], in->sdwa_sext[i] && !flt);
 	}
 	bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
+	if (t == T_B32 && (ab || ng)) /* untyped moves/selects (v_cndmask): modifiers act on f32 */
+		t = T_F32;
 	if ((ab || ng) && (t == T_F32 || t == T_F16 || t == T_BF16)) {
 		uint32_t sign = t == T_F32 ? 0x80000000u : 0x8000u;
 		for (int l = 0; l < 64; l++) {
@@ -872,10 +874,10 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
 	case EI_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
 	case EI_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
-	case EI_V_MAD_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
-	case EI_V_MAD_U16: LOOP(d[l] = a[l] * b[l] + c[l]); r16 = true; break;
-	case EI_V_MAD_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); r16 = true; break;
-	case EI_V_FMA_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
+	case EI_V_MAD_F16: case EI_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
+	case EI_V_MAD_U16: case EI_V_MAD_LEGACY_U16: LOOP(d[l] = a[l] * b[l] + c[l]); r16 = true; break;
+	case EI_V_MAD_I16: case EI_V_MAD_LEGACY_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); r16 = true; break;
+	case EI_V_FMA_F16: case EI_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
 	case EI_V_DIV_FIXUP_F16: LOOP(
 		float q = H(a[l]), den = H(b[l]), num = H(c[l]);
 		float sgn = (signbit(den) != signbit(num)) ? -1.0f : 1.0f;

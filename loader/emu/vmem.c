@@ -76,6 +76,18 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 		}
 		return;
 	}
+	/* A wide scalar load may run past the end of its region (clang merges
+	 * kernarg loads into x4/x8 beyond the last argument; hardware memory is
+	 * page-granular): dwords past the end of the region holding the first
+	 * dword read as 0. Stores must fit. */
+	const EmuRegion *reg = emu_mem_find(e->mem, addr, 4);
+	if (!(r->flags & EIF_STORE) && reg && !emu_mem_find(e->mem, addr, 4 * n)) {
+		for (unsigned k = 0; k < n; k++) {
+			uint64_t a = addr + 4 * k;
+			w->sgpr[in->dst + k] = a + 4 <= reg->addr + reg->size ? ld32(reg->host + (a - reg->addr)) : 0;
+		}
+		return;
+	}
 	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & EIF_STORE) != 0, -1);
 	if (!p)
 		return;
