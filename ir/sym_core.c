@@ -51,8 +51,24 @@ static __int128 gcd128(__int128 a, __int128 b)
 
 bool rat_norm(__int128 p, __int128 q, SymRat *r)
 {
+	if (q == 1 && p <= INT64_MAX && p >= -INT64_MAX) {
+		r->p = (int64_t)p;
+		r->q = 1;
+		return true;
+	}
 	if (q == 0)
 		return false;
+	if (p <= INT64_MAX && p >= -INT64_MAX && q <= INT64_MAX && q >= -INT64_MAX) {
+		int64_t pp = (int64_t)p, qq = (int64_t)q;
+		if (qq < 0)
+			pp = -pp, qq = -qq;
+		int64_t g = gcd64(pp, qq);
+		if (g > 1)
+			pp /= g, qq /= g;
+		r->p = pp;
+		r->q = qq;
+		return true;
+	}
 	if (q < 0)
 		p = -p, q = -q;
 	if (q != 1) {
@@ -207,18 +223,28 @@ static bool key_eq(const Sym *e, const Key *k, uint64_t h)
 	return true;
 }
 
+/* Table slot: the multiply-shift mixes the high bits down (the structural
+ * hash's low bits alone cluster). */
+static inline size_t slot_of(uint64_t h, size_t mask)
+{
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (size_t)h & mask;
+}
+
 static void table_grow(SymCtx *c)
 {
 	size_t ncap = c->cap * 2;
-	Sym **nt = xcalloc(ncap, sizeof *nt);
+	SymSlot *nt = xcalloc(ncap, sizeof *nt);
 	for (size_t i = 0; i < c->cap; i++) {
-		Sym *e = c->table[i];
+		Sym *e = c->table[i].e;
 		if (!e)
 			continue;
-		size_t j = e->hash & (ncap - 1);
-		while (nt[j])
+		size_t j = slot_of(e->hash, ncap - 1);
+		while (nt[j].e)
 			j = (j + 1) & (ncap - 1);
-		nt[j] = e;
+		nt[j] = c->table[i];
 	}
 	free(c->table);
 	c->table = nt;
@@ -228,10 +254,10 @@ static void table_grow(SymCtx *c)
 static Sym *intern_key(SymCtx *c, const Key *k)
 {
 	uint64_t h = key_hash(k);
-	size_t mask = c->cap - 1, i = h & mask;
-	for (Sym *e; (e = c->table[i]); i = (i + 1) & mask)
-		if (key_eq(e, k, h))
-			return e;
+	size_t mask = c->cap - 1, i = slot_of(h, mask);
+	for (SymSlot *sl; (sl = &c->table[i])->e; i = (i + 1) & mask)
+		if (sl->h == h && key_eq(sl->e, k, h))
+			return sl->e;
 	Sym *e = arena_alloc(&c->arena, sizeof(Sym) + (size_t)k->n * sizeof(Sym *));
 	e->kind = (uint8_t)k->kind;
 	e->nargs = (uint32_t)k->n;
@@ -301,7 +327,8 @@ static Sym *intern_key(SymCtx *c, const Key *k)
 		break;
 	}
 	e->flags = (uint8_t)flags;
-	c->table[i] = e;
+	c->table[i].e = e;
+	c->table[i].h = h;
 	c->count++;
 	if (c->count * 2 > c->cap)
 		table_grow(c);
@@ -345,6 +372,12 @@ Sym *sym_rat(SymCtx *c, int64_t p, int64_t q)
 Sym *sym_symbol(SymCtx *c, const char *name)
 {
 	Key key = {SYM_SYMBOL, 0, NULL, {0, 1}, intern(name)};
+	return intern_key(c, &key);
+}
+
+Sym *sym_symbol_n(SymCtx *c, const char *name, size_t n)
+{
+	Key key = {SYM_SYMBOL, 0, NULL, {0, 1}, intern_n(name, n)};
 	return intern_key(c, &key);
 }
 
@@ -433,6 +466,26 @@ int sym_cmp(const Sym *a, const Sym *b)
 	return 0;
 }
 
+/* qsort, with an insertion sort for the small arrays that dominate. */
+static void sort_small(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 12) {
+		qsort(base, n, size, cmp);
+		return;
+	}
+	char *b = base, tmp[64];
+	check_that(size <= sizeof tmp);
+	for (size_t i = 1; i < n; i++) {
+		size_t j = i;
+		memcpy(tmp, b + i * size, size);
+		while (j > 0 && cmp(b + (j - 1) * size, tmp) > 0) {
+			memcpy(b + j * size, b + (j - 1) * size, size);
+			j--;
+		}
+		memcpy(b + j * size, tmp, size);
+	}
+}
+
 static int cmp_ptr(const void *x, const void *y)
 {
 	return sym_cmp(*(Sym *const *)x, *(Sym *const *)y);
@@ -469,16 +522,6 @@ SymRat sym_coef(const Sym *t, Sym **rest, SymCtx *c)
 	}
 	*rest = (Sym *)t;
 	return rat_i(1);
-}
-
-typedef struct {
-	SymRat k;
-	Sym *m;
-} Term;
-
-static int cmp_term(const void *x, const void *y)
-{
-	return sym_cmp(((const Term *)x)->m, ((const Term *)y)->m);
 }
 
 /* k*m for a monomial m (not a number, not an Add). */
@@ -527,18 +570,65 @@ static SymRat add_content(SymCtx *c, const Sym *d)
 	return r;
 }
 
+/* A term of a sum while collecting: k * (product of f[0..nf)), t the
+ * original term node (reused when k is unchanged). */
+typedef struct {
+	SymRat k, k0;
+	Sym *const *f;
+	int nf;
+	Sym *t;
+} STerm;
+
+/* Monomial order: fewer factors first, then factor by factor. Any fixed
+ * total order does; this one needs no monomial nodes. */
+static int cmp_sterm(const void *x, const void *y)
+{
+	const STerm *a = x, *b = y;
+	if (a->nf != b->nf)
+		return a->nf < b->nf ? -1 : 1;
+	for (int i = 0; i < a->nf; i++)
+		if (a->f[i] != b->f[i])
+			return sym_cmp(a->f[i], b->f[i]);
+	return 0;
+}
+
+static bool same_mono(const STerm *a, const STerm *b)
+{
+	if (a->nf != b->nf)
+		return false;
+	for (int i = 0; i < a->nf; i++)
+		if (a->f[i] != b->f[i])
+			return false;
+	return true;
+}
+
+static Sym *build_sterm(SymCtx *c, const STerm *t)
+{
+	if (t->k.p == t->k0.p && t->k.q == t->k0.q)
+		return t->t;
+	if (t->k.p == 1 && t->k.q == 1 && t->nf == 1)
+		return t->f[0];
+	Sym *buf[16], **a = t->nf + 1 <= 16 ? buf : xmalloc(sizeof(Sym *) * (size_t)(t->nf + 1));
+	int n = 0;
+	if (t->k.p != 1 || t->k.q != 1)
+		a[n++] = sym_num(c, t->k);
+	memcpy(a + n, t->f, sizeof(Sym *) * (size_t)t->nf);
+	Sym *r = sym_node(c, SYM_MUL, n + t->nf, a);
+	if (a != buf)
+		free(a);
+	return r;
+}
+
 Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 {
 	Sym *bad = num_args_check(c, n, args);
 	if (bad)
 		return bad;
-	Term tbuf[32];
-	Vec(Term) ts = {0};
+	STerm tbuf[32];
 	size_t cap = 0;
 	for (int i = 0; i < n; i++)
 		cap += args[i]->kind == SYM_ADD ? args[i]->nargs : 1;
-	Term *t = cap <= 32 ? tbuf : xmalloc(sizeof(Term) * cap);
-	(void)ts;
+	STerm *t = cap <= 32 ? tbuf : xmalloc(sizeof(STerm) * cap);
 	size_t nt = 0;
 	SymRat k0 = {0, 1};
 	Sym *res = NULL;
@@ -547,27 +637,39 @@ Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 		int m = a->kind == SYM_ADD ? (int)a->nargs : 1;
 		Sym *const *as = a->kind == SYM_ADD ? a->args : &args[i];
 		for (int j = 0; j < m; j++) {
-			if (sym_isnum(as[j])) {
-				if (!rat_add(k0, as[j]->u.num, &k0)) {
+			Sym *x = as[j];
+			if (sym_isnum(x)) {
+				if (!rat_add(k0, x->u.num, &k0)) {
 					res = overflow(c);
 					break;
 				}
 				continue;
 			}
-			t[nt].k = sym_coef(as[j], &t[nt].m, c);
-			nt++;
+			STerm *st = &t[nt++];
+			st->t = x;
+			if (x->kind == SYM_MUL && sym_isnum(x->args[0])) {
+				st->k = x->args[0]->u.num;
+				st->f = x->args + 1;
+				st->nf = (int)x->nargs - 1;
+			} else {
+				st->k = rat_i(1);
+				st->f = x->kind == SYM_MUL ? x->args : &as[j];
+				st->nf = x->kind == SYM_MUL ? (int)x->nargs : 1;
+			}
+			st->k0 = st->k;
 		}
 	}
 	if (!res) {
 		if (nt > 1)
-			qsort(t, nt, sizeof *t, cmp_term);
+			sort_small(t, nt, sizeof *t, cmp_sterm);
 		size_t w = 0;
 		for (size_t i = 0; i < nt; i++) {
-			if (w > 0 && t[w - 1].m == t[i].m) {
+			if (w > 0 && same_mono(&t[w - 1], &t[i])) {
 				if (!rat_add(t[w - 1].k, t[i].k, &t[w - 1].k)) {
 					res = overflow(c);
 					break;
 				}
+				t[w - 1].k0 = (SymRat){0, 0}; /* changed: rebuild */
 			} else
 				t[w++] = t[i];
 		}
@@ -580,7 +682,7 @@ Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 			out[no++] = sym_num(c, k0);
 		for (size_t i = 0; i < nt; i++)
 			if (t[i].k.p != 0)
-				out[no++] = make_term(c, t[i].k, t[i].m);
+				out[no++] = build_sterm(c, &t[i]);
 		res = no == 0 ? c->zero : no == 1 ? out[0] : sym_node(c, SYM_ADD, no, out);
 		if (out != obuf)
 			free(out);
@@ -727,7 +829,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 	}
 	if (!res) {
 		if (nf > 1)
-			qsort(f, nf, sizeof *f, cmp_factor);
+			sort_small(f, nf, sizeof *f, cmp_factor);
 		size_t w = 0;
 		for (size_t i = 0; i < nf; i++) {
 			if (w > 0 && f[w - 1].b == f[i].b) {
@@ -895,7 +997,7 @@ static Sym *minmax(SymCtx *c, SymKind kind, int n, Sym *const *args)
 	if (num)
 		vec_push(&v, num);
 	if (v.len > 1)
-		qsort(v.data, v.len, sizeof(Sym *), cmp_ptr);
+		sort_small(v.data, v.len, sizeof(Sym *), cmp_ptr);
 	size_t w = 0;
 	for (size_t i = 0; i < v.len; i++)
 		if (w == 0 || v.data[w - 1] != v.data[i])
@@ -1032,7 +1134,7 @@ static Sym *andor(SymCtx *c, SymKind kind, int n, Sym *const *args)
 	}
 	if (!r) {
 		if (v.len > 1)
-			qsort(v.data, v.len, sizeof(Sym *), cmp_ptr);
+			sort_small(v.data, v.len, sizeof(Sym *), cmp_ptr);
 		size_t w = 0;
 		for (size_t i = 0; i < v.len; i++)
 			if (w == 0 || v.data[w - 1] != v.data[i])

@@ -50,9 +50,14 @@ struct Sym {
 
 typedef Vec(Sym *) SymVec;
 
+typedef struct {
+	uint64_t h; /* the node's hash, so probing rarely touches nodes */
+	Sym *e;
+} SymSlot;
+
 struct SymCtx {
 	Arena arena;
-	Sym **table; /* hash-cons table, open addressing */
+	SymSlot *table; /* hash-cons table, open addressing */
 	size_t cap, count;
 	uint32_t tick;    /* source of fresh epochs, never reused */
 	uint32_t epoch;   /* current epoch of the bounds/simplify caches */
@@ -86,6 +91,7 @@ int64_t gcd64(int64_t a, int64_t b); /* of absolute values; gcd(0,0)=0 */
 
 /* ---- node building (sym_core.c) ---- */
 Sym *sym_num(SymCtx *c, SymRat v);
+Sym *sym_symbol_n(SymCtx *c, const char *name, size_t n);
 Sym *sym_node(SymCtx *c, SymKind k, int n, Sym *const *args); /* raw, no canonicalisation */
 /* Split a term into numeric coefficient and the rest (1 for a number). */
 SymRat sym_coef(const Sym *t, Sym **rest, SymCtx *c);

@@ -25,6 +25,39 @@
 
 typedef Vec(const char *) PosVec;
 
+/* A vector with inline room for the common short case (no malloc). */
+typedef struct {
+	Sym **data;
+	size_t len, cap;
+	Sym *inl[16];
+} SmallVec;
+
+static void sv_init(SmallVec *v)
+{
+	v->data = v->inl;
+	v->len = 0;
+	v->cap = 16;
+}
+
+static void sv_push(SmallVec *v, Sym *x)
+{
+	if (v->len == v->cap) {
+		Sym **d = xmalloc(sizeof(Sym *) * v->cap * 2);
+		memcpy(d, v->data, sizeof(Sym *) * v->len);
+		if (v->data != v->inl)
+			free(v->data);
+		v->data = d;
+		v->cap *= 2;
+	}
+	v->data[v->len++] = x;
+}
+
+static void sv_free(SmallVec *v)
+{
+	if (v->data != v->inl)
+		free(v->data);
+}
+
 typedef struct {
 	SymCtx *c;
 	const char *s, *p;
@@ -65,22 +98,35 @@ static void ws(P *p)
 		p->p++;
 }
 
-/* Consume `tok` if it comes next (and is not the start of a longer
- * operator listed in `not_before`). */
-static bool eat(P *p, const char *tok)
+/* Consume a one- or two-character token if it comes next. */
+static inline bool eatc(P *p, char a)
 {
 	ws(p);
-	size_t n = strlen(tok);
-	if (strncmp(p->p, tok, n) != 0)
+	if (*p->p != a)
 		return false;
-	p->p += n;
+	p->p++;
 	return true;
 }
 
-static bool peek(P *p, const char *tok)
+static inline bool eat2(P *p, char a, char b)
 {
 	ws(p);
-	return strncmp(p->p, tok, strlen(tok)) == 0;
+	if (p->p[0] != a || p->p[1] != b)
+		return false;
+	p->p += 2;
+	return true;
+}
+
+static inline bool peekc(P *p, char a)
+{
+	ws(p);
+	return *p->p == a;
+}
+
+static inline bool peek2(P *p, char a, char b)
+{
+	ws(p);
+	return p->p[0] == a && p->p[1] == b;
 }
 
 static bool is_name_start(char ch)
@@ -113,7 +159,7 @@ static Sym *need_num(P *p, Sym *e, const char *at)
 /* Comma-separated arguments up to ')'. */
 static int p_args(P *p, SymVec *out, PosVec *cols)
 {
-	if (eat(p, ")"))
+	if (eatc(p, ')'))
 		return 0;
 	for (;;) {
 		ws(p);
@@ -123,9 +169,9 @@ static int p_args(P *p, SymVec *out, PosVec *cols)
 		if (!a)
 			return -1;
 		vec_push(out, a);
-		if (eat(p, ")"))
+		if (eatc(p, ')'))
 			return 0;
-		if (!eat(p, ",")) {
+		if (!eatc(p, ',')) {
 			fail(p, p->p, "expected ',' or ')'");
 			return -1;
 		}
@@ -137,7 +183,7 @@ static Sym *p_piecewise(P *p, const char *at)
 	Vec(Sym *) vals = {0}, conds = {0};
 	Sym *r = NULL;
 	for (;;) {
-		if (!eat(p, "(")) {
+		if (!eatc(p, '(')) {
 			fail(p, p->p, "expected '(' starting a Piecewise branch");
 			goto out;
 		}
@@ -146,22 +192,22 @@ static Sym *p_piecewise(P *p, const char *at)
 		Sym *v = need_num(p, p_or(p), vat);
 		if (!v)
 			goto out;
-		if (!eat(p, ",")) {
+		if (!eatc(p, ',')) {
 			fail(p, p->p, "expected ',' in a Piecewise branch");
 			goto out;
 		}
 		Sym *cnd = p_or(p);
 		if (!cnd)
 			goto out;
-		if (!eat(p, ")")) {
+		if (!eatc(p, ')')) {
 			fail(p, p->p, "expected ')' closing a Piecewise branch");
 			goto out;
 		}
 		vec_push(&vals, v);
 		vec_push(&conds, cnd);
-		if (eat(p, ")"))
+		if (eatc(p, ')'))
 			break;
-		if (!eat(p, ",")) {
+		if (!eatc(p, ',')) {
 			fail(p, p->p, "expected ',' or ')' in Piecewise");
 			goto out;
 		}
@@ -271,7 +317,7 @@ static Sym *p_primary(P *p)
 			return p->c->t;
 		if (n == 5 && strncmp(at, "False", 5) == 0)
 			return p->c->f;
-		if (eat(p, "(")) {
+		if (eatc(p, '(')) {
 			if (!enter(p))
 				return NULL;
 			Sym *r = p_call(p, at, n, at);
@@ -280,12 +326,9 @@ static Sym *p_primary(P *p)
 		}
 		if (n == 1 && at[0] == '$')
 			return fail(p, at, "'$' must start a name");
-		char name[256];
-		if (n >= sizeof name)
-			return fail(p, at, "name longer than %zu characters", sizeof name - 1);
-		memcpy(name, at, n);
-		name[n] = 0;
-		return sym_symbol(p->c, name);
+		if (n > 255)
+			return fail(p, at, "name longer than 255 characters");
+		return sym_symbol_n(p->c, at, n);
 	}
 	if (ch == '(') {
 		p->p++;
@@ -293,7 +336,7 @@ static Sym *p_primary(P *p)
 			return NULL;
 		Sym *r = p_or(p);
 		p->depth--;
-		if (r && !eat(p, ")"))
+		if (r && !eatc(p, ')'))
 			return fail(p, p->p, "expected ')'");
 		return r;
 	}
@@ -309,7 +352,7 @@ static Sym *p_power(P *p)
 		return NULL;
 	ws(p);
 	const char *at = p->p;
-	if (eat(p, "**") || (!peek(p, "^=") && eat(p, "^"))) {
+	if (eat2(p, '*', '*') || (!peek2(p, '^', '=') && eatc(p, '^'))) {
 		Sym *e = p_unary(p);
 		if (!e)
 			return NULL;
@@ -342,22 +385,23 @@ static Sym *p_term(P *p)
 	Sym *e = p_unary(p);
 	if (!e)
 		return NULL;
-	Vec(Sym *) fs = {0};
-	vec_push(&fs, e);
+	SmallVec fs;
+	sv_init(&fs);
+	sv_push(&fs, e);
 	const char *first_op = NULL;
 	for (;;) {
 		ws(p);
 		const char *at = p->p;
 		int op;
-		if (peek(p, "**"))
+		if (peek2(p, '*', '*'))
 			break; /* p_power took any legal one; the caller reports it */
-		if (eat(p, "*"))
+		if (eatc(p, '*'))
 			op = '*';
-		else if (eat(p, "//"))
+		else if (eat2(p, '/', '/'))
 			op = 'f';
-		else if (eat(p, "/"))
+		else if (eatc(p, '/'))
 			op = '/';
-		else if (eat(p, "%"))
+		else if (eatc(p, '%'))
 			op = '%';
 		else
 			break;
@@ -380,7 +424,7 @@ static Sym *p_term(P *p)
 					goto out;
 				}
 			}
-			vec_push(&fs, r);
+			sv_push(&fs, r);
 			continue;
 		}
 		/* // and % bind like * and apply to everything on their left */
@@ -392,11 +436,11 @@ static Sym *p_term(P *p)
 			goto out;
 		}
 		fs.len = 0;
-		vec_push(&fs, l);
+		sv_push(&fs, l);
 	}
 	e = fs.len == 1 ? fs.data[0] : chk(p, sym_mulv(p->c, (int)fs.len, fs.data), first_op);
 out:
-	vec_free(&fs);
+	sv_free(&fs);
 	return e;
 }
 
@@ -407,8 +451,9 @@ static Sym *p_sum(P *p)
 	Sym *e = p_term(p);
 	if (!e)
 		return NULL;
-	Vec(Sym *) ts = {0};
-	vec_push(&ts, e);
+	SmallVec ts;
+	sv_init(&ts);
+	sv_push(&ts, e);
 	const char *first_op = NULL;
 	for (;;) {
 		ws(p);
@@ -428,11 +473,11 @@ static Sym *p_sum(P *p)
 			e = NULL;
 			goto out;
 		}
-		vec_push(&ts, neg ? sym_neg(p->c, r) : r);
+		sv_push(&ts, neg ? sym_neg(p->c, r) : r);
 	}
 	e = ts.len == 1 ? ts.data[0] : chk(p, sym_addv(p->c, (int)ts.len, ts.data), first_op);
 out:
-	vec_free(&ts);
+	sv_free(&ts);
 	return e;
 }
 
@@ -450,7 +495,8 @@ static Sym *p_cmp(P *p)
 	ws(p);
 	const char *at = p->p;
 	for (size_t i = 0; i < ARRAY_LEN(rels); i++) {
-		if (!eat(p, rels[i].tok))
+		const char *t = rels[i].tok;
+		if (!(t[1] ? eat2(p, t[0], t[1]) : eatc(p, t[0])))
 			continue;
 		Sym *r = p_sum(p);
 		if (!r || !need_num(p, l, at0) || !need_num(p, r, at))
@@ -485,21 +531,22 @@ static Sym *p_bin(P *p, char opch)
 	Sym *e = opch == '|' ? p_bin(p, '&') : p_not(p);
 	if (!e)
 		return NULL;
-	if (!peek(p, opch == '|' ? "|" : "&"))
+	if (!peekc(p, opch))
 		return e;
-	Vec(Sym *) xs = {0};
-	vec_push(&xs, e);
+	SmallVec xs;
+	sv_init(&xs);
+	sv_push(&xs, e);
 	(void)at0;
-	while (eat(p, opch == '|' ? "|" : "&")) {
+	while (eatc(p, opch)) {
 		Sym *r = opch == '|' ? p_bin(p, '&') : p_not(p);
 		if (!r) {
-			vec_free(&xs);
+			sv_free(&xs);
 			return NULL;
 		}
-		vec_push(&xs, r);
+		sv_push(&xs, r);
 	}
 	e = opch == '|' ? sym_orv(p->c, (int)xs.len, xs.data) : sym_andv(p->c, (int)xs.len, xs.data);
-	vec_free(&xs);
+	sv_free(&xs);
 	return chk(p, e, at0);
 }
 
