@@ -14,7 +14,8 @@
 	X("interp", cmd_interp, "run a kernel graph on the reference interpreter: wavecc interp K.json") \
 	X("sym", cmd_sym, "simplify symbolic index expressions, one per stdin line") \
 	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)") \
-	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata")
+	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata") \
+	X("run", cmd_run, "run a kernel from a launch descriptor on the emulator or through HIP")
 
 #define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);
 WAVECC_COMMANDS(DECLARE_CMD)

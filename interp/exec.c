@@ -32,6 +32,9 @@
 #include "interp.h"
 
 enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
+/* Largest tensor value the interpreter builds (elements); a kernel that
+ * needs more is reported rather than exhausting memory. */
+#define MAX_ELEMS ((int64_t)1 << 24)
 
 /* What the constraints say about one dim. */
 typedef struct IDim {
@@ -63,6 +66,18 @@ typedef struct Run {
 	Vec(Sym *) cache_from; /* kernel_subs memo */
 	Vec(Sym *) cache_to;
 } Run;
+
+static int fail_con(Run *r, const Constraint *c, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static int fail_con(Run *r, const Constraint *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_error(r->in->diag, c->loc, "%s: interp: %s", c->path ? c->path : "constraints", msg);
+	return -1;
+}
 
 static int fail(Run *r, const Op *op, const char *fmt, ...) PRINTF_LIKE(3, 4);
 static int fail(Run *r, const Op *op, const char *fmt, ...)
@@ -132,7 +147,7 @@ static int dim_setup(Run *r, IDim *x)
 	SymRat q;
 	const char *msg;
 	Sym *sz = subs(r, x->sym);
-	if (sym_eval(k->sc, sz, r->nenv, r->env_sym, r->env_val, &q, &msg) == 0 && q.q == 1)
+	if (sym_eval(k->sc, sz, r->nenv, r->env_sym, r->env_val, &q, &msg) == 0 && q.q == 1 && q.p >= 0)
 		x->size = q.p;
 	const Constraint *wg = kernel_constraint(k, CON_WORKGROUP, x->sym);
 	const Constraint *wv = kernel_constraint(k, CON_WAVE, x->sym);
@@ -141,13 +156,19 @@ static int dim_setup(Run *r, IDim *x)
 		x->g = wg->wg_dim;
 		if (eval_int(r, NULL, wg->tile, &x->wg_tile) < 0)
 			return -1;
+		if (x->wg_tile <= 0)
+			return fail_con(r, wg, "tile of %s is %lld", x->name, (long long)x->wg_tile);
 		if (wv && eval_int(r, NULL, wv->tile, &x->wave_tile) < 0)
 			return -1;
+		if (wv && x->wave_tile <= 0)
+			return fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
 	}
 	if (tl) {
 		x->tiling = tl;
 		if (eval_int(r, NULL, tl->tile, &x->ttile) < 0)
 			return -1;
+		if (x->ttile <= 0)
+			return fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
 		x->tstart = 0;
 		if (tl->start && eval_int(r, NULL, tl->start, &x->tstart) < 0)
 			return -1;
@@ -170,8 +191,11 @@ static int dim_setup(Run *r, IDim *x)
 			if (j == 1 && !t->wave_tile)
 				break;
 			Sym *e = sym_subs(k->sc, c->expr, 1, &tgt, &tiles[j]);
-			if (eval_int(r, NULL, e, j ? &x->wave_tile : &x->wg_tile) < 0)
+			int64_t *t = j ? &x->wave_tile : &x->wg_tile;
+			if (eval_int(r, NULL, e, t) < 0)
 				return -1;
+			if (*t <= 0)
+				return fail_con(r, c, "alias tile of %s is %lld", x->name, (long long)*t);
 		}
 		break;
 	}
@@ -225,6 +249,18 @@ static int window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 	return 0;
 }
 
+static bool too_big(Run *r, const Op *op, int n, const int64_t *ext)
+{
+	int64_t c = 1;
+	for (int i = 0; i < n; i++) {
+		if (ext[i] > MAX_ELEMS || (c *= ext[i]) > MAX_ELEMS) {
+			fail(r, op, "a value of more than %lld elements", (long long)MAX_ELEMS);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* A zeroed tensor over `shape` with the context windows. */
 static ITensor *source(Run *r, const Op *op, DType t, Shape shape)
 {
@@ -239,6 +275,8 @@ static ITensor *source(Run *r, const Op *op, DType t, Shape shape)
 		if (window(r, op, shape.dims[i], &start[i], &ext[i]) < 0)
 			return NULL;
 	}
+	if (too_big(r, op, shape.rank, ext))
+		return NULL;
 	return it_new(&r->arena, t, shape.rank, dim, start, ext);
 }
 
@@ -265,6 +303,8 @@ static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DTy
 			start[i] = x->start[j];
 		}
 	}
+	if (too_big(r, op, shape.rank, ext))
+		return NULL;
 	ITensor *y = it_expand(&r->arena, &e, x, shape.rank, dim, start, ext);
 	if (!y) {
 		fail(r, op, "%s", e.msg);
@@ -964,8 +1004,8 @@ static int setup_grid(Run *r)
 			if (eval_int(r, NULL, c->iters, &count) < 0)
 				return -1;
 		} else {
-			if (x->size < 0 || x->wg_tile <= 0)
-				return fail(r, NULL, "workgroup constraint on %s: no integer size or tile", x->name);
+			if (x->size < 0)
+				return fail_con(r, c, "%s has no integer size", x->name);
 			count = ceil_div(x->size, x->wg_tile);
 		}
 		r->gcount[c->wg_dim] = count;

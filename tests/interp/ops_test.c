@@ -213,6 +213,47 @@ START_TEST(block_reduce_across_waves)
 }
 END_TEST
 
+/* Kernels the frontend accepts but the interpreter cannot run are
+ * reported with the location of the constraint or op, never a crash. */
+static void expect_interp_error(const char *text, const char *needle)
+{
+	Example ex;
+	open_text(&ex, text);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	ex.in.diag->out = mem;
+	ck_assert_int_eq(interp_run(&ex.in), -1);
+	fclose(mem);
+	ck_assert_msg(strstr(buf, needle) != NULL, "expected '%s' in: %s", needle, buf);
+	free(buf);
+	ex_close(&ex);
+}
+
+START_TEST(bad_kernels_are_reported)
+{
+	const char *args = "\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") "],\n";
+	const char *graph = "\"graph\": [{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"}]}\n";
+	char text[4096];
+	snprintf(text, sizeof text, "%s%s%s%s", HEAD("zero_tile", "\"M\": 3, \"N\": 100"),
+		"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 0, \"workgroup_dim\": 0}],\n",
+		args, graph);
+	expect_interp_error(text, "inline.json:3:");
+	snprintf(text, sizeof text, "%s%s%s%s", HEAD("neg_wave", "\"M\": 3, \"N\": 100"),
+		"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 64, \"workgroup_dim\": 0},\n"
+		"  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": \"-2\"}],\n",
+		args, graph);
+	expect_interp_error(text, "tile of N is -2");
+	/* A register over a huge unconstrained dim. */
+	snprintf(text, sizeof text, "%s%s%s%s", HEAD("huge", "\"M\": 3, \"N\": 100, \"Q\": 4000000000"),
+		"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64}],\n", args,
+		"\"graph\": [{\"name\": \"r\", \"op\": \"register\", \"shape\": [\"Q\"], \"dtype\": \"f32\", \"value\": 1}]}\n");
+	expect_interp_error(text, "more than");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("interp.ops");
@@ -222,6 +263,7 @@ int main(void)
 	tcase_add_test(tc, extract_and_extract_slice);
 	tcase_add_test(tc, gather_through_dynamic_values_and_permute);
 	tcase_add_test(tc, block_reduce_across_waves);
+	tcase_add_test(tc, bad_kernels_are_reported);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -1,0 +1,127 @@
+/* launch.h — launch descriptors ("wavecc-launch/1", docs/launch-format.md)
+ * and running one kernel from one on a backend (emulator or HIP).
+ *
+ * A descriptor is parsed once (launch_parse), then resolved against the
+ * command line's -D bindings (launch_resolve): every grid entry and shape
+ * entry that is an expression over dynamic symbols becomes a number, every
+ * scalar gets its value. Expressions use the symbolic engine's syntax
+ * (ir/sym.h: + - * // floor ceiling Mod Max Min ...), evaluated exactly; the
+ * result must be a non-negative integer.
+ *
+ * Errors go to a Diag as "FILE:LINE:COL: error: JSON.PATH: message"; the
+ * functions return 0 or -1. Everything lives in the LaunchDesc's arena. */
+#ifndef WAVECC_LAUNCH_H
+#define WAVECC_LAUNCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../util/dtype.h"
+#include "../util/npy.h"
+#include "../util/util.h"
+
+#define LAUNCH_FORMAT "wavecc-launch/1"
+
+typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
+enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };
+
+/* An integer given literally or as an expression. */
+typedef struct LaunchDim {
+	const char *expr; /* NULL: literal */
+	void *sym;        /* parsed expression (Sym *), NULL for literals */
+	int64_t value;    /* the literal, or the value after launch_resolve */
+	Loc loc;
+	const char *path; /* JSON path, e.g. "grid[0]" */
+} LaunchDim;
+
+typedef struct LaunchArg {
+	const char *name;
+	LaunchArgKind kind;
+	DType dtype;
+	int ndim;
+	LaunchDim shape[NPY_MAX_DIMS];
+	uint32_t offset;
+	int access;           /* ACC_* */
+	bool has_value;       /* "value" key */
+	double value;         /* scalar: "value", then -D, after resolve */
+	Loc loc;
+	/* after launch_resolve */
+	uint64_t count, nbytes; /* buffers */
+} LaunchArg;
+
+typedef struct LaunchDesc {
+	Arena arena;
+	void *symctx; /* SymCtx * for the expressions */
+	const char *path;
+	const char *code_object; /* as written */
+	const char *code_object_path; /* resolved against the descriptor's folder */
+	const char *kernel, *arch;
+	uint32_t workgroup_size[3];
+	LaunchDim grid[3];
+	uint32_t lds_bytes, kernarg_size;
+	LaunchArg *args;
+	size_t nargs;
+	Loc loc; /* the document */
+} LaunchDesc;
+
+/* ---- launch.c ---- */
+/* Parse a descriptor held in memory; `path` names it in messages and is the
+ * base for code_object. On failure the desc is still safe to free. */
+int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, Diag *diag);
+int launch_parse_file(const char *path, LaunchDesc *d, Diag *diag);
+void launch_free(LaunchDesc *d);
+/* Bind -D NAME=VALUE pairs (`defs[i]` is "NAME=VALUE"), then evaluate grid,
+ * shapes and scalar values. A scalar's value comes from -D, else "value";
+ * an integer scalar also binds the symbol of its name. */
+int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag);
+const LaunchArg *launch_arg(const LaunchDesc *d, const char *name);
+
+/* ---- run.c ---- */
+typedef enum { BACKEND_EMU, BACKEND_HIP } Backend;
+
+typedef struct RunOptions {
+	Backend backend;
+	int nin, nout;
+	const char *const *in;  /* "NAME=FILE.npy" */
+	const char *const *out; /* "NAME=FILE.npy" */
+	bool random;
+	uint64_t seed;
+	uint64_t max_instructions; /* emulator; 0: its default */
+	bool trace, verbose;
+} RunOptions;
+
+/* Run a resolved descriptor: load the code object, allocate and fill the
+ * buffers, build the kernarg segment, launch, write the outputs. Messages
+ * go to `msg` (one line each). Returns 0 or -1. */
+int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg);
+
+/* The kernarg segment and buffers of a launch, shared by the backends. */
+typedef struct RunBuffer {
+	const LaunchArg *arg;
+	uint8_t *host; /* nbytes (at least 1 byte allocated) */
+	uint64_t device; /* device address, set by the backend */
+} RunBuffer;
+
+typedef struct RunPlan {
+	const LaunchDesc *d;
+	const uint8_t *code_object; /* file bytes */
+	size_t code_object_len;
+	const void *co; /* CodeObject * */
+	const void *kernel; /* CodeKernel * */
+	uint8_t *kernarg;
+	uint32_t kernarg_len;
+	RunBuffer *bufs;
+	size_t nbufs;
+	uint32_t grid[3];
+	uint32_t dynamic_lds;
+} RunPlan;
+
+/* Write each buffer's device address into the kernarg segment. */
+void run_patch_pointers(RunPlan *p);
+
+/* ---- hip.c ---- */
+/* Launch on a GPU through the HIP runtime, loaded with dlopen. Returns 0, or
+ * -1 with a message (library missing, no AMD GPU, HIP errors). */
+int hip_run(RunPlan *p, bool verbose, Buf *msg);
+
+#endif

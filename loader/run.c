@@ -1,0 +1,273 @@
+/* run.c — run one kernel from a resolved launch descriptor (launch.h).
+ *
+ * Steps: read the code object and find the kernel; check the descriptor
+ * against it (arch, kernarg size, LDS); allocate each buffer and fill it from
+ * --in (dtype and shape checked), else with seeded random values (--random)
+ * for buffers the kernel reads, else zeros; build the kernarg segment
+ * (scalars, then buffer pointers once the backend has placed the buffers,
+ * then the code object v5 hidden arguments the metadata asks for); launch on
+ * the emulator or through HIP; write the --out buffers as .npy.
+ *
+ * Random values are reproducible from the seed (splitmix64): floats are
+ * uniform in [-1, 1) then rounded to the dtype; signed integers in [-8, 8),
+ * unsigned in [0, 16) — small, so sums and products in test kernels stay
+ * exact in every dtype. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codeobj.h"
+#include "emu/emu.h"
+#include "launch.h"
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void fill_random(RunBuffer *b, uint64_t seed, size_t index)
+{
+	uint64_t s = seed ^ (0x5851f42d4c957f2dull * (index + 1));
+	DType t = b->arg->dtype;
+	for (uint64_t i = 0; i < b->arg->count; i++) {
+		uint64_t r = splitmix64(&s);
+		double v;
+		if (dtype_is_float(t))
+			v = (double)(r >> 11) / 4503599627370496.0 - 1.0; /* 2^52: [-1, 1) */
+		else if (dtype_info[t].cls == DTC_INT)
+			v = (double)(int)(r % 16) - 8;
+		else
+			v = (double)(r % 16);
+		dtype_store(t, b->host, i, v);
+	}
+}
+
+/* Split "NAME=FILE"; NULL name on error. */
+static const char *split_pair(const char *s, char *name, size_t n)
+{
+	const char *eq = strchr(s, '=');
+	if (!eq || eq == s || !eq[1] || (size_t)(eq - s) >= n)
+		return NULL;
+	memcpy(name, s, (size_t)(eq - s));
+	name[eq - s] = 0;
+	return eq + 1;
+}
+
+static RunBuffer *find_buf(RunPlan *p, const char *name)
+{
+	for (size_t i = 0; i < p->nbufs; i++)
+		if (strcmp(p->bufs[i].arg->name, name) == 0)
+			return &p->bufs[i];
+	return NULL;
+}
+
+void run_patch_pointers(RunPlan *p)
+{
+	for (size_t i = 0; i < p->nbufs; i++)
+		memcpy(p->kernarg + p->bufs[i].arg->offset, &p->bufs[i].device, 8);
+}
+
+static void put16(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
+{
+	if (off + (uint64_t)n <= len)
+		for (int i = 0; i < n; i++)
+			k[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Code object v5 hidden arguments (cdna3-facts §1.7) from the metadata: the
+ * ones a kernel can read without a runtime behind it; all others stay 0. */
+static void fill_hidden(RunPlan *p, const KernelMeta *m)
+{
+	const LaunchDesc *d = p->d;
+	uint64_t dims = (p->grid[2] > 1 || d->workgroup_size[2] > 1) ? 3
+			: (p->grid[1] > 1 || d->workgroup_size[1] > 1) ? 2
+									 : 1;
+	for (size_t i = 0; m && i < m->nargs; i++) {
+		const KernelArgMeta *a = &m->args[i];
+		const char *k = a->value_kind;
+		if (strncmp(k, "hidden_", 7) != 0)
+			continue;
+		k += 7;
+		int axis = -1;
+		size_t kl = strlen(k);
+		if (kl > 2 && k[kl - 2] == '_' && k[kl - 1] >= 'x' && k[kl - 1] <= 'z')
+			axis = k[kl - 1] - 'x';
+		uint64_t v = 0;
+		if (axis >= 0 && strncmp(k, "block_count_", 12) == 0)
+			v = p->grid[axis];
+		else if (axis >= 0 && strncmp(k, "group_size_", 11) == 0)
+			v = d->workgroup_size[axis];
+		else if (strcmp(k, "grid_dims") == 0)
+			v = dims;
+		/* remainder_*, global_offset_*: 0 (the grid is whole workgroups) */
+		put16(p->kernarg, p->kernarg_len, a->offset, v, (int)MIN(a->size, 8));
+	}
+}
+
+static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
+{
+	const CodeObject *co = p->co;
+	const CodeKernel *k = p->kernel;
+	const LaunchDesc *d = p->d;
+	EmuMemory *m = emu_mem_new();
+	/* The image goes anywhere: code objects are position independent (our
+	 * linker resolves PC-relative relocations only), so only the KD's
+	 * address relative to the image matters. */
+	uint64_t img = emu_mem_map(m, co->image, co->image_size, 4096, false, "code object");
+	for (size_t i = 0; i < p->nbufs; i++) {
+		RunBuffer *b = &p->bufs[i];
+		b->device = emu_mem_map(m, b->host, b->arg->nbytes ? b->arg->nbytes : 1, 256,
+					(b->arg->access & ACC_WRITE) != 0, b->arg->name);
+	}
+	run_patch_pointers(p);
+	uint64_t ka = emu_mem_map(m, p->kernarg, p->kernarg_len ? p->kernarg_len : 4, 64, false, "kernarg segment");
+	EmuLaunch l = {0};
+	l.arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : strcmp(d->arch, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+	l.kd = k->kd;
+	l.kd_addr = img + (k->kd_vaddr - co->base);
+	l.kernarg_addr = ka;
+	for (int i = 0; i < 3; i++) {
+		l.grid[i] = p->grid[i];
+		l.wg_size[i] = d->workgroup_size[i];
+	}
+	l.dynamic_lds = p->dynamic_lds;
+	l.max_instructions = o->max_instructions;
+	l.trace = o->trace;
+	EmuStats st = {0};
+	char err[1024] = "";
+	int r = emu_launch(m, &l, &st, err, sizeof err);
+	if (r != 0)
+		buf_printf(msg, "emulator: %s\n", err[0] ? err : "launch failed");
+	else if (o->verbose)
+		fprintf(stderr, "wavecc: emulator ran %llu wave instructions in %llu waves (%.3f s)\n",
+			(unsigned long long)st.instructions, (unsigned long long)st.waves, st.seconds);
+	emu_mem_free(m);
+	return r;
+}
+
+int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
+{
+	CodeObject co;
+	RunPlan p = {0};
+	int r = -1;
+	p.d = d;
+	if (codeobj_read_file(d->code_object_path, &co, msg) != 0) {
+		buf_putc(msg, '\n');
+		codeobj_free(&co);
+		return -1;
+	}
+	const CodeKernel *k = codeobj_kernel(&co, d->kernel);
+	if (!k) {
+		buf_printf(msg, "%s: no kernel '%s' in %s (it has:", d->path, d->kernel, d->code_object_path);
+		for (size_t i = 0; i < co.nkernels; i++)
+			buf_printf(msg, " %s", co.kernels[i].name);
+		buf_puts(msg, ")\n");
+		goto out;
+	}
+	if (strcmp(co.mcpu, d->arch) != 0) {
+		buf_printf(msg, "%s: arch is %s but %s is built for %s\n", d->path, d->arch, d->code_object_path, co.mcpu);
+		goto out;
+	}
+	p.co = &co;
+	p.kernel = k;
+	for (int i = 0; i < 3; i++)
+		p.grid[i] = (uint32_t)d->grid[i].value;
+	if (d->lds_bytes < k->kd.group_segment_fixed_size) {
+		buf_printf(msg, "%s: lds_bytes %u is less than the kernel's static LDS (%u bytes)\n", d->path,
+			   d->lds_bytes, k->kd.group_segment_fixed_size);
+		goto out;
+	}
+	p.dynamic_lds = d->lds_bytes - k->kd.group_segment_fixed_size;
+	/* kernarg: what the descriptor says, grown to what the kernel declares
+	 * (hidden arguments of clang-built kernels live past the explicit ones) */
+	p.kernarg_len = MAX(d->kernarg_size, k->kd.kernarg_size);
+	if (k->meta && k->meta->kernarg_segment_size > 0)
+		p.kernarg_len = MAX(p.kernarg_len, (uint32_t)k->meta->kernarg_segment_size);
+	p.kernarg = xcalloc(p.kernarg_len + 16, 1);
+	fill_hidden(&p, k->meta);
+	p.bufs = xcalloc(d->nargs + 1, sizeof *p.bufs);
+	for (size_t i = 0; i < d->nargs; i++) {
+		const LaunchArg *a = &d->args[i];
+		if (a->kind == LARG_SCALAR) {
+			dtype_store(a->dtype, p.kernarg + a->offset, 0, a->value);
+			continue;
+		}
+		RunBuffer *b = &p.bufs[p.nbufs++];
+		b->arg = a;
+		b->host = xcalloc(a->nbytes ? a->nbytes : 1, 1);
+		if (o->random && (a->access & ACC_READ))
+			fill_random(b, o->seed, i);
+	}
+	for (int i = 0; i < o->nin; i++) {
+		char name[256];
+		const char *file = split_pair(o->in[i], name, sizeof name);
+		RunBuffer *b = file ? find_buf(&p, name) : NULL;
+		if (!b) {
+			buf_printf(msg, "--in %s: %s\n", o->in[i],
+				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
+			goto out;
+		}
+		NpyArray arr;
+		char err[512];
+		int64_t shape[NPY_MAX_DIMS];
+		for (int dd = 0; dd < b->arg->ndim; dd++)
+			shape[dd] = b->arg->shape[dd].value;
+		if (npy_read(file, &arr, err, sizeof err) != 0 ||
+		    npy_check(&arr, file, b->arg->dtype, b->arg->ndim, shape, err, sizeof err) != 0) {
+			buf_printf(msg, "--in %s: %s\n", name, err);
+			npy_free(&arr);
+			goto out;
+		}
+		memcpy(b->host, arr.data, arr.nbytes);
+		npy_free(&arr);
+	}
+	for (int i = 0; i < o->nout; i++) { /* check names before running */
+		char name[256];
+		const char *file = split_pair(o->out[i], name, sizeof name);
+		if (!file || !find_buf(&p, name)) {
+			buf_printf(msg, "--out %s: %s\n", o->out[i],
+				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
+			goto out;
+		}
+	}
+	p.code_object = NULL;
+	if (o->backend == BACKEND_HIP) {
+		size_t len;
+		char *bytes = read_file(d->code_object_path, &len);
+		if (!bytes) {
+			buf_printf(msg, "%s: cannot read: %s\n", d->code_object_path, strerror(errno));
+			goto out;
+		}
+		p.code_object = (const uint8_t *)bytes;
+		p.code_object_len = len;
+		r = hip_run(&p, o->verbose, msg);
+		free(bytes);
+	} else {
+		r = emu_backend(&p, o, msg);
+	}
+	if (r != 0)
+		goto out;
+	for (int i = 0; i < o->nout; i++) {
+		char name[256], err[512];
+		const char *file = split_pair(o->out[i], name, sizeof name);
+		RunBuffer *b = find_buf(&p, name);
+		int64_t shape[NPY_MAX_DIMS];
+		for (int dd = 0; dd < b->arg->ndim; dd++)
+			shape[dd] = b->arg->shape[dd].value;
+		if (npy_write(file, b->arg->dtype, b->arg->ndim, shape, b->host, err, sizeof err) != 0) {
+			buf_printf(msg, "--out %s: %s\n", name, err);
+			r = -1;
+			goto out;
+		}
+	}
+out:
+	for (size_t i = 0; i < p.nbufs; i++)
+		free(p.bufs[i].host);
+	free(p.bufs);
+	free(p.kernarg);
+	codeobj_free(&co);
+	return r;
+}

@@ -1,0 +1,445 @@
+/* launch_test.c — launch descriptors (loader/launch.c) and `wavecc run`
+ * (loader/run.c, loader/hip.c, cli/cmd_run.c): parsing the issue's example,
+ * located errors for bad descriptors, -D binding and expressions, end-to-end
+ * runs of the skeleton vadd and of the scalar `fill` kernel on the
+ * emulator, .npy checks, --random reproducibility, and the HIP backend
+ * failing clearly on a machine without an AMD GPU. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../loader/launch.h"
+#include "../test.h"
+
+/* Parse `text` as FILE "t.json"; return the diagnostics printed. */
+static char *parse_msgs(const char *text, int ndefs, const char *const *defs, int *result)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	Diag d;
+	diag_init(&d);
+	d.out = f;
+	LaunchDesc ld;
+	int r = launch_parse(text, strlen(text), "dir/t.json", &ld, &d);
+	if (r == 0)
+		r = launch_resolve(&ld, ndefs, defs, &d);
+	launch_free(&ld);
+	fclose(f);
+	*result = r;
+	return buf;
+}
+
+static const char *ISSUE_EXAMPLE =
+	"{\"format\": \"wavecc-launch/1\", \"code_object\": \"gemm.hsaco\", \"kernel\": \"gemm\", \"arch\": \"gfx942\",\n"
+	" \"workgroup_size\": [256, 1, 1], \"grid\": [16, 8, 1], \"lds_bytes\": 17408, \"kernarg_size\": 20,\n"
+	" \"args\": [{\"name\": \"A\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [1024, \"K\"], \"offset\": 0, "
+	"\"access\": \"read\"},\n"
+	"          {\"name\": \"C\", \"kind\": \"buffer\", \"dtype\": \"f32\", \"shape\": [1024, 1024], \"offset\": 8, "
+	"\"access\": \"write\"},\n"
+	"          {\"name\": \"K\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 16}]}\n";
+
+START_TEST(parse_issue_example)
+{
+	Diag diag;
+	diag_init(&diag);
+	LaunchDesc d;
+	ck_assert_int_eq(launch_parse(ISSUE_EXAMPLE, strlen(ISSUE_EXAMPLE), "some/dir/gemm.json", &d, &diag), 0);
+	ck_assert_str_eq(d.code_object_path, "some/dir/gemm.hsaco");
+	ck_assert_str_eq(d.kernel, "gemm");
+	ck_assert_uint_eq(d.workgroup_size[0], 256);
+	ck_assert_int_eq(d.grid[1].value, 8);
+	ck_assert_uint_eq(d.lds_bytes, 17408);
+	ck_assert_uint_eq(d.nargs, 3);
+	ck_assert_str_eq(d.args[0].shape[1].expr, "K");
+	ck_assert_int_eq(d.args[1].access, ACC_WRITE);
+	ck_assert_int_eq(d.args[2].kind, LARG_SCALAR);
+	const char *defs[] = {"K=640"};
+	ck_assert_int_eq(launch_resolve(&d, 1, defs, &diag), 0);
+	ck_assert_int_eq(d.args[0].shape[1].value, 640);
+	ck_assert_uint_eq(d.args[0].count, 1024 * 640);
+	ck_assert_uint_eq(d.args[0].nbytes, 1024 * 640 * 2);
+	ck_assert(d.args[2].value == 640);
+	launch_free(&d);
+}
+END_TEST
+
+START_TEST(expressions_and_bindings)
+{
+	const char *t = "{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", \"arch\": "
+			"\"gfx942\", \"workgroup_size\": [64, 1, 1], \"grid\": [\"ceiling(M / 64)\", \"(N + 63) // 64\", "
+			"\"B*2 - 1\"], \"lds_bytes\": 0, \"kernarg_size\": 16, \"args\": [{\"name\": \"x\", \"kind\": "
+			"\"buffer\", \"dtype\": \"bf16\", \"shape\": [\"M\", \"N - 1\"], \"offset\": 0, \"access\": "
+			"\"readwrite\"}, {\"name\": \"B\", \"kind\": \"scalar\", \"dtype\": \"u32\", \"offset\": 8, \"value\": 3}, "
+			"{\"name\": \"alpha\", \"kind\": \"scalar\", \"dtype\": \"f32\", \"offset\": 12, \"value\": 0.5}]}";
+	Diag diag;
+	diag_init(&diag);
+	LaunchDesc d;
+	ck_assert_int_eq(launch_parse(t, strlen(t), "t.json", &d, &diag), 0);
+	const char *defs[] = {"M=100", "N=0x41", "alpha=-2.25"};
+	ck_assert_int_eq(launch_resolve(&d, 3, defs, &diag), 0);
+	ck_assert_int_eq(d.grid[0].value, 2);
+	ck_assert_int_eq(d.grid[1].value, 2);
+	ck_assert_int_eq(d.grid[2].value, 5); /* B from its "value" */
+	ck_assert_int_eq(d.args[0].shape[1].value, 64);
+	ck_assert(d.args[2].value == -2.25);
+	launch_free(&d);
+}
+END_TEST
+
+/* Each bad descriptor must fail with this exact location and text. */
+START_TEST(bad_descriptors_located)
+{
+	static const struct {
+		const char *text;
+		const char *defs;
+		const char *want;
+	} cases[] = {
+		{"{\"format\": \"wavecc-launch/1\",\n \"kernel\": 3}", NULL, "dir/t.json:2:12: error: kernel: expected a string, got an integer"},
+		{"{\"format\": \"wavecc-launch/1\"}", NULL, "dir/t.json:1:1: error: missing key \"code_object\""},
+		{"{\"format\": \"wavecc-launch/2\"}", NULL, "dir/t.json:1:12: error: format: unsupported format \"wavecc-launch/2\""},
+		{"{\"format\": \"wavecc-launch/1\",\n  \"grid\": [1, 2]", NULL, "dir/t.json:2:16: error: '}' expected"},
+		{"[1]", NULL, "dir/t.json:1:1: error: a launch descriptor is a JSON object, got an array"},
+		{"{\"format\": 1, \"format\": 2}", NULL, "dir/t.json:1:"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		int r;
+		char *m = parse_msgs(cases[i].text, 0, NULL, &r);
+		ck_assert_msg(r == -1, "case %zu accepted", i);
+		ck_assert_msg(strstr(m, cases[i].want), "case %zu: got '%s', want '%s'", i, m, cases[i].want);
+		free(m);
+	}
+}
+END_TEST
+
+static char *variant(const char *from, const char *to)
+{
+	const char *base = ISSUE_EXAMPLE;
+	const char *p = strstr(base, from);
+	ck_assert_msg(p != NULL, "'%s' not in the example", from);
+	Buf b = {0};
+	buf_putn(&b, base, (size_t)(p - base));
+	buf_puts(&b, to);
+	buf_puts(&b, p + strlen(from));
+	return (char *)buf_cstr(&b);
+}
+
+START_TEST(bad_fields_located)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+		{"\"dtype\": \"f16\"", "\"dtype\": \"f7\"", "dir/t.json:3:52: error: args[0].dtype: unsupported dtype \"f7\""},
+		{"\"kind\": \"buffer\", \"dtype\": \"f16\"", "\"kind\": \"tensor\", \"dtype\": \"f16\"",
+		 "args[0].kind: unknown kind \"tensor\""},
+		{"[1024, \"K\"]", "[1024, \"K +\"]", "dir/t.json:3:79: error: args[0].shape[1]: bad expression \"K +\""},
+		{"[1024, \"K\"]", "[1024, -1]", "args[0].shape[1]: must not be negative"},
+		{"[1024, \"K\"]", "[1024, 2.5]", "args[0].shape[1]: expected an integer or an expression string, got a real"},
+		{"\"offset\": 8", "\"offset\": 4", "args[1].offset: offset 4 of \"C\" is not a multiple of its size 8"},
+		{"\"offset\": 16", "\"offset\": 20", "args[2].offset: \"K\" (bytes 20..23) does not fit in kernarg_size 20"},
+		{"\"offset\": 16", "\"offset\": 12", "args[2].offset: \"K\" overlaps \"C\" in the kernarg segment"},
+		{"\"name\": \"C\"", "\"name\": \"A\"", "args[1].name: duplicate argument name \"A\""},
+		{"\"access\": \"write\"", "\"access\": \"rw\"", "args[1].access: unknown access \"rw\""},
+		{", \"access\": \"write\"", "", "dir/t.json:4:11: error: args[1]: missing key \"access\""},
+		{"[256, 1, 1]", "[256, 8, 1]", "workgroup_size: 2048 work-items per workgroup; at most 1024"},
+		{"[256, 1, 1]", "[256, 0, 1]", "workgroup_size[1]: 0 is out of range [1, 1024]"},
+		{"[16, 8, 1]", "[16, 8]", "grid: expected an array of 3 entries"},
+		{"\"lds_bytes\": 17408", "\"lds_bytes\": 70000", "lds_bytes: 70000 is out of range [0, 65536]"},
+		{"\"arch\": \"gfx942\"", "\"arch\": \"gfx1100\"", "arch: unknown arch \"gfx1100\""},
+		{"\"offset\": 16}", "\"offset\": 16, \"shape\": [2]}", "args[2].shape: a scalar has no shape"},
+		{"\"offset\": 16}", "\"offset\": 16, \"value\": \"x\"}", "args[2].value: expected a number, got a string"},
+		{"\"offset\": 16}", "\"offset\": 16, \"value\": 1.5}", "args[2].value: a real number for an integer scalar"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *t = variant(cases[i].from, cases[i].to);
+		int r;
+		const char *defs[] = {"K=64"};
+		char *m = parse_msgs(t, 1, defs, &r);
+		ck_assert_msg(r == -1, "case %zu accepted", i);
+		ck_assert_msg(strstr(m, cases[i].want), "case %zu: got '%s', want '%s'", i, m, cases[i].want);
+		free(m);
+		free(t);
+	}
+}
+END_TEST
+
+START_TEST(unbound_and_bad_bindings)
+{
+	int r;
+	char *m = parse_msgs(ISSUE_EXAMPLE, 0, NULL, &r);
+	ck_assert_int_eq(r, -1);
+	ck_assert_msg(strstr(m, "dir/t.json:3:75: error: args[0].shape[1]: unbound symbol 'K' in \"K\" (bind it with -D "
+				"K=VALUE)"),
+		      "%s", m);
+	ck_assert_ptr_nonnull(strstr(m, "args[2]: scalar 'K' has no value"));
+	free(m);
+	char *t = variant("[16, 8, 1]", "[\"M // 128\", 8, 1]");
+	const char *d1[] = {"K=64"};
+	m = parse_msgs(t, 1, d1, &r);
+	ck_assert_int_eq(r, -1);
+	ck_assert_ptr_nonnull(strstr(m, "grid[0]: unbound symbol 'M'"));
+	free(m);
+	const char *d2[] = {"K=64", "M=64"}; /* 64 // 128 = 0 workgroups */
+	m = parse_msgs(t, 2, d2, &r);
+	ck_assert_int_eq(r, -1);
+	ck_assert_ptr_nonnull(strstr(m, "grid[0]: 0 workgroups"));
+	free(m);
+	const char *d3[] = {"K=abc", "M=128"};
+	m = parse_msgs(t, 2, d3, &r);
+	ck_assert_int_eq(r, -1);
+	ck_assert_ptr_nonnull(strstr(m, "-D: error: K=abc: the value is not an integer"));
+	free(m);
+	const char *d4[] = {"K", "M=128"};
+	m = parse_msgs(t, 2, d4, &r);
+	ck_assert_ptr_nonnull(strstr(m, "'K' is not NAME=VALUE"));
+	free(m);
+	const char *d5[] = {"K=64", "M=128", "A=3"};
+	m = parse_msgs(t, 3, d5, &r);
+	ck_assert_ptr_nonnull(strstr(m, "A names a buffer argument"));
+	free(m);
+	const char *d6[] = {"K=64", "M=100"}; /* 100/128 is not whole: // floors to 0 */
+	free(t);
+	t = variant("[16, 8, 1]", "[\"M / 128\", 8, 1]");
+	m = parse_msgs(t, 2, d6, &r);
+	ck_assert_ptr_nonnull(strstr(m, "evaluates to 25/32, not a non-negative integer"));
+	free(m);
+	free(t);
+}
+END_TEST
+
+/* ---- wavecc run ---- */
+
+static const char *setup_vadd(const char *tag)
+{
+	const char *dir = test_tmpdir(tag);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "%s as '%s/tests/asm/data/vadd_gfx942.s' -o '%s/vadd.hsaco' && cp '%s/tests/loader/data/vadd.json' '%s/'",
+		 test_bin(), test_root(), dir, test_root(), dir);
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	return dir;
+}
+
+static CmdResult wrun(const char *dir, const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && %s run vadd.json %s", dir, test_bin(), args);
+	return run_cmd(cmd, NULL);
+}
+
+START_TEST(run_vadd_on_emulator)
+{
+	const char *dir = setup_vadd("run_vadd");
+	char path[1024], err[512];
+	int64_t shape[1] = {256};
+	float a[256], b[256];
+	for (int i = 0; i < 256; i++) {
+		a[i] = (float)i * 0.25f - 7.0f;
+		b[i] = 1.0f / (float)(i + 1);
+	}
+	snprintf(path, sizeof path, "%s/a.npy", dir);
+	ck_assert_int_eq(npy_write(path, DT_F32, 1, shape, a, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/b.npy", dir);
+	ck_assert_int_eq(npy_write(path, DT_F32, 1, shape, b, err, sizeof err), 0);
+	CmdResult r = wrun(dir, "-D N=256 --in a=a.npy --in b=b.npy --out c=c.npy");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof path, "%s/c.npy", dir);
+	NpyArray c;
+	ck_assert_int_eq(npy_read(path, &c, err, sizeof err), 0);
+	ck_assert_int_eq(npy_check(&c, "c", DT_F32, 1, shape, err, sizeof err), 0);
+	for (int i = 0; i < 256; i++)
+		ck_assert_msg(((float *)c.data)[i] == a[i] + b[i], "c[%d] = %g, want %g", i, ((float *)c.data)[i],
+			      a[i] + b[i]);
+	npy_free(&c);
+	/* too small a grid leaves the tail zero; an out-of-range grid is caught */
+	r = wrun(dir, "-D N=256 --in a=a.npy --in b=b.npy --out c=c.npy --max-instructions 5");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "wavecc: error: emulator: "));
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(run_random_is_reproducible)
+{
+	const char *dir = setup_vadd("run_random");
+	CmdResult r = wrun(dir, "-D N=128 --random 7 --out a=a1.npy --out c=c1.npy");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	r = wrun(dir, "-D N=128 --random 7 --out a=a2.npy --out c=c2.npy");
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	r = wrun(dir, "-D N=128 --random 8 --out a=a3.npy");
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	r = wrun(dir, "-D N=128 --out a=a4.npy");
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && cmp a1.npy a2.npy && cmp c1.npy c2.npy && ! cmp -s a1.npy a3.npy", dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	/* values in [-1, 1), not all equal; without --random: zeros */
+	char path[1024], err[256];
+	snprintf(path, sizeof path, "%s/a1.npy", dir);
+	NpyArray a;
+	ck_assert_int_eq(npy_read(path, &a, err, sizeof err), 0);
+	float lo = 1, hi = -1;
+	for (int i = 0; i < 128; i++) {
+		float v = ((float *)a.data)[i];
+		ck_assert(v >= -1.0f && v < 1.0f);
+		lo = v < lo ? v : lo;
+		hi = v > hi ? v : hi;
+	}
+	ck_assert(hi - lo > 0.5f);
+	npy_free(&a);
+	snprintf(path, sizeof path, "%s/a4.npy", dir);
+	ck_assert_int_eq(npy_read(path, &a, err, sizeof err), 0);
+	for (int i = 0; i < 128; i++)
+		ck_assert(((float *)a.data)[i] == 0.0f);
+	npy_free(&a);
+}
+END_TEST
+
+START_TEST(run_scalar_kernel)
+{
+	const char *dir = test_tmpdir("run_fill");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && %s as '%s/tests/asm/data/two_kernels_gfx942.s' -o two.hsaco && "
+		 "printf '%%s' '{\"format\": \"wavecc-launch/1\", \"code_object\": \"two.hsaco\", \"kernel\": \"fill\", "
+		 "\"arch\": \"gfx942\", \"workgroup_size\": [64, 1, 1], \"grid\": [\"ceiling(N / 64)\", 1, 1], "
+		 "\"lds_bytes\": 0, \"kernarg_size\": 12, \"args\": [{\"name\": \"out\", \"kind\": \"buffer\", "
+		 "\"dtype\": \"i32\", \"shape\": [\"N\"], \"offset\": 0, \"access\": \"write\"}, {\"name\": \"value\", "
+		 "\"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 8, \"value\": -3}]}' > fill.json && "
+		 "%s run fill.json -D N=128 -D value=41 --out out=o.npy",
+		 dir, test_bin(), test_root(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	char path[1024], err[256];
+	snprintf(path, sizeof path, "%s/o.npy", dir);
+	NpyArray o;
+	ck_assert_int_eq(npy_read(path, &o, err, sizeof err), 0);
+	ck_assert_uint_eq(o.count, 128);
+	for (int i = 0; i < 128; i++)
+		ck_assert_int_eq(((int32_t *)o.data)[i], 41);
+	npy_free(&o);
+	/* N=100 rounds the grid up: fill has no bounds check, so the emulator
+	 * reports the store past the buffer */
+	snprintf(cmd, sizeof cmd, "cd '%s' && %s run fill.json -D N=100", dir, test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "emulator: "));
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(run_bad_inputs)
+{
+	const char *dir = setup_vadd("run_bad");
+	char path[1024], err[512];
+	int64_t s64[1] = {64}, s8[1] = {8};
+	double d[64] = {0};
+	snprintf(path, sizeof path, "%s/f64.npy", dir);
+	ck_assert_int_eq(npy_write(path, DT_F64, 1, s64, d, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/short.npy", dir);
+	ck_assert_int_eq(npy_write(path, DT_F32, 1, s8, d, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/junk.npy", dir);
+	ck_assert_int_eq(write_file_atomic(path, "not npy", 7, 0644), 0);
+	static const struct {
+		const char *args;
+		int status;
+		const char *want;
+	} cases[] = {
+		{"-D N=64 --in a=f64.npy", 1,
+		 "--in a: f64.npy: dtype mismatch: expected f32 (descr '<f4'), the file has descr '<f8'"},
+		{"-D N=64 --in b=short.npy", 1, "--in b: short.npy: shape mismatch: expected (64,), the file has (8,)"},
+		{"-D N=64 --in a=junk.npy", 1, "junk.npy: not a .npy file"},
+		{"-D N=64 --in a=missing.npy", 1, "missing.npy: cannot read"},
+		{"-D N=64 --in z=short.npy", 1, "--in z=short.npy: no buffer argument of that name"},
+		{"-D N=64 --out q=o.npy", 1, "--out q=o.npy: no buffer argument of that name"},
+		{"-D N=64 --in a", 1, "--in a: expected NAME=FILE.npy"},
+		{"", 1, "vadd.json:2:41: error: grid[0]: unbound symbol 'N'"},
+		{"-D N=64 --backend cuda", 2, "unknown backend 'cuda'"},
+		{"-D N=64 --bogus", 2, "unknown option '--bogus'"},
+		{"-D N=64 --max-instructions 0", 2, "positive"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		CmdResult r = wrun(dir, cases[i].args);
+		ck_assert_msg(r.status == cases[i].status, "case %zu: status %d: %s", i, r.status, r.err);
+		ck_assert_msg(strstr(r.err, cases[i].want), "case %zu: '%s' lacks '%s'", i, r.err, cases[i].want);
+		cmd_result_free(&r);
+	}
+	/* a failed run writes no output */
+	struct stat st;
+	snprintf(path, sizeof path, "%s/o.npy", dir);
+	ck_assert_int_ne(stat(path, &st), 0);
+	/* arch mismatch, missing kernel, missing code object */
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && sed 's/gfx942/gfx90a/' vadd.json > arch.json && sed 's/\"vadd\"/\"vsub\"/' vadd.json > "
+		 "kern.json && sed 's/vadd.hsaco/none.hsaco/' vadd.json > co.json && "
+		 "printf '{\"format\": \"wavecc-kernel/1\"}' > graph.json",
+		 dir);
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	static const struct {
+		const char *file, *want;
+	} files[] = {
+		{"arch.json", "arch.json: arch is gfx90a but ./vadd.hsaco is built for gfx942"},
+		{"kern.json", "kern.json: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
+		{"co.json", "none.hsaco: cannot read"},
+		{"graph.json", "graph.json: running a kernel graph needs the compiler"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run ./%s -D N=64", dir, test_bin(), files[i].file);
+		r = run_cmd(cmd, NULL);
+		ck_assert_msg(r.status == 1, "%s: status %d", files[i].file, r.status);
+		ck_assert_msg(strstr(r.err, files[i].want), "'%s' lacks '%s'", r.err, files[i].want);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
+/* No AMD GPU here: the HIP backend must say so (or that the runtime cannot
+ * be loaded, naming it) and fail. */
+START_TEST(hip_backend_fails_clearly)
+{
+	const char *dir = setup_vadd("run_hip");
+	CmdResult r = wrun(dir, "-D N=64 --backend hip");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "sees no AMD GPU") || strstr(r.err, "cannot load the HIP runtime"), "%s", r.err);
+	cmd_result_free(&r);
+	char cmd[2048];
+	snprintf(cmd, sizeof cmd, "cd '%s' && WAVECC_HIP_LIB=/nonexistent/libamdhip64.so %s run vadd.json -D N=64 --backend hip",
+		 dir, test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "cannot load the HIP runtime /nonexistent/libamdhip64.so ($WAVECC_HIP_LIB)"));
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("launch");
+	TCase *tc = tcase_create("launch");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, parse_issue_example);
+	tcase_add_test(tc, expressions_and_bindings);
+	tcase_add_test(tc, bad_descriptors_located);
+	tcase_add_test(tc, bad_fields_located);
+	tcase_add_test(tc, unbound_and_bad_bindings);
+	tcase_add_test(tc, run_vadd_on_emulator);
+	tcase_add_test(tc, run_random_is_reproducible);
+	tcase_add_test(tc, run_scalar_kernel);
+	tcase_add_test(tc, run_bad_inputs);
+	tcase_add_test(tc, hip_backend_fails_clearly);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
