@@ -348,8 +348,14 @@ Sym *sym_num(SymCtx *c, SymRat v)
 {
 	if (v.q == 1 && v.p >= -8 && v.p < 56 && c->small[v.p + 8])
 		return c->small[v.p + 8];
+	size_t slot = (size_t)(((uint64_t)v.p * 0x9e3779b97f4a7c15ull ^ (uint64_t)v.q) >> 56);
+	Sym *e = c->numcache[slot];
+	if (e && e->u.num.p == v.p && e->u.num.q == v.q)
+		return e;
 	Key key = {v.q == 1 ? SYM_INT : SYM_RAT, 0, NULL, v, NULL};
-	return intern_key(c, &key);
+	e = intern_key(c, &key);
+	c->numcache[slot] = e;
+	return e;
 }
 
 Sym *sym_int(SymCtx *c, int64_t v)
@@ -377,8 +383,15 @@ Sym *sym_symbol(SymCtx *c, const char *name)
 
 Sym *sym_symbol_n(SymCtx *c, const char *name, size_t n)
 {
-	Key key = {SYM_SYMBOL, 0, NULL, {0, 1}, intern_n(name, n)};
-	return intern_key(c, &key);
+	const char *in = intern_n(name, n);
+	size_t slot = (size_t)(((uintptr_t)in * 0x9e3779b97f4a7c15ull) >> 57);
+	Sym *e = c->symcache[slot];
+	if (e && e->u.name == in)
+		return e;
+	Key key = {SYM_SYMBOL, 0, NULL, {0, 1}, in};
+	e = intern_key(c, &key);
+	c->symcache[slot] = e;
+	return e;
 }
 
 Sym *sym_error(SymCtx *c, const char *fmt, ...)

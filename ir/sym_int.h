@@ -72,6 +72,9 @@ struct SymCtx {
 	int nover;
 	Sym *t, *f, *zero, *one, *neg_one;
 	Sym *small[64]; /* integers -8..55 */
+	/* direct-mapped caches in front of the table for the hottest lookups */
+	Sym *numcache[256];
+	Sym *symcache[128];
 };
 
 static inline uint32_t sym_tick(SymCtx *c) { return ++c->tick; }

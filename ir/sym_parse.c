@@ -248,8 +248,8 @@ static Sym *p_call(P *p, const char *name, size_t n, const char *at)
 	if (n == 9 && strncmp(name, "Piecewise", 9) == 0)
 		return p_piecewise(p, at);
 	int f = -1;
-	for (size_t i = 0; i < ARRAY_LEN(fns); i++)
-		if (strlen(fns[i].name) == n && strncmp(fns[i].name, name, n) == 0)
+	for (size_t i = 0; i < ARRAY_LEN(fns) && f < 0; i++)
+		if (fns[i].name[0] == name[0] && strncmp(fns[i].name, name, n) == 0 && fns[i].name[n] == 0)
 			f = (int)i;
 	if (f < 0)
 		return fail(p, at, "unknown function '%.*s'", (int)n, name);
