@@ -65,6 +65,27 @@ START_TEST(vanilla_attention_online_softmax)
 }
 END_TEST
 
+START_TEST(masked_attention_unaligned_k2)
+{
+	/* The vanilla_attention template's bias mask (self_index, apply_expr
+	 * `x < K2`, select between 0 and -1e6) on K2 = 100 with BLOCK_K2 = 64:
+	 * the second step's last 28 keys read zero and must be masked out. */
+	Example ex;
+	ex_open(&ex, "attention_masked", NULL);
+	InterpArg *q = ex_arg(&ex, "q"), *k = ex_arg(&ex, "k"), *v = ex_arg(&ex, "v"), *c = ex_arg(&ex, "c");
+	int64_t B = q->shape[0], M = q->shape[1], K1 = q->shape[2], K2 = k->shape[1], N = v->shape[1];
+	ck_assert_int_eq(K2, 100);
+	fill(q, 34, -0.5, 0.5, 1.0 / 256);
+	fill(k, 35, -0.5, 0.5, 1.0 / 256);
+	fill(v, 36, -1, 1, 1.0 / 256);
+	ex_run(&ex);
+	double *ref = reference(q, k, v, B, M, N, K1, K2);
+	expect_close("masked attention", c, ref, 2e-3, 2e-3);
+	free(ref);
+	ex_close(&ex);
+}
+END_TEST
+
 START_TEST(decode_attention_two_phases)
 {
 	Example p0, p1;
@@ -100,6 +121,7 @@ int main(void)
 	TCase *tc = tcase_create("examples");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, vanilla_attention_online_softmax);
+	tcase_add_test(tc, masked_attention_unaligned_k2);
 	tcase_add_test(tc, decode_attention_two_phases);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
