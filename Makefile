@@ -33,7 +33,7 @@ TEST_SRCS ?= $(wildcard tests/*/*_test.c)
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
-.PHONY: all check check-asan fuzz bench clean
+.PHONY: all check check-asan fuzz bench bench-emu clean
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a
 ifeq ($(BUILD),build)
 all: wavecc
@@ -81,6 +81,8 @@ fuzz:
 SYM_CORPUS ?= ../shared/corpus/ixsimpl
 bench: $(BUILD)/bench/sym_bench
 	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
+bench-emu: $(BUILD)/bench/emu_bench
+	$(BUILD)/bench/emu_bench
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@
 

@@ -101,13 +101,24 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 
 /* ---- element helpers shared by DS, MUBUF and FLAT ---- */
 
-static unsigned elem_size(const EmuInstInfo *r)
+static unsigned elem_size_of(const EmuInstInfo *r)
 {
 	if (strstr(r->name, "byte") || strstr(r->name, "_b8") || strstr(r->name, "u8") || strstr(r->name, "i8"))
 		return 1;
 	if (strstr(r->name, "short") || strstr(r->name, "_b16") || strstr(r->name, "u16") || strstr(r->name, "i16"))
 		return 2;
 	return 4;
+}
+
+/* Element size by instruction, computed once from the mnemonics (the
+ * per-lane paths must not parse names). */
+static unsigned elem_size(const EmuInstInfo *r)
+{
+	static uint8_t size[EI_COUNT];
+	size_t id = (size_t)(r - emu_inst_info);
+	if (!size[id])
+		size[id] = (uint8_t)elem_size_of(r);
+	return size[id];
 }
 
 /* Load `size` (1 or 2) bytes into a register value per the row's flags. */
@@ -167,7 +178,8 @@ static void lane_access(Emu *e, Wave *w, const Inst *in, int lane, uint8_t **p, 
 	(void)e;
 	if (r->flags & EIF_ATOMIC) {
 		uint32_t v = vreg(w, vdata)[lane];
-		uint32_t cmp = strstr(r->name, "cmpswap") ? vreg(w, vdata + 1)[lane] : 0;
+		uint32_t cmp = (in->id == EI_BUFFER_ATOMIC_CMPSWAP || in->id == EI_FLAT_ATOMIC_CMPSWAP ||
+				in->id == EI_GLOBAL_ATOMIC_CMPSWAP) ? vreg(w, vdata + 1)[lane] : 0;
 		if (!p[0]) {
 			if (in->glc || (r->flags & EIF_LOAD))
 				vreg(w, vdst)[lane] = 0;

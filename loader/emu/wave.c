@@ -229,7 +229,9 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 	const EmuLaunch *l = e->l;
 	const KernelDescriptor *kd = &l->kd;
 	memset(w->sgpr, 0, sizeof w->sgpr);
-	memset(w->vgpr, 0, (size_t)w->nregs * 64 * 4);
+	/* VGPRs are zeroed once per launch (xcalloc), not per workgroup: like
+	 * hardware, a later workgroup sees what an earlier wave left there.
+	 * Clearing 128 KiB per wave would dominate short kernels. */
 	w->exec = items >= 64 ? ~0ull : ((1ull << items) - 1);
 	w->scc = false;
 	w->m0 = 0;
@@ -323,7 +325,7 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		g.waves[i].nregs = nregs;
 		g.waves[i].accum_offset = kd->accum_offset;
 		g.waves[i].id = i;
-		g.waves[i].vgpr = xmalloc((size_t)nregs * 64 * 4);
+		g.waves[i].vgpr = xcalloc((size_t)nregs * 64, 4);
 	}
 	e.wg = &g;
 	struct timespec t0, t1;
