@@ -406,6 +406,51 @@ START_TEST(run_bad_inputs)
 }
 END_TEST
 
+/* Our link and ld.lld-19's link of the same object run to the same result,
+ * and the gfx90a build runs too. */
+START_TEST(run_ours_lld_and_gfx90a_agree)
+{
+	if (!have_program("ld.lld-19"))
+		return;
+	const char *dir = setup_vadd("run_lld");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj "
+		 "'%s/tests/asm/data/vadd_gfx942.s' -o v.o && ld.lld-19 -shared v.o -o lld.hsaco && "
+		 "sed 's/vadd.hsaco/lld.hsaco/' vadd.json > lld.json && "
+		 "%s as --mcpu gfx90a '%s/tests/asm/data/vadd_gfx90a.s' -o v90.hsaco && "
+		 "sed 's/vadd.hsaco/v90.hsaco/; s/gfx942/gfx90a/' vadd.json > v90.json && "
+		 "%s run vadd.json -D N=512 --random 5 --out c=ours.npy && "
+		 "%s run lld.json -D N=512 --random 5 --out c=lld.npy && "
+		 "%s run v90.json -D N=512 --random 5 --out c=v90.npy && "
+		 "%s run vadd.json -D N=512 --random 5 --out a=a.npy --out b=b.npy && "
+		 "cmp ours.npy lld.npy && cmp ours.npy v90.npy",
+		 dir, test_root(), test_bin(), test_root(), test_bin(), test_bin(), test_bin(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s %s", r.out, r.err);
+	cmd_result_free(&r);
+	/* and the result is a + b, not e.g. all zeros */
+	NpyArray a, b, c;
+	char path[1024], err[256];
+	snprintf(path, sizeof path, "%s/a.npy", dir);
+	ck_assert_int_eq(npy_read(path, &a, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/b.npy", dir);
+	ck_assert_int_eq(npy_read(path, &b, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/lld.npy", dir);
+	ck_assert_int_eq(npy_read(path, &c, err, sizeof err), 0);
+	int nonzero = 0;
+	for (int i = 0; i < 512; i++) {
+		float x = ((float *)a.data)[i], y = ((float *)b.data)[i], z = ((float *)c.data)[i];
+		ck_assert(z == x + y);
+		nonzero += z != 0;
+	}
+	ck_assert_int_gt(nonzero, 500);
+	npy_free(&a);
+	npy_free(&b);
+	npy_free(&c);
+}
+END_TEST
+
 /* No AMD GPU here: the HIP backend must say so (or that the runtime cannot
  * be loaded, naming it) and fail. */
 START_TEST(hip_backend_fails_clearly)
@@ -439,6 +484,7 @@ int main(void)
 	tcase_add_test(tc, run_random_is_reproducible);
 	tcase_add_test(tc, run_scalar_kernel);
 	tcase_add_test(tc, run_bad_inputs);
+	tcase_add_test(tc, run_ours_lld_and_gfx90a_agree);
 	tcase_add_test(tc, hip_backend_fails_clearly);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
