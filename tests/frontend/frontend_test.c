@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "../../frontend/frontend.h"
+#include <jansson.h>
+
 #include "../../frontend/json_pos.h"
 #include "../test.h"
 
@@ -628,6 +630,67 @@ START_TEST(cli_dump_graph)
 }
 END_TEST
 
+/* The JSON Schema lists exactly the ops, constraint kinds, MMA types and
+ * dtypes of the C tables; and, when Python's jsonschema is installed, it
+ * accepts the valid kernels in data/ and rejects an unknown field. */
+static void expect_enum(json_t *arr, int n, const char *(*name)(int), const char *what)
+{
+	ck_assert_msg(json_is_array(arr), "schema: no %s enum", what);
+	ck_assert_msg((int)json_array_size(arr) == n, "schema: %zu %s, tables have %d", json_array_size(arr), what, n);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(strcmp(json_string_value(json_array_get(arr, (size_t)i)), name(i)) == 0,
+			"schema: %s %d is %s, table has %s", what, i,
+			json_string_value(json_array_get(arr, (size_t)i)), name(i));
+}
+static const char *op_nm(int i) { return op_info[i].name; }
+static const char *con_nm(int i) { return con_info[i].name; }
+static const char *mma_nm(int i) { return mma_info[i].name; }
+static const char *dt_nm(int i) { return dtype_name((DType)i); }
+
+START_TEST(schema_matches_tables)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/docs/kernel-format.schema.json", test_root());
+	json_error_t je;
+	json_t *s = json_load_file(path, 0, &je);
+	ck_assert_msg(s != NULL, "%s:%d: %s", path, je.line, je.text);
+	json_t *defs = json_object_get(s, "$defs");
+	expect_enum(json_object_get(json_object_get(json_object_get(json_object_get(defs, "node"), "properties"), "op"), "enum"),
+		OP_COUNT, op_nm, "ops");
+	expect_enum(json_object_get(json_object_get(json_object_get(json_object_get(defs, "constraint"), "properties"), "kind"), "enum"),
+		CON_COUNT, con_nm, "constraint kinds");
+	json_t *hw = json_array_get(json_object_get(json_object_get(defs, "constraint"), "allOf"),
+		CON_HARDWARE);
+	expect_enum(json_object_get(json_object_get(json_object_get(json_object_get(hw, "then"),
+					    "properties"), "mma_type"), "enum"),
+		MMA_COUNT, mma_nm, "mma types");
+	expect_enum(json_object_get(json_object_get(defs, "dtype"), "enum"), DT_COUNT, dt_nm, "dtypes");
+	json_decref(s);
+
+	CmdResult r = run_cmd("python3 -c 'import jsonschema' 2>/dev/null", NULL);
+	int have = r.status == 0;
+	cmd_result_free(&r);
+	if (!have)
+		return;
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		"cd '%s' && python3 -c \"\n"
+		"import json, glob, jsonschema\n"
+		"v = jsonschema.Draft202012Validator(json.load(open('docs/kernel-format.schema.json')))\n"
+		"n = 0\n"
+		"for f in glob.glob('tests/frontend/data/*.json'):\n"
+		"    d = json.load(open(f)); v.validate(d); n += 1\n"
+		"    d['graph'][0]['bogus'] = 1\n"
+		"    assert not v.is_valid(d)\n"
+		"print(n)\n\"",
+		test_root());
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_ge(atoi(r.out), 2);
+	cmd_result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("frontend");
@@ -637,6 +700,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, valid_dynamic_alias_mapping);
 	tcase_add_test(tc, valid_examples_load);
 	tcase_add_test(tc, positions_with_escapes);
+	tcase_add_test(tc, schema_matches_tables);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, err_json_syntax);
