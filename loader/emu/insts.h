@@ -455,7 +455,8 @@ enum {
 	X(V_CVT_PK_I16_I32, "v_cvt_pk_i16_i32", EF_VOP3, 0x298, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(V_ADD_I32, "v_add_i32", EF_VOP3, 0x29c, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(V_SUB_I32, "v_sub_i32", EF_VOP3, 0x29d, SAME, T_I32, 1, 1, 1, 0, 0) \
-	X(V_PACK_B32_F16, "v_pack_b32_f16", EF_VOP3, 0x2a0, SAME, T_F16, 1, 1, 1, 0, 0)
+	X(V_PACK_B32_F16, "v_pack_b32_f16", EF_VOP3, 0x2a0, SAME, T_F16, 1, 1, 1, 0, 0) \
+	X(V_MUL_LEGACY_F32, "v_mul_legacy_f32", EF_VOP3, 0x2a1, SAME, T_F32, 1, 1, 1, 0, 0)
 
 #define EMU_INSTS_VOP3P(X) \
 	X(V_PK_MAD_I16, "v_pk_mad_i16", EF_VOP3P, 0x00, SAME, T_I16, 1, 1, 1, 1, 0) \

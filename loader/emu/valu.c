@@ -887,6 +887,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		else if (isinf(den)) o = sgn * 0.0f;
 		else o = isnan(q) ? sgn * INFINITY : sgn * fabsf(q);
 		d[l] = UH(o)); r16 = true; break;
+	case EI_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
 	case EI_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
 	case EI_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
 	case EI_V_MUL_HI_I32: LOOP(d[l] = (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32)); break;

@@ -59,6 +59,8 @@ static uint32_t r_lshl_b64(In x) { return (uint32_t)(((((uint64_t)x.b << 32) | x
 static uint32_t r_max_i16(In x) { return (uint32_t)(uint16_t)((int16_t)x.a > (int16_t)x.b ? (int16_t)x.a : (int16_t)x.b); }
 static uint32_t r_readlane(In x) { (void)x; return 0; } /* patched below: a[17] */
 static uint32_t r_cmp_class(In x) { return isnan(x.fa) || isinf(x.fa) ? 1u : 0u; }
+static uint32_t r_zero(In x) { (void)x; return 0; } /* legacy: 0 * inf/nan = 0 */
+static uint32_t r_mul_legacy(In x) { return U(x.fa == 0.0f || x.fb == 0.0f ? 0.0f : x.fa * x.fb); }
 static uint32_t r_subrev_co(In x) { return (x.b - x.a) + (x.a > x.b ? 64u : 0u); }
 
 typedef struct {
@@ -97,6 +99,8 @@ static const Case cases[] = {
 	{"max_i16", "v_max_i16 v4, v2, v3", r_max_i16},
 	{"readlane", "v_readlane_b32 s20, v2, 17\nv_mov_b32 v4, s20", r_readlane},
 	{"cmp_class", "v_mov_b32 v5, 0x207\nv_cmp_class_f32 vcc, v8, v5\nv_cndmask_b32 v4, 0, 1, vcc", r_cmp_class},
+	{"mul_legacy", "v_mul_legacy_f32 v4, v8, v9", r_mul_legacy},
+	{"mul_legacy_zero", "v_mul_legacy_f32 v4, v8, 0", r_zero},
 	{"subrev_co", "v_subrev_co_u32 v4, s[14:15], v2, v3\nv_cndmask_b32_e64 v5, 0, 64, s[14:15]\nv_add_u32 v4, v4, v5", r_subrev_co},
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
