@@ -346,7 +346,8 @@ size_t sym_free_symbols(SymCtx *c, const Sym *e, Sym **out, size_t cap)
 {
 	SymVec v = {0};
 	collect(e, sym_tick(c), &v);
-	qsort(v.data, v.len, sizeof(Sym *), cmp_name);
+	if (v.len > 1)
+		qsort(v.data, v.len, sizeof(Sym *), cmp_name);
 	for (size_t i = 0; i < v.len && i < cap; i++)
 		out[i] = v.data[i];
 	size_t n = v.len;

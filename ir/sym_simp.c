@@ -184,7 +184,10 @@ static Sym *recombine(SymCtx *c, Sym *sum)
 				continue;
 			Sym *kk = sym_neg(c, q);
 			Sym *rest = sum_minus(c, sum, T, sym_mul(c, kk, X), c->zero);
-			if (rest->size >= sum->size)
+			/* X's terms must be there to cancel: the floor term and at
+			 * least one more disappear */
+			int nrest = rest == c->zero ? 0 : nterms(rest);
+			if (rest->size >= sum->size || nrest > nterms(sum) - 2)
 				continue;
 			Sym *M = simp(c, sym_mod(c, X, n));
 			Sym *r = sym_add(c, rest, sym_mul(c, kk, M));
@@ -554,20 +557,28 @@ static Sym *xor_rules(SymCtx *c, Sym *e)
 		int64_t p = 1;
 		while (rat_cmp(rat_i(p), bv.hi) <= 0 && p < ((int64_t)1 << 40))
 			p <<= 1;
-		/* u = H + L with H a multiple of p and L in [0, p): xor(u, v) =
-		 * H + xor(L, v); L == 0 makes it a plain sum */
+		/* u = H + L with H a multiple of p and L, v in [0, p): xor(u, v)
+		 * = H + xor(L, v); L == 0 makes it a plain sum. p grows to cover
+		 * L if it must. */
 		Sym *const *ts = terms(&u);
 		SymVec hi = {0}, lo = {0};
-		for (int i = 0; i < nterms(u); i++)
-			vec_push(lattice_multiple(sym_gran(c, ts[i]), p) ? &hi : &lo, ts[i]);
 		Sym *r = NULL;
-		if (hi.len) {
+		for (int tries = 0; tries < 3 && !r; tries++) {
+			hi.len = lo.len = 0;
+			for (int i = 0; i < nterms(u); i++)
+				vec_push(lattice_multiple(sym_gran(c, ts[i]), p) ? &hi : &lo, ts[i]);
+			if (!hi.len)
+				break;
 			Sym *L = sym_addv(c, (int)lo.len, lo.data);
 			SymBound bl = sym_bnd(c, L);
 			if (bnd_in(bl, rat_i(0), rat_i(p))) {
 				Sym *H = sym_addv(c, (int)hi.len, hi.data);
 				r = sym_add(c, H, L == c->zero ? v : simp(c, sym_xor(c, L, v)));
-			}
+			} else if (bl.has_lo && bl.lo.p >= 0 && bl.has_hi && p < ((int64_t)1 << 40)) {
+				while (rat_cmp(rat_i(p), bl.hi) <= 0 && p < ((int64_t)1 << 40))
+					p <<= 1;
+			} else
+				break;
 		}
 		vec_free(&hi);
 		vec_free(&lo);

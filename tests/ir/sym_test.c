@@ -1,0 +1,484 @@
+/* sym_test.c — the symbolic engine: canonical constructors, parser, printer
+ * round trips, evaluation, substitution, assumptions, each simplification
+ * rule (checked both for its printed result and, at random points, for
+ * being an identity), bad input, and the `wavecc sym` command. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ir/sym.h"
+#include "../test.h"
+
+static SymCtx *C;
+static SymAssume *A;
+
+static void setup(void)
+{
+	C = sym_ctx_new();
+	A = sym_assume_new(C);
+}
+
+static void teardown(void) { sym_ctx_free(C); }
+
+static Sym *P(const char *s)
+{
+	SymParseError pe;
+	Sym *e = sym_parse(C, s, &pe);
+	ck_assert_msg(e != NULL, "parse of '%s' failed at col %d: %s", s, pe.col, pe.msg);
+	return e;
+}
+
+static const char *str(Sym *e) { return sym_str(C, e); }
+
+static void assume(const char *text)
+{
+	SymParseError pe;
+	int line;
+	ck_assert_msg(sym_assume_parse(A, text, &pe, &line) == 0, "assumption line %d: %s", line, pe.msg);
+}
+
+/* Simplify under A, check the result at random points, return its text. */
+static const char *S(const char *in)
+{
+	Sym *e = P(in);
+	Sym *s = sym_simplify(C, e, A);
+	ck_assert_msg(!sym_is_error(s), "simplify of '%s' gave %s", in, sym_error_msg(s));
+	SymCheck chk;
+	uint64_t seed = 42;
+	sym_check_equal(C, e, s, A, 200, &seed, &chk);
+	ck_assert_msg(chk.mismatches == 0, "'%s' -> '%s' differs: %s", in, str(s), chk.detail);
+	/* the printed result reads back as the same node */
+	ck_assert_msg(P(str(s)) == s, "round trip of '%s'", str(s));
+	return str(s);
+}
+
+#define ck_simp(in, out) ck_assert_str_eq(S(in), out)
+#define ck_canon(in, out) ck_assert_str_eq(str(P(in)), out)
+
+/* The parse error for `in`: its column and message. */
+static int parse_err(const char *in, char *msg, size_t n)
+{
+	SymParseError pe;
+	Sym *e = sym_parse(C, in, &pe);
+	ck_assert_msg(e == NULL, "'%.40s' should not parse", in);
+	ck_assert_int_gt(pe.col, 0);
+	ck_assert_msg(pe.msg[0] != 0, "empty error message");
+	if (msg)
+		snprintf(msg, n, "%s", pe.msg);
+	return pe.col;
+}
+
+START_TEST(canonical_constructors)
+{
+	ck_canon("x + x", "2*x");
+	ck_canon("2*(x + y) - y", "2*x + y");
+	ck_canon("x*x*x/y", "x**3/y");
+	ck_canon("x - x", "0");
+	ck_canon("3/4*x", "3*x/4");
+	ck_canon("-x/2 + 1/3", "-x/2 + 1/3");
+	ck_canon("Max(x, 3, Max(y, 4))", "Max(4, x, y)");
+	ck_canon("Min(x, x)", "x");
+	ck_canon("2**10", "1024");
+	ck_canon("(2*a + 2)/k", "2*(a + 1)/k");
+	ck_canon("floor(7/2) + ceiling(7/2) + Mod(-7, 3)", "9");
+	ck_canon("xor(5, 3)", "6");
+	/* hash-consing: equal expressions are one node */
+	ck_assert_ptr_eq(P("a + b*c"), P("c*b + a"));
+	ck_assert_ptr_eq(P("floor(x/4)"), P("x // 4"));
+	ck_assert_ptr_ne(P("x + 1"), P("x + 2"));
+	/* relations compare with 0, content divided out, leading sign + */
+	ck_canon("x - y > 3", "x > y + 3");
+	ck_canon("-x + 2 > 0", "x < 2");
+	ck_canon("2*x >= 4*y", "x >= 2*y");
+	ck_canon("Eq(x, 3)", "Eq(x, 3)");
+	ck_canon("~(x > 3)", "x <= 3");
+	ck_canon("3 > 2", "True");
+	/* Piecewise drops false branches and ends at a true one */
+	ck_canon("Piecewise((1, False), (x, y > 0), (2, True), (3, True))", "Piecewise((x, y > 0), (2, True))");
+	ck_canon("Piecewise((x, True))", "x");
+	ck_canon("Piecewise((x, y > 0), (x, True))", "x");
+	ck_assert_uint_gt(sym_ctx_nodes(C), 10);
+}
+END_TEST
+
+START_TEST(parser_syntax)
+{
+	Sym *e0;
+	ck_canon("$T0 + $WG1", "$T0 + $WG1");
+	ck_canon("x // 4 + x % 4", "floor(x/4) + Mod(x, 4)");
+	ck_canon("x**2 * x ^ 2", "x**4");
+	ck_canon("-x**2", "-x**2");
+	ck_canon("2**-1*x", "x/2");
+	ck_assert_ptr_eq(P("a > 0 & b >= 0"), P("(a > 0) & (b >= 0)"));
+	ck_assert_ptr_eq(P("a > 0 | b < 1 & c > 2"), P("(a > 0) | ((b < 1) & (c > 2))"));
+	ck_canon("~($A | $B)", "~(Ne($A, 0) | Ne($B, 0))");
+	e0 = P("Piecewise((x, (y > 0) & (z < 3)), (0, True))");
+	ck_assert_ptr_eq(P(str(e0)), e0);
+	ck_assert_ptr_eq(sym_arg(e0, 1), P("(z < 3) & (y > 0)"));
+	ck_canon("Ne(x, 1) & Eq(y, 2)", "Eq(y, 2) & Ne(x, 1)");
+	ck_assert_ptr_eq(P("And(x > 1, y > 1) | Not(z > 1)"), P("(z <= 1) | ((y > 1) & (x > 1))"));
+	ck_canon("  floor( x / 2 )  ", "floor(x/2)");
+	Sym *e = P("Piecewise((x, y > 0), (0, True))");
+	ck_assert_int_eq(sym_kind(e), SYM_PIECEWISE);
+	ck_assert_int_eq(sym_nargs(e), 4);
+	ck_assert_int_eq(sym_kind(sym_arg(e, 1)), SYM_GT);
+	ck_assert_str_eq(sym_name(sym_arg(e, 0)), "x");
+}
+END_TEST
+
+START_TEST(print_parse_round_trip)
+{
+	static const char *exprs[] = {
+		"x/(4*y)",
+		"-(x + 1)**2/y",
+		"x**(-2)",
+		"Piecewise((floor(x/Max(1, y)), (y > 0) & (x >= 3)), (Mod(x, 7), True))",
+		"xor(Mod($T0, 8), floor(Mod($T0, 64)/16) + 4)",
+		"~((x > 1) & (y < 2))",
+		"Min(3, $T1 + 4*$T2 + floor($T0/64))",
+		"2*x/3 - 5/7",
+		"ceiling(_N_div_32/8) - 32*floor(ceiling(_N_div_32/8)/32) > 0",
+		"Eq(Mod(K, 256), 0) | Ne(x, y)",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(exprs); i++) {
+		Sym *e = P(exprs[i]);
+		ck_assert_msg(P(str(e)) == e, "round trip of '%s' via '%s'", exprs[i], str(e));
+	}
+}
+END_TEST
+
+static SymRat ev(const char *s, int n, const char **names, const int64_t *vals, int *rc, const char **msg)
+{
+	Sym *e = P(s);
+	Sym *syms[8];
+	for (int i = 0; i < n; i++)
+		syms[i] = sym_symbol(C, names[i]);
+	SymRat r = {0, 1};
+	*rc = sym_eval(C, e, n, syms, vals, &r, msg);
+	return r;
+}
+
+START_TEST(eval_exact)
+{
+	const char *names[] = {"x", "y"};
+	int64_t vals[] = {-7, 3};
+	int rc;
+	const char *msg = NULL;
+	SymRat r = ev("floor(x/2)", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(r.p, -4);
+	r = ev("Mod(x, y)", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, 2);
+	r = ev("Mod(-x, -y)", 2, names, vals, &rc, &msg); /* Python: 7 % -3 == -2 */
+	ck_assert_int_eq(r.p, -2);
+	r = ev("Mod(x, -y)", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, -1);
+	r = ev("ceiling(x/y) + x/y", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, -13);
+	ck_assert_int_eq(r.q, 3);
+	r = ev("xor(y, 5) + Max(x, y) + Min(x, y)", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, 6 + 3 - 7);
+	r = ev("Piecewise((1, x > 0), (2, y > 0), (3, True))", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, 2);
+	r = ev("(x < 0) & Ne(y, 3)", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(r.p, 0);
+	/* a guarded division in an untaken branch is fine */
+	int64_t z[] = {0, 0};
+	r = ev("Piecewise((x/y, y > 0), (5, True))", 2, names, z, &rc, &msg);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_int_eq(r.p, 5);
+	/* errors */
+	ev("x/y", 2, names, z, &rc, &msg);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "division by zero");
+	ev("Mod(x, y)", 2, names, z, &rc, &msg);
+	ck_assert_str_eq(msg, "Mod by zero");
+	ev("x + w", 2, names, vals, &rc, &msg);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "unbound symbol");
+	int64_t big[] = {INT64_MAX / 2, 3};
+	ev("x*y", 2, names, big, &rc, &msg);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_str_eq(msg, "integer overflows 64 bits");
+	ev("Piecewise((1, x > 0))", 2, names, vals, &rc, &msg);
+	ck_assert_str_eq(msg, "no Piecewise branch applies");
+}
+END_TEST
+
+START_TEST(subs_and_free_symbols)
+{
+	Sym *x = sym_symbol(C, "x"), *y = sym_symbol(C, "y");
+	Sym *to = P("y + 1");
+	Sym *r = sym_subs(C, P("floor((x - 1)/2) + x*y"), 1, &x, &to);
+	ck_assert_str_eq(str(r), "floor(y/2) + y*(y + 1)");
+	/* simultaneous: swap */
+	Sym *from[2] = {x, y}, *swap[2] = {y, x};
+	ck_assert_ptr_eq(sym_subs(C, P("x - 2*y"), 2, from, swap), P("y - 2*x"));
+	Sym *fs[4];
+	size_t n = sym_free_symbols(C, P("Mod($b, c) + floor(a/$b) + c"), fs, 4);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(sym_name(fs[0]), "$b");
+	ck_assert_str_eq(sym_name(fs[1]), "a");
+	ck_assert_str_eq(sym_name(fs[2]), "c");
+	ck_assert_uint_eq(sym_free_symbols(C, P("3 + 4"), fs, 4), 0);
+	ck_assert_uint_eq(sym_tree_size(P("x + 2*y")), 5);
+}
+END_TEST
+
+START_TEST(assumption_forms)
+{
+	assume("# thread ids\n$T0 >= 0\n$T0 < 256\nBLOCK_M == 256\nMod(K, 256) == 0\nK >= 256\n\nN >= 1\n"
+	       "M == 2*N + 1\nx + y < 10\n");
+	SymBound b = sym_bounds(C, P("$T0"), A);
+	ck_assert(b.has_lo && b.has_hi);
+	ck_assert_int_eq(b.lo.p, 0);
+	ck_assert_int_eq(b.hi.p, 255);
+	b = sym_bounds(C, P("floor($T0/16)*2 + 1"), A);
+	ck_assert_int_eq(b.hi.p, 31);
+	ck_assert_int_eq(sym_multiple_of(C, P("K"), A), 256);
+	ck_assert_int_eq(sym_multiple_of(C, P("3*K + 512"), A), 256);
+	ck_simp("BLOCK_M*x", "256*x");
+	ck_simp("M - 2*N", "1");
+	ck_simp("x + y < 10", "True");
+	ck_simp("x + y >= 10", "False");
+	ck_simp("$T0 < 300", "True");
+	/* bad assumptions */
+	const char *why;
+	ck_assert_int_eq(sym_assume_add(A, P("x + 1"), &why), -1);
+	ck_assert_int_eq(sym_assume_add(A, P("$T0 > 300"), &why), -1);
+	ck_assert_str_eq(why, "the assumption contradicts an earlier bound");
+	SymParseError pe;
+	int line;
+	ck_assert_int_eq(sym_assume_parse(A, "a > 0\nb >\n", &pe, &line), -1);
+	ck_assert_int_eq(line, 2);
+}
+END_TEST
+
+START_TEST(rules_floor_mod)
+{
+	assume("$T0 >= 0\n$T0 < 256\nx >= 0\nMod(K, 256) == 0\nK >= 1\nd >= 1\n");
+	ck_simp("floor(x/16)*16 + Mod(x, 16)", "x");
+	ck_simp("3*floor(x/8)*8 + 3*Mod(x, 8) + 1", "3*x + 1");
+	ck_simp("x - 4*floor(x/4)", "Mod(x, 4)");
+	ck_simp("ceiling(y/8) - 32*floor(ceiling(y/8)/32) > 0", "Mod(ceiling(y/8), 32) > 0");
+	ck_simp("2*floor(x/32) + Mod(floor(x/16), 2)", "floor(x/16)");
+	ck_simp("d*floor(x/d) + Mod(x, d)", "x");
+	/* elimination from bounds */
+	ck_simp("Mod($T0, 256)", "$T0");
+	ck_simp("Mod($T0 + 512, 256)", "$T0");
+	ck_simp("floor($T0/256)", "0");
+	ck_simp("floor(($T0 + 256)/256)", "1");
+	ck_simp("floor(Mod($T0, 16)/16)", "0");
+	/* integer parts come out, fractional parts below the step drop */
+	ck_simp("floor($T0/64 + 2)", "floor($T0/64) + 2");
+	ck_simp("floor(x/2 + 129/32)", "floor(x/2) + 4");
+	ck_simp("floor(8*y + Mod($T0, 16)/32 + 1/2)", "8*y");
+	/* power-of-two division and nested floors */
+	ck_simp("floor(floor(x/2)/4)", "floor(x/8)");
+	ck_simp("floor(floor(x/32)/d)", "floor(x/(32*d))");
+	/* divisibility */
+	ck_simp("floor(K/32)", "K/32");
+	ck_simp("ceiling(K/64) + Mod(K, 128)", "K/64");
+	ck_simp("Mod(K*y + 3, K/32)", "Mod(3, K/32)");
+	ck_simp("Mod(64*y + x, 32)", "Mod(x, 32)");
+	ck_simp("Mod(Mod(x, 64), 16)", "Mod(x, 16)");
+	ck_simp("Mod(2*x, 1)", "0");
+	ck_simp("ceiling(x)", "x");
+}
+END_TEST
+
+START_TEST(rules_other)
+{
+	assume("$T0 >= 0\n$T0 < 256\nx >= 0\nn >= 1\n");
+	/* like terms and common factors through expansion */
+	ck_simp("K*(a + 64)/2 - K*(a + 32)/2", "16*K");
+	ck_simp("x*(y + 1) - x*y", "x");
+	/* Max / Min by bounds */
+	ck_simp("Max(1, $T0 + 1)", "$T0 + 1");
+	ck_simp("Min(300, $T0, 256)", "$T0");
+	ck_simp("Max(x, -1)", "x");
+	/* xor swizzles */
+	ck_simp("xor(Mod($T0, 4), 8*floor($T0/8))", "8*floor($T0/8) + Mod($T0, 4)");
+	ck_simp("xor(16*y + Mod($T0, 8), Mod(x, 4))", "16*y + xor(Mod($T0, 8), Mod(x, 4))");
+	ck_simp("xor(x, 0) + xor(y, y)", "x");
+	/* Piecewise: conditions decided, values know their condition */
+	ck_simp("Piecewise((1, $T0 > 300), (2, True))", "2");
+	ck_simp("Piecewise((floor(x/Max(1, n)), n > 0), (0, True))", "floor(x/n)");
+	ck_simp("Piecewise((Max(1, Mod(y, 8)), Mod(y, 8) > 0), (7, True))",
+		"Piecewise((Mod(y, 8), Mod(y, 8) > 0), (7, True))");
+	ck_simp("Piecewise((5, y > 3), (Min(y, 3), True))", "Piecewise((5, y > 3), (y, True))");
+	/* relations and booleans */
+	ck_simp("(Mod($T0, 4) < 4) & (x >= 0)", "True");
+	ck_simp("Eq(2*y + 1, 0)", "False");
+	ck_simp("Ne(4*y + 2, 0)", "True");
+	ck_simp("($T0 > 1000) | (y > 0)", "y > 0");
+}
+END_TEST
+
+START_TEST(bad_input)
+{
+	char msg[256];
+	static const char *bad[] = {"", "(", "x +", "1 2", "Mod(x)", "floor(x, y)", "x $", "@", "f(x)", "Piecewise(x)",
+		"Piecewise((x, y > 0)", "x > y > z", "(x > 0) + 1", "floor(x > 0)", "1.5", "$", ")", "x ** ** 2",
+		"Piecewise((x > 1, True))"};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++)
+		parse_err(bad[i], NULL, 0);
+	ck_assert_int_eq(parse_err("x + @", msg, sizeof msg), 5);
+	ck_assert_int_eq(parse_err("floor(x, y)", msg, sizeof msg), 1);
+	ck_assert_str_eq(msg, "floor takes 1 argument, got 2");
+	parse_err("g(x)", msg, sizeof msg);
+	ck_assert_str_eq(msg, "unknown function 'g'");
+	/* 64-bit overflow: literals and folded constants */
+	parse_err("99999999999999999999", msg, sizeof msg);
+	ck_assert_str_eq(msg, "integer literal overflows 64 bits");
+	parse_err("9223372036854775807 + 1", msg, sizeof msg);
+	ck_assert_str_eq(msg, "integer overflows 64 bits");
+	parse_err("2**64", msg, sizeof msg);
+	parse_err("3037000500*3037000500", msg, sizeof msg);
+	/* division and Mod by a constant zero */
+	ck_assert_int_eq(parse_err("x + 1/0", msg, sizeof msg), 6);
+	ck_assert_str_eq(msg, "division by zero");
+	parse_err("Mod(x, 0)", msg, sizeof msg);
+	ck_assert_str_eq(msg, "Mod by zero");
+	parse_err("x // 0", msg, sizeof msg);
+	parse_err("x % (y - y)", msg, sizeof msg);
+	parse_err("0**-1", msg, sizeof msg);
+	/* nesting deep enough to exhaust a naive recursive parser */
+	size_t n = 200000;
+	char *deep = xmalloc(2 * n + 2);
+	memset(deep, '(', n);
+	deep[n] = 'x';
+	memset(deep + n + 1, ')', n);
+	deep[2 * n + 1] = 0;
+	parse_err(deep, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "nested") != NULL, "got '%s'", msg);
+	memset(deep, '-', 2 * n + 1);
+	parse_err(deep, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "nested") != NULL, "got '%s'", msg);
+	for (size_t i = 0; i < n; i++)
+		memcpy(deep + 2 * i, i % 2 ? "~(" : "f(", 2);
+	deep[2 * n] = 0;
+	parse_err(deep, msg, sizeof msg);
+	free(deep);
+	/* errors propagate through constructors as values */
+	Sym *z = sym_div(C, P("x"), P("0"));
+	ck_assert(sym_is_error(z));
+	ck_assert_ptr_eq(sym_add(C, P("y"), z), z);
+	ck_assert_ptr_eq(sym_floor(C, sym_mul(C, z, P("x"))), z);
+	ck_assert(sym_is_error(sym_mul(C, P("x > 1"), P("y"))));
+	ck_assert(sym_is_error(sym_rat(C, 1, 0)));
+	ck_assert(sym_is_error(sym_int(C, INT64_MIN)));
+	ck_assert_ptr_eq(sym_simplify(C, z, NULL), z);
+}
+END_TEST
+
+START_TEST(contexts_are_independent)
+{
+	SymCtx *c2 = sym_ctx_new();
+	SymParseError pe;
+	Sym *a = sym_parse(c2, "x + 1", &pe);
+	ck_assert_ptr_ne(a, P("x + 1"));
+	ck_assert_str_eq(sym_str(c2, a), str(P("x + 1")));
+	sym_ctx_free(c2);
+	sym_ctx_free(NULL);
+}
+END_TEST
+
+/* ---- the CLI ---- */
+
+static CmdResult sym_cli(const char *args, const char *input)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "%s sym %s", test_bin(), args);
+	return run_cmd(cmd, input);
+}
+
+START_TEST(cli_lines_in_order)
+{
+	CmdResult r = sym_cli("", "x + x\n\n# comment\nfloor(x/4)*4 + Mod(x, 4)\n(\n1/0\ny\n");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "2*x\n\n\nx\nerror: col 2: unexpected end of expression\nerror: col 2: division by "
+				"zero\ny\n");
+	cmd_result_free(&r);
+	r = sym_cli("", "x\ny");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "x\ny\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(cli_assume_and_bench)
+{
+	const char *dir = test_tmpdir("sym_cli");
+	char path[2048], args[4096];
+	snprintf(path, sizeof path, "%s/a.txt", dir);
+	const char *a = "$T0 >= 0\n$T0 < 64\n";
+	ck_assert_int_eq(write_file_atomic(path, a, strlen(a), 0644), 0);
+	snprintf(args, sizeof args, "--assume %s --bench 3", path);
+	CmdResult r = sym_cli(args, "Mod($T0, 64) + floor($T0/64)\n");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "$T0\n");
+	ck_assert_msg(strstr(r.err, "us/expression") != NULL, "stderr: %s", r.err);
+	cmd_result_free(&r);
+	/* a bad assumption file names its line */
+	const char *b = "$T0 >= 0\n$T0 <\n";
+	ck_assert_int_eq(write_file_atomic(path, b, strlen(b), 0644), 0);
+	snprintf(args, sizeof args, "--assume %s", path);
+	r = sym_cli(args, "x\n");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "a.txt:2:") != NULL, "stderr: %s", r.err);
+	cmd_result_free(&r);
+	r = sym_cli("--assume /nonexistent/file", "x\n");
+	ck_assert_int_eq(r.status, 1);
+	cmd_result_free(&r);
+	r = sym_cli("--bench 0", "x\n");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+	r = sym_cli("--frob", "x\n");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+	r = sym_cli("--help", NULL);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.out, "--assume") != NULL, "help: %s", r.out);
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(cli_example_runs)
+{
+	char args[4096];
+	snprintf(args, sizeof args, "--assume %s/examples/sym/gemm.assume < %s/examples/sym/gemm.txt", test_root(),
+		test_root());
+	CmdResult r = sym_cli(args, NULL);
+	ck_assert_msg(r.status == 0, "status %d: %s%s", r.status, r.out, r.err);
+	ck_assert_msg(strstr(r.out, "error") == NULL, "output: %s", r.out);
+	cmd_result_free(&r);
+}
+END_TEST
+
+static Suite *sym_suite(void)
+{
+	Suite *s = suite_create("sym");
+	TCase *t = tcase_create("engine");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, canonical_constructors);
+	tcase_add_test(t, parser_syntax);
+	tcase_add_test(t, print_parse_round_trip);
+	tcase_add_test(t, eval_exact);
+	tcase_add_test(t, subs_and_free_symbols);
+	tcase_add_test(t, assumption_forms);
+	tcase_add_test(t, rules_floor_mod);
+	tcase_add_test(t, rules_other);
+	tcase_add_test(t, bad_input);
+	tcase_add_test(t, contexts_are_independent);
+	suite_add_tcase(s, t);
+	TCase *cli = tcase_create("cli");
+	tcase_set_timeout(cli, 60);
+	tcase_add_test(cli, cli_lines_in_order);
+	tcase_add_test(cli, cli_assume_and_bench);
+	tcase_add_test(cli, cli_example_runs);
+	suite_add_tcase(s, cli);
+	return s;
+}
+
+int main(void) { return run_suite(sym_suite()); }
