@@ -429,6 +429,71 @@ START_TEST(bad_launch_rejected)
 }
 END_TEST
 
+/* s_getpc / s_swappc / s_setpc: a call and a return. */
+START_TEST(call_and_return)
+{
+	Harness h;
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+		   "v_mov_b32 v3, 1\n"
+		   "s_getpc_b64 s[10:11]\n"
+		   "base:\n"
+		   "s_add_u32 s10, s10, func-base\n"
+		   "s_addc_u32 s11, s11, 0\n"
+		   "s_swappc_b64 s[12:13], s[10:11]\n"
+		   "v_add_u32 v3, v3, 5\n"
+		   "v_mov_b32 v1, 0\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "global_store_dword v1, v3, s[4:5]\n"
+		   "s_endpgm\n"
+		   "func:\n"
+		   "v_mul_u32_u24 v3, v3, 42\n"
+		   "s_setpc_b64 s[12:13]");
+	uint32_t out = 0;
+	h_buffer(&h, &out, sizeof out, 0, true);
+	ck_assert_int_eq(h_run(&h), 0);
+	ck_assert_uint_eq(out, 47);
+	h_free(&h);
+}
+END_TEST
+
+/* More DPP controls: row_ror, row_mirror, row_half_mirror, row_bcast:31,
+ * wave_rol, row_shl with bound_ctrl off (lanes keep their old value). */
+START_TEST(dpp_more_patterns)
+{
+	Harness h;
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+		   "v_and_b32 v0, 0x3ff, v0\n"
+		   "v_add_u32 v1, 100, v0\n"
+		   "v_mov_b32_dpp v2, v1 row_ror:3 row_mask:0xf bank_mask:0xf\n"
+		   "v_mov_b32_dpp v3, v1 row_mirror row_mask:0xf bank_mask:0xf\n"
+		   "v_mov_b32_dpp v4, v1 row_half_mirror row_mask:0xf bank_mask:0xf\n"
+		   "v_mov_b32 v5, -1\n"
+		   "v_mov_b32_dpp v5, v1 row_bcast:31 row_mask:0xc bank_mask:0xf\n"
+		   "v_mov_b32_dpp v6, v1 wave_rol:1 row_mask:0xf bank_mask:0xf\n"
+		   "v_mov_b32 v7, -1\n"
+		   "v_mov_b32_dpp v7, v1 row_shl:2 row_mask:0xf bank_mask:0x5\n"
+		   "v_lshlrev_b32 v9, 5, v0\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "global_store_dwordx4 v9, v[2:5], s[4:5]\n"
+		   "global_store_dwordx2 v9, v[6:7], s[4:5] offset:16");
+	uint32_t out[64][8];
+	h_buffer(&h, out, sizeof out, 0, true);
+	ck_assert_int_eq(h_run(&h), 0);
+	for (int l = 0; l < 64; l++) {
+		int r = l & 15, row = l & ~15;
+		ck_assert_uint_eq(out[l][0], 100u + (uint32_t)(row | ((r - 3) & 15)));
+		ck_assert_uint_eq(out[l][1], 100u + (uint32_t)(row | (15 - r)));
+		ck_assert_uint_eq(out[l][2], 100u + (uint32_t)((l & ~7) | (7 - (l & 7))));
+		ck_assert_uint_eq(out[l][3], l >= 32 ? 131u : 0xffffffffu);
+		ck_assert_uint_eq(out[l][4], 100u + (uint32_t)((l + 1) & 63));
+		bool bank = ((l >> 2) & 3) == 0 || ((l >> 2) & 3) == 2; /* bank_mask 0x5 */
+		uint32_t want = !bank ? 0xffffffffu : r + 2 > 15 ? 0xffffffffu : 100u + (uint32_t)l + 2;
+		ck_assert_uint_eq(out[l][5], want);
+	}
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_exec");
@@ -448,6 +513,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, out_of_bounds_access_reported);
 	tcase_add_test(tc, unknown_and_unimplemented_reported);
 	tcase_add_test(tc, bad_launch_rejected);
+	tcase_add_test(tc, call_and_return);
+	tcase_add_test(tc, dpp_more_patterns);
 	suite_add_tcase(s, tc);
 	return s;
 }
