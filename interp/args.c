@@ -13,6 +13,33 @@
 /* Largest buffer the interpreter allocates for one argument. */
 #define MAX_ARG_BYTES ((uint64_t)1 << 32)
 
+Sym *interp_subs(Kernel *k, Sym *e)
+{
+	/* The values as written, substituted to a fixed point (the frontend
+	 * rejects cycles, so at most one round per symbol plus one). No
+	 * simplification: the interpreter evaluates exactly what was written. */
+	int n = 0;
+	Sym **from = xmalloc(sizeof(Sym *) * (k->syms.len + 1));
+	Sym **to = xmalloc(sizeof(Sym *) * (k->syms.len + 1));
+	for (size_t i = 0; i < k->syms.len; i++) {
+		KSymbol *s = &k->syms.data[i];
+		if ((s->kind == SYMK_VALUE || s->kind == SYMK_ALIAS) && s->value && s->value != s->sym) {
+			from[n] = s->sym;
+			to[n] = s->value;
+			n++;
+		}
+	}
+	for (size_t round = 0; n && round <= k->syms.len; round++) {
+		Sym *next = sym_subs(k->sc, e, n, from, to);
+		if (next == e)
+			break;
+		e = next;
+	}
+	free(from);
+	free(to);
+	return e;
+}
+
 int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 {
 	memset(in, 0, sizeof *in);
@@ -45,7 +72,7 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 		for (int j = 0; j < a->rank; j++) {
 			SymRat q;
 			const char *msg = NULL;
-			Sym *e = kernel_subs(k, v->shape.dims[j]);
+			Sym *e = interp_subs(k, v->shape.dims[j]);
 			if (sym_eval(k->sc, e, (int)nd, syms, in->dyn, &q, &msg) < 0 || q.q != 1 || q.p < 0) {
 				diag_error(d, v->loc, "interp: argument %s: dim %s does not evaluate to a size%s%s",
 					v->name, sym_name(v->shape.dims[j]), msg ? ": " : "", msg ? msg : "");

@@ -63,7 +63,7 @@ typedef struct Run {
 	int nenv;
 	Sym *env_sym[MAX_ENV];
 	int64_t env_val[MAX_ENV];
-	Vec(Sym *) cache_from; /* kernel_subs memo */
+	Vec(Sym *) cache_from; /* interp_subs memo */
 	Vec(Sym *) cache_to;
 } Run;
 
@@ -101,7 +101,7 @@ static Sym *subs(Run *r, Sym *e)
 	for (size_t i = 0; i < r->cache_from.len; i++)
 		if (r->cache_from.data[i] == e)
 			return r->cache_to.data[i];
-	Sym *s = kernel_subs(r->k, e);
+	Sym *s = interp_subs(r->k, e);
 	vec_push(&r->cache_from, e);
 	vec_push(&r->cache_to, s);
 	return s;

@@ -124,6 +124,13 @@ int interp_run(Interp *in);
 
 /* ---- args.c ---- */
 
+typedef struct Sym Sym;
+/* e with every symbol that has a value (or is an alias) replaced by its
+ * value as written, repeatedly, through the canonicalising constructors
+ * only: no simplification, so evaluation does not depend on the
+ * simplifier. Dynamic and bound symbols remain. */
+Sym *interp_subs(Kernel *k, Sym *e);
+
 /* Fill a buffer with the documented seeded generator (docs/interpreter.md):
  * a 64-bit splitmix sequence seeded by seed and the argument's position;
  * floats uniform on the multiples of 1/64 in [-2, 2), ints uniform in
