@@ -222,6 +222,7 @@ static void parse_arg(P *p, json_t *a, const JPos *apos, const char *apath, Laun
 			else {
 				arg->has_value = true;
 				arg->value = json_number_value(v);
+				arg->ivalue = json_is_integer(v) ? json_integer_value(v) : 0;
 			}
 		}
 	}
@@ -475,6 +476,7 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 		}
 		if (a) {
 			((LaunchArg *)a)->value = (double)iv;
+			((LaunchArg *)a)->ivalue = iv;
 			((LaunchArg *)a)->has_value = true;
 		}
 		vec_push(&env.syms, sym_symbol(d->symctx, names[i]));
@@ -491,7 +493,7 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 			have |= env.syms.data[k] == s;
 		if (!have) {
 			vec_push(&env.syms, s);
-			vec_push(&env.vals, (int64_t)a->value);
+			vec_push(&env.vals, a->ivalue);
 		}
 	}
 	for (int i = 0; i < 3; i++) {
@@ -509,6 +511,20 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 			if (!a->has_value) {
 				diag_error(diag, a->loc, "args[%zu]: scalar '%s' has no value (give \"value\" or -D %s=VALUE)",
 					   i, a->name, a->name);
+				errors++;
+			} else if (!dtype_is_float(a->dtype) && a->dtype != DT_U64 && a->dtype != DT_I64) {
+				int bits = 8 * dtype_size(a->dtype);
+				bool sgn = dtype_info[a->dtype].cls == DTC_INT;
+				int64_t lo = sgn ? -(INT64_C(1) << (bits - 1)) : 0;
+				int64_t hi = sgn ? (INT64_C(1) << (bits - 1)) - 1 : (INT64_C(1) << bits) - 1;
+				if (a->ivalue < lo || a->ivalue > hi) {
+					diag_error(diag, a->loc, "args[%zu]: %lld does not fit scalar '%s' of type %s", i,
+						   (long long)a->ivalue, a->name, dtype_name(a->dtype));
+					errors++;
+				}
+			} else if (a->dtype == DT_U64 && a->ivalue < 0) {
+				diag_error(diag, a->loc, "args[%zu]: %lld does not fit scalar '%s' of type u64", i,
+					   (long long)a->ivalue, a->name);
 				errors++;
 			}
 			continue;

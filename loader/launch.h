@@ -44,6 +44,7 @@ typedef struct LaunchArg {
 	int access;           /* ACC_* */
 	bool has_value;       /* "value" key */
 	double value;         /* scalar: "value", then -D, after resolve */
+	int64_t ivalue;       /* the same, exact, for integer dtypes */
 	Loc loc;
 	/* after launch_resolve */
 	uint64_t count, nbytes; /* buffers */

@@ -70,7 +70,7 @@ void run_patch_pointers(RunPlan *p)
 		memcpy(p->kernarg + p->bufs[i].arg->offset, &p->bufs[i].device, 8);
 }
 
-static void put16(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
+static void put_le(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
 {
 	if (off + (uint64_t)n <= len)
 		for (int i = 0; i < n; i++)
@@ -103,7 +103,7 @@ static void fill_hidden(RunPlan *p, const KernelMeta *m)
 		else if (strcmp(k, "grid_dims") == 0)
 			v = dims;
 		/* remainder_*, global_offset_*: 0 (the grid is whole workgroups) */
-		put16(p->kernarg, p->kernarg_len, a->offset, v, (int)MIN(a->size, 8));
+		put_le(p->kernarg, p->kernarg_len, a->offset, v, (int)MIN(a->size, 8));
 	}
 }
 
@@ -192,7 +192,12 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 	for (size_t i = 0; i < d->nargs; i++) {
 		const LaunchArg *a = &d->args[i];
 		if (a->kind == LARG_SCALAR) {
-			dtype_store(a->dtype, p.kernarg + a->offset, 0, a->value);
+			if (dtype_is_float(a->dtype)) {
+				dtype_store(a->dtype, p.kernarg + a->offset, 0, a->value);
+			} else { /* exact: the low bytes of the integer (little endian) */
+				uint64_t u = (uint64_t)a->ivalue;
+				put_le(p.kernarg, p.kernarg_len, a->offset, u, dtype_size(a->dtype));
+			}
 			continue;
 		}
 		RunBuffer *b = &p.bufs[p.nbufs++];

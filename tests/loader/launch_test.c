@@ -198,6 +198,10 @@ START_TEST(unbound_and_bad_bindings)
 	m = parse_msgs(t, 3, d5, &r);
 	ck_assert_ptr_nonnull(strstr(m, "A names a buffer argument"));
 	free(m);
+	const char *d7[] = {"K=3000000000", "M=128"}; /* K is an i32 scalar */
+	m = parse_msgs(t, 2, d7, &r);
+	ck_assert_ptr_nonnull(strstr(m, "args[2]: 3000000000 does not fit scalar 'K' of type i32"));
+	free(m);
 	const char *d6[] = {"K=64", "M=100"}; /* 100/128 is not whole: // floors to 0 */
 	free(t);
 	t = variant("[16, 8, 1]", "[\"M / 128\", 8, 1]");
