@@ -18,7 +18,7 @@
  * type the frontend inferred (reordered, size-1 dims squeezed, missing dims
  * broadcast over the context window).
  *
- * Memory: an element is accessed only if each register coordinate and each
+ * Memory (memory.c): an element is accessed only if each register coordinate and each
  * memory coordinate lies in [0, size of its dim); otherwise a read gives 0
  * and a write is dropped. This is Wave's masking at tensor level, so the
  * result does not depend on how a compiler splits the work.
@@ -30,45 +30,9 @@
 
 #include "../ir/graph.h"
 #include "interp.h"
+#include "run.h"
 
-enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
-/* Largest tensor value the interpreter builds (elements); a kernel that
- * needs more is reported rather than exhausting memory. */
-#define MAX_ELEMS ((int64_t)1 << 24)
-
-/* What the constraints say about one dim. */
-typedef struct IDim {
-	Sym *sym;
-	const char *name;
-	int64_t size;  /* -1 if it has no integer value */
-	int g;         /* workgroup dim, -1 if none */
-	int64_t wg_tile, wave_tile; /* wave_tile 0: no wave constraint */
-	const Constraint *tiling;
-	int64_t ttile, tstart;
-	bool in_loop;
-	int64_t iv;
-} IDim;
-
-typedef struct Run {
-	Interp *in;
-	Kernel *k;
-	Arena arena; /* values of one workgroup's run */
-	int nw;        /* waves per workgroup */
-	ITensor **vals; /* nw arrays of nvalues: each wave's values by id */
-	ITensor **val;  /* the current wave's array */
-	IDim dims[MAX_DIMS]; /* fixed: pointers into it stay valid */
-	int ndims;
-	int ng;
-	int64_t gcount[MAX_WG_DIMS], gwaves[MAX_WG_DIMS], gid[MAX_WG_DIMS], wid[MAX_WG_DIMS];
-	int nenv;
-	Sym *env_sym[MAX_ENV];
-	int64_t env_val[MAX_ENV];
-	Vec(Sym *) cache_from; /* interp_subs memo */
-	Vec(Sym *) cache_to;
-} Run;
-
-static int fail_con(Run *r, const Constraint *c, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static int fail_con(Run *r, const Constraint *c, const char *fmt, ...)
+int run_fail_con(Run *r, const Constraint *c, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -79,8 +43,7 @@ static int fail_con(Run *r, const Constraint *c, const char *fmt, ...)
 	return -1;
 }
 
-static int fail(Run *r, const Op *op, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static int fail(Run *r, const Op *op, const char *fmt, ...)
+int run_fail(Run *r, const Op *op, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -107,7 +70,7 @@ static Sym *subs(Run *r, Sym *e)
 	return s;
 }
 
-static void env_push(Run *r, Sym *s, int64_t v)
+void run_env_push(Run *r, Sym *s, int64_t v)
 {
 	check_that(r->nenv < MAX_ENV);
 	r->env_sym[r->nenv] = s;
@@ -116,15 +79,15 @@ static void env_push(Run *r, Sym *s, int64_t v)
 
 /* Evaluate e (after substituting symbol values) to an integer under the
  * current bindings. */
-static int eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
+int run_eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
 {
 	SymRat v;
 	const char *msg = NULL;
 	Sym *s = subs(r, e);
 	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
-		return fail(r, op, "cannot evaluate '%s': %s", sym_str(r->k->sc, e), msg ? msg : "error");
+		return run_fail(r, op, "cannot evaluate '%s': %s", sym_str(r->k->sc, e), msg ? msg : "error");
 	if (v.q != 1)
-		return fail(r, op, "'%s' is %lld/%lld, not an integer", sym_str(r->k->sc, e), (long long)v.p,
+		return run_fail(r, op, "'%s' is %lld/%lld, not an integer", sym_str(r->k->sc, e), (long long)v.p,
 			(long long)v.q);
 	*out = v.p;
 	return 0;
@@ -136,8 +99,6 @@ static int64_t ceil_div(int64_t a, int64_t b)
 }
 
 /* ---- dims and windows ---- */
-
-static IDim *dim_of(Run *r, Sym *d);
 
 static int dim_setup(Run *r, IDim *x)
 {
@@ -154,23 +115,23 @@ static int dim_setup(Run *r, IDim *x)
 	const Constraint *tl = kernel_constraint(k, CON_TILING, x->sym);
 	if (wg) {
 		x->g = wg->wg_dim;
-		if (eval_int(r, NULL, wg->tile, &x->wg_tile) < 0)
+		if (run_eval_int(r, NULL, wg->tile, &x->wg_tile) < 0)
 			return -1;
 		if (x->wg_tile <= 0)
-			return fail_con(r, wg, "tile of %s is %lld", x->name, (long long)x->wg_tile);
-		if (wv && eval_int(r, NULL, wv->tile, &x->wave_tile) < 0)
+			return run_fail_con(r, wg, "tile of %s is %lld", x->name, (long long)x->wg_tile);
+		if (wv && run_eval_int(r, NULL, wv->tile, &x->wave_tile) < 0)
 			return -1;
 		if (wv && x->wave_tile <= 0)
-			return fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
+			return run_fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
 	}
 	if (tl) {
 		x->tiling = tl;
-		if (eval_int(r, NULL, tl->tile, &x->ttile) < 0)
+		if (run_eval_int(r, NULL, tl->tile, &x->ttile) < 0)
 			return -1;
 		if (x->ttile <= 0)
-			return fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
+			return run_fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
 		x->tstart = 0;
-		if (tl->start && eval_int(r, NULL, tl->start, &x->tstart) < 0)
+		if (tl->start && run_eval_int(r, NULL, tl->start, &x->tstart) < 0)
 			return -1;
 	}
 	if (wg || tl)
@@ -181,7 +142,7 @@ static int dim_setup(Run *r, IDim *x)
 		const Constraint *c = &k->cons.data[i];
 		if (c->kind != CON_SYMBOLIC_ALIAS || c->source != x->sym)
 			continue;
-		IDim *t = dim_of(r, c->target);
+		IDim *t = run_dim(r, c->target);
 		if (!t)
 			return -1;
 		Sym *tgt = c->target;
@@ -192,17 +153,17 @@ static int dim_setup(Run *r, IDim *x)
 				break;
 			Sym *e = sym_subs(k->sc, c->expr, 1, &tgt, &tiles[j]);
 			int64_t *t = j ? &x->wave_tile : &x->wg_tile;
-			if (eval_int(r, NULL, e, t) < 0)
+			if (run_eval_int(r, NULL, e, t) < 0)
 				return -1;
 			if (*t <= 0)
-				return fail_con(r, c, "alias tile of %s is %lld", x->name, (long long)*t);
+				return run_fail_con(r, c, "alias tile of %s is %lld", x->name, (long long)*t);
 		}
 		break;
 	}
 	return 0;
 }
 
-static IDim *dim_of(Run *r, Sym *d)
+IDim *run_dim(Run *r, Sym *d)
 {
 	for (int i = 0; i < r->ndims; i++)
 		if (r->dims[i].sym == d)
@@ -213,7 +174,7 @@ static IDim *dim_of(Run *r, Sym *d)
 	if (dim_setup(r, &x) < 0)
 		return NULL;
 	if (r->ndims == MAX_DIMS) {
-		fail(r, NULL, "more than %d dims", MAX_DIMS);
+		run_fail(r, NULL, "more than %d dims", MAX_DIMS);
 		return NULL;
 	}
 	r->dims[r->ndims] = x;
@@ -221,9 +182,9 @@ static IDim *dim_of(Run *r, Sym *d)
 }
 
 /* The context window of dim d. */
-static int window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
+int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 {
-	IDim *x = dim_of(r, d);
+	IDim *x = run_dim(r, d);
 	if (!x)
 		return -1;
 	if (x->in_loop) {
@@ -243,7 +204,7 @@ static int window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 		return 0;
 	}
 	if (x->size < 0)
-		return fail(r, op, "dim %s has no integer size", x->name);
+		return run_fail(r, op, "dim %s has no integer size", x->name);
 	*start = 0;
 	*ext = x->size;
 	return 0;
@@ -254,7 +215,7 @@ static bool too_big(Run *r, const Op *op, int n, const int64_t *ext)
 	int64_t c = 1;
 	for (int i = 0; i < n; i++) {
 		if (ext[i] > MAX_ELEMS || (c *= ext[i]) > MAX_ELEMS) {
-			fail(r, op, "a value of more than %lld elements", (long long)MAX_ELEMS);
+			run_fail(r, op, "a value of more than %lld elements", (long long)MAX_ELEMS);
 			return true;
 		}
 	}
@@ -262,17 +223,17 @@ static bool too_big(Run *r, const Op *op, int n, const int64_t *ext)
 }
 
 /* A zeroed tensor over `shape` with the context windows. */
-static ITensor *source(Run *r, const Op *op, DType t, Shape shape)
+ITensor *run_source(Run *r, const Op *op, DType t, Shape shape)
 {
 	const char *dim[IT_MAX_RANK];
 	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
 	if (shape.rank > IT_MAX_RANK) {
-		fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
 		return NULL;
 	}
 	for (int i = 0; i < shape.rank; i++) {
 		dim[i] = sym_name(shape.dims[i]);
-		if (window(r, op, shape.dims[i], &start[i], &ext[i]) < 0)
+		if (run_window(r, op, shape.dims[i], &start[i], &ext[i]) < 0)
 			return NULL;
 	}
 	if (too_big(r, op, shape.rank, ext))
@@ -282,13 +243,13 @@ static ITensor *source(Run *r, const Op *op, DType t, Shape shape)
 
 /* x reshaped to `shape`: its own windows for dims it has, the context
  * windows for the others (broadcast); its extra dims must have length 1. */
-static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
+ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
 {
 	const char *dim[IT_MAX_RANK];
 	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
 	ItErr e;
 	if (shape.rank > IT_MAX_RANK) {
-		fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
 		return NULL;
 	}
 	for (int i = 0; i < shape.rank; i++) {
@@ -297,7 +258,7 @@ static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DTy
 		if (j >= 0 && x->ext[j] != 1) {
 			start[i] = x->start[j];
 			ext[i] = x->ext[j];
-		} else if (window(r, op, shape.dims[i], &start[i], &ext[i]) < 0) {
+		} else if (run_window(r, op, shape.dims[i], &start[i], &ext[i]) < 0) {
 			return NULL;
 		} else if (j >= 0 && ext[i] == 1) {
 			start[i] = x->start[j];
@@ -307,7 +268,7 @@ static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DTy
 		return NULL;
 	ITensor *y = it_expand(&r->arena, &e, x, shape.rank, dim, start, ext);
 	if (!y) {
-		fail(r, op, "%s", e.msg);
+		run_fail(r, op, "%s", e.msg);
 		return NULL;
 	}
 	if (y->dtype != t) {
@@ -318,116 +279,6 @@ static ITensor *conform(Run *r, const Op *op, const ITensor *x, Shape shape, DTy
 	return y;
 }
 
-/* ---- element iteration ---- */
-
-/* Global coordinates of element i of x. */
-static void coords(const ITensor *x, int64_t i, int64_t *c)
-{
-	for (int d = x->rank - 1; d >= 0; d--) {
-		int64_t e = x->ext[d];
-		c[d] = x->start[d] + (e ? i % e : 0);
-		i = e ? i / e : 0;
-	}
-}
-
-/* Is coordinate c of dim d inside [0, size)? Dims without a size (none in
- * validated kernels) count as unbounded. */
-static bool in_dim(Run *r, Sym *d, int64_t c)
-{
-	IDim *x = dim_of(r, d);
-	return c >= 0 && (!x || x->size < 0 || c < x->size);
-}
-
-/* Value of x at the coordinates `c` of the dims `dim` (a tensor of fewer
- * dims reads its own; a missing or length-1 dim reads its only position). */
-static double at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
-{
-	int64_t off = 0;
-	for (int i = 0; i < x->rank; i++) {
-		int64_t p = 0;
-		for (int j = 0; j < n; j++)
-			if (dim[j] == x->dim[i] && x->ext[i] != 1)
-				p = c[j] - x->start[i];
-		if (p < 0 || p >= x->ext[i])
-			p = 0;
-		off = off * x->ext[i] + p;
-	}
-	return x->v[off];
-}
-
-static uint64_t mem_offset(const InterpArg *a, const int64_t *mc)
-{
-	uint64_t off = 0;
-	for (int i = 0; i < a->rank; i++)
-		off = off * (uint64_t)a->shape[i] + (uint64_t)mc[i];
-	return off;
-}
-
-static bool mem_in_bounds(const InterpArg *a, const int64_t *mc)
-{
-	for (int i = 0; i < a->rank; i++)
-		if (mc[i] < 0 || mc[i] >= a->shape[i])
-			return false;
-	return true;
-}
-
-/* For a mapping side whose expressions must be bare iterators (read:
- * outputs, write: inputs): which register dim each iterator reads. */
-static int iter_dims(Run *r, const Op *op, const Mapping *m, int n, Sym **dims, Sym **exprs, const ITensor *reg,
-	int *reg_pos)
-{
-	for (int i = 0; i < m->niters; i++)
-		reg_pos[i] = -1;
-	for (int j = 0; j < n; j++) {
-		int it = -1;
-		for (int i = 0; i < m->niters; i++)
-			if (exprs[j] == m->iters[i])
-				it = i;
-		if (it < 0)
-			return fail(r, op, "mapping: '%s' for dim %s must be a bare iterator", sym_str(r->k->sc, exprs[j]),
-				sym_name(dims[j]));
-		int p = it_find(reg, sym_name(dims[j]));
-		if (p < 0)
-			return fail(r, op, "mapping: the register has no dim %s", sym_name(dims[j]));
-		reg_pos[it] = p;
-	}
-	for (int i = 0; i < m->niters; i++)
-		if (reg_pos[i] < 0)
-			return fail(r, op, "mapping: iterator %s indexes no register dim", sym_name(m->iters[i]));
-	return 0;
-}
-
-/* Memory coordinates of one element through a mapping side (read: inputs,
- * write: outputs), with the iterators and dynamic values bound. */
-static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **dims, Sym **exprs, int64_t *mc)
-{
-	Shape ms = a->mem->shape;
-	for (int i = 0; i < ms.rank; i++) {
-		int j = 0;
-		while (j < n && dims[j] != ms.dims[i])
-			j++;
-		if (j < n) {
-			if (eval_int(r, op, exprs[j], &mc[i]) < 0)
-				return -1;
-		} else {
-			int64_t ext;
-			if (window(r, op, ms.dims[i], &mc[i], &ext) < 0)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-/* Bind the iterators and dynamic values for element i of reg. */
-static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int64_t *c, ITensor *const *dynv,
-	const ITensor *reg)
-{
-	for (int it = 0; it < m->niters; it++)
-		env_push(r, m->iters[it], c[reg_pos[it]]);
-	for (int d = 0; d < m->ndyn; d++)
-		env_push(r, m->dyn[d], (int64_t)at(dynv[d], reg->rank, reg->dim, c));
-}
-
 /* ---- ops ---- */
 
 static int exec_region(Run *r, Region *g);
@@ -435,142 +286,42 @@ static int exec_iterate(Run *r, const Op *op);
 static int exec_block_reduce(Run *r, const Op *op, int g);
 static void select_wave(Run *r, int w);
 
-static ITensor *get(Run *r, const Value *v)
+ITensor *run_get(Run *r, const Value *v)
 {
 	ITensor *x = r->val[v->id];
 	check_that(x != NULL);
 	return x;
 }
 
-static int set(Run *r, const Op *op, ITensor *x)
+int run_set(Run *r, const Op *op, ITensor *x)
 {
 	if (!x)
 		return -1;
 	Value *v = op_result(op);
-	ITensor *y = conform(r, op, x, v->shape, v->dtype);
+	ITensor *y = run_conform(r, op, x, v->shape, v->dtype);
 	if (!y)
 		return -1;
 	r->val[v->id] = y;
 	return 0;
 }
 
-static int exec_read(Run *r, const Op *op)
-{
-	const Value *mv = op->args[0];
-	InterpArg *a = &r->in->args[mv->arg_idx];
-	Value *res = op_result(op);
-	ITensor *x = source(r, op, a->dtype, res->shape);
-	if (!x)
-		return -1;
-	const Mapping *m = op->mapping;
-	int reg_pos[IT_MAX_RANK * 2];
-	ITensor *dynv[16];
-	if (m) {
-		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
-			return fail(r, op, "mapping too large");
-		if (iter_dims(r, op, m, m->nout, m->out_dims, m->out_exprs, x, reg_pos) < 0)
-			return -1;
-		for (int d = 0; d < m->ndyn; d++)
-			dynv[d] = get(r, op->args[1 + d]);
-	}
-	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
-	for (int64_t i = 0; i < x->count; i++) {
-		coords(x, i, c);
-		bool ok = true;
-		for (int d = 0; d < x->rank; d++)
-			ok &= in_dim(r, res->shape.dims[d], c[d]);
-		if (!ok)
-			continue;
-		if (m) {
-			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
-			r->nenv = save;
-			if (rc < 0)
-				return -1;
-		} else {
-			for (int d = 0; d < a->rank; d++) {
-				int p = it_find(x, sym_name(a->mem->shape.dims[d]));
-				check_that(p >= 0);
-				mc[d] = c[p];
-			}
-		}
-		if (mem_in_bounds(a, mc))
-			x->v[i] = dtype_load(a->dtype, a->data, mem_offset(a, mc));
-	}
-	return set(r, op, x);
-}
-
-static int exec_write(Run *r, const Op *op)
-{
-	const ITensor *reg = get(r, op->args[0]);
-	const Value *mv = op->args[1];
-	InterpArg *a = &r->in->args[mv->arg_idx];
-	const Mapping *m = op->mapping;
-	ITensor *x;
-	if (!m) {
-		/* Place the register over the memory's dims; dims it lacks are
-		 * placed by the constraints (the context window). */
-		x = conform(r, op, reg, mv->shape, a->dtype);
-		if (!x)
-			return -1;
-	} else {
-		x = conform(r, op, reg, op->args[0]->shape, a->dtype);
-		if (!x)
-			return -1;
-	}
-	Shape xs = m ? op->args[0]->shape : mv->shape;
-	int reg_pos[IT_MAX_RANK * 2];
-	ITensor *dynv[16];
-	if (m) {
-		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
-			return fail(r, op, "mapping too large");
-		if (iter_dims(r, op, m, m->nin, m->in_dims, m->in_exprs, x, reg_pos) < 0)
-			return -1;
-		for (int d = 0; d < m->ndyn; d++)
-			dynv[d] = get(r, op->args[2 + d]);
-	}
-	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
-	for (int64_t i = 0; i < x->count; i++) {
-		coords(x, i, c);
-		bool ok = true;
-		for (int d = 0; d < x->rank; d++)
-			ok &= in_dim(r, xs.dims[d], c[d]);
-		if (!ok)
-			continue;
-		if (m) {
-			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
-			r->nenv = save;
-			if (rc < 0)
-				return -1;
-		} else {
-			memcpy(mc, c, sizeof(int64_t) * (size_t)x->rank);
-		}
-		if (mem_in_bounds(a, mc))
-			dtype_store(a->dtype, a->data, mem_offset(a, mc), x->v[i]);
-	}
-	return 0;
-}
-
 static int exec_iterate(Run *r, const Op *op)
 {
-	IDim *x = dim_of(r, op->dim);
+	IDim *x = run_dim(r, op->dim);
 	if (!x)
 		return -1;
 	const Constraint *c = x->tiling;
 	if (!c)
-		return fail(r, op, "axis %s has no tiling constraint", x->name);
+		return run_fail(r, op, "axis %s has no tiling constraint", x->name);
 	if (x->in_loop)
-		return fail(r, op, "nested iterate over %s", x->name);
+		return run_fail(r, op, "nested iterate over %s", x->name);
 	int64_t count;
 	if (c->iters) {
-		if (eval_int(r, op, c->iters, &count) < 0)
+		if (run_eval_int(r, op, c->iters, &count) < 0)
 			return -1;
 	} else {
 		if (x->size < 0)
-			return fail(r, op, "axis %s has no integer size", x->name);
+			return run_fail(r, op, "axis %s has no integer size", x->name);
 		count = ceil_div(x->size, x->ttile);
 	}
 	Region *body = op->body;
@@ -580,7 +331,7 @@ static int exec_iterate(Run *r, const Op *op)
 	for (int w = 0; w < nw; w++) {
 		select_wave(r, w);
 		for (int i = 0; i < n; i++)
-			cur[w * n + i] = get(r, op->args[i]);
+			cur[w * n + i] = run_get(r, op->args[i]);
 	}
 	Sym *ivsym = c->induction_var;
 	int save = r->nenv;
@@ -590,12 +341,12 @@ static int exec_iterate(Run *r, const Op *op)
 		x->iv = it;
 		r->nenv = save;
 		if (ivsym)
-			env_push(r, ivsym, it);
+			run_env_push(r, ivsym, it);
 		for (int w = 0; w < nw && rc == 0; w++) {
 			select_wave(r, w);
 			for (int i = 0; i < n && rc == 0; i++) {
 				Value *p = body->params[i];
-				ITensor *y = conform(r, op, cur[w * n + i], p->shape, p->dtype);
+				ITensor *y = run_conform(r, op, cur[w * n + i], p->shape, p->dtype);
 				if (!y)
 					rc = -1;
 				else
@@ -610,7 +361,7 @@ static int exec_iterate(Run *r, const Op *op)
 			for (int w = 0; w < nw; w++) {
 				select_wave(r, w);
 				for (int i = 0; i < n; i++)
-					cur[w * n + i] = get(r, out->args[i]);
+					cur[w * n + i] = run_get(r, out->args[i]);
 			}
 		}
 	}
@@ -622,7 +373,7 @@ static int exec_iterate(Run *r, const Op *op)
 		select_wave(r, w);
 		for (int i = 0; i < op->nresults; i++) {
 			Value *v = op->results[i];
-			ITensor *y = conform(r, op, cur[w * n + i], v->shape, v->dtype);
+			ITensor *y = run_conform(r, op, cur[w * n + i], v->shape, v->dtype);
 			if (!y)
 				return -1;
 			r->val[v->id] = y;
@@ -688,17 +439,17 @@ static ITensor *partial_reduce(Run *r, const Op *op, ItFn fn)
 {
 	ItErr e;
 	int nsrc = op_reduce_nsrc(op);
-	ITensor *x = get(r, op->args[0]);
+	ITensor *x = run_get(r, op->args[0]);
 	for (int i = 1; i < nsrc; i++) {
-		const ITensor *ops[2] = {x, get(r, op->args[i])};
+		const ITensor *ops[2] = {x, run_get(r, op->args[i])};
 		if (!(x = it_map(&r->arena, &e, x->dtype, fn, 2, ops))) {
-			fail(r, op, "%s", e.msg);
+			run_fail(r, op, "%s", e.msg);
 			return NULL;
 		}
 	}
 	ITensor *y = it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), NULL);
 	if (!y)
-		fail(r, op, "%s", e.msg);
+		run_fail(r, op, "%s", e.msg);
 	return y;
 }
 
@@ -708,11 +459,11 @@ static int finish_reduce(Run *r, const Op *op, ItFn fn, ITensor *y)
 	ItErr e;
 	Value *init = op_reduce_init(op);
 	if (init) {
-		const ITensor *ops[2] = {y, get(r, init)};
+		const ITensor *ops[2] = {y, run_get(r, init)};
 		if (!(y = it_map(&r->arena, &e, y->dtype, fn, 2, ops)))
-			return fail(r, op, "%s", e.msg);
+			return run_fail(r, op, "%s", e.msg);
 	}
-	return set(r, op, y);
+	return run_set(r, op, y);
 }
 
 static int exec_reduce(Run *r, const Op *op)
@@ -754,7 +505,7 @@ static int exec_block_reduce(Run *r, const Op *op, int g)
 			}
 			const ITensor *ops[2] = {acc, part[v]};
 			if (!(acc = it_map(&r->arena, &e, acc->dtype, fn, 2, ops)))
-				rc = fail(r, op, "block reduction: %s", e.msg);
+				rc = run_fail(r, op, "block reduction: %s", e.msg);
 		}
 		if (rc == 0) {
 			select_wave(r, w);
@@ -768,14 +519,14 @@ static int exec_block_reduce(Run *r, const Op *op, int g)
 static int exec_apply_expr(Run *r, const Op *op)
 {
 	Value *res = op_result(op);
-	ITensor *x = source(r, op, res->dtype, res->shape);
+	ITensor *x = run_source(r, op, res->dtype, res->shape);
 	if (!x)
 		return -1;
 	ITensor *regs[16];
 	if (op->nargs > 16 || op->nparams != op->nargs)
-		return fail(r, op, "apply_expr: %d registers for %d parameters", op->nargs, op->nparams);
+		return run_fail(r, op, "apply_expr: %d registers for %d parameters", op->nargs, op->nparams);
 	for (int i = 0; i < op->nargs; i++) {
-		regs[i] = conform(r, op, get(r, op->args[i]), res->shape, op->args[i]->dtype);
+		regs[i] = run_conform(r, op, run_get(r, op->args[i]), res->shape, op->args[i]->dtype);
 		if (!regs[i])
 			return -1;
 	}
@@ -783,9 +534,9 @@ static int exec_apply_expr(Run *r, const Op *op)
 	for (int64_t i = 0; i < x->count; i++) {
 		r->nenv = save;
 		for (int p = 0; p < op->nparams; p++)
-			env_push(r, op->params[p], (int64_t)regs[p]->v[i]);
+			run_env_push(r, op->params[p], (int64_t)regs[p]->v[i]);
 		int64_t v;
-		if (eval_int(r, op, op->expr, &v) < 0) {
+		if (run_eval_int(r, op, op->expr, &v) < 0) {
 			r->nenv = save;
 			return -1;
 		}
@@ -798,28 +549,28 @@ static int exec_apply_expr(Run *r, const Op *op)
 
 static int exec_extract(Run *r, const Op *op)
 {
-	const ITensor *x = get(r, op->args[0]);
+	const ITensor *x = run_get(r, op->args[0]);
 	ITensor *y = it_like(&r->arena, x, x->dtype);
 	memcpy(y->v, x->v, sizeof(double) * (size_t)x->count);
 	int n = op->kind == OP_EXTRACT ? 1 : op->nslice;
 	if (n > x->rank)
-		return fail(r, op, "slicing %d dims of a rank-%d value", n, x->rank);
+		return run_fail(r, op, "slicing %d dims of a rank-%d value", n, x->rank);
 	/* Slice the trailing n dims: each keeps [offset, offset + size). */
 	int64_t off[IT_MAX_RANK], sz[IT_MAX_RANK];
 	for (int j = 0; j < n; j++) {
 		int d = x->rank - n + j;
-		if (eval_int(r, op, op->offset[j], &off[d]) < 0)
+		if (run_eval_int(r, op, op->offset[j], &off[d]) < 0)
 			return -1;
 		sz[d] = 1;
 		if (op->kind == OP_EXTRACT_SLICE) {
 			int64_t st;
-			if (eval_int(r, op, op->size[j], &sz[d]) < 0 || eval_int(r, op, op->stride[j], &st) < 0)
+			if (run_eval_int(r, op, op->size[j], &sz[d]) < 0 || run_eval_int(r, op, op->stride[j], &st) < 0)
 				return -1;
 			if (st != 1)
-				return fail(r, op, "extract_slice with stride %lld is not supported", (long long)st);
+				return run_fail(r, op, "extract_slice with stride %lld is not supported", (long long)st);
 		}
 		if (off[d] < 0 || sz[d] < 0 || off[d] + sz[d] > x->ext[d])
-			return fail(r, op, "slice [%lld, +%lld) outside dim %s of length %lld", (long long)off[d],
+			return run_fail(r, op, "slice [%lld, +%lld) outside dim %s of length %lld", (long long)off[d],
 				(long long)sz[d], x->dim[d], (long long)x->ext[d]);
 	}
 	const char *dim[IT_MAX_RANK];
@@ -833,10 +584,10 @@ static int exec_extract(Run *r, const Op *op)
 	y = it_new(&r->arena, x->dtype, x->rank, dim, start, ext);
 	int64_t c[IT_MAX_RANK];
 	for (int64_t i = 0; i < y->count; i++) {
-		coords(y, i, c);
-		y->v[i] = at(x, x->rank, x->dim, c);
+		run_coords(y, i, c);
+		y->v[i] = run_at(x, x->rank, x->dim, c);
 	}
-	return set(r, op, y);
+	return run_set(r, op, y);
 }
 
 static int exec_op(Run *r, Op *op)
@@ -845,80 +596,80 @@ static int exec_op(Run *r, Op *op)
 	Value *res = op_result(op);
 	switch (op->kind) {
 	case OP_REGISTER: {
-		ITensor *x = source(r, op, op->dtype, op->shape);
+		ITensor *x = run_source(r, op, op->dtype, op->shape);
 		if (!x)
 			return -1;
 		double v = it_round(op->dtype, op->value);
 		for (int64_t i = 0; i < x->count; i++)
 			x->v[i] = v;
-		return set(r, op, x);
+		return run_set(r, op, x);
 	}
 	case OP_SCALAR: {
 		ITensor *x = it_new(&r->arena, op->dtype, 0, NULL, NULL, NULL);
 		x->v[0] = op->value;
 		if (op->expr) {
 			int64_t v;
-			if (eval_int(r, op, op->expr, &v) < 0)
+			if (run_eval_int(r, op, op->expr, &v) < 0)
 				return -1;
 			x->v[0] = (double)v;
 		}
 		x->v[0] = it_round(op->dtype, x->v[0]);
-		return set(r, op, x);
+		return run_set(r, op, x);
 	}
 	case OP_SELF_INDEX: {
 		Shape s = {1, &op->dim};
-		ITensor *x = source(r, op, op->dtype, s);
+		ITensor *x = run_source(r, op, op->dtype, s);
 		if (!x)
 			return -1;
 		for (int64_t i = 0; i < x->count; i++)
 			x->v[i] = it_round(op->dtype, (double)(x->start[0] + i));
-		return set(r, op, x);
+		return run_set(r, op, x);
 	}
 	case OP_READ: return exec_read(r, op);
 	case OP_WRITE: return exec_write(r, op);
 	case OP_MMA: {
-		ITensor *y = it_mma(&r->arena, &e, get(r, op->args[0]), get(r, op->args[1]), get(r, op->args[2]));
+		ITensor *y = it_mma(&r->arena, &e, run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2]));
 		if (!y)
-			return fail(r, op, "%s", e.msg);
-		return set(r, op, y);
+			return run_fail(r, op, "%s", e.msg);
+		return run_set(r, op, y);
 	}
 	case OP_ITERATE: return exec_iterate(r, op);
 	case OP_GET_RESULT: {
 		const Value *v = op->args[0];
 		if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
 			if (op->res_idx < 0 || op->res_idx >= v->def->nresults)
-				return fail(r, op, "result %d of %d", op->res_idx, v->def->nresults);
+				return run_fail(r, op, "result %d of %d", op->res_idx, v->def->nresults);
 			v = v->def->results[op->res_idx];
 		}
-		return set(r, op, get(r, v));
+		return run_set(r, op, run_get(r, v));
 	}
 	case OP_OUTPUT: return 0; /* read by the enclosing iterate */
 	case OP_SELECT: {
-		const ITensor *ops[3] = {get(r, op->args[0]), get(r, op->args[1]), get(r, op->args[2])};
+		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
 		if (!y)
-			return fail(r, op, "%s", e.msg);
-		return set(r, op, y);
+			return run_fail(r, op, "%s", e.msg);
+		return run_set(r, op, y);
 	}
 	case OP_CAST: {
-		const ITensor *ops[1] = {get(r, op->args[0])};
+		const ITensor *ops[1] = {run_get(r, op->args[0])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_COPY, 1, ops);
 		if (!y)
-			return fail(r, op, "%s", e.msg);
-		return set(r, op, y);
+			return run_fail(r, op, "%s", e.msg);
+		return run_set(r, op, y);
 	}
-	case OP_BROADCAST: return set(r, op, get(r, op->args[0]));
+	case OP_BROADCAST: return run_set(r, op, run_get(r, op->args[0]));
 	case OP_PERMUTE: {
-		const ITensor *x = get(r, op->args[0]);
+		const ITensor *x = run_get(r, op->args[0]);
 		const char *dim[IT_MAX_RANK];
 		if (op->shape.rank > IT_MAX_RANK)
-			return fail(r, op, "rank too large");
+			return run_fail(r, op, "rank too large");
 		for (int i = 0; i < op->shape.rank; i++)
 			dim[i] = sym_name(op->shape.dims[i]);
 		ITensor *y = it_permute(&r->arena, &e, x, op->shape.rank, dim);
 		if (!y)
-			return fail(r, op, "%s", e.msg);
-		return set(r, op, y);
+			return run_fail(r, op, "%s", e.msg);
+		return run_set(r, op, y);
 	}
 	case OP_SUM: case OP_MAX: case OP_MIN: return exec_reduce(r, op);
 	case OP_APPLY_EXPR: return exec_apply_expr(r, op);
@@ -927,14 +678,14 @@ static int exec_op(Run *r, Op *op)
 	}
 	if (op_is_unary(op->kind) || op_is_binary(op->kind) || op_is_compare(op->kind)) {
 		bool un = op_is_unary(op->kind);
-		const ITensor *ops[2] = {get(r, op->args[0]), un ? NULL : get(r, op->args[1])};
+		const ITensor *ops[2] = {run_get(r, op->args[0]), un ? NULL : run_get(r, op->args[1])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, un ? unary_fn(op->kind) : binary_fn(op->kind), un ? 1 : 2,
 			ops);
 		if (!y)
-			return fail(r, op, "%s", e.msg);
-		return set(r, op, y);
+			return run_fail(r, op, "%s", e.msg);
+		return run_set(r, op, y);
 	}
-	return fail(r, op, "op %s is not supported by the interpreter", op_name(op->kind));
+	return run_fail(r, op, "op %s is not supported by the interpreter", op_name(op->kind));
 }
 
 /* Make wave w (0..nw-1, last workgroup dim fastest) the current one. */
@@ -959,7 +710,7 @@ static int exec_region(Run *r, Region *g)
 			continue;
 		}
 		if (op_is_reduce(op->kind) && op->block) {
-			IDim *d = dim_of(r, op->dim);
+			IDim *d = run_dim(r, op->dim);
 			if (!d)
 				return -1;
 			if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1) {
@@ -992,8 +743,8 @@ static int setup_grid(Run *r)
 		if (c->kind != CON_WORKGROUP)
 			continue;
 		if (c->wg_dim < 0 || c->wg_dim >= MAX_WG_DIMS)
-			return fail(r, NULL, "workgroup dim %d out of range", c->wg_dim);
-		IDim *x = dim_of(r, c->dim);
+			return run_fail(r, NULL, "workgroup dim %d out of range", c->wg_dim);
+		IDim *x = run_dim(r, c->dim);
 		if (!x)
 			return -1;
 		r->ng = MAX(r->ng, c->wg_dim + 1);
@@ -1001,11 +752,11 @@ static int setup_grid(Run *r)
 			continue;
 		int64_t count;
 		if (c->iters) {
-			if (eval_int(r, NULL, c->iters, &count) < 0)
+			if (run_eval_int(r, NULL, c->iters, &count) < 0)
 				return -1;
 		} else {
 			if (x->size < 0)
-				return fail_con(r, c, "%s has no integer size", x->name);
+				return run_fail_con(r, c, "%s has no integer size", x->name);
 			count = ceil_div(x->size, x->wg_tile);
 		}
 		r->gcount[c->wg_dim] = count;
@@ -1033,7 +784,7 @@ int interp_run(Interp *in)
 	r.k = in->k;
 	arena_init(&r.arena);
 	for (size_t i = 0; i < in->k->dyn_syms.len; i++)
-		env_push(&r, in->k->dyn_syms.data[i], in->dyn[i]);
+		run_env_push(&r, in->k->dyn_syms.data[i], in->dyn[i]);
 	int rc = setup_grid(&r);
 	r.nw = 1;
 	for (int g = 0; g < r.ng; g++)

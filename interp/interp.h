@@ -7,7 +7,7 @@
  *   tensor.c  ITensor, a named-dim window onto the global index space, and
  *             the tensor-level ops (elementwise map, broadcast, permute,
  *             reduce, mma) with a documented accumulation order;
- *   exec.c    the graph walker: workgroups and waves from the constraints,
+ *   exec.c    the graph walker (+ run.h, memory.c): workgroups and waves from the constraints,
  *             reads/writes through index mappings with out-of-bounds reads
  *             giving zero and out-of-bounds writes dropped, iterate loops;
  *   args.c    kernel argument buffers: .npy in and out, seeded random inputs.

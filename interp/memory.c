@@ -1,0 +1,224 @@
+/* memory.c — the interpreter's reads and writes: element coordinates,
+ * bounds, and index mappings (exec.c has the model).
+ *
+ * A read fills a tensor over the context windows of its result dims; a write
+ * walks the register conformed to the memory's dims (no mapping) or the
+ * register's own dims (mapping). With a mapping, the register side is bare
+ * iterators, so each element binds the iterators to its register coordinates
+ * (and the dynamic-value symbols to the dynamic registers at the same
+ * position) and the memory side's expressions give the memory coordinates.
+ * An element is accessed only if every register coordinate and every memory
+ * coordinate is inside its dim: otherwise reads give 0, writes are dropped. */
+#include <string.h>
+
+#include "../ir/graph.h"
+#include "interp.h"
+#include "run.h"
+
+/* Global coordinates of element i of x. */
+void run_coords(const ITensor *x, int64_t i, int64_t *c)
+{
+	for (int d = x->rank - 1; d >= 0; d--) {
+		int64_t e = x->ext[d];
+		c[d] = x->start[d] + (e ? i % e : 0);
+		i = e ? i / e : 0;
+	}
+}
+
+/* Is coordinate c of dim d inside [0, size)? Dims without a size (none in
+ * validated kernels) count as unbounded. */
+static bool in_dim(Run *r, Sym *d, int64_t c)
+{
+	IDim *x = run_dim(r, d);
+	return c >= 0 && (!x || x->size < 0 || c < x->size);
+}
+
+/* Value of x at the coordinates `c` of the dims `dim` (a tensor of fewer
+ * dims reads its own; a missing or length-1 dim reads its only position). */
+double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
+{
+	int64_t off = 0;
+	for (int i = 0; i < x->rank; i++) {
+		int64_t p = 0;
+		for (int j = 0; j < n; j++)
+			if (dim[j] == x->dim[i] && x->ext[i] != 1)
+				p = c[j] - x->start[i];
+		if (p < 0 || p >= x->ext[i])
+			p = 0;
+		off = off * x->ext[i] + p;
+	}
+	return x->v[off];
+}
+
+static uint64_t mem_offset(const InterpArg *a, const int64_t *mc)
+{
+	uint64_t off = 0;
+	for (int i = 0; i < a->rank; i++)
+		off = off * (uint64_t)a->shape[i] + (uint64_t)mc[i];
+	return off;
+}
+
+static bool mem_in_bounds(const InterpArg *a, const int64_t *mc)
+{
+	for (int i = 0; i < a->rank; i++)
+		if (mc[i] < 0 || mc[i] >= a->shape[i])
+			return false;
+	return true;
+}
+
+/* For a mapping side whose expressions must be bare iterators (read:
+ * outputs, write: inputs): which register dim each iterator reads. */
+static int iter_dims(Run *r, const Op *op, const Mapping *m, int n, Sym **dims, Sym **exprs, const ITensor *reg,
+	int *reg_pos)
+{
+	for (int i = 0; i < m->niters; i++)
+		reg_pos[i] = -1;
+	for (int j = 0; j < n; j++) {
+		int it = -1;
+		for (int i = 0; i < m->niters; i++)
+			if (exprs[j] == m->iters[i])
+				it = i;
+		if (it < 0)
+			return run_fail(r, op, "mapping: '%s' for dim %s must be a bare iterator", sym_str(r->k->sc, exprs[j]),
+				sym_name(dims[j]));
+		int p = it_find(reg, sym_name(dims[j]));
+		if (p < 0)
+			return run_fail(r, op, "mapping: the register has no dim %s", sym_name(dims[j]));
+		reg_pos[it] = p;
+	}
+	for (int i = 0; i < m->niters; i++)
+		if (reg_pos[i] < 0)
+			return run_fail(r, op, "mapping: iterator %s indexes no register dim", sym_name(m->iters[i]));
+	return 0;
+}
+
+/* Memory coordinates of one element through a mapping side (read: inputs,
+ * write: outputs), with the iterators and dynamic values bound. */
+static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **dims, Sym **exprs, int64_t *mc)
+{
+	Shape ms = a->mem->shape;
+	for (int i = 0; i < ms.rank; i++) {
+		int j = 0;
+		while (j < n && dims[j] != ms.dims[i])
+			j++;
+		if (j < n) {
+			if (run_eval_int(r, op, exprs[j], &mc[i]) < 0)
+				return -1;
+		} else {
+			int64_t ext;
+			if (run_window(r, op, ms.dims[i], &mc[i], &ext) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Bind the iterators and dynamic values for element i of reg. */
+static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int64_t *c, ITensor *const *dynv,
+	const ITensor *reg)
+{
+	for (int it = 0; it < m->niters; it++)
+		run_env_push(r, m->iters[it], c[reg_pos[it]]);
+	for (int d = 0; d < m->ndyn; d++)
+		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
+}
+
+int exec_read(Run *r, const Op *op)
+{
+	const Value *mv = op->args[0];
+	InterpArg *a = &r->in->args[mv->arg_idx];
+	Value *res = op_result(op);
+	ITensor *x = run_source(r, op, a->dtype, res->shape);
+	if (!x)
+		return -1;
+	const Mapping *m = op->mapping;
+	int reg_pos[IT_MAX_RANK * 2];
+	ITensor *dynv[16];
+	if (m) {
+		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
+			return run_fail(r, op, "mapping too large");
+		if (iter_dims(r, op, m, m->nout, m->out_dims, m->out_exprs, x, reg_pos) < 0)
+			return -1;
+		for (int d = 0; d < m->ndyn; d++)
+			dynv[d] = run_get(r, op->args[1 + d]);
+	}
+	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	for (int64_t i = 0; i < x->count; i++) {
+		run_coords(x, i, c);
+		bool ok = true;
+		for (int d = 0; d < x->rank; d++)
+			ok &= in_dim(r, res->shape.dims[d], c[d]);
+		if (!ok)
+			continue;
+		if (m) {
+			int save = r->nenv;
+			bind_element(r, m, reg_pos, c, dynv, x);
+			int rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
+			r->nenv = save;
+			if (rc < 0)
+				return -1;
+		} else {
+			for (int d = 0; d < a->rank; d++) {
+				int p = it_find(x, sym_name(a->mem->shape.dims[d]));
+				check_that(p >= 0);
+				mc[d] = c[p];
+			}
+		}
+		if (mem_in_bounds(a, mc))
+			x->v[i] = dtype_load(a->dtype, a->data, mem_offset(a, mc));
+	}
+	return run_set(r, op, x);
+}
+
+int exec_write(Run *r, const Op *op)
+{
+	const ITensor *reg = run_get(r, op->args[0]);
+	const Value *mv = op->args[1];
+	InterpArg *a = &r->in->args[mv->arg_idx];
+	const Mapping *m = op->mapping;
+	ITensor *x;
+	if (!m) {
+		/* Place the register over the memory's dims; dims it lacks are
+		 * placed by the constraints (the context window). */
+		x = run_conform(r, op, reg, mv->shape, a->dtype);
+		if (!x)
+			return -1;
+	} else {
+		x = run_conform(r, op, reg, op->args[0]->shape, a->dtype);
+		if (!x)
+			return -1;
+	}
+	Shape xs = m ? op->args[0]->shape : mv->shape;
+	int reg_pos[IT_MAX_RANK * 2];
+	ITensor *dynv[16];
+	if (m) {
+		if (m->niters > IT_MAX_RANK * 2 || m->ndyn > 16)
+			return run_fail(r, op, "mapping too large");
+		if (iter_dims(r, op, m, m->nin, m->in_dims, m->in_exprs, x, reg_pos) < 0)
+			return -1;
+		for (int d = 0; d < m->ndyn; d++)
+			dynv[d] = run_get(r, op->args[2 + d]);
+	}
+	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	for (int64_t i = 0; i < x->count; i++) {
+		run_coords(x, i, c);
+		bool ok = true;
+		for (int d = 0; d < x->rank; d++)
+			ok &= in_dim(r, xs.dims[d], c[d]);
+		if (!ok)
+			continue;
+		if (m) {
+			int save = r->nenv;
+			bind_element(r, m, reg_pos, c, dynv, x);
+			int rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
+			r->nenv = save;
+			if (rc < 0)
+				return -1;
+		} else {
+			memcpy(mc, c, sizeof(int64_t) * (size_t)x->rank);
+		}
+		if (mem_in_bounds(a, mc))
+			dtype_store(a->dtype, a->data, mem_offset(a, mc), x->v[i]);
+	}
+	return 0;
+}
