@@ -228,7 +228,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		} else if (top6 == 0x37) { /* FLAT / GLOBAL / SCRATCH */
 			in->fmt = EF_FLAT;
 			in->seg = (w0 >> 14) & 3;
-			in->id = in->seg == 1 ? 0 : T->flat[in->seg][(w0 >> 18) & 0x7f];
+			in->id = (in->seg & 1) ? 0 : T->flat[in->seg][(w0 >> 18) & 0x7f]; /* scratch (1) and 3: not decoded */
 			in->imm = in->seg == 0 ? (int32_t)(w0 & 0xfff) : sext(w0 & 0x1fff, 13);
 			in->glc = (w0 >> 16) & 1;
 			in->slc = (w0 >> 17) & 1;

@@ -168,7 +168,7 @@ void emu_exec_salu(Emu *e, Wave *w, const Inst *in)
 	case EI_S_CMP_EQ_U64: w->scc = a64 == b64; break;
 	case EI_S_CMP_LG_U64: w->scc = a64 != b64; break;
 	/* SOPP */
-	case EI_S_NOP: case EI_S_WAITCNT: case EI_S_SLEEP: case EI_S_SETPRIO: break;
+	case EI_S_NOP: case EI_S_WAITCNT: case EI_S_SLEEP: case EI_S_SETPRIO: case EI_S_SENDMSG: break;
 	case EI_S_ENDPGM: w->done = true; return;
 	case EI_S_BARRIER: w->at_barrier = true; return; /* pc advances when released */
 	case EI_S_BRANCH: next += 4 * (int64_t)in->imm; break;

@@ -49,6 +49,10 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 		emu_sreg_write64(e, w, in->dst, e->executed);
 		return;
 	}
+	if (in->sbase + ((r->flags & EIF_SMEM_BUF) ? 3 : 1) >= NUM_SGPRS) {
+		emu_fail(e, w, in, "scalar base s%u out of range", in->sbase);
+		return;
+	}
 	uint64_t base = w->sgpr[in->sbase] | (uint64_t)(w->sgpr[in->sbase + 1] & 0xffff) << 32;
 	if (!(r->flags & EIF_SMEM_BUF))
 		base = w->sgpr[in->sbase] | (uint64_t)w->sgpr[in->sbase + 1] << 32;
