@@ -475,6 +475,14 @@ START_TEST(err_iterate_body)
 	expect_error(t, pos_of(t, "\"register\": \"h\"", 12),
 		"graph[2].register: 'h' is defined inside the body of 'l' and is not visible here");
 	free(t);
+	/* A body node with a duplicate name: one message, no follow-up about the
+	 * body's output. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"c\", \"op\": \"output\", \"values\": [\"acc\"]}]}");
+	expect_error(t, pos_of(t, "\"c\", \"op", 0), "graph[1].body[0].name: duplicate name 'c'");
+	free(t);
 	t = kernel(NULL, NULL, NULL,
 		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
 		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\", \"z\"], \"iter_args\": [\"p\", \"q\"],\n"

@@ -1,0 +1,76 @@
+/* load_graph.h — internals of the graph loader, shared by load_graph.c
+ * (collect, references, order, build driver) and load_ops.c (per-op
+ * attributes and type rules). */
+#ifndef WAVECC_LOAD_GRAPH_H
+#define WAVECC_LOAD_GRAPH_H
+
+#include "load.h"
+
+typedef struct NList NList;
+
+typedef struct Ref {
+	JV jv;
+	const char *name;
+} Ref;
+typedef Vec(Ref) Refs;
+
+typedef struct Node {
+	JV jv;
+	const char *name;
+	OpKind kind; /* OP_COUNT: unknown op (name still reserved) */
+	NList *list;
+	int idx;
+	NList *body; /* iterate */
+	bool bad;
+	bool top_output; /* an output in the kernel body: accepted, ignored */
+	Op *op;
+	Vec(int) deps;
+	Refs refs; /* value references, Op.args order (phase 2) */
+} Node;
+
+struct NList {
+	Vec(Node *) nodes; /* input order */
+	Vec(Node *) order; /* topological order */
+	NList *parent;
+	Node *owner;
+	Region *region;
+	Vec(const char *) params; /* iter arg names */
+	bool incomplete; /* a node of this list was rejected while collecting */
+};
+
+enum { E_ARG = 1, E_NODE, E_PARAM };
+typedef struct Ent {
+	const char *key; /* interned */
+	int kind;
+	Value *arg;
+	Node *node;
+	NList *list; /* E_PARAM */
+	int idx;
+} Ent;
+
+typedef struct G {
+	Ld *L;
+	Kernel *k;
+	Ent *tab;
+	size_t cap, n;
+	Vec(NList *) lists;
+	Vec(Node *) all;
+} G;
+
+/* load_graph.c */
+Ent *tab_find(G *g, const char *key);
+void build_list(G *g, NList *l); /* builds an iterate body (recursion) */
+
+/* load_ops.c */
+const char *tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
+const char *vstr(G *g, const Value *v);
+bool subset(Shape a, Shape b);   /* dims of a among those of b */
+bool same_set(Shape a, Shape b); /* same dims, any order */
+bool is_int_dtype(DType t);
+/* Attributes and result type of one op (operands in op->args, their JSON
+ * locations in jvs); false after reporting. */
+bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
+bool check_declared_type(G *g, Node *n, Op *op); /* optional "type" */
+bool load_index(G *g, Node *n, Op *op);          /* optional "index" */
+
+#endif

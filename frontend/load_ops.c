@@ -1,0 +1,789 @@
+/* load_ops.c — the per-op half of the graph loader: each op's attributes
+ * and the type rules of docs/kernel-format.md (result dtype and symbolic
+ * shape from the operands; shape and dtype mismatches reported at the
+ * operand that breaks the rule), index mappings, the optional declared
+ * "type" and precomputed "index". Called by load_graph.c in topological
+ * order, so every operand already has its type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "load_graph.h"
+
+
+const char *tstr(G *g, DType dt, Shape s)
+{
+	Buf b = {0};
+	buf_puts(&b, dt == DT_NONE ? "?" : dtype_name(dt));
+	shape_print(&b, s);
+	const char *r = arena_strdup(&g->L->tmp, buf_cstr(&b));
+	buf_free(&b);
+	return r;
+}
+
+const char *vstr(G *g, const Value *v) { return tstr(g, v->dtype, v->shape); }
+
+bool subset(Shape a, Shape b)
+{
+	for (int i = 0; i < a.rank; i++)
+		if (shape_find(b, a.dims[i]) < 0)
+			return false;
+	return true;
+}
+
+bool same_set(Shape a, Shape b) { return a.rank == b.rank && subset(a, b); }
+
+bool is_int_dtype(DType t) { return t != DT_NONE && !dtype_is_float(t); }
+
+static bool dtype_eq(G *g, Node *n, JV at, const char *what, Value *a, Value *b)
+{
+	if (a->dtype == b->dtype)
+		return true;
+	(void)n;
+	ld_err(g->L, at, "dtype mismatch: %s: '%s' is %s, '%s' is %s", what, a->name, vstr(g, a),
+		b->name, vstr(g, b));
+	return false;
+}
+
+static bool get_ept(G *g, Node *n, Op *op)
+{
+	JV f = jv_get(g->L, n->jv, "elements_per_thread");
+	long long x;
+	if (!f.v)
+		return true;
+	if (!get_int(g->L, f, 1, 65536, &x))
+		return false;
+	op->ept = (int)x;
+	return true;
+}
+
+/* A dim → expression object, in input order. */
+static bool get_dim_map(G *g, JV f, const Scope *sc, int *n, Sym ***dims, Sym ***exprs)
+{
+	Ld *L = g->L;
+	if (!json_is_object(f.v)) {
+		ld_err(L, f, "expected an object (dim: expression)");
+		return false;
+	}
+	size_t cnt = json_object_size(f.v);
+	*dims = ARENA_NEWN(&g->k->arena, Sym *, cnt + 1);
+	*exprs = ARENA_NEWN(&g->k->arena, Sym *, cnt + 1);
+	*n = 0;
+	bool ok = true;
+	/* Follow the text order of the position tree when we have it. */
+	const JPos *p = f.pos;
+	size_t np = p && p->is_object && (size_t)p->n == cnt ? cnt : 0;
+	const char *key;
+	json_t *val;
+	size_t i = 0;
+	void *it = json_object_iter(f.v);
+	for (; np ? i < np : it != NULL; i++) {
+		if (np) {
+			key = p->members[i].key;
+		} else {
+			key = json_object_iter_key(it);
+			it = json_object_iter_next(f.v, it);
+		}
+		val = json_object_get(f.v, key);
+		if (!val)
+			continue;
+		KSymbol *s = kernel_symbol(g->k, key);
+		if (!s || s->kind == SYMK_ADDRESS_SPACE) {
+			ld_err_key(L, f, key, "symbol '%s' has neither a value nor a constraint defining it",
+				key);
+			ok = false;
+			continue;
+		}
+		Sym *e = get_expr(L, jv_get(L, f, key), sc);
+		if (!e) {
+			ok = false;
+			continue;
+		}
+		(*dims)[*n] = s->sym;
+		(*exprs)[(*n)++] = e;
+	}
+	return ok;
+}
+
+static Mapping *get_mapping(G *g, JV f)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	if (!json_is_object(f.v)) {
+		ld_err(L, f, "expected a mapping object");
+		return NULL;
+	}
+	check_fields(L, f, "iterators inputs outputs dynamic_values", NULL);
+	Mapping *m = ARENA_NEW(&k->arena, Mapping);
+	bool ok = true;
+	JV it = jv_get(L, f, "iterators");
+	if (!need(L, f, it, "iterators"))
+		return NULL;
+	if (!json_is_array(it.v)) {
+		ld_err(L, it, "expected a list of iterator names");
+		return NULL;
+	}
+	JV dv = jv_get(L, f, "dynamic_values");
+	size_t ni = json_array_size(it.v), nd = json_is_array(dv.v) ? json_array_size(dv.v) : 0;
+	if (dv.v && !json_is_array(dv.v)) {
+		ld_err(L, dv, "expected a list of symbol names");
+		ok = false;
+	}
+	Sym **all = ARENA_NEWN(&k->arena, Sym *, ni + nd + 1);
+	m->iters = all;
+	m->dyn = all + ni;
+	for (size_t i = 0; i < ni + nd; i++) {
+		JV e = i < ni ? jv_at(L, it, i) : jv_at(L, dv, i - ni);
+		const char *s;
+		if (!get_ident(L, e, &s)) {
+			ok = false;
+			continue;
+		}
+		Sym *x = sym_symbol(k->sc, s);
+		for (size_t j = 0; j < i; j++)
+			if (all[j] == x) {
+				ld_err(L, e, "'%s' is named twice in this mapping", s);
+				ok = false;
+			}
+		all[i] = x;
+	}
+	if (!ok)
+		return NULL;
+	m->niters = (int)ni;
+	m->ndyn = (int)nd;
+	Scope sc = {(int)(ni + nd), all, NULL};
+	JV in = jv_get(L, f, "inputs"), out = jv_get(L, f, "outputs");
+	if (!need(L, f, in, "inputs") || !need(L, f, out, "outputs"))
+		return NULL;
+	ok &= get_dim_map(g, in, &sc, &m->nin, &m->in_dims, &m->in_exprs);
+	ok &= get_dim_map(g, out, &sc, &m->nout, &m->out_dims, &m->out_exprs);
+	return ok ? m : NULL;
+}
+
+static Shape map_shape(int n, Sym **dims)
+{
+	Shape s = {n, dims};
+	return s;
+}
+
+static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	bool is_write = op->kind == OP_WRITE;
+	Value *mem = op->args[is_write ? 1 : 0];
+	JV mjv = jvs[is_write ? 1 : 0];
+	bool ok = get_ept(g, n, op);
+	if (mem->kind != VAL_MEMORY) {
+		ld_err(L, mjv, "'%s' is not a memory argument", mem->name);
+		return false;
+	}
+	JV f = jv_get(L, n->jv, "mapping");
+	int ndyn = op->nargs - (is_write ? 2 : 1);
+	op->ndyn = ndyn;
+	if (f.v) {
+		op->mapping = get_mapping(g, f);
+		if (!op->mapping)
+			return false;
+		if (op->mapping->ndyn != ndyn) {
+			ld_err(L, f, "mapping has %d dynamic values but the op passes %d in mapping_dynamic_vals",
+				op->mapping->ndyn, ndyn);
+			ok = false;
+		}
+	} else if (ndyn) {
+		ld_err(L, jv_get(L, n->jv, "mapping_dynamic_vals"),
+			"mapping_dynamic_vals needs a mapping");
+		ok = false;
+	}
+	for (int i = 0; i < ndyn; i++) {
+		Value *dv = op->args[op->nargs - ndyn + i];
+		if (!is_int_dtype(dv->dtype)) {
+			ld_err(L, jvs[op->nargs - ndyn + i], "dynamic value '%s' must have an integer dtype, got %s",
+				dv->name, vstr(g, dv));
+			ok = false;
+		}
+	}
+	Mapping *m = op->mapping;
+	Shape mem_side = m ? map_shape(is_write ? m->nout : m->nin, is_write ? m->out_dims : m->in_dims)
+			   : mem->shape;
+	if (m && !same_set(mem_side, mem->shape)) {
+		ld_err(L, f, "shape mismatch: the mapping's %s dims %s must be the dims of '%s' %s",
+			is_write ? "outputs" : "inputs", tstr(g, mem->dtype, mem_side), mem->name,
+			vstr(g, mem));
+		ok = false;
+	}
+	if (!is_write) {
+		op->results[0]->dtype = mem->dtype;
+		op->results[0]->shape = m ? map_shape(m->nout, m->out_dims) : mem->shape;
+		return ok;
+	}
+	Value *reg = op->args[0];
+	if (reg->kind == VAL_MEMORY) {
+		ld_err(L, jvs[0], "'%s' is a memory argument, not a register", reg->name);
+		return false;
+	}
+	ok &= dtype_eq(g, n, jvs[0], "write", reg, mem);
+	if (m) {
+		Shape reg_side = map_shape(m->nin, m->in_dims);
+		if (!same_set(reg_side, reg->shape)) {
+			ld_err(L, f, "shape mismatch: the mapping's inputs dims %s must be the dims of '%s' %s",
+				tstr(g, reg->dtype, reg_side), reg->name, vstr(g, reg));
+			ok = false;
+		}
+	} else if (!subset(reg->shape, mem->shape)) {
+		ld_err(L, jvs[0], "shape mismatch: register '%s' %s has dims that memory '%s' %s lacks",
+			reg->name, vstr(g, reg), mem->name, vstr(g, mem));
+		ok = false;
+	}
+	return ok;
+}
+
+static bool mma_dtype_ok(DType want, DType have)
+{
+	if (want == have)
+		return true;
+	/* The F8 types take any of the f8 encodings. */
+	bool want_f8 = want >= DT_F8E4M3FNUZ, have_f8 = have >= DT_F8E4M3FNUZ;
+	return want_f8 && have_f8;
+}
+
+static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *lhs = op->args[0], *rhs = op->args[1], *acc = op->args[2];
+	JV f = jv_get(L, n->jv, "mma_type");
+	const char *s;
+	if (f.v) {
+		if (!get_string(L, f, &s))
+			return false;
+		op->mma_type = mma_from_name(s);
+		if (op->mma_type == MMA_NONE) {
+			ld_err(L, f, "unknown mma_type '%s'", s);
+			return false;
+		}
+	}
+	if (!dtype_eq(g, n, jvs[1], "mma operands", lhs, rhs))
+		return false;
+	if (acc->shape.rank < 2) {
+		ld_err(L, jvs[2], "shape mismatch: the accumulator '%s' %s needs at least 2 dims",
+			acc->name, vstr(g, acc));
+		return false;
+	}
+	Sym *md = acc->shape.dims[acc->shape.rank - 2], *nd = acc->shape.dims[acc->shape.rank - 1];
+	Sym *kd = NULL;
+	int nk = 0;
+	for (int i = 0; i < lhs->shape.rank; i++) {
+		Sym *d = lhs->shape.dims[i];
+		if (shape_find(rhs->shape, d) >= 0 && shape_find(acc->shape, d) < 0) {
+			kd = d;
+			nk++;
+		}
+	}
+	if (nk != 1) {
+		ld_err(L, n->jv,
+			"shape mismatch: lhs %s and rhs %s must share exactly one reduction dim not in "
+			"acc %s, found %d",
+			vstr(g, lhs), vstr(g, rhs), vstr(g, acc), nk);
+		return false;
+	}
+	Sym *ex[] = {kd};
+	Shape acck = {acc->shape.rank + 1, ARENA_NEWN(&L->tmp, Sym *, acc->shape.rank + 1)};
+	memcpy(acck.dims, acc->shape.dims, sizeof(Sym *) * (size_t)acc->shape.rank);
+	acck.dims[acc->shape.rank] = ex[0];
+	if (shape_find(lhs->shape, md) < 0 || !subset(lhs->shape, acck)) {
+		ld_err(L, jvs[0], "shape mismatch: lhs %s must be [..., %s, %s] over acc %s", vstr(g, lhs),
+			sym_name(md), sym_name(kd), vstr(g, acc));
+		return false;
+	}
+	if (shape_find(rhs->shape, nd) < 0 || !subset(rhs->shape, acck)) {
+		ld_err(L, jvs[1], "shape mismatch: rhs %s must be [..., %s, %s] over acc %s", vstr(g, rhs),
+			sym_name(nd), sym_name(kd), vstr(g, acc));
+		return false;
+	}
+	MmaType mt = op_mma_type(g->k, op);
+	if (mt != MMA_NONE) {
+		const MmaInfo *mi = &mma_info[mt];
+		if (!mma_dtype_ok(mi->in, lhs->dtype)) {
+			ld_err(L, jvs[0], "dtype mismatch: %s takes %s operands, '%s' is %s", mi->name,
+				dtype_name(mi->in), lhs->name, vstr(g, lhs));
+			return false;
+		}
+		if (acc->dtype != mi->acc) {
+			ld_err(L, jvs[2], "dtype mismatch: %s accumulates in %s, '%s' is %s", mi->name,
+				dtype_name(mi->acc), acc->name, vstr(g, acc));
+			return false;
+		}
+	}
+	op->results[0]->dtype = acc->dtype;
+	op->results[0]->shape = acc->shape;
+	return true;
+}
+
+/* Broadcast result of shapes a and b; false if neither contains the other. */
+static bool bcast(Shape a, Shape b, Shape *out)
+{
+	if (subset(b, a))
+		*out = a;
+	else if (subset(a, b))
+		*out = b;
+	else
+		return false;
+	return true;
+}
+
+static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	JV f = jv_get(L, n->jv, "axis");
+	if (!need(L, n->jv, f, "axis") || !(op->dim = get_dim(L, f)))
+		return false;
+	if (!kernel_constraint(k, CON_TILING, op->dim)) {
+		ld_err(L, f, "iterate axis '%s' has no tiling constraint", sym_name(op->dim));
+		return false;
+	}
+	JV ia = jv_get(L, n->jv, "init_args");
+	int ninit = (int)json_array_size(ia.v);
+	op->ninit = ninit;
+	if ((size_t)ninit != n->body->params.len) {
+		ld_err(L, jv_get(L, n->jv, "iter_args"), "%zu iter_args for %d init_args",
+			n->body->params.len, ninit);
+		return false;
+	}
+	(void)nrefs;
+	for (int i = 0; i < ninit; i++) {
+		if (op->args[i]->kind == VAL_MEMORY) {
+			ld_err(L, jvs[i], "'%s' is a memory argument, not a register", op->args[i]->name);
+			return false;
+		}
+	}
+	Region *r = region_new(k, op, n->list->region);
+	op->body = r;
+	n->body->region = r;
+	for (int i = 0; i < ninit; i++) {
+		Value *p = region_add_param(k, r, n->body->params.data[i], op->args[i]->dtype,
+			op->args[i]->shape);
+		p->loc = (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0};
+	}
+	int nerr = L->d->nerrors;
+	build_list(g, n->body);
+	if (L->d->nerrors != nerr || n->body->incomplete)
+		return false; /* the body's own errors say what is wrong */
+	/* The body ends in its output, with the iter args' types. */
+	Op *last = r->ops.len ? vec_last(&r->ops) : NULL;
+	int nout = 0;
+	for (size_t i = 0; i < n->body->nodes.len; i++)
+		nout += n->body->nodes.data[i]->kind == OP_OUTPUT;
+	JV body = jv_get(L, n->jv, "body");
+	if (nout != 1 || !last || last->kind != OP_OUTPUT) {
+		ld_err(L, body, "the body of '%s' must contain exactly one output node (found %d)",
+			n->name, nout);
+		return false;
+	}
+	Node *on = NULL;
+	for (size_t i = 0; i < n->body->nodes.len; i++)
+		if (n->body->nodes.data[i]->op == last)
+			on = n->body->nodes.data[i];
+	if (last->nargs != ninit) {
+		ld_err(L, on ? jv_get(L, on->jv, "values") : body,
+			"the body yields %d values for %d iter args", last->nargs, ninit);
+		return false;
+	}
+	for (int i = 0; i < ninit; i++) {
+		Value *y = last->args[i], *p = r->params[i];
+		if (y->dtype != p->dtype || !shape_eq(y->shape, p->shape)) {
+			ld_err(L, on ? jv_at(L, jv_get(L, on->jv, "values"), (size_t)i) : body,
+				"type mismatch: yields '%s' %s for iter arg '%s' %s", y->name, vstr(g, y),
+				p->name, vstr(g, p));
+			return false;
+		}
+		op->results[i]->dtype = p->dtype;
+		op->results[i]->shape = p->shape;
+	}
+	return true;
+}
+
+static bool get_expr_list(G *g, JV f, int *n, Sym ***out)
+{
+	if (!json_is_array(f.v)) {
+		ld_err(g->L, f, "expected a list of expressions");
+		return false;
+	}
+	size_t cnt = json_array_size(f.v);
+	*out = ARENA_NEWN(&g->k->arena, Sym *, cnt + 1);
+	*n = (int)cnt;
+	bool ok = true;
+	for (size_t i = 0; i < cnt; i++)
+		ok &= ((*out)[i] = get_expr(g->L, jv_at(g->L, f, i), NULL)) != NULL;
+	return ok;
+}
+
+/* Attributes and result type of one op; false after reporting. */
+bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	Value *res = op_result(op);
+	JV f;
+	double num;
+	switch (op_class(op->kind)) {
+	case OPC_SOURCE:
+		if (op->kind == OP_REGISTER) {
+			f = jv_get(L, n->jv, "shape");
+			if (!need(L, n->jv, f, "shape") || !get_shape(L, f, &op->shape))
+				return false;
+		}
+		f = jv_get(L, n->jv, "dtype");
+		if (!need(L, n->jv, f, "dtype") || !get_dtype(L, f, &op->dtype))
+			return false;
+		res->dtype = op->dtype;
+		if (op->kind == OP_SELF_INDEX) {
+			f = jv_get(L, n->jv, "dim");
+			if (!need(L, n->jv, f, "dim") || !(op->dim = get_dim(L, f)) || !get_ept(g, n, op))
+				return false;
+			if (!is_int_dtype(op->dtype)) {
+				ld_err(L, jv_get(L, n->jv, "dtype"), "self_index needs an integer dtype, got %s",
+					dtype_name(op->dtype));
+				return false;
+			}
+			res->shape = shape_new(k, 1);
+			res->shape.dims[0] = op->dim;
+			return true;
+		}
+		f = jv_get(L, n->jv, "value");
+		if (!need(L, n->jv, f, "value"))
+			return false;
+		if (op->kind == OP_SCALAR && json_is_string(f.v)) {
+			if (!(op->expr = get_expr(L, f, NULL)))
+				return false;
+		} else if (!get_number(L, f, &num)) {
+			return false;
+		} else {
+			op->value = num;
+		}
+		res->shape = op->shape;
+		return true;
+	case OPC_MEMORY:
+		return build_memory(g, n, op, jvs);
+	case OPC_MMA:
+		return build_mma(g, n, op, jvs);
+	case OPC_CONTROL:
+		if (op->kind == OP_ITERATE)
+			return build_iterate(g, n, op, jvs, nrefs);
+		if (op->kind == OP_OUTPUT)
+			return true;
+		{ /* get_result */
+			long long idx;
+			f = jv_get(L, n->jv, "res_idx");
+			if (!need(L, n->jv, f, "res_idx") || !get_int(L, f, 0, 1 << 20, &idx))
+				return false;
+			Ent *e = tab_find(g, json_string_value(json_object_get(n->jv.v, "value")) ?
+							 intern(json_string_value(json_object_get(n->jv.v, "value"))) :
+							 "");
+			Value *src = NULL;
+			if (e && e->kind == E_NODE && e->node->op) {
+				Op *d = e->node->op;
+				if (idx >= d->nresults) {
+					ld_err(L, f, "res_idx %lld is out of range: '%s' has %d result%s", idx,
+						d->name, d->nresults, d->nresults == 1 ? "" : "s");
+					return false;
+				}
+				src = d->results[idx];
+			} else if (e && e->kind != E_NODE && idx == 0) {
+				src = op->args[0];
+			} else if (e && e->kind != E_NODE) {
+				ld_err(L, f, "res_idx %lld is out of range: '%s' has 1 result", idx, e->key);
+				return false;
+			}
+			if (!src || src->dtype == DT_NONE)
+				return false;
+			op->args[0] = src;
+			op->res_idx = (int)idx;
+			res->dtype = src->dtype;
+			res->shape = src->shape;
+			return true;
+		}
+	case OPC_UNARY:
+		res->dtype = op->args[0]->dtype;
+		res->shape = op->args[0]->shape;
+		return true;
+	case OPC_BINARY:
+	case OPC_COMPARE: {
+		Value *a = op->args[0], *b = op->args[1];
+		if (!dtype_eq(g, n, jvs[1], op_name(op->kind), a, b))
+			return false;
+		if (!bcast(a->shape, b->shape, &res->shape)) {
+			ld_err(L, jvs[1], "shape mismatch: %s and %s: neither contains the other's dims",
+				vstr(g, a), vstr(g, b));
+			return false;
+		}
+		res->dtype = op_class(op->kind) == OPC_COMPARE ? DT_I1 : a->dtype;
+		return true;
+	}
+	case OPC_SELECT: {
+		Value *c = op->args[0], *a = op->args[1], *b = op->args[2];
+		if (c->dtype != DT_I1) {
+			ld_err(L, jvs[0], "dtype mismatch: the condition '%s' must be i1, got %s", c->name,
+				vstr(g, c));
+			return false;
+		}
+		if (!dtype_eq(g, n, jvs[2], "select", a, b))
+			return false;
+		Shape s1, s2;
+		if (!bcast(a->shape, b->shape, &s1) || !bcast(s1, c->shape, &s2)) {
+			ld_err(L, n->jv, "shape mismatch: %s, %s and %s do not broadcast", vstr(g, c),
+				vstr(g, a), vstr(g, b));
+			return false;
+		}
+		res->dtype = a->dtype;
+		res->shape = s2;
+		return true;
+	}
+	case OPC_CAST:
+		f = jv_get(L, n->jv, "dtype");
+		if (!need(L, n->jv, f, "dtype") || !get_dtype(L, f, &op->dtype))
+			return false;
+		res->dtype = op->dtype;
+		res->shape = op->args[0]->shape;
+		return true;
+	case OPC_SHAPE: {
+		Value *a = op->args[0];
+		f = jv_get(L, n->jv, "target_shape");
+		if (!need(L, n->jv, f, "target_shape") || !get_shape(L, f, &op->shape))
+			return false;
+		if (op->kind == OP_BROADCAST && !subset(a->shape, op->shape)) {
+			ld_err(L, f, "shape mismatch: cannot broadcast %s to %s", vstr(g, a),
+				tstr(g, a->dtype, op->shape));
+			return false;
+		}
+		if (op->kind == OP_PERMUTE && !same_set(a->shape, op->shape)) {
+			ld_err(L, f, "shape mismatch: %s is not a permutation of %s",
+				tstr(g, a->dtype, op->shape), vstr(g, a));
+			return false;
+		}
+		res->dtype = a->dtype;
+		res->shape = op->shape;
+		return true;
+	}
+	case OPC_REDUCE: {
+		f = jv_get(L, n->jv, "init");
+		op->has_init = f.v != NULL;
+		int nsrc = op_reduce_nsrc(op);
+		if (nsrc < 1) {
+			ld_err(L, jv_get(L, n->jv, "arg"), "a reduction needs at least one arg");
+			return false;
+		}
+		Value *a = op->args[0];
+		for (int i = 1; i < nsrc; i++) {
+			if (!dtype_eq(g, n, jvs[i], op_name(op->kind), a, op->args[i]))
+				return false;
+			if (!shape_eq(a->shape, op->args[i]->shape)) {
+				ld_err(L, jvs[i], "shape mismatch: '%s' %s and '%s' %s", a->name, vstr(g, a),
+					op->args[i]->name, vstr(g, op->args[i]));
+				return false;
+			}
+		}
+		JV fd = jv_get(L, n->jv, "dim");
+		if (!need(L, n->jv, fd, "dim") || !(op->dim = get_dim(L, fd)))
+			return false;
+		int pos = shape_find(a->shape, op->dim);
+		if (pos < 0) {
+			ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to reduce", a->name,
+				vstr(g, a), sym_name(op->dim));
+			return false;
+		}
+		JV fb = jv_get(L, n->jv, "block");
+		if (fb.v && !get_bool(L, fb, &op->block))
+			return false;
+		res->dtype = a->dtype;
+		res->shape = shape_new(k, a->shape.rank - 1);
+		for (int i = 0, j = 0; i < a->shape.rank; i++)
+			if (i != pos)
+				res->shape.dims[j++] = a->shape.dims[i];
+		if (op->has_init) {
+			Value *in = op_reduce_init(op);
+			if (in->dtype != res->dtype || !shape_eq(in->shape, res->shape)) {
+				ld_err(L, f, "type mismatch: init '%s' is %s, the reduction gives %s", in->name,
+					vstr(g, in), vstr(g, res));
+				return false;
+			}
+		}
+		return true;
+	}
+	case OPC_INDEX: { /* apply_expr */
+		JV fp = jv_get(L, n->jv, "params");
+		if (!need(L, n->jv, fp, "params"))
+			return false;
+		if (!json_is_array(fp.v) || json_array_size(fp.v) != (size_t)op->nargs) {
+			ld_err(L, fp, "expected a list of %d parameter name%s, one per register", op->nargs,
+				op->nargs == 1 ? "" : "s");
+			return false;
+		}
+		op->nparams = op->nargs;
+		op->params = ARENA_NEWN(&k->arena, Sym *, op->nargs + 1);
+		for (int i = 0; i < op->nargs; i++) {
+			const char *s;
+			if (!get_ident(L, jv_at(L, fp, (size_t)i), &s))
+				return false;
+			op->params[i] = sym_symbol(k->sc, s);
+		}
+		Shape s = op->args[0]->shape;
+		for (int i = 0; i < op->nargs; i++) {
+			Value *a = op->args[i];
+			if (!is_int_dtype(a->dtype)) {
+				ld_err(L, jvs[i], "apply_expr needs integer registers, '%s' is %s", a->name,
+					vstr(g, a));
+				return false;
+			}
+			if (!bcast(s, a->shape, &s)) {
+				ld_err(L, jvs[i], "shape mismatch: %s does not broadcast with %s", vstr(g, a),
+					tstr(g, a->dtype, s));
+				return false;
+			}
+		}
+		Scope sc = {op->nparams, op->params, NULL};
+		f = jv_get(L, n->jv, "expr");
+		if (!need(L, n->jv, f, "expr") || !(op->expr = get_expr(L, f, &sc)))
+			return false;
+		op->dtype = op->args[0]->dtype;
+		f = jv_get(L, n->jv, "dtype");
+		if (f.v && !get_dtype(L, f, &op->dtype))
+			return false;
+		if (sym_is_bool(op->expr))
+			op->dtype = DT_I1;
+		res->dtype = op->dtype;
+		res->shape = s;
+		return true;
+	}
+	case OPC_EXTRACT: {
+		Value *a = op->args[0];
+		f = jv_get(L, n->jv, "offset");
+		if (!need(L, n->jv, f, "offset"))
+			return false;
+		res->dtype = a->dtype;
+		if (op->kind == OP_EXTRACT) {
+			op->nslice = 1;
+			op->offset = ARENA_NEWN(&k->arena, Sym *, 1);
+			if (!(op->offset[0] = get_expr(L, f, NULL)))
+				return false;
+			res->shape = a->shape;
+			if (a->shape.rank > 1)
+				res->shape.rank--; /* drops the fastest (last) dim */
+			return true;
+		}
+		int n1, n2, n3;
+		JV fs = jv_get(L, n->jv, "size"), ft = jv_get(L, n->jv, "stride");
+		if (!need(L, n->jv, fs, "size") || !need(L, n->jv, ft, "stride") ||
+			!get_expr_list(g, f, &n1, &op->offset) || !get_expr_list(g, fs, &n2, &op->size) ||
+			!get_expr_list(g, ft, &n3, &op->stride))
+			return false;
+		if (n1 != n2 || n1 != n3) {
+			ld_err(L, n->jv, "offset, size and stride must have the same length (%d, %d, %d)", n1,
+				n2, n3);
+			return false;
+		}
+		op->nslice = n1;
+		res->shape = a->shape;
+		return true;
+	}
+	case OPC_COUNT:
+		break;
+	}
+	die("unhandled op class");
+}
+
+/* Optional "type": must equal the inferred result type(s). */
+bool check_declared_type(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	JV f = jv_get(L, n->jv, "type");
+	if (!f.v || op->nresults == 0)
+		return true; /* writes and outputs: accepted, not checked */
+	bool ok = true;
+	for (int i = 0; i < op->nresults; i++) {
+		JV t = f;
+		if (op->nresults > 1) {
+			if (!json_is_array(f.v) || json_array_size(f.v) != (size_t)op->nresults) {
+				ld_err(L, f, "expected a list of %d types", op->nresults);
+				return false;
+			}
+			t = jv_at(L, f, (size_t)i);
+		}
+		if (!json_is_object(t.v)) {
+			ld_err(L, t, "expected a type object {\"shape\": [...], \"dtype\": ...}");
+			return false;
+		}
+		check_fields(L, t, "shape dtype", NULL);
+		JV fs = jv_get(L, t, "shape"), fd = jv_get(L, t, "dtype");
+		Shape s;
+		DType dt;
+		if (!need(L, t, fs, "shape") || !need(L, t, fd, "dtype") || !get_shape(L, fs, &s) ||
+			!get_dtype(L, fd, &dt))
+			return false;
+		Value *r = op->results[i];
+		if (dt != r->dtype || !shape_eq(s, r->shape)) {
+			ld_err(L, t, "type mismatch: declared %s, inferred %s", tstr(g, dt, s), vstr(g, r));
+			ok = false;
+		}
+	}
+	op->has_type = ok;
+	return ok;
+}
+
+/* Optional "index": {dim: "start : size : stride"}. */
+bool load_index(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	JV f = jv_get(L, n->jv, "index");
+	if (!f.v)
+		return true;
+	if (!json_is_object(f.v)) {
+		ld_err(L, f, "expected an object (dim: \"start : size : stride\")");
+		return false;
+	}
+	size_t cnt = json_object_size(f.v);
+	op->index = ARENA_NEWN(&g->k->arena, IndexSeq, cnt + 1);
+	bool ok = true;
+	const char *key;
+	json_t *val;
+	json_object_foreach(f.v, key, val)
+	{
+		JV e = jv_get(L, f, key);
+		KSymbol *s = kernel_symbol(g->k, key);
+		if (!s || s->kind == SYMK_ADDRESS_SPACE) {
+			ld_err_key(L, f, key, "symbol '%s' has neither a value nor a constraint defining it",
+				key);
+			ok = false;
+			continue;
+		}
+		if (!json_is_string(val) || strlen(json_string_value(val)) != json_string_length(val)) {
+			ld_err(L, e, "expected a string \"start : size : stride\"");
+			ok = false;
+			continue;
+		}
+		const char *text = json_string_value(val);
+		const char *c1 = strchr(text, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c1 || !c2 || strchr(c2 + 1, ':')) {
+			ld_err(L, e, "expected \"start : size : stride\", got '%s'", text);
+			ok = false;
+			continue;
+		}
+		IndexSeq *is = &op->index[op->nindex];
+		is->dim = s->sym;
+		const char *parts[3] = {text, c1 + 1, c2 + 1};
+		size_t lens[3] = {(size_t)(c1 - text), (size_t)(c2 - c1 - 1), strlen(c2 + 1)};
+		Sym *x[3];
+		for (int i = 0; i < 3; i++) {
+			char *p = arena_strndup(&L->tmp, parts[i], lens[i]);
+			x[i] = parse_expr_at(L, e, p, (int)(parts[i] - text), NULL);
+			if (!x[i])
+				ok = false;
+		}
+		if (!x[0] || !x[1] || !x[2])
+			continue;
+		is->start = x[0];
+		is->size = x[1];
+		is->stride = x[2];
+		op->nindex++;
+	}
+	return ok;
+}
+
