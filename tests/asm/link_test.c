@@ -406,6 +406,50 @@ START_TEST(rel32_pair_matches_lld)
 }
 END_TEST
 
+/* Damaged objects: every truncation and many single-byte corruptions of a
+ * real object must give an error or a linked file, never a crash (run
+ * under ASan in CI). */
+START_TEST(link_survives_damaged_objects)
+{
+	size_t len;
+	char *text = read_file(data_path("two_kernels_gfx942.s"), &len);
+	AsmOptions o = {NULL, "gfx942", "t.s", false};
+	Buf obj = {0}, msg = {0};
+	ck_assert_int_eq(asm_assemble(&o, text, len, &obj, &msg), 0);
+	int failed = 0, ok = 0;
+	for (size_t cut = 0; cut < obj.len; cut += 97) {
+		Buf out = {0};
+		buf_clear(&msg);
+		if (asm_link(obj.data, cut, "cut.o", &out, &msg) == 0)
+			ok++;
+		else
+			failed++;
+		buf_free(&out);
+	}
+	ck_assert_int_gt(failed, 0);
+	uint64_t s = 12345;
+	unsigned char *copy = xmalloc(obj.len);
+	for (int round = 0; round < 400; round++) {
+		memcpy(copy, obj.data, obj.len);
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		size_t at = (size_t)(s >> 33) % obj.len;
+		copy[at] ^= (unsigned char)(1u << ((s >> 20) & 7));
+		Buf out = {0};
+		buf_clear(&msg);
+		if (asm_link(copy, obj.len, "flip.o", &out, &msg) == 0)
+			ok++;
+		else
+			ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "flip.o: link error: "));
+		buf_free(&out);
+	}
+	ck_assert_int_gt(ok, 0);
+	free(copy);
+	free(text);
+	buf_free(&obj);
+	buf_free(&msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("asm");
@@ -419,6 +463,7 @@ int main(void)
 	tcase_add_test(tc, llvm_mc_selection);
 	tcase_add_test(tc, link_rejects_what_it_cannot_do);
 	tcase_add_test(tc, rel32_pair_matches_lld);
+	tcase_add_test(tc, link_survives_damaged_objects);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

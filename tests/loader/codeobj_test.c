@@ -274,6 +274,19 @@ START_TEST(bad_files_rejected)
 		ck_assert_msg(strncmp(buf_cstr(&msg), "cut.hsaco: ", 11) == 0, "%s", msg.data);
 		codeobj_free(&co);
 	}
+	/* single-bit corruptions: an error or a readable object, never a crash */
+	uint64_t seed = 99;
+	char *copy = xmalloc(len);
+	for (int round = 0; round < 400; round++) {
+		memcpy(copy, bytes, len);
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		copy[(seed >> 33) % len] ^= (char)(1u << ((seed >> 20) & 7));
+		buf_clear(&msg);
+		if (codeobj_read(copy, len, "flip.hsaco", &co, &msg) != 0)
+			ck_assert_msg(strncmp(buf_cstr(&msg), "flip.hsaco: ", 12) == 0, "%s", msg.data);
+		codeobj_free(&co);
+	}
+	free(copy);
 	/* a relocatable object is named as such */
 	char cmd[2048], obj[1024];
 	snprintf(obj, sizeof obj, "%s/v.o", dir);
