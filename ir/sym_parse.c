@@ -356,7 +356,9 @@ static Sym *p_power(P *p)
 		Sym *e = p_unary(p);
 		if (!e)
 			return NULL;
-		return chk(p, sym_pow(p->c, need_num(p, b, at), e), at);
+		if (!need_num(p, b, at) || !need_num(p, e, at))
+			return NULL;
+		return chk(p, sym_pow(p->c, b, e), at);
 	}
 	return b;
 }

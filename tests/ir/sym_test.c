@@ -319,7 +319,7 @@ START_TEST(bad_input)
 	char msg[256];
 	static const char *bad[] = {"", "(", "x +", "1 2", "Mod(x)", "floor(x, y)", "x $", "@", "f(x)", "Piecewise(x)",
 		"Piecewise((x, y > 0)", "x > y > z", "(x > 0) + 1", "floor(x > 0)", "1.5", "$", ")", "x ** ** 2",
-		"Piecewise((x > 1, True))"};
+		"Piecewise((x > 1, True))", "~($Tx > 0 & $88T8 >= 0)**8888" /* fuzzer find */, "2**(x > 1)"};
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++)
 		parse_err(bad[i], NULL, 0);
 	ck_assert_int_eq(parse_err("x + @", msg, sizeof msg), 5);
