@@ -7,6 +7,17 @@
 
 #include "emu_harness.h"
 
+static uint8_t *slurp(const char *path, size_t *n)
+{
+	FILE *b = fopen(path, "rb");
+	if (!b)
+		return NULL;
+	uint8_t *d = xmalloc(1 << 20);
+	*n = fread(d, 1, 1 << 20, b);
+	fclose(b);
+	return d;
+}
+
 size_t h_assemble(const char *body, uint8_t **code, const char *mcpu)
 {
 	static int seq;
@@ -98,4 +109,59 @@ void h_free(Harness *h)
 {
 	emu_mem_free(h->mem);
 	free(h->code);
+}
+
+bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *flags)
+{
+	static int seq;
+	char name[64];
+	snprintf(name, sizeof name, "emu-cl-%d-%d", (int)getpid(), seq++);
+	const char *dir = test_tmpdir(name);
+	Buf path = {0}, cmd = {0};
+	buf_printf(&path, "%s/k.cl", dir);
+	FILE *f = fopen(buf_cstr(&path), "w");
+	if (!f)
+		die("cannot write %s", buf_cstr(&path));
+	fputs(source, f);
+	fclose(f);
+	buf_printf(&cmd, "cd '%s' && clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o && "
+		   "llvm-objcopy-19 -O binary --only-section=.text k.o k.text && "
+		   "llvm-objcopy-19 -O binary --only-section=.rodata k.o k.kd", dir, mcpu, flags ? flags : "");
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	buf_free(&cmd);
+	buf_free(&path);
+	if (r.status != 0) {
+		fprintf(stderr, "clang-19 failed:\n%s\n", r.err);
+		cmd_result_free(&r);
+		return false;
+	}
+	cmd_result_free(&r);
+	memset(h, 0, sizeof *h);
+	Buf p1 = {0}, p2 = {0};
+	buf_printf(&p1, "%s/k.text", dir);
+	buf_printf(&p2, "%s/k.kd", dir);
+	size_t kn = 0;
+	h->code = slurp(buf_cstr(&p1), &h->code_size);
+	uint8_t *kd = slurp(buf_cstr(&p2), &kn);
+	buf_free(&p1);
+	buf_free(&p2);
+	ck_assert_msg(h->code && kd && kn >= KD_SIZE, "no .text or kernel descriptor");
+	char why[128];
+	ck_assert_msg(kd_decode(kd, &h->l.kd, why, sizeof why) == 0, "kd_decode: %s", why);
+	free(kd);
+	h->mem = emu_mem_new();
+	ck_assert_int_eq(emu_mem_map_at(h->mem, H_CODE_ADDR, h->code, h->code_size, false, "code"), 0);
+	/* the KD's entry offset is a relocation in the .o: the kernel is at .text+0 */
+	h->l.kd.kernel_code_entry_byte_offset = 0;
+	h->l.arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
+	h->l.kd_addr = H_CODE_ADDR;
+	h->l.kernarg_addr = emu_mem_map(h->mem, h->kernarg, sizeof h->kernarg, 16, false, "kernarg");
+	h->l.grid[0] = h->l.grid[1] = h->l.grid[2] = 1;
+	h->l.wg_size[0] = 64, h->l.wg_size[1] = h->l.wg_size[2] = 1;
+	h->l.max_instructions = 10000000;
+	char rm[600];
+	snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+	if (system(rm) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	return true;
 }
