@@ -166,6 +166,7 @@ void sym_ctx_free(SymCtx *c)
 		return;
 	arena_free(&c->arena);
 	free(c->table);
+	free(c->spans);
 	free(c);
 }
 

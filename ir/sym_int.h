@@ -75,6 +75,15 @@ struct SymCtx {
 	/* direct-mapped caches in front of the table for the hottest lookups */
 	Sym *numcache[256];
 	Sym *symcache[128];
+	/* parser: text of parenthesised spans already parsed -> node */
+	struct SymSpan {
+		uint64_t h;
+		uint32_t len;
+		uint32_t inner; /* nesting depth inside the span */
+		const char *text;
+		Sym *e;
+	} *spans;
+	size_t nspans, capspans;
 };
 
 static inline uint32_t sym_tick(SymCtx *c) { return ++c->tick; }

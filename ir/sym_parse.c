@@ -62,6 +62,7 @@ typedef struct {
 	SymCtx *c;
 	const char *s, *p;
 	int depth;
+	int maxd; /* deepest nesting reached (for the span cache) */
 	SymParseError *err;
 	bool failed;
 } P;
@@ -142,7 +143,9 @@ static Sym *p_unary(P *p);
 
 static bool enter(P *p)
 {
-	if (++p->depth > SYM_PARSE_MAX_DEPTH) {
+	if (++p->depth > p->maxd)
+		p->maxd = p->depth;
+	if (p->depth > SYM_PARSE_MAX_DEPTH) {
 		fail(p, p->p, "expression nested more than %d levels deep", SYM_PARSE_MAX_DEPTH);
 		return false;
 	}
@@ -292,7 +295,137 @@ out:
 	return r;
 }
 
+/* ---- span cache ----
+ * Wave's expressions repeat large parenthesised blocks verbatim (the same
+ * Piecewise tile offset in hundreds of lines). A call or group near the top
+ * of the tree is looked up by its exact text first: finding its closing
+ * parenthesis and hashing the span costs a fraction of parsing it. Parsing
+ * is a pure function of the text, so a hit is exactly what a parse would
+ * give; the nesting bound is kept by recording each span's inner depth. */
+#define SPAN_CACHE_LEVELS 8
+
+typedef struct {
+	const char *at, *end;
+	uint64_t h;
+} Span;
+
+static bool span_find(const char *at, const char *open, Span *sp)
+{
+	int bal = 0;
+	const char *q = open;
+	for (;; q++) {
+		char ch = *q;
+		if (ch == '(')
+			bal++;
+		else if (ch == ')') {
+			if (--bal == 0)
+				break;
+		} else if (ch == 0)
+			return false;
+	}
+	sp->at = at;
+	sp->end = q + 1;
+	size_t n = (size_t)(sp->end - at);
+	uint64_t h = 0x243f6a8885a308d3ull ^ n;
+	const char *s = at;
+	for (; n >= 8; n -= 8, s += 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0xff51afd7ed558ccdull;
+	sp->h = h ^ (h >> 32);
+	return true;
+}
+
+static struct SymSpan *span_slot(SymCtx *c, const Span *sp)
+{
+	size_t len = (size_t)(sp->end - sp->at), mask = c->capspans - 1;
+	for (size_t i = sp->h & mask;; i = (i + 1) & mask) {
+		struct SymSpan *e = &c->spans[i];
+		if (!e->e || (e->h == sp->h && e->len == len && memcmp(e->text, sp->at, len) == 0))
+			return e;
+	}
+}
+
+static Sym *span_get(P *p, const Span *sp)
+{
+	SymCtx *c = p->c;
+	if (!c->capspans)
+		return NULL;
+	struct SymSpan *e = span_slot(c, sp);
+	if (!e->e || p->depth + (int)e->inner > SYM_PARSE_MAX_DEPTH)
+		return NULL;
+	if (p->depth + (int)e->inner > p->maxd)
+		p->maxd = p->depth + (int)e->inner;
+	return e->e;
+}
+
+static void span_put(P *p, const Span *sp, Sym *r, int inner)
+{
+	SymCtx *c = p->c;
+	if ((c->nspans + 1) * 2 > c->capspans) {
+		size_t ncap = c->capspans ? c->capspans * 2 : 1024;
+		struct SymSpan *old = c->spans;
+		size_t ocap = c->capspans;
+		c->spans = xcalloc(ncap, sizeof *c->spans);
+		c->capspans = ncap;
+		for (size_t i = 0; i < ocap; i++) {
+			if (!old[i].e)
+				continue;
+			size_t j = old[i].h & (ncap - 1);
+			while (c->spans[j].e)
+				j = (j + 1) & (ncap - 1);
+			c->spans[j] = old[i];
+		}
+		free(old);
+	}
+	struct SymSpan *e = span_slot(c, sp);
+	if (e->e)
+		return;
+	size_t len = (size_t)(sp->end - sp->at);
+	e->h = sp->h;
+	e->len = (uint32_t)len;
+	e->inner = (uint32_t)inner;
+	e->text = arena_strndup(&c->arena, sp->at, len);
+	e->e = r;
+	c->nspans++;
+}
+
+static Sym *p_primary_raw(P *p);
+
+/* p_primary through the span cache for calls and groups near the top. */
 static Sym *p_primary(P *p)
+{
+	ws(p);
+	const char *at = p->p, *q = at;
+	if (p->depth >= SPAN_CACHE_LEVELS)
+		return p_primary_raw(p);
+	while (is_name_char(*q))
+		q++;
+	Span sp;
+	if (*q != '(' || !span_find(at, q, &sp))
+		return p_primary_raw(p);
+	Sym *hit = span_get(p, &sp);
+	if (hit) {
+		p->p = sp.end;
+		return hit;
+	}
+	int saved = p->maxd;
+	p->maxd = p->depth;
+	Sym *r = p_primary_raw(p);
+	int inner = p->maxd - p->depth;
+	if (saved > p->maxd)
+		p->maxd = saved;
+	if (r && p->p == sp.end)
+		span_put(p, &sp, r, inner);
+	return r;
+}
+
+static Sym *p_primary_raw(P *p)
 {
 	ws(p);
 	const char *at = p->p;
@@ -556,7 +689,7 @@ static Sym *p_or(P *p) { return p_bin(p, '|'); }
 
 Sym *sym_parse(SymCtx *c, const char *text, SymParseError *err)
 {
-	P p = {c, text, text, 0, err, false};
+	P p = {c, text, text, 0, 0, err, false};
 	if (err) {
 		err->col = 0;
 		err->msg[0] = 0;
