@@ -309,7 +309,11 @@ static int build_symbols(Link *l, SymVec *symtab, SymVec *dynsym, size_t *first_
 			GElf_Sym s;
 			sym_get(l, i, &s);
 			int bind = GELF_ST_BIND(s.st_info), type = GELF_ST_TYPE(s.st_info);
-			if ((bind == STB_LOCAL) != (pass == 0))
+			int vis = GELF_ST_VISIBILITY(s.st_other);
+			/* gABI: a hidden or internal symbol becomes STB_LOCAL in the
+			 * output (lld does the same), so it goes with the locals. */
+			bool local = bind == STB_LOCAL || vis == STV_HIDDEN || vis == STV_INTERNAL;
+			if (local != (pass == 0))
 				continue;
 			if (type == STT_SECTION || type == STT_FILE)
 				continue;
@@ -327,9 +331,10 @@ static int build_symbols(Link *l, SymVec *symtab, SymVec *dynsym, size_t *first_
 				o.st_value = os->vaddr + s.st_value;
 			}
 			o.st_name = (Elf64_Word)str_add(&l->strtab, nm);
+			if (local)
+				o.st_info = GELF_ST_INFO(STB_LOCAL, type);
 			vec_push(symtab, o);
-			int vis = GELF_ST_VISIBILITY(s.st_other);
-			if (pass == 1 && (vis == STV_DEFAULT || vis == STV_PROTECTED)) {
+			if (pass == 1) {
 				o.st_name = (Elf64_Word)str_add(&l->dynstr, nm);
 				vec_push(dynsym, o);
 				vec_push(dyn_names, nm);
