@@ -409,8 +409,13 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		return;
 	}
 	APP("%s", r->name);
+	bool e32_named = in->id != EI_V_NOP && in->id != EI_V_MADMK_F32 && in->id != EI_V_MADAK_F32 &&
+			 in->id != EI_V_FMAMK_F32 && in->id != EI_V_FMAAK_F32 && in->id != EI_V_ACCVGPR_MOV_B32 &&
+			 !(r->flags & EIF_SDST);
 	if (in->vop3)
 		APP("_e64");
+	else if (is_vop_e32(in) && !in->dpp && !in->sdwa && e32_named)
+		APP("_e32");
 	else if (in->dpp)
 		APP("_dpp");
 	else if (in->sdwa)
@@ -433,11 +438,19 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		APP(" %s, 0x%x", s, (unsigned)(in->imm & 0xffff));
 		break;
 	case EF_SOPP:
-		if (r->flags & EIF_BRANCH)
-			APP(" %d", in->imm);
+		if (r->flags & EIF_BRANCH) /* as llvm-objdump prints it: the raw simm16 */
+			APP(" %u", (unsigned)in->imm & 0xffff);
 		else if (in->id == EI_S_WAITCNT) {
 			unsigned v = (unsigned)in->imm & 0xffff;
-			APP(" vmcnt(%u) expcnt(%u) lgkmcnt(%u)", (v & 15) | ((v >> 14) & 3) << 4, (v >> 4) & 7, (v >> 8) & 15);
+			unsigned vm = (v & 15) | ((v >> 14) & 3) << 4, ex = (v >> 4) & 7, lg = (v >> 8) & 15;
+			if (vm == 63 && ex == 7 && lg == 15)
+				APP(" vmcnt(63) expcnt(7) lgkmcnt(15)");
+			if (vm != 63)
+				APP(" vmcnt(%u)", vm);
+			if (ex != 7)
+				APP(" expcnt(%u)", ex);
+			if (lg != 15)
+				APP(" lgkmcnt(%u)", lg);
 		} else if (in->id != EI_S_ENDPGM && in->id != EI_S_BARRIER)
 			APP(" %d", in->imm);
 		break;
@@ -528,13 +541,31 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				APP(" row_bcast:31");
 			else
 				APP(" dpp_ctrl:0x%x", c);
-			APP(" row_mask:0x%x bank_mask:0x%x%s", in->row_mask, in->bank_mask, in->bound_ctrl ? " bound_ctrl:0" : "");
+			APP(" row_mask:0x%x bank_mask:0x%x%s", in->row_mask, in->bank_mask, in->bound_ctrl ? " bound_ctrl:1" : "");
+		}
+		if (in->sdwa) {
+			static const char *sel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "?"};
+			static const char *unused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "?"};
+			if (in->fmt != EF_VOPC)
+				APP(" dst_sel:%s dst_unused:%s", sel[in->sdwa_dst_sel & 7], unused[in->sdwa_dst_unused & 3]);
+			APP(" src0_sel:%s", sel[in->sdwa_sel[0] & 7]);
+			if (emu_operand_width(in, 1))
+				APP(" src1_sel:%s", sel[in->sdwa_sel[1] & 7]);
 		}
 		if (mfma && (in->cbsz || in->abid || in->blgp))
 			APP(" cbsz:%u abid:%u blgp:%u", in->cbsz, in->abid, in->blgp);
-		if (in->fmt == EF_VOP3P && !mfma && (in->opsel || in->opsel_hi != 7))
-			APP(" op_sel:[%u,%u,%u] op_sel_hi:[%u,%u,%u]", in->opsel & 1, (in->opsel >> 1) & 1, (in->opsel >> 2) & 1,
-			    in->opsel_hi & 1, (in->opsel_hi >> 1) & 1, (in->opsel_hi >> 2) & 1);
+		if (in->fmt == EF_VOP3P && !mfma) {
+			int ns = r->src[2] ? 3 : 2;
+			unsigned full = (1u << ns) - 1;
+			if (in->opsel & full) {
+				APP(" op_sel:[%u,%u", in->opsel & 1, (in->opsel >> 1) & 1);
+				APP(ns == 3 ? ",%u]" : "]", (in->opsel >> 2) & 1);
+			}
+			if ((in->opsel_hi & full) != full) {
+				APP(" op_sel_hi:[%u,%u", in->opsel_hi & 1, (in->opsel_hi >> 1) & 1);
+				APP(ns == 3 ? ",%u]" : "]", (in->opsel_hi >> 2) & 1);
+			}
+		}
 		break;
 	}
 	case EF_DS: {
@@ -567,8 +598,10 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		break;
 	}
 	case EF_MUBUF: {
-		put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
-		APP(" %s,", s);
+		if (!in->lds) {
+			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
+			APP(" %s,", s);
+		}
 		if (in->offen && in->idxen)
 			APP(" v[%u:%u],", in->addr, in->addr + 1);
 		else if (in->offen || in->idxen)
@@ -585,6 +618,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP(" offen");
 		if (in->imm)
 			APP(" offset:%u", (unsigned)in->imm);
+		APP("%s%s%s", in->glc ? " sc0" : "", in->slc ? " nt" : "", in->sc1 ? " sc1" : "");
 		if (in->lds)
 			APP(" lds");
 		break;
@@ -614,6 +648,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		}
 		if (in->imm)
 			APP(" offset:%d", in->imm);
+		APP("%s%s%s", in->glc ? " sc0" : "", in->slc ? " nt" : "", in->sc1 ? " sc1" : "");
 		break;
 	}
 	default:

@@ -263,6 +263,11 @@ enum {
 	X(V_TRUNC_F16, "v_trunc_f16", EF_VOP1, 0x46, SAME, T_F16, 1, 1, 0, 0, 0) \
 	X(V_RNDNE_F16, "v_rndne_f16", EF_VOP1, 0x47, SAME, T_F16, 1, 1, 0, 0, 0) \
 	X(V_FRACT_F16, "v_fract_f16", EF_VOP1, 0x48, SAME, T_F16, 1, 1, 0, 0, 0) \
+	X(V_MOV_B64, "v_mov_b64", EF_VOP1, 0x38, NA, T_B64, 2, 2, 0, 0, 0) \
+	X(V_CVT_F32_FP8, "v_cvt_f32_fp8", EF_VOP1, 0x54, NA, T_B32, 1, 1, 0, 0, 0) \
+	X(V_CVT_F32_BF8, "v_cvt_f32_bf8", EF_VOP1, 0x55, NA, T_B32, 1, 1, 0, 0, 0) \
+	X(V_CVT_PK_F32_FP8, "v_cvt_pk_f32_fp8", EF_VOP1, 0x56, NA, T_B32, 2, 1, 0, 0, 0) \
+	X(V_CVT_PK_F32_BF8, "v_cvt_pk_f32_bf8", EF_VOP1, 0x57, NA, T_B32, 2, 1, 0, 0, 0) \
 	X(V_SWAP_B32, "v_swap_b32", EF_VOP1, 0x51, SAME, T_B32, 1, 1, 0, 0, 0) \
 	X(V_ACCVGPR_MOV_B32, "v_accvgpr_mov_b32", EF_VOP1, 0x52, SAME, T_B32, 1, 1, 0, 0, 0)
 
@@ -456,7 +461,11 @@ enum {
 	X(V_ADD_I32, "v_add_i32", EF_VOP3, 0x29c, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(V_SUB_I32, "v_sub_i32", EF_VOP3, 0x29d, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(V_PACK_B32_F16, "v_pack_b32_f16", EF_VOP3, 0x2a0, SAME, T_F16, 1, 1, 1, 0, 0) \
-	X(V_MUL_LEGACY_F32, "v_mul_legacy_f32", EF_VOP3, 0x2a1, SAME, T_F32, 1, 1, 1, 0, 0)
+	X(V_MUL_LEGACY_F32, "v_mul_legacy_f32", EF_VOP3, 0x2a1, SAME, T_F32, 1, 1, 1, 0, 0) \
+	X(V_CVT_PK_FP8_F32, "v_cvt_pk_fp8_f32", EF_VOP3, 0x2a2, NA, T_F32, 1, 1, 1, 0, 0) \
+	X(V_CVT_PK_BF8_F32, "v_cvt_pk_bf8_f32", EF_VOP3, 0x2a3, NA, T_F32, 1, 1, 1, 0, 0) \
+	X(V_CVT_SR_FP8_F32, "v_cvt_sr_fp8_f32", EF_VOP3, 0x2a4, NA, T_F32, 1, 1, 1, 0, 0) \
+	X(V_CVT_SR_BF8_F32, "v_cvt_sr_bf8_f32", EF_VOP3, 0x2a5, NA, T_F32, 1, 1, 1, 0, 0)
 
 #define EMU_INSTS_VOP3P(X) \
 	X(V_PK_MAD_I16, "v_pk_mad_i16", EF_VOP3P, 0x00, SAME, T_I16, 1, 1, 1, 1, 0) \
@@ -516,6 +525,16 @@ enum {
 	X(V_MFMA_I32_4X4X4_16B_I8, "v_mfma_i32_4x4x4_16b_i8", EF_VOP3P, 0x52, SAME, T_I32, 4, 1, 1, 4, EIF_MFMA) \
 	X(V_MFMA_I32_32X32X16_I8, "v_mfma_i32_32x32x16_i8", EF_VOP3P, 0x56, NA, T_I32, 16, 2, 2, 16, EIF_MFMA) \
 	X(V_MFMA_I32_16X16X32_I8, "v_mfma_i32_16x16x32_i8", EF_VOP3P, 0x57, NA, T_I32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_16X16X8_XF32, "v_mfma_f32_16x16x8_xf32", EF_VOP3P, 0x3e, NA, T_F32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_32X32X4_XF32, "v_mfma_f32_32x32x4_xf32", EF_VOP3P, 0x3f, NA, T_F32, 16, 2, 2, 16, EIF_MFMA) \
+	X(V_MFMA_F32_16X16X32_BF8_BF8, "v_mfma_f32_16x16x32_bf8_bf8", EF_VOP3P, 0x70, NA, T_B32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_16X16X32_BF8_FP8, "v_mfma_f32_16x16x32_bf8_fp8", EF_VOP3P, 0x71, NA, T_B32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_16X16X32_FP8_BF8, "v_mfma_f32_16x16x32_fp8_bf8", EF_VOP3P, 0x72, NA, T_B32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_16X16X32_FP8_FP8, "v_mfma_f32_16x16x32_fp8_fp8", EF_VOP3P, 0x73, NA, T_B32, 4, 2, 2, 4, EIF_MFMA) \
+	X(V_MFMA_F32_32X32X16_BF8_BF8, "v_mfma_f32_32x32x16_bf8_bf8", EF_VOP3P, 0x74, NA, T_B32, 16, 2, 2, 16, EIF_MFMA) \
+	X(V_MFMA_F32_32X32X16_BF8_FP8, "v_mfma_f32_32x32x16_bf8_fp8", EF_VOP3P, 0x75, NA, T_B32, 16, 2, 2, 16, EIF_MFMA) \
+	X(V_MFMA_F32_32X32X16_FP8_BF8, "v_mfma_f32_32x32x16_fp8_bf8", EF_VOP3P, 0x76, NA, T_B32, 16, 2, 2, 16, EIF_MFMA) \
+	X(V_MFMA_F32_32X32X16_FP8_FP8, "v_mfma_f32_32x32x16_fp8_fp8", EF_VOP3P, 0x77, NA, T_B32, 16, 2, 2, 16, EIF_MFMA) \
 	X(V_MFMA_F64_16X16X4_F64, "v_mfma_f64_16x16x4_f64", EF_VOP3P, 0x6e, SAME, T_F64, 8, 2, 2, 8, EIF_MFMA) \
 	X(V_MFMA_F64_4X4X4_4B_F64, "v_mfma_f64_4x4x4_4b_f64", EF_VOP3P, 0x6f, SAME, T_F64, 2, 2, 2, 2, EIF_MFMA)
 

@@ -615,6 +615,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		wide = r->dst == 2;
 		for (int l = 0; l < 64; l++) {
 			switch (in->id) {
+			case EI_V_MOV_B64: DD[l] = A[l]; break;
 			case EI_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
 			case EI_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
 			case EI_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;

@@ -202,6 +202,165 @@ START_TEST(lengths_and_modifiers)
 }
 END_TEST
 
+/* Full disassembly text against llvm-objdump-19 for one line per encoding
+ * form (the forms of ../shared/docs/cdna3-files/enc.s and mfma942.s that
+ * llvm-mc-19 accepts for gfx942, scratch excluded): operands, modifiers,
+ * DPP/SDWA controls, cache bits, waitcnt fields. */
+static const char *FORMS =
+	"s_mov_b32 s1, s2\n"
+	"s_mov_b64 s[2:3], exec\n"
+	"s_mov_b32 m0, -1\n"
+	"s_mov_b32 s0, 0x12345678\n"
+	"s_add_u32 s1, s2, 64\n"
+	"s_add_u32 s1, s2, -16\n"
+	"s_add_u32 s1, s2, 0.5\n"
+	"s_add_u32 s1, s2, 1.0\n"
+	"s_add_u32 s1, s2, -4.0\n"
+	"s_add_u32 s1, s2, 0.15915494\n"
+	"s_mul_i32 s3, vcc_lo, s101\n"
+	"s_movk_i32 s5, 0x1234\n"
+	"s_cmp_eq_u32 s1, s2\n"
+	"s_cbranch_scc1 4\n"
+	"s_branch -1\n"
+	"s_nop 7\n"
+	"s_endpgm\n"
+	"s_barrier\n"
+	"s_waitcnt vmcnt(0)\n"
+	"s_waitcnt vmcnt(63) expcnt(7) lgkmcnt(15)\n"
+	"s_waitcnt vmcnt(17) lgkmcnt(3)\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"s_load_dword s4, s[0:1], 0x10\n"
+	"s_load_dword s4, s[0:1], s5\n"
+	"s_buffer_load_dword s4, s[8:11], 0x4\n"
+	"v_mov_b32 v1, v2\n"
+	"v_mov_b32 v1, s2\n"
+	"v_mov_b32 v1, 1.0\n"
+	"v_mov_b32 v1, 0x3e22f983\n"
+	"v_add_f32 v1, v2, v3\n"
+	"v_add_f32 v1, s2, v3\n"
+	"v_add_f32_e64 v1, v2, s3\n"
+	"v_add_f32_e64 v1, -v2, |v3| clamp mul:2\n"
+	"v_fma_f32 v1, v2, v3, v4\n"
+	"v_add_co_u32 v1, vcc, v2, v3\n"
+	"v_add_co_u32_e64 v1, s[4:5], v2, v3\n"
+	"v_addc_co_u32 v1, vcc, v2, v3, vcc\n"
+	"v_cmp_lt_f32 vcc, v1, v2\n"
+	"v_cmp_lt_f32_e64 s[4:5], v1, v2\n"
+	"v_cmpx_lt_f32 vcc, v1, v2\n"
+	"v_cndmask_b32 v1, v2, v3, vcc\n"
+	"v_pk_fma_f16 v1, v2, v3, v4\n"
+	"v_pk_add_f16 v1, v2, v3 op_sel:[1,0] op_sel_hi:[0,1]\n"
+	"v_readlane_b32 s1, v2, s3\n"
+	"v_writelane_b32 v2, s1, 5\n"
+	"v_readfirstlane_b32 s1, v2\n"
+	"v_exp_f32 v1, v2\n"
+	"v_mov_b32_dpp v1, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf\n"
+	"v_mov_b32_sdwa v1, v2 dst_sel:WORD_1 src0_sel:BYTE_0\n"
+	"v_lshl_add_u64 v[0:1], v[2:3], 2, v[4:5]\n"
+	"v_mov_b64 v[0:1], v[2:3]\n"
+	"ds_write_b32 v1, v2 offset:16\n"
+	"ds_read_b128 v[4:7], v1 offset:65520\n"
+	"ds_read2_b32 v[4:5], v1 offset0:1 offset1:2\n"
+	"ds_bpermute_b32 v1, v2, v3\n"
+	"buffer_load_dword v1, v2, s[4:7], s3 offen offset:4095\n"
+	"buffer_load_dword v1, v2, s[4:7], 0 idxen\n"
+	"buffer_store_dword v1, v2, s[4:7], 0 offen\n"
+	"buffer_load_dword v2, s[4:7], 0 offen lds\n"
+	"global_load_dword v1, v[2:3], off offset:-16\n"
+	"global_load_dword v1, v2, s[4:5] offset:4095\n"
+	"global_store_dwordx4 v2, v[4:7], s[4:5] offset:-4096\n"
+	"flat_load_dword v1, v[2:3] offset:4095\n"
+	"global_load_dword v1, v2, s[4:5] sc0 sc1 nt\n"
+	"buffer_load_dword v1, v2, s[4:7], 0 offen sc0 sc1 nt\n"
+	"v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v1, a[0:31]\n"
+	"v_mfma_f32_16x16x1_4b_f32 a[0:15], v0, v1, a[0:15]\n"
+	"v_mfma_f32_4x4x1_16b_f32 a[0:3], v0, v1, a[0:3]\n"
+	"v_mfma_f32_32x32x2_f32 a[0:15], v0, v1, a[0:15]\n"
+	"v_mfma_f32_16x16x4_f32 a[0:3], v0, v1, a[0:3]\n"
+	"v_mfma_f32_32x32x4_2b_f16 a[0:31], v[0:1], v[2:3], a[0:31]\n"
+	"v_mfma_f32_16x16x4_4b_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_4x4x4_16b_f16 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_32x32x4_2b_bf16 a[0:31], v[0:1], v[2:3], a[0:31]\n"
+	"v_mfma_f32_16x16x4_4b_bf16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_4x4x4_16b_bf16 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_32x32x8_bf16 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_16x16x16_bf16 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_i32_32x32x4_2b_i8 a[0:31], v0, v1, a[0:31]\n"
+	"v_mfma_i32_16x16x4_4b_i8 a[0:15], v0, v1, a[0:15]\n"
+	"v_mfma_i32_4x4x4_16b_i8 a[0:3], v0, v1, a[0:3]\n"
+	"v_mfma_i32_32x32x16_i8 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_i32_16x16x32_i8 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_16x16x8_xf32 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_32x32x4_xf32 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_16x16x32_fp8_fp8 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_16x16x32_bf8_bf8 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_16x16x32_fp8_bf8 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_16x16x32_bf8_fp8 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+	"v_mfma_f32_32x32x16_fp8_fp8 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f32_32x32x16_bf8_bf8 a[0:15], v[0:1], v[2:3], a[0:15]\n"
+	"v_mfma_f64_16x16x4_f64 a[0:7], v[0:1], v[2:3], a[0:7]\n"
+	"v_mfma_f64_4x4x4_4b_f64 a[0:1], v[0:1], v[2:3], a[0:1]\n"
+	"v_mfma_f32_32x32x8_f16 v[0:15], v[16:17], v[18:19], v[0:15]\n"
+	"v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], v[0:3]\n"
+	"v_mfma_f32_16x16x16_f16 v[0:3], v[4:5], v[6:7], 0\n"
+	"v_mfma_f32_32x32x8_f16 a[0:15], v[0:1], v[2:3], a[0:15] cbsz:1 abid:1 blgp:2\n"
+	"v_accvgpr_read_b32 v0, a1\n"
+	"v_accvgpr_write_b32 a1, v0\n"
+	"v_accvgpr_mov_b32 a1, a2\n"
+;
+
+START_TEST(text_matches_llvm_objdump)
+{
+	const char *dir = test_tmpdir("emu-decode-text");
+	Buf s = {0}, cmd = {0};
+	buf_printf(&s, "%s/t.s", dir);
+	FILE *f = fopen(buf_cstr(&s), "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, ".text\n%s", FORMS);
+	fclose(f);
+	buf_printf(&cmd, "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj t.s -o t.o && "
+		   "llvm-objcopy-19 -O binary --only-section=.text t.o t.bin && llvm-objdump-19 -d --mcpu=gfx942 t.o", dir);
+	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	ck_assert_msg(r.status == 0, "llvm tools failed: %s", r.err);
+	Buf bin = {0};
+	buf_printf(&bin, "%s/t.bin", dir);
+	size_t n = 0;
+	char *code = read_file(buf_cstr(&bin), &n);
+	ck_assert_ptr_nonnull(code);
+	int checked = 0, bad = 0;
+	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *c = strstr(line, "// ");
+		if (!c || line[0] != '\t')
+			continue;
+		size_t addr = strtoul(c + 3, NULL, 16);
+		char want[256];
+		size_t len = (size_t)(c - line - 1);
+		if (len >= sizeof want)
+			len = sizeof want - 1;
+		memcpy(want, line + 1, len);
+		while (len && want[len - 1] == ' ')
+			len--;
+		want[len] = 0;
+		Inst in;
+		ck_assert_int_gt(emu_decode(EMU_GFX942, (const uint8_t *)code + addr, n - addr, &in), 0);
+		char mine[256];
+		emu_print(&in, addr, mine, sizeof mine);
+		checked++;
+		if (strcmp(mine, want) != 0 && bad++ < 20)
+			fprintf(stderr, "llvm-objdump: '%s'\nemu:          '%s'\n", want, mine);
+	}
+	ck_assert_int_gt(checked, 90);
+	ck_assert_int_eq(bad, 0);
+	free(code);
+	buf_free(&bin);
+	cmd_result_free(&r);
+	buf_free(&s);
+	buf_free(&cmd);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_decode");
@@ -210,6 +369,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, table_matches_llvm_gfx942);
 	tcase_add_test(tc, table_matches_llvm_gfx90a);
 	tcase_add_test(tc, lengths_and_modifiers);
+	tcase_add_test(tc, text_matches_llvm_objdump);
 	suite_add_tcase(s, tc);
 	return s;
 }
