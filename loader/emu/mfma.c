@@ -11,45 +11,73 @@
  *   4*floor(i / (4G)) + i % 4   (16x16: reg i%4, lane j + 16*floor(i/4);
  *   32x32: reg 4*floor(i/8) + i%4, lane j + 32*(floor(i/4) % 2)).
  *
+ * Element types: f16, bf16, f32, i8, and the gfx942 fp8/bf8 (E4M3/E5M2
+ * "FNUZ" encodings, decoded exactly; cdna3-facts.md marks their NaN/bias
+ * details as unverified on hardware).
+ *
  * Products are accumulated in double and rounded once to f32 (i32 for the
  * i8 forms), then added to C: hardware does not promise a summation order,
  * so tests compare with a tolerance. EXEC is ignored, as on hardware. C may
  * be an inline constant. AGPR operands (acc_cd, acc bits) index the unified
- * file from accum_offset. Blocked shapes (…_2b/_4b/_16b), f64 and the
+ * file from accum_offset. Blocked shapes (…_2b/_4b/_16b), xf32, f64 and the
  * cbsz/abid/blgp broadcast controls are not implemented and stop with a
  * message. */
+#include <math.h>
 #include <string.h>
 
 #include "../../util/dtype.h"
 #include "emu_int.h"
 
+typedef enum { E_F16, E_BF16, E_F32, E_I8, E_FP8, E_BF8 } Elem;
+
 typedef struct {
 	int m, k;      /* M = N, K */
 	int per_reg;   /* A/B elements per register */
-	EmuType ty;    /* element type */
+	Elem a, b;     /* element types of A and B */
 } Shape;
 
 static bool shape_of(EmuInstId id, Shape *s)
 {
 	switch (id) {
-	case EI_V_MFMA_F32_16X16X16_F16: *s = (Shape){16, 16, 2, T_F16}; return true;
-	case EI_V_MFMA_F32_32X32X8_F16: *s = (Shape){32, 8, 2, T_F16}; return true;
-	case EI_V_MFMA_F32_16X16X16_BF16: *s = (Shape){16, 16, 2, T_BF16}; return true;
-	case EI_V_MFMA_F32_32X32X8_BF16: *s = (Shape){32, 8, 2, T_BF16}; return true;
-	case EI_V_MFMA_F32_16X16X4_F32: *s = (Shape){16, 4, 1, T_F32}; return true;
-	case EI_V_MFMA_F32_32X32X2_F32: *s = (Shape){32, 2, 1, T_F32}; return true;
-	case EI_V_MFMA_I32_16X16X32_I8: *s = (Shape){16, 32, 4, T_I32}; return true;
-	case EI_V_MFMA_I32_32X32X16_I8: *s = (Shape){32, 16, 4, T_I32}; return true;
+	case EI_V_MFMA_F32_16X16X16_F16: *s = (Shape){16, 16, 2, E_F16, E_F16}; return true;
+	case EI_V_MFMA_F32_32X32X8_F16: *s = (Shape){32, 8, 2, E_F16, E_F16}; return true;
+	case EI_V_MFMA_F32_16X16X16_BF16: *s = (Shape){16, 16, 2, E_BF16, E_BF16}; return true;
+	case EI_V_MFMA_F32_32X32X8_BF16: *s = (Shape){32, 8, 2, E_BF16, E_BF16}; return true;
+	case EI_V_MFMA_F32_16X16X4_F32: *s = (Shape){16, 4, 1, E_F32, E_F32}; return true;
+	case EI_V_MFMA_F32_32X32X2_F32: *s = (Shape){32, 2, 1, E_F32, E_F32}; return true;
+	case EI_V_MFMA_I32_16X16X32_I8: *s = (Shape){16, 32, 4, E_I8, E_I8}; return true;
+	case EI_V_MFMA_I32_32X32X16_I8: *s = (Shape){32, 16, 4, E_I8, E_I8}; return true;
+	case EI_V_MFMA_F32_16X16X32_BF8_BF8: *s = (Shape){16, 32, 4, E_BF8, E_BF8}; return true;
+	case EI_V_MFMA_F32_16X16X32_BF8_FP8: *s = (Shape){16, 32, 4, E_BF8, E_FP8}; return true;
+	case EI_V_MFMA_F32_16X16X32_FP8_BF8: *s = (Shape){16, 32, 4, E_FP8, E_BF8}; return true;
+	case EI_V_MFMA_F32_16X16X32_FP8_FP8: *s = (Shape){16, 32, 4, E_FP8, E_FP8}; return true;
+	case EI_V_MFMA_F32_32X32X16_BF8_BF8: *s = (Shape){32, 16, 4, E_BF8, E_BF8}; return true;
+	case EI_V_MFMA_F32_32X32X16_BF8_FP8: *s = (Shape){32, 16, 4, E_BF8, E_FP8}; return true;
+	case EI_V_MFMA_F32_32X32X16_FP8_BF8: *s = (Shape){32, 16, 4, E_FP8, E_BF8}; return true;
+	case EI_V_MFMA_F32_32X32X16_FP8_FP8: *s = (Shape){32, 16, 4, E_FP8, E_FP8}; return true;
 	default: return false;
 	}
 }
 
-static double elem(const Shape *s, uint32_t reg, int part)
+/* gfx942 fp8 formats (MI300, "FNUZ"): fp8 = E4M3 with bias 8, bf8 = E5M2
+ * with bias 16; no infinities, no negative zero, 0x80 is the only NaN. */
+static double fnuz8(uint8_t v, int mbits, int bias)
 {
-	switch (s->ty) {
-	case T_F16: return f16_to_f32((uint16_t)(reg >> (16 * part)));
-	case T_BF16: return bf16_to_f32((uint16_t)(reg >> (16 * part)));
-	case T_I32: return (int8_t)(reg >> (8 * part));
+	if (v == 0x80)
+		return NAN;
+	int e = (v & 0x7f) >> mbits, m = v & ((1 << mbits) - 1);
+	double mag = e == 0 ? ldexp(m, 1 - bias - mbits) : ldexp((1 << mbits) + m, e - bias - mbits);
+	return (v & 0x80) ? -mag : mag;
+}
+
+static double elem(Elem t, uint32_t reg, int part)
+{
+	switch (t) {
+	case E_F16: return f16_to_f32((uint16_t)(reg >> (16 * part)));
+	case E_BF16: return bf16_to_f32((uint16_t)(reg >> (16 * part)));
+	case E_I8: return (int8_t)(reg >> (8 * part));
+	case E_FP8: return fnuz8((uint8_t)(reg >> (8 * part)), 3, 8);
+	case E_BF8: return fnuz8((uint8_t)(reg >> (8 * part)), 2, 16);
 	default: {
 		float f;
 		memcpy(&f, &reg, 4);
@@ -87,8 +115,8 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 		int row = l % M, kb = KL * (l / M);
 		for (int el = 0; el < KL; el++) {
 			int reg = el / s.per_reg, part = el % s.per_reg;
-			A[row][kb + el] = elem(&s, vreg(w, ra + (unsigned)reg)[l], part);
-			B[kb + el][row] = elem(&s, vreg(w, rb + (unsigned)reg)[l], part);
+			A[row][kb + el] = elem(s.a, vreg(w, ra + (unsigned)reg)[l], part);
+			B[kb + el][row] = elem(s.b, vreg(w, rb + (unsigned)reg)[l], part);
 		}
 	}
 	/* C, then D = A*B + C */
@@ -97,12 +125,12 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 	unsigned rc = in->src[2] - SRC_VGPR + (in->acc_cd ? w->accum_offset : 0);
 	if (!cconst && !emu_vreg_ok(e, w, in, rc, (unsigned)ncd))
 		return;
-	uint32_t cval = cconst ? emu_scalar_src(e, w, in, in->src[2], s.ty == T_I32 ? T_I32 : T_F32) : 0;
+	uint32_t cval = cconst ? emu_scalar_src(e, w, in, in->src[2], s.a == E_I8 ? T_I32 : T_F32) : 0;
 	for (int l = 0; l < 64; l++)
 		for (int reg = 0; reg < ncd; reg++) {
 			int i = 4 * G * (reg / 4) + 4 * (l / M) + reg % 4, j = l % M;
 			uint32_t c = cconst ? cval : vreg(w, rc + (unsigned)reg)[l];
-			if (s.ty == T_I32) {
+			if (s.a == E_I8) {
 				int64_t acc = 0;
 				for (int k = 0; k < s.k; k++)
 					acc += (int64_t)A[i][k] * (int64_t)B[k][j];

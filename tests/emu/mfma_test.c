@@ -159,6 +159,75 @@ START_TEST(mfma_32x32x8_f16_chain_agpr_ab)
 }
 END_TEST
 
+/* 8-bit inputs: K = 32 (16x16) with 8 elements per lane in two registers,
+ * k = 8*floor(l/16) + 4*reg + byte. Values are given as (byte, value) pairs
+ * from the format definitions: i8 two's complement; gfx942 fp8 = E4M3 with
+ * bias 8 and bf8 = E5M2 with bias 16 (cdna3-facts.md §4.1). */
+typedef struct {
+	uint8_t byte;
+	float val;
+} B8;
+static const B8 I8V[] = {{0x01, 1}, {0xff, -1}, {0x05, 5}, {0xf9, -7}, {0x00, 0}, {0x7f, 127}, {0x80, -128}};
+static const B8 FP8V[] = {{0x40, 1.0f}, {0x44, 1.5f}, {0x48, 2.0f}, {0x38, 0.5f}, {0xc0, -1.0f}, {0x00, 0.0f}, {0x01, 0x1p-10f}};
+static const B8 BF8V[] = {{0x40, 1.0f}, {0x42, 1.5f}, {0x44, 2.0f}, {0x3c, 0.5f}, {0xc2, -1.5f}, {0x00, 0.0f}, {0x01, 0x1p-17f}};
+
+static void run_8bit(const char *insn, const B8 *ta, int na, const B8 *tb, int nb, bool integer)
+{
+	enum { M = 16, K = 32 };
+	float A[M][K], B[K][M];
+	uint32_t pa[64][2] = {{0}}, pb[64][2] = {{0}};
+	for (int l = 0; l < 64; l++)
+		for (int e = 0; e < 8; e++) {
+			int i = l % M, k = 8 * (l / M) + e;
+			const B8 *x = &ta[(i * 3 + k * 5) % na], *y = &tb[(i * 7 + k) % nb];
+			A[i][k] = x->val, B[k][i] = y->val;
+			pa[l][e / 4] |= (uint32_t)x->byte << (8 * (e % 4));
+			pb[l][e / 4] |= (uint32_t)y->byte << (8 * (e % 4));
+		}
+	char body[2048];
+	snprintf(body, sizeof body, "%s%s a[0:3], v[2:3], v[4:5], 0\ns_nop 7\n"
+				    "v_accvgpr_read_b32 v8, a0\nv_accvgpr_read_b32 v9, a1\n"
+				    "v_accvgpr_read_b32 v10, a2\nv_accvgpr_read_b32 v11, a3\n"
+				    "global_store_dwordx4 v1, v[8:11], s[8:9]", LOAD_AB, insn);
+	Harness h;
+	h_init(&h, body);
+	uint32_t out[64][16];
+	h_buffer(&h, pa, sizeof pa, 0, false);
+	h_buffer(&h, pb, sizeof pb, 8, false);
+	h_buffer(&h, out, sizeof out, 16, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (int l = 0; l < 64; l++)
+		for (int r = 0; r < 4; r++) {
+			int i = d_row(M, l, r), j = l % M;
+			double want = 0;
+			for (int k = 0; k < K; k++)
+				want += (double)A[i][k] * B[k][j];
+			if (integer)
+				ck_assert_int_eq((int32_t)out[l][r], (int32_t)want);
+			else {
+				float f;
+				memcpy(&f, &out[l][r], 4);
+				ck_assert_msg(fabs(f - want) <= 1e-6 * (1 + fabs(want)), "%s lane %d reg %d: %g vs %g", insn, l, r,
+					      (double)f, want);
+			}
+		}
+	h_free(&h);
+}
+
+START_TEST(mfma_16x16x32_i8)
+{
+	run_8bit("v_mfma_i32_16x16x32_i8", I8V, 7, I8V, 7, true);
+}
+END_TEST
+
+START_TEST(mfma_16x16x32_fp8_bf8)
+{
+	run_8bit("v_mfma_f32_16x16x32_fp8_fp8", FP8V, 7, FP8V, 7, false);
+	run_8bit("v_mfma_f32_16x16x32_fp8_bf8", FP8V, 7, BF8V, 7, false);
+	run_8bit("v_mfma_f32_16x16x32_bf8_bf8", BF8V, 7, BF8V, 7, false);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_mfma");
@@ -167,6 +236,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, mfma_16x16x16_f16_vgpr);
 	tcase_add_test(tc, mfma_32x32x8_bf16_agpr);
 	tcase_add_test(tc, mfma_32x32x8_f16_chain_agpr_ab);
+	tcase_add_test(tc, mfma_16x16x32_i8);
+	tcase_add_test(tc, mfma_16x16x32_fp8_bf8);
 	suite_add_tcase(s, tc);
 	return s;
 }
