@@ -4,7 +4,8 @@
  * context epoch and value, then walks the DAG once, memoising each node's
  * value under that epoch (shared subterms are evaluated once). Piecewise
  * evaluates conditions in order and only the chosen value, so a guarded
- * division in an untaken branch is not an error. All arithmetic is exact
+ * division in an untaken branch is not an error; And/Or evaluate every
+ * operand (their operand order is canonical, not the user's). All arithmetic is exact
  * and checked; overflow is an error, never a wrong value.
  *
  * Substitution rebuilds bottom-up through the canonicalising constructors,
@@ -158,17 +159,16 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		return true;
 	case SYM_AND:
 	case SYM_OR: {
-		bool want = e->kind == SYM_OR; /* the value that decides */
+		/* strict: every operand is evaluated, so whether the value is
+		 * defined does not depend on the (canonical) operand order */
+		bool want = e->kind == SYM_OR, hit = false; /* want: the value that decides */
 		for (uint32_t i = 0; i < e->nargs; i++) {
 			bool t;
 			if (!ev_bool(v, e->args[i], &t))
 				return false;
-			if (t == want) {
-				*out = rat_i(want);
-				return true;
-			}
+			hit |= t == want;
 		}
-		*out = rat_i(!want);
+		*out = rat_i(hit ? want : !want);
 		return true;
 	}
 	case SYM_NOT: {

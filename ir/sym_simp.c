@@ -150,36 +150,72 @@ static Sym *sum_minus(SymCtx *c, Sym *sum, Sym *a, Sym *b, Sym *plus)
  *   k*Mod(X, n) + k*n*floor(X/n) -> k*X
  *   k*X - k*n*floor(X/n)         -> k*Mod(X, n)
  * kept only when the sum gets smaller. */
+/* The first factor of kind k in term t (t itself, or a factor of the
+ * product t), or NULL. */
+static Sym *factor_of_kind(Sym *t, SymKind k)
+{
+	if (t->kind == k)
+		return t;
+	if (t->kind == SYM_MUL)
+		for (uint32_t i = 0; i < t->nargs; i++)
+			if (t->args[i]->kind == k)
+				return t->args[i];
+	return NULL;
+}
+
+static bool sum_has_term(Sym *sum, Sym *t, uint32_t skip)
+{
+	for (uint32_t j = 0; j < sum->nargs; j++)
+		if (j != skip && sum->args[j] == t)
+			return true;
+	return false;
+}
+
+/* The floor/Mod identity X = n*floor(X/n) + Mod(X, n), both ways:
+ *   k*Mod(X, n) + k*n*floor(X/n) -> k*X      (k any coefficient)
+ *   k*X - k*n*floor(X/n)         -> k*Mod(X, n)  (k a number)
+ * kept only when the sum gets smaller. floor(X/n) is matched in its
+ * simplified form and in its expanded form. */
 static Sym *recombine(SymCtx *c, Sym *sum)
 {
 	for (int iter = 0; iter < 8 && sum->kind == SYM_ADD; iter++) {
 		bool changed = false;
 		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
-			Sym *T = sum->args[i], *mono;
-			SymRat k = sym_coef(T, &mono, c);
-			if (mono->kind == SYM_MOD) {
-				Sym *X = mono->args[0], *n = mono->args[1];
-				Sym *F = simp(c, sym_floor(c, sym_div(c, X, n)));
-				Sym *target = sym_mul(c, sym_num(c, k), sym_mul(c, n, F));
-				bool found = false;
-				for (uint32_t j = 0; j < sum->nargs && !found; j++)
-					found = j != i && sum->args[j] == target;
-				if (found) {
-					Sym *r = sum_minus(c, sum, T, target, sym_scale(c, k, X));
+			Sym *T = sum->args[i];
+			Sym *md = factor_of_kind(T, SYM_MOD);
+			if (md) {
+				Sym *X = md->args[0], *n = md->args[1];
+				Sym *k = sym_div(c, T, md);
+				Sym *q = sym_div(c, X, n);
+				Sym *Fs[3] = {simp(c, sym_floor(c, q)), NULL, NULL};
+				Sym *qe = expand_sum(c, expand_mul(c, q));
+				if (qe != q) {
+					Fs[1] = sym_floor(c, qe);
+					Fs[2] = simp(c, Fs[1]);
+				}
+				for (int f = 0; f < 3 && !changed; f++) {
+					if (!Fs[f] || (f && Fs[f] == Fs[0]))
+						continue;
+					Sym *target = sym_mul(c, k, sym_mul(c, n, Fs[f]));
+					if (!sum_has_term(sum, target, i))
+						continue;
+					Sym *r = sum_minus(c, sum, T, target, sym_mul(c, k, X));
 					if (r->size < sum->size) {
 						sum = r;
 						changed = true;
 					}
 				}
-				continue;
+				if (changed)
+					continue;
 			}
-			if (mono->kind != SYM_FLOOR)
+			Sym *fl = factor_of_kind(T, SYM_FLOOR);
+			if (!fl)
 				continue;
 			Sym *X, *n;
-			if (!split_div(c, mono->args[0], &X, &n))
+			if (!split_div(c, fl->args[0], &X, &n))
 				continue;
 			/* T = -kk*n*floor(X/n) for a number kk */
-			Sym *q = sym_div(c, T, sym_mul(c, n, mono));
+			Sym *q = sym_div(c, T, sym_mul(c, n, fl));
 			if (!sym_isnum(q))
 				continue;
 			Sym *kk = sym_neg(c, q);
@@ -204,13 +240,11 @@ static Sym *recombine(SymCtx *c, Sym *sum)
 
 static bool has_floor_term(SymCtx *c, Sym *sum)
 {
+	(void)c;
 	Sym *const *ts = terms(&sum);
-	for (int i = 0; i < nterms(sum); i++) {
-		Sym *m;
-		sym_coef(ts[i], &m, c);
-		if (m->kind == SYM_FLOOR || m->kind == SYM_MOD)
+	for (int i = 0; i < nterms(sum); i++)
+		if (factor_of_kind(ts[i], SYM_FLOOR) || factor_of_kind(ts[i], SYM_MOD))
 			return true;
-	}
 	return false;
 }
 
@@ -646,6 +680,29 @@ static void scope_add(SymCtx *c, Sym *cond, bool neg)
 		c->over[c->nover].t = t;
 		c->over[c->nover].b = b;
 		c->nover++;
+		/* a product known to be 0 whose other factors cannot be 0: that
+		 * factor is 0 (a zero product rarely appears as a node again, its
+		 * factors do) */
+		SymBound tb = sym_bnd(c, t);
+		if (b.has_lo && (!tb.has_lo || rat_cmp(b.lo, tb.lo) > 0))
+			tb.has_lo = true, tb.lo = b.lo;
+		if (b.has_hi && (!tb.has_hi || rat_cmp(b.hi, tb.hi) < 0))
+			tb.has_hi = true, tb.hi = b.hi;
+		bool zero = tb.has_lo && tb.has_hi && tb.lo.p == 0 && tb.hi.p == 0;
+		for (uint32_t i = 0; zero && t->kind == SYM_MUL && i < t->nargs; i++) {
+			bool others_nonzero = true;
+			for (uint32_t j = 0; j < t->nargs && others_nonzero; j++) {
+				if (j == i)
+					continue;
+				SymBound fb = sym_bnd(c, t->args[j]);
+				others_nonzero = (fb.has_lo && fb.lo.p > 0) || (fb.has_hi && fb.hi.p < 0);
+			}
+			if (others_nonzero && c->nover < (int)ARRAY_LEN(c->over)) {
+				c->over[c->nover].t = t->args[i];
+				c->over[c->nover].b = (SymBound){true, true, {0, 1}, {0, 1}};
+				c->nover++;
+			}
+		}
 	}
 }
 
