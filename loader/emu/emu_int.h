@@ -22,7 +22,13 @@ enum {
 	SRC_ZERO = 128, SRC_DPP = 250, SRC_SDWA = 249, SRC_VCCZ = 251, SRC_EXECZ = 252,
 	SRC_SCC = 253, SRC_LITERAL = 255, SRC_VGPR = 256,
 	NUM_SGPRS = 108,
+	SRC_SHARED_BASE = 235, SRC_SHARED_LIMIT = 236, SRC_PRIVATE_BASE = 237, SRC_PRIVATE_LIMIT = 238,
 };
+
+/* Apertures for FLAT addresses (the high dword of a 64-bit flat address):
+ * an address whose high dword is EMU_SHARED_HI addresses the workgroup's LDS
+ * at its low dword. Device allocations never reach these addresses. */
+enum { EMU_SHARED_HI = 0x10000u, EMU_PRIVATE_HI = 0x20000u };
 
 /* One decoded instruction. Fields not used by a format are zero. */
 typedef struct Inst {

@@ -398,7 +398,11 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		uint64_t a = sbase ? sb + vreg(w, in->addr)[l] : (vreg(w, in->addr)[l] | (uint64_t)vreg(w, in->addr + 1)[l] << 32);
 		a += (uint64_t)(int64_t)in->imm;
 		unsigned bytes = es < 4 ? es : 4 * n;
-		uint8_t *base = dev_ptr(e, w, in, a, bytes, store || atomic, l);
+		uint8_t *base;
+		if (in->seg == 0 && (a >> 32) == EMU_SHARED_HI) /* generic pointer into LDS */
+			base = lds_ptr(e, w, in, (uint32_t)a, bytes, l);
+		else
+			base = dev_ptr(e, w, in, a, bytes, store || atomic, l);
 		if (!base)
 			return;
 		uint8_t *p[4] = {base, base + 4, base + 8, base + 12};

@@ -60,10 +60,14 @@ uint32_t emu_sreg_read(Emu *e, Wave *w, unsigned code)
 	case SRC_VCCZ: return (w->sgpr[SRC_VCC_LO] | w->sgpr[SRC_VCC_HI]) == 0;
 	case SRC_EXECZ: return w->exec == 0;
 	case SRC_SCC: return w->scc;
+	case SRC_SHARED_BASE: return EMU_SHARED_HI;
+	case SRC_SHARED_LIMIT: return EMU_SHARED_HI;
+	case SRC_PRIVATE_BASE: return EMU_PRIVATE_HI;
+	case SRC_PRIVATE_LIMIT: return EMU_PRIVATE_HI;
 	default: break;
 	}
 	(void)e;
-	return 0; /* ttmp, shared/private base: not modelled, read as 0 */
+	return 0; /* ttmp: not modelled, read as 0 */
 }
 
 void emu_sreg_write(Emu *e, Wave *w, unsigned code, uint32_t v)
@@ -84,6 +88,8 @@ uint64_t emu_sreg_read64(Emu *e, Wave *w, unsigned code)
 {
 	if (code == SRC_EXEC_LO)
 		return w->exec;
+	if (code >= SRC_SHARED_BASE && code <= SRC_PRIVATE_LIMIT) /* 64-bit aperture values */
+		return (uint64_t)emu_sreg_read(e, w, code) << 32 | (code & 1 ? 0 : 0xffffffffu);
 	return emu_sreg_read(e, w, code) | (uint64_t)emu_sreg_read(e, w, code + 1) << 32;
 }
 
@@ -126,7 +132,7 @@ uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType 
 {
 	if (code == SRC_LITERAL)
 		return in->lit;
-	if (code >= 128 && code <= 248)
+	if ((code >= 128 && code <= 208) || (code >= 240 && code <= 248))
 		return (uint32_t)inline_const(code, type);
 	return emu_sreg_read(e, w, code);
 }
@@ -135,7 +141,7 @@ uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, EmuTyp
 {
 	if (code == SRC_LITERAL) /* f64: the literal is the high dword; ints: zero-extended */
 		return type == T_F64 ? (uint64_t)in->lit << 32 : in->lit;
-	if (code >= 128 && code <= 248) {
+	if ((code >= 128 && code <= 208) || (code >= 240 && code <= 248)) {
 		uint64_t v = inline_const(code, type);
 		if (code >= 240 && type != T_F64) /* 32-bit float constant, zero-extended */
 			v = inline_const(code, T_F32);

@@ -494,6 +494,33 @@ START_TEST(dpp_more_patterns)
 }
 END_TEST
 
+/* FLAT with a generic pointer into the LDS aperture (src_shared_base). */
+START_TEST(flat_lds_aperture)
+{
+	Harness h;
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+		   "v_and_b32 v0, 0x3ff, v0\n"
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "s_mov_b64 s[6:7], src_shared_base\n"
+		   "v_mov_b32 v2, v1\n"
+		   "v_mov_b32 v3, s7\n"
+		   "v_mul_u32_u24 v4, 9, v0\n"
+		   "flat_store_dword v[2:3], v4\n"
+		   "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+		   "v_xor_b32 v5, 4, v1\n"
+		   "ds_read_b32 v6, v5\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "global_store_dword v1, v6, s[4:5]");
+	uint32_t out[64];
+	h_buffer(&h, out, sizeof out, 0, true);
+	h.l.kd.group_segment_fixed_size = 256;
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (uint32_t l = 0; l < 64; l++)
+		ck_assert_uint_eq(out[l], 9 * (l ^ 1));
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_exec");
@@ -515,6 +542,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bad_launch_rejected);
 	tcase_add_test(tc, call_and_return);
 	tcase_add_test(tc, dpp_more_patterns);
+	tcase_add_test(tc, flat_lds_aperture);
 	suite_add_tcase(s, tc);
 	return s;
 }
