@@ -1,0 +1,339 @@
+/* basic_test.c — emulator validation, arithmetic kernels: elementwise f32 and
+ * i32 math, f16/bf16 conversions and f16 arithmetic, transcendental
+ * instructions, and a 3-D multi-workgroup grid. Kernels are clang-19 output
+ * (tests/validate/kernels/); references are computed here in C from the
+ * same inputs. Every test also asserts the instructions clang emitted, so a
+ * test cannot silently stop covering what it claims. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+static void setup(void)
+{
+	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", NULL};
+	vk_compile("validate_basic", kernels);
+}
+
+/* ---- elementwise ---- */
+
+/* v_cvt_i32_f32: truncation, saturating, NaN -> 0. */
+static int32_t cvt_i32_sat(float f)
+{
+	if (isnan(f))
+		return 0;
+	if (f >= 2147483648.0f)
+		return INT32_MAX;
+	if (f <= -2147483904.0f || f < -2147483648.0f)
+		return INT32_MIN;
+	return (int32_t)f;
+}
+
+START_TEST(elementwise)
+{
+	enum { N = 1000 };
+	static float a[N], b[N], c[N], fo[N * 6];
+	static int32_t x[N], y[N], io[N * 12];
+	static double fw[N * 6];
+	static uint32_t iw[N * 12];
+	VkRng r = {1};
+	const float fspecial[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, 1e-40f, -3e-39f, 3.4e38f, 1.0f, -1.0f, 0.5f,
+				  1e-45f};
+	for (int i = 0; i < N; i++) {
+		a[i] = vk_float(&r, -100, 100);
+		b[i] = vk_float(&r, -100, 100);
+		c[i] = vk_float(&r, -100, 100);
+		x[i] = i % 3 ? (int32_t)vk_next(&r) : vk_int(&r, -1000, 1000);
+		y[i] = i % 4 ? (int32_t)vk_next(&r) : vk_int(&r, -40, 40);
+	}
+	for (size_t i = 0; i < ARRAY_LEN(fspecial); i++)
+		for (size_t j = 0; j < ARRAY_LEN(fspecial); j++) {
+			a[i * 12 + j] = fspecial[i];
+			b[i * 12 + j] = fspecial[j];
+			c[i * 12 + j] = fspecial[(i + j) % 12];
+		}
+	a[200] = 3e6f; /* * 1000 saturates the f32 -> i32 conversion */
+	a[201] = -3e6f;
+	x[300] = INT32_MIN;
+	y[300] = 7;
+	x[301] = 12345;
+	y[301] = -1;
+	x[302] = INT32_MAX;
+	y[302] = 0;
+	for (int i = 0; i < N; i++)
+		if (x[i] == INT32_MIN && y[i] == -1)
+			y[i] = 1;
+
+	VkArg args[] = {
+		{"a", DT_F32, 1, {N}, a, VK_IN},       {"b", DT_F32, 1, {N}, b, VK_IN},
+		{"c", DT_F32, 1, {N}, c, VK_IN},       {"x", DT_I32, 1, {N}, x, VK_IN},
+		{"y", DT_I32, 1, {N}, y, VK_IN},       {"fo", DT_F32, 2, {N, 6}, fo, VK_OUT},
+		{"io", DT_I32, 2, {N, 12}, io, VK_OUT},
+	};
+	vk_run("elementwise.launch.json", "n=1000", args, ARRAY_LEN(args));
+
+	for (int i = 0; i < N; i++) {
+		double *f = fw + i * 6;
+		f[0] = a[i] + b[i];
+		f[1] = a[i] * b[i];
+		f[2] = fmaf(a[i], b[i], c[i]);
+		f[3] = fminf(a[i], b[i]);
+		/* clang contracts a - b*c into v_fma_f32; the unfused result is accepted too */
+		float fused = fmaf(-b[i], c[i], a[i]), unfused = a[i] - b[i] * c[i];
+		f[4] = vk_fbits(fo[i * 6 + 4]) == vk_fbits(unfused) ? unfused : fused;
+		f[5] = a[i] > b[i] ? c[i] : -c[i];
+		uint32_t ux = (uint32_t)x[i], uy = (uint32_t)y[i], *o = iw + i * 12;
+		o[0] = ux + uy;
+		o[1] = ux * uy;
+		o[2] = (uint32_t)(x[i] >> (uy & 31));
+		o[3] = ux >> (uy & 31);
+		o[4] = ux << (uy & 31);
+		o[5] = (ux & uy) ^ (ux | ~uy);
+		o[6] = uy ? (uint32_t)(x[i] / y[i]) : 0;
+		o[7] = uy ? ux % uy : 0;
+		o[8] = (uint32_t)(x[i] < y[i] ? x[i] : y[i]);
+		o[9] = (uint32_t)__builtin_popcount(ux) + (ux ? (uint32_t)__builtin_clz(ux) : 32u) * 64u;
+		o[10] = (uint32_t)(((int64_t)x[i] * y[i]) >> 32);
+		o[11] = (uint32_t)cvt_i32_sat(a[i] * 1000.0f);
+	}
+	/* f32 results are exact: every op here is correctly rounded on the GPU */
+	vk_check_f32("elementwise f32 results [n][6]", fo, fw, N * 6, 0, 0);
+	vk_check_u32("elementwise i32 results [n][12]", (uint32_t *)io, iw, N * 12);
+	static const char *const insns[] = {"v_add_f32", "v_mul_f32", "v_fma_f32", "v_min_f32", "v_cndmask_b32",
+					    "v_mul_hi_i32", "v_mul_lo_u32", "v_rcp_iflag_f32", "v_ffbh_u32",
+					    "v_bcnt_u32_b32", "v_cvt_i32_f32", "v_ashrrev_i32", "global_store_dwordx4",
+					    "s_and_saveexec_b64", NULL};
+	vk_expect_insns("elementwise", insns);
+}
+END_TEST
+
+/* ---- conversions ---- */
+
+static uint16_t h_bits(_Float16 h)
+{
+	uint16_t u;
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+static _Float16 bits_h(uint16_t u)
+{
+	_Float16 h;
+	memcpy(&h, &u, 2);
+	return h;
+}
+
+static bool f16_is_nan(uint16_t u) { return (u & 0x7c00) == 0x7c00 && (u & 0x3ff); }
+
+/* f32 -> f16 rounding toward zero (finite overflow gives the largest finite). */
+static uint16_t f16_rtz(float f)
+{
+	uint16_t sign = signbit(f) ? 0x8000 : 0;
+	double a = fabs((double)f);
+	if (isnan(f))
+		return 0x7e00;
+	if (isinf(f))
+		return sign | 0x7c00;
+	if (a >= 65536.0)
+		return sign | 0x7bff;
+	if (a < 0x1p-14)
+		return sign | (uint16_t)(a * 0x1p24); /* subnormal: truncating multiple of 2^-24 */
+	int e;
+	double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+	return sign | (uint16_t)((e - 1 + 15) << 10) | (uint16_t)((m * 2 - 1) * 1024);
+}
+
+START_TEST(convert)
+{
+	enum { N = 200 };
+	static float f[N], o32[N * 3];
+	static uint16_t h[N], bh[N], o16[N * 8], w16[N * 8];
+	static double w32[N * 3];
+	const float fspecial[] = {
+		1.0f + 0x1p-11f,         1.0f + 3 * 0x1p-11f, 0x1p-24f,   0x1p-25f,  3 * 0x1p-25f, 0x1p-14f - 0x1p-25f,
+		1e-7f,                   65504.0f,            65519.99f,  65520.0f,  1e6f,         -INFINITY,
+		NAN,                     -0.0f,               1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1e-40f, -2.5f,
+		0x1.fffffep127f,         -0x1.0101p-126f,     0x1.00ap0f, -0x1.003p-20f, 2049.0f, 2051.0f,
+	};
+	VkRng r = {2};
+	for (int i = 0; i < N; i++) {
+		float m = vk_float(&r, 1, 2) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+		f[i] = ldexpf(m, vk_int(&r, -30, 18));
+		/* f16 operands in [2^-8, 2^8] keep the packed fma reference exact in double */
+		float hv = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -8, 7)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+		h[i] = h_bits((_Float16)hv);
+		bh[i] = (uint16_t)vk_next(&r);
+	}
+	memcpy(f, fspecial, sizeof fspecial);
+	const uint16_t hspecial[] = {0x0001, 0x03ff, 0x0400, 0x8000, 0x7c00, 0xfc00, 0x7bff, 0x3c00, 0x3c01, 0xc000};
+	for (size_t i = 0; i < ARRAY_LEN(hspecial); i++)
+		h[40 + 2 * i] = hspecial[i];
+	const uint16_t bspecial[] = {0x0001, 0x8000, 0x7f80, 0xff80, 0x7fc0, 0x3f80, 0x0080};
+	memcpy(bh, bspecial, sizeof bspecial);
+
+	VkArg args[] = {
+		{"f", DT_F32, 1, {N}, f, VK_IN},          {"h", DT_F16, 1, {N}, h, VK_IN},
+		{"bh", DT_BF16, 1, {N}, bh, VK_IN},       {"o16", DT_U16, 2, {N, 8}, o16, VK_OUT},
+		{"o32", DT_F32, 2, {N, 3}, o32, VK_OUT},
+	};
+	vk_run("convert.launch.json", "n=200", args, ARRAY_LEN(args));
+
+	for (int i = 0; i < N; i++) {
+		uint16_t *p = w16 + i * 8;
+		_Float16 hx = bits_h(h[i]), hy = bits_h(h[(i + 1) % N]);
+		p[0] = h_bits((_Float16)f[i]);
+		p[1] = vk_bf16(f[i]);
+		p[2] = f16_rtz(f[i]);
+		p[3] = f16_rtz(-f[i]);
+		p[4] = h_bits((_Float16)((float)hx + (float)hy));
+		p[5] = h_bits((_Float16)((float)hx * (float)hy));
+		p[6] = h_bits((_Float16)fma((double)hx, (double)hy, (double)hx));
+		p[7] = h_bits((_Float16)fma((double)hy, (double)hx, (double)hy));
+		/* NaN results: only NaN-ness is specified, not the payload */
+		for (int k = 0; k < 8; k++)
+			if (f16_is_nan(p[k]) && k != 1 && f16_is_nan(o16[i * 8 + k]))
+				p[k] = o16[i * 8 + k];
+		w32[i * 3] = (double)hx;
+		w32[i * 3 + 1] = vk_bitsf((uint32_t)bh[i] << 16);
+		w32[i * 3 + 2] = (float)hx * (float)hy;
+	}
+	vk_check_u16("convert f16/bf16 bits [n][8] (f16 rne, bf16 rne, pkrtz x, pkrtz -x, add, mul, pk_fma x2)", o16,
+		     w16, N * 8);
+	vk_check_f32("convert f32 results [n][3] (f16->f32, bf16->f32, f16 product)", o32, w32, N * 3, 0, 0);
+	static const char *const insns[] = {"v_cvt_f16_f32", "v_cvt_f32_f16", "v_cvt_pkrtz_f16_f32", "v_add_f16",
+					    "v_mul_f16", "v_pk_fma_f16", "v_bfe_u32", "v_add3_u32", "v_cmp_u_f32",
+					    "global_load_ushort", NULL};
+	vk_expect_insns("convert", insns);
+}
+END_TEST
+
+/* ---- transcendental ---- */
+
+START_TEST(transcendental)
+{
+	enum { N = 300, NO = 11 };
+	static float x[N], y[N], out[N * NO];
+	static double w[N * NO];
+	VkRng r = {3};
+	for (int i = 0; i < N; i++) {
+		x[i] = vk_float(&r, -20, 20);
+		y[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -10, 14));
+	}
+	const float xs[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.25f, 0.5f, 0.125f, 3.0f, 1.0f};
+	const float ys[] = {1.0f, 4.0f, 0.0f, INFINITY, 2.0f, 0.5f, 1e-3f, 1e4f, 1.0f};
+	memcpy(x, xs, sizeof xs);
+	memcpy(y, ys, sizeof ys);
+
+	VkArg args[] = {
+		{"x", DT_F32, 1, {N}, x, VK_IN},
+		{"y", DT_F32, 1, {N}, y, VK_IN},
+		{"out", DT_F32, 2, {N, NO}, out, VK_OUT},
+	};
+	vk_run("transcendental.launch.json", "n=300", args, ARRAY_LEN(args));
+
+	static double col[NO][N];
+	static float gcol[NO][N];
+	for (int i = 0; i < N; i++) {
+		double a = x[i], b = y[i];
+		double *o = w + i * NO;
+		o[0] = exp2(a);
+		o[1] = log2(b);
+		o[2] = 1.0 / a;
+		o[3] = 1.0 / sqrt(b);
+		o[4] = sqrt(b);
+		o[5] = sin(2 * M_PI * a);
+		o[6] = cos(2 * M_PI * a);
+		o[7] = sqrt(b);
+		o[8] = exp(a);
+		o[9] = log(b);
+		o[10] = a / b;
+		for (int k = 0; k < NO; k++) {
+			col[k][i] = o[k];
+			gcol[k][i] = out[i * NO + k];
+		}
+	}
+	/* Tolerances: the ISA documents 1 ulp for v_exp/v_log/v_rcp/v_rsq/v_sqrt; allow 2. Near log2(1) = 0 an
+	 * absolute 2^-21 covers the hardware's absolute-error bound. v_sin/v_cos: absolute 2^-16. clang's
+	 * expansions of sqrtf, expf, logf and division use OpenCL's 3 / 3 / 3 / 2.5 ulp budget. */
+	static const struct { const char *name; double ulps, abs; } tol[NO] = {
+		{"v_exp_f32", 2, 0},      {"v_log_f32", 2, 0x1p-21}, {"v_rcp_f32", 2, 0},     {"v_rsq_f32", 2, 0},
+		{"v_sqrt_f32", 2, 0},     {"v_sin_f32", 0, 0x1p-16}, {"v_cos_f32", 0, 0x1p-16}, {"sqrtf", 3, 0},
+		{"expf", 3, 0},           {"logf", 3, 0x1p-21},      {"division", 3, 0},
+	};
+	for (int k = 0; k < NO; k++)
+		vk_check_f32(tol[k].name, gcol[k], col[k], N, tol[k].ulps, tol[k].abs);
+	static const char *const insns[] = {"v_exp_f32", "v_log_f32", "v_rcp_f32", "v_rsq_f32", "v_sqrt_f32",
+					    "v_sin_f32", "v_cos_f32", "v_ldexp_f32", "v_frexp_mant_f32",
+					    "v_frexp_exp_i32_f32", "v_rndne_f32", NULL};
+	vk_expect_insns("transcendental", insns);
+}
+END_TEST
+
+/* ---- 3-D grid ---- */
+
+START_TEST(grid3d)
+{
+	enum { D = 3, H = 7, W = 19, S = D * H * W };
+	static float in[S], out[S];
+	static int32_t ids[S];
+	static uint32_t wid[S];
+	static double wout[S];
+	for (int i = 0; i < S; i++)
+		in[i] = (float)i * 0.5f - 100.0f;
+	VkArg args[] = {
+		{"in", DT_F32, 3, {D, H, W}, in, VK_IN},
+		{"ids", DT_I32, 3, {D, H, W}, ids, VK_OUT},
+		{"out", DT_F32, 3, {D, H, W}, out, VK_OUT},
+	};
+	vk_run("grid3d.launch.json", "D=3 H=7 W=19", args, ARRAY_LEN(args));
+	for (int z = 0; z < D; z++)
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				int i = (z * H + y) * W + x;
+				wid[i] = (uint32_t)(x | y << 10 | z << 20);
+				wout[i] = in[i] * 2.0f + (float)(x % 8 + 8 * (y % 4 + 4 * (z % 2)));
+			}
+	vk_check_u32("grid3d ids [D][H][W] (x | y<<10 | z<<20)", (uint32_t *)ids, wid, S);
+	vk_check_f32("grid3d out [D][H][W]", out, wout, S, 0, 0);
+	static const char *const insns[] = {"v_bfe_u32", "v_fmac_f32", NULL};
+	vk_expect_insns("grid3d", insns);
+}
+END_TEST
+
+/* Bad input through the same path: an input file whose dtype disagrees
+ * with the descriptor, and a missing -D for a shape symbol, are errors (exit
+ * 1) that name the argument or symbol, never a crash or a silent
+ * reinterpretation of the bytes. */
+START_TEST(bad_input)
+{
+	enum { N = 1000 };
+	static int32_t wrong[N];
+	static float ok[N];
+	VkArg args[] = {{"a", DT_I32, 1, {N}, wrong, VK_IN}, {"b", DT_F32, 1, {N}, ok, VK_IN}};
+	CmdResult r = vk_run_raw("elementwise.launch.json", "n=1000", args, ARRAY_LEN(args));
+	ck_assert_msg(r.status == 1, "wrong dtype: exit %d, stderr: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "--in a:") && strstr(r.err, "dtype mismatch"), "message names arg a: %s", r.err);
+	cmd_result_free(&r);
+	args[0] = (VkArg){"a", DT_F32, 1, {N}, ok, VK_IN};
+	r = vk_run_raw("elementwise.launch.json", NULL, args, ARRAY_LEN(args));
+	ck_assert_msg(r.status == 1, "unbound n: exit %d, stderr: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "unbound symbol 'n'") != NULL, "message names symbol n: %s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("validate_basic");
+	TCase *tc = tcase_create("clang");
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, elementwise);
+	tcase_add_test(tc, convert);
+	tcase_add_test(tc, transcendental);
+	tcase_add_test(tc, grid3d);
+	tcase_add_test(tc, bad_input);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

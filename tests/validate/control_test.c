@@ -1,0 +1,296 @@
+/* control_test.c — emulator validation, control flow and memory kernels:
+ * uniform loops and scalar branches, divergent control flow under EXEC,
+ * cross-lane wave operations (DPP, ds_bpermute, ds_swizzle, readlane,
+ * ballot/mbcnt), LDS tiling and reductions with barriers, and buffer
+ * loads/stores with out-of-range masking. Kernels are clang-19 output
+ * (tests/validate/kernels/); references are computed here in C. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+static void setup(void)
+{
+	static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce",
+					      "buffer_oob", NULL};
+	vk_compile("validate_control", kernels);
+}
+
+/* ---- loops: uniform trip counts and branches on the scalar unit ---- */
+
+static void loops_ref(const int32_t *coef, int n, int k, int mode, uint32_t *want)
+{
+	for (int gid = 0; gid < n; gid++) {
+		uint32_t acc = 0;
+		for (int j = 0; j < k; j++)
+			acc += (uint32_t)coef[j] * (uint32_t)(gid + j);
+		if (mode == 1) {
+			for (int a = 0; a < 3; a++)
+				for (int b = 0; b <= a; b++)
+					acc = acc * 3 + (uint32_t)(a - b);
+		} else {
+			acc ^= 0x5a5a;
+		}
+		int steps = 0, idx = 0;
+		while (coef[idx] != 0 && steps < 100) {
+			idx = coef[idx] & 15;
+			steps++;
+		}
+		want[gid * 2] = acc;
+		want[gid * 2 + 1] = (uint32_t)steps;
+	}
+}
+
+START_TEST(loops)
+{
+	enum { N = 100 };
+	static int32_t coef[64], out[N * 2];
+	static uint32_t want[N * 2];
+	static const struct { uint64_t seed; int k, mode; const char *defs; } runs[] = {
+		{4, 40, 1, "n=100 k=40 mode=1"}, /* a chain through coef ending at a 0 */
+		{5, 0, 0, "n=100 k=0 mode=0"},   /* zero-trip loop, other branch, chain capped at 100 */
+		{6, 64, 7, "n=100 k=64 mode=7"},
+	};
+	for (size_t t = 0; t < ARRAY_LEN(runs); t++) {
+		VkRng r = {runs[t].seed};
+		for (int i = 0; i < 64; i++)
+			coef[i] = vk_int(&r, -20, 20) | 1; /* odd: never 0, the chain decides the exit */
+		if (t == 0) {
+			coef[0] = 5, coef[5] = 9, coef[9] = 3, coef[3] = 44, coef[12] = 0; /* 0 -> 5 -> 9 -> 3 -> 12 */
+		} else if (t == 1) {
+			coef[0] = 2, coef[2] = 16; /* 0 -> 2 -> 0 -> ... never ends: capped */
+		}
+		VkArg args[] = {{"coef", DT_I32, 1, {64}, coef, VK_IN}, {"out", DT_I32, 2, {N, 2}, out, VK_OUT}};
+		vk_run("loops.launch.json", runs[t].defs, args, ARRAY_LEN(args));
+		loops_ref(coef, N, runs[t].k, runs[t].mode, want);
+		vk_check_u32(runs[t].defs, (uint32_t *)out, want, N * 2);
+	}
+	static const char *const insns[] = {"s_cbranch_scc1", "s_cbranch_scc0", "s_cmp_lg_u32", "s_cselect_b64",
+					    "s_cbranch_vccnz", "s_load_dword", "s_add_u32", "s_addc_u32", NULL};
+	vk_expect_insns("loops", insns);
+}
+END_TEST
+
+/* ---- divergent control flow ---- */
+
+START_TEST(divergent)
+{
+	enum { N = 500 };
+	static int32_t x[N], out[N * 3];
+	static uint32_t want[N * 3];
+	VkRng r = {7};
+	for (int i = 0; i < N; i++) {
+		x[i] = i % 2 ? vk_int(&r, -100000, 100000) : vk_int(&r, -300, 300);
+		out[i * 3] = out[i * 3 + 1] = out[i * 3 + 2] = -7; /* lanes that return early keep this */
+	}
+	x[10] = 0;
+	x[11] = 27; /* c = 28 */
+	x[12] = 30;
+	for (int i = 0; i < N; i++) {
+		int v = x[i], rr;
+		if (v & 1)
+			rr = v % 3 == 0 ? v * 7 : -v;
+		else {
+			rr = v >> 1;
+			if (rr > 100)
+				rr -= 1000;
+		}
+		uint32_t c = (uint32_t)(v < 0 ? -v : v) + 1u;
+		int steps = 0;
+		while (c != 1u) {
+			c = (c & 1u) ? 3u * c + 1u : c >> 1;
+			if (++steps >= 200)
+				break;
+		}
+		want[i * 3] = (uint32_t)rr;
+		want[i * 3 + 1] = (uint32_t)steps;
+		want[i * 3 + 2] = v % 5 == 0 ? (uint32_t)-7 : (uint32_t)(rr + steps);
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN}, {"out", DT_I32, 2, {N, 3}, out, VK_INOUT}};
+	vk_run("divergent.launch.json", "n=500", args, ARRAY_LEN(args));
+	vk_check_u32("divergent out [n][3] (branch result, collatz steps, sum unless v%5==0)", (uint32_t *)out, want,
+		     N * 3);
+	static const char *const insns[] = {"s_and_saveexec_b64", "s_andn2_saveexec_b64", "s_xor_b64",
+					    "s_cbranch_execz", "s_andn2_b64", "s_or_b64", NULL};
+	vk_expect_insns("divergent", insns);
+}
+END_TEST
+
+/* ---- cross-lane wave operations ---- */
+
+START_TEST(wave_ops)
+{
+	enum { N = 200, NOUT = 12, WAVES = 4 };
+	static int32_t x[N], out[N * NOUT];
+	static uint32_t want[N * NOUT];
+	VkRng r = {8};
+	for (int i = 0; i < N; i++)
+		x[i] = vk_int(&r, -1000, 1000);
+	for (int w = 0; w < WAVES; w++) {
+		int32_t v[64];
+		uint32_t s[64];
+		for (int l = 0; l < 64; l++)
+			v[l] = w * 64 + l < N ? x[w * 64 + l] : 0;
+		uint32_t run = 0;
+		int32_t mx = v[0];
+		uint64_t bal = 0;
+		for (int l = 0; l < 64; l++) {
+			s[l] = run += (uint32_t)v[l];
+			mx = v[l] > mx ? v[l] : mx;
+			bal |= (uint64_t)(v[l] > 0) << l;
+		}
+		static const int qp[4] = {3, 2, 0, 1}, qs[4] = {1, 0, 3, 2};
+		for (int l = 0; l < 64; l++) {
+			int gid = w * 64 + l, row = l & ~15, i = l & 15;
+			if (gid >= N)
+				continue;
+			uint32_t *o = want + gid * NOUT;
+			o[0] = s[l];
+			o[1] = s[63];
+			o[2] = (uint32_t)mx;
+			o[3] = (uint32_t)v[(l & ~3) + qp[l & 3]];
+			o[4] = (uint32_t)v[row + 15 - i];
+			o[5] = (uint32_t)v[(l & ~7) + 7 - (l & 7)];
+			o[6] = (uint32_t)v[row + ((i - 3) & 15)]; /* row_ror:3: lane i reads lane i-3 of its row */
+			o[7] = i + 5 < 16 ? (uint32_t)v[l + 5] : 7u; /* row_shl:5, bound_ctrl off: keeps old */
+			o[8] = l ? (uint32_t)v[l - 1] : 0u;       /* wave_shr:1, bound_ctrl on: lane 0 reads 0 */
+			int swz = (l & 0x20) | ((((l & 0x1f) & 0x1c) | 0x01) ^ 0x02);
+			o[9] = (uint32_t)v[swz] + (uint32_t)v[(l & ~3) + qs[l & 3]] * 65536u;
+			o[10] = l % 3 == 2 ? (uint32_t)(v[2] + 1000) : (uint32_t)-1;
+			o[11] = (uint32_t)__builtin_popcountll(bal & ((1ull << l) - 1)) +
+				(uint32_t)__builtin_popcountll(bal) * 256u;
+		}
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN}, {"out", DT_I32, 2, {N, NOUT}, out, VK_OUT}};
+	vk_run("wave_ops.launch.json", "n=200", args, ARRAY_LEN(args));
+	static const char *const what[NOUT] = {
+		"DPP scan (row_shr, row_bcast)", "v_readlane lane 63", "ds_bpermute butterfly max", "quad_perm",
+		"row_mirror", "row_half_mirror", "row_ror:3", "row_shl:5 bound_ctrl off", "wave_shr:1",
+		"ds_swizzle bitmask + quad", "v_readfirstlane in a branch", "ballot + mbcnt",
+	};
+	/* compare per output column so a failure names the operation */
+	static uint32_t gcol[N], wcol[N];
+	for (int k = 0; k < NOUT; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = (uint32_t)out[i * NOUT + k];
+			wcol[i] = want[i * NOUT + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	static const char *const insns[] = {"v_add_u32_dpp", "v_mov_b32_dpp", "ds_bpermute_b32", "ds_swizzle_b32",
+					    "v_readlane_b32", "v_readfirstlane_b32", "v_mbcnt_lo_u32_b32",
+					    "v_mbcnt_hi_u32_b32", "s_bcnt1_i32_b64", NULL};
+	vk_expect_insns("wave_ops", insns);
+}
+END_TEST
+
+/* ---- LDS tiling ---- */
+
+START_TEST(lds_transpose)
+{
+	enum { H = 37, W = 53 };
+	static float in[H * W], out[W * H];
+	static double want[W * H];
+	for (int i = 0; i < H * W; i++)
+		in[i] = (float)i + 0.25f;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++)
+			want[x * H + y] = in[y * W + x];
+	VkArg args[] = {{"in", DT_F32, 2, {H, W}, in, VK_IN}, {"out", DT_F32, 2, {W, H}, out, VK_OUT}};
+	vk_run("lds_transpose.launch.json", "H=37 W=53", args, ARRAY_LEN(args));
+	vk_check_f32("lds_transpose out [W][H]", out, want, W * H, 0, 0);
+	static const char *const insns[] = {"ds_write_b32", "ds_read_b32", "s_barrier", NULL};
+	vk_expect_insns("lds_transpose", insns);
+}
+END_TEST
+
+START_TEST(lds_reduce)
+{
+	enum { N = 1000, WG = 256, NWG = 4 };
+	static int32_t x[N], sums[NWG];
+	static int64_t pairs[N];
+	static uint32_t wsums[NWG];
+	static uint64_t wpairs[N];
+	VkRng r = {9};
+	for (int i = 0; i < N; i++)
+		x[i] = (int32_t)vk_next(&r);
+	for (int g = 0; g < NWG; g++) {
+		uint32_t s = 0;
+		for (int t = 0; t < WG; t++)
+			s += g * WG + t < N ? (uint32_t)x[g * WG + t] : 0;
+		wsums[g] = s;
+		for (int t = 0; t < WG; t++) {
+			int gid = g * WG + t, src = g * WG + (t + WG / 2) % WG;
+			int64_t v = src < N ? x[src] : 0;
+			if (gid < N)
+				wpairs[gid] = (uint64_t)v * 0x100000001ull + 3;
+		}
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+			{"sums", DT_I32, 1, {NWG}, sums, VK_OUT},
+			{"pairs", DT_I64, 1, {N}, pairs, VK_OUT}};
+	vk_run("lds_reduce.launch.json", "n=1000", args, ARRAY_LEN(args));
+	vk_check_u32("lds_reduce sums [4]", (uint32_t *)sums, wsums, NWG);
+	vk_check_u32("lds_reduce pairs [n] (as 2 x u32)", (uint32_t *)pairs, (uint32_t *)wpairs, N * 2);
+	static const char *const insns[] = {"ds_read2_b32", "ds_read2st64_b32", "ds_write_b64", "ds_read_b64",
+					    "s_barrier", NULL};
+	vk_expect_insns("lds_reduce", insns);
+}
+END_TEST
+
+/* ---- buffer loads and stores with range checking ---- */
+
+START_TEST(buffer_oob)
+{
+	enum { N = 100, LANES = 128, M = 302, SOFF = 8 };
+	static uint32_t src[N], out[LANES * 10], dst[LANES], want[LANES * 10], wdst[LANES];
+	VkRng r = {10};
+	for (int i = 0; i < N; i++)
+		src[i] = (uint32_t)vk_next(&r);
+	for (int i = 0; i < LANES; i++)
+		dst[i] = wdst[i] = 0xdeadbeef;
+	/* in range iff the whole access ends within num_records = N*4 bytes; wide loads are checked per dword */
+#define IN(off, size) ((off) + (size) <= N * 4)
+	for (int g = 0; g < LANES; g++) {
+		int off = g * 4;
+		uint32_t *o = want + g * 10;
+		o[0] = IN(off, 4) ? src[g] : 0;
+		o[1] = IN(off + SOFF, 4) ? src[g + SOFF / 4] : 0;
+		o[2] = IN(off + 2, 2) ? src[g] >> 16 : 0;
+		for (int k = 0; k < 2; k++)
+			o[3 + k] = IN(off + 4 * k, 4) ? src[g + k] : 0;
+		for (int k = 0; k < 4; k++)
+			o[5 + k] = IN(off + 4 * k, 4) ? src[g + k] : 0;
+		o[9] = IN(off + 1, 1) ? (src[g] >> 8) & 0xff : 0;
+		if (off + 4 <= M)
+			wdst[g] = (uint32_t)g * 3u + 1u;
+	}
+#undef IN
+	VkArg args[] = {{"src", DT_U32, 1, {N}, src, VK_IN},
+			{"out", DT_U32, 2, {LANES, 10}, out, VK_OUT},
+			{"dst", DT_U32, 1, {LANES}, dst, VK_INOUT}};
+	vk_run("buffer_oob.launch.json", "n=100 m=302 soff=8", args, ARRAY_LEN(args));
+	vk_check_u32("buffer_oob loads [128][10] (b32, b32+soffset, b16, b64 x2, b128 x4, b8)", out, want,
+		     LANES * 10);
+	vk_check_u32("buffer_oob stores [128] (dropped past 302 bytes)", dst, wdst, LANES);
+	static const char *const insns[] = {"buffer_load_dword", "buffer_load_dwordx2", "buffer_load_dwordx4",
+					    "buffer_load_ushort", "buffer_load_ubyte", "buffer_store_dword", NULL};
+	vk_expect_insns("buffer_oob", insns);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("validate_control");
+	TCase *tc = tcase_create("clang");
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, loops);
+	tcase_add_test(tc, divergent);
+	tcase_add_test(tc, wave_ops);
+	tcase_add_test(tc, lds_transpose);
+	tcase_add_test(tc, lds_reduce);
+	tcase_add_test(tc, buffer_oob);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}

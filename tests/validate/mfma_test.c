@@ -1,0 +1,165 @@
+/* mfma_test.c — emulator validation, matrix cores: GEMM tiles with
+ * v_mfma_f32_16x16x16_f16, _32x32x8_f16, _16x16x16_bf16 and _32x32x8_bf16
+ * (clang-19 output of tests/validate/kernels/mfma.cl) on multi-workgroup
+ * grids, and the LDS-staged GEMM anchor ../shared/anchors/gemm_lds_ref.cl,
+ * each checked against a naive C matmul.
+ *
+ * Every GEMM runs twice: with small integer inputs, where every partial sum
+ * is exact in f32 so the result must match exactly whatever the summation
+ * order, and with random values in [-1, 1], where the accumulation order is
+ * the hardware's own and a tolerance of K * 2^-22 (absolute; |a|,|b| <= 1)
+ * applies — a wrong lane layout gives errors of order 1. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "validate.h"
+
+static char anchor[2048];
+static bool have_anchor;
+
+static void setup(void)
+{
+	static const char *const kernels[] = {"mfma", NULL};
+	vk_compile("validate_mfma", kernels);
+	snprintf(anchor, sizeof anchor, "%s/../shared/anchors/gemm_lds_ref.cl", test_root());
+	have_anchor = access(anchor, R_OK) == 0;
+	if (have_anchor && vk_compile_error() == NULL)
+		vk_compile_file(anchor, "gemm_lds_ref");
+}
+
+static uint16_t f16_bits(float f)
+{
+	_Float16 h = (_Float16)f;
+	uint16_t u;
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+static float f16_val(uint16_t u)
+{
+	_Float16 h;
+	memcpy(&h, &u, 2);
+	return (float)h;
+}
+
+/* Fill M*K and K*N 16-bit inputs (f16 or bf16 bits) and their float values. */
+static void fill(VkRng *r, bool exact, bool bf16, uint16_t *bits, float *val, int count)
+{
+	for (int i = 0; i < count; i++) {
+		float v = exact ? (float)vk_int(r, -4, 4) : vk_float(r, -1, 1);
+		bits[i] = bf16 ? vk_bf16(v) : f16_bits(v);
+		val[i] = bf16 ? vk_bf16_f32(bits[i]) : f16_val(bits[i]);
+	}
+}
+
+/* C[M][N] = A[M][K] * B (B[K][N], or B[N][K] when bt), in double. */
+static void matmul(const float *A, const float *B, double *C, int M, int N, int K, bool bt)
+{
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			double s = 0;
+			for (int k = 0; k < K; k++)
+				s += (double)A[i * K + k] * (bt ? B[j * K + k] : B[k * N + j]);
+			C[i * N + j] = s;
+		}
+}
+
+static void run_mfma(const char *kernel, const char *insn, bool bf16, int M, int N, int K)
+{
+	uint16_t *a = xcalloc((size_t)M * K, 2), *b = xcalloc((size_t)K * N, 2);
+	float *av = xcalloc((size_t)M * K, 4), *bv = xcalloc((size_t)K * N, 4), *c = xcalloc((size_t)M * N, 4);
+	double *want = xcalloc((size_t)M * N, 8);
+	char desc[128], defs[64], what[160];
+	snprintf(desc, sizeof desc, "%s.launch.json", kernel);
+	snprintf(defs, sizeof defs, "M=%d N=%d K=%d", M, N, K);
+	DType dt = bf16 ? DT_BF16 : DT_F16;
+	for (int exact = 1; exact >= 0; exact--) {
+		VkRng r = {(uint64_t)(100 + exact + 2 * M + 3 * N)};
+		fill(&r, exact, bf16, a, av, M * K);
+		fill(&r, exact, bf16, b, bv, K * N);
+		VkArg args[] = {{"A", dt, 2, {M, K}, a, VK_IN},
+				{"B", dt, 2, {K, N}, b, VK_IN},
+				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+		vk_run(desc, defs, args, ARRAY_LEN(args));
+		matmul(av, bv, want, M, N, K, false);
+		snprintf(what, sizeof what, "%s C[%d][%d], %s inputs", kernel, M, N,
+			 exact ? "integer (exact)" : "random [-1,1]");
+		vk_check_f32(what, c, want, (size_t)M * N, 0, exact ? 0 : K * 0x1p-22);
+	}
+	const char *insns[] = {insn, NULL};
+	vk_expect_insns("mfma", insns);
+	free(a), free(b), free(av), free(bv), free(c), free(want);
+}
+
+START_TEST(mfma_f16_16x16x16)
+{
+	run_mfma("mfma_f16_16x16x16", "v_mfma_f32_16x16x16_f16", false, 32, 48, 64);
+}
+END_TEST
+
+START_TEST(mfma_f16_32x32x8)
+{
+	run_mfma("mfma_f16_32x32x8", "v_mfma_f32_32x32x8_f16", false, 64, 64, 32);
+	static const char *const insns[] = {"v_accvgpr_write_b32", NULL};
+	vk_expect_insns("mfma", insns);
+}
+END_TEST
+
+START_TEST(mfma_bf16_16x16x16)
+{
+	run_mfma("mfma_bf16_16x16x16", "v_mfma_f32_16x16x16_bf16", true, 32, 48, 64);
+}
+END_TEST
+
+START_TEST(mfma_bf16_32x32x8)
+{
+	run_mfma("mfma_bf16_32x32x8", "v_mfma_f32_32x32x8_bf16", true, 64, 64, 32);
+}
+END_TEST
+
+/* The anchor: C[M][N] = A[M][K] * B[N][K]^T, 64x64x32 tiles through LDS. */
+START_TEST(gemm_lds_ref)
+{
+	if (!have_anchor) {
+		fprintf(stderr, "validate_mfma: SKIPPED gemm_lds_ref: %s not found (shared/ must sit beside the repository)\n",
+			anchor);
+		return;
+	}
+	enum { M = 128, N = 128, K = 64 };
+	static uint16_t a[M * K], b[N * K];
+	static float av[M * K], bv[N * K], c[M * N];
+	static double want[M * N];
+	for (int exact = 1; exact >= 0; exact--) {
+		VkRng r = {(uint64_t)(200 + exact)};
+		fill(&r, exact, false, a, av, M * K);
+		fill(&r, exact, false, b, bv, N * K);
+		VkArg args[] = {{"A", DT_F16, 2, {M, K}, a, VK_IN},
+				{"B", DT_F16, 2, {N, K}, b, VK_IN},
+				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+		vk_run("gemm_lds_ref.launch.json", "M=128 N=128 K=64", args, ARRAY_LEN(args));
+		matmul(av, bv, want, M, N, K, true);
+		vk_check_f32(exact ? "gemm_lds_ref C, integer inputs (exact)" : "gemm_lds_ref C, random inputs", c, want,
+			     M * N, 0, exact ? 0 : K * 0x1p-22);
+	}
+	static const char *const insns[] = {"v_mfma_f32_16x16x16_f16", "ds_write_b128", "ds_read2_b64",
+					    "global_load_dwordx4", "s_barrier", NULL};
+	vk_expect_insns("gemm_lds_ref", insns);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("validate_mfma");
+	TCase *tc = tcase_create("clang");
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, mfma_f16_16x16x16);
+	tcase_add_test(tc, mfma_f16_32x32x8);
+	tcase_add_test(tc, mfma_bf16_16x16x16);
+	tcase_add_test(tc, mfma_bf16_32x32x8);
+	tcase_add_test(tc, gemm_lds_ref);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
