@@ -750,8 +750,8 @@ static Sym *make_pow(SymCtx *c, Sym *b, int64_t e)
 	return sym_node(c, SYM_POW, 2, v);
 }
 
-/* Integer power of a rational, checked. */
-static bool rat_pow(SymRat b, int64_t e, SymRat *r)
+/* Integer power of a rational, checked (square and multiply). */
+bool rat_pow(SymRat b, int64_t e, SymRat *r)
 {
 	if (e < 0) {
 		if (b.p == 0)
@@ -912,8 +912,6 @@ Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
 		return c->one;
 	if (e == 1)
 		return base;
-	if (e > 64 || e < -64)
-		return sym_error(c, "exponent %lld too large", (long long)e);
 	if (base->kind == SYM_ADD && e == -1) {
 		Sym *v1[1] = {make_pow(c, base, -1)};
 		return sym_mulv(c, 1, v1);

@@ -89,17 +89,10 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		if (!ev(v, e->args[0], &a))
 			return false;
 		int64_t k = e->args[1]->u.num.p;
-		if (k < 0) {
-			if (a.p == 0)
-				return ev_fail(v, "division by zero");
-			a = a.p < 0 ? (SymRat){-a.q, -a.p} : (SymRat){a.q, a.p};
-			k = -k;
-		}
-		SymRat r = {1, 1};
-		for (int64_t i = 0; i < k; i++)
-			if (!rat_mul(r, a, &r))
-				return ev_fail(v, ovf);
-		*out = r;
+		if (k < 0 && a.p == 0)
+			return ev_fail(v, "division by zero");
+		if (!rat_pow(a, k, out))
+			return ev_fail(v, ovf);
 		return true;
 	}
 	case SYM_FLOOR:

@@ -95,6 +95,7 @@ bool rat_sub(SymRat a, SymRat b, SymRat *r);
 bool rat_mul(SymRat a, SymRat b, SymRat *r);
 bool rat_div(SymRat a, SymRat b, SymRat *r);
 int rat_cmp(SymRat a, SymRat b);
+bool rat_pow(SymRat b, int64_t e, SymRat *r); /* false: overflow or 0**negative */
 int64_t rat_floor(SymRat a);
 int64_t rat_ceil(SymRat a);
 static inline SymRat rat_i(int64_t v) { return (SymRat){v, 1}; }

@@ -138,6 +138,8 @@ START_TEST(print_parse_round_trip)
 		"2*x/3 - 5/7",
 		"ceiling(_N_div_32/8) - 32*floor(ceiling(_N_div_32/8)/32) > 0",
 		"Eq(Mod(K, 256), 0) | Ne(x, y)",
+		"K*K**(64)/(x + 31)/(64)/(x + 31)/3", /* fuzzer find: big merged exponents */
+		"(x > 0 & y > 0) | (z < 0 & Ne(x/y, 1))",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(exprs); i++) {
 		Sym *e = P(exprs[i]);
@@ -358,6 +360,20 @@ START_TEST(bad_input)
 		memcpy(deep + 2 * i, i % 2 ? "~(" : "f(", 2);
 	deep[2 * n] = 0;
 	parse_err(deep, msg, sizeof msg);
+	/* the parser's span cache keeps the nesting bound: a 250-deep group
+	 * parses, and parses again from the cache, but not under 7 more
+	 * levels (near the top, where the cache is consulted) */
+	char g[512], g2[1024];
+	memset(g, '(', 250);
+	g[250] = 'x';
+	memset(g + 251, ')', 250);
+	g[501] = 0;
+	ck_assert_ptr_eq(P(g), P(g));
+	snprintf(g2, sizeof g2, "(((((((%s)))))))", g);
+	parse_err(g2, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "nested") != NULL, "got '%s'", msg);
+	snprintf(g2, sizeof g2, "1 + (((%s)))", g);
+	ck_assert_str_eq(str(P(g2)), "x + 1");
 	free(deep);
 	/* errors propagate through constructors as values */
 	Sym *z = sym_div(C, P("x"), P("0"));
