@@ -379,6 +379,10 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 			}
 			if (!ok)
 				break;
+			/* only the step gcd(G, 1) = 1/q is safe: between consecutive
+			 * multiples of 1/q lies no integer (with G = 3/2, A = 3/2
+			 * and rest = 1 would cross 2) */
+			G = (SymRat){1, G.q};
 			SymVec rv = {0};
 			for (int i = t; i < ns; i++)
 				vec_push(&rv, sorted[i]);
@@ -658,21 +662,27 @@ static Sym *rel_rules(SymCtx *c, Sym *e)
 
 /* ---- Piecewise ---- */
 
-/* Scoped bounds from a condition known true (or, with neg, known false). */
+/* Scoped bounds from a condition known true (or, with neg, known false):
+ * a true And gives all its operands, a false Or the negations of all of
+ * its operands, a Not flips the polarity; a true Or or false And gives
+ * nothing. */
 static void scope_add(SymCtx *c, Sym *cond, bool neg)
 {
-	if (neg) {
-		cond = sym_not(c, cond);
-		if (cond->kind == SYM_OR) /* ~(a | b) = ~a & ~b */
-			for (uint32_t i = 0; i < cond->nargs; i++)
-				scope_add(c, cond->args[i], true);
-		if (cond->kind == SYM_NOT)
-			return;
-	}
-	if (cond->kind == SYM_AND) {
-		for (uint32_t i = 0; i < cond->nargs; i++)
-			scope_add(c, cond->args[i], false);
+	if (cond->kind == SYM_NOT) {
+		scope_add(c, cond->args[0], !neg);
 		return;
+	}
+	if (cond->kind == (neg ? SYM_OR : SYM_AND)) {
+		for (uint32_t i = 0; i < cond->nargs; i++)
+			scope_add(c, cond->args[i], neg);
+		return;
+	}
+	if (cond->kind == SYM_AND || cond->kind == SYM_OR)
+		return;
+	if (neg) {
+		cond = sym_not(c, cond); /* a relation: its negation holds */
+		if (!sym_kind_is_rel((SymKind)cond->kind))
+			return;
 	}
 	Sym *t;
 	SymBound b;
@@ -714,19 +724,23 @@ static Sym *simp_piecewise(SymCtx *c, Sym *e)
 		Sym *cond = simp(c, e->args[2 * i + 1]);
 		if (cond == c->f)
 			continue;
+		/* the scope gets a fresh cache epoch before its facts exist, so
+		 * nothing computed with them is cached for the outer scope */
 		uint32_t saved_epoch = c->epoch;
 		int saved_nover = c->nover;
+		c->epoch = sym_tick(c);
 		for (size_t j = 0; j < conds.len; j++)
 			scope_add(c, conds.data[j], true);
 		scope_add(c, cond, false);
 		Sym *v;
 		if (c->nover != saved_nover) {
-			c->epoch = sym_tick(c);
 			v = simp(c, e->args[2 * i]);
-			c->epoch = saved_epoch;
 			c->nover = saved_nover;
-		} else
+			c->epoch = saved_epoch;
+		} else {
+			c->epoch = saved_epoch;
 			v = simp(c, e->args[2 * i]);
+		}
 		vec_push(&vals, v);
 		vec_push(&conds, cond);
 		if (cond == c->t)

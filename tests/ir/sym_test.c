@@ -274,6 +274,9 @@ START_TEST(rules_floor_mod)
 	ck_simp("floor($T0/64 + 2)", "floor($T0/64) + 2");
 	ck_simp("floor(x/2 + 129/32)", "floor(x/2) + 4");
 	ck_simp("floor(8*y + Mod($T0, 16)/32 + 1/2)", "8*y");
+	/* the step is gcd(G, 1): with 3*x/2 a remainder up to 1/2 is safe, not 1 */
+	ck_simp("floor(3*x/2 + Mod($T0, 4)/8)", "floor(3*x/2)");
+	ck_simp("floor(3*x/2 + Mod($T0, 5)/4)", "floor(3*x/2 + Mod($T0, 5)/4)");
 	/* power-of-two division and nested floors */
 	ck_simp("floor(floor(x/2)/4)", "floor(x/8)");
 	ck_simp("floor(floor(x/32)/d)", "floor(x/(32*d))");
@@ -308,6 +311,12 @@ START_TEST(rules_other)
 	ck_simp("Piecewise((Max(1, Mod(y, 8)), Mod(y, 8) > 0), (7, True))",
 		"Piecewise((Mod(y, 8), Mod(y, 8) > 0), (7, True))");
 	ck_simp("Piecewise((5, y > 3), (Min(y, 3), True))", "Piecewise((5, y > 3), (y, True))");
+	/* a false Or gives all its operands negated, a false Not(Or) nothing */
+	ck_simp("Piecewise((1, (y > 5) | (z > 5)), (Min(y, 5) + Min(z, 5), True))",
+		"Piecewise((1, (z > 5) | (y > 5)), (y + z, True))");
+	ck_simp("Piecewise((1, ~((y > 5) | (z > 5))), (Max(y, 5), True))",
+		"Piecewise((1, ~((z > 5) | (y > 5))), (Max(5, y), True))");
+	ck_simp("Piecewise((Max(y, 5), ~(y < 5)), (0, True))", "Piecewise((y, y >= 5), (0, True))");
 	/* relations and booleans */
 	ck_simp("(Mod($T0, 4) < 4) & (x >= 0)", "True");
 	ck_simp("Eq(2*y + 1, 0)", "False");
