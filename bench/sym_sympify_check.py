@@ -70,10 +70,15 @@ def main():
                 else:
                     hi = k
                 bounds[name] = (lo, hi)
-    ns = {"xor": xor}
+    known = {"floor", "ceiling", "Mod", "Max", "Min", "Piecewise", "Eq", "Ne", "True", "False", "xor"}
     rng = random.Random(1)
     bad = 0
     for i, (src, res) in enumerate(zip(lines, results)):
+        # every other name is a symbol (sympify would take N, S, E, ... as
+        # SymPy objects)
+        ns = {"xor": xor}
+        for name in set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", rename(src) + " " + rename(res))) - known:
+            ns[name] = sympy.Symbol(name, integer=True)
         try:
             e_in = sympy.sympify(rename(src), locals=ns)
             e_out = sympy.sympify(rename(res), locals=ns)

@@ -734,6 +734,9 @@ static Sym *simp_piecewise(SymCtx *c, Sym *e)
 		scope_add(c, cond, false);
 		Sym *v;
 		if (c->nover != saved_nover) {
+			/* and another once they all exist: bounds cached while they
+			 * were being added may lack the later ones */
+			c->epoch = sym_tick(c);
 			v = simp(c, e->args[2 * i]);
 			c->nover = saved_nover;
 			c->epoch = saved_epoch;
