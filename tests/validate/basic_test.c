@@ -12,7 +12,8 @@
 
 static void setup(void)
 {
-	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", NULL};
+	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
+					      "dot", NULL};
 	vk_compile("validate_basic", kernels);
 }
 
@@ -301,6 +302,261 @@ START_TEST(grid3d)
 }
 END_TEST
 
+/* ---- f64 and i64 ---- */
+
+START_TEST(wide_math)
+{
+	enum { N = 300 };
+	static double a[N], b[N], fo[N * 8];
+	static int64_t x[N], y[N], io[N * 8];
+	static uint64_t fw[N * 8], iw[N * 8];
+	VkRng r = {11};
+	for (int i = 0; i < N; i++) {
+		double m = (double)(vk_next(&r) >> 11) * 0x1p-53 + 1.0;
+		a[i] = ldexp(vk_next(&r) & 1 ? -m : m, vk_int(&r, -60, 60));
+		m = (double)(vk_next(&r) >> 11) * 0x1p-53 + 1.0;
+		b[i] = ldexp(vk_next(&r) & 1 ? -m : m, i % 7 ? vk_int(&r, -60, 60) : vk_int(&r, -1070, 1020));
+		x[i] = i % 3 ? (int64_t)vk_next(&r) : vk_int(&r, -100000, 100000);
+		y[i] = i % 4 ? (int64_t)vk_next(&r) : vk_int(&r, -70, 70);
+	}
+	const double sa[] = {0.0, -0.0, INFINITY, NAN, 0x1p-1074, 1e-310, 1.7e308, 3.0, -7.5, 1.0};
+	const double sb[] = {0.0, 0.0, INFINITY, 2.0, 0x1p-1074, 3.0, 1e-300, 0.0, -0.0, 3.0};
+	memcpy(a, sa, sizeof sa);
+	memcpy(b, sb, sizeof sb);
+	y[20] = 0;
+	x[21] = INT64_MIN;
+	y[21] = -1;
+	VkArg args[] = {
+		{"a", DT_F64, 1, {N}, a, VK_IN},        {"b", DT_F64, 1, {N}, b, VK_IN},
+		{"x", DT_I64, 1, {N}, x, VK_IN},        {"y", DT_I64, 1, {N}, y, VK_IN},
+		{"fo", DT_F64, 2, {N, 8}, fo, VK_OUT},  {"io", DT_I64, 2, {N, 8}, io, VK_OUT},
+	};
+	vk_run("wide_math.launch.json", "n=300", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		double f[8];
+		f[0] = a[i] + b[i];
+		f[1] = a[i] * b[i];
+		f[2] = fma(a[i], b[i], 1.5);
+		f[3] = a[i] / b[i];
+		f[4] = sqrt(fabs(a[i]));
+		f[5] = (double)(float)a[i];
+		f[6] = (double)x[i];
+		f[7] = (double)(int32_t)x[i] + (double)(uint32_t)y[i];
+		for (int k = 0; k < 8; k++) {
+			memcpy(&fw[i * 8 + k], &f[k], 8);
+			/* NaN: any NaN will do */
+			if (isnan(f[k]) && isnan(fo[i * 8 + k]))
+				memcpy(&fw[i * 8 + k], &fo[i * 8 + k], 8);
+		}
+		uint64_t ux = (uint64_t)x[i], uy = (uint64_t)y[i], *o = iw + i * 8;
+		o[0] = ux + uy;
+		o[1] = ux * uy;
+		o[2] = (uint64_t)(x[i] >> (uy & 63));
+		o[3] = (ux >> (uy & 63)) ^ (ux << (uy & 63));
+		o[4] = uy ? ux / uy : 0;
+		o[5] = uy && !(x[i] == INT64_MIN && y[i] == -1) ? (uint64_t)(x[i] % y[i]) : 0;
+		/* f64 -> i64 is only defined in range; elsewhere take whatever the kernel wrote */
+		o[6] = fabs(a[i]) < 0x1p62 ? (uint64_t)(int64_t)a[i] : (uint64_t)io[i * 8 + 6];
+		o[7] = (uint64_t)((x[i] < y[i]) + 2 * (ux < uy) + 4 * (x[i] == y[i]));
+	}
+	/* compared as bits: exact, and -0.0 differs from +0.0 */
+	vk_check_u32("wide_math f64 results [n][8] (as 2 x u32)", (uint32_t *)fo, (uint32_t *)fw, N * 16);
+	vk_check_u32("wide_math i64 results [n][8] (as 2 x u32)", (uint32_t *)io, (uint32_t *)iw, N * 16);
+	static const char *const insns[] = {"v_add_f64", "v_mul_f64", "v_fma_f64", "v_div_scale_f64", "v_div_fmas_f64",
+					    "v_div_fixup_f64", "v_rcp_f64", "v_rsq_f64", "v_cvt_f32_f64", "v_cvt_f64_f32",
+					    "v_cvt_f64_i32", "v_cvt_f64_u32", "v_ldexp_f64", "v_cmp_class_f64",
+					    "v_ashrrev_i64", "v_lshrrev_b64", "v_addc_co_u32", "v_subb_co_u32",
+					    "v_cmp_lt_u64", "v_trunc_f64", "v_floor_f64", NULL};
+	vk_expect_insns("wide_math", insns);
+}
+END_TEST
+
+/* ---- bit manipulation, dot products, small integer types ---- */
+
+/* v_perm_b32 byte select from the 64-bit {s0 (high), s1 (low)}. */
+static uint32_t perm_ref(uint32_t s0, uint32_t s1, uint32_t sel)
+{
+	uint64_t in = (uint64_t)s0 << 32 | s1;
+	uint32_t d = 0;
+	for (int i = 0; i < 4; i++) {
+		uint32_t k = (sel >> (8 * i)) & 0xff, byte;
+		if (k >= 13)
+			byte = 0xff;
+		else if (k == 12)
+			byte = 0;
+		else if (k >= 8)
+			byte = (in >> (16 * (k - 8) + 15)) & 1 ? 0xff : 0; /* sign of byte 1, 3, 5 or 7 */
+		else
+			byte = (uint32_t)(in >> (8 * k)) & 0xff;
+		d |= byte << (8 * i);
+	}
+	return d;
+}
+
+static uint32_t sbfe_ref(uint32_t src, uint32_t off, uint32_t w)
+{
+	if (w == 0)
+		return 0;
+	if (off + w < 32)
+		return (uint32_t)((int32_t)(src << (32 - off - w)) >> (32 - w));
+	return (uint32_t)((int32_t)src >> off);
+}
+
+static float h2f(uint32_t bits16)
+{
+	_Float16 h;
+	uint16_t u = (uint16_t)bits16;
+	memcpy(&h, &u, 2);
+	return (float)h;
+}
+
+static uint32_t f2h(double d)
+{
+	_Float16 h = (_Float16)d;
+	uint16_t u;
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+START_TEST(bits)
+{
+	enum { N = 300 };
+	static uint32_t u[N], w[N], o[N * 16], want[N * 16];
+	static int8_t c8[N], o8[N], w8[N];
+	static int16_t s16[N], o16[N], w16[N];
+	static float f[N];
+	VkRng r = {12};
+	for (int i = 0; i < N; i++) {
+		u[i] = (uint32_t)vk_next(&r);
+		w[i] = (uint32_t)vk_next(&r);
+		c8[i] = (int8_t)vk_next(&r);
+		s16[i] = (int16_t)vk_next(&r);
+		f[i] = vk_float(&r, -10, 10);
+	}
+	u[0] = 0;
+	w[0] = 0x00001f1f; /* bfe with offset 31, width 31 */
+	u[1] = 0x80000000u;
+	w[1] = 0x00000800; /* width 8, offset 0 */
+	VkArg args[] = {
+		{"u", DT_U32, 1, {N}, u, VK_IN},          {"w", DT_U32, 1, {N}, w, VK_IN},
+		{"c8", DT_I8, 1, {N}, c8, VK_IN},         {"s16", DT_I16, 1, {N}, s16, VK_IN},
+		{"f", DT_F32, 1, {N}, f, VK_IN},          {"o", DT_U32, 2, {N, 16}, o, VK_OUT},
+		{"o8", DT_I8, 1, {N}, o8, VK_OUT},        {"o16", DT_I16, 1, {N}, o16, VK_OUT},
+	};
+	vk_run("bits.launch.json", "n=300", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		uint32_t a = u[i], b = w[i], *p = want + i * 16;
+		p[0] = perm_ref(a, b, 0x0c050a01u);
+		uint32_t sh = b & 31;
+		p[1] = (uint32_t)((((uint64_t)a << 32) | b) >> sh);
+		uint32_t off = b & 31, wd = (b >> 8) & 31;
+		p[2] = wd ? (a >> off) & ((1u << wd) - 1) : 0;
+		p[3] = sbfe_ref(a, off, wd);
+		float fa = f[i], fb = f[(i + 1) % N], fc = f[(i + 2) % N];
+		float v[3] = {fa, fb, fc}; /* median by a 3-element sort */
+		for (int x = 0; x < 2; x++)
+			for (int y = 0; y < 2 - x; y++)
+				if (v[y] > v[y + 1]) {
+					float t = v[y];
+					v[y] = v[y + 1];
+					v[y + 1] = t;
+				}
+		p[4] = vk_fbits(v[1]);
+		p[5] = a + b;
+		p[6] = a - b;
+		p[7] = a * b;
+		uint32_t ma = (a & 0x3fff3fffu) | 0x20002000u, mb = (b & 0x3fff3fffu) | 0x20002000u;
+		double max_ = h2f(ma), may = h2f(ma >> 16), mbx = h2f(mb), mby = h2f(mb >> 16);
+		p[8] = f2h(may * mbx + max_) | f2h(max_ * mby + max_) << 16;
+		int q = (i / 4) * 4;
+		p[9] = u[q] ^ u[q + 1] ^ u[q + 2];
+		p[10] = w[q] + w[q + 1] + w[q + 2] + w[q + 3];
+		p[11] = 0;
+		for (int k = 0; k < 4; k++)
+			p[11] |= (uint32_t)(uint8_t)((a >> (8 * k)) + (b >> (8 * k)) * 3) << (8 * k);
+		int16_t sax = (int16_t)a, say = (int16_t)(a >> 16), sby = (int16_t)(b >> 16);
+		p[12] = (uint16_t)(sax * sby) | (uint32_t)(uint16_t)(say >> 3) << 16;
+		p[13] = (uint32_t)(int32_t)c8[i] + (uint32_t)(int32_t)s16[i] * 1000u;
+		p[14] = (uint32_t)__builtin_popcount(a ^ b) | (uint32_t)__builtin_clz(a | 1) << 8 |
+			(uint32_t)__builtin_ctz(b | 0x80000000u) << 16;
+		p[15] = (uint32_t)(uint8_t)c8[i] * 65536u + (uint16_t)s16[i];
+		w8[i] = (int8_t)(c8[i] * 5 - 7);
+		w16[i] = (int16_t)(s16[i] * 3 + (int16_t)(a >> 20));
+	}
+	static uint32_t gcol[N], wcol[N];
+	static const char *const what[16] = {
+		"v_perm_b32",        "v_alignbit_b32", "v_bfe_u32", "v_bfe_i32", "v_med3_f32", "add",
+		"sub",               "mul",            "v_pk_fma_f16 op_sel", "dwordx3 load", "dwordx4 load",
+		"i8 x4 arithmetic",  "i16 mul / ashr", "sign-extending loads", "popcount/clz/ctz", "zero-extending loads",
+	};
+	for (int k = 0; k < 16; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = o[i * 16 + k];
+			wcol[i] = want[i * 16 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	static uint32_t g8[N], e8[N], g16[N], e16[N];
+	for (int i = 0; i < N; i++) {
+		g8[i] = (uint8_t)o8[i], e8[i] = (uint8_t)w8[i];
+		g16[i] = (uint16_t)o16[i], e16[i] = (uint16_t)w16[i];
+	}
+	vk_check_u32("byte store", g8, e8, N);
+	vk_check_u32("short store", g16, e16, N);
+	static const char *const insns[] = {"v_perm_b32", "v_alignbit_b32", "v_bfe_u32", "v_bfe_i32", "v_med3_f32",
+					    "v_pk_fma_f16",
+					    "v_or_b32_sdwa", "v_mad_legacy_u16", "v_lshrrev_b16", "v_ffbl_b32",
+					    "global_load_dwordx4", "global_store_byte", "global_store_short", NULL};
+	vk_expect_insns("bits", insns);
+}
+END_TEST
+
+/* ---- dot products ---- */
+
+START_TEST(dot)
+{
+	enum { N = 200 };
+	static uint32_t u[N], w[N], o[N * 5], want[N * 5];
+	static float f[N], gdot[N];
+	static double wdot[N];
+	VkRng r = {13};
+	for (int i = 0; i < N; i++) {
+		u[i] = (uint32_t)vk_next(&r);
+		w[i] = (uint32_t)vk_next(&r);
+		f[i] = vk_float(&r, -10, 10);
+	}
+	for (int i = 0; i < 8; i++) /* saturating cases for the clamped forms */
+		u[i] = w[i] = i & 1 ? 0x80808080u : 0xffffffffu;
+	VkArg args[] = {{"u", DT_U32, 1, {N}, u, VK_IN},
+			{"w", DT_U32, 1, {N}, w, VK_IN},
+			{"f", DT_F32, 1, {N}, f, VK_IN},
+			{"o", DT_U32, 2, {N, 5}, o, VK_OUT}};
+	vk_run("dot.launch.json", "n=200", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		uint32_t a = u[i], b = w[i], am = a & 0x7bff7bffu, bm = b & 0x7bff7bffu, *p = want + i * 5;
+		wdot[i] = (double)h2f(am) * h2f(bm) + (double)h2f(am >> 16) * h2f(bm >> 16) + f[i];
+		gdot[i] = vk_bitsf(o[i * 5]);
+		p[0] = o[i * 5]; /* checked with a tolerance below */
+		int64_t sd = 0, ud = 0;
+		for (int k = 0; k < 4; k++) {
+			sd += (int8_t)(a >> (8 * k)) * (int8_t)(b >> (8 * k));
+			ud += ((a >> (8 * k)) & 0xff) * ((b >> (8 * k)) & 0xff);
+		}
+		p[1] = (uint32_t)(sd + i);
+		p[2] = (uint32_t)(ud + (b >> 3));
+		int64_t sc = sd + (int32_t)(b ^ a), uc = ud + (0xffff0000u | b);
+		p[3] = (uint32_t)(sc > INT32_MAX ? INT32_MAX : sc < INT32_MIN ? INT32_MIN : sc);
+		p[4] = (uint32_t)(uc > UINT32_MAX ? UINT32_MAX : uc);
+	}
+	vk_check_u32("dot [n][5] (fdot2 bits, sdot4, udot4, sdot4 clamp, udot4 clamp)", o, want, N * 5);
+	/* the f16 dot product's internal rounding is not documented: within 1 ulp of the exact value */
+	vk_check_f32("v_dot2c_f32_f16 value", gdot, wdot, N, 1, 0);
+	static const char *const insns[] = {"v_dot2c_f32_f16", "v_dot4c_i32_i8", "v_dot4_u32_u8", "v_dot4_i32_i8",
+					    NULL};
+	vk_expect_insns("dot", insns);
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -334,6 +590,13 @@ int main(void)
 	tcase_add_test(tc, transcendental);
 	tcase_add_test(tc, grid3d);
 	tcase_add_test(tc, bad_input);
+	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
+	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
+	if (getenv("WAVECC_VALIDATE_PENDING")) {
+		tcase_add_test(tc, wide_math);
+		tcase_add_test(tc, bits);
+		tcase_add_test(tc, dot);
+	}
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
