@@ -15,6 +15,7 @@
 	X("sym", cmd_sym, "simplify symbolic index expressions, one per stdin line") \
 	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)") \
 	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata") \
+	X("compile", cmd_compile, "compile a kernel graph (JSON) to a code object and launch descriptor, or -S assembly") \
 	X("run", cmd_run, "run a kernel from a launch descriptor on the emulator or through HIP")
 
 #define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);

@@ -1,0 +1,130 @@
+/* emit.c — the compiled kernel as assembly text and a launch descriptor.
+ *
+ * The assembly is one llvm-mc source: target directive, the kernel's code
+ * (mir_print of the allocated machine function, grouped by graph op with a
+ * comment naming it), the .amdhsa kernel descriptor and the code object v5
+ * metadata. Descriptor fields come from what the code really uses: the
+ * register counts register allocation measured (VGPRs rounded to the
+ * accumulator offset granule of 4; AGPRs follow them in the unified file),
+ * the workgroup-id SGPRs and work-item-id VGPRs the grid and workgroup
+ * need, the kernarg size of the buffer pointers (8 bytes each, in argument
+ * order). The launch descriptor (docs/launch-format.md) carries the same
+ * geometry and the arguments with their resolved shapes and access modes.
+ * Requires: insert_waitcnt. Fills: c->asm_text, c->launch_json,
+ * c->kernarg_size. */
+#include <string.h>
+
+#include "../passes/passes.h"
+
+/* The kernel's symbol: its name with anything but [A-Za-z0-9_.] as '_'. */
+static const char *kernel_entry_name(Compile *c)
+{
+	char *s = arena_strdup(&c->arena, c->k->name);
+	for (char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+			    *p == '.'))
+			*p = '_';
+	if (s[0] >= '0' && s[0] <= '9')
+		s = arena_printf(&c->arena, "_%s", s);
+	return s;
+}
+
+static const char *access_mode(Compile *c, const Value *mem)
+{
+	bool rd = false, wr = false;
+	for (size_t i = 0; i < c->k->op_list.len; i++) {
+		const Op *op = c->k->op_list.data[i];
+		if (op->kind == OP_READ && op->args[0] == mem)
+			rd = true;
+		if (op->kind == OP_WRITE && op->args[1] == mem)
+			wr = true;
+	}
+	return rd && wr ? "readwrite" : wr ? "write" : "read";
+}
+
+static int64_t dim_value(Compile *c, Sym *d)
+{
+	int64_t v;
+	return sym_is_int(kernel_subs(c->k, d), &v) ? v : -1;
+}
+
+void emit_assembly(Compile *c)
+{
+	Kernel *k = c->k;
+	MFunc *f = c->mf;
+	const char *name = kernel_entry_name(c);
+	const char *mcpu = c->t->name;
+	Buf *b = &c->asm_text;
+	c->kernarg_size = (int)(8 * k->args.len);
+	int vgprs = MAX(1, f->nregs[RF_VGPR]);
+	int accum = (vgprs + 3) / 4 * 4;
+	int agprs = f->nregs[RF_AGPR];
+	int sgprs = MAX(1, f->nregs[RF_SGPR]);
+	int threads = c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	int tid_dims = c->wg_size[2] > 1 ? 2 : c->wg_size[1] > 1 ? 1 : 0;
+
+	buf_printf(b, "// %s: compiled by wavecc %s from %s for %s\n", name, "0.1.0", k->file ? k->file : "<memory>",
+		mcpu);
+	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items; %lld elements per thread\n",
+		(long long)c->grid[0], (long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1],
+		c->wg_size[2], (long long)c->ept);
+	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS 0 bytes\n", f->nregs[RF_VGPR], agprs,
+		f->nregs[RF_SGPR]);
+	buf_printf(b, "\t.amdgcn_target \"%s\"\n\t.amdhsa_code_object_version 5\n\t.text\n", c->t->triple);
+	buf_printf(b, "\t.protected %s\n\t.globl %s\n\t.p2align 8\n\t.type %s,@function\n%s:\n", name, name, name,
+		name);
+	mir_print(b, f);
+	buf_printf(b, ".L%s_end:\n\t.size %s, .L%s_end-%s\n\n", name, name, name, name);
+
+	buf_printf(b, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel %s\n", name);
+	buf_printf(b, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n");
+	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", c->kernarg_size);
+	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n");
+	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", c->grid[1] > 1);
+	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", c->grid[2] > 1);
+	buf_printf(b, "\t\t.amdhsa_system_vgpr_workitem_id %d\n", tid_dims);
+	buf_printf(b, "\t\t.amdhsa_next_free_vgpr %d\n", accum + agprs);
+	buf_printf(b, "\t\t.amdhsa_next_free_sgpr %d\n", sgprs);
+	buf_printf(b, "\t\t.amdhsa_accum_offset %d\n", accum);
+	buf_printf(b, "\t\t.amdhsa_float_denorm_mode_32 3\n\t\t.amdhsa_float_denorm_mode_16_64 3\n");
+	buf_printf(b, "\t.end_amdhsa_kernel\n\n");
+
+	buf_printf(b, "\t.amdgpu_metadata\n---\namdhsa.version: [ 1, 2 ]\namdhsa.target: %s\namdhsa.kernels:\n",
+		c->t->triple);
+	buf_printf(b, "  - .name: %s\n    .symbol: %s.kd\n", name, name);
+	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", c->kernarg_size);
+	buf_printf(b, "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n");
+	buf_printf(b, "    .wavefront_size: 64\n    .sgpr_count: %d\n    .vgpr_count: %d\n    .agpr_count: %d\n",
+		sgprs + 2, vgprs, agprs);
+	buf_printf(b, "    .max_flat_workgroup_size: %d\n", threads);
+	buf_printf(b, "    .reqd_workgroup_size: [ %d, %d, %d ]\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
+	buf_printf(b, "    .args:\n");
+	for (size_t i = 0; i < k->args.len; i++) {
+		const Value *m = k->args.data[i];
+		bool ro = strcmp(access_mode(c, m), "read") == 0;
+		buf_printf(b,
+			"      - { .name: %s, .offset: %zu, .size: 8, .value_kind: global_buffer, .address_space: global, "
+			".actual_access: %s }\n",
+			m->name, 8 * i, ro ? "read_only" : strcmp(access_mode(c, m), "write") == 0 ? "write_only"
+											 : "read_write");
+	}
+	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
+
+	/* Launch descriptor. */
+	Buf *l = &c->launch_json;
+	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": \"%s\", \"kernel\": \"%s\", \"arch\": \"%s\",\n",
+		c->opt.code_object ? c->opt.code_object : "kernel.hsaco", name, mcpu);
+	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": 0, "
+		      "\"kernarg_size\": %d,\n \"args\": [",
+		c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)c->grid[0], (long long)c->grid[1],
+		(long long)c->grid[2], c->kernarg_size);
+	for (size_t i = 0; i < k->args.len; i++) {
+		const Value *m = k->args.data[i];
+		buf_printf(l, "%s\n  {\"name\": \"%s\", \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",
+			m->name, dtype_name(m->dtype));
+		for (int d = 0; d < m->shape.rank; d++)
+			buf_printf(l, "%s%lld", d ? ", " : "", (long long)dim_value(c, m->shape.dims[d]));
+		buf_printf(l, "], \"offset\": %zu, \"access\": \"%s\"}", 8 * i, access_mode(c, m));
+	}
+	buf_printf(l, "]}\n");
+}

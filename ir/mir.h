@@ -1,0 +1,195 @@
+/* mir.h — the machine IR: what instruction selection produces and every
+ * later stage (waitcnt and hazard passes, scheduling, register allocation,
+ * the assembly printer) reads and rewrites.
+ *
+ * Model (after ACO's aco_ir.h and QBE's all.h, see docs/style.md):
+ *   MFunc    one kernel: blocks in layout order, the virtual-register table
+ *            (one RegClass per vreg), the target, and after allocation the
+ *            number of physical registers used per file;
+ *   MBlock   a label and a straight list of instructions; the last one may
+ *            branch (s_cbranch_*, s_branch) to another block by index;
+ *   MInst    an opcode, defs then uses (MOpnd), memory modifiers, the graph
+ *            op it came from (printed as a comment) and, for s_waitcnt, the
+ *            counter values;
+ *   MOpnd    a virtual register (before allocation), a physical register
+ *            (after, or fixed ones like the kernarg pointer), an immediate,
+ *            or a named special register (vcc, exec, m0, off).
+ *
+ * Opcodes are the rows of the emulator's instruction table
+ * (loader/emu/insts.h): one list of the CDNA instructions, with format,
+ * opcode per target, operand widths in dwords and flags, read here by isel,
+ * the passes and the printer and by the emulator's decoder alike. The
+ * compiler-only properties — scheduling class and latency — are derived from
+ * a row's format and flags (mir_class, mir_latency) instead of being a
+ * second table to keep in step.
+ *
+ * Register classes are one byte: file (SGPR/VGPR/AGPR) and size in dwords;
+ * the alignment a tuple needs follows from the class and the target
+ * (rc_align). Targets are const data (target_gfx942, target_gfx90a).
+ *
+ * Ownership: an MFunc owns its blocks and instructions (heap vectors freed by
+ * mfunc_free); names and notes point into the kernel's arena or interned
+ * strings. Misuse (wrong operand count for a row) is a compiler bug: die().
+ */
+#ifndef WAVECC_MIR_H
+#define WAVECC_MIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../loader/emu/insts.h"
+#include "../util/util.h"
+
+/* ---- targets ---- */
+typedef struct Target {
+	const char *name;     /* --mcpu spelling: "gfx942" */
+	const char *triple;   /* "amdgcn-amd-amdhsa--gfx942" */
+	int sgprs;            /* addressable SGPRs for allocation (VCC excluded) */
+	int vgprs;            /* arch VGPRs per wave */
+	int agprs;            /* AGPRs per wave */
+	int lds_bytes;        /* LDS per workgroup */
+	bool vgpr_tuple_align; /* 64-bit+ VGPR/AGPR tuples start at even registers */
+} Target;
+extern const Target target_gfx942, target_gfx90a;
+const Target *target_from_name(const char *mcpu); /* NULL if unknown */
+
+/* ---- register classes ---- */
+typedef enum RegFile { RF_SGPR, RF_VGPR, RF_AGPR, RF_COUNT } RegFile;
+typedef uint8_t RegClass; /* file << 5 | size (1..16 dwords) */
+static inline RegClass rc_make(RegFile f, int size) { return (RegClass)((unsigned)f << 5 | (unsigned)size); }
+static inline RegFile rc_file(RegClass rc) { return (RegFile)(rc >> 5); }
+static inline int rc_size(RegClass rc) { return rc & 31; }
+/* The register index a tuple of this class must start at a multiple of. */
+int rc_align(RegClass rc, const Target *t);
+#define RC_S1 rc_make(RF_SGPR, 1)
+#define RC_S2 rc_make(RF_SGPR, 2)
+#define RC_S4 rc_make(RF_SGPR, 4)
+#define RC_V1 rc_make(RF_VGPR, 1)
+#define RC_V2 rc_make(RF_VGPR, 2)
+
+/* ---- operands ---- */
+typedef enum MOpndKind {
+	MO_NONE,
+	MO_VREG, /* reg = virtual register number */
+	MO_PREG, /* reg = first physical register of the file rc_file(rc) */
+	MO_IMM,  /* imm: an integer or the bits of a float literal */
+	MO_VCC,  /* the vcc pair */
+	MO_EXEC, /* the exec pair */
+	MO_M0,
+	MO_OFF,  /* "off": no address VGPR (MUBUF/global with SGPR base only) */
+} MOpndKind;
+
+typedef struct MOpnd {
+	uint8_t kind;
+	RegClass rc; /* MO_VREG/MO_PREG: file and width of this access */
+	uint8_t sub; /* MO_VREG: first dword within the vreg's tuple */
+	uint8_t pad_;
+	uint32_t reg;
+	int64_t imm;
+} MOpnd;
+_Static_assert(sizeof(MOpnd) == 16, "MOpnd stays small: it is copied by value everywhere");
+
+static inline MOpnd mo_vreg(uint32_t v, RegClass rc) { return (MOpnd){.kind = MO_VREG, .rc = rc, .reg = v}; }
+/* Dwords [sub, sub + size) of a wider virtual register. */
+static inline MOpnd mo_vsub(uint32_t v, int sub, RegClass rc)
+{
+	return (MOpnd){.kind = MO_VREG, .rc = rc, .sub = (uint8_t)sub, .reg = v};
+}
+static inline MOpnd mo_preg(uint32_t r, RegClass rc) { return (MOpnd){.kind = MO_PREG, .rc = rc, .reg = r}; }
+static inline MOpnd mo_imm(int64_t v) { return (MOpnd){.kind = MO_IMM, .imm = v}; }
+static inline MOpnd mo_special(MOpndKind k) { return (MOpnd){.kind = (uint8_t)k}; }
+static inline bool mo_is_reg(MOpnd o) { return o.kind == MO_VREG || o.kind == MO_PREG; }
+
+/* ---- instructions ---- */
+typedef uint16_t MOp; /* an EmuInstId row of loader/emu/insts.h */
+
+/* Scheduling classes, derived from a row's format and flags. */
+#define MIR_CLASSES(X) \
+	X(MC_SALU, "salu") \
+	X(MC_SMEM, "smem") \
+	X(MC_VALU, "valu") \
+	X(MC_TRANS, "trans") \
+	X(MC_VMEM_LOAD, "vmem-load") \
+	X(MC_VMEM_STORE, "vmem-store") \
+	X(MC_LDS, "lds") \
+	X(MC_MFMA, "mfma") \
+	X(MC_BRANCH, "branch") \
+	X(MC_CONTROL, "control") /* s_waitcnt, s_endpgm, s_nop, s_barrier */
+
+typedef enum MClass {
+#define X(e, name) e,
+	MIR_CLASSES(X)
+#undef X
+	MC_COUNT
+} MClass;
+extern const char *const mir_class_name[MC_COUNT];
+
+enum {
+	MIF_E64 = 1 << 0,   /* print the VOP3 form (_e64) of a VOP1/VOP2/VOPC row */
+	MIF_E32 = 1 << 1,   /* print the _e32 suffix explicitly */
+	MIF_OFFEN = 1 << 2, /* MUBUF: the address VGPR is an offset */
+	MIF_TIED = 1 << 3,  /* def[0] keeps bits it does not write (d16 loads):
+	                       it is live into the instruction; not printed as a use */
+};
+
+enum { MI_MAX_DEFS = 2, MI_MAX_USES = 4 };
+
+typedef struct MInst {
+	MOp op;
+	uint8_t ndef, nuse;
+	uint32_t flags;      /* MIF_* */
+	int32_t offset;      /* MUBUF/DS immediate offset field */
+	int16_t vmcnt, lgkmcnt; /* s_waitcnt: -1 = no wait on that counter */
+	const char *note;    /* the graph op this came from, or NULL */
+	MOpnd def[MI_MAX_DEFS];
+	MOpnd use[MI_MAX_USES];
+} MInst;
+
+typedef struct MBlock {
+	const char *label;
+	Vec(MInst) insts;
+} MBlock;
+
+typedef struct MFunc {
+	const char *name;
+	const Target *target;
+	Vec(MBlock *) blocks;
+	Vec(RegClass) vregs; /* class of each virtual register */
+	/* After register allocation: registers used per file (the next free
+	 * register), for the kernel descriptor. */
+	int nregs[RF_COUNT];
+	bool allocated;
+} MFunc;
+
+/* ---- mir.c ---- */
+MFunc *mfunc_new(const char *name, const Target *t);
+void mfunc_free(MFunc *f);
+MBlock *mfunc_block(MFunc *f, const char *label); /* append a block */
+uint32_t mfunc_vreg(MFunc *f, RegClass rc);       /* a new virtual register */
+/* Append an instruction; checks the operand counts against the row. */
+MInst *mblock_add(MBlock *b, MOp op, int ndef, const MOpnd *defs, int nuse, const MOpnd *uses);
+/* Insert before position i (waitcnt insertion). */
+MInst *mblock_insert(MBlock *b, size_t i, MInst in);
+
+const char *mop_name(MOp op);
+MClass mir_class(MOp op);
+/* Issue-to-result latency in cycles, a coarse model for the scheduler and
+ * the statistics until per-row latencies are measured. */
+int mir_latency(MOp op);
+
+/* Structural checks: operand kinds and widths against the row, vregs
+ * defined before use in the straight-line order, physical registers inside
+ * the target's files after allocation. Returns the number of problems,
+ * each appended to msg. */
+int mir_verify(const MFunc *f, Buf *msg);
+
+/* ---- mir_print.c ---- */
+/* One operand as llvm-mc spells it (v3, s[4:7], vcc, 0x80000000) or, for a
+ * virtual register, %N:v2 (not assemblable; for dumps). */
+void mir_print_opnd(Buf *b, MOpnd o);
+/* One instruction on one line (no newline), llvm-mc syntax. */
+void mir_print_inst(Buf *b, const MInst *in);
+/* The whole function: labels, instructions, notes as comments. */
+void mir_print(Buf *b, const MFunc *f);
+
+#endif

@@ -1,0 +1,109 @@
+/* mir_print.c — machine IR as text in llvm-mc's AMDGPU syntax.
+ *
+ * After register allocation the output of mir_print is what the assembly
+ * emitter (asm/emit.c) places between the kernel's label and s_endpgm, so
+ * every spelling here must be accepted by llvm-mc-19 for gfx942 and gfx90a
+ * (tests/compile checks both). Before allocation virtual registers print as
+ * %N:s2 / %N:v1 for dumps.
+ *
+ * Operand order is the assembler's: defs, then uses, then modifiers
+ * (MUBUF `offen offset:N`). s_waitcnt prints its counters from the
+ * instruction's vmcnt/lgkmcnt fields. */
+#include <string.h>
+
+#include "mir.h"
+
+static const char file_letter[RF_COUNT] = {'s', 'v', 'a'};
+
+void mir_print_opnd(Buf *b, MOpnd o)
+{
+	switch ((MOpndKind)o.kind) {
+	case MO_NONE:
+		buf_puts(b, "<none>");
+		return;
+	case MO_VREG:
+		if (o.sub)
+			buf_printf(b, "%%%u.%u:%c%d", o.reg, o.sub, file_letter[rc_file(o.rc)], rc_size(o.rc));
+		else
+			buf_printf(b, "%%%u:%c%d", o.reg, file_letter[rc_file(o.rc)], rc_size(o.rc));
+		return;
+	case MO_PREG:
+		if (rc_size(o.rc) == 1)
+			buf_printf(b, "%c%u", file_letter[rc_file(o.rc)], o.reg);
+		else
+			buf_printf(b, "%c[%u:%u]", file_letter[rc_file(o.rc)], o.reg, o.reg + (unsigned)rc_size(o.rc) - 1);
+		return;
+	case MO_IMM:
+		if (o.imm >= -16 && o.imm <= 64)
+			buf_printf(b, "%lld", (long long)o.imm);
+		else
+			buf_printf(b, "0x%llx", (unsigned long long)(uint32_t)o.imm);
+		return;
+	case MO_VCC:
+		buf_puts(b, "vcc");
+		return;
+	case MO_EXEC:
+		buf_puts(b, "exec");
+		return;
+	case MO_M0:
+		buf_puts(b, "m0");
+		return;
+	case MO_OFF:
+		buf_puts(b, "off");
+		return;
+	}
+	die("bad operand kind %d", o.kind);
+}
+
+void mir_print_inst(Buf *b, const MInst *in)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->op];
+	buf_puts(b, r->name);
+	if (in->flags & MIF_E64)
+		buf_puts(b, "_e64");
+	else if (in->flags & MIF_E32)
+		buf_puts(b, "_e32");
+	if (in->op == EI_S_WAITCNT) {
+		const char *sep = " ";
+		if (in->vmcnt >= 0) {
+			buf_printf(b, "%svmcnt(%d)", sep, in->vmcnt);
+			sep = " ";
+		}
+		if (in->lgkmcnt >= 0)
+			buf_printf(b, "%slgkmcnt(%d)", sep, in->lgkmcnt);
+		return;
+	}
+	int k = 0;
+	for (int i = 0; i < in->ndef; i++, k++) {
+		buf_puts(b, k ? ", " : " ");
+		mir_print_opnd(b, in->def[i]);
+	}
+	for (int i = 0; i < in->nuse; i++, k++) {
+		buf_puts(b, k ? ", " : " ");
+		mir_print_opnd(b, in->use[i]);
+	}
+	if (in->flags & MIF_OFFEN)
+		buf_puts(b, " offen");
+	if (in->offset)
+		buf_printf(b, " offset:%d", in->offset);
+}
+
+void mir_print(Buf *b, const MFunc *f)
+{
+	const char *last_note = NULL;
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		const MBlock *blk = f->blocks.data[bi];
+		if (blk->label)
+			buf_printf(b, "%s:\n", blk->label);
+		for (size_t i = 0; i < blk->insts.len; i++) {
+			const MInst *in = &blk->insts.data[i];
+			/* One comment per group of instructions from the same graph op. */
+			if (in->note && in->note != last_note)
+				buf_printf(b, "\t// %s\n", in->note);
+			last_note = in->note;
+			buf_putc(b, '\t');
+			mir_print_inst(b, in);
+			buf_putc(b, '\n');
+		}
+	}
+}

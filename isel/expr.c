@@ -1,0 +1,278 @@
+/* expr.c — lowering of symbolic index expressions to machine arithmetic.
+ *
+ * Uniformity: an expression is wave-uniform when none of its free symbols
+ * is a work-item id ($T0..$T2); uniform values are computed once per wave in
+ * SGPRs with SALU instructions, per-lane values in VGPRs with VALU ones (a
+ * uniform operand feeds a VALU instruction directly as an SGPR source).
+ * Shapes handled: integers, $WGg and $Tg, sums, products by constants
+ * (shifts for powers of two), products of values, floor(x / 2^k) and
+ * Mod(x, 2^k). Each distinct subexpression is lowered once per kernel
+ * (a cache keyed by the hash-consed Sym pointer), so accesses share their
+ * address arithmetic. Other forms are reported as not compiled yet.
+ * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
+#include <string.h>
+
+#include "isel.h"
+
+static bool is_lane_sym(const Sym *e)
+{
+	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), "$T", 2) == 0;
+}
+
+static bool depends_on_lane(const Sym *e)
+{
+	if (is_lane_sym(e))
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (depends_on_lane(sym_arg(e, i)))
+			return true;
+	return false;
+}
+
+void expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni)
+{
+	SymCtx *sc = s->c->k->sc;
+	*lane = sym_int(sc, 0);
+	*uni = sym_int(sc, 0);
+	int n = sym_kind(e) == SYM_ADD ? sym_nargs(e) : 1;
+	for (int i = 0; i < n; i++) {
+		Sym *t = sym_kind(e) == SYM_ADD ? sym_arg(e, i) : e;
+		if (depends_on_lane(t))
+			*lane = sym_add(sc, *lane, t);
+		else
+			*uni = sym_add(sc, *uni, t);
+	}
+}
+
+static MOpnd newreg(Isel *s, bool vector)
+{
+	RegClass rc = vector ? RC_V1 : RC_S1;
+	return mo_vreg(mfunc_vreg(s->f, rc), rc);
+}
+
+static bool is_v(MOpnd o) { return o.kind == MO_VREG && rc_file(o.rc) == RF_VGPR; }
+
+MOpnd expr_imm_operand(Isel *s, int64_t imm)
+{
+	(void)s;
+	return mo_imm(imm);
+}
+
+MOpnd expr_to_sgpr(Isel *s, MOpnd o)
+{
+	if (o.kind != MO_IMM)
+		return o;
+	MOpnd d = newreg(s, false);
+	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, &o);
+	return d;
+}
+
+MOpnd expr_to_vgpr(Isel *s, MOpnd o)
+{
+	if (is_v(o))
+		return o;
+	MOpnd d = newreg(s, true);
+	mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &o);
+	return d;
+}
+
+/* Work-item id g: v0 packs x in bits 9:0, y in 19:10, z in 29:20. */
+static MOpnd tid(Isel *s, int g)
+{
+	if (s->tid[g] != UINT32_MAX)
+		return mo_vreg(s->tid[g], RC_V1);
+	MOpnd d = newreg(s, true);
+	if (g == 0) {
+		MOpnd u[2] = {mo_imm(0x3ff), mo_vreg(s->tid_raw, RC_V1)};
+		mblock_add(s->b, EI_V_AND_B32, 1, &d, 2, u);
+	} else {
+		MOpnd u[3] = {mo_vreg(s->tid_raw, RC_V1), mo_imm(10 * g), mo_imm(10)};
+		mblock_add(s->b, EI_V_BFE_U32, 1, &d, 3, u);
+	}
+	s->tid[g] = d.reg;
+	return d;
+}
+
+/* d = a OP b with the SALU or VALU form by uniformity. VOP2 needs its VGPR
+ * operand second; callers pass commutative ops or the right order. */
+static MOpnd binop(Isel *s, MOp sop, MOp vop, MOpnd a, MOpnd b)
+{
+	bool v = is_v(a) || is_v(b);
+	if (v && is_v(a) && !is_v(b)) {
+		MOpnd t = a;
+		a = b;
+		b = t;
+	}
+	MOpnd d = newreg(s, v), u[2] = {a, b};
+	mblock_add(s->b, v ? vop : sop, 1, &d, 2, u);
+	return d;
+}
+
+static int log2_exact(int64_t k)
+{
+	if (k <= 0 || (k & (k - 1)))
+		return -1;
+	int n = 0;
+	while ((1LL << n) < k)
+		n++;
+	return n;
+}
+
+static MOpnd lower(Isel *s, Sym *e, Loc loc);
+
+/* k * x for an integer k. */
+static MOpnd scale(Isel *s, MOpnd x, int64_t k)
+{
+	if (k == 1)
+		return x;
+	if (x.kind == MO_IMM)
+		return mo_imm(x.imm * k);
+	int sh = log2_exact(k);
+	if (sh >= 0) {
+		MOpnd d = newreg(s, is_v(x));
+		if (is_v(x)) {
+			MOpnd u[2] = {mo_imm(sh), x};
+			mblock_add(s->b, EI_V_LSHLREV_B32, 1, &d, 2, u);
+		} else {
+			MOpnd u[2] = {x, mo_imm(sh)};
+			mblock_add(s->b, EI_S_LSHL_B32, 1, &d, 2, u);
+		}
+		return d;
+	}
+	return binop(s, EI_S_MUL_I32, EI_V_MUL_LO_U32, mo_imm(k), x);
+}
+
+static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
+{
+	SymCtx *sc = s->c->k->sc;
+	int64_t v;
+	SymRat r;
+	switch (sym_kind(e)) {
+	case SYM_INT:
+		sym_is_int(e, &v);
+		if (v < INT32_MIN || v > UINT32_MAX)
+			break;
+		return mo_imm(v);
+	case SYM_SYMBOL: {
+		const char *n = sym_name(e);
+		if (n[0] == '$' && n[1] == 'T' && n[2] >= '0' && n[2] <= '2' && !n[3])
+			return tid(s, n[2] - '0');
+		if (strncmp(n, "$WG", 3) == 0 && n[3] >= '0' && n[3] <= '2' && !n[4]) {
+			uint32_t w = s->wg_id[n[3] - '0'];
+			return w == UINT32_MAX ? mo_imm(0) : mo_vreg(w, RC_S1); /* grid of 1: id 0 */
+		}
+		break;
+	}
+	case SYM_ADD: {
+		/* Uniform terms first (SALU), then lane terms, so the uniform sum
+		 * joins the lane sum in one VALU add. */
+		Sym *lane, *uni;
+		expr_split(s, e, &lane, &uni);
+		if (sym_kind(lane) != SYM_INT && sym_kind(uni) != SYM_INT) {
+			MOpnd a = lower(s, uni, loc), b = lower(s, lane, loc);
+			return binop(s, EI_S_ADD_U32, EI_V_ADD_U32, a, b);
+		}
+		MOpnd acc = {0};
+		for (int i = 0; i < sym_nargs(e); i++) {
+			MOpnd t = lower(s, sym_arg(e, i), loc);
+			if (s->c->failed)
+				return mo_imm(0);
+			if (!acc.kind)
+				acc = t;
+			else if (acc.kind == MO_IMM && t.kind == MO_IMM)
+				acc = mo_imm(acc.imm + t.imm);
+			else
+				acc = binop(s, EI_S_ADD_U32, EI_V_ADD_U32, acc, t);
+		}
+		return acc;
+	}
+	case SYM_MUL: {
+		int64_t k = 1;
+		MOpnd acc = {0};
+		for (int i = 0; i < sym_nargs(e); i++) {
+			Sym *f = sym_arg(e, i);
+			if (sym_is_int(f, &v)) {
+				k *= v;
+				continue;
+			}
+			MOpnd t = lower(s, f, loc);
+			if (s->c->failed)
+				return mo_imm(0);
+			acc = !acc.kind ? t : binop(s, EI_S_MUL_I32, EI_V_MUL_LO_U32, acc, t);
+		}
+		return acc.kind ? scale(s, acc, k) : mo_imm(k);
+	}
+	case SYM_FLOOR: {
+		/* floor(x / 2^k): x is a Mul whose coefficient is 1/2^k. */
+		Sym *m = sym_arg(e, 0);
+		if (sym_kind(m) == SYM_MUL && sym_is_num(sym_arg(m, 0), &r) && r.p == 1 && log2_exact(r.q) > 0) {
+			Sym *x = sym_mul(sc, m, sym_int(sc, r.q));
+			MOpnd a = lower(s, x, loc);
+			if (a.kind == MO_IMM)
+				return mo_imm(a.imm >> log2_exact(r.q));
+			MOpnd d = newreg(s, is_v(a));
+			if (is_v(a)) {
+				MOpnd u[2] = {mo_imm(log2_exact(r.q)), a};
+				mblock_add(s->b, EI_V_LSHRREV_B32, 1, &d, 2, u);
+			} else {
+				MOpnd u[2] = {a, mo_imm(log2_exact(r.q))};
+				mblock_add(s->b, EI_S_LSHR_B32, 1, &d, 2, u);
+			}
+			return d;
+		}
+		break;
+	}
+	case SYM_MOD:
+		if (sym_is_int(sym_arg(e, 1), &v) && log2_exact(v) >= 0) {
+			MOpnd a = lower(s, sym_arg(e, 0), loc);
+			if (a.kind == MO_IMM)
+				return mo_imm(a.imm & (v - 1));
+			return binop(s, EI_S_AND_B32, EI_V_AND_B32, mo_imm(v - 1), a);
+		}
+		break;
+	default:
+		break;
+	}
+	compile_error(s->c, loc, "index expression %s: this form is not compiled yet", sym_str(sc, e));
+	return mo_imm(0);
+}
+
+/* Cache: one lowering per distinct expression node (nodes are unique). */
+static MOpnd lower(Isel *s, Sym *e, Loc loc)
+{
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (s->cache.data[i].e == e)
+			return s->cache.data[i].o;
+	MOpnd o = lower_uncached(s, e, loc);
+	if (o.kind != MO_IMM)
+		vec_push(&s->cache, ((ExprCacheEnt){e, o}));
+	return o;
+}
+
+MOpnd expr_lower(Isel *s, Sym *e, Loc loc)
+{
+	return lower(s, e, loc);
+}
+
+void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
+{
+	SymCtx *sc = s->c->k->sc;
+	SymKind k = sym_kind(cond);
+	if (!sym_kind_is_rel(k) || k == SYM_EQ || k == SYM_NE) {
+		compile_error(s->c, loc, "bound %s: this form is not compiled yet", sym_str(sc, cond));
+		return;
+	}
+	/* x OP 0 with x = lane + uni  <=>  -uni OP' lane (OP mirrored), so the
+	 * per-lane side is the VGPR operand VOPC needs second. */
+	Sym *lane, *uni;
+	expr_split(s, sym_arg(cond, 0), &lane, &uni);
+	MOpnd a = lower(s, sym_neg(sc, uni), loc);
+	MOpnd b = expr_to_vgpr(s, lower(s, lane, loc));
+	if (is_v(a)) /* cannot happen: uni has no lane terms */
+		die("uniform side lowered to a VGPR");
+	MOp op = k == SYM_LT ? EI_V_CMP_GT_I32 : k == SYM_LE ? EI_V_CMP_GE_I32 : k == SYM_GT ? EI_V_CMP_LT_I32
+										     : EI_V_CMP_LE_I32;
+	MOpnd d = mo_special(MO_VCC), u[2] = {a, b};
+	MInst *in = mblock_add(s->b, op, 1, &d, 2, u);
+	in->flags |= MIF_E32;
+}

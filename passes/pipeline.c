@@ -1,0 +1,100 @@
+/* pipeline.c — the compiler's pass pipeline, listed once.
+ *
+ * Data flows one way (DESIGN.md): graph passes fill analyses on the kernel
+ * graph; instruction selection builds the machine function; machine passes
+ * rewrite it; the emitter prints assembly and the launch descriptor. The
+ * pipeline stops after the first pass that reported an error. The MIR
+ * verifier (mir_verify) runs after every pass that has a machine function;
+ * its failures are compiler bugs (die), not input errors. After waitcnt
+ * insertion the independent wait checker (check_waitcnt) runs too.
+ *
+ * Stages of DESIGN.md not built yet (shared-memory promotion, expansion of
+ * MMA tiles, barriers, scheduling, hazard resolution) get their rows here
+ * when they exist; the order below is the order they will run in. */
+#include <stdlib.h>
+#include <stdarg.h>
+
+#include "passes.h"
+
+/* X(function, what is checked after it: 0 nothing, 1 the MIR verifier,
+ *   2 the verifier and the wait checker) */
+#define PIPELINE(X) \
+	X(subst_symbols, 0) \
+	X(analyze_constraints, 0) \
+	X(analyze_indices, 0) \
+	X(select_instructions, 1) \
+	X(allocate_registers, 1) \
+	X(insert_waitcnt, 2) \
+	X(emit_assembly, 2)
+
+void compile_init(Compile *c, Kernel *k, const CompileOptions *o, Diag *d)
+{
+	*c = (Compile){.k = k, .opt = *o, .diag = d};
+	arena_init(&c->arena);
+	c->t = target_from_name(o->mcpu);
+	if (!c->t)
+		die("unknown target %s (the CLI checks --mcpu)", o->mcpu);
+}
+
+void compile_free(Compile *c)
+{
+	mfunc_free(c->mf);
+	c->mf = NULL;
+	buf_free(&c->asm_text);
+	buf_free(&c->launch_json);
+	arena_free(&c->arena);
+}
+
+void compile_error(Compile *c, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_verror(c->diag, loc, fmt, ap);
+	va_end(ap);
+	c->failed = true;
+}
+
+int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what)
+{
+	Sym *v = kernel_subs(c->k, e);
+	int64_t x;
+	if (sym_is_int(v, &x))
+		return x;
+	compile_error(c, loc, "%s is %s, not a compile-time integer (dynamic shapes are not compiled yet; "
+			      "bind the symbol with -D)", what, sym_str(c->k->sc, v));
+	return -1;
+}
+
+static void verify(Compile *c, const char *after, int level)
+{
+	Buf msg = {0};
+	int n = mir_verify(c->mf, &msg);
+	if (level >= 2)
+		n += check_waitcnt(c->mf, &msg);
+	if (n)
+		die("after %s:\n%s", after, buf_cstr(&msg));
+	buf_free(&msg);
+}
+
+int compile_run(Compile *c)
+{
+	int i = 0;
+#define RUN(fn, level) \
+	if (!c->failed) { \
+		fn(c); \
+		if (!c->failed && (level) && c->mf) { \
+			if (c->opt.dump & (1u << i)) { \
+				Buf d = {0}; \
+				mir_print(&d, c->mf); \
+				fprintf(stderr, "## after %s\n%s", #fn, buf_cstr(&d)); \
+				buf_free(&d); \
+			} \
+			verify(c, #fn, level); \
+		} \
+	} \
+	i++;
+	PIPELINE(RUN)
+#undef RUN
+	(void)i;
+	return c->failed ? -1 : 0;
+}

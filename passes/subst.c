@@ -1,0 +1,79 @@
+/* subst.c — hyperparameter substitution: apply -D SYM=VAL to the kernel.
+ *
+ * Algorithm: each -D either binds a dynamic symbol (the kernel is then
+ * specialised: the symbol stops being a kernel argument) or overrides a
+ * symbol's value. Afterwards every value and alias symbol is resolved again
+ * from its value as written, in dependency order by repeated passes (the
+ * frontend rejected cycles, so this terminates), so `BLOCK_N = Max(Min(N,
+ * 256), 64)` follows an overridden N.
+ * Requires: a kernel the frontend accepted. Fills: KSymbol.kind/value/
+ * resolved. Errors: unknown symbols, address-space symbols, aliases. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+
+static void resolve_all(Kernel *k)
+{
+	size_t n = k->syms.len;
+	for (size_t i = 0; i < n; i++) {
+		KSymbol *s = &k->syms.data[i];
+		if ((s->kind == SYMK_VALUE || s->kind == SYMK_ALIAS) && s->value)
+			s->resolved = NULL;
+	}
+	Sym **from = xmalloc(sizeof(Sym *) * (n + 1)), **to = xmalloc(sizeof(Sym *) * (n + 1));
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (size_t i = 0; i < n; i++) {
+			KSymbol *s = &k->syms.data[i];
+			if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))
+				continue;
+			Sym *fs[64];
+			size_t nf = sym_free_symbols(k->sc, s->value, fs, ARRAY_LEN(fs));
+			bool ready = nf <= ARRAY_LEN(fs);
+			int m = 0;
+			for (size_t j = 0; ready && j < nf; j++) {
+				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));
+				if (!d || (d->kind != SYMK_VALUE && d->kind != SYMK_ALIAS) || !d->value)
+					continue;
+				if (!d->resolved)
+					ready = false;
+				from[m] = d->sym;
+				to[m++] = d->resolved;
+			}
+			if (!ready)
+				continue;
+			Sym *r = m ? sym_subs(k->sc, s->value, m, from, to) : s->value;
+			s->resolved = sym_simplify(k->sc, r, NULL);
+			progress = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++) /* anything left lies on a cycle the frontend reported */
+		if (!k->syms.data[i].resolved && k->syms.data[i].value)
+			k->syms.data[i].resolved = k->syms.data[i].value;
+	free(from);
+	free(to);
+}
+
+void subst_symbols(Compile *c)
+{
+	Kernel *k = c->k;
+	if (c->opt.ndefs == 0)
+		return;
+	Loc none = {c->k->file, 0, 0};
+	for (int i = 0; i < c->opt.ndefs; i++) {
+		KSymbol *s = kernel_symbol(k, c->opt.def_name[i]);
+		if (!s) {
+			compile_error(c, none, "-D %s: kernel %s has no symbol of that name", c->opt.def_name[i], k->name);
+			continue;
+		}
+		if (s->kind != SYMK_DYNAMIC && s->kind != SYMK_VALUE) {
+			compile_error(c, s->loc, "-D %s: only dynamic symbols and symbol values can be set", s->name);
+			continue;
+		}
+		s->kind = SYMK_VALUE;
+		s->value = sym_int(k->sc, c->opt.def_val[i]);
+	}
+	if (!c->failed)
+		resolve_all(k);
+}

@@ -1,0 +1,265 @@
+/* compile_test.c — `wavecc compile` end to end, and the machine passes'
+ * checkers on hand-built machine functions.
+ *
+ * End to end: each example is compiled (gfx942 and gfx90a: llvm-mc-19
+ * accepts the assembly, our linker makes the code object), the reference
+ * interpreter runs the graph on seeded random inputs and writes them and
+ * its outputs as .npy, the emulator runs the code object on the same inputs
+ * through the generated launch descriptor, and the outputs must be equal
+ * element for element (copies and f16 adds/casts are exact operations, so
+ * equality is the right test). Bad input and usage leave no file behind. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../../passes/passes.h"
+#include "../../util/npy.h"
+#include "../test.h"
+
+static const char *dir;
+
+static int sh(const char *cmd, char **out, char **err)
+{
+	CmdResult r = run_cmd(cmd, NULL);
+	int st = r.status;
+	if (st != 0 && !err)
+		fprintf(stderr, "command failed (%d): %s\n%s%s", st, cmd, r.out ? r.out : "", r.err ? r.err : "");
+	if (out)
+		*out = xstrdup(r.out ? r.out : "");
+	if (err)
+		*err = xstrdup(r.err ? r.err : "");
+	cmd_result_free(&r);
+	return st;
+}
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Compile example `name` for mcpu, run interpreter and emulator on the same
+ * random inputs (`ins`: the read arguments, `outs`: written ones), compare.
+ * `defs` are -D options for both. */
+static void e2e(const char *name, const char *mcpu, const char *const *ins, const char *const *outs,
+	const char *defs)
+{
+	char cmd[8192], tag[256];
+	snprintf(tag, sizeof tag, "%s_%s", name, mcpu);
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/%s.json' --mcpu %s %s -o '%s/%s.hsaco'", test_bin(),
+		test_root(), name, mcpu, defs, dir, tag);
+	ck_assert_int_eq(sh(cmd, NULL, NULL), 0);
+	char launch[2048];
+	snprintf(launch, sizeof launch, "%s/%s.launch.json", dir, tag);
+	ck_assert(exists(launch));
+
+	Buf ic = {0}, rc = {0};
+	buf_printf(&ic, "'%s' interp '%s/examples/%s.json' --random 7 %s", test_bin(), test_root(), name, defs);
+	buf_printf(&rc, "'%s' run '%s' %s", test_bin(), launch, defs);
+	for (int i = 0; ins[i]; i++) {
+		buf_printf(&ic, " --out %s='%s/%s_%s.in.npy'", ins[i], dir, tag, ins[i]);
+		buf_printf(&rc, " --in %s='%s/%s_%s.in.npy'", ins[i], dir, tag, ins[i]);
+	}
+	for (int i = 0; outs[i]; i++) {
+		buf_printf(&ic, " --out %s='%s/%s_%s.ref.npy'", outs[i], dir, tag, outs[i]);
+		buf_printf(&rc, " --out %s='%s/%s_%s.emu.npy'", outs[i], dir, tag, outs[i]);
+	}
+	ck_assert_int_eq(sh(buf_cstr(&ic), NULL, NULL), 0);
+	ck_assert_int_eq(sh(buf_cstr(&rc), NULL, NULL), 0);
+	for (int i = 0; outs[i]; i++) {
+		char p[2048], q[2048], err[256];
+		snprintf(p, sizeof p, "%s/%s_%s.ref.npy", dir, tag, outs[i]);
+		snprintf(q, sizeof q, "%s/%s_%s.emu.npy", dir, tag, outs[i]);
+		NpyArray ref, emu;
+		ck_assert_msg(npy_read(p, &ref, err, sizeof err) == 0, "%s", err);
+		ck_assert_msg(npy_read(q, &emu, err, sizeof err) == 0, "%s", err);
+		ck_assert_int_eq(ref.count, emu.count);
+		size_t bytes = (size_t)ref.count * (size_t)ref.itemsize;
+		size_t bad = 0, nonzero = 0, first = 0;
+		for (size_t b = 0; b < bytes; b++) {
+			nonzero += ((unsigned char *)ref.data)[b] != 0;
+			if (((unsigned char *)ref.data)[b] != ((unsigned char *)emu.data)[b] && !bad++)
+				first = b / (size_t)ref.itemsize;
+		}
+		ck_assert_msg(bad == 0, "%s %s: %zu bytes differ, first at element %zu", tag, outs[i], bad, first);
+		ck_assert_msg(nonzero > bytes / 4, "%s: reference output is mostly zero: the test proves nothing", tag);
+		npy_free(&ref);
+		npy_free(&emu);
+	}
+	buf_free(&ic);
+	buf_free(&rc);
+}
+
+static const char *const A[] = {"a", NULL}, *const B[] = {"b", NULL}, *const AB[] = {"a", "b", NULL},
+			 *const C[] = {"c", NULL};
+
+START_TEST(copy_unaligned) { e2e("copy", "gfx942", A, B, ""); }
+END_TEST
+START_TEST(copy_aligned) { e2e("copy_aligned", "gfx942", A, B, ""); }
+END_TEST
+START_TEST(copy_gfx90a)
+{
+	e2e("copy", "gfx90a", A, B, "");
+	e2e("copy_aligned", "gfx90a", A, B, "");
+}
+END_TEST
+START_TEST(copy_dynamic_specialised) { e2e("copy_dynamic", "gfx942", A, B, "-D M=37 -D N=300"); }
+END_TEST
+START_TEST(elementwise)
+{
+	e2e("add", "gfx942", AB, C, "");
+	e2e("cast", "gfx942", A, B, "");
+	e2e("add", "gfx90a", AB, C, "");
+	e2e("cast", "gfx90a", A, B, "");
+}
+END_TEST
+
+/* The assembly (-S) of the aligned copy uses 8-byte accesses; the unaligned
+ * one masks per element; both groups are annotated with the graph op. */
+START_TEST(assembly_text)
+{
+	char cmd[4096], *out;
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy_aligned.json' -S -o '%s/ca.s' && cat '%s/ca.s'",
+		test_bin(), test_root(), dir, dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert(strstr(out, "buffer_load_dwordx2") && strstr(out, "buffer_store_dwordx2"));
+	ck_assert(strstr(out, "\t// read\n") && strstr(out, "\t// write\n"));
+	ck_assert(strstr(out, ".amdhsa_kernel copy_aligned"));
+	ck_assert(!exists(strcat(strcpy(cmd, dir), "/ca.launch.json"))); /* -S writes only the assembly */
+	free(out);
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' -S -o '%s/cu.s' && cat '%s/cu.s'",
+		test_bin(), test_root(), dir, dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert(strstr(out, "buffer_load_ushort") && strstr(out, "buffer_load_short_d16_hi"));
+	ck_assert(strstr(out, "v_cndmask_b32_e32"));
+	free(out);
+}
+END_TEST
+
+START_TEST(bad_input_writes_nothing)
+{
+	char cmd[4096], *err;
+	/* A kernel the compiler does not handle yet: error, exit 1, no files. */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/gemm_global.json' -o '%s/g.hsaco'", test_bin(),
+		test_root(), dir);
+	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "not compiled yet"), "%s", err);
+	free(err);
+	ck_assert(!exists(strcat(strcpy(cmd, dir), "/g.hsaco")));
+	ck_assert(!exists(strcat(strcpy(cmd, dir), "/g.launch.json")));
+	/* An unknown -D symbol. */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' -D NOPE=3 -o '%s/n.hsaco'", test_bin(),
+		test_root(), dir);
+	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "NOPE"), "%s", err);
+	free(err);
+	ck_assert(!exists(strcat(strcpy(cmd, dir), "/n.hsaco")));
+	/* A dynamic shape left unbound. */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy_dynamic.json' -o '%s/d.hsaco'", test_bin(),
+		test_root(), dir);
+	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
+	ck_assert_msg(strstr(err, "-D"), "%s", err);
+	free(err);
+	ck_assert(!exists(strcat(strcpy(cmd, dir), "/d.hsaco")));
+	/* A missing file, and bad usage. */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/none.json'", test_bin(), dir);
+	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
+	free(err);
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' --mcpu gfx1100", test_bin(), test_root());
+	ck_assert_int_eq(sh(cmd, NULL, &err), 2);
+	free(err);
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' -D N", test_bin(), test_root());
+	ck_assert_int_eq(sh(cmd, NULL, &err), 2);
+	free(err);
+}
+END_TEST
+
+/* ---- machine passes on hand-built functions ---- */
+
+static MFunc *load_then_use(void)
+{
+	MFunc *f = mfunc_new("t", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	MOpnd data = mo_preg(2, RC_V1), u[3] = {mo_preg(0, RC_V1), mo_preg(4, RC_S4), mo_imm(0)};
+	MInst *in = mblock_add(b, EI_BUFFER_LOAD_DWORD, 1, &data, 3, u);
+	in->flags |= MIF_OFFEN;
+	MOpnd d2 = mo_preg(3, RC_V1);
+	mblock_add(b, EI_BUFFER_LOAD_DWORD, 1, &d2, 3, u);
+	MOpnd r = mo_preg(1, RC_V1), a[2] = {mo_preg(2, RC_V1), mo_preg(1, RC_V1)};
+	mblock_add(b, EI_V_ADD_F32, 1, &r, 2, a);
+	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	f->allocated = true;
+	return f;
+}
+
+START_TEST(waitcnt_insert_and_check)
+{
+	MFunc *f = load_then_use();
+	Buf msg = {0};
+	ck_assert_int_eq(check_waitcnt(f, &msg), 1); /* the add reads v2 too early */
+	buf_clear(&msg);
+	Compile c = {.mf = f};
+	insert_waitcnt(&c);
+	ck_assert_int_eq(check_waitcnt(f, &msg), 0);
+	/* Exactly one wait, and it lets the second load stay in flight. */
+	const MInst *w = &f->blocks.data[0]->insts.data[2];
+	ck_assert_int_eq(w->op, EI_S_WAITCNT);
+	ck_assert_int_eq(w->vmcnt, 1);
+	ck_assert_int_eq(f->blocks.data[0]->insts.len, 5);
+	/* A wait that is too weak is caught. */
+	f->blocks.data[0]->insts.data[2].vmcnt = 2;
+	ck_assert_int_eq(check_waitcnt(f, &msg), 1);
+	buf_free(&msg);
+	mfunc_free(f);
+}
+END_TEST
+
+START_TEST(mir_verify_catches)
+{
+	MFunc *f = mfunc_new("t", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t v = mfunc_vreg(f, RC_V2), w = mfunc_vreg(f, RC_V1);
+	MOpnd d = mo_vreg(w, RC_V1), u = mo_vreg(v, RC_V2);
+	mblock_add(b, EI_V_MOV_B32, 1, &d, 1, &u); /* reads v before any def, and 2 dwords for a 1-dword source */
+	Buf msg = {0};
+	ck_assert_int_eq(mir_verify(f, &msg), 2);
+	ck_assert(strstr(buf_cstr(&msg), "before any definition"));
+	buf_free(&msg);
+	/* After allocation: a misaligned pair. */
+	f->blocks.data[0]->insts.len = 0;
+	MOpnd pd = mo_preg(3, RC_V2), pu[3] = {mo_preg(0, RC_V1), mo_preg(4, RC_S4), mo_imm(0)};
+	mblock_add(b, EI_BUFFER_LOAD_DWORDX2, 1, &pd, 3, pu);
+	f->allocated = true;
+	ck_assert_int_eq(mir_verify(f, &msg), 1);
+	ck_assert(strstr(buf_cstr(&msg), "misaligned"));
+	buf_free(&msg);
+	mfunc_free(f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("compile");
+	TCase *t = tcase_create("e2e");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, copy_unaligned);
+	tcase_add_test(t, copy_aligned);
+	tcase_add_test(t, copy_gfx90a);
+	tcase_add_test(t, copy_dynamic_specialised);
+	tcase_add_test(t, elementwise);
+	tcase_add_test(t, assembly_text);
+	tcase_add_test(t, bad_input_writes_nothing);
+	suite_add_tcase(s, t);
+	TCase *m = tcase_create("mir");
+	tcase_add_test(m, waitcnt_insert_and_check);
+	tcase_add_test(m, mir_verify_catches);
+	suite_add_tcase(s, m);
+	return s;
+}
+
+int main(void)
+{
+	dir = test_tmpdir("compile");
+	return run_suite(suite());
+}
