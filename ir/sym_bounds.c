@@ -571,11 +571,7 @@ static SymRat g_node(SymCtx *c, Sym *e)
 		SymRat g = sym_gran(c, e->args[0]);
 		if (k < 0 || g.q != 1)
 			return k < 0 ? unknown : (g.q ? one : unknown);
-		r = one;
-		for (int64_t i = 0; i < k; i++)
-			if (!rat_mul(r, g, &r))
-				return one;
-		return r;
+		return rat_pow(g, k, &r) ? r : one;
 	}
 	case SYM_FLOOR:
 	case SYM_CEIL: return one;
