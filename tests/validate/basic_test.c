@@ -13,7 +13,7 @@
 static void setup(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", NULL};
+					      "dot", "fdiv_exact", NULL};
 	vk_compile("validate_basic", kernels);
 }
 
@@ -268,6 +268,38 @@ START_TEST(transcendental)
 					    "v_sin_f32", "v_cos_f32", "v_ldexp_f32", "v_frexp_mant_f32",
 					    "v_frexp_exp_i32_f32", "v_rndne_f32", NULL};
 	vk_expect_insns("transcendental", insns);
+}
+END_TEST
+
+/* ---- correctly rounded f32 division and sqrt ---- */
+
+START_TEST(fdiv_exact)
+{
+	enum { N = 400 };
+	static float a[N], b[N], o[N * 2];
+	static uint32_t want[N * 2];
+	VkRng r = {15};
+	for (int i = 0; i < N; i++) {
+		/* exponents from the denormal range to near overflow, so quotients under- and overflow too */
+		a[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -149, 127)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+		b[i] = ldexpf(vk_float(&r, 1, 2), i % 2 ? vk_int(&r, -20, 20) : vk_int(&r, -149, 127));
+	}
+	const float sa[] = {1.0f, 0x1p-149f, 0x1p-149f, 1e-40f, 3e-39f, 0.0f, INFINITY, 1.0f, 0x1p127f, 1.0f, 7.0f, 0x1p-126f};
+	const float sb[] = {3.0f, 0x1p-149f, 3.0f, 1e-45f, 7e-40f, 0.0f, INFINITY, 0.0f, 0x1p-10f, 0x1p-140f, 0x1p-149f, 2.0f};
+	memcpy(a, sa, sizeof sa);
+	memcpy(b, sb, sizeof sb);
+	VkArg args[] = {{"a", DT_F32, 1, {N}, a, VK_IN}, {"b", DT_F32, 1, {N}, b, VK_IN},
+			{"o", DT_F32, 2, {N, 2}, o, VK_OUT}};
+	vk_run("fdiv_exact.launch.json", "n=400", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		float q = a[i] / b[i], s = sqrtf(fabsf(a[i]));
+		want[i * 2] = isnan(q) && isnan(o[i * 2]) ? vk_fbits(o[i * 2]) : vk_fbits(q);
+		want[i * 2 + 1] = vk_fbits(s);
+	}
+	vk_check_u32("fdiv_exact [n][2] (a/b, sqrt|a|) as bits", (uint32_t *)o, want, N * 2);
+	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32",
+					    "v_sqrt_f32", "v_cmp_class_f32", NULL};
+	vk_expect_insns("fdiv_exact", insns);
 }
 END_TEST
 
@@ -596,6 +628,7 @@ int main(void)
 		tcase_add_test(tc, wide_math);
 		tcase_add_test(tc, bits);
 		tcase_add_test(tc, dot);
+		tcase_add_test(tc, fdiv_exact);
 	}
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -45,11 +45,13 @@ void vk_compile(const char *suite, const char *const *names)
 		   suite_dir, suite_dir);
 	for (const char *const *n = names; *n; n++)
 		buf_printf(&cmd, " %s", *n);
-	/* NAME.cl goes through clang-19; hand-written NAME.s through llvm-mc-19 and ld.lld-19 (LLVM's own
-	 * linker, so these tests do not depend on ours). */
+	/* NAME.cl goes through clang-19 (plus the flags of a "// clang-extra-flags: ..." line in the source);
+	 * hand-written NAME.s through llvm-mc-19 and ld.lld-19 (LLVM's own linker, so these tests do not
+	 * depend on ours). */
 	buf_printf(&cmd,
 		   " | xargs -P 2 -I{} sh -c 'k=\"%s/tests/validate/kernels/{}\"; if [ -f \"$k.cl\" ]; then "
-		   "clang-19 " CLANG_FLAGS " \"$k.cl\" -o {}.hsaco; else "
+		   "clang-19 " CLANG_FLAGS " $(sed -n \"s|^// clang-extra-flags: ||p\" \"$k.cl\") \"$k.cl\" -o {}.hsaco; "
+		   "else "
 		   "llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj \"$k.s\" -o {}.o && "
 		   "ld.lld-19 -shared --no-undefined {}.o -o {}.hsaco; fi'",
 		   root ? root : test_root());

@@ -4,9 +4,10 @@
  * grids, and the LDS-staged GEMM anchor ../shared/anchors/gemm_lds_ref.cl,
  * each checked against a naive C matmul.
  *
- * Every GEMM runs twice: with small integer inputs, where every partial sum
- * is exact in f32 so the result must match exactly whatever the summation
- * order, and with random values in [-1, 1], where the accumulation order is
+ * Every GEMM runs with small integer inputs, where every partial sum is exact
+ * in f32 so the result must match exactly whatever the summation order, with
+ * subnormal inputs in A (exact too), and with random values in [-1, 1],
+ * where the accumulation order is
  * the hardware's own and a tolerance of K * 2^-22 (absolute; |a|,|b| <= 1)
  * applies — a wrong lane layout gives errors of order 1. */
 #include <math.h>
@@ -44,11 +45,19 @@ static float f16_val(uint16_t u)
 	return (float)h;
 }
 
-/* Fill M*K and K*N 16-bit inputs (f16 or bf16 bits) and their float values. */
-static void fill(VkRng *r, bool exact, bool bf16, uint16_t *bits, float *val, int count)
+/* How inputs are drawn: small integers (every partial sum exact), subnormal
+ * A values (f16: k*2^-24, bf16: k*2^-133; products and sums still exact, the
+ * bf16 results are f32 denormals, kept under the kernels' denorm mode), or
+ * random reals in [-1, 1]. */
+typedef enum { FILL_INT, FILL_SUBNORMAL, FILL_REAL } Fill;
+
+/* Fill 16-bit inputs (f16 or bf16 bits) and their float values. */
+static void fill(VkRng *r, Fill how, bool bf16, uint16_t *bits, float *val, int count)
 {
 	for (int i = 0; i < count; i++) {
-		float v = exact ? (float)vk_int(r, -4, 4) : vk_float(r, -1, 1);
+		float v = how == FILL_REAL        ? vk_float(r, -1, 1)
+			  : how == FILL_SUBNORMAL ? ldexpf((float)vk_int(r, -8, 8), bf16 ? -133 : -24)
+						  : (float)vk_int(r, -4, 4);
 		bits[i] = bf16 ? vk_bf16(v) : f16_bits(v);
 		val[i] = bf16 ? vk_bf16_f32(bits[i]) : f16_val(bits[i]);
 	}
@@ -75,18 +84,18 @@ static void run_mfma(const char *kernel, const char *insn, bool bf16, int M, int
 	snprintf(desc, sizeof desc, "%s.launch.json", kernel);
 	snprintf(defs, sizeof defs, "M=%d N=%d K=%d", M, N, K);
 	DType dt = bf16 ? DT_BF16 : DT_F16;
-	for (int exact = 1; exact >= 0; exact--) {
-		VkRng r = {(uint64_t)(100 + exact + 2 * M + 3 * N)};
-		fill(&r, exact, bf16, a, av, M * K);
-		fill(&r, exact, bf16, b, bv, K * N);
+	static const char *const how_name[] = {"integer (exact)", "subnormal A (exact)", "random [-1,1]"};
+	for (Fill how = FILL_INT; how <= FILL_REAL; how++) {
+		VkRng r = {(uint64_t)(100 + how + 2 * M + 3 * N)};
+		fill(&r, how, bf16, a, av, M * K);
+		fill(&r, how == FILL_SUBNORMAL ? FILL_INT : how, bf16, b, bv, K * N);
 		VkArg args[] = {{"A", dt, 2, {M, K}, a, VK_IN},
 				{"B", dt, 2, {K, N}, b, VK_IN},
 				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
 		vk_run(desc, defs, args, ARRAY_LEN(args));
 		matmul(av, bv, want, M, N, K, false);
-		snprintf(what, sizeof what, "%s C[%d][%d], %s inputs", kernel, M, N,
-			 exact ? "integer (exact)" : "random [-1,1]");
-		vk_check_f32(what, c, want, (size_t)M * N, 0, exact ? 0 : K * 0x1p-22);
+		snprintf(what, sizeof what, "%s C[%d][%d], %s inputs", kernel, M, N, how_name[how]);
+		vk_check_f32(what, c, want, (size_t)M * N, 0, how == FILL_REAL ? K * 0x1p-22 : 0);
 	}
 	const char *insns[] = {insn, NULL};
 	vk_expect_insns("mfma", insns);
@@ -133,8 +142,8 @@ START_TEST(gemm_lds_ref)
 	static double want[M * N];
 	for (int exact = 1; exact >= 0; exact--) {
 		VkRng r = {(uint64_t)(200 + exact)};
-		fill(&r, exact, false, a, av, M * K);
-		fill(&r, exact, false, b, bv, N * K);
+		fill(&r, exact ? FILL_INT : FILL_REAL, false, a, av, M * K);
+		fill(&r, exact ? FILL_INT : FILL_REAL, false, b, bv, N * K);
 		VkArg args[] = {{"A", DT_F16, 2, {M, K}, a, VK_IN},
 				{"B", DT_F16, 2, {N, K}, b, VK_IN},
 				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
