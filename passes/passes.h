@@ -119,6 +119,12 @@ void insert_waitcnt(Compile *c);
  * final instruction stream; returns unmet requirements (appended to msg). */
 int check_waitcnt(const MFunc *f, Buf *msg);
 
+/* ---- hazards.c ---- */
+void resolve_hazards(Compile *c);
+/* The independent checker: every hazard rule re-derived from the final
+ * stream; returns unmet requirements (appended to msg). */
+int check_hazards(const MFunc *f, Buf *msg);
+
 /* ---- asm/emit.c ---- */
 void emit_assembly(Compile *c);
 

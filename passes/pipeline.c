@@ -6,10 +6,11 @@
  * pipeline stops after the first pass that reported an error. The MIR
  * verifier (mir_verify) runs after every pass that has a machine function;
  * its failures are compiler bugs (die), not input errors. After waitcnt
- * insertion the independent wait checker (check_waitcnt) runs too.
+ * insertion the independent wait checker (check_waitcnt) runs too, and after
+ * hazard resolution the hazard checker (check_hazards).
  *
  * Stages of DESIGN.md not built yet (shared-memory promotion, expansion of
- * MMA tiles, barriers, scheduling, hazard resolution) get their rows here
+ * MMA tiles, barriers, scheduling) get their rows here
  * when they exist; the order below is the order they will run in. */
 #include <stdlib.h>
 #include <stdarg.h>
@@ -17,7 +18,7 @@
 #include "passes.h"
 
 /* X(function, what is checked after it: 0 nothing, 1 the MIR verifier,
- *   2 the verifier and the wait checker) */
+ *   2 + the wait checker, 3 + the hazard checker) */
 #define PIPELINE(X) \
 	X(subst_symbols, 0) \
 	X(analyze_constraints, 0) \
@@ -25,7 +26,8 @@
 	X(select_instructions, 1) \
 	X(allocate_registers, 1) \
 	X(insert_waitcnt, 2) \
-	X(emit_assembly, 2)
+	X(resolve_hazards, 3) \
+	X(emit_assembly, 3)
 
 void compile_init(Compile *c, Kernel *k, const CompileOptions *o, Diag *d)
 {
@@ -71,6 +73,8 @@ static void verify(Compile *c, const char *after, int level)
 	int n = mir_verify(c->mf, &msg);
 	if (level >= 2)
 		n += check_waitcnt(c->mf, &msg);
+	if (level >= 3)
+		n += check_hazards(c->mf, &msg);
 	if (n)
 		die("after %s:\n%s", after, buf_cstr(&msg));
 	buf_free(&msg);

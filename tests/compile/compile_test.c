@@ -238,6 +238,36 @@ START_TEST(mir_verify_catches)
 }
 END_TEST
 
+/* v_cmp writes vcc, v_cndmask reads it: gfx942 needs 2 wait states
+ * (no interlock), gfx90a none. */
+START_TEST(hazard_vcc)
+{
+	for (int t = 0; t < 2; t++) {
+		MFunc *f = mfunc_new("t", t ? &target_gfx90a : &target_gfx942);
+		MBlock *b = mfunc_block(f, NULL);
+		MOpnd vcc = mo_special(MO_VCC), c[2] = {mo_preg(4, RC_S1), mo_preg(0, RC_V1)};
+		mblock_add(b, EI_V_CMP_GT_I32, 1, &vcc, 2, c)->flags |= MIF_E32;
+		MOpnd d = mo_preg(1, RC_V1), u[3] = {mo_preg(2, RC_V1), mo_preg(3, RC_V1), vcc};
+		mblock_add(b, EI_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
+		f->allocated = true;
+		Buf msg = {0};
+		ck_assert_int_eq(check_hazards(f, &msg), t ? 0 : 1);
+		Compile cc = {.mf = f};
+		resolve_hazards(&cc);
+		ck_assert_int_eq(check_hazards(f, &msg), 0);
+		ck_assert_int_eq(b->insts.len, t ? 2 : 3);
+		if (!t) {
+			ck_assert_int_eq(b->insts.data[1].op, EI_S_NOP);
+			ck_assert_int_eq(b->insts.data[1].use[0].imm, 1); /* s_nop 1 = 2 wait states */
+			b->insts.data[1].use[0].imm = 0;                  /* one short: caught */
+			ck_assert_int_eq(check_hazards(f, &msg), 1);
+		}
+		buf_free(&msg);
+		mfunc_free(f);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -254,6 +284,7 @@ static Suite *suite(void)
 	TCase *m = tcase_create("mir");
 	tcase_add_test(m, waitcnt_insert_and_check);
 	tcase_add_test(m, mir_verify_catches);
+	tcase_add_test(m, hazard_vcc);
 	suite_add_tcase(s, m);
 	return s;
 }
