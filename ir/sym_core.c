@@ -15,117 +15,13 @@
  *   relations compare one child with 0, its content divided out and its
  *        leading coefficient positive
  * Errors (division by zero, overflow, a boolean used as a number) become
- * SYM_ERROR nodes that every constructor passes through. */
+ * SYM_ERROR nodes that every constructor passes through. Relations, booleans
+ * and Piecewise are in sym_logic.c, checked rationals in sym_rat.c. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sym_int.h"
-
-/* ---- checked rationals ---- */
-
-int64_t gcd64(int64_t a, int64_t b)
-{
-	uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a, y = b < 0 ? -(uint64_t)b : (uint64_t)b;
-	while (y) {
-		uint64_t t = x % y;
-		x = y;
-		y = t;
-	}
-	return (int64_t)x;
-}
-
-static __int128 gcd128(__int128 a, __int128 b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		__int128 t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-bool rat_norm(__int128 p, __int128 q, SymRat *r)
-{
-	if (q == 1 && p <= INT64_MAX && p >= -INT64_MAX) {
-		r->p = (int64_t)p;
-		r->q = 1;
-		return true;
-	}
-	if (q == 0)
-		return false;
-	if (p <= INT64_MAX && p >= -INT64_MAX && q <= INT64_MAX && q >= -INT64_MAX) {
-		int64_t pp = (int64_t)p, qq = (int64_t)q;
-		if (qq < 0)
-			pp = -pp, qq = -qq;
-		int64_t g = gcd64(pp, qq);
-		if (g > 1)
-			pp /= g, qq /= g;
-		r->p = pp;
-		r->q = qq;
-		return true;
-	}
-	if (q < 0)
-		p = -p, q = -q;
-	if (q != 1) {
-		__int128 g = gcd128(p, q);
-		if (g > 1)
-			p /= g, q /= g;
-	}
-	if (p > INT64_MAX || p < -INT64_MAX || q > INT64_MAX)
-		return false;
-	r->p = (int64_t)p;
-	r->q = (int64_t)q;
-	return true;
-}
-
-bool rat_add(SymRat a, SymRat b, SymRat *r)
-{
-	if (a.q == 1 && b.q == 1)
-		return rat_norm((__int128)a.p + b.p, 1, r);
-	return rat_norm((__int128)a.p * b.q + (__int128)b.p * a.q, (__int128)a.q * b.q, r);
-}
-
-bool rat_sub(SymRat a, SymRat b, SymRat *r)
-{
-	return rat_add(a, (SymRat){-b.p, b.q}, r);
-}
-
-bool rat_mul(SymRat a, SymRat b, SymRat *r)
-{
-	return rat_norm((__int128)a.p * b.p, (__int128)a.q * b.q, r);
-}
-
-bool rat_div(SymRat a, SymRat b, SymRat *r)
-{
-	return rat_norm((__int128)a.p * b.q, (__int128)a.q * b.p, r);
-}
-
-int rat_cmp(SymRat a, SymRat b)
-{
-	__int128 x = (__int128)a.p * b.q, y = (__int128)b.p * a.q;
-	return x < y ? -1 : x > y;
-}
-
-int64_t rat_floor(SymRat a)
-{
-	int64_t f = a.p / a.q;
-	if (a.p % a.q != 0 && a.p < 0)
-		f--;
-	return f;
-}
-
-int64_t rat_ceil(SymRat a)
-{
-	int64_t f = a.p / a.q;
-	if (a.p % a.q != 0 && a.p > 0)
-		f++;
-	return f;
-}
 
 /* ---- context and hash-consing ---- */
 
@@ -505,6 +401,8 @@ static int cmp_ptr(const void *x, const void *y)
 	return sym_cmp(*(Sym *const *)x, *(Sym *const *)y);
 }
 
+void sym_sort(Sym **v, size_t n) { sort_small(v, n, sizeof(Sym *), cmp_ptr); }
+
 /* ---- arithmetic constructors ---- */
 
 /* The first error among args, or a boolean used as a number. */
@@ -562,8 +460,18 @@ static Sym *make_term(SymCtx *c, SymRat k, Sym *m)
  * of their denominators, signed like the leading term, so d / content has
  * coprime integer coefficients and a positive leading one. {0, 0} if the
  * numbers get too big. */
-static int lead_sign(const Sym *d);
-static SymRat add_content(SymCtx *c, const Sym *d)
+/* The sign of d's leading coefficient, for the canonical orientation. */
+static int lead_sign(const Sym *d)
+{
+	const Sym *t = d;
+	if (d->kind == SYM_ADD)
+		t = sym_isnum(d->args[0]) ? d->args[1] : d->args[0];
+	if (t->kind == SYM_MUL && sym_isnum(t->args[0]))
+		return t->args[0]->u.num.p < 0 ? -1 : 1;
+	return 1;
+}
+
+SymRat sym_content(SymCtx *c, const Sym *d)
 {
 	int64_t g = 0, l = 1;
 	uint32_t n = d->kind == SYM_ADD ? d->nargs : 1;
@@ -750,34 +658,6 @@ static Sym *make_pow(SymCtx *c, Sym *b, int64_t e)
 	return sym_node(c, SYM_POW, 2, v);
 }
 
-/* Integer power of a rational, checked (square and multiply). */
-bool rat_pow(SymRat b, int64_t e, SymRat *r)
-{
-	if (e < 0) {
-		if (b.p == 0)
-			return false;
-		b = b.p < 0 ? (SymRat){-b.q, -b.p} : (SymRat){b.q, b.p};
-		e = -e;
-	}
-	SymRat acc = {1, 1};
-	while (e > 0) {
-		if (b.p == 0 || (b.q == 1 && (b.p == 1 || b.p == -1))) {
-			if (b.p == 0)
-				acc = (SymRat){0, 1};
-			else if (b.p == -1 && (e & 1))
-				acc.p = -acc.p;
-			break;
-		}
-		if (e & 1 && !rat_mul(acc, b, &acc))
-			return false;
-		e >>= 1;
-		if (e && !rat_mul(b, b, &b))
-			return false;
-	}
-	*r = acc;
-	return true;
-}
-
 /* k * s for a sum s, term by term (no trip through sym_mulv). */
 static Sym *scale_sum(SymCtx *c, SymRat k, Sym *s)
 {
@@ -836,7 +716,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 	for (size_t i = 0; !res && nf > 1 && i < nf; i++) {
 		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1))
 			continue;
-		SymRat g = add_content(c, f[i].b), inv;
+		SymRat g = sym_content(c, f[i].b), inv;
 		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv) &&
 			rat_mul(k, f[i].e == 1 ? g : inv, &k))
 			f[i].b = scale_sum(c, inv, f[i].b);
@@ -1053,210 +933,3 @@ Sym *sym_xor(SymCtx *c, Sym *a, Sym *b)
 	return sym_node(c, SYM_XOR, 2, v);
 }
 
-/* ---- booleans ---- */
-
-Sym *sym_to_bool(SymCtx *c, Sym *a)
-{
-	if (a->kind == SYM_ERROR || (a->flags & SF_BOOL))
-		return a;
-	return sym_rel(c, SYM_NE, a, c->zero);
-}
-
-static bool rel_holds(SymKind op, int s)
-{
-	switch (op) {
-	case SYM_LT: return s < 0;
-	case SYM_LE: return s <= 0;
-	case SYM_GT: return s > 0;
-	case SYM_GE: return s >= 0;
-	case SYM_EQ: return s == 0;
-	default: return s != 0;
-	}
-}
-
-static SymKind rel_flip(SymKind op)
-{
-	switch (op) {
-	case SYM_LT: return SYM_GT;
-	case SYM_LE: return SYM_GE;
-	case SYM_GT: return SYM_LT;
-	case SYM_GE: return SYM_LE;
-	default: return op;
-	}
-}
-
-/* The sign of d's leading coefficient, for the canonical orientation. */
-static int lead_sign(const Sym *d)
-{
-	const Sym *t = d;
-	if (d->kind == SYM_ADD)
-		t = sym_isnum(d->args[0]) ? d->args[1] : d->args[0];
-	if (t->kind == SYM_MUL && sym_isnum(t->args[0]))
-		return t->args[0]->u.num.p < 0 ? -1 : 1;
-	return 1;
-}
-
-Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d)
-{
-	if (d->kind == SYM_ERROR)
-		return d;
-	if (d->flags & SF_BOOL)
-		return sym_error(c, "boolean used as a number");
-	if (sym_isnum(d))
-		return rel_holds(op, d->u.num.p < 0 ? -1 : d->u.num.p > 0) ? c->t : c->f;
-	/* divide out the content: gcd of numerators over lcm of denominators */
-	SymRat g = add_content(c, d), inv;
-	if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
-		d = sym_scale(c, inv, d);
-		if (g.p < 0)
-			op = rel_flip(op);
-	}
-	return sym_node(c, op, 1, &d);
-}
-
-Sym *sym_rel(SymCtx *c, SymKind op, Sym *a, Sym *b)
-{
-	check_that(sym_kind_is_rel(op));
-	if (a->kind == SYM_ERROR)
-		return a;
-	if (b->kind == SYM_ERROR)
-		return b;
-	if ((a->flags | b->flags) & SF_BOOL)
-		return sym_error(c, "boolean used as a number");
-	return sym_rel0(c, op, sym_sub(c, a, b));
-}
-
-static Sym *andor(SymCtx *c, SymKind kind, int n, Sym *const *args)
-{
-	Sym *absorb = kind == SYM_AND ? c->f : c->t, *unit = kind == SYM_AND ? c->t : c->f;
-	Vec(Sym *) v = {0};
-	Sym *r = NULL;
-	for (int i = 0; i < n && !r; i++) {
-		Sym *a = sym_to_bool(c, args[i]);
-		int m = a->kind == kind ? (int)a->nargs : 1;
-		Sym *const *as = a->kind == kind ? a->args : &a;
-		for (int j = 0; j < m; j++) {
-			if (as[j]->kind == SYM_ERROR || as[j] == absorb) {
-				r = as[j];
-				break;
-			}
-			if (as[j] != unit)
-				vec_push(&v, as[j]);
-		}
-	}
-	if (!r) {
-		if (v.len > 1)
-			sort_small(v.data, v.len, sizeof(Sym *), cmp_ptr);
-		size_t w = 0;
-		for (size_t i = 0; i < v.len; i++)
-			if (w == 0 || v.data[w - 1] != v.data[i])
-				v.data[w++] = v.data[i];
-		r = w == 0 ? unit : w == 1 ? v.data[0] : sym_node(c, kind, (int)w, v.data);
-	}
-	vec_free(&v);
-	return r;
-}
-
-Sym *sym_and(SymCtx *c, Sym *a, Sym *b)
-{
-	Sym *v[2] = {a, b};
-	return andor(c, SYM_AND, 2, v);
-}
-
-Sym *sym_or(SymCtx *c, Sym *a, Sym *b)
-{
-	Sym *v[2] = {a, b};
-	return andor(c, SYM_OR, 2, v);
-}
-
-Sym *sym_andv(SymCtx *c, int n, Sym *const *args) { return andor(c, SYM_AND, n, args); }
-Sym *sym_orv(SymCtx *c, int n, Sym *const *args) { return andor(c, SYM_OR, n, args); }
-
-Sym *sym_not(SymCtx *c, Sym *a)
-{
-	a = sym_to_bool(c, a);
-	switch (a->kind) {
-	case SYM_ERROR: return a;
-	case SYM_TRUE: return c->f;
-	case SYM_FALSE: return c->t;
-	case SYM_NOT: return a->args[0];
-	case SYM_LT: return sym_node(c, SYM_GE, 1, a->args);
-	case SYM_LE: return sym_node(c, SYM_GT, 1, a->args);
-	case SYM_GT: return sym_node(c, SYM_LE, 1, a->args);
-	case SYM_GE: return sym_node(c, SYM_LT, 1, a->args);
-	case SYM_EQ: return sym_node(c, SYM_NE, 1, a->args);
-	case SYM_NE: return sym_node(c, SYM_EQ, 1, a->args);
-	default: return sym_node(c, SYM_NOT, 1, &a);
-	}
-}
-
-Sym *sym_piecewise(SymCtx *c, int n, Sym *const *vals, Sym *const *conds)
-{
-	Vec(Sym *) v = {0};
-	Sym *r = NULL;
-	for (int i = 0; i < n && !r; i++) {
-		Sym *cond = sym_to_bool(c, conds[i]);
-		if (vals[i]->kind == SYM_ERROR)
-			r = vals[i];
-		else if (vals[i]->flags & SF_BOOL)
-			r = sym_error(c, "Piecewise value is a boolean");
-		else if (cond->kind == SYM_ERROR)
-			r = cond;
-		if (r || cond == c->f)
-			continue;
-		vec_push(&v, vals[i]);
-		vec_push(&v, cond);
-		if (cond == c->t)
-			break;
-	}
-	if (!r) {
-		if (v.len == 0)
-			r = sym_error(c, "Piecewise: no branch can apply");
-		else if (v.data[1] == c->t)
-			r = v.data[0];
-		else {
-			/* trailing branches with the same value as the default merge */
-			while (v.len >= 4 && v.data[v.len - 1] == c->t && v.data[v.len - 4] == v.data[v.len - 2]) {
-				v.data[v.len - 3] = c->t;
-				v.len -= 2;
-			}
-			r = v.len == 2 && v.data[1] == c->t ? v.data[0] : sym_node(c, SYM_PIECEWISE, (int)v.len, v.data);
-		}
-	}
-	vec_free(&v);
-	return r;
-}
-
-Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *a)
-{
-	int n = (int)e->nargs;
-	switch (e->kind) {
-	case SYM_ADD: return sym_addv(c, n, a);
-	case SYM_MUL: return sym_mulv(c, n, a);
-	case SYM_POW: return sym_pow(c, a[0], a[1]);
-	case SYM_FLOOR: return sym_floor(c, a[0]);
-	case SYM_CEIL: return sym_ceil(c, a[0]);
-	case SYM_MOD: return sym_mod(c, a[0], a[1]);
-	case SYM_MAX: return sym_maxv(c, n, a);
-	case SYM_MIN: return sym_minv(c, n, a);
-	case SYM_XOR: return sym_xor(c, a[0], a[1]);
-	case SYM_PIECEWISE: {
-		Sym **v = xmalloc(sizeof(Sym *) * (size_t)(n + 1));
-		for (int i = 0; i < n / 2; i++)
-			v[i] = a[2 * i], v[n / 2 + i] = a[2 * i + 1];
-		Sym *r = sym_piecewise(c, n / 2, v, v + n / 2);
-		free(v);
-		return r;
-	}
-	case SYM_LT:
-	case SYM_LE:
-	case SYM_GT:
-	case SYM_GE:
-	case SYM_EQ:
-	case SYM_NE: return sym_rel0(c, (SymKind)e->kind, a[0]);
-	case SYM_AND: return sym_andv(c, n, a);
-	case SYM_OR: return sym_orv(c, n, a);
-	case SYM_NOT: return sym_not(c, a[0]);
-	default: return (Sym *)e;
-	}
-}

@@ -109,7 +109,11 @@ Sym *sym_node(SymCtx *c, SymKind k, int n, Sym *const *args); /* raw, no canonic
 /* Split a term into numeric coefficient and the rest (1 for a number). */
 SymRat sym_coef(const Sym *t, Sym **rest, SymCtx *c);
 Sym *sym_scale(SymCtx *c, SymRat k, Sym *e); /* k*e */
-Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d); /* d OP 0 */
+Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d); /* d OP 0 (sym_logic.c) */
+/* The content of a sum: gcd of numerators over lcm of denominators, signed
+ * like the leading term; {0, 0} if too big. */
+SymRat sym_content(SymCtx *c, const Sym *d);
+void sym_sort(Sym **v, size_t n); /* by sym_cmp */
 /* A node of e's kind with new children, through the canonical constructors. */
 Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *args);
 static inline bool sym_isnum(const Sym *e) { return e->kind == SYM_INT || e->kind == SYM_RAT; }
