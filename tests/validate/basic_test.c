@@ -13,7 +13,7 @@
 static void setup(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", NULL};
+					      "dot", "fdiv_exact", "packed", NULL};
 	vk_compile("validate_basic", kernels);
 }
 
@@ -589,6 +589,96 @@ START_TEST(dot)
 }
 END_TEST
 
+/* ---- packed f32, min3/max3, byte conversions, f16 transcendentals ---- */
+
+/* Spacing of f16 values at |w| (normal range). */
+static double ulp_f16(double w)
+{
+	int e;
+	frexp(fabs(w), &e); /* |w| in [2^(e-1), 2^e) */
+	return ldexp(1.0, MAX(e - 1, -14) - 10);
+}
+
+START_TEST(packed)
+{
+	enum { N = 256 };
+	static float a[N * 2], b[N * 2], o2[N * 6], of[N * 8];
+	static uint32_t u[N], w2[N * 6], wf[N * 8];
+	static uint16_t h[N], oh[N * 5];
+	VkRng r = {17};
+	for (int i = 0; i < N; i++) {
+		a[2 * i] = vk_float(&r, -50, 50);
+		a[2 * i + 1] = vk_float(&r, -50, 50);
+		b[2 * i] = vk_float(&r, -50, 50);
+		b[2 * i + 1] = vk_float(&r, -50, 50);
+		u[i] = (uint32_t)vk_next(&r);
+		_Float16 hv = (_Float16)vk_float(&r, 0.1f, 10.0f);
+		memcpy(&h[i], &hv, 2);
+	}
+	a[0] = -1e-10f; /* fract: 1 - 1e-10 rounds to 1.0, clamped below 1 */
+	a[2] = -3.25f;
+	VkArg args[] = {
+		{"a", DT_F32, 2, {N, 2}, a, VK_IN},           {"b", DT_F32, 2, {N, 2}, b, VK_IN},
+		{"u", DT_U32, 1, {N}, u, VK_IN},              {"h", DT_F16, 1, {N}, h, VK_IN},
+		{"o2", DT_F32, 3, {N, 3, 2}, o2, VK_OUT},     {"of", DT_F32, 2, {N, 8}, of, VK_OUT},
+		{"oh", DT_F16, 2, {N, 5}, oh, VK_OUT},
+	};
+	vk_run("packed.launch.json", "n=256", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		float x0 = a[2 * i], x1 = a[2 * i + 1], y0 = b[2 * i], y1 = b[2 * i + 1];
+		uint32_t *p = w2 + i * 6, *f = wf + i * 8, w = u[i];
+		p[0] = vk_fbits(x0 + y0), p[1] = vk_fbits(x1 + y1);
+		p[2] = vk_fbits(x0 * y0), p[3] = vk_fbits(x1 * y1);
+		p[4] = vk_fbits(fmaf(x0, y0, x1)), p[5] = vk_fbits(fmaf(x1, y1, x0));
+		f[0] = vk_fbits(fmaxf(x0, fmaxf(x1, y0)));
+		f[1] = vk_fbits(fminf(x0, fminf(x1, y1)));
+		f[2] = vk_fbits((float)(w & 0xff) + (float)((w >> 8) & 0xff) * 2.0f);
+		f[3] = vk_fbits((float)((w >> 16) & 0xff) - (float)(w >> 24));
+		f[4] = vk_fbits(fminf((float)((double)x0 - floor((double)x0)), 0x1.fffffep-1f));
+		uint32_t sad = 5, w7 = w * 7u;
+		for (int k = 0; k < 4; k++) {
+			int d = (int)((w >> (8 * k)) & 0xff) - (int)((w7 >> (8 * k)) & 0xff);
+			sad += (uint32_t)(d < 0 ? -d : d);
+		}
+		f[5] = sad;
+		f[6] = vk_fbits((float)sad);
+		int32_t i0 = (int32_t)w, i1 = (int32_t)(w * 3u), i2 = (int32_t)(w ^ 0x55555555u);
+		int32_t mx = MAX(MAX(i0, i1), i2);
+		f[7] = vk_fbits((float)(mx >> 8));
+	}
+	vk_check_u32("packed f32 [n][3][2] (v_pk_add/mul/fma_f32) as bits", (uint32_t *)o2, w2, N * 6);
+	static uint32_t gcol[N], wcol[N];
+	static const char *const what[8] = {"v_max3_f32", "v_min3_f32", "v_cvt_f32_ubyte0/1", "ubyte2/3 difference",
+					    "v_fract_f32", "v_sad_u8", "v_sad_u8 -> f32", "v_max3_i32"};
+	for (int k = 0; k < 8; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = vk_fbits(of[i * 8 + k]);
+			wcol[i] = wf[i * 8 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	/* f16 transcendentals: within 1 f16 ulp of the exact value */
+	static const char *const hname[5] = {"v_rcp_f16", "v_sqrt_f16", "v_rsq_f16", "v_exp_f16", "v_log_f16"};
+	for (int k = 0; k < 5; k++) {
+		int bad = 0, first = -1;
+		double fg = 0, fw = 0;
+		for (int i = 0; i < N; i++) {
+			double x = h2f(h[i]), want, got = h2f(oh[i * 5 + k]);
+			want = k == 0 ? 1 / x : k == 1 ? sqrt(x) : k == 2 ? 1 / sqrt(x) : k == 3 ? exp2(x) : log2(x);
+			double tol = k == 4 ? MAX(ulp_f16(want), 0x1p-14) : ulp_f16(want);
+			if (!(fabs(got - want) <= tol) && bad++ == 0)
+				first = i, fg = got, fw = want;
+		}
+		ck_assert_msg(bad == 0, "%s: %d of %d outside 1 f16 ulp; first at [%d]: x=%g got %g want %g", hname[k], bad,
+			      N, first, first >= 0 ? (double)h2f(h[first]) : 0.0, fg, fw);
+	}
+	static const char *const insns[] = {"v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32", "v_max3_f32", "v_min3_f32",
+					    "v_max3_i32", "v_cvt_f32_ubyte0", "v_cvt_f32_ubyte1", "v_fract_f32", "v_sad_u8",
+					    "v_rcp_f16", "v_sqrt_f16", "v_rsq_f16", "v_exp_f16", "v_log_f16", NULL};
+	vk_expect_insns("packed", insns);
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -629,6 +719,7 @@ int main(void)
 		tcase_add_test(tc, bits);
 		tcase_add_test(tc, dot);
 		tcase_add_test(tc, fdiv_exact);
+		tcase_add_test(tc, packed);
 	}
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -12,7 +12,7 @@
 static void setup(void)
 {
 	static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce",
-					      "buffer_oob", "flat_atomic", NULL};
+					      "buffer_oob", "flat_atomic", "lds_types", NULL};
 	vk_compile("validate_control", kernels);
 }
 
@@ -238,6 +238,63 @@ START_TEST(lds_reduce)
 }
 END_TEST
 
+START_TEST(lds_types)
+{
+	enum { WG = 256, S = 512 };
+	static float v4[S * 4];
+	static int8_t c8[S];
+	static int16_t s16[S];
+	static int32_t out[S * 10];
+	static uint32_t want[S * 10];
+	VkRng r = {16};
+	for (int i = 0; i < S * 4; i++)
+		v4[i] = vk_float(&r, -100, 100);
+	for (int i = 0; i < S; i++) {
+		c8[i] = (int8_t)vk_next(&r);
+		s16[i] = (int16_t)vk_next(&r);
+	}
+	for (int w = 0; w < S / WG; w++)
+		for (int t = 0; t < WG; t++) {
+			int g = w * WG + t, u = WG - 1 - t, gu = w * WG + u, t2 = (t + 64) % WG;
+			const float *y = v4 + gu * 4;
+			uint32_t *o = want + g * 10;
+			o[0] = vk_fbits(((y[0] + y[1] * 2.0f) + y[2] * 4.0f) + y[3] * 8.0f);
+			o[1] = (uint32_t)t2 + (uint32_t)-t2 * 3u + (uint32_t)(w * WG + t2) * 7u;
+			o[2] = (uint32_t)(int32_t)c8[gu];
+			o[3] = (uint8_t)c8[gu];
+			o[4] = (uint32_t)(int32_t)s16[gu];
+			o[5] = (uint16_t)s16[gu];
+			o[6] = 12u * (uint32_t)u;
+			int i0 = (t * 3) % (2 * WG), i1 = (t * 3 + 1) % (2 * WG);
+			int w0 = i0 < WG ? 5 * i0 : 7 * (i0 - WG), w1 = i1 < WG ? 5 * i1 : 7 * (i1 - WG);
+			o[7] = (uint32_t)(w0 - w1);
+			o[8] = (uint32_t)((int8_t)(((t + 1) % WG) * 3) * 1000 + (uint8_t)(((t + 2) % WG) * 3));
+			o[9] = (uint32_t)(int32_t)(int16_t)(-((t + 3) % WG) * 300);
+		}
+	VkArg args[] = {{"v4", DT_F32, 2, {S, 4}, v4, VK_IN},
+			{"c8", DT_I8, 1, {S}, c8, VK_IN},
+			{"s16", DT_I16, 1, {S}, s16, VK_IN},
+			{"out", DT_I32, 2, {S, 10}, out, VK_OUT}};
+	vk_run("lds_types.launch.json", NULL, args, ARRAY_LEN(args));
+	static const char *const what[10] = {
+		"ds_write_b128/ds_read_b128 float4", "int3 in LDS", "ds_read_i8", "ds_read_u8", "ds_read_i16",
+		"ds_read_u16", "write2st64 / read", "read at 3t", "ds_write_b8 rewrite", "ds_write_b16 rewrite",
+	};
+	static uint32_t gcol[S], wcol[S];
+	for (int k = 0; k < 10; k++) {
+		for (int i = 0; i < S; i++) {
+			gcol[i] = (uint32_t)out[i * 10 + k];
+			wcol[i] = want[i * 10 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, S);
+	}
+	static const char *const insns[] = {"ds_write_b128", "ds_read_b128", "ds_write_b8", "ds_write_b16",
+					    "ds_read_u8", "ds_read_i8", "ds_read_u16", "ds_read_i16", "ds_write2st64_b32",
+					    NULL};
+	vk_expect_insns("lds_types", insns);
+}
+END_TEST
+
 /* ---- buffer loads and stores with range checking ---- */
 
 START_TEST(buffer_oob)
@@ -341,6 +398,7 @@ int main(void)
 	tcase_add_test(tc, wave_ops);
 	tcase_add_test(tc, lds_transpose);
 	tcase_add_test(tc, lds_reduce);
+	tcase_add_test(tc, lds_types);
 	tcase_add_test(tc, buffer_oob);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
