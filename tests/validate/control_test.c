@@ -12,7 +12,8 @@
 static void setup(void)
 {
 	static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce",
-					      "buffer_oob", "flat_atomic", "lds_types", NULL};
+					      "buffer_oob", "flat_atomic", "lds_types", "scalar_ops", "private_mem",
+					      NULL};
 	vk_compile("validate_control", kernels);
 }
 
@@ -295,6 +296,86 @@ START_TEST(lds_types)
 }
 END_TEST
 
+/* ---- uniform arithmetic on the scalar unit ---- */
+
+START_TEST(scalar_ops)
+{
+	static const struct { int32_t a, b; uint32_t c; int64_t d; uint64_t e; const char *defs; } runs[] = {
+		{-123456789, 7, 0xdeadbeefu, -0x123456789abLL, 0x9876543210ull,
+		 "a=-123456789 b=7 c=0xdeadbeef d=-1250999896491 e=0x9876543210"},
+		{5, -3, 0x80u, 0x7fffffffffffLL, 3ull, "a=5 b=-3 c=128 d=0x7fffffffffff e=3"},
+	};
+	static int64_t out[128 * 16];
+	static uint64_t want[128 * 16];
+	for (size_t run = 0; run < ARRAY_LEN(runs); run++) {
+		int32_t a = runs[run].a, b = runs[run].b;
+		uint32_t c = runs[run].c;
+		int64_t d = runs[run].d;
+		uint64_t e = runs[run].e;
+		uint64_t r[16];
+		r[0] = (uint64_t)(int64_t)(int32_t)((uint32_t)a + (uint32_t)b);
+		r[1] = (uint64_t)((int64_t)a * b);
+		r[2] = ((uint64_t)c * (uint32_t)b) >> 32;
+		r[3] = (uint64_t)(int64_t)(a >> (b & 31));
+		r[4] = (uint64_t)(c >> (b & 31)) | (uint64_t)(uint32_t)(c << 3) << 32;
+		r[5] = (uint64_t)(int64_t)(int32_t)((uint32_t)MIN(a, b) * 3u + (uint32_t)MAX(a, b));
+		r[6] = (uint64_t)(int64_t)((a < 0 ? -a : a) ^ (int32_t)c);
+		r[7] = (uint64_t)(__builtin_popcount(c) + __builtin_popcountll(e) * 100);
+		r[8] = (uint64_t)((c ? __builtin_ctz(c) : 32) + (c ? __builtin_clz(c) : 32) * 100);
+		r[9] = (c >> 5) & 0x7ff;
+		r[10] = (uint64_t)d + e;
+		r[11] = (uint64_t)d * e;
+		r[12] = (uint64_t)(d >> (a & 63)) ^ (e << (b & 63));
+		r[13] = (uint64_t)((d < (int64_t)e) + 2 * ((uint64_t)d < e) + 4 * (d == (int64_t)e));
+		r[14] = (uint64_t)(int64_t)(b != 0 ? a / b : -1);
+		r[15] = e != 0 ? (uint64_t)d % e : (uint64_t)-1;
+		for (int g = 0; g < 128; g++)
+			for (int k = 0; k < 16; k++)
+				want[g * 16 + k] = r[k] + (uint64_t)((g % 64) * (k + 1));
+		VkArg args[] = {{"out", DT_I64, 2, {128, 16}, out, VK_OUT}};
+		vk_run("scalar_ops.launch.json", runs[run].defs, args, ARRAY_LEN(args));
+		vk_check_u32(runs[run].defs, (uint32_t *)out, (uint32_t *)want, 128 * 16 * 2);
+	}
+	static const char *const insns[] = {"s_mul_i32", "s_mul_hi_u32", "s_add_u32", "s_addc_u32", "s_subb_u32",
+					    "s_ashr_i64", "s_lshl_b64", "s_bfe_u32", "s_bcnt1_i32_b64", "s_ff1_i32_b32",
+					    "s_flbit_i32_b32", "s_abs_i32", "s_min_i32", "s_max_i32", "s_cselect_b64",
+					    "s_cmp_lg_u64", "s_cmp_eq_u64", "v_readfirstlane_b32", NULL};
+	vk_expect_insns("scalar_ops", insns);
+}
+END_TEST
+
+/* ---- private arrays in scratch memory ---- */
+
+START_TEST(private_mem)
+{
+	enum { N = 150 };
+	static int32_t idx[N], out[N * 2];
+	static uint32_t want[N * 2];
+	VkRng r = {18};
+	for (int i = 0; i < N; i++)
+		idx[i] = vk_int(&r, 0, 100000);
+	for (int g = 0; g < N; g++) {
+		int small[8], big[96], k = idx[g];
+		for (int i = 0; i < 8; i++)
+			small[i] = g * 8 + i;
+		for (int i = 0; i < 96; i++)
+			big[i] = i * i + g;
+		small[k & 7] += 1000;
+		big[(k >> 3) % 96] = -5;
+		int s = 0;
+		for (int i = 0; i < 8; i++)
+			s += small[(k + i) & 7] * (i + 1);
+		want[g * 2] = (uint32_t)s;
+		want[g * 2 + 1] = (uint32_t)(big[(k * 7) % 96] + big[(k >> 3) % 96] + big[k % 96]);
+	}
+	VkArg args[] = {{"idx", DT_I32, 1, {N}, idx, VK_IN}, {"out", DT_I32, 2, {N, 2}, out, VK_OUT}};
+	vk_run("private_mem.launch.json", "n=150", args, ARRAY_LEN(args));
+	vk_check_u32("private_mem out [n][2]", (uint32_t *)out, want, N * 2);
+	static const char *const insns[] = {"scratch_store_dwordx4", "scratch_load_dword", NULL};
+	vk_expect_insns("private_mem", insns);
+}
+END_TEST
+
 /* ---- buffer loads and stores with range checking ---- */
 
 START_TEST(buffer_oob)
@@ -399,11 +480,14 @@ int main(void)
 	tcase_add_test(tc, lds_transpose);
 	tcase_add_test(tc, lds_reduce);
 	tcase_add_test(tc, lds_types);
+	tcase_add_test(tc, scalar_ops);
 	tcase_add_test(tc, buffer_oob);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING"))
+	if (getenv("WAVECC_VALIDATE_PENDING")) {
 		tcase_add_test(tc, flat_atomic);
+		tcase_add_test(tc, private_mem);
+	}
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
