@@ -710,11 +710,12 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 	}
 	if (!res && k.p == 0)
 		res = c->zero;
-	/* with other factors, a sum factor keeps a primitive form: its content
-	 * moves to the coefficient, so 2*(a + 1)/x and (2*a + 2)/x agree (a
-	 * lone sum times a number distributes instead, below) */
-	for (size_t i = 0; !res && nf > 1 && i < nf; i++) {
-		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1))
+	/* a sum factor keeps a primitive form: its content moves to the
+	 * coefficient, so 2*(a + 1)/x and (2*a + 2)/x agree, as do 1/(2*a + 2)
+	 * and 1/(2*(a + 1)) (a lone sum times a number distributes instead,
+	 * below) */
+	for (size_t i = 0; !res && i < nf; i++) {
+		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1) || (nf == 1 && f[i].e == 1))
 			continue;
 		SymRat g = sym_content(c, f[i].b), inv;
 		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv) &&

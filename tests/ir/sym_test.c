@@ -79,6 +79,8 @@ START_TEST(canonical_constructors)
 	ck_canon("Min(x, x)", "x");
 	ck_canon("2**10", "1024");
 	ck_canon("(2*a + 2)/k", "2*(a + 1)/k");
+	ck_assert_ptr_eq(P("64/(5*a + 10)"), P("64/(5*(a + 2))")); /* random-test find */
+	ck_canon("64/(5*a + 10)", "64/(5*(a + 2))");
 	ck_canon("floor(7/2) + ceiling(7/2) + Mod(-7, 3)", "9");
 	ck_canon("xor(5, 3)", "6");
 	/* hash-consing: equal expressions are one node */
