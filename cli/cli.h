@@ -16,7 +16,7 @@
 	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)") \
 	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata") \
 	X("compile", cmd_compile, "compile a kernel graph (JSON) to a code object and launch descriptor, or -S assembly") \
-	X("run", cmd_run, "run a kernel from a launch descriptor on the emulator or through HIP")
+	X("run", cmd_run, "run a launch descriptor, or compile a kernel graph, run it and check it against the interpreter")
 
 #define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);
 WAVECC_COMMANDS(DECLARE_CMD)
@@ -30,5 +30,21 @@ WAVECC_COMMANDS(DECLARE_CMD)
 int opt_value(int argc, char **argv, int *i, const char *name, const char **value);
 /* Parse a decimal integer option value or exit 2 naming the option. */
 long long opt_int(const char *name, const char *value);
+
+/* Compile a loaded kernel (cmd_compile.c): with `launch` NULL write the
+ * assembly to `out`; else assemble and link, write the code object to `out`
+ * and the launch descriptor to `launch`. Atomic; nothing is left behind on
+ * failure. Returns 0 or 1 (errors already reported). */
+typedef struct Kernel Kernel;
+typedef struct CompileOptions CompileOptions;
+typedef struct Diag Diag;
+int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
+	const CompileOptions *o, const char *llvm_mc, Diag *d);
+
+/* Compile a kernel graph, run it on a backend and compare every buffer it
+ * writes with the reference interpreter (run_graph.c). */
+typedef struct RunOptions RunOptions;
+int run_graph_checked(const char *path, int ndefs, const char *const *defs, const RunOptions *ro,
+	const char *mcpu, double atol, double rtol);
 
 #endif

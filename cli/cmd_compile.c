@@ -43,6 +43,40 @@ static char *base_name_with(const char *path, const char *ext)
 	return r;
 }
 
+int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
+	const CompileOptions *o, const char *llvm_mc, Diag *d)
+{
+	Compile c;
+	int rc = 1;
+	compile_init(&c, k, o, d);
+	if (compile_run(&c) != 0)
+		goto done;
+	if (!launch) {
+		if (write_file_atomic(out, c.asm_text.data, c.asm_text.len, 0644) != 0)
+			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
+		else
+			rc = 0;
+		goto done;
+	}
+	Buf obj = {0}, msg = {0};
+	AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = in};
+	if (asm_build(&ao, c.asm_text.data, c.asm_text.len, &obj, &msg) != 0) {
+		fprintf(stderr, "wavecc: error: %s: the generated assembly did not build:\n%s", in, buf_cstr(&msg));
+	} else if (write_file_atomic(out, obj.data, obj.len, 0644) != 0) {
+		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
+	} else if (write_file_atomic(launch, c.launch_json.data, c.launch_json.len, 0644) != 0) {
+		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", launch, strerror(errno));
+		unlink(out);
+	} else {
+		rc = 0;
+	}
+	buf_free(&obj);
+	buf_free(&msg);
+done:
+	compile_free(&c);
+	return rc;
+}
+
 int cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
@@ -103,40 +137,9 @@ int cmd_compile(int argc, char **argv)
 	Diag d;
 	diag_init(&d);
 	int rc = 1;
-	Compile c;
-	bool have_c = false;
 	Kernel *k = load_kernel_file(in, &d);
-	if (!k)
-		goto done;
-	compile_init(&c, k, &o, &d);
-	have_c = true;
-	if (compile_run(&c) != 0)
-		goto done;
-	if (asm_only) {
-		if (write_file_atomic(out, c.asm_text.data, c.asm_text.len, 0644) != 0) {
-			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
-			goto done;
-		}
-		rc = 0;
-		goto done;
-	}
-	Buf obj = {0}, msg = {0};
-	AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = mcpu, .source_name = in};
-	if (asm_build(&ao, c.asm_text.data, c.asm_text.len, &obj, &msg) != 0) {
-		fprintf(stderr, "wavecc: error: %s: the generated assembly did not build:\n%s", in, buf_cstr(&msg));
-	} else if (write_file_atomic(out, obj.data, obj.len, 0644) != 0) {
-		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
-	} else if (write_file_atomic(launch, c.launch_json.data, c.launch_json.len, 0644) != 0) {
-		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", launch, strerror(errno));
-		unlink(out);
-	} else {
-		rc = 0;
-	}
-	buf_free(&obj);
-	buf_free(&msg);
-done:
-	if (have_c)
-		compile_free(&c);
+	if (k)
+		rc = compile_kernel_to_files(k, in, out, asm_only ? NULL : launch, &o, llvm_mc, &d);
 	if (k)
 		kernel_free(k);
 	free(out_owned);

@@ -3,10 +3,11 @@
  *
  * The input's "format" key picks the handler from FORMATS: a launch
  * descriptor ("wavecc-launch/1", docs/launch-format.md) runs its code object
- * directly. A kernel graph ("wavecc-kernel/1") will be compiled first and
- * then run the same way (issue 5); until the compiler exists that row says
- * so. Adding a format is one row and one handler. */
+ * directly. A kernel graph ("wavecc-kernel/1") is compiled, run the same
+ * way on random inputs, and checked against the reference interpreter
+ * (run_graph.c). Adding a format is one row and one handler. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ typedef struct {
 	const char *path;
 	Vec(const char *) defs, in, out;
 	RunOptions ro;
+	const char *mcpu;
+	double atol, rtol; /* < 0: by dtype */
 } RunArgs;
 
 static int run_launch_descriptor(RunArgs *a)
@@ -54,11 +57,9 @@ out:
 
 static int run_kernel_graph(RunArgs *a)
 {
-	fprintf(stderr,
-		"wavecc: error: %s: running a kernel graph needs the compiler, which does not exist yet; "
-		"run a launch descriptor (\"format\": \"%s\") instead\n",
-		a->path, LAUNCH_FORMAT);
-	return 1;
+	if (a->in.len || a->out.len)
+		usage_err("run: --in/--out apply to launch descriptors; a kernel graph runs on seeded random inputs");
+	return run_graph_checked(a->path, (int)a->defs.len, a->defs.data, &a->ro, a->mcpu, a->atol, a->rtol);
 }
 
 static const struct {
@@ -69,11 +70,24 @@ static const struct {
 	{"wavecc-kernel/1", run_kernel_graph},
 };
 
+static double tolerance(const char *opt, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= 0) || x == HUGE_VAL)
+		usage_err("run: %s needs a non-negative number, got '%s'", opt, v);
+	return x;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--random SEED] [--max-instructions N] [--trace] [-v]\n"
-		   "  Run the kernel of a launch descriptor (docs/launch-format.md).\n"
+		   "       wavecc run K.json [--backend emu|hip] [-D SYM=VAL]... [--seed N] [--mcpu CPU] [--atol X] [--rtol X]\n"
+		   "  Run the kernel of a launch descriptor (docs/launch-format.md); or compile a kernel\n"
+		   "  graph (docs/kernel-format.md), run it on seeded random inputs, run the reference\n"
+		   "  interpreter on the same inputs, compare every buffer the kernel writes and print\n"
+		   "  PASS or FAIL with the largest errors (exit 1 on a mismatch).\n"
 		   "  --backend B        emu (default): the CDNA emulator; hip: an AMD GPU through ROCm\n"
 		   "  -D NAME=VALUE      bind a dynamic symbol or give a scalar argument's value\n"
 		   "  --in NAME=F.npy    initial contents of a buffer (dtype and shape are checked)\n"
@@ -81,13 +95,21 @@ static void usage(FILE *f)
 		   "  --random SEED      fill buffers the kernel reads with seeded random values (else zeros)\n"
 		   "  --max-instructions N  emulator: stop after N wave instructions\n"
 		   "  --trace            emulator: print each executed instruction\n"
-		   "  -v                 say what runs\n");
+		   "  -v                 say what runs\n"
+		   "  kernel graphs only:\n"
+		   "  --seed N           seed of the random inputs (default 1)\n"
+		   "  --mcpu CPU         gfx942 (default) or gfx90a\n"
+		   "  --atol X, --rtol X tolerances for float outputs (default by dtype: f32 1e-5/1e-5,\n"
+		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n");
 }
 
 int cmd_run(int argc, char **argv)
 {
 	RunArgs a = {0};
 	a.ro.backend = BACKEND_EMU;
+	a.ro.seed = 1;
+	a.mcpu = "gfx942";
+	a.atol = a.rtol = -1;
 	int rc = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
@@ -121,6 +143,16 @@ int cmd_run(int argc, char **argv)
 			if (n <= 0)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
+		} else if (opt_value(argc, argv, &i, "--seed", &v)) {
+			a.ro.seed = (uint64_t)opt_int("--seed", v);
+		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
+			if (strcmp(v, "gfx942") != 0 && strcmp(v, "gfx90a") != 0)
+				usage_err("run: --mcpu %s: expected gfx942 or gfx90a", v);
+			a.mcpu = v;
+		} else if (opt_value(argc, argv, &i, "--atol", &v)) {
+			a.atol = tolerance("--atol", v);
+		} else if (opt_value(argc, argv, &i, "--rtol", &v)) {
+			a.rtol = tolerance("--rtol", v);
 		} else if (strcmp(argv[i], "--trace") == 0) {
 			a.ro.trace = true;
 		} else if (strcmp(argv[i], "-v") == 0) {
