@@ -124,6 +124,27 @@ bool sym_rel_bound(SymCtx *c, Sym *rel, Sym **term, SymBound *b)
 	return true;
 }
 
+/* Whether target occurs in e or, through the recorded substitutions, in
+ * what e's symbols stand for (true as well when the chain is too deep). */
+static bool subst_reaches(SymAssume *a, Sym *e, Sym *target, int depth)
+{
+	if (depth <= 0)
+		return true;
+	Sym *syms[64];
+	size_t n = sym_free_symbols(a->c, e, syms, 64);
+	if (n > 64)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i] == target)
+			return true;
+		for (size_t j = 0; j < a->ninfo; j++)
+			if (a->info[j].sym == syms[i] && a->info[j].subst &&
+				subst_reaches(a, a->info[j].subst, target, depth - 1))
+				return true;
+	}
+	return false;
+}
+
 int sym_assume_add(SymAssume *a, Sym *rel, const char **why)
 {
 	SymCtx *c = a->c;
@@ -185,12 +206,14 @@ int sym_assume_add(SymAssume *a, Sym *rel, const char **why)
 				continue;
 			Sym *rest = sym_sub(c, d, d->args[i]);
 			Sym *e = k.p == 1 ? sym_neg(c, rest) : rest;
-			bool self = false;
-			Sym *all[64];
-			size_t na = sym_free_symbols(c, e, all, 64);
-			for (size_t j = 0; j < na && j < 64; j++)
-				self |= all[j] == m;
-			if (self)
+			/* no cycles: m must not be reachable from e through the
+			 * substitutions already known (bounds and lattices follow
+			 * them recursively) */
+			struct SymInfo *old = NULL;
+			for (size_t j = 0; j < a->ninfo; j++)
+				if (a->info[j].sym == m)
+					old = &a->info[j];
+			if ((old && old->subst) || subst_reaches(a, e, m, 16))
 				continue;
 			info_for(a, m)->subst = e;
 			return 0;

@@ -245,6 +245,11 @@ START_TEST(assumption_forms)
 	ck_simp("x + y < 10", "True");
 	ck_simp("x + y >= 10", "False");
 	ck_simp("$T0 < 300", "True");
+	/* substitution cycles are refused (kept as facts), never followed */
+	assume("2*p == q\np == q + 1\n");
+	ck_assert_str_eq(str(sym_simplify(C, P("q + p"), A)), "3*p");
+	SymBound pb = sym_bounds(C, P("p + q"), A);
+	ck_assert(!pb.has_lo && !pb.has_hi);
 	/* bad assumptions */
 	const char *why;
 	ck_assert_int_eq(sym_assume_add(A, P("x + 1"), &why), -1);
