@@ -13,7 +13,7 @@
 static void setup(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", "packed", NULL};
+					      "dot", "fdiv_exact", "packed", "mixed", NULL};
 	vk_compile("validate_basic", kernels);
 }
 
@@ -679,6 +679,47 @@ START_TEST(packed)
 }
 END_TEST
 
+/* ---- mixed precision and masked DPP ---- */
+
+START_TEST(mixed)
+{
+	enum { N = 128 };
+	static uint16_t h[N], oh[N * 2], wh[N * 2];
+	static float f[N], of[N * 3];
+	static uint32_t wf[N * 3], od[N * 4], wd[N * 4];
+	VkRng r = {19};
+	for (int i = 0; i < N; i++) {
+		_Float16 hv = (_Float16)vk_float(&r, -30, 30);
+		memcpy(&h[i], &hv, 2);
+		f[i] = vk_float(&r, -30, 30);
+	}
+	VkArg args[] = {{"h", DT_F16, 1, {N}, h, VK_IN},         {"f", DT_F32, 1, {N}, f, VK_IN},
+			{"of", DT_F32, 2, {N, 3}, of, VK_OUT},   {"oh", DT_F16, 2, {N, 2}, oh, VK_OUT},
+			{"od", DT_I32, 2, {N, 4}, od, VK_OUT}};
+	vk_run("mixed.launch.json", "n=128", args, ARRAY_LEN(args));
+	for (int g = 0; g < N; g++) {
+		float a = h2f(h[g]), b = h2f(h[(g + 1) % N]), x = f[g], y = f[(g + 2) % N];
+		wf[g * 3] = vk_fbits(fmaf(a, b, x));
+		wf[g * 3 + 1] = vk_fbits(fmaf(a, x, y));
+		wf[g * 3 + 2] = vk_fbits(fmaf(x, y, b));
+		wh[g * 2] = (uint16_t)f2h(fmaf(a, x, y)); /* fused in f32, then rounded to f16 */
+		wh[g * 2 + 1] = (uint16_t)f2h(fmaf(a, b, a));
+		int l = g % 64, row = (l % 64) / 16, i = l % 16, bank = i / 4, w0 = g - l;
+#define V(lane) ((uint32_t)((w0 + (lane)) * 3 + 1))
+		wd[g * 4] = (0x5 >> row & 1) && i >= 1 ? V(l - 1) : (uint32_t)-1;
+		wd[g * 4 + 1] = (0x3 >> bank & 1) && i >= 2 ? V(l - 2) : (uint32_t)-2;
+		wd[g * 4 + 2] = (0xa >> row & 1) && (0x6 >> bank & 1) ? (i >= 3 ? V(l - 3) : 0u) : (uint32_t)-3;
+		wd[g * 4 + 3] = V((l & ~3) + ((l & 3) + 1) % 4);
+#undef V
+	}
+	vk_check_u32("mixed f32 [n][3] (fma_mix / pk_fma with op_sel_hi) as bits", (uint32_t *)of, wf, N * 3);
+	vk_check_u16("mixed f16 [n][2]", oh, wh, N * 2);
+	vk_check_u32("mixed DPP [n][4] (row_mask 0x5, bank_mask 0x3, row 0xa + bank 0x6, quad_perm)", od, wd, N * 4);
+	static const char *const insns[] = {"v_fma_mix_f32", "v_pk_fma_f32", "v_mov_b32_dpp", NULL};
+	vk_expect_insns("mixed", insns);
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -720,6 +761,7 @@ int main(void)
 		tcase_add_test(tc, dot);
 		tcase_add_test(tc, fdiv_exact);
 		tcase_add_test(tc, packed);
+		tcase_add_test(tc, mixed);
 	}
 	suite_add_tcase(s, tc);
 	return run_suite(s);
