@@ -4,6 +4,7 @@
  * ballot/mbcnt), LDS tiling and reductions with barriers, and buffer
  * loads/stores with out-of-range masking. Kernels are clang-19 output
  * (tests/validate/kernels/); references are computed here in C. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@ static void setup(void)
 {
 	static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce",
 					      "buffer_oob", "flat_atomic", "lds_types", "scalar_ops", "private_mem",
-					      NULL};
+					      "softmax", NULL};
 	vk_compile("validate_control", kernels);
 }
 
@@ -376,6 +377,52 @@ START_TEST(private_mem)
 }
 END_TEST
 
+/* ---- row softmax: wave reductions by DPP, cross-wave through LDS ---- */
+
+START_TEST(softmax)
+{
+	enum { R = 37, L = 500 };
+	static float x[R * L], y[R * L];
+	static uint16_t yh[R * L];
+	static double want[R * L];
+	static float goth[R * L];
+	VkRng r = {20};
+	for (int i = 0; i < R * L; i++)
+		x[i] = vk_float(&r, -10, 10);
+	const float log2e = 1.4426950408889634f;
+	for (int row = 0; row < R; row++) {
+		float m = -INFINITY;
+		for (int j = 0; j < L; j++)
+			m = fmaxf(m, x[row * L + j]);
+		double s = 0;
+		for (int j = 0; j < L; j++) /* the kernel's f32 argument, then an exact exp2 */
+			s += want[row * L + j] = exp2((double)((x[row * L + j] - m) * log2e));
+		for (int j = 0; j < L; j++)
+			want[row * L + j] /= s;
+	}
+	VkArg args[] = {{"x", DT_F32, 2, {R, L}, x, VK_IN},
+			{"y", DT_F32, 2, {R, L}, y, VK_OUT},
+			{"yh", DT_F16, 2, {R, L}, yh, VK_OUT}};
+	vk_run("softmax.launch.json", "R=37 L=500", args, ARRAY_LEN(args));
+	/* v_exp_f32 and v_rcp_f32 (1 ulp each), the f32 sum in the kernel's order and the final multiply */
+	vk_check_f32("softmax y [R][L] (f32)", y, want, R * L, 8, 0);
+	size_t bad = 0, first = 0;
+	for (int i = 0; i < R * L; i++) {
+		_Float16 hv;
+		memcpy(&hv, &yh[i], 2);
+		goth[i] = (float)hv;
+		double tol = MAX(ldexp(1.0, ilogb(want[i]) - 10), 0x1p-24); /* 1 f16 ulp */
+		if (!(fabs(goth[i] - want[i]) <= tol) && bad++ == 0)
+			first = i;
+	}
+	ck_assert_msg(bad == 0, "softmax yh [R][L] (f16): %zu outside 1 f16 ulp; first at [%zu]: got %g want %g", bad,
+		      first, (double)goth[first], want[first]);
+	static const char *const insns[] = {"v_mov_b32_dpp", "v_add_f32_dpp", "v_readlane_b32", "v_exp_f32",
+					    "v_rcp_f32", "s_barrier", "ds_read_b128", "v_fma_mixlo_f16", NULL};
+	vk_expect_insns("softmax", insns);
+}
+END_TEST
+
 /* ---- buffer loads and stores with range checking ---- */
 
 START_TEST(buffer_oob)
@@ -481,6 +528,7 @@ int main(void)
 	tcase_add_test(tc, lds_reduce);
 	tcase_add_test(tc, lds_types);
 	tcase_add_test(tc, scalar_ops);
+	tcase_add_test(tc, softmax);
 	tcase_add_test(tc, buffer_oob);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
