@@ -486,7 +486,11 @@ static Sym *p_power(P *p)
 	ws(p);
 	const char *at = p->p;
 	if (eat2(p, '*', '*') || (!peek2(p, '^', '=') && eatc(p, '^'))) {
+		/* right-associative: x**x**x... recurses, so it counts as nesting */
+		if (!enter(p))
+			return NULL;
 		Sym *e = p_unary(p);
+		p->depth--;
 		if (!e)
 			return NULL;
 		if (!need_num(p, b, at) || !need_num(p, e, at))

@@ -812,6 +812,10 @@ static Sym *simp(SymCtx *c, Sym *e)
 				r = nb->simp;
 			else
 				r = rules(c, nb);
+			/* a rule that overflowed (e.g. combining nested divisions)
+			 * is not taken: the rebuilt node is still exact */
+			if (r->kind == SYM_ERROR)
+				r = nb;
 		} else
 			r = nb;
 	}
@@ -830,6 +834,10 @@ Sym *sym_simplify(SymCtx *c, Sym *e, const SymAssume *a)
 	if (e->kind == SYM_ERROR)
 		return e;
 	Sym *r = simp(c, e);
-	/* every rewrite is an identity, so the smaller of the two is as good */
+	/* every rewrite is an identity, so the smaller of the two is as good;
+	 * an error from rewriting (overflow, or an assumption making a divisor
+	 * 0) leaves the input as it was */
+	if (r->kind == SYM_ERROR)
+		return e;
 	return r->size > e->size ? e : r;
 }

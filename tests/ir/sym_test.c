@@ -374,6 +374,12 @@ START_TEST(bad_input)
 	memset(deep, '-', 2 * n + 1);
 	parse_err(deep, msg, sizeof msg);
 	ck_assert_msg(strstr(msg, "nested") != NULL, "got '%s'", msg);
+	deep[0] = 'x';
+	for (size_t i = 0; i < n - 1; i++)
+		memcpy(deep + 1 + 2 * i, "^x", 2); /* x^x^x...: right-associative recursion */
+	deep[2 * n - 1] = 0;
+	parse_err(deep, msg, sizeof msg);
+	ck_assert_msg(strstr(msg, "nested") != NULL, "got '%s'", msg);
 	for (size_t i = 0; i < n; i++)
 		memcpy(deep + 2 * i, i % 2 ? "~(" : "f(", 2);
 	deep[2 * n] = 0;
@@ -402,6 +408,18 @@ START_TEST(bad_input)
 	ck_assert(sym_is_error(sym_rat(C, 1, 0)));
 	ck_assert(sym_is_error(sym_int(C, INT64_MIN)));
 	ck_assert_ptr_eq(sym_simplify(C, z, NULL), z);
+	/* simplification that would overflow keeps the exact input instead */
+	Buf nb = {0};
+	buf_puts(&nb, "x");
+	for (int i = 0; i < 60; i++) {
+		Buf t = {0};
+		buf_printf(&t, "floor((%s + 1)/3)", buf_cstr(&nb));
+		buf_free(&nb);
+		nb = t;
+	}
+	Sym *big = P(buf_cstr(&nb));
+	ck_assert(!sym_is_error(sym_simplify(C, big, NULL)));
+	buf_free(&nb);
 }
 END_TEST
 
