@@ -13,9 +13,13 @@
  * Float arithmetic uses the host's IEEE round-to-nearest-even; f16 goes
  * through util/dtype.h's RNE conversions. Transcendentals use libm
  * (exp2f, log2f, 1/x, 1/sqrtf, sqrtf), which are at least as accurate as the
- * hardware's ~1 ulp approximations. v_div_scale is modelled as "no scaling
- * needed" (vcc = 0), which gives the same quotient as hardware except for
- * operands near the ends of the exponent range. */
+ * hardware's ~1 ulp approximations. The division helpers (v_div_scale,
+ * v_div_fmas, v_div_fixup) follow the ISA's description: div_scale scales
+ * both operands by 2^±64 (f64: 2^±128) when the divisor is a denormal, its
+ * reciprocal would be one, or the numerator is tiny, and only one of them
+ * (setting VCC) when the quotient would overflow or be a denormal;
+ * div_fmas then undoes that scale, upward when its addend (the quotient
+ * estimate) is >= 2, downward otherwise. */
 #include <math.h>
 #include <string.h>
 
@@ -231,6 +235,69 @@ static void write64(Emu *e, Wave *w, const Inst *in, unsigned reg, const uint64_
 	for (int l = 0; l < 64; l++)
 		if ((m >> l) & 1)
 			lo[l] = (uint32_t)d[l], hi[l] = (uint32_t)(d[l] >> 32);
+}
+
+/* Biased exponent field of x in a format with exponent bias `bias`
+ * (0 for zeros and denormals, all ones for inf and NaN). */
+static int exp_field(double x, int bias)
+{
+	if (!isfinite(x))
+		return 2 * bias + 1;
+	if (x == 0 || fabs(x) < ldexp(1.0, 1 - bias))
+		return 0;
+	return ilogb(x) + bias;
+}
+
+/* v_div_scale: s1 is the divisor, s2 the numerator, s0 one of the two (the
+ * one to return, maybe scaled). Parameters per format: bias, scale exponent
+ * sc (64 / 128), the exponent gap that means overflow (96 / 768) and the
+ * exponent below which a numerator is "tiny" (23 / 53). */
+static double div_scale(double s0, double s1, double s2, int bias, int sc, int gap, int tiny, bool *vcc)
+{
+	*vcc = false;
+	if (isnan(s1) || isnan(s2) || isinf(s1) || isinf(s2))
+		return s0; /* div_fixup gives the special result */
+	if (s1 == 0 || s2 == 0)
+		return NAN;
+	int e1 = exp_field(s1, bias), e2 = exp_field(s2, bias);
+	bool rcp_denorm = fabs(s1) > ldexp(1.0, bias - 1);
+	bool quot_denorm = ldexp(fabs(s2), bias - 1) < fabs(s1); /* exact: scaling up never rounds */
+	if (e2 - e1 >= gap) { /* quotient near overflow: scale the divisor only */
+		*vcc = true;
+		return s0 == s1 ? ldexp(s0, sc) : s0;
+	}
+	if (e1 == 0) /* denormal divisor: scale both */
+		return ldexp(s0, sc);
+	if (rcp_denorm && quot_denorm) {
+		*vcc = true;
+		return s0 == s1 ? ldexp(s0, -sc) : s0;
+	}
+	if (rcp_denorm)
+		return ldexp(s0, -sc);
+	if (quot_denorm) { /* denormal quotient: scale the numerator only */
+		*vcc = true;
+		return s0 == s2 ? ldexp(s0, sc) : s0;
+	}
+	if (e2 <= tiny) /* tiny numerator: scale both */
+		return ldexp(s0, sc);
+	return s0;
+}
+
+/* v_div_fixup's special cases; q is the quotient computed so far. */
+static double div_fixup(double q, double den, double num)
+{
+	double sgn = (signbit(den) != signbit(num)) ? -1.0 : 1.0;
+	if (isnan(num))
+		return num;
+	if (isnan(den))
+		return den;
+	if ((den == 0 && num == 0) || (isinf(den) && isinf(num)))
+		return NAN;
+	if (den == 0 || isinf(num))
+		return sgn * INFINITY;
+	if (isinf(den) || num == 0)
+		return sgn * 0.0;
+	return isnan(q) ? sgn * INFINITY : sgn * fabs(q);
 }
 
 static uint32_t f32_class(float f)
@@ -613,6 +680,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		if (e->failed)
 			return;
 		wide = r->dst == 2;
+		uint64_t carry = 0, vcc_in = in->id == EI_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
 		for (int l = 0; l < 64; l++) {
 			switch (in->id) {
 			case EI_V_MOV_B64: DD[l] = A[l]; break;
@@ -640,21 +708,20 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			case EI_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
 			case EI_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
 			case EI_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
-			case EI_V_DIV_FMAS_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
-			case EI_V_DIV_SCALE_F64: DD[l] = A[l]; break;
-			case EI_V_DIV_FIXUP_F64: {
-				double q = D(A[l]), den = D(B[l]), num = D(C[l]);
-				double sgn = (signbit(den) != signbit(num)) ? -1.0 : 1.0;
-				if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num)))
-					DD[l] = UD(NAN);
-				else if (den == 0 || isinf(num))
-					DD[l] = UD(sgn * INFINITY);
-				else if (isinf(den))
-					DD[l] = UD(sgn * 0.0);
-				else
-					DD[l] = UD(isnan(q) ? sgn * INFINITY : sgn * fabs(q));
+			case EI_V_DIV_FMAS_F64: {
+				double f = fma(D(A[l]), D(B[l]), D(C[l]));
+				if ((vcc_in >> l) & 1)
+					f = ldexp(f, exp_field(D(C[l]), 1023) > 1023 ? 128 : -128);
+				DD[l] = UD(f);
 				break;
 			}
+			case EI_V_DIV_SCALE_F64: {
+				bool v;
+				DD[l] = UD(div_scale(D(A[l]), D(B[l]), D(C[l]), 1023, 128, 768, 53, &v));
+				carry |= (uint64_t)v << l;
+				break;
+			}
+			case EI_V_DIV_FIXUP_F64: DD[l] = UD(div_fixup(D(A[l]), D(B[l]), D(C[l]))); break;
 			case EI_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
 			case EI_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
 			case EI_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
@@ -665,7 +732,6 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			}
 		}
 		if (in->id == EI_V_MAD_U64_U32 || in->id == EI_V_MAD_I64_I32 || in->id == EI_V_DIV_SCALE_F64) {
-			uint64_t carry = 0;
 			if (in->id == EI_V_MAD_U64_U32)
 				for (int l = 0; l < 64; l++) {
 					unsigned __int128 p = (unsigned __int128)a[l] * b[l] + C[l];
@@ -827,7 +893,10 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
 	case EI_V_MAD_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]); break;
 	case EI_V_BFE_U32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; d[l] = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1)); break;
-	case EI_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; uint32_t v = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1); if (n && ((v >> (n - 1)) & 1)) v |= ~0u << n; d[l] = v); break;
+	/* A field running past bit 31 takes the sign bit's copies (an
+	 * arithmetic shift), as LLVM's constant folding of sbfe does. */
+	case EI_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31;
+		d[l] = n == 0 ? 0 : o + n < 32 ? (uint32_t)((int32_t)(a[l] << (32 - o - n)) >> (32 - n)) : (uint32_t)((int32_t)a[l] >> o)); break;
 	case EI_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
 	case EI_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
 	case EI_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
@@ -841,17 +910,16 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_MIN3_U32: LOOP(uint32_t m = a[l] < b[l] ? a[l] : b[l]; d[l] = m < c[l] ? m : c[l]); break;
 	case EI_V_MAX3_U32: LOOP(uint32_t m = a[l] > b[l] ? a[l] : b[l]; d[l] = m > c[l] ? m : c[l]); break;
 	case EI_V_MED3_U32: LOOP(uint32_t lo = a[l] < b[l] ? a[l] : b[l], hi = a[l] < b[l] ? b[l] : a[l]; uint32_t m = hi < c[l] ? hi : c[l]; d[l] = lo > m ? lo : m); break;
-	case EI_V_DIV_FIXUP_F32: LOOP(
-		float q = F(a[l]), den = F(b[l]), num = F(c[l]);
-		float sgn = (signbit(den) != signbit(num)) ? -1.0f : 1.0f;
-		float o;
-		if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num))) o = NAN;
-		else if (den == 0 || isinf(num)) o = sgn * INFINITY;
-		else if (isinf(den)) o = sgn * 0.0f;
-		else o = isnan(q) ? sgn * INFINITY : sgn * fabsf(q);
-		d[l] = U(o)); fres = true; break;
-	case EI_V_DIV_SCALE_F32: memcpy(d, a, sizeof d); break; /* vcc = 0 below */
-	case EI_V_DIV_FMAS_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case EI_V_DIV_FIXUP_F32: LOOP(d[l] = U((float)div_fixup(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case EI_V_DIV_SCALE_F32: LOOP(bool v; d[l] = U((float)div_scale(F(a[l]), F(b[l]), F(c[l]), 127, 64, 96, 23, &v)); carry |= (uint64_t)v << l); break;
+	case EI_V_DIV_FMAS_F32: {
+		uint64_t vcc = emu_sreg_read64(e, w, SRC_VCC_LO);
+		/* scaled in double, rounded once to f32 (a product of two f32 is exact in double) */
+		LOOP(d[l] = (vcc >> l) & 1 ? U((float)ldexp(fma((double)F(a[l]), F(b[l]), F(c[l])), exp_field(F(c[l]), 127) > 127 ? 64 : -64))
+					     : U(fmaf(F(a[l]), F(b[l]), F(c[l]))));
+		fres = true;
+		break;
+	}
 	case EI_V_PERM_B32: LOOP(
 		uint64_t v = (uint64_t)a[l] << 32 | b[l]; uint32_t o = 0;
 		for (int k = 0; k < 4; k++) {
@@ -879,15 +947,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_MAD_U16: case EI_V_MAD_LEGACY_U16: LOOP(d[l] = a[l] * b[l] + c[l]); r16 = true; break;
 	case EI_V_MAD_I16: case EI_V_MAD_LEGACY_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); r16 = true; break;
 	case EI_V_FMA_F16: case EI_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
-	case EI_V_DIV_FIXUP_F16: LOOP(
-		float q = H(a[l]), den = H(b[l]), num = H(c[l]);
-		float sgn = (signbit(den) != signbit(num)) ? -1.0f : 1.0f;
-		float o;
-		if (isnan(den) || isnan(num) || (den == 0 && num == 0) || (isinf(den) && isinf(num))) o = NAN;
-		else if (den == 0 || isinf(num)) o = sgn * INFINITY;
-		else if (isinf(den)) o = sgn * 0.0f;
-		else o = isnan(q) ? sgn * INFINITY : sgn * fabsf(q);
-		d[l] = UH(o)); r16 = true; break;
+	case EI_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); r16 = true; break;
 	case EI_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
 	case EI_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
 	case EI_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
@@ -924,7 +984,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		emu_sreg_write64(e, w, sd, carry & exec);
 	}
 	if (in->id == EI_V_DIV_SCALE_F32)
-		emu_sreg_write64(e, w, in->sdst, 0);
+		emu_sreg_write64(e, w, in->sdst, carry & exec);
 	if (!nowrite)
 		write32(e, w, in, in->dst, d, m, r16);
 }

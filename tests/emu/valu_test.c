@@ -22,6 +22,13 @@ static uint32_t r_cndmask_neg(In x) { return U(x.fa > x.fb ? x.fa : -x.fa); }
 static uint32_t r_mad_legacy_u16(In x) { return (x.a * x.b + x.a) & 0xffff; }
 static uint32_t r_bfe_u32(In x) { return (x.a >> 5) & 0x7f; }
 static uint32_t r_bfe_i32(In x) { return (uint32_t)((int32_t)(x.a << (32 - 12)) >> (32 - 9)); }
+/* A field past bit 31 reads the sign bit's copies: take it from the value
+ * sign-extended to 64 bits. */
+static uint32_t r_bfe_i32_wide(In x)
+{
+	uint64_t field = ((uint64_t)(int64_t)(int32_t)x.a >> 29) & 0x1ffff;
+	return (uint32_t)(field & 0x10000 ? field | ~0x1ffffull : field);
+}
 static uint32_t r_alignbit(In x) { return (uint32_t)((((uint64_t)x.a << 32) | x.b) >> 7); }
 static uint32_t r_perm(In x)
 {
@@ -73,6 +80,7 @@ static const Case cases[] = {
 	{"mad_legacy_u16", "v_mad_legacy_u16 v4, v2, v3, v2", r_mad_legacy_u16},
 	{"bfe_u32", "v_bfe_u32 v4, v2, 5, 7", r_bfe_u32},
 	{"bfe_i32", "v_bfe_i32 v4, v2, 3, 9", r_bfe_i32},
+	{"bfe_i32_wide", "v_mov_b32 v5, 17\nv_bfe_i32 v4, v2, 29, v5", r_bfe_i32_wide},
 	{"alignbit", "v_alignbit_b32 v4, v2, v3, 7", r_alignbit},
 	{"perm", "s_mov_b32 s20, 0x0d0c0601\nv_perm_b32 v4, v2, v3, s20", r_perm},
 	{"mul_hi_u32", "v_mul_hi_u32 v4, v2, v3", r_mul_hi},
