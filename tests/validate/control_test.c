@@ -10,13 +10,10 @@
 
 #include "validate.h"
 
-static void setup(void)
-{
-	static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce",
-					      "buffer_oob", "flat_atomic", "lds_types", "scalar_ops", "private_mem",
-					      "softmax", NULL};
-	vk_compile("validate_control", kernels);
-}
+static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
+				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", NULL};
+static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
+static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
 /* ---- loops: uniform trip counts and branches on the scalar unit ---- */
 
@@ -515,10 +512,10 @@ START_TEST(flat_atomic)
 }
 END_TEST
 
-int main(void)
+/* The same cases on gfx942 and, recompiled by clang, on gfx90a. */
+static TCase *cases(const char *arch, void (*setup)(void))
 {
-	Suite *s = suite_create("validate_control");
-	TCase *tc = tcase_create("clang");
+	TCase *tc = tcase_create(arch);
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, loops);
@@ -536,6 +533,13 @@ int main(void)
 		tcase_add_test(tc, flat_atomic);
 		tcase_add_test(tc, private_mem);
 	}
-	suite_add_tcase(s, tc);
+	return tc;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("validate_control");
+	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
 	return run_suite(s);
 }

@@ -1,15 +1,16 @@
 /* mfma_test.c — emulator validation, matrix cores: GEMM tiles with
  * v_mfma_f32_16x16x16_f16, _32x32x8_f16, _16x16x16_bf16 and _32x32x8_bf16
- * (clang-19 output of tests/validate/kernels/mfma.cl) on multi-workgroup
- * grids, and the LDS-staged GEMM anchor ../shared/anchors/gemm_lds_ref.cl,
- * each checked against a naive C matmul.
+ * plus f32, i8 (gfx942 only, kernels/mfma942.cl) and f64 shapes (clang-19
+ * output of tests/validate/kernels/mfma.cl) on multi-workgroup grids, and the
+ * LDS-staged GEMM anchor ../shared/anchors/gemm_lds_ref.cl, each checked
+ * against a naive C matmul; all on gfx942 and again built for gfx90a.
  *
  * Every GEMM runs with small integer inputs, where every partial sum is exact
  * in f32 so the result must match exactly whatever the summation order, with
  * subnormal inputs in A (exact too), and with random values in [-1, 1],
- * where the accumulation order is
- * the hardware's own and a tolerance of K * 2^-22 (absolute; |a|,|b| <= 1)
- * applies — a wrong lane layout gives errors of order 1. */
+ * where the accumulation order is the hardware's own and a tolerance of
+ * K * 2^-22 (absolute; |a|,|b| <= 1) applies — a wrong lane layout gives
+ * errors of order 1. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,27 @@
 static char anchor[2048];
 static bool have_anchor;
 
-static void setup(void)
+static void compile_anchor(void)
 {
-	static const char *const kernels[] = {"mfma", NULL};
-	vk_compile("validate_mfma", kernels);
 	snprintf(anchor, sizeof anchor, "%s/../shared/anchors/gemm_lds_ref.cl", test_root());
 	have_anchor = access(anchor, R_OK) == 0;
 	if (have_anchor && vk_compile_error() == NULL)
 		vk_compile_file(anchor, "gemm_lds_ref");
+}
+
+static void setup_gfx942(void)
+{
+	static const char *const kernels[] = {"mfma", "mfma942", NULL};
+	vk_compile_arch("validate_mfma", kernels, "gfx942");
+	compile_anchor();
+}
+
+/* gfx90a: the same MFMAs under their gfx90a encodings (bf16_1k opcodes differ); no i8 16x16x32 there */
+static void setup_gfx90a(void)
+{
+	static const char *const kernels[] = {"mfma", NULL};
+	vk_compile_arch("validate_mfma_gfx90a", kernels, "gfx90a");
+	compile_anchor();
 }
 
 static uint16_t f16_bits(float f)
@@ -178,7 +192,7 @@ static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
 			      first, got[first], want[first]);
 	}
 	const char *insns[] = {insn, NULL};
-	vk_expect_insns("mfma", insns);
+	vk_expect_insns(dt == DT_I8 ? "mfma942" : "mfma", insns);
 }
 
 START_TEST(mfma_f32_16x16x4) { run_mfma_wide("mfma_f32_16x16x4", "v_mfma_f32_16x16x4_f32", DT_F32); }
@@ -220,10 +234,9 @@ START_TEST(gemm_lds_ref)
 }
 END_TEST
 
-int main(void)
+static TCase *cases(const char *arch, void (*setup)(void))
 {
-	Suite *s = suite_create("validate_mfma");
-	TCase *tc = tcase_create("clang");
+	TCase *tc = tcase_create(arch);
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, mfma_f16_16x16x16);
@@ -231,12 +244,20 @@ int main(void)
 	tcase_add_test(tc, mfma_bf16_16x16x16);
 	tcase_add_test(tc, mfma_bf16_32x32x8);
 	tcase_add_test(tc, mfma_f32_16x16x4);
-	tcase_add_test(tc, mfma_i8_16x16x32);
+	if (strcmp(arch, "gfx942") == 0)
+		tcase_add_test(tc, mfma_i8_16x16x32);
 	tcase_add_test(tc, gemm_lds_ref);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING"))
 		tcase_add_test(tc, mfma_f64_16x16x4);
-	suite_add_tcase(s, tc);
+	return tc;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("validate_mfma");
+	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
 	return run_suite(s);
 }

@@ -31,6 +31,11 @@
  * descriptors: kernels/NAME.cl with clang-19, or hand-written kernels/NAME.s
  * with llvm-mc-19 and ld.lld-19. Use as the body of an unchecked fixture. */
 void vk_compile(const char *suite, const char *const *names);
+/* The same for another target ("gfx90a"): clang and llvm-mc get -mcpu=ARCH
+ * and the descriptors' "arch" is rewritten from gfx942 as they are copied.
+ * vk_expect_insns checks nothing for arches other than gfx942. */
+void vk_compile_arch(const char *suite, const char *const *names, const char *arch);
+const char *vk_arch(void);
 /* Compile an extra source by absolute path to OUT_NAME.hsaco in the suite
  * folder (the gemm anchor from ../shared). Returns false with a message in
  * vk_compile_error() if clang fails. */
