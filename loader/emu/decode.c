@@ -572,6 +572,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		char vp = in->acc ? 'a' : 'v';
 		bool two = strstr(r->name, "2") != NULL && strncmp(r->name, "ds_read2", 8) == 0;
 		bool w2 = strncmp(r->name, "ds_write2", 9) == 0;
+		bool cmpst = in->id == EI_DS_CMPST_B32 || in->id == EI_DS_CMPST_RTN_B32; /* data0 compare, data1 new */
 		if ((r->flags & EIF_LOAD) || in->id == EI_DS_SWIZZLE_B32 || in->id == EI_DS_PERMUTE_B32 ||
 		    in->id == EI_DS_BPERMUTE_B32) {
 			put_reg(s, sizeof s, vp, in->dst, r->dst * (two ? 2 : 1));
@@ -583,7 +584,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				put_reg(s, sizeof s, vp, in->data0, r->dst);
 				APP(", %s", s);
 			}
-			if (w2) {
+			if (w2 || cmpst) {
 				put_reg(s, sizeof s, vp, in->data1, r->dst);
 				APP(", %s", s);
 			}

@@ -327,6 +327,8 @@ enum {
 	X(V_ADD_U32, "v_add_u32", EF_VOP2, 0x34, SAME, T_U32, 1, 1, 1, 0, 0) \
 	X(V_SUB_U32, "v_sub_u32", EF_VOP2, 0x35, SAME, T_U32, 1, 1, 1, 0, 0) \
 	X(V_SUBREV_U32, "v_subrev_u32", EF_VOP2, 0x36, SAME, T_U32, 1, 1, 1, 0, 0) \
+	X(V_DOT2C_F32_F16, "v_dot2c_f32_f16", EF_VOP2, 0x37, SAME, T_F16, 1, 1, 1, 0, 0) \
+	X(V_DOT4C_I32_I8, "v_dot4c_i32_i8", EF_VOP2, 0x39, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(V_FMAC_F32, "v_fmac_f32", EF_VOP2, 0x3b, SAME, T_F32, 1, 1, 1, 0, 0) \
 	X(V_XNOR_B32, "v_xnor_b32", EF_VOP2, 0x3d, SAME, T_B32, 1, 1, 1, 0, 0)
 
@@ -406,12 +408,17 @@ enum {
 	X(V_MED3_F32, "v_med3_f32", EF_VOP3, 0x1d6, SAME, T_F32, 1, 1, 1, 1, 0) \
 	X(V_MED3_I32, "v_med3_i32", EF_VOP3, 0x1d7, SAME, T_I32, 1, 1, 1, 1, 0) \
 	X(V_MED3_U32, "v_med3_u32", EF_VOP3, 0x1d8, SAME, T_U32, 1, 1, 1, 1, 0) \
+	X(V_SAD_U8, "v_sad_u8", EF_VOP3, 0x1d9, SAME, T_U32, 1, 1, 1, 1, 0) \
+	X(V_SAD_HI_U8, "v_sad_hi_u8", EF_VOP3, 0x1da, SAME, T_U32, 1, 1, 1, 1, 0) \
+	X(V_SAD_U16, "v_sad_u16", EF_VOP3, 0x1db, SAME, T_U32, 1, 1, 1, 1, 0) \
+	X(V_SAD_U32, "v_sad_u32", EF_VOP3, 0x1dc, SAME, T_U32, 1, 1, 1, 1, 0) \
 	X(V_DIV_FIXUP_F32, "v_div_fixup_f32", EF_VOP3, 0x1de, SAME, T_F32, 1, 1, 1, 1, 0) \
 	X(V_DIV_FIXUP_F64, "v_div_fixup_f64", EF_VOP3, 0x1df, SAME, T_F64, 2, 2, 2, 2, 0) \
 	X(V_DIV_SCALE_F32, "v_div_scale_f32", EF_VOP3, 0x1e0, SAME, T_F32, 1, 1, 1, 1, EIF_VOP3B) \
 	X(V_DIV_SCALE_F64, "v_div_scale_f64", EF_VOP3, 0x1e1, SAME, T_F64, 2, 2, 2, 2, EIF_VOP3B) \
 	X(V_DIV_FMAS_F32, "v_div_fmas_f32", EF_VOP3, 0x1e2, SAME, T_F32, 1, 1, 1, 1, 0) \
 	X(V_DIV_FMAS_F64, "v_div_fmas_f64", EF_VOP3, 0x1e3, SAME, T_F64, 2, 2, 2, 2, 0) \
+	X(V_MSAD_U8, "v_msad_u8", EF_VOP3, 0x1e4, SAME, T_U32, 1, 1, 1, 1, 0) \
 	X(V_MAD_U64_U32, "v_mad_u64_u32", EF_VOP3, 0x1e8, SAME, T_U32, 2, 1, 1, 2, EIF_VOP3B) \
 	X(V_MAD_I64_I32, "v_mad_i64_i32", EF_VOP3, 0x1e9, SAME, T_I32, 2, 1, 1, 2, EIF_VOP3B) \
 	X(V_MAD_LEGACY_F16, "v_mad_legacy_f16", EF_VOP3, 0x1ea, SAME, T_F16, 1, 1, 1, 1, 0) \
@@ -552,12 +559,14 @@ enum {
 	X(DS_WRITE_B32, "ds_write_b32", EF_DS, 0x0d, SAME, T_B32, 1, 0, 0, 0, EIF_STORE) \
 	X(DS_WRITE2_B32, "ds_write2_b32", EF_DS, 0x0e, SAME, T_B32, 1, 0, 0, 0, EIF_STORE) \
 	X(DS_WRITE2ST64_B32, "ds_write2st64_b32", EF_DS, 0x0f, SAME, T_B32, 1, 0, 0, 0, EIF_STORE) \
+	X(DS_CMPST_B32, "ds_cmpst_b32", EF_DS, 0x10, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(DS_ADD_F32, "ds_add_f32", EF_DS, 0x15, SAME, T_F32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(DS_WRITE_B8, "ds_write_b8", EF_DS, 0x1e, SAME, T_B32, 1, 0, 0, 0, EIF_STORE) \
 	X(DS_WRITE_B16, "ds_write_b16", EF_DS, 0x1f, SAME, T_B32, 1, 0, 0, 0, EIF_STORE) \
 	X(DS_ADD_RTN_U32, "ds_add_rtn_u32", EF_DS, 0x20, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC | EIF_LOAD) \
 	X(DS_MAX_RTN_U32, "ds_max_rtn_u32", EF_DS, 0x28, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC | EIF_LOAD) \
 	X(DS_WRXCHG_RTN_B32, "ds_wrxchg_rtn_b32", EF_DS, 0x2d, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC | EIF_LOAD) \
+	X(DS_CMPST_RTN_B32, "ds_cmpst_rtn_b32", EF_DS, 0x30, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC | EIF_LOAD) \
 	X(DS_READ_B32, "ds_read_b32", EF_DS, 0x36, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
 	X(DS_READ2_B32, "ds_read2_b32", EF_DS, 0x37, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
 	X(DS_READ2ST64_B32, "ds_read2st64_b32", EF_DS, 0x38, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \

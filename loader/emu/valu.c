@@ -885,6 +885,11 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
 	case EI_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
 	case EI_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); r16 = true; break;
+	/* dot2c/dot4c accumulate into the destination */
+	case EI_V_DOT2C_F32_F16: LOOP(d[l] = U((float)((double)H(a[l]) * H(b[l]) + (double)H(a[l] >> 16) * H(b[l] >> 16) + F(dold[l])))); break;
+	case EI_V_DOT4C_I32_I8: LOOP(uint32_t acc = dold[l];
+		for (int k = 0; k < 32; k += 8) acc += (uint32_t)((int8_t)(a[l] >> k) * (int8_t)(b[l] >> k));
+		d[l] = acc); break;
 	case EI_V_ADD_U32: LOOP(d[l] = a[l] + b[l]); break;
 	case EI_V_SUB_U32: LOOP(d[l] = a[l] - b[l]); break;
 	case EI_V_SUBREV_U32: LOOP(d[l] = b[l] - a[l]); break;
@@ -897,6 +902,18 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	 * arithmetic shift), as LLVM's constant folding of sbfe does. */
 	case EI_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31;
 		d[l] = n == 0 ? 0 : o + n < 32 ? (uint32_t)((int32_t)(a[l] << (32 - o - n)) >> (32 - n)) : (uint32_t)((int32_t)a[l] >> o)); break;
+	/* sums of absolute differences; msad skips bytes whose S1 (reference) byte is 0 */
+	case EI_V_SAD_U8: case EI_V_SAD_HI_U8: case EI_V_MSAD_U8: LOOP(uint32_t acc = 0;
+		for (int k = 0; k < 32; k += 8) {
+			int x = (a[l] >> k) & 0xff, y = (b[l] >> k) & 0xff;
+			if (in->id != EI_V_MSAD_U8 || y)
+				acc += (uint32_t)(x > y ? x - y : y - x);
+		}
+		d[l] = (in->id == EI_V_SAD_HI_U8 ? acc << 16 : acc) + c[l]); break;
+	case EI_V_SAD_U16: LOOP(uint32_t acc = 0;
+		for (int k = 0; k < 32; k += 16) { int x = (a[l] >> k) & 0xffff, y = (b[l] >> k) & 0xffff; acc += (uint32_t)(x > y ? x - y : y - x); }
+		d[l] = acc + c[l]); break;
+	case EI_V_SAD_U32: LOOP(d[l] = (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]); break;
 	case EI_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
 	case EI_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
 	case EI_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;

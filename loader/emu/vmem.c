@@ -283,8 +283,9 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 		return;
 	if (load && !emu_vreg_ok(e, w, in, vdst, n * (two ? 2 : 1)))
 		return;
+	bool cmpst = in->id == EI_DS_CMPST_B32 || in->id == EI_DS_CMPST_RTN_B32;
 	if (!load || (r->flags & EIF_ATOMIC)) {
-		if (!emu_vreg_ok(e, w, in, vd0, n) || (two && !emu_vreg_ok(e, w, in, vd1, n)))
+		if (!emu_vreg_ok(e, w, in, vd0, n) || ((two || cmpst) && !emu_vreg_ok(e, w, in, vd1, n)))
 			return;
 	}
 	const uint32_t *addr = vreg(w, in->addr);
@@ -313,6 +314,14 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 		uint8_t *base = lds_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
 		if (!base)
 			return;
+		if (cmpst) { /* GFX9 order: data0 is the compare value, data1 the new one */
+			uint32_t old = ld32(base);
+			if (old == vreg(w, vd0)[l])
+				st32(base, vreg(w, vd1)[l]);
+			if (load)
+				vreg(w, vdst)[l] = old;
+			continue;
+		}
 		for (unsigned k = 0; k < n; k++)
 			p[k] = base + 4 * k;
 		lane_access(e, w, in, l, p, vdst, vd0);

@@ -158,6 +158,133 @@ START_TEST(div_scale_vcc)
 }
 END_TEST
 
+/* Bugs 2 and 6: v_dot4c_i32_i8 / v_dot2c_f32_f16 (accumulating into the
+ * destination) and the v_sad family, on random inputs. */
+static uint32_t absdiff(uint32_t x, uint32_t y) { return x > y ? x - y : y - x; }
+
+START_TEST(dot_and_sad)
+{
+	enum { NOUT = 7 };
+	Buf b = {0};
+	buf_puts(&b, prologue);
+	buf_puts(&b, "global_load_dword v2, v1, s[4:5]\n"
+		     "global_load_dword v3, v1, s[6:7]\n"
+		     "global_load_dword v4, v1, s[8:9]\n"
+		     "s_waitcnt vmcnt(0)\n"
+		     "v_mov_b32 v10, v4\nv_dot4c_i32_i8 v10, v2, v3\n"
+		     "v_mov_b32 v11, v4\nv_dot2c_f32_f16 v11, v2, v3\n"
+		     "v_sad_u8 v12, v2, v3, v4\n"
+		     "v_sad_hi_u8 v13, v2, v3, v4\n"
+		     "v_sad_u16 v14, v2, v3, v4\n"
+		     "v_sad_u32 v15, v2, v3, 5\n"
+		     "v_msad_u8 v16, v2, v3, v4\n");
+	for (int i = 0; i < NOUT; i++)
+		buf_printf(&b, "global_store_dword v1, v%d, s[10:11] offset:%d\n", 10 + i, 256 * i);
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	buf_free(&b);
+	uint32_t x[64], y[64], z[64], out[NOUT][64];
+	uint32_t seed = 7;
+	for (int l = 0; l < 64; l++) {
+		seed = seed * 1664525u + 1013904223u, x[l] = seed;
+		seed = seed * 1664525u + 1013904223u, y[l] = seed & (l % 3 ? ~0u : 0x00ff00ffu); /* zero bytes for msad */
+		seed = seed * 1664525u + 1013904223u, z[l] = seed;
+		/* dot2c: finite halves, accumulator a small float */
+		if (l % 2) {
+			x[l] = (x[l] & 0x3fff3fffu), y[l] = (y[l] & 0x3fff3fffu);
+			z[l] = U((float)(int)(seed % 1000) / 7.0f);
+		}
+	}
+	h_buffer(&h, x, sizeof x, 0, false);
+	h_buffer(&h, y, sizeof y, 8, false);
+	h_buffer(&h, z, sizeof z, 16, false);
+	h_buffer(&h, out, sizeof out, 24, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	int bad = 0;
+	for (int l = 0; l < 64; l++) {
+		int64_t dot = (int32_t)z[l];
+		uint32_t sad = 0, msad = 0, sad16 = 0;
+		for (int k = 0; k < 4; k++) {
+			int8_t p = (int8_t)(uint8_t)(x[l] >> (8 * k)), q = (int8_t)(uint8_t)(y[l] >> (8 * k));
+			dot += p * q;
+			uint32_t d = absdiff((x[l] >> (8 * k)) & 0xff, (y[l] >> (8 * k)) & 0xff);
+			sad += d;
+			msad += ((y[l] >> (8 * k)) & 0xff) ? d : 0;
+		}
+		for (int k = 0; k < 2; k++)
+			sad16 += absdiff((x[l] >> (16 * k)) & 0xffff, (y[l] >> (16 * k)) & 0xffff);
+		uint32_t want[NOUT] = {(uint32_t)dot, 0, sad + z[l], (sad << 16) + z[l], sad16 + z[l], absdiff(x[l], y[l]) + 5,
+				       msad + z[l]};
+		double f = (double)f16_to_f32((uint16_t)x[l]) * f16_to_f32((uint16_t)y[l]) +
+			   (double)f16_to_f32((uint16_t)(x[l] >> 16)) * f16_to_f32((uint16_t)(y[l] >> 16));
+		want[1] = U((float)(f + F(z[l])));
+		for (int i = 0; i < NOUT; i++) {
+			if (i == 1 && !(l % 2))
+				continue; /* random halves may be NaN/inf */
+			if (out[i][l] != want[i] && bad++ < 10)
+				fprintf(stderr, "output %d lane %d: got 0x%08x want 0x%08x\n", i, l, out[i][l], want[i]);
+		}
+	}
+	ck_assert_int_eq(bad, 0);
+	h_free(&h);
+}
+END_TEST
+
+/* Bug 4: ds_cmpst_rtn_b32 (compare = data0, new = data1). All lanes race on
+ * one dword comparing with its initial 0: lanes act in order, so exactly the
+ * first active lane stores and every later one sees its value. Then each
+ * lane on its own dword, where only even lanes' compare values match. */
+START_TEST(ds_cmpst)
+{
+	Buf b = {0};
+	buf_puts(&b, prologue);
+	buf_puts(&b, "v_mov_b32 v2, 0\n"
+		     "v_add_u32 v3, 100, v0\n"              /* new value: 100 + lane */
+		     "v_mov_b32 v9, 0\n"
+		     "ds_write_b32 v9, v9 offset:512\n"
+		     "v_mov_b32 v4, 0xdead\n"
+		     "v_cmp_ne_u32 vcc, 0, v0\n"
+		     "s_and_saveexec_b64 s[20:21], vcc\n"   /* lane 0 sits out: lane 1 wins */
+		     "ds_cmpst_rtn_b32 v4, v9, v2, v3 offset:512\n"
+		     "s_mov_b64 exec, s[20:21]\n"
+		     "v_and_b32 v5, 1, v0\n"                /* own dword holds 7*lane; compare with 7*lane + (lane & 1) */
+		     "v_mul_u32_u24 v6, 7, v0\n"
+		     "ds_write_b32 v1, v6\n"
+		     "v_add_u32 v7, v6, v5\n"
+		     "ds_cmpst_b32 v1, v7, v3\n"
+		     "ds_read_b32 v8, v1\n"
+		     "ds_read_b32 v10, v9 offset:512\n"
+		     "s_waitcnt lgkmcnt(0)\n"
+		     "global_store_dword v1, v4, s[4:5]\n"
+		     "global_store_dword v1, v8, s[4:5] offset:256\n"
+		     "global_store_dword v1, v10, s[4:5] offset:512\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	buf_free(&b);
+	h.l.kd.group_segment_fixed_size = 1024;
+	uint32_t out[3][64];
+	memset(out, 0xee, sizeof out);
+	h_buffer(&h, out, sizeof out, 0, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	/* sequential model of the first race */
+	uint32_t cell = 0, ret[64];
+	for (int l = 1; l < 64; l++) {
+		ret[l] = cell;
+		if (cell == 0)
+			cell = 100 + (uint32_t)l;
+	}
+	ck_assert_uint_eq(out[0][0], 0xdead); /* inactive lane 0: v4 not written */
+	for (int l = 0; l < 64; l++) {
+		if (l)
+			ck_assert_uint_eq(out[0][l], ret[l]);
+		ck_assert_uint_eq(out[1][l], l % 2 ? 7u * l : 100u + l);
+		ck_assert_uint_eq(out[2][l], cell);
+	}
+	ck_assert_uint_eq(cell, 101);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -165,6 +292,8 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, divide_denormals);
 	tcase_add_test(tc, div_scale_vcc);
+	tcase_add_test(tc, dot_and_sad);
+	tcase_add_test(tc, ds_cmpst);
 	suite_add_tcase(s, tc);
 	return s;
 }
