@@ -11,7 +11,8 @@
 #include "validate.h"
 
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
-				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", NULL};
+				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
+				      "big_wg", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -461,6 +462,65 @@ START_TEST(buffer_oob)
 }
 END_TEST
 
+START_TEST(buffer_sentinel)
+{
+	enum { N = 100 };
+	static uint32_t src[N], out[64 * 4], dst[N], want[64 * 4], wdst[N];
+	VkRng r = {21};
+	for (int i = 0; i < N; i++) {
+		src[i] = (uint32_t)vk_next(&r);
+		dst[i] = wdst[i] = 0xcafe0000u + (uint32_t)i;
+	}
+	for (int l = 0; l < 64; l++) {
+		bool in = l % 4 == 0; /* only these lanes have an offset inside num_records */
+		uint32_t *o = want + l * 4;
+		o[0] = in ? src[l] : 0;
+		o[1] = in ? src[l + 2] : 0;
+		o[2] = in ? src[l + 4] : 0;
+		o[3] = in ? src[l] ^ src[l + 1] : 0;
+		if (in)
+			wdst[l] = (uint32_t)l + 100u;
+	}
+	VkArg args[] = {{"src", DT_U32, 1, {N}, src, VK_IN},
+			{"out", DT_U32, 2, {64, 4}, out, VK_OUT},
+			{"dst", DT_U32, 1, {N}, dst, VK_INOUT}};
+	vk_run("buffer_sentinel.launch.json", "n=100", args, ARRAY_LEN(args));
+	vk_check_u32("buffer_sentinel loads [64][4] (voffset, +8, soffset 16, b64)", out, want, 64 * 4);
+	vk_check_u32("buffer_sentinel stores (sentinel lanes dropped)", dst, wdst, N);
+	static const char *const insns[] = {"buffer_load_dwordx3", "buffer_load_dword", "buffer_store_dword", NULL};
+	vk_expect_insns("buffer_sentinel", insns);
+}
+END_TEST
+
+/* ---- a 1024-work-item workgroup ---- */
+
+START_TEST(big_wg)
+{
+	enum { WG = 1024, NWG = 3, S = WG * NWG };
+	static int32_t x[S], out[S * 2];
+	static uint32_t want[S * 2];
+	VkRng r = {22};
+	for (int i = 0; i < S; i++)
+		x[i] = vk_int(&r, -1000000, 1000000);
+	for (int w = 0; w < NWG; w++) {
+		uint32_t total = 0, waves[16] = {0};
+		for (int t = 0; t < WG; t++) {
+			total += (uint32_t)x[w * WG + t];
+			waves[t / 64] += (uint32_t)x[w * WG + t];
+		}
+		for (int t = 0; t < WG; t++) {
+			want[(w * WG + t) * 2] = total;
+			want[(w * WG + t) * 2 + 1] = waves[15 - t / 64];
+		}
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {S}, x, VK_IN}, {"out", DT_I32, 2, {S, 2}, out, VK_OUT}};
+	vk_run("big_wg.launch.json", NULL, args, ARRAY_LEN(args));
+	vk_check_u32("big_wg out [3072][2] (workgroup sum, another wave's partial sum)", (uint32_t *)out, want, S * 2);
+	static const char *const insns[] = {"s_barrier", "ds_write_b32", "ds_read_b32", NULL};
+	vk_expect_insns("big_wg", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -527,6 +587,8 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, scalar_ops);
 	tcase_add_test(tc, softmax);
 	tcase_add_test(tc, buffer_oob);
+	tcase_add_test(tc, buffer_sentinel);
+	tcase_add_test(tc, big_wg);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {
