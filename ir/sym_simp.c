@@ -178,7 +178,8 @@ static bool sum_has_term(Sym *sum, Sym *t, uint32_t skip)
  * simplified form and in its expanded form. */
 static Sym *recombine(SymCtx *c, Sym *sum)
 {
-	for (int iter = 0; iter < 8 && sum->kind == SYM_ADD; iter++) {
+	int limit = 8 + 2 * (int)sum->nargs; /* each change shrinks the sum */
+	for (int iter = 0; iter < limit && sum->kind == SYM_ADD; iter++) {
 		bool changed = false;
 		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
 			Sym *T = sum->args[i];
@@ -292,12 +293,21 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 		return y;
 	Sym *const *ts = terms(&y);
 	int n = nterms(y);
-	/* integer-valued terms come out */
+	/* integer-valued terms come out, and the integer part of a rational
+	 * constant: floor(x/7 + 181/7) = floor(x/7 + 6/7) + 25 */
 	SymVec in = {0}, rest = {0};
 	for (int i = 0; i < n; i++) {
 		if (sym_intval(c, ts[i]))
 			vec_push(&in, ts[i]);
-		else
+		else if (ts[i]->kind == SYM_RAT && rat_floor(ts[i]->u.num) != 0) {
+			SymRat k = ts[i]->u.num, f;
+			int64_t ki = rat_floor(k);
+			if (rat_sub(k, rat_i(ki), &f)) {
+				vec_push(&in, sym_int(c, ki));
+				vec_push(&rest, sym_num(c, f));
+			} else
+				vec_push(&rest, ts[i]);
+		} else
 			vec_push(&rest, ts[i]);
 	}
 	Sym *r = NULL;
@@ -489,12 +499,19 @@ static Sym *mod_rules(SymCtx *c, Sym *e)
 					return j == 0 ? x : simp(c, sym_sub(c, x, sym_num(c, lo)));
 			}
 		}
-		/* drop multiples of n; Mod(z, k*n) terms become z */
+		/* drop multiples of n; Mod(z, k*n) terms become z; an integer
+		 * constant goes into [0, n) */
 		Sym *const *ts = terms(&x);
 		int nt = nterms(x);
 		SymVec keep = {0};
 		bool changed = false;
 		for (int i = 0; i < nt; i++) {
+			if (ts[i]->kind == SYM_INT && (ts[i]->u.num.p < 0 || ts[i]->u.num.p >= n)) {
+				int64_t r = ts[i]->u.num.p % n;
+				vec_push(&keep, sym_int(c, r < 0 ? r + n : r));
+				changed = true;
+				continue;
+			}
 			if (lattice_multiple(sym_gran(c, ts[i]), n)) {
 				changed = true;
 				continue;
