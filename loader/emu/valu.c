@@ -300,6 +300,19 @@ static double div_fixup(double q, double den, double num)
 	return isnan(q) ? sgn * INFINITY : sgn * fabs(q);
 }
 
+/* Integer results: wrap, or saturate when the clamp bit is set. */
+static uint32_t sat_i32(const Inst *in, int64_t v)
+{
+	if (in->clamp)
+		v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+	return (uint32_t)v;
+}
+
+static uint32_t sat_u32(const Inst *in, uint64_t v)
+{
+	return in->clamp && v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
 static uint32_t f32_class(float f)
 {
 	uint32_t u = U(f);
@@ -637,16 +650,18 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			case EI_V_FMA_MIX_F32: d[l] = U(fmaf(F(x0), F(x1), F(x2))); continue;
 			case EI_V_FMA_MIXLO_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
 			case EI_V_FMA_MIXHI_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
-			case EI_V_DOT2_F32_F16: d[l] = U((float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l]))); continue;
-			case EI_V_DOT2_I32_I16: d[l] = (uint32_t)((int16_t)x0 * (int16_t)x1 + (int16_t)y0 * (int16_t)y1) + c[l]; continue;
-			case EI_V_DOT2_U32_U16: d[l] = x0 * x1 + y0 * y1 + c[l]; continue;
+			/* integer dots: exact sums; clamp saturates to the result type */
+			case EI_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
+			case EI_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
+			case EI_V_DOT2_U32_U16: d[l] = sat_u32(in, (uint64_t)x0 * x1 + (uint64_t)y0 * y1 + c[l]); continue;
 			case EI_V_DOT4_I32_I8: case EI_V_DOT4_U32_U8: {
-				uint32_t s = c[l];
+				bool sg = in->id == EI_V_DOT4_I32_I8;
+				int64_t s = sg ? (int64_t)(int32_t)c[l] : (int64_t)c[l];
 				for (int k = 0; k < 4; k++) {
 					uint32_t p = (a[l] >> (8 * k)) & 0xff, q = (b[l] >> (8 * k)) & 0xff;
-					s += in->id == EI_V_DOT4_I32_I8 ? (uint32_t)((int8_t)p * (int8_t)q) : p * q;
+					s += sg ? (int64_t)((int8_t)p * (int8_t)q) : (int64_t)(p * q);
 				}
-				d[l] = s;
+				d[l] = sg ? sat_i32(in, s) : sat_u32(in, (uint64_t)s);
 				continue;
 			}
 			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
@@ -994,8 +1009,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	if (r16 && (in->omod || in->clamp) && t == T_F16)
 		LOOP(d[l] = UH(omod_clamp_f(in, H(d[l]))));
 	uint64_t m = exec & cx.wmask;
-	if (cx.dpp_zero) /* bound_ctrl: invalid source lanes computed from 0 already */
-		m |= cx.dpp_zero & exec;
+	/* bound_ctrl lanes (invalid source, computed from 0) stay in wmask;
+	 * lanes that row_mask/bank_mask disable are never written. */
 	if (r->flags & EIF_VCCOUT) {
 		unsigned sd = in->vop3 ? in->sdst : SRC_VCC_LO;
 		emu_sreg_write64(e, w, sd, carry & exec);

@@ -1,7 +1,8 @@
 /* regress_test.c — regression tests for the emulator bugs found by the
  * clang-19 validation suites (/tmp/wavecc-notes/emu-bugs.md): the f32 and
  * f64 division sequences with denormal operands, v_dot4c/v_dot2c, the
- * v_sad family, ds_cmpst and scratch (private segment) memory. Each test is
+ * v_sad family, ds_cmpst, DPP row/bank masks with bound_ctrl and scratch
+ * (private segment) memory. Each test is
  * hand-written assembly (llvm-mc-19) whose expected values are computed here
  * independently: the host's correctly rounded division, byte loops, a
  * sequential model of the LDS compare-and-store. */
@@ -159,12 +160,13 @@ START_TEST(div_scale_vcc)
 END_TEST
 
 /* Bugs 2 and 6: v_dot4c_i32_i8 / v_dot2c_f32_f16 (accumulating into the
- * destination) and the v_sad family, on random inputs. */
+ * destination), the v_sad family, and v_dot4 with clamp (saturating), on
+ * random inputs. */
 static uint32_t absdiff(uint32_t x, uint32_t y) { return x > y ? x - y : y - x; }
 
 START_TEST(dot_and_sad)
 {
-	enum { NOUT = 7 };
+	enum { NOUT = 9 };
 	Buf b = {0};
 	buf_puts(&b, prologue);
 	buf_puts(&b, "global_load_dword v2, v1, s[4:5]\n"
@@ -177,7 +179,9 @@ START_TEST(dot_and_sad)
 		     "v_sad_hi_u8 v13, v2, v3, v4\n"
 		     "v_sad_u16 v14, v2, v3, v4\n"
 		     "v_sad_u32 v15, v2, v3, 5\n"
-		     "v_msad_u8 v16, v2, v3, v4\n");
+		     "v_msad_u8 v16, v2, v3, v4\n"
+		     "v_dot4_u32_u8 v17, v2, v3, v4 clamp\n"
+		     "v_dot4_i32_i8 v18, v2, v3, v4 clamp\n");
 	for (int i = 0; i < NOUT; i++)
 		buf_printf(&b, "global_store_dword v1, v%d, s[10:11] offset:%d\n", 10 + i, 256 * i);
 	Harness h;
@@ -193,6 +197,9 @@ START_TEST(dot_and_sad)
 		if (l % 2) {
 			x[l] = (x[l] & 0x3fff3fffu), y[l] = (y[l] & 0x3fff3fffu);
 			z[l] = U((float)(int)(seed % 1000) / 7.0f);
+		} else if (l % 10 < 6) { /* accumulators that saturate under clamp */
+			static const uint32_t edge[3] = {0xfffffff0u, 0x7ffffff0u, 0x80000010u};
+			z[l] = edge[l % 10 / 2];
 		}
 	}
 	h_buffer(&h, x, sizeof x, 0, false);
@@ -202,11 +209,12 @@ START_TEST(dot_and_sad)
 	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
 	int bad = 0;
 	for (int l = 0; l < 64; l++) {
-		int64_t dot = (int32_t)z[l];
+		int64_t dot = (int32_t)z[l], udot = z[l];
 		uint32_t sad = 0, msad = 0, sad16 = 0;
 		for (int k = 0; k < 4; k++) {
 			int8_t p = (int8_t)(uint8_t)(x[l] >> (8 * k)), q = (int8_t)(uint8_t)(y[l] >> (8 * k));
 			dot += p * q;
+			udot += ((x[l] >> (8 * k)) & 0xff) * ((y[l] >> (8 * k)) & 0xff);
 			uint32_t d = absdiff((x[l] >> (8 * k)) & 0xff, (y[l] >> (8 * k)) & 0xff);
 			sad += d;
 			msad += ((y[l] >> (8 * k)) & 0xff) ? d : 0;
@@ -214,7 +222,8 @@ START_TEST(dot_and_sad)
 		for (int k = 0; k < 2; k++)
 			sad16 += absdiff((x[l] >> (16 * k)) & 0xffff, (y[l] >> (16 * k)) & 0xffff);
 		uint32_t want[NOUT] = {(uint32_t)dot, 0, sad + z[l], (sad << 16) + z[l], sad16 + z[l], absdiff(x[l], y[l]) + 5,
-				       msad + z[l]};
+				       msad + z[l], udot > UINT32_MAX ? UINT32_MAX : (uint32_t)udot,
+				       (uint32_t)(dot > INT32_MAX ? INT32_MAX : dot < INT32_MIN ? INT32_MIN : dot)};
 		double f = (double)f16_to_f32((uint16_t)x[l]) * f16_to_f32((uint16_t)y[l]) +
 			   (double)f16_to_f32((uint16_t)(x[l] >> 16)) * f16_to_f32((uint16_t)(y[l] >> 16));
 		want[1] = U((float)(f + F(z[l])));
@@ -285,6 +294,31 @@ START_TEST(ds_cmpst)
 }
 END_TEST
 
+/* Bug 9: DPP lanes that row_mask/bank_mask disable are not written, even
+ * when bound_ctrl would zero an invalid source lane. */
+START_TEST(dpp_masks_bound_ctrl)
+{
+	Buf b = {0};
+	buf_puts(&b, prologue);
+	buf_puts(&b, "v_mov_b32 v2, -3\n"
+		     "v_add_u32 v7, 1000, v0\n"
+		     "v_mov_b32_dpp v2, v7 row_shr:3 row_mask:0xa bank_mask:0x6 bound_ctrl:0\n"
+		     "global_store_dword v1, v2, s[4:5]\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	buf_free(&b);
+	uint32_t out[64];
+	h_buffer(&h, out, sizeof out, 0, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (int l = 0; l < 64; l++) {
+		bool on = ((0xa >> (l / 16)) & 1) && ((0x6 >> ((l % 16) / 4)) & 1);
+		uint32_t want = !on ? (uint32_t)-3 : l % 16 >= 3 ? 1000u + (uint32_t)l - 3 : 0;
+		ck_assert_msg(out[l] == want, "lane %d: got %d want %d", l, (int)out[l], (int)want);
+	}
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -294,6 +328,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, div_scale_vcc);
 	tcase_add_test(tc, dot_and_sad);
 	tcase_add_test(tc, ds_cmpst);
+	tcase_add_test(tc, dpp_masks_bound_ctrl);
 	suite_add_tcase(s, tc);
 	return s;
 }
