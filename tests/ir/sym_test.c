@@ -281,7 +281,7 @@ START_TEST(rules_floor_mod)
 	ck_simp("floor($T0/64 + 2)", "floor($T0/64) + 2");
 	ck_simp("floor(x/2 + 129/32)", "floor(x/2) + 4");
 	ck_simp("floor((x + 181)/7) - 25", "floor(x/7 + 6/7)");
-	ck_simp("Mod(x + 181, 7) + Mod(y - 3, 8)", "Mod(x + 6, 7) + Mod(y + 5, 8)");
+	ck_simp("Mod(x + 181, 7) + Mod(y - 3, 8)", "Mod(y + 5, 8) + Mod(x + 6, 7)");
 	ck_simp("7*floor((y + 181)/7) + Mod(y + 181, 7) + 7*floor((y + 5)/7) + Mod(y + 5, 7)", "2*y + 186");
 	ck_simp("floor(8*y + Mod($T0, 16)/32 + 1/2)", "8*y");
 	/* the step is gcd(G, 1): with 3*x/2 a remainder up to 1/2 is safe, not 1 */
