@@ -514,6 +514,23 @@ static int cmp_sterm(const void *x, const void *y)
 	return 0;
 }
 
+static void sort_sterms(STerm *t, size_t n)
+{
+	if (n > 12) {
+		qsort(t, n, sizeof *t, cmp_sterm);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		STerm x = t[i];
+		size_t j = i;
+		while (j > 0 && cmp_sterm(&t[j - 1], &x) > 0) {
+			t[j] = t[j - 1];
+			j--;
+		}
+		t[j] = x;
+	}
+}
+
 static bool same_mono(const STerm *a, const STerm *b)
 {
 	if (a->nf != b->nf)
@@ -583,7 +600,7 @@ Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 	}
 	if (!res) {
 		if (nt > 1)
-			sort_small(t, nt, sizeof *t, cmp_sterm);
+			sort_sterms(t, nt);
 		size_t w = 0;
 		for (size_t i = 0; i < nt; i++) {
 			if (w > 0 && same_mono(&t[w - 1], &t[i])) {
@@ -650,6 +667,23 @@ static int cmp_factor(const void *x, const void *y)
 	return sym_cmp(((const Factor *)x)->b, ((const Factor *)y)->b);
 }
 
+static void sort_factors(Factor *f, size_t n)
+{
+	if (n > 12) {
+		qsort(f, n, sizeof *f, cmp_factor);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		Factor x = f[i];
+		size_t j = i;
+		while (j > 0 && f[j - 1].b != x.b && sym_cmp(f[j - 1].b, x.b) > 0) {
+			f[j] = f[j - 1];
+			j--;
+		}
+		f[j] = x;
+	}
+}
+
 static Sym *make_pow(SymCtx *c, Sym *b, int64_t e)
 {
 	if (e == 1)
@@ -679,8 +713,27 @@ static Sym *scale_sum(SymCtx *c, SymRat k, Sym *s)
 	return res;
 }
 
+/* A factor that is already canonical as a Mul argument on its own. */
+static inline bool plain_factor(const Sym *x)
+{
+	return x->kind != SYM_MUL && x->kind != SYM_ADD && x->kind != SYM_POW && !sym_isnum(x) &&
+	       x->kind != SYM_ERROR && !(x->flags & SF_BOOL);
+}
+
 Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 {
+	/* fast path, the parser's commonest case: number * plain factor */
+	if (n == 2 && (sym_isnum(args[0]) || sym_isnum(args[1]))) {
+		Sym *k = sym_isnum(args[0]) ? args[0] : args[1], *x = k == args[0] ? args[1] : args[0];
+		if (plain_factor(x)) {
+			if (k->u.num.p == 0)
+				return c->zero;
+			if (k->u.num.p == 1 && k->u.num.q == 1)
+				return x;
+			Sym *v[2] = {k, x};
+			return sym_node(c, SYM_MUL, 2, v);
+		}
+	}
 	Sym *bad = num_args_check(c, n, args);
 	if (bad)
 		return bad;
@@ -724,7 +777,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 	}
 	if (!res) {
 		if (nf > 1)
-			sort_small(f, nf, sizeof *f, cmp_factor);
+			sort_factors(f, nf);
 		size_t w = 0;
 		for (size_t i = 0; i < nf; i++) {
 			if (w > 0 && f[w - 1].b == f[i].b) {
@@ -798,11 +851,13 @@ Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
 		return sym_mulv(c, 1, v1);
 	}
 	if (base->kind == SYM_POW) {
-		int64_t be = base->args[1]->u.num.p * e;
-		return be == 0 ? c->one : make_pow(c, base->args[0], be);
+		__int128 be = (__int128)base->args[1]->u.num.p * e;
+		if (be > INT64_MAX || be < -INT64_MAX)
+			return overflow(c);
+		return be == 0 ? c->one : make_pow(c, base->args[0], (int64_t)be);
 	}
 	if (base->kind == SYM_MUL) {
-		Sym *fb[16], **fs = base->nargs <= 16 ? fb : xmalloc(sizeof(Sym *) * base->nargs);
+		Sym *fb[16] = {0}, **fs = base->nargs <= 16 ? fb : xmalloc(sizeof(Sym *) * base->nargs);
 		for (uint32_t i = 0; i < base->nargs; i++)
 			fs[i] = sym_pow(c, base->args[i], exp);
 		Sym *r = sym_mulv(c, (int)base->nargs, fs);
