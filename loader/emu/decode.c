@@ -54,7 +54,7 @@ static void build_tables(int t)
 		case EF_VOP3P: T->vop3p[op] = id; break;
 		case EF_DS: T->ds[op] = id; break;
 		case EF_MUBUF: T->mubuf[op] = id; break;
-		case EF_FLAT: T->flat[strncmp(r->name, "global", 6) == 0 ? 2 : 0][op] = id; break;
+		case EF_FLAT: T->flat[r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0][op] = id; break;
 		default: break;
 		}
 	}
@@ -228,7 +228,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		} else if (top6 == 0x37) { /* FLAT / GLOBAL / SCRATCH */
 			in->fmt = EF_FLAT;
 			in->seg = (w0 >> 14) & 3;
-			in->id = (in->seg & 1) ? 0 : T->flat[in->seg][(w0 >> 18) & 0x7f]; /* scratch (1) and 3: not decoded */
+			in->id = in->seg == 3 ? 0 : T->flat[in->seg][(w0 >> 18) & 0x7f]; /* seg 3: reserved */
 			in->imm = in->seg == 0 ? (int32_t)(w0 & 0xfff) : sext(w0 & 0x1fff, 13);
 			in->glc = (w0 >> 16) & 1;
 			in->slc = (w0 >> 17) & 1;
@@ -238,6 +238,9 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			in->saddr = (w1 >> 16) & 0x7f;
 			in->acc = (w1 >> 23) & 1;
 			in->dst = (w1 >> 24) & 0xff;
+			/* scratch address: gfx942 has an SVE bit (VGPR used, also with an
+			 * SGPR); gfx90a uses the VGPR only when saddr is off */
+			in->sve = in->seg == 1 && (arch == EMU_GFX90A ? in->saddr == 0x7f : ((w0 >> 13) & 1));
 		} else {
 			in->id = EI_UNKNOWN;
 			in->fmt = EF_COUNT;
@@ -631,7 +634,11 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
 			APP(" %s,", s);
 		}
-		if (in->seg == 0 || in->saddr == 0x7f)
+		if (in->seg == 1 && in->sve)
+			APP(" v%u", in->addr);
+		else if (in->seg == 1)
+			APP(" off");
+		else if (in->seg == 0 || in->saddr == 0x7f)
 			APP(" v[%u:%u]", in->addr, in->addr + 1);
 		else
 			APP(" v%u", in->addr);
@@ -643,7 +650,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			if (in->saddr == 0x7f)
 				APP(", off");
 			else {
-				put_reg(s, sizeof s, 's', in->saddr, 2);
+				put_reg(s, sizeof s, 's', in->saddr, in->seg == 1 ? 1 : 2); /* scratch: one SGPR */
 				APP(", %s", s);
 			}
 		}

@@ -65,6 +65,7 @@ typedef struct Inst {
 	bool acc;                   /* memory data in AGPRs */
 	uint8_t seg;                /* FLAT seg: 0 flat, 1 scratch, 2 global */
 	uint8_t saddr;              /* FLAT saddr code (0x7f: off) */
+	bool sve;                   /* scratch: the VGPR address is used */
 	uint64_t raw;               /* first two dwords, for unknown encodings */
 } Inst;
 
@@ -87,6 +88,10 @@ typedef struct Workgroup {
 	uint32_t id[3];
 	uint8_t *lds;
 	uint32_t lds_size;
+	/* private (scratch) memory: priv_size bytes per lane, lane l of wave i
+	 * at priv + (64*i + l) * priv_size */
+	uint8_t *priv;
+	uint32_t priv_size;
 	Wave *waves;
 	uint32_t nwaves;
 } Workgroup;

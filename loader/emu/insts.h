@@ -596,8 +596,9 @@ enum {
 	X(DS_READ_B96, "ds_read_b96", EF_DS, 0xfe, SAME, T_B32, 3, 0, 0, 0, EIF_LOAD) \
 	X(DS_READ_B128, "ds_read_b128", EF_DS, 0xff, SAME, T_B32, 4, 0, 0, 0, EIF_LOAD)
 
-/* ---- vector memory: MUBUF and FLAT/GLOBAL (same op numbers) ------------ */
-#define EMU_VMEM_ROWS(X, P, p, F, addf90a) \
+/* ---- vector memory: MUBUF and FLAT/GLOBAL/SCRATCH (same op numbers) ---- */
+/* loads and stores (also scratch_*), then the atomics (not scratch) */
+#define EMU_VMEM_LDST_ROWS(X, P, p, F) \
 	X(P##_LOAD_UBYTE, p "_load_ubyte", F, 0x10, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
 	X(P##_LOAD_SBYTE, p "_load_sbyte", F, 0x11, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_SIGNED) \
 	X(P##_LOAD_USHORT, p "_load_ushort", F, 0x12, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD) \
@@ -619,7 +620,8 @@ enum {
 	X(P##_LOAD_SBYTE_D16, p "_load_sbyte_d16", F, 0x22, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16 | EIF_SIGNED) \
 	X(P##_LOAD_SBYTE_D16_HI, p "_load_sbyte_d16_hi", F, 0x23, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16HI | EIF_SIGNED) \
 	X(P##_LOAD_SHORT_D16, p "_load_short_d16", F, 0x24, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16) \
-	X(P##_LOAD_SHORT_D16_HI, p "_load_short_d16_hi", F, 0x25, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16HI) \
+	X(P##_LOAD_SHORT_D16_HI, p "_load_short_d16_hi", F, 0x25, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16HI)
+#define EMU_VMEM_ATOMIC_ROWS(X, P, p, F, addf90a) \
 	X(P##_ATOMIC_SWAP, p "_atomic_swap", F, 0x40, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_CMPSWAP, p "_atomic_cmpswap", F, 0x41, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_ADD, p "_atomic_add", F, 0x42, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC) \
@@ -633,10 +635,13 @@ enum {
 	X(P##_ATOMIC_XOR, p "_atomic_xor", F, 0x4a, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_ADD_F32, p "_atomic_add_f32", F, 0x4d, addf90a, T_F32, 1, 0, 0, 0, EIF_ATOMIC)
 
+#define EMU_VMEM_ROWS(X, P, p, F, addf90a) EMU_VMEM_LDST_ROWS(X, P, p, F) EMU_VMEM_ATOMIC_ROWS(X, P, p, F, addf90a)
+
 #define EMU_INSTS_VMEM(X) \
 	EMU_VMEM_ROWS(X, BUFFER, "buffer", EF_MUBUF, SAME) \
 	EMU_VMEM_ROWS(X, FLAT, "flat", EF_FLAT, NA) \
-	EMU_VMEM_ROWS(X, GLOBAL, "global", EF_FLAT, SAME)
+	EMU_VMEM_ROWS(X, GLOBAL, "global", EF_FLAT, SAME) \
+	EMU_VMEM_LDST_ROWS(X, SCRATCH, "scratch", EF_FLAT)
 
 #define EMU_INSTS(X) \
 	EMU_INSTS_SALU(X) EMU_INSTS_VOP1(X) EMU_INSTS_VOP2(X) EMU_INSTS_VOPC(X) \

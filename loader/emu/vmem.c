@@ -328,6 +328,43 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 	}
 }
 
+/* ---- scratch (private segment) ---- */
+
+/* gfx942's architected flat scratch: a scratch address is an offset into
+ * the lane's own private memory (the hardware's base and lane swizzle are
+ * invisible to the program). Outside the KD's private_segment_fixed_size is
+ * an error, as for LDS. */
+static uint8_t *priv_ptr(Emu *e, Wave *w, const Inst *in, uint32_t a, unsigned size, int lane)
+{
+	Workgroup *g = e->wg;
+	if ((uint64_t)a + size > g->priv_size) {
+		emu_fail(e, w, in, "scratch access outside the lane's %u private bytes: offset 0x%x, %u bytes, lane %d",
+			 g->priv_size, a, size, lane);
+		return NULL;
+	}
+	return g->priv + ((size_t)w->id * 64 + (size_t)lane) * g->priv_size + a;
+}
+
+/* address = SGPR (unless off) + VGPR (when enabled) + inst offset, 32-bit */
+static void scratch_access(Emu *e, Wave *w, const Inst *in, unsigned vdst, unsigned vdata)
+{
+	const EmuInstInfo *r = &emu_inst_info[in->id];
+	unsigned n = r->dst, es = elem_size(r);
+	if (in->sve && !emu_vreg_ok(e, w, in, in->addr, 1))
+		return;
+	uint32_t sb = in->saddr != 0x7f ? emu_sreg_read(e, w, in->saddr) : 0;
+	for (int l = 0; l < 64 && !e->failed; l++) {
+		if (!((w->exec >> l) & 1))
+			continue;
+		uint32_t a = sb + (in->sve ? vreg(w, in->addr)[l] : 0) + (uint32_t)in->imm;
+		uint8_t *base = priv_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
+		if (!base)
+			return;
+		uint8_t *p[4] = {base, base + 4, base + 8, base + 12};
+		lane_access(e, w, in, l, p, vdst, vdata);
+	}
+}
+
 /* ---- MUBUF and FLAT/GLOBAL ---- */
 
 void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
@@ -347,7 +384,7 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * (strstr(r->name, "cmpswap") ? 2 : 1)))
 		return;
 	if (in->fmt == EF_FLAT && in->seg == 1) {
-		emu_fail(e, w, in, "unimplemented instruction scratch_* (no scratch memory)");
+		scratch_access(e, w, in, vdst, vdata);
 		return;
 	}
 	if (in->fmt == EF_MUBUF) {
@@ -410,6 +447,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		uint8_t *base;
 		if (in->seg == 0 && (a >> 32) == EMU_SHARED_HI) /* generic pointer into LDS */
 			base = lds_ptr(e, w, in, (uint32_t)a, bytes, l);
+		else if (in->seg == 0 && (a >> 32) == EMU_PRIVATE_HI) /* generic pointer into this lane's scratch */
+			base = priv_ptr(e, w, in, (uint32_t)a, bytes, l);
 		else
 			base = dev_ptr(e, w, in, a, bytes, store || atomic, l);
 		if (!base)

@@ -24,6 +24,9 @@
 #include "emu_int.h"
 
 enum { DEFAULT_CAP = 2000000000u };
+/* Largest private segment per work-item the emulator allocates (host memory
+ * is 64 bytes per byte per wave). */
+enum { EMU_MAX_PRIVATE = 128 * 1024 };
 
 void emu_fail(Emu *e, Wave *w, const Inst *in, const char *fmt, ...)
 {
@@ -288,6 +291,11 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 			 (unsigned long long)kd->group_segment_fixed_size + l->dynamic_lds);
 		return -1;
 	}
+	if (kd->private_segment_fixed_size > EMU_MAX_PRIVATE) {
+		snprintf(err, n, "private segment of %u bytes per work-item exceeds the emulator's %u", kd->private_segment_fixed_size,
+			 EMU_MAX_PRIVATE);
+		return -1;
+	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
 		snprintf(err, n, "accum_offset %u beyond the %u allocated registers", kd->accum_offset, kd->vgpr_alloc);
 		return -1;
@@ -326,6 +334,9 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	g.lds_size = kd->group_segment_fixed_size + l->dynamic_lds;
 	g.lds = xcalloc(g.lds_size ? g.lds_size : 1, 1);
 	g.waves = xcalloc(g.nwaves, sizeof(Wave));
+	/* scratch: zeroed once per launch, like the VGPRs */
+	g.priv_size = (kd->private_segment_fixed_size + 3u) & ~3u;
+	g.priv = g.priv_size ? xcalloc((size_t)g.nwaves * 64, g.priv_size) : NULL;
 	uint32_t nregs = kd->vgpr_alloc ? kd->vgpr_alloc : 512;
 	for (uint32_t i = 0; i < g.nwaves; i++) {
 		g.waves[i].nregs = nregs;
@@ -391,6 +402,7 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		free(g.waves[i].vgpr);
 	free(g.waves);
 	free(g.lds);
+	free(g.priv);
 	free(e.code.insts);
 	free(e.code.state);
 	return e.failed ? -1 : 0;

@@ -68,7 +68,7 @@ static int encode(int id, int op, uint32_t w[2])
 	}
 	case EF_MUBUF: w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
 	case EF_FLAT: {
-		uint32_t seg = strncmp(r->name, "global", 6) == 0 ? 2 : 0;
+		uint32_t seg = r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0; /* global, scratch, flat */
 		w[0] = 0xDC000000u | (uint32_t)op << 18 | seg << 14;
 		bool ld = (r->flags & EIF_LOAD) != 0;
 		w[1] = 2u | (ld ? 0 : 4u << 8) | (seg ? 0x7fu << 16 : 0) | (ld ? 6u << 24 : 0);
@@ -270,6 +270,15 @@ static const char *FORMS =
 	"global_load_dword v1, v2, s[4:5] offset:4095\n"
 	"global_store_dwordx4 v2, v[4:7], s[4:5] offset:-4096\n"
 	"flat_load_dword v1, v[2:3] offset:4095\n"
+	"scratch_store_dwordx3 off, v[0:2], off\n"
+	"scratch_load_dword v1, v2, off offset:4\n"
+	"scratch_load_dword v1, off, s3 offset:-8\n"
+	"scratch_store_dword v2, v3, s5 offset:16\n"
+	"scratch_load_ubyte_d16_hi v1, v2, off\n"
+	"ds_cmpst_rtn_b32 v0, v7, v6, v0 offset:516\n"
+	"ds_cmpst_b32 v7, v6, v0\n"
+	"v_dot4c_i32_i8_e32 v12, v22, v23\n"
+	"v_sad_u8 v9, v18, v20, 5\n"
 	"global_load_dword v1, v2, s[4:5] sc0 sc1 nt\n"
 	"buffer_load_dword v1, v2, s[4:7], 0 offen sc0 sc1 nt\n"
 	"v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v1, a[0:31]\n"

@@ -319,6 +319,65 @@ START_TEST(dpp_masks_bound_ctrl)
 }
 END_TEST
 
+/* Bug 7: scratch_* on gfx942's architected flat scratch. Every lane has its
+ * own private_segment_fixed_size bytes; the address is SGPR (or off) + VGPR
+ * (or off) + offset; FLAT through src_private_base reaches the same memory.
+ * The expected contents come from a per-lane model of the same stores. */
+START_TEST(scratch_private)
+{
+	Buf b = {0};
+	buf_puts(&b, prologue);
+	buf_puts(&b, "v_mov_b32 v2, 8\n"
+		     "s_mov_b32 s20, 16\n"
+		     "v_add_u32 v18, 1000, v0\n"
+		     "v_add_u32 v19, 2000, v0\n"
+		     "v_add_u32 v20, 3000, v0\n"
+		     "scratch_store_dwordx3 off, v[18:20], off\n"        /* [0..2] */
+		     "scratch_store_dword v2, v19, off offset:4\n"       /* [3] */
+		     "scratch_store_dword off, v20, s20 offset:8\n"      /* [6] */
+		     "scratch_store_dword v2, v18, s20 offset:-4\n"      /* [5] */
+		     "s_mov_b64 s[22:23], src_private_base\n"
+		     "v_mov_b32 v6, 28\n"
+		     "v_mov_b32 v7, s23\n"
+		     "flat_store_dword v[6:7], v0\n"                    /* [7] */
+		     "v_mov_b32 v6, 4\n"
+		     "flat_load_dword v16, v[6:7]\n"                    /* [1] */
+		     "scratch_store_short v2, v0, off offset:32\n"      /* low half of [10] */
+		     "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+		     "scratch_load_dwordx4 v[8:11], off, off\n"
+		     "scratch_load_dwordx4 v[12:15], off, s20\n"
+		     "scratch_load_dword v17, v2, off offset:32\n"
+		     "s_waitcnt vmcnt(0)\n");
+	for (int i = 0; i < 10; i++)
+		buf_printf(&b, "global_store_dword v1, v%d, s[4:5] offset:%d\n", 8 + i, 256 * i);
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	buf_free(&b);
+	h.l.kd.private_segment_fixed_size = 64;
+	h.l.kd.enable_private_segment = true;
+	uint32_t out[10][64];
+	h_buffer(&h, out, sizeof out, 0, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (uint32_t l = 0; l < 64; l++) {
+		uint32_t m[16] = {0};
+		m[0] = 1000 + l, m[1] = 2000 + l, m[2] = 3000 + l;
+		m[3] = 2000 + l, m[6] = 3000 + l, m[5] = 1000 + l, m[7] = l;
+		uint32_t v16 = m[1];
+		m[10] = l & 0xffff;
+		uint32_t want[10] = {m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], v16, m[10]};
+		for (int i = 0; i < 10; i++)
+			ck_assert_msg(out[i][l] == want[i], "output %d lane %u: got %u want %u", i, l, out[i][l], want[i]);
+	}
+	h_free(&h);
+	/* outside the lane's private bytes: an error naming the access */
+	h_init(&h, "v_mov_b32 v2, 0\nscratch_load_dword v1, v2, off offset:64\n");
+	h.l.kd.private_segment_fixed_size = 64;
+	ck_assert_int_eq(h_run(&h), -1);
+	ck_assert_msg(strstr(h.err, "scratch access outside the lane's 64 private bytes") != NULL, "%s", h.err);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -329,6 +388,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, dot_and_sad);
 	tcase_add_test(tc, ds_cmpst);
 	tcase_add_test(tc, dpp_masks_bound_ctrl);
+	tcase_add_test(tc, scratch_private);
 	suite_add_tcase(s, tc);
 	return s;
 }
