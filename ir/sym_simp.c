@@ -176,6 +176,43 @@ static bool sum_has_term(Sym *sum, Sym *t, uint32_t skip)
  *   k*X - k*n*floor(X/n)         -> k*Mod(X, n)  (k a number)
  * kept only when the sum gets smaller. floor(X/n) is matched in its
  * simplified form and in its expanded form. */
+/* The factors of a term without its numeric coefficient. */
+static Sym *const *mono_of(Sym *const *t, int *n)
+{
+	Sym *x = *t;
+	if (x->kind == SYM_MUL) {
+		bool k = sym_isnum(x->args[0]);
+		*n = (int)x->nargs - k;
+		return x->args + k;
+	}
+	*n = sym_isnum(x) ? 0 : 1;
+	return t;
+}
+
+static bool same_mono(Sym *const *a, Sym *const *b)
+{
+	int na, nb;
+	Sym *const *fa = mono_of(a, &na), *const *fb = mono_of(b, &nb);
+	if (na != nb)
+		return false;
+	for (int i = 0; i < na; i++)
+		if (fa[i] != fb[i])
+			return false;
+	return true;
+}
+
+/* Cheap filter: some term of y has the monomial of some term of sum other
+ * than skip (X = n*y must share terms with the sum to cancel). */
+static bool shares_mono(Sym *sum, uint32_t skip, Sym *y)
+{
+	Sym *const *ys = terms(&y);
+	for (int k = 0; k < nterms(y); k++)
+		for (uint32_t j = 0; j < sum->nargs; j++)
+			if (j != skip && !sym_isnum(ys[k]) && same_mono(&sum->args[j], &ys[k]))
+				return true;
+	return false;
+}
+
 static Sym *recombine(SymCtx *c, Sym *sum)
 {
 	int limit = 8 + 2 * (int)sum->nargs; /* each change shrinks the sum */
@@ -184,7 +221,10 @@ static Sym *recombine(SymCtx *c, Sym *sum)
 		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
 			Sym *T = sum->args[i];
 			Sym *md = factor_of_kind(T, SYM_MOD);
-			if (md) {
+			bool any_floor = false;
+			for (uint32_t j = 0; j < sum->nargs && !any_floor; j++)
+				any_floor = j != i && factor_of_kind(sum->args[j], SYM_FLOOR);
+			if (md && any_floor) {
 				Sym *X = md->args[0], *n = md->args[1];
 				Sym *k = sym_div(c, T, md);
 				Sym *q = sym_div(c, X, n);
@@ -211,6 +251,10 @@ static Sym *recombine(SymCtx *c, Sym *sum)
 			}
 			Sym *fl = factor_of_kind(T, SYM_FLOOR);
 			if (!fl)
+				continue;
+			/* X's terms must be in the sum; with a numeric divisor they
+			 * are y's terms scaled */
+			if (denom_of(c, fl->args[0]) >= 2 && !shares_mono(sum, i, fl->args[0]))
 				continue;
 			Sym *X, *n;
 			if (!split_div(c, fl->args[0], &X, &n))
