@@ -29,6 +29,10 @@ enum {
  * an address whose high dword is EMU_SHARED_HI addresses the workgroup's LDS
  * at its low dword. Device allocations never reach these addresses. */
 enum { EMU_SHARED_HI = 0x10000u, EMU_PRIVATE_HI = 0x20000u };
+/* gfx90a's private-segment buffer V# (user SGPRs) carries this in its 16
+ * base-high bits: MUBUF through it addresses the lane's private memory at
+ * base-low + soffset + offset + voffset (the swizzle is invisible). */
+enum { EMU_PRIVATE_VSHARP_HI = 0xfff0u };
 
 /* One decoded instruction. Fields not used by a format are zero. */
 typedef struct Inst {

@@ -399,6 +399,20 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		uint32_t soff = emu_scalar_src(e, w, in, in->soffset, T_U32);
 		if ((in->offen || in->idxen) && !emu_vreg_ok(e, w, in, in->addr, in->offen && in->idxen ? 2 : 1))
 			return;
+		if ((w->sgpr[s + 1] & 0xffff) == EMU_PRIVATE_VSHARP_HI && !in->lds) { /* gfx90a private segment */
+			for (int l = 0; l < 64 && !e->failed; l++) {
+				if (!((w->exec >> l) & 1))
+					continue;
+				uint32_t voff = in->offen ? vreg(w, in->addr + (in->idxen ? 1 : 0))[l] : 0;
+				uint32_t a = w->sgpr[s] + soff + (uint32_t)in->imm + voff;
+				uint8_t *base = priv_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
+				if (!base)
+					return;
+				uint8_t *p[4] = {base, base + 4, base + 8, base + 12};
+				lane_access(e, w, in, l, p, vdst, vdata);
+			}
+			return;
+		}
 		if (in->lds && (!load || es != 4 || n != 1)) {
 			emu_fail(e, w, in, "unimplemented instruction %s with lds", emu_inst_name(in));
 			return;

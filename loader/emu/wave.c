@@ -250,6 +250,11 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 		w->sgpr[kd->sgpr_kernarg_ptr] = (uint32_t)l->kernarg_addr;
 		w->sgpr[kd->sgpr_kernarg_ptr + 1] = (uint32_t)(l->kernarg_addr >> 32);
 	}
+	if (kd->sgpr_private_segment_buffer >= 0 && kd->sgpr_private_segment_buffer + 3 < NUM_SGPRS) {
+		/* the private wave byte offset system SGPR stays 0 */
+		uint32_t *v = &w->sgpr[kd->sgpr_private_segment_buffer];
+		v[0] = 0, v[1] = EMU_PRIVATE_VSHARP_HI, v[2] = 0xffffffffu, v[3] = 1u << 23; /* add_tid */
+	}
 	if (kd->sgpr_dispatch_id >= 0)
 		w->sgpr[kd->sgpr_dispatch_id] = 1;
 	for (int d = 0; d < 3; d++)

@@ -322,7 +322,8 @@ END_TEST
 /* Bug 7: scratch_* on gfx942's architected flat scratch. Every lane has its
  * own private_segment_fixed_size bytes; the address is SGPR (or off) + VGPR
  * (or off) + offset; FLAT through src_private_base reaches the same memory.
- * The expected contents come from a per-lane model of the same stores. */
+ * The expected contents come from a per-lane model of the same stores.
+ * gfx90a reaches the same memory through MUBUF and its private-segment V#. */
 START_TEST(scratch_private)
 {
 	Buf b = {0};
@@ -367,6 +368,30 @@ START_TEST(scratch_private)
 		uint32_t want[10] = {m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], v16, m[10]};
 		for (int i = 0; i < 10; i++)
 			ck_assert_msg(out[i][l] == want[i], "output %d lane %u: got %u want %u", i, l, out[i][l], want[i]);
+	}
+	h_free(&h);
+	/* gfx90a: the private-segment buffer V# in user SGPRs, used by MUBUF */
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+		   "v_and_b32 v0, 0x3ff, v0\n"
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "v_add_u32 v2, 500, v0\n"
+		   "v_mov_b32 v3, 4\n"
+		   "buffer_store_dword v2, off, s[8:11], 0 offset:8\n"
+		   "buffer_store_dword v0, v3, s[8:11], 0 offen offset:8\n"
+		   "buffer_load_dword v5, off, s[8:11], 0 offset:12\n"
+		   "buffer_load_dword v6, v3, s[8:11], 0 offen offset:4\n"
+		   "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+		   "global_store_dword v1, v5, s[4:5]\n"
+		   "global_store_dword v1, v6, s[4:5] offset:256\n");
+	h.l.arch = EMU_GFX90A;
+	h.l.kd.private_segment_fixed_size = 16;
+	h.l.kd.sgpr_private_segment_buffer = 8;
+	uint32_t o2[2][64];
+	h_buffer(&h, o2, sizeof o2, 0, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (uint32_t l = 0; l < 64; l++) {
+		ck_assert_uint_eq(o2[0][l], l);
+		ck_assert_uint_eq(o2[1][l], 500 + l);
 	}
 	h_free(&h);
 	/* outside the lane's private bytes: an error naming the access */
