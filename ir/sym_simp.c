@@ -293,6 +293,54 @@ static bool has_floor_term(SymCtx *c, Sym *sum)
 	return false;
 }
 
+/* A sum simplified term by term (a non-sum simplified as a whole). */
+static Sym *simp_terms(SymCtx *c, Sym *x)
+{
+	if (x->kind != SYM_ADD)
+		return simp(c, x);
+	SymVec v = {0};
+	for (uint32_t i = 0; i < x->nargs; i++)
+		vec_push(&v, simp(c, x->args[i]));
+	Sym *r = sym_addv(c, (int)v.len, v.data);
+	vec_free(&v);
+	return r;
+}
+
+/* Common-factor collection: a factor every term has comes out when the
+ * result is smaller (K*a/2 + K*b/2 -> K*(a + b)/2: one multiply, not two).
+ * The sum's parents still see through it: sums expand products when that
+ * lets terms cancel. */
+static Sym *factor_common(SymCtx *c, Sym *sum)
+{
+	if (sum->nargs > 32 || sym_isnum(sum->args[0]))
+		return sum;
+	int nf;
+	Sym *const *fs = mono_of(&sum->args[0], &nf);
+	for (int i = 0; i < nf; i++) {
+		Sym *f = fs[i];
+		bool all = true;
+		for (uint32_t j = 1; j < sum->nargs && all; j++) {
+			int ng;
+			Sym *const *gs = mono_of(&sum->args[j], &ng);
+			all = false;
+			for (int k = 0; k < ng && !all; k++)
+				all = gs[k] == f;
+		}
+		if (!all)
+			continue;
+		Sym *inv = sym_pow(c, f, c->neg_one);
+		SymVec q = {0};
+		for (uint32_t j = 0; j < sum->nargs; j++)
+			vec_push(&q, sym_mul(c, sum->args[j], inv));
+		Sym *inner = sym_addv(c, (int)q.len, q.data);
+		vec_free(&q);
+		Sym *r = sym_mul(c, f, inner);
+		if (r->kind != SYM_ERROR && r->size < sum->size)
+			return r;
+	}
+	return sum;
+}
+
 static Sym *add_rules(SymCtx *c, Sym *e)
 {
 	Sym *best = e;
@@ -301,19 +349,14 @@ static Sym *add_rules(SymCtx *c, Sym *e)
 	Sym *x = expand_sum(c, e);
 	if (x != e) {
 		/* the expanded terms may simplify further (new products) */
-		if (x->kind == SYM_ADD) {
-			SymVec v = {0};
-			for (uint32_t i = 0; i < x->nargs; i++)
-				vec_push(&v, simp(c, x->args[i]));
-			x = sym_addv(c, (int)v.len, v.data);
-			vec_free(&v);
-		} else
-			x = simp(c, x);
+		x = simp_terms(c, x);
 		if (x->kind == SYM_ADD && has_floor_term(c, x))
 			x = recombine(c, x);
 		if (x->size < best->size)
 			best = x;
 	}
+	if (best->kind == SYM_ADD)
+		best = factor_common(c, best);
 	return best;
 }
 
@@ -470,7 +513,9 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 	if (y->kind == SYM_MUL) {
 		Sym *x = expand_mul(c, y);
 		if (x != y) {
-			x = simp(c, x);
+			/* term by term: simplifying the sum as a whole could factor
+			 * it back into y */
+			x = simp_terms(c, x);
 			bool pulls = false;
 			Sym *const *xs = terms(&x);
 			for (int i = 0; i < nterms(x) && !pulls; i++)

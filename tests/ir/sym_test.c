@@ -307,6 +307,8 @@ START_TEST(rules_other)
 	/* like terms and common factors through expansion */
 	ck_simp("K*(a + 64)/2 - K*(a + 32)/2", "16*K");
 	ck_simp("x*(y + 1) - x*y", "x");
+	ck_simp("K*a/2 + K*b/2", "K*(a + b)/2");
+	ck_simp("x*floor(y/4) + 3*x*Mod(y, 4) + x", "x*(floor(y/4) + 3*Mod(y, 4) + 1)");
 	/* Max / Min by bounds */
 	ck_simp("Max(1, $T0 + 1)", "$T0 + 1");
 	ck_simp("Min(300, $T0, 256)", "$T0");
