@@ -12,7 +12,7 @@
 
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
-				      "big_wg", NULL};
+				      "big_wg", "faults", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -521,6 +521,34 @@ START_TEST(big_wg)
 }
 END_TEST
 
+/* ---- kernels that fault: reported with exit 1, never a crash ---- */
+
+START_TEST(faults)
+{
+	static int32_t p[64], out[64], flag[1];
+	VkArg a1[] = {{"p", DT_I32, 1, {64}, p, VK_INOUT}};
+	CmdResult r = vk_run_raw("oob_store.launch.json", "off=100000000", a1, ARRAY_LEN(a1));
+	ck_assert_msg(r.status == 1 && strstr(r.err, "outside any mapped region") && strstr(r.err, "global_store_dword"),
+		      "store 400 MB past a buffer: exit %d, %s", r.status, r.err);
+	cmd_result_free(&r);
+	VkArg a2[] = {{"out", DT_I32, 1, {64}, out, VK_OUT}};
+	r = vk_run_raw("wild_load.launch.json", "addr=0x12345678", a2, ARRAY_LEN(a2));
+	ck_assert_msg(r.status == 1 && strstr(r.err, "0x12345678") && strstr(r.err, "global_load_dword"),
+		      "load from a wild pointer: exit %d, %s", r.status, r.err);
+	cmd_result_free(&r);
+	VkArg a3[] = {{"out", DT_I32, 1, {64}, out, VK_OUT}, {"flag", DT_I32, 1, {1}, flag, VK_IN}};
+	r = vk_run_raw("spin.launch.json", "--max-instructions=100000", a3, ARRAY_LEN(a3));
+	ck_assert_msg(r.status == 1 && strstr(r.err, "instruction limit of 100000"), "endless loop: exit %d, %s", r.status,
+		      r.err);
+	cmd_result_free(&r);
+	/* the same loop ends normally once the flag is set: the cap is what stopped it above */
+	flag[0] = 1;
+	vk_run("spin.launch.json", "--max-instructions=100000", a3, ARRAY_LEN(a3));
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(out[i], 0);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -589,6 +617,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, buffer_oob);
 	tcase_add_test(tc, buffer_sentinel);
 	tcase_add_test(tc, big_wg);
+	tcase_add_test(tc, faults);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {

@@ -152,7 +152,7 @@ CmdResult vk_run_raw(const char *desc, const char *defs, VkArg *args, int nargs)
 	if (defs) {
 		char *copy = xstrdup(defs), *save = NULL;
 		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
-			buf_printf(&cmd, " -D %s", t);
+			buf_printf(&cmd, strncmp(t, "--", 2) == 0 ? " %s" : " -D %s", t);
 		free(copy);
 	}
 	for (int i = 0; i < nargs; i++) {

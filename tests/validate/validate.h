@@ -66,7 +66,8 @@ typedef struct VkArg {
 } VkArg;
 
 /* Run descriptor DESC (a file name in vk_dir()) on the emulator with the
- * given -D definitions ("n=100 k=3", space separated; may be NULL). Writes
+ * given -D definitions ("n=100 k=3", space separated; may be NULL; a token
+ * starting with "--" is passed as a wavecc option instead). Writes
  * inputs, reads outputs (checking dtype and shape). On failure fails the
  * test with wavecc's message. */
 void vk_run(const char *desc, const char *defs, VkArg *args, int nargs);
