@@ -23,7 +23,7 @@ static uint64_t rnd(uint64_t *s)
 
 static const char *syms[] = {"$T0", "$T1", "$WG0", "K", "M", "x", "y"};
 static const char assumptions[] = "$T0 >= 0\n$T0 < 256\n$T1 >= 0\n$T1 < 4\n$WG0 >= 0\nK >= 64\nMod(K, 64) == 0\n"
-				  "M >= 1\nx >= 0\nx < 1000\n";
+				  "M >= 1\nx >= 0\nx < 1000\ny >= 0\n";
 
 static void gen(Buf *b, uint64_t *s, int depth);
 
@@ -44,6 +44,12 @@ static void gen_cond(Buf *b, uint64_t *s, int depth)
 {
 	static const char *ops[] = {"<", "<=", ">", ">=", "==", "!="};
 	uint64_t r = rnd(s);
+	if (r % 11 == 0 && depth > 0) {
+		buf_puts(b, "~(");
+		gen_cond(b, s, depth - 1);
+		buf_puts(b, ")");
+		return;
+	}
 	if (r % 5 == 0 && depth > 0) {
 		buf_puts(b, "(");
 		gen_cond(b, s, depth - 1);
@@ -69,7 +75,27 @@ static void gen(Buf *b, uint64_t *s, int depth)
 			gen_num(b, s);
 		return;
 	}
-	switch ((r >> 3) % 12) {
+	switch ((r >> 3) % 15) {
+	case 12:
+		buf_puts(b, "floor((");
+		gen(b, s, depth - 1);
+		buf_puts(b, r & 16 ? ")/(y + 1))" : ")/K)");
+		break;
+	case 13:
+		buf_puts(b, "(");
+		gen(b, s, depth - 1);
+		buf_puts(b, ")*3/");
+		gen_pos(b, s);
+		break;
+	case 14:
+		buf_puts(b, "ceiling((");
+		gen(b, s, depth - 1);
+		buf_puts(b, ")/");
+		gen_pos(b, s);
+		buf_puts(b, " + ");
+		gen(b, s, depth - 1);
+		buf_puts(b, "/4)");
+		break;
 	case 0:
 	case 1:
 		buf_puts(b, "(");
@@ -121,9 +147,9 @@ static void gen(Buf *b, uint64_t *s, int depth)
 		buf_puts(b, ")");
 		break;
 	case 9:
-		buf_puts(b, "xor(Mod(");
+		buf_puts(b, "xor(Mod(floor(");
 		gen(b, s, depth - 1);
-		buf_puts(b, ", 64), ");
+		buf_puts(b, "), 64), ");
 		gen_pos(b, s);
 		buf_puts(b, "*floor($T0/");
 		gen_pos(b, s);
