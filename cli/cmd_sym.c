@@ -122,6 +122,10 @@ int cmd_sym(int argc, char **argv)
 		char *nl = memchr(s + start, '\n', len - start);
 		size_t end = nl ? (size_t)(nl - s) : len;
 		s[end] = 0;
+		/* a NUL byte would silently cut the line: make it a parse error */
+		char *nul = memchr(s + start, 0, end - start);
+		if (nul)
+			*nul = '\x01';
 		vec_push(&lines, s + start);
 		start = end + 1;
 	}

@@ -460,6 +460,17 @@ START_TEST(cli_lines_in_order)
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_str_eq(r.out, "x\ny\n");
 	cmd_result_free(&r);
+	/* CRLF line ends are fine; a NUL byte is an error, not a cut line */
+	r = sym_cli("", "x + 1\r\n");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "x + 1\n");
+	cmd_result_free(&r);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "printf 'x\\000y\\n' | '%s' sym", test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strncmp(r.out, "error: col 2", 12) == 0, "output: %s", r.out);
+	cmd_result_free(&r);
 }
 END_TEST
 
