@@ -12,7 +12,7 @@
 
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
-				      "big_wg", "faults", NULL};
+				      "big_wg", "faults", "implicit", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -549,6 +549,43 @@ START_TEST(faults)
 }
 END_TEST
 
+/* ---- hidden kernel arguments and a constant table in the code object ---- */
+
+START_TEST(implicit)
+{
+	enum { S = 384 };
+	static const int table[32] = {3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3,
+				      2, 3, 8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5};
+	static int32_t x[S], out[S * 8];
+	static uint32_t want[S * 8];
+	VkRng r = {23};
+	for (int i = 0; i < S; i++)
+		x[i] = vk_int(&r, 0, 1000000);
+	for (int i = 0; i < S; i++) {
+		/* grid 3 x 2 workgroups of 16 x 4: hidden block counts, group sizes; grid_dims 2 (wavecc run's
+		 * launcher counts the highest dimension in use, docs/launch-format.md) */
+		uint32_t w[8] = {3, 2, 1, 16 | 4 << 16, 1, 2, 16 * 100 + 4,
+				 (uint32_t)(table[x[i] % 32] + table[i % 32] * 10)};
+		memcpy(want + i * 8, w, sizeof w);
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {S}, x, VK_IN}, {"out", DT_I32, 2, {S, 8}, out, VK_OUT}};
+	vk_run("implicit.launch.json", NULL, args, ARRAY_LEN(args));
+	static const char *const what[8] = {"hidden_block_count_x", "hidden_block_count_y", "hidden_block_count_z",
+					    "hidden_group_size_x/y", "hidden_group_size_z", "hidden_grid_dims",
+					    "workgroup_size builtins", "__constant table (s_getpc_b64)"};
+	static uint32_t gcol[S], wcol[S];
+	for (int k = 0; k < 8; k++) {
+		for (int i = 0; i < S; i++) {
+			gcol[i] = (uint32_t)out[i * 8 + k];
+			wcol[i] = want[i * 8 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, S);
+	}
+	static const char *const insns[] = {"s_getpc_b64", "s_load_dwordx8", "v_bfe_u32", NULL};
+	vk_expect_insns("implicit", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -618,11 +655,15 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, buffer_sentinel);
 	tcase_add_test(tc, big_wg);
 	tcase_add_test(tc, faults);
+	if (strcmp(arch, "gfx942") == 0) /* gfx90a: pending, emulator bug 11 */
+		tcase_add_test(tc, implicit);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {
 		tcase_add_test(tc, flat_atomic);
 		tcase_add_test(tc, private_mem);
+		if (strcmp(arch, "gfx942") != 0)
+			tcase_add_test(tc, implicit);
 	}
 	return tc;
 }
