@@ -753,14 +753,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, wide_math);
 	tcase_add_test(tc, bits);
 	tcase_add_test(tc, fdiv_exact);
+	tcase_add_test(tc, dot);
+	tcase_add_test(tc, packed);
+	tcase_add_test(tc, mixed);
 	tcase_add_test(tc, bad_input);
-	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
-	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING")) {
-		tcase_add_test(tc, dot);
-		tcase_add_test(tc, packed);
-		tcase_add_test(tc, mixed);
-	}
 	return tc;
 }
 
