@@ -368,7 +368,7 @@ static void span_put(P *p, const Span *sp, Sym *r, int inner)
 {
 	SymCtx *c = p->c;
 	if ((c->nspans + 1) * 2 > c->capspans) {
-		size_t ncap = c->capspans ? c->capspans * 2 : 1024;
+		size_t ncap = c->capspans ? c->capspans * 2 : 64;
 		struct SymSpan *old = c->spans;
 		size_t ocap = c->capspans;
 		c->spans = xcalloc(ncap, sizeof *c->spans);
