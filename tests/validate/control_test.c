@@ -12,7 +12,7 @@
 
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
-				      "big_wg", "faults", "implicit", NULL};
+				      "big_wg", "faults", "implicit", "lanes", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -586,6 +586,41 @@ START_TEST(implicit)
 }
 END_TEST
 
+START_TEST(lanes)
+{
+	enum { N = 128, K = 37 };
+	static int32_t x[N], out[N * 4];
+	static uint64_t times[N / 64];
+	static uint32_t want[N * 4];
+	VkRng r = {24};
+	for (int i = 0; i < N; i++)
+		x[i] = vk_int(&r, -100000, 100000);
+	for (int w = 0; w < N / 64; w++) {
+		const int32_t *v = x + w * 64;
+		for (int src = 0; src < 64; src++) /* ds_permute: lane (5 src + 3) % 64 receives lane src's value */
+			want[(w * 64 + (src * 5 + 3) % 64) * 4] = (uint32_t)v[src];
+		for (int l = 0; l < 64; l++) {
+			uint32_t *o = want + (w * 64 + l) * 4;
+			o[1] = (uint32_t)v[K];
+			o[2] = (uint32_t)v[(K * 7 + 1) & 63];
+			o[3] = l % 2 == 0 ? (uint32_t)v[(l + 2) % 64] : (uint32_t)-1;
+		}
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+			{"out", DT_I32, 2, {N, 4}, out, VK_OUT},
+			{"times", DT_U64, 1, {N / 64}, times, VK_OUT}};
+	vk_run("lanes.launch.json", "n=128 k=37", args, ARRAY_LEN(args));
+	vk_check_u32("lanes out [n][4] (ds_permute, readlane SGPR index x2, bpermute in a branch)", (uint32_t *)out, want,
+		     N * 4);
+	for (int w = 0; w < N / 64; w++)
+		ck_assert_msg(times[w] < (1ull << 62), "s_memtime went backwards: difference %llu",
+			      (unsigned long long)times[w]);
+	static const char *const insns[] = {"ds_permute_b32", "ds_bpermute_b32", "v_readlane_b32", "s_memtime",
+					    "s_sleep", "s_setprio", NULL};
+	vk_expect_insns("lanes", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -657,6 +692,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, buffer_sentinel);
 	tcase_add_test(tc, big_wg);
 	tcase_add_test(tc, faults);
+	tcase_add_test(tc, lanes);
 	if (strcmp(arch, "gfx942") == 0) /* gfx90a: pending, emulator bug 11 */
 		tcase_add_test(tc, implicit);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
