@@ -10,10 +10,20 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-				      "dot", "fdiv_exact", "packed", "mixed", NULL};
-static void setup_gfx942(void) { vk_compile_arch("validate_basic", kernels, "gfx942"); }
-static void setup_gfx90a(void) { vk_compile_arch("validate_basic_gfx90a", kernels, "gfx90a"); }
+static void setup_gfx942(void)
+{
+	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
+					      "dot", "fdiv_exact", "packed", "mixed", "fp8", NULL};
+	vk_compile_arch("validate_basic", kernels, "gfx942");
+}
+
+/* gfx90a has no fp8 conversions */
+static void setup_gfx90a(void)
+{
+	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
+					      "dot", "fdiv_exact", "packed", "mixed", NULL};
+	vk_compile_arch("validate_basic_gfx90a", kernels, "gfx90a");
+}
 
 /* ---- elementwise ---- */
 
@@ -718,6 +728,51 @@ START_TEST(mixed)
 }
 END_TEST
 
+/* ---- fp8 / bf8 conversions (gfx942) ---- */
+
+START_TEST(fp8)
+{
+	enum { N = 512 };
+	static float a[N], b[N], dec[N * 2];
+	static uint32_t enc[N * 4], wenc[N * 4];
+	static double wdec[N * 2];
+	VkRng r = {25};
+	for (int i = 0; i < N; i++) {
+		/* magnitudes from 2^-9 up to 200: no underflow to a signed zero, no overflow */
+		a[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 6)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+		b[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 6)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+	}
+	/* E4M3 ties (1 + 1/16 -> 1, 1 + 3/16 -> 1.25), subnormals (2^-11 -> 0, 3 * 2^-11 -> 2^-9), the largest (240);
+	 * scaled by 256 for E5M2: ties (1 + 1/8)/256, subnormal steps of 2^-17 */
+	const float sa[] = {1.0625f, 1.1875f, 0x1p-11f, 3 * 0x1p-11f, 240.0f, -0x1p-7f, 1.125f / 256, 1.375f / 256,
+			    0x1p-25f, 3 * 0x1p-26f, 0.0f, 7 * 0x1p-10f};
+	memcpy(a, sa, sizeof sa);
+	memcpy(b, sa + 1, sizeof sa - sizeof sa[0]);
+	VkArg args[] = {{"a", DT_F32, 1, {N}, a, VK_IN},
+			{"b", DT_F32, 1, {N}, b, VK_IN},
+			{"dec", DT_F32, 2, {N, 2}, dec, VK_OUT},
+			{"enc", DT_U32, 2, {N, 4}, enc, VK_OUT}};
+	vk_run("fp8.launch.json", "n=512", args, ARRAY_LEN(args));
+	const uint32_t old = 0x13572468u;
+	for (int g = 0; g < N; g++) {
+		wdec[g * 2] = vk_fnuz_decode((uint8_t)(g % 256), 3, 8);
+		wdec[g * 2 + 1] = vk_fnuz_decode((uint8_t)(g % 256), 2, 16);
+		uint32_t fx = vk_fnuz_encode(a[g], 3, 8), fy = vk_fnuz_encode(b[g], 3, 8);
+		uint32_t bx = vk_fnuz_encode(a[g] * 256.0, 2, 16), by = vk_fnuz_encode(b[g] * 256.0, 2, 16);
+		uint32_t *e = wenc + g * 4;
+		e[0] = (old & 0xffff0000u) | fx | fy << 8;
+		e[1] = (old & 0xffffu) | fy << 16 | fx << 24;
+		e[2] = (old & 0xffff0000u) | bx | by << 8;
+		e[3] = (old & 0xffffu) | by << 16 | bx << 24;
+	}
+	vk_check_f32("fp8 decode [n][2] (every E4M3 / E5M2 code from every byte position)", dec, wdec, N * 2, 0, 0);
+	vk_check_u32("fp8 encode [n][4] (pk_fp8 lo/hi word, pk_bf8 lo/hi word)", enc, wenc, N * 4);
+	static const char *const insns[] = {"v_cvt_f32_fp8_sdwa", "v_cvt_f32_bf8_sdwa", "v_cvt_pk_fp8_f32",
+					    "v_cvt_pk_bf8_f32", NULL};
+	vk_expect_insns("fp8", insns);
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -757,6 +812,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, packed);
 	tcase_add_test(tc, mixed);
 	tcase_add_test(tc, bad_input);
+	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
+	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
+	if (getenv("WAVECC_VALIDATE_PENDING") && strcmp(arch, "gfx942") == 0)
+		tcase_add_test(tc, fp8);
 	return tc;
 }
 

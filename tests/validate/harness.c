@@ -249,6 +249,31 @@ uint16_t vk_bf16(float f)
 
 float vk_bf16_f32(uint16_t b) { return vk_bitsf((uint32_t)b << 16); }
 
+double vk_fnuz_decode(uint8_t b, int mbits, int bias)
+{
+	if (b == 0x80)
+		return NAN;
+	int e = (b & 0x7f) >> mbits, m = b & ((1 << mbits) - 1);
+	double v = e ? ldexp(1.0 + ldexp(m, -mbits), e - bias) : ldexp(m, 1 - bias - mbits);
+	return b & 0x80 ? -v : v;
+}
+
+uint8_t vk_fnuz_encode(double x, int mbits, int bias)
+{
+	double a = fabs(x);
+	if (a == 0)
+		return 0;
+	int e = ilogb(a);
+	/* quantum of the binade (or of the subnormals); a / q is exact, rint rounds half to even */
+	double q = ldexp(1.0, MAX(e, 1 - bias) - mbits), r = rint(a / q) * q;
+	if (r == 0)
+		return 0;
+	int er = ilogb(r);
+	uint8_t code = er >= 1 - bias ? (uint8_t)((er + bias) << mbits | (int)(ldexp(r, -er) * (1 << mbits) - (1 << mbits)))
+				      : (uint8_t)(r / ldexp(1.0, 1 - bias - mbits));
+	return (uint8_t)(code | (x < 0 ? 0x80 : 0));
+}
+
 void vk_check_u32(const char *what, const uint32_t *got, const uint32_t *want, size_t n)
 {
 	size_t bad = 0, first = 0;

@@ -204,6 +204,40 @@ END_TEST
 START_TEST(mfma_f64_16x16x4) { run_mfma_wide("mfma_f64_16x16x4", "v_mfma_f64_16x16x4_f64", DT_F64); }
 END_TEST
 
+/* fp8 (E4M3 FNUZ) x fp8 16x16x32 on gfx942: integer-valued codes, then codes
+ * with exponents 2^-2..2^1 (4 significant bits each, so every product and
+ * every partial sum of 64 is exact in f32): both compared exactly. */
+START_TEST(mfma_fp8_16x16x32)
+{
+	enum { M = 32, N = 48, K = 64 };
+	static uint8_t a[M * K], b[K * N];
+	static float c[M * N];
+	static double want[M * N];
+	for (int real = 0; real <= 1; real++) {
+		VkRng r = {(uint64_t)(400 + real)};
+		for (int i = 0; i < M * K + K * N; i++) {
+			uint8_t code = real ? (uint8_t)((vk_next(&r) & 0x80) | vk_int(&r, 6, 9) << 3 | vk_int(&r, 0, 7))
+					    : vk_fnuz_encode(vk_int(&r, -4, 4), 3, 8);
+			(i < M * K ? a : b)[i < M * K ? i : i - M * K] = code;
+		}
+		VkArg args[] = {{"A", DT_U8, 2, {M, K}, a, VK_IN}, {"B", DT_U8, 2, {K, N}, b, VK_IN},
+				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+		vk_run("mfma_fp8_16x16x32.launch.json", "M=32 N=48 K=64", args, ARRAY_LEN(args));
+		for (int i = 0; i < M; i++)
+			for (int j = 0; j < N; j++) {
+				double s = 0;
+				for (int k = 0; k < K; k++)
+					s += vk_fnuz_decode(a[i * K + k], 3, 8) * vk_fnuz_decode(b[k * N + j], 3, 8);
+				want[i * N + j] = s;
+			}
+		vk_check_f32(real ? "mfma_fp8_16x16x32 C, codes 2^-2..2^1 (exact)" : "mfma_fp8_16x16x32 C, integers (exact)",
+			     c, want, M * N, 0, 0);
+	}
+	static const char *const insns[] = {"v_mfma_f32_16x16x32_fp8_fp8", NULL};
+	vk_expect_insns("mfma942", insns);
+}
+END_TEST
+
 /* The anchor: C[M][N] = A[M][K] * B[N][K]^T, 64x64x32 tiles through LDS. */
 START_TEST(gemm_lds_ref)
 {
@@ -244,8 +278,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, mfma_bf16_16x16x16);
 	tcase_add_test(tc, mfma_bf16_32x32x8);
 	tcase_add_test(tc, mfma_f32_16x16x4);
-	if (strcmp(arch, "gfx942") == 0)
+	if (strcmp(arch, "gfx942") == 0) {
 		tcase_add_test(tc, mfma_i8_16x16x32);
+		tcase_add_test(tc, mfma_fp8_16x16x32);
+	}
 	tcase_add_test(tc, gemm_lds_ref);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */

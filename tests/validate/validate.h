@@ -96,6 +96,13 @@ void vk_check_f32(const char *what, const float *got, const double *want, size_t
 uint16_t vk_bf16(float f);
 float vk_bf16_f32(uint16_t b);
 
+/* gfx942's FNUZ 8-bit floats (E4M3: ebits 4, mbits 3, bias 8; E5M2: ebits 5,
+ * mbits 2, bias 16): decode a byte (0x80 is NaN), and encode a finite value
+ * inside the format's range with round to nearest even (a result of zero is
+ * 0x00; no negative zero exists). */
+double vk_fnuz_decode(uint8_t b, int mbits, int bias);
+uint8_t vk_fnuz_encode(double x, int mbits, int bias);
+
 /* Bits of a float and back. */
 uint32_t vk_fbits(float f);
 float vk_bitsf(uint32_t u);

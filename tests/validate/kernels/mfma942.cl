@@ -1,7 +1,8 @@
 // mfma942.cl — MFMA shapes that exist on gfx942 only (not gfx90a), kept apart
-// from mfma.cl so that file also builds for gfx90a. Layouts as in mfma.cl.
+// from mfma.cl so that file also builds for gfx90a: i8 and fp8 16x16x32. Layouts as in mfma.cl.
 #include "common.h"
 typedef int int4v __attribute__((ext_vector_type(4)));
+typedef float float4v __attribute__((ext_vector_type(4)));
 
 // i8 16x16x32: lane l holds A[l%16][8*(l/16) + 0..7] as 8 bytes (k = 8*(l/16) + 4*reg + byte), B likewise
 // down a column; D (i32) as 16x16x16.
@@ -17,6 +18,24 @@ __kernel void mfma_i8_16x16x32(__global const char *restrict A, __global const c
       b |= (long)(uchar)B[(k + 8 * (l / 16) + e) * N + n0 + l % 16] << (8 * e);
     }
     acc = __builtin_amdgcn_mfma_i32_16x16x32_i8(a, b, acc, 0, 0, 0);
+  }
+  for (int r = 0; r < 4; r++)
+    C[(m0 + 4 * (l / 16) + r) * N + n0 + l % 16] = acc[r];
+}
+
+// fp8 x fp8 16x16x32 (E4M3 FNUZ bytes): the i8 layout above, 8 codes per lane.
+__attribute__((reqd_work_group_size(64, 1, 1)))
+__kernel void mfma_fp8_16x16x32(__global const uchar *restrict A, __global const uchar *restrict B,
+                                __global float *restrict C, int N, int K) {
+  int l = LID_X, m0 = WGID_Y * 16, n0 = WGID_X * 16;
+  float4v acc = (float4v)(0.0f);
+  for (int k = 0; k < K; k += 32) {
+    long a = 0, b = 0;
+    for (int e = 0; e < 8; e++) {
+      a |= (long)A[(m0 + l % 16) * K + k + 8 * (l / 16) + e] << (8 * e);
+      b |= (long)B[(k + 8 * (l / 16) + e) * N + n0 + l % 16] << (8 * e);
+    }
+    acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, acc, 0, 0, 0);
   }
   for (int r = 0; r < 4; r++)
     C[(m0 + 4 * (l / 16) + r) * N + n0 + l % 16] = acc[r];
