@@ -31,7 +31,7 @@ static void compile_anchor(void)
 
 static void setup_gfx942(void)
 {
-	static const char *const kernels[] = {"mfma", "mfma942", NULL};
+	static const char *const kernels[] = {"mfma", "mfma942", "gemm_bf16", NULL};
 	vk_compile_arch("validate_mfma", kernels, "gfx942");
 	compile_anchor();
 }
@@ -39,7 +39,7 @@ static void setup_gfx942(void)
 /* gfx90a: the same MFMAs under their gfx90a encodings (bf16_1k opcodes differ); no i8 16x16x32 there */
 static void setup_gfx90a(void)
 {
-	static const char *const kernels[] = {"mfma", NULL};
+	static const char *const kernels[] = {"mfma", "gemm_bf16", NULL};
 	vk_compile_arch("validate_mfma_gfx90a", kernels, "gfx90a");
 	compile_anchor();
 }
@@ -89,7 +89,7 @@ static void matmul(const float *A, const float *B, double *C, int M, int N, int 
 		}
 }
 
-static void run_mfma(const char *kernel, const char *insn, bool bf16, int M, int N, int K)
+static void run_mfma(const char *kernel, const char *co, const char *insn, bool bf16, int M, int N, int K)
 {
 	uint16_t *a = xcalloc((size_t)M * K, 2), *b = xcalloc((size_t)K * N, 2);
 	float *av = xcalloc((size_t)M * K, 4), *bv = xcalloc((size_t)K * N, 4), *c = xcalloc((size_t)M * N, 4);
@@ -112,19 +112,19 @@ static void run_mfma(const char *kernel, const char *insn, bool bf16, int M, int
 		vk_check_f32(what, c, want, (size_t)M * N, 0, how == FILL_REAL ? K * 0x1p-22 : 0);
 	}
 	const char *insns[] = {insn, NULL};
-	vk_expect_insns("mfma", insns);
+	vk_expect_insns(co, insns);
 	free(a), free(b), free(av), free(bv), free(c), free(want);
 }
 
 START_TEST(mfma_f16_16x16x16)
 {
-	run_mfma("mfma_f16_16x16x16", "v_mfma_f32_16x16x16_f16", false, 32, 48, 64);
+	run_mfma("mfma_f16_16x16x16", "mfma", "v_mfma_f32_16x16x16_f16", false, 32, 48, 64);
 }
 END_TEST
 
 START_TEST(mfma_f16_32x32x8)
 {
-	run_mfma("mfma_f16_32x32x8", "v_mfma_f32_32x32x8_f16", false, 64, 64, 32);
+	run_mfma("mfma_f16_32x32x8", "mfma", "v_mfma_f32_32x32x8_f16", false, 64, 64, 32);
 	static const char *const insns[] = {"v_accvgpr_write_b32", NULL};
 	vk_expect_insns("mfma", insns);
 }
@@ -132,13 +132,13 @@ END_TEST
 
 START_TEST(mfma_bf16_16x16x16)
 {
-	run_mfma("mfma_bf16_16x16x16", "v_mfma_f32_16x16x16_bf16", true, 32, 48, 64);
+	run_mfma("mfma_bf16_16x16x16", "mfma", "v_mfma_f32_16x16x16_bf16", true, 32, 48, 64);
 }
 END_TEST
 
 START_TEST(mfma_bf16_32x32x8)
 {
-	run_mfma("mfma_bf16_32x32x8", "v_mfma_f32_32x32x8_bf16", true, 64, 64, 32);
+	run_mfma("mfma_bf16_32x32x8", "mfma", "v_mfma_f32_32x32x8_bf16", true, 64, 64, 32);
 }
 END_TEST
 
@@ -238,6 +238,17 @@ START_TEST(mfma_fp8_16x16x32)
 }
 END_TEST
 
+/* A bf16 GEMM staged through LDS: 64x64 tiles, 2x2 waves of 32x32x8 MFMAs,
+ * 128 x 192 x 48. The descriptor asks for 64 bytes of LDS beyond the static
+ * size (dynamic LDS). */
+START_TEST(gemm_bf16)
+{
+	run_mfma("gemm_bf16", "gemm_bf16", "v_mfma_f32_32x32x8_bf16", true, 128, 192, 48);
+	static const char *const insns[] = {"ds_write_b16", "ds_read_u16", "ds_read2_b64", "s_barrier", NULL};
+	vk_expect_insns("gemm_bf16", insns);
+}
+END_TEST
+
 /* The anchor: C[M][N] = A[M][K] * B[N][K]^T, 64x64x32 tiles through LDS. */
 START_TEST(gemm_lds_ref)
 {
@@ -282,6 +293,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 		tcase_add_test(tc, mfma_i8_16x16x32);
 		tcase_add_test(tc, mfma_fp8_16x16x32);
 	}
+	tcase_add_test(tc, gemm_bf16);
 	tcase_add_test(tc, gemm_lds_ref);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
