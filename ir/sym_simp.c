@@ -11,13 +11,16 @@
  * Rules by kind (see docs/sym.md for the list with examples):
  *   Add    like terms (constructor); expansion of products of sums when it
  *          shrinks; n*c*floor(X/n) + c*Mod(X, n) -> c*X and
- *          c*X - n*c*floor(X/n) -> c*Mod(X, n)
- *   floor  constant from bounds; integer-valued terms pulled out;
- *          fractional parts below the lattice step of the rest dropped;
- *          floor(floor(z)/n + r) -> floor(z/n + r); integer-valued args
+ *          c*X - n*c*floor(X/n) -> c*Mod(X, n); a factor common to every
+ *          term comes out when that is smaller
+ *   floor  constant from bounds; integer-valued terms and the integer part
+ *          of a constant pulled out; fractional parts below the lattice
+ *          step of the rest dropped; floor(floor(z)/n + r) ->
+ *          floor(z/n + r); integer-valued args
  *   ceiling through -floor(-x) when that is smaller
- *   Mod    terms that are multiples of n dropped; Mod(Mod(z, k*n), n) ->
- *          Mod(z, n); in-range argument kept; lattice multiples -> 0
+ *   Mod    terms that are multiples of n dropped (also for a symbolic n);
+ *          Mod(Mod(z, k*n), n) -> Mod(z, n); the constant into [0, n);
+ *          in-range argument kept; lattice multiples -> 0
  *   Max/Min dominated arguments dropped by bounds
  *   xor    bit-disjoint operands become a sum; high bits split off
  *   relations decided by bounds, lattices and assumed facts
