@@ -13,7 +13,7 @@
 static void setup_gfx942(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", "packed", "mixed", "fp8", NULL};
+					      "dot", "fdiv_exact", "packed", "mixed", "fp8", "small_ints", NULL};
 	vk_compile_arch("validate_basic", kernels, "gfx942");
 }
 
@@ -21,7 +21,7 @@ static void setup_gfx942(void)
 static void setup_gfx90a(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", "packed", "mixed", NULL};
+					      "dot", "fdiv_exact", "packed", "mixed", "small_ints", NULL};
 	vk_compile_arch("validate_basic_gfx90a", kernels, "gfx90a");
 }
 
@@ -773,6 +773,78 @@ START_TEST(fp8)
 }
 END_TEST
 
+/* ---- 8- and 16-bit integer vectors: packed 16-bit ALU, SDWA, saturation ---- */
+
+static uint32_t pack16(int lo, int hi) { return (uint32_t)(uint16_t)lo | (uint32_t)(uint16_t)hi << 16; }
+
+START_TEST(small_ints)
+{
+	enum { N = 300 };
+	static uint32_t u[N], w[N], o[N * 12], want[N * 12];
+	VkRng r = {26};
+	for (int i = 0; i < N; i++) {
+		u[i] = (uint32_t)vk_next(&r);
+		w[i] = (uint32_t)vk_next(&r);
+	}
+	u[0] = 0x7fff8000u, w[0] = 0x00017fffu; /* saturation at both ends */
+	u[1] = 0x0000ffffu, w[1] = 0x00010001u;
+	VkArg args[] = {{"u", DT_U32, 1, {N}, u, VK_IN}, {"w", DT_U32, 1, {N}, w, VK_IN},
+			{"o", DT_U32, 2, {N, 12}, o, VK_OUT}};
+	vk_run("small_ints.launch.json", "n=300", args, ARRAY_LEN(args));
+	for (int g = 0; g < N; g++) {
+		uint32_t a = u[g], b = w[g], *p = want + g * 12;
+		int16_t sa[2] = {(int16_t)a, (int16_t)(a >> 16)}, sb[2] = {(int16_t)b, (int16_t)(b >> 16)};
+		uint16_t ua[2] = {(uint16_t)a, (uint16_t)(a >> 16)}, ub[2] = {(uint16_t)b, (uint16_t)(b >> 16)};
+		int r0[2], r1[2], r2[2], r3[2], r4[2], r5[2], r6[2], r7[2];
+		static const int mulk[2] = {3, -5}, shr[2] = {3, 9}, shl[2] = {1, 15};
+		for (int h = 0; h < 2; h++) {
+			r0[h] = sa[h] + sb[h];
+			r1[h] = sa[h] - sb[h] * mulk[h];
+			r2[h] = MAX(sa[h], sb[h]);
+			r3[h] = MIN(ua[h], ub[h]);
+			r4[h] = sa[h] >> shr[h];
+			r5[h] = ua[h] << shl[h];
+			r6[h] = MAX(-32768, MIN(32767, sa[h] + sb[h]));
+			r7[h] = MAX(0, (int)ua[h] - (int)ub[h]);
+		}
+		p[0] = pack16(r0[0], r0[1]);
+		p[1] = pack16(r1[0], r1[1]);
+		p[2] = pack16(r2[0], r2[1]);
+		p[3] = pack16(r3[0], r3[1]);
+		p[4] = pack16(r4[0], r4[1]);
+		p[5] = pack16(r5[0], r5[1]);
+		p[6] = pack16(r6[0], r6[1]);
+		p[7] = pack16(r7[0], r7[1]);
+		p[8] = p[9] = p[11] = 0;
+		static const int add8[4] = {1, 2, 3, 4};
+		for (int k = 0; k < 4; k++) {
+			int8_t ca = (int8_t)(a >> 8 * k), cb = (int8_t)(b >> 8 * k);
+			uint8_t xa = (uint8_t)(a >> 8 * k), xb = (uint8_t)(b >> 8 * k);
+			p[8] |= (uint32_t)(uint8_t)(ca * cb + add8[k]) << 8 * k;
+			p[9] |= (uint32_t)(uint8_t)(xa > xb ? xa - xb : xb - xa) << 8 * k;
+			p[11] |= (uint32_t)MIN(255, xa + xb) << 8 * k;
+		}
+		p[10] = (uint32_t)((int)(int8_t)(a >> 8) * (int)(int8_t)(b >> 24) + (int)(int8_t)(a >> 16) - (int)(uint8_t)b);
+	}
+	static const char *const what[12] = {"short2 +", "short2 - *", "short2 max", "ushort2 min", "short2 >>",
+					     "ushort2 <<", "short2 add_sat", "ushort2 sub_sat", "char4 * +", "uchar4 |a-b|",
+					     "char lanes mixed", "uchar4 add_sat"};
+	static uint32_t gcol[N], wcol[N];
+	for (int k = 0; k < 12; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = o[i * 12 + k];
+			wcol[i] = want[i * 12 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	static const char *const insns[] = {"v_pk_add_u16", "v_pk_add_i16", "v_pk_sub_u16", "v_pk_max_i16", "v_pk_min_u16",
+					    "v_pk_lshlrev_b16", "v_pk_ashrrev_i16", "v_pk_mad_u16", "v_add_u16_sdwa",
+					    "v_sub_u16_sdwa", "v_mul_lo_u16_sdwa", "v_min_u16_sdwa", "v_sub_u32_sdwa",
+					    "v_or_b32_sdwa", NULL};
+	vk_expect_insns("small_ints", insns);
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -814,8 +886,11 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, bad_input);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING") && strcmp(arch, "gfx942") == 0)
-		tcase_add_test(tc, fp8);
+	if (getenv("WAVECC_VALIDATE_PENDING")) {
+		tcase_add_test(tc, small_ints);
+		if (strcmp(arch, "gfx942") == 0)
+			tcase_add_test(tc, fp8);
+	}
 	return tc;
 }
 
