@@ -323,7 +323,7 @@ static SymBound unbounded(void) { return (SymBound){0}; }
 
 static SymBound point(SymRat v) { return (SymBound){true, true, v, v}; }
 
-static SymBound b_add(SymBound x, SymBound y)
+SymBound sym_bound_add(SymBound x, SymBound y)
 {
 	SymBound r = {0};
 	if (x.has_lo && y.has_lo)
@@ -411,7 +411,7 @@ static SymBound b_node(SymCtx *c, Sym *e)
 	case SYM_ADD:
 		r = sym_bnd(c, e->args[0]);
 		for (uint32_t i = 1; i < e->nargs && (r.has_lo || r.has_hi); i++)
-			r = b_add(r, sym_bnd(c, e->args[i]));
+			r = sym_bound_add(r, sym_bnd(c, e->args[i]));
 		return r;
 	case SYM_MUL:
 		r = sym_bnd(c, e->args[0]);

@@ -135,6 +135,7 @@ struct SymAssume {
 /* Make a (may be NULL) the assumptions the caches describe. */
 void sym_install(SymCtx *c, const SymAssume *a);
 SymBound sym_bnd(SymCtx *c, Sym *e);
+SymBound sym_bound_add(SymBound x, SymBound y); /* interval sum */
 SymRat sym_gran(SymCtx *c, Sym *e);
 bool sym_is_fact(SymCtx *c, Sym *rel);
 /* e is integer-valued under the assumptions. */

@@ -224,8 +224,11 @@ static Sym *recombine(SymCtx *c, Sym *sum)
 		for (uint32_t i = 0; i < sum->nargs && !changed; i++) {
 			Sym *T = sum->args[i];
 			Sym *md = factor_of_kind(T, SYM_MOD);
+			/* a partner floor must exist (its argument need not look
+			 * like X/n: floor(Mod(floor(x/16), 2)...) pairs with
+			 * floor(x/32)) */
 			bool any_floor = false;
-			for (uint32_t j = 0; j < sum->nargs && !any_floor; j++)
+			for (uint32_t j = 0; md && j < sum->nargs && !any_floor; j++)
 				any_floor = j != i && factor_of_kind(sum->args[j], SYM_FLOOR);
 			if (md && any_floor) {
 				Sym *X = md->args[0], *n = md->args[1];
@@ -462,6 +465,12 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 				Sym *ts2 = sorted[j];
 				sorted[j] = sorted[j - 1], sorted[j - 1] = ts2;
 			}
+		/* suffix[t]: bounds of sorted[t..] plus the constant, summed
+		 * directly (no sum nodes built for candidates that fail) */
+		SymBound suffix[17];
+		suffix[ns] = (SymBound){true, true, k0 ? k0->u.num : (SymRat){0, 1}, k0 ? k0->u.num : (SymRat){0, 1}};
+		for (int i = ns - 1; ok && i >= 0; i--)
+			suffix[i] = sym_bound_add(sym_bnd(c, sorted[i]), suffix[i + 1]);
 		for (int t = 1; ok && t <= ns; t++) {
 			if (t == ns && !k0)
 				break;
@@ -483,14 +492,7 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 			 * multiples of 1/q lies no integer (with G = 3/2, A = 3/2
 			 * and rest = 1 would cross 2) */
 			G = (SymRat){1, G.q};
-			SymVec rv = {0};
-			for (int i = t; i < ns; i++)
-				vec_push(&rv, sorted[i]);
-			if (k0)
-				vec_push(&rv, k0);
-			Sym *rs = sym_addv(c, (int)rv.len, rv.data);
-			vec_free(&rv);
-			SymBound rb = sym_bnd(c, rs);
+			SymBound rb = suffix[t];
 			if (!rb.has_lo || !rb.has_hi)
 				continue;
 			SymRat q;
