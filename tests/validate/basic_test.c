@@ -13,7 +13,8 @@
 static void setup_gfx942(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", "packed", "mixed", "fp8", "small_ints", NULL};
+					      "dot", "fdiv_exact", "packed", "mixed", "fp8", "small_ints", "fclamp",
+					      NULL};
 	vk_compile_arch("validate_basic", kernels, "gfx942");
 }
 
@@ -21,7 +22,8 @@ static void setup_gfx942(void)
 static void setup_gfx90a(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "wide_math", "bits",
-					      "dot", "fdiv_exact", "packed", "mixed", "small_ints", NULL};
+					      "dot", "fdiv_exact", "packed", "mixed", "small_ints", "fclamp",
+					      NULL};
 	vk_compile_arch("validate_basic_gfx90a", kernels, "gfx90a");
 }
 
@@ -845,6 +847,50 @@ START_TEST(small_ints)
 }
 END_TEST
 
+/* ---- the float clamp modifier ---- */
+
+static double clamp01(double v) { return isnan(v) ? 0 : v < 0 ? 0 : v > 1 ? 1 : v; }
+
+START_TEST(fclamp)
+{
+	enum { N = 256 };
+	static float a[N], b[N], of[N * 3], gh[N * 3];
+	static uint16_t oh[N * 3];
+	static double wf[N * 3], wh[N * 3];
+	VkRng r = {27};
+	for (int i = 0; i < N; i++) {
+		a[i] = vk_float(&r, -2, 2);
+		b[i] = vk_float(&r, -2, 2);
+	}
+	const float sa[] = {INFINITY, NAN, 0.5f, -0.0f, 1.0f, 0x1p-140f};
+	const float sb[] = {0.0f, 1.0f, NAN, -0.0f, 1.0f, 0x1p-10f};
+	memcpy(a, sa, sizeof sa);
+	memcpy(b, sb, sizeof sb);
+	VkArg args[] = {{"a", DT_F32, 1, {N}, a, VK_IN}, {"b", DT_F32, 1, {N}, b, VK_IN},
+			{"of", DT_F32, 2, {N, 3}, of, VK_OUT}, {"oh", DT_F16, 2, {N, 3}, oh, VK_OUT}};
+	vk_run("fclamp.launch.json", "n=256", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		float x = a[i], y = b[i];
+		wf[i * 3] = clamp01(x * y);
+		wf[i * 3 + 1] = clamp01(x + y);
+		wf[i * 3 + 2] = clamp01(fmaf(x, y, 0.25f));
+		double hx = h2f(f2h(x)), hy = h2f(f2h(y));
+		wh[i * 3] = clamp01(h2f(f2h(fma(hx, hy, hx))));
+		wh[i * 3 + 1] = clamp01(h2f(f2h(fma(hy, hx, 0.5))));
+		wh[i * 3 + 2] = clamp01(h2f(f2h(hx - hy)));
+		for (int k = 0; k < 3; k++)
+			gh[i * 3 + k] = h2f(oh[i * 3 + k]);
+	}
+	/* exact; NaN results must have become 0 (DX10 clamp), so no NaN is accepted */
+	vk_check_f32("fclamp f32 [n][3] (mul, add, fma with clamp)", of, wf, N * 3, 0, 0);
+	vk_check_f32("fclamp f16 [n][3] (pk_fma x2, sub with clamp)", gh, wh, N * 3, 0, 0);
+	static const char *const insns[] = {"v_mul_f32_e64", "v_add_f32_e64", "v_max_f32_e64", "v_sub_f16_e64",
+					    "v_pk_fma_f16", NULL};
+	vk_expect_insns("fclamp", insns);
+	ck_assert_msg(strstr(vk_disasm("fclamp"), " clamp ") != NULL, "fclamp.hsaco: no clamp modifier in the code");
+}
+END_TEST
+
 /* Bad input through the same path: an input file whose dtype disagrees
  * with the descriptor, and a missing -D for a shape symbol, are errors (exit
  * 1) that name the argument or symbol, never a crash or a silent
@@ -888,6 +934,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {
 		tcase_add_test(tc, small_ints);
+		tcase_add_test(tc, fclamp);
 		if (strcmp(arch, "gfx942") == 0)
 			tcase_add_test(tc, fp8);
 	}
