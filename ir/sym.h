@@ -173,22 +173,28 @@ int sym_eval(SymCtx *c, const Sym *e, int n, Sym *const *syms, const int64_t *va
  * the canonicalising constructors. */
 Sym *sym_subs(SymCtx *c, Sym *e, int n, Sym *const *from, Sym *const *to);
 
-/* ---- sym_simp.c ---- */
+/* ---- sym_bounds.c, sym_simp.c ---- */
 /* An assumption set: facts about symbols that simplification may use.
  * Accepted forms (see docs/sym.md): `x OP k` / `k OP x` with a symbol x and
  * number k (bounds), `x == e` (substitution), `Mod(x, k) == 0`
  * (divisibility), and any other relation (used when the same relation is
  * asked). Owned by the context. */
 SymAssume *sym_assume_new(SymCtx *c);
-/* Add one relation; returns 0, or -1 with *why set if it is not a boolean
- * or contradicts a bound already known. */
+/* Add one relation (an And adds each part); returns 0, or -1 with *why
+ * set if it is not a boolean, is False, or contradicts a bound already
+ * known. A substitution that would make a cycle with earlier ones is kept
+ * as a plain fact. */
 int sym_assume_add(SymAssume *a, Sym *rel, const char **why);
 /* Parse and add every non-blank, non-# line of text. Returns 0, or -1 with
  * *err filled and *line set (1-based). */
 int sym_assume_parse(SymAssume *a, const char *text, SymParseError *err, int *line);
 
 /* Simplify e under the assumptions (NULL: none). The result equals e for
- * every integer assignment of the symbols that satisfies the assumptions. */
+ * every integer assignment of the symbols that satisfies the assumptions,
+ * and is never larger than e (tree nodes); an error node only if e is one.
+ * Results are cached per node until another assumption set is used or
+ * this one changes, so simplifying many related expressions with one set
+ * in one context is cheap. */
 Sym *sym_simplify(SymCtx *c, Sym *e, const SymAssume *a);
 /* Bounds of e's value under a (NULL: none), from interval analysis; a side
  * without a bound has has_lo / has_hi false. */
@@ -210,7 +216,9 @@ typedef struct SymCheck {
 	char detail[512]; /* the first mismatch: the point and both values */
 } SymCheck;
 /* Compare x and y at npoints random integer points satisfying a (NULL:
- * none); *seed is the random state (updated). Returns the mismatches. */
+ * none); *seed is the random state (updated). Points where x is undefined,
+ * or where evaluating y overflows an intermediate, are skipped. Returns the
+ * mismatches. */
 int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, uint64_t *seed, SymCheck *out);
 
 #endif
