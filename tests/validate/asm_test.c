@@ -1,8 +1,9 @@
 /* asm_test.c — emulator validation with hand-written assembly for what
  * clang-19 does not emit from OpenCL but our compiler will: AGPR moves
  * (v_accvgpr_write/read/mov, global loads and stores with AGPR data, MFMA
- * with C/D in AGPRs) and LDS DMA (buffer_load_dword ... lds, with M0 and
- * inst_offset, out-of-range lanes writing zeros). The sources
+ * with C/D in AGPRs), MFMA operand forms (C = inline 0, C/D in VGPRs) and LDS
+ * DMA (buffer_load_dword ... lds, with M0 and inst_offset, out-of-range lanes
+ * writing zeros). The sources
  * (kernels/agpr.s, kernels/lds_dma.s) are assembled by llvm-mc-19 and linked
  * by ld.lld-19, so these tests depend on neither our assembler driver nor our
  * linker. */
@@ -12,7 +13,7 @@
 
 static void setup(void)
 {
-	static const char *const kernels[] = {"agpr", "lds_dma", NULL};
+	static const char *const kernels[] = {"agpr", "lds_dma", "mfma_forms", NULL};
 	vk_compile("validate_asm", kernels);
 }
 
@@ -50,6 +51,23 @@ START_TEST(lds_dma)
 }
 END_TEST
 
+START_TEST(mfma_forms)
+{
+	static float out[64 * 12];
+	static double want[64 * 12];
+	for (int l = 0; l < 64; l++)
+		for (int r = 0; r < 4; r++) {
+			want[l * 12 + r] = 16.0 * (l % 16);     /* ones x B + 0, D in VGPRs */
+			want[l * 12 + 4 + r] = 32.0 * (l % 16); /* + C from the previous D */
+			want[l * 12 + 8 + r] = 16.0 * (l % 16); /* C = 0, D in AGPRs */
+		}
+	VkArg args[] = {{"out", DT_F32, 2, {64, 12}, out, VK_OUT}};
+	vk_run("mfma_forms.launch.json", NULL, args, ARRAY_LEN(args));
+	vk_check_f32("mfma_forms out [64][12] (C = 0 into VGPRs, C = D in VGPRs, C = 0 into AGPRs)", out, want, 64 * 12, 0,
+		     0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("validate_asm");
@@ -58,6 +76,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, agpr);
 	tcase_add_test(tc, lds_dma);
+	tcase_add_test(tc, mfma_forms);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
