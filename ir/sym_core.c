@@ -234,6 +234,10 @@ static Sym *intern_key(SymCtx *c, const Key *k)
 
 Sym *sym_node(SymCtx *c, SymKind k, int n, Sym *const *args)
 {
+	/* invariant: an error is a root, never inside another node */
+	for (int i = 0; i < n; i++)
+		if (args[i]->kind == SYM_ERROR)
+			return args[i];
 	Key key = {k, n, args, {0, 1}, NULL};
 	Sym *e = intern_key(c, &key);
 	if (e->depth > SYM_MAX_DEPTH)
@@ -772,8 +776,11 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 			continue;
 		SymRat g = sym_content(c, f[i].b), inv;
 		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv) &&
-			rat_mul(k, f[i].e == 1 ? g : inv, &k))
+			rat_mul(k, f[i].e == 1 ? g : inv, &k)) {
 			f[i].b = scale_sum(c, inv, f[i].b);
+			if (f[i].b->kind == SYM_ERROR)
+				res = f[i].b; /* never a node with an error inside */
+		}
 	}
 	if (!res) {
 		if (nf > 1)

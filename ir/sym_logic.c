@@ -58,6 +58,8 @@ Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d)
 	SymRat g = sym_content(c, d), inv;
 	if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
 		d = sym_scale(c, inv, d);
+		if (d->kind == SYM_ERROR)
+			return d;
 		if (g.p < 0)
 			op = rel_flip(op);
 	}

@@ -367,6 +367,13 @@ START_TEST(bad_input)
 	parse_err("x // 0", msg, sizeof msg);
 	parse_err("x % (y - y)", msg, sizeof msg);
 	parse_err("0**-1", msg, sizeof msg);
+	/* fuzzer find: an overflow inside a sum's content division left an
+	 * error node inside a valid-looking tree */
+	parse_err("$T88888848//8//-ccceeeeg6//2//K%(x )/2 - K*(MK*(Wx*8//-ccceeeeg6//2//K%(x )/2 - "
+		  "K*(MK*(Wx*0+( 16)%x + 6)/2 - K*e%eeg6//2//K%(x )/2 - K*(MK*(Wx*0+( 16)%x + 6)/2 - K* + "
+		  "3)/2344+ 3)/234+++48877344887760+( 16)%x + 6)/2 - K* + 3)/2344887768 + 3)/234488776880//44",
+		msg, sizeof msg);
+	ck_assert_str_eq(msg, "integer overflows 64 bits");
 	/* nesting deep enough to exhaust a naive recursive parser */
 	size_t n = 200000;
 	char *deep = xmalloc(2 * n + 2);
