@@ -12,7 +12,8 @@
 
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
-				      "big_wg", "faults", "implicit", "lanes", NULL};
+				      "big_wg", "faults", "implicit", "lanes", "barriers",
+				      NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -621,6 +622,41 @@ START_TEST(lanes)
 }
 END_TEST
 
+/* ---- barriers with early-exiting waves and two barrier sites ---- */
+
+START_TEST(barriers)
+{
+	enum { WG = 256, NWG = 3, S = WG * NWG };
+	static int32_t x[S], out[S * 2];
+	static uint32_t want[S * 2];
+	VkRng r = {28};
+	for (int i = 0; i < S; i++)
+		x[i] = vk_int(&r, -1000000, 1000000);
+	static const char *const defs[] = {"live_waves=3", "live_waves=4", "live_waves=1"};
+	for (int run = 0; run < 3; run++) {
+		int live = run == 0 ? 3 : run == 1 ? 4 : 1, n = live * 64;
+		for (int i = 0; i < S * 2; i++) {
+			out[i] = -77; /* lanes of exited waves keep this */
+			want[i] = (uint32_t)-77;
+		}
+		for (int w = 0; w < NWG; w++) {
+			int first[WG];
+			for (int t = 0; t < n; t++)
+				first[t] = x[w * WG + (t + 64) % n] + ((t / 64) % 2 == 0 ? 1 : -1);
+			for (int t = 0; t < n; t++) {
+				want[(w * WG + t) * 2] = (uint32_t)first[t];
+				want[(w * WG + t) * 2 + 1] = (uint32_t)first[n - 1 - t] * 2u;
+			}
+		}
+		VkArg args[] = {{"x", DT_I32, 1, {S}, x, VK_IN}, {"out", DT_I32, 2, {S, 2}, out, VK_INOUT}};
+		vk_run("barriers.launch.json", defs[run], args, ARRAY_LEN(args));
+		vk_check_u32(defs[run], (uint32_t *)out, want, S * 2);
+	}
+	static const char *const insns[] = {"s_barrier", "s_cbranch_scc1", "s_cbranch_vccz", NULL};
+	vk_expect_insns("barriers", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -697,8 +733,11 @@ static TCase *cases(const char *arch, void (*setup)(void))
 		tcase_add_test(tc, implicit);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING") && strcmp(arch, "gfx942") != 0)
-		tcase_add_test(tc, implicit);
+	if (getenv("WAVECC_VALIDATE_PENDING")) {
+		tcase_add_test(tc, barriers);
+		if (strcmp(arch, "gfx942") != 0)
+			tcase_add_test(tc, implicit);
+	}
 	return tc;
 }
 
