@@ -13,9 +13,16 @@
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
 				      "big_wg", "faults", "implicit", "lanes", "barriers",
-				      NULL};
+				      "atomics2", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
+
+static float h2f_ctl(uint16_t u)
+{
+	_Float16 h;
+	memcpy(&h, &u, 2);
+	return (float)h;
+}
 
 /* ---- loops: uniform trip counts and branches on the scalar unit ---- */
 
@@ -657,6 +664,52 @@ START_TEST(barriers)
 }
 END_TEST
 
+/* ---- float, packed-half and 64-bit atomics, LDS histogram ---- */
+
+START_TEST(atomics2)
+{
+	enum { S = 1024, WG = 256 };
+	static int32_t x[S], hist[16];
+	static float fsum[4], lds_out[16];
+	static uint16_t hsum[4];
+	static int64_t lsum[2];
+	VkRng r = {29};
+	for (int i = 0; i < S; i++)
+		x[i] = vk_int(&r, 0, (1 << 20) - 1);
+	double wf[4] = {0}, wl[16] = {0}, wh[4] = {0};
+	uint32_t whist[16] = {0};
+	uint64_t wsum = 0;
+	for (int i = 0; i < S; i++) {
+		int v = x[i];
+		wf[v & 3] += (v & 255) * 0.25;
+		wh[(v & 1) * 2] += v & 3;
+		wh[(v & 1) * 2 + 1] += 1;
+		wsum += (uint64_t)((int64_t)v * 0x10001);
+		whist[(v >> 8) & 15]++;
+		wl[(i / WG) * 4 + (v & 3)] += v & 15;
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {S}, x, VK_IN},           {"fsum", DT_F32, 1, {4}, fsum, VK_INOUT},
+			{"hsum", DT_F16, 2, {2, 2}, hsum, VK_INOUT},   {"lsum", DT_I64, 1, {2}, lsum, VK_INOUT},
+			{"hist", DT_I32, 1, {16}, hist, VK_INOUT},     {"lds_out", DT_F32, 1, {16}, lds_out, VK_OUT}};
+	vk_run("atomics2.launch.json", NULL, args, ARRAY_LEN(args));
+	vk_check_f32("global_atomic_add_f32 sums", fsum, wf, 4, 0, 0);
+	float gh[4];
+	for (int k = 0; k < 4; k++)
+		gh[k] = h2f_ctl(hsum[k]);
+	vk_check_f32("global_atomic_pk_add_f16 sums", gh, wh, 4, 0, 0);
+	vk_check_u32("global_atomic_add_x2 sum (as 2 x u32)", (uint32_t *)&lsum[0], (uint32_t *)&wsum, 2);
+	ck_assert_msg((uint64_t)lsum[1] >> 32 == 1 && ((uint64_t)lsum[1] & 0xffffffffu) < S,
+		      "global_atomic_cmpswap_x2: exactly one work-item's value expected, got 0x%llx",
+		      (unsigned long long)lsum[1]);
+	vk_check_u32("ds_add_u32 histogram merged with global_atomic_add", (uint32_t *)hist, whist, 16);
+	vk_check_f32("ds_add_f32 per-workgroup sums", lds_out, wl, 16, 0, 0);
+	static const char *const insns[] = {"global_atomic_add_f32", "global_atomic_pk_add_f16", "global_atomic_add_x2",
+					    "global_atomic_cmpswap_x2", "ds_add_u32", "ds_add_f32", "global_atomic_add",
+					    NULL};
+	vk_expect_insns("atomics2", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -735,6 +788,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {
 		tcase_add_test(tc, barriers);
+		tcase_add_test(tc, atomics2);
 		if (strcmp(arch, "gfx942") != 0)
 			tcase_add_test(tc, implicit);
 	}
