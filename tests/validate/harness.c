@@ -239,6 +239,22 @@ float vk_bitsf(uint32_t u)
 	return f;
 }
 
+float vk_h2f(uint32_t bits16)
+{
+	_Float16 h;
+	uint16_t u = (uint16_t)bits16;
+	memcpy(&h, &u, 2);
+	return (float)h;
+}
+
+uint32_t vk_f2h(double d)
+{
+	_Float16 h = (_Float16)d;
+	uint16_t u;
+	memcpy(&u, &h, 2);
+	return u;
+}
+
 uint16_t vk_bf16(float f)
 {
 	uint32_t u = vk_fbits(f);

@@ -103,6 +103,10 @@ float vk_bf16_f32(uint16_t b);
 double vk_fnuz_decode(uint8_t b, int mbits, int bias);
 uint8_t vk_fnuz_encode(double x, int mbits, int bias);
 
+/* f16 bits <-> value (through the host's _Float16, independent of util/dtype). */
+float vk_h2f(uint32_t bits16);
+uint32_t vk_f2h(double d);
+
 /* Bits of a float and back. */
 uint32_t vk_fbits(float f);
 float vk_bitsf(uint32_t u);
