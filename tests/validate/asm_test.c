@@ -53,18 +53,19 @@ END_TEST
 
 START_TEST(mfma_forms)
 {
-	static float out[64 * 12];
-	static double want[64 * 12];
+	static float out[64 * 16];
+	static double want[64 * 16];
 	for (int l = 0; l < 64; l++)
 		for (int r = 0; r < 4; r++) {
-			want[l * 12 + r] = 16.0 * (l % 16);     /* ones x B + 0, D in VGPRs */
-			want[l * 12 + 4 + r] = 32.0 * (l % 16); /* + C from the previous D */
-			want[l * 12 + 8 + r] = 16.0 * (l % 16); /* C = 0, D in AGPRs */
+			want[l * 16 + r] = 16.0 * (l % 16);      /* ones x B + 0, D in VGPRs */
+			want[l * 16 + 4 + r] = 32.0 * (l % 16);  /* + C from the previous D */
+			want[l * 16 + 8 + r] = 16.0 * (l % 16);  /* C = 0, D in AGPRs */
+			want[l * 16 + 12 + r] = 16.0 * (l % 16); /* A and B read from AGPRs */
 		}
-	VkArg args[] = {{"out", DT_F32, 2, {64, 12}, out, VK_OUT}};
+	VkArg args[] = {{"out", DT_F32, 2, {64, 16}, out, VK_OUT}};
 	vk_run("mfma_forms.launch.json", NULL, args, ARRAY_LEN(args));
-	vk_check_f32("mfma_forms out [64][12] (C = 0 into VGPRs, C = D in VGPRs, C = 0 into AGPRs)", out, want, 64 * 12, 0,
-		     0);
+	vk_check_f32("mfma_forms out [64][16] (C = 0 into VGPRs, C = D in VGPRs, C = 0 into AGPRs, A/B from AGPRs)", out,
+		     want, 64 * 16, 0, 0);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 // mfma_forms.s — hand-written gfx942 kernel for the MFMA operand forms our compiler will use and clang did not:
-// C as the inline constant 0 with D in VGPRs, then C = D in VGPRs (acc_cd = 0), and C = 0 with D in AGPRs.
-// A = ones (16x16), B[k][j] = j, so every D[i][j] = 16 j after the first MFMA and 32 j after the second; the
-// third (AGPR form) gives 16 j again. out[lane][0..11] = {D1 regs 0..3, D2 regs 0..3, D3 regs 0..3}; with the
-// 16x16 output layout, lane l holds column l % 16 in every register.
+// C as the inline constant 0 with D in VGPRs, then C = D in VGPRs (acc_cd = 0), C = 0 with D in AGPRs, and A/B
+// read from AGPRs (acc bits of src0/src1). A = ones (16x16), B[k][j] = j, so every D[i][j] = 16 j after the first
+// MFMA and 32 j after the second; the third and fourth give 16 j again. out[lane][0..15] = {D1, D2, D3, D4, regs
+// 0..3 each}; with the 16x16 output layout, lane l holds column l % 16 in every register.
 	.amdgcn_target "amdgcn-amd-amdhsa--gfx942"
 	.amdhsa_code_object_version 5
 	.text
@@ -25,17 +25,25 @@ mfma_forms:
 	s_nop 3
 	v_mfma_f32_16x16x16_f16 v[12:15], v[4:5], v[6:7], v[8:11]
 	v_mfma_f32_16x16x16_f16 a[0:3], v[4:5], v[6:7], 0
+	v_accvgpr_write_b32 a4, v4               // A and B copied into AGPRs
+	v_accvgpr_write_b32 a5, v5
+	v_accvgpr_write_b32 a6, v6
+	v_accvgpr_write_b32 a7, v7
 	s_nop 7
 	s_nop 3
+	v_mfma_f32_16x16x16_f16 v[24:27], a[4:5], a[6:7], 0
 	v_accvgpr_read_b32 v16, a0
 	v_accvgpr_read_b32 v17, a1
 	v_accvgpr_read_b32 v18, a2
 	v_accvgpr_read_b32 v19, a3
-	v_mul_u32_u24 v20, v0, 48                // 12 dwords per lane
+	v_mul_u32_u24 v20, v0, 64                // 16 dwords per lane
+	s_nop 7
+	s_nop 3
 	s_waitcnt lgkmcnt(0)
 	global_store_dwordx4 v20, v[8:11], s[4:5]
 	global_store_dwordx4 v20, v[12:15], s[4:5] offset:16
 	global_store_dwordx4 v20, v[16:19], s[4:5] offset:32
+	global_store_dwordx4 v20, v[24:27], s[4:5] offset:48
 	s_endpgm
 .Lmfma_forms_end:
 	.size	mfma_forms, .Lmfma_forms_end-mfma_forms
@@ -46,9 +54,9 @@ mfma_forms:
 		.amdhsa_kernarg_size 8
 		.amdhsa_system_sgpr_workgroup_id_x 1
 		.amdhsa_system_vgpr_workitem_id 0
-		.amdhsa_next_free_vgpr 28
+		.amdhsa_next_free_vgpr 40
 		.amdhsa_next_free_sgpr 8
-		.amdhsa_accum_offset 24
+		.amdhsa_accum_offset 28
 		.amdhsa_float_denorm_mode_32 3
 		.amdhsa_float_denorm_mode_16_64 3
 	.end_amdhsa_kernel
@@ -65,8 +73,8 @@ amdhsa.kernels:
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 14
-    .vgpr_count: 28
-    .agpr_count: 4
+    .vgpr_count: 40
+    .agpr_count: 8
     .max_flat_workgroup_size: 64
     .args:
       - .address_space: global
