@@ -832,29 +832,31 @@ static Sym *simp_piecewise(SymCtx *c, Sym *e)
 	int n = (int)e->nargs / 2;
 	SymVec vals = {0}, conds = {0};
 	for (int i = 0; i < n; i++) {
-		Sym *cond = simp(c, e->args[2 * i + 1]);
-		if (cond == c->f)
-			continue;
-		/* the scope gets a fresh cache epoch before its facts exist, so
-		 * nothing computed with them is cached for the outer scope */
-		uint32_t saved_epoch = c->epoch;
-		int saved_nover = c->nover;
+		/* A scope gets a fresh cache epoch before its facts exist, so
+		 * nothing computed with them is cached for the outer scope, and
+		 * another once they all exist (bounds cached while they were
+		 * being added may lack the later ones). A condition is only
+		 * evaluated when the earlier ones failed, so it is simplified
+		 * knowing that: Piecewise((a, x > 5), (b, x > 3), ...) keeps the
+		 * second only for x in 4..5, and drops (c, x > 7) after x > 5. */
+		uint32_t outer = c->epoch;
+		int saved = c->nover;
 		c->epoch = sym_tick(c);
 		for (size_t j = 0; j < conds.len; j++)
 			scope_add(c, conds.data[j], true);
-		scope_add(c, cond, false);
-		Sym *v;
-		if (c->nover != saved_nover) {
-			/* and another once they all exist: bounds cached while they
-			 * were being added may lack the later ones */
-			c->epoch = sym_tick(c);
-			v = simp(c, e->args[2 * i]);
-			c->nover = saved_nover;
-			c->epoch = saved_epoch;
-		} else {
-			c->epoch = saved_epoch;
-			v = simp(c, e->args[2 * i]);
+		c->epoch = c->nover != saved ? sym_tick(c) : outer;
+		Sym *cond = simp(c, e->args[2 * i + 1]);
+		if (cond == c->f) {
+			c->nover = saved;
+			c->epoch = outer;
+			continue;
 		}
+		c->epoch = sym_tick(c);
+		scope_add(c, cond, false);
+		c->epoch = c->nover != saved ? sym_tick(c) : outer;
+		Sym *v = simp(c, e->args[2 * i]);
+		c->nover = saved;
+		c->epoch = outer;
 		vec_push(&vals, v);
 		vec_push(&conds, cond);
 		if (cond == c->t)

@@ -331,6 +331,9 @@ START_TEST(rules_other)
 	ck_simp("Piecewise((1, ~((y > 5) | (z > 5))), (Max(y, 5), True))",
 		"Piecewise((1, ~((z > 5) | (y > 5))), (Max(5, y), True))");
 	ck_simp("Piecewise((Max(y, 5), ~(y < 5)), (0, True))", "Piecewise((y, y >= 5), (0, True))");
+	/* a condition knows the earlier ones failed */
+	ck_simp("Piecewise((1, y > 5), (2, y > 7), (3, True))", "Piecewise((1, y > 5), (3, True))");
+	ck_simp("Piecewise((1, y > 5), (2, y <= 5), (3, True))", "Piecewise((1, y > 5), (2, True))");
 	/* relations and booleans */
 	ck_simp("(Mod($T0, 4) < 4) & (x >= 0)", "True");
 	ck_simp("Eq(2*y + 1, 0)", "False");
