@@ -83,6 +83,7 @@ bench: $(BUILD)/bench/sym_bench
 	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
 bench-emu: $(BUILD)/bench/emu_bench
 	$(BUILD)/bench/emu_bench
+.PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@
 

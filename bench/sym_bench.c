@@ -76,7 +76,7 @@ static void free_lines(Lines *v)
 int main(int argc, char **argv)
 {
 	const char *dir = "../shared/corpus/ixsimpl";
-	int rounds = 5, points = 200, verbose = 0;
+	int rounds = 10, points = 200, verbose = 0;
 	uint64_t seed = 12345;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
