@@ -4,9 +4,11 @@
  * Workgroups run one after another (they cannot communicate except through
  * global memory atomics, which sequential execution keeps correct). Inside a
  * workgroup the waves run round-robin: each wave issues until it ends or
- * reaches s_barrier; when every live wave waits at the barrier, all are
- * released. If some waves wait at a barrier and the rest have ended, the
- * barrier can never complete: that is reported as a deadlock.
+ * reaches s_barrier; when every live wave waits at a barrier, all are
+ * released. Waves that have ended no longer count toward the barrier (the
+ * ISA's S_BARRIER waits only for the surviving waves of the workgroup), and
+ * the barrier counts arrivals, not PCs: waves waiting at different
+ * s_barrier instructions release one another.
  *
  * Initial state (cdna3-facts.md §1.6): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
@@ -377,19 +379,8 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 						break;
 					if (waiting != live) /* cannot happen: run_wave stops only at barrier or end */
 						die("emu: wave neither done nor at a barrier");
-					bool ended = live < g.nwaves;
-					if (ended) {
-						Wave *w = NULL;
-						for (uint32_t i = 0; i < g.nwaves; i++)
-							if (!g.waves[i].done) {
-								w = &g.waves[i];
-								break;
-							}
-						emu_fail(&e, w, NULL,
-							 "deadlock: %u wave(s) wait at s_barrier but %u wave(s) of the workgroup have ended",
-							 live, g.nwaves - live);
-						break;
-					}
+					/* every surviving wave waits: release them (ended waves no
+					 * longer count toward the barrier, as on hardware) */
 					for (uint32_t i = 0; i < g.nwaves; i++)
 						if (g.waves[i].at_barrier) {
 							g.waves[i].at_barrier = false;

@@ -351,19 +351,50 @@ START_TEST(lds_barrier_exchange)
 }
 END_TEST
 
-/* Wave 1 exits early while wave 0 waits at s_barrier: reported as deadlock. */
-START_TEST(barrier_deadlock_detected)
+/* Bug 16: wave 3 of 4 exits early; waves 0-2 meet at s_barrier (0 and 2 at
+ * one s_barrier, 1 at another) and are released: ended waves no longer
+ * count toward the barrier. Each surviving wave then reads a value another
+ * wave stored to LDS before the barrier. */
+START_TEST(barrier_after_early_exit)
 {
+	uint32_t out[256];
+	memset(out, 0xff, sizeof out);
 	Harness h;
-	h_init(&h, "s_cmp_eq_u32 s2, 0\n"
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+		   "v_and_b32 v0, 0x3ff, v0\n"
 		   "v_readfirstlane_b32 s6, v0\n"
-		   "s_cmp_ge_u32 s6, 64\n"
+		   "s_lshr_b32 s6, s6, 6\n" /* wave index */
+		   "s_cmp_eq_u32 s6, 3\n"
 		   "s_cbranch_scc1 out\n"
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "v_add_u32 v2, 1000, v0\n"
+		   "ds_write_b32 v1, v2\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "s_bitcmp1_b32 s6, 0\n"
+		   "s_cbranch_scc1 odd\n"
 		   "s_barrier\n"
+		   "s_branch joined\n"
+		   "odd:\n"
+		   "s_barrier\n"
+		   "joined:\n"
+		   "v_add_u32 v3, 64, v0\n" /* the next wave's lane, mod 192 */
+		   "v_cmp_le_u32 vcc, 192, v3\n"
+		   "v_subrev_u32 v4, 192, v3\n"
+		   "v_cndmask_b32 v3, v3, v4, vcc\n"
+		   "v_lshlrev_b32 v3, 2, v3\n"
+		   "ds_read_b32 v5, v3\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "s_waitcnt vmcnt(0) lgkmcnt(0)\n"
+		   "global_store_dword v1, v5, s[4:5]\n"
 		   "out:\n");
-	h.l.wg_size[0] = 128;
-	ck_assert_int_eq(h_run(&h), -1);
-	ck_assert_ptr_nonnull(strstr(h.err, "deadlock"));
+	h.l.wg_size[0] = 256;
+	h.l.kd.group_segment_fixed_size = 1024;
+	h_buffer(&h, out, sizeof out, 0, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (uint32_t t = 0; t < 192; t++)
+		ck_assert_uint_eq(out[t], 1000 + (t + 64) % 192);
+	for (uint32_t t = 192; t < 256; t++)
+		ck_assert_uint_eq(out[t], 0xffffffffu);
 	h_free(&h);
 }
 END_TEST
@@ -535,7 +566,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, ds_swizzle_bitmask_and_quad);
 	tcase_add_test(tc, buffer_out_of_range);
 	tcase_add_test(tc, lds_barrier_exchange);
-	tcase_add_test(tc, barrier_deadlock_detected);
+	tcase_add_test(tc, barrier_after_early_exit);
 	tcase_add_test(tc, instruction_cap);
 	tcase_add_test(tc, out_of_bounds_access_reported);
 	tcase_add_test(tc, unknown_and_unimplemented_reported);
