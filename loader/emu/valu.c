@@ -313,6 +313,42 @@ static uint32_t sat_u32(const Inst *in, uint64_t v)
 	return in->clamp && v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
+/* Unsigned 32-bit results given as an exact signed value (differences). */
+static uint32_t sat_u32s(const Inst *in, int64_t v)
+{
+	if (in->clamp)
+		v = v < 0 ? 0 : v > (int64_t)UINT32_MAX ? (int64_t)UINT32_MAX : v;
+	return (uint32_t)v;
+}
+
+/* 16-bit lanes: the exact value wraps to 16 bits, or saturates to the
+ * lane type's range under clamp. */
+static uint32_t sat_u16(const Inst *in, int64_t v)
+{
+	if (in->clamp)
+		v = v < 0 ? 0 : v > 0xffff ? 0xffff : v;
+	return (uint32_t)v & 0xffff;
+}
+
+static uint32_t sat_i16(const Inst *in, int64_t v)
+{
+	if (in->clamp)
+		v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+	return (uint32_t)v & 0xffff;
+}
+
+/* VOP3P: inline constants and literals are the same value in both halves;
+ * register operands (SGPRs as well as VGPRs) supply their own high half. */
+static bool src_is_constant(unsigned c)
+{
+	return (c >= SRC_ZERO && c <= 208) || (c >= 240 && c <= 248) || c == SRC_LITERAL;
+}
+
+static uint32_t clamp_h(const Inst *in, uint32_t h)
+{
+	return in->clamp ? UH(omod_clamp_f(in, H(h))) : h;
+}
+
 static uint32_t f32_class(float f)
 {
 	uint32_t u = U(f);
@@ -565,7 +601,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			for (int i = 0; i < ns; i++) {
 				uint64_t *X = i == 0 ? A : i == 1 ? B : C;
 				src64(e, w, in, i, T_B64, X);
-				if (in->src[i] < SRC_VGPR) {
+				if (src_is_constant(in->src[i])) {
 					uint32_t v = emu_scalar_src(e, w, in, in->src[i], T_F32);
 					for (int l = 0; l < 64; l++)
 						X[l] = v | (uint64_t)v << 32;
@@ -588,14 +624,13 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 				case EI_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
 				case EI_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
 				case EI_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
-				case EI_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)(B[l] >> 32) << 32; continue;
+				/* pk_mov: D.lo = op_sel[0] ? S0.hi : S0.lo, D.hi = op_sel[1] ?
+				 * S1.hi : S1.lo — the low dwords selected above */
+				case EI_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)B[l] << 32; continue;
 				default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
 				}
-				DD[l] = U(lo) | (uint64_t)U(hi) << 32;
+				DD[l] = U(omod_clamp_f(in, lo)) | (uint64_t)U(omod_clamp_f(in, hi)) << 32;
 			}
-			if (in->id == EI_V_PK_MOV_B32) /* pk_mov: op_sel picks the dword of each source */
-				for (int l = 0; l < 64; l++)
-					DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)(B[l] >> 32) << 32;
 			write64(e, w, in, in->dst, DD, exec);
 			return;
 		}
@@ -605,7 +640,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			Inst tmp = *in;
 			tmp.neg = tmp.abs = 0;
 			src32(e, w, &tmp, i, t, X, &cx, false);
-			if (in->src[i] < SRC_VGPR) /* constants apply to both halves */
+			if (src_is_constant(in->src[i])) /* constants apply to both halves */
 				for (int l = 0; l < 64; l++)
 					X[l] = (X[l] & 0xffff) | X[l] << 16;
 			bool mix = in->id == EI_V_FMA_MIX_F32 || in->id == EI_V_FMA_MIXLO_F16 || in->id == EI_V_FMA_MIXHI_F16;
@@ -630,15 +665,19 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			uint32_t rl = 0, rh = 0;
 			switch (in->id) {
 #define PK(expr_lo, expr_hi) rl = (expr_lo) & 0xffff, rh = (expr_hi) & 0xffff; break
-			case EI_V_PK_FMA_F16: PK(UH((float)((double)H(x0) * H(x1) + H(x2))), UH((float)((double)H(y0) * H(y1) + H(y2))));
-			case EI_V_PK_ADD_F16: PK(UH(H(x0) + H(x1)), UH(H(y0) + H(y1)));
-			case EI_V_PK_MUL_F16: PK(UH(H(x0) * H(x1)), UH(H(y0) * H(y1)));
-			case EI_V_PK_MIN_F16: PK(UH(fminf(H(x0), H(x1))), UH(fminf(H(y0), H(y1))));
-			case EI_V_PK_MAX_F16: PK(UH(fmaxf(H(x0), H(x1))), UH(fmaxf(H(y0), H(y1))));
-			case EI_V_PK_ADD_U16: case EI_V_PK_ADD_I16: PK(x0 + x1, y0 + y1);
-			case EI_V_PK_SUB_U16: case EI_V_PK_SUB_I16: PK(x0 - x1, y0 - y1);
+			/* floats: clamp to [0, 1] (NaN -> 0); integers: saturate under clamp */
+			case EI_V_PK_FMA_F16: PK(clamp_h(in, UH((float)((double)H(x0) * H(x1) + H(x2)))), clamp_h(in, UH((float)((double)H(y0) * H(y1) + H(y2)))));
+			case EI_V_PK_ADD_F16: PK(clamp_h(in, UH(H(x0) + H(x1))), clamp_h(in, UH(H(y0) + H(y1))));
+			case EI_V_PK_MUL_F16: PK(clamp_h(in, UH(H(x0) * H(x1))), clamp_h(in, UH(H(y0) * H(y1))));
+			case EI_V_PK_MIN_F16: PK(clamp_h(in, UH(fminf(H(x0), H(x1)))), clamp_h(in, UH(fminf(H(y0), H(y1)))));
+			case EI_V_PK_MAX_F16: PK(clamp_h(in, UH(fmaxf(H(x0), H(x1)))), clamp_h(in, UH(fmaxf(H(y0), H(y1)))));
+			case EI_V_PK_ADD_U16: PK(sat_u16(in, (int64_t)x0 + x1), sat_u16(in, (int64_t)y0 + y1));
+			case EI_V_PK_ADD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 + (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 + (int16_t)y1));
+			case EI_V_PK_SUB_U16: PK(sat_u16(in, (int64_t)x0 - x1), sat_u16(in, (int64_t)y0 - y1));
+			case EI_V_PK_SUB_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 - (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 - (int16_t)y1));
 			case EI_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
-			case EI_V_PK_MAD_U16: case EI_V_PK_MAD_I16: PK(x0 * x1 + x2, y0 * y1 + y2);
+			case EI_V_PK_MAD_U16: PK(sat_u16(in, (int64_t)x0 * x1 + x2), sat_u16(in, (int64_t)y0 * y1 + y2));
+			case EI_V_PK_MAD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int16_t)x2), sat_i16(in, (int64_t)(int16_t)y0 * (int16_t)y1 + (int16_t)y2));
 			case EI_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
 			case EI_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
 			case EI_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
@@ -647,9 +686,9 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			case EI_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
 			case EI_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
 #undef PK
-			case EI_V_FMA_MIX_F32: d[l] = U(fmaf(F(x0), F(x1), F(x2))); continue;
-			case EI_V_FMA_MIXLO_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
-			case EI_V_FMA_MIXHI_F16: d[l] = UH(fmaf(F(x0), F(x1), F(x2))); continue;
+			case EI_V_FMA_MIX_F32: d[l] = U(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+			case EI_V_FMA_MIXLO_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+			case EI_V_FMA_MIXHI_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
 			/* integer dots: exact sums; clamp saturates to the result type */
 			case EI_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
 			case EI_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
@@ -886,9 +925,10 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); r16 = true; break;
 	case EI_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); r16 = true; break;
 	case EI_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); r16 = true; break;
-	case EI_V_ADD_U16: LOOP(d[l] = a[l] + b[l]); r16 = true; break;
-	case EI_V_SUB_U16: LOOP(d[l] = a[l] - b[l]); r16 = true; break;
-	case EI_V_SUBREV_U16: LOOP(d[l] = b[l] - a[l]); r16 = true; break;
+	/* integer clamp (VOP3, SDWA): saturate to the result type */
+	case EI_V_ADD_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) + (b[l] & 0xffff))); r16 = true; break;
+	case EI_V_SUB_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) - (b[l] & 0xffff))); r16 = true; break;
+	case EI_V_SUBREV_U16: LOOP(d[l] = sat_u16(in, (int64_t)(b[l] & 0xffff) - (a[l] & 0xffff))); r16 = true; break;
 	case EI_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); r16 = true; break;
 	case EI_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); r16 = true; break;
 	case EI_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); r16 = true; break;
@@ -905,9 +945,9 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_DOT4C_I32_I8: LOOP(uint32_t acc = dold[l];
 		for (int k = 0; k < 32; k += 8) acc += (uint32_t)((int8_t)(a[l] >> k) * (int8_t)(b[l] >> k));
 		d[l] = acc); break;
-	case EI_V_ADD_U32: LOOP(d[l] = a[l] + b[l]); break;
-	case EI_V_SUB_U32: LOOP(d[l] = a[l] - b[l]); break;
-	case EI_V_SUBREV_U32: LOOP(d[l] = b[l] - a[l]); break;
+	case EI_V_ADD_U32: LOOP(d[l] = sat_u32(in, (uint64_t)a[l] + b[l])); break;
+	case EI_V_SUB_U32: LOOP(d[l] = sat_u32s(in, (int64_t)a[l] - b[l])); break;
+	case EI_V_SUBREV_U32: LOOP(d[l] = sat_u32s(in, (int64_t)b[l] - a[l])); break;
 	/* VOP3-only */
 	case EI_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); fres = true; break;
 	case EI_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
@@ -976,8 +1016,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
 	case EI_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
 	case EI_V_MAD_F16: case EI_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
-	case EI_V_MAD_U16: case EI_V_MAD_LEGACY_U16: LOOP(d[l] = a[l] * b[l] + c[l]); r16 = true; break;
-	case EI_V_MAD_I16: case EI_V_MAD_LEGACY_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); r16 = true; break;
+	case EI_V_MAD_U16: case EI_V_MAD_LEGACY_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff))); r16 = true; break;
+	case EI_V_MAD_I16: case EI_V_MAD_LEGACY_I16: LOOP(d[l] = sat_i16(in, (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l])); r16 = true; break;
 	case EI_V_FMA_F16: case EI_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
 	case EI_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); r16 = true; break;
 	case EI_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
@@ -995,8 +1035,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		int32_t x = (int32_t)a[l], y = (int32_t)b[l];
 		x = x > 32767 ? 32767 : x < -32768 ? -32768 : x; y = y > 32767 ? 32767 : y < -32768 ? -32768 : y;
 		d[l] = ((uint32_t)x & 0xffff) | ((uint32_t)y & 0xffff) << 16); break;
-	case EI_V_ADD_I32: LOOP(d[l] = a[l] + b[l]); break;
-	case EI_V_SUB_I32: LOOP(d[l] = a[l] - b[l]); break;
+	case EI_V_ADD_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] + (int32_t)b[l])); break;
+	case EI_V_SUB_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] - (int32_t)b[l])); break;
 	case EI_V_PACK_B32_F16: LOOP(
 		uint32_t x = (in->opsel & 1) ? a[l] >> 16 : a[l] & 0xffff, y = (in->opsel & 2) ? b[l] >> 16 : b[l] & 0xffff;
 		d[l] = x | y << 16); break;

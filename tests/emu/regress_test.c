@@ -403,6 +403,115 @@ START_TEST(scratch_private)
 }
 END_TEST
 
+/* Bugs 11, 13, 14, 15: VOP3P with SGPR sources (each half of the register
+ * feeds its own lane), v_pk_mov_b32's op_sel, and the clamp bit on packed
+ * integer, SDWA, VOP3 integer and packed float arithmetic. Inputs are
+ * random lane values plus the saturation edges; references are computed
+ * here lane by lane. */
+static uint32_t lohi(uint32_t lo, uint32_t hi) { return (lo & 0xffff) | (hi & 0xffff) << 16; }
+static int64_t sx16(uint32_t v) { return (int16_t)(uint16_t)v; }
+static uint32_t clampu16(int64_t v) { return v < 0 ? 0 : v > 0xffff ? 0xffff : (uint32_t)v; }
+static uint32_t clampi16(int64_t v) { return (uint32_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v) & 0xffff; }
+static uint32_t clamph(float f)
+{
+	return f32_to_f16(isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
+}
+
+START_TEST(packed_sgpr_and_clamp)
+{
+	enum { NOUT = 10 };
+	static const char *code =
+		"s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+		"s_load_dwordx2 s[8:9], s[0:1], 0x10\n"
+		"v_and_b32 v0, 0x3ff, v0\n"
+		"v_lshlrev_b32 v1, 2, v0\n"
+		"v_mul_u32_u24 v30, 40, v0\n"
+		"s_waitcnt lgkmcnt(0)\n"
+		"global_load_dword v10, v1, s[4:5]\n"
+		"global_load_dword v11, v1, s[6:7]\n"
+		"s_waitcnt vmcnt(0)\n"
+		"s_mov_b32 s1, 0x5fffd\n"
+		"s_mov_b32 s2, 0x90003\n"
+		"s_mov_b32 s12, 0x11112222\n"
+		"s_mov_b32 s13, 0x33334444\n"
+		"v_pk_mad_u16 v12, v10, s1, v11\n"
+		"v_pk_ashrrev_i16 v13, s2, v10\n"
+		"v_pk_add_i16 v14, v10, v11 clamp\n"
+		"v_pk_sub_u16 v15, v10, v11 clamp\n"
+		"v_sub_u16_sdwa v16, v10, v11 clamp dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:BYTE_1\n"
+		"v_pk_fma_f16 v17, v10, v11, v10 clamp\n"
+		"v_add_u32_e64 v18, v10, v11 clamp\n"
+		"v_sub_i32 v19, v10, v11 clamp\n"
+		"v_pk_mov_b32 v[20:21], s[12:13], s[12:13] op_sel:[1,0]\n"
+		"v_pk_mov_b32 v[22:23], v[10:11], v[10:11] op_sel:[0,1]\n"
+		"v_add_u32 v21, v21, v22\n" /* fold the VGPR form into column 9 */
+		"v_add_u32 v21, v21, v23\n"
+		"global_store_dword v30, v12, s[8:9]\n"
+		"global_store_dword v30, v13, s[8:9] offset:4\n"
+		"global_store_dword v30, v14, s[8:9] offset:8\n"
+		"global_store_dword v30, v15, s[8:9] offset:12\n"
+		"global_store_dword v30, v16, s[8:9] offset:16\n"
+		"global_store_dword v30, v17, s[8:9] offset:20\n"
+		"global_store_dword v30, v18, s[8:9] offset:24\n"
+		"global_store_dword v30, v19, s[8:9] offset:28\n"
+		"global_store_dword v30, v20, s[8:9] offset:32\n"
+		"global_store_dword v30, v21, s[8:9] offset:36\n";
+	uint32_t a[64], b[64], out[64][NOUT];
+	static const uint32_t edge[][2] = {
+		{0x7fff0001, 0x00017fff}, {0x80000001, 0x80000002}, {0x00000005, 0x00070003}, {0xffffffff, 0x00000001},
+		{0x7fffffff, 0xffffffff}, {0x3c003800, 0x3c003c00}, {0xbc00fc00, 0x3c007e00}, {0x0000ff00, 0x00000100},
+	};
+	uint32_t seed = 7;
+	for (int l = 0; l < 64; l++) {
+		if (l < 8) {
+			a[l] = edge[l][0], b[l] = edge[l][1];
+		} else if (l < 40) { /* halves in [-2, 2] for the f16 column */
+			seed = seed * 1664525u + 1013904223u;
+			float x = (float)(int)(seed >> 20) / 1024.0f - 2.0f, y = (float)(int)((seed >> 8) & 0xfff) / 1024.0f - 2.0f;
+			seed = seed * 1664525u + 1013904223u;
+			float z = (float)(int)(seed >> 20) / 1024.0f - 2.0f, t = (float)(int)((seed >> 8) & 0xfff) / 1024.0f - 2.0f;
+			a[l] = lohi(f32_to_f16(x), f32_to_f16(y)), b[l] = lohi(f32_to_f16(z), f32_to_f16(t));
+		} else {
+			seed = seed * 1664525u + 1013904223u;
+			a[l] = seed;
+			seed = seed * 1664525u + 1013904223u;
+			b[l] = seed;
+		}
+	}
+	memset(out, 0, sizeof out);
+	Harness h;
+	h_init(&h, code);
+	h_buffer(&h, a, sizeof a, 0, false);
+	h_buffer(&h, b, sizeof b, 8, false);
+	h_buffer(&h, out, sizeof out, 16, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	int bad = 0;
+	for (int l = 0; l < 64; l++) {
+		uint32_t x = a[l], y = b[l], xl = x & 0xffff, xh = x >> 16, yl = y & 0xffff, yh = y >> 16;
+		uint32_t want[NOUT];
+		want[0] = lohi(xl * 0xfffd + yl, xh * 5 + yh);
+		want[1] = lohi((uint32_t)(sx16(xl) >> 3), (uint32_t)(sx16(xh) >> 9));
+		want[2] = lohi(clampi16(sx16(xl) + sx16(yl)), clampi16(sx16(xh) + sx16(yh)));
+		want[3] = lohi(clampu16((int64_t)xl - yl), clampu16((int64_t)xh - yh));
+		want[4] = clampu16((int64_t)((x >> 8) & 0xff) - ((y >> 8) & 0xff));
+		float fl = (float)((double)f16_to_f32((uint16_t)xl) * f16_to_f32((uint16_t)yl) + f16_to_f32((uint16_t)xl));
+		float fh = (float)((double)f16_to_f32((uint16_t)xh) * f16_to_f32((uint16_t)yh) + f16_to_f32((uint16_t)xh));
+		want[5] = lohi(clamph(fl), clamph(fh));
+		want[6] = (uint64_t)x + y > UINT32_MAX ? UINT32_MAX : x + y;
+		int64_t dif = (int64_t)(int32_t)x - (int32_t)y;
+		want[7] = (uint32_t)(dif > INT32_MAX ? INT32_MAX : dif < INT32_MIN ? INT32_MIN : dif);
+		want[8] = 0x33334444;
+		want[9] = 0x11112222 + x + y; /* v22 = a.lo (op_sel 0), v23 = b: S1 = v[10:11], op_sel 1 -> v11 */
+		for (int k = 0; k < NOUT; k++)
+			if (out[l][k] != want[k] && bad++ < 12)
+				fprintf(stderr, "lane %d column %d: a=0x%08x b=0x%08x got 0x%08x want 0x%08x\n", l, k, x, y,
+					out[l][k], want[k]);
+	}
+	ck_assert_int_eq(bad, 0);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -414,6 +523,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, ds_cmpst);
 	tcase_add_test(tc, dpp_masks_bound_ctrl);
 	tcase_add_test(tc, scratch_private);
+	tcase_add_test(tc, packed_sgpr_and_clamp);
 	suite_add_tcase(s, tc);
 	return s;
 }
