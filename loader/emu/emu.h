@@ -43,7 +43,7 @@ typedef struct EmuLaunch {
 	uint32_t grid[3];        /* workgroups in x, y, z */
 	uint32_t wg_size[3];     /* work-items per workgroup in x, y, z */
 	uint32_t dynamic_lds;    /* extra LDS bytes beyond the KD's static size */
-	uint64_t max_instructions; /* 0: default cap; stops runaway loops with a message */
+	uint64_t max_instructions; /* 0: default cap of 1e8 wave instructions; stops runaway loops with a message */
 	bool trace;              /* print each executed instruction to stderr */
 } EmuLaunch;
 

@@ -25,7 +25,10 @@
 #include "../../util/util.h"
 #include "emu_int.h"
 
-enum { DEFAULT_CAP = 2000000000u };
+/* Default cap on wave instructions per launch: about 15 s at the measured
+ * ~6 M wave instructions/s, far above the largest validation kernel (a
+ * 512^3 GEMM through LDS: 183k), so a runaway loop fails a test quickly. */
+enum { DEFAULT_CAP = 100000000u };
 /* Largest private segment per work-item the emulator allocates (host memory
  * is 64 bytes per byte per wave). */
 enum { EMU_MAX_PRIVATE = 128 * 1024 };
@@ -207,7 +210,8 @@ static void run_wave(Emu *e, Wave *w)
 		if (e->l->trace)
 			trace(e, w, in);
 		if (++e->executed > e->cap) {
-			emu_fail(e, w, in, "instruction limit of %llu reached (runaway loop?)", (unsigned long long)e->cap);
+			emu_fail(e, w, in, "instruction limit of %llu reached (runaway loop? raise it with --max-instructions N)",
+				 (unsigned long long)e->cap);
 			return;
 		}
 		if (in->id == EI_UNKNOWN) {

@@ -406,6 +406,7 @@ START_TEST(instruction_cap)
 	h.l.max_instructions = 5000;
 	ck_assert_int_eq(h_run(&h), -1);
 	ck_assert_ptr_nonnull(strstr(h.err, "instruction limit of 5000"));
+	ck_assert_ptr_nonnull(strstr(h.err, "raise it with --max-instructions N"));
 	ck_assert_ptr_nonnull(strstr(h.err, "s_branch"));
 	h_free(&h);
 }
