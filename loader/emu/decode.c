@@ -603,7 +603,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 	}
 	case EF_MUBUF: {
 		if (!in->lds) {
-			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
+			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst * ((r->flags & EIF_CMPSWAP) ? 2 : 1));
 			APP(" %s,", s);
 		}
 		if (in->offen && in->idxen)
@@ -643,7 +643,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		else
 			APP(" v%u", in->addr);
 		if (store || (r->flags & EIF_ATOMIC)) {
-			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->data0, r->dst * (in->id == EI_GLOBAL_ATOMIC_CMPSWAP ? 2 : 1));
+			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->data0, r->dst * ((r->flags & EIF_CMPSWAP) ? 2 : 1));
 			APP(", %s", s);
 		}
 		if (in->seg != 0) {

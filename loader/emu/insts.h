@@ -51,6 +51,7 @@ enum {
 	EIF_SDST = 1 << 13,   /* VALU result goes to an SGPR (readlane, readfirstlane) */
 	EIF_SMEM_BUF = 1 << 14, /* s_buffer_*: base is a buffer descriptor */
 	EIF_NOSRC = 1 << 15,  /* SOPK/SOPP: simm16 is not a register operand */
+	EIF_CMPSWAP = 1 << 16, /* atomic compare-swap: data is {new, cmp}, twice the width */
 };
 
 #define NA (-1)
@@ -623,7 +624,7 @@ enum {
 	X(P##_LOAD_SHORT_D16_HI, p "_load_short_d16_hi", F, 0x25, SAME, T_B32, 1, 0, 0, 0, EIF_LOAD | EIF_D16HI)
 #define EMU_VMEM_ATOMIC_ROWS(X, P, p, F, addf90a) \
 	X(P##_ATOMIC_SWAP, p "_atomic_swap", F, 0x40, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
-	X(P##_ATOMIC_CMPSWAP, p "_atomic_cmpswap", F, 0x41, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_CMPSWAP, p "_atomic_cmpswap", F, 0x41, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC | EIF_CMPSWAP) \
 	X(P##_ATOMIC_ADD, p "_atomic_add", F, 0x42, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_SUB, p "_atomic_sub", F, 0x43, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_SMIN, p "_atomic_smin", F, 0x44, SAME, T_I32, 1, 0, 0, 0, EIF_ATOMIC) \
@@ -633,7 +634,26 @@ enum {
 	X(P##_ATOMIC_AND, p "_atomic_and", F, 0x48, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_OR, p "_atomic_or", F, 0x49, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
 	X(P##_ATOMIC_XOR, p "_atomic_xor", F, 0x4a, SAME, T_B32, 1, 0, 0, 0, EIF_ATOMIC) \
-	X(P##_ATOMIC_ADD_F32, p "_atomic_add_f32", F, 0x4d, addf90a, T_F32, 1, 0, 0, 0, EIF_ATOMIC)
+	X(P##_ATOMIC_INC, p "_atomic_inc", F, 0x4b, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_DEC, p "_atomic_dec", F, 0x4c, SAME, T_U32, 1, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_ADD_F32, p "_atomic_add_f32", F, 0x4d, addf90a, T_F32, 1, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_PK_ADD_F16, p "_atomic_pk_add_f16", F, 0x4e, addf90a, T_F16, 1, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_ADD_F64, p "_atomic_add_f64", F, 0x4f, SAME, T_F64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_MIN_F64, p "_atomic_min_f64", F, 0x50, SAME, T_F64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_MAX_F64, p "_atomic_max_f64", F, 0x51, SAME, T_F64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_SWAP_X2, p "_atomic_swap_x2", F, 0x60, SAME, T_B64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_CMPSWAP_X2, p "_atomic_cmpswap_x2", F, 0x61, SAME, T_B64, 2, 0, 0, 0, EIF_ATOMIC | EIF_CMPSWAP) \
+	X(P##_ATOMIC_ADD_X2, p "_atomic_add_x2", F, 0x62, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_SUB_X2, p "_atomic_sub_x2", F, 0x63, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_SMIN_X2, p "_atomic_smin_x2", F, 0x64, SAME, T_I64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_UMIN_X2, p "_atomic_umin_x2", F, 0x65, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_SMAX_X2, p "_atomic_smax_x2", F, 0x66, SAME, T_I64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_UMAX_X2, p "_atomic_umax_x2", F, 0x67, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_AND_X2, p "_atomic_and_x2", F, 0x68, SAME, T_B64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_OR_X2, p "_atomic_or_x2", F, 0x69, SAME, T_B64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_XOR_X2, p "_atomic_xor_x2", F, 0x6a, SAME, T_B64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_INC_X2, p "_atomic_inc_x2", F, 0x6b, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC) \
+	X(P##_ATOMIC_DEC_X2, p "_atomic_dec_x2", F, 0x6c, SAME, T_U64, 2, 0, 0, 0, EIF_ATOMIC)
 
 #define EMU_VMEM_ROWS(X, P, p, F, addf90a) EMU_VMEM_LDST_ROWS(X, P, p, F) EMU_VMEM_ATOMIC_ROWS(X, P, p, F, addf90a)
 

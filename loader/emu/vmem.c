@@ -15,8 +15,10 @@
  *   structured (idxen, stride != 0): in range iff index < num_records.
  * Out-of-range loads give 0 and out-of-range stores are dropped, per dword
  * for the x2/x3/x4 forms. */
+#include <math.h>
 #include <string.h>
 
+#include "../../util/dtype.h"
 #include "emu_int.h"
 
 static uint8_t *dev_ptr(Emu *e, Wave *w, const Inst *in, uint64_t addr, unsigned size, bool wr, int lane)
@@ -169,8 +171,45 @@ static uint32_t atomic_op(EmuInstId id, uint32_t old, uint32_t v, uint32_t cmp)
 		memcpy(&old, &f, 4);
 		return old;
 	}
+	case EI_BUFFER_ATOMIC_INC: case EI_FLAT_ATOMIC_INC: case EI_GLOBAL_ATOMIC_INC: return old >= v ? 0 : old + 1;
+	case EI_BUFFER_ATOMIC_DEC: case EI_FLAT_ATOMIC_DEC: case EI_GLOBAL_ATOMIC_DEC: return old == 0 || old > v ? v : old - 1;
+	case EI_BUFFER_ATOMIC_PK_ADD_F16: case EI_FLAT_ATOMIC_PK_ADD_F16: case EI_GLOBAL_ATOMIC_PK_ADD_F16: {
+		/* each half rounds to nearest even (the f32 sum of two halves
+		 * rounds to the same f16 as the exact sum) */
+		uint32_t lo = f32_to_f16(f16_to_f32((uint16_t)old) + f16_to_f32((uint16_t)v));
+		uint32_t hi = f32_to_f16(f16_to_f32((uint16_t)(old >> 16)) + f16_to_f32((uint16_t)(v >> 16)));
+		return lo | hi << 16;
+	}
 	default: return old;
 	}
+}
+
+/* The 64-bit atomics (_x2 and f64). */
+static uint64_t atomic_op64(EmuInstId id, uint64_t old, uint64_t v, uint64_t cmp)
+{
+	double a, b, f;
+	memcpy(&a, &old, 8), memcpy(&b, &v, 8);
+	switch (id) {
+	case EI_BUFFER_ATOMIC_SWAP_X2: case EI_FLAT_ATOMIC_SWAP_X2: case EI_GLOBAL_ATOMIC_SWAP_X2: return v;
+	case EI_BUFFER_ATOMIC_CMPSWAP_X2: case EI_FLAT_ATOMIC_CMPSWAP_X2: case EI_GLOBAL_ATOMIC_CMPSWAP_X2: return old == cmp ? v : old;
+	case EI_BUFFER_ATOMIC_ADD_X2: case EI_FLAT_ATOMIC_ADD_X2: case EI_GLOBAL_ATOMIC_ADD_X2: return old + v;
+	case EI_BUFFER_ATOMIC_SUB_X2: case EI_FLAT_ATOMIC_SUB_X2: case EI_GLOBAL_ATOMIC_SUB_X2: return old - v;
+	case EI_BUFFER_ATOMIC_SMIN_X2: case EI_FLAT_ATOMIC_SMIN_X2: case EI_GLOBAL_ATOMIC_SMIN_X2: return (int64_t)v < (int64_t)old ? v : old;
+	case EI_BUFFER_ATOMIC_UMIN_X2: case EI_FLAT_ATOMIC_UMIN_X2: case EI_GLOBAL_ATOMIC_UMIN_X2: return v < old ? v : old;
+	case EI_BUFFER_ATOMIC_SMAX_X2: case EI_FLAT_ATOMIC_SMAX_X2: case EI_GLOBAL_ATOMIC_SMAX_X2: return (int64_t)v > (int64_t)old ? v : old;
+	case EI_BUFFER_ATOMIC_UMAX_X2: case EI_FLAT_ATOMIC_UMAX_X2: case EI_GLOBAL_ATOMIC_UMAX_X2: return v > old ? v : old;
+	case EI_BUFFER_ATOMIC_AND_X2: case EI_FLAT_ATOMIC_AND_X2: case EI_GLOBAL_ATOMIC_AND_X2: return old & v;
+	case EI_BUFFER_ATOMIC_OR_X2: case EI_FLAT_ATOMIC_OR_X2: case EI_GLOBAL_ATOMIC_OR_X2: return old | v;
+	case EI_BUFFER_ATOMIC_XOR_X2: case EI_FLAT_ATOMIC_XOR_X2: case EI_GLOBAL_ATOMIC_XOR_X2: return old ^ v;
+	case EI_BUFFER_ATOMIC_INC_X2: case EI_FLAT_ATOMIC_INC_X2: case EI_GLOBAL_ATOMIC_INC_X2: return old >= v ? 0 : old + 1;
+	case EI_BUFFER_ATOMIC_DEC_X2: case EI_FLAT_ATOMIC_DEC_X2: case EI_GLOBAL_ATOMIC_DEC_X2: return old == 0 || old > v ? v : old - 1;
+	case EI_BUFFER_ATOMIC_ADD_F64: case EI_FLAT_ATOMIC_ADD_F64: case EI_GLOBAL_ATOMIC_ADD_F64: f = a + b; break;
+	case EI_BUFFER_ATOMIC_MIN_F64: case EI_FLAT_ATOMIC_MIN_F64: case EI_GLOBAL_ATOMIC_MIN_F64: f = fmin(a, b); break;
+	case EI_BUFFER_ATOMIC_MAX_F64: case EI_FLAT_ATOMIC_MAX_F64: case EI_GLOBAL_ATOMIC_MAX_F64: f = fmax(a, b); break;
+	default: return old;
+	}
+	memcpy(&old, &f, 8);
+	return old;
 }
 
 /* One lane of a VMEM/DS access. p[k] is the host address of dword k (or of
@@ -180,18 +219,31 @@ static void lane_access(Emu *e, Wave *w, const Inst *in, int lane, uint8_t **p, 
 	const EmuInstInfo *r = &emu_inst_info[in->id];
 	unsigned n = r->dst, es = elem_size(r);
 	(void)e;
+	bool rtn = (in->fmt == EF_DS && (r->flags & EIF_LOAD)) || (in->fmt != EF_DS && in->glc);
+	if ((r->flags & EIF_ATOMIC) && n == 2) { /* 64-bit: {new, cmp} pairs for cmpswap_x2 */
+		uint64_t v = vreg(w, vdata)[lane] | (uint64_t)vreg(w, vdata + 1)[lane] << 32;
+		uint64_t cmp = (r->flags & EIF_CMPSWAP) ? vreg(w, vdata + 2)[lane] | (uint64_t)vreg(w, vdata + 3)[lane] << 32 : 0;
+		uint64_t old = 0;
+		if (p[0] && p[1]) {
+			old = ld32(p[0]) | (uint64_t)ld32(p[1]) << 32;
+			uint64_t nw = atomic_op64((EmuInstId)in->id, old, v, cmp);
+			st32(p[0], (uint32_t)nw), st32(p[1], (uint32_t)(nw >> 32));
+		}
+		if (rtn)
+			vreg(w, vdst)[lane] = (uint32_t)old, vreg(w, vdst + 1)[lane] = (uint32_t)(old >> 32);
+		return;
+	}
 	if (r->flags & EIF_ATOMIC) {
 		uint32_t v = vreg(w, vdata)[lane];
-		uint32_t cmp = (in->id == EI_BUFFER_ATOMIC_CMPSWAP || in->id == EI_FLAT_ATOMIC_CMPSWAP ||
-				in->id == EI_GLOBAL_ATOMIC_CMPSWAP) ? vreg(w, vdata + 1)[lane] : 0;
+		uint32_t cmp = (r->flags & EIF_CMPSWAP) ? vreg(w, vdata + 1)[lane] : 0;
 		if (!p[0]) {
-			if (in->glc || (r->flags & EIF_LOAD))
+			if (rtn)
 				vreg(w, vdst)[lane] = 0;
 			return;
 		}
 		uint32_t old = ld32(p[0]);
 		st32(p[0], atomic_op((EmuInstId)in->id, old, v, cmp));
-		if ((in->fmt == EF_DS && (r->flags & EIF_LOAD)) || (in->fmt != EF_DS && in->glc))
+		if (rtn)
 			vreg(w, vdst)[lane] = old;
 		return;
 	}
@@ -381,7 +433,7 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		vdst = in->dst + acc, vdata = in->data0 + acc;
 	if ((load || (atomic && in->glc)) && !in->lds && !emu_vreg_ok(e, w, in, vdst, n))
 		return;
-	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * (strstr(r->name, "cmpswap") ? 2 : 1)))
+	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * ((r->flags & EIF_CMPSWAP) ? 2 : 1)))
 		return;
 	if (in->fmt == EF_FLAT && in->seg == 1) {
 		scratch_access(e, w, in, vdst, vdata);

@@ -512,6 +512,90 @@ START_TEST(packed_sgpr_and_clamp)
 }
 END_TEST
 
+/* Bug 17: the 64-bit global atomics (add/cmpswap/smin _x2, add_f64, with
+ * and without return) and global_atomic_pk_add_f16, each lane on its own
+ * slot (so the result does not depend on lane order), plus one counter that
+ * every lane adds to. */
+START_TEST(atomics_64_and_pk_f16)
+{
+	static const char *code =
+		"s_load_dwordx8 s[4:11], s[0:1], 0x0\n"
+		"s_load_dwordx2 s[12:13], s[0:1], 0x20\n"
+		"v_and_b32 v0, 0x3ff, v0\n"
+		"v_lshlrev_b32 v1, 2, v0\n"
+		"v_lshlrev_b32 v12, 3, v0\n"
+		"v_lshlrev_b32 v30, 5, v0\n"
+		"s_waitcnt lgkmcnt(0)\n"
+		"global_load_dwordx2 v[2:3], v12, s[6:7]\n"
+		"global_load_dwordx2 v[4:5], v12, s[6:7] offset:512\n"
+		"global_load_dword v6, v1, s[6:7] offset:1024\n"
+		"s_waitcnt vmcnt(0)\n"
+		"global_atomic_add_x2 v[8:9], v30, v[2:3], s[4:5] sc0\n"
+		"global_atomic_cmpswap_x2 v[10:11], v30, v[2:5], s[4:5] offset:8 sc0\n"
+		"global_atomic_smin_x2 v30, v[2:3], s[4:5] offset:16\n"
+		"global_atomic_add_f64 v30, v[2:3], s[4:5] offset:24\n"
+		"global_atomic_pk_add_f16 v1, v6, s[10:11]\n"
+		"v_mov_b32 v7, 0\n"
+		"global_atomic_add_x2 v7, v[2:3], s[12:13] sc1\n"
+		"s_waitcnt vmcnt(0)\n"
+		"global_store_dwordx2 v12, v[8:9], s[8:9]\n"
+		"global_store_dwordx2 v12, v[10:11], s[8:9] offset:512\n";
+	uint64_t slot[64][4], init[64][4], in[2 * 64 + 32], ret[128], counter = 0x0123456789abcdefull;
+	uint32_t half[64], half0[64], pkin[64];
+	uint32_t seed = 5;
+	for (int l = 0; l < 64; l++) {
+		double v = (l - 20) * 1.25 + (l % 3 ? 1e10 : -3e-5);
+		memcpy(&in[l], &v, 8);
+		seed = seed * 1664525u + 1013904223u;
+		init[l][0] = (uint64_t)seed << 32 | (seed ^ 0xdeadbeefu);
+		init[l][1] = 0xfeedf00d00000000ull + (uint64_t)l * 0x100000001ull;
+		in[64 + l] = init[l][1] + (uint64_t)(l & 1); /* cmp: equal on even lanes */
+		init[l][2] = (uint64_t)(int64_t)((int32_t)seed >> 4) << 20;
+		double f = 0.5 * l;
+		memcpy(&init[l][3], &f, 8);
+		seed = seed * 1664525u + 1013904223u;
+		half0[l] = lohi(f32_to_f16((float)(seed >> 22) / 256.0f - 2.0f), f32_to_f16((float)((seed >> 8) & 0x3ff) / 64.0f));
+		seed = seed * 1664525u + 1013904223u;
+		pkin[l] = lohi(f32_to_f16((float)(seed >> 22) / 32.0f - 16.0f), f32_to_f16((float)((seed >> 8) & 0x3ff) / 1024.0f));
+	}
+	/* lane 0: ties round to even: 1.0 + 2^-11 = 1.0 (0x3c00); 0x3c01 + 2^-11 = 0x3c02 */
+	half0[0] = 0x3c013c00u;
+	pkin[0] = 0x10001000u;
+	memcpy(&in[128], pkin, sizeof pkin);
+	memcpy(slot, init, sizeof slot);
+	memcpy(half, half0, sizeof half);
+	memset(ret, 0, sizeof ret);
+	Harness h;
+	h_init(&h, code);
+	h_buffer(&h, slot, sizeof slot, 0, true);
+	h_buffer(&h, in, sizeof in, 8, false);
+	h_buffer(&h, ret, sizeof ret, 16, true);
+	h_buffer(&h, half, sizeof half, 24, true);
+	h_buffer(&h, &counter, sizeof counter, 32, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	uint64_t total = 0x0123456789abcdefull;
+	for (int l = 0; l < 64; l++) {
+		uint64_t v = in[l];
+		total += v;
+		ck_assert_uint_eq(ret[l], init[l][0]);
+		ck_assert_uint_eq(slot[l][0], init[l][0] + v);
+		ck_assert_uint_eq(ret[64 + l], init[l][1]);
+		ck_assert_uint_eq(slot[l][1], l & 1 ? init[l][1] : v);
+		ck_assert_uint_eq(slot[l][2], (int64_t)v < (int64_t)init[l][2] ? v : init[l][2]);
+		double dv, di, dr;
+		memcpy(&dv, &v, 8), memcpy(&di, &init[l][3], 8), memcpy(&dr, &slot[l][3], 8);
+		ck_assert(dr == dv + di);
+		uint32_t x = pkin[l], y = half0[l];
+		uint32_t want = lohi(f32_to_f16((float)((double)f16_to_f32((uint16_t)x) + f16_to_f32((uint16_t)y))),
+				     f32_to_f16((float)((double)f16_to_f32((uint16_t)(x >> 16)) + f16_to_f32((uint16_t)(y >> 16)))));
+		ck_assert_msg(half[l] == want, "lane %d: pk_add_f16 0x%08x + 0x%08x = 0x%08x, want 0x%08x", l, y, x, half[l], want);
+	}
+	ck_assert_uint_eq(half[0], 0x3c023c00u);
+	ck_assert_uint_eq(counter, total);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -524,6 +608,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, dpp_masks_bound_ctrl);
 	tcase_add_test(tc, scratch_private);
 	tcase_add_test(tc, packed_sgpr_and_clamp);
+	tcase_add_test(tc, atomics_64_and_pk_f16);
 	suite_add_tcase(s, tc);
 	return s;
 }
