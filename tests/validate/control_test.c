@@ -782,16 +782,12 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, big_wg);
 	tcase_add_test(tc, faults);
 	tcase_add_test(tc, lanes);
-	if (strcmp(arch, "gfx942") == 0) /* gfx90a: pending, emulator bug 11 */
-		tcase_add_test(tc, implicit);
+	tcase_add_test(tc, implicit);
+	tcase_add_test(tc, barriers);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING")) {
-		tcase_add_test(tc, barriers);
+	if (getenv("WAVECC_VALIDATE_PENDING"))
 		tcase_add_test(tc, atomics2);
-		if (strcmp(arch, "gfx942") != 0)
-			tcase_add_test(tc, implicit);
-	}
 	return tc;
 }
 

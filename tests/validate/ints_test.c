@@ -397,7 +397,7 @@ START_TEST(small_ints)
 		p[10] = (uint32_t)((int)(int8_t)(a >> 8) * (int)(int8_t)(b >> 24) + (int)(int8_t)(a >> 16) - (int)(uint8_t)b);
 	}
 	static const char *const what[12] = {"short2 +", "short2 - *", "short2 max", "ushort2 min", "short2 >>",
-					     "ushort2 <<", "short2 add_sat", "ushort2 sub_sat", "char4 * +", "uchar4 |a-b|",
+					     "ushort2 <<", "short2 add_sat", "ushort2 sub_sat", "char4 * +", "uchar4 max-min",
 					     "char lanes mixed", "uchar4 add_sat"};
 	static uint32_t gcol[N], wcol[N];
 	for (int k = 0; k < 12; k++) {
@@ -409,8 +409,8 @@ START_TEST(small_ints)
 	}
 	static const char *const insns[] = {"v_pk_add_u16", "v_pk_add_i16", "v_pk_sub_u16", "v_pk_max_i16", "v_pk_min_u16",
 					    "v_pk_lshlrev_b16", "v_pk_ashrrev_i16", "v_pk_mad_u16", "v_add_u16_sdwa",
-					    "v_sub_u16_sdwa", "v_mul_lo_u16_sdwa", "v_min_u16_sdwa", "v_sub_u32_sdwa",
-					    "v_or_b32_sdwa", NULL};
+					    "v_sub_u16_sdwa", "v_mul_lo_u16_sdwa", "v_min_u16_sdwa", "v_max_u16_sdwa",
+					    "v_sub_u32_sdwa", "v_or_b32_sdwa", NULL};
 	vk_expect_insns("small_ints", insns);
 }
 END_TEST
@@ -425,10 +425,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, bits);
 	tcase_add_test(tc, dot);
 	tcase_add_test(tc, packed);
-	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
-	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING"))
-		tcase_add_test(tc, small_ints);
+	tcase_add_test(tc, small_ints);
 	return tc;
 }
 
