@@ -107,6 +107,16 @@ static void pr_mul(Buf *b, SymRat k, Sym *const *fs, int n)
 	int dn = nden + (k.q != 1);
 	if (dn == 0)
 		return;
+	/* `/(4*(a + 1))` would make the reader distribute 4 over the sum
+	 * (and possibly overflow there); `/4/(a + 1)` cannot */
+	bool sum_den = false;
+	for (int i = 0; i < n; i++)
+		sum_den |= fs[i]->kind == SYM_POW && fs[i]->args[1]->u.num.p < 0 && fs[i]->args[0]->kind == SYM_ADD;
+	if (k.q != 1 && sum_den) {
+		buf_printf(b, "/%lld", (long long)k.q);
+		k.q = 1;
+		dn--;
+	}
 	buf_putc(b, '/');
 	if (dn > 1)
 		buf_putc(b, '(');
