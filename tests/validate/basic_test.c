@@ -15,7 +15,7 @@
 static void setup_gfx942(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "fdiv_exact", "mixed",
-					      "fp8", "fclamp", NULL};
+					      "fp8", "fclamp", "elementwise_o0", NULL};
 	vk_compile_arch("validate_basic", kernels, "gfx942");
 }
 
@@ -23,7 +23,7 @@ static void setup_gfx942(void)
 static void setup_gfx90a(void)
 {
 	static const char *const kernels[] = {"elementwise", "convert", "transcendental", "grid3d", "fdiv_exact", "mixed",
-					      "fclamp", NULL};
+					      "fclamp", "elementwise_o0", NULL};
 	vk_compile_arch("validate_basic_gfx90a", kernels, "gfx90a");
 }
 
@@ -41,8 +41,11 @@ static int32_t cvt_i32_sat(float f)
 	return (int32_t)f;
 }
 
-START_TEST(elementwise)
+/* The checks of elementwise for the code object STEM.hsaco (STEM.launch.json). */
+static void run_elementwise(const char *stem)
 {
+	char desc[64];
+	snprintf(desc, sizeof desc, "%s.launch.json", stem);
 	enum { N = 1000 };
 	static float a[N], b[N], c[N], fo[N * 6];
 	static int32_t x[N], y[N], io[N * 12];
@@ -82,7 +85,7 @@ START_TEST(elementwise)
 		{"y", DT_I32, 1, {N}, y, VK_IN},       {"fo", DT_F32, 2, {N, 6}, fo, VK_OUT},
 		{"io", DT_I32, 2, {N, 12}, io, VK_OUT},
 	};
-	vk_run("elementwise.launch.json", "n=1000", args, ARRAY_LEN(args));
+	vk_run(desc, "n=1000", args, ARRAY_LEN(args));
 
 	for (int i = 0; i < N; i++) {
 		double *f = fw + i * 6;
@@ -115,8 +118,16 @@ START_TEST(elementwise)
 					    "v_mul_hi_i32", "v_mul_lo_u32", "v_rcp_iflag_f32", "v_ffbh_u32",
 					    "v_bcnt_u32_b32", "v_cvt_i32_f32", "v_ashrrev_i32", "global_store_dwordx4",
 					    "s_and_saveexec_b64", NULL};
-	vk_expect_insns("elementwise", insns);
+	if (strcmp(stem, "elementwise") == 0)
+		vk_expect_insns(stem, insns);
+	else
+		vk_expect_insns(stem, vk_spill_insns);
 }
+
+START_TEST(elementwise) { run_elementwise("elementwise"); }
+END_TEST
+
+START_TEST(elementwise_o0) { run_elementwise("elementwise_o0"); }
 END_TEST
 
 /* ---- conversions ---- */
@@ -503,6 +514,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, elementwise);
+	tcase_add_test(tc, elementwise_o0);
 	tcase_add_test(tc, convert);
 	tcase_add_test(tc, transcendental);
 	tcase_add_test(tc, grid3d);

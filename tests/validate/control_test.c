@@ -13,7 +13,7 @@
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
 				      "big_wg", "faults", "implicit", "lanes", "barriers",
-				      "atomics2", NULL};
+				      "atomics2", "wave_ops_o0", "lds_reduce_o0", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 
@@ -126,8 +126,11 @@ END_TEST
 
 /* ---- cross-lane wave operations ---- */
 
-START_TEST(wave_ops)
+/* The checks of wave_ops for the code object STEM.hsaco (STEM.launch.json). */
+static void run_wave_ops(const char *stem)
 {
+	char desc[64];
+	snprintf(desc, sizeof desc, "%s.launch.json", stem);
 	enum { N = 200, NOUT = 12, WAVES = 4 };
 	static int32_t x[N], out[N * NOUT];
 	static uint32_t want[N * NOUT];
@@ -170,7 +173,7 @@ START_TEST(wave_ops)
 		}
 	}
 	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN}, {"out", DT_I32, 2, {N, NOUT}, out, VK_OUT}};
-	vk_run("wave_ops.launch.json", "n=200", args, ARRAY_LEN(args));
+	vk_run(desc, "n=200", args, ARRAY_LEN(args));
 	static const char *const what[NOUT] = {
 		"DPP scan (row_shr, row_bcast)", "v_readlane lane 63", "ds_bpermute butterfly max", "quad_perm",
 		"row_mirror", "row_half_mirror", "row_ror:3", "row_shl:5 bound_ctrl off", "wave_shr:1",
@@ -188,8 +191,16 @@ START_TEST(wave_ops)
 	static const char *const insns[] = {"v_add_u32_dpp", "v_mov_b32_dpp", "ds_bpermute_b32", "ds_swizzle_b32",
 					    "v_readlane_b32", "v_readfirstlane_b32", "v_mbcnt_lo_u32_b32",
 					    "v_mbcnt_hi_u32_b32", "s_bcnt1_i32_b64", NULL};
-	vk_expect_insns("wave_ops", insns);
+	if (strcmp(stem, "wave_ops") == 0)
+		vk_expect_insns(stem, insns);
+	else
+		vk_expect_insns(stem, vk_spill_insns);
 }
+
+START_TEST(wave_ops) { run_wave_ops("wave_ops"); }
+END_TEST
+
+START_TEST(wave_ops_o0) { run_wave_ops("wave_ops_o0"); }
 END_TEST
 
 /* ---- LDS tiling ---- */
@@ -212,8 +223,11 @@ START_TEST(lds_transpose)
 }
 END_TEST
 
-START_TEST(lds_reduce)
+/* The checks of lds_reduce for the code object STEM.hsaco (STEM.launch.json). */
+static void run_lds_reduce(const char *stem)
 {
+	char desc[64];
+	snprintf(desc, sizeof desc, "%s.launch.json", stem);
 	enum { N = 1000, WG = 256, NWG = 4 };
 	static int32_t x[N], sums[NWG];
 	static int64_t pairs[N];
@@ -237,13 +251,21 @@ START_TEST(lds_reduce)
 	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
 			{"sums", DT_I32, 1, {NWG}, sums, VK_OUT},
 			{"pairs", DT_I64, 1, {N}, pairs, VK_OUT}};
-	vk_run("lds_reduce.launch.json", "n=1000", args, ARRAY_LEN(args));
+	vk_run(desc, "n=1000", args, ARRAY_LEN(args));
 	vk_check_u32("lds_reduce sums [4]", (uint32_t *)sums, wsums, NWG);
 	vk_check_u32("lds_reduce pairs [n] (as 2 x u32)", (uint32_t *)pairs, (uint32_t *)wpairs, N * 2);
 	static const char *const insns[] = {"ds_read2_b32", "ds_read2st64_b32", "ds_write_b64", "ds_read_b64",
 					    "s_barrier", NULL};
-	vk_expect_insns("lds_reduce", insns);
+	if (strcmp(stem, "lds_reduce") == 0)
+		vk_expect_insns(stem, insns);
+	else
+		vk_expect_insns(stem, vk_spill_insns);
 }
+
+START_TEST(lds_reduce) { run_lds_reduce("lds_reduce"); }
+END_TEST
+
+START_TEST(lds_reduce_o0) { run_lds_reduce("lds_reduce_o0"); }
 END_TEST
 
 START_TEST(lds_types)
@@ -770,8 +792,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, loops);
 	tcase_add_test(tc, divergent);
 	tcase_add_test(tc, wave_ops);
+	tcase_add_test(tc, wave_ops_o0);
 	tcase_add_test(tc, lds_transpose);
 	tcase_add_test(tc, lds_reduce);
+	tcase_add_test(tc, lds_reduce_o0);
 	tcase_add_test(tc, lds_types);
 	tcase_add_test(tc, scalar_ops);
 	tcase_add_test(tc, softmax);

@@ -129,6 +129,9 @@ void vk_expect_insns(const char *name, const char *const *mnemonics)
 	}
 }
 
+const char *const vk_spill_insns[] = {"scratch_load_dword", "v_writelane_b32",     "v_readlane_b32",
+				       "s_or_saveexec_b64",  "v_accvgpr_write_b32", "v_accvgpr_read_b32", NULL};
+
 static void arg_path(char *out, size_t len, const char *desc, const VkArg *a, const char *kind)
 {
 	size_t stem = strcspn(desc, "."); /* "elementwise.launch.json" -> "elementwise" */

@@ -51,6 +51,11 @@ const char *vk_disasm(const char *name);
  * the disassembly of NAME.hsaco: proves the kernel exercises what it claims. */
 void vk_expect_insns(const char *name, const char *const *mnemonics);
 
+/* What clang's -O0 builds of a kernel (the *_o0.cl variants) must contain on
+ * gfx942: scratch traffic, SGPR spills to VGPR lanes under whole-wave exec,
+ * VGPR spills to AGPRs. NULL-terminated. */
+extern const char *const vk_spill_insns[];
+
 /* ---- harness.c: running ---- */
 
 /* One kernel argument bound to host data. `data` holds count(shape) elements
