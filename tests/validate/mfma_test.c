@@ -31,7 +31,7 @@ static void compile_anchor(void)
 
 static void setup_gfx942(void)
 {
-	static const char *const kernels[] = {"mfma", "mfma942", "gemm_bf16", NULL};
+	static const char *const kernels[] = {"mfma", "mfma942", "gemm_bf16", "gemm_bf16_o0", NULL};
 	vk_compile_arch("validate_mfma", kernels, "gfx942");
 	compile_anchor();
 }
@@ -39,7 +39,7 @@ static void setup_gfx942(void)
 /* gfx90a: the same MFMAs under their gfx90a encodings (bf16_1k opcodes differ); no i8 16x16x32 there */
 static void setup_gfx90a(void)
 {
-	static const char *const kernels[] = {"mfma", "gemm_bf16", NULL};
+	static const char *const kernels[] = {"mfma", "gemm_bf16", "gemm_bf16_o0", NULL};
 	vk_compile_arch("validate_mfma_gfx90a", kernels, "gfx90a");
 	compile_anchor();
 }
@@ -249,6 +249,14 @@ START_TEST(gemm_bf16)
 }
 END_TEST
 
+/* The same at -O0: scratch, lane and AGPR spills around the MFMAs and barriers. */
+START_TEST(gemm_bf16_o0)
+{
+	run_mfma("gemm_bf16_o0", "gemm_bf16_o0", "v_mfma_f32_32x32x8_bf16", true, 128, 192, 48);
+	vk_expect_insns("gemm_bf16_o0", vk_spill_insns);
+}
+END_TEST
+
 /* The anchor: C[M][N] = A[M][K] * B[N][K]^T, 64x64x32 tiles through LDS. */
 START_TEST(gemm_lds_ref)
 {
@@ -297,8 +305,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, gemm_lds_ref);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING"))
+	if (getenv("WAVECC_VALIDATE_PENDING")) {
 		tcase_add_test(tc, mfma_f64_16x16x4);
+		tcase_add_test(tc, gemm_bf16_o0);
+	}
 	return tc;
 }
 
