@@ -10,7 +10,7 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"wide_math", "bits", "dot", "packed", "small_ints", NULL};
+static const char *const kernels[] = {"wide_math", "bits", "dot", "packed", "small_ints", "cvt_int", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_ints", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_ints_gfx90a", kernels, "gfx90a"); }
 
@@ -415,6 +415,73 @@ START_TEST(small_ints)
 }
 END_TEST
 
+/* ---- integer <-> float conversions at the edges ---- */
+
+static uint32_t cvt_u32_sat(float v)
+{
+	if (isnan(v) || v <= 0)
+		return 0;
+	return v >= 4294967296.0f ? UINT32_MAX : (uint32_t)v;
+}
+
+static uint32_t cvt_i32_sat(float v)
+{
+	if (isnan(v))
+		return 0;
+	return v >= 2147483648.0f ? INT32_MAX : v < -2147483648.0f ? (uint32_t)INT32_MIN : (uint32_t)(int32_t)v;
+}
+
+START_TEST(cvt_int)
+{
+	enum { N = 256 };
+	static int32_t x[N];
+	static float f[N];
+	static uint32_t o[N * 8], want[N * 8];
+	VkRng r = {30};
+	for (int i = 0; i < N; i++) {
+		x[i] = (int32_t)vk_next(&r);
+		f[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -3, 34)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+	}
+	const int32_t sx[] = {16777217, 16777219, -16777217, INT32_MAX, INT32_MIN, -1, 0x7fffffc0, 33554435};
+	const float sf[] = {NAN, -NAN, INFINITY, -INFINITY, -0.5f, 4294967040.0f, 4294967296.0f, 2147483520.0f,
+			    -2147483648.0f, -2147483904.0f, 2.5f, 3.5f, -2.5f, -0.0f, 0x1p-149f, 1e30f};
+	memcpy(x, sx, sizeof sx);
+	memcpy(f, sf, sizeof sf);
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN}, {"f", DT_F32, 1, {N}, f, VK_IN},
+			{"o", DT_U32, 2, {N, 8}, o, VK_OUT}};
+	vk_run("cvt_int.launch.json", "n=256", args, ARRAY_LEN(args));
+	for (int i = 0; i < N; i++) {
+		uint32_t *p = want + i * 8;
+		float v = f[i];
+		p[0] = vk_fbits((float)x[i]);
+		p[1] = vk_fbits((float)(uint32_t)x[i]);
+		p[2] = cvt_u32_sat(v);
+		p[3] = cvt_i32_sat(v);
+		p[4] = vk_fbits(floorf(v));
+		p[5] = vk_fbits(ceilf(v));
+		p[6] = vk_fbits(truncf(v));
+		p[7] = vk_fbits(rintf(v));
+		for (int k = 4; k < 8; k++) /* NaN in, NaN out: the payload is not checked */
+			if (isnan(v) && isnan(vk_bitsf(o[i * 8 + k])))
+				p[k] = o[i * 8 + k];
+	}
+	static const char *const what[8] = {"v_cvt_f32_i32", "v_cvt_f32_u32", "v_cvt_u32_f32 (saturating)",
+					    "v_cvt_i32_f32 (saturating)", "v_floor_f32", "v_ceil_f32", "v_trunc_f32",
+					    "v_rndne_f32"};
+	static uint32_t gcol[N], wcol[N];
+	for (int k = 0; k < 8; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = o[i * 8 + k];
+			wcol[i] = want[i * 8 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	static const char *const insns[] = {"v_cvt_f32_i32", "v_cvt_f32_u32", "v_cvt_u32_f32", "v_cvt_i32_f32",
+					    "v_floor_f32", "v_ceil_f32", "v_trunc_f32", "v_rndne_f32", NULL};
+	vk_expect_insns("cvt_int", insns);
+}
+END_TEST
+
 /* The same cases on gfx942 and, recompiled by clang, on gfx90a. */
 static TCase *cases(const char *arch, void (*setup)(void))
 {
@@ -426,6 +493,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, dot);
 	tcase_add_test(tc, packed);
 	tcase_add_test(tc, small_ints);
+	tcase_add_test(tc, cvt_int);
 	return tc;
 }
 
