@@ -808,10 +808,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, lanes);
 	tcase_add_test(tc, implicit);
 	tcase_add_test(tc, barriers);
-	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
-	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
-	if (getenv("WAVECC_VALIDATE_PENDING"))
-		tcase_add_test(tc, atomics2);
+	tcase_add_test(tc, atomics2);
 	return tc;
 }
 
