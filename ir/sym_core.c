@@ -775,8 +775,13 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1) || (nf == 1 && f[i].e == 1))
 			continue;
 		SymRat g = sym_content(c, f[i].b), inv;
-		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv) &&
-			rat_mul(k, f[i].e == 1 ? g : inv, &k)) {
+		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
+			/* if the coefficient cannot absorb the content, the canonical
+			 * form is not representable: an overflow, not a second form */
+			if (!rat_mul(k, f[i].e == 1 ? g : inv, &k)) {
+				res = overflow(c);
+				break;
+			}
 			f[i].b = scale_sum(c, inv, f[i].b);
 			if (f[i].b->kind == SYM_ERROR)
 				res = f[i].b; /* never a node with an error inside */
