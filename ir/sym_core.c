@@ -15,8 +15,9 @@
  *   relations compare one child with 0, its content divided out and its
  *        leading coefficient positive
  * Errors (division by zero, overflow, a boolean used as a number) become
- * SYM_ERROR nodes that every constructor passes through. Relations, booleans
- * and Piecewise are in sym_logic.c, checked rationals in sym_rat.c. */
+ * SYM_ERROR nodes that every constructor passes through. Max/Min, xor,
+ * relations, booleans and Piecewise are in sym_logic.c, checked rationals
+ * in sym_rat.c. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,7 +411,7 @@ void sym_sort(Sym **v, size_t n) { sort_small(v, n, sizeof(Sym *), cmp_ptr); }
 /* ---- arithmetic constructors ---- */
 
 /* The first error among args, or a boolean used as a number. */
-static Sym *num_args_check(SymCtx *c, int n, Sym *const *args)
+Sym *sym_check_args(SymCtx *c, int n, Sym *const *args)
 {
 	for (int i = 0; i < n; i++)
 		if (args[i]->kind == SYM_ERROR)
@@ -564,7 +565,7 @@ static Sym *build_sterm(SymCtx *c, const STerm *t)
 
 Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 {
-	Sym *bad = num_args_check(c, n, args);
+	Sym *bad = sym_check_args(c, n, args);
 	if (bad)
 		return bad;
 	STerm tbuf[32];
@@ -738,7 +739,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 			return sym_node(c, SYM_MUL, 2, v);
 		}
 	}
-	Sym *bad = num_args_check(c, n, args);
+	Sym *bad = sym_check_args(c, n, args);
 	if (bad)
 		return bad;
 	size_t cap = 0;
@@ -842,7 +843,7 @@ Sym *sym_mul(SymCtx *c, Sym *a, Sym *b)
 Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
 {
 	Sym *v[2] = {base, exp};
-	Sym *bad = num_args_check(c, 2, v);
+	Sym *bad = sym_check_args(c, 2, v);
 	if (bad)
 		return bad;
 	if (exp->kind != SYM_INT)
@@ -889,7 +890,7 @@ Sym *sym_div(SymCtx *c, Sym *a, Sym *b)
 
 Sym *sym_floor(SymCtx *c, Sym *a)
 {
-	Sym *bad = num_args_check(c, 1, &a);
+	Sym *bad = sym_check_args(c, 1, &a);
 	if (bad)
 		return bad;
 	if (sym_isnum(a))
@@ -901,7 +902,7 @@ Sym *sym_floor(SymCtx *c, Sym *a)
 
 Sym *sym_ceil(SymCtx *c, Sym *a)
 {
-	Sym *bad = num_args_check(c, 1, &a);
+	Sym *bad = sym_check_args(c, 1, &a);
 	if (bad)
 		return bad;
 	if (sym_isnum(a))
@@ -916,7 +917,7 @@ Sym *sym_floordiv(SymCtx *c, Sym *a, Sym *b) { return sym_floor(c, sym_div(c, a,
 Sym *sym_mod(SymCtx *c, Sym *a, Sym *b)
 {
 	Sym *v[2] = {a, b};
-	Sym *bad = num_args_check(c, 2, v);
+	Sym *bad = sym_check_args(c, 2, v);
 	if (bad)
 		return bad;
 	if (b == c->zero)
@@ -933,71 +934,3 @@ Sym *sym_mod(SymCtx *c, Sym *a, Sym *b)
 		return c->zero;
 	return sym_node(c, SYM_MOD, 2, v);
 }
-
-static Sym *minmax(SymCtx *c, SymKind kind, int n, Sym *const *args)
-{
-	Sym *bad = num_args_check(c, n, args);
-	if (bad)
-		return bad;
-	Vec(Sym *) v = {0};
-	Sym *num = NULL;
-	for (int i = 0; i < n; i++) {
-		Sym *a = args[i];
-		int m = a->kind == kind ? (int)a->nargs : 1;
-		Sym *const *as = a->kind == kind ? a->args : &args[i];
-		for (int j = 0; j < m; j++) {
-			if (sym_isnum(as[j])) {
-				int r = num ? rat_cmp(as[j]->u.num, num->u.num) : 0;
-				if (!num || (kind == SYM_MAX ? r > 0 : r < 0))
-					num = as[j];
-			} else
-				vec_push(&v, as[j]);
-		}
-	}
-	if (num)
-		vec_push(&v, num);
-	if (v.len > 1)
-		sort_small(v.data, v.len, sizeof(Sym *), cmp_ptr);
-	size_t w = 0;
-	for (size_t i = 0; i < v.len; i++)
-		if (w == 0 || v.data[w - 1] != v.data[i])
-			v.data[w++] = v.data[i];
-	Sym *r = w == 1 ? v.data[0] : sym_node(c, kind, (int)w, v.data);
-	vec_free(&v);
-	return r;
-}
-
-Sym *sym_maxv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MAX, n, args); }
-Sym *sym_minv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MIN, n, args); }
-Sym *sym_max(SymCtx *c, Sym *a, Sym *b)
-{
-	Sym *v[2] = {a, b};
-	return minmax(c, SYM_MAX, 2, v);
-}
-Sym *sym_min(SymCtx *c, Sym *a, Sym *b)
-{
-	Sym *v[2] = {a, b};
-	return minmax(c, SYM_MIN, 2, v);
-}
-
-Sym *sym_xor(SymCtx *c, Sym *a, Sym *b)
-{
-	Sym *v[2] = {a, b};
-	Sym *bad = num_args_check(c, 2, v);
-	if (bad)
-		return bad;
-	if ((sym_isnum(a) && a->kind != SYM_INT) || (sym_isnum(b) && b->kind != SYM_INT))
-		return sym_error(c, "xor of a non-integer");
-	if (a->kind == SYM_INT && b->kind == SYM_INT)
-		return sym_int(c, a->u.num.p ^ b->u.num.p);
-	if (a == b)
-		return c->zero;
-	if (a == c->zero)
-		return b;
-	if (b == c->zero)
-		return a;
-	if (sym_cmp(a, b) > 0)
-		v[0] = b, v[1] = a;
-	return sym_node(c, SYM_XOR, 2, v);
-}
-

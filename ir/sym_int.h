@@ -114,6 +114,9 @@ Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d); /* d OP 0 (sym_logic.c) */
  * like the leading term; {0, 0} if too big. */
 SymRat sym_content(SymCtx *c, const Sym *d);
 void sym_sort(Sym **v, size_t n); /* by sym_cmp */
+/* The first error among args, or an error if one is a boolean; NULL if
+ * they are all numbers' operands. */
+Sym *sym_check_args(SymCtx *c, int n, Sym *const *args);
 /* A node of e's kind with new children, through the canonical constructors. */
 Sym *sym_rebuild(SymCtx *c, const Sym *e, Sym *const *args);
 static inline bool sym_isnum(const Sym *e) { return e->kind == SYM_INT || e->kind == SYM_RAT; }

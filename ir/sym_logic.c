@@ -1,6 +1,9 @@
-/* sym_logic.c — the boolean side of the canonicalising constructors:
- * relations, And/Or/Not, Piecewise, and sym_rebuild (a node of a given kind
- * from new children, used by substitution and simplification).
+/* sym_logic.c — the non-polynomial canonicalising constructors: Max/Min,
+ * xor, relations, And/Or/Not, Piecewise, and sym_rebuild (a node of a given
+ * kind from new children, used by substitution and simplification).
+ *
+ * Max/Min flatten, fold their numbers into one, sort and drop duplicates;
+ * xor folds constants and xor(a, 0), xor(a, a), and sorts its operands.
  *
  * A relation compares one expression with 0: `a OP b` becomes `a - b OP 0`,
  * decided at once if that is a number, otherwise with the content of the
@@ -13,6 +16,75 @@
 #include <string.h>
 
 #include "sym_int.h"
+
+/* ---- Max, Min, xor ---- */
+
+static Sym *minmax(SymCtx *c, SymKind kind, int n, Sym *const *args)
+{
+	Sym *bad = sym_check_args(c, n, args);
+	if (bad)
+		return bad;
+	Vec(Sym *) v = {0};
+	Sym *num = NULL;
+	for (int i = 0; i < n; i++) {
+		Sym *a = args[i];
+		int m = a->kind == kind ? (int)a->nargs : 1;
+		Sym *const *as = a->kind == kind ? a->args : &args[i];
+		for (int j = 0; j < m; j++) {
+			if (sym_isnum(as[j])) {
+				int r = num ? rat_cmp(as[j]->u.num, num->u.num) : 0;
+				if (!num || (kind == SYM_MAX ? r > 0 : r < 0))
+					num = as[j];
+			} else
+				vec_push(&v, as[j]);
+		}
+	}
+	if (num)
+		vec_push(&v, num);
+	if (v.len > 1)
+		sym_sort(v.data, v.len);
+	size_t w = 0;
+	for (size_t i = 0; i < v.len; i++)
+		if (w == 0 || v.data[w - 1] != v.data[i])
+			v.data[w++] = v.data[i];
+	Sym *r = w == 1 ? v.data[0] : sym_node(c, kind, (int)w, v.data);
+	vec_free(&v);
+	return r;
+}
+
+Sym *sym_maxv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MAX, n, args); }
+Sym *sym_minv(SymCtx *c, int n, Sym *const *args) { return minmax(c, SYM_MIN, n, args); }
+Sym *sym_max(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return minmax(c, SYM_MAX, 2, v);
+}
+Sym *sym_min(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	return minmax(c, SYM_MIN, 2, v);
+}
+
+Sym *sym_xor(SymCtx *c, Sym *a, Sym *b)
+{
+	Sym *v[2] = {a, b};
+	Sym *bad = sym_check_args(c, 2, v);
+	if (bad)
+		return bad;
+	if ((sym_isnum(a) && a->kind != SYM_INT) || (sym_isnum(b) && b->kind != SYM_INT))
+		return sym_error(c, "xor of a non-integer");
+	if (a->kind == SYM_INT && b->kind == SYM_INT)
+		return sym_int(c, a->u.num.p ^ b->u.num.p);
+	if (a == b)
+		return c->zero;
+	if (a == c->zero)
+		return b;
+	if (b == c->zero)
+		return a;
+	if (sym_cmp(a, b) > 0)
+		v[0] = b, v[1] = a;
+	return sym_node(c, SYM_XOR, 2, v);
+}
 
 /* ---- booleans ---- */
 
