@@ -76,6 +76,7 @@ check-asan:
 
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk
+	$(MAKE) -C . -f tests/fuzz/graph.mk
 
 # Benchmarks (bench/*.c, one program each). SYM_CORPUS: the ixsimpl corpus.
 SYM_CORPUS ?= ../shared/corpus/ixsimpl
