@@ -592,9 +592,14 @@ static SymRat g_node(SymCtx *c, Sym *e)
 	case SYM_POW: {
 		int64_t k = e->args[1]->u.num.p;
 		SymRat g = sym_gran(c, e->args[0]);
-		if (k < 0 || g.q != 1)
-			return k < 0 ? unknown : (g.q ? one : unknown);
-		return rat_pow(g, k, &r) ? r : one;
+		/* x in g*Z gives x**k in g**k*Z, for rational g too (a
+		 * fractional base must not be called integer: fuzzer find). On
+		 * overflow only an integer base still gives an integer. */
+		if (k < 0 || g.q == 0)
+			return unknown;
+		if (rat_pow(g, k, &r))
+			return r;
+		return g.q == 1 ? one : unknown;
 	}
 	case SYM_FLOOR:
 	case SYM_CEIL: return one;

@@ -21,5 +21,5 @@ $(FUZZ_BUILD)/sym_fuzz: $(SYM_FUZZ_SRC) $(wildcard ir/sym*.h) util/util.h
 
 smoke: $(FUZZ_BUILD)/sym_fuzz
 	rm -rf $(FUZZ_BUILD)/sym_corpus && mkdir -p $(FUZZ_BUILD)/sym_corpus
-	$(FUZZ_BUILD)/sym_fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 -rss_limit_mb=1024 \
+	$(FUZZ_BUILD)/sym_fuzz -seed=1 -max_total_time=$(FUZZ_SECONDS) -max_len=512 -timeout=10 -rss_limit_mb=1024 \
 		-print_final_stats=1 -dict=tests/fuzz/sym.dict $(FUZZ_BUILD)/sym_corpus tests/fuzz/sym_seeds

@@ -299,6 +299,10 @@ START_TEST(rules_floor_mod)
 	ck_simp("Mod(Mod(x, 64), 16)", "Mod(x, 16)");
 	ck_simp("Mod(2*x, 1)", "0");
 	ck_simp("ceiling(x)", "x");
+	/* a power of a fractional value is not an integer (fuzzer find: Mod(4*f**2, 4) became 0) */
+	ck_simp("Mod(4*Mod(x/6, y)**2, 4)", "Mod(4*Mod(x/6, y)**2, 4)");
+	ck_simp("Mod(36*(x/6)**2, 1)", "0");
+	ck_simp("Mod(4*x**2, 4)", "0");
 }
 END_TEST
 
