@@ -98,7 +98,7 @@ MInst *mblock_add(MBlock *b, MOp op, int ndef, const MOpnd *defs, int nuse, cons
 {
 	check_that(op > EI_UNKNOWN && op < EI_COUNT);
 	check_that(ndef >= 0 && ndef <= MI_MAX_DEFS && nuse >= 0 && nuse <= MI_MAX_USES);
-	MInst in = {.op = op, .ndef = (uint8_t)ndef, .nuse = (uint8_t)nuse, .vmcnt = -1, .lgkmcnt = -1};
+	MInst in = {.op = op, .ndef = (uint8_t)ndef, .nuse = (uint8_t)nuse, .vmcnt = -1, .lgkmcnt = -1, .target = -1};
 	for (int i = 0; i < ndef; i++)
 		in.def[i] = defs[i];
 	for (int i = 0; i < nuse; i++)
@@ -115,6 +115,31 @@ MInst *mblock_insert(MBlock *b, size_t i, MInst in)
 	b->insts.data[i] = in;
 	b->insts.len++;
 	return &b->insts.data[i];
+}
+
+MInst *mblock_branch(MBlock *b, MOp op, int target)
+{
+	check_that(mop_is_branch(op) && target >= 0);
+	MInst *in = mblock_add(b, op, 0, NULL, 0, NULL);
+	in->target = target;
+	return in;
+}
+
+bool mop_is_branch(MOp op) { return mir_class(op) == MC_BRANCH && op != EI_S_SETPC_B64 && op != EI_S_SWAPPC_B64; }
+
+bool mop_is_uncond_branch(MOp op) { return op == EI_S_BRANCH; }
+
+int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
+{
+	const MBlock *b = f->blocks.data[bi];
+	int n = 0;
+	const MInst *last = b->insts.len ? &vec_last(&b->insts) : NULL;
+	if (last && mop_is_branch(last->op) && last->target >= 0)
+		succ[n++] = last->target;
+	bool falls = !last || (last->op != EI_S_ENDPGM && !mop_is_uncond_branch(last->op));
+	if (falls && bi + 1 < f->blocks.len && !(n && succ[0] == (int)bi + 1))
+		succ[n++] = (int)bi + 1;
+	return n;
 }
 
 const char *mop_name(MOp op)

@@ -140,6 +140,11 @@ typedef struct MInst {
 	uint32_t flags;      /* MIF_* */
 	int32_t offset;      /* MUBUF/DS immediate offset field */
 	int16_t vmcnt, lgkmcnt; /* s_waitcnt: -1 = no wait on that counter */
+	int32_t target;      /* s_branch / s_cbranch_*: the block index jumped to
+	                        (read only for branch rows) */
+	uint16_t dpp;        /* VOP1/VOP2 with a DPP source: dpp_ctrl (0 = none;
+	                        quad_perm [0,0,0,0] is never useful) */
+	uint16_t pad_;
 	const char *note;    /* the graph op this came from, or NULL */
 	MOpnd def[MI_MAX_DEFS];
 	MOpnd use[MI_MAX_USES];
@@ -170,6 +175,16 @@ uint32_t mfunc_vreg(MFunc *f, RegClass rc);       /* a new virtual register */
 MInst *mblock_add(MBlock *b, MOp op, int ndef, const MOpnd *defs, int nuse, const MOpnd *uses);
 /* Insert before position i (waitcnt insertion). */
 MInst *mblock_insert(MBlock *b, size_t i, MInst in);
+/* Append a branch (s_branch, s_cbranch_scc0/1, s_cbranch_vccz, ...) to
+ * block index `target`. */
+MInst *mblock_branch(MBlock *b, MOp op, int target);
+
+/* The CFG: the successors of block bi (0, 1 or 2, written to succ[]): the
+ * branch target of its last instruction, and the next block in layout
+ * order unless the block ends in s_branch or s_endpgm. */
+int mfunc_succs(const MFunc *f, size_t bi, int succ[2]);
+bool mop_is_branch(MOp op);        /* s_branch and the s_cbranch_* rows */
+bool mop_is_uncond_branch(MOp op); /* s_branch */
 
 const char *mop_name(MOp op);
 MClass mir_class(MOp op);

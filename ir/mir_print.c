@@ -55,11 +55,46 @@ void mir_print_opnd(Buf *b, MOpnd o)
 	die("bad operand kind %d", o.kind);
 }
 
-void mir_print_inst(Buf *b, const MInst *in)
+/* A DPP control as llvm-mc spells it (the rows the emulator implements). */
+static void print_dpp(Buf *b, unsigned c)
+{
+	if (c <= 0xff)
+		buf_printf(b, " quad_perm:[%u,%u,%u,%u]", c & 3, (c >> 2) & 3, (c >> 4) & 3, (c >> 6) & 3);
+	else if (c >= 0x101 && c <= 0x10f)
+		buf_printf(b, " row_shl:%u", c & 15);
+	else if (c >= 0x111 && c <= 0x11f)
+		buf_printf(b, " row_shr:%u", c & 15);
+	else if (c >= 0x121 && c <= 0x12f)
+		buf_printf(b, " row_ror:%u", c & 15);
+	else if (c == 0x140)
+		buf_puts(b, " row_mirror");
+	else if (c == 0x141)
+		buf_puts(b, " row_half_mirror");
+	else if (c == 0x142)
+		buf_puts(b, " row_bcast:15");
+	else if (c == 0x143)
+		buf_puts(b, " row_bcast:31");
+	else
+		die("dpp_ctrl 0x%x has no spelling here", c);
+	buf_puts(b, " row_mask:0xf bank_mask:0xf");
+}
+
+/* The label a branch to block i prints (blocks without a label get one). */
+static void print_target(Buf *b, const MFunc *f, int i)
+{
+	if (f && i >= 0 && (size_t)i < f->blocks.len && f->blocks.data[i]->label)
+		buf_printf(b, " %s", f->blocks.data[i]->label);
+	else
+		buf_printf(b, " .LBB_%d", i);
+}
+
+static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 {
 	const EmuInstInfo *r = &emu_inst_info[in->op];
 	buf_puts(b, r->name);
-	if (in->flags & MIF_E64)
+	if (in->dpp)
+		buf_puts(b, "_dpp");
+	else if (in->flags & MIF_E64)
 		buf_puts(b, "_e64");
 	else if (in->flags & MIF_E32)
 		buf_puts(b, "_e32");
@@ -82,11 +117,17 @@ void mir_print_inst(Buf *b, const MInst *in)
 		buf_puts(b, k ? ", " : " ");
 		mir_print_opnd(b, in->use[i]);
 	}
+	if (mop_is_branch(in->op))
+		print_target(b, f, in->target);
 	if (in->flags & MIF_OFFEN)
 		buf_puts(b, " offen");
 	if (in->offset)
 		buf_printf(b, " offset:%d", in->offset);
+	if (in->dpp)
+		print_dpp(b, in->dpp);
 }
+
+void mir_print_inst(Buf *b, const MInst *in) { print_inst(b, NULL, in); }
 
 void mir_print(Buf *b, const MFunc *f)
 {
@@ -95,6 +136,8 @@ void mir_print(Buf *b, const MFunc *f)
 		const MBlock *blk = f->blocks.data[bi];
 		if (blk->label)
 			buf_printf(b, "%s:\n", blk->label);
+		else if (bi)
+			buf_printf(b, ".LBB_%zu:\n", bi);
 		for (size_t i = 0; i < blk->insts.len; i++) {
 			const MInst *in = &blk->insts.data[i];
 			/* One comment per group of instructions from the same graph op. */
@@ -102,7 +145,7 @@ void mir_print(Buf *b, const MFunc *f)
 				buf_printf(b, "\t// %s\n", in->note);
 			last_note = in->note;
 			buf_putc(b, '\t');
-			mir_print_inst(b, in);
+			print_inst(b, f, in);
 			buf_putc(b, '\n');
 		}
 	}
