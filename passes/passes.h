@@ -22,7 +22,7 @@
 #include "../ir/mir.h"
 #include "../util/util.h"
 
-enum { MAX_DIMS = 8, MAX_DEFS = 32 };
+enum { MAX_DIMS = 8, MAX_DEFS = 32, MAX_PASSES = 24 };
 
 typedef struct CompileOptions {
 	const char *mcpu;    /* "gfx942" (NULL) or "gfx90a" */
@@ -85,6 +85,12 @@ typedef struct Compile {
 	int kernarg_size;
 	Buf asm_text;
 	Buf launch_json;
+
+	/* pipeline.c: wall time of each pass, in PIPELINE order (names in
+	 * compile_pass_name), and of the verifier and checkers run between
+	 * passes, in microseconds; read by --stats and bench/compile_bench. */
+	double pass_us[MAX_PASSES];
+	double check_us;
 } Compile;
 
 /* ---- pipeline.c ---- */
@@ -95,6 +101,11 @@ int compile_run(Compile *c);
 void compile_error(Compile *c, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* An integer value of e after substitution, or report at loc and return -1. */
 int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what);
+/* The passes' names in pipeline order (compile_npasses of them). */
+extern const char *const compile_pass_name[];
+extern const int compile_npasses;
+/* A monotonic clock in microseconds, for the stage timings. */
+double compile_now_us(void);
 
 /* ---- subst.c ---- */
 void subst_symbols(Compile *c);

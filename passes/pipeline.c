@@ -7,13 +7,15 @@
  * verifier (mir_verify) runs after every pass that has a machine function;
  * its failures are compiler bugs (die), not input errors. After waitcnt
  * insertion the independent wait checker (check_waitcnt) runs too, and after
- * hazard resolution the hazard checker (check_hazards).
+ * hazard resolution the hazard checker (check_hazards). Every pass and the
+ * checks after it are timed (Compile.pass_us, check_us) for --stats.
  *
  * Stages of DESIGN.md not built yet (shared-memory promotion, expansion of
  * MMA tiles, barriers, scheduling) get their rows here
  * when they exist; the order below is the order they will run in. */
 #include <stdlib.h>
 #include <stdarg.h>
+#include <time.h>
 
 #include "passes.h"
 
@@ -28,6 +30,22 @@
 	X(insert_waitcnt, 2) \
 	X(resolve_hazards, 3) \
 	X(emit_assembly, 3)
+
+/* Pass names for the stage timings (--stats, bench/compile_bench.c). */
+const char *const compile_pass_name[] = {
+#define NAME(fn, level) #fn,
+	PIPELINE(NAME)
+#undef NAME
+};
+const int compile_npasses = (int)ARRAY_LEN(compile_pass_name);
+_Static_assert(ARRAY_LEN(compile_pass_name) <= MAX_PASSES, "Compile.pass_us needs room for every pass");
+
+double compile_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
+}
 
 void compile_init(Compile *c, Kernel *k, const CompileOptions *o, Diag *d)
 {
@@ -80,12 +98,17 @@ static void verify(Compile *c, const char *after, int level)
 	buf_free(&msg);
 }
 
+/* Each pass is timed on its own (pass_us); the verifier and checkers after
+ * it add to check_us, so the two together are the compiler's own time. */
 int compile_run(Compile *c)
 {
 	int i = 0;
 #define RUN(fn, level) \
 	if (!c->failed) { \
+		double t0_ = compile_now_us(); \
 		fn(c); \
+		double t1_ = compile_now_us(); \
+		c->pass_us[i] = t1_ - t0_; \
 		if (!c->failed && (level) && c->mf) { \
 			if (c->opt.dump & (1u << i)) { \
 				Buf d = {0}; \
@@ -93,7 +116,9 @@ int compile_run(Compile *c)
 				fprintf(stderr, "## after %s\n%s", #fn, buf_cstr(&d)); \
 				buf_free(&d); \
 			} \
+			double t2_ = compile_now_us(); \
 			verify(c, #fn, level); \
+			c->check_us += compile_now_us() - t2_; \
 		} \
 	} \
 	i++;
