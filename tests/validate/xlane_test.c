@@ -23,7 +23,7 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"xlane_dpp", NULL};
+static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
 
@@ -163,12 +163,142 @@ START_TEST(xlane_dpp)
 }
 END_TEST
 
+START_TEST(xlane_dpp_f32)
+{
+	enum { N = 128, NC = 60, NO = 2 * NC };
+	static float x[N], out[N * NO];
+	static double want[N * NO];
+	static float gcol[N];
+	static double wcol[N];
+	unsigned ctrls[NC];
+	int nc = 0;
+	for (unsigned base = 0x100; base <= 0x120; base += 0x10)
+		for (unsigned s = 1; s <= 15; s++)
+			ctrls[nc++] = base + s;
+	static const unsigned rest[] = {0x130, 0x134, 0x138, 0x13c, 0x140, 0x141, 0x142, 0x143,
+					0x1b,  0xb1,  0x4e,  0x00,  0xff,  0x39,  0x93};
+	for (size_t i = 0; i < ARRAY_LEN(rest); i++)
+		ctrls[nc++] = rest[i];
+	ck_assert_int_eq(nc, NC);
+	VkRng r = {42};
+	for (int i = 0; i < N; i++)
+		x[i] = vk_float(&r, -600.0f, 300.0f) * (i % 7 == 0 ? 1e-3f : 1.0f); /* mixed signs and magnitudes */
+	for (int w = 0; w < N / 64; w++)
+		for (int l = 0; l < 64; l++)
+			for (int k = 0; k < NC; k++) {
+				float a[64];
+				for (int j = 0; j < 64; j++)
+					a[j] = x[w * 64 + j] + (float)ctrls[k];
+				int s = dpp_src(ctrls[k], l);
+				float b = s < 0 ? 0.0f : a[s]; /* old 0 / bound_ctrl: a missing source reads 0 */
+				want[(w * 64 + l) * NO + 2 * k] = a[l] + b;
+				want[(w * 64 + l) * NO + 2 * k + 1] = fmaxf(a[l], b);
+			}
+	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
+	vk_run("xlane_dpp_f32.launch.json", "n=128", args, ARRAY_LEN(args));
+	for (int k = 0; k < NO; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = out[i * NO + k];
+			wcol[i] = want[i * NO + k];
+		}
+		char what[96];
+		snprintf(what, sizeof what, "%s with dpp_ctrl 0x%x", k % 2 ? "v_max_f32_dpp" : "v_add_f32_dpp",
+			 ctrls[k / 2]);
+		vk_check_f32(what, gcol, wcol, N, 0, 0); /* one f32 operation: bit-exact */
+	}
+	static const char *const insns[] = {"v_add_f32_dpp", "v_max_f32_dpp", NULL};
+	vk_expect_insns("xlane_dpp_f32", insns);
+}
+END_TEST
+
+/* ---- scans from clang's atomic optimizer ---- */
+
+START_TEST(xlane_scan)
+{
+	enum { N = 192, W = N / 64 };
+	static int32_t x[N], ictr[W * 4], out[N * 5];
+	static float f[N], fctr[W];
+	static uint32_t want[N * 5], wctr[W * 4], wf[W];
+	VkRng r = {43};
+	for (int i = 0; i < N; i++) {
+		x[i] = vk_int(&r, -100000, 100000);
+		f[i] = (float)vk_int(&r, -1000, 1000);
+	}
+	x[64 + 0] &= ~0x100; /* lane 0 of wave 1 inactive, so lane 1's exclusive scan is the identity */
+	x[64 + 1] |= 0x100;
+	for (int w = 0; w < W; w++) {
+		for (int k = 0; k < 4; k++)
+			ictr[w * 4 + k] = vk_int(&r, -5000, 5000);
+		fctr[w] = (float)vk_int(&r, -5000, 5000);
+	}
+	ictr[4 * 2 + 1] = 0x7fffffff; /* a max counter already above every lane */
+	for (int i = 0; i < N * 5; i++)
+		out[i] = 0x5eed;
+	for (int w = 0; w < W; w++) {
+		uint32_t add = (uint32_t)ictr[w * 4], sub = (uint32_t)ictr[w * 4 + 3], umin = (uint32_t)ictr[w * 4 + 2];
+		int32_t mx = ictr[w * 4 + 1];
+		float fs = fctr[w];
+		for (int l = 0; l < 64; l++) {
+			int gid = w * 64 + l;
+			uint32_t *o = &want[gid * 5];
+			if (!(x[gid] & 0x100)) {
+				for (int k = 0; k < 5; k++)
+					o[k] = 0x5eed;
+				continue;
+			}
+			o[0] = add, o[1] = (uint32_t)mx, o[2] = umin, o[3] = sub, o[4] = vk_fbits(fs);
+			add += (uint32_t)x[gid];
+			sub -= (uint32_t)x[gid];
+			mx = x[gid] > mx ? x[gid] : mx;
+			umin = (uint32_t)x[gid] < umin ? (uint32_t)x[gid] : umin;
+			fs += f[gid];
+		}
+		wctr[w * 4] = add, wctr[w * 4 + 1] = (uint32_t)mx, wctr[w * 4 + 2] = umin, wctr[w * 4 + 3] = sub;
+		wf[w] = vk_fbits(fs);
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+			{"f", DT_F32, 1, {N}, f, VK_IN},
+			{"ictr", DT_I32, 2, {W, 4}, ictr, VK_INOUT},
+			{"fctr", DT_F32, 1, {W}, fctr, VK_INOUT},
+			{"out", DT_I32, 2, {N, 5}, out, VK_INOUT}};
+	vk_run("xlane_scan.launch.json", "n=192", args, ARRAY_LEN(args));
+	static const char *const what[5] = {"atomic add (exclusive DPP scan)", "atomic max (signed)",
+					    "atomic min (unsigned)", "atomic sub", "atomic add f32"};
+	static uint32_t gcol[N], wcol[N];
+	for (int k = 0; k < 5; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = (uint32_t)out[i * 5 + k];
+			wcol[i] = want[i * 5 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	vk_check_u32("counters after the atomics", (uint32_t *)ictr, wctr, W * 4);
+	uint32_t fb[W];
+	for (int w = 0; w < W; w++)
+		fb[w] = vk_fbits(fctr[w]);
+	vk_check_u32("f32 counters after the atomics", fb, wf, W);
+	static const char *const insns[] = {"v_add_u32_dpp", "v_max_i32_dpp", "v_min_u32_dpp", "v_mov_b32_dpp",
+					    "v_readlane_b32", "v_readfirstlane_b32", "s_or_saveexec_b64",
+					    "global_atomic_add_f32", NULL};
+	vk_expect_insns("xlane_scan", insns);
+	if (strcmp(vk_arch(), "gfx942") == 0) {
+		const char *d = vk_disasm("xlane_scan");
+		/* objdump ends the operands with the comment "//": no bound_ctrl after the masks */
+		ck_assert_msg(strstr(d, "row_bcast:15 row_mask:0xa bank_mask:0xf//") != NULL,
+			      "xlane_scan.hsaco: no row_bcast:15 with row_mask 0xa and bound_ctrl off");
+		ck_assert_msg(strstr(d, "wave_shr:1") != NULL, "xlane_scan.hsaco: no wave_shr:1");
+	}
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, xlane_dpp);
+	tcase_add_test(tc, xlane_dpp_f32);
+	tcase_add_test(tc, xlane_scan);
 	return tc;
 }
 
