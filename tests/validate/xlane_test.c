@@ -23,7 +23,7 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", NULL};
+static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
 
@@ -291,6 +291,124 @@ START_TEST(xlane_scan)
 }
 END_TEST
 
+/* ---- permutes, swizzles, readlane ---- */
+
+/* ds_swizzle_b32's source lane for lane l: offset bit 15 selects quad-permute
+ * mode (two bits per lane of the quad), otherwise bit-mask mode within each
+ * half of 32 lanes: ((l & and) | or) ^ xor with 5-bit masks at bits 0, 5, 10. */
+static int swizzle_src(unsigned off, int l)
+{
+	if (off & 0x8000)
+		return (l & ~3) + (int)((off >> (2 * (l & 3))) & 3);
+	unsigned and_m = off & 31, or_m = (off >> 5) & 31, xor_m = (off >> 10) & 31;
+	return (l & 32) + (int)((((unsigned)l & 31 & and_m) | or_m) ^ xor_m);
+}
+
+START_TEST(xlane_perm)
+{
+	enum { N = 128, NO = 30, SENT = 0x5eed, RL = 22, WV = 1000 };
+	static int32_t x[N], addr[N], paddr[N], out[N * NO];
+	static uint32_t want[N * NO], gcol[N], wcol[N];
+	static const unsigned swz[21] = {0x1f | 1 << 10,  0x1f | 2 << 10,  0x1f | 3 << 10,  0x1f | 4 << 10,
+					 0x1f | 5 << 10,  0x1f | 6 << 10,  0x1f | 7 << 10,  0x1f | 8 << 10,
+					 0x1f | 9 << 10,  0x1f | 10 << 10, 0x1f | 11 << 10, 0x1f | 12 << 10,
+					 0x1f | 13 << 10, 0x1f | 14 << 10, 0x1f | 15 << 10, 0x1f | 16 << 10,
+					 0x8000 | 0x00,   0x8000 | 0x1b,   0x8000 | 0xb1,   0x8000 | 0x4e,
+					 0x18 | 5 << 5};
+	VkRng r = {44};
+	for (int i = 0; i < N; i++) {
+		x[i] = (int32_t)vk_next(&r);
+		/* byte addresses: any 32-bit value, only bits 7:2 select the lane */
+		addr[i] = i % 4 == 0 ? (int32_t)vk_next(&r) : i % 4 == 1 ? -4 * vk_int(&r, 0, 200) : 4 * vk_int(&r, 0, 63) + (i & 3);
+		paddr[i] = i % 3 ? 4 * vk_int(&r, 0, 63) : (int32_t)vk_next(&r); /* collisions: the higher lane wins */
+	}
+	static const uint64_t acts[] = {~0ull, 0x6a3c5f0e91b7d248ull};
+	for (size_t t = 0; t < ARRAY_LEN(acts); t++) {
+		uint64_t act = acts[t];
+		for (int i = 0; i < N * NO; i++)
+			out[i] = SENT;
+		for (int w = 0; w < N / 64; w++) {
+			const uint32_t *v = (const uint32_t *)x + w * 64;
+			int first = __builtin_ctzll(act);
+			uint32_t sum = 0;
+			for (int i = 0; i < 64; i += 1 + (i & 1))
+				sum += v[i] * (uint32_t)(i + 1);
+			/* ds_permute: each active lane sends its value to lane (paddr >> 2) & 63; later lanes overwrite */
+			uint32_t fwd[64];
+			bool hit[64] = {false};
+			for (int l = 0; l < 64; l++)
+				if ((act >> l) & 1) {
+					int d = (int)(((uint32_t)paddr[w * 64 + l] >> 2) & 63);
+					fwd[d] = v[l], hit[d] = true;
+				}
+			for (int l = 0; l < 64; l++) {
+				int gid = w * 64 + l;
+				uint32_t *o = &want[gid * NO];
+				o[26] = v[RL];
+				o[27] = v[45];
+				o[28] = v[63 - RL] + WV;
+				o[29] = sum;
+				if (!((act >> l) & 1)) {
+					for (int k = 0; k < 26; k++)
+						o[k] = SENT;
+					continue;
+				}
+				/* ds_bpermute: an inactive source lane reads 0 */
+				int s0 = (int)(((uint32_t)addr[gid] >> 2) & 63), s1 = (int)(((uint32_t)addr[gid] + 8) >> 2 & 63);
+				int s2 = (l + 1) & 63;
+				o[0] = (act >> s0) & 1 ? v[s0] : 0;
+				o[1] = (act >> s1) & 1 ? v[s1] : 0;
+				o[2] = (act >> s2) & 1 ? v[s2] : 0;
+				/* a destination no lane sends to is not compared (marked below) */
+				o[3] = hit[l] ? fwd[l] : SENT;
+				for (int k = 0; k < 21; k++) {
+					int s = swizzle_src(swz[k], l);
+					o[4 + k] = (act >> s) & 1 ? v[s] : 0;
+				}
+				o[25] = v[first];
+				if (!hit[l])
+					out[gid * NO + 3] = SENT - 1; /* replaced after the run */
+			}
+		}
+		char defs[128];
+		snprintf(defs, sizeof defs, "n=%d act_lo=%u act_hi=%u rl=%d wv=%d", N, (unsigned)act,
+			 (unsigned)(act >> 32), RL, WV);
+		VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+				{"addr", DT_I32, 1, {N}, addr, VK_IN},
+				{"paddr", DT_I32, 1, {N}, paddr, VK_IN},
+				{"out", DT_I32, 2, {N, NO}, out, VK_INOUT}};
+		vk_run("xlane_perm.launch.json", defs, args, ARRAY_LEN(args));
+		for (int i = 0; i < N; i++)
+			if (want[i * NO + 3] == SENT && ((act >> (i % 64)) & 1))
+				out[i * NO + 3] = SENT; /* ds_permute destination nobody sent to: not specified */
+		static const char *const what[NO] = {
+			"ds_bpermute, arbitrary addresses", "ds_bpermute offset:8", "ds_bpermute, address past 255",
+			"ds_permute with collisions", "swizzle xor 1", "swizzle xor 2", "swizzle xor 3", "swizzle xor 4",
+			"swizzle xor 5", "swizzle xor 6", "swizzle xor 7", "swizzle xor 8", "swizzle xor 9",
+			"swizzle xor 10", "swizzle xor 11", "swizzle xor 12", "swizzle xor 13", "swizzle xor 14",
+			"swizzle xor 15", "swizzle xor 16", "swizzle quad [0,0,0,0]", "swizzle quad [3,2,1,0]",
+			"swizzle quad [1,0,3,2]", "swizzle quad [2,3,0,1]", "swizzle and 0x18 or 5",
+			"v_readfirstlane under exec", "v_readlane SGPR index", "v_readlane 45", "v_readlane 63-rl",
+			"v_readlane unrolled loop"};
+		for (int k = 0; k < NO; k++) {
+			for (int i = 0; i < N; i++) {
+				gcol[i] = (uint32_t)out[i * NO + k];
+				wcol[i] = want[i * NO + k];
+			}
+			char msg[128];
+			snprintf(msg, sizeof msg, "%s (exec 0x%016llx)", what[k], (unsigned long long)act);
+			vk_check_u32(msg, gcol, wcol, N);
+		}
+	}
+	static const char *const insns[] = {"ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32", "v_readlane_b32",
+					    "v_readfirstlane_b32", NULL};
+	vk_expect_insns("xlane_perm", insns);
+	if (strcmp(vk_arch(), "gfx942") == 0)
+		ck_assert_msg(strstr(vk_disasm("xlane_perm"), "offset:8") != NULL,
+			      "xlane_perm.hsaco: clang no longer folds +8 into ds_bpermute's offset");
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -299,6 +417,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, xlane_dpp);
 	tcase_add_test(tc, xlane_dpp_f32);
 	tcase_add_test(tc, xlane_scan);
+	tcase_add_test(tc, xlane_perm);
 	return tc;
 }
 
