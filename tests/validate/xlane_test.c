@@ -23,7 +23,7 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", NULL};
+static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", "xlane_mfma", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
 
@@ -409,6 +409,68 @@ START_TEST(xlane_perm)
 }
 END_TEST
 
+/* ---- MFMA chains with AGPR and VGPR accumulators ---- */
+
+/* Run one xlane_mfma kernel (SHAPE 16 or 32, FORM "agpr" or "vgpr") on an
+ * M x N x K problem: integer inputs (every sum exact) and random ones. */
+static void run_mfma(int shape, const char *form, int M, int N, int K)
+{
+	size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
+	float *c0 = malloc(nc * 4), *c = malloc(nc * 4);
+	double *want = malloc(nc * sizeof(double));
+	char desc[64], defs[96], what[192];
+	snprintf(desc, sizeof desc, "xlane_mfma%d_%s.launch.json", shape, form);
+	for (int exact = 1; exact >= 0; exact--) {
+		VkRng r = {(uint64_t)(45 + shape + exact)};
+		float alpha = exact ? 0.5f : 0.75f;
+		for (size_t i = 0; i < na; i++)
+			a[i] = (uint16_t)vk_f2h(exact ? vk_int(&r, -4, 4) : vk_float(&r, -1.0f, 1.0f));
+		for (size_t i = 0; i < nb; i++)
+			b[i] = (uint16_t)vk_f2h(exact ? vk_int(&r, -4, 4) : vk_float(&r, -1.0f, 1.0f));
+		for (size_t i = 0; i < nc; i++)
+			c0[i] = exact ? (float)vk_int(&r, -50, 50) : vk_float(&r, -1.0f, 1.0f);
+		for (int m = 0; m < M; m++)
+			for (int n = 0; n < N; n++) {
+				double acc = 2.0 * c0[m * N + n];
+				for (int k = 0; k < K; k++)
+					acc += (double)vk_h2f(a[m * K + k]) * vk_h2f(b[k * N + n]);
+				want[m * N + n] = acc * alpha;
+			}
+		snprintf(defs, sizeof defs, "M=%d N=%d K=%d alpha=%.9g", M, N, K, (double)alpha);
+		VkArg args[] = {{"A", DT_F16, 2, {M, K}, a, VK_IN},
+				{"B", DT_F16, 2, {K, N}, b, VK_IN},
+				{"C0", DT_F32, 2, {M, N}, c0, VK_IN},
+				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+		vk_run(desc, defs, args, ARRAY_LEN(args));
+		snprintf(what, sizeof what, "%s: C = alpha (2 C0 + A B), %s inputs", desc, exact ? "integer" : "random");
+		/* f32 accumulation of K products of size <= 1, in an order the MFMA does not specify */
+		vk_check_f32(what, c, want, nc, exact ? 0 : 4, exact ? 0 : K * 0x1p-22);
+	}
+	free(a), free(b), free(c0), free(c), free(want);
+}
+
+START_TEST(xlane_mfma)
+{
+	run_mfma(16, "agpr", 32, 48, 64);
+	run_mfma(16, "vgpr", 32, 48, 64);
+	run_mfma(32, "agpr", 64, 64, 48);
+	run_mfma(32, "vgpr", 64, 64, 48);
+	static const char *const insns[] = {"v_mfma_f32_16x16x16_f16", "v_mfma_f32_32x32x8_f16", "v_accvgpr_write_b32",
+					    "v_accvgpr_read_b32", NULL};
+	vk_expect_insns("xlane_mfma", insns);
+	/* both accumulator forms, accumulating in place */
+	static const char *const forms[] = {"v_mfma_f32_16x16x16_f16 a[0:3]",  "v_mfma_f32_16x16x16f16 a[0:3]",
+					    "v_mfma_f32_16x16x16_f16 v[",     "v_mfma_f32_16x16x16f16 v[",
+					    "v_mfma_f32_32x32x8_f16 a[0:15]", "v_mfma_f32_32x32x8f16 a[0:15]",
+					    "v_mfma_f32_32x32x8_f16 v[",      "v_mfma_f32_32x32x8f16 v["};
+	const char *d = vk_disasm("xlane_mfma");
+	for (size_t i = 0; i < ARRAY_LEN(forms); i += 2)
+		ck_assert_msg(strstr(d, forms[i]) || strstr(d, forms[i + 1]), "xlane_mfma.hsaco (%s) has no %s", vk_arch(),
+			      forms[i]);
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -418,6 +480,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, xlane_dpp_f32);
 	tcase_add_test(tc, xlane_scan);
 	tcase_add_test(tc, xlane_perm);
+	tcase_add_test(tc, xlane_mfma);
 	return tc;
 }
 
