@@ -24,7 +24,7 @@
 #include "validate.h"
 
 static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", "xlane_mfma",
-				      "xlane_math", "xlane_math_fast", "xlane_math_exact", NULL};
+				      "xlane_math", "xlane_math_fast", "xlane_math_exact", "xlane_lds", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
 
@@ -607,6 +607,61 @@ START_TEST(xlane_math_exact)
 }
 END_TEST
 
+/* ---- LDS across waves ---- */
+
+START_TEST(xlane_lds)
+{
+	enum { N = 512, WG = 256, NO = 10 };
+	static float x[N], out[N * NO];
+	static double want[N * NO];
+	VkRng r = {47};
+	for (int i = 0; i < N; i++)
+		x[i] = (float)vk_int(&r, -1000, 1000);
+	for (int g = 0; g < N / WG; g++) {
+		const float *f = x + g * WG;
+		double wsum[4] = {0}, wmax[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, run = 0;
+		for (int t = 0; t < WG; t++) {
+			wsum[t / 64] += f[t];
+			wmax[t / 64] = f[t] > wmax[t / 64] ? f[t] : wmax[t / 64];
+		}
+		for (int t = 0; t < WG; t++) {
+			double *o = &want[(g * WG + t) * NO];
+			int src64 = -1;
+			for (int u = 0; u < WG; u++) /* thread u wrote l64[(5u + 3) % 256] */
+				if ((u * 5 + 3) % WG == (t ^ 64))
+					src64 = u;
+			float q = f[(t + 64) % WG];
+			o[0] = f[WG - 1 - t];
+			o[1] = f[src64], o[2] = -f[src64];
+			o[3] = q, o[4] = q + 1.0f, o[5] = q * 2.0f, o[6] = q - 3.0f;
+			o[7] = wsum[0] + wsum[1] + wsum[2] + wsum[3];
+			o[8] = fmax(fmax(wmax[0], wmax[1]), fmax(wmax[2], wmax[3]));
+			run = t % 64 == 0 ? f[t] : run + f[t];
+			o[9] = run;
+		}
+	}
+	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
+	vk_run("xlane_lds.launch.json", "n=512", args, ARRAY_LEN(args));
+	static const char *const what[NO] = {"ds_read_b32 of another wave's ds_write_b32",
+					     "ds_read_b64 .x", "ds_read_b64 .y",
+					     "ds_read_b128 .x", "ds_read_b128 .y", "ds_read_b128 .z", "ds_read_b128 .w",
+					     "workgroup sum (DPP + LDS + barrier)", "workgroup max",
+					     "wave inclusive scan (DPP)"};
+	static float gcol[N];
+	static double wcol[N];
+	for (int k = 0; k < NO; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = out[i * NO + k];
+			wcol[i] = want[i * NO + k];
+		}
+		vk_check_f32(what[k], gcol, wcol, N, 0, 0);
+	}
+	static const char *const insns[] = {"ds_write_b32", "ds_write_b64", "ds_write_b128", "ds_read_b32",
+					    "ds_read_b64",  "ds_read_b128", "s_barrier",     "v_add_f32_dpp", NULL};
+	vk_expect_insns("xlane_lds", insns);
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -620,6 +675,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, xlane_math);
 	tcase_add_test(tc, xlane_math_fast);
 	tcase_add_test(tc, xlane_math_exact);
+	tcase_add_test(tc, xlane_lds);
 	return tc;
 }
 
