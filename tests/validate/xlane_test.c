@@ -27,6 +27,9 @@ static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan"
 				      "xlane_math", "xlane_math_fast", "xlane_math_exact", "xlane_lds", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
+/* hand-written gfx942 assembly (llvm-mc-19 + ld.lld-19) */
+static const char *const asm_kernels[] = {"xlane_dpp_asm", NULL};
+static void setup_asm(void) { vk_compile_arch("validate_xlane_asm", asm_kernels, "gfx942"); }
 
 /* ---- DPP reference ---- */
 
@@ -662,6 +665,57 @@ START_TEST(xlane_lds)
 }
 END_TEST
 
+/* ---- DPP forms only an instruction selector writes (hand-written) ---- */
+
+START_TEST(xlane_dpp_asm)
+{
+	enum { NO = 8 };
+	static float x[64], y[64];
+	static uint32_t out[64 * NO], want[64 * NO];
+	VkRng r = {48};
+	for (int l = 0; l < 64; l++) {
+		x[l] = vk_float(&r, -10.0f, 10.0f);
+		y[l] = vk_float(&r, -10.0f, 10.0f);
+	}
+	const float seven = 7.0f;
+	for (int l = 0; l < 64; l++) {
+		int row = l / 16, bank = (l / 4) % 4;
+		uint32_t *o = &want[l * NO];
+		int s;
+		/* 0: row_bcast:15, rows 1 and 3 enabled, the others keep 7.0 */
+		o[0] = vk_fbits(row == 1 || row == 3 ? x[dpp_src(0x142, l)] + y[l] : seven);
+		/* 1: row_shr:3, banks 0 and 2 enabled; a missing source keeps 7.0 (bound_ctrl off) */
+		s = dpp_src(0x113, l);
+		o[1] = vk_fbits((bank == 0 || bank == 2) && s >= 0 ? fmaxf(x[s], y[l]) : seven);
+		o[2] = vk_fbits(-x[dpp_src(0x125, l)] + fabsf(y[l])); /* neg on the DPP operand, abs on src1 */
+		o[3] = vk_fbits(x[dpp_src(0x4e, l)] - y[l]);
+		o[4] = vk_fbits(y[l] - x[dpp_src(0x140, l)]);
+		s = dpp_src(0x101, l);
+		o[5] = vk_fbits(fmaf(s >= 0 ? x[s] : 0.0f, y[l], y[l])); /* bound_ctrl: a missing source is 0 */
+		s = dpp_src(0x138, l);
+		o[6] = vk_fbits(fabsf(s >= 0 ? x[s] : 0.0f) * y[l]);
+		o[7] = row >= 2 ? vk_fbits(x[31]) + vk_fbits(y[l]) : 7u;
+	}
+	VkArg args[] = {{"x", DT_F32, 1, {64}, x, VK_IN},
+			{"y", DT_F32, 1, {64}, y, VK_IN},
+			{"out", DT_F32, 2, {64, NO}, out, VK_OUT}};
+	vk_run("xlane_dpp_asm.launch.json", NULL, args, ARRAY_LEN(args));
+	static const char *const what[NO] = {
+		"v_add_f32_dpp row_bcast:15 row_mask:0xa (old 7.0)", "v_max_f32_dpp row_shr:3 bank_mask:0x5 (old 7.0)",
+		"v_add_f32_dpp -src0 |src1| row_ror:5",             "v_sub_f32_dpp quad_perm:[2,3,0,1]",
+		"v_subrev_f32_dpp row_mirror",                       "v_fmac_f32_dpp row_shl:1 bound_ctrl",
+		"v_mul_f32_dpp |src0| wave_shr:1 bound_ctrl",        "v_add_u32_dpp row_bcast:31 row_mask:0xc (old 7)"};
+	uint32_t gcol[64], wcol[64];
+	for (int k = 0; k < NO; k++) {
+		for (int l = 0; l < 64; l++) {
+			gcol[l] = out[l * NO + k];
+			wcol[l] = want[l * NO + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, 64);
+	}
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -684,5 +738,10 @@ int main(void)
 	Suite *s = suite_create("validate_xlane");
 	suite_add_tcase(s, cases("gfx942", setup_gfx942));
 	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
+	TCase *tc = tcase_create("asm");
+	tcase_add_unchecked_fixture(tc, setup_asm, NULL);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, xlane_dpp_asm);
+	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
