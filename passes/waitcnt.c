@@ -35,10 +35,10 @@
  * number of same-queue ops issued after the newest outstanding VMEM / DS
  * load that writes it (-1: none), SMEM/FLAT flags, and the same count for
  * the newest outstanding LDS access. Forward dataflow over the CFG
- * (mfunc_succs) to a fixpoint: a block's entry state accumulates the join of
- * its predecessors' exit states, loop back edges included — the join keeps
- * the smaller count per slot, which is the conservative one (vmcnt(k) with
- * the smaller k covers both paths). Then one walk per block from its entry
+ * (mfunc_succs) to a fixpoint: a block's entry state is the join of its
+ * predecessors' exit states, loop back edges included — the join keeps the
+ * smaller count per slot, which is the conservative one (vmcnt(k) with the
+ * smaller k covers both paths). Then one walk per block from its entry
  * state inserts, before each instruction that needs it, one s_waitcnt with
  * the largest counts that cover every slot it touches. Waits already in the
  * stream are honoured, so the pass is idempotent.
@@ -249,21 +249,37 @@ void insert_waitcnt(Compile *c)
 		return;
 	WState *entry = xcalloc(nb, sizeof *entry), *exit_ = xcalloc(nb, sizeof *exit_);
 	WState *cur = xmalloc(sizeof *cur);
-	state_empty(&entry[0]);
-	/* Entries only grow (join), so this reaches a fixpoint; the height of
-	 * the lattice bounds the rounds. */
-	for (bool changed = true; changed;) {
-		changed = false;
+	Vec(int) *preds = xcalloc(nb, sizeof *preds);
+	for (size_t bi = 0; bi < nb; bi++) {
+		int succ[2], ns = mfunc_succs(f, bi, succ);
+		for (int k = 0; k < ns; k++)
+			vec_push(&preds[succ[k]], (int)bi);
+	}
+	/* A block's entry is the join of its predecessors' current exits. The
+	 * transfer is not monotone (a stronger wait clears other registers
+	 * too), so after many rounds without a fixpoint the entries switch to
+	 * accumulating joins, which must end; that only costs precision. */
+	for (int round = 0;; round++) {
+		bool changed = false, accumulate = round >= 32;
 		for (size_t bi = 0; bi < nb; bi++) {
-			if (!entry[bi].valid)
+			memset(cur, 0, sizeof *cur); /* not reached yet */
+			if (bi == 0)
+				state_empty(cur);
+			for (size_t k = 0; k < preds[bi].len; k++)
+				state_join(cur, &exit_[preds[bi].data[k]]);
+			if (accumulate)
+				state_join(cur, &entry[bi]);
+			if (memcmp(cur, &entry[bi], sizeof *cur)) {
+				changed = true;
+				entry[bi] = *cur;
+			}
+			if (!cur->valid)
 				continue;
-			*cur = entry[bi];
 			walk_block(f->blocks.data[bi], cur, false);
 			exit_[bi] = *cur;
-			int succ[2], ns = mfunc_succs(f, bi, succ);
-			for (int k = 0; k < ns; k++)
-				changed |= state_join(&entry[succ[k]], &exit_[bi]);
 		}
+		if (!changed)
+			break;
 	}
 	for (size_t bi = 0; bi < nb; bi++) {
 		/* An unreachable block starts with nothing outstanding. */
@@ -272,7 +288,9 @@ void insert_waitcnt(Compile *c)
 		else
 			state_empty(cur);
 		walk_block(f->blocks.data[bi], cur, true);
+		vec_free(&preds[bi]);
 	}
+	free(preds);
 	free(cur);
 	free(entry);
 	free(exit_);

@@ -1,0 +1,382 @@
+/* hazards_test.c — the hazard rows of gfx942 and gfx90a, the resolver over
+ * the CFG and its independent checker, on hand-built allocated functions.
+ * Each row test builds producer → consumer back to back and shows, per
+ * target: the checker fails without wait states (when the row applies),
+ * the resolver inserts exactly the row's number (cdna3-facts §5 / §4.1),
+ * and one wait state fewer fails the checker again. A loop test carries an
+ * MFMA's result over the back edge. Seeded random streams (with loops)
+ * must come out clean, and in straight-line code every inserted s_nop must
+ * be the shortest that passes. */
+#include <string.h>
+
+#include "mfb.h"
+
+static int check(const MFunc *f)
+{
+	Buf m = {0};
+	int n = check_hazards(f, &m);
+	buf_free(&m);
+	return n;
+}
+
+static void mfma16(MBlock *b, MOpnd d, MOpnd a, MOpnd bb, MOpnd c)
+{
+	emit(b, EI_V_MFMA_F32_16X16X16_F16, OPS(d), OPS(a, bb, c));
+}
+
+/* Shorten the s_nops right before instruction i of block bi by one wait
+ * state (dropping an s_nop 0). */
+static void shorten(MFunc *f, size_t bi, size_t i)
+{
+	MBlock *b = f->blocks.data[bi];
+	MInst *n = &b->insts.data[i - 1];
+	ck_assert_int_eq(n->op, EI_S_NOP);
+	if (n->use[0].imm > 0) {
+		n->use[0].imm--;
+		return;
+	}
+	memmove(n, n + 1, (b->insts.len - i) * sizeof *n);
+	b->insts.len--;
+}
+
+typedef void Build(MBlock *b);
+
+/* Build the stream for each target, the consumer last; expect `gap[t]`
+ * wait states inserted right before it (t: 0 gfx942, 1 gfx90a). */
+static void expect_gap(Build *build, const int gap[2], const char *what)
+{
+	for (int t = 0; t < 2; t++) {
+		MFunc *f = mfb_new(t ? &target_gfx90a : &target_gfx942);
+		MBlock *b = mfunc_block(f, NULL);
+		build(b);
+		size_t consumer = b->insts.len - 1;
+		Buf m = {0};
+		int before = check_hazards(f, &m);
+		ck_assert_msg((before > 0) == (gap[t] > 0), "%s on %s: checker before: %d\n%s%s", what, f->target->name,
+			before, buf_cstr(&m), mfb_text(f));
+		buf_clear(&m);
+		run_hazards(f);
+		ck_assert_msg(check_hazards(f, &m) == 0, "%s on %s:\n%s%s", what, f->target->name, buf_cstr(&m), mfb_text(f));
+		buf_free(&m);
+		size_t at = b->insts.len - 1;
+		ck_assert_msg(nops_before(f, 0, at) == gap[t] && at - consumer == (size_t)(gap[t] + 7) / 8,
+			"%s on %s: expected %d wait states\n%s", what, f->target->name, gap[t], mfb_text(f));
+		if (gap[t]) {
+			shorten(f, 0, at);
+			ck_assert_msg(check(f) > 0, "%s on %s: one short passes", what, f->target->name);
+		}
+		mfunc_free(f);
+	}
+}
+
+/* ---- MFMA rows ---- */
+static void b_mfma16_accread(MBlock *b)
+{
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+	emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(1, 1)));
+}
+static void b_mfma32_accread(MBlock *b)
+{
+	emit(b, EI_V_MFMA_F32_32X32X8_F16, OPS(AN(0, 16)), OPS(VN(0, 2), VN(2, 2), AN(0, 16)));
+	emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(15, 1)));
+}
+static void b_mfma16_store(MBlock *b)
+{
+	mfma16(b, VN(4, 4), VN(0, 2), VN(2, 2), VN(4, 4));
+	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(8), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+}
+static void b_mfma16_valu_waw(MBlock *b)
+{
+	mfma16(b, VN(4, 4), VN(0, 2), VN(2, 2), VN(4, 4));
+	emit(b, EI_V_MOV_B32, OPS(V(6)), OPS(IMM(0)));
+}
+static void b_mfma16_war(MBlock *b)
+{
+	mfma16(b, AN(4, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+	emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(1, 1)), OPS(V(9)));
+}
+static void b_mfma16_chain(MBlock *b)
+{
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+	mfma16(b, AN(0, 4), VN(4, 2), VN(6, 2), AN(0, 4));
+}
+static void b_mfma16_srcc_overlap(MBlock *b)
+{
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+	mfma16(b, AN(2, 4), VN(4, 2), VN(6, 2), AN(2, 4));
+}
+static void b_mfma16_srca(MBlock *b)
+{
+	mfma16(b, VN(8, 4), VN(0, 2), VN(2, 2), VN(8, 4));
+	mfma16(b, AN(0, 4), VN(10, 2), VN(2, 2), AN(0, 4));
+}
+static void b_valu_mfma(MBlock *b)
+{
+	emit(b, EI_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+}
+static void b_accwrite_mfma(MBlock *b)
+{
+	emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(3, 1)), OPS(V(9)));
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+}
+static void b_exec_mfma(MBlock *b)
+{
+	emit(b, EI_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
+	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+}
+
+START_TEST(mfma_rows)
+{
+	/* gfx942 16x16x16 f16: 4 passes, XDL; 32x32x8 f16: 8 passes. gfx90a:
+	 * 8 and 16 passes (cdna3-facts §4.1). */
+	expect_gap(b_mfma16_accread, (int[]){7, 11}, "16x16x16 -> v_accvgpr_read");
+	expect_gap(b_mfma32_accread, (int[]){11, 19}, "32x32x8 -> v_accvgpr_read");
+	expect_gap(b_mfma16_store, (int[]){7, 11}, "16x16x16 -> buffer_store of D");
+	expect_gap(b_mfma16_valu_waw, (int[]){7, 11}, "16x16x16 -> VALU overwrites D");
+	expect_gap(b_mfma16_war, (int[]){3, 7}, "16x16x16 SrcC -> v_accvgpr_write");
+	expect_gap(b_mfma16_chain, (int[]){0, 0}, "accumulation chain");
+	expect_gap(b_mfma16_srcc_overlap, (int[]){5, 8}, "SrcC partly overlapping");
+	expect_gap(b_mfma16_srca, (int[]){7, 11}, "MFMA D -> MFMA SrcA");
+	expect_gap(b_valu_mfma, (int[]){2, 2}, "VALU -> MFMA SrcA");
+	expect_gap(b_accwrite_mfma, (int[]){2, 2}, "v_accvgpr_write -> MFMA SrcC");
+	expect_gap(b_exec_mfma, (int[]){4, 4}, "v_cmpx (EXEC) -> MFMA");
+}
+END_TEST
+
+/* ---- other rows ---- */
+static void b_dpp(MBlock *b)
+{
+	emit(b, EI_V_ADD_F32, OPS(V(1)), OPS(V(2), V(3)));
+	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x111; /* row_shr:1 */
+}
+static void b_dpp_after_load(MBlock *b)
+{
+	emit(b, EI_DS_BPERMUTE_B32, OPS(V(1)), OPS(V(9), V(3)));
+	emit(b, EI_S_WAITCNT, NONE, NONE)->lgkmcnt = 0;
+	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x142; /* row_bcast:15 */
+}
+static void b_exec_dpp(MBlock *b)
+{
+	emit(b, EI_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
+	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0xb1;
+}
+static void b_lanesel(MBlock *b)
+{
+	emit(b, EI_V_READFIRSTLANE_B32, OPS(S(4)), OPS(V(1)));
+	emit(b, EI_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(4)));
+}
+static void b_readlane_vgpr(MBlock *b)
+{
+	emit(b, EI_V_ADD_F32, OPS(V(2)), OPS(V(2), V(3)));
+	emit(b, EI_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(6)));
+}
+static void b_trans(MBlock *b)
+{
+	emit(b, EI_V_EXP_F32, OPS(V(1)), OPS(V(2)));
+	emit(b, EI_V_MUL_F32, OPS(V(3)), OPS(V(1), V(1)));
+}
+static void b_vcc(MBlock *b)
+{
+	emit(b, EI_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(0)))->flags |= MIF_E32;
+	emit(b, EI_V_CNDMASK_B32, OPS(V(1)), OPS(V(2), V(3), mo_special(MO_VCC)))->flags |= MIF_E32;
+}
+static void b_sgpr_vmem(MBlock *b)
+{
+	emit(b, EI_V_READFIRSTLANE_B32, OPS(S(12)), OPS(V(1)));
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(2)), OPS(V(0), SN(8, 4), S(12)))->flags |= MIF_OFFEN;
+}
+static void b_store_data(MBlock *b)
+{
+	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+}
+static void b_store_data_soffset(MBlock *b)
+{
+	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), S(1)))->flags |= MIF_OFFEN;
+	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+}
+static void b_store_dwordx2(MBlock *b)
+{
+	emit(b, EI_BUFFER_STORE_DWORDX2, NONE, OPS(VN(4, 2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+}
+static void b_clause_store(MBlock *b)
+{
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, EI_BUFFER_STORE_DWORD, NONE, OPS(V(2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+}
+static void b_clause_war(MBlock *b)
+{
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(0)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+}
+static void b_clause_ok(MBlock *b)
+{
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(3)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+}
+
+START_TEST(other_rows)
+{
+	expect_gap(b_dpp, (int[]){2, 2}, "VALU -> DPP");
+	expect_gap(b_dpp_after_load, (int[]){1, 1}, "ds_bpermute -> DPP (any writer)");
+	expect_gap(b_exec_dpp, (int[]){5, 5}, "v_cmpx (EXEC) -> DPP");
+	expect_gap(b_lanesel, (int[]){4, 4}, "VALU SGPR -> v_readlane lane select");
+	expect_gap(b_readlane_vgpr, (int[]){1, 0}, "VALU VGPR -> v_readlane");
+	expect_gap(b_trans, (int[]){1, 0}, "v_exp -> v_mul");
+	expect_gap(b_vcc, (int[]){2, 0}, "v_cmp vcc -> v_cndmask");
+	expect_gap(b_sgpr_vmem, (int[]){5, 5}, "VALU SGPR -> buffer soffset");
+	expect_gap(b_store_data, (int[]){2, 1}, "dwordx4 store data -> VALU write");
+	expect_gap(b_store_data_soffset, (int[]){0, 0}, "dwordx4 store with soffset register");
+	expect_gap(b_store_dwordx2, (int[]){0, 0}, "dwordx2 store data");
+	expect_gap(b_clause_store, (int[]){1, 1}, "soft clause: store after a load");
+	expect_gap(b_clause_war, (int[]){1, 1}, "soft clause: member overwrites an address");
+	expect_gap(b_clause_ok, (int[]){0, 0}, "soft clause: independent loads");
+}
+END_TEST
+
+/* An MFMA at the bottom of a loop; the top of the next iteration reads its
+ * accumulator. The back edge gives 3 wait states (s_sub, s_cmp, branch);
+ * the rest is inserted at the loop top. */
+START_TEST(loop_back_edge_mfma)
+{
+	for (int t = 0; t < 2; t++) {
+		MFunc *f = mfb_new(t ? &target_gfx90a : &target_gfx942);
+		MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, ".Lk"), *b2 = mfunc_block(f, NULL);
+		emit(b0, EI_S_MOV_B32, OPS(S(20)), OPS(IMM(8)));
+		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
+		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
+		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
+		emit(b1, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(0, 1)));
+		mfma16(b1, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
+		emit(b1, EI_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
+		emit(b1, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+		mblock_branch(b1, EI_S_CBRANCH_SCC1, 1);
+		emit(b2, EI_V_ACCVGPR_READ_B32, OPS(V(5)), OPS(AN(3, 1)));
+		emit(b2, EI_S_ENDPGM, NONE, NONE);
+		Buf m = {0};
+		ck_assert_int_eq(check_hazards(f, &m), 2); /* the loop top and the exit block */
+		buf_free(&m);
+		run_hazards(f);
+		ck_assert_msg(check(f) == 0, "%s", mfb_text(f));
+		int need = t ? 11 : 7;
+		int top = need - 3, exit_gap = need - 3;
+		size_t at = 0;
+		while (b1->insts.data[at].op == EI_S_NOP)
+			at++;
+		ck_assert_msg(nops_before(f, 1, at) == top, "%s", mfb_text(f));
+		at = 0;
+		while (b2->insts.data[at].op == EI_S_NOP)
+			at++;
+		ck_assert_msg(nops_before(f, 2, at) == exit_gap, "%s", mfb_text(f));
+		/* One short at the loop top: the back edge path fails. */
+		size_t top_at = 0;
+		while (b1->insts.data[top_at].op == EI_S_NOP)
+			top_at++;
+		shorten(f, 1, top_at);
+		ck_assert_int_eq(check(f), 1);
+		mfunc_free(f);
+	}
+}
+END_TEST
+
+/* ---- random streams ---- */
+
+static uint64_t rng;
+static unsigned rnd(unsigned n)
+{
+	rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned)(rng >> 33) % n;
+}
+
+static void random_inst(MBlock *b)
+{
+	unsigned r = rnd(6), x = rnd(6), acc = 4 * rnd(3);
+	switch (rnd(14)) {
+	case 0: mfma16(b, AN(acc, 4), VN(2 * rnd(3), 2), VN(2 * rnd(3), 2), AN(acc, 4)); break;
+	case 1: emit(b, EI_V_MFMA_F32_32X32X8_F16, OPS(AN(16, 16)), OPS(VN(0, 2), VN(2, 2), AN(16, 16))); break;
+	case 2: emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(r)), OPS(AN(rnd(32), 1))); break;
+	case 3: emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(rnd(32), 1)), OPS(V(x))); break;
+	case 4: emit(b, EI_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6))))->dpp = 0x111; break;
+	case 5: emit(b, EI_V_EXP_F32, OPS(V(r)), OPS(V(x))); break;
+	case 6: emit(b, EI_V_READFIRSTLANE_B32, OPS(S(4 + rnd(2))), OPS(V(x))); break;
+	case 7: emit(b, EI_V_READLANE_B32, OPS(S(6)), OPS(V(x), S(4 + rnd(2)))); break;
+	case 8: emit(b, EI_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(x)))->flags |= MIF_E32; break;
+	case 9: emit(b, EI_V_CNDMASK_B32, OPS(V(r)), OPS(V(x), V(1), mo_special(MO_VCC)))->flags |= MIF_E32; break;
+	case 10:
+		emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(r)), OPS(V(x), SN(8, 4), rnd(2) ? S(4) : IMM(0)))->flags |= MIF_OFFEN;
+		break;
+	case 11:
+		emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(2 * rnd(2), 4), V(x), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+		break;
+	case 12: emit(b, EI_S_ADD_U32, OPS(S(4 + rnd(2))), OPS(S(4), IMM(1))); break;
+	default: emit(b, EI_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6)))); break;
+	}
+}
+
+static MFunc *random_func(const Target *t, bool loops)
+{
+	MFunc *f = mfb_new(t);
+	int nb = loops ? 1 + (int)rnd(3) : 1;
+	for (int k = 0; k < nb; k++) {
+		MBlock *b = mfunc_block(f, NULL);
+		int n = 1 + (int)rnd(10);
+		for (int i = 0; i < n; i++)
+			random_inst(b);
+		if (k == nb - 1) {
+			emit(b, EI_S_ENDPGM, NONE, NONE);
+		} else if (rnd(3)) {
+			emit(b, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+			mblock_branch(b, EI_S_CBRANCH_SCC1, (int)rnd((unsigned)k + 1));
+		}
+	}
+	return f;
+}
+
+START_TEST(random_streams)
+{
+	rng = 777;
+	int nops = 0;
+	for (int iter = 0; iter < 600; iter++) {
+		bool loops = iter % 2;
+		MFunc *f = random_func(iter % 4 < 2 ? &target_gfx942 : &target_gfx90a, loops);
+		run_hazards(f);
+		Buf m = {0};
+		int bad = check_hazards(f, &m);
+		ck_assert_msg(bad == 0, "iteration %d:\n%s\n%s", iter, buf_cstr(&m), mfb_text(f));
+		buf_free(&m);
+		/* Straight-line code: every s_nop group is the shortest that passes. */
+		for (size_t bi = 0; !loops && bi < f->blocks.len; bi++)
+			for (size_t i = 1; i < f->blocks.data[bi]->insts.len; i++) {
+				MBlock *b = f->blocks.data[bi];
+				if (b->insts.data[i].op == EI_S_NOP || b->insts.data[i - 1].op != EI_S_NOP)
+					continue;
+				nops++;
+				size_t len = b->insts.len;
+				MInst *saved = xmalloc(len * sizeof *saved);
+				memcpy(saved, b->insts.data, len * sizeof *saved);
+				shorten(f, bi, i);
+				ck_assert_msg(check(f) > 0, "iteration %d: block %zu inst %zu: s_nops not minimal\n%s", iter, bi, i,
+					mfb_text(f));
+				memcpy(b->insts.data, saved, len * sizeof *saved);
+				b->insts.len = len;
+				free(saved);
+			}
+		mfunc_free(f);
+	}
+	ck_assert_int_gt(nops, 100);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hazards");
+	TCase *t = tcase_create("hazards");
+	tcase_add_test(t, mfma_rows);
+	tcase_add_test(t, other_rows);
+	tcase_add_test(t, loop_back_edge_mfma);
+	tcase_add_test(t, random_streams);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
