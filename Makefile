@@ -33,7 +33,7 @@ TEST_SRCS ?= $(wildcard tests/*/*_test.c)
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
-.PHONY: all check check-asan fuzz bench bench-emu clean
+.PHONY: all check check-asan fuzz bench bench-emu bench-compile clean
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a
 ifeq ($(BUILD),build)
 all: wavecc
@@ -84,6 +84,12 @@ bench: $(BUILD)/bench/sym_bench
 	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
 bench-emu: $(BUILD)/bench/emu_bench
 	$(BUILD)/bench/emu_bench
+# Compile time per stage of every example that compiles, next to clang-19 -O3
+# on the anchor kernel (COMPILE_RUNS runs each, best and median).
+ANCHOR ?= ../shared/anchors/gemm_lds_ref.cl
+COMPILE_RUNS ?= 20
+bench-compile: $(BUILD)/bench/compile_bench
+	$(BUILD)/bench/compile_bench -n $(COMPILE_RUNS) --examples examples --anchor $(ANCHOR)
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@

@@ -1,5 +1,5 @@
 /* cmd_compile.c — `wavecc compile K.json [-o OUT] [-S] [--mcpu gfx942|gfx90a]
- * [-D SYM=VAL]... [--llvm-mc PATH] [--dump-mir]`.
+ * [-D SYM=VAL]... [--llvm-mc PATH] [--dump-mir] [--stats]`.
  *
  * Loads the kernel graph, runs the pipeline (passes/pipeline.c), then
  * either writes the assembly (-S; default OUT: K's base name + .s) or
@@ -7,13 +7,17 @@
  * (default OUT: base name + .hsaco) and its launch descriptor beside it
  * (OUT with .hsaco replaced by .launch.json). Every output is written
  * atomically; on any error nothing is written (if the second file cannot be
- * written, the first is removed again). Exit: 0, 1 bad input, 2 usage. */
+ * written, the first is removed again). With --stats, after the files are
+ * written, the statistics of asm/stats.c go to stdout; they read the linked
+ * code object, so with -S the assembly is still assembled and linked in
+ * memory (nothing else is written). Exit: 0, 1 bad input, 2 usage. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../asm/asm.h"
+#include "../asm/stats.h"
 #include "../frontend/frontend.h"
 #include "../passes/passes.h"
 #include "cli.h"
@@ -27,7 +31,9 @@ static void usage(FILE *out)
 		     "  --mcpu CPU        gfx942 (default) or gfx90a\n"
 		     "  -D SYM=VAL        bind a dynamic symbol or override a symbol's value\n"
 		     "  --llvm-mc PATH    the llvm-mc to run (see wavecc help as)\n"
-		     "  --dump-mir        print the machine IR after each machine pass on stderr\n");
+		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
+		     "  --stats           print registers, occupancy, instruction counts, code size and\n"
+		     "                    per-stage times on stdout (docs/compiler.md, Statistics)\n");
 }
 
 static char *base_name_with(const char *path, const char *ext)
@@ -43,25 +49,44 @@ static char *base_name_with(const char *path, const char *ext)
 	return r;
 }
 
-int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
-	const CompileOptions *o, const char *llvm_mc, Diag *d)
+/* compile_kernel_to_files, and with `st` (--stats) the statistics: the
+ * caller has filled st->load_us; t0 is when loading started. */
+static int compile_files(Kernel *k, const char *in, const char *out, const char *launch, const CompileOptions *o,
+	const char *llvm_mc, Diag *d, StageTimes *st, double t0)
 {
 	Compile c;
 	int rc = 1;
+	Buf obj = {0}, msg = {0};
 	compile_init(&c, k, o, d);
 	if (compile_run(&c) != 0)
 		goto done;
+	if (launch || st) {
+		/* asm_build's two steps, timed apart for --stats. */
+		AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = in};
+		Buf rel = {0};
+		double ta = compile_now_us();
+		int r = asm_assemble(&ao, c.asm_text.data, c.asm_text.len, &rel, &msg);
+		double tl = compile_now_us();
+		if (r == 0)
+			r = asm_link(rel.data, rel.len, in, &obj, &msg);
+		double te = compile_now_us();
+		buf_free(&rel);
+		if (st) {
+			st->assemble_us = tl - ta;
+			st->link_us = r == 0 ? te - tl : -1;
+		}
+		if (r != 0) {
+			fprintf(stderr, "wavecc: error: %s: the generated assembly did not build:\n%s", in,
+				buf_cstr(&msg));
+			goto done;
+		}
+	}
+	double tw = compile_now_us();
 	if (!launch) {
 		if (write_file_atomic(out, c.asm_text.data, c.asm_text.len, 0644) != 0)
 			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
 		else
 			rc = 0;
-		goto done;
-	}
-	Buf obj = {0}, msg = {0};
-	AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = in};
-	if (asm_build(&ao, c.asm_text.data, c.asm_text.len, &obj, &msg) != 0) {
-		fprintf(stderr, "wavecc: error: %s: the generated assembly did not build:\n%s", in, buf_cstr(&msg));
 	} else if (write_file_atomic(out, obj.data, obj.len, 0644) != 0) {
 		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
 	} else if (write_file_atomic(launch, c.launch_json.data, c.launch_json.len, 0644) != 0) {
@@ -70,17 +95,35 @@ int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const ch
 	} else {
 		rc = 0;
 	}
+	if (rc == 0 && st) {
+		double tend = compile_now_us();
+		st->write_us = tend - tw;
+		st->total_us = tend - t0;
+		Buf rep = {0};
+		buf_clear(&msg);
+		/* Our own linker's output that our reader rejects is a bug. */
+		if (compile_stats(&rep, &c, obj.data, obj.len, st, &msg) != 0)
+			die("--stats: %s", buf_cstr(&msg));
+		fputs(buf_cstr(&rep), stdout);
+		buf_free(&rep);
+	}
+done:
 	buf_free(&obj);
 	buf_free(&msg);
-done:
 	compile_free(&c);
 	return rc;
+}
+
+int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
+	const CompileOptions *o, const char *llvm_mc, Diag *d)
+{
+	return compile_files(k, in, out, launch, o, llvm_mc, d, NULL, 0);
 }
 
 int cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
-	bool asm_only = false;
+	bool asm_only = false, stats = false;
 	CompileOptions o = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -89,6 +132,8 @@ int cmd_compile(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "-S") == 0) {
 			asm_only = true;
+		} else if (strcmp(a, "--stats") == 0) {
+			stats = true;
 		} else if (strcmp(a, "--dump-mir") == 0) {
 			o.dump = ~0u;
 		} else if (opt_value(argc, argv, &i, "-o", &v)) {
@@ -137,9 +182,11 @@ int cmd_compile(int argc, char **argv)
 	Diag d;
 	diag_init(&d);
 	int rc = 1;
+	double t0 = compile_now_us();
 	Kernel *k = load_kernel_file(in, &d);
+	StageTimes st = {.load_us = compile_now_us() - t0, .assemble_us = -1, .link_us = -1, .write_us = -1};
 	if (k)
-		rc = compile_kernel_to_files(k, in, out, asm_only ? NULL : launch, &o, llvm_mc, &d);
+		rc = compile_files(k, in, out, asm_only ? NULL : launch, &o, llvm_mc, &d, stats ? &st : NULL, t0);
 	if (k)
 		kernel_free(k);
 	free(out_owned);

@@ -1,0 +1,42 @@
+/* stats.h — `wavecc compile --stats`: occupancy, instruction mix, code size
+ * and stage times of a compiled kernel (asm/stats.c). Kept apart from
+ * passes/passes.h because nothing in the pipeline reads it: only the CLI and
+ * bench/compile_bench.c do. */
+#ifndef WAVECC_STATS_H
+#define WAVECC_STATS_H
+
+#include "../passes/passes.h"
+
+/* Waves per SIMD a kernel's resources allow (model and sources: stats.c). */
+typedef struct Occupancy {
+	int vgpr_alloc;   /* unified registers a wave holds: align(align(v,4)+a, 8) */
+	int sgpr_alloc;   /* SGPRs a wave holds: next_free_sgpr + 6 */
+	int lds_alloc;    /* LDS bytes a workgroup holds: align(lds, 512) */
+	int waves_per_wg;
+	int by_slots, by_vgprs, by_sgprs; /* waves per SIMD each resource allows */
+	int wg_by_waves;  /* workgroups per CU the per-SIMD wave limit allows */
+	int wg_by_lds;    /* workgroups per CU the LDS allows; -1: no LDS used */
+	int wg_per_cu;
+	int waves_per_simd; /* 0: one workgroup does not fit on a CU */
+	const char *limit;  /* "wave slots", "VGPRs", "SGPRs", "LDS", "workgroup size" */
+} Occupancy;
+/* vgprs/agprs/sgprs as allocated (next free register of each file). */
+void compute_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o);
+/* Instructions of f per scheduling class; returns the total. */
+int count_classes(const MFunc *f, int counts[MC_COUNT]);
+/* Times of the stages around the pipeline, in microseconds (-1: not run). */
+typedef struct StageTimes {
+	double load_us;     /* frontend: JSON file to kernel graph */
+	double assemble_us; /* llvm-mc */
+	double link_us;     /* asm_link */
+	double write_us;    /* writing the output files */
+	double total_us;    /* wall time of the whole compilation */
+} StageTimes;
+/* The compiler's own time: loading, every pass and the checks. */
+double compile_own_us(const Compile *c, const StageTimes *st);
+/* Append the --stats report (format: docs/compiler.md "Statistics") of the
+ * compiled c, whose linked code object is obj[0..len). Returns 0, or -1
+ * with a message when the code object cannot be read. */
+int compile_stats(Buf *out, const Compile *c, const void *obj, size_t len, const StageTimes *st, Buf *msg);
+
+#endif

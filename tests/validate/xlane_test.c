@@ -1,0 +1,493 @@
+/* xlane_test.c — emulator validation of the cross-lane and matrix
+ * instructions the compiler's instruction selection emits for reductions,
+ * softmax and GEMM (issue 5):
+ *   - every gfx9 DPP control on v_mov_b32 with row/bank masks and bound_ctrl
+ *     both ways, with all lanes active and with inactive source lanes
+ *     (xlane_dpp), and DPP folded into v_add_f32 / v_max_f32 (xlane_dpp_f32);
+ *   - the DPP scans clang's atomic optimizer builds (xlane_scan);
+ *   - ds_bpermute_b32 / ds_permute_b32 with arbitrary, out-of-range and
+ *     colliding addresses, ds_swizzle_b32 bit-mask (xor 1..16) and quad
+ *     modes, v_readlane / v_readfirstlane / v_writelane (xlane_perm);
+ *   - MFMA 16x16x16 and 32x32x8 f16 chained over a K loop with accumulators
+ *     in AGPRs and in VGPRs, v_accvgpr_read/write (xlane_mfma);
+ *   - 4-wave LDS traffic with b32/b64/b128 writes and reads across a barrier
+ *     and a cross-wave DPP reduction (xlane_lds);
+ *   - v_exp_f32 / v_log_f32 / v_rcp_f32 and the three f32 division
+ *     lowerings (fast, default 2.5 ulp, correctly rounded) (xlane_math).
+ * Kernels are clang-19 output (tests/validate/kernels/xlane_*.cl), built for
+ * gfx942 and gfx90a; the references are written here in C from the ISA's
+ * description of each operation, not from the emulator's code. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", "xlane_mfma", NULL};
+static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
+static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
+
+/* ---- DPP reference ---- */
+
+/* The DPP controls xlane_dpp.cl applies, in its order. */
+static int dpp_ctrls(unsigned *c)
+{
+	int n = 0;
+	for (unsigned q = 0; q < 256; q++)
+		c[n++] = q; /* quad_perm */
+	for (unsigned base = 0x100; base <= 0x120; base += 0x10)
+		for (unsigned s = 1; s <= 15; s++)
+			c[n++] = base + s; /* row_shl, row_shr, row_ror */
+	static const unsigned rest[] = {0x130, 0x134, 0x138, 0x13c, 0x140, 0x141, 0x142, 0x143};
+	for (size_t i = 0; i < ARRAY_LEN(rest); i++)
+		c[n++] = rest[i];
+	return n;
+}
+
+/* The lane whose value lane l reads under control c, or -1 when there is none
+ * (outside the row for row shifts, outside the wave for wave shifts, row 0
+ * for row_bcast:15, rows 0 and 1 for row_bcast:31). From the ISA's table:
+ * row_shl:n moves data towards lower lanes (lane i reads lane i+n of its
+ * row), row_shr the other way, row_ror rotates within the row, the wave
+ * shifts and rotates move by one lane across the whole wave. */
+static int dpp_src(unsigned c, int l)
+{
+	int row = l & ~15, i = l & 15;
+	if (c < 0x100)
+		return (l & ~3) + (int)((c >> (2 * (l & 3))) & 3);
+	int n = (int)(c & 15);
+	switch (c & ~15u) {
+	case 0x100: return i + n < 16 ? l + n : -1;
+	case 0x110: return i - n >= 0 ? l - n : -1;
+	case 0x120: return row + (i - n + 16) % 16;
+	}
+	switch (c) {
+	case 0x130: return l + 1 < 64 ? l + 1 : -1;   /* wave_shl:1 */
+	case 0x134: return (l + 1) % 64;              /* wave_rol:1 */
+	case 0x138: return l - 1 >= 0 ? l - 1 : -1;   /* wave_shr:1 */
+	case 0x13c: return (l + 63) % 64;             /* wave_ror:1 */
+	case 0x140: return row + 15 - i;              /* row_mirror */
+	case 0x141: return (l & ~7) + 7 - (l & 7);    /* row_half_mirror */
+	case 0x142: return l >= 16 ? row - 1 : -1;    /* row_bcast:15: lane 15 of the previous row */
+	case 0x143: return l >= 32 ? 31 : -1;         /* row_bcast:31 */
+	}
+	ck_abort_msg("dpp_src: control 0x%x is not in the list", c);
+	return -1;
+}
+
+/* llvm.amdgcn.update.dpp(old, v, ctrl, row_mask, bank_mask, bound_ctrl) for
+ * lane l of a wave whose active lanes are `act`: a lane outside the row or
+ * bank mask keeps old; a lane whose source is missing or inactive reads 0
+ * with bound_ctrl and keeps old without it. */
+static uint32_t dpp_ref(const uint32_t *v, uint32_t old, uint64_t act, unsigned c, unsigned rm, unsigned bm, bool bc,
+			int l)
+{
+	if (!((rm >> (l / 16)) & 1) || !((bm >> ((l / 4) % 4)) & 1))
+		return old;
+	int s = dpp_src(c, l);
+	if (s < 0 || !((act >> s) & 1))
+		return bc ? 0 : old;
+	return v[s];
+}
+
+static unsigned dpp_rm(unsigned c) { return 1 + (c * 7 + 3) % 15; }
+static unsigned dpp_bm(unsigned c) { return 1 + (c * 11 + 5) % 15; }
+
+START_TEST(xlane_dpp)
+{
+	enum { N = 128, NC = 309, NO = 3 * NC, SENT = 0x5eeded };
+	static int32_t x[N], olds[N], out[N * NO];
+	static uint32_t want[N * NO], gcol[N], wcol[N];
+	unsigned ctrls[NC];
+	ck_assert_int_eq(dpp_ctrls(ctrls), NC);
+	VkRng r = {41};
+	for (int i = 0; i < N; i++) {
+		x[i] = (int32_t)vk_next(&r);
+		olds[i] = vk_int(&r, -1000, 1000);
+	}
+	/* all lanes, then a random half (inactive lanes are invalid DPP sources), then lanes 0 and 63 off */
+	static const uint64_t acts[] = {~0ull, 0x9d2c5680a3f1e647ull, 0x7ffffffffffffffeull};
+	for (size_t t = 0; t < ARRAY_LEN(acts); t++) {
+		uint64_t act = acts[t];
+		char defs[96];
+		snprintf(defs, sizeof defs, "n=%d act_lo=%u act_hi=%u", N, (unsigned)act, (unsigned)(act >> 32));
+		for (int i = 0; i < N * NO; i++)
+			out[i] = SENT;
+		for (int w = 0; w < N / 64; w++)
+			for (int l = 0; l < 64; l++) {
+				int gid = w * 64 + l;
+				for (int k = 0; k < NO; k++) {
+					unsigned c = ctrls[k % NC];
+					uint32_t *o = &want[gid * NO + k];
+					if (!((act >> l) & 1)) {
+						*o = SENT;
+						continue;
+					}
+					const uint32_t *v = (const uint32_t *)x + w * 64;
+					uint32_t old = (uint32_t)olds[gid];
+					if (k < NC)
+						*o = dpp_ref(v, old, act, c, 0xf, 0xf, true, l);
+					else
+						*o = dpp_ref(v, old, act, c, dpp_rm(c), dpp_bm(c), k >= 2 * NC, l);
+				}
+			}
+		VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+				{"olds", DT_I32, 1, {N}, olds, VK_IN},
+				{"out", DT_I32, 2, {N, NO}, out, VK_INOUT}};
+		vk_run("xlane_dpp.launch.json", defs, args, ARRAY_LEN(args));
+		/* compare per control so a failure names it */
+		for (int k = 0; k < NO; k++) {
+			for (int i = 0; i < N; i++) {
+				gcol[i] = (uint32_t)out[i * NO + k];
+				wcol[i] = want[i * NO + k];
+			}
+			unsigned c = ctrls[k % NC];
+			char what[160];
+			snprintf(what, sizeof what, "exec 0x%016llx, dpp_ctrl 0x%x, %s", (unsigned long long)act, c,
+				 k < NC ? "masks 0xf, bound_ctrl on"
+					: k < 2 * NC ? "row/bank masks, bound_ctrl off (keeps old)"
+						     : "row/bank masks, bound_ctrl on");
+			vk_check_u32(what, gcol, wcol, N);
+		}
+	}
+	static const char *const insns[] = {"v_mov_b32_dpp", "s_and_saveexec_b64", NULL};
+	vk_expect_insns("xlane_dpp", insns);
+	/* every control and both bound_ctrl settings reach the code object, not folded away */
+	const char *d = vk_disasm("xlane_dpp");
+	static const char *const forms[] = {"quad_perm:[3,1,2,0]", "row_shl:15", "row_shr:7", "row_ror:13",
+					    "wave_shl:1", "wave_rol:1", "wave_shr:1", "wave_ror:1", "row_mirror",
+					    "row_half_mirror", "row_bcast:15", "row_bcast:31", "bound_ctrl:1", NULL};
+	if (strcmp(vk_arch(), "gfx942") == 0)
+		for (const char *const *f = forms; *f; f++)
+			ck_assert_msg(strstr(d, *f) != NULL, "xlane_dpp.hsaco has no %s", *f);
+}
+END_TEST
+
+START_TEST(xlane_dpp_f32)
+{
+	enum { N = 128, NC = 60, NO = 2 * NC };
+	static float x[N], out[N * NO];
+	static double want[N * NO];
+	static float gcol[N];
+	static double wcol[N];
+	unsigned ctrls[NC];
+	int nc = 0;
+	for (unsigned base = 0x100; base <= 0x120; base += 0x10)
+		for (unsigned s = 1; s <= 15; s++)
+			ctrls[nc++] = base + s;
+	static const unsigned rest[] = {0x130, 0x134, 0x138, 0x13c, 0x140, 0x141, 0x142, 0x143,
+					0x1b,  0xb1,  0x4e,  0x00,  0xff,  0x39,  0x93};
+	for (size_t i = 0; i < ARRAY_LEN(rest); i++)
+		ctrls[nc++] = rest[i];
+	ck_assert_int_eq(nc, NC);
+	VkRng r = {42};
+	for (int i = 0; i < N; i++)
+		x[i] = vk_float(&r, -600.0f, 300.0f) * (i % 7 == 0 ? 1e-3f : 1.0f); /* mixed signs and magnitudes */
+	for (int w = 0; w < N / 64; w++)
+		for (int l = 0; l < 64; l++)
+			for (int k = 0; k < NC; k++) {
+				float a[64];
+				for (int j = 0; j < 64; j++)
+					a[j] = x[w * 64 + j] + (float)ctrls[k];
+				int s = dpp_src(ctrls[k], l);
+				float b = s < 0 ? 0.0f : a[s]; /* old 0 / bound_ctrl: a missing source reads 0 */
+				want[(w * 64 + l) * NO + 2 * k] = a[l] + b;
+				want[(w * 64 + l) * NO + 2 * k + 1] = fmaxf(a[l], b);
+			}
+	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
+	vk_run("xlane_dpp_f32.launch.json", "n=128", args, ARRAY_LEN(args));
+	for (int k = 0; k < NO; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = out[i * NO + k];
+			wcol[i] = want[i * NO + k];
+		}
+		char what[96];
+		snprintf(what, sizeof what, "%s with dpp_ctrl 0x%x", k % 2 ? "v_max_f32_dpp" : "v_add_f32_dpp",
+			 ctrls[k / 2]);
+		vk_check_f32(what, gcol, wcol, N, 0, 0); /* one f32 operation: bit-exact */
+	}
+	static const char *const insns[] = {"v_add_f32_dpp", "v_max_f32_dpp", NULL};
+	vk_expect_insns("xlane_dpp_f32", insns);
+}
+END_TEST
+
+/* ---- scans from clang's atomic optimizer ---- */
+
+START_TEST(xlane_scan)
+{
+	enum { N = 192, W = N / 64 };
+	static int32_t x[N], ictr[W * 4], out[N * 5];
+	static float f[N], fctr[W];
+	static uint32_t want[N * 5], wctr[W * 4], wf[W];
+	VkRng r = {43};
+	for (int i = 0; i < N; i++) {
+		x[i] = vk_int(&r, -100000, 100000);
+		f[i] = (float)vk_int(&r, -1000, 1000);
+	}
+	x[64 + 0] &= ~0x100; /* lane 0 of wave 1 inactive, so lane 1's exclusive scan is the identity */
+	x[64 + 1] |= 0x100;
+	for (int w = 0; w < W; w++) {
+		for (int k = 0; k < 4; k++)
+			ictr[w * 4 + k] = vk_int(&r, -5000, 5000);
+		fctr[w] = (float)vk_int(&r, -5000, 5000);
+	}
+	ictr[4 * 2 + 1] = 0x7fffffff; /* a max counter already above every lane */
+	for (int i = 0; i < N * 5; i++)
+		out[i] = 0x5eed;
+	for (int w = 0; w < W; w++) {
+		uint32_t add = (uint32_t)ictr[w * 4], sub = (uint32_t)ictr[w * 4 + 3], umin = (uint32_t)ictr[w * 4 + 2];
+		int32_t mx = ictr[w * 4 + 1];
+		float fs = fctr[w];
+		for (int l = 0; l < 64; l++) {
+			int gid = w * 64 + l;
+			uint32_t *o = &want[gid * 5];
+			if (!(x[gid] & 0x100)) {
+				for (int k = 0; k < 5; k++)
+					o[k] = 0x5eed;
+				continue;
+			}
+			o[0] = add, o[1] = (uint32_t)mx, o[2] = umin, o[3] = sub, o[4] = vk_fbits(fs);
+			add += (uint32_t)x[gid];
+			sub -= (uint32_t)x[gid];
+			mx = x[gid] > mx ? x[gid] : mx;
+			umin = (uint32_t)x[gid] < umin ? (uint32_t)x[gid] : umin;
+			fs += f[gid];
+		}
+		wctr[w * 4] = add, wctr[w * 4 + 1] = (uint32_t)mx, wctr[w * 4 + 2] = umin, wctr[w * 4 + 3] = sub;
+		wf[w] = vk_fbits(fs);
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+			{"f", DT_F32, 1, {N}, f, VK_IN},
+			{"ictr", DT_I32, 2, {W, 4}, ictr, VK_INOUT},
+			{"fctr", DT_F32, 1, {W}, fctr, VK_INOUT},
+			{"out", DT_I32, 2, {N, 5}, out, VK_INOUT}};
+	vk_run("xlane_scan.launch.json", "n=192", args, ARRAY_LEN(args));
+	static const char *const what[5] = {"atomic add (exclusive DPP scan)", "atomic max (signed)",
+					    "atomic min (unsigned)", "atomic sub", "atomic add f32"};
+	static uint32_t gcol[N], wcol[N];
+	for (int k = 0; k < 5; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = (uint32_t)out[i * 5 + k];
+			wcol[i] = want[i * 5 + k];
+		}
+		vk_check_u32(what[k], gcol, wcol, N);
+	}
+	vk_check_u32("counters after the atomics", (uint32_t *)ictr, wctr, W * 4);
+	uint32_t fb[W];
+	for (int w = 0; w < W; w++)
+		fb[w] = vk_fbits(fctr[w]);
+	vk_check_u32("f32 counters after the atomics", fb, wf, W);
+	static const char *const insns[] = {"v_add_u32_dpp", "v_max_i32_dpp", "v_min_u32_dpp", "v_mov_b32_dpp",
+					    "v_readlane_b32", "v_readfirstlane_b32", "s_or_saveexec_b64",
+					    "global_atomic_add_f32", NULL};
+	vk_expect_insns("xlane_scan", insns);
+	if (strcmp(vk_arch(), "gfx942") == 0) {
+		const char *d = vk_disasm("xlane_scan");
+		/* objdump ends the operands with the comment "//": no bound_ctrl after the masks */
+		ck_assert_msg(strstr(d, "row_bcast:15 row_mask:0xa bank_mask:0xf//") != NULL,
+			      "xlane_scan.hsaco: no row_bcast:15 with row_mask 0xa and bound_ctrl off");
+		ck_assert_msg(strstr(d, "wave_shr:1") != NULL, "xlane_scan.hsaco: no wave_shr:1");
+	}
+}
+END_TEST
+
+/* ---- permutes, swizzles, readlane ---- */
+
+/* ds_swizzle_b32's source lane for lane l: offset bit 15 selects quad-permute
+ * mode (two bits per lane of the quad), otherwise bit-mask mode within each
+ * half of 32 lanes: ((l & and) | or) ^ xor with 5-bit masks at bits 0, 5, 10. */
+static int swizzle_src(unsigned off, int l)
+{
+	if (off & 0x8000)
+		return (l & ~3) + (int)((off >> (2 * (l & 3))) & 3);
+	unsigned and_m = off & 31, or_m = (off >> 5) & 31, xor_m = (off >> 10) & 31;
+	return (l & 32) + (int)((((unsigned)l & 31 & and_m) | or_m) ^ xor_m);
+}
+
+START_TEST(xlane_perm)
+{
+	enum { N = 128, NO = 30, SENT = 0x5eed, RL = 22, WV = 1000 };
+	static int32_t x[N], addr[N], paddr[N], out[N * NO];
+	static uint32_t want[N * NO], gcol[N], wcol[N];
+	static const unsigned swz[21] = {0x1f | 1 << 10,  0x1f | 2 << 10,  0x1f | 3 << 10,  0x1f | 4 << 10,
+					 0x1f | 5 << 10,  0x1f | 6 << 10,  0x1f | 7 << 10,  0x1f | 8 << 10,
+					 0x1f | 9 << 10,  0x1f | 10 << 10, 0x1f | 11 << 10, 0x1f | 12 << 10,
+					 0x1f | 13 << 10, 0x1f | 14 << 10, 0x1f | 15 << 10, 0x1f | 16 << 10,
+					 0x8000 | 0x00,   0x8000 | 0x1b,   0x8000 | 0xb1,   0x8000 | 0x4e,
+					 0x18 | 5 << 5};
+	VkRng r = {44};
+	for (int i = 0; i < N; i++) {
+		x[i] = (int32_t)vk_next(&r);
+		/* byte addresses: any 32-bit value, only bits 7:2 select the lane */
+		addr[i] = i % 4 == 0 ? (int32_t)vk_next(&r) : i % 4 == 1 ? -4 * vk_int(&r, 0, 200) : 4 * vk_int(&r, 0, 63) + (i & 3);
+		paddr[i] = i % 3 ? 4 * vk_int(&r, 0, 63) : (int32_t)vk_next(&r); /* collisions: the higher lane wins */
+	}
+	static const uint64_t acts[] = {~0ull, 0x6a3c5f0e91b7d248ull};
+	for (size_t t = 0; t < ARRAY_LEN(acts); t++) {
+		uint64_t act = acts[t];
+		for (int i = 0; i < N * NO; i++)
+			out[i] = SENT;
+		for (int w = 0; w < N / 64; w++) {
+			const uint32_t *v = (const uint32_t *)x + w * 64;
+			int first = __builtin_ctzll(act);
+			uint32_t sum = 0;
+			for (int i = 0; i < 64; i += 1 + (i & 1))
+				sum += v[i] * (uint32_t)(i + 1);
+			/* ds_permute: each active lane sends its value to lane (paddr >> 2) & 63; later lanes overwrite */
+			uint32_t fwd[64];
+			bool hit[64] = {false};
+			for (int l = 0; l < 64; l++)
+				if ((act >> l) & 1) {
+					int d = (int)(((uint32_t)paddr[w * 64 + l] >> 2) & 63);
+					fwd[d] = v[l], hit[d] = true;
+				}
+			for (int l = 0; l < 64; l++) {
+				int gid = w * 64 + l;
+				uint32_t *o = &want[gid * NO];
+				o[26] = v[RL];
+				o[27] = v[45];
+				o[28] = v[63 - RL] + WV;
+				o[29] = sum;
+				if (!((act >> l) & 1)) {
+					for (int k = 0; k < 26; k++)
+						o[k] = SENT;
+					continue;
+				}
+				/* ds_bpermute: an inactive source lane reads 0 */
+				int s0 = (int)(((uint32_t)addr[gid] >> 2) & 63), s1 = (int)(((uint32_t)addr[gid] + 8) >> 2 & 63);
+				int s2 = (l + 1) & 63;
+				o[0] = (act >> s0) & 1 ? v[s0] : 0;
+				o[1] = (act >> s1) & 1 ? v[s1] : 0;
+				o[2] = (act >> s2) & 1 ? v[s2] : 0;
+				/* a destination no lane sends to is not compared (marked below) */
+				o[3] = hit[l] ? fwd[l] : SENT;
+				for (int k = 0; k < 21; k++) {
+					int s = swizzle_src(swz[k], l);
+					o[4 + k] = (act >> s) & 1 ? v[s] : 0;
+				}
+				o[25] = v[first];
+				if (!hit[l])
+					out[gid * NO + 3] = SENT - 1; /* replaced after the run */
+			}
+		}
+		char defs[128];
+		snprintf(defs, sizeof defs, "n=%d act_lo=%u act_hi=%u rl=%d wv=%d", N, (unsigned)act,
+			 (unsigned)(act >> 32), RL, WV);
+		VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},
+				{"addr", DT_I32, 1, {N}, addr, VK_IN},
+				{"paddr", DT_I32, 1, {N}, paddr, VK_IN},
+				{"out", DT_I32, 2, {N, NO}, out, VK_INOUT}};
+		vk_run("xlane_perm.launch.json", defs, args, ARRAY_LEN(args));
+		for (int i = 0; i < N; i++)
+			if (want[i * NO + 3] == SENT && ((act >> (i % 64)) & 1))
+				out[i * NO + 3] = SENT; /* ds_permute destination nobody sent to: not specified */
+		static const char *const what[NO] = {
+			"ds_bpermute, arbitrary addresses", "ds_bpermute offset:8", "ds_bpermute, address past 255",
+			"ds_permute with collisions", "swizzle xor 1", "swizzle xor 2", "swizzle xor 3", "swizzle xor 4",
+			"swizzle xor 5", "swizzle xor 6", "swizzle xor 7", "swizzle xor 8", "swizzle xor 9",
+			"swizzle xor 10", "swizzle xor 11", "swizzle xor 12", "swizzle xor 13", "swizzle xor 14",
+			"swizzle xor 15", "swizzle xor 16", "swizzle quad [0,0,0,0]", "swizzle quad [3,2,1,0]",
+			"swizzle quad [1,0,3,2]", "swizzle quad [2,3,0,1]", "swizzle and 0x18 or 5",
+			"v_readfirstlane under exec", "v_readlane SGPR index", "v_readlane 45", "v_readlane 63-rl",
+			"v_readlane unrolled loop"};
+		for (int k = 0; k < NO; k++) {
+			for (int i = 0; i < N; i++) {
+				gcol[i] = (uint32_t)out[i * NO + k];
+				wcol[i] = want[i * NO + k];
+			}
+			char msg[128];
+			snprintf(msg, sizeof msg, "%s (exec 0x%016llx)", what[k], (unsigned long long)act);
+			vk_check_u32(msg, gcol, wcol, N);
+		}
+	}
+	static const char *const insns[] = {"ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32", "v_readlane_b32",
+					    "v_readfirstlane_b32", NULL};
+	vk_expect_insns("xlane_perm", insns);
+	if (strcmp(vk_arch(), "gfx942") == 0)
+		ck_assert_msg(strstr(vk_disasm("xlane_perm"), "offset:8") != NULL,
+			      "xlane_perm.hsaco: clang no longer folds +8 into ds_bpermute's offset");
+}
+END_TEST
+
+/* ---- MFMA chains with AGPR and VGPR accumulators ---- */
+
+/* Run one xlane_mfma kernel (SHAPE 16 or 32, FORM "agpr" or "vgpr") on an
+ * M x N x K problem: integer inputs (every sum exact) and random ones. */
+static void run_mfma(int shape, const char *form, int M, int N, int K)
+{
+	size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
+	float *c0 = malloc(nc * 4), *c = malloc(nc * 4);
+	double *want = malloc(nc * sizeof(double));
+	char desc[64], defs[96], what[192];
+	snprintf(desc, sizeof desc, "xlane_mfma%d_%s.launch.json", shape, form);
+	for (int exact = 1; exact >= 0; exact--) {
+		VkRng r = {(uint64_t)(45 + shape + exact)};
+		float alpha = exact ? 0.5f : 0.75f;
+		for (size_t i = 0; i < na; i++)
+			a[i] = (uint16_t)vk_f2h(exact ? vk_int(&r, -4, 4) : vk_float(&r, -1.0f, 1.0f));
+		for (size_t i = 0; i < nb; i++)
+			b[i] = (uint16_t)vk_f2h(exact ? vk_int(&r, -4, 4) : vk_float(&r, -1.0f, 1.0f));
+		for (size_t i = 0; i < nc; i++)
+			c0[i] = exact ? (float)vk_int(&r, -50, 50) : vk_float(&r, -1.0f, 1.0f);
+		for (int m = 0; m < M; m++)
+			for (int n = 0; n < N; n++) {
+				double acc = 2.0 * c0[m * N + n];
+				for (int k = 0; k < K; k++)
+					acc += (double)vk_h2f(a[m * K + k]) * vk_h2f(b[k * N + n]);
+				want[m * N + n] = acc * alpha;
+			}
+		snprintf(defs, sizeof defs, "M=%d N=%d K=%d alpha=%.9g", M, N, K, (double)alpha);
+		VkArg args[] = {{"A", DT_F16, 2, {M, K}, a, VK_IN},
+				{"B", DT_F16, 2, {K, N}, b, VK_IN},
+				{"C0", DT_F32, 2, {M, N}, c0, VK_IN},
+				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+		vk_run(desc, defs, args, ARRAY_LEN(args));
+		snprintf(what, sizeof what, "%s: C = alpha (2 C0 + A B), %s inputs", desc, exact ? "integer" : "random");
+		/* f32 accumulation of K products of size <= 1, in an order the MFMA does not specify */
+		vk_check_f32(what, c, want, nc, exact ? 0 : 4, exact ? 0 : K * 0x1p-22);
+	}
+	free(a), free(b), free(c0), free(c), free(want);
+}
+
+START_TEST(xlane_mfma)
+{
+	run_mfma(16, "agpr", 32, 48, 64);
+	run_mfma(16, "vgpr", 32, 48, 64);
+	run_mfma(32, "agpr", 64, 64, 48);
+	run_mfma(32, "vgpr", 64, 64, 48);
+	static const char *const insns[] = {"v_mfma_f32_16x16x16_f16", "v_mfma_f32_32x32x8_f16", "v_accvgpr_write_b32",
+					    "v_accvgpr_read_b32", NULL};
+	vk_expect_insns("xlane_mfma", insns);
+	/* both accumulator forms, accumulating in place */
+	static const char *const forms[] = {"v_mfma_f32_16x16x16_f16 a[0:3]",  "v_mfma_f32_16x16x16f16 a[0:3]",
+					    "v_mfma_f32_16x16x16_f16 v[",     "v_mfma_f32_16x16x16f16 v[",
+					    "v_mfma_f32_32x32x8_f16 a[0:15]", "v_mfma_f32_32x32x8f16 a[0:15]",
+					    "v_mfma_f32_32x32x8_f16 v[",      "v_mfma_f32_32x32x8f16 v["};
+	const char *d = vk_disasm("xlane_mfma");
+	for (size_t i = 0; i < ARRAY_LEN(forms); i += 2)
+		ck_assert_msg(strstr(d, forms[i]) || strstr(d, forms[i + 1]), "xlane_mfma.hsaco (%s) has no %s", vk_arch(),
+			      forms[i]);
+}
+END_TEST
+
+static TCase *cases(const char *arch, void (*setup)(void))
+{
+	TCase *tc = tcase_create(arch);
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, xlane_dpp);
+	tcase_add_test(tc, xlane_dpp_f32);
+	tcase_add_test(tc, xlane_scan);
+	tcase_add_test(tc, xlane_perm);
+	tcase_add_test(tc, xlane_mfma);
+	return tc;
+}
+
+int main(void)
+{
+	Suite *s = suite_create("validate_xlane");
+	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
+	return run_suite(s);
+}
