@@ -2,10 +2,11 @@
  * of a wave, and across the waves of a workgroup.
  *
  * Algorithm (Wave's decompose_reduce_ops, with the bounds made exact):
- *   1. elements whose coordinate along the reduced dim is not proved in
- *      bounds are replaced, per lane, by the operation's identity (0, -inf,
- *      +inf) — a masked load reads 0, which is wrong for max and for
- *      anything computed from it (exp(0 - max) is not 0);
+ *   1. every element of the wave's window takes part, also those beyond
+ *      the dim's size: they hold what the op chain computed from their
+ *      masked (zero) reads — Wave's semantics, which the reference
+ *      interpreter defines (docs/interpreter.md, "Bounds"); a kernel that
+ *      wants the identity there must mask (select) it itself;
  *   2. the thread's elements fold pairwise (a tree, for ILP);
  *   3. the lanes that share a result are those whose start along the
  *      reduced dim differs: evaluating the start for lanes 0..63 gives the
@@ -31,11 +32,6 @@
 static MOp combine_op(OpKind k)
 {
 	return k == OP_SUM ? EI_V_ADD_F32 : k == OP_MAX ? EI_V_MAX_F32 : EI_V_MIN_F32;
-}
-
-static int64_t identity_bits(OpKind k)
-{
-	return k == OP_SUM ? 0 : k == OP_MAX ? (int64_t)0xff800000 : (int64_t)0x7f800000;
 }
 
 static MOpnd combine(Isel *s, OpKind k, MOpnd a, MOpnd b, uint16_t dpp)
@@ -91,35 +87,9 @@ void select_reduce(Isel *s, Op *op)
 			op->path, sym_name(op->dim));
 		return;
 	}
-	int64_t size = compile_int(c, op->dim, op->loc, sym_name(op->dim));
-	if (c->failed)
-		return;
-	/* 1. out-of-bounds elements become the identity */
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
-	MOpnd ident = {0};
-	for (int64_t e = 0; e < v->n; e++) {
+	for (int64_t e = 0; e < v->n; e++)
 		x[e] = v->d[e];
-		Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, e / ix->epc, e % ix->epc),
-						       sym_int(sc, size)),
-			c->assume);
-		if (sym_kind(rel) == SYM_TRUE)
-			continue;
-		if (!ident.kind) {
-			ident = isel_v1(s);
-			MOpnd u = mo_imm(identity_bits(op->kind));
-			mblock_add(s->b, EI_V_MOV_B32, 1, &ident, 1, &u);
-		}
-		MOpnd r = isel_v1(s);
-		if (sym_kind(rel) == SYM_FALSE) {
-			x[e] = ident;
-			continue;
-		}
-		expr_cond_to_vcc(s, rel, op->loc);
-		MOpnd u[3] = {ident, x[e], mo_special(MO_VCC)};
-		MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
-		in->flags |= MIF_E32;
-		x[e] = r;
-	}
 	/* 2. the thread's elements, pairwise */
 	for (int64_t n = v->n; n > 1; n = (n + 1) / 2)
 		for (int64_t i = 0; i < n / 2; i++)

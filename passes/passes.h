@@ -31,6 +31,7 @@ typedef struct CompileOptions {
 	int64_t def_val[MAX_DEFS];
 	const char *code_object; /* file name the launch descriptor refers to */
 	unsigned dump;       /* bit per pass index: print the MIR after it */
+	const char *stop_after; /* a pass's function name: stop after it (dump-indices) */
 } CompileOptions;
 
 /* How one dimension of the iteration space is distributed (constraints.c). */
