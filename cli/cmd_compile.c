@@ -76,8 +76,8 @@ static int compile_files(Kernel *k, const char *in, const char *out, const char 
 			st->link_us = r == 0 ? te - tl : -1;
 		}
 		if (r != 0) {
-			fprintf(stderr, "wavecc: error: %s: the generated assembly did not build:\n%s", in,
-				buf_cstr(&msg));
+			fprintf(stderr, "wavecc: error: %s: the generated assembly did not build%s:\n%s", in,
+				launch ? "" : " (--stats measures the code object, even with -S)", buf_cstr(&msg));
 			goto done;
 		}
 	}

@@ -1,150 +1,262 @@
 /* hazards.c — wait states the hardware does not interlock, inserted as
- * s_nop, and an independent checker of the final stream.
+ * s_nop over the CFG.
  *
- * Rules (cdna3-facts §5; one X-macro row each, read by both the resolver and
- * the checker): a writer class writes a register file, a reader class reads
- * it; the reader needs N wait states after the writer on the targets given.
- * Each instruction between them counts one wait state, `s_nop k` counts
- * k + 1. Rows built so far are the SGPR/VCC ones the compiled kernels can
- * form; the MFMA, VMEM-store-data, M0 and soft-clause rows come with the
- * instructions that create them.
+ * The rules are the rows of hazard_rules.h (gfx942 and gfx90a numbers from
+ * cdna3-facts §5, MFMA pass counts from §4.1): for a producer p and a later
+ * consumer c, hz_need says how many wait states must separate them; the
+ * soft-clause row asks for one non-memory instruction inside a run of
+ * back-to-back VMEM (or SMEM) instructions.
  *
- * Resolver: one forward walk after register allocation and waitcnt
- * insertion, keeping per SGPR slot the wait-state count at its last VALU
- * write; before a reader that is too close, insert one s_nop covering the
- * largest shortfall. Checker: for every reader, walk backwards over the
- * final stream counting wait states to the nearest writer of each register
- * it reads; report any row whose distance is unmet. Straight-line code only.
- * Requires: insert_waitcnt (an s_waitcnt counts as a wait state too). */
+ * State at a program point: every instruction that issued fewer than
+ * HZ_MAX_STATES wait states ago on some path, with the fewest wait states
+ * since it over all paths (the conservative merge: the worst tail of any
+ * predecessor, loop back edges included), plus the members of the current
+ * VMEM and SMEM soft clauses (union over paths). Producers are named by
+ * block and ordinal among the block's non-s_nop instructions, which does
+ * not change when s_nops are inserted.
+ *
+ * Algorithm: rounds over the blocks in layout order. A block's entry state
+ * is the merge of its predecessors' latest exit states; walking it, before
+ * each instruction the largest shortfall over the producers in the state
+ * (need - distance) is inserted as s_nop chunks of at most 8 wait states
+ * (s_nop 7, as LLVM emits), then the instruction issues. Rounds repeat
+ * until one inserts nothing and changes no state. Inserting only adds wait
+ * states, and no consumer needs more than HZ_MAX_STATES, so this ends. In
+ * straight-line code the result is minimal (each s_nop covers exactly the
+ * shortfall at its consumer); at a join a later round may lengthen a
+ * predecessor's tail after an s_nop was sized for the shorter one, which
+ * can leave that s_nop longer than the final stream needs (never shorter).
+ *
+ * The independent checker is hazard_check.c. Requires: insert_waitcnt (an
+ * s_waitcnt is a wait state too) and allocated registers. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "hazard_rules.h"
 #include "passes.h"
 
-/* X(name, writer, reader, wait states, gfx942, gfx90a) */
-#define HAZARD_RULES(X) \
-	X("VALU writes SGPR/VCC -> VALU reads it", MC_VALU, MC_VALU, 2, 1, 0) \
-	X("VALU writes SGPR -> VMEM reads it (srsrc, soffset)", MC_VALU, MC_VMEM_LOAD, 5, 1, 1) \
-	X("VALU writes SGPR -> VMEM store reads it (srsrc, soffset)", MC_VALU, MC_VMEM_STORE, 5, 1, 1)
+typedef struct HEnt {
+	int32_t blk, ord, dist; /* producer; wait states since it (0 for clause members) */
+} HEnt;
+typedef Vec(HEnt) HList;
 
-typedef struct Rule {
-	const char *name;
-	MClass writer, reader;
-	int states;
-	bool on942, on90a;
-} Rule;
+typedef struct HState {
+	HList prod, vclause, sclause;
+} HState;
 
-static const Rule rules[] = {
-#define X(n, w, r, s, a, b) {n, w, r, s, a, b},
-	HAZARD_RULES(X)
-#undef X
-};
+typedef Vec(int32_t) IdxList;
 
-enum { NS = 128 }; /* SGPR slots: s0..s105, vcc = 106..107 */
+typedef struct Resolver {
+	MFunc *f;
+	IdxList *ords; /* per block: index of each non-s_nop instruction by ordinal */
+} Resolver;
 
-static int sslot(MOpnd o, int d)
+static void build_ords(Resolver *r, size_t bi)
 {
-	if (o.kind == MO_VCC)
-		return 106 + d;
-	if (o.kind == MO_PREG && rc_file(o.rc) == RF_SGPR)
-		return (int)o.reg + d;
-	return -1;
+	MBlock *b = r->f->blocks.data[bi];
+	r->ords[bi].len = 0;
+	for (size_t i = 0; i < b->insts.len; i++)
+		if (b->insts.data[i].op != EI_S_NOP)
+			vec_push(&r->ords[bi], (int32_t)i);
 }
 
-static int nslots(MOpnd o) { return o.kind == MO_VCC ? 2 : o.kind == MO_PREG ? rc_size(o.rc) : 0; }
-
-static bool rule_on(const Rule *r, const Target *t)
+static const MInst *inst_of(const Resolver *r, HEnt e)
 {
-	return strcmp(t->name, "gfx90a") == 0 ? r->on90a : r->on942;
+	return &r->f->blocks.data[e.blk]->insts.data[r->ords[e.blk].data[e.ord]];
 }
 
-static bool is_valu_class(MClass c) { return c == MC_VALU || c == MC_TRANS; }
+static int ent_cmp(const void *a, const void *b)
+{
+	const HEnt *x = a, *y = b;
+	if (x->blk != y->blk)
+		return x->blk < y->blk ? -1 : 1;
+	if (x->ord != y->ord)
+		return x->ord < y->ord ? -1 : 1;
+	return x->dist < y->dist ? -1 : x->dist > y->dist;
+}
 
-static int states_of(const MInst *in) { return in->op == EI_S_NOP ? (int)in->use[0].imm + 1 : 1; }
+/* Sort; keep one entry per producer, the nearest. */
+static void list_normalise(HList *l)
+{
+	if (l->len)
+		qsort(l->data, l->len, sizeof *l->data, ent_cmp);
+	size_t n = 0;
+	for (size_t i = 0; i < l->len; i++)
+		if (!n || l->data[n - 1].blk != l->data[i].blk || l->data[n - 1].ord != l->data[i].ord)
+			l->data[n++] = l->data[i];
+	l->len = n;
+}
+
+static void list_append(HList *d, const HList *s)
+{
+	for (size_t i = 0; i < s->len; i++)
+		vec_push(d, s->data[i]);
+}
+
+static bool list_eq(const HList *a, const HList *b)
+{
+	return a->len == b->len && (!a->len || memcmp(a->data, b->data, a->len * sizeof *a->data) == 0);
+}
+
+static bool state_eq(const HState *a, const HState *b)
+{
+	return list_eq(&a->prod, &b->prod) && list_eq(&a->vclause, &b->vclause) && list_eq(&a->sclause, &b->sclause);
+}
+
+static void state_copy(HState *d, const HState *s)
+{
+	d->prod.len = d->vclause.len = d->sclause.len = 0;
+	list_append(&d->prod, &s->prod);
+	list_append(&d->vclause, &s->vclause);
+	list_append(&d->sclause, &s->sclause);
+}
+
+static void state_free(HState *s)
+{
+	vec_free(&s->prod);
+	vec_free(&s->vclause);
+	vec_free(&s->sclause);
+}
+
+/* n wait states pass: producers move away; those out of every rule's
+ * reach are dropped. */
+static void advance(HState *s, int n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->prod.len; i++) {
+		HEnt e = s->prod.data[i];
+		e.dist += n;
+		if (e.dist < HZ_MAX_STATES)
+			s->prod.data[k++] = e;
+	}
+	s->prod.len = k;
+}
+
+/* Wait states `in` still needs in state s. */
+static int shortfall(const Resolver *r, const HState *s, const MInst *in)
+{
+	int need = 0;
+	for (size_t i = 0; i < s->prod.len; i++) {
+		HazardRule rule;
+		int n = hz_need(r->f->target, inst_of(r, s->prod.data[i]), in, &rule) - s->prod.data[i].dist;
+		need = MAX(need, n);
+	}
+	int kind;
+	if (hz_clause_kind(in, &kind)) {
+		const HList *cl = kind == 1 ? &s->vclause : &s->sclause;
+		enum { MAXM = 64 };
+		const MInst *m[MAXM];
+		int n = 0;
+		for (size_t i = 0; i < cl->len && n < MAXM; i++)
+			m[n++] = inst_of(r, cl->data[i]);
+		need = MAX(need, hz_clause_need(m, n, in));
+	}
+	return need;
+}
+
+/* Walk block bi from s (left as the exit state), inserting s_nops.
+ * Returns whether anything was inserted. */
+static bool walk_block(Resolver *r, size_t bi, HState *s)
+{
+	MBlock *b = r->f->blocks.data[bi];
+	bool inserted = false;
+	build_ords(r, bi);
+	int32_t ord = 0;
+	for (size_t i = 0; i < b->insts.len; i++) {
+		MInst *in = &b->insts.data[i];
+		if (in->op == EI_S_NOP) {
+			advance(s, (int)in->use[0].imm + 1);
+			s->vclause.len = s->sclause.len = 0;
+			continue;
+		}
+		int need = shortfall(r, s, in);
+		if (need > 0) {
+			const char *note = in->note;
+			while (need > 0) {
+				int k = MIN(need, 8);
+				MInst nop = {.op = EI_S_NOP, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
+				nop.use[0] = mo_imm(k - 1);
+				mblock_insert(b, i, nop);
+				i++;
+				advance(s, k);
+				need -= k;
+			}
+			s->vclause.len = s->sclause.len = 0;
+			in = &b->insts.data[i];
+			build_ords(r, bi);
+			inserted = true;
+		}
+		advance(s, 1);
+		vec_push(&s->prod, ((HEnt){(int32_t)bi, ord, 0}));
+		int kind;
+		hz_clause_kind(in, &kind);
+		if (kind == 1) {
+			vec_push(&s->vclause, ((HEnt){(int32_t)bi, ord, 0}));
+			s->sclause.len = 0;
+		} else if (kind == 2) {
+			vec_push(&s->sclause, ((HEnt){(int32_t)bi, ord, 0}));
+			s->vclause.len = 0;
+		} else {
+			s->vclause.len = s->sclause.len = 0;
+		}
+		ord++;
+	}
+	list_normalise(&s->prod);
+	list_normalise(&s->vclause);
+	list_normalise(&s->sclause);
+	return inserted;
+}
 
 void resolve_hazards(Compile *c)
 {
 	MFunc *f = c->mf;
-	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		MBlock *b = f->blocks.data[bi];
-		long last[NS];
-		for (int i = 0; i < NS; i++)
-			last[i] = -1000;
-		long now = 0; /* wait states issued before the current instruction */
-		for (size_t i = 0; i < b->insts.len; i++) {
-			MInst *in = &b->insts.data[i];
-			MClass rc = mir_class(in->op);
-			if (is_valu_class(rc))
-				rc = MC_VALU;
-			int need = 0;
-			for (size_t r = 0; r < ARRAY_LEN(rules); r++) {
-				if (rules[r].reader != rc || !rule_on(&rules[r], f->target))
-					continue;
-				for (int u = 0; u < in->nuse; u++)
-					for (int d = 0; d < nslots(in->use[u]); d++) {
-						int s = sslot(in->use[u], d);
-						if (s >= 0)
-							need = MAX(need, rules[r].states - (int)(now - last[s] - 1));
-					}
-			}
-			if (need > 0) {
-				MInst nop = {.op = EI_S_NOP, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .note = in->note};
-				nop.use[0] = mo_imm(need - 1);
-				mblock_insert(b, i, nop);
-				now += need;
-				i++;
-				in = &b->insts.data[i];
-			}
-			if (is_valu_class(mir_class(in->op)))
-				for (int d = 0; d < in->ndef; d++)
-					for (int k = 0; k < nslots(in->def[d]); k++) {
-						int s = sslot(in->def[d], k);
-						if (s >= 0)
-							last[s] = now;
-					}
-			now += states_of(in);
-		}
+	size_t nb = f->blocks.len;
+	if (!nb)
+		return;
+	Resolver r = {.f = f, .ords = xcalloc(nb, sizeof(IdxList))};
+	HState *entry = xcalloc(nb, sizeof *entry), *exit_ = xcalloc(nb, sizeof *exit_), in = {0}, cur = {0};
+	Vec(int) *preds = xcalloc(nb, sizeof *preds);
+	for (size_t bi = 0; bi < nb; bi++) {
+		int succ[2], ns = mfunc_succs(f, bi, succ);
+		for (int k = 0; k < ns; k++)
+			vec_push(&preds[succ[k]], (int)bi);
+		build_ords(&r, bi);
 	}
-}
-
-int check_hazards(const MFunc *f, Buf *msg)
-{
-	int bad = 0;
-	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		const MBlock *b = f->blocks.data[bi];
-		for (size_t i = 0; i < b->insts.len; i++) {
-			const MInst *in = &b->insts.data[i];
-			MClass rc = mir_class(in->op);
-			for (size_t r = 0; r < ARRAY_LEN(rules); r++) {
-				const Rule *ru = &rules[r];
-				if (!rule_on(ru, f->target) || !(ru->reader == rc || (ru->reader == MC_VALU && is_valu_class(rc))))
-					continue;
-				for (int u = 0; u < in->nuse; u++) {
-					bool reported = false; /* one report per operand, not per dword */
-					for (int d = 0; d < nslots(in->use[u]) && !reported; d++) {
-						int s = sslot(in->use[u], d);
-						int dist = 0;
-						for (size_t j = i; s >= 0 && j-- > 0 && dist < ru->states;) {
-							const MInst *w = &b->insts.data[j];
-							bool writes = false;
-							if (is_valu_class(mir_class(w->op)))
-								for (int k = 0; k < w->ndef; k++)
-									for (int e = 0; e < nslots(w->def[k]); e++)
-										writes |= sslot(w->def[k], e) == s;
-							if (writes) {
-								buf_printf(msg, "hazard check: %s: block %zu inst %zu (%s): %s: %d of %d "
-										"wait states\n",
-									f->name, bi, i, mop_name(in->op), ru->name, dist, ru->states);
-								bad++;
-								reported = true;
-								break;
-							}
-							dist += states_of(w);
-						}
-					}
-				}
+	for (int round = 0;; round++) {
+		if (round > 64 + 8 * (int)nb * HZ_MAX_STATES)
+			die("resolve_hazards: no fixpoint for %s", f->name);
+		bool changed = false;
+		for (size_t bi = 0; bi < nb; bi++) {
+			in.prod.len = in.vclause.len = in.sclause.len = 0;
+			for (size_t k = 0; k < preds[bi].len; k++) {
+				const HState *p = &exit_[preds[bi].data[k]];
+				list_append(&in.prod, &p->prod);
+				list_append(&in.vclause, &p->vclause);
+				list_append(&in.sclause, &p->sclause);
 			}
+			list_normalise(&in.prod);
+			list_normalise(&in.vclause);
+			list_normalise(&in.sclause);
+			changed |= round == 0 || !state_eq(&in, &entry[bi]);
+			state_copy(&entry[bi], &in);
+			state_copy(&cur, &in);
+			changed |= walk_block(&r, bi, &cur);
+			changed |= !state_eq(&cur, &exit_[bi]);
+			state_copy(&exit_[bi], &cur);
 		}
+		if (!changed)
+			break;
 	}
-	return bad;
+	for (size_t bi = 0; bi < nb; bi++) {
+		state_free(&entry[bi]);
+		state_free(&exit_[bi]);
+		vec_free(&preds[bi]);
+		vec_free(&r.ords[bi]);
+	}
+	state_free(&in);
+	state_free(&cur);
+	free(entry);
+	free(exit_);
+	free(preds);
+	free(r.ords);
 }

@@ -1,177 +1,279 @@
-/* waitcnt.c — s_waitcnt insertion from a counter model, and an independent
- * checker of the final instruction stream.
+/* waitcnt.c — s_waitcnt insertion over the CFG from a counter model.
  *
- * Counter model (cdna3-facts §6): vector memory instructions (loads and
- * stores alike) increment vmcnt and complete in issue order; SMEM and LDS
- * increment lgkmcnt, SMEM out of order (so a wait on an SMEM result is
- * lgkmcnt(0)). A register written by an outstanding load must not be read
- * or overwritten until its load has completed.
+ * Counter model (cdna3-facts §6, gfx90a and gfx942):
+ *   vmcnt    every VMEM (MUBUF, global_, scratch_) load, store and atomic;
+ *            they complete in issue order, loads and stores together; the
+ *            field holds 0..63.
+ *   lgkmcnt  DS (LDS) ops, which complete in order among themselves, and
+ *            SMEM loads, which complete in any order; the field holds 0..15.
+ *   flat_*   counted in both and out of order: its results need vmcnt(0)
+ *            and lgkmcnt(0) (isel emits global_/buffer_, never flat_).
+ *   expcnt   exports and GDS only on gfx9 (VMEM stores lock no registers
+ *            there: LLVM's VMW_GPR_LOCK is for gfx6 only), so never waited.
+ * A register an outstanding load will write must not be read, nor written
+ * by anything but a later op of the same in-order queue (a VMEM load after
+ * a VMEM load, a DS op after a DS op: the later write lands last), until the
+ * load is done.
  *
- * Insertion: walk the straight-line stream after register allocation
- * keeping, per physical register dword, the vmcnt sequence number of the
- * load that writes it (or a pending-SMEM mark); before an instruction that
- * touches such a register, insert the weakest s_waitcnt that covers it:
- * vmcnt(number of VMEM ops issued after that load), lgkmcnt(0). A d16 load
- * into a register still being written by an earlier load of the same
- * counter needs no wait (in-order returns merge), so tied defs are exempt.
+ * Why the waits are the weakest ones: "counter <= N" means at most N ops of
+ * the counter are still outstanding. If op X is outstanding, so is every op
+ * of X's in-order queue issued after it; so X is done once the counter is at
+ * most the number of same-queue ops issued after X. SMEM ops issued after a
+ * DS op do not count (they may finish first) but do not break this either,
+ * so a DS result mixed with SMEM traffic still gets lgkmcnt(k), and only an
+ * SMEM (or FLAT) result needs lgkmcnt(0).
  *
- * Checker: simulates the same hardware from scratch as a queue of
- * outstanding operations (not counters), applying each s_waitcnt the
- * stream holds, and reports every register access that can observe an
- * incomplete load. It shares no code with the inserter.
- * Requires: allocate_registers. Hazards (wait states) are a separate pass,
- * not built yet. */
+ * s_barrier: a wave's LDS accesses must be complete before the barrier that
+ * orders them against other waves' (the AU memory model's workgroup release
+ * fence; clang-19 for gfx90a/gfx942 puts s_waitcnt lgkmcnt(0) before
+ * s_barrier after a ds_write and after a ds_read, and no vmcnt for an
+ * outstanding global store). So the pass waits for the newest outstanding
+ * DS op that touches LDS memory; ds_swizzle/ds_permute/ds_bpermute issued
+ * after it may stay in flight.
+ *
+ * Algorithm: per program point a state per register dword (slot): the
+ * number of same-queue ops issued after the newest outstanding VMEM / DS
+ * load that writes it (-1: none), SMEM/FLAT flags, and the same count for
+ * the newest outstanding LDS access. Forward dataflow over the CFG
+ * (mfunc_succs) to a fixpoint: a block's entry state accumulates the join of
+ * its predecessors' exit states, loop back edges included — the join keeps
+ * the smaller count per slot, which is the conservative one (vmcnt(k) with
+ * the smaller k covers both paths). Then one walk per block from its entry
+ * state inserts, before each instruction that needs it, one s_waitcnt with
+ * the largest counts that cover every slot it touches. Waits already in the
+ * stream are honoured, so the pass is idempotent.
+ *
+ * The independent checker is waitcnt_check.c. Requires: allocate_registers
+ * (physical registers). Runs before resolve_hazards (an s_waitcnt is a wait
+ * state there). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "passes.h"
 
-enum { NSLOT = 3 * 512 };
+/* Register dwords: SGPRs 0..127 (vcc at 106, m0 124, exec 126), then
+ * VGPRs and AGPRs. Memory ops write SGPRs (SMEM), VGPRs and AGPRs. */
+enum { S_VGPR = 128, S_AGPR = 384, NSLOT = 640, VM_MAX = 63, LGKM_MAX = 15 };
+enum { F_SMEM = 1, F_FLAT_VM = 2, F_FLAT_LGKM = 4 };
 
-static int slot(MOpnd o, int d)
+typedef struct WState {
+	bool valid; /* reached by the dataflow yet */
+	int8_t ds_mem; /* DS ops after the newest outstanding LDS access, -1 none */
+	int8_t vm[NSLOT]; /* VMEM ops issued after the newest outstanding VMEM load writing it */
+	int8_t ds[NSLOT]; /* DS ops issued after the newest outstanding DS op writing it */
+	uint8_t ooo[NSLOT]; /* F_*: an out-of-order load may write it */
+} WState;
+
+static void state_empty(WState *s)
 {
-	if (o.kind == MO_VCC)
-		return 106 + d;
-	if (o.kind != MO_PREG)
-		return -1;
-	return rc_file(o.rc) * 512 + (int)o.reg + d;
+	s->valid = true;
+	s->ds_mem = -1;
+	memset(s->vm, -1, sizeof s->vm);
+	memset(s->ds, -1, sizeof s->ds);
+	memset(s->ooo, 0, sizeof s->ooo);
 }
 
-static int width(MOpnd o)
+/* The conservative merge: smaller counts wait for more. */
+static int8_t join_count(int8_t a, int8_t b) { return a < 0 ? b : b < 0 ? a : MIN(a, b); }
+
+/* d |= s; returns whether d changed. */
+static bool state_join(WState *d, const WState *s)
 {
-	return o.kind == MO_VCC ? 2 : o.kind == MO_PREG ? rc_size(o.rc) : 0;
+	if (!s->valid)
+		return false;
+	if (!d->valid) {
+		*d = *s;
+		return true;
+	}
+	bool ch = false;
+	int8_t m = join_count(d->ds_mem, s->ds_mem);
+	ch |= m != d->ds_mem;
+	d->ds_mem = m;
+	for (int i = 0; i < NSLOT; i++) {
+		int8_t v = join_count(d->vm[i], s->vm[i]), w = join_count(d->ds[i], s->ds[i]);
+		uint8_t o = d->ooo[i] | s->ooo[i];
+		ch |= v != d->vm[i] || w != d->ds[i] || o != d->ooo[i];
+		d->vm[i] = v;
+		d->ds[i] = w;
+		d->ooo[i] = o;
+	}
+	return ch;
+}
+
+/* First slot of a register operand and its width; 0 dwords for others. */
+static int opnd_slots(MOpnd o, int *first)
+{
+	switch ((MOpndKind)o.kind) {
+	case MO_PREG:
+		*first = (int)o.reg + (rc_file(o.rc) == RF_SGPR ? 0 : rc_file(o.rc) == RF_VGPR ? S_VGPR : S_AGPR);
+		return rc_size(o.rc);
+	case MO_VCC: *first = 106; return 2;
+	case MO_EXEC: *first = 126; return 2;
+	case MO_M0: *first = 124; return 1;
+	default: return 0;
+	}
+}
+
+typedef enum MemKind { MK_NONE, MK_VMEM, MK_DS, MK_SMEM, MK_FLAT } MemKind;
+
+static MemKind mem_kind(MOp op)
+{
+	switch (mir_class(op)) {
+	case MC_VMEM_LOAD:
+	case MC_VMEM_STORE:
+		return strncmp(mop_name(op), "flat_", 5) == 0 ? MK_FLAT : MK_VMEM;
+	case MC_LDS: return MK_DS;
+	case MC_SMEM: return MK_SMEM;
+	default: return MK_NONE;
+	}
+}
+
+/* DS ops that read or write LDS memory (the cross-lane ones do not). */
+static bool ds_touches_lds(MOp op)
+{
+	return op != EI_DS_SWIZZLE_B32 && op != EI_DS_PERMUTE_B32 && op != EI_DS_BPERMUTE_B32;
+}
+
+/* Apply an s_waitcnt to the state. */
+static void apply_wait(WState *s, int vmcnt, int lgkmcnt)
+{
+	for (int i = 0; i < NSLOT; i++) {
+		if (vmcnt >= 0 && s->vm[i] >= vmcnt)
+			s->vm[i] = -1;
+		if (lgkmcnt >= 0 && s->ds[i] >= lgkmcnt)
+			s->ds[i] = -1;
+		if (vmcnt == 0)
+			s->ooo[i] &= (uint8_t)~F_FLAT_VM;
+		if (lgkmcnt == 0)
+			s->ooo[i] &= (uint8_t)~(F_SMEM | F_FLAT_LGKM);
+	}
+	if (lgkmcnt >= 0 && s->ds_mem >= lgkmcnt)
+		s->ds_mem = -1;
+}
+
+/* The wait `in` needs (-1: none) on each counter, given state s. */
+static void needed_wait(const WState *s, const MInst *in, int *vmcnt, int *lgkmcnt)
+{
+	int vm = 1000, lg = 1000;
+	MemKind mk = mem_kind(in->op);
+	for (int k = 0; k < in->ndef + in->nuse; k++) {
+		bool def = k < in->ndef;
+		int first, n = opnd_slots(def ? in->def[k] : in->use[k - in->ndef], &first);
+		for (int d = 0; d < n; d++) {
+			int i = first + d;
+			/* A later op of the same in-order queue may overwrite. */
+			if (s->vm[i] >= 0 && !(def && mk == MK_VMEM))
+				vm = MIN(vm, s->vm[i]);
+			if (s->ds[i] >= 0 && !(def && mk == MK_DS))
+				lg = MIN(lg, s->ds[i]);
+			if (s->ooo[i] & (F_SMEM | F_FLAT_LGKM))
+				lg = 0;
+			if (s->ooo[i] & F_FLAT_VM)
+				vm = 0;
+		}
+	}
+	if (in->op == EI_S_BARRIER && s->ds_mem >= 0)
+		lg = MIN(lg, s->ds_mem);
+	*vmcnt = vm == 1000 ? -1 : MIN(vm, VM_MAX);
+	*lgkmcnt = lg == 1000 ? -1 : MIN(lg, LGKM_MAX);
+}
+
+static int8_t bump(int8_t c, int max) { return c < 0 ? c : (int8_t)MIN(c + 1, max); }
+
+/* The state after `in` issues (its wait, if any, already applied). */
+static void issue(WState *s, const MInst *in)
+{
+	MemKind mk = mem_kind(in->op);
+	if (mk == MK_NONE) {
+		/* Anything else that writes a register replaces what it held;
+		 * a needed wait cleared pending loads of it already. */
+		return;
+	}
+	if (mk == MK_VMEM)
+		for (int i = 0; i < NSLOT; i++)
+			s->vm[i] = bump(s->vm[i], VM_MAX);
+	if (mk == MK_DS) {
+		for (int i = 0; i < NSLOT; i++)
+			s->ds[i] = bump(s->ds[i], LGKM_MAX);
+		s->ds_mem = bump(s->ds_mem, LGKM_MAX);
+		if (ds_touches_lds(in->op))
+			s->ds_mem = 0;
+	}
+	for (int k = 0; k < in->ndef; k++) {
+		int first, n = opnd_slots(in->def[k], &first);
+		for (int d = 0; d < n; d++) {
+			int i = first + d;
+			if (mk == MK_VMEM)
+				s->vm[i] = 0;
+			else if (mk == MK_DS)
+				s->ds[i] = 0;
+			else if (mk == MK_SMEM)
+				s->ooo[i] |= F_SMEM;
+			else
+				s->ooo[i] |= F_FLAT_VM | F_FLAT_LGKM;
+		}
+	}
+}
+
+/* Walk block b from state s (updated to the exit state); with `insert`,
+ * put the waits into the block. */
+static void walk_block(MBlock *b, WState *s, bool insert)
+{
+	for (size_t i = 0; i < b->insts.len; i++) {
+		MInst *in = &b->insts.data[i];
+		if (in->op == EI_S_WAITCNT) {
+			apply_wait(s, in->vmcnt, in->lgkmcnt);
+			continue;
+		}
+		int vm, lg;
+		needed_wait(s, in, &vm, &lg);
+		if (vm >= 0 || lg >= 0) {
+			apply_wait(s, vm, lg);
+			if (insert) {
+				MInst w = {.op = EI_S_WAITCNT, .vmcnt = (int16_t)vm, .lgkmcnt = (int16_t)lg,
+					.target = -1, .note = in->note};
+				mblock_insert(b, i, w);
+				i++;
+				in = &b->insts.data[i];
+			}
+		}
+		issue(s, in);
+	}
 }
 
 void insert_waitcnt(Compile *c)
 {
 	MFunc *f = c->mf;
-	int *vm = xmalloc(NSLOT * sizeof *vm); /* seq number (1-based) of the pending load, 0 none */
-	bool *lgkm = xcalloc(NSLOT, sizeof *lgkm);
-	memset(vm, 0, NSLOT * sizeof *vm);
-	int vm_issued = 0, vm_done = 0;
-	bool lgkm_pending = false;
-	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		MBlock *b = f->blocks.data[bi];
-		for (size_t i = 0; i < b->insts.len; i++) {
-			MInst *in = &b->insts.data[i];
-			int need_vm = -1; /* wait until this seq is done */
-			bool need_lgkm = false;
-			for (int k = 0; k < in->ndef + in->nuse; k++) {
-				bool def = k < in->ndef;
-				MOpnd o = def ? in->def[k] : in->use[k - in->ndef];
-				if (def && k == 0 && (in->flags & MIF_TIED))
-					continue;
-				for (int d = 0; d < width(o); d++) {
-					int s = slot(o, d);
-					if (s < 0)
-						continue;
-					if (vm[s] > vm_done)
-						need_vm = MAX(need_vm, vm[s]);
-					if (lgkm[s])
-						need_lgkm = true;
-				}
-			}
-			if (need_vm > 0 || need_lgkm) {
-				MInst w = {.op = EI_S_WAITCNT, .vmcnt = -1, .lgkmcnt = -1, .note = in->note};
-				if (need_vm > 0) {
-					w.vmcnt = (int16_t)MIN(vm_issued - need_vm, 63);
-					vm_done = need_vm;
-				}
-				if (need_lgkm) {
-					w.lgkmcnt = 0;
-					memset(lgkm, 0, NSLOT * sizeof *lgkm);
-					lgkm_pending = false;
-				}
-				mblock_insert(b, i, w);
-				i++;
-				in = &b->insts.data[i];
-			}
-			MClass cl = mir_class(in->op);
-			if (cl == MC_VMEM_LOAD || cl == MC_VMEM_STORE)
-				vm_issued++;
-			for (int k = 0; k < in->ndef; k++)
-				for (int d = 0; d < width(in->def[k]); d++) {
-					int s = slot(in->def[k], d);
-					if (s < 0)
-						continue;
-					vm[s] = cl == MC_VMEM_LOAD ? vm_issued : 0;
-					lgkm[s] = cl == MC_SMEM || cl == MC_LDS;
-				}
-			if (cl == MC_SMEM || cl == MC_LDS)
-				lgkm_pending = true;
-		}
-	}
-	(void)lgkm_pending;
-	free(vm);
-	free(lgkm);
-}
-
-/* ---- checker ---- */
-
-typedef struct Pending {
-	int counter; /* 0 vm, 1 lgkm */
-	bool ooo;    /* completes out of order (SMEM) */
-	int first, n; /* register slots written */
-	bool done;
-} Pending;
-
-int check_waitcnt(const MFunc *f, Buf *msg)
-{
-	int bad = 0;
-	Vec(Pending) q = {0};
-	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		const MBlock *b = f->blocks.data[bi];
-		for (size_t i = 0; i < b->insts.len; i++) {
-			const MInst *in = &b->insts.data[i];
-			if (in->op == EI_S_WAITCNT) {
-				/* Counter c <= N: all but the last N ops of that counter are
-				 * done; out-of-order ones only when N == 0. */
-				for (int cnt = 0; cnt < 2; cnt++) {
-					int lim = cnt == 0 ? in->vmcnt : in->lgkmcnt;
-					if (lim < 0)
-						continue;
-					int seen = 0; /* newer ops of this counter still outstanding */
-					for (size_t j = q.len; j-- > 0;) {
-						Pending *p = &q.data[j];
-						if (p->counter != cnt || p->done)
-							continue;
-						if (p->ooo ? lim == 0 : seen >= lim)
-							p->done = true;
-						else
-							seen++;
-					}
-				}
+	size_t nb = f->blocks.len;
+	if (!nb)
+		return;
+	WState *entry = xcalloc(nb, sizeof *entry), *exit_ = xcalloc(nb, sizeof *exit_);
+	WState *cur = xmalloc(sizeof *cur);
+	state_empty(&entry[0]);
+	/* Entries only grow (join), so this reaches a fixpoint; the height of
+	 * the lattice bounds the rounds. */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t bi = 0; bi < nb; bi++) {
+			if (!entry[bi].valid)
 				continue;
-			}
-			for (int k = 0; k < in->ndef + in->nuse; k++) {
-				bool def = k < in->ndef;
-				MOpnd o = def ? in->def[k] : in->use[k - in->ndef];
-				if (def && k == 0 && (in->flags & MIF_TIED))
-					continue;
-				for (int d = 0; d < width(o); d++) {
-					int s = slot(o, d);
-					for (size_t j = 0; j < q.len; j++)
-						if (s >= 0 && !q.data[j].done && s >= q.data[j].first &&
-							s < q.data[j].first + q.data[j].n) {
-							buf_printf(msg, "waitcnt check: %s: block %zu inst %zu (%s) %s a register an "
-									"outstanding load still writes\n",
-								f->name, bi, i, mop_name(in->op), def ? "overwrites" : "reads");
-							bad++;
-							q.data[j].done = true;
-						}
-				}
-			}
-			MClass cl = mir_class(in->op);
-			if (cl == MC_VMEM_LOAD || cl == MC_VMEM_STORE || cl == MC_SMEM || cl == MC_LDS) {
-				Pending p = {.counter = cl == MC_SMEM || cl == MC_LDS, .ooo = cl == MC_SMEM};
-				if (in->ndef && cl != MC_VMEM_STORE) {
-					p.first = slot(in->def[0], 0);
-					p.n = width(in->def[0]);
-				}
-				vec_push(&q, p);
-			}
+			*cur = entry[bi];
+			walk_block(f->blocks.data[bi], cur, false);
+			exit_[bi] = *cur;
+			int succ[2], ns = mfunc_succs(f, bi, succ);
+			for (int k = 0; k < ns; k++)
+				changed |= state_join(&entry[succ[k]], &exit_[bi]);
 		}
 	}
-	vec_free(&q);
-	return bad;
+	for (size_t bi = 0; bi < nb; bi++) {
+		/* An unreachable block starts with nothing outstanding. */
+		if (entry[bi].valid)
+			*cur = entry[bi];
+		else
+			state_empty(cur);
+		walk_block(f->blocks.data[bi], cur, true);
+	}
+	free(cur);
+	free(entry);
+	free(exit_);
 }

@@ -23,7 +23,8 @@
 
 #include "validate.h"
 
-static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", "xlane_mfma", NULL};
+static const char *const kernels[] = {"xlane_dpp", "xlane_dpp_f32", "xlane_scan", "xlane_perm", "xlane_mfma",
+				      "xlane_math", "xlane_math_fast", "xlane_math_exact", "xlane_lds", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_xlane", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_xlane_gfx90a", kernels, "gfx90a"); }
 
@@ -471,6 +472,196 @@ START_TEST(xlane_mfma)
 }
 END_TEST
 
+/* ---- transcendentals and division ---- */
+
+/* |got - want| in units of the f32 ulp at want (2^-149 in the denormal range);
+ * 0 when both are the same infinity, zero or NaN, huge when only one is. */
+static double ulp_err(float got, double want)
+{
+	if (isnan(want) || isnan(got))
+		return isnan(want) && isnan(got) ? 0 : 1e30;
+	float wf = (float)want; /* past FLT_MAX (rounded): the right answer is infinity */
+	if (isinf(wf) || isinf(got))
+		return got == wf ? 0 : 1e30;
+	int e;
+	frexp(want, &e); /* |want| in [2^(e-1), 2^e) */
+	double ulp = ldexp(1.0, (e - 1 < -126 ? -126 : e - 1) - 23);
+	return fabs((double)got - want) / ulp;
+}
+
+/* Fail unless every lane with tol[i] >= 0 is within tol[i] ulps; returns the
+ * largest error seen (for the README's record, printed with
+ * WAVECC_VALIDATE_VERBOSE=1). */
+static double check_ulps(const char *what, const float *got, const double *want, const double *tol, int n)
+{
+	double worst = 0;
+	int wi = -1;
+	for (int i = 0; i < n; i++) {
+		if (tol[i] < 0)
+			continue;
+		double e = ulp_err(got[i], want[i]);
+		if (e > tol[i] && (wi < 0 || e - tol[i] > ulp_err(got[wi], want[wi]) - tol[wi]))
+			wi = i;
+		worst = e > worst ? e : worst;
+	}
+	ck_assert_msg(wi < 0, "%s: [%d] got %a (%.9g), want %.17g (%a): %.3g ulp > %g", what, wi, (double)got[wi],
+		      (double)got[wi], want[wi], want[wi], ulp_err(got[wi], want[wi]), tol[wi]);
+	if (getenv("WAVECC_VALIDATE_VERBOSE"))
+		fprintf(stderr, "%s: %s: max %.3f ulp\n", vk_arch(), what, worst);
+	return worst;
+}
+
+/* Run one build of xlane_math (STEM "xlane_math", "xlane_math_fast" or
+ * "xlane_math_exact"). */
+static void run_math(const char *stem)
+{
+	enum { N = 600, NO = 7 };
+	static float x[N], y[N], out[N * NO], got[N];
+	static double want[NO][N], tol[NO][N];
+	static const float xs[] = {0.0f,   -0.0f,    1.0f,   -1.0f,    -126.0f, -126.5f, -130.0f, -140.25f, -149.0f,
+				   -149.5f, -151.0f, -170.0f, 127.99f, 128.0f,  128.5f,  200.0f,  -0.75f,   1e-20f};
+	static const float ys[] = {1.0f,    0.0f,    -0.0f,   1e-40f,  1.5e-39f, 1e-45f,  1.1754942e-38f, 1e38f,
+				   3e38f,   -2.5f,   0.1f,    3.0f,    7e-39f,   6e-39f,  2e-38f,         8.5e37f};
+	bool fast = strcmp(stem, "xlane_math_fast") == 0, exact = strcmp(stem, "xlane_math_exact") == 0;
+	VkRng r = {46};
+	for (int i = 0; i < N; i++) {
+		x[i] = i < (int)ARRAY_LEN(xs) ? xs[i] : vk_float(&r, -40.0f, 40.0f);
+		y[i] = i < (int)ARRAY_LEN(ys) ? ys[i] : ldexpf(vk_float(&r, 1.0f, 2.0f), vk_int(&r, -125, 125));
+		if (i >= (int)ARRAY_LEN(ys) && i % 8 == 3)
+			y[i] = -y[i];
+	}
+	for (int i = 0; i < N; i++) {
+		double a = x[i], b = y[i], q = a / b;
+		want[0][i] = want[3][i] = exp2(a);
+		want[1][i] = want[5][i] = b < 0 ? NAN : log2(b);
+		want[2][i] = 1.0 / b;
+		want[4][i] = exp((double)(x[i] * 0.5f));
+		want[6][i] = q;
+		bool sub_b = b != 0 && fabs(b) < 0x1p-126, big_b = fabs(b) > 0x1p126;
+		bool sub_q = q != 0 && fabs(q) < 0x1p-126;
+		/* the raw instructions: about 1 ulp (LLVM relies on that); in the denormal range the
+		 * hardware may flush, so a denormal result or input is not compared */
+		tol[0][i] = a < -126 ? -1 : 1;
+		tol[1][i] = sub_b ? -1 : 1;
+		tol[2][i] = sub_b || big_b ? -1 : 1;
+		/* clang's expansions: OpenCL's bounds (exp2/exp/log2 3 ulp, division 2.5 ulp, correctly
+		 * rounded with the exact build), denormals included */
+		tol[3][i] = tol[4][i] = tol[5][i] = 3;
+		tol[6][i] = exact ? 0.5 : 2.5;
+		if (fast) {
+			/* bare instructions: no denormal rescaling, and expf's argument scaled by log2(e)
+			 * in f32 loses about |x| ulps; the reciprocal of a huge divisor is a denormal */
+			tol[3][i] = tol[0][i];
+			tol[4][i] = fabs(a) * 0.5 < 126 ? 2 + fabs(a) : -1;
+			tol[5][i] = tol[1][i];
+			tol[6][i] = sub_b || big_b || sub_q || fabs(q) > 0x1p127 ? -1 : 2.5;
+		}
+	}
+	char desc[64];
+	snprintf(desc, sizeof desc, "%s.launch.json", stem);
+	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"y", DT_F32, 1, {N}, y, VK_IN},
+			{"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
+	vk_run(desc, "n=600", args, ARRAY_LEN(args));
+	static const char *const what[NO] = {"v_exp_f32", "v_log_f32", "v_rcp_f32", "exp2f", "expf(x/2)", "log2f", "a / b"};
+	for (int k = 0; k < NO; k++) {
+		for (int i = 0; i < N; i++)
+			got[i] = out[i * NO + k];
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s %s", stem, what[k]);
+		check_ulps(msg, got, want[k], tol[k], N);
+	}
+	/* the emulator's answers where hardware may flush, recorded in the README */
+	if (!fast && !exact) {
+		int i130 = 6, id = 3; /* x = -130, y = 1e-40 */
+		ck_assert_msg(out[i130 * NO] == 0x1p-130f, "v_exp_f32(-130) = %a: the emulator gives the denormal 2^-130",
+			      (double)out[i130 * NO]);
+		ck_assert_msg(out[id * NO + 1] == (float)log2(1e-40f),
+			      "v_log_f32(1e-40) = %a: the emulator gives the unflushed log2", (double)out[id * NO + 1]);
+	}
+}
+
+START_TEST(xlane_math)
+{
+	run_math("xlane_math");
+	static const char *const insns[] = {"v_exp_f32", "v_log_f32", "v_rcp_f32", "v_frexp_mant_f32", "v_ldexp_f32",
+					    NULL};
+	vk_expect_insns("xlane_math", insns);
+}
+END_TEST
+
+START_TEST(xlane_math_fast)
+{
+	run_math("xlane_math_fast");
+	static const char *const insns[] = {"v_exp_f32", "v_log_f32", "v_rcp_f32", NULL};
+	vk_expect_insns("xlane_math_fast", insns);
+	ck_assert_msg(strcmp(vk_arch(), "gfx942") != 0 || strstr(vk_disasm("xlane_math_fast"), "v_div_") == NULL,
+		      "xlane_math_fast: fast division should not need v_div_scale");
+}
+END_TEST
+
+START_TEST(xlane_math_exact)
+{
+	run_math("xlane_math_exact");
+	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32", NULL};
+	vk_expect_insns("xlane_math_exact", insns);
+}
+END_TEST
+
+/* ---- LDS across waves ---- */
+
+START_TEST(xlane_lds)
+{
+	enum { N = 512, WG = 256, NO = 10 };
+	static float x[N], out[N * NO];
+	static double want[N * NO];
+	VkRng r = {47};
+	for (int i = 0; i < N; i++)
+		x[i] = (float)vk_int(&r, -1000, 1000);
+	for (int g = 0; g < N / WG; g++) {
+		const float *f = x + g * WG;
+		double wsum[4] = {0}, wmax[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, run = 0;
+		for (int t = 0; t < WG; t++) {
+			wsum[t / 64] += f[t];
+			wmax[t / 64] = f[t] > wmax[t / 64] ? f[t] : wmax[t / 64];
+		}
+		for (int t = 0; t < WG; t++) {
+			double *o = &want[(g * WG + t) * NO];
+			int src64 = -1;
+			for (int u = 0; u < WG; u++) /* thread u wrote l64[(5u + 3) % 256] */
+				if ((u * 5 + 3) % WG == (t ^ 64))
+					src64 = u;
+			float q = f[(t + 64) % WG];
+			o[0] = f[WG - 1 - t];
+			o[1] = f[src64], o[2] = -f[src64];
+			o[3] = q, o[4] = q + 1.0f, o[5] = q * 2.0f, o[6] = q - 3.0f;
+			o[7] = wsum[0] + wsum[1] + wsum[2] + wsum[3];
+			o[8] = fmax(fmax(wmax[0], wmax[1]), fmax(wmax[2], wmax[3]));
+			run = t % 64 == 0 ? f[t] : run + f[t];
+			o[9] = run;
+		}
+	}
+	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
+	vk_run("xlane_lds.launch.json", "n=512", args, ARRAY_LEN(args));
+	static const char *const what[NO] = {"ds_read_b32 of another wave's ds_write_b32",
+					     "ds_read_b64 .x", "ds_read_b64 .y",
+					     "ds_read_b128 .x", "ds_read_b128 .y", "ds_read_b128 .z", "ds_read_b128 .w",
+					     "workgroup sum (DPP + LDS + barrier)", "workgroup max",
+					     "wave inclusive scan (DPP)"};
+	static float gcol[N];
+	static double wcol[N];
+	for (int k = 0; k < NO; k++) {
+		for (int i = 0; i < N; i++) {
+			gcol[i] = out[i * NO + k];
+			wcol[i] = want[i * NO + k];
+		}
+		vk_check_f32(what[k], gcol, wcol, N, 0, 0);
+	}
+	static const char *const insns[] = {"ds_write_b32", "ds_write_b64", "ds_write_b128", "ds_read_b32",
+					    "ds_read_b64",  "ds_read_b128", "s_barrier",     "v_add_f32_dpp", NULL};
+	vk_expect_insns("xlane_lds", insns);
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -481,6 +672,10 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, xlane_scan);
 	tcase_add_test(tc, xlane_perm);
 	tcase_add_test(tc, xlane_mfma);
+	tcase_add_test(tc, xlane_math);
+	tcase_add_test(tc, xlane_math_fast);
+	tcase_add_test(tc, xlane_math_exact);
+	tcase_add_test(tc, xlane_lds);
 	return tc;
 }
 

@@ -1,0 +1,129 @@
+/* hazard_rules.h — the wait-state rules of gfx942 and gfx90a that the
+ * hardware does not interlock, as data shared by the resolver (hazards.c)
+ * and the independent checker (hazard_check.c). The two share what a rule
+ * says (this table and hz_need); each walks the stream its own way.
+ *
+ * A wait state is one issued instruction between producer and consumer;
+ * `s_nop k` counts k + 1 (cdna3-facts §5). Sources: the §5 tables ("5:MFMA"
+ * for the MFMA table, "5:other" for the other one) and, for the operand
+ * details the tables summarise, LLVM's GCNHazardRecognizer.cpp @00b3068e
+ * ("HR fn" names the function). MFMA pass counts and the XDL flag come
+ * from §4.1, one row per instruction below — never guessed from the shape.
+ *
+ * Rows: X(id, what, gfx942, gfx90a, source). The numbers are wait states;
+ * HZ_OFF means the row does not exist on that target; HZ_BY_PASSES means the
+ * number depends on the producing MFMA (see hz_need in hazard_rules.c, whose
+ * comments give the formula and the table values). */
+#ifndef WAVECC_HAZARD_RULES_H
+#define WAVECC_HAZARD_RULES_H
+
+#include "../ir/mir.h"
+
+enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
+
+#define HAZARD_RULES(X) \
+	X(HZ_VALU_SGPR_VMEM, "VALU writes SGPR -> VMEM reads it", 5, 5, "5:other row 1; HR checkVMEMHazards") \
+	X(HZ_VALU_SGPR_LANESEL, "VALU writes SGPR -> v_readlane/v_writelane lane select", 4, 4, \
+		"5:other row 2; HR checkRWLaneHazards") \
+	X(HZ_VALU_SGPR_VALU, "VALU writes SGPR/VCC -> VALU reads it", 2, HZ_OFF, \
+		"5:other row 3; HR checkVALUHazards (VDecCoExec, gfx940 only)") \
+	X(HZ_VALU_VGPR_READLANE, "VALU writes VGPR -> v_readlane/v_readfirstlane reads it", 1, HZ_OFF, \
+		"5:other row 4; HR checkVALUHazards") \
+	X(HZ_VALU_EXEC_LANE, "VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane", 4, HZ_OFF, \
+		"5:other row 5; HR checkVALUHazards") \
+	X(HZ_TRANS_USE, "transcendental VALU -> non-trans VALU reads its result", 1, HZ_OFF, \
+		"5:other row 6; HR checkVALUHazards (TransForwarding)") \
+	X(HZ_VGPR_DPP, "VGPR written -> DPP reads it", 2, 2, "5:other row 8; HR checkDPPHazards (any writer)") \
+	X(HZ_VALU_EXEC_DPP, "VALU writes EXEC -> DPP", 5, 5, "5:other row 9; HR checkDPPHazards") \
+	X(HZ_VALU_VCC_DIVFMAS, "VALU writes VCC -> v_div_fmas", 4, 4, "5:other row 10; HR checkDivFMasHazards") \
+	X(HZ_SETREG, "s_setreg -> s_setreg/s_getreg", 2, 2, \
+		"5:other row 11 (any hwreg here: MIR does not carry the field)") \
+	X(HZ_STORE_DATA, "VMEM store of more than 64 bits -> VALU overwrites its data", 2, 1, \
+		"5:other row 13; HR createsVALUHazard (MUBUF only without an soffset register)") \
+	X(HZ_SOFT_CLAUSE, "XNACK soft clause: a store after loads, or a member writes a register a member reads", 1, \
+		1, "5:other row 14; HR checkSoftClauseHazards (targets are xnack-any)") \
+	X(HZ_VALU_MFMA, "VALU writes VGPR/AGPR -> MFMA reads it (A, B or C)", 2, 2, \
+		"5:MFMA row 7; HR checkMAIHazards90A (legacy VALU, not DOT)") \
+	X(HZ_VALU_EXEC_MFMA, "VALU writes EXEC -> MFMA", 4, 4, "5:MFMA row 8; HR checkMAIHazards90A") \
+	X(HZ_MFMA_RAW, "MFMA writes -> VALU/VMEM/DS reads it", HZ_BY_PASSES, HZ_BY_PASSES, \
+		"5:MFMA row 1; HR checkMAIVALUHazards") \
+	X(HZ_MFMA_WAW, "MFMA writes -> VALU/VMEM/DS writes it", HZ_BY_PASSES, HZ_BY_PASSES, \
+		"5:MFMA row 2; HR checkMAIVALUHazards") \
+	X(HZ_MFMA_WAR, "MFMA reads SrcC -> VALU/VMEM/DS writes it", HZ_BY_PASSES, HZ_BY_PASSES, \
+		"5:MFMA row 3; HR checkMAIVALUHazards") \
+	X(HZ_MFMA_SRCC_SAME, "MFMA writes -> MFMA reads the identical range as SrcC", HZ_BY_PASSES, HZ_BY_PASSES, \
+		"5:MFMA row 4; HR checkMAIHazards90A") \
+	X(HZ_MFMA_SRCC_OVERLAP, "MFMA writes -> MFMA reads an overlapping range as SrcC", HZ_BY_PASSES, \
+		HZ_BY_PASSES, "5:MFMA row 5; HR checkMAIHazards90A") \
+	X(HZ_MFMA_SRCAB, "MFMA writes -> MFMA reads it as SrcA/SrcB", HZ_BY_PASSES, HZ_BY_PASSES, \
+		"5:MFMA row 6; HR checkMAIHazards90A") \
+	X(HZ_DGEMM_FMA64, "DGEMM -> v_fma_f64/v_fmac_f64", 2, 2, "5:MFMA row 9; HR checkMAIVALUHazards") \
+	X(HZ_DOT_RAW, "DOT writes -> VALU/VMEM/DS reads it (another op, or the same op's A/B)", 3, 3, \
+		"5:MFMA row 11; HR checkMAIVALUHazards") \
+	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "5:MFMA row 11; HR checkMAIVALUHazards")
+
+typedef enum HazardRule {
+#define X(id, what, a, b, src) id,
+	HAZARD_RULES(X)
+#undef X
+	HZ_COUNT
+} HazardRule;
+
+extern const char *const hazard_rule_name[HZ_COUNT];
+
+/* The most wait states any rule asks for (a 16-pass MFMA's SrcA/B or
+ * RAW distance): walks back this far and no further. */
+enum { HZ_MAX_STATES = 19 };
+
+/* MFMA properties from cdna3-facts §4.1: X(id, passes gfx942, passes gfx90a,
+ * XDL on gfx942). DGEMM (f64) rows are recognised by their type. */
+#define HAZARD_MFMA_ROWS(X) \
+	X(V_MFMA_F32_32X32X1_2B_F32, 16, 16, 0) \
+	X(V_MFMA_F32_16X16X1_4B_F32, 8, 8, 0) \
+	X(V_MFMA_F32_4X4X1_16B_F32, 2, 2, 0) \
+	X(V_MFMA_F32_32X32X2_F32, 16, 16, 0) \
+	X(V_MFMA_F32_16X16X4_F32, 8, 8, 0) \
+	X(V_MFMA_F32_32X32X4_2B_F16, 16, 16, 1) \
+	X(V_MFMA_F32_16X16X4_4B_F16, 8, 8, 1) \
+	X(V_MFMA_F32_4X4X4_16B_F16, 2, 2, 1) \
+	X(V_MFMA_F32_32X32X8_F16, 8, 16, 1) \
+	X(V_MFMA_F32_16X16X16_F16, 4, 8, 1) \
+	X(V_MFMA_F32_32X32X4_2B_BF16, 16, 16, 1) \
+	X(V_MFMA_F32_16X16X4_4B_BF16, 8, 8, 1) \
+	X(V_MFMA_F32_4X4X4_16B_BF16, 2, 2, 1) \
+	X(V_MFMA_F32_32X32X8_BF16, 8, 16, 1) \
+	X(V_MFMA_F32_16X16X16_BF16, 4, 8, 1) \
+	X(V_MFMA_I32_32X32X4_2B_I8, 16, 16, 1) \
+	X(V_MFMA_I32_16X16X4_4B_I8, 8, 8, 1) \
+	X(V_MFMA_I32_4X4X4_16B_I8, 2, 2, 1) \
+	X(V_MFMA_I32_32X32X16_I8, 8, 0, 1) \
+	X(V_MFMA_I32_16X16X32_I8, 4, 0, 1) \
+	X(V_MFMA_F32_16X16X8_XF32, 4, 0, 1) \
+	X(V_MFMA_F32_32X32X4_XF32, 8, 0, 1) \
+	X(V_MFMA_F32_16X16X32_BF8_BF8, 4, 0, 1) \
+	X(V_MFMA_F32_16X16X32_BF8_FP8, 4, 0, 1) \
+	X(V_MFMA_F32_16X16X32_FP8_BF8, 4, 0, 1) \
+	X(V_MFMA_F32_16X16X32_FP8_FP8, 4, 0, 1) \
+	X(V_MFMA_F32_32X32X16_BF8_BF8, 8, 0, 1) \
+	X(V_MFMA_F32_32X32X16_BF8_FP8, 8, 0, 1) \
+	X(V_MFMA_F32_32X32X16_FP8_BF8, 8, 0, 1) \
+	X(V_MFMA_F32_32X32X16_FP8_FP8, 8, 0, 1) \
+	X(V_MFMA_F64_16X16X4_F64, 8, 8, 0) \
+	X(V_MFMA_F64_4X4X4_4B_F64, 4, 4, 0)
+
+/* Passes of an MFMA on target t (die() for a row without a count). */
+int hz_mfma_passes(MOp op, const Target *t);
+
+/* The wait states rule(s) require between producer p and a later consumer
+ * c on target t (0: none); *rule gets the row asking the most. The pair's
+ * order in the stream is p first; nothing else between them matters. */
+int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule);
+
+/* The soft-clause row: `members` are the memory instructions of c's kind
+ * (VMEM for VMEM, SMEM for SMEM) issued back to back just before c,
+ * nearest first. Returns 1 if c needs a breaker before it, else 0. */
+int hz_clause_need(const MInst *const *members, int n, const MInst *c);
+/* Whether c can join a soft clause, and whether p continues one for c. */
+bool hz_clause_kind(const MInst *c, int *kind); /* kind 1 VMEM, 2 SMEM */
+
+#endif
