@@ -100,6 +100,15 @@ static MOpnd binop(Isel *s, MOp sop, MOp vop, MOpnd a, MOpnd b)
 		a = b;
 		b = t;
 	}
+	/* VOP3 rows (v_mul_lo_u32) take inline constants only: a literal goes
+	 * through an SGPR (uniform, so it is hoisted like any constant). */
+	if (v && emu_inst_info[vop].fmt == EF_VOP3 && a.kind == MO_IMM && (a.imm < -16 || a.imm > 64)) {
+		MBlock *save = s->b;
+		if (s->pre)
+			s->b = s->pre;
+		a = expr_to_sgpr(s, a);
+		s->b = save;
+	}
 	MOpnd d = newreg(s, v), u[2] = {a, b};
 	mblock_add(s->b, v ? vop : sop, 1, &d, 2, u);
 	return d;
