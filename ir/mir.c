@@ -7,10 +7,12 @@
  * issue over 64 lanes, SMEM/VMEM/LDS variable) until measured per row.
  *
  * The verifier runs between passes in the pipeline (passes/pipeline.c): it
- * checks operand counts and register widths against the row, that every
- * vreg is defined before it is read in layout order (straight-line code;
- * loops will need the CFG version), and after allocation that physical
- * registers fit the target's files and alignment. */
+ * checks operand counts and register widths against the row, that vreg
+ * operands stay inside their vreg's class, that branch targets are block
+ * indices and branches end their blocks, that every vreg dword read is
+ * defined on every path from the entry (a forward must-analysis over the
+ * CFG, check_defined), and after allocation that physical registers fit the
+ * target's files and alignment. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,31 +210,156 @@ static int slot_width(const EmuInstInfo *r, bool def, int i)
 	return i < 3 ? r->src[i] : 0;
 }
 
+/* A vreg operand names dwords inside its vreg, in the vreg's file. */
+static bool vreg_access_ok(const MFunc *f, MOpnd o)
+{
+	if (o.reg >= f->vregs.len)
+		return false;
+	RegClass rc = f->vregs.data[o.reg];
+	return rc_file(o.rc) == rc_file(rc) && o.sub + rc_size(o.rc) <= rc_size(rc) && rc_size(o.rc) >= 1;
+}
+
+/* Definedness on every path, per vreg dword: a forward must-analysis.
+ * def[b] = dwords some instruction of b writes (a partial or tied def
+ * defines just the dwords it writes); in[entry] = {}, in[b] = the
+ * intersection of out[p] over predecessors p, out[b] = in[b] | def[b],
+ * starting from "all defined" everywhere but the entry so loops reach the
+ * greatest fixpoint: a loop-carried value defined before the loop is defined
+ * at the loop top although the back edge carries it too. Unreachable blocks
+ * keep "all defined" and are never reported. Every path, not some path: a
+ * read that one path reaches undefined reads garbage on that path, which is
+ * always a bug in the code isel makes. */
+static int check_defined(const MFunc *f, Buf *msg)
+{
+	size_t nv = f->vregs.len, nb = f->blocks.len;
+	uint32_t *base = xmalloc((nv + 1) * sizeof *base);
+	uint32_t nd = 0;
+	for (size_t v = 0; v < nv; v++) {
+		base[v] = nd;
+		nd += (uint32_t)rc_size(f->vregs.data[v]);
+	}
+	size_t w = nd / 64 + 1;
+	uint64_t *in = xmalloc((nb * w + 1) * sizeof *in), *def = xcalloc(nb * w + 1, sizeof *def);
+	uint64_t *cur = xmalloc(w * sizeof *cur);
+	/* predecessors, CSR */
+	size_t *pstart = xcalloc(nb + 2, sizeof *pstart), *preds = xmalloc((2 * nb + 1) * sizeof *preds);
+	for (size_t bi = 0; bi < nb; bi++) {
+		int s[2];
+		int m = mfunc_succs(f, bi, s);
+		for (int j = 0; j < m; j++)
+			pstart[s[j] + 1]++;
+	}
+	for (size_t bi = 0; bi < nb; bi++)
+		pstart[bi + 1] += pstart[bi];
+	size_t *fill = xmalloc((nb + 1) * sizeof *fill);
+	memcpy(fill, pstart, (nb + 1) * sizeof *fill);
+	for (size_t bi = 0; bi < nb; bi++) {
+		int s[2];
+		int m = mfunc_succs(f, bi, s);
+		for (int j = 0; j < m; j++)
+			preds[fill[s[j]]++] = bi;
+	}
+	for (size_t bi = 0; bi < nb; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		memset(in + bi * w, bi ? 0xff : 0, w * sizeof *in);
+		for (size_t ii = 0; ii < b->insts.len; ii++) {
+			const MInst *x = &b->insts.data[ii];
+			for (int d = 0; d < x->ndef; d++)
+				if (x->def[d].kind == MO_VREG && vreg_access_ok(f, x->def[d]))
+					for (int k = 0; k < rc_size(x->def[d].rc); k++) {
+						uint32_t s = base[x->def[d].reg] + x->def[d].sub + (uint32_t)k;
+						def[bi * w + s / 64] |= (uint64_t)1 << (s % 64);
+					}
+		}
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t bi = 1; bi < nb; bi++) {
+			if (pstart[bi] == pstart[bi + 1])
+				continue; /* unreachable (no predecessor): stays "all defined" */
+			for (size_t i = 0; i < w; i++) {
+				uint64_t x = ~(uint64_t)0;
+				for (size_t p = pstart[bi]; p < pstart[bi + 1]; p++) {
+					size_t q = preds[p];
+					x &= in[q * w + i] | def[q * w + i];
+				}
+				if (x != in[bi * w + i]) {
+					in[bi * w + i] = x;
+					changed = true;
+				}
+			}
+		}
+	}
+	int n = 0;
+	for (size_t bi = 0; bi < nb; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		memcpy(cur, in + bi * w, w * sizeof *cur);
+		for (size_t ii = 0; ii < b->insts.len; ii++) {
+			const MInst *x = &b->insts.data[ii];
+			for (int k = 0; k < x->nuse + 1; k++) {
+				/* k == nuse: a tied def reads the dwords it keeps */
+				MOpnd o = k < x->nuse ? x->use[k] : (x->flags & MIF_TIED) && x->ndef ? x->def[0] : mo_imm(0);
+				if (o.kind != MO_VREG || !vreg_access_ok(f, o))
+					continue;
+				for (int d = 0; d < rc_size(o.rc); d++) {
+					uint32_t s = base[o.reg] + o.sub + (uint32_t)d;
+					if (!(cur[s / 64] >> (s % 64) & 1)) {
+						char what[160];
+						snprintf(what, sizeof what,
+							"reads %%%u (dword %d) before any definition on some path from the entry",
+							o.reg, o.sub + d);
+						vfail(msg, &n, f, bi, ii, what);
+						break;
+					}
+				}
+			}
+			for (int d = 0; d < x->ndef; d++)
+				if (x->def[d].kind == MO_VREG && vreg_access_ok(f, x->def[d]))
+					for (int k = 0; k < rc_size(x->def[d].rc); k++) {
+						uint32_t s = base[x->def[d].reg] + x->def[d].sub + (uint32_t)k;
+						cur[s / 64] |= (uint64_t)1 << (s % 64);
+					}
+		}
+	}
+	free(base);
+	free(in);
+	free(def);
+	free(cur);
+	free(pstart);
+	free(preds);
+	free(fill);
+	return n;
+}
+
 int mir_verify(const MFunc *f, Buf *msg)
 {
 	int n = 0;
-	uint8_t *defined = xcalloc(f->vregs.len + 1, 1);
+	bool cfg_ok = true;
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
 		const MBlock *b = f->blocks.data[bi];
 		for (size_t ii = 0; ii < b->insts.len; ii++) {
 			const MInst *in = &b->insts.data[ii];
 			const EmuInstInfo *r = &emu_inst_info[in->op];
+			if (mop_is_branch(in->op)) {
+				if (in->target < 0 || (size_t)in->target >= f->blocks.len) {
+					vfail(msg, &n, f, bi, ii, "branch target is not a block index");
+					cfg_ok = false;
+				}
+				if (ii + 1 != b->insts.len)
+					vfail(msg, &n, f, bi, ii, "branch is not the last instruction of its block");
+			}
 			for (int u = 0; u < in->nuse; u++) {
 				MOpnd o = in->use[u];
-				if (o.kind == MO_VREG && (o.reg >= f->vregs.len || !defined[o.reg]))
-					vfail(msg, &n, f, bi, ii, "reads a virtual register before any definition");
+				if (o.kind == MO_VREG && !vreg_access_ok(f, o))
+					vfail(msg, &n, f, bi, ii, "reads outside any virtual register (number, file or dwords)");
 				int w = slot_width(r, false, u);
 				if (mo_is_reg(o) && w && rc_size(o.rc) != w && !(r->fmt == EF_VOPC && w == 2))
 					vfail(msg, &n, f, bi, ii, "source register width differs from the row");
 			}
 			for (int d = 0; d < in->ndef; d++) {
 				MOpnd o = in->def[d];
-				if (o.kind == MO_VREG) {
-					if (o.reg >= f->vregs.len)
-						vfail(msg, &n, f, bi, ii, "defines an unknown virtual register");
-					else
-						defined[o.reg] = 1;
-				}
+				if (o.kind == MO_VREG && !vreg_access_ok(f, o))
+					vfail(msg, &n, f, bi, ii, "writes outside any virtual register (number, file or dwords)");
 				int w = slot_width(r, true, d);
 				if (mo_is_reg(o) && w && rc_size(o.rc) != w)
 					vfail(msg, &n, f, bi, ii, "result register width differs from the row");
@@ -254,6 +381,7 @@ int mir_verify(const MFunc *f, Buf *msg)
 			}
 		}
 	}
-	free(defined);
+	if (cfg_ok && !f->allocated)
+		n += check_defined(f, msg);
 	return n;
 }

@@ -192,10 +192,10 @@ MClass mir_class(MOp op);
  * the statistics until per-row latencies are measured. */
 int mir_latency(MOp op);
 
-/* Structural checks: operand kinds and widths against the row, vregs
- * defined before use in the straight-line order, physical registers inside
- * the target's files after allocation. Returns the number of problems,
- * each appended to msg. */
+/* Structural checks: operand kinds and widths against the row, branch
+ * targets, every vreg dword read defined on every path from the entry (over
+ * the CFG), physical registers inside the target's files after allocation.
+ * Returns the number of problems, each appended to msg. */
 int mir_verify(const MFunc *f, Buf *msg);
 
 /* ---- mir_print.c ---- */

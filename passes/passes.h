@@ -109,6 +109,7 @@ typedef struct Compile {
 
 	/* isel → regalloc → waitcnt */
 	MFunc *mf;
+	struct RegAssign *ra; /* linear.c → check.c: pre-allocation copy and map */
 
 	/* emit.c (asm/): outputs */
 	int kernarg_size;
@@ -160,6 +161,12 @@ void select_instructions(Compile *c);
 
 /* ---- regalloc/linear.c ---- */
 void allocate_registers(Compile *c);
+
+/* ---- regalloc/check.c ---- */
+/* If allocate_registers kept its assignment (c->ra): check it against the
+ * allocated function independently, then release it. Returns the problems
+ * found (appended to msg); 0 when there is nothing to check. */
+int check_allocation(Compile *c, Buf *msg);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(Compile *c);

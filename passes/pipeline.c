@@ -7,7 +7,8 @@
  * verifier (mir_verify) runs after every pass that has a machine function;
  * its failures are compiler bugs (die), not input errors. After waitcnt
  * insertion the independent wait checker (check_waitcnt) runs too, and after
- * hazard resolution the hazard checker (check_hazards). Every pass and the
+ * hazard resolution the hazard checker (check_hazards); right after
+ * allocation, the allocation checker (check_allocation). Every pass and the
  * checks after it are timed (Compile.pass_us, check_us) for --stats.
  *
  * Stages of DESIGN.md not built yet (shared-memory promotion, expansion of
@@ -94,6 +95,10 @@ static void verify(Compile *c, const char *after, int level)
 		n += check_waitcnt(c->mf, &msg);
 	if (level >= 3)
 		n += check_hazards(c->mf, &msg);
+	/* Once, right after allocation: the allocation checker compares the
+	 * function with the pre-allocation copy allocate_registers kept in c->ra
+	 * (regalloc/check.c), then drops the copy. */
+	n += check_allocation(c, &msg);
 	if (n)
 		die("after %s:\n%s", after, buf_cstr(&msg));
 	buf_free(&msg);

@@ -1,127 +1,183 @@
-/* linear.c — register allocation by linear scan over live intervals.
+/* linear.c — register allocation by linear scan over live intervals built
+ * from liveness over the CFG (allocate_registers, regalloc_mfunc).
  *
- * Algorithm: number the instructions in layout order; a virtual register's
- * interval runs from its first definition to its last use (a tied def —
- * a d16 load keeping the other half — counts as a use). Physical registers
- * named directly (the kernarg pointer, workgroup ids, work-item ids the
- * hardware preloads) are busy from the start to their last use. Intervals
- * are taken by start; each gets the lowest register of its file, aligned
- * for its class (rc_align), whose dwords are all free — free meaning the
- * previous holder's interval ended before this one starts (closed intervals:
- * a register is never reused within one instruction, so a result never
- * overlaps a source still being read, whatever the instruction).
- * Straight-line code only for now: loops need liveness over the CFG and
- * loop-carried values; running out of registers is reported with the
- * pressure (spilling comes later).
- * Requires: isel. Rewrites every MO_VREG to MO_PREG; fills f->nregs. */
-#include <stdlib.h>
-#include "../passes/passes.h"
+ * Algorithm:
+ *   1. fill_liveness gives the live dwords on entry to and exit from each
+ *      block; positions number the instructions in layout order.
+ *   2. Each vreg's interval is the hull [lo, hi] of every position where one
+ *      of its dwords is live or touched: the start of a block it is live into,
+ *      the end of a block it is live out of, and each instruction naming it.
+ *      A value live around a loop's back edge is live out of the latch and
+ *      into the header, so its hull covers the whole loop: loop-carried
+ *      values (an accumulator redefined inside the loop) and values defined
+ *      before the loop and read after it keep their register through every
+ *      iteration. The hull over-approximates (holes are not reused), which
+ *      keeps the scan one array walk.
+ *   3. Physical registers the code names before allocation (kernarg s[0:1],
+ *      workgroup ids, v0) get hulls the same way; each stays busy from the
+ *      start until its last live position.
+ *   4. Vregs are taken by interval start (a counting sort over positions);
+ *      each gets the lowest register of its file, aligned for its class
+ *      (rc_align), whose dwords' previous holders all ended before it starts.
+ *      Intervals are closed, so a register is never reused within one
+ *      instruction: a result never shares a register with a source of the
+ *      same instruction unless it is the same vreg. That is exactly the
+ *      MFMA early-clobber rule (vdst differs from srcA/srcB and, unless it is
+ *      the same accumulator vreg, from srcC), given for every instruction.
+ *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs. Running
+ *      out is an error naming the kernel, the file and the pressure (spilling
+ *      comes later); nothing is rewritten then.
+ *   6. Every MO_VREG operand becomes MO_PREG (first register + sub); f->nregs
+ *      gets the next free register of each file for the kernel descriptor.
+ * Cost: liveness plus O(vregs x registers) for first fit.
+ * Requires: mir_verify-clean MIR with vregs. Keeps (optionally) a copy of
+ * the function and the vreg→register map for the checker (check.c). */
+#include <limits.h>
+#include <string.h>
 
-enum { MAX_PHYS = 512 };
+#include "regalloc.h"
 
-typedef struct Interval {
-	int start, end;
-} Interval;
+static int file_limit(const Target *t, RegFile f) { return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs; }
 
-static int file_limit(const Target *t, RegFile f)
+static const char *file_word(RegFile f) { return f == RF_SGPR ? "scalar" : f == RF_VGPR ? "vector" : "accumulator"; }
+
+static MFunc *mfunc_copy(const MFunc *f)
 {
-	return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs;
+	MFunc *g = mfunc_new(f->name, f->target);
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		MBlock *c = mfunc_block(g, b->label);
+		vec_grow(&c->insts, b->insts.len);
+		if (b->insts.len)
+			memcpy(c->insts.data, b->insts.data, b->insts.len * sizeof(MInst));
+		c->insts.len = b->insts.len;
+	}
+	for (size_t v = 0; v < f->vregs.len; v++)
+		vec_push(&g->vregs, f->vregs.data[v]);
+	memcpy(g->nregs, f->nregs, sizeof g->nregs);
+	g->allocated = f->allocated;
+	return g;
 }
 
-void allocate_registers(Compile *c)
+/* Widen the hull of every owner of a slot in `set` to `pos`. */
+static void extend_set(const Liveness *lv, const uint64_t *set, int pos, int *lo, int *hi)
 {
-	MFunc *f = c->mf;
-	size_t nv = f->vregs.len;
-	Interval *iv = xcalloc(nv + 1, sizeof *iv);
-	for (size_t v = 0; v < nv; v++)
-		iv[v].start = -1;
-	int busy[RF_COUNT][MAX_PHYS];
-	for (int r = 0; r < RF_COUNT; r++)
-		for (int i = 0; i < MAX_PHYS; i++)
-			busy[r][i] = -1;
-	int pos = 0;
+	for (size_t wi = 0; wi < lv->words; wi++)
+		for (uint64_t x = set[wi]; x; x &= x - 1) {
+			size_t s = wi * 64 + (size_t)__builtin_ctzll(x);
+			uint32_t o = lv->owner[s];
+			lo[o] = MIN(lo[o], pos);
+			hi[o] = MAX(hi[o], pos);
+		}
+}
+
+/* Block and instruction at a position, for messages. */
+static void locate(const Liveness *lv, int pos, size_t *bi, int *ii)
+{
+	size_t b = 0;
+	while (b + 1 < lv->nblocks && lv->bstart[b + 1] <= pos)
+		b++;
+	*bi = b;
+	*ii = pos - lv->bstart[b];
+}
+
+int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
+{
+	check_that(!f->allocated);
+	const Target *t = f->target;
+	Liveness lv;
+	fill_liveness(&lv, f);
+	size_t nv = f->vregs.len, nown = nv + RF_COUNT * RA_MAX_PHYS;
+	int *lo = xmalloc(nown * sizeof *lo), *hi = xmalloc(nown * sizeof *hi);
+	for (size_t o = 0; o < nown; o++)
+		lo[o] = INT_MAX, hi[o] = -1;
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		MBlock *b = f->blocks.data[bi];
-		for (size_t i = 0; i < b->insts.len; i++, pos++) {
-			MInst *in = &b->insts.data[i];
+		const MBlock *b = f->blocks.data[bi];
+		extend_set(&lv, lv.in + bi * lv.words, lv.bstart[bi], lo, hi);
+		extend_set(&lv, lv.out + bi * lv.words, lv.bend[bi], lo, hi);
+		for (size_t i = 0; i < b->insts.len; i++) {
+			const MInst *in = &b->insts.data[i];
+			int pos = lv.bstart[bi] + (int)i;
 			for (int k = 0; k < in->ndef + in->nuse; k++) {
-				bool def = k < in->ndef;
-				MOpnd o = def ? in->def[k] : in->use[k - in->ndef];
-				if (o.kind == MO_PREG) {
-					for (int d = 0; d < rc_size(o.rc); d++)
-						busy[rc_file(o.rc)][o.reg + d] = MAX(busy[rc_file(o.rc)][o.reg + d], pos);
-					continue;
+				uint32_t s;
+				int n = liveness_opnd(&lv, k < in->ndef ? in->def[k] : in->use[k - in->ndef], &s);
+				for (int d = 0; d < n; d++) {
+					uint32_t o = lv.owner[s + d];
+					lo[o] = MIN(lo[o], pos);
+					hi[o] = MAX(hi[o], pos);
 				}
-				if (o.kind != MO_VREG)
-					continue;
-				Interval *t = &iv[o.reg];
-				if (t->start < 0)
-					t->start = pos;
-				t->end = MAX(t->end, pos);
 			}
 		}
 	}
+	/* busy[file][reg]: the last position its current holder is live at. */
+	int(*busy)[RA_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *busy);
 	int used[RF_COUNT] = {0};
-	for (int r = 0; r < RF_COUNT; r++)
-		for (int i = 0; i < MAX_PHYS; i++)
-			if (busy[r][i] >= 0)
-				used[r] = i + 1;
-	/* Intervals by start: vregs are created in roughly that order, so an
-	 * insertion sort over indices is near-linear. */
-	uint32_t *order = xmalloc((nv + 1) * sizeof *order);
-	size_t n = 0;
-	for (size_t v = 0; v < nv; v++) {
-		if (iv[v].start < 0)
-			continue;
-		size_t j = n++;
-		while (j > 0 && iv[order[j - 1]].start > iv[v].start) {
-			order[j] = order[j - 1];
-			j--;
+	for (int rf = 0; rf < RF_COUNT; rf++)
+		for (int r = 0; r < RA_MAX_PHYS; r++) {
+			size_t o = nv + (size_t)rf * RA_MAX_PHYS + (size_t)r;
+			busy[rf][r] = hi[o];
+			if (hi[o] >= 0)
+				used[rf] = r + 1;
 		}
-		order[j] = (uint32_t)v;
-	}
-	uint32_t *phys = xcalloc(nv + 1, sizeof *phys);
-	for (size_t oi = 0; oi < n && !c->failed; oi++) {
+	/* Counting sort of the named vregs by start; ties keep vreg order. */
+	int *first = xcalloc((size_t)lv.npos + 2, sizeof *first);
+	size_t n = 0;
+	for (size_t v = 0; v < nv; v++)
+		if (hi[v] >= 0)
+			first[lo[v] + 1]++, n++;
+	for (int p = 0; p < lv.npos; p++)
+		first[p + 1] += first[p];
+	uint32_t *order = xmalloc((nv + 1) * sizeof *order);
+	for (size_t v = 0; v < nv; v++)
+		if (hi[v] >= 0)
+			order[first[lo[v]]++] = (uint32_t)v;
+	uint32_t *phys = xmalloc((nv + 1) * sizeof *phys);
+	for (size_t v = 0; v < nv; v++)
+		phys[v] = RA_NONE;
+	int rc = 0;
+	for (size_t oi = 0; oi < n; oi++) {
 		uint32_t v = order[oi];
-		RegClass rc = f->vregs.data[v];
-		RegFile rf = rc_file(rc);
-		int size = rc_size(rc), align = rc_align(rc, f->target), lim = file_limit(f->target, rf);
+		RegClass cls = f->vregs.data[v];
+		RegFile rf = rc_file(cls);
+		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, rf);
 		int r = 0;
-		for (;; r += align) {
-			if (r + size > lim) {
-				int live = 0;
-				for (int i = 0; i < lim; i++)
-					live += busy[rf][i] >= iv[v].start;
-				compile_error(c, (Loc){c->k->file, 1, 1},
-					"kernel %s: out of %s registers (%d of %d live where %%%u needs %d; spilling is not "
-					"implemented yet)",
-					c->k->name, rf == RF_SGPR ? "scalar" : rf == RF_VGPR ? "vector" : "accumulator", live,
-					lim, v, size);
-				break;
-			}
+		for (; r + size <= lim; r += align) {
 			bool ok = true;
 			for (int d = 0; d < size && ok; d++)
-				ok = busy[rf][r + d] < iv[v].start;
+				ok = busy[rf][r + d] < lo[v];
 			if (ok)
 				break;
 		}
-		if (c->failed)
+		if (r + size > lim) {
+			int live = 0;
+			for (int i = 0; i < lim; i++)
+				live += busy[rf][i] >= lo[v];
+			size_t bi;
+			int ii;
+			locate(&lv, lo[v], &bi, &ii);
+			buf_printf(err,
+				"kernel %s: out of %s registers: %d of %d live where %%%u (%d dword%s) starts (block %zu, "
+				"instruction %d); spilling is not implemented yet",
+				f->name, file_word(rf), live, lim, v, size, size > 1 ? "s" : "", bi, ii);
+			rc = -1;
 			break;
+		}
 		for (int d = 0; d < size; d++)
-			busy[rf][r + d] = iv[v].end;
+			busy[rf][r + d] = hi[v];
 		phys[v] = (uint32_t)r;
 		used[rf] = MAX(used[rf], r + size);
 	}
-	if (!c->failed) {
+	if (rc == 0) {
+		if (keep)
+			keep->pre = mfunc_copy(f);
 		for (size_t bi = 0; bi < f->blocks.len; bi++) {
 			MBlock *b = f->blocks.data[bi];
 			for (size_t i = 0; i < b->insts.len; i++) {
 				MInst *in = &b->insts.data[i];
 				for (int k = 0; k < in->ndef + in->nuse; k++) {
 					MOpnd *o = k < in->ndef ? &in->def[k] : &in->use[k - in->ndef];
-					if (o->kind == MO_VREG) {
+					if (o->kind == MO_VREG)
 						*o = mo_preg(phys[o->reg] + o->sub, o->rc);
-					}
 				}
 			}
 		}
@@ -129,7 +185,38 @@ void allocate_registers(Compile *c)
 			f->nregs[r] = used[r];
 		f->allocated = true;
 	}
-	free(iv);
+	if (rc == 0 && keep)
+		keep->phys = phys;
+	else
+		free(phys);
 	free(order);
-	free(phys);
+	free(first);
+	free(busy);
+	free(lo);
+	free(hi);
+	liveness_free(&lv);
+	return rc;
+}
+
+void regassign_free(RegAssign *ra)
+{
+	if (!ra)
+		return;
+	mfunc_free(ra->pre);
+	free(ra->phys);
+	ra->pre = NULL;
+	ra->phys = NULL;
+}
+
+void allocate_registers(Compile *c)
+{
+	Buf err = {0};
+	RegAssign *ra = xcalloc(1, sizeof *ra);
+	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
+		compile_error(c, (Loc){c->k->file, 1, 1}, "%s", buf_cstr(&err));
+		free(ra);
+	} else {
+		c->ra = ra;
+	}
+	buf_free(&err);
 }

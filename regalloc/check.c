@@ -1,0 +1,360 @@
+/* check.c — the independent register-allocation checker (regalloc_check,
+ * check_allocation), run on every compilation right after allocation.
+ *
+ * It shares nothing with the allocator but the MIR: it takes the function as
+ * it was before allocation (`pre`, a copy linear.c keeps), the vreg →
+ * first-register map and the allocated function (`post`), and re-derives
+ * everything it needs in a deliberately plain way:
+ *   1. shape: post has pre's blocks and instructions, and every operand of
+ *      post is pre's with each vreg replaced by phys[v] + sub (same class);
+ *   2. placement: each named vreg lies inside its file (SGPRs up to
+ *      t->sgprs, 256 VGPRs, t->agprs AGPRs), below post->nregs (the kernel
+ *      descriptor's count) and aligned for its class;
+ *   3. liveness per instruction, per dword, by iterating
+ *      in = uses | (out & ~defs), out = union of the successors' in over an
+ *      instruction-level CFG (the next instruction, or the first instruction
+ *      of each successor block of mfunc_succs, empty blocks skipped) until
+ *      nothing changes — no block summaries, no intervals;
+ *   4. interference: at every def, no dword live after the instruction that
+ *      belongs to another value may sit in a physical dword the def writes;
+ *      and no two values live on entry share one. (If two values are ever
+ *      live at once, walking back to the latest def of either reaches one of
+ *      these two cases, so checking defs and the entry is complete.) Values
+ *      are vregs and the physical registers named before allocation;
+ *   5. MFMA early clobber: the result shares no register with srcA/srcB and
+ *      either none with srcC or exactly srcC's registers.
+ * Failures are compiler bugs: the pipeline dies with the message. */
+#include <string.h>
+
+#include "regalloc.h"
+
+enum { MAX_REPORTS = 20 };
+
+typedef struct Chk {
+	const MFunc *pre, *post;
+	const uint32_t *phys;
+	Buf *msg;
+	int n;
+	size_t nv, vdw, nslots, words;
+	uint32_t *vbase; /* first slot of each vreg; fixed dwords at vdw + key */
+	uint32_t *vown;  /* slot < vdw → its vreg */
+} Chk;
+
+/* key of a physical dword: file * RA_MAX_PHYS + reg */
+static const char file_ch[RF_COUNT] = {'s', 'v', 'a'};
+
+static int limit(const Target *t, RegFile f) { return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs; }
+
+static void report(Chk *k, size_t bi, size_t ii, const char *fmt, ...) PRINTF_LIKE(4, 5);
+static void report(Chk *k, size_t bi, size_t ii, const char *fmt, ...)
+{
+	if (k->n++ >= MAX_REPORTS)
+		return;
+	const MBlock *b = bi < k->pre->blocks.len ? k->pre->blocks.data[bi] : NULL;
+	buf_printf(k->msg, "regalloc check: %s: block %zu inst %zu (%s): ", k->pre->name, bi, ii,
+		b && ii < b->insts.len ? mop_name(b->insts.data[ii].op) : "-");
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(k->msg, fmt, ap);
+	va_end(ap);
+	buf_putc(k->msg, '\n');
+}
+
+/* First slot and width of an operand of pre (0: not a register). */
+static int slots(const Chk *k, MOpnd o, size_t *first)
+{
+	if (o.kind == MO_VREG && o.reg < k->nv && o.sub + rc_size(o.rc) <= rc_size(k->pre->vregs.data[o.reg])) {
+		*first = k->vbase[o.reg] + o.sub;
+		return rc_size(o.rc);
+	}
+	if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= RA_MAX_PHYS) {
+		*first = k->vdw + (size_t)rc_file(o.rc) * RA_MAX_PHYS + o.reg;
+		return rc_size(o.rc);
+	}
+	return 0;
+}
+
+/* The physical dword key a slot was given, or -1 (unallocated vreg). */
+static long slot_key(const Chk *k, size_t s)
+{
+	if (s >= k->vdw)
+		return (long)(s - k->vdw);
+	uint32_t v = k->vown[s];
+	if (k->phys[v] == RA_NONE)
+		return -1;
+	return (long)rc_file(k->pre->vregs.data[v]) * RA_MAX_PHYS + (long)(k->phys[v] + (s - k->vbase[v]));
+}
+
+/* The value a slot belongs to: its vreg, or nv + key for a fixed dword. */
+static size_t slot_value(const Chk *k, size_t s) { return s < k->vdw ? k->vown[s] : k->nv + (s - k->vdw); }
+
+static void slot_name(const Chk *k, size_t s, char *out, size_t len)
+{
+	if (s < k->vdw)
+		snprintf(out, len, "%%%u.%u", k->vown[s], (unsigned)(s - k->vbase[k->vown[s]]));
+	else
+		snprintf(out, len, "fixed %c%zu", file_ch[(s - k->vdw) / RA_MAX_PHYS], (s - k->vdw) % RA_MAX_PHYS);
+}
+
+static bool same_opnd(MOpnd a, MOpnd b)
+{
+	return a.kind == b.kind && a.rc == b.rc && a.reg == b.reg && a.imm == b.imm && a.sub == b.sub;
+}
+
+static bool check_shape(Chk *k)
+{
+	const MFunc *pre = k->pre, *post = k->post;
+	if (pre->blocks.len != post->blocks.len) {
+		report(k, 0, 0, "%zu blocks before allocation, %zu after", pre->blocks.len, post->blocks.len);
+		return false;
+	}
+	int before = k->n;
+	for (size_t bi = 0; bi < pre->blocks.len; bi++) {
+		const MBlock *a = pre->blocks.data[bi], *b = post->blocks.data[bi];
+		if (a->insts.len != b->insts.len) {
+			report(k, bi, 0, "%zu instructions before allocation, %zu after", a->insts.len, b->insts.len);
+			continue;
+		}
+		for (size_t i = 0; i < a->insts.len; i++) {
+			const MInst *x = &a->insts.data[i], *y = &b->insts.data[i];
+			if (x->op != y->op || x->ndef != y->ndef || x->nuse != y->nuse) {
+				report(k, bi, i, "instruction changed by allocation");
+				continue;
+			}
+			for (int j = 0; j < x->ndef + x->nuse; j++) {
+				MOpnd o = j < x->ndef ? x->def[j] : x->use[j - x->ndef];
+				MOpnd p = j < x->ndef ? y->def[j] : y->use[j - x->ndef];
+				MOpnd want = o;
+				if (o.kind == MO_VREG) {
+					if (o.reg >= k->nv || k->phys[o.reg] == RA_NONE) {
+						report(k, bi, i, "%%%u has no register", o.reg);
+						continue;
+					}
+					if (o.sub + rc_size(o.rc) > rc_size(pre->vregs.data[o.reg]) ||
+						rc_file(o.rc) != rc_file(pre->vregs.data[o.reg]))
+						report(k, bi, i, "operand %d is outside %%%u's class", j, o.reg);
+					want = mo_preg(k->phys[o.reg] + o.sub, o.rc);
+				}
+				if (!same_opnd(want, p))
+					report(k, bi, i, "operand %d is not the allocated register of %%%u", j, o.reg);
+			}
+		}
+	}
+	return k->n == before;
+}
+
+static void check_placement(Chk *k)
+{
+	const Target *t = k->pre->target;
+	for (size_t v = 0; v < k->nv; v++) {
+		if (k->phys[v] == RA_NONE)
+			continue;
+		RegClass rc = k->pre->vregs.data[v];
+		RegFile f = rc_file(rc);
+		long end = (long)k->phys[v] + rc_size(rc);
+		if (end > limit(t, f))
+			report(k, 0, 0, "%%%zu at %c%u runs past the file (%d registers)", v, file_ch[f], k->phys[v],
+				limit(t, f));
+		if (end > k->post->nregs[f])
+			report(k, 0, 0, "%%%zu at %c%u is not counted in nregs (%d)", v, file_ch[f], k->phys[v],
+				k->post->nregs[f]);
+		if (k->phys[v] % (uint32_t)rc_align(rc, t))
+			report(k, 0, 0, "%%%zu at %c%u is misaligned (needs a multiple of %d)", v, file_ch[f], k->phys[v],
+				rc_align(rc, t));
+	}
+}
+
+/* Index of the first instruction at or after block b (empty blocks fall
+ * through), or -1 past the end. */
+static long entry_of(const MFunc *f, const long *bfirst, size_t b)
+{
+	while (b < f->blocks.len && f->blocks.data[b]->insts.len == 0)
+		b++;
+	return b < f->blocks.len ? bfirst[b] : -1;
+}
+
+static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
+{
+	if (!(emu_inst_info[in->op].flags & EIF_MFMA) || in->ndef < 1)
+		return;
+	MOpnd d = in->def[0];
+	for (int u = 0; u < in->nuse; u++) {
+		MOpnd s = in->use[u];
+		if (d.kind != MO_PREG || s.kind != MO_PREG || rc_file(d.rc) != rc_file(s.rc))
+			continue;
+		uint32_t d0 = d.reg, d1 = d.reg + (uint32_t)rc_size(d.rc), s0 = s.reg, s1 = s.reg + (uint32_t)rc_size(s.rc);
+		bool overlap = d0 < s1 && s0 < d1, same = d0 == s0 && d1 == s1;
+		if (overlap && !(u == 2 && same))
+			report(k, bi, ii, "MFMA result %c%u..%u overlaps source %d (%c%u..%u)", file_ch[rc_file(d.rc)], d0,
+				d1 - 1, u, file_ch[rc_file(s.rc)], s0, s1 - 1);
+	}
+}
+
+int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Buf *msg)
+{
+	Chk k = {.pre = pre, .post = post, .phys = phys, .msg = msg, .nv = pre->vregs.len};
+	k.vbase = xmalloc((k.nv + 1) * sizeof *k.vbase);
+	for (size_t v = 0; v < k.nv; v++) {
+		k.vbase[v] = (uint32_t)k.vdw;
+		k.vdw += (size_t)rc_size(pre->vregs.data[v]);
+	}
+	k.vown = xmalloc((k.vdw + 1) * sizeof *k.vown);
+	for (size_t v = 0; v < k.nv; v++)
+		for (int d = 0; d < rc_size(pre->vregs.data[v]); d++)
+			k.vown[k.vbase[v] + (uint32_t)d] = (uint32_t)v;
+	k.nslots = k.vdw + RF_COUNT * RA_MAX_PHYS;
+	k.words = (k.nslots + 63) / 64;
+	if (!check_shape(&k))
+		goto out;
+	check_placement(&k);
+	for (size_t bi = 0; bi < post->blocks.len; bi++)
+		for (size_t i = 0; i < post->blocks.data[bi]->insts.len; i++)
+			mfma_clobber(&k, bi, i, &post->blocks.data[bi]->insts.data[i]);
+
+	/* Flatten: instruction g, its block, the block's first instruction. */
+	size_t nb = pre->blocks.len, ni = 0;
+	long *bfirst = xmalloc((nb + 1) * sizeof *bfirst);
+	for (size_t bi = 0; bi < nb; bi++) {
+		bfirst[bi] = (long)ni;
+		ni += pre->blocks.data[bi]->insts.len;
+	}
+	const MInst **ins = xmalloc((ni + 1) * sizeof *ins);
+	size_t *iblock = xmalloc((ni + 1) * sizeof *iblock);
+	for (size_t bi = 0; bi < nb; bi++)
+		for (size_t i = 0; i < pre->blocks.data[bi]->insts.len; i++) {
+			ins[bfirst[bi] + (long)i] = &pre->blocks.data[bi]->insts.data[i];
+			iblock[bfirst[bi] + (long)i] = bi;
+		}
+	size_t w = k.words;
+	uint64_t *lin = xcalloc(ni * w + 1, sizeof *lin), *lout = xcalloc(ni * w + 1, sizeof *lout);
+	uint64_t *tmp = xcalloc(w + 1, sizeof *tmp);
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t g = ni; g-- > 0;) {
+			uint64_t *out = lout + g * w, *in = lin + g * w;
+			size_t bi = iblock[g];
+			long succ[2];
+			int ns = 0;
+			if (g + 1 < ni && iblock[g + 1] == bi) {
+				succ[ns++] = (long)g + 1;
+			} else {
+				int sb[2];
+				int m = mfunc_succs(pre, bi, sb);
+				for (int j = 0; j < m; j++) {
+					long e = entry_of(pre, bfirst, (size_t)sb[j]);
+					if (e >= 0)
+						succ[ns++] = e;
+				}
+			}
+			for (int j = 0; j < ns; j++)
+				for (size_t x = 0; x < w; x++)
+					out[x] |= lin[(size_t)succ[j] * w + x];
+			memcpy(tmp, out, w * sizeof *tmp);
+			const MInst *mi = ins[g];
+			size_t s;
+			for (int d = 0; d < mi->ndef; d++) {
+				int n = slots(&k, mi->def[d], &s);
+				for (int j = 0; j < n; j++)
+					if (!(d == 0 && (mi->flags & MIF_TIED)))
+						bs_clr(tmp, s + (size_t)j);
+					else
+						bs_set(tmp, s + (size_t)j);
+			}
+			for (int u = 0; u < mi->nuse; u++) {
+				int n = slots(&k, mi->use[u], &s);
+				for (int j = 0; j < n; j++)
+					bs_set(tmp, s + (size_t)j);
+			}
+			if (memcmp(tmp, in, w * sizeof *tmp)) {
+				memcpy(in, tmp, w * sizeof *tmp);
+				changed = true;
+			}
+		}
+	}
+
+	/* Slots by physical dword (CSR), to find who else sits where a def writes. */
+	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
+	size_t *kstart = xcalloc(nkeys + 2, sizeof *kstart);
+	for (size_t s = 0; s < k.nslots; s++) {
+		long key = slot_key(&k, s);
+		if (key >= 0 && key < (long)nkeys)
+			kstart[key + 1]++;
+	}
+	for (size_t i = 0; i < nkeys; i++)
+		kstart[i + 1] += kstart[i];
+	size_t *kfill = xmalloc((nkeys + 1) * sizeof *kfill), *kslots = xmalloc((k.nslots + 1) * sizeof *kslots);
+	memcpy(kfill, kstart, nkeys * sizeof *kfill);
+	for (size_t s = 0; s < k.nslots; s++) {
+		long key = slot_key(&k, s);
+		if (key >= 0 && key < (long)nkeys)
+			kslots[kfill[key]++] = s;
+	}
+	char a[48], b[48];
+	for (size_t g = 0; g < ni; g++) {
+		const MInst *mi = ins[g];
+		const uint64_t *out = lout + g * w;
+		for (int d = 0; d < mi->ndef; d++) {
+			size_t s;
+			int n = slots(&k, mi->def[d], &s);
+			for (int j = 0; j < n; j++) {
+				long key = slot_key(&k, s + (size_t)j);
+				if (key < 0 || key >= (long)nkeys)
+					continue;
+				for (size_t x = kstart[key]; x < kstart[key + 1]; x++) {
+					size_t o = kslots[x];
+					if (slot_value(&k, o) == slot_value(&k, s + (size_t)j) || !bs_get(out, o))
+						continue;
+					slot_name(&k, s + (size_t)j, a, sizeof a);
+					slot_name(&k, o, b, sizeof b);
+					report(&k, iblock[g], (size_t)(g - (size_t)bfirst[iblock[g]]),
+						"writes %s into %c%ld while %s, which lives there too, is live", a,
+						file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
+				}
+			}
+		}
+	}
+	long e = entry_of(pre, bfirst, 0);
+	if (e >= 0) {
+		const uint64_t *in = lin + (size_t)e * w;
+		for (size_t s = 0; s < k.nslots; s++) {
+			long key = slot_key(&k, s);
+			if (!bs_get(in, s) || key < 0 || key >= (long)nkeys)
+				continue;
+			for (size_t x = kstart[key]; x < kstart[key + 1]; x++) {
+				size_t o = kslots[x];
+				if (o <= s || slot_value(&k, o) == slot_value(&k, s) || !bs_get(in, o))
+					continue;
+				slot_name(&k, s, a, sizeof a);
+				slot_name(&k, o, b, sizeof b);
+				report(&k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
+					key % RA_MAX_PHYS);
+			}
+		}
+	}
+	free(kstart);
+	free(kfill);
+	free(kslots);
+	free(lin);
+	free(lout);
+	free(tmp);
+	free(ins);
+	free(iblock);
+	free(bfirst);
+out:
+	if (k.n > MAX_REPORTS)
+		buf_printf(msg, "regalloc check: %s: %d more problems\n", pre->name, k.n - MAX_REPORTS);
+	free(k.vbase);
+	free(k.vown);
+	return k.n;
+}
+
+int check_allocation(Compile *c, Buf *msg)
+{
+	if (!c->ra)
+		return 0;
+	int n = regalloc_check(c->ra->pre, c->ra->phys, c->mf, msg);
+	regassign_free(c->ra);
+	free(c->ra);
+	c->ra = NULL;
+	return n;
+}

@@ -1,0 +1,166 @@
+/* liveness.c — live dwords on entry to and exit from every block
+ * (fill_liveness), the analysis the allocator builds its intervals from.
+ *
+ * Algorithm: classic backward dataflow over the CFG of mfunc_succs.
+ *   1. Number the slots: each vreg's dwords (vbase), then each physical
+ *      dword the code names (pslot), in file and register order.
+ *   2. Per block, one backward scan gives gen (dwords read before any def in
+ *      the block) and kill (dwords written). A def kills only the dwords it
+ *      writes (sub-register defs leave the rest of the tuple live) and a
+ *      MIF_TIED def is a read as well as a write (a d16 load keeps the other
+ *      half), so it never kills.
+ *   3. out[b] = union of in[s] over successors s; in[b] = gen | (out & ~kill),
+ *      iterated in reverse layout order until nothing changes. Loops are laid
+ *      out header first, so a reducible loop settles in a couple of sweeps.
+ * The MIR is not SSA: a loop-carried accumulator is one vreg defined before
+ * the loop and redefined inside it; it is live around the back edge because
+ * the read at the loop top is upward-exposed in the header and reaches back
+ * from the latch's out set.
+ * Cost: O(blocks x slots / 64) per sweep plus one pass over the operands.
+ * Requires: valid branch targets (mir_verify) and physical registers below
+ * RA_MAX_PHYS (a violation is a compiler bug: die). */
+#include <string.h>
+
+#include "regalloc.h"
+
+int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first)
+{
+	if (o.kind == MO_VREG) {
+		check_that(o.reg < lv->nvregs);
+		*first = lv->vbase[o.reg] + o.sub;
+		return rc_size(o.rc);
+	}
+	if (o.kind == MO_PREG) {
+		int32_t s = lv->pslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg];
+		check_that(s >= 0);
+		*first = (uint32_t)s;
+		return rc_size(o.rc);
+	}
+	return 0;
+}
+
+/* Slots for every physical dword named anywhere, in file/register order. */
+static void number_fixed(Liveness *lv, const MFunc *f)
+{
+	lv->pslot = xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof *lv->pslot);
+	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		lv->pslot[i] = -1;
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		for (size_t i = 0; i < b->insts.len; i++) {
+			const MInst *in = &b->insts.data[i];
+			for (int k = 0; k < in->ndef + in->nuse; k++) {
+				MOpnd o = k < in->ndef ? in->def[k] : in->use[k - in->ndef];
+				if (o.kind != MO_PREG)
+					continue;
+				if (o.reg + (uint32_t)rc_size(o.rc) > RA_MAX_PHYS)
+					die("%s: physical register %u beyond any file", f->name, o.reg);
+				for (int d = 0; d < rc_size(o.rc); d++)
+					lv->pslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg + d] = 0;
+			}
+		}
+	}
+	size_t s = lv->vbase[lv->nvregs];
+	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		if (lv->pslot[i] == 0)
+			lv->pslot[i] = (int32_t)s++;
+	lv->nslots = s;
+}
+
+/* gen/kill of one block by a backward scan. */
+static void block_summary(const Liveness *lv, const MBlock *b, uint64_t *gen, uint64_t *kill)
+{
+	for (size_t i = b->insts.len; i-- > 0;) {
+		const MInst *in = &b->insts.data[i];
+		uint32_t s;
+		for (int d = 0; d < in->ndef; d++) {
+			int n = liveness_opnd(lv, in->def[d], &s);
+			for (int k = 0; k < n; k++) {
+				bs_set(kill, s + k);
+				if (in->flags & MIF_TIED && d == 0)
+					bs_set(gen, s + k);
+				else
+					bs_clr(gen, s + k);
+			}
+		}
+		for (int u = 0; u < in->nuse; u++) {
+			int n = liveness_opnd(lv, in->use[u], &s);
+			for (int k = 0; k < n; k++)
+				bs_set(gen, s + k);
+		}
+	}
+}
+
+void fill_liveness(Liveness *lv, const MFunc *f)
+{
+	memset(lv, 0, sizeof *lv);
+	size_t nv = f->vregs.len, nb = f->blocks.len;
+	lv->nvregs = nv;
+	lv->nblocks = nb;
+	lv->vbase = xmalloc((nv + 1) * sizeof *lv->vbase);
+	uint32_t s = 0;
+	for (size_t v = 0; v < nv; v++) {
+		lv->vbase[v] = s;
+		s += (uint32_t)rc_size(f->vregs.data[v]);
+	}
+	lv->vbase[nv] = s;
+	number_fixed(lv, f);
+	lv->owner = xmalloc((lv->nslots + 1) * sizeof *lv->owner);
+	for (size_t v = 0; v < nv; v++)
+		for (uint32_t k = lv->vbase[v]; k < lv->vbase[v + 1]; k++)
+			lv->owner[k] = (uint32_t)v;
+	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		if (lv->pslot[i] >= 0)
+			lv->owner[lv->pslot[i]] = (uint32_t)(nv + (size_t)i);
+	size_t w = lv->words = (lv->nslots + 63) / 64 + 1;
+	lv->in = xcalloc(nb * w + 1, sizeof(uint64_t));
+	lv->out = xcalloc(nb * w + 1, sizeof(uint64_t));
+	uint64_t *gen = xcalloc(nb * w + 1, sizeof(uint64_t)), *kill = xcalloc(nb * w + 1, sizeof(uint64_t));
+	lv->bstart = xmalloc((nb + 1) * sizeof(int));
+	lv->bend = xmalloc((nb + 1) * sizeof(int));
+	int pos = 0;
+	for (size_t bi = 0; bi < nb; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		lv->bstart[bi] = pos;
+		pos += b->insts.len ? (int)b->insts.len : 1;
+		lv->bend[bi] = pos - 1;
+		block_summary(lv, b, gen + bi * w, kill + bi * w);
+	}
+	lv->npos = pos;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t bi = nb; bi-- > 0;) {
+			uint64_t *in = lv->in + bi * w, *out = lv->out + bi * w;
+			const uint64_t *g = gen + bi * w, *k = kill + bi * w;
+			int succ[2];
+			int ns = mfunc_succs(f, bi, succ);
+			for (int j = 0; j < ns; j++) {
+				check_that(succ[j] >= 0 && (size_t)succ[j] < nb);
+				const uint64_t *sin = lv->in + (size_t)succ[j] * w;
+				for (size_t i = 0; i < w; i++)
+					out[i] |= sin[i];
+			}
+			for (size_t i = 0; i < w; i++) {
+				uint64_t x = g[i] | (out[i] & ~k[i]);
+				if (x != in[i]) {
+					in[i] = x;
+					changed = true;
+				}
+			}
+		}
+	}
+	free(gen);
+	free(kill);
+}
+
+void liveness_free(Liveness *lv)
+{
+	free(lv->vbase);
+	free(lv->pslot);
+	free(lv->owner);
+	free(lv->in);
+	free(lv->out);
+	free(lv->bstart);
+	free(lv->bend);
+	memset(lv, 0, sizeof *lv);
+}

@@ -1,0 +1,519 @@
+/* regalloc_test.c — register allocation over the CFG (regalloc/): liveness
+ * of hand-built loops, the allocator's choices (loop-carried values, values
+ * live across a loop, reuse of registers dead inside it, AGPR/SGPR tuple
+ * alignment, fixed registers), out-of-registers errors, the independent
+ * checker catching wrong assignments, mir_verify's CFG checks, and one
+ * allocated loop kernel assembled with llvm-mc-19 and run on the emulator
+ * (kernel.c); the functions they share are built in build.c. */
+#include <string.h>
+
+#include "../test.h"
+#include "../../regalloc/regalloc.h"
+#include "regalloc_test.h"
+
+/* ---- liveness ---- */
+
+START_TEST(liveness_carries_values_around_the_back_edge)
+{
+	LoopFn L = loop_fn(&target_gfx942);
+	Liveness lv;
+	fill_liveness(&lv, L.f);
+	const uint64_t *in1 = lv.in + 1 * lv.words, *out1 = lv.out + 1 * lv.words, *in0 = lv.in;
+	/* the loop header needs the counter, the accumulators, tid and keep */
+	uint32_t live[] = {L.tid, L.acc, L.i, L.p, L.keep, L.kernarg, L.x, L.acc4};
+	for (size_t k = 0; k < ARRAY_LEN(live); k++) {
+		ck_assert_msg(bs_get(in1, lv.vbase[live[k]]), "%%%u not live into the loop", live[k]);
+		ck_assert_msg(bs_get(out1, lv.vbase[live[k]]), "%%%u not live out of the latch", live[k]);
+	}
+	for (int d = 0; d < 4; d++)
+		ck_assert(bs_get(in1, lv.vbase[L.acc4] + (uint32_t)d));
+	/* loop temporaries die inside the loop */
+	ck_assert(!bs_get(in1, lv.vbase[L.t]) && !bs_get(out1, lv.vbase[L.t]));
+	ck_assert(!bs_get(out1, lv.vbase[L.t3]));
+	/* p lives around the back edge only: not into the exit */
+	ck_assert(!bs_get(lv.in + 2 * lv.words, lv.vbase[L.p]));
+	ck_assert(bs_get(lv.in + 2 * lv.words, lv.vbase[L.acc]));
+	/* on entry only the fixed registers the code reads: s[0:1] and v0 */
+	int n = 0;
+	for (size_t s = 0; s < lv.nslots; s++)
+		n += bs_get(in0, s);
+	ck_assert_int_eq(n, 3);
+	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_SGPR * RA_MAX_PHYS + 0]));
+	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_VGPR * RA_MAX_PHYS + 0]));
+	/* nothing is live out of the exit */
+	for (size_t w = 0; w < lv.words; w++)
+		ck_assert_uint_eq(lv.out[2 * lv.words + w], 0);
+	liveness_free(&lv);
+	mfunc_free(L.f);
+}
+END_TEST
+
+START_TEST(liveness_partial_defs_kill_only_their_dwords)
+{
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t q = mfunc_vreg(f, RC_S4), r = mfunc_vreg(f, RC_S4);
+	for (int k = 0; k < 4; k++)
+		i1(b, EI_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
+	mblock_add(b, EI_S_MOV_B64, 1, (MOpnd[]){mo_vsub(r, 0, RC_S2)}, 1, (MOpnd[]){mo_vsub(q, 2, RC_S2)});
+	/* r's upper half is never defined here: it stays live into the block */
+	cmp(b, EI_S_CMP_LG_U32, mo_vsub(r, 3, RC_S1), mo_vsub(r, 0, RC_S1));
+	cmp(b, EI_S_CMP_LG_U32, mo_vsub(q, 0, RC_S1), mo_vsub(q, 1, RC_S1));
+	Liveness lv;
+	fill_liveness(&lv, f);
+	for (int d = 0; d < 4; d++)
+		ck_assert(!bs_get(lv.in, lv.vbase[q] + (uint32_t)d));
+	ck_assert(!bs_get(lv.in, lv.vbase[r]));
+	ck_assert(bs_get(lv.in, lv.vbase[r] + 3));
+	liveness_free(&lv);
+	mfunc_free(f);
+}
+END_TEST
+
+/* ---- allocation ---- */
+
+START_TEST(loop_values_keep_their_registers)
+{
+	LoopFn L = loop_fn(&target_gfx942);
+	RegAssign ra = {0};
+	alloc_clean(L.f, &ra);
+	const uint32_t *p = ra.phys;
+	/* keep is defined before the loop and read after it: nothing defined
+	 * inside the loop may take its register; nor tid's, acc's or p's */
+	uint32_t inside[] = {L.t, L.t3};
+	for (size_t k = 0; k < ARRAY_LEN(inside); k++) {
+		ck_assert_uint_ne(p[inside[k]], p[L.keep]);
+		ck_assert_uint_ne(p[inside[k]], p[L.tid]);
+		ck_assert_uint_ne(p[inside[k]], p[L.acc]);
+		ck_assert_uint_ne(p[inside[k]], p[L.p]);
+	}
+	/* t dies where p is written: t3, defined after p's last def and read
+	 * of the iteration, reuses t's register — not p's, which intervals
+	 * without the back edge would end at that def and hand to t3 */
+	ck_assert_uint_eq(p[L.t3], p[L.t]);
+	/* v0 (fixed) frees after the copy to tid: acc takes it */
+	ck_assert_uint_eq(p[L.tid], 1);
+	ck_assert_uint_eq(p[L.acc], 0);
+	ck_assert_uint_eq(p[L.p], 2);
+	ck_assert_uint_eq(p[L.keep], 3);
+	ck_assert_uint_eq(p[L.x], 4); /* a pair: even */
+	ck_assert_uint_eq(p[L.t], 6);
+	/* r, off and m after the loop reuse registers: 7 VGPRs in all */
+	ck_assert_int_eq(L.f->nregs[RF_VGPR], 7);
+	ck_assert_int_eq(L.f->nregs[RF_AGPR], 4);
+	/* the accumulator is one register tuple through every def and use */
+	const MInst *mf = &L.f->blocks.data[1]->insts.data[5];
+	ck_assert_int_eq(mf->op, EI_V_MFMA_F32_16X16X16_F16);
+	ck_assert_int_eq(mf->def[0].kind, MO_PREG);
+	ck_assert_uint_eq(mf->def[0].reg, mf->use[2].reg);
+	ck_assert_uint_eq(mf->def[0].reg, p[L.acc4]);
+	regassign_free(&ra);
+	mfunc_free(L.f);
+}
+END_TEST
+
+START_TEST(tuples_are_aligned)
+{
+	MFunc *f = mfunc_new("tuples", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	RegClass a1 = rc_make(RF_AGPR, 1), a4 = rc_make(RF_AGPR, 4), a16 = rc_make(RF_AGPR, 16);
+	uint32_t s = mfunc_vreg(f, a1), q = mfunc_vreg(f, a4), h = mfunc_vreg(f, a16), x = mfunc_vreg(f, RC_V2);
+	uint32_t k = mfunc_vreg(f, RC_S2), one = mfunc_vreg(f, RC_S1), desc = mfunc_vreg(f, RC_S4);
+	mblock_add(b, EI_S_MOV_B64, 1, (MOpnd[]){mo_vreg(k, RC_S2)}, 1, (MOpnd[]){mo_preg(0, RC_S2)});
+	i1(b, EI_S_MOV_B32, sv(one), mo_imm(7));
+	for (int d = 0; d < 4; d++)
+		i1(b, EI_S_MOV_B32, mo_vsub(desc, d, RC_S1), sv(one));
+	i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vreg(s, a1), mo_imm(1));
+	for (int d = 0; d < 4; d++)
+		i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vsub(q, d, a1), mo_imm(0));
+	for (int d = 0; d < 16; d++)
+		i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vsub(h, d, a1), mo_imm(0));
+	for (int d = 0; d < 2; d++)
+		i1(b, EI_V_MOV_B32, mo_vsub(x, d, RC_V1), mo_imm(0x3c003c00));
+	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(q, a4), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(q, a4));
+	i3(b, EI_V_MFMA_F32_32X32X8_F16, mo_vreg(h, a16), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(h, a16));
+	uint32_t r = mfunc_vreg(f, RC_V1);
+	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vreg(s, a1));
+	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vsub(q, 3, a1));
+	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vsub(h, 15, a1));
+	cmp(b, EI_S_CMP_LG_U64, mo_vreg(k, RC_S2), mo_vsub(desc, 2, RC_S2));
+	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	/* a0 holds s; the 4- and 16-dword tuples start at even AGPRs after it */
+	ck_assert_uint_eq(ra.phys[s], 0);
+	ck_assert_uint_eq(ra.phys[q], 2);
+	ck_assert_uint_eq(ra.phys[h], 6);
+	ck_assert_int_eq(f->nregs[RF_AGPR], 22);
+	/* s[0:1] is busy until copied; k takes s[2:3], one s0, desc 4-aligned */
+	ck_assert_uint_eq(ra.phys[k], 2);
+	ck_assert_uint_eq(ra.phys[one], 0);
+	ck_assert_uint_eq(ra.phys[desc], 4);
+	ck_assert_int_eq(f->nregs[RF_SGPR], 8);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
+START_TEST(mfma_result_avoids_its_sources)
+{
+	/* d = mfma(a, b, c) with d a new vreg and c dying there: d must not
+	 * take c's (or a's) registers, although c is dead after the MFMA */
+	MFunc *f = mfunc_new("mfma", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	RegClass v4 = rc_make(RF_VGPR, 4);
+	uint32_t a = mfunc_vreg(f, RC_V2), c = mfunc_vreg(f, v4), d = mfunc_vreg(f, v4), r = mfunc_vreg(f, RC_V1);
+	for (int k = 0; k < 2; k++)
+		i1(b, EI_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
+	for (int k = 0; k < 4; k++)
+		i1(b, EI_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
+	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
+	i1(b, EI_V_MOV_B32, vv(r), mo_vsub(d, 1, RC_V1));
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	ck_assert_uint_eq(ra.phys[a], 0);
+	ck_assert_uint_eq(ra.phys[c], 2);
+	ck_assert_uint_eq(ra.phys[d], 6);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
+/* n values of class rc all live at once, then summed into the first */
+static MFunc *pressure_fn(const char *name, RegClass rc, int n)
+{
+	MFunc *f = mfunc_new(name, &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t first = 0;
+	for (int k = 0; k < n; k++) {
+		uint32_t v = mfunc_vreg(f, rc);
+		if (!k)
+			first = v;
+		for (int d = 0; d < rc_size(rc); d++) {
+			MOpnd o = mo_vsub(v, d, rc_make(rc_file(rc), 1));
+			if (rc_file(rc) == RF_SGPR)
+				i1(b, EI_S_MOV_B32, o, mo_imm(k));
+			else if (rc_file(rc) == RF_VGPR)
+				i1(b, EI_V_MOV_B32, o, mo_imm(k));
+			else
+				i1(b, EI_V_ACCVGPR_WRITE_B32, o, mo_imm(k));
+		}
+	}
+	for (int k = 1; k < n; k++) {
+		if (rc_file(rc) == RF_SGPR)
+			i2(b, EI_S_ADD_U32, sv(first), sv(first), mo_vsub(first + (uint32_t)k, 0, RC_S1));
+		else {
+			uint32_t t = mfunc_vreg(f, RC_V1), u = mfunc_vreg(f, RC_V1);
+			RegClass one = rc_make(rc_file(rc), 1);
+			MOp rd = rc_file(rc) == RF_AGPR ? EI_V_ACCVGPR_READ_B32 : EI_V_MOV_B32;
+			i1(b, rd, vv(t), mo_vsub(first + (uint32_t)k, rc_size(rc) - 1, one));
+			i1(b, rd, vv(u), mo_vsub(first, 0, one));
+			i2(b, EI_V_ADD_U32, vv(u), vv(u), vv(t));
+		}
+	}
+	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	return f;
+}
+
+static void expect_pressure_error(MFunc *f, const char *want)
+{
+	Buf m = {0};
+	ck_assert_int_eq(mir_verify(f, &m), 0);
+	RegAssign ra = {0};
+	ck_assert_int_eq(regalloc_mfunc(f, &ra, &m), -1);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
+	ck_assert_msg(strstr(buf_cstr(&m), "spilling is not implemented yet"), "%s", buf_cstr(&m));
+	/* nothing rewritten, nothing kept */
+	ck_assert(!f->allocated);
+	ck_assert_ptr_null(ra.pre);
+	ck_assert_ptr_null(ra.phys);
+	ck_assert_int_eq(f->blocks.data[0]->insts.data[0].def[0].kind, MO_VREG);
+	buf_free(&m);
+	mfunc_free(f);
+}
+
+START_TEST(out_of_registers_names_kernel_file_and_pressure)
+{
+	expect_pressure_error(pressure_fn("vpress", RC_V1, 257),
+		"kernel vpress: out of vector registers: 256 of 256 live where %256 (1 dword) starts (block 0, "
+		"instruction 256)");
+	expect_pressure_error(pressure_fn("spress", RC_S1, 103), "kernel spress: out of scalar registers: 102 of 102");
+	expect_pressure_error(pressure_fn("apress", rc_make(RF_AGPR, 16), 17),
+		"kernel apress: out of accumulator registers: 256 of 256 live where %16 (16 dwords)");
+	/* exactly at the limit it fits */
+	MFunc *f = pressure_fn("vfull", RC_V1, 255);
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	ck_assert_int_eq(f->nregs[RF_VGPR], 256);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
+START_TEST(pipeline_entry_reports_through_compile_error)
+{
+	Kernel *k = kernel_new("press");
+	k->file = "press.json";
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	Diag d;
+	diag_init(&d);
+	d.out = mem;
+	Compile c;
+	compile_init(&c, k, &(CompileOptions){0}, &d);
+	c.mf = pressure_fn("press", RC_V1, 300);
+	allocate_registers(&c);
+	fflush(mem);
+	ck_assert(c.failed);
+	ck_assert_ptr_null(c.ra);
+	ck_assert_msg(strstr(text, "press.json:1:1: error: kernel press: out of vector registers: 256 of 256"), "%s",
+		text);
+	compile_free(&c);
+	/* success: the kept copy is checked and released by check_allocation */
+	compile_init(&c, k, &(CompileOptions){0}, &d);
+	c.mf = loop_fn(&target_gfx942).f;
+	allocate_registers(&c);
+	ck_assert(!c.failed);
+	ck_assert_ptr_nonnull(c.ra);
+	Buf m = {0};
+	ck_assert_int_eq(check_allocation(&c, &m), 0);
+	ck_assert_ptr_null(c.ra);
+	ck_assert_int_eq(check_allocation(&c, &m), 0);
+	buf_free(&m);
+	compile_free(&c);
+	fclose(mem);
+	free(text);
+	kernel_free(k);
+}
+END_TEST
+
+/* ---- the checker ---- */
+
+/* Move vreg v to register r in the map and in post's operands. */
+static void move_vreg(RegAssign *ra, MFunc *post, uint32_t v, uint32_t r)
+{
+	ra->phys[v] = r;
+	for (size_t bi = 0; bi < post->blocks.len; bi++)
+		for (size_t i = 0; i < post->blocks.data[bi]->insts.len; i++) {
+			const MInst *a = &ra->pre->blocks.data[bi]->insts.data[i];
+			MInst *p = &post->blocks.data[bi]->insts.data[i];
+			for (int k = 0; k < a->ndef + a->nuse; k++) {
+				MOpnd o = k < a->ndef ? a->def[k] : a->use[k - a->ndef];
+				if (o.kind == MO_VREG && o.reg == v)
+					(k < a->ndef ? &p->def[k] : &p->use[k - a->ndef])->reg = r + o.sub;
+			}
+		}
+}
+
+static int check_msg(RegAssign *ra, MFunc *post, Buf *m)
+{
+	buf_clear(m);
+	return regalloc_check(ra->pre, ra->phys, post, m);
+}
+
+START_TEST(checker_catches_wrong_assignments)
+{
+	LoopFn L = loop_fn(&target_gfx942);
+	RegAssign ra = {0};
+	alloc_clean(L.f, &ra);
+	Buf m = {0};
+	uint32_t keep = ra.phys[L.keep], t3 = ra.phys[L.t3], acc4 = ra.phys[L.acc4];
+	/* a loop temporary in the register of a value live across the loop */
+	move_vreg(&ra, L.f, L.t3, keep);
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	char want[128];
+	snprintf(want, sizeof want, "writes %%%u.0 into v%u while %%%u.0, which lives there too, is live", L.t3, keep,
+		L.keep);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
+	/* the straight-line mistake: t3 in the register of p, which the next
+	 * iteration reads */
+	move_vreg(&ra, L.f, L.t3, ra.phys[L.p]);
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	snprintf(want, sizeof want, "while %%%u.0, which lives there too", L.p);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
+	move_vreg(&ra, L.f, L.t3, t3);
+	ck_assert_int_eq(check_msg(&ra, L.f, &m), 0);
+	/* a value in the fixed v0 while v0 is still to be read */
+	move_vreg(&ra, L.f, L.tid, 0);
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	move_vreg(&ra, L.f, L.tid, 1);
+	/* a misaligned tuple, and one past the counted registers */
+	move_vreg(&ra, L.f, L.acc4, 1);
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), "at a1 is misaligned (needs a multiple of 2)"), "%s", buf_cstr(&m));
+	ck_assert_msg(strstr(buf_cstr(&m), "at a1 is not counted in nregs (4)"), "%s", buf_cstr(&m));
+	move_vreg(&ra, L.f, L.acc4, 254);
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), "at a254 runs past the file (256 registers)"), "%s", buf_cstr(&m));
+	move_vreg(&ra, L.f, L.acc4, acc4);
+	ck_assert_int_eq(check_msg(&ra, L.f, &m), 0);
+	/* a post operand that is not the rewritten pre operand */
+	MInst *in = &L.f->blocks.data[1]->insts.data[0];
+	in->use[1].reg ^= 1;
+	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), "block 1 inst 0 (v_lshlrev_b32): operand 2 is not the allocated register"),
+		"%s", buf_cstr(&m));
+	in->use[1].reg ^= 1;
+	ck_assert_int_eq(check_msg(&ra, L.f, &m), 0);
+	buf_free(&m);
+	regassign_free(&ra);
+	mfunc_free(L.f);
+}
+END_TEST
+
+START_TEST(checker_catches_mfma_overlap)
+{
+	MFunc *f = mfunc_new("mfma", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	RegClass v4 = rc_make(RF_VGPR, 4);
+	uint32_t a = mfunc_vreg(f, RC_V2), c = mfunc_vreg(f, v4), d = mfunc_vreg(f, v4), r = mfunc_vreg(f, RC_V1);
+	for (int k = 0; k < 2; k++)
+		i1(b, EI_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
+	for (int k = 0; k < 4; k++)
+		i1(b, EI_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
+	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
+	i1(b, EI_V_MOV_B32, vv(r), mo_vsub(d, 3, RC_V1));
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	Buf m = {0};
+	/* exactly srcC's registers: allowed (c is dead after the MFMA) */
+	move_vreg(&ra, f, d, ra.phys[c]);
+	ck_assert_msg(check_msg(&ra, f, &m) == 0, "%s", buf_cstr(&m));
+	/* half over srcC */
+	move_vreg(&ra, f, d, ra.phys[c] + 2);
+	ck_assert_int_gt(check_msg(&ra, f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), "MFMA result v4..7 overlaps source 2 (v2..5)"), "%s", buf_cstr(&m));
+	/* over srcA */
+	move_vreg(&ra, f, d, 0);
+	ck_assert_int_gt(check_msg(&ra, f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), "MFMA result v0..3 overlaps source 0 (v0..1)"), "%s", buf_cstr(&m));
+	buf_free(&m);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
+/* ---- mir_verify over the CFG ---- */
+
+static const char *verify_msg(MFunc *f, Buf *m)
+{
+	buf_clear(m);
+	mir_verify(f, m);
+	return buf_cstr(m);
+}
+
+START_TEST(verify_definitions_on_every_path)
+{
+	/* b0: if (scc) goto b2; b1: x = 1; b2: read x — undefined on the b0→b2 path */
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, NULL), *b2 = mfunc_block(f, NULL);
+	uint32_t s = mfunc_vreg(f, RC_S1), x = mfunc_vreg(f, RC_V1), y = mfunc_vreg(f, RC_V1);
+	i1(b0, EI_S_MOV_B32, sv(s), mo_imm(3));
+	cmp(b0, EI_S_CMP_LT_U32, sv(s), mo_imm(5));
+	mblock_branch(b0, EI_S_CBRANCH_SCC1, 2);
+	i1(b1, EI_V_MOV_B32, vv(x), mo_imm(1));
+	i1(b2, EI_V_MOV_B32, vv(y), vv(x));
+	mblock_add(b2, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	Buf m = {0};
+	ck_assert_str_eq(verify_msg(f, &m), "mir verify: k: block 2 inst 0 (v_mov_b32): reads %1 (dword 0) before any "
+					    "definition on some path from the entry\n");
+	/* define x before the branch too: clean */
+	MInst def = f->blocks.data[1]->insts.data[0];
+	mblock_insert(b0, 0, def);
+	ck_assert_str_eq(verify_msg(f, &m), "");
+	buf_free(&m);
+	mfunc_free(f);
+
+	/* loop: x read at the top, defined at the bottom only: undefined on the first iteration */
+	f = mfunc_new("k", &target_gfx942);
+	b0 = mfunc_block(f, NULL);
+	b1 = mfunc_block(f, NULL);
+	s = mfunc_vreg(f, RC_S1);
+	x = mfunc_vreg(f, RC_V1);
+	y = mfunc_vreg(f, RC_V1);
+	i1(b0, EI_S_MOV_B32, sv(s), mo_imm(0));
+	i1(b1, EI_V_MOV_B32, vv(y), vv(x));
+	i1(b1, EI_V_MOV_B32, vv(x), mo_imm(1));
+	i2(b1, EI_S_ADD_U32, sv(s), sv(s), mo_imm(1));
+	cmp(b1, EI_S_CMP_LT_U32, sv(s), mo_imm(5));
+	mblock_branch(b1, EI_S_CBRANCH_SCC1, 1);
+	ck_assert_msg(strstr(verify_msg(f, &m), "block 1 inst 0 (v_mov_b32): reads %1 (dword 0)"), "%s", buf_cstr(&m));
+	/* defined before the loop: the loop-carried value is fine */
+	mblock_insert(b0, 0, f->blocks.data[1]->insts.data[1]);
+	ck_assert_str_eq(verify_msg(f, &m), "");
+	buf_free(&m);
+	mfunc_free(f);
+}
+END_TEST
+
+START_TEST(verify_tuple_dwords_and_tied_defs)
+{
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t q = mfunc_vreg(f, RC_S4), v = mfunc_vreg(f, RC_V1), o = mfunc_vreg(f, RC_V1);
+	for (int k = 0; k < 3; k++)
+		i1(b, EI_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
+	i1(b, EI_V_MOV_B32, vv(o), mo_imm(0));
+	/* a d16_hi load keeps v's low half: v must be defined before */
+	MInst *ld = mblock_add(b, EI_BUFFER_LOAD_SHORT_D16_HI, 1, (MOpnd[]){vv(v)}, 3,
+		(MOpnd[]){vv(o), mo_vreg(q, RC_S4), mo_imm(0)});
+	ld->flags |= MIF_OFFEN | MIF_TIED;
+	Buf m = {0};
+	const char *t = verify_msg(f, &m);
+	/* the descriptor's dword 3 was never written; dwords 0..2 were */
+	ck_assert_msg(strstr(t, "block 0 inst 4 (buffer_load_short_d16_hi): reads %0 (dword 3)"), "%s", t);
+	ck_assert_msg(strstr(t, "reads %1 (dword 0) before any definition"), "%s", t); /* the tied def */
+	ck_assert_int_eq(mir_verify(f, &m), 2);
+	/* sub-register outside its vreg, and in the wrong file */
+	i1(b, EI_S_MOV_B32, mo_vsub(q, 4, RC_S1), mo_imm(0));
+	i1(b, EI_V_MOV_B32, vv(o), mo_vreg(q, RC_V1));
+	t = verify_msg(f, &m);
+	ck_assert_msg(strstr(t, "inst 5 (s_mov_b32): writes outside any virtual register"), "%s", t);
+	ck_assert_msg(strstr(t, "inst 6 (v_mov_b32): reads outside any virtual register"), "%s", t);
+	buf_free(&m);
+	mfunc_free(f);
+}
+END_TEST
+
+START_TEST(verify_branch_targets)
+{
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *b0 = mfunc_block(f, NULL);
+	mfunc_block(f, NULL);
+	mblock_branch(b0, EI_S_BRANCH, 2);
+	Buf m = {0};
+	ck_assert_str_eq(verify_msg(f, &m), "mir verify: k: block 0 inst 0 (s_branch): branch target is not a block index\n");
+	b0->insts.data[0].target = 1;
+	ck_assert_str_eq(verify_msg(f, &m), "");
+	mblock_add(b0, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	ck_assert_str_eq(verify_msg(f, &m),
+		"mir verify: k: block 0 inst 0 (s_branch): branch is not the last instruction of its block\n");
+	buf_free(&m);
+	mfunc_free(f);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("regalloc");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, liveness_carries_values_around_the_back_edge);
+	tcase_add_test(t, liveness_partial_defs_kill_only_their_dwords);
+	tcase_add_test(t, loop_values_keep_their_registers);
+	tcase_add_test(t, tuples_are_aligned);
+	tcase_add_test(t, mfma_result_avoids_its_sources);
+	tcase_add_test(t, out_of_registers_names_kernel_file_and_pressure);
+	tcase_add_test(t, pipeline_entry_reports_through_compile_error);
+	tcase_add_test(t, checker_catches_wrong_assignments);
+	tcase_add_test(t, checker_catches_mfma_overlap);
+	tcase_add_test(t, verify_definitions_on_every_path);
+	tcase_add_test(t, verify_tuple_dwords_and_tied_defs);
+	tcase_add_test(t, verify_branch_targets);
+	suite_add_tcase(s, t);
+	TCase *e = tcase_create("emulator");
+	tcase_set_timeout(e, 60);
+	kernel_tests(e);
+	suite_add_tcase(s, e);
+	return run_suite(s);
+}
