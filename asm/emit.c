@@ -65,11 +65,10 @@ void emit_assembly(Compile *c)
 
 	buf_printf(b, "// %s: compiled by wavecc %s from %s for %s\n", name, "0.1.0", k->file ? k->file : "<memory>",
 		mcpu);
-	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items; %lld elements per thread\n",
-		(long long)c->grid[0], (long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1],
-		c->wg_size[2], (long long)c->ept);
-	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS 0 bytes\n", f->nregs[RF_VGPR], agprs,
-		f->nregs[RF_SGPR]);
+	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items\n", (long long)c->grid[0],
+		(long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1], c->wg_size[2]);
+	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
+		f->nregs[RF_SGPR], c->lds_bytes);
 	buf_printf(b, "\t.amdgcn_target \"%s\"\n\t.amdhsa_code_object_version 5\n\t.text\n", c->t->triple);
 	buf_printf(b, "\t.protected %s\n\t.globl %s\n\t.p2align 8\n\t.type %s,@function\n%s:\n", name, name, name,
 		name);
@@ -79,6 +78,7 @@ void emit_assembly(Compile *c)
 	buf_printf(b, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel %s\n", name);
 	buf_printf(b, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n");
 	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", c->kernarg_size);
+	buf_printf(b, "\t\t.amdhsa_group_segment_fixed_size %d\n", c->lds_bytes);
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n");
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", c->grid[1] > 1);
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", c->grid[2] > 1);
@@ -93,7 +93,7 @@ void emit_assembly(Compile *c)
 		c->t->triple);
 	buf_printf(b, "  - .name: %s\n    .symbol: %s.kd\n", name, name);
 	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", c->kernarg_size);
-	buf_printf(b, "    .group_segment_fixed_size: 0\n    .private_segment_fixed_size: 0\n");
+	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: 0\n", c->lds_bytes);
 	buf_printf(b, "    .wavefront_size: 64\n    .sgpr_count: %d\n    .vgpr_count: %d\n    .agpr_count: %d\n",
 		sgprs + 2, vgprs, agprs);
 	buf_printf(b, "    .max_flat_workgroup_size: %d\n", threads);
@@ -114,10 +114,10 @@ void emit_assembly(Compile *c)
 	Buf *l = &c->launch_json;
 	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": \"%s\", \"kernel\": \"%s\", \"arch\": \"%s\",\n",
 		c->opt.code_object ? c->opt.code_object : "kernel.hsaco", name, mcpu);
-	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": 0, "
+	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": %d, "
 		      "\"kernarg_size\": %d,\n \"args\": [",
 		c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)c->grid[0], (long long)c->grid[1],
-		(long long)c->grid[2], c->kernarg_size);
+		(long long)c->grid[2], c->lds_bytes, c->kernarg_size);
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
 		buf_printf(l, "%s\n  {\"name\": \"%s\", \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",

@@ -11,6 +11,7 @@
 	X("help", cmd_help, "show this help, or a command's help: wavecc help CMD") \
 	X("version", cmd_version, "print the version") \
 	X("dump-graph", cmd_dump_graph, "load and validate a kernel graph (JSON) and print its IR") \
+	X("dump-indices", cmd_dump_indices, "print each op's per-thread index after index analysis") \
 	X("interp", cmd_interp, "run a kernel graph on the reference interpreter: wavecc interp K.json") \
 	X("sym", cmd_sym, "simplify symbolic index expressions, one per stdin line") \
 	X("as", cmd_as, "assemble a .s file with llvm-mc and link it into a code object (.hsaco)") \

@@ -88,10 +88,22 @@ static void print_target(Buf *b, const MFunc *f, int i)
 		buf_printf(b, " .LBB_%d", i);
 }
 
+/* gfx90a spells the MFMAs gfx942 names v_mfma_f32_16x16x16_f16 without the
+ * underscore before the element type (v_mfma_f32_16x16x16f16). */
+static void print_name(Buf *b, const MFunc *f, const EmuInstInfo *r)
+{
+	const char *u = strrchr(r->name, '_');
+	if ((r->flags & EIF_MFMA) && f && strcmp(f->target->name, "gfx90a") == 0 && u && u[-1] >= '0' && u[-1] <= '9') {
+		buf_printf(b, "%.*s%s", (int)(u - r->name), r->name, u + 1);
+		return;
+	}
+	buf_puts(b, r->name);
+}
+
 static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 {
 	const EmuInstInfo *r = &emu_inst_info[in->op];
-	buf_puts(b, r->name);
+	print_name(b, f, r);
 	if (in->dpp)
 		buf_puts(b, "_dpp");
 	else if (in->flags & MIF_E64)

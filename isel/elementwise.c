@@ -1,46 +1,160 @@
-/* elementwise.c — per-thread arithmetic and conversions on TVals.
+/* elementwise.c — per-thread arithmetic, conversions and broadcasts on
+ * TVals.
  *
- * Operands and results are TVals of the same elements per thread (the
- * kernels compiled so far give every op of the graph the same per-thread
- * index, see passes/indices.c). 16-bit floats are computed two per dword
- * with packed VOP3P instructions; 32-bit ones one per dword. Conversions
- * f32 -> f16 round to nearest even (v_cvt_f16_f32) and pack pairs with
+ * Operands of an elementwise op hold the same elements in the same order
+ * when their indices are the same node index or equal dim by dim; when
+ * they differ (a broadcast's result against its source, an operand with
+ * fewer dims), tval_gather matches elements by their coordinates: result
+ * element e takes the source element whose coordinate along every source
+ * dim simplifies to the same expression. Broadcasting costs no
+ * instructions: the same dword serves several elements.
+ * f16 values packed two per dword use packed VOP3P instructions; f32 one
+ * VOP2 per dword. exp(x) is v_exp_f32(x * log2(e)) (v_exp_f32 is 2^x);
+ * x / y is x * v_rcp_f32(y), about 1 ulp from IEEE division (the default
+ * f32 tolerance of `wavecc run` is 1e-5 relative). Conversions f32 -> f16
+ * round to nearest even (v_cvt_f16_f32) and pack pairs with
  * v_pack_b32_f16; f16 -> f32 takes the high half through a shift.
  * Requires: operand values selected before (graph order). */
+#include <string.h>
+
 #include "isel.h"
 
-static TVal *tval(Isel *s, DType t, int64_t ept)
+static bool same_index(Compile *c, const NodeIndex *a, const NodeIndex *b)
 {
-	TVal *v = ARENA_NEW(&s->c->arena, TVal);
-	v->dtype = t;
-	v->ept = ept;
-	v->n = dtype_size(t) == 2 ? (int)((ept + 1) / 2) : (int)ept;
-	return v;
+	if (a == b)
+		return true;
+	if (!a || !b || a->ndims != b->ndims || a->ncopies != b->ncopies || a->epc != b->epc)
+		return false;
+	for (int i = 0; i < a->ndims; i++)
+		if (a->d[i].dim != b->d[i].dim || a->d[i].coord != b->d[i].coord || a->d[i].size != b->d[i].size ||
+			a->d[i].copies != b->d[i].copies || a->d[i].step != b->d[i].step)
+			return false;
+	(void)c;
+	return true;
 }
 
-static MOpnd v1(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1); }
+TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
+{
+	Compile *c = s->c;
+	SymCtx *sc = c->k->sc;
+	if (same_index(c, v->ix, ix))
+		return (TVal *)v;
+	const NodeIndex *vx = v->ix;
+	if (!vx || (dtype_size(v->dtype) == 2 && (v->packed || ix->epc % 2 == 0))) {
+		compile_error(c, op->loc, "%s: rearranging 16-bit elements between layouts is not compiled yet", op->path);
+		return NULL;
+	}
+	TVal *r = tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		for (int64_t j = 0; j < ix->epc; j++) {
+			int64_t found = -1;
+			for (int64_t e = 0; e < v->n && found < 0; e++) {
+				bool eq = true;
+				for (int k = 0; k < vx->ndims && eq; k++) {
+					int p = -1;
+					for (int q = 0; q < ix->ndims; q++)
+						if (ix->d[q].dim == vx->d[k].dim)
+							p = q;
+					if (p < 0) {
+						eq = vx->d[k].size == 1 && vx->d[k].copies == 1;
+						continue;
+					}
+					Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
+					Sym *b = index_coord(c, ix, p, cn, j);
+					eq = sym_simplify(sc, sym_sub(sc, a, b), c->assume) == sym_int(sc, 0);
+				}
+				if (eq)
+					found = e;
+			}
+			if (found < 0) {
+				compile_error(c, op->loc, "%s: element %lld of copy %lld of the result has no source element in "
+							  "this thread (a cross-lane broadcast is not compiled yet)",
+					op->path, (long long)j, (long long)cn);
+				return NULL;
+			}
+			r->d[cn * ix->epc + j] = v->d[found];
+		}
+	return r;
+}
 
 static bool select_binary(Isel *s, Op *op)
 {
+	Compile *c = s->c;
+	const NodeIndex *ix = c->index[op->id];
 	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id];
-	if (!a || !b || a->dtype != b->dtype || a->ept != b->ept)
+	if (!a || !b || !ix || a->dtype != b->dtype)
 		return false;
+	if (!(a = tval_gather(s, a, ix, op)) || !(b = tval_gather(s, b, ix, op)))
+		return true; /* reported */
 	MOp f16 = 0, f32 = 0;
+	bool div = false, swap = false;
 	switch (op->kind) {
 	case OP_ADD: f16 = EI_V_PK_ADD_F16; f32 = EI_V_ADD_F32; break;
+	case OP_SUB: f32 = EI_V_SUB_F32; break;
 	case OP_MUL: f16 = EI_V_PK_MUL_F16; f32 = EI_V_MUL_F32; break;
+	case OP_TRUEDIV: f32 = EI_V_MUL_F32; div = true; break;
 	case OP_MAXIMUM: f16 = EI_V_PK_MAX_F16; f32 = EI_V_MAX_F32; break;
 	case OP_MINIMUM: f16 = EI_V_PK_MIN_F16; f32 = EI_V_MIN_F32; break;
 	default: return false;
 	}
+	(void)swap;
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
-	TVal *r = tval(s, a->dtype, a->ept);
-	for (int i = 0; i < r->n; i++) {
-		r->d[i] = v1(s);
-		MOpnd u[2] = {a->d[i], b->d[i]};
+	TVal *r = tval_new(s, a->dtype, a->n, ix);
+	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
+	for (int i = 0; i < r->nd; i++) {
+		MOpnd x = a->d[i], y = b->d[i];
+		if (div) {
+			if (rcp_of[0].kind && memcmp(&rcp_of[0], &y, sizeof y) == 0) {
+				y = rcp_of[1];
+			} else {
+				MOpnd t = isel_v1(s);
+				mblock_add(s->b, EI_V_RCP_F32, 1, &t, 1, &y);
+				rcp_of[0] = y;
+				rcp_of[1] = y = t;
+			}
+		}
+		r->d[i] = isel_v1(s);
+		MOpnd u[2] = {x, y};
 		mblock_add(s->b, mop, 1, &r->d[i], 2, u);
+	}
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
+static bool select_unary(Isel *s, Op *op)
+{
+	const TVal *a = s->val[op->args[0]->id];
+	if (!a || a->dtype != DT_F32)
+		return false;
+	TVal *r = tval_new(s, a->dtype, a->n, a->ix);
+	for (int i = 0; i < r->nd; i++) {
+		MOpnd x = a->d[i];
+		r->d[i] = isel_v1(s);
+		switch (op->kind) {
+		case OP_EXP: {
+			MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x}; /* log2(e) as f32 */
+			mblock_add(s->b, EI_V_MUL_F32, 1, &t, 2, u);
+			mblock_add(s->b, EI_V_EXP_F32, 1, &r->d[i], 1, &t);
+			break;
+		}
+		case OP_EXP2: mblock_add(s->b, EI_V_EXP_F32, 1, &r->d[i], 1, &x); break;
+		case OP_LOG2: mblock_add(s->b, EI_V_LOG_F32, 1, &r->d[i], 1, &x); break;
+		case OP_RECIPROCAL: mblock_add(s->b, EI_V_RCP_F32, 1, &r->d[i], 1, &x); break;
+		case OP_SQRT: mblock_add(s->b, EI_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
+		case OP_NEG: {
+			MOpnd u[2] = {mo_imm(0x80000000), x};
+			mblock_add(s->b, EI_V_XOR_B32, 1, &r->d[i], 2, u);
+			break;
+		}
+		case OP_ABS: {
+			MOpnd u[2] = {mo_imm(0x7fffffff), x};
+			mblock_add(s->b, EI_V_AND_B32, 1, &r->d[i], 2, u);
+			break;
+		}
+		default: return false;
+		}
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
@@ -52,32 +166,33 @@ static bool select_cast(Isel *s, Op *op)
 	if (!a)
 		return false;
 	DType to = op->dtype;
-	TVal *r = tval(s, to, a->ept);
+	TVal *r = tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
 		*r = *a;
 	} else if (a->dtype == DT_F32 && to == DT_F16) {
-		for (int i = 0; i < r->n; i++) {
-			MOpnd lo = v1(s);
-			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &lo, 1, &a->d[2 * i]);
-			if (2 * i + 1 >= a->ept) {
+		for (int i = 0; i < r->nd; i++) {
+			int64_t e = r->packed ? 2 * i : i;
+			MOpnd lo = isel_v1(s);
+			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &lo, 1, &a->d[e]);
+			if (!r->packed || e + 1 >= a->n) {
 				r->d[i] = lo;
 				continue;
 			}
-			MOpnd hi = v1(s);
-			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &hi, 1, &a->d[2 * i + 1]);
-			r->d[i] = v1(s);
+			MOpnd hi = isel_v1(s);
+			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &hi, 1, &a->d[e + 1]);
+			r->d[i] = isel_v1(s);
 			MOpnd u[2] = {lo, hi};
 			mblock_add(s->b, EI_V_PACK_B32_F16, 1, &r->d[i], 2, u);
 		}
 	} else if (a->dtype == DT_F16 && to == DT_F32) {
-		for (int64_t j = 0; j < a->ept; j++) {
-			MOpnd src = a->d[j / 2];
-			if (j % 2) {
-				MOpnd t = v1(s), u[2] = {mo_imm(16), src};
+		for (int64_t j = 0; j < a->n; j++) {
+			MOpnd src = a->d[a->packed ? j / 2 : j];
+			if (a->packed && j % 2) {
+				MOpnd t = isel_v1(s), u[2] = {mo_imm(16), src};
 				mblock_add(s->b, EI_V_LSHRREV_B32, 1, &t, 2, u);
 				src = t;
 			}
-			r->d[j] = v1(s);
+			r->d[j] = isel_v1(s);
 			mblock_add(s->b, EI_V_CVT_F32_F16, 1, &r->d[j], 1, &src);
 		}
 	} else {
@@ -87,11 +202,27 @@ static bool select_cast(Isel *s, Op *op)
 	return true;
 }
 
+static bool select_broadcast(Isel *s, Op *op)
+{
+	const TVal *a = s->val[op->args[0]->id];
+	const NodeIndex *ix = s->c->index[op->id];
+	if (!a || !ix)
+		return false;
+	TVal *r = tval_gather(s, a, ix, op);
+	if (r)
+		s->val[op_result(op)->id] = r;
+	return true;
+}
+
 bool select_elementwise(Isel *s, Op *op)
 {
 	if (op_is_binary(op->kind))
 		return select_binary(s, op);
+	if (op_is_unary(op->kind))
+		return select_unary(s, op);
 	if (op->kind == OP_CAST)
 		return select_cast(s, op);
+	if (op->kind == OP_BROADCAST)
+		return select_broadcast(s, op);
 	return false;
 }

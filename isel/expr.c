@@ -4,6 +4,9 @@
  * is a work-item id ($T0..$T2); uniform values are computed once per wave in
  * SGPRs with SALU instructions, per-lane values in VGPRs with VALU ones (a
  * uniform operand feeds a VALU instruction directly as an SGPR source).
+ * The loop induction variable ($ARG<dim>) is the loop's S1 counter; an
+ * expression that does not mention it is emitted in the block before the
+ * loop (loop-invariant code motion for free), one that does in the body.
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
  * Mod(x, 2^k). Each distinct subexpression is lowered once per kernel
@@ -52,12 +55,6 @@ static MOpnd newreg(Isel *s, bool vector)
 
 static bool is_v(MOpnd o) { return o.kind == MO_VREG && rc_file(o.rc) == RF_VGPR; }
 
-MOpnd expr_imm_operand(Isel *s, int64_t imm)
-{
-	(void)s;
-	return mo_imm(imm);
-}
-
 MOpnd expr_to_sgpr(Isel *s, MOpnd o)
 {
 	if (o.kind != MO_IMM)
@@ -102,6 +99,15 @@ static MOpnd binop(Isel *s, MOp sop, MOp vop, MOpnd a, MOpnd b)
 		MOpnd t = a;
 		a = b;
 		b = t;
+	}
+	/* VOP3 rows (v_mul_lo_u32) take inline constants only: a literal goes
+	 * through an SGPR (uniform, so it is hoisted like any constant). */
+	if (v && emu_inst_info[vop].fmt == EF_VOP3 && a.kind == MO_IMM && (a.imm < -16 || a.imm > 64)) {
+		MBlock *save = s->b;
+		if (s->pre)
+			s->b = s->pre;
+		a = expr_to_sgpr(s, a);
+		s->b = save;
 	}
 	MOpnd d = newreg(s, v), u[2] = {a, b};
 	mblock_add(s->b, v ? vop : sop, 1, &d, 2, u);
@@ -157,6 +163,8 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		const char *n = sym_name(e);
 		if (n[0] == '$' && n[1] == 'T' && n[2] >= '0' && n[2] <= '2' && !n[3])
 			return tid(s, n[2] - '0');
+		if (e == s->iv_sym)
+			return mo_vreg(s->iv, RC_S1);
 		if (strncmp(n, "$WG", 3) == 0 && n[3] >= '0' && n[3] <= '2' && !n[4]) {
 			uint32_t w = s->wg_id[n[3] - '0'];
 			return w == UINT32_MAX ? mo_imm(0) : mo_vreg(w, RC_S1); /* grid of 1: id 0 */
@@ -243,7 +251,11 @@ static MOpnd lower(Isel *s, Sym *e, Loc loc)
 	for (size_t i = 0; i < s->cache.len; i++)
 		if (s->cache.data[i].e == e)
 			return s->cache.data[i].o;
+	MBlock *save = s->b;
+	if (s->pre && !depends_on_loop(s, e))
+		s->b = s->pre;
 	MOpnd o = lower_uncached(s, e, loc);
+	s->b = save;
 	if (o.kind != MO_IMM)
 		vec_push(&s->cache, ((ExprCacheEnt){e, o}));
 	return o;
@@ -275,4 +287,28 @@ void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	MOpnd d = mo_special(MO_VCC), u[2] = {a, b};
 	MInst *in = mblock_add(s->b, op, 1, &d, 2, u);
 	in->flags |= MIF_E32;
+}
+
+bool expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc)
+{
+	bool have = false;
+	*in_vcc = false;
+	for (int i = 0; i < n; i++) {
+		expr_cond_to_vcc(s, conds[i], loc);
+		if (have) {
+			uint32_t m2 = mfunc_vreg(s->f, RC_S2);
+			MOpnd d = mo_vreg(m2, RC_S2), u[2] = {mo_vreg(*mask, RC_S2), mo_special(MO_VCC)};
+			mblock_add(s->b, EI_S_AND_B64, 1, &d, 2, u);
+			*mask = m2;
+			*in_vcc = false;
+		} else if (i + 1 < n) {
+			*mask = mfunc_vreg(s->f, RC_S2);
+			MOpnd d = mo_vreg(*mask, RC_S2), u = mo_special(MO_VCC);
+			mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
+		} else {
+			*in_vcc = true; /* the one condition is in vcc already */
+		}
+		have = true;
+	}
+	return have;
 }

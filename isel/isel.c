@@ -1,27 +1,24 @@
-/* isel.c — instruction selection: the per-thread program of the graph
- * (accesses from passes/indices.c, elementwise ops) → machine IR with
- * virtual registers.
+/* isel.c — instruction selection: the per-thread program of the graph (the
+ * indices of passes/indices.c, the ops) → machine IR with virtual
+ * registers.
  *
  * Algorithm:
  *   - entry: copy the kernarg pointer s[0:1], the workgroup ids s2.. and the
- *     packed work-item ids in v0 into virtual registers (so allocation can
- *     reuse the incoming registers), load each buffer pointer from the
- *     kernarg segment straight into a 4-dword buffer descriptor and finish it
- *     (stride 0: raw buffer; num_records = the tensor's bytes), so every
- *     access is range-checked by the hardware;
- *   - an access's byte offset base*size is split by uniformity (isel/expr.c):
- *     the wave-uniform part goes to the MUBUF soffset (an SGPR, SALU
- *     arithmetic), the per-lane part to the offset VGPR (VALU);
- *   - a run of ept elements is one or more dwordx1..x4 accesses when
- *     indices.c found it contiguous and valid as a whole; otherwise one
- *     access per element, 16-bit elements pairing in a dword (ushort into
- *     the low half, short_d16_hi into the high half);
- *   - a lane whose element fails a bound gets the offset 0x80000000, beyond
- *     num_records: the load returns 0, the store is dropped (masking for
- *     free, no EXEC manipulation);
- *   - per-thread values are lists of dwords (TVal): a 16-bit element j lives
- *     in dword j/2, half j%2; a 32-bit element in dword j.
- * Requires: analyze_indices. Fills: c->mf (one block, virtual registers). */
+ *     packed work-item ids in v0 into virtual registers, so allocation can
+ *     reuse the incoming registers;
+ *   - the ops of each region in graph order, each by its selector (memory.c,
+ *     elementwise.c, reduce.c, mma.c); every value becomes a TVal, the list
+ *     of dwords holding the thread's elements in its index's order;
+ *   - an iterate op becomes a counted loop: the block before it keeps the
+ *     loop-invariant code (expr.c hoists index arithmetic that does not
+ *     mention the induction variable there), the body block ends with
+ *     `iv += 1; s_cmp_lt_u32 iv, trips; s_cbranch_scc1 body`, and the rest
+ *     of the kernel continues in a new block. Loop-carried values are
+ *     vregs defined before the loop and redefined in the body (the MIR is
+ *     not SSA): an init value used only by the loop is taken over as is,
+ *     and the body's outputs are copied back when they are other vregs.
+ *     A loop of one trip is emitted straight.
+ * Requires: analyze_indices. Fills: c->mf (virtual registers). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,274 +50,217 @@ static void emit_entry(Isel *s)
 		s->tid[g] = UINT32_MAX;
 }
 
-/* The buffer descriptor of memory argument `mem`, built on first use. */
-static uint32_t descriptor(Isel *s, Value *mem)
-{
-	if (s->desc[mem->arg_idx] != UINT32_MAX)
-		return s->desc[mem->arg_idx];
-	uint32_t v = mfunc_vreg(s->f, RC_S4);
-	int64_t bytes = dtype_size(mem->dtype);
-	for (int i = 0; i < mem->shape.rank; i++)
-		bytes *= compile_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
-	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
-	mblock_add(s->b, EI_S_LOAD_DWORDX2, 1, &d, 2, u);
-	d = mo_vsub(v, 1, RC_S1);
-	MOpnd a[2] = {mo_vsub(v, 1, RC_S1), mo_imm(0xffff)}; /* stride 0, base bits 47:32 */
-	mblock_add(s->b, EI_S_AND_B32, 1, &d, 2, a);
-	d = mo_vsub(v, 2, RC_S1);
-	u[0] = mo_imm(bytes);
-	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
-	d = mo_vsub(v, 3, RC_S1);
-	u[0] = mo_imm(0x00020000); /* DATA_FORMAT 32; no add_tid, no swizzle */
-	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
-	s->desc[mem->arg_idx] = v;
-	return v;
-}
-
-enum { OOB_OFFSET = (int64_t)0x80000000 };
-
-/* Offsets of one access: soffset (uniform bytes) and the lane offset
- * VGPR of element 0. */
-static void access_offsets(Isel *s, const Access *a, MOpnd *soff, MOpnd *voff)
-{
-	SymCtx *sc = s->c->k->sc;
-	Sym *bytes = sym_mul(sc, a->base, sym_int(sc, dtype_size(a->mem->dtype)));
-	Sym *lane, *uni;
-	expr_split(s, bytes, &lane, &uni);
-	*soff = expr_lower(s, uni, a->op->loc);
-	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
-		*soff = expr_to_sgpr(s, *soff);
-	*voff = expr_to_vgpr(s, expr_lower(s, lane, a->op->loc));
-}
-
-/* The lane offset for element j, with the bounds applied: lanes whose
- * element is out of bounds get OOB_OFFSET. */
-static MOpnd masked_offset(Isel *s, const Access *a, MOpnd voff, int64_t j)
-{
-	SymCtx *sc = s->c->k->sc;
-	Sym *J = sym_symbol(sc, "$J");
-	Sym *jv = sym_int(sc, j);
-	bool have = false, never = false;
-	uint32_t mask = 0;
-	for (int i = 0; i < a->nconds; i++) {
-		Sym *cond = sym_simplify(sc, sym_subs(sc, a->conds[i], 1, &J, &jv), NULL);
-		if (sym_kind(cond) == SYM_TRUE)
-			continue;
-		if (sym_kind(cond) == SYM_FALSE) {
-			never = true;
-			continue;
-		}
-		expr_cond_to_vcc(s, cond, a->op->loc);
-		if (have) {
-			uint32_t m2 = mfunc_vreg(s->f, RC_S2);
-			MOpnd d = mo_vreg(m2, RC_S2), u[2] = {mo_vreg(mask, RC_S2), mo_special(MO_VCC)};
-			mblock_add(s->b, EI_S_AND_B64, 1, &d, 2, u);
-			mask = m2;
-		} else if (i + 1 < a->nconds) {
-			mask = mfunc_vreg(s->f, RC_S2);
-			MOpnd d = mo_vreg(mask, RC_S2), u = mo_special(MO_VCC);
-			mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
-		} else {
-			mask = UINT32_MAX; /* the one condition is in vcc already */
-		}
-		have = true;
-	}
-	MOpnd r = mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1);
-	if (never) {
-		MOpnd u = mo_imm(OOB_OFFSET);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &r, 1, &u);
-		return r;
-	}
-	if (!have)
-		return voff;
-	if (mask != UINT32_MAX) {
-		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
-		mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
-	}
-	/* The out-of-range offset lives in a VGPR: VOP2 reading vcc may not
-	 * also take a literal (one constant-bus read on gfx9). */
-	if (s->oob == UINT32_MAX) {
-		s->oob = mfunc_vreg(s->f, RC_V1);
-		MOpnd d = mo_vreg(s->oob, RC_V1), u = mo_imm(OOB_OFFSET);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
-	}
-	MOpnd u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
-	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
-	in->flags |= MIF_E32;
-	return r;
-}
-
-static MOp load_op(int dwords)
-{
-	static const MOp ops[] = {0, EI_BUFFER_LOAD_DWORD, EI_BUFFER_LOAD_DWORDX2, EI_BUFFER_LOAD_DWORDX3,
-		EI_BUFFER_LOAD_DWORDX4};
-	return ops[dwords];
-}
-
-static MOp store_op(int dwords)
-{
-	static const MOp ops[] = {0, EI_BUFFER_STORE_DWORD, EI_BUFFER_STORE_DWORDX2, EI_BUFFER_STORE_DWORDX3,
-		EI_BUFFER_STORE_DWORDX4};
-	return ops[dwords];
-}
-
-/* One MUBUF instruction: data (load def or store use), offset VGPR,
- * descriptor, soffset, immediate offset. Offsets past the 12-bit field go
- * into the VGPR. */
-static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t desc, MOpnd soff, int64_t imm,
-	uint32_t extra)
-{
-	if (imm >= 4096) {
-		MOpnd d = mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1), u[2] = {expr_imm_operand(s, imm), voff};
-		mblock_add(s->b, EI_V_ADD_U32, 1, &d, 2, u);
-		voff = d;
-		imm = 0;
-	}
-	MOpnd u[4];
-	int n = 0;
-	if (store)
-		u[n++] = data;
-	u[n++] = voff;
-	u[n++] = mo_vreg(desc, RC_S4);
-	u[n++] = soff;
-	MInst *in = mblock_add(s->b, op, store ? 0 : 1, &data, n, u);
-	in->flags |= MIF_OFFEN | extra;
-	in->offset = (int32_t)imm;
-}
-
-static bool is16(DType t) { return dtype_size(t) == 2; }
-
-static int tval_dwords(DType t, int64_t ept) { return is16(t) ? (int)((ept + 1) / 2) : (int)ept; }
-
-static TVal *tval_new(Isel *s, DType t, int64_t ept)
+TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 {
 	TVal *v = ARENA_NEW(&s->c->arena, TVal);
 	v->dtype = t;
-	v->ept = ept;
-	v->n = tval_dwords(t, ept);
+	v->n = n;
+	v->ix = ix;
+	v->packed = dtype_size(t) == 2 && ix && ix->epc % 2 == 0;
+	v->nd = v->packed ? (int)((n + 1) / 2) : (int)n;
+	v->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
 	return v;
 }
 
-static void select_read(Isel *s, Op *op)
-{
-	const Access *a = s->c->access[op->id];
-	DType t = a->mem->dtype;
-	int es = dtype_size(t);
-	TVal *v = tval_new(s, t, a->ept);
-	uint32_t desc = descriptor(s, a->mem);
-	MOpnd soff, voff;
-	access_offsets(s, a, &soff, &voff);
-	if (a->vector_ok && (es == 4 || (es == 2 && a->ept % 2 == 0))) {
-		voff = masked_offset(s, a, voff, 0);
-		for (int d = 0; d < v->n; d += 4) {
-			int w = MIN(4, v->n - d);
-			uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
-			mubuf(s, load_op(w), false, mo_vreg(r, rc_make(RF_VGPR, w)), voff, desc, soff, 4 * d, 0);
-			for (int k = 0; k < w; k++)
-				v->d[d + k] = mo_vsub(r, k, RC_V1);
-		}
-	} else if (es == 4 || es == 2) {
-		for (int64_t j = 0; j < a->ept; j++) {
-			MOpnd vj = masked_offset(s, a, voff, j);
-			int64_t imm = j * a->stride * es;
-			if (es == 4 || j % 2 == 0) {
-				v->d[es == 4 ? j : j / 2] = mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1);
-				mubuf(s, es == 4 ? EI_BUFFER_LOAD_DWORD : EI_BUFFER_LOAD_USHORT, false,
-					v->d[es == 4 ? j : j / 2], vj, desc, soff, imm, 0);
-			} else {
-				mubuf(s, EI_BUFFER_LOAD_SHORT_D16_HI, false, v->d[j / 2], vj, desc, soff, imm, MIF_TIED);
-			}
-		}
-	} else {
-		compile_error(s->c, op->loc, "%s: %s elements are not compiled yet", op->path, dtype_name(t));
-		return;
-	}
-	s->val[op_result(op)->id] = v;
-}
+MOpnd isel_v1(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1); }
 
-/* The dwords of v as one contiguous tuple starting at dword d0 (w dwords):
- * the load's own tuple if it already is one, else copies. */
-static MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w)
+MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w)
 {
 	MOpnd f = v->d[d0];
-	bool same = f.sub == 0 && rc_size(s->f->vregs.data[f.reg]) == w;
+	bool same = f.kind == MO_VREG && f.sub == 0 && rc_size(s->f->vregs.data[f.reg]) == w;
 	for (int k = 1; same && k < w; k++)
-		same = v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == k;
+		same = v->d[d0 + k].kind == MO_VREG && v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == k;
 	if (same)
-		return mo_vreg(f.reg, rc_make(RF_VGPR, w));
-	uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
+		return mo_vreg(f.reg, s->f->vregs.data[f.reg]);
+	RegClass rc = rc_make(RF_VGPR, w);
+	uint32_t r = mfunc_vreg(s->f, rc);
 	for (int k = 0; k < w; k++) {
 		MOpnd d = mo_vsub(r, k, RC_V1);
 		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &v->d[d0 + k]);
 	}
-	return mo_vreg(r, rc_make(RF_VGPR, w));
+	return mo_vreg(r, rc);
 }
 
-static void select_write(Isel *s, Op *op)
+bool depends_on_loop(Isel *s, const Sym *e)
 {
-	const Access *a = s->c->access[op->id];
-	DType t = a->mem->dtype;
-	int es = dtype_size(t);
-	const TVal *v = s->val[op->args[0]->id];
-	if (!v || v->dtype != t) {
-		compile_error(s->c, op->loc, "%s: writing %s to %s %s needs a cast op", op->path,
-			v ? dtype_name(v->dtype) : "?", dtype_name(t), a->mem->name);
+	if (!s->iv_sym)
+		return false;
+	if (e == s->iv_sym)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (depends_on_loop(s, sym_arg(e, i)))
+			return true;
+	return false;
+}
+
+static void select_region(Isel *s, Region *r);
+
+/* A fresh copy of v's dwords in new vregs of the same shape. */
+static TVal *tval_copy(Isel *s, const TVal *v)
+{
+	TVal *r = ARENA_NEW(&s->c->arena, TVal);
+	*r = *v;
+	r->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
+	for (int i = 0; i < v->nd; i++) {
+		r->d[i] = isel_v1(s);
+		mblock_add(s->b, EI_V_MOV_B32, 1, &r->d[i], 1, &v->d[i]);
+	}
+	return r;
+}
+
+static void select_iterate(Isel *s, Op *op)
+{
+	Compile *c = s->c;
+	TileLoop *t = compile_tile(c, op->dim);
+	if (!t) {
+		compile_error(c, op->loc, "%s: iterate over %s has no tiling constraint", op->path, sym_name(op->dim));
 		return;
 	}
-	uint32_t desc = descriptor(s, a->mem);
-	MOpnd soff, voff;
-	access_offsets(s, a, &soff, &voff);
-	if (a->vector_ok && (es == 4 || (es == 2 && a->ept % 2 == 0))) {
-		voff = masked_offset(s, a, voff, 0);
-		for (int d = 0; d < v->n; d += 4) {
-			int w = MIN(4, v->n - d);
-			mubuf(s, store_op(w), true, tuple_of(s, v, d, w), voff, desc, soff, 4 * d, 0);
+	if (s->iv_sym) {
+		compile_error(c, op->loc, "%s: nested loops are not compiled yet", op->path);
+		return;
+	}
+	Region *body = op->body;
+	Op *out = vec_last(&body->ops);
+	/* loop-carried values */
+	TVal **carried = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
+	for (int i = 0; i < body->nparams; i++) {
+		if (i >= op->ninit) {
+			compile_error(c, op->loc, "%s: iter arg without an init value", op->path);
+			return;
 		}
-	} else {
-		for (int64_t j = 0; j < a->ept; j++) {
-			MOpnd vj = masked_offset(s, a, voff, j);
-			int64_t imm = j * a->stride * es;
-			MOp sop = es == 4 ? EI_BUFFER_STORE_DWORD
-				  : j % 2 ? EI_BUFFER_STORE_SHORT_D16_HI : EI_BUFFER_STORE_SHORT;
-			mubuf(s, sop, true, v->d[es == 4 ? j : j / 2], vj, desc, soff, imm, 0);
+		TVal *init = s->val[op->args[i]->id];
+		if (!init) {
+			compile_error(c, op->loc, "%s: init value %s has no per-thread value", op->path, op->args[i]->name);
+			return;
 		}
+		carried[i] = s->uses[op->args[i]->id] == 1 ? init : tval_copy(s, init);
+		s->val[body->params[i]->id] = carried[i];
+	}
+	/* implicit captures are plain values already selected */
+	MBlock *loop = NULL;
+	int loop_idx = -1;
+	if (t->trips > 1) {
+		s->iv = mfunc_vreg(s->f, RC_S1);
+		MOpnd d = mo_vreg(s->iv, RC_S1), z = mo_imm(0);
+		mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, &z);
+		s->pre = s->b;
+		s->iv_sym = t->iv;
+		loop = s->b = mfunc_block(s->f, NULL);
+		loop_idx = (int)(s->f->blocks.len - 1);
+	}
+	select_region(s, body);
+	if (c->failed)
+		return;
+	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
+		TVal *o = s->val[out->args[i]->id];
+		if (!o || o->nd != carried[i]->nd) {
+			compile_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
+			return;
+		}
+		for (int k = 0; k < o->nd; k++)
+			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
+				mblock_add(s->b, EI_V_MOV_B32, 1, &carried[i]->d[k], 1, &o->d[k]);
+	}
+	if (loop) {
+		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
+		mblock_add(s->b, EI_S_ADD_U32, 1, &d, 2, u);
+		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), mo_imm(t->trips)};
+		mblock_add(s->b, EI_S_CMP_LT_U32, 0, NULL, 2, cmp);
+		mblock_branch(s->b, EI_S_CBRANCH_SCC1, loop_idx);
+		s->b = mfunc_block(s->f, NULL);
+		s->pre = NULL;
+		s->iv_sym = NULL;
+		/* subexpressions lowered in the loop hold the last trip's values */
+		s->cache.len = 0;
+	}
+	for (int i = 0; i < op->nresults && i < body->nparams; i++)
+		s->val[op->results[i]->id] = carried[i];
+}
+
+static void select_op(Isel *s, Op *op)
+{
+	Compile *c = s->c;
+	switch (op->kind) {
+	case OP_READ:
+		select_read(s, op);
+		break;
+	case OP_WRITE:
+		select_write(s, op);
+		break;
+	case OP_REGISTER:
+		select_register(s, op);
+		break;
+	case OP_MMA:
+		select_mma(s, op);
+		break;
+	case OP_ITERATE:
+		select_iterate(s, op);
+		break;
+	case OP_OUTPUT:
+		break;
+	case OP_GET_RESULT: {
+		Value *it = op->args[0];
+		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
+			compile_error(c, op->loc, "%s: get_result of a non-iterate value", op->path);
+			return;
+		}
+		s->val[op_result(op)->id] = s->val[it->def->results[op->res_idx]->id];
+		break;
+	}
+	default:
+		if (op_is_reduce(op->kind))
+			select_reduce(s, op);
+		else if (!select_elementwise(s, op) && !c->failed)
+			compile_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
+	}
+}
+
+static void select_region(Isel *s, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
+		Op *op = r->ops.data[i];
+		MBlock *b0 = s->b, *p0 = s->pre;
+		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0;
+		select_op(s, op);
+		/* note the op on what it emitted (not on a loop's own blocks) */
+		if (op->kind != OP_ITERATE) {
+			for (size_t j = first; j < b0->insts.len; j++)
+				if (!b0->insts.data[j].note)
+					b0->insts.data[j].note = op->name;
+			for (size_t j = pfirst; p0 && j < p0->insts.len; j++)
+				if (!p0->insts.data[j].note)
+					p0->insts.data[j].note = op->name;
+		}
+	}
+}
+
+static void count_uses(Isel *s, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a])
+				s->uses[op->args[a]->id]++;
+		if (op->body)
+			count_uses(s, op->body);
 	}
 }
 
 void select_instructions(Compile *c)
 {
 	Kernel *k = c->k;
-	if (c->ept > TVAL_MAX_DWORDS) {
-		compile_error(c, (Loc){k->file, 1, 1}, "%lld elements per thread: at most %d are compiled yet",
-			(long long)c->ept, TVAL_MAX_DWORDS);
-		return;
-	}
 	Isel s = {.c = c, .oob = UINT32_MAX};
 	s.f = c->mf = mfunc_new(k->name, c->t);
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
+	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
+	count_uses(&s, k->body);
 	s.desc = ARENA_NEWN(&c->arena, uint32_t, k->args.len + 1);
 	for (size_t i = 0; i < k->args.len; i++)
 		s.desc[i] = UINT32_MAX;
 	emit_entry(&s);
-	for (size_t i = 0; i < k->body->ops.len && !c->failed; i++) {
-		Op *op = k->body->ops.data[i];
-		s.note = op->name;
-		size_t first = s.b->insts.len;
-		switch (op->kind) {
-		case OP_READ:
-			select_read(&s, op);
-			break;
-		case OP_WRITE:
-			select_write(&s, op);
-			break;
-		default:
-			if (!select_elementwise(&s, op))
-				compile_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
-		}
-		for (size_t j = first; j < s.b->insts.len; j++)
-			s.b->insts.data[j].note = op->name;
-	}
+	select_region(&s, k->body);
 	mblock_add(s.b, EI_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
 }

@@ -1,23 +1,27 @@
 /* isel.h — instruction selection state shared by the files of isel/:
- * isel.c (entry, descriptors, memory accesses, the driver), expr.c
- * (symbolic index expressions → SALU/VALU arithmetic by uniformity),
- * elementwise.c (per-thread arithmetic and conversions). The public entry
- * point, select_instructions, is declared in passes/passes.h. */
+ * isel.c (entry, the region walker, loops), memory.c (buffer reads and
+ * writes with bounds), expr.c (symbolic index expressions → SALU/VALU
+ * arithmetic by uniformity), elementwise.c (per-thread arithmetic,
+ * conversions, broadcasts), reduce.c (wave and workgroup reductions),
+ * mma.c (accumulator registers and MFMA). The public entry point,
+ * select_instructions, is declared in passes/passes.h. */
 #ifndef WAVECC_ISEL_H
 #define WAVECC_ISEL_H
 
 #include "../passes/passes.h"
 
-enum { TVAL_MAX_DWORDS = 16 };
-
-/* A per-thread value: ept elements of dtype in n dwords. 16-bit element j
- * is in d[j/2], low half for even j; 32-bit element j is d[j]. Each d[i]
- * is a one-dword operand (a vreg or a dword of a vreg tuple). */
+/* A per-thread value: the n elements of dtype the thread holds, numbered
+ * as its NodeIndex numbers them (copy-major). Each d[i] is a one-dword
+ * operand (a vreg or one dword of a tuple). 32-bit element e is d[e];
+ * 16-bit elements are packed two per dword (element e in d[e/2], low half
+ * for even e) when `packed`, else one per dword in the low half. */
 typedef struct TVal {
 	DType dtype;
-	int64_t ept;
-	int n;
-	MOpnd d[TVAL_MAX_DWORDS];
+	int64_t n;
+	bool packed;
+	int nd;
+	MOpnd *d;
+	const NodeIndex *ix;
 } TVal;
 
 typedef struct ExprCacheEnt {
@@ -28,9 +32,12 @@ typedef struct ExprCacheEnt {
 typedef struct Isel {
 	Compile *c;
 	MFunc *f;
-	MBlock *b;
-	const char *note;
+	MBlock *b;        /* where instructions go */
+	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */
+	Sym *iv_sym;      /* inside a loop: its induction variable ... */
+	uint32_t iv;      /* ... and the S1 vreg holding it */
 	TVal **val;       /* by Value id */
+	int *uses;        /* by Value id: operand uses */
 	uint32_t *desc;   /* buffer descriptor vreg per memory argument */
 	uint32_t kernarg; /* S2: kernarg segment pointer */
 	uint32_t wg_id[3]; /* S1 workgroup ids (UINT32_MAX: not enabled) */
@@ -40,21 +47,46 @@ typedef struct Isel {
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
 } Isel;
 
+/* ---- isel.c ---- */
+TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
+MOpnd isel_v1(Isel *s); /* a fresh V1 vreg operand */
+/* The dwords [d0, d0 + w) of v as one tuple: the existing tuple when they
+ * already are one, else copies into a new one. */
+MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w);
+/* Does e mention the loop induction variable? */
+bool depends_on_loop(Isel *s, const Sym *e);
+
+/* ---- memory.c ---- */
+void select_read(Isel *s, Op *op);
+void select_write(Isel *s, Op *op);
+
 /* ---- expr.c ---- */
 /* e = lane + uni: lane holds the terms that depend on a work-item id. */
 void expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni);
 /* An operand holding e's value: an immediate, an S1 vreg (wave-uniform) or
- * a V1 vreg (per lane). Unsupported forms are reported at loc. */
+ * a V1 vreg (per lane). Loop-invariant parts go before the loop.
+ * Unsupported forms are reported at loc. */
 MOpnd expr_lower(Isel *s, Sym *e, Loc loc);
 MOpnd expr_to_sgpr(Isel *s, MOpnd o); /* immediates moved into an SGPR */
 MOpnd expr_to_vgpr(Isel *s, MOpnd o); /* immediates and SGPRs into a VGPR */
-/* An operand usable as a VOP2 src0 for imm: inline constant or literal. */
-MOpnd expr_imm_operand(Isel *s, int64_t imm);
 /* vcc = the relation cond (over work-item/workgroup ids) per lane. */
 void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
+/* A lane mask (S2 vreg or vcc when *in_vcc) that is the AND of conds;
+ * false when there are none. */
+bool expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
 
 /* ---- elementwise.c ---- */
-/* Select a non-memory op; false if it is not supported. */
+/* Select a non-memory, non-reduction op; false if it is not supported. */
 bool select_elementwise(Isel *s, Op *op);
+/* v rearranged to the element order of ix (elements matched by their
+ * coordinates); NULL after reporting when some element has no source. */
+TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+
+/* ---- reduce.c ---- */
+void select_reduce(Isel *s, Op *op);
+
+/* ---- mma.c ---- */
+void select_register(Isel *s, Op *op);
+void select_mma(Isel *s, Op *op);
 
 #endif

@@ -1,21 +1,22 @@
-/* constraints.c — constraint analysis: from the workgroup, wave and
- * hardware constraints to the launch geometry and the per-thread share.
+/* constraints.c — constraint analysis: from the workgroup, wave, tiling and
+ * hardware constraints to the launch geometry and the loops.
  *
- * Algorithm (Wave's distribution model, DESIGN.md):
+ * Algorithm (Wave's distribution model, DESIGN.md, wave-dsl.md §2):
  *   - each workgroup constraint on dim D with tile T and workgroup_dim g
  *     gives grid[g] = ceil(size(D) / T); the tile is partial (bounds
  *     needed) when T does not divide size(D);
  *   - the wave constraint on D (default: the workgroup tile) gives
  *     waves[g] = T / wave_tile, unless the hardware constraint fixes
- *     waves_per_block;
+ *     waves_per_block; a workgroup dim no constraint names gets
+ *     waves_per_block[g] (default 1) waves;
  *   - the workgroup is threads_per_wave * waves[0] x waves[1] x waves[2]
- *     work-items; along grid dim 0 each thread owns a contiguous run of
- *     ept = wave_tile / threads_per_wave elements; along dims 1 and 2 a wave
- *     owns one element (wave tile 1) — the shape elementwise kernels have.
- * Tiling constraints (loops), MMA-distributed dims and wave tiles above 1
- * along dims 1-2 are reported as not supported yet: they come with the
- * expansion pass.
- * Requires: subst_symbols. Fills: c->dist, c->grid, c->wg_size, c->ept. */
+ *     work-items (Wave's threads_per_block);
+ *   - a tiling constraint on D gives a loop of ceil(size(D) / tile) trips
+ *     (the iterate op over D runs it).
+ * How each thread's elements are placed (elements per thread, MMA layouts,
+ * expansion copies) is index analysis (indices.c), not this pass.
+ * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
+ * c->wg_size. */
 #include "passes.h"
 
 static DimDist *find_dist(Compile *c, const Sym *dim)
@@ -24,6 +25,37 @@ static DimDist *find_dist(Compile *c, const Sym *dim)
 		if (c->dist[i].dim == dim)
 			return &c->dist[i];
 	return NULL;
+}
+
+static bool add_tiling(Compile *c, const Constraint *con)
+{
+	for (int i = 0; i < c->ntile; i++)
+		if (c->tile[i].dim == con->dim) {
+			compile_error(c, con->loc, "%s: a second tiling constraint on %s", con->path, sym_name(con->dim));
+			return false;
+		}
+	if (c->ntile == MAX_DIMS) {
+		compile_error(c, con->loc, "%s: too many tiling constraints", con->path);
+		return false;
+	}
+	TileLoop *t = &c->tile[c->ntile++];
+	t->dim = con->dim;
+	t->size = compile_int(c, con->dim, con->loc, sym_name(con->dim));
+	t->tile = compile_int(c, con->tile, con->loc, "the tiling tile");
+	t->iv = con->induction_var;
+	if (con->start || con->iters) {
+		compile_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
+		return false;
+	}
+	if (c->failed)
+		return false;
+	if (t->tile <= 0 || t->size <= 0) {
+		compile_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
+			(long long)t->size);
+		return false;
+	}
+	t->trips = (t->size + t->tile - 1) / t->tile;
+	return true;
 }
 
 void analyze_constraints(Compile *c)
@@ -39,8 +71,9 @@ void analyze_constraints(Compile *c)
 	for (size_t i = 0; i < k->cons.len; i++) {
 		const Constraint *con = &k->cons.data[i];
 		if (con->kind == CON_TILING) {
-			compile_error(c, con->loc, "%s: tiling constraints (loops) are not compiled yet", con->path);
-			return;
+			if (!add_tiling(c, con))
+				return;
+			continue;
 		}
 		if (con->kind != CON_WORKGROUP)
 			continue;
@@ -81,22 +114,9 @@ void analyze_constraints(Compile *c)
 			return;
 		}
 		d->partial = d->size % d->wg_tile != 0;
-		if (d->wg_dim == 0) {
-			if (d->wave_tile % tpw) {
-				compile_error(c, wc ? wc->loc : con->loc,
-					"wave tile %lld of %s is not a multiple of %d threads: not compiled yet",
-					(long long)d->wave_tile, sym_name(d->dim), tpw);
-				return;
-			}
-			d->ept = d->wave_tile / tpw;
-		} else {
-			if (d->wave_tile != 1) {
-				compile_error(c, wc ? wc->loc : con->loc,
-					"wave tile %lld along workgroup dim %d: only 1 is compiled yet",
-					(long long)d->wave_tile, d->wg_dim);
-				return;
-			}
-			d->ept = 1;
+		if (wc && wc->wave_id) {
+			compile_error(c, wc->loc, "%s: explicit wave ids are not compiled yet", wc->path);
+			return;
 		}
 	}
 	for (int g = 0; g < 3; g++) {
@@ -113,13 +133,12 @@ void analyze_constraints(Compile *c)
 		seen[d->wg_dim] = true;
 		c->grid[d->wg_dim] = (d->size + d->wg_tile - 1) / d->wg_tile;
 		c->wg_size[d->wg_dim] = d->waves * (d->wg_dim == 0 ? tpw : 1);
-		if (d->wg_dim == 0)
-			c->ept = d->ept;
 	}
-	if (!seen[0]) {
-		compile_error(c, kloc, "no workgroup constraint with workgroup_dim 0");
-		return;
-	}
+	for (int g = 0; g < 3; g++)
+		if (!seen[g]) {
+			int w = hw && hw->waves_per_block[g] ? hw->waves_per_block[g] : 1;
+			c->wg_size[g] = w * (g == 0 ? tpw : 1);
+		}
 	int threads = c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	if (threads > 1024)
 		compile_error(c, kloc, "workgroup of %d work-items exceeds 1024", threads);

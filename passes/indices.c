@@ -1,27 +1,56 @@
-/* indices.c — index analysis for reads and writes: each thread's elements
- * as symbolic expressions, and the bounds that mask the rest.
+/* indices.c — index analysis: each op's per-thread index (which elements of
+ * its tensor a thread holds), after Wave's set_node_indices + expansion.
  *
- * Algorithm: for a memory tensor of shape [D0, ..., Dr-1] (row-major) the
- * element a thread touches along dim D distributed over workgroup dim g is
- *     start(D) = $WGg * wg_tile(D) + $Tg * (g == 0 ? ept : 1)
- * (Wave's read/write anchor for an identity mapping: the workgroup offset
- * plus the thread's share of the wave tile; waves of one workgroup follow
- * one another because the thread id runs across them). The linear index of
- * element j of the thread's run is base + j*stride with
- *     base = sum_D start(D) * rowstride(D),  stride = rowstride(D_g0).
- * For every dim whose tile is partial, element j is valid iff
- * start(D) + (D is the run's dim ? $J : 0) < size(D); the relations are kept
- * symbolic (isel lowers them to lane masks on buffer offsets). When the run
- * is contiguous (stride 1) and either the run's dim is not partial or its
- * size is a multiple of ept, elements of a run are valid together and one
- * wide access serves the run.
- * Expressions are simplified under the thread-id bounds ($T0 < wg_size[0],
- * ...), so later stages see Wave-style canonical forms.
- * Not yet: index mappings, MMA and reduction anchors, propagation through
- * elementwise ops (elementwise results take their operands' indices, which
- * for these kernels are the same), iterate bodies.
- * Requires: analyze_constraints. Fills: c->access. */
+ * Algorithm (wave-dsl.md §2, "Per-thread index"):
+ *   1. The thread-independent start of dim D sums the constraints on D:
+ *      workgroup $WGg * wg_tile, wave wave_id * wave_tile (wave_id is
+ *      floor($T0/64), $T1 or $T2 by the workgroup dim), and, for ops inside
+ *      the iterate over D, the loop's $ARG<D> * tile. Ids whose range is a
+ *      single value are written as 0, so expressions stay small.
+ *   2. The thread-dependent anchor, by kernel mode:
+ *      - MMA (the kernel has an mma op): operands get the layout of their
+ *        role (lhs, rhs, acc) from the MMA type (§3's offset/size/stride,
+ *        lane = Mod($T0, 64)); the roles flow backward from each mma
+ *        through casts, iterate outputs, iter args and init args, and the
+ *        acc role forward to the iterate result and what consumes it.
+ *      - reduce (a sum/max/min and no mma): the reduced dim D gets
+ *        Mod($T0, 64) * vs/64 : vs/64 : 1 (vs = vector_shapes[D], a
+ *        multiple of 64); every other dim the read/write rule with one
+ *        element. The rule depends on the dims only, so every op gets it.
+ *      - read/write: reads and writes get elements_per_thread (default
+ *        Max(ceiling(wg_tile / threads along its workgroup dim), 1)) along
+ *        their fastest dim — the innermost one whose later dims have vector
+ *        shape 1 — at (T_g % (64 if g == 0 else 1)) * ept; other ops take
+ *        their first operand's index (propagation).
+ *   3. Expansion: a dim is covered by copies = ceiling(wave_tile / vs)
+ *      (workgroup dims), ceiling(tile / vs) (tiling dims, inside the loop)
+ *      or ceiling(size / vs) (unconstrained dims; vs 0 means no copies);
+ *      copy c adds c * vs (Wave's set_post_expansion_indices). vs is the
+ *      MMA shape for M/N/K in MMA mode, else the hardware vector_shapes;
+ *      a dim without one is covered by one copy.
+ * Every expression is simplified under the ranges of the ids, the loop
+ * variables and $J (the element within a copy), so later stages and
+ * `wavecc dump-indices` see canonical forms. Bounds are not stored: isel
+ * asks, per element, whether coord < size simplifies to true (the same
+ * simplifier proves Wave's divisibility cases).
+ * Not yet: index mappings, permute, shared-memory indexing.
+ * Requires: analyze_constraints. Fills: c->mode, c->index, c->assume. */
+#include <string.h>
+
 #include "passes.h"
+
+enum { MAX_EPC = 64 }; /* elements per copy, the bound given to $J */
+
+typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
+
+typedef struct Ctx {
+	Compile *c;
+	SymCtx *sc;
+	Role *role;     /* by value id (MMA mode) */
+	MmaType mma;
+	Sym *mdim, *ndim, *kdim; /* MMA mode: the dims of the first mma */
+	Sym *reduce_dim; /* reduce mode */
+} Ctx;
 
 static Sym *tsym(Compile *c, const char *prefix, int g)
 {
@@ -30,90 +59,423 @@ static Sym *tsym(Compile *c, const char *prefix, int g)
 	return sym_symbol(c->k->sc, name);
 }
 
-static Access *analyze_access(Compile *c, Op *op, Value *mem, SymAssume *as)
+static Sym *num(Ctx *x, int64_t v) { return sym_int(x->sc, v); }
+
+TileLoop *compile_tile(Compile *c, const Sym *dim)
 {
-	SymCtx *sc = c->k->sc;
-	if (op->mapping) {
-		compile_error(c, op->loc, "%s: index mappings are not compiled yet", op->path);
+	for (int i = 0; i < c->ntile; i++)
+		if (c->tile[i].dim == dim)
+			return &c->tile[i];
+	return NULL;
+}
+
+/* The loop whose body (or a body nested in it) holds op and iterates dim. */
+static TileLoop *enclosing_loop(Compile *c, const Op *op, const Sym *dim)
+{
+	for (Region *r = op->parent; r && r->owner; r = r->parent)
+		if (r->owner->dim == dim)
+			return compile_tile(c, dim);
+	return NULL;
+}
+
+/* vector_shapes[dim] from the hardware constraint, -1 if not given. */
+static int64_t hw_vector_shape(Ctx *x, const Sym *dim)
+{
+	const Constraint *hw = kernel_hardware(x->c->k);
+	if (!hw)
+		return -1;
+	for (int i = 0; i < hw->nvector_shapes; i++)
+		if (hw->vs_dims[i] == dim) {
+			int64_t v;
+			if (sym_is_int(kernel_subs(x->c->k, hw->vs_sizes[i]), &v))
+				return v;
+		}
+	return -1;
+}
+
+static int64_t vector_shape(Ctx *x, const Sym *dim)
+{
+	if (x->c->mode == IM_MMA) {
+		const MmaInfo *mi = &mma_info[x->mma];
+		if (dim == x->mdim)
+			return mi->m;
+		if (dim == x->ndim)
+			return mi->n;
+		if (dim == x->kdim)
+			return mi->k;
+	}
+	return hw_vector_shape(x, dim);
+}
+
+static Sym *lane(Ctx *x)
+{
+	return sym_mod(x->sc, tsym(x->c, "$T", 0), num(x, 64));
+}
+
+/* Step 1: the constraint part of dim's start for op. */
+static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
+{
+	Compile *c = x->c;
+	Sym *s = num(x, 0);
+	DimDist *d = compile_dist(c, dim);
+	if (d) {
+		if (c->grid[d->wg_dim] > 1)
+			s = sym_add(x->sc, s, sym_mul(x->sc, tsym(c, "$WG", d->wg_dim), num(x, d->wg_tile)));
+		if (d->waves > 1) {
+			Sym *wid = d->wg_dim == 0 ? sym_floor(x->sc, sym_div(x->sc, tsym(c, "$T", 0), num(x, 64)))
+						  : tsym(c, "$T", d->wg_dim);
+			s = sym_add(x->sc, s, sym_mul(x->sc, wid, num(x, d->wave_tile)));
+		}
+	}
+	TileLoop *t = enclosing_loop(c, op, dim);
+	if (t && t->trips > 1)
+		s = sym_add(x->sc, s, sym_mul(x->sc, t->iv, num(x, t->tile)));
+	return s;
+}
+
+/* The read/write rule's anchor for a dim with n elements. */
+static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
+{
+	DimDist *d = compile_dist(x->c, dim);
+	if (!d || d->wg_dim != 0)
+		return num(x, 0);
+	return sym_mul(x->sc, lane(x), num(x, n));
+}
+
+static void set_copies(Ctx *x, const Op *op, DimIndex *di)
+{
+	int64_t vs = vector_shape(x, di->dim);
+	di->copies = 1;
+	di->step = 0;
+	if (vs <= 0)
+		return;
+	DimDist *d = compile_dist(x->c, di->dim);
+	TileLoop *t = enclosing_loop(x->c, op, di->dim);
+	int64_t extent;
+	if (t)
+		extent = t->tile;
+	else if (d)
+		extent = d->wave_tile;
+	else
+		extent = compile_int(x->c, di->dim, op->loc, sym_name(di->dim));
+	if (x->c->mode == IM_READ_WRITE && di->size > 1 && vs < di->size * 64 && d && d->wg_dim == 0)
+		vs = di->size * 64; /* a run per lane covers vs: Wave's vector shape is the wave's extent */
+	di->copies = (extent + vs - 1) / vs;
+	di->step = vs;
+}
+
+/* MMA layout of one dim for a role (wave-dsl.md §3). */
+static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
+{
+	const MmaInfo *mi = &mma_info[x->mma];
+	SymCtx *sc = x->sc;
+	Sym *ln = lane(x), *J = sym_symbol(sc, "$J");
+	int64_t rows = mi->m; /* 16 or 32 lanes share a column */
+	Sym *grp = sym_floor(sc, sym_div(sc, ln, num(x, rows)));
+	if (dim == x->kdim && r != R_ACC) {
+		di->start = sym_mul(sc, grp, num(x, 4));
+		di->size = 4;
+		di->stride = 1;
+	} else if ((dim == x->mdim && r != R_ACC) || (dim == x->ndim && r == R_RHS) || (dim == x->ndim && r == R_ACC)) {
+		di->start = sym_mod(sc, ln, num(x, rows));
+		di->size = 1;
+		di->stride = 1;
+	} else if (dim == x->mdim && r == R_ACC) {
+		if (mi->m == 16) {
+			di->start = sym_mul(sc, grp, num(x, 4));
+			di->size = 4;
+		} else {
+			/* vgpr g holds row 8*floor(g/4) + 4*floor(lane/32) + g%4 */
+			di->coord = sym_add(sc, sym_add(sc, sym_mul(sc, sym_floor(sc, sym_div(sc, J, num(x, 4))), num(x, 8)),
+						       sym_mul(sc, grp, num(x, 4))),
+				sym_mod(sc, J, num(x, 4)));
+			di->start = sym_mul(sc, grp, num(x, 4));
+			di->size = 16;
+		}
+		di->stride = mi->n;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t rw_ept)
+{
+	Compile *c = x->c;
+	SymCtx *sc = x->sc;
+	NodeIndex *ni = ARENA_NEW(&c->arena, NodeIndex);
+	Sym *J = sym_symbol(sc, "$J");
+	if (sh.rank > MAX_DIMS) {
+		compile_error(c, op->loc, "%s: rank %d is more than %d dims", op->path, sh.rank, MAX_DIMS);
 		return NULL;
 	}
-	if (mem->space != AS_GLOBAL) {
-		compile_error(c, op->loc, "%s: %s lives in shared memory: not compiled yet", op->path, mem->name);
+	/* the read/write fastest dim: innermost with only vector-shape-1 dims after it */
+	int fast = sh.rank - 1;
+	while (x->c->mode == IM_READ_WRITE && fast > 0 && vector_shape(x, sh.dims[fast]) == 1)
+		fast--;
+	ni->ndims = sh.rank;
+	ni->ncopies = 1;
+	ni->epc = 1;
+	for (int i = 0; i < sh.rank; i++) {
+		DimIndex *di = &ni->d[i];
+		di->dim = sh.dims[i];
+		di->size = 1;
+		di->stride = 1;
+		if (c->mode == IM_MMA && role != R_NONE) {
+			if (!mma_dim(x, role, di->dim, di)) {
+				compile_error(c, op->loc, "%s: dim %s has no place in the MMA layout", op->path,
+					sym_name(di->dim));
+				return NULL;
+			}
+		} else if (c->mode == IM_REDUCE && di->dim == x->reduce_dim) {
+			int64_t vs = vector_shape(x, di->dim);
+			if (vs <= 0 || vs % 64) {
+				compile_error(c, op->loc, "%s: the vector shape of the reduced dim %s is %lld, not a positive "
+							  "multiple of 64",
+					op->path, sym_name(di->dim), (long long)vs);
+				return NULL;
+			}
+			di->size = vs / 64;
+			di->start = sym_mul(sc, lane(x), num(x, di->size));
+		} else if (c->mode == IM_READ_WRITE && i == fast) {
+			di->size = rw_ept;
+			di->start = rw_anchor(x, di->dim, rw_ept);
+		} else {
+			di->start = rw_anchor(x, di->dim, 1);
+		}
+		if (c->mode != IM_MMA || role == R_NONE)
+			for (int j = i + 1; j < sh.rank; j++) {
+				int64_t vs = vector_shape(x, sh.dims[j]);
+				di->stride *= vs > 0 ? vs : 1;
+			}
+		Sym *cs = constraint_start(x, op, di->dim);
+		di->start = sym_simplify(sc, sym_add(sc, di->start, cs), c->assume);
+		if (di->coord)
+			di->coord = sym_simplify(sc, sym_add(sc, di->coord, cs), c->assume);
+		else
+			di->coord = di->size > 1 ? sym_simplify(sc, sym_add(sc, di->start, J), c->assume) : di->start;
+		set_copies(x, op, di);
+		if (di->size > 1 && ni->epc > 1) {
+			compile_error(c, op->loc, "%s: elements along two dims per thread are not compiled yet", op->path);
+			return NULL;
+		}
+		ni->epc *= di->size;
+		ni->ncopies *= di->copies;
+	}
+	if (ni->epc > MAX_EPC) {
+		compile_error(c, op->loc, "%s: %lld elements per thread in one run: at most %d are compiled yet", op->path,
+			(long long)ni->epc, MAX_EPC);
 		return NULL;
 	}
-	Access *a = ARENA_NEW(&c->arena, Access);
-	a->op = op;
-	a->mem = mem;
-	a->ept = c->ept;
-	Sym *base = sym_int(sc, 0), *J = sym_symbol(sc, "$J");
-	int64_t rowstride = 1, run_stride = 0;
-	bool run_partial = false;
-	int64_t run_size = 0;
-	for (int i = mem->shape.rank - 1; i >= 0; i--) {
-		Sym *dim = mem->shape.dims[i];
-		DimDist *d = compile_dist(c, dim);
-		if (!d) {
-			compile_error(c, op->loc, "%s: dim %s of %s has no workgroup constraint: not compiled yet",
-				op->path, sym_name(dim), mem->name);
-			return NULL;
-		}
-		int64_t size = compile_int(c, dim, op->loc, sym_name(dim));
-		if (c->failed)
-			return NULL;
-		/* An id whose range is one value is that value (0): keeps the
-		 * expressions free of symbols the simplifier would have to prove away. */
-		Sym *wg = c->grid[d->wg_dim] > 1 ? tsym(c, "$WG", d->wg_dim) : sym_int(sc, 0);
-		Sym *th = c->wg_size[d->wg_dim] > 1 ? tsym(c, "$T", d->wg_dim) : sym_int(sc, 0);
-		Sym *start = sym_add(sc, sym_mul(sc, wg, sym_int(sc, d->wg_tile)), sym_mul(sc, th, sym_int(sc, d->ept)));
-		base = sym_add(sc, base, sym_mul(sc, start, sym_int(sc, rowstride)));
-		if (d->wg_dim == 0) {
-			run_stride = rowstride;
-			run_partial = d->partial;
-			run_size = size;
-		}
-		if (d->partial) {
-			if (a->nconds == MAX_DIMS)
-				die("too many bounds");
-			Sym *e = d->wg_dim == 0 ? sym_add(sc, start, J) : start;
-			a->conds[a->nconds++] = sym_simplify(sc, sym_rel(sc, SYM_LT, e, sym_int(sc, size)), as);
-		}
-		if (rowstride > INT32_MAX / (size ? size : 1)) {
-			compile_error(c, op->loc, "%s: %s has 2^31 or more elements: not compiled yet", op->path,
-				mem->name);
-			return NULL;
-		}
-		rowstride *= size;
+	return ni;
+}
+
+/* MMA roles: backward from each mma through casts, iterate outputs, iter
+ * args and init args; forward from accumulators to iterate results. */
+static void set_role(Ctx *x, Value *v, Role r);
+
+static void set_role_of_op(Ctx *x, Op *op, Role r)
+{
+	if (!op)
+		return;
+	if (op->kind == OP_CAST || op_is_unary(op->kind))
+		set_role(x, op->args[0], r);
+	else if (op->kind == OP_ITERATE && r == R_ACC) {
+		/* the iterate's results are its output values */
+		Op *out = vec_last(&op->body->ops);
+		for (int i = 0; i < out->nargs; i++)
+			set_role(x, out->args[i], r);
 	}
-	if (rowstride * dtype_size(mem->dtype) > INT32_MAX) {
-		compile_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
-		return NULL;
+}
+
+static void set_role(Ctx *x, Value *v, Role r)
+{
+	if (!v || x->role[v->id] == r)
+		return;
+	x->role[v->id] = r;
+	if (v->kind == VAL_RESULT)
+		set_role_of_op(x, v->def, r);
+	else if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
+		set_role(x, v->loop->args[v->arg_idx], r);
+}
+
+static void find_mode(Ctx *x, Region *r)
+{
+	Compile *c = x->c;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA) {
+			if (c->mode != IM_MMA) {
+				c->mode = IM_MMA;
+				x->mma = op_mma_type(c->k, op);
+				Value *a = op->args[0], *b = op->args[1];
+				if (a->shape.rank != 2 || b->shape.rank != 2) {
+					compile_error(c, op->loc, "%s: batched mma is not compiled yet", op->path);
+					return;
+				}
+				x->mdim = a->shape.dims[0];
+				x->kdim = a->shape.dims[1];
+				x->ndim = b->shape.dims[0];
+			}
+			set_role(x, op->args[0], R_LHS);
+			set_role(x, op->args[1], R_RHS);
+			set_role(x, op->args[2], R_ACC);
+			x->role[op_result(op)->id] = R_ACC;
+		} else if (op_is_reduce(op->kind) && c->mode == IM_READ_WRITE) {
+			c->mode = IM_REDUCE;
+			x->reduce_dim = op->dim;
+		} else if (op_is_reduce(op->kind) && c->mode == IM_REDUCE && op->dim != x->reduce_dim) {
+			compile_error(c, op->loc, "%s: reductions over two dims (%s, %s) are not compiled yet", op->path,
+				sym_name(x->reduce_dim), sym_name(op->dim));
+			return;
+		}
+		if (op->body)
+			find_mode(x, op->body);
 	}
-	a->base = sym_simplify(sc, base, as);
-	a->stride = run_stride;
-	a->vector_ok = run_stride == 1 && (!run_partial || run_size % a->ept == 0);
-	return a;
+}
+
+/* A value's MMA role; an iterate result has its output value's. */
+static Role value_role(Ctx *x, Value *v)
+{
+	if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+		Op *out = vec_last(&v->def->body->ops);
+		if (v->res_idx < out->nargs)
+			return value_role(x, out->args[v->res_idx]);
+	}
+	return x->role[v->id];
+}
+
+static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
+{
+	if (op->ept)
+		return op->ept;
+	int fast = sh.rank - 1;
+	while (fast > 0 && vector_shape(x, sh.dims[fast]) == 1)
+		fast--;
+	DimDist *d = fast >= 0 ? compile_dist(x->c, sh.dims[fast]) : NULL;
+	if (!d)
+		return 1;
+	int64_t n = (d->wg_tile + x->c->wg_size[d->wg_dim] - 1) / x->c->wg_size[d->wg_dim];
+	return n > 1 ? n : 1;
+}
+
+static NodeIndex *operand_index(Ctx *x, Value *v)
+{
+	if (v->kind == VAL_RESULT)
+		return x->c->index[v->def->id];
+	if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
+		return operand_index(x, v->loop->args[v->arg_idx]);
+	return NULL;
+}
+
+static void index_region(Ctx *x, Region *r)
+{
+	Compile *c = x->c;
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		NodeIndex *ni = NULL;
+		Value *res = op_result(op);
+		if (op->mapping) {
+			compile_error(c, op->loc, "%s: index mappings are not compiled yet", op->path);
+			return;
+		}
+		if (op->body)
+			index_region(x, op->body);
+		if (op->kind == OP_OUTPUT)
+			continue;
+		if (op->kind == OP_WRITE) {
+			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
+			ni = new_index(x, op, op->args[1]->shape, role, default_ept(x, op, op->args[1]->shape));
+		} else if (op->kind == OP_ITERATE) {
+			Op *out = vec_last(&op->body->ops);
+			ni = out->nargs ? operand_index(x, out->args[0]) : NULL;
+		} else if (res) {
+			Role role = c->mode == IM_MMA ? value_role(x, res) : R_NONE;
+			if (op->kind == OP_MMA)
+				role = R_ACC;
+			if (c->mode == IM_READ_WRITE && op->kind != OP_READ && op->kind != OP_REGISTER && op->nargs &&
+				operand_index(x, op->args[0]) && shape_eq(res->shape, op->args[0]->shape))
+				ni = operand_index(x, op->args[0]);
+			else if (c->mode == IM_MMA && role == R_NONE && op->nargs && operand_index(x, op->args[0]))
+				ni = operand_index(x, op->args[0]);
+			else
+				ni = new_index(x, op, res->shape, role, default_ept(x, op, res->shape));
+		}
+		c->index[op->id] = ni;
+	}
 }
 
 void analyze_indices(Compile *c)
 {
 	Kernel *k = c->k;
-	SymAssume *as = sym_assume_new(k->sc);
+	SymCtx *sc = k->sc;
+	SymAssume *as = c->assume = sym_assume_new(sc);
+	const char *why;
 	for (int g = 0; g < 3; g++) {
-		const char *why;
 		Sym *t = tsym(c, "$T", g), *w = tsym(c, "$WG", g);
-		sym_assume_add(as, sym_rel(k->sc, SYM_GE, t, sym_int(k->sc, 0)), &why);
-		sym_assume_add(as, sym_rel(k->sc, SYM_LT, t, sym_int(k->sc, c->wg_size[g])), &why);
-		sym_assume_add(as, sym_rel(k->sc, SYM_GE, w, sym_int(k->sc, 0)), &why);
-		sym_assume_add(as, sym_rel(k->sc, SYM_LT, w, sym_int(k->sc, c->grid[g])), &why);
+		sym_assume_add(as, sym_rel(sc, SYM_GE, t, sym_int(sc, 0)), &why);
+		sym_assume_add(as, sym_rel(sc, SYM_LT, t, sym_int(sc, c->wg_size[g])), &why);
+		sym_assume_add(as, sym_rel(sc, SYM_GE, w, sym_int(sc, 0)), &why);
+		sym_assume_add(as, sym_rel(sc, SYM_LT, w, sym_int(sc, c->grid[g])), &why);
 	}
-	sym_assume_add(as, sym_rel(k->sc, SYM_GE, sym_symbol(k->sc, "$J"), sym_int(k->sc, 0)), &(const char *){0});
-	sym_assume_add(as, sym_rel(k->sc, SYM_LT, sym_symbol(k->sc, "$J"), sym_int(k->sc, c->ept)), &(const char *){0});
-	c->access = ARENA_NEWN(&c->arena, Access *, k->nops);
-	for (size_t i = 0; i < k->body->ops.len && !c->failed; i++) {
-		Op *op = k->body->ops.data[i];
-		if (op->kind == OP_READ)
-			c->access[op->id] = analyze_access(c, op, op->args[0], as);
-		else if (op->kind == OP_WRITE)
-			c->access[op->id] = analyze_access(c, op, op->args[1], as);
+	for (int i = 0; i < c->ntile; i++) {
+		sym_assume_add(as, sym_rel(sc, SYM_GE, c->tile[i].iv, sym_int(sc, 0)), &why);
+		sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
 	}
+	Sym *J = sym_symbol(sc, "$J");
+	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
+	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);
+	Ctx x = {.c = c, .sc = sc, .mma = MMA_NONE};
+	x.role = ARENA_NEWN(&c->arena, Role, k->nvalues);
+	c->index = ARENA_NEWN(&c->arena, NodeIndex *, k->nops);
+	c->mode = IM_READ_WRITE;
+	find_mode(&x, k->body);
+	if (c->failed)
+		return;
+	if (c->mode == IM_MMA && (x.mma == MMA_NONE || !mma_info[x.mma].native || mma_info[x.mma].in != DT_F16)) {
+		compile_error(c, (Loc){k->file, 1, 1}, "MMA type %s is not compiled yet (F32_16x16x16_F16 and "
+						       "F32_32x32x8_F16 are)",
+			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
+		return;
+	}
+	index_region(&x, k->body);
+}
+
+const DimIndex *index_dim(const NodeIndex *x, const Sym *d)
+{
+	for (int i = 0; i < x->ndims; i++)
+		if (x->d[i].dim == d)
+			return &x->d[i];
+	return NULL;
+}
+
+/* Copy number cn's copy index along dim i (row-major over the copies). */
+static int64_t copy_along(const NodeIndex *x, int i, int64_t cn)
+{
+	for (int j = x->ndims - 1; j > i; j--)
+		cn /= x->d[j].copies;
+	return cn % x->d[i].copies;
+}
+
+Sym *index_coord(Compile *c, const NodeIndex *x, int i, int64_t cn, int64_t j)
+{
+	SymCtx *sc = c->k->sc;
+	const DimIndex *di = &x->d[i];
+	Sym *J = sym_symbol(sc, "$J"), *jv = sym_int(sc, j);
+	Sym *e = di->size > 1 ? sym_subs(sc, di->coord, 1, &J, &jv) : di->coord;
+	e = sym_add(sc, e, sym_int(sc, copy_along(x, i, cn) * di->step));
+	return sym_simplify(sc, e, c->assume);
+}
+
+void index_print(Buf *b, Compile *c, const NodeIndex *x, int64_t cn)
+{
+	SymCtx *sc = c->k->sc;
+	buf_putc(b, '{');
+	for (int i = 0; i < x->ndims; i++) {
+		const DimIndex *di = &x->d[i];
+		Sym *s = sym_simplify(sc, sym_add(sc, di->start, sym_int(sc, copy_along(x, i, cn) * di->step)), c->assume);
+		buf_printf(b, "%s%s: %s : %lld : %lld", i ? ", " : "", sym_name(di->dim), sym_str(sc, s),
+			(long long)di->size, (long long)di->stride);
+	}
+	buf_putc(b, '}');
 }

@@ -31,6 +31,7 @@ typedef struct CompileOptions {
 	int64_t def_val[MAX_DEFS];
 	const char *code_object; /* file name the launch descriptor refers to */
 	unsigned dump;       /* bit per pass index: print the MIR after it */
+	const char *stop_after; /* a pass's function name: stop after it (dump-indices) */
 } CompileOptions;
 
 /* How one dimension of the iteration space is distributed (constraints.c). */
@@ -41,24 +42,45 @@ typedef struct DimDist {
 	int wg_dim;      /* workgroup grid dimension 0..2 */
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
-	int64_t ept;     /* contiguous elements per thread (wg_dim 0), else 1 */
 	bool partial;    /* the tile does not divide size: bounds needed */
 } DimDist;
 
-/* The per-thread access of one read or write (indices.c). For element j
- * (0..ept-1) of the thread's contiguous run along the fastest dim, the
- * element's linear index in the tensor is base + j, valid iff every
- * `conds` relation holds with the run offset j substituted for $J. */
-typedef struct Access {
-	Op *op;
-	Value *mem;
-	int64_t ept;   /* elements per thread */
-	Sym *base;     /* linear element index of element 0: over $WG*, $T* */
-	int64_t stride; /* linear distance between elements of the run */
-	int nconds;
-	Sym *conds[MAX_DIMS]; /* relations over $WG*, $T0 and $J */
-	bool vector_ok; /* the run is all valid or all invalid: one wide access */
-} Access;
+/* A loop from a tiling constraint (constraints.c): the iterate op over dim
+ * runs `trips` times with induction variable iv = 0, 1, ... */
+typedef struct TileLoop {
+	Sym *dim;
+	Sym *iv;       /* $ARG<dim> unless the constraint names another */
+	int64_t size, tile, trips;
+} TileLoop;
+
+/* One dim of a node's per-thread index (Wave's IndexSequence, after
+ * expansion). The thread holds, for each expansion copy c (0..copies-1),
+ * `size` elements along this dim: element $J of copy c is at
+ *     coord[$J] + c * step
+ * (coord is start + $J for a plain run; MMA accumulator layouts with
+ * Wave's GPR_NUM are written directly in $J). At most one dim of a node
+ * has size > 1. stride is Wave's (offset within the op's vector shape),
+ * kept for printing. */
+typedef struct DimIndex {
+	Sym *dim;
+	Sym *start;  /* coord at $J = 0 */
+	Sym *coord;  /* over $T*, $WG*, $ARG*, $J */
+	int64_t size, stride;
+	int64_t copies, step;
+} DimIndex;
+
+/* The per-thread index of one op (indices.c): its dims in the order of the
+ * op's shape. The thread's elements are numbered copy-major: element
+ * e = c * epc + j, with copies numbered row-major over the dims' copy
+ * counts (the first dim slowest). */
+typedef struct NodeIndex {
+	int ndims;
+	DimIndex d[MAX_DIMS];
+	int64_t ncopies; /* product of the copies */
+	int64_t epc;     /* elements per copy: the product of the sizes */
+} NodeIndex;
+
+typedef enum IndexMode { IM_READ_WRITE, IM_REDUCE, IM_MMA } IndexMode;
 
 typedef struct Compile {
 	Kernel *k;
@@ -71,12 +93,19 @@ typedef struct Compile {
 	/* constraints.c */
 	int ndist;
 	DimDist dist[MAX_DIMS];
+	int ntile;
+	TileLoop tile[MAX_DIMS];
 	int64_t grid[3];
 	int wg_size[3];
-	int64_t ept;       /* elements per thread along the fastest dim */
 
-	/* indices.c: one Access per read/write op, by op id (NULL otherwise) */
-	Access **access;
+	/* indices.c: the per-thread index of each op with a register result
+	 * or a memory access, by op id (NULL for others); the assumptions
+	 * every index expression is simplified under (thread, workgroup and
+	 * loop ranges, $J in [0, MAX_EPC)). */
+	IndexMode mode;
+	NodeIndex **index;
+	SymAssume *assume;
+	int lds_bytes; /* isel: LDS the kernel allocates (block reductions) */
 
 	/* isel → regalloc → waitcnt */
 	MFunc *mf;
@@ -118,6 +147,14 @@ DimDist *compile_dist(Compile *c, const Sym *dim);
 
 /* ---- indices.c ---- */
 void analyze_indices(Compile *c);
+/* The loop over dim, or NULL. */
+TileLoop *compile_tile(Compile *c, const Sym *dim);
+/* The coordinate along index dim i of element j of copy number cn. */
+Sym *index_coord(Compile *c, const NodeIndex *x, int i, int64_t cn, int64_t j);
+/* x's dim d, or NULL. */
+const DimIndex *index_dim(const NodeIndex *x, const Sym *d);
+/* "{M: start : size : stride, ...}" for copy number cn, SymPy syntax. */
+void index_print(Buf *b, Compile *c, const NodeIndex *x, int64_t cn);
 
 /* ---- isel/isel.c ---- */
 void select_instructions(Compile *c);

@@ -15,6 +15,7 @@
  * MMA tiles, barriers, scheduling) get their rows here
  * when they exist; the order below is the order they will run in. */
 #include <stdlib.h>
+#include <string.h>
 #include <stdarg.h>
 #include <time.h>
 
@@ -126,7 +127,9 @@ int compile_run(Compile *c)
 			c->check_us += compile_now_us() - t2_; \
 		} \
 	} \
-	i++;
+	i++; \
+	if (c->opt.stop_after && strcmp(c->opt.stop_after, #fn) == 0) \
+		return c->failed ? -1 : 0;
 	PIPELINE(RUN)
 #undef RUN
 	(void)i;

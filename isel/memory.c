@@ -1,0 +1,362 @@
+/* memory.c — buffer reads and writes of global tensors, with bounds.
+ *
+ * Algorithm, for a read or write whose index (passes/indices.c) gives the
+ * thread's elements:
+ *   - each memory argument gets a 4-dword buffer descriptor on first use:
+ *     the pointer from the kernarg segment, stride 0 (raw buffer),
+ *     num_records = the tensor's bytes, so every access is range-checked;
+ *   - the linear element index of element 0 of copy 0 is the access's
+ *     base; its byte offset is split by uniformity (expr.c): wave-uniform
+ *     terms (workgroup ids, the loop variable) go to the MUBUF soffset
+ *     SGPR, per-lane terms to the offset VGPR;
+ *   - every other element's distance from the base must simplify to an
+ *     integer and becomes the instruction's immediate offset (past the
+ *     12-bit field, a VALU add);
+ *   - each element is in bounds iff coord < size holds along every dim;
+ *     the relations are simplified under the id and loop ranges, and those
+ *     that are not proved true are lowered to a lane mask (expr.c): a lane
+ *     whose element is out of bounds gets the offset 0x80000000, beyond
+ *     num_records, so the load returns 0 and the store is dropped
+ *     (masking for free, no EXEC manipulation);
+ *   - a copy's run of elements is one dwordx1..x4 access when its elements
+ *     are contiguous and valid together (the run dim's size and start are
+ *     multiples of the run length, so the first element's bounds decide);
+ *     otherwise one access per element, 16-bit elements pairing in a dword
+ *     (ushort into the low half, short_d16_hi into the high half).
+ * Requires: isel.c's entry (kernarg pointer). */
+#include <string.h>
+
+#include "isel.h"
+
+enum { OOB_OFFSET = (int64_t)0x80000000 };
+
+/* The buffer descriptor of memory argument `mem`, built on first use in
+ * the entry block (it dominates every access). */
+static uint32_t descriptor(Isel *s, Value *mem)
+{
+	if (s->desc[mem->arg_idx] != UINT32_MAX)
+		return s->desc[mem->arg_idx];
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	uint32_t v = mfunc_vreg(s->f, RC_S4);
+	int64_t bytes = dtype_size(mem->dtype);
+	for (int i = 0; i < mem->shape.rank; i++)
+		bytes *= compile_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
+	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
+	/* the entry block may already end in code; insert after the id copies */
+	mblock_add(s->b, EI_S_LOAD_DWORDX2, 1, &d, 2, u);
+	d = mo_vsub(v, 1, RC_S1);
+	MOpnd a[2] = {mo_vsub(v, 1, RC_S1), mo_imm(0xffff)}; /* stride 0, base bits 47:32 */
+	mblock_add(s->b, EI_S_AND_B32, 1, &d, 2, a);
+	d = mo_vsub(v, 2, RC_S1);
+	u[0] = mo_imm(bytes);
+	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
+	d = mo_vsub(v, 3, RC_S1);
+	u[0] = mo_imm(0x00020000); /* DATA_FORMAT 32; no add_tid, no swizzle */
+	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
+	s->desc[mem->arg_idx] = v;
+	s->b = save;
+	return v;
+}
+
+/* One element of an access. */
+typedef struct Elem {
+	int64_t delta; /* linear elements from the base */
+	bool never;    /* some bound is false */
+	int nconds;
+	Sym *conds[MAX_DIMS];
+} Elem;
+
+typedef struct Plan {
+	Value *mem;
+	const NodeIndex *ix;
+	Sym *base;
+	int64_t n, epc;
+	Elem *el;
+	bool *run_ok; /* per copy: one wide access serves the copy's run */
+} Plan;
+
+static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *p)
+{
+	Compile *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int rank = mem->shape.rank;
+	int pos[MAX_DIMS];
+	int64_t rowstride[MAX_DIMS], size[MAX_DIMS], rs = 1;
+	if (mem->space != AS_GLOBAL) {
+		compile_error(c, op->loc, "%s: %s lives in shared memory: not compiled yet", op->path, mem->name);
+		return false;
+	}
+	for (int i = rank - 1; i >= 0; i--) {
+		pos[i] = -1;
+		for (int k = 0; k < ix->ndims; k++)
+			if (ix->d[k].dim == mem->shape.dims[i])
+				pos[i] = k;
+		if (pos[i] < 0) {
+			compile_error(c, op->loc, "%s: dim %s of %s has no index", op->path, sym_name(mem->shape.dims[i]),
+				mem->name);
+			return false;
+		}
+		size[i] = compile_int(c, mem->shape.dims[i], op->loc, sym_name(mem->shape.dims[i]));
+		if (c->failed)
+			return false;
+		rowstride[i] = rs;
+		if (size[i] && rs > INT32_MAX / size[i]) {
+			compile_error(c, op->loc, "%s: %s has 2^31 or more elements: not compiled yet", op->path, mem->name);
+			return false;
+		}
+		rs *= size[i];
+	}
+	if (rs * dtype_size(mem->dtype) > INT32_MAX) {
+		compile_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
+		return false;
+	}
+	*p = (Plan){.mem = mem, .ix = ix, .epc = ix->epc, .n = ix->ncopies * ix->epc};
+	p->el = ARENA_NEWN(&c->arena, Elem, p->n);
+	p->run_ok = ARENA_NEWN(&c->arena, bool, ix->ncopies);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
+		for (int64_t j = 0; j < ix->epc; j++) {
+			Elem *e = &p->el[cn * ix->epc + j];
+			Sym *lin = sym_int(sc, 0);
+			for (int i = 0; i < rank; i++) {
+				Sym *co = index_coord(c, ix, pos[i], cn, j);
+				lin = sym_add(sc, lin, sym_mul(sc, co, sym_int(sc, rowstride[i])));
+				Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, co, sym_int(sc, size[i])), c->assume);
+				if (sym_kind(rel) == SYM_FALSE)
+					e->never = true;
+				else if (sym_kind(rel) != SYM_TRUE)
+					e->conds[e->nconds++] = rel;
+			}
+			if (!p->base)
+				p->base = sym_simplify(sc, lin, c->assume);
+			Sym *dl = sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume);
+			if (!sym_is_int(dl, &e->delta)) {
+				compile_error(c, op->loc, "%s: element %lld of copy %lld is %s elements from the first: only "
+							  "constant distances are compiled yet",
+					op->path, (long long)j, (long long)cn, sym_str(sc, dl));
+				return false;
+			}
+		}
+		/* one wide access: contiguous, and valid together */
+		bool ok = true;
+		for (int64_t j = 1; j < ix->epc && ok; j++)
+			ok = p->el[cn * ix->epc + j].delta == p->el[cn * ix->epc].delta + j;
+		const Elem *e0 = &p->el[cn * ix->epc];
+		if (ok && ix->epc > 1 && (e0->nconds || e0->never)) {
+			for (int k = 0; k < ix->ndims && ok; k++) {
+				const DimIndex *di = &ix->d[k];
+				if (di->size <= 1)
+					continue;
+				int64_t sz = compile_int(c, di->dim, op->loc, sym_name(di->dim));
+				Sym *m = sym_simplify(sc, sym_mod(sc, index_coord(c, ix, k, cn, 0), sym_int(sc, di->size)),
+					c->assume);
+				int64_t mv;
+				ok = sz % di->size == 0 && sym_is_int(m, &mv) && mv == 0;
+			}
+		}
+		p->run_ok[cn] = ok;
+	}
+	return true;
+}
+
+/* Offsets of the base: soffset (uniform bytes) and the lane offset VGPR. */
+static void base_offsets(Isel *s, Op *op, const Plan *p, MOpnd *soff, MOpnd *voff)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *bytes = sym_mul(sc, p->base, sym_int(sc, dtype_size(p->mem->dtype)));
+	Sym *lane, *uni;
+	expr_split(s, bytes, &lane, &uni);
+	*soff = expr_lower(s, uni, op->loc);
+	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
+		*soff = expr_to_sgpr(s, *soff);
+	*voff = expr_lower(s, lane, op->loc);
+	MBlock *save = s->b;
+	if (s->pre && voff->kind != MO_VREG)
+		s->b = s->pre;
+	*voff = expr_to_vgpr(s, *voff);
+	s->b = save;
+}
+
+/* The lane offset for an element with bounds: out-of-bounds lanes get
+ * OOB_OFFSET. Loop-invariant masks are made before the loop. */
+static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
+{
+	if (!e->nconds && !e->never)
+		return voff;
+	MBlock *save = s->b;
+	bool inv = true;
+	for (int i = 0; i < e->nconds; i++)
+		inv &= !depends_on_loop(s, e->conds[i]);
+	if (s->pre && inv)
+		s->b = s->pre;
+	MOpnd r = isel_v1(s);
+	if (e->never) {
+		MOpnd u = mo_imm(OOB_OFFSET);
+		mblock_add(s->b, EI_V_MOV_B32, 1, &r, 1, &u);
+		s->b = save;
+		return r;
+	}
+	uint32_t mask;
+	bool in_vcc;
+	expr_conds_mask(s, e->nconds, e->conds, op->loc, &mask, &in_vcc);
+	if (!in_vcc) {
+		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
+		mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
+	}
+	/* The out-of-range offset lives in a VGPR: VOP2 reading vcc may not
+	 * also take a literal (one constant-bus read on gfx9). It is made in
+	 * the entry block, which dominates every use. */
+	if (s->oob == UINT32_MAX) {
+		MBlock *b = s->b;
+		s->b = s->f->blocks.data[0];
+		s->oob = mfunc_vreg(s->f, RC_V1);
+		MOpnd d = mo_vreg(s->oob, RC_V1), u = mo_imm(OOB_OFFSET);
+		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		s->b = b;
+	}
+	MOpnd u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
+	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
+	in->flags |= MIF_E32;
+	s->b = save;
+	return r;
+}
+
+static MOp load_op(int dwords)
+{
+	static const MOp ops[] = {0, EI_BUFFER_LOAD_DWORD, EI_BUFFER_LOAD_DWORDX2, EI_BUFFER_LOAD_DWORDX3,
+		EI_BUFFER_LOAD_DWORDX4};
+	return ops[dwords];
+}
+
+static MOp store_op(int dwords)
+{
+	static const MOp ops[] = {0, EI_BUFFER_STORE_DWORD, EI_BUFFER_STORE_DWORDX2, EI_BUFFER_STORE_DWORDX3,
+		EI_BUFFER_STORE_DWORDX4};
+	return ops[dwords];
+}
+
+/* One MUBUF instruction: data (load def or store use), offset VGPR,
+ * descriptor, soffset, immediate byte offset. Offsets outside the 12-bit
+ * field go into the VGPR. */
+static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t desc, MOpnd soff, int64_t imm,
+	uint32_t extra)
+{
+	if (imm >= 4096 || imm < 0) {
+		MOpnd d = isel_v1(s), u[2] = {mo_imm(imm), voff};
+		mblock_add(s->b, EI_V_ADD_U32, 1, &d, 2, u);
+		voff = d;
+		imm = 0;
+	}
+	MOpnd u[4];
+	int n = 0;
+	if (store)
+		u[n++] = data;
+	u[n++] = voff;
+	u[n++] = mo_vreg(desc, RC_S4);
+	u[n++] = soff;
+	MInst *in = mblock_add(s->b, op, store ? 0 : 1, &data, n, u);
+	in->flags |= MIF_OFFEN | extra;
+	in->offset = (int32_t)imm;
+}
+
+static bool supported_dtype(Isel *s, Op *op, DType t)
+{
+	int es = dtype_size(t);
+	if (es == 4 || es == 2)
+		return true;
+	compile_error(s->c, op->loc, "%s: %s elements are not compiled yet", op->path, dtype_name(t));
+	return false;
+}
+
+void select_read(Isel *s, Op *op)
+{
+	Value *mem = op->args[0];
+	const NodeIndex *ix = s->c->index[op->id];
+	DType t = mem->dtype;
+	int es = dtype_size(t);
+	Plan p;
+	if (!ix || !supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
+		return;
+	TVal *v = tval_new(s, t, p.n, ix);
+	uint32_t desc = descriptor(s, mem);
+	MOpnd soff, voff;
+	base_offsets(s, op, &p, &soff, &voff);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
+		const Elem *e0 = &p.el[cn * p.epc];
+		if (p.run_ok[cn] && (es == 4 || v->packed)) {
+			MOpnd vo = masked_offset(s, op, voff, e0);
+			int nd = (int)(es == 4 ? p.epc : p.epc / 2), d0 = (int)(es == 4 ? cn * p.epc : cn * p.epc / 2);
+			for (int d = 0; d < nd; d += 4) {
+				int w = MIN(4, nd - d);
+				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
+				mubuf(s, load_op(w), false, mo_vreg(r, rc_make(RF_VGPR, w)), vo, desc, soff,
+					e0->delta * es + 4 * d, 0);
+				for (int k = 0; k < w; k++)
+					v->d[d0 + d + k] = mo_vsub(r, k, RC_V1);
+			}
+			continue;
+		}
+		for (int64_t j = 0; j < p.epc; j++) {
+			int64_t e = cn * p.epc + j;
+			const Elem *el = &p.el[e];
+			MOpnd vo = masked_offset(s, op, voff, el);
+			int64_t imm = el->delta * es;
+			if (es == 4 || !v->packed || e % 2 == 0) {
+				int di = (int)(es == 4 || !v->packed ? e : e / 2);
+				v->d[di] = isel_v1(s);
+				mubuf(s, es == 4 ? EI_BUFFER_LOAD_DWORD : EI_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
+					soff, imm, 0);
+			} else {
+				mubuf(s, EI_BUFFER_LOAD_SHORT_D16_HI, false, v->d[e / 2], vo, desc, soff, imm, MIF_TIED);
+			}
+		}
+	}
+	s->val[op_result(op)->id] = v;
+}
+
+void select_write(Isel *s, Op *op)
+{
+	Value *mem = op->args[1];
+	const NodeIndex *ix = s->c->index[op->id];
+	DType t = mem->dtype;
+	int es = dtype_size(t);
+	const TVal *v = s->val[op->args[0]->id];
+	if (!v || !ix)
+		return;
+	if (v->dtype != t) {
+		compile_error(s->c, op->loc, "%s: writing %s to %s %s needs a cast op", op->path, dtype_name(v->dtype),
+			dtype_name(t), mem->name);
+		return;
+	}
+	Plan p;
+	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
+		return;
+	if (v->ix != ix && !(v = tval_gather(s, v, ix, op)))
+		return;
+	uint32_t desc = descriptor(s, mem);
+	MOpnd soff, voff;
+	base_offsets(s, op, &p, &soff, &voff);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
+		const Elem *e0 = &p.el[cn * p.epc];
+		if (p.run_ok[cn] && (es == 4 || v->packed)) {
+			MOpnd vo = masked_offset(s, op, voff, e0);
+			int nd = (int)(es == 4 ? p.epc : p.epc / 2), d0 = (int)(es == 4 ? cn * p.epc : cn * p.epc / 2);
+			for (int d = 0; d < nd; d += 4) {
+				int w = MIN(4, nd - d);
+				mubuf(s, store_op(w), true, tuple_of(s, v, d0 + d, w), vo, desc, soff, e0->delta * es + 4 * d,
+					0);
+			}
+			continue;
+		}
+		for (int64_t j = 0; j < p.epc; j++) {
+			int64_t e = cn * p.epc + j;
+			const Elem *el = &p.el[e];
+			if (el->never)
+				continue;
+			MOpnd vo = masked_offset(s, op, voff, el);
+			bool hi = es == 2 && v->packed && e % 2;
+			MOp sop = es == 4 ? EI_BUFFER_STORE_DWORD : hi ? EI_BUFFER_STORE_SHORT_D16_HI : EI_BUFFER_STORE_SHORT;
+			mubuf(s, sop, true, v->d[es == 4 || !v->packed ? e : e / 2], vo, desc, soff, el->delta * es, 0);
+		}
+	}
+}

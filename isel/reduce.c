@@ -1,0 +1,185 @@
+/* reduce.c — sum/max/min over one dim: within the thread, across the lanes
+ * of a wave, and across the waves of a workgroup.
+ *
+ * Algorithm (Wave's decompose_reduce_ops, with the bounds made exact):
+ *   1. every element of the wave's window takes part, also those beyond
+ *      the dim's size: they hold what the op chain computed from their
+ *      masked (zero) reads — Wave's semantics, which the reference
+ *      interpreter defines (docs/interpreter.md, "Bounds"); a kernel that
+ *      wants the identity there must mask (select) it itself;
+ *   2. the thread's elements fold pairwise (a tree, for ILP);
+ *   3. the lanes that share a result are those whose start along the
+ *      reduced dim differs: evaluating the start for lanes 0..63 gives the
+ *      cluster size k (a power of two; lane l and l % k must agree on the
+ *      other dims). Butterfly stages of stride 1, 2, 4, ... k/2 combine
+ *      partner values; each stage leaves every lane of a 2m-group with the
+ *      same value, so a mirror serves as the xor-partner permutation:
+ *        1, 2: DPP quad_perm [1,0,3,2], [2,3,0,1]
+ *        4, 8: DPP row_half_mirror, row_mirror
+ *        16:   ds_swizzle_b32 swap 16 (within 32 lanes)
+ *        32:   v_readlane of lanes 0 and 32, combined per lane;
+ *      the combine is commutative, so all lanes end with identical bits;
+ *   4. when the reduced dim is spread over the waves of a workgroup dim 0
+ *      (its start depends on floor($T0/64)), each wave stores its value to
+ *      an LDS slot, waits, meets the others at s_barrier and folds every
+ *      wave's slot in wave order (so all waves agree);
+ *   5. an init operand, if given, is combined last.
+ * f32 only for now. Requires: the source's per-thread value. */
+#include <string.h>
+
+#include "isel.h"
+
+static MOp combine_op(OpKind k)
+{
+	return k == OP_SUM ? EI_V_ADD_F32 : k == OP_MAX ? EI_V_MAX_F32 : EI_V_MIN_F32;
+}
+
+static MOpnd combine(Isel *s, OpKind k, MOpnd a, MOpnd b, uint16_t dpp)
+{
+	MOpnd r = isel_v1(s), u[2] = {a, b};
+	MInst *in = mblock_add(s->b, combine_op(k), 1, &r, 2, u);
+	in->dpp = dpp;
+	return r;
+}
+
+/* The start along the reduced dim at lane l of wave w, other ids 0. */
+static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *from[3 + 3 + MAX_DIMS], *to[3 + 3 + MAX_DIMS];
+	int n = 0;
+	char name[8];
+	for (int g = 0; g < 3; g++) {
+		snprintf(name, sizeof name, "$T%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
+		snprintf(name, sizeof name, "$WG%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, 0);
+	}
+	for (int i = 0; i < c->ntile; i++) {
+		from[n] = c->tile[i].iv;
+		to[n++] = sym_int(sc, 0);
+	}
+	return sym_is_int(sym_simplify(sc, sym_subs(sc, start, n, from, to), NULL), out);
+}
+
+void select_reduce(Isel *s, Op *op)
+{
+	Compile *c = s->c;
+	SymCtx *sc = c->k->sc;
+	const TVal *v = s->val[op->args[0]->id];
+	const NodeIndex *rx = c->index[op->id];
+	if (!v || !rx)
+		return;
+	if (op_reduce_nsrc(op) != 1 || v->dtype != DT_F32) {
+		compile_error(c, op->loc, "%s: only f32 reductions of one source are compiled yet", op->path);
+		return;
+	}
+	const NodeIndex *ix = v->ix;
+	int k = -1;
+	for (int i = 0; ix && i < ix->ndims; i++)
+		if (ix->d[i].dim == op->dim)
+			k = i;
+	if (k < 0 || rx->ncopies != 1 || rx->epc != 1 || ix->ncopies != ix->d[k].copies) {
+		compile_error(c, op->loc, "%s: this reduction's layout (elements along dims other than %s) is not "
+					  "compiled yet",
+			op->path, sym_name(op->dim));
+		return;
+	}
+	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
+	for (int64_t e = 0; e < v->n; e++)
+		x[e] = v->d[e];
+	/* 2. the thread's elements, pairwise */
+	for (int64_t n = v->n; n > 1; n = (n + 1) / 2)
+		for (int64_t i = 0; i < n / 2; i++)
+			x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
+	MOpnd acc = expr_to_vgpr(s, x[0]);
+	/* 3. across lanes */
+	int64_t st[64], lanes = MIN(64, c->wg_size[0]);
+	for (int64_t l = 0; l < lanes; l++)
+		if (!start_at(c, ix->d[k].start, l, &st[l])) {
+			compile_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
+				sym_name(op->dim));
+			return;
+		}
+	int64_t cluster = 1;
+	while (cluster < lanes) {
+		bool periodic = true;
+		for (int64_t l = 0; l < lanes && periodic; l++)
+			periodic = st[l] == st[l % cluster];
+		if (periodic)
+			break;
+		cluster *= 2;
+	}
+	for (int64_t m = 1; m < cluster; m *= 2) {
+		if (m == 1 || m == 2 || m == 4 || m == 8) {
+			static const uint16_t ctrl[] = {[1] = 0xb1, [2] = 0x4e, [4] = 0x141, [8] = 0x140};
+			acc = combine(s, op->kind, acc, acc, ctrl[m]);
+		} else if (m == 16) {
+			MOpnd t = isel_v1(s);
+			MInst *in = mblock_add(s->b, EI_DS_SWIZZLE_B32, 1, &t, 1, &acc);
+			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
+			acc = combine(s, op->kind, t, acc, 0);
+		} else {
+			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+			MOpnd u[2] = {acc, mo_imm(0)};
+			mblock_add(s->b, EI_V_READLANE_B32, 1, &lo, 2, u);
+			u[1] = mo_imm(32);
+			mblock_add(s->b, EI_V_READLANE_B32, 1, &hi, 2, u);
+			acc = combine(s, op->kind, lo, expr_to_vgpr(s, hi), 0);
+		}
+	}
+	/* 4. across the waves of the workgroup */
+	int waves = c->wg_size[0] / 64;
+	bool cross = false;
+	for (int w = 1; w < waves; w++) {
+		int64_t sw;
+		if (!start_at(c, ix->d[k].start, 64 * w, &sw)) {
+			compile_error(c, op->loc, "%s: the start of %s is not a function of the wave", op->path,
+				sym_name(op->dim));
+			return;
+		}
+		cross |= sw != st[0];
+	}
+	if (cross) {
+		if (c->wg_size[1] * c->wg_size[2] > 1) {
+			compile_error(c, op->loc, "%s: a reduction across waves with waves along workgroup dims 1-2 is "
+						  "not compiled yet",
+				op->path);
+			return;
+		}
+		int base = c->lds_bytes;
+		c->lds_bytes += 4 * waves;
+		Sym *wid = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+		MOpnd addr = expr_to_vgpr(s, expr_lower(s, sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)),
+										      sym_int(sc, base)),
+								   c->assume),
+							op->loc));
+		MOpnd u[2] = {addr, acc};
+		mblock_add(s->b, EI_DS_WRITE_B32, 0, NULL, 2, u);
+		MInst *w = mblock_add(s->b, EI_S_WAITCNT, 0, NULL, 0, NULL);
+		w->lgkmcnt = 0; /* the slot is written before the others may read it */
+		mblock_add(s->b, EI_S_BARRIER, 0, NULL, 0, NULL);
+		MOpnd a0 = expr_to_vgpr(s, mo_imm(base));
+		MOpnd got = {0};
+		for (int i = 0; i < waves; i++) {
+			MOpnd t = isel_v1(s);
+			MInst *in = mblock_add(s->b, EI_DS_READ_B32, 1, &t, 1, &a0);
+			in->offset = 4 * i;
+			got = i ? combine(s, op->kind, got, t, 0) : t;
+		}
+		acc = got;
+	}
+	/* 5. init */
+	Value *init = op_reduce_init(op);
+	if (init) {
+		const TVal *iv = s->val[init->id];
+		if (!iv || !(iv = tval_gather(s, iv, rx, op)))
+			return;
+		acc = combine(s, op->kind, iv->d[0], acc, 0);
+	}
+	TVal *r = tval_new(s, DT_F32, 1, rx);
+	r->d[0] = acc;
+	s->val[op_result(op)->id] = r;
+}

@@ -1,0 +1,114 @@
+/* indices_test.c — `wavecc dump-indices`: the per-thread indices of index
+ * analysis against Wave's expected indices (../shared/docs/wave-dsl.md §5).
+ *
+ * §5 (a) hand-sets the wave ids (no floor on $T0/64); with the real wave ids
+ * of a 2x2-wave GEMM (floor($T0/64) along M, $T1 along N) the same terms
+ * read 32*floor($T0/64) and 32*$T1, which is what the lines below hold:
+ *   register: M: $T0*BLOCK_M/128 + $WG0*BLOCK_M + 4*floor((Mod($T0, 64))/16) : 4 : 16
+ *             N: $T1*BLOCK_N/2 + $WG1*BLOCK_N + Mod($T0, 16) : 1 : 1
+ *   read a [M:1, K:1]: M: ... + Mod($T0, 16) + 16 : 1 : 1, K: ARGK*BLOCK_K + 4*floor((Mod($T0, 64))/16) + 16 : 4 : 1
+ *   read b [N:1, K:0]: N: ... + Mod($T0, 16) + 16 : 1 : 1, K: ARGK*BLOCK_K + 4*floor((Mod($T0, 64))/16) : 4 : 1 */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+
+static CmdResult dump(const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' dump-indices %s", test_root(), test_bin(), args);
+	return run_cmd(cmd, NULL);
+}
+
+#define HAS(r, line) ck_assert_msg(strstr((r).out, line), "missing line:\n%s\nin:\n%s%s", line, (r).out, (r).err)
+
+START_TEST(gemm_16x16x16_matches_wave)
+{
+	CmdResult r = dump("examples/gemm_global.json");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "kernel gemm_global: grid 2 x 2 x 1, workgroup 128 x 2 x 1, MMA indices\n");
+	HAS(r, "register c_reg[M:0,N:0] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) : 4 : 16, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) : 1 : 1}\n");
+	HAS(r, "iterate repeat over K: 4 trips, $ARGK\n");
+	HAS(r, "  read a_reg[M:1,K:1] {M: 64*$WG0 + 32*floor($T0/64) + Mod($T0, 16) + 16 : 1 : 1, "
+	       "K: 32*$ARGK + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 1}\n");
+	HAS(r, "  read b_reg[N:1,K:0] {N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1, "
+	       "K: 32*$ARGK + 4*floor(Mod($T0, 64)/16) : 4 : 1}\n");
+	/* the final write takes the accumulator's index (§5 a) */
+	HAS(r, "write write[M:1,N:1] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 16, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(gemm_32x32x8_layout)
+{
+	/* §3: A[lane%32][4*floor(lane/32)+i]; ACC rows 8*floor(g/4) + 4*floor(lane/32) + g%4 (16 per lane) */
+	CmdResult r = dump("examples/gemm_global_32x32x8.json");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "register c_reg {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/32) : 16 : 32, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 32) : 1 : 1}\n");
+	HAS(r, "  read a_reg[K:3] {M: 64*$WG0 + 32*floor($T0/64) + Mod($T0, 32) : 1 : 1, "
+	       "K: 32*$ARGK + 4*floor(Mod($T0, 64)/32) + 24 : 4 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(reduction_and_read_write_anchors)
+{
+	/* reduce anchor: N gets lane*vs/64 : vs/64 : 1 (vs 256); M one element */
+	CmdResult r = dump("examples/softmax.json");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "reduction indices\n");
+	HAS(r, "read val {M: $WG1 : 1 : 256, N: 4*$T0 : 4 : 1}\n");
+	HAS(r, "max row_max {M: $WG1 : 1 : 1}\n");
+	HAS(r, "broadcast denom_broadcast {M: $WG1 : 1 : 256, N: 4*$T0 : 4 : 1}\n");
+	cmd_result_free(&r);
+	/* four waves along N: the wave term 256*floor($T0/64) + 4*Mod($T0, 64) is 4*$T0 */
+	r = dump("examples/reduce_block.json");
+	HAS(r, "workgroup 256 x 1 x 1, reduction indices\n");
+	HAS(r, "read lhs {M: $WG1 : 1 : 256, N: 4*$T0 : 4 : 1}\n");
+	cmd_result_free(&r);
+	/* read/write anchor: ept 4 along the fastest dim */
+	r = dump("examples/copy.json");
+	HAS(r, "read read {M: $WG1 : 1 : 256, N: 4*$T0 + 256*$WG0 : 4 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(bad_input_and_usage)
+{
+	CmdResult r = dump("examples/nope.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+	r = dump("examples/conv2d_igemm.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "examples/conv2d_igemm.json:"));
+	ck_assert_ptr_nonnull(strstr(r.err, "index mappings are not compiled yet"));
+	ck_assert_str_eq(r.out, "");
+	cmd_result_free(&r);
+	r = dump("");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+	r = dump("examples/copy.json --frobnicate");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+	r = dump("examples/copy_dynamic.json -D M=5 -D N=70");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "grid 1 x 5 x 1");
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("indices");
+	TCase *t = tcase_create("dump");
+	tcase_add_test(t, gemm_16x16x16_matches_wave);
+	tcase_add_test(t, gemm_32x32x8_layout);
+	tcase_add_test(t, reduction_and_read_write_anchors);
+	tcase_add_test(t, bad_input_and_usage);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
