@@ -36,8 +36,18 @@ typedef struct Chk {
 	Buf *msg;
 	int n;
 	size_t nv, vdw, nslots, words;
-	uint32_t *vbase; /* first slot of each vreg; fixed dwords at vdw + key */
+	uint32_t *vbase; /* first slot of each vreg */
+	/* fixed physical dwords named in pre: slot vdw + fslot[key]; key order,
+	 * so a tuple's dwords are consecutive */
+	int32_t *fslot;
+	size_t *fkey;
 	uint32_t *vown;  /* slot < vdw → its vreg */
+	/* instructions flattened in layout order */
+	size_t ni;
+	const MInst **ins;
+	size_t *iblock;  /* instruction → its block */
+	long *bfirst;    /* block → its first instruction's index */
+	uint64_t *lin;   /* per instruction: slots live before it (words each) */
 } Chk;
 
 /* key of a physical dword: file * RA_MAX_PHYS + reg */
@@ -68,7 +78,7 @@ static int slots(const Chk *k, MOpnd o, size_t *first)
 		return rc_size(o.rc);
 	}
 	if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= RA_MAX_PHYS) {
-		*first = k->vdw + (size_t)rc_file(o.rc) * RA_MAX_PHYS + o.reg;
+		*first = k->vdw + (size_t)k->fslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg];
 		return rc_size(o.rc);
 	}
 	return 0;
@@ -78,7 +88,7 @@ static int slots(const Chk *k, MOpnd o, size_t *first)
 static long slot_key(const Chk *k, size_t s)
 {
 	if (s >= k->vdw)
-		return (long)(s - k->vdw);
+		return (long)k->fkey[s - k->vdw];
 	uint32_t v = k->vown[s];
 	if (k->phys[v] == RA_NONE)
 		return -1;
@@ -86,14 +96,14 @@ static long slot_key(const Chk *k, size_t s)
 }
 
 /* The value a slot belongs to: its vreg, or nv + key for a fixed dword. */
-static size_t slot_value(const Chk *k, size_t s) { return s < k->vdw ? k->vown[s] : k->nv + (s - k->vdw); }
+static size_t slot_value(const Chk *k, size_t s) { return s < k->vdw ? k->vown[s] : k->nv + k->fkey[s - k->vdw]; }
 
 static void slot_name(const Chk *k, size_t s, char *out, size_t len)
 {
 	if (s < k->vdw)
 		snprintf(out, len, "%%%u.%u", k->vown[s], (unsigned)(s - k->vbase[k->vown[s]]));
 	else
-		snprintf(out, len, "fixed %c%zu", file_ch[(s - k->vdw) / RA_MAX_PHYS], (s - k->vdw) % RA_MAX_PHYS);
+		snprintf(out, len, "fixed %c%zu", file_ch[k->fkey[s - k->vdw] / RA_MAX_PHYS], k->fkey[s - k->vdw] % RA_MAX_PHYS);
 }
 
 static bool same_opnd(MOpnd a, MOpnd b)
@@ -173,6 +183,31 @@ static long entry_of(const MFunc *f, const long *bfirst, size_t b)
 	return b < f->blocks.len ? bfirst[b] : -1;
 }
 
+/* out = the union of the live-in sets of instruction g's successors: the
+ * next instruction of its block, or the first instruction of each successor
+ * block (empty blocks fall through). */
+static void live_after(const Chk *k, size_t g, uint64_t *out)
+{
+	size_t w = k->words, bi = k->iblock[g];
+	memset(out, 0, w * sizeof *out);
+	long succ[2];
+	int ns = 0;
+	if (g + 1 < k->ni && k->iblock[g + 1] == bi) {
+		succ[ns++] = (long)g + 1;
+	} else {
+		int sb[2];
+		int m = mfunc_succs(k->pre, bi, sb);
+		for (int j = 0; j < m; j++) {
+			long e = entry_of(k->pre, k->bfirst, (size_t)sb[j]);
+			if (e >= 0)
+				succ[ns++] = e;
+		}
+	}
+	for (int j = 0; j < ns; j++)
+		for (size_t x = 0; x < w; x++)
+			out[x] |= k->lin[(size_t)succ[j] * w + x];
+}
+
 static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
 {
 	if (!(emu_inst_info[in->op].flags & EIF_MFMA) || in->ndef < 1)
@@ -190,6 +225,29 @@ static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
 	}
 }
 
+/* Stamp every physical dword a slot of `set` occupies with `st`. With
+ * `pairs`, two values in one dword are reported (used for the entry only:
+ * anywhere else the def check meets them first). */
+static void occupy(Chk *k, const uint64_t *set, size_t st, size_t *stamp, size_t *occ, bool pairs)
+{
+	char a[48], b[48];
+	for (size_t wi = 0; wi < k->words; wi++)
+		for (uint64_t x = set[wi]; x; x &= x - 1) {
+			size_t s = wi * 64 + (size_t)__builtin_ctzll(x);
+			long key = slot_key(k, s);
+			if (key < 0)
+				continue;
+			if (pairs && stamp[key] == st && slot_value(k, occ[key]) != slot_value(k, s)) {
+				slot_name(k, occ[key], a, sizeof a);
+				slot_name(k, s, b, sizeof b);
+				report(k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
+					key % RA_MAX_PHYS);
+			}
+			stamp[key] = st;
+			occ[key] = s;
+		}
+}
+
 int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Buf *msg)
 {
 	Chk k = {.pre = pre, .post = post, .phys = phys, .msg = msg, .nv = pre->vregs.len};
@@ -202,7 +260,27 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 	for (size_t v = 0; v < k.nv; v++)
 		for (int d = 0; d < rc_size(pre->vregs.data[v]); d++)
 			k.vown[k.vbase[v] + (uint32_t)d] = (uint32_t)v;
-	k.nslots = k.vdw + RF_COUNT * RA_MAX_PHYS;
+	k.fslot = xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof *k.fslot);
+	k.fkey = xmalloc((RF_COUNT * RA_MAX_PHYS + 1) * sizeof *k.fkey);
+	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		k.fslot[i] = -1;
+	for (size_t bi = 0; bi < pre->blocks.len; bi++)
+		for (size_t i = 0; i < pre->blocks.data[bi]->insts.len; i++) {
+			const MInst *x = &pre->blocks.data[bi]->insts.data[i];
+			for (int j = 0; j < x->ndef + x->nuse; j++) {
+				MOpnd o = j < x->ndef ? x->def[j] : x->use[j - x->ndef];
+				if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= RA_MAX_PHYS)
+					for (int d = 0; d < rc_size(o.rc); d++)
+						k.fslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg + (uint32_t)d] = 0;
+			}
+		}
+	size_t nfix = 0;
+	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		if (k.fslot[i] == 0) {
+			k.fkey[nfix] = (size_t)i;
+			k.fslot[i] = (int32_t)nfix++;
+		}
+	k.nslots = k.vdw + nfix;
 	k.words = (k.nslots + 63) / 64;
 	if (!check_shape(&k))
 		goto out;
@@ -226,30 +304,12 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 			iblock[bfirst[bi] + (long)i] = bi;
 		}
 	size_t w = k.words;
-	uint64_t *lin = xcalloc(ni * w + 1, sizeof *lin), *lout = xcalloc(ni * w + 1, sizeof *lout);
-	uint64_t *tmp = xcalloc(w + 1, sizeof *tmp);
+	k.ni = ni, k.ins = ins, k.iblock = iblock, k.bfirst = bfirst;
+	uint64_t *lin = k.lin = xcalloc(ni * w + 1, sizeof *lin), *tmp = xcalloc(w + 1, sizeof *tmp);
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t g = ni; g-- > 0;) {
-			uint64_t *out = lout + g * w, *in = lin + g * w;
-			size_t bi = iblock[g];
-			long succ[2];
-			int ns = 0;
-			if (g + 1 < ni && iblock[g + 1] == bi) {
-				succ[ns++] = (long)g + 1;
-			} else {
-				int sb[2];
-				int m = mfunc_succs(pre, bi, sb);
-				for (int j = 0; j < m; j++) {
-					long e = entry_of(pre, bfirst, (size_t)sb[j]);
-					if (e >= 0)
-						succ[ns++] = e;
-				}
-			}
-			for (int j = 0; j < ns; j++)
-				for (size_t x = 0; x < w; x++)
-					out[x] |= lin[(size_t)succ[j] * w + x];
-			memcpy(tmp, out, w * sizeof *tmp);
+			live_after(&k, g, tmp);
 			const MInst *mi = ins[g];
 			size_t s;
 			for (int d = 0; d < mi->ndef; d++) {
@@ -265,6 +325,7 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 				for (int j = 0; j < n; j++)
 					bs_set(tmp, s + (size_t)j);
 			}
+			uint64_t *in = lin + g * w;
 			if (memcmp(tmp, in, w * sizeof *tmp)) {
 				memcpy(in, tmp, w * sizeof *tmp);
 				changed = true;
@@ -272,70 +333,45 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 		}
 	}
 
-	/* Slots by physical dword (CSR), to find who else sits where a def writes. */
+	/* Interference: per instruction, stamp each physical dword with the slot
+	 * live in it after the instruction (other than the ones it writes), then
+	 * test the dwords the defs write. */
 	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
-	size_t *kstart = xcalloc(nkeys + 2, sizeof *kstart);
-	for (size_t s = 0; s < k.nslots; s++) {
-		long key = slot_key(&k, s);
-		if (key >= 0 && key < (long)nkeys)
-			kstart[key + 1]++;
-	}
-	for (size_t i = 0; i < nkeys; i++)
-		kstart[i + 1] += kstart[i];
-	size_t *kfill = xmalloc((nkeys + 1) * sizeof *kfill), *kslots = xmalloc((k.nslots + 1) * sizeof *kslots);
-	memcpy(kfill, kstart, nkeys * sizeof *kfill);
-	for (size_t s = 0; s < k.nslots; s++) {
-		long key = slot_key(&k, s);
-		if (key >= 0 && key < (long)nkeys)
-			kslots[kfill[key]++] = s;
-	}
+	size_t *stamp = xcalloc(nkeys, sizeof *stamp), *occ = xcalloc(nkeys, sizeof *occ);
 	char a[48], b[48];
 	for (size_t g = 0; g < ni; g++) {
 		const MInst *mi = ins[g];
-		const uint64_t *out = lout + g * w;
+		/* what the defs write is left out: any stamp on their dwords is then
+		 * another value's */
+		live_after(&k, g, tmp);
+		for (int d = 0; d < mi->ndef; d++) {
+			size_t s;
+			int n = slots(&k, mi->def[d], &s);
+			for (int j = 0; j < n; j++)
+				bs_clr(tmp, s + (size_t)j);
+		}
+		occupy(&k, tmp, g + 1, stamp, occ, false);
 		for (int d = 0; d < mi->ndef; d++) {
 			size_t s;
 			int n = slots(&k, mi->def[d], &s);
 			for (int j = 0; j < n; j++) {
 				long key = slot_key(&k, s + (size_t)j);
-				if (key < 0 || key >= (long)nkeys)
+				if (key < 0 || stamp[key] != g + 1 || slot_value(&k, occ[key]) == slot_value(&k, s + (size_t)j))
 					continue;
-				for (size_t x = kstart[key]; x < kstart[key + 1]; x++) {
-					size_t o = kslots[x];
-					if (slot_value(&k, o) == slot_value(&k, s + (size_t)j) || !bs_get(out, o))
-						continue;
-					slot_name(&k, s + (size_t)j, a, sizeof a);
-					slot_name(&k, o, b, sizeof b);
-					report(&k, iblock[g], (size_t)(g - (size_t)bfirst[iblock[g]]),
-						"writes %s into %c%ld while %s, which lives there too, is live", a,
-						file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
-				}
+				slot_name(&k, s + (size_t)j, a, sizeof a);
+				slot_name(&k, occ[key], b, sizeof b);
+				report(&k, iblock[g], (size_t)(g - (size_t)bfirst[iblock[g]]),
+					"writes %s into %c%ld while %s, which lives there too, is live", a,
+					file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
 			}
 		}
 	}
 	long e = entry_of(pre, bfirst, 0);
-	if (e >= 0) {
-		const uint64_t *in = lin + (size_t)e * w;
-		for (size_t s = 0; s < k.nslots; s++) {
-			long key = slot_key(&k, s);
-			if (!bs_get(in, s) || key < 0 || key >= (long)nkeys)
-				continue;
-			for (size_t x = kstart[key]; x < kstart[key + 1]; x++) {
-				size_t o = kslots[x];
-				if (o <= s || slot_value(&k, o) == slot_value(&k, s) || !bs_get(in, o))
-					continue;
-				slot_name(&k, s, a, sizeof a);
-				slot_name(&k, o, b, sizeof b);
-				report(&k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
-					key % RA_MAX_PHYS);
-			}
-		}
-	}
-	free(kstart);
-	free(kfill);
-	free(kslots);
+	if (e >= 0)
+		occupy(&k, lin + (size_t)e * w, ni + 1, stamp, occ, true);
+	free(stamp);
+	free(occ);
 	free(lin);
-	free(lout);
 	free(tmp);
 	free(ins);
 	free(iblock);
@@ -345,6 +381,8 @@ out:
 		buf_printf(msg, "regalloc check: %s: %d more problems\n", pre->name, k.n - MAX_REPORTS);
 	free(k.vbase);
 	free(k.vown);
+	free(k.fslot);
+	free(k.fkey);
 	return k.n;
 }
 

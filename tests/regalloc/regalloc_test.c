@@ -334,9 +334,11 @@ START_TEST(checker_catches_wrong_assignments)
 	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
 	move_vreg(&ra, L.f, L.t3, t3);
 	ck_assert_int_eq(check_msg(&ra, L.f, &m), 0);
-	/* a value in the fixed v0 while v0 is still to be read */
+	/* tid moved onto acc's v0: acc's first def clobbers tid */
 	move_vreg(&ra, L.f, L.tid, 0);
 	ck_assert_int_gt(check_msg(&ra, L.f, &m), 0);
+	snprintf(want, sizeof want, "writes %%%u.0 into v0 while %%%u.0, which lives there too", L.acc, L.tid);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
 	move_vreg(&ra, L.f, L.tid, 1);
 	/* a misaligned tuple, and one past the counted registers */
 	move_vreg(&ra, L.f, L.acc4, 1);
@@ -359,6 +361,29 @@ START_TEST(checker_catches_wrong_assignments)
 	buf_free(&m);
 	regassign_free(&ra);
 	mfunc_free(L.f);
+}
+END_TEST
+
+START_TEST(checker_catches_clobbered_fixed_registers)
+{
+	/* a = 1; b = a + v0: a must not take v0, which is read after a's def */
+	MFunc *f = mfunc_new("fixed", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t a = mfunc_vreg(f, RC_V1), c = mfunc_vreg(f, RC_V1);
+	i1(b, EI_V_MOV_B32, vv(a), mo_imm(1));
+	i2(b, EI_V_ADD_U32, vv(c), vv(a), mo_preg(0, RC_V1));
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	ck_assert_uint_eq(ra.phys[a], 1);
+	ck_assert_uint_eq(ra.phys[c], 2); /* v0 and v1 are read where c is written */
+	Buf m = {0};
+	move_vreg(&ra, f, a, 0);
+	ck_assert_int_eq(check_msg(&ra, f, &m), 1);
+	ck_assert_str_eq(buf_cstr(&m), "regalloc check: fixed: block 0 inst 0 (v_mov_b32): writes %0.0 into v0 while "
+				       "fixed v0, which lives there too, is live\n");
+	buf_free(&m);
+	regassign_free(&ra);
+	mfunc_free(f);
 }
 END_TEST
 
@@ -506,6 +531,7 @@ int main(void)
 	tcase_add_test(t, out_of_registers_names_kernel_file_and_pressure);
 	tcase_add_test(t, pipeline_entry_reports_through_compile_error);
 	tcase_add_test(t, checker_catches_wrong_assignments);
+	tcase_add_test(t, checker_catches_clobbered_fixed_registers);
 	tcase_add_test(t, checker_catches_mfma_overlap);
 	tcase_add_test(t, verify_definitions_on_every_path);
 	tcase_add_test(t, verify_tuple_dwords_and_tied_defs);
