@@ -38,6 +38,9 @@ long long opt_int(const char *name, const char *value);
  * failure. Returns 0 or 1 (errors already reported). */
 typedef struct Kernel Kernel;
 typedef struct CompileOptions CompileOptions;
+/* `-D SYM=VAL` (or `-DSYM=VAL`) at argv[*i] into o; false if argv[*i] is
+ * not a -D option. Bad forms are usage errors. */
+bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
 typedef struct Diag Diag;
 int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
 	const CompileOptions *o, const char *llvm_mc, Diag *d);

@@ -120,6 +120,22 @@ int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const ch
 	return compile_files(k, in, out, launch, o, llvm_mc, d, NULL, 0);
 }
 
+bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
+{
+	const char *a = argv[*i];
+	if (strncmp(a, "-D", 2) != 0)
+		return false;
+	const char *d = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+	const char *eq = d ? strchr(d, '=') : NULL;
+	if (!eq || eq == d)
+		usage_err("-D needs SYM=VAL");
+	if (o->ndefs == MAX_DEFS)
+		usage_err("at most %d -D options", MAX_DEFS);
+	o->def_name[o->ndefs] = intern_n(d, (size_t)(eq - d));
+	o->def_val[o->ndefs++] = opt_int("-D", eq + 1);
+	return true;
+}
+
 int cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
@@ -142,15 +158,8 @@ int cmd_compile(int argc, char **argv)
 			mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--llvm-mc", &v)) {
 			llvm_mc = v;
-		} else if (strncmp(a, "-D", 2) == 0) {
-			const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-			const char *eq = d ? strchr(d, '=') : NULL;
-			if (!eq || eq == d)
-				usage_err("-D needs SYM=VAL");
-			if (o.ndefs == MAX_DEFS)
-				usage_err("at most %d -D options", MAX_DEFS);
-			o.def_name[o.ndefs] = intern_n(d, (size_t)(eq - d));
-			o.def_val[o.ndefs++] = opt_int("-D", eq + 1);
+		} else if (opt_define(argc, argv, &i, &o)) {
+			continue;
 		} else if (a[0] == '-' && a[1]) {
 			usage_err("compile: unknown option '%s'", a);
 		} else if (in) {

@@ -79,17 +79,8 @@ int cmd_dump_indices(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		if (strncmp(a, "-D", 2) == 0) {
-			const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-			const char *eq = d ? strchr(d, '=') : NULL;
-			if (!eq || eq == d)
-				usage_err("-D needs SYM=VAL");
-			if (o.ndefs == MAX_DEFS)
-				usage_err("at most %d -D options", MAX_DEFS);
-			o.def_name[o.ndefs] = intern_n(d, (size_t)(eq - d));
-			o.def_val[o.ndefs++] = opt_int("-D", eq + 1);
+		if (opt_define(argc, argv, &i, &o))
 			continue;
-		}
 		if (a[0] == '-' && a[1])
 			usage_err("dump-indices: unknown option '%s'", a);
 		if (path)
