@@ -364,6 +364,41 @@ START_TEST(checker_catches_wrong_assignments)
 }
 END_TEST
 
+START_TEST(empty_and_unreachable_blocks)
+{
+	/* b0: x = 5, i = 0; b1 (empty loop header) falls into b2: y = x + 1
+	 * (dead), i++, loop to b1; b3: read x; b4 unreachable after s_endpgm
+	 * reads an undefined value — mir_verify does not judge dead code */
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *b0 = mfunc_block(f, NULL), *b2, *b3, *b4;
+	mfunc_block(f, ".Lhead");
+	b2 = mfunc_block(f, NULL);
+	b3 = mfunc_block(f, NULL);
+	b4 = mfunc_block(f, NULL);
+	uint32_t x = mfunc_vreg(f, RC_V1), i = mfunc_vreg(f, RC_S1), y = mfunc_vreg(f, RC_V1), z = mfunc_vreg(f, RC_V1);
+	uint32_t u = mfunc_vreg(f, RC_V1);
+	i1(b0, EI_V_MOV_B32, vv(x), mo_imm(5));
+	i1(b0, EI_S_MOV_B32, sv(i), mo_imm(0));
+	i2(b2, EI_V_ADD_U32, vv(y), mo_imm(1), vv(x));
+	i2(b2, EI_S_ADD_U32, sv(i), sv(i), mo_imm(1));
+	cmp(b2, EI_S_CMP_LT_U32, sv(i), mo_imm(4));
+	mblock_branch(b2, EI_S_CBRANCH_SCC1, 1);
+	i1(b3, EI_V_MOV_B32, vv(z), vv(x));
+	mblock_add(b3, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	i1(b4, EI_V_MOV_B32, vv(z), vv(u));
+	Liveness lv;
+	fill_liveness(&lv, f);
+	ck_assert(bs_get(lv.in + 1 * lv.words, lv.vbase[x]) && bs_get(lv.in + 1 * lv.words, lv.vbase[i]));
+	ck_assert_int_eq(lv.bstart[1], lv.bend[1]); /* the empty block owns one position */
+	liveness_free(&lv);
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	ck_assert_uint_ne(ra.phys[y], ra.phys[x]);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
 START_TEST(checker_catches_clobbered_fixed_registers)
 {
 	/* a = 1; b = a + v0: a must not take v0, which is read after a's def */
@@ -530,6 +565,7 @@ int main(void)
 	tcase_add_test(t, mfma_result_avoids_its_sources);
 	tcase_add_test(t, out_of_registers_names_kernel_file_and_pressure);
 	tcase_add_test(t, pipeline_entry_reports_through_compile_error);
+	tcase_add_test(t, empty_and_unreachable_blocks);
 	tcase_add_test(t, checker_catches_wrong_assignments);
 	tcase_add_test(t, checker_catches_clobbered_fixed_registers);
 	tcase_add_test(t, checker_catches_mfma_overlap);
