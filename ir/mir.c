@@ -150,7 +150,7 @@ const char *mop_name(MOp op)
 	return emu_inst_info[op].name;
 }
 
-MClass mir_class(MOp op)
+static MClass class_of_row(MOp op)
 {
 	const EmuInstInfo *r = &emu_inst_info[op];
 	switch (r->fmt) {
@@ -174,6 +174,16 @@ MClass mir_class(MOp op)
 			return MC_MFMA;
 		return (r->flags & EIF_TRANS) ? MC_TRANS : MC_VALU;
 	}
+}
+
+/* Rows are const: classify each once (the SOPP rows compare names). */
+MClass mir_class(MOp op)
+{
+	static uint8_t cache[EI_COUNT]; /* class + 1; 0 = not yet */
+	check_that(op < EI_COUNT);
+	if (!cache[op])
+		cache[op] = (uint8_t)(class_of_row(op) + 1);
+	return (MClass)(cache[op] - 1);
 }
 
 int mir_latency(MOp op)

@@ -170,12 +170,14 @@ int check_allocation(Compile *c, Buf *msg);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(Compile *c);
+/* ---- waitcnt_check.c ---- */
 /* The independent checker: re-derives the waits every read needs from the
  * final instruction stream; returns unmet requirements (appended to msg). */
 int check_waitcnt(const MFunc *f, Buf *msg);
 
 /* ---- hazards.c ---- */
 void resolve_hazards(Compile *c);
+/* ---- hazard_check.c ---- */
 /* The independent checker: every hazard rule re-derived from the final
  * stream; returns unmet requirements (appended to msg). */
 int check_hazards(const MFunc *f, Buf *msg);
