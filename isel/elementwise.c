@@ -19,7 +19,7 @@
 
 #include "isel.h"
 
-static bool same_index(Compile *c, const NodeIndex *a, const NodeIndex *b)
+static bool same_index(const NodeIndex *a, const NodeIndex *b)
 {
 	if (a == b)
 		return true;
@@ -29,7 +29,6 @@ static bool same_index(Compile *c, const NodeIndex *a, const NodeIndex *b)
 		if (a->d[i].dim != b->d[i].dim || a->d[i].coord != b->d[i].coord || a->d[i].size != b->d[i].size ||
 			a->d[i].copies != b->d[i].copies || a->d[i].step != b->d[i].step)
 			return false;
-	(void)c;
 	return true;
 }
 
@@ -37,7 +36,7 @@ TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
 	Compile *c = s->c;
 	SymCtx *sc = c->k->sc;
-	if (same_index(c, v->ix, ix))
+	if (same_index(v->ix, ix))
 		return (TVal *)v;
 	const NodeIndex *vx = v->ix;
 	if (!vx || (dtype_size(v->dtype) == 2 && (v->packed || ix->epc % 2 == 0))) {
@@ -87,7 +86,7 @@ static bool select_binary(Isel *s, Op *op)
 	if (!(a = tval_gather(s, a, ix, op)) || !(b = tval_gather(s, b, ix, op)))
 		return true; /* reported */
 	MOp f16 = 0, f32 = 0;
-	bool div = false, swap = false;
+	bool div = false;
 	switch (op->kind) {
 	case OP_ADD: f16 = EI_V_PK_ADD_F16; f32 = EI_V_ADD_F32; break;
 	case OP_SUB: f32 = EI_V_SUB_F32; break;
@@ -97,7 +96,6 @@ static bool select_binary(Isel *s, Op *op)
 	case OP_MINIMUM: f16 = EI_V_PK_MIN_F16; f32 = EI_V_MIN_F32; break;
 	default: return false;
 	}
-	(void)swap;
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;

@@ -268,6 +268,20 @@ static bool supported_dtype(Isel *s, Op *op, DType t)
 	return false;
 }
 
+/* The dword holding element e of v (TVal's packing rule). */
+static int elem_dword(const TVal *v, int64_t e) { return (int)(v->packed ? e / 2 : e); }
+
+/* Whether copy cn of the plan is one wide access for v; if so, its first
+ * dword *d0 and dword count *nd. */
+static bool wide_run(const Plan *p, const TVal *v, int64_t cn, int *d0, int *nd)
+{
+	if (!p->run_ok[cn] || (dtype_size(v->dtype) != 4 && !v->packed))
+		return false;
+	*d0 = elem_dword(v, cn * p->epc);
+	*nd = elem_dword(v, p->epc);
+	return true;
+}
+
 void select_read(Isel *s, Op *op)
 {
 	Value *mem = op->args[0];
@@ -283,9 +297,9 @@ void select_read(Isel *s, Op *op)
 	base_offsets(s, op, &p, &soff, &voff);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
-		if (p.run_ok[cn] && (es == 4 || v->packed)) {
+		int d0, nd;
+		if (wide_run(&p, v, cn, &d0, &nd)) {
 			MOpnd vo = masked_offset(s, op, voff, e0);
-			int nd = (int)(es == 4 ? p.epc : p.epc / 2), d0 = (int)(es == 4 ? cn * p.epc : cn * p.epc / 2);
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
 				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
@@ -302,7 +316,7 @@ void select_read(Isel *s, Op *op)
 			MOpnd vo = masked_offset(s, op, voff, el);
 			int64_t imm = el->delta * es;
 			if (es == 4 || !v->packed || e % 2 == 0) {
-				int di = (int)(es == 4 || !v->packed ? e : e / 2);
+				int di = elem_dword(v, e);
 				v->d[di] = isel_v1(s);
 				mubuf(s, es == 4 ? EI_BUFFER_LOAD_DWORD : EI_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
 					soff, imm, 0);
@@ -338,9 +352,9 @@ void select_write(Isel *s, Op *op)
 	base_offsets(s, op, &p, &soff, &voff);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
-		if (p.run_ok[cn] && (es == 4 || v->packed)) {
+		int d0, nd;
+		if (wide_run(&p, v, cn, &d0, &nd)) {
 			MOpnd vo = masked_offset(s, op, voff, e0);
-			int nd = (int)(es == 4 ? p.epc : p.epc / 2), d0 = (int)(es == 4 ? cn * p.epc : cn * p.epc / 2);
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
 				mubuf(s, store_op(w), true, tuple_of(s, v, d0 + d, w), vo, desc, soff, e0->delta * es + 4 * d,
@@ -356,7 +370,7 @@ void select_write(Isel *s, Op *op)
 			MOpnd vo = masked_offset(s, op, voff, el);
 			bool hi = es == 2 && v->packed && e % 2;
 			MOp sop = es == 4 ? EI_BUFFER_STORE_DWORD : hi ? EI_BUFFER_STORE_SHORT_D16_HI : EI_BUFFER_STORE_SHORT;
-			mubuf(s, sop, true, v->d[es == 4 || !v->packed ? e : e / 2], vo, desc, soff, el->delta * es, 0);
+			mubuf(s, sop, true, v->d[elem_dword(v, e)], vo, desc, soff, el->delta * es, 0);
 		}
 	}
 }

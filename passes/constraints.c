@@ -3,8 +3,7 @@
  *
  * Algorithm (Wave's distribution model, DESIGN.md, wave-dsl.md §2):
  *   - each workgroup constraint on dim D with tile T and workgroup_dim g
- *     gives grid[g] = ceil(size(D) / T); the tile is partial (bounds
- *     needed) when T does not divide size(D);
+ *     gives grid[g] = ceil(size(D) / T) (bounds are isel's: memory.c);
  *   - the wave constraint on D (default: the workgroup tile) gives
  *     waves[g] = T / wave_tile, unless the hardware constraint fixes
  *     waves_per_block; a workgroup dim no constraint names gets
@@ -113,7 +112,6 @@ void analyze_constraints(Compile *c)
 				d->wg_dim, hw->waves_per_block[d->wg_dim], d->waves, sym_name(d->dim));
 			return;
 		}
-		d->partial = d->size % d->wg_tile != 0;
 		if (wc && wc->wave_id) {
 			compile_error(c, wc->loc, "%s: explicit wave ids are not compiled yet", wc->path);
 			return;

@@ -42,7 +42,6 @@ typedef struct DimDist {
 	int wg_dim;      /* workgroup grid dimension 0..2 */
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
-	bool partial;    /* the tile does not divide size: bounds needed */
 } DimDist;
 
 /* A loop from a tiling constraint (constraints.c): the iterate op over dim
