@@ -141,8 +141,13 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		bool ok = true;
 		for (int64_t j = 1; j < ix->epc && ok; j++)
 			ok = p->el[cn * ix->epc + j].delta == p->el[cn * ix->epc].delta + j;
-		const Elem *e0 = &p->el[cn * ix->epc];
-		if (ok && ix->epc > 1 && (e0->nconds || e0->never)) {
+		/* e0 in bounds says nothing of the others (N=255: 252 is, 255 is
+		 * not); unless every element is proved in bounds, the run must
+		 * be aligned to the dim's size so that e0 decides for all */
+		bool bounded = false;
+		for (int64_t j = 0; j < ix->epc; j++)
+			bounded |= p->el[cn * ix->epc + j].nconds || p->el[cn * ix->epc + j].never;
+		if (ok && ix->epc > 1 && bounded) {
 			for (int k = 0; k < ix->ndims && ok; k++) {
 				const DimIndex *di = &ix->d[k];
 				if (di->size <= 1)

@@ -91,9 +91,12 @@ void select_reduce(Isel *s, Op *op)
 	for (int64_t e = 0; e < v->n; e++)
 		x[e] = v->d[e];
 	/* 2. the thread's elements, pairwise */
-	for (int64_t n = v->n; n > 1; n = (n + 1) / 2)
+	for (int64_t n = v->n; n > 1; n = (n + 1) / 2) {
 		for (int64_t i = 0; i < n / 2; i++)
 			x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
+		if (n % 2)
+			x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
+	}
 	MOpnd acc = expr_to_vgpr(s, x[0]);
 	/* 3. across lanes */
 	int64_t st[64], lanes = MIN(64, c->wg_size[0]);

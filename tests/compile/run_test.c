@@ -97,6 +97,29 @@ START_TEST(bad_usage_and_unsupported_kernels)
 }
 END_TEST
 
+/* In-range edits of the examples that compiled with exit 0 and gave wrong
+ * results (issue 9): a run whose first element was proved in bounds but
+ * whose last was not (gemm K=61..63, 95; reduce N=255, reduce_max N=127)
+ * read past the row as one wide access; an odd number of elements per lane
+ * (BLOCK_N 192, 384; N=300, 777) dropped one from the lane's sum. */
+static const char *const edits[] = {"gemm_global.json -D K=63", "gemm_global.json -D K=61 -D M=64 -D N=64",
+	"gemm_global.json -D K=95", "gemm_global_32x32x8.json -D K=63", "reduce_sum.json -D N=192",
+	"reduce_sum.json -D N=255", "reduce_sum.json -D N=300", "reduce_sum.json -D N=777",
+	"reduce_sum.json -D BLOCK_N=192", "reduce_sum.json -D BLOCK_N=384", "reduce_max.json -D N=127",
+	"reduce_max.json -D N=192", "reduce_block.json -D ELEMS_PER_WAVE=192"};
+
+START_TEST(edited_example_passes)
+{
+	const char *edit = edits[_i / 2], *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char args[256];
+	snprintf(args, sizeof args, "run examples/%s --mcpu %s --seed %d", edit, mcpu, 11 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	ck_assert_ptr_null(strstr(r.out, "FAIL"));
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compile/run");
@@ -108,6 +131,7 @@ int main(void)
 	tcase_add_test(tc, emulator_failure_is_reported);
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_test(tc, bad_usage_and_unsupported_kernels);
+	tcase_add_loop_test(tc, edited_example_passes, 0, (int)(2 * ARRAY_LEN(edits)));
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
