@@ -47,11 +47,14 @@ void select_register(Isel *s, Op *op)
 	memcpy(&bits, &f, 4);
 	TVal *v = tval_new(s, DT_F32, ix->ncopies * ix->epc, ix);
 	int w = (int)ix->epc;
+	/* an accumulator copy is one tuple (the MFMA's srcC/dst, 4 or 16
+	 * dwords); elsewhere each element is its own VGPR, as a run of up to
+	 * MAX_EPC elements has no tuple class */
+	bool tuple = c->mode == IM_MMA && w > 1;
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
-		RegClass rc = rc_make(RF_VGPR, w);
-		uint32_t r = w > 1 ? mfunc_vreg(s->f, rc) : 0;
+		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(RF_VGPR, w)) : 0;
 		for (int k = 0; k < w; k++) {
-			MOpnd d = w > 1 ? mo_vsub(r, k, RC_V1) : isel_v1(s), u = mo_imm(bits);
+			MOpnd d = tuple ? mo_vsub(r, k, RC_V1) : isel_v1(s), u = mo_imm(bits);
 			mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
 			v->d[cn * w + k] = d;
 		}

@@ -18,6 +18,17 @@
  * c->wg_size. */
 #include "passes.h"
 
+/* What the hardware and the generated code can have; larger values are
+ * reported here, before later stages size tables or loops by them. */
+enum {
+	MAX_WORKGROUP = 1024,          /* work-items per workgroup */
+	MAX_LOOP_TRIPS = INT32_MAX,    /* the loop counter is a 32-bit SGPR */
+};
+#define MAX_GRID_ITEMS 0xffffffffLL /* work-items per grid dim (the dispatch packet's u32) */
+
+/* ceil(a / b) for a >= 0, b > 0, without overflow near 2^63. */
+static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
 static DimDist *find_dist(Compile *c, const Sym *dim)
 {
 	for (int i = 0; i < c->ndist; i++)
@@ -53,7 +64,14 @@ static bool add_tiling(Compile *c, const Constraint *con)
 			(long long)t->size);
 		return false;
 	}
-	t->trips = (t->size + t->tile - 1) / t->tile;
+	t->trips = ceil_div(t->size, t->tile);
+	if (t->trips > MAX_LOOP_TRIPS) {
+		compile_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the 32-bit "
+					   "loop counter holds (%d)",
+			con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
+			(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
+		return false;
+	}
 	return true;
 }
 
@@ -106,7 +124,18 @@ void analyze_constraints(Compile *c)
 				(long long)d->wave_tile, (long long)d->wg_tile);
 			return;
 		}
-		d->waves = (int)(d->wg_tile / d->wave_tile);
+		/* waves along this dim, each 64 work-items along dim 0: more
+		 * than a workgroup can have is reported before the int below */
+		int64_t waves = d->wg_tile / d->wave_tile, per_wave = d->wg_dim == 0 ? tpw : 1;
+		if (waves > MAX_WORKGROUP / per_wave) {
+			compile_error(c, wc->loc, "%s: workgroup tile %lld over wave tile %lld gives %lld waves along %s "
+						  "(workgroup dim %d, %lld work-items each): a workgroup has at most %d "
+						  "work-items",
+				wc->path, (long long)d->wg_tile, (long long)d->wave_tile, (long long)waves,
+				sym_name(d->dim), d->wg_dim, (long long)per_wave, MAX_WORKGROUP);
+			return;
+		}
+		d->waves = (int)waves;
 		if (hw && hw->waves_per_block[d->wg_dim] && hw->waves_per_block[d->wg_dim] != d->waves) {
 			compile_error(c, hw->loc, "waves_per_block[%d] = %d differs from the %d waves the tiles of %s give",
 				d->wg_dim, hw->waves_per_block[d->wg_dim], d->waves, sym_name(d->dim));
@@ -129,7 +158,7 @@ void analyze_constraints(Compile *c)
 			return;
 		}
 		seen[d->wg_dim] = true;
-		c->grid[d->wg_dim] = (d->size + d->wg_tile - 1) / d->wg_tile;
+		c->grid[d->wg_dim] = ceil_div(d->size, d->wg_tile);
 		c->wg_size[d->wg_dim] = d->waves * (d->wg_dim == 0 ? tpw : 1);
 	}
 	for (int g = 0; g < 3; g++)
@@ -137,12 +166,26 @@ void analyze_constraints(Compile *c)
 			int w = hw && hw->waves_per_block[g] ? hw->waves_per_block[g] : 1;
 			c->wg_size[g] = w * (g == 0 ? tpw : 1);
 		}
-	int threads = c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
-	if (threads > 1024)
-		compile_error(c, kloc, "workgroup of %d work-items exceeds 1024", threads);
-	if (c->grid[0] > 0xffffffffLL || c->grid[1] > 0xffffLL || c->grid[2] > 0xffffLL)
-		compile_error(c, kloc, "grid %lld x %lld x %lld is too large", (long long)c->grid[0],
-			(long long)c->grid[1], (long long)c->grid[2]);
+	/* each factor is at most 1024 (the waves check), so the product fits */
+	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	if (threads > MAX_WORKGROUP) {
+		compile_error(c, kloc, "workgroup of %d x %d x %d = %lld work-items: at most %d are supported",
+			c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)threads, MAX_WORKGROUP);
+		return;
+	}
+	for (int i = 0; i < c->ndist; i++) {
+		const DimDist *d = &c->dist[i];
+		int g = d->wg_dim;
+		int64_t most = g == 0 ? MAX_GRID_ITEMS / c->wg_size[0] : 0xffff;
+		if (c->grid[g] > most) {
+			const Constraint *con = kernel_constraint(k, CON_WORKGROUP, d->dim);
+			compile_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "
+								 "grid dim %d: at most %lld are supported",
+				con ? con->path : "kernel", sym_name(d->dim), (long long)d->size, (long long)d->wg_tile,
+				(long long)c->grid[g], g, (long long)most);
+			return;
+		}
+	}
 }
 
 DimDist *compile_dist(Compile *c, const Sym *dim) { return find_dist(c, dim); }

@@ -39,7 +39,14 @@
 
 #include "passes.h"
 
-enum { MAX_EPC = 64 }; /* elements per copy, the bound given to $J */
+enum {
+	MAX_EPC = 64,     /* elements per copy, the bound given to $J */
+	/* elements of one value per thread: 16-bit ones packed two per
+	 * dword fill the 256 VGPRs of a lane at 512; more can never be
+	 * allocated, so they are reported here, before isel sizes its
+	 * tables by them */
+	MAX_THREAD_ELEMS = 512,
+};
 
 typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
 
@@ -158,9 +165,12 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 		extent = d->wave_tile;
 	else
 		extent = compile_int(x->c, di->dim, op->loc, sym_name(di->dim));
+	if (extent <= 0)
+		return; /* compile_int reported it */
+	/* di->size <= MAX_EPC here (new_index checks it first) */
 	if (x->c->mode == IM_READ_WRITE && di->size > 1 && vs < di->size * 64 && d && d->wg_dim == 0)
 		vs = di->size * 64; /* a run per lane covers vs: Wave's vector shape is the wave's extent */
-	di->copies = (extent + vs - 1) / vs;
+	di->copies = extent / vs + (extent % vs != 0);
 	di->step = vs;
 }
 
@@ -246,8 +256,17 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		if (c->mode != IM_MMA || role == R_NONE)
 			for (int j = i + 1; j < sh.rank; j++) {
 				int64_t vs = vector_shape(x, sh.dims[j]);
-				di->stride *= vs > 0 ? vs : 1;
+				if (__builtin_mul_overflow(di->stride, vs > 0 ? vs : 1, &di->stride)) {
+					compile_error(c, op->loc, "%s: the vector shapes of %s's inner dims multiply past 2^63",
+						op->path, sym_name(di->dim));
+					return NULL;
+				}
 			}
+		if (di->size > MAX_EPC) {
+			compile_error(c, op->loc, "%s: %lld elements of %s per thread in one run: at most %d are compiled yet",
+				op->path, (long long)di->size, sym_name(di->dim), MAX_EPC);
+			return NULL;
+		}
 		Sym *cs = constraint_start(x, op, di->dim);
 		di->start = sym_simplify(sc, sym_add(sc, di->start, cs), c->assume);
 		if (di->coord)
@@ -260,6 +279,13 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 			return NULL;
 		}
 		ni->epc *= di->size;
+		if (di->copies > MAX_THREAD_ELEMS / ni->epc / ni->ncopies) {
+			compile_error(c, op->loc, "%s: %s is covered by %lld copies of %lld element(s) per thread: one value "
+						  "of more than %d elements per thread does not fit in a lane's registers "
+						  "(smaller tiles or more waves)",
+				op->path, sym_name(di->dim), (long long)di->copies, (long long)di->size, MAX_THREAD_ELEMS);
+			return NULL;
+		}
 		ni->ncopies *= di->copies;
 	}
 	if (ni->epc > MAX_EPC) {
@@ -355,7 +381,7 @@ static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
 	DimDist *d = fast >= 0 ? compile_dist(x->c, sh.dims[fast]) : NULL;
 	if (!d)
 		return 1;
-	int64_t n = (d->wg_tile + x->c->wg_size[d->wg_dim] - 1) / x->c->wg_size[d->wg_dim];
+	int64_t t = x->c->wg_size[d->wg_dim], n = d->wg_tile / t + (d->wg_tile % t != 0);
 	return n > 1 ? n : 1;
 }
 
@@ -405,6 +431,34 @@ static void index_region(Ctx *x, Region *r)
 	}
 }
 
+/* The MFMA instruction of an MMA type, for messages. */
+static const char *mfma_name(MmaType t)
+{
+	return t == MMA_F32_16x16x16_F16 ? "v_mfma_f32_16x16x16_f16"
+	       : t == MMA_F32_32x32x8_F16 ? "v_mfma_f32_32x32x8_f16"
+					  : mma_info[t].name;
+}
+
+/* The loop over K advances by its tile while each trip's operands cover
+ * whole MMA K steps: a tile that is not a multiple of the MMA's K would
+ * overlap the next trip (counted twice) or skip part of it. One trip is
+ * safe: the window covers all of K and the rest reads as zero. */
+static bool check_mma_tiles(Ctx *x)
+{
+	Compile *c = x->c;
+	const MmaInfo *mi = &mma_info[x->mma];
+	TileLoop *t = compile_tile(c, x->kdim);
+	const Constraint *con = kernel_constraint(c->k, CON_TILING, x->kdim);
+	if (t && con && t->trips > 1 && t->tile % mi->k) {
+		compile_error(c, con->loc, "%s: tiling constraint on %s: %s = %lld is not a multiple of the MMA's K (%d) "
+					   "for %s; tiles that do not cover whole MMA steps are not supported",
+			con->path, sym_name(x->kdim), sym_str(c->k->sc, con->tile), (long long)t->tile, mi->k,
+			mfma_name(x->mma));
+		return false;
+	}
+	return true;
+}
+
 void analyze_indices(Compile *c)
 {
 	Kernel *k = c->k;
@@ -438,6 +492,8 @@ void analyze_indices(Compile *c)
 			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
 	}
+	if (c->mode == IM_MMA && !check_mma_tiles(&x))
+		return;
 	index_region(&x, k->body);
 }
 
