@@ -107,32 +107,44 @@ START_TEST(single_trip_k_tile_passes)
 }
 END_TEST
 
-/* A register of more elements per thread than a VGPR tuple holds (32 per
- * lane: BLOCK_N 2048) hit the MIR's register-class invariant (an internal
- * abort); each element is its own VGPR now. */
+/* A register of more elements per thread than a VGPR tuple holds hit the
+ * MIR's register-class invariant (an internal abort): N=70 in a workgroup
+ * tile of 64 along workgroup dim 1 (one work-item there: 64 elements per
+ * thread), or BLOCK_N 2048 along dim 0 (32). Each element is its own VGPR
+ * now. */
+static void write_fill(const char *path, int wg_dim, int block_n)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"{\"format\": \"wavecc-kernel/1\", \"name\": \"fill\",\n"
+		" \"symbols\": {\"N\": 70, \"BLOCK_N\": %d},\n"
+		" \"constraints\": [\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BLOCK_N\", \"workgroup_dim\": %d},\n"
+		"  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": \"BLOCK_N\"},\n"
+		"  {\"kind\": \"hardware\", \"threads_per_wave\": 64}],\n"
+		" \"arguments\": [{\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"N\"], \"address_space\": "
+		"\"global\", \"dtype\": \"f32\"}],\n"
+		" \"graph\": [\n"
+		"  {\"name\": \"r\", \"op\": \"register\", \"shape\": [\"N\"], \"dtype\": \"f32\", \"value\": 1.5},\n"
+		"  {\"name\": \"write\", \"op\": \"write\", \"register\": \"r\", \"memory\": \"c\"}]}\n",
+		block_n, wg_dim);
+	fclose(f);
+}
+
 START_TEST(wide_register_runs)
 {
 	const char *dir = test_tmpdir("reject_register");
 	char path[2048], args[4096];
-	snprintf(path, sizeof path, "%s/fill.json", dir);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs("{\"format\": \"wavecc-kernel/1\", \"name\": \"fill\",\n"
-	      " \"symbols\": {\"N\": 70, \"BLOCK_N\": 2048},\n"
-	      " \"constraints\": [\n"
-	      "  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BLOCK_N\", \"workgroup_dim\": 0},\n"
-	      "  {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": \"BLOCK_N\"},\n"
-	      "  {\"kind\": \"hardware\", \"threads_per_wave\": 64}],\n"
-	      " \"arguments\": [{\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"N\"], \"address_space\": "
-	      "\"global\", \"dtype\": \"f32\"}],\n"
-	      " \"graph\": [\n"
-	      "  {\"name\": \"r\", \"op\": \"register\", \"shape\": [\"N\"], \"dtype\": \"f32\", \"value\": 1.5},\n"
-	      "  {\"name\": \"write\", \"op\": \"write\", \"register\": \"r\", \"memory\": \"c\"}]}\n",
-		f);
-	fclose(f);
-	static const char *const defs[] = {"", "-D BLOCK_N=64", "-D BLOCK_N=1024", "-D N=3000 -D BLOCK_N=4096"};
-	for (size_t i = 0; i < ARRAY_LEN(defs); i++) {
-		snprintf(args, sizeof args, "run '%s' %s", path, defs[i]);
+	static const struct {
+		int wg_dim, block_n;
+		const char *defs;
+	} cases[] = {{1, 64, ""}, {1, 64, "-D N=3000"}, {0, 2048, ""}, {0, 64, ""}, {0, 1024, ""},
+		{0, 4096, "-D N=3000"}};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		snprintf(path, sizeof path, "%s/fill%zu.json", dir, i);
+		write_fill(path, cases[i].wg_dim, cases[i].block_n);
+		snprintf(args, sizeof args, "run '%s' %s --mcpu %s", path, cases[i].defs, i % 2 ? "gfx90a" : "gfx942");
 		CmdResult r = wavecc(args);
 		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out,
 			r.err);
