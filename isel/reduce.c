@@ -19,8 +19,9 @@
  *        16:   ds_swizzle_b32 swap 16 (within 32 lanes)
  *        32:   v_readlane of lanes 0 and 32, combined per lane;
  *      the combine is commutative, so all lanes end with identical bits;
- *   4. when the reduced dim is spread over the waves of a workgroup dim 0
- *      (its start depends on floor($T0/64)), each wave stores its value to
+ *   4. for a block reduction whose dim is spread over the waves of
+ *      workgroup dim 0 (its start depends on floor($T0/64)) — without
+ *      block each wave keeps its own window's result — each wave stores its value to
  *      an LDS slot, waits, meets the others at s_barrier and folds every
  *      wave's slot in wave order (so all waves agree);
  *   5. an init operand, if given, is combined last.
@@ -145,7 +146,10 @@ void select_reduce(Isel *s, Op *op)
 		}
 		cross |= sw != st[0];
 	}
-	if (cross) {
+	/* without block, the result is the wave's own window (the
+	 * interpreter's semantics; writing it where the waves would collide is
+	 * rejected by index analysis) */
+	if (cross && op->block) {
 		if (c->wg_size[1] * c->wg_size[2] > 1) {
 			compile_error(c, op->loc, "%s: a reduction across waves with waves along workgroup dims 1-2 is "
 						  "not compiled yet",

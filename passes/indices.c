@@ -431,6 +431,68 @@ static void index_region(Ctx *x, Region *r)
 	}
 }
 
+/* The reduction over dim that v's value comes from, or NULL (through the
+ * ops' operands and iterate outputs; seen marks visited values). */
+static const Op *reduced_over(Value *v, const Sym *dim, bool *seen)
+{
+	if (!v || v->kind != VAL_RESULT || seen[v->id])
+		return NULL;
+	seen[v->id] = true;
+	const Op *op = v->def;
+	if (op_is_reduce(op->kind) && op->dim == dim)
+		return op;
+	if (op->kind == OP_ITERATE) {
+		Op *out = vec_last(&op->body->ops);
+		return v->res_idx < out->nargs ? reduced_over(out->args[v->res_idx], dim, seen) : NULL;
+	}
+	for (int i = 0; i < op->nargs; i++) {
+		const Op *r = reduced_over(op->args[i], dim, seen);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* A reduction covers one window of its dim: a wave's tile, or with block
+ * the workgroup's (docs/interpreter.md). When the dim is split over more
+ * windows, each holds a different partial result; writing it to a tensor
+ * without that dim has every window write the same elements — a race on
+ * the hardware (the interpreter and the emulator keep the last window's
+ * result). Such writes are rejected. */
+static bool check_write_races(Compile *c, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body && !check_write_races(c, op->body))
+			return false;
+		if (op->kind != OP_WRITE)
+			continue;
+		Value *mem = op->args[1];
+		for (int d = 0; d < c->ndist; d++) {
+			const DimDist *dd = &c->dist[d];
+			bool in_mem = false;
+			for (int j = 0; j < mem->shape.rank; j++)
+				in_mem |= mem->shape.dims[j] == dd->dim;
+			if (in_mem || (c->grid[dd->wg_dim] <= 1 && dd->waves <= 1))
+				continue;
+			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
+			const Op *red = reduced_over(op->args[0], dd->dim, seen);
+			if (!red || (c->grid[dd->wg_dim] <= 1 && red->block))
+				continue;
+			bool wgs = c->grid[dd->wg_dim] > 1;
+			compile_error(c, op->loc, "%s: %s has no dim %s, but the %s %s reduces over %s and %s is split "
+						  "over %lld %s: each would write its partial result to the same elements of "
+						  "%s (a race); a reduction across %s is not supported%s",
+				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
+				sym_name(dd->dim), (long long)(wgs ? c->grid[dd->wg_dim] : dd->waves),
+				wgs ? "workgroups" : "waves", mem->name, wgs ? "workgroups" : "waves",
+				wgs ? "" : " without \"block\": true");
+			return false;
+		}
+	}
+	return true;
+}
+
 /* The MFMA instruction of an MMA type, for messages. */
 static const char *mfma_name(MmaType t)
 {
@@ -495,6 +557,8 @@ void analyze_indices(Compile *c)
 	if (c->mode == IM_MMA && !check_mma_tiles(&x))
 		return;
 	index_region(&x, k->body);
+	if (!c->failed)
+		check_write_races(c, k->body);
 }
 
 const DimIndex *index_dim(const NodeIndex *x, const Sym *d)

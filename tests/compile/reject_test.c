@@ -3,7 +3,8 @@
  * is unsupported), exit 1 and no output file; never a wrong kernel, an
  * overflow, an internal abort or a long loop (issue 9, "Bad input").
  *
- * Each case is an in-range or extreme edit of an example by -D, checked
+ * Each case is an in-range or extreme edit of an example (or of a kernel in
+ * tests/compile/data/) by -D, checked
  * with `wavecc compile` (the sanitizer build runs the same cases under
  * `make check-asan`, where an overflow aborts). */
 #include <stdlib.h>
@@ -26,56 +27,70 @@ typedef struct Reject {
 } Reject;
 
 #define P63 "9223372036854775807"
+#define K_TILE(v) \
+	{"examples/gemm_global.json -D BLOCK_K=" #v, "examples/gemm_global.json:28:5: error: ", \
+		"BLOCK_K = " #v " is not a multiple of the MMA's K (16)"}
 
 static const Reject rejects[] = {
 	/* a K tile that is not whole MMA steps: the loop would count part of
 	 * K twice (gave exit 0 and wrong results) */
-	{"gemm_global.json -D BLOCK_K=8", "examples/gemm_global.json:28:5: error: ",
+	{"examples/gemm_global.json -D BLOCK_K=8", "examples/gemm_global.json:28:5: error: ",
 		"constraints[2]: tiling constraint on K: BLOCK_K = 8 is not a multiple of the MMA's K (16) for "
 		"v_mfma_f32_16x16x16_f16"},
-	{"gemm_global.json -D BLOCK_K=24", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 24 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=1", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 1 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=3", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 3 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=5", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 5 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=31", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 31 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=33", "examples/gemm_global.json:28:5: error: ", "BLOCK_K = 33 is not a multiple"},
-	{"gemm_global.json -D BLOCK_K=127", "examples/gemm_global.json:28:5: error: ",
-		"BLOCK_K = 127 is not a multiple"},
-	{"gemm_global_32x32x8.json -D BLOCK_K=12", "examples/gemm_global_32x32x8.json:28:5: error: ",
+	K_TILE(24),
+	K_TILE(1),
+	K_TILE(3),
+	K_TILE(5),
+	K_TILE(31),
+	K_TILE(33),
+	K_TILE(127),
+	{"examples/gemm_global_32x32x8.json -D BLOCK_K=12", "examples/gemm_global_32x32x8.json:28:5: error: ",
 		"tiling constraint on K: BLOCK_K = 12 is not a multiple of the MMA's K (8) for v_mfma_f32_32x32x8_f16"},
 	/* grid = ceil(size / tile) near 2^63 (overflowed), and grids the
 	 * dispatch cannot have */
-	{"copy.json -D M=" P63, "examples/copy.json:22:5: error: ",
+	{"examples/copy.json -D M=" P63, "examples/copy.json:22:5: error: ",
 		"constraints[1]: M = " P63 " in tiles of 1 gives " P63 " workgroups along grid dim 1: at most 65535"},
-	{"copy.json -D N=" P63, "examples/copy.json:28:5: error: ",
+	{"examples/copy.json -D N=" P63, "examples/copy.json:28:5: error: ",
 		"workgroups along grid dim 0: at most 67108863 are supported"},
-	{"copy.json -D BLOCK_N=" P63, "examples/copy.json:68:5: error: ",
+	{"examples/copy.json -D BLOCK_N=" P63, "examples/copy.json:68:5: error: ",
 		"graph[0]: 144115188075855872 elements of N per thread in one run: at most 64"},
 	/* loop trip counts past the 32-bit counter (overflowed near 2^63) */
-	{"gemm_global.json -D K=" P63, "examples/gemm_global.json:28:5: error: ",
+	{"examples/gemm_global.json -D K=" P63, "examples/gemm_global.json:28:5: error: ",
 		"constraints[2]: tiling K = " P63 " by BLOCK_K = 32 gives 288230376151711744 loop trips"},
 	/* waves x 64 in an int: a workgroup tile of 2^31 and 2^32 (wrapped
 	 * to 0: a division by zero, a launch descriptor of workgroup_size 0) */
-	{"reduce_block.json -D BLOCK_N=2147483648", "examples/reduce_block.json:40:5: error: ",
+	{"examples/reduce_block.json -D BLOCK_N=2147483648", "examples/reduce_block.json:40:5: error: ",
 		"constraints[4]: workgroup tile 2147483648 over wave tile 256 gives 8388608 waves along N"},
-	{"reduce_block.json -D BLOCK_N=4294967296", "examples/reduce_block.json:40:5: error: ",
+	{"examples/reduce_block.json -D BLOCK_N=4294967296", "examples/reduce_block.json:40:5: error: ",
 		"a workgroup has at most 1024 work-items"},
-	{"reduce_block.json -D ELEMS_PER_WAVE=64 -D BLOCK_N=1088", "examples/reduce_block.json:40:5: error: ",
+	{"examples/reduce_block.json -D ELEMS_PER_WAVE=64 -D BLOCK_N=1088", "examples/reduce_block.json:40:5: error: ",
 		"gives 17 waves along N (workgroup dim 0, 64 work-items each): a workgroup has at most 1024"},
-	{"copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
+	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
 		"graph[0]: 67108864 elements of N per thread in one run: at most 64"},
 	/* expansion copies: more than a lane's registers, reported before isel
 	 * sizes tables by them (heap overflow at 2^36, 32 s at 2^24) */
-	{"gemm_global_32x32x8.json -D BLOCK_N=68719476736", "examples/gemm_global_32x32x8.json:87:5: error: ",
+	{"examples/gemm_global_32x32x8.json -D BLOCK_N=68719476736", "examples/gemm_global_32x32x8.json:87:5: error: ",
 		"graph[0]: N is covered by 1073741824 copies of 1 element(s) per thread: one value of more than 512"},
-	{"gemm_global_32x32x8.json -D BLOCK_N=16777216", "examples/gemm_global_32x32x8.json:87:5: error: ",
+	{"examples/gemm_global_32x32x8.json -D BLOCK_N=16777216", "examples/gemm_global_32x32x8.json:87:5: error: ",
 		"graph[0]: N is covered by 262144 copies"},
-	{"gemm_global.json -D BLOCK_M=4294967296", "examples/gemm_global.json:87:5: error: ",
+	{"examples/gemm_global.json -D BLOCK_M=4294967296", "examples/gemm_global.json:87:5: error: ",
 		"graph[0]: M is covered by 134217728 copies of 4 element(s) per thread"},
-	{"gemm_global.json -D BLOCK_K=" P63, "examples/gemm_global.json:108:9: error: ",
+	{"examples/gemm_global.json -D BLOCK_K=" P63, "examples/gemm_global.json:108:9: error: ",
 		"graph[1].body[0]: K is covered by 576460752303423488 copies"},
-	{"reduce_block.json -D BLOCK_M=" P63, "examples/reduce_block.json:78:5: error: ",
+	{"examples/reduce_block.json -D BLOCK_M=" P63, "examples/reduce_block.json:78:5: error: ",
 		"graph[0]: M is covered by " P63 " copies"},
+	/* a reduction's partial results (one per window) written where the
+	 * windows collide: a race on the hardware */
+	{"examples/reduce_sum.json -D BLOCK_N=64", "examples/reduce_sum.json:99:5: error: ",
+		"graph[4]: c has no dim N, but the sum graph[3] reduces over N and N is split over 4 workgroups: each "
+		"would write its partial result to the same elements of c (a race)"},
+	{"examples/reduce_sum.json -D BLOCK_N=192", "examples/reduce_sum.json:99:5: error: ",
+		"N is split over 2 workgroups: each would write its partial result"},
+	{"examples/reduce_block.json -D ELEMS_PER_WAVE=192", "examples/reduce_block.json:101:5: error: ",
+		"graph[4]: c has no dim N, but the sum graph[3] reduces over N and N is split over 2 workgroups"},
+	{"tests/compile/data/reduce_sum_waves.json", "tests/compile/data/reduce_sum_waves.json:100:5: error: ",
+		"N is split over 2 waves: each would write its partial result to the same elements of c (a race); a "
+		"reduction across waves is not supported without \"block\": true"},
 };
 
 START_TEST(rejected_with_location)
@@ -84,7 +99,7 @@ START_TEST(rejected_with_location)
 	const char *dir = test_tmpdir("reject");
 	char args[4096], out[2048], want[1024];
 	snprintf(out, sizeof out, "%s/k%d.co", dir, _i);
-	snprintf(args, sizeof args, "compile examples/%s -o '%s'", x->args, out);
+	snprintf(args, sizeof args, "compile %s -o '%s'", x->args, out);
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 1, "%s: status %d\n%s%s", args, r.status, r.out, r.err);
 	snprintf(want, sizeof want, "%s", x->where);
@@ -104,6 +119,27 @@ START_TEST(single_trip_k_tile_passes)
 	CmdResult r = wavecc("run examples/gemm_global.json -D K=100 -D BLOCK_K=127 --seed 5");
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "status %d\n%s%s", r.status, r.out, r.err);
 	cmd_result_free(&r);
+}
+END_TEST
+
+/* Without block, a reduction covers its wave's window (the interpreter's
+ * semantics): the compiled kernel combined the waves anyway (softmax with N
+ * over 2 or 4 waves gave wrong results); written back per window it is
+ * correct. */
+START_TEST(per_wave_reductions_pass)
+{
+	static const char *const runs[] = {"tests/compile/data/softmax_waves.json",
+		"tests/compile/data/softmax_waves.json -D WN=4", "tests/compile/data/softmax_waves.json -D N=300",
+		"tests/compile/data/softmax_waves.json -D BLOCK_N=128 --mcpu gfx90a",
+		"tests/compile/data/reduce_sum_waves.json -D WN=1"};
+	char args[4096];
+	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+		snprintf(args, sizeof args, "run %s --seed %zu", runs[i], 3 + i);
+		CmdResult r = wavecc(args);
+		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out,
+			r.err);
+		cmd_result_free(&r);
+	}
 }
 END_TEST
 
@@ -160,6 +196,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, rejected_with_location, 0, (int)ARRAY_LEN(rejects));
 	tcase_add_test(tc, single_trip_k_tile_passes);
+	tcase_add_test(tc, per_wave_reductions_pass);
 	tcase_add_test(tc, wide_register_runs);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
