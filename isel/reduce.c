@@ -7,7 +7,10 @@
  *      masked (zero) reads — Wave's semantics, which the reference
  *      interpreter defines (docs/interpreter.md, "Bounds"); a kernel that
  *      wants the identity there must mask (select) it itself;
- *   2. the thread's elements fold pairwise (a tree, for ILP);
+ *   2. the thread's elements fold pairwise (a tree, for ILP), separately
+ *      for each result copy: copies along the other dims (BLOCK_M > 1)
+ *      map one to one onto the result's, and steps 3-5 run per copy (an
+ *      LDS slot set of its own in step 4);
  *   3. the lanes that share a result are those whose start along the
  *      reduced dim differs: evaluating the start for lanes 0..63 gives the
  *      cluster size k (a power of two; lane l and l % k must agree on the
@@ -65,10 +68,80 @@ static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
 	return sym_is_int(sym_simplify(sc, sym_subs(sc, start, n, from, to), NULL), out);
 }
 
-void select_reduce(Isel *s, Op *op)
+/* Step 3: the butterfly across the `cluster` lanes that share a result. */
+static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
+{
+	for (int64_t m = 1; m < cluster; m *= 2) {
+		if (m == 1 || m == 2 || m == 4 || m == 8) {
+			static const uint16_t ctrl[] = {[1] = 0xb1, [2] = 0x4e, [4] = 0x141, [8] = 0x140};
+			acc = combine(s, kind, acc, acc, ctrl[m]);
+		} else if (m == 16) {
+			MOpnd t = isel_v1(s);
+			MInst *in = mblock_add(s->b, EI_DS_SWIZZLE_B32, 1, &t, 1, &acc);
+			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
+			acc = combine(s, kind, t, acc, 0);
+		} else {
+			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+			MOpnd u[2] = {acc, mo_imm(0)};
+			mblock_add(s->b, EI_V_READLANE_B32, 1, &lo, 2, u);
+			u[1] = mo_imm(32);
+			mblock_add(s->b, EI_V_READLANE_B32, 1, &hi, 2, u);
+			acc = combine(s, kind, lo, expr_to_vgpr(s, hi), 0);
+		}
+	}
+	return acc;
+}
+
+/* Step 4: every wave's value through its LDS slot at base + 4 * wave. */
+static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base)
 {
 	Compile *c = s->c;
 	SymCtx *sc = c->k->sc;
+	Sym *wid = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
+	MOpnd addr = expr_to_vgpr(s, expr_lower(s, slot, op->loc));
+	MOpnd u[2] = {addr, acc};
+	mblock_add(s->b, EI_DS_WRITE_B32, 0, NULL, 2, u);
+	MInst *w = mblock_add(s->b, EI_S_WAITCNT, 0, NULL, 0, NULL);
+	w->lgkmcnt = 0; /* the slot is written before the others may read it */
+	mblock_add(s->b, EI_S_BARRIER, 0, NULL, 0, NULL);
+	MOpnd a0 = expr_to_vgpr(s, mo_imm(base));
+	MOpnd got = {0};
+	for (int i = 0; i < waves; i++) {
+		MOpnd t = isel_v1(s);
+		MInst *in = mblock_add(s->b, EI_DS_READ_B32, 1, &t, 1, &a0);
+		in->offset = 4 * i;
+		got = i ? combine(s, op->kind, got, t, 0) : t;
+	}
+	return got;
+}
+
+/* The result copy of source copy cn: its copy numbers along the result's
+ * dims (row-major, as indices.c numbers copies); -1 if the result lacks a
+ * dim along which the source has copies, other than the reduced one. */
+static int64_t result_copy(const NodeIndex *ix, const NodeIndex *rx, int k, int64_t cn)
+{
+	int64_t along[MAX_DIMS];
+	for (int i = ix->ndims - 1; i >= 0; i--) {
+		along[i] = cn % ix->d[i].copies;
+		cn /= ix->d[i].copies;
+	}
+	int64_t r = 0;
+	for (int q = 0; q < rx->ndims; q++) {
+		int p = -1;
+		for (int i = 0; i < ix->ndims; i++)
+			if (ix->d[i].dim == rx->d[q].dim)
+				p = i;
+		if (p < 0 || p == k || ix->d[p].copies != rx->d[q].copies || ix->d[p].step != rx->d[q].step)
+			return -1;
+		r = r * rx->d[q].copies + along[p];
+	}
+	return r;
+}
+
+void select_reduce(Isel *s, Op *op)
+{
+	Compile *c = s->c;
 	const TVal *v = s->val[op->args[0]->id];
 	const NodeIndex *rx = c->index[op->id];
 	if (!v || !rx)
@@ -82,24 +155,19 @@ void select_reduce(Isel *s, Op *op)
 	for (int i = 0; ix && i < ix->ndims; i++)
 		if (ix->d[i].dim == op->dim)
 			k = i;
-	if (k < 0 || rx->ncopies != 1 || rx->epc != 1 || ix->ncopies != ix->d[k].copies) {
+	/* each source copy feeds one result copy: copies along the other
+	 * dims (BLOCK_M > 1) map one to one, the reduced dim's fold */
+	int64_t *dst = k >= 0 ? ARENA_NEWN(&c->arena, int64_t, ix->ncopies) : NULL;
+	bool ok = k >= 0 && rx->epc == 1 && ix->ncopies == rx->ncopies * ix->d[k].copies;
+	for (int64_t cn = 0; ok && cn < ix->ncopies; cn++)
+		ok = (dst[cn] = result_copy(ix, rx, k, cn)) >= 0;
+	if (!ok) {
 		compile_error(c, op->loc, "%s: this reduction's layout (elements along dims other than %s) is not "
 					  "compiled yet",
 			op->path, sym_name(op->dim));
 		return;
 	}
-	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
-	for (int64_t e = 0; e < v->n; e++)
-		x[e] = v->d[e];
-	/* 2. the thread's elements, pairwise */
-	for (int64_t n = v->n; n > 1; n = (n + 1) / 2) {
-		for (int64_t i = 0; i < n / 2; i++)
-			x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
-		if (n % 2)
-			x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
-	}
-	MOpnd acc = expr_to_vgpr(s, x[0]);
-	/* 3. across lanes */
+	/* 3. which lanes share a result */
 	int64_t st[64], lanes = MIN(64, c->wg_size[0]);
 	for (int64_t l = 0; l < lanes; l++)
 		if (!start_at(c, ix->d[k].start, l, &st[l])) {
@@ -116,25 +184,7 @@ void select_reduce(Isel *s, Op *op)
 			break;
 		cluster *= 2;
 	}
-	for (int64_t m = 1; m < cluster; m *= 2) {
-		if (m == 1 || m == 2 || m == 4 || m == 8) {
-			static const uint16_t ctrl[] = {[1] = 0xb1, [2] = 0x4e, [4] = 0x141, [8] = 0x140};
-			acc = combine(s, op->kind, acc, acc, ctrl[m]);
-		} else if (m == 16) {
-			MOpnd t = isel_v1(s);
-			MInst *in = mblock_add(s->b, EI_DS_SWIZZLE_B32, 1, &t, 1, &acc);
-			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
-			acc = combine(s, op->kind, t, acc, 0);
-		} else {
-			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
-			MOpnd u[2] = {acc, mo_imm(0)};
-			mblock_add(s->b, EI_V_READLANE_B32, 1, &lo, 2, u);
-			u[1] = mo_imm(32);
-			mblock_add(s->b, EI_V_READLANE_B32, 1, &hi, 2, u);
-			acc = combine(s, op->kind, lo, expr_to_vgpr(s, hi), 0);
-		}
-	}
-	/* 4. across the waves of the workgroup */
+	/* 4. which waves share a result */
 	int waves = c->wg_size[0] / 64;
 	bool cross = false;
 	for (int w = 1; w < waves; w++) {
@@ -149,44 +199,38 @@ void select_reduce(Isel *s, Op *op)
 	/* without block, the result is the wave's own window (the
 	 * interpreter's semantics; writing it where the waves would collide is
 	 * rejected by index analysis) */
-	if (cross && op->block) {
-		if (c->wg_size[1] * c->wg_size[2] > 1) {
-			compile_error(c, op->loc, "%s: a reduction across waves with waves along workgroup dims 1-2 is "
-						  "not compiled yet",
-				op->path);
-			return;
-		}
-		int base = c->lds_bytes;
-		c->lds_bytes += 4 * waves;
-		Sym *wid = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
-		MOpnd addr = expr_to_vgpr(s, expr_lower(s, sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)),
-										      sym_int(sc, base)),
-								   c->assume),
-							op->loc));
-		MOpnd u[2] = {addr, acc};
-		mblock_add(s->b, EI_DS_WRITE_B32, 0, NULL, 2, u);
-		MInst *w = mblock_add(s->b, EI_S_WAITCNT, 0, NULL, 0, NULL);
-		w->lgkmcnt = 0; /* the slot is written before the others may read it */
-		mblock_add(s->b, EI_S_BARRIER, 0, NULL, 0, NULL);
-		MOpnd a0 = expr_to_vgpr(s, mo_imm(base));
-		MOpnd got = {0};
-		for (int i = 0; i < waves; i++) {
-			MOpnd t = isel_v1(s);
-			MInst *in = mblock_add(s->b, EI_DS_READ_B32, 1, &t, 1, &a0);
-			in->offset = 4 * i;
-			got = i ? combine(s, op->kind, got, t, 0) : t;
-		}
-		acc = got;
+	cross &= op->block;
+	if (cross && c->wg_size[1] * c->wg_size[2] > 1) {
+		compile_error(c, op->loc, "%s: a reduction across waves with waves along workgroup dims 1-2 is not "
+					  "compiled yet",
+			op->path);
+		return;
 	}
-	/* 5. init */
 	Value *init = op_reduce_init(op);
-	if (init) {
-		const TVal *iv = s->val[init->id];
-		if (!iv || !(iv = tval_gather(s, iv, rx, op)))
-			return;
-		acc = combine(s, op->kind, iv->d[0], acc, 0);
+	const TVal *iv = NULL;
+	if (init && (!(iv = s->val[init->id]) || !(iv = tval_gather(s, iv, rx, op))))
+		return;
+	TVal *r = tval_new(s, DT_F32, rx->ncopies, rx);
+	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
+	for (int64_t rc = 0; rc < rx->ncopies; rc++) {
+		/* 2. the thread's elements of this result, pairwise */
+		int64_t n = 0;
+		for (int64_t cn = 0; cn < ix->ncopies; cn++)
+			for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++)
+				x[n++] = v->d[cn * ix->epc + j];
+		for (; n > 1; n = (n + 1) / 2) {
+			for (int64_t i = 0; i < n / 2; i++)
+				x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
+			if (n % 2)
+				x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
+		}
+		MOpnd acc = across_lanes(s, op->kind, expr_to_vgpr(s, x[0]), cluster);
+		if (cross) {
+			acc = across_waves(s, op, acc, waves, c->lds_bytes);
+			c->lds_bytes += 4 * waves;
+		}
+		/* 5. init */
+		r->d[rc] = iv ? combine(s, op->kind, iv->d[rc], acc, 0) : acc;
 	}
-	TVal *r = tval_new(s, DT_F32, 1, rx);
-	r->d[0] = acc;
 	s->val[op_result(op)->id] = r;
 }

@@ -26,8 +26,14 @@
  *      (workgroup dims), ceiling(tile / vs) (tiling dims, inside the loop)
  *      or ceiling(size / vs) (unconstrained dims; vs 0 means no copies);
  *      copy c adds c * vs (Wave's set_post_expansion_indices). vs is the
- *      MMA shape for M/N/K in MMA mode, else the hardware vector_shapes;
- *      a dim without one is covered by one copy.
+ *      MMA shape for M/N/K in MMA mode; else what a wave's lanes cover
+ *      per copy (elements per lane, times 64 when the anchor has the
+ *      lane), where the hardware vector_shapes gives the dim one; a dim
+ *      without one is covered by one copy.
+ *   4. Checks that reject what cannot be made correct (before isel sizes
+ *      anything by it): a K tile that is not whole MMA steps, more
+ *      elements per thread than a lane's registers hold, a reduction's
+ *      partial results written where windows collide (a race).
  * Every expression is simplified under the ranges of the ids, the loop
  * variables and $J (the element within a copy), so later stages and
  * `wavecc dump-indices` see canonical forms. Bounds are not stored: isel
@@ -167,9 +173,18 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 		extent = compile_int(x->c, di->dim, op->loc, sym_name(di->dim));
 	if (extent <= 0)
 		return; /* compile_int reported it */
-	/* di->size <= MAX_EPC here (new_index checks it first) */
-	if (x->c->mode == IM_READ_WRITE && di->size > 1 && vs < di->size * 64 && d && d->wg_dim == 0)
-		vs = di->size * 64; /* a run per lane covers vs: Wave's vector shape is the wave's extent */
+	/* Outside MMA layouts a copy covers what the wave's lanes hold along
+	 * the dim: size elements per lane, times 64 lanes when the anchor
+	 * has the lane (the reduced dim, or a dim of workgroup dim 0), else
+	 * one lane's run. Wave's vector shape assumes the two agree; where
+	 * they do not (copy with BLOCK_M = 2 on workgroup dim 1: vector shape
+	 * 2, one row per copy) the copies must follow the coverage, or part
+	 * of the window is never read or written. di->size <= MAX_EPC here
+	 * (new_index checks it first). */
+	if (x->c->mode != IM_MMA) {
+		bool lanes = (x->c->mode == IM_REDUCE && di->dim == x->reduce_dim) || (d && d->wg_dim == 0);
+		vs = di->size * (lanes ? 64 : 1);
+	}
 	di->copies = extent / vs + (extent % vs != 0);
 	di->step = vs;
 }

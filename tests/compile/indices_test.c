@@ -101,6 +101,24 @@ START_TEST(bad_input_and_usage)
 }
 END_TEST
 
+START_TEST(copies_follow_the_lanes_coverage)
+{
+	/* copy with BLOCK_M = 2 on workgroup dim 1: vector shape 2 along M,
+	 * but a wave holds one row per copy, so two copies cover the tile
+	 * (one copy read and wrote only the tile's first row) */
+	CmdResult r = dump("examples/copy.json -D BLOCK_M=2");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "read read[M:0] {M: 2*$WG1 : 1 : 256, N: 4*$T0 + 256*$WG0 : 4 : 1}\n");
+	HAS(r, "read read[M:1] {M: 2*$WG1 + 1 : 1 : 256, N: 4*$T0 + 256*$WG0 : 4 : 1}\n");
+	cmd_result_free(&r);
+	/* the reductions of softmax get one result copy per row */
+	r = dump("examples/softmax.json -D BLOCK_M=2");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "max row_max[M:1] {M: 2*$WG1 + 1 : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("indices");
@@ -109,6 +127,7 @@ int main(void)
 	tcase_add_test(t, gemm_32x32x8_layout);
 	tcase_add_test(t, reduction_and_read_write_anchors);
 	tcase_add_test(t, bad_input_and_usage);
+	tcase_add_test(t, copies_follow_the_lanes_coverage);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -107,7 +107,12 @@ static const char *const edits[] = {"gemm_global.json -D K=63", "gemm_global.jso
 	"gemm_global.json -D K=95", "gemm_global_32x32x8.json -D K=63", "reduce_sum.json -D N=192",
 	"reduce_sum.json -D N=255", "reduce_sum.json -D N=300", "reduce_sum.json -D N=777",
 	"reduce_sum.json -D N=150 -D BLOCK_N=192", "reduce_sum.json -D BLOCK_N=384", "reduce_max.json -D N=127",
-	"reduce_max.json -D N=192", "reduce_block.json -D N=700 -D ELEMS_PER_WAVE=192"};
+	"reduce_max.json -D N=192", "reduce_block.json -D N=700 -D ELEMS_PER_WAVE=192",
+	/* BLOCK_M > 1 along workgroup dim 1 (vector shape BLOCK_M, one row per
+	 * copy): only the first row of each tile was read and written */
+	"copy.json -D BLOCK_M=2", "copy.json -D BLOCK_M=7", "add.json -D BLOCK_M=3", "cast.json -D BLOCK_M=4",
+	"softmax.json -D BLOCK_M=2", "softmax_wide.json -D BLOCK_M=3", "reduce_sum.json -D BLOCK_M=4 -D M=30",
+	"reduce_block.json -D BLOCK_M=2 -D M=7"};
 
 START_TEST(edited_example_passes)
 {
