@@ -52,7 +52,7 @@ static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
 	SymCtx *sc = c->k->sc;
 	Sym *from[3 + 3 + MAX_DIMS], *to[3 + 3 + MAX_DIMS];
 	int n = 0;
-	char name[8];
+	char name[16];
 	for (int g = 0; g < 3; g++) {
 		snprintf(name, sizeof name, "$T%d", g);
 		from[n] = sym_symbol(sc, name);

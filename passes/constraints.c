@@ -29,6 +29,15 @@ enum {
 /* ceil(a / b) for a >= 0, b > 0, without overflow near 2^63. */
 static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
+/* compile_int for a constraint's expression, the message naming the
+ * constraint by its JSON path. */
+static int64_t con_int(Compile *c, const Constraint *con, Sym *e, const char *what)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s: %s", con->path, what);
+	return compile_int(c, e, con->loc, buf);
+}
+
 static DimDist *find_dist(Compile *c, const Sym *dim)
 {
 	for (int i = 0; i < c->ndist; i++)
@@ -50,8 +59,8 @@ static bool add_tiling(Compile *c, const Constraint *con)
 	}
 	TileLoop *t = &c->tile[c->ntile++];
 	t->dim = con->dim;
-	t->size = compile_int(c, con->dim, con->loc, sym_name(con->dim));
-	t->tile = compile_int(c, con->tile, con->loc, "the tiling tile");
+	t->size = con_int(c, con, con->dim, sym_name(con->dim));
+	t->tile = con_int(c, con, con->tile, "the tiling tile");
 	t->iv = con->induction_var;
 	if (con->start || con->iters) {
 		compile_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
@@ -106,8 +115,8 @@ void analyze_constraints(Compile *c)
 		DimDist *d = &c->dist[c->ndist++];
 		d->dim = con->dim;
 		d->wg_dim = con->wg_dim;
-		d->size = compile_int(c, con->dim, con->loc, sym_name(con->dim));
-		d->wg_tile = compile_int(c, con->tile, con->loc, "the workgroup tile");
+		d->size = con_int(c, con, con->dim, sym_name(con->dim));
+		d->wg_tile = con_int(c, con, con->tile, "the workgroup tile");
 		if (c->failed)
 			return;
 		if (d->wg_tile <= 0 || d->size <= 0) {
@@ -116,7 +125,7 @@ void analyze_constraints(Compile *c)
 			return;
 		}
 		const Constraint *wc = kernel_constraint(k, CON_WAVE, con->dim);
-		d->wave_tile = wc ? compile_int(c, wc->tile, wc->loc, "the wave tile") : d->wg_tile;
+		d->wave_tile = wc ? con_int(c, wc, wc->tile, "the wave tile") : d->wg_tile;
 		if (c->failed)
 			return;
 		if (d->wave_tile <= 0 || d->wg_tile % d->wave_tile) {

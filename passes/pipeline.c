@@ -82,6 +82,10 @@ int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what)
 	int64_t x;
 	if (sym_is_int(v, &x))
 		return x;
+	if (sym_is_error(v)) { /* an overflow, a division by zero: not a missing -D */
+		compile_error(c, loc, "%s (%s) cannot be evaluated: %s", what, sym_str(c->k->sc, e), sym_error_msg(v));
+		return -1;
+	}
 	compile_error(c, loc, "%s is %s, not a compile-time integer (dynamic shapes are not compiled yet; "
 			      "bind the symbol with -D)", what, sym_str(c->k->sc, v));
 	return -1;

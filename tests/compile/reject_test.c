@@ -54,6 +54,9 @@ static const Reject rejects[] = {
 		"workgroups along grid dim 0: at most 67108863 are supported"},
 	{"examples/copy.json -D BLOCK_N=" P63, "examples/copy.json:68:5: error: ",
 		"graph[0]: 144115188075855872 elements of N per thread in one run: at most 64"},
+	/* a tile expression that overflows is not a missing -D */
+	{"examples/reduce_block.json -D ELEMS_PER_WAVE=" P63, "examples/reduce_block.json:29:5: error: ",
+		"constraints[2]: the workgroup tile (BLOCK_N) cannot be evaluated: integer overflows 64 bits"},
 	/* loop trip counts past the 32-bit counter (overflowed near 2^63) */
 	{"examples/gemm_global.json -D K=" P63, "examples/gemm_global.json:28:5: error: ",
 		"constraints[2]: tiling K = " P63 " by BLOCK_K = 32 gives 288230376151711744 loop trips"},
