@@ -178,8 +178,11 @@ void analyze_constraints(Compile *c)
 	/* each factor is at most 1024 (the waves check), so the product fits */
 	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	if (threads > MAX_WORKGROUP) {
-		compile_error(c, kloc, "workgroup of %d x %d x %d = %lld work-items: at most %d are supported",
-			c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)threads, MAX_WORKGROUP);
+		/* the wave counts per dim come from the wave and hardware constraints */
+		compile_error(c, hw ? hw->loc : kloc, "%s: workgroup of %d x %d x %d = %lld work-items: at most %d are "
+						       "supported",
+			hw ? hw->path : "kernel", c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)threads,
+			MAX_WORKGROUP);
 		return;
 	}
 	for (int i = 0; i < c->ndist; i++) {

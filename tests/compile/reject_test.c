@@ -68,6 +68,8 @@ static const Reject rejects[] = {
 		"a workgroup has at most 1024 work-items"},
 	{"examples/reduce_block.json -D ELEMS_PER_WAVE=64 -D BLOCK_N=1088", "examples/reduce_block.json:40:5: error: ",
 		"gives 17 waves along N (workgroup dim 0, 64 work-items each): a workgroup has at most 1024"},
+	{"tests/compile/data/softmax_big_workgroup.json", "tests/compile/data/softmax_big_workgroup.json:13:5: error: ",
+		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
 		"graph[0]: 67108864 elements of N per thread in one run: at most 64"},
 	/* expansion copies: more than a lane's registers, reported before isel
