@@ -15,8 +15,9 @@
  *        acc role forward to the iterate result and what consumes it.
  *      - reduce (a sum/max/min and no mma): the reduced dim D gets
  *        Mod($T0, 64) * vs/64 : vs/64 : 1 (vs = vector_shapes[D], a
- *        multiple of 64); every other dim the read/write rule with one
- *        element. The rule depends on the dims only, so every op gets it.
+ *        multiple of 64); every other dim one element at 0 (the lanes
+ *        are D's, also when the other dim is on workgroup dim 0). The
+ *        rule depends on the dims only, so every op gets it.
  *      - read/write: reads and writes get elements_per_thread (default
  *        Max(ceiling(wg_tile / threads along its workgroup dim), 1)) along
  *        their fastest dim — the innermost one whose later dims have vector
@@ -182,7 +183,7 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	 * of the window is never read or written. di->size <= MAX_EPC here
 	 * (new_index checks it first). */
 	if (x->c->mode != IM_MMA) {
-		bool lanes = (x->c->mode == IM_REDUCE && di->dim == x->reduce_dim) || (d && d->wg_dim == 0);
+		bool lanes = x->c->mode == IM_REDUCE ? di->dim == x->reduce_dim : d && d->wg_dim == 0;
 		vs = di->size * (lanes ? 64 : 1);
 	}
 	di->copies = extent / vs + (extent % vs != 0);
@@ -265,6 +266,8 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		} else if (c->mode == IM_READ_WRITE && i == fast) {
 			di->size = rw_ept;
 			di->start = rw_anchor(x, di->dim, rw_ept);
+		} else if (c->mode == IM_REDUCE) {
+			di->start = num(x, 0); /* the lanes hold the reduced dim */
 		} else {
 			di->start = rw_anchor(x, di->dim, 1);
 		}

@@ -127,16 +127,18 @@ START_TEST(single_trip_k_tile_passes)
 }
 END_TEST
 
-/* Without block, a reduction covers its wave's window (the interpreter's
- * semantics): the compiled kernel combined the waves anyway (softmax with N
- * over 2 or 4 waves gave wrong results); written back per window it is
- * correct. */
-START_TEST(per_wave_reductions_pass)
+/* Reduction layouts that gave wrong results. Without block, a reduction
+ * covers its wave's window (the interpreter's semantics): the compiled
+ * kernel combined the waves anyway (softmax with N over 2 or 4 waves);
+ * written back per window it is correct. reduce_sum with M on workgroup
+ * dim 0 and the reduced N on dim 1 gave M the lanes that hold N. */
+START_TEST(reduction_variants_pass)
 {
 	static const char *const runs[] = {"tests/compile/data/softmax_waves.json",
 		"tests/compile/data/softmax_waves.json -D WN=4", "tests/compile/data/softmax_waves.json -D N=300",
 		"tests/compile/data/softmax_waves.json -D BLOCK_N=128 --mcpu gfx90a",
-		"tests/compile/data/reduce_sum_waves.json -D WN=1"};
+		"tests/compile/data/reduce_sum_waves.json -D WN=1", "tests/compile/data/reduce_sum_swapped.json",
+		"tests/compile/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
 	char args[4096];
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
 		snprintf(args, sizeof args, "run %s --seed %zu", runs[i], 3 + i);
@@ -201,7 +203,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, rejected_with_location, 0, (int)ARRAY_LEN(rejects));
 	tcase_add_test(tc, single_trip_k_tile_passes);
-	tcase_add_test(tc, per_wave_reductions_pass);
+	tcase_add_test(tc, reduction_variants_pass);
 	tcase_add_test(tc, wide_register_runs);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
