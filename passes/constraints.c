@@ -12,6 +12,12 @@
  *     work-items (Wave's threads_per_block);
  *   - a tiling constraint on D gives a loop of ceil(size(D) / tile) trips
  *     (the iterate op over D runs it).
+ * Limits, each a located error here so that no later stage sizes a table
+ * or a loop by an absurd value: sizes and tiles evaluate to integers
+ * (ceilings computed without overflow near 2^63); at most 1024 work-items
+ * per workgroup (per dim before the product, so no int overflows); grid
+ * dim 0 at most (2^32 - 1) / workgroup work-items, dims 1-2 at most 65535
+ * workgroups; loops of at most 2^31 - 1 trips (a 32-bit SGPR counter).
  * How each thread's elements are placed (elements per thread, MMA layouts,
  * expansion copies) is index analysis (indices.c), not this pass.
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
