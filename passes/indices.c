@@ -156,6 +156,20 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 	return sym_mul(x->sc, lane(x), num(x, n));
 }
 
+/* The length of op's window along dim (docs/interpreter.md, "Windows"):
+ * the loop's tile inside the iterate over dim, else the wave tile of a
+ * workgroup dim, else the whole dim; -1 after an error. */
+static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
+{
+	DimDist *d = compile_dist(x->c, dim);
+	TileLoop *t = enclosing_loop(x->c, op, dim);
+	if (t)
+		return t->tile;
+	if (d)
+		return d->wave_tile;
+	return compile_int(x->c, dim, op->loc, sym_name(dim));
+}
+
 static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 {
 	int64_t vs = vector_shape(x, di->dim);
@@ -164,14 +178,7 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	if (vs <= 0)
 		return;
 	DimDist *d = compile_dist(x->c, di->dim);
-	TileLoop *t = enclosing_loop(x->c, op, di->dim);
-	int64_t extent;
-	if (t)
-		extent = t->tile;
-	else if (d)
-		extent = d->wave_tile;
-	else
-		extent = compile_int(x->c, di->dim, op->loc, sym_name(di->dim));
+	int64_t extent = window_length(x, op, di->dim);
 	if (extent <= 0)
 		return; /* compile_int reported it */
 	/* Outside MMA layouts a copy covers what the wave's lanes hold along
@@ -292,6 +299,18 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		else
 			di->coord = di->size > 1 ? sym_simplify(sc, sym_add(sc, di->start, J), c->assume) : di->start;
 		set_copies(x, op, di);
+		if (c->mode == IM_REDUCE && di->dim == x->reduce_dim && !c->failed &&
+			di->copies * di->step != window_length(x, op, di->dim)) {
+			/* the lanes would fold elements of other windows, or padding the
+			 * window does not have */
+			compile_error(c, op->loc, "%s: the reduced dim %s is covered in %lld copies of its vector shape "
+						  "%lld (%lld elements) per wave, but the wave's window of %s is %lld long: "
+						  "vector shapes that do not tile the window exactly are not supported",
+				op->path, sym_name(di->dim), (long long)di->copies, (long long)di->step,
+				(long long)(di->copies * di->step), sym_name(di->dim),
+				(long long)window_length(x, op, di->dim));
+			return NULL;
+		}
 		if (di->size > 1 && ni->epc > 1) {
 			compile_error(c, op->loc, "%s: elements along two dims per thread are not compiled yet", op->path);
 			return NULL;

@@ -68,6 +68,11 @@ static const Reject rejects[] = {
 		"a workgroup has at most 1024 work-items"},
 	{"examples/reduce_block.json -D ELEMS_PER_WAVE=64 -D BLOCK_N=1088", "examples/reduce_block.json:40:5: error: ",
 		"gives 17 waves along N (workgroup dim 0, 64 work-items each): a workgroup has at most 1024"},
+	/* a reduced dim's vector shape wider than the wave's window: the
+	 * lanes folded the next wave's elements */
+	{"tests/compile/data/softmax_waves.json -D VS=256", "tests/compile/data/softmax_waves.json:70:5: error: ",
+		"graph[0]: the reduced dim N is covered in 1 copies of its vector shape 256 (256 elements) per wave, but "
+		"the wave's window of N is 128 long"},
 	{"tests/compile/data/softmax_big_workgroup.json", "tests/compile/data/softmax_big_workgroup.json:13:5: error: ",
 		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
@@ -137,6 +142,7 @@ START_TEST(reduction_variants_pass)
 	static const char *const runs[] = {"tests/compile/data/softmax_waves.json",
 		"tests/compile/data/softmax_waves.json -D WN=4", "tests/compile/data/softmax_waves.json -D N=300",
 		"tests/compile/data/softmax_waves.json -D BLOCK_N=128 --mcpu gfx90a",
+		"tests/compile/data/softmax_waves.json -D VS=64 --mcpu gfx90a",
 		"tests/compile/data/reduce_sum_waves.json -D WN=1", "tests/compile/data/reduce_sum_swapped.json",
 		"tests/compile/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
 	char args[4096];
