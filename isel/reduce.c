@@ -6,7 +6,10 @@
  *      the dim's size: they hold what the op chain computed from their
  *      masked (zero) reads — Wave's semantics, which the reference
  *      interpreter defines (docs/interpreter.md, "Bounds"); a kernel that
- *      wants the identity there must mask (select) it itself;
+ *      wants the identity there must mask (select) it itself. Lanes past
+ *      the window (a vector shape that is not a multiple of 64, softmax
+ *      with N = 46; index analysis sets the dim's limit) are replaced by
+ *      the combine's identity (0, -inf, +inf) with v_cndmask;
  *   2. the thread's elements fold pairwise (a tree, for ILP), separately
  *      for each result copy: copies along the other dims (BLOCK_M > 1)
  *      map one to one onto the result's, and steps 3-5 run per copy (an
@@ -66,6 +69,31 @@ static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
 		to[n++] = sym_int(sc, 0);
 	}
 	return sym_is_int(sym_simplify(sc, sym_subs(sc, start, n, from, to), NULL), out);
+}
+
+/* Element x (at coordinate coord along the reduced dim) or, where coord is
+ * not below limit, the combine's identity: lanes past the reduction's
+ * window take no part. */
+static MOpnd in_window(Isel *s, Op *op, MOpnd x, Sym *coord, int64_t limit, MOpnd *ident)
+{
+	Compile *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, coord, sym_int(sc, limit)), c->assume);
+	if (sym_kind(rel) == SYM_TRUE)
+		return x;
+	if (ident->kind != MO_VREG) { /* made once per op: cndmask takes no literal beside vcc */
+		uint32_t bits = op->kind == OP_SUM ? 0 : op->kind == OP_MAX ? 0xff800000u : 0x7f800000u;
+		MOpnd d = isel_v1(s), u = mo_imm(bits);
+		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		*ident = d;
+	}
+	if (sym_kind(rel) == SYM_FALSE)
+		return *ident;
+	expr_cond_to_vcc(s, rel, op->loc);
+	MOpnd r = isel_v1(s), u[3] = {*ident, expr_to_vgpr(s, x), mo_special(MO_VCC)};
+	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
+	in->flags |= MIF_E32;
+	return r;
 }
 
 /* Step 3: the butterfly across the `cluster` lanes that share a result. */
@@ -211,13 +239,17 @@ void select_reduce(Isel *s, Op *op)
 	if (init && (!(iv = s->val[init->id]) || !(iv = tval_gather(s, iv, rx, op))))
 		return;
 	TVal *r = tval_new(s, DT_F32, rx->ncopies, rx);
-	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
+	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n), ident = {0};
 	for (int64_t rc = 0; rc < rx->ncopies; rc++) {
 		/* 2. the thread's elements of this result, pairwise */
 		int64_t n = 0;
 		for (int64_t cn = 0; cn < ix->ncopies; cn++)
-			for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++)
-				x[n++] = v->d[cn * ix->epc + j];
+			for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++) {
+				x[n] = v->d[cn * ix->epc + j];
+				if (ix->d[k].limit)
+					x[n] = in_window(s, op, x[n], index_coord(c, ix, k, cn, j), ix->d[k].limit, &ident);
+				n++;
+			}
 		for (; n > 1; n = (n + 1) / 2) {
 			for (int64_t i = 0; i < n / 2; i++)
 				x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);

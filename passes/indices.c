@@ -232,6 +232,31 @@ static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 	return true;
 }
 
+/* The reduced dim's coverage against its window: the wave's copies must
+ * tile the window exactly, or else cover more only past the dim's end
+ * with the window the only one along the dim (no other wave, workgroup
+ * or loop trip owns what lies beyond): then di->limit marks where the
+ * reduction leaves the lanes out, and writes there are out of bounds.
+ * Otherwise the lanes would fold other windows' elements. */
+static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
+{
+	Compile *c = x->c;
+	int64_t w = window_length(x, op, di->dim), cover = di->copies * di->step;
+	const DimDist *d = compile_dist(c, di->dim);
+	bool single = !enclosing_loop(c, op, di->dim) && (!d || (c->grid[d->wg_dim] == 1 && d->waves == 1));
+	if (cover == w)
+		return true;
+	if (cover > w && single) {
+		di->limit = w;
+		return true;
+	}
+	compile_error(c, op->loc, "%s: the reduced dim %s is covered in %lld copies of %lld elements per wave, but the "
+				  "wave's window of %s is %lld long and not the only one: vector shapes that do not "
+				  "tile the window exactly are not supported",
+		op->path, sym_name(di->dim), (long long)di->copies, (long long)di->step, sym_name(di->dim), (long long)w);
+	return false;
+}
+
 static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t rw_ept)
 {
 	Compile *c = x->c;
@@ -262,13 +287,14 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 			}
 		} else if (c->mode == IM_REDUCE && di->dim == x->reduce_dim) {
 			int64_t vs = vector_shape(x, di->dim);
-			if (vs <= 0 || vs % 64) {
-				compile_error(c, op->loc, "%s: the vector shape of the reduced dim %s is %lld, not a positive "
-							  "multiple of 64",
+			if (vs <= 0) {
+				compile_error(c, op->loc, "%s: the reduced dim %s has no positive vector shape (%lld)",
 					op->path, sym_name(di->dim), (long long)vs);
 				return NULL;
 			}
-			di->size = vs / 64;
+			/* a vector shape that is not a multiple of 64 rounds up; the
+			 * lanes past the window are left out of the reduction (below) */
+			di->size = vs / 64 + (vs % 64 != 0);
 			di->start = sym_mul(sc, lane(x), num(x, di->size));
 		} else if (c->mode == IM_READ_WRITE && i == fast) {
 			di->size = rw_ept;
@@ -299,18 +325,8 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		else
 			di->coord = di->size > 1 ? sym_simplify(sc, sym_add(sc, di->start, J), c->assume) : di->start;
 		set_copies(x, op, di);
-		if (c->mode == IM_REDUCE && di->dim == x->reduce_dim && !c->failed &&
-			di->copies * di->step != window_length(x, op, di->dim)) {
-			/* the lanes would fold elements of other windows, or padding the
-			 * window does not have */
-			compile_error(c, op->loc, "%s: the reduced dim %s is covered in %lld copies of its vector shape "
-						  "%lld (%lld elements) per wave, but the wave's window of %s is %lld long: "
-						  "vector shapes that do not tile the window exactly are not supported",
-				op->path, sym_name(di->dim), (long long)di->copies, (long long)di->step,
-				(long long)(di->copies * di->step), sym_name(di->dim),
-				(long long)window_length(x, op, di->dim));
+		if (c->mode == IM_REDUCE && di->dim == x->reduce_dim && !c->failed && !reduced_window(x, op, di))
 			return NULL;
-		}
 		if (di->size > 1 && ni->epc > 1) {
 			compile_error(c, op->loc, "%s: elements along two dims per thread are not compiled yet", op->path);
 			return NULL;

@@ -66,6 +66,8 @@ typedef struct DimIndex {
 	Sym *coord;  /* over $T*, $WG*, $ARG*, $J */
 	int64_t size, stride;
 	int64_t copies, step;
+	int64_t limit; /* the reduced dim of a reduction: coords >= limit lie
+			* past its only window and take no part (0: none) */
 } DimIndex;
 
 /* The per-thread index of one op (indices.c): its dims in the order of the
