@@ -12,6 +12,9 @@
  * other uses the tuples are copied first. Accumulators live in VGPRs
  * (gfx90a and gfx942 accept VGPR srcC/dst); AGPR placement is a register
  * allocation decision for later.
+ * Inside a K loop whose tile is not a multiple of the MMA's K (BLOCK_K 8
+ * or 24 with K steps of 16), the lanes of a K copy past the trip's window
+ * get zero operands (v_cndmask) and copies wholly past it are skipped.
  * Requires: the operands' per-thread values. */
 #include <string.h>
 
@@ -62,6 +65,91 @@ void select_register(Isel *s, Op *op)
 	s->val[op_result(op)->id] = v;
 }
 
+/* The loop over dim that op is in, if any. */
+static const TileLoop *loop_over(Compile *c, const Op *op, const Sym *dim)
+{
+	for (Region *r = op->parent; r && r->owner; r = r->parent)
+		if (r->owner->dim == dim)
+			return compile_tile(c, dim);
+	return NULL;
+}
+
+/* Inside a loop whose K tile is not a multiple of the MMA's K, a K copy
+ * reaches past the trip's window [iv*tile, iv*tile + tile) into the next
+ * trip's: those lanes' operands are zeroed (both, so no inf or NaN of the
+ * next tile gets in), as the window has them not. `in` holds, for the run
+ * of 4 f16 each lane holds along K (2 dwords, element j in the low half of
+ * dword j/2 when j is even), whether element j is in the window. */
+typedef struct KWindow {
+	Sym *in[4];
+	bool all_in, all_out;
+} KWindow;
+
+static KWindow k_window(Compile *c, const TVal *v, const Sym *K, int64_t cn, const TileLoop *t)
+{
+	SymCtx *sc = c->k->sc;
+	KWindow w = {.all_in = true, .all_out = true};
+	int pos = -1;
+	for (int i = 0; i < v->ix->ndims; i++)
+		if (v->ix->d[i].dim == K)
+			pos = i;
+	Sym *end = sym_add(sc, sym_mul(sc, t->iv, sym_int(sc, t->tile)), sym_int(sc, t->tile));
+	for (int j = 0; j < 4; j++) {
+		/* a tile that is a multiple of 4 keeps each lane's run (its start
+		 * is a multiple of 4) wholly in or out: element 0 decides */
+		w.in[j] = j && t->tile % 4 == 0
+				  ? w.in[0]
+				  : sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, v->ix, pos, cn, j), end), c->assume);
+		w.all_in &= sym_kind(w.in[j]) == SYM_TRUE;
+		w.all_out &= sym_kind(w.in[j]) == SYM_FALSE;
+	}
+	return w;
+}
+
+/* r = in ? x : r (one lane mask from the relation in) */
+static MOpnd select_in(Isel *s, Op *op, Sym *in, MOpnd x, MOpnd r)
+{
+	if (sym_kind(in) == SYM_TRUE)
+		return x;
+	if (sym_kind(in) == SYM_FALSE)
+		return r;
+	expr_cond_to_vcc(s, in, op->loc);
+	MOpnd d = isel_v1(s), u[3] = {r, expr_to_vgpr(s, x), mo_special(MO_VCC)};
+	MInst *mi = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &d, 3, u);
+	mi->flags |= MIF_E32;
+	return d;
+}
+
+/* The operand tuple of copy cn (2 dwords at 2 * cn), its elements outside
+ * the K window zeroed. The window's end is monotone along the run: a dword
+ * whose high half is in is whole; one whose low half only is in keeps that
+ * half (v_and 0xffff). */
+static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *w, MOpnd *zero)
+{
+	if (!w || w->all_in)
+		return tuple_of(s, v, (int)(2 * cn), 2);
+	if (zero->kind != MO_VREG) { /* a VGPR: cndmask reading vcc takes no literal */
+		MOpnd d = isel_v1(s), u = mo_imm(0);
+		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		*zero = d;
+	}
+	TVal t = {.dtype = v->dtype, .n = 4, .packed = true, .nd = 2, .d = ARENA_NEWN(&s->c->arena, MOpnd, 2)};
+	for (int k = 0; k < 2; k++) {
+		MOpnd x = v->d[2 * cn + k], r = *zero;
+		if (w->in[2 * k] == w->in[2 * k + 1]) { /* both halves in or out together */
+			t.d[k] = select_in(s, op, w->in[2 * k], x, r);
+			continue;
+		}
+		if (sym_kind(w->in[2 * k]) != SYM_FALSE) {
+			MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), expr_to_vgpr(s, x)};
+			mblock_add(s->b, EI_V_AND_B32, 1, &lo, 2, u);
+			r = select_in(s, op, w->in[2 * k], lo, r);
+		}
+		t.d[k] = select_in(s, op, w->in[2 * k + 1], x, r);
+	}
+	return tuple_of(s, &t, 0, 2);
+}
+
 void select_mma(Isel *s, Op *op)
 {
 	Compile *c = s->c;
@@ -105,14 +193,28 @@ void select_mma(Isel *s, Op *op)
 		for (int k = 0; k < w; k++)
 			r->d[cn * w + k] = mo_vsub(ct[cn].reg, k, RC_V1);
 	}
-	for (int64_t kk = 0; kk < kc; kk++)
+	const TileLoop *t = loop_over(c, op, K);
+	bool window = t && t->trips > 1 && t->tile % mma_info[mt].k;
+	MOpnd zero = {0};
+	for (int64_t kk = 0; kk < kc; kk++) {
+		KWindow wa, wb;
+		if (window) {
+			wa = k_window(c, a, K, copy_num(a->ix, M, 0, K, kk), t);
+			wb = k_window(c, b, K, copy_num(b->ix, N, 0, K, kk), t);
+			if (wa.all_out || wb.all_out)
+				continue; /* the whole copy lies past the window: adds nothing */
+		}
+		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
+		for (int64_t m = 0; m < mc; m++)
+			A[m] = operand(s, op, a, copy_num(a->ix, M, m, K, kk), window ? &wa : NULL, &zero);
+		for (int64_t n = 0; n < nc; n++)
+			B[n] = operand(s, op, b, copy_num(b->ix, N, n, K, kk), window ? &wb : NULL, &zero);
 		for (int64_t m = 0; m < mc; m++)
 			for (int64_t n = 0; n < nc; n++) {
-				int64_t ca = copy_num(a->ix, M, m, K, kk), cb = copy_num(b->ix, N, n, K, kk);
 				int64_t cr = copy_num(rx, M, m, N, n);
-				MOpnd A = tuple_of(s, a, (int)(2 * ca), 2), B = tuple_of(s, b, (int)(2 * cb), 2);
-				MOpnd u[3] = {A, B, ct[cr]};
+				MOpnd u[3] = {A[m], B[n], ct[cr]};
 				mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
 			}
+	}
 	s->val[op_result(op)->id] = r;
 }

@@ -546,33 +546,7 @@ static bool check_write_races(Compile *c, Region *r)
 	return true;
 }
 
-/* The MFMA instruction of an MMA type, for messages. */
-static const char *mfma_name(MmaType t)
-{
-	return t == MMA_F32_16x16x16_F16 ? "v_mfma_f32_16x16x16_f16"
-	       : t == MMA_F32_32x32x8_F16 ? "v_mfma_f32_32x32x8_f16"
-					  : mma_info[t].name;
-}
 
-/* The loop over K advances by its tile while each trip's operands cover
- * whole MMA K steps: a tile that is not a multiple of the MMA's K would
- * overlap the next trip (counted twice) or skip part of it. One trip is
- * safe: the window covers all of K and the rest reads as zero. */
-static bool check_mma_tiles(Ctx *x)
-{
-	Compile *c = x->c;
-	const MmaInfo *mi = &mma_info[x->mma];
-	TileLoop *t = compile_tile(c, x->kdim);
-	const Constraint *con = kernel_constraint(c->k, CON_TILING, x->kdim);
-	if (t && con && t->trips > 1 && t->tile % mi->k) {
-		compile_error(c, con->loc, "%s: tiling constraint on %s: %s = %lld is not a multiple of the MMA's K (%d) "
-					   "for %s; tiles that do not cover whole MMA steps are not supported",
-			con->path, sym_name(x->kdim), sym_str(c->k->sc, con->tile), (long long)t->tile, mi->k,
-			mfma_name(x->mma));
-		return false;
-	}
-	return true;
-}
 
 void analyze_indices(Compile *c)
 {
@@ -607,8 +581,6 @@ void analyze_indices(Compile *c)
 			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
 	}
-	if (c->mode == IM_MMA && !check_mma_tiles(&x))
-		return;
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(c, k->body);
