@@ -25,9 +25,10 @@
  *        16:   ds_swizzle_b32 swap 16 (within 32 lanes)
  *        32:   v_readlane of lanes 0 and 32, combined per lane;
  *      the combine is commutative, so all lanes end with identical bits;
- *   4. for a block reduction whose dim is spread over the waves of
- *      workgroup dim 0 (its start depends on floor($T0/64)) — without
- *      block each wave keeps its own window's result — each wave stores its value to
+ *   4. for a block reduction whose dim is spread over the waves of its
+ *      workgroup dim g (wave id floor($T0/64) for g = 0, else $Tg; no
+ *      waves along other dims) — without block each wave keeps its own
+ *      window's result — each wave stores its value to
  *      an LDS slot, waits, meets the others at s_barrier and folds every
  *      wave's slot in wave order (so all waves agree);
  *   5. an init operand, if given, is combined last.
@@ -120,12 +121,11 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
 	return acc;
 }
 
-/* Step 4: every wave's value through its LDS slot at base + 4 * wave. */
-static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base)
+/* Step 4: every wave's value through its LDS slot at base + 4 * wid. */
+static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *wid)
 {
 	Compile *c = s->c;
 	SymCtx *sc = c->k->sc;
-	Sym *wid = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
 	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
 	MOpnd addr = expr_to_vgpr(s, expr_lower(s, slot, op->loc));
 	MOpnd u[2] = {addr, acc};
@@ -212,28 +212,24 @@ void select_reduce(Isel *s, Op *op)
 			break;
 		cluster *= 2;
 	}
-	/* 4. which waves share a result */
-	int waves = c->wg_size[0] / 64;
-	bool cross = false;
-	for (int w = 1; w < waves; w++) {
-		int64_t sw;
-		if (!start_at(c, ix->d[k].start, 64 * w, &sw)) {
-			compile_error(c, op->loc, "%s: the start of %s is not a function of the wave", op->path,
-				sym_name(op->dim));
-			return;
-		}
-		cross |= sw != st[0];
-	}
-	/* without block, the result is the wave's own window (the
-	 * interpreter's semantics; writing it where the waves would collide is
-	 * rejected by index analysis) */
-	cross &= op->block;
-	if (cross && c->wg_size[1] * c->wg_size[2] > 1) {
-		compile_error(c, op->loc, "%s: a reduction across waves with waves along workgroup dims 1-2 is not "
+	/* 4. which waves share a result: those along the reduced dim's
+	 * workgroup dim g (wave id floor($T0/64) for g = 0, else $Tg), when
+	 * the reduction is a block one — without block, the result is the
+	 * wave's own window (the interpreter's semantics; writing it where the
+	 * waves would collide is rejected by index analysis) */
+	const DimDist *dd = compile_dist(c, op->dim);
+	bool cross = op->block && dd && dd->waves > 1;
+	int g = dd ? dd->wg_dim : 0, waves = dd ? dd->waves : 1;
+	int64_t all = (int64_t)(c->wg_size[0] / 64) * c->wg_size[1] * c->wg_size[2];
+	if (cross && all != waves) {
+		compile_error(c, op->loc, "%s: a block reduction over %s with waves along other workgroup dims too is not "
 					  "compiled yet",
-			op->path);
+			op->path, sym_name(op->dim));
 		return;
 	}
+	SymCtx *sc = c->k->sc;
+	Sym *wid = g == 0 ? sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)))
+			  : sym_symbol(sc, g == 1 ? "$T1" : "$T2");
 	Value *init = op_reduce_init(op);
 	const TVal *iv = NULL;
 	if (init && (!(iv = s->val[init->id]) || !(iv = tval_gather(s, iv, rx, op))))
@@ -258,7 +254,7 @@ void select_reduce(Isel *s, Op *op)
 		}
 		MOpnd acc = across_lanes(s, op->kind, expr_to_vgpr(s, x[0]), cluster);
 		if (cross) {
-			acc = across_waves(s, op, acc, waves, c->lds_bytes);
+			acc = across_waves(s, op, acc, waves, c->lds_bytes, wid);
 			c->lds_bytes += 4 * waves;
 		}
 		/* 5. init */

@@ -145,6 +145,10 @@ START_TEST(reduction_variants_pass)
 		"examples/softmax.json -D N=46", "examples/softmax.json -D N=200 --mcpu gfx90a",
 		"examples/softmax_wide.json -D N=1000", "tests/compile/data/softmax_waves.json -D WN=1 -D VS=320",
 		"examples/reduce_max.json -D BLOCK_N=100 -D N=77",
+		/* a block reduction over waves along workgroup dim 1: the waves were
+		 * not combined (each wrote its partial sum) */
+		"tests/compile/data/reduce_block_swapped.json", "tests/compile/data/reduce_block_swapped.json -D N=56 -D M=14",
+		"tests/compile/data/reduce_block_swapped.json -D N=1060 -D ELEMS_PER_WAVE=320 --mcpu gfx90a",
 		"tests/compile/data/reduce_sum_waves.json -D WN=1", "tests/compile/data/reduce_sum_swapped.json",
 		"tests/compile/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
 	char args[4096];
