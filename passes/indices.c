@@ -175,8 +175,8 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	int64_t vs = vector_shape(x, di->dim);
 	di->copies = 1;
 	di->step = 0;
-	if (vs <= 0)
-		return;
+	if (vs <= 0 && x->c->mode == IM_MMA)
+		return; /* Wave's "not expanded" (vector shape 0) */
 	DimDist *d = compile_dist(x->c, di->dim);
 	int64_t extent = window_length(x, op, di->dim);
 	if (extent <= 0)
@@ -187,8 +187,9 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	 * one lane's run. Wave's vector shape assumes the two agree; where
 	 * they do not (copy with BLOCK_M = 2 on workgroup dim 1: vector shape
 	 * 2, one row per copy) the copies must follow the coverage, or part
-	 * of the window is never read or written. di->size <= MAX_EPC here
-	 * (new_index checks it first). */
+	 * of the window is never read or written; so also without a vector
+	 * shape (or 0) when the window is longer than the lanes' run.
+	 * di->size <= MAX_EPC here (new_index checks it first). */
 	if (x->c->mode != IM_MMA) {
 		bool lanes = x->c->mode == IM_REDUCE ? di->dim == x->reduce_dim : d && d->wg_dim == 0;
 		vs = di->size * (lanes ? 64 : 1);
@@ -506,20 +507,65 @@ static const Op *reduced_over(Value *v, const Sym *dim, bool *seen)
 	return NULL;
 }
 
+/* Does an op in r read memory argument mem? */
+static bool reads_memory(Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind == OP_READ && op->args[0] == mem) || (op->body && reads_memory(op->body, mem)))
+			return true;
+	}
+	return false;
+}
+
+/* A write whose copies cover more of a dim than the wave's window (a
+ * workgroup tile below the 64 lanes' run, a wave tile below the MMA's)
+ * has its lanes past the window write elements another wave or workgroup
+ * owns — the same values, harmless, unless the kernel also reads that
+ * memory: then the other one may read what was already written (an
+ * in-place kernel counting twice). That case is rejected. */
+static bool check_write_overlap(Ctx *x, const Op *op)
+{
+	Compile *c = x->c;
+	const NodeIndex *ni = c->index[op->id];
+	Value *mem = op->args[1];
+	if (!ni || !reads_memory(c->k->body, mem))
+		return true;
+	for (int i = 0; i < ni->ndims; i++) {
+		const DimIndex *di = &ni->d[i];
+		const DimDist *d = compile_dist(c, di->dim);
+		const TileLoop *t = enclosing_loop(c, op, di->dim);
+		bool many = (t && t->trips > 1) || (!t && d && (c->grid[d->wg_dim] > 1 || d->waves > 1));
+		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
+		if (many && cover > w) {
+			compile_error(c, op->loc, "%s: %s is also read, and each wave writes %lld elements along %s where its "
+						  "window is %lld: lanes past the window would write elements another wave or "
+						  "workgroup reads (a race); tiles that are not a multiple of the wave's run are "
+						  "not supported for memory a kernel both reads and writes",
+				op->path, mem->name, (long long)cover, sym_name(di->dim), (long long)w);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A reduction covers one window of its dim: a wave's tile, or with block
  * the workgroup's (docs/interpreter.md). When the dim is split over more
  * windows, each holds a different partial result; writing it to a tensor
  * without that dim has every window write the same elements — a race on
  * the hardware (the interpreter and the emulator keep the last window's
  * result). Such writes are rejected. */
-static bool check_write_races(Compile *c, Region *r)
+static bool check_write_races(Ctx *x, Region *r)
 {
+	Compile *c = x->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		if (op->body && !check_write_races(c, op->body))
+		if (op->body && !check_write_races(x, op->body))
 			return false;
 		if (op->kind != OP_WRITE)
 			continue;
+		if (!check_write_overlap(x, op))
+			return false;
 		Value *mem = op->args[1];
 		for (int d = 0; d < c->ndist; d++) {
 			const DimDist *dd = &c->dist[d];
@@ -583,7 +629,7 @@ void analyze_indices(Compile *c)
 	}
 	index_region(&x, k->body);
 	if (!c->failed)
-		check_write_races(c, k->body);
+		check_write_races(&x, k->body);
 }
 
 const DimIndex *index_dim(const NodeIndex *x, const Sym *d)

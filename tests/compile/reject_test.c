@@ -56,6 +56,11 @@ static const Reject rejects[] = {
 	{"tests/compile/data/softmax_waves.json -D VS=256", "tests/compile/data/softmax_waves.json:70:5: error: ",
 		"graph[0]: the reduced dim N is covered in 1 copies of 256 elements per wave, but the wave's window of N "
 		"is 128 long and not the only one"},
+	/* an in-place kernel whose lanes run past a workgroup tile of 16: the
+	 * next workgroup read what was already incremented */
+	{"tests/compile/data/add_inplace.json -D BLOCK_N=16", "tests/compile/data/add_inplace.json:94:5: error: ",
+		"graph[3]: a is also read, and each wave writes 64 elements along N where its window is 16: lanes past "
+		"the window would write elements another wave or workgroup reads (a race)"},
 	{"tests/compile/data/softmax_big_workgroup.json", "tests/compile/data/softmax_big_workgroup.json:13:5: error: ",
 		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
@@ -128,7 +133,7 @@ START_TEST(k_tiles_pass)
 }
 END_TEST
 
-/* Reduction layouts that gave wrong results. Without block, a reduction
+/* Layouts that gave wrong results (the list ends with two read/write ones). Without block, a reduction
  * covers its wave's window (the interpreter's semantics): the compiled
  * kernel combined the waves anyway (softmax with N over 2 or 4 waves);
  * written back per window it is correct. reduce_sum with M on workgroup
@@ -149,6 +154,10 @@ START_TEST(reduction_variants_pass)
 		 * not combined (each wrote its partial sum) */
 		"tests/compile/data/reduce_block_swapped.json", "tests/compile/data/reduce_block_swapped.json -D N=56 -D M=14",
 		"tests/compile/data/reduce_block_swapped.json -D N=1060 -D ELEMS_PER_WAVE=320 --mcpu gfx90a",
+		/* in place with whole tiles; and a dim without a vector shape whose
+		 * wave tile is longer than one row (one copy read only the first) */
+		"tests/compile/data/add_inplace.json", "tests/compile/data/copy_no_vector_shape_m.json -D BLOCK_M=2",
+		"tests/compile/data/copy_no_vector_shape_m.json -D BLOCK_M=5 -D M=7 --mcpu gfx90a",
 		"tests/compile/data/reduce_sum_waves.json -D WN=1", "tests/compile/data/reduce_sum_swapped.json",
 		"tests/compile/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
 	char args[4096];
