@@ -37,7 +37,21 @@ char *read_file_max(const char *path, size_t max, size_t *lenp)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
+	char *r = read_stream_max(f, "", 0, max, lenp);
+	int e = errno;
+	fclose(f);
+	errno = e;
+	return r;
+}
+
+char *read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *lenp)
+{
 	Buf b = {0};
+	if (prefix_len > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	buf_putn(&b, prefix, prefix_len);
 	char tmp[65536];
 	size_t n;
 	bool too_big = false;
@@ -49,7 +63,6 @@ char *read_file_max(const char *path, size_t max, size_t *lenp)
 		buf_putn(&b, tmp, n);
 	}
 	int bad = ferror(f);
-	fclose(f);
 	if (bad || too_big) {
 		buf_free(&b);
 		errno = too_big ? EFBIG : EIO;

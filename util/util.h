@@ -142,13 +142,17 @@ const char *intern_n(const char *s, size_t n);
 /* ---- file.c ---- */
 /* Every whole-file read is bounded: more than this many bytes (or an
  * endless input such as /dev/zero) fails with errno EFBIG. */
-#define READ_FILE_MAX ((size_t)1 << 30)
-#define READ_FILE_MAX_TEXT "1 GiB"
+#define READ_FILE_MAX ((size_t)128 << 20)
+#define READ_FILE_MAX_TEXT "128 MiB"
 /* Read a whole file (at most READ_FILE_MAX bytes); NULL with errno set on
  * failure. The result is NUL-terminated (an empty file gives ""). */
 char *read_file(const char *path, size_t *len);
 char *read_file_max(const char *path, size_t max, size_t *len);
-/* strerror, but EFBIG from read_file says what the limit is. */
+/* The same for the rest of an open stream, after `prefix` (bytes the caller
+ * already read from it); the stream stays open. */
+char *read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *len);
+/* strerror, but EFBIG from read_file says what the limit is (callers with
+ * their own limit, such as .npy files, say theirs). */
 const char *file_strerror(int errnum);
 
 /* Output files. A path names where an output goes:
