@@ -27,6 +27,7 @@
 
 #include "../ir/sym.h"
 #include "../loader/launch.h"
+#include "../passes/passes.h"
 #include "../util/util.h"
 #include "cli.h"
 
@@ -356,7 +357,7 @@ int cmd_run(int argc, char **argv)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
-			if (strcmp(v, "gfx942") != 0 && strcmp(v, "gfx90a") != 0)
+			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a", v);
 			a.mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--atol", &v)) {
