@@ -73,8 +73,10 @@ static bool is_int(const char *s)
  * `msg`; returns false if there is one. */
 static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 {
-	/* the symbols the descriptor's expressions use */
+	/* the symbols the descriptor's expressions use, and the first
+	 * expression that uses each (for the message) */
 	Vec(const char *) syms = {0};
+	Vec(const LaunchDim *) first_use = {0};
 	LaunchDim *dims[3 + NPY_MAX_DIMS];
 	for (size_t i = 0; i < 3 + d->nargs; i++) {
 		size_t nd = 0;
@@ -90,8 +92,10 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 				continue;
 			Sym *fs[32];
 			size_t n = sym_free_symbols(d->symctx, dims[k]->sym, fs, 32);
-			for (size_t j = 0; j < n && j < 32; j++)
+			for (size_t j = 0; j < n && j < 32; j++) {
 				vec_push(&syms, intern(sym_name(fs[j])));
+				vec_push(&first_use, dims[k]);
+			}
 		}
 	}
 	bool ok = true;
@@ -124,7 +128,9 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 	for (size_t j = 0; j < syms.len && ok; j++) {
 		const LaunchArg *la = launch_arg(d, syms.data[j]);
 		if (!bound_by_defs(a, syms.data[j]) && !(la && la->kind == LARG_SCALAR && la->has_value)) {
-			buf_printf(msg, "%s: symbol %s needs a value: -D %s=VALUE", a->path, syms.data[j], syms.data[j]);
+			const LaunchDim *u = first_use.data[j];
+			buf_printf(msg, "%s:%d:%d: %s: unbound symbol '%s' in \"%s\" (bind it with -D %s=VALUE)", u->loc.file,
+				u->loc.line, u->loc.col, u->path, syms.data[j], u->expr, syms.data[j]);
 			ok = false;
 		}
 	}
@@ -139,12 +145,13 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 		const char *name = pair_name(p);
 		const LaunchArg *la = launch_arg(d, name);
 		if (!la || la->kind != LARG_BUFFER) {
-			buf_printf(msg, "%s %s: %s has no buffer argument '%s'", i < a->in.len ? "--in" : "--out", p, a->path,
-				name);
+			buf_printf(msg, "%s %s: no buffer argument of that name in %s", i < a->in.len ? "--in" : "--out", p,
+				a->path);
 			ok = false;
 		}
 	}
 	vec_free(&syms);
+	vec_free(&first_use);
 	return ok;
 }
 
@@ -314,7 +321,7 @@ static void check_pair(RunArgs *a, const char *opt, const char *v)
 {
 	if (!pair_name(v)) {
 		args_free(a);
-		usage_err("run: %s needs NAME=%s, got '%s'", opt, strcmp(opt, "-D") == 0 ? "VALUE" : "FILE.npy", v);
+		usage_err("run: %s %s: expected NAME=%s", opt, v, strcmp(opt, "-D") == 0 ? "VALUE" : "FILE.npy");
 	}
 }
 
