@@ -100,6 +100,14 @@ int cmd_dump_indices(int argc, char **argv)
 	Kernel *k = load_kernel_file(path, &d);
 	if (!k)
 		return 1;
+	for (int i = 0; i < o.ndefs; i++)
+		if (!kernel_symbol(k, o.def_name[i])) { /* as in compile, interp and run: bad usage */
+			char msg[512];
+			snprintf(msg, sizeof msg, "dump-indices: -D %s: kernel %s has no symbol of that name", o.def_name[i],
+				k->name);
+			kernel_free(k);
+			usage_err("%s", msg);
+		}
 	o.stop_after = "analyze_indices";
 	Compile c;
 	compile_init(&c, k, &o, &d);

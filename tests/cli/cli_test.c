@@ -366,6 +366,7 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		"compile examples/add.json -D N=x", "run @D -D M=64 -D N=x", "run @D -D M=64 -D N",
 		/* a -D the kernel has no symbol for */
 		"interp examples/add.json -D Q=1", "run examples/add.json -D Q=1", "compile examples/add.json -D Q=1",
+		"dump-indices examples/add.json -D Q=1",
 		/* a missing -D: the same from run and interp */
 		"interp examples/copy_dynamic.json", "run examples/copy_dynamic.json", "run @D -D M=64",
 		/* --in / --out malformed or naming nothing */
