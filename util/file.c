@@ -10,6 +10,8 @@
  *   an existing non-regular file   (a character device such as /dev/null, a
  *                                  FIFO, a socket) opened and written into,
  *                                  never replaced;
+ *   an existing file under /dev/   written in place too (even a regular
+ *                                  file there is no place for renames);
  *   a symbolic link                followed to its final target, which is
  *                                  then treated like any path (the link
  *                                  itself stays); a chain through /proc (the
@@ -201,7 +203,11 @@ int outputs_add(OutputSet *s, const char *path, const void *data, size_t len, in
 		return -1;
 	struct stat st;
 	int have = o.fd >= 0 ? -1 : stat(o.path, &st);
-	if (o.fd >= 0 || magic || (have == 0 && !S_ISREG(st.st_mode))) {
+	/* Anything that exists under /dev/ is written in place even if it is a
+	 * regular file: a /dev/null that some earlier tool replaced is still
+	 * not ours to replace again. */
+	bool dev = have == 0 && strncmp(o.path, "/dev/", 5) == 0;
+	if (o.fd >= 0 || magic || dev || (have == 0 && !S_ISREG(st.st_mode))) {
 		o.in_place = o.fd < 0;
 		o.data = xmalloc(len ? len : 1);
 		memcpy(o.data, data, len);

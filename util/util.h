@@ -158,7 +158,8 @@ const char *file_strerror(int errnum);
 /* Output files. A path names where an output goes:
  *   "-", "/dev/stdout", "/dev/stderr": standard output or error;
  *   an existing file that is not a regular file (a character device such
- *   as /dev/null, a FIFO, a socket): written into, never replaced;
+ *   as /dev/null, a FIFO, a socket), or any existing file under /dev/:
+ *   written into, never replaced;
  *   a symbolic link: followed; its final target is written as below and
  *   the link stays (links through /proc are written in place);
  *   otherwise a regular file, replaced atomically: a temporary file in the

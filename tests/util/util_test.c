@@ -303,6 +303,28 @@ START_TEST(output_char_device_is_written_into)
 }
 END_TEST
 
+START_TEST(output_under_dev_is_never_replaced)
+{
+	/* Even a regular file under /dev/ (as /dev/null becomes once some tool
+	 * replaced it) is written in place: /dev/shm holds one we may make. */
+	char p[64];
+	snprintf(p, sizeof p, "/dev/shm/wavecc-util-test-%d", (int)getpid());
+	if (write_output(p, "first", 5, 0644) != 0) {
+		fprintf(stderr, "output_under_dev_is_never_replaced: cannot write %s (%s); skipped\n", p, strerror(errno));
+		return;
+	}
+	struct stat a, b;
+	ck_assert_int_eq(stat(p, &a), 0);
+	ck_assert_int_eq(write_output(p, "2nd", 3, 0644), 0);
+	ck_assert_int_eq(stat(p, &b), 0);
+	ck_assert_uint_eq(a.st_ino, b.st_ino);
+	char *t = slurp(p);
+	ck_assert_str_eq(t, "2nd"); /* truncated, then written */
+	free(t);
+	unlink(p);
+}
+END_TEST
+
 START_TEST(output_set_is_all_or_nothing)
 {
 	const char *a = tpath("set_a.txt"), *b = tpath("set_b.txt");
@@ -428,6 +450,7 @@ int main(void)
 	tcase_add_test(tc, output_symlink_is_followed_and_kept);
 	tcase_add_test(tc, output_fifo_is_written_into);
 	tcase_add_test(tc, output_char_device_is_written_into);
+	tcase_add_test(tc, output_under_dev_is_never_replaced);
 	tcase_add_test(tc, output_set_is_all_or_nothing);
 	tcase_add_test(tc, reads_are_bounded);
 	tcase_add_test(tc, tempdir_is_removed_on_every_path);
