@@ -242,6 +242,7 @@ void outputs_abort(OutputSet *s)
 int outputs_commit(OutputSet *s, const char **failed)
 {
 	int rc = 0, e = 0;
+	fflush(stdout); /* what was printed comes before what goes to fd 1 */
 	/* In-place outputs first: they may fail (a closed pipe, a full disk
 	 * behind a device); the regular files are still only staged then. */
 	for (size_t i = 0; i < s->outs.len && rc == 0; i++) {
