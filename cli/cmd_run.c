@@ -129,7 +129,7 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 		const LaunchArg *la = launch_arg(d, syms.data[j]);
 		if (!bound_by_defs(a, syms.data[j]) && !(la && la->kind == LARG_SCALAR && la->has_value)) {
 			const LaunchDim *u = first_use.data[j];
-			buf_printf(msg, "%s:%d:%d: %s: unbound symbol '%s' in \"%s\" (bind it with -D %s=VALUE)", u->loc.file,
+			buf_printf(msg, "%s:%d:%d: %s: unbound symbol '%s' in \"%s\" (bind it with -D %s=VALUE)", u->loc.file ? u->loc.file : a->path,
 				u->loc.line, u->loc.col, u->path, syms.data[j], u->expr, syms.data[j]);
 			ok = false;
 		}
