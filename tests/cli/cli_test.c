@@ -294,6 +294,20 @@ START_TEST(as_takes_the_target_from_the_file)
 	/* an explicit --mcpu that disagrees is llvm-mc's error, exit 1 */
 	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942 -o '%s'", s, path("t942.hsaco"))), 1);
 	ck_assert(!exists(path("t942.hsaco")));
+	/* target-ID features in the directive reach llvm-mc as -mattr */
+	const char *se = path("se.s"), *seo = path("se.hsaco");
+	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -S -o - | sed 's/^\t.amdgcn_target .*/\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc-\"/' > '%s'",
+				  se)),
+		0);
+	r = wavecc("as '%s'", se);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("info '%s'", seo);
+	ck_assert_msg(strstr(r.out, "sramecc off"), "%s", r.out);
+	cmd_result_free(&r);
+	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:sramecc+ -o '%s'", se, path("se2.hsaco"))), 1);
+	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:sramecc- -o '%s'", se, path("se3.hsaco"))), 0);
+	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:bogus+", se)), 2);
 }
 END_TEST
 
