@@ -5,7 +5,10 @@
  * feeds stdin and drains both outputs at once, so neither side can block on a
  * full pipe whatever the sizes. SIGPIPE is ignored while the child runs (it
  * may exit before reading all its input; that shows as EPIPE and its exit
- * status tells why). No temporary files are made. */
+ * status tells why). No temporary files are made. The target is a target ID
+ * (gfx942, gfx942:sramecc-, ...): the processor becomes -mcpu, the features
+ * -mattr, which llvm-mc requires to agree with the text's .amdgcn_target;
+ * a bare processor therefore takes the directive's features. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
