@@ -378,6 +378,9 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			n->name, nout);
 		return false;
 	}
+	for (size_t i = 0; i < n->body->nodes.len; i++)
+		if (n->body->nodes.data[i]->kind == OP_OUTPUT && !n->body->nodes.data[i]->op)
+			return false; /* its values were poisoned by an error reported earlier */
 	if (!last || last->kind != OP_OUTPUT) { /* one output, but not at the end */
 		ld_err(L, body, "the body of '%s' must end with its output node ('%s' comes after it)", n->name,
 			last ? last->name : "?");

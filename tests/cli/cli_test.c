@@ -18,6 +18,7 @@
  *           (/dev/zero); --out sets all or nothing; run's temporary folder
  *           gone after an error and after a fatal signal. */
 #include <errno.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -439,6 +440,40 @@ START_TEST(assembler_errors_name_the_generated_line_and_op)
 }
 END_TEST
 
+
+START_TEST(no_message_contradicts_itself)
+{
+	/* An iterate body whose output yields a value poisoned by an earlier
+	 * error: once "must contain exactly one output node (found 1)"; now
+	 * only the real error is reported. */
+	char src[4096];
+	snprintf(src, sizeof src, "%s/examples/gemm_global.json", test_root());
+	json_error_t je;
+	json_t *k = json_load_file(src, 0, &je);
+	ck_assert_ptr_nonnull(k);
+	json_t *g = json_object_get(k, "graph");
+	json_array_insert_new(g, 1, json_pack("{s:s, s:s, s:s, s:s}", "name", "bad", "op", "cast", "arg", "c_reg", "dtype",
+					  "f99"));
+	size_t i;
+	json_t *n;
+	json_array_foreach(g, i, n)
+	{
+		if (strcmp(json_string_value(json_object_get(n, "op")), "iterate") == 0) {
+			json_t *body = json_object_get(n, "body");
+			json_object_set_new(json_array_get(body, json_array_size(body) - 1), "values", json_pack("[s]", "bad"));
+		}
+	}
+	const char *f = path("poisoned.json");
+	ck_assert_int_eq(json_dump_file(k, f, JSON_INDENT(1)), 0);
+	json_decref(k);
+	CmdResult r = wavecc("dump-graph '%s'", f);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "unknown dtype 'f99'"), "%s", r.err);
+	ck_assert_msg(!strstr(r.err, "(found 1)") && !strstr(r.err, "output node"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 START_TEST(as_without_a_kernel)
@@ -560,6 +595,7 @@ int main(void)
 	tcase_add_test(tc, one_seed_option_and_out_everywhere);
 	tcase_add_test(tc, usage_mistakes_exit_2_everywhere);
 	tcase_add_test(tc, assembler_errors_name_the_generated_line_and_op);
+	tcase_add_test(tc, no_message_contradicts_itself);
 	tcase_add_test(tc, as_without_a_kernel);
 	tcase_add_test(tc, endless_inputs_are_refused);
 	tcase_add_test(tc, out_files_all_or_nothing);
