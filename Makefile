@@ -71,8 +71,11 @@ check: all $(TEST_BINS)
 	echo "make check: all suites passed"
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# Leak detection is on explicitly (LeakSanitizer), also for the wavecc runs
+# the suites start; extra ASAN_OPTIONS from the environment are appended.
 check-asan:
-	$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+	ASAN_OPTIONS="detect_leaks=1$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))" \
+		$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk

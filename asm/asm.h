@@ -38,13 +38,22 @@ int llvm_mc_find(const char *explicit_path, const char *mcpu, LlvmMc *mc, Buf *m
 
 typedef struct AsmOptions {
 	const char *llvm_mc;     /* --llvm-mc, or NULL */
-	const char *mcpu;        /* "gfx942" (default when NULL) or "gfx90a", ... */
+	const char *mcpu;        /* a target ID: "gfx942" (default when NULL), "gfx90a",
+				  * "gfx942:sramecc-", ...; a bare processor takes its
+				  * features from the text's .amdgcn_target */
 	const char *source_name; /* replaces "<stdin>" in llvm-mc's messages */
 	bool verbose;            /* say which llvm-mc runs, on stderr */
 } AsmOptions;
 
-/* Known targets for --mcpu: name and ELF e_flags machine (cdna3-facts §1.9). */
+/* Known targets for --mcpu: a processor (gfx942, gfx90a, gfx940, gfx941,
+ * gfx950) with optional target-ID features :sramecc+/- and :xnack+/-. */
 bool asm_known_mcpu(const char *mcpu);
+/* Split a target ID into the processor and llvm-mc's -mattr list
+ * ("gfx942:sramecc-" -> "gfx942", "-sramecc"); false if unknown. */
+bool asm_split_target(const char *id, char *proc, size_t proc_len, char *mattr, size_t mattr_len);
+/* The target ID of the text's `.amdgcn_target "amdgcn-amd-amdhsa--ID"`
+ * directive (e.g. "gfx942:sramecc-"), or false if it has none. */
+bool asm_text_target(const char *text, size_t len, char *id, size_t id_len);
 
 /* Assemble `text` into a relocatable object appended to `obj`. */
 int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Buf *msg);
@@ -58,5 +67,16 @@ int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg);
 
 /* Assemble and link in one step. */
 int asm_build(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg);
+
+/* ---- origin.c ---- */
+/* The graph op whose code holds line `line` (1-based) of the compiler's
+ * assembly `text`: the name in the nearest `// OPNAME` comment above it
+ * within the code, copied into name; false outside any op's code. */
+bool asm_line_op(const char *text, size_t len, long line, char *name, size_t name_len);
+/* Copy llvm-mc's messages `msg` to `out`, followed by a note for each
+ * `TAG:LINE:COL:` message naming the generated line and its graph op;
+ * op_where (may be NULL) gives the op's location in the kernel graph. */
+void asm_explain(Buf *out, const char *msg, const char *tag, const char *text, size_t len,
+	const char *(*op_where)(void *ctx, const char *op), void *ctx);
 
 #endif

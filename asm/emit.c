@@ -10,6 +10,13 @@
  * need, the kernarg size of the buffer pointers (8 bytes each, in argument
  * order). The launch descriptor (docs/launch-format.md) carries the same
  * geometry and the arguments with their resolved shapes and access modes.
+ * Names in the metadata YAML are explicitly tagged, double-quoted strings
+ * (`!str "y"`), so a name that YAML would read as something else (y, no,
+ * on, true, null, ~, 1e3, a name with ':' or '#') stays a string: LLVM's
+ * metadata reader guesses the type of an untagged scalar even when it is
+ * quoted (llvm-mc-19 rejects `.name: "y"` as a boolean where a string is
+ * required), and takes the standard tag `!str` as "string". Strings in the
+ * descriptor JSON are escaped the same way.
  * Requires: insert_waitcnt. Fills: c->asm_text, c->launch_json,
  * c->kernarg_size. */
 #include <string.h>
@@ -27,6 +34,26 @@ static const char *kernel_entry_name(Compile *c)
 	if (s[0] >= '0' && s[0] <= '9')
 		s = arena_printf(&c->arena, "_%s", s);
 	return s;
+}
+
+/* s as a double-quoted string, valid in both YAML and JSON: backslash,
+ * quote and control characters escaped. */
+static const char *quoted(Compile *c, const char *s)
+{
+	Buf b = {0};
+	buf_putc(&b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(&b, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b, "\\u%04x", *p);
+		else
+			buf_putc(&b, (char)*p);
+	}
+	buf_putc(&b, '"');
+	const char *r = arena_strdup(&c->arena, buf_cstr(&b));
+	buf_free(&b);
+	return r;
 }
 
 static const char *access_mode(Compile *c, const Value *mem)
@@ -91,7 +118,8 @@ void emit_assembly(Compile *c)
 
 	buf_printf(b, "\t.amdgpu_metadata\n---\namdhsa.version: [ 1, 2 ]\namdhsa.target: %s\namdhsa.kernels:\n",
 		c->t->triple);
-	buf_printf(b, "  - .name: %s\n    .symbol: %s.kd\n", name, name);
+	buf_printf(b, "  - .name: !str %s\n    .symbol: !str %s\n", quoted(c, name),
+		quoted(c, arena_printf(&c->arena, "%s.kd", name)));
 	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", c->kernarg_size);
 	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: 0\n", c->lds_bytes);
 	buf_printf(b, "    .wavefront_size: 64\n    .sgpr_count: %d\n    .vgpr_count: %d\n    .agpr_count: %d\n",
@@ -103,25 +131,25 @@ void emit_assembly(Compile *c)
 		const Value *m = k->args.data[i];
 		bool ro = strcmp(access_mode(c, m), "read") == 0;
 		buf_printf(b,
-			"      - { .name: %s, .offset: %zu, .size: 8, .value_kind: global_buffer, .address_space: global, "
+			"      - { .name: !str %s, .offset: %zu, .size: 8, .value_kind: global_buffer, .address_space: global, "
 			".actual_access: %s }\n",
-			m->name, 8 * i, ro ? "read_only" : strcmp(access_mode(c, m), "write") == 0 ? "write_only"
+			quoted(c, m->name), 8 * i, ro ? "read_only" : strcmp(access_mode(c, m), "write") == 0 ? "write_only"
 											 : "read_write");
 	}
 	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
 
 	/* Launch descriptor. */
 	Buf *l = &c->launch_json;
-	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": \"%s\", \"kernel\": \"%s\", \"arch\": \"%s\",\n",
-		c->opt.code_object ? c->opt.code_object : "kernel.hsaco", name, mcpu);
+	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": %s, \"kernel\": %s, \"arch\": %s,\n",
+		quoted(c, c->opt.code_object ? c->opt.code_object : "kernel.hsaco"), quoted(c, name), quoted(c, mcpu));
 	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": %d, "
 		      "\"kernarg_size\": %d,\n \"args\": [",
 		c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)c->grid[0], (long long)c->grid[1],
 		(long long)c->grid[2], c->lds_bytes, c->kernarg_size);
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
-		buf_printf(l, "%s\n  {\"name\": \"%s\", \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",
-			m->name, dtype_name(m->dtype));
+		buf_printf(l, "%s\n  {\"name\": %s, \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",
+			quoted(c, m->name), dtype_name(m->dtype));
 		for (int d = 0; d < m->shape.rank; d++)
 			buf_printf(l, "%s%lld", d ? ", " : "", (long long)dim_value(c, m->shape.dims[d]));
 		buf_printf(l, "], \"offset\": %zu, \"access\": \"%s\"}", 8 * i, access_mode(c, m));

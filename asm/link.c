@@ -159,7 +159,8 @@ static int take_inputs(Link *l, int seg, bool notes)
 			if (!d || d->d_size != sh.sh_size)
 				return fail(l, "cannot read section %s", o->name);
 			o->data = xmalloc(sh.sh_size ? sh.sh_size : 1);
-			memcpy(o->data, d->d_buf, sh.sh_size);
+			if (sh.sh_size) /* an empty section may have no buffer at all */
+				memcpy(o->data, d->d_buf, sh.sh_size);
 		}
 	}
 	if (seg == 2)
@@ -376,7 +377,7 @@ static int check_kds(Link *l, const SymVec *symtab)
 	return 0;
 }
 
-static int write_output(Link *l, const GElf_Phdr *ph, uint64_t shoff, Buf *out)
+static int write_linked_elf(Link *l, const GElf_Phdr *ph, uint64_t shoff, Buf *out)
 {
 	FILE *tf = tmpfile(); /* already unlinked: nothing is left behind */
 	if (!tf)
@@ -470,7 +471,8 @@ int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return fail(l, "libelf: %s", elf_errmsg(-1));
 	char *copy = xmalloc(len ? len : 1);
-	memcpy(copy, obj, len);
+	if (len)
+		memcpy(copy, obj, len);
 	l->in = elf_memory(copy, len);
 	SymVec symtab = {0}, dynsym = {0};
 	NameVec dyn_names = {0};
@@ -625,8 +627,9 @@ int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 	dynsym.data = NULL;
 	S[i_hash].data = (unsigned char *)hash.data;
 	hash.data = NULL;
-	S[i_dynstr].data = (unsigned char *)xmalloc(l->dynstr.len);
-	memcpy(S[i_dynstr].data, l->dynstr.data, l->dynstr.len);
+	S[i_dynstr].data = (unsigned char *)xmalloc(l->dynstr.len + 1);
+	if (l->dynstr.len)
+		memcpy(S[i_dynstr].data, l->dynstr.data, l->dynstr.len);
 	S[i_dynamic].data = (unsigned char *)dyn;
 	dyn = NULL;
 	S[i_dynsym].link_to = (uint32_t)i_dynstr;
@@ -639,11 +642,13 @@ int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 	S[i_symtab].link_to = (uint32_t)i_strtab;
 	S[i_symtab].info = (uint32_t)first_global;
 	S[i_shstrtab].size = l->shstr.len;
-	S[i_shstrtab].data = xmalloc(l->shstr.len);
-	memcpy(S[i_shstrtab].data, l->shstr.data, l->shstr.len);
+	S[i_shstrtab].data = xmalloc(l->shstr.len + 1);
+	if (l->shstr.len)
+		memcpy(S[i_shstrtab].data, l->shstr.data, l->shstr.len);
 	S[i_strtab].size = l->strtab.len;
-	S[i_strtab].data = xmalloc(l->strtab.len);
-	memcpy(S[i_strtab].data, l->strtab.data, l->strtab.len);
+	S[i_strtab].data = xmalloc(l->strtab.len + 1);
+	if (l->strtab.len)
+		memcpy(S[i_strtab].data, l->strtab.data, l->strtab.len);
 	/* the GElf_Sym (64-bit) arrays are exactly Elf64_Sym: 24 bytes */
 	_Static_assert(sizeof(GElf_Sym) == 24, "GElf_Sym must be Elf64_Sym");
 	for (size_t k = 1; k < l->secs.len; k++)
@@ -681,7 +686,7 @@ int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 				    note_end - S[i_note].off, note_end - S[i_note].off, 4};
 	else
 		ph[7] = (GElf_Phdr){PT_NULL, 0, 0, 0, 0, 0, 0, 0};
-	r = write_output(l, ph, shoff, out);
+	r = write_linked_elf(l, ph, shoff, out);
 out:
 	for (size_t k = 0; k < l->secs.len; k++)
 		free(l->secs.data[k].data);

@@ -5,7 +5,10 @@
  * feeds stdin and drains both outputs at once, so neither side can block on a
  * full pipe whatever the sizes. SIGPIPE is ignored while the child runs (it
  * may exit before reading all its input; that shows as EPIPE and its exit
- * status tells why). No temporary files are made. */
+ * status tells why). No temporary files are made. The target is a target ID
+ * (gfx942, gfx942:sramecc-, ...): the processor becomes -mcpu, the features
+ * -mattr, which llvm-mc requires to agree with the text's .amdgcn_target;
+ * a bare processor therefore takes the directive's features. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -19,11 +22,91 @@
 
 static const char *const KNOWN_MCPU[] = {"gfx942", "gfx90a", "gfx940", "gfx941", "gfx950"};
 
+/* A target ID is a processor with optional features, as in the
+ * `.amdgcn_target` directive: gfx942, gfx942:sramecc-, gfx90a:sramecc+:xnack-.
+ * The features become llvm-mc's -mattr (+sramecc, -xnack, ...), which must
+ * agree with the directive or llvm-mc rejects the file. */
+bool asm_split_target(const char *id, char *proc, size_t proc_len, char *mattr, size_t mattr_len)
+{
+	const char *colon = strchr(id, ':');
+	size_t pn = colon ? (size_t)(colon - id) : strlen(id);
+	bool known = false;
+	for (size_t i = 0; i < ARRAY_LEN(KNOWN_MCPU); i++)
+		known |= strlen(KNOWN_MCPU[i]) == pn && strncmp(id, KNOWN_MCPU[i], pn) == 0;
+	if (!known || pn >= proc_len)
+		return false;
+	memcpy(proc, id, pn);
+	proc[pn] = 0;
+	size_t m = 0;
+	mattr[0] = 0;
+	bool seen[2] = {false, false};
+	while (colon) {
+		const char *f = colon + 1;
+		colon = strchr(f, ':');
+		size_t fn = colon ? (size_t)(colon - f) : strlen(f);
+		if (fn < 2 || (f[fn - 1] != '+' && f[fn - 1] != '-'))
+			return false;
+		int which = fn - 1 == 7 && strncmp(f, "sramecc", 7) == 0 ? 0 : fn - 1 == 5 && strncmp(f, "xnack", 5) == 0 ? 1 : -1;
+		if (which < 0 || seen[which])
+			return false;
+		seen[which] = true;
+		int w = snprintf(mattr + m, mattr_len - m, "%s%c%.*s", m ? "," : "", f[fn - 1], (int)(fn - 1), f);
+		if (w < 0 || (size_t)w >= mattr_len - m)
+			return false;
+		m += (size_t)w;
+	}
+	return true;
+}
+
 bool asm_known_mcpu(const char *mcpu)
 {
-	for (size_t i = 0; i < ARRAY_LEN(KNOWN_MCPU); i++)
-		if (strcmp(mcpu, KNOWN_MCPU[i]) == 0)
-			return true;
+	char proc[32], mattr[64];
+	return asm_split_target(mcpu, proc, sizeof proc, mattr, sizeof mattr);
+}
+
+static const char *find_bytes(const char *h, size_t hn, const char *needle, size_t nn)
+{
+	for (size_t i = 0; i + nn <= hn; i++)
+		if (h[i] == needle[0] && memcmp(h + i, needle, nn) == 0)
+			return h + i;
+	return NULL;
+}
+
+bool asm_text_target(const char *text, size_t len, char *id, size_t id_len)
+{
+	static const char dir[] = ".amdgcn_target";
+	for (size_t i = 0; i + sizeof dir <= len;) {
+		const char *hit = find_bytes(text + i, len - i, dir, sizeof dir - 1);
+		if (!hit)
+			return false;
+		/* only at the start of a line (after blanks), not in a comment */
+		size_t at = (size_t)(hit - text);
+		size_t b = at;
+		while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+			b--;
+		i = at + sizeof dir - 1;
+		if (b > 0 && text[b - 1] != '\n')
+			continue;
+		const char *p = hit + sizeof dir - 1, *end = text + len;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= end || *p != '"')
+			return false;
+		const char *q = memchr(p + 1, '"', (size_t)(end - p - 1));
+		if (!q)
+			return false;
+		/* amdgcn-amd-amdhsa--gfx942:sramecc- : the ID follows the last "--" */
+		const char *s = p + 1;
+		for (const char *r = p + 1; r + 1 < q; r++)
+			if (r[0] == '-' && r[1] == '-')
+				s = r + 2;
+		size_t n = (size_t)(q - s);
+		if (n == 0 || n >= id_len)
+			return false;
+		memcpy(id, s, n);
+		id[n] = 0;
+		return true;
+	}
 	return false;
 }
 
@@ -260,15 +343,32 @@ static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out
 int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Buf *msg)
 {
 	LlvmMc mc;
-	const char *mcpu = o->mcpu ? o->mcpu : "gfx942";
-	if (llvm_mc_find(o->llvm_mc, mcpu, &mc, msg) != 0)
+	char proc[32], mattr[64], file_id[128];
+	const char *id = o->mcpu ? o->mcpu : "gfx942";
+	if (!asm_split_target(id, proc, sizeof proc, mattr, sizeof mattr)) {
+		buf_printf(msg, "unknown target '%s' (known: gfx942, gfx90a, gfx940, gfx941, gfx950, with optional "
+				":sramecc+/- and :xnack+/-)\n", id);
+		return -1;
+	}
+	/* A bare processor takes its features from the file's .amdgcn_target,
+	 * which llvm-mc insists on matching. */
+	char fproc[32], fattr[64];
+	if (!mattr[0] && asm_text_target(text, len, file_id, sizeof file_id) &&
+	    asm_split_target(file_id, fproc, sizeof fproc, fattr, sizeof fattr) && strcmp(fproc, proc) == 0)
+		snprintf(mattr, sizeof mattr, "%s", fattr);
+	if (llvm_mc_find(o->llvm_mc, proc, &mc, msg) != 0)
 		return -1;
 	if (o->verbose)
-		fprintf(stderr, "%swavecc: assembling with %s (found via %s), -mcpu=%s\n", mc.skipped, mc.path, mc.how,
-			mcpu);
-	char cpu_arg[64];
-	snprintf(cpu_arg, sizeof cpu_arg, "-mcpu=%s", mcpu);
-	char *argv[] = {mc.path, "-triple=amdgcn-amd-amdhsa", cpu_arg, "-filetype=obj", "-o", "-", "-", NULL};
+		fprintf(stderr, "%swavecc: assembling with %s (found via %s), -mcpu=%s%s%s\n", mc.skipped, mc.path, mc.how,
+			proc, mattr[0] ? " -mattr=" : "", mattr);
+	char cpu_arg[64], attr_arg[80];
+	snprintf(cpu_arg, sizeof cpu_arg, "-mcpu=%s", proc);
+	snprintf(attr_arg, sizeof attr_arg, "-mattr=%s", mattr);
+	char *argv[] = {mc.path, "-triple=amdgcn-amd-amdhsa", cpu_arg, "-filetype=obj", "-o", "-", "-", NULL, NULL};
+	if (mattr[0]) {
+		argv[6] = attr_arg;
+		argv[7] = "-";
+	}
 	Buf out = {0}, errs = {0};
 	int st = run_child(argv, text, len, &out, &errs);
 	int ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && out.len > 0;

@@ -7,6 +7,10 @@
 #ifndef WAVECC_CLI_H
 #define WAVECC_CLI_H
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
 #define WAVECC_COMMANDS(X) \
 	X("help", cmd_help, "show this help, or a command's help: wavecc help CMD") \
 	X("version", cmd_version, "print the version") \
@@ -25,10 +29,19 @@ WAVECC_COMMANDS(DECLARE_CMD)
 
 #define WAVECC_VERSION "0.1.0"
 
-/* Shared option helpers (main.c). */
-/* If argv[*i] is `--name VALUE` or `--name=VALUE`, store VALUE, advance *i
- * and return 1; usage error (exit 2) if VALUE is missing. */
+/* Shared option helpers (main.c). Every command takes -h/--help (its
+ * usage on stdout, exit 0), --version (the version, exit 0) and -v (the
+ * version on stderr, then verbose where the command has something to
+ * say; alone, without an input file, just the version). */
+/* If argv[*i] is `NAME VALUE` or `NAME=VALUE` (and for a one-letter option
+ * `-oVALUE`; --mcpu also as -mcpu), store VALUE, advance *i and return 1;
+ * usage error (exit 2) if VALUE is missing. */
 int opt_value(int argc, char **argv, int *i, const char *name, const char **value);
+/* -h/--help and --version: true (and *rc, the exit status) if `a` is one. */
+bool opt_common(const char *a, const char *cmd, void (*usage)(FILE *), int *rc);
+/* After parsing: with -v print the version on stderr; true if that was all
+ * (-v without an input file), so the command exits 0. */
+bool opt_version_only(bool verbose, const char *input);
 /* Parse a decimal integer option value or exit 2 naming the option. */
 long long opt_int(const char *name, const char *value);
 
@@ -42,13 +55,30 @@ typedef struct CompileOptions CompileOptions;
  * not a -D option. Bad forms are usage errors. */
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
 typedef struct Diag Diag;
+/* Apply the -D bindings of `defs` to kernel k as compile does (defines.c)
+ * and fill dyn[j] for each of k->dyn_syms. Returns 0; 1 after reporting bad
+ * input to d; 2 with a message in usage_msg (an unknown name, a dynamic
+ * symbol without a value): the caller cleans up and exits 2. */
+typedef struct Buf Buf;
+int apply_defines(Kernel *k, const CompileOptions *defs, int64_t *dyn, Diag *d, Buf *usage_msg);
 int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
 	const CompileOptions *o, const char *llvm_mc, Diag *d);
 
 /* Compile a kernel graph, run it on a backend and compare every buffer it
- * writes with the reference interpreter (run_graph.c). */
+ * writes with the reference interpreter (run_graph.c). defs, in and out
+ * are the command line's "NAME=VALUE" strings (syntax already checked). */
 typedef struct RunOptions RunOptions;
-int run_graph_checked(const char *path, int ndefs, const char *const *defs, const RunOptions *ro,
-	const char *mcpu, double atol, double rtol);
+typedef struct GraphRun {
+	const char *path;
+	int ndefs, nin, nout;
+	const char *const *defs, *const *in, *const *out;
+	const RunOptions *ro;
+	const char *mcpu;
+	double atol, rtol; /* < 0: by dtype */
+} GraphRun;
+int run_graph_checked(const GraphRun *g);
+/* Move the files tmp_files[i] to the destinations of the --out strings
+ * outs[i] ("NAME=FILE"), all or nothing (cmd_run.c). Returns 0 or 1. */
+int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files);
 
 #endif

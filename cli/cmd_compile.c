@@ -1,19 +1,32 @@
-/* cmd_compile.c — `wavecc compile K.json [-o OUT] [-S] [--mcpu gfx942|gfx90a]
- * [-D SYM=VAL]... [--llvm-mc PATH] [--dump-mir] [--stats]`.
+/* cmd_compile.c — `wavecc compile K.json [-o OUT] [-S] [--launch FILE]
+ * [--mcpu CPU] [-D SYM=VAL]... [--llvm-mc PATH] [--dump-mir] [--stats] [-v]`.
  *
  * Loads the kernel graph, runs the pipeline (passes/pipeline.c), then
  * either writes the assembly (-S; default OUT: K's base name + .s) or
  * assembles and links it in memory (asm/asm.h) and writes the code object
- * (default OUT: base name + .hsaco) and its launch descriptor beside it
- * (OUT with .hsaco replaced by .launch.json). Every output is written
- * atomically; on any error nothing is written (if the second file cannot be
- * written, the first is removed again). With --stats, after the files are
- * written, the statistics of asm/stats.c go to stdout; they read the linked
- * code object, so with -S the assembly is still assembled and linked in
- * memory (nothing else is written). Exit: 0, 1 bad input, 2 usage. */
+ * (default OUT: base name + .hsaco).
+ *
+ * The launch descriptor: with --launch FILE it goes to FILE (with -S too,
+ * naming the code object `wavecc as OUT` will write, so an edited .s can be
+ * assembled and run). Without --launch and without -S it goes beside OUT
+ * (OUT with .hsaco replaced by .launch.json) when OUT is a regular file or
+ * does not exist yet; when OUT is '-' (standard output) or not a regular
+ * file (/dev/null, a FIFO) no descriptor is written unless asked for. The
+ * descriptor names the code object relative to its own folder when they
+ * share one, else by absolute path.
+ *
+ * Outputs follow util.h (devices and FIFOs written into, links followed,
+ * regular files replaced atomically) and are written all or nothing. With
+ * --stats the statistics of asm/stats.c go to stdout after the files are
+ * written; they read the linked code object, so with -S the assembly is
+ * still assembled and linked in memory. When llvm-mc rejects the generated
+ * assembly, each message names the generated line and the graph op whose
+ * code it is (asm/origin.c). Exit: 0, 1 bad input, 2 usage. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../asm/asm.h"
@@ -24,16 +37,21 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wavecc compile K.json [-o OUT] [-S] [--mcpu gfx942|gfx90a] [-D SYM=VAL]...\n"
-		     "  -o OUT            output file (default: K's base name + .hsaco, or .s with -S);\n"
-		     "                    the launch descriptor goes beside it as OUT-without-.hsaco.launch.json\n"
+	fprintf(out, "usage: wavecc compile K.json [-o OUT] [-S] [--launch FILE] [--mcpu CPU] [-D SYM=VAL]...\n"
+		     "                      [--llvm-mc PATH] [--dump-mir] [--stats] [-v] [--version] [-h]\n"
+		     "  -o OUT            output (default: K's base name + .hsaco, or .s with -S); '-' is\n"
+		     "                    stdout; a device or FIFO is written into (also -oOUT, -o=OUT)\n"
 		     "  -S                write the assembly instead of the code object\n"
-		     "  --mcpu CPU        gfx942 (default) or gfx90a\n"
-		     "  -D SYM=VAL        bind a dynamic symbol or override a symbol's value\n"
+		     "  --launch FILE     write the launch descriptor to FILE (default without -S: beside a\n"
+		     "                    regular OUT, as OUT-without-.hsaco.launch.json; with -S, or when\n"
+		     "                    OUT is '-' or not a regular file: none unless given)\n"
+		     "  --mcpu CPU        gfx942 (default) or gfx90a (also -mcpu=CPU, --mcpu=CPU)\n"
+		     "  -D SYM=VAL        bind a dynamic symbol or override a symbol's value (also -DSYM=VAL)\n"
 		     "  --llvm-mc PATH    the llvm-mc to run (see wavecc help as)\n"
 		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
 		     "  --stats           print registers, occupancy, instruction counts, code size and\n"
-		     "                    per-stage times on stdout (docs/compiler.md, Statistics)\n");
+		     "                    per-stage times on stdout (docs/compiler.md, Statistics)\n"
+		     "  -v                print the version, and which llvm-mc runs\n");
 }
 
 static char *base_name_with(const char *path, const char *ext)
@@ -49,10 +67,61 @@ static char *base_name_with(const char *path, const char *ext)
 	return r;
 }
 
+/* path with suffix `old` (if present) replaced by `ext`. */
+static char *replace_suffix(const char *path, const char *old, const char *ext)
+{
+	size_t n = strlen(path), on = strlen(old);
+	size_t stem = n > on && strcmp(path + n - on, old) == 0 ? n - on : n;
+	char *r = xmalloc(stem + strlen(ext) + 1);
+	memcpy(r, path, stem);
+	strcpy(r + stem, ext);
+	return r;
+}
+
+/* How the descriptor at `launch` names the code object at `obj`. */
+static char *code_object_ref(const char *launch, const char *obj)
+{
+	const char *ls = strrchr(launch, '/'), *os = strrchr(obj, '/');
+	size_t ld = ls ? (size_t)(ls - launch) : 0, od = os ? (size_t)(os - obj) : 0;
+	if (ld == od && strncmp(launch, obj, ld) == 0)
+		return xstrdup(os ? os + 1 : obj);
+	if (obj[0] == '/')
+		return xstrdup(obj);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return xstrdup(obj);
+	char *r = xmalloc(strlen(cwd) + strlen(obj) + 2);
+	sprintf(r, "%s/%s", cwd, obj);
+	return r;
+}
+
+typedef struct {
+	const Kernel *k;
+	char where[512];
+} OpWhere;
+
+static const char *op_where(void *ctx, const char *name)
+{
+	OpWhere *w = ctx;
+	const char *n = intern(name);
+	for (size_t i = 0; i < w->k->op_list.len; i++) {
+		const Op *op = w->k->op_list.data[i];
+		if (op->name == n && op->loc.file) {
+			snprintf(w->where, sizeof w->where, "%s:%d:%d", op->loc.file, op->loc.line, op->loc.col);
+			return w->where;
+		}
+	}
+	return NULL;
+}
+
+#define GENERATED_TAG "<generated assembly>"
+
 /* compile_kernel_to_files, and with `st` (--stats) the statistics: the
- * caller has filled st->load_us; t0 is when loading started. */
-static int compile_files(Kernel *k, const char *in, const char *out, const char *launch, const CompileOptions *o,
-	const char *llvm_mc, Diag *d, StageTimes *st, double t0)
+ * caller has filled st->load_us; t0 is when loading started. asm_only
+ * writes the assembly to `out`, else the code object; `launch` (may be
+ * NULL) receives the descriptor. */
+static int compile_files(Kernel *k, const char *in, const char *out, bool asm_only, const char *launch,
+	const CompileOptions *o, const char *llvm_mc, bool verbose, Diag *d, StageTimes *st, double t0)
 {
 	Compile c;
 	int rc = 1;
@@ -60,15 +129,15 @@ static int compile_files(Kernel *k, const char *in, const char *out, const char 
 	compile_init(&c, k, o, d);
 	if (compile_run(&c) != 0)
 		goto done;
-	if (launch || st) {
+	if (!asm_only || st) {
 		/* asm_build's two steps, timed apart for --stats. */
-		AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = in};
+		AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = GENERATED_TAG, .verbose = verbose};
 		Buf rel = {0};
 		double ta = compile_now_us();
 		int r = asm_assemble(&ao, c.asm_text.data, c.asm_text.len, &rel, &msg);
 		double tl = compile_now_us();
 		if (r == 0)
-			r = asm_link(rel.data, rel.len, in, &obj, &msg);
+			r = asm_link(rel.data, rel.len, GENERATED_TAG, &obj, &msg);
 		double te = compile_now_us();
 		buf_free(&rel);
 		if (st) {
@@ -76,22 +145,30 @@ static int compile_files(Kernel *k, const char *in, const char *out, const char 
 			st->link_us = r == 0 ? te - tl : -1;
 		}
 		if (r != 0) {
+			Buf ex = {0};
+			OpWhere w = {.k = k};
+			asm_explain(&ex, buf_cstr(&msg), GENERATED_TAG, c.asm_text.data, c.asm_text.len, op_where, &w);
 			fprintf(stderr, "wavecc: error: %s: the generated assembly did not build%s:\n%s", in,
-				launch ? "" : " (--stats measures the code object, even with -S)", buf_cstr(&msg));
+				asm_only ? " (--stats measures the code object, even with -S)" : "", buf_cstr(&ex));
+			buf_free(&ex);
 			goto done;
 		}
 	}
 	double tw = compile_now_us();
-	if (!launch) {
-		if (write_file_atomic(out, c.asm_text.data, c.asm_text.len, 0644) != 0)
-			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
-		else
-			rc = 0;
-	} else if (write_file_atomic(out, obj.data, obj.len, 0644) != 0) {
-		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", out, strerror(errno));
-	} else if (write_file_atomic(launch, c.launch_json.data, c.launch_json.len, 0644) != 0) {
-		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", launch, strerror(errno));
-		unlink(out);
+	OutputSet set;
+	outputs_init(&set);
+	const char *failed = out;
+	int w = asm_only ? outputs_add(&set, out, c.asm_text.data, c.asm_text.len, 0644)
+			 : outputs_add(&set, out, obj.data, obj.len, 0644);
+	if (w == 0 && launch) {
+		failed = launch;
+		w = outputs_add(&set, launch, c.launch_json.data, c.launch_json.len, 0644);
+	}
+	if (w != 0) {
+		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
+		outputs_abort(&set);
+	} else if (outputs_commit(&set, &failed) != 0) {
+		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
 	} else {
 		rc = 0;
 	}
@@ -117,7 +194,7 @@ done:
 int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
 	const CompileOptions *o, const char *llvm_mc, Diag *d)
 {
-	return compile_files(k, in, out, launch, o, llvm_mc, d, NULL, 0);
+	return compile_files(k, in, out, launch == NULL, launch, o, llvm_mc, false, d, NULL, 0);
 }
 
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
@@ -128,7 +205,7 @@ bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
 	const char *d = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
 	const char *eq = d ? strchr(d, '=') : NULL;
 	if (!eq || eq == d)
-		usage_err("-D needs SYM=VAL");
+		usage_err("-D needs SYM=VAL%s%s%s", d ? ", got '" : "", d ? d : "", d ? "'" : "");
 	if (o->ndefs == MAX_DEFS)
 		usage_err("at most %d -D options", MAX_DEFS);
 	o->def_name[o->ndefs] = intern_n(d, (size_t)(eq - d));
@@ -136,24 +213,38 @@ bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
 	return true;
 }
 
+/* Without --launch: a descriptor beside OUT only when OUT is (or will be)
+ * a regular file. */
+static bool regular_or_new(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return false;
+	struct stat st;
+	return stat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
 int cmd_compile(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
-	bool asm_only = false, stats = false;
+	const char *in = NULL, *out = NULL, *launch_opt = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
+	bool asm_only = false, stats = false, verbose = false;
 	CompileOptions o = {0};
+	int rc;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			return 0;
+		if (opt_common(a, "compile", usage, &rc)) {
+			return rc;
 		} else if (strcmp(a, "-S") == 0) {
 			asm_only = true;
 		} else if (strcmp(a, "--stats") == 0) {
 			stats = true;
 		} else if (strcmp(a, "--dump-mir") == 0) {
 			o.dump = ~0u;
+		} else if (strcmp(a, "-v") == 0) {
+			verbose = true;
 		} else if (opt_value(argc, argv, &i, "-o", &v)) {
 			out = v;
+		} else if (opt_value(argc, argv, &i, "--launch", &v)) {
+			launch_opt = v;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--llvm-mc", &v)) {
@@ -163,42 +254,65 @@ int cmd_compile(int argc, char **argv)
 		} else if (a[0] == '-' && a[1]) {
 			usage_err("compile: unknown option '%s'", a);
 		} else if (in) {
-			usage_err("compile: one kernel file at a time");
+			usage_err("compile: one kernel file at a time ('%s' and '%s')", in, a);
 		} else {
 			in = a;
 		}
 	}
-	if (!in) {
-		usage(stderr);
-		return 2;
-	}
+	if (opt_version_only(verbose, in))
+		return 0;
+	if (!in)
+		usage_err("compile: no kernel file");
 	if (!target_from_name(mcpu))
-		usage_err("--mcpu %s: expected gfx942 or gfx90a", mcpu);
+		usage_err("compile: --mcpu %s: expected gfx942 or gfx90a", mcpu);
+	if (stats && out && strcmp(out, "-") == 0)
+		usage_err("compile: --stats and -o - would both write to standard output");
+	if (launch_opt && strcmp(launch_opt, "-") == 0 && (!out || strcmp(out, "-") == 0))
+		usage_err("compile: --launch - and the output cannot both go to standard output");
 	o.mcpu = mcpu;
 	char *out_owned = out ? NULL : base_name_with(in, asm_only ? ".s" : ".hsaco");
 	if (!out)
 		out = out_owned;
-	/* The launch descriptor: OUT minus .hsaco, plus .launch.json; it names
-	 * the code object by its base name (they share a folder). */
-	size_t on = strlen(out);
-	size_t stem = on > 6 && strcmp(out + on - 6, ".hsaco") == 0 ? on - 6 : on;
-	char *launch = xmalloc(stem + 13);
-	memcpy(launch, out, stem);
-	strcpy(launch + stem, ".launch.json");
-	const char *slash = strrchr(out, '/');
-	o.code_object = slash ? slash + 1 : out;
+	bool to_stdout = strcmp(out, "-") == 0;
+	char *launch = NULL, *obj_path = NULL;
+	if (launch_opt)
+		launch = xstrdup(launch_opt);
+	else if (!asm_only && regular_or_new(out))
+		launch = replace_suffix(out, ".hsaco", ".launch.json");
+	/* The code object the descriptor names: OUT, or with -S what `wavecc
+	 * as OUT` writes; K's base name when OUT is standard output. */
+	if (to_stdout)
+		obj_path = base_name_with(in, ".hsaco");
+	else
+		obj_path = asm_only ? replace_suffix(out, ".s", ".hsaco") : xstrdup(out);
+	char *ref = launch ? code_object_ref(launch, obj_path) : NULL;
+	o.code_object = ref ? ref : "kernel.hsaco";
 
 	Diag d;
 	diag_init(&d);
-	int rc = 1;
+	rc = 1;
 	double t0 = compile_now_us();
 	Kernel *k = load_kernel_file(in, &d);
 	StageTimes st = {.load_us = compile_now_us() - t0, .assemble_us = -1, .link_us = -1, .write_us = -1};
-	if (k)
-		rc = compile_files(k, in, out, asm_only ? NULL : launch, &o, llvm_mc, &d, stats ? &st : NULL, t0);
-	if (k)
+	for (int i = 0; k && i < o.ndefs; i++)
+		if (!kernel_symbol(k, o.def_name[i])) { /* as in interp and run: bad usage */
+			char msg[512];
+			snprintf(msg, sizeof msg, "compile: -D %s: kernel %s has no symbol of that name", o.def_name[i],
+				k->name);
+			kernel_free(k);
+			free(out_owned);
+			free(launch);
+			free(obj_path);
+			free(ref);
+			usage_err("%s", msg);
+		}
+	if (k) {
+		rc = compile_files(k, in, out, asm_only, launch, &o, llvm_mc, verbose, &d, stats ? &st : NULL, t0);
 		kernel_free(k);
+	}
 	free(out_owned);
 	free(launch);
+	free(obj_path);
+	free(ref);
 	return rc;
 }

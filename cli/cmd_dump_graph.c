@@ -8,7 +8,7 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wavecc dump-graph K.json\n\n"
+	fprintf(out, "usage: wavecc dump-graph K.json [-v] [--version] [-h]\n\n"
 		     "Loads the kernel graph K.json (docs/kernel-format.md), validates it and prints\n"
 		     "the graph IR: symbols with their resolved values, constraints, arguments and\n"
 		     "one line per op with its inferred type. Exit 1 if the input is invalid.\n");
@@ -17,10 +17,14 @@ static void usage(FILE *out)
 int cmd_dump_graph(int argc, char **argv)
 {
 	const char *path = NULL;
+	bool verbose = false;
+	int rc;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return 0;
+		if (opt_common(argv[i], "dump-graph", usage, &rc))
+			return rc;
+		if (strcmp(argv[i], "-v") == 0) {
+			verbose = true;
+			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			usage_err("dump-graph: unknown option '%s'", argv[i]);
@@ -28,8 +32,10 @@ int cmd_dump_graph(int argc, char **argv)
 			usage_err("dump-graph: one input file expected");
 		path = argv[i];
 	}
+	if (opt_version_only(verbose, path))
+		return 0;
 	if (!path)
-		usage_err("dump-graph: missing input file (wavecc dump-graph K.json)");
+		usage_err("dump-graph: no kernel file");
 	Diag d;
 	diag_init(&d);
 	Kernel *k = load_kernel_file(path, &d);

@@ -13,7 +13,7 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wavecc dump-indices K.json [-D SYM=VAL]...\n\n"
+	fprintf(out, "usage: wavecc dump-indices K.json [-D SYM=VAL]... [-v] [--version] [-h]\n\n"
 		     "Runs symbol substitution, constraint and index analysis on the kernel graph and\n"
 		     "prints the launch geometry, the loops and, for every op, each thread's index\n"
 		     "per expansion copy as `DIM: start : size : stride` (SymPy syntax; $T0..2 are\n"
@@ -72,12 +72,16 @@ static void print_region(Buf *b, Compile *c, const Region *r, int depth)
 int cmd_dump_indices(int argc, char **argv)
 {
 	const char *path = NULL;
+	bool verbose = false;
+	int rc;
 	CompileOptions o = {0};
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			return 0;
+		if (opt_common(a, "dump-indices", usage, &rc))
+			return rc;
+		if (strcmp(a, "-v") == 0) {
+			verbose = true;
+			continue;
 		}
 		if (opt_define(argc, argv, &i, &o))
 			continue;
@@ -87,17 +91,27 @@ int cmd_dump_indices(int argc, char **argv)
 			usage_err("dump-indices: one input file expected");
 		path = a;
 	}
+	if (opt_version_only(verbose, path))
+		return 0;
 	if (!path)
-		usage_err("dump-indices: missing input file (wavecc dump-indices K.json)");
+		usage_err("dump-indices: no kernel file");
 	Diag d;
 	diag_init(&d);
 	Kernel *k = load_kernel_file(path, &d);
 	if (!k)
 		return 1;
+	for (int i = 0; i < o.ndefs; i++)
+		if (!kernel_symbol(k, o.def_name[i])) { /* as in compile, interp and run: bad usage */
+			char msg[512];
+			snprintf(msg, sizeof msg, "dump-indices: -D %s: kernel %s has no symbol of that name", o.def_name[i],
+				k->name);
+			kernel_free(k);
+			usage_err("%s", msg);
+		}
 	o.stop_after = "analyze_indices";
 	Compile c;
 	compile_init(&c, k, &o, &d);
-	int rc = 1;
+	rc = 1;
 	if (compile_run(&c) == 0) {
 		Buf b = {0};
 		buf_printf(&b, "kernel %s: grid %lld x %lld x %lld, workgroup %d x %d x %d, %s indices\n", k->name,

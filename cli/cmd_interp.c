@@ -2,34 +2,45 @@
  * interpreter (interp/, docs/interpreter.md).
  *
  *   wavecc interp K.json [-D SYM=VAL]... [--in NAME=FILE.npy]...
- *                 [--out NAME=FILE.npy]... [--random SEED]
+ *                 [--out NAME=FILE.npy]... [--seed N]
  *
- * Every dynamic symbol must be given with -D. Each argument starts zeroed,
- * or filled by the documented seeded generator with --random SEED, and is
- * then overwritten by its --in file (dtype and shape checked). After the run
- * each --out argument is written as .npy, atomically; nothing is written if
- * the kernel or an input is bad. Without --out, one summary line per
- * argument is printed: name, type, and the sum and maximum magnitude of its
- * elements (for a quick look, not for testing). Exit 0, 1 bad input, 2 bad
- * usage. */
+ * -D binds a dynamic symbol or overrides any symbol's value, as in compile
+ * (defines.c); every dynamic symbol needs one. Each argument starts zeroed,
+ * or filled by the documented seeded generator with --seed N (--random N
+ * is the older spelling), and is then overwritten by its --in file (dtype
+ * and shape checked). After the run the --out arguments are written as
+ * .npy, all or nothing (util.h's OutputSet: nothing is written if the
+ * kernel, an input or any one output fails). Without --out, one summary
+ * line per argument is printed: name, type, and the sum and maximum
+ * magnitude of its elements (for a quick look, not for testing). Every
+ * path frees what it allocated (the sanitizer build checks for leaks).
+ * Exit 0, 1 bad input, 2 bad usage. */
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../frontend/frontend.h"
 #include "../interp/interp.h"
 #include "../ir/graph.h"
+#include "../passes/passes.h"
+#include "../util/npy.h"
 #include "cli.h"
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wavecc interp K.json [-D SYM=VAL]... [--in NAME=FILE.npy]...\n"
-		     "                     [--out NAME=FILE.npy]... [--random SEED]\n"
+	fprintf(out, "usage: wavecc interp K.json [-D SYM=VAL]... [--in NAME=FILE.npy]... [--out NAME=FILE.npy]...\n"
+		     "                     [--seed N] [-v] [--version] [-h]\n"
 		     "  Run the kernel on the reference interpreter (docs/interpreter.md).\n"
-		     "  -D SYM=VAL        value of a dynamic symbol (every one is required)\n"
+		     "  -D SYM=VAL        bind a dynamic symbol (each one needs a value) or override a\n"
+		     "                    symbol's value, as in compile (also -DSYM=VAL)\n"
 		     "  --in NAME=FILE    input for argument NAME from a .npy file (dtype, shape checked)\n"
-		     "  --out NAME=FILE   write argument NAME after the run as .npy (atomic)\n"
-		     "  --random SEED     fill arguments with the documented seeded generator first\n"
+		     "  --out NAME=FILE   write argument NAME after the run as .npy; all --out files are\n"
+		     "                    written or none; '-' is stdout\n"
+		     "  --seed N          fill arguments with the documented seeded generator first\n"
+		     "                    (--random N is the same)\n"
+		     "  -v                print the version\n"
 		     "  Arguments not given start at zero. Without --out, a summary is printed.\n");
 }
 
@@ -37,126 +48,180 @@ typedef struct {
 	const char *name, *file;
 } Pair;
 
-static Pair split_pair(const char *opt, const char *v)
+typedef struct {
+	CompileOptions defs;
+	Vec(Pair) ins, outs;
+	Kernel *k;
+	int64_t *dyn;
+	Interp in;
+	bool have_interp;
+} State;
+
+static void state_free(State *s)
+{
+	if (s->have_interp)
+		interp_free(&s->in);
+	if (s->k)
+		kernel_free(s->k);
+	free(s->dyn);
+	vec_free(&s->ins);
+	vec_free(&s->outs);
+}
+
+/* A usage error once something is allocated: free it all first. */
+NORETURN static void state_usage_err(State *s, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void state_usage_err(State *s, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	state_free(s);
+	usage_err("%s", msg);
+}
+
+static Pair split_pair(State *s, const char *opt, const char *v)
 {
 	const char *eq = strchr(v, '=');
 	if (!eq || eq == v || !eq[1])
-		usage_err("%s needs NAME=VALUE, got '%s'", opt, v);
+		state_usage_err(s, "interp: %s needs NAME=FILE, got '%s'", opt, v);
 	Pair p = {intern_n(v, (size_t)(eq - v)), eq + 1};
 	return p;
+}
+
+static void print_summary(const Interp *in)
+{
+	for (int j = 0; j < in->nargs; j++) {
+		const InterpArg *a = &in->args[j];
+		double sum = 0, mx = 0;
+		bool f8 = a->dtype >= DT_F8E4M3FNUZ;
+		for (uint64_t e = 0; e < a->count && !f8; e++) {
+			double x = dtype_load(a->dtype, a->data, e);
+			sum += x;
+			mx = fmax(mx, fabs(x));
+		}
+		printf("%s %s[", a->name, dtype_name(a->dtype));
+		for (int r = 0; r < a->rank; r++)
+			printf("%s%lld", r ? ", " : "", (long long)a->shape[r]);
+		printf("] sum=%.9g max_abs=%.9g\n", sum, mx);
+	}
+}
+
+/* All --out files, or none. */
+static int write_outputs(State *s)
+{
+	OutputSet set;
+	outputs_init(&set);
+	for (size_t i = 0; i < s->outs.len; i++) {
+		const InterpArg *a = interp_arg(&s->in, s->outs.data[i].name);
+		Buf b = {0};
+		npy_encode(&b, a->dtype, a->rank, a->shape, a->data);
+		int r = outputs_add(&set, s->outs.data[i].file, b.data, b.len, 0644);
+		buf_free(&b);
+		if (r != 0) {
+			fprintf(stderr, "wavecc: error: --out %s: %s: cannot write: %s (no --out file written)\n",
+				s->outs.data[i].name, s->outs.data[i].file, strerror(errno));
+			outputs_abort(&set);
+			return 1;
+		}
+	}
+	const char *failed = NULL;
+	if (outputs_commit(&set, &failed) != 0) {
+		fprintf(stderr, "wavecc: error: --out: %s: cannot write: %s\n", failed ? failed : "?", strerror(errno));
+		return 1;
+	}
+	return 0;
 }
 
 int cmd_interp(int argc, char **argv)
 {
 	const char *path = NULL, *v;
-	Vec(Pair) defs = {0}, ins = {0}, outs = {0};
-	bool random = false;
+	State s = {0};
+	bool random = false, verbose = false;
 	uint64_t seed = 0;
+	int rc;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			usage(stdout);
-			return 0;
-		} else if (strncmp(a, "-D", 2) == 0) {
-			const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!d)
-				usage_err("-D needs SYM=VAL");
-			vec_push(&defs, split_pair("-D", d));
+		if (opt_common(a, "interp", usage, &rc)) {
+			state_free(&s);
+			return rc;
+		} else if (strcmp(a, "-v") == 0) {
+			verbose = true;
+		} else if (opt_define(argc, argv, &i, &s.defs)) {
+			continue;
 		} else if (opt_value(argc, argv, &i, "--in", &v)) {
-			vec_push(&ins, split_pair("--in", v));
+			vec_push(&s.ins, split_pair(&s, "--in", v));
 		} else if (opt_value(argc, argv, &i, "--out", &v)) {
-			vec_push(&outs, split_pair("--out", v));
-		} else if (opt_value(argc, argv, &i, "--random", &v)) {
+			vec_push(&s.outs, split_pair(&s, "--out", v));
+		} else if (opt_value(argc, argv, &i, "--seed", &v) || opt_value(argc, argv, &i, "--random", &v)) {
 			random = true;
-			seed = (uint64_t)opt_int("--random", v);
+			seed = (uint64_t)opt_int("--seed", v);
 		} else if (a[0] == '-' && a[1]) {
-			usage_err("interp: unknown option '%s'", a);
+			state_usage_err(&s, "interp: unknown option '%s'", a);
 		} else if (!path) {
 			path = a;
 		} else {
-			usage_err("interp: more than one kernel file");
+			state_usage_err(&s, "interp: more than one kernel file ('%s' and '%s')", path, a);
 		}
 	}
-	if (!path) {
-		usage(stderr);
-		return 2;
+	if (opt_version_only(verbose, path)) {
+		state_free(&s);
+		return 0;
 	}
+	if (!path)
+		state_usage_err(&s, "interp: no kernel file");
 
 	Diag d;
 	diag_init(&d);
-	Kernel *k = load_kernel_file(path, &d);
-	if (!k)
+	s.k = load_kernel_file(path, &d);
+	if (!s.k) {
+		state_free(&s);
 		return 1;
-	/* Dynamic symbol values: each -D must name a dynamic symbol; each
-	 * dynamic symbol needs one. Usage errors, since the kernel is fine. */
-	size_t nd = k->dyn_syms.len;
-	int64_t *dyn = xcalloc(nd ? nd : 1, sizeof(int64_t));
-	bool *given = xcalloc(nd ? nd : 1, sizeof(bool));
-	for (size_t i = 0; i < defs.len; i++) {
-		size_t j = 0;
-		while (j < nd && strcmp(sym_name(k->dyn_syms.data[j]), defs.data[i].name) != 0)
-			j++;
-		if (j == nd)
-			usage_err("-D %s: not a dynamic symbol of kernel %s", defs.data[i].name, k->name);
-		dyn[j] = opt_int("-D", defs.data[i].file);
-		given[j] = true;
 	}
-	for (size_t j = 0; j < nd; j++)
-		if (!given[j])
-			usage_err("dynamic symbol %s needs a value: -D %s=VAL", sym_name(k->dyn_syms.data[j]),
-				sym_name(k->dyn_syms.data[j]));
-	for (size_t i = 0; i < ins.len + outs.len; i++) {
-		const Pair *p = i < ins.len ? &ins.data[i] : &outs.data[i - ins.len];
+	Kernel *k = s.k;
+	s.dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
+	Buf um = {0};
+	rc = apply_defines(k, &s.defs, s.dyn, &d, &um);
+	if (rc == 2) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", buf_cstr(&um));
+		buf_free(&um);
+		state_usage_err(&s, "interp: %s", msg);
+	}
+	buf_free(&um);
+	if (rc != 0) {
+		state_free(&s);
+		return 1;
+	}
+	for (size_t i = 0; i < s.ins.len + s.outs.len; i++) {
+		const Pair *p = i < s.ins.len ? &s.ins.data[i] : &s.outs.data[i - s.ins.len];
 		bool found = false;
 		for (size_t j = 0; j < k->args.len; j++)
 			found |= k->args.data[j]->name == p->name;
 		if (!found)
-			usage_err("%s: kernel %s has no argument '%s'", i < ins.len ? "--in" : "--out", k->name,
-				p->name);
+			state_usage_err(&s, "interp: %s %s: kernel %s has no argument '%s'", i < s.ins.len ? "--in" : "--out",
+				p->name, k->name, p->name);
 	}
 
-	Interp in;
-	int rc = interp_init(&in, k, dyn, &d) < 0 ? 1 : 0;
+	s.have_interp = true;
+	rc = interp_init(&s.in, k, s.dyn, &d) < 0 ? 1 : 0;
 	char msg[512];
 	if (rc == 0 && random)
-		for (int j = 0; j < in.nargs; j++)
-			interp_fill_random(&in.args[j], seed, j);
-	for (size_t i = 0; i < ins.len && rc == 0; i++) {
-		if (interp_load_npy(interp_arg(&in, ins.data[i].name), ins.data[i].file, msg, sizeof msg) < 0) {
-			fprintf(stderr, "wavecc: error: --in %s: %s\n", ins.data[i].name, msg);
+		for (int j = 0; j < s.in.nargs; j++)
+			interp_fill_random(&s.in.args[j], seed, j);
+	for (size_t i = 0; i < s.ins.len && rc == 0; i++) {
+		if (interp_load_npy(interp_arg(&s.in, s.ins.data[i].name), s.ins.data[i].file, msg, sizeof msg) < 0) {
+			fprintf(stderr, "wavecc: error: --in %s=%s: %s\n", s.ins.data[i].name, s.ins.data[i].file, msg);
 			rc = 1;
 		}
 	}
-	if (rc == 0 && interp_run(&in) < 0)
+	if (rc == 0 && interp_run(&s.in) < 0)
 		rc = 1;
-	for (size_t i = 0; i < outs.len && rc == 0; i++) {
-		if (interp_save_npy(interp_arg(&in, outs.data[i].name), outs.data[i].file, msg, sizeof msg) < 0) {
-			fprintf(stderr, "wavecc: error: --out %s: %s\n", outs.data[i].name, msg);
-			rc = 1;
-		}
-	}
-	if (rc == 0 && outs.len == 0) {
-		for (int j = 0; j < in.nargs; j++) {
-			const InterpArg *a = &in.args[j];
-			double sum = 0, mx = 0;
-			bool f8 = a->dtype >= DT_F8E4M3FNUZ;
-			for (uint64_t e = 0; e < a->count && !f8; e++) {
-				double x = dtype_load(a->dtype, a->data, e);
-				sum += x;
-				mx = fmax(mx, fabs(x));
-			}
-			printf("%s %s[", a->name, dtype_name(a->dtype));
-			for (int r = 0; r < a->rank; r++)
-				printf("%s%lld", r ? ", " : "", (long long)a->shape[r]);
-			printf("] sum=%.9g max_abs=%.9g\n", sum, mx);
-		}
-	}
-	interp_free(&in);
-	kernel_free(k);
-	free(dyn);
-	free(given);
-	vec_free(&defs);
-	vec_free(&ins);
-	vec_free(&outs);
+	if (rc == 0 && s.outs.len)
+		rc = write_outputs(&s);
+	if (rc == 0 && s.outs.len == 0)
+		print_summary(&s.in);
+	state_free(&s);
 	return rc;
 }

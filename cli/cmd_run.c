@@ -4,14 +4,30 @@
  * The input's "format" key picks the handler from FORMATS: a launch
  * descriptor ("wavecc-launch/1", docs/launch-format.md) runs its code object
  * directly. A kernel graph ("wavecc-kernel/1") is compiled, run the same
- * way on random inputs, and checked against the reference interpreter
- * (run_graph.c). Adding a format is one row and one handler. */
+ * way on seeded random inputs, and checked against the reference
+ * interpreter (run_graph.c). Adding a format is one row and one handler.
+ *
+ * Both take the same options, with the same meaning (-D, --in, --out,
+ * --seed, --backend, --max-instructions, --trace, -v); --mcpu, --atol and
+ * --rtol only mean something for a kernel graph and are usage errors on a
+ * descriptor. The command line is checked against the input before anything
+ * runs: a malformed -D, --in or --out, one naming an argument the input does
+ * not have, or a symbol or scalar left without a value, is a usage error
+ * (exit 2) in both modes. A descriptor warns about a -D it has no use for
+ * (the kernel may have been specialised by the same -D at compile time). --out
+ * files are written all or nothing (util.h's OutputSet): the launcher
+ * writes into a private temporary folder, and only a run that fully
+ * succeeded moves them to their places. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ir/sym.h"
 #include "../loader/launch.h"
+#include "../passes/passes.h"
 #include "../util/util.h"
 #include "cli.h"
 
@@ -19,47 +35,241 @@ typedef struct {
 	const char *path;
 	Vec(const char *) defs, in, out;
 	RunOptions ro;
-	const char *mcpu;
+	const char *mcpu;  /* NULL: not given */
 	double atol, rtol; /* < 0: by dtype */
 } RunArgs;
 
+static void args_free(RunArgs *a)
+{
+	vec_free(&a->defs);
+	vec_free(&a->in);
+	vec_free(&a->out);
+}
+
+/* The name of "NAME=VALUE" (interned), or NULL if malformed. */
+static const char *pair_name(const char *s)
+{
+	const char *eq = strchr(s, '=');
+	return eq && eq != s && eq[1] ? intern_n(s, (size_t)(eq - s)) : NULL;
+}
+
+static bool bound_by_defs(RunArgs *a, const char *name)
+{
+	for (size_t i = 0; i < a->defs.len; i++)
+		if (pair_name(a->defs.data[i]) == name)
+			return true;
+	return false;
+}
+
+static bool is_int(const char *s)
+{
+	char *end;
+	errno = 0;
+	(void)strtoll(s, &end, 0);
+	return !errno && end != s && !*end;
+}
+
+/* Usage errors of the command line against a parsed descriptor, in
+ * `msg`; returns false if there is one. */
+static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
+{
+	/* the symbols the descriptor's expressions use, and the first
+	 * expression that uses each (for the message) */
+	Vec(const char *) syms = {0};
+	Vec(const LaunchDim *) first_use = {0};
+	LaunchDim *dims[3 + NPY_MAX_DIMS];
+	for (size_t i = 0; i < 3 + d->nargs; i++) {
+		size_t nd = 0;
+		if (i < 3) {
+			dims[nd++] = &d->grid[i];
+		} else {
+			LaunchArg *la = &d->args[i - 3];
+			for (int k = 0; la->kind == LARG_BUFFER && k < la->ndim; k++)
+				dims[nd++] = &la->shape[k];
+		}
+		for (size_t k = 0; k < nd; k++) {
+			if (!dims[k]->sym)
+				continue;
+			Sym *fs[32];
+			size_t n = sym_free_symbols(d->symctx, dims[k]->sym, fs, 32);
+			for (size_t j = 0; j < n && j < 32; j++) {
+				vec_push(&syms, intern(sym_name(fs[j])));
+				vec_push(&first_use, dims[k]);
+			}
+		}
+	}
+	bool ok = true;
+	for (size_t i = 0; i < a->defs.len && ok; i++) {
+		const char *name = pair_name(a->defs.data[i]), *val = strchr(a->defs.data[i], '=') + 1;
+		const LaunchArg *la = launch_arg(d, name);
+		bool used = la != NULL;
+		for (size_t j = 0; j < syms.len; j++)
+			used |= syms.data[j] == name;
+		if (!used) {
+			/* not silent, but not an error either: the descriptor of a
+			 * kernel compiled with this -D (specialised) no longer has it */
+			fprintf(stderr, "wavecc: warning: -D %s: %s has no scalar argument or symbol of that name; ignored\n",
+				name, a->path);
+		} else if (la && la->kind == LARG_BUFFER) {
+			buf_printf(msg, "-D %s: %s is a buffer argument (use --in %s=FILE.npy)", name, name, name);
+			ok = false;
+		} else if (la && dtype_is_float(la->dtype)) {
+			char *end;
+			(void)strtod(val, &end);
+			if (end == val || *end) {
+				buf_printf(msg, "-D %s=%s: the value is not a number", name, val);
+				ok = false;
+			}
+		} else if (!is_int(val)) {
+			buf_printf(msg, "-D %s=%s: the value is not an integer", name, val);
+			ok = false;
+		}
+	}
+	for (size_t j = 0; j < syms.len && ok; j++) {
+		const LaunchArg *la = launch_arg(d, syms.data[j]);
+		if (!bound_by_defs(a, syms.data[j]) && !(la && la->kind == LARG_SCALAR && la->has_value)) {
+			const LaunchDim *u = first_use.data[j];
+			buf_printf(msg, "%s:%d:%d: %s: unbound symbol '%s' in \"%s\" (bind it with -D %s=VALUE)", u->loc.file ? u->loc.file : a->path,
+				u->loc.line, u->loc.col, u->path, syms.data[j], u->expr, syms.data[j]);
+			ok = false;
+		}
+	}
+	for (size_t i = 0; i < d->nargs && ok; i++)
+		if (d->args[i].kind == LARG_SCALAR && !d->args[i].has_value && !bound_by_defs(a, intern(d->args[i].name))) {
+			buf_printf(msg, "%s: scalar argument %s needs a value: -D %s=VALUE", a->path, d->args[i].name,
+				d->args[i].name);
+			ok = false;
+		}
+	for (size_t i = 0; i < a->in.len + a->out.len && ok; i++) {
+		const char *p = i < a->in.len ? a->in.data[i] : a->out.data[i - a->in.len];
+		const char *name = pair_name(p);
+		const LaunchArg *la = launch_arg(d, name);
+		if (!la || la->kind != LARG_BUFFER) {
+			buf_printf(msg, "%s %s: no buffer argument of that name in %s", i < a->in.len ? "--in" : "--out", p,
+				a->path);
+			ok = false;
+		}
+	}
+	vec_free(&syms);
+	vec_free(&first_use);
+	return ok;
+}
+
+static void print_run_errors(Buf *msg)
+{
+	/* one "wavecc: error:" per message line */
+	const char *s = buf_cstr(msg);
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+		fprintf(stderr, "wavecc: error: %.*s\n", n, s);
+		s += n + (nl ? 1 : 0);
+	}
+}
+
+int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files)
+{
+	OutputSet set;
+	outputs_init(&set);
+	for (int i = 0; i < n; i++) {
+		const char *dest = strchr(outs[i], '=') + 1;
+		size_t len;
+		char *bytes = read_file(tmp_files[i], &len);
+		if (!bytes || outputs_add(&set, dest, bytes, len, 0644) != 0) {
+			fprintf(stderr, "wavecc: error: --out %s: cannot write: %s (no --out file written)\n", outs[i],
+				file_strerror(errno));
+			free(bytes);
+			outputs_abort(&set);
+			return 1;
+		}
+		free(bytes);
+	}
+	const char *failed = NULL;
+	if (outputs_commit(&set, &failed) != 0) {
+		fprintf(stderr, "wavecc: error: --out: %s: cannot write: %s\n", failed ? failed : "?", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int run_launch_descriptor(RunArgs *a)
 {
+	if (a->mcpu || a->atol >= 0 || a->rtol >= 0) {
+		args_free(a);
+		usage_err("run: --mcpu, --atol and --rtol apply to kernel graphs; a launch descriptor names its arch "
+			  "and prints no comparison");
+	}
 	LaunchDesc d;
 	Diag diag;
 	diag_init(&diag);
 	int r = 1;
-	if (launch_parse_file(a->path, &d, &diag) != 0 ||
-	    launch_resolve(&d, (int)a->defs.len, a->defs.data, &diag) != 0)
+	const char *tmp = NULL;
+	Vec(const char *) tmp_outs = {0}, tmp_files = {0};
+	Arena ar;
+	arena_init(&ar);
+	if (launch_parse_file(a->path, &d, &diag) != 0)
 		goto out;
-	a->ro.nin = (int)a->in.len;
-	a->ro.in = a->in.data;
-	a->ro.nout = (int)a->out.len;
-	a->ro.out = a->out.data;
-	Buf msg = {0};
-	if (launch_run(&d, &a->ro, &msg) == 0) {
-		r = 0;
-	} else {
-		/* one "wavecc: error:" per message line */
-		const char *s = buf_cstr(&msg);
-		while (*s) {
-			const char *nl = strchr(s, '\n');
-			int n = nl ? (int)(nl - s) : (int)strlen(s);
-			fprintf(stderr, "wavecc: error: %.*s\n", n, s);
-			s += n + (nl ? 1 : 0);
+	Buf um = {0};
+	if (!check_against_descriptor(a, &d, &um)) {
+		char m[1024];
+		snprintf(m, sizeof m, "%s", buf_cstr(&um));
+		buf_free(&um);
+		launch_free(&d);
+		arena_free(&ar);
+		args_free(a);
+		usage_err("run: %s", m);
+	}
+	buf_free(&um);
+	if (launch_resolve(&d, (int)a->defs.len, a->defs.data, &diag) != 0)
+		goto out;
+	if (a->out.len) {
+		tmp = tempdir_create("wavecc-run");
+		if (!tmp) {
+			fprintf(stderr, "wavecc: error: cannot create a temporary folder: %s\n", strerror(errno));
+			goto out;
+		}
+		for (size_t i = 0; i < a->out.len; i++) {
+			const char *f = arena_printf(&ar, "%s/out_%zu.npy", tmp, i);
+			vec_push(&tmp_files, f);
+			vec_push(&tmp_outs, arena_printf(&ar, "%s=%s", pair_name(a->out.data[i]), f));
 		}
 	}
+	a->ro.nin = (int)a->in.len;
+	a->ro.in = a->in.data;
+	a->ro.nout = (int)tmp_outs.len;
+	a->ro.out = tmp_outs.data;
+	Buf msg = {0};
+	if (launch_run(&d, &a->ro, &msg) == 0)
+		r = run_move_outputs((int)a->out.len, a->out.data, tmp_files.data);
+	else
+		print_run_errors(&msg);
 	buf_free(&msg);
 out:
+	if (tmp)
+		tempdir_remove(tmp);
+	vec_free(&tmp_outs);
+	vec_free(&tmp_files);
+	arena_free(&ar);
 	launch_free(&d);
 	return r;
 }
 
 static int run_kernel_graph(RunArgs *a)
 {
-	if (a->in.len || a->out.len)
-		usage_err("run: --in/--out apply to launch descriptors; a kernel graph runs on seeded random inputs");
-	return run_graph_checked(a->path, (int)a->defs.len, a->defs.data, &a->ro, a->mcpu, a->atol, a->rtol);
+	GraphRun g = {
+		.path = a->path,
+		.ndefs = (int)a->defs.len,
+		.defs = a->defs.data,
+		.nin = (int)a->in.len,
+		.in = a->in.data,
+		.nout = (int)a->out.len,
+		.out = a->out.data,
+		.ro = &a->ro,
+		.mcpu = a->mcpu ? a->mcpu : "gfx942",
+		.atol = a->atol,
+		.rtol = a->rtol,
+	};
+	return run_graph_checked(&g);
 }
 
 static const struct {
@@ -82,25 +292,37 @@ static double tolerance(const char *opt, const char *v)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
-		   "                  [--out NAME=FILE.npy]... [--random SEED] [--max-instructions N] [--trace] [-v]\n"
-		   "       wavecc run K.json [--backend emu|hip] [-D SYM=VAL]... [--seed N] [--mcpu CPU] [--atol X] [--rtol X]\n"
-		   "  Run the kernel of a launch descriptor (docs/launch-format.md); or compile a kernel\n"
-		   "  graph (docs/kernel-format.md), run it on seeded random inputs, run the reference\n"
-		   "  interpreter on the same inputs, compare every buffer the kernel writes and print\n"
-		   "  PASS or FAIL with the largest errors (exit 1 on a mismatch).\n"
+		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
+		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--version] [-h]\n"
+		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
+		   "  graph (docs/kernel-format.md): compile it, run it on seeded random inputs, run the\n"
+		   "  reference interpreter on the same inputs, compare every buffer the kernel writes and\n"
+		   "  print PASS or FAIL with the largest errors (exit 1 on a mismatch).\n"
 		   "  --backend B        emu (default): the CDNA emulator; hip: an AMD GPU through ROCm\n"
-		   "  -D NAME=VALUE      bind a dynamic symbol or give a scalar argument's value\n"
+		   "  -D NAME=VALUE      bind a dynamic symbol or give a scalar argument's value; for a\n"
+		   "                     kernel graph also override a symbol, as in compile (also -DNAME=VALUE)\n"
 		   "  --in NAME=F.npy    initial contents of a buffer (dtype and shape are checked)\n"
-		   "  --out NAME=F.npy   write a buffer after the run\n"
-		   "  --random SEED      fill buffers the kernel reads with seeded random values (else zeros)\n"
+		   "  --out NAME=F.npy   write a buffer after the run (for a kernel graph: the kernel's\n"
+		   "                     result); all --out files are written or none; '-' is stdout\n"
+		   "  --seed N           fill the buffers the kernel reads with seeded random values\n"
+		   "                     (descriptors: else zeros; kernel graphs: always, default seed 1);\n"
+		   "                     --random N is the same\n"
 		   "  --max-instructions N  emulator: stop after N wave instructions\n"
 		   "  --trace            emulator: print each executed instruction\n"
-		   "  -v                 say what runs\n"
+		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
-		   "  --seed N           seed of the random inputs (default 1)\n"
-		   "  --mcpu CPU         gfx942 (default) or gfx90a\n"
-		   "  --atol X, --rtol X tolerances for float outputs (default by dtype: f32 1e-5/1e-5,\n"
+		   "  --mcpu CPU         gfx942 (default) or gfx90a (also -mcpu=CPU)\n"
+		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
+		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
 		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n");
+}
+
+static void check_pair(RunArgs *a, const char *opt, const char *v)
+{
+	if (!pair_name(v)) {
+		args_free(a);
+		usage_err("run: %s %s: expected NAME=%s", opt, v, strcmp(opt, "-D") == 0 ? "VALUE" : "FILE.npy");
+	}
 }
 
 int cmd_run(int argc, char **argv)
@@ -108,14 +330,11 @@ int cmd_run(int argc, char **argv)
 	RunArgs a = {0};
 	a.ro.backend = BACKEND_EMU;
 	a.ro.seed = 1;
-	a.mcpu = "gfx942";
 	a.atol = a.rtol = -1;
 	int rc = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *v;
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			rc = 0;
+		if (opt_common(argv[i], "run", usage, &rc)) {
 			goto out;
 		} else if (opt_value(argc, argv, &i, "--backend", &v)) {
 			if (strcmp(v, "emu") == 0)
@@ -125,28 +344,27 @@ int cmd_run(int argc, char **argv)
 			else
 				usage_err("run: unknown backend '%s' (expected emu or hip)", v);
 		} else if (strncmp(argv[i], "-D", 2) == 0) {
-			if (argv[i][2])
-				vec_push(&a.defs, argv[i] + 2);
-			else if (i + 1 < argc)
-				vec_push(&a.defs, argv[++i]);
-			else
+			const char *d = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
+			if (!d)
 				usage_err("run: -D needs NAME=VALUE");
+			check_pair(&a, "-D", d);
+			vec_push(&a.defs, d);
 		} else if (opt_value(argc, argv, &i, "--in", &v)) {
+			check_pair(&a, "--in", v);
 			vec_push(&a.in, v);
 		} else if (opt_value(argc, argv, &i, "--out", &v)) {
+			check_pair(&a, "--out", v);
 			vec_push(&a.out, v);
-		} else if (opt_value(argc, argv, &i, "--random", &v)) {
+		} else if (opt_value(argc, argv, &i, "--seed", &v) || opt_value(argc, argv, &i, "--random", &v)) {
 			a.ro.random = true;
-			a.ro.seed = (uint64_t)opt_int("--random", v);
+			a.ro.seed = (uint64_t)opt_int("--seed", v);
 		} else if (opt_value(argc, argv, &i, "--max-instructions", &v)) {
 			long long n = opt_int("--max-instructions", v);
 			if (n <= 0)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
-		} else if (opt_value(argc, argv, &i, "--seed", &v)) {
-			a.ro.seed = (uint64_t)opt_int("--seed", v);
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
-			if (strcmp(v, "gfx942") != 0 && strcmp(v, "gfx90a") != 0)
+			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a", v);
 			a.mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--atol", &v)) {
@@ -165,27 +383,29 @@ int cmd_run(int argc, char **argv)
 			usage_err("run: more than one input file ('%s' and '%s')", a.path, argv[i]);
 		}
 	}
+	if (opt_version_only(a.ro.verbose, a.path)) {
+		rc = 0;
+		goto out;
+	}
 	if (!a.path)
-		usage_err("run: no input file (try 'wavecc help run')");
+		usage_err("run: no input file");
 	/* Sniff the format; a document that does not parse is reported by the
 	 * launch descriptor parser, which gives line and column. */
+	size_t len;
+	char *text = read_file(a.path, &len);
 	json_error_t je;
-	json_t *doc = json_load_file(a.path, 0, &je);
+	json_t *doc = text ? json_loadb(text, len, 0, &je) : NULL;
+	free(text);
 	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
 	int (*handler)(RunArgs *) = run_launch_descriptor;
 	if (fmt) {
-		handler = NULL;
 		for (size_t k = 0; k < ARRAY_LEN(FORMATS); k++)
 			if (strcmp(fmt, FORMATS[k].format) == 0)
-				handler = FORMATS[k].run;
-		if (!handler)
-			handler = run_launch_descriptor; /* it reports the unknown format with its position */
+				handler = FORMATS[k].run; /* else the descriptor parser reports the unknown format */
 	}
 	json_decref(doc);
 	rc = handler(&a);
 out:
-	vec_free(&a.defs);
-	vec_free(&a.in);
-	vec_free(&a.out);
+	args_free(&a);
 	return rc;
 }

@@ -19,8 +19,9 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: wavecc sym [--assume FILE] [--bench N] < EXPRS\n"
+	fprintf(out, "usage: wavecc sym [--assume FILE] [--bench N] [-v] [--version] [-h] < EXPRS\n"
 		     "  Simplify one SymPy-syntax expression per input line; see docs/sym.md.\n"
+		     "  Standard input and FILE are read up to " READ_FILE_MAX_TEXT ".\n"
 		     "  --assume FILE  one relation per line (`$T0 < 256`, `Mod(K, 256) == 0`, ...)\n"
 		     "  --bench N      repeat the input N times; print the best round's\n"
 		     "                 parse+simplify time per expression (us) on stderr\n");
@@ -90,16 +91,20 @@ static int run_round(char **lines, size_t n, const char *assume_text, const char
 int cmd_sym(int argc, char **argv)
 {
 	const char *assume = NULL, *bench = NULL;
+	bool verbose = false;
+	int rc;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(stdout);
-			return 0;
+		if (opt_common(argv[i], "sym", usage, &rc))
+			return rc;
+		if (strcmp(argv[i], "-v") == 0) {
+			verbose = true;
+			continue;
 		}
 		if (opt_value(argc, argv, &i, "--assume", &assume) || opt_value(argc, argv, &i, "--bench", &bench))
 			continue;
-		usage(stderr);
 		usage_err("sym: unknown argument '%s'", argv[i]);
 	}
+	opt_version_only(verbose, "-"); /* the input is always stdin */
 	long long rounds = bench ? opt_int("--bench", bench) : 0;
 	if (bench && (rounds < 1 || rounds > 1000000))
 		usage_err("--bench needs a count from 1 to 1000000");
@@ -107,14 +112,20 @@ int cmd_sym(int argc, char **argv)
 	if (assume) {
 		assume_text = read_file(assume, NULL);
 		if (!assume_text)
-			err("cannot read %s: %s", assume, strerror(errno));
+			err("cannot read %s: %s", assume, file_strerror(errno));
 	}
 	/* read all of stdin, split into lines */
 	Buf in = {0};
 	char chunk[65536];
 	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+	while ((got = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+		if (got > READ_FILE_MAX - in.len) {
+			buf_free(&in);
+			free(assume_text);
+			err("standard input: %s", file_strerror(EFBIG));
+		}
 		buf_putn(&in, chunk, got);
+	}
 	Vec(char *) lines = {0};
 	char *s = (char *)buf_cstr(&in);
 	size_t len = in.len;

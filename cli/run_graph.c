@@ -3,9 +3,11 @@
  * compare every buffer the kernel may write.
  *
  * Inputs are the interpreter's seeded random values (docs/interpreter.md),
- * written as .npy files into a private temporary folder and handed to the
- * launcher with --in, so both sides see identical bytes. The folder is
- * removed afterwards. Integer results must match exactly; floats within
+ * (or the --in files) written as .npy files into a private temporary folder
+ * (util/tempdir.c) and handed to the launcher with --in, so both sides see
+ * identical bytes. The folder is removed on every path, also when the
+ * process exits early or dies of a signal. -D goes through defines.c, as in
+ * interp and compile. Integer results must match exactly; floats within
  * |got - want| <= atol + rtol*|want| (defaults by dtype, see default_tol). */
 #include <errno.h>
 #include <math.h>
@@ -65,98 +67,138 @@ static Cmp compare(DType t, const void *got, const void *want, uint64_t n, doubl
 	return c;
 }
 
-static void rm_tree(const char *dir)
+static const char *find_pair(int n, const char *const *pairs, const char *name)
 {
-	char cmd[4200];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "wavecc: warning: could not remove %s\n", dir);
+	const char *file = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *eq = strchr(pairs[i], '=');
+		if (eq && intern_n(pairs[i], (size_t)(eq - pairs[i])) == name)
+			file = eq + 1; /* the last one wins */
+	}
+	return file;
 }
 
-int run_graph_checked(const char *path, int ndefs, const char *const *defs, const RunOptions *ro0,
-	const char *mcpu, double atol_opt, double rtol_opt)
+/* The command line's -D strings as compile options; usage errors exit. */
+static void defs_to_options(const GraphRun *g, CompileOptions *co)
 {
+	for (int i = 0; i < g->ndefs; i++) {
+		const char *eq = strchr(g->defs[i], '=');
+		if (co->ndefs == MAX_DEFS)
+			usage_err("run: at most %d -D options", MAX_DEFS);
+		co->def_name[co->ndefs] = intern_n(g->defs[i], (size_t)(eq - g->defs[i]));
+		co->def_val[co->ndefs++] = opt_int("-D", eq + 1);
+	}
+}
+
+static void print_result(const InterpArg *ia, const Cmp *c, const void *got, double atol, double rtol)
+{
+	printf("%s %s: %llu elements %s, max abs err %.3g, max rel err %.3g (pass: |got-want| <= atol + "
+	       "rtol*|want| with atol %.3g, rtol %.3g)",
+	       c->bad ? "FAIL" : "PASS", ia->name, (unsigned long long)ia->count, dtype_name(ia->dtype), c->max_abs,
+	       c->max_rel, atol, rtol);
+	if (c->bad)
+		printf(", %llu mismatches, first at flat index %llu: got %.9g, want %.9g", (unsigned long long)c->bad,
+		       (unsigned long long)c->first_bad, dtype_load(ia->dtype, got, c->first_bad),
+		       dtype_load(ia->dtype, ia->data, c->first_bad));
+	printf("\n");
+}
+
+int run_graph_checked(const GraphRun *g)
+{
+	const char *path = g->path;
+	const RunOptions *ro0 = g->ro;
 	Diag d;
 	diag_init(&d);
+	CompileOptions co = {0};
+	defs_to_options(g, &co);
 	Kernel *k = load_kernel_file(path, &d);
 	if (!k)
 		return 1;
 
 	int rc = 1;
-	CompileOptions co = {0};
-	co.mcpu = mcpu;
+	co.mcpu = g->mcpu;
 	co.code_object = "kernel.hsaco";
 	int64_t *dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
-	bool *bound = xcalloc(k->dyn_syms.len + 1, sizeof(bool));
-	for (int i = 0; i < ndefs; i++) {
-		const char *eq = strchr(defs[i], '=');
-		if (!eq || eq == defs[i])
-			usage_err("run: -D needs NAME=VALUE, got '%s'", defs[i]);
-		if (co.ndefs == MAX_DEFS)
-			usage_err("run: at most %d -D options", MAX_DEFS);
-		const char *name = intern_n(defs[i], (size_t)(eq - defs[i]));
-		int64_t v = opt_int("-D", eq + 1);
-		co.def_name[co.ndefs] = name;
-		co.def_val[co.ndefs++] = v;
-		for (size_t j = 0; j < k->dyn_syms.len; j++)
-			if (strcmp(sym_name(k->dyn_syms.data[j]), name) == 0) {
-				dyn[j] = v;
-				bound[j] = true;
-			}
-	}
-	for (size_t j = 0; j < k->dyn_syms.len; j++)
-		if (!bound[j]) {
-			fprintf(stderr, "wavecc: error: %s: dynamic symbol %s needs a value: -D %s=N\n", path,
-				sym_name(k->dyn_syms.data[j]), sym_name(k->dyn_syms.data[j]));
-			goto out_kernel;
+	Buf um = {0};
+	int ar = apply_defines(k, &co, dyn, &d, &um);
+	for (int i = 0; ar == 0 && i < g->nin + g->nout; i++) {
+		const char *p = i < g->nin ? g->in[i] : g->out[i - g->nin];
+		const char *name = intern_n(p, (size_t)(strchr(p, '=') - p));
+		bool found = false;
+		for (size_t j = 0; j < k->args.len; j++)
+			found |= k->args.data[j]->name == name;
+		if (!found) {
+			buf_printf(&um, "%s %s: kernel %s has no argument '%s'", i < g->nin ? "--in" : "--out", p, k->name,
+				name);
+			ar = 2;
 		}
+	}
+	if (ar != 0) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", buf_cstr(&um));
+		buf_free(&um);
+		free(dyn);
+		kernel_free(k);
+		if (ar == 2)
+			usage_err("run: %s", msg);
+		return 1;
+	}
+	buf_free(&um);
 
-	char tmpl[] = "/tmp/wavecc-run-XXXXXX";
-	const char *tmp = mkdtemp(tmpl);
+	/* Everything below lives in a private folder that is removed on every
+	 * path, including exit() and fatal signals (util/tempdir.c). */
+	const char *tmp = tempdir_create("wavecc-run");
 	if (!tmp) {
 		fprintf(stderr, "wavecc: error: cannot create a temporary folder: %s\n", strerror(errno));
-		goto out_kernel;
+		free(dyn);
+		kernel_free(k);
+		return 1;
 	}
 	Arena a;
 	arena_init(&a);
 	const char *hsaco = arena_printf(&a, "%s/kernel.hsaco", tmp);
 	const char *launch = arena_printf(&a, "%s/kernel.launch.json", tmp);
+	Interp in;
+	bool have_interp = false, have_ld = false;
+	LaunchDesc ld;
+	Vec(const char *) ins = {0}, outs = {0};
+	Vec(const char *) out_dest = {0}, out_tmp = {0};
 
 	/* 1. compile */
 	if (compile_kernel_to_files(k, path, hsaco, launch, &co, NULL, &d) != 0)
-		goto out_tmp;
+		goto out;
 
-	/* 2. the interpreter, on seeded random inputs saved for the launcher */
-	Interp in;
-	if (interp_init(&in, k, dyn, &d) != 0) {
-		interp_free(&in);
-		goto out_tmp;
-	}
-	Vec(const char *) ins = {0}, outs = {0};
+	/* 2. the interpreter, on seeded random inputs (or --in files) saved for the launcher */
+	have_interp = true;
+	if (interp_init(&in, k, dyn, &d) != 0)
+		goto out;
 	char err[512];
 	for (int i = 0; i < in.nargs; i++) {
 		InterpArg *ia = &in.args[i];
 		interp_fill_random(ia, ro0->seed, i);
+		const char *given = find_pair(g->nin, g->in, ia->name);
+		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
+			fprintf(stderr, "wavecc: error: --in %s=%s: %s\n", ia->name, given, err);
+			goto out;
+		}
 		const char *f = arena_printf(&a, "%s/in_%d.npy", tmp, i);
 		if (interp_save_npy(ia, f, err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: %s\n", err);
-			goto out_interp;
+			goto out;
 		}
 		vec_push(&ins, arena_printf(&a, "%s=%s", ia->name, f));
 		vec_push(&outs, arena_printf(&a, "%s=%s/out_%d.npy", ia->name, tmp, i));
 	}
 	if (interp_run(&in) != 0)
-		goto out_interp;
+		goto out;
 
 	/* 3. the code object on the backend */
-	LaunchDesc ld;
 	Diag ld_diag;
 	diag_init(&ld_diag);
-	if (launch_parse_file(launch, &ld, &ld_diag) != 0 || launch_resolve(&ld, ndefs, defs, &ld_diag) != 0) {
-		launch_free(&ld);
-		fprintf(stderr, "wavecc: error: %s: the compiler wrote a launch descriptor that does not load\n",
-			path);
-		goto out_interp;
+	have_ld = true;
+	if (launch_parse_file(launch, &ld, &ld_diag) != 0 || launch_resolve(&ld, g->ndefs, g->defs, &ld_diag) != 0) {
+		fprintf(stderr, "wavecc: error: %s: the compiler wrote a launch descriptor that does not load\n", path);
+		goto out;
 	}
 	RunOptions ro = *ro0;
 	ro.random = false;
@@ -169,10 +211,8 @@ int run_graph_checked(const char *path, int ndefs, const char *const *defs, cons
 	if (lr != 0)
 		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
 	buf_free(&msg);
-	if (lr != 0) {
-		launch_free(&ld);
-		goto out_interp;
-	}
+	if (lr != 0)
+		goto out;
 
 	/* 4. compare the buffers the kernel may write */
 	bool pass = true;
@@ -194,23 +234,16 @@ int run_graph_checked(const char *path, int ndefs, const char *const *defs, cons
 		}
 		double atol, rtol;
 		default_tol(ia->dtype, &atol, &rtol);
-		if (atol_opt >= 0)
-			atol = atol_opt;
-		if (rtol_opt >= 0)
-			rtol = rtol_opt;
+		if (g->atol >= 0)
+			atol = g->atol;
+		if (g->rtol >= 0)
+			rtol = g->rtol;
 		if (got.count != ia->count)
 			die("output %s has %llu elements, the interpreter %llu", ia->name,
 			    (unsigned long long)got.count, (unsigned long long)ia->count);
 		Cmp c = compare(ia->dtype, got.data, ia->data, ia->count, atol, rtol);
 		compared++;
-		printf("%s %s: %llu elements %s, max abs err %.3g, max rel err %.3g (atol %.3g, rtol %.3g)",
-		       c.bad ? "FAIL" : "PASS", ia->name, (unsigned long long)ia->count, dtype_name(ia->dtype),
-		       c.max_abs, c.max_rel, atol, rtol);
-		if (c.bad)
-			printf(", %llu mismatches, first at flat index %llu: got %.9g, want %.9g",
-			       (unsigned long long)c.bad, (unsigned long long)c.first_bad,
-			       dtype_load(ia->dtype, got.data, c.first_bad), dtype_load(ia->dtype, ia->data, c.first_bad));
-		printf("\n");
+		print_result(ia, &c, got.data, atol, rtol);
 		if (c.bad)
 			pass = false;
 		npy_free(&got);
@@ -221,17 +254,27 @@ int run_graph_checked(const char *path, int ndefs, const char *const *defs, cons
 	}
 	printf("%s\n", pass ? "PASS" : "FAIL");
 	rc = pass ? 0 : 1;
-	launch_free(&ld);
-out_interp:
-	interp_free(&in);
+	/* 5. --out: the kernel's buffers after the run (even on FAIL: they show
+	 * what went wrong), all or nothing */
+	for (int i = 0; i < g->nout; i++) {
+		const char *name = intern_n(g->out[i], (size_t)(strchr(g->out[i], '=') - g->out[i]));
+		vec_push(&out_dest, g->out[i]);
+		vec_push(&out_tmp, arena_printf(&a, "%s/out_%d.npy", tmp, (int)(interp_arg(&in, name) - in.args)));
+	}
+	if (g->nout && run_move_outputs(g->nout, out_dest.data, out_tmp.data) != 0)
+		rc = 1;
+out:
+	if (have_ld)
+		launch_free(&ld);
+	if (have_interp)
+		interp_free(&in);
 	vec_free(&ins);
 	vec_free(&outs);
-out_tmp:
-	rm_tree(tmp);
+	vec_free(&out_dest);
+	vec_free(&out_tmp);
+	tempdir_remove(tmp);
 	arena_free(&a);
-out_kernel:
 	free(dyn);
-	free(bound);
 	kernel_free(k);
 	return rc;
 }

@@ -373,9 +373,17 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	for (size_t i = 0; i < n->body->nodes.len; i++)
 		nout += n->body->nodes.data[i]->kind == OP_OUTPUT;
 	JV body = jv_get(L, n->jv, "body");
-	if (nout != 1 || !last || last->kind != OP_OUTPUT) {
+	if (nout != 1) {
 		ld_err(L, body, "the body of '%s' must contain exactly one output node (found %d)",
 			n->name, nout);
+		return false;
+	}
+	for (size_t i = 0; i < n->body->nodes.len; i++)
+		if (n->body->nodes.data[i]->kind == OP_OUTPUT && !n->body->nodes.data[i]->op)
+			return false; /* its values were poisoned by an error reported earlier */
+	if (!last || last->kind != OP_OUTPUT) { /* one output, but not at the end */
+		ld_err(L, body, "the body of '%s' must end with its output node ('%s' comes after it)", n->name,
+			last ? last->name : "?");
 		return false;
 	}
 	Node *on = NULL;

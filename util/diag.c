@@ -69,6 +69,13 @@ void err(const char *fmt, ...)
 	exit(1);
 }
 
+static const char *usage_command;
+
+void usage_set_command(const char *cmd)
+{
+	usage_command = cmd;
+}
+
 void usage_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -76,7 +83,10 @@ void usage_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputs("\n(run 'wavecc help' for usage)\n", stderr);
+	if (usage_command)
+		fprintf(stderr, "\n(run 'wavecc help %s' for usage)\n", usage_command);
+	else
+		fputs("\n(run 'wavecc help' for usage)\n", stderr);
 	exit(2);
 }
 

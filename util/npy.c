@@ -252,9 +252,27 @@ int npy_read(const char *path, NpyArray *a, char *err, size_t err_len)
 {
 	size_t len;
 	memset(a, 0, sizeof *a);
-	char *bytes = read_file(path, &len);
-	if (!bytes) {
+	/* The magic first, so that a wrong file (even an endless one such as
+	 * /dev/zero) is refused at once; then at most NPY_READ_MAX bytes. */
+	FILE *f = fopen(path, "rb");
+	if (!f) {
 		snprintf(err, err_len, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	char head[6];
+	size_t got = fread(head, 1, sizeof head, f);
+	if (got < sizeof head || memcmp(head, MAGIC, sizeof head) != 0) {
+		bool bad = ferror(f);
+		fclose(f);
+		snprintf(err, err_len, "%s: %s", path, bad ? "cannot read: I/O error" : "not a .npy file (bad magic)");
+		return -1;
+	}
+	char *bytes = read_stream_max(f, head, got, NPY_READ_MAX, &len);
+	int e = errno;
+	fclose(f);
+	if (!bytes) {
+		snprintf(err, err_len, "%s: cannot read: %s", path,
+			 e == EFBIG ? "larger than the .npy input limit of " NPY_READ_MAX_TEXT : strerror(e));
 		return -1;
 	}
 	int r = npy_parse(bytes, len, path, a, err, err_len);

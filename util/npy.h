@@ -15,7 +15,10 @@
  *
  * Errors: every function returns 0, or -1 with a message in `err` that names
  * the file (or the caller's `name`) — never a crash on a malformed file.
- * Writes are atomic (write_file_atomic): a failed write leaves nothing. */
+ * Reads are bounded (NPY_READ_MAX; a file without the magic is refused
+ * before more is read); writes follow write_output (a
+ * regular file replaced atomically, a device or FIFO written into, '-' is
+ * standard output): a failed write leaves nothing. */
 #ifndef WAVECC_NPY_H
 #define WAVECC_NPY_H
 
@@ -26,6 +29,9 @@
 #include "util.h"
 
 enum { NPY_MAX_DIMS = 16 };
+/* The largest .npy file read (larger than read_file's limit: arrays). */
+#define NPY_READ_MAX ((size_t)1 << 30)
+#define NPY_READ_MAX_TEXT "1 GiB"
 
 typedef struct NpyArray {
 	char descr[8];  /* normalised: '<' or '|' prefix, e.g. "<f4", "|u1" */

@@ -55,8 +55,10 @@ void diag_warning(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 /* Bad input or usage, from a CLI: print "wavecc: error: msg" and exit(1). */
 NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
-/* Bad usage: print "wavecc: usage error: msg" and exit(2). */
+/* Bad usage: print "wavecc: usage error: msg", a pointer to the help of
+ * the command set by usage_set_command ('wavecc help CMD'), and exit(2). */
 NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void usage_set_command(const char *cmd);
 /* Internal bug: print "wavecc: internal error at file:line: msg" and abort. */
 NORETURN void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
@@ -138,10 +140,55 @@ const char *intern(const char *s);
 const char *intern_n(const char *s, size_t n);
 
 /* ---- file.c ---- */
-/* Read a whole file; NULL with errno set on failure. Result is NUL-terminated. */
+/* Every whole-file read is bounded: more than this many bytes (or an
+ * endless input such as /dev/zero) fails with errno EFBIG. */
+#define READ_FILE_MAX ((size_t)128 << 20)
+#define READ_FILE_MAX_TEXT "128 MiB"
+/* Read a whole file (at most READ_FILE_MAX bytes); NULL with errno set on
+ * failure. The result is NUL-terminated (an empty file gives ""). */
 char *read_file(const char *path, size_t *len);
-/* Write `len` bytes to `path` atomically: a temporary file in the same
- * directory, then rename. Returns 0, or -1 with errno set (nothing written). */
+char *read_file_max(const char *path, size_t max, size_t *len);
+/* The same for the rest of an open stream, after `prefix` (bytes the caller
+ * already read from it); the stream stays open. */
+char *read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *len);
+/* strerror, but EFBIG from read_file says what the limit is (callers with
+ * their own limit, such as .npy files, say theirs). */
+const char *file_strerror(int errnum);
+
+/* Output files. A path names where an output goes:
+ *   "-", "/dev/stdout", "/dev/stderr": standard output or error;
+ *   an existing file that is not a regular file (a character device such
+ *   as /dev/null, a FIFO, a socket), or any existing file under /dev/:
+ *   written into, never replaced;
+ *   a symbolic link: followed; its final target is written as below and
+ *   the link stays (links through /proc are written in place);
+ *   otherwise a regular file, replaced atomically: a temporary file in the
+ *   same folder, then rename. New regular files get `mode`.
+ * An OutputSet writes several outputs all or nothing: outputs_add stages
+ * each (regular files into their temporary; nothing is visible yet), and
+ * outputs_commit writes the in-place ones and renames the rest. Any
+ * failure, or outputs_abort, leaves no regular output behind. Functions
+ * return 0, or -1 with errno set. */
+typedef struct Output Output;
+typedef struct OutputSet {
+	Vec(Output) outs;
+} OutputSet;
+void outputs_init(OutputSet *s);
+int outputs_add(OutputSet *s, const char *path, const void *data, size_t len, int mode);
+/* On failure *failed (if non-NULL) names the output that failed; the set
+ * is emptied either way. */
+int outputs_commit(OutputSet *s, const char **failed);
+void outputs_abort(OutputSet *s);
+/* One output, as above. */
+int write_output(const char *path, const void *data, size_t len, int mode);
+/* The older name of write_output (same contract). */
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
+
+/* ---- tempdir.c ---- */
+/* A new private folder $TMPDIR/PREFIX-XXXXXX (TMPDIR defaults to /tmp), or
+ * NULL with errno. It is removed with everything in it by tempdir_remove,
+ * and also if the process exits or dies of a signal first. */
+const char *tempdir_create(const char *prefix);
+void tempdir_remove(const char *dir);
 
 #endif

@@ -466,7 +466,10 @@ START_TEST(rel32_pair_matches_lld)
 	snprintf(src, sizeof src, "%s/r.s", dir);
 	const char *text = "\t.text\n\t.globl k\n\t.p2align 8\nk:\n\ts_getpc_b64 s[0:1]\n"
 			   "\ts_add_u32 s0, s0, tab@rel32@lo+4\n\ts_addc_u32 s1, s1, tab@rel32@hi+12\n"
-			   "\ts_endpgm\n\t.rodata\n\t.globl tab\n\t.protected tab\ntab:\n\t.long 1\n";
+			   "\ts_endpgm\n\t.rodata\n\t.globl tab\n\t.protected tab\ntab:\n\t.long 1\n"
+			   /* a kernel descriptor: `wavecc as` refuses a file without a kernel */
+			   "\t.p2align 6\n\t.amdhsa_kernel k\n\t.amdhsa_next_free_vgpr 1\n\t.amdhsa_next_free_sgpr 1\n"
+			   "\t.amdhsa_accum_offset 4\n\t.end_amdhsa_kernel\n";
 	ck_assert_int_eq(write_file_atomic(src, text, strlen(text), 0644), 0);
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && %s as r.s -o ours.hsaco && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 "

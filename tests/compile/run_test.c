@@ -33,9 +33,10 @@ END_TEST
 
 START_TEST(dynamic_symbols_need_values)
 {
+	/* a missing -D is bad usage, as in interp (issue 9) */
 	CmdResult r = wavecc("run examples/copy_dynamic.json");
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_ptr_nonnull(strstr(r.err, "dynamic symbol M needs a value: -D M=N"));
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "dynamic symbol M of kernel dynamic_copy needs a value: -D M=VAL"));
 	cmd_result_free(&r);
 	r = wavecc("run examples/copy_dynamic.json -D M=37 -D N=300");
 	ck_assert_msg(r.status == 0, "status %d\n%s%s", r.status, r.out, r.err);
@@ -79,7 +80,7 @@ END_TEST
 
 START_TEST(bad_usage_and_unsupported_kernels)
 {
-	CmdResult r = wavecc("run examples/copy.json --in b=x.npy");
+	CmdResult r = wavecc("run examples/copy.json --in nosuch=x.npy");
 	ck_assert_int_eq(r.status, 2);
 	cmd_result_free(&r);
 	r = wavecc("run examples/copy.json --atol -1");

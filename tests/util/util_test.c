@@ -1,8 +1,16 @@
-/* util_test.c — arena, vectors, buffers, interning, atomic writes, diagnostics. */
+/* util_test.c — arena, vectors, buffers, interning, diagnostics; output
+ * files (regular files replaced atomically, symbolic links followed and
+ * kept, FIFOs and character devices written into, never replaced; sets of
+ * outputs all or nothing), bounded reads, and temporary folders removed on
+ * exit and on fatal signals. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../test.h"
@@ -171,6 +179,261 @@ START_TEST(half_conversions_round_to_nearest_even)
 }
 END_TEST
 
+
+static const char *tpath(const char *name)
+{
+	static const char *dir;
+	if (!dir)
+		dir = test_tmpdir("util_outputs");
+	char p[2048];
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return intern(p);
+}
+
+static char *slurp(const char *path)
+{
+	size_t len;
+	char *t = read_file(path, &len);
+	ck_assert_msg(t != NULL, "%s: %s", path, strerror(errno));
+	return t;
+}
+
+START_TEST(output_regular_file_is_replaced_atomically)
+{
+	const char *f = tpath("reg.txt");
+	ck_assert_int_eq(write_output(f, "old", 3, 0644), 0);
+	struct stat a, b;
+	ck_assert_int_eq(stat(f, &a), 0);
+	ck_assert_int_eq(write_output(f, "new text", 8, 0644), 0);
+	ck_assert_int_eq(stat(f, &b), 0);
+	ck_assert(S_ISREG(b.st_mode));
+	ck_assert_uint_ne(a.st_ino, b.st_ino); /* a new file renamed over the old one */
+	char *t = slurp(f);
+	ck_assert_str_eq(t, "new text");
+	free(t);
+	/* no temporary left beside it */
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -c tmp", tpath(""));
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_str_eq(r.out, "0\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(output_symlink_is_followed_and_kept)
+{
+	const char *target = tpath("target.txt"), *link = tpath("link.txt"), *link2 = tpath("link2.txt");
+	unlink(target);
+	unlink(link);
+	unlink(link2);
+	ck_assert_int_eq(symlink("target.txt", link), 0); /* relative, dangling at first */
+	ck_assert_int_eq(symlink(link, link2), 0);        /* a chain of two */
+	ck_assert_int_eq(write_output(link2, "through", 7, 0644), 0);
+	struct stat st;
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(lstat(link2, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	ck_assert_int_eq(lstat(target, &st), 0);
+	ck_assert(S_ISREG(st.st_mode));
+	char *t = slurp(target);
+	ck_assert_str_eq(t, "through");
+	free(t);
+	ck_assert_int_eq(write_output(link, "again", 5, 0644), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	t = slurp(target);
+	ck_assert_str_eq(t, "again");
+	free(t);
+}
+END_TEST
+
+START_TEST(output_fifo_is_written_into)
+{
+	const char *fifo = tpath("fifo"), *got = tpath("fifo.got");
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	struct stat before, after;
+	ck_assert_int_eq(stat(fifo, &before), 0);
+	pid_t pid = fork();
+	if (pid == 0) { /* the reader */
+		char cmd[4200];
+		snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", fifo, got);
+		_exit(system(cmd) == 0 ? 0 : 1);
+	}
+	ck_assert_int_eq(write_output(fifo, "into the pipe", 13, 0644), 0);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	ck_assert_int_eq(stat(fifo, &after), 0);
+	ck_assert(S_ISFIFO(after.st_mode));
+	ck_assert_uint_eq(before.st_ino, after.st_ino);
+	char *t = slurp(got);
+	ck_assert_str_eq(t, "into the pipe");
+	free(t);
+}
+END_TEST
+
+START_TEST(output_char_device_is_written_into)
+{
+	/* A private null device in the scratch folder (root may mknod; where
+	 * that is not permitted the case is skipped, saying so). */
+	const char *dev = tpath("null");
+	unlink(dev);
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) != 0) {
+		fprintf(stderr, "output_char_device_is_written_into: mknod not permitted (%s); skipped\n", strerror(errno));
+		return;
+	}
+	struct stat before, after;
+	ck_assert_int_eq(stat(dev, &before), 0);
+	ck_assert_int_eq(write_output(dev, "discarded", 9, 0644), 0);
+	ck_assert_int_eq(stat(dev, &after), 0);
+	ck_assert(S_ISCHR(after.st_mode));
+	ck_assert_uint_eq(before.st_ino, after.st_ino);
+	ck_assert_uint_eq(before.st_rdev, after.st_rdev);
+	/* an OutputSet with a device among regular files works too */
+	OutputSet set;
+	outputs_init(&set);
+	ck_assert_int_eq(outputs_add(&set, dev, "x", 1, 0644), 0);
+	ck_assert_int_eq(outputs_add(&set, tpath("beside_dev.txt"), "y", 1, 0644), 0);
+	ck_assert_int_eq(outputs_commit(&set, NULL), 0);
+	ck_assert_int_eq(stat(dev, &after), 0);
+	ck_assert(S_ISCHR(after.st_mode));
+	ck_assert_int_eq(stat(tpath("beside_dev.txt"), &after), 0);
+}
+END_TEST
+
+START_TEST(output_under_dev_is_never_replaced)
+{
+	/* Even a regular file under /dev/ (as /dev/null becomes once some tool
+	 * replaced it) is written in place: /dev/shm holds one we may make. */
+	char p[64];
+	snprintf(p, sizeof p, "/dev/shm/wavecc-util-test-%d", (int)getpid());
+	if (write_output(p, "first", 5, 0644) != 0) {
+		fprintf(stderr, "output_under_dev_is_never_replaced: cannot write %s (%s); skipped\n", p, strerror(errno));
+		return;
+	}
+	struct stat a, b;
+	ck_assert_int_eq(stat(p, &a), 0);
+	ck_assert_int_eq(write_output(p, "2nd", 3, 0644), 0);
+	ck_assert_int_eq(stat(p, &b), 0);
+	ck_assert_uint_eq(a.st_ino, b.st_ino);
+	char *t = slurp(p);
+	ck_assert_str_eq(t, "2nd"); /* truncated, then written */
+	free(t);
+	unlink(p);
+}
+END_TEST
+
+START_TEST(output_set_is_all_or_nothing)
+{
+	const char *a = tpath("set_a.txt"), *b = tpath("set_b.txt");
+	unlink(a);
+	unlink(b);
+	OutputSet set;
+	outputs_init(&set);
+	ck_assert_int_eq(outputs_add(&set, a, "A", 1, 0644), 0);
+	ck_assert_int_eq(outputs_add(&set, b, "B", 1, 0644), 0);
+	struct stat st;
+	ck_assert_int_ne(stat(a, &st), 0); /* staged, not visible */
+	outputs_abort(&set);
+	ck_assert_int_ne(stat(a, &st), 0);
+	ck_assert_int_ne(stat(b, &st), 0);
+	/* a later output that cannot be written: the earlier one is not left */
+	outputs_init(&set);
+	ck_assert_int_eq(outputs_add(&set, a, "A", 1, 0644), 0);
+	ck_assert_int_ne(outputs_add(&set, tpath("no/such/folder/x"), "X", 1, 0644), 0);
+	outputs_abort(&set);
+	ck_assert_int_ne(stat(a, &st), 0);
+	outputs_init(&set);
+	ck_assert_int_eq(outputs_add(&set, a, "A", 1, 0644), 0);
+	ck_assert_int_eq(outputs_add(&set, b, "B", 1, 0644), 0);
+	ck_assert_int_eq(outputs_commit(&set, NULL), 0);
+	char *t = slurp(b);
+	ck_assert_str_eq(t, "B");
+	free(t);
+}
+END_TEST
+
+START_TEST(reads_are_bounded)
+{
+	/* an endless file is refused at the limit, not read until memory runs out */
+	size_t len = 0;
+	errno = 0;
+	char *t = read_file_max("/dev/zero", 1 << 20, &len);
+	ck_assert_ptr_null(t);
+	ck_assert_int_eq(errno, EFBIG);
+	ck_assert_ptr_nonnull(strstr(file_strerror(EFBIG), READ_FILE_MAX_TEXT));
+	t = read_file("/dev/zero", &len);
+	ck_assert_ptr_null(t);
+	ck_assert_int_eq(errno, EFBIG);
+	/* exactly at the limit is fine; an empty file is "" */
+	const char *f = tpath("limit.txt");
+	ck_assert_int_eq(write_output(f, "12345678", 8, 0644), 0);
+	t = read_file_max(f, 8, &len);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_uint_eq(len, 8);
+	free(t);
+	ck_assert_ptr_null(read_file_max(f, 7, &len));
+	ck_assert_int_eq(write_output(f, "", 0, 0644), 0);
+	t = read_file(f, &len);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_str_eq(t, "");
+	free(t);
+}
+END_TEST
+
+START_TEST(tempdir_is_removed_on_every_path)
+{
+	setenv("TMPDIR", tpath(""), 1);
+	const char *d = tempdir_create("wavecc-test");
+	ck_assert_ptr_nonnull(d);
+	char sub[4200];
+	snprintf(sub, sizeof sub, "%s/sub", d);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof sub, "%s/sub/f", d);
+	ck_assert_int_eq(write_output(sub, "x", 1, 0644), 0);
+	char keep[4200];
+	snprintf(keep, sizeof keep, "%s", d);
+	tempdir_remove(d);
+	struct stat st;
+	ck_assert_int_ne(stat(keep, &st), 0);
+	/* a child that dies of SIGSEGV or SIGABRT (die()) or exits early */
+	int sigs[] = {SIGSEGV, SIGABRT, 0};
+	for (int i = 0; i < 3; i++) {
+		int fds[2];
+		ck_assert_int_eq(pipe(fds), 0);
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(fds[0]);
+			const char *cd = tempdir_create("wavecc-test");
+			char f[4200];
+			snprintf(f, sizeof f, "%s/file", cd);
+			if (write_output(f, "x", 1, 0644) != 0 || write(fds[1], cd, strlen(cd) + 1) < 0)
+				_exit(3);
+			close(fds[1]);
+			if (sigs[i])
+				raise(sigs[i]);
+			exit(4);
+		}
+		close(fds[1]);
+		char got[4200] = {0};
+		ck_assert_int_gt(read(fds[0], got, sizeof got - 1), 0);
+		close(fds[0]);
+		int status;
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		if (sigs[i]) /* under ASan, SIGSEGV ends in its report and exit 1 */
+			ck_assert(WIFSIGNALED(status) ? WTERMSIG(status) == sigs[i]
+						      : WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+							WEXITSTATUS(status) != 4);
+		else
+			ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 4);
+		ck_assert_msg(stat(got, &st) != 0, "%s survived", got);
+	}
+	unsetenv("TMPDIR");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -183,6 +446,14 @@ int main(void)
 	tcase_add_test(tc, diag_formats_location);
 	tcase_add_test(tc, cli_usage_and_version);
 	tcase_add_test(tc, half_conversions_round_to_nearest_even);
+	tcase_add_test(tc, output_regular_file_is_replaced_atomically);
+	tcase_add_test(tc, output_symlink_is_followed_and_kept);
+	tcase_add_test(tc, output_fifo_is_written_into);
+	tcase_add_test(tc, output_char_device_is_written_into);
+	tcase_add_test(tc, output_under_dev_is_never_replaced);
+	tcase_add_test(tc, output_set_is_all_or_nothing);
+	tcase_add_test(tc, reads_are_bounded);
+	tcase_add_test(tc, tempdir_is_removed_on_every_path);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
