@@ -1,0 +1,387 @@
+/* property_test.c — "whatever the compiler accepts is correct" (issue 9,
+ * item 2), checked on random configurations of the example kernels.
+ *
+ * Each draw picks a kernel family and random values for its parameters:
+ *   GEMM       gemm_global / gemm_global_32x32x8: M, N, K (aligned to the
+ *              tiles or not), BLOCK_M/N/K, waves per block (the wave tiles
+ *              become floor(BLOCK / waves)), sometimes another MMA type with
+ *              the operand dtypes it takes;
+ *   reduction  reduce_sum / reduce_max / reduce_block: M, N, BLOCK_M, BLOCK_N
+ *              or ELEMS_PER_WAVE (left derived half of the time);
+ *   softmax    softmax / softmax_wide: M, N, BLOCK_M;
+ *   elementwise copy / copy_aligned / add / cast: M, N, BLOCK_M, BLOCK_N and
+ *              the argument dtypes (the examples fix them, so the draw edits
+ *              the dtype strings).
+ * The draw writes the edited example (jansson) to
+ * $(BUILD)/tests/tmp/property/draw<i>.json — kept, so a failure reproduces
+ * with the printed command — and runs `wavecc run FILE.json [--mcpu gfx90a]
+ * --seed S` on it. The outcome must be PASS (exit 0, a PASS line, no FAIL
+ * line) or a clear rejection (exit 1, an `error:` line located at the file,
+ * no FAIL line, no internal error, no sanitizer report). A FAIL line — the
+ * kernel disagrees with the interpreter — is a wrong kernel the compiler
+ * accepted, and fails the draw; so do signals, other exit codes and hangs.
+ *
+ * Environment:
+ *   WAVECC_PROPERTY=0          skip (the known wrong kernels of issue 9 make
+ *                              it fail until their fixes land)
+ *   WAVECC_PROPERTY_SEED=S     the seed (default fixed; printed on failure)
+ *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 40)
+ *   WAVECC_PROPERTY_LOG=FILE   append one line per draw: verdict and command */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+
+#define DEFAULT_SEED 20261124u
+#define DEFAULT_DRAWS 40
+
+static uint64_t seed;
+static int draws;
+static const char *dir;
+
+/* splitmix64: one stream per draw, so draw i reproduces alone */
+typedef struct {
+	uint64_t s;
+} Rng;
+
+static uint64_t rng_next(Rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int64_t rng_range(Rng *r, int64_t lo, int64_t hi) /* [lo, hi] */
+{
+	return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
+}
+
+#define PICK(r, arr) ((arr)[rng_next(r) % ARRAY_LEN(arr)])
+
+/* A size: a multiple of `align` or any value in [1, max], half and half;
+ * multiples of 64 plus or minus one are the usual edge. */
+static int64_t draw_size(Rng *r, int64_t align, int64_t max)
+{
+	switch (rng_next(r) % 4) {
+	case 0: return align * rng_range(r, 1, max / align);
+	case 1: return rng_range(r, 1, max);
+	case 2: return 64 * rng_range(r, 1, max / 64) + (rng_next(r) % 2 ? 1 : -1);
+	default: return rng_range(r, 1, 64);
+	}
+}
+
+/* ---- JSON edits ---- */
+
+static json_t *load_example(const char *name)
+{
+	char path[2048];
+	snprintf(path, sizeof path, "%s/examples/%s.json", test_root(), name);
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+	ck_assert_msg(j, "%s:%d: %s", path, e.line, e.text);
+	return j;
+}
+
+static void set_sym(json_t *j, const char *name, int64_t v)
+{
+	json_object_set_new(json_object_get(j, "symbols"), name, json_integer(v));
+}
+
+static json_t *find_by_name(json_t *arr, const char *key, const char *val)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(arr, i, x)
+	{
+		const char *s = json_string_value(json_object_get(x, key));
+		if (s && !strcmp(s, val))
+			return x;
+	}
+	return NULL;
+}
+
+static void set_arg_dtype(json_t *j, const char *arg, const char *dtype)
+{
+	json_t *a = find_by_name(json_object_get(j, "arguments"), "name", arg);
+	ck_assert_ptr_nonnull(a);
+	json_object_set_new(a, "dtype", json_string(dtype));
+}
+
+static json_t *find_constraint(json_t *j, const char *kind, const char *dim)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(j, "constraints"), i, c)
+	{
+		const char *k = json_string_value(json_object_get(c, "kind"));
+		const char *d = json_string_value(json_object_get(c, "dim"));
+		if (k && !strcmp(k, kind) && (!dim || (d && !strcmp(d, dim))))
+			return c;
+	}
+	return NULL;
+}
+
+/* ---- one draw per family; each edits `j` and describes what it drew ---- */
+
+typedef struct {
+	json_t *j;
+	char what[512];
+	size_t len;
+} Draw;
+
+static void note(Draw *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void note(Draw *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (d->len < sizeof d->what)
+		d->len += (size_t)vsnprintf(d->what + d->len, sizeof d->what - d->len, fmt, ap);
+	va_end(ap);
+}
+
+static void sym(Draw *d, const char *name, int64_t v)
+{
+	set_sym(d->j, name, v);
+	note(d, " %s=%lld", name, (long long)v);
+}
+
+/* MMA types the graph format names, with the operand and result dtypes */
+static const struct {
+	const char *name, *in, *out;
+} mmas[] = {
+	{"F32_16x16x16_F16", "f16", "f32"},
+	{"F32_32x32x8_F16", "f16", "f32"},
+	{"F32_16x16x32_K8_F16", "f16", "f32"},
+	{"F32_32x32x16_K8_F16", "f16", "f32"},
+	{"I32_16x16x16_I8", "i8", "i32"},
+	{"I32_32x32x8_I8", "i8", "i32"},
+	{"F32_16x16x32_F8", "f8e4m3fnuz", "f32"},
+	{"F32_32x32x16_F8", "f8e4m3fnuz", "f32"},
+};
+
+static void draw_gemm(Rng *r, Draw *d)
+{
+	static const char *const ex[] = {"gemm_global", "gemm_global_32x32x8"};
+	static const int64_t blocks[] = {16, 32, 48, 64, 96, 128};
+	static const int64_t bks[] = {8, 16, 24, 32, 64};
+	const char *name = PICK(r, ex);
+	d->j = load_example(name);
+	note(d, "%s", name);
+	int64_t bm = rng_next(r) % 4 ? PICK(r, blocks) : rng_range(r, 1, 128);
+	int64_t bn = rng_next(r) % 4 ? PICK(r, blocks) : rng_range(r, 1, 128);
+	int64_t bk = rng_next(r) % 4 ? PICK(r, bks) : rng_range(r, 1, 64);
+	sym(d, "BLOCK_M", bm);
+	sym(d, "BLOCK_N", bn);
+	sym(d, "BLOCK_K", bk);
+	bool aligned = rng_next(r) % 2;
+	sym(d, "M", aligned ? bm * rng_range(r, 1, 3) : draw_size(r, 16, 256));
+	sym(d, "N", aligned ? bn * rng_range(r, 1, 3) : draw_size(r, 16, 256));
+	sym(d, "K", aligned ? bk * rng_range(r, 1, 4) : draw_size(r, 8, 256));
+	if (rng_next(r) % 3 == 0) { /* waves per block */
+		static const int64_t ws[] = {1, 2, 4};
+		int64_t wm = PICK(r, ws), wn = PICK(r, ws);
+		json_t *hw = find_constraint(d->j, "hardware", NULL);
+		json_object_set_new(hw, "waves_per_block", json_pack("[III]", (json_int_t)wm, (json_int_t)wn, (json_int_t)1));
+		char t[64];
+		snprintf(t, sizeof t, "floor(BLOCK_M / %lld)", (long long)wm);
+		json_object_set_new(find_constraint(d->j, "wave", "M"), "tile", json_string(t));
+		snprintf(t, sizeof t, "floor(BLOCK_N / %lld)", (long long)wn);
+		json_object_set_new(find_constraint(d->j, "wave", "N"), "tile", json_string(t));
+		note(d, " waves=%lldx%lld", (long long)wm, (long long)wn);
+	}
+	if (rng_next(r) % 5 == 0) { /* another MMA type, operands to match */
+		unsigned k = (unsigned)(rng_next(r) % ARRAY_LEN(mmas));
+		json_t *hw = find_constraint(d->j, "hardware", NULL);
+		json_object_set_new(hw, "mma_type", json_string(mmas[k].name));
+		set_arg_dtype(d->j, "a", mmas[k].in);
+		set_arg_dtype(d->j, "b", mmas[k].in);
+		set_arg_dtype(d->j, "c", mmas[k].out);
+		json_t *reg = find_by_name(json_object_get(d->j, "graph"), "op", "register");
+		json_object_set_new(reg, "dtype", json_string(mmas[k].out));
+		note(d, " mma=%s", mmas[k].name);
+	}
+}
+
+static void draw_reduction(Rng *r, Draw *d)
+{
+	static const char *const ex[] = {"reduce_sum", "reduce_max", "reduce_block"};
+	const char *name = PICK(r, ex);
+	d->j = load_example(name);
+	note(d, "%s", name);
+	sym(d, "M", rng_range(r, 1, 48));
+	sym(d, "N", draw_size(r, 64, 1100));
+	if (rng_next(r) % 4 == 0)
+		sym(d, "BLOCK_M", rng_range(r, 1, 4));
+	const char *tile = strcmp(name, "reduce_block") ? "BLOCK_N" : "ELEMS_PER_WAVE";
+	switch (rng_next(r) % 3) {
+	case 0: break; /* derived from N */
+	case 1: sym(d, tile, 64 * rng_range(r, 1, 8)); break;
+	default: sym(d, tile, draw_size(r, 32, 512)); break;
+	}
+}
+
+static void draw_softmax(Rng *r, Draw *d)
+{
+	static const char *const ex[] = {"softmax", "softmax_wide"};
+	const char *name = PICK(r, ex);
+	d->j = load_example(name);
+	note(d, "%s", name);
+	sym(d, "M", rng_range(r, 1, 64));
+	/* the reduced dim must be a multiple of 64 today: draw those half the time */
+	sym(d, "N", rng_next(r) % 2 ? 64 * rng_range(r, 1, 17) : draw_size(r, 64, 1100));
+	if (rng_next(r) % 3 == 0)
+		sym(d, "BLOCK_M", rng_range(r, 1, 4));
+}
+
+static const char *const dtypes[] = {"f16", "bf16", "f32", "i8", "i16", "i32", "u8", "u32"};
+
+static void draw_elementwise(Rng *r, Draw *d)
+{
+	static const char *const ex[] = {"copy", "copy_aligned", "add", "cast"};
+	const char *name = PICK(r, ex);
+	d->j = load_example(name);
+	note(d, "%s", name);
+	sym(d, "M", rng_range(r, 1, 80));
+	sym(d, "N", draw_size(r, 64, 1100));
+	if (rng_next(r) % 2)
+		sym(d, "BLOCK_M", rng_next(r) % 2 ? 1 : rng_range(r, 1, 8));
+	if (rng_next(r) % 2)
+		sym(d, "BLOCK_N", rng_next(r) % 2 ? 64 * rng_range(r, 1, 4) : rng_range(r, 1, 300));
+	if (rng_next(r) % 2) {
+		const char *t = PICK(r, dtypes), *u = PICK(r, dtypes);
+		if (!strcmp(name, "cast")) {
+			set_arg_dtype(d->j, "a", t);
+			set_arg_dtype(d->j, "b", u);
+			json_t *c = find_by_name(json_object_get(d->j, "graph"), "op", "cast");
+			json_object_set_new(c, "dtype", json_string(u));
+			note(d, " dtype=%s->%s", t, u);
+		} else {
+			size_t i;
+			json_t *a;
+			json_array_foreach(json_object_get(d->j, "arguments"), i, a)
+				json_object_set_new(a, "dtype", json_string(t));
+			note(d, " dtype=%s", t);
+		}
+	}
+}
+
+/* ---- the verdict ---- */
+
+/* NULL when the outcome is PASS or a clear located rejection; else why not. */
+static const char *judge(const CmdResult *res, const char *file)
+{
+	if (strstr(res->err, "Sanitizer") || strstr(res->err, "runtime error:"))
+		return "sanitizer report";
+	if (strstr(res->err, "internal error"))
+		return "internal error";
+	if (strstr(res->out, "FAIL"))
+		return "FAIL: the kernel disagrees with the interpreter";
+	if (res->status == 0)
+		return strstr(res->out, "\nPASS\n") || !strncmp(res->out, "PASS\n", 5) ? NULL : "exit 0 without PASS";
+	if (res->status == 124)
+		return "time limit (60 s)";
+	if (res->status != 1)
+		return res->status > 128 ? "killed by a signal" : "exit status neither 0 nor 1";
+	const char *e = strstr(res->err, "error:");
+	if (!e)
+		return "exit 1 without an error: message";
+	/* located: "FILE:line:col: error:" (the edited JSON) */
+	const char *loc = strstr(res->err, file);
+	if (!loc || loc > e)
+		return "error not located at the kernel file";
+	return NULL;
+}
+
+static void append_log(const char *line)
+{
+	const char *path = getenv("WAVECC_PROPERTY_LOG");
+	if (!path || !*path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fputs(line, f);
+		fclose(f);
+	}
+}
+
+START_TEST(draw_runs_or_is_rejected)
+{
+	Rng r = {seed ^ (0x632be59bd9b4e019ull * (uint64_t)(_i + 1))};
+	Draw d = {0};
+	switch (rng_next(&r) % 4) {
+	case 0: draw_gemm(&r, &d); break;
+	case 1: draw_reduction(&r, &d); break;
+	case 2: draw_softmax(&r, &d); break;
+	default: draw_elementwise(&r, &d); break;
+	}
+	const char *mcpu = rng_next(&r) % 2 ? " --mcpu gfx90a" : "";
+	unsigned data_seed = (unsigned)(rng_next(&r) % 1000);
+	char file[2048], cmd[8192], args[4096];
+	snprintf(file, sizeof file, "%s/draw%d.json", dir, _i);
+	ck_assert_int_eq(json_dump_file(d.j, file, JSON_INDENT(2)), 0);
+	json_decref(d.j);
+	snprintf(args, sizeof args, "run %s%s --seed %u", file, mcpu, data_seed);
+	snprintf(cmd, sizeof cmd, "cd '%s' && timeout 60 '%s' %s", test_root(), test_bin(), args);
+	CmdResult res = run_cmd(cmd, NULL);
+	const char *why = judge(&res, file);
+	char line[8192];
+	snprintf(line, sizeof line, "%s | %s%s | status %d | %.300s\n", why ? why : "ok", d.what, mcpu, res.status,
+		 *res.out ? res.out : res.err);
+	for (char *p = line; *p && p[1]; p++) /* one line per draw */
+		if (*p == '\n')
+			*p = ' ';
+	append_log(line);
+	ck_assert_msg(!why,
+		      "draw %d (WAVECC_PROPERTY_SEED=%llu): %s\n  drew: %s%s\n  reproduce: wavecc %s\n"
+		      "  status %d\n  stdout: %.600s\n  stderr: %.600s",
+		      _i, (unsigned long long)seed, why, d.what, mcpu, args, res.status, res.out, res.err);
+	cmd_result_free(&res);
+}
+END_TEST
+
+static long env_long(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	if (!v || !*v)
+		return dflt;
+	char *end;
+	long x = strtol(v, &end, 0);
+	if (*end || x < 0) {
+		fprintf(stderr, "%s=%s: not a non-negative integer\n", name, v);
+		exit(2);
+	}
+	return x;
+}
+
+int main(void)
+{
+	const char *on = getenv("WAVECC_PROPERTY");
+	if (on && !strcmp(on, "0")) {
+		printf("compile/property: skipped (WAVECC_PROPERTY=0)\n");
+		return EXIT_SUCCESS;
+	}
+	seed = (uint64_t)env_long("WAVECC_PROPERTY_SEED", DEFAULT_SEED);
+	draws = (int)env_long("WAVECC_PROPERTY_DRAWS", DEFAULT_DRAWS);
+	dir = test_tmpdir("property");
+	if (dir[0] != '/') { /* the runs cd to the source root */
+		static char abs[4096];
+		if (!realpath(dir, abs)) {
+			perror(dir);
+			return EXIT_FAILURE;
+		}
+		dir = abs;
+	}
+	printf("compile/property: seed %llu, %d draws (WAVECC_PROPERTY_SEED, WAVECC_PROPERTY_DRAWS)\n",
+	       (unsigned long long)seed, draws);
+	Suite *s = suite_create("compile/property");
+	TCase *tc = tcase_create("property");
+	tcase_set_timeout(tc, 90);
+	tcase_add_loop_test(tc, draw_runs_or_is_rejected, 0, draws);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
