@@ -11,11 +11,12 @@
  * each with a time limit, and classify the outcome:
  *   bug   a signal or abort, a sanitizer report (ASan, UBSan, LeakSanitizer),
  *         "internal error", a FAIL line (the kernel disagrees with the
- *         interpreter), a time limit, an exit status other than 0/1 for a
+ *         interpreter), an exit status other than 0/1 for a
  *         well-formed command line, exit 0 without PASS, or a failed compile
  *         that left its output file behind;
  *   note  exit 1 with an error: message that is not located (no FILE: prefix
- *         and no node or JSON path);
+ *         and no node or JSON path); the time limit (a mutant may launch more
+ *         work than the emulator does in that time under the sanitizers);
  *   fine  PASS / a written code object, or exit 1 with a located error.
  * Findings are deduplicated by a signature (class, command and the first
  * report line with numbers and paths blanked); the first mutant of each
@@ -581,7 +582,10 @@ static Verdict classify(const Outcome *o, const char *file, bool is_run, const c
 		v.cls = "internal error";
 		first_line(v.line, sizeof v.line, p);
 	} else if (o->status == -1) {
+		/* a note: a mutant may ask for a launch too large for the emulator
+		 * under the sanitizers; the reproducer says whether it is a hang */
 		v.cls = "time limit";
+		v.bug = false;
 	} else if (o->status > 128) {
 		v.cls = "signal";
 		snprintf(v.line, sizeof v.line, "signal %d", o->status - 128);
