@@ -22,8 +22,9 @@
  * accepted, and fails the draw; so do signals, other exit codes and hangs.
  *
  * Environment:
- *   WAVECC_PROPERTY=0          skip (the known wrong kernels of issue 9 make
- *                              it fail until their fixes land)
+ *   WAVECC_PROPERTY=0          skip the draws (the known wrong kernels of
+ *                              issue 9 make them fail until their fixes land;
+ *                              the verdict's own test still runs)
  *   WAVECC_PROPERTY_SEED=S     the seed (default fixed; printed on failure)
  *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 40)
  *   WAVECC_PROPERTY_LOG=FILE   append one line per draw: verdict and command */
@@ -344,6 +345,34 @@ START_TEST(draw_runs_or_is_rejected)
 }
 END_TEST
 
+/* The verdict itself: PASS and located errors pass, everything else fails. */
+START_TEST(judge_accepts_only_pass_or_located_error)
+{
+	static const struct {
+		int status;
+		const char *out, *err;
+		bool ok;
+	} cases[] = {
+		{0, "PASS c: 4 elements f32, max abs err 0\nPASS\n", "", true},
+		{1, "", "/t/k.json:3:5: error: constraints[1]: tile 0 must be positive\n", true},
+		{1, "FAIL c: 4 elements f32, 4 mismatches\nFAIL\n", "", false},
+		{1, "", "wavecc: error: something\n", false},
+		{1, "", "", false},
+		{0, "", "", false},
+		{2, "", "wavecc: usage error: x\n", false},
+		{124, "", "", false},
+		{134, "", "wavecc: internal error at isel/mma.c:10: x\n", false},
+		{1, "", "/t/k.json:1:1: error: x\nutil/a.c:3:4: runtime error: signed integer overflow\n", false},
+		{0, "PASS\n", "==1==ERROR: AddressSanitizer: heap-buffer-overflow\n", false},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		CmdResult r = {cases[i].status, (char *)cases[i].out, (char *)cases[i].err};
+		const char *why = judge(&r, "/t/k.json");
+		ck_assert_msg(!why == cases[i].ok, "case %zu: %s", i, why ? why : "accepted");
+	}
+}
+END_TEST
+
 static long env_long(const char *name, long dflt)
 {
 	const char *v = getenv(name);
@@ -360,10 +389,14 @@ static long env_long(const char *name, long dflt)
 
 int main(void)
 {
+	Suite *s = suite_create("compile/property");
+	TCase *tj = tcase_create("judge");
+	tcase_add_test(tj, judge_accepts_only_pass_or_located_error);
+	suite_add_tcase(s, tj);
 	const char *on = getenv("WAVECC_PROPERTY");
 	if (on && !strcmp(on, "0")) {
-		printf("compile/property: skipped (WAVECC_PROPERTY=0)\n");
-		return EXIT_SUCCESS;
+		printf("compile/property: random draws skipped (WAVECC_PROPERTY=0)\n");
+		return run_suite(s);
 	}
 	seed = (uint64_t)env_long("WAVECC_PROPERTY_SEED", DEFAULT_SEED);
 	draws = (int)env_long("WAVECC_PROPERTY_DRAWS", DEFAULT_DRAWS);
@@ -378,7 +411,6 @@ int main(void)
 	}
 	printf("compile/property: seed %llu, %d draws (WAVECC_PROPERTY_SEED, WAVECC_PROPERTY_DRAWS)\n",
 	       (unsigned long long)seed, draws);
-	Suite *s = suite_create("compile/property");
 	TCase *tc = tcase_create("property");
 	tcase_set_timeout(tc, 90);
 	tcase_add_loop_test(tc, draw_runs_or_is_rejected, 0, draws);
