@@ -7,7 +7,11 @@
  * to three mutations, write it to OUT/cur.json, then run
  *   wavecc compile cur.json -o OUT/cur.hsaco     (the code object and launch)
  *   wavecc run cur.json --seed N                 (compile, emulate, compare
- *                                                 with the interpreter)
+ *                                                 with the interpreter; not
+ *                                                 when compile rejected it)
+ *   wavecc interp cur.json --random N            (the interpreter alone, as it
+ *                                                 also runs what the compiler
+ *                                                 rejects)
  * each with a time limit, and classify the outcome:
  *   bug   a signal or abort, a sanitizer report (ASan, UBSan, LeakSanitizer),
  *         "internal error", a FAIL line (the kernel disagrees with the
@@ -570,7 +574,10 @@ static const char *find_line(const char *s, const char *needle)
 	return p;
 }
 
-static Verdict classify(const Outcome *o, const char *file, bool is_run, const char *output)
+typedef enum { CMD_COMPILE, CMD_RUN, CMD_INTERP } Cmd;
+static const char *const cmd_names[] = {"compile", "run", "interp"};
+
+static Verdict classify(const Outcome *o, const char *file, Cmd cmd, const char *output)
 {
 	Verdict v = {0};
 	const char *p;
@@ -593,12 +600,12 @@ static Verdict classify(const Outcome *o, const char *file, bool is_run, const c
 		v.cls = "wrong result";
 		first_line(v.line, sizeof v.line, p);
 	} else if (o->status == 0) {
-		if (is_run && !strstr(o->out, "PASS"))
+		if (cmd == CMD_RUN && !strstr(o->out, "PASS"))
 			v.cls = "exit 0 without PASS";
-		else if (!is_run && access(output, F_OK) != 0)
+		else if (cmd == CMD_COMPILE && access(output, F_OK) != 0)
 			v.cls = "exit 0 without output";
 	} else if (o->status == 1) {
-		if (!is_run && access(output, F_OK) == 0) {
+		if (cmd == CMD_COMPILE && access(output, F_OK) == 0) {
 			v.cls = "partial output";
 		} else if (!(p = find_line(o->err, "error:"))) {
 			v.cls = "exit 1 without error:";
@@ -793,24 +800,30 @@ int main(int argc, char **argv)
 		char seedarg[32];
 		snprintf(seedarg, sizeof seedarg, "%u", (unsigned)(rnd() % 1000));
 		const char *mcpu = rnd_below(4) ? "gfx942" : "gfx90a";
-		for (int which = 0; which < 2; which++) {
+		for (Cmd cmd = CMD_COMPILE; cmd <= CMD_INTERP; cmd++) {
 			unlink(hsaco);
 			char launch[1100];
 			snprintf(launch, sizeof launch, "%s/cur.launch.json", out_dir);
 			unlink(launch);
-			char *cargv[] = {(char *)wavecc_bin, "compile", mutant_path, "-o", hsaco, "--mcpu", (char *)mcpu, NULL};
-			char *rargv[] = {(char *)wavecc_bin, "run", mutant_path, "--seed", seedarg, "--mcpu", (char *)mcpu, NULL};
-			Outcome o = run(which ? rargv : cargv);
-			Verdict v = classify(&o, mutant_path, which == 1, hsaco);
+			char *argvs[][8] = {
+				{(char *)wavecc_bin, "compile", mutant_path, "-o", hsaco, "--mcpu", (char *)mcpu, NULL},
+				{(char *)wavecc_bin, "run", mutant_path, "--seed", seedarg, "--mcpu", (char *)mcpu, NULL},
+				{(char *)wavecc_bin, "interp", mutant_path, "--random", seedarg, NULL},
+			};
+			Outcome o = run(argvs[cmd]);
+			Verdict v = classify(&o, mutant_path, cmd, hsaco);
 			if (verbose)
-				printf("%ld %s: %s status %d: %s\n", n, which ? "run" : "compile", what, o.status,
-				       v.cls ? v.cls : "fine");
+				printf("%ld %s: %s status %d: %s\n", n, cmd_names[cmd], what, o.status, v.cls ? v.cls : "fine");
 			if (v.cls) {
-				char sig[768], cmdline[2048];
-				signature(sig, sizeof sig, &v, which ? "run" : "compile", examples[ex]);
-				snprintf(cmdline, sizeof cmdline, "%s %s%s --mcpu %s", which ? "run" : "compile",
-					 which ? "--seed " : "-o x.hsaco", which ? seedarg : "", mcpu);
-				save_finding(&v, sig, cmdline, examples[ex], &o, text);
+				char sig[768], args[256];
+				signature(sig, sizeof sig, &v, cmd_names[cmd], examples[ex]);
+				if (cmd == CMD_COMPILE)
+					snprintf(args, sizeof args, "compile -o x.hsaco --mcpu %s", mcpu);
+				else if (cmd == CMD_RUN)
+					snprintf(args, sizeof args, "run --seed %s --mcpu %s", seedarg, mcpu);
+				else
+					snprintf(args, sizeof args, "interp --random %s", seedarg);
+				save_finding(&v, sig, args, examples[ex], &o, text);
 				if (v.bug)
 					bugs++;
 				else
@@ -820,9 +833,10 @@ int main(int argc, char **argv)
 			bool compiled = o.status == 0;
 			free(o.out);
 			free(o.err);
-			/* a mutant that does not compile is not run: run would say the same */
-			if (!which && !compiled && !v.cls)
-				break;
+			/* a mutant that does not compile is not run (run would say the
+			 * same), but the interpreter still executes it */
+			if (cmd == CMD_COMPILE && !compiled && !v.cls)
+				cmd = CMD_RUN;
 		}
 		free(text);
 	}
