@@ -627,12 +627,20 @@ static void signature(char *dst, size_t n, const Verdict *v, const char *cmd, co
 {
 	size_t o = (size_t)snprintf(dst, n, "%s | %s | ", v->cls, cmd);
 	const char *s = v->line;
-	/* drop a leading location "FILE:line:col: " */
-	const char *e = strstr(s, "error:");
-	if (e && !strncmp(v->cls, "unlocated", 9))
-		s = e;
+	/* the source site of a sanitizer report or internal error is kept
+	 * ("passes/indices.c:163:23: runtime error", "internal error at
+	 * util/arena.c:12:"): one class per site; other numbers are blanked */
+	const char *keep = strstr(s, ": runtime error");
+	const char *ie = strstr(s, "internal error at ");
+	if (!keep && ie && (ie = strchr(ie + 18, ':'))) {
+		while (isdigit((unsigned char)ie[1]))
+			ie++;
+		keep = ie + 1;
+	}
 	for (; *s && o + 2 < n; s++) {
-		if (isdigit((unsigned char)*s)) {
+		if (keep && s < keep) {
+			dst[o++] = *s;
+		} else if (isdigit((unsigned char)*s)) {
 			dst[o++] = '#';
 			while (isdigit((unsigned char)s[1]) || s[1] == '.')
 				s++;
