@@ -26,7 +26,7 @@
  *                              issue 9 make them fail until their fixes land;
  *                              the verdict's own test still runs)
  *   WAVECC_PROPERTY_SEED=S     the seed (default fixed; printed on failure)
- *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 40)
+ *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 80, about 15 s)
  *   WAVECC_PROPERTY_LOG=FILE   append one line per draw: verdict and command */
 #include <jansson.h>
 #include <stdarg.h>
@@ -38,7 +38,7 @@
 #include "../test.h"
 
 #define DEFAULT_SEED 20261124u
-#define DEFAULT_DRAWS 40
+#define DEFAULT_DRAWS 80
 
 static uint64_t seed;
 static int draws;
