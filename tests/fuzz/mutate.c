@@ -38,7 +38,12 @@
  * by one of another JSON type.
  *
  * Usage: mutate --wavecc BIN [--seed S] [--count N] [--seconds T]
- *               [--timeout T] [--out DIR] [--strict] [-v] EXAMPLE.json...
+ *               [--timeout T] [--mem-limit MB] [--out DIR] [--strict] [-v]
+ *               EXAMPLE.json...
+ * Each command runs with a time limit (--timeout, 20 s) and a memory limit
+ * (--mem-limit, 4096 MB: RLIMIT_AS, or for an ASan build its malloc_limit_mb
+ * and hard_rss_limit_mb), so a mutant that asks for terabytes is reported
+ * instead of taking the machine down.
  * Exit 0 unless --strict and a bug was found (then 1); 2 on bad usage. The
  * same seed and examples give the same mutants. */
 #include <ctype.h>
@@ -52,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,7 +69,8 @@
 
 static const char *wavecc_bin, *out_dir = "build-asan/mutate";
 static uint64_t rng_state = 1;
-static long max_count = 200, max_seconds = 60, time_limit = 20;
+static long max_count = 200, max_seconds = 60, time_limit = 20, mem_limit_mb = 4096;
+static bool sanitized; /* the wavecc under test is an ASan build */
 static bool strict, verbose;
 
 static uint64_t rnd(void) /* splitmix64 */
@@ -518,6 +525,13 @@ static Outcome run(char *const argv[])
 		dup2(fi, 0);
 		dup2(fo, 1);
 		dup2(fe, 2);
+		/* a mutant's tile of 2^31 made compile take 24 GB: bound the
+		 * memory (ASan reserves terabytes of address space for its shadow,
+		 * so an ASan build is bounded by its own options instead) */
+		if (!sanitized) {
+			struct rlimit rl = {(rlim_t)mem_limit_mb << 20, (rlim_t)mem_limit_mb << 20};
+			setrlimit(RLIMIT_AS, &rl);
+		}
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -723,10 +737,32 @@ static void write_text(const char *path, const char *text)
 	}
 }
 
+/* True if the file holds the bytes of `needle` (an ASan build holds
+ * "__asan_init"). */
+static bool file_contains(const char *path, const char *needle)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t nl = strlen(needle), have = 0;
+	char buf[1 << 16];
+	bool found = false;
+	size_t r;
+	while (!found && (r = fread(buf + have, 1, sizeof buf - have, f)) > 0) {
+		size_t n = have + r;
+		for (size_t i = 0; i + nl <= n && !found; i++)
+			found = !memcmp(buf + i, needle, nl);
+		have = n < nl ? n : nl - 1; /* keep a tail that may start a match */
+		memmove(buf, buf + n - have, have);
+	}
+	fclose(f);
+	return found;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: mutate --wavecc BIN [--seed S] [--count N] [--seconds T] [--timeout T] [--out DIR]\n"
-			"              [--strict] [-v] EXAMPLE.json...\n");
+	fprintf(stderr, "usage: mutate --wavecc BIN [--seed S] [--count N] [--seconds T] [--timeout T] [--mem-limit MB]\n"
+			"              [--out DIR] [--strict] [-v] EXAMPLE.json...\n");
 	exit(2);
 }
 
@@ -758,6 +794,8 @@ int main(int argc, char **argv)
 			max_seconds = num_arg(argv[++i]);
 		else if (!strcmp(a, "--timeout") && has)
 			time_limit = num_arg(argv[++i]);
+		else if (!strcmp(a, "--mem-limit") && has)
+			mem_limit_mb = num_arg(argv[++i]);
 		else if (!strcmp(a, "--out") && has)
 			out_dir = argv[++i];
 		else if (!strcmp(a, "--strict"))
@@ -775,7 +813,12 @@ int main(int argc, char **argv)
 	mkdir(out_dir, 0755);
 	/* leak detection on in the runs (the sanitizer build's default is kept
 	 * otherwise); reports go to stderr, where classify() reads them */
-	setenv("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0:allocator_may_return_null=1", 0);
+	sanitized = file_contains(wavecc_bin, "__asan_init");
+	char asan[256];
+	snprintf(asan, sizeof asan,
+		 "detect_leaks=1:abort_on_error=0:allocator_may_return_null=1:malloc_limit_mb=%ld:hard_rss_limit_mb=%ld",
+		 mem_limit_mb, mem_limit_mb);
+	setenv("ASAN_OPTIONS", asan, 0);
 	setenv("UBSAN_OPTIONS", "print_stacktrace=1", 0);
 
 	json_t *docs[256];
