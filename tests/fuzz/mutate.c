@@ -41,7 +41,7 @@
  *               [--timeout T] [--mem-limit MB] [--out DIR] [--strict] [-v]
  *               EXAMPLE.json...
  * Each command runs with a time limit (--timeout, 20 s) and a memory limit
- * (--mem-limit, 4096 MB: RLIMIT_AS, or for an ASan build its malloc_limit_mb
+ * (--mem-limit, 2048 MB: RLIMIT_AS, or for an ASan build its malloc_limit_mb
  * and hard_rss_limit_mb), so a mutant that asks for terabytes is reported
  * instead of taking the machine down.
  * Exit 0 unless --strict and a bug was found (then 1); 2 on bad usage. The
@@ -69,7 +69,7 @@
 
 static const char *wavecc_bin, *out_dir = "build-asan/mutate";
 static uint64_t rng_state = 1;
-static long max_count = 200, max_seconds = 60, time_limit = 20, mem_limit_mb = 4096;
+static long max_count = 200, max_seconds = 60, time_limit = 20, mem_limit_mb = 2048;
 static bool sanitized; /* the wavecc under test is an ASan build */
 static bool strict, verbose;
 
