@@ -9,6 +9,8 @@
  *   reduction  reduce_sum / reduce_max / reduce_block: M, N, BLOCK_M, BLOCK_N
  *              or ELEMS_PER_WAVE (left derived half of the time);
  *   softmax    softmax / softmax_wide: M, N, BLOCK_M;
+ *   (reductions, softmax and elementwise also swap the workgroup dims of M
+ *   and N a quarter of the time);
  *   elementwise copy / copy_aligned / add / cast: M, N, BLOCK_M, BLOCK_N and
  *              the argument dtypes (the examples fix them, so the draw edits
  *              the dtype strings).
@@ -208,6 +210,20 @@ static void draw_gemm(Rng *r, Draw *d)
 	}
 }
 
+/* The row kernels put N on workgroup dim 0 and M on 1; a quarter of the
+ * draws swap them (any mapping is valid input). */
+static void draw_workgroup_dims(Rng *r, Draw *d)
+{
+	if (rng_next(r) % 4)
+		return;
+	json_t *m = find_constraint(d->j, "workgroup", "M"), *n = find_constraint(d->j, "workgroup", "N");
+	if (m)
+		json_object_set_new(m, "workgroup_dim", json_integer(0));
+	if (n)
+		json_object_set_new(n, "workgroup_dim", json_integer(1));
+	note(d, " workgroup_dims=M0,N1");
+}
+
 static void draw_reduction(Rng *r, Draw *d)
 {
 	static const char *const ex[] = {"reduce_sum", "reduce_max", "reduce_block"};
@@ -224,6 +240,7 @@ static void draw_reduction(Rng *r, Draw *d)
 	case 1: sym(d, tile, 64 * rng_range(r, 1, 8)); break;
 	default: sym(d, tile, draw_size(r, 32, 512)); break;
 	}
+	draw_workgroup_dims(r, d);
 }
 
 static void draw_softmax(Rng *r, Draw *d)
@@ -237,6 +254,7 @@ static void draw_softmax(Rng *r, Draw *d)
 	sym(d, "N", rng_next(r) % 2 ? 64 * rng_range(r, 1, 17) : draw_size(r, 64, 1100));
 	if (rng_next(r) % 3 == 0)
 		sym(d, "BLOCK_M", rng_range(r, 1, 4));
+	draw_workgroup_dims(r, d);
 }
 
 static const char *const dtypes[] = {"f16", "bf16", "f32", "i8", "i16", "i32", "u8", "u32"};
@@ -269,6 +287,7 @@ static void draw_elementwise(Rng *r, Draw *d)
 			note(d, " dtype=%s", t);
 		}
 	}
+	draw_workgroup_dims(r, d);
 }
 
 /* ---- the verdict ---- */
