@@ -9,8 +9,8 @@
  *   reduction  reduce_sum / reduce_max / reduce_block: M, N, BLOCK_M, BLOCK_N
  *              or ELEMS_PER_WAVE (left derived half of the time);
  *   softmax    softmax / softmax_wide: M, N, BLOCK_M;
- *   (reductions, softmax and elementwise also swap the workgroup dims of M
- *   and N a quarter of the time);
+ *   (every family also swaps the workgroup dims of M and N a quarter of the
+ *   time);
  *   elementwise copy / copy_aligned / add / cast: M, N, BLOCK_M, BLOCK_N and
  *              the argument dtypes (the examples fix them, so the draw edits
  *              the dtype strings).
@@ -153,6 +153,30 @@ static void sym(Draw *d, const char *name, int64_t v)
 	note(d, " %s=%lld", name, (long long)v);
 }
 
+/* A quarter of the draws swap the workgroup dims of M and N (a lone M moves
+ * between dims 0 and 1): any mapping is valid input. */
+static void draw_workgroup_dims(Rng *r, Draw *d)
+{
+	if (rng_next(r) % 4)
+		return;
+	json_t *m = find_constraint(d->j, "workgroup", "M"), *n = find_constraint(d->j, "workgroup", "N");
+	if (!m)
+		return;
+	json_int_t dm = json_integer_value(json_object_get(m, "workgroup_dim"));
+	json_int_t dn = n ? json_integer_value(json_object_get(n, "workgroup_dim")) : !dm;
+	json_object_set_new(m, "workgroup_dim", json_integer(dn));
+	if (n)
+		json_object_set_new(n, "workgroup_dim", json_integer(dm));
+	/* waves_per_block is indexed by workgroup dim: its entries follow */
+	json_t *w = json_object_get(find_constraint(d->j, "hardware", NULL), "waves_per_block");
+	if (n && json_array_size(w) >= 2 && dm != dn) {
+		json_t *w0 = json_incref(json_array_get(w, 0)), *w1 = json_incref(json_array_get(w, 1));
+		json_array_set_new(w, 0, w1);
+		json_array_set_new(w, 1, w0);
+	}
+	note(d, " workgroup_dims=M%lld", (long long)dn);
+}
+
 /* MMA types the graph format names, with the operand and result dtypes */
 static const struct {
 	const char *name, *in, *out;
@@ -208,20 +232,7 @@ static void draw_gemm(Rng *r, Draw *d)
 		json_object_set_new(reg, "dtype", json_string(mmas[k].out));
 		note(d, " mma=%s", mmas[k].name);
 	}
-}
-
-/* The row kernels put N on workgroup dim 0 and M on 1; a quarter of the
- * draws swap them (any mapping is valid input). */
-static void draw_workgroup_dims(Rng *r, Draw *d)
-{
-	if (rng_next(r) % 4)
-		return;
-	json_t *m = find_constraint(d->j, "workgroup", "M"), *n = find_constraint(d->j, "workgroup", "N");
-	if (m)
-		json_object_set_new(m, "workgroup_dim", json_integer(0));
-	if (n)
-		json_object_set_new(n, "workgroup_dim", json_integer(1));
-	note(d, " workgroup_dims=M0,N1");
+	draw_workgroup_dims(r, d);
 }
 
 static void draw_reduction(Rng *r, Draw *d)
