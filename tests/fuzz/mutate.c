@@ -14,7 +14,7 @@
  *                                                 rejects)
  * each with a time limit, and classify the outcome:
  *   bug   a signal or abort, a sanitizer report (ASan, UBSan, LeakSanitizer),
- *         "internal error", a FAIL line (the kernel disagrees with the
+ *         "internal error", the memory limit (--mem-limit), a FAIL line (the kernel disagrees with the
  *         interpreter), an exit status other than 0/1 for a
  *         well-formed command line, exit 0 without PASS, or a failed compile
  *         that left its output file behind;
@@ -598,6 +598,9 @@ static Verdict classify(const Outcome *o, const char *file, Cmd cmd, const char 
 	v.bug = true;
 	if ((p = find_line(o->err, "SUMMARY: ")) || (p = find_line(o->err, "runtime error:"))) {
 		v.cls = strstr(o->err, "LeakSanitizer") ? "leak" : "sanitizer";
+		first_line(v.line, sizeof v.line, p);
+	} else if ((p = find_line(o->err, "hard rss limit exhausted"))) {
+		v.cls = "memory limit"; /* resource limits are located errors, never this */
 		first_line(v.line, sizeof v.line, p);
 	} else if ((p = find_line(o->err, "internal error"))) {
 		v.cls = "internal error";
