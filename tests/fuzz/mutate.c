@@ -12,20 +12,22 @@
  *   wavecc interp cur.json --random N            (the interpreter alone, as it
  *                                                 also runs what the compiler
  *                                                 rejects)
- * each with a time limit, and classify the outcome:
+ * each with a time and a memory limit, and classify the outcome:
  *   bug   a signal or abort, a sanitizer report (ASan, UBSan, LeakSanitizer),
- *         "internal error", the memory limit (--mem-limit), a FAIL line (the kernel disagrees with the
- *         interpreter), an exit status other than 0/1 for a
- *         well-formed command line, exit 0 without PASS, or a failed compile
- *         that left its output file behind;
+ *         "internal error", the memory limit, a FAIL line (the kernel
+ *         disagrees with the interpreter), an exit status other than 0/1 for
+ *         a well-formed command line, exit 0 without PASS, or a failed
+ *         compile that left its output file behind;
  *   note  exit 1 with an error: message that is not located (no FILE: prefix
  *         and no node or JSON path); the time limit (a mutant may launch more
  *         work than the emulator does in that time under the sanitizers);
  *   fine  PASS / a written code object, or exit 1 with a located error.
- * Findings are deduplicated by a signature (class, command and the first
- * report line with numbers and paths blanked); the first mutant of each
- * signature is kept as OUT/finding-<n>.json with a .txt saying what was
- * mutated, the command and the output.
+ * Findings are deduplicated by a signature: the class, the command and the
+ * report line with numbers blanked (a sanitizer report or internal error
+ * keeps its source file:line; a FAIL keeps the example and the JSON paths
+ * mutated). The first mutant of each signature is kept as
+ * OUT/finding-<n>.json with a .txt saying what was mutated, the command to
+ * reproduce it and the output.
  *
  * Mutations: a number in `symbols` or anywhere else set to an edge value (0,
  * 1, -1, odd, 2^k±1, 2^31, 2^32, 2^62, 2^63-1) or nudged (±1, ×2, /2); a
