@@ -23,10 +23,14 @@
  * kernel disagrees with the interpreter — is a wrong kernel the compiler
  * accepted, and fails the draw; so do signals, other exit codes and hangs.
  *
+ * A second case runs one reproducer per class found so far (the table
+ * `known`, with tests/fuzz/repro/) under the same verdict.
+ *
  * Environment:
- *   WAVECC_PROPERTY=0          skip the draws (the known wrong kernels of
- *                              issue 9 make them fail until their fixes land;
- *                              the verdict's own test still runs)
+ *   WAVECC_PROPERTY=0          skip the draws and the known reproducers (the
+ *                              wrong kernels of issue 9 make them fail until
+ *                              their fixes land; the verdict's own test still
+ *                              runs)
  *   WAVECC_PROPERTY_SEED=S     the seed (default fixed; printed on failure)
  *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 80, about 15 s)
  *   WAVECC_PROPERTY_LOG=FILE   append one line per draw: verdict and command */
@@ -403,6 +407,71 @@ START_TEST(judge_accepts_only_pass_or_located_error)
 }
 END_TEST
 
+/* One reproducer per class the draws and tests/fuzz/mutate found giving FAIL
+ * (issue 9); each must PASS or be rejected with a located error. The JSON
+ * edits that -D cannot make are in tests/fuzz/repro/. */
+static const struct {
+	const char *file, *args;
+} known[] = {
+	/* copy/add/cast: BLOCK_M > 1; an odd N whose last run is partial */
+	{"examples/copy.json", "-D BLOCK_M=2"},
+	{"examples/add.json", "-D BLOCK_M=2"},
+	{"examples/cast.json", "-D BLOCK_M=2"},
+	{"examples/copy_aligned.json", "-D BLOCK_M=2"},
+	{"examples/copy.json", "-D N=255"},
+	{"examples/copy.json", "-D N=127"},
+	{"examples/add.json", "-D N=255"},
+	{"examples/cast.json", "-D N=127"},
+	{"examples/copy_aligned.json", "-D N=1023"},
+	{"tests/fuzz/repro/copy_aligned_no_workgroup_n.json", ""},
+	/* softmax: BLOCK_M > 1; N a multiple of 64 but N/64 not a power of two;
+	 * M on workgroup dim 0 */
+	{"examples/softmax.json", "-D BLOCK_M=2"},
+	{"examples/softmax_wide.json", "-D BLOCK_M=2"},
+	{"examples/softmax.json", "-D N=192"},
+	{"examples/softmax.json", "-D N=320"},
+	{"examples/softmax_wide.json", "-D N=320"},
+	{"tests/fuzz/repro/softmax_m_on_dim0.json", ""},
+	/* reductions: a tile of 64*k with k not a power of two; the last lane's
+	 * vector straddling N; M on workgroup dim 0 */
+	{"examples/reduce_sum.json", "-D N=192"},
+	{"examples/reduce_sum.json", "-D N=6 -D BLOCK_N=192"},
+	{"examples/reduce_sum.json", "-D N=128 -D BLOCK_N=448"},
+	{"examples/reduce_block.json", "-D N=576"},
+	{"examples/reduce_block.json", "-D N=64 -D ELEMS_PER_WAVE=384"},
+	{"examples/reduce_sum.json", "-D N=127"},
+	{"examples/reduce_sum.json", "-D N=255"},
+	{"examples/reduce_max.json", "-D N=127"},
+	{"examples/reduce_max.json", "-D N=511"},
+	{"tests/fuzz/repro/reduce_sum_m_on_dim0.json", ""},
+	{"tests/fuzz/repro/reduce_block_m_on_dim0.json", ""},
+	/* GEMM: BLOCK_K not a multiple of the MMA's K; a K tail of 29-31 in a
+	 * 32 tile (or K below the MMA's K); a tiling constraint without a tile */
+	{"examples/gemm_global.json", "-D BLOCK_K=8"},
+	{"examples/gemm_global.json", "-D BLOCK_K=24"},
+	{"examples/gemm_global_32x32x8.json", "-D BLOCK_K=31"},
+	{"examples/gemm_global_32x32x8.json", "-D BLOCK_K=2"},
+	{"examples/gemm_global.json", "-D K=63"},
+	{"examples/gemm_global.json", "-D K=29"},
+	{"examples/gemm_global_32x32x8.json", "-D K=127"},
+	{"examples/gemm_global_32x32x8.json", "-D K=7"},
+	{"tests/fuzz/repro/gemm_global_tiling_without_tile.json", ""},
+};
+
+START_TEST(known_class_runs_or_is_rejected)
+{
+	char path[2048], cmd[8192];
+	snprintf(path, sizeof path, "%s/%s", test_root(), known[_i].file);
+	snprintf(cmd, sizeof cmd, "cd '%s' && timeout 60 '%s' run '%s' %s --seed 1", test_root(), test_bin(), path,
+		 known[_i].args);
+	CmdResult res = run_cmd(cmd, NULL);
+	const char *why = judge(&res, path);
+	ck_assert_msg(!why, "%s\n  reproduce: wavecc run %s %s --seed 1\n  status %d\n  stdout: %.400s\n  stderr: %.400s",
+		      why, known[_i].file, known[_i].args, res.status, res.out, res.err);
+	cmd_result_free(&res);
+}
+END_TEST
+
 static long env_long(const char *name, long dflt)
 {
 	const char *v = getenv(name);
@@ -441,6 +510,10 @@ int main(void)
 	}
 	printf("compile/property: seed %llu, %d draws (WAVECC_PROPERTY_SEED, WAVECC_PROPERTY_DRAWS)\n",
 	       (unsigned long long)seed, draws);
+	TCase *tk = tcase_create("known");
+	tcase_set_timeout(tk, 90);
+	tcase_add_loop_test(tk, known_class_runs_or_is_rejected, 0, (int)ARRAY_LEN(known));
+	suite_add_tcase(s, tk);
 	TCase *tc = tcase_create("property");
 	tcase_set_timeout(tc, 90);
 	tcase_add_loop_test(tc, draw_runs_or_is_rejected, 0, draws);
