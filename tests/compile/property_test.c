@@ -494,7 +494,7 @@ int main(void)
 	suite_add_tcase(s, tj);
 	const char *on = getenv("WAVECC_PROPERTY");
 	if (on && !strcmp(on, "0")) {
-		printf("compile/property: random draws skipped (WAVECC_PROPERTY=0)\n");
+		printf("compile/property: random draws and known reproducers skipped (WAVECC_PROPERTY=0)\n");
 		return run_suite(s);
 	}
 	seed = (uint64_t)env_long("WAVECC_PROPERTY_SEED", DEFAULT_SEED);
