@@ -83,6 +83,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--random SEED] [--max-instructions N] [--trace] [-v]\n"
+		   "                  [--d16 clobber|preserve|auto]\n"
 		   "       wavecc run K.json [--backend emu|hip] [-D SYM=VAL]... [--seed N] [--mcpu CPU] [--atol X] [--rtol X]\n"
 		   "  Run the kernel of a launch descriptor (docs/launch-format.md); or compile a kernel\n"
 		   "  graph (docs/kernel-format.md), run it on seeded random inputs, run the reference\n"
@@ -95,6 +96,8 @@ static void usage(FILE *f)
 		   "  --random SEED      fill buffers the kernel reads with seeded random values (else zeros)\n"
 		   "  --max-instructions N  emulator: stop after N wave instructions\n"
 		   "  --trace            emulator: print each executed instruction\n"
+		   "  --d16 MODE         emulator: d16 loads clobber or preserve the other half (default auto:\n"
+		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
 		   "  -v                 say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --seed N           seed of the random inputs (default 1)\n"
@@ -143,6 +146,11 @@ int cmd_run(int argc, char **argv)
 			if (n <= 0)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
+		} else if (opt_value(argc, argv, &i, "--d16", &v)) { /* emulator d16 loads (loader/launch.h) */
+			int m = run_d16_parse(v);
+			if (m < 0)
+				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);
+			a.ro.d16 = (RunD16)m;
 		} else if (opt_value(argc, argv, &i, "--seed", &v)) {
 			a.ro.seed = (uint64_t)opt_int("--seed", v);
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {

@@ -79,6 +79,12 @@ const LaunchArg *launch_arg(const LaunchDesc *d, const char *name);
 
 /* ---- run.c ---- */
 typedef enum { BACKEND_EMU, BACKEND_HIP } Backend;
+/* How the emulator treats d16 loads (loader/emu/emu.h): as the code object's
+ * target ID says (sramecc off: preserve the other half; on, any or absent:
+ * clobber it), or forced either way (`wavecc run --d16 clobber|preserve`). */
+typedef enum { RUN_D16_AUTO, RUN_D16_CLOBBER, RUN_D16_PRESERVE } RunD16;
+/* "auto", "clobber", "preserve" -> mode; -1 for anything else. */
+int run_d16_parse(const char *s);
 
 typedef struct RunOptions {
 	Backend backend;
@@ -88,6 +94,7 @@ typedef struct RunOptions {
 	bool random;
 	uint64_t seed;
 	uint64_t max_instructions; /* emulator; 0: its default */
+	RunD16 d16;                /* emulator */
 	bool trace, verbose;
 } RunOptions;
 

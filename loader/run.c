@@ -107,6 +107,28 @@ static void fill_hidden(RunPlan *p, const KernelMeta *m)
 	}
 }
 
+int run_d16_parse(const char *s)
+{
+	static const char *const NAMES[] = {[RUN_D16_AUTO] = "auto", [RUN_D16_CLOBBER] = "clobber",
+					    [RUN_D16_PRESERVE] = "preserve"};
+	for (int i = 0; i < (int)ARRAY_LEN(NAMES); i++)
+		if (strcmp(s, NAMES[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* The d16 mode of a launch: forced, or from the code object's sramecc
+ * setting. Only an explicit "off" (`:sramecc-`) promises preserving
+ * hardware; "on" and "any" (the default of gfx90a/gfx942 code objects) must
+ * run correctly with SRAM ECC on, and "unsupported" on a processor that has
+ * SRAM ECC is treated the same way (the conservative reading). */
+static EmuD16 d16_mode(const CodeObject *co, RunD16 forced)
+{
+	if (forced != RUN_D16_AUTO)
+		return forced == RUN_D16_PRESERVE ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
+	return strcmp(co->sramecc, "off") == 0 ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
+}
+
 static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 {
 	const CodeObject *co = p->co;
@@ -136,6 +158,10 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.dynamic_lds = p->dynamic_lds;
 	l.max_instructions = o->max_instructions;
 	l.trace = o->trace;
+	l.d16 = d16_mode(co, o->d16);
+	if (o->verbose)
+		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,
+			co->sramecc, l.d16 == EMU_D16_PRESERVE ? "preserve" : "zero", o->d16 != RUN_D16_AUTO ? " (forced)" : "");
 	EmuStats st = {0};
 	char err[1024] = "";
 	int r = emu_launch(m, &l, &st, err, sizeof err);
