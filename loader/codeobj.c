@@ -20,7 +20,7 @@
 #endif
 enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 1 << 30 };
 
-/* EF_AMDGPU_MACH values we name (cdna3-facts §1.9). */
+/* EF_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
 static const struct {
 	uint32_t mach;
 	const char *name;

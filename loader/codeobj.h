@@ -1,5 +1,5 @@
 /* codeobj.h — reading AMDHSA code objects (ET_DYN, code object v4–v6), the
- * way the ROCr loader does (cdna3-facts §2): kernels are the non-local
+ * way the ROCr loader does (LLVM AMDGPUUsage, "Loaded Code Object"): kernels are the non-local
  * symbols of .symtab whose names end in ".kd"; the image is all PT_LOAD
  * segments copied into one allocation spanning [lowest vaddr, highest
  * vaddr + memsz), zero-filled elsewhere; kernel descriptors are read from

@@ -77,7 +77,7 @@ static void put_le(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
 			k[off + i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Code object v5 hidden arguments (cdna3-facts §1.7) from the metadata: the
+/* Code object v5 hidden arguments (AMDGPUUsage, "Code Object V5 Metadata") from the metadata: the
  * ones a kernel can read without a runtime behind it; all others stay 0. */
 static void fill_hidden(RunPlan *p, const KernelMeta *m)
 {

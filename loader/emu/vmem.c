@@ -8,7 +8,7 @@
  * allocation are reported the same way (hardware would read 0 / drop the
  * write; for a compiler test bed an error is more useful).
  *
- * MUBUF addressing and range checks (cdna3-facts.md §3.1):
+ * MUBUF addressing and range checks (AMD CDNA3 ISA guide, buffer instructions):
  *   address = base + soffset + inst_offset + voffset (+ stride * index)
  *   raw (idxen = 0 or stride = 0): each dword is in range iff
  *     soffset + inst_offset + voffset + 4k + 4 <= num_records;

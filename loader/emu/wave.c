@@ -10,7 +10,7 @@
  * the barrier counts arrivals, not PCs: waves waiting at different
  * s_barrier instructions release one another.
  *
- * Initial state (cdna3-facts.md §1.6): user SGPRs from s0 in the KD's order
+ * Initial state (LLVM AMDGPUUsage, "Initial Kernel Execution State"): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
  * the others get plausible values), then the workgroup ids, then workgroup
  * info; v0 holds the packed work-item ids X | Y<<10 | Z<<20; EXEC the live

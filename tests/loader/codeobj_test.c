@@ -1,5 +1,5 @@
 /* codeobj_test.c — loader/kd.c and loader/codeobj.c, metadata.c:
- * the skeleton's KD bytes (cdna3-facts §1.12) decode to the documented
+ * a minimal gfx942 kernel's KD bytes (as clang-19/llvm-mc-19 emit them) decode to the documented
  * fields; code objects built by `wavecc as` and by ld.lld-19 read the same;
  * malformed descriptors, notes and files are rejected with messages;
  * `wavecc info` prints the kernels. */
@@ -10,7 +10,7 @@
 #include "../../loader/codeobj.h"
 #include "../test.h"
 
-/* The skeleton's KD as llvm-objdump -s prints it (cdna3-facts §1.12). */
+/* A minimal gfx942 kernel's KD as llvm-objdump -s prints it. */
 static const char SKEL_KD_DUMP[] = "00000000 00000000 18000000 00000000 40100000 00000000 00000000 00000000 "
 				   "00000000 00000000 00000000 00000000 4000af00 84000000 08000000 00000000";
 
