@@ -69,7 +69,7 @@ typedef struct CodeObject {
 	const char *xnack, *sramecc; /* "unsupported", "any", "off", "on" */
 	uint64_t base;           /* lowest PT_LOAD vaddr */
 	uint64_t image_size;
-	uint8_t *image;          /* one allocation, image_size bytes (arena) */
+	uint8_t *image;          /* one allocation, image_size bytes (freed by codeobj_free) */
 	int nload;               /* PT_LOAD segments */
 	CodeKernel *kernels;
 	size_t nkernels;

@@ -21,6 +21,12 @@
 #include "../util/util.h"
 
 #define LAUNCH_FORMAT "wavecc-launch/1"
+/* Resource limits of a launch (docs/launch-format.md): one buffer holds at
+ * most 4 GiB (what one buffer resource's 32-bit num_records can span), all
+ * buffers together at most 8 GiB of host memory. Larger shapes are
+ * located errors at the shape, never an allocation failure. */
+#define LAUNCH_MAX_BUFFER_BYTES (UINT64_C(1) << 32)
+#define LAUNCH_MAX_TOTAL_BYTES (UINT64_C(1) << 33)
 
 typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
 enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };
@@ -63,6 +69,8 @@ typedef struct LaunchDesc {
 	LaunchArg *args;
 	size_t nargs;
 	Loc loc; /* the document */
+	/* where the keys checked against the code object at run time are */
+	Loc code_object_loc, kernel_loc, arch_loc, workgroup_size_loc, lds_bytes_loc;
 } LaunchDesc;
 
 /* ---- launch.c ---- */
@@ -102,6 +110,9 @@ typedef struct RunOptions {
  * buffers, build the kernarg segment, launch, write the outputs. Messages
  * go to `msg` (one line each). Returns 0 or -1. */
 int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg);
+/* Append "FILE:LINE:COL: PATH: message\n" (the frontend's shape, without
+ * the severity the caller adds) to msg. */
+void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
 
 /* The kernarg segment and buffers of a launch, shared by the backends. */
 typedef struct RunBuffer {

@@ -3,6 +3,7 @@
  * fields; code objects built by `wavecc as` and by ld.lld-19 read the same;
  * malformed descriptors, notes and files are rejected with messages;
  * `wavecc info` prints the kernels. */
+#include <elf.h>
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,68 @@ START_TEST(bad_files_rejected)
 }
 END_TEST
 
+/* Set the p_memsz of the last PT_LOAD of an ELF64 image; returns its index. */
+static int set_last_memsz(char *bytes, size_t len, uint64_t memsz)
+{
+	Elf64_Ehdr eh;
+	memcpy(&eh, bytes, sizeof eh);
+	int last = -1;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		size_t off = eh.e_phoff + (size_t)i * eh.e_phentsize;
+		ck_assert(off + sizeof ph <= len);
+		memcpy(&ph, bytes + off, sizeof ph);
+		if (ph.p_type == PT_LOAD)
+			last = i;
+	}
+	ck_assert_int_ge(last, 0);
+	Elf64_Phdr ph;
+	size_t off = eh.e_phoff + (size_t)last * eh.e_phentsize;
+	memcpy(&ph, bytes + off, sizeof ph);
+	ph.p_memsz = memsz;
+	memcpy(bytes + off, &ph, sizeof ph);
+	return last;
+}
+
+/* A corrupted program header (a segment of 700 MB in memory) is a located
+ * error from the reader and from `wavecc run`, never an out-of-memory abort;
+ * a large but allowed one (200 MB) still runs — the emulator's decode cache
+ * is paged, not sized from the image. */
+START_TEST(corrupt_program_header)
+{
+	const char *dir = test_tmpdir("co_phdr");
+	const char *good = build("vadd_gfx942.s", "gfx942", dir, "vadd.hsaco");
+	size_t len;
+	char *bytes = read_file(good, &len);
+	int seg = set_last_memsz(bytes, len, (uint64_t)700 << 20);
+	CodeObject co;
+	Buf msg = {0};
+	ck_assert_int_eq(codeobj_read(bytes, len, "big.hsaco", &co, &msg), -1);
+	char want[256];
+	snprintf(want, sizeof want,
+		 "big.hsaco: program header %d: PT_LOAD segment of 734003200 bytes in memory; at most 256 MiB", seg);
+	ck_assert_msg(strstr(buf_cstr(&msg), want), "'%s' lacks '%s'", buf_cstr(&msg), want);
+	codeobj_free(&co);
+	char path[1024], cmd[4096];
+	snprintf(path, sizeof path, "%s/vadd.hsaco", dir);
+	ck_assert_int_eq(write_file_atomic(path, bytes, len, 0644), 0);
+	snprintf(cmd, sizeof cmd, "cd '%s' && cp '%s/tests/loader/data/vadd.json' . && %s run vadd.json -D N=128", dir,
+		 test_root(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 1, "status %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "vadd.json:1:46: code_object: vadd.hsaco: program header"), "%s", r.err);
+	cmd_result_free(&r);
+	/* 200 MB: allowed, and the launch runs */
+	set_last_memsz(bytes, len, (uint64_t)200 << 20);
+	ck_assert_int_eq(write_file_atomic(path, bytes, len, 0644), 0);
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	cmd_result_free(&r);
+	free(bytes);
+	buf_free(&msg);
+}
+END_TEST
+
 START_TEST(info_command)
 {
 	const char *dir = test_tmpdir("co_info");
@@ -380,6 +443,7 @@ int main(void)
 	tcase_add_test(tc, metadata_bad_inputs);
 	tcase_add_test(tc, bad_files_rejected);
 	tcase_add_test(tc, info_command);
+	tcase_add_test(tc, corrupt_program_header);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
