@@ -20,7 +20,7 @@
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224
 #endif
-enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 256 << 20 };
+enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 256 << 20, MAX_FILE = 1 << 30 };
 
 /* EF_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
 static const struct {
@@ -230,6 +230,12 @@ out:
 int codeobj_read_file(const char *path, CodeObject *co, Buf *msg)
 {
 	size_t len;
+	char why[128];
+	if (input_file_problem(path, MAX_FILE, why, sizeof why)) {
+		memset(co, 0, sizeof *co);
+		arena_init(&co->arena);
+		return fail(path, msg, "%s", why);
+	}
 	char *bytes = read_file(path, &len);
 	if (!bytes) {
 		memset(co, 0, sizeof *co);

@@ -85,6 +85,13 @@ const CodeKernel *codeobj_kernel(const CodeObject *co, const char *name);
 /* Print the readable description `wavecc info` shows. */
 void codeobj_print(const CodeObject *co, FILE *out);
 
+/* ---- input.c ---- */
+/* NULL if `path` is a regular file (symbolic links followed) of at most
+ * max_bytes; else why not ("cannot read: not a regular file (a FIFO)"),
+ * written to `why`. Checked before code objects, launch descriptors and
+ * --in files are read whole. */
+const char *input_file_problem(const char *path, uint64_t max_bytes, char *why, size_t len);
+
 /* ---- metadata.c ---- */
 /* Decode the MessagePack desc of an NT_AMDGPU_METADATA note into md (strings
  * and arrays in `a`). Returns 0, or -1 with a message in msg. */

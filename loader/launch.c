@@ -17,6 +17,7 @@
 
 #include "../frontend/json_pos.h"
 #include "../ir/sym.h"
+#include "codeobj.h"
 #include "launch.h"
 
 typedef struct {
@@ -357,11 +358,15 @@ out:
 int launch_parse_file(const char *path, LaunchDesc *d, Diag *diag)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char why[128];
+	const char *problem = input_file_problem(path, LAUNCH_MAX_FILE_BYTES, why, sizeof why);
+	char *text = problem ? NULL : read_file(path, &len);
 	if (!text) {
 		memset(d, 0, sizeof *d);
 		arena_init(&d->arena);
-		diag_error(diag, (Loc){path, 0, 0}, "cannot read: %s", strerror(errno));
+		if (!problem)
+			snprintf(why, sizeof why, "cannot read: %s", strerror(errno));
+		diag_error(diag, (Loc){path, 0, 0}, "%s", why);
 		return -1;
 	}
 	int r = launch_parse(text, len, path, d, diag);

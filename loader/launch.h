@@ -27,6 +27,8 @@
  * located errors at the shape, never an allocation failure. */
 #define LAUNCH_MAX_BUFFER_BYTES (UINT64_C(1) << 32)
 #define LAUNCH_MAX_TOTAL_BYTES (UINT64_C(1) << 33)
+/* A descriptor file is read whole: at most 16 MiB, a regular file. */
+#define LAUNCH_MAX_FILE_BYTES (UINT64_C(1) << 24)
 
 typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
 enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };

@@ -302,6 +302,11 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 		int64_t shape[NPY_MAX_DIMS];
 		for (int dd = 0; dd < b->arg->ndim; dd++)
 			shape[dd] = b->arg->shape[dd].value;
+		const char *problem = input_file_problem(file, LAUNCH_MAX_BUFFER_BYTES + (1 << 20), err, sizeof err);
+		if (problem) {
+			buf_printf(msg, "--in %s: %s: %s\n", name, file, problem);
+			goto out;
+		}
 		if (npy_read(file, &arr, err, sizeof err) != 0 ||
 		    npy_check(&arr, file, b->arg->dtype, b->arg->ndim, shape, err, sizeof err) != 0) {
 			buf_printf(msg, "--in %s: %s\n", name, err);

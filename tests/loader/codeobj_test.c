@@ -321,6 +321,11 @@ START_TEST(bad_files_rejected)
 	ck_assert_int_eq(codeobj_read_file("/nonexistent.hsaco", &co, &msg), -1);
 	ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "/nonexistent.hsaco: cannot read"));
 	codeobj_free(&co);
+	/* a device is never read (it would be read without end) */
+	buf_clear(&msg);
+	ck_assert_int_eq(codeobj_read_file("/dev/zero", &co, &msg), -1);
+	ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "/dev/zero: cannot read: not a regular file (a character device)"));
+	codeobj_free(&co);
 	free(bytes);
 	buf_free(&msg);
 }

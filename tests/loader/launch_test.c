@@ -354,6 +354,9 @@ START_TEST(run_bad_inputs)
 	ck_assert_int_eq(npy_write(path, DT_F32, 1, s8, d, err, sizeof err), 0);
 	snprintf(path, sizeof path, "%s/junk.npy", dir);
 	ck_assert_int_eq(write_file_atomic(path, "not npy", 7, 0644), 0);
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
 	static const struct {
 		const char *args;
 		int status;
@@ -364,6 +367,10 @@ START_TEST(run_bad_inputs)
 		{"-D N=64 --in b=short.npy", 1, "--in b: short.npy: shape mismatch: expected (64,), the file has (8,)"},
 		{"-D N=64 --in a=junk.npy", 1, "junk.npy: not a .npy file"},
 		{"-D N=64 --in a=missing.npy", 1, "missing.npy: cannot read"},
+		/* never read without a bound: devices, FIFOs, directories */
+		{"-D N=64 --in a=/dev/zero", 1, "--in a: /dev/zero: cannot read: not a regular file (a character device)"},
+		{"-D N=64 --in a=fifo", 1, "--in a: fifo: cannot read: not a regular file (a FIFO)"},
+		{"-D N=64 --in a=.", 1, "--in a: .: cannot read: not a regular file (a directory)"},
 		{"-D N=64 --in z=short.npy", 1, "--in z=short.npy: no buffer argument of that name"},
 		{"-D N=64 --out q=o.npy", 1, "--out q=o.npy: no buffer argument of that name"},
 		{"-D N=64 --in a", 1, "--in a: expected NAME=FILE.npy"},
@@ -387,6 +394,7 @@ START_TEST(run_bad_inputs)
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && sed 's/gfx942/gfx90a/' vadd.json > arch.json && sed 's/\"vadd\"/\"vsub\"/' vadd.json > "
 		 "kern.json && sed 's/vadd.hsaco/none.hsaco/' vadd.json > co.json && "
+		 "sed 's|vadd.hsaco|/dev/zero|' vadd.json > zero.json && mkdir -p sub && ln -sf /dev/zero sub/z.json && "
 		 "printf '{\"format\": \"wavecc-kernel/1\"}' > graph.json",
 		 dir);
 	CmdResult r = run_cmd(cmd, NULL);
@@ -398,6 +406,8 @@ START_TEST(run_bad_inputs)
 		{"arch.json", "arch.json:1:86: arch: gfx90a but ./vadd.hsaco is built for gfx942"},
 		{"kern.json", "kern.json:1:70: kernel: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
 		{"co.json", "co.json:1:46: code_object: ./none.hsaco: cannot read"},
+		{"zero.json", "zero.json:1:46: code_object: /dev/zero: cannot read: not a regular file (a character device)"},
+		{"sub/z.json", "sub/z.json: error: cannot read: not a regular file (a character device)"},
 		{"graph.json", "graph.json:1:1: error: (document): missing field"}, /* compiled, so loaded as a graph */
 	};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
