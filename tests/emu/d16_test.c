@@ -90,7 +90,8 @@ static char *kernel(const char *path)
 	buf_puts(&b, "s_waitcnt vmcnt(0) lgkmcnt(0)\n");
 	for (int i = 0; i < NF; i++)
 		buf_printf(&b, "global_store_dword v2, v%d, s[6:7] offset:%d\n", 20 + i, 256 * i);
-	return xstrdup(buf_cstr(&b));
+	buf_cstr(&b);
+	return b.data; /* the caller frees it */
 }
 
 static void run_path(const char *path, EmuArch arch, EmuD16 mode)
