@@ -98,7 +98,7 @@ bench-emu: $(BUILD)/bench/emu_bench
 	$(BUILD)/bench/emu_bench
 # Compile time per stage of every example that compiles, next to clang-19 -O3
 # on the anchor kernel (COMPILE_RUNS runs each, best and median).
-ANCHOR ?= ../shared/anchors/gemm_lds_ref.cl
+ANCHOR ?= tests/validate/kernels/gemm_lds.cl
 COMPILE_RUNS ?= 20
 bench-compile: $(BUILD)/bench/compile_bench
 	$(BUILD)/bench/compile_bench -n $(COMPILE_RUNS) --examples examples --anchor $(ANCHOR)

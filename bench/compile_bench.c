@@ -192,7 +192,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	int n = 20;
-	const char *exdir = "examples", *anchor = "../shared/anchors/gemm_lds_ref.cl", *mcpu = "gfx942";
+	const char *exdir = "examples", *anchor = "tests/validate/kernels/gemm_lds.cl", *mcpu = "gfx942";
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
 			n = atoi(argv[++i]);

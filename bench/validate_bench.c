@@ -1,6 +1,7 @@
-/* validate_bench.c — emulator speed on real compiler output: the shared GEMM
- * anchor (../shared/anchors/gemm_lds_ref.cl, 64x64x32 tiles through LDS,
- * v_mfma_f32_16x16x16_f16) compiled by clang-19 -O3 for gfx942 and run by
+/* validate_bench.c — emulator speed on real compiler output: the project's
+ * LDS-staged GEMM reference kernel (tests/validate/kernels/gemm_lds.cl, 64x64
+ * tiles and K steps of 32 through LDS, v_mfma_f32_16x16x16_f16) compiled by
+ * clang-19 -O3 for gfx942 and run with its launch descriptor by
  * `wavecc run -v` (the binary beside this program, $(BUILD)/wavecc) on the
  * emulator with seeded random inputs.
  *
@@ -9,10 +10,10 @@
  * naive host C GEMM of the same shape (f16 inputs widened to f32), reported
  * as the ratio emulator time / host time.
  *
- *   validate_bench [--quick] [SHARED_DIR]
+ *   validate_bench [--quick] [KERNEL_DIR]
  *
- * SHARED_DIR defaults to ../shared (the anchors sit in SHARED_DIR/anchors).
- * Build and run from the repository root:
+ * KERNEL_DIR (default tests/validate/kernels) holds gemm_lds.cl and
+ * gemm_lds.launch.json. Build and run from the repository root:
  *   make build/wavecc build/bench/validate_bench && build/bench/validate_bench */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,14 +56,14 @@ static double host_gemm(int M, int N, int K)
 int main(int argc, char **argv)
 {
 	bool quick = false;
-	const char *shared = "../shared";
+	const char *kdir = "tests/validate/kernels";
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = true;
 		else if (argv[i][0] == '-')
-			usage_err("validate_bench [--quick] [SHARED_DIR]");
+			usage_err("validate_bench [--quick] [KERNEL_DIR]");
 		else
-			shared = argv[i];
+			kdir = argv[i];
 	}
 	int M = quick ? 128 : 512, N = M, K = quick ? 64 : 512;
 	char dir[] = "/tmp/validate-bench-XXXXXX";
@@ -70,27 +71,24 @@ int main(int argc, char **argv)
 		die("mkdtemp failed");
 	Buf cmd = {0};
 	buf_printf(&cmd,
-		   "clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -O3 '%s/anchors/gemm_lds_ref.cl' "
-		   "-o '%s/gemm.hsaco'",
-		   shared, dir);
+		   "clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -O3 '%s/gemm_lds.cl' "
+		   "-o '%s/gemm_lds.hsaco'",
+		   kdir, dir);
 	double tc = now_s();
 	if (system(buf_cstr(&cmd)) != 0)
-		err("clang-19 could not compile %s/anchors/gemm_lds_ref.cl", shared);
+		err("clang-19 could not compile %s/gemm_lds.cl", kdir);
 	tc = now_s() - tc;
-	char desc[256];
-	snprintf(desc, sizeof desc, "%s/gemm.json", dir);
-	const char *json =
-		"{\"format\": \"wavecc-launch/1\", \"code_object\": \"gemm.hsaco\", \"kernel\": \"gemm\", \"arch\": \"gfx942\",\n"
-		" \"workgroup_size\": [256, 1, 1], \"grid\": [\"M // 64\", \"N // 64\", 1], \"lds_bytes\": 9216,\n"
-		" \"kernarg_size\": 36, \"args\": [\n"
-		"  {\"name\": \"A\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"K\"], \"offset\": 0, \"access\": \"read\"},\n"
-		"  {\"name\": \"B\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"N\", \"K\"], \"offset\": 8, \"access\": \"read\"},\n"
-		"  {\"name\": \"C\", \"kind\": \"buffer\", \"dtype\": \"f32\", \"shape\": [\"M\", \"N\"], \"offset\": 16, \"access\": \"write\"},\n"
-		"  {\"name\": \"M\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 24},\n"
-		"  {\"name\": \"N\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 28},\n"
-		"  {\"name\": \"K\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 32}]}\n";
-	if (write_file_atomic(desc, json, strlen(json), 0644) != 0)
+	/* the descriptor names its code object relative to itself: copy it beside the build */
+	char desc[256], src[1024];
+	snprintf(desc, sizeof desc, "%s/gemm_lds.launch.json", dir);
+	snprintf(src, sizeof src, "%s/gemm_lds.launch.json", kdir);
+	size_t jlen;
+	char *json = read_file(src, &jlen);
+	if (!json)
+		err("cannot read %s", src);
+	if (write_file_atomic(desc, json, jlen, 0644) != 0)
 		die("cannot write %s", desc);
+	free(json);
 
 	/* run the wavecc binary beside this one ($(BUILD)/wavecc), as a user would */
 	char *self = realpath(argv[0], NULL);
@@ -118,11 +116,11 @@ int main(int argc, char **argv)
 	int st = pclose(f);
 	double wall = now_s() - t0;
 	if (st != 0 || !got)
-		err("wavecc run failed on gemm_lds_ref (status %d): %s", st, buf_cstr(&cmd));
+		err("wavecc run failed on gemm_lds (status %d): %s", st, buf_cstr(&cmd));
 	if (secs <= 0)
 		secs = wall;
 	double th = host_gemm(M, N, K);
-	printf("gemm_lds_ref %dx%dx%d (clang-19 -O3, %.0f ms to compile): %llu wave instructions in %llu waves\n", M, N,
+	printf("gemm_lds %dx%dx%d (clang-19 -O3, %.0f ms to compile): %llu wave instructions in %llu waves\n", M, N,
 	       K, tc * 1e3, insns, waves);
 	printf("  emulator: %.3f s (%.3f s wall incl. process, loading, buffers), %.2f M wave instructions/s\n", secs, wall,
 	       (double)insns / secs * 1e-6);

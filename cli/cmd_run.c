@@ -293,6 +293,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
+		   "                  [--d16 clobber|preserve|auto]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
 		   "  graph (docs/kernel-format.md): compile it, run it on seeded random inputs, run the\n"
@@ -309,6 +310,8 @@ static void usage(FILE *f)
 		   "                     --random N is the same\n"
 		   "  --max-instructions N  emulator: stop after N wave instructions\n"
 		   "  --trace            emulator: print each executed instruction\n"
+		   "  --d16 MODE         emulator: d16 loads clobber or preserve the other half (default auto:\n"
+		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --mcpu CPU         gfx942 (default) or gfx90a (also -mcpu=CPU)\n"
@@ -363,6 +366,11 @@ int cmd_run(int argc, char **argv)
 			if (n <= 0)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
+		} else if (opt_value(argc, argv, &i, "--d16", &v)) { /* emulator d16 loads (loader/launch.h) */
+			int m = run_d16_parse(v);
+			if (m < 0)
+				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);
+			a.ro.d16 = (RunD16)m;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a", v);

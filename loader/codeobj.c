@@ -2,7 +2,9 @@
  *
  * Order: check the ELF header (64-bit, little endian, EM_AMDGPU, OSABI HSA,
  * ET_DYN); build the load image from the PT_LOAD segments (each must lie in
- * the file and the span must be sane: at most 1 GiB); decode the metadata
+ * the file and the span must be sane: at most MAX_IMAGE, 256 MiB — real code
+ * objects are a few MiB; a corrupted p_memsz must not make the reader or the
+ * emulator allocate gigabytes); decode the metadata
  * note; then walk .symtab for "*.kd" symbols, read each 64-byte descriptor
  * out of the image, decode it and tie it to its metadata entry and to the
  * function symbol at its entry. Every offset taken from the file is bounds
@@ -18,9 +20,9 @@
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224
 #endif
-enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 1 << 30 };
+enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 256 << 20, MAX_FILE = 1 << 30 };
 
-/* EF_AMDGPU_MACH values we name (cdna3-facts §1.9). */
+/* EF_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
 static const struct {
 	uint32_t mach;
 	const char *name;
@@ -85,8 +87,13 @@ static int build_image(CodeObject *co, Elf *e, const uint8_t *bytes, size_t len,
 		if (ph.p_type != PT_LOAD)
 			continue;
 		if (ph.p_filesz > ph.p_memsz || ph.p_offset > len || ph.p_filesz > len - ph.p_offset ||
-		    ph.p_memsz > MAX_IMAGE || ph.p_vaddr > UINT64_MAX - ph.p_memsz)
-			return fail(co->name, msg, "PT_LOAD segment %zu lies outside the file or is too large", i);
+		    ph.p_vaddr > UINT64_MAX - ph.p_memsz)
+			return fail(co->name, msg, "program header %zu: the PT_LOAD segment lies outside the file", i);
+		if (ph.p_memsz > MAX_IMAGE)
+			return fail(co->name, msg,
+				    "program header %zu: PT_LOAD segment of %llu bytes in memory; at most %d MiB "
+				    "(corrupted p_memsz?)",
+				    i, (unsigned long long)ph.p_memsz, MAX_IMAGE >> 20);
 		lo = MIN(lo, ph.p_vaddr);
 		hi = MAX(hi, ph.p_vaddr + ph.p_memsz);
 		co->nload++;
@@ -94,10 +101,13 @@ static int build_image(CodeObject *co, Elf *e, const uint8_t *bytes, size_t len,
 	if (!co->nload)
 		return fail(co->name, msg, "no PT_LOAD segment: not a loadable code object");
 	if (hi - lo > MAX_IMAGE)
-		return fail(co->name, msg, "the loaded image would span %llu bytes", (unsigned long long)(hi - lo));
+		return fail(co->name, msg, "the loaded image would span %llu bytes; at most %d MiB", (unsigned long long)(hi - lo),
+			    MAX_IMAGE >> 20);
 	co->base = lo;
 	co->image_size = hi - lo;
-	co->image = arena_alloc(&co->arena, co->image_size ? co->image_size : 1);
+	co->image = calloc(co->image_size ? co->image_size : 1, 1); /* zero pages stay untouched */
+	if (!co->image)
+		return fail(co->name, msg, "cannot allocate the %llu-byte load image", (unsigned long long)co->image_size);
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
 		gelf_getphdr(e, (int)i, &ph);
@@ -220,6 +230,12 @@ out:
 int codeobj_read_file(const char *path, CodeObject *co, Buf *msg)
 {
 	size_t len;
+	char why[128];
+	if (input_file_problem(path, MAX_FILE, why, sizeof why)) {
+		memset(co, 0, sizeof *co);
+		arena_init(&co->arena);
+		return fail(path, msg, "%s", why);
+	}
 	char *bytes = read_file(path, &len);
 	if (!bytes) {
 		memset(co, 0, sizeof *co);
@@ -233,6 +249,7 @@ int codeobj_read_file(const char *path, CodeObject *co, Buf *msg)
 
 void codeobj_free(CodeObject *co)
 {
+	free(co->image);
 	arena_free(&co->arena);
 	memset(co, 0, sizeof *co);
 }

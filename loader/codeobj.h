@@ -1,5 +1,5 @@
 /* codeobj.h — reading AMDHSA code objects (ET_DYN, code object v4–v6), the
- * way the ROCr loader does (cdna3-facts §2): kernels are the non-local
+ * way the ROCr loader does (LLVM AMDGPUUsage, "Loaded Code Object"): kernels are the non-local
  * symbols of .symtab whose names end in ".kd"; the image is all PT_LOAD
  * segments copied into one allocation spanning [lowest vaddr, highest
  * vaddr + memsz), zero-filled elsewhere; kernel descriptors are read from
@@ -69,7 +69,7 @@ typedef struct CodeObject {
 	const char *xnack, *sramecc; /* "unsupported", "any", "off", "on" */
 	uint64_t base;           /* lowest PT_LOAD vaddr */
 	uint64_t image_size;
-	uint8_t *image;          /* one allocation, image_size bytes (arena) */
+	uint8_t *image;          /* one allocation, image_size bytes (freed by codeobj_free) */
 	int nload;               /* PT_LOAD segments */
 	CodeKernel *kernels;
 	size_t nkernels;
@@ -84,6 +84,13 @@ void codeobj_free(CodeObject *co);
 const CodeKernel *codeobj_kernel(const CodeObject *co, const char *name);
 /* Print the readable description `wavecc info` shows. */
 void codeobj_print(const CodeObject *co, FILE *out);
+
+/* ---- input.c ---- */
+/* NULL if `path` is a regular file (symbolic links followed) of at most
+ * max_bytes; else why not ("cannot read: not a regular file (a FIFO)"),
+ * written to `why`. Checked before code objects, launch descriptors and
+ * --in files are read whole. */
+const char *input_file_problem(const char *path, uint64_t max_bytes, char *why, size_t len);
 
 /* ---- metadata.c ---- */
 /* Decode the MessagePack desc of an NT_AMDGPU_METADATA note into md (strings

@@ -73,7 +73,7 @@ int kd_decode(const uint8_t b[KD_SIZE], KernelDescriptor *kd, char *why, int why
 	kd->sgpr_alloc = (kd->sgpr_granules + 1) * 8;
 
 	/* User SGPRs are dense from s0 in a fixed order; system SGPRs follow
-	 * at user_sgpr_count (cdna3-facts.md §1.6). */
+	 * at user_sgpr_count (AMDGPUUsage, "Initial Kernel Execution State"). */
 	int s = 0;
 #define TAKE(flag, field, n) kd->field = (flag) ? (s += (n), s - (n)) : -1
 	TAKE(kd->user_private_segment_buffer, sgpr_private_segment_buffer, 4);

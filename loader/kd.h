@@ -1,5 +1,7 @@
 /* kd.h — the 64-byte AMDHSA kernel descriptor (code object v3+), decoded.
- * Layout and bit fields: ../shared/docs/cdna3-facts.md §1.1–1.5. Shared by the
+ * Layout and bit fields as LLVM's AMDGPUUsage documents them ("Kernel
+ * Descriptor" for code object v3 and later, and the COMPUTE_PGM_RSRC1/2/3
+ * tables it refers to). Shared by the
  * code-object reader (`wavecc info`), the launcher and the emulator, which
  * derives the initial register state from it. */
 #ifndef WAVECC_KD_H

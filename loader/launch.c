@@ -17,6 +17,7 @@
 
 #include "../frontend/json_pos.h"
 #include "../ir/sym.h"
+#include "codeobj.h"
 #include "launch.h"
 
 typedef struct {
@@ -287,6 +288,7 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 		goto out; /* a different document: the other messages would only confuse */
 	}
 	if ((v = need(&p, root, rp, "", "code_object", &kp)) && get_str(&p, v, kp, "code_object", &d->code_object)) {
+		d->code_object_loc = at(&p, kp);
 		if (d->code_object[0] == '/') {
 			d->code_object_path = d->code_object;
 		} else {
@@ -298,11 +300,14 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 	}
 	if ((v = need(&p, root, rp, "", "kernel", &kp)))
 		get_str(&p, v, kp, "kernel", &d->kernel);
-	if ((v = need(&p, root, rp, "", "arch", &kp)) && get_str(&p, v, kp, "arch", &d->arch) &&
+	d->kernel_loc = at(&p, kp);
+	if ((v = need(&p, root, rp, "", "arch", &kp)) && (d->arch_loc = at(&p, kp), true) &&
+	    get_str(&p, v, kp, "arch", &d->arch) &&
 	    strcmp(d->arch, "gfx942") != 0 && strcmp(d->arch, "gfx90a") != 0 && strcmp(d->arch, "gfx950") != 0 &&
 	    strcmp(d->arch, "gfx940") != 0 && strcmp(d->arch, "gfx941") != 0)
 		perr(&p, kp, "arch", "unknown arch \"%s\" (expected gfx942, gfx90a, gfx950, gfx940 or gfx941)", d->arch);
 	if ((v = need(&p, root, rp, "", "workgroup_size", &kp))) {
+		d->workgroup_size_loc = at(&p, kp);
 		if (!json_is_array(v) || json_array_size(v) != 3) {
 			perr(&p, kp, "workgroup_size", "expected an array of 3 integers");
 		} else {
@@ -326,6 +331,7 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 				get_dim(&p, json_array_get(v, i), jpos_at(kp, i), jpi(&p, "grid", i), &d->grid[i]);
 	}
 	int64_t x;
+	d->lds_bytes_loc = at(&p, jpos_get(rp, "lds_bytes"));
 	if ((v = need(&p, root, rp, "", "lds_bytes", &kp)) && get_int(&p, v, kp, "lds_bytes", 0, 65536, &x))
 		d->lds_bytes = (uint32_t)x;
 	if ((v = need(&p, root, rp, "", "kernarg_size", &kp)) &&
@@ -352,11 +358,15 @@ out:
 int launch_parse_file(const char *path, LaunchDesc *d, Diag *diag)
 {
 	size_t len;
-	char *text = read_file(path, &len);
+	char why[128];
+	const char *problem = input_file_problem(path, LAUNCH_MAX_FILE_BYTES, why, sizeof why);
+	char *text = problem ? NULL : read_file(path, &len);
 	if (!text) {
 		memset(d, 0, sizeof *d);
 		arena_init(&d->arena);
-		diag_error(diag, (Loc){path, 0, 0}, "cannot read: %s", strerror(errno));
+		if (!problem)
+			snprintf(why, sizeof why, "cannot read: %s", strerror(errno));
+		diag_error(diag, (Loc){path, 0, 0}, "%s", why);
 		return -1;
 	}
 	int r = launch_parse(text, len, path, d, diag);
@@ -429,9 +439,24 @@ static bool parse_i64(const char *s, int64_t *v)
 	return true;
 }
 
+/* "[2048, 16777216] of f32" for messages about a buffer's size */
+static const char *shape_text(LaunchDesc *d, const LaunchArg *a)
+{
+	Buf b = {0};
+	buf_putc(&b, '[');
+	for (int k = 0; k < a->ndim; k++)
+		buf_printf(&b, "%s%lld", k ? ", " : "", (long long)a->shape[k].value);
+	buf_printf(&b, "] of %s", dtype_name(a->dtype));
+	const char *r = arena_strdup(&d->arena, buf_cstr(&b));
+	buf_free(&b);
+	return r;
+}
+
 int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag)
 {
 	int errors = 0;
+	uint64_t total = 0; /* bytes of all buffers */
+	bool total_reported = false;
 	Env env = {0};
 	/* -D values, by name; a later -D of the same name wins */
 	const char **names = xcalloc((size_t)ndefs + 1, sizeof *names);
@@ -531,6 +556,7 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 		}
 		uint64_t count = 1;
 		bool ok = true;
+		Loc sloc = a->ndim ? a->shape[0].loc : a->loc;
 		for (int k = 0; k < a->ndim; k++) {
 			if (eval_dim(d, &env, &a->shape[k], diag) != 0) {
 				ok = false;
@@ -538,18 +564,30 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 				continue;
 			}
 			uint64_t e = (uint64_t)a->shape[k].value;
-			if (e && count > (UINT64_C(1) << 40) / e) {
-				diag_error(diag, a->shape[k].loc, "%s: the buffer '%s' is too large", a->shape[k].path,
-					   a->name);
-				ok = false;
-				errors++;
-				break;
+			if (e && count > LAUNCH_MAX_BUFFER_BYTES / e) {
+				count = LAUNCH_MAX_BUFFER_BYTES + 1; /* past the limit; reported below */
+				continue;
 			}
 			count *= e;
+		}
+		if (ok && count * (uint64_t)dtype_size(a->dtype) > LAUNCH_MAX_BUFFER_BYTES) {
+			diag_error(diag, sloc, "args[%zu].shape: buffer '%s' (%s) would take more than the limit of 4 GiB",
+				   i, a->name, shape_text(d, a));
+			ok = false;
+			errors++;
 		}
 		if (ok) {
 			a->count = count;
 			a->nbytes = count * (uint64_t)dtype_size(a->dtype);
+			total += a->nbytes;
+			if (total > LAUNCH_MAX_TOTAL_BYTES && !total_reported) {
+				diag_error(diag, sloc,
+					   "args[%zu].shape: with buffer '%s' the launch needs %llu bytes of buffers; the "
+					   "limit is 8 GiB",
+					   i, a->name, (unsigned long long)total);
+				errors++;
+				total_reported = true;
+			}
 		}
 	}
 	free(names);

@@ -21,6 +21,14 @@
 #include "../util/util.h"
 
 #define LAUNCH_FORMAT "wavecc-launch/1"
+/* Resource limits of a launch (docs/launch-format.md): one buffer holds at
+ * most 4 GiB (what one buffer resource's 32-bit num_records can span), all
+ * buffers together at most 8 GiB of host memory. Larger shapes are
+ * located errors at the shape, never an allocation failure. */
+#define LAUNCH_MAX_BUFFER_BYTES (UINT64_C(1) << 32)
+#define LAUNCH_MAX_TOTAL_BYTES (UINT64_C(1) << 33)
+/* A descriptor file is read whole: at most 16 MiB, a regular file. */
+#define LAUNCH_MAX_FILE_BYTES (UINT64_C(1) << 24)
 
 typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
 enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };
@@ -63,6 +71,8 @@ typedef struct LaunchDesc {
 	LaunchArg *args;
 	size_t nargs;
 	Loc loc; /* the document */
+	/* where the keys checked against the code object at run time are */
+	Loc code_object_loc, kernel_loc, arch_loc, workgroup_size_loc, lds_bytes_loc;
 } LaunchDesc;
 
 /* ---- launch.c ---- */
@@ -79,6 +89,12 @@ const LaunchArg *launch_arg(const LaunchDesc *d, const char *name);
 
 /* ---- run.c ---- */
 typedef enum { BACKEND_EMU, BACKEND_HIP } Backend;
+/* How the emulator treats d16 loads (loader/emu/emu.h): as the code object's
+ * target ID says (sramecc off: preserve the other half; on, any or absent:
+ * clobber it), or forced either way (`wavecc run --d16 clobber|preserve`). */
+typedef enum { RUN_D16_AUTO, RUN_D16_CLOBBER, RUN_D16_PRESERVE } RunD16;
+/* "auto", "clobber", "preserve" -> mode; -1 for anything else. */
+int run_d16_parse(const char *s);
 
 typedef struct RunOptions {
 	Backend backend;
@@ -88,6 +104,7 @@ typedef struct RunOptions {
 	bool random;
 	uint64_t seed;
 	uint64_t max_instructions; /* emulator; 0: its default */
+	RunD16 d16;                /* emulator */
 	bool trace, verbose;
 } RunOptions;
 
@@ -95,6 +112,9 @@ typedef struct RunOptions {
  * buffers, build the kernarg segment, launch, write the outputs. Messages
  * go to `msg` (one line each). Returns 0 or -1. */
 int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg);
+/* Append "FILE:LINE:COL: PATH: message\n" (the frontend's shape, without
+ * the severity the caller adds) to msg. */
+void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
 
 /* The kernarg segment and buffers of a launch, shared by the backends. */
 typedef struct RunBuffer {

@@ -1,5 +1,5 @@
 /* metadata.c — decode the AMDGPU metadata note (MessagePack, code object
- * v3+; keys per AMDGPUUsage "Code Object V3+ Metadata", cdna3-facts §1.10)
+ * v3+; keys per AMDGPUUsage "Code Object V3+ Metadata")
  * with msgpack-c into a CodeMetadata.
  *
  * msgpack_unpack_next builds a tree of msgpack_object in a zone; we copy what

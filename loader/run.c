@@ -1,7 +1,8 @@
 /* run.c — run one kernel from a resolved launch descriptor (launch.h).
  *
  * Steps: read the code object and find the kernel; check the descriptor
- * against it (arch, kernarg size, LDS); allocate each buffer and fill it from
+ * against it (arch, workgroup size, LDS; each message located at the
+ * descriptor's key, FILE:LINE:COL and JSON path); allocate each buffer and fill it from
  * --in (dtype and shape checked), else with seeded random values (--random)
  * for buffers the kernel reads, else zeros; build the kernarg segment
  * (scalars, then buffer pointers once the backend has placed the buffers,
@@ -77,7 +78,7 @@ static void put_le(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
 			k[off + i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Code object v5 hidden arguments (cdna3-facts §1.7) from the metadata: the
+/* Code object v5 hidden arguments (AMDGPUUsage, "Code Object V5 Metadata") from the metadata: the
  * ones a kernel can read without a runtime behind it; all others stay 0. */
 static void fill_hidden(RunPlan *p, const KernelMeta *m)
 {
@@ -105,6 +106,28 @@ static void fill_hidden(RunPlan *p, const KernelMeta *m)
 		/* remainder_*, global_offset_*: 0 (the grid is whole workgroups) */
 		put_le(p->kernarg, p->kernarg_len, a->offset, v, (int)MIN(a->size, 8));
 	}
+}
+
+int run_d16_parse(const char *s)
+{
+	static const char *const NAMES[] = {[RUN_D16_AUTO] = "auto", [RUN_D16_CLOBBER] = "clobber",
+					    [RUN_D16_PRESERVE] = "preserve"};
+	for (int i = 0; i < (int)ARRAY_LEN(NAMES); i++)
+		if (strcmp(s, NAMES[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* The d16 mode of a launch: forced, or from the code object's sramecc
+ * setting. Only an explicit "off" (`:sramecc-`) promises preserving
+ * hardware; "on" and "any" (the default of gfx90a/gfx942 code objects) must
+ * run correctly with SRAM ECC on, and "unsupported" on a processor that has
+ * SRAM ECC is treated the same way (the conservative reading). */
+static EmuD16 d16_mode(const CodeObject *co, RunD16 forced)
+{
+	if (forced != RUN_D16_AUTO)
+		return forced == RUN_D16_PRESERVE ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
+	return strcmp(co->sramecc, "off") == 0 ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
 }
 
 static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
@@ -136,6 +159,10 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.dynamic_lds = p->dynamic_lds;
 	l.max_instructions = o->max_instructions;
 	l.trace = o->trace;
+	l.d16 = d16_mode(co, o->d16);
+	if (o->verbose)
+		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,
+			co->sramecc, l.d16 == EMU_D16_PRESERVE ? "preserve" : "zero", o->d16 != RUN_D16_AUTO ? " (forced)" : "");
 	EmuStats st = {0};
 	char err[1024] = "";
 	int r = emu_launch(m, &l, &st, err, sizeof err);
@@ -148,36 +175,82 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	return r;
 }
 
+void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (at.line)
+		buf_printf(msg, "%s:%d:%d: %s: ", at.file, at.line, at.col, path);
+	else
+		buf_printf(msg, "%s: %s: ", at.file ? at.file : "?", path);
+	buf_vprintf(msg, fmt, ap);
+	buf_putc(msg, '\n');
+	va_end(ap);
+}
+
+/* The descriptor's workgroup_size against what the code object promises:
+ * its metadata's .reqd_workgroup_size (clang's reqd_work_group_size) must be
+ * met exactly, and .max_flat_workgroup_size bounds the work-items (the
+ * register allocation was made for that many). */
+static int check_workgroup(const LaunchDesc *d, const CodeKernel *k, Buf *msg)
+{
+	const KernelMeta *m = k->meta;
+	if (!m)
+		return 0;
+	const uint32_t *w = d->workgroup_size;
+	const int64_t *r = m->reqd_workgroup_size;
+	if (r[0] > 0 && (r[0] != w[0] || r[1] != w[1] || r[2] != w[2])) {
+		launch_msg(msg, d->workgroup_size_loc, "workgroup_size",
+			   "[%u, %u, %u] but kernel '%s' in %s requires [%lld, %lld, %lld] (.reqd_workgroup_size)", w[0],
+			   w[1], w[2], d->kernel, d->code_object_path, (long long)r[0], (long long)r[1], (long long)r[2]);
+		return -1;
+	}
+	uint64_t items = (uint64_t)w[0] * w[1] * w[2];
+	if (m->max_flat_workgroup_size > 0 && items > (uint64_t)m->max_flat_workgroup_size) {
+		launch_msg(msg, d->workgroup_size_loc, "workgroup_size",
+			   "%llu work-items but kernel '%s' in %s allows at most %lld (.max_flat_workgroup_size)",
+			   (unsigned long long)items, d->kernel, d->code_object_path, (long long)m->max_flat_workgroup_size);
+		return -1;
+	}
+	return 0;
+}
+
 int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 {
 	CodeObject co;
 	RunPlan p = {0};
 	int r = -1;
 	p.d = d;
-	if (codeobj_read_file(d->code_object_path, &co, msg) != 0) {
-		buf_putc(msg, '\n');
+	Buf why = {0};
+	if (codeobj_read_file(d->code_object_path, &co, &why) != 0) {
+		launch_msg(msg, d->code_object_loc, "code_object", "%s", buf_cstr(&why));
+		buf_free(&why);
 		codeobj_free(&co);
 		return -1;
 	}
 	const CodeKernel *k = codeobj_kernel(&co, d->kernel);
 	if (!k) {
-		buf_printf(msg, "%s: no kernel '%s' in %s (it has:", d->path, d->kernel, d->code_object_path);
+		Buf names = {0};
 		for (size_t i = 0; i < co.nkernels; i++)
-			buf_printf(msg, " %s", co.kernels[i].name);
-		buf_puts(msg, ")\n");
+			buf_printf(&names, " %s", co.kernels[i].name);
+		launch_msg(msg, d->kernel_loc, "kernel", "no kernel '%s' in %s (it has:%s)", d->kernel, d->code_object_path,
+			   co.nkernels ? buf_cstr(&names) : " none");
+		buf_free(&names);
 		goto out;
 	}
 	if (strcmp(co.mcpu, d->arch) != 0) {
-		buf_printf(msg, "%s: arch is %s but %s is built for %s\n", d->path, d->arch, d->code_object_path, co.mcpu);
+		launch_msg(msg, d->arch_loc, "arch", "%s but %s is built for %s", d->arch, d->code_object_path, co.mcpu);
 		goto out;
 	}
+	if (check_workgroup(d, k, msg) != 0)
+		goto out;
 	p.co = &co;
 	p.kernel = k;
 	for (int i = 0; i < 3; i++)
 		p.grid[i] = (uint32_t)d->grid[i].value;
 	if (d->lds_bytes < k->kd.group_segment_fixed_size) {
-		buf_printf(msg, "%s: lds_bytes %u is less than the kernel's static LDS (%u bytes)\n", d->path,
-			   d->lds_bytes, k->kd.group_segment_fixed_size);
+		launch_msg(msg, d->lds_bytes_loc, "lds_bytes", "%u is less than the static LDS of kernel '%s' (%u bytes)",
+			   d->lds_bytes, d->kernel, k->kd.group_segment_fixed_size);
 		goto out;
 	}
 	p.dynamic_lds = d->lds_bytes - k->kd.group_segment_fixed_size;
@@ -200,9 +273,18 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 			}
 			continue;
 		}
-		RunBuffer *b = &p.bufs[p.nbufs++];
+		RunBuffer *b = &p.bufs[p.nbufs];
 		b->arg = a;
-		b->host = xcalloc(a->nbytes ? a->nbytes : 1, 1);
+		/* sizes are bounded by launch_resolve; the host may still refuse */
+		b->host = calloc(a->nbytes ? a->nbytes : 1, 1);
+		if (!b->host) {
+			char path[32];
+			snprintf(path, sizeof path, "args[%zu]", i);
+			launch_msg(msg, a->loc, path, "cannot allocate %llu bytes of host memory for buffer '%s'",
+				   (unsigned long long)a->nbytes, a->name);
+			goto out;
+		}
+		p.nbufs++;
 		if (o->random && (a->access & ACC_READ))
 			fill_random(b, o->seed, i);
 	}
@@ -220,6 +302,11 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 		int64_t shape[NPY_MAX_DIMS];
 		for (int dd = 0; dd < b->arg->ndim; dd++)
 			shape[dd] = b->arg->shape[dd].value;
+		const char *problem = input_file_problem(file, LAUNCH_MAX_BUFFER_BYTES + (1 << 20), err, sizeof err);
+		if (problem) {
+			buf_printf(msg, "--in %s: %s: %s\n", name, file, problem);
+			goto out;
+		}
 		if (npy_read(file, &arr, err, sizeof err) != 0 ||
 		    npy_check(&arr, file, b->arg->dtype, b->arg->ndim, shape, err, sizeof err) != 0) {
 			buf_printf(msg, "--in %s: %s\n", name, err);

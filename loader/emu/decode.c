@@ -1,7 +1,7 @@
 /* decode.c — machine code → Inst, and Inst → llvm-mc-like text.
  *
  * The format is found from the high bits of the first dword
- * (cdna3-facts.md §3): SOP1/SOPC/SOPP by [31:23], SOPK by [31:28], SOP2 by
+ * (AMD CDNA3 ISA guide, microcode formats): SOP1/SOPC/SOPP by [31:23], SOPK by [31:28], SOP2 by
  * [31:30], VOP2 by [31], VOP1/VOPC by [31:25], the 64-bit formats by
  * [31:26] (VOP3P is the VOP3 space with op[9:7] = 0b111). The opcode is then
  * looked up in per-architecture tables built once from the X-macro rows in

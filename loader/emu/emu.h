@@ -35,6 +35,16 @@ void *emu_mem_host(EmuMemory *m, uint64_t addr, uint64_t size, bool for_write);
 
 typedef enum { EMU_GFX942, EMU_GFX90A, EMU_GFX950 } EmuArch;
 
+/* What a d16 load (buffer/global/flat/scratch/ds *_d16 and *_d16_hi, the
+ * short, ubyte and sbyte forms) does to the half of its 32-bit VGPR that it
+ * does not load. With SRAM ECC enabled (MI200, MI300 as shipped) the load
+ * writes the whole register and that half becomes 0; with SRAM ECC off it
+ * keeps its old bits. The code object's target ID says which one its code
+ * assumes (sramecc on or any: clobber; off: preserve; LLVM's
+ * GCNSubtarget::d16PreservesUnusedBits). The zero value is the hardware's
+ * default, clobbering. */
+typedef enum { EMU_D16_CLOBBER, EMU_D16_PRESERVE } EmuD16;
+
 typedef struct EmuLaunch {
 	EmuArch arch;
 	KernelDescriptor kd;     /* decoded; gives initial SGPR/VGPR state, LDS size */
@@ -44,6 +54,7 @@ typedef struct EmuLaunch {
 	uint32_t wg_size[3];     /* work-items per workgroup in x, y, z */
 	uint32_t dynamic_lds;    /* extra LDS bytes beyond the KD's static size */
 	uint64_t max_instructions; /* 0: default cap of 1e8 wave instructions; stops runaway loops with a message */
+	EmuD16 d16;              /* d16 loads: clobber (default) or preserve the other half */
 	bool trace;              /* print each executed instruction to stderr */
 } EmuLaunch;
 

@@ -100,12 +100,20 @@ typedef struct Workgroup {
 	uint32_t nwaves;
 } Workgroup;
 
-/* Decode cache: one slot per dword of the code region. */
+/* Decode cache: one slot per dword of the code region, in pages of
+ * CODE_PAGE slots allocated when an instruction in them first runs (the
+ * region is the whole code object image, which may be far larger than its
+ * code: a page table costs 8 bytes per 4 KiB of image, a page ~100 KiB). */
+enum { CODE_PAGE = 1024 };
+typedef struct {
+	Inst insts[CODE_PAGE];
+	uint8_t state[CODE_PAGE]; /* 0: not decoded, 1: decoded */
+} CodePage;
 typedef struct {
 	uint64_t base, size;
 	const uint8_t *host;
-	Inst *insts;
-	uint8_t *state; /* 0: not decoded, 1: decoded */
+	CodePage **pages; /* size / 4 / CODE_PAGE + 1 entries, NULL until used */
+	size_t npages;
 } CodeCache;
 
 struct Emu {

@@ -1,6 +1,6 @@
 /* mfma.c — matrix FMA (v_mfma_*) for the single-block shapes, with the
- * operand lane layouts of cdna3-facts.md §4.2 (AMD's matrix instruction
- * calculator):
+ * operand lane layouts AMD documents for CDNA3 (the ISA guide's matrix
+ * instructions and AMD's Matrix Instruction Calculator):
  *
  *   M = N = 16 or 32, G = 64 / M lane groups, KL = K / G elements per lane.
  *   A[i][k]: lane i + M*floor(k/KL), element e = k % KL of that lane;
@@ -12,8 +12,8 @@
  *   32x32: reg 4*floor(i/8) + i%4, lane j + 32*(floor(i/4) % 2)).
  *
  * Element types: f16, bf16, f32, i8, and the gfx942 fp8/bf8 (E4M3/E5M2
- * "FNUZ" encodings, decoded exactly; cdna3-facts.md marks their NaN/bias
- * details as unverified on hardware).
+ * "FNUZ" encodings, decoded exactly; their NaN/bias details are not
+ * confirmed on hardware).
  *
  * Products are accumulated in double and rounded once to f32 (i32 for the
  * i8 forms), then added to C: hardware does not promise a summation order,

@@ -30,6 +30,21 @@ static inline float F(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static inline uint32_t U(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline double D(uint64_t u) { double f; memcpy(&f, &u, 8); return f; }
 static inline uint64_t UD(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+/* v_exp_f32 / v_log_f32 do not handle denormals (whatever the denorm mode
+ * says): a denormal input counts as zero (log2 gives -inf) and a result that
+ * would be denormal is +0. That is why LLVM's exp2 lowering adds 64 to inputs
+ * below -126 and scales the result by 2^-64, and its log2 lowering scales
+ * inputs below 2^-126 by 2^32 and subtracts 32. The f16 forms are kept exact:
+ * LLVM emits bare v_exp_f16 / v_log_f16 for f16 exp2/log2, denormals
+ * included. */
+static float exp2_nodenorm(float x)
+{
+	if (fpclassify(x) == FP_SUBNORMAL)
+		x = 0;
+	float r = exp2f(x);
+	return fpclassify(r) == FP_SUBNORMAL ? 0.0f : r;
+}
+static float log2_nodenorm(float x) { return log2f(fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x); }
 static inline float H(uint32_t u) { return f16_to_f32((uint16_t)u); }
 static inline uint32_t UH(float f) { return f32_to_f16(f); }
 
@@ -853,8 +868,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case EI_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); fres = true; break;
 	case EI_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); fres = true; break;
 	case EI_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); fres = true; break;
-	case EI_V_EXP_F32: LOOP(d[l] = U(exp2f(F(a[l])))); fres = true; break;
-	case EI_V_LOG_F32: LOOP(d[l] = U(log2f(F(a[l])))); fres = true; break;
+	case EI_V_EXP_F32: LOOP(d[l] = U(exp2_nodenorm(F(a[l])))); fres = true; break;
+	case EI_V_LOG_F32: LOOP(d[l] = U(log2_nodenorm(F(a[l])))); fres = true; break;
 	case EI_V_RCP_F32: case EI_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); fres = true; break;
 	case EI_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); fres = true; break;
 	case EI_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); fres = true; break;

@@ -8,7 +8,7 @@
  * allocation are reported the same way (hardware would read 0 / drop the
  * write; for a compiler test bed an error is more useful).
  *
- * MUBUF addressing and range checks (cdna3-facts.md §3.1):
+ * MUBUF addressing and range checks (AMD CDNA3 ISA guide, buffer instructions):
  *   address = base + soffset + inst_offset + voffset (+ stride * index)
  *   raw (idxen = 0 or stride = 0): each dword is in range iff
  *     soffset + inst_offset + voffset + 4k + 4 <= num_records;
@@ -127,9 +127,14 @@ static unsigned elem_size(const EmuInstInfo *r)
 	return size[id];
 }
 
-/* Load `size` (1 or 2) bytes into a register value per the row's flags. */
-static uint32_t load_sub(const EmuInstInfo *r, const uint8_t *p, unsigned size, uint32_t old)
+/* Load `size` (1 or 2) bytes into a register value per the row's flags. A
+ * d16 form puts the (zero- or sign-extended to 16 bits) value in its half;
+ * the other half keeps `old`'s bits when the launch preserves them, else it
+ * is 0 (SRAM ECC on: the load writes all 32 bits, emu.h). */
+static uint32_t load_sub(const EmuInstInfo *r, const uint8_t *p, unsigned size, uint32_t old, EmuD16 d16)
 {
+	if (d16 == EMU_D16_CLOBBER)
+		old = 0;
 	uint32_t v = size == 1 ? p[0] : (uint32_t)p[0] | (uint32_t)p[1] << 8;
 	if (r->flags & EIF_SIGNED)
 		v = size == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
@@ -250,7 +255,7 @@ static void lane_access(Emu *e, Wave *w, const Inst *in, int lane, uint8_t **p, 
 	if (r->flags & EIF_LOAD) {
 		if (es < 4) {
 			uint32_t *row = vreg(w, vdst);
-			row[lane] = p[0] ? load_sub(r, p[0], es, row[lane]) : load_sub(r, (const uint8_t *)"\0\0", es, row[lane]);
+			row[lane] = load_sub(r, p[0] ? p[0] : (const uint8_t *)"\0\0", es, row[lane], e->l->d16);
 			return;
 		}
 		for (unsigned k = 0; k < n; k++)

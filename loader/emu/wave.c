@@ -10,7 +10,7 @@
  * the barrier counts arrivals, not PCs: waves waiting at different
  * s_barrier instructions release one another.
  *
- * Initial state (cdna3-facts.md §1.6): user SGPRs from s0 in the KD's order
+ * Initial state (LLVM AMDGPUUsage, "Initial Kernel Execution State"): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
  * the others get plausible values), then the workgroup ids, then workgroup
  * info; v0 holds the packed work-item ids X | Y<<10 | Z<<20; EXEC the live
@@ -181,15 +181,19 @@ static const Inst *fetch(Emu *e, Wave *w)
 		return NULL;
 	}
 	size_t slot = (size_t)((pc - c->base) / 4);
-	if (!c->state[slot]) {
+	CodePage **pg = &c->pages[slot / CODE_PAGE];
+	if (!*pg)
+		*pg = xcalloc(1, sizeof **pg);
+	slot %= CODE_PAGE;
+	if (!(*pg)->state[slot]) {
 		size_t avail = (size_t)(c->base + c->size - pc);
-		if (emu_decode(e->arch, c->host + (pc - c->base), avail, &c->insts[slot]) == 0) {
+		if (emu_decode(e->arch, c->host + (pc - c->base), avail, &(*pg)->insts[slot]) == 0) {
 			emu_fail(e, w, NULL, "instruction at 0x%llx runs past the end of the code region", (unsigned long long)pc);
 			return NULL;
 		}
-		c->state[slot] = 1;
+		(*pg)->state[slot] = 1;
 	}
-	return &c->insts[slot];
+	return &(*pg)->insts[slot];
 }
 
 static void trace(Emu *e, Wave *w, const Inst *in)
@@ -335,8 +339,8 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	e.code.base = cr->addr;
 	e.code.size = cr->size & ~(uint64_t)3;
 	e.code.host = cr->host;
-	e.code.insts = xcalloc((size_t)(e.code.size / 4) + 1, sizeof(Inst));
-	e.code.state = xcalloc((size_t)(e.code.size / 4) + 1, 1);
+	e.code.npages = (size_t)(e.code.size / 4 / CODE_PAGE) + 1;
+	e.code.pages = xcalloc(e.code.npages, sizeof *e.code.pages);
 
 	const KernelDescriptor *kd = &l->kd;
 	uint32_t items = l->wg_size[0] * l->wg_size[1] * l->wg_size[2];
@@ -403,7 +407,8 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	free(g.waves);
 	free(g.lds);
 	free(g.priv);
-	free(e.code.insts);
-	free(e.code.state);
+	for (size_t i = 0; i < e.code.npages; i++)
+		free(e.code.pages[i]);
+	free(e.code.pages);
 	return e.failed ? -1 : 0;
 }

@@ -203,8 +203,8 @@ START_TEST(lengths_and_modifiers)
 END_TEST
 
 /* Full disassembly text against llvm-objdump-19 for one line per encoding
- * form (the forms of ../shared/docs/cdna3-files/enc.s and mfma942.s that
- * llvm-mc-19 accepts for gfx942, scratch excluded): operands, modifiers,
+ * form (a sample of every gfx942 encoding family that llvm-mc-19 accepts,
+ * scratch excluded): operands, modifiers,
  * DPP/SDWA controls, cache bits, waitcnt fields. */
 static const char *FORMS =
 	"s_mov_b32 s1, s2\n"

@@ -1,5 +1,5 @@
 /* mfma_test.c — MFMA against a naive C matmul, with the operand and result
- * lane layouts of cdna3-facts.md §4.2 written out here independently of the
+ * lane layouts AMD documents for CDNA3 written out here independently of the
  * emulator: VGPR form with an inline-constant C (16x16x16 f16), AGPR form
  * with C written and D read through v_accvgpr_write/read (32x32x8 bf16), and
  * a VGPR-C accumulation (32x32x8 f16). */
@@ -162,7 +162,7 @@ END_TEST
 /* 8-bit inputs: K = 32 (16x16) with 8 elements per lane in two registers,
  * k = 8*floor(l/16) + 4*reg + byte. Values are given as (byte, value) pairs
  * from the format definitions: i8 two's complement; gfx942 fp8 = E4M3 with
- * bias 8 and bf8 = E5M2 with bias 16 (cdna3-facts.md §4.1). */
+ * bias 8 and bf8 = E5M2 with bias 16 (the CDNA3 ISA guide's FP8/BF8 formats). */
 typedef struct {
 	uint8_t byte;
 	float val;

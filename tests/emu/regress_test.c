@@ -596,6 +596,53 @@ START_TEST(atomics_64_and_pk_f16)
 }
 END_TEST
 
+/* v_exp_f32 / v_log_f32 do not handle denormals: a denormal result is +0, a
+ * denormal input counts as zero (LLVM's exp2/log2 lowerings rescale around
+ * exactly that). v_exp_f16 / v_log_f16 are used bare by LLVM for f16 and
+ * keep their denormals. Lane l takes input x[l]. */
+START_TEST(exp_log_denormals)
+{
+	static const float xs[] = {-130.0f, -126.5f, -126.0f, -127.0f, -149.0f, -125.99f, 1e-40f, -1e-40f,
+				   0x1p-126f, -0.0f, 0.0f, 3.0f, -INFINITY, 0x1p-149f};
+	enum { N = sizeof xs / sizeof xs[0] };
+	float x[64] = {0}, out[3][64];
+	memcpy(x, xs, sizeof xs);
+	Harness h;
+	h_init(&h, "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+		   "v_and_b32 v0, 0x3ff, v0\n"
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "s_waitcnt lgkmcnt(0)\n"
+		   "global_load_dword v2, v1, s[4:5]\n"
+		   "s_waitcnt vmcnt(0)\n"
+		   "v_exp_f32 v3, v2\n"
+		   "v_log_f32 v4, v2\n"
+		   "v_mov_b32 v5, 0xcc00\n" /* f16 -16: 2^-16 is an f16 denormal */
+		   "v_exp_f16 v5, v5\n"
+		   "s_nop 1\n"
+		   "global_store_dword v1, v3, s[6:7]\n"
+		   "global_store_dword v1, v4, s[6:7] offset:256\n"
+		   "global_store_dword v1, v5, s[6:7] offset:512\n");
+	h_buffer(&h, x, sizeof x, 0, false);
+	h_buffer(&h, out, sizeof out, 8, true);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	for (int l = 0; l < N; l++) {
+		float e = exp2f(fpclassify(xs[l]) == FP_SUBNORMAL ? 0.0f : xs[l]);
+		float want_e = fpclassify(e) == FP_SUBNORMAL ? 0.0f : e;
+		float want_l = fpclassify(xs[l]) == FP_SUBNORMAL ? -INFINITY : log2f(xs[l]);
+		ck_assert_msg(U(out[0][l]) == U(want_e), "v_exp_f32(%a) = %a, want %a", (double)xs[l], (double)out[0][l],
+			      (double)want_e);
+		ck_assert_msg(U(out[1][l]) == U(want_l) || (isnan(out[1][l]) && isnan(want_l)), "v_log_f32(%a) = %a, want %a",
+			      (double)xs[l], (double)out[1][l], (double)want_l);
+	}
+	ck_assert_msg(F(U(out[0][0])) == 0.0f, "v_exp_f32(-130) must be 0");
+	ck_assert_msg(U(out[0][2]) == U(0x1p-126f), "v_exp_f32(-126) = 2^-126 (normal)");
+	ck_assert_msg(U(out[0][6]) == U(1.0f), "v_exp_f32(denormal) = 1");
+	uint32_t h16 = U(out[2][0]) & 0xffff;
+	ck_assert_msg(h16 == 0x0100, "v_exp_f16(-16) = 0x%04x, want the f16 denormal 2^-16 (0x0100)", h16);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_regress");
@@ -609,6 +656,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, scratch_private);
 	tcase_add_test(tc, packed_sgpr_and_clamp);
 	tcase_add_test(tc, atomics_64_and_pk_f16);
+	tcase_add_test(tc, exp_log_denormals);
 	suite_add_tcase(s, tc);
 	return s;
 }

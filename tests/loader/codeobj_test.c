@@ -1,8 +1,9 @@
 /* codeobj_test.c — loader/kd.c and loader/codeobj.c, metadata.c:
- * the skeleton's KD bytes (cdna3-facts §1.12) decode to the documented
+ * a minimal gfx942 kernel's KD bytes (as clang-19/llvm-mc-19 emit them) decode to the documented
  * fields; code objects built by `wavecc as` and by ld.lld-19 read the same;
  * malformed descriptors, notes and files are rejected with messages;
  * `wavecc info` prints the kernels. */
+#include <elf.h>
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "../../loader/codeobj.h"
 #include "../test.h"
 
-/* The skeleton's KD as llvm-objdump -s prints it (cdna3-facts §1.12). */
+/* A minimal gfx942 kernel's KD as llvm-objdump -s prints it. */
 static const char SKEL_KD_DUMP[] = "00000000 00000000 18000000 00000000 40100000 00000000 00000000 00000000 "
 				   "00000000 00000000 00000000 00000000 4000af00 84000000 08000000 00000000";
 
@@ -320,6 +321,73 @@ START_TEST(bad_files_rejected)
 	ck_assert_int_eq(codeobj_read_file("/nonexistent.hsaco", &co, &msg), -1);
 	ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "/nonexistent.hsaco: cannot read"));
 	codeobj_free(&co);
+	/* a device is never read (it would be read without end) */
+	buf_clear(&msg);
+	ck_assert_int_eq(codeobj_read_file("/dev/zero", &co, &msg), -1);
+	ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "/dev/zero: cannot read: not a regular file (a character device)"));
+	codeobj_free(&co);
+	free(bytes);
+	buf_free(&msg);
+}
+END_TEST
+
+/* Set the p_memsz of the last PT_LOAD of an ELF64 image; returns its index. */
+static int set_last_memsz(char *bytes, size_t len, uint64_t memsz)
+{
+	Elf64_Ehdr eh;
+	memcpy(&eh, bytes, sizeof eh);
+	int last = -1;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		size_t off = eh.e_phoff + (size_t)i * eh.e_phentsize;
+		ck_assert(off + sizeof ph <= len);
+		memcpy(&ph, bytes + off, sizeof ph);
+		if (ph.p_type == PT_LOAD)
+			last = i;
+	}
+	ck_assert_int_ge(last, 0);
+	Elf64_Phdr ph;
+	size_t off = eh.e_phoff + (size_t)last * eh.e_phentsize;
+	memcpy(&ph, bytes + off, sizeof ph);
+	ph.p_memsz = memsz;
+	memcpy(bytes + off, &ph, sizeof ph);
+	return last;
+}
+
+/* A corrupted program header (a segment of 700 MB in memory) is a located
+ * error from the reader and from `wavecc run`, never an out-of-memory abort;
+ * a large but allowed one (200 MB) still runs — the emulator's decode cache
+ * is paged, not sized from the image. */
+START_TEST(corrupt_program_header)
+{
+	const char *dir = test_tmpdir("co_phdr");
+	const char *good = build("vadd_gfx942.s", "gfx942", dir, "vadd.hsaco");
+	size_t len;
+	char *bytes = read_file(good, &len);
+	int seg = set_last_memsz(bytes, len, (uint64_t)700 << 20);
+	CodeObject co;
+	Buf msg = {0};
+	ck_assert_int_eq(codeobj_read(bytes, len, "big.hsaco", &co, &msg), -1);
+	char want[256];
+	snprintf(want, sizeof want,
+		 "big.hsaco: program header %d: PT_LOAD segment of 734003200 bytes in memory; at most 256 MiB", seg);
+	ck_assert_msg(strstr(buf_cstr(&msg), want), "'%s' lacks '%s'", buf_cstr(&msg), want);
+	codeobj_free(&co);
+	char path[1024], cmd[4096];
+	snprintf(path, sizeof path, "%s/vadd.hsaco", dir);
+	ck_assert_int_eq(write_file_atomic(path, bytes, len, 0644), 0);
+	snprintf(cmd, sizeof cmd, "cd '%s' && cp '%s/tests/loader/data/vadd.json' . && %s run vadd.json -D N=128", dir,
+		 test_root(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 1, "status %d: %s", r.status, r.err);
+	ck_assert_msg(strstr(r.err, "vadd.json:1:46: code_object: vadd.hsaco: program header"), "%s", r.err);
+	cmd_result_free(&r);
+	/* 200 MB: allowed, and the launch runs */
+	set_last_memsz(bytes, len, (uint64_t)200 << 20);
+	ck_assert_int_eq(write_file_atomic(path, bytes, len, 0644), 0);
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "status %d: %s", r.status, r.err);
+	cmd_result_free(&r);
 	free(bytes);
 	buf_free(&msg);
 }
@@ -380,6 +448,7 @@ int main(void)
 	tcase_add_test(tc, metadata_bad_inputs);
 	tcase_add_test(tc, bad_files_rejected);
 	tcase_add_test(tc, info_command);
+	tcase_add_test(tc, corrupt_program_header);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

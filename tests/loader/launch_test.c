@@ -354,6 +354,9 @@ START_TEST(run_bad_inputs)
 	ck_assert_int_eq(npy_write(path, DT_F32, 1, s8, d, err, sizeof err), 0);
 	snprintf(path, sizeof path, "%s/junk.npy", dir);
 	ck_assert_int_eq(write_file_atomic(path, "not npy", 7, 0644), 0);
+	snprintf(path, sizeof path, "%s/fifo", dir);
+	unlink(path);
+	ck_assert_int_eq(mkfifo(path, 0644), 0);
 	static const struct {
 		const char *args;
 		int status;
@@ -369,6 +372,10 @@ START_TEST(run_bad_inputs)
 		{"-D N=64 --out q=o.npy", 2, "--out q=o.npy: no buffer argument of that name"},
 		{"-D N=64 --in a", 2, "--in a: expected NAME=FILE.npy"},
 		{"", 2, "vadd.json:2:41: grid[0]: unbound symbol 'N'"},
+		/* never read without a bound: devices, FIFOs, directories */
+		{"-D N=64 --in a=/dev/zero", 1, "--in a: /dev/zero: cannot read: not a regular file (a character device)"},
+		{"-D N=64 --in a=fifo", 1, "--in a: fifo: cannot read: not a regular file (a FIFO)"},
+		{"-D N=64 --in a=.", 1, "--in a: .: cannot read: not a regular file (a directory)"},
 		{"-D N=64 --backend cuda", 2, "unknown backend 'cuda'"},
 		{"-D N=64 --bogus", 2, "unknown option '--bogus'"},
 		{"-D N=64 --max-instructions 0", 2, "positive"},
@@ -388,6 +395,7 @@ START_TEST(run_bad_inputs)
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && sed 's/gfx942/gfx90a/' vadd.json > arch.json && sed 's/\"vadd\"/\"vsub\"/' vadd.json > "
 		 "kern.json && sed 's/vadd.hsaco/none.hsaco/' vadd.json > co.json && "
+		 "sed 's|vadd.hsaco|/dev/zero|' vadd.json > zero.json && mkdir -p sub && ln -sf /dev/zero sub/z.json && "
 		 "printf '{\"format\": \"wavecc-kernel/1\"}' > graph.json",
 		 dir);
 	CmdResult r = run_cmd(cmd, NULL);
@@ -396,9 +404,11 @@ START_TEST(run_bad_inputs)
 	static const struct {
 		const char *file, *want;
 	} files[] = {
-		{"arch.json", "arch.json: arch is gfx90a but ./vadd.hsaco is built for gfx942"},
-		{"kern.json", "kern.json: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
-		{"co.json", "none.hsaco: cannot read"},
+		{"arch.json", "arch.json:1:86: arch: gfx90a but ./vadd.hsaco is built for gfx942"},
+		{"kern.json", "kern.json:1:70: kernel: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
+		{"co.json", "co.json:1:46: code_object: ./none.hsaco: cannot read"},
+		{"zero.json", "zero.json:1:46: code_object: /dev/zero: cannot read: not a regular file (a character device)"},
+		{"sub/z.json", "sub/z.json: error: cannot read: not a regular file (a character device)"},
 		{"graph.json", "graph.json:1:1: error: (document): missing field"}, /* compiled, so loaded as a graph */
 	};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
@@ -406,6 +416,77 @@ START_TEST(run_bad_inputs)
 		r = run_cmd(cmd, NULL);
 		ck_assert_msg(r.status == 1, "%s: status %d", files[i].file, r.status);
 		ck_assert_msg(strstr(r.err, files[i].want), "'%s' lacks '%s'", r.err, files[i].want);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
+/* Run-time checks of a descriptor against its code object: the workgroup
+ * size the code object requires or allows, and its static LDS. Each is a
+ * located error (FILE:LINE:COL and the JSON path), exit 1, nothing run. The
+ * variants of vadd are made by editing its assembly. */
+START_TEST(run_checks_against_code_object)
+{
+	const char *dir = setup_vadd("run_checks");
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && S='%s/tests/asm/data/vadd_gfx942.s' && "
+		 "sed 's/\\.amdhsa_kernarg_size 24/&\\n\\t\\t.amdhsa_group_segment_fixed_size 256/' \"$S\" > lds.s && "
+		 "sed 's/\\.max_flat_workgroup_size: 64/.max_flat_workgroup_size: 256\\n    .reqd_workgroup_size: [ 64, 1, 1 ]/' "
+		 "\"$S\" > reqd.s && %s as lds.s -o lds.hsaco && %s as reqd.s -o reqd.hsaco && "
+		 "sed 's/vadd.hsaco/lds.hsaco/' vadd.json > lds.json && "
+		 "sed 's/vadd.hsaco/reqd.hsaco/; s/\\[64, 1, 1\\]/[32, 1, 1]/' vadd.json > reqd.json && "
+		 "sed 's/\\[64, 1, 1\\]/[128, 1, 1]/; s|N // 64|N // 128|' vadd.json > big.json",
+		 dir, test_root(), test_bin(), test_bin());
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	static const struct {
+		const char *file, *want;
+	} files[] = {
+		{"lds.json", "lds.json:2:72: lds_bytes: 0 is less than the static LDS of kernel 'vadd' (256 bytes)"},
+		{"reqd.json", "reqd.json:2:20: workgroup_size: [32, 1, 1] but kernel 'vadd' in ./reqd.hsaco requires "
+			      "[64, 1, 1] (.reqd_workgroup_size)"},
+		{"big.json", "big.json:2:20: workgroup_size: 128 work-items but kernel 'vadd' in ./vadd.hsaco allows at most "
+			     "64 (.max_flat_workgroup_size)"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run ./%s -D N=256 --out c=c.npy", dir, test_bin(), files[i].file);
+		r = run_cmd(cmd, NULL);
+		ck_assert_msg(r.status == 1, "%s: status %d: %s", files[i].file, r.status, r.err);
+		ck_assert_msg(strstr(r.err, files[i].want), "'%s' lacks '%s'", r.err, files[i].want);
+		cmd_result_free(&r);
+	}
+	char path[1024];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/c.npy", dir);
+	ck_assert_int_ne(stat(path, &st), 0);
+	/* the same code object with a matching descriptor runs */
+	snprintf(cmd, sizeof cmd, "cd '%s' && sed 's/vadd.hsaco/reqd.hsaco/' vadd.json > ok.json && %s run ./ok.json -D N=256",
+		 dir, test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Buffers past the documented limits (launch.h: 4 GiB each, 8 GiB in all)
+ * are located errors at the shape, not an out-of-memory abort. */
+START_TEST(run_buffer_limits)
+{
+	const char *dir = setup_vadd("run_limits");
+	static const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"-D N=34359738368", "vadd.json:3:69: error: args[0].shape: buffer 'a' ([34359738368] of f32) would take more "
+				     "than the limit of 4 GiB"},
+		{"-D N=1073741824", "vadd.json:5:69: error: args[2].shape: with buffer 'c' the launch needs 12884901888 bytes "
+				    "of buffers; the limit is 8 GiB"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		CmdResult r = wrun(dir, cases[i].args);
+		ck_assert_msg(r.status == 1, "case %zu: status %d: %s", i, r.status, r.err);
+		ck_assert_msg(strstr(r.err, cases[i].want), "case %zu: '%s' lacks '%s'", i, r.err, cases[i].want);
 		cmd_result_free(&r);
 	}
 }
@@ -489,6 +570,8 @@ int main(void)
 	tcase_add_test(tc, run_random_is_reproducible);
 	tcase_add_test(tc, run_scalar_kernel);
 	tcase_add_test(tc, run_bad_inputs);
+	tcase_add_test(tc, run_checks_against_code_object);
+	tcase_add_test(tc, run_buffer_limits);
 	tcase_add_test(tc, run_ours_lld_and_gfx90a_agree);
 	tcase_add_test(tc, hip_backend_fails_clearly);
 	suite_add_tcase(s, tc);

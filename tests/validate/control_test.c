@@ -16,6 +16,9 @@ static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_tra
 				      "atomics2", "wave_ops_o0", "lds_reduce_o0", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
+/* gfx942 with SRAM ECC off (`:sramecc-`): clang may use d16 loads that keep the other half, and the
+ * emulator keeps it because the code object says so */
+static void setup_noecc(void) { vk_compile_arch("validate_control_noecc", kernels, "gfx942:sramecc-"); }
 
 static float h2f_ctl(uint16_t u)
 {
@@ -816,6 +819,7 @@ int main(void)
 {
 	Suite *s = suite_create("validate_control");
 	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx942:sramecc-", setup_noecc));
 	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
 	return run_suite(s);
 }

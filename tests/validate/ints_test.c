@@ -13,6 +13,9 @@
 static const char *const kernels[] = {"wide_math", "bits", "dot", "packed", "small_ints", "cvt_int", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_ints", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_ints_gfx90a", kernels, "gfx90a"); }
+/* gfx942 with SRAM ECC off (`:sramecc-`): clang may use d16 loads that keep the other half, and the
+ * emulator keeps it because the code object says so */
+static void setup_noecc(void) { vk_compile_arch("validate_ints_noecc", kernels, "gfx942:sramecc-"); }
 
 /* ---- f64 and i64 ---- */
 
@@ -501,6 +504,7 @@ int main(void)
 {
 	Suite *s = suite_create("validate_ints");
 	suite_add_tcase(s, cases("gfx942", setup_gfx942));
+	suite_add_tcase(s, cases("gfx942:sramecc-", setup_noecc));
 	suite_add_tcase(s, cases("gfx90a", setup_gfx90a));
 	return run_suite(s);
 }

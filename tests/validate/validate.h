@@ -31,15 +31,16 @@
  * descriptors: kernels/NAME.cl with clang-19, or hand-written kernels/NAME.s
  * with llvm-mc-19 and ld.lld-19. Use as the body of an unchecked fixture. */
 void vk_compile(const char *suite, const char *const *names);
-/* The same for another target ("gfx90a"): clang and llvm-mc get -mcpu=ARCH
- * and the descriptors' "arch" is rewritten from gfx942 as they are copied.
- * vk_expect_insns checks nothing for arches other than gfx942. */
+/* The same for another target ID ("gfx90a", "gfx942:sramecc-"): clang and
+ * llvm-mc get -mcpu=ARCH and the descriptors' "arch" is rewritten from
+ * gfx942 to its processor as they are copied. The code object's e_flags
+ * carry the target ID, so `wavecc run` models d16 loads as it says (sramecc
+ * off: preserved, on/any: zeroed). vk_expect_insns checks nothing for
+ * targets other than plain gfx942. */
 void vk_compile_arch(const char *suite, const char *const *names, const char *arch);
+/* The processor ("gfx942") and the full target ID of the current suite. */
 const char *vk_arch(void);
-/* Compile an extra source by absolute path to OUT_NAME.hsaco in the suite
- * folder (the gemm anchor from ../shared). Returns false with a message in
- * vk_compile_error() if clang fails. */
-bool vk_compile_file(const char *src, const char *out_name);
+const char *vk_target(void);
 /* NULL, or why compiling failed (every test asserts it is NULL first). */
 const char *vk_compile_error(void);
 /* The suite folder holding code objects and descriptors. */
@@ -72,7 +73,7 @@ typedef struct VkArg {
 
 /* Run descriptor DESC (a file name in vk_dir()) on the emulator with the
  * given -D definitions ("n=100 k=3", space separated; may be NULL; a token
- * starting with "--" is passed as a wavecc option instead). Writes
+ * starting with "-" is passed as a wavecc option instead). Writes
  * inputs, reads outputs (checking dtype and shape). On failure fails the
  * test with wavecc's message. */
 void vk_run(const char *desc, const char *defs, VkArg *args, int nargs);

@@ -3,7 +3,7 @@
 // num_records (0x80000000, 0xfffff000, 0x7ffffff0 + lane) so the range check,
 // not EXEC, drops them; soffset and the instruction offset are added on top.
 // Offsets stay below 2^32 after every addition: what the hardware does when
-// the 32-bit sum wraps is not pinned down (cdna3-facts §3.1), so it is not
+// the 32-bit sum wraps is not pinned down (by the CDNA3 ISA guide), so it is not
 // tested. Stores use the same sentinels.
 #include "common.h"
 #define WG 64

@@ -5,7 +5,7 @@
 // values with round to nearest even into either half of a dword
 // (v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32, word select keeping the other half).
 // Inputs stay inside the formats' ranges: overflow and the sign of an
-// underflowing negative are not pinned down (cdna3-facts §4.1).
+// underflowing negative are not pinned down (the CDNA3 ISA guide leaves them open).
 #include "common.h"
 #define WG 64
 

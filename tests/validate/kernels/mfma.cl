@@ -1,7 +1,7 @@
 // mfma.cl — GEMM tiles on the matrix cores: C[M][N] (f32) = A[M][K] * B[K][N]
 // with f16 or bf16 inputs (bf16 passed as raw 16-bit patterns), one wave per
 // output tile, tiles spread over a 2-D grid of workgroups. Operands go
-// straight from global memory into the MFMA lane layouts (cdna3-facts §4.2):
+// straight from global memory into the MFMA lane layouts (AMD's CDNA3 ISA guide / Matrix Instruction Calculator):
 //   16x16x16: lane l holds A[l%16][4*(l/16)+0..3] and B[4*(l/16)+0..3][l%16];
 //             D reg r, lane l = C[4*(l/16)+r][l%16]
 //   32x32x8:  lane l holds A[l%32][4*(l/32)+0..3] and B[4*(l/32)+0..3][l%32];

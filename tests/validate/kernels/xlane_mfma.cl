@@ -5,7 +5,7 @@
 // Each shape is built twice: by default clang keeps the accumulator in AGPRs
 // (v_accvgpr_write to fill it, v_accvgpr_read for the VALU), and with
 // amdgpu_waves_per_eu(2) (at most 256 VGPRs) it selects the VGPR form of the
-// MFMA instead. Lane layouts (cdna3-facts §4.2):
+// MFMA instead. Lane layouts (AMD's CDNA3 ISA guide):
 //   16x16x16: lane l holds A[l%16][4*(l/16)+0..3] and B[4*(l/16)+0..3][l%16];
 //             D reg r, lane l = C[4*(l/16)+r][l%16]
 //   32x32x8:  lane l holds A[l%32][4*(l/32)+0..3] and B[4*(l/32)+0..3][l%32];
