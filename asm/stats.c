@@ -12,20 +12,20 @@
  *   - code size: the size of the kernel's function symbol in the code object.
  *
  * Occupancy (waves per SIMD) for the gfx90a-class targets (gfx90a, gfx942):
- *   - wave slots: 8 per SIMD (performance-references.md §1.2, LLVM
+ *   - wave slots: 8 per SIMD (LLVM AMDGPUBaseInfo.cpp
  *     getMaxWavesPerEU: "if (isGFX90A) return 8");
  *   - VGPRs: one unified file of 512 registers per lane per SIMD; a wave
- *     holds align(vgprs, 4) + agprs registers (cdna3-facts §1.2 "VGPR
- *     granule") rounded up to the allocation granule of 8 (cdna3-facts §1.2,
- *     performance-references §1.2), so floor(512 / that) waves fit;
+ *     holds align(vgprs, 4) + agprs registers (AGPRs start at a
+ *     4-aligned accum_offset: AMDGPUUsage) rounded up to the allocation
+ *     granule of 8 (AMDGPUBaseInfo.cpp getVGPRAllocGranule), so floor(512 / that) waves fit;
  *   - SGPRs: 800 per SIMD; a wave holds next_free_sgpr + 6 (VCC,
- *     FLAT_SCRATCH, XNACK_MASK: cdna3-facts §1.2 "SGPR granule"), so
+ *     FLAT_SCRATCH, XNACK_MASK: AMDGPUUsage, compute_pgm_rsrc1), so
  *     floor(800 / that) waves fit. This reproduces LLVM's table for GFX8/9
  *     (GCNSubtarget::getOccupancyWithNumSGPRs: <= 80 SGPRs 10 waves, <= 88
- *     9, <= 100 8, else 7), which the docs in ../shared do not give;
- *   - LDS: 64 KiB per CU (performance-references §1.1; also the per-
- *     workgroup limit, cdna3-facts §1.3), allocated in granules of 512 bytes
- *     (cdna3-facts §1.3, GRANULATED_LDS_SIZE), shared by the workgroups on
+ *     9, <= 100 8, else 7), which AMDGPUUsage does not spell out;
+ *   - LDS: 64 KiB per CU (AMD's CDNA3 ISA guide; also the per-
+ *     workgroup limit, AMDGPUUsage), allocated in granules of 512 bytes
+ *     (AMDGPUUsage compute_pgm_rsrc2, GRANULATED_LDS_SIZE), shared by the workgroups on
  *     the CU.
  * Waves of a workgroup spread over the CU's 4 SIMDs, so the per-SIMD wave
  * limit L admits floor(4L / waves_per_workgroup) workgroups per CU, LDS

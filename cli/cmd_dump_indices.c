@@ -2,7 +2,7 @@
  * compiler's graph passes up to index analysis and print each op's
  * per-thread index, one line per expansion copy, as Wave prints an
  * IndexSequence: `DIM: start : size : stride` in SymPy syntax (the forms
- * of ../shared/docs/wave-dsl.md §5 after expansion). Copies are named like
+ * Wave's index_sequence_analysis gives after expansion). Copies are named like
  * Wave's expanded nodes (`a_reg[M:1,K:0]`). Bad input: located messages,
  * exit 1, nothing on stdout. */
 #include <string.h>

@@ -3,7 +3,7 @@
  *
  * Class and latency come from a row's format and flags (EmuInstInfo in
  * loader/emu/insts.h) so the compiler reads the same rows as the emulator's
- * decoder; the latencies are a coarse model (cdna3-facts: VALU 4-cycle
+ * decoder; the latencies are a coarse model (AMD's CDNA3 ISA guide: VALU 4-cycle
  * issue over 64 lanes, SMEM/VMEM/LDS variable) until measured per row.
  *
  * The verifier runs between passes in the pipeline (passes/pipeline.c): it

@@ -2,7 +2,7 @@
  * later stage (waitcnt and hazard passes, scheduling, register allocation,
  * the assembly printer) reads and rewrites.
  *
- * Model (after ACO's aco_ir.h and QBE's all.h, see docs/style.md):
+ * Model (after ACO's aco_ir.h and QBE's all.h):
  *   MFunc    one kernel: blocks in layout order, the virtual-register table
  *            (one RegClass per vreg), the target, and after allocation the
  *            number of physical registers used per file;

@@ -1,7 +1,7 @@
 /* constraints.c — constraint analysis: from the workgroup, wave, tiling and
  * hardware constraints to the launch geometry and the loops.
  *
- * Algorithm (Wave's distribution model, DESIGN.md, wave-dsl.md §2):
+ * Algorithm (Wave's distribution model, Wave's constraints.py):
  *   - each workgroup constraint on dim D with tile T and workgroup_dim g
  *     gives grid[g] = ceil(size(D) / T) (bounds are isel's: memory.c);
  *   - the wave constraint on D (default: the workgroup tile) gives

@@ -59,7 +59,7 @@ int hz_mfma_passes(MOp op, const Target *t)
 {
 	MfmaInfo m;
 	if (!mfma_info(op, &m))
-		die("%s has no MFMA pass count (cdna3-facts §4.1)", mop_name(op));
+		die("%s has no MFMA pass count (hazard_rules.h)", mop_name(op));
 	int p = is_942(t) ? m.p942 : m.p90a;
 	if (!p)
 		die("%s does not exist on %s", mop_name(op), t->name);

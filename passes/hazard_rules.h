@@ -4,9 +4,8 @@
  * says (this table and hz_need); each walks the stream its own way.
  *
  * A wait state is one issued instruction between producer and consumer;
- * `s_nop k` counts k + 1 (cdna3-facts §5). Sources: the §5 tables ("5:MFMA"
- * for the MFMA table, "5:other" for the other one) and, for the operand
- * details the tables summarise, LLVM's GCNHazardRecognizer.cpp @00b3068e
+ * `s_nop k` counts k + 1 (AMDGPUUsage). Sources: for every row and the operand
+ * details, LLVM's GCNHazardRecognizer.cpp @00b3068e
  * ("HR fn" names the function). MFMA pass counts and the XDL flag come
  * from §4.1, one row per instruction below — never guessed from the shape.
  *
@@ -75,7 +74,7 @@ extern const char *const hazard_rule_name[HZ_COUNT];
  * RAW distance): walks back this far and no further. */
 enum { HZ_MAX_STATES = 19 };
 
-/* MFMA properties from cdna3-facts §4.1: X(id, passes gfx942, passes gfx90a,
+/* MFMA properties (LLVM SISchedule.td, llvm-mca-19 RThroughput): X(id, passes gfx942, passes gfx90a,
  * XDL on gfx942). DGEMM (f64) rows are recognised by their type. */
 #define HAZARD_MFMA_ROWS(X) \
 	X(V_MFMA_F32_32X32X1_2B_F32, 16, 16, 0) \

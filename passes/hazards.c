@@ -2,7 +2,7 @@
  * s_nop over the CFG.
  *
  * The rules are the rows of hazard_rules.h (gfx942 and gfx90a numbers from
- * cdna3-facts §5, MFMA pass counts from §4.1): for a producer p and a later
+ * LLVM's GCNHazardRecognizer.cpp, MFMA pass counts from SISchedule.td): for a producer p and a later
  * consumer c, hz_need says how many wait states must separate them; the
  * soft-clause row asks for one non-memory instruction inside a run of
  * back-to-back VMEM (or SMEM) instructions.

@@ -1,7 +1,7 @@
 /* indices.c — index analysis: each op's per-thread index (which elements of
  * its tensor a thread holds), after Wave's set_node_indices + expansion.
  *
- * Algorithm (wave-dsl.md §2, "Per-thread index"):
+ * Algorithm (Wave's index_sequence_analysis.py):
  *   1. The thread-independent start of dim D sums the constraints on D:
  *      workgroup $WGg * wg_tile, wave wave_id * wave_tile (wave_id is
  *      floor($T0/64), $T1 or $T2 by the workgroup dim), and, for ops inside
@@ -198,7 +198,7 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	di->step = vs;
 }
 
-/* MMA layout of one dim for a role (wave-dsl.md §3). */
+/* MMA layout of one dim for a role (Wave's constraints.py, MMAType). */
 static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 {
 	const MmaInfo *mi = &mma_info[x->mma];

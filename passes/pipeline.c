@@ -1,6 +1,6 @@
 /* pipeline.c — the compiler's pass pipeline, listed once.
  *
- * Data flows one way (DESIGN.md): graph passes fill analyses on the kernel
+ * Data flows one way (docs/compiler.md): graph passes fill analyses on the kernel
  * graph; instruction selection builds the machine function; machine passes
  * rewrite it; the emitter prints assembly and the launch descriptor. The
  * pipeline stops after the first pass that reported an error. The MIR
@@ -11,7 +11,7 @@
  * allocation, the allocation checker (check_allocation). Every pass and the
  * checks after it are timed (Compile.pass_us, check_us) for --stats.
  *
- * Stages of DESIGN.md not built yet (shared-memory promotion, expansion of
+ * Stages of the design not built yet (shared-memory promotion, expansion of
  * MMA tiles, barriers, scheduling) get their rows here
  * when they exist; the order below is the order they will run in. */
 #include <stdlib.h>

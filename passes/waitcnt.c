@@ -1,6 +1,6 @@
 /* waitcnt.c — s_waitcnt insertion over the CFG from a counter model.
  *
- * Counter model (cdna3-facts §6, gfx90a and gfx942):
+ * Counter model (LLVM SIInsertWaitcnts.cpp and AMD's CDNA3 ISA guide, gfx90a and gfx942):
  *   vmcnt    every VMEM (MUBUF, global_, scratch_) load, store and atomic;
  *            they complete in issue order, loads and stores together; the
  *            field holds 0..63.

@@ -4,7 +4,7 @@
  * that can observe one. It shares no code with the inserter (waitcnt.c):
  * it models operations, not counters, and registers as ranges, not slots.
  *
- * Hardware model (cdna3-facts §6): an operation is outstanding from its
+ * Hardware model (AMD's CDNA3 ISA guide, s_waitcnt): an operation is outstanding from its
  * issue until a later s_waitcnt proves it done. `s_waitcnt vmcnt(N)` proves
  * done every VMEM op (MUBUF, global_, scratch_; loads, stores and atomics
  * complete in order) with at least N VMEM ops issued after it; lgkmcnt(N)

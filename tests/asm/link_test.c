@@ -192,7 +192,7 @@ START_TEST(skeleton_matches_lld)
 {
 	compare_with_lld(data_path("vadd_gfx942.s"), "gfx942", "asm_skel", true);
 	/* for the skeleton the addresses are identical to lld's, too:
-	 * .rodata at 0x4c0, .text at 0x1500, entry offset 0x1040 (cdna3-facts §2) */
+	 * .rodata at 0x4c0, .text at 0x1500, entry offset 0x1040 (what ld.lld-19 -shared produces) */
 	char path[1024];
 	snprintf(path, sizeof path, "%s/tests/tmp/asm_skel/ours.hsaco", test_build());
 	char *s = summarize(path, true);

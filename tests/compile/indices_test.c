@@ -1,7 +1,8 @@
 /* indices_test.c — `wavecc dump-indices`: the per-thread indices of index
- * analysis against Wave's expected indices (../shared/docs/wave-dsl.md §5).
+ * analysis against the indices Wave expects for a 2x2-wave GEMM (its
+ * index_sequence_analysis lit test).
  *
- * §5 (a) hand-sets the wave ids (no floor on $T0/64); with the real wave ids
+ * Wave's test hand-sets the wave ids (no floor on $T0/64); with the real wave ids
  * of a 2x2-wave GEMM (floor($T0/64) along M, $T1 along N) the same terms
  * read 32*floor($T0/64) and 32*$T1, which is what the lines below hold:
  *   register: M: $T0*BLOCK_M/128 + $WG0*BLOCK_M + 4*floor((Mod($T0, 64))/16) : 4 : 16

@@ -8,7 +8,7 @@
  *   class. The same kernel compiled to a code object must report the same
  *   counts, and its code size must equal the function symbol's size that
  *   llvm-readelf-19 reads from the written .hsaco; the descriptor figures
- *   must follow from the allocated ones by cdna3-facts §1.2's formulas.
+ *   must follow from the allocated ones by AMDGPUUsage's compute_pgm_rsrc1 formulas.
  * times: every stage is reported, and the stages add up to no more than the
  *   total (they are disjoint intervals of it).
  * bad input: --stats on a kernel that does not compile or a missing file
@@ -249,7 +249,7 @@ static bool check_example(const char *name, const char *mcpu)
 	ck_assert_int_eq(stat_int(r.out, "inst total"), total);
 	ck_assert_int_gt(total, 0);
 
-	/* Descriptor figures from the allocated ones (cdna3-facts §1.2). */
+	/* Descriptor figures from the allocated ones (AMDGPUUsage, compute_pgm_rsrc1). */
 	long v = stat_int(r.out, "vgpr"), a = stat_int(r.out, "agpr"), s = stat_int(r.out, "sgpr");
 	ck_assert(v > 0 && a >= 0 && s > 0);
 	ck_assert_int_eq(stat_int(r.out, "descriptor vgpr"), ((v + 3) / 4 * 4 + a + 7) / 8 * 8);

@@ -2,7 +2,7 @@
  * the CFG and its independent checker, on hand-built allocated functions.
  * Each row test builds producer → consumer back to back and shows, per
  * target: the checker fails without wait states (when the row applies),
- * the resolver inserts exactly the row's number (cdna3-facts §5 / §4.1),
+ * the resolver inserts exactly the row's number (passes/hazard_rules.h, from LLVM's GCNHazardRecognizer.cpp),
  * and one wait state fewer fails the checker again. A loop test carries an
  * MFMA's result over the back edge. Seeded random streams (with loops)
  * must come out clean, and in straight-line code every inserted s_nop must
@@ -129,7 +129,7 @@ static void b_exec_mfma(MBlock *b)
 START_TEST(mfma_rows)
 {
 	/* gfx942 16x16x16 f16: 4 passes, XDL; 32x32x8 f16: 8 passes. gfx90a:
-	 * 8 and 16 passes (cdna3-facts §4.1). */
+	 * 8 and 16 passes (LLVM SISchedule.td). */
 	expect_gap(b_mfma16_accread, (int[]){7, 11}, "16x16x16 -> v_accvgpr_read");
 	expect_gap(b_mfma32_accread, (int[]){11, 19}, "32x32x8 -> v_accvgpr_read");
 	expect_gap(b_mfma16_store, (int[]){7, 11}, "16x16x16 -> buffer_store of D");

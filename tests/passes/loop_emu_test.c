@@ -10,7 +10,7 @@
  * needs its wait over the back edge), then D stored through
  * v_accvgpr_read (an MFMA → VALU hazard across the loop exit). Lane l's A
  * fragment is (l % 16 + 1)·(k + 1) in all four halves, its B fragment
- * l % 16 + 1, so by the layouts of cdna3-facts §4.2 D[i][j] =
+ * l % 16 + 1, so by the MFMA lane layouts (AMD's Matrix Instruction Calculator) D[i][j] =
  * 16·(i + 1)·(j + 1)·Σ(k + 1). The emulator suite's harness is reused. */
 #include <string.h>
 
