@@ -78,9 +78,17 @@ check: all $(TEST_BINS)
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # Leak detection is on explicitly (LeakSanitizer), also for the wavecc runs
 # the suites start; extra ASAN_OPTIONS from the environment are appended.
+# Every sanitizer report of every process (the suites and the wavecc they
+# run, whose stderr a test may capture and not print) is also logged under
+# build-asan/sanitizer/, which must stay empty.
+SAN_LOG = $(CURDIR)/build-asan/sanitizer
 check-asan:
-	ASAN_OPTIONS="detect_leaks=1$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))" \
+	rm -rf $(SAN_LOG) && mkdir -p $(SAN_LOG)
+	ASAN_OPTIONS="detect_leaks=1:log_path=$(SAN_LOG)/asan$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))" \
+	UBSAN_OPTIONS="print_stacktrace=1:log_path=$(SAN_LOG)/ubsan$(if $(UBSAN_OPTIONS),:$(UBSAN_OPTIONS))" \
 		$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
+	@if [ -n "$$(ls -A $(SAN_LOG))" ]; then head -c 20000 $(SAN_LOG)/*; \
+		echo "make check-asan: sanitizer reports above (build-asan/sanitizer/)"; exit 1; fi
 
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk
