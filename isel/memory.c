@@ -22,7 +22,9 @@
  *     are contiguous and valid together (the run dim's size and start are
  *     multiples of the run length, so the first element's bounds decide);
  *     otherwise one access per element, 16-bit elements pairing in a dword
- *     (ushort into the low half, short_d16_hi into the high half).
+ *     (two ushort loads joined by v_perm_b32; never a d16 load, whose
+ *     other half is zeroed, not kept, when SRAM ECC is on, as on MI200
+ *     and MI300 by default: LLVM's d16PreservesUnusedBits).
  * Requires: isel.c's entry (kernarg pointer). */
 #include <string.h>
 
@@ -326,7 +328,17 @@ void select_read(Isel *s, Op *op)
 				mubuf(s, es == 4 ? EI_BUFFER_LOAD_DWORD : EI_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
 					soff, imm, 0);
 			} else {
-				mubuf(s, EI_BUFFER_LOAD_SHORT_D16_HI, false, v->d[e / 2], vo, desc, soff, imm, MIF_TIED);
+				/* Not buffer_load_short_d16_hi into the pair's dword: with
+				 * SRAM ECC on (MI200/MI300 default) a d16 load zeroes the
+				 * half it does not write. A ushort into its own register,
+				 * then bytes {lo.0, lo.1, hi.0, hi.1} by v_perm_b32. */
+				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
+				mubuf(s, EI_BUFFER_LOAD_USHORT, false, hi, vo, desc, soff, imm, 0);
+				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(0x05040100);
+				mblock_add(s->b, EI_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
+				MOpnd u[3] = {hi, lo, sel};
+				v->d[e / 2] = isel_v1(s);
+				mblock_add(s->b, EI_V_PERM_B32, 1, &v->d[e / 2], 3, u);
 			}
 		}
 	}
