@@ -33,10 +33,6 @@ TEST_SRCS ?= $(wildcard tests/*/*_test.c)
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
-# tests/compile/property_test.c (random configurations of the examples must
-# PASS or be rejected, never FAIL) is off until the issue-9 fixes of wrong
-# kernels are merged: WAVECC_PROPERTY=1 make check runs it.
-export WAVECC_PROPERTY ?= 0
 
 .PHONY: all check check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a

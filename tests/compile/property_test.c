@@ -28,9 +28,7 @@
  *
  * Environment:
  *   WAVECC_PROPERTY=0          skip the draws and the known reproducers (the
- *                              wrong kernels of issue 9 make them fail until
- *                              their fixes land; the verdict's own test still
- *                              runs)
+ *                              verdict's own test still runs)
  *   WAVECC_PROPERTY_SEED=S     the seed (default fixed; printed on failure)
  *   WAVECC_PROPERTY_DRAWS=N    the number of draws (default 80, about 15 s)
  *   WAVECC_PROPERTY_LOG=FILE   append one line per draw: verdict and command */
