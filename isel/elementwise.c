@@ -121,6 +121,56 @@ static bool select_binary(Isel *s, Op *op)
 	return true;
 }
 
+/* A VGPR holding the f32 bits k (v_cndmask's src1 must be a VGPR). */
+static MOpnd vconst(Isel *s, uint32_t k)
+{
+	MOpnd d = isel_v1(s), u = mo_imm(k);
+	mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+	return d;
+}
+
+/* d = vcc ? yes : no, no an inline constant. */
+static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
+{
+	MOpnd d = isel_v1(s), u[3] = {mo_imm(no), vconst(s, yes), mo_special(MO_VCC)};
+	mblock_add(s->b, EI_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
+	return d;
+}
+
+/* vcc = k > x (f32 bits k) */
+static void vcc_gt(Isel *s, uint32_t k, MOpnd x)
+{
+	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(k), x};
+	mblock_add(s->b, EI_V_CMP_GT_F32, 1, &d, 2, u)->flags |= MIF_E32;
+}
+
+/* r = 2^x. v_exp_f32 flushes denormal results to 0, so below -126 (the
+ * smallest normal exponent) compute 2^(x + 64) * 2^-64, as LLVM does:
+ * the multiply produces the denormal, which the FP mode keeps. */
+static void exp2_f32(Isel *s, MOpnd r, MOpnd x)
+{
+	vcc_gt(s, 0xc2fc0000u /* -126.0 */, x);
+	MOpnd add = cnd(s, 0, 0x42800000u /* 64.0 */), scale = cnd(s, 0x3f800000u /* 1.0 */, 0x1f800000u /* 2^-64 */);
+	MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x, add};
+	mblock_add(s->b, EI_V_ADD_F32, 1, &t, 2, u);
+	mblock_add(s->b, EI_V_EXP_F32, 1, &e, 1, &t);
+	MOpnd m[2] = {e, scale};
+	mblock_add(s->b, EI_V_MUL_F32, 1, &r, 2, m);
+}
+
+/* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
+ * 2^-126 compute log2(x * 2^32) - 32, as LLVM does. */
+static void log2_f32(Isel *s, MOpnd r, MOpnd x)
+{
+	vcc_gt(s, 0x00800000u /* 2^-126 */, x);
+	MOpnd scale = cnd(s, 0x3f800000u /* 1.0 */, 0x4f800000u /* 2^32 */), sub = cnd(s, 0, 0x42000000u /* 32.0 */);
+	MOpnd t = isel_v1(s), l = isel_v1(s), u[2] = {x, scale};
+	mblock_add(s->b, EI_V_MUL_F32, 1, &t, 2, u);
+	mblock_add(s->b, EI_V_LOG_F32, 1, &l, 1, &t);
+	MOpnd m[2] = {l, sub};
+	mblock_add(s->b, EI_V_SUB_F32, 1, &r, 2, m);
+}
+
 static bool select_unary(Isel *s, Op *op)
 {
 	const TVal *a = s->val[op->args[0]->id];
@@ -134,11 +184,11 @@ static bool select_unary(Isel *s, Op *op)
 		case OP_EXP: {
 			MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x}; /* log2(e) as f32 */
 			mblock_add(s->b, EI_V_MUL_F32, 1, &t, 2, u);
-			mblock_add(s->b, EI_V_EXP_F32, 1, &r->d[i], 1, &t);
+			exp2_f32(s, r->d[i], t);
 			break;
 		}
-		case OP_EXP2: mblock_add(s->b, EI_V_EXP_F32, 1, &r->d[i], 1, &x); break;
-		case OP_LOG2: mblock_add(s->b, EI_V_LOG_F32, 1, &r->d[i], 1, &x); break;
+		case OP_EXP2: exp2_f32(s, r->d[i], x); break;
+		case OP_LOG2: log2_f32(s, r->d[i], x); break;
 		case OP_RECIPROCAL: mblock_add(s->b, EI_V_RCP_F32, 1, &r->d[i], 1, &x); break;
 		case OP_SQRT: mblock_add(s->b, EI_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
 		case OP_NEG: {
