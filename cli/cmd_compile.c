@@ -45,7 +45,8 @@ static void usage(FILE *out)
 		     "  --launch FILE     write the launch descriptor to FILE (default without -S: beside a\n"
 		     "                    regular OUT, as OUT-without-.hsaco.launch.json; with -S, or when\n"
 		     "                    OUT is '-' or not a regular file: none unless given)\n"
-		     "  --mcpu CPU        gfx942 (default) or gfx90a (also -mcpu=CPU, --mcpu=CPU)\n"
+		     "  --mcpu CPU        gfx942 (default) or gfx90a, or a target ID such as\n"
+		     "                    gfx942:sramecc-:xnack+ (also -mcpu=CPU, --mcpu=CPU)\n"
 		     "  -D SYM=VAL        bind a dynamic symbol or override a symbol's value (also -DSYM=VAL)\n"
 		     "  --llvm-mc PATH    the llvm-mc to run (see wavecc help as)\n"
 		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
@@ -264,7 +265,7 @@ int cmd_compile(int argc, char **argv)
 	if (!in)
 		usage_err("compile: no kernel file");
 	if (!target_from_name(mcpu))
-		usage_err("compile: --mcpu %s: expected gfx942 or gfx90a", mcpu);
+		usage_err("compile: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", mcpu);
 	if (stats && out && strcmp(out, "-") == 0)
 		usage_err("compile: --stats and -o - would both write to standard output");
 	if (launch_opt && strcmp(launch_opt, "-") == 0 && (!out || strcmp(out, "-") == 0))

@@ -314,7 +314,8 @@ static void usage(FILE *f)
 		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
-		   "  --mcpu CPU         gfx942 (default) or gfx90a (also -mcpu=CPU)\n"
+		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
+		   "                     gfx942:sramecc-:xnack+ (also -mcpu=CPU)\n"
 		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
 		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
 		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n");
@@ -373,7 +374,7 @@ int cmd_run(int argc, char **argv)
 			a.ro.d16 = (RunD16)m;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
-				usage_err("run: --mcpu %s: expected gfx942 or gfx90a", v);
+				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);
 			a.mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--atol", &v)) {
 			a.atol = tolerance("--atol", v);

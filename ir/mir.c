@@ -18,31 +18,31 @@
 
 #include "mir.h"
 
-const Target target_gfx942 = {
-	.name = "gfx942",
-	.triple = "amdgcn-amd-amdhsa--gfx942",
-	.sgprs = 102,
-	.vgprs = 512, /* unified VGPR+AGPR file per wave; arch VGPRs up to 256 */
-	.agprs = 256,
-	.lds_bytes = 65536,
-	.vgpr_tuple_align = true,
-};
-const Target target_gfx90a = {
-	.name = "gfx90a",
-	.triple = "amdgcn-amd-amdhsa--gfx90a",
-	.sgprs = 102,
-	.vgprs = 512,
-	.agprs = 256,
-	.lds_bytes = 65536,
-	.vgpr_tuple_align = true,
-};
+/* Every target ID the compiler knows, as const data: the processor's
+ * limits, with each combination of the two features. The generated code
+ * is right whatever the features say (no d16 loads, whose unloaded half
+ * SRAM ECC zeroes; the XNACK soft-clause rule is applied always, see
+ * passes/hazard_rules.h), so a bare processor, which the runtime loads in
+ * any mode, is the default; a named feature is declared as given. */
+#define TGT(proc, feat, sr, xn) \
+	{.name = proc, .id = proc feat, .triple = "amdgcn-amd-amdhsa--" proc feat, .sramecc = sr, .xnack = xn, \
+	 .sgprs = 102, /* VCC excluded */ .vgprs = 512, /* unified VGPR+AGPR file; arch VGPRs up to 256 */ \
+	 .agprs = 256, .lds_bytes = 65536, .vgpr_tuple_align = true}
+#define TGT_FEATURES(proc) \
+	TGT(proc, "", 0, 0), TGT(proc, ":xnack+", 0, 1), TGT(proc, ":xnack-", 0, -1), \
+	TGT(proc, ":sramecc+", 1, 0), TGT(proc, ":sramecc+:xnack+", 1, 1), TGT(proc, ":sramecc+:xnack-", 1, -1), \
+	TGT(proc, ":sramecc-", -1, 0), TGT(proc, ":sramecc-:xnack+", -1, 1), TGT(proc, ":sramecc-:xnack-", -1, -1)
+static const Target targets[] = {TGT_FEATURES("gfx942"), TGT_FEATURES("gfx90a")};
+const Target target_gfx942 = TGT("gfx942", "", 0, 0);
+const Target target_gfx90a = TGT("gfx90a", "", 0, 0);
 
 const Target *target_from_name(const char *mcpu)
 {
-	if (!mcpu || strcmp(mcpu, "gfx942") == 0)
-		return &target_gfx942;
-	if (strcmp(mcpu, "gfx90a") == 0)
-		return &target_gfx90a;
+	if (!mcpu)
+		return &targets[0];
+	for (size_t i = 0; i < ARRAY_LEN(targets); i++)
+		if (strcmp(mcpu, targets[i].id) == 0)
+			return &targets[i];
 	return NULL;
 }
 

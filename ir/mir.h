@@ -42,8 +42,10 @@
 
 /* ---- targets ---- */
 typedef struct Target {
-	const char *name;     /* --mcpu spelling: "gfx942" */
-	const char *triple;   /* "amdgcn-amd-amdhsa--gfx942" */
+	const char *name;     /* the processor: "gfx942" */
+	const char *id;       /* the target ID: "gfx942", "gfx942:sramecc-:xnack+" */
+	const char *triple;   /* "amdgcn-amd-amdhsa--" + id */
+	int sramecc, xnack;   /* the ID's features: 0 any (unnamed), 1 on (+), -1 off (-) */
 	int sgprs;            /* addressable SGPRs for allocation (VCC excluded) */
 	int vgprs;            /* arch VGPRs per wave */
 	int agprs;            /* AGPRs per wave */
@@ -51,7 +53,9 @@ typedef struct Target {
 	bool vgpr_tuple_align; /* 64-bit+ VGPR/AGPR tuples start at even registers */
 } Target;
 extern const Target target_gfx942, target_gfx90a;
-const Target *target_from_name(const char *mcpu); /* NULL if unknown */
+/* A processor with optional features in LLVM's target-ID order,
+ * `gfx942[:sramecc(+|-)][:xnack(+|-)]`; NULL if unknown or malformed. */
+const Target *target_from_name(const char *mcpu);
 
 /* ---- register classes ---- */
 typedef enum RegFile { RF_SGPR, RF_VGPR, RF_AGPR, RF_COUNT } RegFile;

@@ -151,6 +151,42 @@ START_TEST(assembly_text)
 }
 END_TEST
 
+/* --mcpu takes target IDs: the assembly's .amdgcn_target and the
+ * metadata's amdhsa.target declare exactly the ID given (a bare processor:
+ * both features "any"), the code object runs (the emulator keeps or zeroes
+ * d16 halves by its sramecc, and no compiled load depends on it), and a
+ * malformed ID is bad usage. */
+START_TEST(target_ids)
+{
+	const char *ids[] = {"gfx942", "gfx942:sramecc-", "gfx942:sramecc+:xnack-", "gfx90a:xnack+", "gfx90a:sramecc-:xnack-"};
+	char cmd[4096], want[128], *out;
+	for (int i = 0; i < 5; i++) {
+		snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' --mcpu %s -S -o -", test_bin(), test_root(),
+			ids[i]);
+		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		snprintf(want, sizeof want, ".amdgcn_target \"amdgcn-amd-amdhsa--%s\"\n", ids[i]);
+		ck_assert_msg(strstr(out, want), "%s: no %s", ids[i], want);
+		snprintf(want, sizeof want, "amdhsa.target: amdgcn-amd-amdhsa--%s\n", ids[i]);
+		ck_assert_msg(strstr(out, want), "%s: no %s", ids[i], want);
+		free(out);
+		snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run examples/copy.json --mcpu %s --seed 3", test_root(), test_bin(),
+			ids[i]);
+		ck_assert_msg(sh(cmd, &out, NULL) == 0 && strstr(out, "\nPASS\n"), "%s: %s", ids[i], out);
+		free(out);
+	}
+	const char *bad[] = {"gfx942:xnack+:sramecc-", "gfx942:sramecc", "gfx942:", "gfx942:xnack-:xnack-", "gfx1100"};
+	for (int i = 0; i < 5; i++) {
+		char *err;
+		snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/copy.json' --mcpu '%s' -S -o -", test_bin(), test_root(),
+			bad[i]);
+		ck_assert_int_eq(sh(cmd, &out, &err), 2);
+		ck_assert_msg(strstr(err, "optionally followed by :sramecc+ or :sramecc-"), "%s: %s", bad[i], err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 START_TEST(bad_input_writes_nothing)
 {
 	char cmd[4096], *err;
@@ -293,6 +329,7 @@ static Suite *suite(void)
 	tcase_add_test(t, copy_dynamic_specialised);
 	tcase_add_test(t, elementwise);
 	tcase_add_test(t, assembly_text);
+	tcase_add_test(t, target_ids);
 	tcase_add_test(t, bad_input_writes_nothing);
 	suite_add_tcase(s, t);
 	TCase *m = tcase_create("mir");
