@@ -89,13 +89,17 @@ bool sym_rel_bound(SymCtx *c, Sym *rel, Sym **term, SymBound *b)
 	if (sym_isnum(m) || k.p == 0)
 		return false;
 	/* k*m + c0 OP 0  <=>  m OP' -c0/k */
-	if (!rat_div((SymRat){-c0.p, c0.q}, k, &v))
+	if (c0.p == INT64_MIN || !rat_div((SymRat){-c0.p, c0.q}, k, &v))
 		return false;
 	SymKind op = (SymKind)rel->kind;
 	if (k.p < 0) {
 		op = op == SYM_LT ? SYM_GT : op == SYM_LE ? SYM_GE : op == SYM_GT ? SYM_LT : op == SYM_GE ? SYM_LE : op;
 	}
 	bool isint = (m->flags & SF_INT) != 0;
+	/* An integer's strict bound steps past v by one; at the ends of int64
+	 * there is no such bound to record (dropping a fact is sound). */
+	if (isint && ((op == SYM_LT && rat_ceil(v) == INT64_MIN) || (op == SYM_GT && rat_floor(v) == INT64_MAX)))
+		return false;
 	memset(b, 0, sizeof *b);
 	switch (op) {
 	case SYM_LT:

@@ -28,24 +28,26 @@ static uint64_t rng(uint64_t *s)
 
 static int64_t pick(uint64_t *s, int64_t lo, int64_t hi, int64_t mult)
 {
-	/* a multiple of mult in [lo, hi], or lo if there is none */
+	/* a multiple of mult in [lo, hi], or lo if there is none; in 128 bits,
+	 * since lo and hi may be the ends of int64 */
 	if (mult < 1)
 		mult = 1;
-	int64_t a = lo >= 0 ? (lo + mult - 1) / mult : -((-lo) / mult);
-	int64_t b = hi >= 0 ? hi / mult : -((-hi + mult - 1) / mult);
+	__int128 m = mult, l = lo, h = hi;
+	__int128 a = l >= 0 ? (l + m - 1) / m : -((-l) / m);
+	__int128 b = h >= 0 ? h / m : -((-h + m - 1) / m);
 	if (b < a)
 		return lo;
-	uint64_t span = (uint64_t)(b - a) + 1;
+	unsigned __int128 span = (unsigned __int128)(b - a) + 1;
 	/* bias towards the ends: they are where bugs live */
 	uint64_t r = rng(s);
-	int64_t k;
+	__int128 k;
 	switch (r % 8) {
 	case 0: k = a; break;
 	case 1: k = b; break;
-	case 2: k = a + (int64_t)((r >> 8) % (span < 4 ? span : 4)); break;
-	default: k = a + (int64_t)((r >> 8) % span); break;
+	case 2: k = a + (__int128)((r >> 8) % (span < 4 ? span : 4)); break;
+	default: k = a + (__int128)((r >> 8) % span); break;
 	}
-	return k * mult;
+	return (int64_t)(k * m);
 }
 
 int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, uint64_t *seed, SymCheck *out)
@@ -91,8 +93,18 @@ int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, 
 				b = s->a_bnd;
 				mult = s->a_mult;
 			}
-			int64_t lo = b.has_lo ? rat_ceil(b.lo) : (b.has_hi ? rat_floor(b.hi) - window : -window / 2);
-			int64_t hi = b.has_hi ? rat_floor(b.hi) : lo + window * mult;
+			/* saturating: bounds may sit at the ends of int64 */
+			int64_t lo, hi, w;
+			if (b.has_lo)
+				lo = rat_ceil(b.lo);
+			else if (!b.has_hi)
+				lo = -window / 2;
+			else if (__builtin_sub_overflow(rat_floor(b.hi), window, &lo))
+				lo = INT64_MIN;
+			if (b.has_hi)
+				hi = rat_floor(b.hi);
+			else if (__builtin_mul_overflow(window, mult, &w) || __builtin_add_overflow(lo, w, &hi))
+				hi = INT64_MAX;
 			vals[i] = pick(seed, lo, hi, mult);
 		}
 		/* assumed values: evaluate in order (a few rounds for chains) */

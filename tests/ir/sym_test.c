@@ -447,6 +447,24 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/* A relation at the ends of int64 gives no strict integer bound (one past
+ * INT64_MAX overflowed in sym_bounds.c: UBSan under make check-asan). */
+START_TEST(bounds_at_int64_edges)
+{
+	static const char *in[] = {"Piecewise((x, x > 9223372036854775807), (0, True))",
+		"Piecewise((x, -x > 9223372036854775807), (0, True))",
+		"Piecewise((x, x >= 9223372036854775807), (0, True))"};
+	for (size_t i = 0; i < ARRAY_LEN(in); i++) {
+		Sym *e = P(in[i]);
+		if (sym_is_error(e))
+			continue;
+		S(in[i]);
+	}
+	assume("x > 9223372036854775806");
+	S("Piecewise((1, x > 9223372036854775807), (0, True))");
+}
+END_TEST
+
 START_TEST(contexts_are_independent)
 {
 	SymCtx *c2 = sym_ctx_new();
@@ -557,6 +575,7 @@ static Suite *sym_suite(void)
 	tcase_add_test(t, rules_floor_mod);
 	tcase_add_test(t, rules_other);
 	tcase_add_test(t, bad_input);
+	tcase_add_test(t, bounds_at_int64_edges);
 	tcase_add_test(t, contexts_are_independent);
 	suite_add_tcase(s, t);
 	TCase *cli = tcase_create("cli");
