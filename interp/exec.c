@@ -95,7 +95,7 @@ int run_eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
 
 static int64_t ceil_div(int64_t a, int64_t b)
 {
-	return b > 0 ? (a + b - 1) / b : 0;
+	return b > 0 && a > 0 ? (a - 1) / b + 1 : 0; /* a + b - 1 could overflow */
 }
 
 /* ---- dims and windows ---- */
@@ -218,6 +218,12 @@ static bool too_big(Run *r, const Op *op, int n, const int64_t *ext)
 			run_fail(r, op, "a value of more than %lld elements", (long long)MAX_ELEMS);
 			return true;
 		}
+	}
+	if ((r->live += c) > MAX_LIVE_ELEMS) {
+		run_fail(r, op, "the values of one workgroup hold more than %lld elements (%lld MiB): tiles far larger "
+				"than the tensors?",
+			(long long)MAX_LIVE_ELEMS, (long long)(MAX_LIVE_ELEMS * 8 >> 20));
+		return true;
 	}
 	return false;
 }
@@ -760,8 +766,14 @@ static int setup_grid(Run *r)
 			count = ceil_div(x->size, x->wg_tile);
 		}
 		r->gcount[c->wg_dim] = count;
-		if (x->wave_tile > 0)
-			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], ceil_div(x->wg_tile, x->wave_tile));
+		if (x->wave_tile > 0) {
+			int64_t w = ceil_div(x->wg_tile, x->wave_tile);
+			if (w > 1024) /* a workgroup has at most 1024 work-items */
+				return run_fail_con(r, c, "%s: workgroup tile %lld over wave tile %lld is %lld waves: at most 1024 "
+							  "per workgroup",
+					x->name, (long long)x->wg_tile, (long long)x->wave_tile, (long long)w);
+			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], w);
+		}
 	}
 	return 0;
 }
@@ -786,9 +798,16 @@ int interp_run(Interp *in)
 	for (size_t i = 0; i < in->k->dyn_syms.len; i++)
 		run_env_push(&r, in->k->dyn_syms.data[i], in->dyn[i]);
 	int rc = setup_grid(&r);
-	r.nw = 1;
-	for (int g = 0; g < r.ng; g++)
-		r.nw *= (int)r.gwaves[g];
+	/* waves per workgroup: the hardware has at most 1024 work-items, so
+	 * more than 1024 waves is a mistake in the constraints, reported
+	 * before anything is allocated per wave */
+	int64_t nw = 1;
+	for (int g = 0; g < r.ng && rc == 0; g++) {
+		if (r.gwaves[g] > 1024 || (nw *= r.gwaves[g]) > 1024)
+			rc = run_fail(&r, NULL, "more than 1024 waves per workgroup (the product over workgroup dims of "
+						"workgroup tile / wave tile)");
+	}
+	r.nw = rc == 0 ? (int)nw : 1;
 	size_t nvals = (size_t)r.nw * (size_t)in->k->nvalues + 1;
 	r.vals = xcalloc(nvals, sizeof(ITensor *));
 	r.val = r.vals;
@@ -801,6 +820,7 @@ int interp_run(Interp *in)
 			ArenaMark mk = arena_mark(&r.arena);
 			rc = exec_region(&r, in->k->body);
 			arena_reset(&r.arena, mk);
+			r.live = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
 	}

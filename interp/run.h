@@ -11,6 +11,10 @@ enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
 /* Largest tensor value the interpreter builds (elements); a kernel that
  * needs more is reported rather than exhausting memory. */
 #define MAX_ELEMS ((int64_t)1 << 24)
+/* Elements (doubles) all values of one workgroup may hold together: 512 MiB.
+ * Values are windows of tiles, so tiles far larger than the tensors would
+ * otherwise exhaust memory before any error. */
+#define MAX_LIVE_ELEMS ((int64_t)1 << 26)
 
 /* What the constraints say about one dim. */
 typedef struct IDim {
@@ -29,6 +33,7 @@ typedef struct Run {
 	Interp *in;
 	Kernel *k;
 	Arena arena; /* values of one workgroup's run */
+	int64_t live;  /* elements allocated in arena (MAX_LIVE_ELEMS) */
 	int nw;        /* waves per workgroup */
 	ITensor **vals; /* nw arrays of nvalues: each wave's values by id */
 	ITensor **val;  /* the current wave's array */

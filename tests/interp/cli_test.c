@@ -202,6 +202,30 @@ START_TEST(unsupported_graph_is_reported_with_location)
 }
 END_TEST
 
+/* Sizes the interpreter cannot hold are located errors, not overflows or
+ * exhausted memory: a tile of 2^62 (ceil_div overflowed; UBSan under
+ * check-asan), a workgroup of more than 1024 waves, and tiles far larger
+ * than the tensors (the values of one workgroup grew to 5 GB). */
+START_TEST(resource_limits_are_located)
+{
+	static const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"examples/reduce_max.json -D BLOCK_M=4611686018427387904 --seed 1",
+			"examples/reduce_max.json:67:5: error: graph[0]: interp: a value of more than"},
+		{"examples/copy.json -D BLOCK_N=9223372036854775807 --seed 1", "copy.json:68:5: error: graph[0]: interp:"},
+		{"tests/interp/data/many_waves.json --seed 1", "many_waves.json:28:5: error: constraints[2]: interp: N: workgroup tile 4096 over wave tile 1 is 4096 waves: at most 1024"},
+		{"examples/decode_attention_phase1.json -D BLOCK_N=65535 --seed 1",
+			"the values of one workgroup hold more than 67108864 elements"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *e;
+		ck_assert_msg(run(cases[i].args, &e) == 1 && strstr(e, cases[i].want), "%s: %s", cases[i].args, e);
+		free(e);
+	}
+}
+END_TEST
+
 /* Every error path once -D, --in and --out were given. Under `make
  * check-asan` (leak detection on) a leak prints a LeakSanitizer report on
  * stderr (and changes the exit status), so the checks below also prove
@@ -252,6 +276,7 @@ int main(void)
 	tcase_add_test(tc, bad_usage_and_bad_input);
 	tcase_add_test(tc, unsupported_graph_is_reported_with_location);
 	tcase_add_test(tc, error_paths_with_every_option);
+	tcase_add_test(tc, resource_limits_are_located);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
