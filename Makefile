@@ -94,8 +94,8 @@ fuzz:
 fuzz-mutate:
 	$(MAKE) -f tests/fuzz/mutate.mk SAN="$(SAN)" run
 
-# Benchmarks (bench/*.c, one program each). SYM_CORPUS: the ixsimpl corpus.
-SYM_CORPUS ?= ../shared/corpus/ixsimpl
+# Benchmarks (bench/*.c, one program each). SYM_CORPUS: the expression corpus.
+SYM_CORPUS ?= tests/ir/data/sym_corpus
 bench: $(BUILD)/bench/sym_bench
 	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
 bench-emu: $(BUILD)/bench/emu_bench

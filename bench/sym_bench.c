@@ -1,18 +1,19 @@
-/* sym_bench.c — the symbolic engine over the ixsimpl corpus.
+/* sym_bench.c — the symbolic engine over the project's expression corpus.
  *
  *   sym_bench [DIR] [--rounds N] [--points N] [--seed S] [-v]
  *
- * DIR holds corpus.txt (`simplify time: 0.0186s: EXPR` lines),
- * corpus_assumptions.txt and corpus_expected.txt (SymPy's forms, in corpus
- * order); default ../shared/corpus/ixsimpl from the current directory (the
- * repository root under `make bench`). Reports:
+ * DIR holds corpus.txt (one expression per line, optionally prefixed
+ * `simplify time: SECONDS: ` with a reference tool's time),
+ * corpus_assumptions.txt and corpus_expected.txt (the recorded forms, in
+ * corpus order); default tests/ir/data/sym_corpus from the current
+ * directory (the repository root under `make bench`). Reports:
  *   - parse+simplify time per expression, best of N rounds, each round in a
  *     fresh context (as `wavecc sym --bench` measures it), and cold: each
  *     expression alone in a fresh context, nothing shared between lines;
  *   - equivalence: every output is compared with its input at --points
  *     random points satisfying the assumptions (sym_check_equal);
- *   - size: the share of outputs no larger, in tree nodes, than SymPy's
- *     form (both parsed by our parser and counted the same way).
+ *   - size: the share of outputs no larger, in tree nodes, than the
+ *     recorded form (both parsed by our parser and counted the same way).
  * Exit status 1 if any output differs from its input or fails to parse. */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static void free_lines(Lines *v)
 
 int main(int argc, char **argv)
 {
-	const char *dir = "../shared/corpus/ixsimpl";
+	const char *dir = "tests/ir/data/sym_corpus";
 	int rounds = 10, points = 200, verbose = 0;
 	uint64_t seed = 12345;
 	for (int i = 1; i < argc; i++) {
@@ -202,7 +203,7 @@ int main(int argc, char **argv)
 			else if (verbose) {
 				Buf b = {0};
 				sym_print(&b, s);
-				printf("  line %zu: ours %zu nodes, SymPy %zu\n    ours:  %s\n    sympy: %s\n", i + 1,
+				printf("  line %zu: ours %zu nodes, recorded %zu\n    ours:  %s\n    recorded: %s\n", i + 1,
 					sym_tree_size(s), sym_tree_size(x), buf_cstr(&b), expected.data[i]);
 				buf_free(&b);
 			}
@@ -214,12 +215,12 @@ int main(int argc, char **argv)
 	printf("  cold (each expression alone in a fresh context; context setup not counted): %.2f us/expression\n",
 		n ? best_cold / (double)n : 0.0);
 	if (sympy_s > 0)
-		printf("  SymPy's recorded simplify time (corpus.txt, another machine): %.0f us/expression\n",
+		printf("  the reference tool's recorded simplify time (corpus.txt): %.0f us/expression\n",
 			sympy_s * 1e6 / (double)n);
 	printf("  equivalence: %lld points checked (%d per expression asked), %d expressions differ, %d unchecked, %d "
 	       "parse errors\n",
 		checked_points, points, bad_equiv, unchecked, bad_parse);
-	printf("  size: %d of %d (%.1f%%) no larger than SymPy's; tree nodes: input %zu, ours %zu, SymPy %zu\n",
+	printf("  size: %d of %d (%.1f%%) no larger than recorded; tree nodes: input %zu, ours %zu, recorded %zu\n",
 		smaller_or_eq, compared, compared ? 100.0 * smaller_or_eq / compared : 0.0, total_in, total_out,
 		total_sympy);
 	sym_ctx_free(c);
