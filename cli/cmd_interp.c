@@ -202,6 +202,11 @@ int cmd_interp(int argc, char **argv)
 		if (!found)
 			state_usage_err(&s, "interp: %s %s: kernel %s has no argument '%s'", i < s.ins.len ? "--in" : "--out",
 				p->name, k->name, p->name);
+		/* one file per argument and direction: a second would silently win */
+		size_t from = i < s.ins.len ? 0 : s.ins.len;
+		for (size_t j = from; j < i; j++)
+			if ((j < s.ins.len ? &s.ins.data[j] : &s.outs.data[j - s.ins.len])->name == p->name)
+				state_usage_err(&s, "interp: %s %s given twice", i < s.ins.len ? "--in" : "--out", p->name);
 	}
 
 	s.have_interp = true;

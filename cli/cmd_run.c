@@ -149,6 +149,11 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 				a->path);
 			ok = false;
 		}
+		for (size_t j = i < a->in.len ? 0 : a->in.len; ok && j < i; j++)
+			if (pair_name(j < a->in.len ? a->in.data[j] : a->out.data[j - a->in.len]) == name) {
+				buf_printf(msg, "%s %s given twice", i < a->in.len ? "--in" : "--out", name);
+				ok = false;
+			}
 	}
 	vec_free(&syms);
 	vec_free(&first_use);

@@ -132,6 +132,13 @@ int run_graph_checked(const GraphRun *g)
 				name);
 			ar = 2;
 		}
+		for (int j = i < g->nin ? 0 : g->nin; ar == 0 && j < i; j++) {
+			const char *q = j < g->nin ? g->in[j] : g->out[j - g->nin];
+			if (intern_n(q, (size_t)(strchr(q, '=') - q)) == name) {
+				buf_printf(&um, "%s %s given twice", i < g->nin ? "--in" : "--out", name);
+				ar = 2;
+			}
+		}
 	}
 	if (ar != 0) {
 		char msg[1024];

@@ -387,6 +387,10 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		/* --in / --out malformed or naming nothing */
 		"run @D -D M=64 -D N=300 --in a", "run @D -D M=64 -D N=300 --out zz=x.npy", "run @D -D M=64 -D N=300 --out a",
 		"interp examples/add.json --out zz=x.npy", "run examples/add.json --out zz=x.npy",
+		/* the same argument twice (the second file silently won) */
+		"interp examples/add.json --in a=x.npy --in a=y.npy", "interp examples/add.json --out c=x.npy --out c=y.npy",
+		"run examples/add.json --in b=x.npy --in b=y.npy", "run @D -D M=64 -D N=300 --in a=x.npy --in a=y.npy",
+		"run @D -D M=64 -D N=300 --out c=x.npy --out c=y.npy",
 		/* options a mode does not take */
 		"run @D -D M=64 -D N=300 --mcpu gfx942", "run @D -D M=64 -D N=300 --atol 1",
 		"compile examples/add.json --seed 1", "interp examples/add.json --mcpu gfx942",
