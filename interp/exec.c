@@ -98,6 +98,29 @@ static int64_t ceil_div(int64_t a, int64_t b)
 	return b > 0 && a > 0 ? (a - 1) / b + 1 : 0; /* a + b - 1 could overflow */
 }
 
+/* run_eval_int for an expression of constraint c: errors are located at
+ * the constraint, and name the symbol definition the value came from. */
+static int eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out)
+{
+	SymRat v;
+	const char *msg = NULL;
+	Sym *s = subs(r, e);
+	const char *what = sym_str(r->k->sc, e);
+	char where[256] = "";
+	for (size_t i = 0; i < r->k->syms.len; i++) {
+		const KSymbol *ks = &r->k->syms.data[i];
+		if (ks->sym == e && ks->loc.line > 0)
+			snprintf(where, sizeof where, " (symbols.%s at line %d, column %d)", ks->name, ks->loc.line,
+				ks->loc.col);
+	}
+	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
+		return run_fail_con(r, c, "cannot evaluate '%s'%s: %s", what, where, msg ? msg : "error");
+	if (v.q != 1)
+		return run_fail_con(r, c, "'%s'%s is %lld/%lld, not an integer", what, where, (long long)v.p, (long long)v.q);
+	*out = v.p;
+	return 0;
+}
+
 /* ---- dims and windows ---- */
 
 static int dim_setup(Run *r, IDim *x)
@@ -115,23 +138,23 @@ static int dim_setup(Run *r, IDim *x)
 	const Constraint *tl = kernel_constraint(k, CON_TILING, x->sym);
 	if (wg) {
 		x->g = wg->wg_dim;
-		if (run_eval_int(r, NULL, wg->tile, &x->wg_tile) < 0)
+		if (eval_con(r, wg, wg->tile, &x->wg_tile) < 0)
 			return -1;
 		if (x->wg_tile <= 0)
 			return run_fail_con(r, wg, "tile of %s is %lld", x->name, (long long)x->wg_tile);
-		if (wv && run_eval_int(r, NULL, wv->tile, &x->wave_tile) < 0)
+		if (wv && eval_con(r, wv, wv->tile, &x->wave_tile) < 0)
 			return -1;
 		if (wv && x->wave_tile <= 0)
 			return run_fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
 	}
 	if (tl) {
 		x->tiling = tl;
-		if (run_eval_int(r, NULL, tl->tile, &x->ttile) < 0)
+		if (eval_con(r, tl, tl->tile, &x->ttile) < 0)
 			return -1;
 		if (x->ttile <= 0)
 			return run_fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
 		x->tstart = 0;
-		if (tl->start && run_eval_int(r, NULL, tl->start, &x->tstart) < 0)
+		if (tl->start && eval_con(r, tl, tl->start, &x->tstart) < 0)
 			return -1;
 	}
 	if (wg || tl)
@@ -153,7 +176,7 @@ static int dim_setup(Run *r, IDim *x)
 				break;
 			Sym *e = sym_subs(k->sc, c->expr, 1, &tgt, &tiles[j]);
 			int64_t *t = j ? &x->wave_tile : &x->wg_tile;
-			if (run_eval_int(r, NULL, e, t) < 0)
+			if (eval_con(r, c, e, t) < 0)
 				return -1;
 			if (*t <= 0)
 				return run_fail_con(r, c, "alias tile of %s is %lld", x->name, (long long)*t);
@@ -758,7 +781,7 @@ static int setup_grid(Run *r)
 			continue;
 		int64_t count;
 		if (c->iters) {
-			if (run_eval_int(r, NULL, c->iters, &count) < 0)
+			if (eval_con(r, c, c->iters, &count) < 0)
 				return -1;
 		} else {
 			if (x->size < 0)

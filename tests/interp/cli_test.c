@@ -226,6 +226,31 @@ START_TEST(resource_limits_are_located)
 }
 END_TEST
 
+/* A symbol whose value is not an integer is located at the constraint
+ * that needs it and names the symbol's definition (dump-graph accepts the
+ * file: a symbol may be any expression until something needs its value). */
+START_TEST(non_integer_symbols_are_located)
+{
+	static const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"tests/interp/data/half_tile.json --seed 1",
+			"half_tile.json:28:5: error: constraints[2]: interp: 'BLOCK_N' (symbols.BLOCK_N at line 8, column 16) is "
+			"1/2, not an integer"},
+		{"tests/interp/data/half_tile.json -D BLOCK_N=64 --seed 1", NULL},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char *e;
+		int st = run(cases[i].args, &e);
+		if (cases[i].want)
+			ck_assert_msg(st == 1 && strstr(e, cases[i].want), "%s: %s", cases[i].args, e);
+		else
+			ck_assert_msg(st == 0, "%s: %s", cases[i].args, e);
+		free(e);
+	}
+}
+END_TEST
+
 /* Every error path once -D, --in and --out were given. Under `make
  * check-asan` (leak detection on) a leak prints a LeakSanitizer report on
  * stderr (and changes the exit status), so the checks below also prove
@@ -277,6 +302,7 @@ int main(void)
 	tcase_add_test(tc, unsupported_graph_is_reported_with_location);
 	tcase_add_test(tc, error_paths_with_every_option);
 	tcase_add_test(tc, resource_limits_are_located);
+	tcase_add_test(tc, non_integer_symbols_are_located);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
