@@ -288,3 +288,19 @@ const JPos *jpos_at(const JPos *p, size_t i)
 		return NULL;
 	return &p->elems[i];
 }
+
+Loc jpos_error_loc(const char *file, const char *text, size_t len, int line, int column, size_t position)
+{
+	if (line > 0 && column > 0)
+		return (Loc){file, line, column};
+	int l = 1, c = 1;
+	for (size_t i = 0; i < len && i < position; i++) {
+		if (text[i] == '\n') {
+			l++;
+			c = 1;
+		} else {
+			c++;
+		}
+	}
+	return (Loc){file, l, c};
+}

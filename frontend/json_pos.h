@@ -34,4 +34,10 @@ const JPosMember *jpos_member(const JPos *p, const char *key);
 const JPos *jpos_get(const JPos *p, const char *key); /* member value */
 const JPos *jpos_at(const JPos *p, size_t i);          /* array element */
 
+/* Where a jansson parse error is: its line and column, or, where jansson
+ * gives no column (an error at the end of the input), the line and column
+ * of its byte position `position` in text (1-based; jansson's position at
+ * the end is the last character read). */
+Loc jpos_error_loc(const char *file, const char *text, size_t len, int line, int column, size_t position);
+
 #endif

@@ -855,7 +855,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
 	if (!root) {
-		Loc loc = {file, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0};
+		Loc loc = jpos_error_loc(file, text, len, je.line, je.column, (size_t)je.position);
 		diag_error(d, loc, "invalid JSON: %s", je.text);
 		return NULL;
 	}

@@ -270,7 +270,7 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 	json_error_t je;
 	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		diag_error(diag, (Loc){d->path, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0}, "%s",
+		diag_error(diag, jpos_error_loc(d->path, text, len, je.line, je.column, (size_t)je.position), "%s",
 			   je.text);
 		return -1;
 	}

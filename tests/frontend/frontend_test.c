@@ -262,6 +262,12 @@ START_TEST(err_json_syntax)
 	r = load("");
 	ck_assert_ptr_null(r.k);
 	ck_assert_int_eq(r.nerrors, 1);
+	ck_assert_msg(strstr(r.msgs, "t.json:1:1: error: invalid JSON"), "%s", r.msgs);
+	loaded_free(&r);
+	/* at the end of the input jansson gives no column: the line and column
+	 * come from the error's byte position */
+	r = load("{\"format\": \"wavecc-kernel/1\",\n  \"name\": ");
+	ck_assert_msg(r.k == NULL && strstr(r.msgs, "t.json:2:10: error: invalid JSON"), "%s", r.msgs);
 	loaded_free(&r);
 	r = load("{\"format\": \"a\", \"format\": \"b\"}");
 	ck_assert_msg(r.k == NULL && strstr(r.msgs, "duplicate"), "%s", r.msgs);
