@@ -155,18 +155,24 @@ static int shortfall(const Resolver *r, const HState *s, const MInst *in)
 }
 
 /* Walk block bi from s (left as the exit state), inserting s_nops.
- * Returns whether anything was inserted. */
+ * Returns whether anything was inserted. The block's instructions are
+ * copied into a new list with the s_nops in place, so the walk is linear
+ * (inserting into the list and renumbering it per s_nop was quadratic);
+ * producers are looked up in the old list, whose ordinals the new one
+ * keeps (s_nops have none). */
 static bool walk_block(Resolver *r, size_t bi, HState *s)
 {
 	MBlock *b = r->f->blocks.data[bi];
 	bool inserted = false;
 	build_ords(r, bi);
+	Vec(MInst) out = {0};
 	int32_t ord = 0;
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
 		if (in->op == EI_S_NOP) {
 			advance(s, (int)in->use[0].imm + 1);
 			s->vclause.len = s->sclause.len = 0;
+			vec_push(&out, *in);
 			continue;
 		}
 		int need = shortfall(r, s, in);
@@ -176,16 +182,14 @@ static bool walk_block(Resolver *r, size_t bi, HState *s)
 				int k = MIN(need, 8);
 				MInst nop = {.op = EI_S_NOP, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
 				nop.use[0] = mo_imm(k - 1);
-				mblock_insert(b, i, nop);
-				i++;
+				vec_push(&out, nop);
 				advance(s, k);
 				need -= k;
 			}
 			s->vclause.len = s->sclause.len = 0;
-			in = &b->insts.data[i];
-			build_ords(r, bi);
 			inserted = true;
 		}
+		vec_push(&out, *in);
 		advance(s, 1);
 		vec_push(&s->prod, ((HEnt){(int32_t)bi, ord, 0}));
 		int kind;
@@ -200,6 +204,15 @@ static bool walk_block(Resolver *r, size_t bi, HState *s)
 			s->vclause.len = s->sclause.len = 0;
 		}
 		ord++;
+	}
+	if (inserted) {
+		vec_free(&b->insts);
+		b->insts.data = out.data;
+		b->insts.len = out.len;
+		b->insts.cap = out.cap;
+		build_ords(r, bi);
+	} else {
+		vec_free(&out);
 	}
 	list_normalise(&s->prod);
 	list_normalise(&s->vclause);

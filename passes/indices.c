@@ -529,7 +529,7 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 	Compile *c = x->c;
 	const NodeIndex *ni = c->index[op->id];
 	Value *mem = op->args[1];
-	if (!ni || !reads_memory(c->k->body, mem))
+	if (!ni)
 		return true;
 	for (int i = 0; i < ni->ndims; i++) {
 		const DimIndex *di = &ni->d[i];
@@ -537,7 +537,9 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 		const TileLoop *t = enclosing_loop(c, op, di->dim);
 		bool many = (t && t->trips > 1) || (!t && d && (c->grid[d->wg_dim] > 1 || d->waves > 1));
 		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
-		if (many && cover > w) {
+		/* reads_memory last: it walks the whole graph (once per write
+		 * made the pass quadratic in the number of writes) */
+		if (many && cover > w && reads_memory(c->k->body, mem)) {
 			compile_error(c, op->loc, "%s: %s is also read, and each wave writes %lld elements along %s where its "
 						  "window is %lld: lanes past the window would write elements another wave or "
 						  "workgroup reads (a race); tiles that are not a multiple of the wave's run are "
