@@ -364,6 +364,21 @@ static int exec_iterate(Run *r, const Op *op)
 	}
 	Sym *ivsym = c->induction_var;
 	int save = r->nenv;
+	/* Values defined before the loop that span the loop's dim (a register
+	 * hoisted out of the body, such as attention's zero accumulator over
+	 * K2): inside, each iteration sees its own tile of them, as the body's
+	 * ops see every other operand; restored after the loop. */
+	size_t nv = (size_t)nw * (size_t)r->k->nvalues, nouter = 0;
+	size_t *outer = ARENA_NEWN(&r->arena, size_t, nv + 1);
+	ITensor **orig = ARENA_NEWN(&r->arena, ITensor *, nv + 1);
+	for (size_t i = 0; i < nv; i++) {
+		ITensor *t = r->vals[i];
+		int d = t ? it_find(t, x->name) : -1;
+		if (d >= 0 && t->ext[d] != 1) {
+			outer[nouter] = i;
+			orig[nouter++] = t;
+		}
+	}
 	x->in_loop = true;
 	int rc = 0;
 	for (int64_t it = 0; it < count && rc == 0; it++) {
@@ -371,6 +386,14 @@ static int exec_iterate(Run *r, const Op *op)
 		r->nenv = save;
 		if (ivsym)
 			run_env_push(r, ivsym, it);
+		int64_t ws = x->tstart + it * x->ttile, we = x->ttile;
+		for (size_t i = 0; i < nouter; i++) {
+			ITensor *t = orig[i];
+			int d = it_find(t, x->name);
+			int64_t lo = MAX(ws, t->start[d]), hi = MIN(ws + we, t->start[d] + t->ext[d]);
+			if (lo == ws && hi == ws + we)
+				r->vals[outer[i]] = it_window(&r->arena, t, d, ws, we);
+		}
 		for (int w = 0; w < nw && rc == 0; w++) {
 			select_wave(r, w);
 			for (int i = 0; i < n && rc == 0; i++) {
@@ -396,6 +419,8 @@ static int exec_iterate(Run *r, const Op *op)
 	}
 	x->in_loop = false;
 	r->nenv = save;
+	for (size_t i = 0; i < nouter; i++)
+		r->vals[outer[i]] = orig[i];
 	if (rc < 0)
 		return -1;
 	for (int w = 0; w < nw; w++) {

@@ -65,6 +65,8 @@ double it_apply(ItFn fn, DType rt, DType at, const double *x);
 /* A zeroed tensor. */
 ITensor *it_new(Arena *a, DType t, int rank, const char *const *dim, const int64_t *start, const int64_t *ext);
 ITensor *it_like(Arena *a, const ITensor *x, DType t);
+/* x cut to [start, start + ext) along its dim d (inside x's window). */
+ITensor *it_window(Arena *a, const ITensor *x, int d, int64_t start, int64_t ext);
 /* Index of dim `dim` (interned) in x, or -1. */
 int it_find(const ITensor *x, const char *dim);
 

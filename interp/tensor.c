@@ -58,6 +58,27 @@ ITensor *it_new(Arena *a, DType t, int rank, const char *const *dim, const int64
 	return x;
 }
 
+ITensor *it_window(Arena *a, const ITensor *x, int d, int64_t start, int64_t ext)
+{
+	check_that(d >= 0 && d < x->rank && start >= x->start[d] && start + ext <= x->start[d] + x->ext[d]);
+	int64_t st[IT_MAX_RANK], ex[IT_MAX_RANK];
+	memcpy(st, x->start, sizeof st);
+	memcpy(ex, x->ext, sizeof ex);
+	st[d] = start;
+	ex[d] = ext;
+	ITensor *y = it_new(a, x->dtype, x->rank, x->dim, st, ex);
+	/* rows of the dims before d, each a run of ext * inner from offset */
+	int64_t inner = 1, outer = 1;
+	for (int i = d + 1; i < x->rank; i++)
+		inner *= x->ext[i];
+	for (int i = 0; i < d; i++)
+		outer *= x->ext[i];
+	for (int64_t o = 0; o < outer; o++)
+		memcpy(y->v + o * ext * inner, x->v + (o * x->ext[d] + (start - x->start[d])) * inner,
+			sizeof(double) * (size_t)(ext * inner));
+	return y;
+}
+
 ITensor *it_like(Arena *a, const ITensor *x, DType t)
 {
 	return it_new(a, t, x->rank, x->dim, x->start, x->ext);

@@ -202,6 +202,29 @@ START_TEST(unsupported_graph_is_reported_with_location)
 }
 END_TEST
 
+/* A register defined before an iterate and used inside it (Wave hoists
+ * constants such as attention's zero accumulator over K2 out of the loop)
+ * gives each iteration its own tile: the same result as the register
+ * defined in the body (it failed with "dim K2: window [0, +64) does not
+ * match [0, +128)"). */
+START_TEST(register_hoisted_out_of_iterate)
+{
+	char args[4096], *e;
+	snprintf(args, sizeof args, "examples/attention.json --seed 3 --out c='%s'", path("att_in.npy"));
+	ck_assert_int_eq(run(args, &e), 0);
+	free(e);
+	snprintf(args, sizeof args, "tests/interp/data/attention_hoisted_register.json --seed 3 --out c='%s'",
+		path("att_out.npy"));
+	ck_assert_msg(run(args, &e) == 0, "%s", e);
+	free(e);
+	size_t n1, n2;
+	char *a = read_file(path("att_in.npy"), &n1), *b = read_file(path("att_out.npy"), &n2);
+	ck_assert(a && b && n1 == n2 && memcmp(a, b, n1) == 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* Sizes the interpreter cannot hold are located errors, not overflows or
  * exhausted memory: a tile of 2^62 (ceil_div overflowed; UBSan under
  * check-asan), a workgroup of more than 1024 waves, and tiles far larger
@@ -302,6 +325,7 @@ int main(void)
 	tcase_add_test(tc, unsupported_graph_is_reported_with_location);
 	tcase_add_test(tc, error_paths_with_every_option);
 	tcase_add_test(tc, resource_limits_are_located);
+	tcase_add_test(tc, register_hoisted_out_of_iterate);
 	tcase_add_test(tc, non_integer_symbols_are_located);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
