@@ -81,6 +81,73 @@ static void locate(const Liveness *lv, int pos, size_t *bi, int *ii)
 	*ii = pos - lv->bstart[b];
 }
 
+/* The graph op (instruction note) that first defines each vreg. */
+static const char **def_notes(const MFunc *f)
+{
+	const char **note = xcalloc(f->vregs.len + 1, sizeof *note);
+	for (size_t bi = 0; bi < f->blocks.len; bi++)
+		for (size_t i = 0; i < f->blocks.data[bi]->insts.len; i++) {
+			const MInst *in = &f->blocks.data[bi]->insts.data[i];
+			for (int k = 0; k < in->ndef; k++)
+				if (in->def[k].kind == MO_VREG && in->def[k].reg < f->vregs.len && !note[in->def[k].reg])
+					note[in->def[k].reg] = in->note;
+		}
+	return note;
+}
+
+/* The message when vreg v finds no room: the graph op it belongs to, and
+ * what holds the file there, by the graph op that defined each live value
+ * (a kernel author knows ops, not vreg numbers). */
+static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAssign *keep, uint32_t v, int size,
+	int rf, int lim, int pos, const int *busy, const uint32_t *who)
+{
+	const char **note = def_notes(f);
+	size_t bi;
+	int ii;
+	locate(lv, pos, &bi, &ii);
+	const MInst *at = ii < (int)f->blocks.data[bi]->insts.len ? &f->blocks.data[bi]->insts.data[ii] : NULL;
+	const char *op = note[v] ? note[v] : at ? at->note : NULL;
+	int live = 0;
+	for (int i = 0; i < lim; i++)
+		live += busy[i] >= pos;
+	buf_printf(err, "out of %s registers%s%s%s: a value of %d dword%s needs room where %d of %d are live, held by ",
+		file_word(rf), op ? " at graph op '" : "", op ? op : "", op ? "'" : "", size, size > 1 ? "s" : "", live,
+		lim);
+	/* dwords per defining op, in register order of first appearance */
+	const char *names[64];
+	int dw[64], nn = 0, fixed = 0;
+	for (int i = 0; i < lim; i++) {
+		if (busy[i] < pos)
+			continue;
+		if (who[i] == UINT32_MAX) {
+			fixed++;
+			continue;
+		}
+		const char *n = note[who[i]] ? note[who[i]] : "(no graph op)";
+		int j = 0;
+		while (j < nn && names[j] != n)
+			j++;
+		if (j == nn && nn < 64) {
+			names[nn] = n;
+			dw[nn++] = 0;
+		}
+		if (j < nn)
+			dw[j]++;
+	}
+	for (int j = 0; j < nn && j < 12; j++)
+		buf_printf(err, "%s'%s' (%d)", j ? ", " : "the values of ops ", names[j], dw[j]);
+	if (nn > 12)
+		buf_printf(err, " and %d more ops", nn - 12);
+	if (fixed)
+		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
+	buf_printf(err, " (kernel %s, block %zu, instruction %d); spilling is not implemented yet: smaller tiles, "
+			"fewer elements per thread or more waves lower the pressure",
+		f->name, bi, ii);
+	if (keep)
+		keep->fail_op = op;
+	free(note);
+}
+
 int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 {
 	check_that(!f->allocated);
@@ -111,6 +178,9 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 	}
 	/* busy[file][reg]: the last position its current holder is live at. */
 	int(*busy)[RA_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *busy);
+	/* who[file][reg]: the vreg holding it (UINT32_MAX: a fixed register) */
+	uint32_t(*who)[RA_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *who);
+	memset(who, 0xff, RF_COUNT * sizeof *who);
 	int used[RF_COUNT] = {0};
 	for (int rf = 0; rf < RF_COUNT; rf++)
 		for (int r = 0; r < RA_MAX_PHYS; r++) {
@@ -149,21 +219,14 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 				break;
 		}
 		if (r + size > lim) {
-			int live = 0;
-			for (int i = 0; i < lim; i++)
-				live += busy[rf][i] >= lo[v];
-			size_t bi;
-			int ii;
-			locate(&lv, lo[v], &bi, &ii);
-			buf_printf(err,
-				"kernel %s: out of %s registers: %d of %d live where %%%u (%d dword%s) starts (block %zu, "
-				"instruction %d); spilling is not implemented yet",
-				f->name, file_word(rf), live, lim, v, size, size > 1 ? "s" : "", bi, ii);
+			out_of_registers(f, &lv, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf]);
 			rc = -1;
 			break;
 		}
-		for (int d = 0; d < size; d++)
+		for (int d = 0; d < size; d++) {
 			busy[rf][r + d] = hi[v];
+			who[rf][r + d] = v;
+		}
 		phys[v] = (uint32_t)r;
 		used[rf] = MAX(used[rf], r + size);
 	}
@@ -192,6 +255,7 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 	free(order);
 	free(first);
 	free(busy);
+	free(who);
 	free(lo);
 	free(hi);
 	liveness_free(&lv);
@@ -213,7 +277,15 @@ void allocate_registers(Compile *c)
 	Buf err = {0};
 	RegAssign *ra = xcalloc(1, sizeof *ra);
 	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
-		compile_error(c, (Loc){c->k->file, 1, 1}, "%s", buf_cstr(&err));
+		/* located at the graph op where the file ran out */
+		const Op *at = NULL;
+		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)
+			if (c->k->op_list.data[i]->name == ra->fail_op)
+				at = c->k->op_list.data[i];
+		if (at)
+			compile_error(c, at->loc, "%s: %s", at->path, buf_cstr(&err));
+		else
+			compile_error(c, (Loc){c->k->file, 0, 0}, "%s", buf_cstr(&err));
 		free(ra);
 	} else {
 		c->ra = ra;

@@ -54,6 +54,7 @@ int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first);
 typedef struct RegAssign {
 	MFunc *pre;      /* the function as it was before allocation */
 	uint32_t *phys;  /* per vreg of pre: its first physical register, RA_NONE if unused */
+	const char *fail_op; /* out of registers: the graph op (note) where it ran out, or NULL */
 } RegAssign;
 
 /* Allocate f's virtual registers and rewrite them to physical ones; fill

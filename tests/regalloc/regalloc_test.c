@@ -235,11 +235,11 @@ static void expect_pressure_error(MFunc *f, const char *want)
 START_TEST(out_of_registers_names_kernel_file_and_pressure)
 {
 	expect_pressure_error(pressure_fn("vpress", RC_V1, 257),
-		"kernel vpress: out of vector registers: 256 of 256 live where %256 (1 dword) starts (block 0, "
-		"instruction 256)");
-	expect_pressure_error(pressure_fn("spress", RC_S1, 103), "kernel spress: out of scalar registers: 102 of 102");
+		"out of vector registers: a value of 1 dword needs room where 256 of 256 are live, held by the values "
+		"of ops '(no graph op)' (256) (kernel vpress, block 0, instruction 256)");
+	expect_pressure_error(pressure_fn("spress", RC_S1, 103), "out of scalar registers: a value of 1 dword needs room where 102 of 102 are live");
 	expect_pressure_error(pressure_fn("apress", rc_make(RF_AGPR, 16), 17),
-		"kernel apress: out of accumulator registers: 256 of 256 live where %16 (16 dwords)");
+		"out of accumulator registers: a value of 16 dwords needs room where 256 of 256 are live");
 	/* exactly at the limit it fits */
 	MFunc *f = pressure_fn("vfull", RC_V1, 255);
 	RegAssign ra = {0};
@@ -267,8 +267,9 @@ START_TEST(pipeline_entry_reports_through_compile_error)
 	fflush(mem);
 	ck_assert(c.failed);
 	ck_assert_ptr_null(c.ra);
-	ck_assert_msg(strstr(text, "press.json:1:1: error: kernel press: out of vector registers: 256 of 256"), "%s",
-		text);
+	ck_assert_msg(strstr(text, "press.json: error: out of vector registers: a value of 1 dword needs room where 256 "
+				   "of 256"),
+		"%s", text);
 	compile_free(&c);
 	/* success: the kept copy is checked and released by check_allocation */
 	compile_init(&c, k, &(CompileOptions){0}, &d);
