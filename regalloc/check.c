@@ -14,7 +14,11 @@
  *      in = uses | (out & ~defs), out = union of the successors' in over an
  *      instruction-level CFG (the next instruction, or the first instruction
  *      of each successor block of mfunc_succs, empty blocks skipped) until
- *      nothing changes — no block summaries, no intervals;
+ *      nothing changes — no intervals; only the live-in sets of the blocks'
+ *      first instructions are stored, each block walked backward
+ *      instruction by instruction from its successors' (a set per
+ *      instruction made memory quadratic in the program: 100,000 ops ran
+ *      out of memory);
  *   4. interference: at every def, no dword live after the instruction that
  *      belongs to another value may sit in a physical dword the def writes;
  *      and no two values live on entry share one. (If two values are ever
@@ -47,7 +51,7 @@ typedef struct Chk {
 	const MInst **ins;
 	size_t *iblock;  /* instruction → its block */
 	long *bfirst;    /* block → its first instruction's index */
-	uint64_t *lin;   /* per instruction: slots live before it (words each) */
+	uint64_t *bin;   /* per block: slots live before its first instruction (words each) */
 } Chk;
 
 /* key of a physical dword: file * RA_MAX_PHYS + reg */
@@ -174,38 +178,48 @@ static void check_placement(Chk *k)
 	}
 }
 
-/* Index of the first instruction at or after block b (empty blocks fall
- * through), or -1 past the end. */
-static long entry_of(const MFunc *f, const long *bfirst, size_t b)
+/* The first non-empty block at or after b, or -1 past the end. */
+static long entry_block(const MFunc *f, size_t b)
 {
 	while (b < f->blocks.len && f->blocks.data[b]->insts.len == 0)
 		b++;
-	return b < f->blocks.len ? bfirst[b] : -1;
+	return b < f->blocks.len ? (long)b : -1;
 }
 
-/* out = the union of the live-in sets of instruction g's successors: the
- * next instruction of its block, or the first instruction of each successor
- * block (empty blocks fall through). */
-static void live_after(const Chk *k, size_t g, uint64_t *out)
+/* out = the union of the live-in sets of the successors of block bi's last
+ * instruction: the first instruction of each successor block (empty blocks
+ * fall through). */
+static void block_live_out(const Chk *k, size_t bi, uint64_t *out)
 {
-	size_t w = k->words, bi = k->iblock[g];
+	size_t w = k->words;
 	memset(out, 0, w * sizeof *out);
-	long succ[2];
-	int ns = 0;
-	if (g + 1 < k->ni && k->iblock[g + 1] == bi) {
-		succ[ns++] = (long)g + 1;
-	} else {
-		int sb[2];
-		int m = mfunc_succs(k->pre, bi, sb);
-		for (int j = 0; j < m; j++) {
-			long e = entry_of(k->pre, k->bfirst, (size_t)sb[j]);
-			if (e >= 0)
-				succ[ns++] = e;
-		}
+	int sb[2];
+	int m = mfunc_succs(k->pre, bi, sb);
+	for (int j = 0; j < m; j++) {
+		long e = entry_block(k->pre, (size_t)sb[j]);
+		if (e >= 0)
+			for (size_t x = 0; x < w; x++)
+				out[x] |= k->bin[(size_t)e * w + x];
 	}
-	for (int j = 0; j < ns; j++)
-		for (size_t x = 0; x < w; x++)
-			out[x] |= k->lin[(size_t)succ[j] * w + x];
+}
+
+/* live = the set live before mi, from the set live after it. */
+static void transfer(const Chk *k, const MInst *mi, uint64_t *live)
+{
+	size_t s;
+	for (int d = 0; d < mi->ndef; d++) {
+		int n = slots(k, mi->def[d], &s);
+		for (int j = 0; j < n; j++)
+			if (!(d == 0 && (mi->flags & MIF_TIED)))
+				bs_clr(live, s + (size_t)j);
+			else
+				bs_set(live, s + (size_t)j);
+	}
+	for (int u = 0; u < mi->nuse; u++) {
+		int n = slots(k, mi->use[u], &s);
+		for (int j = 0; j < n; j++)
+			bs_set(live, s + (size_t)j);
+	}
 }
 
 static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
@@ -305,27 +319,18 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 		}
 	size_t w = k.words;
 	k.ni = ni, k.ins = ins, k.iblock = iblock, k.bfirst = bfirst;
-	uint64_t *lin = k.lin = xcalloc(ni * w + 1, sizeof *lin), *tmp = xcalloc(w + 1, sizeof *tmp);
+	uint64_t *bin = k.bin = xcalloc(nb * w + 1, sizeof *bin), *tmp = xcalloc(w + 1, sizeof *tmp),
+		 *after = xcalloc(w + 1, sizeof *after);
 	for (bool changed = true; changed;) {
 		changed = false;
-		for (size_t g = ni; g-- > 0;) {
-			live_after(&k, g, tmp);
-			const MInst *mi = ins[g];
-			size_t s;
-			for (int d = 0; d < mi->ndef; d++) {
-				int n = slots(&k, mi->def[d], &s);
-				for (int j = 0; j < n; j++)
-					if (!(d == 0 && (mi->flags & MIF_TIED)))
-						bs_clr(tmp, s + (size_t)j);
-					else
-						bs_set(tmp, s + (size_t)j);
-			}
-			for (int u = 0; u < mi->nuse; u++) {
-				int n = slots(&k, mi->use[u], &s);
-				for (int j = 0; j < n; j++)
-					bs_set(tmp, s + (size_t)j);
-			}
-			uint64_t *in = lin + g * w;
+		for (size_t bi = nb; bi-- > 0;) {
+			const MBlock *b = pre->blocks.data[bi];
+			if (!b->insts.len)
+				continue;
+			block_live_out(&k, bi, tmp);
+			for (size_t i = b->insts.len; i-- > 0;)
+				transfer(&k, &b->insts.data[i], tmp);
+			uint64_t *in = bin + bi * w;
 			if (memcmp(tmp, in, w * sizeof *tmp)) {
 				memcpy(in, tmp, w * sizeof *tmp);
 				changed = true;
@@ -335,44 +340,54 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 
 	/* Interference: per instruction, stamp each physical dword with the slot
 	 * live in it after the instruction (other than the ones it writes), then
-	 * test the dwords the defs write. */
+	 * test the dwords the defs write. Each block is walked backward from its
+	 * live-out set, so `tmp` is the set live after each instruction in turn. */
 	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
 	size_t *stamp = xcalloc(nkeys, sizeof *stamp), *occ = xcalloc(nkeys, sizeof *occ);
 	char a[48], b[48];
-	for (size_t g = 0; g < ni; g++) {
-		const MInst *mi = ins[g];
-		/* what the defs write is left out: any stamp on their dwords is then
-		 * another value's */
-		live_after(&k, g, tmp);
-		for (int d = 0; d < mi->ndef; d++) {
-			size_t s;
-			int n = slots(&k, mi->def[d], &s);
-			for (int j = 0; j < n; j++)
-				bs_clr(tmp, s + (size_t)j);
-		}
-		occupy(&k, tmp, g + 1, stamp, occ, false);
-		for (int d = 0; d < mi->ndef; d++) {
-			size_t s;
-			int n = slots(&k, mi->def[d], &s);
-			for (int j = 0; j < n; j++) {
-				long key = slot_key(&k, s + (size_t)j);
-				if (key < 0 || stamp[key] != g + 1 || slot_value(&k, occ[key]) == slot_value(&k, s + (size_t)j))
-					continue;
-				slot_name(&k, s + (size_t)j, a, sizeof a);
-				slot_name(&k, occ[key], b, sizeof b);
-				report(&k, iblock[g], (size_t)(g - (size_t)bfirst[iblock[g]]),
-					"writes %s into %c%ld while %s, which lives there too, is live", a,
-					file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
+	for (size_t bi = 0; bi < nb; bi++) {
+		const MBlock *blk = pre->blocks.data[bi];
+		if (!blk->insts.len)
+			continue;
+		block_live_out(&k, bi, tmp);
+		for (size_t i = blk->insts.len; i-- > 0;) {
+			size_t g = (size_t)bfirst[bi] + i;
+			const MInst *mi = ins[g];
+			/* what the defs write is left out: any stamp on their dwords is
+			 * then another value's */
+			memcpy(after, tmp, w * sizeof *tmp);
+			for (int d = 0; d < mi->ndef; d++) {
+				size_t s;
+				int n = slots(&k, mi->def[d], &s);
+				for (int j = 0; j < n; j++)
+					bs_clr(after, s + (size_t)j);
 			}
+			occupy(&k, after, g + 1, stamp, occ, false);
+			for (int d = 0; d < mi->ndef; d++) {
+				size_t s;
+				int n = slots(&k, mi->def[d], &s);
+				for (int j = 0; j < n; j++) {
+					long key = slot_key(&k, s + (size_t)j);
+					if (key < 0 || stamp[key] != g + 1 ||
+						slot_value(&k, occ[key]) == slot_value(&k, s + (size_t)j))
+						continue;
+					slot_name(&k, s + (size_t)j, a, sizeof a);
+					slot_name(&k, occ[key], b, sizeof b);
+					report(&k, bi, i, "writes %s into %c%ld while %s, which lives there too, is live", a,
+						file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
+				}
+			}
+			transfer(&k, mi, tmp);
 		}
 	}
-	long e = entry_of(pre, bfirst, 0);
+	long e = entry_block(pre, 0);
 	if (e >= 0)
-		occupy(&k, lin + (size_t)e * w, ni + 1, stamp, occ, true);
+		occupy(&k, bin + (size_t)e * w, ni + 1, stamp, occ, true);
 	free(stamp);
 	free(occ);
-	free(lin);
+	free(bin);
 	free(tmp);
+	free(after);
 	free(ins);
 	free(iblock);
 	free(bfirst);
