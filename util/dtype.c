@@ -92,6 +92,80 @@ uint16_t f32_to_bf16(float f)
 	return (uint16_t)(u >> 16);
 }
 
+/* ---- 8-bit floats ----
+ * Four encodings, sign in bit 7: e4m3fnuz (bias 8) and e5m2fnuz (bias 16),
+ * the gfx942 formats, have no infinity and no negative zero, and 0x80 is
+ * their only NaN; OCP e4m3fn (bias 7) has no infinity and NaN at
+ * S.1111.111; OCP e5m2 (bias 15) is IEEE-like. Exponent field 0 holds
+ * subnormals. Conversion rounds to nearest even; a value past the largest
+ * finite one by half an ulp or more becomes NaN (infinity for e5m2), as an
+ * unclamped v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and LLVM's APFloat do. */
+typedef struct {
+	int mbits, bias;
+	bool fnuz, ieee; /* fnuz: 0x80 NaN, no -0; ieee: e5m2's inf/NaN */
+} F8;
+
+static F8 f8_of(DType t)
+{
+	switch (t) {
+	case DT_F8E4M3FNUZ: return (F8){3, 8, true, false};
+	case DT_F8E5M2FNUZ: return (F8){2, 16, true, false};
+	case DT_F8E4M3FN: return (F8){3, 7, false, false};
+	default: return (F8){2, 15, false, true}; /* DT_F8E5M2 */
+	}
+}
+
+static double f8_decode(F8 k, unsigned c)
+{
+	int ebits = 7 - k.mbits, emax = (1 << ebits) - 1;
+	unsigned e = (c >> k.mbits) & (unsigned)emax, m = c & ((1u << k.mbits) - 1);
+	double sign = (c & 0x80) ? -1.0 : 1.0;
+	if (k.fnuz && c == 0x80)
+		return NAN;
+	if (!k.fnuz && !k.ieee && (c & 0x7f) == 0x7f)
+		return NAN;
+	if (k.ieee && (int)e == emax)
+		return m ? NAN : sign * INFINITY;
+	double v = e ? ldexp(1.0 + ldexp((double)m, -k.mbits), (int)e - k.bias)
+		     : ldexp((double)m, 1 - k.bias - k.mbits);
+	return sign * v;
+}
+
+static bool f8_finite_code(F8 k, unsigned c) { return isfinite(f8_decode(k, c)); }
+
+static unsigned f8_encode(F8 k, double x)
+{
+	unsigned nan = k.fnuz ? 0x80 : 0x7f;
+	if (isnan(x))
+		return nan;
+	bool neg = signbit(x);
+	double a = fabs(x);
+	/* the largest finite code and the ulp just below it */
+	unsigned top = 0x7f;
+	while (!f8_finite_code(k, top))
+		top--;
+	double maxv = f8_decode(k, top), ulp = maxv - f8_decode(k, top - 1);
+	unsigned c;
+	if (a >= maxv + ulp / 2) { /* top is odd: a tie rounds away, too */
+		if (!k.ieee)
+			return nan;
+		c = 0x7c; /* e5m2 infinity */
+	} else {
+		c = 0;
+		double best = a;
+		for (unsigned i = 1; i <= top; i++) {
+			double d = fabs(f8_decode(k, i) - a);
+			if (d < best || (d == best && !(i & 1))) {
+				best = d;
+				c = i;
+			}
+		}
+	}
+	if (neg && !(k.fnuz && c == 0))
+		c |= 0x80;
+	return c;
+}
+
 double dtype_load(DType t, const void *buf, uint64_t i)
 {
 	const unsigned char *p = (const unsigned char *)buf + i * (uint64_t)dtype_size(t);
@@ -120,7 +194,8 @@ double dtype_load(DType t, const void *buf, uint64_t i)
 	case DT_U32: return v.u32;
 	case DT_I64: return (double)v.i64;
 	case DT_U64: return (double)v.u64;
-	default: die("dtype_load: %s not supported", dtype_name(t));
+	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2: return f8_decode(f8_of(t), p[0]);
+	default: die("dtype_load: dtype %d not supported", (int)t);
 	}
 }
 
@@ -151,6 +226,9 @@ void dtype_store(DType t, void *buf, uint64_t i, double v)
 	case DT_I16: case DT_U16: h = (uint16_t)n; memcpy(p, &h, 2); return;
 	case DT_I32: case DT_U32: { uint32_t w = (uint32_t)n; memcpy(p, &w, 4); return; }
 	case DT_I64: case DT_U64: memcpy(p, &n, 8); return;
-	default: die("dtype_store: %s not supported", dtype_name(t));
+	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2:
+		p[0] = (unsigned char)f8_encode(f8_of(t), v);
+		return;
+	default: die("dtype_store: dtype %d not supported", (int)t);
 	}
 }

@@ -225,6 +225,33 @@ START_TEST(register_hoisted_out_of_iterate)
 }
 END_TEST
 
+/* f8 arguments execute (they reached an internal error in util/dtype.c):
+ * a cast of f32 to f8e4m3fnuz, written and read back through .npy; the
+ * compiler rejects the kernel at the op instead. */
+START_TEST(f8_kernels_run)
+{
+	char args[4096], *e;
+	snprintf(args, sizeof args, "tests/interp/data/cast_f8.json --seed 2 --out b='%s'", path("b8.npy"));
+	ck_assert_msg(run(args, &e) == 0, "%s", e);
+	free(e);
+	NpyArray a;
+	char err[256];
+	ck_assert_msg(npy_read(path("b8.npy"), &a, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(a.descr, "|u1");
+	size_t nonzero = 0;
+	for (size_t i = 0; i < a.nbytes; i++)
+		nonzero += ((unsigned char *)a.data)[i] != 0 && ((unsigned char *)a.data)[i] != 0x80;
+	ck_assert_msg(nonzero > a.nbytes / 2, "%zu of %zu codes are neither 0 nor NaN", nonzero, (size_t)a.nbytes);
+	npy_free(&a);
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' compile tests/interp/data/cast_f8.json -o '%s'", test_root(), test_bin(),
+		path("c8.hsaco"));
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 1 && strstr(r.err, "cast_f8.json:73:5: error: graph[1]"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Sizes the interpreter cannot hold are located errors, not overflows or
  * exhausted memory: a tile of 2^62 (ceil_div overflowed; UBSan under
  * check-asan), a workgroup of more than 1024 waves, and tiles far larger
@@ -325,6 +352,7 @@ int main(void)
 	tcase_add_test(tc, unsupported_graph_is_reported_with_location);
 	tcase_add_test(tc, error_paths_with_every_option);
 	tcase_add_test(tc, resource_limits_are_located);
+	tcase_add_test(tc, f8_kernels_run);
 	tcase_add_test(tc, register_hoisted_out_of_iterate);
 	tcase_add_test(tc, non_integer_symbols_are_located);
 	suite_add_tcase(s, tc);

@@ -5,6 +5,7 @@
  * exit and on fatal signals. */
 #include <errno.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -142,6 +143,51 @@ START_TEST(cli_usage_and_version)
 	r = run_cmd(cmd, NULL);
 	ck_assert_int_eq(r.status, 2);
 	cmd_result_free(&r);
+}
+END_TEST
+
+/* 8-bit floats: codes, round to nearest even, subnormals, and what
+ * overflows to (NaN for the formats without infinity, as an unclamped
+ * v_cvt_pk_fp8_f32 gives on gfx942; infinity for OCP e5m2). */
+static unsigned f8(DType t, double x)
+{
+	unsigned char b[1];
+	dtype_store(t, b, 0, x);
+	return b[0];
+}
+
+START_TEST(f8_conversions)
+{
+	const DType q = DT_F8E4M3FNUZ, b = DT_F8E5M2FNUZ, fn = DT_F8E4M3FN, e5 = DT_F8E5M2;
+	ck_assert_uint_eq(f8(q, 1.0), 0x40);
+	ck_assert_uint_eq(f8(q, 1.0625), 0x40); /* tie -> even */
+	ck_assert_uint_eq(f8(q, 1.1875), 0x42); /* tie -> even */
+	ck_assert_uint_eq(f8(q, 240.0), 0x7f);  /* largest */
+	ck_assert_uint_eq(f8(q, 247.0), 0x7f);
+	ck_assert_uint_eq(f8(q, 248.0), 0x80); /* half an ulp past: NaN */
+	ck_assert_uint_eq(f8(q, -0.0), 0x00);  /* no negative zero */
+	ck_assert_uint_eq(f8(q, 0x1p-10), 0x01); /* smallest subnormal */
+	ck_assert_uint_eq(f8(q, -2.5), 0xca);
+	ck_assert_uint_eq(f8(q, NAN), 0x80);
+	ck_assert_uint_eq(f8(b, 57344.0), 0x7f);
+	ck_assert_uint_eq(f8(b, 61440.0), 0x80);
+	ck_assert_uint_eq(f8(b, 1.0), 0x40);
+	ck_assert_uint_eq(f8(fn, 1.0), 0x38);
+	ck_assert_uint_eq(f8(fn, 448.0), 0x7e);
+	ck_assert_uint_eq(f8(fn, 464.0), 0x7f); /* NaN */
+	ck_assert_uint_eq(f8(fn, -0.0), 0x80);
+	ck_assert_uint_eq(f8(e5, 61440.0), 0x7c); /* infinity */
+	ck_assert_uint_eq(f8(e5, 1.0), 0x3c);
+	/* every code decodes and encodes back to itself (NaNs to the NaN) */
+	const DType all[] = {q, b, fn, e5};
+	for (int t = 0; t < 4; t++)
+		for (unsigned c = 0; c < 256; c++) {
+			unsigned char x[1] = {(unsigned char)c};
+			double v = dtype_load(all[t], x, 0);
+			if (isnan(v) || (v == 0 && all[t] <= b))
+				continue;
+			ck_assert_msg(f8(all[t], v) == c, "%s code %02x -> %g -> %02x", dtype_name(all[t]), c, v, f8(all[t], v));
+		}
 }
 END_TEST
 
@@ -450,6 +496,7 @@ int main(void)
 	Suite *s = suite_create("util");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, arena_zeroed_aligned_and_reset);
+	tcase_add_test(tc, f8_conversions);
 	tcase_add_test(tc, vec_push_grows);
 	tcase_add_test(tc, buf_printf_appends);
 	tcase_add_test(tc, intern_identity);
