@@ -1,0 +1,92 @@
+/* wave_test.c — Wave's own end-to-end tests (iree-org/wave,
+ * tests/kernel/wave/e2e/), transcribed into wavecc kernels under
+ * tests/compile/wave/ (which test each JSON transcribes: wave/README.md).
+ *
+ * Every case runs `wavecc run` on gfx942 and on gfx90a. A supported case
+ * must print PASS; a case wavecc does not support yet must give a located
+ * error (file:line:col: error:) containing the substring it lists. FAIL is
+ * never accepted. Cases that expose a compiler bug (FAIL or an unlocated or
+ * internal error) live in known_bugs[] and run only with WAVECC_WAVE_KNOWN=1,
+ * so main stays green while the bug stays visible. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+
+typedef struct {
+	const char *args;   /* kernel file under tests/compile/wave/ and its -D values */
+	const char *reject; /* NULL: must PASS; else the expected located error text */
+} WaveCase;
+
+/* test_copy.py::test_copy, default_test_shapes of e2e/_test_util.py; BLOCK_N
+ * is Max(Min(N, 256), 64) as in the Wave template. */
+static const WaveCase cases[] = {
+	{"copy.json -D M=1 -D N=27", NULL},
+	{"copy.json -D M=111 -D N=813", NULL},
+	{"copy.json -D M=1 -D N=128", NULL},
+	{"copy.json -D M=256 -D N=64", NULL},
+	{"copy.json -D M=256 -D N=128", NULL},
+	{"copy.json -D M=256 -D N=256", NULL},
+	{"copy.json -D M=256 -D N=1024", NULL},
+	/* test_copy.py::test_dynamic_copy: M and N dynamic, BLOCK_N fixed at
+	 * compile time from the shape as Wave does */
+	{"dynamic_copy.json -D M=1 -D N=27 -D BLOCK_N=64", NULL},
+	{"dynamic_copy.json -D M=111 -D N=813 -D BLOCK_N=256", NULL},
+	{"dynamic_copy.json -D M=1 -D N=128 -D BLOCK_N=128", NULL},
+	{"dynamic_copy.json -D M=256 -D N=64 -D BLOCK_N=64", NULL},
+	{"dynamic_copy.json -D M=256 -D N=128 -D BLOCK_N=128", NULL},
+	{"dynamic_copy.json -D M=256 -D N=256 -D BLOCK_N=256", NULL},
+	{"dynamic_copy.json -D M=256 -D N=1024 -D BLOCK_N=256", NULL},
+};
+
+/* Compiler bugs found by the transcription (see wave/README.md). */
+static const WaveCase known_bugs[] = {
+	{NULL, NULL},
+};
+
+static void run_case(const WaveCase *c, int i)
+{
+	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/compile/wave/%s --mcpu %s --seed %d", test_root(),
+		test_bin(), c->args, mcpu, 5 + i);
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
+	if (!c->reject) {
+		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s --mcpu %s: status %d\n%s%s", c->args,
+			mcpu, r.status, r.out, r.err);
+	} else {
+		ck_assert_msg(r.status == 1, "%s --mcpu %s: status %d, expected a rejection\n%s%s", c->args, mcpu,
+			r.status, r.out, r.err);
+		ck_assert_msg(strstr(r.err, "tests/compile/wave/") && strstr(r.err, ": error: ") &&
+				      strstr(r.err, c->reject),
+			"%s --mcpu %s: expected located error '%s'\n%s", c->args, mcpu, c->reject, r.err);
+	}
+	cmd_result_free(&r);
+}
+
+START_TEST(wave_case)
+{
+	run_case(&cases[_i / 2], _i);
+}
+END_TEST
+
+START_TEST(wave_known_bug)
+{
+	if (known_bugs[_i / 2].args)
+		run_case(&known_bugs[_i / 2], _i);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compile/wave");
+	TCase *tc = tcase_create("wave");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
+	const char *known = getenv("WAVECC_WAVE_KNOWN");
+	if (known && strcmp(known, "1") == 0)
+		tcase_add_loop_test(tc, wave_known_bug, 0, (int)(2 * ARRAY_LEN(known_bugs)));
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
