@@ -37,6 +37,35 @@ static const WaveCase cases[] = {
 	{"dynamic_copy.json -D M=256 -D N=128 -D BLOCK_N=128", NULL},
 	{"dynamic_copy.json -D M=256 -D N=256 -D BLOCK_N=256", NULL},
 	{"dynamic_copy.json -D M=256 -D N=1024 -D BLOCK_N=256", NULL},
+	/* test_elementwise.py::test_vector_add, the first two default shapes */
+	{"vector_add.json -D M=1 -D N=27", NULL},
+	{"vector_add.json -D M=111 -D N=813", NULL},
+	/* test_elementwise.py::test_cast, f32 -> f16 at (256, 64) */
+	{"cast.json -D M=256 -D N=64", NULL},
+	/* test_reductions.py::test_reduce_sum: f16 operands and result,
+	 * BLOCK_N = ceiling(N / 64) * 64 */
+	{"reduce_sum.json -D M=1 -D N=27", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=111 -D N=813", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=1 -D N=128", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=256 -D N=64", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=256 -D N=128", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=256 -D N=256", "only f32 reductions of one source are compiled yet"},
+	{"reduce_sum.json -D M=256 -D N=1024", "only f32 reductions of one source are compiled yet"},
+	/* test_reductions.py::test_block_reduce_sum, f32, 4 waves, shapes of
+	 * common/shapes.py "test_block_reduce" */
+	{"block_reduce_sum.json -D M=1 -D N=37", NULL},
+	{"block_reduce_sum.json -D M=1 -D N=312", NULL},
+	{"block_reduce_sum.json -D M=256 -D N=256", NULL},
+	{"block_reduce_sum.json -D M=256 -D N=1024", NULL},
+	/* test_reductions.py::test_toy_online_softmax: iterate over N (tiling
+	 * BLOCK_N = Max(Min(128, N), 64)), running max and sum, f32 */
+	{"toy_online_softmax.json -D M=1 -D N=27", NULL},
+	{"toy_online_softmax.json -D M=111 -D N=813", NULL},
+	{"toy_online_softmax.json -D M=1 -D N=128", NULL},
+	{"toy_online_softmax.json -D M=256 -D N=64", NULL},
+	{"toy_online_softmax.json -D M=256 -D N=128", NULL},
+	{"toy_online_softmax.json -D M=256 -D N=256", NULL},
+	{"toy_online_softmax.json -D M=256 -D N=1024", NULL},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md). */
