@@ -100,6 +100,11 @@ static const WaveCase cases[] = {
 	{"gemm_small_tiles_16x16x16.json -D M=1024 -D N=5120 -D K=640", "a lives in shared memory: not compiled yet"},
 	{"gemm_small_tiles_32x32x8.json -D M=32 -D N=32 -D K=32", "a lives in shared memory: not compiled yet"},
 	{"gemm_small_tiles_32x32x8.json -D M=1024 -D N=5120 -D K=640", "a lives in shared memory: not compiled yet"},
+	/* wave_gemm_test.py::testBatchedGemmWithPermute: global a, b, c; c is
+	 * [M, B, N] written from the permuted [B, M, N] accumulator; 32x32x16
+	 * tiles, 2x2 waves, shapes of test_batched_gemm */
+	{"batched_gemm_permute.json -D B=8 -D M=256 -D N=128 -D K=192", "batched mma is not compiled yet"},
+	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", "batched mma is not compiled yet"},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md). */
