@@ -107,10 +107,19 @@ static const WaveCase cases[] = {
 	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", "batched mma is not compiled yet"},
 };
 
-/* Compiler bugs found by the transcription (see wave/README.md). */
+/* Compiler bugs found by the transcription (see wave/README.md): none so
+ * far. A case moves here with the reason; the list ends at {NULL, NULL}. */
 static const WaveCase known_bugs[] = {
 	{NULL, NULL},
 };
+
+static int known_bug_count(void)
+{
+	int n = 0;
+	while (known_bugs[n].args)
+		n++;
+	return n;
+}
 
 static void run_case(const WaveCase *c, int i)
 {
@@ -141,8 +150,7 @@ END_TEST
 
 START_TEST(wave_known_bug)
 {
-	if (known_bugs[_i / 2].args)
-		run_case(&known_bugs[_i / 2], _i);
+	run_case(&known_bugs[_i / 2], _i);
 }
 END_TEST
 
@@ -153,8 +161,8 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
 	const char *known = getenv("WAVECC_WAVE_KNOWN");
-	if (known && strcmp(known, "1") == 0)
-		tcase_add_loop_test(tc, wave_known_bug, 0, (int)(2 * ARRAY_LEN(known_bugs)));
+	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0)
+		tcase_add_loop_test(tc, wave_known_bug, 0, 2 * known_bug_count());
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
