@@ -105,6 +105,24 @@ static const WaveCase cases[] = {
 	 * tiles, 2x2 waves, shapes of test_batched_gemm */
 	{"batched_gemm_permute.json -D B=8 -D M=256 -D N=128 -D K=192", "batched mma is not compiled yet"},
 	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", "batched mma is not compiled yet"},
+	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
+	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
+	{"conditional.json -D M=1 -D N=27", "unknown op 'conditional'"},
+	{"conditional.json -D M=111 -D N=813", "unknown op 'conditional'"},
+	{"conditional.json -D M=1 -D N=128", "unknown op 'conditional'"},
+	{"conditional.json -D M=256 -D N=64", "unknown op 'conditional'"},
+	{"conditional.json -D M=256 -D N=128", "unknown op 'conditional'"},
+	{"conditional.json -D M=256 -D N=256", "unknown op 'conditional'"},
+	{"conditional.json -D M=256 -D N=1024", "unknown op 'conditional'"},
+	/* test_misc_ops.py::test_set_symbol: S (dynamic) set from off, a[S,N]
+	 * read through the mapping {S: S, N: j}; default shapes, S bound to M */
+	{"set_symbol.json -D M=1 -D N=27 -D S=1", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=111 -D N=813 -D S=111", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=1 -D N=128 -D S=1", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=256 -D N=64 -D S=256", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=256 -D N=128 -D S=256", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=256 -D N=256 -D S=256", "unknown op 'set_symbol'"},
+	{"set_symbol.json -D M=256 -D N=1024 -D S=256", "unknown op 'set_symbol'"},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
