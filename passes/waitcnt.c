@@ -216,13 +216,19 @@ static void issue(WState *s, const MInst *in)
 }
 
 /* Walk block b from state s (updated to the exit state); with `insert`,
- * put the waits into the block. */
+ * put the waits into the block: the instructions are copied once into a
+ * new list with the waits in place (inserting into the list per wait was
+ * quadratic in the block's length). */
 static void walk_block(MBlock *b, WState *s, bool insert)
 {
+	Vec(MInst) out = {0};
+	bool added = false;
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
 		if (in->op == EI_S_WAITCNT) {
 			apply_wait(s, in->vmcnt, in->lgkmcnt);
+			if (insert)
+				vec_push(&out, *in);
 			continue;
 		}
 		int vm, lg;
@@ -232,12 +238,21 @@ static void walk_block(MBlock *b, WState *s, bool insert)
 			if (insert) {
 				MInst w = {.op = EI_S_WAITCNT, .vmcnt = (int16_t)vm, .lgkmcnt = (int16_t)lg,
 					.target = -1, .note = in->note};
-				mblock_insert(b, i, w);
-				i++;
-				in = &b->insts.data[i];
+				vec_push(&out, w);
+				added = true;
 			}
 		}
 		issue(s, in);
+		if (insert)
+			vec_push(&out, *in);
+	}
+	if (added) {
+		vec_free(&b->insts);
+		b->insts.data = out.data;
+		b->insts.len = out.len;
+		b->insts.cap = out.cap;
+	} else {
+		vec_free(&out);
 	}
 }
 
