@@ -98,8 +98,9 @@ uint16_t f32_to_bf16(float f)
  * their only NaN; OCP e4m3fn (bias 7) has no infinity and NaN at
  * S.1111.111; OCP e5m2 (bias 15) is IEEE-like. Exponent field 0 holds
  * subnormals. Conversion rounds to nearest even; a value past the largest
- * finite one by half an ulp or more becomes NaN (infinity for e5m2), as an
- * unclamped v_cvt_pk_fp8_f32 / v_cvt_pk_bf8_f32 and LLVM's APFloat do. */
+ * finite one by half an ulp or more becomes NaN (infinity for e5m2), as
+ * LLVM's APFloat does for these formats (a clamped hardware conversion
+ * saturates instead; wavecc does not compile f8 conversions yet). */
 typedef struct {
 	int mbits, bias;
 	bool fnuz, ieee; /* fnuz: 0x80 NaN, no -0; ieee: e5m2's inf/NaN */

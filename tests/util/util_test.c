@@ -147,8 +147,8 @@ START_TEST(cli_usage_and_version)
 END_TEST
 
 /* 8-bit floats: codes, round to nearest even, subnormals, and what
- * overflows to (NaN for the formats without infinity, as an unclamped
- * v_cvt_pk_fp8_f32 gives on gfx942; infinity for OCP e5m2). */
+ * overflows to (NaN for the formats without infinity, as LLVM's APFloat
+ * gives; infinity for OCP e5m2). */
 static unsigned f8(DType t, double x)
 {
 	unsigned char b[1];
