@@ -493,118 +493,25 @@ static void load_symbol_values(Ld *L, JV root)
 	}
 }
 
-/* Symbol index by interned name: open addressing over the name pointers
- * (names are interned, so equal names are equal pointers). */
-typedef struct {
-	const char **key;
-	size_t *idx, cap;
-} NameMap;
-
-static size_t name_slot(const NameMap *m, const char *name)
+/* A resolved value that is invalid is reported and replaced by the value as
+ * written. */
+static Sym *check_resolved(void *ctx, KSymbol *s, Sym *r)
 {
-	size_t h = ((uintptr_t)name >> 4) * 0x9e3779b97f4a7c15ull & (m->cap - 1);
-	while (m->key[h] && m->key[h] != name)
-		h = (h + 1) & (m->cap - 1);
-	return h;
+	Ld *L = ctx;
+	if (!sym_is_error(r))
+		return r;
+	diag_error(L->d, s->loc, "symbols.%s: value is invalid: %s", s->name, sym_error_msg(r));
+	return s->value;
 }
 
-static KSymbol *map_symbol(const NameMap *m, Kernel *k, const char *name)
-{
-	size_t h = name_slot(m, name);
-	return m->key[h] ? &k->syms.data[m->idx[h]] : NULL;
-}
-
-static bool needs_value(const KSymbol *s)
-{
-	return s && s->value && (s->kind == SYMK_VALUE || s->kind == SYMK_ALIAS);
-}
-
-/* Resolve one symbol whose dependencies are all resolved. */
-static void resolve_one(Ld *L, const NameMap *m, KSymbol *s)
-{
-	Kernel *k = L->k;
-	Sym *fs[64], *from[64], *to[64];
-	size_t nf = free_syms(s->value, fs, ARRAY_LEN(fs));
-	int nsub = 0;
-	for (size_t j = 0; j < nf && j < ARRAY_LEN(fs); j++) {
-		KSymbol *d = map_symbol(m, k, sym_name(fs[j]));
-		if (needs_value(d)) {
-			from[nsub] = d->sym;
-			to[nsub++] = d->resolved;
-		}
-	}
-	Sym *r = nsub ? sym_subs(k->sc, s->value, nsub, from, to) : s->value;
-	r = sym_simplify(k->sc, r, NULL);
-	if (sym_is_error(r)) {
-		diag_error(L->d, s->loc, "symbols.%s: value is invalid: %s", s->name, sym_error_msg(r));
-		r = s->value;
-	}
-	s->resolved = r;
-}
-
-/* Resolve symbol values and aliases in dependency order: a depth-first walk
- * with an explicit stack (a long chain of definitions cannot overflow the C
- * stack), each symbol resolved once after its dependencies, found through a
- * hash of the names, so n chained symbols take O(n) steps (repeated passes
- * over the list with a linear lookup took O(n^3): 5,000 symbols defined in
- * reverse order took a minute). A symbol left unresolved lies on or behind
- * a cycle; report one cycle. */
+/* Resolve symbol values and aliases in dependency order
+ * (kernel_resolve_symbols, linear in the definitions). A symbol left
+ * unresolved lies on or behind a cycle; report one cycle. */
 static void resolve_symbols(Ld *L, JV root)
 {
 	Kernel *k = L->k;
 	size_t n = k->syms.len;
-	NameMap m = {0};
-	m.cap = 16;
-	while (m.cap < 2 * n + 2)
-		m.cap *= 2;
-	m.key = xcalloc(m.cap, sizeof *m.key);
-	m.idx = xcalloc(m.cap, sizeof *m.idx);
-	for (size_t i = 0; i < n; i++) {
-		size_t h = name_slot(&m, k->syms.data[i].name);
-		if (!m.key[h]) {
-			m.key[h] = k->syms.data[i].name;
-			m.idx[h] = i;
-		}
-	}
-	unsigned char *state = xcalloc(n + 1, 1); /* 0 new, 1 on the stack, 2 done */
-	size_t *stack = xmalloc(sizeof *stack * (n + 1));
-	for (size_t i = 0; i < n; i++) {
-		if (state[i] || !needs_value(&k->syms.data[i]))
-			continue;
-		size_t sp = 0;
-		stack[sp++] = i;
-		state[i] = 1;
-		while (sp) {
-			size_t t = stack[sp - 1];
-			KSymbol *s = &k->syms.data[t];
-			Sym *fs[64];
-			size_t nf = free_syms(s->value, fs, ARRAY_LEN(fs));
-			bool ready = true, blocked = false;
-			for (size_t j = 0; j < nf && j < ARRAY_LEN(fs) && ready; j++) {
-				KSymbol *d = map_symbol(&m, k, sym_name(fs[j]));
-				if (!needs_value(d) || d->resolved)
-					continue;
-				size_t di = (size_t)(d - k->syms.data);
-				ready = false;
-				if (state[di] == 0) {
-					state[di] = 1;
-					stack[sp++] = di;
-				} else {
-					blocked = true; /* on the stack (a cycle) or failed behind one */
-				}
-			}
-			if (ready)
-				resolve_one(L, &m, s);
-			if (ready || blocked) {
-				state[t] = 2;
-				sp--;
-			}
-		}
-	}
-	free(state);
-	free(stack);
-	free(m.key);
-	free(m.idx);
+	kernel_resolve_symbols(k, check_resolved, L);
 	for (size_t i = 0; i < n; i++) {
 		KSymbol *s = &k->syms.data[i];
 		if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))

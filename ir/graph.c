@@ -1,8 +1,10 @@
 /* graph.c — the kernel graph IR: the tables built from graph_ops.h, builders
  * that allocate in the kernel's arena, and name/constraint lookups.
  *
- * Lookups are linear scans: kernels have tens of symbols and at most a few
- * hundred nodes, and the frontend keeps its own hash of names while loading.
+ * Symbols are found through a hash of their names (a kernel may define
+ * thousands, and the frontend and passes look each up many times); the
+ * other lookups are linear scans: kernels have at most a few hundred nodes,
+ * and the frontend keeps its own hash of names while loading.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ void kernel_free(Kernel *k)
 		return;
 	region_free(k->body);
 	vec_free(&k->syms);
+	free(k->symtab);
 	vec_free(&k->cons);
 	vec_free(&k->args);
 	vec_free(&k->dyn_syms);
@@ -114,6 +117,31 @@ Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, Add
 	return v;
 }
 
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h;
+}
+
+/* Enter symbol i into the name table, doubling it past half full. */
+static void symtab_put(Kernel *k, size_t i)
+{
+	if (2 * (k->syms.len + 1) > k->symcap) {
+		free(k->symtab);
+		k->symcap = k->symcap ? 2 * k->symcap : 64;
+		k->symtab = xcalloc(k->symcap, sizeof *k->symtab);
+		for (size_t j = 0; j < k->syms.len; j++)
+			if (j != i)
+				symtab_put(k, j);
+	}
+	size_t m = k->symcap - 1, h = name_hash(k->syms.data[i].name) & m;
+	while (k->symtab[h])
+		h = (h + 1) & m;
+	k->symtab[h] = i + 1;
+}
+
 KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind)
 {
 	KSymbol s = {0};
@@ -126,6 +154,7 @@ KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind)
 		vec_push(&k->dyn_syms, s.sym);
 	}
 	vec_push(&k->syms, s);
+	symtab_put(k, k->syms.len - 1);
 	return &vec_last(&k->syms);
 }
 
@@ -195,9 +224,12 @@ Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape 
 
 KSymbol *kernel_symbol(const Kernel *k, const char *name)
 {
-	for (size_t i = 0; i < k->syms.len; i++)
-		if (strcmp(k->syms.data[i].name, name) == 0)
-			return &k->syms.data[i];
+	if (!k->symcap)
+		return NULL;
+	size_t m = k->symcap - 1;
+	for (size_t h = name_hash(name) & m; k->symtab[h]; h = (h + 1) & m)
+		if (strcmp(k->syms.data[k->symtab[h] - 1].name, name) == 0)
+			return &k->syms.data[k->symtab[h] - 1];
 	return NULL;
 }
 

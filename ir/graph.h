@@ -257,6 +257,7 @@ struct Kernel {
 	const char *name;
 	const char *file; /* input file name for messages, or NULL */
 	Vec(KSymbol) syms;      /* every named symbol, input order */
+	size_t *symtab, symcap; /* name hash → index + 1 (0: empty); kernel_add_symbol keeps it */
 	Vec(Constraint) cons;   /* input order */
 	int hw;                 /* index of the hardware constraint in cons */
 	Vec(Value *) args;      /* Memory arguments, in order */
@@ -293,6 +294,14 @@ const Constraint *kernel_hardware(const Kernel *k);
 /* e with every value symbol replaced by its resolved value (symbolic
  * aliases too), simplified. Dynamic and thread symbols remain. */
 Sym *kernel_subs(Kernel *k, Sym *e);
+/* Set every value and alias symbol's `resolved` (kernel_resolve.c): its
+ * value with the resolved values of the symbols it names substituted,
+ * simplified, in dependency order, in time linear in the definitions.
+ * `check` (may be NULL) sees each result and returns the one to keep (the
+ * frontend reports invalid values there). Symbols on or behind a cycle are
+ * left NULL; returns how many. */
+typedef Sym *(*KernelResolveCheck)(void *ctx, KSymbol *s, Sym *resolved);
+size_t kernel_resolve_symbols(Kernel *k, KernelResolveCheck check, void *ctx);
 /* The op's mma type, falling back to the hardware constraint's. */
 MmaType op_mma_type(const Kernel *k, const Op *op);
 

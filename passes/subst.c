@@ -3,9 +3,9 @@
  * Algorithm: each -D either binds a dynamic symbol (the kernel is then
  * specialised: the symbol stops being a kernel argument) or overrides a
  * symbol's value. Afterwards every value and alias symbol is resolved again
- * from its value as written, in dependency order by repeated passes (the
- * frontend rejected cycles, so this terminates), so `BLOCK_N = Max(Min(N,
- * 256), 64)` follows an overridden N.
+ * from its value as written, in dependency order (kernel_resolve_symbols:
+ * linear in the definitions; the frontend rejected cycles), so `BLOCK_N =
+ * Max(Min(N, 256), 64)` follows an overridden N.
  * Requires: a kernel the frontend accepted. Fills: KSymbol.kind/value/
  * resolved. Errors: unknown symbols, address-space symbols, aliases. */
 #include <stdlib.h>
@@ -15,44 +15,10 @@
 
 static void resolve_all(Kernel *k)
 {
-	size_t n = k->syms.len;
-	for (size_t i = 0; i < n; i++) {
-		KSymbol *s = &k->syms.data[i];
-		if ((s->kind == SYMK_VALUE || s->kind == SYMK_ALIAS) && s->value)
-			s->resolved = NULL;
-	}
-	Sym **from = xmalloc(sizeof(Sym *) * (n + 1)), **to = xmalloc(sizeof(Sym *) * (n + 1));
-	for (bool progress = true; progress;) {
-		progress = false;
-		for (size_t i = 0; i < n; i++) {
-			KSymbol *s = &k->syms.data[i];
-			if (s->resolved || !s->value || (s->kind != SYMK_VALUE && s->kind != SYMK_ALIAS))
-				continue;
-			Sym *fs[64];
-			size_t nf = sym_free_symbols(k->sc, s->value, fs, ARRAY_LEN(fs));
-			bool ready = nf <= ARRAY_LEN(fs);
-			int m = 0;
-			for (size_t j = 0; ready && j < nf; j++) {
-				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));
-				if (!d || (d->kind != SYMK_VALUE && d->kind != SYMK_ALIAS) || !d->value)
-					continue;
-				if (!d->resolved)
-					ready = false;
-				from[m] = d->sym;
-				to[m++] = d->resolved;
-			}
-			if (!ready)
-				continue;
-			Sym *r = m ? sym_subs(k->sc, s->value, m, from, to) : s->value;
-			s->resolved = sym_simplify(k->sc, r, NULL);
-			progress = true;
-		}
-	}
-	for (size_t i = 0; i < n; i++) /* anything left lies on a cycle the frontend reported */
+	kernel_resolve_symbols(k, NULL, NULL);
+	for (size_t i = 0; i < k->syms.len; i++) /* anything left lies on a cycle the frontend reported */
 		if (!k->syms.data[i].resolved && k->syms.data[i].value)
 			k->syms.data[i].resolved = k->syms.data[i].value;
-	free(from);
-	free(to);
 }
 
 void subst_symbols(Compile *c)
