@@ -10,21 +10,22 @@
  *   2. placement: each named vreg lies inside its file (SGPRs up to
  *      t->sgprs, 256 VGPRs, t->agprs AGPRs), below post->nregs (the kernel
  *      descriptor's count) and aligned for its class;
- *   3. liveness per instruction, per dword, by iterating
- *      in = uses | (out & ~defs), out = union of the successors' in over an
- *      instruction-level CFG (the next instruction, or the first instruction
- *      of each successor block of mfunc_succs, empty blocks skipped) until
- *      nothing changes — no intervals; only the live-in sets of the blocks'
- *      first instructions are stored, each block walked backward
- *      instruction by instruction from its successors' (a set per
- *      instruction made memory quadratic in the program: 100,000 ops ran
- *      out of memory);
- *   4. interference: at every def, no dword live after the instruction that
- *      belongs to another value may sit in a physical dword the def writes;
- *      and no two values live on entry share one. (If two values are ever
- *      live at once, walking back to the latest def of either reaches one of
- *      these two cases, so checking defs and the entry is complete.) Values
- *      are vregs and the physical registers named before allocation;
+ *   3. liveness per dword by iterating in = uses | (out & ~defs) backward
+ *      over each block's instructions, out = union of the successors' live-in
+ *      sets (mfunc_succs; an empty block falls through to the next
+ *      non-empty one), until no block's live-in set grows — no gen/kill
+ *      summaries, no intervals. Only the live-in set of each block is kept,
+ *      as a list of slots: memory is the program plus the values live at
+ *      block boundaries, never instructions x slots (a table of that size
+ *      ran a 100,000-op kernel out of memory);
+ *   4. interference: walking each block backward from its live-out set,
+ *      every physical dword keeps the list of live slots that sit in it; at
+ *      every def, no dword live after the instruction that belongs to
+ *      another value may sit in a physical dword the def writes; and no two
+ *      values live on entry share one. (If two values are ever live at
+ *      once, walking back to the latest def of either reaches one of these
+ *      two cases, so checking defs and the entry is complete.) Values are
+ *      vregs and the physical registers named before allocation;
  *   5. MFMA early clobber: the result shares no register with srcA/srcB and
  *      either none with srcC or exactly srcC's registers.
  * Failures are compiler bugs: the pipeline dies with the message. */
@@ -46,12 +47,10 @@ typedef struct Chk {
 	int32_t *fslot;
 	size_t *fkey;
 	uint32_t *vown;  /* slot < vdw → its vreg */
-	/* instructions flattened in layout order */
-	size_t ni;
-	const MInst **ins;
-	size_t *iblock;  /* instruction → its block */
-	long *bfirst;    /* block → its first instruction's index */
-	uint64_t *bin;   /* per block: slots live before its first instruction (words each) */
+	/* per block: the slots live on entry (empty blocks: none, see entry_of) */
+	uint32_t **bin;
+	size_t *nin;
+	uint64_t *live;  /* scratch: a set of slots (words) */
 } Chk;
 
 /* key of a physical dword: file * RA_MAX_PHYS + reg */
@@ -178,48 +177,95 @@ static void check_placement(Chk *k)
 	}
 }
 
-/* The first non-empty block at or after b, or -1 past the end. */
-static long entry_block(const MFunc *f, size_t b)
+typedef Vec(uint32_t) SlotVec;
+
+/* The first non-empty block at or after block b (empty blocks fall
+ * through), or -1 past the end. */
+static long entry_of(const MFunc *f, size_t b)
 {
 	while (b < f->blocks.len && f->blocks.data[b]->insts.len == 0)
 		b++;
 	return b < f->blocks.len ? (long)b : -1;
 }
 
-/* out = the union of the live-in sets of the successors of block bi's last
- * instruction: the first instruction of each successor block (empty blocks
- * fall through). */
-static void block_live_out(const Chk *k, size_t bi, uint64_t *out)
+/* Add the live-out set of block bi to k->live, listing its slots in *cand
+ * (may repeat). */
+static void live_out(Chk *k, size_t bi, SlotVec *cand)
 {
-	size_t w = k->words;
-	memset(out, 0, w * sizeof *out);
 	int sb[2];
 	int m = mfunc_succs(k->pre, bi, sb);
 	for (int j = 0; j < m; j++) {
-		long e = entry_block(k->pre, (size_t)sb[j]);
-		if (e >= 0)
-			for (size_t x = 0; x < w; x++)
-				out[x] |= k->bin[(size_t)e * w + x];
+		long e = entry_of(k->pre, (size_t)sb[j]);
+		if (e < 0)
+			continue;
+		for (size_t x = 0; x < k->nin[e]; x++) {
+			bs_set(k->live, k->bin[e][x]);
+			vec_push(cand, k->bin[e][x]);
+		}
 	}
 }
 
-/* live = the set live before mi, from the set live after it. */
-static void transfer(const Chk *k, const MInst *mi, uint64_t *live)
+/* live = live before instruction mi, given live after it. */
+static void transfer(Chk *k, const MInst *mi, SlotVec *cand)
 {
 	size_t s;
 	for (int d = 0; d < mi->ndef; d++) {
 		int n = slots(k, mi->def[d], &s);
 		for (int j = 0; j < n; j++)
-			if (!(d == 0 && (mi->flags & MIF_TIED)))
-				bs_clr(live, s + (size_t)j);
-			else
-				bs_set(live, s + (size_t)j);
+			if (!(d == 0 && (mi->flags & MIF_TIED))) {
+				bs_clr(k->live, s + (size_t)j);
+			} else {
+				bs_set(k->live, s + (size_t)j);
+				if (cand)
+					vec_push(cand, (uint32_t)(s + (size_t)j));
+			}
 	}
 	for (int u = 0; u < mi->nuse; u++) {
 		int n = slots(k, mi->use[u], &s);
-		for (int j = 0; j < n; j++)
-			bs_set(live, s + (size_t)j);
+		for (int j = 0; j < n; j++) {
+			bs_set(k->live, s + (size_t)j);
+			if (cand)
+				vec_push(cand, (uint32_t)(s + (size_t)j));
+		}
 	}
+}
+
+/* Iterate the blocks' live-in sets to the fixpoint. The sets only grow
+ * (each starts empty and in = uses | (out & ~defs) is monotone in out), so a
+ * set changes exactly when its size does. */
+static void fill_live_in(Chk *k)
+{
+	const MFunc *pre = k->pre;
+	size_t nb = pre->blocks.len;
+	SlotVec cand = {0};
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t bi = nb; bi-- > 0;) {
+			const MBlock *b = pre->blocks.data[bi];
+			if (!b->insts.len)
+				continue;
+			cand.len = 0;
+			live_out(k, bi, &cand);
+			for (size_t i = b->insts.len; i-- > 0;)
+				transfer(k, &b->insts.data[i], &cand);
+			/* the live slots among the candidates, each once; clearing
+			 * them empties the scratch set for the next block */
+			size_t n = 0;
+			for (size_t x = 0; x < cand.len; x++)
+				if (bs_get(k->live, cand.data[x])) {
+					bs_clr(k->live, cand.data[x]);
+					cand.data[n++] = cand.data[x];
+				}
+			if (n != k->nin[bi]) {
+				free(k->bin[bi]);
+				k->bin[bi] = xmalloc((n + 1) * sizeof *k->bin[bi]);
+				memcpy(k->bin[bi], cand.data, n * sizeof *cand.data);
+				k->nin[bi] = n;
+				changed = true;
+			}
+		}
+	}
+	vec_free(&cand);
 }
 
 static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
@@ -239,27 +285,162 @@ static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
 	}
 }
 
-/* Stamp every physical dword a slot of `set` occupies with `st`. With
- * `pairs`, two values in one dword are reported (used for the entry only:
- * anywhere else the def check meets them first). */
-static void occupy(Chk *k, const uint64_t *set, size_t st, size_t *stamp, size_t *occ, bool pairs)
+/* The live slots sitting in each physical dword: a doubly linked list per
+ * key through the slots (memory: slots + keys). */
+typedef struct Occ {
+	long *head;          /* per key: a slot, or -1 */
+	long *next, *prev;   /* per slot */
+} Occ;
+
+static void occ_add(const Chk *k, Occ *o, size_t s)
 {
-	char a[48], b[48];
-	for (size_t wi = 0; wi < k->words; wi++)
-		for (uint64_t x = set[wi]; x; x &= x - 1) {
-			size_t s = wi * 64 + (size_t)__builtin_ctzll(x);
-			long key = slot_key(k, s);
-			if (key < 0)
-				continue;
-			if (pairs && stamp[key] == st && slot_value(k, occ[key]) != slot_value(k, s)) {
-				slot_name(k, occ[key], a, sizeof a);
-				slot_name(k, s, b, sizeof b);
-				report(k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
-					key % RA_MAX_PHYS);
-			}
-			stamp[key] = st;
-			occ[key] = s;
+	long key = slot_key(k, s);
+	if (key < 0)
+		return;
+	o->prev[s] = -1;
+	o->next[s] = o->head[key];
+	if (o->head[key] >= 0)
+		o->prev[o->head[key]] = (long)s;
+	o->head[key] = (long)s;
+}
+
+static void occ_del(const Chk *k, Occ *o, size_t s)
+{
+	long key = slot_key(k, s);
+	if (key < 0)
+		return;
+	if (o->prev[s] >= 0)
+		o->next[o->prev[s]] = o->next[s];
+	else
+		o->head[key] = o->next[s];
+	if (o->next[s] >= 0)
+		o->prev[o->next[s]] = o->prev[s];
+}
+
+typedef struct Clash {
+	size_t ii, s, other; /* instruction in its block, the slot written, the live one */
+	long key;
+} Clash;
+typedef Vec(Clash) ClashVec;
+
+/* Interference in block bi: walk it backward from its live-out set,
+ * keeping k->live and the per-dword lists, and report (in instruction
+ * order) every def into a dword another live value sits in. Leaves k->live
+ * empty. */
+static void check_block(Chk *k, size_t bi, Occ *o, SlotVec *cand, ClashVec *clash)
+{
+	const MBlock *b = k->pre->blocks.data[bi];
+	cand->len = 0;
+	live_out(k, bi, cand);
+	for (size_t x = 0; x < cand->len; x++)
+		if (o->prev[cand->data[x]] == -2) /* not listed yet (two successors may share it) */
+			occ_add(k, o, cand->data[x]);
+	clash->len = 0;
+	for (size_t i = b->insts.len; i-- > 0;) {
+		const MInst *mi = &b->insts.data[i];
+		size_t s;
+		/* what the defs write is left out: anything still listed in their
+		 * dwords is then another value's */
+		for (int d = 0; d < mi->ndef; d++) {
+			int n = slots(k, mi->def[d], &s);
+			for (int j = 0; j < n; j++)
+				if (bs_get(k->live, s + (size_t)j)) {
+					bs_clr(k->live, s + (size_t)j);
+					occ_del(k, o, s + (size_t)j);
+					o->prev[s + (size_t)j] = -2;
+				}
 		}
+		for (int d = mi->ndef; d-- > 0;) {
+			int n = slots(k, mi->def[d], &s);
+			for (int j = n; j-- > 0;) {
+				long key = slot_key(k, s + (size_t)j);
+				if (key < 0 || o->head[key] < 0 ||
+					slot_value(k, (size_t)o->head[key]) == slot_value(k, s + (size_t)j))
+					continue;
+				vec_push(clash, ((Clash){i, s + (size_t)j, (size_t)o->head[key], key}));
+			}
+		}
+		/* live before: the tied defs and the uses join */
+		for (int u = -1; u < mi->nuse; u++) {
+			if (u < 0 && !(mi->ndef && (mi->flags & MIF_TIED)))
+				continue;
+			int n = slots(k, u < 0 ? mi->def[0] : mi->use[u], &s);
+			for (int j = 0; j < n; j++)
+				if (!bs_get(k->live, s + (size_t)j)) {
+					bs_set(k->live, s + (size_t)j);
+					occ_add(k, o, s + (size_t)j);
+				}
+		}
+	}
+	/* empty the set and the lists for the next block */
+	for (size_t x = 0; x < cand->len; x++)
+		bs_clr(k->live, cand->data[x]);
+	for (size_t i = 0; i < b->insts.len; i++) {
+		const MInst *mi = &b->insts.data[i];
+		for (int j = 0; j < mi->ndef + mi->nuse; j++) {
+			size_t s;
+			int n = slots(k, j < mi->ndef ? mi->def[j] : mi->use[j - mi->ndef], &s);
+			for (int d = 0; d < n; d++) {
+				bs_clr(k->live, s + (size_t)d);
+				long key = slot_key(k, s + (size_t)d);
+				if (key >= 0)
+					o->head[key] = -1;
+				o->prev[s + (size_t)d] = -2;
+			}
+		}
+	}
+	for (size_t x = 0; x < cand->len; x++) {
+		long key = slot_key(k, cand->data[x]);
+		if (key >= 0)
+			o->head[key] = -1;
+		o->prev[cand->data[x]] = -2;
+	}
+	char a[48], c[48];
+	for (size_t x = clash->len; x-- > 0;) {
+		const Clash *e = &clash->data[x];
+		slot_name(k, e->s, a, sizeof a);
+		slot_name(k, e->other, c, sizeof c);
+		report(k, bi, e->ii, "writes %s into %c%ld while %s, which lives there too, is live", a,
+			file_ch[e->key / RA_MAX_PHYS], e->key % RA_MAX_PHYS, c);
+	}
+}
+
+/* No two values live on entry share a physical dword. */
+static void check_entry(Chk *k)
+{
+	long e = entry_of(k->pre, 0);
+	if (e < 0)
+		return;
+	size_t n = k->nin[e];
+	uint32_t *in = xmalloc((n + 1) * sizeof *in);
+	memcpy(in, k->bin[e], n * sizeof *in);
+	/* slot order, as the dwords are numbered */
+	for (size_t i = 0; i < n; i++)
+		bs_set(k->live, in[i]);
+	size_t m = 0;
+	for (size_t wi = 0; wi < k->words && m < n; wi++)
+		for (uint64_t x = k->live[wi]; x; x &= x - 1)
+			in[m++] = (uint32_t)(wi * 64 + (size_t)__builtin_ctzll(x));
+	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
+	long *occ = xmalloc(nkeys * sizeof *occ);
+	for (size_t i = 0; i < nkeys; i++)
+		occ[i] = -1;
+	char a[48], b[48];
+	for (size_t i = 0; i < n; i++) {
+		bs_clr(k->live, in[i]);
+		long key = slot_key(k, in[i]);
+		if (key < 0)
+			continue;
+		if (occ[key] >= 0 && slot_value(k, (size_t)occ[key]) != slot_value(k, in[i])) {
+			slot_name(k, (size_t)occ[key], a, sizeof a);
+			slot_name(k, in[i], b, sizeof b);
+			report(k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
+				key % RA_MAX_PHYS);
+		}
+		occ[key] = in[i];
+	}
+	free(occ);
+	free(in);
 }
 
 int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Buf *msg)
@@ -303,94 +484,34 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 		for (size_t i = 0; i < post->blocks.data[bi]->insts.len; i++)
 			mfma_clobber(&k, bi, i, &post->blocks.data[bi]->insts.data[i]);
 
-	/* Flatten: instruction g, its block, the block's first instruction. */
-	size_t nb = pre->blocks.len, ni = 0;
-	long *bfirst = xmalloc((nb + 1) * sizeof *bfirst);
-	for (size_t bi = 0; bi < nb; bi++) {
-		bfirst[bi] = (long)ni;
-		ni += pre->blocks.data[bi]->insts.len;
-	}
-	const MInst **ins = xmalloc((ni + 1) * sizeof *ins);
-	size_t *iblock = xmalloc((ni + 1) * sizeof *iblock);
-	for (size_t bi = 0; bi < nb; bi++)
-		for (size_t i = 0; i < pre->blocks.data[bi]->insts.len; i++) {
-			ins[bfirst[bi] + (long)i] = &pre->blocks.data[bi]->insts.data[i];
-			iblock[bfirst[bi] + (long)i] = bi;
-		}
-	size_t w = k.words;
-	k.ni = ni, k.ins = ins, k.iblock = iblock, k.bfirst = bfirst;
-	uint64_t *bin = k.bin = xcalloc(nb * w + 1, sizeof *bin), *tmp = xcalloc(w + 1, sizeof *tmp),
-		 *after = xcalloc(w + 1, sizeof *after);
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (size_t bi = nb; bi-- > 0;) {
-			const MBlock *b = pre->blocks.data[bi];
-			if (!b->insts.len)
-				continue;
-			block_live_out(&k, bi, tmp);
-			for (size_t i = b->insts.len; i-- > 0;)
-				transfer(&k, &b->insts.data[i], tmp);
-			uint64_t *in = bin + bi * w;
-			if (memcmp(tmp, in, w * sizeof *tmp)) {
-				memcpy(in, tmp, w * sizeof *tmp);
-				changed = true;
-			}
-		}
-	}
+	size_t nb = pre->blocks.len;
+	k.bin = xcalloc(nb + 1, sizeof *k.bin);
+	k.nin = xcalloc(nb + 1, sizeof *k.nin);
+	k.live = xcalloc(k.words + 1, sizeof *k.live);
+	fill_live_in(&k);
 
-	/* Interference: per instruction, stamp each physical dword with the slot
-	 * live in it after the instruction (other than the ones it writes), then
-	 * test the dwords the defs write. Each block is walked backward from its
-	 * live-out set, so `tmp` is the set live after each instruction in turn. */
-	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
-	size_t *stamp = xcalloc(nkeys, sizeof *stamp), *occ = xcalloc(nkeys, sizeof *occ);
-	char a[48], b[48];
-	for (size_t bi = 0; bi < nb; bi++) {
-		const MBlock *blk = pre->blocks.data[bi];
-		if (!blk->insts.len)
-			continue;
-		block_live_out(&k, bi, tmp);
-		for (size_t i = blk->insts.len; i-- > 0;) {
-			size_t g = (size_t)bfirst[bi] + i;
-			const MInst *mi = ins[g];
-			/* what the defs write is left out: any stamp on their dwords is
-			 * then another value's */
-			memcpy(after, tmp, w * sizeof *tmp);
-			for (int d = 0; d < mi->ndef; d++) {
-				size_t s;
-				int n = slots(&k, mi->def[d], &s);
-				for (int j = 0; j < n; j++)
-					bs_clr(after, s + (size_t)j);
-			}
-			occupy(&k, after, g + 1, stamp, occ, false);
-			for (int d = 0; d < mi->ndef; d++) {
-				size_t s;
-				int n = slots(&k, mi->def[d], &s);
-				for (int j = 0; j < n; j++) {
-					long key = slot_key(&k, s + (size_t)j);
-					if (key < 0 || stamp[key] != g + 1 ||
-						slot_value(&k, occ[key]) == slot_value(&k, s + (size_t)j))
-						continue;
-					slot_name(&k, s + (size_t)j, a, sizeof a);
-					slot_name(&k, occ[key], b, sizeof b);
-					report(&k, bi, i, "writes %s into %c%ld while %s, which lives there too, is live", a,
-						file_ch[key / RA_MAX_PHYS], key % RA_MAX_PHYS, b);
-				}
-			}
-			transfer(&k, mi, tmp);
-		}
-	}
-	long e = entry_block(pre, 0);
-	if (e >= 0)
-		occupy(&k, bin + (size_t)e * w, ni + 1, stamp, occ, true);
-	free(stamp);
-	free(occ);
-	free(bin);
-	free(tmp);
-	free(after);
-	free(ins);
-	free(iblock);
-	free(bfirst);
+	Occ o = {xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof(long)), xmalloc((k.nslots + 1) * sizeof(long)),
+		xmalloc((k.nslots + 1) * sizeof(long))};
+	for (size_t i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+		o.head[i] = -1;
+	for (size_t i = 0; i < k.nslots; i++)
+		o.prev[i] = -2; /* -2: not listed */
+	SlotVec cand = {0};
+	ClashVec clash = {0};
+	for (size_t bi = 0; bi < nb; bi++)
+		if (pre->blocks.data[bi]->insts.len)
+			check_block(&k, bi, &o, &cand, &clash);
+	check_entry(&k);
+	vec_free(&cand);
+	vec_free(&clash);
+	free(o.head);
+	free(o.next);
+	free(o.prev);
+	for (size_t bi = 0; bi < nb; bi++)
+		free(k.bin[bi]);
+	free(k.bin);
+	free(k.nin);
+	free(k.live);
 out:
 	if (k.n > MAX_REPORTS)
 		buf_printf(msg, "regalloc check: %s: %d more problems\n", pre->name, k.n - MAX_REPORTS);

@@ -6,6 +6,8 @@
  * allocated loop kernel assembled with llvm-mc-19 and run on the emulator
  * (kernel.c); the functions they share are built in build.c. */
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include "../test.h"
 #include "../../regalloc/regalloc.h"
@@ -455,6 +457,82 @@ START_TEST(checker_catches_mfma_overlap)
 }
 END_TEST
 
+/* ---- scale ---- */
+
+/* `nb` self-loops of `per` instructions pairs each: t = acc + keep;
+ * acc = t + 1 — a fresh vreg per pair, acc and keep carried around every
+ * loop, a counter per loop (set in the entry block: live until its loop
+ * ends). About 2 x nb x per instructions, nb x per vregs. */
+static MFunc *loops_fn(int nb, int per, uint32_t *keep, uint32_t *acc)
+{
+	MFunc *f = mfunc_new("loops", &target_gfx942);
+	MBlock *b0 = mfunc_block(f, NULL);
+	*keep = mfunc_vreg(f, RC_V1);
+	*acc = mfunc_vreg(f, RC_V1);
+	i1(b0, EI_V_MOV_B32, vv(*keep), mo_imm(5));
+	i1(b0, EI_V_MOV_B32, vv(*acc), mo_imm(0));
+	for (int l = 0; l < nb; l++) {
+		MBlock *b = mfunc_block(f, NULL);
+		int self = (int)f->blocks.len - 1;
+		uint32_t cnt = mfunc_vreg(f, RC_S1);
+		i1(b0, EI_S_MOV_B32, sv(cnt), mo_imm(0));
+		for (int j = 0; j < per; j++) {
+			uint32_t t = mfunc_vreg(f, RC_V1);
+			i2(b, EI_V_ADD_U32, vv(t), vv(*acc), vv(*keep));
+			i2(b, EI_V_ADD_U32, vv(*acc), vv(t), mo_imm(1));
+		}
+		i2(b, EI_S_ADD_U32, sv(cnt), sv(cnt), mo_imm(1));
+		cmp(b, EI_S_CMP_LT_U32, sv(cnt), mo_imm(3));
+		mblock_branch(b, EI_S_CBRANCH_SCC1, self);
+	}
+	MBlock *e = mfunc_block(f, NULL);
+	uint32_t r = mfunc_vreg(f, RC_V1);
+	i2(e, EI_V_ADD_U32, vv(r), vv(*acc), vv(*keep));
+	mblock_add(e, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	return f;
+}
+
+START_TEST(checker_memory_is_near_linear)
+{
+	/* 300,000 instructions and 150,000 vregs: a per-instruction table of
+	 * live slots would take 300,000 x 150,000 bits (5.6 GB; a 100,000-op
+	 * graph ran out of memory there). Allocation and check must stay
+	 * within a few seconds, and the checker must still catch a clash. */
+	uint32_t keep, acc;
+	MFunc *f = loops_fn(50, 3000, &keep, &acc);
+	ck_assert_uint_gt(f->vregs.len, 150000);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	RegAssign ra = {0};
+	alloc_clean(f, &ra);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	ck_assert_msg(secs < 10, "allocating and checking took %.1f s", secs);
+	/* the peak of this process (Check forks one per test): about 80 MB,
+	 * where the old checker's table reached 5.6 GB */
+	struct rusage ru;
+	ck_assert_int_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	ck_assert_msg(ru.ru_maxrss < 1024 * 1024, "peak memory %ld kB", ru.ru_maxrss);
+	/* one temporary in keep's register: it is written while keep is live
+	 * (keep is read in every loop, around every back edge) */
+	uint32_t t = 2003; /* the first loop's counter is %2, its temporaries %3..%3002 */
+	ck_assert_int_eq(f->vregs.data[t], RC_V1);
+	uint32_t was = ra.phys[t];
+	move_vreg(&ra, f, t, ra.phys[keep]);
+	Buf m = {0};
+	ck_assert_int_gt(check_msg(&ra, f, &m), 0);
+	char want[128];
+	snprintf(want, sizeof want, "writes %%%u.0 into v%u while %%%u.0, which lives there too, is live", t,
+		ra.phys[keep], keep);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
+	move_vreg(&ra, f, t, was);
+	ck_assert_int_eq(check_msg(&ra, f, &m), 0);
+	buf_free(&m);
+	regassign_free(&ra);
+	mfunc_free(f);
+}
+END_TEST
+
 /* ---- mir_verify over the CFG ---- */
 
 static const char *verify_msg(MFunc *f, Buf *m)
@@ -574,6 +652,10 @@ int main(void)
 	tcase_add_test(t, verify_tuple_dwords_and_tied_defs);
 	tcase_add_test(t, verify_branch_targets);
 	suite_add_tcase(s, t);
+	TCase *big = tcase_create("scale");
+	tcase_set_timeout(big, 120);
+	tcase_add_test(big, checker_memory_is_near_linear);
+	suite_add_tcase(s, big);
 	TCase *e = tcase_create("emulator");
 	tcase_set_timeout(e, 60);
 	kernel_tests(e);
