@@ -259,7 +259,8 @@ static void fill_live_in(Chk *k)
 			if (n != k->nin[bi]) {
 				free(k->bin[bi]);
 				k->bin[bi] = xmalloc((n + 1) * sizeof *k->bin[bi]);
-				memcpy(k->bin[bi], cand.data, n * sizeof *cand.data);
+				for (size_t x = 0; x < n; x++)
+					k->bin[bi][x] = cand.data[x];
 				k->nin[bi] = n;
 				changed = true;
 			}
@@ -413,10 +414,9 @@ static void check_entry(Chk *k)
 		return;
 	size_t n = k->nin[e];
 	uint32_t *in = xmalloc((n + 1) * sizeof *in);
-	memcpy(in, k->bin[e], n * sizeof *in);
 	/* slot order, as the dwords are numbered */
 	for (size_t i = 0; i < n; i++)
-		bs_set(k->live, in[i]);
+		bs_set(k->live, k->bin[e][i]);
 	size_t m = 0;
 	for (size_t wi = 0; wi < k->words && m < n; wi++)
 		for (uint64_t x = k->live[wi]; x; x &= x - 1)
