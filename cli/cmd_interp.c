@@ -95,8 +95,7 @@ static void print_summary(const Interp *in)
 	for (int j = 0; j < in->nargs; j++) {
 		const InterpArg *a = &in->args[j];
 		double sum = 0, mx = 0;
-		bool f8 = a->dtype >= DT_F8E4M3FNUZ;
-		for (uint64_t e = 0; e < a->count && !f8; e++) {
+		for (uint64_t e = 0; e < a->count; e++) {
 			double x = dtype_load(a->dtype, a->data, e);
 			sum += x;
 			mx = fmax(mx, fabs(x));

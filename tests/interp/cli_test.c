@@ -249,6 +249,24 @@ START_TEST(f8_kernels_run)
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(r.status == 1 && strstr(r.err, "cast_f8.json:73:5: error: graph[1]"), "%s", r.err);
 	cmd_result_free(&r);
+
+	/* the summary line sums the f8 values too (it printed sum=0 for them):
+	 * the sum of the written codes decoded as f8e4m3fnuz */
+	ck_assert_msg(npy_read(path("b8.npy"), &a, err, sizeof err) == 0, "%s", err);
+	double want = 0;
+	for (size_t i = 0; i < a.nbytes; i++)
+		want += dtype_load(DT_F8E4M3FNUZ, a.data, i);
+	npy_free(&a);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' interp tests/interp/data/cast_f8.json --seed 2", test_root(), test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	const char *line = strstr(r.out, "b f8e4m3fnuz[");
+	ck_assert_msg(line, "%s", r.out);
+	const char *sum = strstr(line, "sum=");
+	ck_assert_ptr_nonnull(sum);
+	double got = strtod(sum + 4, NULL);
+	ck_assert_msg(want != 0 && fabs(got - want) <= 1e-6 * fabs(want), "printed sum %g, want %g", got, want);
+	cmd_result_free(&r);
 }
 END_TEST
 
