@@ -20,8 +20,10 @@ ALL_CFLAGS = $(WFLAGS) $(OPT) $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MM
 LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
 CHECK_LIBS = $(shell pkg-config --libs check)
 
-STAGES = util ir frontend interp passes isel regalloc asm loader loader/emu
-LIB_SRC = $(foreach d,$(STAGES),$(wildcard $(d)/*.c))
+# The library's folders, lowest first (docs/architecture.md); each holds its
+# sources at any depth.
+STAGES = util ir frontend interp passes isel regalloc asm loader driver
+LIB_SRC = $(sort $(shell find $(STAGES) -name '*.c'))
 CLI_SRC = $(wildcard cli/*.c)
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "../asm/asm.h"
-#include "../asm/stats.h"
+#include "../driver/stats.h"
 #include "../frontend/frontend.h"
 
 extern char **environ;

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../ir/sym.h"
+#include "../ir/sym/sym.h"
 
 static double now_us(void)
 {

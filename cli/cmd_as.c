@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../asm/asm.h"
-#include "../loader/codeobj.h"
+#include "../loader/codeobj/codeobj.h"
 #include "../util/util.h"
 #include "cli.h"
 

@@ -1,7 +1,7 @@
 /* cmd_compile.c — `wavecc compile K.json [-o OUT] [-S] [--launch FILE]
  * [--mcpu CPU] [-D SYM=VAL]... [--llvm-mc PATH] [--dump-mir] [--stats] [-v]`.
  *
- * Loads the kernel graph, runs the pipeline (passes/pipeline.c), then
+ * Loads the kernel graph, runs the pipeline (driver/pipeline.c), then
  * either writes the assembly (-S; default OUT: K's base name + .s) or
  * assembles and links it in memory (asm/asm.h) and writes the code object
  * (default OUT: base name + .hsaco).
@@ -17,7 +17,7 @@
  *
  * Outputs follow util.h (devices and FIFOs written into, links followed,
  * regular files replaced atomically) and are written all or nothing. With
- * --stats the statistics of asm/stats.c go to stdout after the files are
+ * --stats the statistics of driver/stats.c go to stdout after the files are
  * written; they read the linked code object, so with -S the assembly is
  * still assembled and linked in memory. When llvm-mc rejects the generated
  * assembly, each message names the generated line and the graph op whose
@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "../asm/asm.h"
-#include "../asm/stats.h"
+#include "../driver/stats.h"
 #include "../frontend/frontend.h"
 #include "../passes/passes.h"
 #include "cli.h"

@@ -1,8 +1,8 @@
 /* cmd_info.c — `wavecc info FILE.hsaco`: list the kernels of a code object
- * with their decoded descriptors and metadata (loader/codeobj.h). */
+ * with their decoded descriptors and metadata (loader/codeobj/codeobj.h). */
 #include <string.h>
 
-#include "../loader/codeobj.h"
+#include "../loader/codeobj/codeobj.h"
 #include "../util/util.h"
 #include "cli.h"
 

@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir/sym.h"
-#include "../loader/launch.h"
+#include "../ir/sym/sym.h"
+#include "../loader/runtime/launch.h"
 #include "../passes/passes.h"
 #include "../util/util.h"
 #include "cli.h"
@@ -372,7 +372,7 @@ int cmd_run(int argc, char **argv)
 			if (n <= 0)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
-		} else if (opt_value(argc, argv, &i, "--d16", &v)) { /* emulator d16 loads (loader/launch.h) */
+		} else if (opt_value(argc, argv, &i, "--d16", &v)) { /* emulator d16 loads (loader/runtime/launch.h) */
 			int m = run_d16_parse(v);
 			if (m < 0)
 				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../ir/sym.h"
+#include "../ir/sym/sym.h"
 #include "cli.h"
 
 static void usage(FILE *out)

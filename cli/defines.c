@@ -2,7 +2,7 @@
  * command that runs one (interp, run K.json) as for compile.
  *
  * The bindings go through the compiler's own substitution pass
- * (passes/subst.c, the pipeline stopped after it), so a -D may bind a
+ * (passes/graph/subst.c, the pipeline stopped after it), so a -D may bind a
  * dynamic symbol or override any symbol's value, and everything derived
  * from it (BLOCK_N = Max(Min(N, 256), 64)) follows. A name the kernel does
  * not have and a dynamic symbol left without a value are usage errors

@@ -17,7 +17,7 @@
 
 #include "../frontend/frontend.h"
 #include "../interp/interp.h"
-#include "../loader/launch.h"
+#include "../loader/runtime/launch.h"
 #include "../passes/passes.h"
 #include "../util/npy.h"
 #include "cli.h"

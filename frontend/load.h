@@ -8,7 +8,7 @@
 #include <jansson.h>
 
 #include "../ir/graph.h"
-#include "json_pos.h"
+#include "../util/json_pos.h"
 
 /* One JSON location: the value, its position node and its path. */
 typedef struct JV {

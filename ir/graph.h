@@ -17,7 +17,7 @@
  *               dimension symbols, outermost first; rank 0 is a scalar).
  *
  * Expressions (tiles, mapping expressions, index sequences, symbol values)
- * are Sym nodes of the kernel's own SymCtx (ir/sym.h). Dimensions are
+ * are Sym nodes of the kernel's own SymCtx (ir/sym/sym.h). Dimensions are
  * SYM_SYMBOL nodes, so `a == b` compares them.
  *
  * Ownership: every object of a kernel lives in the kernel's arena or its
@@ -36,7 +36,7 @@
 #include "../util/dtype.h"
 #include "../util/util.h"
 #include "graph_ops.h"
-#include "sym.h"
+#include "sym/sym.h"
 
 #define GRAPH_FORMAT "wavecc-kernel/1"
 

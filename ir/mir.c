@@ -2,11 +2,11 @@
  * from the shared instruction table, targets, and the structural verifier.
  *
  * Class and latency come from a row's format and flags (EmuInstInfo in
- * loader/emu/insts.h) so the compiler reads the same rows as the emulator's
+ * ir/isa/insts.h) so the compiler reads the same rows as the emulator's
  * decoder; the latencies are a coarse model (AMD's CDNA3 ISA guide: VALU 4-cycle
  * issue over 64 lanes, SMEM/VMEM/LDS variable) until measured per row.
  *
- * The verifier runs between passes in the pipeline (passes/pipeline.c): it
+ * The verifier runs between passes in the pipeline (driver/pipeline.c): it
  * checks operand counts and register widths against the row, that vreg
  * operands stay inside their vreg's class, that branch targets are block
  * indices and branches end their blocks, that every vreg dword read is
@@ -22,7 +22,7 @@
  * limits, with each combination of the two features. The generated code
  * is right whatever the features say (no d16 loads, whose unloaded half
  * SRAM ECC zeroes; the XNACK soft-clause rule is applied always, see
- * passes/hazard_rules.h), so a bare processor, which the runtime loads in
+ * passes/machine/hazard_rules.h), so a bare processor, which the runtime loads in
  * any mode, is the default; a named feature is declared as given. */
 #define TGT(proc, feat, sr, xn) \
 	{.name = proc, .id = proc feat, .triple = "amdgcn-amd-amdhsa--" proc feat, .sramecc = sr, .xnack = xn, \

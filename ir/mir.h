@@ -16,7 +16,7 @@
  *            or a named special register (vcc, exec, m0, off).
  *
  * Opcodes are the rows of the emulator's instruction table
- * (loader/emu/insts.h): one list of the CDNA instructions, with format,
+ * (ir/isa/insts.h): one list of the CDNA instructions, with format,
  * opcode per target, operand widths in dwords and flags, read here by isel,
  * the passes and the printer and by the emulator's decoder alike. The
  * compiler-only properties — scheduling class and latency — are derived from
@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../loader/emu/insts.h"
+#include "isa/insts.h"
 #include "../util/util.h"
 
 /* ---- targets ---- */
@@ -105,7 +105,7 @@ static inline MOpnd mo_special(MOpndKind k) { return (MOpnd){.kind = (uint8_t)k}
 static inline bool mo_is_reg(MOpnd o) { return o.kind == MO_VREG || o.kind == MO_PREG; }
 
 /* ---- instructions ---- */
-typedef uint16_t MOp; /* an EmuInstId row of loader/emu/insts.h */
+typedef uint16_t MOp; /* an EmuInstId row of ir/isa/insts.h */
 
 /* Scheduling classes, derived from a row's format and flags. */
 #define MIR_CLASSES(X) \

@@ -1,5 +1,5 @@
 /* isel.c — instruction selection: the per-thread program of the graph (the
- * indices of passes/indices.c, the ops) → machine IR with virtual
+ * indices of passes/graph/indices.c, the ops) → machine IR with virtual
  * registers.
  *
  * Algorithm:

@@ -1,6 +1,6 @@
 /* memory.c — buffer reads and writes of global tensors, with bounds.
  *
- * Algorithm, for a read or write whose index (passes/indices.c) gives the
+ * Algorithm, for a read or write whose index (passes/graph/indices.c) gives the
  * thread's elements:
  *   - each memory argument gets a 4-dword buffer descriptor on first use:
  *     the pointer from the kernarg segment, stride 0 (raw buffer),

@@ -1,6 +1,6 @@
 /* mma.c — accumulator registers and matrix multiply-accumulate (MFMA).
  *
- * Layouts come from index analysis (passes/indices.c, Wave's MMA layouts): an
+ * Layouts come from index analysis (passes/graph/indices.c, Wave's MMA layouts): an
  * lhs copy (m, k) is 4 f16 along K packed in 2 dwords, an rhs copy (n, k)
  * the same along K, an accumulator copy (m, n) 4 (16x16x16) or 16
  * (32x32x8) f32 in one VGPR tuple. `register` ops in the accumulator role

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kd.h"
+#include "../codeobj/kd.h"
 
 typedef struct EmuMemory EmuMemory;
 

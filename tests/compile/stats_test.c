@@ -1,4 +1,4 @@
-/* stats_test.c — `wavecc compile --stats` (asm/stats.c).
+/* stats_test.c — `wavecc compile --stats` (driver/stats.c).
  *
  * occupancy: compute_occupancy on hand-computed cases (the arithmetic is in
  *   each row's comment) and LLVM's own figures for two gfx90a kernels.
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../asm/stats.h"
+#include "../../driver/stats.h"
 #include "../test.h"
 
 /* ---- occupancy ---- */

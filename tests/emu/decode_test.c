@@ -1,5 +1,5 @@
 /* decode_test.c — the instruction table and decoder against llvm-objdump-19:
- * every row of loader/emu/insts.h is encoded here from its opcode (with
+ * every row of ir/isa/insts.h is encoded here from its opcode (with
  * plain, correctly aligned register operands), the words are disassembled by
  * llvm-objdump-19 and by emu_decode/emu_print, and the mnemonics must agree
  * (ignoring the _e32/_e64/_dpp/_sdwa encoding suffixes). Run for gfx942 and,

@@ -15,7 +15,7 @@
 #include "../../frontend/frontend.h"
 #include <jansson.h>
 
-#include "../../frontend/json_pos.h"
+#include "../../util/json_pos.h"
 #include "../test.h"
 
 /* The template: symbols, constraints, arguments, graph (each replaceable). */

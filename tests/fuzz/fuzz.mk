@@ -9,13 +9,13 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 45
 FUZZ_FLAGS = -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -Wall -Wextra
-SYM_FUZZ_SRC = tests/fuzz/sym_fuzz.c $(wildcard ir/sym*.c) \
+SYM_FUZZ_SRC = tests/fuzz/sym_fuzz.c $(wildcard ir/sym/*.c) \
 	util/arena.c util/buf.c util/diag.c util/file.c util/intern.c
 
 .PHONY: all smoke
 all: $(FUZZ_BUILD)/sym_fuzz
 
-$(FUZZ_BUILD)/sym_fuzz: $(SYM_FUZZ_SRC) $(wildcard ir/sym*.h) util/util.h
+$(FUZZ_BUILD)/sym_fuzz: $(SYM_FUZZ_SRC) $(wildcard ir/sym/*.h) util/util.h
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(SYM_FUZZ_SRC) -lm -o $@
 

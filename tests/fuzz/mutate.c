@@ -647,7 +647,7 @@ static void signature(char *dst, size_t n, const Verdict *v, const char *cmd, co
 	size_t o = (size_t)snprintf(dst, n, "%s | %s | ", v->cls, cmd);
 	const char *s = v->line;
 	/* the source site of a sanitizer report or internal error is kept
-	 * ("passes/indices.c:163:23: runtime error", "internal error at
+	 * ("passes/graph/indices.c:163:23: runtime error", "internal error at
 	 * util/arena.c:12:"): one class per site; other numbers are blanked */
 	const char *keep = strstr(s, ": runtime error");
 	const char *ie = strstr(s, "internal error at ");

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ir/sym.h"
+#include "../../ir/sym/sym.h"
 
 static const char assumptions[] = "$T0 >= 0\n$T0 < 256\n$T1 >= 0\n$T1 < 4\nM >= 1\nN >= 1\nK >= 1\n"
 				  "Mod(K, 64) == 0\nBLOCK == 128\nx >= 0\n";

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../ir/sym.h"
+#include "../../ir/sym/sym.h"
 #include "../test.h"
 
 static char *corpus_file(const char *name)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ir/sym.h"
+#include "../../ir/sym/sym.h"
 #include "../test.h"
 
 static uint64_t rnd(uint64_t *s)

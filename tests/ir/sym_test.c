@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ir/sym.h"
+#include "../../ir/sym/sym.h"
 #include "../test.h"
 
 static SymCtx *C;

@@ -1,4 +1,4 @@
-/* codeobj_test.c — loader/kd.c and loader/codeobj.c, metadata.c:
+/* codeobj_test.c — loader/codeobj/kd.c and loader/codeobj/codeobj.c, metadata.c:
  * a minimal gfx942 kernel's KD bytes (as clang-19/llvm-mc-19 emit them) decode to the documented
  * fields; code objects built by `wavecc as` and by ld.lld-19 read the same;
  * malformed descriptors, notes and files are rejected with messages;
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/codeobj.h"
+#include "../../loader/codeobj/codeobj.h"
 #include "../test.h"
 
 /* A minimal gfx942 kernel's KD as llvm-objdump -s prints it. */

@@ -1,5 +1,5 @@
-/* launch_test.c — launch descriptors (loader/launch.c) and `wavecc run`
- * (loader/run.c, loader/hip.c, cli/cmd_run.c): parsing the issue's example,
+/* launch_test.c — launch descriptors (loader/runtime/launch.c) and `wavecc run`
+ * (loader/runtime/run.c, loader/runtime/hip.c, cli/cmd_run.c): parsing the issue's example,
  * located errors for bad descriptors, -D binding and expressions, end-to-end
  * runs of the skeleton vadd and of the scalar `fill` kernel on the
  * emulator, .npy checks, --random reproducibility, and the HIP backend
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../loader/launch.h"
+#include "../../loader/runtime/launch.h"
 #include "../test.h"
 
 /* Parse `text` as FILE "t.json"; return the diagnostics printed. */

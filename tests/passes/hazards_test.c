@@ -2,7 +2,7 @@
  * the CFG and its independent checker, on hand-built allocated functions.
  * Each row test builds producer → consumer back to back and shows, per
  * target: the checker fails without wait states (when the row applies),
- * the resolver inserts exactly the row's number (passes/hazard_rules.h, from LLVM's GCNHazardRecognizer.cpp),
+ * the resolver inserts exactly the row's number (passes/machine/hazard_rules.h, from LLVM's GCNHazardRecognizer.cpp),
  * and one wait state fewer fails the checker again. A loop test carries an
  * MFMA's result over the back edge. Seeded random streams (with loops)
  * must come out clean, and in straight-line code every inserted s_nop must

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../asm/asm.h"
-#include "../../loader/codeobj.h"
+#include "../../loader/codeobj/codeobj.h"
 #include "../../loader/emu/emu.h"
 #include "../test.h"
 #include "regalloc_test.h"

@@ -6,7 +6,7 @@
  * Sources of each figure, so that none is a second opinion of the emitter:
  *   - allocated registers: MFunc.nregs after register allocation;
  *   - descriptor figures and LDS: decoded from the kernel descriptor of the
- *     linked code object (loader/kd.h), i.e. what the hardware will see;
+ *     linked code object (loader/codeobj/kd.h), i.e. what the hardware will see;
  *   - instruction counts: the machine function as printed into the assembly
  *     (emit_assembly prints it whole), by mir_class;
  *   - code size: the size of the kernel's function symbol in the code object.
@@ -36,7 +36,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "../loader/codeobj.h"
+#include "../loader/codeobj/codeobj.h"
 #include "stats.h"
 
 /* Per-target resources behind the occupancy model (see the file comment). */

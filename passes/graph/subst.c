@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "../passes.h"
 
 static void resolve_all(Kernel *k)
 {

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../util/util.h"
+#include "../../util/util.h"
 
 /* Node kinds. Arity: INT/RAT/SYMBOL/TRUE/FALSE/ERROR 0; ADD/MUL/MAX/MIN/AND/
  * OR n >= 2; POW 2 (base, integer exponent); FLOOR/CEIL/NOT 1; MOD/XOR 2;

@@ -2,7 +2,7 @@
  * format in docs/launch-format.md).
  *
  * jansson parses the document (duplicate keys rejected) and reports syntax
- * errors with line and column; frontend/json_pos.c rescans the accepted
+ * errors with line and column; util/json_pos.c rescans the accepted
  * text for the position of every value, so each semantic message carries
  * FILE:LINE:COL and the JSON path of the offending value. Parsing checks
  * types, ranges and the kernarg layout (each argument inside kernarg_size,
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../frontend/json_pos.h"
-#include "../ir/sym.h"
-#include "codeobj.h"
+#include "../../util/json_pos.h"
+#include "../../ir/sym/sym.h"
+#include "../codeobj/codeobj.h"
 #include "launch.h"
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* stats.h — `wavecc compile --stats`: occupancy, instruction mix, code size
- * and stage times of a compiled kernel (asm/stats.c). Kept apart from
+ * and stage times of a compiled kernel (driver/stats.c). Kept apart from
  * passes/passes.h because nothing in the pipeline reads it: only the CLI and
  * bench/compile_bench.c do. */
 #ifndef WAVECC_STATS_H

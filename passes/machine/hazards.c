@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "hazard_rules.h"
-#include "passes.h"
+#include "../passes.h"
 
 typedef struct HEnt {
 	int32_t blk, ord, dist; /* producer; wait states since it (0 for clause members) */

@@ -19,7 +19,7 @@
 #include <stdarg.h>
 #include <time.h>
 
-#include "passes.h"
+#include "../passes/passes.h"
 
 /* X(function, what is checked after it: 0 nothing, 1 the MIR verifier,
  *   2 + the wait checker, 3 + the hazard checker) */

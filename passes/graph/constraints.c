@@ -22,7 +22,7 @@
  * expansion copies) is index analysis (indices.c), not this pass.
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
  * c->wg_size. */
-#include "passes.h"
+#include "../passes.h"
 
 /* What the hardware and the generated code can have; larger values are
  * reported here, before later stages size tables or loops by them. */

@@ -16,7 +16,7 @@
 #ifndef WAVECC_HAZARD_RULES_H
 #define WAVECC_HAZARD_RULES_H
 
-#include "../ir/mir.h"
+#include "../../ir/mir.h"
 
 enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
 

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../util/util.h"
+#include "../../util/util.h"
 #include "kd.h"
 
 typedef struct KernelArgMeta {

@@ -1,6 +1,6 @@
 /* sym_int.h — internals of the symbolic engine shared by ir/sym_*.c: the
  * node layout, the context, checked rational arithmetic. Not for other
- * stages: they use ir/sym.h only.
+ * stages: they use ir/sym/sym.h only.
  *
  * Nodes carry mutable caches (bounds, simplified form, evaluated value),
  * each tagged with the context epoch it was computed in; bumping the epoch

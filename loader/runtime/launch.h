@@ -5,7 +5,7 @@
  * command line's -D bindings (launch_resolve): every grid entry and shape
  * entry that is an expression over dynamic symbols becomes a number, every
  * scalar gets its value. Expressions use the symbolic engine's syntax
- * (ir/sym.h: + - * // floor ceiling Mod Max Min ...), evaluated exactly; the
+ * (ir/sym/sym.h: + - * // floor ceiling Mod Max Min ...), evaluated exactly; the
  * result must be a non-negative integer.
  *
  * Errors go to a Diag as "FILE:LINE:COL: error: JSON.PATH: message"; the
@@ -16,9 +16,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../util/dtype.h"
-#include "../util/npy.h"
-#include "../util/util.h"
+#include "../../util/dtype.h"
+#include "../../util/npy.h"
+#include "../../util/util.h"
 
 #define LAUNCH_FORMAT "wavecc-launch/1"
 /* Resource limits of a launch (docs/launch-format.md): one buffer holds at

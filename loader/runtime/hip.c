@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codeobj.h"
+#include "../codeobj/codeobj.h"
 #include "launch.h"
 
 #if defined(__has_include)

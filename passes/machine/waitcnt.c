@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "passes.h"
+#include "../passes.h"
 
 /* Register dwords: SGPRs 0..127 (vcc at 106, m0 124, exec 126), then
  * VGPRs and AGPRs. Memory ops write SGPRs (SMEM), VGPRs and AGPRs. */

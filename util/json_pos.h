@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../util/util.h"
+#include "util.h"
 
 typedef struct JPos JPos;
 typedef struct JPosMember JPosMember;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codeobj.h"
-#include "emu/emu.h"
+#include "../codeobj/codeobj.h"
+#include "../emu/emu.h"
 #include "launch.h"
 
 static uint64_t splitmix64(uint64_t *s)

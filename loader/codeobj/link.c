@@ -35,8 +35,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../loader/kd.h"
-#include "asm.h"
+#include "kd.h"
+#include "../../asm/asm.h"
 
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224

@@ -44,7 +44,7 @@
  * Requires: analyze_constraints. Fills: c->mode, c->index, c->assume. */
 #include <string.h>
 
-#include "passes.h"
+#include "../passes.h"
 
 enum {
 	MAX_EPC = 64,     /* elements per copy, the bound given to $J */
