@@ -20,22 +20,24 @@
 #include <time.h>
 
 #include "../passes/passes.h"
+#include "../regalloc/regalloc.h"
 
-/* X(function, what is checked after it: 0 nothing, 1 the MIR verifier,
- *   2 + the wait checker, 3 + the hazard checker) */
+/* X(name, the call that runs it on the compile state c, what is checked
+ *   after it: 0 nothing, 1 the MIR verifier, 2 + the wait checker, 3 + the
+ *   hazard checker). Each stage takes only its own IR. */
 #define PIPELINE(X) \
-	X(subst_symbols, 0) \
-	X(analyze_constraints, 0) \
-	X(analyze_indices, 0) \
-	X(select_instructions, 1) \
-	X(allocate_registers, 1) \
-	X(insert_waitcnt, 2) \
-	X(resolve_hazards, 3) \
-	X(emit_assembly, 3)
+	X(subst_symbols, subst_symbols(c), 0) \
+	X(analyze_constraints, analyze_constraints(c), 0) \
+	X(analyze_indices, analyze_indices(c), 0) \
+	X(select_instructions, select_instructions(c), 1) \
+	X(allocate_registers, allocate_registers(c), 1) \
+	X(insert_waitcnt, insert_waitcnt(c->mf), 2) \
+	X(resolve_hazards, resolve_hazards(c->mf), 3) \
+	X(emit_assembly, emit_assembly(c), 3)
 
 /* Pass names for the stage timings (--stats, bench/compile_bench.c). */
 const char *const compile_pass_name[] = {
-#define NAME(fn, level) #fn,
+#define NAME(fn, call, level) #fn,
 	PIPELINE(NAME)
 #undef NAME
 };
@@ -91,6 +93,44 @@ int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what)
 	return -1;
 }
 
+/* Register allocation, located at the graph op where a file ran out
+ * (regalloc/linear.c names the op in its notes). The assignment is kept in
+ * c->ra for the allocation checker, which runs once right after. */
+void allocate_registers(Compile *c)
+{
+	Buf err = {0};
+	RegAssign *ra = xcalloc(1, sizeof *ra);
+	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
+		/* located at the graph op where the file ran out */
+		const Op *at = NULL;
+		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)
+			if (c->k->op_list.data[i]->name == ra->fail_op)
+				at = c->k->op_list.data[i];
+		if (at)
+			compile_error(c, at->loc, "%s: %s", at->path, buf_cstr(&err));
+		else
+			compile_error(c, (Loc){c->k->file, 0, 0}, "%s", buf_cstr(&err));
+		free(ra);
+	} else {
+		c->ra = ra;
+	}
+	buf_free(&err);
+}
+
+/* If allocate_registers kept its assignment (c->ra): check it against the
+ * allocated function independently, then release it. Returns the problems
+ * found (appended to msg); 0 when there is nothing to check. */
+int check_allocation(Compile *c, Buf *msg)
+{
+	if (!c->ra)
+		return 0;
+	int n = regalloc_check(c->ra->pre, c->ra->phys, c->mf, msg);
+	regassign_free(c->ra);
+	free(c->ra);
+	c->ra = NULL;
+	return n;
+}
+
 static void verify(Compile *c, const char *after, int level)
 {
 	Buf msg = {0};
@@ -113,10 +153,10 @@ static void verify(Compile *c, const char *after, int level)
 int compile_run(Compile *c)
 {
 	int i = 0;
-#define RUN(fn, level) \
+#define RUN(fn, call, level) \
 	if (!c->failed) { \
 		double t0_ = compile_now_us(); \
-		fn(c); \
+		call; \
 		double t1_ = compile_now_us(); \
 		c->pass_us[i] = t1_ - t0_; \
 		if (!c->failed && (level) && c->mf) { \

@@ -21,6 +21,7 @@
 #include "../ir/graph.h"
 #include "../ir/mir.h"
 #include "../util/util.h"
+#include "machine/machine.h"
 
 enum { MAX_DIMS = 8, MAX_DEFS = 32, MAX_PASSES = 24 };
 
@@ -135,6 +136,11 @@ int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what);
 /* The passes' names in pipeline order (compile_npasses of them). */
 extern const char *const compile_pass_name[];
 extern const int compile_npasses;
+/* Register allocation located at the graph op where a file ran out; the
+ * assignment is kept (c->ra) for check_allocation, which checks it
+ * independently and releases it (0 problems when nothing is kept). */
+void allocate_registers(Compile *c);
+int check_allocation(Compile *c, Buf *msg);
 /* A monotonic clock in microseconds, for the stage timings. */
 double compile_now_us(void);
 
@@ -160,28 +166,7 @@ void index_print(Buf *b, Compile *c, const NodeIndex *x, int64_t cn);
 /* ---- isel/isel.c ---- */
 void select_instructions(Compile *c);
 
-/* ---- regalloc/linear.c ---- */
-void allocate_registers(Compile *c);
 
-/* ---- regalloc/check.c ---- */
-/* If allocate_registers kept its assignment (c->ra): check it against the
- * allocated function independently, then release it. Returns the problems
- * found (appended to msg); 0 when there is nothing to check. */
-int check_allocation(Compile *c, Buf *msg);
-
-/* ---- waitcnt.c ---- */
-void insert_waitcnt(Compile *c);
-/* ---- waitcnt_check.c ---- */
-/* The independent checker: re-derives the waits every read needs from the
- * final instruction stream; returns unmet requirements (appended to msg). */
-int check_waitcnt(const MFunc *f, Buf *msg);
-
-/* ---- hazards.c ---- */
-void resolve_hazards(Compile *c);
-/* ---- hazard_check.c ---- */
-/* The independent checker: every hazard rule re-derived from the final
- * stream; returns unmet requirements (appended to msg). */
-int check_hazards(const MFunc *f, Buf *msg);
 
 /* ---- asm/emit.c ---- */
 void emit_assembly(Compile *c);

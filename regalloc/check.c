@@ -521,14 +521,3 @@ out:
 	free(k.fkey);
 	return k.n;
 }
-
-int check_allocation(Compile *c, Buf *msg)
-{
-	if (!c->ra)
-		return 0;
-	int n = regalloc_check(c->ra->pre, c->ra->phys, c->mf, msg);
-	regassign_free(c->ra);
-	free(c->ra);
-	c->ra = NULL;
-	return n;
-}

@@ -271,24 +271,3 @@ void regassign_free(RegAssign *ra)
 	ra->pre = NULL;
 	ra->phys = NULL;
 }
-
-void allocate_registers(Compile *c)
-{
-	Buf err = {0};
-	RegAssign *ra = xcalloc(1, sizeof *ra);
-	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
-		/* located at the graph op where the file ran out */
-		const Op *at = NULL;
-		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)
-			if (c->k->op_list.data[i]->name == ra->fail_op)
-				at = c->k->op_list.data[i];
-		if (at)
-			compile_error(c, at->loc, "%s: %s", at->path, buf_cstr(&err));
-		else
-			compile_error(c, (Loc){c->k->file, 0, 0}, "%s", buf_cstr(&err));
-		free(ra);
-	} else {
-		c->ra = ra;
-	}
-	buf_free(&err);
-}

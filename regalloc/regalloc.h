@@ -14,7 +14,7 @@
 #ifndef WAVECC_REGALLOC_H
 #define WAVECC_REGALLOC_H
 
-#include "../passes/passes.h"
+#include "../ir/mir.h"
 
 enum { RA_MAX_PHYS = 512 };       /* physical registers per file, an upper bound */
 #define RA_NONE UINT32_MAX        /* phys[v] of a vreg no instruction names */

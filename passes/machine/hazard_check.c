@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "hazard_rules.h"
-#include "../passes.h"
+#include "machine.h"
 
 typedef struct Walk {
 	const MFunc *f;

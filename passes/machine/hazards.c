@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "hazard_rules.h"
-#include "../passes.h"
+#include "machine.h"
 
 typedef struct HEnt {
 	int32_t blk, ord, dist; /* producer; wait states since it (0 for clause members) */
@@ -220,9 +220,8 @@ static bool walk_block(Resolver *r, size_t bi, HState *s)
 	return inserted;
 }
 
-void resolve_hazards(Compile *c)
+void resolve_hazards(MFunc *f)
 {
-	MFunc *f = c->mf;
 	size_t nb = f->blocks.len;
 	if (!nb)
 		return;

@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../passes.h"
+#include "machine.h"
 
 /* Register dwords: SGPRs 0..127 (vcc at 106, m0 124, exec 126), then
  * VGPRs and AGPRs. Memory ops write SGPRs (SMEM), VGPRs and AGPRs. */
@@ -256,9 +256,8 @@ static void walk_block(MBlock *b, WState *s, bool insert)
 	}
 }
 
-void insert_waitcnt(Compile *c)
+void insert_waitcnt(MFunc *f)
 {
-	MFunc *f = c->mf;
 	size_t nb = f->blocks.len;
 	if (!nb)
 		return;

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../passes.h"
+#include "machine.h"
 
 typedef enum Queue { Q_VMEM, Q_DS, Q_SMEM, Q_FLAT, Q_NONE } Queue;
 

@@ -249,8 +249,7 @@ START_TEST(waitcnt_insert_and_check)
 	Buf msg = {0};
 	ck_assert_int_eq(check_waitcnt(f, &msg), 1); /* the add reads v2 too early */
 	buf_clear(&msg);
-	Compile c = {.mf = f};
-	insert_waitcnt(&c);
+	insert_waitcnt(f);
 	ck_assert_int_eq(check_waitcnt(f, &msg), 0);
 	/* Exactly one wait, and it lets the second load stay in flight. */
 	const MInst *w = &f->blocks.data[0]->insts.data[2];
@@ -302,8 +301,7 @@ START_TEST(hazard_vcc)
 		f->allocated = true;
 		Buf msg = {0};
 		ck_assert_int_eq(check_hazards(f, &msg), t ? 0 : 1);
-		Compile cc = {.mf = f};
-		resolve_hazards(&cc);
+		resolve_hazards(f);
 		ck_assert_int_eq(check_hazards(f, &msg), 0);
 		ck_assert_int_eq(b->insts.len, t ? 2 : 3);
 		if (!t) {

@@ -15,14 +15,12 @@ MFunc *mfb_new(const Target *t)
 
 void run_waitcnt(MFunc *f)
 {
-	Compile c = {.mf = f, .t = f->target};
-	insert_waitcnt(&c);
+	insert_waitcnt(f);
 }
 
 void run_hazards(MFunc *f)
 {
-	Compile c = {.mf = f, .t = f->target};
-	resolve_hazards(&c);
+	resolve_hazards(f);
 }
 
 int count_op(const MFunc *f, MOp op)

@@ -44,8 +44,8 @@ START_TEST(loop_kernel_runs_on_the_emulator)
 	ck_assert(!c.failed);
 	Buf m = {0};
 	ck_assert_msg(check_allocation(&c, &m) == 0, "%s", buf_cstr(&m));
-	insert_waitcnt(&c);
-	resolve_hazards(&c);
+	insert_waitcnt(c.mf);
+	resolve_hazards(c.mf);
 	ck_assert_msg(mir_verify(c.mf, &m) + check_waitcnt(c.mf, &m) + check_hazards(c.mf, &m) == 0, "%s",
 		buf_cstr(&m));
 	Buf text = {0}, co_bytes = {0};
