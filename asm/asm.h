@@ -1,5 +1,6 @@
-/* asm.h — assembly text → relocatable object (llvm-mc) → loadable code object
- * (our own libelf linker).
+/* asm.h — the allocated machine function → assembly text (emit.c) →
+ * relocatable object (llvm-mc, llvm_mc.c); the linker that makes the code
+ * object is the code-object writer (loader/codeobj/link.c).
  *
  * Everything works on memory: the compiler hands assembly text in a buffer
  * and gets the code-object bytes back; only the CLI touches files. llvm-mc
@@ -14,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../passes/graph/analysis.h"
 #include "../util/util.h"
 
 /* ---- llvm_mc.c ---- */
@@ -58,15 +60,15 @@ bool asm_text_target(const char *text, size_t len, char *id, size_t id_len);
 /* Assemble `text` into a relocatable object appended to `obj`. */
 int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Buf *msg);
 
-/* ---- link.c ---- */
-
-/* Link one relocatable AMDGPU object into an ET_DYN code object laid out like
- * `ld.lld -shared` does (see link.c), appended to `out`. `name` is used in
- * messages. */
-int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg);
-
-/* Assemble and link in one step. */
-int asm_build(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg);
+/* ---- emit.c ---- */
+/* The allocated machine function f of the analysed kernel c as one llvm-mc
+ * source (text, descriptor, metadata), appended to text. */
+void emit_assembly(Analysis *c, const MFunc *f, Buf *text);
+/* The launch descriptor (docs/launch-format.md) naming code_object,
+ * appended to json. */
+void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *json);
+/* The kernarg segment's size: a 64-bit buffer pointer per argument. */
+int emit_kernarg_size(const Kernel *k);
 
 /* ---- origin.c ---- */
 /* The graph op whose code holds line `line` (1-based) of the compiler's

@@ -17,14 +17,15 @@
  * quoted (llvm-mc-19 rejects `.name: "y"` as a boolean where a string is
  * required), and takes the standard tag `!str` as "string". Strings in the
  * descriptor JSON are escaped the same way.
- * Requires: insert_waitcnt. Fills: c->asm_text, c->launch_json,
- * c->kernarg_size. */
+ * Requires: an allocated machine function after insert_waitcnt and
+ * resolve_hazards, and its analysed kernel. Writes: the text (emit_assembly)
+ * and the descriptor (emit_launch) into the caller's buffers. */
 #include <string.h>
 
-#include "../passes/passes.h"
+#include "../passes/graph/analysis.h"
 
 /* The kernel's symbol: its name with anything but [A-Za-z0-9_.] as '_'. */
-static const char *kernel_entry_name(Compile *c)
+static const char *kernel_entry_name(Analysis *c)
 {
 	char *s = arena_strdup(&c->arena, c->k->name);
 	for (char *p = s; *p; p++)
@@ -38,7 +39,7 @@ static const char *kernel_entry_name(Compile *c)
 
 /* s as a double-quoted string, valid in both YAML and JSON: backslash,
  * quote and control characters escaped. */
-static const char *quoted(Compile *c, const char *s)
+static const char *quoted(Analysis *c, const char *s)
 {
 	Buf b = {0};
 	buf_putc(&b, '"');
@@ -56,7 +57,7 @@ static const char *quoted(Compile *c, const char *s)
 	return r;
 }
 
-static const char *access_mode(Compile *c, const Value *mem)
+static const char *access_mode(Analysis *c, const Value *mem)
 {
 	bool rd = false, wr = false;
 	for (size_t i = 0; i < c->k->op_list.len; i++) {
@@ -69,20 +70,23 @@ static const char *access_mode(Compile *c, const Value *mem)
 	return rd && wr ? "readwrite" : wr ? "write" : "read";
 }
 
-static int64_t dim_value(Compile *c, Sym *d)
+static int64_t dim_value(Analysis *c, Sym *d)
 {
 	int64_t v;
 	return sym_is_int(kernel_subs(c->k, d), &v) ? v : -1;
 }
 
-void emit_assembly(Compile *c)
+int emit_kernarg_size(const Kernel *k)
+{
+	return (int)(8 * k->args.len);
+}
+
+void emit_assembly(Analysis *c, const MFunc *f, Buf *b)
 {
 	Kernel *k = c->k;
-	MFunc *f = c->mf;
 	const char *name = kernel_entry_name(c);
 	const char *mcpu = c->t->name;
-	Buf *b = &c->asm_text;
-	c->kernarg_size = (int)(8 * k->args.len);
+	int kernarg_size = emit_kernarg_size(k);
 	int vgprs = MAX(1, f->nregs[RF_VGPR]);
 	int accum = (vgprs + 3) / 4 * 4;
 	int agprs = f->nregs[RF_AGPR];
@@ -95,7 +99,7 @@ void emit_assembly(Compile *c)
 	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items\n", (long long)c->grid[0],
 		(long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1], c->wg_size[2]);
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
-		f->nregs[RF_SGPR], c->lds_bytes);
+		f->nregs[RF_SGPR], f->lds_bytes);
 	buf_printf(b, "\t.amdgcn_target \"%s\"\n\t.amdhsa_code_object_version 5\n\t.text\n", c->t->triple);
 	buf_printf(b, "\t.protected %s\n\t.globl %s\n\t.p2align 8\n\t.type %s,@function\n%s:\n", name, name, name,
 		name);
@@ -104,8 +108,8 @@ void emit_assembly(Compile *c)
 
 	buf_printf(b, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel %s\n", name);
 	buf_printf(b, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n");
-	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", c->kernarg_size);
-	buf_printf(b, "\t\t.amdhsa_group_segment_fixed_size %d\n", c->lds_bytes);
+	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", kernarg_size);
+	buf_printf(b, "\t\t.amdhsa_group_segment_fixed_size %d\n", f->lds_bytes);
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n");
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", c->grid[1] > 1);
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", c->grid[2] > 1);
@@ -120,8 +124,8 @@ void emit_assembly(Compile *c)
 		c->t->triple);
 	buf_printf(b, "  - .name: !str %s\n    .symbol: !str %s\n", quoted(c, name),
 		quoted(c, arena_printf(&c->arena, "%s.kd", name)));
-	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", c->kernarg_size);
-	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: 0\n", c->lds_bytes);
+	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", kernarg_size);
+	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: 0\n", f->lds_bytes);
 	buf_printf(b, "    .wavefront_size: 64\n    .sgpr_count: %d\n    .vgpr_count: %d\n    .agpr_count: %d\n",
 		sgprs + 2, vgprs, agprs);
 	buf_printf(b, "    .max_flat_workgroup_size: %d\n", threads);
@@ -137,15 +141,20 @@ void emit_assembly(Compile *c)
 											 : "read_write");
 	}
 	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
+}
 
-	/* Launch descriptor. */
-	Buf *l = &c->launch_json;
+void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
+{
+	Kernel *k = c->k;
+	const char *name = kernel_entry_name(c);
+	const char *mcpu = c->t->name;
+	int kernarg_size = emit_kernarg_size(k);
 	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": %s, \"kernel\": %s, \"arch\": %s,\n",
-		quoted(c, c->opt.code_object ? c->opt.code_object : "kernel.hsaco"), quoted(c, name), quoted(c, mcpu));
+		quoted(c, code_object), quoted(c, name), quoted(c, mcpu));
 	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": %d, "
 		      "\"kernarg_size\": %d,\n \"args\": [",
 		c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)c->grid[0], (long long)c->grid[1],
-		(long long)c->grid[2], c->lds_bytes, c->kernarg_size);
+		(long long)c->grid[2], f->lds_bytes, kernarg_size);
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
 		buf_printf(l, "%s\n  {\"name\": %s, \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",

@@ -392,13 +392,3 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
 	buf_free(&errs);
 	return 0;
 }
-
-int asm_build(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg)
-{
-	Buf obj = {0};
-	int r = asm_assemble(o, text, len, &obj, msg);
-	if (r == 0)
-		r = asm_link(obj.data, obj.len, o->source_name ? o->source_name : "<assembly>", code_object, msg);
-	buf_free(&obj);
-	return r;
-}

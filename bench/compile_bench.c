@@ -97,7 +97,6 @@ static bool compile_once(const char *path, const char *mcpu, const char *outdir,
 	bool ok = false;
 	Compile c;
 	bool have_c = false;
-	Buf rel = {0}, obj = {0}, msg = {0};
 
 	double t0 = compile_now_us();
 	Kernel *k = load_kernel_file(path, &d);
@@ -109,22 +108,11 @@ static bool compile_once(const char *path, const char *mcpu, const char *outdir,
 	have_c = true;
 	if (compile_run(&c) != 0)
 		goto done;
-	AsmOptions ao = {.mcpu = mcpu, .source_name = path};
-	double t2 = compile_now_us();
-	if (asm_assemble(&ao, c.asm_text.data, c.asm_text.len, &rel, &msg) != 0) {
-		fprintf(mem, "llvm-mc: %s", buf_cstr(&msg));
-		goto done;
-	}
-	double t3 = compile_now_us();
-	if (asm_link(rel.data, rel.len, path, &obj, &msg) != 0) {
-		fprintf(mem, "link: %s", buf_cstr(&msg));
-		goto done;
-	}
 	double t4 = compile_now_us();
 	char out[1024], launch[1024];
 	snprintf(out, sizeof out, "%s/k.hsaco", outdir);
 	snprintf(launch, sizeof launch, "%s/k.launch.json", outdir);
-	if (write_file_atomic(out, obj.data, obj.len, 0644) != 0 ||
+	if (write_file_atomic(out, c.code_object.data, c.code_object.len, 0644) != 0 ||
 		write_file_atomic(launch, c.launch_json.data, c.launch_json.len, 0644) != 0)
 		die("cannot write into %s", outdir);
 	double t5 = compile_now_us();
@@ -134,8 +122,8 @@ static bool compile_once(const char *path, const char *mcpu, const char *outdir,
 		add(&r->st[i], c.pass_us[i]);
 	add(&r->st[ST_LOAD], t1 - t0);
 	add(&r->st[ST_CHECKS], c.check_us);
-	add(&r->st[ST_MC], t3 - t2);
-	add(&r->st[ST_LINK], t4 - t3);
+	add(&r->st[ST_MC], c.pass_us[compile_pass_index("assemble")]);
+	add(&r->st[ST_LINK], c.pass_us[compile_pass_index("link")]);
 	add(&r->st[ST_WRITE], t5 - t4);
 	add(&r->st[ST_OWN], compile_own_us(&c, &st));
 	add(&r->st[ST_TOTAL], t5 - t0);
@@ -145,9 +133,6 @@ done:
 		compile_free(&c);
 	if (k)
 		kernel_free(k);
-	buf_free(&rel);
-	buf_free(&obj);
-	buf_free(&msg);
 	fclose(mem);
 	if (!ok) {
 		const char *e = errs && *errs ? errs : "(no message)";
@@ -291,7 +276,8 @@ int main(int argc, char **argv)
 		nok++;
 		double passes = 0;
 		for (int i = 0; i < compile_npasses; i++)
-			passes += best(&r->st[i]);
+			if (compile_pass_own[i])
+				passes += best(&r->st[i]);
 		double tot = best(&r->st[ST_TOTAL]), own = best(&r->st[ST_OWN]);
 		printf("%-26s %7.3f %7.3f %7.3f %8.2f %7.3f %7.3f %8.2f %8.2f %8.3f  %-10s %-8s\n", r->name,
 			best(&r->st[ST_LOAD]), passes, best(&r->st[ST_CHECKS]), best(&r->st[ST_MC]),
@@ -310,6 +296,8 @@ int main(int argc, char **argv)
 				printf(" %12.12s", res[f].name);
 		printf("\n");
 		for (int i = 0; i < compile_npasses; i++) {
+			if (!compile_pass_own[i])
+				continue;
 			printf("%-22s", compile_pass_name[i]);
 			for (size_t f = 0; f < files.len; f++)
 				if (res[f].ok)

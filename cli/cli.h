@@ -55,14 +55,15 @@ typedef struct CompileOptions CompileOptions;
  * not a -D option. Bad forms are usage errors. */
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
 typedef struct Diag Diag;
-/* Apply the -D bindings of `defs` to kernel k as compile does (defines.c)
- * and fill dyn[j] for each of k->dyn_syms. Returns 0; 1 after reporting bad
- * input to d; 2 with a message in usage_msg (an unknown name, a dynamic
+/* The -D bindings of `defs` applied as compile applies them (defines.c), to
+ * a view of k (*bound, released with kernel_view_free; k is not changed),
+ * and dyn[j] filled for each of k->dyn_syms. Returns 0; 1 after reporting
+ * bad input to d; 2 with a message in usage_msg (an unknown name, a dynamic
  * symbol without a value): the caller cleans up and exits 2. */
 typedef struct Buf Buf;
-int apply_defines(Kernel *k, const CompileOptions *defs, int64_t *dyn, Diag *d, Buf *usage_msg);
-int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
-	const CompileOptions *o, const char *llvm_mc, Diag *d);
+int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Kernel **bound, Diag *d,
+	Buf *usage_msg);
+int compile_kernel_to_files(Kernel *k, const char *out, const char *launch, const CompileOptions *o, Diag *d);
 
 /* Compile a kernel graph, run it on a backend and compare every buffer it
  * writes with the reference interpreter (run_graph.c). defs, in and out

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../asm/asm.h"
+#include "../driver/driver.h"
 #include "../loader/codeobj/codeobj.h"
 #include "../util/util.h"
 #include "cli.h"
@@ -88,7 +89,7 @@ int cmd_as(int argc, char **argv)
 	}
 	AsmOptions o = {mc, mcpu, in, verbose};
 	Buf obj = {0}, msg = {0};
-	int r = asm_build(&o, text, len, &obj, &msg);
+	int r = build_code_object(&o, text, len, &obj, &msg);
 	if (msg.len)
 		fprintf(stderr, "%s", buf_cstr(&msg));
 	if (r == 0) {

@@ -32,7 +32,7 @@
 #include "../asm/asm.h"
 #include "../driver/stats.h"
 #include "../frontend/frontend.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "cli.h"
 
 static void usage(FILE *out)
@@ -96,71 +96,30 @@ static char *code_object_ref(const char *launch, const char *obj)
 	return r;
 }
 
-typedef struct {
-	const Kernel *k;
-	char where[512];
-} OpWhere;
-
-static const char *op_where(void *ctx, const char *name)
-{
-	OpWhere *w = ctx;
-	const char *n = intern(name);
-	for (size_t i = 0; i < w->k->op_list.len; i++) {
-		const Op *op = w->k->op_list.data[i];
-		if (op->name == n && op->loc.file) {
-			snprintf(w->where, sizeof w->where, "%s:%d:%d", op->loc.file, op->loc.line, op->loc.col);
-			return w->where;
-		}
-	}
-	return NULL;
-}
-
-#define GENERATED_TAG "<generated assembly>"
-
 /* compile_kernel_to_files, and with `st` (--stats) the statistics: the
  * caller has filled st->load_us; t0 is when loading started. asm_only
  * writes the assembly to `out`, else the code object; `launch` (may be
- * NULL) receives the descriptor. */
-static int compile_files(Kernel *k, const char *in, const char *out, bool asm_only, const char *launch,
-	const CompileOptions *o, const char *llvm_mc, bool verbose, Diag *d, StageTimes *st, double t0)
+ * NULL) receives the descriptor. With -S and no --stats the pipeline stops
+ * after the assembly (no llvm-mc run). */
+static int compile_files(Kernel *k, const char *out, bool asm_only, const char *launch, const CompileOptions *o,
+	Diag *d, StageTimes *st, double t0)
 {
 	Compile c;
 	int rc = 1;
-	Buf obj = {0}, msg = {0};
-	compile_init(&c, k, o, d);
+	CompileOptions co = *o;
+	if (asm_only && !st)
+		co.stop_after = "emit_assembly";
+	compile_init(&c, k, &co, d);
 	if (compile_run(&c) != 0)
 		goto done;
-	if (!asm_only || st) {
-		/* asm_build's two steps, timed apart for --stats. */
-		AsmOptions ao = {.llvm_mc = llvm_mc, .mcpu = o->mcpu, .source_name = GENERATED_TAG, .verbose = verbose};
-		Buf rel = {0};
-		double ta = compile_now_us();
-		int r = asm_assemble(&ao, c.asm_text.data, c.asm_text.len, &rel, &msg);
-		double tl = compile_now_us();
-		if (r == 0)
-			r = asm_link(rel.data, rel.len, GENERATED_TAG, &obj, &msg);
-		double te = compile_now_us();
-		buf_free(&rel);
-		if (st) {
-			st->assemble_us = tl - ta;
-			st->link_us = r == 0 ? te - tl : -1;
-		}
-		if (r != 0) {
-			Buf ex = {0};
-			OpWhere w = {.k = k};
-			asm_explain(&ex, buf_cstr(&msg), GENERATED_TAG, c.asm_text.data, c.asm_text.len, op_where, &w);
-			fprintf(stderr, "wavecc: error: %s: the generated assembly did not build%s:\n%s", in,
-				asm_only ? " (--stats measures the code object, even with -S)" : "", buf_cstr(&ex));
-			buf_free(&ex);
-			goto done;
-		}
-	}
+	if (c.tool_msg.len)
+		fputs(buf_cstr(&c.tool_msg), stderr);
 	double tw = compile_now_us();
 	OutputSet set;
 	outputs_init(&set);
 	const char *failed = out;
-	int w = asm_only ? outputs_add(&set, out, c.asm_text.data, c.asm_text.len, 0644)
-			 : outputs_add(&set, out, obj.data, obj.len, 0644);
+	const Buf *main_out = asm_only ? &c.asm_text : &c.code_object;
+	int w = outputs_add(&set, out, main_out->data, main_out->len, 0644);
 	if (w == 0 && launch) {
 		failed = launch;
 		w = outputs_add(&set, launch, c.launch_json.data, c.launch_json.len, 0644);
@@ -177,25 +136,22 @@ static int compile_files(Kernel *k, const char *in, const char *out, bool asm_on
 		double tend = compile_now_us();
 		st->write_us = tend - tw;
 		st->total_us = tend - t0;
-		Buf rep = {0};
-		buf_clear(&msg);
+		Buf rep = {0}, msg = {0};
 		/* Our own linker's output that our reader rejects is a bug. */
-		if (compile_stats(&rep, &c, obj.data, obj.len, st, &msg) != 0)
+		if (compile_stats(&rep, &c, st, &msg) != 0)
 			die("--stats: %s", buf_cstr(&msg));
 		fputs(buf_cstr(&rep), stdout);
 		buf_free(&rep);
+		buf_free(&msg);
 	}
 done:
-	buf_free(&obj);
-	buf_free(&msg);
 	compile_free(&c);
 	return rc;
 }
 
-int compile_kernel_to_files(Kernel *k, const char *in, const char *out, const char *launch,
-	const CompileOptions *o, const char *llvm_mc, Diag *d)
+int compile_kernel_to_files(Kernel *k, const char *out, const char *launch, const CompileOptions *o, Diag *d)
 {
-	return compile_files(k, in, out, launch == NULL, launch, o, llvm_mc, false, d, NULL, 0);
+	return compile_files(k, out, launch == NULL, launch, o, d, NULL, 0);
 }
 
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
@@ -294,7 +250,7 @@ int cmd_compile(int argc, char **argv)
 	rc = 1;
 	double t0 = compile_now_us();
 	Kernel *k = load_kernel_file(in, &d);
-	StageTimes st = {.load_us = compile_now_us() - t0, .assemble_us = -1, .link_us = -1, .write_us = -1};
+	StageTimes st = {.load_us = compile_now_us() - t0, .write_us = -1};
 	for (int i = 0; k && i < o.ndefs; i++)
 		if (!kernel_symbol(k, o.def_name[i])) { /* as in interp and run: bad usage */
 			char msg[512];
@@ -308,7 +264,10 @@ int cmd_compile(int argc, char **argv)
 			usage_err("%s", msg);
 		}
 	if (k) {
-		rc = compile_files(k, in, out, asm_only, launch, &o, llvm_mc, verbose, &d, stats ? &st : NULL, t0);
+		o.llvm_mc = llvm_mc;
+		o.verbose = verbose;
+		o.dump_out = stderr;
+		rc = compile_files(k, out, asm_only, launch, &o, &d, stats ? &st : NULL, t0);
 		kernel_free(k);
 	}
 	free(out_owned);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../frontend/frontend.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "cli.h"
 
 static void usage(FILE *out)
@@ -45,13 +45,13 @@ static void print_copy_name(Buf *b, const Op *op, const NodeIndex *x, int64_t cn
 	buf_putc(b, ']');
 }
 
-static void print_region(Buf *b, Compile *c, const Region *r, int depth)
+static void print_region(Buf *b, Analysis *c, const Region *r, int depth)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
 		const NodeIndex *x = c->index[op->id];
 		if (op->kind == OP_ITERATE) {
-			TileLoop *t = compile_tile(c, op->dim);
+			TileLoop *t = analysis_tile(c, op->dim);
 			buf_printf(b, "%*siterate %s over %s: %lld trips, %s\n", 2 * depth, "", op->name, sym_name(op->dim),
 				t ? (long long)t->trips : 0LL, t ? sym_name(t->iv) : "?");
 			print_region(b, c, op->body, depth + 1);
@@ -115,9 +115,9 @@ int cmd_dump_indices(int argc, char **argv)
 	if (compile_run(&c) == 0) {
 		Buf b = {0};
 		buf_printf(&b, "kernel %s: grid %lld x %lld x %lld, workgroup %d x %d x %d, %s indices\n", k->name,
-			(long long)c.grid[0], (long long)c.grid[1], (long long)c.grid[2], c.wg_size[0], c.wg_size[1],
-			c.wg_size[2], mode_name[c.mode]);
-		print_region(&b, &c, k->body, 0);
+			(long long)c.an.grid[0], (long long)c.an.grid[1], (long long)c.an.grid[2], c.an.wg_size[0],
+			c.an.wg_size[1], c.an.wg_size[2], mode_name[c.an.mode]);
+		print_region(&b, &c.an, k->body, 0);
 		fputs(buf_cstr(&b), stdout);
 		buf_free(&b);
 		rc = 0;

@@ -24,7 +24,7 @@
 #include "../frontend/frontend.h"
 #include "../interp/interp.h"
 #include "../ir/graph.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "../util/npy.h"
 #include "cli.h"
 
@@ -52,6 +52,7 @@ typedef struct {
 	CompileOptions defs;
 	Vec(Pair) ins, outs;
 	Kernel *k;
+	Kernel *bound; /* k with the -D bindings (a view) */
 	int64_t *dyn;
 	Interp in;
 	bool have_interp;
@@ -61,6 +62,7 @@ static void state_free(State *s)
 {
 	if (s->have_interp)
 		interp_free(&s->in);
+	kernel_view_free(s->bound);
 	if (s->k)
 		kernel_free(s->k);
 	free(s->dyn);
@@ -181,7 +183,7 @@ int cmd_interp(int argc, char **argv)
 	Kernel *k = s.k;
 	s.dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
 	Buf um = {0};
-	rc = apply_defines(k, &s.defs, s.dyn, &d, &um);
+	rc = apply_defines(k, &s.defs, s.dyn, &s.bound, &d, &um);
 	if (rc == 2) {
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", buf_cstr(&um));
@@ -209,7 +211,7 @@ int cmd_interp(int argc, char **argv)
 	}
 
 	s.have_interp = true;
-	rc = interp_init(&s.in, k, s.dyn, &d) < 0 ? 1 : 0;
+	rc = interp_init(&s.in, s.bound, s.dyn, &d) < 0 ? 1 : 0;
 	char msg[512];
 	if (rc == 0 && random)
 		for (int j = 0; j < s.in.nargs; j++)

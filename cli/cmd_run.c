@@ -27,7 +27,7 @@
 
 #include "../ir/sym/sym.h"
 #include "../loader/runtime/launch.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "../util/util.h"
 #include "cli.h"
 

@@ -1,8 +1,8 @@
 /* defines.c — `-D SYM=VAL` on a loaded kernel graph, the same for every
  * command that runs one (interp, run K.json) as for compile.
  *
- * The bindings go through the compiler's own substitution pass
- * (passes/graph/subst.c, the pipeline stopped after it), so a -D may bind a
+ * The bindings go through the compiler's own substitution (subst_bind in
+ * passes/graph/subst.c) on a view of the kernel, so a -D may bind a
  * dynamic symbol or override any symbol's value, and everything derived
  * from it (BLOCK_N = Max(Min(N, 256), 64)) follows. A name the kernel does
  * not have and a dynamic symbol left without a value are usage errors
@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include "../frontend/frontend.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "cli.h"
 
-int apply_defines(Kernel *k, const CompileOptions *defs, int64_t *dyn, Diag *d, Buf *usage_msg)
+int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Kernel **bound, Diag *d,
+	Buf *usage_msg)
 {
+	*bound = NULL;
 	for (int i = 0; i < defs->ndefs; i++)
 		if (!kernel_symbol(k, defs->def_name[i])) {
 			buf_printf(usage_msg, "-D %s: kernel %s has no symbol of that name", defs->def_name[i], k->name);
@@ -33,15 +35,11 @@ int apply_defines(Kernel *k, const CompileOptions *defs, int64_t *dyn, Diag *d, 
 			return 2;
 		}
 	}
-	if (defs->ndefs == 0)
-		return 0;
-	CompileOptions o = *defs;
-	o.mcpu = "gfx942"; /* substitution does not depend on the target */
-	o.stop_after = "subst_symbols";
-	o.dump = 0;
-	Compile c;
-	compile_init(&c, k, &o, d);
-	int r = compile_run(&c);
-	compile_free(&c);
-	return r == 0 ? 0 : 1;
+	Kernel *v = kernel_view(k);
+	if (subst_bind(v, defs->ndefs, defs->def_name, defs->def_val, d) != 0) {
+		kernel_view_free(v);
+		return 1;
+	}
+	*bound = v;
+	return 0;
 }

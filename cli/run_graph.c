@@ -18,7 +18,7 @@
 #include "../frontend/frontend.h"
 #include "../interp/interp.h"
 #include "../loader/runtime/launch.h"
-#include "../passes/passes.h"
+#include "../driver/driver.h"
 #include "../util/npy.h"
 #include "cli.h"
 
@@ -120,7 +120,8 @@ int run_graph_checked(const GraphRun *g)
 	co.code_object = "kernel.hsaco";
 	int64_t *dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
 	Buf um = {0};
-	int ar = apply_defines(k, &co, dyn, &d, &um);
+	Kernel *bound = NULL;
+	int ar = apply_defines(k, &co, dyn, &bound, &d, &um);
 	for (int i = 0; ar == 0 && i < g->nin + g->nout; i++) {
 		const char *p = i < g->nin ? g->in[i] : g->out[i - g->nin];
 		const char *name = intern_n(p, (size_t)(strchr(p, '=') - p));
@@ -145,6 +146,7 @@ int run_graph_checked(const GraphRun *g)
 		snprintf(msg, sizeof msg, "%s", buf_cstr(&um));
 		buf_free(&um);
 		free(dyn);
+		kernel_view_free(bound);
 		kernel_free(k);
 		if (ar == 2)
 			usage_err("run: %s", msg);
@@ -158,6 +160,7 @@ int run_graph_checked(const GraphRun *g)
 	if (!tmp) {
 		fprintf(stderr, "wavecc: error: cannot create a temporary folder: %s\n", strerror(errno));
 		free(dyn);
+		kernel_view_free(bound);
 		kernel_free(k);
 		return 1;
 	}
@@ -172,12 +175,12 @@ int run_graph_checked(const GraphRun *g)
 	Vec(const char *) out_dest = {0}, out_tmp = {0};
 
 	/* 1. compile */
-	if (compile_kernel_to_files(k, path, hsaco, launch, &co, NULL, &d) != 0)
+	if (compile_kernel_to_files(k, hsaco, launch, &co, &d) != 0)
 		goto out;
 
 	/* 2. the interpreter, on seeded random inputs (or --in files) saved for the launcher */
 	have_interp = true;
-	if (interp_init(&in, k, dyn, &d) != 0)
+	if (interp_init(&in, bound, dyn, &d) != 0)
 		goto out;
 	char err[512];
 	for (int i = 0; i < in.nargs; i++) {
@@ -282,6 +285,7 @@ out:
 	tempdir_remove(tmp);
 	arena_free(&a);
 	free(dyn);
+	kernel_view_free(bound);
 	kernel_free(k);
 	return rc;
 }

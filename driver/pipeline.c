@@ -1,48 +1,77 @@
-/* pipeline.c — the compiler's pass pipeline, listed once.
+/* pipeline.c — the compiler's pipeline, listed once, from kernel graph to
+ * code object.
  *
- * Data flows one way (docs/compiler.md): graph passes fill analyses on the kernel
- * graph; instruction selection builds the machine function; machine passes
- * rewrite it; the emitter prints assembly and the launch descriptor. The
- * pipeline stops after the first pass that reported an error. The MIR
- * verifier (mir_verify) runs after every pass that has a machine function;
- * its failures are compiler bugs (die), not input errors. After waitcnt
- * insertion the independent wait checker (check_waitcnt) runs too, and after
- * hazard resolution the hazard checker (check_hazards); right after
- * allocation, the allocation checker (check_allocation). Every pass and the
- * checks after it are timed (Compile.pass_us, check_us) for --stats.
+ * Data flows one way (docs/architecture.md): the graph analyses fill the
+ * analysis state on a view of the kernel (passes/graph); instruction
+ * selection builds the machine function from it (isel); register
+ * allocation and the machine passes rewrite the function (regalloc,
+ * passes/machine); the emitter prints the assembly and the launch
+ * descriptor (asm); llvm-mc assembles the text into a relocatable object
+ * and our linker makes the code object (asm/llvm_mc.c,
+ * loader/codeobj/link.c). The pipeline stops after the first row that
+ * reported an error, or after opt.stop_after. The MIR verifier (mir_verify)
+ * runs after every row that has a machine function; its failures are
+ * compiler bugs (die), not input errors. After waitcnt insertion the
+ * independent wait checker (check_waitcnt) runs too, and after hazard
+ * resolution the hazard checker (check_hazards); right after allocation,
+ * the allocation checker (check_allocation). Every row and the checks
+ * after it are timed (Compile.pass_us, check_us) for --stats.
  *
  * Stages of the design not built yet (shared-memory promotion, expansion of
- * MMA tiles, barriers, scheduling) get their rows here
- * when they exist; the order below is the order they will run in. */
+ * MMA tiles, barriers, scheduling) get their rows here when they exist; the
+ * order below is the order they will run in. */
 #include <stdlib.h>
 #include <string.h>
-#include <stdarg.h>
 #include <time.h>
 
-#include "../passes/passes.h"
+#include "../asm/asm.h"
+#include "../isel/isel.h"
+#include "../loader/codeobj/codeobj.h"
+#include "../passes/machine/machine.h"
 #include "../regalloc/regalloc.h"
+#include "driver.h"
+
+static void emit(Compile *c);
+static void assemble(Compile *c);
+static void link_code_object(Compile *c);
 
 /* X(name, the call that runs it on the compile state c, what is checked
  *   after it: 0 nothing, 1 the MIR verifier, 2 + the wait checker, 3 + the
- *   hazard checker). Each stage takes only its own IR. */
+ *   hazard checker, whether it is the compiler's own work). Each stage
+ *   takes only its own IR. */
 #define PIPELINE(X) \
-	X(subst_symbols, subst_symbols(c), 0) \
-	X(analyze_constraints, analyze_constraints(c), 0) \
-	X(analyze_indices, analyze_indices(c), 0) \
-	X(select_instructions, select_instructions(c), 1) \
-	X(allocate_registers, allocate_registers(c), 1) \
-	X(insert_waitcnt, insert_waitcnt(c->mf), 2) \
-	X(resolve_hazards, resolve_hazards(c->mf), 3) \
-	X(emit_assembly, emit_assembly(c), 3)
+	X(subst_symbols, subst_symbols(&c->an), 0, true) \
+	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
+	X(analyze_indices, analyze_indices(&c->an), 0, true) \
+	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
+	X(allocate_registers, allocate_registers(c), 1, true) \
+	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
+	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \
+	X(emit_assembly, emit(c), 3, true) \
+	X(assemble, assemble(c), 0, false) \
+	X(link, link_code_object(c), 0, false)
 
-/* Pass names for the stage timings (--stats, bench/compile_bench.c). */
+/* Row names for the stage timings (--stats, bench/compile_bench.c). */
 const char *const compile_pass_name[] = {
-#define NAME(fn, call, level) #fn,
+#define NAME(fn, call, level, own) #fn,
 	PIPELINE(NAME)
 #undef NAME
 };
+const bool compile_pass_own[] = {
+#define OWN(fn, call, level, own) own,
+	PIPELINE(OWN)
+#undef OWN
+};
 const int compile_npasses = (int)ARRAY_LEN(compile_pass_name);
-_Static_assert(ARRAY_LEN(compile_pass_name) <= MAX_PASSES, "Compile.pass_us needs room for every pass");
+_Static_assert(ARRAY_LEN(compile_pass_name) <= MAX_PASSES, "Compile.pass_us needs room for every row");
+
+int compile_pass_index(const char *name)
+{
+	for (int i = 0; i < compile_npasses; i++)
+		if (strcmp(compile_pass_name[i], name) == 0)
+			return i;
+	return -1;
+}
 
 double compile_now_us(void)
 {
@@ -51,46 +80,30 @@ double compile_now_us(void)
 	return 1e6 * (double)ts.tv_sec + 1e-3 * (double)ts.tv_nsec;
 }
 
-void compile_init(Compile *c, Kernel *k, const CompileOptions *o, Diag *d)
+void compile_init(Compile *c, const Kernel *k, const CompileOptions *o, Diag *d)
 {
 	*c = (Compile){.k = k, .opt = *o, .diag = d};
-	arena_init(&c->arena);
 	c->t = target_from_name(o->mcpu);
-	if (!c->t)
-		die("unknown target %s (the CLI checks --mcpu)", o->mcpu);
+	/* an unknown target still gets an analysis (so compile_free is
+	 * uniform); compile_run reports it before any pass */
+	analysis_init(&c->an, k, c->t ? c->t : &target_gfx942, c->opt.ndefs, c->opt.def_name, c->opt.def_val, d);
 }
 
 void compile_free(Compile *c)
 {
 	mfunc_free(c->mf);
 	c->mf = NULL;
+	if (c->ra) {
+		regassign_free(c->ra);
+		free(c->ra);
+		c->ra = NULL;
+	}
 	buf_free(&c->asm_text);
 	buf_free(&c->launch_json);
-	arena_free(&c->arena);
-}
-
-void compile_error(Compile *c, Loc loc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_verror(c->diag, loc, fmt, ap);
-	va_end(ap);
-	c->failed = true;
-}
-
-int64_t compile_int(Compile *c, Sym *e, Loc loc, const char *what)
-{
-	Sym *v = kernel_subs(c->k, e);
-	int64_t x;
-	if (sym_is_int(v, &x))
-		return x;
-	if (sym_is_error(v)) { /* an overflow, a division by zero: not a missing -D */
-		compile_error(c, loc, "%s (%s) cannot be evaluated: %s", what, sym_str(c->k->sc, e), sym_error_msg(v));
-		return -1;
-	}
-	compile_error(c, loc, "%s is %s, not a compile-time integer (dynamic shapes are not compiled yet; "
-			      "bind the symbol with -D)", what, sym_str(c->k->sc, v));
-	return -1;
+	buf_free(&c->reloc);
+	buf_free(&c->code_object);
+	buf_free(&c->tool_msg);
+	analysis_free(&c->an);
 }
 
 /* Register allocation, located at the graph op where a file ran out
@@ -107,9 +120,9 @@ void allocate_registers(Compile *c)
 			if (c->k->op_list.data[i]->name == ra->fail_op)
 				at = c->k->op_list.data[i];
 		if (at)
-			compile_error(c, at->loc, "%s: %s", at->path, buf_cstr(&err));
+			analysis_error(&c->an, at->loc, "%s: %s", at->path, buf_cstr(&err));
 		else
-			compile_error(c, (Loc){c->k->file, 0, 0}, "%s", buf_cstr(&err));
+			analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "%s", buf_cstr(&err));
 		free(ra);
 	} else {
 		c->ra = ra;
@@ -129,6 +142,68 @@ int check_allocation(Compile *c, Buf *msg)
 	free(c->ra);
 	c->ra = NULL;
 	return n;
+}
+
+static void emit(Compile *c)
+{
+	c->kernarg_size = emit_kernarg_size(c->an.k);
+	emit_assembly(&c->an, c->mf, &c->asm_text);
+	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", &c->launch_json);
+}
+
+/* The graph op whose code holds a line of the generated assembly, located
+ * in the kernel graph, for llvm-mc's messages (asm/origin.c). */
+typedef struct {
+	const Kernel *k;
+	char where[512];
+} OpWhere;
+
+static const char *op_where(void *ctx, const char *name)
+{
+	OpWhere *w = ctx;
+	const char *n = intern(name);
+	for (size_t i = 0; i < w->k->op_list.len; i++) {
+		const Op *op = w->k->op_list.data[i];
+		if (op->name == n && op->loc.file) {
+			snprintf(w->where, sizeof w->where, "%s:%d:%d", op->loc.file, op->loc.line, op->loc.col);
+			return w->where;
+		}
+	}
+	return NULL;
+}
+
+#define GENERATED_TAG "<generated assembly>"
+
+/* A tool's failure on our own output: reported at the kernel, with each
+ * message naming the generated line and its graph op. */
+static void tool_failed(Compile *c, Buf *msg)
+{
+	Buf ex = {0};
+	OpWhere w = {.k = c->k};
+	asm_explain(&ex, buf_cstr(msg), GENERATED_TAG, c->asm_text.data, c->asm_text.len, op_where, &w);
+	analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "the generated assembly did not build:\n%s",
+		buf_cstr(&ex));
+	buf_free(&ex);
+}
+
+static void assemble(Compile *c)
+{
+	AsmOptions ao = {.llvm_mc = c->opt.llvm_mc, .mcpu = c->opt.mcpu, .source_name = GENERATED_TAG,
+		.verbose = c->opt.verbose};
+	Buf msg = {0};
+	if (asm_assemble(&ao, c->asm_text.data, c->asm_text.len, &c->reloc, &msg) != 0)
+		tool_failed(c, &msg);
+	else
+		buf_putn(&c->tool_msg, msg.data, msg.len);
+	buf_free(&msg);
+}
+
+static void link_code_object(Compile *c)
+{
+	Buf msg = {0};
+	if (codeobj_link(c->reloc.data, c->reloc.len, GENERATED_TAG, &c->code_object, &msg) != 0)
+		tool_failed(c, &msg);
+	buf_free(&msg);
 }
 
 static void verify(Compile *c, const char *after, int level)
@@ -152,18 +227,25 @@ static void verify(Compile *c, const char *after, int level)
  * it add to check_us, so the two together are the compiler's own time. */
 int compile_run(Compile *c)
 {
+	if (!c->t) {
+		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "unknown target %s", c->opt.mcpu);
+		return -1;
+	}
+	if (c->opt.stop_after && compile_pass_index(c->opt.stop_after) < 0)
+		die("stop_after names no pipeline row: %s", c->opt.stop_after);
+	bool *failed = &c->an.failed;
 	int i = 0;
-#define RUN(fn, call, level) \
-	if (!c->failed) { \
+#define RUN(fn, call, level, own) \
+	if (!*failed) { \
 		double t0_ = compile_now_us(); \
 		call; \
 		double t1_ = compile_now_us(); \
 		c->pass_us[i] = t1_ - t0_; \
-		if (!c->failed && (level) && c->mf) { \
-			if (c->opt.dump & (1u << i)) { \
+		if (!*failed && (level) && c->mf) { \
+			if ((c->opt.dump & (1u << i)) && c->opt.dump_out) { \
 				Buf d = {0}; \
 				mir_print(&d, c->mf); \
-				fprintf(stderr, "## after %s\n%s", #fn, buf_cstr(&d)); \
+				fprintf(c->opt.dump_out, "## after %s\n%s", #fn, buf_cstr(&d)); \
 				buf_free(&d); \
 			} \
 			double t2_ = compile_now_us(); \
@@ -173,9 +255,9 @@ int compile_run(Compile *c)
 	} \
 	i++; \
 	if (c->opt.stop_after && strcmp(c->opt.stop_after, #fn) == 0) \
-		return c->failed ? -1 : 0;
+		return *failed ? -1 : 0;
 	PIPELINE(RUN)
 #undef RUN
 	(void)i;
-	return c->failed ? -1 : 0;
+	return *failed ? -1 : 0;
 }

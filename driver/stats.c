@@ -117,7 +117,8 @@ double compile_own_us(const Compile *c, const StageTimes *st)
 {
 	double us = st->load_us + c->check_us;
 	for (int i = 0; i < compile_npasses; i++)
-		us += c->pass_us[i];
+		if (compile_pass_own[i])
+			us += c->pass_us[i];
 	return us;
 }
 
@@ -139,10 +140,10 @@ static void time_row(Buf *out, const char *name, double us)
 		buf_printf(out, "%9.3f ms\n", us / 1000.0);
 }
 
-int compile_stats(Buf *out, const Compile *c, const void *obj, size_t len, const StageTimes *st, Buf *msg)
+int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 {
 	CodeObject co;
-	if (codeobj_read(obj, len, "<compiled>", &co, msg) != 0)
+	if (codeobj_read(c->code_object.data, c->code_object.len, "<compiled>", &co, msg) != 0)
 		return -1;
 	if (co.nkernels != 1) {
 		buf_printf(msg, "the compiled code object holds %zu kernels, expected 1\n", co.nkernels);
@@ -154,7 +155,7 @@ int compile_stats(Buf *out, const Compile *c, const void *obj, size_t len, const
 	const MFunc *f = c->mf;
 	int v = f->nregs[RF_VGPR], a = f->nregs[RF_AGPR], s = f->nregs[RF_SGPR];
 	int lds = (int)kd->group_segment_fixed_size;
-	int threads = c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
 	Occupancy o;
 	/* The descriptor declares at least one VGPR and SGPR (emit.c), and
 	 * those are what the hardware allocates. */
@@ -195,11 +196,12 @@ int compile_stats(Buf *out, const Compile *c, const void *obj, size_t len, const
 	buf_printf(out, "%llu\n", (unsigned long long)kern->code_size);
 	time_row(out, "load", st->load_us);
 	for (int i = 0; i < compile_npasses; i++)
-		time_row(out, compile_pass_name[i], c->pass_us[i]);
+		if (compile_pass_own[i])
+			time_row(out, compile_pass_name[i], c->pass_us[i]);
 	time_row(out, "checks", c->check_us);
 	time_row(out, "compiler", compile_own_us(c, st));
-	time_row(out, "llvm-mc", st->assemble_us);
-	time_row(out, "link", st->link_us);
+	time_row(out, "llvm-mc", c->pass_us[compile_pass_index("assemble")]);
+	time_row(out, "link", c->pass_us[compile_pass_index("link")]);
 	time_row(out, "write", st->write_us);
 	time_row(out, "total", st->total_us);
 	codeobj_free(&co);

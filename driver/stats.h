@@ -1,11 +1,11 @@
 /* stats.h — `wavecc compile --stats`: occupancy, instruction mix, code size
  * and stage times of a compiled kernel (driver/stats.c). Kept apart from
- * passes/passes.h because nothing in the pipeline reads it: only the CLI and
- * bench/compile_bench.c do. */
+ * driver.h because nothing in the pipeline reads it: the CLI, the library
+ * and bench/compile_bench.c do. */
 #ifndef WAVECC_STATS_H
 #define WAVECC_STATS_H
 
-#include "../passes/passes.h"
+#include "driver.h"
 
 /* Waves per SIMD a kernel's resources allow (model and sources: stats.c). */
 typedef struct Occupancy {
@@ -24,19 +24,18 @@ typedef struct Occupancy {
 void compute_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o);
 /* Instructions of f per scheduling class; returns the total. */
 int count_classes(const MFunc *f, int counts[MC_COUNT]);
-/* Times of the stages around the pipeline, in microseconds (-1: not run). */
+/* Times of the stages around the pipeline, in microseconds (-1: not run);
+ * llvm-mc and the linker are pipeline rows (Compile.pass_us). */
 typedef struct StageTimes {
 	double load_us;     /* frontend: JSON file to kernel graph */
-	double assemble_us; /* llvm-mc */
-	double link_us;     /* asm_link */
 	double write_us;    /* writing the output files */
 	double total_us;    /* wall time of the whole compilation */
 } StageTimes;
 /* The compiler's own time: loading, every pass and the checks. */
 double compile_own_us(const Compile *c, const StageTimes *st);
 /* Append the --stats report (format: docs/compiler.md "Statistics") of the
- * compiled c, whose linked code object is obj[0..len). Returns 0, or -1
+ * compiled c (run to the end: it reads c->code_object). Returns 0, or -1
  * with a message when the code object cannot be read. */
-int compile_stats(Buf *out, const Compile *c, const void *obj, size_t len, const StageTimes *st, Buf *msg);
+int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg);
 
 #endif

@@ -71,6 +71,8 @@ void kernel_free(Kernel *k)
 {
 	if (!k)
 		return;
+	if (k->view_of)
+		die("kernel_free on a view of %s (kernel_view_free releases views)", k->name);
 	region_free(k->body);
 	vec_free(&k->syms);
 	free(k->symtab);
@@ -82,6 +84,35 @@ void kernel_free(Kernel *k)
 	sym_ctx_free(k->sc);
 	arena_free(&k->arena);
 	free(k);
+}
+
+Kernel *kernel_view(const Kernel *k)
+{
+	Kernel *v = xmalloc(sizeof *v);
+	*v = *k;
+	arena_init(&v->arena); /* never shared: nothing may allocate into k's */
+	v->syms.data = xmalloc((k->syms.len + 1) * sizeof *v->syms.data);
+	memcpy(v->syms.data, k->syms.data, k->syms.len * sizeof *v->syms.data);
+	v->syms.cap = k->syms.len + 1;
+	v->symtab = NULL;
+	if (k->symcap) {
+		v->symtab = xmalloc(k->symcap * sizeof *v->symtab);
+		memcpy(v->symtab, k->symtab, k->symcap * sizeof *v->symtab);
+	}
+	v->view_of = k;
+	return v;
+}
+
+void kernel_view_free(Kernel *v)
+{
+	if (!v)
+		return;
+	if (!v->view_of)
+		die("kernel_view_free: %s is not a view", v->name);
+	vec_free(&v->syms);
+	free(v->symtab);
+	arena_free(&v->arena);
+	free(v);
 }
 
 Sym *kernel_sym(Kernel *k, const char *name)

@@ -266,11 +266,19 @@ struct Kernel {
 	int nvalues, nops;
 	Vec(Value *) values;    /* by id */
 	Vec(Op *) op_list;      /* by id */
+	const Kernel *view_of;  /* kernel_view: the kernel whose graph this shares */
 };
 
 /* ---- graph.c: construction and queries ---- */
 Kernel *kernel_new(const char *name);
 void kernel_free(Kernel *k);
+/* A view of k: the same graph, constraints, arguments and SymCtx, with its
+ * own copy of the symbol table, so a pass may rebind symbols (-D) without
+ * changing k. New Sym nodes still go into the shared SymCtx (hash-consed,
+ * so k sees no difference). k must outlive the view; nothing may be added
+ * to the view's graph. Released with kernel_view_free. */
+Kernel *kernel_view(const Kernel *k);
+void kernel_view_free(Kernel *v);
 
 /* Builders (used by the frontend and by tests). Names are interned here. */
 Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as);

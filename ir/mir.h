@@ -168,6 +168,7 @@ typedef struct MFunc {
 	 * register), for the kernel descriptor. */
 	int nregs[RF_COUNT];
 	bool allocated;
+	int lds_bytes; /* LDS the kernel allocates (isel: block reductions) */
 } MFunc;
 
 /* ---- mir.c ---- */

@@ -34,13 +34,13 @@ static bool same_index(const NodeIndex *a, const NodeIndex *b)
 
 TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	if (same_index(v->ix, ix))
 		return (TVal *)v;
 	const NodeIndex *vx = v->ix;
 	if (!vx || (dtype_size(v->dtype) == 2 && (v->packed || ix->epc % 2 == 0))) {
-		compile_error(c, op->loc, "%s: rearranging 16-bit elements between layouts is not compiled yet", op->path);
+		analysis_error(c, op->loc, "%s: rearranging 16-bit elements between layouts is not compiled yet", op->path);
 		return NULL;
 	}
 	TVal *r = tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
@@ -66,7 +66,7 @@ TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 					found = e;
 			}
 			if (found < 0) {
-				compile_error(c, op->loc, "%s: element %lld of copy %lld of the result has no source element in "
+				analysis_error(c, op->loc, "%s: element %lld of copy %lld of the result has no source element in "
 							  "this thread (a cross-lane broadcast is not compiled yet)",
 					op->path, (long long)j, (long long)cn);
 				return NULL;
@@ -78,7 +78,7 @@ TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 
 static bool select_binary(Isel *s, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
 	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id];
 	if (!a || !b || !ix || a->dtype != b->dtype)

@@ -241,7 +241,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 	default:
 		break;
 	}
-	compile_error(s->c, loc, "index expression %s: this form is not compiled yet", sym_str(sc, e));
+	analysis_error(s->c, loc, "index expression %s: this form is not compiled yet", sym_str(sc, e));
 	return mo_imm(0);
 }
 
@@ -271,7 +271,7 @@ void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	SymCtx *sc = s->c->k->sc;
 	SymKind k = sym_kind(cond);
 	if (!sym_kind_is_rel(k) || k == SYM_EQ || k == SYM_NE) {
-		compile_error(s->c, loc, "bound %s: this form is not compiled yet", sym_str(sc, cond));
+		analysis_error(s->c, loc, "bound %s: this form is not compiled yet", sym_str(sc, cond));
 		return;
 	}
 	/* x OP 0 with x = lane + uni  <=>  -uni OP' lane (OP mirrored), so the

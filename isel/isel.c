@@ -18,7 +18,8 @@
  *     not SSA): an init value used only by the loop is taken over as is,
  *     and the body's outputs are copied back when they are other vregs.
  *     A loop of one trip is emitted straight.
- * Requires: analyze_indices. Fills: c->mf (virtual registers). */
+ * Requires: analyze_indices. Returns: the machine function (virtual registers), also when an error
+ * was reported (the caller frees it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +27,7 @@
 
 static void emit_entry(Isel *s)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	MOpnd d, u;
 	s->kernarg = mfunc_vreg(s->f, RC_S2);
 	d = mo_vreg(s->kernarg, RC_S2);
@@ -110,14 +111,14 @@ static TVal *tval_copy(Isel *s, const TVal *v)
 
 static void select_iterate(Isel *s, Op *op)
 {
-	Compile *c = s->c;
-	TileLoop *t = compile_tile(c, op->dim);
+	Analysis *c = s->c;
+	TileLoop *t = analysis_tile(c, op->dim);
 	if (!t) {
-		compile_error(c, op->loc, "%s: iterate over %s has no tiling constraint", op->path, sym_name(op->dim));
+		analysis_error(c, op->loc, "%s: iterate over %s has no tiling constraint", op->path, sym_name(op->dim));
 		return;
 	}
 	if (s->iv_sym) {
-		compile_error(c, op->loc, "%s: nested loops are not compiled yet", op->path);
+		analysis_error(c, op->loc, "%s: nested loops are not compiled yet", op->path);
 		return;
 	}
 	Region *body = op->body;
@@ -126,12 +127,12 @@ static void select_iterate(Isel *s, Op *op)
 	TVal **carried = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
 	for (int i = 0; i < body->nparams; i++) {
 		if (i >= op->ninit) {
-			compile_error(c, op->loc, "%s: iter arg without an init value", op->path);
+			analysis_error(c, op->loc, "%s: iter arg without an init value", op->path);
 			return;
 		}
 		TVal *init = s->val[op->args[i]->id];
 		if (!init) {
-			compile_error(c, op->loc, "%s: init value %s has no per-thread value", op->path, op->args[i]->name);
+			analysis_error(c, op->loc, "%s: init value %s has no per-thread value", op->path, op->args[i]->name);
 			return;
 		}
 		carried[i] = s->uses[op->args[i]->id] == 1 ? init : tval_copy(s, init);
@@ -155,7 +156,7 @@ static void select_iterate(Isel *s, Op *op)
 	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
 		TVal *o = s->val[out->args[i]->id];
 		if (!o || o->nd != carried[i]->nd) {
-			compile_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
+			analysis_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
 			return;
 		}
 		for (int k = 0; k < o->nd; k++)
@@ -180,7 +181,7 @@ static void select_iterate(Isel *s, Op *op)
 
 static void select_op(Isel *s, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	switch (op->kind) {
 	case OP_READ:
 		select_read(s, op);
@@ -202,7 +203,7 @@ static void select_op(Isel *s, Op *op)
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
-			compile_error(c, op->loc, "%s: get_result of a non-iterate value", op->path);
+			analysis_error(c, op->loc, "%s: get_result of a non-iterate value", op->path);
 			return;
 		}
 		s->val[op_result(op)->id] = s->val[it->def->results[op->res_idx]->id];
@@ -212,7 +213,7 @@ static void select_op(Isel *s, Op *op)
 		if (op_is_reduce(op->kind))
 			select_reduce(s, op);
 		else if (!select_elementwise(s, op) && !c->failed)
-			compile_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
+			analysis_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
 	}
 }
 
@@ -247,11 +248,11 @@ static void count_uses(Isel *s, Region *r)
 	}
 }
 
-void select_instructions(Compile *c)
+MFunc *select_instructions(Analysis *c)
 {
 	Kernel *k = c->k;
 	Isel s = {.c = c, .oob = UINT32_MAX};
-	s.f = c->mf = mfunc_new(k->name, c->t);
+	s.f = mfunc_new(k->name, c->t);
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
@@ -263,4 +264,5 @@ void select_instructions(Compile *c)
 	select_region(&s, k->body);
 	mblock_add(s.b, EI_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
+	return s.f;
 }

@@ -3,12 +3,12 @@
  * writes with bounds), expr.c (symbolic index expressions → SALU/VALU
  * arithmetic by uniformity), elementwise.c (per-thread arithmetic,
  * conversions, broadcasts), reduce.c (wave and workgroup reductions),
- * mma.c (accumulator registers and MFMA). The public entry point,
- * select_instructions, is declared in passes/passes.h. */
+ * mma.c (accumulator registers and MFMA). The entry point is
+ * select_instructions: the analysed kernel in, a machine function out. */
 #ifndef WAVECC_ISEL_H
 #define WAVECC_ISEL_H
 
-#include "../passes/passes.h"
+#include "../passes/graph/analysis.h"
 
 /* A per-thread value: the n elements of dtype the thread holds, numbered
  * as its NodeIndex numbers them (copy-major). Each d[i] is a one-dword
@@ -29,8 +29,13 @@ typedef struct ExprCacheEnt {
 	MOpnd o;
 } ExprCacheEnt;
 
+/* ---- isel.c ---- */
+/* The machine function of the analysed kernel c (virtual registers);
+ * unsupported ops are reported through analysis_error. */
+MFunc *select_instructions(Analysis *c);
+
 typedef struct Isel {
-	Compile *c;
+	Analysis *c;
 	MFunc *f;
 	MBlock *b;        /* where instructions go */
 	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */

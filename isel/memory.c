@@ -43,7 +43,7 @@ static uint32_t descriptor(Isel *s, Value *mem)
 	uint32_t v = mfunc_vreg(s->f, RC_S4);
 	int64_t bytes = dtype_size(mem->dtype);
 	for (int i = 0; i < mem->shape.rank; i++)
-		bytes *= compile_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
+		bytes *= analysis_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
 	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
 	/* the entry block may already end in code; insert after the id copies */
 	mblock_add(s->b, EI_S_LOAD_DWORDX2, 1, &d, 2, u);
@@ -80,13 +80,13 @@ typedef struct Plan {
 
 static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *p)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int rank = mem->shape.rank;
 	int pos[MAX_DIMS];
 	int64_t rowstride[MAX_DIMS], size[MAX_DIMS], rs = 1;
 	if (mem->space != AS_GLOBAL) {
-		compile_error(c, op->loc, "%s: %s lives in shared memory: not compiled yet", op->path, mem->name);
+		analysis_error(c, op->loc, "%s: %s lives in shared memory: not compiled yet", op->path, mem->name);
 		return false;
 	}
 	for (int i = rank - 1; i >= 0; i--) {
@@ -95,22 +95,22 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 			if (ix->d[k].dim == mem->shape.dims[i])
 				pos[i] = k;
 		if (pos[i] < 0) {
-			compile_error(c, op->loc, "%s: dim %s of %s has no index", op->path, sym_name(mem->shape.dims[i]),
+			analysis_error(c, op->loc, "%s: dim %s of %s has no index", op->path, sym_name(mem->shape.dims[i]),
 				mem->name);
 			return false;
 		}
-		size[i] = compile_int(c, mem->shape.dims[i], op->loc, sym_name(mem->shape.dims[i]));
+		size[i] = analysis_int(c, mem->shape.dims[i], op->loc, sym_name(mem->shape.dims[i]));
 		if (c->failed)
 			return false;
 		rowstride[i] = rs;
 		if (size[i] && rs > INT32_MAX / size[i]) {
-			compile_error(c, op->loc, "%s: %s has 2^31 or more elements: not compiled yet", op->path, mem->name);
+			analysis_error(c, op->loc, "%s: %s has 2^31 or more elements: not compiled yet", op->path, mem->name);
 			return false;
 		}
 		rs *= size[i];
 	}
 	if (rs * dtype_size(mem->dtype) > INT32_MAX) {
-		compile_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
+		analysis_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
 		return false;
 	}
 	*p = (Plan){.mem = mem, .ix = ix, .epc = ix->epc, .n = ix->ncopies * ix->epc};
@@ -133,7 +133,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				p->base = sym_simplify(sc, lin, c->assume);
 			Sym *dl = sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume);
 			if (!sym_is_int(dl, &e->delta)) {
-				compile_error(c, op->loc, "%s: element %lld of copy %lld is %s elements from the first: only "
+				analysis_error(c, op->loc, "%s: element %lld of copy %lld is %s elements from the first: only "
 							  "constant distances are compiled yet",
 					op->path, (long long)j, (long long)cn, sym_str(sc, dl));
 				return false;
@@ -154,7 +154,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				const DimIndex *di = &ix->d[k];
 				if (di->size <= 1)
 					continue;
-				int64_t sz = compile_int(c, di->dim, op->loc, sym_name(di->dim));
+				int64_t sz = analysis_int(c, di->dim, op->loc, sym_name(di->dim));
 				Sym *m = sym_simplify(sc, sym_mod(sc, index_coord(c, ix, k, cn, 0), sym_int(sc, di->size)),
 					c->assume);
 				int64_t mv;
@@ -271,7 +271,7 @@ static bool supported_dtype(Isel *s, Op *op, DType t)
 	int es = dtype_size(t);
 	if (es == 4 || es == 2)
 		return true;
-	compile_error(s->c, op->loc, "%s: %s elements are not compiled yet", op->path, dtype_name(t));
+	analysis_error(s->c, op->loc, "%s: %s elements are not compiled yet", op->path, dtype_name(t));
 	return false;
 }
 
@@ -355,7 +355,7 @@ void select_write(Isel *s, Op *op)
 	if (!v || !ix)
 		return;
 	if (v->dtype != t) {
-		compile_error(s->c, op->loc, "%s: writing %s to %s %s needs a cast op", op->path, dtype_name(v->dtype),
+		analysis_error(s->c, op->loc, "%s: writing %s to %s %s needs a cast op", op->path, dtype_name(v->dtype),
 			dtype_name(t), mem->name);
 		return;
 	}

@@ -37,12 +37,12 @@ static int64_t copies_of(const NodeIndex *ix, const Sym *d)
 
 void select_register(Isel *s, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
 	if (!ix)
 		return;
 	if (op->dtype != DT_F32) {
-		compile_error(c, op->loc, "%s: %s registers are not compiled yet", op->path, dtype_name(op->dtype));
+		analysis_error(c, op->loc, "%s: %s registers are not compiled yet", op->path, dtype_name(op->dtype));
 		return;
 	}
 	float f = (float)op->value;
@@ -66,11 +66,11 @@ void select_register(Isel *s, Op *op)
 }
 
 /* The loop over dim that op is in, if any. */
-static const TileLoop *loop_over(Compile *c, const Op *op, const Sym *dim)
+static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
 		if (r->owner->dim == dim)
-			return compile_tile(c, dim);
+			return analysis_tile(c, dim);
 	return NULL;
 }
 
@@ -85,7 +85,7 @@ typedef struct KWindow {
 	bool all_in, all_out;
 } KWindow;
 
-static KWindow k_window(Compile *c, const TVal *v, const Sym *K, int64_t cn, const TileLoop *t)
+static KWindow k_window(Analysis *c, const TVal *v, const Sym *K, int64_t cn, const TileLoop *t)
 {
 	SymCtx *sc = c->k->sc;
 	KWindow w = {.all_in = true, .all_out = true};
@@ -152,7 +152,7 @@ static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *
 
 void select_mma(Isel *s, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id], *acc = s->val[op->args[2]->id];
 	const NodeIndex *rx = c->index[op->id];
 	if (!a || !b || !acc || !rx)
@@ -163,7 +163,7 @@ void select_mma(Isel *s, Op *op)
 						  : 0;
 	if (!mfma || a->dtype != DT_F16 || b->dtype != DT_F16 || acc->dtype != DT_F32 || !a->packed || !b->packed ||
 		a->ix->epc != 4 || b->ix->epc != 4) {
-		compile_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
+		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
 			mt == MMA_NONE ? "?" : mma_info[mt].name, dtype_name(a->dtype), dtype_name(b->dtype),
 			dtype_name(acc->dtype));
 		return;
@@ -171,7 +171,7 @@ void select_mma(Isel *s, Op *op)
 	Sym *M = op->args[0]->shape.dims[0], *K = op->args[0]->shape.dims[1], *N = op->args[1]->shape.dims[0];
 	int64_t mc = copies_of(rx, M), nc = copies_of(rx, N), kc = copies_of(a->ix, K);
 	if (kc != copies_of(b->ix, K) || mc != copies_of(a->ix, M) || nc != copies_of(b->ix, N)) {
-		compile_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
+		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
 		return;
 	}
 	if (!(acc = tval_gather(s, acc, rx, op)))

@@ -51,7 +51,7 @@ static MOpnd combine(Isel *s, OpKind k, MOpnd a, MOpnd b, uint16_t dpp)
 }
 
 /* The start along the reduced dim at lane l of wave w, other ids 0. */
-static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
+static bool start_at(Analysis *c, Sym *start, int64_t t0, int64_t *out)
 {
 	SymCtx *sc = c->k->sc;
 	Sym *from[3 + 3 + MAX_DIMS], *to[3 + 3 + MAX_DIMS];
@@ -77,7 +77,7 @@ static bool start_at(Compile *c, Sym *start, int64_t t0, int64_t *out)
  * window take no part. */
 static MOpnd in_window(Isel *s, Op *op, MOpnd x, Sym *coord, int64_t limit, MOpnd *ident)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, coord, sym_int(sc, limit)), c->assume);
 	if (sym_kind(rel) == SYM_TRUE)
@@ -124,7 +124,7 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
 /* Step 4: every wave's value through its LDS slot at base + 4 * wid. */
 static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *wid)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
 	MOpnd addr = expr_to_vgpr(s, expr_lower(s, slot, op->loc));
@@ -169,13 +169,13 @@ static int64_t result_copy(const NodeIndex *ix, const NodeIndex *rx, int k, int6
 
 void select_reduce(Isel *s, Op *op)
 {
-	Compile *c = s->c;
+	Analysis *c = s->c;
 	const TVal *v = s->val[op->args[0]->id];
 	const NodeIndex *rx = c->index[op->id];
 	if (!v || !rx)
 		return;
 	if (op_reduce_nsrc(op) != 1 || v->dtype != DT_F32) {
-		compile_error(c, op->loc, "%s: only f32 reductions of one source are compiled yet", op->path);
+		analysis_error(c, op->loc, "%s: only f32 reductions of one source are compiled yet", op->path);
 		return;
 	}
 	const NodeIndex *ix = v->ix;
@@ -190,7 +190,7 @@ void select_reduce(Isel *s, Op *op)
 	for (int64_t cn = 0; ok && cn < ix->ncopies; cn++)
 		ok = (dst[cn] = result_copy(ix, rx, k, cn)) >= 0;
 	if (!ok) {
-		compile_error(c, op->loc, "%s: this reduction's layout (elements along dims other than %s) is not "
+		analysis_error(c, op->loc, "%s: this reduction's layout (elements along dims other than %s) is not "
 					  "compiled yet",
 			op->path, sym_name(op->dim));
 		return;
@@ -199,7 +199,7 @@ void select_reduce(Isel *s, Op *op)
 	int64_t st[64], lanes = MIN(64, c->wg_size[0]);
 	for (int64_t l = 0; l < lanes; l++)
 		if (!start_at(c, ix->d[k].start, l, &st[l])) {
-			compile_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
+			analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
 				sym_name(op->dim));
 			return;
 		}
@@ -217,12 +217,12 @@ void select_reduce(Isel *s, Op *op)
 	 * the reduction is a block one — without block, the result is the
 	 * wave's own window (the interpreter's semantics; writing it where the
 	 * waves would collide is rejected by index analysis) */
-	const DimDist *dd = compile_dist(c, op->dim);
+	const DimDist *dd = analysis_dist(c, op->dim);
 	bool cross = op->block && dd && dd->waves > 1;
 	int g = dd ? dd->wg_dim : 0, waves = dd ? dd->waves : 1;
 	int64_t all = (int64_t)(c->wg_size[0] / 64) * c->wg_size[1] * c->wg_size[2];
 	if (cross && all != waves) {
-		compile_error(c, op->loc, "%s: a block reduction over %s with waves along other workgroup dims too is not "
+		analysis_error(c, op->loc, "%s: a block reduction over %s with waves along other workgroup dims too is not "
 					  "compiled yet",
 			op->path, sym_name(op->dim));
 		return;
@@ -254,8 +254,8 @@ void select_reduce(Isel *s, Op *op)
 		}
 		MOpnd acc = across_lanes(s, op->kind, expr_to_vgpr(s, x[0]), cluster);
 		if (cross) {
-			acc = across_waves(s, op, acc, waves, c->lds_bytes, wid);
-			c->lds_bytes += 4 * waves;
+			acc = across_waves(s, op, acc, waves, s->f->lds_bytes, wid);
+			s->f->lds_bytes += 4 * waves;
 		}
 		/* 5. init */
 		r->d[rc] = iv ? combine(s, op->kind, iv->d[rc], acc, 0) : acc;

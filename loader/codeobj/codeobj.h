@@ -80,6 +80,12 @@ typedef struct CodeObject {
 int codeobj_read(const void *bytes, size_t len, const char *name, CodeObject *co, Buf *msg);
 int codeobj_read_file(const char *path, CodeObject *co, Buf *msg);
 void codeobj_free(CodeObject *co);
+
+/* ---- link.c ---- */
+/* Link one relocatable AMDGPU object into an ET_DYN code object laid out like
+ * `ld.lld -shared` does (see link.c), appended to `out`. `name` is used in
+ * messages. Returns 0, or -1 with a message appended to msg. */
+int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg);
 /* Find a kernel by name ("vadd") or descriptor symbol ("vadd.kd"). */
 const CodeKernel *codeobj_kernel(const CodeObject *co, const char *name);
 /* Print the readable description `wavecc info` shows. */

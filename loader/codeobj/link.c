@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "kd.h"
-#include "../../asm/asm.h"
+#include "codeobj.h"
 
 #ifndef EM_AMDGPU
 #define EM_AMDGPU 224
@@ -462,7 +462,7 @@ done:
 	return r;
 }
 
-int asm_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
+int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 {
 	Link L = {0}, *l = &L;
 	l->name = name;

@@ -22,7 +22,7 @@
  * expansion copies) is index analysis (indices.c), not this pass.
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
  * c->wg_size. */
-#include "../passes.h"
+#include "analysis.h"
 
 /* What the hardware and the generated code can have; larger values are
  * reported here, before later stages size tables or loops by them. */
@@ -37,14 +37,14 @@ static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 /* compile_int for a constraint's expression, the message naming the
  * constraint by its JSON path. */
-static int64_t con_int(Compile *c, const Constraint *con, Sym *e, const char *what)
+static int64_t con_int(Analysis *c, const Constraint *con, Sym *e, const char *what)
 {
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s: %s", con->path, what);
-	return compile_int(c, e, con->loc, buf);
+	return analysis_int(c, e, con->loc, buf);
 }
 
-static DimDist *find_dist(Compile *c, const Sym *dim)
+static DimDist *find_dist(Analysis *c, const Sym *dim)
 {
 	for (int i = 0; i < c->ndist; i++)
 		if (c->dist[i].dim == dim)
@@ -52,15 +52,15 @@ static DimDist *find_dist(Compile *c, const Sym *dim)
 	return NULL;
 }
 
-static bool add_tiling(Compile *c, const Constraint *con)
+static bool add_tiling(Analysis *c, const Constraint *con)
 {
 	for (int i = 0; i < c->ntile; i++)
 		if (c->tile[i].dim == con->dim) {
-			compile_error(c, con->loc, "%s: a second tiling constraint on %s", con->path, sym_name(con->dim));
+			analysis_error(c, con->loc, "%s: a second tiling constraint on %s", con->path, sym_name(con->dim));
 			return false;
 		}
 	if (c->ntile == MAX_DIMS) {
-		compile_error(c, con->loc, "%s: too many tiling constraints", con->path);
+		analysis_error(c, con->loc, "%s: too many tiling constraints", con->path);
 		return false;
 	}
 	TileLoop *t = &c->tile[c->ntile++];
@@ -69,19 +69,19 @@ static bool add_tiling(Compile *c, const Constraint *con)
 	t->tile = con_int(c, con, con->tile, "the tiling tile");
 	t->iv = con->induction_var;
 	if (con->start || con->iters) {
-		compile_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
+		analysis_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
 		return false;
 	}
 	if (c->failed)
 		return false;
 	if (t->tile <= 0 || t->size <= 0) {
-		compile_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
+		analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
 			(long long)t->size);
 		return false;
 	}
 	t->trips = ceil_div(t->size, t->tile);
 	if (t->trips > MAX_LOOP_TRIPS) {
-		compile_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the 32-bit "
+		analysis_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the 32-bit "
 					   "loop counter holds (%d)",
 			con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
 			(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
@@ -90,14 +90,14 @@ static bool add_tiling(Compile *c, const Constraint *con)
 	return true;
 }
 
-void analyze_constraints(Compile *c)
+void analyze_constraints(Analysis *c)
 {
 	Kernel *k = c->k;
 	const Constraint *hw = kernel_hardware(k);
 	Loc kloc = {k->file, 1, 1};
 	int tpw = hw ? hw->threads_per_wave : 64;
 	if (tpw != 64) {
-		compile_error(c, hw->loc, "threads_per_wave %d: CDNA kernels run wave64", tpw);
+		analysis_error(c, hw->loc, "threads_per_wave %d: CDNA kernels run wave64", tpw);
 		return;
 	}
 	for (size_t i = 0; i < k->cons.len; i++) {
@@ -110,12 +110,12 @@ void analyze_constraints(Compile *c)
 		if (con->kind != CON_WORKGROUP)
 			continue;
 		if (find_dist(c, con->dim)) {
-			compile_error(c, con->loc, "%s: a second workgroup constraint on %s is not compiled yet",
+			analysis_error(c, con->loc, "%s: a second workgroup constraint on %s is not compiled yet",
 				con->path, sym_name(con->dim));
 			return;
 		}
 		if (c->ndist == MAX_DIMS || con->wg_dim < 0 || con->wg_dim > 2) {
-			compile_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
+			analysis_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
 			return;
 		}
 		DimDist *d = &c->dist[c->ndist++];
@@ -126,7 +126,7 @@ void analyze_constraints(Compile *c)
 		if (c->failed)
 			return;
 		if (d->wg_tile <= 0 || d->size <= 0) {
-			compile_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path,
+			analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path,
 				(long long)d->wg_tile, (long long)d->size);
 			return;
 		}
@@ -135,7 +135,7 @@ void analyze_constraints(Compile *c)
 		if (c->failed)
 			return;
 		if (d->wave_tile <= 0 || d->wg_tile % d->wave_tile) {
-			compile_error(c, wc->loc, "%s: wave tile %lld does not divide the workgroup tile %lld", wc->path,
+			analysis_error(c, wc->loc, "%s: wave tile %lld does not divide the workgroup tile %lld", wc->path,
 				(long long)d->wave_tile, (long long)d->wg_tile);
 			return;
 		}
@@ -143,7 +143,7 @@ void analyze_constraints(Compile *c)
 		 * than a workgroup can have is reported before the int below */
 		int64_t waves = d->wg_tile / d->wave_tile, per_wave = d->wg_dim == 0 ? tpw : 1;
 		if (waves > MAX_WORKGROUP / per_wave) {
-			compile_error(c, wc->loc, "%s: workgroup tile %lld over wave tile %lld gives %lld waves along %s "
+			analysis_error(c, wc->loc, "%s: workgroup tile %lld over wave tile %lld gives %lld waves along %s "
 						  "(workgroup dim %d, %lld work-items each): a workgroup has at most %d "
 						  "work-items",
 				wc->path, (long long)d->wg_tile, (long long)d->wave_tile, (long long)waves,
@@ -152,12 +152,12 @@ void analyze_constraints(Compile *c)
 		}
 		d->waves = (int)waves;
 		if (hw && hw->waves_per_block[d->wg_dim] && hw->waves_per_block[d->wg_dim] != d->waves) {
-			compile_error(c, hw->loc, "waves_per_block[%d] = %d differs from the %d waves the tiles of %s give",
+			analysis_error(c, hw->loc, "waves_per_block[%d] = %d differs from the %d waves the tiles of %s give",
 				d->wg_dim, hw->waves_per_block[d->wg_dim], d->waves, sym_name(d->dim));
 			return;
 		}
 		if (wc && wc->wave_id) {
-			compile_error(c, wc->loc, "%s: explicit wave ids are not compiled yet", wc->path);
+			analysis_error(c, wc->loc, "%s: explicit wave ids are not compiled yet", wc->path);
 			return;
 		}
 	}
@@ -169,7 +169,7 @@ void analyze_constraints(Compile *c)
 	for (int i = 0; i < c->ndist; i++) {
 		DimDist *d = &c->dist[i];
 		if (seen[d->wg_dim]) {
-			compile_error(c, kloc, "two dims distributed over workgroup dim %d: not compiled yet", d->wg_dim);
+			analysis_error(c, kloc, "two dims distributed over workgroup dim %d: not compiled yet", d->wg_dim);
 			return;
 		}
 		seen[d->wg_dim] = true;
@@ -185,7 +185,7 @@ void analyze_constraints(Compile *c)
 	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	if (threads > MAX_WORKGROUP) {
 		/* the wave counts per dim come from the wave and hardware constraints */
-		compile_error(c, hw ? hw->loc : kloc, "%s: workgroup of %d x %d x %d = %lld work-items: at most %d are "
+		analysis_error(c, hw ? hw->loc : kloc, "%s: workgroup of %d x %d x %d = %lld work-items: at most %d are "
 						       "supported",
 			hw ? hw->path : "kernel", c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)threads,
 			MAX_WORKGROUP);
@@ -197,7 +197,7 @@ void analyze_constraints(Compile *c)
 		int64_t most = g == 0 ? MAX_GRID_ITEMS / c->wg_size[0] : 0xffff;
 		if (c->grid[g] > most) {
 			const Constraint *con = kernel_constraint(k, CON_WORKGROUP, d->dim);
-			compile_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "
+			analysis_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "
 								 "grid dim %d: at most %lld are supported",
 				con ? con->path : "kernel", sym_name(d->dim), (long long)d->size, (long long)d->wg_tile,
 				(long long)c->grid[g], g, (long long)most);
@@ -206,4 +206,4 @@ void analyze_constraints(Compile *c)
 	}
 }
 
-DimDist *compile_dist(Compile *c, const Sym *dim) { return find_dist(c, dim); }
+DimDist *analysis_dist(Analysis *c, const Sym *dim) { return find_dist(c, dim); }

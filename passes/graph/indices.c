@@ -44,7 +44,7 @@
  * Requires: analyze_constraints. Fills: c->mode, c->index, c->assume. */
 #include <string.h>
 
-#include "../passes.h"
+#include "analysis.h"
 
 enum {
 	MAX_EPC = 64,     /* elements per copy, the bound given to $J */
@@ -58,7 +58,7 @@ enum {
 typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
 
 typedef struct Ctx {
-	Compile *c;
+	Analysis *c;
 	SymCtx *sc;
 	Role *role;     /* by value id (MMA mode) */
 	MmaType mma;
@@ -66,7 +66,7 @@ typedef struct Ctx {
 	Sym *reduce_dim; /* reduce mode */
 } Ctx;
 
-static Sym *tsym(Compile *c, const char *prefix, int g)
+static Sym *tsym(Analysis *c, const char *prefix, int g)
 {
 	char name[16];
 	snprintf(name, sizeof name, "%s%d", prefix, g);
@@ -75,7 +75,7 @@ static Sym *tsym(Compile *c, const char *prefix, int g)
 
 static Sym *num(Ctx *x, int64_t v) { return sym_int(x->sc, v); }
 
-TileLoop *compile_tile(Compile *c, const Sym *dim)
+TileLoop *analysis_tile(Analysis *c, const Sym *dim)
 {
 	for (int i = 0; i < c->ntile; i++)
 		if (c->tile[i].dim == dim)
@@ -84,11 +84,11 @@ TileLoop *compile_tile(Compile *c, const Sym *dim)
 }
 
 /* The loop whose body (or a body nested in it) holds op and iterates dim. */
-static TileLoop *enclosing_loop(Compile *c, const Op *op, const Sym *dim)
+static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
 		if (r->owner->dim == dim)
-			return compile_tile(c, dim);
+			return analysis_tile(c, dim);
 	return NULL;
 }
 
@@ -129,9 +129,9 @@ static Sym *lane(Ctx *x)
 /* Step 1: the constraint part of dim's start for op. */
 static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	Sym *s = num(x, 0);
-	DimDist *d = compile_dist(c, dim);
+	DimDist *d = analysis_dist(c, dim);
 	if (d) {
 		if (c->grid[d->wg_dim] > 1)
 			s = sym_add(x->sc, s, sym_mul(x->sc, tsym(c, "$WG", d->wg_dim), num(x, d->wg_tile)));
@@ -150,7 +150,7 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 /* The read/write rule's anchor for a dim with n elements. */
 static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 {
-	DimDist *d = compile_dist(x->c, dim);
+	DimDist *d = analysis_dist(x->c, dim);
 	if (!d || d->wg_dim != 0)
 		return num(x, 0);
 	return sym_mul(x->sc, lane(x), num(x, n));
@@ -161,13 +161,13 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
  * workgroup dim, else the whole dim; -1 after an error. */
 static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
 {
-	DimDist *d = compile_dist(x->c, dim);
+	DimDist *d = analysis_dist(x->c, dim);
 	TileLoop *t = enclosing_loop(x->c, op, dim);
 	if (t)
 		return t->tile;
 	if (d)
 		return d->wave_tile;
-	return compile_int(x->c, dim, op->loc, sym_name(dim));
+	return analysis_int(x->c, dim, op->loc, sym_name(dim));
 }
 
 static void set_copies(Ctx *x, const Op *op, DimIndex *di)
@@ -177,7 +177,7 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	di->step = 0;
 	if (vs <= 0 && x->c->mode == IM_MMA)
 		return; /* Wave's "not expanded" (vector shape 0) */
-	DimDist *d = compile_dist(x->c, di->dim);
+	DimDist *d = analysis_dist(x->c, di->dim);
 	int64_t extent = window_length(x, op, di->dim);
 	if (extent <= 0)
 		return; /* compile_int reported it */
@@ -241,9 +241,9 @@ static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
  * Otherwise the lanes would fold other windows' elements. */
 static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	int64_t w = window_length(x, op, di->dim), cover = di->copies * di->step;
-	const DimDist *d = compile_dist(c, di->dim);
+	const DimDist *d = analysis_dist(c, di->dim);
 	bool single = !enclosing_loop(c, op, di->dim) && (!d || (c->grid[d->wg_dim] == 1 && d->waves == 1));
 	if (cover == w)
 		return true;
@@ -251,7 +251,7 @@ static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 		di->limit = w;
 		return true;
 	}
-	compile_error(c, op->loc, "%s: the reduced dim %s is covered in %lld copies of %lld elements per wave, but the "
+	analysis_error(c, op->loc, "%s: the reduced dim %s is covered in %lld copies of %lld elements per wave, but the "
 				  "wave's window of %s is %lld long and not the only one: vector shapes that do not "
 				  "tile the window exactly are not supported",
 		op->path, sym_name(di->dim), (long long)di->copies, (long long)di->step, sym_name(di->dim), (long long)w);
@@ -260,12 +260,12 @@ static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 
 static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t rw_ept)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	SymCtx *sc = x->sc;
 	NodeIndex *ni = ARENA_NEW(&c->arena, NodeIndex);
 	Sym *J = sym_symbol(sc, "$J");
 	if (sh.rank > MAX_DIMS) {
-		compile_error(c, op->loc, "%s: rank %d is more than %d dims", op->path, sh.rank, MAX_DIMS);
+		analysis_error(c, op->loc, "%s: rank %d is more than %d dims", op->path, sh.rank, MAX_DIMS);
 		return NULL;
 	}
 	/* the read/write fastest dim: innermost with only vector-shape-1 dims after it */
@@ -282,14 +282,14 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		di->stride = 1;
 		if (c->mode == IM_MMA && role != R_NONE) {
 			if (!mma_dim(x, role, di->dim, di)) {
-				compile_error(c, op->loc, "%s: dim %s has no place in the MMA layout", op->path,
+				analysis_error(c, op->loc, "%s: dim %s has no place in the MMA layout", op->path,
 					sym_name(di->dim));
 				return NULL;
 			}
 		} else if (c->mode == IM_REDUCE && di->dim == x->reduce_dim) {
 			int64_t vs = vector_shape(x, di->dim);
 			if (vs <= 0) {
-				compile_error(c, op->loc, "%s: the reduced dim %s has no positive vector shape (%lld)",
+				analysis_error(c, op->loc, "%s: the reduced dim %s has no positive vector shape (%lld)",
 					op->path, sym_name(di->dim), (long long)vs);
 				return NULL;
 			}
@@ -309,13 +309,13 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 			for (int j = i + 1; j < sh.rank; j++) {
 				int64_t vs = vector_shape(x, sh.dims[j]);
 				if (__builtin_mul_overflow(di->stride, vs > 0 ? vs : 1, &di->stride)) {
-					compile_error(c, op->loc, "%s: the vector shapes of %s's inner dims multiply past 2^63",
+					analysis_error(c, op->loc, "%s: the vector shapes of %s's inner dims multiply past 2^63",
 						op->path, sym_name(di->dim));
 					return NULL;
 				}
 			}
 		if (di->size > MAX_EPC) {
-			compile_error(c, op->loc, "%s: %lld elements of %s per thread in one run: at most %d are compiled yet",
+			analysis_error(c, op->loc, "%s: %lld elements of %s per thread in one run: at most %d are compiled yet",
 				op->path, (long long)di->size, sym_name(di->dim), MAX_EPC);
 			return NULL;
 		}
@@ -329,12 +329,12 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		if (c->mode == IM_REDUCE && di->dim == x->reduce_dim && !c->failed && !reduced_window(x, op, di))
 			return NULL;
 		if (di->size > 1 && ni->epc > 1) {
-			compile_error(c, op->loc, "%s: elements along two dims per thread are not compiled yet", op->path);
+			analysis_error(c, op->loc, "%s: elements along two dims per thread are not compiled yet", op->path);
 			return NULL;
 		}
 		ni->epc *= di->size;
 		if (di->copies > MAX_THREAD_ELEMS / ni->epc / ni->ncopies) {
-			compile_error(c, op->loc, "%s: %s is covered by %lld copies of %lld element(s) per thread: one value "
+			analysis_error(c, op->loc, "%s: %s is covered by %lld copies of %lld element(s) per thread: one value "
 						  "of more than %d elements per thread does not fit in a lane's registers "
 						  "(smaller tiles or more waves)",
 				op->path, sym_name(di->dim), (long long)di->copies, (long long)di->size, MAX_THREAD_ELEMS);
@@ -343,7 +343,7 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		ni->ncopies *= di->copies;
 	}
 	if (ni->epc > MAX_EPC) {
-		compile_error(c, op->loc, "%s: %lld elements per thread in one run: at most %d are compiled yet", op->path,
+		analysis_error(c, op->loc, "%s: %lld elements per thread in one run: at most %d are compiled yet", op->path,
 			(long long)ni->epc, MAX_EPC);
 		return NULL;
 	}
@@ -381,7 +381,7 @@ static void set_role(Ctx *x, Value *v, Role r)
 
 static void find_mode(Ctx *x, Region *r)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
 		if (op->kind == OP_MMA) {
@@ -390,7 +390,7 @@ static void find_mode(Ctx *x, Region *r)
 				x->mma = op_mma_type(c->k, op);
 				Value *a = op->args[0], *b = op->args[1];
 				if (a->shape.rank != 2 || b->shape.rank != 2) {
-					compile_error(c, op->loc, "%s: batched mma is not compiled yet", op->path);
+					analysis_error(c, op->loc, "%s: batched mma is not compiled yet", op->path);
 					return;
 				}
 				x->mdim = a->shape.dims[0];
@@ -405,7 +405,7 @@ static void find_mode(Ctx *x, Region *r)
 			c->mode = IM_REDUCE;
 			x->reduce_dim = op->dim;
 		} else if (op_is_reduce(op->kind) && c->mode == IM_REDUCE && op->dim != x->reduce_dim) {
-			compile_error(c, op->loc, "%s: reductions over two dims (%s, %s) are not compiled yet", op->path,
+			analysis_error(c, op->loc, "%s: reductions over two dims (%s, %s) are not compiled yet", op->path,
 				sym_name(x->reduce_dim), sym_name(op->dim));
 			return;
 		}
@@ -432,7 +432,7 @@ static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
 	int fast = sh.rank - 1;
 	while (fast > 0 && vector_shape(x, sh.dims[fast]) == 1)
 		fast--;
-	DimDist *d = fast >= 0 ? compile_dist(x->c, sh.dims[fast]) : NULL;
+	DimDist *d = fast >= 0 ? analysis_dist(x->c, sh.dims[fast]) : NULL;
 	if (!d)
 		return 1;
 	int64_t t = x->c->wg_size[d->wg_dim], n = d->wg_tile / t + (d->wg_tile % t != 0);
@@ -450,13 +450,13 @@ static NodeIndex *operand_index(Ctx *x, Value *v)
 
 static void index_region(Ctx *x, Region *r)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		NodeIndex *ni = NULL;
 		Value *res = op_result(op);
 		if (op->mapping) {
-			compile_error(c, op->loc, "%s: index mappings are not compiled yet", op->path);
+			analysis_error(c, op->loc, "%s: index mappings are not compiled yet", op->path);
 			return;
 		}
 		if (op->body)
@@ -526,21 +526,21 @@ static bool reads_memory(Region *r, const Value *mem)
  * in-place kernel counting twice). That case is rejected. */
 static bool check_write_overlap(Ctx *x, const Op *op)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	const NodeIndex *ni = c->index[op->id];
 	Value *mem = op->args[1];
 	if (!ni)
 		return true;
 	for (int i = 0; i < ni->ndims; i++) {
 		const DimIndex *di = &ni->d[i];
-		const DimDist *d = compile_dist(c, di->dim);
+		const DimDist *d = analysis_dist(c, di->dim);
 		const TileLoop *t = enclosing_loop(c, op, di->dim);
 		bool many = (t && t->trips > 1) || (!t && d && (c->grid[d->wg_dim] > 1 || d->waves > 1));
 		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
 		/* reads_memory last: it walks the whole graph (once per write
 		 * made the pass quadratic in the number of writes) */
 		if (many && cover > w && reads_memory(c->k->body, mem)) {
-			compile_error(c, op->loc, "%s: %s is also read, and each wave writes %lld elements along %s where its "
+			analysis_error(c, op->loc, "%s: %s is also read, and each wave writes %lld elements along %s where its "
 						  "window is %lld: lanes past the window would write elements another wave or "
 						  "workgroup reads (a race); tiles that are not a multiple of the wave's run are "
 						  "not supported for memory a kernel both reads and writes",
@@ -559,7 +559,7 @@ static bool check_write_overlap(Ctx *x, const Op *op)
  * result). Such writes are rejected. */
 static bool check_write_races(Ctx *x, Region *r)
 {
-	Compile *c = x->c;
+	Analysis *c = x->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
 		if (op->body && !check_write_races(x, op->body))
@@ -581,7 +581,7 @@ static bool check_write_races(Ctx *x, Region *r)
 			if (!red || (c->grid[dd->wg_dim] <= 1 && red->block))
 				continue;
 			bool wgs = c->grid[dd->wg_dim] > 1;
-			compile_error(c, op->loc, "%s: %s has no dim %s, but the %s %s reduces over %s and %s is split "
+			analysis_error(c, op->loc, "%s: %s has no dim %s, but the %s %s reduces over %s and %s is split "
 						  "over %lld %s: each would write its partial result to the same elements of "
 						  "%s (a race); a reduction across %s is not supported%s",
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
@@ -596,7 +596,7 @@ static bool check_write_races(Ctx *x, Region *r)
 
 
 
-void analyze_indices(Compile *c)
+void analyze_indices(Analysis *c)
 {
 	Kernel *k = c->k;
 	SymCtx *sc = k->sc;
@@ -624,7 +624,7 @@ void analyze_indices(Compile *c)
 	if (c->failed)
 		return;
 	if (c->mode == IM_MMA && (x.mma == MMA_NONE || !mma_info[x.mma].native || mma_info[x.mma].in != DT_F16)) {
-		compile_error(c, (Loc){k->file, 1, 1}, "MMA type %s is not compiled yet (F32_16x16x16_F16 and "
+		analysis_error(c, (Loc){k->file, 1, 1}, "MMA type %s is not compiled yet (F32_16x16x16_F16 and "
 						       "F32_32x32x8_F16 are)",
 			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
@@ -650,7 +650,7 @@ static int64_t copy_along(const NodeIndex *x, int i, int64_t cn)
 	return cn % x->d[i].copies;
 }
 
-Sym *index_coord(Compile *c, const NodeIndex *x, int i, int64_t cn, int64_t j)
+Sym *index_coord(Analysis *c, const NodeIndex *x, int i, int64_t cn, int64_t j)
 {
 	SymCtx *sc = c->k->sc;
 	const DimIndex *di = &x->d[i];
@@ -660,7 +660,7 @@ Sym *index_coord(Compile *c, const NodeIndex *x, int i, int64_t cn, int64_t j)
 	return sym_simplify(sc, e, c->assume);
 }
 
-void index_print(Buf *b, Compile *c, const NodeIndex *x, int64_t cn)
+void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn)
 {
 	SymCtx *sc = c->k->sc;
 	buf_putc(b, '{');

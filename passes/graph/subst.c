@@ -1,4 +1,5 @@
-/* subst.c — hyperparameter substitution: apply -D SYM=VAL to the kernel.
+/* subst.c — hyperparameter substitution: apply -D SYM=VAL to a view of the
+ * kernel (kernel_view), never to the kernel as the user wrote it.
  *
  * Algorithm: each -D either binds a dynamic symbol (the kernel is then
  * specialised: the symbol stops being a kernel argument) or overrides a
@@ -6,12 +7,12 @@
  * from its value as written, in dependency order (kernel_resolve_symbols:
  * linear in the definitions; the frontend rejected cycles), so `BLOCK_N =
  * Max(Min(N, 256), 64)` follows an overridden N.
- * Requires: a kernel the frontend accepted. Fills: KSymbol.kind/value/
- * resolved. Errors: unknown symbols, address-space symbols, aliases. */
+ * Requires: a view of a kernel the frontend accepted. Fills: the view's
+ * KSymbol.kind/value/resolved. Errors: unknown symbols, address-space symbols, aliases. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../passes.h"
+#include "analysis.h"
 
 static void resolve_all(Kernel *k)
 {
@@ -21,25 +22,37 @@ static void resolve_all(Kernel *k)
 			k->syms.data[i].resolved = k->syms.data[i].value;
 }
 
-void subst_symbols(Compile *c)
+int subst_bind(Kernel *v, int ndefs, const char *const *def_name, const int64_t *def_val, Diag *d)
 {
-	Kernel *k = c->k;
-	if (c->opt.ndefs == 0)
-		return;
-	Loc none = {c->k->file, 0, 0};
-	for (int i = 0; i < c->opt.ndefs; i++) {
-		KSymbol *s = kernel_symbol(k, c->opt.def_name[i]);
+	if (!v->view_of)
+		die("subst_bind: %s is not a view (the caller's kernel is never rebound)", v->name);
+	if (ndefs == 0)
+		return 0;
+	int errors = 0;
+	Loc none = {v->file, 0, 0};
+	for (int i = 0; i < ndefs; i++) {
+		KSymbol *s = kernel_symbol(v, def_name[i]);
 		if (!s) {
-			compile_error(c, none, "-D %s: kernel %s has no symbol of that name", c->opt.def_name[i], k->name);
+			diag_error(d, none, "-D %s: kernel %s has no symbol of that name", def_name[i], v->name);
+			errors++;
 			continue;
 		}
 		if (s->kind != SYMK_DYNAMIC && s->kind != SYMK_VALUE) {
-			compile_error(c, s->loc, "-D %s: only dynamic symbols and symbol values can be set", s->name);
+			diag_error(d, s->loc, "-D %s: only dynamic symbols and symbol values can be set", s->name);
+			errors++;
 			continue;
 		}
 		s->kind = SYMK_VALUE;
-		s->value = sym_int(k->sc, c->opt.def_val[i]);
+		s->value = sym_int(v->sc, def_val[i]);
 	}
-	if (!c->failed)
-		resolve_all(k);
+	if (errors)
+		return -1;
+	resolve_all(v);
+	return 0;
+}
+
+void subst_symbols(Analysis *c)
+{
+	if (subst_bind(c->k, c->ndefs, c->def_name, c->def_val, c->diag) != 0)
+		c->failed = true;
 }

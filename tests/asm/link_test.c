@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "../../asm/asm.h"
+#include "../../driver/driver.h"
+#include "../../loader/codeobj/codeobj.h"
 #include "../../util/npy.h"
 #include "../test.h"
 
@@ -304,14 +306,14 @@ START_TEST(build_from_memory)
 	ck_assert_ptr_nonnull(text);
 	AsmOptions o = {NULL, "gfx942", "mem.s", false};
 	Buf out = {0}, msg = {0};
-	ck_assert_int_eq(asm_build(&o, text, len, &out, &msg), 0);
+	ck_assert_int_eq(build_code_object(&o, text, len, &out, &msg), 0);
 	ck_assert_uint_eq(msg.len, 0);
 	ck_assert_uint_gt(out.len, 1024);
 	ck_assert_int_eq(memcmp(out.data, "\177ELF", 4), 0);
 	ck_assert_int_eq(out.data[16], 3); /* ET_DYN */
 	/* the same again gives the same bytes (deterministic output) */
 	Buf again = {0};
-	ck_assert_int_eq(asm_build(&o, text, len, &again, &msg), 0);
+	ck_assert_int_eq(build_code_object(&o, text, len, &again, &msg), 0);
 	ck_assert_uint_eq(again.len, out.len);
 	ck_assert_int_eq(memcmp(again.data, out.data, out.len), 0);
 	buf_free(&again);
@@ -412,7 +414,7 @@ static int link_text(const char *text, Buf *msg)
 	Buf obj = {0}, out = {0};
 	int r = asm_assemble(&o, text, strlen(text), &obj, msg);
 	ck_assert_msg(r == 0, "assembly failed: %s", buf_cstr(msg));
-	r = asm_link(obj.data, obj.len, "t.o", &out, msg);
+	r = codeobj_link(obj.data, obj.len, "t.o", &out, msg);
 	buf_free(&obj);
 	buf_free(&out);
 	return r;
@@ -449,7 +451,7 @@ START_TEST(link_rejects_what_it_cannot_do)
 	buf_clear(&msg);
 	/* not an object */
 	Buf out = {0};
-	ck_assert_int_eq(asm_link("garbage", 7, "g.o", &out, &msg), -1);
+	ck_assert_int_eq(codeobj_link("garbage", 7, "g.o", &out, &msg), -1);
 	ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "g.o: link error: not an ELF file"));
 	ck_assert_uint_eq(out.len, 0);
 	buf_free(&msg);
@@ -517,7 +519,7 @@ START_TEST(link_survives_damaged_objects)
 	for (size_t cut = 0; cut < obj.len; cut += 97) {
 		Buf out = {0};
 		buf_clear(&msg);
-		if (asm_link(obj.data, cut, "cut.o", &out, &msg) == 0)
+		if (codeobj_link(obj.data, cut, "cut.o", &out, &msg) == 0)
 			ok++;
 		else
 			failed++;
@@ -533,7 +535,7 @@ START_TEST(link_survives_damaged_objects)
 		copy[at] ^= (unsigned char)(1u << ((s >> 20) & 7));
 		Buf out = {0};
 		buf_clear(&msg);
-		if (asm_link(copy, obj.len, "flip.o", &out, &msg) == 0)
+		if (codeobj_link(copy, obj.len, "flip.o", &out, &msg) == 0)
 			ok++;
 		else
 			ck_assert_ptr_nonnull(strstr(buf_cstr(&msg), "flip.o: link error: "));

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../passes/passes.h"
+#include "../../driver/driver.h"
+#include "../../passes/machine/machine.h"
 #include "../../util/npy.h"
 #include "../test.h"
 

@@ -3,7 +3,8 @@
 #ifndef WAVECC_TESTS_MFB_H
 #define WAVECC_TESTS_MFB_H
 
-#include "../../passes/passes.h"
+#include "../../driver/driver.h"
+#include "../../passes/machine/machine.h"
 #include "../test.h"
 
 static inline MOpnd V(unsigned r) { return mo_preg(r, RC_V1); }

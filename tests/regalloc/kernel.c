@@ -11,6 +11,7 @@
 
 #include "../../asm/asm.h"
 #include "../../loader/codeobj/codeobj.h"
+#include "../../passes/machine/machine.h"
 #include "../../loader/emu/emu.h"
 #include "../test.h"
 #include "regalloc_test.h"
@@ -41,7 +42,7 @@ START_TEST(loop_kernel_runs_on_the_emulator)
 	compile_init(&c, k, &(CompileOptions){.mcpu = t->name}, &d);
 	c.mf = L.f;
 	allocate_registers(&c);
-	ck_assert(!c.failed);
+	ck_assert(!compile_failed(&c));
 	Buf m = {0};
 	ck_assert_msg(check_allocation(&c, &m) == 0, "%s", buf_cstr(&m));
 	insert_waitcnt(c.mf);
@@ -53,7 +54,7 @@ START_TEST(loop_kernel_runs_on_the_emulator)
 	/* the loop really is a loop in the output */
 	ck_assert_msg(strstr(buf_cstr(&text), "s_cbranch_scc1 .Lloop\n"), "%s", buf_cstr(&text));
 	AsmOptions ao = {.mcpu = t->name, .source_name = "loop.s"};
-	ck_assert_msg(asm_build(&ao, text.data, text.len, &co_bytes, &m) == 0, "%s\n%s", buf_cstr(&m),
+	ck_assert_msg(build_code_object(&ao, text.data, text.len, &co_bytes, &m) == 0, "%s\n%s", buf_cstr(&m),
 		buf_cstr(&text));
 	CodeObject co;
 	ck_assert_msg(codeobj_read(co_bytes.data, co_bytes.len, "loop", &co, &m) == 0, "%s", buf_cstr(&m));

@@ -267,7 +267,7 @@ START_TEST(pipeline_entry_reports_through_compile_error)
 	c.mf = pressure_fn("press", RC_V1, 300);
 	allocate_registers(&c);
 	fflush(mem);
-	ck_assert(c.failed);
+	ck_assert(compile_failed(&c));
 	ck_assert_ptr_null(c.ra);
 	ck_assert_msg(strstr(text, "press.json: error: out of vector registers: a value of 1 dword needs room where 256 "
 				   "of 256"),
@@ -277,7 +277,7 @@ START_TEST(pipeline_entry_reports_through_compile_error)
 	compile_init(&c, k, &(CompileOptions){0}, &d);
 	c.mf = loop_fn(&target_gfx942).f;
 	allocate_registers(&c);
-	ck_assert(!c.failed);
+	ck_assert(!compile_failed(&c));
 	ck_assert_ptr_nonnull(c.ra);
 	Buf m = {0};
 	ck_assert_int_eq(check_allocation(&c, &m), 0);

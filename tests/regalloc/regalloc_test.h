@@ -6,7 +6,7 @@
 
 #include <check.h>
 
-#include "../../passes/passes.h"
+#include "../../driver/driver.h"
 #include "../../regalloc/regalloc.h"
 
 MInst *i1(MBlock *b, MOp op, MOpnd d, MOpnd a);

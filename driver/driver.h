@@ -1,0 +1,92 @@
+/* driver.h — the compiler's driver: the compile state and the pipeline that
+ * takes a kernel graph to a code object, in memory (driver/pipeline.c).
+ *
+ * A compilation is one Compile: the caller's kernel (never modified: the
+ * graph analyses work on a view of it, passes/graph/analysis.h), the
+ * options, the machine function isel builds, and the outputs — assembly
+ * text, the launch descriptor, the relocatable object and the linked code
+ * object — with the wall time of every pipeline row. Every stage takes only
+ * its own IR; the pipeline list in pipeline.c is the one place that knows
+ * their order.
+ *
+ * Errors: bad input is reported through the Diag as located diagnostics and
+ * compile_run returns -1; nothing is printed elsewhere and nothing exits.
+ * Compiler bugs die().
+ *
+ * Ownership: compile_free releases everything the Compile holds; the
+ * kernel and the Diag stay the caller's and must outlive it. */
+#ifndef WAVECC_DRIVER_H
+#define WAVECC_DRIVER_H
+
+#include "../passes/graph/analysis.h"
+
+enum { MAX_PASSES = 24 };
+
+typedef struct CompileOptions {
+	const char *mcpu;        /* a target ID: "gfx942" (NULL), "gfx90a", "gfx942:sramecc-" ... */
+	int ndefs;               /* -D SYM=VAL */
+	const char *def_name[MAX_DEFS];
+	int64_t def_val[MAX_DEFS];
+	const char *code_object; /* file name the launch descriptor refers to */
+	const char *llvm_mc;     /* the llvm-mc to run (NULL: search, asm/llvm_mc.c) */
+	bool verbose;            /* say which llvm-mc runs, on stderr */
+	unsigned dump;           /* bit per pass index: print the MIR after it to dump_out */
+	FILE *dump_out;
+	const char *stop_after;  /* a pipeline row's name: stop after it (dump-indices, -S) */
+} CompileOptions;
+
+typedef struct Compile {
+	const Kernel *k;   /* the caller's kernel, as written */
+	const Target *t;
+	CompileOptions opt;
+	Diag *diag;
+	Analysis an;       /* graph analyses, over a view of k */
+	MFunc *mf;         /* isel → regalloc → machine passes */
+	struct RegAssign *ra; /* allocate_registers → check_allocation */
+
+	/* outputs */
+	int kernarg_size;
+	Buf asm_text;
+	Buf launch_json;
+	Buf reloc;         /* llvm-mc's relocatable object */
+	Buf code_object;   /* the linked code object */
+	Buf tool_msg;      /* llvm-mc's warnings on success */
+
+	/* wall time of each pipeline row, in PIPELINE order (names in
+	 * compile_pass_name), and of the verifier and checkers run between
+	 * passes, in microseconds; read by --stats and bench/compile_bench. */
+	double pass_us[MAX_PASSES];
+	double check_us;
+} Compile;
+
+/* ---- pipeline.c ---- */
+/* Start compiling k; an unknown o->mcpu is reported through d and makes
+ * compile_run fail. */
+void compile_init(Compile *c, const Kernel *k, const CompileOptions *o, Diag *d);
+void compile_free(Compile *c);
+/* Run the pipeline to the end (or o->stop_after). Returns 0, or -1 after
+ * errors were reported through the Diag. */
+int compile_run(Compile *c);
+static inline bool compile_failed(const Compile *c) { return c->an.failed; }
+/* The rows' names in pipeline order (compile_npasses of them), and whether
+ * each is the compiler's own work (not llvm-mc or the linker). */
+extern const char *const compile_pass_name[];
+extern const bool compile_pass_own[];
+extern const int compile_npasses;
+/* The index of the row called name, or -1. */
+int compile_pass_index(const char *name);
+/* Register allocation located at the graph op where a file ran out; the
+ * assignment is kept (c->ra) for check_allocation, which checks it
+ * independently and releases it (0 problems when nothing is kept). */
+void allocate_registers(Compile *c);
+int check_allocation(Compile *c, Buf *msg);
+/* ---- build.c ---- */
+struct AsmOptions;
+/* Assemble text with llvm-mc and link the code object, appended to
+ * code_object; 0, or -1 with llvm-mc's or the linker's messages in msg. */
+int build_code_object(const struct AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg);
+
+/* A monotonic clock in microseconds, for the stage timings. */
+double compile_now_us(void);
+
+#endif

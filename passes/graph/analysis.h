@@ -1,0 +1,138 @@
+/* analysis.h — the graph analyses and the state they fill: the analysed
+ * kernel that instruction selection reads (QBE's all.h style: types, then
+ * prototypes grouped by the file that defines them).
+ *
+ * An Analysis works on a view of the caller's kernel (kernel_view in
+ * ir/graph.h): the graph is shared, the symbol table is the view's own, so
+ * -D substitution (subst.c) rebinds symbols in the view and the caller's
+ * kernel stays as the user wrote it (the interpreter runs that one).
+ * Passes are `void name(Analysis *)`, by convention called with `c`.
+ *
+ * Errors: bad input that the frontend accepted but the compiler cannot
+ * handle (an unsupported shape of kernel, a size it cannot compile) is
+ * reported with analysis_error at the graph location and sets c->failed;
+ * the later stages report through the same call (isel, register
+ * allocation). Compiler bugs die().
+ *
+ * Ownership: everything allocated during the analyses lives in c->arena or
+ * the kernel's SymCtx; analysis_free releases it and the view. */
+#ifndef WAVECC_PASSES_GRAPH_ANALYSIS_H
+#define WAVECC_PASSES_GRAPH_ANALYSIS_H
+
+#include "../../ir/graph.h"
+#include "../../ir/mir.h"
+#include "../../util/util.h"
+
+enum { MAX_DIMS = 8, MAX_DEFS = 32 };
+
+
+/* How one dimension of the iteration space is distributed (constraints.c). */
+typedef struct DimDist {
+	Sym *dim;        /* SYM_SYMBOL */
+	int64_t size;    /* the dimension's extent, after substitution */
+	int64_t wg_tile; /* elements per workgroup */
+	int wg_dim;      /* workgroup grid dimension 0..2 */
+	int64_t wave_tile; /* elements per wave */
+	int waves;       /* waves per workgroup along this dim */
+} DimDist;
+
+/* A loop from a tiling constraint (constraints.c): the iterate op over dim
+ * runs `trips` times with induction variable iv = 0, 1, ... */
+typedef struct TileLoop {
+	Sym *dim;
+	Sym *iv;       /* $ARG<dim> unless the constraint names another */
+	int64_t size, tile, trips;
+} TileLoop;
+
+/* One dim of a node's per-thread index (Wave's IndexSequence, after
+ * expansion). The thread holds, for each expansion copy c (0..copies-1),
+ * `size` elements along this dim: element $J of copy c is at
+ *     coord[$J] + c * step
+ * (coord is start + $J for a plain run; MMA accumulator layouts with
+ * Wave's GPR_NUM are written directly in $J). At most one dim of a node
+ * has size > 1. stride is Wave's (offset within the op's vector shape),
+ * kept for printing. */
+typedef struct DimIndex {
+	Sym *dim;
+	Sym *start;  /* coord at $J = 0 */
+	Sym *coord;  /* over $T*, $WG*, $ARG*, $J */
+	int64_t size, stride;
+	int64_t copies, step;
+	int64_t limit; /* the reduced dim of a reduction: coords >= limit lie
+			* past its only window and take no part (0: none) */
+} DimIndex;
+
+/* The per-thread index of one op (indices.c): its dims in the order of the
+ * op's shape. The thread's elements are numbered copy-major: element
+ * e = c * epc + j, with copies numbered row-major over the dims' copy
+ * counts (the first dim slowest). */
+typedef struct NodeIndex {
+	int ndims;
+	DimIndex d[MAX_DIMS];
+	int64_t ncopies; /* product of the copies */
+	int64_t epc;     /* elements per copy: the product of the sizes */
+} NodeIndex;
+
+typedef enum IndexMode { IM_READ_WRITE, IM_REDUCE, IM_MMA } IndexMode;
+
+typedef struct Analysis {
+	Kernel *k;       /* the view of the caller's kernel the passes work on */
+	const Target *t;
+	int ndefs;       /* -D SYM=VAL, applied by subst_symbols */
+	const char *const *def_name;
+	const int64_t *def_val;
+	Diag *diag;
+	bool failed;
+	Arena arena;
+
+	/* constraints.c */
+	int ndist;
+	DimDist dist[MAX_DIMS];
+	int ntile;
+	TileLoop tile[MAX_DIMS];
+	int64_t grid[3];
+	int wg_size[3];
+
+	/* indices.c: the per-thread index of each op with a register result
+	 * or a memory access, by op id (NULL for others); the assumptions
+	 * every index expression is simplified under (thread, workgroup and
+	 * loop ranges, $J in [0, MAX_EPC)). */
+	IndexMode mode;
+	NodeIndex **index;
+	SymAssume *assume;
+} Analysis;
+
+/* ---- analysis.c ---- */
+/* Start analysing k for target t; the defines (ndefs pairs, kept by the
+ * caller for the analysis' lifetime) are applied by subst_symbols. */
+void analysis_init(Analysis *c, const Kernel *k, const Target *t, int ndefs, const char *const *def_name,
+	const int64_t *def_val, Diag *d);
+void analysis_free(Analysis *c);
+void analysis_error(Analysis *c, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* An integer value of e after substitution, or report at loc and return -1. */
+int64_t analysis_int(Analysis *c, Sym *e, Loc loc, const char *what);
+
+/* ---- subst.c ---- */
+void subst_symbols(Analysis *c);
+/* Bind ndefs symbols to values in the view v (kernel_view) and resolve
+ * every symbol again; errors through d. Returns 0 or -1. The interpreter's
+ * callers use it to see the same bindings the compiler does. */
+int subst_bind(Kernel *v, int ndefs, const char *const *def_name, const int64_t *def_val, Diag *d);
+
+/* ---- constraints.c ---- */
+void analyze_constraints(Analysis *c);
+/* The distribution of dim, or NULL if no workgroup constraint names it. */
+DimDist *analysis_dist(Analysis *c, const Sym *dim);
+
+/* ---- indices.c ---- */
+void analyze_indices(Analysis *c);
+/* The loop over dim, or NULL. */
+TileLoop *analysis_tile(Analysis *c, const Sym *dim);
+/* The coordinate along index dim i of element j of copy number cn. */
+Sym *index_coord(Analysis *c, const NodeIndex *x, int i, int64_t cn, int64_t j);
+/* x's dim d, or NULL. */
+const DimIndex *index_dim(const NodeIndex *x, const Sym *d);
+/* "{M: start : size : stride, ...}" for copy number cn, SymPy syntax. */
+void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn);
+
+#endif
