@@ -29,6 +29,7 @@
 #define LAUNCH_MAX_TOTAL_BYTES (UINT64_C(1) << 33)
 /* A descriptor file is read whole: at most 16 MiB, a regular file. */
 #define LAUNCH_MAX_FILE_BYTES (UINT64_C(1) << 24)
+#define LAUNCH_MAX_CODE_OBJECT_BYTES (UINT64_C(1) << 30)
 
 typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
 enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };
@@ -112,6 +113,20 @@ typedef struct RunOptions {
  * buffers, build the kernarg segment, launch, write the outputs. Messages
  * go to `msg` (one line each). Returns 0 or -1. */
 int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg);
+
+/* One buffer argument's memory, owned by the caller: `bytes` must be the
+ * argument's size after launch_resolve (LaunchArg.nbytes). */
+typedef struct HostBuffer {
+	const char *name;
+	void *data;
+	uint64_t bytes;
+} HostBuffer;
+/* The same in memory: the code object's bytes, and one HostBuffer per
+ * buffer argument (by name), which the kernel reads and writes in place.
+ * RunOptions' file fields (in, out, random) are not used. Returns 0 or -1
+ * with messages in msg. */
+int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
+	size_t nbufs, Buf *msg);
 /* Append "FILE:LINE:COL: PATH: message\n" (the frontend's shape, without
  * the severity the caller adds) to msg. */
 void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);

@@ -57,14 +57,6 @@ static const char *split_pair(const char *s, char *name, size_t n)
 	return eq + 1;
 }
 
-static RunBuffer *find_buf(RunPlan *p, const char *name)
-{
-	for (size_t i = 0; i < p->nbufs; i++)
-		if (strcmp(p->bufs[i].arg->name, name) == 0)
-			return &p->bufs[i];
-	return NULL;
-}
-
 void run_patch_pointers(RunPlan *p)
 {
 	for (size_t i = 0; i < p->nbufs; i++)
@@ -215,14 +207,50 @@ static int check_workgroup(const LaunchDesc *d, const CodeKernel *k, Buf *msg)
 	return 0;
 }
 
-int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
+/* Map each buffer argument to the caller's memory: bufs[] by name, each
+ * exactly the argument's size. */
+static int bind_buffers(RunPlan *p, const LaunchDesc *d, HostBuffer *bufs, size_t nbufs, Buf *msg)
+{
+	for (size_t i = 0; i < d->nargs; i++) {
+		const LaunchArg *a = &d->args[i];
+		if (a->kind != LARG_BUFFER)
+			continue;
+		HostBuffer *h = NULL;
+		for (size_t j = 0; j < nbufs && !h; j++)
+			if (strcmp(bufs[j].name, a->name) == 0)
+				h = &bufs[j];
+		char path[32];
+		snprintf(path, sizeof path, "args[%zu]", i);
+		if (!h) {
+			launch_msg(msg, a->loc, path, "no buffer was given for argument '%s'", a->name);
+			return -1;
+		}
+		if (h->bytes != a->nbytes || (!h->data && a->nbytes)) {
+			launch_msg(msg, a->loc, path, "buffer '%s' has %llu bytes, the argument needs %llu", a->name,
+				   (unsigned long long)h->bytes, (unsigned long long)a->nbytes);
+			return -1;
+		}
+		RunBuffer *b = &p->bufs[p->nbufs++];
+		b->arg = a;
+		b->host = h->data;
+	}
+	for (size_t j = 0; j < nbufs; j++)
+		if (!launch_arg(d, bufs[j].name) || launch_arg(d, bufs[j].name)->kind != LARG_BUFFER) {
+			buf_printf(msg, "%s: kernel '%s' has no buffer argument '%s'\n", d->path, d->kernel, bufs[j].name);
+			return -1;
+		}
+	return 0;
+}
+
+int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
+	size_t nbufs, Buf *msg)
 {
 	CodeObject co;
 	RunPlan p = {0};
 	int r = -1;
 	p.d = d;
 	Buf why = {0};
-	if (codeobj_read_file(d->code_object_path, &co, &why) != 0) {
+	if (codeobj_read(code, code_len, d->code_object_path, &co, &why) != 0) {
 		launch_msg(msg, d->code_object_loc, "code_object", "%s", buf_cstr(&why));
 		buf_free(&why);
 		codeobj_free(&co);
@@ -261,105 +289,152 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 		p.kernarg_len = MAX(p.kernarg_len, (uint32_t)k->meta->kernarg_segment_size);
 	p.kernarg = xcalloc(p.kernarg_len + 16, 1);
 	fill_hidden(&p, k->meta);
-	p.bufs = xcalloc(d->nargs + 1, sizeof *p.bufs);
 	for (size_t i = 0; i < d->nargs; i++) {
 		const LaunchArg *a = &d->args[i];
-		if (a->kind == LARG_SCALAR) {
-			if (dtype_is_float(a->dtype)) {
-				dtype_store(a->dtype, p.kernarg + a->offset, 0, a->value);
-			} else { /* exact: the low bytes of the integer (little endian) */
-				uint64_t u = (uint64_t)a->ivalue;
-				put_le(p.kernarg, p.kernarg_len, a->offset, u, dtype_size(a->dtype));
-			}
+		if (a->kind != LARG_SCALAR)
 			continue;
+		if (dtype_is_float(a->dtype)) {
+			dtype_store(a->dtype, p.kernarg + a->offset, 0, a->value);
+		} else { /* exact: the low bytes of the integer (little endian) */
+			uint64_t u = (uint64_t)a->ivalue;
+			put_le(p.kernarg, p.kernarg_len, a->offset, u, dtype_size(a->dtype));
 		}
-		RunBuffer *b = &p.bufs[p.nbufs];
-		b->arg = a;
+	}
+	p.bufs = xcalloc(d->nargs + 1, sizeof *p.bufs);
+	if (bind_buffers(&p, d, bufs, nbufs, msg) != 0)
+		goto out;
+	/* a zero-byte buffer still needs an address */
+	static uint8_t empty[16];
+	for (size_t i = 0; i < p.nbufs; i++)
+		if (!p.bufs[i].host)
+			p.bufs[i].host = empty;
+	if (o->backend == BACKEND_HIP) {
+		p.code_object = code;
+		p.code_object_len = code_len;
+		r = hip_run(&p, o->verbose, msg);
+	} else {
+		r = emu_backend(&p, o, msg);
+	}
+out:
+	free(p.bufs);
+	free(p.kernarg);
+	codeobj_free(&co);
+	return r;
+}
+
+/* The host buffers of launch_run: one per buffer argument, filled from the
+ * seeded generator and the --in files. */
+typedef Vec(HostBuffer) HostBuffers;
+
+static int make_buffers(const LaunchDesc *d, const RunOptions *o, HostBuffers *hb, Buf *msg)
+{
+	for (size_t i = 0; i < d->nargs; i++) {
+		const LaunchArg *a = &d->args[i];
+		if (a->kind != LARG_BUFFER)
+			continue;
 		/* sizes are bounded by launch_resolve; the host may still refuse */
-		b->host = calloc(a->nbytes ? a->nbytes : 1, 1);
-		if (!b->host) {
+		void *host = calloc(a->nbytes ? a->nbytes : 1, 1);
+		if (!host) {
 			char path[32];
 			snprintf(path, sizeof path, "args[%zu]", i);
 			launch_msg(msg, a->loc, path, "cannot allocate %llu bytes of host memory for buffer '%s'",
 				   (unsigned long long)a->nbytes, a->name);
-			goto out;
+			return -1;
 		}
-		p.nbufs++;
-		if (o->random && (a->access & ACC_READ))
-			fill_random(b, o->seed, i);
+		vec_push(hb, ((HostBuffer){a->name, host, a->nbytes}));
+		if (o->random && (a->access & ACC_READ)) {
+			RunBuffer b = {.arg = a, .host = host};
+			fill_random(&b, o->seed, i);
+		}
 	}
 	for (int i = 0; i < o->nin; i++) {
 		char name[256];
 		const char *file = split_pair(o->in[i], name, sizeof name);
-		RunBuffer *b = file ? find_buf(&p, name) : NULL;
-		if (!b) {
+		const LaunchArg *a = file ? launch_arg(d, name) : NULL;
+		HostBuffer *h = NULL;
+		for (size_t j = 0; a && j < hb->len && !h; j++)
+			if (strcmp(hb->data[j].name, name) == 0)
+				h = &hb->data[j];
+		if (!h) {
 			buf_printf(msg, "--in %s: %s\n", o->in[i],
 				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
-			goto out;
+			return -1;
 		}
 		NpyArray arr;
 		char err[512];
 		int64_t shape[NPY_MAX_DIMS];
-		for (int dd = 0; dd < b->arg->ndim; dd++)
-			shape[dd] = b->arg->shape[dd].value;
+		for (int dd = 0; dd < a->ndim; dd++)
+			shape[dd] = a->shape[dd].value;
 		const char *problem = input_file_problem(file, LAUNCH_MAX_BUFFER_BYTES + (1 << 20), err, sizeof err);
 		if (problem) {
 			buf_printf(msg, "--in %s: %s: %s\n", name, file, problem);
-			goto out;
+			return -1;
 		}
 		if (npy_read(file, &arr, err, sizeof err) != 0 ||
-		    npy_check(&arr, file, b->arg->dtype, b->arg->ndim, shape, err, sizeof err) != 0) {
+		    npy_check(&arr, file, a->dtype, a->ndim, shape, err, sizeof err) != 0) {
 			buf_printf(msg, "--in %s: %s\n", name, err);
 			npy_free(&arr);
-			goto out;
+			return -1;
 		}
-		memcpy(b->host, arr.data, arr.nbytes);
+		memcpy(h->data, arr.data, arr.nbytes);
 		npy_free(&arr);
 	}
 	for (int i = 0; i < o->nout; i++) { /* check names before running */
 		char name[256];
 		const char *file = split_pair(o->out[i], name, sizeof name);
-		if (!file || !find_buf(&p, name)) {
+		const LaunchArg *a = file ? launch_arg(d, name) : NULL;
+		if (!a || a->kind != LARG_BUFFER) {
 			buf_printf(msg, "--out %s: %s\n", o->out[i],
 				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
-			goto out;
+			return -1;
 		}
 	}
-	p.code_object = NULL;
-	if (o->backend == BACKEND_HIP) {
-		size_t len;
-		char *bytes = read_file(d->code_object_path, &len);
-		if (!bytes) {
-			buf_printf(msg, "%s: cannot read: %s\n", d->code_object_path, strerror(errno));
-			goto out;
-		}
-		p.code_object = (const uint8_t *)bytes;
-		p.code_object_len = len;
-		r = hip_run(&p, o->verbose, msg);
-		free(bytes);
-	} else {
-		r = emu_backend(&p, o, msg);
+	return 0;
+}
+
+int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
+{
+	HostBuffers hb = {0};
+	int r = -1;
+	size_t len = 0;
+	char *bytes = NULL;
+	char why[128];
+	if (input_file_problem(d->code_object_path, LAUNCH_MAX_CODE_OBJECT_BYTES, why, sizeof why)) {
+		launch_msg(msg, d->code_object_loc, "code_object", "%s: %s", d->code_object_path, why);
+		goto out;
 	}
+	bytes = read_file(d->code_object_path, &len);
+	if (!bytes) {
+		launch_msg(msg, d->code_object_loc, "code_object", "%s: cannot read: %s", d->code_object_path,
+			   strerror(errno));
+		goto out;
+	}
+	if (make_buffers(d, o, &hb, msg) != 0)
+		goto out;
+	r = launch_run_memory(d, bytes, len, o, hb.data, hb.len, msg);
 	if (r != 0)
 		goto out;
 	for (int i = 0; i < o->nout; i++) {
 		char name[256], err[512];
 		const char *file = split_pair(o->out[i], name, sizeof name);
-		RunBuffer *b = find_buf(&p, name);
+		const LaunchArg *a = launch_arg(d, name);
+		const HostBuffer *h = NULL;
+		for (size_t j = 0; j < hb.len && !h; j++)
+			if (strcmp(hb.data[j].name, name) == 0)
+				h = &hb.data[j];
 		int64_t shape[NPY_MAX_DIMS];
-		for (int dd = 0; dd < b->arg->ndim; dd++)
-			shape[dd] = b->arg->shape[dd].value;
-		if (npy_write(file, b->arg->dtype, b->arg->ndim, shape, b->host, err, sizeof err) != 0) {
+		for (int dd = 0; dd < a->ndim; dd++)
+			shape[dd] = a->shape[dd].value;
+		if (npy_write(file, a->dtype, a->ndim, shape, h->data, err, sizeof err) != 0) {
 			buf_printf(msg, "--out %s: %s\n", name, err);
 			r = -1;
 			goto out;
 		}
 	}
 out:
-	for (size_t i = 0; i < p.nbufs; i++)
-		free(p.bufs[i].host);
-	free(p.bufs);
-	free(p.kernarg);
-	codeobj_free(&co);
+	for (size_t i = 0; i < hb.len; i++)
+		free(hb.data[i].data);
+	vec_free(&hb);
+	free(bytes);
 	return r;
 }
