@@ -63,7 +63,6 @@ typedef struct Diag Diag;
 typedef struct Buf Buf;
 int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Kernel **bound, Diag *d,
 	Buf *usage_msg);
-int compile_kernel_to_files(Kernel *k, const char *out, const char *launch, const CompileOptions *o, Diag *d);
 
 /* Compile a kernel graph, run it on a backend and compare every buffer it
  * writes with the reference interpreter (run_graph.c). defs, in and out

@@ -96,7 +96,7 @@ static char *code_object_ref(const char *launch, const char *obj)
 	return r;
 }
 
-/* compile_kernel_to_files, and with `st` (--stats) the statistics: the
+/* Compile k and write the files; with `st` (--stats) the statistics: the
  * caller has filled st->load_us; t0 is when loading started. asm_only
  * writes the assembly to `out`, else the code object; `launch` (may be
  * NULL) receives the descriptor. With -S and no --stats the pipeline stops
@@ -147,11 +147,6 @@ static int compile_files(Kernel *k, const char *out, bool asm_only, const char *
 done:
 	compile_free(&c);
 	return rc;
-}
-
-int compile_kernel_to_files(Kernel *k, const char *out, const char *launch, const CompileOptions *o, Diag *d)
-{
-	return compile_files(k, out, launch == NULL, launch, o, d, NULL, 0);
 }
 
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o)

@@ -1,14 +1,16 @@
 /* run_graph.c — `wavecc run K.json`: compile a kernel graph, run the code
  * object on a backend, run the reference interpreter on the same inputs, and
- * compare every buffer the kernel may write.
+ * compare every buffer the kernel may write — all in memory.
  *
- * Inputs are the interpreter's seeded random values (docs/interpreter.md),
- * (or the --in files) written as .npy files into a private temporary folder
- * (util/tempdir.c) and handed to the launcher with --in, so both sides see
- * identical bytes. The folder is removed on every path, also when the
- * process exits early or dies of a signal. -D goes through defines.c, as in
- * interp and compile. Integer results must match exactly; floats within
- * |got - want| <= atol + rtol*|want| (defaults by dtype, see default_tol). */
+ * The compiler's code object and launch descriptor stay in memory
+ * (driver/pipeline.c). Inputs are the interpreter's seeded random values
+ * (docs/interpreter.md) or the --in files; the kernel's buffers are copies
+ * of the interpreter's inputs taken before it runs, so both sides see
+ * identical bytes. The interpreter runs the kernel as written, with the same
+ * -D bindings the compiler applies (defines.c). Integer results must match
+ * exactly; floats within |got - want| <= atol + rtol*|want| (defaults by
+ * dtype, see default_tol). --out files are the kernel's buffers after the
+ * run, written all or nothing. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "../loader/runtime/launch.h"
 #include "../driver/driver.h"
 #include "../util/npy.h"
+#include "../util/dtype.h"
 #include "cli.h"
 
 /* Tolerances for one f32-accumulated result rounded to the output type. */
@@ -106,7 +109,6 @@ static void print_result(const InterpArg *ia, const Cmp *c, const void *got, dou
 int run_graph_checked(const GraphRun *g)
 {
 	const char *path = g->path;
-	const RunOptions *ro0 = g->ro;
 	Diag d;
 	diag_init(&d);
 	CompileOptions co = {0};
@@ -154,50 +156,35 @@ int run_graph_checked(const GraphRun *g)
 	}
 	buf_free(&um);
 
-	/* Everything below lives in a private folder that is removed on every
-	 * path, including exit() and fatal signals (util/tempdir.c). */
-	const char *tmp = tempdir_create("wavecc-run");
-	if (!tmp) {
-		fprintf(stderr, "wavecc: error: cannot create a temporary folder: %s\n", strerror(errno));
-		free(dyn);
-		kernel_view_free(bound);
-		kernel_free(k);
-		return 1;
-	}
-	Arena a;
-	arena_init(&a);
-	const char *hsaco = arena_printf(&a, "%s/kernel.hsaco", tmp);
-	const char *launch = arena_printf(&a, "%s/kernel.launch.json", tmp);
+	Compile c;
 	Interp in;
 	bool have_interp = false, have_ld = false;
 	LaunchDesc ld;
-	Vec(const char *) ins = {0}, outs = {0};
-	Vec(const char *) out_dest = {0}, out_tmp = {0};
+	Vec(HostBuffer) hb = {0};
 
-	/* 1. compile */
-	if (compile_kernel_to_files(k, hsaco, launch, &co, &d) != 0)
+	/* 1. compile, in memory */
+	compile_init(&c, k, &co, &d);
+	if (compile_run(&c) != 0)
 		goto out;
 
-	/* 2. the interpreter, on seeded random inputs (or --in files) saved for the launcher */
+	/* 2. the interpreter, on seeded random inputs (or --in files); the
+	 * kernel's buffers start as copies of them */
 	have_interp = true;
 	if (interp_init(&in, bound, dyn, &d) != 0)
 		goto out;
 	char err[512];
 	for (int i = 0; i < in.nargs; i++) {
 		InterpArg *ia = &in.args[i];
-		interp_fill_random(ia, ro0->seed, i);
+		interp_fill_random(ia, g->ro->seed, i);
 		const char *given = find_pair(g->nin, g->in, ia->name);
 		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: --in %s=%s: %s\n", ia->name, given, err);
 			goto out;
 		}
-		const char *f = arena_printf(&a, "%s/in_%d.npy", tmp, i);
-		if (interp_save_npy(ia, f, err, sizeof err) != 0) {
-			fprintf(stderr, "wavecc: error: %s\n", err);
-			goto out;
-		}
-		vec_push(&ins, arena_printf(&a, "%s=%s", ia->name, f));
-		vec_push(&outs, arena_printf(&a, "%s=%s/out_%d.npy", ia->name, tmp, i));
+		uint64_t bytes = ia->count * (uint64_t)dtype_size(ia->dtype);
+		void *copy = xmalloc(bytes ? bytes : 1);
+		memcpy(copy, ia->data, bytes);
+		vec_push(&hb, ((HostBuffer){ia->name, copy, bytes}));
 	}
 	if (interp_run(&in) != 0)
 		goto out;
@@ -206,18 +193,13 @@ int run_graph_checked(const GraphRun *g)
 	Diag ld_diag;
 	diag_init(&ld_diag);
 	have_ld = true;
-	if (launch_parse_file(launch, &ld, &ld_diag) != 0 || launch_resolve(&ld, g->ndefs, g->defs, &ld_diag) != 0) {
+	if (launch_parse(c.launch_json.data, c.launch_json.len, "kernel.launch.json", &ld, &ld_diag) != 0 ||
+		launch_resolve(&ld, g->ndefs, g->defs, &ld_diag) != 0) {
 		fprintf(stderr, "wavecc: error: %s: the compiler wrote a launch descriptor that does not load\n", path);
 		goto out;
 	}
-	RunOptions ro = *ro0;
-	ro.random = false;
-	ro.nin = (int)ins.len;
-	ro.in = ins.data;
-	ro.nout = (int)outs.len;
-	ro.out = outs.data;
 	Buf msg = {0};
-	int lr = launch_run(&ld, &ro, &msg);
+	int lr = launch_run_memory(&ld, c.code_object.data, c.code_object.len, g->ro, hb.data, hb.len, &msg);
 	if (lr != 0)
 		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
 	buf_free(&msg);
@@ -234,29 +216,21 @@ int run_graph_checked(const GraphRun *g)
 		InterpArg *ia = interp_arg(&in, intern(la->name));
 		if (!ia)
 			die("launch descriptor names '%s', which the kernel does not have", la->name);
-		int idx = (int)(ia - in.args);
-		const char *f = arena_printf(&a, "%s/out_%d.npy", tmp, idx);
-		NpyArray got;
-		if (npy_read(f, &got, err, sizeof err) != 0) {
-			fprintf(stderr, "wavecc: error: %s\n", err);
-			pass = false;
-			continue;
-		}
+		const HostBuffer *got = &hb.data[ia - in.args];
 		double atol, rtol;
 		default_tol(ia->dtype, &atol, &rtol);
 		if (g->atol >= 0)
 			atol = g->atol;
 		if (g->rtol >= 0)
 			rtol = g->rtol;
-		if (got.count != ia->count)
-			die("output %s has %llu elements, the interpreter %llu", ia->name,
-			    (unsigned long long)got.count, (unsigned long long)ia->count);
-		Cmp c = compare(ia->dtype, got.data, ia->data, ia->count, atol, rtol);
+		if (got->bytes != la->nbytes)
+			die("output %s has %llu bytes, the descriptor %llu", ia->name, (unsigned long long)got->bytes,
+			    (unsigned long long)la->nbytes);
+		Cmp cm = compare(ia->dtype, got->data, ia->data, ia->count, atol, rtol);
 		compared++;
-		print_result(ia, &c, got.data, atol, rtol);
-		if (c.bad)
+		print_result(ia, &cm, got->data, atol, rtol);
+		if (cm.bad)
 			pass = false;
-		npy_free(&got);
 	}
 	if (compared == 0) {
 		fprintf(stderr, "wavecc: error: %s: the kernel writes no buffer; nothing to compare\n", path);
@@ -266,24 +240,38 @@ int run_graph_checked(const GraphRun *g)
 	rc = pass ? 0 : 1;
 	/* 5. --out: the kernel's buffers after the run (even on FAIL: they show
 	 * what went wrong), all or nothing */
-	for (int i = 0; i < g->nout; i++) {
-		const char *name = intern_n(g->out[i], (size_t)(strchr(g->out[i], '=') - g->out[i]));
-		vec_push(&out_dest, g->out[i]);
-		vec_push(&out_tmp, arena_printf(&a, "%s/out_%d.npy", tmp, (int)(interp_arg(&in, name) - in.args)));
+	if (g->nout) {
+		OutputSet set;
+		outputs_init(&set);
+		const char *failed = NULL;
+		int w = 0;
+		for (int i = 0; i < g->nout && w == 0; i++) {
+			const char *eq = strchr(g->out[i], '=');
+			InterpArg *ia = interp_arg(&in, intern_n(g->out[i], (size_t)(eq - g->out[i])));
+			Buf npy = {0};
+			npy_encode(&npy, ia->dtype, ia->rank, ia->shape, hb.data[ia - in.args].data);
+			failed = eq + 1;
+			w = outputs_add(&set, eq + 1, npy.data, npy.len, 0644);
+			buf_free(&npy);
+		}
+		if (w != 0) {
+			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
+			outputs_abort(&set);
+			rc = 1;
+		} else if (outputs_commit(&set, &failed) != 0) {
+			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
+			rc = 1;
+		}
 	}
-	if (g->nout && run_move_outputs(g->nout, out_dest.data, out_tmp.data) != 0)
-		rc = 1;
 out:
 	if (have_ld)
 		launch_free(&ld);
 	if (have_interp)
 		interp_free(&in);
-	vec_free(&ins);
-	vec_free(&outs);
-	vec_free(&out_dest);
-	vec_free(&out_tmp);
-	tempdir_remove(tmp);
-	arena_free(&a);
+	for (size_t i = 0; i < hb.len; i++)
+		free(hb.data[i].data);
+	vec_free(&hb);
+	compile_free(&c);
 	free(dyn);
 	kernel_view_free(bound);
 	kernel_free(k);
