@@ -1,6 +1,9 @@
 # wavecc — plain Makefile. Sources are picked up by folder, so a new file in a
 # stage folder needs no edit here. Out-of-tree builds: BUILD=dir.
-#   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a, ./wavecc link
+#   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a and .so, ./wavecc link
+#   make install      install the command, the libraries, include/wavecc.h and
+#                     wavecc.pc under PREFIX (default /usr/local; DESTDIR too)
+#   make uninstall    remove what install put there
 #   make check        build and run every test suite (tests/<folder>/*_test.c);
 #                     TEST_SRCS=tests/ir/sym_test.c runs just that one
 #   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -16,7 +19,8 @@ CFLAGS ?=
 LDFLAGS ?=
 PKGS = jansson libelf msgpack
 WFLAGS = -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
-ALL_CFLAGS = $(WFLAGS) $(OPT) $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
+# -fPIC: the same objects make the static and the shared library.
+ALL_CFLAGS = $(WFLAGS) $(OPT) -fPIC $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
 LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
 CHECK_LIBS = $(shell pkg-config --libs check)
 
@@ -36,15 +40,34 @@ TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
 
-.PHONY: all check check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean
-all: $(BUILD)/wavecc $(BUILD)/libwavecc.a
+# The library's version (include/wavecc.h) and the shared library's soname.
+VERSION := $(shell sed -n 's/^\#define WAVECC_VERSION_STRING "\(.*\)"/\1/p' include/wavecc.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME = libwavecc.so.$(SOMAJOR)
+PREFIX ?= /usr/local
+DESTDIR ?=
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+BINDIR = $(PREFIX)/bin
+PCDIR = $(LIBDIR)/pkgconfig
+
+.PHONY: all check check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean install uninstall
+all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
 wavecc: $(BUILD)/wavecc
 	ln -sf $(BUILD)/wavecc wavecc
 endif
 
-$(BUILD)/%.o: %.c
+# Objects depend on the compiler and flags they were built with, so a change
+# of either (CC=clang-19, OPT=...) rebuilds them.
+FLAGS_STAMP = $(BUILD)/.cflags
+.PHONY: FORCE
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -52,6 +75,32 @@ $(BUILD)/libwavecc.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@
 	ar rcs $@ $^
+
+# The shared library exports the public API only (wavecc_*: the version
+# script); the static library and the command keep every internal symbol.
+$(BUILD)/libwavecc.so.$(VERSION): $(LIB_OBJ) driver/libwavecc.map
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=driver/libwavecc.map \
+		$(LIB_OBJ) $(LIBS) -o $@
+	ln -sf libwavecc.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libwavecc.so
+
+$(BUILD)/wavecc.pc: driver/wavecc.pc.in include/wavecc.h
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|; s|@VERSION@|$(VERSION)|; s|@PKGS@|$(PKGS)|' $< > $@
+
+install: all $(BUILD)/wavecc.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PCDIR)
+	install -m 755 $(BUILD)/wavecc $(DESTDIR)$(BINDIR)/wavecc
+	install -m 644 $(BUILD)/libwavecc.a $(DESTDIR)$(LIBDIR)/libwavecc.a
+	install -m 755 $(BUILD)/libwavecc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libwavecc.so.$(VERSION)
+	ln -sf libwavecc.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so
+	install -m 644 include/wavecc.h $(DESTDIR)$(INCLUDEDIR)/wavecc.h
+	install -m 644 $(BUILD)/wavecc.pc $(DESTDIR)$(PCDIR)/wavecc.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/wavecc $(DESTDIR)$(LIBDIR)/libwavecc.a $(DESTDIR)$(LIBDIR)/libwavecc.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so $(DESTDIR)$(INCLUDEDIR)/wavecc.h \
+		$(DESTDIR)$(PCDIR)/wavecc.pc
 
 $(BUILD)/wavecc: $(CLI_OBJ) $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libwavecc.a $(LIBS) -o $@
@@ -70,8 +119,30 @@ check: all $(TEST_BINS)
 		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
 			$$t || fail=1; \
 	done; \
+	$(MAKE) --no-print-directory check-install || fail=1; \
 	if [ $$fail -ne 0 ]; then echo "make check: some suites FAILED"; exit 1; fi; \
 	echo "make check: all suites passed"
+
+# The library as another program sees it: install into a scratch prefix,
+# build examples/api_gemm.c against it with pkg-config alone, run it
+# (compile gemm_global in memory, emulate, interpret, compare: PASS), then
+# uninstall and check nothing is left. The sub-makes inherit BUILD, OPT and
+# LDFLAGS, so under check-asan the example links the sanitizer runtime too.
+INST = $(abspath $(BUILD)/tests/install)
+check-install: all
+	@echo "== install: PREFIX=$(INST)"
+	@rm -rf $(INST) && $(MAKE) --no-print-directory -s install PREFIX=$(INST)
+	@$(CC) -std=c11 -Wall -Wextra -Werror $(OPT) examples/api_gemm.c \
+		$$(PKG_CONFIG_PATH=$(INST)/lib/pkgconfig pkg-config --cflags --libs wavecc) -lm $(LDFLAGS) \
+		-o $(INST)/api_gemm
+	@cd $(CURDIR) && LD_LIBRARY_PATH=$(INST)/lib $(INST)/api_gemm examples/gemm_global.json > $(INST)/api_gemm.out; \
+		tail -n 3 $(INST)/api_gemm.out; tail -n 1 $(INST)/api_gemm.out | grep -qx PASS
+	@LD_LIBRARY_PATH=$(INST)/lib ldd $(INST)/api_gemm | grep -q "libwavecc.so.$(SOMAJOR) => $(INST)/lib/" || \
+		{ echo "install: api_gemm does not use the installed shared library"; ldd $(INST)/api_gemm; exit 1; }
+	@$(MAKE) --no-print-directory -s uninstall PREFIX=$(INST)
+	@left=$$(find $(INST) -type f -o -type l | grep -v '/api_gemm'); \
+		if [ -n "$$left" ]; then echo "uninstall left: $$left"; exit 1; fi
+	@echo "install: PASS (installed, built with pkg-config, ran, uninstalled)"
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 # Leak detection is on explicitly (LeakSanitizer), also for the wavecc runs

@@ -22,6 +22,7 @@
  * and the descriptor (emit_launch) into the caller's buffers. */
 #include <string.h>
 
+#include "../include/wavecc.h"
 #include "../passes/graph/analysis.h"
 
 /* The kernel's symbol: its name with anything but [A-Za-z0-9_.] as '_'. */
@@ -94,7 +95,7 @@ void emit_assembly(Analysis *c, const MFunc *f, Buf *b)
 	int threads = c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	int tid_dims = c->wg_size[2] > 1 ? 2 : c->wg_size[1] > 1 ? 1 : 0;
 
-	buf_printf(b, "// %s: compiled by wavecc %s from %s for %s\n", name, "0.1.0", k->file ? k->file : "<memory>",
+	buf_printf(b, "// %s: compiled by wavecc %s from %s for %s\n", name, WAVECC_VERSION_STRING, k->file ? k->file : "<memory>",
 		mcpu);
 	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items\n", (long long)c->grid[0],
 		(long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1], c->wg_size[2]);

@@ -7,6 +7,7 @@
 #ifndef WAVECC_CLI_H
 #define WAVECC_CLI_H
 
+#include "../include/wavecc.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@
 WAVECC_COMMANDS(DECLARE_CMD)
 #undef DECLARE_CMD
 
-#define WAVECC_VERSION "0.1.0"
+#define WAVECC_VERSION WAVECC_VERSION_STRING
 
 /* Shared option helpers (main.c). Every command takes -h/--help (its
  * usage on stdout, exit 0), --version (the version, exit 0) and -v (the

@@ -115,7 +115,7 @@ int count_classes(const MFunc *f, int counts[MC_COUNT])
 
 double compile_own_us(const Compile *c, const StageTimes *st)
 {
-	double us = st->load_us + c->check_us;
+	double us = MAX(st->load_us, 0) + c->check_us; /* -1: not measured */
 	for (int i = 0; i < compile_npasses; i++)
 		if (compile_pass_own[i])
 			us += c->pass_us[i];

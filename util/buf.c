@@ -18,7 +18,8 @@ static void buf_reserve(Buf *b, size_t extra)
 void buf_putn(Buf *b, const void *p, size_t n)
 {
 	buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
+	if (n) /* p may be NULL then (an empty Buf's data) */
+		memcpy(b->data + b->len, p, n);
 	b->len += n;
 	b->data[b->len] = 0;
 }

@@ -1,0 +1,541 @@
+/* wavecc.c — the public C library (include/wavecc.h) over the driver, the
+ * runtime and the interpreter.
+ *
+ * Every call collects its diagnostics in memory (a Diag writing into an
+ * open_memstream, or the runtime's message Buf) and hands them to the
+ * caller as one malloc'd string; nothing here prints or exits. A kernel
+ * handle keeps the graph as loaded and the symbol bindings set on it;
+ * compile works on a view with the bindings (driver/pipeline.c), interpret
+ * and the argument queries on their own view (subst_bind), so the graph a
+ * handle holds never changes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../include/wavecc.h"
+#include "../frontend/frontend.h"
+#include "../interp/interp.h"
+#include "../loader/runtime/launch.h"
+#include "../util/dtype.h"
+#include "driver.h"
+#include "stats.h"
+
+struct wavecc_kernel {
+	Kernel *k;
+	int ndefs;
+	const char *def_name[MAX_DEFS];
+	int64_t def_val[MAX_DEFS];
+	char *def_text[MAX_DEFS]; /* "NAME=VALUE" for launch_resolve */
+};
+
+struct wavecc_compiled {
+	Buf asm_text, code_object, launch_json;
+	char *stats;
+	int nbind;
+	char *bind[MAX_DEFS];
+};
+
+const char *wavecc_version(void)
+{
+	return WAVECC_VERSION_STRING;
+}
+
+/* ---- messages ---- */
+
+typedef struct Msgs {
+	Diag d;
+	FILE *f;
+	char *text;
+	size_t len;
+} Msgs;
+
+static void msgs_open(Msgs *m)
+{
+	*m = (Msgs){0};
+	diag_init(&m->d);
+	m->f = open_memstream(&m->text, &m->len);
+	if (!m->f)
+		die("open_memstream: out of memory");
+	m->d.out = m->f;
+}
+
+/* Close m and give its text to *error (or drop it). */
+static void msgs_close(Msgs *m, char **error)
+{
+	fclose(m->f);
+	if (error)
+		*error = m->text;
+	else
+		free(m->text);
+}
+
+static void set_error(char **error, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void set_error(char **error, const char *fmt, ...)
+{
+	if (!error)
+		return;
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	buf_putc(&b, '\n');
+	*error = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+}
+
+static void clear_error(char **error)
+{
+	if (error)
+		*error = NULL;
+}
+
+/* ---- kernels ---- */
+
+static wavecc_kernel *wrap_kernel(Kernel *k)
+{
+	if (!k)
+		return NULL;
+	wavecc_kernel *h = xcalloc(1, sizeof *h);
+	h->k = k;
+	return h;
+}
+
+wavecc_kernel *wavecc_kernel_parse(const char *json, size_t len, const char *name, char **error)
+{
+	clear_error(error);
+	if (!json) {
+		set_error(error, "wavecc_kernel_parse: no text");
+		return NULL;
+	}
+	Msgs m;
+	msgs_open(&m);
+	Kernel *k = load_kernel_text(json, len, name ? name : "<memory>", &m.d);
+	if (k) {
+		fclose(m.f);
+		free(m.text);
+		return wrap_kernel(k);
+	}
+	msgs_close(&m, error);
+	return NULL;
+}
+
+wavecc_kernel *wavecc_kernel_load(const char *path, char **error)
+{
+	clear_error(error);
+	if (!path) {
+		set_error(error, "wavecc_kernel_load: no path");
+		return NULL;
+	}
+	Msgs m;
+	msgs_open(&m);
+	Kernel *k = load_kernel_file(path, &m.d);
+	if (k) {
+		fclose(m.f);
+		free(m.text);
+		return wrap_kernel(k);
+	}
+	msgs_close(&m, error);
+	return NULL;
+}
+
+void wavecc_kernel_free(wavecc_kernel *k)
+{
+	if (!k)
+		return;
+	for (int i = 0; i < k->ndefs; i++)
+		free(k->def_text[i]);
+	kernel_free(k->k);
+	free(k);
+}
+
+const char *wavecc_kernel_name(const wavecc_kernel *k)
+{
+	return k ? k->k->name : NULL;
+}
+
+wavecc_status wavecc_kernel_set_symbol(wavecc_kernel *k, const char *name, int64_t value, char **error)
+{
+	clear_error(error);
+	if (!k || !name) {
+		set_error(error, "wavecc_kernel_set_symbol: no kernel or no name");
+		return WAVECC_EARG;
+	}
+	const KSymbol *s = kernel_symbol(k->k, name);
+	if (!s) {
+		set_error(error, "kernel %s has no symbol %s", k->k->name, name);
+		return WAVECC_EARG;
+	}
+	if (s->kind != SYMK_DYNAMIC && s->kind != SYMK_VALUE) {
+		set_error(error, "%s:%d:%d: error: %s: only dynamic symbols and symbol values can be set",
+			s->loc.file ? s->loc.file : "<memory>", s->loc.line, s->loc.col, s->name);
+		return WAVECC_EINPUT;
+	}
+	const char *n = intern(name);
+	int i = 0;
+	while (i < k->ndefs && k->def_name[i] != n)
+		i++;
+	if (i == MAX_DEFS) {
+		set_error(error, "at most %d symbols can be set", MAX_DEFS);
+		return WAVECC_EARG;
+	}
+	if (i == k->ndefs)
+		k->ndefs++;
+	else
+		free(k->def_text[i]);
+	k->def_name[i] = n;
+	k->def_val[i] = value;
+	char text[512];
+	snprintf(text, sizeof text, "%s=%lld", n, (long long)value);
+	k->def_text[i] = xstrdup(text);
+	return WAVECC_OK;
+}
+
+/* k's graph with its bindings (a view: kernel_view_free), and the values
+ * of its dynamic symbols in dyn (k->dyn_syms order; may be NULL). NULL with
+ * diagnostics in m when a binding is bad or a dynamic symbol has no value. */
+static Kernel *bound_view(const wavecc_kernel *k, int64_t *dyn, Msgs *m)
+{
+	const Kernel *g = k->k;
+	for (size_t j = 0; j < g->dyn_syms.len; j++) {
+		const char *name = sym_name(g->dyn_syms.data[j]);
+		int i = k->ndefs - 1;
+		while (i >= 0 && strcmp(k->def_name[i], name) != 0)
+			i--;
+		if (i < 0) {
+			diag_error(&m->d, (Loc){g->file, 0, 0},
+				"dynamic symbol %s of kernel %s needs a value (wavecc_kernel_set_symbol)", name, g->name);
+			return NULL;
+		}
+		if (dyn)
+			dyn[j] = k->def_val[i];
+	}
+	Kernel *v = kernel_view(g);
+	if (subst_bind(v, k->ndefs, k->def_name, k->def_val, &m->d) != 0) {
+		kernel_view_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+size_t wavecc_kernel_num_args(const wavecc_kernel *k)
+{
+	return k ? k->k->args.len : 0;
+}
+
+wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_info *info, char **error)
+{
+	clear_error(error);
+	if (!k || !info || i >= k->k->args.len) {
+		set_error(error, "wavecc_kernel_arg: no kernel, no info, or argument %zu of %zu", i,
+			k ? k->k->args.len : 0);
+		return WAVECC_EARG;
+	}
+	Msgs m;
+	msgs_open(&m);
+	Kernel *v = bound_view(k, NULL, &m);
+	if (!v) {
+		msgs_close(&m, error);
+		return WAVECC_EINPUT;
+	}
+	const Value *a = v->args.data[i];
+	*info = (wavecc_arg_info){.name = a->name, .dtype = dtype_name(a->dtype),
+		.element_size = (size_t)dtype_size(a->dtype), .rank = a->shape.rank};
+	uint64_t count = 1;
+	wavecc_status st = WAVECC_OK;
+	for (int d = 0; d < a->shape.rank && d < 8; d++) {
+		Sym *e = kernel_subs(v, a->shape.dims[d]);
+		int64_t x;
+		if (!sym_is_int(e, &x) || x < 0) {
+			diag_error(&m.d, a->loc, "argument %s: dimension %d is %s, not a size (bind its symbols)", a->name, d,
+				sym_str(v->sc, e));
+			st = WAVECC_EINPUT;
+			break;
+		}
+		info->shape[d] = x;
+		count = x && count > UINT64_MAX / (uint64_t)x ? UINT64_MAX : count * (uint64_t)x;
+	}
+	if (a->shape.rank > 8) {
+		diag_error(&m.d, a->loc, "argument %s has rank %d; the API describes up to 8", a->name, a->shape.rank);
+		st = WAVECC_EINPUT;
+	}
+	info->bytes = count == UINT64_MAX ? UINT64_MAX : count * info->element_size;
+	for (size_t j = 0; j < v->op_list.len; j++) {
+		const Op *op = v->op_list.data[j];
+		info->reads |= op->kind == OP_READ && op->args[0] == a;
+		info->writes |= op->kind == OP_WRITE && op->args[1] == a;
+	}
+	kernel_view_free(v);
+	if (st == WAVECC_OK) {
+		fclose(m.f);
+		free(m.text);
+	} else {
+		msgs_close(&m, error);
+	}
+	return st;
+}
+
+/* ---- compiling ---- */
+
+static void options_of(const wavecc_kernel *k, const wavecc_options *o, CompileOptions *co)
+{
+	*co = (CompileOptions){.mcpu = o && o->target ? o->target : "gfx942",
+		.code_object = o && o->code_object_name ? o->code_object_name : "kernel.hsaco",
+		.llvm_mc = o ? o->llvm_mc : NULL, .ndefs = k->ndefs};
+	for (int i = 0; i < k->ndefs; i++) {
+		co->def_name[i] = k->def_name[i];
+		co->def_val[i] = k->def_val[i];
+	}
+}
+
+/* The result of a Compile run to the end. */
+static wavecc_compiled *take_result(Compile *c, const wavecc_kernel *k)
+{
+	wavecc_compiled *r = xcalloc(1, sizeof *r);
+	Buf rep = {0}, msg = {0};
+	StageTimes st = {.load_us = -1, .write_us = -1, .total_us = -1};
+	/* our own linker's output that our reader rejects is a bug */
+	if (compile_stats(&rep, c, &st, &msg) != 0)
+		die("statistics: %s", buf_cstr(&msg));
+	r->stats = xstrdup(buf_cstr(&rep));
+	buf_free(&rep);
+	buf_free(&msg);
+	r->asm_text = c->asm_text;
+	r->code_object = c->code_object;
+	r->launch_json = c->launch_json;
+	c->asm_text = c->code_object = c->launch_json = (Buf){0};
+	r->nbind = k->ndefs;
+	for (int i = 0; i < k->ndefs; i++)
+		r->bind[i] = xstrdup(k->def_text[i]);
+	return r;
+}
+
+wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o, char **error)
+{
+	clear_error(error);
+	if (!k) {
+		set_error(error, "wavecc_compile: no kernel");
+		return NULL;
+	}
+	CompileOptions co;
+	options_of(k, o, &co);
+	Msgs m;
+	msgs_open(&m);
+	Compile c;
+	compile_init(&c, k->k, &co, &m.d);
+	wavecc_compiled *r = NULL;
+	if (compile_run(&c) == 0)
+		r = take_result(&c, k);
+	compile_free(&c);
+	if (r) {
+		fclose(m.f);
+		free(m.text);
+	} else {
+		msgs_close(&m, error);
+	}
+	return r;
+}
+
+size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
+	char **errors)
+{
+	size_t ok = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = wavecc_compile(ks[i], o, errors ? &errors[i] : NULL);
+		ok += out[i] != NULL;
+	}
+	return ok;
+}
+
+void wavecc_compiled_free(wavecc_compiled *c)
+{
+	if (!c)
+		return;
+	buf_free(&c->asm_text);
+	buf_free(&c->code_object);
+	buf_free(&c->launch_json);
+	free(c->stats);
+	for (int i = 0; i < c->nbind; i++)
+		free(c->bind[i]);
+	free(c);
+}
+
+static const void *out_bytes(const Buf *b, size_t *len)
+{
+	if (len)
+		*len = b->len;
+	return b->data;
+}
+
+const char *wavecc_compiled_assembly(const wavecc_compiled *c, size_t *len)
+{
+	if (!c)
+		return NULL;
+	if (len)
+		*len = c->asm_text.len;
+	return c->asm_text.data;
+}
+
+const void *wavecc_compiled_code_object(const wavecc_compiled *c, size_t *len)
+{
+	return c ? out_bytes(&c->code_object, len) : NULL;
+}
+
+const char *wavecc_compiled_launch(const wavecc_compiled *c, size_t *len)
+{
+	return c ? out_bytes(&c->launch_json, len) : NULL;
+}
+
+const char *wavecc_compiled_stats(const wavecc_compiled *c)
+{
+	return c ? c->stats : NULL;
+}
+
+/* ---- running ---- */
+
+wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, const char *launch_json,
+	size_t launch_len, const char *const *bindings, size_t nbindings, wavecc_backend backend, wavecc_buffer *bufs,
+	size_t n, char **error)
+{
+	clear_error(error);
+	if (!code_object || !launch_json || (n && !bufs) || (nbindings && !bindings) ||
+		(backend != WAVECC_BACKEND_EMULATOR && backend != WAVECC_BACKEND_HIP)) {
+		set_error(error, "wavecc_run: a code object, a launch descriptor, the buffers and a backend are needed");
+		return WAVECC_EARG;
+	}
+	Msgs m;
+	msgs_open(&m);
+	LaunchDesc ld;
+	wavecc_status st = WAVECC_EINPUT;
+	HostBuffer *hb = xcalloc(n + 1, sizeof *hb);
+	if (launch_parse(launch_json, launch_len, "<launch descriptor>", &ld, &m.d) != 0) {
+		msgs_close(&m, error);
+		free(hb);
+		return st;
+	}
+	if (launch_resolve(&ld, (int)nbindings, bindings, &m.d) != 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (!bufs[i].name) {
+			diag_error(&m.d, (Loc){0}, "buffer %zu has no name", i);
+			goto out;
+		}
+		hb[i] = (HostBuffer){bufs[i].name, bufs[i].data, bufs[i].bytes};
+	}
+	RunOptions ro = {.backend = backend == WAVECC_BACKEND_HIP ? BACKEND_HIP : BACKEND_EMU};
+	Buf msg = {0};
+	if (launch_run_memory(&ld, code_object, code_len, &ro, hb, n, &msg) != 0) {
+		fputs(buf_cstr(&msg), m.f);
+		/* the descriptor and buffers were checked before the launch: what
+		 * failed after is the run itself */
+		st = strstr(buf_cstr(&msg), "emulator:") || strstr(buf_cstr(&msg), "HIP") ||
+				     strstr(buf_cstr(&msg), "GPU")
+			     ? WAVECC_ERUN
+			     : WAVECC_EINPUT;
+		buf_free(&msg);
+		goto out;
+	}
+	buf_free(&msg);
+	st = WAVECC_OK;
+out:
+	launch_free(&ld);
+	free(hb);
+	if (st == WAVECC_OK) {
+		fclose(m.f);
+		free(m.text);
+	} else {
+		msgs_close(&m, error);
+	}
+	return st;
+}
+
+wavecc_status wavecc_run(const wavecc_compiled *c, wavecc_backend backend, wavecc_buffer *bufs, size_t n,
+	char **error)
+{
+	if (!c) {
+		clear_error(error);
+		set_error(error, "wavecc_run: no compiled kernel");
+		return WAVECC_EARG;
+	}
+	return wavecc_run_code_object(c->code_object.data, c->code_object.len, c->launch_json.data,
+		c->launch_json.len, (const char *const *)c->bind, (size_t)c->nbind, backend, bufs, n, error);
+}
+
+/* ---- the interpreter ---- */
+
+static wavecc_buffer *find_buffer(wavecc_buffer *bufs, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (bufs[i].name && strcmp(bufs[i].name, name) == 0)
+			return &bufs[i];
+	return NULL;
+}
+
+wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size_t n, char **error)
+{
+	clear_error(error);
+	if (!k || (n && !bufs)) {
+		set_error(error, "wavecc_interpret: no kernel or no buffers");
+		return WAVECC_EARG;
+	}
+	Msgs m;
+	msgs_open(&m);
+	int64_t *dyn = xcalloc(k->k->dyn_syms.len + 1, sizeof *dyn);
+	Kernel *v = bound_view(k, dyn, &m);
+	wavecc_status st = WAVECC_EINPUT;
+	Interp in;
+	bool have_in = false;
+	if (!v || interp_init(&in, v, dyn, &m.d) != 0)
+		goto out;
+	have_in = true;
+	for (int i = 0; i < in.nargs; i++) {
+		InterpArg *a = &in.args[i];
+		wavecc_buffer *b = find_buffer(bufs, n, a->name);
+		uint64_t bytes = a->count * (uint64_t)dtype_size(a->dtype);
+		if (!b || b->bytes != bytes || (bytes && !b->data)) {
+			diag_error(&m.d, a->mem->loc, "argument %s needs a buffer of %llu bytes%s", a->name,
+				(unsigned long long)bytes, b ? "" : " (none was given)");
+			goto out;
+		}
+		memcpy(a->data, b->data, bytes);
+	}
+	if (interp_run(&in) != 0)
+		goto out;
+	for (int i = 0; i < in.nargs; i++) {
+		InterpArg *a = &in.args[i];
+		memcpy(find_buffer(bufs, n, a->name)->data, a->data, a->count * (uint64_t)dtype_size(a->dtype));
+	}
+	st = WAVECC_OK;
+out:
+	if (have_in)
+		interp_free(&in);
+	kernel_view_free(v);
+	free(dyn);
+	if (st == WAVECC_OK) {
+		fclose(m.f);
+		free(m.text);
+	} else {
+		msgs_close(&m, error);
+	}
+	return st;
+}
+
+wavecc_status wavecc_fill_random(const wavecc_kernel *k, size_t i, uint64_t seed, void *data, size_t bytes,
+	char **error)
+{
+	wavecc_arg_info info;
+	wavecc_status st = wavecc_kernel_arg(k, i, &info, error);
+	if (st != WAVECC_OK)
+		return st;
+	if (!data || bytes != info.bytes) {
+		set_error(error, "wavecc_fill_random: argument %s needs %llu bytes, got %zu", info.name,
+			(unsigned long long)info.bytes, bytes);
+		return WAVECC_EARG;
+	}
+	const Value *a = k->k->args.data[i];
+	InterpArg ia = {.mem = a, .name = a->name, .dtype = a->dtype, .count = info.bytes / info.element_size,
+		.data = data};
+	interp_fill_random(&ia, seed, (int)i);
+	return WAVECC_OK;
+}

@@ -1,0 +1,163 @@
+/* wavecc.h — the wavecc library: compile Wave kernel graphs (JSON, format
+ * wavecc-kernel/1) to AMD GPU code objects for CDNA chips (gfx942, gfx90a),
+ * run code objects on wavecc's emulator or through the HIP runtime, and run
+ * the reference interpreter on the same buffers.
+ *
+ * Ownership. Every object a function returns belongs to the caller and is
+ * released by its *_free function (each accepts NULL). Text and bytes
+ * returned by accessors belong to the object they came from and stay valid
+ * until it is freed. Error messages (`char **error`) are allocated with
+ * malloc and freed by the caller with free(). Buffers passed in stay the
+ * caller's: the library reads and writes them during the call only.
+ *
+ * Threading. Not thread-safe: names are interned in one process-wide
+ * table. Call the library from one thread at a time (any thread; a lock
+ * around the calls is enough).
+ *
+ * Errors. A function that can fail returns NULL or a nonzero wavecc_status.
+ * When `error` is not NULL it then receives the diagnostics as text, one per
+ * line, located like the command line's: "FILE:LINE:COL: error: JSON.path:
+ * message" for the kernel graph, the graph op's location for what the
+ * compiler cannot compile. On success *error is set to NULL. The library
+ * never prints an error, never exits, and bad input never crashes it; a bug
+ * in wavecc itself aborts with "internal error at FILE:LINE". llvm-mc (an
+ * LLVM 17 or newer with AMDGPU; see wavecc_options.llvm_mc) runs as a child
+ * process when a kernel is compiled.
+ *
+ * Typical use (examples/api_gemm.c):
+ *   k = wavecc_kernel_load("gemm.json", &err);
+ *   c = wavecc_compile(k, NULL, &err);              -- gfx942, llvm-mc found on PATH
+ *   wavecc_kernel_arg(k, i, &info, &err);           -- sizes of the buffers
+ *   wavecc_run(c, WAVECC_BACKEND_EMULATOR, bufs, n, &err);
+ *   wavecc_interpret(k, ref, n, &err);              -- the reference results
+ */
+#ifndef WAVECC_H
+#define WAVECC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WAVECC_VERSION_MAJOR 0
+#define WAVECC_VERSION_MINOR 2
+#define WAVECC_VERSION_PATCH 0
+#define WAVECC_VERSION_STRING "0.2.0"
+
+/* "0.2.0": the library's version (the soname carries the major). */
+const char *wavecc_version(void);
+
+typedef enum wavecc_status {
+	WAVECC_OK = 0,
+	WAVECC_EINPUT = 1,  /* bad input: the kernel graph, a symbol, a buffer, a code object */
+	WAVECC_EARG = 2,    /* a bad argument to the call itself (NULL, unknown name, index) */
+	WAVECC_ERUN = 3,    /* the run failed: an emulator fault, no GPU for HIP */
+} wavecc_status;
+
+/* ---- kernel graphs ---- */
+
+typedef struct wavecc_kernel wavecc_kernel;
+
+/* Parse a kernel graph from len bytes of JSON; `name` names it in messages
+ * (a file name; NULL: "<memory>"). NULL on bad input. */
+wavecc_kernel *wavecc_kernel_parse(const char *json, size_t len, const char *name, char **error);
+/* Load a kernel graph from a file. */
+wavecc_kernel *wavecc_kernel_load(const char *path, char **error);
+void wavecc_kernel_free(wavecc_kernel *k);
+const char *wavecc_kernel_name(const wavecc_kernel *k);
+
+/* Bind a dynamic symbol, or override a symbol's value, as `wavecc compile
+ * -D NAME=VALUE` does; what derives from it follows. The binding applies to
+ * every later compile, run and interpret of k (the last one set wins). */
+wavecc_status wavecc_kernel_set_symbol(wavecc_kernel *k, const char *name, int64_t value, char **error);
+
+/* A kernel argument (a buffer), under the symbols bound so far. */
+typedef struct wavecc_arg_info {
+	const char *name;
+	const char *dtype;    /* "f16", "f32", "i32", ... (docs/kernel-format.md) */
+	size_t element_size;  /* bytes per element */
+	int rank;
+	int64_t shape[8];     /* C order, outermost first */
+	uint64_t bytes;       /* the buffer size a run needs */
+	int reads, writes;    /* whether the kernel reads / writes it */
+} wavecc_arg_info;
+
+size_t wavecc_kernel_num_args(const wavecc_kernel *k);
+/* Argument i; WAVECC_EINPUT when a shape symbol has no value yet. */
+wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_info *info, char **error);
+
+/* ---- compiling ---- */
+
+typedef struct wavecc_options {
+	const char *target;      /* a target ID: "gfx942" (NULL), "gfx90a", "gfx942:sramecc-", ... */
+	const char *llvm_mc;     /* the llvm-mc to run; NULL: $WAVECC_LLVM_MC, then PATH and the usual places */
+	const char *code_object_name; /* the file name the launch descriptor gives the code object
+				       * (NULL: "kernel.hsaco") */
+} wavecc_options;
+
+typedef struct wavecc_compiled wavecc_compiled;
+
+/* Compile k for o->target (o may be NULL: the defaults). NULL on bad input,
+ * with the diagnostics in *error. */
+wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o, char **error);
+/* Compile n kernels with one llvm-mc run (autotuning sweeps): out[i] is the
+ * result of ks[i], or NULL with errors[i] (errors may be NULL) set. Returns
+ * the number that compiled. */
+size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
+	char **errors);
+void wavecc_compiled_free(wavecc_compiled *c);
+
+/* The outputs: assembly text for llvm-mc, the code object (ELF bytes for
+ * HIP's hipModuleLoadData), the launch descriptor (JSON, format
+ * wavecc-launch/1: grid, workgroup size, arguments), and the statistics
+ * `wavecc compile --stats` prints (registers, occupancy, instruction mix,
+ * code size, stage times). len may be NULL. */
+const char *wavecc_compiled_assembly(const wavecc_compiled *c, size_t *len);
+const void *wavecc_compiled_code_object(const wavecc_compiled *c, size_t *len);
+const char *wavecc_compiled_launch(const wavecc_compiled *c, size_t *len);
+const char *wavecc_compiled_stats(const wavecc_compiled *c);
+
+/* ---- running ---- */
+
+/* One buffer argument's memory, by argument name, exactly the argument's
+ * size (wavecc_arg_info.bytes). The kernel reads and writes it in place. */
+typedef struct wavecc_buffer {
+	const char *name;
+	void *data;
+	size_t bytes;
+} wavecc_buffer;
+
+typedef enum wavecc_backend {
+	WAVECC_BACKEND_EMULATOR, /* wavecc's CPU emulator of the code object */
+	WAVECC_BACKEND_HIP,      /* an AMD GPU through the HIP runtime (libamdhip64, loaded on demand) */
+} wavecc_backend;
+
+/* Run a compiled kernel on buffers: one per buffer argument. */
+wavecc_status wavecc_run(const wavecc_compiled *c, wavecc_backend backend, wavecc_buffer *bufs, size_t n,
+	char **error);
+/* Run any code object (from wavecc or clang) with a launch descriptor
+ * (docs/launch-format.md); `bindings` are "NAME=VALUE" strings for its
+ * symbolic sizes (may be NULL when it has none). */
+wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, const char *launch_json,
+	size_t launch_len, const char *const *bindings, size_t nbindings, wavecc_backend backend, wavecc_buffer *bufs,
+	size_t n, char **error);
+
+/* ---- the reference interpreter ---- */
+
+/* Execute k's graph at tensor level (docs/interpreter.md) on the buffers,
+ * one per argument: reads its inputs from them, writes its results into
+ * them. */
+wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size_t n, char **error);
+
+/* Fill a buffer with the documented seeded generator `wavecc run` and
+ * `wavecc interp` use for argument number i (docs/interpreter.md). */
+wavecc_status wavecc_fill_random(const wavecc_kernel *k, size_t i, uint64_t seed, void *data, size_t bytes,
+	char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,217 @@
+/* api_test.c — the public library (include/wavecc.h) in process: every
+ * error is a located message handed back (never printed), a kernel
+ * compiles, runs on the emulator and matches the interpreter in memory,
+ * symbols set on a handle reach compile, run and interpret alike, and the
+ * handle's graph never changes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../include/wavecc.h"
+#include "../test.h"
+
+static char path_buf[4096];
+static const char *example(const char *name)
+{
+	snprintf(path_buf, sizeof path_buf, "%s/examples/%s", test_root(), name);
+	return path_buf;
+}
+
+static float f16_to_float(uint16_t h)
+{
+	int e = h >> 10 & 31, m = h & 1023;
+	float v = e == 0 ? ldexpf((float)m, -24) : ldexpf((float)(m + 1024), e - 25);
+	return h >> 15 ? -v : v;
+}
+
+START_TEST(errors_are_located_and_returned)
+{
+	char *err = (char *)1;
+	ck_assert_ptr_null(wavecc_kernel_parse("{\"format\": ", 11, "bad.json", &err));
+	ck_assert_msg(err && strstr(err, "bad.json:1:") && strstr(err, "error"), "%s", err);
+	free(err);
+	err = (char *)1;
+	ck_assert_ptr_null(wavecc_kernel_load("/nonexistent/k.json", &err));
+	ck_assert_msg(err && strstr(err, "/nonexistent/k.json"), "%s", err);
+	free(err);
+	/* NULL error pointers are allowed */
+	ck_assert_ptr_null(wavecc_kernel_parse("[]", 2, NULL, NULL));
+	ck_assert_ptr_null(wavecc_kernel_parse(NULL, 0, NULL, NULL));
+
+	/* what the compiler does not take is located at the op */
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_16x16x16.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	ck_assert_ptr_null(err);
+	ck_assert_ptr_null(wavecc_compile(k, NULL, &err));
+	ck_assert_msg(err && strstr(err, "gemm_16x16x16.json:108:9: error: graph[1].body[0]"), "%s", err);
+	free(err);
+	/* an unknown target */
+	wavecc_options o = {.target = "gfx1100"};
+	ck_assert_ptr_null(wavecc_compile(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "unknown target gfx1100"), "%s", err);
+	free(err);
+	/* symbols */
+	ck_assert_int_eq(wavecc_kernel_set_symbol(k, "NO_SUCH", 1, &err), WAVECC_EARG);
+	ck_assert_msg(err && strstr(err, "no symbol NO_SUCH"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_kernel_set_symbol(NULL, "M", 1, &err), WAVECC_EARG);
+	free(err);
+	wavecc_arg_info info;
+	ck_assert_int_eq(wavecc_kernel_arg(k, 99, &info, &err), WAVECC_EARG);
+	free(err);
+	wavecc_kernel_free(k);
+	wavecc_kernel_free(NULL);
+	wavecc_compiled_free(NULL);
+	ck_assert_str_eq(wavecc_version(), WAVECC_VERSION_STRING);
+}
+END_TEST
+
+/* gemm_global: compile in memory, run on the emulator, interpret, compare. */
+START_TEST(gemm_compiles_runs_and_matches)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_global.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	size_t len = 0;
+	ck_assert_msg(strstr(wavecc_compiled_assembly(c, &len), "v_mfma_f32_16x16x16"), "no MFMA in the assembly");
+	ck_assert_uint_gt(len, 100);
+	const unsigned char *co = wavecc_compiled_code_object(c, &len);
+	ck_assert_uint_gt(len, 1000);
+	ck_assert(co[0] == 0x7f && co[1] == 'E' && co[2] == 'L' && co[3] == 'F');
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_launch(c, NULL), "\"format\": \"wavecc-launch/1\""));
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_stats(c), "inst mfma"));
+
+	size_t n = wavecc_kernel_num_args(k);
+	ck_assert_uint_eq(n, 3);
+	wavecc_buffer got[3], want[3];
+	wavecc_arg_info info[3];
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(wavecc_kernel_arg(k, i, &info[i], &err), WAVECC_OK);
+		got[i] = (wavecc_buffer){info[i].name, calloc(1, info[i].bytes), info[i].bytes};
+		want[i] = (wavecc_buffer){info[i].name, calloc(1, info[i].bytes), info[i].bytes};
+		ck_assert_int_eq(wavecc_fill_random(k, i, 5, got[i].data, got[i].bytes, &err), WAVECC_OK);
+		memcpy(want[i].data, got[i].data, info[i].bytes);
+	}
+	ck_assert_str_eq(info[0].dtype, "f16");
+	ck_assert_str_eq(info[2].dtype, "f32");
+	ck_assert(info[0].reads && !info[0].writes && info[2].writes);
+	ck_assert_int_eq(info[2].rank, 2);
+	ck_assert_uint_eq(info[2].bytes, (uint64_t)info[2].shape[0] * (uint64_t)info[2].shape[1] * 4);
+	/* the inputs are the documented generator's: multiples of 1/64 in [-2, 2) */
+	float a0 = f16_to_float(((uint16_t *)got[0].data)[0]);
+	ck_assert(a0 >= -2 && a0 < 2 && a0 * 64 == floorf(a0 * 64));
+
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, got, n, &err), WAVECC_OK);
+	ck_assert_int_eq(wavecc_interpret(k, want, n, &err), WAVECC_OK);
+	const float *g = got[2].data, *w = want[2].data;
+	size_t count = info[2].bytes / 4, nonzero = 0;
+	for (size_t e = 0; e < count; e++) {
+		ck_assert_msg(fabsf(g[e] - w[e]) <= 1e-3f + 2e-3f * fabsf(w[e]), "c[%zu]: got %g, want %g", e, g[e], w[e]);
+		nonzero += w[e] != 0;
+	}
+	ck_assert_uint_gt(nonzero, count / 2);
+
+	/* a wrong buffer size is bad input, reported and not run */
+	got[2].bytes--;
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, got, n, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "buffer 'c' has"), "%s", err);
+	free(err);
+	got[2].bytes++;
+	ck_assert_int_eq(wavecc_interpret(k, got, n - 1, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "argument c needs a buffer"), "%s", err);
+	free(err);
+	for (size_t i = 0; i < n; i++) {
+		free(got[i].data);
+		free(want[i].data);
+	}
+	wavecc_compiled_free(c);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
+/* copy_dynamic has dynamic M and N: bound on the handle, they reach the
+ * argument sizes, the compiler and the interpreter; rebinding changes all
+ * three, since nothing rewrote the handle's graph. */
+START_TEST(symbols_reach_every_use)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("copy_dynamic.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_arg_info info;
+	ck_assert_int_eq(wavecc_kernel_arg(k, 0, &info, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "needs a value"), "%s", err);
+	free(err);
+	ck_assert_ptr_null(wavecc_compile(k, NULL, &err));
+	free(err);
+	for (int round = 0; round < 2; round++) {
+		int64_t M = round ? 37 : 111, N = round ? 300 : 813;
+		ck_assert_int_eq(wavecc_kernel_set_symbol(k, "M", M, &err), WAVECC_OK);
+		ck_assert_int_eq(wavecc_kernel_set_symbol(k, "N", N, &err), WAVECC_OK);
+		ck_assert_int_eq(wavecc_kernel_arg(k, 0, &info, &err), WAVECC_OK);
+		ck_assert_int_eq(info.shape[0], M);
+		ck_assert_int_eq(info.shape[1], N);
+		wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+		ck_assert_msg(c, "%s", err);
+		wavecc_buffer b[2];
+		for (size_t i = 0; i < 2; i++) {
+			ck_assert_int_eq(wavecc_kernel_arg(k, i, &info, &err), WAVECC_OK);
+			b[i] = (wavecc_buffer){info.name, calloc(1, info.bytes), info.bytes};
+		}
+		ck_assert_int_eq(wavecc_fill_random(k, 0, 9, b[0].data, b[0].bytes, &err), WAVECC_OK);
+		ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, b, 2, &err), WAVECC_OK);
+		ck_assert_msg(memcmp(b[0].data, b[1].data, b[0].bytes) == 0, "the copy differs (M=%lld)", (long long)M);
+		memset(b[1].data, 0, b[1].bytes);
+		ck_assert_int_eq(wavecc_interpret(k, b, 2, &err), WAVECC_OK);
+		ck_assert(memcmp(b[0].data, b[1].data, b[0].bytes) == 0);
+		free(b[0].data);
+		free(b[1].data);
+		wavecc_compiled_free(c);
+	}
+	wavecc_kernel_free(k);
+}
+END_TEST
+
+/* A launch descriptor that does not match the code object is located. */
+START_TEST(run_code_object_checks_the_descriptor)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("copy.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	size_t len, llen;
+	const void *co = wavecc_compiled_code_object(c, &len);
+	const char *launch = wavecc_compiled_launch(c, &llen);
+	char *other = strdup(launch);
+	char *at = strstr(other, "\"kernel\": \"");
+	ck_assert_ptr_nonnull(at);
+	at[11] = 'X';
+	ck_assert_int_eq(wavecc_run_code_object(co, len, other, strlen(other), NULL, 0, WAVECC_BACKEND_EMULATOR, NULL,
+				 0, &err),
+		WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "kernel: no kernel"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_run_code_object(co, len, "{", 1, NULL, 0, WAVECC_BACKEND_EMULATOR, NULL, 0, &err),
+		WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "<launch descriptor>:1:"), "%s", err);
+	free(err);
+	free(other);
+	wavecc_compiled_free(c);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("driver/api");
+	TCase *t = tcase_create("core");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, errors_are_located_and_returned);
+	tcase_add_test(t, gemm_compiles_runs_and_matches);
+	tcase_add_test(t, symbols_reach_every_use);
+	tcase_add_test(t, run_code_object_checks_the_descriptor);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
