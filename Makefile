@@ -51,7 +51,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -122,6 +122,11 @@ check: all $(TEST_BINS)
 	$(MAKE) --no-print-directory check-install || fail=1; \
 	if [ $$fail -ne 0 ]; then echo "make check: some suites FAILED"; exit 1; fi; \
 	echo "make check: all suites passed"
+
+# The dependency rule (docs/architecture.md): no cycle between folders, by
+# include or by link, and none between the files of a folder (tools/deps.py).
+check-deps: all
+	python3 tools/deps.py $(BUILD)
 
 # The library as another program sees it: install into a scratch prefix,
 # build examples/api_gemm.c against it with pkg-config alone, run it

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
@@ -152,8 +153,13 @@ typedef struct RunPlan {
 	uint32_t dynamic_lds;
 } RunPlan;
 
-/* Write each buffer's device address into the kernarg segment. */
-void run_patch_pointers(RunPlan *p);
+/* Write each buffer's device address into the kernarg segment (both
+ * backends, after they placed the buffers). */
+static inline void run_patch_pointers(RunPlan *p)
+{
+	for (size_t i = 0; i < p->nbufs; i++)
+		memcpy(p->kernarg + p->bufs[i].arg->offset, &p->bufs[i].device, 8);
+}
 
 /* ---- hip.c ---- */
 /* Launch on a GPU through the HIP runtime, loaded with dlopen. Returns 0, or

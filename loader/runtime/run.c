@@ -57,12 +57,6 @@ static const char *split_pair(const char *s, char *name, size_t n)
 	return eq + 1;
 }
 
-void run_patch_pointers(RunPlan *p)
-{
-	for (size_t i = 0; i < p->nbufs; i++)
-		memcpy(p->kernarg + p->bufs[i].arg->offset, &p->bufs[i].device, 8);
-}
-
 static void put_le(uint8_t *k, uint32_t len, uint64_t off, uint64_t v, int n)
 {
 	if (off + (uint64_t)n <= len)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../codeobj/codeobj.h"
+#include "codeobj.h"
 
 const char *input_file_problem(const char *path, uint64_t max_bytes, char *why, size_t len)
 {
