@@ -51,7 +51,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -184,6 +184,11 @@ ANCHOR ?= tests/validate/kernels/gemm_lds.cl
 COMPILE_RUNS ?= 20
 bench-compile: $(BUILD)/bench/compile_bench
 	$(BUILD)/bench/compile_bench -n $(COMPILE_RUNS) --examples examples --anchor $(ANCHOR)
+# A 100-variant GEMM sweep: one process and one llvm-mc run next to one
+# process per variant (bench/sweep_bench.c).
+SWEEP_RUNS ?= 3
+bench-sweep: $(BUILD)/bench/sweep_bench $(BUILD)/wavecc
+	$(BUILD)/bench/sweep_bench $(abspath $(BUILD)/wavecc) examples/gemm_global.json -n $(SWEEP_RUNS)
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@

@@ -62,8 +62,11 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
 
 /* ---- emit.c ---- */
 /* The allocated machine function f of the analysed kernel c as one llvm-mc
- * source (text, descriptor, metadata), appended to text. */
-void emit_assembly(Analysis *c, const MFunc *f, Buf *text);
+ * source (text, descriptor, metadata), appended to text. With a tag, the
+ * same as one variant of a batch source (driver/batch.c): no target
+ * directive, sections NAME.TAG, symbols KERNEL__TAG, block labels
+ * .LTAG_..., metadata unchanged (loader/codeobj/link.c undoes the rest). */
+void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *text);
 /* The launch descriptor (docs/launch-format.md) naming code_object,
  * appended to json. */
 void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *json);

@@ -82,7 +82,7 @@ int emit_kernarg_size(const Kernel *k)
 	return (int)(8 * k->args.len);
 }
 
-void emit_assembly(Analysis *c, const MFunc *f, Buf *b)
+void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 {
 	Kernel *k = c->k;
 	const char *name = kernel_entry_name(c);
@@ -101,13 +101,39 @@ void emit_assembly(Analysis *c, const MFunc *f, Buf *b)
 		(long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1], c->wg_size[2]);
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
-	buf_printf(b, "\t.amdgcn_target \"%s\"\n\t.amdhsa_code_object_version 5\n\t.text\n", c->t->triple);
-	buf_printf(b, "\t.protected %s\n\t.globl %s\n\t.p2align 8\n\t.type %s,@function\n%s:\n", name, name, name,
-		name);
-	mir_print(b, f);
-	buf_printf(b, ".L%s_end:\n\t.size %s, .L%s_end-%s\n\n", name, name, name, name);
+	/* A variant of a batch (tag): its own sections and symbols, which
+	 * codeobj_link_variant maps back to the plain ones; the metadata keeps
+	 * the plain names. */
+	const char *sym = tag ? arena_printf(&c->arena, "%s__%s", name, tag) : name;
+	if (tag)
+		buf_printf(b, "\t.section .text.%s,\"ax\",@progbits\n", tag);
+	else
+		buf_printf(b, "\t.amdgcn_target \"%s\"\n\t.amdhsa_code_object_version 5\n\t.text\n", c->t->triple);
+	buf_printf(b, "\t.protected %s\n\t.globl %s\n\t.p2align 8\n\t.type %s,@function\n%s:\n", sym, sym, sym, sym);
+	if (tag) { /* block labels are per file: give the variant's its own */
+		Buf code = {0};
+		mir_print(&code, f);
+		char *prefix = arena_printf(&c->arena, ".L%s_", tag);
+		for (const char *p = buf_cstr(&code); *p;) {
+			const char *q = strstr(p, ".L");
+			if (!q) {
+				buf_puts(b, p);
+				break;
+			}
+			buf_putn(b, p, (size_t)(q - p));
+			buf_puts(b, prefix);
+			p = q + 2;
+		}
+		buf_free(&code);
+	} else {
+		mir_print(b, f);
+	}
+	buf_printf(b, ".L%s_end:\n\t.size %s, .L%s_end-%s\n\n", sym, sym, sym, sym);
 
-	buf_printf(b, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel %s\n", name);
+	if (tag)
+		buf_printf(b, "\t.section .rodata.%s,\"a\",@progbits\n\t.p2align 6\n\t.amdhsa_kernel %s\n", tag, sym);
+	else
+		buf_printf(b, "\t.rodata\n\t.p2align 6\n\t.amdhsa_kernel %s\n", name);
 	buf_printf(b, "\t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1\n");
 	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", kernarg_size);
 	buf_printf(b, "\t\t.amdhsa_group_segment_fixed_size %d\n", f->lds_bytes);

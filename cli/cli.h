@@ -82,4 +82,23 @@ int run_graph_checked(const GraphRun *g);
  * outs[i] ("NAME=FILE"), all or nothing (cmd_run.c). Returns 0 or 1. */
 int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files);
 
+/* ---- compile_many.c ---- */
+typedef struct Sweep {
+	const char *name; /* interned */
+	int nvals;
+	int64_t *vals;
+} Sweep;
+typedef struct ManyOptions {
+	int ninputs;
+	const char *const *inputs;
+	int nsweeps;
+	Sweep sweep[32]; /* MAX_DEFS (driver.h) */
+	const char *dir; /* the output folder */
+	bool asm_only;
+} ManyOptions;
+/* Compile every input times every sweep combination in one process (one
+ * llvm-mc run per target) and write each into m->dir. Returns the exit
+ * status. */
+int compile_many(const ManyOptions *m, const CompileOptions *base);
+
 #endif

@@ -52,7 +52,11 @@ static void usage(FILE *out)
 		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
 		     "  --stats           print registers, occupancy, instruction counts, code size and\n"
 		     "                    per-stage times on stdout (docs/compiler.md, Statistics)\n"
-		     "  -v                print the version, and which llvm-mc runs\n");
+		     "  -v                print the version, and which llvm-mc runs\n"
+		     "several kernels:   wavecc compile K1.json K2.json ... [--sweep SYM=V1,V2,...]... [-o DIR]\n"
+		     "  --sweep SYM=V,... one variant per value (several --sweep: every combination); all\n"
+		     "                    variants are assembled by one llvm-mc run; each writes\n"
+		     "                    DIR/K.SYM=V.hsaco (or .s with -S) and .launch.json and prints a line\n");
 }
 
 static char *base_name_with(const char *path, const char *ext)
@@ -180,6 +184,9 @@ int cmd_compile(int argc, char **argv)
 	const char *in = NULL, *out = NULL, *launch_opt = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
 	bool asm_only = false, stats = false, verbose = false;
 	CompileOptions o = {0};
+	ManyOptions many = {0};
+	Vec(const char *) inputs = {0};
+	Vec(int64_t) sweep_vals[MAX_DEFS] = {{0}};
 	int rc;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -201,16 +208,65 @@ int cmd_compile(int argc, char **argv)
 			mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--llvm-mc", &v)) {
 			llvm_mc = v;
+		} else if (opt_value(argc, argv, &i, "--sweep", &v)) {
+			/* SYM=V1,V2,...: one variant per value */
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v || !eq[1])
+				usage_err("compile: --sweep needs SYM=V1,V2,..., got '%s'", v);
+			if (many.nsweeps == MAX_DEFS)
+				usage_err("compile: at most %d --sweep options", MAX_DEFS);
+			Sweep *sw = &many.sweep[many.nsweeps];
+			sw->name = intern_n(v, (size_t)(eq - v));
+			for (int s = 0; s < many.nsweeps; s++)
+				if (many.sweep[s].name == sw->name)
+					usage_err("compile: --sweep %s given twice", sw->name);
+			for (const char *p = eq + 1; *p;) {
+				const char *comma = strchr(p, ',');
+				size_t len = comma ? (size_t)(comma - p) : strlen(p);
+				char num[64];
+				if (len == 0 || len >= sizeof num)
+					usage_err("compile: --sweep %s: bad value list '%s'", sw->name, eq + 1);
+				memcpy(num, p, len);
+				num[len] = 0;
+				vec_push(&sweep_vals[many.nsweeps], opt_int("--sweep", num));
+				p = comma ? comma + 1 : p + len;
+				if (comma && !*p)
+					usage_err("compile: --sweep %s: bad value list '%s'", sw->name, eq + 1);
+			}
+			sw->nvals = (int)sweep_vals[many.nsweeps].len;
+			sw->vals = sweep_vals[many.nsweeps].data;
+			many.nsweeps++;
 		} else if (opt_define(argc, argv, &i, &o)) {
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			usage_err("compile: unknown option '%s'", a);
-		} else if (in) {
-			usage_err("compile: one kernel file at a time ('%s' and '%s')", in, a);
 		} else {
-			in = a;
+			if (!in)
+				in = a;
+			vec_push(&inputs, a);
 		}
 	}
+	if (inputs.len > 1 || many.nsweeps) {
+		if (launch_opt || stats || (out && strcmp(out, "-") == 0) || o.dump)
+			usage_err("compile: with several kernels or --sweep, -o names a folder; --launch, --stats, "
+				  "--dump-mir and -o - are for one kernel");
+		if (!target_from_name(mcpu))
+			usage_err("compile: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or "
+				  ":sramecc- and then :xnack+ or :xnack-", mcpu);
+		o.mcpu = mcpu;
+		o.llvm_mc = llvm_mc;
+		o.verbose = verbose;
+		many.ninputs = (int)inputs.len;
+		many.inputs = inputs.data;
+		many.dir = out ? out : ".";
+		many.asm_only = asm_only;
+		rc = compile_many(&many, &o);
+		vec_free(&inputs);
+		for (int s = 0; s < many.nsweeps; s++)
+			vec_free(&sweep_vals[s]);
+		return rc;
+	}
+	vec_free(&inputs);
 	if (opt_version_only(verbose, in))
 		return 0;
 	if (!in)

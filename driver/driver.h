@@ -52,6 +52,8 @@ typedef struct Compile {
 	Buf code_object;   /* the linked code object */
 	Buf tool_msg;      /* llvm-mc's warnings on success */
 
+	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
+
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
 	 * passes, in microseconds; read by --stats and bench/compile_bench. */
@@ -64,8 +66,9 @@ typedef struct Compile {
  * compile_run fail. */
 void compile_init(Compile *c, const Kernel *k, const CompileOptions *o, Diag *d);
 void compile_free(Compile *c);
-/* Run the pipeline to the end (or o->stop_after). Returns 0, or -1 after
- * errors were reported through the Diag. */
+/* Run the pipeline to the end (or o->stop_after), from the first row not
+ * run yet: after stopping, clearing c->opt.stop_after and calling it again
+ * resumes. Returns 0, or -1 after errors were reported through the Diag. */
 int compile_run(Compile *c);
 static inline bool compile_failed(const Compile *c) { return c->an.failed; }
 /* The rows' names in pipeline order (compile_npasses of them), and whether
@@ -80,6 +83,12 @@ int compile_pass_index(const char *name);
  * independently and releases it (0 problems when nothing is kept). */
 void allocate_registers(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
+/* ---- batch.c ---- */
+/* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per
+ * target: each ends as compile_run would leave it, with its own code
+ * object. Returns how many compiled. */
+size_t compile_batch(Compile **cs, size_t n);
+
 /* ---- build.c ---- */
 struct AsmOptions;
 /* Assemble text with llvm-mc and link the code object, appended to

@@ -147,7 +147,7 @@ int check_allocation(Compile *c, Buf *msg)
 static void emit(Compile *c)
 {
 	c->kernarg_size = emit_kernarg_size(c->an.k);
-	emit_assembly(&c->an, c->mf, &c->asm_text);
+	emit_assembly(&c->an, c->mf, NULL, &c->asm_text);
 	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", &c->launch_json);
 }
 
@@ -236,7 +236,8 @@ int compile_run(Compile *c)
 	bool *failed = &c->an.failed;
 	int i = 0;
 #define RUN(fn, call, level, own) \
-	if (!*failed) { \
+	if (!*failed && i >= c->next_row) { \
+		c->next_row = i + 1; \
 		double t0_ = compile_now_us(); \
 		call; \
 		double t1_ = compile_now_us(); \
@@ -254,7 +255,7 @@ int compile_run(Compile *c)
 		} \
 	} \
 	i++; \
-	if (c->opt.stop_after && strcmp(c->opt.stop_after, #fn) == 0) \
+	if (c->opt.stop_after && strcmp(c->opt.stop_after, #fn) == 0 && i >= c->next_row) \
 		return *failed ? -1 : 0;
 	PIPELINE(RUN)
 #undef RUN

@@ -207,3 +207,26 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 	codeobj_free(&co);
 	return 0;
 }
+
+int compile_stats_line(Buf *out, const Compile *c, Buf *msg)
+{
+	CodeObject co;
+	if (codeobj_read(c->code_object.data, c->code_object.len, "<compiled>", &co, msg) != 0)
+		return -1;
+	if (co.nkernels != 1) {
+		buf_printf(msg, "the compiled code object holds %zu kernels, expected 1\n", co.nkernels);
+		codeobj_free(&co);
+		return -1;
+	}
+	const CodeKernel *kern = &co.kernels[0];
+	const MFunc *f = c->mf;
+	int v = f->nregs[RF_VGPR], a = f->nregs[RF_AGPR], s = f->nregs[RF_SGPR];
+	int lds = (int)kern->kd.group_segment_fixed_size;
+	Occupancy o;
+	compute_occupancy(c->t, MAX(1, v), a, MAX(1, s), lds,
+		c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2], &o);
+	buf_printf(out, "vgpr %d agpr %d sgpr %d lds %d waves/SIMD %d (%s) code %llu bytes", v, a, s, lds,
+		o.waves_per_simd, o.limit, (unsigned long long)kern->code_size);
+	codeobj_free(&co);
+	return 0;
+}

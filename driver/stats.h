@@ -38,4 +38,8 @@ double compile_own_us(const Compile *c, const StageTimes *st);
  * with a message when the code object cannot be read. */
 int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg);
 
+/* One line of the same facts, for a sweep ("vgpr 38 agpr 0 sgpr 20 lds 0
+ * waves/SIMD 8 (wave slots) code 712 bytes"), without a newline. */
+int compile_stats_line(Buf *out, const Compile *c, Buf *msg);
+
 #endif

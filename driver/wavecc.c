@@ -111,7 +111,8 @@ wavecc_kernel *wavecc_kernel_parse(const char *json, size_t len, const char *nam
 	}
 	Msgs m;
 	msgs_open(&m);
-	Kernel *k = load_kernel_text(json, len, name ? name : "<memory>", &m.d);
+	/* names live as long as the process (interned): locations point at them */
+	Kernel *k = load_kernel_text(json, len, intern(name ? name : "<memory>"), &m.d);
 	if (k) {
 		fclose(m.f);
 		free(m.text);
@@ -130,7 +131,7 @@ wavecc_kernel *wavecc_kernel_load(const char *path, char **error)
 	}
 	Msgs m;
 	msgs_open(&m);
-	Kernel *k = load_kernel_file(path, &m.d);
+	Kernel *k = load_kernel_file(intern(path), &m.d);
 	if (k) {
 		fclose(m.f);
 		free(m.text);
@@ -340,11 +341,43 @@ wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o,
 size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
 	char **errors)
 {
+	Compile *cs = xcalloc(n + 1, sizeof *cs);
+	Compile **ps = xcalloc(n + 1, sizeof *ps);
+	Msgs *ms = xcalloc(n + 1, sizeof *ms);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		out[i] = NULL;
+		if (errors)
+			errors[i] = NULL;
+		if (!ks[i]) {
+			if (errors)
+				set_error(&errors[i], "wavecc_compile_many: kernel %zu is NULL", i);
+			continue;
+		}
+		CompileOptions co;
+		options_of(ks[i], o, &co);
+		msgs_open(&ms[i]);
+		compile_init(&cs[i], ks[i]->k, &co, &ms[i].d);
+		ps[m++] = &cs[i];
+	}
+	compile_batch(ps, m);
 	size_t ok = 0;
 	for (size_t i = 0; i < n; i++) {
-		out[i] = wavecc_compile(ks[i], o, errors ? &errors[i] : NULL);
-		ok += out[i] != NULL;
+		if (!ks[i])
+			continue;
+		if (!compile_failed(&cs[i])) {
+			out[i] = take_result(&cs[i], ks[i]);
+			ok++;
+			fclose(ms[i].f);
+			free(ms[i].text);
+		} else {
+			msgs_close(&ms[i], errors ? &errors[i] : NULL);
+		}
+		compile_free(&cs[i]);
 	}
+	free(cs);
+	free(ps);
+	free(ms);
 	return ok;
 }
 

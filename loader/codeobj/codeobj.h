@@ -86,6 +86,13 @@ void codeobj_free(CodeObject *co);
  * `ld.lld -shared` does (see link.c), appended to `out`. `name` is used in
  * messages. Returns 0, or -1 with a message appended to msg. */
 int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg);
+/* Link one variant of a batch object (several kernels assembled in one
+ * llvm-mc run, driver/batch.c): only the sections named "NAME.TAG", under
+ * the name NAME; only the index-th note of each note section (the
+ * variant's metadata); symbol names with "__TAG" removed. The result is the
+ * code object codeobj_link makes from the variant assembled alone. */
+int codeobj_link_variant(const void *obj, size_t len, const char *tag, size_t index, const char *name, Buf *out,
+	Buf *msg);
 /* Find a kernel by name ("vadd") or descriptor symbol ("vadd.kd"). */
 const CodeKernel *codeobj_kernel(const CodeObject *co, const char *name);
 /* Print the readable description `wavecc info` shows. */

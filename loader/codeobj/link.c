@@ -84,6 +84,12 @@ typedef struct {
 	Elf_Data *symdata; /* input symbol table */
 	size_t nsyms, sym_strndx;
 	Buf strtab, dynstr, shstr;
+	Vec(char *) own_names; /* output section names made here */
+	/* codeobj_link_variant: the variant's tag, its note's index, and the
+	 * input symbols' names with "__TAG" removed (NULL: plain link) */
+	const char *tag;
+	size_t note_index;
+	char **names;
 } Link;
 
 static int fail(Link *l, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -126,6 +132,59 @@ static OutSec *add_sec(Link *l, const char *name, uint32_t type, uint64_t flags,
 	return &vec_last(&l->secs);
 }
 
+/* A variant's symbol name: every "__TAG" removed. */
+static char *strip_tag(const char *name, const char *tag)
+{
+	size_t tl = strlen(tag);
+	Buf b = {0};
+	for (const char *p = name; *p;) {
+		if (p[0] == '_' && p[1] == '_' && strncmp(p + 2, tag, tl) == 0) {
+			p += 2 + tl;
+			continue;
+		}
+		buf_putc(&b, *p++);
+	}
+	char *r = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return r;
+}
+
+/* A variant's section: "NAME.TAG" (the name without the tag in *out_name),
+ * or false for another variant's. */
+static bool variant_section(const Link *l, const char *nm, char **out_name)
+{
+	size_t n = strlen(nm), tl = strlen(l->tag);
+	if (n <= tl + 1 || nm[n - tl - 1] != '.' || strcmp(nm + n - tl, l->tag) != 0)
+		return false;
+	*out_name = xmalloc(n - tl);
+	memcpy(*out_name, nm, n - tl - 1);
+	(*out_name)[n - tl - 1] = 0;
+	return true;
+}
+
+/* The note_index-th note of a SHT_NOTE section's data (4-byte aligned
+ * name and descriptor, gABI), copied to *out; false if there are fewer. */
+static bool nth_note(const unsigned char *d, uint64_t size, size_t index, unsigned char **out, uint64_t *out_size)
+{
+	uint64_t at = 0;
+	for (size_t k = 0; at + 12 <= size; k++) {
+		uint32_t namesz, descsz;
+		memcpy(&namesz, d + at, 4);
+		memcpy(&descsz, d + at + 4, 4);
+		uint64_t len = 12 + align_up(namesz, 4) + align_up(descsz, 4);
+		if (at + len > size)
+			return false;
+		if (k == index) {
+			*out = xmalloc(len);
+			memcpy(*out, d + at, len);
+			*out_size = len;
+			return true;
+		}
+		at += len;
+	}
+	return false;
+}
+
 /* Input alloc sections of one class, in input order. */
 static int take_inputs(Link *l, int seg, bool notes)
 {
@@ -149,8 +208,13 @@ static int take_inputs(Link *l, int seg, bool notes)
 		if (seg == 2 && sh.sh_type == SHT_NOBITS)
 			continue; /* placed after the writable PROGBITS */
 		const char *nm = elf_strptr(l->in, shstrndx, sh.sh_name);
-		OutSec *o = add_sec(l, nm ? nm : "?", sh.sh_type, sh.sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR),
-				    sh.sh_addralign, seg);
+		char *vname = NULL;
+		if (l->tag && !notes && !variant_section(l, nm ? nm : "", &vname))
+			continue; /* another variant's */
+		if (vname)
+			vec_push(&l->own_names, vname);
+		OutSec *o = add_sec(l, vname ? vname : nm ? nm : "?", sh.sh_type,
+				    sh.sh_flags & (SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR), sh.sh_addralign, seg);
 		o->in = i;
 		o->entsize = sh.sh_entsize;
 		o->size = sh.sh_size;
@@ -161,6 +225,15 @@ static int take_inputs(Link *l, int seg, bool notes)
 			o->data = xmalloc(sh.sh_size ? sh.sh_size : 1);
 			if (sh.sh_size) /* an empty section may have no buffer at all */
 				memcpy(o->data, d->d_buf, sh.sh_size);
+			if (l->tag && notes) { /* the variant's own metadata note only */
+				unsigned char *note;
+				uint64_t nsize;
+				if (!nth_note(o->data, o->size, l->note_index, &note, &nsize))
+					return fail(l, "section %s has no note %zu", o->name, l->note_index);
+				free(o->data);
+				o->data = note;
+				o->size = nsize;
+			}
 		}
 	}
 	if (seg == 2)
@@ -183,11 +256,18 @@ static void sym_get(Link *l, size_t i, GElf_Sym *s)
 	gelf_getsym(l->symdata, (int)i, s);
 }
 
-static const char *sym_name(Link *l, const GElf_Sym *s)
+static const char *raw_sym_name(Link *l, const GElf_Sym *s)
 {
 	const char *n = elf_strptr(l->in, l->sym_strndx, s->st_name);
 	return n ? n : "";
 }
+
+/* The name of input symbol i (s is its entry), a variant's without its tag. */
+static const char *sym_name(Link *l, size_t i, const GElf_Sym *s)
+{
+	return l->names && i < l->nsyms ? l->names[i] : raw_sym_name(l, s);
+}
+
 
 /* Resolved address of input symbol i, or -1 with a message. */
 static int sym_addr(Link *l, size_t i, uint64_t *addr)
@@ -201,9 +281,9 @@ static int sym_addr(Link *l, size_t i, uint64_t *addr)
 		return 0;
 	}
 	if (s.st_shndx == SHN_UNDEF)
-		return fail(l, "undefined symbol '%s'", sym_name(l, &s));
+		return fail(l, "undefined symbol '%s'", sym_name(l, i, &s));
 	if (s.st_shndx >= l->n_in || !l->in_to_out[s.st_shndx])
-		return fail(l, "symbol '%s' is in a section that is not loaded", sym_name(l, &s));
+		return fail(l, "symbol '%s' is in a section that is not loaded", sym_name(l, i, &s));
 	*addr = l->secs.data[l->in_to_out[s.st_shndx]].vaddr + s.st_value;
 	return 0;
 }
@@ -241,7 +321,8 @@ static int apply_relocs(Link *l)
 				return -1;
 			GElf_Sym rs;
 			sym_get(l, GELF_R_SYM(r.r_info), &rs);
-			const char *rname = GELF_ST_TYPE(rs.st_info) == STT_SECTION ? "a section" : sym_name(l, &rs);
+			const char *rname =
+				GELF_ST_TYPE(rs.st_info) == STT_SECTION ? "a section" : sym_name(l, GELF_R_SYM(r.r_info), &rs);
 			/* As lld: a default-visibility global may be interposed at
 			 * run time, so a link-time PC-relative value to it is wrong. */
 			if (GELF_ST_BIND(rs.st_info) != STB_LOCAL && GELF_ST_VISIBILITY(rs.st_other) == STV_DEFAULT)
@@ -318,7 +399,7 @@ static int build_symbols(Link *l, SymVec *symtab, SymVec *dynsym, size_t *first_
 				continue;
 			if (type == STT_SECTION || type == STT_FILE)
 				continue;
-			const char *nm = sym_name(l, &s);
+			const char *nm = sym_name(l, i, &s);
 			if (s.st_shndx == SHN_UNDEF)
 				return fail(l, "undefined symbol '%s'", nm);
 			if (s.st_shndx == SHN_COMMON)
@@ -462,11 +543,23 @@ done:
 	return r;
 }
 
+static int link_object(Link *l, const void *obj, size_t len, Buf *out);
+
 int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *msg)
 {
-	Link L = {0}, *l = &L;
-	l->name = name;
-	l->msg = msg;
+	Link L = {.name = name, .msg = msg};
+	return link_object(&L, obj, len, out);
+}
+
+int codeobj_link_variant(const void *obj, size_t len, const char *tag, size_t index, const char *name, Buf *out,
+	Buf *msg)
+{
+	Link L = {.name = name, .msg = msg, .tag = tag, .note_index = index};
+	return link_object(&L, obj, len, out);
+}
+
+static int link_object(Link *l, const void *obj, size_t len, Buf *out)
+{
 	int r = -1;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return fail(l, "libelf: %s", elf_errmsg(-1));
@@ -504,6 +597,14 @@ int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *m
 	if (!l->symdata) {
 		fail(l, "the object has no symbol table");
 		goto out;
+	}
+	if (l->tag) {
+		l->names = xcalloc(l->nsyms + 1, sizeof *l->names);
+		for (size_t i = 1; i < l->nsyms; i++) {
+			GElf_Sym s;
+			sym_get(l, i, &s);
+			l->names[i] = strip_tag(raw_sym_name(l, &s), l->tag);
+		}
 	}
 
 	/* ---- sections, in output order ---- */
@@ -552,7 +653,7 @@ int codeobj_link(const void *obj, size_t len, const char *name, Buf *out, Buf *m
 		if (s.st_shndx != SHN_ABS && (s.st_shndx >= l->n_in || !l->in_to_out[s.st_shndx]))
 			continue;
 		ndyn++;
-		str_add(&dynstr_probe, sym_name(l, &s));
+		str_add(&dynstr_probe, sym_name(l, i, &s));
 	}
 	S[i_dynsym].size = ndyn * 24;
 	S[i_hash].size = (2 + 2 * ndyn) * 4;
@@ -697,6 +798,12 @@ out:
 	vec_free(&hash);
 	free(dyn);
 	free(l->in_to_out);
+	for (size_t i = 0; l->names && i < l->nsyms; i++)
+		free(l->names[i]);
+	free(l->names);
+	for (size_t i = 0; i < l->own_names.len; i++)
+		free(l->own_names.data[i]);
+	vec_free(&l->own_names);
 	buf_free(&l->strtab);
 	buf_free(&l->dynstr);
 	buf_free(&l->shstr);

@@ -1,0 +1,158 @@
+/* compile_many.c — `wavecc compile` with several kernel files or --sweep:
+ * every variant compiled in one process, with one llvm-mc run per target
+ * (driver/batch.c).
+ *
+ * Variants: each input file, times the cartesian product of the --sweep
+ * lists (the first --sweep varies slowest), each with the -D bindings and
+ * then its sweep values. Each variant that compiles writes into the output
+ * folder (-o DIR, default the current one; created if missing) its code
+ * object (or with -S its assembly) and its launch descriptor, named after
+ * the input's base name and the sweep values: gemm.BLOCK_M=64.BLOCK_K=32
+ * .hsaco and .launch.json. One line per variant goes to stdout: the file
+ * name and the statistics line (driver/stats.c), or "FAILED" (the
+ * diagnostics are on stderr). Files are written all or nothing per run.
+ * Exit: 0 when every variant compiled, 1 otherwise. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../driver/stats.h"
+#include "../frontend/frontend.h"
+#include "cli.h"
+
+_Static_assert(sizeof ((ManyOptions *)0)->sweep / sizeof(Sweep) == MAX_DEFS, "ManyOptions.sweep holds MAX_DEFS");
+
+static char *stem_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+	if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+		n -= 5;
+	char *r = xmalloc(n + 1);
+	memcpy(r, base, n);
+	r[n] = 0;
+	return r;
+}
+
+int compile_many(const ManyOptions *m, const CompileOptions *base)
+{
+	/* the number of sweep combinations, bounded */
+	size_t ncomb = 1;
+	for (int s = 0; s < m->nsweeps; s++) {
+		ncomb *= (size_t)m->sweep[s].nvals;
+		if (ncomb > 100000)
+			usage_err("compile: --sweep gives more than 100000 variants");
+	}
+	Diag d;
+	diag_init(&d);
+	Kernel **ks = xcalloc((size_t)m->ninputs + 1, sizeof *ks);
+	int rc = 0;
+	for (int i = 0; i < m->ninputs; i++) {
+		ks[i] = load_kernel_file(m->inputs[i], &d);
+		if (!ks[i])
+			rc = 1;
+	}
+	size_t nvar = (size_t)m->ninputs * ncomb;
+	Compile *cs = xcalloc(nvar + 1, sizeof *cs);
+	Compile **ps = xcalloc(nvar + 1, sizeof *ps);
+	char **names = xcalloc(nvar + 1, sizeof *names);
+	size_t n = 0;
+	for (int i = 0; i < m->ninputs; i++) {
+		if (!ks[i])
+			continue;
+		char *stem = stem_of(m->inputs[i]);
+		for (size_t comb = 0; comb < ncomb; comb++) {
+			CompileOptions o = *base;
+			Buf name = {0};
+			buf_puts(&name, stem);
+			size_t rest = comb;
+			int64_t val[MAX_DEFS];
+			for (int s = m->nsweeps - 1; s >= 0; s--) { /* the last sweep varies fastest */
+				val[s] = m->sweep[s].vals[rest % (size_t)m->sweep[s].nvals];
+				rest /= (size_t)m->sweep[s].nvals;
+			}
+			for (int s = 0; s < m->nsweeps; s++) {
+				if (o.ndefs == MAX_DEFS)
+					usage_err("compile: at most %d -D and --sweep symbols", MAX_DEFS);
+				o.def_name[o.ndefs] = m->sweep[s].name;
+				o.def_val[o.ndefs++] = val[s];
+				buf_printf(&name, ".%s=%lld", m->sweep[s].name, (long long)val[s]);
+			}
+			o.code_object = arena_printf(&ks[i]->arena, "%s.hsaco", buf_cstr(&name));
+			names[n] = xstrdup(buf_cstr(&name));
+			buf_free(&name);
+			for (int k = 0; k < o.ndefs; k++)
+				if (!kernel_symbol(ks[i], o.def_name[k]))
+					usage_err("compile: %s: kernel %s has no symbol %s", m->inputs[i], ks[i]->name,
+						o.def_name[k]);
+			compile_init(&cs[n], ks[i], &o, &d);
+			ps[n] = &cs[n];
+			n++;
+		}
+		free(stem);
+	}
+	compile_batch(ps, n);
+	size_t made = n;
+	if (mkdir(m->dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "wavecc: error: cannot create %s: %s\n", m->dir, strerror(errno));
+		rc = 1;
+		n = 0;
+	}
+	OutputSet set;
+	outputs_init(&set);
+	Buf lines = {0};
+	int w = 0;
+	const char *failed = NULL;
+	for (size_t j = 0; j < n && w == 0; j++) {
+		Compile *c = &cs[j];
+		if (compile_failed(c)) {
+			buf_printf(&lines, "%s FAILED\n", names[j]);
+			rc = 1;
+			continue;
+		}
+		char *obj = xmalloc(strlen(m->dir) + strlen(names[j]) + 16);
+		char *launch = xmalloc(strlen(m->dir) + strlen(names[j]) + 16);
+		sprintf(obj, "%s/%s%s", m->dir, names[j], m->asm_only ? ".s" : ".hsaco");
+		sprintf(launch, "%s/%s.launch.json", m->dir, names[j]);
+		const Buf *main_out = m->asm_only ? &c->asm_text : &c->code_object;
+		failed = obj;
+		w = outputs_add(&set, obj, main_out->data, main_out->len, 0644);
+		if (w == 0) {
+			failed = launch;
+			w = outputs_add(&set, launch, c->launch_json.data, c->launch_json.len, 0644);
+		}
+		Buf st = {0}, msg = {0};
+		if (compile_stats_line(&st, c, &msg) != 0)
+			die("statistics: %s", buf_cstr(&msg)); /* our own linker's output */
+		buf_printf(&lines, "%s%s %s\n", names[j], m->asm_only ? ".s" : ".hsaco", buf_cstr(&st));
+		buf_free(&st);
+		buf_free(&msg);
+		if (w != 0)
+			fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
+		free(obj);
+		free(launch);
+	}
+	if (w != 0) {
+		outputs_abort(&set);
+		rc = 1;
+	} else if (outputs_commit(&set, &failed) != 0) {
+		fprintf(stderr, "wavecc: error: cannot write %s: %s\n", failed, strerror(errno));
+		rc = 1;
+	} else {
+		fputs(buf_cstr(&lines), stdout);
+	}
+	buf_free(&lines);
+	for (size_t j = 0; j < made; j++) {
+		compile_free(&cs[j]);
+		free(names[j]);
+	}
+	for (int i = 0; i < m->ninputs; i++)
+		kernel_free(ks[i]);
+	free(ks);
+	free(cs);
+	free(ps);
+	free(names);
+	return rc;
+}
