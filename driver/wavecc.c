@@ -442,13 +442,9 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 	LaunchDesc ld;
 	wavecc_status st = WAVECC_EINPUT;
 	HostBuffer *hb = xcalloc(n + 1, sizeof *hb);
-	if (launch_parse(launch_json, launch_len, "<launch descriptor>", &ld, &m.d) != 0) {
-		msgs_close(&m, error);
-		free(hb);
-		return st;
-	}
-	if (launch_resolve(&ld, (int)nbindings, bindings, &m.d) != 0)
-		goto out;
+	if (launch_parse(launch_json, launch_len, "<launch descriptor>", &ld, &m.d) != 0 ||
+		launch_resolve(&ld, (int)nbindings, bindings, &m.d) != 0)
+		goto out; /* launch_free releases a descriptor that did not parse too */
 	for (size_t i = 0; i < n; i++) {
 		if (!bufs[i].name) {
 			diag_error(&m.d, (Loc){0}, "buffer %zu has no name", i);

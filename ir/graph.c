@@ -92,7 +92,8 @@ Kernel *kernel_view(const Kernel *k)
 	*v = *k;
 	arena_init(&v->arena); /* never shared: nothing may allocate into k's */
 	v->syms.data = xmalloc((k->syms.len + 1) * sizeof *v->syms.data);
-	memcpy(v->syms.data, k->syms.data, k->syms.len * sizeof *v->syms.data);
+	if (k->syms.len)
+		memcpy(v->syms.data, k->syms.data, k->syms.len * sizeof *v->syms.data);
 	v->syms.cap = k->syms.len + 1;
 	v->symtab = NULL;
 	if (k->symcap) {
