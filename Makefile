@@ -35,7 +35,7 @@ CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 # Tests mirror the source folders: each tests/<dir>/<name>_test.c is one Check
 # suite binary, $(BUILD)/tests/<dir>/<name>.test, linked with that folder's
 # other .c files (shared test helpers) and tests/*.c.
-TEST_SRCS ?= $(wildcard tests/*/*_test.c)
+TEST_SRCS ?= $(sort $(shell find tests -name '*_test.c'))
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 

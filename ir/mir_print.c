@@ -3,7 +3,7 @@
  * After register allocation the output of mir_print is what the assembly
  * emitter (asm/emit.c) places between the kernel's label and s_endpgm, so
  * every spelling here must be accepted by llvm-mc-19 for gfx942 and gfx90a
- * (tests/compile checks both). Before allocation virtual registers print as
+ * (tests/driver checks both). Before allocation virtual registers print as
  * %N:s2 / %N:v1 for dumps.
  *
  * Operand order is the assembler's: defs, then uses, then modifiers

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../test.h"
+#include "../../test.h"
 
 static CmdResult dump(const char *args)
 {

@@ -32,7 +32,7 @@ static const char *const denormal[] = {"exp2_denormal", "exp_denormal", "log2_de
 START_TEST(denormal_transcendentals_pass)
 {
 	char args[256];
-	snprintf(args, sizeof args, "run tests/compile/data/%s.json --rtol 1e-2 --mcpu %s --seed %d", denormal[_i / 2],
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --rtol 1e-2 --mcpu %s --seed %d", denormal[_i / 2],
 		_i % 2 ? "gfx90a" : "gfx942", 30 + _i);
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);

@@ -1,6 +1,6 @@
 /* wave_test.c — Wave's own end-to-end tests (iree-org/wave,
  * tests/kernel/wave/e2e/), transcribed into wavecc kernels under
- * tests/compile/wave/ (which test each JSON transcribes: wave/README.md).
+ * tests/driver/wave/ (which test each JSON transcribes: wave/README.md).
  *
  * Every case runs `wavecc run` on gfx942 and on gfx90a. A supported case
  * must print PASS; a case wavecc does not support yet must give a located
@@ -14,7 +14,7 @@
 #include "../test.h"
 
 typedef struct {
-	const char *args;   /* kernel file under tests/compile/wave/ and its -D values */
+	const char *args;   /* kernel file under tests/driver/wave/ and its -D values */
 	const char *reject; /* NULL: must PASS; else the expected located error text */
 } WaveCase;
 
@@ -143,7 +143,7 @@ static void run_case(const WaveCase *c, int i)
 {
 	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
 	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/compile/wave/%s --mcpu %s --seed %d", test_root(),
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d", test_root(),
 		test_bin(), c->args, mcpu, 5 + i);
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
@@ -153,7 +153,7 @@ static void run_case(const WaveCase *c, int i)
 	} else {
 		ck_assert_msg(r.status == 1, "%s --mcpu %s: status %d, expected a rejection\n%s%s", c->args, mcpu,
 			r.status, r.out, r.err);
-		ck_assert_msg(strstr(r.err, "tests/compile/wave/") && strstr(r.err, ": error: ") &&
+		ck_assert_msg(strstr(r.err, "tests/driver/wave/") && strstr(r.err, ": error: ") &&
 				      strstr(r.err, c->reject),
 			"%s --mcpu %s: expected located error '%s'\n%s", c->args, mcpu, c->reject, r.err);
 	}

@@ -4,7 +4,7 @@
  * overflow, an internal abort or a long loop (issue 9, "Bad input").
  *
  * Each case is an in-range or extreme edit of an example (or of a kernel in
- * tests/compile/data/) by -D, checked
+ * tests/driver/data/) by -D, checked
  * with `wavecc compile` (the sanitizer build runs the same cases under
  * `make check-asan`, where an overflow aborts). */
 #include <stdlib.h>
@@ -53,15 +53,15 @@ static const Reject rejects[] = {
 		"gives 17 waves along N (workgroup dim 0, 64 work-items each): a workgroup has at most 1024"},
 	/* a reduced dim's vector shape wider than the wave's window: the
 	 * lanes folded the next wave's elements */
-	{"tests/compile/data/softmax_waves.json -D VS=256", "tests/compile/data/softmax_waves.json:70:5: error: ",
+	{"tests/driver/data/softmax_waves.json -D VS=256", "tests/driver/data/softmax_waves.json:70:5: error: ",
 		"graph[0]: the reduced dim N is covered in 1 copies of 256 elements per wave, but the wave's window of N "
 		"is 128 long and not the only one"},
 	/* an in-place kernel whose lanes run past a workgroup tile of 16: the
 	 * next workgroup read what was already incremented */
-	{"tests/compile/data/add_inplace.json -D BLOCK_N=16", "tests/compile/data/add_inplace.json:94:5: error: ",
+	{"tests/driver/data/add_inplace.json -D BLOCK_N=16", "tests/driver/data/add_inplace.json:94:5: error: ",
 		"graph[3]: a is also read, and each wave writes 64 elements along N where its window is 16: lanes past "
 		"the window would write elements another wave or workgroup reads (a race)"},
-	{"tests/compile/data/softmax_big_workgroup.json", "tests/compile/data/softmax_big_workgroup.json:13:5: error: ",
+	{"tests/driver/data/softmax_big_workgroup.json", "tests/driver/data/softmax_big_workgroup.json:13:5: error: ",
 		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
 		"graph[0]: 67108864 elements of N per thread in one run: at most 64"},
@@ -86,7 +86,7 @@ static const Reject rejects[] = {
 		"N is split over 2 workgroups: each would write its partial result"},
 	{"examples/reduce_block.json -D ELEMS_PER_WAVE=192", "examples/reduce_block.json:101:5: error: ",
 		"graph[4]: c has no dim N, but the sum graph[3] reduces over N and N is split over 2 workgroups"},
-	{"tests/compile/data/reduce_sum_waves.json", "tests/compile/data/reduce_sum_waves.json:100:5: error: ",
+	{"tests/driver/data/reduce_sum_waves.json", "tests/driver/data/reduce_sum_waves.json:100:5: error: ",
 		"N is split over 2 waves: each would write its partial result to the same elements of c (a race); a "
 		"reduction across waves is not supported without \"block\": true"},
 	/* out of registers: located at the graph op, the live values named by
@@ -145,26 +145,26 @@ END_TEST
  * dim 0 and the reduced N on dim 1 gave M the lanes that hold N. */
 START_TEST(reduction_variants_pass)
 {
-	static const char *const runs[] = {"tests/compile/data/softmax_waves.json",
-		"tests/compile/data/softmax_waves.json -D WN=4", "tests/compile/data/softmax_waves.json -D N=300",
-		"tests/compile/data/softmax_waves.json -D BLOCK_N=128 --mcpu gfx90a",
-		"tests/compile/data/softmax_waves.json -D VS=64 --mcpu gfx90a",
+	static const char *const runs[] = {"tests/driver/data/softmax_waves.json",
+		"tests/driver/data/softmax_waves.json -D WN=4", "tests/driver/data/softmax_waves.json -D N=300",
+		"tests/driver/data/softmax_waves.json -D BLOCK_N=128 --mcpu gfx90a",
+		"tests/driver/data/softmax_waves.json -D VS=64 --mcpu gfx90a",
 		/* a vector shape that is not a multiple of 64 (or wider than the only
 		 * window): the lanes past the window are left out (were rejected, or
 		 * folded exp(0 - max) of the padding) */
 		"examples/softmax.json -D N=46", "examples/softmax.json -D N=200 --mcpu gfx90a",
-		"examples/softmax_wide.json -D N=1000", "tests/compile/data/softmax_waves.json -D WN=1 -D VS=320",
+		"examples/softmax_wide.json -D N=1000", "tests/driver/data/softmax_waves.json -D WN=1 -D VS=320",
 		"examples/reduce_max.json -D BLOCK_N=100 -D N=77",
 		/* a block reduction over waves along workgroup dim 1: the waves were
 		 * not combined (each wrote its partial sum) */
-		"tests/compile/data/reduce_block_swapped.json", "tests/compile/data/reduce_block_swapped.json -D N=56 -D M=14",
-		"tests/compile/data/reduce_block_swapped.json -D N=1060 -D ELEMS_PER_WAVE=320 --mcpu gfx90a",
+		"tests/driver/data/reduce_block_swapped.json", "tests/driver/data/reduce_block_swapped.json -D N=56 -D M=14",
+		"tests/driver/data/reduce_block_swapped.json -D N=1060 -D ELEMS_PER_WAVE=320 --mcpu gfx90a",
 		/* in place with whole tiles; and a dim without a vector shape whose
 		 * wave tile is longer than one row (one copy read only the first) */
-		"tests/compile/data/add_inplace.json", "tests/compile/data/copy_no_vector_shape_m.json -D BLOCK_M=2",
-		"tests/compile/data/copy_no_vector_shape_m.json -D BLOCK_M=5 -D M=7 --mcpu gfx90a",
-		"tests/compile/data/reduce_sum_waves.json -D WN=1", "tests/compile/data/reduce_sum_swapped.json",
-		"tests/compile/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
+		"tests/driver/data/add_inplace.json", "tests/driver/data/copy_no_vector_shape_m.json -D BLOCK_M=2",
+		"tests/driver/data/copy_no_vector_shape_m.json -D BLOCK_M=5 -D M=7 --mcpu gfx90a",
+		"tests/driver/data/reduce_sum_waves.json -D WN=1", "tests/driver/data/reduce_sum_swapped.json",
+		"tests/driver/data/reduce_sum_swapped.json -D BLOCK_M=2 -D N=300 --mcpu gfx90a"};
 	char args[4096];
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
 		snprintf(args, sizeof args, "run %s --seed %zu", runs[i], 3 + i);
