@@ -1,6 +1,6 @@
 /* link.c — turn one relocatable AMDGPU object (from llvm-mc) into a loadable
  * ET_DYN code object, laid out the way `ld.lld -shared` lays it out
- * (checked against ld.lld-19 in tests/asm/link_test.c), read and written with libelf.
+ * (checked against ld.lld-19 in tests/loader/codeobj/link_test.c), read and written with libelf.
  *
  * Layout (page size 0x1000; every segment's vaddr ≡ file offset mod page):
  *   ELF header, 8 program headers (PHDR, LOAD R, LOAD R+E, LOAD RW, DYNAMIC,

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/codeobj/codeobj.h"
-#include "../test.h"
+#include "../../../loader/codeobj/codeobj.h"
+#include "../../test.h"
 
 /* A minimal gfx942 kernel's KD as llvm-objdump -s prints it. */
 static const char SKEL_KD_DUMP[] = "00000000 00000000 18000000 00000000 40100000 00000000 00000000 00000000 "

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../asm/asm.h"
-#include "../../driver/driver.h"
-#include "../../loader/codeobj/codeobj.h"
-#include "../../util/npy.h"
-#include "../test.h"
+#include "../../../asm/asm.h"
+#include "../../../driver/driver.h"
+#include "../../../loader/codeobj/codeobj.h"
+#include "../../../util/npy.h"
+#include "../../test.h"
 
 static const char *data_path(const char *name)
 {
@@ -551,7 +551,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("asm");
+	Suite *s = suite_create("loader/codeobj/link");
 	TCase *tc = tcase_create("link");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, skeleton_matches_lld);

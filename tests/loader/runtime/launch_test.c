@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../loader/runtime/launch.h"
-#include "../test.h"
+#include "../../../loader/runtime/launch.h"
+#include "../../test.h"
 
 /* Parse `text` as FILE "t.json"; return the diagnostics printed. */
 static char *parse_msgs(const char *text, int ndefs, const char *const *defs, int *result)
