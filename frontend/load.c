@@ -20,111 +20,7 @@
 #include "frontend.h"
 #include "load.h"
 
-/* ---- diagnostics and field access ---- */
-
-static Loc loc_of(Ld *L, const JPos *p)
-{
-	Loc l = {L->file, p ? p->line : 0, p ? p->col : 0};
-	return l;
-}
-
-static void ld_verr(Ld *L, Loc loc, const char *path, const char *fmt, va_list ap)
-{
-	Buf b = {0};
-	buf_printf(&b, "%s: ", path && *path ? path : "(document)");
-	buf_vprintf(&b, fmt, ap);
-	diag_error(L->d, loc, "%s", buf_cstr(&b));
-	buf_free(&b);
-}
-
-void ld_err(Ld *L, JV at, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	ld_verr(L, loc_of(L, at.pos), at.path, fmt, ap);
-	va_end(ap);
-}
-
-void ld_err_key(Ld *L, JV obj, const char *key, const char *fmt, ...)
-{
-	const JPosMember *m = jpos_member(obj.pos, key);
-	Loc loc = m ? (Loc){L->file, m->key_line, m->key_col} : loc_of(L, obj.pos);
-	const char *path = *obj.path ? arena_printf(&L->tmp, "%s.%s", obj.path, key) : key;
-	va_list ap;
-	va_start(ap, fmt);
-	ld_verr(L, loc, path, fmt, ap);
-	va_end(ap);
-}
-
-JV jv_get(Ld *L, JV o, const char *key)
-{
-	JV r = {NULL, NULL, NULL};
-	r.v = json_is_object(o.v) ? json_object_get(o.v, key) : NULL;
-	r.pos = jpos_get(o.pos, key);
-	r.path = *o.path ? arena_printf(&L->tmp, "%s.%s", o.path, key) : key;
-	if (!r.pos)
-		r.pos = o.pos; /* absent: point at the enclosing object */
-	return r;
-}
-
-JV jv_at(Ld *L, JV a, size_t i)
-{
-	JV r;
-	r.v = json_is_array(a.v) ? json_array_get(a.v, i) : NULL;
-	r.pos = jpos_at(a.pos, i);
-	r.path = arena_printf(&L->tmp, "%s[%zu]", a.path, i);
-	return r;
-}
-
-void check_fields(Ld *L, JV o, const char *list1, const char *list2)
-{
-	const char *key;
-	json_t *val;
-	json_object_foreach(o.v, key, val)
-	{
-		(void)val;
-		if (!field_in_list(list1, key) && !(list2 && field_in_list(list2, key)))
-			ld_err_key(L, o, key, "unknown field '%s'", key);
-	}
-}
-
-static const char *json_type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "a value";
-}
-
-static void wrong_type(Ld *L, JV v, const char *want)
-{
-	ld_err(L, v, "expected %s, got %s", want, json_type_name(v.v));
-}
-
-bool need(Ld *L, JV o, JV f, const char *key)
-{
-	if (f.v)
-		return true;
-	ld_err(L, o, "missing field '%s'", key);
-	return false;
-}
-
-bool get_string(Ld *L, JV v, const char **out)
-{
-	if (!json_is_string(v.v)) {
-		wrong_type(L, v, "a string");
-		return false;
-	}
-	*out = intern_n(json_string_value(v.v), json_string_length(v.v));
-	return true;
-}
+/* ---- field access beyond the shared reader ---- */
 
 bool is_identifier(const char *s)
 {
@@ -151,41 +47,6 @@ bool get_ident(Ld *L, JV v, const char **out)
 		return false;
 	}
 	*out = intern(s);
-	return true;
-}
-
-bool get_int(Ld *L, JV v, long long lo, long long hi, long long *out)
-{
-	if (!json_is_integer(v.v)) {
-		wrong_type(L, v, "an integer");
-		return false;
-	}
-	long long x = json_integer_value(v.v);
-	if (x < lo || x > hi) {
-		ld_err(L, v, "%lld is out of range [%lld, %lld]", x, lo, hi);
-		return false;
-	}
-	*out = x;
-	return true;
-}
-
-bool get_bool(Ld *L, JV v, bool *out)
-{
-	if (!json_is_boolean(v.v)) {
-		wrong_type(L, v, "a boolean");
-		return false;
-	}
-	*out = json_is_true(v.v);
-	return true;
-}
-
-bool get_number(Ld *L, JV v, double *out)
-{
-	if (!json_is_number(v.v)) {
-		wrong_type(L, v, "a number");
-		return false;
-	}
-	*out = json_number_value(v.v);
 	return true;
 }
 
@@ -827,20 +688,19 @@ static void load_arguments(Ld *L, JV root)
 Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d)
 {
 	int nerr0 = d->nerrors;
-	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
-	if (!root) {
-		Loc loc = jpos_error_loc(file, text, len, je.line, je.column, (size_t)je.position);
-		diag_error(d, loc, "invalid JSON: %s", je.text);
-		return NULL;
-	}
 	Ld L = {0};
 	L.d = d;
 	L.file = file;
 	arena_init(&L.tmp);
+	L.r = (JReader){d, file, &L.tmp, 0};
+	JV r = jr_parse(&L.r, text, len, true);
+	if (!r.v) {
+		arena_free(&L.tmp);
+		return NULL;
+	}
+	json_t *root = r.v;
 	L.k = kernel_new("");
 	L.k->file = file ? intern(file) : NULL;
-	JV r = {root, jpos_build(&L.tmp, text, len), ""};
 	if (!json_is_object(r.v)) {
 		wrong_type(&L, r, "a kernel object");
 		goto out;

@@ -5,17 +5,8 @@
 #ifndef WAVECC_LOAD_H
 #define WAVECC_LOAD_H
 
-#include <jansson.h>
-
 #include "../ir/graph.h"
-#include "../util/json_pos.h"
-
-/* One JSON location: the value, its position node and its path. */
-typedef struct JV {
-	json_t *v;
-	const JPos *pos;
-	const char *path;
-} JV;
+#include "../util/json.h"
 
 /* Extra symbols visible to one expression (mapping iterators, params). */
 typedef struct Scope {
@@ -29,28 +20,32 @@ typedef struct Ld {
 	Diag *d;
 	const char *file;
 	Arena tmp; /* paths and scratch, freed after loading */
+	JReader r; /* the JSON reader (util/json.h), over d, file and tmp */
 	Vec(Sym *) ivars; /* induction variables of tiling constraints */
 } Ld;
 
-/* Report "path: message" at the value's position. */
-void ld_err(Ld *L, JV at, const char *fmt, ...) PRINTF_LIKE(3, 4);
-/* At a member's key (unknown fields). */
-void ld_err_key(Ld *L, JV obj, const char *key, const char *fmt, ...) PRINTF_LIKE(4, 5);
+/* Located reports and typed reads go through the shared JSON reader
+ * (util/json.h); these name them in the frontend's terms. */
+#define ld_err(L, at, ...) jr_err(&(L)->r, at, __VA_ARGS__)
+#define ld_err_key(L, obj, key, ...) jr_err_key(&(L)->r, obj, key, __VA_ARGS__)
+static inline Loc loc_of(Ld *L, const JPos *p) { return jr_loc(&L->r, p); }
+static inline void wrong_type(Ld *L, JV v, const char *want) { jr_wrong_type(&L->r, v, want); }
+static inline JV jv_get(Ld *L, JV o, const char *key) { return jr_get(&L->r, o, key); }
+static inline JV jv_at(Ld *L, JV a, size_t i) { return jr_at(&L->r, a, i); }
+static inline void check_fields(Ld *L, JV o, const char *list1, const char *list2)
+{
+	jr_check_fields(&L->r, o, list1, list2);
+}
+static inline bool need(Ld *L, JV o, JV f, const char *key) { return jr_need(&L->r, o, f, key); }
+static inline bool get_string(Ld *L, JV v, const char **out) { return jr_string(&L->r, v, out); }
+static inline bool get_int(Ld *L, JV v, long long lo, long long hi, long long *out)
+{
+	return jr_int(&L->r, v, lo, hi, out);
+}
+static inline bool get_bool(Ld *L, JV v, bool *out) { return jr_bool(&L->r, v, out); }
+static inline bool get_number(Ld *L, JV v, double *out) { return jr_number(&L->r, v, out); }
 
-/* Member `key` of object `o`; .v is NULL when absent. */
-JV jv_get(Ld *L, JV o, const char *key);
-JV jv_at(Ld *L, JV a, size_t i);
-/* Report members of o that are not in the space-separated lists. */
-void check_fields(Ld *L, JV o, const char *list1, const char *list2);
-
-/* Typed readers: each reports a missing (if required) or ill-typed value
- * and returns false. */
-bool need(Ld *L, JV o, JV f, const char *key);
-bool get_string(Ld *L, JV v, const char **out); /* interned */
 bool get_ident(Ld *L, JV v, const char **out);  /* identifier, interned */
-bool get_int(Ld *L, JV v, long long lo, long long hi, long long *out);
-bool get_bool(Ld *L, JV v, bool *out);
-bool get_number(Ld *L, JV v, double *out);
 bool get_dtype(Ld *L, JV v, DType *out);
 bool is_identifier(const char *s);
 

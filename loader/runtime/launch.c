@@ -1,10 +1,10 @@
 /* launch.c — parse and resolve launch descriptors (contract in launch.h,
  * format in docs/launch-format.md).
  *
- * jansson parses the document (duplicate keys rejected) and reports syntax
- * errors with line and column; util/json_pos.c rescans the accepted
- * text for the position of every value, so each semantic message carries
- * FILE:LINE:COL and the JSON path of the offending value. Parsing checks
+ * The document is read through util/json.h, the reader kernel graphs use
+ * too: syntax errors with line and column, duplicate keys rejected, and
+ * each semantic message carrying FILE:LINE:COL and the JSON path of the
+ * offending value. Parsing checks
  * types, ranges and the kernarg layout (each argument inside kernarg_size,
  * naturally aligned, no two overlapping); expressions are parsed here and
  * evaluated in launch_resolve once the -D bindings are known. Unknown keys
@@ -15,114 +15,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../util/json_pos.h"
+#include "../../util/json.h"
 #include "../../ir/sym/sym.h"
 #include "../codeobj/codeobj.h"
 #include "launch.h"
 
 typedef struct {
 	LaunchDesc *d;
-	Diag *diag;
-	int errors;
+	JReader r;
 } P;
 
-static Loc at(P *p, const JPos *pos)
+/* A required member of o. */
+static JV need(P *p, JV o, const char *key)
 {
-	Loc l = {p->d->path, pos ? pos->line : 0, pos ? pos->col : 0};
-	return l;
-}
-
-static void perr(P *p, const JPos *pos, const char *jpath, const char *fmt, ...) PRINTF_LIKE(4, 5);
-static void perr(P *p, const JPos *pos, const char *jpath, const char *fmt, ...)
-{
-	Buf b = {0};
-	va_list ap;
-	va_start(ap, fmt);
-	if (jpath && *jpath)
-		buf_printf(&b, "%s: ", jpath);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	diag_error(p->diag, at(p, pos), "%s", buf_cstr(&b));
-	buf_free(&b);
-	p->errors++;
-}
-
-static const char *jtype(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	default: return "null";
-	}
-}
-
-/* Required member `key` of obj; reports its absence at the object. */
-static json_t *need(P *p, json_t *obj, const JPos *opos, const char *opath, const char *key, const JPos **kpos)
-{
-	json_t *v = json_object_get(obj, key);
-	*kpos = jpos_get(opos, key);
-	if (!v)
-		perr(p, opos, opath, "missing key \"%s\"", key);
+	JV v = jr_get(&p->r, o, key);
+	jr_need(&p->r, o, v, key);
 	return v;
 }
 
-static const char *jp(P *p, const char *parent, const char *key)
+/* A string kept in the descriptor's arena (names outlive the parse). */
+static bool get_str(P *p, JV v, const char **out)
 {
-	return *parent ? arena_printf(&p->d->arena, "%s.%s", parent, key) : arena_strdup(&p->d->arena, key);
-}
-
-static const char *jpi(P *p, const char *parent, size_t i)
-{
-	return arena_printf(&p->d->arena, "%s[%zu]", parent, i);
-}
-
-static bool get_str(P *p, json_t *v, const JPos *pos, const char *path, const char **out)
-{
-	if (!json_is_string(v)) {
-		perr(p, pos, path, "expected a string, got %s", jtype(v));
+	if (!jr_string(&p->r, v, out))
 		return false;
-	}
-	*out = arena_strdup(&p->d->arena, json_string_value(v));
+	*out = arena_strdup(&p->d->arena, *out);
 	return true;
 }
 
-static bool get_int(P *p, json_t *v, const JPos *pos, const char *path, int64_t lo, int64_t hi, int64_t *out)
+static bool get_int(P *p, JV v, int64_t lo, int64_t hi, int64_t *out)
 {
-	if (!json_is_integer(v)) {
-		perr(p, pos, path, "expected an integer, got %s", jtype(v));
+	long long x;
+	if (!jr_int(&p->r, v, lo, hi, &x))
 		return false;
-	}
-	json_int_t x = json_integer_value(v);
-	if (x < lo || x > hi) {
-		perr(p, pos, path, "%lld is out of range [%lld, %lld]", (long long)x, (long long)lo, (long long)hi);
-		return false;
-	}
 	*out = x;
 	return true;
 }
 
 /* An integer or an expression string (parsed now, evaluated later). */
-static bool get_dim(P *p, json_t *v, const JPos *pos, const char *path, LaunchDim *dim)
+static bool get_dim(P *p, JV v, LaunchDim *dim)
 {
-	dim->loc = at(p, pos);
-	dim->path = path;
-	if (json_is_integer(v)) {
-		if (json_integer_value(v) < 0) {
-			perr(p, pos, path, "must not be negative");
+	dim->loc = jr_loc(&p->r, v.pos);
+	dim->path = v.path;
+	if (json_is_integer(v.v)) {
+		if (json_integer_value(v.v) < 0) {
+			jr_err(&p->r, v, "must not be negative");
 			return false;
 		}
-		dim->value = json_integer_value(v);
+		dim->value = json_integer_value(v.v);
 		return true;
 	}
-	if (!json_is_string(v)) {
-		perr(p, pos, path, "expected an integer or an expression string, got %s", jtype(v));
+	if (!json_is_string(v.v)) {
+		jr_wrong_type(&p->r, v, "an integer or an expression string");
 		return false;
 	}
-	dim->expr = arena_strdup(&p->d->arena, json_string_value(v));
+	dim->expr = arena_strdup(&p->d->arena, json_string_value(v.v));
 	SymParseError e;
 	dim->sym = sym_parse(p->d->symctx, dim->expr, &e);
 	if (!dim->sym) {
@@ -130,36 +76,34 @@ static bool get_dim(P *p, json_t *v, const JPos *pos, const char *path, LaunchDi
 		Loc l = dim->loc;
 		if (l.col)
 			l.col += e.col;
-		diag_error(p->diag, l, "%s: bad expression \"%s\": %s", path, dim->expr, e.msg);
-		p->errors++;
+		diag_error(p->r.d, l, "%s: bad expression \"%s\": %s", v.path, dim->expr, e.msg);
+		p->r.errors++;
 		return false;
 	}
 	return true;
 }
 
-static void parse_arg(P *p, json_t *a, const JPos *apos, const char *apath, LaunchArg *arg)
+static void parse_arg(P *p, JV a, LaunchArg *arg)
 {
-	const JPos *kp;
-	json_t *v;
-	arg->loc = at(p, apos);
+	JReader *r = &p->r;
+	JV v;
+	arg->loc = jr_loc(r, a.pos);
 	arg->dtype = DT_NONE;
-	if (!json_is_object(a)) {
-		perr(p, apos, apath, "expected an object, got %s", jtype(a));
+	if (!jr_object(r, a))
 		return;
-	}
-	if ((v = need(p, a, apos, apath, "name", &kp)))
-		get_str(p, v, kp, jp(p, apath, "name"), &arg->name);
+	if ((v = need(p, a, "name")).v)
+		get_str(p, v, &arg->name);
 	const char *kind = NULL;
-	if ((v = need(p, a, apos, apath, "kind", &kp)) && get_str(p, v, kp, jp(p, apath, "kind"), &kind)) {
+	if ((v = need(p, a, "kind")).v && get_str(p, v, &kind)) {
 		if (strcmp(kind, "buffer") == 0)
 			arg->kind = LARG_BUFFER;
 		else if (strcmp(kind, "scalar") == 0)
 			arg->kind = LARG_SCALAR;
 		else
-			perr(p, kp, jp(p, apath, "kind"), "unknown kind \"%s\" (expected \"buffer\" or \"scalar\")", kind);
+			jr_err(r, v, "unknown kind \"%s\" (expected \"buffer\" or \"scalar\")", kind);
 	}
 	const char *dt;
-	if ((v = need(p, a, apos, apath, "dtype", &kp)) && get_str(p, v, kp, jp(p, apath, "dtype"), &dt)) {
+	if ((v = need(p, a, "dtype")).v && get_str(p, v, &dt)) {
 		arg->dtype = dtype_from_name(dt);
 		static const DType ok[] = {DT_F16, DT_BF16, DT_F32, DT_F64, DT_I8,  DT_I16,
 					   DT_I32, DT_I64,  DT_U8,  DT_U16, DT_U32, DT_U64};
@@ -167,33 +111,28 @@ static void parse_arg(P *p, json_t *a, const JPos *apos, const char *apath, Laun
 		for (size_t i = 0; i < ARRAY_LEN(ok); i++)
 			good |= arg->dtype == ok[i];
 		if (!good) {
-			perr(p, kp, jp(p, apath, "dtype"),
-			     "unsupported dtype \"%s\" (expected f16, bf16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64)",
-			     dt);
+			jr_err(r, v, "unsupported dtype \"%s\" (expected f16, bf16, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64)",
+			       dt);
 			arg->dtype = DT_NONE;
 		}
 	}
 	int64_t off;
-	if ((v = need(p, a, apos, apath, "offset", &kp)) &&
-	    get_int(p, v, kp, jp(p, apath, "offset"), 0, UINT32_MAX, &off))
+	if ((v = need(p, a, "offset")).v && get_int(p, v, 0, UINT32_MAX, &off))
 		arg->offset = (uint32_t)off;
-	json_t *shape = json_object_get(a, "shape");
-	const JPos *spos = jpos_get(apos, "shape");
-	const char *spath = jp(p, apath, "shape");
+	JV shape = jr_get(r, a, "shape");
 	if (arg->kind == LARG_BUFFER) {
-		if (!shape) {
-			perr(p, apos, apath, "missing key \"shape\" (required for a buffer)");
-		} else if (!json_is_array(shape)) {
-			perr(p, spos, spath, "expected an array, got %s", jtype(shape));
-		} else if (json_array_size(shape) > NPY_MAX_DIMS) {
-			perr(p, spos, spath, "at most %d dimensions", NPY_MAX_DIMS);
+		if (!shape.v) {
+			jr_err(r, a, "missing field 'shape' (required for a buffer)");
+		} else if (!jr_array(r, shape)) {
+		} else if (json_array_size(shape.v) > NPY_MAX_DIMS) {
+			jr_err(r, shape, "at most %d dimensions", NPY_MAX_DIMS);
 		} else {
-			arg->ndim = (int)json_array_size(shape);
-			for (size_t i = 0; i < json_array_size(shape); i++)
-				get_dim(p, json_array_get(shape, i), jpos_at(spos, i), jpi(p, spath, i), &arg->shape[i]);
+			arg->ndim = (int)json_array_size(shape.v);
+			for (size_t i = 0; i < json_array_size(shape.v); i++)
+				get_dim(p, jr_at(r, shape, i), &arg->shape[i]);
 		}
 		const char *acc;
-		if ((v = need(p, a, apos, apath, "access", &kp)) && get_str(p, v, kp, jp(p, apath, "access"), &acc)) {
+		if ((v = need(p, a, "access")).v && get_str(p, v, &acc)) {
 			if (strcmp(acc, "read") == 0)
 				arg->access = ACC_READ;
 			else if (strcmp(acc, "write") == 0)
@@ -201,62 +140,57 @@ static void parse_arg(P *p, json_t *a, const JPos *apos, const char *apath, Laun
 			else if (strcmp(acc, "readwrite") == 0)
 				arg->access = ACC_READWRITE;
 			else
-				perr(p, kp, jp(p, apath, "access"),
-				     "unknown access \"%s\" (expected \"read\", \"write\" or \"readwrite\")", acc);
+				jr_err(r, v, "unknown access \"%s\" (expected \"read\", \"write\" or \"readwrite\")", acc);
 		}
-		if (json_object_get(a, "value"))
-			perr(p, jpos_get(apos, "value"), jp(p, apath, "value"), "a buffer cannot have a value");
+		if ((v = jr_get(r, a, "value")).v)
+			jr_err(r, v, "a buffer cannot have a value");
 	} else {
 		arg->access = ACC_READ;
-		if (shape && !(json_is_array(shape) && json_array_size(shape) == 0))
-			perr(p, spos, spath, "a scalar has no shape (omit it or write [])");
-		json_t *acc = json_object_get(a, "access");
-		if (acc && !(json_is_string(acc) && strcmp(json_string_value(acc), "read") == 0))
-			perr(p, jpos_get(apos, "access"), jp(p, apath, "access"), "a scalar's access can only be \"read\"");
-		if ((v = json_object_get(a, "value"))) {
-			if (!json_is_number(v))
-				perr(p, jpos_get(apos, "value"), jp(p, apath, "value"), "expected a number, got %s",
-				     jtype(v));
-			else if (json_is_real(v) && arg->dtype != DT_NONE && !dtype_is_float(arg->dtype))
-				perr(p, jpos_get(apos, "value"), jp(p, apath, "value"),
-				     "a real number for an integer scalar");
+		if (shape.v && !(json_is_array(shape.v) && json_array_size(shape.v) == 0))
+			jr_err(r, shape, "a scalar has no shape (omit it or write [])");
+		JV acc = jr_get(r, a, "access");
+		if (acc.v && !(json_is_string(acc.v) && strcmp(json_string_value(acc.v), "read") == 0))
+			jr_err(r, acc, "a scalar's access can only be \"read\"");
+		if ((v = jr_get(r, a, "value")).v) {
+			if (!json_is_number(v.v))
+				jr_wrong_type(r, v, "a number");
+			else if (json_is_real(v.v) && arg->dtype != DT_NONE && !dtype_is_float(arg->dtype))
+				jr_err(r, v, "a real number for an integer scalar");
 			else {
 				arg->has_value = true;
-				arg->value = json_number_value(v);
-				arg->ivalue = json_is_integer(v) ? json_integer_value(v) : 0;
+				arg->value = json_number_value(v.v);
+				arg->ivalue = json_is_integer(v.v) ? json_integer_value(v.v) : 0;
 			}
 		}
 	}
 }
 
-static void check_layout(P *p, json_t *args, const JPos *apos)
+static void check_layout(P *p, JV args)
 {
 	LaunchDesc *d = p->d;
+	JReader *r = &p->r;
 	for (size_t i = 0; i < d->nargs; i++) {
 		LaunchArg *a = &d->args[i];
 		if (!a->name || a->dtype == DT_NONE)
 			continue;
-		const JPos *pos = jpos_get(jpos_at(apos, i), "offset");
-		const char *path = jp(p, jpi(p, "args", i), "offset");
+		JV ai = jr_at(r, args, i), off = jr_get(r, ai, "offset");
 		uint32_t size = a->kind == LARG_BUFFER ? 8 : (uint32_t)dtype_size(a->dtype);
 		if (a->offset % size)
-			perr(p, pos, path, "offset %u of \"%s\" is not a multiple of its size %u", a->offset, a->name, size);
+			jr_err(r, off, "offset %u of \"%s\" is not a multiple of its size %u", a->offset, a->name, size);
 		if ((uint64_t)a->offset + size > d->kernarg_size)
-			perr(p, pos, path, "\"%s\" (bytes %u..%u) does not fit in kernarg_size %u", a->name, a->offset,
-			     a->offset + size - 1, d->kernarg_size);
+			jr_err(r, off, "\"%s\" (bytes %u..%u) does not fit in kernarg_size %u", a->name, a->offset,
+			       a->offset + size - 1, d->kernarg_size);
 		for (size_t k = 0; k < i; k++) {
 			LaunchArg *b = &d->args[k];
 			if (!b->name || b->dtype == DT_NONE)
 				continue;
 			uint32_t bs = b->kind == LARG_BUFFER ? 8 : (uint32_t)dtype_size(b->dtype);
 			if (strcmp(a->name, b->name) == 0)
-				perr(p, jpos_get(jpos_at(apos, i), "name"), jp(p, jpi(p, "args", i), "name"),
-				     "duplicate argument name \"%s\"", a->name);
+				jr_err(r, jr_get(r, ai, "name"), "duplicate argument name \"%s\"", a->name);
 			else if (a->offset < b->offset + bs && b->offset < a->offset + size)
-				perr(p, pos, path, "\"%s\" overlaps \"%s\" in the kernarg segment", a->name, b->name);
+				jr_err(r, off, "\"%s\" overlaps \"%s\" in the kernarg segment", a->name, b->name);
 		}
 	}
-	(void)args;
 }
 
 int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, Diag *diag)
@@ -266,29 +200,23 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 	d->symctx = sym_ctx_new();
 	d->path = arena_strdup(&d->arena, path);
 	d->loc = (Loc){d->path, 0, 0};
-	P p = {d, diag, 0};
-	json_error_t je;
-	json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		diag_error(diag, jpos_error_loc(d->path, text, len, je.line, je.column, (size_t)je.position), "%s",
-			   je.text);
+	P p = {d, {diag, d->path, &d->arena, 0}};
+	JReader *r = &p.r;
+	JV root = jr_parse(r, text, len, true);
+	if (!root.v)
 		return -1;
-	}
-	const JPos *rp = jpos_build(&d->arena, text, len);
-	const JPos *kp;
-	json_t *v;
-	if (!json_is_object(root)) {
-		perr(&p, rp, "", "a launch descriptor is a JSON object, got %s", jtype(root));
+	JV v;
+	if (!json_is_object(root.v)) {
+		jr_err(r, root, "a launch descriptor is a JSON object, got %s", jr_type_name(root.v));
 		goto out;
 	}
 	const char *fmt;
-	if ((v = need(&p, root, rp, "", "format", &kp)) && get_str(&p, v, kp, "format", &fmt) &&
-	    strcmp(fmt, LAUNCH_FORMAT) != 0) {
-		perr(&p, kp, "format", "unsupported format \"%s\" (expected \"%s\")", fmt, LAUNCH_FORMAT);
+	if ((v = need(&p, root, "format")).v && get_str(&p, v, &fmt) && strcmp(fmt, LAUNCH_FORMAT) != 0) {
+		jr_err(r, v, "unsupported format \"%s\" (expected \"%s\")", fmt, LAUNCH_FORMAT);
 		goto out; /* a different document: the other messages would only confuse */
 	}
-	if ((v = need(&p, root, rp, "", "code_object", &kp)) && get_str(&p, v, kp, "code_object", &d->code_object)) {
-		d->code_object_loc = at(&p, kp);
+	if ((v = need(&p, root, "code_object")).v && get_str(&p, v, &d->code_object)) {
+		d->code_object_loc = jr_loc(r, v.pos);
 		if (d->code_object[0] == '/') {
 			d->code_object_path = d->code_object;
 		} else {
@@ -298,61 +226,55 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 						    : d->code_object;
 		}
 	}
-	if ((v = need(&p, root, rp, "", "kernel", &kp)))
-		get_str(&p, v, kp, "kernel", &d->kernel);
-	d->kernel_loc = at(&p, kp);
-	if ((v = need(&p, root, rp, "", "arch", &kp)) && (d->arch_loc = at(&p, kp), true) &&
-	    get_str(&p, v, kp, "arch", &d->arch) &&
+	if ((v = need(&p, root, "kernel")).v)
+		get_str(&p, v, &d->kernel);
+	d->kernel_loc = jr_loc(r, v.pos);
+	if ((v = need(&p, root, "arch")).v && (d->arch_loc = jr_loc(r, v.pos), true) && get_str(&p, v, &d->arch) &&
 	    strcmp(d->arch, "gfx942") != 0 && strcmp(d->arch, "gfx90a") != 0 && strcmp(d->arch, "gfx950") != 0 &&
 	    strcmp(d->arch, "gfx940") != 0 && strcmp(d->arch, "gfx941") != 0)
-		perr(&p, kp, "arch", "unknown arch \"%s\" (expected gfx942, gfx90a, gfx950, gfx940 or gfx941)", d->arch);
-	if ((v = need(&p, root, rp, "", "workgroup_size", &kp))) {
-		d->workgroup_size_loc = at(&p, kp);
-		if (!json_is_array(v) || json_array_size(v) != 3) {
-			perr(&p, kp, "workgroup_size", "expected an array of 3 integers");
+		jr_err(r, v, "unknown arch \"%s\" (expected gfx942, gfx90a, gfx950, gfx940 or gfx941)", d->arch);
+	if ((v = need(&p, root, "workgroup_size")).v) {
+		d->workgroup_size_loc = jr_loc(r, v.pos);
+		if (!json_is_array(v.v) || json_array_size(v.v) != 3) {
+			jr_err(r, v, "expected an array of 3 integers");
 		} else {
 			int64_t prod = 1;
 			for (size_t i = 0; i < 3; i++) {
 				int64_t x = 1;
-				get_int(&p, json_array_get(v, i), jpos_at(kp, i), jpi(&p, "workgroup_size", i), 1, 1024, &x);
+				get_int(&p, jr_at(r, v, i), 1, 1024, &x);
 				d->workgroup_size[i] = (uint32_t)x;
 				prod *= x;
 			}
 			if (prod > 1024)
-				perr(&p, kp, "workgroup_size", "%lld work-items per workgroup; at most 1024",
-				     (long long)prod);
+				jr_err(r, v, "%lld work-items per workgroup; at most 1024", (long long)prod);
 		}
 	}
-	if ((v = need(&p, root, rp, "", "grid", &kp))) {
-		if (!json_is_array(v) || json_array_size(v) != 3)
-			perr(&p, kp, "grid", "expected an array of 3 entries (integers or expressions)");
+	if ((v = need(&p, root, "grid")).v) {
+		if (!json_is_array(v.v) || json_array_size(v.v) != 3)
+			jr_err(r, v, "expected an array of 3 entries (integers or expressions)");
 		else
 			for (size_t i = 0; i < 3; i++)
-				get_dim(&p, json_array_get(v, i), jpos_at(kp, i), jpi(&p, "grid", i), &d->grid[i]);
+				get_dim(&p, jr_at(r, v, i), &d->grid[i]);
 	}
 	int64_t x;
-	d->lds_bytes_loc = at(&p, jpos_get(rp, "lds_bytes"));
-	if ((v = need(&p, root, rp, "", "lds_bytes", &kp)) && get_int(&p, v, kp, "lds_bytes", 0, 65536, &x))
+	v = need(&p, root, "lds_bytes");
+	d->lds_bytes_loc = jr_loc(r, v.pos);
+	if (v.v && get_int(&p, v, 0, 65536, &x))
 		d->lds_bytes = (uint32_t)x;
-	if ((v = need(&p, root, rp, "", "kernarg_size", &kp)) &&
-	    get_int(&p, v, kp, "kernarg_size", 0, 1 << 20, &x))
+	if ((v = need(&p, root, "kernarg_size")).v && get_int(&p, v, 0, 1 << 20, &x))
 		d->kernarg_size = (uint32_t)x;
-	bool layout_ok = p.errors == 0;
-	if ((v = need(&p, root, rp, "", "args", &kp))) {
-		if (!json_is_array(v)) {
-			perr(&p, kp, "args", "expected an array, got %s", jtype(v));
-		} else {
-			d->nargs = json_array_size(v);
-			d->args = ARENA_NEWN(&d->arena, LaunchArg, d->nargs ? d->nargs : 1);
-			for (size_t i = 0; i < d->nargs; i++)
-				parse_arg(&p, json_array_get(v, i), jpos_at(kp, i), jpi(&p, "args", i), &d->args[i]);
-			if (layout_ok)
-				check_layout(&p, v, kp);
-		}
+	bool layout_ok = r->errors == 0;
+	if ((v = need(&p, root, "args")).v && jr_array(r, v)) {
+		d->nargs = json_array_size(v.v);
+		d->args = ARENA_NEWN(&d->arena, LaunchArg, d->nargs ? d->nargs : 1);
+		for (size_t i = 0; i < d->nargs; i++)
+			parse_arg(&p, jr_at(r, v, i), &d->args[i]);
+		if (layout_ok)
+			check_layout(&p, v);
 	}
 out:
-	json_decref(root);
-	return p.errors ? -1 : 0;
+	json_decref(root.v);
+	return r->errors ? -1 : 0;
 }
 
 int launch_parse_file(const char *path, LaunchDesc *d, Diag *diag)

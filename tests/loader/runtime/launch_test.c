@@ -97,10 +97,10 @@ START_TEST(bad_descriptors_located)
 		const char *want;
 	} cases[] = {
 		{"{\"format\": \"wavecc-launch/1\",\n \"kernel\": 3}", NULL, "dir/t.json:2:12: error: kernel: expected a string, got an integer"},
-		{"{\"format\": \"wavecc-launch/1\"}", NULL, "dir/t.json:1:1: error: missing key \"code_object\""},
+		{"{\"format\": \"wavecc-launch/1\"}", NULL, "dir/t.json:1:1: error: (document): missing field 'code_object'"},
 		{"{\"format\": \"wavecc-launch/2\"}", NULL, "dir/t.json:1:12: error: format: unsupported format \"wavecc-launch/2\""},
-		{"{\"format\": \"wavecc-launch/1\",\n  \"grid\": [1, 2]", NULL, "dir/t.json:2:16: error: '}' expected"},
-		{"[1]", NULL, "dir/t.json:1:1: error: a launch descriptor is a JSON object, got an array"},
+		{"{\"format\": \"wavecc-launch/1\",\n  \"grid\": [1, 2]", NULL, "dir/t.json:2:16: error: invalid JSON: '}' expected"},
+		{"[1]", NULL, "dir/t.json:1:1: error: (document): a launch descriptor is a JSON object, got an array"},
 		{"{\"format\": 1, \"format\": 2}", NULL, "dir/t.json:1:"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
@@ -135,13 +135,13 @@ START_TEST(bad_fields_located)
 		 "args[0].kind: unknown kind \"tensor\""},
 		{"[1024, \"K\"]", "[1024, \"K +\"]", "dir/t.json:3:79: error: args[0].shape[1]: bad expression \"K +\""},
 		{"[1024, \"K\"]", "[1024, -1]", "args[0].shape[1]: must not be negative"},
-		{"[1024, \"K\"]", "[1024, 2.5]", "args[0].shape[1]: expected an integer or an expression string, got a real"},
+		{"[1024, \"K\"]", "[1024, 2.5]", "args[0].shape[1]: expected an integer or an expression string, got a number"},
 		{"\"offset\": 8", "\"offset\": 4", "args[1].offset: offset 4 of \"C\" is not a multiple of its size 8"},
 		{"\"offset\": 16", "\"offset\": 20", "args[2].offset: \"K\" (bytes 20..23) does not fit in kernarg_size 20"},
 		{"\"offset\": 16", "\"offset\": 12", "args[2].offset: \"K\" overlaps \"C\" in the kernarg segment"},
 		{"\"name\": \"C\"", "\"name\": \"A\"", "args[1].name: duplicate argument name \"A\""},
 		{"\"access\": \"write\"", "\"access\": \"rw\"", "args[1].access: unknown access \"rw\""},
-		{", \"access\": \"write\"", "", "dir/t.json:4:11: error: args[1]: missing key \"access\""},
+		{", \"access\": \"write\"", "", "dir/t.json:4:11: error: args[1]: missing field 'access'"},
 		{"[256, 1, 1]", "[256, 8, 1]", "workgroup_size: 2048 work-items per workgroup; at most 1024"},
 		{"[256, 1, 1]", "[256, 0, 1]", "workgroup_size[1]: 0 is out of range [1, 1024]"},
 		{"[16, 8, 1]", "[16, 8]", "grid: expected an array of 3 entries"},
