@@ -11,6 +11,7 @@
  * 1024: 100 variants of examples/gemm_global.json, all of which compile.
  * Each figure is the best of RUNS (default 3) wall times; outputs go to a
  * temporary folder removed at the end. Run by `make bench-sweep`. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,19 @@
 
 #include "../include/wavecc.h"
 #include "../util/util.h"
+
+
+/* A benchmark is a program: bad usage or a failed step ends it. */
+static void bench_fail(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void bench_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
 
 static const int BM[] = {32, 64}, BN[] = {32, 64}, BK[] = {16, 32, 64, 128, 256}, KS[] = {256, 512, 1024, 2048, 4096};
 enum { NVAR = 2 * 2 * 5 * 5 };
@@ -38,7 +52,7 @@ static void sh(const char *cmd)
 int main(int argc, char **argv)
 {
 	if (argc < 3)
-		usage_err("usage: sweep_bench WAVECC KERNEL.json [-n RUNS]");
+		bench_fail(2, "usage: sweep_bench WAVECC KERNEL.json [-n RUNS]");
 	const char *bin = argv[1], *kernel = argv[2];
 	int runs = argc >= 5 && strcmp(argv[3], "-n") == 0 ? atoi(argv[4]) : 3;
 	if (runs < 1)

@@ -15,6 +15,7 @@
  * KERNEL_DIR (default tests/validate/kernels) holds gemm_lds.cl and
  * gemm_lds.launch.json. Build and run from the repository root:
  *   make build/wavecc build/bench/validate_bench && build/bench/validate_bench */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,19 @@
 #include <unistd.h>
 
 #include "../util/util.h"
+
+
+/* A benchmark is a program: bad usage or a failed step ends it. */
+static void bench_fail(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void bench_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
 
 static double now_s(void)
 {
@@ -61,7 +75,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], "--quick") == 0)
 			quick = true;
 		else if (argv[i][0] == '-')
-			usage_err("validate_bench [--quick] [KERNEL_DIR]");
+			bench_fail(2, "validate_bench [--quick] [KERNEL_DIR]");
 		else
 			kdir = argv[i];
 	}
@@ -76,7 +90,7 @@ int main(int argc, char **argv)
 		   kdir, dir);
 	double tc = now_s();
 	if (system(buf_cstr(&cmd)) != 0)
-		err("clang-19 could not compile %s/gemm_lds.cl", kdir);
+		bench_fail(1, "clang-19 could not compile %s/gemm_lds.cl", kdir);
 	tc = now_s() - tc;
 	/* the descriptor names its code object relative to itself: copy it beside the build */
 	char desc[256], src[1024];
@@ -85,7 +99,7 @@ int main(int argc, char **argv)
 	size_t jlen;
 	char *json = read_file(src, &jlen);
 	if (!json)
-		err("cannot read %s", src);
+		bench_fail(1, "cannot read %s", src);
 	if (write_file_atomic(desc, json, jlen, 0644) != 0)
 		die("cannot write %s", desc);
 	free(json);
@@ -116,7 +130,7 @@ int main(int argc, char **argv)
 	int st = pclose(f);
 	double wall = now_s() - t0;
 	if (st != 0 || !got)
-		err("wavecc run failed on gemm_lds (status %d): %s", st, buf_cstr(&cmd));
+		bench_fail(1, "wavecc run failed on gemm_lds (status %d): %s", st, buf_cstr(&cmd));
 	if (secs <= 0)
 		secs = wall;
 	double th = host_gemm(M, N, K);

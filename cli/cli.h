@@ -8,6 +8,7 @@
 #define WAVECC_CLI_H
 
 #include "../include/wavecc.h"
+#include "../util/util.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,6 +82,14 @@ int run_graph_checked(const GraphRun *g);
 /* Move the files tmp_files[i] to the destinations of the --out strings
  * outs[i] ("NAME=FILE"), all or nothing (cmd_run.c). Returns 0 or 1. */
 int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files);
+
+/* ---- usage.c: the only exits ---- */
+/* Bad input: print "wavecc: error: msg" and exit(1). */
+NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Bad usage: print "wavecc: usage error: msg", a pointer to the help of
+ * the command set by usage_set_command ('wavecc help CMD'), and exit(2). */
+NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+void usage_set_command(const char *cmd);
 
 /* ---- compile_many.c ---- */
 typedef struct Sweep {

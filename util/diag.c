@@ -58,38 +58,6 @@ void diag_warning(Diag *d, Loc loc, const char *fmt, ...)
 	fputc('\n', out);
 }
 
-void err(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("wavecc: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static const char *usage_command;
-
-void usage_set_command(const char *cmd)
-{
-	usage_command = cmd;
-}
-
-void usage_err(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("wavecc: usage error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (usage_command)
-		fprintf(stderr, "\n(run 'wavecc help %s' for usage)\n", usage_command);
-	else
-		fputs("\n(run 'wavecc help' for usage)\n", stderr);
-	exit(2);
-}
-
 void die_at(const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

@@ -6,7 +6,7 @@
  *
  * Errors, two paths:
  *   - bad input: report with a location through a Diag (collects messages, the
- *     caller decides the exit status) or err() (prints and exits 1);
+ *     caller decides the exit status, and only cli/ exits: cli/usage.c);
  *   - compiler bugs: die() aborts with file:line; never used for user input.
  */
 #ifndef WAVECC_UTIL_H
@@ -53,12 +53,6 @@ void diag_error(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap);
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
-/* Bad input or usage, from a CLI: print "wavecc: error: msg" and exit(1). */
-NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
-/* Bad usage: print "wavecc: usage error: msg", a pointer to the help of
- * the command set by usage_set_command ('wavecc help CMD'), and exit(2). */
-NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);
-void usage_set_command(const char *cmd);
 /* Internal bug: print "wavecc: internal error at file:line: msg" and abort. */
 NORETURN void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
