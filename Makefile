@@ -4,7 +4,8 @@
 #   make install      install the command, the libraries, include/wavecc.h and
 #                     wavecc.pc under PREFIX (default /usr/local; DESTDIR too)
 #   make uninstall    remove what install put there
-#   make check        build and run every test suite (tests/<folder>/*_test.c);
+#   make check        build and run every test suite (tests/**/*_test.c), the
+#                     dependency check and the install check;
 #                     TEST_SRCS=tests/ir/sym_test.c runs just that one
 #   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
@@ -119,6 +120,7 @@ check: all $(TEST_BINS)
 		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
 			$$t || fail=1; \
 	done; \
+	$(MAKE) --no-print-directory check-deps || fail=1; \
 	$(MAKE) --no-print-directory check-install || fail=1; \
 	if [ $$fail -ne 0 ]; then echo "make check: some suites FAILED"; exit 1; fi; \
 	echo "make check: all suites passed"
@@ -126,7 +128,8 @@ check: all $(TEST_BINS)
 # The dependency rule (docs/architecture.md): no cycle between folders, by
 # include or by link, and none between the files of a folder (tools/deps.py).
 check-deps: all
-	python3 tools/deps.py $(BUILD)
+	@echo "== deps: tools/deps.py $(BUILD)"
+	@python3 tools/deps.py $(BUILD)
 
 # The library as another program sees it: install into a scratch prefix,
 # build examples/api_gemm.c against it with pkg-config alone, run it

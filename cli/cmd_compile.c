@@ -153,22 +153,6 @@ done:
 	return rc;
 }
 
-bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
-{
-	const char *a = argv[*i];
-	if (strncmp(a, "-D", 2) != 0)
-		return false;
-	const char *d = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
-	const char *eq = d ? strchr(d, '=') : NULL;
-	if (!eq || eq == d)
-		usage_err("-D needs SYM=VAL%s%s%s", d ? ", got '" : "", d ? d : "", d ? "'" : "");
-	if (o->ndefs == MAX_DEFS)
-		usage_err("at most %d -D options", MAX_DEFS);
-	o->def_name[o->ndefs] = intern_n(d, (size_t)(eq - d));
-	o->def_val[o->ndefs++] = opt_int("-D", eq + 1);
-	return true;
-}
-
 /* Without --launch: a descriptor beside OUT only when OUT is (or will be)
  * a regular file. */
 static bool regular_or_new(const char *path)

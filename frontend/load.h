@@ -1,7 +1,9 @@
 /* load.h — internals shared by the frontend's files: the loader state,
- * located diagnostics, typed field access with JSON paths, expressions.
- * load.c holds the top level (symbols, constraints, arguments) and these
- * helpers; load_graph.c the graph (names, topological order, types). */
+ * located diagnostics and typed field access (the shared reader,
+ * util/json.h), values and expressions (load_values.c). load.c holds the
+ * top level (symbols, constraints, arguments) and calls the graph walker
+ * (load_graph.c: names, topological order, types), which calls the op
+ * builders (load_ops.c); each file only calls down. */
 #ifndef WAVECC_LOAD_H
 #define WAVECC_LOAD_H
 
@@ -61,6 +63,11 @@ Sym *get_dim(Ld *L, JV v);
 bool get_shape(Ld *L, JV v, Shape *out);
 /* Is `name` usable in expressions (outside any local scope)? */
 bool symbol_known(Ld *L, const char *name);
+/* A name the expression language defines ($T0, $WG1, ...). */
+bool is_builtin_symbol(const char *n);
+/* The free symbols of e, at most cap of them into out; returns how many
+ * there are (possibly more than cap). */
+size_t free_syms(const Sym *e, Sym **out, size_t cap);
 
 /* load_graph.c */
 void load_graph(Ld *L, JV graph);

@@ -27,47 +27,6 @@
 
 /* Types shared with load_ops.c: load_graph.h. */
 
-/* ---- name table: open addressing on interned pointers ---- */
-
-static size_t hptr(const void *p) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull; }
-
-Ent *tab_find(G *g, const char *key)
-{
-	if (!g->cap)
-		return NULL;
-	for (size_t i = hptr(key) & (g->cap - 1);; i = (i + 1) & (g->cap - 1)) {
-		if (!g->tab[i].key)
-			return NULL;
-		if (g->tab[i].key == key)
-			return &g->tab[i];
-	}
-}
-
-static Ent *tab_add(G *g, const char *key)
-{
-	if (2 * (g->n + 1) > g->cap) {
-		size_t ncap = g->cap ? 2 * g->cap : 64;
-		Ent *nt = xcalloc(ncap, sizeof(Ent));
-		for (size_t i = 0; i < g->cap; i++) {
-			if (!g->tab[i].key)
-				continue;
-			size_t j = hptr(g->tab[i].key) & (ncap - 1);
-			while (nt[j].key)
-				j = (j + 1) & (ncap - 1);
-			nt[j] = g->tab[i];
-		}
-		free(g->tab);
-		g->tab = nt;
-		g->cap = ncap;
-	}
-	size_t i = hptr(key) & (g->cap - 1);
-	while (g->tab[i].key)
-		i = (i + 1) & (g->cap - 1);
-	g->tab[i].key = key;
-	g->n++;
-	return &g->tab[i];
-}
-
 /* ---- phase 1: collect ---- */
 
 static const char *const COMMON_FIELDS = "name op type index";
@@ -463,6 +422,8 @@ static bool operand_values(G *g, Node *n, Value ***out, int *nout, JV **jvs)
 	return ok;
 }
 
+static void build_list(G *g, NList *l);
+
 static void build_node(G *g, Node *n)
 {
 	Ld *L = g->L;
@@ -503,7 +464,14 @@ static void build_node(G *g, Node *n)
 			return;
 		}
 	}
-	if (!build_op(g, n, op, jvs, nv)) {
+	bool built = build_op(g, n, op, jvs, nv);
+	if (built && n->kind == OP_ITERATE) { /* the body, between the op and its results */
+		int nerr = L->d->nerrors;
+		build_list(g, n->body);
+		built = L->d->nerrors == nerr && !n->body->incomplete && finish_iterate(g, n, op);
+		/* the body's own errors say what is wrong */
+	}
+	if (!built) {
 		for (int i = 0; i < op->nresults; i++)
 			op->results[i]->dtype = DT_NONE;
 		return;
@@ -513,7 +481,7 @@ static void build_node(G *g, Node *n)
 	n->op = op;
 }
 
-void build_list(G *g, NList *l)
+static void build_list(G *g, NList *l)
 {
 	for (size_t i = 0; i < l->order.len; i++)
 		build_node(g, l->order.data[i]);

@@ -57,9 +57,9 @@ typedef struct G {
 	Vec(Node *) all;
 } G;
 
-/* load_graph.c */
+/* load_names.c */
 Ent *tab_find(G *g, const char *key);
-void build_list(G *g, NList *l); /* builds an iterate body (recursion) */
+Ent *tab_add(G *g, const char *key);
 
 /* load_ops.c */
 const char *tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
@@ -72,5 +72,8 @@ bool is_int_dtype(DType t);
 bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
 bool check_declared_type(G *g, Node *n, Op *op); /* optional "type" */
 bool load_index(G *g, Node *n, Op *op);          /* optional "index" */
+/* After the walker built an iterate's body: the body's output against the
+ * iter args; false after reporting. */
+bool finish_iterate(G *g, Node *n, Op *op);
 
 #endif

@@ -363,10 +363,14 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			op->args[i]->shape);
 		p->loc = (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0};
 	}
-	int nerr = L->d->nerrors;
-	build_list(g, n->body);
-	if (L->d->nerrors != nerr || n->body->incomplete)
-		return false; /* the body's own errors say what is wrong */
+	return true; /* the walker builds the body, then calls finish_iterate */
+}
+
+bool finish_iterate(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	Region *r = op->body;
+	int ninit = op->ninit;
 	/* The body ends in its output, with the iter args' types. */
 	Op *last = r->ops.len ? vec_last(&r->ops) : NULL;
 	int nout = 0;

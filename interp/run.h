@@ -75,4 +75,13 @@ double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
 int exec_read(Run *r, const Op *op);
 int exec_write(Run *r, const Op *op);
 
+/* ---- run.c (also) ---- */
+/* run_eval_int for an expression of constraint c, located at c. */
+int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
+/* ceil(a / b) for a, b > 0 (0 otherwise), without a + b - 1 overflowing. */
+static inline int64_t ceil_div(int64_t a, int64_t b)
+{
+	return b > 0 && a > 0 ? (a - 1) / b + 1 : 0;
+}
+
 #endif

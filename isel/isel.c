@@ -51,49 +51,6 @@ static void emit_entry(Isel *s)
 		s->tid[g] = UINT32_MAX;
 }
 
-TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
-{
-	TVal *v = ARENA_NEW(&s->c->arena, TVal);
-	v->dtype = t;
-	v->n = n;
-	v->ix = ix;
-	v->packed = dtype_size(t) == 2 && ix && ix->epc % 2 == 0;
-	v->nd = v->packed ? (int)((n + 1) / 2) : (int)n;
-	v->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
-	return v;
-}
-
-MOpnd isel_v1(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1); }
-
-MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w)
-{
-	MOpnd f = v->d[d0];
-	bool same = f.kind == MO_VREG && f.sub == 0 && rc_size(s->f->vregs.data[f.reg]) == w;
-	for (int k = 1; same && k < w; k++)
-		same = v->d[d0 + k].kind == MO_VREG && v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == k;
-	if (same)
-		return mo_vreg(f.reg, s->f->vregs.data[f.reg]);
-	RegClass rc = rc_make(RF_VGPR, w);
-	uint32_t r = mfunc_vreg(s->f, rc);
-	for (int k = 0; k < w; k++) {
-		MOpnd d = mo_vsub(r, k, RC_V1);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &v->d[d0 + k]);
-	}
-	return mo_vreg(r, rc);
-}
-
-bool depends_on_loop(Isel *s, const Sym *e)
-{
-	if (!s->iv_sym)
-		return false;
-	if (e == s->iv_sym)
-		return true;
-	for (int i = 0; i < sym_nargs(e); i++)
-		if (depends_on_loop(s, sym_arg(e, i)))
-			return true;
-	return false;
-}
-
 static void select_region(Isel *s, Region *r);
 
 /* A fresh copy of v's dwords in new vregs of the same shape. */

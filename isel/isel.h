@@ -1,5 +1,7 @@
 /* isel.h — instruction selection state shared by the files of isel/:
- * isel.c (entry, the region walker, loops), memory.c (buffer reads and
+ * isel.c (entry, the region walker, loops: it dispatches and nothing calls
+ * back into it), values.c (per-thread values and their registers),
+ * memory.c (buffer reads and
  * writes with bounds), expr.c (symbolic index expressions → SALU/VALU
  * arithmetic by uniformity), elementwise.c (per-thread arithmetic,
  * conversions, broadcasts), reduce.c (wave and workgroup reductions),

@@ -1,0 +1,232 @@
+/* load_values.c — the kernel graph's values beyond the shared JSON reader
+ * (util/json.h): identifiers, dtypes, symbols and SymPy-syntax expressions
+ * checked against the kernel's symbols and a local scope, dims and shapes.
+ * The top level (load.c), the walker (load_graph.c) and the op builders
+ * (load_ops.c) read through these; nothing here calls back into them. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+
+/* ---- field access beyond the shared reader ---- */
+
+bool is_identifier(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_' || *s == '$'))
+		return false;
+	for (const char *p = s + 1; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			    *p == '_' || *p == '$' || *p == '.'))
+			return false;
+	return strlen(s) <= 200;
+}
+
+bool get_ident(Ld *L, JV v, const char **out)
+{
+	if (!json_is_string(v.v)) {
+		wrong_type(L, v, "a name (string)");
+		return false;
+	}
+	const char *s = json_string_value(v.v);
+	if (strlen(s) != json_string_length(v.v) || !is_identifier(s)) {
+		ld_err(L, v, "'%s' is not a valid name", s);
+		return false;
+	}
+	*out = intern(s);
+	return true;
+}
+
+bool get_dtype(Ld *L, JV v, DType *out)
+{
+	const char *s;
+	if (!get_string(L, v, &s))
+		return false;
+	DType t = dtype_from_name(s);
+	if (t == DT_NONE) {
+		ld_err(L, v, "unknown dtype '%s'", s);
+		return false;
+	}
+	*out = t;
+	return true;
+}
+
+/* ---- symbols and expressions ---- */
+
+bool is_builtin_symbol(const char *n)
+{
+	static const char *const fixed[] = {"$T0", "$T1", "$T2", "$GPR_NUM", "$MMA_ACC", "$MMA_LHS",
+		"$MMA_RHS", "$LINEAR_INDEX"};
+	for (size_t i = 0; i < ARRAY_LEN(fixed); i++)
+		if (strcmp(n, fixed[i]) == 0)
+			return true;
+	if (strncmp(n, "$WG", 3) == 0 && n[3]) {
+		for (const char *p = n + 3; *p; p++)
+			if (*p < '0' || *p > '9')
+				return false;
+		return true;
+	}
+	return false;
+}
+
+bool symbol_known(Ld *L, const char *name)
+{
+	KSymbol *s = kernel_symbol(L->k, name);
+	if (s)
+		return s->kind != SYMK_ADDRESS_SPACE;
+	for (size_t i = 0; i < L->ivars.len; i++)
+		if (strcmp(sym_name(L->ivars.data[i]), name) == 0)
+			return true;
+	return is_builtin_symbol(name);
+}
+
+static bool in_scope(const Scope *sc, const Sym *s)
+{
+	for (; sc; sc = sc->up)
+		for (int i = 0; i < sc->n; i++)
+			if (sc->syms[i] == s)
+				return true;
+	return false;
+}
+
+/* The distinct free symbols of e, in first-seen order; returns how many
+ * (only the first cap are stored). An iterative walk of the DAG with a
+ * visited set, so shared subterms are visited once. (Our own walk rather than
+ * sym_free_symbols: it works on any expression, including symbol-free ones.) */
+size_t free_syms(const Sym *e, Sym **out, size_t cap)
+{
+	Vec(const Sym *) stack = {0}, seen = {0};
+	size_t n = 0, scap = 64;
+	const Sym **set = xcalloc(scap, sizeof(Sym *));
+	vec_push(&stack, e);
+	while (stack.len) {
+		const Sym *x = vec_pop(&stack);
+		size_t h = ((uintptr_t)x >> 4) * 0x9E3779B97F4A7C15ull;
+		size_t i = h & (scap - 1);
+		bool dup = false;
+		while (set[i]) {
+			if (set[i] == x) {
+				dup = true;
+				break;
+			}
+			i = (i + 1) & (scap - 1);
+		}
+		if (dup)
+			continue;
+		set[i] = x;
+		vec_push(&seen, x);
+		if (2 * seen.len > scap) { /* grow and rehash */
+			free(set);
+			scap *= 2;
+			set = xcalloc(scap, sizeof(Sym *));
+			for (size_t j = 0; j < seen.len; j++) {
+				size_t k = (((uintptr_t)seen.data[j] >> 4) * 0x9E3779B97F4A7C15ull) & (scap - 1);
+				while (set[k])
+					k = (k + 1) & (scap - 1);
+				set[k] = seen.data[j];
+			}
+		}
+		if (sym_kind(x) == SYM_SYMBOL) {
+			if (n < cap)
+				out[n] = (Sym *)x;
+			n++;
+			continue;
+		}
+		for (int a = sym_nargs(x) - 1; a >= 0; a--)
+			vec_push(&stack, sym_arg(x, a));
+	}
+	free(set);
+	vec_free(&stack);
+	vec_free(&seen);
+	return n;
+}
+
+Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope)
+{
+	SymParseError pe = {0};
+	Sym *e = sym_parse(L->k->sc, text, &pe);
+	if (!e) {
+		Loc loc = loc_of(L, v.pos);
+		if (loc.col > 0 && pe.col > 0)
+			loc.col += col_off + pe.col;
+		diag_error(L->d, loc, "%s: invalid expression '%s': %s", v.path, text, pe.msg);
+		return NULL;
+	}
+	Sym *fs[64];
+	size_t n = free_syms(e, fs, ARRAY_LEN(fs));
+	for (size_t i = 0; i < n && i < ARRAY_LEN(fs); i++) {
+		if (in_scope(scope, fs[i]) || symbol_known(L, sym_name(fs[i])))
+			continue;
+		ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it",
+			sym_name(fs[i]));
+		return NULL;
+	}
+	if (n > ARRAY_LEN(fs)) {
+		ld_err(L, v, "expression uses more than %zu symbols", ARRAY_LEN(fs));
+		return NULL;
+	}
+	return e;
+}
+
+Sym *get_expr(Ld *L, JV v, const Scope *scope)
+{
+	if (json_is_integer(v.v))
+		return sym_int(L->k->sc, json_integer_value(v.v));
+	if (!json_is_string(v.v)) {
+		wrong_type(L, v, "an expression (string or integer)");
+		return NULL;
+	}
+	const char *text = json_string_value(v.v);
+	if (strlen(text) != json_string_length(v.v)) {
+		ld_err(L, v, "invalid expression: contains a NUL character");
+		return NULL;
+	}
+	/* The column in the string maps onto the file past the opening quote
+	 * (exactly so when the string has no escapes). */
+	return parse_expr_at(L, v, text, 0, scope);
+}
+
+Sym *get_dim(Ld *L, JV v)
+{
+	const char *name;
+	if (!get_ident(L, v, &name))
+		return NULL;
+	KSymbol *s = kernel_symbol(L->k, name);
+	if (!s || s->kind == SYMK_ADDRESS_SPACE) {
+		ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it", name);
+		return NULL;
+	}
+	return s->sym;
+}
+
+bool get_shape(Ld *L, JV v, Shape *out)
+{
+	if (!json_is_array(v.v)) {
+		wrong_type(L, v, "a list of dims");
+		return false;
+	}
+	size_t n = json_array_size(v.v);
+	if (n > 64) {
+		ld_err(L, v, "more than 64 dims");
+		return false;
+	}
+	Shape s = shape_new(L->k, (int)n);
+	bool ok = true;
+	for (size_t i = 0; i < n; i++) {
+		JV e = jv_at(L, v, i);
+		s.dims[i] = get_dim(L, e);
+		if (!s.dims[i]) {
+			ok = false;
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (s.dims[j] == s.dims[i]) {
+				ld_err(L, e, "dim '%s' appears twice", sym_name(s.dims[i]));
+				ok = false;
+			}
+	}
+	*out = s;
+	return ok;
+}

@@ -1,0 +1,307 @@
+/* run.c — the interpreter's run state (run.h) and what every executing
+ * file asks of it: located failures, symbol values and the evaluation of
+ * index expressions under the current bindings, each dim's window in the
+ * current context (workgroup, wave, loop trip; see exec.c for the model),
+ * the sources that take those windows, the conforming of a result to the
+ * type the frontend inferred, and the values of the current wave. exec.c
+ * (the graph walker) and memory.c (reads and writes) call these; nothing
+ * here calls back into them. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ir/graph.h"
+#include "interp.h"
+#include "run.h"
+
+int run_fail_con(Run *r, const Constraint *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	diag_error(r->in->diag, c->loc, "%s: interp: %s", c->path ? c->path : "constraints", msg);
+	return -1;
+}
+
+int run_fail(Run *r, const Op *op, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (op)
+		diag_error(r->in->diag, op->loc, "%s: interp: %s", op->path, msg);
+	else
+		diag_error(r->in->diag, (Loc){r->k->file, 0, 0}, "interp: %s", msg);
+	return -1;
+}
+
+/* ---- expressions ---- */
+
+static Sym *subs(Run *r, Sym *e)
+{
+	for (size_t i = 0; i < r->cache_from.len; i++)
+		if (r->cache_from.data[i] == e)
+			return r->cache_to.data[i];
+	Sym *s = interp_subs(r->k, e);
+	vec_push(&r->cache_from, e);
+	vec_push(&r->cache_to, s);
+	return s;
+}
+
+void run_env_push(Run *r, Sym *s, int64_t v)
+{
+	check_that(r->nenv < MAX_ENV);
+	r->env_sym[r->nenv] = s;
+	r->env_val[r->nenv++] = v;
+}
+
+/* Evaluate e (after substituting symbol values) to an integer under the
+ * current bindings. */
+int run_eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
+{
+	SymRat v;
+	const char *msg = NULL;
+	Sym *s = subs(r, e);
+	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
+		return run_fail(r, op, "cannot evaluate '%s': %s", sym_str(r->k->sc, e), msg ? msg : "error");
+	if (v.q != 1)
+		return run_fail(r, op, "'%s' is %lld/%lld, not an integer", sym_str(r->k->sc, e), (long long)v.p,
+			(long long)v.q);
+	*out = v.p;
+	return 0;
+}
+
+/* run_eval_int for an expression of constraint c: errors are located at
+ * the constraint, and name the symbol definition the value came from. */
+int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out)
+{
+	SymRat v;
+	const char *msg = NULL;
+	Sym *s = subs(r, e);
+	const char *what = sym_str(r->k->sc, e);
+	char where[256] = "";
+	for (size_t i = 0; i < r->k->syms.len; i++) {
+		const KSymbol *ks = &r->k->syms.data[i];
+		if (ks->sym == e && ks->loc.line > 0)
+			snprintf(where, sizeof where, " (symbols.%s at line %d, column %d)", ks->name, ks->loc.line,
+				ks->loc.col);
+	}
+	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
+		return run_fail_con(r, c, "cannot evaluate '%s'%s: %s", what, where, msg ? msg : "error");
+	if (v.q != 1)
+		return run_fail_con(r, c, "'%s'%s is %lld/%lld, not an integer", what, where, (long long)v.p, (long long)v.q);
+	*out = v.p;
+	return 0;
+}
+
+/* ---- dims and windows ---- */
+
+static int dim_setup(Run *r, IDim *x)
+{
+	Kernel *k = r->k;
+	x->g = -1;
+	x->size = -1;
+	SymRat q;
+	const char *msg;
+	Sym *sz = subs(r, x->sym);
+	if (sym_eval(k->sc, sz, r->nenv, r->env_sym, r->env_val, &q, &msg) == 0 && q.q == 1 && q.p >= 0)
+		x->size = q.p;
+	const Constraint *wg = kernel_constraint(k, CON_WORKGROUP, x->sym);
+	const Constraint *wv = kernel_constraint(k, CON_WAVE, x->sym);
+	const Constraint *tl = kernel_constraint(k, CON_TILING, x->sym);
+	if (wg) {
+		x->g = wg->wg_dim;
+		if (run_eval_con(r, wg, wg->tile, &x->wg_tile) < 0)
+			return -1;
+		if (x->wg_tile <= 0)
+			return run_fail_con(r, wg, "tile of %s is %lld", x->name, (long long)x->wg_tile);
+		if (wv && run_eval_con(r, wv, wv->tile, &x->wave_tile) < 0)
+			return -1;
+		if (wv && x->wave_tile <= 0)
+			return run_fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
+	}
+	if (tl) {
+		x->tiling = tl;
+		if (run_eval_con(r, tl, tl->tile, &x->ttile) < 0)
+			return -1;
+		if (x->ttile <= 0)
+			return run_fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
+		x->tstart = 0;
+		if (tl->start && run_eval_con(r, tl, tl->start, &x->tstart) < 0)
+			return -1;
+	}
+	if (wg || tl)
+		return 0;
+	/* A symbolic alias source takes its target's distribution, each tile
+	 * mapped through the alias expression (Wave's SymbolicAlias). */
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *c = &k->cons.data[i];
+		if (c->kind != CON_SYMBOLIC_ALIAS || c->source != x->sym)
+			continue;
+		IDim *t = run_dim(r, c->target);
+		if (!t)
+			return -1;
+		Sym *tgt = c->target;
+		Sym *tiles[2] = {sym_int(k->sc, t->wg_tile), sym_int(k->sc, t->wave_tile)};
+		x->g = t->g;
+		for (int j = 0; j < 2 && t->g >= 0; j++) {
+			if (j == 1 && !t->wave_tile)
+				break;
+			Sym *e = sym_subs(k->sc, c->expr, 1, &tgt, &tiles[j]);
+			int64_t *t = j ? &x->wave_tile : &x->wg_tile;
+			if (run_eval_con(r, c, e, t) < 0)
+				return -1;
+			if (*t <= 0)
+				return run_fail_con(r, c, "alias tile of %s is %lld", x->name, (long long)*t);
+		}
+		break;
+	}
+	return 0;
+}
+
+IDim *run_dim(Run *r, Sym *d)
+{
+	for (int i = 0; i < r->ndims; i++)
+		if (r->dims[i].sym == d)
+			return &r->dims[i];
+	IDim x = {0};
+	x.sym = d;
+	x.name = sym_name(d);
+	if (dim_setup(r, &x) < 0)
+		return NULL;
+	if (r->ndims == MAX_DIMS) {
+		run_fail(r, NULL, "more than %d dims", MAX_DIMS);
+		return NULL;
+	}
+	r->dims[r->ndims] = x;
+	return &r->dims[r->ndims++];
+}
+
+/* The context window of dim d. */
+int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
+{
+	IDim *x = run_dim(r, d);
+	if (!x)
+		return -1;
+	if (x->in_loop) {
+		*start = x->tstart + x->iv * x->ttile;
+		*ext = x->ttile;
+		return 0;
+	}
+	if (x->g >= 0) {
+		*start = r->gid[x->g] * x->wg_tile;
+		*ext = x->wg_tile;
+		if (x->wave_tile) {
+			*start += r->wid[x->g] * x->wave_tile;
+			*ext = MIN(x->wave_tile, x->wg_tile - r->wid[x->g] * x->wave_tile);
+			if (*ext < 0)
+				*ext = 0;
+		}
+		return 0;
+	}
+	if (x->size < 0)
+		return run_fail(r, op, "dim %s has no integer size", x->name);
+	*start = 0;
+	*ext = x->size;
+	return 0;
+}
+
+static bool too_big(Run *r, const Op *op, int n, const int64_t *ext)
+{
+	int64_t c = 1;
+	for (int i = 0; i < n; i++) {
+		if (ext[i] > MAX_ELEMS || (c *= ext[i]) > MAX_ELEMS) {
+			run_fail(r, op, "a value of more than %lld elements", (long long)MAX_ELEMS);
+			return true;
+		}
+	}
+	if ((r->live += c) > MAX_LIVE_ELEMS) {
+		run_fail(r, op, "the values of one workgroup hold more than %lld elements (%lld MiB): tiles far larger "
+				"than the tensors?",
+			(long long)MAX_LIVE_ELEMS, (long long)(MAX_LIVE_ELEMS * 8 >> 20));
+		return true;
+	}
+	return false;
+}
+
+/* A zeroed tensor over `shape` with the context windows. */
+ITensor *run_source(Run *r, const Op *op, DType t, Shape shape)
+{
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	if (shape.rank > IT_MAX_RANK) {
+		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		return NULL;
+	}
+	for (int i = 0; i < shape.rank; i++) {
+		dim[i] = sym_name(shape.dims[i]);
+		if (run_window(r, op, shape.dims[i], &start[i], &ext[i]) < 0)
+			return NULL;
+	}
+	if (too_big(r, op, shape.rank, ext))
+		return NULL;
+	return it_new(&r->arena, t, shape.rank, dim, start, ext);
+}
+
+/* x reshaped to `shape`: its own windows for dims it has, the context
+ * windows for the others (broadcast); its extra dims must have length 1. */
+ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
+{
+	const char *dim[IT_MAX_RANK];
+	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
+	ItErr e;
+	if (shape.rank > IT_MAX_RANK) {
+		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
+		return NULL;
+	}
+	for (int i = 0; i < shape.rank; i++) {
+		dim[i] = sym_name(shape.dims[i]);
+		int j = it_find(x, dim[i]);
+		if (j >= 0 && x->ext[j] != 1) {
+			start[i] = x->start[j];
+			ext[i] = x->ext[j];
+		} else if (run_window(r, op, shape.dims[i], &start[i], &ext[i]) < 0) {
+			return NULL;
+		} else if (j >= 0 && ext[i] == 1) {
+			start[i] = x->start[j];
+		}
+	}
+	if (too_big(r, op, shape.rank, ext))
+		return NULL;
+	ITensor *y = it_expand(&r->arena, &e, x, shape.rank, dim, start, ext);
+	if (!y) {
+		run_fail(r, op, "%s", e.msg);
+		return NULL;
+	}
+	if (y->dtype != t) {
+		for (int64_t i = 0; i < y->count; i++)
+			y->v[i] = it_round(t, y->v[i]);
+		y->dtype = t;
+	}
+	return y;
+}
+
+/* ---- ops ---- */
+
+ITensor *run_get(Run *r, const Value *v)
+{
+	ITensor *x = r->val[v->id];
+	check_that(x != NULL);
+	return x;
+}
+
+int run_set(Run *r, const Op *op, ITensor *x)
+{
+	if (!x)
+		return -1;
+	Value *v = op_result(op);
+	ITensor *y = run_conform(r, op, x, v->shape, v->dtype);
+	if (!y)
+		return -1;
+	r->val[v->id] = y;
+	return 0;
+}
