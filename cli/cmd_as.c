@@ -89,7 +89,7 @@ int cmd_as(int argc, char **argv)
 	}
 	AsmOptions o = {mc, mcpu, in, verbose};
 	Buf obj = {0}, msg = {0};
-	int r = build_code_object(&o, text, len, &obj, &msg);
+	int r = compile_build(&o, text, len, &obj, &msg);
 	if (msg.len)
 		fprintf(stderr, "%s", buf_cstr(&msg));
 	if (r == 0) {
@@ -108,7 +108,7 @@ int cmd_as(int argc, char **argv)
 		buf_free(&cm);
 		codeobj_free(&co);
 	}
-	if (r == 0 && write_output(out, obj.data, obj.len, 0644) != 0) {
+	if (r == 0 && file_write_output(out, obj.data, obj.len, 0644) != 0) {
 		fprintf(stderr, "wavecc: error: %s: cannot write: %s\n", out, strerror(errno));
 		r = -1;
 	}

@@ -373,7 +373,7 @@ int cmd_run(int argc, char **argv)
 				usage_err("run: --max-instructions needs a positive count");
 			a.ro.max_instructions = (uint64_t)n;
 		} else if (opt_value(argc, argv, &i, "--d16", &v)) { /* emulator d16 loads (loader/runtime/launch.h) */
-			int m = run_d16_parse(v);
+			int m = launch_d16_parse(v);
 			if (m < 0)
 				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);
 			a.ro.d16 = (RunD16)m;

@@ -5,7 +5,7 @@
 #include "../loader/codeobj/codeobj.h"
 #include "driver.h"
 
-int build_code_object(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg)
+int compile_build(const AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg)
 {
 	Buf obj = {0};
 	int r = asm_assemble(o, text, len, &obj, msg);

@@ -93,7 +93,7 @@ size_t compile_batch(Compile **cs, size_t n);
 struct AsmOptions;
 /* Assemble text with llvm-mc and link the code object, appended to
  * code_object; 0, or -1 with llvm-mc's or the linker's messages in msg. */
-int build_code_object(const struct AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg);
+int compile_build(const struct AsmOptions *o, const char *text, size_t len, Buf *code_object, Buf *msg);
 
 /* A monotonic clock in microseconds, for the stage timings. */
 double compile_now_us(void);

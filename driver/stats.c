@@ -62,7 +62,7 @@ static int align_up(int x, int a)
 	return (x + a - 1) / a * a;
 }
 
-void compute_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o)
+void stats_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o)
 {
 	const OccTarget *r = NULL;
 	for (size_t i = 0; i < ARRAY_LEN(OCC_TARGETS); i++)
@@ -99,7 +99,7 @@ void compute_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds
 		o->limit = "SGPRs";
 }
 
-int count_classes(const MFunc *f, int counts[MC_COUNT])
+int stats_count_classes(const MFunc *f, int counts[MC_COUNT])
 {
 	memset(counts, 0, sizeof(int) * MC_COUNT);
 	int n = 0;
@@ -159,7 +159,7 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 	Occupancy o;
 	/* The descriptor declares at least one VGPR and SGPR (emit.c), and
 	 * those are what the hardware allocates. */
-	compute_occupancy(c->t, MAX(1, v), a, MAX(1, s), lds, threads, &o);
+	stats_occupancy(c->t, MAX(1, v), a, MAX(1, s), lds, threads, &o);
 
 	key(out, "", "kernel");
 	buf_printf(out, "%s (%s)\n", kern->name, co.mcpu);
@@ -185,7 +185,7 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 		buf_printf(out, ", LDS allows %d", o.wg_by_lds);
 	buf_printf(out, ")\n");
 	int counts[MC_COUNT];
-	int total = count_classes(f, counts);
+	int total = stats_count_classes(f, counts);
 	for (int k = 0; k < MC_COUNT; k++) {
 		key(out, "inst", mir_class_name[k]);
 		buf_printf(out, "%d\n", counts[k]);
@@ -223,7 +223,7 @@ int compile_stats_line(Buf *out, const Compile *c, Buf *msg)
 	int v = f->nregs[RF_VGPR], a = f->nregs[RF_AGPR], s = f->nregs[RF_SGPR];
 	int lds = (int)kern->kd.group_segment_fixed_size;
 	Occupancy o;
-	compute_occupancy(c->t, MAX(1, v), a, MAX(1, s), lds,
+	stats_occupancy(c->t, MAX(1, v), a, MAX(1, s), lds,
 		c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2], &o);
 	buf_printf(out, "vgpr %d agpr %d sgpr %d lds %d waves/SIMD %d (%s) code %llu bytes", v, a, s, lds,
 		o.waves_per_simd, o.limit, (unsigned long long)kern->code_size);

@@ -21,9 +21,9 @@ typedef struct Occupancy {
 	const char *limit;  /* "wave slots", "VGPRs", "SGPRs", "LDS", "workgroup size" */
 } Occupancy;
 /* vgprs/agprs/sgprs as allocated (next free register of each file). */
-void compute_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o);
+void stats_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_bytes, int threads, Occupancy *o);
 /* Instructions of f per scheduling class; returns the total. */
-int count_classes(const MFunc *f, int counts[MC_COUNT]);
+int stats_count_classes(const MFunc *f, int counts[MC_COUNT]);
 /* Times of the stages around the pipeline, in microseconds (-1: not run);
  * llvm-mc and the linker are pipeline rows (Compile.pass_us). */
 typedef struct StageTimes {

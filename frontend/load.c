@@ -38,7 +38,7 @@ static void declare_symbols(Ld *L, JV root)
 		json_object_foreach(syms.v, key, val)
 		{
 			(void)val;
-			if (!is_identifier(key) || is_builtin_symbol(key)) {
+			if (!ld_is_identifier(key) || ld_is_builtin_symbol(key)) {
 				ld_err_key(L, syms, key, "'%s' is not a valid symbol name", key);
 				continue;
 			}
@@ -52,7 +52,7 @@ static void declare_symbols(Ld *L, JV root)
 		for (size_t i = 0; i < json_array_size(dyn.v); i++) {
 			JV e = jv_at(L, dyn, i);
 			const char *n;
-			if (!get_ident(L, e, &n))
+			if (!ld_get_ident(L, e, &n))
 				continue;
 			if (kernel_symbol(k, n))
 				ld_err(L, e, "dynamic symbol '%s' is already defined", n);
@@ -71,7 +71,7 @@ static void declare_symbols(Ld *L, JV root)
 			(void)val;
 			JV e = jv_get(L, as, key);
 			const char *sp;
-			if (!is_identifier(key)) {
+			if (!ld_is_identifier(key)) {
 				ld_err_key(L, as, key, "'%s' is not a valid symbol name", key);
 				continue;
 			}
@@ -98,14 +98,14 @@ static void declare_symbols(Ld *L, JV root)
 			continue;
 		if (strcmp(kind, "symbolic_alias") == 0) {
 			const char *src = json_string_value(json_object_get(c.v, "source"));
-			if (src && is_identifier(src) && !kernel_symbol(k, src))
+			if (src && ld_is_identifier(src) && !kernel_symbol(k, src))
 				kernel_add_symbol(k, src, SYMK_ALIAS);
 		} else if (strcmp(kind, "tiling") == 0) {
 			const char *iv = json_string_value(json_object_get(c.v, "induction_var"));
 			const char *dim = json_string_value(json_object_get(c.v, "dim"));
-			if (iv && is_identifier(iv))
+			if (iv && ld_is_identifier(iv))
 				vec_push(&L->ivars, sym_symbol(k->sc, iv));
-			else if (!iv && dim && is_identifier(dim))
+			else if (!iv && dim && ld_is_identifier(dim))
 				vec_push(&L->ivars, sym_symbol(k->sc, arena_printf(&L->tmp, "$ARG%s", dim)));
 		}
 	}
@@ -125,8 +125,8 @@ static void load_symbol_values(Ld *L, JV root)
 		if (!s || s->kind != SYMK_VALUE)
 			continue;
 		JV e = jv_get(L, syms, key);
-		Sym *x = get_expr(L, e, NULL);
-		s = kernel_symbol(L->k, key); /* get_expr may not add, but be safe */
+		Sym *x = ld_get_expr(L, e, NULL);
+		s = kernel_symbol(L->k, key); /* ld_get_expr may not add, but be safe */
 		s->value = x;
 		s->loc = loc_of(L, e.pos);
 	}
@@ -167,7 +167,7 @@ static void resolve_symbols(Ld *L, JV root)
 				break;
 			vec_push(&chain, cur);
 			Sym *fs[64];
-			size_t nf = free_syms(cur->value, fs, ARRAY_LEN(fs));
+			size_t nf = ld_free_syms(cur->value, fs, ARRAY_LEN(fs));
 			KSymbol *next = NULL;
 			for (size_t j = 0; j < nf && j < ARRAY_LEN(fs) && !next; j++) {
 				KSymbol *d = kernel_symbol(k, sym_name(fs[j]));
@@ -248,7 +248,7 @@ static void load_hardware(Ld *L, JV c, Constraint *hw)
 					"symbol '%s' has neither a value nor a constraint defining it", key);
 				continue;
 			}
-			Sym *e = get_expr(L, jv_get(L, f, key), NULL);
+			Sym *e = ld_get_expr(L, jv_get(L, f, key), NULL);
 			if (!e)
 				continue;
 			hw->vs_dims[hw->nvector_shapes] = d->sym;
@@ -301,10 +301,10 @@ static void load_constraints(Ld *L, JV root)
 		case CON_TILING:
 			f = jv_get(L, c, "dim");
 			if (need(L, c, f, "dim"))
-				con->dim = get_dim(L, f);
+				con->dim = ld_get_dim(L, f);
 			f = jv_get(L, c, "tile");
 			if (ck != CON_TILING ? need(L, c, f, "tile") : f.v != NULL)
-				con->tile = get_expr(L, f, NULL);
+				con->tile = ld_get_expr(L, f, NULL);
 			else if (ck == CON_TILING)
 				con->tile = sym_int(k->sc, 1);
 			break;
@@ -324,12 +324,12 @@ static void load_constraints(Ld *L, JV root)
 				con->primary = bv;
 			f = jv_get(L, c, "iters");
 			if (f.v)
-				con->iters = get_expr(L, f, NULL);
+				con->iters = ld_get_expr(L, f, NULL);
 			break;
 		case CON_WAVE:
 			f = jv_get(L, c, "wave_id");
 			if (f.v)
-				con->wave_id = get_expr(L, f, NULL);
+				con->wave_id = ld_get_expr(L, f, NULL);
 			break;
 		case CON_TILING:
 			if (con->dim) {
@@ -339,17 +339,17 @@ static void load_constraints(Ld *L, JV root)
 							sym_name(con->dim));
 			}
 			f = jv_get(L, c, "induction_var");
-			if (f.v && get_ident(L, f, &s))
+			if (f.v && ld_get_ident(L, f, &s))
 				con->induction_var = sym_symbol(k->sc, s);
 			else if (!f.v && con->dim)
 				con->induction_var = sym_symbol(k->sc,
 					arena_printf(&L->tmp, "$ARG%s", sym_name(con->dim)));
 			f = jv_get(L, c, "iters");
 			if (f.v)
-				con->iters = get_expr(L, f, NULL);
+				con->iters = ld_get_expr(L, f, NULL);
 			f = jv_get(L, c, "start");
 			if (f.v)
-				con->start = get_expr(L, f, NULL);
+				con->start = ld_get_expr(L, f, NULL);
 			break;
 		case CON_HARDWARE:
 			first_hw = c;
@@ -357,7 +357,7 @@ static void load_constraints(Ld *L, JV root)
 			break;
 		case CON_ASSUMPTION:
 			f = jv_get(L, c, "expr");
-			if (need(L, c, f, "expr") && (con->expr = get_expr(L, f, NULL)) &&
+			if (need(L, c, f, "expr") && (con->expr = ld_get_expr(L, f, NULL)) &&
 				!sym_is_bool(con->expr)) {
 				ld_err(L, f, "an assumption must be a relation, got '%s'",
 					sym_str(k->sc, con->expr));
@@ -367,7 +367,7 @@ static void load_constraints(Ld *L, JV root)
 		case CON_SYMBOLIC_ALIAS: {
 			f = jv_get(L, c, "source");
 			KSymbol *src = NULL;
-			if (need(L, c, f, "source") && get_ident(L, f, &s)) {
+			if (need(L, c, f, "source") && ld_get_ident(L, f, &s)) {
 				src = kernel_symbol(k, s);
 				if (!src || src->kind != SYMK_ALIAS || src->value) {
 					ld_err(L, f, "alias source '%s' is already defined", s);
@@ -378,10 +378,10 @@ static void load_constraints(Ld *L, JV root)
 			}
 			f = jv_get(L, c, "target");
 			if (need(L, c, f, "target"))
-				con->target = get_dim(L, f);
+				con->target = ld_get_dim(L, f);
 			f = jv_get(L, c, "expr");
 			if (need(L, c, f, "expr"))
-				con->expr = get_expr(L, f, NULL);
+				con->expr = ld_get_expr(L, f, NULL);
 			if (src && con->expr) {
 				src = kernel_symbol(k, sym_name(con->source));
 				src->value = con->expr;
@@ -417,7 +417,7 @@ static void load_arguments(Ld *L, JV root)
 		const char *name = NULL, *type, *space;
 		bool ok = true;
 		JV f = jv_get(L, a, "name");
-		ok &= need(L, a, f, "name") && get_ident(L, f, &name);
+		ok &= need(L, a, f, "name") && ld_get_ident(L, f, &name);
 		if (name && kernel_value(k, name)) {
 			ld_err(L, f, "duplicate name '%s'", name);
 			ok = false;
@@ -429,10 +429,10 @@ static void load_arguments(Ld *L, JV root)
 		}
 		Shape shape = {0};
 		f = jv_get(L, a, "shape");
-		ok &= need(L, a, f, "shape") && get_shape(L, f, &shape);
+		ok &= need(L, a, f, "shape") && ld_get_shape(L, f, &shape);
 		DType dt = DT_NONE;
 		f = jv_get(L, a, "dtype");
-		ok &= need(L, a, f, "dtype") && get_dtype(L, f, &dt);
+		ok &= need(L, a, f, "dtype") && ld_get_dtype(L, f, &dt);
 		AddrSpace as = AS_GLOBAL;
 		const char *space_sym = NULL;
 		f = jv_get(L, a, "address_space");
@@ -492,7 +492,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 		goto out; /* another version: nothing else can be trusted */
 	}
 	f = jv_get(&L, r, "name");
-	if (need(&L, r, f, "name") && get_ident(&L, f, &s)) {
+	if (need(&L, r, f, "name") && ld_get_ident(&L, f, &s)) {
 		if (strchr(s, '.') || strchr(s, '$'))
 			ld_err(&L, f, "'%s' is not a valid kernel name", s);
 		L.k->name = s;
@@ -504,7 +504,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 	load_arguments(&L, r);
 	f = jv_get(&L, r, "graph");
 	if (need(&L, r, f, "graph"))
-		load_graph(&L, f);
+		ld_load_graph(&L, f);
 out:
 	json_decref(root);
 	vec_free(&L.ivars);

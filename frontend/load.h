@@ -47,29 +47,29 @@ static inline bool get_int(Ld *L, JV v, long long lo, long long hi, long long *o
 static inline bool get_bool(Ld *L, JV v, bool *out) { return jr_bool(&L->r, v, out); }
 static inline bool get_number(Ld *L, JV v, double *out) { return jr_number(&L->r, v, out); }
 
-bool get_ident(Ld *L, JV v, const char **out);  /* identifier, interned */
-bool get_dtype(Ld *L, JV v, DType *out);
-bool is_identifier(const char *s);
+bool ld_get_ident(Ld *L, JV v, const char **out);  /* identifier, interned */
+bool ld_get_dtype(Ld *L, JV v, DType *out);
+bool ld_is_identifier(const char *s);
 
 /* An expression (string or integer), its free symbols checked against the
  * kernel's symbols plus `scope`. NULL after reporting. */
-Sym *get_expr(Ld *L, JV v, const Scope *scope);
+Sym *ld_get_expr(Ld *L, JV v, const Scope *scope);
 /* Parse `text`, a part of string v starting col_off bytes into it. */
-Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope);
+Sym *ld_parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope);
 /* A dimension symbol: an identifier naming a symbol with a value, a dynamic
  * symbol or an alias. */
-Sym *get_dim(Ld *L, JV v);
+Sym *ld_get_dim(Ld *L, JV v);
 /* A list of distinct dims. */
-bool get_shape(Ld *L, JV v, Shape *out);
+bool ld_get_shape(Ld *L, JV v, Shape *out);
 /* Is `name` usable in expressions (outside any local scope)? */
-bool symbol_known(Ld *L, const char *name);
+bool ld_symbol_known(Ld *L, const char *name);
 /* A name the expression language defines ($T0, $WG1, ...). */
-bool is_builtin_symbol(const char *n);
+bool ld_is_builtin_symbol(const char *n);
 /* The free symbols of e, at most cap of them into out; returns how many
  * there are (possibly more than cap). */
-size_t free_syms(const Sym *e, Sym **out, size_t cap);
+size_t ld_free_syms(const Sym *e, Sym **out, size_t cap);
 
 /* load_graph.c */
-void load_graph(Ld *L, JV graph);
+void ld_load_graph(Ld *L, JV graph);
 
 #endif

@@ -44,7 +44,7 @@ static void collect(G *g, JV arr, NList *list);
 
 static bool declare_name(G *g, JV at, const char *name)
 {
-	if (tab_find(g, name)) {
+	if (ld_tab_find(g, name)) {
 		ld_err(g->L, at, "duplicate name '%s'", name);
 		return false;
 	}
@@ -62,7 +62,7 @@ static void collect_node(G *g, JV jn, NList *list)
 	}
 	JV fn = jv_get(L, jn, "name");
 	const char *name;
-	if (!need(L, jn, fn, "name") || !get_ident(L, fn, &name) || !declare_name(g, fn, name)) {
+	if (!need(L, jn, fn, "name") || !ld_get_ident(L, fn, &name) || !declare_name(g, fn, name)) {
 		list->incomplete = true;
 		return;
 	}
@@ -74,7 +74,7 @@ static void collect_node(G *g, JV jn, NList *list)
 	n->kind = OP_COUNT;
 	vec_push(&list->nodes, n);
 	vec_push(&g->all, n);
-	Ent *e = tab_add(g, name);
+	Ent *e = ld_tab_add(g, name);
 	e->kind = E_NODE;
 	e->node = n;
 
@@ -107,11 +107,11 @@ static void collect_node(G *g, JV jn, NList *list)
 			for (size_t i = 0; i < json_array_size(ia.v); i++) {
 				JV a = jv_at(L, ia, i);
 				const char *pn;
-				if (!get_ident(L, a, &pn) || !declare_name(g, a, pn)) {
+				if (!ld_get_ident(L, a, &pn) || !declare_name(g, a, pn)) {
 					n->bad = true;
 					continue;
 				}
-				Ent *pe = tab_add(g, pn);
+				Ent *pe = ld_tab_add(g, pn);
 				pe->kind = E_PARAM;
 				pe->list = n->body;
 				pe->idx = (int)n->body->params.len;
@@ -145,7 +145,7 @@ static void collect(G *g, JV arr, NList *list)
 static bool ref_one(G *g, JV f, Refs *out)
 {
 	const char *s;
-	if (!get_ident(g->L, f, &s))
+	if (!ld_get_ident(g->L, f, &s))
 		return false;
 	Ref r = {f, s};
 	vec_push(out, r);
@@ -239,7 +239,7 @@ static void resolve_refs(G *g, Node *n)
 		n->bad = true;
 	for (size_t i = 0; i < n->refs.len; i++) {
 		Ref *r = &n->refs.data[i];
-		Ent *e = tab_find(g, r->name);
+		Ent *e = ld_tab_find(g, r->name);
 		if (!e) {
 			ld_err(g->L, r->jv, "undefined value '%s'", r->name);
 			n->bad = true;
@@ -380,7 +380,7 @@ static void sort_list(G *g, NList *l)
 /* The Value a reference names, or NULL if it is poisoned (reported). */
 static Value *ref_value(G *g, JV f, const char *name, bool multi_ok)
 {
-	Ent *e = tab_find(g, name);
+	Ent *e = ld_tab_find(g, name);
 	if (!e)
 		return NULL;
 	if (e->kind == E_ARG)
@@ -446,8 +446,8 @@ static void build_node(G *g, Node *n)
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
 	if (n->kind == OP_GET_RESULT && !vals[0]) {
-		/* The source is a multi-result op: found by name in build_op. */
-		Ent *e = tab_find(g, intern(json_string_value(json_object_get(n->jv.v, "value"))));
+		/* The source is a multi-result op: found by name in ld_build_op. */
+		Ent *e = ld_tab_find(g, intern(json_string_value(json_object_get(n->jv.v, "value"))));
 		if (!e || e->kind != E_NODE || !e->node->op)
 			return;
 	}
@@ -464,11 +464,11 @@ static void build_node(G *g, Node *n)
 			return;
 		}
 	}
-	bool built = build_op(g, n, op, jvs, nv);
+	bool built = ld_build_op(g, n, op, jvs, nv);
 	if (built && n->kind == OP_ITERATE) { /* the body, between the op and its results */
 		int nerr = L->d->nerrors;
 		build_list(g, n->body);
-		built = L->d->nerrors == nerr && !n->body->incomplete && finish_iterate(g, n, op);
+		built = L->d->nerrors == nerr && !n->body->incomplete && ld_finish_iterate(g, n, op);
 		/* the body's own errors say what is wrong */
 	}
 	if (!built) {
@@ -476,7 +476,7 @@ static void build_node(G *g, Node *n)
 			op->results[i]->dtype = DT_NONE;
 		return;
 	}
-	if (!check_declared_type(g, n, op) || !load_index(g, n, op))
+	if (!ld_check_declared_type(g, n, op) || !ld_load_index(g, n, op))
 		return;
 	n->op = op;
 }
@@ -487,7 +487,7 @@ static void build_list(G *g, NList *l)
 		build_node(g, l->order.data[i]);
 }
 
-void load_graph(Ld *L, JV graph)
+void ld_load_graph(Ld *L, JV graph)
 {
 	G g = {0};
 	g.L = L;
@@ -498,7 +498,7 @@ void load_graph(Ld *L, JV graph)
 	}
 	for (size_t i = 0; i < L->k->args.len; i++) {
 		Value *a = L->k->args.data[i];
-		Ent *e = tab_add(&g, a->name);
+		Ent *e = ld_tab_add(&g, a->name);
 		e->kind = E_ARG;
 		e->arg = a;
 	}

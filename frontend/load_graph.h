@@ -58,22 +58,22 @@ typedef struct G {
 } G;
 
 /* load_names.c */
-Ent *tab_find(G *g, const char *key);
-Ent *tab_add(G *g, const char *key);
+Ent *ld_tab_find(G *g, const char *key);
+Ent *ld_tab_add(G *g, const char *key);
 
 /* load_ops.c */
-const char *tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
-const char *vstr(G *g, const Value *v);
-bool subset(Shape a, Shape b);   /* dims of a among those of b */
-bool same_set(Shape a, Shape b); /* same dims, any order */
-bool is_int_dtype(DType t);
+const char *ld_tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
+const char *ld_vstr(G *g, const Value *v);
+bool ld_subset(Shape a, Shape b);   /* dims of a among those of b */
+bool ld_same_set(Shape a, Shape b); /* same dims, any order */
+bool ld_is_int_dtype(DType t);
 /* Attributes and result type of one op (operands in op->args, their JSON
  * locations in jvs); false after reporting. */
-bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
-bool check_declared_type(G *g, Node *n, Op *op); /* optional "type" */
-bool load_index(G *g, Node *n, Op *op);          /* optional "index" */
+bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
+bool ld_check_declared_type(G *g, Node *n, Op *op); /* optional "type" */
+bool ld_load_index(G *g, Node *n, Op *op);          /* optional "index" */
 /* After the walker built an iterate's body: the body's output against the
  * iter args; false after reporting. */
-bool finish_iterate(G *g, Node *n, Op *op);
+bool ld_finish_iterate(G *g, Node *n, Op *op);
 
 #endif

@@ -9,7 +9,7 @@
 
 static size_t hptr(const void *p) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull; }
 
-Ent *tab_find(G *g, const char *key)
+Ent *ld_tab_find(G *g, const char *key)
 {
 	if (!g->cap)
 		return NULL;
@@ -21,7 +21,7 @@ Ent *tab_find(G *g, const char *key)
 	}
 }
 
-Ent *tab_add(G *g, const char *key)
+Ent *ld_tab_add(G *g, const char *key)
 {
 	if (2 * (g->n + 1) > g->cap) {
 		size_t ncap = g->cap ? 2 * g->cap : 64;

@@ -10,7 +10,7 @@
 #include "load_graph.h"
 
 
-const char *tstr(G *g, DType dt, Shape s)
+const char *ld_tstr(G *g, DType dt, Shape s)
 {
 	Buf b = {0};
 	buf_puts(&b, dt == DT_NONE ? "?" : dtype_name(dt));
@@ -20,9 +20,9 @@ const char *tstr(G *g, DType dt, Shape s)
 	return r;
 }
 
-const char *vstr(G *g, const Value *v) { return tstr(g, v->dtype, v->shape); }
+const char *ld_vstr(G *g, const Value *v) { return ld_tstr(g, v->dtype, v->shape); }
 
-bool subset(Shape a, Shape b)
+bool ld_subset(Shape a, Shape b)
 {
 	for (int i = 0; i < a.rank; i++)
 		if (shape_find(b, a.dims[i]) < 0)
@@ -30,17 +30,17 @@ bool subset(Shape a, Shape b)
 	return true;
 }
 
-bool same_set(Shape a, Shape b) { return a.rank == b.rank && subset(a, b); }
+bool ld_same_set(Shape a, Shape b) { return a.rank == b.rank && ld_subset(a, b); }
 
-bool is_int_dtype(DType t) { return t != DT_NONE && !dtype_is_float(t); }
+bool ld_is_int_dtype(DType t) { return t != DT_NONE && !dtype_is_float(t); }
 
 static bool dtype_eq(G *g, Node *n, JV at, const char *what, Value *a, Value *b)
 {
 	if (a->dtype == b->dtype)
 		return true;
 	(void)n;
-	ld_err(g->L, at, "dtype mismatch: %s: '%s' is %s, '%s' is %s", what, a->name, vstr(g, a),
-		b->name, vstr(g, b));
+	ld_err(g->L, at, "dtype mismatch: %s: '%s' is %s, '%s' is %s", what, a->name, ld_vstr(g, a),
+		b->name, ld_vstr(g, b));
 	return false;
 }
 
@@ -93,7 +93,7 @@ static bool get_dim_map(G *g, JV f, const Scope *sc, int *n, Sym ***dims, Sym **
 			ok = false;
 			continue;
 		}
-		Sym *e = get_expr(L, jv_get(L, f, key), sc);
+		Sym *e = ld_get_expr(L, jv_get(L, f, key), sc);
 		if (!e) {
 			ok = false;
 			continue;
@@ -134,7 +134,7 @@ static Mapping *get_mapping(G *g, JV f)
 	for (size_t i = 0; i < ni + nd; i++) {
 		JV e = i < ni ? jv_at(L, it, i) : jv_at(L, dv, i - ni);
 		const char *s;
-		if (!get_ident(L, e, &s)) {
+		if (!ld_get_ident(L, e, &s)) {
 			ok = false;
 			continue;
 		}
@@ -195,19 +195,19 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 	}
 	for (int i = 0; i < ndyn; i++) {
 		Value *dv = op->args[op->nargs - ndyn + i];
-		if (!is_int_dtype(dv->dtype)) {
+		if (!ld_is_int_dtype(dv->dtype)) {
 			ld_err(L, jvs[op->nargs - ndyn + i], "dynamic value '%s' must have an integer dtype, got %s",
-				dv->name, vstr(g, dv));
+				dv->name, ld_vstr(g, dv));
 			ok = false;
 		}
 	}
 	Mapping *m = op->mapping;
 	Shape mem_side = m ? map_shape(is_write ? m->nout : m->nin, is_write ? m->out_dims : m->in_dims)
 			   : mem->shape;
-	if (m && !same_set(mem_side, mem->shape)) {
+	if (m && !ld_same_set(mem_side, mem->shape)) {
 		ld_err(L, f, "shape mismatch: the mapping's %s dims %s must be the dims of '%s' %s",
-			is_write ? "outputs" : "inputs", tstr(g, mem->dtype, mem_side), mem->name,
-			vstr(g, mem));
+			is_write ? "outputs" : "inputs", ld_tstr(g, mem->dtype, mem_side), mem->name,
+			ld_vstr(g, mem));
 		ok = false;
 	}
 	if (!is_write) {
@@ -223,14 +223,14 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 	ok &= dtype_eq(g, n, jvs[0], "write", reg, mem);
 	if (m) {
 		Shape reg_side = map_shape(m->nin, m->in_dims);
-		if (!same_set(reg_side, reg->shape)) {
+		if (!ld_same_set(reg_side, reg->shape)) {
 			ld_err(L, f, "shape mismatch: the mapping's inputs dims %s must be the dims of '%s' %s",
-				tstr(g, reg->dtype, reg_side), reg->name, vstr(g, reg));
+				ld_tstr(g, reg->dtype, reg_side), reg->name, ld_vstr(g, reg));
 			ok = false;
 		}
-	} else if (!subset(reg->shape, mem->shape)) {
+	} else if (!ld_subset(reg->shape, mem->shape)) {
 		ld_err(L, jvs[0], "shape mismatch: register '%s' %s has dims that memory '%s' %s lacks",
-			reg->name, vstr(g, reg), mem->name, vstr(g, mem));
+			reg->name, ld_vstr(g, reg), mem->name, ld_vstr(g, mem));
 		ok = false;
 	}
 	return ok;
@@ -264,7 +264,7 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 		return false;
 	if (acc->shape.rank < 2) {
 		ld_err(L, jvs[2], "shape mismatch: the accumulator '%s' %s needs at least 2 dims",
-			acc->name, vstr(g, acc));
+			acc->name, ld_vstr(g, acc));
 		return false;
 	}
 	Sym *md = acc->shape.dims[acc->shape.rank - 2], *nd = acc->shape.dims[acc->shape.rank - 1];
@@ -281,21 +281,21 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 		ld_err(L, n->jv,
 			"shape mismatch: lhs %s and rhs %s must share exactly one reduction dim not in "
 			"acc %s, found %d",
-			vstr(g, lhs), vstr(g, rhs), vstr(g, acc), nk);
+			ld_vstr(g, lhs), ld_vstr(g, rhs), ld_vstr(g, acc), nk);
 		return false;
 	}
 	Sym *ex[] = {kd};
 	Shape acck = {acc->shape.rank + 1, ARENA_NEWN(&L->tmp, Sym *, acc->shape.rank + 1)};
 	memcpy(acck.dims, acc->shape.dims, sizeof(Sym *) * (size_t)acc->shape.rank);
 	acck.dims[acc->shape.rank] = ex[0];
-	if (shape_find(lhs->shape, md) < 0 || !subset(lhs->shape, acck)) {
-		ld_err(L, jvs[0], "shape mismatch: lhs %s must be [..., %s, %s] over acc %s", vstr(g, lhs),
-			sym_name(md), sym_name(kd), vstr(g, acc));
+	if (shape_find(lhs->shape, md) < 0 || !ld_subset(lhs->shape, acck)) {
+		ld_err(L, jvs[0], "shape mismatch: lhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, lhs),
+			sym_name(md), sym_name(kd), ld_vstr(g, acc));
 		return false;
 	}
-	if (shape_find(rhs->shape, nd) < 0 || !subset(rhs->shape, acck)) {
-		ld_err(L, jvs[1], "shape mismatch: rhs %s must be [..., %s, %s] over acc %s", vstr(g, rhs),
-			sym_name(nd), sym_name(kd), vstr(g, acc));
+	if (shape_find(rhs->shape, nd) < 0 || !ld_subset(rhs->shape, acck)) {
+		ld_err(L, jvs[1], "shape mismatch: rhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, rhs),
+			sym_name(nd), sym_name(kd), ld_vstr(g, acc));
 		return false;
 	}
 	MmaType mt = op_mma_type(g->k, op);
@@ -303,12 +303,12 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 		const MmaInfo *mi = &mma_info[mt];
 		if (!mma_dtype_ok(mi->in, lhs->dtype)) {
 			ld_err(L, jvs[0], "dtype mismatch: %s takes %s operands, '%s' is %s", mi->name,
-				dtype_name(mi->in), lhs->name, vstr(g, lhs));
+				dtype_name(mi->in), lhs->name, ld_vstr(g, lhs));
 			return false;
 		}
 		if (acc->dtype != mi->acc) {
 			ld_err(L, jvs[2], "dtype mismatch: %s accumulates in %s, '%s' is %s", mi->name,
-				dtype_name(mi->acc), acc->name, vstr(g, acc));
+				dtype_name(mi->acc), acc->name, ld_vstr(g, acc));
 			return false;
 		}
 	}
@@ -320,9 +320,9 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 /* Broadcast result of shapes a and b; false if neither contains the other. */
 static bool bcast(Shape a, Shape b, Shape *out)
 {
-	if (subset(b, a))
+	if (ld_subset(b, a))
 		*out = a;
-	else if (subset(a, b))
+	else if (ld_subset(a, b))
 		*out = b;
 	else
 		return false;
@@ -334,7 +334,7 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	Ld *L = g->L;
 	Kernel *k = g->k;
 	JV f = jv_get(L, n->jv, "axis");
-	if (!need(L, n->jv, f, "axis") || !(op->dim = get_dim(L, f)))
+	if (!need(L, n->jv, f, "axis") || !(op->dim = ld_get_dim(L, f)))
 		return false;
 	if (!kernel_constraint(k, CON_TILING, op->dim)) {
 		ld_err(L, f, "iterate axis '%s' has no tiling constraint", sym_name(op->dim));
@@ -363,10 +363,10 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			op->args[i]->shape);
 		p->loc = (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0};
 	}
-	return true; /* the walker builds the body, then calls finish_iterate */
+	return true; /* the walker builds the body, then calls ld_finish_iterate */
 }
 
-bool finish_iterate(G *g, Node *n, Op *op)
+bool ld_finish_iterate(G *g, Node *n, Op *op)
 {
 	Ld *L = g->L;
 	Region *r = op->body;
@@ -403,8 +403,8 @@ bool finish_iterate(G *g, Node *n, Op *op)
 		Value *y = last->args[i], *p = r->params[i];
 		if (y->dtype != p->dtype || !shape_eq(y->shape, p->shape)) {
 			ld_err(L, on ? jv_at(L, jv_get(L, on->jv, "values"), (size_t)i) : body,
-				"type mismatch: yields '%s' %s for iter arg '%s' %s", y->name, vstr(g, y),
-				p->name, vstr(g, p));
+				"type mismatch: yields '%s' %s for iter arg '%s' %s", y->name, ld_vstr(g, y),
+				p->name, ld_vstr(g, p));
 			return false;
 		}
 		op->results[i]->dtype = p->dtype;
@@ -424,12 +424,12 @@ static bool get_expr_list(G *g, JV f, int *n, Sym ***out)
 	*n = (int)cnt;
 	bool ok = true;
 	for (size_t i = 0; i < cnt; i++)
-		ok &= ((*out)[i] = get_expr(g->L, jv_at(g->L, f, i), NULL)) != NULL;
+		ok &= ((*out)[i] = ld_get_expr(g->L, jv_at(g->L, f, i), NULL)) != NULL;
 	return ok;
 }
 
 /* Attributes and result type of one op; false after reporting. */
-bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
+bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 {
 	Ld *L = g->L;
 	Kernel *k = g->k;
@@ -440,18 +440,18 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	case OPC_SOURCE:
 		if (op->kind == OP_REGISTER) {
 			f = jv_get(L, n->jv, "shape");
-			if (!need(L, n->jv, f, "shape") || !get_shape(L, f, &op->shape))
+			if (!need(L, n->jv, f, "shape") || !ld_get_shape(L, f, &op->shape))
 				return false;
 		}
 		f = jv_get(L, n->jv, "dtype");
-		if (!need(L, n->jv, f, "dtype") || !get_dtype(L, f, &op->dtype))
+		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
 			return false;
 		res->dtype = op->dtype;
 		if (op->kind == OP_SELF_INDEX) {
 			f = jv_get(L, n->jv, "dim");
-			if (!need(L, n->jv, f, "dim") || !(op->dim = get_dim(L, f)) || !get_ept(g, n, op))
+			if (!need(L, n->jv, f, "dim") || !(op->dim = ld_get_dim(L, f)) || !get_ept(g, n, op))
 				return false;
-			if (!is_int_dtype(op->dtype)) {
+			if (!ld_is_int_dtype(op->dtype)) {
 				ld_err(L, jv_get(L, n->jv, "dtype"), "self_index needs an integer dtype, got %s",
 					dtype_name(op->dtype));
 				return false;
@@ -464,7 +464,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		if (!need(L, n->jv, f, "value"))
 			return false;
 		if (op->kind == OP_SCALAR && json_is_string(f.v)) {
-			if (!(op->expr = get_expr(L, f, NULL)))
+			if (!(op->expr = ld_get_expr(L, f, NULL)))
 				return false;
 		} else if (!get_number(L, f, &num)) {
 			return false;
@@ -487,7 +487,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			f = jv_get(L, n->jv, "res_idx");
 			if (!need(L, n->jv, f, "res_idx") || !get_int(L, f, 0, 1 << 20, &idx))
 				return false;
-			Ent *e = tab_find(g, json_string_value(json_object_get(n->jv.v, "value")) ?
+			Ent *e = ld_tab_find(g, json_string_value(json_object_get(n->jv.v, "value")) ?
 							 intern(json_string_value(json_object_get(n->jv.v, "value"))) :
 							 "");
 			Value *src = NULL;
@@ -524,7 +524,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			return false;
 		if (!bcast(a->shape, b->shape, &res->shape)) {
 			ld_err(L, jvs[1], "shape mismatch: %s and %s: neither contains the other's dims",
-				vstr(g, a), vstr(g, b));
+				ld_vstr(g, a), ld_vstr(g, b));
 			return false;
 		}
 		res->dtype = op_class(op->kind) == OPC_COMPARE ? DT_I1 : a->dtype;
@@ -534,15 +534,15 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		Value *c = op->args[0], *a = op->args[1], *b = op->args[2];
 		if (c->dtype != DT_I1) {
 			ld_err(L, jvs[0], "dtype mismatch: the condition '%s' must be i1, got %s", c->name,
-				vstr(g, c));
+				ld_vstr(g, c));
 			return false;
 		}
 		if (!dtype_eq(g, n, jvs[2], "select", a, b))
 			return false;
 		Shape s1, s2;
 		if (!bcast(a->shape, b->shape, &s1) || !bcast(s1, c->shape, &s2)) {
-			ld_err(L, n->jv, "shape mismatch: %s, %s and %s do not broadcast", vstr(g, c),
-				vstr(g, a), vstr(g, b));
+			ld_err(L, n->jv, "shape mismatch: %s, %s and %s do not broadcast", ld_vstr(g, c),
+				ld_vstr(g, a), ld_vstr(g, b));
 			return false;
 		}
 		res->dtype = a->dtype;
@@ -551,7 +551,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	}
 	case OPC_CAST:
 		f = jv_get(L, n->jv, "dtype");
-		if (!need(L, n->jv, f, "dtype") || !get_dtype(L, f, &op->dtype))
+		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
 			return false;
 		res->dtype = op->dtype;
 		res->shape = op->args[0]->shape;
@@ -559,16 +559,16 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	case OPC_SHAPE: {
 		Value *a = op->args[0];
 		f = jv_get(L, n->jv, "target_shape");
-		if (!need(L, n->jv, f, "target_shape") || !get_shape(L, f, &op->shape))
+		if (!need(L, n->jv, f, "target_shape") || !ld_get_shape(L, f, &op->shape))
 			return false;
-		if (op->kind == OP_BROADCAST && !subset(a->shape, op->shape)) {
-			ld_err(L, f, "shape mismatch: cannot broadcast %s to %s", vstr(g, a),
-				tstr(g, a->dtype, op->shape));
+		if (op->kind == OP_BROADCAST && !ld_subset(a->shape, op->shape)) {
+			ld_err(L, f, "shape mismatch: cannot broadcast %s to %s", ld_vstr(g, a),
+				ld_tstr(g, a->dtype, op->shape));
 			return false;
 		}
-		if (op->kind == OP_PERMUTE && !same_set(a->shape, op->shape)) {
+		if (op->kind == OP_PERMUTE && !ld_same_set(a->shape, op->shape)) {
 			ld_err(L, f, "shape mismatch: %s is not a permutation of %s",
-				tstr(g, a->dtype, op->shape), vstr(g, a));
+				ld_tstr(g, a->dtype, op->shape), ld_vstr(g, a));
 			return false;
 		}
 		res->dtype = a->dtype;
@@ -588,18 +588,18 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			if (!dtype_eq(g, n, jvs[i], op_name(op->kind), a, op->args[i]))
 				return false;
 			if (!shape_eq(a->shape, op->args[i]->shape)) {
-				ld_err(L, jvs[i], "shape mismatch: '%s' %s and '%s' %s", a->name, vstr(g, a),
-					op->args[i]->name, vstr(g, op->args[i]));
+				ld_err(L, jvs[i], "shape mismatch: '%s' %s and '%s' %s", a->name, ld_vstr(g, a),
+					op->args[i]->name, ld_vstr(g, op->args[i]));
 				return false;
 			}
 		}
 		JV fd = jv_get(L, n->jv, "dim");
-		if (!need(L, n->jv, fd, "dim") || !(op->dim = get_dim(L, fd)))
+		if (!need(L, n->jv, fd, "dim") || !(op->dim = ld_get_dim(L, fd)))
 			return false;
 		int pos = shape_find(a->shape, op->dim);
 		if (pos < 0) {
 			ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to reduce", a->name,
-				vstr(g, a), sym_name(op->dim));
+				ld_vstr(g, a), sym_name(op->dim));
 			return false;
 		}
 		JV fb = jv_get(L, n->jv, "block");
@@ -614,7 +614,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			Value *in = op_reduce_init(op);
 			if (in->dtype != res->dtype || !shape_eq(in->shape, res->shape)) {
 				ld_err(L, f, "type mismatch: init '%s' is %s, the reduction gives %s", in->name,
-					vstr(g, in), vstr(g, res));
+					ld_vstr(g, in), ld_vstr(g, res));
 				return false;
 			}
 		}
@@ -633,31 +633,31 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		op->params = ARENA_NEWN(&k->arena, Sym *, op->nargs + 1);
 		for (int i = 0; i < op->nargs; i++) {
 			const char *s;
-			if (!get_ident(L, jv_at(L, fp, (size_t)i), &s))
+			if (!ld_get_ident(L, jv_at(L, fp, (size_t)i), &s))
 				return false;
 			op->params[i] = sym_symbol(k->sc, s);
 		}
 		Shape s = op->args[0]->shape;
 		for (int i = 0; i < op->nargs; i++) {
 			Value *a = op->args[i];
-			if (!is_int_dtype(a->dtype)) {
+			if (!ld_is_int_dtype(a->dtype)) {
 				ld_err(L, jvs[i], "apply_expr needs integer registers, '%s' is %s", a->name,
-					vstr(g, a));
+					ld_vstr(g, a));
 				return false;
 			}
 			if (!bcast(s, a->shape, &s)) {
-				ld_err(L, jvs[i], "shape mismatch: %s does not broadcast with %s", vstr(g, a),
-					tstr(g, a->dtype, s));
+				ld_err(L, jvs[i], "shape mismatch: %s does not broadcast with %s", ld_vstr(g, a),
+					ld_tstr(g, a->dtype, s));
 				return false;
 			}
 		}
 		Scope sc = {op->nparams, op->params, NULL};
 		f = jv_get(L, n->jv, "expr");
-		if (!need(L, n->jv, f, "expr") || !(op->expr = get_expr(L, f, &sc)))
+		if (!need(L, n->jv, f, "expr") || !(op->expr = ld_get_expr(L, f, &sc)))
 			return false;
 		op->dtype = op->args[0]->dtype;
 		f = jv_get(L, n->jv, "dtype");
-		if (f.v && !get_dtype(L, f, &op->dtype))
+		if (f.v && !ld_get_dtype(L, f, &op->dtype))
 			return false;
 		if (sym_is_bool(op->expr))
 			op->dtype = DT_I1;
@@ -674,7 +674,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		if (op->kind == OP_EXTRACT) {
 			op->nslice = 1;
 			op->offset = ARENA_NEWN(&k->arena, Sym *, 1);
-			if (!(op->offset[0] = get_expr(L, f, NULL)))
+			if (!(op->offset[0] = ld_get_expr(L, f, NULL)))
 				return false;
 			res->shape = a->shape;
 			if (a->shape.rank > 1)
@@ -703,7 +703,7 @@ bool build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 }
 
 /* Optional "type": must equal the inferred result type(s). */
-bool check_declared_type(G *g, Node *n, Op *op)
+bool ld_check_declared_type(G *g, Node *n, Op *op)
 {
 	Ld *L = g->L;
 	JV f = jv_get(L, n->jv, "type");
@@ -727,12 +727,12 @@ bool check_declared_type(G *g, Node *n, Op *op)
 		JV fs = jv_get(L, t, "shape"), fd = jv_get(L, t, "dtype");
 		Shape s;
 		DType dt;
-		if (!need(L, t, fs, "shape") || !need(L, t, fd, "dtype") || !get_shape(L, fs, &s) ||
-			!get_dtype(L, fd, &dt))
+		if (!need(L, t, fs, "shape") || !need(L, t, fd, "dtype") || !ld_get_shape(L, fs, &s) ||
+			!ld_get_dtype(L, fd, &dt))
 			return false;
 		Value *r = op->results[i];
 		if (dt != r->dtype || !shape_eq(s, r->shape)) {
-			ld_err(L, t, "type mismatch: declared %s, inferred %s", tstr(g, dt, s), vstr(g, r));
+			ld_err(L, t, "type mismatch: declared %s, inferred %s", ld_tstr(g, dt, s), ld_vstr(g, r));
 			ok = false;
 		}
 	}
@@ -741,7 +741,7 @@ bool check_declared_type(G *g, Node *n, Op *op)
 }
 
 /* Optional "index": {dim: "start : size : stride"}. */
-bool load_index(G *g, Node *n, Op *op)
+bool ld_load_index(G *g, Node *n, Op *op)
 {
 	Ld *L = g->L;
 	JV f = jv_get(L, n->jv, "index");
@@ -785,7 +785,7 @@ bool load_index(G *g, Node *n, Op *op)
 		Sym *x[3];
 		for (int i = 0; i < 3; i++) {
 			char *p = arena_strndup(&L->tmp, parts[i], lens[i]);
-			x[i] = parse_expr_at(L, e, p, (int)(parts[i] - text), NULL);
+			x[i] = ld_parse_expr_at(L, e, p, (int)(parts[i] - text), NULL);
 			if (!x[i])
 				ok = false;
 		}

@@ -11,7 +11,7 @@
 
 /* ---- field access beyond the shared reader ---- */
 
-bool is_identifier(const char *s)
+bool ld_is_identifier(const char *s)
 {
 	if (!s || !*s)
 		return false;
@@ -24,14 +24,14 @@ bool is_identifier(const char *s)
 	return strlen(s) <= 200;
 }
 
-bool get_ident(Ld *L, JV v, const char **out)
+bool ld_get_ident(Ld *L, JV v, const char **out)
 {
 	if (!json_is_string(v.v)) {
 		wrong_type(L, v, "a name (string)");
 		return false;
 	}
 	const char *s = json_string_value(v.v);
-	if (strlen(s) != json_string_length(v.v) || !is_identifier(s)) {
+	if (strlen(s) != json_string_length(v.v) || !ld_is_identifier(s)) {
 		ld_err(L, v, "'%s' is not a valid name", s);
 		return false;
 	}
@@ -39,7 +39,7 @@ bool get_ident(Ld *L, JV v, const char **out)
 	return true;
 }
 
-bool get_dtype(Ld *L, JV v, DType *out)
+bool ld_get_dtype(Ld *L, JV v, DType *out)
 {
 	const char *s;
 	if (!get_string(L, v, &s))
@@ -55,7 +55,7 @@ bool get_dtype(Ld *L, JV v, DType *out)
 
 /* ---- symbols and expressions ---- */
 
-bool is_builtin_symbol(const char *n)
+bool ld_is_builtin_symbol(const char *n)
 {
 	static const char *const fixed[] = {"$T0", "$T1", "$T2", "$GPR_NUM", "$MMA_ACC", "$MMA_LHS",
 		"$MMA_RHS", "$LINEAR_INDEX"};
@@ -71,7 +71,7 @@ bool is_builtin_symbol(const char *n)
 	return false;
 }
 
-bool symbol_known(Ld *L, const char *name)
+bool ld_symbol_known(Ld *L, const char *name)
 {
 	KSymbol *s = kernel_symbol(L->k, name);
 	if (s)
@@ -79,7 +79,7 @@ bool symbol_known(Ld *L, const char *name)
 	for (size_t i = 0; i < L->ivars.len; i++)
 		if (strcmp(sym_name(L->ivars.data[i]), name) == 0)
 			return true;
-	return is_builtin_symbol(name);
+	return ld_is_builtin_symbol(name);
 }
 
 static bool in_scope(const Scope *sc, const Sym *s)
@@ -95,7 +95,7 @@ static bool in_scope(const Scope *sc, const Sym *s)
  * (only the first cap are stored). An iterative walk of the DAG with a
  * visited set, so shared subterms are visited once. (Our own walk rather than
  * sym_free_symbols: it works on any expression, including symbol-free ones.) */
-size_t free_syms(const Sym *e, Sym **out, size_t cap)
+size_t ld_free_syms(const Sym *e, Sym **out, size_t cap)
 {
 	Vec(const Sym *) stack = {0}, seen = {0};
 	size_t n = 0, scap = 64;
@@ -143,7 +143,7 @@ size_t free_syms(const Sym *e, Sym **out, size_t cap)
 	return n;
 }
 
-Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope)
+Sym *ld_parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scope)
 {
 	SymParseError pe = {0};
 	Sym *e = sym_parse(L->k->sc, text, &pe);
@@ -155,9 +155,9 @@ Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scop
 		return NULL;
 	}
 	Sym *fs[64];
-	size_t n = free_syms(e, fs, ARRAY_LEN(fs));
+	size_t n = ld_free_syms(e, fs, ARRAY_LEN(fs));
 	for (size_t i = 0; i < n && i < ARRAY_LEN(fs); i++) {
-		if (in_scope(scope, fs[i]) || symbol_known(L, sym_name(fs[i])))
+		if (in_scope(scope, fs[i]) || ld_symbol_known(L, sym_name(fs[i])))
 			continue;
 		ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it",
 			sym_name(fs[i]));
@@ -170,7 +170,7 @@ Sym *parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *scop
 	return e;
 }
 
-Sym *get_expr(Ld *L, JV v, const Scope *scope)
+Sym *ld_get_expr(Ld *L, JV v, const Scope *scope)
 {
 	if (json_is_integer(v.v))
 		return sym_int(L->k->sc, json_integer_value(v.v));
@@ -185,13 +185,13 @@ Sym *get_expr(Ld *L, JV v, const Scope *scope)
 	}
 	/* The column in the string maps onto the file past the opening quote
 	 * (exactly so when the string has no escapes). */
-	return parse_expr_at(L, v, text, 0, scope);
+	return ld_parse_expr_at(L, v, text, 0, scope);
 }
 
-Sym *get_dim(Ld *L, JV v)
+Sym *ld_get_dim(Ld *L, JV v)
 {
 	const char *name;
-	if (!get_ident(L, v, &name))
+	if (!ld_get_ident(L, v, &name))
 		return NULL;
 	KSymbol *s = kernel_symbol(L->k, name);
 	if (!s || s->kind == SYMK_ADDRESS_SPACE) {
@@ -201,7 +201,7 @@ Sym *get_dim(Ld *L, JV v)
 	return s->sym;
 }
 
-bool get_shape(Ld *L, JV v, Shape *out)
+bool ld_get_shape(Ld *L, JV v, Shape *out)
 {
 	if (!json_is_array(v.v)) {
 		wrong_type(L, v, "a list of dims");
@@ -216,7 +216,7 @@ bool get_shape(Ld *L, JV v, Shape *out)
 	bool ok = true;
 	for (size_t i = 0; i < n; i++) {
 		JV e = jv_at(L, v, i);
-		s.dims[i] = get_dim(L, e);
+		s.dims[i] = ld_get_dim(L, e);
 		if (!s.dims[i]) {
 			ok = false;
 			continue;

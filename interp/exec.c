@@ -382,8 +382,8 @@ static int exec_op(Run *r, Op *op)
 			x->v[i] = it_round(op->dtype, (double)(x->start[0] + i));
 		return run_set(r, op, x);
 	}
-	case OP_READ: return exec_read(r, op);
-	case OP_WRITE: return exec_write(r, op);
+	case OP_READ: return interp_exec_read(r, op);
+	case OP_WRITE: return interp_exec_write(r, op);
 	case OP_MMA: {
 		ITensor *y = it_mma(&r->arena, &e, run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2]));
 		if (!y)

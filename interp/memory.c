@@ -123,7 +123,7 @@ static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int
 		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
 }
 
-int exec_read(Run *r, const Op *op)
+int interp_exec_read(Run *r, const Op *op)
 {
 	const Value *mv = op->args[0];
 	InterpArg *a = &r->in->args[mv->arg_idx];
@@ -170,7 +170,7 @@ int exec_read(Run *r, const Op *op)
 	return run_set(r, op, x);
 }
 
-int exec_write(Run *r, const Op *op)
+int interp_exec_write(Run *r, const Op *op)
 {
 	const ITensor *reg = run_get(r, op->args[0]);
 	const Value *mv = op->args[1];

@@ -72,8 +72,8 @@ void run_coords(const ITensor *x, int64_t i, int64_t *c);
 /* x at coordinates c of the dims `dim` (missing or length-1 dims read
  * their only position). */
 double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c);
-int exec_read(Run *r, const Op *op);
-int exec_write(Run *r, const Op *op);
+int interp_exec_read(Run *r, const Op *op);
+int interp_exec_write(Run *r, const Op *op);
 
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */

@@ -347,7 +347,7 @@ AddrSpace addr_space_from_name(const char *name)
 	return AS_COUNT;
 }
 
-bool field_in_list(const char *list, const char *field)
+bool graph_field_in_list(const char *list, const char *field)
 {
 	size_t n = strlen(field);
 	if (n == 0)

@@ -333,7 +333,7 @@ MmaType mma_from_name(const char *name); /* MMA_NONE if unknown */
  * AS_COUNT if neither. */
 AddrSpace addr_space_from_name(const char *name);
 /* Is `field` one of the space-separated words of `list`? */
-bool field_in_list(const char *list, const char *field);
+bool graph_field_in_list(const char *list, const char *field);
 /* Dim d's position in s, or -1. */
 int shape_find(Shape s, const Sym *d);
 bool shape_eq(Shape a, Shape b);

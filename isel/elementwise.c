@@ -4,7 +4,7 @@
  * Operands of an elementwise op hold the same elements in the same order
  * when their indices are the same node index or equal dim by dim; when
  * they differ (a broadcast's result against its source, an operand with
- * fewer dims), tval_gather matches elements by their coordinates: result
+ * fewer dims), isel_tval_gather matches elements by their coordinates: result
  * element e takes the source element whose coordinate along every source
  * dim simplifies to the same expression. Broadcasting costs no
  * instructions: the same dword serves several elements.
@@ -32,7 +32,7 @@ static bool same_index(const NodeIndex *a, const NodeIndex *b)
 	return true;
 }
 
-TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
+TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -43,7 +43,7 @@ TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 		analysis_error(c, op->loc, "%s: rearranging 16-bit elements between layouts is not compiled yet", op->path);
 		return NULL;
 	}
-	TVal *r = tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+	TVal *r = isel_tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++)
 		for (int64_t j = 0; j < ix->epc; j++) {
 			int64_t found = -1;
@@ -83,7 +83,7 @@ static bool select_binary(Isel *s, Op *op)
 	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id];
 	if (!a || !b || !ix || a->dtype != b->dtype)
 		return false;
-	if (!(a = tval_gather(s, a, ix, op)) || !(b = tval_gather(s, b, ix, op)))
+	if (!(a = isel_tval_gather(s, a, ix, op)) || !(b = isel_tval_gather(s, b, ix, op)))
 		return true; /* reported */
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
@@ -99,7 +99,7 @@ static bool select_binary(Isel *s, Op *op)
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
-	TVal *r = tval_new(s, a->dtype, a->n, ix);
+	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
 	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd x = a->d[i], y = b->d[i];
@@ -176,7 +176,7 @@ static bool select_unary(Isel *s, Op *op)
 	const TVal *a = s->val[op->args[0]->id];
 	if (!a || a->dtype != DT_F32)
 		return false;
-	TVal *r = tval_new(s, a->dtype, a->n, a->ix);
+	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd x = a->d[i];
 		r->d[i] = isel_v1(s);
@@ -214,7 +214,7 @@ static bool select_cast(Isel *s, Op *op)
 	if (!a)
 		return false;
 	DType to = op->dtype;
-	TVal *r = tval_new(s, to, a->n, a->ix);
+	TVal *r = isel_tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
 		*r = *a;
 	} else if (a->dtype == DT_F32 && to == DT_F16) {
@@ -256,13 +256,13 @@ static bool select_broadcast(Isel *s, Op *op)
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!a || !ix)
 		return false;
-	TVal *r = tval_gather(s, a, ix, op);
+	TVal *r = isel_tval_gather(s, a, ix, op);
 	if (r)
 		s->val[op_result(op)->id] = r;
 	return true;
 }
 
-bool select_elementwise(Isel *s, Op *op)
+bool isel_select_elementwise(Isel *s, Op *op)
 {
 	if (op_is_binary(op->kind))
 		return select_binary(s, op);

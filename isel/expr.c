@@ -32,7 +32,7 @@ static bool depends_on_lane(const Sym *e)
 	return false;
 }
 
-void expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni)
+void isel_expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni)
 {
 	SymCtx *sc = s->c->k->sc;
 	*lane = sym_int(sc, 0);
@@ -55,7 +55,7 @@ static MOpnd newreg(Isel *s, bool vector)
 
 static bool is_v(MOpnd o) { return o.kind == MO_VREG && rc_file(o.rc) == RF_VGPR; }
 
-MOpnd expr_to_sgpr(Isel *s, MOpnd o)
+MOpnd isel_expr_to_sgpr(Isel *s, MOpnd o)
 {
 	if (o.kind != MO_IMM)
 		return o;
@@ -64,7 +64,7 @@ MOpnd expr_to_sgpr(Isel *s, MOpnd o)
 	return d;
 }
 
-MOpnd expr_to_vgpr(Isel *s, MOpnd o)
+MOpnd isel_expr_to_vgpr(Isel *s, MOpnd o)
 {
 	if (is_v(o))
 		return o;
@@ -106,7 +106,7 @@ static MOpnd binop(Isel *s, MOp sop, MOp vop, MOpnd a, MOpnd b)
 		MBlock *save = s->b;
 		if (s->pre)
 			s->b = s->pre;
-		a = expr_to_sgpr(s, a);
+		a = isel_expr_to_sgpr(s, a);
 		s->b = save;
 	}
 	MOpnd d = newreg(s, v), u[2] = {a, b};
@@ -175,7 +175,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		/* Uniform terms first (SALU), then lane terms, so the uniform sum
 		 * joins the lane sum in one VALU add. */
 		Sym *lane, *uni;
-		expr_split(s, e, &lane, &uni);
+		isel_expr_split(s, e, &lane, &uni);
 		if (sym_kind(lane) != SYM_INT && sym_kind(uni) != SYM_INT) {
 			MOpnd a = lower(s, uni, loc), b = lower(s, lane, loc);
 			return binop(s, EI_S_ADD_U32, EI_V_ADD_U32, a, b);
@@ -252,7 +252,7 @@ static MOpnd lower(Isel *s, Sym *e, Loc loc)
 		if (s->cache.data[i].e == e)
 			return s->cache.data[i].o;
 	MBlock *save = s->b;
-	if (s->pre && !depends_on_loop(s, e))
+	if (s->pre && !isel_depends_on_loop(s, e))
 		s->b = s->pre;
 	MOpnd o = lower_uncached(s, e, loc);
 	s->b = save;
@@ -261,12 +261,12 @@ static MOpnd lower(Isel *s, Sym *e, Loc loc)
 	return o;
 }
 
-MOpnd expr_lower(Isel *s, Sym *e, Loc loc)
+MOpnd isel_expr_lower(Isel *s, Sym *e, Loc loc)
 {
 	return lower(s, e, loc);
 }
 
-void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
+void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
 	SymKind k = sym_kind(cond);
@@ -277,9 +277,9 @@ void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	/* x OP 0 with x = lane + uni  <=>  -uni OP' lane (OP mirrored), so the
 	 * per-lane side is the VGPR operand VOPC needs second. */
 	Sym *lane, *uni;
-	expr_split(s, sym_arg(cond, 0), &lane, &uni);
+	isel_expr_split(s, sym_arg(cond, 0), &lane, &uni);
 	MOpnd a = lower(s, sym_neg(sc, uni), loc);
-	MOpnd b = expr_to_vgpr(s, lower(s, lane, loc));
+	MOpnd b = isel_expr_to_vgpr(s, lower(s, lane, loc));
 	if (is_v(a)) /* cannot happen: uni has no lane terms */
 		die("uniform side lowered to a VGPR");
 	MOp op = k == SYM_LT ? EI_V_CMP_GT_I32 : k == SYM_LE ? EI_V_CMP_GE_I32 : k == SYM_GT ? EI_V_CMP_LT_I32
@@ -289,12 +289,12 @@ void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	in->flags |= MIF_E32;
 }
 
-bool expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc)
+bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc)
 {
 	bool have = false;
 	*in_vcc = false;
 	for (int i = 0; i < n; i++) {
-		expr_cond_to_vcc(s, conds[i], loc);
+		isel_expr_cond_to_vcc(s, conds[i], loc);
 		if (have) {
 			uint32_t m2 = mfunc_vreg(s->f, RC_S2);
 			MOpnd d = mo_vreg(m2, RC_S2), u[2] = {mo_vreg(*mask, RC_S2), mo_special(MO_VCC)};

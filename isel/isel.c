@@ -141,16 +141,16 @@ static void select_op(Isel *s, Op *op)
 	Analysis *c = s->c;
 	switch (op->kind) {
 	case OP_READ:
-		select_read(s, op);
+		isel_select_read(s, op);
 		break;
 	case OP_WRITE:
-		select_write(s, op);
+		isel_select_write(s, op);
 		break;
 	case OP_REGISTER:
-		select_register(s, op);
+		isel_select_register(s, op);
 		break;
 	case OP_MMA:
-		select_mma(s, op);
+		isel_select_mma(s, op);
 		break;
 	case OP_ITERATE:
 		select_iterate(s, op);
@@ -168,8 +168,8 @@ static void select_op(Isel *s, Op *op)
 	}
 	default:
 		if (op_is_reduce(op->kind))
-			select_reduce(s, op);
-		else if (!select_elementwise(s, op) && !c->failed)
+			isel_select_reduce(s, op);
+		else if (!isel_select_elementwise(s, op) && !c->failed)
 			analysis_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
 	}
 }

@@ -55,45 +55,45 @@ typedef struct Isel {
 } Isel;
 
 /* ---- isel.c ---- */
-TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
+TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
 MOpnd isel_v1(Isel *s); /* a fresh V1 vreg operand */
 /* The dwords [d0, d0 + w) of v as one tuple: the existing tuple when they
  * already are one, else copies into a new one. */
-MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w);
+MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 /* Does e mention the loop induction variable? */
-bool depends_on_loop(Isel *s, const Sym *e);
+bool isel_depends_on_loop(Isel *s, const Sym *e);
 
 /* ---- memory.c ---- */
-void select_read(Isel *s, Op *op);
-void select_write(Isel *s, Op *op);
+void isel_select_read(Isel *s, Op *op);
+void isel_select_write(Isel *s, Op *op);
 
 /* ---- expr.c ---- */
 /* e = lane + uni: lane holds the terms that depend on a work-item id. */
-void expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni);
+void isel_expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni);
 /* An operand holding e's value: an immediate, an S1 vreg (wave-uniform) or
  * a V1 vreg (per lane). Loop-invariant parts go before the loop.
  * Unsupported forms are reported at loc. */
-MOpnd expr_lower(Isel *s, Sym *e, Loc loc);
-MOpnd expr_to_sgpr(Isel *s, MOpnd o); /* immediates moved into an SGPR */
-MOpnd expr_to_vgpr(Isel *s, MOpnd o); /* immediates and SGPRs into a VGPR */
+MOpnd isel_expr_lower(Isel *s, Sym *e, Loc loc);
+MOpnd isel_expr_to_sgpr(Isel *s, MOpnd o); /* immediates moved into an SGPR */
+MOpnd isel_expr_to_vgpr(Isel *s, MOpnd o); /* immediates and SGPRs into a VGPR */
 /* vcc = the relation cond (over work-item/workgroup ids) per lane. */
-void expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
+void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
 /* A lane mask (S2 vreg or vcc when *in_vcc) that is the AND of conds;
  * false when there are none. */
-bool expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
+bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
 
 /* ---- elementwise.c ---- */
 /* Select a non-memory, non-reduction op; false if it is not supported. */
-bool select_elementwise(Isel *s, Op *op);
+bool isel_select_elementwise(Isel *s, Op *op);
 /* v rearranged to the element order of ix (elements matched by their
  * coordinates); NULL after reporting when some element has no source. */
-TVal *tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
 
 /* ---- reduce.c ---- */
-void select_reduce(Isel *s, Op *op);
+void isel_select_reduce(Isel *s, Op *op);
 
 /* ---- mma.c ---- */
-void select_register(Isel *s, Op *op);
-void select_mma(Isel *s, Op *op);
+void isel_select_register(Isel *s, Op *op);
+void isel_select_mma(Isel *s, Op *op);
 
 #endif

@@ -172,15 +172,15 @@ static void base_offsets(Isel *s, Op *op, const Plan *p, MOpnd *soff, MOpnd *vof
 	SymCtx *sc = s->c->k->sc;
 	Sym *bytes = sym_mul(sc, p->base, sym_int(sc, dtype_size(p->mem->dtype)));
 	Sym *lane, *uni;
-	expr_split(s, bytes, &lane, &uni);
-	*soff = expr_lower(s, uni, op->loc);
+	isel_expr_split(s, bytes, &lane, &uni);
+	*soff = isel_expr_lower(s, uni, op->loc);
 	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
-		*soff = expr_to_sgpr(s, *soff);
-	*voff = expr_lower(s, lane, op->loc);
+		*soff = isel_expr_to_sgpr(s, *soff);
+	*voff = isel_expr_lower(s, lane, op->loc);
 	MBlock *save = s->b;
 	if (s->pre && voff->kind != MO_VREG)
 		s->b = s->pre;
-	*voff = expr_to_vgpr(s, *voff);
+	*voff = isel_expr_to_vgpr(s, *voff);
 	s->b = save;
 }
 
@@ -193,7 +193,7 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	MBlock *save = s->b;
 	bool inv = true;
 	for (int i = 0; i < e->nconds; i++)
-		inv &= !depends_on_loop(s, e->conds[i]);
+		inv &= !isel_depends_on_loop(s, e->conds[i]);
 	if (s->pre && inv)
 		s->b = s->pre;
 	MOpnd r = isel_v1(s);
@@ -205,7 +205,7 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	}
 	uint32_t mask;
 	bool in_vcc;
-	expr_conds_mask(s, e->nconds, e->conds, op->loc, &mask, &in_vcc);
+	isel_expr_conds_mask(s, e->nconds, e->conds, op->loc, &mask, &in_vcc);
 	if (!in_vcc) {
 		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
 		mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
@@ -289,7 +289,7 @@ static bool wide_run(const Plan *p, const TVal *v, int64_t cn, int *d0, int *nd)
 	return true;
 }
 
-void select_read(Isel *s, Op *op)
+void isel_select_read(Isel *s, Op *op)
 {
 	Value *mem = op->args[0];
 	const NodeIndex *ix = s->c->index[op->id];
@@ -298,7 +298,7 @@ void select_read(Isel *s, Op *op)
 	Plan p;
 	if (!ix || !supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
 		return;
-	TVal *v = tval_new(s, t, p.n, ix);
+	TVal *v = isel_tval_new(s, t, p.n, ix);
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
 	base_offsets(s, op, &p, &soff, &voff);
@@ -345,7 +345,7 @@ void select_read(Isel *s, Op *op)
 	s->val[op_result(op)->id] = v;
 }
 
-void select_write(Isel *s, Op *op)
+void isel_select_write(Isel *s, Op *op)
 {
 	Value *mem = op->args[1];
 	const NodeIndex *ix = s->c->index[op->id];
@@ -362,7 +362,7 @@ void select_write(Isel *s, Op *op)
 	Plan p;
 	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
 		return;
-	if (v->ix != ix && !(v = tval_gather(s, v, ix, op)))
+	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))
 		return;
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
@@ -374,7 +374,7 @@ void select_write(Isel *s, Op *op)
 			MOpnd vo = masked_offset(s, op, voff, e0);
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
-				mubuf(s, store_op(w), true, tuple_of(s, v, d0 + d, w), vo, desc, soff, e0->delta * es + 4 * d,
+				mubuf(s, store_op(w), true, isel_tuple_of(s, v, d0 + d, w), vo, desc, soff, e0->delta * es + 4 * d,
 					0);
 			}
 			continue;

@@ -35,7 +35,7 @@ static int64_t copies_of(const NodeIndex *ix, const Sym *d)
 	return di ? di->copies : 1;
 }
 
-void select_register(Isel *s, Op *op)
+void isel_select_register(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
@@ -48,7 +48,7 @@ void select_register(Isel *s, Op *op)
 	float f = (float)op->value;
 	uint32_t bits;
 	memcpy(&bits, &f, 4);
-	TVal *v = tval_new(s, DT_F32, ix->ncopies * ix->epc, ix);
+	TVal *v = isel_tval_new(s, DT_F32, ix->ncopies * ix->epc, ix);
 	int w = (int)ix->epc;
 	/* an accumulator copy is one tuple (the MFMA's srcC/dst, 4 or 16
 	 * dwords); elsewhere each element is its own VGPR, as a run of up to
@@ -113,8 +113,8 @@ static MOpnd select_in(Isel *s, Op *op, Sym *in, MOpnd x, MOpnd r)
 		return x;
 	if (sym_kind(in) == SYM_FALSE)
 		return r;
-	expr_cond_to_vcc(s, in, op->loc);
-	MOpnd d = isel_v1(s), u[3] = {r, expr_to_vgpr(s, x), mo_special(MO_VCC)};
+	isel_expr_cond_to_vcc(s, in, op->loc);
+	MOpnd d = isel_v1(s), u[3] = {r, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
 	MInst *mi = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &d, 3, u);
 	mi->flags |= MIF_E32;
 	return d;
@@ -127,7 +127,7 @@ static MOpnd select_in(Isel *s, Op *op, Sym *in, MOpnd x, MOpnd r)
 static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *w, MOpnd *zero)
 {
 	if (!w || w->all_in)
-		return tuple_of(s, v, (int)(2 * cn), 2);
+		return isel_tuple_of(s, v, (int)(2 * cn), 2);
 	if (zero->kind != MO_VREG) { /* a VGPR: cndmask reading vcc takes no literal */
 		MOpnd d = isel_v1(s), u = mo_imm(0);
 		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
@@ -141,16 +141,16 @@ static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *
 			continue;
 		}
 		if (sym_kind(w->in[2 * k]) != SYM_FALSE) {
-			MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), expr_to_vgpr(s, x)};
+			MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), isel_expr_to_vgpr(s, x)};
 			mblock_add(s->b, EI_V_AND_B32, 1, &lo, 2, u);
 			r = select_in(s, op, w->in[2 * k], lo, r);
 		}
 		t.d[k] = select_in(s, op, w->in[2 * k + 1], x, r);
 	}
-	return tuple_of(s, &t, 0, 2);
+	return isel_tuple_of(s, &t, 0, 2);
 }
 
-void select_mma(Isel *s, Op *op)
+void isel_select_mma(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id], *acc = s->val[op->args[2]->id];
@@ -174,14 +174,14 @@ void select_mma(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
 		return;
 	}
-	if (!(acc = tval_gather(s, acc, rx, op)))
+	if (!(acc = isel_tval_gather(s, acc, rx, op)))
 		return;
 	int w = (int)rx->epc;
 	RegClass rc = rc_make(RF_VGPR, w);
-	TVal *r = tval_new(s, DT_F32, acc->n, rx);
+	TVal *r = isel_tval_new(s, DT_F32, acc->n, rx);
 	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
 	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
-		ct[cn] = tuple_of(s, acc, (int)(cn * w), w);
+		ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
 		if (s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
 			uint32_t t = mfunc_vreg(s->f, rc);
 			for (int k = 0; k < w; k++) {

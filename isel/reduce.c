@@ -90,8 +90,8 @@ static MOpnd in_window(Isel *s, Op *op, MOpnd x, Sym *coord, int64_t limit, MOpn
 	}
 	if (sym_kind(rel) == SYM_FALSE)
 		return *ident;
-	expr_cond_to_vcc(s, rel, op->loc);
-	MOpnd r = isel_v1(s), u[3] = {*ident, expr_to_vgpr(s, x), mo_special(MO_VCC)};
+	isel_expr_cond_to_vcc(s, rel, op->loc);
+	MOpnd r = isel_v1(s), u[3] = {*ident, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
 	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
 	return r;
@@ -115,7 +115,7 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
 			mblock_add(s->b, EI_V_READLANE_B32, 1, &lo, 2, u);
 			u[1] = mo_imm(32);
 			mblock_add(s->b, EI_V_READLANE_B32, 1, &hi, 2, u);
-			acc = combine(s, kind, lo, expr_to_vgpr(s, hi), 0);
+			acc = combine(s, kind, lo, isel_expr_to_vgpr(s, hi), 0);
 		}
 	}
 	return acc;
@@ -127,13 +127,13 @@ static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
-	MOpnd addr = expr_to_vgpr(s, expr_lower(s, slot, op->loc));
+	MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, slot, op->loc));
 	MOpnd u[2] = {addr, acc};
 	mblock_add(s->b, EI_DS_WRITE_B32, 0, NULL, 2, u);
 	MInst *w = mblock_add(s->b, EI_S_WAITCNT, 0, NULL, 0, NULL);
 	w->lgkmcnt = 0; /* the slot is written before the others may read it */
 	mblock_add(s->b, EI_S_BARRIER, 0, NULL, 0, NULL);
-	MOpnd a0 = expr_to_vgpr(s, mo_imm(base));
+	MOpnd a0 = isel_expr_to_vgpr(s, mo_imm(base));
 	MOpnd got = {0};
 	for (int i = 0; i < waves; i++) {
 		MOpnd t = isel_v1(s);
@@ -167,7 +167,7 @@ static int64_t result_copy(const NodeIndex *ix, const NodeIndex *rx, int k, int6
 	return r;
 }
 
-void select_reduce(Isel *s, Op *op)
+void isel_select_reduce(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const TVal *v = s->val[op->args[0]->id];
@@ -232,9 +232,9 @@ void select_reduce(Isel *s, Op *op)
 			  : sym_symbol(sc, g == 1 ? "$T1" : "$T2");
 	Value *init = op_reduce_init(op);
 	const TVal *iv = NULL;
-	if (init && (!(iv = s->val[init->id]) || !(iv = tval_gather(s, iv, rx, op))))
+	if (init && (!(iv = s->val[init->id]) || !(iv = isel_tval_gather(s, iv, rx, op))))
 		return;
-	TVal *r = tval_new(s, DT_F32, rx->ncopies, rx);
+	TVal *r = isel_tval_new(s, DT_F32, rx->ncopies, rx);
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n), ident = {0};
 	for (int64_t rc = 0; rc < rx->ncopies; rc++) {
 		/* 2. the thread's elements of this result, pairwise */
@@ -252,7 +252,7 @@ void select_reduce(Isel *s, Op *op)
 			if (n % 2)
 				x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
 		}
-		MOpnd acc = across_lanes(s, op->kind, expr_to_vgpr(s, x[0]), cluster);
+		MOpnd acc = across_lanes(s, op->kind, isel_expr_to_vgpr(s, x[0]), cluster);
 		if (cross) {
 			acc = across_waves(s, op, acc, waves, s->f->lds_bytes, wid);
 			s->f->lds_bytes += 4 * waves;

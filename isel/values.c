@@ -6,7 +6,7 @@
 #include <string.h>
 #include "isel.h"
 
-TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
+TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 {
 	TVal *v = ARENA_NEW(&s->c->arena, TVal);
 	v->dtype = t;
@@ -20,7 +20,7 @@ TVal *tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 
 MOpnd isel_v1(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1); }
 
-MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w)
+MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w)
 {
 	MOpnd f = v->d[d0];
 	bool same = f.kind == MO_VREG && f.sub == 0 && rc_size(s->f->vregs.data[f.reg]) == w;
@@ -37,14 +37,14 @@ MOpnd tuple_of(Isel *s, const TVal *v, int d0, int w)
 	return mo_vreg(r, rc);
 }
 
-bool depends_on_loop(Isel *s, const Sym *e)
+bool isel_depends_on_loop(Isel *s, const Sym *e)
 {
 	if (!s->iv_sym)
 		return false;
 	if (e == s->iv_sym)
 		return true;
 	for (int i = 0; i < sym_nargs(e); i++)
-		if (depends_on_loop(s, sym_arg(e, i)))
+		if (isel_depends_on_loop(s, sym_arg(e, i)))
 			return true;
 	return false;
 }

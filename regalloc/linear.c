@@ -2,7 +2,7 @@
  * from liveness over the CFG (allocate_registers, regalloc_mfunc).
  *
  * Algorithm:
- *   1. fill_liveness gives the live dwords on entry to and exit from each
+ *   1. liveness_fill gives the live dwords on entry to and exit from each
  *      block; positions number the instructions in layout order.
  *   2. Each vreg's interval is the hull [lo, hi] of every position where one
  *      of its dwords is live or touched: the start of a block it is live into,
@@ -153,7 +153,7 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 	check_that(!f->allocated);
 	const Target *t = f->target;
 	Liveness lv;
-	fill_liveness(&lv, f);
+	liveness_fill(&lv, f);
 	size_t nv = f->vregs.len, nown = nv + RF_COUNT * RA_MAX_PHYS;
 	int *lo = xmalloc(nown * sizeof *lo), *hi = xmalloc(nown * sizeof *hi);
 	for (size_t o = 0; o < nown; o++)

@@ -1,5 +1,5 @@
 /* liveness.c — live dwords on entry to and exit from every block
- * (fill_liveness), the analysis the allocator builds its intervals from.
+ * (liveness_fill), the analysis the allocator builds its intervals from.
  *
  * Algorithm: classic backward dataflow over the CFG of mfunc_succs.
  *   1. Number the slots: each vreg's dwords (vbase), then each physical
@@ -91,7 +91,7 @@ static void block_summary(const Liveness *lv, const MBlock *b, uint64_t *gen, ui
 	}
 }
 
-void fill_liveness(Liveness *lv, const MFunc *f)
+void liveness_fill(Liveness *lv, const MFunc *f)
 {
 	memset(lv, 0, sizeof *lv);
 	size_t nv = f->vregs.len, nb = f->blocks.len;

@@ -44,7 +44,7 @@ typedef struct Liveness {
 
 /* Backward dataflow to a fixpoint over mfunc_succs. Requires valid branch
  * targets (mir_verify) and physical registers inside RA_MAX_PHYS. */
-void fill_liveness(Liveness *lv, const MFunc *f);
+void liveness_fill(Liveness *lv, const MFunc *f);
 void liveness_free(Liveness *lv);
 /* The first slot an operand touches and its width in slots (0 when it is
  * not a register: immediates, vcc, exec, m0, off). */

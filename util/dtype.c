@@ -35,7 +35,7 @@ static float bits_f32(uint32_t u)
 	return f;
 }
 
-float f16_to_f32(uint16_t h)
+float dtype_f16_to_f32(uint16_t h)
 {
 	uint32_t sign = (uint32_t)(h >> 15) << 31;
 	uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
@@ -49,7 +49,7 @@ float f16_to_f32(uint16_t h)
 	return bits_f32(sign | ((exp + 112) << 23) | (man << 13));
 }
 
-uint16_t f32_to_f16(float f)
+uint16_t dtype_f32_to_f16(float f)
 {
 	uint32_t u = f32_bits(f);
 	uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
@@ -78,12 +78,12 @@ uint16_t f32_to_f16(float f)
 	return sign | (uint16_t)half;
 }
 
-float bf16_to_f32(uint16_t h)
+float dtype_bf16_to_f32(uint16_t h)
 {
 	return bits_f32((uint32_t)h << 16);
 }
 
-uint16_t f32_to_bf16(float f)
+uint16_t dtype_f32_to_bf16(float f)
 {
 	uint32_t u = f32_bits(f);
 	if ((u & 0x7fffffffu) > 0x7f800000u)
@@ -182,8 +182,8 @@ double dtype_load(DType t, const void *buf, uint64_t i)
 	} v;
 	memcpy(&v, p, (size_t)dtype_size(t));
 	switch (t) {
-	case DT_F16: return f16_to_f32(v.u16);
-	case DT_BF16: return bf16_to_f32(v.u16);
+	case DT_F16: return dtype_f16_to_f32(v.u16);
+	case DT_BF16: return dtype_bf16_to_f32(v.u16);
 	case DT_F32: return v.f32;
 	case DT_F64: return v.f64;
 	case DT_I1: return p[0] != 0;
@@ -218,8 +218,8 @@ void dtype_store(DType t, void *buf, uint64_t i, double v)
 	float f;
 	int64_t n = to_int(v);
 	switch (t) {
-	case DT_F16: h = f32_to_f16((float)v); memcpy(p, &h, 2); return;
-	case DT_BF16: h = f32_to_bf16((float)v); memcpy(p, &h, 2); return;
+	case DT_F16: h = dtype_f32_to_f16((float)v); memcpy(p, &h, 2); return;
+	case DT_BF16: h = dtype_f32_to_bf16((float)v); memcpy(p, &h, 2); return;
 	case DT_F32: f = (float)v; memcpy(p, &f, 4); return;
 	case DT_F64: memcpy(p, &v, 8); return;
 	case DT_I1: p[0] = v != 0; return;

@@ -57,10 +57,10 @@ static inline const char *dtype_name(DType t) { return dtype_info[t].name; }
 static inline bool dtype_is_float(DType t) { return dtype_info[t].cls == DTC_FLOAT; }
 
 /* IEEE half and bfloat16 <-> float, round to nearest even. */
-float f16_to_f32(uint16_t h);
-uint16_t f32_to_f16(float f);
-float bf16_to_f32(uint16_t h);
-uint16_t f32_to_bf16(float f);
+float dtype_f16_to_f32(uint16_t h);
+uint16_t dtype_f32_to_f16(float f);
+float dtype_bf16_to_f32(uint16_t h);
+uint16_t dtype_f32_to_bf16(float f);
 
 /* Load element `i` of a buffer of type t as double / store a double with the
  * type's conversion (float: rounded; int: truncated toward zero and wrapped).

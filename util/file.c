@@ -39,14 +39,14 @@ char *read_file_max(const char *path, size_t max, size_t *lenp)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return NULL;
-	char *r = read_stream_max(f, "", 0, max, lenp);
+	char *r = file_read_stream_max(f, "", 0, max, lenp);
 	int e = errno;
 	fclose(f);
 	errno = e;
 	return r;
 }
 
-char *read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *lenp)
+char *file_read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *lenp)
 {
 	Buf b = {0};
 	if (prefix_len > max) {
@@ -284,7 +284,7 @@ int outputs_commit(OutputSet *s, const char **failed)
 	return rc;
 }
 
-int write_output(const char *path, const void *data, size_t len, int mode)
+int file_write_output(const char *path, const void *data, size_t len, int mode)
 {
 	OutputSet s;
 	outputs_init(&s);
@@ -300,5 +300,5 @@ int write_output(const char *path, const void *data, size_t len, int mode)
 
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
-	return write_output(path, data, len, mode);
+	return file_write_output(path, data, len, mode);
 }

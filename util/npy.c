@@ -267,7 +267,7 @@ int npy_read(const char *path, NpyArray *a, char *err, size_t err_len)
 		snprintf(err, err_len, "%s: %s", path, bad ? "cannot read: I/O error" : "not a .npy file (bad magic)");
 		return -1;
 	}
-	char *bytes = read_stream_max(f, head, got, NPY_READ_MAX, &len);
+	char *bytes = file_read_stream_max(f, head, got, NPY_READ_MAX, &len);
 	int e = errno;
 	fclose(f);
 	if (!bytes) {

@@ -16,7 +16,7 @@
  * Errors: every function returns 0, or -1 with a message in `err` that names
  * the file (or the caller's `name`) — never a crash on a malformed file.
  * Reads are bounded (NPY_READ_MAX; a file without the magic is refused
- * before more is read); writes follow write_output (a
+ * before more is read); writes follow file_write_output (a
  * regular file replaced atomically, a device or FIFO written into, '-' is
  * standard output): a failed write leaves nothing. */
 #ifndef WAVECC_NPY_H

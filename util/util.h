@@ -144,7 +144,7 @@ char *read_file(const char *path, size_t *len);
 char *read_file_max(const char *path, size_t max, size_t *len);
 /* The same for the rest of an open stream, after `prefix` (bytes the caller
  * already read from it); the stream stays open. */
-char *read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *len);
+char *file_read_stream_max(FILE *f, const void *prefix, size_t prefix_len, size_t max, size_t *len);
 /* strerror, but EFBIG from read_file says what the limit is (callers with
  * their own limit, such as .npy files, say theirs). */
 const char *file_strerror(int errnum);
@@ -174,8 +174,8 @@ int outputs_add(OutputSet *s, const char *path, const void *data, size_t len, in
 int outputs_commit(OutputSet *s, const char **failed);
 void outputs_abort(OutputSet *s);
 /* One output, as above. */
-int write_output(const char *path, const void *data, size_t len, int mode);
-/* The older name of write_output (same contract). */
+int file_write_output(const char *path, const void *data, size_t len, int mode);
+/* The older name of file_write_output (same contract). */
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 
 /* ---- tempdir.c ---- */

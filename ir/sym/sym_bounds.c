@@ -59,13 +59,13 @@ static void add_fact(SymAssume *a, Sym *rel)
 
 static void tighten_lo(SymBound *b, SymRat v)
 {
-	if (!b->has_lo || rat_cmp(v, b->lo) > 0)
+	if (!b->has_lo || sym_rat_cmp(v, b->lo) > 0)
 		b->lo = v, b->has_lo = true;
 }
 
 static void tighten_hi(SymBound *b, SymRat v)
 {
-	if (!b->has_hi || rat_cmp(v, b->hi) < 0)
+	if (!b->has_hi || sym_rat_cmp(v, b->hi) < 0)
 		b->hi = v, b->has_hi = true;
 }
 
@@ -89,7 +89,7 @@ bool sym_rel_bound(SymCtx *c, Sym *rel, Sym **term, SymBound *b)
 	if (sym_isnum(m) || k.p == 0)
 		return false;
 	/* k*m + c0 OP 0  <=>  m OP' -c0/k */
-	if (c0.p == INT64_MIN || !rat_div((SymRat){-c0.p, c0.q}, k, &v))
+	if (c0.p == INT64_MIN || !sym_rat_div((SymRat){-c0.p, c0.q}, k, &v))
 		return false;
 	SymKind op = (SymKind)rel->kind;
 	if (k.p < 0) {
@@ -98,25 +98,25 @@ bool sym_rel_bound(SymCtx *c, Sym *rel, Sym **term, SymBound *b)
 	bool isint = (m->flags & SF_INT) != 0;
 	/* An integer's strict bound steps past v by one; at the ends of int64
 	 * there is no such bound to record (dropping a fact is sound). */
-	if (isint && ((op == SYM_LT && rat_ceil(v) == INT64_MIN) || (op == SYM_GT && rat_floor(v) == INT64_MAX)))
+	if (isint && ((op == SYM_LT && sym_rat_ceil(v) == INT64_MIN) || (op == SYM_GT && sym_rat_floor(v) == INT64_MAX)))
 		return false;
 	memset(b, 0, sizeof *b);
 	switch (op) {
 	case SYM_LT:
 		b->has_hi = true;
-		b->hi = isint ? rat_i(rat_ceil(v) - 1) : v;
+		b->hi = isint ? rat_i(sym_rat_ceil(v) - 1) : v;
 		break;
 	case SYM_LE:
 		b->has_hi = true;
-		b->hi = isint ? rat_i(rat_floor(v)) : v;
+		b->hi = isint ? rat_i(sym_rat_floor(v)) : v;
 		break;
 	case SYM_GT:
 		b->has_lo = true;
-		b->lo = isint ? rat_i(rat_floor(v) + 1) : v;
+		b->lo = isint ? rat_i(sym_rat_floor(v) + 1) : v;
 		break;
 	case SYM_GE:
 		b->has_lo = true;
-		b->lo = isint ? rat_i(rat_ceil(v)) : v;
+		b->lo = isint ? rat_i(sym_rat_ceil(v)) : v;
 		break;
 	case SYM_EQ:
 		b->has_lo = b->has_hi = true;
@@ -182,7 +182,7 @@ int sym_assume_add(SymAssume *a, Sym *rel, const char **why)
 			tighten_lo(&in->b, b.lo);
 		if (b.has_hi)
 			tighten_hi(&in->b, b.hi);
-		if (in->b.has_lo && in->b.has_hi && rat_cmp(in->b.lo, in->b.hi) > 0) {
+		if (in->b.has_lo && in->b.has_hi && sym_rat_cmp(in->b.lo, in->b.hi) > 0) {
 			*why = "the assumption contradicts an earlier bound";
 			return -1;
 		}
@@ -195,7 +195,7 @@ int sym_assume_add(SymAssume *a, Sym *rel, const char **why)
 		d->args[1]->u.num.p > 0) {
 		/* Mod(x, k) == 0: x is a multiple of k */
 		struct SymInfo *in = info_for(a, d->args[0]);
-		int64_t k = d->args[1]->u.num.p, g = gcd64(in->mult, k);
+		int64_t k = d->args[1]->u.num.p, g = sym_gcd64(in->mult, k);
 		__int128 l = (__int128)(in->mult / g) * k;
 		if (l < ((int64_t)1 << 40))
 			in->mult = (int64_t)l;
@@ -311,7 +311,7 @@ static Ext ext_mul(Ext a, Ext b, bool *ok)
 	if (a.inf || b.inf)
 		return (Ext){sa * sb, {0, 1}};
 	Ext r = {0, {0, 1}};
-	if (!rat_mul(a.v, b.v, &r.v))
+	if (!sym_rat_mul(a.v, b.v, &r.v))
 		*ok = false;
 	return r;
 }
@@ -320,7 +320,7 @@ static int ext_cmp(Ext a, Ext b)
 {
 	if (a.inf || b.inf)
 		return a.inf == b.inf ? 0 : a.inf < b.inf ? -1 : 1;
-	return rat_cmp(a.v, b.v);
+	return sym_rat_cmp(a.v, b.v);
 }
 
 static SymBound unbounded(void) { return (SymBound){0}; }
@@ -331,9 +331,9 @@ SymBound sym_bound_add(SymBound x, SymBound y)
 {
 	SymBound r = {0};
 	if (x.has_lo && y.has_lo)
-		r.has_lo = rat_add(x.lo, y.lo, &r.lo);
+		r.has_lo = sym_rat_add(x.lo, y.lo, &r.lo);
 	if (x.has_hi && y.has_hi)
-		r.has_hi = rat_add(x.hi, y.hi, &r.hi);
+		r.has_hi = sym_rat_add(x.hi, y.hi, &r.hi);
 	return r;
 }
 
@@ -361,9 +361,9 @@ static SymBound b_union(SymBound x, SymBound y)
 	r.has_lo = x.has_lo && y.has_lo;
 	r.has_hi = x.has_hi && y.has_hi;
 	if (r.has_lo)
-		r.lo = rat_cmp(x.lo, y.lo) < 0 ? x.lo : y.lo;
+		r.lo = sym_rat_cmp(x.lo, y.lo) < 0 ? x.lo : y.lo;
 	if (r.has_hi)
-		r.hi = rat_cmp(x.hi, y.hi) > 0 ? x.hi : y.hi;
+		r.hi = sym_rat_cmp(x.hi, y.hi) > 0 ? x.hi : y.hi;
 	return r;
 }
 
@@ -382,18 +382,18 @@ static SymBound b_inv(SymBound x)
 	SymRat one = {1, 1};
 	SymBound r = {0};
 	if (x.has_lo && x.lo.p > 0) {
-		r.has_lo = !x.has_hi ? false : rat_div(one, x.hi, &r.lo);
+		r.has_lo = !x.has_hi ? false : sym_rat_div(one, x.hi, &r.lo);
 		if (!x.has_hi)
 			r.has_lo = true, r.lo = (SymRat){0, 1};
-		r.has_hi = rat_div(one, x.lo, &r.hi);
+		r.has_hi = sym_rat_div(one, x.lo, &r.hi);
 		return r;
 	}
 	if (x.has_hi && x.hi.p < 0) {
 		r.has_hi = true;
 		r.hi = (SymRat){0, 1};
 		if (x.has_lo)
-			rat_div(one, x.lo, &r.hi);
-		r.has_lo = rat_div(one, x.hi, &r.lo);
+			sym_rat_div(one, x.lo, &r.hi);
+		r.has_lo = sym_rat_div(one, x.hi, &r.lo);
 		return r;
 	}
 	return unbounded();
@@ -443,9 +443,9 @@ static SymBound b_node(SymCtx *c, Sym *e)
 		x = sym_bnd(c, e->args[0]);
 		r = (SymBound){0};
 		if (x.has_lo)
-			r.has_lo = true, r.lo = rat_i(e->kind == SYM_FLOOR ? rat_floor(x.lo) : rat_ceil(x.lo));
+			r.has_lo = true, r.lo = rat_i(e->kind == SYM_FLOOR ? sym_rat_floor(x.lo) : sym_rat_ceil(x.lo));
 		if (x.has_hi)
-			r.has_hi = true, r.hi = rat_i(e->kind == SYM_FLOOR ? rat_floor(x.hi) : rat_ceil(x.hi));
+			r.has_hi = true, r.hi = rat_i(e->kind == SYM_FLOOR ? sym_rat_floor(x.hi) : sym_rat_ceil(x.hi));
 		return r;
 	case SYM_MOD: {
 		x = sym_bnd(c, e->args[0]);
@@ -454,9 +454,9 @@ static SymBound b_node(SymCtx *c, Sym *e)
 		if (y.has_lo && y.lo.p > 0) {
 			r = (SymBound){true, y.has_hi, {0, 1}, y.hi};
 			if (r.has_hi && ints)
-				rat_sub(y.hi, (SymRat){1, 1}, &r.hi);
+				sym_rat_sub(y.hi, (SymRat){1, 1}, &r.hi);
 			/* a nonnegative x below every divisor value is unchanged */
-			if (x.has_lo && x.lo.p >= 0 && x.has_hi && rat_cmp(x.hi, y.lo) < 0)
+			if (x.has_lo && x.lo.p >= 0 && x.has_hi && sym_rat_cmp(x.hi, y.lo) < 0)
 				return x;
 			if (x.has_lo && x.lo.p >= 0 && x.has_hi)
 				tighten_hi(&r, x.hi);
@@ -465,7 +465,7 @@ static SymBound b_node(SymCtx *c, Sym *e)
 		if (y.has_hi && y.hi.p < 0) {
 			r = (SymBound){y.has_lo, true, y.lo, {0, 1}};
 			if (r.has_lo && ints)
-				rat_add(y.lo, (SymRat){1, 1}, &r.lo);
+				sym_rat_add(y.lo, (SymRat){1, 1}, &r.lo);
 			return r;
 		}
 		return unbounded();
@@ -479,18 +479,18 @@ static SymBound b_node(SymCtx *c, Sym *e)
 				/* max: lo = max of los (any known lo bounds it), hi = max of his */
 				SymBound m = {0};
 				m.has_lo = r.has_lo || y.has_lo;
-				m.lo = !r.has_lo ? y.lo : !y.has_lo ? r.lo : rat_cmp(r.lo, y.lo) > 0 ? r.lo : y.lo;
+				m.lo = !r.has_lo ? y.lo : !y.has_lo ? r.lo : sym_rat_cmp(r.lo, y.lo) > 0 ? r.lo : y.lo;
 				m.has_hi = r.has_hi && y.has_hi;
 				if (m.has_hi)
-					m.hi = rat_cmp(r.hi, y.hi) > 0 ? r.hi : y.hi;
+					m.hi = sym_rat_cmp(r.hi, y.hi) > 0 ? r.hi : y.hi;
 				r = m;
 			} else {
 				SymBound m = {0};
 				m.has_hi = r.has_hi || y.has_hi;
-				m.hi = !r.has_hi ? y.hi : !y.has_hi ? r.hi : rat_cmp(r.hi, y.hi) < 0 ? r.hi : y.hi;
+				m.hi = !r.has_hi ? y.hi : !y.has_hi ? r.hi : sym_rat_cmp(r.hi, y.hi) < 0 ? r.hi : y.hi;
 				m.has_lo = r.has_lo && y.has_lo;
 				if (m.has_lo)
-					m.lo = rat_cmp(r.lo, y.lo) < 0 ? r.lo : y.lo;
+					m.lo = sym_rat_cmp(r.lo, y.lo) < 0 ? r.lo : y.lo;
 				r = m;
 			}
 		}
@@ -499,7 +499,7 @@ static SymBound b_node(SymCtx *c, Sym *e)
 		x = sym_bnd(c, e->args[0]);
 		y = sym_bnd(c, e->args[1]);
 		if (x.has_lo && x.lo.p >= 0 && y.has_lo && y.lo.p >= 0 && x.has_hi && y.has_hi) {
-			int64_t m = MAX(rat_ceil(x.hi), rat_ceil(y.hi)), p = 1;
+			int64_t m = MAX(sym_rat_ceil(x.hi), sym_rat_ceil(y.hi)), p = 1;
 			while (p <= m && p < ((int64_t)1 << 62))
 				p <<= 1;
 			return (SymBound){true, true, {0, 1}, rat_i(p - 1)};
@@ -530,9 +530,9 @@ SymBound sym_bnd(SymCtx *c, Sym *e)
 	if ((r.has_lo && r.lo.q != 1) || (r.has_hi && r.hi.q != 1)) {
 		if (sym_intval(c, e)) {
 			if (r.has_lo)
-				r.lo = rat_i(rat_ceil(r.lo));
+				r.lo = rat_i(sym_rat_ceil(r.lo));
 			if (r.has_hi)
-				r.hi = rat_i(rat_floor(r.hi));
+				r.hi = rat_i(sym_rat_floor(r.hi));
 		}
 	}
 	e->bnd = r;
@@ -562,7 +562,7 @@ static SymRat rat_gcd(SymRat a, SymRat b)
 		y = t;
 	}
 	SymRat r;
-	if (!rat_norm(x, (__int128)a.q * b.q, &r))
+	if (!sym_rat_norm(x, (__int128)a.q * b.q, &r))
 		return (SymRat){0, 0};
 	return r;
 }
@@ -589,7 +589,7 @@ static SymRat g_node(SymCtx *c, Sym *e)
 		r = sym_gran(c, e->args[0]);
 		for (uint32_t i = 1; i < e->nargs && r.q; i++) {
 			SymRat g = sym_gran(c, e->args[i]);
-			if (g.q == 0 || !rat_mul(r, g, &r))
+			if (g.q == 0 || !sym_rat_mul(r, g, &r))
 				return unknown;
 		}
 		return r;
@@ -601,7 +601,7 @@ static SymRat g_node(SymCtx *c, Sym *e)
 		 * overflow only an integer base still gives an integer. */
 		if (k < 0 || g.q == 0)
 			return unknown;
-		if (rat_pow(g, k, &r))
+		if (sym_rat_pow(g, k, &r))
 			return r;
 		return g.q == 1 ? one : unknown;
 	}

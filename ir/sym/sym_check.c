@@ -96,13 +96,13 @@ int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, 
 			/* saturating: bounds may sit at the ends of int64 */
 			int64_t lo, hi, w;
 			if (b.has_lo)
-				lo = rat_ceil(b.lo);
+				lo = sym_rat_ceil(b.lo);
 			else if (!b.has_hi)
 				lo = -window / 2;
-			else if (__builtin_sub_overflow(rat_floor(b.hi), window, &lo))
+			else if (__builtin_sub_overflow(sym_rat_floor(b.hi), window, &lo))
 				lo = INT64_MIN;
 			if (b.has_hi)
-				hi = rat_floor(b.hi);
+				hi = sym_rat_floor(b.hi);
 			else if (__builtin_mul_overflow(window, mult, &w) || __builtin_add_overflow(lo, w, &hi))
 				hi = INT64_MAX;
 			vals[i] = pick(seed, lo, hi, mult);
@@ -145,7 +145,7 @@ int sym_check_equal(SymCtx *c, Sym *x, Sym *y, const SymAssume *a, int npoints, 
 			continue;
 		}
 		out->checked++;
-		if (ry < 0 || rat_cmp(vx, vy) != 0) {
+		if (ry < 0 || sym_rat_cmp(vx, vy) != 0) {
 			if (out->mismatches++ == 0) {
 				Buf d = {0};
 				for (size_t i = 0; i < syms.len; i++)

@@ -272,7 +272,7 @@ Sym *sym_rat(SymCtx *c, int64_t p, int64_t q)
 	SymRat r;
 	if (q == 0)
 		return sym_error(c, "division by zero");
-	if (!rat_norm(p, q, &r))
+	if (!sym_rat_norm(p, q, &r))
 		return sym_error(c, "integer overflows 64 bits");
 	return sym_num(c, r);
 }
@@ -359,7 +359,7 @@ int sym_cmp(const Sym *a, const Sym *b)
 		return 0;
 	bool an = sym_isnum(a), bn = sym_isnum(b);
 	if (an || bn)
-		return an && bn ? rat_cmp(a->u.num, b->u.num) : an ? -1 : 1;
+		return an && bn ? sym_rat_cmp(a->u.num, b->u.num) : an ? -1 : 1;
 	if (a->kind == SYM_SYMBOL || b->kind == SYM_SYMBOL) {
 		if (a->kind == SYM_SYMBOL && b->kind == SYM_SYMBOL)
 			return strcmp(a->u.name, b->u.name);
@@ -484,15 +484,15 @@ SymRat sym_content(SymCtx *c, const Sym *d)
 	for (uint32_t i = 0; i < n; i++) {
 		Sym *m;
 		SymRat k = sym_coef(ts[i], &m, c);
-		g = gcd64(g, k.p);
-		int64_t lg = gcd64(l, k.q);
+		g = sym_gcd64(g, k.p);
+		int64_t lg = sym_gcd64(l, k.q);
 		__int128 nl = (__int128)(l / lg) * k.q;
 		if (nl > INT32_MAX)
 			return (SymRat){0, 0};
 		l = (int64_t)nl;
 	}
 	SymRat r;
-	if (g == 0 || !rat_norm((__int128)g * lead_sign(d), l, &r))
+	if (g == 0 || !sym_rat_norm((__int128)g * lead_sign(d), l, &r))
 		return (SymRat){0, 0};
 	return r;
 }
@@ -583,7 +583,7 @@ Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 		for (int j = 0; j < m; j++) {
 			Sym *x = as[j];
 			if (sym_isnum(x)) {
-				if (!rat_add(k0, x->u.num, &k0)) {
+				if (!sym_rat_add(k0, x->u.num, &k0)) {
 					res = overflow(c);
 					break;
 				}
@@ -609,7 +609,7 @@ Sym *sym_addv(SymCtx *c, int n, Sym *const *args)
 		size_t w = 0;
 		for (size_t i = 0; i < nt; i++) {
 			if (w > 0 && same_mono(&t[w - 1], &t[i])) {
-				if (!rat_add(t[w - 1].k, t[i].k, &t[w - 1].k)) {
+				if (!sym_rat_add(t[w - 1].k, t[i].k, &t[w - 1].k)) {
 					res = overflow(c);
 					break;
 				}
@@ -640,7 +640,7 @@ Sym *sym_add(SymCtx *c, Sym *a, Sym *b)
 {
 	if (sym_isnum(a) && sym_isnum(b)) {
 		SymRat r;
-		return rat_add(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
+		return sym_rat_add(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
 	}
 	Sym *v[2] = {a, b};
 	return sym_addv(c, 2, v);
@@ -705,7 +705,7 @@ static Sym *scale_sum(SymCtx *c, SymRat k, Sym *s)
 	for (uint32_t i = 0; i < s->nargs; i++) {
 		Sym *m;
 		SymRat tk = sym_coef(s->args[i], &m, c), r;
-		if (!rat_mul(tk, k, &r)) {
+		if (!sym_rat_mul(tk, k, &r)) {
 			res = overflow(c);
 			break;
 		}
@@ -756,7 +756,7 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 		for (int j = 0; j < m; j++) {
 			Sym *x = as[j];
 			if (sym_isnum(x)) {
-				if (!rat_mul(k, x->u.num, &k)) {
+				if (!sym_rat_mul(k, x->u.num, &k)) {
 					res = overflow(c);
 					break;
 				}
@@ -776,10 +776,10 @@ Sym *sym_mulv(SymCtx *c, int n, Sym *const *args)
 		if (f[i].b->kind != SYM_ADD || (f[i].e != 1 && f[i].e != -1) || (nf == 1 && f[i].e == 1))
 			continue;
 		SymRat g = sym_content(c, f[i].b), inv;
-		if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
+		if (g.q != 0 && (g.p != 1 || g.q != 1) && sym_rat_div((SymRat){1, 1}, g, &inv)) {
 			/* if the coefficient cannot absorb the content, the canonical
 			 * form is not representable: an overflow, not a second form */
-			if (!rat_mul(k, f[i].e == 1 ? g : inv, &k)) {
+			if (!sym_rat_mul(k, f[i].e == 1 ? g : inv, &k)) {
 				res = overflow(c);
 				break;
 			}
@@ -834,7 +834,7 @@ Sym *sym_mul(SymCtx *c, Sym *a, Sym *b)
 {
 	if (sym_isnum(a) && sym_isnum(b)) {
 		SymRat r;
-		return rat_mul(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
+		return sym_rat_mul(a->u.num, b->u.num, &r) ? sym_num(c, r) : overflow(c);
 	}
 	Sym *v[2] = {a, b};
 	return sym_mulv(c, 2, v);
@@ -853,7 +853,7 @@ Sym *sym_pow(SymCtx *c, Sym *base, Sym *exp)
 		SymRat r;
 		if (base->u.num.p == 0 && e < 0)
 			return sym_error(c, "division by zero");
-		return rat_pow(base->u.num, e, &r) ? sym_num(c, r) : overflow(c);
+		return sym_rat_pow(base->u.num, e, &r) ? sym_num(c, r) : overflow(c);
 	}
 	if (e == 0)
 		return c->one;
@@ -894,7 +894,7 @@ Sym *sym_floor(SymCtx *c, Sym *a)
 	if (bad)
 		return bad;
 	if (sym_isnum(a))
-		return sym_int(c, rat_floor(a->u.num));
+		return sym_int(c, sym_rat_floor(a->u.num));
 	if (a->flags & SF_INT)
 		return a;
 	return sym_node(c, SYM_FLOOR, 1, &a);
@@ -906,7 +906,7 @@ Sym *sym_ceil(SymCtx *c, Sym *a)
 	if (bad)
 		return bad;
 	if (sym_isnum(a))
-		return sym_int(c, rat_ceil(a->u.num));
+		return sym_int(c, sym_rat_ceil(a->u.num));
 	if (a->flags & SF_INT)
 		return a;
 	return sym_node(c, SYM_CEIL, 1, &a);
@@ -924,9 +924,9 @@ Sym *sym_mod(SymCtx *c, Sym *a, Sym *b)
 		return sym_error(c, "Mod by zero");
 	if (sym_isnum(a) && sym_isnum(b)) {
 		SymRat q, r, m;
-		if (!rat_div(a->u.num, b->u.num, &q))
+		if (!sym_rat_div(a->u.num, b->u.num, &q))
 			return overflow(c);
-		if (!rat_mul(rat_i(rat_floor(q)), b->u.num, &m) || !rat_sub(a->u.num, m, &r))
+		if (!sym_rat_mul(rat_i(sym_rat_floor(q)), b->u.num, &m) || !sym_rat_sub(a->u.num, m, &r))
 			return overflow(c);
 		return sym_num(c, r);
 	}

@@ -80,7 +80,7 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		for (uint32_t i = 1; i < e->nargs; i++) {
 			if (!ev(v, e->args[i], &b))
 				return false;
-			if (!(e->kind == SYM_ADD ? rat_add(a, b, &a) : rat_mul(a, b, &a)))
+			if (!(e->kind == SYM_ADD ? sym_rat_add(a, b, &a) : sym_rat_mul(a, b, &a)))
 				return ev_fail(v, ovf);
 		}
 		*out = a;
@@ -91,7 +91,7 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		int64_t k = e->args[1]->u.num.p;
 		if (k < 0 && a.p == 0)
 			return ev_fail(v, "division by zero");
-		if (!rat_pow(a, k, out))
+		if (!sym_rat_pow(a, k, out))
 			return ev_fail(v, ovf);
 		return true;
 	}
@@ -99,7 +99,7 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 	case SYM_CEIL:
 		if (!ev(v, e->args[0], &a))
 			return false;
-		*out = rat_i(e->kind == SYM_FLOOR ? rat_floor(a) : rat_ceil(a));
+		*out = rat_i(e->kind == SYM_FLOOR ? sym_rat_floor(a) : sym_rat_ceil(a));
 		return true;
 	case SYM_MOD: {
 		if (!ev(v, e->args[0], &a) || !ev(v, e->args[1], &b))
@@ -107,7 +107,7 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		if (b.p == 0)
 			return ev_fail(v, "Mod by zero");
 		SymRat q, m;
-		if (!rat_div(a, b, &q) || !rat_mul(rat_i(rat_floor(q)), b, &m) || !rat_sub(a, m, out))
+		if (!sym_rat_div(a, b, &q) || !sym_rat_mul(rat_i(sym_rat_floor(q)), b, &m) || !sym_rat_sub(a, m, out))
 			return ev_fail(v, ovf);
 		return true;
 	}
@@ -118,7 +118,7 @@ static bool ev_node(Ev *v, const Sym *e, SymRat *out)
 		for (uint32_t i = 1; i < e->nargs; i++) {
 			if (!ev(v, e->args[i], &b))
 				return false;
-			int r = rat_cmp(b, a);
+			int r = sym_rat_cmp(b, a);
 			if (e->kind == SYM_MAX ? r > 0 : r < 0)
 				a = b;
 		}

@@ -89,18 +89,18 @@ struct SymCtx {
 static inline uint32_t sym_tick(SymCtx *c) { return ++c->tick; }
 
 /* ---- numbers (sym_core.c) ---- */
-bool rat_norm(__int128 p, __int128 q, SymRat *r); /* false: overflow or q == 0 */
-bool rat_add(SymRat a, SymRat b, SymRat *r);
-bool rat_sub(SymRat a, SymRat b, SymRat *r);
-bool rat_mul(SymRat a, SymRat b, SymRat *r);
-bool rat_div(SymRat a, SymRat b, SymRat *r);
-int rat_cmp(SymRat a, SymRat b);
-bool rat_pow(SymRat b, int64_t e, SymRat *r); /* false: overflow or 0**negative */
-int64_t rat_floor(SymRat a);
-int64_t rat_ceil(SymRat a);
+bool sym_rat_norm(__int128 p, __int128 q, SymRat *r); /* false: overflow or q == 0 */
+bool sym_rat_add(SymRat a, SymRat b, SymRat *r);
+bool sym_rat_sub(SymRat a, SymRat b, SymRat *r);
+bool sym_rat_mul(SymRat a, SymRat b, SymRat *r);
+bool sym_rat_div(SymRat a, SymRat b, SymRat *r);
+int sym_rat_cmp(SymRat a, SymRat b);
+bool sym_rat_pow(SymRat b, int64_t e, SymRat *r); /* false: overflow or 0**negative */
+int64_t sym_rat_floor(SymRat a);
+int64_t sym_rat_ceil(SymRat a);
 static inline SymRat rat_i(int64_t v) { return (SymRat){v, 1}; }
 static inline bool rat_is_int(SymRat a) { return a.q == 1; }
-int64_t gcd64(int64_t a, int64_t b); /* of absolute values; gcd(0,0)=0 */
+int64_t sym_gcd64(int64_t a, int64_t b); /* of absolute values; gcd(0,0)=0 */
 
 /* ---- node building (sym_core.c) ---- */
 Sym *sym_num(SymCtx *c, SymRat v);

@@ -32,7 +32,7 @@ static Sym *minmax(SymCtx *c, SymKind kind, int n, Sym *const *args)
 		Sym *const *as = a->kind == kind ? a->args : &args[i];
 		for (int j = 0; j < m; j++) {
 			if (sym_isnum(as[j])) {
-				int r = num ? rat_cmp(as[j]->u.num, num->u.num) : 0;
+				int r = num ? sym_rat_cmp(as[j]->u.num, num->u.num) : 0;
 				if (!num || (kind == SYM_MAX ? r > 0 : r < 0))
 					num = as[j];
 			} else
@@ -128,7 +128,7 @@ Sym *sym_rel0(SymCtx *c, SymKind op, Sym *d)
 		return rel_holds(op, d->u.num.p < 0 ? -1 : d->u.num.p > 0) ? c->t : c->f;
 	/* divide out the content: gcd of numerators over lcm of denominators */
 	SymRat g = sym_content(c, d), inv;
-	if (g.q != 0 && (g.p != 1 || g.q != 1) && rat_div((SymRat){1, 1}, g, &inv)) {
+	if (g.q != 0 && (g.p != 1 || g.q != 1) && sym_rat_div((SymRat){1, 1}, g, &inv)) {
 		d = sym_scale(c, inv, d);
 		if (d->kind == SYM_ERROR)
 			return d;

@@ -3,7 +3,7 @@
  * instead of wrapping, so the engine's numbers are exact or an error. */
 #include "sym_int.h"
 
-int64_t gcd64(int64_t a, int64_t b)
+int64_t sym_gcd64(int64_t a, int64_t b)
 {
 	uint64_t x = a < 0 ? -(uint64_t)a : (uint64_t)a, y = b < 0 ? -(uint64_t)b : (uint64_t)b;
 	while (y) {
@@ -28,7 +28,7 @@ static __int128 gcd128(__int128 a, __int128 b)
 	return a;
 }
 
-bool rat_norm(__int128 p, __int128 q, SymRat *r)
+bool sym_rat_norm(__int128 p, __int128 q, SymRat *r)
 {
 	if (q == 1 && p <= INT64_MAX && p >= -INT64_MAX) {
 		r->p = (int64_t)p;
@@ -41,7 +41,7 @@ bool rat_norm(__int128 p, __int128 q, SymRat *r)
 		int64_t pp = (int64_t)p, qq = (int64_t)q;
 		if (qq < 0)
 			pp = -pp, qq = -qq;
-		int64_t g = gcd64(pp, qq);
+		int64_t g = sym_gcd64(pp, qq);
 		if (g > 1)
 			pp /= g, qq /= g;
 		r->p = pp;
@@ -62,35 +62,35 @@ bool rat_norm(__int128 p, __int128 q, SymRat *r)
 	return true;
 }
 
-bool rat_add(SymRat a, SymRat b, SymRat *r)
+bool sym_rat_add(SymRat a, SymRat b, SymRat *r)
 {
 	if (a.q == 1 && b.q == 1)
-		return rat_norm((__int128)a.p + b.p, 1, r);
-	return rat_norm((__int128)a.p * b.q + (__int128)b.p * a.q, (__int128)a.q * b.q, r);
+		return sym_rat_norm((__int128)a.p + b.p, 1, r);
+	return sym_rat_norm((__int128)a.p * b.q + (__int128)b.p * a.q, (__int128)a.q * b.q, r);
 }
 
-bool rat_sub(SymRat a, SymRat b, SymRat *r)
+bool sym_rat_sub(SymRat a, SymRat b, SymRat *r)
 {
-	return rat_add(a, (SymRat){-b.p, b.q}, r);
+	return sym_rat_add(a, (SymRat){-b.p, b.q}, r);
 }
 
-bool rat_mul(SymRat a, SymRat b, SymRat *r)
+bool sym_rat_mul(SymRat a, SymRat b, SymRat *r)
 {
-	return rat_norm((__int128)a.p * b.p, (__int128)a.q * b.q, r);
+	return sym_rat_norm((__int128)a.p * b.p, (__int128)a.q * b.q, r);
 }
 
-bool rat_div(SymRat a, SymRat b, SymRat *r)
+bool sym_rat_div(SymRat a, SymRat b, SymRat *r)
 {
-	return rat_norm((__int128)a.p * b.q, (__int128)a.q * b.p, r);
+	return sym_rat_norm((__int128)a.p * b.q, (__int128)a.q * b.p, r);
 }
 
-int rat_cmp(SymRat a, SymRat b)
+int sym_rat_cmp(SymRat a, SymRat b)
 {
 	__int128 x = (__int128)a.p * b.q, y = (__int128)b.p * a.q;
 	return x < y ? -1 : x > y;
 }
 
-int64_t rat_floor(SymRat a)
+int64_t sym_rat_floor(SymRat a)
 {
 	int64_t f = a.p / a.q;
 	if (a.p % a.q != 0 && a.p < 0)
@@ -98,7 +98,7 @@ int64_t rat_floor(SymRat a)
 	return f;
 }
 
-int64_t rat_ceil(SymRat a)
+int64_t sym_rat_ceil(SymRat a)
 {
 	int64_t f = a.p / a.q;
 	if (a.p % a.q != 0 && a.p > 0)
@@ -107,7 +107,7 @@ int64_t rat_ceil(SymRat a)
 }
 
 /* Integer power of a rational, checked (square and multiply). */
-bool rat_pow(SymRat b, int64_t e, SymRat *r)
+bool sym_rat_pow(SymRat b, int64_t e, SymRat *r)
 {
 	if (e < 0) {
 		if (b.p == 0)
@@ -124,10 +124,10 @@ bool rat_pow(SymRat b, int64_t e, SymRat *r)
 				acc.p = -acc.p;
 			break;
 		}
-		if (e & 1 && !rat_mul(acc, b, &acc))
+		if (e & 1 && !sym_rat_mul(acc, b, &acc))
 			return false;
 		e >>= 1;
-		if (e && !rat_mul(b, b, &b))
+		if (e && !sym_rat_mul(b, b, &b))
 			return false;
 	}
 	*r = acc;

@@ -39,7 +39,7 @@ static Sym *const *terms(Sym *const *e) { return (*e)->kind == SYM_ADD ? (*e)->a
 
 static bool bnd_in(SymBound b, SymRat lo, SymRat hi_excl)
 {
-	return b.has_lo && b.has_hi && rat_cmp(b.lo, lo) >= 0 && rat_cmp(b.hi, hi_excl) < 0;
+	return b.has_lo && b.has_hi && sym_rat_cmp(b.lo, lo) >= 0 && sym_rat_cmp(b.hi, hi_excl) < 0;
 }
 
 /* ---- expansion ---- */
@@ -110,7 +110,7 @@ static int64_t denom_of(SymCtx *c, Sym *y)
 	for (int i = 0; i < nterms(y); i++) {
 		Sym *m;
 		SymRat k = sym_coef(ts[i], &m, c);
-		int64_t g = gcd64(l, k.q);
+		int64_t g = sym_gcd64(l, k.q);
 		__int128 nl = (__int128)(l / g) * k.q;
 		if (nl > ((int64_t)1 << 40))
 			return 1;
@@ -380,8 +380,8 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 {
 	Sym *y = e->args[0];
 	SymBound b = sym_bnd(c, y);
-	if (b.has_lo && b.has_hi && rat_floor(b.lo) == rat_floor(b.hi))
-		return sym_int(c, rat_floor(b.lo));
+	if (b.has_lo && b.has_hi && sym_rat_floor(b.lo) == sym_rat_floor(b.hi))
+		return sym_int(c, sym_rat_floor(b.lo));
 	if (sym_intval(c, y))
 		return y;
 	Sym *const *ts = terms(&y);
@@ -392,10 +392,10 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 	for (int i = 0; i < n; i++) {
 		if (sym_intval(c, ts[i]))
 			vec_push(&in, ts[i]);
-		else if (ts[i]->kind == SYM_RAT && rat_floor(ts[i]->u.num) != 0) {
+		else if (ts[i]->kind == SYM_RAT && sym_rat_floor(ts[i]->u.num) != 0) {
 			SymRat k = ts[i]->u.num, f;
-			int64_t ki = rat_floor(k);
-			if (rat_sub(k, rat_i(ki), &f)) {
+			int64_t ki = sym_rat_floor(k);
+			if (sym_rat_sub(k, rat_i(ki), &f)) {
 				vec_push(&in, sym_int(c, ki));
 				vec_push(&rest, sym_num(c, f));
 			} else
@@ -459,7 +459,7 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 		}
 		/* by lattice step, coarsest first (insertion sort: tiny n) */
 		for (int i = 1; ok && i < ns; i++)
-			for (int j = i; j > 0 && rat_cmp(g[j], g[j - 1]) > 0; j--) {
+			for (int j = i; j > 0 && sym_rat_cmp(g[j], g[j - 1]) > 0; j--) {
 				SymRat tg = g[j];
 				g[j] = g[j - 1], g[j - 1] = tg;
 				Sym *ts2 = sorted[j];
@@ -483,7 +483,7 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 					x = z;
 					z = tt;
 				}
-				if (!rat_norm(x, (__int128)G.q * g[i].q, &G))
+				if (!sym_rat_norm(x, (__int128)G.q * g[i].q, &G))
 					ok = false;
 			}
 			if (!ok)
@@ -496,11 +496,11 @@ static Sym *floor_rules(SymCtx *c, Sym *e)
 			if (!rb.has_lo || !rb.has_hi)
 				continue;
 			SymRat q;
-			if (!rat_div(rb.lo, G, &q))
+			if (!sym_rat_div(rb.lo, G, &q))
 				continue;
-			int64_t j = rat_floor(q);
+			int64_t j = sym_rat_floor(q);
 			SymRat lo, hi;
-			if (!rat_mul(rat_i(j), G, &lo) || !rat_add(lo, G, &hi))
+			if (!sym_rat_mul(rat_i(j), G, &lo) || !sym_rat_add(lo, G, &hi))
 				continue;
 			if (!bnd_in(rb, lo, hi))
 				continue;
@@ -540,8 +540,8 @@ static Sym *ceil_rules(SymCtx *c, Sym *e)
 {
 	Sym *y = e->args[0];
 	SymBound b = sym_bnd(c, y);
-	if (b.has_lo && b.has_hi && rat_ceil(b.lo) == rat_ceil(b.hi))
-		return sym_int(c, rat_ceil(b.lo));
+	if (b.has_lo && b.has_hi && sym_rat_ceil(b.lo) == sym_rat_ceil(b.hi))
+		return sym_int(c, sym_rat_ceil(b.lo));
 	if (sym_intval(c, y))
 		return y;
 	Sym *f = floor_of(c, sym_neg(c, y));
@@ -586,10 +586,10 @@ static Sym *mod_rules(SymCtx *c, Sym *e)
 		SymBound b = sym_bnd(c, x);
 		if (b.has_lo && b.has_hi) {
 			SymRat q;
-			if (rat_div(b.lo, rat_i(n), &q)) {
-				int64_t j = rat_floor(q);
+			if (sym_rat_div(b.lo, rat_i(n), &q)) {
+				int64_t j = sym_rat_floor(q);
 				SymRat lo, hi;
-				if (rat_mul(rat_i(j), rat_i(n), &lo) && rat_add(lo, rat_i(n), &hi) && bnd_in(b, lo, hi))
+				if (sym_rat_mul(rat_i(j), rat_i(n), &lo) && sym_rat_add(lo, rat_i(n), &hi) && bnd_in(b, lo, hi))
 					return j == 0 ? x : simp(c, sym_sub(c, x, sym_num(c, lo)));
 			}
 		}
@@ -650,7 +650,7 @@ static Sym *mod_rules(SymCtx *c, Sym *e)
 	}
 	/* symbolic divisor: an argument in [0, m) is unchanged */
 	SymBound bx = sym_bnd(c, x), bm = sym_bnd(c, m);
-	if (bx.has_lo && bx.lo.p >= 0 && bx.has_hi && bm.has_lo && rat_cmp(bx.hi, bm.lo) < 0)
+	if (bx.has_lo && bx.lo.p >= 0 && bx.has_hi && bm.has_lo && sym_rat_cmp(bx.hi, bm.lo) < 0)
 		return x;
 	return e;
 }
@@ -674,14 +674,14 @@ static Sym *minmax_rules(SymCtx *c, Sym *e)
 				continue;
 			/* Max: i is dominated if i.hi <= j.lo (ties keep the later) */
 			if (is_max && bb[i].has_hi && bb[j].has_lo) {
-				int r = rat_cmp(bb[i].hi, bb[j].lo);
+				int r = sym_rat_cmp(bb[i].hi, bb[j].lo);
 				dominated = r < 0 || (r == 0 && j > i) || (r == 0 && !(bb[j].has_hi && bb[i].has_lo &&
-									       rat_cmp(bb[j].hi, bb[i].lo) <= 0));
+									       sym_rat_cmp(bb[j].hi, bb[i].lo) <= 0));
 			}
 			if (!is_max && bb[i].has_lo && bb[j].has_hi) {
-				int r = rat_cmp(bb[i].lo, bb[j].hi);
+				int r = sym_rat_cmp(bb[i].lo, bb[j].hi);
 				dominated = r > 0 || (r == 0 && j > i) || (r == 0 && !(bb[j].has_lo && bb[i].has_hi &&
-									       rat_cmp(bb[j].lo, bb[i].hi) >= 0));
+									       sym_rat_cmp(bb[j].lo, bb[i].hi) >= 0));
 			}
 		}
 		if (!dominated)
@@ -704,7 +704,7 @@ static Sym *xor_rules(SymCtx *c, Sym *e)
 		if (!bv.has_lo || bv.lo.p < 0 || !bv.has_hi || !sym_intval(c, u) || !sym_intval(c, v))
 			continue;
 		int64_t p = 1;
-		while (rat_cmp(rat_i(p), bv.hi) <= 0 && p < ((int64_t)1 << 40))
+		while (sym_rat_cmp(rat_i(p), bv.hi) <= 0 && p < ((int64_t)1 << 40))
 			p <<= 1;
 		/* u = H + L with H a multiple of p and L, v in [0, p): xor(u, v)
 		 * = H + xor(L, v); L == 0 makes it a plain sum. p grows to cover
@@ -724,7 +724,7 @@ static Sym *xor_rules(SymCtx *c, Sym *e)
 				Sym *H = sym_addv(c, (int)hi.len, hi.data);
 				r = sym_add(c, H, L == c->zero ? v : simp(c, sym_xor(c, L, v)));
 			} else if (bl.has_lo && bl.lo.p >= 0 && bl.has_hi && p < ((int64_t)1 << 40)) {
-				while (rat_cmp(rat_i(p), bl.hi) <= 0 && p < ((int64_t)1 << 40))
+				while (sym_rat_cmp(rat_i(p), bl.hi) <= 0 && p < ((int64_t)1 << 40))
 					p <<= 1;
 			} else
 				break;
@@ -759,7 +759,7 @@ static Sym *rel_rules(SymCtx *c, Sym *e)
 		/* c0 + rest == 0 is impossible if c0 is off rest's lattice */
 		Sym *rest = sym_sub(c, d, d->args[0]);
 		SymRat g = sym_gran(c, rest), q;
-		if (g.q != 0 && g.p != 0 && rat_div(d->args[0]->u.num, g, &q) && q.q != 1)
+		if (g.q != 0 && g.p != 0 && sym_rat_div(d->args[0]->u.num, g, &q) && q.q != 1)
 			v = e->kind == SYM_NE;
 	}
 	if (v < 0) {
@@ -805,9 +805,9 @@ static void scope_add(SymCtx *c, Sym *cond, bool neg)
 		 * factor is 0 (a zero product rarely appears as a node again, its
 		 * factors do) */
 		SymBound tb = sym_bnd(c, t);
-		if (b.has_lo && (!tb.has_lo || rat_cmp(b.lo, tb.lo) > 0))
+		if (b.has_lo && (!tb.has_lo || sym_rat_cmp(b.lo, tb.lo) > 0))
 			tb.has_lo = true, tb.lo = b.lo;
-		if (b.has_hi && (!tb.has_hi || rat_cmp(b.hi, tb.hi) < 0))
+		if (b.has_hi && (!tb.has_hi || sym_rat_cmp(b.hi, tb.hi) < 0))
 			tb.has_hi = true, tb.hi = b.hi;
 		bool zero = tb.has_lo && tb.has_hi && tb.lo.p == 0 && tb.hi.p == 0;
 		for (uint32_t i = 0; zero && t->kind == SYM_MUL && i < t->nargs; i++) {

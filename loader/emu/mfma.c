@@ -73,8 +73,8 @@ static double fnuz8(uint8_t v, int mbits, int bias)
 static double elem(Elem t, uint32_t reg, int part)
 {
 	switch (t) {
-	case E_F16: return f16_to_f32((uint16_t)(reg >> (16 * part)));
-	case E_BF16: return bf16_to_f32((uint16_t)(reg >> (16 * part)));
+	case E_F16: return dtype_f16_to_f32((uint16_t)(reg >> (16 * part)));
+	case E_BF16: return dtype_bf16_to_f32((uint16_t)(reg >> (16 * part)));
 	case E_I8: return (int8_t)(reg >> (8 * part));
 	case E_FP8: return fnuz8((uint8_t)(reg >> (8 * part)), 3, 8);
 	case E_BF8: return fnuz8((uint8_t)(reg >> (8 * part)), 2, 16);

@@ -45,8 +45,8 @@ static float exp2_nodenorm(float x)
 	return fpclassify(r) == FP_SUBNORMAL ? 0.0f : r;
 }
 static float log2_nodenorm(float x) { return log2f(fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x); }
-static inline float H(uint32_t u) { return f16_to_f32((uint16_t)u); }
-static inline uint32_t UH(float f) { return f32_to_f16(f); }
+static inline float H(uint32_t u) { return dtype_f16_to_f32((uint16_t)u); }
+static inline uint32_t UH(float f) { return dtype_f32_to_f16(f); }
 
 static bool is_f16ish(EmuType t) { return t == T_F16 || t == T_I16 || t == T_U16 || t == T_B16 || t == T_BF16; }
 
@@ -397,10 +397,10 @@ static uint32_t f64_class(double f)
 /* f32 -> f16 with round toward zero (v_cvt_pkrtz). */
 static uint32_t f16_rtz(float f)
 {
-	uint16_t h = f32_to_f16(f);
+	uint16_t h = dtype_f32_to_f16(f);
 	if (isnan(f) || isinf(f))
 		return h;
-	float back = f16_to_f32(h);
+	float back = dtype_f16_to_f32(h);
 	if (fabsf(back) > fabsf(f)) /* rounded away from zero: step one ulp toward zero */
 		h = (uint16_t)(h - 1);
 	if ((h & 0x7fff) == 0x7c00 && !isinf(f)) /* overflow truncates to max finite */

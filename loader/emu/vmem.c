@@ -181,8 +181,8 @@ static uint32_t atomic_op(EmuInstId id, uint32_t old, uint32_t v, uint32_t cmp)
 	case EI_BUFFER_ATOMIC_PK_ADD_F16: case EI_FLAT_ATOMIC_PK_ADD_F16: case EI_GLOBAL_ATOMIC_PK_ADD_F16: {
 		/* each half rounds to nearest even (the f32 sum of two halves
 		 * rounds to the same f16 as the exact sum) */
-		uint32_t lo = f32_to_f16(f16_to_f32((uint16_t)old) + f16_to_f32((uint16_t)v));
-		uint32_t hi = f32_to_f16(f16_to_f32((uint16_t)(old >> 16)) + f16_to_f32((uint16_t)(v >> 16)));
+		uint32_t lo = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)old) + dtype_f16_to_f32((uint16_t)v));
+		uint32_t hi = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)(old >> 16)) + dtype_f16_to_f32((uint16_t)(v >> 16)));
 		return lo | hi << 16;
 	}
 	default: return old;

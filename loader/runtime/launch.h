@@ -96,7 +96,7 @@ typedef enum { BACKEND_EMU, BACKEND_HIP } Backend;
  * clobber it), or forced either way (`wavecc run --d16 clobber|preserve`). */
 typedef enum { RUN_D16_AUTO, RUN_D16_CLOBBER, RUN_D16_PRESERVE } RunD16;
 /* "auto", "clobber", "preserve" -> mode; -1 for anything else. */
-int run_d16_parse(const char *s);
+int launch_d16_parse(const char *s);
 
 typedef struct RunOptions {
 	Backend backend;

@@ -94,7 +94,7 @@ static void fill_hidden(RunPlan *p, const KernelMeta *m)
 	}
 }
 
-int run_d16_parse(const char *s)
+int launch_d16_parse(const char *s)
 {
 	static const char *const NAMES[] = {[RUN_D16_AUTO] = "auto", [RUN_D16_CLOBBER] = "clobber",
 					    [RUN_D16_PRESERVE] = "preserve"};

@@ -366,7 +366,7 @@ static const char *dynamic_descriptor(void)
 		"{\"name\": \"a\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"N\"], \"offset\": 0, \"access\": \"read\"},\n"
 		"{\"name\": \"b\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"N\"], \"offset\": 8, \"access\": \"read\"},\n"
 		"{\"name\": \"c\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"N\"], \"offset\": 16, \"access\": \"write\"}]}\n";
-	ck_assert_int_eq(write_output(d, text, strlen(text), 0644), 0);
+	ck_assert_int_eq(file_write_output(d, text, strlen(text), 0644), 0);
 	return d;
 }
 
@@ -421,7 +421,7 @@ START_TEST(assembler_errors_name_the_generated_line_and_op)
 			     "n=$(awk '/^\\t\\/\\/ add$/ { print NR + 1; exit }')\n"
 			     "echo \"<stdin>:$n:2: error: invented by the test\" >&2\n"
 			     "exit 1\n";
-	ck_assert_int_eq(write_output(fake, script, strlen(script), 0755), 0);
+	ck_assert_int_eq(file_write_output(fake, script, strlen(script), 0755), 0);
 	CmdResult r = wavecc("compile examples/add.json -o '%s' --llvm-mc '%s'", path("bad.hsaco"), fake);
 	ck_assert_int_eq(r.status, 1);
 	/* the line number the fake printed, and the op it belongs to with its
@@ -483,9 +483,9 @@ END_TEST
 START_TEST(as_without_a_kernel)
 {
 	const char *e = path("empty.s"), *n = path("nokd.s");
-	ck_assert_int_eq(write_output(e, "", 0, 0644), 0);
+	ck_assert_int_eq(file_write_output(e, "", 0, 0644), 0);
 	const char *nokd = "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942\"\n\t.text\nf:\n\ts_endpgm\n";
-	ck_assert_int_eq(write_output(n, nokd, strlen(nokd), 0644), 0);
+	ck_assert_int_eq(file_write_output(n, nokd, strlen(nokd), 0644), 0);
 	const char *in[] = {e, n};
 	for (int i = 0; i < 2; i++) {
 		CmdResult r = wavecc("as '%s' -o '%s'", in[i], path("nokd.hsaco"));

@@ -1,6 +1,6 @@
 /* stats_test.c — `wavecc compile --stats` (driver/stats.c).
  *
- * occupancy: compute_occupancy on hand-computed cases (the arithmetic is in
+ * occupancy: stats_occupancy on hand-computed cases (the arithmetic is in
  *   each row's comment) and LLVM's own figures for two gfx90a kernels.
  * counts: every example the compiler accepts is compiled with -S --stats;
  *   the test classifies the instruction lines of the written assembly itself
@@ -73,12 +73,12 @@ START_TEST(occupancy_cases)
 {
 	const OccCase *k = &OCC_CASES[_i];
 	Occupancy o;
-	compute_occupancy(&target_gfx942, k->v, k->a, k->s, k->lds, k->threads, &o);
+	stats_occupancy(&target_gfx942, k->v, k->a, k->s, k->lds, k->threads, &o);
 	ck_assert_msg(o.waves_per_simd == k->waves, "case %d: %d waves per SIMD, expected %d", _i, o.waves_per_simd,
 		k->waves);
 	ck_assert_msg(strcmp(o.limit, k->limit) == 0, "case %d: limited by %s, expected %s", _i, o.limit, k->limit);
 	Occupancy p;
-	compute_occupancy(&target_gfx90a, k->v, k->a, k->s, k->lds, k->threads, &p);
+	stats_occupancy(&target_gfx90a, k->v, k->a, k->s, k->lds, k->threads, &p);
 	ck_assert_int_eq(p.waves_per_simd, o.waves_per_simd);
 }
 END_TEST
@@ -88,10 +88,10 @@ END_TEST
 START_TEST(occupancy_matches_llvm_agpr_totals)
 {
 	Occupancy o;
-	compute_occupancy(&target_gfx90a, 9, 32, 10, 0, 64, &o);
+	stats_occupancy(&target_gfx90a, 9, 32, 10, 0, 64, &o);
 	ck_assert_int_eq(o.vgpr_alloc, 48); /* 44 rounded to the granule */
 	ck_assert_int_eq(o.waves_per_simd, 8);
-	compute_occupancy(&target_gfx90a, 40, 16, 10, 0, 64, &o);
+	stats_occupancy(&target_gfx90a, 40, 16, 10, 0, 64, &o);
 	ck_assert_int_eq(o.vgpr_alloc, 56);
 	ck_assert_int_eq(o.waves_per_simd, 8);
 	ck_assert_int_eq(o.by_vgprs, 9);

@@ -135,14 +135,14 @@ START_TEST(f16_conversions_at_ties)
 	h_buffer(&h, out, sizeof out, 8, true);
 	ck_assert_int_eq(h_run(&h), 0);
 	for (int i = 0; i < 64; i++) {
-		uint16_t want = f32_to_f16(in[i]);
+		uint16_t want = dtype_f32_to_f16(in[i]);
 		ck_assert_uint_eq(out[i][0], want);
-		ck_assert_float_eq(fbits(out[i][1]), f16_to_f32(want));
+		ck_assert_float_eq(fbits(out[i][1]), dtype_f16_to_f32(want));
 		/* rtz: never larger in magnitude than the input */
-		float rtz = f16_to_f32((uint16_t)out[i][2]);
+		float rtz = dtype_f16_to_f32((uint16_t)out[i][2]);
 		ck_assert(fabsf(rtz) <= fabsf(in[i]) || isinf(in[i]));
 		ck_assert_uint_eq(out[i][2] & 0xffff, out[i][2] >> 16);
-		ck_assert_uint_eq(out[i][3] & 0xffff, f32_to_f16(2 * rtz));
+		ck_assert_uint_eq(out[i][3] & 0xffff, dtype_f32_to_f16(2 * rtz));
 	}
 	ck_assert_uint_eq(out[1][0], 0x3c00);  /* 1 + 2^-11: tie to even 1.0 */
 	ck_assert_uint_eq(out[3][0], 0x3c02);  /* 1 + 3*2^-11: tie to even 1+2^-9 */

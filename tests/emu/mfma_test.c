@@ -23,7 +23,7 @@ static void pack(const Shape *s, const float *A, const float *B, uint32_t pa[64]
 		for (int e = 0; e < 4; e++) {
 			int i = l % s->m, k = 4 * (l / s->m) + e;
 			float a = A[i * s->k + k], b = B[k * s->m + i];
-			uint16_t ha = s->bf16 ? f32_to_bf16(a) : f32_to_f16(a), hb = s->bf16 ? f32_to_bf16(b) : f32_to_f16(b);
+			uint16_t ha = s->bf16 ? dtype_f32_to_bf16(a) : dtype_f32_to_f16(a), hb = s->bf16 ? dtype_f32_to_bf16(b) : dtype_f32_to_f16(b);
 			if (e % 2 == 0)
 				pa[l][e / 2] = ha, pb[l][e / 2] = hb;
 			else

@@ -224,8 +224,8 @@ START_TEST(dot_and_sad)
 		uint32_t want[NOUT] = {(uint32_t)dot, 0, sad + z[l], (sad << 16) + z[l], sad16 + z[l], absdiff(x[l], y[l]) + 5,
 				       msad + z[l], udot > UINT32_MAX ? UINT32_MAX : (uint32_t)udot,
 				       (uint32_t)(dot > INT32_MAX ? INT32_MAX : dot < INT32_MIN ? INT32_MIN : dot)};
-		double f = (double)f16_to_f32((uint16_t)x[l]) * f16_to_f32((uint16_t)y[l]) +
-			   (double)f16_to_f32((uint16_t)(x[l] >> 16)) * f16_to_f32((uint16_t)(y[l] >> 16));
+		double f = (double)dtype_f16_to_f32((uint16_t)x[l]) * dtype_f16_to_f32((uint16_t)y[l]) +
+			   (double)dtype_f16_to_f32((uint16_t)(x[l] >> 16)) * dtype_f16_to_f32((uint16_t)(y[l] >> 16));
 		want[1] = U((float)(f + F(z[l])));
 		for (int i = 0; i < NOUT; i++) {
 			if (i == 1 && !(l % 2))
@@ -414,7 +414,7 @@ static uint32_t clampu16(int64_t v) { return v < 0 ? 0 : v > 0xffff ? 0xffff : (
 static uint32_t clampi16(int64_t v) { return (uint32_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v) & 0xffff; }
 static uint32_t clamph(float f)
 {
-	return f32_to_f16(isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
+	return dtype_f32_to_f16(isnan(f) ? 0.0f : f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f);
 }
 
 START_TEST(packed_sgpr_and_clamp)
@@ -470,7 +470,7 @@ START_TEST(packed_sgpr_and_clamp)
 			float x = (float)(int)(seed >> 20) / 1024.0f - 2.0f, y = (float)(int)((seed >> 8) & 0xfff) / 1024.0f - 2.0f;
 			seed = seed * 1664525u + 1013904223u;
 			float z = (float)(int)(seed >> 20) / 1024.0f - 2.0f, t = (float)(int)((seed >> 8) & 0xfff) / 1024.0f - 2.0f;
-			a[l] = lohi(f32_to_f16(x), f32_to_f16(y)), b[l] = lohi(f32_to_f16(z), f32_to_f16(t));
+			a[l] = lohi(dtype_f32_to_f16(x), dtype_f32_to_f16(y)), b[l] = lohi(dtype_f32_to_f16(z), dtype_f32_to_f16(t));
 		} else {
 			seed = seed * 1664525u + 1013904223u;
 			a[l] = seed;
@@ -494,8 +494,8 @@ START_TEST(packed_sgpr_and_clamp)
 		want[2] = lohi(clampi16(sx16(xl) + sx16(yl)), clampi16(sx16(xh) + sx16(yh)));
 		want[3] = lohi(clampu16((int64_t)xl - yl), clampu16((int64_t)xh - yh));
 		want[4] = clampu16((int64_t)((x >> 8) & 0xff) - ((y >> 8) & 0xff));
-		float fl = (float)((double)f16_to_f32((uint16_t)xl) * f16_to_f32((uint16_t)yl) + f16_to_f32((uint16_t)xl));
-		float fh = (float)((double)f16_to_f32((uint16_t)xh) * f16_to_f32((uint16_t)yh) + f16_to_f32((uint16_t)xh));
+		float fl = (float)((double)dtype_f16_to_f32((uint16_t)xl) * dtype_f16_to_f32((uint16_t)yl) + dtype_f16_to_f32((uint16_t)xl));
+		float fh = (float)((double)dtype_f16_to_f32((uint16_t)xh) * dtype_f16_to_f32((uint16_t)yh) + dtype_f16_to_f32((uint16_t)xh));
 		want[5] = lohi(clamph(fl), clamph(fh));
 		want[6] = (uint64_t)x + y > UINT32_MAX ? UINT32_MAX : x + y;
 		int64_t dif = (int64_t)(int32_t)x - (int32_t)y;
@@ -554,9 +554,9 @@ START_TEST(atomics_64_and_pk_f16)
 		double f = 0.5 * l;
 		memcpy(&init[l][3], &f, 8);
 		seed = seed * 1664525u + 1013904223u;
-		half0[l] = lohi(f32_to_f16((float)(seed >> 22) / 256.0f - 2.0f), f32_to_f16((float)((seed >> 8) & 0x3ff) / 64.0f));
+		half0[l] = lohi(dtype_f32_to_f16((float)(seed >> 22) / 256.0f - 2.0f), dtype_f32_to_f16((float)((seed >> 8) & 0x3ff) / 64.0f));
 		seed = seed * 1664525u + 1013904223u;
-		pkin[l] = lohi(f32_to_f16((float)(seed >> 22) / 32.0f - 16.0f), f32_to_f16((float)((seed >> 8) & 0x3ff) / 1024.0f));
+		pkin[l] = lohi(dtype_f32_to_f16((float)(seed >> 22) / 32.0f - 16.0f), dtype_f32_to_f16((float)((seed >> 8) & 0x3ff) / 1024.0f));
 	}
 	/* lane 0: ties round to even: 1.0 + 2^-11 = 1.0 (0x3c00); 0x3c01 + 2^-11 = 0x3c02 */
 	half0[0] = 0x3c013c00u;
@@ -586,8 +586,8 @@ START_TEST(atomics_64_and_pk_f16)
 		memcpy(&dv, &v, 8), memcpy(&di, &init[l][3], 8), memcpy(&dr, &slot[l][3], 8);
 		ck_assert(dr == dv + di);
 		uint32_t x = pkin[l], y = half0[l];
-		uint32_t want = lohi(f32_to_f16((float)((double)f16_to_f32((uint16_t)x) + f16_to_f32((uint16_t)y))),
-				     f32_to_f16((float)((double)f16_to_f32((uint16_t)(x >> 16)) + f16_to_f32((uint16_t)(y >> 16)))));
+		uint32_t want = lohi(dtype_f32_to_f16((float)((double)dtype_f16_to_f32((uint16_t)x) + dtype_f16_to_f32((uint16_t)y))),
+				     dtype_f32_to_f16((float)((double)dtype_f16_to_f32((uint16_t)(x >> 16)) + dtype_f16_to_f32((uint16_t)(y >> 16)))));
 		ck_assert_msg(half[l] == want, "lane %d: pk_add_f16 0x%08x + 0x%08x = 0x%08x, want 0x%08x", l, y, x, half[l], want);
 	}
 	ck_assert_uint_eq(half[0], 0x3c023c00u);

@@ -49,16 +49,16 @@ static uint32_t r_bcnt(In x) { return (uint32_t)__builtin_popcount(x.a) + 5; }
 static uint32_t r_mbcnt(In x) { return (uint32_t)x.lane; }
 static uint32_t r_pk_fma_f16(In x)
 {
-	uint32_t lo = f32_to_f16((float)((double)f16_to_f32((uint16_t)x.a) * f16_to_f32((uint16_t)x.b) + f16_to_f32((uint16_t)x.a)));
-	uint32_t hi = f32_to_f16((float)((double)f16_to_f32((uint16_t)(x.a >> 16)) * f16_to_f32((uint16_t)(x.b >> 16)) +
-					 f16_to_f32((uint16_t)(x.a >> 16))));
+	uint32_t lo = dtype_f32_to_f16((float)((double)dtype_f16_to_f32((uint16_t)x.a) * dtype_f16_to_f32((uint16_t)x.b) + dtype_f16_to_f32((uint16_t)x.a)));
+	uint32_t hi = dtype_f32_to_f16((float)((double)dtype_f16_to_f32((uint16_t)(x.a >> 16)) * dtype_f16_to_f32((uint16_t)(x.b >> 16)) +
+					 dtype_f16_to_f32((uint16_t)(x.a >> 16))));
 	return lo | hi << 16;
 }
 static uint32_t r_pk_mul_f32_hi(In x) { return U(x.fb * x.fb); }
 static uint32_t r_sdwa(In x) { return (((x.a >> 8) & 0xff) + (x.b & 0xffff)) << 16 & 0xffff0000u; }
 static uint32_t r_ubyte2(In x) { return U((float)((x.a >> 16) & 0xff)); }
 static uint32_t r_med3(In x) { return U(fmaxf(fminf(x.fa, x.fb), fminf(fmaxf(x.fa, x.fb), 1.0f))); }
-static uint32_t r_fma_mix(In x) { return U(fmaf(f16_to_f32((uint16_t)x.a), f16_to_f32((uint16_t)(x.b >> 16)), x.fa)); }
+static uint32_t r_fma_mix(In x) { return U(fmaf(dtype_f16_to_f32((uint16_t)x.a), dtype_f16_to_f32((uint16_t)(x.b >> 16)), x.fa)); }
 static uint32_t r_flr(In x) { return isnan(x.fa) ? 0 : isinf(x.fa) ? (x.fa < 0 ? 0x80000000u : 0x7fffffffu) : (uint32_t)(int32_t)floorf(x.fa); }
 static uint32_t r_ldexp(In x) { return U(ldexpf(x.fa, 3)); }
 static uint32_t r_f64(In x) { return U((float)((double)x.fa * 2.0 + 0.5)); }

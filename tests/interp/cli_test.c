@@ -40,7 +40,7 @@ static void write_input(const char *file, int64_t M, int64_t N)
 {
 	uint16_t *h = xmalloc(sizeof(uint16_t) * (size_t)(M * N));
 	for (int64_t i = 0; i < M * N; i++)
-		h[i] = f32_to_f16((float)(i % 251) / 8.0f - 15.0f);
+		h[i] = dtype_f32_to_f16((float)(i % 251) / 8.0f - 15.0f);
 	int64_t shape[2] = {M, N};
 	char err[256];
 	ck_assert_int_eq(npy_write(file, DT_F16, 2, shape, h, err, sizeof err), 0);

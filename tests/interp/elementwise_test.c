@@ -2,7 +2,7 @@
  * and softmax examples, each against a naive reference computed here in
  * plain loops. Tolerances are stated per test: copy, add and cast are exact
  * (the inputs are chosen so that f16 addition is exact, and the cast
- * reference rounds with util's f32_to_f16); the reduction and softmax
+ * reference rounds with util's dtype_f32_to_f16); the reduction and softmax
  * references run in double and allow f32 rounding. */
 #include <math.h>
 #include <stdlib.h>
@@ -71,7 +71,7 @@ START_TEST(cast_f32_to_f16_rounds_to_nearest_even)
 	int rounded = 0;
 	for (uint64_t i = 0; i < b->count; i++) {
 		float x = (float)el(a, i);
-		ref[i] = f16_to_f32(f32_to_f16(x));
+		ref[i] = dtype_f16_to_f32(dtype_f32_to_f16(x));
 		rounded += ref[i] != x;
 	}
 	ck_assert_int_gt(rounded, 1000); /* the test does exercise rounding */

@@ -39,14 +39,14 @@ END_TEST
 
 START_TEST(field_lists)
 {
-	ck_assert(field_in_list("lhs rhs acc", "rhs"));
-	ck_assert(field_in_list("lhs rhs acc", "acc"));
-	ck_assert(!field_in_list("lhs rhs acc", "rh"));
-	ck_assert(!field_in_list("lhs rhs acc", "lhs rhs"));
-	ck_assert(!field_in_list("", "x"));
-	ck_assert(!field_in_list("a b", ""));
-	ck_assert(field_in_list(op_info[OP_WRITE].operands, "memory"));
-	ck_assert(field_in_list(op_info[OP_ITERATE].attrs, "iter_args"));
+	ck_assert(graph_field_in_list("lhs rhs acc", "rhs"));
+	ck_assert(graph_field_in_list("lhs rhs acc", "acc"));
+	ck_assert(!graph_field_in_list("lhs rhs acc", "rh"));
+	ck_assert(!graph_field_in_list("lhs rhs acc", "lhs rhs"));
+	ck_assert(!graph_field_in_list("", "x"));
+	ck_assert(!graph_field_in_list("a b", ""));
+	ck_assert(graph_field_in_list(op_info[OP_WRITE].operands, "memory"));
+	ck_assert(graph_field_in_list(op_info[OP_ITERATE].attrs, "iter_args"));
 }
 END_TEST
 

@@ -79,7 +79,7 @@ START_TEST(pipelined_mfma_loop)
 	static float out[64][4];
 	for (int k = 0; k <= K; k++)
 		for (int l = 0; l < 64; l++) {
-			uint32_t ha = f32_to_f16((float)((l % 16 + 1) * (k + 1))), hb = f32_to_f16((float)(l % 16 + 1));
+			uint32_t ha = dtype_f32_to_f16((float)((l % 16 + 1) * (k + 1))), hb = dtype_f32_to_f16((float)(l % 16 + 1));
 			a[k][l][0] = a[k][l][1] = ha | ha << 16;
 			b[k][l][0] = b[k][l][1] = hb | hb << 16;
 		}

@@ -54,7 +54,7 @@ START_TEST(loop_kernel_runs_on_the_emulator)
 	/* the loop really is a loop in the output */
 	ck_assert_msg(strstr(buf_cstr(&text), "s_cbranch_scc1 .Lloop\n"), "%s", buf_cstr(&text));
 	AsmOptions ao = {.mcpu = t->name, .source_name = "loop.s"};
-	ck_assert_msg(build_code_object(&ao, text.data, text.len, &co_bytes, &m) == 0, "%s\n%s", buf_cstr(&m),
+	ck_assert_msg(compile_build(&ao, text.data, text.len, &co_bytes, &m) == 0, "%s\n%s", buf_cstr(&m),
 		buf_cstr(&text));
 	CodeObject co;
 	ck_assert_msg(codeobj_read(co_bytes.data, co_bytes.len, "loop", &co, &m) == 0, "%s", buf_cstr(&m));

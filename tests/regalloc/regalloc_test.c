@@ -19,7 +19,7 @@ START_TEST(liveness_carries_values_around_the_back_edge)
 {
 	LoopFn L = loop_fn(&target_gfx942);
 	Liveness lv;
-	fill_liveness(&lv, L.f);
+	liveness_fill(&lv, L.f);
 	const uint64_t *in1 = lv.in + 1 * lv.words, *out1 = lv.out + 1 * lv.words, *in0 = lv.in;
 	/* the loop header needs the counter, the accumulators, tid and keep */
 	uint32_t live[] = {L.tid, L.acc, L.i, L.p, L.keep, L.kernarg, L.x, L.acc4};
@@ -62,7 +62,7 @@ START_TEST(liveness_partial_defs_kill_only_their_dwords)
 	cmp(b, EI_S_CMP_LG_U32, mo_vsub(r, 3, RC_S1), mo_vsub(r, 0, RC_S1));
 	cmp(b, EI_S_CMP_LG_U32, mo_vsub(q, 0, RC_S1), mo_vsub(q, 1, RC_S1));
 	Liveness lv;
-	fill_liveness(&lv, f);
+	liveness_fill(&lv, f);
 	for (int d = 0; d < 4; d++)
 		ck_assert(!bs_get(lv.in, lv.vbase[q] + (uint32_t)d));
 	ck_assert(!bs_get(lv.in, lv.vbase[r]));
@@ -390,7 +390,7 @@ START_TEST(empty_and_unreachable_blocks)
 	mblock_add(b3, EI_S_ENDPGM, 0, NULL, 0, NULL);
 	i1(b4, EI_V_MOV_B32, vv(z), vv(u));
 	Liveness lv;
-	fill_liveness(&lv, f);
+	liveness_fill(&lv, f);
 	ck_assert(bs_get(lv.in + 1 * lv.words, lv.vbase[x]) && bs_get(lv.in + 1 * lv.words, lv.vbase[i]));
 	ck_assert_int_eq(lv.bstart[1], lv.bend[1]); /* the empty block owns one position */
 	liveness_free(&lv);

@@ -183,7 +183,7 @@ START_TEST(numpy_interop)
 	ck_assert_int_eq(npy_read(path, &a, err, sizeof err), 0);
 	int64_t s34[2] = {3, 4};
 	ck_assert_int_eq(npy_check(&a, "a", DT_F16, 2, s34, err, sizeof err), 0);
-	ck_assert(f16_to_f32(((uint16_t *)a.data)[11]) == 11.0f);
+	ck_assert(dtype_f16_to_f32(((uint16_t *)a.data)[11]) == 11.0f);
 	npy_free(&a);
 	snprintf(path, sizeof path, "%s/b.npy", dir);
 	ck_assert_int_eq(npy_read(path, &a, err, sizeof err), 0);

@@ -194,27 +194,27 @@ END_TEST
 START_TEST(half_conversions_round_to_nearest_even)
 {
 	/* exact values and both kinds of tie */
-	ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
-	ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
-	ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
-	ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00); /* rounds up to inf */
-	ck_assert_uint_eq(f32_to_f16(1.0f + 0x1p-11f), 0x3c00); /* tie -> even */
-	ck_assert_uint_eq(f32_to_f16(1.0f + 3 * 0x1p-11f), 0x3c02); /* tie -> even (up) */
-	ck_assert_uint_eq(f32_to_f16(0x1p-24f), 0x0001); /* smallest subnormal */
-	ck_assert_uint_eq(f32_to_f16(0x1p-25f), 0x0000); /* tie -> even (zero) */
-	ck_assert_uint_eq(f32_to_f16(0x1.8p-25f), 0x0001);
-	ck_assert(f16_to_f32(0x7e00) != f16_to_f32(0x7e00)); /* nan */
-	ck_assert_uint_eq(f32_to_f16(f16_to_f32(0x7e00)) & 0x7c00, 0x7c00);
+	ck_assert_uint_eq(dtype_f32_to_f16(1.0f), 0x3c00);
+	ck_assert_uint_eq(dtype_f32_to_f16(-2.0f), 0xc000);
+	ck_assert_uint_eq(dtype_f32_to_f16(65504.0f), 0x7bff);
+	ck_assert_uint_eq(dtype_f32_to_f16(65520.0f), 0x7c00); /* rounds up to inf */
+	ck_assert_uint_eq(dtype_f32_to_f16(1.0f + 0x1p-11f), 0x3c00); /* tie -> even */
+	ck_assert_uint_eq(dtype_f32_to_f16(1.0f + 3 * 0x1p-11f), 0x3c02); /* tie -> even (up) */
+	ck_assert_uint_eq(dtype_f32_to_f16(0x1p-24f), 0x0001); /* smallest subnormal */
+	ck_assert_uint_eq(dtype_f32_to_f16(0x1p-25f), 0x0000); /* tie -> even (zero) */
+	ck_assert_uint_eq(dtype_f32_to_f16(0x1.8p-25f), 0x0001);
+	ck_assert(dtype_f16_to_f32(0x7e00) != dtype_f16_to_f32(0x7e00)); /* nan */
+	ck_assert_uint_eq(dtype_f32_to_f16(dtype_f16_to_f32(0x7e00)) & 0x7c00, 0x7c00);
 	/* every finite half round-trips */
 	for (uint32_t h = 0; h < 0x10000; h++) {
 		if ((h & 0x7c00) == 0x7c00)
 			continue;
-		ck_assert_uint_eq(f32_to_f16(f16_to_f32((uint16_t)h)), h);
+		ck_assert_uint_eq(dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)h)), h);
 	}
-	ck_assert_uint_eq(f32_to_bf16(1.0f), 0x3f80);
-	ck_assert_uint_eq(f32_to_bf16(1.0f + 0x1p-8f), 0x3f80); /* tie -> even */
-	ck_assert_uint_eq(f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82);
-	ck_assert(bf16_to_f32(0x3f80) == 1.0f);
+	ck_assert_uint_eq(dtype_f32_to_bf16(1.0f), 0x3f80);
+	ck_assert_uint_eq(dtype_f32_to_bf16(1.0f + 0x1p-8f), 0x3f80); /* tie -> even */
+	ck_assert_uint_eq(dtype_f32_to_bf16(1.0f + 3 * 0x1p-8f), 0x3f82);
+	ck_assert(dtype_bf16_to_f32(0x3f80) == 1.0f);
 	ck_assert_int_eq(dtype_from_name("bf16"), DT_BF16);
 	ck_assert_int_eq(dtype_from_name("f17"), DT_NONE);
 	ck_assert_int_eq(dtype_size(DT_I64), 8);
@@ -247,10 +247,10 @@ static char *slurp(const char *path)
 START_TEST(output_regular_file_is_replaced_atomically)
 {
 	const char *f = tpath("reg.txt");
-	ck_assert_int_eq(write_output(f, "old", 3, 0644), 0);
+	ck_assert_int_eq(file_write_output(f, "old", 3, 0644), 0);
 	struct stat a, b;
 	ck_assert_int_eq(stat(f, &a), 0);
-	ck_assert_int_eq(write_output(f, "new text", 8, 0644), 0);
+	ck_assert_int_eq(file_write_output(f, "new text", 8, 0644), 0);
 	ck_assert_int_eq(stat(f, &b), 0);
 	ck_assert(S_ISREG(b.st_mode));
 	ck_assert_uint_ne(a.st_ino, b.st_ino); /* a new file renamed over the old one */
@@ -274,7 +274,7 @@ START_TEST(output_symlink_is_followed_and_kept)
 	unlink(link2);
 	ck_assert_int_eq(symlink("target.txt", link), 0); /* relative, dangling at first */
 	ck_assert_int_eq(symlink(link, link2), 0);        /* a chain of two */
-	ck_assert_int_eq(write_output(link2, "through", 7, 0644), 0);
+	ck_assert_int_eq(file_write_output(link2, "through", 7, 0644), 0);
 	struct stat st;
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
@@ -285,7 +285,7 @@ START_TEST(output_symlink_is_followed_and_kept)
 	char *t = slurp(target);
 	ck_assert_str_eq(t, "through");
 	free(t);
-	ck_assert_int_eq(write_output(link, "again", 5, 0644), 0);
+	ck_assert_int_eq(file_write_output(link, "again", 5, 0644), 0);
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
 	t = slurp(target);
@@ -307,7 +307,7 @@ START_TEST(output_fifo_is_written_into)
 		snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", fifo, got);
 		_exit(system(cmd) == 0 ? 0 : 1);
 	}
-	ck_assert_int_eq(write_output(fifo, "into the pipe", 13, 0644), 0);
+	ck_assert_int_eq(file_write_output(fifo, "into the pipe", 13, 0644), 0);
 	int st;
 	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
 	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
@@ -332,7 +332,7 @@ START_TEST(output_char_device_is_written_into)
 	}
 	struct stat before, after;
 	ck_assert_int_eq(stat(dev, &before), 0);
-	ck_assert_int_eq(write_output(dev, "discarded", 9, 0644), 0);
+	ck_assert_int_eq(file_write_output(dev, "discarded", 9, 0644), 0);
 	ck_assert_int_eq(stat(dev, &after), 0);
 	ck_assert(S_ISCHR(after.st_mode));
 	ck_assert_uint_eq(before.st_ino, after.st_ino);
@@ -355,13 +355,13 @@ START_TEST(output_under_dev_is_never_replaced)
 	 * replaced it) is written in place: /dev/shm holds one we may make. */
 	char p[64];
 	snprintf(p, sizeof p, "/dev/shm/wavecc-util-test-%d", (int)getpid());
-	if (write_output(p, "first", 5, 0644) != 0) {
+	if (file_write_output(p, "first", 5, 0644) != 0) {
 		fprintf(stderr, "output_under_dev_is_never_replaced: cannot write %s (%s); skipped\n", p, strerror(errno));
 		return;
 	}
 	struct stat a, b;
 	ck_assert_int_eq(stat(p, &a), 0);
-	ck_assert_int_eq(write_output(p, "2nd", 3, 0644), 0);
+	ck_assert_int_eq(file_write_output(p, "2nd", 3, 0644), 0);
 	ck_assert_int_eq(stat(p, &b), 0);
 	ck_assert_uint_eq(a.st_ino, b.st_ino);
 	char *t = slurp(p);
@@ -415,13 +415,13 @@ START_TEST(reads_are_bounded)
 	ck_assert_int_eq(errno, EFBIG);
 	/* exactly at the limit is fine; an empty file is "" */
 	const char *f = tpath("limit.txt");
-	ck_assert_int_eq(write_output(f, "12345678", 8, 0644), 0);
+	ck_assert_int_eq(file_write_output(f, "12345678", 8, 0644), 0);
 	t = read_file_max(f, 8, &len);
 	ck_assert_ptr_nonnull(t);
 	ck_assert_uint_eq(len, 8);
 	free(t);
 	ck_assert_ptr_null(read_file_max(f, 7, &len));
-	ck_assert_int_eq(write_output(f, "", 0, 0644), 0);
+	ck_assert_int_eq(file_write_output(f, "", 0, 0644), 0);
 	t = read_file(f, &len);
 	ck_assert_ptr_nonnull(t);
 	ck_assert_str_eq(t, "");
@@ -438,7 +438,7 @@ START_TEST(tempdir_is_removed_on_every_path)
 	snprintf(sub, sizeof sub, "%s/sub", d);
 	ck_assert_int_eq(mkdir(sub, 0700), 0);
 	snprintf(sub, sizeof sub, "%s/sub/f", d);
-	ck_assert_int_eq(write_output(sub, "x", 1, 0644), 0);
+	ck_assert_int_eq(file_write_output(sub, "x", 1, 0644), 0);
 	char keep[4200];
 	snprintf(keep, sizeof keep, "%s", d);
 	tempdir_remove(d);
@@ -468,7 +468,7 @@ START_TEST(tempdir_is_removed_on_every_path)
 			const char *cd = tempdir_create("wavecc-test");
 			char f[4200];
 			snprintf(f, sizeof f, "%s/file", cd);
-			if (write_output(f, "x", 1, 0644) != 0 || write(fds[1], cd, strlen(cd) + 1) < 0)
+			if (file_write_output(f, "x", 1, 0644) != 0 || write(fds[1], cd, strlen(cd) + 1) < 0)
 				_exit(3);
 			close(fds[1]);
 			if (sigs[i])

@@ -306,14 +306,14 @@ START_TEST(build_from_memory)
 	ck_assert_ptr_nonnull(text);
 	AsmOptions o = {NULL, "gfx942", "mem.s", false};
 	Buf out = {0}, msg = {0};
-	ck_assert_int_eq(build_code_object(&o, text, len, &out, &msg), 0);
+	ck_assert_int_eq(compile_build(&o, text, len, &out, &msg), 0);
 	ck_assert_uint_eq(msg.len, 0);
 	ck_assert_uint_gt(out.len, 1024);
 	ck_assert_int_eq(memcmp(out.data, "\177ELF", 4), 0);
 	ck_assert_int_eq(out.data[16], 3); /* ET_DYN */
 	/* the same again gives the same bytes (deterministic output) */
 	Buf again = {0};
-	ck_assert_int_eq(build_code_object(&o, text, len, &again, &msg), 0);
+	ck_assert_int_eq(compile_build(&o, text, len, &again, &msg), 0);
 	ck_assert_uint_eq(again.len, out.len);
 	ck_assert_int_eq(memcmp(again.data, out.data, out.len), 0);
 	buf_free(&again);
