@@ -144,6 +144,19 @@ int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
 	return n;
 }
 
+/* Stores, compares into SCC and SOPP rows write no register; a VOP3b row
+ * writes its result and a carry or condition pair; every other row with a
+ * destination writes one. isel builds instructions this way, the printer
+ * lists defs first, and the parser splits operands by it. */
+int mir_ndef(MOp op, uint32_t flags)
+{
+	const EmuInstInfo *r = &emu_inst_info[op];
+	(void)flags;
+	if (r->dst == 0 || (r->flags & EIF_STORE) || r->fmt == EF_SOPP || r->fmt == EF_SOPC)
+		return 0;
+	return (r->flags & EIF_VOP3B) ? 2 : 1;
+}
+
 const char *mop_name(MOp op)
 {
 	check_that(op < EI_COUNT);
@@ -350,6 +363,8 @@ int mir_verify(const MFunc *f, Buf *msg)
 		for (size_t ii = 0; ii < b->insts.len; ii++) {
 			const MInst *in = &b->insts.data[ii];
 			const EmuInstInfo *r = &emu_inst_info[in->op];
+			if (in->ndef != mir_ndef(in->op, in->flags)) /* the printed form's def/use split */
+				vfail(msg, &n, f, bi, ii, "def count differs from the row's (mir_ndef)");
 			if (mop_is_branch(in->op)) {
 				if (in->target < 0 || (size_t)in->target >= f->blocks.len) {
 					vfail(msg, &n, f, bi, ii, "branch target is not a block index");

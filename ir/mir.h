@@ -212,4 +212,13 @@ void mir_print_inst(Buf *b, const MInst *in);
 /* The whole function: labels, instructions, notes as comments. */
 void mir_print(Buf *b, const MFunc *f);
 
+/* ---- mir_parse.c ---- */
+/* The function mir_print printed (its inverse; the form is described in
+ * mir_parse.c): NULL with one "NAME:LINE:COL: message" line in err when the
+ * text is not that form. Never aborts on bad text. */
+MFunc *mir_parse(const char *text, size_t len, const char *name, const Target *t, Buf *err);
+/* How many of an instruction's printed operands are defs: the rest are
+ * uses. The verifier holds every instruction to it. */
+int mir_ndef(MOp op, uint32_t flags);
+
 #endif

@@ -4,7 +4,8 @@
  * emitter (asm/emit.c) places between the kernel's label and s_endpgm, so
  * every spelling here must be accepted by llvm-mc-19 for gfx942 and gfx90a
  * (tests/driver checks both). Before allocation virtual registers print as
- * %N:s2 / %N:v1 for dumps.
+ * %N:s2 / %N:v1 for dumps, after a first line `// vregs: %0:s2 ...` with
+ * every virtual register's class. mir_parse.c reads this form back.
  *
  * Operand order is the assembler's: defs, then uses, then modifiers
  * (MUBUF `offen offset:N`). s_waitcnt prints its counters from the
@@ -144,6 +145,12 @@ void mir_print_inst(Buf *b, const MInst *in) { print_inst(b, NULL, in); }
 void mir_print(Buf *b, const MFunc *f)
 {
 	const char *last_note = NULL;
+	if (!f->allocated) { /* the virtual registers' classes, for mir_parse */
+		buf_puts(b, "// vregs:");
+		for (size_t v = 0; v < f->vregs.len; v++)
+			buf_printf(b, " %%%zu:%c%d", v, file_letter[rc_file(f->vregs.data[v])], rc_size(f->vregs.data[v]));
+		buf_putc(b, '\n');
+	}
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
 		const MBlock *blk = f->blocks.data[bi];
 		if (blk->label)

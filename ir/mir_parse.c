@@ -1,0 +1,451 @@
+/* mir_parse.c — the machine IR from its printed form: the inverse of
+ * mir_print, so machine-pass and allocation tests can be written as text.
+ *
+ * The form (mir_print.c): an optional `// vregs: %0:s2 %1:v4 ...` line (a
+ * function before register allocation; its absence means allocated), then
+ * blocks: a line `LABEL:` starts a block (`.LBB_N` labels are the printer's
+ * names for unlabelled blocks), instructions are tab-indented lines in
+ * llvm-mc syntax, and a `// NOTE` line names the graph op of the
+ * instructions below it. An instruction is its row's mnemonic (gfx90a
+ * MFMA spellings too) with `_e32`, `_e64` or `_dpp`, the defs then the uses
+ * (mir_ndef says how many defs a row has), then a branch target label and
+ * the modifiers `offen`, `offset:N`, the DPP controls, or s_waitcnt's
+ * `vmcnt(N) lgkmcnt(N)`. Blank lines and lines starting with `;` (test
+ * annotations) are skipped.
+ *
+ * Errors: bad text never aborts; mir_parse returns NULL with one
+ * "NAME:LINE:COL: message" line per problem (it stops at the first). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mir.h"
+
+enum { MAX_PHYS = 512 }; /* physical registers per file, an upper bound */
+
+typedef struct P {
+	const char *name;
+	const char *s, *end; /* the current line */
+	const char *line0;   /* its start */
+	int line;
+	Buf *err;
+	bool failed;
+	MFunc *f;
+	Vec(const char *) labels; /* per block: its label as written */
+	struct Fix {
+		size_t block, inst;
+		const char *label;
+		int line, col;
+	} *fix;
+	size_t nfix, capfix;
+} P;
+
+static bool fail(P *p, const char *at, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static bool fail(P *p, const char *at, const char *fmt, ...)
+{
+	if (p->failed)
+		return false;
+	p->failed = true;
+	buf_printf(p->err, "%s:%d:%d: ", p->name, p->line, at ? (int)(at - p->line0) + 1 : 1);
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(p->err, fmt, ap);
+	va_end(ap);
+	buf_putc(p->err, '\n');
+	return false;
+}
+
+static void skip_space(P *p)
+{
+	while (p->s < p->end && (*p->s == ' ' || *p->s == '\t'))
+		p->s++;
+}
+
+static bool starts(const P *p, const char *lit)
+{
+	size_t n = strlen(lit);
+	return (size_t)(p->end - p->s) >= n && strncmp(p->s, lit, n) == 0;
+}
+
+static bool eat(P *p, const char *lit)
+{
+	size_t n = strlen(lit);
+	if ((size_t)(p->end - p->s) >= n && strncmp(p->s, lit, n) == 0) {
+		p->s += n;
+		return true;
+	}
+	return false;
+}
+
+static bool number(P *p, long long *out)
+{
+	const char *s = p->s;
+	bool neg = false;
+	if (s < p->end && *s == '-') {
+		neg = true;
+		s++;
+	}
+	unsigned long long v = 0;
+	int digits = 0;
+	if (p->end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		while (s < p->end && isxdigit((unsigned char)*s) && digits < 17) {
+			v = v * 16 + (unsigned)(isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+			s++;
+			digits++;
+		}
+	} else {
+		while (s < p->end && isdigit((unsigned char)*s) && digits < 19) {
+			v = v * 10 + (unsigned)(*s - '0');
+			s++;
+			digits++;
+		}
+	}
+	if (!digits || digits > 16 || (s < p->end && isalnum((unsigned char)*s)))
+		return fail(p, p->s, "expected a number");
+	p->s = s;
+	*out = neg ? -(long long)v : (long long)v;
+	return true;
+}
+
+static int file_of(char c)
+{
+	return c == 's' ? RF_SGPR : c == 'v' ? RF_VGPR : c == 'a' ? RF_AGPR : -1;
+}
+
+/* A register class `v4`, `s1`, `a16`. */
+static bool reg_class(P *p, RegClass *rc)
+{
+	int f = p->s < p->end ? file_of(*p->s) : -1;
+	if (f < 0)
+		return fail(p, p->s, "expected a register class (s, v or a and a width)");
+	p->s++;
+	long long w;
+	if (!number(p, &w) || w < 1 || w > 16)
+		return fail(p, p->s, "register width must be 1..16");
+	*rc = rc_make((RegFile)f, (int)w);
+	return true;
+}
+
+static bool operand(P *p, MOpnd *o)
+{
+	const char *at = p->s;
+	long long a, b;
+	if (eat(p, "%")) { /* %N:v1, %N.S:v1 */
+		if (!number(p, &a) || a < 0 || a >= (long long)p->f->vregs.len)
+			return fail(p, at, "virtual register out of the `// vregs:` list");
+		long long sub = 0;
+		if (eat(p, ".") && (!number(p, &sub) || sub < 0 || sub > 15))
+			return fail(p, at, "bad sub-register");
+		RegClass rc;
+		if (!eat(p, ":") || !reg_class(p, &rc))
+			return fail(p, at, "expected %%N:CLASS");
+		*o = mo_vsub((uint32_t)a, (int)sub, rc);
+		RegClass whole = p->f->vregs.data[a];
+		if (rc_file(rc) != rc_file(whole) || sub + rc_size(rc) > rc_size(whole))
+			return fail(p, at, "%%%lld is %c%d: this access lies outside it", a, "sva"[rc_file(whole)], rc_size(whole));
+		return true;
+	}
+	static const struct {
+		const char *word;
+		MOpndKind kind;
+	} specials[] = {{"vcc", MO_VCC}, {"exec", MO_EXEC}, {"m0", MO_M0}, {"off", MO_OFF}};
+	for (size_t i = 0; i < ARRAY_LEN(specials); i++) {
+		size_t n = strlen(specials[i].word);
+		if ((size_t)(p->end - p->s) >= n && strncmp(p->s, specials[i].word, n) == 0 &&
+			(p->s + n == p->end || !isalnum((unsigned char)p->s[n]))) {
+			p->s += n;
+			*o = mo_special(specials[i].kind);
+			return true;
+		}
+	}
+	int f = p->s < p->end ? file_of(*p->s) : -1;
+	if (f >= 0 && p->s + 1 < p->end && (isdigit((unsigned char)p->s[1]) || p->s[1] == '[')) {
+		p->s++;
+		if (eat(p, "[")) {
+			if (!number(p, &a) || !eat(p, ":") || !number(p, &b) || !eat(p, "]") || a < 0 || b < a ||
+				b - a >= 16 || b >= MAX_PHYS)
+				return fail(p, at, "expected a register range like v[4:7]");
+			*o = mo_preg((uint32_t)a, rc_make((RegFile)f, (int)(b - a + 1)));
+			return true;
+		}
+		if (!number(p, &a) || a < 0 || a >= MAX_PHYS)
+			return fail(p, at, "bad register number");
+		*o = mo_preg((uint32_t)a, rc_make((RegFile)f, 1));
+		return true;
+	}
+	if (p->s < p->end && (isdigit((unsigned char)*p->s) || *p->s == '-')) {
+		if (!number(p, &a))
+			return false;
+		/* the printer writes literals as 32-bit hex: read them back signed */
+		if (at[0] == '0' && (at[1] == 'x' || at[1] == 'X')) {
+			if (a > 0xffffffffLL)
+				return fail(p, at, "a literal is at most 32 bits");
+			a = (int32_t)(uint32_t)a;
+		}
+		*o = mo_imm(a);
+		return true;
+	}
+	return fail(p, at, "expected an operand");
+}
+
+/* The row a mnemonic names (with gfx90a's MFMA spelling). */
+static int find_row(const char *w, size_t n)
+{
+	for (int op = EI_UNKNOWN + 1; op < EI_COUNT; op++) {
+		const char *name = emu_inst_info[op].name;
+		if (strlen(name) == n && strncmp(name, w, n) == 0)
+			return op;
+	}
+	for (int op = EI_UNKNOWN + 1; op < EI_COUNT; op++) { /* v_mfma_f32_16x16x16f16 */
+		const EmuInstInfo *r = &emu_inst_info[op];
+		const char *u = strrchr(r->name, '_');
+		if (!(r->flags & EIF_MFMA) || !u || !(u[-1] >= '0' && u[-1] <= '9'))
+			continue;
+		size_t head = (size_t)(u - r->name), tail = strlen(u + 1);
+		if (head + tail == n && strncmp(w, r->name, head) == 0 && strncmp(w + head, u + 1, tail) == 0)
+			return op;
+	}
+	return -1;
+}
+
+static bool dpp_controls(P *p, uint16_t *dpp)
+{
+	long long a, b, c, d;
+	skip_space(p);
+	if (eat(p, "quad_perm:[")) {
+		if (!number(p, &a) || !eat(p, ",") || !number(p, &b) || !eat(p, ",") || !number(p, &c) || !eat(p, ",") ||
+			!number(p, &d) || !eat(p, "]") || a < 0 || a > 3 || b < 0 || b > 3 || c < 0 || c > 3 || d < 0 || d > 3)
+			return fail(p, p->s, "bad quad_perm");
+		*dpp = (uint16_t)(a | b << 2 | c << 4 | d << 6);
+	} else if (eat(p, "row_shl:") || eat(p, "row_shr:") || eat(p, "row_ror:")) {
+		/* row_shl:N is 0x10N, row_shr:N 0x11N, row_ror:N 0x12N */
+		int base = p->s[-2] == 'l' ? 0x100 : p->s[-3] == 'h' ? 0x110 : 0x120; /* shl, shr, ror */
+		if (!number(p, &a) || a < 1 || a > 15)
+			return fail(p, p->s, "bad row shift");
+		*dpp = (uint16_t)(base + a);
+	} else if (eat(p, "row_half_mirror")) {
+		*dpp = 0x141;
+	} else if (eat(p, "row_mirror")) {
+		*dpp = 0x140;
+	} else if (eat(p, "row_bcast:15")) {
+		*dpp = 0x142;
+	} else if (eat(p, "row_bcast:31")) {
+		*dpp = 0x143;
+	} else {
+		return fail(p, p->s, "expected a DPP control");
+	}
+	skip_space(p);
+	if (!eat(p, "row_mask:0xf") || (skip_space(p), !eat(p, "bank_mask:0xf")))
+		return fail(p, p->s, "expected row_mask:0xf bank_mask:0xf");
+	return true;
+}
+
+static bool instruction(P *p, MBlock *b, const char *note)
+{
+	const char *w = p->s;
+	while (p->s < p->end && (isalnum((unsigned char)*p->s) || *p->s == '_'))
+		p->s++;
+	size_t n = (size_t)(p->s - w);
+	uint32_t flags = 0;
+	bool dpp = false;
+	int op = find_row(w, n);
+	if (op < 0 && n > 4) {
+		const char *suf = w + n - 4;
+		if (strncmp(suf, "_e32", 4) == 0)
+			flags = MIF_E32;
+		else if (strncmp(suf, "_e64", 4) == 0)
+			flags = MIF_E64;
+		else if (strncmp(suf, "_dpp", 4) == 0)
+			dpp = true;
+		if (flags || dpp)
+			op = find_row(w, n - 4);
+	}
+	if (op < 0)
+		return fail(p, w, "unknown instruction '%.*s'", (int)n, w);
+	MInst in = {.op = (MOp)op, .flags = flags, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
+	if (op == EI_S_WAITCNT) {
+		skip_space(p);
+		long long v;
+		if (eat(p, "vmcnt(")) {
+			if (!number(p, &v) || v < 0 || v > 63 || !eat(p, ")"))
+				return fail(p, p->s, "bad vmcnt");
+			in.vmcnt = (int16_t)v;
+			skip_space(p);
+		}
+		if (eat(p, "lgkmcnt(")) {
+			if (!number(p, &v) || v < 0 || v > 15 || !eat(p, ")"))
+				return fail(p, p->s, "bad lgkmcnt");
+			in.lgkmcnt = (int16_t)v;
+		}
+	} else {
+		MOpnd ops[MI_MAX_DEFS + MI_MAX_USES];
+		int nops = 0;
+		bool branch = mop_is_branch((MOp)op);
+		skip_space(p);
+		/* operands until a modifier word or the end */
+		while (p->s < p->end && !branch) {
+			if (starts(p, "offen") || starts(p, "offset:") || (dpp && (starts(p, "quad_perm") || starts(p, "row_"))))
+				break; /* the modifiers */
+			if (nops == MI_MAX_DEFS + MI_MAX_USES)
+				return fail(p, p->s, "too many operands");
+			if (!operand(p, &ops[nops++]))
+				return false;
+			skip_space(p);
+			if (!eat(p, ","))
+				break;
+			skip_space(p);
+		}
+		int nd = mir_ndef((MOp)op, flags);
+		if (nops < nd)
+			return fail(p, w, "%s has %d def%s, got %d operands", emu_inst_info[op].name, nd, nd == 1 ? "" : "s",
+				nops);
+		if (nops - nd > MI_MAX_USES)
+			return fail(p, w, "too many uses");
+		in.ndef = (uint8_t)nd;
+		in.nuse = (uint8_t)(nops - nd);
+		memcpy(in.def, ops, sizeof(MOpnd) * (size_t)nd);
+		memcpy(in.use, ops + nd, sizeof(MOpnd) * (size_t)(nops - nd));
+		if (branch) {
+			const char *l = p->s;
+			while (p->s < p->end && !isspace((unsigned char)*p->s))
+				p->s++;
+			if (p->s == l)
+				return fail(p, l, "a branch needs a target label");
+			if (p->nfix == p->capfix) {
+				p->capfix = p->capfix ? 2 * p->capfix : 16;
+				p->fix = xrealloc(p->fix, p->capfix * sizeof *p->fix);
+			}
+			p->fix[p->nfix++] = (struct Fix){p->f->blocks.len - 1, b->insts.len, intern_n(l, (size_t)(p->s - l)),
+				p->line, (int)(l - p->line0) + 1};
+		}
+		skip_space(p);
+		if (eat(p, "offen")) {
+			in.flags |= MIF_OFFEN;
+			skip_space(p);
+		}
+		if (eat(p, "offset:")) {
+			long long v;
+			if (!number(p, &v) || v < -(1 << 20) || v > (1 << 20))
+				return fail(p, p->s, "bad offset");
+			in.offset = (int32_t)v;
+		}
+		if (dpp && !dpp_controls(p, &in.dpp))
+			return false;
+	}
+	skip_space(p);
+	if (p->s < p->end)
+		return fail(p, p->s, "unexpected text after the instruction");
+	vec_push(&b->insts, in);
+	return true;
+}
+
+/* `// vregs: %0:s2 %1:v4 ...` */
+static bool vregs_line(P *p)
+{
+	skip_space(p);
+	while (p->s < p->end) {
+		const char *at = p->s;
+		long long n;
+		RegClass rc;
+		if (!eat(p, "%") || !number(p, &n) || n != (long long)p->f->vregs.len || !eat(p, ":") || !reg_class(p, &rc))
+			return fail(p, at, "expected %%%zu:CLASS (virtual registers in order)", p->f->vregs.len);
+		vec_push(&p->f->vregs, rc);
+		skip_space(p);
+	}
+	return true;
+}
+
+static bool is_printer_label(const char *l, size_t n, size_t block)
+{
+	char want[32];
+	snprintf(want, sizeof want, ".LBB_%zu", block);
+	return strlen(want) == n && strncmp(want, l, n) == 0;
+}
+
+MFunc *mir_parse(const char *text, size_t len, const char *name, const Target *t, Buf *err)
+{
+	P p = {.name = name ? name : "<mir>", .err = err};
+	p.f = mfunc_new(p.name, t);
+	p.f->allocated = true;
+	MBlock *b = NULL;
+	const char *note = NULL;
+	const char *pos = text, *end = text + len;
+	bool first = true;
+	for (p.line = 1; pos < end && !p.failed; p.line++) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		p.line0 = p.s = pos;
+		p.end = nl ? nl : end;
+		pos = nl ? nl + 1 : end;
+		if (memchr(p.line0, 0, (size_t)(p.end - p.line0))) {
+			fail(&p, p.line0, "NUL byte in the text");
+			break;
+		}
+		skip_space(&p);
+		if (p.s == p.end || *p.s == ';')
+			continue;
+		if (eat(&p, "// vregs:")) {
+			if (!first || p.f->blocks.len) {
+				fail(&p, p.line0, "`// vregs:` must be the first line");
+				break;
+			}
+			p.f->allocated = false;
+			vregs_line(&p);
+			first = false;
+			continue;
+		}
+		first = false;
+		if (eat(&p, "//")) {
+			skip_space(&p);
+			const char *e = p.end;
+			while (e > p.s && isspace((unsigned char)e[-1]))
+				e--;
+			note = e > p.s ? intern_n(p.s, (size_t)(e - p.s)) : NULL;
+			continue;
+		}
+		if (p.s == p.line0 && p.end > p.s && p.end[-1] == ':') { /* a label */
+			size_t n = (size_t)(p.end - p.s - 1);
+			if (!n) {
+				fail(&p, p.s, "empty label");
+				break;
+			}
+			size_t idx = p.f->blocks.len;
+			for (size_t i = 0; i < p.labels.len; i++)
+				if (strlen(p.labels.data[i]) == n && strncmp(p.labels.data[i], p.s, n) == 0) {
+					fail(&p, p.s, "label %.*s defined twice", (int)n, p.s);
+					break;
+				}
+			if (p.failed)
+				break;
+			const char *l = intern_n(p.s, n);
+			b = mfunc_block(p.f, is_printer_label(p.s, n, idx) ? NULL : l);
+			vec_push(&p.labels, l);
+			continue;
+		}
+		if (!b) { /* instructions before any label: block 0, unlabelled */
+			b = mfunc_block(p.f, NULL);
+			vec_push(&p.labels, intern(".LBB_0"));
+		}
+		instruction(&p, b, note);
+	}
+	for (size_t i = 0; i < p.nfix && !p.failed; i++) {
+		int target = -1;
+		for (size_t k = 0; k < p.labels.len; k++)
+			if (p.labels.data[k] == p.fix[i].label)
+				target = (int)k;
+		if (target < 0) {
+			p.line = p.fix[i].line;
+			buf_printf(err, "%s:%d:%d: undefined label %s\n", p.name, p.fix[i].line, p.fix[i].col, p.fix[i].label);
+			p.failed = true;
+			break;
+		}
+		p.f->blocks.data[p.fix[i].block]->insts.data[p.fix[i].inst].target = target;
+	}
+	free(p.fix);
+	vec_free(&p.labels);
+	if (p.failed) {
+		mfunc_free(p.f);
+		return NULL;
+	}
+	return p.f;
+}
