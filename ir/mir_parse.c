@@ -267,15 +267,17 @@ static bool instruction(P *p, MBlock *b, const char *note)
 	if (op == EI_S_WAITCNT) {
 		skip_space(p);
 		long long v;
+		const char *at = p->s;
 		if (eat(p, "vmcnt(")) {
 			if (!number(p, &v) || v < 0 || v > 63 || !eat(p, ")"))
-				return fail(p, p->s, "bad vmcnt");
+				return fail(p, at, "bad vmcnt");
 			in.vmcnt = (int16_t)v;
 			skip_space(p);
 		}
+		at = p->s;
 		if (eat(p, "lgkmcnt(")) {
 			if (!number(p, &v) || v < 0 || v > 15 || !eat(p, ")"))
-				return fail(p, p->s, "bad lgkmcnt");
+				return fail(p, at, "bad lgkmcnt");
 			in.lgkmcnt = (int16_t)v;
 		}
 	} else {
@@ -295,6 +297,8 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			if (!eat(p, ","))
 				break;
 			skip_space(p);
+			if (p->s == p->end)
+				return fail(p, p->s, "expected an operand");
 		}
 		int nd = mir_ndef((MOp)op, flags);
 		if (nops < nd)

@@ -1,0 +1,225 @@
+/* mir_parse_test.c — mir_parse is mir_print's inverse: every example the
+ * compiler takes, on both targets, after every machine row, prints, parses
+ * and prints again to the same text and the same function; bad text is a
+ * located message; truncated and mutated texts never abort. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../driver/driver.h"
+#include "../../frontend/frontend.h"
+#include "../test.h"
+
+static bool same_opnd(MOpnd a, MOpnd b)
+{
+	if (a.kind != b.kind)
+		return false;
+	if (a.kind == MO_IMM) /* literals print as 32-bit hex: compare their low 32 bits beyond 64 */
+		return a.imm == b.imm || (uint32_t)a.imm == (uint32_t)b.imm;
+	return a.rc == b.rc && a.sub == b.sub && a.reg == b.reg;
+}
+
+/* The same function: blocks, labels, instructions field by field. */
+static void same_func(const MFunc *a, const MFunc *b, const char *what)
+{
+	ck_assert_msg(a->allocated == b->allocated, "%s: allocated", what);
+	/* after allocation the virtual registers are history: not printed */
+	ck_assert_msg(a->allocated || a->vregs.len == b->vregs.len, "%s: %zu vregs, parsed %zu", what, a->vregs.len,
+		b->vregs.len);
+	for (size_t v = 0; !a->allocated && v < a->vregs.len; v++)
+		ck_assert_msg(a->vregs.data[v] == b->vregs.data[v], "%s: class of %%%zu", what, v);
+	ck_assert_msg(a->blocks.len == b->blocks.len, "%s: %zu blocks, parsed %zu", what, a->blocks.len, b->blocks.len);
+	for (size_t bi = 0; bi < a->blocks.len; bi++) {
+		const MBlock *x = a->blocks.data[bi], *y = b->blocks.data[bi];
+		ck_assert_msg((!x->label && !y->label) || (x->label && y->label && strcmp(x->label, y->label) == 0),
+			"%s: label of block %zu", what, bi);
+		ck_assert_msg(x->insts.len == y->insts.len, "%s: block %zu has %zu instructions, parsed %zu", what, bi,
+			x->insts.len, y->insts.len);
+		for (size_t i = 0; i < x->insts.len; i++) {
+			const MInst *p = &x->insts.data[i], *q = &y->insts.data[i];
+			bool ok = p->op == q->op && p->ndef == q->ndef && p->nuse == q->nuse &&
+				  (p->flags & ~(uint32_t)MIF_TIED) == q->flags && p->offset == q->offset &&
+				  p->vmcnt == q->vmcnt && p->lgkmcnt == q->lgkmcnt && p->dpp == q->dpp &&
+				  (!mop_is_branch(p->op) || p->target == q->target);
+			for (int k = 0; ok && k < p->ndef; k++)
+				ok = same_opnd(p->def[k], q->def[k]);
+			for (int k = 0; ok && k < p->nuse; k++)
+				ok = same_opnd(p->use[k], q->use[k]);
+			Buf t = {0};
+			mir_print_inst(&t, p);
+			ck_assert_msg(ok, "%s: block %zu instruction %zu (%s) differs after parsing", what, bi, i, buf_cstr(&t));
+			buf_free(&t);
+		}
+	}
+}
+
+static int round_trips;
+
+static void round_trip(const MFunc *f, const char *what)
+{
+	Buf a = {0}, b = {0}, err = {0};
+	mir_print(&a, f);
+	MFunc *g = mir_parse(a.data, a.len, what, f->target, &err);
+	ck_assert_msg(g, "%s: %s\n%s", what, buf_cstr(&err), buf_cstr(&a));
+	mir_print(&b, g);
+	ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "%s: printed differently after parsing", what);
+	same_func(f, g, what);
+	mfunc_free(g);
+	buf_free(&a);
+	buf_free(&b);
+	buf_free(&err);
+	round_trips++;
+}
+
+START_TEST(every_example_round_trips)
+{
+	static const char *const rows[] = {"select_instructions", "allocate_registers", "insert_waitcnt",
+		"resolve_hazards"};
+	static const char *const targets[] = {"gfx942", "gfx90a"};
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/examples", test_root());
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	int kernels = 0;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+			continue;
+		char path[8192];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		for (size_t t = 0; t < 2; t++)
+			for (size_t r = 0; r < 4; r++) {
+				Diag dg;
+				diag_init(&dg);
+				dg.out = fopen("/dev/null", "w");
+				Kernel *k = load_kernel_file(path, &dg);
+				ck_assert_ptr_nonnull(k);
+				CompileOptions o = {.mcpu = targets[t], .stop_after = rows[r]};
+				Compile c;
+				compile_init(&c, k, &o, &dg);
+				if (compile_run(&c) == 0) {
+					char what[512];
+					snprintf(what, sizeof what, "%s/%s/%s", e->d_name, targets[t], rows[r]);
+					round_trip(c.mf, what);
+					kernels += t == 0 && r == 0;
+				}
+				compile_free(&c);
+				kernel_free(k);
+				fclose(dg.out);
+			}
+	}
+	closedir(d);
+	ck_assert_int_ge(kernels, 12); /* the examples that compile today */
+	ck_assert_int_eq(round_trips, kernels * 8);
+}
+END_TEST
+
+static char *parse_err(const char *text)
+{
+	Buf err = {0};
+	MFunc *f = mir_parse(text, strlen(text), "t.mir", &target_gfx942, &err);
+	if (f) {
+		mfunc_free(f);
+		buf_free(&err);
+		return NULL;
+	}
+	return err.data ? err.data : strdup("");
+}
+
+START_TEST(bad_text_is_located)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"\tv_frobnicate v1, v2\n", "t.mir:1:2: unknown instruction 'v_frobnicate'"},
+		{"\tv_mov_b32 v1, \n", "t.mir:1:16: expected an operand"},
+		{"\tv_mov_b32\n", "t.mir:1:2: v_mov_b32 has 1 def, got 0 operands"},
+		{"\ts_branch .Lnowhere\n", "t.mir:1:11: undefined label .Lnowhere"},
+		{"\tv_mov_b32 v[4:2], v1\n", "t.mir:1:12: expected a register range like v[4:7]"},
+		{"// vregs: %0:v1\n\tv_mov_b32 %1:v1, %0:v1\n", "t.mir:2:12: virtual register out of the `// vregs:` list"},
+		{"// vregs: %0:v1\n\tv_mov_b32 %0.1:v1, 0\n", "t.mir:2:12: %0 is v1: this access lies outside it"},
+		{"// vregs: %1:v1\n", "t.mir:1:11: expected %0:CLASS"},
+		{"\ts_endpgm\n// vregs: %0:v1\n", "t.mir:2:1: `// vregs:` must be the first line"},
+		{".La:\n\ts_endpgm\n.La:\n", "t.mir:3:1: label .La defined twice"},
+		{"\tv_add_f32_dpp v1, v2, v3 quad_perm:[1,0,3,4] row_mask:0xf bank_mask:0xf\n", "bad quad_perm"},
+		{"\ts_waitcnt vmcnt(99)\n", "t.mir:1:12: bad vmcnt"},
+		{"\tv_mov_b32 v1, 0x1ffffffff\n", "t.mir:1:16: a literal is at most 32 bits"},
+		{"\tv_mov_b32 v1, v2 junk\n", "t.mir:1:19: unexpected text after the instruction"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *m = parse_err(cases[i].text);
+		ck_assert_msg(m && strstr(m, cases[i].want), "case %zu: got '%s', want '%s'", i, m ? m : "(parsed)",
+			cases[i].want);
+		free(m);
+	}
+	/* annotations, blank lines and notes are fine; gfx90a's MFMA spelling too */
+	const char *ok = "; a test annotation\n\n\t// read\n\tv_mfma_f32_16x16x16f16 a[0:3], v[0:1], v[2:3], a[0:3]\n"
+			 "\ts_endpgm\n";
+	char *m = parse_err(ok);
+	ck_assert_msg(!m, "%s", m);
+}
+END_TEST
+
+/* Truncations and byte flips of a real function never abort. */
+START_TEST(mutated_text_never_aborts)
+{
+	Diag dg;
+	diag_init(&dg);
+	char path[4096];
+	snprintf(path, sizeof path, "%s/examples/gemm_global.json", test_root());
+	Kernel *k = load_kernel_file(path, &dg);
+	ck_assert_ptr_nonnull(k);
+	CompileOptions o = {.mcpu = "gfx942", .stop_after = "select_instructions"};
+	Compile c;
+	compile_init(&c, k, &o, &dg);
+	ck_assert_int_eq(compile_run(&c), 0);
+	Buf t = {0};
+	mir_print(&t, c.mf);
+	uint64_t s = 12345;
+	int parsed = 0, rejected = 0;
+	for (int i = 0; i < 3000; i++) {
+		char *m = malloc(t.len + 1);
+		memcpy(m, t.data, t.len);
+		size_t len = t.len;
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		if (i % 3 == 0)
+			len = (size_t)(s >> 33) % (t.len + 1);
+		else
+			for (int j = 0; j < 1 + i % 4; j++) {
+				s = s * 6364136223846793005ull + 1442695040888963407ull;
+				m[(s >> 33) % t.len] = (char)(s >> 17);
+			}
+		Buf err = {0};
+		MFunc *f = mir_parse(m, len, "m", &target_gfx942, &err);
+		if (f) {
+			parsed++;
+			Buf again = {0};
+			mir_print(&again, f); /* whatever parsed also prints */
+			buf_free(&again);
+			mfunc_free(f);
+		} else {
+			ck_assert_ptr_nonnull(strstr(buf_cstr(&err), "m:"));
+			rejected++;
+		}
+		buf_free(&err);
+		free(m);
+	}
+	ck_assert(parsed > 0 && rejected > 0);
+	buf_free(&t);
+	compile_free(&c);
+	kernel_free(k);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ir/mir_parse");
+	TCase *t = tcase_create("core");
+	tcase_set_timeout(t, 120);
+	tcase_add_test(t, every_example_round_trips);
+	tcase_add_test(t, bad_text_is_located);
+	tcase_add_test(t, mutated_text_never_aborts);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
