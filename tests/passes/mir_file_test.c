@@ -1,0 +1,250 @@
+/* mir_file_test.c — machine-pass and register-allocation tests as single
+ * files, input and expectations together (as QBE's and ACO's tests are):
+ * every tests/passes/data/NAME.mir is one case.
+ *
+ * A file is the machine IR in mir_print's form (read by mir_parse) with
+ * annotation lines `; KEYWORD: TEXT` (other lines starting with ';' are
+ * comments; an unknown upper-case keyword is an error):
+ *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc or verify
+ *   ; TARGET: gfx90a    the target (default gfx942)
+ *   ; BEFORE: TEXT      the pass's independent checker, run on the input,
+ *                       reports a problem containing TEXT (the input really
+ *                       needs the pass)
+ *   ; CHECK: TEXT       a later line of the output contains TEXT
+ *   ; CHECK-NEXT: TEXT  the line right after the previous match does
+ *   ; CHECK-NOT: TEXT   no line between the previous match and the next
+ *                       CHECK's match (or the end) contains TEXT
+ *   ; ERROR: TEXT       the pass (regalloc) or the verifier and checkers
+ *                       (verify) report a problem containing TEXT
+ * The output is the function printed after the pass. Every case also runs
+ * the independent checkers after the pass (waits, hazards, the allocation
+ * checker, the MIR verifier): they must be clean unless ERROR says
+ * otherwise. WAVECC_MIR_PRINT=1 prints each output (for writing a case). */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../passes/machine/machine.h"
+#include "../../regalloc/regalloc.h"
+#include "../test.h"
+
+typedef struct Ann {
+	char kind[16];
+	char text[512];
+} Ann;
+
+/* The lines of s (a copy with NULs at the ends). */
+static size_t split_lines(char *s, char ***out)
+{
+	size_t n = 0, cap = 64;
+	char **l = malloc(cap * sizeof *l);
+	for (char *p = s; *p;) {
+		if (n == cap)
+			l = realloc(l, (cap *= 2) * sizeof *l);
+		l[n++] = p;
+		char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		p = nl + 1;
+	}
+	*out = l;
+	return n;
+}
+
+/* Match the CHECK annotations against the output, in order. */
+static void match(const char *file, const Ann *a, size_t na, const char *output)
+{
+	char *copy = strdup(output), **lines;
+	size_t n = split_lines(copy, &lines), at = 0; /* the line after the previous match */
+	const Ann *nots[64];
+	size_t nnots = 0;
+	for (size_t i = 0; i < na; i++) {
+		bool next = strcmp(a[i].kind, "CHECK-NEXT") == 0;
+		if (strcmp(a[i].kind, "CHECK-NOT") == 0) {
+			nots[nnots++] = &a[i];
+			continue;
+		}
+		if (!next && strcmp(a[i].kind, "CHECK") != 0)
+			continue;
+		size_t j = at;
+		while (j < n && !strstr(lines[j], a[i].text) && !next)
+			j++;
+		ck_assert_msg(j < n && strstr(lines[j], a[i].text), "%s: %s '%s' not found%s in:\n%s", file, a[i].kind,
+			a[i].text, next ? " on the next line" : " after the previous match", output);
+		for (size_t k = 0; k < nnots; k++)
+			for (size_t l = at; l < j; l++)
+				ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
+					nots[k]->text, lines[l]);
+		nnots = 0;
+		at = j + 1;
+	}
+	for (size_t k = 0; k < nnots; k++) /* trailing CHECK-NOTs: to the end */
+		for (size_t l = at; l < n; l++)
+			ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
+				nots[k]->text, lines[l]);
+	free(lines);
+	free(copy);
+}
+
+static bool has(const Ann *a, size_t na, const char *kind)
+{
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].kind, kind) == 0)
+			return true;
+	return false;
+}
+
+/* Each ERROR annotation appears in msg. */
+static void errors_in(const char *file, const Ann *a, size_t na, const char *msg)
+{
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].kind, "ERROR") == 0)
+			ck_assert_msg(strstr(msg, a[i].text), "%s: ERROR '%s' not reported; got:\n%s", file, a[i].text, msg);
+}
+
+static int checkers(const MFunc *f, Buf *msg)
+{
+	return mir_verify(f, msg) + check_waitcnt(f, msg) + check_hazards(f, msg);
+}
+
+static int ncases;
+
+static void run_case(const char *dir, const char *name)
+{
+	char path[8192];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	size_t len;
+	char *text = read_file(path, &len);
+	ck_assert_msg(text, "cannot read %s", path);
+	Ann a[64];
+	size_t na = 0;
+	char run[32] = "", target[32] = "gfx942";
+	for (char *p = text; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		if (p[0] == ';') {
+			char line[600];
+			snprintf(line, sizeof line, "%.*s", (int)n - 1, p + 1);
+			/* `; KEYWORD: text` (an upper-case keyword); any other `;` line is a comment */
+			char *kind = line + strspn(line, " ");
+			size_t kl = strspn(kind, "ABCDEFGHIJKLMNOPQRSTUVWXYZ-");
+			if (kl == 0 || kind[kl] != ':') {
+				p = nl ? nl + 1 : NULL;
+				continue;
+			}
+			kind[kl] = 0;
+			char *val = kind + kl + 1 + strspn(kind + kl + 1, " ");
+			if (strcmp(kind, "RUN") == 0)
+				snprintf(run, sizeof run, "%s", val);
+			else if (strcmp(kind, "TARGET") == 0)
+				snprintf(target, sizeof target, "%s", val);
+			else {
+				ck_assert_msg(na < 64, "%s: too many annotations", name);
+				ck_assert_msg(!strcmp(kind, "CHECK") || !strcmp(kind, "CHECK-NEXT") || !strcmp(kind, "CHECK-NOT") ||
+						      !strcmp(kind, "ERROR") || !strcmp(kind, "BEFORE"),
+					"%s: unknown annotation '%s'", name, kind);
+				snprintf(a[na].kind, sizeof a[na].kind, "%s", kind);
+				snprintf(a[na].text, sizeof a[na].text, "%s", val);
+				na++;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	const Target *t = target_from_name(target);
+	ck_assert_msg(t, "%s: unknown target %s", name, target);
+	Buf err = {0}, msg = {0}, out = {0};
+	MFunc *f = mir_parse(text, len, name, t, &err);
+	ck_assert_msg(f, "%s", buf_cstr(&err));
+	bool want_error = has(a, na, "ERROR");
+	/* BEFORE: the checker of the pass fails on the input */
+	for (size_t i = 0; i < na; i++)
+		if (strcmp(a[i].kind, "BEFORE") == 0) {
+			Buf m = {0};
+			if (strcmp(run, "insert_waitcnt") == 0)
+				check_waitcnt(f, &m);
+			else if (strcmp(run, "resolve_hazards") == 0)
+				check_hazards(f, &m);
+			else
+				ck_abort_msg("%s: BEFORE needs RUN insert_waitcnt or resolve_hazards", name);
+			ck_assert_msg(strstr(buf_cstr(&m), a[i].text), "%s: BEFORE '%s' not reported on the input:\n%s", name,
+				a[i].text, buf_cstr(&m));
+			buf_free(&m);
+		}
+	if (strcmp(run, "insert_waitcnt") == 0) {
+		insert_waitcnt(f);
+	} else if (strcmp(run, "resolve_hazards") == 0) {
+		resolve_hazards(f);
+	} else if (strcmp(run, "regalloc") == 0) {
+		RegAssign ra = {0};
+		if (regalloc_mfunc(f, &ra, &msg) != 0) {
+			ck_assert_msg(want_error, "%s: allocation failed: %s", name, buf_cstr(&msg));
+			errors_in(name, a, na, buf_cstr(&msg));
+			regassign_free(&ra);
+			goto done;
+		}
+		ck_assert_msg(regalloc_check(ra.pre, ra.phys, f, &msg) == 0, "%s: allocation checker: %s", name,
+			buf_cstr(&msg));
+		regassign_free(&ra);
+	} else if (strcmp(run, "verify") == 0) {
+		int n = checkers(f, &msg);
+		ck_assert_msg(want_error ? n > 0 : n == 0, "%s: verify found %d problems: %s", name, n, buf_cstr(&msg));
+		errors_in(name, a, na, buf_cstr(&msg));
+		goto done;
+	} else {
+		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc or verify", name, run);
+	}
+	ck_assert_msg(!want_error, "%s: expected an error, the pass succeeded", name);
+	/* after a machine pass, only that pass's own checker must be clean (a
+	 * waitcnt case need not be hazard-free); after allocation the MIR
+	 * verifier */
+	int n = mir_verify(f, &msg);
+	if (strcmp(run, "insert_waitcnt") == 0)
+		n += check_waitcnt(f, &msg);
+	if (strcmp(run, "resolve_hazards") == 0)
+		n += check_hazards(f, &msg);
+	ck_assert_msg(n == 0, "%s: checkers after %s: %s", name, run, buf_cstr(&msg));
+	mir_print(&out, f);
+	if (getenv("WAVECC_MIR_PRINT"))
+		printf("== %s\n%s", name, buf_cstr(&out));
+	match(name, a, na, buf_cstr(&out));
+done:
+	ncases++;
+	mfunc_free(f);
+	buf_free(&err);
+	buf_free(&msg);
+	buf_free(&out);
+	free(text);
+}
+
+START_TEST(every_file)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/tests/passes/data", test_root());
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	char *names[256];
+	size_t n = 0;
+	while ((e = readdir(d)) && n < 256) {
+		size_t l = strlen(e->d_name);
+		if (l > 4 && strcmp(e->d_name + l - 4, ".mir") == 0)
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		run_case(dir, names[i]);
+		free(names[i]);
+	}
+	ck_assert_int_ge(ncases, 10);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("passes/mir_file");
+	TCase *t = tcase_create("core");
+	tcase_add_test(t, every_file);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
