@@ -92,3 +92,83 @@ int run_suite(Suite *s)
 	srunner_free(sr);
 	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+typedef struct TestAnn {
+	char kind[16];
+	char text[512];
+} TestAnn;
+
+/* The lines of s (a copy with NULs at the ends). */
+static size_t split_lines(char *s, char ***out)
+{
+	size_t n = 0, cap = 64;
+	char **l = malloc(cap * sizeof *l);
+	for (char *p = s; *p;) {
+		if (n == cap)
+			l = realloc(l, (cap *= 2) * sizeof *l);
+		l[n++] = p;
+		char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		p = nl + 1;
+	}
+	*out = l;
+	return n;
+}
+
+void test_match_checks(const char *file, const char *spec, const char *output)
+{
+	/* the CHECK annotations of spec, in order */
+	TestAnn a[128];
+	size_t na = 0;
+	for (const char *p = spec; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		const char *k = p;
+		if (*k == ';') {
+			k++;
+			k += strspn(k, " ");
+			size_t kl = strspn(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ-");
+			if (kl && k[kl] == ':' && (size_t)(k - p) + kl < n && na < 128 &&
+				(strncmp(k, "CHECK", kl) == 0 || strncmp(k, "CHECK-NEXT", kl) == 0 || strncmp(k, "CHECK-NOT", kl) == 0)) {
+				snprintf(a[na].kind, sizeof a[na].kind, "%.*s", (int)kl, k);
+				const char *v = k + kl + 1;
+				v += strspn(v, " ");
+				snprintf(a[na].text, sizeof a[na].text, "%.*s", (int)(n - (size_t)(v - p)), v);
+				na++;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	char *copy = strdup(output), **lines;
+	size_t n = split_lines(copy, &lines), at = 0; /* the line after the previous match */
+	const TestAnn *nots[128];
+	size_t nnots = 0;
+	for (size_t i = 0; i < na; i++) {
+		bool next = strcmp(a[i].kind, "CHECK-NEXT") == 0;
+		if (strcmp(a[i].kind, "CHECK-NOT") == 0) {
+			nots[nnots++] = &a[i];
+			continue;
+		}
+		if (!next && strcmp(a[i].kind, "CHECK") != 0)
+			continue;
+		size_t j = at;
+		while (j < n && !strstr(lines[j], a[i].text) && !next)
+			j++;
+		ck_assert_msg(j < n && strstr(lines[j], a[i].text), "%s: %s '%s' not found%s in:\n%s", file, a[i].kind,
+			a[i].text, next ? " on the next line" : " after the previous match", output);
+		for (size_t k = 0; k < nnots; k++)
+			for (size_t l = at; l < j; l++)
+				ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
+					nots[k]->text, lines[l]);
+		nnots = 0;
+		at = j + 1;
+	}
+	for (size_t k = 0; k < nnots; k++) /* trailing CHECK-NOTs: to the end */
+		for (size_t l = at; l < n; l++)
+			ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
+				nots[k]->text, lines[l]);
+	free(lines);
+	free(copy);
+}

@@ -29,6 +29,13 @@ void cmd_result_free(CmdResult *r);
 /* True if a program is on PATH (for optional tools in tests). */
 bool have_program(const char *name);
 
+/* Match the `; CHECK: TEXT`, `; CHECK-NEXT: TEXT` and `; CHECK-NOT: TEXT`
+ * lines of spec against output in order (the form of tests/passes/data and
+ * tests/isel/data): CHECK finds a later line containing TEXT, CHECK-NEXT the
+ * line right after the previous match, CHECK-NOT forbids TEXT between the
+ * previous match and the next (or the end). Fails the test naming file. */
+void test_match_checks(const char *file, const char *spec, const char *output);
+
 /* Run a suite with Check and return the exit status for main(). */
 int run_suite(Suite *s);
 

@@ -33,60 +33,6 @@ typedef struct Ann {
 	char text[512];
 } Ann;
 
-/* The lines of s (a copy with NULs at the ends). */
-static size_t split_lines(char *s, char ***out)
-{
-	size_t n = 0, cap = 64;
-	char **l = malloc(cap * sizeof *l);
-	for (char *p = s; *p;) {
-		if (n == cap)
-			l = realloc(l, (cap *= 2) * sizeof *l);
-		l[n++] = p;
-		char *nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		*nl = 0;
-		p = nl + 1;
-	}
-	*out = l;
-	return n;
-}
-
-/* Match the CHECK annotations against the output, in order. */
-static void match(const char *file, const Ann *a, size_t na, const char *output)
-{
-	char *copy = strdup(output), **lines;
-	size_t n = split_lines(copy, &lines), at = 0; /* the line after the previous match */
-	const Ann *nots[64];
-	size_t nnots = 0;
-	for (size_t i = 0; i < na; i++) {
-		bool next = strcmp(a[i].kind, "CHECK-NEXT") == 0;
-		if (strcmp(a[i].kind, "CHECK-NOT") == 0) {
-			nots[nnots++] = &a[i];
-			continue;
-		}
-		if (!next && strcmp(a[i].kind, "CHECK") != 0)
-			continue;
-		size_t j = at;
-		while (j < n && !strstr(lines[j], a[i].text) && !next)
-			j++;
-		ck_assert_msg(j < n && strstr(lines[j], a[i].text), "%s: %s '%s' not found%s in:\n%s", file, a[i].kind,
-			a[i].text, next ? " on the next line" : " after the previous match", output);
-		for (size_t k = 0; k < nnots; k++)
-			for (size_t l = at; l < j; l++)
-				ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
-					nots[k]->text, lines[l]);
-		nnots = 0;
-		at = j + 1;
-	}
-	for (size_t k = 0; k < nnots; k++) /* trailing CHECK-NOTs: to the end */
-		for (size_t l = at; l < n; l++)
-			ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,
-				nots[k]->text, lines[l]);
-	free(lines);
-	free(copy);
-}
-
 static bool has(const Ann *a, size_t na, const char *kind)
 {
 	for (size_t i = 0; i < na; i++)
@@ -207,7 +153,7 @@ static void run_case(const char *dir, const char *name)
 	mir_print(&out, f);
 	if (getenv("WAVECC_MIR_PRINT"))
 		printf("== %s\n%s", name, buf_cstr(&out));
-	match(name, a, na, buf_cstr(&out));
+	test_match_checks(name, text, buf_cstr(&out));
 done:
 	ncases++;
 	mfunc_free(f);
