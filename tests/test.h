@@ -30,7 +30,7 @@ void cmd_result_free(CmdResult *r);
 bool have_program(const char *name);
 
 /* Match the `; CHECK: TEXT`, `; CHECK-NEXT: TEXT` and `; CHECK-NOT: TEXT`
- * lines of spec against output in order (the form of tests/passes/data and
+ * lines of spec against output in order (the form of tests/passes/machine/data and
  * tests/isel/data): CHECK finds a later line containing TEXT, CHECK-NEXT the
  * line right after the previous match, CHECK-NOT forbids TEXT between the
  * previous match and the next (or the end). Fails the test naming file. */

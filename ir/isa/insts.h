@@ -17,7 +17,7 @@
  *             rows `dst` is the data width in dwords (loads and stores).
  *   flags     EIF_* bits below
  * Opcode numbers: LLVM's AMDGPU .td files (VI/GFX9 encodings) and llvm-mc-19
- * output; tests/emu/decode_test.c checks every row against llvm-objdump-19. */
+ * output; tests/loader/emu/decode_test.c checks every row against llvm-objdump-19. */
 #ifndef WAVECC_EMU_INSTS_H
 #define WAVECC_EMU_INSTS_H
 

@@ -2,7 +2,7 @@
  * tests/isel/data/NAME.json is a kernel graph and NAME.checks its
  * expectations on the machine IR right after select_instructions (virtual
  * registers, printed by mir_print), in the annotation form of
- * tests/passes/data (test_match_checks: `; CHECK:`, `; CHECK-NEXT:`,
+ * tests/passes/machine/data (test_match_checks: `; CHECK:`, `; CHECK-NEXT:`,
  * `; CHECK-NOT:`), plus `; TARGET: gfx90a` and `; DEFINE: SYM=VAL` lines.
  * The output must also parse back (mir_parse) to the same text.
  * WAVECC_MIR_PRINT=1 prints each output. */

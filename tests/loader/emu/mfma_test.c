@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../util/dtype.h"
+#include "../../../util/dtype.h"
 #include "emu_harness.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/emu/emu_int.h"
+#include "../../../loader/emu/emu_int.h"
 #include "emu_harness.h"
 
 static uint32_t rnd(uint64_t *s)

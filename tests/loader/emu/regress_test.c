@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../util/dtype.h"
+#include "../../../util/dtype.h"
 #include "emu_harness.h"
 
 static uint32_t U(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

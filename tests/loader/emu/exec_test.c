@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../util/dtype.h"
+#include "../../../util/dtype.h"
 #include "emu_harness.h"
 
 static float fbits(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }

@@ -3,9 +3,9 @@
 #ifndef WAVECC_TESTS_MFB_H
 #define WAVECC_TESTS_MFB_H
 
-#include "../../driver/driver.h"
-#include "../../passes/machine/machine.h"
-#include "../test.h"
+#include "../../../driver/driver.h"
+#include "../../../passes/machine/machine.h"
+#include "../../test.h"
 
 static inline MOpnd V(unsigned r) { return mo_preg(r, RC_V1); }
 static inline MOpnd VN(unsigned r, int n) { return mo_preg(r, rc_make(RF_VGPR, n)); }

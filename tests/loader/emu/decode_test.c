@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../loader/emu/emu_int.h"
-#include "../test.h"
+#include "../../../loader/emu/emu_int.h"
+#include "../../test.h"
 
 static int encode(int id, int op, uint32_t w[2])
 {

@@ -14,8 +14,8 @@
  * 16·(i + 1)·(j + 1)·Σ(k + 1). The emulator suite's harness is reused. */
 #include <string.h>
 
-#include "../../util/dtype.h"
-#include "../emu/emu_harness.c"
+#include "../../../util/dtype.h"
+#include "../../loader/emu/emu_harness.c"
 #include "mfb.h"
 
 enum { K = 4 };

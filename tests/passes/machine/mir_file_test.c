@@ -1,6 +1,6 @@
 /* mir_file_test.c — machine-pass and register-allocation tests as single
  * files, input and expectations together (as QBE's and ACO's tests are):
- * every tests/passes/data/NAME.mir is one case.
+ * every tests/passes/machine/data/NAME.mir is one case.
  *
  * A file is the machine IR in mir_print's form (read by mir_parse) with
  * annotation lines `; KEYWORD: TEXT` (other lines starting with ';' are
@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../passes/machine/machine.h"
-#include "../../regalloc/regalloc.h"
-#include "../test.h"
+#include "../../../passes/machine/machine.h"
+#include "../../../regalloc/regalloc.h"
+#include "../../test.h"
 
 typedef struct Ann {
 	char kind[16];
@@ -166,7 +166,7 @@ done:
 START_TEST(every_file)
 {
 	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/tests/passes/data", test_root());
+	snprintf(dir, sizeof dir, "%s/tests/passes/machine/data", test_root());
 	DIR *d = opendir(dir);
 	ck_assert_ptr_nonnull(d);
 	struct dirent *e;

@@ -6,8 +6,8 @@
 #ifndef WAVECC_TESTS_EMU_HARNESS_H
 #define WAVECC_TESTS_EMU_HARNESS_H
 
-#include "../../loader/emu/emu.h"
-#include "../test.h"
+#include "../../../loader/emu/emu.h"
+#include "../../test.h"
 
 enum { H_CODE_ADDR = 0x100000 };
 
