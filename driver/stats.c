@@ -106,7 +106,7 @@ int stats_count_classes(const MFunc *f, int counts[MC_COUNT])
 	for (size_t b = 0; b < f->blocks.len; b++) {
 		const MBlock *bl = f->blocks.data[b];
 		for (size_t i = 0; i < bl->insts.len; i++) {
-			counts[mir_class(bl->insts.data[i].op)]++;
+			counts[isa_class(bl->insts.data[i].op)]++;
 			n++;
 		}
 	}
@@ -187,7 +187,7 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 	int counts[MC_COUNT];
 	int total = stats_count_classes(f, counts);
 	for (int k = 0; k < MC_COUNT; k++) {
-		key(out, "inst", mir_class_name[k]);
+		key(out, "inst", isa_class_name[k]);
 		buf_printf(out, "%d\n", counts[k]);
 	}
 	key(out, "inst", "total");

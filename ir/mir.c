@@ -54,12 +54,6 @@ int rc_align(RegClass rc, const Target *t)
 	return n >= 2 && t->vgpr_tuple_align ? 2 : 1;
 }
 
-const char *const mir_class_name[MC_COUNT] = {
-#define X(e, name) name,
-	MIR_CLASSES(X)
-#undef X
-};
-
 MFunc *mfunc_new(const char *name, const Target *t)
 {
 	MFunc *f = xcalloc(1, sizeof *f);
@@ -127,7 +121,7 @@ MInst *mblock_branch(MBlock *b, MOp op, int target)
 	return in;
 }
 
-bool mop_is_branch(MOp op) { return mir_class(op) == MC_BRANCH && op != EI_S_SETPC_B64 && op != EI_S_SWAPPC_B64; }
+bool mop_is_branch(MOp op) { return isa_class(op) == MC_BRANCH && op != EI_S_SETPC_B64 && op != EI_S_SWAPPC_B64; }
 
 bool mop_is_uncond_branch(MOp op) { return op == EI_S_BRANCH; }
 
@@ -161,57 +155,6 @@ const char *mop_name(MOp op)
 {
 	check_that(op < EI_COUNT);
 	return emu_inst_info[op].name;
-}
-
-static MClass class_of_row(MOp op)
-{
-	const EmuInstInfo *r = &emu_inst_info[op];
-	switch (r->fmt) {
-	case EF_SOP1:
-	case EF_SOP2:
-	case EF_SOPK:
-	case EF_SOPC:
-		return (r->flags & EIF_BRANCH) ? MC_BRANCH : MC_SALU;
-	case EF_SOPP:
-		return strncmp(r->name, "s_cbranch", 9) == 0 || strcmp(r->name, "s_branch") == 0 ? MC_BRANCH
-											     : MC_CONTROL;
-	case EF_SMEM:
-		return MC_SMEM;
-	case EF_DS:
-		return MC_LDS;
-	case EF_MUBUF:
-	case EF_FLAT:
-		return (r->flags & EIF_STORE) ? MC_VMEM_STORE : MC_VMEM_LOAD;
-	default:
-		if (r->flags & EIF_MFMA)
-			return MC_MFMA;
-		return (r->flags & EIF_TRANS) ? MC_TRANS : MC_VALU;
-	}
-}
-
-/* Rows are const: classify each once (the SOPP rows compare names). */
-MClass mir_class(MOp op)
-{
-	static uint8_t cache[EI_COUNT]; /* class + 1; 0 = not yet */
-	check_that(op < EI_COUNT);
-	if (!cache[op])
-		cache[op] = (uint8_t)(class_of_row(op) + 1);
-	return (MClass)(cache[op] - 1);
-}
-
-int mir_latency(MOp op)
-{
-	switch (mir_class(op)) {
-	case MC_SALU: return 1;
-	case MC_SMEM: return 200;
-	case MC_VALU: return 4;
-	case MC_TRANS: return 8;
-	case MC_VMEM_LOAD: return 500;
-	case MC_VMEM_STORE: return 4;
-	case MC_LDS: return 64;
-	case MC_MFMA: return 32; /* 16x16x16 f16: 8 passes; 32x32x8: 16 passes */
-	default: return 1;
-	}
 }
 
 /* ---- verifier ---- */

@@ -20,7 +20,7 @@
  * opcode per target, operand widths in dwords and flags, read here by isel,
  * the passes and the printer and by the emulator's decoder alike. The
  * compiler-only properties — scheduling class and latency — are derived from
- * a row's format and flags (mir_class, mir_latency) instead of being a
+ * a row's format and flags (isa_class, isa_latency in ir/isa) instead of being a
  * second table to keep in step.
  *
  * Register classes are one byte: file (SGPR/VGPR/AGPR) and size in dwords;
@@ -37,7 +37,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isa/insts.h"
+#include "isa/isa.h"
 #include "../util/util.h"
 
 /* ---- targets ---- */
@@ -107,26 +107,7 @@ static inline bool mo_is_reg(MOpnd o) { return o.kind == MO_VREG || o.kind == MO
 /* ---- instructions ---- */
 typedef uint16_t MOp; /* an EmuInstId row of ir/isa/insts.h */
 
-/* Scheduling classes, derived from a row's format and flags. */
-#define MIR_CLASSES(X) \
-	X(MC_SALU, "salu") \
-	X(MC_SMEM, "smem") \
-	X(MC_VALU, "valu") \
-	X(MC_TRANS, "trans") \
-	X(MC_VMEM_LOAD, "vmem-load") \
-	X(MC_VMEM_STORE, "vmem-store") \
-	X(MC_LDS, "lds") \
-	X(MC_MFMA, "mfma") \
-	X(MC_BRANCH, "branch") \
-	X(MC_CONTROL, "control") /* s_waitcnt, s_endpgm, s_nop, s_barrier */
-
-typedef enum MClass {
-#define X(e, name) e,
-	MIR_CLASSES(X)
-#undef X
-	MC_COUNT
-} MClass;
-extern const char *const mir_class_name[MC_COUNT];
+/* Scheduling classes and latencies: ir/isa/isa.h. */
 
 enum {
 	MIF_E64 = 1 << 0,   /* print the VOP3 form (_e64) of a VOP1/VOP2/VOPC row */
@@ -192,10 +173,8 @@ bool mop_is_branch(MOp op);        /* s_branch and the s_cbranch_* rows */
 bool mop_is_uncond_branch(MOp op); /* s_branch */
 
 const char *mop_name(MOp op);
-MClass mir_class(MOp op);
 /* Issue-to-result latency in cycles, a coarse model for the scheduler and
  * the statistics until per-row latencies are measured. */
-int mir_latency(MOp op);
 
 /* Structural checks: operand kinds and widths against the row, branch
  * targets, every vreg dword read defined on every path from the entry (over

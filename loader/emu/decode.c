@@ -13,13 +13,6 @@
 
 #include "emu_int.h"
 
-const EmuInstInfo emu_inst_info[EI_COUNT] = {
-	[EI_UNKNOWN] = {"<unknown>", EF_COUNT, T_NONE, 0, {0, 0, 0}, NA, NA, 0},
-#define X(id, nm, f, op, op90, ty, d, s0, s1, s2, fl) [EI_##id] = {nm, f, ty, d, {s0, s1, s2}, op, op90, fl},
-	EMU_INSTS(X)
-#undef X
-};
-
 typedef struct {
 	uint16_t sop1[256], sop2[128], sopk[32], sopc[128], sopp[128], smem[256];
 	uint16_t vop1[256], vop2[64], vopc[256], vop3[1024], vop3p[128];

@@ -39,58 +39,35 @@ static bool is_942(const Target *t) { return strcmp(t->name, "gfx90a") != 0; }
 /* The fixed number of a row on t, HZ_OFF if absent. */
 static int fixed(const Target *t, HazardRule r) { return is_942(t) ? rule_942[r] : rule_90a[r]; }
 
-typedef struct MfmaInfo {
-	int p942, p90a;
-	bool xdl942;
-} MfmaInfo;
-
-static bool mfma_info(MOp op, MfmaInfo *m)
-{
-	switch (op) {
-#define X(id, a, b, x) \
-	case EI_##id: *m = (MfmaInfo){a, b, x}; return true;
-		HAZARD_MFMA_ROWS(X)
-#undef X
-	default: return false;
-	}
-}
-
+/* Passes of an MFMA on target t: the row's (ir/isa); die() for a row
+ * without a count on t. */
 int hz_mfma_passes(MOp op, const Target *t)
 {
-	MfmaInfo m;
-	if (!mfma_info(op, &m))
-		die("%s has no MFMA pass count (hazard_rules.h)", mop_name(op));
-	int p = is_942(t) ? m.p942 : m.p90a;
+	int p = isa_mfma_passes(op, !is_942(t));
 	if (!p)
-		die("%s does not exist on %s", mop_name(op), t->name);
+		die("%s has no MFMA pass count on %s (ir/isa/insts.h)", mop_name(op), t->name);
 	return p;
 }
 
 /* ---- instruction kinds ---- */
-static bool is_mfma(const MInst *i) { return mir_class(i->op) == MC_MFMA; }
+static bool is_mfma(const MInst *i) { return isa_class(i->op) == MC_MFMA; }
 static bool is_valu(const MInst *i)
 {
-	MClass c = mir_class(i->op);
+	MClass c = isa_class(i->op);
 	return c == MC_VALU || c == MC_TRANS || c == MC_MFMA;
 }
 static bool is_vmem(const MInst *i)
 {
-	MClass c = mir_class(i->op);
+	MClass c = isa_class(i->op);
 	return c == MC_VMEM_LOAD || c == MC_VMEM_STORE;
 }
-static bool is_ds(const MInst *i) { return mir_class(i->op) == MC_LDS; }
+static bool is_ds(const MInst *i) { return isa_class(i->op) == MC_LDS; }
 static bool is_dgemm(const MInst *i) { return is_mfma(i) && emu_inst_info[i->op].type == T_F64; }
 static bool is_dot(const MInst *i) { return strncmp(mop_name(i->op), "v_dot", 5) == 0; }
 static bool is_e32_implicit(const MInst *i) { return !(i->flags & MIF_E64) && !i->dpp; }
 /* XDL as LLVM's isXDL: on gfx90a every non-DGEMM MFMA, on gfx942 the §4.1
  * column. */
-static bool is_xdl(const Target *t, const MInst *i)
-{
-	MfmaInfo m;
-	if (!is_mfma(i) || is_dgemm(i) || !mfma_info(i->op, &m))
-		return false;
-	return is_942(t) ? m.xdl942 : true;
-}
+static bool is_xdl(const Target *t, const MInst *i) { return isa_mfma_xdl(i->op, !is_942(t)); }
 
 /* ---- registers ---- */
 typedef struct Range {
@@ -180,7 +157,7 @@ static bool vector_raw(const MInst *p, const MInst *c)
  * register soffset. Returns the use index or -1. */
 static int exposed_store_data(const MInst *p)
 {
-	if (mir_class(p->op) != MC_VMEM_STORE && !((emu_inst_info[p->op].flags & EIF_ATOMIC) && is_vmem(p)))
+	if (isa_class(p->op) != MC_VMEM_STORE && !((emu_inst_info[p->op].flags & EIF_ATOMIC) && is_vmem(p)))
 		return -1;
 	int data = -1;
 	bool soffset_reg = false;
@@ -288,7 +265,7 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 	bool readlane = c->op == EI_V_READLANE_B32 || c->op == EI_V_READFIRSTLANE_B32;
 	RULE(HZ_VALU_VGPR_READLANE, pv && readlane && c->nuse && writes_opnd(p, c->use[0]));
 	RULE(HZ_VALU_EXEC_LANE, pv && (readlane || c->op == EI_V_WRITELANE_B32) && writes(p, R_EXEC));
-	RULE(HZ_TRANS_USE, mir_class(p->op) == MC_TRANS && cv && mir_class(c->op) != MC_TRANS && p->ndef &&
+	RULE(HZ_TRANS_USE, isa_class(p->op) == MC_TRANS && cv && isa_class(c->op) != MC_TRANS && p->ndef &&
 				   (vector_raw(p, c) || sgpr_raw(p, c, false, false)));
 	RULE(HZ_VGPR_DPP, c->dpp && vector_raw(p, c));
 	RULE(HZ_VALU_EXEC_DPP, pv && c->dpp && writes(p, R_EXEC));
@@ -323,7 +300,7 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 
 bool hz_clause_kind(const MInst *c, int *kind)
 {
-	*kind = is_vmem(c) ? 1 : mir_class(c->op) == MC_SMEM ? 2 : 0;
+	*kind = is_vmem(c) ? 1 : isa_class(c->op) == MC_SMEM ? 2 : 0;
 	return *kind != 0;
 }
 
@@ -346,7 +323,7 @@ int hz_clause_need(const MInst *const *members, int n, const MInst *c)
 	if (!defs)
 		return 0; /* a clause of stores (or nothing) */
 	/* A store after loads: LLVM starts a new clause at every store. */
-	if (mir_class(c->op) == MC_VMEM_STORE || (emu_inst_info[c->op].flags & EIF_ATOMIC))
+	if (isa_class(c->op) == MC_VMEM_STORE || (emu_inst_info[c->op].flags & EIF_ATOMIC))
 		return 1;
 	enum { MAXM = 64 };
 	const MInst *all[MAXM + 1];

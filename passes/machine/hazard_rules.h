@@ -6,12 +6,14 @@
  * A wait state is one issued instruction between producer and consumer;
  * `s_nop k` counts k + 1 (AMDGPUUsage). Sources: for every row and the operand
  * details, LLVM's GCNHazardRecognizer.cpp @00b3068e
- * ("HR fn" names the function). MFMA pass counts and the XDL flag come
- * from §4.1, one row per instruction below — never guessed from the shape.
+ * ("HR fn" names the function). MFMA pass counts and the XDL flag are in
+ * each MFMA's row of the instruction table (ir/isa/insts.h, EIF_PASSES and
+ * EIF_XDL, from the CDNA3 ISA guide §4.1) — never guessed from the shape.
  *
  * Rows: X(id, what, gfx942, gfx90a, source). The numbers are wait states;
  * HZ_OFF means the row does not exist on that target; HZ_BY_PASSES means the
- * number depends on the producing MFMA (see hz_need in hazard_rules.c, whose
+ * number depends on the producing MFMA (its passes and pipe are in its
+ * row of ir/isa/insts.h; see hz_need in hazard_rules.c, whose
  * comments give the formula and the table values). */
 #ifndef WAVECC_HAZARD_RULES_H
 #define WAVECC_HAZARD_RULES_H
@@ -73,42 +75,6 @@ extern const char *const hazard_rule_name[HZ_COUNT];
 /* The most wait states any rule asks for (a 16-pass MFMA's SrcA/B or
  * RAW distance): walks back this far and no further. */
 enum { HZ_MAX_STATES = 19 };
-
-/* MFMA properties (LLVM SISchedule.td, llvm-mca-19 RThroughput): X(id, passes gfx942, passes gfx90a,
- * XDL on gfx942). DGEMM (f64) rows are recognised by their type. */
-#define HAZARD_MFMA_ROWS(X) \
-	X(V_MFMA_F32_32X32X1_2B_F32, 16, 16, 0) \
-	X(V_MFMA_F32_16X16X1_4B_F32, 8, 8, 0) \
-	X(V_MFMA_F32_4X4X1_16B_F32, 2, 2, 0) \
-	X(V_MFMA_F32_32X32X2_F32, 16, 16, 0) \
-	X(V_MFMA_F32_16X16X4_F32, 8, 8, 0) \
-	X(V_MFMA_F32_32X32X4_2B_F16, 16, 16, 1) \
-	X(V_MFMA_F32_16X16X4_4B_F16, 8, 8, 1) \
-	X(V_MFMA_F32_4X4X4_16B_F16, 2, 2, 1) \
-	X(V_MFMA_F32_32X32X8_F16, 8, 16, 1) \
-	X(V_MFMA_F32_16X16X16_F16, 4, 8, 1) \
-	X(V_MFMA_F32_32X32X4_2B_BF16, 16, 16, 1) \
-	X(V_MFMA_F32_16X16X4_4B_BF16, 8, 8, 1) \
-	X(V_MFMA_F32_4X4X4_16B_BF16, 2, 2, 1) \
-	X(V_MFMA_F32_32X32X8_BF16, 8, 16, 1) \
-	X(V_MFMA_F32_16X16X16_BF16, 4, 8, 1) \
-	X(V_MFMA_I32_32X32X4_2B_I8, 16, 16, 1) \
-	X(V_MFMA_I32_16X16X4_4B_I8, 8, 8, 1) \
-	X(V_MFMA_I32_4X4X4_16B_I8, 2, 2, 1) \
-	X(V_MFMA_I32_32X32X16_I8, 8, 0, 1) \
-	X(V_MFMA_I32_16X16X32_I8, 4, 0, 1) \
-	X(V_MFMA_F32_16X16X8_XF32, 4, 0, 1) \
-	X(V_MFMA_F32_32X32X4_XF32, 8, 0, 1) \
-	X(V_MFMA_F32_16X16X32_BF8_BF8, 4, 0, 1) \
-	X(V_MFMA_F32_16X16X32_BF8_FP8, 4, 0, 1) \
-	X(V_MFMA_F32_16X16X32_FP8_BF8, 4, 0, 1) \
-	X(V_MFMA_F32_16X16X32_FP8_FP8, 4, 0, 1) \
-	X(V_MFMA_F32_32X32X16_BF8_BF8, 8, 0, 1) \
-	X(V_MFMA_F32_32X32X16_BF8_FP8, 8, 0, 1) \
-	X(V_MFMA_F32_32X32X16_FP8_BF8, 8, 0, 1) \
-	X(V_MFMA_F32_32X32X16_FP8_FP8, 8, 0, 1) \
-	X(V_MFMA_F64_16X16X4_F64, 8, 8, 0) \
-	X(V_MFMA_F64_4X4X4_4B_F64, 4, 4, 0)
 
 /* Passes of an MFMA on target t (die() for a row without a count). */
 int hz_mfma_passes(MOp op, const Target *t);

@@ -118,7 +118,7 @@ typedef enum MemKind { MK_NONE, MK_VMEM, MK_DS, MK_SMEM, MK_FLAT } MemKind;
 
 static MemKind mem_kind(MOp op)
 {
-	switch (mir_class(op)) {
+	switch (isa_class(op)) {
 	case MC_VMEM_LOAD:
 	case MC_VMEM_STORE:
 		return strncmp(mop_name(op), "flat_", 5) == 0 ? MK_FLAT : MK_VMEM;

@@ -46,7 +46,7 @@ typedef Vec(Pend) OpSet; /* sorted by (blk, idx, after, flat_left), no duplicate
 
 static Queue queue_of(MOp op)
 {
-	MClass c = mir_class(op);
+	MClass c = isa_class(op);
 	if (c == MC_SMEM)
 		return Q_SMEM;
 	if (c == MC_LDS)

@@ -241,10 +241,10 @@ static bool check_example(const char *name, const char *mcpu)
 	char *text = read_file(path, NULL);
 	ck_assert_ptr_nonnull(text);
 	int counts[MC_COUNT];
-	int total = count_asm(text, mir_class_name, counts);
+	int total = count_asm(text, isa_class_name, counts);
 	for (int k = 0; k < MC_COUNT; k++) {
 		char key[64];
-		snprintf(key, sizeof key, "inst %s", mir_class_name[k]);
+		snprintf(key, sizeof key, "inst %s", isa_class_name[k]);
 		ck_assert_msg(stat_int(r.out, key) == counts[k], "%s: %s reported %ld, the assembly has %d", name,
 			key, stat_int(r.out, key), counts[k]);
 	}
@@ -266,7 +266,7 @@ static bool check_example(const char *name, const char *mcpu)
 	ck_assert_msg(h.status == 0, "%s", h.err);
 	for (int k = 0; k < MC_COUNT; k++) {
 		char key[64];
-		snprintf(key, sizeof key, "inst %s", mir_class_name[k]);
+		snprintf(key, sizeof key, "inst %s", isa_class_name[k]);
 		ck_assert_int_eq(stat_int(h.out, key), counts[k]);
 	}
 	ck_assert_int_eq(stat_int(h.out, "code bytes"), stat_int(r.out, "code bytes"));

@@ -1,0 +1,60 @@
+/* isa.h — what the compiler asks of the instruction table (insts.h, one
+ * X-macro row per CDNA instruction; the rows are defined once, in isa.c):
+ * a row's scheduling class and latency, an MFMA's passes and pipe per
+ * target, and the assembler's spelling of mnemonics and registers, which
+ * the machine IR's printer (ir/mir_print.c) and the emulator's disassembler
+ * (loader/emu/decode.c) both print through.
+ *
+ * Classes follow from a row's format and flags (a SOPP row is a branch or
+ * control, VMEM splits into loads and stores, VOP3P MFMA rows are MFMA, the
+ * transcendental flag makes TRANS); the latency of each class is the
+ * compiler's model for scheduling and waits (issue-to-result cycles on
+ * gfx942, from LLVM's SISchedule.td: SALU 1, VALU 4, TRANS 8, LDS 64, SMEM
+ * 200, VMEM 500; an MFMA's is its passes times 4). */
+#ifndef WAVECC_ISA_H
+#define WAVECC_ISA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "insts.h"
+
+/* X(enum, name, latency in cycles) */
+#define ISA_CLASSES(X) \
+	X(MC_SALU, "salu", 1) \
+	X(MC_SMEM, "smem", 200) \
+	X(MC_VALU, "valu", 4) \
+	X(MC_TRANS, "trans", 8) \
+	X(MC_VMEM_LOAD, "vmem-load", 500) \
+	X(MC_VMEM_STORE, "vmem-store", 4) \
+	X(MC_LDS, "lds", 64) \
+	X(MC_MFMA, "mfma", 32) /* without a target: 16x16x16 f16 is 8 passes on gfx90a */ \
+	X(MC_BRANCH, "branch", 1) \
+	X(MC_CONTROL, "control", 1) /* s_waitcnt, s_endpgm, s_nop, s_barrier */
+
+typedef enum MClass {
+#define X(e, name, lat) e,
+	ISA_CLASSES(X)
+#undef X
+	MC_COUNT
+} MClass;
+extern const char *const isa_class_name[MC_COUNT];
+
+/* The scheduling class of row op, and its latency. */
+MClass isa_class(int op);
+int isa_latency(int op);
+/* An MFMA row's passes on gfx90a (true) or gfx942 (false); 0 when the row
+ * is no MFMA or does not exist on that target. */
+int isa_mfma_passes(int op, bool gfx90a);
+/* An MFMA on the XDL pipe: every non-DGEMM MFMA on gfx90a, the rows the
+ * CDNA3 guide lists on gfx942. */
+bool isa_mfma_xdl(int op, bool gfx90a);
+
+/* ---- syntax.c: the assembler's spellings ---- */
+/* Register `v5`, `s[4:7]`, `a[0:15]`: file letter s, v or a. */
+void isa_reg_name(char *buf, size_t n, char file, unsigned reg, int width);
+/* The mnemonic of row op on the target: gfx90a spells most MFMAs without
+ * the underscore before the element type (v_mfma_f32_16x16x16f16). */
+void isa_mnemonic(char *buf, size_t n, int op, bool gfx90a);
+
+#endif
