@@ -28,12 +28,12 @@ void mir_print_opnd(Buf *b, MOpnd o)
 		else
 			buf_printf(b, "%%%u:%c%d", o.reg, file_letter[rc_file(o.rc)], rc_size(o.rc));
 		return;
-	case MO_PREG:
-		if (rc_size(o.rc) == 1)
-			buf_printf(b, "%c%u", file_letter[rc_file(o.rc)], o.reg);
-		else
-			buf_printf(b, "%c[%u:%u]", file_letter[rc_file(o.rc)], o.reg, o.reg + (unsigned)rc_size(o.rc) - 1);
+	case MO_PREG: {
+		char r[32];
+		isa_reg_name(r, sizeof r, file_letter[rc_file(o.rc)], o.reg, rc_size(o.rc));
+		buf_puts(b, r);
 		return;
+	}
 	case MO_IMM:
 		if (o.imm >= -16 && o.imm <= 64)
 			buf_printf(b, "%lld", (long long)o.imm);
@@ -89,22 +89,17 @@ static void print_target(Buf *b, const MFunc *f, int i)
 		buf_printf(b, " .LBB_%d", i);
 }
 
-/* gfx90a spells the MFMAs gfx942 names v_mfma_f32_16x16x16_f16 without the
- * underscore before the element type (v_mfma_f32_16x16x16f16). */
-static void print_name(Buf *b, const MFunc *f, const EmuInstInfo *r)
+/* The row's mnemonic as the function's target spells it (ir/isa). */
+static void print_name(Buf *b, const MFunc *f, MOp op)
 {
-	const char *u = strrchr(r->name, '_');
-	if ((r->flags & EIF_MFMA) && f && strcmp(f->target->name, "gfx90a") == 0 && u && u[-1] >= '0' && u[-1] <= '9') {
-		buf_printf(b, "%.*s%s", (int)(u - r->name), r->name, u + 1);
-		return;
-	}
-	buf_puts(b, r->name);
+	char name[64];
+	isa_mnemonic(name, sizeof name, op, f && strcmp(f->target->name, "gfx90a") == 0);
+	buf_puts(b, name);
 }
 
 static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->op];
-	print_name(b, f, r);
+	print_name(b, f, in->op);
 	if (in->dpp)
 		buf_puts(b, "_dpp");
 	else if (in->flags & MIF_E64)

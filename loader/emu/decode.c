@@ -327,10 +327,7 @@ static const char *inline_float(unsigned c)
 
 static void put_reg(char *b, size_t n, char pre, unsigned r, int width)
 {
-	if (width <= 1)
-		snprintf(b, n, "%c%u", pre, r);
-	else
-		snprintf(b, n, "%c[%u:%u]", pre, r, r + (unsigned)width - 1);
+	isa_reg_name(b, n, pre, r, width); /* the spelling the MIR printer uses too */
 }
 
 /* Text for a 9-bit operand code (SALU codes are < 256). */

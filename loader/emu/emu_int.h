@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "emu.h"
-#include "../../ir/isa/insts.h"
+#include "../../ir/isa/isa.h"
 
 enum {
 	SRC_VCC_LO = 106, SRC_VCC_HI = 107, SRC_M0 = 124, SRC_EXEC_LO = 126, SRC_EXEC_HI = 127,

@@ -1,0 +1,29 @@
+/* syntax.c — how llvm-mc spells registers and mnemonics, written once for
+ * the machine IR's printer (ir/mir_print.c) and the emulator's disassembler
+ * (loader/emu/decode.c), so the two agree with each other and with the
+ * assembler (contract in isa.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "isa.h"
+
+void isa_reg_name(char *buf, size_t n, char file, unsigned reg, int width)
+{
+	if (width <= 1)
+		snprintf(buf, n, "%c%u", file, reg);
+	else
+		snprintf(buf, n, "%c[%u:%u]", file, reg, reg + (unsigned)width - 1);
+}
+
+void isa_mnemonic(char *buf, size_t n, int op, bool gfx90a)
+{
+	const EmuInstInfo *r = &emu_inst_info[op];
+	const char *u = strrchr(r->name, '_');
+	/* v_mfma_f32_16x16x16_f16 -> v_mfma_f32_16x16x16f16 (a digit before the
+	 * last underscore: the shape, then the element type) */
+	if ((r->flags & EIF_MFMA) && gfx90a && u && u[-1] >= '0' && u[-1] <= '9') {
+		snprintf(buf, n, "%.*s%s", (int)(u - r->name), r->name, u + 1);
+		return;
+	}
+	snprintf(buf, n, "%s", r->name);
+}
