@@ -1,7 +1,7 @@
 /* mir.c — machine IR construction, the per-instruction properties derived
  * from the shared instruction table, targets, and the structural verifier.
  *
- * Class and latency come from a row's format and flags (EmuInstInfo in
+ * Class and latency come from a row's format and flags (IsaInfo in
  * ir/isa/insts.h) so the compiler reads the same rows as the emulator's
  * decoder; the latencies are a coarse model (AMD's CDNA3 ISA guide: VALU 4-cycle
  * issue over 64 lanes, SMEM/VMEM/LDS variable) until measured per row.
@@ -92,7 +92,7 @@ uint32_t mfunc_vreg(MFunc *f, RegClass rc)
 
 MInst *mblock_add(MBlock *b, MOp op, int ndef, const MOpnd *defs, int nuse, const MOpnd *uses)
 {
-	check_that(op > EI_UNKNOWN && op < EI_COUNT);
+	check_that(op > I_UNKNOWN && op < I_COUNT);
 	check_that(ndef >= 0 && ndef <= MI_MAX_DEFS && nuse >= 0 && nuse <= MI_MAX_USES);
 	MInst in = {.op = op, .ndef = (uint8_t)ndef, .nuse = (uint8_t)nuse, .vmcnt = -1, .lgkmcnt = -1, .target = -1};
 	for (int i = 0; i < ndef; i++)
@@ -121,9 +121,9 @@ MInst *mblock_branch(MBlock *b, MOp op, int target)
 	return in;
 }
 
-bool mop_is_branch(MOp op) { return isa_class(op) == MC_BRANCH && op != EI_S_SETPC_B64 && op != EI_S_SWAPPC_B64; }
+bool mop_is_branch(MOp op) { return isa_class(op) == MC_BRANCH && op != I_S_SETPC_B64 && op != I_S_SWAPPC_B64; }
 
-bool mop_is_uncond_branch(MOp op) { return op == EI_S_BRANCH; }
+bool mop_is_uncond_branch(MOp op) { return op == I_S_BRANCH; }
 
 int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
 {
@@ -132,7 +132,7 @@ int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
 	const MInst *last = b->insts.len ? &vec_last(&b->insts) : NULL;
 	if (last && mop_is_branch(last->op) && last->target >= 0)
 		succ[n++] = last->target;
-	bool falls = !last || (last->op != EI_S_ENDPGM && !mop_is_uncond_branch(last->op));
+	bool falls = !last || (last->op != I_S_ENDPGM && !mop_is_uncond_branch(last->op));
 	if (falls && bi + 1 < f->blocks.len && !(n && succ[0] == (int)bi + 1))
 		succ[n++] = (int)bi + 1;
 	return n;
@@ -144,17 +144,17 @@ int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
  * lists defs first, and the parser splits operands by it. */
 int mir_ndef(MOp op, uint32_t flags)
 {
-	const EmuInstInfo *r = &emu_inst_info[op];
+	const IsaInfo *r = &isa_info[op];
 	(void)flags;
-	if (r->dst == 0 || (r->flags & EIF_STORE) || r->fmt == EF_SOPP || r->fmt == EF_SOPC)
+	if (r->dst == 0 || (r->flags & IF_STORE) || r->fmt == FMT_SOPP || r->fmt == FMT_SOPC)
 		return 0;
-	return (r->flags & EIF_VOP3B) ? 2 : 1;
+	return (r->flags & IF_VOP3B) ? 2 : 1;
 }
 
 const char *mop_name(MOp op)
 {
-	check_that(op < EI_COUNT);
-	return emu_inst_info[op].name;
+	check_that(op < I_COUNT);
+	return isa_info[op].name;
 }
 
 /* ---- verifier ---- */
@@ -167,9 +167,9 @@ static void vfail(Buf *msg, int *n, const MFunc *f, size_t bi, size_t ii, const 
 }
 
 /* Expected register width of def/use slot i for ALU rows, 0 to skip. */
-static int slot_width(const EmuInstInfo *r, bool def, int i)
+static int slot_width(const IsaInfo *r, bool def, int i)
 {
-	if (r->fmt == EF_SOPP || r->fmt == EF_SMEM || r->fmt == EF_MUBUF || r->fmt == EF_FLAT || r->fmt == EF_DS)
+	if (r->fmt == FMT_SOPP || r->fmt == FMT_SMEM || r->fmt == FMT_MUBUF || r->fmt == FMT_FLAT || r->fmt == FMT_DS)
 		return 0;
 	if (def)
 		return i == 0 ? r->dst : 0;
@@ -305,7 +305,7 @@ int mir_verify(const MFunc *f, Buf *msg)
 		const MBlock *b = f->blocks.data[bi];
 		for (size_t ii = 0; ii < b->insts.len; ii++) {
 			const MInst *in = &b->insts.data[ii];
-			const EmuInstInfo *r = &emu_inst_info[in->op];
+			const IsaInfo *r = &isa_info[in->op];
 			if (in->ndef != mir_ndef(in->op, in->flags)) /* the printed form's def/use split */
 				vfail(msg, &n, f, bi, ii, "def count differs from the row's (mir_ndef)");
 			if (mop_is_branch(in->op)) {
@@ -321,7 +321,7 @@ int mir_verify(const MFunc *f, Buf *msg)
 				if (o.kind == MO_VREG && !vreg_access_ok(f, o))
 					vfail(msg, &n, f, bi, ii, "reads outside any virtual register (number, file or dwords)");
 				int w = slot_width(r, false, u);
-				if (mo_is_reg(o) && w && rc_size(o.rc) != w && !(r->fmt == EF_VOPC && w == 2))
+				if (mo_is_reg(o) && w && rc_size(o.rc) != w && !(r->fmt == FMT_VOPC && w == 2))
 					vfail(msg, &n, f, bi, ii, "source register width differs from the row");
 			}
 			for (int d = 0; d < in->ndef; d++) {

@@ -105,7 +105,7 @@ static inline MOpnd mo_special(MOpndKind k) { return (MOpnd){.kind = (uint8_t)k}
 static inline bool mo_is_reg(MOpnd o) { return o.kind == MO_VREG || o.kind == MO_PREG; }
 
 /* ---- instructions ---- */
-typedef uint16_t MOp; /* an EmuInstId row of ir/isa/insts.h */
+typedef uint16_t MOp; /* an IsaOp row of ir/isa/insts.h */
 
 /* Scheduling classes and latencies: ir/isa/isa.h. */
 

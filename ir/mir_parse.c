@@ -192,15 +192,15 @@ static bool operand(P *p, MOpnd *o)
 /* The row a mnemonic names (with gfx90a's MFMA spelling). */
 static int find_row(const char *w, size_t n)
 {
-	for (int op = EI_UNKNOWN + 1; op < EI_COUNT; op++) {
-		const char *name = emu_inst_info[op].name;
+	for (int op = I_UNKNOWN + 1; op < I_COUNT; op++) {
+		const char *name = isa_info[op].name;
 		if (strlen(name) == n && strncmp(name, w, n) == 0)
 			return op;
 	}
-	for (int op = EI_UNKNOWN + 1; op < EI_COUNT; op++) { /* v_mfma_f32_16x16x16f16 */
-		const EmuInstInfo *r = &emu_inst_info[op];
+	for (int op = I_UNKNOWN + 1; op < I_COUNT; op++) { /* v_mfma_f32_16x16x16f16 */
+		const IsaInfo *r = &isa_info[op];
 		const char *u = strrchr(r->name, '_');
-		if (!(r->flags & EIF_MFMA) || !u || !(u[-1] >= '0' && u[-1] <= '9'))
+		if (!(r->flags & IF_MFMA) || !u || !(u[-1] >= '0' && u[-1] <= '9'))
 			continue;
 		size_t head = (size_t)(u - r->name), tail = strlen(u + 1);
 		if (head + tail == n && strncmp(w, r->name, head) == 0 && strncmp(w + head, u + 1, tail) == 0)
@@ -264,7 +264,7 @@ static bool instruction(P *p, MBlock *b, const char *note)
 	if (op < 0)
 		return fail(p, w, "unknown instruction '%.*s'", (int)n, w);
 	MInst in = {.op = (MOp)op, .flags = flags, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
-	if (op == EI_S_WAITCNT) {
+	if (op == I_S_WAITCNT) {
 		skip_space(p);
 		long long v;
 		const char *at = p->s;
@@ -302,7 +302,7 @@ static bool instruction(P *p, MBlock *b, const char *note)
 		}
 		int nd = mir_ndef((MOp)op, flags);
 		if (nops < nd)
-			return fail(p, w, "%s has %d def%s, got %d operands", emu_inst_info[op].name, nd, nd == 1 ? "" : "s",
+			return fail(p, w, "%s has %d def%s, got %d operands", isa_info[op].name, nd, nd == 1 ? "" : "s",
 				nops);
 		if (nops - nd > MI_MAX_USES)
 			return fail(p, w, "too many uses");

@@ -106,7 +106,7 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 		buf_puts(b, "_e64");
 	else if (in->flags & MIF_E32)
 		buf_puts(b, "_e32");
-	if (in->op == EI_S_WAITCNT) {
+	if (in->op == I_S_WAITCNT) {
 		const char *sep = " ";
 		if (in->vmcnt >= 0) {
 			buf_printf(b, "%svmcnt(%d)", sep, in->vmcnt);

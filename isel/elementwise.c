@@ -88,12 +88,12 @@ static bool select_binary(Isel *s, Op *op)
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
 	switch (op->kind) {
-	case OP_ADD: f16 = EI_V_PK_ADD_F16; f32 = EI_V_ADD_F32; break;
-	case OP_SUB: f32 = EI_V_SUB_F32; break;
-	case OP_MUL: f16 = EI_V_PK_MUL_F16; f32 = EI_V_MUL_F32; break;
-	case OP_TRUEDIV: f32 = EI_V_MUL_F32; div = true; break;
-	case OP_MAXIMUM: f16 = EI_V_PK_MAX_F16; f32 = EI_V_MAX_F32; break;
-	case OP_MINIMUM: f16 = EI_V_PK_MIN_F16; f32 = EI_V_MIN_F32; break;
+	case OP_ADD: f16 = I_V_PK_ADD_F16; f32 = I_V_ADD_F32; break;
+	case OP_SUB: f32 = I_V_SUB_F32; break;
+	case OP_MUL: f16 = I_V_PK_MUL_F16; f32 = I_V_MUL_F32; break;
+	case OP_TRUEDIV: f32 = I_V_MUL_F32; div = true; break;
+	case OP_MAXIMUM: f16 = I_V_PK_MAX_F16; f32 = I_V_MAX_F32; break;
+	case OP_MINIMUM: f16 = I_V_PK_MIN_F16; f32 = I_V_MIN_F32; break;
 	default: return false;
 	}
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
@@ -108,7 +108,7 @@ static bool select_binary(Isel *s, Op *op)
 				y = rcp_of[1];
 			} else {
 				MOpnd t = isel_v1(s);
-				mblock_add(s->b, EI_V_RCP_F32, 1, &t, 1, &y);
+				mblock_add(s->b, I_V_RCP_F32, 1, &t, 1, &y);
 				rcp_of[0] = y;
 				rcp_of[1] = y = t;
 			}
@@ -125,7 +125,7 @@ static bool select_binary(Isel *s, Op *op)
 static MOpnd vconst(Isel *s, uint32_t k)
 {
 	MOpnd d = isel_v1(s), u = mo_imm(k);
-	mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 	return d;
 }
 
@@ -133,7 +133,7 @@ static MOpnd vconst(Isel *s, uint32_t k)
 static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
 {
 	MOpnd d = isel_v1(s), u[3] = {mo_imm(no), vconst(s, yes), mo_special(MO_VCC)};
-	mblock_add(s->b, EI_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
 	return d;
 }
 
@@ -141,7 +141,7 @@ static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
 static void vcc_gt(Isel *s, uint32_t k, MOpnd x)
 {
 	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(k), x};
-	mblock_add(s->b, EI_V_CMP_GT_F32, 1, &d, 2, u)->flags |= MIF_E32;
+	mblock_add(s->b, I_V_CMP_GT_F32, 1, &d, 2, u)->flags |= MIF_E32;
 }
 
 /* r = 2^x. v_exp_f32 flushes denormal results to 0, so below -126 (the
@@ -152,10 +152,10 @@ static void exp2_f32(Isel *s, MOpnd r, MOpnd x)
 	vcc_gt(s, 0xc2fc0000u /* -126.0 */, x);
 	MOpnd add = cnd(s, 0, 0x42800000u /* 64.0 */), scale = cnd(s, 0x3f800000u /* 1.0 */, 0x1f800000u /* 2^-64 */);
 	MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x, add};
-	mblock_add(s->b, EI_V_ADD_F32, 1, &t, 2, u);
-	mblock_add(s->b, EI_V_EXP_F32, 1, &e, 1, &t);
+	mblock_add(s->b, I_V_ADD_F32, 1, &t, 2, u);
+	mblock_add(s->b, I_V_EXP_F32, 1, &e, 1, &t);
 	MOpnd m[2] = {e, scale};
-	mblock_add(s->b, EI_V_MUL_F32, 1, &r, 2, m);
+	mblock_add(s->b, I_V_MUL_F32, 1, &r, 2, m);
 }
 
 /* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
@@ -165,10 +165,10 @@ static void log2_f32(Isel *s, MOpnd r, MOpnd x)
 	vcc_gt(s, 0x00800000u /* 2^-126 */, x);
 	MOpnd scale = cnd(s, 0x3f800000u /* 1.0 */, 0x4f800000u /* 2^32 */), sub = cnd(s, 0, 0x42000000u /* 32.0 */);
 	MOpnd t = isel_v1(s), l = isel_v1(s), u[2] = {x, scale};
-	mblock_add(s->b, EI_V_MUL_F32, 1, &t, 2, u);
-	mblock_add(s->b, EI_V_LOG_F32, 1, &l, 1, &t);
+	mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
+	mblock_add(s->b, I_V_LOG_F32, 1, &l, 1, &t);
 	MOpnd m[2] = {l, sub};
-	mblock_add(s->b, EI_V_SUB_F32, 1, &r, 2, m);
+	mblock_add(s->b, I_V_SUB_F32, 1, &r, 2, m);
 }
 
 static bool select_unary(Isel *s, Op *op)
@@ -183,22 +183,22 @@ static bool select_unary(Isel *s, Op *op)
 		switch (op->kind) {
 		case OP_EXP: {
 			MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x}; /* log2(e) as f32 */
-			mblock_add(s->b, EI_V_MUL_F32, 1, &t, 2, u);
+			mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
 			exp2_f32(s, r->d[i], t);
 			break;
 		}
 		case OP_EXP2: exp2_f32(s, r->d[i], x); break;
 		case OP_LOG2: log2_f32(s, r->d[i], x); break;
-		case OP_RECIPROCAL: mblock_add(s->b, EI_V_RCP_F32, 1, &r->d[i], 1, &x); break;
-		case OP_SQRT: mblock_add(s->b, EI_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
+		case OP_RECIPROCAL: mblock_add(s->b, I_V_RCP_F32, 1, &r->d[i], 1, &x); break;
+		case OP_SQRT: mblock_add(s->b, I_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
 		case OP_NEG: {
 			MOpnd u[2] = {mo_imm(0x80000000), x};
-			mblock_add(s->b, EI_V_XOR_B32, 1, &r->d[i], 2, u);
+			mblock_add(s->b, I_V_XOR_B32, 1, &r->d[i], 2, u);
 			break;
 		}
 		case OP_ABS: {
 			MOpnd u[2] = {mo_imm(0x7fffffff), x};
-			mblock_add(s->b, EI_V_AND_B32, 1, &r->d[i], 2, u);
+			mblock_add(s->b, I_V_AND_B32, 1, &r->d[i], 2, u);
 			break;
 		}
 		default: return false;
@@ -221,27 +221,27 @@ static bool select_cast(Isel *s, Op *op)
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
 			MOpnd lo = isel_v1(s);
-			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &lo, 1, &a->d[e]);
+			mblock_add(s->b, I_V_CVT_F16_F32, 1, &lo, 1, &a->d[e]);
 			if (!r->packed || e + 1 >= a->n) {
 				r->d[i] = lo;
 				continue;
 			}
 			MOpnd hi = isel_v1(s);
-			mblock_add(s->b, EI_V_CVT_F16_F32, 1, &hi, 1, &a->d[e + 1]);
+			mblock_add(s->b, I_V_CVT_F16_F32, 1, &hi, 1, &a->d[e + 1]);
 			r->d[i] = isel_v1(s);
 			MOpnd u[2] = {lo, hi};
-			mblock_add(s->b, EI_V_PACK_B32_F16, 1, &r->d[i], 2, u);
+			mblock_add(s->b, I_V_PACK_B32_F16, 1, &r->d[i], 2, u);
 		}
 	} else if (a->dtype == DT_F16 && to == DT_F32) {
 		for (int64_t j = 0; j < a->n; j++) {
 			MOpnd src = a->d[a->packed ? j / 2 : j];
 			if (a->packed && j % 2) {
 				MOpnd t = isel_v1(s), u[2] = {mo_imm(16), src};
-				mblock_add(s->b, EI_V_LSHRREV_B32, 1, &t, 2, u);
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
 				src = t;
 			}
 			r->d[j] = isel_v1(s);
-			mblock_add(s->b, EI_V_CVT_F32_F16, 1, &r->d[j], 1, &src);
+			mblock_add(s->b, I_V_CVT_F32_F16, 1, &r->d[j], 1, &src);
 		}
 	} else {
 		return false;

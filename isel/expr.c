@@ -60,7 +60,7 @@ MOpnd isel_expr_to_sgpr(Isel *s, MOpnd o)
 	if (o.kind != MO_IMM)
 		return o;
 	MOpnd d = newreg(s, false);
-	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, &o);
+	mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &o);
 	return d;
 }
 
@@ -69,7 +69,7 @@ MOpnd isel_expr_to_vgpr(Isel *s, MOpnd o)
 	if (is_v(o))
 		return o;
 	MOpnd d = newreg(s, true);
-	mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &o);
+	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &o);
 	return d;
 }
 
@@ -81,10 +81,10 @@ static MOpnd tid(Isel *s, int g)
 	MOpnd d = newreg(s, true);
 	if (g == 0) {
 		MOpnd u[2] = {mo_imm(0x3ff), mo_vreg(s->tid_raw, RC_V1)};
-		mblock_add(s->b, EI_V_AND_B32, 1, &d, 2, u);
+		mblock_add(s->b, I_V_AND_B32, 1, &d, 2, u);
 	} else {
 		MOpnd u[3] = {mo_vreg(s->tid_raw, RC_V1), mo_imm(10 * g), mo_imm(10)};
-		mblock_add(s->b, EI_V_BFE_U32, 1, &d, 3, u);
+		mblock_add(s->b, I_V_BFE_U32, 1, &d, 3, u);
 	}
 	s->tid[g] = d.reg;
 	return d;
@@ -102,7 +102,7 @@ static MOpnd binop(Isel *s, MOp sop, MOp vop, MOpnd a, MOpnd b)
 	}
 	/* VOP3 rows (v_mul_lo_u32) take inline constants only: a literal goes
 	 * through an SGPR (uniform, so it is hoisted like any constant). */
-	if (v && emu_inst_info[vop].fmt == EF_VOP3 && a.kind == MO_IMM && (a.imm < -16 || a.imm > 64)) {
+	if (v && isa_info[vop].fmt == FMT_VOP3 && a.kind == MO_IMM && (a.imm < -16 || a.imm > 64)) {
 		MBlock *save = s->b;
 		if (s->pre)
 			s->b = s->pre;
@@ -138,14 +138,14 @@ static MOpnd scale(Isel *s, MOpnd x, int64_t k)
 		MOpnd d = newreg(s, is_v(x));
 		if (is_v(x)) {
 			MOpnd u[2] = {mo_imm(sh), x};
-			mblock_add(s->b, EI_V_LSHLREV_B32, 1, &d, 2, u);
+			mblock_add(s->b, I_V_LSHLREV_B32, 1, &d, 2, u);
 		} else {
 			MOpnd u[2] = {x, mo_imm(sh)};
-			mblock_add(s->b, EI_S_LSHL_B32, 1, &d, 2, u);
+			mblock_add(s->b, I_S_LSHL_B32, 1, &d, 2, u);
 		}
 		return d;
 	}
-	return binop(s, EI_S_MUL_I32, EI_V_MUL_LO_U32, mo_imm(k), x);
+	return binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(k), x);
 }
 
 static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
@@ -178,7 +178,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		isel_expr_split(s, e, &lane, &uni);
 		if (sym_kind(lane) != SYM_INT && sym_kind(uni) != SYM_INT) {
 			MOpnd a = lower(s, uni, loc), b = lower(s, lane, loc);
-			return binop(s, EI_S_ADD_U32, EI_V_ADD_U32, a, b);
+			return binop(s, I_S_ADD_U32, I_V_ADD_U32, a, b);
 		}
 		MOpnd acc = {0};
 		for (int i = 0; i < sym_nargs(e); i++) {
@@ -190,7 +190,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			else if (acc.kind == MO_IMM && t.kind == MO_IMM)
 				acc = mo_imm(acc.imm + t.imm);
 			else
-				acc = binop(s, EI_S_ADD_U32, EI_V_ADD_U32, acc, t);
+				acc = binop(s, I_S_ADD_U32, I_V_ADD_U32, acc, t);
 		}
 		return acc;
 	}
@@ -206,7 +206,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd t = lower(s, f, loc);
 			if (s->c->failed)
 				return mo_imm(0);
-			acc = !acc.kind ? t : binop(s, EI_S_MUL_I32, EI_V_MUL_LO_U32, acc, t);
+			acc = !acc.kind ? t : binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, acc, t);
 		}
 		return acc.kind ? scale(s, acc, k) : mo_imm(k);
 	}
@@ -221,10 +221,10 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd d = newreg(s, is_v(a));
 			if (is_v(a)) {
 				MOpnd u[2] = {mo_imm(log2_exact(r.q)), a};
-				mblock_add(s->b, EI_V_LSHRREV_B32, 1, &d, 2, u);
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &d, 2, u);
 			} else {
 				MOpnd u[2] = {a, mo_imm(log2_exact(r.q))};
-				mblock_add(s->b, EI_S_LSHR_B32, 1, &d, 2, u);
+				mblock_add(s->b, I_S_LSHR_B32, 1, &d, 2, u);
 			}
 			return d;
 		}
@@ -235,7 +235,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd a = lower(s, sym_arg(e, 0), loc);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm & (v - 1));
-			return binop(s, EI_S_AND_B32, EI_V_AND_B32, mo_imm(v - 1), a);
+			return binop(s, I_S_AND_B32, I_V_AND_B32, mo_imm(v - 1), a);
 		}
 		break;
 	default:
@@ -282,8 +282,8 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	MOpnd b = isel_expr_to_vgpr(s, lower(s, lane, loc));
 	if (is_v(a)) /* cannot happen: uni has no lane terms */
 		die("uniform side lowered to a VGPR");
-	MOp op = k == SYM_LT ? EI_V_CMP_GT_I32 : k == SYM_LE ? EI_V_CMP_GE_I32 : k == SYM_GT ? EI_V_CMP_LT_I32
-										     : EI_V_CMP_LE_I32;
+	MOp op = k == SYM_LT ? I_V_CMP_GT_I32 : k == SYM_LE ? I_V_CMP_GE_I32 : k == SYM_GT ? I_V_CMP_LT_I32
+										     : I_V_CMP_LE_I32;
 	MOpnd d = mo_special(MO_VCC), u[2] = {a, b};
 	MInst *in = mblock_add(s->b, op, 1, &d, 2, u);
 	in->flags |= MIF_E32;
@@ -298,13 +298,13 @@ bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *
 		if (have) {
 			uint32_t m2 = mfunc_vreg(s->f, RC_S2);
 			MOpnd d = mo_vreg(m2, RC_S2), u[2] = {mo_vreg(*mask, RC_S2), mo_special(MO_VCC)};
-			mblock_add(s->b, EI_S_AND_B64, 1, &d, 2, u);
+			mblock_add(s->b, I_S_AND_B64, 1, &d, 2, u);
 			*mask = m2;
 			*in_vcc = false;
 		} else if (i + 1 < n) {
 			*mask = mfunc_vreg(s->f, RC_S2);
 			MOpnd d = mo_vreg(*mask, RC_S2), u = mo_special(MO_VCC);
-			mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
+			mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
 		} else {
 			*in_vcc = true; /* the one condition is in vcc already */
 		}

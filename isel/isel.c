@@ -32,7 +32,7 @@ static void emit_entry(Isel *s)
 	s->kernarg = mfunc_vreg(s->f, RC_S2);
 	d = mo_vreg(s->kernarg, RC_S2);
 	u = mo_preg(0, RC_S2);
-	mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
+	mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
 	int sg = 2;
 	for (int g = 0; g < 3; g++) {
 		s->wg_id[g] = UINT32_MAX;
@@ -40,13 +40,13 @@ static void emit_entry(Isel *s)
 			s->wg_id[g] = mfunc_vreg(s->f, RC_S1);
 			d = mo_vreg(s->wg_id[g], RC_S1);
 			u = mo_preg((uint32_t)sg++, RC_S1);
-			mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, &u);
+			mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &u);
 		}
 	}
 	s->tid_raw = mfunc_vreg(s->f, RC_V1);
 	d = mo_vreg(s->tid_raw, RC_V1);
 	u = mo_preg(0, RC_V1);
-	mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 	for (int g = 0; g < 3; g++)
 		s->tid[g] = UINT32_MAX;
 }
@@ -61,7 +61,7 @@ static TVal *tval_copy(Isel *s, const TVal *v)
 	r->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
 	for (int i = 0; i < v->nd; i++) {
 		r->d[i] = isel_v1(s);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &r->d[i], 1, &v->d[i]);
+		mblock_add(s->b, I_V_MOV_B32, 1, &r->d[i], 1, &v->d[i]);
 	}
 	return r;
 }
@@ -101,7 +101,7 @@ static void select_iterate(Isel *s, Op *op)
 	if (t->trips > 1) {
 		s->iv = mfunc_vreg(s->f, RC_S1);
 		MOpnd d = mo_vreg(s->iv, RC_S1), z = mo_imm(0);
-		mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, &z);
+		mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &z);
 		s->pre = s->b;
 		s->iv_sym = t->iv;
 		loop = s->b = mfunc_block(s->f, NULL);
@@ -118,14 +118,14 @@ static void select_iterate(Isel *s, Op *op)
 		}
 		for (int k = 0; k < o->nd; k++)
 			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
-				mblock_add(s->b, EI_V_MOV_B32, 1, &carried[i]->d[k], 1, &o->d[k]);
+				mblock_add(s->b, I_V_MOV_B32, 1, &carried[i]->d[k], 1, &o->d[k]);
 	}
 	if (loop) {
 		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
-		mblock_add(s->b, EI_S_ADD_U32, 1, &d, 2, u);
+		mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
 		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), mo_imm(t->trips)};
-		mblock_add(s->b, EI_S_CMP_LT_U32, 0, NULL, 2, cmp);
-		mblock_branch(s->b, EI_S_CBRANCH_SCC1, loop_idx);
+		mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
+		mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
 		s->b = mfunc_block(s->f, NULL);
 		s->pre = NULL;
 		s->iv_sym = NULL;
@@ -219,7 +219,7 @@ MFunc *select_instructions(Analysis *c)
 		s.desc[i] = UINT32_MAX;
 	emit_entry(&s);
 	select_region(&s, k->body);
-	mblock_add(s.b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
 	return s.f;
 }

@@ -46,16 +46,16 @@ static uint32_t descriptor(Isel *s, Value *mem)
 		bytes *= analysis_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
 	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
 	/* the entry block may already end in code; insert after the id copies */
-	mblock_add(s->b, EI_S_LOAD_DWORDX2, 1, &d, 2, u);
+	mblock_add(s->b, I_S_LOAD_DWORDX2, 1, &d, 2, u);
 	d = mo_vsub(v, 1, RC_S1);
 	MOpnd a[2] = {mo_vsub(v, 1, RC_S1), mo_imm(0xffff)}; /* stride 0, base bits 47:32 */
-	mblock_add(s->b, EI_S_AND_B32, 1, &d, 2, a);
+	mblock_add(s->b, I_S_AND_B32, 1, &d, 2, a);
 	d = mo_vsub(v, 2, RC_S1);
 	u[0] = mo_imm(bytes);
-	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
+	mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, u);
 	d = mo_vsub(v, 3, RC_S1);
 	u[0] = mo_imm(0x00020000); /* DATA_FORMAT 32; no add_tid, no swizzle */
-	mblock_add(s->b, EI_S_MOV_B32, 1, &d, 1, u);
+	mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, u);
 	s->desc[mem->arg_idx] = v;
 	s->b = save;
 	return v;
@@ -199,7 +199,7 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	MOpnd r = isel_v1(s);
 	if (e->never) {
 		MOpnd u = mo_imm(OOB_OFFSET);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &r, 1, &u);
+		mblock_add(s->b, I_V_MOV_B32, 1, &r, 1, &u);
 		s->b = save;
 		return r;
 	}
@@ -208,7 +208,7 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	isel_expr_conds_mask(s, e->nconds, e->conds, op->loc, &mask, &in_vcc);
 	if (!in_vcc) {
 		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
-		mblock_add(s->b, EI_S_MOV_B64, 1, &d, 1, &u);
+		mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
 	}
 	/* The out-of-range offset lives in a VGPR: VOP2 reading vcc may not
 	 * also take a literal (one constant-bus read on gfx9). It is made in
@@ -218,11 +218,11 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 		s->b = s->f->blocks.data[0];
 		s->oob = mfunc_vreg(s->f, RC_V1);
 		MOpnd d = mo_vreg(s->oob, RC_V1), u = mo_imm(OOB_OFFSET);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 		s->b = b;
 	}
 	MOpnd u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
-	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
+	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
 	s->b = save;
 	return r;
@@ -230,15 +230,15 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 
 static MOp load_op(int dwords)
 {
-	static const MOp ops[] = {0, EI_BUFFER_LOAD_DWORD, EI_BUFFER_LOAD_DWORDX2, EI_BUFFER_LOAD_DWORDX3,
-		EI_BUFFER_LOAD_DWORDX4};
+	static const MOp ops[] = {0, I_BUFFER_LOAD_DWORD, I_BUFFER_LOAD_DWORDX2, I_BUFFER_LOAD_DWORDX3,
+		I_BUFFER_LOAD_DWORDX4};
 	return ops[dwords];
 }
 
 static MOp store_op(int dwords)
 {
-	static const MOp ops[] = {0, EI_BUFFER_STORE_DWORD, EI_BUFFER_STORE_DWORDX2, EI_BUFFER_STORE_DWORDX3,
-		EI_BUFFER_STORE_DWORDX4};
+	static const MOp ops[] = {0, I_BUFFER_STORE_DWORD, I_BUFFER_STORE_DWORDX2, I_BUFFER_STORE_DWORDX3,
+		I_BUFFER_STORE_DWORDX4};
 	return ops[dwords];
 }
 
@@ -250,7 +250,7 @@ static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t 
 {
 	if (imm >= 4096 || imm < 0) {
 		MOpnd d = isel_v1(s), u[2] = {mo_imm(imm), voff};
-		mblock_add(s->b, EI_V_ADD_U32, 1, &d, 2, u);
+		mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
 		voff = d;
 		imm = 0;
 	}
@@ -325,7 +325,7 @@ void isel_select_read(Isel *s, Op *op)
 			if (es == 4 || !v->packed || e % 2 == 0) {
 				int di = elem_dword(v, e);
 				v->d[di] = isel_v1(s);
-				mubuf(s, es == 4 ? EI_BUFFER_LOAD_DWORD : EI_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
+				mubuf(s, es == 4 ? I_BUFFER_LOAD_DWORD : I_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
 					soff, imm, 0);
 			} else {
 				/* Not buffer_load_short_d16_hi into the pair's dword: with
@@ -333,12 +333,12 @@ void isel_select_read(Isel *s, Op *op)
 				 * half it does not write. A ushort into its own register,
 				 * then bytes {lo.0, lo.1, hi.0, hi.1} by v_perm_b32. */
 				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
-				mubuf(s, EI_BUFFER_LOAD_USHORT, false, hi, vo, desc, soff, imm, 0);
+				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, soff, imm, 0);
 				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(0x05040100);
-				mblock_add(s->b, EI_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
+				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
 				MOpnd u[3] = {hi, lo, sel};
 				v->d[e / 2] = isel_v1(s);
-				mblock_add(s->b, EI_V_PERM_B32, 1, &v->d[e / 2], 3, u);
+				mblock_add(s->b, I_V_PERM_B32, 1, &v->d[e / 2], 3, u);
 			}
 		}
 	}
@@ -386,7 +386,7 @@ void isel_select_write(Isel *s, Op *op)
 				continue;
 			MOpnd vo = masked_offset(s, op, voff, el);
 			bool hi = es == 2 && v->packed && e % 2;
-			MOp sop = es == 4 ? EI_BUFFER_STORE_DWORD : hi ? EI_BUFFER_STORE_SHORT_D16_HI : EI_BUFFER_STORE_SHORT;
+			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : hi ? I_BUFFER_STORE_SHORT_D16_HI : I_BUFFER_STORE_SHORT;
 			mubuf(s, sop, true, v->d[elem_dword(v, e)], vo, desc, soff, el->delta * es, 0);
 		}
 	}

@@ -58,7 +58,7 @@ void isel_select_register(Isel *s, Op *op)
 		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(RF_VGPR, w)) : 0;
 		for (int k = 0; k < w; k++) {
 			MOpnd d = tuple ? mo_vsub(r, k, RC_V1) : isel_v1(s), u = mo_imm(bits);
-			mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+			mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 			v->d[cn * w + k] = d;
 		}
 	}
@@ -115,7 +115,7 @@ static MOpnd select_in(Isel *s, Op *op, Sym *in, MOpnd x, MOpnd r)
 		return r;
 	isel_expr_cond_to_vcc(s, in, op->loc);
 	MOpnd d = isel_v1(s), u[3] = {r, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
-	MInst *mi = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &d, 3, u);
+	MInst *mi = mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u);
 	mi->flags |= MIF_E32;
 	return d;
 }
@@ -130,7 +130,7 @@ static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *
 		return isel_tuple_of(s, v, (int)(2 * cn), 2);
 	if (zero->kind != MO_VREG) { /* a VGPR: cndmask reading vcc takes no literal */
 		MOpnd d = isel_v1(s), u = mo_imm(0);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 		*zero = d;
 	}
 	TVal t = {.dtype = v->dtype, .n = 4, .packed = true, .nd = 2, .d = ARENA_NEWN(&s->c->arena, MOpnd, 2)};
@@ -142,7 +142,7 @@ static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *
 		}
 		if (sym_kind(w->in[2 * k]) != SYM_FALSE) {
 			MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), isel_expr_to_vgpr(s, x)};
-			mblock_add(s->b, EI_V_AND_B32, 1, &lo, 2, u);
+			mblock_add(s->b, I_V_AND_B32, 1, &lo, 2, u);
 			r = select_in(s, op, w->in[2 * k], lo, r);
 		}
 		t.d[k] = select_in(s, op, w->in[2 * k + 1], x, r);
@@ -158,8 +158,8 @@ void isel_select_mma(Isel *s, Op *op)
 	if (!a || !b || !acc || !rx)
 		return;
 	MmaType mt = op_mma_type(c->k, op);
-	MOp mfma = mt == MMA_F32_16x16x16_F16 ? EI_V_MFMA_F32_16X16X16_F16
-		   : mt == MMA_F32_32x32x8_F16	  ? EI_V_MFMA_F32_32X32X8_F16
+	MOp mfma = mt == MMA_F32_16x16x16_F16 ? I_V_MFMA_F32_16X16X16_F16
+		   : mt == MMA_F32_32x32x8_F16	  ? I_V_MFMA_F32_32X32X8_F16
 						  : 0;
 	if (!mfma || a->dtype != DT_F16 || b->dtype != DT_F16 || acc->dtype != DT_F32 || !a->packed || !b->packed ||
 		a->ix->epc != 4 || b->ix->epc != 4) {
@@ -186,7 +186,7 @@ void isel_select_mma(Isel *s, Op *op)
 			uint32_t t = mfunc_vreg(s->f, rc);
 			for (int k = 0; k < w; k++) {
 				MOpnd d = mo_vsub(t, k, RC_V1);
-				mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &acc->d[cn * w + k]);
+				mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &acc->d[cn * w + k]);
 			}
 			ct[cn] = mo_vreg(t, rc);
 		}

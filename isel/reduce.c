@@ -39,7 +39,7 @@
 
 static MOp combine_op(OpKind k)
 {
-	return k == OP_SUM ? EI_V_ADD_F32 : k == OP_MAX ? EI_V_MAX_F32 : EI_V_MIN_F32;
+	return k == OP_SUM ? I_V_ADD_F32 : k == OP_MAX ? I_V_MAX_F32 : I_V_MIN_F32;
 }
 
 static MOpnd combine(Isel *s, OpKind k, MOpnd a, MOpnd b, uint16_t dpp)
@@ -85,14 +85,14 @@ static MOpnd in_window(Isel *s, Op *op, MOpnd x, Sym *coord, int64_t limit, MOpn
 	if (ident->kind != MO_VREG) { /* made once per op: cndmask takes no literal beside vcc */
 		uint32_t bits = op->kind == OP_SUM ? 0 : op->kind == OP_MAX ? 0xff800000u : 0x7f800000u;
 		MOpnd d = isel_v1(s), u = mo_imm(bits);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &u);
+		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 		*ident = d;
 	}
 	if (sym_kind(rel) == SYM_FALSE)
 		return *ident;
 	isel_expr_cond_to_vcc(s, rel, op->loc);
 	MOpnd r = isel_v1(s), u[3] = {*ident, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
-	MInst *in = mblock_add(s->b, EI_V_CNDMASK_B32, 1, &r, 3, u);
+	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
 	return r;
 }
@@ -106,15 +106,15 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
 			acc = combine(s, kind, acc, acc, ctrl[m]);
 		} else if (m == 16) {
 			MOpnd t = isel_v1(s);
-			MInst *in = mblock_add(s->b, EI_DS_SWIZZLE_B32, 1, &t, 1, &acc);
+			MInst *in = mblock_add(s->b, I_DS_SWIZZLE_B32, 1, &t, 1, &acc);
 			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
 			acc = combine(s, kind, t, acc, 0);
 		} else {
 			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
 			MOpnd u[2] = {acc, mo_imm(0)};
-			mblock_add(s->b, EI_V_READLANE_B32, 1, &lo, 2, u);
+			mblock_add(s->b, I_V_READLANE_B32, 1, &lo, 2, u);
 			u[1] = mo_imm(32);
-			mblock_add(s->b, EI_V_READLANE_B32, 1, &hi, 2, u);
+			mblock_add(s->b, I_V_READLANE_B32, 1, &hi, 2, u);
 			acc = combine(s, kind, lo, isel_expr_to_vgpr(s, hi), 0);
 		}
 	}
@@ -129,15 +129,15 @@ static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *
 	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
 	MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, slot, op->loc));
 	MOpnd u[2] = {addr, acc};
-	mblock_add(s->b, EI_DS_WRITE_B32, 0, NULL, 2, u);
-	MInst *w = mblock_add(s->b, EI_S_WAITCNT, 0, NULL, 0, NULL);
+	mblock_add(s->b, I_DS_WRITE_B32, 0, NULL, 2, u);
+	MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
 	w->lgkmcnt = 0; /* the slot is written before the others may read it */
-	mblock_add(s->b, EI_S_BARRIER, 0, NULL, 0, NULL);
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	MOpnd a0 = isel_expr_to_vgpr(s, mo_imm(base));
 	MOpnd got = {0};
 	for (int i = 0; i < waves; i++) {
 		MOpnd t = isel_v1(s);
-		MInst *in = mblock_add(s->b, EI_DS_READ_B32, 1, &t, 1, &a0);
+		MInst *in = mblock_add(s->b, I_DS_READ_B32, 1, &t, 1, &a0);
 		in->offset = 4 * i;
 		got = i ? combine(s, op->kind, got, t, 0) : t;
 	}

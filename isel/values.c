@@ -32,7 +32,7 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w)
 	uint32_t r = mfunc_vreg(s->f, rc);
 	for (int k = 0; k < w; k++) {
 		MOpnd d = mo_vsub(r, k, RC_V1);
-		mblock_add(s->b, EI_V_MOV_B32, 1, &d, 1, &v->d[d0 + k]);
+		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &v->d[d0 + k]);
 	}
 	return mo_vreg(r, rc);
 }

@@ -271,7 +271,7 @@ static void fill_live_in(Chk *k)
 
 static void mfma_clobber(Chk *k, size_t bi, size_t ii, const MInst *in)
 {
-	if (!(emu_inst_info[in->op].flags & EIF_MFMA) || in->ndef < 1)
+	if (!(isa_info[in->op].flags & IF_MFMA) || in->ndef < 1)
 		return;
 	MOpnd d = in->def[0];
 	for (int u = 0; u < in->nuse; u++) {

@@ -17,11 +17,11 @@ void isa_reg_name(char *buf, size_t n, char file, unsigned reg, int width)
 
 void isa_mnemonic(char *buf, size_t n, int op, bool gfx90a)
 {
-	const EmuInstInfo *r = &emu_inst_info[op];
+	const IsaInfo *r = &isa_info[op];
 	const char *u = strrchr(r->name, '_');
 	/* v_mfma_f32_16x16x16_f16 -> v_mfma_f32_16x16x16f16 (a digit before the
 	 * last underscore: the shape, then the element type) */
-	if ((r->flags & EIF_MFMA) && gfx90a && u && u[-1] >= '0' && u[-1] <= '9') {
+	if ((r->flags & IF_MFMA) && gfx90a && u && u[-1] >= '0' && u[-1] <= '9') {
 		snprintf(buf, n, "%.*s%s", (int)(u - r->name), r->name, u + 1);
 		return;
 	}

@@ -22,7 +22,7 @@
 #endif
 enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 256 << 20, MAX_FILE = 1 << 30 };
 
-/* EF_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
+/* FMT_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
 static const struct {
 	uint32_t mach;
 	const char *name;

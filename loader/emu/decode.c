@@ -25,8 +25,8 @@ static bool tables_built[2];
 static void build_tables(int t)
 {
 	OpTables *T = &tables[t];
-	for (int i = 1; i < EI_COUNT; i++) {
-		const EmuInstInfo *r = &emu_inst_info[i];
+	for (int i = 1; i < I_COUNT; i++) {
+		const IsaInfo *r = &isa_info[i];
 		int op = r->op942;
 		if (t == 1)
 			op = r->op90a == SAME ? r->op942 : r->op90a;
@@ -34,20 +34,20 @@ static void build_tables(int t)
 			continue;
 		uint16_t id = (uint16_t)i;
 		switch (r->fmt) {
-		case EF_SOP1: T->sop1[op] = id; break;
-		case EF_SOP2: T->sop2[op] = id; break;
-		case EF_SOPK: T->sopk[op] = id; break;
-		case EF_SOPC: T->sopc[op] = id; break;
-		case EF_SOPP: T->sopp[op] = id; break;
-		case EF_SMEM: T->smem[op] = id; break;
-		case EF_VOP1: T->vop1[op] = id; T->vop3[0x140 + op] = id; break;
-		case EF_VOP2: T->vop2[op] = id; T->vop3[0x100 + op] = id; break;
-		case EF_VOPC: T->vopc[op] = id; T->vop3[op] = id; break;
-		case EF_VOP3: T->vop3[op] = id; break;
-		case EF_VOP3P: T->vop3p[op] = id; break;
-		case EF_DS: T->ds[op] = id; break;
-		case EF_MUBUF: T->mubuf[op] = id; break;
-		case EF_FLAT: T->flat[r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0][op] = id; break;
+		case FMT_SOP1: T->sop1[op] = id; break;
+		case FMT_SOP2: T->sop2[op] = id; break;
+		case FMT_SOPK: T->sopk[op] = id; break;
+		case FMT_SOPC: T->sopc[op] = id; break;
+		case FMT_SOPP: T->sopp[op] = id; break;
+		case FMT_SMEM: T->smem[op] = id; break;
+		case FMT_VOP1: T->vop1[op] = id; T->vop3[0x140 + op] = id; break;
+		case FMT_VOP2: T->vop2[op] = id; T->vop3[0x100 + op] = id; break;
+		case FMT_VOPC: T->vopc[op] = id; T->vop3[op] = id; break;
+		case FMT_VOP3: T->vop3[op] = id; break;
+		case FMT_VOP3P: T->vop3p[op] = id; break;
+		case FMT_DS: T->ds[op] = id; break;
+		case FMT_MUBUF: T->mubuf[op] = id; break;
+		case FMT_FLAT: T->flat[r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0][op] = id; break;
 		default: break;
 		}
 	}
@@ -68,7 +68,7 @@ static int32_t sext(uint32_t v, int bits)
 
 static bool is_vop_e32(const Inst *in)
 {
-	return !in->vop3 && (in->fmt == EF_VOP1 || in->fmt == EF_VOP2 || in->fmt == EF_VOPC);
+	return !in->vop3 && (in->fmt == FMT_VOP1 || in->fmt == FMT_VOP2 || in->fmt == FMT_VOPC);
 }
 
 int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
@@ -85,43 +85,43 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 	in->raw = w0;
 	unsigned top9 = w0 >> 23;
 	if (top9 == 0x17D) { /* SOP1 */
-		in->fmt = EF_SOP1;
+		in->fmt = FMT_SOP1;
 		in->id = T->sop1[(w0 >> 8) & 0xff];
 		in->dst = (w0 >> 16) & 0x7f;
 		in->src[0] = w0 & 0xff;
 	} else if (top9 == 0x17E) { /* SOPC */
-		in->fmt = EF_SOPC;
+		in->fmt = FMT_SOPC;
 		in->id = T->sopc[(w0 >> 16) & 0x7f];
 		in->src[0] = w0 & 0xff;
 		in->src[1] = (w0 >> 8) & 0xff;
 	} else if (top9 == 0x17F) { /* SOPP */
-		in->fmt = EF_SOPP;
+		in->fmt = FMT_SOPP;
 		in->id = T->sopp[(w0 >> 16) & 0x7f];
 		in->imm = (int16_t)(w0 & 0xffff);
 	} else if ((w0 >> 28) == 0xB) { /* SOPK */
-		in->fmt = EF_SOPK;
+		in->fmt = FMT_SOPK;
 		in->id = T->sopk[(w0 >> 23) & 0x1f];
 		in->dst = (w0 >> 16) & 0x7f;
 		in->imm = (int16_t)(w0 & 0xffff);
 	} else if ((w0 >> 30) == 2) { /* SOP2 */
-		in->fmt = EF_SOP2;
+		in->fmt = FMT_SOP2;
 		in->id = T->sop2[(w0 >> 23) & 0x7f];
 		in->dst = (w0 >> 16) & 0x7f;
 		in->src[0] = w0 & 0xff;
 		in->src[1] = (w0 >> 8) & 0xff;
 	} else if ((w0 >> 25) == 0x3F) { /* VOP1 */
-		in->fmt = EF_VOP1;
+		in->fmt = FMT_VOP1;
 		in->id = T->vop1[(w0 >> 9) & 0xff];
 		in->dst = (w0 >> 17) & 0xff;
 		in->src[0] = w0 & 0x1ff;
 	} else if ((w0 >> 25) == 0x3E) { /* VOPC */
-		in->fmt = EF_VOPC;
+		in->fmt = FMT_VOPC;
 		in->id = T->vopc[(w0 >> 17) & 0xff];
 		in->src[1] = 256 + ((w0 >> 9) & 0xff);
 		in->src[0] = w0 & 0x1ff;
 		in->sdst = SRC_VCC_LO;
 	} else if ((w0 >> 31) == 0) { /* VOP2 */
-		in->fmt = EF_VOP2;
+		in->fmt = FMT_VOP2;
 		in->id = T->vop2[(w0 >> 25) & 0x3f];
 		in->dst = (w0 >> 17) & 0xff;
 		in->src[1] = 256 + ((w0 >> 9) & 0xff);
@@ -129,8 +129,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 	} else {
 		unsigned top6 = w0 >> 26;
 		if (top6 != 0x34 && top6 != 0x30 && top6 != 0x36 && top6 != 0x38 && top6 != 0x37) {
-			in->id = EI_UNKNOWN; /* MTBUF, MIMG, EXP, ...: not decoded */
-			in->fmt = EF_COUNT;
+			in->id = I_UNKNOWN; /* MTBUF, MIMG, EXP, ...: not decoded */
+			in->fmt = FMT_COUNT;
 			in->words = 1;
 			return 1;
 		}
@@ -139,13 +139,13 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		words = 2;
 		in->raw = (uint64_t)w1 << 32 | w0;
 		if (top6 == 0x34 && ((w0 >> 23) & 7) == 7) { /* VOP3P */
-			in->fmt = EF_VOP3P;
+			in->fmt = FMT_VOP3P;
 			in->id = T->vop3p[(w0 >> 16) & 0x7f];
 			in->dst = w0 & 0xff;
 			in->src[0] = w1 & 0x1ff;
 			in->src[1] = (w1 >> 9) & 0x1ff;
 			in->src[2] = (w1 >> 18) & 0x1ff;
-			if (emu_inst_info[in->id].flags & EIF_MFMA) {
+			if (isa_info[in->id].flags & IF_MFMA) {
 				in->acc_cd = (w0 >> 15) & 1;
 				in->abid = (w0 >> 11) & 0xf;
 				in->cbsz = (w0 >> 8) & 7;
@@ -162,8 +162,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		} else if (top6 == 0x34) { /* VOP3a/b */
 			unsigned op = (w0 >> 16) & 0x3ff;
 			in->id = T->vop3[op];
-			in->fmt = in->id ? emu_inst_info[in->id].fmt : EF_VOP3;
-			in->vop3 = in->fmt != EF_VOP3;
+			in->fmt = in->id ? isa_info[in->id].fmt : FMT_VOP3;
+			in->vop3 = in->fmt != FMT_VOP3;
 			in->dst = w0 & 0xff;
 			in->src[0] = w1 & 0x1ff;
 			in->src[1] = (w1 >> 9) & 0x1ff;
@@ -171,16 +171,16 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			in->neg = (w1 >> 29) & 7;
 			in->omod = (w1 >> 27) & 3;
 			in->clamp = (w0 >> 15) & 1;
-			if (emu_inst_info[in->id].flags & EIF_VOP3B) {
+			if (isa_info[in->id].flags & IF_VOP3B) {
 				in->sdst = (w0 >> 8) & 0x7f;
 			} else {
 				in->abs = (w0 >> 8) & 7;
 				in->opsel = (w0 >> 11) & 0xf;
 			}
-			if (in->fmt == EF_VOPC)
+			if (in->fmt == FMT_VOPC)
 				in->sdst = in->dst;
 		} else if (top6 == 0x30) { /* SMEM */
-			in->fmt = EF_SMEM;
+			in->fmt = FMT_SMEM;
 			in->id = T->smem[(w0 >> 18) & 0xff];
 			in->smem_imm = (w0 >> 17) & 1;
 			in->glc = (w0 >> 16) & 1;
@@ -193,7 +193,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			else if (!in->soffset_en)
 				in->soffset = w1 & 0x7f, in->soffset_en = true;
 		} else if (top6 == 0x36) { /* DS */
-			in->fmt = EF_DS;
+			in->fmt = FMT_DS;
 			in->id = T->ds[(w0 >> 17) & 0xff];
 			in->acc = (w0 >> 25) & 1;
 			in->offset0 = w0 & 0xff;
@@ -204,7 +204,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			in->data1 = (w1 >> 16) & 0xff;
 			in->dst = (w1 >> 24) & 0xff;
 		} else if (top6 == 0x38) { /* MUBUF */
-			in->fmt = EF_MUBUF;
+			in->fmt = FMT_MUBUF;
 			in->id = T->mubuf[(w0 >> 18) & 0x7f];
 			in->imm = (int32_t)(w0 & 0xfff);
 			in->offen = (w0 >> 12) & 1;
@@ -219,7 +219,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			in->acc = (w1 >> 23) & 1;
 			in->soffset = (w1 >> 24) & 0xff;
 		} else if (top6 == 0x37) { /* FLAT / GLOBAL / SCRATCH */
-			in->fmt = EF_FLAT;
+			in->fmt = FMT_FLAT;
 			in->seg = (w0 >> 14) & 3;
 			in->id = in->seg == 3 ? 0 : T->flat[in->seg][(w0 >> 18) & 0x7f]; /* seg 3: reserved */
 			in->imm = in->seg == 0 ? (int32_t)(w0 & 0xfff) : sext(w0 & 0x1fff, 13);
@@ -235,8 +235,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			 * SGPR); gfx90a uses the VGPR only when saddr is off */
 			in->sve = in->seg == 1 && (arch == EMU_GFX90A ? in->saddr == 0x7f : ((w0 >> 13) & 1));
 		} else {
-			in->id = EI_UNKNOWN;
-			in->fmt = EF_COUNT;
+			in->id = I_UNKNOWN;
+			in->fmt = FMT_COUNT;
 		}
 	}
 	/* second dword of DPP / SDWA, and the literal */
@@ -259,7 +259,7 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 			} else {
 				in->sdwa = true;
 				in->src[0] = (w1 >> 23) & 1 ? (w1 & 0xff) : 256 + (w1 & 0xff);
-				if (in->fmt == EF_VOPC) {
+				if (in->fmt == FMT_VOPC) {
 					/* VOPC SDWA: bits 46:40 are sdst, bit 47 says it is used */
 					if ((w1 >> 15) & 1)
 						in->sdst = (w1 >> 8) & 0x7f;
@@ -282,11 +282,11 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		}
 	}
 	bool lit = false;
-	if (in->fmt <= EF_SOPC && in->fmt != EF_SOPK)
+	if (in->fmt <= FMT_SOPC && in->fmt != FMT_SOPK)
 		lit = in->src[0] == SRC_LITERAL || in->src[1] == SRC_LITERAL;
 	else if (is_vop_e32(in) && !in->dpp && !in->sdwa)
-		lit = in->src[0] == SRC_LITERAL || in->id == EI_V_MADMK_F32 || in->id == EI_V_MADAK_F32 ||
-		      in->id == EI_V_FMAMK_F32 || in->id == EI_V_FMAAK_F32;
+		lit = in->src[0] == SRC_LITERAL || in->id == I_V_MADMK_F32 || in->id == I_V_MADAK_F32 ||
+		      in->id == I_V_FMAMK_F32 || in->id == I_V_FMAAK_F32;
 	if (lit) {
 		if (avail < (size_t)(words + 1) * 4)
 			return 0;
@@ -298,21 +298,21 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 	return words;
 }
 
-const char *emu_inst_name(const Inst *in) { return emu_inst_info[in->id].name; }
+const char *emu_inst_name(const Inst *in) { return isa_info[in->id].name; }
 
-static bool is64(EmuType t) { return t == T_B64 || t == T_I64 || t == T_U64 || t == T_F64; }
+static bool is64(IsaType t) { return t == T_B64 || t == T_I64 || t == T_U64 || t == T_F64; }
 
 int emu_operand_width(const Inst *in, int i)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	if (r->fmt == EF_VOPC) {
+	const IsaInfo *r = &isa_info[in->id];
+	if (r->fmt == FMT_VOPC) {
 		if (i < 0)
 			return 2;
 		if (!r->src[i])
 			return 0;
-		if (in->id == EI_V_CMP_CLASS_F64 && i == 1)
+		if (in->id == I_V_CMP_CLASS_F64 && i == 1)
 			return 1;
-		return is64((EmuType)r->type) ? 2 : 1;
+		return is64((IsaType)r->type) ? 2 : 1;
 	}
 	return i < 0 ? r->dst : r->src[i];
 }
@@ -393,8 +393,8 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 	size_t pos = 0;
 	char s[64];
 	buf[0] = 0;
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	if (in->id == EI_UNKNOWN) {
+	const IsaInfo *r = &isa_info[in->id];
+	if (in->id == I_UNKNOWN) {
 		if (in->words >= 2 || in->raw >> 32)
 			APP("<unknown encoding 0x%08x 0x%08x>", (uint32_t)in->raw, (uint32_t)(in->raw >> 32));
 		else
@@ -402,9 +402,9 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		return;
 	}
 	APP("%s", r->name);
-	bool e32_named = in->id != EI_V_NOP && in->id != EI_V_MADMK_F32 && in->id != EI_V_MADAK_F32 &&
-			 in->id != EI_V_FMAMK_F32 && in->id != EI_V_FMAAK_F32 && in->id != EI_V_ACCVGPR_MOV_B32 &&
-			 !(r->flags & EIF_SDST);
+	bool e32_named = in->id != I_V_NOP && in->id != I_V_MADMK_F32 && in->id != I_V_MADAK_F32 &&
+			 in->id != I_V_FMAMK_F32 && in->id != I_V_FMAAK_F32 && in->id != I_V_ACCVGPR_MOV_B32 &&
+			 !(r->flags & IF_SDST);
 	if (in->vop3)
 		APP("_e64");
 	else if (is_vop_e32(in) && !in->dpp && !in->sdwa && e32_named)
@@ -414,7 +414,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 	else if (in->sdwa)
 		APP("_sdwa");
 	switch (in->fmt) {
-	case EF_SOP1: case EF_SOP2: case EF_SOPC:
+	case FMT_SOP1: case FMT_SOP2: case FMT_SOPC:
 		if (r->dst) {
 			put_src(s, sizeof s, in, in->dst, r->dst, 'v');
 			APP(" %s", s);
@@ -426,14 +426,14 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP("%s%s", (i || r->dst) ? ", " : " ", s);
 		}
 		break;
-	case EF_SOPK:
+	case FMT_SOPK:
 		put_src(s, sizeof s, in, in->dst, 1, 'v');
 		APP(" %s, 0x%x", s, (unsigned)(in->imm & 0xffff));
 		break;
-	case EF_SOPP:
-		if (r->flags & EIF_BRANCH) /* as llvm-objdump prints it: the raw simm16 */
+	case FMT_SOPP:
+		if (r->flags & IF_BRANCH) /* as llvm-objdump prints it: the raw simm16 */
 			APP(" %u", (unsigned)in->imm & 0xffff);
-		else if (in->id == EI_S_WAITCNT) {
+		else if (in->id == I_S_WAITCNT) {
 			unsigned v = (unsigned)in->imm & 0xffff;
 			unsigned vm = (v & 15) | ((v >> 14) & 3) << 4, ex = (v >> 4) & 7, lg = (v >> 8) & 15;
 			if (vm == 63 && ex == 7 && lg == 15)
@@ -444,17 +444,17 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				APP(" expcnt(%u)", ex);
 			if (lg != 15)
 				APP(" lgkmcnt(%u)", lg);
-		} else if (in->id != EI_S_ENDPGM && in->id != EI_S_BARRIER)
+		} else if (in->id != I_S_ENDPGM && in->id != I_S_BARRIER)
 			APP(" %d", in->imm);
 		break;
-	case EF_SMEM:
+	case FMT_SMEM:
 		if (r->dst) {
 			put_reg(s, sizeof s, 's', in->dst, r->dst);
 			APP(" %s,", s);
 		}
-		if (in->id == EI_S_DCACHE_INV || in->id == EI_S_DCACHE_WB)
+		if (in->id == I_S_DCACHE_INV || in->id == I_S_DCACHE_WB)
 			break;
-		put_reg(s, sizeof s, 's', in->sbase, (r->flags & EIF_SMEM_BUF) ? 4 : 2);
+		put_reg(s, sizeof s, 's', in->sbase, (r->flags & IF_SMEM_BUF) ? 4 : 2);
 		APP(" %s,", s);
 		if (in->soffset_en) {
 			put_src(s, sizeof s, in, in->soffset, 1, 'v');
@@ -464,43 +464,43 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		} else
 			APP(" 0x%x", (unsigned)in->imm & 0x1fffff);
 		break;
-	case EF_VOP1: case EF_VOP2: case EF_VOPC: case EF_VOP3: case EF_VOP3P: {
-		bool mfma = r->flags & EIF_MFMA;
+	case FMT_VOP1: case FMT_VOP2: case FMT_VOPC: case FMT_VOP3: case FMT_VOP3P: {
+		bool mfma = r->flags & IF_MFMA;
 		char vp = 'v';
-		if (in->id == EI_V_ACCVGPR_WRITE_B32 || in->id == EI_V_ACCVGPR_MOV_B32 || (mfma && in->acc_cd))
+		if (in->id == I_V_ACCVGPR_WRITE_B32 || in->id == I_V_ACCVGPR_MOV_B32 || (mfma && in->acc_cd))
 			vp = 'a';
 		int dw = emu_operand_width(in, -1);
-		if (in->fmt == EF_VOPC) {
+		if (in->fmt == FMT_VOPC) {
 			put_src(s, sizeof s, in, in->sdst, 2, 'v');
 			APP(" %s", s);
-		} else if (r->flags & EIF_SDST) {
+		} else if (r->flags & IF_SDST) {
 			put_src(s, sizeof s, in, in->dst, 1, 'v');
 			APP(" %s", s);
 		} else if (dw) {
 			put_reg(s, sizeof s, vp, in->dst, dw);
 			APP(" %s", s);
 		}
-		if ((r->flags & EIF_VOP3B) && (in->vop3 || in->fmt == EF_VOP3)) {
+		if ((r->flags & IF_VOP3B) && (in->vop3 || in->fmt == FMT_VOP3)) {
 			put_src(s, sizeof s, in, in->sdst, 2, 'v');
 			APP(", %s", s);
-		} else if ((r->flags & EIF_VCCOUT) && in->fmt == EF_VOP2)
+		} else if ((r->flags & IF_VCCOUT) && in->fmt == FMT_VOP2)
 			APP(", vcc");
 		for (int i = 0; i < 3; i++) {
 			int w = emu_operand_width(in, i);
 			if (!w)
 				continue;
 			char sp = 'v';
-			if (in->id == EI_V_ACCVGPR_READ_B32 || in->id == EI_V_ACCVGPR_MOV_B32 || (mfma && ((i == 0 && in->acc_a) || (i == 1 && in->acc_b) || (i == 2 && in->acc_cd))))
+			if (in->id == I_V_ACCVGPR_READ_B32 || in->id == I_V_ACCVGPR_MOV_B32 || (mfma && ((i == 0 && in->acc_a) || (i == 1 && in->acc_b) || (i == 2 && in->acc_cd))))
 				sp = 'a';
 			put_src(s, sizeof s, in, in->src[i], w, sp);
 			bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
 			APP(", %s%s%s%s", ng ? "-" : "", ab ? "|" : "", s, ab ? "|" : "");
-			if ((in->id == EI_V_MADMK_F32 || in->id == EI_V_FMAMK_F32) && i == 0)
+			if ((in->id == I_V_MADMK_F32 || in->id == I_V_FMAMK_F32) && i == 0)
 				APP(", 0x%x", in->lit);
 		}
-		if (in->id == EI_V_MADAK_F32 || in->id == EI_V_FMAAK_F32)
+		if (in->id == I_V_MADAK_F32 || in->id == I_V_FMAAK_F32)
 			APP(", 0x%x", in->lit);
-		if ((r->flags & EIF_VCCIN) && !in->vop3 && in->fmt == EF_VOP2)
+		if ((r->flags & IF_VCCIN) && !in->vop3 && in->fmt == FMT_VOP2)
 			APP(", vcc");
 		if (in->clamp)
 			APP(" clamp");
@@ -539,7 +539,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		if (in->sdwa) {
 			static const char *sel[] = {"BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD", "?"};
 			static const char *unused[] = {"UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "?"};
-			if (in->fmt != EF_VOPC)
+			if (in->fmt != FMT_VOPC)
 				APP(" dst_sel:%s dst_unused:%s", sel[in->sdwa_dst_sel & 7], unused[in->sdwa_dst_unused & 3]);
 			APP(" src0_sel:%s", sel[in->sdwa_sel[0] & 7]);
 			if (emu_operand_width(in, 1))
@@ -547,7 +547,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		}
 		if (mfma && (in->cbsz || in->abid || in->blgp))
 			APP(" cbsz:%u abid:%u blgp:%u", in->cbsz, in->abid, in->blgp);
-		if (in->fmt == EF_VOP3P && !mfma) {
+		if (in->fmt == FMT_VOP3P && !mfma) {
 			int ns = r->src[2] ? 3 : 2;
 			unsigned full = (1u << ns) - 1;
 			if (in->opsel & full) {
@@ -561,19 +561,19 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		}
 		break;
 	}
-	case EF_DS: {
+	case FMT_DS: {
 		char vp = in->acc ? 'a' : 'v';
 		bool two = strstr(r->name, "2") != NULL && strncmp(r->name, "ds_read2", 8) == 0;
 		bool w2 = strncmp(r->name, "ds_write2", 9) == 0;
-		bool cmpst = in->id == EI_DS_CMPST_B32 || in->id == EI_DS_CMPST_RTN_B32; /* data0 compare, data1 new */
-		if ((r->flags & EIF_LOAD) || in->id == EI_DS_SWIZZLE_B32 || in->id == EI_DS_PERMUTE_B32 ||
-		    in->id == EI_DS_BPERMUTE_B32) {
+		bool cmpst = in->id == I_DS_CMPST_B32 || in->id == I_DS_CMPST_RTN_B32; /* data0 compare, data1 new */
+		if ((r->flags & IF_LOAD) || in->id == I_DS_SWIZZLE_B32 || in->id == I_DS_PERMUTE_B32 ||
+		    in->id == I_DS_BPERMUTE_B32) {
 			put_reg(s, sizeof s, vp, in->dst, r->dst * (two ? 2 : 1));
 			APP(" %s,", s);
 		}
 		APP(" v%u", in->addr);
-		if (!(r->flags & EIF_LOAD) || (r->flags & EIF_ATOMIC) || in->id == EI_DS_PERMUTE_B32 || in->id == EI_DS_BPERMUTE_B32) {
-			if (in->id != EI_DS_SWIZZLE_B32) {
+		if (!(r->flags & IF_LOAD) || (r->flags & IF_ATOMIC) || in->id == I_DS_PERMUTE_B32 || in->id == I_DS_BPERMUTE_B32) {
+			if (in->id != I_DS_SWIZZLE_B32) {
 				put_reg(s, sizeof s, vp, in->data0, r->dst);
 				APP(", %s", s);
 			}
@@ -591,9 +591,9 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP(" offset:%u", (unsigned)in->imm);
 		break;
 	}
-	case EF_MUBUF: {
+	case FMT_MUBUF: {
 		if (!in->lds) {
-			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst * ((r->flags & EIF_CMPSWAP) ? 2 : 1));
+			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst * ((r->flags & IF_CMPSWAP) ? 2 : 1));
 			APP(" %s,", s);
 		}
 		if (in->offen && in->idxen)
@@ -617,10 +617,10 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP(" lds");
 		break;
 	}
-	case EF_FLAT: {
-		bool store = r->flags & EIF_STORE;
-		bool rtn = (r->flags & EIF_ATOMIC) && in->glc;
-		if (!store && (!(r->flags & EIF_ATOMIC) || rtn)) {
+	case FMT_FLAT: {
+		bool store = r->flags & IF_STORE;
+		bool rtn = (r->flags & IF_ATOMIC) && in->glc;
+		if (!store && (!(r->flags & IF_ATOMIC) || rtn)) {
 			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
 			APP(" %s,", s);
 		}
@@ -632,8 +632,8 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP(" v[%u:%u]", in->addr, in->addr + 1);
 		else
 			APP(" v%u", in->addr);
-		if (store || (r->flags & EIF_ATOMIC)) {
-			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->data0, r->dst * ((r->flags & EIF_CMPSWAP) ? 2 : 1));
+		if (store || (r->flags & IF_ATOMIC)) {
+			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->data0, r->dst * ((r->flags & IF_CMPSWAP) ? 2 : 1));
 			APP(", %s", s);
 		}
 		if (in->seg != 0) {

@@ -36,8 +36,8 @@ enum { EMU_PRIVATE_VSHARP_HI = 0xfff0u };
 
 /* One decoded instruction. Fields not used by a format are zero. */
 typedef struct Inst {
-	uint16_t id;      /* EmuInstId */
-	uint8_t fmt;      /* EmuFormat of the encoding actually used */
+	uint16_t id;      /* IsaOp */
+	uint8_t fmt;      /* IsaFormat of the encoding actually used */
 	uint8_t words;    /* size in dwords, literal included */
 	bool vop3;        /* VOP1/2/C op in its VOP3 encoding */
 	bool has_lit;
@@ -130,7 +130,7 @@ struct Emu {
 
 /* ---- decode.c ---- */
 /* Decode at `p` (at least `avail` bytes readable). Returns the length in
- * dwords, or 0 if the bytes run out. Unknown encodings give id EI_UNKNOWN. */
+ * dwords, or 0 if the bytes run out. Unknown encodings give id I_UNKNOWN. */
 int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in);
 /* Disassemble into buf (llvm-mc-like syntax). */
 void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len);
@@ -158,8 +158,8 @@ uint64_t emu_sreg_read64(Emu *e, Wave *w, unsigned code);
 void emu_sreg_write64(Emu *e, Wave *w, unsigned code, uint64_t v);
 /* Scalar operand value (SGPR, special, inline constant or literal). The
  * `type` decides how float inline constants are encoded. */
-uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type);
-uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type);
+uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, IsaType type);
+uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, IsaType type);
 static inline uint32_t *vreg(Wave *w, unsigned r) { return w->vgpr + (size_t)r * 64; }
 /* Check a VGPR range lies inside the wave's allocation. */
 bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n);

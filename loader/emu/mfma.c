@@ -36,25 +36,25 @@ typedef struct {
 	Elem a, b;     /* element types of A and B */
 } Shape;
 
-static bool shape_of(EmuInstId id, Shape *s)
+static bool shape_of(IsaOp id, Shape *s)
 {
 	switch (id) {
-	case EI_V_MFMA_F32_16X16X16_F16: *s = (Shape){16, 16, 2, E_F16, E_F16}; return true;
-	case EI_V_MFMA_F32_32X32X8_F16: *s = (Shape){32, 8, 2, E_F16, E_F16}; return true;
-	case EI_V_MFMA_F32_16X16X16_BF16: *s = (Shape){16, 16, 2, E_BF16, E_BF16}; return true;
-	case EI_V_MFMA_F32_32X32X8_BF16: *s = (Shape){32, 8, 2, E_BF16, E_BF16}; return true;
-	case EI_V_MFMA_F32_16X16X4_F32: *s = (Shape){16, 4, 1, E_F32, E_F32}; return true;
-	case EI_V_MFMA_F32_32X32X2_F32: *s = (Shape){32, 2, 1, E_F32, E_F32}; return true;
-	case EI_V_MFMA_I32_16X16X32_I8: *s = (Shape){16, 32, 4, E_I8, E_I8}; return true;
-	case EI_V_MFMA_I32_32X32X16_I8: *s = (Shape){32, 16, 4, E_I8, E_I8}; return true;
-	case EI_V_MFMA_F32_16X16X32_BF8_BF8: *s = (Shape){16, 32, 4, E_BF8, E_BF8}; return true;
-	case EI_V_MFMA_F32_16X16X32_BF8_FP8: *s = (Shape){16, 32, 4, E_BF8, E_FP8}; return true;
-	case EI_V_MFMA_F32_16X16X32_FP8_BF8: *s = (Shape){16, 32, 4, E_FP8, E_BF8}; return true;
-	case EI_V_MFMA_F32_16X16X32_FP8_FP8: *s = (Shape){16, 32, 4, E_FP8, E_FP8}; return true;
-	case EI_V_MFMA_F32_32X32X16_BF8_BF8: *s = (Shape){32, 16, 4, E_BF8, E_BF8}; return true;
-	case EI_V_MFMA_F32_32X32X16_BF8_FP8: *s = (Shape){32, 16, 4, E_BF8, E_FP8}; return true;
-	case EI_V_MFMA_F32_32X32X16_FP8_BF8: *s = (Shape){32, 16, 4, E_FP8, E_BF8}; return true;
-	case EI_V_MFMA_F32_32X32X16_FP8_FP8: *s = (Shape){32, 16, 4, E_FP8, E_FP8}; return true;
+	case I_V_MFMA_F32_16X16X16_F16: *s = (Shape){16, 16, 2, E_F16, E_F16}; return true;
+	case I_V_MFMA_F32_32X32X8_F16: *s = (Shape){32, 8, 2, E_F16, E_F16}; return true;
+	case I_V_MFMA_F32_16X16X16_BF16: *s = (Shape){16, 16, 2, E_BF16, E_BF16}; return true;
+	case I_V_MFMA_F32_32X32X8_BF16: *s = (Shape){32, 8, 2, E_BF16, E_BF16}; return true;
+	case I_V_MFMA_F32_16X16X4_F32: *s = (Shape){16, 4, 1, E_F32, E_F32}; return true;
+	case I_V_MFMA_F32_32X32X2_F32: *s = (Shape){32, 2, 1, E_F32, E_F32}; return true;
+	case I_V_MFMA_I32_16X16X32_I8: *s = (Shape){16, 32, 4, E_I8, E_I8}; return true;
+	case I_V_MFMA_I32_32X32X16_I8: *s = (Shape){32, 16, 4, E_I8, E_I8}; return true;
+	case I_V_MFMA_F32_16X16X32_BF8_BF8: *s = (Shape){16, 32, 4, E_BF8, E_BF8}; return true;
+	case I_V_MFMA_F32_16X16X32_BF8_FP8: *s = (Shape){16, 32, 4, E_BF8, E_FP8}; return true;
+	case I_V_MFMA_F32_16X16X32_FP8_BF8: *s = (Shape){16, 32, 4, E_FP8, E_BF8}; return true;
+	case I_V_MFMA_F32_16X16X32_FP8_FP8: *s = (Shape){16, 32, 4, E_FP8, E_FP8}; return true;
+	case I_V_MFMA_F32_32X32X16_BF8_BF8: *s = (Shape){32, 16, 4, E_BF8, E_BF8}; return true;
+	case I_V_MFMA_F32_32X32X16_BF8_FP8: *s = (Shape){32, 16, 4, E_BF8, E_FP8}; return true;
+	case I_V_MFMA_F32_32X32X16_FP8_BF8: *s = (Shape){32, 16, 4, E_FP8, E_BF8}; return true;
+	case I_V_MFMA_F32_32X32X16_FP8_FP8: *s = (Shape){32, 16, 4, E_FP8, E_FP8}; return true;
 	default: return false;
 	}
 }
@@ -89,7 +89,7 @@ static double elem(Elem t, uint32_t reg, int part)
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 {
 	Shape s;
-	if (!shape_of((EmuInstId)in->id, &s)) {
+	if (!shape_of((IsaOp)in->id, &s)) {
 		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
 		return;
 	}
@@ -97,7 +97,7 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 		emu_fail(e, w, in, "unimplemented MFMA broadcast controls cbsz/abid/blgp");
 		return;
 	}
-	const EmuInstInfo *r = &emu_inst_info[in->id];
+	const IsaInfo *r = &isa_info[in->id];
 	int M = s.m, G = 64 / M, KL = s.k / G, nab = r->src[0], ncd = r->dst;
 	if (in->src[0] < SRC_VGPR || in->src[1] < SRC_VGPR) {
 		emu_fail(e, w, in, "MFMA A/B operands must be registers");

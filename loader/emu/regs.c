@@ -90,7 +90,7 @@ void emu_sreg_write64(Emu *e, Wave *w, unsigned code, uint64_t v)
 	emu_sreg_write(e, w, code + 1, (uint32_t)(v >> 32));
 }
 
-static uint64_t inline_const(unsigned c, EmuType t)
+static uint64_t inline_const(unsigned c, IsaType t)
 {
 	if (c >= 128 && c <= 192)
 		return c - 128;
@@ -115,7 +115,7 @@ static uint64_t inline_const(unsigned c, EmuType t)
 	return 0;
 }
 
-uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type)
+uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, IsaType type)
 {
 	if (code == SRC_LITERAL)
 		return in->lit;
@@ -124,7 +124,7 @@ uint32_t emu_scalar_src(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType 
 	return emu_sreg_read(e, w, code);
 }
 
-uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, EmuType type)
+uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, IsaType type)
 {
 	if (code == SRC_LITERAL) /* f64: the literal is the high dword; ints: zero-extended */
 		return type == T_F64 ? (uint64_t)in->lit << 32 : in->lit;

@@ -48,7 +48,7 @@ static float log2_nodenorm(float x) { return log2f(fpclassify(x) == FP_SUBNORMAL
 static inline float H(uint32_t u) { return dtype_f16_to_f32((uint16_t)u); }
 static inline uint32_t UH(float f) { return dtype_f32_to_f16(f); }
 
-static bool is_f16ish(EmuType t) { return t == T_F16 || t == T_I16 || t == T_U16 || t == T_B16 || t == T_BF16; }
+static bool is_f16ish(IsaType t) { return t == T_F16 || t == T_I16 || t == T_U16 || t == T_B16 || t == T_BF16; }
 
 /* DPP: source lane for lane l, or -1 when out of range. */
 static int dpp_src_lane(unsigned c, int l)
@@ -96,7 +96,7 @@ typedef struct {
 } Ctx;
 
 /* Gather 32-bit source i. `t` is the operand type (for constants and abs/neg). */
-static void src32(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint32_t *out, Ctx *cx, bool agpr)
+static void src32(Emu *e, Wave *w, const Inst *in, int i, IsaType t, uint32_t *out, Ctx *cx, bool agpr)
 {
 	unsigned c = in->src[i];
 	if (c >= SRC_VGPR) {
@@ -153,12 +153,12 @@ static void src32(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint32_t *o
 				v ^= sign;
 			out[l] = v;
 		}
-	} else if (ng && (t == T_I32 || t == T_U32) && in->fmt == EF_VOP3P) {
+	} else if (ng && (t == T_I32 || t == T_U32) && in->fmt == FMT_VOP3P) {
 		/* integer neg in VOP3P is not a modifier */
 	}
 }
 
-static void src64(Emu *e, Wave *w, const Inst *in, int i, EmuType t, uint64_t *out)
+static void src64(Emu *e, Wave *w, const Inst *in, int i, IsaType t, uint64_t *out)
 {
 	unsigned c = in->src[i];
 	if (c >= SRC_VGPR) {
@@ -221,7 +221,7 @@ static void write32(Emu *e, Wave *w, const Inst *in, unsigned reg, const uint32_
 		}
 		return;
 	}
-	if (r16 && (in->opsel & 8) && (in->vop3 || in->fmt == EF_VOP3)) {
+	if (r16 && (in->opsel & 8) && (in->vop3 || in->fmt == FMT_VOP3)) {
 		for (int l = 0; l < 64; l++)
 			if ((m >> l) & 1)
 				row[l] = (row[l] & 0xffff) | d[l] << 16;
@@ -481,12 +481,12 @@ static int cmp_u(unsigned op, uint64_t a, uint64_t b)
 
 static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	EmuType t = (EmuType)r->type;
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
 	uint64_t res = 0, act = w->exec;
 	unsigned op = (unsigned)(r->op942 >= 0 ? r->op942 : r->op90a) & 0xf;
-	bool cmpx = (r->flags & EIF_CMPX) != 0;
-	if (in->id == EI_V_CMP_CLASS_F32 || in->id == EI_V_CMPX_CLASS_F32 || in->id == EI_V_CMP_CLASS_F16) {
+	bool cmpx = (r->flags & IF_CMPX) != 0;
+	if (in->id == I_V_CMP_CLASS_F32 || in->id == I_V_CMPX_CLASS_F32 || in->id == I_V_CMP_CLASS_F16) {
 		uint32_t a[64], b[64];
 		src32(e, w, in, 0, t, a, cx, false);
 		src32(e, w, in, 1, T_U32, b, cx, false);
@@ -495,7 +495,7 @@ static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 			if (f32_class(f) & b[l])
 				res |= 1ull << l;
 		}
-	} else if (in->id == EI_V_CMP_CLASS_F64) {
+	} else if (in->id == I_V_CMP_CLASS_F64) {
 		uint64_t a[64];
 		uint32_t b[64];
 		src64(e, w, in, 0, t, a);
@@ -548,10 +548,10 @@ static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 
 void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	EmuType t = (EmuType)r->type;
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
 	Ctx cx = {~0ull, 0};
-	if (in->fmt == EF_VOPC) {
+	if (in->fmt == FMT_VOPC) {
 		exec_vopc(e, w, in, &cx);
 		return;
 	}
@@ -566,8 +566,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 
 	/* Special cases that do not fit the row model. */
 	switch (in->id) {
-	case EI_V_NOP: return;
-	case EI_V_READFIRSTLANE_B32: {
+	case I_V_NOP: return;
+	case I_V_READFIRSTLANE_B32: {
 		if (!emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
 			return;
 		int lane = exec ? __builtin_ctzll(exec) : 0;
@@ -575,21 +575,21 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		emu_sreg_write(e, w, in->dst, v);
 		return;
 	}
-	case EI_V_READLANE_B32: {
+	case I_V_READLANE_B32: {
 		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
 		if (in->src[0] < SRC_VGPR || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
 			return;
 		emu_sreg_write(e, w, in->dst, vreg(w, in->src[0] - SRC_VGPR)[lane]);
 		return;
 	}
-	case EI_V_WRITELANE_B32: {
+	case I_V_WRITELANE_B32: {
 		uint32_t v = emu_scalar_src(e, w, in, in->src[0], T_B32);
 		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
 		if (emu_vreg_ok(e, w, in, in->dst, 1))
 			vreg(w, in->dst)[lane] = v;
 		return;
 	}
-	case EI_V_SWAP_B32: {
+	case I_V_SWAP_B32: {
 		if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
 			return;
 		uint32_t *x = vreg(w, in->dst), *y = vreg(w, in->src[0] - SRC_VGPR);
@@ -600,8 +600,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			}
 		return;
 	}
-	case EI_V_ACCVGPR_READ_B32: case EI_V_ACCVGPR_WRITE_B32: case EI_V_ACCVGPR_MOV_B32: {
-		bool from_acc = in->id != EI_V_ACCVGPR_WRITE_B32, to_acc = in->id != EI_V_ACCVGPR_READ_B32;
+	case I_V_ACCVGPR_READ_B32: case I_V_ACCVGPR_WRITE_B32: case I_V_ACCVGPR_MOV_B32: {
+		bool from_acc = in->id != I_V_ACCVGPR_WRITE_B32, to_acc = in->id != I_V_ACCVGPR_READ_B32;
 		src32(e, w, in, 0, T_B32, a, &cx, from_acc && in->src[0] >= SRC_VGPR);
 		write32(e, w, in, in->dst + (to_acc ? w->accum_offset : 0), a, exec, false);
 		return;
@@ -610,7 +610,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	}
 
 	bool is64src = r->src[0] == 2 || r->src[1] == 2 || r->src[2] == 2 || r->dst == 2;
-	if (in->fmt == EF_VOP3P) {
+	if (in->fmt == FMT_VOP3P) {
 		/* packed: assemble lo/hi halves per op_sel / op_sel_hi */
 		if (r->src[0] == 2) { /* v_pk_*_f32 and v_pk_mov_b32: dword pairs */
 			for (int i = 0; i < ns; i++) {
@@ -636,12 +636,12 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 				float bl = F((uint32_t)B[l]), bh = F((uint32_t)(B[l] >> 32));
 				float lo, hi;
 				switch (in->id) {
-				case EI_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
-				case EI_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
-				case EI_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
+				case I_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
+				case I_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
+				case I_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
 				/* pk_mov: D.lo = op_sel[0] ? S0.hi : S0.lo, D.hi = op_sel[1] ?
 				 * S1.hi : S1.lo — the low dwords selected above */
-				case EI_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)B[l] << 32; continue;
+				case I_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)B[l] << 32; continue;
 				default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
 				}
 				DD[l] = U(omod_clamp_f(in, lo)) | (uint64_t)U(omod_clamp_f(in, hi)) << 32;
@@ -658,7 +658,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			if (src_is_constant(in->src[i])) /* constants apply to both halves */
 				for (int l = 0; l < 64; l++)
 					X[l] = (X[l] & 0xffff) | X[l] << 16;
-			bool mix = in->id == EI_V_FMA_MIX_F32 || in->id == EI_V_FMA_MIXLO_F16 || in->id == EI_V_FMA_MIXHI_F16;
+			bool mix = in->id == I_V_FMA_MIX_F32 || in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16;
 			for (int l = 0; l < 64; l++) {
 				uint32_t v = X[l];
 				lo[i][l] = (in->opsel >> i) & 1 ? v >> 16 : v & 0xffff;
@@ -681,35 +681,35 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			switch (in->id) {
 #define PK(expr_lo, expr_hi) rl = (expr_lo) & 0xffff, rh = (expr_hi) & 0xffff; break
 			/* floats: clamp to [0, 1] (NaN -> 0); integers: saturate under clamp */
-			case EI_V_PK_FMA_F16: PK(clamp_h(in, UH((float)((double)H(x0) * H(x1) + H(x2)))), clamp_h(in, UH((float)((double)H(y0) * H(y1) + H(y2)))));
-			case EI_V_PK_ADD_F16: PK(clamp_h(in, UH(H(x0) + H(x1))), clamp_h(in, UH(H(y0) + H(y1))));
-			case EI_V_PK_MUL_F16: PK(clamp_h(in, UH(H(x0) * H(x1))), clamp_h(in, UH(H(y0) * H(y1))));
-			case EI_V_PK_MIN_F16: PK(clamp_h(in, UH(fminf(H(x0), H(x1)))), clamp_h(in, UH(fminf(H(y0), H(y1)))));
-			case EI_V_PK_MAX_F16: PK(clamp_h(in, UH(fmaxf(H(x0), H(x1)))), clamp_h(in, UH(fmaxf(H(y0), H(y1)))));
-			case EI_V_PK_ADD_U16: PK(sat_u16(in, (int64_t)x0 + x1), sat_u16(in, (int64_t)y0 + y1));
-			case EI_V_PK_ADD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 + (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 + (int16_t)y1));
-			case EI_V_PK_SUB_U16: PK(sat_u16(in, (int64_t)x0 - x1), sat_u16(in, (int64_t)y0 - y1));
-			case EI_V_PK_SUB_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 - (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 - (int16_t)y1));
-			case EI_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
-			case EI_V_PK_MAD_U16: PK(sat_u16(in, (int64_t)x0 * x1 + x2), sat_u16(in, (int64_t)y0 * y1 + y2));
-			case EI_V_PK_MAD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int16_t)x2), sat_i16(in, (int64_t)(int16_t)y0 * (int16_t)y1 + (int16_t)y2));
-			case EI_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
-			case EI_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
-			case EI_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
-			case EI_V_PK_MAX_I16: PK((int16_t)x0 > (int16_t)x1 ? x0 : x1, (int16_t)y0 > (int16_t)y1 ? y0 : y1);
-			case EI_V_PK_MIN_I16: PK((int16_t)x0 < (int16_t)x1 ? x0 : x1, (int16_t)y0 < (int16_t)y1 ? y0 : y1);
-			case EI_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
-			case EI_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
+			case I_V_PK_FMA_F16: PK(clamp_h(in, UH((float)((double)H(x0) * H(x1) + H(x2)))), clamp_h(in, UH((float)((double)H(y0) * H(y1) + H(y2)))));
+			case I_V_PK_ADD_F16: PK(clamp_h(in, UH(H(x0) + H(x1))), clamp_h(in, UH(H(y0) + H(y1))));
+			case I_V_PK_MUL_F16: PK(clamp_h(in, UH(H(x0) * H(x1))), clamp_h(in, UH(H(y0) * H(y1))));
+			case I_V_PK_MIN_F16: PK(clamp_h(in, UH(fminf(H(x0), H(x1)))), clamp_h(in, UH(fminf(H(y0), H(y1)))));
+			case I_V_PK_MAX_F16: PK(clamp_h(in, UH(fmaxf(H(x0), H(x1)))), clamp_h(in, UH(fmaxf(H(y0), H(y1)))));
+			case I_V_PK_ADD_U16: PK(sat_u16(in, (int64_t)x0 + x1), sat_u16(in, (int64_t)y0 + y1));
+			case I_V_PK_ADD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 + (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 + (int16_t)y1));
+			case I_V_PK_SUB_U16: PK(sat_u16(in, (int64_t)x0 - x1), sat_u16(in, (int64_t)y0 - y1));
+			case I_V_PK_SUB_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 - (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 - (int16_t)y1));
+			case I_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
+			case I_V_PK_MAD_U16: PK(sat_u16(in, (int64_t)x0 * x1 + x2), sat_u16(in, (int64_t)y0 * y1 + y2));
+			case I_V_PK_MAD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int16_t)x2), sat_i16(in, (int64_t)(int16_t)y0 * (int16_t)y1 + (int16_t)y2));
+			case I_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
+			case I_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
+			case I_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
+			case I_V_PK_MAX_I16: PK((int16_t)x0 > (int16_t)x1 ? x0 : x1, (int16_t)y0 > (int16_t)y1 ? y0 : y1);
+			case I_V_PK_MIN_I16: PK((int16_t)x0 < (int16_t)x1 ? x0 : x1, (int16_t)y0 < (int16_t)y1 ? y0 : y1);
+			case I_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
+			case I_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
 #undef PK
-			case EI_V_FMA_MIX_F32: d[l] = U(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
-			case EI_V_FMA_MIXLO_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
-			case EI_V_FMA_MIXHI_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+			case I_V_FMA_MIX_F32: d[l] = U(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+			case I_V_FMA_MIXLO_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+			case I_V_FMA_MIXHI_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
 			/* integer dots: exact sums; clamp saturates to the result type */
-			case EI_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
-			case EI_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
-			case EI_V_DOT2_U32_U16: d[l] = sat_u32(in, (uint64_t)x0 * x1 + (uint64_t)y0 * y1 + c[l]); continue;
-			case EI_V_DOT4_I32_I8: case EI_V_DOT4_U32_U8: {
-				bool sg = in->id == EI_V_DOT4_I32_I8;
+			case I_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
+			case I_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
+			case I_V_DOT2_U32_U16: d[l] = sat_u32(in, (uint64_t)x0 * x1 + (uint64_t)y0 * y1 + c[l]); continue;
+			case I_V_DOT4_I32_I8: case I_V_DOT4_U32_U8: {
+				bool sg = in->id == I_V_DOT4_I32_I8;
 				int64_t s = sg ? (int64_t)(int32_t)c[l] : (int64_t)c[l];
 				for (int k = 0; k < 4; k++) {
 					uint32_t p = (a[l] >> (8 * k)) & 0xff, q = (b[l] >> (8 * k)) & 0xff;
@@ -722,11 +722,11 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			}
 			d[l] = rl | rh << 16;
 		}
-		if (in->id == EI_V_FMA_MIXLO_F16 || in->id == EI_V_FMA_MIXHI_F16) {
+		if (in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16) {
 			if (!emu_vreg_ok(e, w, in, in->dst, 1))
 				return;
 			uint32_t *row = vreg(w, in->dst);
-			bool hiw = in->id == EI_V_FMA_MIXHI_F16;
+			bool hiw = in->id == I_V_FMA_MIXHI_F16;
 			for (int l = 0; l < 64; l++)
 				if ((exec >> l) & 1)
 					row[l] = hiw ? (row[l] & 0xffff) | d[l] << 16 : (row[l] & 0xffff0000u) | (d[l] & 0xffff);
@@ -737,71 +737,71 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	}
 
 	if (is64src) {
-		EmuType t0 = t;
+		IsaType t0 = t;
 		for (int i = 0; i < 3; i++) {
 			if (!r->src[i])
 				continue;
 			if (r->src[i] == 2)
 				src64(e, w, in, i, t0, i == 0 ? A : i == 1 ? B : C);
 			else
-				src32(e, w, in, i, (in->id == EI_V_LDEXP_F64) ? T_I32 : t0, i == 0 ? a : i == 1 ? b : c, &cx, false);
+				src32(e, w, in, i, (in->id == I_V_LDEXP_F64) ? T_I32 : t0, i == 0 ? a : i == 1 ? b : c, &cx, false);
 		}
 		if (e->failed)
 			return;
 		wide = r->dst == 2;
-		uint64_t carry = 0, vcc_in = in->id == EI_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
+		uint64_t carry = 0, vcc_in = in->id == I_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
 		for (int l = 0; l < 64; l++) {
 			switch (in->id) {
-			case EI_V_MOV_B64: DD[l] = A[l]; break;
-			case EI_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
-			case EI_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
-			case EI_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;
-			case EI_V_CVT_F64_I32: DD[l] = UD((double)(int32_t)a[l]); break;
-			case EI_V_CVT_F64_U32: DD[l] = UD((double)a[l]); break;
-			case EI_V_CVT_F64_F32: DD[l] = UD((double)F(a[l])); break;
-			case EI_V_TRUNC_F64: DD[l] = UD(trunc(D(A[l]))); break;
-			case EI_V_CEIL_F64: DD[l] = UD(ceil(D(A[l]))); break;
-			case EI_V_RNDNE_F64: DD[l] = UD(nearbyint(D(A[l]))); break;
-			case EI_V_FLOOR_F64: DD[l] = UD(floor(D(A[l]))); break;
-			case EI_V_RCP_F64: DD[l] = UD(1.0 / D(A[l])); break;
-			case EI_V_RSQ_F64: DD[l] = UD(1.0 / sqrt(D(A[l]))); break;
-			case EI_V_SQRT_F64: DD[l] = UD(sqrt(D(A[l]))); break;
-			case EI_V_FMAC_F64: {
+			case I_V_MOV_B64: DD[l] = A[l]; break;
+			case I_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
+			case I_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
+			case I_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;
+			case I_V_CVT_F64_I32: DD[l] = UD((double)(int32_t)a[l]); break;
+			case I_V_CVT_F64_U32: DD[l] = UD((double)a[l]); break;
+			case I_V_CVT_F64_F32: DD[l] = UD((double)F(a[l])); break;
+			case I_V_TRUNC_F64: DD[l] = UD(trunc(D(A[l]))); break;
+			case I_V_CEIL_F64: DD[l] = UD(ceil(D(A[l]))); break;
+			case I_V_RNDNE_F64: DD[l] = UD(nearbyint(D(A[l]))); break;
+			case I_V_FLOOR_F64: DD[l] = UD(floor(D(A[l]))); break;
+			case I_V_RCP_F64: DD[l] = UD(1.0 / D(A[l])); break;
+			case I_V_RSQ_F64: DD[l] = UD(1.0 / sqrt(D(A[l]))); break;
+			case I_V_SQRT_F64: DD[l] = UD(sqrt(D(A[l]))); break;
+			case I_V_FMAC_F64: {
 				uint32_t *lo = vreg(w, in->dst), *hi = vreg(w, in->dst + 1);
 				DD[l] = UD(fma(D(A[l]), D(B[l]), D(lo[l] | (uint64_t)hi[l] << 32)));
 				break;
 			}
-			case EI_V_FMA_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
-			case EI_V_ADD_F64: DD[l] = UD(D(A[l]) + D(B[l])); break;
-			case EI_V_MUL_F64: DD[l] = UD(D(A[l]) * D(B[l])); break;
-			case EI_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
-			case EI_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
-			case EI_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
-			case EI_V_DIV_FMAS_F64: {
+			case I_V_FMA_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
+			case I_V_ADD_F64: DD[l] = UD(D(A[l]) + D(B[l])); break;
+			case I_V_MUL_F64: DD[l] = UD(D(A[l]) * D(B[l])); break;
+			case I_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
+			case I_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
+			case I_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
+			case I_V_DIV_FMAS_F64: {
 				double f = fma(D(A[l]), D(B[l]), D(C[l]));
 				if ((vcc_in >> l) & 1)
 					f = ldexp(f, exp_field(D(C[l]), 1023) > 1023 ? 128 : -128);
 				DD[l] = UD(f);
 				break;
 			}
-			case EI_V_DIV_SCALE_F64: {
+			case I_V_DIV_SCALE_F64: {
 				bool v;
 				DD[l] = UD(div_scale(D(A[l]), D(B[l]), D(C[l]), 1023, 128, 768, 53, &v));
 				carry |= (uint64_t)v << l;
 				break;
 			}
-			case EI_V_DIV_FIXUP_F64: DD[l] = UD(div_fixup(D(A[l]), D(B[l]), D(C[l]))); break;
-			case EI_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
-			case EI_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
-			case EI_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
-			case EI_V_LSHL_ADD_U64: DD[l] = (A[l] << (b[l] & 7)) + C[l]; break;
-			case EI_V_MAD_U64_U32: DD[l] = (uint64_t)a[l] * b[l] + C[l]; break;
-			case EI_V_MAD_I64_I32: DD[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + C[l]; break;
+			case I_V_DIV_FIXUP_F64: DD[l] = UD(div_fixup(D(A[l]), D(B[l]), D(C[l]))); break;
+			case I_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
+			case I_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
+			case I_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
+			case I_V_LSHL_ADD_U64: DD[l] = (A[l] << (b[l] & 7)) + C[l]; break;
+			case I_V_MAD_U64_U32: DD[l] = (uint64_t)a[l] * b[l] + C[l]; break;
+			case I_V_MAD_I64_I32: DD[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + C[l]; break;
 			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
 			}
 		}
-		if (in->id == EI_V_MAD_U64_U32 || in->id == EI_V_MAD_I64_I32 || in->id == EI_V_DIV_SCALE_F64) {
-			if (in->id == EI_V_MAD_U64_U32)
+		if (in->id == I_V_MAD_U64_U32 || in->id == I_V_MAD_I64_I32 || in->id == I_V_DIV_SCALE_F64) {
+			if (in->id == I_V_MAD_U64_U32)
 				for (int l = 0; l < 64; l++) {
 					unsigned __int128 p = (unsigned __int128)a[l] * b[l] + C[l];
 					carry |= (uint64_t)((p >> 64) != 0) << l;
@@ -825,181 +825,181 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	}
 
 	/* 32-bit and 16-bit operations */
-	EmuType st[3] = {t, t, t};
+	IsaType st[3] = {t, t, t};
 	switch (in->id) {
-	case EI_V_LDEXP_F32: case EI_V_LDEXP_F16: st[1] = T_I32; break;
-	case EI_V_CNDMASK_B32: st[2] = T_B32; break;
-	case EI_V_CVT_PKRTZ_F16_F32: break;
-	case EI_V_PACK_B32_F16: break;
+	case I_V_LDEXP_F32: case I_V_LDEXP_F16: st[1] = T_I32; break;
+	case I_V_CNDMASK_B32: st[2] = T_B32; break;
+	case I_V_CVT_PKRTZ_F16_F32: break;
+	case I_V_PACK_B32_F16: break;
 	default: break;
 	}
 	for (int i = 0; i < ns && i < 3; i++)
 		src32(e, w, in, i, st[i], i == 0 ? a : i == 1 ? b : c, &cx, false);
 	if (e->failed)
 		return;
-	if (is_f16ish(t) && (in->vop3 || in->fmt == EF_VOP3) && in->id != EI_V_PACK_B32_F16)
+	if (is_f16ish(t) && (in->vop3 || in->fmt == FMT_VOP3) && in->id != I_V_PACK_B32_F16)
 		for (int l = 0; l < 64; l++) {
 			if (in->opsel & 1) a[l] >>= 16;
 			if (in->opsel & 2) b[l] >>= 16;
 			if (in->opsel & 4) c[l] >>= 16;
 		}
 	uint64_t vcc_in = 0, carry = 0;
-	if (r->flags & EIF_VCCIN)
+	if (r->flags & IF_VCCIN)
 		vcc_in = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : emu_sreg_read64(e, w, SRC_VCC_LO);
 	uint32_t *dold = emu_vreg_ok(e, w, in, in->dst, 1) ? vreg(w, in->dst) : NULL;
 	if (!dold)
 		return;
 	switch (in->id) {
-	case EI_V_MOV_B32: memcpy(d, a, sizeof d); break;
-	case EI_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); fres = true; break;
-	case EI_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); fres = true; break;
-	case EI_V_CVT_U32_F32: LOOP(d[l] = cvt_u32(F(a[l]))); break;
-	case EI_V_CVT_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(F(a[l]))); break;
-	case EI_V_CVT_F16_F32: LOOP(d[l] = UH(F(a[l]))); r16 = true; break;
-	case EI_V_CVT_F32_F16: LOOP(d[l] = U(H(a[l]))); fres = true; break;
-	case EI_V_CVT_RPI_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l]) + 0.5))); break;
-	case EI_V_CVT_FLR_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l])))); break;
-	case EI_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
-	case EI_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
-	case EI_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
-	case EI_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;
-	case EI_V_FRACT_F32: LOOP(float f = F(a[l]); float q = f - floorf(f); d[l] = U(isinf(f) ? NAN : q >= 1.0f ? 0x1.fffffep-1f : q)); fres = true; break;
-	case EI_V_TRUNC_F32: LOOP(d[l] = U(truncf(F(a[l])))); fres = true; break;
-	case EI_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); fres = true; break;
-	case EI_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); fres = true; break;
-	case EI_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); fres = true; break;
-	case EI_V_EXP_F32: LOOP(d[l] = U(exp2_nodenorm(F(a[l])))); fres = true; break;
-	case EI_V_LOG_F32: LOOP(d[l] = U(log2_nodenorm(F(a[l])))); fres = true; break;
-	case EI_V_RCP_F32: case EI_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); fres = true; break;
-	case EI_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); fres = true; break;
-	case EI_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); fres = true; break;
-	case EI_V_SIN_F32: LOOP(d[l] = U((float)sin(F(a[l]) * 6.283185307179586))); fres = true; break;
-	case EI_V_COS_F32: LOOP(d[l] = U((float)cos(F(a[l]) * 6.283185307179586))); fres = true; break;
-	case EI_V_NOT_B32: LOOP(d[l] = ~a[l]); break;
-	case EI_V_BFREV_B32: LOOP(uint32_t v = a[l], o = 0; for (int k = 0; k < 32; k++) o |= ((v >> k) & 1u) << (31 - k); d[l] = o); break;
-	case EI_V_FFBH_U32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : 0xffffffffu); break;
-	case EI_V_FFBL_B32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : 0xffffffffu); break;
-	case EI_V_FFBH_I32: LOOP(uint32_t v = (int32_t)a[l] < 0 ? ~a[l] : a[l]; d[l] = v ? (uint32_t)__builtin_clz(v) - 1 : 0xffffffffu); break;
-	case EI_V_FREXP_EXP_I32_F32: LOOP(int ex = 0; float f = F(a[l]); if (isfinite(f)) frexpf(f, &ex); d[l] = (uint32_t)ex); break;
-	case EI_V_FREXP_MANT_F32: LOOP(int ex; float f = F(a[l]); d[l] = U(isfinite(f) ? frexpf(f, &ex) : f)); break;
-	case EI_V_CVT_F16_U16: LOOP(d[l] = UH((float)(a[l] & 0xffff))); r16 = true; break;
-	case EI_V_CVT_F16_I16: LOOP(d[l] = UH((float)(int16_t)a[l])); r16 = true; break;
-	case EI_V_CVT_U16_F16: LOOP(float f = H(a[l]); d[l] = isnan(f) || f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f); r16 = true; break;
-	case EI_V_CVT_I16_F16: LOOP(float f = H(a[l]); d[l] = (uint16_t)(isnan(f) ? 0 : f >= 32767.0f ? 32767 : f <= -32768.0f ? -32768 : (int)f)); r16 = true; break;
-	case EI_V_RCP_F16: LOOP(d[l] = UH(1.0f / H(a[l]))); r16 = true; break;
-	case EI_V_SQRT_F16: LOOP(d[l] = UH(sqrtf(H(a[l])))); r16 = true; break;
-	case EI_V_RSQ_F16: LOOP(d[l] = UH(1.0f / sqrtf(H(a[l])))); r16 = true; break;
-	case EI_V_LOG_F16: LOOP(d[l] = UH(log2f(H(a[l])))); r16 = true; break;
-	case EI_V_EXP_F16: LOOP(d[l] = UH(exp2f(H(a[l])))); r16 = true; break;
-	case EI_V_FLOOR_F16: LOOP(d[l] = UH(floorf(H(a[l])))); r16 = true; break;
-	case EI_V_CEIL_F16: LOOP(d[l] = UH(ceilf(H(a[l])))); r16 = true; break;
-	case EI_V_TRUNC_F16: LOOP(d[l] = UH(truncf(H(a[l])))); r16 = true; break;
-	case EI_V_RNDNE_F16: LOOP(d[l] = UH(nearbyintf(H(a[l])))); r16 = true; break;
+	case I_V_MOV_B32: memcpy(d, a, sizeof d); break;
+	case I_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); fres = true; break;
+	case I_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); fres = true; break;
+	case I_V_CVT_U32_F32: LOOP(d[l] = cvt_u32(F(a[l]))); break;
+	case I_V_CVT_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(F(a[l]))); break;
+	case I_V_CVT_F16_F32: LOOP(d[l] = UH(F(a[l]))); r16 = true; break;
+	case I_V_CVT_F32_F16: LOOP(d[l] = U(H(a[l]))); fres = true; break;
+	case I_V_CVT_RPI_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l]) + 0.5))); break;
+	case I_V_CVT_FLR_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l])))); break;
+	case I_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
+	case I_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
+	case I_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
+	case I_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;
+	case I_V_FRACT_F32: LOOP(float f = F(a[l]); float q = f - floorf(f); d[l] = U(isinf(f) ? NAN : q >= 1.0f ? 0x1.fffffep-1f : q)); fres = true; break;
+	case I_V_TRUNC_F32: LOOP(d[l] = U(truncf(F(a[l])))); fres = true; break;
+	case I_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); fres = true; break;
+	case I_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); fres = true; break;
+	case I_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); fres = true; break;
+	case I_V_EXP_F32: LOOP(d[l] = U(exp2_nodenorm(F(a[l])))); fres = true; break;
+	case I_V_LOG_F32: LOOP(d[l] = U(log2_nodenorm(F(a[l])))); fres = true; break;
+	case I_V_RCP_F32: case I_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); fres = true; break;
+	case I_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); fres = true; break;
+	case I_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); fres = true; break;
+	case I_V_SIN_F32: LOOP(d[l] = U((float)sin(F(a[l]) * 6.283185307179586))); fres = true; break;
+	case I_V_COS_F32: LOOP(d[l] = U((float)cos(F(a[l]) * 6.283185307179586))); fres = true; break;
+	case I_V_NOT_B32: LOOP(d[l] = ~a[l]); break;
+	case I_V_BFREV_B32: LOOP(uint32_t v = a[l], o = 0; for (int k = 0; k < 32; k++) o |= ((v >> k) & 1u) << (31 - k); d[l] = o); break;
+	case I_V_FFBH_U32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : 0xffffffffu); break;
+	case I_V_FFBL_B32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : 0xffffffffu); break;
+	case I_V_FFBH_I32: LOOP(uint32_t v = (int32_t)a[l] < 0 ? ~a[l] : a[l]; d[l] = v ? (uint32_t)__builtin_clz(v) - 1 : 0xffffffffu); break;
+	case I_V_FREXP_EXP_I32_F32: LOOP(int ex = 0; float f = F(a[l]); if (isfinite(f)) frexpf(f, &ex); d[l] = (uint32_t)ex); break;
+	case I_V_FREXP_MANT_F32: LOOP(int ex; float f = F(a[l]); d[l] = U(isfinite(f) ? frexpf(f, &ex) : f)); break;
+	case I_V_CVT_F16_U16: LOOP(d[l] = UH((float)(a[l] & 0xffff))); r16 = true; break;
+	case I_V_CVT_F16_I16: LOOP(d[l] = UH((float)(int16_t)a[l])); r16 = true; break;
+	case I_V_CVT_U16_F16: LOOP(float f = H(a[l]); d[l] = isnan(f) || f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f); r16 = true; break;
+	case I_V_CVT_I16_F16: LOOP(float f = H(a[l]); d[l] = (uint16_t)(isnan(f) ? 0 : f >= 32767.0f ? 32767 : f <= -32768.0f ? -32768 : (int)f)); r16 = true; break;
+	case I_V_RCP_F16: LOOP(d[l] = UH(1.0f / H(a[l]))); r16 = true; break;
+	case I_V_SQRT_F16: LOOP(d[l] = UH(sqrtf(H(a[l])))); r16 = true; break;
+	case I_V_RSQ_F16: LOOP(d[l] = UH(1.0f / sqrtf(H(a[l])))); r16 = true; break;
+	case I_V_LOG_F16: LOOP(d[l] = UH(log2f(H(a[l])))); r16 = true; break;
+	case I_V_EXP_F16: LOOP(d[l] = UH(exp2f(H(a[l])))); r16 = true; break;
+	case I_V_FLOOR_F16: LOOP(d[l] = UH(floorf(H(a[l])))); r16 = true; break;
+	case I_V_CEIL_F16: LOOP(d[l] = UH(ceilf(H(a[l])))); r16 = true; break;
+	case I_V_TRUNC_F16: LOOP(d[l] = UH(truncf(H(a[l])))); r16 = true; break;
+	case I_V_RNDNE_F16: LOOP(d[l] = UH(nearbyintf(H(a[l])))); r16 = true; break;
 	/* VOP2 */
-	case EI_V_CNDMASK_B32: {
+	case I_V_CNDMASK_B32: {
 		uint64_t m = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : vcc_in;
 		LOOP(d[l] = (m >> l) & 1 ? b[l] : a[l]);
 		break;
 	}
-	case EI_V_ADD_F32: LOOP(d[l] = U(F(a[l]) + F(b[l]))); fres = true; break;
-	case EI_V_SUB_F32: LOOP(d[l] = U(F(a[l]) - F(b[l]))); fres = true; break;
-	case EI_V_SUBREV_F32: LOOP(d[l] = U(F(b[l]) - F(a[l]))); fres = true; break;
-	case EI_V_MUL_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]))); fres = true; break;
-	case EI_V_MUL_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8)); break;
-	case EI_V_MUL_HI_I32_I24: LOOP(d[l] = (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32)); break;
-	case EI_V_MUL_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff)); break;
-	case EI_V_MUL_HI_U32_U24: LOOP(d[l] = (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32)); break;
-	case EI_V_MIN_F32: LOOP(d[l] = U(fminf(F(a[l]), F(b[l])))); fres = true; break;
-	case EI_V_MAX_F32: LOOP(d[l] = U(fmaxf(F(a[l]), F(b[l])))); fres = true; break;
-	case EI_V_MIN_I32: LOOP(d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]); break;
-	case EI_V_MAX_I32: LOOP(d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]); break;
-	case EI_V_MIN_U32: LOOP(d[l] = a[l] < b[l] ? a[l] : b[l]); break;
-	case EI_V_MAX_U32: LOOP(d[l] = a[l] > b[l] ? a[l] : b[l]); break;
-	case EI_V_LSHRREV_B32: LOOP(d[l] = b[l] >> (a[l] & 31)); break;
-	case EI_V_ASHRREV_I32: LOOP(d[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31))); break;
-	case EI_V_LSHLREV_B32: LOOP(d[l] = b[l] << (a[l] & 31)); break;
-	case EI_V_AND_B32: LOOP(d[l] = a[l] & b[l]); break;
-	case EI_V_OR_B32: LOOP(d[l] = a[l] | b[l]); break;
-	case EI_V_XOR_B32: LOOP(d[l] = a[l] ^ b[l]); break;
-	case EI_V_XNOR_B32: LOOP(d[l] = ~(a[l] ^ b[l])); break;
-	case EI_V_MAC_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(dold[l]))); fres = true; break;
-	case EI_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); fres = true; break;
-	case EI_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
-	case EI_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
-	case EI_V_FMAMK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(in->lit), F(b[l])))); break;
-	case EI_V_FMAAK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(in->lit)))); break;
-	case EI_V_FRACT_F16: LOOP(float f = H(a[l]); d[l] = UH(isinf(f) ? NAN : f - floorf(f))); r16 = true; break;
-	case EI_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
-	case EI_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; carry |= (uint64_t)(b[l] > a[l]) << l); break;
-	case EI_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; carry |= (uint64_t)(a[l] > b[l]) << l); break;
-	case EI_V_ADDC_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l] + ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
-	case EI_V_SUBB_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] - b[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
-	case EI_V_SUBBREV_CO_U32: LOOP(uint64_t s = (uint64_t)b[l] - a[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
-	case EI_V_ADD_F16: LOOP(d[l] = UH(H(a[l]) + H(b[l]))); r16 = true; break;
-	case EI_V_SUB_F16: LOOP(d[l] = UH(H(a[l]) - H(b[l]))); r16 = true; break;
-	case EI_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); r16 = true; break;
-	case EI_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); r16 = true; break;
-	case EI_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); r16 = true; break;
+	case I_V_ADD_F32: LOOP(d[l] = U(F(a[l]) + F(b[l]))); fres = true; break;
+	case I_V_SUB_F32: LOOP(d[l] = U(F(a[l]) - F(b[l]))); fres = true; break;
+	case I_V_SUBREV_F32: LOOP(d[l] = U(F(b[l]) - F(a[l]))); fres = true; break;
+	case I_V_MUL_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]))); fres = true; break;
+	case I_V_MUL_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8)); break;
+	case I_V_MUL_HI_I32_I24: LOOP(d[l] = (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32)); break;
+	case I_V_MUL_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff)); break;
+	case I_V_MUL_HI_U32_U24: LOOP(d[l] = (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32)); break;
+	case I_V_MIN_F32: LOOP(d[l] = U(fminf(F(a[l]), F(b[l])))); fres = true; break;
+	case I_V_MAX_F32: LOOP(d[l] = U(fmaxf(F(a[l]), F(b[l])))); fres = true; break;
+	case I_V_MIN_I32: LOOP(d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]); break;
+	case I_V_MAX_I32: LOOP(d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]); break;
+	case I_V_MIN_U32: LOOP(d[l] = a[l] < b[l] ? a[l] : b[l]); break;
+	case I_V_MAX_U32: LOOP(d[l] = a[l] > b[l] ? a[l] : b[l]); break;
+	case I_V_LSHRREV_B32: LOOP(d[l] = b[l] >> (a[l] & 31)); break;
+	case I_V_ASHRREV_I32: LOOP(d[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31))); break;
+	case I_V_LSHLREV_B32: LOOP(d[l] = b[l] << (a[l] & 31)); break;
+	case I_V_AND_B32: LOOP(d[l] = a[l] & b[l]); break;
+	case I_V_OR_B32: LOOP(d[l] = a[l] | b[l]); break;
+	case I_V_XOR_B32: LOOP(d[l] = a[l] ^ b[l]); break;
+	case I_V_XNOR_B32: LOOP(d[l] = ~(a[l] ^ b[l])); break;
+	case I_V_MAC_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(dold[l]))); fres = true; break;
+	case I_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); fres = true; break;
+	case I_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
+	case I_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
+	case I_V_FMAMK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(in->lit), F(b[l])))); break;
+	case I_V_FMAAK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(in->lit)))); break;
+	case I_V_FRACT_F16: LOOP(float f = H(a[l]); d[l] = UH(isinf(f) ? NAN : f - floorf(f))); r16 = true; break;
+	case I_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
+	case I_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; carry |= (uint64_t)(b[l] > a[l]) << l); break;
+	case I_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; carry |= (uint64_t)(a[l] > b[l]) << l); break;
+	case I_V_ADDC_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l] + ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
+	case I_V_SUBB_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] - b[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	case I_V_SUBBREV_CO_U32: LOOP(uint64_t s = (uint64_t)b[l] - a[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	case I_V_ADD_F16: LOOP(d[l] = UH(H(a[l]) + H(b[l]))); r16 = true; break;
+	case I_V_SUB_F16: LOOP(d[l] = UH(H(a[l]) - H(b[l]))); r16 = true; break;
+	case I_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); r16 = true; break;
+	case I_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); r16 = true; break;
+	case I_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); r16 = true; break;
 	/* integer clamp (VOP3, SDWA): saturate to the result type */
-	case EI_V_ADD_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) + (b[l] & 0xffff))); r16 = true; break;
-	case EI_V_SUB_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) - (b[l] & 0xffff))); r16 = true; break;
-	case EI_V_SUBREV_U16: LOOP(d[l] = sat_u16(in, (int64_t)(b[l] & 0xffff) - (a[l] & 0xffff))); r16 = true; break;
-	case EI_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); r16 = true; break;
-	case EI_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); r16 = true; break;
-	case EI_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); r16 = true; break;
-	case EI_V_ASHRREV_I16: LOOP(d[l] = (uint32_t)((int16_t)b[l] >> (a[l] & 15))); r16 = true; break;
-	case EI_V_MAX_F16: LOOP(d[l] = UH(fmaxf(H(a[l]), H(b[l])))); r16 = true; break;
-	case EI_V_MIN_F16: LOOP(d[l] = UH(fminf(H(a[l]), H(b[l])))); r16 = true; break;
-	case EI_V_MAX_U16: LOOP(d[l] = (a[l] & 0xffff) > (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
-	case EI_V_MIN_U16: LOOP(d[l] = (a[l] & 0xffff) < (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
-	case EI_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
-	case EI_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
-	case EI_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); r16 = true; break;
+	case I_V_ADD_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) + (b[l] & 0xffff))); r16 = true; break;
+	case I_V_SUB_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) - (b[l] & 0xffff))); r16 = true; break;
+	case I_V_SUBREV_U16: LOOP(d[l] = sat_u16(in, (int64_t)(b[l] & 0xffff) - (a[l] & 0xffff))); r16 = true; break;
+	case I_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); r16 = true; break;
+	case I_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); r16 = true; break;
+	case I_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); r16 = true; break;
+	case I_V_ASHRREV_I16: LOOP(d[l] = (uint32_t)((int16_t)b[l] >> (a[l] & 15))); r16 = true; break;
+	case I_V_MAX_F16: LOOP(d[l] = UH(fmaxf(H(a[l]), H(b[l])))); r16 = true; break;
+	case I_V_MIN_F16: LOOP(d[l] = UH(fminf(H(a[l]), H(b[l])))); r16 = true; break;
+	case I_V_MAX_U16: LOOP(d[l] = (a[l] & 0xffff) > (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
+	case I_V_MIN_U16: LOOP(d[l] = (a[l] & 0xffff) < (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
+	case I_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
+	case I_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
+	case I_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); r16 = true; break;
 	/* dot2c/dot4c accumulate into the destination */
-	case EI_V_DOT2C_F32_F16: LOOP(d[l] = U((float)((double)H(a[l]) * H(b[l]) + (double)H(a[l] >> 16) * H(b[l] >> 16) + F(dold[l])))); break;
-	case EI_V_DOT4C_I32_I8: LOOP(uint32_t acc = dold[l];
+	case I_V_DOT2C_F32_F16: LOOP(d[l] = U((float)((double)H(a[l]) * H(b[l]) + (double)H(a[l] >> 16) * H(b[l] >> 16) + F(dold[l])))); break;
+	case I_V_DOT4C_I32_I8: LOOP(uint32_t acc = dold[l];
 		for (int k = 0; k < 32; k += 8) acc += (uint32_t)((int8_t)(a[l] >> k) * (int8_t)(b[l] >> k));
 		d[l] = acc); break;
-	case EI_V_ADD_U32: LOOP(d[l] = sat_u32(in, (uint64_t)a[l] + b[l])); break;
-	case EI_V_SUB_U32: LOOP(d[l] = sat_u32s(in, (int64_t)a[l] - b[l])); break;
-	case EI_V_SUBREV_U32: LOOP(d[l] = sat_u32s(in, (int64_t)b[l] - a[l])); break;
+	case I_V_ADD_U32: LOOP(d[l] = sat_u32(in, (uint64_t)a[l] + b[l])); break;
+	case I_V_SUB_U32: LOOP(d[l] = sat_u32s(in, (int64_t)a[l] - b[l])); break;
+	case I_V_SUBREV_U32: LOOP(d[l] = sat_u32s(in, (int64_t)b[l] - a[l])); break;
 	/* VOP3-only */
-	case EI_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); fres = true; break;
-	case EI_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
-	case EI_V_MAD_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]); break;
-	case EI_V_BFE_U32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; d[l] = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1)); break;
+	case I_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); fres = true; break;
+	case I_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
+	case I_V_MAD_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]); break;
+	case I_V_BFE_U32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; d[l] = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1)); break;
 	/* A field running past bit 31 takes the sign bit's copies (an
 	 * arithmetic shift), as LLVM's constant folding of sbfe does. */
-	case EI_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31;
+	case I_V_BFE_I32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31;
 		d[l] = n == 0 ? 0 : o + n < 32 ? (uint32_t)((int32_t)(a[l] << (32 - o - n)) >> (32 - n)) : (uint32_t)((int32_t)a[l] >> o)); break;
 	/* sums of absolute differences; msad skips bytes whose S1 (reference) byte is 0 */
-	case EI_V_SAD_U8: case EI_V_SAD_HI_U8: case EI_V_MSAD_U8: LOOP(uint32_t acc = 0;
+	case I_V_SAD_U8: case I_V_SAD_HI_U8: case I_V_MSAD_U8: LOOP(uint32_t acc = 0;
 		for (int k = 0; k < 32; k += 8) {
 			int x = (a[l] >> k) & 0xff, y = (b[l] >> k) & 0xff;
-			if (in->id != EI_V_MSAD_U8 || y)
+			if (in->id != I_V_MSAD_U8 || y)
 				acc += (uint32_t)(x > y ? x - y : y - x);
 		}
-		d[l] = (in->id == EI_V_SAD_HI_U8 ? acc << 16 : acc) + c[l]); break;
-	case EI_V_SAD_U16: LOOP(uint32_t acc = 0;
+		d[l] = (in->id == I_V_SAD_HI_U8 ? acc << 16 : acc) + c[l]); break;
+	case I_V_SAD_U16: LOOP(uint32_t acc = 0;
 		for (int k = 0; k < 32; k += 16) { int x = (a[l] >> k) & 0xffff, y = (b[l] >> k) & 0xffff; acc += (uint32_t)(x > y ? x - y : y - x); }
 		d[l] = acc + c[l]); break;
-	case EI_V_SAD_U32: LOOP(d[l] = (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]); break;
-	case EI_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
-	case EI_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
-	case EI_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
-	case EI_V_ALIGNBYTE_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (8 * (c[l] & 3)))); break;
-	case EI_V_MIN3_F32: LOOP(d[l] = U(fminf(fminf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
-	case EI_V_MAX3_F32: LOOP(d[l] = U(fmaxf(fmaxf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
-	case EI_V_MED3_F32: LOOP(float x = F(a[l]), y = F(b[l]), z = F(c[l]); d[l] = U(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); fres = true; break;
-	case EI_V_MIN3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x < y ? x : y; d[l] = (uint32_t)(m < z ? m : z)); break;
-	case EI_V_MAX3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x > y ? x : y; d[l] = (uint32_t)(m > z ? m : z)); break;
-	case EI_V_MED3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t lo = x < y ? x : y, hi = x < y ? y : x; int32_t m = hi < z ? hi : z; d[l] = (uint32_t)(lo > m ? lo : m)); break;
-	case EI_V_MIN3_U32: LOOP(uint32_t m = a[l] < b[l] ? a[l] : b[l]; d[l] = m < c[l] ? m : c[l]); break;
-	case EI_V_MAX3_U32: LOOP(uint32_t m = a[l] > b[l] ? a[l] : b[l]; d[l] = m > c[l] ? m : c[l]); break;
-	case EI_V_MED3_U32: LOOP(uint32_t lo = a[l] < b[l] ? a[l] : b[l], hi = a[l] < b[l] ? b[l] : a[l]; uint32_t m = hi < c[l] ? hi : c[l]; d[l] = lo > m ? lo : m); break;
-	case EI_V_DIV_FIXUP_F32: LOOP(d[l] = U((float)div_fixup(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
-	case EI_V_DIV_SCALE_F32: LOOP(bool v; d[l] = U((float)div_scale(F(a[l]), F(b[l]), F(c[l]), 127, 64, 96, 23, &v)); carry |= (uint64_t)v << l); break;
-	case EI_V_DIV_FMAS_F32: {
+	case I_V_SAD_U32: LOOP(d[l] = (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]); break;
+	case I_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
+	case I_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case I_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
+	case I_V_ALIGNBYTE_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (8 * (c[l] & 3)))); break;
+	case I_V_MIN3_F32: LOOP(d[l] = U(fminf(fminf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
+	case I_V_MAX3_F32: LOOP(d[l] = U(fmaxf(fmaxf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
+	case I_V_MED3_F32: LOOP(float x = F(a[l]), y = F(b[l]), z = F(c[l]); d[l] = U(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); fres = true; break;
+	case I_V_MIN3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x < y ? x : y; d[l] = (uint32_t)(m < z ? m : z)); break;
+	case I_V_MAX3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x > y ? x : y; d[l] = (uint32_t)(m > z ? m : z)); break;
+	case I_V_MED3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t lo = x < y ? x : y, hi = x < y ? y : x; int32_t m = hi < z ? hi : z; d[l] = (uint32_t)(lo > m ? lo : m)); break;
+	case I_V_MIN3_U32: LOOP(uint32_t m = a[l] < b[l] ? a[l] : b[l]; d[l] = m < c[l] ? m : c[l]); break;
+	case I_V_MAX3_U32: LOOP(uint32_t m = a[l] > b[l] ? a[l] : b[l]; d[l] = m > c[l] ? m : c[l]); break;
+	case I_V_MED3_U32: LOOP(uint32_t lo = a[l] < b[l] ? a[l] : b[l], hi = a[l] < b[l] ? b[l] : a[l]; uint32_t m = hi < c[l] ? hi : c[l]; d[l] = lo > m ? lo : m); break;
+	case I_V_DIV_FIXUP_F32: LOOP(d[l] = U((float)div_fixup(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
+	case I_V_DIV_SCALE_F32: LOOP(bool v; d[l] = U((float)div_scale(F(a[l]), F(b[l]), F(c[l]), 127, 64, 96, 23, &v)); carry |= (uint64_t)v << l); break;
+	case I_V_DIV_FMAS_F32: {
 		uint64_t vcc = emu_sreg_read64(e, w, SRC_VCC_LO);
 		/* scaled in double, rounded once to f32 (a product of two f32 is exact in double) */
 		LOOP(d[l] = (vcc >> l) & 1 ? U((float)ldexp(fma((double)F(a[l]), F(b[l]), F(c[l])), exp_field(F(c[l]), 127) > 127 ? 64 : -64))
@@ -1007,7 +1007,7 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		fres = true;
 		break;
 	}
-	case EI_V_PERM_B32: LOOP(
+	case I_V_PERM_B32: LOOP(
 		uint64_t v = (uint64_t)a[l] << 32 | b[l]; uint32_t o = 0;
 		for (int k = 0; k < 4; k++) {
 			unsigned s = (c[l] >> (8 * k)) & 0xff, byte;
@@ -1018,41 +1018,41 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			o |= byte << (8 * k);
 		}
 		d[l] = o); break;
-	case EI_V_MAD_U32_U16: LOOP(d[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]); break;
-	case EI_V_MAD_I32_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); break;
-	case EI_V_XAD_U32: LOOP(d[l] = (a[l] ^ b[l]) + c[l]); break;
-	case EI_V_MIN3_F16: LOOP(d[l] = UH(fminf(fminf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
-	case EI_V_MAX3_F16: LOOP(d[l] = UH(fmaxf(fmaxf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
-	case EI_V_MED3_F16: LOOP(float x = H(a[l]), y = H(b[l]), z = H(c[l]); d[l] = UH(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); r16 = true; break;
-	case EI_V_LSHL_ADD_U32: LOOP(d[l] = (a[l] << (b[l] & 31)) + c[l]); break;
-	case EI_V_ADD_LSHL_U32: LOOP(d[l] = (a[l] + b[l]) << (c[l] & 31)); break;
-	case EI_V_ADD3_U32: LOOP(d[l] = a[l] + b[l] + c[l]); break;
-	case EI_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
-	case EI_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
-	case EI_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
-	case EI_V_MAD_F16: case EI_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
-	case EI_V_MAD_U16: case EI_V_MAD_LEGACY_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff))); r16 = true; break;
-	case EI_V_MAD_I16: case EI_V_MAD_LEGACY_I16: LOOP(d[l] = sat_i16(in, (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l])); r16 = true; break;
-	case EI_V_FMA_F16: case EI_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
-	case EI_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); r16 = true; break;
-	case EI_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
-	case EI_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
-	case EI_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
-	case EI_V_MUL_HI_I32: LOOP(d[l] = (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32)); break;
-	case EI_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); fres = true; break;
-	case EI_V_BCNT_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l]); break;
-	case EI_V_MBCNT_LO_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b[l]); break;
-	case EI_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
-	case EI_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
-	case EI_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
-	case EI_V_CVT_PK_U16_U32: LOOP(d[l] = (a[l] > 0xffff ? 0xffff : a[l]) | (b[l] > 0xffff ? 0xffff : b[l]) << 16); break;
-	case EI_V_CVT_PK_I16_I32: LOOP(
+	case I_V_MAD_U32_U16: LOOP(d[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]); break;
+	case I_V_MAD_I32_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); break;
+	case I_V_XAD_U32: LOOP(d[l] = (a[l] ^ b[l]) + c[l]); break;
+	case I_V_MIN3_F16: LOOP(d[l] = UH(fminf(fminf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
+	case I_V_MAX3_F16: LOOP(d[l] = UH(fmaxf(fmaxf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
+	case I_V_MED3_F16: LOOP(float x = H(a[l]), y = H(b[l]), z = H(c[l]); d[l] = UH(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); r16 = true; break;
+	case I_V_LSHL_ADD_U32: LOOP(d[l] = (a[l] << (b[l] & 31)) + c[l]); break;
+	case I_V_ADD_LSHL_U32: LOOP(d[l] = (a[l] + b[l]) << (c[l] & 31)); break;
+	case I_V_ADD3_U32: LOOP(d[l] = a[l] + b[l] + c[l]); break;
+	case I_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
+	case I_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
+	case I_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
+	case I_V_MAD_F16: case I_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
+	case I_V_MAD_U16: case I_V_MAD_LEGACY_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff))); r16 = true; break;
+	case I_V_MAD_I16: case I_V_MAD_LEGACY_I16: LOOP(d[l] = sat_i16(in, (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l])); r16 = true; break;
+	case I_V_FMA_F16: case I_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
+	case I_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); r16 = true; break;
+	case I_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
+	case I_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
+	case I_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
+	case I_V_MUL_HI_I32: LOOP(d[l] = (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32)); break;
+	case I_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); fres = true; break;
+	case I_V_BCNT_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l]); break;
+	case I_V_MBCNT_LO_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b[l]); break;
+	case I_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
+	case I_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
+	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
+	case I_V_CVT_PK_U16_U32: LOOP(d[l] = (a[l] > 0xffff ? 0xffff : a[l]) | (b[l] > 0xffff ? 0xffff : b[l]) << 16); break;
+	case I_V_CVT_PK_I16_I32: LOOP(
 		int32_t x = (int32_t)a[l], y = (int32_t)b[l];
 		x = x > 32767 ? 32767 : x < -32768 ? -32768 : x; y = y > 32767 ? 32767 : y < -32768 ? -32768 : y;
 		d[l] = ((uint32_t)x & 0xffff) | ((uint32_t)y & 0xffff) << 16); break;
-	case EI_V_ADD_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] + (int32_t)b[l])); break;
-	case EI_V_SUB_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] - (int32_t)b[l])); break;
-	case EI_V_PACK_B32_F16: LOOP(
+	case I_V_ADD_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] + (int32_t)b[l])); break;
+	case I_V_SUB_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] - (int32_t)b[l])); break;
+	case I_V_PACK_B32_F16: LOOP(
 		uint32_t x = (in->opsel & 1) ? a[l] >> 16 : a[l] & 0xffff, y = (in->opsel & 2) ? b[l] >> 16 : b[l] & 0xffff;
 		d[l] = x | y << 16); break;
 	default:
@@ -1066,11 +1066,11 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	uint64_t m = exec & cx.wmask;
 	/* bound_ctrl lanes (invalid source, computed from 0) stay in wmask;
 	 * lanes that row_mask/bank_mask disable are never written. */
-	if (r->flags & EIF_VCCOUT) {
+	if (r->flags & IF_VCCOUT) {
 		unsigned sd = in->vop3 ? in->sdst : SRC_VCC_LO;
 		emu_sreg_write64(e, w, sd, carry & exec);
 	}
-	if (in->id == EI_V_DIV_SCALE_F32)
+	if (in->id == I_V_DIV_SCALE_F32)
 		emu_sreg_write64(e, w, in->sdst, carry & exec);
 	if (!nowrite)
 		write32(e, w, in, in->dst, d, m, r16);

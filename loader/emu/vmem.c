@@ -44,19 +44,19 @@ static void st32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 
 void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	if (in->id == EI_S_DCACHE_INV || in->id == EI_S_DCACHE_WB)
+	const IsaInfo *r = &isa_info[in->id];
+	if (in->id == I_S_DCACHE_INV || in->id == I_S_DCACHE_WB)
 		return;
-	if (in->id == EI_S_MEMTIME || in->id == EI_S_MEMREALTIME) {
+	if (in->id == I_S_MEMTIME || in->id == I_S_MEMREALTIME) {
 		emu_sreg_write64(e, w, in->dst, e->executed);
 		return;
 	}
-	if (in->sbase + ((r->flags & EIF_SMEM_BUF) ? 3 : 1) >= NUM_SGPRS) {
+	if (in->sbase + ((r->flags & IF_SMEM_BUF) ? 3 : 1) >= NUM_SGPRS) {
 		emu_fail(e, w, in, "scalar base s%u out of range", in->sbase);
 		return;
 	}
 	uint64_t base = w->sgpr[in->sbase] | (uint64_t)(w->sgpr[in->sbase + 1] & 0xffff) << 32;
-	if (!(r->flags & EIF_SMEM_BUF))
+	if (!(r->flags & IF_SMEM_BUF))
 		base = w->sgpr[in->sbase] | (uint64_t)w->sgpr[in->sbase + 1] << 32;
 	int64_t off = in->smem_imm ? in->imm : 0;
 	if (in->soffset_en)
@@ -67,7 +67,7 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 		return;
 	}
 	uint64_t addr = (base + (uint64_t)off) & ~(uint64_t)3;
-	if (r->flags & EIF_SMEM_BUF) {
+	if (r->flags & IF_SMEM_BUF) {
 		uint32_t num = w->sgpr[in->sbase + 2];
 		uint64_t o = ((uint64_t)off) & ~(uint64_t)3;
 		for (unsigned k = 0; k < n; k++) {
@@ -87,18 +87,18 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 	 * page-granular): dwords past the end of the region holding the first
 	 * dword read as 0. Stores must fit. */
 	const EmuRegion *reg = emu_mem_find(e->mem, addr, 4);
-	if (!(r->flags & EIF_STORE) && reg && !emu_mem_find(e->mem, addr, 4 * n)) {
+	if (!(r->flags & IF_STORE) && reg && !emu_mem_find(e->mem, addr, 4 * n)) {
 		for (unsigned k = 0; k < n; k++) {
 			uint64_t a = addr + 4 * k;
 			w->sgpr[in->dst + k] = a + 4 <= reg->addr + reg->size ? ld32(reg->host + (a - reg->addr)) : 0;
 		}
 		return;
 	}
-	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & EIF_STORE) != 0, -1);
+	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & IF_STORE) != 0, -1);
 	if (!p)
 		return;
 	for (unsigned k = 0; k < n; k++) {
-		if (r->flags & EIF_STORE)
+		if (r->flags & IF_STORE)
 			st32(p + 4 * k, w->sgpr[in->dst + k]);
 		else
 			w->sgpr[in->dst + k] = ld32(p + 4 * k);
@@ -107,7 +107,7 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 
 /* ---- element helpers shared by DS, MUBUF and FLAT ---- */
 
-static unsigned elem_size_of(const EmuInstInfo *r)
+static unsigned elem_size_of(const IsaInfo *r)
 {
 	if (strstr(r->name, "byte") || strstr(r->name, "_b8") || strstr(r->name, "u8") || strstr(r->name, "i8"))
 		return 1;
@@ -118,10 +118,10 @@ static unsigned elem_size_of(const EmuInstInfo *r)
 
 /* Element size by instruction, computed once from the mnemonics (the
  * per-lane paths must not parse names). */
-static unsigned elem_size(const EmuInstInfo *r)
+static unsigned elem_size(const IsaInfo *r)
 {
-	static uint8_t size[EI_COUNT];
-	size_t id = (size_t)(r - emu_inst_info);
+	static uint8_t size[I_COUNT];
+	size_t id = (size_t)(r - isa_info);
 	if (!size[id])
 		size[id] = (uint8_t)elem_size_of(r);
 	return size[id];
@@ -131,54 +131,54 @@ static unsigned elem_size(const EmuInstInfo *r)
  * d16 form puts the (zero- or sign-extended to 16 bits) value in its half;
  * the other half keeps `old`'s bits when the launch preserves them, else it
  * is 0 (SRAM ECC on: the load writes all 32 bits, emu.h). */
-static uint32_t load_sub(const EmuInstInfo *r, const uint8_t *p, unsigned size, uint32_t old, EmuD16 d16)
+static uint32_t load_sub(const IsaInfo *r, const uint8_t *p, unsigned size, uint32_t old, EmuD16 d16)
 {
 	if (d16 == EMU_D16_CLOBBER)
 		old = 0;
 	uint32_t v = size == 1 ? p[0] : (uint32_t)p[0] | (uint32_t)p[1] << 8;
-	if (r->flags & EIF_SIGNED)
+	if (r->flags & IF_SIGNED)
 		v = size == 1 ? (uint32_t)(int32_t)(int8_t)v : (uint32_t)(int32_t)(int16_t)v;
-	if (r->flags & EIF_D16)
+	if (r->flags & IF_D16)
 		return (old & 0xffff0000u) | (v & 0xffff);
-	if (r->flags & EIF_D16HI)
+	if (r->flags & IF_D16HI)
 		return (old & 0xffff) | v << 16;
 	return v;
 }
 
-static void store_sub(const EmuInstInfo *r, uint8_t *p, unsigned size, uint32_t v)
+static void store_sub(const IsaInfo *r, uint8_t *p, unsigned size, uint32_t v)
 {
-	if (r->flags & EIF_D16HI)
+	if (r->flags & IF_D16HI)
 		v >>= 16;
 	p[0] = (uint8_t)v;
 	if (size == 2)
 		p[1] = (uint8_t)(v >> 8);
 }
 
-static uint32_t atomic_op(EmuInstId id, uint32_t old, uint32_t v, uint32_t cmp)
+static uint32_t atomic_op(IsaOp id, uint32_t old, uint32_t v, uint32_t cmp)
 {
 	float f;
 	switch (id) {
-	case EI_DS_ADD_U32: case EI_DS_ADD_RTN_U32: case EI_BUFFER_ATOMIC_ADD: case EI_FLAT_ATOMIC_ADD: case EI_GLOBAL_ATOMIC_ADD: return old + v;
-	case EI_DS_SUB_U32: case EI_BUFFER_ATOMIC_SUB: case EI_FLAT_ATOMIC_SUB: case EI_GLOBAL_ATOMIC_SUB: return old - v;
-	case EI_DS_MIN_I32: case EI_BUFFER_ATOMIC_SMIN: case EI_FLAT_ATOMIC_SMIN: case EI_GLOBAL_ATOMIC_SMIN: return (int32_t)v < (int32_t)old ? v : old;
-	case EI_DS_MAX_I32: case EI_BUFFER_ATOMIC_SMAX: case EI_FLAT_ATOMIC_SMAX: case EI_GLOBAL_ATOMIC_SMAX: return (int32_t)v > (int32_t)old ? v : old;
-	case EI_DS_MIN_U32: case EI_BUFFER_ATOMIC_UMIN: case EI_FLAT_ATOMIC_UMIN: case EI_GLOBAL_ATOMIC_UMIN: return v < old ? v : old;
-	case EI_DS_MAX_U32: case EI_DS_MAX_RTN_U32: case EI_BUFFER_ATOMIC_UMAX: case EI_FLAT_ATOMIC_UMAX: case EI_GLOBAL_ATOMIC_UMAX: return v > old ? v : old;
-	case EI_DS_AND_B32: case EI_BUFFER_ATOMIC_AND: case EI_FLAT_ATOMIC_AND: case EI_GLOBAL_ATOMIC_AND: return old & v;
-	case EI_DS_OR_B32: case EI_BUFFER_ATOMIC_OR: case EI_FLAT_ATOMIC_OR: case EI_GLOBAL_ATOMIC_OR: return old | v;
-	case EI_DS_XOR_B32: case EI_BUFFER_ATOMIC_XOR: case EI_FLAT_ATOMIC_XOR: case EI_GLOBAL_ATOMIC_XOR: return old ^ v;
-	case EI_DS_WRXCHG_RTN_B32: case EI_BUFFER_ATOMIC_SWAP: case EI_FLAT_ATOMIC_SWAP: case EI_GLOBAL_ATOMIC_SWAP: return v;
-	case EI_BUFFER_ATOMIC_CMPSWAP: case EI_FLAT_ATOMIC_CMPSWAP: case EI_GLOBAL_ATOMIC_CMPSWAP: return old == cmp ? v : old;
-	case EI_DS_ADD_F32: case EI_BUFFER_ATOMIC_ADD_F32: case EI_FLAT_ATOMIC_ADD_F32: case EI_GLOBAL_ATOMIC_ADD_F32: {
+	case I_DS_ADD_U32: case I_DS_ADD_RTN_U32: case I_BUFFER_ATOMIC_ADD: case I_FLAT_ATOMIC_ADD: case I_GLOBAL_ATOMIC_ADD: return old + v;
+	case I_DS_SUB_U32: case I_BUFFER_ATOMIC_SUB: case I_FLAT_ATOMIC_SUB: case I_GLOBAL_ATOMIC_SUB: return old - v;
+	case I_DS_MIN_I32: case I_BUFFER_ATOMIC_SMIN: case I_FLAT_ATOMIC_SMIN: case I_GLOBAL_ATOMIC_SMIN: return (int32_t)v < (int32_t)old ? v : old;
+	case I_DS_MAX_I32: case I_BUFFER_ATOMIC_SMAX: case I_FLAT_ATOMIC_SMAX: case I_GLOBAL_ATOMIC_SMAX: return (int32_t)v > (int32_t)old ? v : old;
+	case I_DS_MIN_U32: case I_BUFFER_ATOMIC_UMIN: case I_FLAT_ATOMIC_UMIN: case I_GLOBAL_ATOMIC_UMIN: return v < old ? v : old;
+	case I_DS_MAX_U32: case I_DS_MAX_RTN_U32: case I_BUFFER_ATOMIC_UMAX: case I_FLAT_ATOMIC_UMAX: case I_GLOBAL_ATOMIC_UMAX: return v > old ? v : old;
+	case I_DS_AND_B32: case I_BUFFER_ATOMIC_AND: case I_FLAT_ATOMIC_AND: case I_GLOBAL_ATOMIC_AND: return old & v;
+	case I_DS_OR_B32: case I_BUFFER_ATOMIC_OR: case I_FLAT_ATOMIC_OR: case I_GLOBAL_ATOMIC_OR: return old | v;
+	case I_DS_XOR_B32: case I_BUFFER_ATOMIC_XOR: case I_FLAT_ATOMIC_XOR: case I_GLOBAL_ATOMIC_XOR: return old ^ v;
+	case I_DS_WRXCHG_RTN_B32: case I_BUFFER_ATOMIC_SWAP: case I_FLAT_ATOMIC_SWAP: case I_GLOBAL_ATOMIC_SWAP: return v;
+	case I_BUFFER_ATOMIC_CMPSWAP: case I_FLAT_ATOMIC_CMPSWAP: case I_GLOBAL_ATOMIC_CMPSWAP: return old == cmp ? v : old;
+	case I_DS_ADD_F32: case I_BUFFER_ATOMIC_ADD_F32: case I_FLAT_ATOMIC_ADD_F32: case I_GLOBAL_ATOMIC_ADD_F32: {
 		float a, b;
 		memcpy(&a, &old, 4), memcpy(&b, &v, 4);
 		f = a + b;
 		memcpy(&old, &f, 4);
 		return old;
 	}
-	case EI_BUFFER_ATOMIC_INC: case EI_FLAT_ATOMIC_INC: case EI_GLOBAL_ATOMIC_INC: return old >= v ? 0 : old + 1;
-	case EI_BUFFER_ATOMIC_DEC: case EI_FLAT_ATOMIC_DEC: case EI_GLOBAL_ATOMIC_DEC: return old == 0 || old > v ? v : old - 1;
-	case EI_BUFFER_ATOMIC_PK_ADD_F16: case EI_FLAT_ATOMIC_PK_ADD_F16: case EI_GLOBAL_ATOMIC_PK_ADD_F16: {
+	case I_BUFFER_ATOMIC_INC: case I_FLAT_ATOMIC_INC: case I_GLOBAL_ATOMIC_INC: return old >= v ? 0 : old + 1;
+	case I_BUFFER_ATOMIC_DEC: case I_FLAT_ATOMIC_DEC: case I_GLOBAL_ATOMIC_DEC: return old == 0 || old > v ? v : old - 1;
+	case I_BUFFER_ATOMIC_PK_ADD_F16: case I_FLAT_ATOMIC_PK_ADD_F16: case I_GLOBAL_ATOMIC_PK_ADD_F16: {
 		/* each half rounds to nearest even (the f32 sum of two halves
 		 * rounds to the same f16 as the exact sum) */
 		uint32_t lo = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)old) + dtype_f16_to_f32((uint16_t)v));
@@ -190,27 +190,27 @@ static uint32_t atomic_op(EmuInstId id, uint32_t old, uint32_t v, uint32_t cmp)
 }
 
 /* The 64-bit atomics (_x2 and f64). */
-static uint64_t atomic_op64(EmuInstId id, uint64_t old, uint64_t v, uint64_t cmp)
+static uint64_t atomic_op64(IsaOp id, uint64_t old, uint64_t v, uint64_t cmp)
 {
 	double a, b, f;
 	memcpy(&a, &old, 8), memcpy(&b, &v, 8);
 	switch (id) {
-	case EI_BUFFER_ATOMIC_SWAP_X2: case EI_FLAT_ATOMIC_SWAP_X2: case EI_GLOBAL_ATOMIC_SWAP_X2: return v;
-	case EI_BUFFER_ATOMIC_CMPSWAP_X2: case EI_FLAT_ATOMIC_CMPSWAP_X2: case EI_GLOBAL_ATOMIC_CMPSWAP_X2: return old == cmp ? v : old;
-	case EI_BUFFER_ATOMIC_ADD_X2: case EI_FLAT_ATOMIC_ADD_X2: case EI_GLOBAL_ATOMIC_ADD_X2: return old + v;
-	case EI_BUFFER_ATOMIC_SUB_X2: case EI_FLAT_ATOMIC_SUB_X2: case EI_GLOBAL_ATOMIC_SUB_X2: return old - v;
-	case EI_BUFFER_ATOMIC_SMIN_X2: case EI_FLAT_ATOMIC_SMIN_X2: case EI_GLOBAL_ATOMIC_SMIN_X2: return (int64_t)v < (int64_t)old ? v : old;
-	case EI_BUFFER_ATOMIC_UMIN_X2: case EI_FLAT_ATOMIC_UMIN_X2: case EI_GLOBAL_ATOMIC_UMIN_X2: return v < old ? v : old;
-	case EI_BUFFER_ATOMIC_SMAX_X2: case EI_FLAT_ATOMIC_SMAX_X2: case EI_GLOBAL_ATOMIC_SMAX_X2: return (int64_t)v > (int64_t)old ? v : old;
-	case EI_BUFFER_ATOMIC_UMAX_X2: case EI_FLAT_ATOMIC_UMAX_X2: case EI_GLOBAL_ATOMIC_UMAX_X2: return v > old ? v : old;
-	case EI_BUFFER_ATOMIC_AND_X2: case EI_FLAT_ATOMIC_AND_X2: case EI_GLOBAL_ATOMIC_AND_X2: return old & v;
-	case EI_BUFFER_ATOMIC_OR_X2: case EI_FLAT_ATOMIC_OR_X2: case EI_GLOBAL_ATOMIC_OR_X2: return old | v;
-	case EI_BUFFER_ATOMIC_XOR_X2: case EI_FLAT_ATOMIC_XOR_X2: case EI_GLOBAL_ATOMIC_XOR_X2: return old ^ v;
-	case EI_BUFFER_ATOMIC_INC_X2: case EI_FLAT_ATOMIC_INC_X2: case EI_GLOBAL_ATOMIC_INC_X2: return old >= v ? 0 : old + 1;
-	case EI_BUFFER_ATOMIC_DEC_X2: case EI_FLAT_ATOMIC_DEC_X2: case EI_GLOBAL_ATOMIC_DEC_X2: return old == 0 || old > v ? v : old - 1;
-	case EI_BUFFER_ATOMIC_ADD_F64: case EI_FLAT_ATOMIC_ADD_F64: case EI_GLOBAL_ATOMIC_ADD_F64: f = a + b; break;
-	case EI_BUFFER_ATOMIC_MIN_F64: case EI_FLAT_ATOMIC_MIN_F64: case EI_GLOBAL_ATOMIC_MIN_F64: f = fmin(a, b); break;
-	case EI_BUFFER_ATOMIC_MAX_F64: case EI_FLAT_ATOMIC_MAX_F64: case EI_GLOBAL_ATOMIC_MAX_F64: f = fmax(a, b); break;
+	case I_BUFFER_ATOMIC_SWAP_X2: case I_FLAT_ATOMIC_SWAP_X2: case I_GLOBAL_ATOMIC_SWAP_X2: return v;
+	case I_BUFFER_ATOMIC_CMPSWAP_X2: case I_FLAT_ATOMIC_CMPSWAP_X2: case I_GLOBAL_ATOMIC_CMPSWAP_X2: return old == cmp ? v : old;
+	case I_BUFFER_ATOMIC_ADD_X2: case I_FLAT_ATOMIC_ADD_X2: case I_GLOBAL_ATOMIC_ADD_X2: return old + v;
+	case I_BUFFER_ATOMIC_SUB_X2: case I_FLAT_ATOMIC_SUB_X2: case I_GLOBAL_ATOMIC_SUB_X2: return old - v;
+	case I_BUFFER_ATOMIC_SMIN_X2: case I_FLAT_ATOMIC_SMIN_X2: case I_GLOBAL_ATOMIC_SMIN_X2: return (int64_t)v < (int64_t)old ? v : old;
+	case I_BUFFER_ATOMIC_UMIN_X2: case I_FLAT_ATOMIC_UMIN_X2: case I_GLOBAL_ATOMIC_UMIN_X2: return v < old ? v : old;
+	case I_BUFFER_ATOMIC_SMAX_X2: case I_FLAT_ATOMIC_SMAX_X2: case I_GLOBAL_ATOMIC_SMAX_X2: return (int64_t)v > (int64_t)old ? v : old;
+	case I_BUFFER_ATOMIC_UMAX_X2: case I_FLAT_ATOMIC_UMAX_X2: case I_GLOBAL_ATOMIC_UMAX_X2: return v > old ? v : old;
+	case I_BUFFER_ATOMIC_AND_X2: case I_FLAT_ATOMIC_AND_X2: case I_GLOBAL_ATOMIC_AND_X2: return old & v;
+	case I_BUFFER_ATOMIC_OR_X2: case I_FLAT_ATOMIC_OR_X2: case I_GLOBAL_ATOMIC_OR_X2: return old | v;
+	case I_BUFFER_ATOMIC_XOR_X2: case I_FLAT_ATOMIC_XOR_X2: case I_GLOBAL_ATOMIC_XOR_X2: return old ^ v;
+	case I_BUFFER_ATOMIC_INC_X2: case I_FLAT_ATOMIC_INC_X2: case I_GLOBAL_ATOMIC_INC_X2: return old >= v ? 0 : old + 1;
+	case I_BUFFER_ATOMIC_DEC_X2: case I_FLAT_ATOMIC_DEC_X2: case I_GLOBAL_ATOMIC_DEC_X2: return old == 0 || old > v ? v : old - 1;
+	case I_BUFFER_ATOMIC_ADD_F64: case I_FLAT_ATOMIC_ADD_F64: case I_GLOBAL_ATOMIC_ADD_F64: f = a + b; break;
+	case I_BUFFER_ATOMIC_MIN_F64: case I_FLAT_ATOMIC_MIN_F64: case I_GLOBAL_ATOMIC_MIN_F64: f = fmin(a, b); break;
+	case I_BUFFER_ATOMIC_MAX_F64: case I_FLAT_ATOMIC_MAX_F64: case I_GLOBAL_ATOMIC_MAX_F64: f = fmax(a, b); break;
 	default: return old;
 	}
 	memcpy(&old, &f, 8);
@@ -221,38 +221,38 @@ static uint64_t atomic_op64(EmuInstId id, uint64_t old, uint64_t v, uint64_t cmp
  * the sub-dword element for k = 0), NULL when out of range. */
 static void lane_access(Emu *e, Wave *w, const Inst *in, int lane, uint8_t **p, unsigned vdst, unsigned vdata)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
+	const IsaInfo *r = &isa_info[in->id];
 	unsigned n = r->dst, es = elem_size(r);
 	(void)e;
-	bool rtn = (in->fmt == EF_DS && (r->flags & EIF_LOAD)) || (in->fmt != EF_DS && in->glc);
-	if ((r->flags & EIF_ATOMIC) && n == 2) { /* 64-bit: {new, cmp} pairs for cmpswap_x2 */
+	bool rtn = (in->fmt == FMT_DS && (r->flags & IF_LOAD)) || (in->fmt != FMT_DS && in->glc);
+	if ((r->flags & IF_ATOMIC) && n == 2) { /* 64-bit: {new, cmp} pairs for cmpswap_x2 */
 		uint64_t v = vreg(w, vdata)[lane] | (uint64_t)vreg(w, vdata + 1)[lane] << 32;
-		uint64_t cmp = (r->flags & EIF_CMPSWAP) ? vreg(w, vdata + 2)[lane] | (uint64_t)vreg(w, vdata + 3)[lane] << 32 : 0;
+		uint64_t cmp = (r->flags & IF_CMPSWAP) ? vreg(w, vdata + 2)[lane] | (uint64_t)vreg(w, vdata + 3)[lane] << 32 : 0;
 		uint64_t old = 0;
 		if (p[0] && p[1]) {
 			old = ld32(p[0]) | (uint64_t)ld32(p[1]) << 32;
-			uint64_t nw = atomic_op64((EmuInstId)in->id, old, v, cmp);
+			uint64_t nw = atomic_op64((IsaOp)in->id, old, v, cmp);
 			st32(p[0], (uint32_t)nw), st32(p[1], (uint32_t)(nw >> 32));
 		}
 		if (rtn)
 			vreg(w, vdst)[lane] = (uint32_t)old, vreg(w, vdst + 1)[lane] = (uint32_t)(old >> 32);
 		return;
 	}
-	if (r->flags & EIF_ATOMIC) {
+	if (r->flags & IF_ATOMIC) {
 		uint32_t v = vreg(w, vdata)[lane];
-		uint32_t cmp = (r->flags & EIF_CMPSWAP) ? vreg(w, vdata + 1)[lane] : 0;
+		uint32_t cmp = (r->flags & IF_CMPSWAP) ? vreg(w, vdata + 1)[lane] : 0;
 		if (!p[0]) {
 			if (rtn)
 				vreg(w, vdst)[lane] = 0;
 			return;
 		}
 		uint32_t old = ld32(p[0]);
-		st32(p[0], atomic_op((EmuInstId)in->id, old, v, cmp));
+		st32(p[0], atomic_op((IsaOp)in->id, old, v, cmp));
 		if (rtn)
 			vreg(w, vdst)[lane] = old;
 		return;
 	}
-	if (r->flags & EIF_LOAD) {
+	if (r->flags & IF_LOAD) {
 		if (es < 4) {
 			uint32_t *row = vreg(w, vdst);
 			row[lane] = load_sub(r, p[0] ? p[0] : (const uint8_t *)"\0\0", es, row[lane], e->l->d16);
@@ -293,7 +293,7 @@ static void ds_cross_lane(Emu *e, Wave *w, const Inst *in)
 		return;
 	const uint32_t *addr = vreg(w, in->addr), *data = vreg(w, in->data0);
 	uint32_t *dst = vreg(w, in->dst);
-	if (in->id == EI_DS_SWIZZLE_B32) { /* the data comes in the address operand */
+	if (in->id == I_DS_SWIZZLE_B32) { /* the data comes in the address operand */
 		data = addr;
 		unsigned off = (unsigned)in->imm & 0xffff;
 		for (int l = 0; l < 64; l++) {
@@ -306,7 +306,7 @@ static void ds_cross_lane(Emu *e, Wave *w, const Inst *in)
 			}
 			out[l] = (exec >> s) & 1 ? data[s] : 0;
 		}
-	} else if (in->id == EI_DS_BPERMUTE_B32) {
+	} else if (in->id == I_DS_BPERMUTE_B32) {
 		for (int l = 0; l < 64; l++) {
 			int s = (int)(((addr[l] + (uint32_t)in->imm) >> 2) & 63);
 			out[l] = (exec >> s) & 1 ? data[s] : 0;
@@ -325,8 +325,8 @@ static void ds_cross_lane(Emu *e, Wave *w, const Inst *in)
 
 void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
-	if (in->id == EI_DS_SWIZZLE_B32 || in->id == EI_DS_PERMUTE_B32 || in->id == EI_DS_BPERMUTE_B32) {
+	const IsaInfo *r = &isa_info[in->id];
+	if (in->id == I_DS_SWIZZLE_B32 || in->id == I_DS_PERMUTE_B32 || in->id == I_DS_BPERMUTE_B32) {
 		ds_cross_lane(e, w, in);
 		return;
 	}
@@ -334,14 +334,14 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 	unsigned n = r->dst, es = elem_size(r);
 	bool two = strncmp(r->name, "ds_read2", 8) == 0 || strncmp(r->name, "ds_write2", 9) == 0;
 	bool st64 = strstr(r->name, "st64") != NULL;
-	bool load = (r->flags & EIF_LOAD) != 0;
+	bool load = (r->flags & IF_LOAD) != 0;
 	unsigned vdst = in->dst + acc, vd0 = in->data0 + acc, vd1 = in->data1 + acc;
 	if (!emu_vreg_ok(e, w, in, in->addr, 1))
 		return;
 	if (load && !emu_vreg_ok(e, w, in, vdst, n * (two ? 2 : 1)))
 		return;
-	bool cmpst = in->id == EI_DS_CMPST_B32 || in->id == EI_DS_CMPST_RTN_B32;
-	if (!load || (r->flags & EIF_ATOMIC)) {
+	bool cmpst = in->id == I_DS_CMPST_B32 || in->id == I_DS_CMPST_RTN_B32;
+	if (!load || (r->flags & IF_ATOMIC)) {
 		if (!emu_vreg_ok(e, w, in, vd0, n) || ((two || cmpst) && !emu_vreg_ok(e, w, in, vd1, n)))
 			return;
 	}
@@ -405,7 +405,7 @@ static uint8_t *priv_ptr(Emu *e, Wave *w, const Inst *in, uint32_t a, unsigned s
 /* address = SGPR (unless off) + VGPR (when enabled) + inst offset, 32-bit */
 static void scratch_access(Emu *e, Wave *w, const Inst *in, unsigned vdst, unsigned vdata)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
+	const IsaInfo *r = &isa_info[in->id];
 	unsigned n = r->dst, es = elem_size(r);
 	if (in->sve && !emu_vreg_ok(e, w, in, in->addr, 1))
 		return;
@@ -426,25 +426,25 @@ static void scratch_access(Emu *e, Wave *w, const Inst *in, unsigned vdst, unsig
 
 void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 {
-	const EmuInstInfo *r = &emu_inst_info[in->id];
+	const IsaInfo *r = &isa_info[in->id];
 	unsigned n = r->dst, es = elem_size(r);
 	unsigned acc = in->acc ? w->accum_offset : 0;
-	bool load = (r->flags & EIF_LOAD) != 0, store = (r->flags & EIF_STORE) != 0;
-	bool atomic = (r->flags & EIF_ATOMIC) != 0;
+	bool load = (r->flags & IF_LOAD) != 0, store = (r->flags & IF_STORE) != 0;
+	bool atomic = (r->flags & IF_ATOMIC) != 0;
 	unsigned vdst, vdata;
-	if (in->fmt == EF_MUBUF)
+	if (in->fmt == FMT_MUBUF)
 		vdst = vdata = in->dst + acc;
 	else
 		vdst = in->dst + acc, vdata = in->data0 + acc;
 	if ((load || (atomic && in->glc)) && !in->lds && !emu_vreg_ok(e, w, in, vdst, n))
 		return;
-	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * ((r->flags & EIF_CMPSWAP) ? 2 : 1)))
+	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * ((r->flags & IF_CMPSWAP) ? 2 : 1)))
 		return;
-	if (in->fmt == EF_FLAT && in->seg == 1) {
+	if (in->fmt == FMT_FLAT && in->seg == 1) {
 		scratch_access(e, w, in, vdst, vdata);
 		return;
 	}
-	if (in->fmt == EF_MUBUF) {
+	if (in->fmt == FMT_MUBUF) {
 		unsigned s = in->srsrc;
 		if (s + 3 >= NUM_SGPRS) {
 			emu_fail(e, w, in, "buffer descriptor s[%u:%u] out of range", s, s + 3);

@@ -84,24 +84,24 @@ static void run_wave(Emu *e, Wave *w)
 				 (unsigned long long)e->cap);
 			return;
 		}
-		if (in->id == EI_UNKNOWN) {
+		if (in->id == I_UNKNOWN) {
 			emu_fail(e, w, in, "unknown instruction encoding");
 			return;
 		}
 		switch (in->fmt) {
-		case EF_SOP1: case EF_SOP2: case EF_SOPK: case EF_SOPC: case EF_SOPP:
+		case FMT_SOP1: case FMT_SOP2: case FMT_SOPK: case FMT_SOPC: case FMT_SOPP:
 			emu_exec_salu(e, w, in);
 			continue; /* SALU sets the pc itself */
-		case EF_SMEM: emu_exec_smem(e, w, in); break;
-		case EF_VOP3P:
-			if (emu_inst_info[in->id].flags & EIF_MFMA)
+		case FMT_SMEM: emu_exec_smem(e, w, in); break;
+		case FMT_VOP3P:
+			if (isa_info[in->id].flags & IF_MFMA)
 				emu_exec_mfma(e, w, in);
 			else
 				emu_exec_valu(e, w, in);
 			break;
-		case EF_VOP1: case EF_VOP2: case EF_VOPC: case EF_VOP3: emu_exec_valu(e, w, in); break;
-		case EF_DS: emu_exec_ds(e, w, in); break;
-		case EF_MUBUF: case EF_FLAT: emu_exec_vmem(e, w, in); break;
+		case FMT_VOP1: case FMT_VOP2: case FMT_VOPC: case FMT_VOP3: emu_exec_valu(e, w, in); break;
+		case FMT_DS: emu_exec_ds(e, w, in); break;
+		case FMT_MUBUF: case FMT_FLAT: emu_exec_vmem(e, w, in); break;
 		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
 		}
 		if (!e->failed)

@@ -46,7 +46,7 @@ static void scan(Walk *w, size_t bi, size_t end, int dist)
 	const MBlock *b = w->f->blocks.data[bi];
 	for (size_t j = end; j-- > 0;) {
 		const MInst *p = &b->insts.data[j];
-		if (p->op == EI_S_NOP) {
+		if (p->op == I_S_NOP) {
 			dist += (int)p->use[0].imm + 1;
 		} else {
 			HazardRule r;
@@ -122,7 +122,7 @@ int check_hazards(const MFunc *f, Buf *msg)
 	for (size_t bi = 0; bi < nb; bi++) {
 		const MBlock *b = f->blocks.data[bi];
 		for (size_t i = 0; i < b->insts.len; i++) {
-			if (b->insts.data[i].op == EI_S_NOP)
+			if (b->insts.data[i].op == I_S_NOP)
 				continue;
 			w.c = &b->insts.data[i];
 			w.cb = bi;

@@ -9,8 +9,8 @@
  * a longer pipeline was overwritten by a shorter one in between.
  *
  * Registers: explicit operands plus the implicit ones the rules need — VCC
- * read by an e32 v_cndmask/v_addc (EIF_VCCIN) and written by an e32
- * compare/carry (EIF_VCCOUT), EXEC written by v_cmpx, and EXEC read by every
+ * read by an e32 v_cndmask/v_addc (IF_VCCIN) and written by an e32
+ * compare/carry (IF_VCCOUT), EXEC written by v_cmpx, and EXEC read by every
  * VMEM instruction (the VMEM row counts any SGPR it reads, EXEC included).
  * VGPR and AGPR are separate files; an MFMA's C/D may be either. */
 #include <string.h>
@@ -62,7 +62,7 @@ static bool is_vmem(const MInst *i)
 	return c == MC_VMEM_LOAD || c == MC_VMEM_STORE;
 }
 static bool is_ds(const MInst *i) { return isa_class(i->op) == MC_LDS; }
-static bool is_dgemm(const MInst *i) { return is_mfma(i) && emu_inst_info[i->op].type == T_F64; }
+static bool is_dgemm(const MInst *i) { return is_mfma(i) && isa_info[i->op].type == T_F64; }
 static bool is_dot(const MInst *i) { return strncmp(mop_name(i->op), "v_dot", 5) == 0; }
 static bool is_e32_implicit(const MInst *i) { return !(i->flags & MIF_E64) && !i->dpp; }
 /* XDL as LLVM's isXDL: on gfx90a every non-DGEMM MFMA, on gfx942 the §4.1
@@ -109,10 +109,10 @@ static bool writes(const MInst *p, Range r)
 	for (int d = 0; d < p->ndef; d++)
 		if (range(p->def[d], &x) && overlap(x, r))
 			return true;
-	unsigned fl = emu_inst_info[p->op].flags;
-	if ((fl & EIF_VCCOUT) && is_e32_implicit(p) && !has_explicit(p->def, p->ndef, MO_VCC) && overlap(R_VCC, r))
+	unsigned fl = isa_info[p->op].flags;
+	if ((fl & IF_VCCOUT) && is_e32_implicit(p) && !has_explicit(p->def, p->ndef, MO_VCC) && overlap(R_VCC, r))
 		return true;
-	if ((fl & EIF_CMPX) && overlap(R_EXEC, r))
+	if ((fl & IF_CMPX) && overlap(R_EXEC, r))
 		return true;
 	return false;
 }
@@ -126,7 +126,7 @@ static bool writes_opnd(const MInst *p, MOpnd o)
 /* Does c read VCC implicitly (e32 forms with the vcc operand left out)? */
 static bool reads_vcc_implicit(const MInst *c)
 {
-	return (emu_inst_info[c->op].flags & EIF_VCCIN) && is_e32_implicit(c) && !has_explicit(c->use, c->nuse, MO_VCC);
+	return (isa_info[c->op].flags & IF_VCCIN) && is_e32_implicit(c) && !has_explicit(c->use, c->nuse, MO_VCC);
 }
 
 /* Does p write any SGPR-file register c reads? (explicit uses; with
@@ -157,7 +157,7 @@ static bool vector_raw(const MInst *p, const MInst *c)
  * register soffset. Returns the use index or -1. */
 static int exposed_store_data(const MInst *p)
 {
-	if (isa_class(p->op) != MC_VMEM_STORE && !((emu_inst_info[p->op].flags & EIF_ATOMIC) && is_vmem(p)))
+	if (isa_class(p->op) != MC_VMEM_STORE && !((isa_info[p->op].flags & IF_ATOMIC) && is_vmem(p)))
 		return -1;
 	int data = -1;
 	bool soffset_reg = false;
@@ -170,7 +170,7 @@ static int exposed_store_data(const MInst *p)
 		if (rc_file(o.rc) == RF_SGPR && rc_size(o.rc) == 1)
 			soffset_reg = true;
 	}
-	if (emu_inst_info[p->op].fmt == EF_MUBUF && soffset_reg)
+	if (isa_info[p->op].fmt == FMT_MUBUF && soffset_reg)
 		return -1;
 	return data;
 }
@@ -259,18 +259,18 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 			take(&need, rule, n_, r); \
 	} while (0)
 	RULE(HZ_VALU_SGPR_VMEM, pv && is_vmem(c) && sgpr_raw(p, c, false, true));
-	RULE(HZ_VALU_SGPR_LANESEL, pv && (c->op == EI_V_READLANE_B32 || c->op == EI_V_WRITELANE_B32) && c->nuse > 1 &&
+	RULE(HZ_VALU_SGPR_LANESEL, pv && (c->op == I_V_READLANE_B32 || c->op == I_V_WRITELANE_B32) && c->nuse > 1 &&
 				   c->use[1].kind == MO_PREG && writes_opnd(p, c->use[1]));
 	RULE(HZ_VALU_SGPR_VALU, pv && cv && sgpr_raw(p, c, true, false));
-	bool readlane = c->op == EI_V_READLANE_B32 || c->op == EI_V_READFIRSTLANE_B32;
+	bool readlane = c->op == I_V_READLANE_B32 || c->op == I_V_READFIRSTLANE_B32;
 	RULE(HZ_VALU_VGPR_READLANE, pv && readlane && c->nuse && writes_opnd(p, c->use[0]));
-	RULE(HZ_VALU_EXEC_LANE, pv && (readlane || c->op == EI_V_WRITELANE_B32) && writes(p, R_EXEC));
+	RULE(HZ_VALU_EXEC_LANE, pv && (readlane || c->op == I_V_WRITELANE_B32) && writes(p, R_EXEC));
 	RULE(HZ_TRANS_USE, isa_class(p->op) == MC_TRANS && cv && isa_class(c->op) != MC_TRANS && p->ndef &&
 				   (vector_raw(p, c) || sgpr_raw(p, c, false, false)));
 	RULE(HZ_VGPR_DPP, c->dpp && vector_raw(p, c));
 	RULE(HZ_VALU_EXEC_DPP, pv && c->dpp && writes(p, R_EXEC));
-	RULE(HZ_VALU_VCC_DIVFMAS, pv && (c->op == EI_V_DIV_FMAS_F32 || c->op == EI_V_DIV_FMAS_F64) && writes(p, R_VCC));
-	RULE(HZ_SETREG, p->op == EI_S_SETREG_B32 && (c->op == EI_S_SETREG_B32 || c->op == EI_S_GETREG_B32));
+	RULE(HZ_VALU_VCC_DIVFMAS, pv && (c->op == I_V_DIV_FMAS_F32 || c->op == I_V_DIV_FMAS_F64) && writes(p, R_VCC));
+	RULE(HZ_SETREG, p->op == I_S_SETREG_B32 && (c->op == I_S_SETREG_B32 || c->op == I_S_GETREG_B32));
 	if (cv && !is_mfma(c)) {
 		int data = exposed_store_data(p);
 		for (int d = 0; data >= 0 && d < c->ndef; d++)
@@ -284,7 +284,7 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 	} else if (cv || is_vmem(c) || is_ds(c)) {
 		if (is_mfma(p))
 			mfma_to_other(t, p, c, &need, rule);
-		RULE(HZ_DGEMM_FMA64, is_dgemm(p) && (c->op == EI_V_FMA_F64 || c->op == EI_V_FMAC_F64));
+		RULE(HZ_DGEMM_FMA64, is_dgemm(p) && (c->op == I_V_FMA_F64 || c->op == I_V_FMAC_F64));
 		if (is_dot(p) && p->ndef) {
 			for (int u = 0; u < c->nuse; u++)
 				RULE(HZ_DOT_RAW, opnd_overlap(p->def[0], c->use[u]) && (c->op != p->op || u != 2));
@@ -323,7 +323,7 @@ int hz_clause_need(const MInst *const *members, int n, const MInst *c)
 	if (!defs)
 		return 0; /* a clause of stores (or nothing) */
 	/* A store after loads: LLVM starts a new clause at every store. */
-	if (isa_class(c->op) == MC_VMEM_STORE || (emu_inst_info[c->op].flags & EIF_ATOMIC))
+	if (isa_class(c->op) == MC_VMEM_STORE || (isa_info[c->op].flags & IF_ATOMIC))
 		return 1;
 	enum { MAXM = 64 };
 	const MInst *all[MAXM + 1];

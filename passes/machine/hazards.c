@@ -56,7 +56,7 @@ static void build_ords(Resolver *r, size_t bi)
 	MBlock *b = r->f->blocks.data[bi];
 	r->ords[bi].len = 0;
 	for (size_t i = 0; i < b->insts.len; i++)
-		if (b->insts.data[i].op != EI_S_NOP)
+		if (b->insts.data[i].op != I_S_NOP)
 			vec_push(&r->ords[bi], (int32_t)i);
 }
 
@@ -169,7 +169,7 @@ static bool walk_block(Resolver *r, size_t bi, HState *s)
 	int32_t ord = 0;
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
-		if (in->op == EI_S_NOP) {
+		if (in->op == I_S_NOP) {
 			advance(s, (int)in->use[0].imm + 1);
 			s->vclause.len = s->sclause.len = 0;
 			vec_push(&out, *in);
@@ -180,7 +180,7 @@ static bool walk_block(Resolver *r, size_t bi, HState *s)
 			const char *note = in->note;
 			while (need > 0) {
 				int k = MIN(need, 8);
-				MInst nop = {.op = EI_S_NOP, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
+				MInst nop = {.op = I_S_NOP, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .target = -1, .note = note};
 				nop.use[0] = mo_imm(k - 1);
 				vec_push(&out, nop);
 				advance(s, k);

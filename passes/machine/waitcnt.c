@@ -131,7 +131,7 @@ static MemKind mem_kind(MOp op)
 /* DS ops that read or write LDS memory (the cross-lane ones do not). */
 static bool ds_touches_lds(MOp op)
 {
-	return op != EI_DS_SWIZZLE_B32 && op != EI_DS_PERMUTE_B32 && op != EI_DS_BPERMUTE_B32;
+	return op != I_DS_SWIZZLE_B32 && op != I_DS_PERMUTE_B32 && op != I_DS_BPERMUTE_B32;
 }
 
 /* Apply an s_waitcnt to the state. */
@@ -172,7 +172,7 @@ static void needed_wait(const WState *s, const MInst *in, int *vmcnt, int *lgkmc
 				vm = 0;
 		}
 	}
-	if (in->op == EI_S_BARRIER && s->ds_mem >= 0)
+	if (in->op == I_S_BARRIER && s->ds_mem >= 0)
 		lg = MIN(lg, s->ds_mem);
 	*vmcnt = vm == 1000 ? -1 : MIN(vm, VM_MAX);
 	*lgkmcnt = lg == 1000 ? -1 : MIN(lg, LGKM_MAX);
@@ -225,7 +225,7 @@ static void walk_block(MBlock *b, WState *s, bool insert)
 	bool added = false;
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
-		if (in->op == EI_S_WAITCNT) {
+		if (in->op == I_S_WAITCNT) {
 			apply_wait(s, in->vmcnt, in->lgkmcnt);
 			if (insert)
 				vec_push(&out, *in);
@@ -236,7 +236,7 @@ static void walk_block(MBlock *b, WState *s, bool insert)
 		if (vm >= 0 || lg >= 0) {
 			apply_wait(s, vm, lg);
 			if (insert) {
-				MInst w = {.op = EI_S_WAITCNT, .vmcnt = (int16_t)vm, .lgkmcnt = (int16_t)lg,
+				MInst w = {.op = I_S_WAITCNT, .vmcnt = (int16_t)vm, .lgkmcnt = (int16_t)lg,
 					.target = -1, .note = in->note};
 				vec_push(&out, w);
 				added = true;

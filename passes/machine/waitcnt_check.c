@@ -146,7 +146,7 @@ static int conflict(const Checker *k, const MInst *in, Pend o)
 {
 	const MInst *p = inst_at(k, o);
 	Queue qp = queue_of(p->op), qi = queue_of(in->op);
-	if (in->op == EI_S_BARRIER && accesses_lds(p->op))
+	if (in->op == I_S_BARRIER && accesses_lds(p->op))
 		return 3;
 	for (int w = 0; w < p->ndef; w++) {
 		for (int u = 0; u < in->nuse; u++)
@@ -173,7 +173,7 @@ static void walk(Checker *k, size_t bi, OpSet *set)
 	for (size_t i = 0; i < b->insts.len; i++) {
 		const MInst *in = &b->insts.data[i];
 		size_t n = 0;
-		if (in->op == EI_S_WAITCNT) {
+		if (in->op == I_S_WAITCNT) {
 			for (size_t j = 0; j < set->len; j++) {
 				Pend o = set->data[j];
 				Queue q = queue_of(inst_at(k, o)->op);

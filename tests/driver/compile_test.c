@@ -233,13 +233,13 @@ static MFunc *load_then_use(void)
 	MFunc *f = mfunc_new("t", &target_gfx942);
 	MBlock *b = mfunc_block(f, NULL);
 	MOpnd data = mo_preg(2, RC_V1), u[3] = {mo_preg(0, RC_V1), mo_preg(4, RC_S4), mo_imm(0)};
-	MInst *in = mblock_add(b, EI_BUFFER_LOAD_DWORD, 1, &data, 3, u);
+	MInst *in = mblock_add(b, I_BUFFER_LOAD_DWORD, 1, &data, 3, u);
 	in->flags |= MIF_OFFEN;
 	MOpnd d2 = mo_preg(3, RC_V1);
-	mblock_add(b, EI_BUFFER_LOAD_DWORD, 1, &d2, 3, u);
+	mblock_add(b, I_BUFFER_LOAD_DWORD, 1, &d2, 3, u);
 	MOpnd r = mo_preg(1, RC_V1), a[2] = {mo_preg(2, RC_V1), mo_preg(1, RC_V1)};
-	mblock_add(b, EI_V_ADD_F32, 1, &r, 2, a);
-	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	mblock_add(b, I_V_ADD_F32, 1, &r, 2, a);
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	f->allocated = true;
 	return f;
 }
@@ -254,7 +254,7 @@ START_TEST(waitcnt_insert_and_check)
 	ck_assert_int_eq(check_waitcnt(f, &msg), 0);
 	/* Exactly one wait, and it lets the second load stay in flight. */
 	const MInst *w = &f->blocks.data[0]->insts.data[2];
-	ck_assert_int_eq(w->op, EI_S_WAITCNT);
+	ck_assert_int_eq(w->op, I_S_WAITCNT);
 	ck_assert_int_eq(w->vmcnt, 1);
 	ck_assert_int_eq(f->blocks.data[0]->insts.len, 5);
 	/* A wait that is too weak is caught. */
@@ -271,7 +271,7 @@ START_TEST(mir_verify_catches)
 	MBlock *b = mfunc_block(f, NULL);
 	uint32_t v = mfunc_vreg(f, RC_V2), w = mfunc_vreg(f, RC_V1);
 	MOpnd d = mo_vreg(w, RC_V1), u = mo_vreg(v, RC_V2);
-	mblock_add(b, EI_V_MOV_B32, 1, &d, 1, &u); /* reads v before any def, and 2 dwords for a 1-dword source */
+	mblock_add(b, I_V_MOV_B32, 1, &d, 1, &u); /* reads v before any def, and 2 dwords for a 1-dword source */
 	Buf msg = {0};
 	ck_assert_int_eq(mir_verify(f, &msg), 2);
 	ck_assert(strstr(buf_cstr(&msg), "before any definition"));
@@ -279,7 +279,7 @@ START_TEST(mir_verify_catches)
 	/* After allocation: a misaligned pair. */
 	f->blocks.data[0]->insts.len = 0;
 	MOpnd pd = mo_preg(3, RC_V2), pu[3] = {mo_preg(0, RC_V1), mo_preg(4, RC_S4), mo_imm(0)};
-	mblock_add(b, EI_BUFFER_LOAD_DWORDX2, 1, &pd, 3, pu);
+	mblock_add(b, I_BUFFER_LOAD_DWORDX2, 1, &pd, 3, pu);
 	f->allocated = true;
 	ck_assert_int_eq(mir_verify(f, &msg), 1);
 	ck_assert(strstr(buf_cstr(&msg), "misaligned"));
@@ -296,9 +296,9 @@ START_TEST(hazard_vcc)
 		MFunc *f = mfunc_new("t", t ? &target_gfx90a : &target_gfx942);
 		MBlock *b = mfunc_block(f, NULL);
 		MOpnd vcc = mo_special(MO_VCC), c[2] = {mo_preg(4, RC_S1), mo_preg(0, RC_V1)};
-		mblock_add(b, EI_V_CMP_GT_I32, 1, &vcc, 2, c)->flags |= MIF_E32;
+		mblock_add(b, I_V_CMP_GT_I32, 1, &vcc, 2, c)->flags |= MIF_E32;
 		MOpnd d = mo_preg(1, RC_V1), u[3] = {mo_preg(2, RC_V1), mo_preg(3, RC_V1), vcc};
-		mblock_add(b, EI_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
+		mblock_add(b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
 		f->allocated = true;
 		Buf msg = {0};
 		ck_assert_int_eq(check_hazards(f, &msg), t ? 0 : 1);
@@ -306,7 +306,7 @@ START_TEST(hazard_vcc)
 		ck_assert_int_eq(check_hazards(f, &msg), 0);
 		ck_assert_int_eq(b->insts.len, t ? 2 : 3);
 		if (!t) {
-			ck_assert_int_eq(b->insts.data[1].op, EI_S_NOP);
+			ck_assert_int_eq(b->insts.data[1].op, I_S_NOP);
 			ck_assert_int_eq(b->insts.data[1].use[0].imm, 1); /* s_nop 1 = 2 wait states */
 			b->insts.data[1].use[0].imm = 0;                  /* one short: caught */
 			ck_assert_int_eq(check_hazards(f, &msg), 1);

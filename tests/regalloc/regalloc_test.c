@@ -56,11 +56,11 @@ START_TEST(liveness_partial_defs_kill_only_their_dwords)
 	MBlock *b = mfunc_block(f, NULL);
 	uint32_t q = mfunc_vreg(f, RC_S4), r = mfunc_vreg(f, RC_S4);
 	for (int k = 0; k < 4; k++)
-		i1(b, EI_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
-	mblock_add(b, EI_S_MOV_B64, 1, (MOpnd[]){mo_vsub(r, 0, RC_S2)}, 1, (MOpnd[]){mo_vsub(q, 2, RC_S2)});
+		i1(b, I_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
+	mblock_add(b, I_S_MOV_B64, 1, (MOpnd[]){mo_vsub(r, 0, RC_S2)}, 1, (MOpnd[]){mo_vsub(q, 2, RC_S2)});
 	/* r's upper half is never defined here: it stays live into the block */
-	cmp(b, EI_S_CMP_LG_U32, mo_vsub(r, 3, RC_S1), mo_vsub(r, 0, RC_S1));
-	cmp(b, EI_S_CMP_LG_U32, mo_vsub(q, 0, RC_S1), mo_vsub(q, 1, RC_S1));
+	cmp(b, I_S_CMP_LG_U32, mo_vsub(r, 3, RC_S1), mo_vsub(r, 0, RC_S1));
+	cmp(b, I_S_CMP_LG_U32, mo_vsub(q, 0, RC_S1), mo_vsub(q, 1, RC_S1));
 	Liveness lv;
 	liveness_fill(&lv, f);
 	for (int d = 0; d < 4; d++)
@@ -105,7 +105,7 @@ START_TEST(loop_values_keep_their_registers)
 	ck_assert_int_eq(L.f->nregs[RF_AGPR], 4);
 	/* the accumulator is one register tuple through every def and use */
 	const MInst *mf = &L.f->blocks.data[1]->insts.data[5];
-	ck_assert_int_eq(mf->op, EI_V_MFMA_F32_16X16X16_F16);
+	ck_assert_int_eq(mf->op, I_V_MFMA_F32_16X16X16_F16);
 	ck_assert_int_eq(mf->def[0].kind, MO_PREG);
 	ck_assert_uint_eq(mf->def[0].reg, mf->use[2].reg);
 	ck_assert_uint_eq(mf->def[0].reg, p[L.acc4]);
@@ -121,25 +121,25 @@ START_TEST(tuples_are_aligned)
 	RegClass a1 = rc_make(RF_AGPR, 1), a4 = rc_make(RF_AGPR, 4), a16 = rc_make(RF_AGPR, 16);
 	uint32_t s = mfunc_vreg(f, a1), q = mfunc_vreg(f, a4), h = mfunc_vreg(f, a16), x = mfunc_vreg(f, RC_V2);
 	uint32_t k = mfunc_vreg(f, RC_S2), one = mfunc_vreg(f, RC_S1), desc = mfunc_vreg(f, RC_S4);
-	mblock_add(b, EI_S_MOV_B64, 1, (MOpnd[]){mo_vreg(k, RC_S2)}, 1, (MOpnd[]){mo_preg(0, RC_S2)});
-	i1(b, EI_S_MOV_B32, sv(one), mo_imm(7));
+	mblock_add(b, I_S_MOV_B64, 1, (MOpnd[]){mo_vreg(k, RC_S2)}, 1, (MOpnd[]){mo_preg(0, RC_S2)});
+	i1(b, I_S_MOV_B32, sv(one), mo_imm(7));
 	for (int d = 0; d < 4; d++)
-		i1(b, EI_S_MOV_B32, mo_vsub(desc, d, RC_S1), sv(one));
-	i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vreg(s, a1), mo_imm(1));
+		i1(b, I_S_MOV_B32, mo_vsub(desc, d, RC_S1), sv(one));
+	i1(b, I_V_ACCVGPR_WRITE_B32, mo_vreg(s, a1), mo_imm(1));
 	for (int d = 0; d < 4; d++)
-		i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vsub(q, d, a1), mo_imm(0));
+		i1(b, I_V_ACCVGPR_WRITE_B32, mo_vsub(q, d, a1), mo_imm(0));
 	for (int d = 0; d < 16; d++)
-		i1(b, EI_V_ACCVGPR_WRITE_B32, mo_vsub(h, d, a1), mo_imm(0));
+		i1(b, I_V_ACCVGPR_WRITE_B32, mo_vsub(h, d, a1), mo_imm(0));
 	for (int d = 0; d < 2; d++)
-		i1(b, EI_V_MOV_B32, mo_vsub(x, d, RC_V1), mo_imm(0x3c003c00));
-	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(q, a4), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(q, a4));
-	i3(b, EI_V_MFMA_F32_32X32X8_F16, mo_vreg(h, a16), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(h, a16));
+		i1(b, I_V_MOV_B32, mo_vsub(x, d, RC_V1), mo_imm(0x3c003c00));
+	i3(b, I_V_MFMA_F32_16X16X16_F16, mo_vreg(q, a4), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(q, a4));
+	i3(b, I_V_MFMA_F32_32X32X8_F16, mo_vreg(h, a16), mo_vreg(x, RC_V2), mo_vreg(x, RC_V2), mo_vreg(h, a16));
 	uint32_t r = mfunc_vreg(f, RC_V1);
-	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vreg(s, a1));
-	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vsub(q, 3, a1));
-	i1(b, EI_V_ACCVGPR_READ_B32, vv(r), mo_vsub(h, 15, a1));
-	cmp(b, EI_S_CMP_LG_U64, mo_vreg(k, RC_S2), mo_vsub(desc, 2, RC_S2));
-	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	i1(b, I_V_ACCVGPR_READ_B32, vv(r), mo_vreg(s, a1));
+	i1(b, I_V_ACCVGPR_READ_B32, vv(r), mo_vsub(q, 3, a1));
+	i1(b, I_V_ACCVGPR_READ_B32, vv(r), mo_vsub(h, 15, a1));
+	cmp(b, I_S_CMP_LG_U64, mo_vreg(k, RC_S2), mo_vsub(desc, 2, RC_S2));
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	/* a0 holds s; the 4- and 16-dword tuples start at even AGPRs after it */
@@ -166,11 +166,11 @@ START_TEST(mfma_result_avoids_its_sources)
 	RegClass v4 = rc_make(RF_VGPR, 4);
 	uint32_t a = mfunc_vreg(f, RC_V2), c = mfunc_vreg(f, v4), d = mfunc_vreg(f, v4), r = mfunc_vreg(f, RC_V1);
 	for (int k = 0; k < 2; k++)
-		i1(b, EI_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
+		i1(b, I_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
 	for (int k = 0; k < 4; k++)
-		i1(b, EI_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
-	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
-	i1(b, EI_V_MOV_B32, vv(r), mo_vsub(d, 1, RC_V1));
+		i1(b, I_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
+	i3(b, I_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
+	i1(b, I_V_MOV_B32, vv(r), mo_vsub(d, 1, RC_V1));
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	ck_assert_uint_eq(ra.phys[a], 0);
@@ -194,26 +194,26 @@ static MFunc *pressure_fn(const char *name, RegClass rc, int n)
 		for (int d = 0; d < rc_size(rc); d++) {
 			MOpnd o = mo_vsub(v, d, rc_make(rc_file(rc), 1));
 			if (rc_file(rc) == RF_SGPR)
-				i1(b, EI_S_MOV_B32, o, mo_imm(k));
+				i1(b, I_S_MOV_B32, o, mo_imm(k));
 			else if (rc_file(rc) == RF_VGPR)
-				i1(b, EI_V_MOV_B32, o, mo_imm(k));
+				i1(b, I_V_MOV_B32, o, mo_imm(k));
 			else
-				i1(b, EI_V_ACCVGPR_WRITE_B32, o, mo_imm(k));
+				i1(b, I_V_ACCVGPR_WRITE_B32, o, mo_imm(k));
 		}
 	}
 	for (int k = 1; k < n; k++) {
 		if (rc_file(rc) == RF_SGPR)
-			i2(b, EI_S_ADD_U32, sv(first), sv(first), mo_vsub(first + (uint32_t)k, 0, RC_S1));
+			i2(b, I_S_ADD_U32, sv(first), sv(first), mo_vsub(first + (uint32_t)k, 0, RC_S1));
 		else {
 			uint32_t t = mfunc_vreg(f, RC_V1), u = mfunc_vreg(f, RC_V1);
 			RegClass one = rc_make(rc_file(rc), 1);
-			MOp rd = rc_file(rc) == RF_AGPR ? EI_V_ACCVGPR_READ_B32 : EI_V_MOV_B32;
+			MOp rd = rc_file(rc) == RF_AGPR ? I_V_ACCVGPR_READ_B32 : I_V_MOV_B32;
 			i1(b, rd, vv(t), mo_vsub(first + (uint32_t)k, rc_size(rc) - 1, one));
 			i1(b, rd, vv(u), mo_vsub(first, 0, one));
-			i2(b, EI_V_ADD_U32, vv(u), vv(u), vv(t));
+			i2(b, I_V_ADD_U32, vv(u), vv(u), vv(t));
 		}
 	}
-	mblock_add(b, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	return f;
 }
 
@@ -380,15 +380,15 @@ START_TEST(empty_and_unreachable_blocks)
 	b4 = mfunc_block(f, NULL);
 	uint32_t x = mfunc_vreg(f, RC_V1), i = mfunc_vreg(f, RC_S1), y = mfunc_vreg(f, RC_V1), z = mfunc_vreg(f, RC_V1);
 	uint32_t u = mfunc_vreg(f, RC_V1);
-	i1(b0, EI_V_MOV_B32, vv(x), mo_imm(5));
-	i1(b0, EI_S_MOV_B32, sv(i), mo_imm(0));
-	i2(b2, EI_V_ADD_U32, vv(y), mo_imm(1), vv(x));
-	i2(b2, EI_S_ADD_U32, sv(i), sv(i), mo_imm(1));
-	cmp(b2, EI_S_CMP_LT_U32, sv(i), mo_imm(4));
-	mblock_branch(b2, EI_S_CBRANCH_SCC1, 1);
-	i1(b3, EI_V_MOV_B32, vv(z), vv(x));
-	mblock_add(b3, EI_S_ENDPGM, 0, NULL, 0, NULL);
-	i1(b4, EI_V_MOV_B32, vv(z), vv(u));
+	i1(b0, I_V_MOV_B32, vv(x), mo_imm(5));
+	i1(b0, I_S_MOV_B32, sv(i), mo_imm(0));
+	i2(b2, I_V_ADD_U32, vv(y), mo_imm(1), vv(x));
+	i2(b2, I_S_ADD_U32, sv(i), sv(i), mo_imm(1));
+	cmp(b2, I_S_CMP_LT_U32, sv(i), mo_imm(4));
+	mblock_branch(b2, I_S_CBRANCH_SCC1, 1);
+	i1(b3, I_V_MOV_B32, vv(z), vv(x));
+	mblock_add(b3, I_S_ENDPGM, 0, NULL, 0, NULL);
+	i1(b4, I_V_MOV_B32, vv(z), vv(u));
 	Liveness lv;
 	liveness_fill(&lv, f);
 	ck_assert(bs_get(lv.in + 1 * lv.words, lv.vbase[x]) && bs_get(lv.in + 1 * lv.words, lv.vbase[i]));
@@ -408,8 +408,8 @@ START_TEST(checker_catches_clobbered_fixed_registers)
 	MFunc *f = mfunc_new("fixed", &target_gfx942);
 	MBlock *b = mfunc_block(f, NULL);
 	uint32_t a = mfunc_vreg(f, RC_V1), c = mfunc_vreg(f, RC_V1);
-	i1(b, EI_V_MOV_B32, vv(a), mo_imm(1));
-	i2(b, EI_V_ADD_U32, vv(c), vv(a), mo_preg(0, RC_V1));
+	i1(b, I_V_MOV_B32, vv(a), mo_imm(1));
+	i2(b, I_V_ADD_U32, vv(c), vv(a), mo_preg(0, RC_V1));
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	ck_assert_uint_eq(ra.phys[a], 1);
@@ -432,11 +432,11 @@ START_TEST(checker_catches_mfma_overlap)
 	RegClass v4 = rc_make(RF_VGPR, 4);
 	uint32_t a = mfunc_vreg(f, RC_V2), c = mfunc_vreg(f, v4), d = mfunc_vreg(f, v4), r = mfunc_vreg(f, RC_V1);
 	for (int k = 0; k < 2; k++)
-		i1(b, EI_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
+		i1(b, I_V_MOV_B32, mo_vsub(a, k, RC_V1), mo_imm(0));
 	for (int k = 0; k < 4; k++)
-		i1(b, EI_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
-	i3(b, EI_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
-	i1(b, EI_V_MOV_B32, vv(r), mo_vsub(d, 3, RC_V1));
+		i1(b, I_V_MOV_B32, mo_vsub(c, k, RC_V1), mo_imm(0));
+	i3(b, I_V_MFMA_F32_16X16X16_F16, mo_vreg(d, v4), mo_vreg(a, RC_V2), mo_vreg(a, RC_V2), mo_vreg(c, v4));
+	i1(b, I_V_MOV_B32, vv(r), mo_vsub(d, 3, RC_V1));
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	Buf m = {0};
@@ -469,26 +469,26 @@ static MFunc *loops_fn(int nb, int per, uint32_t *keep, uint32_t *acc)
 	MBlock *b0 = mfunc_block(f, NULL);
 	*keep = mfunc_vreg(f, RC_V1);
 	*acc = mfunc_vreg(f, RC_V1);
-	i1(b0, EI_V_MOV_B32, vv(*keep), mo_imm(5));
-	i1(b0, EI_V_MOV_B32, vv(*acc), mo_imm(0));
+	i1(b0, I_V_MOV_B32, vv(*keep), mo_imm(5));
+	i1(b0, I_V_MOV_B32, vv(*acc), mo_imm(0));
 	for (int l = 0; l < nb; l++) {
 		MBlock *b = mfunc_block(f, NULL);
 		int self = (int)f->blocks.len - 1;
 		uint32_t cnt = mfunc_vreg(f, RC_S1);
-		i1(b0, EI_S_MOV_B32, sv(cnt), mo_imm(0));
+		i1(b0, I_S_MOV_B32, sv(cnt), mo_imm(0));
 		for (int j = 0; j < per; j++) {
 			uint32_t t = mfunc_vreg(f, RC_V1);
-			i2(b, EI_V_ADD_U32, vv(t), vv(*acc), vv(*keep));
-			i2(b, EI_V_ADD_U32, vv(*acc), vv(t), mo_imm(1));
+			i2(b, I_V_ADD_U32, vv(t), vv(*acc), vv(*keep));
+			i2(b, I_V_ADD_U32, vv(*acc), vv(t), mo_imm(1));
 		}
-		i2(b, EI_S_ADD_U32, sv(cnt), sv(cnt), mo_imm(1));
-		cmp(b, EI_S_CMP_LT_U32, sv(cnt), mo_imm(3));
-		mblock_branch(b, EI_S_CBRANCH_SCC1, self);
+		i2(b, I_S_ADD_U32, sv(cnt), sv(cnt), mo_imm(1));
+		cmp(b, I_S_CMP_LT_U32, sv(cnt), mo_imm(3));
+		mblock_branch(b, I_S_CBRANCH_SCC1, self);
 	}
 	MBlock *e = mfunc_block(f, NULL);
 	uint32_t r = mfunc_vreg(f, RC_V1);
-	i2(e, EI_V_ADD_U32, vv(r), vv(*acc), vv(*keep));
-	mblock_add(e, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	i2(e, I_V_ADD_U32, vv(r), vv(*acc), vv(*keep));
+	mblock_add(e, I_S_ENDPGM, 0, NULL, 0, NULL);
 	return f;
 }
 
@@ -548,12 +548,12 @@ START_TEST(verify_definitions_on_every_path)
 	MFunc *f = mfunc_new("k", &target_gfx942);
 	MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, NULL), *b2 = mfunc_block(f, NULL);
 	uint32_t s = mfunc_vreg(f, RC_S1), x = mfunc_vreg(f, RC_V1), y = mfunc_vreg(f, RC_V1);
-	i1(b0, EI_S_MOV_B32, sv(s), mo_imm(3));
-	cmp(b0, EI_S_CMP_LT_U32, sv(s), mo_imm(5));
-	mblock_branch(b0, EI_S_CBRANCH_SCC1, 2);
-	i1(b1, EI_V_MOV_B32, vv(x), mo_imm(1));
-	i1(b2, EI_V_MOV_B32, vv(y), vv(x));
-	mblock_add(b2, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	i1(b0, I_S_MOV_B32, sv(s), mo_imm(3));
+	cmp(b0, I_S_CMP_LT_U32, sv(s), mo_imm(5));
+	mblock_branch(b0, I_S_CBRANCH_SCC1, 2);
+	i1(b1, I_V_MOV_B32, vv(x), mo_imm(1));
+	i1(b2, I_V_MOV_B32, vv(y), vv(x));
+	mblock_add(b2, I_S_ENDPGM, 0, NULL, 0, NULL);
 	Buf m = {0};
 	ck_assert_str_eq(verify_msg(f, &m), "mir verify: k: block 2 inst 0 (v_mov_b32): reads %1 (dword 0) before any "
 					    "definition on some path from the entry\n");
@@ -571,12 +571,12 @@ START_TEST(verify_definitions_on_every_path)
 	s = mfunc_vreg(f, RC_S1);
 	x = mfunc_vreg(f, RC_V1);
 	y = mfunc_vreg(f, RC_V1);
-	i1(b0, EI_S_MOV_B32, sv(s), mo_imm(0));
-	i1(b1, EI_V_MOV_B32, vv(y), vv(x));
-	i1(b1, EI_V_MOV_B32, vv(x), mo_imm(1));
-	i2(b1, EI_S_ADD_U32, sv(s), sv(s), mo_imm(1));
-	cmp(b1, EI_S_CMP_LT_U32, sv(s), mo_imm(5));
-	mblock_branch(b1, EI_S_CBRANCH_SCC1, 1);
+	i1(b0, I_S_MOV_B32, sv(s), mo_imm(0));
+	i1(b1, I_V_MOV_B32, vv(y), vv(x));
+	i1(b1, I_V_MOV_B32, vv(x), mo_imm(1));
+	i2(b1, I_S_ADD_U32, sv(s), sv(s), mo_imm(1));
+	cmp(b1, I_S_CMP_LT_U32, sv(s), mo_imm(5));
+	mblock_branch(b1, I_S_CBRANCH_SCC1, 1);
 	ck_assert_msg(strstr(verify_msg(f, &m), "block 1 inst 0 (v_mov_b32): reads %1 (dword 0)"), "%s", buf_cstr(&m));
 	/* defined before the loop: the loop-carried value is fine */
 	mblock_insert(b0, 0, f->blocks.data[1]->insts.data[1]);
@@ -592,10 +592,10 @@ START_TEST(verify_tuple_dwords_and_tied_defs)
 	MBlock *b = mfunc_block(f, NULL);
 	uint32_t q = mfunc_vreg(f, RC_S4), v = mfunc_vreg(f, RC_V1), o = mfunc_vreg(f, RC_V1);
 	for (int k = 0; k < 3; k++)
-		i1(b, EI_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
-	i1(b, EI_V_MOV_B32, vv(o), mo_imm(0));
+		i1(b, I_S_MOV_B32, mo_vsub(q, k, RC_S1), mo_imm(k));
+	i1(b, I_V_MOV_B32, vv(o), mo_imm(0));
 	/* a d16_hi load keeps v's low half: v must be defined before */
-	MInst *ld = mblock_add(b, EI_BUFFER_LOAD_SHORT_D16_HI, 1, (MOpnd[]){vv(v)}, 3,
+	MInst *ld = mblock_add(b, I_BUFFER_LOAD_SHORT_D16_HI, 1, (MOpnd[]){vv(v)}, 3,
 		(MOpnd[]){vv(o), mo_vreg(q, RC_S4), mo_imm(0)});
 	ld->flags |= MIF_OFFEN | MIF_TIED;
 	Buf m = {0};
@@ -605,8 +605,8 @@ START_TEST(verify_tuple_dwords_and_tied_defs)
 	ck_assert_msg(strstr(t, "reads %1 (dword 0) before any definition"), "%s", t); /* the tied def */
 	ck_assert_int_eq(mir_verify(f, &m), 2);
 	/* sub-register outside its vreg, and in the wrong file */
-	i1(b, EI_S_MOV_B32, mo_vsub(q, 4, RC_S1), mo_imm(0));
-	i1(b, EI_V_MOV_B32, vv(o), mo_vreg(q, RC_V1));
+	i1(b, I_S_MOV_B32, mo_vsub(q, 4, RC_S1), mo_imm(0));
+	i1(b, I_V_MOV_B32, vv(o), mo_vreg(q, RC_V1));
 	t = verify_msg(f, &m);
 	ck_assert_msg(strstr(t, "inst 5 (s_mov_b32): writes outside any virtual register"), "%s", t);
 	ck_assert_msg(strstr(t, "inst 6 (v_mov_b32): reads outside any virtual register"), "%s", t);
@@ -620,12 +620,12 @@ START_TEST(verify_branch_targets)
 	MFunc *f = mfunc_new("k", &target_gfx942);
 	MBlock *b0 = mfunc_block(f, NULL);
 	mfunc_block(f, NULL);
-	mblock_branch(b0, EI_S_BRANCH, 2);
+	mblock_branch(b0, I_S_BRANCH, 2);
 	Buf m = {0};
 	ck_assert_str_eq(verify_msg(f, &m), "mir verify: k: block 0 inst 0 (s_branch): branch target is not a block index\n");
 	b0->insts.data[0].target = 1;
 	ck_assert_str_eq(verify_msg(f, &m), "");
-	mblock_add(b0, EI_S_ENDPGM, 0, NULL, 0, NULL);
+	mblock_add(b0, I_S_ENDPGM, 0, NULL, 0, NULL);
 	ck_assert_str_eq(verify_msg(f, &m),
 		"mir verify: k: block 0 inst 0 (s_branch): branch is not the last instruction of its block\n");
 	buf_free(&m);

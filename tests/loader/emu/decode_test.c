@@ -16,40 +16,40 @@
 
 static int encode(int id, int op, uint32_t w[2])
 {
-	const EmuInstInfo *r = &emu_inst_info[id];
+	const IsaInfo *r = &isa_info[id];
 	switch (r->fmt) {
-	case EF_SOP1: w[0] = 0xBE800000u | 4u << 16 | (uint32_t)op << 8 | 4u; return 1;
-	case EF_SOP2: w[0] = 0x80000000u | (uint32_t)op << 23 | 4u << 16 | 6u << 8 | 4u; return 1;
-	case EF_SOPK: w[0] = 0xB0000000u | (uint32_t)op << 23 | 4u << 16 | 0x10u; return 1;
-	case EF_SOPC: w[0] = 0xBF000000u | (uint32_t)op << 16 | 6u << 8 | 4u; return 1;
-	case EF_SOPP: w[0] = 0xBF800000u | (uint32_t)op << 16; return 1;
-	case EF_SMEM:
-		if (id == EI_S_DCACHE_INV || id == EI_S_DCACHE_WB || id == EI_S_MEMTIME || id == EI_S_MEMREALTIME) {
+	case FMT_SOP1: w[0] = 0xBE800000u | 4u << 16 | (uint32_t)op << 8 | 4u; return 1;
+	case FMT_SOP2: w[0] = 0x80000000u | (uint32_t)op << 23 | 4u << 16 | 6u << 8 | 4u; return 1;
+	case FMT_SOPK: w[0] = 0xB0000000u | (uint32_t)op << 23 | 4u << 16 | 0x10u; return 1;
+	case FMT_SOPC: w[0] = 0xBF000000u | (uint32_t)op << 16 | 6u << 8 | 4u; return 1;
+	case FMT_SOPP: w[0] = 0xBF800000u | (uint32_t)op << 16; return 1;
+	case FMT_SMEM:
+		if (id == I_S_DCACHE_INV || id == I_S_DCACHE_WB || id == I_S_MEMTIME || id == I_S_MEMREALTIME) {
 			w[0] = 0xC0000000u | (uint32_t)op << 18 | (r->dst ? 4u << 6 : 0);
 			w[1] = 0;
 			return 2;
 		}
 		w[0] = 0xC0000000u | (uint32_t)op << 18 | 1u << 17 | 4u << 6 | 2u; w[1] = 0x10; return 2;
-	case EF_VOP1:
-		if (id == EI_V_NOP) {
+	case FMT_VOP1:
+		if (id == I_V_NOP) {
 			w[0] = 0x7E000000u;
 			return 1;
 		}
 		w[0] = 0x7E000000u | 2u << 17 | (uint32_t)op << 9 | 258u; return 1;
-	case EF_VOP2:
+	case FMT_VOP2:
 		w[0] = (uint32_t)op << 25 | 2u << 17 | 4u << 9 | 258u;
-		if (id == EI_V_MADMK_F32 || id == EI_V_MADAK_F32 || id == EI_V_FMAMK_F32 || id == EI_V_FMAAK_F32) {
+		if (id == I_V_MADMK_F32 || id == I_V_MADAK_F32 || id == I_V_FMAMK_F32 || id == I_V_FMAAK_F32) {
 			w[1] = 0x3f800000u; /* the K literal */
 			return 2;
 		}
 		return 1;
-	case EF_VOPC: w[0] = 0x7C000000u | (uint32_t)op << 17 | 4u << 9 | 258u; return 1;
-	case EF_VOP3:
-		w[0] = 0xD0000000u | (uint32_t)op << 16 | 2u | ((r->flags & EIF_VOP3B) ? 106u << 8 : 0);
+	case FMT_VOPC: w[0] = 0x7C000000u | (uint32_t)op << 17 | 4u << 9 | 258u; return 1;
+	case FMT_VOP3:
+		w[0] = 0xD0000000u | (uint32_t)op << 16 | 2u | ((r->flags & IF_VOP3B) ? 106u << 8 : 0);
 		w[1] = 258u | (r->src[1] ? 260u << 9 : 0) | (r->src[2] ? 262u << 18 : 0);
 		return 2;
-	case EF_VOP3P:
-		if (r->flags & EIF_MFMA) {
+	case FMT_VOP3P:
+		if (r->flags & IF_MFMA) {
 			w[0] = 0xD3800000u | (uint32_t)op << 16 | 32u;
 			w[1] = 258u | 260u << 9 | 288u << 18;
 		} else {
@@ -57,20 +57,20 @@ static int encode(int id, int op, uint32_t w[2])
 			w[1] = 258u | (r->src[1] ? 260u << 9 : 0) | (r->src[2] ? 262u << 18 : 0) | 3u << 27;
 		}
 		return 2;
-	case EF_DS: {
-		bool ld = (r->flags & EIF_LOAD) || id == EI_DS_SWIZZLE_B32 || id == EI_DS_PERMUTE_B32 || id == EI_DS_BPERMUTE_B32;
-		bool data = !(r->flags & EIF_LOAD) || (r->flags & EIF_ATOMIC) || id == EI_DS_PERMUTE_B32 || id == EI_DS_BPERMUTE_B32;
-		data = data && id != EI_DS_SWIZZLE_B32;
+	case FMT_DS: {
+		bool ld = (r->flags & IF_LOAD) || id == I_DS_SWIZZLE_B32 || id == I_DS_PERMUTE_B32 || id == I_DS_BPERMUTE_B32;
+		bool data = !(r->flags & IF_LOAD) || (r->flags & IF_ATOMIC) || id == I_DS_PERMUTE_B32 || id == I_DS_BPERMUTE_B32;
+		data = data && id != I_DS_SWIZZLE_B32;
 		bool two = strncmp(r->name, "ds_write2", 9) == 0;
 		w[0] = 0xD8000000u | (uint32_t)op << 17;
 		w[1] = 2u | (data ? 4u << 8 : 0) | (two ? 6u << 16 : 0) | (ld ? 8u << 24 : 0);
 		return 2;
 	}
-	case EF_MUBUF: w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
-	case EF_FLAT: {
+	case FMT_MUBUF: w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
+	case FMT_FLAT: {
 		uint32_t seg = r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0; /* global, scratch, flat */
 		w[0] = 0xDC000000u | (uint32_t)op << 18 | seg << 14;
-		bool ld = (r->flags & EIF_LOAD) != 0;
+		bool ld = (r->flags & IF_LOAD) != 0;
 		w[1] = 2u | (ld ? 0 : 4u << 8) | (seg ? 0x7fu << 16 : 0) | (ld ? 6u << 24 : 0);
 		return 2;
 	}
@@ -126,16 +126,16 @@ static int objdump(const char *mcpu, const uint32_t *words, size_t n, char (*nam
 
 static void check_arch(EmuArch arch, const char *mcpu)
 {
-	uint32_t *words = xcalloc(4 * EI_COUNT, 4);
-	int *at = xcalloc(EI_COUNT, sizeof(int));
+	uint32_t *words = xcalloc(4 * I_COUNT, 4);
+	int *at = xcalloc(I_COUNT, sizeof(int));
 	size_t n = 0;
-	for (int id = 1; id < EI_COUNT; id++) {
-		const EmuInstInfo *r = &emu_inst_info[id];
+	for (int id = 1; id < I_COUNT; id++) {
+		const IsaInfo *r = &isa_info[id];
 		int op = arch == EMU_GFX90A ? (r->op90a == SAME ? r->op942 : r->op90a) : r->op942;
 		at[id] = -1;
 		if (op < 0)
 			continue;
-		if (arch == EMU_GFX90A && (r->flags & EIF_MFMA))
+		if (arch == EMU_GFX90A && (r->flags & IF_MFMA))
 			continue; /* gfx90a MFMA spellings differ (EMU prints gfx942 names) */
 		uint32_t w[2];
 		int k = encode(id, op, w);
@@ -146,7 +146,7 @@ static void check_arch(EmuArch arch, const char *mcpu)
 	char (*names)[64] = xcalloc(n, 64);
 	ck_assert_int_gt(objdump(mcpu, words, n, names), 100);
 	int bad = 0, checked = 0;
-	for (int id = 1; id < EI_COUNT; id++) {
+	for (int id = 1; id < I_COUNT; id++) {
 		if (at[id] < 0)
 			continue;
 		Inst in;
@@ -160,7 +160,7 @@ static void check_arch(EmuArch arch, const char *mcpu)
 		checked++;
 		if (len == 0 || in.id != id || strcmp(mine, want) != 0) {
 			fprintf(stderr, "%s row %s (op 0x%x): llvm-objdump says '%s', emu says '%s'\n", mcpu,
-				emu_inst_info[id].name, (unsigned)emu_inst_info[id].op942, want, dis);
+				isa_info[id].name, (unsigned)isa_info[id].op942, want, dis);
 			bad++;
 		}
 	}
@@ -185,7 +185,7 @@ START_TEST(lengths_and_modifiers)
 	uint32_t sdwa[] = {0x7E0202F9, 0x00060D02};         /* v_mov_b32_sdwa */
 	Inst in;
 	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)lit, 8, &in), 2);
-	ck_assert(in.has_lit && in.lit == 0x3f800000 && in.id == EI_V_MOV_B32);
+	ck_assert(in.has_lit && in.lit == 0x3f800000 && in.id == I_V_MOV_B32);
 	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)lit, 4, &in), 0); /* truncated */
 	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)dpp, 8, &in), 2);
 	ck_assert(in.dpp && in.dpp_ctrl == 0xB1 && in.src[0] == 258 && in.row_mask == 0xf && in.bank_mask == 0xf);
@@ -196,7 +196,7 @@ START_TEST(lengths_and_modifiers)
 	ck_assert(in.sdwa && in.sdwa_dst_sel == 5 && in.sdwa_dst_unused == 1 && in.sdwa_sel[0] == 6);
 	uint32_t junk = 0xffffffff;
 	ck_assert_int_eq(emu_decode(EMU_GFX942, (const uint8_t *)&junk, 4, &in), 1);
-	ck_assert_int_eq(in.id, EI_UNKNOWN);
+	ck_assert_int_eq(in.id, I_UNKNOWN);
 	emu_print(&in, 0, dis, sizeof dis);
 	ck_assert_str_eq(dis, "<unknown encoding 0xffffffff>");
 }

@@ -20,28 +20,28 @@ static int row_words(uint64_t *sd, uint32_t w[2])
 {
 	int id;
 	do
-		id = 1 + (int)(rnd(sd) % (EI_COUNT - 1));
-	while (emu_inst_info[id].op942 < 0);
-	const EmuInstInfo *r = &emu_inst_info[id];
+		id = 1 + (int)(rnd(sd) % (I_COUNT - 1));
+	while (isa_info[id].op942 < 0);
+	const IsaInfo *r = &isa_info[id];
 	uint32_t op = (uint32_t)r->op942, x = rnd(sd);
 	w[1] = rnd(sd);
 	if (rnd(sd) & 1) /* keep register numbers small so more instructions get executed */
 		x &= 0xffe7e7e7u, w[1] &= 0x1fc3f3fu;
 	switch (r->fmt) {
-	case EF_SOP1: w[0] = 0xBE800000u | (x & 0x7F00FFu) | op << 8; return 1;
-	case EF_SOP2: w[0] = 0x80000000u | op << 23 | (x & 0x7FFFFFu); return 1;
-	case EF_SOPK: w[0] = 0xB0000000u | op << 23 | (x & 0x7FFFFFu); return 1;
-	case EF_SOPC: w[0] = 0xBF000000u | op << 16 | (x & 0xFFFFu); return 1;
-	case EF_SOPP: w[0] = 0xBF800000u | op << 16 | (x & 0xFu); return 1;
-	case EF_SMEM: w[0] = 0xC0000000u | op << 18 | (x & 0x3FFFFu); return 2;
-	case EF_VOP1: w[0] = 0x7E000000u | op << 9 | (x & 0x1FE01FFu); return 1;
-	case EF_VOP2: w[0] = op << 25 | (x & 0x1FFFFFFu); return 1;
-	case EF_VOPC: w[0] = 0x7C000000u | op << 17 | (x & 0x1FFFFu); return 1;
-	case EF_VOP3: w[0] = 0xD0000000u | op << 16 | (x & 0xFFFFu); return 2;
-	case EF_VOP3P: w[0] = 0xD3800000u | op << 16 | (x & 0xFFFFu); return 2;
-	case EF_DS: w[0] = 0xD8000000u | op << 17 | (x & 0x201FFFFu); return 2;
-	case EF_MUBUF: w[0] = 0xE0000000u | op << 18 | (x & 0x3FFFFu); return 2;
-	case EF_FLAT: w[0] = 0xDC000000u | op << 18 | (x & 0x203FFFu) | (strncmp(r->name, "global", 6) ? 0 : 2u << 14); return 2;
+	case FMT_SOP1: w[0] = 0xBE800000u | (x & 0x7F00FFu) | op << 8; return 1;
+	case FMT_SOP2: w[0] = 0x80000000u | op << 23 | (x & 0x7FFFFFu); return 1;
+	case FMT_SOPK: w[0] = 0xB0000000u | op << 23 | (x & 0x7FFFFFu); return 1;
+	case FMT_SOPC: w[0] = 0xBF000000u | op << 16 | (x & 0xFFFFu); return 1;
+	case FMT_SOPP: w[0] = 0xBF800000u | op << 16 | (x & 0xFu); return 1;
+	case FMT_SMEM: w[0] = 0xC0000000u | op << 18 | (x & 0x3FFFFu); return 2;
+	case FMT_VOP1: w[0] = 0x7E000000u | op << 9 | (x & 0x1FE01FFu); return 1;
+	case FMT_VOP2: w[0] = op << 25 | (x & 0x1FFFFFFu); return 1;
+	case FMT_VOPC: w[0] = 0x7C000000u | op << 17 | (x & 0x1FFFFu); return 1;
+	case FMT_VOP3: w[0] = 0xD0000000u | op << 16 | (x & 0xFFFFu); return 2;
+	case FMT_VOP3P: w[0] = 0xD3800000u | op << 16 | (x & 0xFFFFu); return 2;
+	case FMT_DS: w[0] = 0xD8000000u | op << 17 | (x & 0x201FFFFu); return 2;
+	case FMT_MUBUF: w[0] = 0xE0000000u | op << 18 | (x & 0x3FFFFu); return 2;
+	case FMT_FLAT: w[0] = 0xDC000000u | op << 18 | (x & 0x203FFFu) | (strncmp(r->name, "global", 6) ? 0 : 2u << 14); return 2;
 	default: w[0] = x; return 1;
 	}
 }

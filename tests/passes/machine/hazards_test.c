@@ -21,7 +21,7 @@ static int check(const MFunc *f)
 
 static void mfma16(MBlock *b, MOpnd d, MOpnd a, MOpnd bb, MOpnd c)
 {
-	emit(b, EI_V_MFMA_F32_16X16X16_F16, OPS(d), OPS(a, bb, c));
+	emit(b, I_V_MFMA_F32_16X16X16_F16, OPS(d), OPS(a, bb, c));
 }
 
 /* Shorten the s_nops right before instruction i of block bi by one wait
@@ -30,7 +30,7 @@ static void shorten(MFunc *f, size_t bi, size_t i)
 {
 	MBlock *b = f->blocks.data[bi];
 	MInst *n = &b->insts.data[i - 1];
-	ck_assert_int_eq(n->op, EI_S_NOP);
+	ck_assert_int_eq(n->op, I_S_NOP);
 	if (n->use[0].imm > 0) {
 		n->use[0].imm--;
 		return;
@@ -73,27 +73,27 @@ static void expect_gap(Build *build, const int gap[2], const char *what)
 static void b_mfma16_accread(MBlock *b)
 {
 	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
-	emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(1, 1)));
+	emit(b, I_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(1, 1)));
 }
 static void b_mfma32_accread(MBlock *b)
 {
-	emit(b, EI_V_MFMA_F32_32X32X8_F16, OPS(AN(0, 16)), OPS(VN(0, 2), VN(2, 2), AN(0, 16)));
-	emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(15, 1)));
+	emit(b, I_V_MFMA_F32_32X32X8_F16, OPS(AN(0, 16)), OPS(VN(0, 2), VN(2, 2), AN(0, 16)));
+	emit(b, I_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(15, 1)));
 }
 static void b_mfma16_store(MBlock *b)
 {
 	mfma16(b, VN(4, 4), VN(0, 2), VN(2, 2), VN(4, 4));
-	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(8), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(8), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
 static void b_mfma16_valu_waw(MBlock *b)
 {
 	mfma16(b, VN(4, 4), VN(0, 2), VN(2, 2), VN(4, 4));
-	emit(b, EI_V_MOV_B32, OPS(V(6)), OPS(IMM(0)));
+	emit(b, I_V_MOV_B32, OPS(V(6)), OPS(IMM(0)));
 }
 static void b_mfma16_war(MBlock *b)
 {
 	mfma16(b, AN(4, 4), VN(0, 2), VN(2, 2), AN(0, 4));
-	emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(1, 1)), OPS(V(9)));
+	emit(b, I_V_ACCVGPR_WRITE_B32, OPS(AN(1, 1)), OPS(V(9)));
 }
 static void b_mfma16_chain(MBlock *b)
 {
@@ -112,17 +112,17 @@ static void b_mfma16_srca(MBlock *b)
 }
 static void b_valu_mfma(MBlock *b)
 {
-	emit(b, EI_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
+	emit(b, I_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
 	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
 }
 static void b_accwrite_mfma(MBlock *b)
 {
-	emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(3, 1)), OPS(V(9)));
+	emit(b, I_V_ACCVGPR_WRITE_B32, OPS(AN(3, 1)), OPS(V(9)));
 	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
 }
 static void b_exec_mfma(MBlock *b)
 {
-	emit(b, EI_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
+	emit(b, I_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
 	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
 }
 
@@ -147,74 +147,74 @@ END_TEST
 /* ---- other rows ---- */
 static void b_dpp(MBlock *b)
 {
-	emit(b, EI_V_ADD_F32, OPS(V(1)), OPS(V(2), V(3)));
-	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x111; /* row_shr:1 */
+	emit(b, I_V_ADD_F32, OPS(V(1)), OPS(V(2), V(3)));
+	emit(b, I_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x111; /* row_shr:1 */
 }
 static void b_dpp_after_load(MBlock *b)
 {
-	emit(b, EI_DS_BPERMUTE_B32, OPS(V(1)), OPS(V(9), V(3)));
-	emit(b, EI_S_WAITCNT, NONE, NONE)->lgkmcnt = 0;
-	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x142; /* row_bcast:15 */
+	emit(b, I_DS_BPERMUTE_B32, OPS(V(1)), OPS(V(9), V(3)));
+	emit(b, I_S_WAITCNT, NONE, NONE)->lgkmcnt = 0;
+	emit(b, I_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0x142; /* row_bcast:15 */
 }
 static void b_exec_dpp(MBlock *b)
 {
-	emit(b, EI_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
-	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0xb1;
+	emit(b, I_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
+	emit(b, I_V_ADD_F32, OPS(V(4)), OPS(V(1), V(5)))->dpp = 0xb1;
 }
 static void b_lanesel(MBlock *b)
 {
-	emit(b, EI_V_READFIRSTLANE_B32, OPS(S(4)), OPS(V(1)));
-	emit(b, EI_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(4)));
+	emit(b, I_V_READFIRSTLANE_B32, OPS(S(4)), OPS(V(1)));
+	emit(b, I_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(4)));
 }
 static void b_readlane_vgpr(MBlock *b)
 {
-	emit(b, EI_V_ADD_F32, OPS(V(2)), OPS(V(2), V(3)));
-	emit(b, EI_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(6)));
+	emit(b, I_V_ADD_F32, OPS(V(2)), OPS(V(2), V(3)));
+	emit(b, I_V_READLANE_B32, OPS(S(5)), OPS(V(2), S(6)));
 }
 static void b_trans(MBlock *b)
 {
-	emit(b, EI_V_EXP_F32, OPS(V(1)), OPS(V(2)));
-	emit(b, EI_V_MUL_F32, OPS(V(3)), OPS(V(1), V(1)));
+	emit(b, I_V_EXP_F32, OPS(V(1)), OPS(V(2)));
+	emit(b, I_V_MUL_F32, OPS(V(3)), OPS(V(1), V(1)));
 }
 static void b_vcc(MBlock *b)
 {
-	emit(b, EI_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(0)))->flags |= MIF_E32;
-	emit(b, EI_V_CNDMASK_B32, OPS(V(1)), OPS(V(2), V(3), mo_special(MO_VCC)))->flags |= MIF_E32;
+	emit(b, I_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(0)))->flags |= MIF_E32;
+	emit(b, I_V_CNDMASK_B32, OPS(V(1)), OPS(V(2), V(3), mo_special(MO_VCC)))->flags |= MIF_E32;
 }
 static void b_sgpr_vmem(MBlock *b)
 {
-	emit(b, EI_V_READFIRSTLANE_B32, OPS(S(12)), OPS(V(1)));
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(2)), OPS(V(0), SN(8, 4), S(12)))->flags |= MIF_OFFEN;
+	emit(b, I_V_READFIRSTLANE_B32, OPS(S(12)), OPS(V(1)));
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(2)), OPS(V(0), SN(8, 4), S(12)))->flags |= MIF_OFFEN;
 }
 static void b_store_data(MBlock *b)
 {
-	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
-	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+	emit(b, I_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
 }
 static void b_store_data_soffset(MBlock *b)
 {
-	emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), S(1)))->flags |= MIF_OFFEN;
-	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+	emit(b, I_BUFFER_STORE_DWORDX4, NONE, OPS(VN(4, 4), V(0), SN(8, 4), S(1)))->flags |= MIF_OFFEN;
+	emit(b, I_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
 }
 static void b_store_dwordx2(MBlock *b)
 {
-	emit(b, EI_BUFFER_STORE_DWORDX2, NONE, OPS(VN(4, 2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
-	emit(b, EI_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
+	emit(b, I_BUFFER_STORE_DWORDX2, NONE, OPS(VN(4, 2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_V_MOV_B32, OPS(V(5)), OPS(IMM(0)));
 }
 static void b_clause_store(MBlock *b)
 {
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
-	emit(b, EI_BUFFER_STORE_DWORD, NONE, OPS(V(2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_STORE_DWORD, NONE, OPS(V(2), V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
 static void b_clause_war(MBlock *b)
 {
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(0)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(0)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
 static void b_clause_ok(MBlock *b)
 {
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(3)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(1)), OPS(V(0), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(3)), OPS(V(2), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
 
 START_TEST(other_rows)
@@ -244,17 +244,17 @@ START_TEST(loop_back_edge_mfma)
 	for (int t = 0; t < 2; t++) {
 		MFunc *f = mfb_new(t ? &target_gfx90a : &target_gfx942);
 		MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, ".Lk"), *b2 = mfunc_block(f, NULL);
-		emit(b0, EI_S_MOV_B32, OPS(S(20)), OPS(IMM(8)));
-		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
-		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
-		emit(b0, EI_S_NOP, NONE, OPS(IMM(7)));
-		emit(b1, EI_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(0, 1)));
+		emit(b0, I_S_MOV_B32, OPS(S(20)), OPS(IMM(8)));
+		emit(b0, I_S_NOP, NONE, OPS(IMM(7)));
+		emit(b0, I_S_NOP, NONE, OPS(IMM(7)));
+		emit(b0, I_S_NOP, NONE, OPS(IMM(7)));
+		emit(b1, I_V_ACCVGPR_READ_B32, OPS(V(4)), OPS(AN(0, 1)));
 		mfma16(b1, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
-		emit(b1, EI_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
-		emit(b1, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
-		mblock_branch(b1, EI_S_CBRANCH_SCC1, 1);
-		emit(b2, EI_V_ACCVGPR_READ_B32, OPS(V(5)), OPS(AN(3, 1)));
-		emit(b2, EI_S_ENDPGM, NONE, NONE);
+		emit(b1, I_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
+		emit(b1, I_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+		mblock_branch(b1, I_S_CBRANCH_SCC1, 1);
+		emit(b2, I_V_ACCVGPR_READ_B32, OPS(V(5)), OPS(AN(3, 1)));
+		emit(b2, I_S_ENDPGM, NONE, NONE);
 		Buf m = {0};
 		ck_assert_int_eq(check_hazards(f, &m), 2); /* the loop top and the exit block */
 		buf_free(&m);
@@ -263,16 +263,16 @@ START_TEST(loop_back_edge_mfma)
 		int need = t ? 11 : 7;
 		int top = need - 3, exit_gap = need - 3;
 		size_t at = 0;
-		while (b1->insts.data[at].op == EI_S_NOP)
+		while (b1->insts.data[at].op == I_S_NOP)
 			at++;
 		ck_assert_msg(nops_before(f, 1, at) == top, "%s", mfb_text(f));
 		at = 0;
-		while (b2->insts.data[at].op == EI_S_NOP)
+		while (b2->insts.data[at].op == I_S_NOP)
 			at++;
 		ck_assert_msg(nops_before(f, 2, at) == exit_gap, "%s", mfb_text(f));
 		/* One short at the loop top: the back edge path fails. */
 		size_t top_at = 0;
-		while (b1->insts.data[top_at].op == EI_S_NOP)
+		while (b1->insts.data[top_at].op == I_S_NOP)
 			top_at++;
 		shorten(f, 1, top_at);
 		ck_assert_int_eq(check(f), 1);
@@ -295,23 +295,23 @@ static void random_inst(MBlock *b)
 	unsigned r = rnd(6), x = rnd(6), acc = 4 * rnd(3);
 	switch (rnd(14)) {
 	case 0: mfma16(b, AN(acc, 4), VN(2 * rnd(3), 2), VN(2 * rnd(3), 2), AN(acc, 4)); break;
-	case 1: emit(b, EI_V_MFMA_F32_32X32X8_F16, OPS(AN(16, 16)), OPS(VN(0, 2), VN(2, 2), AN(16, 16))); break;
-	case 2: emit(b, EI_V_ACCVGPR_READ_B32, OPS(V(r)), OPS(AN(rnd(32), 1))); break;
-	case 3: emit(b, EI_V_ACCVGPR_WRITE_B32, OPS(AN(rnd(32), 1)), OPS(V(x))); break;
-	case 4: emit(b, EI_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6))))->dpp = 0x111; break;
-	case 5: emit(b, EI_V_EXP_F32, OPS(V(r)), OPS(V(x))); break;
-	case 6: emit(b, EI_V_READFIRSTLANE_B32, OPS(S(4 + rnd(2))), OPS(V(x))); break;
-	case 7: emit(b, EI_V_READLANE_B32, OPS(S(6)), OPS(V(x), S(4 + rnd(2)))); break;
-	case 8: emit(b, EI_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(x)))->flags |= MIF_E32; break;
-	case 9: emit(b, EI_V_CNDMASK_B32, OPS(V(r)), OPS(V(x), V(1), mo_special(MO_VCC)))->flags |= MIF_E32; break;
+	case 1: emit(b, I_V_MFMA_F32_32X32X8_F16, OPS(AN(16, 16)), OPS(VN(0, 2), VN(2, 2), AN(16, 16))); break;
+	case 2: emit(b, I_V_ACCVGPR_READ_B32, OPS(V(r)), OPS(AN(rnd(32), 1))); break;
+	case 3: emit(b, I_V_ACCVGPR_WRITE_B32, OPS(AN(rnd(32), 1)), OPS(V(x))); break;
+	case 4: emit(b, I_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6))))->dpp = 0x111; break;
+	case 5: emit(b, I_V_EXP_F32, OPS(V(r)), OPS(V(x))); break;
+	case 6: emit(b, I_V_READFIRSTLANE_B32, OPS(S(4 + rnd(2))), OPS(V(x))); break;
+	case 7: emit(b, I_V_READLANE_B32, OPS(S(6)), OPS(V(x), S(4 + rnd(2)))); break;
+	case 8: emit(b, I_V_CMP_GT_I32, OPS(mo_special(MO_VCC)), OPS(S(4), V(x)))->flags |= MIF_E32; break;
+	case 9: emit(b, I_V_CNDMASK_B32, OPS(V(r)), OPS(V(x), V(1), mo_special(MO_VCC)))->flags |= MIF_E32; break;
 	case 10:
-		emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(r)), OPS(V(x), SN(8, 4), rnd(2) ? S(4) : IMM(0)))->flags |= MIF_OFFEN;
+		emit(b, I_BUFFER_LOAD_DWORD, OPS(V(r)), OPS(V(x), SN(8, 4), rnd(2) ? S(4) : IMM(0)))->flags |= MIF_OFFEN;
 		break;
 	case 11:
-		emit(b, EI_BUFFER_STORE_DWORDX4, NONE, OPS(VN(2 * rnd(2), 4), V(x), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
+		emit(b, I_BUFFER_STORE_DWORDX4, NONE, OPS(VN(2 * rnd(2), 4), V(x), SN(8, 4), IMM(0)))->flags |= MIF_OFFEN;
 		break;
-	case 12: emit(b, EI_S_ADD_U32, OPS(S(4 + rnd(2))), OPS(S(4), IMM(1))); break;
-	default: emit(b, EI_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6)))); break;
+	case 12: emit(b, I_S_ADD_U32, OPS(S(4 + rnd(2))), OPS(S(4), IMM(1))); break;
+	default: emit(b, I_V_ADD_F32, OPS(V(r)), OPS(V(x), V(rnd(6)))); break;
 	}
 }
 
@@ -325,10 +325,10 @@ static MFunc *random_func(const Target *t, bool loops)
 		for (int i = 0; i < n; i++)
 			random_inst(b);
 		if (k == nb - 1) {
-			emit(b, EI_S_ENDPGM, NONE, NONE);
+			emit(b, I_S_ENDPGM, NONE, NONE);
 		} else if (rnd(3)) {
-			emit(b, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
-			mblock_branch(b, EI_S_CBRANCH_SCC1, (int)rnd((unsigned)k + 1));
+			emit(b, I_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+			mblock_branch(b, I_S_CBRANCH_SCC1, (int)rnd((unsigned)k + 1));
 		}
 	}
 	return f;
@@ -350,7 +350,7 @@ START_TEST(random_streams)
 		for (size_t bi = 0; !loops && bi < f->blocks.len; bi++)
 			for (size_t i = 1; i < f->blocks.data[bi]->insts.len; i++) {
 				MBlock *b = f->blocks.data[bi];
-				if (b->insts.data[i].op == EI_S_NOP || b->insts.data[i - 1].op != EI_S_NOP)
+				if (b->insts.data[i].op == I_S_NOP || b->insts.data[i - 1].op != I_S_NOP)
 					continue;
 				nops++;
 				size_t len = b->insts.len;

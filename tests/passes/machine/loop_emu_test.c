@@ -24,30 +24,30 @@ static MFunc *build(void)
 {
 	MFunc *f = mfb_new(&target_gfx942);
 	MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, ".Lk"), *b2 = mfunc_block(f, NULL);
-	emit(b0, EI_S_LOAD_DWORDX4, OPS(SN(4, 4)), OPS(SN(0, 2), IMM(0)));
-	emit(b0, EI_S_LOAD_DWORDX2, OPS(SN(8, 2)), OPS(SN(0, 2), IMM(16)));
-	emit(b0, EI_V_AND_B32, OPS(V(0)), OPS(IMM(0x3ff), V(0)));
-	emit(b0, EI_V_LSHLREV_B32, OPS(V(1)), OPS(IMM(3), V(0)));
-	emit(b0, EI_S_MOV_B32, OPS(S(20)), OPS(IMM(K)));
-	emit(b0, EI_V_MOV_B32, OPS(V(6)), OPS(IMM(0)));
+	emit(b0, I_S_LOAD_DWORDX4, OPS(SN(4, 4)), OPS(SN(0, 2), IMM(0)));
+	emit(b0, I_S_LOAD_DWORDX2, OPS(SN(8, 2)), OPS(SN(0, 2), IMM(16)));
+	emit(b0, I_V_AND_B32, OPS(V(0)), OPS(IMM(0x3ff), V(0)));
+	emit(b0, I_V_LSHLREV_B32, OPS(V(1)), OPS(IMM(3), V(0)));
+	emit(b0, I_S_MOV_B32, OPS(S(20)), OPS(IMM(K)));
+	emit(b0, I_V_MOV_B32, OPS(V(6)), OPS(IMM(0)));
 	for (unsigned r = 0; r < 4; r++)
-		emit(b0, EI_V_ACCVGPR_WRITE_B32, OPS(AN(r, 1)), OPS(V(6)));
-	emit(b0, EI_GLOBAL_LOAD_DWORDX2, OPS(VN(2, 2)), OPS(V(1), SN(4, 2)));
-	emit(b0, EI_GLOBAL_LOAD_DWORDX2, OPS(VN(4, 2)), OPS(V(1), SN(6, 2)));
-	emit(b1, EI_S_ADD_U32, OPS(S(4)), OPS(S(4), IMM(512)));
-	emit(b1, EI_S_ADDC_U32, OPS(S(5)), OPS(S(5), IMM(0)));
-	emit(b1, EI_S_ADD_U32, OPS(S(6)), OPS(S(6), IMM(512)));
-	emit(b1, EI_S_ADDC_U32, OPS(S(7)), OPS(S(7), IMM(0)));
-	emit(b1, EI_V_MFMA_F32_16X16X16_F16, OPS(AN(0, 4)), OPS(VN(2, 2), VN(4, 2), AN(0, 4)));
-	emit(b1, EI_GLOBAL_LOAD_DWORDX2, OPS(VN(2, 2)), OPS(V(1), SN(4, 2)));
-	emit(b1, EI_GLOBAL_LOAD_DWORDX2, OPS(VN(4, 2)), OPS(V(1), SN(6, 2)));
-	emit(b1, EI_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
-	emit(b1, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
-	mblock_branch(b1, EI_S_CBRANCH_SCC1, 1);
+		emit(b0, I_V_ACCVGPR_WRITE_B32, OPS(AN(r, 1)), OPS(V(6)));
+	emit(b0, I_GLOBAL_LOAD_DWORDX2, OPS(VN(2, 2)), OPS(V(1), SN(4, 2)));
+	emit(b0, I_GLOBAL_LOAD_DWORDX2, OPS(VN(4, 2)), OPS(V(1), SN(6, 2)));
+	emit(b1, I_S_ADD_U32, OPS(S(4)), OPS(S(4), IMM(512)));
+	emit(b1, I_S_ADDC_U32, OPS(S(5)), OPS(S(5), IMM(0)));
+	emit(b1, I_S_ADD_U32, OPS(S(6)), OPS(S(6), IMM(512)));
+	emit(b1, I_S_ADDC_U32, OPS(S(7)), OPS(S(7), IMM(0)));
+	emit(b1, I_V_MFMA_F32_16X16X16_F16, OPS(AN(0, 4)), OPS(VN(2, 2), VN(4, 2), AN(0, 4)));
+	emit(b1, I_GLOBAL_LOAD_DWORDX2, OPS(VN(2, 2)), OPS(V(1), SN(4, 2)));
+	emit(b1, I_GLOBAL_LOAD_DWORDX2, OPS(VN(4, 2)), OPS(V(1), SN(6, 2)));
+	emit(b1, I_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
+	emit(b1, I_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+	mblock_branch(b1, I_S_CBRANCH_SCC1, 1);
 	for (unsigned r = 0; r < 4; r++)
-		emit(b2, EI_V_ACCVGPR_READ_B32, OPS(V(8 + r)), OPS(AN(r, 1)));
-	emit(b2, EI_V_LSHLREV_B32, OPS(V(1)), OPS(IMM(4), V(0)));
-	emit(b2, EI_GLOBAL_STORE_DWORDX4, NONE, OPS(V(1), VN(8, 4), SN(8, 2)));
+		emit(b2, I_V_ACCVGPR_READ_B32, OPS(V(8 + r)), OPS(AN(r, 1)));
+	emit(b2, I_V_LSHLREV_B32, OPS(V(1)), OPS(IMM(4), V(0)));
+	emit(b2, I_GLOBAL_STORE_DWORDX4, NONE, OPS(V(1), VN(8, 4), SN(8, 2)));
 	return f;
 }
 
@@ -67,7 +67,7 @@ START_TEST(pipelined_mfma_loop)
 	 * the two loads, s_sub, s_cmp and the branch, plus 2 s_nop states (7
 	 * for a 4-pass XDL MFMA on gfx942). */
 	const MInst *top = &f->blocks.data[1]->insts.data[4];
-	ck_assert_msg(top->op == EI_S_WAITCNT && top->vmcnt == 0 && top->lgkmcnt == -1, "%s", mfb_text(f));
+	ck_assert_msg(top->op == I_S_WAITCNT && top->vmcnt == 0 && top->lgkmcnt == -1, "%s", mfb_text(f));
 	ck_assert_msg(nops_before(f, 2, 1) == 2, "%s", mfb_text(f));
 
 	Buf body = {0};

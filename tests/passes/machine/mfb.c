@@ -45,7 +45,7 @@ int nops_before(const MFunc *f, size_t b, size_t i)
 {
 	int n = 0;
 	const MBlock *bl = f->blocks.data[b];
-	while (i-- > 0 && bl->insts.data[i].op == EI_S_NOP)
+	while (i-- > 0 && bl->insts.data[i].op == I_S_NOP)
 		n += (int)bl->insts.data[i].use[0].imm + 1;
 	return n;
 }

@@ -12,24 +12,24 @@
 
 static void load(MBlock *b, unsigned d, unsigned a)
 {
-	emit(b, EI_BUFFER_LOAD_DWORD, OPS(V(d)), OPS(V(a), SN(4, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_LOAD_DWORD, OPS(V(d)), OPS(V(a), SN(4, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
 static void store(MBlock *b, unsigned data, unsigned a)
 {
-	emit(b, EI_BUFFER_STORE_DWORD, NONE, OPS(V(data), V(a), SN(4, 4), IMM(0)))->flags |= MIF_OFFEN;
+	emit(b, I_BUFFER_STORE_DWORD, NONE, OPS(V(data), V(a), SN(4, 4), IMM(0)))->flags |= MIF_OFFEN;
 }
-static void add(MBlock *b, unsigned d, unsigned x, unsigned y) { emit(b, EI_V_ADD_F32, OPS(V(d)), OPS(V(x), V(y))); }
-static void ds_read(MBlock *b, unsigned d, unsigned a) { emit(b, EI_DS_READ_B32, OPS(V(d)), OPS(V(a))); }
-static void ds_write(MBlock *b, unsigned a, unsigned data) { emit(b, EI_DS_WRITE_B32, NONE, OPS(V(a), V(data))); }
-static void s_load(MBlock *b, unsigned d) { emit(b, EI_S_LOAD_DWORD, OPS(S(d)), OPS(SN(0, 2), IMM(0))); }
+static void add(MBlock *b, unsigned d, unsigned x, unsigned y) { emit(b, I_V_ADD_F32, OPS(V(d)), OPS(V(x), V(y))); }
+static void ds_read(MBlock *b, unsigned d, unsigned a) { emit(b, I_DS_READ_B32, OPS(V(d)), OPS(V(a))); }
+static void ds_write(MBlock *b, unsigned a, unsigned data) { emit(b, I_DS_WRITE_B32, NONE, OPS(V(a), V(data))); }
+static void s_load(MBlock *b, unsigned d) { emit(b, I_S_LOAD_DWORD, OPS(S(d)), OPS(SN(0, 2), IMM(0))); }
 /* s20 -= 1; loop to block `to` while it is not 0. */
 static void loop_back(MBlock *b, int to)
 {
-	emit(b, EI_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
-	emit(b, EI_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
-	mblock_branch(b, EI_S_CBRANCH_SCC1, to);
+	emit(b, I_S_SUB_U32, OPS(S(20)), OPS(S(20), IMM(1)));
+	emit(b, I_S_CMP_LG_U32, NONE, OPS(S(20), IMM(0)));
+	mblock_branch(b, I_S_CBRANCH_SCC1, to);
 }
-static void end(MBlock *b) { emit(b, EI_S_ENDPGM, NONE, NONE); }
+static void end(MBlock *b) { emit(b, I_S_ENDPGM, NONE, NONE); }
 
 static int check(const MFunc *f)
 {
@@ -45,8 +45,8 @@ START_TEST(loop_back_edge)
 {
 	MFunc *f = mfb_new(&target_gfx942);
 	MBlock *b0 = mfunc_block(f, NULL), *b1 = mfunc_block(f, ".Lloop"), *b2 = mfunc_block(f, NULL);
-	emit(b0, EI_V_MOV_B32, OPS(V(2)), OPS(IMM(0)));
-	emit(b0, EI_S_MOV_B32, OPS(S(20)), OPS(IMM(8)));
+	emit(b0, I_V_MOV_B32, OPS(V(2)), OPS(IMM(0)));
+	emit(b0, I_S_MOV_B32, OPS(S(20)), OPS(IMM(8)));
 	add(b1, 3, 2, 3);
 	load(b1, 2, 0);
 	load(b1, 4, 0);
@@ -58,17 +58,17 @@ START_TEST(loop_back_edge)
 	buf_free(&m);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 1);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 1);
 	MInst *w = &b1->insts.data[0];
-	ck_assert_int_eq(w->op, EI_S_WAITCNT);
+	ck_assert_int_eq(w->op, I_S_WAITCNT);
 	ck_assert_int_eq(w->vmcnt, 1); /* the load of v4 may stay in flight */
 	ck_assert_int_eq(w->lgkmcnt, -1);
 	run_waitcnt(f); /* idempotent */
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 1);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 1);
 	w = &f->blocks.data[1]->insts.data[0];
 	w->vmcnt = 2;
 	ck_assert_int_eq(check(f), 1);
-	w->op = EI_S_NOP; /* no wait at all */
+	w->op = I_S_NOP; /* no wait at all */
 	w->use[0] = IMM(0);
 	w->nuse = 1;
 	ck_assert_int_eq(check(f), 1);
@@ -93,8 +93,8 @@ START_TEST(join_keeps_the_stricter_path)
 	end(b2);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 1);
-	MInst *w = nth_op(f, EI_S_WAITCNT, 0);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 1);
+	MInst *w = nth_op(f, I_S_WAITCNT, 0);
 	ck_assert_int_eq(w->vmcnt, 1);
 	w->vmcnt = 2;
 	ck_assert_int_eq(check(f), 1);
@@ -112,13 +112,13 @@ START_TEST(lds_in_order_smem_out_of_order)
 	ds_read(b, 1, 9);
 	ds_read(b, 2, 9);
 	add(b, 3, 1, 1);
-	emit(b, EI_V_ADD_F32, OPS(V(4)), OPS(S(10), V(4)));
+	emit(b, I_V_ADD_F32, OPS(V(4)), OPS(S(10), V(4)));
 	end(b);
 	ck_assert_int_eq(check(f), 2);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 2);
-	MInst *w0 = nth_op(f, EI_S_WAITCNT, 0), *w1 = nth_op(f, EI_S_WAITCNT, 1);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 2);
+	MInst *w0 = nth_op(f, I_S_WAITCNT, 0), *w1 = nth_op(f, I_S_WAITCNT, 1);
 	ck_assert_int_eq(w0->lgkmcnt, 1);
 	ck_assert_int_eq(w0->vmcnt, -1);
 	ck_assert_int_eq(w1->lgkmcnt, 0);
@@ -138,12 +138,12 @@ START_TEST(barrier_waits_for_lds)
 	MFunc *f = mfb_new(&target_gfx942);
 	MBlock *b = mfunc_block(f, NULL);
 	ds_write(b, 9, 1);
-	emit(b, EI_DS_BPERMUTE_B32, OPS(V(3)), OPS(V(9), V(1)));
+	emit(b, I_DS_BPERMUTE_B32, OPS(V(3)), OPS(V(9), V(1)));
 	store(b, 1, 0);
-	emit(b, EI_S_BARRIER, NONE, NONE);
+	emit(b, I_S_BARRIER, NONE, NONE);
 	ds_read(b, 5, 9);
 	store(b, 6, 0);
-	emit(b, EI_S_BARRIER, NONE, NONE);
+	emit(b, I_S_BARRIER, NONE, NONE);
 	end(b);
 	Buf m = {0};
 	ck_assert_int_eq(check_waitcnt(f, &m), 2);
@@ -151,8 +151,8 @@ START_TEST(barrier_waits_for_lds)
 	buf_free(&m);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 2);
-	MInst *w0 = nth_op(f, EI_S_WAITCNT, 0), *w1 = nth_op(f, EI_S_WAITCNT, 1);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 2);
+	MInst *w0 = nth_op(f, I_S_WAITCNT, 0), *w1 = nth_op(f, I_S_WAITCNT, 1);
 	ck_assert_int_eq(w0->lgkmcnt, 1);
 	ck_assert_int_eq(w0->vmcnt, -1);
 	ck_assert_int_eq(w1->lgkmcnt, 0);
@@ -173,7 +173,7 @@ START_TEST(overwrites)
 	load(b, 1, 0);
 	load(b, 1, 0);
 	ds_read(b, 1, 9);
-	emit(b, EI_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
+	emit(b, I_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
 	s_load(b, 10);
 	s_load(b, 10);
 	end(b);
@@ -182,8 +182,8 @@ START_TEST(overwrites)
 	ck_assert_int_eq(check(f), 4);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 3);
-	MInst *w0 = nth_op(f, EI_S_WAITCNT, 0), *w1 = nth_op(f, EI_S_WAITCNT, 1), *w2 = nth_op(f, EI_S_WAITCNT, 2);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 3);
+	MInst *w0 = nth_op(f, I_S_WAITCNT, 0), *w1 = nth_op(f, I_S_WAITCNT, 1), *w2 = nth_op(f, I_S_WAITCNT, 2);
 	ck_assert_int_eq(w0->vmcnt, 0); /* before the ds_read */
 	ck_assert_int_eq(w0->lgkmcnt, -1);
 	ck_assert_int_eq(w1->lgkmcnt, 0); /* before the v_mov */
@@ -202,7 +202,7 @@ START_TEST(degenerate)
 	mfunc_block(f, NULL);
 	MBlock *b2 = mfunc_block(f, NULL), *b3 = mfunc_block(f, NULL);
 	load(b0, 1, 0);
-	mblock_branch(b0, EI_S_BRANCH, 3);
+	mblock_branch(b0, I_S_BRANCH, 3);
 	load(b2, 2, 0); /* unreachable, but checked as if entered empty */
 	add(b2, 3, 2, 2);
 	add(b3, 4, 1, 1);
@@ -210,7 +210,7 @@ START_TEST(degenerate)
 	ck_assert_int_eq(check(f), 2);
 	run_waitcnt(f);
 	ck_assert_int_eq(check(f), 0);
-	ck_assert_int_eq(count_op(f, EI_S_WAITCNT), 2);
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 2);
 	mfunc_free(f);
 }
 END_TEST
@@ -232,10 +232,10 @@ static void random_inst(MBlock *b)
 	case 2: store(b, r, 8); break;
 	case 3: ds_read(b, r, 9); break;
 	case 4: ds_write(b, 9, r); break;
-	case 5: emit(b, EI_DS_BPERMUTE_B32, OPS(V(r)), OPS(V(9), V(x))); break;
+	case 5: emit(b, I_DS_BPERMUTE_B32, OPS(V(r)), OPS(V(9), V(x))); break;
 	case 6: s_load(b, 10 + rnd(3)); break;
-	case 7: emit(b, EI_V_ADD_F32, OPS(V(r)), OPS(S(10 + rnd(3)), V(x))); break;
-	case 8: emit(b, EI_S_BARRIER, NONE, NONE); break;
+	case 7: emit(b, I_V_ADD_F32, OPS(V(r)), OPS(S(10 + rnd(3)), V(x))); break;
+	case 8: emit(b, I_S_BARRIER, NONE, NONE); break;
 	default: add(b, r, x, y); break;
 	}
 }
@@ -254,7 +254,7 @@ static MFunc *random_func(void)
 		else if (rnd(3))
 			loop_back(b, (int)rnd((unsigned)k + 1)); /* a loop (or self loop) */
 		else if (k + 2 < nb)
-			mblock_branch(b, EI_S_CBRANCH_SCC0, k + 2); /* skip a block */
+			mblock_branch(b, I_S_CBRANCH_SCC0, k + 2); /* skip a block */
 	}
 	return f;
 }
@@ -273,7 +273,7 @@ START_TEST(random_cfgs_minimal_and_sound)
 		for (size_t bi = 0; bi < f->blocks.len; bi++)
 			for (size_t i = 0; i < f->blocks.data[bi]->insts.len; i++) {
 				MInst *w = &f->blocks.data[bi]->insts.data[i];
-				if (w->op != EI_S_WAITCNT)
+				if (w->op != I_S_WAITCNT)
 					continue;
 				waits++;
 				MInst keep = *w;
