@@ -20,18 +20,7 @@
 #include "../include/wavecc.h"
 #include "../util/util.h"
 
-
-/* A benchmark is a program: bad usage or a failed step ends it. */
-static void bench_fail(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void bench_fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
-}
+#include "bench.h"
 
 static const int BM[] = {32, 64}, BN[] = {32, 64}, BK[] = {16, 32, 64, 128, 256}, KS[] = {256, 512, 1024, 2048, 4096};
 enum { NVAR = 2 * 2 * 5 * 5 };

@@ -24,18 +24,7 @@
 
 #include "../util/util.h"
 
-
-/* A benchmark is a program: bad usage or a failed step ends it. */
-static void bench_fail(int status, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void bench_fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
-}
+#include "bench.h"
 
 static double now_s(void)
 {

@@ -140,16 +140,24 @@ static void time_row(Buf *out, const char *name, double us)
 		buf_printf(out, "%9.3f ms\n", us / 1000.0);
 }
 
+/* The compiled code object, read back: exactly one kernel. */
+static int read_compiled(const Compile *c, CodeObject *co, Buf *msg)
+{
+	if (codeobj_read(c->code_object.data, c->code_object.len, "<compiled>", co, msg) != 0)
+		return -1;
+	if (co->nkernels != 1) {
+		buf_printf(msg, "the compiled code object holds %zu kernels, expected 1\n", co->nkernels);
+		codeobj_free(co);
+		return -1;
+	}
+	return 0;
+}
+
 int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 {
 	CodeObject co;
-	if (codeobj_read(c->code_object.data, c->code_object.len, "<compiled>", &co, msg) != 0)
+	if (read_compiled(c, &co, msg) != 0)
 		return -1;
-	if (co.nkernels != 1) {
-		buf_printf(msg, "the compiled code object holds %zu kernels, expected 1\n", co.nkernels);
-		codeobj_free(&co);
-		return -1;
-	}
 	const CodeKernel *kern = &co.kernels[0];
 	const KernelDescriptor *kd = &kern->kd;
 	const MFunc *f = c->mf;
@@ -211,13 +219,8 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 int compile_stats_line(Buf *out, const Compile *c, Buf *msg)
 {
 	CodeObject co;
-	if (codeobj_read(c->code_object.data, c->code_object.len, "<compiled>", &co, msg) != 0)
+	if (read_compiled(c, &co, msg) != 0)
 		return -1;
-	if (co.nkernels != 1) {
-		buf_printf(msg, "the compiled code object holds %zu kernels, expected 1\n", co.nkernels);
-		codeobj_free(&co);
-		return -1;
-	}
 	const CodeKernel *kern = &co.kernels[0];
 	const MFunc *f = c->mf;
 	int v = f->nregs[RF_VGPR], a = f->nregs[RF_AGPR], s = f->nregs[RF_SGPR];

@@ -60,15 +60,18 @@ static void msgs_open(Msgs *m)
 	m->d.out = m->f;
 }
 
-/* Close m and give its text to *error (or drop it). */
-static void msgs_close(Msgs *m, char **error)
+/* Close m; on failure give its text to *error (or drop it), on success
+ * drop it (success leaves *error NULL). */
+static void msgs_finish(Msgs *m, bool ok, char **error)
 {
 	fclose(m->f);
-	if (error)
+	if (!ok && error)
 		*error = m->text;
 	else
 		free(m->text);
 }
+
+static void msgs_close(Msgs *m, char **error) { msgs_finish(m, false, error); }
 
 static void set_error(char **error, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static void set_error(char **error, const char *fmt, ...)
@@ -113,13 +116,8 @@ wavecc_kernel *wavecc_kernel_parse(const char *json, size_t len, const char *nam
 	msgs_open(&m);
 	/* names live as long as the process (interned): locations point at them */
 	Kernel *k = load_kernel_text(json, len, intern(name ? name : "<memory>"), &m.d);
-	if (k) {
-		fclose(m.f);
-		free(m.text);
-		return wrap_kernel(k);
-	}
-	msgs_close(&m, error);
-	return NULL;
+	msgs_finish(&m, k != NULL, error);
+	return wrap_kernel(k);
 }
 
 wavecc_kernel *wavecc_kernel_load(const char *path, char **error)
@@ -132,13 +130,8 @@ wavecc_kernel *wavecc_kernel_load(const char *path, char **error)
 	Msgs m;
 	msgs_open(&m);
 	Kernel *k = load_kernel_file(intern(path), &m.d);
-	if (k) {
-		fclose(m.f);
-		free(m.text);
-		return wrap_kernel(k);
-	}
-	msgs_close(&m, error);
-	return NULL;
+	msgs_finish(&m, k != NULL, error);
+	return wrap_kernel(k);
 }
 
 void wavecc_kernel_free(wavecc_kernel *k)
@@ -268,12 +261,7 @@ wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_inf
 		info->writes |= op->kind == OP_WRITE && op->args[1] == a;
 	}
 	kernel_view_free(v);
-	if (st == WAVECC_OK) {
-		fclose(m.f);
-		free(m.text);
-	} else {
-		msgs_close(&m, error);
-	}
+	msgs_finish(&m, st == WAVECC_OK, error);
 	return st;
 }
 
@@ -329,12 +317,7 @@ wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o,
 	if (compile_run(&c) == 0)
 		r = take_result(&c, k);
 	compile_free(&c);
-	if (r) {
-		fclose(m.f);
-		free(m.text);
-	} else {
-		msgs_close(&m, error);
-	}
+	msgs_finish(&m, r, error);
 	return r;
 }
 
@@ -365,14 +348,12 @@ size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavec
 	for (size_t i = 0; i < n; i++) {
 		if (!ks[i])
 			continue;
-		if (!compile_failed(&cs[i])) {
+		bool good = !compile_failed(&cs[i]);
+		if (good) {
 			out[i] = take_result(&cs[i], ks[i]);
 			ok++;
-			fclose(ms[i].f);
-			free(ms[i].text);
-		} else {
-			msgs_close(&ms[i], errors ? &errors[i] : NULL);
 		}
+		msgs_finish(&ms[i], good, errors ? &errors[i] : NULL);
 		compile_free(&cs[i]);
 	}
 	free(cs);
@@ -470,12 +451,7 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 out:
 	launch_free(&ld);
 	free(hb);
-	if (st == WAVECC_OK) {
-		fclose(m.f);
-		free(m.text);
-	} else {
-		msgs_close(&m, error);
-	}
+	msgs_finish(&m, st == WAVECC_OK, error);
 	return st;
 }
 
@@ -541,12 +517,7 @@ out:
 		interp_free(&in);
 	kernel_view_free(v);
 	free(dyn);
-	if (st == WAVECC_OK) {
-		fclose(m.f);
-		free(m.text);
-	} else {
-		msgs_close(&m, error);
-	}
+	msgs_finish(&m, st == WAVECC_OK, error);
 	return st;
 }
 

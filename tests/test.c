@@ -1,3 +1,4 @@
+#include <stdarg.h>
 /* test.c — shared helpers for the Check suites (see test.h). */
 #include <stdlib.h>
 #include <string.h>
@@ -171,4 +172,15 @@ void test_match_checks(const char *file, const char *spec, const char *output)
 				nots[k]->text, lines[l]);
 	free(lines);
 	free(copy);
+}
+
+CmdResult test_wavecc(const char *fmt, ...)
+{
+	char args[8192], cmd[12288];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", test_root(), test_bin(), args);
+	return run_cmd(cmd, NULL);
 }

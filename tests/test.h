@@ -25,6 +25,8 @@ typedef struct {
 } CmdResult;
 CmdResult run_cmd(const char *cmd, const char *input);
 void cmd_result_free(CmdResult *r);
+/* Run `wavecc ARGS` (printf-style) from the repository root. */
+CmdResult test_wavecc(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* True if a program is on PATH (for optional tools in tests). */
 bool have_program(const char *name);

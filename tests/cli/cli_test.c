@@ -40,17 +40,6 @@ static const char *path(const char *name)
 }
 
 /* `wavecc ARGS` run from the source tree (examples/ resolve). */
-static CmdResult wavecc(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static CmdResult wavecc(const char *fmt, ...)
-{
-	char args[8192], cmd[12288];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", test_root(), test_bin(), args);
-	return run_cmd(cmd, NULL);
-}
 
 static int status_of(CmdResult r)
 {
@@ -85,9 +74,9 @@ START_TEST(output_to_a_character_device)
 	}
 	struct stat a, b;
 	ck_assert_int_eq(stat(dev, &a), 0);
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -S -o '%s'", dev)), 0);
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -o '%s'", dev)), 0);
-	ck_assert_int_eq(status_of(wavecc("interp examples/add.json --seed 1 --out c='%s'", dev)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -S -o '%s'", dev)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o '%s'", dev)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("interp examples/add.json --seed 1 --out c='%s'", dev)), 0);
 	ck_assert_int_eq(stat(dev, &b), 0);
 	ck_assert(S_ISCHR(b.st_mode));
 	ck_assert_uint_eq(a.st_ino, b.st_ino);
@@ -102,8 +91,8 @@ START_TEST(output_to_a_fifo_with_a_reader)
 	const char *fifo = path("fifo"), *got = path("fifo.got"), *ref = path("ref.s");
 	unlink(fifo);
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -S -o '%s'", ref)), 0);
-	CmdResult r = wavecc("compile examples/add.json -S -o '%s' & cat '%s' > '%s'; wait $!", fifo, fifo, got);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -S -o '%s'", ref)), 0);
+	CmdResult r = test_wavecc("compile examples/add.json -S -o '%s' & cat '%s' > '%s'; wait $!", fifo, fifo, got);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
 	struct stat st;
@@ -122,7 +111,7 @@ START_TEST(output_through_a_symlink)
 	unlink(real);
 	unlink(link);
 	ck_assert_int_eq(symlink("real.hsaco", link), 0);
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -o '%s'", link)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o '%s'", link)), 0);
 	struct stat st;
 	ck_assert_int_eq(lstat(link, &st), 0);
 	ck_assert(S_ISLNK(st.st_mode));
@@ -135,17 +124,17 @@ START_TEST(output_through_a_symlink)
 	t = slurp(path("link.launch.json"));
 	ck_assert_ptr_nonnull(strstr(t, "\"code_object\": \"link.hsaco\""));
 	free(t);
-	ck_assert_int_eq(status_of(wavecc("run '%s' --seed 3", path("link.launch.json"))), 0);
+	ck_assert_int_eq(status_of(test_wavecc("run '%s' --seed 3", path("link.launch.json"))), 0);
 }
 END_TEST
 
 START_TEST(output_to_stdout)
 {
-	CmdResult r = wavecc("compile examples/add.json -S -o -");
+	CmdResult r = test_wavecc("compile examples/add.json -S -o -");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, ".amdgcn_target"));
 	cmd_result_free(&r);
-	r = wavecc("compile examples/add.json -S -o /dev/stdout");
+	r = test_wavecc("compile examples/add.json -S -o /dev/stdout");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, ".amdgcn_target"));
 	cmd_result_free(&r);
@@ -160,23 +149,23 @@ START_TEST(output_to_stdout)
 	ck_assert(!exists(path("add.launch.json")));
 	ck_assert(!exists(path("-.launch.json")));
 	/* --stats and the object cannot share stdout */
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -o - --stats")), 2);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o - --stats")), 2);
 }
 END_TEST
 
 START_TEST(assembly_with_descriptor_reassembles_and_runs)
 {
 	const char *s = path("k.s"), *l = path("k.launch.json");
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -S -o '%s' --launch '%s'", s, l)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -S -o '%s' --launch '%s'", s, l)), 0);
 	char *t = slurp(l);
 	ck_assert_ptr_nonnull(strstr(t, "\"code_object\": \"k.hsaco\""));
 	free(t);
 	ck_assert(!exists(path("k.hsaco")));
-	CmdResult r = wavecc("as '%s'", s);
+	CmdResult r = test_wavecc("as '%s'", s);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
 	ck_assert(exists(path("k.hsaco")));
-	r = wavecc("run '%s' --seed 2 --out c='%s'", l, path("k_c.npy"));
+	r = test_wavecc("run '%s' --seed 2 --out c='%s'", l, path("k_c.npy"));
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
 	ck_assert(exists(path("k_c.npy")));
@@ -188,10 +177,10 @@ END_TEST
 START_TEST(yaml_look_alike_names)
 {
 	const char *hsaco = path("yn.hsaco");
-	CmdResult r = wavecc("compile tests/asm/data/yaml_names.json -o '%s'", hsaco);
+	CmdResult r = test_wavecc("compile tests/asm/data/yaml_names.json -o '%s'", hsaco);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
-	r = wavecc("info '%s'", hsaco);
+	r = test_wavecc("info '%s'", hsaco);
 	ck_assert_int_eq(r.status, 0);
 	static const char *const names[] = {"y", "n", "yes", "no", "on", "off", "true", "false", "$x", "null"};
 	for (size_t i = 0; i < ARRAY_LEN(names); i++) {
@@ -201,7 +190,7 @@ START_TEST(yaml_look_alike_names)
 	}
 	ck_assert_ptr_nonnull(strstr(r.out, "kernel y\n"));
 	cmd_result_free(&r);
-	r = wavecc("run tests/asm/data/yaml_names.json");
+	r = test_wavecc("run tests/asm/data/yaml_names.json");
 	ck_assert_msg(r.status == 0 && strstr(r.out, "PASS null:"), "%s%s", r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -231,14 +220,14 @@ START_TEST(every_command_takes_the_common_options)
 {
 	for (size_t i = 0; i < ARRAY_LEN(COMMANDS); i++) {
 		const char *c = COMMANDS[i].cmd;
-		CmdResult r = wavecc("%s --version", c);
+		CmdResult r = test_wavecc("%s --version", c);
 		ck_assert_msg(r.status == 0 && strstr(r.out, "wavecc 0."), "%s --version", c);
 		cmd_result_free(&r);
-		r = wavecc("%s -v", c);
+		r = test_wavecc("%s -v", c);
 		ck_assert_msg(r.status == 0 && strstr(r.err, "wavecc 0."), "%s -v: %d %s", c, r.status, r.err);
 		cmd_result_free(&r);
 		/* the usage lines (up to the first line that does not continue them) */
-		r = wavecc("help %s", c);
+		r = test_wavecc("help %s", c);
 		ck_assert_int_eq(r.status, 0);
 		char *end = strstr(r.out, "\n  ");
 		while (end && end[3] == ' ')
@@ -252,15 +241,15 @@ START_TEST(every_command_takes_the_common_options)
 				COMMANDS[i].opts[k], head);
 		free(head);
 		cmd_result_free(&r);
-		r = wavecc("%s --no-such-option examples/add.json", c);
+		r = test_wavecc("%s --no-such-option examples/add.json", c);
 		ck_assert_msg(r.status == 2, "%s: %d", c, r.status);
 		char want[64];
 		snprintf(want, sizeof want, "wavecc help %s", c);
 		ck_assert_msg(strstr(r.err, want), "%s: %s", c, r.err);
 		cmd_result_free(&r);
 	}
-	ck_assert_int_eq(status_of(wavecc("-v")), 0);
-	ck_assert_int_eq(status_of(wavecc("--version")), 0);
+	ck_assert_int_eq(status_of(test_wavecc("-v")), 0);
+	ck_assert_int_eq(status_of(test_wavecc("--version")), 0);
 }
 END_TEST
 
@@ -272,10 +261,10 @@ START_TEST(clang_and_llvm_mc_spellings)
 		char opts[4096], out[2048];
 		snprintf(out, sizeof out, "%s/sp%zu.hsaco", dir, i);
 		snprintf(opts, sizeof opts, spellings[i], out);
-		CmdResult r = wavecc("compile examples/add.json %s", opts);
+		CmdResult r = test_wavecc("compile examples/add.json %s", opts);
 		ck_assert_msg(r.status == 0, "%s: %s", opts, r.err);
 		cmd_result_free(&r);
-		r = wavecc("info '%s'", out);
+		r = test_wavecc("info '%s'", out);
 		ck_assert_msg(strstr(r.out, "for gfx90a"), "%s: %s", opts, r.out);
 		cmd_result_free(&r);
 	}
@@ -285,30 +274,30 @@ END_TEST
 START_TEST(as_takes_the_target_from_the_file)
 {
 	const char *s = path("t90.s"), *o = path("t90.hsaco");
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json --mcpu gfx90a -S -o '%s'", s)), 0);
-	CmdResult r = wavecc("as '%s'", s);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json --mcpu gfx90a -S -o '%s'", s)), 0);
+	CmdResult r = test_wavecc("as '%s'", s);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
-	r = wavecc("info '%s'", o);
+	r = test_wavecc("info '%s'", o);
 	ck_assert_ptr_nonnull(strstr(r.out, "for gfx90a"));
 	cmd_result_free(&r);
 	/* an explicit --mcpu that disagrees is llvm-mc's error, exit 1 */
-	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942 -o '%s'", s, path("t942.hsaco"))), 1);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942 -o '%s'", s, path("t942.hsaco"))), 1);
 	ck_assert(!exists(path("t942.hsaco")));
 	/* target-ID features in the directive reach llvm-mc as -mattr */
 	const char *se = path("se.s"), *seo = path("se.hsaco");
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -S -o - | sed 's/^\t.amdgcn_target .*/\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc-\"/' > '%s'",
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -S -o - | sed 's/^\t.amdgcn_target .*/\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx942:sramecc-\"/' > '%s'",
 				  se)),
 		0);
-	r = wavecc("as '%s'", se);
+	r = test_wavecc("as '%s'", se);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
-	r = wavecc("info '%s'", seo);
+	r = test_wavecc("info '%s'", seo);
 	ck_assert_msg(strstr(r.out, "sramecc off"), "%s", r.out);
 	cmd_result_free(&r);
-	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:sramecc+ -o '%s'", se, path("se2.hsaco"))), 1);
-	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:sramecc- -o '%s'", se, path("se3.hsaco"))), 0);
-	ck_assert_int_eq(status_of(wavecc("as '%s' --mcpu gfx942:bogus+", se)), 2);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:sramecc+ -o '%s'", se, path("se2.hsaco"))), 1);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:sramecc- -o '%s'", se, path("se3.hsaco"))), 0);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:bogus+", se)), 2);
 }
 END_TEST
 
@@ -316,8 +305,8 @@ START_TEST(one_seed_option_and_out_everywhere)
 {
 	/* interp: --seed and the older --random give the same inputs */
 	const char *a1 = path("s1.npy"), *a2 = path("s2.npy"), *rc = path("run_c.npy"), *ic = path("interp_c.npy");
-	ck_assert_int_eq(status_of(wavecc("interp examples/add.json --seed 5 --out a='%s'", a1)), 0);
-	ck_assert_int_eq(status_of(wavecc("interp examples/add.json --random 5 --out a='%s'", a2)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("interp examples/add.json --seed 5 --out a='%s'", a1)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("interp examples/add.json --random 5 --out a='%s'", a2)), 0);
 	size_t l1, l2;
 	char *x = read_file(a1, &l1), *y = read_file(a2, &l2);
 	ck_assert(x && y && l1 == l2 && memcmp(x, y, l1) == 0);
@@ -325,11 +314,11 @@ START_TEST(one_seed_option_and_out_everywhere)
 	free(y);
 	/* run K.json --seed N --out c=F writes the kernel's c, on the same
 	 * inputs as interp --seed N */
-	CmdResult r = wavecc("run examples/add.json --seed 5 --out c='%s'", rc);
+	CmdResult r = test_wavecc("run examples/add.json --seed 5 --out c='%s'", rc);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_ptr_nonnull(strstr(r.out, "|got-want| <= atol + rtol*|want|"));
 	cmd_result_free(&r);
-	ck_assert_int_eq(status_of(wavecc("interp examples/add.json --seed 5 --out c='%s'", ic)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("interp examples/add.json --seed 5 --out c='%s'", ic)), 0);
 	NpyArray k, w;
 	char err[256];
 	ck_assert_int_eq(npy_read(rc, &k, err, sizeof err), 0);
@@ -345,10 +334,10 @@ START_TEST(one_seed_option_and_out_everywhere)
 	npy_free(&k);
 	npy_free(&w);
 	/* -D on a symbol with a value, in interp as in compile and run */
-	r = wavecc("interp examples/add.json -D N=100");
+	r = test_wavecc("interp examples/add.json -D N=100");
 	ck_assert_ptr_nonnull(strstr(r.out, "a f16[64, 100]"));
 	cmd_result_free(&r);
-	r = wavecc("run examples/add.json -D N=100");
+	r = test_wavecc("run examples/add.json -D N=100");
 	ck_assert_msg(r.status == 0 && strstr(r.out, "PASS c: 6400 elements"), "%s%s", r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -358,7 +347,7 @@ END_TEST
 static const char *dynamic_descriptor(void)
 {
 	const char *d = path("dyn.launch.json");
-	ck_assert_int_eq(status_of(wavecc("compile examples/add.json -o '%s'", path("dyn.hsaco"))), 0);
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o '%s'", path("dyn.hsaco"))), 0);
 	const char *text =
 		"{\"format\": \"wavecc-launch/1\", \"code_object\": \"dyn.hsaco\", \"kernel\": \"vector_add\", \"arch\": "
 		"\"gfx942\", \"workgroup_size\": [64, 1, 1], \"grid\": [\"(N + 255) // 256\", \"M\", 1], \"lds_bytes\": 0, "
@@ -374,7 +363,7 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 {
 	const char *d = dynamic_descriptor();
 	/* it runs when used right */
-	ck_assert_int_eq(status_of(wavecc("run '%s' -D M=64 -D N=300 --seed 1", d)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("run '%s' -D M=64 -D N=300 --seed 1", d)), 0);
 	const char *const bad[] = {
 		/* malformed -D */
 		"interp examples/add.json -D N=x", "interp examples/add.json -D =3", "run examples/add.json -D N=x",
@@ -402,7 +391,7 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 			snprintf(args, sizeof args, "%.*s'%s'%s", (int)(at - bad[i]), bad[i], d, at + 2);
 		else
 			snprintf(args, sizeof args, "%s", bad[i]);
-		CmdResult r = wavecc("%s", args);
+		CmdResult r = test_wavecc("%s", args);
 		ck_assert_msg(r.status == 2, "'%s': status %d\n%s", args, r.status, r.err);
 		ck_assert_msg(strstr(r.err, "wavecc help "), "'%s': %s", args, r.err);
 		cmd_result_free(&r);
@@ -422,11 +411,11 @@ START_TEST(assembler_errors_name_the_generated_line_and_op)
 			     "echo \"<stdin>:$n:2: error: invented by the test\" >&2\n"
 			     "exit 1\n";
 	ck_assert_int_eq(file_write_output(fake, script, strlen(script), 0755), 0);
-	CmdResult r = wavecc("compile examples/add.json -o '%s' --llvm-mc '%s'", path("bad.hsaco"), fake);
+	CmdResult r = test_wavecc("compile examples/add.json -o '%s' --llvm-mc '%s'", path("bad.hsaco"), fake);
 	ck_assert_int_eq(r.status, 1);
 	/* the line number the fake printed, and the op it belongs to with its
 	 * place in the kernel graph */
-	CmdResult s = wavecc("compile examples/add.json -S -o - | awk '/^\\t\\/\\/ add$/ { print NR + 1; exit }'");
+	CmdResult s = test_wavecc("compile examples/add.json -S -o - | awk '/^\\t\\/\\/ add$/ { print NR + 1; exit }'");
 	int line = atoi(s.out);
 	cmd_result_free(&s);
 	ck_assert_int_gt(line, 10);
@@ -470,7 +459,7 @@ START_TEST(no_message_contradicts_itself)
 	const char *f = path("poisoned.json");
 	ck_assert_int_eq(json_dump_file(k, f, JSON_INDENT(1)), 0);
 	json_decref(k);
-	CmdResult r = wavecc("dump-graph '%s'", f);
+	CmdResult r = test_wavecc("dump-graph '%s'", f);
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_msg(strstr(r.err, "unknown dtype 'f99'"), "%s", r.err);
 	ck_assert_msg(!strstr(r.err, "(found 1)") && !strstr(r.err, "output node"), "%s", r.err);
@@ -488,7 +477,7 @@ START_TEST(as_without_a_kernel)
 	ck_assert_int_eq(file_write_output(n, nokd, strlen(nokd), 0644), 0);
 	const char *in[] = {e, n};
 	for (int i = 0; i < 2; i++) {
-		CmdResult r = wavecc("as '%s' -o '%s'", in[i], path("nokd.hsaco"));
+		CmdResult r = test_wavecc("as '%s' -o '%s'", in[i], path("nokd.hsaco"));
 		ck_assert_int_eq(r.status, 1);
 		ck_assert_msg(strstr(r.err, in[i]) && strstr(r.err, "no kernel"), "%s", r.err);
 		cmd_result_free(&r);
@@ -499,18 +488,18 @@ END_TEST
 
 START_TEST(endless_inputs_are_refused)
 {
-	CmdResult r = wavecc("compile /dev/zero");
+	CmdResult r = test_wavecc("compile /dev/zero");
 	ck_assert_int_eq(r.status, 1);
 	cmd_result_free(&r);
-	r = wavecc("interp examples/add.json --in a=/dev/zero");
+	r = test_wavecc("interp examples/add.json --in a=/dev/zero");
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "/dev/zero"));
 	cmd_result_free(&r);
-	r = wavecc("sym --assume /dev/zero < /dev/null");
+	r = test_wavecc("sym --assume /dev/zero < /dev/null");
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "128 MiB"));
 	cmd_result_free(&r);
-	r = wavecc("as /dev/zero -o '%s'", path("zero.hsaco"));
+	r = test_wavecc("as /dev/zero -o '%s'", path("zero.hsaco"));
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "128 MiB"));
 	cmd_result_free(&r);
@@ -521,14 +510,14 @@ START_TEST(out_files_all_or_nothing)
 {
 	const char *first = path("first.npy"), *late = path("no/such/folder/late.npy");
 	unlink(first);
-	ck_assert_int_eq(status_of(wavecc("interp examples/add.json --out c='%s' --out a='%s'", first, late)), 1);
+	ck_assert_int_eq(status_of(test_wavecc("interp examples/add.json --out c='%s' --out a='%s'", first, late)), 1);
 	ck_assert(!exists(first));
-	ck_assert_int_eq(status_of(wavecc("run examples/add.json --out c='%s' --out a='%s'", first, late)), 1);
+	ck_assert_int_eq(status_of(test_wavecc("run examples/add.json --out c='%s' --out a='%s'", first, late)), 1);
 	ck_assert(!exists(first));
 	const char *d = dynamic_descriptor();
-	ck_assert_int_eq(status_of(wavecc("run '%s' -D M=64 -D N=300 --out c='%s' --out a='%s'", d, first, late)), 1);
+	ck_assert_int_eq(status_of(test_wavecc("run '%s' -D M=64 -D N=300 --out c='%s' --out a='%s'", d, first, late)), 1);
 	ck_assert(!exists(first));
-	ck_assert_int_eq(status_of(wavecc("run '%s' -D M=64 -D N=300 --out c='%s' --out a='%s'", d, first, path("a.npy"))),
+	ck_assert_int_eq(status_of(test_wavecc("run '%s' -D M=64 -D N=300 --out c='%s' --out a='%s'", d, first, path("a.npy"))),
 		0);
 	ck_assert(exists(first) && exists(path("a.npy")));
 }

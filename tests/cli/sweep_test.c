@@ -8,17 +8,6 @@
 
 #include "../test.h"
 
-static CmdResult wavecc(const char *fmt, ...) PRINTF_LIKE(1, 2);
-static CmdResult wavecc(const char *fmt, ...)
-{
-	char args[8192], cmd[12288];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", test_root(), test_bin(), args);
-	return run_cmd(cmd, NULL);
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -30,7 +19,7 @@ static char *slurp(const char *path, size_t *len)
 START_TEST(sweep_writes_each_variant)
 {
 	const char *dir = test_tmpdir("sweep");
-	CmdResult r = wavecc("compile examples/copy_dynamic.json --sweep M=16,111 --sweep N=100,813,64 -o '%s/out'", dir);
+	CmdResult r = test_wavecc("compile examples/copy_dynamic.json --sweep M=16,111 --sweep N=100,813,64 -o '%s/out'", dir);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	/* 2 x 3 lines in order: the first sweep varies slowest */
 	const char *want[] = {"M=16.N=100", "M=16.N=813", "M=16.N=64", "M=111.N=100", "M=111.N=813", "M=111.N=64"};
@@ -46,7 +35,7 @@ START_TEST(sweep_writes_each_variant)
 	/* each variant is the one -D gives alone */
 	for (int i = 0; i < 6; i++) {
 		int M = i < 3 ? 16 : 111, N = (int[]){100, 813, 64}[i % 3];
-		r = wavecc("compile examples/copy_dynamic.json -D M=%d -D N=%d -o '%s/alone.hsaco'", M, N, dir);
+		r = test_wavecc("compile examples/copy_dynamic.json -D M=%d -D N=%d -o '%s/alone.hsaco'", M, N, dir);
 		ck_assert_msg(r.status == 0, "%s", r.err);
 		cmd_result_free(&r);
 		char a[4096], b[4096];
@@ -59,7 +48,7 @@ START_TEST(sweep_writes_each_variant)
 		free(bb);
 	}
 	/* the descriptor names its code object beside it: it runs */
-	r = wavecc("run '%s/out/copy_dynamic.M=111.N=813.launch.json'", dir);
+	r = test_wavecc("run '%s/out/copy_dynamic.M=111.N=813.launch.json'", dir);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
 }
@@ -68,7 +57,7 @@ END_TEST
 START_TEST(several_kernels_fail_alone)
 {
 	const char *dir = test_tmpdir("sweep_many");
-	CmdResult r = wavecc("compile examples/add.json examples/gemm_16x16x16.json examples/copy.json -S -o '%s'", dir);
+	CmdResult r = test_wavecc("compile examples/add.json examples/gemm_16x16x16.json examples/copy.json -S -o '%s'", dir);
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_msg(strstr(r.out, "add.s vgpr") && strstr(r.out, "gemm_16x16x16 FAILED") && strstr(r.out, "copy.s vgpr"),
 		"%s", r.out);
@@ -96,7 +85,7 @@ START_TEST(sweep_usage_errors)
 		{"compile examples/copy_dynamic.json --sweep Q=4 --sweep N=8", "has no symbol Q"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		CmdResult r = wavecc("%s", bad[i][0]);
+		CmdResult r = test_wavecc("%s", bad[i][0]);
 		ck_assert_msg(r.status == 2 && strstr(r.err, bad[i][1]), "%s: status %d: %s", bad[i][0], r.status, r.err);
 		cmd_result_free(&r);
 	}
