@@ -11,7 +11,8 @@ Three graphs over the library and the command (not tests, bench, examples):
   3. file link graph inside each folder: a.c -> b.c under the same rule.
 Each must be acyclic: the folder a symbol or header lives in never uses a
 folder that uses it, and inside a folder no file calls back into a file that
-calls it. A folder and its subfolders count as one node for graphs 1 and 2
+calls it. And every name a library folder exports carries that folder's
+module prefix (PREFIXES): what no other file needs is static. A folder and its subfolders count as one node for graphs 1 and 2
 only when they are the same folder. Prints every cycle found (one per
 strongly connected component) and exits 1 if there is any; --graph prints
 the folder graphs too.
@@ -84,6 +85,42 @@ def link_graphs(defs, uses):
             else:
                 files.setdefault(f, set()).add(t)
     return folders, files
+
+
+# The prefixes a folder's exported (non-static) names carry: the module they
+# belong to. Pass entry points are named after what they do, as the pipeline
+# lists them.
+PREFIXES = {
+    'util': r'arena_|buf_|vec_|intern|diag_|x(malloc|calloc|realloc|strdup|strndup)$|die_at$|dtype_|npy_|jpos_|jr_|'
+            r'outputs_|tempdir_|read_file|write_file|file_',
+    'ir/sym': r'sym_',
+    'ir/isa': r'isa_',
+    'ir': r'kernel_|op_|region_|shape_|mfunc_|mblock_|mir_|mop_|mo_|rc_|target_|addr_space|value_|graph_|con_|mma_',
+    'frontend': r'load_kernel|ld_',
+    'interp': r'interp_|it_|run_',
+    'passes/graph': r'analysis_|analyze_|subst_|index_',
+    'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|hazard_|hz_',
+    'isel': r'select_instructions$|isel_',
+    'regalloc': r'regalloc_|regassign_|liveness_',
+    'asm': r'asm_|emit_|llvm_mc_',
+    'loader/codeobj': r'codeobj_|kd_|metadata_|input_file',
+    'loader/emu': r'emu_',
+    'loader/runtime': r'launch_|hip_',
+    'driver': r'compile_|wavecc_|stats_|allocate_registers$|check_allocation$',
+}
+
+
+def unprefixed(defs):
+    """exported names without their folder's prefix"""
+    bad = []
+    for f, d in sorted(defs.items()):
+        folder = os.path.dirname(f)
+        pat = PREFIXES.get(folder)
+        if pat is None:
+            continue
+        rx = re.compile(r'(' + pat + r')')
+        bad += ['%s: %s' % (f, n) for n in sorted(d) if not rx.match(n)]
+    return bad
 
 
 def cycles(g):
@@ -159,7 +196,11 @@ def main():
         bad += len(cs)
         print('deps: %s graph: %d nodes, %d cycles' % (name, len(set(g) | {b for v in g.values() for b in v}),
                                                       len(cs)))
-    sys.exit(1 if bad else 0)
+    names = unprefixed(defs)
+    for n in names:
+        print('deps: exported without its module prefix (make it static or prefix it): %s' % n)
+    print('deps: exported names: %d without their module prefix' % len(names))
+    sys.exit(1 if bad or names else 0)
 
 
 if __name__ == '__main__':
