@@ -435,14 +435,10 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 	}
 	RunOptions ro = {.backend = backend == WAVECC_BACKEND_HIP ? BACKEND_HIP : BACKEND_EMU};
 	Buf msg = {0};
-	if (launch_run_memory(&ld, code_object, code_len, &ro, hb, n, &msg) != 0) {
+	int r = launch_run_memory(&ld, code_object, code_len, &ro, hb, n, &msg);
+	if (r != 0) {
 		fputs(buf_cstr(&msg), m.f);
-		/* the descriptor and buffers were checked before the launch: what
-		 * failed after is the run itself */
-		st = strstr(buf_cstr(&msg), "emulator:") || strstr(buf_cstr(&msg), "HIP") ||
-				     strstr(buf_cstr(&msg), "GPU")
-			     ? WAVECC_ERUN
-			     : WAVECC_EINPUT;
+		st = r == -2 ? WAVECC_ERUN : WAVECC_EINPUT;
 		buf_free(&msg);
 		goto out;
 	}

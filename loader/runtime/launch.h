@@ -124,8 +124,10 @@ typedef struct HostBuffer {
 } HostBuffer;
 /* The same in memory: the code object's bytes, and one HostBuffer per
  * buffer argument (by name), which the kernel reads and writes in place.
- * RunOptions' file fields (in, out, random) are not used. Returns 0 or -1
- * with messages in msg. */
+ * RunOptions' file fields (in, out, random) are not used. Returns 0; -1
+ * with messages in msg when the descriptor, code object or buffers do not
+ * fit together; -2 when they did and the run failed (an emulator fault, no
+ * GPU for HIP). */
 int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
 	size_t nbufs, Buf *msg);
 /* Append "FILE:LINE:COL: PATH: message\n" (the frontend's shape, without

@@ -309,6 +309,8 @@ int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, co
 	} else {
 		r = emu_backend(&p, o, msg);
 	}
+	if (r != 0)
+		r = -2; /* the inputs were fine: the run itself failed */
 out:
 	free(p.bufs);
 	free(p.kernarg);
@@ -405,7 +407,7 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 	}
 	if (make_buffers(d, o, &hb, msg) != 0)
 		goto out;
-	r = launch_run_memory(d, bytes, len, o, hb.data, hb.len, msg);
+	r = launch_run_memory(d, bytes, len, o, hb.data, hb.len, msg) ? -1 : 0;
 	if (r != 0)
 		goto out;
 	for (int i = 0; i < o->nout; i++) {

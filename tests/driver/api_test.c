@@ -113,6 +113,11 @@ START_TEST(gemm_compiles_runs_and_matches)
 	}
 	ck_assert_uint_gt(nonzero, count / 2);
 
+	/* HIP: no AMD GPU here, so the run fails clearly (status and message),
+	 * after everything before the launch was checked */
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_HIP, got, n, &err), WAVECC_ERUN);
+	ck_assert_msg(err && (strstr(err, "GPU") || strstr(err, "HIP")), "%s", err);
+	free(err);
 	/* a wrong buffer size is bad input, reported and not run */
 	got[2].bytes--;
 	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, got, n, &err), WAVECC_EINPUT);
