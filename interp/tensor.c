@@ -335,6 +335,31 @@ ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, cons
 	int64_t i = 0;
 	if (r->count == 0)
 		return r;
+	if (nk == 1) {
+		/* One k dim (every GEMM): the same sums in the same order, the
+		 * rounding after each step inlined for f32/f64, the k offsets a
+		 * stride apart (most of a realistic GEMM's interpretation time was
+		 * the general walk below). */
+		int64_t s0 = stride[0][n - 1], s1 = stride[1][n - 1];
+		const double *L = lhs->v, *R = rhs->v;
+		for (;;) {
+			double s = acc->v[off[2]];
+			int64_t o0 = off[0], o1 = off[1];
+			if (acc->dtype == DT_F32)
+				for (int64_t kk = 0; kk < kcount; kk++, o0 += s0, o1 += s1)
+					s = (double)(float)(s + L[o0] * R[o1]);
+			else if (acc->dtype == DT_F64)
+				for (int64_t kk = 0; kk < kcount; kk++, o0 += s0, o1 += s1)
+					s = s + L[o0] * R[o1];
+			else
+				for (int64_t kk = 0; kk < kcount; kk++, o0 += s0, o1 += s1)
+					s = it_round(acc->dtype, s + L[o0] * R[o1]);
+			r->v[i++] = s;
+			if (na == 0 || !step(na, ext, idx, 3, stride, off))
+				break;
+		}
+		return r;
+	}
 	/* Walk acc elements in order; for each, walk the k dims innermost. */
 	for (;;) {
 		double s = acc->v[off[2]];
