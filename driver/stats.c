@@ -8,7 +8,7 @@
  *   - descriptor figures and LDS: decoded from the kernel descriptor of the
  *     linked code object (loader/codeobj/kd.h), i.e. what the hardware will see;
  *   - instruction counts: the machine function as printed into the assembly
- *     (emit_assembly prints it whole), by mir_class;
+ *     (emit_assembly prints it whole), by isa_class;
  *   - code size: the size of the kernel's function symbol in the code object.
  *
  * Occupancy (waves per SIMD) for the gfx90a-class targets (gfx90a, gfx942):

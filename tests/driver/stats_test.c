@@ -4,7 +4,7 @@
  *   each row's comment) and LLVM's own figures for two gfx90a kernels.
  * counts: every example the compiler accepts is compiled with -S --stats;
  *   the test classifies the instruction lines of the written assembly itself
- *   (by mnemonic, not through mir_class) and the counts must agree class by
+ *   (by mnemonic, not through isa_class) and the counts must agree class by
  *   class. The same kernel compiled to a code object must report the same
  *   counts, and its code size must equal the function symbol's size that
  *   llvm-readelf-19 reads from the written .hsaco; the descriptor figures

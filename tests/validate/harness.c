@@ -22,7 +22,7 @@ static char suite_arch[32] = "gfx942";      /* its processor */
 static char *compile_error;
 
 const char *vk_dir(void) { return suite_dir; }
-const char *vk_analysis_error(void) { return compile_error; }
+const char *vk_compile_error(void) { return compile_error; }
 const char *vk_arch(void) { return suite_arch; }
 const char *vk_target(void) { return suite_target; }
 

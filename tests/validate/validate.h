@@ -42,7 +42,7 @@ void vk_compile_arch(const char *suite, const char *const *names, const char *ar
 const char *vk_arch(void);
 const char *vk_target(void);
 /* NULL, or why compiling failed (every test asserts it is NULL first). */
-const char *vk_analysis_error(void);
+const char *vk_compile_error(void);
 /* The suite folder holding code objects and descriptors. */
 const char *vk_dir(void);
 /* Disassembly of OUT_NAME.hsaco (llvm-objdump-19 -d), cached; heap string
