@@ -690,6 +690,7 @@ typedef struct {
 	uint8_t fmt, type, dst, src[3];
 	int16_t op942, op90a;
 	uint32_t flags;
+	uint8_t cls;    /* the scheduling class (MClass, ir/isa/isa.h), filled in isa.c */
 } IsaInfo;
 
 extern const IsaInfo isa_info[I_COUNT];

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "insts.h"
 
@@ -40,9 +41,10 @@ typedef enum MClass {
 } MClass;
 extern const char *const isa_class_name[MC_COUNT];
 
-/* The scheduling class of row op, and its latency. */
-MClass isa_class(int op);
-int isa_latency(int op);
+/* The scheduling class of row op (a column of its row), and its latency. */
+extern const uint16_t isa_class_latency[MC_COUNT];
+static inline MClass isa_class(int op) { return (MClass)isa_info[op].cls; }
+static inline int isa_latency(int op) { return isa_class_latency[isa_info[op].cls]; }
 /* An MFMA row's passes on gfx90a (true) or gfx942 (false); 0 when the row
  * is no MFMA or does not exist on that target. */
 int isa_mfma_passes(int op, bool gfx90a);
@@ -53,8 +55,12 @@ bool isa_mfma_xdl(int op, bool gfx90a);
 /* ---- syntax.c: the assembler's spellings ---- */
 /* Register `v5`, `s[4:7]`, `a[0:15]`: file letter s, v or a. */
 void isa_reg_name(char *buf, size_t n, char file, unsigned reg, int width);
-/* The mnemonic of row op on the target: gfx90a spells most MFMAs without
- * the underscore before the element type (v_mfma_f32_16x16x16f16). */
+/* The mnemonic of row op on the target: gfx90a spells the f16/f32/i8 MFMAs
+ * of one block without the underscore before the element type
+ * (v_mfma_f32_16x16x16f16). Its other spellings (blocked forms such as
+ * v_mfma_f32_32x32x4f16, bf16's _1k suffix) are not derived yet: the
+ * compiler emits only the 16x16x16 and 32x32x8 f16 MFMAs, and llvm-mc would
+ * reject a wrong spelling at the generated line. */
 void isa_mnemonic(char *buf, size_t n, int op, bool gfx90a);
 
 #endif

@@ -23,45 +23,45 @@
 enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
 
 #define HAZARD_RULES(X) \
-	X(HZ_VALU_SGPR_VMEM, "VALU writes SGPR -> VMEM reads it", 5, 5, "5:other row 1; HR checkVMEMHazards") \
+	X(HZ_VALU_SGPR_VMEM, "VALU writes SGPR -> VMEM reads it", 5, 5, "HR checkVMEMHazards") \
 	X(HZ_VALU_SGPR_LANESEL, "VALU writes SGPR -> v_readlane/v_writelane lane select", 4, 4, \
-		"5:other row 2; HR checkRWLaneHazards") \
+		"HR checkRWLaneHazards") \
 	X(HZ_VALU_SGPR_VALU, "VALU writes SGPR/VCC -> VALU reads it", 2, HZ_OFF, \
-		"5:other row 3; HR checkVALUHazards (VDecCoExec, gfx940 only)") \
+		"HR checkVALUHazards (VDecCoExec, gfx940 only)") \
 	X(HZ_VALU_VGPR_READLANE, "VALU writes VGPR -> v_readlane/v_readfirstlane reads it", 1, HZ_OFF, \
-		"5:other row 4; HR checkVALUHazards") \
+		"HR checkVALUHazards") \
 	X(HZ_VALU_EXEC_LANE, "VALU writes EXEC -> v_readlane/v_readfirstlane/v_writelane", 4, HZ_OFF, \
-		"5:other row 5; HR checkVALUHazards") \
+		"HR checkVALUHazards") \
 	X(HZ_TRANS_USE, "transcendental VALU -> non-trans VALU reads its result", 1, HZ_OFF, \
-		"5:other row 6; HR checkVALUHazards (TransForwarding)") \
-	X(HZ_VGPR_DPP, "VGPR written -> DPP reads it", 2, 2, "5:other row 8; HR checkDPPHazards (any writer)") \
-	X(HZ_VALU_EXEC_DPP, "VALU writes EXEC -> DPP", 5, 5, "5:other row 9; HR checkDPPHazards") \
-	X(HZ_VALU_VCC_DIVFMAS, "VALU writes VCC -> v_div_fmas", 4, 4, "5:other row 10; HR checkDivFMasHazards") \
+		"HR checkVALUHazards (TransForwarding)") \
+	X(HZ_VGPR_DPP, "VGPR written -> DPP reads it", 2, 2, "HR checkDPPHazards (any writer)") \
+	X(HZ_VALU_EXEC_DPP, "VALU writes EXEC -> DPP", 5, 5, "HR checkDPPHazards") \
+	X(HZ_VALU_VCC_DIVFMAS, "VALU writes VCC -> v_div_fmas", 4, 4, "HR checkDivFMasHazards") \
 	X(HZ_SETREG, "s_setreg -> s_setreg/s_getreg", 2, 2, \
 		"5:other row 11 (any hwreg here: MIR does not carry the field)") \
 	X(HZ_STORE_DATA, "VMEM store of more than 64 bits -> VALU overwrites its data", 2, 1, \
-		"5:other row 13; HR createsVALUHazard (MUBUF only without an soffset register)") \
+		"HR createsVALUHazard (MUBUF only without an soffset register)") \
 	X(HZ_SOFT_CLAUSE, "XNACK soft clause: a store after loads, or a member writes a register a member reads", 1, \
-		1, "5:other row 14; HR checkSoftClauseHazards (targets are xnack-any)") \
+		1, "HR checkSoftClauseHazards (targets are xnack-any)") \
 	X(HZ_VALU_MFMA, "VALU writes VGPR/AGPR -> MFMA reads it (A, B or C)", 2, 2, \
-		"5:MFMA row 7; HR checkMAIHazards90A (legacy VALU, not DOT)") \
-	X(HZ_VALU_EXEC_MFMA, "VALU writes EXEC -> MFMA", 4, 4, "5:MFMA row 8; HR checkMAIHazards90A") \
+		"HR checkMAIHazards90A (legacy VALU, not DOT)") \
+	X(HZ_VALU_EXEC_MFMA, "VALU writes EXEC -> MFMA", 4, 4, "HR checkMAIHazards90A") \
 	X(HZ_MFMA_RAW, "MFMA writes -> VALU/VMEM/DS reads it", HZ_BY_PASSES, HZ_BY_PASSES, \
-		"5:MFMA row 1; HR checkMAIVALUHazards") \
+		"HR checkMAIVALUHazards") \
 	X(HZ_MFMA_WAW, "MFMA writes -> VALU/VMEM/DS writes it", HZ_BY_PASSES, HZ_BY_PASSES, \
-		"5:MFMA row 2; HR checkMAIVALUHazards") \
+		"HR checkMAIVALUHazards") \
 	X(HZ_MFMA_WAR, "MFMA reads SrcC -> VALU/VMEM/DS writes it", HZ_BY_PASSES, HZ_BY_PASSES, \
-		"5:MFMA row 3; HR checkMAIVALUHazards") \
+		"HR checkMAIVALUHazards") \
 	X(HZ_MFMA_SRCC_SAME, "MFMA writes -> MFMA reads the identical range as SrcC", HZ_BY_PASSES, HZ_BY_PASSES, \
-		"5:MFMA row 4; HR checkMAIHazards90A") \
+		"HR checkMAIHazards90A") \
 	X(HZ_MFMA_SRCC_OVERLAP, "MFMA writes -> MFMA reads an overlapping range as SrcC", HZ_BY_PASSES, \
-		HZ_BY_PASSES, "5:MFMA row 5; HR checkMAIHazards90A") \
+		HZ_BY_PASSES, "HR checkMAIHazards90A") \
 	X(HZ_MFMA_SRCAB, "MFMA writes -> MFMA reads it as SrcA/SrcB", HZ_BY_PASSES, HZ_BY_PASSES, \
-		"5:MFMA row 6; HR checkMAIHazards90A") \
-	X(HZ_DGEMM_FMA64, "DGEMM -> v_fma_f64/v_fmac_f64", 2, 2, "5:MFMA row 9; HR checkMAIVALUHazards") \
+		"HR checkMAIHazards90A") \
+	X(HZ_DGEMM_FMA64, "DGEMM -> v_fma_f64/v_fmac_f64", 2, 2, "HR checkMAIVALUHazards") \
 	X(HZ_DOT_RAW, "DOT writes -> VALU/VMEM/DS reads it (another op, or the same op's A/B)", 3, 3, \
-		"5:MFMA row 11; HR checkMAIVALUHazards") \
-	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "5:MFMA row 11; HR checkMAIVALUHazards")
+		"HR checkMAIVALUHazards") \
+	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "HR checkMAIVALUHazards")
 
 typedef enum HazardRule {
 #define X(id, what, a, b, src) id,
