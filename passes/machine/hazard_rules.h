@@ -38,7 +38,7 @@ enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
 	X(HZ_VALU_EXEC_DPP, "VALU writes EXEC -> DPP", 5, 5, "HR checkDPPHazards") \
 	X(HZ_VALU_VCC_DIVFMAS, "VALU writes VCC -> v_div_fmas", 4, 4, "HR checkDivFMasHazards") \
 	X(HZ_SETREG, "s_setreg -> s_setreg/s_getreg", 2, 2, \
-		"5:other row 11 (any hwreg here: MIR does not carry the field)") \
+		"HR checkSetRegHazards (any hwreg here: MIR does not carry the field)") \
 	X(HZ_STORE_DATA, "VMEM store of more than 64 bits -> VALU overwrites its data", 2, 1, \
 		"HR createsVALUHazard (MUBUF only without an soffset register)") \
 	X(HZ_SOFT_CLAUSE, "XNACK soft clause: a store after loads, or a member writes a register a member reads", 1, \
