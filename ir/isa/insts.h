@@ -387,16 +387,18 @@ enum {
 	ISA_CMP_I(X, I64, i64, 0xe0, T_I64, , "", 0) \
 	ISA_CMP_I(X, U64, u64, 0xe8, T_U64, , "", 0) \
 	ISA_CMPX_ROWS(X)
-#define ISA_CMPX_ROWS(X) \
-	ISA_CMP_F(X, F16, f16, 0x30, T_F16, X, "x", IF_CMPX) \
-	ISA_CMP_F(X, F32, f32, 0x50, T_F32, X, "x", IF_CMPX) \
-	ISA_CMP_F(X, F64, f64, 0x70, T_F64, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, I16, i16, 0xb0, T_I16, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, U16, u16, 0xb8, T_U16, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, I32, i32, 0xd0, T_I32, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, U32, u32, 0xd8, T_U32, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, I64, i64, 0xf0, T_I64, X, "x", IF_CMPX) \
-	ISA_CMP_I(X, U64, u64, 0xf8, T_U64, X, "x", IF_CMPX)
+/* The v_cmpx rows: the literal X below is the name infix (V_CMPX_*), so the
+ * row macro parameter has another name. */
+#define ISA_CMPX_ROWS(R) \
+	ISA_CMP_F(R, F16, f16, 0x30, T_F16, X, "x", IF_CMPX) \
+	ISA_CMP_F(R, F32, f32, 0x50, T_F32, X, "x", IF_CMPX) \
+	ISA_CMP_F(R, F64, f64, 0x70, T_F64, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, I16, i16, 0xb0, T_I16, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, U16, u16, 0xb8, T_U16, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, I32, i32, 0xd0, T_I32, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, U32, u32, 0xd8, T_U32, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, I64, i64, 0xf0, T_I64, X, "x", IF_CMPX) \
+	ISA_CMP_I(R, U64, u64, 0xf8, T_U64, X, "x", IF_CMPX)
 
 #define ISA_INSTS_VOP3(X) \
 	X(V_MAD_F32, "v_mad_f32", FMT_VOP3, NA, 0x1c1, T_F32, 1, 1, 1, 1, 0) \
