@@ -9,7 +9,7 @@
  *      single value are written as 0, so expressions stay small.
  *   2. The thread-dependent anchor, by kernel mode:
  *      - MMA (the kernel has an mma op): operands get the layout of their
- *        role (lhs, rhs, acc) from the MMA type (§3's offset/size/stride,
+ *        role (lhs, rhs, acc) from the MMA type (Wave's offset/size/stride, docs/wave-semantics.md;
  *        lane = Mod($T0, 64)); the roles flow backward from each mma
  *        through casts, iterate outputs, iter args and init args, and the
  *        acc role forward to the iterate result and what consumes it.

@@ -65,8 +65,8 @@ static bool is_ds(const MInst *i) { return isa_class(i->op) == MC_LDS; }
 static bool is_dgemm(const MInst *i) { return is_mfma(i) && isa_info[i->op].type == T_F64; }
 static bool is_dot(const MInst *i) { return strncmp(mop_name(i->op), "v_dot", 5) == 0; }
 static bool is_e32_implicit(const MInst *i) { return !(i->flags & MIF_E64) && !i->dpp; }
-/* XDL as LLVM's isXDL: on gfx90a every non-DGEMM MFMA, on gfx942 the §4.1
- * column. */
+/* XDL as LLVM's isXDL: on gfx90a every non-DGEMM MFMA, on gfx942 the rows
+ * flagged IF_XDL (ir/isa/insts.h). */
 static bool is_xdl(const Target *t, const MInst *i) { return isa_mfma_xdl(i->op, !is_942(t)); }
 
 /* ---- registers ---- */

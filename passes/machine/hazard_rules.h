@@ -8,7 +8,7 @@
  * details, LLVM's GCNHazardRecognizer.cpp @00b3068e
  * ("HR fn" names the function). MFMA pass counts and the XDL flag are in
  * each MFMA's row of the instruction table (ir/isa/insts.h, IF_PASSES and
- * IF_XDL, from the CDNA3 ISA guide §4.1) — never guessed from the shape.
+ * IF_XDL, from the CDNA3 ISA guide and LLVM's isXDL) — never guessed from the shape.
  *
  * Rows: X(id, what, gfx942, gfx90a, source). The numbers are wait states;
  * HZ_OFF means the row does not exist on that target; HZ_BY_PASSES means the

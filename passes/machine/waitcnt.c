@@ -24,7 +24,7 @@
  * SMEM (or FLAT) result needs lgkmcnt(0).
  *
  * s_barrier: a wave's LDS accesses must be complete before the barrier that
- * orders them against other waves' (the AU memory model's workgroup release
+ * orders them against other waves' (AMDGPUUsage's memory model: the workgroup release
  * fence; clang-19 for gfx90a/gfx942 puts s_waitcnt lgkmcnt(0) before
  * s_barrier after a ds_write and after a ds_read, and no vmcnt for an
  * outstanding global store). So the pass waits for the newest outstanding

@@ -35,7 +35,7 @@ START_TEST(gemm_16x16x16_matches_wave)
 	       "K: 32*$ARGK + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 1}\n");
 	HAS(r, "  read b_reg[N:1,K:0] {N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1, "
 	       "K: 32*$ARGK + 4*floor(Mod($T0, 64)/16) : 4 : 1}\n");
-	/* the final write takes the accumulator's index (§5 a) */
+	/* the final write takes the accumulator's index (docs/wave-semantics.md) */
 	HAS(r, "write write[M:1,N:1] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 16, "
 	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1}\n");
 	cmd_result_free(&r);
@@ -44,7 +44,7 @@ END_TEST
 
 START_TEST(gemm_32x32x8_layout)
 {
-	/* §3: A[lane%32][4*floor(lane/32)+i]; ACC rows 8*floor(g/4) + 4*floor(lane/32) + g%4 (16 per lane) */
+	/* the 32x32x8 layout (docs/isa.md): A[lane%32][4*floor(lane/32)+i]; ACC rows 8*floor(g/4) + 4*floor(lane/32) + g%4 (16 per lane) */
 	CmdResult r = dump("examples/gemm_global_32x32x8.json");
 	ck_assert_int_eq(r.status, 0);
 	HAS(r, "register c_reg {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/32) : 16 : 32, "
