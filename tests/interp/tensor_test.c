@@ -3,6 +3,7 @@
  * init, broadcasting by name, permute, rounding to the element types, and
  * window mismatches reported as errors rather than crashes. */
 #include <math.h>
+#include <string.h>
 
 #include "../../interp/interp.h"
 #include "../test.h"
@@ -54,6 +55,47 @@ START_TEST(mma_batched_against_loops)
 	r2->start[2] = 7;
 	ck_assert_ptr_null(it_mma(&a, &e, l, r2, c));
 	ck_assert(strstr(e.msg, "K") != NULL);
+	arena_free(&a);
+}
+END_TEST
+
+/* The f16 x f16 -> f32 path sums in f32; it must give the bits of summing
+ * in f64 and rounding each step to f32, for any f16 values: subnormals,
+ * the largest, mixed signs and magnitudes (cancellation, absorption). */
+START_TEST(mma_f16_sums_are_the_f64_rounded_sums)
+{
+	Arena a;
+	arena_init(&a);
+	ItErr e;
+	const char *ld[] = {M, K}, *rd[] = {N, K}, *ad[] = {M, N};
+	int64_t le[] = {9, 61}, re[] = {7, 61}, ae[] = {9, 7};
+	ITensor *l = mk(&a, DT_F16, 2, ld, le, 1), *r = mk(&a, DT_F16, 2, rd, re, 2), *c = mk(&a, DT_F32, 2, ad, ae, 3);
+	uint64_t sd = 99;
+	for (int round = 0; round < 40; round++) {
+		for (int t = 0; t < 3; t++) {
+			ITensor *x = t == 0 ? l : t == 1 ? r : c;
+			for (int64_t i = 0; i < x->count; i++) {
+				sd = sd * 6364136223846793005ull + 1442695040888963407ull;
+				unsigned bits = (unsigned)(sd >> 40) & 0xffff;
+				if ((bits & 0x7c00) == 0x7c00)
+					bits &= 0xfbff; /* no inf/NaN */
+				uint16_t h = (uint16_t)bits;
+				double v = dtype_load(DT_F16, &h, 0);
+				x->v[i] = t == 2 ? (double)(float)(v * (double)(1 << (round % 9))) : v;
+			}
+		}
+		ITensor *o = it_mma(&a, &e, l, r, c);
+		ck_assert_ptr_nonnull(o);
+		for (int m = 0; m < 9; m++)
+			for (int n = 0; n < 7; n++) {
+				double s = c->v[m * 7 + n];
+				for (int k = 0; k < 61; k++)
+					s = (double)(float)(s + l->v[m * 61 + k] * r->v[n * 61 + k]);
+				double got = o->v[m * 7 + n];
+				ck_assert_msg(memcmp(&got, &s, sizeof s) == 0 || (isnan(got) && isnan(s)),
+					"round %d [%d,%d]: %.9g, want %.9g", round, m, n, got, s);
+			}
+	}
 	arena_free(&a);
 }
 END_TEST
@@ -158,6 +200,7 @@ int main(void)
 	Suite *s = suite_create("interp.tensor");
 	TCase *tc = tcase_create("tensor");
 	tcase_add_test(tc, mma_batched_against_loops);
+	tcase_add_test(tc, mma_f16_sums_are_the_f64_rounded_sums);
 	tcase_add_test(tc, reduce_with_init_and_broadcast);
 	tcase_add_test(tc, permute_and_expand);
 	tcase_add_test(tc, rounding_per_dtype);
