@@ -143,11 +143,24 @@ int interp_exec_read(Run *r, const Op *op)
 			dynv[d] = run_get(r, op->args[1 + d]);
 	}
 	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	/* what does not change from element to element, once: each register
+	 * dim's extent (in_dim's bound) and, without a mapping, where each
+	 * memory dim sits among the register's dims */
+	int64_t lim[IT_MAX_RANK];
+	int pos[IT_MAX_RANK];
+	for (int d = 0; d < x->rank; d++) {
+		IDim *xd = run_dim(r, res->shape.dims[d]);
+		lim[d] = !xd || xd->size < 0 ? INT64_MAX : xd->size;
+	}
+	for (int d = 0; !m && d < a->rank; d++) {
+		pos[d] = it_find(x, sym_name(a->mem->shape.dims[d]));
+		check_that(pos[d] >= 0);
+	}
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
 		bool ok = true;
 		for (int d = 0; d < x->rank; d++)
-			ok &= in_dim(r, res->shape.dims[d], c[d]);
+			ok &= c[d] >= 0 && c[d] < lim[d];
 		if (!ok)
 			continue;
 		if (m) {
@@ -158,11 +171,8 @@ int interp_exec_read(Run *r, const Op *op)
 			if (rc < 0)
 				return -1;
 		} else {
-			for (int d = 0; d < a->rank; d++) {
-				int p = it_find(x, sym_name(a->mem->shape.dims[d]));
-				check_that(p >= 0);
-				mc[d] = c[p];
-			}
+			for (int d = 0; d < a->rank; d++)
+				mc[d] = c[pos[d]];
 		}
 		if (mem_in_bounds(a, mc))
 			x->v[i] = dtype_load(a->dtype, a->data, mem_offset(a, mc));
