@@ -22,24 +22,11 @@ int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Ker
 			buf_printf(usage_msg, "-D %s: kernel %s has no symbol of that name", defs->def_name[i], k->name);
 			return 2;
 		}
-	for (size_t j = 0; j < k->dyn_syms.len; j++) {
-		const char *name = sym_name(k->dyn_syms.data[j]);
-		bool given = false;
-		for (int i = 0; i < defs->ndefs; i++)
-			if (strcmp(defs->def_name[i], name) == 0) {
-				dyn[j] = defs->def_val[i]; /* the last -D wins, as in subst */
-				given = true;
-			}
-		if (!given) {
-			buf_printf(usage_msg, "dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
-			return 2;
-		}
+	const char *missing = subst_dynamic_values(k, defs->ndefs, defs->def_name, defs->def_val, dyn);
+	if (missing) {
+		buf_printf(usage_msg, "dynamic symbol %s of kernel %s needs a value: -D %s=VAL", missing, k->name, missing);
+		return 2;
 	}
-	Kernel *v = kernel_view(k);
-	if (subst_bind(v, defs->ndefs, defs->def_name, defs->def_val, d) != 0) {
-		kernel_view_free(v);
-		return 1;
-	}
-	*bound = v;
-	return 0;
+	*bound = subst_bound_view(k, defs->ndefs, defs->def_name, defs->def_val, d);
+	return *bound ? 0 : 1;
 }

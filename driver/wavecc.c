@@ -192,25 +192,13 @@ wavecc_status wavecc_kernel_set_symbol(wavecc_kernel *k, const char *name, int64
 static Kernel *bound_view(const wavecc_kernel *k, int64_t *dyn, Msgs *m)
 {
 	const Kernel *g = k->k;
-	for (size_t j = 0; j < g->dyn_syms.len; j++) {
-		const char *name = sym_name(g->dyn_syms.data[j]);
-		int i = k->ndefs - 1;
-		while (i >= 0 && strcmp(k->def_name[i], name) != 0)
-			i--;
-		if (i < 0) {
-			diag_error(&m->d, (Loc){g->file, 0, 0},
-				"dynamic symbol %s of kernel %s needs a value (wavecc_kernel_set_symbol)", name, g->name);
-			return NULL;
-		}
-		if (dyn)
-			dyn[j] = k->def_val[i];
-	}
-	Kernel *v = kernel_view(g);
-	if (subst_bind(v, k->ndefs, k->def_name, k->def_val, &m->d) != 0) {
-		kernel_view_free(v);
+	const char *missing = subst_dynamic_values(g, k->ndefs, k->def_name, k->def_val, dyn);
+	if (missing) {
+		diag_error(&m->d, (Loc){g->file, 0, 0},
+			"dynamic symbol %s of kernel %s needs a value (wavecc_kernel_set_symbol)", missing, g->name);
 		return NULL;
 	}
-	return v;
+	return subst_bound_view(g, k->ndefs, k->def_name, k->def_val, &m->d);
 }
 
 size_t wavecc_kernel_num_args(const wavecc_kernel *k)

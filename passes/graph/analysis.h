@@ -118,6 +118,13 @@ void subst_symbols(Analysis *c);
  * every symbol again; errors through d. Returns 0 or -1. The interpreter's
  * callers use it to see the same bindings the compiler does. */
 int subst_bind(Kernel *v, int ndefs, const char *const *def_name, const int64_t *def_val, Diag *d);
+/* The values the bindings give k's dynamic symbols, into dyn (k->dyn_syms
+ * order; may be NULL): NULL, or the name of the first one without a value. */
+const char *subst_dynamic_values(const Kernel *k, int ndefs, const char *const *def_name, const int64_t *def_val,
+	int64_t *dyn);
+/* A view of k with the bindings applied (kernel_view_free), or NULL after
+ * reporting through d. */
+Kernel *subst_bound_view(const Kernel *k, int ndefs, const char *const *def_name, const int64_t *def_val, Diag *d);
 
 /* ---- constraints.c ---- */
 void analyze_constraints(Analysis *c);

@@ -56,3 +56,29 @@ void subst_symbols(Analysis *c)
 	if (subst_bind(c->k, c->ndefs, c->def_name, c->def_val, c->diag) != 0)
 		c->failed = true;
 }
+
+const char *subst_dynamic_values(const Kernel *k, int ndefs, const char *const *def_name, const int64_t *def_val,
+	int64_t *dyn)
+{
+	for (size_t j = 0; j < k->dyn_syms.len; j++) {
+		const char *name = sym_name(k->dyn_syms.data[j]);
+		int i = ndefs - 1; /* the last binding of a name wins, as in subst_bind */
+		while (i >= 0 && strcmp(def_name[i], name) != 0)
+			i--;
+		if (i < 0)
+			return name;
+		if (dyn)
+			dyn[j] = def_val[i];
+	}
+	return NULL;
+}
+
+Kernel *subst_bound_view(const Kernel *k, int ndefs, const char *const *def_name, const int64_t *def_val, Diag *d)
+{
+	Kernel *v = kernel_view(k);
+	if (subst_bind(v, ndefs, def_name, def_val, d) != 0) {
+		kernel_view_free(v);
+		return NULL;
+	}
+	return v;
+}
