@@ -136,12 +136,23 @@ static void select_iterate(Isel *s, Op *op)
 		s->val[op->results[i]->id] = carried[i];
 }
 
+static void select_read(Isel *s, Op *op)
+{
+	Value *mem = op->args[0];
+	const NodeIndex *ix = s->c->index[op->id];
+	if (!ix)
+		return;
+	TVal *v = mem->space == AS_GLOBAL ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
+	if (v)
+		s->val[op_result(op)->id] = v;
+}
+
 static void select_op(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	switch (op->kind) {
 	case OP_READ:
-		isel_select_read(s, op);
+		select_read(s, op);
 		break;
 	case OP_WRITE:
 		isel_select_write(s, op);
@@ -176,6 +187,7 @@ static void select_op(Isel *s, Op *op)
 
 static void select_region(Isel *s, Region *r)
 {
+	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
 		MBlock *b0 = s->b, *p0 = s->pre;
@@ -214,6 +226,7 @@ MFunc *select_instructions(Analysis *c)
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
 	count_uses(&s, k->body);
+	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
 	s.desc = ARENA_NEWN(&c->arena, uint32_t, k->args.len + 1);
 	for (size_t i = 0; i < k->args.len; i++)
 		s.desc[i] = UINT32_MAX;

@@ -52,6 +52,7 @@ typedef struct Isel {
 	uint32_t tid[3];  /* V1: unpacked, made on first use */
 	uint32_t oob;     /* V1: the out-of-range buffer offset, made on first use */
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
+	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 } Isel;
 
 /* ---- isel.c ---- */
@@ -64,7 +65,17 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 bool isel_depends_on_loop(Isel *s, const Sym *e);
 
 /* ---- memory.c ---- */
-void isel_select_read(Isel *s, Op *op);
+/* The elements ix gives of global tensor mem (buffer loads with bounds);
+ * NULL after reporting. op locates errors. */
+TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
+
+/* ---- shared.c ---- */
+/* Stage the shared-memory reads directly in region r through LDS (global
+ * loads, barriers, LDS writes), before the region's ops; in_loop: r is the
+ * body of a loop of more than one trip. */
+void isel_stage_shared(Isel *s, Region *r, bool in_loop);
+/* The elements ix gives of mem, read from its staged LDS tile. */
+TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 void isel_select_write(Isel *s, Op *op);
 
 /* ---- expr.c ---- */

@@ -85,10 +85,6 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 	int rank = mem->shape.rank;
 	int pos[MAX_DIMS];
 	int64_t rowstride[MAX_DIMS], size[MAX_DIMS], rs = 1;
-	if (mem->space != AS_GLOBAL) {
-		analysis_error(c, op->loc, "%s: %s lives in shared memory: not compiled yet", op->path, mem->name);
-		return false;
-	}
 	for (int i = rank - 1; i >= 0; i--) {
 		pos[i] = -1;
 		for (int k = 0; k < ix->ndims; k++)
@@ -289,15 +285,13 @@ static bool wide_run(const Plan *p, const TVal *v, int64_t cn, int *d0, int *nd)
 	return true;
 }
 
-void isel_select_read(Isel *s, Op *op)
+TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
-	Value *mem = op->args[0];
-	const NodeIndex *ix = s->c->index[op->id];
 	DType t = mem->dtype;
 	int es = dtype_size(t);
 	Plan p;
-	if (!ix || !supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
-		return;
+	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
+		return NULL;
 	TVal *v = isel_tval_new(s, t, p.n, ix);
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
@@ -342,7 +336,7 @@ void isel_select_read(Isel *s, Op *op)
 			}
 		}
 	}
-	s->val[op_result(op)->id] = v;
+	return v;
 }
 
 void isel_select_write(Isel *s, Op *op)
@@ -360,6 +354,11 @@ void isel_select_write(Isel *s, Op *op)
 		return;
 	}
 	Plan p;
+	if (mem->space != AS_GLOBAL) {
+		analysis_error(s->c, op->loc, "%s: writing %s, which lives in shared memory, is not compiled yet", op->path,
+			mem->name);
+		return;
+	}
 	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
 		return;
 	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))

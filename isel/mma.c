@@ -191,7 +191,7 @@ void isel_select_mma(Isel *s, Op *op)
 			ct[cn] = mo_vreg(t, rc);
 		}
 		for (int k = 0; k < w; k++)
-			r->d[cn * w + k] = mo_vsub(ct[cn].reg, k, RC_V1);
+			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, RC_V1);
 	}
 	const TileLoop *t = loop_over(c, op, K);
 	bool window = t && t->trips > 1 && t->tile % mma_info[mt].k;

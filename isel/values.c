@@ -28,6 +28,13 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w)
 		same = v->d[d0 + k].kind == MO_VREG && v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == k;
 	if (same)
 		return mo_vreg(f.reg, s->f->vregs.data[f.reg]);
+	/* an aligned run of dwords of one wider tuple is a slice of it (the
+	 * alignment keeps gfx90a's even-aligned VGPR tuples even) */
+	bool slice = f.kind == MO_VREG && w > 1 && f.sub % w == 0;
+	for (int k = 1; slice && k < w; k++)
+		slice = v->d[d0 + k].kind == MO_VREG && v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == f.sub + k;
+	if (slice)
+		return mo_vsub(f.reg, f.sub, rc_make(rc_file(s->f->vregs.data[f.reg]), w));
 	RegClass rc = rc_make(RF_VGPR, w);
 	uint32_t r = mfunc_vreg(s->f, rc);
 	for (int k = 0; k < w; k++) {

@@ -157,8 +157,16 @@ void test_match_checks(const char *file, const char *spec, const char *output)
 		size_t j = at;
 		while (j < n && !strstr(lines[j], a[i].text) && !next)
 			j++;
-		ck_assert_msg(j < n && strstr(lines[j], a[i].text), "%s: %s '%s' not found%s in:\n%s", file, a[i].kind,
-			a[i].text, next ? " on the next line" : " after the previous match", output);
+		if (!(j < n && strstr(lines[j], a[i].text))) {
+			/* the lines from the previous match on (Check's messages
+			 * are bounded: not the whole output) */
+			char ctx[3000] = "";
+			size_t len = 0;
+			for (size_t l = at; l < n && len + strlen(lines[l]) + 2 < sizeof ctx; l++)
+				len += (size_t)snprintf(ctx + len, sizeof ctx - len, "%s\n", lines[l]);
+			ck_abort_msg("%s: %s '%s' not found%s; from line %zu on:\n%s", file, a[i].kind, a[i].text,
+				next ? " on the next line" : " after the previous match", at + 1, ctx);
+		}
 		for (size_t k = 0; k < nnots; k++)
 			for (size_t l = at; l < j; l++)
 				ck_assert_msg(!strstr(lines[l], nots[k]->text), "%s: CHECK-NOT '%s' found on line '%s'", file,

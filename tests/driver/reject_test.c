@@ -94,6 +94,10 @@ static const Reject rejects[] = {
 	{"examples/gemm_global.json -D BLOCK_M=256 -D BLOCK_N=256 -D M=256 -D N=256", "examples/gemm_global.json:87:5: error: ",
 		"graph[0]: out of vector registers at graph op 'c_reg': a value of 4 dwords needs room where 253 of 256 are "
 		"live, held by the values of ops"},
+	/* LDS: the two staged 128x128 f16 tiles need 2 x 33792 bytes */
+	{"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",
+		"examples/gemm_16x16x16.json:114:9: error: ",
+		"graph[1].body[1]: staging b in LDS takes 33792 bytes, 33792 already allocated: over the 64 KiB of LDS"},
 };
 
 START_TEST(rejected_with_location)
@@ -130,6 +134,32 @@ START_TEST(k_tiles_pass)
 	char args[4096];
 	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
 		snprintf(args, sizeof args, "run examples/%s --seed %zu", runs[i], 5 + i);
+		CmdResult r = wavecc(args);
+		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out,
+			r.err);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
+/* Operands staged through LDS (isel/shared.c) at tile shapes that take
+ * each of its paths: K tiles shorter than the MMA's K (the box widened to
+ * the next tile), rounds of the workgroup's loads that fill several rows
+ * or part of one (BLOCK_K 128, 256), 16-byte chunks, chunks narrowed to
+ * the row length (K 91: one f16, 93 with BLOCK_K 16), partial rounds
+ * (BLOCK_M 128 x BLOCK_N 32), one trip, unaligned M, N and K. */
+START_TEST(shared_tiles_pass)
+{
+	static const char *const runs[] = {"gemm_16x16x16.json -D BLOCK_K=8", "gemm_16x16x16.json -D BLOCK_K=16",
+		"gemm_16x16x16.json -D BLOCK_K=24 --mcpu gfx90a", "gemm_16x16x16.json -D K=100 -D BLOCK_K=127",
+		"gemm_16x16x16.json -D BLOCK_K=128",
+		"gemm_16x16x16.json -D BLOCK_K=256 -D K=256 -D BLOCK_M=32 -D BLOCK_N=32 --mcpu gfx90a",
+		"gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=32", "gemm_unaligned.json -D K=91",
+		"gemm_unaligned.json -D K=93 -D BLOCK_K=16 --mcpu gfx90a", "gemm_unaligned.json -D M=33 -D N=17 -D K=5",
+		"gemm_32x32x8.json -D BLOCK_K=12 -D K=63", "gemm_32x32x8.json -D BLOCK_K=5 --mcpu gfx90a"};
+	char args[4096];
+	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+		snprintf(args, sizeof args, "run examples/%s --seed %zu", runs[i], 11 + i);
 		CmdResult r = wavecc(args);
 		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out,
 			r.err);
@@ -229,6 +259,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, rejected_with_location, 0, (int)ARRAY_LEN(rejects));
 	tcase_add_test(tc, k_tiles_pass);
+	tcase_add_test(tc, shared_tiles_pass);
 	tcase_add_test(tc, reduction_variants_pass);
 	tcase_add_test(tc, wide_register_runs);
 	suite_add_tcase(s, tc);

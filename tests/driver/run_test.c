@@ -66,7 +66,7 @@ END_TEST
 /* Every compiled example passes on both targets (the reductions, softmax
  * and the MFMA GEMMs; copy/add/cast are above and in compile_test). */
 static const char *const passing[] = {"reduce_sum", "reduce_max", "reduce_block", "softmax", "softmax_wide",
-	"gemm_global", "gemm_global_32x32x8", "gemm_global_unaligned"};
+	"gemm_global", "gemm_global_32x32x8", "gemm_global_unaligned", "gemm_16x16x16", "gemm_32x32x8", "gemm_unaligned"};
 
 START_TEST(example_passes)
 {

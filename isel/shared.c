@@ -1,0 +1,536 @@
+/* shared.c — operands in shared memory, staged through LDS (Wave's
+ * `promote` and its barrier placement).
+ *
+ * A read of a tensor whose address space is shared means what a read of
+ * it in global memory means (the interpreter runs it that way); the
+ * compiler stages the workgroup's part of the tensor in LDS and each wave
+ * reads its elements from there, so neighbouring waves that need the same
+ * rows (the A tile is read by every wave along N) fetch it from global
+ * memory once per workgroup.
+ *
+ * Algorithm, per region (the kernel body or a loop body), before its ops:
+ *   1. The box. For each shared read R directly in the region, per memory
+ *      dim: start = the workgroup's and, inside the loop over the dim, the
+ *      trip's first coordinate (indices.c's constraint starts without the
+ *      wave part); extent = the workgroup tile, the loop tile, or the
+ *      whole dim, widened to every coordinate R's elements reach (interval
+ *      bounds of coord - start; a K copy past a short loop tile reaches
+ *      into the next tile, whose lanes mma.c zeroes). A coordinate below
+ *      the start is an error. The box is a cache of global memory: LDS
+ *      holds global[start + rel] for every rel in it (0 past the tensor),
+ *      so R reads exactly what it would read from global memory.
+ *   2. LDS layout: row-major over the box, each row of the fastest dim
+ *      padded by 8 bytes. A box row of 16·m bytes then has a stride of
+ *      4·m' + 2 dwords, so the 16 (or 32) rows an MFMA operand read takes
+ *      from one column group land on 16 distinct even bank pairs: no bank
+ *      conflicts for ds_read_b64 (32 banks of 4 bytes, CDNA3 ISA guide's
+ *      LDS chapter). Allocations follow each other; over 64 KiB is an
+ *      error naming the read.
+ *   3. Cooperative load: the box, in row-major order, is cut into chunks
+ *      of `vec` contiguous elements (16 bytes at most, fewer when the fast
+ *      dim or the tensor's row length is not a multiple, so that each chunk
+ *      is valid or masked as a whole); all threads of the workgroup take
+ *      consecutive chunks, round after round. A round is a constant step
+ *      along one dim when the workgroup's chunks fill whole rows (or
+ *      whole rounds fit in a row), which makes the load an ordinary
+ *      NodeIndex read: memory.c's buffer loads with bounds (past the
+ *      tensor, the load returns 0 and 0 goes to LDS). Rows of a last,
+ *      partial round land in the allocation's tail, which nothing reads.
+ *   4. Barriers: all global loads of the region first, then (in a loop of
+ *      more than one trip) s_barrier, so no wave overwrites what another
+ *      still reads from the previous trip; the LDS writes; s_barrier, so
+ *      every wave's writes are in before anyone reads. The wait pass puts
+ *      s_waitcnt lgkmcnt before each barrier (passes/machine/waitcnt.c).
+ *   5. The read R itself (isel_read_shared): LDS address of each element =
+ *      base + sum(rel_i * stride_i); per lane base, constant distances in
+ *      the DS offset field; a copy's run of contiguous elements is one
+ *      ds_read_b32/b64/b128 as the alignment of the address allows.
+ * Requires: the region's ops not writing a tensor they read through LDS
+ * (checked). */
+#include <string.h>
+
+#include "isel.h"
+
+enum { LDS_BYTES = 65536, ROW_PAD_BYTES = 8, CHUNK_BYTES = 16 };
+
+/* One read's LDS tile. */
+typedef struct Staged {
+	int base;                 /* bytes */
+	int rank;
+	Sym *start[MAX_DIMS];     /* the box's first coordinate per memory dim */
+	int64_t extent[MAX_DIMS]; /* the box */
+	int64_t stride[MAX_DIMS]; /* LDS elements per step along each dim */
+	int64_t rows;             /* LDS rows along the outermost dim >1 (incl. the tail) */
+} Staged;
+
+static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
+{
+	for (Region *r = op->parent; r && r->owner; r = r->parent)
+		if (r->owner->dim == dim)
+			return analysis_tile(c, dim);
+	return NULL;
+}
+
+static Sym *wg_sym(SymCtx *sc, int g)
+{
+	char name[8];
+	snprintf(name, sizeof name, "$WG%d", g);
+	return sym_symbol(sc, name);
+}
+
+/* Step 1 for dim i of the read. */
+static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Staged *st)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *dim = mem->shape.dims[i];
+	const DimDist *d = analysis_dist(c, dim);
+	const TileLoop *t = loop_over(c, op, dim);
+	Sym *start = sym_int(sc, 0);
+	int64_t ext = analysis_int(c, dim, op->loc, sym_name(dim));
+	if (c->failed)
+		return false;
+	if (d) {
+		if (c->grid[d->wg_dim] > 1)
+			start = sym_add(sc, start, sym_mul(sc, wg_sym(sc, d->wg_dim), sym_int(sc, d->wg_tile)));
+		ext = d->wg_tile;
+	}
+	if (t) {
+		if (t->trips > 1)
+			start = sym_add(sc, start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
+		ext = d ? MIN(ext, t->tile) : t->tile;
+	}
+	start = sym_simplify(sc, start, c->assume);
+	int pos = -1;
+	for (int k = 0; k < ix->ndims; k++)
+		if (ix->d[k].dim == dim)
+			pos = k;
+	if (pos < 0) {
+		analysis_error(c, op->loc, "%s: dim %s of %s has no index", op->path, sym_name(dim), mem->name);
+		return false;
+	}
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		for (int64_t j = 0; j < ix->epc; j++) {
+			Sym *rel = sym_simplify(sc, sym_sub(sc, index_coord(c, ix, pos, cn, j), start), c->assume);
+			SymBound b = sym_bounds(sc, rel, c->assume);
+			if (!b.has_lo || !b.has_hi || b.lo.p < 0 || b.hi.q != 1 || b.hi.p > INT32_MAX) {
+				analysis_error(c, op->loc, "%s: staging %s in LDS: along %s the read reaches %s, outside the "
+							  "workgroup's tile from %s: not compiled yet",
+					op->path, mem->name, sym_name(dim), sym_str(sc, rel), sym_str(sc, start));
+				return false;
+			}
+			ext = MAX(ext, b.hi.p + 1);
+		}
+	st->start[i] = start;
+	st->extent[i] = ext;
+	return true;
+}
+
+/* Step 3: the cooperative load's index, chunks of vec elements; false if
+ * the workgroup's rounds do not step along a single dim. */
+static bool coop_index(Isel *s, const Staged *st, Value *mem, int64_t vec, NodeIndex *gx, int64_t *rows)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int r = st->rank, last = r - 1;
+	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	Sym *tid = sym_add(sc, sym_symbol(sc, "$T0"),
+		sym_add(sc, sym_mul(sc, sym_symbol(sc, "$T1"), sym_int(sc, c->wg_size[0])),
+			sym_mul(sc, sym_symbol(sc, "$T2"), sym_int(sc, (int64_t)c->wg_size[0] * c->wg_size[1]))));
+	Sym *flat = sym_mul(sc, tid, sym_int(sc, vec));
+	int o = last; /* the outermost dim with more than one element */
+	for (int i = 0; i < r; i++)
+		if (st->extent[i] > 1) {
+			o = i;
+			break;
+		}
+	int64_t inner = 1; /* elements of a step along o */
+	for (int i = o + 1; i < r; i++)
+		inner *= st->extent[i];
+	int64_t round = threads * vec;
+	memset(gx, 0, sizeof *gx);
+	gx->ndims = r;
+	gx->epc = vec;
+	gx->ncopies = 1;
+	for (int i = 0; i < r; i++) {
+		DimIndex *di = &gx->d[i];
+		di->dim = mem->shape.dims[i];
+		di->size = i == last ? vec : 1;
+		di->start = st->start[i];
+		di->copies = 1;
+	}
+	if (round % inner == 0) {
+		/* each round covers round/inner whole steps of o */
+		int64_t step = round / inner, need = st->extent[o];
+		/* in chunks, not elements: Mod(8*x, 128) and 8*Mod(x, 16) are
+		 * the same, but only the second form simplifies against the
+		 * element distances memory.c takes */
+		int64_t p = 1;
+		for (int i = last; i >= o; i--) {
+			Sym *rel;
+			if (i == last)
+				rel = i == o ? flat
+					     : sym_mul(sc, sym_int(sc, vec), sym_mod(sc, tid, sym_int(sc, st->extent[i] / vec)));
+			else {
+				Sym *q = sym_floordiv(sc, tid, sym_int(sc, p / vec));
+				rel = i == o ? q : sym_mod(sc, q, sym_int(sc, st->extent[i]));
+			}
+			gx->d[i].start = sym_simplify(sc, sym_add(sc, st->start[i], rel), c->assume);
+			p *= st->extent[i];
+		}
+		gx->d[o].copies = need / step + (need % step != 0);
+		gx->d[o].step = step;
+		*rows = gx->d[o].copies * step;
+	} else if (st->extent[last] % round == 0) {
+		/* a row holds whole rounds: copies along every dim */
+		for (int i = 0; i < last; i++) {
+			gx->d[i].start = st->start[i];
+			gx->d[i].copies = st->extent[i];
+			gx->d[i].step = 1;
+		}
+		gx->d[last].start = sym_simplify(sc, sym_add(sc, st->start[last], flat), c->assume);
+		gx->d[last].copies = st->extent[last] / round;
+		gx->d[last].step = round;
+		*rows = st->extent[o];
+	} else
+		return false;
+	Sym *J = sym_symbol(sc, "$J");
+	for (int i = 0; i < r; i++) {
+		DimIndex *di = &gx->d[i];
+		di->coord = di->size > 1 ? sym_add(sc, di->start, J) : di->start;
+		gx->ncopies *= di->copies;
+	}
+	return gx->ncopies * vec <= 4096;
+}
+
+/* The LDS element offset (from the allocation's base) of element j of copy
+ * cn of ix, which indexes mem's dims. */
+static Sym *lds_elem(Isel *s, const Staged *st, Value *mem, const NodeIndex *ix, int64_t cn, int64_t j)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *lin = sym_int(sc, 0);
+	for (int i = 0; i < st->rank; i++) {
+		int pos = 0;
+		for (int k = 0; k < ix->ndims; k++)
+			if (ix->d[k].dim == mem->shape.dims[i])
+				pos = k;
+		Sym *rel = sym_sub(sc, index_coord(c, ix, pos, cn, j), st->start[i]);
+		lin = sym_add(sc, lin, sym_mul(sc, rel, sym_int(sc, st->stride[i])));
+	}
+	return sym_simplify(sc, lin, c->assume);
+}
+
+/* The largest power of two dividing v, at most cap (v == 0: cap). */
+static int64_t pow2_dividing(int64_t v, int64_t cap)
+{
+	int64_t p = 1;
+	while (p < cap && (v == 0 || v % (2 * p) == 0))
+		p *= 2;
+	return p;
+}
+
+/* The lane's LDS byte address of element (0, 0) of ix, a VGPR, and the
+ * alignment (bytes, power of two <= 16) every address base + k·align has. */
+static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int64_t *align)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int es = dtype_size(mem->dtype);
+	Sym *bytes = sym_simplify(sc, sym_add(sc, sym_mul(sc, lds_elem(s, st, mem, ix, 0, 0), sym_int(sc, es)),
+					      sym_int(sc, st->base)),
+		c->assume);
+	*align = pow2_dividing(sym_multiple_of(sc, bytes, c->assume), CHUNK_BYTES);
+	MBlock *save = s->b;
+	MOpnd a = isel_expr_lower(s, bytes, op->loc);
+	if (s->pre && a.kind != MO_VREG)
+		s->b = s->pre;
+	a = isel_expr_to_vgpr(s, a);
+	s->b = save;
+	return a;
+}
+
+/* The distance in bytes of element j of copy cn from element (0, 0);
+ * false after reporting when it is not a constant. */
+static bool lds_delta(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int64_t cn, int64_t j,
+	int64_t *delta)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *d = sym_simplify(sc, sym_sub(sc, lds_elem(s, st, mem, ix, cn, j), lds_elem(s, st, mem, ix, 0, 0)),
+		c->assume);
+	if (sym_is_int(d, delta)) {
+		*delta *= dtype_size(mem->dtype);
+		return true;
+	}
+	analysis_error(c, op->loc, "%s: element %lld of copy %lld of %s is %s LDS elements from the first: only "
+				  "constant distances are compiled yet",
+		op->path, (long long)j, (long long)cn, mem->name, sym_str(sc, d));
+	return false;
+}
+
+static MOp ds_read_op(int dwords)
+{
+	return dwords == 4 ? I_DS_READ_B128 : dwords == 2 ? I_DS_READ_B64 : I_DS_READ_B32;
+}
+
+static MOp ds_write_op(int dwords)
+{
+	return dwords == 4 ? I_DS_WRITE_B128 : dwords == 2 ? I_DS_WRITE_B64 : I_DS_WRITE_B32;
+}
+
+/* One DS instruction; offsets past the 16-bit field go into the address. */
+static void ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store)
+{
+	if (off > 65535) {
+		MOpnd d = isel_v1(s), u[2] = {mo_imm(off), addr};
+		mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+		addr = d;
+		off = 0;
+	}
+	MOpnd u[2] = {addr, data};
+	MInst *in = store ? mblock_add(s->b, mop, 0, NULL, 2, u) : mblock_add(s->b, mop, 1, &data, 1, u);
+	in->offset = (int32_t)off;
+}
+
+/* Dwords [d0, d0 + n) of v into LDS at addr + off, in the widest aligned
+ * pieces. */
+static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int64_t off, int64_t align)
+{
+	for (int d = 0; d < n;) {
+		int w = 4;
+		while (w > 1 && (w > n - d || pow2_dividing(off + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
+			w /= 2;
+		ds(s, ds_write_op(w), addr, off + 4 * d, isel_tuple_of(s, v, d0 + d, w), true);
+		d += w;
+	}
+}
+
+/* Step 3's LDS writes of the cooperative value v (index gx). */
+static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v)
+{
+	int es = dtype_size(mem->dtype);
+	int64_t align;
+	MOpnd addr = lds_base_addr(s, op, st, mem, gx, &align);
+	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
+		int64_t off;
+		if (!lds_delta(s, op, st, mem, gx, cn, 0, &off))
+			return false;
+		if (es == 4 || (v->packed && gx->epc % 2 == 0)) {
+			int per = (int)(es == 4 ? gx->epc : gx->epc / 2);
+			write_dwords(s, v, (int)(cn * per), per, addr, off, align);
+			continue;
+		}
+		/* 16-bit elements one per dword (vec 1) or packed two per dword */
+		for (int64_t j = 0; j < gx->epc; j++) {
+			int64_t e = cn * gx->epc + j;
+			MOpnd x = v->d[v->packed ? e / 2 : e];
+			if (v->packed && e % 2) {
+				/* the high half moved down (ds_write_b16_d16_hi is not
+				 * among the instructions validated against clang) */
+				MOpnd h = isel_v1(s), u[2] = {mo_imm(16), x};
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &h, 2, u);
+				x = h;
+			}
+			ds(s, I_DS_WRITE_B16, addr, off + j * es, x, true);
+		}
+	}
+	return true;
+}
+
+/* Does region r (or a region nested in it) write mem? */
+static bool writes(const Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_WRITE && op->args[1] == mem)
+			return true;
+		if (op->body && writes(op->body, mem))
+			return true;
+	}
+	return false;
+}
+
+static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+{
+	Analysis *c = s->c;
+	Staged *st = ARENA_NEW(&c->arena, Staged);
+	st->rank = mem->shape.rank;
+	for (int i = 0; i < st->rank; i++)
+		if (!box_dim(s, op, mem, ix, i, st))
+			return NULL;
+	return st;
+}
+
+/* Steps 2 and 3 for one read: its layout and allocation, the cooperative
+ * global load (into *gx, *v). */
+static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVal **v)
+{
+	Analysis *c = s->c;
+	int es = dtype_size(mem->dtype), last = st->rank - 1;
+	int64_t size_last = analysis_int(c, mem->shape.dims[last], op->loc, sym_name(mem->shape.dims[last]));
+	int64_t rows = 0, vec;
+	/* a chunk is valid or masked whole when the fast dim's size and the
+	 * box's start along it are multiples of it */
+	int64_t start_mult = sym_multiple_of(c->k->sc, st->start[last], c->assume);
+	for (vec = CHUNK_BYTES / es; vec > 1; vec /= 2)
+		if (st->extent[last] % vec == 0 && size_last % vec == 0 && (start_mult == 0 || start_mult % vec == 0) &&
+			coop_index(s, st, mem, vec, gx, &rows))
+			break;
+	if (vec == 1 && !coop_index(s, st, mem, 1, gx, &rows)) {
+		analysis_error(c, op->loc, "%s: staging %s in LDS: the workgroup's %lld threads do not cover its "
+					  "tile in whole rows or rounds: not compiled yet",
+			op->path, mem->name, (long long)((int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2]));
+		return false;
+	}
+	/* step 2: the layout, rows along the outermost dim >1 padded */
+	int o = last;
+	for (int i = 0; i < st->rank; i++)
+		if (st->extent[i] > 1) {
+			o = i;
+			break;
+		}
+	int64_t stride = 1;
+	for (int i = last; i >= 0; i--) {
+		st->stride[i] = stride;
+		int64_t n = i == o ? rows : st->extent[i];
+		stride *= n;
+		if (i == last && o != last)
+			stride += ROW_PAD_BYTES / es;
+	}
+	st->rows = rows;
+	int64_t bytes = stride * es;
+	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
+	if (s->f->lds_bytes + bytes > LDS_BYTES) {
+		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes, %d already allocated: over the "
+					  "64 KiB of LDS",
+			op->path, mem->name, (long long)bytes, s->f->lds_bytes);
+		return false;
+	}
+	st->base = s->f->lds_bytes;
+	s->f->lds_bytes += (int)bytes;
+	*v = isel_read_global(s, op, mem, gx);
+	return *v != NULL;
+}
+
+/* Where the current block and the loop's preheader end, to note the
+ * instructions emitted after it with the op they are for. */
+typedef struct Mark {
+	MBlock *b, *pre;
+	size_t n, npre;
+} Mark;
+
+static Mark mark(Isel *s) { return (Mark){s->b, s->pre, s->b->insts.len, s->pre ? s->pre->insts.len : 0}; }
+
+static void note_since(Isel *s, Mark *m, const char *name)
+{
+	for (size_t j = m->n; j < m->b->insts.len; j++)
+		if (!m->b->insts.data[j].note)
+			m->b->insts.data[j].note = name;
+	for (size_t j = m->npre; m->pre && j < m->pre->insts.len; j++)
+		if (!m->pre->insts.data[j].note)
+			m->pre->insts.data[j].note = name;
+	*m = mark(s);
+}
+
+void isel_stage_shared(Isel *s, Region *r, bool in_loop)
+{
+	Analysis *c = s->c;
+	size_t n = 0;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL;
+	}
+	if (!n)
+		return;
+	NodeIndex *gx = ARENA_NEWN(&c->arena, NodeIndex, n);
+	TVal **v = ARENA_NEWN(&c->arena, TVal *, n);
+	Op **ops = ARENA_NEWN(&c->arena, Op *, n);
+	size_t k = 0;
+	Mark m = mark(s);
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		Value *mem = op->args[0];
+		if (op->kind != OP_READ || mem->space == AS_GLOBAL || !c->index[op->id])
+			continue;
+		if (writes(s->c->k->body, mem)) {
+			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
+						  "compiled yet",
+				op->path, mem->name);
+			return;
+		}
+		Staged *st = plan_box(s, op, mem, c->index[op->id]);
+		if (!st || !load_box(s, op, mem, st, &gx[k], &v[k]))
+			return;
+		s->staged[op->id] = st;
+		ops[k++] = op;
+		note_since(s, &m, op->name);
+	}
+	if (in_loop)
+		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	for (size_t i = 0; i < k && !c->failed; i++)
+		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i]))
+			return;
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	note_since(s, &m, ops[0]->name);
+}
+
+TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+{
+	Analysis *c = s->c;
+	const Staged *st = s->staged[op->id];
+	if (!st)
+		die("shared read %s was not staged", op->name);
+	int es = dtype_size(mem->dtype);
+	if (es != 2 && es != 4) {
+		analysis_error(c, op->loc, "%s: %s elements in shared memory are not compiled yet", op->path,
+			dtype_name(mem->dtype));
+		return NULL;
+	}
+	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
+	int64_t align;
+	MOpnd addr = lds_base_addr(s, op, st, mem, ix, &align);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
+		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
+		bool run = true;
+		for (int64_t j = 0; j < ix->epc; j++) {
+			if (!lds_delta(s, op, st, mem, ix, cn, j, &off[j]))
+				return NULL;
+			run &= off[j] == off[0] + j * es;
+		}
+		if (run && (es == 4 || (v->packed && ix->epc % 2 == 0))) {
+			int per = (int)(es == 4 ? ix->epc : ix->epc / 2), d0 = (int)(cn * per);
+			for (int d = 0; d < per;) {
+				int w = 4;
+				while (w > 1 && (w > per - d || pow2_dividing(off[0] + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
+					w /= 2;
+				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
+				ds(s, ds_read_op(w), addr, off[0] + 4 * d, mo_vreg(r, rc_make(RF_VGPR, w)), false);
+				for (int q = 0; q < w; q++)
+					v->d[d0 + d + q] = mo_vsub(r, q, RC_V1);
+				d += w;
+			}
+			continue;
+		}
+		for (int64_t j = 0; j < ix->epc; j++) {
+			int64_t e = cn * ix->epc + j;
+			if (es == 4 || !v->packed || e % 2 == 0) {
+				MOpnd x = isel_v1(s);
+				ds(s, es == 4 ? I_DS_READ_B32 : I_DS_READ_U16, addr, off[j], x, false);
+				v->d[v->packed ? e / 2 : e] = x;
+			} else {
+				/* not ds_read_u16_d16_hi into the pair's dword: with SRAM
+				 * ECC on a d16 load zeroes the half it does not write
+				 * (memory.c); a ushort, then v_perm_b32 joins the halves */
+				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
+				ds(s, I_DS_READ_U16, addr, off[j], hi, false);
+				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kk = mo_imm(0x05040100);
+				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kk);
+				MOpnd u[3] = {hi, lo, sel};
+				v->d[e / 2] = isel_v1(s);
+				mblock_add(s->b, I_V_PERM_B32, 1, &v->d[e / 2], 3, u);
+			}
+		}
+	}
+	return v;
+}
