@@ -32,47 +32,111 @@ static bool same_index(const NodeIndex *a, const NodeIndex *b)
 	return true;
 }
 
-TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
+/* The source element of v that element j of copy cn of ix is, matched by
+ * coordinates along v's dims; -1 if v has none in this thread. */
+static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, int64_t cn, int64_t j)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
+	const NodeIndex *vx = v->ix;
+	for (int64_t e = 0; e < v->n; e++) {
+		bool eq = true;
+		for (int k = 0; k < vx->ndims && eq; k++) {
+			int p = -1;
+			for (int q = 0; q < ix->ndims; q++)
+				if (ix->d[q].dim == vx->d[k].dim)
+					p = q;
+			if (p < 0) {
+				eq = vx->d[k].size == 1 && vx->d[k].copies == 1;
+				continue;
+			}
+			Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
+			Sym *b = index_coord(c, ix, p, cn, j);
+			eq = sym_simplify(sc, sym_sub(sc, a, b), c->assume) == sym_int(sc, 0);
+		}
+		if (eq)
+			return e;
+	}
+	return -1;
+}
+
+/* The dword of v holding element e, and whether in its high half. */
+static MOpnd elem_at(const TVal *v, int64_t e, bool *hi)
+{
+	bool packed = dtype_size(v->dtype) == 2 && v->packed;
+	*hi = packed && e % 2;
+	return v->d[packed ? e / 2 : e];
+}
+
+/* A dword whose low half is lo's half (lo_hi: the high one) and whose high
+ * half is hi's: the dword itself when it already is, else v_perm_b32
+ * (bytes 0-3 select from the second source, 4-7 from the first). */
+static MOpnd pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi)
+{
+	if (!lo_hi && hi_hi && memcmp(&lo, &hi, sizeof lo) == 0)
+		return lo;
+	uint32_t sel = (lo_hi ? 0x0302u : 0x0100u) | (hi_hi ? 0x0706u : 0x0504u) << 16;
+	MOpnd k = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(sel);
+	mblock_add(s->b, I_S_MOV_B32, 1, &k, 1, &kv); /* VOP3 takes no literal on gfx9 */
+	MOpnd d = isel_v1(s), u[3] = {hi, lo, k};
+	mblock_add(s->b, I_V_PERM_B32, 1, &d, 3, u);
+	return d;
+}
+
+TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
+{
+	Analysis *c = s->c;
 	if (same_index(v->ix, ix))
 		return (TVal *)v;
 	const NodeIndex *vx = v->ix;
-	if (!vx || (dtype_size(v->dtype) == 2 && (v->packed || ix->epc % 2 == 0))) {
-		analysis_error(c, op->loc, "%s: rearranging 16-bit elements between layouts is not compiled yet", op->path);
+	if (vx && vx->ndims == 0 && v->nd == 1) {
+		/* a scalar: every element is its one dword (a 16-bit scalar holds
+		 * its value in both halves, so packed or not it serves) */
+		TVal *r = isel_tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+		for (int i = 0; i < r->nd; i++)
+			r->d[i] = v->d[0];
+		return r;
+	}
+	if (!vx) {
+		analysis_error(c, op->loc, "%s: a value without a per-thread layout cannot be rearranged", op->path);
 		return NULL;
 	}
-	TVal *r = isel_tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+	int64_t n = ix->ncopies * ix->epc;
+	int64_t *src = ARENA_NEWN(&c->arena, int64_t, n);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++)
 		for (int64_t j = 0; j < ix->epc; j++) {
-			int64_t found = -1;
-			for (int64_t e = 0; e < v->n && found < 0; e++) {
-				bool eq = true;
-				for (int k = 0; k < vx->ndims && eq; k++) {
-					int p = -1;
-					for (int q = 0; q < ix->ndims; q++)
-						if (ix->d[q].dim == vx->d[k].dim)
-							p = q;
-					if (p < 0) {
-						eq = vx->d[k].size == 1 && vx->d[k].copies == 1;
-						continue;
-					}
-					Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
-					Sym *b = index_coord(c, ix, p, cn, j);
-					eq = sym_simplify(sc, sym_sub(sc, a, b), c->assume) == sym_int(sc, 0);
-				}
-				if (eq)
-					found = e;
-			}
-			if (found < 0) {
+			src[cn * ix->epc + j] = gather_source(s, v, ix, cn, j);
+			if (src[cn * ix->epc + j] < 0) {
 				analysis_error(c, op->loc, "%s: element %lld of copy %lld of the result has no source element in "
 							  "this thread (a cross-lane broadcast is not compiled yet)",
 					op->path, (long long)j, (long long)cn);
 				return NULL;
 			}
-			r->d[cn * ix->epc + j] = v->d[found];
 		}
+	TVal *r = isel_tval_new(s, v->dtype, n, ix);
+	if (dtype_size(v->dtype) != 2) {
+		for (int64_t e = 0; e < n; e++)
+			r->d[e] = v->d[src[e]];
+		return r;
+	}
+	/* 16-bit: each result dword from the halves its elements live in */
+	for (int i = 0; i < r->nd; i++) {
+		bool h0, h1;
+		int64_t e0 = r->packed ? 2 * i : i;
+		MOpnd a = elem_at(v, src[e0], &h0);
+		if (!r->packed || e0 + 1 >= n) {
+			if (!h0) {
+				r->d[i] = a;
+				continue;
+			}
+			MOpnd t = isel_v1(s), u[2] = {mo_imm(16), a};
+			mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
+			r->d[i] = t;
+			continue;
+		}
+		MOpnd b = elem_at(v, src[e0 + 1], &h1);
+		r->d[i] = pack_halves(s, a, h0, b, h1);
+	}
 	return r;
 }
 
@@ -262,8 +326,41 @@ static bool select_broadcast(Isel *s, Op *op)
 	return true;
 }
 
+/* A scalar constant: one VGPR (made in the entry block, which dominates
+ * every use), f32 bits or an f16 value in both halves. */
+static bool select_scalar(Isel *s, Op *op)
+{
+	const NodeIndex *ix = s->c->index[op->id];
+	uint32_t bits;
+	if (op->dtype == DT_F32) {
+		float f = (float)op->value;
+		memcpy(&bits, &f, 4);
+	} else if (op->dtype == DT_F16) {
+		uint32_t h = dtype_f32_to_f16((float)op->value);
+		bits = h | h << 16;
+	} else {
+		analysis_error(s->c, op->loc, "%s: %s scalars are not compiled yet", op->path, dtype_name(op->dtype));
+		return true;
+	}
+	if (!ix || ix->ndims != 0)
+		die("scalar %s without a rank-0 index", op->name);
+	TVal *r = ARENA_NEW(&s->c->arena, TVal);
+	*r = (TVal){.dtype = op->dtype, .n = 1, .nd = 1, .packed = false, .ix = ix};
+	r->d = ARENA_NEWN(&s->c->arena, MOpnd, 1);
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	r->d[0] = isel_v1(s);
+	MOpnd u = mo_imm(bits);
+	mblock_add(s->b, I_V_MOV_B32, 1, &r->d[0], 1, &u);
+	s->b = save;
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
 bool isel_select_elementwise(Isel *s, Op *op)
 {
+	if (op->kind == OP_SCALAR)
+		return select_scalar(s, op);
 	if (op_is_binary(op->kind))
 		return select_binary(s, op);
 	if (op_is_unary(op->kind))

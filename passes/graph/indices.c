@@ -414,6 +414,58 @@ static void find_mode(Ctx *x, Region *r)
 	}
 }
 
+/* Does every dim of sh lie in the accumulator's dims (M, N)? */
+static bool in_acc_dims(Ctx *x, Shape sh)
+{
+	for (int i = 0; i < sh.rank; i++)
+		if (sh.dims[i] != x->mdim && sh.dims[i] != x->ndim)
+			return false;
+	return sh.rank > 0;
+}
+
+static Role value_role(Ctx *x, Value *v);
+
+/* The epilogue (Wave's index propagation past the loop): an elementwise op
+ * or cast of an accumulator-role value over the accumulator's dims holds
+ * its elements in the accumulator layout too, and so do its other operands
+ * — a bias along N or M is read straight into the lanes that add it,
+ * projected onto its own dims (mma_dim gives each dim its part), instead of
+ * in the read/write layout and moved across lanes. Backward through
+ * unary ops, casts and binary ops of those operands. Graph order is a
+ * topological order, so one walk suffices. */
+static void set_acc_operands(Ctx *x, Op *op)
+{
+	for (int a = 0; a < op->nargs; a++) {
+		Value *v = op->args[a];
+		if (!v || value_role(x, v) != R_NONE || !in_acc_dims(x, v->shape))
+			continue;
+		x->role[v->id] = R_ACC;
+		if (v->kind == VAL_RESULT && (op_is_unary(v->def->kind) || op_is_binary(v->def->kind) ||
+						     v->def->kind == OP_CAST))
+			set_acc_operands(x, v->def);
+	}
+}
+
+static void acc_forward(Ctx *x, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body)
+			acc_forward(x, op->body);
+		Value *res = op_result(op);
+		if (!res || x->role[res->id] != R_NONE || !in_acc_dims(x, res->shape) || res->shape.rank != 2 ||
+			!(op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST))
+			continue;
+		bool acc = false;
+		for (int a = 0; a < op->nargs; a++)
+			acc |= op->args[a] && value_role(x, op->args[a]) == R_ACC;
+		if (!acc)
+			continue;
+		x->role[res->id] = R_ACC;
+		set_acc_operands(x, op);
+	}
+}
+
 /* A value's MMA role; an iterate result has its output value's. */
 static Role value_role(Ctx *x, Value *v)
 {
@@ -629,6 +681,8 @@ void analyze_indices(Analysis *c)
 			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
 	}
+	if (c->mode == IM_MMA)
+		acc_forward(&x, k->body);
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(&x, k->body);

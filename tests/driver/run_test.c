@@ -80,6 +80,27 @@ START_TEST(example_passes)
 }
 END_TEST
 
+/* GEMM epilogues in the accumulator layout (indices.c acc_forward): a cast
+ * to f16 packed in pairs, a bias along N or M read straight into the
+ * lanes that add it, a ReLU against a scalar, f16 bias after the cast
+ * (16-bit halves rearranged with v_perm_b32); global and shared operands,
+ * both MFMA shapes, aligned and unaligned, both targets. */
+static const char *const epilogues[] = {"gemm_cast", "gemm_bias_relu", "gemm_bias_m", "gemm_cast_bias",
+	"gemm_bias_relu_shared", "gemm_bias_m_shared", "gemm_cast_bias_shared", "gemm_bias_relu_shared_32x32x8",
+	"gemm_cast_bias_shared_32x32x8"};
+
+START_TEST(epilogue_passes)
+{
+	const char *name = epilogues[_i / 4], *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	const char *shape = (_i / 2) % 2 ? " -D M=100 -D N=70 -D K=90" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu %s --seed %d%s", name, mcpu, 7 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(emulator_failure_is_reported)
 {
 	/* an instruction cap far too small: the run stops, nothing is compared */
@@ -155,6 +176,7 @@ int main(void)
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
 	tcase_add_test(tc, emulator_failure_is_reported);
+	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_test(tc, bad_usage_and_unsupported_kernels);
 	tcase_add_loop_test(tc, edited_example_passes, 0, (int)(2 * ARRAY_LEN(edits)));

@@ -42,6 +42,24 @@ START_TEST(gemm_16x16x16_matches_wave)
 }
 END_TEST
 
+/* Past the loop, ops on the accumulator keep its layout (acc_forward): the
+ * cast, the f16 bias along N read straight into the lanes that add it, the
+ * ReLU and the write. */
+START_TEST(epilogue_keeps_mma_layout)
+{
+	CmdResult r = dump("tests/driver/data/gemm_cast_bias.json");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "cast c16[M:1,N:0] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 16, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) : 1 : 1}\n");
+	HAS(r, "read bias_reg[N:1] {N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1}\n");
+	HAS(r, "maximum relu[M:1,N:1] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 16, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1}\n");
+	HAS(r, "write write[M:1,N:1] {M: 64*$WG0 + 32*floor($T0/64) + 4*floor(Mod($T0, 64)/16) + 16 : 4 : 16, "
+	       "N: 32*$T1 + 64*$WG1 + Mod($T0, 16) + 16 : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(gemm_32x32x8_layout)
 {
 	/* the 32x32x8 layout (docs/isa.md): A[lane%32][4*floor(lane/32)+i]; ACC rows 8*floor(g/4) + 4*floor(lane/32) + g%4 (16 per lane) */
@@ -125,6 +143,7 @@ int main(void)
 	Suite *s = suite_create("indices");
 	TCase *t = tcase_create("dump");
 	tcase_add_test(t, gemm_16x16x16_matches_wave);
+	tcase_add_test(t, epilogue_keeps_mma_layout);
 	tcase_add_test(t, gemm_32x32x8_layout);
 	tcase_add_test(t, reduction_and_read_write_anchors);
 	tcase_add_test(t, bad_input_and_usage);
