@@ -367,7 +367,7 @@ bool isel_select_elementwise(Isel *s, Op *op)
 		return select_unary(s, op);
 	if (op->kind == OP_CAST)
 		return select_cast(s, op);
-	if (op->kind == OP_BROADCAST)
-		return select_broadcast(s, op);
+	if (op->kind == OP_BROADCAST || op->kind == OP_PERMUTE)
+		return select_broadcast(s, op); /* both: the operand's elements gathered into the op's index */
 	return false;
 }

@@ -168,7 +168,8 @@ void isel_select_mma(Isel *s, Op *op)
 			dtype_name(acc->dtype));
 		return;
 	}
-	Sym *M = op->args[0]->shape.dims[0], *K = op->args[0]->shape.dims[1], *N = op->args[1]->shape.dims[0];
+	int ra = op->args[0]->shape.rank, rb = op->args[1]->shape.rank;
+	Sym *M = op->args[0]->shape.dims[ra - 2], *K = op->args[0]->shape.dims[ra - 1], *N = op->args[1]->shape.dims[rb - 2];
 	int64_t mc = copies_of(rx, M), nc = copies_of(rx, N), kc = copies_of(a->ix, K);
 	if (kc != copies_of(b->ix, K) || mc != copies_of(a->ix, M) || nc != copies_of(b->ix, N)) {
 		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);

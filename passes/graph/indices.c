@@ -198,6 +198,8 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	di->step = vs;
 }
 
+static bool is_mma_dim(Ctx *x, const Sym *dim) { return dim == x->mdim || dim == x->ndim || dim == x->kdim; }
+
 /* MMA layout of one dim for a role (Wave's constraints.py, MMAType). */
 static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 {
@@ -280,7 +282,20 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		di->dim = sh.dims[i];
 		di->size = 1;
 		di->stride = 1;
-		if (c->mode == IM_MMA && role != R_NONE) {
+		if (c->mode == IM_MMA && role != R_NONE && !is_mma_dim(x, di->dim)) {
+			/* a batch dim: one element per thread, the workgroup's (or
+			 * loop trip's) only one; a window of more would leave
+			 * elements uncovered (batch dims are not expanded) */
+			di->start = num(x, 0);
+			int64_t w = window_length(x, op, di->dim);
+			if (w != 1) {
+				if (w > 1)
+					analysis_error(c, op->loc, "%s: batch dim %s has a window of %lld per workgroup: only 1 is "
+								  "compiled (a workgroup constraint with tile 1)",
+						op->path, sym_name(di->dim), (long long)w);
+				return NULL;
+			}
+		} else if (c->mode == IM_MMA && role != R_NONE) {
 			if (!mma_dim(x, role, di->dim, di)) {
 				analysis_error(c, op->loc, "%s: dim %s has no place in the MMA layout", op->path,
 					sym_name(di->dim));
@@ -389,13 +404,24 @@ static void find_mode(Ctx *x, Region *r)
 				c->mode = IM_MMA;
 				x->mma = op_mma_type(c->k, op);
 				Value *a = op->args[0], *b = op->args[1];
-				if (a->shape.rank != 2 || b->shape.rank != 2) {
-					analysis_error(c, op->loc, "%s: batched mma is not compiled yet", op->path);
+				int ra = a->shape.rank, rb = b->shape.rank;
+				if (ra < 2 || rb < 2) {
+					analysis_error(c, op->loc, "%s: mma operands need two dims (M, K and N, K)", op->path);
 					return;
 				}
-				x->mdim = a->shape.dims[0];
-				x->kdim = a->shape.dims[1];
-				x->ndim = b->shape.dims[0];
+				/* the last two dims are the MMA's; the others batch dims */
+				x->mdim = a->shape.dims[ra - 2];
+				x->kdim = a->shape.dims[ra - 1];
+				x->ndim = b->shape.dims[rb - 2];
+			}
+			Value *a = op->args[0], *b = op->args[1];
+			if (a->shape.rank < 2 || b->shape.rank < 2 || a->shape.dims[a->shape.rank - 2] != x->mdim ||
+				a->shape.dims[a->shape.rank - 1] != x->kdim || b->shape.dims[b->shape.rank - 2] != x->ndim ||
+				op_mma_type(c->k, op) != x->mma) {
+				analysis_error(c, op->loc, "%s: a second mma over other dims or of another type (chained "
+							  "MMAs, as in attention) is not compiled yet",
+					op->path);
+				return;
 			}
 			set_role(x, op->args[0], R_LHS);
 			set_role(x, op->args[1], R_RHS);
@@ -500,6 +526,22 @@ static NodeIndex *operand_index(Ctx *x, Value *v)
 	return NULL;
 }
 
+/* src's index with its dims in the order of sh (the same set), or NULL. */
+static NodeIndex *index_reordered(Ctx *x, const NodeIndex *src, Shape sh)
+{
+	if (!src || src->ndims != sh.rank)
+		return NULL;
+	NodeIndex *ni = ARENA_NEW(&x->c->arena, NodeIndex);
+	*ni = *src;
+	for (int i = 0; i < sh.rank; i++) {
+		const DimIndex *d = index_dim(src, sh.dims[i]);
+		if (!d)
+			return NULL;
+		ni->d[i] = *d;
+	}
+	return ni;
+}
+
 static void index_region(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -517,7 +559,20 @@ static void index_region(Ctx *x, Region *r)
 			continue;
 		if (op->kind == OP_WRITE) {
 			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
-			ni = new_index(x, op, op->args[1]->shape, role, default_ept(x, op, op->args[1]->shape));
+			/* in MMA mode a value without a role (a permuted result)
+			 * is written in its own layout */
+			if (c->mode == IM_MMA && role == R_NONE)
+				ni = index_reordered(x, operand_index(x, op->args[0]), op->args[1]->shape);
+			if (!ni)
+				ni = new_index(x, op, op->args[1]->shape, role, default_ept(x, op, op->args[1]->shape));
+		} else if (op->kind == OP_PERMUTE && operand_index(x, op->args[0])) {
+			/* the same elements, its dims in the target order */
+			ni = index_reordered(x, operand_index(x, op->args[0]), res->shape);
+			if (!ni) {
+				analysis_error(c, op->loc, "%s: target_shape is not a permutation of the operand's dims",
+					op->path);
+				return;
+			}
 		} else if (op->kind == OP_ITERATE) {
 			Op *out = vec_last(&op->body->ops);
 			ni = out->nargs ? operand_index(x, out->args[0]) : NULL;

@@ -192,7 +192,7 @@ START_TEST(bad_input_writes_nothing)
 {
 	char cmd[4096], *err;
 	/* A kernel the compiler does not handle yet: error, exit 1, no files. */
-	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/batched_gemm.json' -o '%s/g.hsaco'", test_bin(),
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/attention.json' -o '%s/g.hsaco'", test_bin(),
 		test_root(), dir);
 	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
 	ck_assert_msg(strstr(err, "not compiled yet"), "%s", err);
