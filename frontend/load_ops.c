@@ -240,6 +240,10 @@ static bool mma_dtype_ok(DType want, DType have)
 {
 	if (want == have)
 		return true;
+	/* Wave's *_F16 names serve bf16 operands too (CDNA3 runs them on the
+	 * bf16 MFMA of the same shape). */
+	if (want == DT_F16 && have == DT_BF16)
+		return true;
 	/* The F8 types take any of the f8 encodings. */
 	bool want_f8 = want >= DT_F8E4M3FNUZ, have_f8 = have >= DT_F8E4M3FNUZ;
 	return want_f8 && have_f8;

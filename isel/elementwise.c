@@ -140,6 +140,8 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	return r;
 }
 
+static TVal *cast_tval(Isel *s, const TVal *a, DType to);
+
 static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -159,6 +161,14 @@ static bool select_binary(Isel *s, Op *op)
 	case OP_MAXIMUM: f16 = I_V_PK_MAX_F16; f32 = I_V_MAX_F32; break;
 	case OP_MINIMUM: f16 = I_V_PK_MIN_F16; f32 = I_V_MIN_F32; break;
 	default: return false;
+	}
+	DType t = a->dtype;
+	if (t == DT_BF16) {
+		/* no bf16 ALU: in f32, rounded back (LLVM's lowering for gfx9) */
+		TVal *a32 = cast_tval(s, a, DT_F32), *b32 = cast_tval(s, b, DT_F32);
+		a = a32;
+		b = b32;
+		f16 = 0;
 	}
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
@@ -181,6 +191,8 @@ static bool select_binary(Isel *s, Op *op)
 		MOpnd u[2] = {x, y};
 		mblock_add(s->b, mop, 1, &r->d[i], 2, u);
 	}
+	if (t == DT_BF16)
+		r = cast_tval(s, r, DT_BF16);
 	s->val[op_result(op)->id] = r;
 	return true;
 }
@@ -272,12 +284,34 @@ static bool select_unary(Isel *s, Op *op)
 	return true;
 }
 
-static bool select_cast(Isel *s, Op *op)
+/* The bf16 of f32 x in the high half of the result (the low half is
+ * rounding residue): round to nearest even on the bits,
+ * x + 0x7fff + bit 16 of x; a NaN keeps its sign and payload and gets the
+ * quiet bit (util/dtype.c's rule, which the interpreter follows). */
+static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff)
 {
-	const TVal *a = s->val[op->args[0]->id];
-	if (!a)
-		return false;
-	DType to = op->dtype;
+	if (k7fff->kind != MO_VREG) { /* VOP3 takes no literal on gfx9 */
+		*k7fff = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+		MOpnd u = mo_imm(0x7fff);
+		mblock_add(s->b, I_S_MOV_B32, 1, k7fff, 1, &u);
+	}
+	MOpnd lsb = isel_v1(s), u3[3] = {x, mo_imm(16), mo_imm(1)};
+	mblock_add(s->b, I_V_BFE_U32, 1, &lsb, 3, u3);
+	MOpnd r = isel_v1(s), a3[3] = {x, *k7fff, lsb};
+	mblock_add(s->b, I_V_ADD3_U32, 1, &r, 3, a3);
+	MOpnd q = isel_v1(s), o[2] = {mo_imm(0x400000), x};
+	mblock_add(s->b, I_V_OR_B32, 1, &q, 2, o);
+	MOpnd vcc = mo_special(MO_VCC), c[2] = {x, x};
+	mblock_add(s->b, I_V_CMP_U_F32, 1, &vcc, 2, c)->flags |= MIF_E32;
+	MOpnd d = isel_v1(s), m[3] = {r, q, mo_special(MO_VCC)};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, m)->flags |= MIF_E32;
+	return d;
+}
+
+/* a converted to dtype to, element by element (same index); NULL if the
+ * conversion is not compiled. */
+static TVal *cast_tval(Isel *s, const TVal *a, DType to)
+{
 	TVal *r = isel_tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
 		*r = *a;
@@ -296,6 +330,36 @@ static bool select_cast(Isel *s, Op *op)
 			MOpnd u[2] = {lo, hi};
 			mblock_add(s->b, I_V_PACK_B32_F16, 1, &r->d[i], 2, u);
 		}
+	} else if (a->dtype == DT_F32 && to == DT_BF16) {
+		MOpnd k = {0};
+		for (int i = 0; i < r->nd; i++) {
+			int64_t e = r->packed ? 2 * i : i;
+			MOpnd lo = f32_to_bf16_hi(s, a->d[e], &k);
+			r->d[i] = isel_v1(s);
+			if (!r->packed || e + 1 >= a->n) {
+				MOpnd u[2] = {mo_imm(16), lo};
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &r->d[i], 2, u);
+				continue;
+			}
+			MOpnd hi = f32_to_bf16_hi(s, a->d[e + 1], &k);
+			/* the two high halves: bytes {lo.2, lo.3, hi.2, hi.3} */
+			MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
+			mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);
+			MOpnd u[3] = {hi, lo, sel};
+			mblock_add(s->b, I_V_PERM_B32, 1, &r->d[i], 3, u);
+		}
+	} else if (a->dtype == DT_BF16 && to == DT_F32) {
+		for (int64_t j = 0; j < a->n; j++) {
+			MOpnd src = a->d[a->packed ? j / 2 : j];
+			r->d[j] = isel_v1(s);
+			if (a->packed && j % 2) {
+				MOpnd u[2] = {mo_imm((int64_t)0xffff0000), src};
+				mblock_add(s->b, I_V_AND_B32, 1, &r->d[j], 2, u);
+			} else {
+				MOpnd u[2] = {mo_imm(16), src};
+				mblock_add(s->b, I_V_LSHLREV_B32, 1, &r->d[j], 2, u);
+			}
+		}
 	} else if (a->dtype == DT_F16 && to == DT_F32) {
 		for (int64_t j = 0; j < a->n; j++) {
 			MOpnd src = a->d[a->packed ? j / 2 : j];
@@ -308,8 +372,17 @@ static bool select_cast(Isel *s, Op *op)
 			mblock_add(s->b, I_V_CVT_F32_F16, 1, &r->d[j], 1, &src);
 		}
 	} else {
-		return false;
+		return NULL;
 	}
+	return r;
+}
+
+static bool select_cast(Isel *s, Op *op)
+{
+	const TVal *a = s->val[op->args[0]->id];
+	TVal *r = a ? cast_tval(s, a, op->dtype) : NULL;
+	if (!r)
+		return false;
 	s->val[op_result(op)->id] = r;
 	return true;
 }
@@ -335,8 +408,8 @@ static bool select_scalar(Isel *s, Op *op)
 	if (op->dtype == DT_F32) {
 		float f = (float)op->value;
 		memcpy(&bits, &f, 4);
-	} else if (op->dtype == DT_F16) {
-		uint32_t h = dtype_f32_to_f16((float)op->value);
+	} else if (op->dtype == DT_F16 || op->dtype == DT_BF16) {
+		uint32_t h = op->dtype == DT_F16 ? dtype_f32_to_f16((float)op->value) : dtype_f32_to_bf16((float)op->value);
 		bits = h | h << 16;
 	} else {
 		analysis_error(s->c, op->loc, "%s: %s scalars are not compiled yet", op->path, dtype_name(op->dtype));

@@ -158,10 +158,14 @@ void isel_select_mma(Isel *s, Op *op)
 	if (!a || !b || !acc || !rx)
 		return;
 	MmaType mt = op_mma_type(c->k, op);
-	MOp mfma = mt == MMA_F32_16x16x16_F16 ? I_V_MFMA_F32_16X16X16_F16
-		   : mt == MMA_F32_32x32x8_F16	  ? I_V_MFMA_F32_32X32X8_F16
-						  : 0;
-	if (!mfma || a->dtype != DT_F16 || b->dtype != DT_F16 || acc->dtype != DT_F32 || !a->packed || !b->packed ||
+	/* the *_F16 names with bf16 operands are the bf16 MFMAs of the same
+	 * shape (Wave's convention; gfx90a spells them ..bf16_1k) */
+	bool bf = a->dtype == DT_BF16;
+	MOp mfma = mt == MMA_F32_16x16x16_F16 ? (bf ? I_V_MFMA_F32_16X16X16_BF16 : I_V_MFMA_F32_16X16X16_F16)
+		   : mt == MMA_F32_32x32x8_F16 ? (bf ? I_V_MFMA_F32_32X32X8_BF16 : I_V_MFMA_F32_32X32X8_F16)
+					       : 0;
+	if (!mfma || (a->dtype != DT_F16 && a->dtype != DT_BF16) || b->dtype != a->dtype || acc->dtype != DT_F32 ||
+		!a->packed || !b->packed ||
 		a->ix->epc != 4 || b->ix->epc != 4) {
 		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
 			mt == MMA_NONE ? "?" : mma_info[mt].name, dtype_name(a->dtype), dtype_name(b->dtype),

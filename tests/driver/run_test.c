@@ -81,13 +81,15 @@ START_TEST(example_passes)
 END_TEST
 
 /* GEMM epilogues in the accumulator layout (indices.c acc_forward): a cast
- * to f16 packed in pairs, a bias along N or M read straight into the
+ * to f16 packed in pairs (or to bf16, rounded to nearest even on the bits;
+ * bf16 arithmetic in f32, bf16 operands on the bf16 MFMAs under the _F16
+ * MMA names), a bias along N or M read straight into the
  * lanes that add it, a ReLU against a scalar, f16 bias after the cast
  * (16-bit halves rearranged with v_perm_b32); global and shared operands,
  * both MFMA shapes, aligned and unaligned, both targets. */
 static const char *const epilogues[] = {"gemm_cast", "gemm_bias_relu", "gemm_bias_m", "gemm_cast_bias",
 	"gemm_bias_relu_shared", "gemm_bias_m_shared", "gemm_cast_bias_shared", "gemm_bias_relu_shared_32x32x8",
-	"gemm_cast_bias_shared_32x32x8"};
+	"gemm_cast_bias_shared_32x32x8", "gemm_bf16_cast_bias", "gemm_bf16_32x32x8"};
 
 START_TEST(epilogue_passes)
 {

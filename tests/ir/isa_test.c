@@ -71,6 +71,13 @@ START_TEST(spellings)
 	ck_assert_str_eq(b, "v_mfma_f32_16x16x16_f16");
 	isa_mnemonic(b, sizeof b, I_V_MFMA_F32_32X32X8_F16, true);
 	ck_assert_str_eq(b, "v_mfma_f32_32x32x8f16");
+	/* CDNA2's bf16 MFMAs with four elements per lane are the _1k set */
+	isa_mnemonic(b, sizeof b, I_V_MFMA_F32_16X16X16_BF16, true);
+	ck_assert_str_eq(b, "v_mfma_f32_16x16x16bf16_1k");
+	isa_mnemonic(b, sizeof b, I_V_MFMA_F32_32X32X8_BF16, true);
+	ck_assert_str_eq(b, "v_mfma_f32_32x32x8bf16_1k");
+	isa_mnemonic(b, sizeof b, I_V_MFMA_F32_32X32X8_BF16, false);
+	ck_assert_str_eq(b, "v_mfma_f32_32x32x8_bf16");
 	isa_mnemonic(b, sizeof b, I_V_ADD_F32, true);
 	ck_assert_str_eq(b, "v_add_f32");
 }
