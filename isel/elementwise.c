@@ -119,7 +119,14 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 			r->d[e] = v->d[src[e]];
 		return r;
 	}
-	/* 16-bit: each result dword from the halves its elements live in */
+	/* 16-bit: each result dword from the halves its elements live in; a
+	 * broadcast asks for the same pair again and again, made once */
+	typedef struct Pair {
+		MOpnd a, b, d;
+		bool h0, h1;
+	} Pair;
+	Pair *made = ARENA_NEWN(&c->arena, Pair, r->nd ? r->nd : 1);
+	int nmade = 0;
 	for (int i = 0; i < r->nd; i++) {
 		bool h0, h1;
 		int64_t e0 = r->packed ? 2 * i : i;
@@ -135,12 +142,92 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 			continue;
 		}
 		MOpnd b = elem_at(v, src[e0 + 1], &h1);
-		r->d[i] = pack_halves(s, a, h0, b, h1);
+		int m = 0;
+		while (m < nmade && !(made[m].h0 == h0 && made[m].h1 == h1 && !memcmp(&made[m].a, &a, sizeof a) &&
+					!memcmp(&made[m].b, &b, sizeof b)))
+			m++;
+		if (m == nmade)
+			made[nmade++] = (Pair){a, b, pack_halves(s, a, h0, b, h1), h0, h1};
+		r->d[i] = made[m].d;
 	}
 	return r;
 }
 
 static TVal *cast_tval(Isel *s, const TVal *a, DType to);
+
+/* Whether the result of op may overwrite operand number k's AGPRs (v, as
+ * gathered): f32 accumulator dwords in AGPRs, op the value's only use, v
+ * the value itself (each dword once). A big accumulator's epilogue then
+ * needs no second register set: each dword is read into a VGPR, computed
+ * and written back (the AGPR file is where spills would go anyway). */
+static bool reusable_agprs(Isel *s, Op *op, const TVal *v, int k)
+{
+	Value *arg = op->args[k];
+	return s->acc_agpr && v && v->dtype == DT_F32 && v == s->val[arg->id] && s->uses[arg->id] == 1 && v->nd > 0 &&
+	       isel_is_agpr(v->d[0]);
+}
+
+/* The result dword i: back into in_place's AGPR when there is one. */
+static MOpnd back_in_place(Isel *s, const TVal *in_place, int i, MOpnd x)
+{
+	if (!in_place || !isel_is_agpr(in_place->d[i]))
+		return x;
+	isel_mov(s, in_place->d[i], x);
+	return in_place->d[i];
+}
+
+static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
+
+/* Element e of a bf16 value as f32 (the bf16 bits on top). */
+static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
+{
+	MOpnd d = isel_v1(s), src = v->d[v->packed ? e / 2 : e];
+	if (v->packed && e % 2) {
+		MOpnd u[2] = {mo_imm((int64_t)0xffff0000), src};
+		mblock_add(s->b, I_V_AND_B32, 1, &d, 2, u);
+	} else {
+		MOpnd u[2] = {mo_imm(16), src};
+		mblock_add(s->b, I_V_LSHLREV_B32, 1, &d, 2, u);
+	}
+	return d;
+}
+
+/* A bf16 binary op: no bf16 ALU on gfx9, so each pair of elements in f32
+ * (op f32, through the reciprocal for a division), rounded back and
+ * packed (LLVM's lowering), element by element so that no f32 copy of a
+ * whole value is ever live. */
+static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex *ix, MOp f32, bool div)
+{
+	TVal *r = isel_tval_new(s, DT_BF16, a->n, ix);
+	MOpnd k = {0};
+	for (int i = 0; i < r->nd; i++) {
+		MOpnd h[2];
+		int64_t e0 = r->packed ? 2 * i : i;
+		int nh = r->packed && e0 + 1 < a->n ? 2 : 1;
+		for (int q = 0; q < nh; q++) {
+			MOpnd x = bf16_elem_f32(s, a, e0 + q), y = bf16_elem_f32(s, b, e0 + q);
+			if (div) {
+				MOpnd t = isel_v1(s);
+				mblock_add(s->b, I_V_RCP_F32, 1, &t, 1, &y);
+				y = t;
+			}
+			MOpnd d = isel_v1(s), u[2] = {x, y};
+			mblock_add(s->b, f32, 1, &d, 2, u);
+			h[q] = f32_to_bf16_hi(s, d, &k);
+		}
+		r->d[i] = isel_v1(s);
+		if (nh == 1) {
+			MOpnd u[2] = {mo_imm(16), h[0]};
+			mblock_add(s->b, I_V_LSHRREV_B32, 1, &r->d[i], 2, u);
+			continue;
+		}
+		MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
+		mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);
+		MOpnd u[3] = {h[1], h[0], sel};
+		mblock_add(s->b, I_V_PERM_B32, 1, &r->d[i], 3, u);
+	}
+	return r;
+}
 
 static bool select_binary(Isel *s, Op *op)
 {
@@ -164,19 +251,17 @@ static bool select_binary(Isel *s, Op *op)
 	}
 	DType t = a->dtype;
 	if (t == DT_BF16) {
-		/* no bf16 ALU: in f32, rounded back (LLVM's lowering for gfx9) */
-		TVal *a32 = cast_tval(s, a, DT_F32), *b32 = cast_tval(s, b, DT_F32);
-		a = a32;
-		b = b32;
-		f16 = 0;
+		s->val[op_result(op)->id] = binary_bf16(s, a, b, ix, f32, div);
+		return true;
 	}
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
+	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : reusable_agprs(s, op, b, 1) ? b : NULL;
 	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
 	for (int i = 0; i < r->nd; i++) {
-		MOpnd x = a->d[i], y = b->d[i];
+		MOpnd x = isel_vgpr(s, a->d[i]), y = isel_vgpr(s, b->d[i]);
 		if (div) {
 			if (rcp_of[0].kind && memcmp(&rcp_of[0], &y, sizeof y) == 0) {
 				y = rcp_of[1];
@@ -190,9 +275,8 @@ static bool select_binary(Isel *s, Op *op)
 		r->d[i] = isel_v1(s);
 		MOpnd u[2] = {x, y};
 		mblock_add(s->b, mop, 1, &r->d[i], 2, u);
+		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
 	}
-	if (t == DT_BF16)
-		r = cast_tval(s, r, DT_BF16);
 	s->val[op_result(op)->id] = r;
 	return true;
 }
@@ -253,8 +337,9 @@ static bool select_unary(Isel *s, Op *op)
 	if (!a || a->dtype != DT_F32)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);
+	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : NULL;
 	for (int i = 0; i < r->nd; i++) {
-		MOpnd x = a->d[i];
+		MOpnd x = isel_vgpr(s, a->d[i]);
 		r->d[i] = isel_v1(s);
 		switch (op->kind) {
 		case OP_EXP: {
@@ -279,6 +364,7 @@ static bool select_unary(Isel *s, Op *op)
 		}
 		default: return false;
 		}
+		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
@@ -319,13 +405,15 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
 			MOpnd lo = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F16_F32, 1, &lo, 1, &a->d[e]);
+			MOpnd x0 = isel_vgpr(s, a->d[e]);
+			mblock_add(s->b, I_V_CVT_F16_F32, 1, &lo, 1, &x0);
 			if (!r->packed || e + 1 >= a->n) {
 				r->d[i] = lo;
 				continue;
 			}
 			MOpnd hi = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F16_F32, 1, &hi, 1, &a->d[e + 1]);
+			MOpnd x1 = isel_vgpr(s, a->d[e + 1]);
+			mblock_add(s->b, I_V_CVT_F16_F32, 1, &hi, 1, &x1);
 			r->d[i] = isel_v1(s);
 			MOpnd u[2] = {lo, hi};
 			mblock_add(s->b, I_V_PACK_B32_F16, 1, &r->d[i], 2, u);
@@ -334,14 +422,14 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 		MOpnd k = {0};
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
-			MOpnd lo = f32_to_bf16_hi(s, a->d[e], &k);
+			MOpnd lo = f32_to_bf16_hi(s, isel_vgpr(s, a->d[e]), &k);
 			r->d[i] = isel_v1(s);
 			if (!r->packed || e + 1 >= a->n) {
 				MOpnd u[2] = {mo_imm(16), lo};
 				mblock_add(s->b, I_V_LSHRREV_B32, 1, &r->d[i], 2, u);
 				continue;
 			}
-			MOpnd hi = f32_to_bf16_hi(s, a->d[e + 1], &k);
+			MOpnd hi = f32_to_bf16_hi(s, isel_vgpr(s, a->d[e + 1]), &k);
 			/* the two high halves: bytes {lo.2, lo.3, hi.2, hi.3} */
 			MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
 			mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);

@@ -60,8 +60,9 @@ static TVal *tval_copy(Isel *s, const TVal *v)
 	*r = *v;
 	r->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
 	for (int i = 0; i < v->nd; i++) {
-		r->d[i] = isel_v1(s);
-		mblock_add(s->b, I_V_MOV_B32, 1, &r->d[i], 1, &v->d[i]);
+		RegClass a1 = rc_make(RF_AGPR, 1);
+		r->d[i] = isel_is_agpr(v->d[i]) ? mo_vreg(mfunc_vreg(s->f, a1), a1) : isel_v1(s);
+		isel_mov(s, r->d[i], v->d[i]);
 	}
 	return r;
 }
@@ -118,7 +119,7 @@ static void select_iterate(Isel *s, Op *op)
 		}
 		for (int k = 0; k < o->nd; k++)
 			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
-				mblock_add(s->b, I_V_MOV_B32, 1, &carried[i]->d[k], 1, &o->d[k]);
+				isel_mov(s, carried[i]->d[k], o->d[k]);
 	}
 	if (loop) {
 		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
@@ -150,6 +151,15 @@ static void select_read(Isel *s, Op *op)
 static void select_op(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
+	/* accumulators in AGPRs feed MFMAs and stores as they are; any other
+	 * op reads them from VGPRs (once: the copy replaces the value) */
+	bool elementwise = op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST ||
+			   op->kind == OP_BROADCAST || op->kind == OP_PERMUTE;
+	if (s->acc_agpr && !elementwise && op->kind != OP_MMA && op->kind != OP_WRITE && op->kind != OP_ITERATE &&
+		op->kind != OP_OUTPUT && op->kind != OP_GET_RESULT)
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a] && s->val[op->args[a]->id])
+				s->val[op->args[a]->id] = isel_tval_in_vgprs(s, s->val[op->args[a]->id]);
 	switch (op->kind) {
 	case OP_READ:
 		select_read(s, op);
@@ -231,6 +241,7 @@ MFunc *select_instructions(Analysis *c)
 	for (size_t i = 0; i < k->args.len; i++)
 		s.desc[i] = UINT32_MAX;
 	emit_entry(&s);
+	s.acc_agpr = isel_acc_in_agprs(&s, k->body);
 	select_region(&s, k->body);
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);

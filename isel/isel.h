@@ -53,11 +53,19 @@ typedef struct Isel {
 	uint32_t oob;     /* V1: the out-of-range buffer offset, made on first use */
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
+	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 } Isel;
 
 /* ---- isel.c ---- */
 TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
 MOpnd isel_v1(Isel *s); /* a fresh V1 vreg operand */
+bool isel_is_agpr(MOpnd o);
+/* d = u, whichever of d and u are AGPRs (v_accvgpr_read/write/mov). */
+void isel_mov(Isel *s, MOpnd d, MOpnd u);
+/* o, or a VGPR it was read into when it is an AGPR (VALU sources). */
+MOpnd isel_vgpr(Isel *s, MOpnd o);
+/* v, or a copy of it whose AGPR dwords were read into VGPRs. */
+TVal *isel_tval_in_vgprs(Isel *s, TVal *v);
 /* The dwords [d0, d0 + w) of v as one tuple: the existing tuple when they
  * already are one, else copies into a new one. */
 MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
@@ -106,5 +114,7 @@ void isel_select_reduce(Isel *s, Op *op);
 /* ---- mma.c ---- */
 void isel_select_register(Isel *s, Op *op);
 void isel_select_mma(Isel *s, Op *op);
+/* Whether the accumulators of region r's MMAs go to AGPRs. */
+bool isel_acc_in_agprs(Isel *s, Region *r);
 
 #endif

@@ -35,6 +35,28 @@ static int64_t copies_of(const NodeIndex *ix, const Sym *d)
 	return di ? di->copies : 1;
 }
 
+/* Accumulators go to AGPRs when one takes more than ACC_VGPR_MAX dwords
+ * per lane: gfx90a and gfx942 give each lane up to 256 VGPRs and 256 AGPRs
+ * from one 512-register file, MFMAs read and write AGPR accumulators
+ * directly, and the VGPRs stay free for operands and addresses (a
+ * 128x128 f32 wave tile is 256 dwords: the whole AGPR file). Smaller
+ * accumulators stay in VGPRs, where the epilogue reads them without
+ * v_accvgpr_read. */
+enum { ACC_VGPR_MAX = 64 };
+
+bool isel_acc_in_agprs(Isel *s, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		const NodeIndex *ix = s->c->index[op->id];
+		if (op->kind == OP_MMA && ix && ix->ncopies * ix->epc > ACC_VGPR_MAX)
+			return true;
+		if (op->body && isel_acc_in_agprs(s, op->body))
+			return true;
+	}
+	return false;
+}
+
 void isel_select_register(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -54,11 +76,19 @@ void isel_select_register(Isel *s, Op *op)
 	 * dwords); elsewhere each element is its own VGPR, as a run of up to
 	 * MAX_EPC elements has no tuple class */
 	bool tuple = c->mode == IM_MMA && w > 1;
+	RegFile file = tuple && s->acc_agpr ? RF_AGPR : RF_VGPR;
+	MOpnd src = mo_imm(bits);
+	if (file == RF_AGPR && bits != 0) {
+		/* v_accvgpr_write takes a VGPR or an inline constant */
+		src = isel_v1(s);
+		MOpnd k = mo_imm(bits);
+		mblock_add(s->b, I_V_MOV_B32, 1, &src, 1, &k);
+	}
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
-		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(RF_VGPR, w)) : 0;
+		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(file, w)) : 0;
 		for (int k = 0; k < w; k++) {
-			MOpnd d = tuple ? mo_vsub(r, k, RC_V1) : isel_v1(s), u = mo_imm(bits);
-			mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
+			MOpnd d = tuple ? mo_vsub(r, k, rc_make(file, 1)) : isel_v1(s);
+			isel_mov(s, d, src);
 			v->d[cn * w + k] = d;
 		}
 	}
@@ -182,21 +212,20 @@ void isel_select_mma(Isel *s, Op *op)
 	if (!(acc = isel_tval_gather(s, acc, rx, op)))
 		return;
 	int w = (int)rx->epc;
-	RegClass rc = rc_make(RF_VGPR, w);
+	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
+	RegClass rc = rc_make(file, w);
 	TVal *r = isel_tval_new(s, DT_F32, acc->n, rx);
 	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
 	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
 		ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
 		if (s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
 			uint32_t t = mfunc_vreg(s->f, rc);
-			for (int k = 0; k < w; k++) {
-				MOpnd d = mo_vsub(t, k, RC_V1);
-				mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &acc->d[cn * w + k]);
-			}
+			for (int k = 0; k < w; k++)
+				isel_mov(s, mo_vsub(t, k, rc_make(file, 1)), acc->d[cn * w + k]);
 			ct[cn] = mo_vreg(t, rc);
 		}
 		for (int k = 0; k < w; k++)
-			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, RC_V1);
+			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
 	}
 	const TileLoop *t = loop_over(c, op, K);
 	bool window = t && t->trips > 1 && t->tile % mma_info[mt].k;

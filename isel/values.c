@@ -20,6 +20,44 @@ TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 
 MOpnd isel_v1(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V1), RC_V1); }
 
+bool isel_is_agpr(MOpnd o) { return o.kind == MO_VREG && rc_file(o.rc) == RF_AGPR; }
+
+void isel_mov(Isel *s, MOpnd d, MOpnd u)
+{
+	bool da = isel_is_agpr(d), ua = isel_is_agpr(u);
+	MOp op = da && ua ? I_V_ACCVGPR_MOV_B32 : da ? I_V_ACCVGPR_WRITE_B32 : ua ? I_V_ACCVGPR_READ_B32 : I_V_MOV_B32;
+	mblock_add(s->b, op, 1, &d, 1, &u);
+}
+
+MOpnd isel_vgpr(Isel *s, MOpnd o)
+{
+	if (!isel_is_agpr(o))
+		return o;
+	MOpnd d = isel_v1(s);
+	isel_mov(s, d, o);
+	return d;
+}
+
+TVal *isel_tval_in_vgprs(Isel *s, TVal *v)
+{
+	bool any = false;
+	for (int i = 0; i < v->nd; i++)
+		any |= isel_is_agpr(v->d[i]);
+	if (!any)
+		return v;
+	TVal *r = ARENA_NEW(&s->c->arena, TVal);
+	*r = *v;
+	r->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
+	for (int i = 0; i < v->nd; i++) {
+		r->d[i] = v->d[i];
+		if (isel_is_agpr(v->d[i])) {
+			r->d[i] = isel_v1(s);
+			isel_mov(s, r->d[i], v->d[i]);
+		}
+	}
+	return r;
+}
+
 MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w)
 {
 	MOpnd f = v->d[d0];
@@ -35,12 +73,13 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w)
 		slice = v->d[d0 + k].kind == MO_VREG && v->d[d0 + k].reg == f.reg && v->d[d0 + k].sub == f.sub + k;
 	if (slice)
 		return mo_vsub(f.reg, f.sub, rc_make(rc_file(s->f->vregs.data[f.reg]), w));
-	RegClass rc = rc_make(RF_VGPR, w);
+	/* a new tuple in the file of the first dword (an AGPR tuple is a
+	 * store's or an MFMA's operand as well on gfx90a and gfx942) */
+	RegFile file = isel_is_agpr(f) ? RF_AGPR : RF_VGPR;
+	RegClass rc = rc_make(file, w);
 	uint32_t r = mfunc_vreg(s->f, rc);
-	for (int k = 0; k < w; k++) {
-		MOpnd d = mo_vsub(r, k, RC_V1);
-		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &v->d[d0 + k]);
-	}
+	for (int k = 0; k < w; k++)
+		isel_mov(s, mo_vsub(r, k, rc_make(file, 1)), v->d[d0 + k]);
 	return mo_vreg(r, rc);
 }
 

@@ -103,6 +103,33 @@ START_TEST(epilogue_passes)
 }
 END_TEST
 
+/* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
+ * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
+ * read and write them there, stores take them directly, and epilogues
+ * read each dword into a VGPR and write an f32 result back in place. */
+static const char *const large[] = {"examples/gemm_16x16x16.json", "tests/driver/data/gemm_bias_relu_shared.json",
+	"tests/driver/data/gemm_cast_bias_shared.json", "tests/driver/data/gemm_bf16_cast_bias.json",
+	"examples/gemm_32x32x8.json"};
+
+START_TEST(large_tile_passes)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char args[512];
+	snprintf(args, sizeof args,
+		"run %s --mcpu %s --seed %d -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512 -D K=128", large[_i / 2],
+		mcpu, 3 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	/* the accumulators fill the AGPR file */
+	snprintf(args, sizeof args, "compile %s --mcpu %s -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512 -D K=128 --stats -o '%s/large%d.co'",
+		large[_i / 2], mcpu, test_tmpdir("large"), _i);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "agpr                      256\n"), "%s\n%s%s", args, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(emulator_failure_is_reported)
 {
 	/* an instruction cap far too small: the run stops, nothing is compared */
@@ -178,6 +205,7 @@ int main(void)
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
 	tcase_add_test(tc, emulator_failure_is_reported);
+	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_test(tc, bad_usage_and_unsupported_kernels);
