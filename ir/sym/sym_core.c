@@ -47,6 +47,11 @@ SymCtx *sym_ctx_new(void)
 	c->cap = 1024;
 	c->table = xcalloc(c->cap, sizeof *c->table);
 	c->epoch = sym_tick(c);
+	/* no assumption set is installed yet: an epoch no node carries (nodes
+	 * start at 0), or a first sym_simplify(..., NULL) would read every
+	 * node's zeroed assumption fields as installed facts (a multiple of 0:
+	 * ceiling(N/256) became N/256) */
+	c->a_epoch = sym_tick(c);
 	c->t = sym_node(c, SYM_TRUE, 0, NULL);
 	c->f = sym_node(c, SYM_FALSE, 0, NULL);
 	for (int i = 0; i < 64; i++)

@@ -102,6 +102,21 @@ START_TEST(canonical_constructors)
 }
 END_TEST
 
+/* The first sym_simplify of a fresh context, without assumptions, read the
+ * nodes' zeroed assumption fields as installed facts: ceiling(N/256) came
+ * back as N/256 (found by the runtime grid of a dynamic copy). */
+START_TEST(first_simplify_without_assumptions)
+{
+	SymCtx *c = sym_ctx_new();
+	Sym *n = sym_symbol(c, "N");
+	Sym *e = sym_ceil(c, sym_div(c, n, sym_int(c, 256)));
+	ck_assert_str_eq(sym_str(c, sym_simplify(c, e, NULL)), "ceiling(N/256)");
+	ck_assert_str_eq(sym_str(c, sym_simplify(c, sym_floor(c, sym_div(c, n, sym_int(c, 3))), NULL)), "floor(N/3)");
+	ck_assert_int_eq(sym_multiple_of(c, n, NULL), 1);
+	sym_ctx_free(c);
+}
+END_TEST
+
 START_TEST(parser_syntax)
 {
 	Sym *e0;
@@ -567,6 +582,7 @@ static Suite *sym_suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, canonical_constructors);
+	tcase_add_test(t, first_simplify_without_assumptions);
 	tcase_add_test(t, parser_syntax);
 	tcase_add_test(t, print_parse_round_trip);
 	tcase_add_test(t, eval_exact);
