@@ -52,7 +52,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -192,6 +192,11 @@ bench-compile: $(BUILD)/bench/compile_bench
 SWEEP_RUNS ?= 3
 bench-sweep: $(BUILD)/bench/sweep_bench $(BUILD)/wavecc
 	$(BUILD)/bench/sweep_bench $(abspath $(BUILD)/wavecc) examples/gemm_global.json -n $(SWEEP_RUNS)
+# GEMM static report: loop instructions per MFMA, registers, LDS, occupancy
+# and llvm-mca-22's MFMA pressure, next to clang-19 -O3 (bench/gemm_report.c).
+bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
+	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
+	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@

@@ -1,0 +1,271 @@
+/* gemm_report.c — the static quality of compiled GEMMs, next to clang-19
+ * -O3 on an equivalent OpenCL kernel with the same tiling, in one run
+ * (`make bench-gemm`; issue 11 item 9).
+ *
+ * Per kernel: the main loop (the innermost backward branch holding the most
+ * MFMAs), its instructions per MFMA, registers (VGPR + AGPR), LDS bytes and
+ * the waves per SIMD they allow (driver/stats.c's model, the same for both
+ * sides), and llvm-mca-22's view of the loop on the target: cycles per
+ * iteration and the XDL (matrix core) pipe's busy cycles per iteration, whose
+ * ratio is the MFMA pressure — how much of the loop's time one wave keeps
+ * the matrix core busy. llvm-mca-22 is used because llvm-mca-19 crashes on
+ * buffer instructions. Its model is one wave, in order, with fixed
+ * latencies (80 cycles for a buffer load, 500 for s_barrier): a static
+ * figure to compare code with, not a time; other waves hide latency on
+ * the hardware. Nothing here ran on a GPU.
+ *
+ * The reference is tests/validate/kernels/gemm_lds.cl: 64x64 workgroup
+ * tiles, K steps of 32 through padded LDS rows, 2x2 waves of 16x16x16 f16
+ * MFMAs — the tiling of examples/gemm_16x16x16.json (the first row).
+ *
+ * Usage: gemm_report WAVECC [--mcpu gfx942] (from the repository root). */
+#include <ctype.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../driver/stats.h"
+#include "bench.h"
+
+typedef struct Row {
+	const char *name, *args; /* kernel file and -D values */
+} Row;
+
+static const Row rows[] = {
+	{"gemm_16x16x16 (shared, 64x64x32, 2x2 waves)", "examples/gemm_16x16x16.json"},
+	{"gemm_global (global, 64x64x32, 2x2 waves)", "examples/gemm_global.json"},
+	{"gemm_32x32x8 (shared, 64x64x32)", "examples/gemm_32x32x8.json"},
+	{"gemm_16x16x16 128x128x32", "examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D M=256 -D N=256"},
+	{"gemm_16x16x16 256x256x32 (AGPR acc)",
+		"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512"},
+	{"gemm bf16 32x32x8 (shared)", "tests/driver/data/gemm_bf16_32x32x8.json"},
+};
+
+typedef struct Quality {
+	int insts, mfmas;       /* in the main loop */
+	int vgpr, agpr, sgpr, lds, waves;
+	double cycles, xdl;     /* llvm-mca per iteration */
+	bool ok;
+} Quality;
+
+static char *run_out(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	size_t k;
+	while ((k = fread(b + n, 1, cap - n - 1, p)) > 0) {
+		n += k;
+		if (n + 1 >= cap)
+			b = realloc(b, cap *= 2);
+	}
+	b[n] = 0;
+	if (pclose(p) != 0) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* An instruction line: indented, a lowercase mnemonic (labels start in
+ * column 0, directives with a dot, comments with / or ;). */
+static bool is_inst(const char *l)
+{
+	if (*l != ' ' && *l != '\t')
+		return false;
+	while (*l == ' ' || *l == '\t')
+		l++;
+	return islower((unsigned char)*l);
+}
+
+/* The main loop's lines [*from, *to] of the lines of an assembly text. */
+static bool find_loop(char **lines, int n, int *from, int *to)
+{
+	int best = -1;
+	for (int b = 0; b < n; b++) {
+		const char *br = strstr(lines[b], "s_cbranch_");
+		if (!br || !is_inst(lines[b]))
+			continue;
+		const char *lab = strchr(br, ' ');
+		if (!lab)
+			continue;
+		while (*lab == ' ')
+			lab++;
+		size_t ll = strcspn(lab, " \t;/");
+		for (int a = 0; a < b; a++) {
+			if (strncmp(lines[a], lab, ll) != 0 || lines[a][ll] != ':')
+				continue;
+			int m = 0;
+			for (int i = a; i <= b; i++)
+				m += strstr(lines[i], "v_mfma") != NULL;
+			if (m > best || (m == best && b - a < *to - *from)) {
+				best = m;
+				*from = a + 1;
+				*to = b;
+			}
+		}
+	}
+	return best > 0;
+}
+
+static int split(char *s, char ***out)
+{
+	int n = 0, cap = 256;
+	char **l = malloc(sizeof *l * (size_t)cap);
+	for (char *p = s; p && *p;) {
+		if (n == cap)
+			l = realloc(l, sizeof *l * (size_t)(cap *= 2));
+		l[n++] = p;
+		p = strchr(p, '\n');
+		if (p)
+			*p++ = 0;
+	}
+	*out = l;
+	return n;
+}
+
+/* The loop of the assembly text `s` into q (instructions, MFMAs, mca). */
+static void loop_quality(char *s, const char *mcpu, const char *tmp, Quality *q)
+{
+	char **l;
+	int n = split(s, &l), a = 0, b = 0;
+	if (!find_loop(l, n, &a, &b)) {
+		free(l);
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof path, "%s/loop.s", tmp);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		bench_fail(1, "gemm_report: cannot write %s", path);
+	for (int i = a; i <= b; i++) {
+		if (!is_inst(l[i]))
+			continue;
+		char *c = strstr(l[i], "//");
+		if (c)
+			*c = 0;
+		if ((c = strchr(l[i], ';')))
+			*c = 0;
+		q->insts++;
+		q->mfmas += strstr(l[i], "v_mfma") != NULL;
+		fprintf(f, "%s\n", l[i]);
+	}
+	fclose(f);
+	free(l);
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd, "llvm-mca-22 -mtriple=amdgcn-amd-amdhsa -mcpu=%s -iterations=100 '%s' 2>/dev/null", mcpu,
+		path);
+	char *m = run_out(cmd);
+	if (!m)
+		return;
+	const char *tc = strstr(m, "Total Cycles:");
+	const char *res = strstr(m, "Resources:");
+	const char *pr = strstr(m, "Resource pressure per iteration:");
+	int xdl = -1;
+	for (const char *p = res; p && p < pr; p = strchr(p + 1, '\n')) {
+		int k;
+		char name[64];
+		if (sscanf(p + 1, "[%d] - %63s", &k, name) == 2 && strcmp(name, "HWXDL") == 0)
+			xdl = k;
+	}
+	if (tc && pr && xdl >= 0) {
+		q->cycles = atof(tc + strlen("Total Cycles:")) / 100.0;
+		const char *vals = strchr(strchr(pr, '\n') + 1, '\n') + 1; /* past the header of indices */
+		for (int k = 0; k <= xdl; k++) {
+			while (*vals == ' ')
+				vals++;
+			if (k == xdl)
+				q->xdl = *vals == '-' ? 0 : atof(vals);
+			while (*vals && *vals != ' ' && *vals != '\n')
+				vals++;
+		}
+		q->ok = true;
+	}
+	free(m);
+}
+
+static int meta_int(const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+	return p ? atoi(p + strlen(key)) : 0;
+}
+
+static void occupancy(Quality *q, const char *mcpu)
+{
+	Occupancy o;
+	stats_occupancy(target_from_name(mcpu), q->vgpr > 0 ? q->vgpr : 1, q->agpr, q->sgpr > 0 ? q->sgpr : 1, q->lds,
+		256, &o);
+	q->waves = o.waves_per_simd;
+}
+
+static void print_row(const char *name, const Quality *q)
+{
+	printf("%-46s %6d %5d %8.1f %5d %5d %6d %6d", name, q->insts, q->mfmas, q->mfmas ? (double)q->insts / q->mfmas : 0,
+		q->vgpr, q->agpr, q->lds, q->waves);
+	if (q->ok)
+		printf(" %8.1f %6.1f %6.1f%%\n", q->cycles, q->xdl, q->cycles > 0 ? 100.0 * q->xdl / q->cycles : 0);
+	else
+		printf(" %8s %6s %7s\n", "-", "-", "-");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		bench_fail(2, "usage: gemm_report WAVECC [--mcpu gfx942]");
+	const char *wavecc = argv[1], *mcpu = argc > 3 && strcmp(argv[2], "--mcpu") == 0 ? argv[3] : "gfx942";
+	if (!target_from_name(mcpu))
+		bench_fail(2, "gemm_report: unknown --mcpu %s", mcpu);
+	char tmp[] = "/tmp/gemm_report.XXXXXX";
+	if (!mkdtemp(tmp))
+		bench_fail(1, "gemm_report: no temporary folder");
+	printf("GEMM static report, %s (llvm-mca-22: one wave, in order, fixed latencies; not a time)\n", mcpu);
+	printf("%-46s %6s %5s %8s %5s %5s %6s %6s %8s %6s %7s\n", "kernel", "loop", "mfma", "inst/mf", "vgpr", "agpr",
+		"lds", "w/simd", "cyc/it", "xdl/it", "xdl%");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		char cmd[8192];
+		Quality q = {0};
+		snprintf(cmd, sizeof cmd, "'%s' compile %s --mcpu %s -S -o - 2>/dev/null", wavecc, rows[i].args, mcpu);
+		char *s = run_out(cmd);
+		if (!s) {
+			printf("%-46s did not compile\n", rows[i].name);
+			continue;
+		}
+		q.vgpr = meta_int(s, ".vgpr_count: ");
+		q.agpr = meta_int(s, ".agpr_count: ");
+		q.sgpr = meta_int(s, ".amdhsa_next_free_sgpr ");
+		q.lds = meta_int(s, ".group_segment_fixed_size: ");
+		loop_quality(s, mcpu, tmp, &q);
+		free(s);
+		occupancy(&q, mcpu);
+		print_row(rows[i].name, &q);
+	}
+	/* the reference: clang-19 -O3 on the same tiling */
+	char cmd[8192];
+	snprintf(cmd, sizeof cmd,
+		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 -S -o - "
+		"tests/validate/kernels/gemm_lds.cl 2>/dev/null",
+		mcpu);
+	char *s = run_out(cmd);
+	Quality q = {0};
+	if (s) {
+		q.vgpr = meta_int(s, ".vgpr_count:");
+		q.agpr = meta_int(s, ".agpr_count:");
+		q.sgpr = meta_int(s, ".sgpr_count:");
+		q.lds = meta_int(s, ".group_segment_fixed_size:");
+		loop_quality(s, mcpu, tmp, &q);
+		free(s);
+		occupancy(&q, mcpu);
+		print_row("clang-19 -O3 gemm_lds.cl (64x64x32, 2x2 waves)", &q);
+	} else {
+		printf("clang-19 on tests/validate/kernels/gemm_lds.cl did not run\n");
+	}
+	char rm[4200];
+	snprintf(rm, sizeof rm, "rm -rf '%s'", tmp);
+	if (system(rm) != 0)
+		fprintf(stderr, "gemm_report: could not remove %s\n", tmp);
+	printf("loop: instructions in the main loop; inst/mf: per MFMA; w/simd: waves per SIMD the registers and LDS "
+	       "allow; cyc/it: llvm-mca cycles per loop trip; xdl/it: matrix-core busy cycles per trip; xdl%%: their "
+	       "ratio (MFMA pressure)\n");
+	return 0;
+}
