@@ -37,6 +37,37 @@ static int exec_iterate(Run *r, const Op *op);
 static int exec_block_reduce(Run *r, const Op *op, int g);
 static void select_wave(Run *r, int w);
 
+/* A loop whose body is a plain GEMM step — reads (no mapping), casts of
+ * body values, one mma accumulating into the only iter arg, and the output
+ * of that mma — computes the same as one trip over all the trips' windows
+ * together: each accumulator element adds its k products in k order either
+ * way (it_mma walks k innermost), and the reads past the dim's end give the
+ * same zeros. So it runs as one trip of count * tile (the interpretation of a
+ * realistic GEMM was mostly per-trip tensor traffic). */
+static bool plain_gemm_body(const Op *op)
+{
+	const Region *b = op->body;
+	if (op->ninit != 1 || b->nparams != 1 || b->ops.len < 2)
+		return false;
+	int nmma = 0;
+	const Op *mma = NULL;
+	for (size_t i = 0; i + 1 < b->ops.len; i++) {
+		const Op *o = b->ops.data[i];
+		if (o->kind == OP_READ && !o->mapping)
+			continue;
+		if (o->kind == OP_CAST && o->args[0]->kind == VAL_RESULT && o->args[0]->def->parent == b)
+			continue;
+		if (o->kind == OP_MMA && o->args[2] == b->params[0]) {
+			nmma++;
+			mma = o;
+			continue;
+		}
+		return false;
+	}
+	const Op *out = vec_last(&b->ops);
+	return nmma == 1 && out->kind == OP_OUTPUT && out->nargs == 1 && out->args[0] == op_result(mma);
+}
+
 static int exec_iterate(Run *r, const Op *op)
 {
 	IDim *x = run_dim(r, op->dim);
@@ -82,6 +113,11 @@ static int exec_iterate(Run *r, const Op *op)
 			orig[nouter++] = t;
 		}
 	}
+	int64_t tile = x->ttile;
+	if (nouter == 0 && count > 1 && !c->iters && plain_gemm_body(op)) {
+		x->ttile = count * tile;
+		count = 1;
+	}
 	x->in_loop = true;
 	int rc = 0;
 	for (int64_t it = 0; it < count && rc == 0; it++) {
@@ -121,6 +157,7 @@ static int exec_iterate(Run *r, const Op *op)
 		}
 	}
 	x->in_loop = false;
+	x->ttile = tile;
 	r->nenv = save;
 	for (size_t i = 0; i < nouter; i++)
 		r->vals[outer[i]] = orig[i];

@@ -7,7 +7,10 @@
  * Tolerance: exact. Inputs are multiples of 1/64 in [-2, 2), so every
  * product is a multiple of 2^-12 below 4 in magnitude and every partial sum
  * of up to 144 products fits in 24 bits: f32 accumulation is exact in any
- * order and must equal the double reference bit for bit. */
+ * order and must equal the double reference bit for bit. One test uses
+ * inputs that round: the interpreter must then sum each element's products
+ * in k order in f32, as a sequential float loop does — whether the K loop
+ * runs trip by trip or (interp/exec.c plain_gemm_body) as one trip. */
 #include <stdlib.h>
 
 #include "harness.h"
@@ -66,6 +69,43 @@ START_TEST(batched_gemm)
 }
 END_TEST
 
+/* Inputs on a fine grid (steps of 2^-10 in [-4, 4), rounded to f16) make
+ * partial sums round in f32; over 7 K trips (K = 200 on tiles of 32, the
+ * last partial) the result must be the bits of a float loop adding the
+ * exact f16 products in k order. */
+START_TEST(gemm_rounding_sums_in_k_order)
+{
+	Example ex;
+	const int64_t dyn[3] = {70, 50, 200}; /* M, N, K */
+	ex_open(&ex, "gemm_dynamic", dyn);
+	InterpArg *a = ex_arg(&ex, "a"), *b = ex_arg(&ex, "b"), *c = ex_arg(&ex, "c");
+	const int64_t M = dyn[0], N = dyn[1], K = dyn[2];
+	fill(a, 31, -4, 4, 1.0 / 1024);
+	fill(b, 32, -4, 4, 1.0 / 1024);
+	fill(c, 33, 50, 51, 1);
+	ex_run(&ex);
+	double *ref = xcalloc((size_t)(M * N), sizeof(double));
+	int inexact = 0;
+	for (int64_t m = 0; m < M; m++)
+		for (int64_t n = 0; n < N; n++) {
+			float acc = 0;
+			double exact = 0;
+			for (int64_t k = 0; k < K; k++) {
+				double p = el(a, (uint64_t)(m * K + k)) * el(b, (uint64_t)(n * K + k));
+				acc += (float)p; /* p is exact in float: 11+11 significand bits */
+				exact += p;
+			}
+			ref[m * N + n] = acc;
+			inexact += (double)acc != exact;
+		}
+	ck_assert_msg(inexact > M * N / 2, "the inputs must make f32 sums round (%d of %lld did)", inexact,
+		      (long long)(M * N));
+	expect_close("gemm_rounding", c, ref, 0, 0);
+	free(ref);
+	ex_close(&ex);
+}
+END_TEST
+
 START_TEST(conv2d_igemm_nhwc_hwcf)
 {
 	/* out[n,ho,wo,f] = sum_{hf,wf,c} x[n, ho*s+hf, wo*s+wf, c] * we[hf,wf,c,f]
@@ -111,6 +151,7 @@ int main(void)
 	tcase_add_test(tc, gemm_global_only);
 	tcase_add_test(tc, gemm_unaligned_100x70x90);
 	tcase_add_test(tc, batched_gemm);
+	tcase_add_test(tc, gemm_rounding_sums_in_k_order);
 	tcase_add_test(tc, conv2d_igemm_nhwc_hwcf);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
