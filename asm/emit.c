@@ -77,9 +77,52 @@ static int64_t dim_value(Analysis *c, Sym *d)
 	return sym_is_int(kernel_subs(c->k, d), &v) ? v : -1;
 }
 
+/* Kernel arguments: the buffer pointers (8 bytes each), then each runtime
+ * size (a dynamic symbol -D did not bind) as a 32-bit integer. */
 int emit_kernarg_size(const Kernel *k)
 {
-	return (int)(8 * k->args.len);
+	int n;
+	analysis_runtime_arg(k, NULL, &n);
+	return (int)(8 * k->args.len) + 4 * n;
+}
+
+/* The runtime sizes, as (name, offset) in kernarg order. */
+static void runtime_args(const Kernel *k, void (*each)(void *, const char *, int), void *ctx)
+{
+	for (size_t j = 0; j < k->dyn_syms.len; j++) {
+		int pos = analysis_runtime_arg(k, k->dyn_syms.data[j], NULL);
+		if (pos >= 0)
+			each(ctx, sym_name(k->dyn_syms.data[j]), (int)(8 * k->args.len) + 4 * pos);
+	}
+}
+
+typedef struct EmitCtx {
+	Analysis *c;
+	Buf *b;
+} EmitCtx;
+
+static void meta_runtime_arg(void *ctx, const char *name, int offset)
+{
+	EmitCtx *e = ctx;
+	buf_printf(e->b, "      - { .name: !str %s, .offset: %d, .size: 4, .value_kind: by_value }\n", quoted(e->c, name),
+		offset);
+}
+
+static void launch_runtime_arg(void *ctx, const char *name, int offset)
+{
+	EmitCtx *e = ctx;
+	buf_printf(e->b, ",\n  {\"name\": %s, \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": %d}", quoted(e->c, name),
+		offset);
+}
+
+/* A dim or grid entry of the launch descriptor: an integer, or (runtime)
+ * the expression as a string the descriptor's parser reads. */
+static void launch_int_or_expr(Analysis *c, Buf *l, int64_t v, Sym *e)
+{
+	if (v >= 0 || !e)
+		buf_printf(l, "%lld", (long long)v);
+	else
+		buf_printf(l, "%s", quoted(c, sym_str(c->k->sc, e)));
 }
 
 void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
@@ -97,8 +140,15 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 
 	buf_printf(b, "// %s: compiled by wavecc %s from %s for %s\n", name, WAVECC_VERSION_STRING, k->file ? k->file : "<memory>",
 		mcpu);
-	buf_printf(b, "// grid %lld x %lld x %lld workgroups of %d x %d x %d work-items\n", (long long)c->grid[0],
-		(long long)c->grid[1], (long long)c->grid[2], c->wg_size[0], c->wg_size[1], c->wg_size[2]);
+	buf_printf(b, "// grid ");
+	for (int g = 0; g < 3; g++) {
+		buf_printf(b, "%s", g ? " x " : "");
+		if (c->grid[g] >= 0)
+			buf_printf(b, "%lld", (long long)c->grid[g]);
+		else
+			buf_printf(b, "%s", sym_str(c->k->sc, c->grid_sym[g]));
+	}
+	buf_printf(b, " workgroups of %d x %d x %d work-items\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
 	/* A variant of a batch (tag): its own sections and symbols, which
@@ -138,8 +188,8 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 	buf_printf(b, "\t\t.amdhsa_kernarg_size %d\n", kernarg_size);
 	buf_printf(b, "\t\t.amdhsa_group_segment_fixed_size %d\n", f->lds_bytes);
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_x 1\n");
-	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", c->grid[1] > 1);
-	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", c->grid[2] > 1);
+	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", analysis_many(c->grid[1]));
+	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", analysis_many(c->grid[2]));
 	buf_printf(b, "\t\t.amdhsa_system_vgpr_workitem_id %d\n", tid_dims);
 	buf_printf(b, "\t\t.amdhsa_next_free_vgpr %d\n", accum + agprs);
 	buf_printf(b, "\t\t.amdhsa_next_free_sgpr %d\n", sgprs);
@@ -167,6 +217,8 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 			quoted(c, m->name), 8 * i, ro ? "read_only" : strcmp(access_mode(c, m), "write") == 0 ? "write_only"
 											 : "read_write");
 	}
+	EmitCtx ec = {c, b};
+	runtime_args(k, meta_runtime_arg, &ec);
 	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
 }
 
@@ -178,17 +230,23 @@ void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
 	int kernarg_size = emit_kernarg_size(k);
 	buf_printf(l, "{\"format\": \"wavecc-launch/1\", \"code_object\": %s, \"kernel\": %s, \"arch\": %s,\n",
 		quoted(c, code_object), quoted(c, name), quoted(c, mcpu));
-	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [%lld, %lld, %lld], \"lds_bytes\": %d, "
-		      "\"kernarg_size\": %d,\n \"args\": [",
-		c->wg_size[0], c->wg_size[1], c->wg_size[2], (long long)c->grid[0], (long long)c->grid[1],
-		(long long)c->grid[2], f->lds_bytes, kernarg_size);
+	buf_printf(l, " \"workgroup_size\": [%d, %d, %d], \"grid\": [", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
+	for (int g = 0; g < 3; g++) {
+		buf_printf(l, "%s", g ? ", " : "");
+		launch_int_or_expr(c, l, c->grid[g], c->grid_sym[g]);
+	}
+	buf_printf(l, "], \"lds_bytes\": %d, \"kernarg_size\": %d,\n \"args\": [", f->lds_bytes, kernarg_size);
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
 		buf_printf(l, "%s\n  {\"name\": %s, \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",
 			quoted(c, m->name), dtype_name(m->dtype));
-		for (int d = 0; d < m->shape.rank; d++)
-			buf_printf(l, "%s%lld", d ? ", " : "", (long long)dim_value(c, m->shape.dims[d]));
+		for (int d = 0; d < m->shape.rank; d++) {
+			buf_printf(l, "%s", d ? ", " : "");
+			launch_int_or_expr(c, l, dim_value(c, m->shape.dims[d]), analysis_runtime(c, m->shape.dims[d]));
+		}
 		buf_printf(l, "], \"offset\": %zu, \"access\": \"%s\"}", 8 * i, access_mode(c, m));
 	}
+	EmitCtx ec = {c, l};
+	runtime_args(k, launch_runtime_arg, &ec);
 	buf_printf(l, "]}\n");
 }

@@ -3,7 +3,10 @@
  * compare every buffer the kernel may write — all in memory.
  *
  * The compiler's code object and launch descriptor stay in memory
- * (driver/pipeline.c). Inputs are the interpreter's seeded random values
+ * (driver/pipeline.c). Dynamic symbols are compiled as kernel arguments
+ * and their -D values given at launch, so every size runs the one code
+ * object `wavecc compile` would write without them (other -D values
+ * specialise, as in compile). Inputs are the interpreter's seeded random values
  * (docs/interpreter.md) or the --in files; the kernel's buffers are copies
  * of the interpreter's inputs taken before it runs, so both sides see
  * identical bytes. The interpreter runs the kernel as written, with the same
@@ -162,8 +165,20 @@ int run_graph_checked(const GraphRun *g)
 	LaunchDesc ld;
 	Vec(HostBuffer) hb = {0};
 
-	/* 1. compile, in memory */
-	compile_init(&c, k, &co, &d);
+	/* 1. compile, in memory: the dynamic symbols stay kernel arguments (one
+	 * code object for every size), their -D values go to the launch */
+	CompileOptions generic = co;
+	generic.ndefs = 0;
+	for (int i = 0; i < co.ndefs; i++) {
+		bool dynamic = false;
+		for (size_t j = 0; j < k->dyn_syms.len; j++)
+			dynamic |= sym_name(k->dyn_syms.data[j]) == co.def_name[i];
+		if (!dynamic) {
+			generic.def_name[generic.ndefs] = co.def_name[i];
+			generic.def_val[generic.ndefs++] = co.def_val[i];
+		}
+	}
+	compile_init(&c, k, &generic, &d);
 	if (compile_run(&c) != 0)
 		goto out;
 

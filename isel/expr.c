@@ -148,6 +148,51 @@ static MOpnd scale(Isel *s, MOpnd x, int64_t k)
 	return binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(k), x);
 }
 
+/* A runtime size: its 32-bit kernel argument after the buffer pointers,
+ * loaded once in the entry block (which dominates every use). */
+static MOpnd runtime_arg(Isel *s, Sym *e)
+{
+	int pos = analysis_runtime_arg(s->c->k, e, NULL);
+	if (s->dyn[pos] == UINT32_MAX) {
+		MBlock *save = s->b;
+		s->b = s->f->blocks.data[0];
+		s->dyn[pos] = mfunc_vreg(s->f, RC_S1);
+		MOpnd d = mo_vreg(s->dyn[pos], RC_S1),
+		      u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * (int64_t)s->c->k->args.len + 4 * pos)};
+		mblock_add(s->b, I_S_LOAD_DWORD, 1, &d, 2, u);
+		s->b = save;
+	}
+	return mo_vreg(s->dyn[pos], RC_S1);
+}
+
+/* The lcm of the denominators of e's rational coefficients (1 for an
+ * integer-valued form; 0 if it grows past 2^30). */
+static int64_t denominator(Sym *e)
+{
+	SymRat r;
+	if (sym_is_num(e, &r))
+		return r.q;
+	if (sym_kind(e) == SYM_MUL)
+		return sym_is_num(sym_arg(e, 0), &r) ? r.q : 1;
+	if (sym_kind(e) != SYM_ADD)
+		return 1;
+	int64_t l = 1;
+	for (int i = 0; i < sym_nargs(e); i++) {
+		int64_t d = denominator(sym_arg(e, i)), a = l, b = d;
+		if (!d)
+			return 0;
+		while (b) {
+			int64_t t = a % b;
+			a = b;
+			b = t;
+		}
+		l = l / a * d;
+		if (l > (1 << 30))
+			return 0;
+	}
+	return l;
+}
+
 static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -169,6 +214,8 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			uint32_t w = s->wg_id[n[3] - '0'];
 			return w == UINT32_MAX ? mo_imm(0) : mo_vreg(w, RC_S1); /* grid of 1: id 0 */
 		}
+		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
+			return runtime_arg(s, e);
 		break;
 	}
 	case SYM_ADD: {
@@ -211,10 +258,14 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		return acc.kind ? scale(s, acc, k) : mo_imm(k);
 	}
 	case SYM_FLOOR: {
-		/* floor(x / 2^k): x is a Mul whose coefficient is 1/2^k. */
+		/* floor(x / 2^k): the argument's terms have rational coefficients
+		 * whose denominators divide 2^k (x / 32 + 31 / 32 from a runtime
+		 * ceiling), so x = 2^k * argument has integer ones. */
 		Sym *m = sym_arg(e, 0);
-		if (sym_kind(m) == SYM_MUL && sym_is_num(sym_arg(m, 0), &r) && r.p == 1 && log2_exact(r.q) > 0) {
-			Sym *x = sym_mul(sc, m, sym_int(sc, r.q));
+		int64_t den = denominator(m);
+		if (den > 1 && log2_exact(den) > 0) {
+			r = (SymRat){1, den};
+			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, r.q)), NULL);
 			MOpnd a = lower(s, x, loc);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm >> log2_exact(r.q));
@@ -264,6 +315,30 @@ static MOpnd lower(Isel *s, Sym *e, Loc loc)
 MOpnd isel_expr_lower(Isel *s, Sym *e, Loc loc)
 {
 	return lower(s, e, loc);
+}
+
+MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc)
+{
+	/* a cache of its own: an entry made in a later block would not
+	 * dominate the entry block's code */
+	MBlock *b = s->b, *pre = s->pre;
+	Sym *iv = s->iv_sym;
+	ExprCacheEnt *data = s->cache.data;
+	size_t len = s->cache.len, cap = s->cache.cap;
+	s->cache.data = NULL;
+	s->cache.len = s->cache.cap = 0;
+	s->b = s->f->blocks.data[0];
+	s->pre = NULL;
+	s->iv_sym = NULL;
+	MOpnd o = lower_uncached(s, e, loc);
+	vec_free(&s->cache);
+	s->cache.data = data;
+	s->cache.len = len;
+	s->cache.cap = cap;
+	s->b = b;
+	s->pre = pre;
+	s->iv_sym = iv;
+	return o;
 }
 
 void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)

@@ -36,7 +36,7 @@ static void emit_entry(Isel *s)
 	int sg = 2;
 	for (int g = 0; g < 3; g++) {
 		s->wg_id[g] = UINT32_MAX;
-		if (c->grid[g] > 1 || g == 0) {
+		if (analysis_many(c->grid[g]) || g == 0) {
 			s->wg_id[g] = mfunc_vreg(s->f, RC_S1);
 			d = mo_vreg(s->wg_id[g], RC_S1);
 			u = mo_preg((uint32_t)sg++, RC_S1);
@@ -65,6 +65,17 @@ static TVal *tval_copy(Isel *s, const TVal *v)
 		isel_mov(s, r->d[i], v->d[i]);
 	}
 	return r;
+}
+
+/* A runtime trip count, ceiling(size / tile) = floor((size + tile - 1) /
+ * tile), in an SGPR (computed before the loop). A size of 0 still runs one
+ * trip: every element is out of bounds then, its loads give 0 and its
+ * stores are dropped, so the trip adds nothing. */
+static MOpnd runtime_trips(Isel *s, const TileLoop *t, Op *op)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *e = sym_floor(sc, sym_div(sc, sym_add(sc, t->size_sym, sym_int(sc, t->tile - 1)), sym_int(sc, t->tile)));
+	return isel_expr_to_sgpr(s, isel_expr_lower(s, e, op->loc));
 }
 
 static void select_iterate(Isel *s, Op *op)
@@ -99,7 +110,7 @@ static void select_iterate(Isel *s, Op *op)
 	/* implicit captures are plain values already selected */
 	MBlock *loop = NULL;
 	int loop_idx = -1;
-	if (t->trips > 1) {
+	if (analysis_many(t->trips)) {
 		s->iv = mfunc_vreg(s->f, RC_S1);
 		MOpnd d = mo_vreg(s->iv, RC_S1), z = mo_imm(0);
 		mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &z);
@@ -124,7 +135,7 @@ static void select_iterate(Isel *s, Op *op)
 	if (loop) {
 		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
 		mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
-		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), mo_imm(t->trips)};
+		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), t->trips > 0 ? mo_imm(t->trips) : runtime_trips(s, t, op)};
 		mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
 		mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
 		s->b = mfunc_block(s->f, NULL);
@@ -237,6 +248,11 @@ MFunc *select_instructions(Analysis *c)
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
 	count_uses(&s, k->body);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
+	int ndyn;
+	analysis_runtime_arg(k, NULL, &ndyn);
+	s.dyn = ARENA_NEWN(&c->arena, uint32_t, ndyn + 1);
+	for (int i = 0; i < ndyn; i++)
+		s.dyn[i] = UINT32_MAX;
 	s.desc = ARENA_NEWN(&c->arena, uint32_t, k->args.len + 1);
 	for (size_t i = 0; i < k->args.len; i++)
 		s.desc[i] = UINT32_MAX;

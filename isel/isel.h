@@ -54,6 +54,7 @@ typedef struct Isel {
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
+	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
 } Isel;
 
 /* ---- isel.c ---- */
@@ -93,6 +94,8 @@ void isel_expr_split(Isel *s, Sym *e, Sym **lane, Sym **uni);
  * a V1 vreg (per lane). Loop-invariant parts go before the loop.
  * Unsupported forms are reported at loc. */
 MOpnd isel_expr_lower(Isel *s, Sym *e, Loc loc);
+/* e computed in the entry block (wave-uniform e of runtime sizes). */
+MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc);
 MOpnd isel_expr_to_sgpr(Isel *s, MOpnd o); /* immediates moved into an SGPR */
 MOpnd isel_expr_to_vgpr(Isel *s, MOpnd o); /* immediates and SGPRs into a VGPR */
 /* vcc = the relation cond (over work-item/workgroup ids) per lane. */

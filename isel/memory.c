@@ -41,9 +41,16 @@ static uint32_t descriptor(Isel *s, Value *mem)
 	MBlock *save = s->b;
 	s->b = s->f->blocks.data[0];
 	uint32_t v = mfunc_vreg(s->f, RC_S4);
-	int64_t bytes = dtype_size(mem->dtype);
-	for (int i = 0; i < mem->shape.rank; i++)
-		bytes *= analysis_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
+	SymCtx *sc = s->c->k->sc;
+	Sym *bytes_sym = sym_int(sc, dtype_size(mem->dtype));
+	for (int i = 0; i < mem->shape.rank; i++) {
+		Sym *rt = analysis_runtime(s->c, mem->shape.dims[i]);
+		bytes_sym = sym_mul(sc, bytes_sym,
+			rt ? rt : sym_int(sc, analysis_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]))));
+	}
+	/* num_records: the tensor's bytes (at run time: the product of the
+	 * size arguments, 32-bit; tensors of 4 GiB or more are not supported) */
+	MOpnd bytes = isel_expr_lower_entry(s, sym_simplify(sc, bytes_sym, NULL), mem->loc);
 	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
 	/* the entry block may already end in code; insert after the id copies */
 	mblock_add(s->b, I_S_LOAD_DWORDX2, 1, &d, 2, u);
@@ -51,7 +58,7 @@ static uint32_t descriptor(Isel *s, Value *mem)
 	MOpnd a[2] = {mo_vsub(v, 1, RC_S1), mo_imm(0xffff)}; /* stride 0, base bits 47:32 */
 	mblock_add(s->b, I_S_AND_B32, 1, &d, 2, a);
 	d = mo_vsub(v, 2, RC_S1);
-	u[0] = mo_imm(bytes);
+	u[0] = bytes;
 	mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, u);
 	d = mo_vsub(v, 3, RC_S1);
 	u[0] = mo_imm(0x00020000); /* DATA_FORMAT 32; no add_tid, no swizzle */
@@ -64,6 +71,8 @@ static uint32_t descriptor(Isel *s, Value *mem)
 /* One element of an access. */
 typedef struct Elem {
 	int64_t delta; /* linear elements from the base */
+	Sym *udelta;   /* plus this wave-uniform distance (a copy's step times a
+			* runtime row length), or NULL */
 	bool never;    /* some bound is false */
 	int nconds;
 	Sym *conds[MAX_DIMS];
@@ -73,10 +82,19 @@ typedef struct Plan {
 	Value *mem;
 	const NodeIndex *ix;
 	Sym *base;
+	Sym *uni_bytes; /* the base's wave-uniform byte offset (base_offsets) */
 	int64_t n, epc;
 	Elem *el;
 	bool *run_ok; /* per copy: one wide access serves the copy's run */
 } Plan;
+
+/* The dim's extent: an integer (*rt NULL) or a runtime size (-1, *rt its
+ * expression); -1 with *rt NULL after an error. */
+static int64_t extent(Analysis *c, Op *op, Sym *dim, Sym **rt)
+{
+	*rt = analysis_runtime(c, dim);
+	return *rt ? -1 : analysis_int(c, dim, op->loc, sym_name(dim));
+}
 
 static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *p)
 {
@@ -84,7 +102,9 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 	SymCtx *sc = c->k->sc;
 	int rank = mem->shape.rank;
 	int pos[MAX_DIMS];
-	int64_t rowstride[MAX_DIMS], size[MAX_DIMS], rs = 1;
+	int64_t size[MAX_DIMS], rs = 1;
+	Sym *rowstride[MAX_DIMS], *size_s[MAX_DIMS], *rs_s = sym_int(sc, 1);
+	bool runtime = false;
 	for (int i = rank - 1; i >= 0; i--) {
 		pos[i] = -1;
 		for (int k = 0; k < ix->ndims; k++)
@@ -95,17 +115,23 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				mem->name);
 			return false;
 		}
-		size[i] = analysis_int(c, mem->shape.dims[i], op->loc, sym_name(mem->shape.dims[i]));
+		Sym *rt;
+		size[i] = extent(c, op, mem->shape.dims[i], &rt);
 		if (c->failed)
 			return false;
-		rowstride[i] = rs;
+		size_s[i] = rt ? rt : sym_int(sc, size[i]);
+		rowstride[i] = rs_s;
+		rs_s = sym_simplify(sc, sym_mul(sc, rs_s, size_s[i]), NULL);
+		runtime |= rt != NULL;
+		if (runtime)
+			continue; /* runtime sizes: 32-bit arguments, tensors under 4 GiB (docs/compiler.md) */
 		if (size[i] && rs > INT32_MAX / size[i]) {
 			analysis_error(c, op->loc, "%s: %s has 2^31 or more elements: not compiled yet", op->path, mem->name);
 			return false;
 		}
 		rs *= size[i];
 	}
-	if (rs * dtype_size(mem->dtype) > INT32_MAX) {
+	if (!runtime && rs * dtype_size(mem->dtype) > INT32_MAX) {
 		analysis_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
 		return false;
 	}
@@ -118,8 +144,8 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 			Sym *lin = sym_int(sc, 0);
 			for (int i = 0; i < rank; i++) {
 				Sym *co = index_coord(c, ix, pos[i], cn, j);
-				lin = sym_add(sc, lin, sym_mul(sc, co, sym_int(sc, rowstride[i])));
-				Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, co, sym_int(sc, size[i])), c->assume);
+				lin = sym_add(sc, lin, sym_mul(sc, co, rowstride[i]));
+				Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, co, size_s[i]), c->assume);
 				if (sym_kind(rel) == SYM_FALSE)
 					e->never = true;
 				else if (sym_kind(rel) != SYM_TRUE)
@@ -128,20 +154,43 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 			if (!p->base)
 				p->base = sym_simplify(sc, lin, c->assume);
 			Sym *dl = sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume);
-			if (!sym_is_int(dl, &e->delta)) {
+			if (sym_is_int(dl, &e->delta))
+				continue;
+			/* a runtime row length: the constant part in the offset
+			 * field, the rest wave-uniform (an SGPR) when no lane is in it */
+			Sym *lane, *uni;
+			isel_expr_split(s, dl, &lane, &uni);
+			int64_t k = 0;
+			Sym *rest = sym_int(sc, 0);
+			int nt = sym_kind(uni) == SYM_ADD ? sym_nargs(uni) : 1;
+			for (int t = 0; t < nt; t++) {
+				Sym *term = sym_kind(uni) == SYM_ADD ? sym_arg(uni, t) : uni;
+				int64_t v;
+				if (sym_is_int(term, &v))
+					k += v;
+				else
+					rest = sym_add(sc, rest, term);
+			}
+			if (sym_kind(lane) != SYM_INT || !sym_is_int(lane, &(int64_t){0}) || isel_depends_on_loop(s, rest)) {
 				analysis_error(c, op->loc, "%s: element %lld of copy %lld is %s elements from the first: only "
-							  "constant distances are compiled yet",
+							  "constant or wave-uniform distances are compiled yet",
 					op->path, (long long)j, (long long)cn, sym_str(sc, dl));
 				return false;
 			}
+			int64_t lz;
+			sym_is_int(lane, &lz);
+			e->delta = k + lz;
+			e->udelta = sym_simplify(sc, rest, c->assume);
 		}
-		/* one wide access: contiguous, and valid together */
+		/* one wide access: contiguous (the same uniform part), and valid together */
 		bool ok = true;
 		for (int64_t j = 1; j < ix->epc && ok; j++)
-			ok = p->el[cn * ix->epc + j].delta == p->el[cn * ix->epc].delta + j;
+			ok = p->el[cn * ix->epc + j].delta == p->el[cn * ix->epc].delta + j &&
+			     p->el[cn * ix->epc + j].udelta == p->el[cn * ix->epc].udelta;
 		/* e0 in bounds says nothing of the others (N=255: 252 is, 255 is
 		 * not); unless every element is proved in bounds, the run must
-		 * be aligned to the dim's size so that e0 decides for all */
+		 * be aligned to the dim's size so that e0 decides for all (a
+		 * runtime size is not known to be a multiple: element by element) */
 		bool bounded = false;
 		for (int64_t j = 0; j < ix->epc; j++)
 			bounded |= p->el[cn * ix->epc + j].nconds || p->el[cn * ix->epc + j].never;
@@ -150,7 +199,12 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				const DimIndex *di = &ix->d[k];
 				if (di->size <= 1)
 					continue;
-				int64_t sz = analysis_int(c, di->dim, op->loc, sym_name(di->dim));
+				Sym *rt;
+				int64_t sz = extent(c, op, di->dim, &rt);
+				if (rt) {
+					ok = false;
+					break;
+				}
 				Sym *m = sym_simplify(sc, sym_mod(sc, index_coord(c, ix, k, cn, 0), sym_int(sc, di->size)),
 					c->assume);
 				int64_t mv;
@@ -163,12 +217,13 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 }
 
 /* Offsets of the base: soffset (uniform bytes) and the lane offset VGPR. */
-static void base_offsets(Isel *s, Op *op, const Plan *p, MOpnd *soff, MOpnd *voff)
+static void base_offsets(Isel *s, Op *op, Plan *p, MOpnd *soff, MOpnd *voff)
 {
 	SymCtx *sc = s->c->k->sc;
 	Sym *bytes = sym_mul(sc, p->base, sym_int(sc, dtype_size(p->mem->dtype)));
 	Sym *lane, *uni;
 	isel_expr_split(s, bytes, &lane, &uni);
+	p->uni_bytes = uni;
 	*soff = isel_expr_lower(s, uni, op->loc);
 	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
 		*soff = isel_expr_to_sgpr(s, *soff);
@@ -178,6 +233,17 @@ static void base_offsets(Isel *s, Op *op, const Plan *p, MOpnd *soff, MOpnd *vof
 		s->b = s->pre;
 	*voff = isel_expr_to_vgpr(s, *voff);
 	s->b = save;
+}
+
+/* The soffset of element e: the base's, plus its uniform distance. */
+static MOpnd elem_soffset(Isel *s, Op *op, const Plan *p, MOpnd soff, const Elem *e)
+{
+	if (!e->udelta)
+		return soff;
+	SymCtx *sc = s->c->k->sc;
+	Sym *b = sym_simplify(sc,
+		sym_add(sc, p->uni_bytes, sym_mul(sc, e->udelta, sym_int(sc, dtype_size(p->mem->dtype)))), s->c->assume);
+	return isel_expr_to_sgpr(s, isel_expr_lower(s, b, op->loc));
 }
 
 /* The lane offset for an element with bounds: out-of-bounds lanes get
@@ -304,8 +370,8 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
 				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
-				mubuf(s, load_op(w), false, mo_vreg(r, rc_make(RF_VGPR, w)), vo, desc, soff,
-					e0->delta * es + 4 * d, 0);
+				mubuf(s, load_op(w), false, mo_vreg(r, rc_make(RF_VGPR, w)), vo, desc,
+					elem_soffset(s, op, &p, soff, e0), e0->delta * es + 4 * d, 0);
 				for (int k = 0; k < w; k++)
 					v->d[d0 + d + k] = mo_vsub(r, k, RC_V1);
 			}
@@ -320,14 +386,14 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 				int di = elem_dword(v, e);
 				v->d[di] = isel_v1(s);
 				mubuf(s, es == 4 ? I_BUFFER_LOAD_DWORD : I_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
-					soff, imm, 0);
+					elem_soffset(s, op, &p, soff, el), imm, 0);
 			} else {
 				/* Not buffer_load_short_d16_hi into the pair's dword: with
 				 * SRAM ECC on (MI200/MI300 default) a d16 load zeroes the
 				 * half it does not write. A ushort into its own register,
 				 * then bytes {lo.0, lo.1, hi.0, hi.1} by v_perm_b32. */
 				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
-				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, soff, imm, 0);
+				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
 				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(0x05040100);
 				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
 				MOpnd u[3] = {hi, lo, sel};
@@ -373,7 +439,8 @@ void isel_select_write(Isel *s, Op *op)
 			MOpnd vo = masked_offset(s, op, voff, e0);
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
-				mubuf(s, store_op(w), true, isel_tuple_of(s, v, d0 + d, w), vo, desc, soff, e0->delta * es + 4 * d,
+				mubuf(s, store_op(w), true, isel_tuple_of(s, v, d0 + d, w), vo, desc,
+					elem_soffset(s, op, &p, soff, e0), e0->delta * es + 4 * d,
 					0);
 			}
 			continue;
@@ -386,7 +453,7 @@ void isel_select_write(Isel *s, Op *op)
 			MOpnd vo = masked_offset(s, op, voff, el);
 			bool hi = es == 2 && v->packed && e % 2;
 			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : hi ? I_BUFFER_STORE_SHORT_D16_HI : I_BUFFER_STORE_SHORT;
-			mubuf(s, sop, true, v->d[elem_dword(v, e)], vo, desc, soff, el->delta * es, 0);
+			mubuf(s, sop, true, v->d[elem_dword(v, e)], vo, desc, elem_soffset(s, op, &p, soff, el), el->delta * es, 0);
 		}
 	}
 }

@@ -228,7 +228,7 @@ void isel_select_mma(Isel *s, Op *op)
 			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
 	}
 	const TileLoop *t = loop_over(c, op, K);
-	bool window = t && t->trips > 1 && t->tile % mma_info[mt].k;
+	bool window = t && analysis_many(t->trips) && t->tile % mma_info[mt].k;
 	MOpnd zero = {0};
 	for (int64_t kk = 0; kk < kc; kk++) {
 		KWindow wa, wb;

@@ -87,16 +87,17 @@ static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Sta
 	const DimDist *d = analysis_dist(c, dim);
 	const TileLoop *t = loop_over(c, op, dim);
 	Sym *start = sym_int(sc, 0);
-	int64_t ext = analysis_int(c, dim, op->loc, sym_name(dim));
+	/* a runtime extent needs a tile: a workgroup or loop constraint */
+	int64_t ext = d || t ? 0 : analysis_int(c, dim, op->loc, sym_name(dim));
 	if (c->failed)
 		return false;
 	if (d) {
-		if (c->grid[d->wg_dim] > 1)
+		if (analysis_many(c->grid[d->wg_dim]))
 			start = sym_add(sc, start, sym_mul(sc, wg_sym(sc, d->wg_dim), sym_int(sc, d->wg_tile)));
 		ext = d->wg_tile;
 	}
 	if (t) {
-		if (t->trips > 1)
+		if (analysis_many(t->trips))
 			start = sym_add(sc, start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
 		ext = d ? MIN(ext, t->tile) : t->tile;
 	}
@@ -368,7 +369,10 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 {
 	Analysis *c = s->c;
 	int es = dtype_size(mem->dtype), last = st->rank - 1;
-	int64_t size_last = analysis_int(c, mem->shape.dims[last], op->loc, sym_name(mem->shape.dims[last]));
+	/* a runtime row length is not known to be a multiple of a chunk: one
+	 * element per chunk, each with its own bound */
+	Sym *rt_last = analysis_runtime(c, mem->shape.dims[last]);
+	int64_t size_last = rt_last ? 1 : analysis_int(c, mem->shape.dims[last], op->loc, sym_name(mem->shape.dims[last]));
 	int64_t rows = 0, vec;
 	/* a chunk is valid or masked whole when the fast dim's size and the
 	 * box's start along it are multiples of it */

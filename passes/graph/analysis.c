@@ -31,6 +31,41 @@ void analysis_error(Analysis *c, Loc loc, const char *fmt, ...)
 	c->failed = true;
 }
 
+int analysis_runtime_arg(const Kernel *k, const Sym *s, int *n)
+{
+	int pos = -1, cnt = 0;
+	for (size_t j = 0; j < k->dyn_syms.len; j++) {
+		const KSymbol *ks = kernel_symbol(k, sym_name(k->dyn_syms.data[j]));
+		if (!ks || ks->kind != SYMK_DYNAMIC)
+			continue;
+		if (ks->sym == s)
+			pos = cnt;
+		cnt++;
+	}
+	if (n)
+		*n = cnt;
+	return pos;
+}
+
+static bool only_runtime_symbols(const Kernel *k, const Sym *e)
+{
+	if (sym_kind(e) == SYM_SYMBOL)
+		return analysis_runtime_arg(k, e, NULL) >= 0;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (!only_runtime_symbols(k, sym_arg(e, i)))
+			return false;
+	return sym_kind(e) != SYM_ERROR;
+}
+
+Sym *analysis_runtime(Analysis *c, Sym *e)
+{
+	Sym *v = kernel_subs(c->k, e);
+	int64_t x;
+	if (sym_is_int(v, &x) || sym_is_error(v) || !only_runtime_symbols(c->k, v))
+		return NULL;
+	return v;
+}
+
 int64_t analysis_int(Analysis *c, Sym *e, Loc loc, const char *what)
 {
 	Sym *v = kernel_subs(c->k, e);
@@ -41,7 +76,8 @@ int64_t analysis_int(Analysis *c, Sym *e, Loc loc, const char *what)
 		analysis_error(c, loc, "%s (%s) cannot be evaluated: %s", what, sym_str(c->k->sc, e), sym_error_msg(v));
 		return -1;
 	}
-	analysis_error(c, loc, "%s is %s, not a compile-time integer (dynamic shapes are not compiled yet; "
-			       "bind the symbol with -D)", what, sym_str(c->k->sc, v));
+	analysis_error(c, loc, "%s is %s, not a compile-time integer (a runtime size is taken only as a dim's "
+			       "extent under a workgroup or tiling constraint; bind the symbol with -D)",
+		what, sym_str(c->k->sc, v));
 	return -1;
 }

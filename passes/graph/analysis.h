@@ -29,7 +29,8 @@ enum { MAX_DIMS = 8, MAX_DEFS = 32 };
 /* How one dimension of the iteration space is distributed (constraints.c). */
 typedef struct DimDist {
 	Sym *dim;        /* SYM_SYMBOL */
-	int64_t size;    /* the dimension's extent, after substitution */
+	int64_t size;    /* the dimension's extent, after substitution; -1: known at run time */
+	Sym *size_sym;   /* the extent as an expression of dynamic symbols (runtime sizes) */
 	int64_t wg_tile; /* elements per workgroup */
 	int wg_dim;      /* workgroup grid dimension 0..2 */
 	int64_t wave_tile; /* elements per wave */
@@ -41,7 +42,9 @@ typedef struct DimDist {
 typedef struct TileLoop {
 	Sym *dim;
 	Sym *iv;       /* $ARG<dim> unless the constraint names another */
-	int64_t size, tile, trips;
+	int64_t size, tile, trips; /* size and trips -1: known at run time */
+	Sym *trips_sym; /* runtime trips: ceiling(size / tile) over dynamic symbols */
+	Sym *size_sym;  /* runtime size */
 } TileLoop;
 
 /* One dim of a node's per-thread index (Wave's IndexSequence, after
@@ -90,7 +93,8 @@ typedef struct Analysis {
 	DimDist dist[MAX_DIMS];
 	int ntile;
 	TileLoop tile[MAX_DIMS];
-	int64_t grid[3];
+	int64_t grid[3];   /* -1: known at run time, grid_sym[g] */
+	Sym *grid_sym[3];
 	int wg_size[3];
 
 	/* indices.c: the per-thread index of each op with a register result
@@ -111,6 +115,15 @@ void analysis_free(Analysis *c);
 void analysis_error(Analysis *c, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* An integer value of e after substitution, or report at loc and return -1. */
 int64_t analysis_int(Analysis *c, Sym *e, Loc loc, const char *what);
+/* e after substitution when it is an expression of the kernel's runtime
+ * dynamic symbols only (a size known at run time), else NULL. */
+Sym *analysis_runtime(Analysis *c, Sym *e);
+/* The position of runtime dynamic symbol s among the kernel's kernel
+ * arguments after the buffers (dynamic symbols that -D did not bind, in
+ * dynamic_symbols order), or -1. *n: how many there are. */
+int analysis_runtime_arg(const Kernel *k, const Sym *s, int *n);
+/* More than one (or a number known at run time only). */
+static inline bool analysis_many(int64_t n) { return n != 1; }
 
 /* ---- subst.c ---- */
 void subst_symbols(Analysis *c);

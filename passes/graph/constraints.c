@@ -12,6 +12,10 @@
  *     work-items (Wave's threads_per_block);
  *   - a tiling constraint on D gives a loop of ceil(size(D) / tile) trips
  *     (the iterate op over D runs it).
+ * Runtime sizes: a dim whose extent is an expression of dynamic symbols
+ * that -D did not bind (kernel arguments) gets size -1 and its grid or trip
+ * count as an expression (grid_sym, trips_sym) that the launch descriptor
+ * and the kernel evaluate; tiles stay compile-time integers.
  * Limits, each a located error here so that no later stage sizes a table
  * or a loop by an absurd value: sizes and tiles evaluate to integers
  * (ceilings computed without overflow near 2^63); at most 1024 work-items
@@ -44,6 +48,24 @@ static int64_t con_int(Analysis *c, const Constraint *con, Sym *e, const char *w
 	return analysis_int(c, e, con->loc, buf);
 }
 
+/* A dim's extent: an integer, or -1 with *rt its expression over the
+ * kernel's runtime dynamic symbols (the grid and the loop count are then
+ * computed by the kernel from its arguments). */
+static int64_t dim_size(Analysis *c, const Constraint *con, Sym *dim, Sym **rt)
+{
+	*rt = analysis_runtime(c, dim);
+	if (*rt)
+		return -1;
+	return con_int(c, con, dim, sym_name(dim));
+}
+
+/* ceiling(size / tile) over runtime symbols, as the kernel computes it */
+static Sym *runtime_ceil(Analysis *c, Sym *size, int64_t tile)
+{
+	SymCtx *sc = c->k->sc;
+	return sym_simplify(sc, sym_ceil(sc, sym_div(sc, size, sym_int(sc, tile))), NULL);
+}
+
 static DimDist *find_dist(Analysis *c, const Sym *dim)
 {
 	for (int i = 0; i < c->ndist; i++)
@@ -65,7 +87,8 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	}
 	TileLoop *t = &c->tile[c->ntile++];
 	t->dim = con->dim;
-	t->size = con_int(c, con, con->dim, sym_name(con->dim));
+	Sym *rt;
+	t->size = dim_size(c, con, con->dim, &rt);
 	t->tile = con_int(c, con, con->tile, "the tiling tile");
 	t->iv = con->induction_var;
 	if (con->start || con->iters) {
@@ -74,6 +97,12 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	}
 	if (c->failed)
 		return false;
+	if (rt && t->tile > 0) {
+		t->trips = -1; /* at most 2^31 - 1: the sizes are 32-bit arguments */
+		t->size_sym = rt;
+		t->trips_sym = runtime_ceil(c, rt, t->tile);
+		return true;
+	}
 	if (t->tile <= 0 || t->size <= 0) {
 		analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
 			(long long)t->size);
@@ -121,13 +150,16 @@ void analyze_constraints(Analysis *c)
 		DimDist *d = &c->dist[c->ndist++];
 		d->dim = con->dim;
 		d->wg_dim = con->wg_dim;
-		d->size = con_int(c, con, con->dim, sym_name(con->dim));
+		d->size = dim_size(c, con, con->dim, &d->size_sym);
 		d->wg_tile = con_int(c, con, con->tile, "the workgroup tile");
 		if (c->failed)
 			return;
-		if (d->wg_tile <= 0 || d->size <= 0) {
-			analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path,
-				(long long)d->wg_tile, (long long)d->size);
+		if (d->wg_tile <= 0 || (d->size <= 0 && !d->size_sym)) {
+			if (d->size_sym)
+				analysis_error(c, con->loc, "%s: tile %lld must be positive", con->path, (long long)d->wg_tile);
+			else
+				analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path,
+					(long long)d->wg_tile, (long long)d->size);
 			return;
 		}
 		const Constraint *wc = kernel_constraint(k, CON_WAVE, con->dim);
@@ -173,7 +205,11 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 		seen[d->wg_dim] = true;
-		c->grid[d->wg_dim] = ceil_div(d->size, d->wg_tile);
+		if (d->size_sym) {
+			c->grid[d->wg_dim] = -1;
+			c->grid_sym[d->wg_dim] = runtime_ceil(c, d->size_sym, d->wg_tile);
+		} else
+			c->grid[d->wg_dim] = ceil_div(d->size, d->wg_tile);
 		c->wg_size[d->wg_dim] = d->waves * (d->wg_dim == 0 ? tpw : 1);
 	}
 	for (int g = 0; g < 3; g++)
@@ -195,7 +231,7 @@ void analyze_constraints(Analysis *c)
 		const DimDist *d = &c->dist[i];
 		int g = d->wg_dim;
 		int64_t most = g == 0 ? MAX_GRID_ITEMS / c->wg_size[0] : 0xffff;
-		if (c->grid[g] > most) {
+		if (c->grid[g] > most) { /* a runtime grid is the launcher's to check */
 			const Constraint *con = kernel_constraint(k, CON_WORKGROUP, d->dim);
 			analysis_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "
 								 "grid dim %d: at most %lld are supported",

@@ -133,7 +133,7 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 	Sym *s = num(x, 0);
 	DimDist *d = analysis_dist(c, dim);
 	if (d) {
-		if (c->grid[d->wg_dim] > 1)
+		if (analysis_many(c->grid[d->wg_dim]))
 			s = sym_add(x->sc, s, sym_mul(x->sc, tsym(c, "$WG", d->wg_dim), num(x, d->wg_tile)));
 		if (d->waves > 1) {
 			Sym *wid = d->wg_dim == 0 ? sym_floor(x->sc, sym_div(x->sc, tsym(c, "$T", 0), num(x, 64)))
@@ -142,7 +142,7 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 		}
 	}
 	TileLoop *t = enclosing_loop(c, op, dim);
-	if (t && t->trips > 1)
+	if (t && analysis_many(t->trips))
 		s = sym_add(x->sc, s, sym_mul(x->sc, t->iv, num(x, t->tile)));
 	return s;
 }
@@ -642,7 +642,7 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 		const DimIndex *di = &ni->d[i];
 		const DimDist *d = analysis_dist(c, di->dim);
 		const TileLoop *t = enclosing_loop(c, op, di->dim);
-		bool many = (t && t->trips > 1) || (!t && d && (c->grid[d->wg_dim] > 1 || d->waves > 1));
+		bool many = (t && analysis_many(t->trips)) || (!t && d && (analysis_many(c->grid[d->wg_dim]) || d->waves > 1));
 		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
 		/* reads_memory last: it walks the whole graph (once per write
 		 * made the pass quadratic in the number of writes) */
@@ -681,13 +681,13 @@ static bool check_write_races(Ctx *x, Region *r)
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
 				in_mem |= mem->shape.dims[j] == dd->dim;
-			if (in_mem || (c->grid[dd->wg_dim] <= 1 && dd->waves <= 1))
+			if (in_mem || (c->grid[dd->wg_dim] == 1 && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
-			if (!red || (c->grid[dd->wg_dim] <= 1 && red->block))
+			if (!red || (c->grid[dd->wg_dim] == 1 && red->block))
 				continue;
-			bool wgs = c->grid[dd->wg_dim] > 1;
+			bool wgs = analysis_many(c->grid[dd->wg_dim]);
 			analysis_error(c, op->loc, "%s: %s has no dim %s, but the %s %s reduces over %s and %s is split "
 						  "over %lld %s: each would write its partial result to the same elements of "
 						  "%s (a race); a reduction across %s is not supported%s",
@@ -714,11 +714,13 @@ void analyze_indices(Analysis *c)
 		sym_assume_add(as, sym_rel(sc, SYM_GE, t, sym_int(sc, 0)), &why);
 		sym_assume_add(as, sym_rel(sc, SYM_LT, t, sym_int(sc, c->wg_size[g])), &why);
 		sym_assume_add(as, sym_rel(sc, SYM_GE, w, sym_int(sc, 0)), &why);
-		sym_assume_add(as, sym_rel(sc, SYM_LT, w, sym_int(sc, c->grid[g])), &why);
+		if (c->grid[g] > 0) /* a runtime grid bounds nothing here */
+			sym_assume_add(as, sym_rel(sc, SYM_LT, w, sym_int(sc, c->grid[g])), &why);
 	}
 	for (int i = 0; i < c->ntile; i++) {
 		sym_assume_add(as, sym_rel(sc, SYM_GE, c->tile[i].iv, sym_int(sc, 0)), &why);
-		sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
+		if (c->tile[i].trips > 0)
+			sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
 	}
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);

@@ -130,6 +130,44 @@ START_TEST(large_tile_passes)
 }
 END_TEST
 
+/* Runtime shapes through the CLI: `wavecc run` compiles the dynamic symbols
+ * as kernel arguments and gives their -D values at launch; the launch
+ * descriptor's grid and shapes are expressions of them. */
+static const char *const dynamic_runs[] = {"examples/gemm_dynamic.json -D M=128 -D N=128 -D K=128",
+	"examples/gemm_dynamic.json -D M=100 -D N=70 -D K=90", "examples/gemm_dynamic.json -D M=64 -D N=64 -D K=0",
+	"examples/copy_dynamic.json -D M=37 -D N=300"};
+
+START_TEST(runtime_shapes_pass)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", dynamic_runs[_i / 2], mcpu, 5 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(runtime_shapes_launch_descriptor)
+{
+	const char *dir = test_tmpdir("dyn");
+	char args[1024], path[1024];
+	snprintf(args, sizeof args, "compile examples/gemm_dynamic.json -o '%s/g.hsaco' --launch '%s/g.launch.json'", dir,
+		dir);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(path, sizeof path, "%s/g.launch.json", dir);
+	size_t len;
+	char *l = read_file(path, &len);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_msg(strstr(l, "\"grid\": [\"ceiling(M/64)\", \"ceiling(N/64)\", 1]"), "%s", l);
+	ck_assert_msg(strstr(l, "\"shape\": [\"M\", \"K\"]"), "%s", l);
+	ck_assert_msg(strstr(l, "{\"name\": \"K\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 32}"), "%s", l);
+	free(l);
+}
+END_TEST
+
 START_TEST(emulator_failure_is_reported)
 {
 	/* an instruction cap far too small: the run stops, nothing is compared */
@@ -205,6 +243,8 @@ int main(void)
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
 	tcase_add_test(tc, emulator_failure_is_reported);
+	tcase_add_loop_test(tc, runtime_shapes_pass, 0, (int)(2 * ARRAY_LEN(dynamic_runs)));
+	tcase_add_test(tc, runtime_shapes_launch_descriptor);
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
