@@ -191,12 +191,20 @@ void isel_select_mma(Isel *s, Op *op)
 	/* the *_F16 names with bf16 operands are the bf16 MFMAs of the same
 	 * shape (Wave's convention; gfx90a spells them ..bf16_1k) */
 	bool bf = a->dtype == DT_BF16;
-	MOp mfma = mt == MMA_F32_16x16x16_F16 ? (bf ? I_V_MFMA_F32_16X16X16_BF16 : I_V_MFMA_F32_16X16X16_F16)
-		   : mt == MMA_F32_32x32x8_F16 ? (bf ? I_V_MFMA_F32_32X32X8_BF16 : I_V_MFMA_F32_32X32X8_F16)
-					       : 0;
+	/* the K8 types are two native MFMAs per K step: each lane holds 8
+	 * consecutive k, the first MFMA takes elements 0-3, the second 4-7
+	 * (Wave's "virtual" MMAs; the k order inside a step does not change
+	 * the sum's terms, A and B agreeing on it) */
+	bool k8 = mt == MMA_F32_16x16x32_K8_F16 || mt == MMA_F32_32x32x16_K8_F16;
+	bool s16 = mt == MMA_F32_16x16x16_F16 || mt == MMA_F32_16x16x32_K8_F16;
+	bool s32 = mt == MMA_F32_32x32x8_F16 || mt == MMA_F32_32x32x16_K8_F16;
+	MOp mfma = s16 ? (bf ? I_V_MFMA_F32_16X16X16_BF16 : I_V_MFMA_F32_16X16X16_F16)
+		   : s32 ? (bf ? I_V_MFMA_F32_32X32X8_BF16 : I_V_MFMA_F32_32X32X8_F16)
+			 : 0;
+	int64_t kper = k8 ? 8 : 4;
 	if (!mfma || (a->dtype != DT_F16 && a->dtype != DT_BF16) || b->dtype != a->dtype || acc->dtype != DT_F32 ||
 		!a->packed || !b->packed ||
-		a->ix->epc != 4 || b->ix->epc != 4) {
+		a->ix->epc != kper || b->ix->epc != kper) {
 		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
 			mt == MMA_NONE ? "?" : mma_info[mt].name, dtype_name(a->dtype), dtype_name(b->dtype),
 			dtype_name(acc->dtype));
@@ -229,6 +237,12 @@ void isel_select_mma(Isel *s, Op *op)
 	}
 	const TileLoop *t = loop_over(c, op, K);
 	bool window = t && analysis_many(t->trips) && t->tile % mma_info[mt].k;
+	if (window && k8) {
+		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet for the "
+					  "K8 types",
+			op->path, (long long)t->tile, mma_info[mt].name, mma_info[mt].k);
+		return;
+	}
 	MOpnd zero = {0};
 	for (int64_t kk = 0; kk < kc; kk++) {
 		KWindow wa, wb;
@@ -239,16 +253,20 @@ void isel_select_mma(Isel *s, Op *op)
 				continue; /* the whole copy lies past the window: adds nothing */
 		}
 		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
-		for (int64_t m = 0; m < mc; m++)
-			A[m] = operand(s, op, a, copy_num(a->ix, M, m, K, kk), window ? &wa : NULL, &zero);
-		for (int64_t n = 0; n < nc; n++)
-			B[n] = operand(s, op, b, copy_num(b->ix, N, n, K, kk), window ? &wb : NULL, &zero);
-		for (int64_t m = 0; m < mc; m++)
-			for (int64_t n = 0; n < nc; n++) {
-				int64_t cr = copy_num(rx, M, m, N, n);
-				MOpnd u[3] = {A[m], B[n], ct[cr]};
-				mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
-			}
+		for (int half = 0; half < (k8 ? 2 : 1); half++) {
+			for (int64_t m = 0; m < mc; m++)
+				A[m] = k8 ? isel_tuple_of(s, a, (int)(4 * copy_num(a->ix, M, m, K, kk) + 2 * half), 2)
+					  : operand(s, op, a, copy_num(a->ix, M, m, K, kk), window ? &wa : NULL, &zero);
+			for (int64_t n = 0; n < nc; n++)
+				B[n] = k8 ? isel_tuple_of(s, b, (int)(4 * copy_num(b->ix, N, n, K, kk) + 2 * half), 2)
+					  : operand(s, op, b, copy_num(b->ix, N, n, K, kk), window ? &wb : NULL, &zero);
+			for (int64_t m = 0; m < mc; m++)
+				for (int64_t n = 0; n < nc; n++) {
+					int64_t cr = copy_num(rx, M, m, N, n);
+					MOpnd u[3] = {A[m], B[n], ct[cr]};
+					mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
+				}
+		}
 	}
 	s->val[op_result(op)->id] = r;
 }

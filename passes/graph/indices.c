@@ -64,6 +64,7 @@ typedef struct Ctx {
 	MmaType mma;
 	Sym *mdim, *ndim, *kdim; /* MMA mode: the dims of the first mma */
 	Sym *reduce_dim; /* reduce mode */
+	const Op *mma_op; /* MMA mode: the first mma */
 } Ctx;
 
 static Sym *tsym(Analysis *c, const char *prefix, int g)
@@ -209,8 +210,12 @@ static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 	int64_t rows = mi->m; /* 16 or 32 lanes share a column */
 	Sym *grp = sym_floor(sc, sym_div(sc, ln, num(x, rows)));
 	if (dim == x->kdim && r != R_ACC) {
-		di->start = sym_mul(sc, grp, num(x, 4));
-		di->size = 4;
+		/* each group of `rows` lanes holds k / (64 / rows) consecutive k:
+		 * 4 for the native types, 8 for the K8 ones (two native MFMAs,
+		 * the first on elements 0-3, the second on 4-7) */
+		int64_t kper = mi->k * rows / 64;
+		di->start = sym_mul(sc, grp, num(x, kper));
+		di->size = kper;
 		di->stride = 1;
 	} else if ((dim == x->mdim && r != R_ACC) || (dim == x->ndim && r == R_RHS) || (dim == x->ndim && r == R_ACC)) {
 		di->start = sym_mod(sc, ln, num(x, rows));
@@ -403,6 +408,7 @@ static void find_mode(Ctx *x, Region *r)
 			if (c->mode != IM_MMA) {
 				c->mode = IM_MMA;
 				x->mma = op_mma_type(c->k, op);
+				x->mma_op = op;
 				Value *a = op->args[0], *b = op->args[1];
 				int ra = a->shape.rank, rb = b->shape.rank;
 				if (ra < 2 || rb < 2) {
@@ -732,10 +738,12 @@ void analyze_indices(Analysis *c)
 	find_mode(&x, k->body);
 	if (c->failed)
 		return;
-	if (c->mode == IM_MMA && (x.mma == MMA_NONE || !mma_info[x.mma].native || mma_info[x.mma].in != DT_F16)) {
-		analysis_error(c, (Loc){k->file, 1, 1}, "MMA type %s is not compiled yet (F32_16x16x16_F16 and "
-						       "F32_32x32x8_F16 are)",
-			x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
+	bool k8 = x.mma == MMA_F32_16x16x32_K8_F16 || x.mma == MMA_F32_32x32x16_K8_F16;
+	if (c->mode == IM_MMA &&
+		(x.mma == MMA_NONE || (!mma_info[x.mma].native && !k8) || mma_info[x.mma].in != DT_F16)) {
+		analysis_error(c, x.mma_op->loc, "%s: MMA type %s is not compiled yet (F32_16x16x16_F16, F32_32x32x8_F16 "
+						  "and their K8 forms, with f16 or bf16 operands, are)",
+			x.mma_op->path, x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
 	}
 	if (c->mode == IM_MMA)

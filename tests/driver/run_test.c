@@ -89,7 +89,7 @@ END_TEST
  * both MFMA shapes, aligned and unaligned, both targets. */
 static const char *const epilogues[] = {"gemm_cast", "gemm_bias_relu", "gemm_bias_m", "gemm_cast_bias",
 	"gemm_bias_relu_shared", "gemm_bias_m_shared", "gemm_cast_bias_shared", "gemm_bias_relu_shared_32x32x8",
-	"gemm_cast_bias_shared_32x32x8", "gemm_bf16_cast_bias", "gemm_bf16_32x32x8"};
+	"gemm_cast_bias_shared_32x32x8", "gemm_bf16_cast_bias", "gemm_bf16_32x32x8", "gemm_k8_16x16x32", "gemm_k8_32x32x16", "gemm_k8_bf16"};
 
 START_TEST(epilogue_passes)
 {
