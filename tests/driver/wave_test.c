@@ -98,6 +98,39 @@ static const WaveCase cases[] = {
 	 * (32,32,32) and test_gemm's first (1024,5120,640) */
 	{"gemm_small_tiles_16x16x16.json -D M=32 -D N=32 -D K=32", NULL},
 	{"gemm_small_tiles_32x32x8.json -D M=32 -D N=32 -D K=32", NULL},
+	/* wave_gemm_test.py::testGemmGatherToLDS: templates/gemm.py get_gemm_kernel
+	 * (64x64x32 tiles, 2x2 waves, a and b shared, f16 -> f32) at its own
+	 * shapes (17,23,32) and (15,13,4), static and with M, N dynamic (-D
+	 * given at launch); Wave's use_global_to_shared is code generation */
+	{"wg_gemm_16x16x16.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_16x16x16.json -D M=15 -D N=13 -D K=4", NULL},
+	{"wg_gemm_32x32x8.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_32x32x8.json -D M=15 -D N=13 -D K=4", NULL},
+	{"wg_gemm_dynmn_16x16x16.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_dynmn_16x16x16.json -D M=15 -D N=13 -D K=4", NULL},
+	{"wg_gemm_dynmn_32x32x8.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_dynmn_32x32x8.json -D M=15 -D N=13 -D K=4", NULL},
+	/* testVMFMAGemm (K8 types, 64x64x32) and testPureGemm's dynamic form
+	 * (M, N, K dynamic, assumption K > 4 * BLOCK_K): at GatherToLDS's M, N
+	 * with K = 160 (past the assumption); test_gemm's shapes run with
+	 * WAVECC_WAVE_SLOW=1 */
+	{"wg_gemm_vmfma_16x16x32_k8.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_vmfma_32x32x16_k8.json -D M=17 -D N=23 -D K=32", NULL},
+	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=17 -D N=23 -D K=160", NULL},
+	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=17 -D N=23 -D K=160", NULL},
+	{"wg_gemm_dyn_16x16x16.json -D M=17 -D N=23 -D K=160", NULL},
+	{"wg_gemm_dyn_32x32x8.json -D M=17 -D N=23 -D K=160", NULL},
+	/* testGemmDumpOverrideSchedule's bf16 datatype (get_gemm_kernel, bf16
+	 * operands under F32_16x16x16_F16) */
+	{"wg_gemm_bf16_16x16x16.json -D M=17 -D N=23 -D K=32", NULL},
+	/* testPingPongGemm: 128x256x64 tiles, 4x2 waves; 4096^3 is slow, here
+	 * 256x512x256 */
+	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=512 -D K=256", NULL},
+	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
+	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
+	{"wg_gemm_int_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", "MMA type I32_16x16x16_I8 is not compiled yet"},
+	{"wg_gemm_int_16x16x32_i8.json -D M=1024 -D N=5120 -D K=640", "MMA type I32_16x16x32_I8 is not compiled yet"},
+	{"wg_gemm_f8_16x16x32.json -D M=1024 -D N=5120 -D K=640", "MMA type F32_16x16x32_F8 is not compiled yet"},
 	/* wave_gemm_test.py::testBatchedGemmWithPermute: global a, b, c; c is
 	 * [M, B, N] written from the permuted [B, M, N] accumulator; 32x32x16
 	 * tiles, 2x2 waves, shapes of test_batched_gemm */
@@ -129,6 +162,18 @@ static const WaveCase slow[] = {
 	{"gemm_small_tiles_16x16x16.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL},
 	{"gemm_small_tiles_32x32x8.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL},
 	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", NULL}, /* about 2 minutes */
+	/* testPureGemm, testVMFMAGemm, the bf16 GEMM at test_gemm's first shape
+	 * (about 15 s each), static and dynamic; testPingPongGemm's 4096^3 */
+	{"wg_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_vmfma_16x16x32_k8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_vmfma_32x32x16_k8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_bf16_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 --max-instructions 100000000000", NULL},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
