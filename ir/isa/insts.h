@@ -522,7 +522,10 @@ enum {
 	X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32", FMT_VOP3P, 0x59, SAME, T_B32, 1, 1, 0, 0, 0)
 
 /* MFMA rows: dst/s2 = C/D registers, s0/s1 = A/B registers. The type is the
- * A/B element type; flags carry the passes per target and the XDL pipe. */
+ * A/B element type; flags carry the passes per target and the XDL pipe.
+ * The gfx90a-only i8 rows (32x32x8, 16x16x16; gfx940 replaced them with
+ * 32x32x16 and 16x16x32) keep the underscore spelling of the others so
+ * isa_mnemonic derives gfx90a's v_mfma_i32_32x32x8i8 from it. */
 #define ISA_INSTS_MFMA(X) \
 	X(V_MFMA_F32_32X32X1_2B_F32, "v_mfma_f32_32x32x1_2b_f32", FMT_VOP3P, 0x40, SAME, T_F32, 32, 1, 1, 32, IF_MFMA | IF_PASSES(16, 16)) \
 	X(V_MFMA_F32_16X16X1_4B_F32, "v_mfma_f32_16x16x1_4b_f32", FMT_VOP3P, 0x41, SAME, T_F32, 16, 1, 1, 16, IF_MFMA | IF_PASSES(8, 8)) \
@@ -542,6 +545,8 @@ enum {
 	X(V_MFMA_I32_32X32X4_2B_I8, "v_mfma_i32_32x32x4_2b_i8", FMT_VOP3P, 0x50, SAME, T_I32, 32, 1, 1, 32, IF_MFMA | IF_PASSES(16, 16) | IF_XDL) \
 	X(V_MFMA_I32_16X16X4_4B_I8, "v_mfma_i32_16x16x4_4b_i8", FMT_VOP3P, 0x51, SAME, T_I32, 16, 1, 1, 16, IF_MFMA | IF_PASSES(8, 8) | IF_XDL) \
 	X(V_MFMA_I32_4X4X4_16B_I8, "v_mfma_i32_4x4x4_16b_i8", FMT_VOP3P, 0x52, SAME, T_I32, 4, 1, 1, 4, IF_MFMA | IF_PASSES(2, 2) | IF_XDL) \
+	X(V_MFMA_I32_32X32X8_I8, "v_mfma_i32_32x32x8_i8", FMT_VOP3P, NA, 0x54, T_I32, 16, 1, 1, 16, IF_MFMA | IF_PASSES(0, 16) | IF_XDL) \
+	X(V_MFMA_I32_16X16X16_I8, "v_mfma_i32_16x16x16_i8", FMT_VOP3P, NA, 0x55, T_I32, 4, 1, 1, 4, IF_MFMA | IF_PASSES(0, 8) | IF_XDL) \
 	X(V_MFMA_I32_32X32X16_I8, "v_mfma_i32_32x32x16_i8", FMT_VOP3P, 0x56, NA, T_I32, 16, 2, 2, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL) \
 	X(V_MFMA_I32_16X16X32_I8, "v_mfma_i32_16x16x32_i8", FMT_VOP3P, 0x57, NA, T_I32, 4, 2, 2, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL) \
 	X(V_MFMA_F32_16X16X8_XF32, "v_mfma_f32_16x16x8_xf32", FMT_VOP3P, 0x3e, NA, T_F32, 4, 2, 2, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL) \

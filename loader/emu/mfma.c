@@ -11,6 +11,9 @@
  *   4*floor(i / (4G)) + i % 4   (16x16: reg i%4, lane j + 16*floor(i/4);
  *   32x32: reg 4*floor(i/8) + i%4, lane j + 32*(floor(i/4) % 2)).
  *
+ *   (gfx90a's i8 16x16x16 and 32x32x8: KL = 4, one dword of 4 bytes per lane,
+ *   k = 4*floor(lane/M) + byte.)
+ *
  * Element types: f16, bf16, f32, i8, and the gfx942 fp8/bf8 (E4M3/E5M2
  * "FNUZ" encodings, decoded exactly; their NaN/bias details are not
  * confirmed on hardware).
@@ -45,6 +48,8 @@ static bool shape_of(IsaOp id, Shape *s)
 	case I_V_MFMA_F32_32X32X8_BF16: *s = (Shape){32, 8, 2, E_BF16, E_BF16}; return true;
 	case I_V_MFMA_F32_16X16X4_F32: *s = (Shape){16, 4, 1, E_F32, E_F32}; return true;
 	case I_V_MFMA_F32_32X32X2_F32: *s = (Shape){32, 2, 1, E_F32, E_F32}; return true;
+	case I_V_MFMA_I32_16X16X16_I8: *s = (Shape){16, 16, 4, E_I8, E_I8}; return true; /* gfx90a */
+	case I_V_MFMA_I32_32X32X8_I8: *s = (Shape){32, 8, 4, E_I8, E_I8}; return true;   /* gfx90a */
 	case I_V_MFMA_I32_16X16X32_I8: *s = (Shape){16, 32, 4, E_I8, E_I8}; return true;
 	case I_V_MFMA_I32_32X32X16_I8: *s = (Shape){32, 16, 4, E_I8, E_I8}; return true;
 	case I_V_MFMA_F32_16X16X32_BF8_BF8: *s = (Shape){16, 32, 4, E_BF8, E_BF8}; return true;

@@ -98,11 +98,13 @@ const char *vk_disasm(const char *name)
 	return texts[n++];
 }
 
-void vk_expect_insns(const char *name, const char *const *mnemonics)
+/* the usual lists name gfx942 mnemonics as clang emits them for plain gfx942 (sramecc any); the
+ * gfx942 run of a case proves its coverage */
+void vk_expect_insns(const char *name, const char *const *mnemonics) { vk_expect_insns_on("gfx942", name, mnemonics); }
+
+void vk_expect_insns_on(const char *target, const char *name, const char *const *mnemonics)
 {
-	/* the lists name gfx942 mnemonics as clang emits them for plain gfx942 (sramecc any); the
-	 * gfx942 run of a case proves its coverage */
-	if (strcmp(suite_target, "gfx942") != 0)
+	if (strcmp(suite_target, target) != 0)
 		return;
 	const char *text = vk_disasm(name);
 	for (const char *const *m = mnemonics; *m; m++) {

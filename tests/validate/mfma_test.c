@@ -1,7 +1,9 @@
 /* mfma_test.c — emulator validation, matrix cores: GEMM tiles with
  * v_mfma_f32_16x16x16_f16, _32x32x8_f16, _16x16x16_bf16 and _32x32x8_bf16
- * plus f32, i8 (gfx942 only, kernels/mfma942.cl) and f64 shapes (clang-19
- * output of tests/validate/kernels/mfma.cl) on multi-workgroup grids, and the
+ * plus f32, i8 and f64 shapes (clang-19 output of tests/validate/kernels/mfma.cl;
+ * gfx942's i8 16x16x32 / 32x32x16 and fp8 16x16x32 / 32x32x16 from
+ * kernels/mfma942.cl, gfx90a's i8 16x16x16 / 32x32x8 from kernels/mfma90a.cl)
+ * on multi-workgroup grids, and the
  * project's LDS-staged GEMM reference kernel (kernels/gemm_lds.cl, 64x64
  * tiles, K steps of 32 through LDS), each checked against a naive C matmul;
  * all on gfx942 (also built for gfx942:sramecc-) and again for gfx90a.
@@ -25,10 +27,11 @@ static void setup_gfx942(void) { vk_compile_arch("validate_mfma", kernels942, "g
  * emulator keeps it because the code object says so */
 static void setup_noecc(void) { vk_compile_arch("validate_mfma_noecc", kernels942, "gfx942:sramecc-"); }
 
-/* gfx90a: the same MFMAs under their gfx90a encodings (bf16_1k opcodes differ); no i8 16x16x32 there */
+/* gfx90a: the same MFMAs under their gfx90a encodings (bf16_1k opcodes differ); instead of gfx942's
+ * i8 16x16x32 / 32x32x16 it has i8 16x16x16 / 32x32x8 (mfma90a.cl), and no fp8 */
 static void setup_gfx90a(void)
 {
-	static const char *const kernels[] = {"mfma", "gemm_bf16", "gemm_bf16_o0", "gemm_lds", NULL};
+	static const char *const kernels[] = {"mfma", "mfma90a", "gemm_bf16", "gemm_bf16_o0", "gemm_lds", NULL};
 	vk_compile_arch("validate_mfma_gfx90a", kernels, "gfx90a");
 }
 
@@ -130,20 +133,25 @@ START_TEST(mfma_bf16_32x32x8)
 }
 END_TEST
 
-/* f32, f64 and i8 MFMAs (one value per lane for f32/f64; 8 bytes per lane for
- * i8): C[M][N] = A[M][K] * B[K][N] with M = 32, N = 48, K = 64. Integer
- * inputs are exact for all three; random reals get K * 2^-22 (f32) or
- * K * 2^-50 (f64). */
-static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
+/* f32, f64 and i8 MFMAs (one value per lane for f32/f64; 4 or 8 bytes per
+ * lane for i8): C[M][N] = A[M][K] * B[K][N] with K = 64, M x N = 32 x 48 for
+ * 16x16 tiles and 64 x 96 for 32x32 ones (kernel CO on TARGET; its
+ * instruction INSN checked in the disassembly). Integer inputs are exact for
+ * all three (i8 over the whole range -128..127); random reals get K * 2^-22
+ * (f32) or K * 2^-50 (f64). */
+static void run_mfma_wide_on(const char *target, const char *co, const char *kernel, const char *insn, DType dt,
+			     int M, int N)
 {
-	enum { M = 32, N = 48, K = 64 };
-	static double av[M * K], bv[K * N], want[M * N], got[M * N];
-	static float af[M * K], bf[K * N], cf[M * N];
-	static double ad[M * K], bd[K * N], cd[M * N];
-	static int8_t ai[M * K], bi[K * N];
-	static int32_t ci[M * N];
-	char desc[128], what[160];
+	enum { MAXM = 64, MAXN = 96, K = 64 };
+	static double av[MAXM * K], bv[K * MAXN], want[MAXM * MAXN], got[MAXM * MAXN];
+	static float af[MAXM * K], bf[K * MAXN], cf[MAXM * MAXN];
+	static double ad[MAXM * K], bd[K * MAXN], cd[MAXM * MAXN];
+	static int8_t ai[MAXM * K], bi[K * MAXN];
+	static int32_t ci[MAXM * MAXN];
+	ck_assert(M <= MAXM && N <= MAXN);
+	char desc[128], what[160], defs[64];
 	snprintf(desc, sizeof desc, "%s.launch.json", kernel);
+	snprintf(defs, sizeof defs, "M=%d N=%d K=%d", M, N, K);
 	DType ct = dt == DT_I8 ? DT_I32 : dt;
 	for (int real = 0; real <= (dt != DT_I8); real++) {
 		VkRng r = {(uint64_t)(300 + real + dt)};
@@ -161,7 +169,7 @@ static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
 		void *b = dt == DT_F32 ? (void *)bf : dt == DT_F64 ? (void *)bd : (void *)bi;
 		void *c = dt == DT_F32 ? (void *)cf : dt == DT_F64 ? (void *)cd : (void *)ci;
 		VkArg args[] = {{"A", dt, 2, {M, K}, a, VK_IN}, {"B", dt, 2, {K, N}, b, VK_IN}, {"C", ct, 2, {M, N}, c, VK_OUT}};
-		vk_run(desc, "M=32 N=48 K=64", args, ARRAY_LEN(args));
+		vk_run(desc, defs, args, ARRAY_LEN(args));
 		for (int i = 0; i < M; i++)
 			for (int j = 0; j < N; j++) {
 				double s = 0;
@@ -172,7 +180,7 @@ static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
 			}
 		double tol = !real ? 0 : dt == DT_F32 ? K * 0x1p-22 : K * 0x1p-50;
 		size_t bad = 0, first = 0;
-		for (size_t i = 0; i < M * N; i++)
+		for (size_t i = 0; i < (size_t)M * N; i++)
 			if (!(fabs(got[i] - want[i]) <= tol) && bad++ == 0)
 				first = i;
 		snprintf(what, sizeof what, "%s C[%d][%d], %s inputs", kernel, M, N, real ? "random" : "integer (exact)");
@@ -180,27 +188,61 @@ static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
 			      first, got[first], want[first]);
 	}
 	const char *insns[] = {insn, NULL};
-	vk_expect_insns(dt == DT_I8 ? "mfma942" : "mfma", insns);
+	vk_expect_insns_on(target, co, insns);
+}
+
+/* A 16x16 shape of mfma.cl checked on gfx942. */
+static void run_mfma_wide(const char *kernel, const char *insn, DType dt)
+{
+	run_mfma_wide_on("gfx942", "mfma", kernel, insn, dt, 32, 48);
 }
 
 START_TEST(mfma_f32_16x16x4) { run_mfma_wide("mfma_f32_16x16x4", "v_mfma_f32_16x16x4_f32", DT_F32); }
 END_TEST
 
-START_TEST(mfma_i8_16x16x32) { run_mfma_wide("mfma_i8_16x16x32", "v_mfma_i32_16x16x32_i8", DT_I8); }
+START_TEST(mfma_i8_16x16x32)
+{
+	run_mfma_wide_on("gfx942", "mfma942", "mfma_i8_16x16x32", "v_mfma_i32_16x16x32_i8", DT_I8, 32, 48);
+}
+END_TEST
+
+START_TEST(mfma_i8_32x32x16)
+{
+	run_mfma_wide_on("gfx942", "mfma942", "mfma_i8_32x32x16", "v_mfma_i32_32x32x16_i8", DT_I8, 64, 96);
+}
+END_TEST
+
+/* gfx90a's i8 forms (one dword of 4 bytes per lane); the disassembly check
+ * uses gfx90a's spelling */
+START_TEST(mfma_i8_16x16x16)
+{
+	run_mfma_wide_on("gfx90a", "mfma90a", "mfma_i8_16x16x16", "v_mfma_i32_16x16x16i8", DT_I8, 32, 48);
+}
+END_TEST
+
+START_TEST(mfma_i8_32x32x8)
+{
+	run_mfma_wide_on("gfx90a", "mfma90a", "mfma_i8_32x32x8", "v_mfma_i32_32x32x8i8", DT_I8, 64, 96);
+}
 END_TEST
 
 START_TEST(mfma_f64_16x16x4) { run_mfma_wide("mfma_f64_16x16x4", "v_mfma_f64_16x16x4_f64", DT_F64); }
 END_TEST
 
-/* fp8 (E4M3 FNUZ) x fp8 16x16x32 on gfx942: integer-valued codes, then codes
- * with exponents 2^-2..2^1 (4 significant bits each, so every product and
- * every partial sum of 64 is exact in f32): both compared exactly. */
-START_TEST(mfma_fp8_16x16x32)
+/* fp8 (E4M3 FNUZ) x fp8 on gfx942, kernel KERNEL (C[M][N], K = 64) whose
+ * instruction is INSN: integer-valued codes, then codes with exponents
+ * 2^-2..2^1 (4 significant bits each, so every product and every partial sum
+ * of 64 is exact in f32): both compared exactly. */
+static void run_mfma_fp8(const char *kernel, const char *insn, int M, int N)
 {
-	enum { M = 32, N = 48, K = 64 };
-	static uint8_t a[M * K], b[K * N];
-	static float c[M * N];
-	static double want[M * N];
+	enum { MAXM = 64, MAXN = 96, K = 64 };
+	static uint8_t a[MAXM * K], b[K * MAXN];
+	static float c[MAXM * MAXN];
+	static double want[MAXM * MAXN];
+	ck_assert(M <= MAXM && N <= MAXN);
+	char desc[128], defs[64], what[160];
+	snprintf(desc, sizeof desc, "%s.launch.json", kernel);
+	snprintf(defs, sizeof defs, "M=%d N=%d K=%d", M, N, K);
 	for (int real = 0; real <= 1; real++) {
 		VkRng r = {(uint64_t)(400 + real)};
 		for (int i = 0; i < M * K + K * N; i++) {
@@ -210,7 +252,7 @@ START_TEST(mfma_fp8_16x16x32)
 		}
 		VkArg args[] = {{"A", DT_U8, 2, {M, K}, a, VK_IN}, {"B", DT_U8, 2, {K, N}, b, VK_IN},
 				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
-		vk_run("mfma_fp8_16x16x32.launch.json", "M=32 N=48 K=64", args, ARRAY_LEN(args));
+		vk_run(desc, defs, args, ARRAY_LEN(args));
 		for (int i = 0; i < M; i++)
 			for (int j = 0; j < N; j++) {
 				double s = 0;
@@ -218,12 +260,17 @@ START_TEST(mfma_fp8_16x16x32)
 					s += vk_fnuz_decode(a[i * K + k], 3, 8) * vk_fnuz_decode(b[k * N + j], 3, 8);
 				want[i * N + j] = s;
 			}
-		vk_check_f32(real ? "mfma_fp8_16x16x32 C, codes 2^-2..2^1 (exact)" : "mfma_fp8_16x16x32 C, integers (exact)",
-			     c, want, M * N, 0, 0);
+		snprintf(what, sizeof what, "%s C[%d][%d], %s (exact)", kernel, M, N, real ? "codes 2^-2..2^1" : "integers");
+		vk_check_f32(what, c, want, (size_t)M * N, 0, 0);
 	}
-	static const char *const insns[] = {"v_mfma_f32_16x16x32_fp8_fp8", NULL};
+	const char *insns[] = {insn, NULL};
 	vk_expect_insns("mfma942", insns);
 }
+
+START_TEST(mfma_fp8_16x16x32) { run_mfma_fp8("mfma_fp8_16x16x32", "v_mfma_f32_16x16x32_fp8_fp8", 32, 48); }
+END_TEST
+
+START_TEST(mfma_fp8_32x32x16) { run_mfma_fp8("mfma_fp8_32x32x16", "v_mfma_f32_32x32x16_fp8_fp8", 64, 96); }
 END_TEST
 
 /* A bf16 GEMM staged through LDS: 64x64 tiles, 2x2 waves of 32x32x8 MFMAs,
@@ -282,7 +329,12 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, mfma_f32_16x16x4);
 	if (strncmp(arch, "gfx942", 6) == 0) {
 		tcase_add_test(tc, mfma_i8_16x16x32);
+		tcase_add_test(tc, mfma_i8_32x32x16);
 		tcase_add_test(tc, mfma_fp8_16x16x32);
+		tcase_add_test(tc, mfma_fp8_32x32x16);
+	} else {
+		tcase_add_test(tc, mfma_i8_16x16x16);
+		tcase_add_test(tc, mfma_i8_32x32x8);
 	}
 	tcase_add_test(tc, gemm_bf16);
 	tcase_add_test(tc, gemm_lds);

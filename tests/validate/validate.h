@@ -51,6 +51,10 @@ const char *vk_disasm(const char *name);
 /* Fail the test unless each mnemonic in the NULL-terminated list occurs in
  * the disassembly of NAME.hsaco: proves the kernel exercises what it claims. */
 void vk_expect_insns(const char *name, const char *const *mnemonics);
+/* The same for instructions only another target has (gfx90a's i8 MFMAs):
+ * checked when the suite's target ID is exactly TARGET, spelled as
+ * llvm-objdump-19 prints them for it (v_mfma_i32_16x16x16i8). */
+void vk_expect_insns_on(const char *target, const char *name, const char *const *mnemonics);
 
 /* What clang's -O0 builds of a kernel (the *_o0.cl variants) must contain on
  * gfx942: scratch traffic, SGPR spills to VGPR lanes under whole-wave exec,
