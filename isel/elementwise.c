@@ -394,6 +394,55 @@ static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff)
 	return d;
 }
 
+/* Element e of a float value (f32, f16 or bf16) as f32 in a VGPR. */
+static MOpnd elem_f32(Isel *s, const TVal *a, int64_t e)
+{
+	if (a->dtype == DT_BF16)
+		return bf16_elem_f32(s, a, e);
+	bool hi;
+	MOpnd src = isel_vgpr(s, elem_at(a, e, &hi));
+	if (a->dtype == DT_F32)
+		return src;
+	if (hi) {
+		MOpnd t = isel_v1(s), u[2] = {mo_imm(16), src};
+		mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
+		src = t;
+	}
+	MOpnd d = isel_v1(s);
+	mblock_add(s->b, I_V_CVT_F32_F16, 1, &d, 1, &src);
+	return d;
+}
+
+/* A float value to f8 E4M3 FNUZ (gfx942's fp8): v_cvt_pk_fp8_f32 turns
+ * two f32 into the codes in bytes 0-1 of its result (round to nearest
+ * even; util/dtype.c's rule); a packed dword's two pairs are joined with
+ * v_perm_b32, so no write into the other word of a live register (op_sel)
+ * is needed. f16 and bf16 go through f32, which holds them exactly. */
+static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
+{
+	MOpnd pair[2];
+	for (int i = 0; i < r->nd; i++) {
+		int per = isel_per_dword(r);
+		for (int h = 0; h < (per == 4 ? 2 : 1); h++) {
+			int64_t e = (int64_t)i * per + 2 * h;
+			MOpnd x0 = elem_f32(s, a, e), x1 = per == 4 ? elem_f32(s, a, e + 1) : mo_imm(0);
+			pair[h] = isel_v1(s);
+			MOpnd u[2] = {x0, x1};
+			mblock_add(s->b, I_V_CVT_PK_FP8_F32, 1, &pair[h], 2, u);
+		}
+		if (per == 1) {
+			r->d[i] = pair[0];
+			continue;
+		}
+		MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x05040100);
+		mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv); /* VOP3 takes no literal on gfx9 */
+		MOpnd u[3] = {pair[1], pair[0], sel};
+		r->d[i] = isel_v1(s);
+		mblock_add(s->b, I_V_PERM_B32, 1, &r->d[i], 3, u);
+	}
+	return r;
+}
+
 /* a converted to dtype to, element by element (same index); NULL if the
  * conversion is not compiled. */
 static TVal *cast_tval(Isel *s, const TVal *a, DType to)
@@ -401,6 +450,9 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 	TVal *r = isel_tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
 		*r = *a;
+	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
+		   strcmp(s->f->target->name, "gfx90a") != 0) {
+		return cast_to_fp8(s, a, r);
 	} else if (a->dtype == DT_F32 && to == DT_F16) {
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
@@ -468,6 +520,11 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 static bool select_cast(Isel *s, Op *op)
 {
 	const TVal *a = s->val[op->args[0]->id];
+	if (op->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") == 0) {
+		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
+			op->path);
+		return true;
+	}
 	TVal *r = a ? cast_tval(s, a, op->dtype) : NULL;
 	if (!r)
 		return false;

@@ -16,7 +16,8 @@
  * as its NodeIndex numbers them (copy-major). Each d[i] is a one-dword
  * operand (a vreg or one dword of a tuple). 32-bit element e is d[e];
  * 16-bit elements are packed two per dword (element e in d[e/2], low half
- * for even e) when `packed`, else one per dword in the low half. */
+ * for even e) and 8-bit ones four (element e in byte e%4 of d[e/4]) when
+ * `packed`, else one per dword in the low bits. */
 typedef struct TVal {
 	DType dtype;
 	int64_t n;
@@ -25,6 +26,10 @@ typedef struct TVal {
 	MOpnd *d;
 	const NodeIndex *ix;
 } TVal;
+
+/* Elements per dword of v (isel_per_dword) and the dword holding element e. */
+static inline int isel_per_dword(const TVal *v) { return v->packed ? 4 / dtype_size(v->dtype) : 1; }
+static inline int isel_elem_dword(const TVal *v, int64_t e) { return (int)(e / isel_per_dword(v)); }
 
 typedef struct ExprCacheEnt {
 	Sym *e;
@@ -70,6 +75,9 @@ TVal *isel_tval_in_vgprs(Isel *s, TVal *v);
 /* The dwords [d0, d0 + w) of v as one tuple: the existing tuple when they
  * already are one, else copies into a new one. */
 MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
+/* dword with its byte p replaced by x's byte 0 (v_perm_b32): 8-bit
+ * elements loaded one at a time joined into their packed dword. */
+MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
 

@@ -328,17 +328,15 @@ static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t 
 	in->offset = (int32_t)imm;
 }
 
+/* 32-, 16- and 8-bit elements (8-bit: MMA operands, f8 results). */
 static bool supported_dtype(Isel *s, Op *op, DType t)
 {
 	int es = dtype_size(t);
-	if (es == 4 || es == 2)
+	if (es == 4 || es == 2 || es == 1)
 		return true;
 	analysis_error(s->c, op->loc, "%s: %s elements are not compiled yet", op->path, dtype_name(t));
 	return false;
 }
-
-/* The dword holding element e of v (TVal's packing rule). */
-static int elem_dword(const TVal *v, int64_t e) { return (int)(v->packed ? e / 2 : e); }
 
 /* Whether copy cn of the plan is one wide access for v; if so, its first
  * dword *d0 and dword count *nd. */
@@ -346,8 +344,8 @@ static bool wide_run(const Plan *p, const TVal *v, int64_t cn, int *d0, int *nd)
 {
 	if (!p->run_ok[cn] || (dtype_size(v->dtype) != 4 && !v->packed))
 		return false;
-	*d0 = elem_dword(v, cn * p->epc);
-	*nd = elem_dword(v, p->epc);
+	*d0 = isel_elem_dword(v, cn * p->epc);
+	*nd = isel_elem_dword(v, p->epc);
 	return true;
 }
 
@@ -382,11 +380,18 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			const Elem *el = &p.el[e];
 			MOpnd vo = masked_offset(s, op, voff, el);
 			int64_t imm = el->delta * es;
-			if (es == 4 || !v->packed || e % 2 == 0) {
-				int di = elem_dword(v, e);
+			int per = isel_per_dword(v);
+			if (e % per == 0) {
+				int di = isel_elem_dword(v, e);
 				v->d[di] = isel_v1(s);
-				mubuf(s, es == 4 ? I_BUFFER_LOAD_DWORD : I_BUFFER_LOAD_USHORT, false, v->d[di], vo, desc,
-					elem_soffset(s, op, &p, soff, el), imm, 0);
+				mubuf(s, es == 4 ? I_BUFFER_LOAD_DWORD : es == 2 ? I_BUFFER_LOAD_USHORT : I_BUFFER_LOAD_UBYTE, false,
+					v->d[di], vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
+			} else if (es == 1) {
+				/* a byte into its own register (not a d16 load: memory.c's
+				 * SRAM ECC note below), then into its place in the dword */
+				MOpnd x = isel_v1(s);
+				mubuf(s, I_BUFFER_LOAD_UBYTE, false, x, vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
+				v->d[e / 4] = isel_insert_byte(s, v->d[e / 4], x, (int)(e % 4));
 			} else {
 				/* Not buffer_load_short_d16_hi into the pair's dword: with
 				 * SRAM ECC on (MI200/MI300 default) a d16 load zeroes the
@@ -451,9 +456,19 @@ void isel_select_write(Isel *s, Op *op)
 			if (el->never)
 				continue;
 			MOpnd vo = masked_offset(s, op, voff, el);
-			bool hi = es == 2 && v->packed && e % 2;
-			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : hi ? I_BUFFER_STORE_SHORT_D16_HI : I_BUFFER_STORE_SHORT;
-			mubuf(s, sop, true, v->d[elem_dword(v, e)], vo, desc, elem_soffset(s, op, &p, soff, el), el->delta * es, 0);
+			int part = (int)(e % isel_per_dword(v)); /* the element's place in its dword */
+			MOpnd x = v->d[isel_elem_dword(v, e)];
+			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : es == 2 ? I_BUFFER_STORE_SHORT : I_BUFFER_STORE_BYTE;
+			if (es == 2 && part)
+				sop = I_BUFFER_STORE_SHORT_D16_HI;
+			else if (es == 1 && part == 2)
+				sop = I_BUFFER_STORE_BYTE_D16_HI;
+			else if (es == 1 && part) { /* bytes 1 and 3 moved down first */
+				MOpnd t = isel_v1(s), u[2] = {mo_imm(8 * part), isel_vgpr(s, x)};
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
+				x = t;
+			}
+			mubuf(s, sop, true, x, vo, desc, elem_soffset(s, op, &p, soff, el), el->delta * es, 0);
 		}
 	}
 }

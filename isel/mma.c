@@ -63,14 +63,17 @@ void isel_select_register(Isel *s, Op *op)
 	const NodeIndex *ix = c->index[op->id];
 	if (!ix)
 		return;
-	if (op->dtype != DT_F32) {
+	uint32_t bits;
+	if (op->dtype == DT_F32) {
+		float f = (float)op->value;
+		memcpy(&bits, &f, 4);
+	} else if (op->dtype == DT_I32 && op->value == (double)(int32_t)op->value) {
+		bits = (uint32_t)(int32_t)op->value; /* an integer MMA's accumulator */
+	} else {
 		analysis_error(c, op->loc, "%s: %s registers are not compiled yet", op->path, dtype_name(op->dtype));
 		return;
 	}
-	float f = (float)op->value;
-	uint32_t bits;
-	memcpy(&bits, &f, 4);
-	TVal *v = isel_tval_new(s, DT_F32, ix->ncopies * ix->epc, ix);
+	TVal *v = isel_tval_new(s, op->dtype, ix->ncopies * ix->epc, ix);
 	int w = (int)ix->epc;
 	/* an accumulator copy is one tuple (the MFMA's srcC/dst, 4 or 16
 	 * dwords); elsewhere each element is its own VGPR, as a run of up to
@@ -180,6 +183,50 @@ static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *
 	return isel_tuple_of(s, &t, 0, 2);
 }
 
+/* The od-dword A or B operand of one MFMA: dwords [od*half, od*half + od)
+ * of copy (x along X, kk along K) of v, each copy dpc dwords; with kstep 2
+ * (K4), copies kk and kk + 1 whole, one after the other. */
+static MOpnd mfma_operand(Isel *s, const TVal *v, const Sym *X, int64_t x, const Sym *K, int64_t kk, int kstep,
+	int dpc, int od, int half)
+{
+	MOpnd *d = ARENA_NEWN(&s->c->arena, MOpnd, od);
+	int n = 0;
+	for (int q = 0; q < kstep; q++) {
+		int64_t cn = copy_num(v->ix, X, x, K, kk + q);
+		for (int i = 0; i < (kstep > 1 ? dpc : od) && n < od; i++)
+			d[n++] = v->d[cn * dpc + (kstep > 1 ? 0 : od * half) + i];
+	}
+	TVal t = {.dtype = v->dtype, .n = v->n, .packed = v->packed, .nd = od, .d = d, .ix = v->ix};
+	return isel_tuple_of(s, &t, 0, od);
+}
+
+/* The MFMA that runs MMA type mt on operands of dtype t (0: none). The
+ * *_F16 names with bf16 operands are the bf16 MFMAs of the same shape
+ * (Wave's convention; gfx90a spells them ..bf16_1k); the K8 types run
+ * their native shape twice per K step. */
+static MOp mfma_of(MmaType mt, DType t)
+{
+	switch (mt) {
+	case MMA_F32_16x16x16_F16:
+	case MMA_F32_16x16x32_K8_F16:
+		return t == DT_F16 ? I_V_MFMA_F32_16X16X16_F16 : t == DT_BF16 ? I_V_MFMA_F32_16X16X16_BF16 : 0;
+	case MMA_F32_32x32x8_F16:
+	case MMA_F32_32x32x16_K8_F16:
+		return t == DT_F16 ? I_V_MFMA_F32_32X32X8_F16 : t == DT_BF16 ? I_V_MFMA_F32_32X32X8_BF16 : 0;
+	case MMA_I32_16x16x16_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X16_I8 : 0; /* gfx90a only */
+	case MMA_I32_32x32x8_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X8_I8 : 0;    /* gfx90a only */
+	case MMA_I32_16x16x32_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X32_I8 : 0;
+	case MMA_I32_32x32x16_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X16_I8 : 0;
+	case MMA_F32_16x16x32_F8:
+	case MMA_F32_16x16x32_K4_F8:
+		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_16X16X32_FP8_FP8 : 0;
+	case MMA_F32_32x32x16_F8:
+	case MMA_F32_32x32x16_K4_F8:
+		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_32X32X16_FP8_FP8 : 0;
+	default: return 0;
+	}
+}
+
 void isel_select_mma(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -188,26 +235,29 @@ void isel_select_mma(Isel *s, Op *op)
 	if (!a || !b || !acc || !rx)
 		return;
 	MmaType mt = op_mma_type(c->k, op);
-	/* the *_F16 names with bf16 operands are the bf16 MFMAs of the same
-	 * shape (Wave's convention; gfx90a spells them ..bf16_1k) */
-	bool bf = a->dtype == DT_BF16;
-	/* the K8 types are two native MFMAs per K step: each lane holds 8
-	 * consecutive k, the first MFMA takes elements 0-3, the second 4-7
-	 * (Wave's "virtual" MMAs; the k order inside a step does not change
-	 * the sum's terms, A and B agreeing on it) */
-	bool k8 = mt == MMA_F32_16x16x32_K8_F16 || mt == MMA_F32_32x32x16_K8_F16;
-	bool s16 = mt == MMA_F32_16x16x16_F16 || mt == MMA_F32_16x16x32_K8_F16;
-	bool s32 = mt == MMA_F32_32x32x8_F16 || mt == MMA_F32_32x32x16_K8_F16;
-	MOp mfma = s16 ? (bf ? I_V_MFMA_F32_16X16X16_BF16 : I_V_MFMA_F32_16X16X16_F16)
-		   : s32 ? (bf ? I_V_MFMA_F32_32X32X8_BF16 : I_V_MFMA_F32_32X32X8_F16)
-			 : 0;
-	int64_t kper = k8 ? 8 : 4;
-	if (!mfma || (a->dtype != DT_F16 && a->dtype != DT_BF16) || b->dtype != a->dtype || acc->dtype != DT_F32 ||
-		!a->packed || !b->packed ||
-		a->ix->epc != kper || b->ix->epc != kper) {
+	const MmaInfo *mi = &mma_info[mt];
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, a->dtype);
+	/* each lane holds kper consecutive k of an operand copy: dpc dwords,
+	 * which `halves` MFMAs of od dwords each take in turn (two for the
+	 * K8 types: elements 0-3, then 4-7; A and B agree on the k order, so
+	 * the sum has the same terms) */
+	bool k4 = mt == MMA_F32_16x16x32_K4_F8 || mt == MMA_F32_32x32x16_K4_F8;
+	int64_t kper = mt == MMA_NONE ? 0 : k4 ? 4 : mi->k * mi->m / 64;
+	int es = dtype_size(a->dtype), od = mfma ? isa_info[mfma].src[0] : 1;
+	/* K4 (indices.c k4_type): one MFMA takes two K copies, a run of 4
+	 * from each */
+	int kstep = k4 ? 2 : 1;
+	int dpc = (int)(kper * es / 4), halves = dpc * kstep / od;
+	if (!mfma || b->dtype != a->dtype || acc->dtype != mi->acc || !a->packed || !b->packed || a->ix->epc != kper ||
+		b->ix->epc != kper || halves < 1 || (dpc * kstep) % od) {
 		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
-			mt == MMA_NONE ? "?" : mma_info[mt].name, dtype_name(a->dtype), dtype_name(b->dtype),
-			dtype_name(acc->dtype));
+			mt == MMA_NONE ? "?" : mi->name, dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(acc->dtype));
+		return;
+	}
+	bool gfx90a = strcmp(s->f->target->name, "gfx90a") == 0;
+	if (!isa_mfma_passes(mfma, gfx90a)) {
+		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs %s, which %s does not have", op->path,
+			mi->name, dtype_name(a->dtype), isa_info[mfma].name, s->f->target->name);
 		return;
 	}
 	int ra = op->args[0]->shape.rank, rb = op->args[1]->shape.rank;
@@ -222,7 +272,7 @@ void isel_select_mma(Isel *s, Op *op)
 	int w = (int)rx->epc;
 	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
 	RegClass rc = rc_make(file, w);
-	TVal *r = isel_tval_new(s, DT_F32, acc->n, rx);
+	TVal *r = isel_tval_new(s, acc->dtype, acc->n, rx);
 	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
 	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
 		ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
@@ -236,15 +286,20 @@ void isel_select_mma(Isel *s, Op *op)
 			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
 	}
 	const TileLoop *t = loop_over(c, op, K);
-	bool window = t && analysis_many(t->trips) && t->tile % mma_info[mt].k;
-	if (window && k8) {
-		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet for the "
-					  "K8 types",
-			op->path, (long long)t->tile, mma_info[mt].name, mma_info[mt].k);
+	bool window = t && analysis_many(t->trips) && t->tile % mi->k;
+	if (kc % kstep) {
+		analysis_error(c, op->loc, "%s: %s takes K in pairs of copies of %lld; %lld copies is not compiled yet",
+			op->path, mi->name, (long long)kper, (long long)kc);
+		return;
+	}
+	if (window && (halves > 1 || es != 2 || k4)) {
+		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet for "
+					  "this type",
+			op->path, (long long)t->tile, mi->name, mi->k);
 		return;
 	}
 	MOpnd zero = {0};
-	for (int64_t kk = 0; kk < kc; kk++) {
+	for (int64_t kk = 0; kk < kc; kk += kstep) {
 		KWindow wa, wb;
 		if (window) {
 			wa = k_window(c, a, K, copy_num(a->ix, M, 0, K, kk), t);
@@ -253,13 +308,13 @@ void isel_select_mma(Isel *s, Op *op)
 				continue; /* the whole copy lies past the window: adds nothing */
 		}
 		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
-		for (int half = 0; half < (k8 ? 2 : 1); half++) {
+		for (int half = 0; half < halves; half++) {
 			for (int64_t m = 0; m < mc; m++)
-				A[m] = k8 ? isel_tuple_of(s, a, (int)(4 * copy_num(a->ix, M, m, K, kk) + 2 * half), 2)
-					  : operand(s, op, a, copy_num(a->ix, M, m, K, kk), window ? &wa : NULL, &zero);
+				A[m] = window ? operand(s, op, a, copy_num(a->ix, M, m, K, kk), &wa, &zero)
+					      : mfma_operand(s, a, M, m, K, kk, kstep, dpc, od, half);
 			for (int64_t n = 0; n < nc; n++)
-				B[n] = k8 ? isel_tuple_of(s, b, (int)(4 * copy_num(b->ix, N, n, K, kk) + 2 * half), 2)
-					  : operand(s, op, b, copy_num(b->ix, N, n, K, kk), window ? &wb : NULL, &zero);
+				B[n] = window ? operand(s, op, b, copy_num(b->ix, N, n, K, kk), &wb, &zero)
+					      : mfma_operand(s, b, N, n, K, kk, kstep, dpc, od, half);
 			for (int64_t m = 0; m < mc; m++)
 				for (int64_t n = 0; n < nc; n++) {
 					int64_t cr = copy_num(rx, M, m, N, n);

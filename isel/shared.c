@@ -317,24 +317,14 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 		int64_t off;
 		if (!lds_delta(s, op, st, mem, gx, cn, 0, &off))
 			return false;
-		if (es == 4 || (v->packed && gx->epc % 2 == 0)) {
-			int per = (int)(es == 4 ? gx->epc : gx->epc / 2);
+		if (es == 4 || v->packed) { /* packed: each copy fills whole dwords */
+			int per = (int)(gx->epc / isel_per_dword(v));
 			write_dwords(s, v, (int)(cn * per), per, addr, off, align);
 			continue;
 		}
-		/* 16-bit elements one per dword (vec 1) or packed two per dword */
-		for (int64_t j = 0; j < gx->epc; j++) {
-			int64_t e = cn * gx->epc + j;
-			MOpnd x = v->d[v->packed ? e / 2 : e];
-			if (v->packed && e % 2) {
-				/* the high half moved down (ds_write_b16_d16_hi is not
-				 * among the instructions validated against clang) */
-				MOpnd h = isel_v1(s), u[2] = {mo_imm(16), x};
-				mblock_add(s->b, I_V_LSHRREV_B32, 1, &h, 2, u);
-				x = h;
-			}
-			ds(s, I_DS_WRITE_B16, addr, off + j * es, x, true);
-		}
+		/* 16- or 8-bit elements one per dword (vec 1 or 2) */
+		for (int64_t j = 0; j < gx->epc; j++)
+			ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off + j * es, v->d[cn * gx->epc + j], true);
 	}
 	return true;
 }
@@ -486,11 +476,6 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	if (!st)
 		die("shared read %s was not staged", op->name);
 	int es = dtype_size(mem->dtype);
-	if (es != 2 && es != 4) {
-		analysis_error(c, op->loc, "%s: %s elements in shared memory are not compiled yet", op->path,
-			dtype_name(mem->dtype));
-		return NULL;
-	}
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
 	int64_t align;
 	MOpnd addr = lds_base_addr(s, op, st, mem, ix, &align);
@@ -502,8 +487,8 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 				return NULL;
 			run &= off[j] == off[0] + j * es;
 		}
-		if (run && (es == 4 || (v->packed && ix->epc % 2 == 0))) {
-			int per = (int)(es == 4 ? ix->epc : ix->epc / 2), d0 = (int)(cn * per);
+		if (run && (es == 4 || v->packed)) {
+			int per = (int)(ix->epc / isel_per_dword(v)), d0 = (int)(cn * per);
 			for (int d = 0; d < per;) {
 				int w = 4;
 				while (w > 1 && (w > per - d || pow2_dividing(off[0] + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
@@ -518,10 +503,14 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		}
 		for (int64_t j = 0; j < ix->epc; j++) {
 			int64_t e = cn * ix->epc + j;
-			if (es == 4 || !v->packed || e % 2 == 0) {
+			if (e % isel_per_dword(v) == 0) {
 				MOpnd x = isel_v1(s);
-				ds(s, es == 4 ? I_DS_READ_B32 : I_DS_READ_U16, addr, off[j], x, false);
-				v->d[v->packed ? e / 2 : e] = x;
+				ds(s, es == 4 ? I_DS_READ_B32 : es == 2 ? I_DS_READ_U16 : I_DS_READ_U8, addr, off[j], x, false);
+				v->d[isel_elem_dword(v, e)] = x;
+			} else if (es == 1) {
+				MOpnd x = isel_v1(s);
+				ds(s, I_DS_READ_U8, addr, off[j], x, false);
+				v->d[e / 4] = isel_insert_byte(s, v->d[e / 4], x, (int)(e % 4));
 			} else {
 				/* not ds_read_u16_d16_hi into the pair's dword: with SRAM
 				 * ECC on a d16 load zeroes the half it does not write

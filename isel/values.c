@@ -12,8 +12,12 @@ TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 	v->dtype = t;
 	v->n = n;
 	v->ix = ix;
-	v->packed = dtype_size(t) == 2 && ix && ix->epc % 2 == 0;
-	v->nd = v->packed ? (int)((n + 1) / 2) : (int)n;
+	int es = dtype_size(t);
+	/* 16-bit elements two per dword, 8-bit four, when each copy fills
+	 * whole dwords (a copy's run then starts a dword) */
+	v->packed = es < 4 && ix && ix->epc % (4 / es) == 0;
+	int per = isel_per_dword(v);
+	v->nd = (int)((n + per - 1) / per);
 	v->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);
 	return v;
 }
@@ -93,4 +97,18 @@ bool isel_depends_on_loop(Isel *s, const Sym *e)
 		if (isel_depends_on_loop(s, sym_arg(e, i)))
 			return true;
 	return false;
+}
+
+MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p)
+{
+	/* v_perm_b32 picks each result byte from {src0: bytes 4-7, src1:
+	 * bytes 0-3}: byte p from x's byte 0 (4), the others from dword */
+	uint32_t sel = 0;
+	for (int i = 0; i < 4; i++)
+		sel |= (uint32_t)(i == p ? 4 : i) << (8 * i);
+	MOpnd k = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(sel);
+	mblock_add(s->b, I_S_MOV_B32, 1, &k, 1, &kv); /* VOP3 takes no literal on gfx9 */
+	MOpnd d = isel_v1(s), u[3] = {x, dword, k};
+	mblock_add(s->b, I_V_PERM_B32, 1, &d, 3, u);
+	return d;
 }

@@ -108,6 +108,12 @@ static int64_t hw_vector_shape(Ctx *x, const Sym *dim)
 	return -1;
 }
 
+/* Wave's K4 f8 types: the native f8 MFMA with each lane's 8 k in two runs
+ * of 4, half an MMA K apart (Wave's "interleaved GPR offsets", which match
+ * the accumulator layout of a preceding MMA in attention). The MFMA sums
+ * over all of its K, so A and B agreeing on the order is all it needs. */
+static bool k4_type(MmaType t) { return t == MMA_F32_16x16x32_K4_F8 || t == MMA_F32_32x32x16_K4_F8; }
+
 static int64_t vector_shape(Ctx *x, const Sym *dim)
 {
 	if (x->c->mode == IM_MMA) {
@@ -117,7 +123,7 @@ static int64_t vector_shape(Ctx *x, const Sym *dim)
 		if (dim == x->ndim)
 			return mi->n;
 		if (dim == x->kdim)
-			return mi->k;
+			return k4_type(x->mma) ? mi->k / 2 : mi->k; /* K4: one run per copy */
 	}
 	return hw_vector_shape(x, dim);
 }
@@ -213,7 +219,7 @@ static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 		/* each group of `rows` lanes holds k / (64 / rows) consecutive k:
 		 * 4 for the native types, 8 for the K8 ones (two native MFMAs,
 		 * the first on elements 0-3, the second on 4-7) */
-		int64_t kper = mi->k * rows / 64;
+		int64_t kper = k4_type(x->mma) ? 4 : mi->k * rows / 64;
 		di->start = sym_mul(sc, grp, num(x, kper));
 		di->size = kper;
 		di->stride = 1;
@@ -738,11 +744,12 @@ void analyze_indices(Analysis *c)
 	find_mode(&x, k->body);
 	if (c->failed)
 		return;
+	/* the lane layouts below serve Wave's native types and the K8 ones;
+	 * whether the target has the instruction is isel's question (mma.c) */
 	bool k8 = x.mma == MMA_F32_16x16x32_K8_F16 || x.mma == MMA_F32_32x32x16_K8_F16;
-	if (c->mode == IM_MMA &&
-		(x.mma == MMA_NONE || (!mma_info[x.mma].native && !k8) || mma_info[x.mma].in != DT_F16)) {
-		analysis_error(c, x.mma_op->loc, "%s: MMA type %s is not compiled yet (F32_16x16x16_F16, F32_32x32x8_F16 "
-						  "and their K8 forms, with f16 or bf16 operands, are)",
+	if (c->mode == IM_MMA && (x.mma == MMA_NONE || (!mma_info[x.mma].native && !k8 && !k4_type(x.mma)))) {
+		analysis_error(c, x.mma_op->loc, "%s: MMA type %s is not compiled yet (the native f16/bf16, i8 and f8 "
+						  "types and the K8 and K4 forms are)",
 			x.mma_op->path, x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
 		return;
 	}

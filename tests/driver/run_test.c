@@ -103,6 +103,46 @@ START_TEST(epilogue_passes)
 }
 END_TEST
 
+/* i8 and fp8 MMAs from global memory on gfx942 (its v_mfma_i32_*_i8 and
+ * v_mfma_f32_*_fp8_fp8; 8-bit elements packed four per dword, read as
+ * whole runs or byte by byte into place with v_perm_b32), the K4 fp8
+ * layout (two runs of 4 k per lane), aligned and 100x70x96; gfx90a has
+ * none of these instructions and must say so at the mma. */
+static const char *const narrow[] = {"gemm_i8_global", "gemm_i8_global_32x32x16", "gemm_f8_global",
+	"gemm_f8_k4_global_32x32x16"};
+
+START_TEST(narrow_mma_passes)
+{
+	const char *name = narrow[_i / 2];
+	const char *shape = _i % 2 ? " -D M=100 -D N=70 -D K=96" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx942 --seed %d%s", name, 11 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx90a", name);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 1 && strstr(r.err, ".json:") && strstr(r.err, "which gfx90a does not have"),
+		"%s: status %d\n%s", args, r.status, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* 8-bit elements through memory: an i8 copy (Wave's copy kernel, 4 bytes
+ * per lane) loads bytes into their place in a packed dword and stores
+ * them back one by one (bytes 1 and 3 shifted down, byte 2 with
+ * buffer_store_byte_d16_hi), on unaligned shapes, both targets. */
+START_TEST(byte_copy_passes)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *shape = _i / 2 ? "-D M=111 -D N=813" : "-D M=1 -D N=27";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/copy_i8.json --mcpu %s --seed %d %s", mcpu, 5 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -245,6 +285,8 @@ int main(void)
 	tcase_add_test(tc, emulator_failure_is_reported);
 	tcase_add_loop_test(tc, runtime_shapes_pass, 0, (int)(2 * ARRAY_LEN(dynamic_runs)));
 	tcase_add_test(tc, runtime_shapes_launch_descriptor);
+	tcase_add_loop_test(tc, narrow_mma_passes, 0, (int)(2 * ARRAY_LEN(narrow)));
+	tcase_add_loop_test(tc, byte_copy_passes, 0, 4);
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
