@@ -206,8 +206,30 @@ static void select_op(Isel *s, Op *op)
 	}
 }
 
+int isel_lds_alloc(Isel *s, int bytes, bool *reuse)
+{
+	if (s->lds_top + bytes > s->f->target->lds_bytes)
+		return -1;
+	int base = s->lds_top;
+	*reuse = base < s->lds_dirty;
+	s->lds_top += bytes;
+	if (s->lds_top > s->f->lds_bytes)
+		s->f->lds_bytes = s->lds_top;
+	return base;
+}
+
+void isel_lds_barrier(Isel *s)
+{
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	s->lds_dirty = 0; /* every wave is past its reads of ended regions */
+}
+
+/* A region's LDS (staged tiles, cross-wave slots) is read only inside it:
+ * when it ends, the space goes back to the stack for the regions after it
+ * (two GEMM loops in a row share one set of tiles). */
 static void select_region(Isel *s, Region *r)
 {
+	int lds_base = s->lds_top;
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
@@ -224,6 +246,9 @@ static void select_region(Isel *s, Region *r)
 					p0->insts.data[j].note = op->name;
 		}
 	}
+	if (s->lds_top > s->lds_dirty)
+		s->lds_dirty = s->lds_top;
+	s->lds_top = lds_base;
 }
 
 static void count_uses(Isel *s, Region *r)

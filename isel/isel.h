@@ -60,6 +60,9 @@ typedef struct Isel {
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
+	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
+	int lds_dirty;    /* ... and of the space a region that ended used: a
+	                     wave may still read it until the next s_barrier */
 } Isel;
 
 /* ---- isel.c ---- */
@@ -80,6 +83,15 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
+
+/* LDS for a region's values (isel.c: a stack, each region's allocations
+ * freed when the region ends, the function's size its high-water mark):
+ * the byte offset of `bytes` more, or -1 past the 64 KiB of LDS. *reuse:
+ * the space was used by a region that ended, so an s_barrier must come
+ * before the first write into it (isel_lds_barrier). */
+int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
+/* The s_barrier before writing reused LDS; none is needed after it. */
+void isel_lds_barrier(Isel *s);
 
 /* ---- memory.c ---- */
 /* The elements ix gives of global tensor mem (buffer loads with bounds);

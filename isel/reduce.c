@@ -254,8 +254,17 @@ void isel_select_reduce(Isel *s, Op *op)
 		}
 		MOpnd acc = across_lanes(s, op->kind, isel_expr_to_vgpr(s, x[0]), cluster);
 		if (cross) {
-			acc = across_waves(s, op, acc, waves, s->f->lds_bytes, wid);
-			s->f->lds_bytes += 4 * waves;
+			bool reuse;
+			int base = isel_lds_alloc(s, 4 * waves, &reuse);
+			if (base < 0) {
+				analysis_error(c, op->loc, "%s: the cross-wave slots (%d bytes) do not fit in the 64 KiB of LDS "
+							  "left by %d allocated",
+					op->path, 4 * waves, s->lds_top);
+				return;
+			}
+			if (reuse)
+				isel_lds_barrier(s);
+			acc = across_waves(s, op, acc, waves, base, wid);
 		}
 		/* 5. init */
 		r->d[rc] = iv ? combine(s, op->kind, iv->d[rc], acc, 0) : acc;

@@ -355,7 +355,7 @@ static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 
 /* Steps 2 and 3 for one read: its layout and allocation, the cooperative
  * global load (into *gx, *v). */
-static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVal **v)
+static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVal **v, bool *reused)
 {
 	Analysis *c = s->c;
 	int es = dtype_size(mem->dtype), last = st->rank - 1;
@@ -395,14 +395,15 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	st->rows = rows;
 	int64_t bytes = stride * es;
 	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
-	if (s->f->lds_bytes + bytes > LDS_BYTES) {
+	bool reuse = false;
+	st->base = bytes > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)bytes, &reuse);
+	if (st->base < 0) {
 		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes, %d already allocated: over the "
 					  "64 KiB of LDS",
-			op->path, mem->name, (long long)bytes, s->f->lds_bytes);
+			op->path, mem->name, (long long)bytes, s->lds_top);
 		return false;
 	}
-	st->base = s->f->lds_bytes;
-	s->f->lds_bytes += (int)bytes;
+	*reused |= reuse;
 	*v = isel_read_global(s, op, mem, gx);
 	return *v != NULL;
 }
@@ -442,6 +443,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	Op **ops = ARENA_NEWN(&c->arena, Op *, n);
 	size_t k = 0;
 	Mark m = mark(s);
+	bool reused = false;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		Value *mem = op->args[0];
@@ -454,14 +456,16 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 			return;
 		}
 		Staged *st = plan_box(s, op, mem, c->index[op->id]);
-		if (!st || !load_box(s, op, mem, st, &gx[k], &v[k]))
+		if (!st || !load_box(s, op, mem, st, &gx[k], &v[k], &reused))
 			return;
 		s->staged[op->id] = st;
 		ops[k++] = op;
 		note_since(s, &m, op->name);
 	}
-	if (in_loop)
-		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	/* in a loop, no wave may overwrite what another still reads from the
+	 * previous trip; in reused space, what a region that ended read */
+	if (in_loop || reused)
+		isel_lds_barrier(s);
 	for (size_t i = 0; i < k && !c->failed; i++)
 		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i]))
 			return;

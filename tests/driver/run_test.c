@@ -143,6 +143,26 @@ START_TEST(byte_copy_passes)
 }
 END_TEST
 
+/* LDS reuse (isel.c isel_lds_alloc): two GEMM loops in a row stage their
+ * tiles in the same 9216 bytes (one loop's tiles are dead when the next
+ * begins; its first s_barrier keeps a fast wave from overwriting what a
+ * slow one still reads), so occupancy stays what one GEMM allows. */
+START_TEST(lds_reused_between_loops)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *shape = _i / 2 ? " -D M=100 -D N=70 -D K=90" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/two_gemms_shared.json --mcpu %s --seed %d%s", mcpu, 9 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args, "compile tests/driver/data/two_gemms_shared.json --mcpu %s --stats -o '%s/two%d.co'", mcpu,
+		test_tmpdir("lds"), _i);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 9216 "), "%s\n%s%s", args, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -287,6 +307,7 @@ int main(void)
 	tcase_add_test(tc, runtime_shapes_launch_descriptor);
 	tcase_add_loop_test(tc, narrow_mma_passes, 0, (int)(2 * ARRAY_LEN(narrow)));
 	tcase_add_loop_test(tc, byte_copy_passes, 0, 4);
+	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
