@@ -19,7 +19,9 @@
  * reciprocal would be one, or the numerator is tiny, and only one of them
  * (setting VCC) when the quotient would overflow or be a denormal;
  * div_fmas then undoes that scale, upward when its addend (the quotient
- * estimate) is >= 2, downward otherwise. */
+ * estimate) is >= 2, downward otherwise. The gfx942 fp8/bf8 conversions
+ * follow the CDNA3 ISA guide's FNUZ formats and FP16_OVFL = 0 overflow rule
+ * (see fnuz8_to_f32 / f32_to_fnuz8). */
 #include <math.h>
 #include <string.h>
 
