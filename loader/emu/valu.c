@@ -422,8 +422,8 @@ static uint32_t f16_rtz(float f)
  * for bf8 -- and bf8's Inf encoding is 0x80 as well (table 30), so both
  * formats give 0x80; with FP16_OVFL = 1 inf and overflow saturate to +-max
  * and NaN stays NaN. Triton's AMD backend relies on the same bit
- * (adjustModeRegister: s_setreg of MODE bit 23 "0/1 = non-saturation /
- * saturation"), and MLIR's ArithToAMDGPU clamps before the instruction
+ * (adjustModeRegister sets MODE bit 23 to make f32 -> fp8/bf8 saturating),
+ * and MLIR's ArithToAMDGPU clamps before the instruction
  * (saturateFP8Truncf: "so that subsequent conversion instructions don't
  * overflow those out-of-range values to NaN"). The emulator does not model
  * MODE (s_setreg is a no-op, the descriptor's FP16_OVFL bit is not read), so
@@ -440,8 +440,9 @@ static uint32_t f16_rtz(float f)
  * and 256 and goes to 256, i.e. NaN; 247 gives 240); a result that rounds
  * to zero is +0 (0x00) whatever the sign, since 0x80 would be NaN (table 30
  * lists +-0 as 0x00). HIP's host-side reference (cast_to_f8 with
- * negative_zero_nan and no clip) returns sign|0x78 -- a finite 128 -- on
- * overflow; it disagrees with the ISA guide and is not followed.
+ * negative_zero_nan and no clip) returns sign|0x78 (E4M3) or sign|0x7c
+ * (E5M2) on overflow -- finite values, 128 and 32768; it disagrees with the
+ * ISA guide and is not followed.
  *
  * The decodes ignore abs, neg and SDWA sext (table 31); 8-bit values are
  * exact in f32. The NaN produced is the default quiet NaN. */
