@@ -19,7 +19,9 @@
  * reciprocal would be one, or the numerator is tiny, and only one of them
  * (setting VCC) when the quotient would overflow or be a denormal;
  * div_fmas then undoes that scale, upward when its addend (the quotient
- * estimate) is >= 2, downward otherwise. */
+ * estimate) is >= 2, downward otherwise. The gfx942 fp8/bf8 conversions
+ * follow the CDNA3 ISA guide's FNUZ formats and FP16_OVFL = 0 overflow rule
+ * (see fnuz8_to_f32 / f32_to_fnuz8). */
 #include <math.h>
 #include <string.h>
 
@@ -408,6 +410,88 @@ static uint32_t f16_rtz(float f)
 	return h;
 }
 
+/* gfx942's 8-bit floats and their conversions (v_cvt_f32_fp8/bf8,
+ * v_cvt_pk_f32_fp8/bf8, v_cvt_pk_fp8/bf8_f32). The formats are the "FNUZ"
+ * ones: fp8 = E4M3 with bias 8 (largest 240), bf8 = E5M2 with bias 16
+ * (largest 57344); every exponent field is finite, there is no negative
+ * zero and 0x80 is the only NaN (CDNA3 ISA guide, section 7.2, table 30).
+ *
+ * f32 -> 8 bits rounds to nearest even. What happens past the range is set
+ * by the ISA guide's "FP16_OVFL rule" (section 7.2): with MODE.FP16_OVFL = 0
+ * NaN, +-inf and finite values beyond the largest give NaN for fp8 and +-Inf
+ * for bf8 -- and bf8's Inf encoding is 0x80 as well (table 30), so both
+ * formats give 0x80; with FP16_OVFL = 1 inf and overflow saturate to +-max
+ * and NaN stays NaN. Triton's AMD backend relies on the same bit
+ * (adjustModeRegister sets MODE bit 23 to make f32 -> fp8/bf8 saturating),
+ * and MLIR's ArithToAMDGPU clamps before the instruction
+ * (saturateFP8Truncf: "so that subsequent conversion instructions don't
+ * overflow those out-of-range values to NaN"). The emulator does not model
+ * MODE (s_setreg is a no-op, the descriptor's FP16_OVFL bit is not read), so
+ * it always follows the FP16_OVFL = 0 column; clang-19 and wavecc emit
+ * .amdhsa_fp16_overflow 0.
+ *
+ * The VOP3 clamp bit is not a saturation control here: table 31 lists the
+ * packed conversions as "ignores: clamp, omod; supports: neg, abs", and
+ * llvm-mc (19 and 22) rejects clamp on them for gfx942 and will not
+ * disassemble the encoding with the bit set. So clamp and omod are ignored.
+ * The brief's "saturate under clamp" (LLVM's APFloat analogue) has no
+ * source for gfx942; APFloat does agree on the rest: round first, then a
+ * result above the largest value overflows (248 is the E4M3 tie between 240
+ * and 256 and goes to 256, i.e. NaN; 247 gives 240); a result that rounds
+ * to zero is +0 (0x00) whatever the sign, since 0x80 would be NaN (table 30
+ * lists +-0 as 0x00). HIP's host-side reference (cast_to_f8 with
+ * negative_zero_nan and no clip) returns sign|0x78 (E4M3) or sign|0x7c
+ * (E5M2) on overflow -- finite values, 128 and 32768; it disagrees with the
+ * ISA guide and is not followed.
+ *
+ * The decodes ignore abs, neg and SDWA sext (table 31); 8-bit values are
+ * exact in f32. The NaN produced is the default quiet NaN. */
+static float fnuz8_to_f32(uint32_t code, int mbits, int bias)
+{
+	code &= 0xff;
+	if (code == 0x80)
+		return F(0x7fc00000u);
+	int e = (int)(code & 0x7f) >> mbits, m = (int)code & ((1 << mbits) - 1);
+	float mag = e ? ldexpf((float)((1 << mbits) + m), e - bias - mbits) : ldexpf((float)m, 1 - bias - mbits);
+	return (code & 0x80) ? -mag : mag;
+}
+
+/* f32 bits -> FNUZ code, RNE, FP16_OVFL = 0 (see above). Integer only: the
+ * significand is rounded to a multiple of the target quantum 2^qe, where qe
+ * is the binade's (or, below the normals, the subnormals') ulp. The rounded
+ * multiple q then is the code itself for subnormals and, for normals, the
+ * code minus the exponent field's offset -- a carry out of the mantissa
+ * moves into the exponent field by itself. */
+static uint32_t f32_to_fnuz8(uint32_t u, int mbits, int bias)
+{
+	uint32_t sign = (u >> 24) & 0x80, mag = u & 0x7fffffffu;
+	if (mag >= 0x7f800000u) /* NaN and +-inf */
+		return 0x80;
+	int be = (int)(mag >> 23);
+	uint64_t sig = mag & 0x7fffffu;
+	if (be)
+		sig |= 0x800000u;
+	else
+		be = 1; /* f32 denormal */
+	int ex = be - 127;                                  /* value = sig * 2^(ex - 23) */
+	int qe = (ex > 1 - bias ? ex : 1 - bias) - mbits;   /* quantum exponent */
+	int sh = qe - (ex - 23);                            /* >= 23 - mbits > 0 */
+	if (sh > 40)
+		return 0; /* below half the smallest subnormal */
+	uint64_t q = sig >> sh, rem = sig & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+	if (rem > half || (rem == half && (q & 1)))
+		q++;
+	if (q == 0)
+		return 0; /* no negative zero */
+	int64_t code = ex > 1 - bias ? (int64_t)(ex + bias - 1) * (1 << mbits) + (int64_t)q : (int64_t)q;
+	return code > 0x7f ? 0x80 : sign | (uint32_t)code;
+}
+
+static uint32_t cvt_pk_fnuz8(float x, float y, int mbits, int bias)
+{
+	return f32_to_fnuz8(U(x), mbits, bias) | f32_to_fnuz8(U(y), mbits, bias) << 8;
+}
+
 static int32_t cvt_i32(double f)
 {
 	if (isnan(f))
@@ -543,6 +627,43 @@ static void exec_vopc(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 		w->exec = res;
 }
 
+/* v_cvt_f32_fp8/bf8 and v_cvt_pk_f32_fp8/bf8. The byte (word) comes from
+ * SDWA src0_sel; abs, neg, sext and the SDWA destination fields are ignored
+ * (ISA guide table 31: "ignores: abs, neg, sext"; "the other SDWA fields are
+ * ignored"). The VOP3 forms' op_sel byte/word select has nothing pinning its
+ * bits down for gfx942 (llvm-mc-19 rejects op_sel on these), so it is
+ * reported rather than guessed. */
+static void exec_cvt_from_fnuz8(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	if (in->opsel) {
+		emu_fail(e, w, in, "op_sel on %s is not modelled", emu_inst_name(in));
+		return;
+	}
+	bool bf8 = in->id == I_V_CVT_F32_BF8 || in->id == I_V_CVT_PK_F32_BF8;
+	bool pk = in->id == I_V_CVT_PK_F32_FP8 || in->id == I_V_CVT_PK_F32_BF8;
+	int mbits = bf8 ? 2 : 3, bias = bf8 ? 16 : 8;
+	Inst plain = *in;
+	plain.abs = plain.neg = 0;
+	plain.sdwa_sext[0] = false;
+	plain.sdwa_dst_sel = 6; /* DWORD: the whole result is written */
+	uint32_t a[64];
+	src32(e, w, &plain, 0, T_U32, a, cx, false);
+	if (e->failed)
+		return;
+	uint64_t m = w->exec & cx->wmask;
+	if (pk) {
+		uint64_t d[64];
+		for (int l = 0; l < 64; l++)
+			d[l] = U(fnuz8_to_f32(a[l], mbits, bias)) | (uint64_t)U(fnuz8_to_f32(a[l] >> 8, mbits, bias)) << 32;
+		write64(e, w, in, in->dst, d, m);
+	} else {
+		uint32_t d[64];
+		for (int l = 0; l < 64; l++)
+			d[l] = U(fnuz8_to_f32(a[l], mbits, bias));
+		write32(e, w, &plain, in->dst, d, m, false);
+	}
+}
+
 /* The body of a 32-bit lane loop: a, b, c are the source rows, d the result. */
 #define LOOP(...) do { for (int l = 0; l < 64; l++) { __VA_ARGS__; } } while (0)
 
@@ -600,6 +721,9 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 			}
 		return;
 	}
+	case I_V_CVT_F32_FP8: case I_V_CVT_F32_BF8: case I_V_CVT_PK_F32_FP8: case I_V_CVT_PK_F32_BF8:
+		exec_cvt_from_fnuz8(e, w, in, &cx);
+		return;
 	case I_V_ACCVGPR_READ_B32: case I_V_ACCVGPR_WRITE_B32: case I_V_ACCVGPR_MOV_B32: {
 		bool from_acc = in->id != I_V_ACCVGPR_WRITE_B32, to_acc = in->id != I_V_ACCVGPR_READ_B32;
 		src32(e, w, in, 0, T_B32, a, &cx, from_acc && in->src[0] >= SRC_VGPR);
@@ -1045,6 +1169,12 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 	case I_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
 	case I_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
 	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
+	/* f32 pair -> two 8-bit codes in the op_sel[3] word, the other word kept;
+	 * neg/abs were applied by src32, clamp and omod are ignored (see above) */
+	case I_V_CVT_PK_FP8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 3, 8);
+		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
+	case I_V_CVT_PK_BF8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 2, 16);
+		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
 	case I_V_CVT_PK_U16_U32: LOOP(d[l] = (a[l] > 0xffff ? 0xffff : a[l]) | (b[l] > 0xffff ? 0xffff : b[l]) << 16); break;
 	case I_V_CVT_PK_I16_I32: LOOP(
 		int32_t x = (int32_t)a[l], y = (int32_t)b[l];

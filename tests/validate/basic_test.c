@@ -13,7 +13,7 @@
 #include "validate.h"
 
 static const char *const kernels942[] = {"elementwise", "convert", "transcendental", "grid3d", "fdiv_exact", "mixed",
-					 "fp8", "fclamp", "elementwise_o0", NULL};
+					 "fp8", "fp8_mods", "fclamp", "elementwise_o0", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_basic", kernels942, "gfx942"); }
 /* gfx942 with SRAM ECC off (`:sramecc-`): clang may use d16 loads that keep the other half, and the
  * emulator keeps it because the code object says so */
@@ -398,34 +398,55 @@ END_TEST
 
 /* ---- fp8 / bf8 conversions (gfx942) ---- */
 
+/* Inputs for the encoders, each used as given (E4M3) and times 256 (E5M2):
+ * E4M3 ties (1 + 1/16 -> 1, 1 + 3/16 -> 1.25), subnormals (2^-11 -> 0, 3 * 2^-11 -> 2^-9), the largest (240;
+ * times 256 it is the E5M2 tie between 57344 and 65536, so NaN), E5M2 ties and subnormal steps ((1 + 1/8)/256,
+ * 2^-25, 3 * 2^-26); overflow (247 -> 240 but 63232 overflows E5M2; 248 is the E4M3 tie that overflows; 224 is
+ * E5M2's largest 57344 times 1/256; 239.99 stays below the E5M2 tie), huge values, +-inf, NaN (both signs);
+ * negative values that round to zero (must give 0x00: 0x80 would be NaN), -0, f32 denormals. */
+static const float fp8_specials[] = {
+	1.0625f, 1.1875f, 0x1p-11f, 3 * 0x1p-11f, 240.0f, -0x1p-7f, 1.125f / 256, 1.375f / 256, 0x1p-25f, 3 * 0x1p-26f,
+	0.0f, 7 * 0x1p-10f, 247.0f, 248.0f, -248.0f, 300.0f, 224.0f, 239.99f, 1e30f, -3.4e38f, INFINITY, -INFINITY,
+	NAN, -NAN, -0x1p-12f, -0x1p-11f, -0x1p-26f, -1e-30f, -0.0f, 1e-40f, -1e-40f, -0x1.8p-10f};
+enum { FP8_NS = ARRAY_LEN(fp8_specials) };
+
 START_TEST(fp8)
 {
-	enum { N = 512 };
-	static float a[N], b[N], dec[N * 2];
+	enum { N = 1030 }; /* 1024 lanes take every code through every byte; 6 more leave a partial workgroup */
+	static float a[N], b[N], dec[N * 2], pkd[N * 4];
 	static uint32_t enc[N * 4], wenc[N * 4];
-	static double wdec[N * 2];
+	static double wdec[N * 2], wpkd[N * 4];
 	VkRng r = {25};
 	for (int i = 0; i < N; i++) {
-		/* magnitudes from 2^-9 up to 200: no underflow to a signed zero, no overflow */
+		/* magnitudes from 2^-9 up to 200 */
 		a[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 6)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
 		b[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 6)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
 	}
-	/* E4M3 ties (1 + 1/16 -> 1, 1 + 3/16 -> 1.25), subnormals (2^-11 -> 0, 3 * 2^-11 -> 2^-9), the largest (240);
-	 * scaled by 256 for E5M2: ties (1 + 1/8)/256, subnormal steps of 2^-17 */
-	const float sa[] = {1.0625f, 1.1875f, 0x1p-11f, 3 * 0x1p-11f, 240.0f, -0x1p-7f, 1.125f / 256, 1.375f / 256,
-			    0x1p-25f, 3 * 0x1p-26f, 0.0f, 7 * 0x1p-10f};
-	memcpy(a, sa, sizeof sa);
-	memcpy(b, sa + 1, sizeof sa - sizeof sa[0]);
+	/* every special against another special, against its mirror and against random values */
+	for (int i = 0; i < FP8_NS; i++) {
+		a[i] = fp8_specials[i], b[i] = fp8_specials[FP8_NS - 1 - i];
+		a[FP8_NS + i] = -fp8_specials[i], b[FP8_NS + i] = fp8_specials[(i + 3) % FP8_NS];
+		b[2 * FP8_NS + i] = fp8_specials[i];
+	}
 	VkArg args[] = {{"a", DT_F32, 1, {N}, a, VK_IN},
 			{"b", DT_F32, 1, {N}, b, VK_IN},
 			{"dec", DT_F32, 2, {N, 2}, dec, VK_OUT},
-			{"enc", DT_U32, 2, {N, 4}, enc, VK_OUT}};
-	vk_run("fp8.launch.json", "n=512", args, ARRAY_LEN(args));
+			{"enc", DT_U32, 2, {N, 4}, enc, VK_OUT},
+			{"pkd", DT_F32, 2, {N, 4}, pkd, VK_OUT}};
+	vk_run("fp8.launch.json", "n=1030", args, ARRAY_LEN(args));
 	const uint32_t old = 0x13572468u;
 	for (int g = 0; g < N; g++) {
-		wdec[g * 2] = vk_fnuz_decode((uint8_t)(g % 256), 3, 8);
-		wdec[g * 2 + 1] = vk_fnuz_decode((uint8_t)(g % 256), 2, 16);
+		unsigned c = (unsigned)g % 256;
+		wdec[g * 2] = vk_fnuz_decode((uint8_t)c, 3, 8);
+		wdec[g * 2 + 1] = vk_fnuz_decode((uint8_t)c, 2, 16);
+		uint32_t w = c | ((c * 7 + 3) & 0xff) << 8 | ((c * 13 + 5) & 0xff) << 16 | (c ^ 0xa5) << 24;
+		uint32_t pw = (g / 256) & 1 ? w >> 16 : w & 0xffff, qw = (g / 256) & 1 ? w & 0xffff : w >> 16;
+		wpkd[g * 4] = vk_fnuz_decode((uint8_t)pw, 3, 8);
+		wpkd[g * 4 + 1] = vk_fnuz_decode((uint8_t)(pw >> 8), 3, 8);
+		wpkd[g * 4 + 2] = vk_fnuz_decode((uint8_t)qw, 2, 16);
+		wpkd[g * 4 + 3] = vk_fnuz_decode((uint8_t)(qw >> 8), 2, 16);
 		uint32_t fx = vk_fnuz_encode(a[g], 3, 8), fy = vk_fnuz_encode(b[g], 3, 8);
+		/* the kernel scales in f32: huge values become inf, which encodes like any overflow */
 		uint32_t bx = vk_fnuz_encode(a[g] * 256.0, 2, 16), by = vk_fnuz_encode(b[g] * 256.0, 2, 16);
 		uint32_t *e = wenc + g * 4;
 		e[0] = (old & 0xffff0000u) | fx | fy << 8;
@@ -433,11 +454,51 @@ START_TEST(fp8)
 		e[2] = (old & 0xffff0000u) | bx | by << 8;
 		e[3] = (old & 0xffffu) | by << 16 | bx << 24;
 	}
+	/* the references pin the edges themselves, so a codec change cannot slip through unnoticed */
+	ck_assert_uint_eq(vk_fnuz_encode(248.0, 3, 8), 0x80);
+	ck_assert_uint_eq(vk_fnuz_encode(247.0, 3, 8), 0x7f);
+	ck_assert_uint_eq(vk_fnuz_encode(-0x1p-11, 3, 8), 0x00);
+	ck_assert_uint_eq(vk_fnuz_encode(61440.0, 2, 16), 0x80);
+	ck_assert_uint_eq(vk_fnuz_encode(-61439.0, 2, 16), 0xff);
 	vk_check_f32("fp8 decode [n][2] (every E4M3 / E5M2 code from every byte position)", dec, wdec, N * 2, 0, 0);
-	vk_check_u32("fp8 encode [n][4] (pk_fp8 lo/hi word, pk_bf8 lo/hi word)", enc, wenc, N * 4);
-	static const char *const insns[] = {"v_cvt_f32_fp8_sdwa", "v_cvt_f32_bf8_sdwa", "v_cvt_pk_fp8_f32",
-					    "v_cvt_pk_bf8_f32", NULL};
+	vk_check_f32("fp8 packed decode [n][4] (pk_f32_fp8 / pk_f32_bf8, both words)", pkd, wpkd, N * 4, 0, 0);
+	vk_check_u32("fp8 encode [n][4] (pk_fp8 lo/hi word, pk_bf8 lo/hi word; overflow, inf, NaN to 0x80)", enc, wenc,
+		     N * 4);
+	static const char *const insns[] = {"v_cvt_f32_fp8_sdwa", "v_cvt_f32_bf8_sdwa", "v_cvt_pk_f32_fp8_e32",
+					    "v_cvt_pk_f32_fp8_sdwa", "v_cvt_pk_f32_bf8_e32", "v_cvt_pk_f32_bf8_sdwa",
+					    "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32", NULL};
 	vk_expect_insns("fp8", insns);
+}
+END_TEST
+
+/* The encoders' VOP3 bits clang-19 never sets, through kernels/fp8_mods.s: clamp and omod are ignored (ISA guide
+ * table 31; saturation would need MODE.FP16_OVFL, which clang's kernels leave 0), neg and abs apply. With clamp
+ * honoured, 300 would give 0x7f instead of 0x80; with omod, most of the random values would change. */
+START_TEST(fp8_mods)
+{
+	static float a[64], b[64];
+	static uint32_t out[64 * 4], want[64 * 4];
+	VkRng r = {26};
+	for (int i = 0; i < 64; i++) {
+		a[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 7)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+		b[i] = ldexpf(vk_float(&r, 1, 2), vk_int(&r, -9, 7)) * (vk_next(&r) & 1 ? -1.0f : 1.0f);
+	}
+	for (int i = 0; i < FP8_NS; i++)
+		a[i] = fp8_specials[i], b[63 - i] = fp8_specials[i];
+	VkArg args[] = {{"a", DT_F32, 1, {64}, a, VK_IN},
+			{"b", DT_F32, 1, {64}, b, VK_IN},
+			{"out", DT_U32, 2, {64, 4}, out, VK_OUT}};
+	vk_run("fp8_mods.launch.json", NULL, args, ARRAY_LEN(args));
+	for (int l = 0; l < 64; l++) {
+		double x = a[l], y = b[l];
+		uint32_t *w = want + l * 4;
+		w[0] = 0xdead0000u | vk_fnuz_encode(x, 3, 8) | (uint32_t)vk_fnuz_encode(y, 3, 8) << 8;
+		w[1] = 0x0000beefu | (uint32_t)vk_fnuz_encode(x, 2, 16) << 16 | (uint32_t)vk_fnuz_encode(y, 2, 16) << 24;
+		w[2] = 0x0000beefu | (uint32_t)vk_fnuz_encode(-x, 3, 8) << 16 | (uint32_t)vk_fnuz_encode(fabs(y), 3, 8) << 24;
+		w[3] = 0xdead0000u | vk_fnuz_encode(-fabs(x), 2, 16) | (uint32_t)vk_fnuz_encode(y, 2, 16) << 8;
+	}
+	vk_check_u32("fp8_mods [64][4] (clamp+mul:2 fp8, clamp+div:2 bf8 high word, -x |y| fp8, -|x| y bf8)", out, want,
+		     64 * 4);
 }
 END_TEST
 
@@ -522,11 +583,11 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, fdiv_exact);
 	tcase_add_test(tc, mixed);
 	tcase_add_test(tc, bad_input);
-	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
-	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	tcase_add_test(tc, fclamp);
-	if (getenv("WAVECC_VALIDATE_PENDING") && strncmp(arch, "gfx942", 6) == 0)
+	if (strncmp(arch, "gfx942", 6) == 0) { /* gfx90a has no fp8 conversions */
 		tcase_add_test(tc, fp8);
+		tcase_add_test(tc, fp8_mods);
+	}
 	return tc;
 }
 

@@ -272,6 +272,8 @@ double vk_fnuz_decode(uint8_t b, int mbits, int bias)
 
 uint8_t vk_fnuz_encode(double x, int mbits, int bias)
 {
+	if (!isfinite(x))
+		return 0x80;
 	double a = fabs(x);
 	if (a == 0)
 		return 0;
@@ -280,6 +282,9 @@ uint8_t vk_fnuz_encode(double x, int mbits, int bias)
 	double q = ldexp(1.0, MAX(e, 1 - bias) - mbits), r = rint(a / q) * q;
 	if (r == 0)
 		return 0;
+	/* every exponent field is finite: the largest is (2 - 2^-mbits) * 2^(2^(7 - mbits) - 1 - bias) */
+	if (r > ldexp(2.0 - ldexp(1.0, -mbits), (1 << (7 - mbits)) - 1 - bias))
+		return 0x80;
 	int er = ilogb(r);
 	uint8_t code = er >= 1 - bias ? (uint8_t)((er + bias) << mbits | (int)(ldexp(r, -er) * (1 << mbits) - (1 << mbits)))
 				      : (uint8_t)(r / ldexp(1.0, 1 - bias - mbits));

@@ -107,9 +107,10 @@ uint16_t vk_bf16(float f);
 float vk_bf16_f32(uint16_t b);
 
 /* gfx942's FNUZ 8-bit floats (E4M3: ebits 4, mbits 3, bias 8; E5M2: ebits 5,
- * mbits 2, bias 16): decode a byte (0x80 is NaN), and encode a finite value
- * inside the format's range with round to nearest even (a result of zero is
- * 0x00; no negative zero exists). */
+ * mbits 2, bias 16): decode a byte (0x80 is NaN), and encode with round to
+ * nearest even (a result of zero is 0x00; no negative zero exists) and the
+ * CDNA3 ISA guide's FP16_OVFL = 0 rule: NaN, +-inf and results past the
+ * largest value (240, 57344) are 0x80. */
 double vk_fnuz_decode(uint8_t b, int mbits, int bias);
 uint8_t vk_fnuz_encode(double x, int mbits, int bias);
 
