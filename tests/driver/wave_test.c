@@ -142,6 +142,10 @@ static const WaveCase cases[] = {
 	{"wg_gemm_int_32x32x8_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx90a"},
 	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
 	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
+	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
+	{"wg_gemm_f8_32x32x16.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
+	{"wg_gemm_f8_k4_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
+	{"wg_gemm_f8_k4_32x32x16.json -D M=100 -D N=70 -D K=96", NULL, "gfx942"},
 	/* wave_gemm_test.py::testBatchedGemmWithPermute: global a, b, c; c is
 	 * [M, B, N] written from the permuted [B, M, N] accumulator; 32x32x16
 	 * tiles, 2x2 waves, shapes of test_batched_gemm */
@@ -191,6 +195,10 @@ static const WaveCase slow[] = {
 	{"wg_gemm_int_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
 	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
 	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
+	{"wg_gemm_f8_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	{"wg_gemm_f8_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	{"wg_gemm_f8_k4_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	{"wg_gemm_f8_k4_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
