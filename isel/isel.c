@@ -206,24 +206,6 @@ static void select_op(Isel *s, Op *op)
 	}
 }
 
-int isel_lds_alloc(Isel *s, int bytes, bool *reuse)
-{
-	if (s->lds_top + bytes > s->f->target->lds_bytes)
-		return -1;
-	int base = s->lds_top;
-	*reuse = base < s->lds_dirty;
-	s->lds_top += bytes;
-	if (s->lds_top > s->f->lds_bytes)
-		s->f->lds_bytes = s->lds_top;
-	return base;
-}
-
-void isel_lds_barrier(Isel *s)
-{
-	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
-	s->lds_dirty = 0; /* every wave is past its reads of ended regions */
-}
-
 /* A region's LDS (staged tiles, cross-wave slots) is read only inside it:
  * when it ends, the space goes back to the stack for the regions after it
  * (two GEMM loops in a row share one set of tiles). */

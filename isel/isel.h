@@ -84,7 +84,7 @@ MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
 
-/* LDS for a region's values (isel.c: a stack, each region's allocations
+/* LDS for a region's values (values.c; a stack, each region's allocations
  * freed when the region ends, the function's size its high-water mark):
  * the byte offset of `bytes` more, or -1 past the 64 KiB of LDS. *reuse:
  * the space was used by a region that ended, so an s_barrier must come

@@ -1,7 +1,8 @@
 /* values.c — the per-thread values instruction selection builds (TVal) and
  * the registers they live in: a new value, one VGPR, a tuple of consecutive
- * registers, and whether an expression changes from one loop trip to the
- * next. Every selector file uses them; they call no selector. */
+ * registers, whether an expression changes from one loop trip to the next,
+ * and the LDS stack (isel_lds_alloc; isel.c frees a region's part when the
+ * region ends). Every selector file uses them; they call no selector. */
 #include <stdlib.h>
 #include <string.h>
 #include "isel.h"
@@ -111,4 +112,22 @@ MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p)
 	MOpnd d = isel_v1(s), u[3] = {x, dword, k};
 	mblock_add(s->b, I_V_PERM_B32, 1, &d, 3, u);
 	return d;
+}
+
+int isel_lds_alloc(Isel *s, int bytes, bool *reuse)
+{
+	if (s->lds_top + bytes > s->f->target->lds_bytes)
+		return -1;
+	int base = s->lds_top;
+	*reuse = base < s->lds_dirty;
+	s->lds_top += bytes;
+	if (s->lds_top > s->f->lds_bytes)
+		s->f->lds_bytes = s->lds_top;
+	return base;
+}
+
+void isel_lds_barrier(Isel *s)
+{
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	s->lds_dirty = 0; /* every wave is past its reads of ended regions */
 }

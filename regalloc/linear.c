@@ -24,9 +24,11 @@
  *      same instruction unless it is the same vreg. That is exactly the
  *      MFMA early-clobber rule (vdst differs from srcA/srcB and, unless it is
  *      the same accumulator vreg, from srcC), given for every instruction.
- *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs. Running
- *      out is an error naming the kernel, the file and the pressure (spilling
- *      comes later); nothing is rewritten then.
+ *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs. When the
+ *      VGPRs run out, one-dword values live across that point move to AGPRs
+ *      (spill.c) and the scan starts over; running out otherwise (or with
+ *      nothing left to spill) is an error naming the kernel, the file and
+ *      the pressure, and no register is rewritten then.
  *   6. Every MO_VREG operand becomes MO_PREG (first register + sub); f->nregs
  *      gets the next free register of each file for the kernel descriptor.
  * Cost: liveness plus O(vregs x registers) for first fit.
@@ -99,7 +101,7 @@ static const char **def_notes(const MFunc *f)
  * what holds the file there, by the graph op that defined each live value
  * (a kernel author knows ops, not vreg numbers). */
 static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAssign *keep, uint32_t v, int size,
-	int rf, int lim, int pos, const int *busy, const uint32_t *who)
+	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled)
 {
 	const char **note = def_notes(f);
 	size_t bi;
@@ -140,17 +142,22 @@ static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAs
 		buf_printf(err, " and %d more ops", nn - 12);
 	if (fixed)
 		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
-	buf_printf(err, " (kernel %s, block %zu, instruction %d); spilling is not implemented yet: smaller tiles, "
-			"fewer elements per thread or more waves lower the pressure",
-		f->name, bi, ii);
+	buf_printf(err, " (kernel %s, block %zu, instruction %d); ", f->name, bi, ii);
+	if (spilled)
+		buf_printf(err, "%d values were spilled to AGPRs and no more can go there: ", spilled);
+	else if (rf == RF_VGPR)
+		buf_printf(err, "no value live there can be spilled to AGPRs: ");
+	buf_printf(err, "smaller tiles, fewer elements per thread or more waves lower the pressure (spilling to scratch "
+			"memory is not implemented)");
 	if (keep)
 		keep->fail_op = op;
 	free(note);
 }
 
-int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
+/* One allocation round: 0 done, -1 out of registers (err written), 1 the
+ * VGPRs ran out and victims[0..*nvictims) should move to AGPRs first. */
+static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_t *victims, int *nvictims)
 {
-	check_that(!f->allocated);
 	const Target *t = f->target;
 	Liveness lv;
 	liveness_fill(&lv, f);
@@ -219,7 +226,17 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 				break;
 		}
 		if (r + size > lim) {
-			out_of_registers(f, &lv, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf]);
+			size_t bi;
+			int ii;
+			locate(&lv, lo[v], &bi, &ii);
+			const MBlock *bb = f->blocks.data[bi];
+			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
+			if (rf == RF_VGPR &&
+				(*nvictims = spill_pick(f, sp, at, lo[v], lo, hi, busy[rf], who[rf], lim, size, victims)) > 0) {
+				rc = 1;
+				break;
+			}
+			out_of_registers(f, &lv, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf], sp->count);
 			rc = -1;
 			break;
 		}
@@ -259,6 +276,19 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 	free(lo);
 	free(hi);
 	liveness_free(&lv);
+	return rc;
+}
+
+int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
+{
+	check_that(!f->allocated);
+	Spill sp = {0};
+	uint32_t victims[RA_MAX_PHYS];
+	int n = 0, rc;
+	while ((rc = allocate_once(f, keep, err, &sp, victims, &n)) == 1)
+		for (int i = 0; i < n; i++)
+			spill_vreg(f, &sp, victims[i]);
+	spill_free(&sp);
 	return rc;
 }
 

@@ -58,12 +58,31 @@ typedef struct RegAssign {
 } RegAssign;
 
 /* Allocate f's virtual registers and rewrite them to physical ones; fill
- * f->nregs and set f->allocated. Returns 0, or -1 with a message naming
- * the kernel, the register file and the pressure in `err` when a file runs
- * out; f is then left untouched. With `keep`, the pre-allocation copy and
+ * f->nregs and set f->allocated. When the VGPRs run out, one-dword values
+ * move to AGPRs (spill.c) and allocation starts over. Returns 0, or -1 with
+ * a message naming the kernel, the register file and the pressure in `err`
+ * when a file runs out even so; f then holds no physical registers (but
+ * may hold spill code). With `keep`, the pre-allocation copy and
  * the map are kept there for regalloc_check (free with regassign_free). */
 int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err);
 void regassign_free(RegAssign *ra);
+
+/* ---- spill.c ---- */
+/* What spilling has done to a function across allocation rounds. */
+typedef struct Spill {
+	uint8_t *mark;   /* per vreg: never a victim (a temporary, tied, or spilled) */
+	size_t nmark;
+	bool tied_marked;
+	int count;       /* values spilled to AGPRs */
+} Spill;
+/* Up to `want` victims for a VGPR value that found no room at pos (at: the
+ * instruction there, or NULL), from the holders who[r] of the file's lim
+ * registers and their live hulls [lo, hi]; returns how many it found. */
+int spill_pick(const MFunc *f, Spill *sp, const MInst *at, int pos, const int *lo, const int *hi, const int *busy,
+	const uint32_t *who, int lim, int want, uint32_t *out);
+/* Rewrite f so that vreg v (one VGPR dword) lives in an AGPR. */
+void spill_vreg(MFunc *f, Spill *sp, uint32_t v);
+void spill_free(Spill *sp);
 
 /* ---- check.c ---- */
 /* The independent allocation checker: re-derives per-instruction liveness

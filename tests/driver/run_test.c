@@ -163,6 +163,32 @@ START_TEST(lds_reused_between_loops)
 }
 END_TEST
 
+/* Spilling to AGPRs (regalloc/spill.c): 128x128 tiles with 256-deep K
+ * steps need more than the 256 VGPRs for operands and accumulators; the
+ * operand tuples that live longest without use move to AGPRs and are read
+ * back where the MFMAs use them. Both targets, aligned and unaligned. */
+START_TEST(spilled_to_agprs_passes)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	const char *shape = _i / 2 ? "-D M=200 -D N=150 -D K=300" : "-D M=256 -D N=256 -D K=256";
+	char args[512];
+	snprintf(args, sizeof args,
+		"run examples/gemm_global.json --mcpu %s --seed %d -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 %s", mcpu,
+		13 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args,
+		"compile examples/gemm_global.json --mcpu %s -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 %s --stats -S -o "
+		"'%s/spill%d.s'",
+		mcpu, shape, test_tmpdir("spill"), _i);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "vgpr                      256") && !strstr(r.out, "agpr                      0\n"),
+		"%s\n%s%s", args, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -308,6 +334,7 @@ int main(void)
 	tcase_add_loop_test(tc, narrow_mma_passes, 0, (int)(2 * ARRAY_LEN(narrow)));
 	tcase_add_loop_test(tc, byte_copy_passes, 0, 4);
 	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
+	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
