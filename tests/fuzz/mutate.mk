@@ -16,8 +16,9 @@ MUTATE_TIMEOUT ?= 20
 MUTATE_MEM_MB ?= 2048
 MUTATE_OUT ?= $(ASAN_BUILD)/mutate
 MUTATE_STRICT ?= 0
-# copy_dynamic needs -D on the command line; every other example is a seed
-MUTATE_EXAMPLES ?= $(filter-out examples/copy_dynamic.json,$(wildcard examples/*.json))
+# copy_dynamic and gemm_dynamic need -D on the command line; every other
+# example is a seed
+MUTATE_EXAMPLES ?= $(filter-out examples/copy_dynamic.json examples/gemm_dynamic.json,$(wildcard examples/*.json))
 
 .PHONY: all run
 all: $(ASAN_BUILD)/mutate_fuzz
