@@ -123,6 +123,111 @@ static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int
 		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
 }
 
+/* n elements of a's buffer from element `off`, `stride` apart, into dst:
+ * the values dtype_load gives, with the common float types decoded inline
+ * (a realistic GEMM's interpretation was mostly reads, element by element). */
+static void load_run(const InterpArg *a, uint64_t off, int64_t stride, int64_t n, double *dst)
+{
+	const unsigned char *p = (const unsigned char *)a->data;
+	switch (a->dtype) {
+	case DT_F16:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			uint16_t h;
+			memcpy(&h, p + 2 * off, 2);
+			uint32_t e = (h >> 10) & 0x1f;
+			if ((h & 0x7fff) == 0) { /* +-0 */
+				dst[i] = h ? -0.0 : 0.0;
+				continue;
+			}
+			if (e == 0 || e == 0x1f) { /* subnormal, inf, nan */
+				dst[i] = dtype_f16_to_f32(h);
+				continue;
+			}
+			/* a normal f16: rebias the exponent (15 -> 127), widen the
+			 * significand; exact */
+			uint32_t u = ((uint32_t)(h & 0x8000) << 16) | ((e + 112) << 23) | ((uint32_t)(h & 0x3ff) << 13);
+			float f;
+			memcpy(&f, &u, 4);
+			dst[i] = f;
+		}
+		return;
+	case DT_BF16:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			uint16_t h;
+			memcpy(&h, p + 2 * off, 2);
+			uint32_t u = (uint32_t)h << 16;
+			float f;
+			memcpy(&f, &u, 4);
+			dst[i] = f;
+		}
+		return;
+	case DT_F32:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			float f;
+			memcpy(&f, p + 4 * off, 4);
+			dst[i] = f;
+		}
+		return;
+	default:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride)
+			dst[i] = dtype_load(a->dtype, a->data, off);
+	}
+}
+
+/* An unmapped read, row by row: register dim d holds memory dims i with
+ * pos[i] == d, so its element `idx` is at memory offset sum(idx * stride);
+ * the elements inside every bound (register coordinate below lim, memory
+ * coordinate inside the memory's shape) form one box of the register, and
+ * the rest stay zero. Same elements and values as one dtype_load per
+ * in-bounds element. */
+static void read_rows(const InterpArg *a, ITensor *x, const int *pos, const int64_t *lim)
+{
+	int n = x->rank;
+	int64_t stride[IT_MAX_RANK], lo[IT_MAX_RANK], hi[IT_MAX_RANK], base = 0;
+	for (int d = 0; d < n; d++) {
+		stride[d] = 0;
+		lo[d] = MAX(0, -x->start[d]);
+		hi[d] = lim[d] == INT64_MAX ? x->ext[d] : MIN(x->ext[d], lim[d] - x->start[d]);
+	}
+	int64_t ms = 1;
+	for (int i = a->rank - 1; i >= 0; i--) {
+		int d = pos[i];
+		stride[d] += ms;
+		base += x->start[d] * ms;
+		hi[d] = MIN(hi[d], a->shape[i] - x->start[d]);
+		ms *= a->shape[i];
+	}
+	if (x->count == 0)
+		return;
+	for (int d = 0; d < n; d++)
+		if (lo[d] >= hi[d])
+			return; /* nothing in bounds */
+	/* odometer over the box's rows (all dims but the last) */
+	int64_t idx[IT_MAX_RANK];
+	for (int d = 0; d < n; d++)
+		idx[d] = lo[d];
+	int last = n - 1;
+	for (;;) {
+		int64_t dst = 0, src = base;
+		for (int d = 0; d < n; d++) {
+			dst = dst * x->ext[d] + idx[d];
+			src += idx[d] * stride[d];
+		}
+		if (n == 0) {
+			load_run(a, (uint64_t)src, 0, 1, x->v);
+			return;
+		}
+		load_run(a, (uint64_t)src, stride[last], hi[last] - lo[last], x->v + dst);
+		int d = last - 1;
+		while (d >= 0 && ++idx[d] == hi[d]) {
+			idx[d] = lo[d];
+			d--;
+		}
+		if (d < 0)
+			return;
+	}
+}
+
 int interp_exec_read(Run *r, const Op *op)
 {
 	const Value *mv = op->args[0];
@@ -155,6 +260,10 @@ int interp_exec_read(Run *r, const Op *op)
 	for (int d = 0; !m && d < a->rank; d++) {
 		pos[d] = it_find(x, sym_name(a->mem->shape.dims[d]));
 		check_that(pos[d] >= 0);
+	}
+	if (!m) {
+		read_rows(a, x, pos, lim);
+		return run_set(r, op, x);
 	}
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
