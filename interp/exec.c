@@ -598,6 +598,7 @@ int interp_run(Interp *in)
 	r.nw = rc == 0 ? (int)nw : 1;
 	size_t nvals = (size_t)r.nw * (size_t)in->k->nvalues + 1;
 	r.vals = xcalloc(nvals, sizeof(ITensor *));
+	r.read_memo = xcalloc((size_t)in->k->nvalues + 1, sizeof(ITensor *));
 	r.val = r.vals;
 	for (int g = 0; g < r.ng && rc == 0; g++)
 		if (r.gcount[g] == 0)
@@ -610,11 +611,13 @@ int interp_run(Interp *in)
 			arena_reset(&r.arena, mk);
 			r.live = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
+			memset(r.read_memo, 0, sizeof(ITensor *) * ((size_t)in->k->nvalues + 1));
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
 	}
 done:
 	arena_free(&r.arena);
 	free(r.vals);
+	free(r.read_memo);
 	vec_free(&r.cache_from);
 	vec_free(&r.cache_to);
 	return rc;

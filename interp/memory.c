@@ -228,15 +228,32 @@ static void read_rows(const InterpArg *a, ITensor *x, const int *pos, const int6
 	}
 }
 
+/* Does x (an earlier result of this read) cover the context windows of
+ * the dims of shape? Then reading again would give the same tensor, as
+ * long as no write came in between (which clears the memo): in a GEMM,
+ * the waves that share a row of workgroup tiles read the same lhs. */
+static bool same_windows(Run *r, const Op *op, const ITensor *x, Shape shape)
+{
+	for (int i = 0; i < shape.rank; i++) {
+		int64_t start, ext;
+		if (run_window(r, op, shape.dims[i], &start, &ext) < 0 || start != x->start[i] || ext != x->ext[i])
+			return false;
+	}
+	return true;
+}
+
 int interp_exec_read(Run *r, const Op *op)
 {
 	const Value *mv = op->args[0];
 	InterpArg *a = &r->in->args[mv->arg_idx];
 	Value *res = op_result(op);
+	const Mapping *m = op->mapping;
+	ITensor *memo = m ? NULL : r->read_memo[res->id];
+	if (memo && same_windows(r, op, memo, res->shape))
+		return run_set(r, op, memo);
 	ITensor *x = run_source(r, op, a->dtype, res->shape);
 	if (!x)
 		return -1;
-	const Mapping *m = op->mapping;
 	int reg_pos[IT_MAX_RANK * 2];
 	ITensor *dynv[16];
 	if (m) {
@@ -263,6 +280,7 @@ int interp_exec_read(Run *r, const Op *op)
 	}
 	if (!m) {
 		read_rows(a, x, pos, lim);
+		r->read_memo[res->id] = x;
 		return run_set(r, op, x);
 	}
 	for (int64_t i = 0; i < x->count; i++) {
@@ -291,6 +309,8 @@ int interp_exec_read(Run *r, const Op *op)
 
 int interp_exec_write(Run *r, const Op *op)
 {
+	/* a read after this one may see what it writes */
+	memset(r->read_memo, 0, sizeof(ITensor *) * ((size_t)r->k->nvalues + 1));
 	const ITensor *reg = run_get(r, op->args[0]);
 	const Value *mv = op->args[1];
 	InterpArg *a = &r->in->args[mv->arg_idx];
