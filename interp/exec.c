@@ -605,6 +605,14 @@ int interp_run(Interp *in)
 			goto done; /* an empty grid does nothing */
 	if (rc == 0) {
 		memset(r.gid, 0, sizeof r.gid);
+		/* Each workgroup's values are dropped at its end (arena_reset
+		 * to a mark). Marking inside a block with room lets every
+		 * workgroup reuse that room instead of allocating fresh blocks
+		 * whose pages the system zeroes again each time (a third of a
+		 * large GEMM's run): the arena doubles its blocks up to 1 MiB,
+		 * so after a 512 KiB block the next one has 1 MiB. */
+		arena_alloc(&r.arena, (size_t)1 << 19);
+		arena_alloc(&r.arena, 16);
 		do {
 			ArenaMark mk = arena_mark(&r.arena);
 			rc = exec_region(&r, in->k->body);
