@@ -8,7 +8,12 @@
  * (and the dynamic-value symbols to the dynamic registers at the same
  * position) and the memory side's expressions give the memory coordinates.
  * An element is accessed only if every register coordinate and every memory
- * coordinate is inside its dim: otherwise reads give 0, writes are dropped. */
+ * coordinate is inside its dim: otherwise reads give 0, writes are dropped.
+ *
+ * Speed (a GEMM's interpretation was mostly reads): a read without a mapping
+ * copies whole rows of the in-bounds box, and a wave whose windows equal an
+ * earlier wave's in the same workgroup gets that wave's tensor, until a
+ * write. */
 #include <string.h>
 
 #include "../ir/graph.h"

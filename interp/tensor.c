@@ -19,7 +19,9 @@
  * Accumulation order (documented in docs/interpreter.md): mma adds products
  * to the accumulator in increasing k order (row-major over the k dims), each
  * step rounded to the accumulator dtype; reductions fold in increasing index
- * order, then combine with `init` last. */
+ * order, then combine with `init` last. With one k dim and an f32 or f64
+ * accumulator, mma runs a dense kernel that interleaves the elements but
+ * keeps each element's order and rounding (mma_dense). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
