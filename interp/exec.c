@@ -598,23 +598,34 @@ int interp_run(Interp *in)
 	r.nw = rc == 0 ? (int)nw : 1;
 	size_t nvals = (size_t)r.nw * (size_t)in->k->nvalues + 1;
 	r.vals = xcalloc(nvals, sizeof(ITensor *));
+	r.read_memo = xcalloc((size_t)in->k->nvalues + 1, sizeof(ITensor *));
 	r.val = r.vals;
 	for (int g = 0; g < r.ng && rc == 0; g++)
 		if (r.gcount[g] == 0)
 			goto done; /* an empty grid does nothing */
 	if (rc == 0) {
 		memset(r.gid, 0, sizeof r.gid);
+		/* Each workgroup's values are dropped at its end (arena_reset
+		 * to a mark). Marking inside a block with room lets every
+		 * workgroup reuse that room instead of allocating fresh blocks
+		 * whose pages the system zeroes again each time (a third of a
+		 * large GEMM's run): the arena doubles its blocks up to 1 MiB,
+		 * so after a 512 KiB block the next one has 1 MiB. */
+		arena_alloc(&r.arena, (size_t)1 << 19);
+		arena_alloc(&r.arena, 16);
 		do {
 			ArenaMark mk = arena_mark(&r.arena);
 			rc = exec_region(&r, in->k->body);
 			arena_reset(&r.arena, mk);
 			r.live = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
+			memset(r.read_memo, 0, sizeof(ITensor *) * ((size_t)in->k->nvalues + 1));
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
 	}
 done:
 	arena_free(&r.arena);
 	free(r.vals);
+	free(r.read_memo);
 	vec_free(&r.cache_from);
 	vec_free(&r.cache_to);
 	return rc;

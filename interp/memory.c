@@ -8,7 +8,12 @@
  * (and the dynamic-value symbols to the dynamic registers at the same
  * position) and the memory side's expressions give the memory coordinates.
  * An element is accessed only if every register coordinate and every memory
- * coordinate is inside its dim: otherwise reads give 0, writes are dropped. */
+ * coordinate is inside its dim: otherwise reads give 0, writes are dropped.
+ *
+ * Speed (a GEMM's interpretation was mostly reads): a read without a mapping
+ * copies whole rows of the in-bounds box, and a wave whose windows equal an
+ * earlier wave's in the same workgroup gets that wave's tensor, until a
+ * write. */
 #include <string.h>
 
 #include "../ir/graph.h"
@@ -123,15 +128,137 @@ static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int
 		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
 }
 
+/* n elements of a's buffer from element `off`, `stride` apart, into dst:
+ * the values dtype_load gives, with the common float types decoded inline
+ * (a realistic GEMM's interpretation was mostly reads, element by element). */
+static void load_run(const InterpArg *a, uint64_t off, int64_t stride, int64_t n, double *dst)
+{
+	const unsigned char *p = (const unsigned char *)a->data;
+	switch (a->dtype) {
+	case DT_F16:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			uint16_t h;
+			memcpy(&h, p + 2 * off, 2);
+			uint32_t e = (h >> 10) & 0x1f;
+			if ((h & 0x7fff) == 0) { /* +-0 */
+				dst[i] = h ? -0.0 : 0.0;
+				continue;
+			}
+			if (e == 0 || e == 0x1f) { /* subnormal, inf, nan */
+				dst[i] = dtype_f16_to_f32(h);
+				continue;
+			}
+			/* a normal f16: rebias the exponent (15 -> 127), widen the
+			 * significand; exact */
+			uint32_t u = ((uint32_t)(h & 0x8000) << 16) | ((e + 112) << 23) | ((uint32_t)(h & 0x3ff) << 13);
+			float f;
+			memcpy(&f, &u, 4);
+			dst[i] = f;
+		}
+		return;
+	case DT_BF16:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			uint16_t h;
+			memcpy(&h, p + 2 * off, 2);
+			uint32_t u = (uint32_t)h << 16;
+			float f;
+			memcpy(&f, &u, 4);
+			dst[i] = f;
+		}
+		return;
+	case DT_F32:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride) {
+			float f;
+			memcpy(&f, p + 4 * off, 4);
+			dst[i] = f;
+		}
+		return;
+	default:
+		for (int64_t i = 0; i < n; i++, off += (uint64_t)stride)
+			dst[i] = dtype_load(a->dtype, a->data, off);
+	}
+}
+
+/* An unmapped read, row by row: register dim d holds memory dims i with
+ * pos[i] == d, so its element `idx` is at memory offset sum(idx * stride);
+ * the elements inside every bound (register coordinate below lim, memory
+ * coordinate inside the memory's shape) form one box of the register, and
+ * the rest stay zero. Same elements and values as one dtype_load per
+ * in-bounds element. */
+static void read_rows(const InterpArg *a, ITensor *x, const int *pos, const int64_t *lim)
+{
+	int n = x->rank;
+	int64_t stride[IT_MAX_RANK], lo[IT_MAX_RANK], hi[IT_MAX_RANK], base = 0;
+	for (int d = 0; d < n; d++) {
+		stride[d] = 0;
+		lo[d] = MAX(0, -x->start[d]);
+		hi[d] = lim[d] == INT64_MAX ? x->ext[d] : MIN(x->ext[d], lim[d] - x->start[d]);
+	}
+	int64_t ms = 1;
+	for (int i = a->rank - 1; i >= 0; i--) {
+		int d = pos[i];
+		stride[d] += ms;
+		base += x->start[d] * ms;
+		hi[d] = MIN(hi[d], a->shape[i] - x->start[d]);
+		ms *= a->shape[i];
+	}
+	if (x->count == 0)
+		return;
+	for (int d = 0; d < n; d++)
+		if (lo[d] >= hi[d])
+			return; /* nothing in bounds */
+	/* odometer over the box's rows (all dims but the last) */
+	int64_t idx[IT_MAX_RANK];
+	for (int d = 0; d < n; d++)
+		idx[d] = lo[d];
+	int last = n - 1;
+	for (;;) {
+		int64_t dst = 0, src = base;
+		for (int d = 0; d < n; d++) {
+			dst = dst * x->ext[d] + idx[d];
+			src += idx[d] * stride[d];
+		}
+		if (n == 0) {
+			load_run(a, (uint64_t)src, 0, 1, x->v);
+			return;
+		}
+		load_run(a, (uint64_t)src, stride[last], hi[last] - lo[last], x->v + dst);
+		int d = last - 1;
+		while (d >= 0 && ++idx[d] == hi[d]) {
+			idx[d] = lo[d];
+			d--;
+		}
+		if (d < 0)
+			return;
+	}
+}
+
+/* Does x (an earlier result of this read) cover the context windows of
+ * the dims of shape? Then reading again would give the same tensor, as
+ * long as no write came in between (which clears the memo): in a GEMM,
+ * the waves that share a row of workgroup tiles read the same lhs. */
+static bool same_windows(Run *r, const Op *op, const ITensor *x, Shape shape)
+{
+	for (int i = 0; i < shape.rank; i++) {
+		int64_t start, ext;
+		if (run_window(r, op, shape.dims[i], &start, &ext) < 0 || start != x->start[i] || ext != x->ext[i])
+			return false;
+	}
+	return true;
+}
+
 int interp_exec_read(Run *r, const Op *op)
 {
 	const Value *mv = op->args[0];
 	InterpArg *a = &r->in->args[mv->arg_idx];
 	Value *res = op_result(op);
+	const Mapping *m = op->mapping;
+	ITensor *memo = m ? NULL : r->read_memo[res->id];
+	if (memo && same_windows(r, op, memo, res->shape))
+		return run_set(r, op, memo);
 	ITensor *x = run_source(r, op, a->dtype, res->shape);
 	if (!x)
 		return -1;
-	const Mapping *m = op->mapping;
 	int reg_pos[IT_MAX_RANK * 2];
 	ITensor *dynv[16];
 	if (m) {
@@ -155,6 +282,11 @@ int interp_exec_read(Run *r, const Op *op)
 	for (int d = 0; !m && d < a->rank; d++) {
 		pos[d] = it_find(x, sym_name(a->mem->shape.dims[d]));
 		check_that(pos[d] >= 0);
+	}
+	if (!m) {
+		read_rows(a, x, pos, lim);
+		r->read_memo[res->id] = x;
+		return run_set(r, op, x);
 	}
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
@@ -182,6 +314,8 @@ int interp_exec_read(Run *r, const Op *op)
 
 int interp_exec_write(Run *r, const Op *op)
 {
+	/* a read after this one may see what it writes */
+	memset(r->read_memo, 0, sizeof(ITensor *) * ((size_t)r->k->nvalues + 1));
 	const ITensor *reg = run_get(r, op->args[0]);
 	const Value *mv = op->args[1];
 	InterpArg *a = &r->in->args[mv->arg_idx];

@@ -247,6 +247,18 @@ ITensor *run_source(Run *r, const Op *op, DType t, Shape shape)
 	return it_new(&r->arena, t, shape.rank, dim, start, ext);
 }
 
+/* Does x already have exactly these dims, in this order, over these
+ * windows? Then conforming it would only copy it. */
+static bool same_layout(const ITensor *x, int n, const char *const *dim, const int64_t *start, const int64_t *ext)
+{
+	if (x->rank != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (x->dim[i] != dim[i] || x->start[i] != start[i] || x->ext[i] != ext[i])
+			return false;
+	return true;
+}
+
 /* x reshaped to `shape`: its own windows for dims it has, the context
  * windows for the others (broadcast); its extra dims must have length 1. */
 ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
@@ -272,6 +284,8 @@ ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType 
 	}
 	if (too_big(r, op, shape.rank, ext))
 		return NULL;
+	if (same_layout(x, shape.rank, dim, start, ext) && x->dtype == t)
+		return (ITensor *)x; /* values are never modified once made: share it */
 	ITensor *y = it_expand(&r->arena, &e, x, shape.rank, dim, start, ext);
 	if (!y) {
 		run_fail(r, op, "%s", e.msg);

@@ -44,6 +44,10 @@ typedef struct Run {
 	int nenv;
 	Sym *env_sym[MAX_ENV];
 	int64_t env_val[MAX_ENV];
+	/* Unmapped reads made in this workgroup, by result value id
+	 * (memory.c): the tensor is the same for every wave with the same
+	 * windows until a write; cleared at each workgroup and each write. */
+	ITensor **read_memo;
 	Vec(Sym *) cache_from; /* interp_subs memo */
 	Vec(Sym *) cache_to;
 } Run;

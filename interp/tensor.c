@@ -19,8 +19,12 @@
  * Accumulation order (documented in docs/interpreter.md): mma adds products
  * to the accumulator in increasing k order (row-major over the k dims), each
  * step rounded to the accumulator dtype; reductions fold in increasing index
- * order, then combine with `init` last. */
+ * order, then combine with `init` last. With one k dim and an f32 or f64
+ * accumulator, mma runs a dense kernel that interleaves the elements but
+ * keeps each element's order and rounding (mma_dense). */
+#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "interp.h"
@@ -289,6 +293,215 @@ ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *di
 	return c;
 }
 
+/* ---- the dense mma kernel ----
+ * Every accumulator element still adds its products in increasing k order,
+ * rounded as the general walk rounds them; only the order in which the
+ * elements are visited changes: a few accumulator rows (all the elements
+ * along the last acc dim, j) at a time, k outer, rows and j inner, so that
+ * the additions of one k step are independent and the compiler can run
+ * them side by side (the walk with k innermost is one chain of dependent
+ * additions per element). */
+
+/* How one step s <- s + a*b is computed, each bit-identical to the general
+ * path's for the dtypes mma_mode picks it for. */
+typedef enum DenseMode {
+	DENSE_F32,     /* in float: the product is exact in f32 */
+	DENSE_F64_F32, /* in double, rounded to f32 after each add */
+	DENSE_F64,     /* in double */
+} DenseMode;
+
+enum {
+	DENSE_J = 16,   /* the rows are padded to a multiple of this */
+	DENSE_ROWS = 4, /* rows per trip over the panel */
+};
+
+/* Largest magnitude and smallest nonzero one of x's elements; false if one
+ * is not finite. */
+static bool magnitudes(const ITensor *x, double *mx, double *mn)
+{
+	double hi = 0, lo = INFINITY;
+	bool finite = true;
+	for (int64_t i = 0; i < x->count; i++) {
+		double v = fabs(x->v[i]);
+		finite &= v <= DBL_MAX; /* false for inf and nan */
+		hi = v > hi ? v : hi;
+		lo = v != 0 && v < lo ? v : lo;
+	}
+	*mx = hi;
+	*mn = lo;
+	return finite;
+}
+
+/* Are all products of elements of x and y exact in f32, so that s + a*b
+ * rounded to f32 (the general path: in double, then to f32) equals the f32
+ * sum of the f32 product (a double add rounded to f32 is the f32 add: f64
+ * has more than twice f32's precision plus 2 bits)? True when both hold
+ * f16 or bf16 values (at most 11 significant bits each: 22 in the product),
+ * all finite, the product of the largest magnitudes is at most FLT_MAX and
+ * that of the smallest nonzero ones a normal f32. */
+static bool products_exact_f32(const ITensor *x, const ITensor *y)
+{
+	double mx[2], mn[2];
+	const ITensor *t[2] = {x, y};
+	for (int o = 0; o < 2; o++)
+		if ((t[o]->dtype != DT_F16 && t[o]->dtype != DT_BF16) || !magnitudes(t[o], &mx[o], &mn[o]))
+			return false;
+	if (mx[0] * mx[1] > FLT_MAX)
+		return false;
+	return mn[0] == INFINITY || mn[1] == INFINITY || mn[0] * mn[1] >= FLT_MIN;
+}
+
+/* The step for these dtypes, or -1 when only the general path applies. */
+static int mma_mode(const ITensor *lhs, const ITensor *rhs, const ITensor *acc)
+{
+	if (acc->dtype == DT_F64)
+		return DENSE_F64;
+	if (acc->dtype != DT_F32)
+		return -1;
+	/* f16 x f16: exact in f32 whatever the values (the general nk == 1
+	 * path sums these in float too, infinities and nans included) */
+	if (lhs->dtype == DT_F16 && rhs->dtype == DT_F16)
+		return DENSE_F32;
+	return products_exact_f32(lhs, rhs) ? DENSE_F32 : DENSE_F64_F32;
+}
+
+/* nr accumulator rows of jb floats (s, one after the other): row i adds
+ * w[i][k] * p[k][j] for k in order. Two statements: no contraction into a
+ * fused multiply-add. */
+static void rows_f32(float *restrict s, const double *const *w, int64_t ws, int nr, const float *restrict p,
+	int64_t kc, int64_t jb)
+{
+	for (int64_t k = 0; k < kc; k++, p += jb)
+		for (int i = 0; i < nr; i++) {
+			float a = (float)w[i][k * ws];
+			float *restrict si = s + i * jb;
+			for (int64_t j = 0; j < jb; j += DENSE_J)
+				for (int x = 0; x < DENSE_J; x++) {
+					float q = a * p[j + x];
+					si[j + x] = si[j + x] + q;
+				}
+		}
+}
+
+/* The same in double, rounding to f32 after each add when to_f32. */
+static void rows_f64(double *restrict s, const double *const *w, int64_t ws, int nr, const double *restrict p,
+	int64_t kc, int64_t jb, bool to_f32)
+{
+	for (int64_t k = 0; k < kc; k++, p += jb)
+		for (int i = 0; i < nr; i++) {
+			double a = w[i][k * ws];
+			double *restrict si = s + i * jb;
+			if (to_f32)
+				for (int64_t j = 0; j < jb; j += DENSE_J)
+					for (int x = 0; x < DENSE_J; x++) {
+						double q = a * p[j + x];
+						si[j + x] = (double)(float)(si[j + x] + q);
+					}
+			else
+				for (int64_t j = 0; j < jb; j += DENSE_J)
+					for (int x = 0; x < DENSE_J; x++) {
+						double q = a * p[j + x];
+						si[j + x] = si[j + x] + q;
+					}
+		}
+}
+
+/* The dense kernel's buffers: the column operand's k x j panel and a
+ * batch of accumulator rows, padded with zeros to jb columns. */
+typedef struct Dense {
+	DenseMode mode;
+	int64_t J, jb, kc, ws;
+	void *panel, *rows;
+	const double *w[DENSE_ROWS]; /* the row operand at each row's k = 0 */
+	double *out[DENSE_ROWS];
+	const double *in[DENSE_ROWS];
+} Dense;
+
+/* The panel p[k][x] = C at (j = x, k), from C's offset `base`. */
+static void dense_panel(Dense *d, const ITensor *C, int64_t base, int64_t sj, int64_t sk)
+{
+	for (int64_t k = 0; k < d->kc; k++)
+		for (int64_t x = 0; x < d->J; x++) {
+			double v = C->v[base + x * sj + k * sk];
+			if (d->mode == DENSE_F32)
+				((float *)d->panel)[k * d->jb + x] = (float)v;
+			else
+				((double *)d->panel)[k * d->jb + x] = v;
+		}
+}
+
+/* Run nr rows of the batch: load the accumulators, add, store the sums. */
+static void dense_rows(Dense *d, int nr)
+{
+	int64_t J = d->J, jb = d->jb;
+	if (d->mode == DENSE_F32) {
+		float *s = d->rows;
+		memset(s, 0, sizeof(float) * (size_t)(nr * jb));
+		for (int i = 0; i < nr; i++)
+			for (int64_t x = 0; x < J; x++)
+				s[i * jb + x] = (float)d->in[i][x];
+		rows_f32(s, d->w, d->ws, nr, d->panel, d->kc, jb);
+		for (int i = 0; i < nr; i++)
+			for (int64_t x = 0; x < J; x++)
+				d->out[i][x] = s[i * jb + x];
+	} else {
+		double *s = d->rows;
+		memset(s, 0, sizeof(double) * (size_t)(nr * jb));
+		for (int i = 0; i < nr; i++)
+			memcpy(s + i * jb, d->in[i], sizeof(double) * (size_t)J);
+		rows_f64(s, d->w, d->ws, nr, d->panel, d->kc, jb, d->mode == DENSE_F64_F32);
+		for (int i = 0; i < nr; i++)
+			memcpy(d->out[i], s + i * jb, sizeof(double) * (size_t)J);
+	}
+}
+
+/* acc + lhs·rhsᵀ with one k dim (the last of the joint space of n dims),
+ * into r; false (nothing done) when the shape or dtypes do not suit. The
+ * last acc dim (j) must come from exactly one operand, the column operand
+ * C, whose k x j panel is gathered once per distinct position of it; the
+ * other, the row operand, is constant along j. */
+static bool mma_dense(const ITensor *lhs, const ITensor *rhs, const ITensor *acc, ITensor *r, int n,
+	const int64_t *ext, int64_t (*stride)[IT_MAX_RANK])
+{
+	int na = acc->rank;
+	if (na < 1 || n != na + 1)
+		return false;
+	int j = na - 1, kd = n - 1;
+	int c = stride[1][j] != 0 ? 1 : 0, w = 1 - c;
+	if (stride[c][j] == 0 || stride[w][j] != 0 || stride[2][j] != 1)
+		return false;
+	int mode = mma_mode(lhs, rhs, acc);
+	if (mode < 0)
+		return false;
+	const ITensor *C = c ? rhs : lhs, *W = w ? rhs : lhs;
+	Dense d = {.mode = (DenseMode)mode, .J = ext[j], .kc = ext[kd], .ws = stride[w][kd]};
+	d.jb = (d.J + DENSE_J - 1) / DENSE_J * DENSE_J;
+	size_t es = mode == DENSE_F32 ? sizeof(float) : sizeof(double);
+	d.panel = xcalloc((size_t)(d.kc * d.jb), es); /* padding columns stay 0 */
+	d.rows = xmalloc((size_t)(DENSE_ROWS * d.jb) * es);
+	int64_t idx[IT_MAX_RANK] = {0}, off[3] = {0};
+	for (bool more = true; more;) {
+		int64_t base = off[c];
+		dense_panel(&d, C, base, stride[c][j], stride[c][kd]);
+		/* rows (odometer over the acc dims before j) while they share
+		 * this panel */
+		do {
+			int nr = 0;
+			do {
+				d.w[nr] = W->v + off[w];
+				d.in[nr] = acc->v + off[2];
+				d.out[nr] = r->v + off[2]; /* r has acc's layout */
+				nr++;
+				more = step(j, ext, idx, 3, stride, off);
+			} while (more && nr < DENSE_ROWS && off[c] == base);
+			dense_rows(&d, nr);
+		} while (more && off[c] == base);
+	}
+	free(d.panel);
+	free(d.rows);
+	return true;
+}
+
 ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, const ITensor *acc)
 {
 	/* Joint space: acc's dims, then the k dims = (lhs ∩ rhs) − acc. */
@@ -334,6 +547,8 @@ ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, cons
 	int64_t idx[IT_MAX_RANK] = {0}, off[3] = {0};
 	int64_t i = 0;
 	if (r->count == 0)
+		return r;
+	if (nk == 1 && mma_dense(lhs, rhs, acc, r, n, ext, stride))
 		return r;
 	if (nk == 1) {
 		/* One k dim (every GEMM): the same sums in the same order, the
