@@ -121,27 +121,75 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
 	return acc;
 }
 
-/* Step 4: every wave's value through its LDS slot at base + 4 * wid. */
-static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *wid)
+/* Step 4: every wave's value through LDS. The slot of the wave at wr
+ * along the reduced dim, wo along the others (flattened), is
+ * base + 4 * (wo * waves + wr) — times 64 plus the lane when the value
+ * differs between lanes (per_lane: a reduction in the MMA layout, where
+ * each group of lanes holds its own rows). Each wave folds the slots of
+ * its wo in wave order, so all agree. In a loop, a first s_barrier keeps
+ * a fast wave from overwriting a slot a slow one still reads from the
+ * previous trip. */
+static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *wr, Sym *wo, bool per_lane)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
-	Sym *slot = sym_simplify(sc, sym_add(sc, sym_mul(sc, wid, sym_int(sc, 4)), sym_int(sc, base)), c->assume);
-	MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, slot, op->loc));
+	int64_t width = per_lane ? 64 : 1;
+	Sym *lane = per_lane ? sym_mod(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)) : sym_int(sc, 0);
+	Sym *row = sym_mul(sc, sym_add(sc, sym_mul(sc, wo, sym_int(sc, waves)), wr), sym_int(sc, width));
+	Sym *slot = sym_add(sc, sym_mul(sc, sym_add(sc, row, lane), sym_int(sc, 4)), sym_int(sc, base));
+	Sym *first = sym_add(sc,
+		sym_mul(sc, sym_add(sc, sym_mul(sc, sym_mul(sc, wo, sym_int(sc, waves)), sym_int(sc, width)), lane),
+			sym_int(sc, 4)),
+		sym_int(sc, base));
+	if (s->iv_sym)
+		isel_lds_barrier(s);
+	MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, slot, c->assume), op->loc));
 	MOpnd u[2] = {addr, acc};
 	mblock_add(s->b, I_DS_WRITE_B32, 0, NULL, 2, u);
 	MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
 	w->lgkmcnt = 0; /* the slot is written before the others may read it */
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
-	MOpnd a0 = isel_expr_to_vgpr(s, mo_imm(base));
+	MOpnd a0 = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, first, c->assume), op->loc));
 	MOpnd got = {0};
 	for (int i = 0; i < waves; i++) {
 		MOpnd t = isel_v1(s);
 		MInst *in = mblock_add(s->b, I_DS_READ_B32, 1, &t, 1, &a0);
-		in->offset = 4 * i;
+		in->offset = (int32_t)(4 * width * i);
 		got = i ? combine(s, op->kind, got, t, 0) : t;
 	}
 	return got;
+}
+
+/* Step 3 when the reduced dim's lanes are not the low lane bits (the MMA
+ * layout's rows, lanes 16 apart): one exchange per lane bit in `bits`,
+ * each a true xor partner — DPP quad_perm for 1 and 2, ds_swizzle's
+ * bitmask mode for 4, 8 and 16 (within 32 lanes), ds_bpermute_b32 for 32. */
+static MOpnd across_lane_bits(Isel *s, Op *op, MOpnd acc, unsigned bits)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	for (int b = 0; b < 6; b++) {
+		if (!(bits >> b & 1))
+			continue;
+		if (b < 2) {
+			acc = combine(s, op->kind, acc, acc, b == 0 ? 0xb1 : 0x4e);
+			continue;
+		}
+		MOpnd t = isel_v1(s);
+		if (b < 5) {
+			MInst *in = mblock_add(s->b, I_DS_SWIZZLE_B32, 1, &t, 1, &acc);
+			in->offset = 0x1f | (1 << b) << 10; /* and 0x1f, xor 1 << b */
+		} else {
+			/* lane l reads lane l ^ 32 = (l + 32) mod 64, byte address * 4 */
+			Sym *a = sym_mul(sc, sym_mod(sc, sym_add(sc, sym_symbol(sc, "$T0"), sym_int(sc, 32)), sym_int(sc, 64)),
+				sym_int(sc, 4));
+			MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, a, c->assume), op->loc));
+			MOpnd u[2] = {addr, acc};
+			mblock_add(s->b, I_DS_BPERMUTE_B32, 1, &t, 2, u);
+		}
+		acc = combine(s, op->kind, t, acc, 0);
+	}
+	return acc;
 }
 
 /* The result copy of source copy cn: its copy numbers along the result's
@@ -179,14 +227,21 @@ void isel_select_reduce(Isel *s, Op *op)
 		return;
 	}
 	const NodeIndex *ix = v->ix;
-	int k = -1;
-	for (int i = 0; ix && i < ix->ndims; i++)
+	int k = -1, edim = -1;
+	for (int i = 0; ix && i < ix->ndims; i++) {
 		if (ix->d[i].dim == op->dim)
 			k = i;
+		if (ix->d[i].size > 1)
+			edim = i;
+	}
+	/* a thread's elements of one copy lie along one dim: the reduced one
+	 * (they fold together) or another (the MMA layout's rows: element j
+	 * of each copy feeds element j of the result) */
+	bool fold = edim < 0 || edim == k;
 	/* each source copy feeds one result copy: copies along the other
 	 * dims (BLOCK_M > 1) map one to one, the reduced dim's fold */
 	int64_t *dst = k >= 0 ? ARENA_NEWN(&c->arena, int64_t, ix->ncopies) : NULL;
-	bool ok = k >= 0 && rx->epc == 1 && ix->ncopies == rx->ncopies * ix->d[k].copies;
+	bool ok = k >= 0 && rx->epc == (fold ? 1 : ix->epc) && ix->ncopies == rx->ncopies * ix->d[k].copies;
 	for (int64_t cn = 0; ok && cn < ix->ncopies; cn++)
 		ok = (dst[cn] = result_copy(ix, rx, k, cn)) >= 0;
 	if (!ok) {
@@ -195,79 +250,104 @@ void isel_select_reduce(Isel *s, Op *op)
 			op->path, sym_name(op->dim));
 		return;
 	}
-	/* 3. which lanes share a result */
-	int64_t st[64], lanes = MIN(64, c->wg_size[0]);
-	for (int64_t l = 0; l < lanes; l++)
-		if (!start_at(c, ix->d[k].start, l, &st[l])) {
-			analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
-				sym_name(op->dim));
+	/* 3. which lanes share a result: the lane bits that change the
+	 * reduced dim's start; none of them may change another dim's */
+	int64_t lanes = MIN(64, c->wg_size[0]);
+	unsigned bits = 0;
+	for (int b = 0; (1 << b) < lanes; b++) {
+		bool red = false, other = false;
+		for (int64_t l = 0; l < lanes; l++)
+			for (int i = 0; i < ix->ndims; i++) {
+				int64_t p, q;
+				if (!start_at(c, ix->d[i].start, l, &p) || !start_at(c, ix->d[i].start, l ^ (1 << b), &q)) {
+					analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
+						sym_name(ix->d[i].dim));
+					return;
+				}
+				red |= i == k && p != q;
+				other |= i != k && p != q;
+			}
+		if (red && other) {
+			analysis_error(c, op->loc, "%s: lanes that share a result of this reduction over %s differ along "
+						  "another dim: not compiled yet",
+				op->path, sym_name(op->dim));
 			return;
 		}
-	int64_t cluster = 1;
-	while (cluster < lanes) {
-		bool periodic = true;
-		for (int64_t l = 0; l < lanes && periodic; l++)
-			periodic = st[l] == st[l % cluster];
-		if (periodic)
-			break;
-		cluster *= 2;
+		bits |= (unsigned)red << b;
 	}
+	/* the low bits: the butterfly of mirrors; other sets bit by bit */
+	bool prefix = (bits & (bits + 1)) == 0;
+	int64_t cluster = prefix ? (int64_t)bits + 1 : 0;
 	/* 4. which waves share a result: those along the reduced dim's
 	 * workgroup dim g (wave id floor($T0/64) for g = 0, else $Tg), when
 	 * the reduction is a block one — without block, the result is the
 	 * wave's own window (the interpreter's semantics; writing it where the
-	 * waves would collide is rejected by index analysis) */
+	 * waves would collide is rejected by index analysis); waves along the
+	 * other workgroup dims keep slots of their own */
 	const DimDist *dd = analysis_dist(c, op->dim);
 	bool cross = op->block && dd && dd->waves > 1;
 	int g = dd ? dd->wg_dim : 0, waves = dd ? dd->waves : 1;
 	int64_t all = (int64_t)(c->wg_size[0] / 64) * c->wg_size[1] * c->wg_size[2];
-	if (cross && all != waves) {
-		analysis_error(c, op->loc, "%s: a block reduction over %s with waves along other workgroup dims too is not "
-					  "compiled yet",
-			op->path, sym_name(op->dim));
+	SymCtx *sc = c->k->sc;
+	Sym *wid[3], *wo = sym_int(sc, 0);
+	int64_t nw[3] = {c->wg_size[0] / 64, c->wg_size[1], c->wg_size[2]};
+	for (int q = 0; q < 3; q++)
+		wid[q] = q == 0 ? sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)))
+				: sym_symbol(sc, q == 1 ? "$T1" : "$T2");
+	for (int q = 2; q >= 0; q--)
+		if (q != g)
+			wo = sym_add(sc, sym_mul(sc, wo, sym_int(sc, nw[q])), wid[q]);
+	if (cross && nw[g] != waves) {
+		analysis_error(c, op->loc, "%s: a block reduction over %s whose waves are not all of workgroup dim %d is "
+					  "not compiled yet",
+			op->path, sym_name(op->dim), g);
 		return;
 	}
-	SymCtx *sc = c->k->sc;
-	Sym *wid = g == 0 ? sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)))
-			  : sym_symbol(sc, g == 1 ? "$T1" : "$T2");
+	bool per_lane = bits != (unsigned)(lanes - 1);
 	Value *init = op_reduce_init(op);
 	const TVal *iv = NULL;
 	if (init && (!(iv = s->val[init->id]) || !(iv = isel_tval_gather(s, iv, rx, op))))
 		return;
-	TVal *r = isel_tval_new(s, DT_F32, rx->ncopies, rx);
+	TVal *r = isel_tval_new(s, DT_F32, rx->ncopies * rx->epc, rx);
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n), ident = {0};
-	for (int64_t rc = 0; rc < rx->ncopies; rc++) {
-		/* 2. the thread's elements of this result, pairwise */
-		int64_t n = 0;
-		for (int64_t cn = 0; cn < ix->ncopies; cn++)
-			for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++) {
-				x[n] = v->d[cn * ix->epc + j];
-				if (ix->d[k].limit)
-					x[n] = in_window(s, op, x[n], index_coord(c, ix, k, cn, j), ix->d[k].limit, &ident);
-				n++;
+	for (int64_t rc = 0; rc < rx->ncopies; rc++)
+		for (int64_t jr = 0; jr < rx->epc; jr++) {
+			/* 2. the thread's elements of this result, pairwise */
+			int64_t n = 0;
+			for (int64_t cn = 0; cn < ix->ncopies; cn++)
+				for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++) {
+					if (!fold && j != jr)
+						continue;
+					x[n] = isel_vgpr(s, v->d[cn * ix->epc + j]); /* AGPR accumulators read once */
+					if (ix->d[k].limit)
+						x[n] = in_window(s, op, x[n], index_coord(c, ix, k, cn, j), ix->d[k].limit, &ident);
+					n++;
+				}
+			for (; n > 1; n = (n + 1) / 2) {
+				for (int64_t i = 0; i < n / 2; i++)
+					x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
+				if (n % 2)
+					x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
 			}
-		for (; n > 1; n = (n + 1) / 2) {
-			for (int64_t i = 0; i < n / 2; i++)
-				x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
-			if (n % 2)
-				x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
-		}
-		MOpnd acc = across_lanes(s, op->kind, isel_expr_to_vgpr(s, x[0]), cluster);
-		if (cross) {
-			bool reuse;
-			int base = isel_lds_alloc(s, 4 * waves, &reuse);
-			if (base < 0) {
-				analysis_error(c, op->loc, "%s: the cross-wave slots (%d bytes) do not fit in the 64 KiB of LDS "
-							  "left by %d allocated",
-					op->path, 4 * waves, s->lds_top);
-				return;
+			MOpnd acc = isel_expr_to_vgpr(s, x[0]);
+			acc = prefix ? across_lanes(s, op->kind, acc, cluster) : across_lane_bits(s, op, acc, bits);
+			if (cross) {
+				int bytes = (int)(4 * all * (per_lane ? 64 : 1));
+				bool reuse;
+				int base = isel_lds_alloc(s, bytes, &reuse);
+				if (base < 0) {
+					analysis_error(c, op->loc, "%s: the cross-wave slots (%d bytes) do not fit in the 64 KiB of "
+								  "LDS left by %d allocated",
+						op->path, bytes, s->lds_top);
+					return;
+				}
+				if (reuse)
+					isel_lds_barrier(s);
+				acc = across_waves(s, op, acc, waves, base, wid[g], wo, per_lane);
 			}
-			if (reuse)
-				isel_lds_barrier(s);
-			acc = across_waves(s, op, acc, waves, base, wid);
+			/* 5. init */
+			int64_t e = rc * rx->epc + jr;
+			r->d[e] = iv ? combine(s, op->kind, iv->d[e], acc, 0) : acc;
 		}
-		/* 5. init */
-		r->d[rc] = iv ? combine(s, op->kind, iv->d[rc], acc, 0) : acc;
-	}
 	s->val[op_result(op)->id] = r;
 }

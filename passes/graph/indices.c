@@ -491,8 +491,13 @@ static void acc_forward(Ctx *x, Region *r)
 		if (op->body)
 			acc_forward(x, op->body);
 		Value *res = op_result(op);
-		if (!res || x->role[res->id] != R_NONE || !in_acc_dims(x, res->shape) || res->shape.rank != 2 ||
-			!(op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST))
+		/* a reduction over M or N of an accumulator-role value keeps the
+		 * other dim's accumulator layout (Wave's gemm-and-reduce: each
+		 * lane's rows or columns, the reduced dim gone) */
+		bool red = op_is_reduce(op->kind) && (op->dim == x->mdim || op->dim == x->ndim) && res &&
+			   res->shape.rank == 1;
+		if (!res || x->role[res->id] != R_NONE || !in_acc_dims(x, res->shape) || (res->shape.rank != 2 && !red) ||
+			!(op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST || red))
 			continue;
 		bool acc = false;
 		for (int a = 0; a < op->nargs; a++)

@@ -189,6 +189,34 @@ START_TEST(spilled_to_agprs_passes)
 }
 END_TEST
 
+/* Gemm-and-reduce (Wave's reductions of the MMA result): a max or sum
+ * over N or M of the accumulator keeps the other dim's accumulator layout
+ * (indices.c acc_forward); the lanes that share a row are folded bit by
+ * bit (over N: the 16 or 32 lanes of a row group by DPP and ds_swizzle;
+ * over M: lanes 16 and 32 apart by ds_swizzle and ds_bpermute_b32), then
+ * the waves along the reduced dim through per-lane LDS slots. Written as
+ * [M] or [N], and broadcast back into an epilogue (c - rowmax). Both
+ * targets, both MFMA shapes, N = 50 of a 64-wide tile (the lanes past N
+ * take part with what the masked reads gave, Wave's semantics). */
+/* the second shape of each: over M, M past 64 would be split over
+ * workgroups (rejected as a race), so N grows instead */
+static const char *const reduces[][2] = {{"gemm_reduce_max_n", " -D M=100 -D N=50 -D K=90"},
+	{"gemm_reduce_max_m", " -D N=100 -D M=50 -D K=90"}, {"gemm_reduce_sum_n_32x32x8", " -D M=100 -D N=50 -D K=90"},
+	{"gemm_reduce_max_m_32x32x8", " -D N=100 -D M=50 -D K=90"},
+	{"gemm_reduce_softmax_epilogue", " -D M=100 -D N=50 -D K=90"}};
+
+START_TEST(gemm_reduce_passes)
+{
+	const char *name = reduces[_i / 4][0], *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	const char *shape = (_i / 2) % 2 ? reduces[_i / 4][1] : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu %s --seed %d%s", name, mcpu, 21 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -335,6 +363,7 @@ int main(void)
 	tcase_add_loop_test(tc, byte_copy_passes, 0, 4);
 	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
 	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
+	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
