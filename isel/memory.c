@@ -461,9 +461,9 @@ void isel_select_write(Isel *s, Op *op)
 			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : es == 2 ? I_BUFFER_STORE_SHORT : I_BUFFER_STORE_BYTE;
 			if (es == 2 && part)
 				sop = I_BUFFER_STORE_SHORT_D16_HI;
-			else if (es == 1 && part == 2)
-				sop = I_BUFFER_STORE_BYTE_D16_HI;
-			else if (es == 1 && part) { /* bytes 1 and 3 moved down first */
+			else if (es == 1 && part) {
+				/* bytes 1-3 moved down first (store_byte_d16_hi is not
+				 * among the instructions validated against clang) */
 				MOpnd t = isel_v1(s), u[2] = {mo_imm(8 * part), isel_vgpr(s, x)};
 				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
 				x = t;

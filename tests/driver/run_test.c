@@ -130,8 +130,8 @@ END_TEST
 
 /* 8-bit elements through memory: an i8 copy (Wave's copy kernel, 4 bytes
  * per lane) loads bytes into their place in a packed dword and stores
- * them back one by one (bytes 1 and 3 shifted down, byte 2 with
- * buffer_store_byte_d16_hi), on unaligned shapes, both targets. */
+ * them back one by one (bytes 1-3 shifted down first), on unaligned
+ * shapes, both targets. */
 START_TEST(byte_copy_passes)
 {
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *shape = _i / 2 ? "-D M=111 -D N=813" : "-D M=1 -D N=27";
