@@ -147,6 +147,14 @@ void analyze_constraints(Analysis *c)
 			analysis_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
 			return;
 		}
+		/* the interpreter gives such a constraint `iters` workgroups (or
+		 * none of its own when not primary); the compiler's grid is
+		 * ceil(size / tile) per dim, so it must not accept them */
+		if (con->iters || !con->primary) {
+			analysis_error(c, con->loc, "%s: workgroup constraints with %s are not compiled yet", con->path,
+				con->iters ? "iters" : "primary: false");
+			return;
+		}
 		DimDist *d = &c->dist[c->ndist++];
 		d->dim = con->dim;
 		d->wg_dim = con->wg_dim;

@@ -97,6 +97,13 @@ static const Reject rejects[] = {
 		"examples/gemm_global.json:108:9: error: ",
 		"graph[1].body[0]: out of accumulator registers at graph op 'a_reg': a value of 1 dword needs room where 256 "
 		"of 256 are live, held by the values of ops 'c_reg' (256)"},
+	/* workgroup constraints the interpreter gives other grids than
+	 * ceil(size / tile): rejected, not compiled to other results (found
+	 * by a configuration sweep) */
+	{"tests/driver/data/gemm_wg_iters.json", "tests/driver/data/gemm_wg_iters.json:16:5: error: ",
+		"constraints[0]: workgroup constraints with iters are not compiled yet"},
+	{"tests/driver/data/gemm_wg_not_primary.json", "tests/driver/data/gemm_wg_not_primary.json:22:5: error: ",
+		"constraints[1]: workgroup constraints with primary: false are not compiled yet"},
 	/* a K8 type whose K step straddles two loop trips */
 	{"tests/driver/data/gemm_k8_16x16x32.json -D BLOCK_K=16", "tests/driver/data/gemm_k8_16x16x32.json:120:9: error: ",
 		"graph[1].body[2]: a K tile of 16 is not a multiple of F32_16x16x32_K8_F16's K 32: not compiled yet for "
