@@ -122,16 +122,39 @@ static void select_iterate(Isel *s, Op *op)
 	select_region(s, body);
 	if (c->failed)
 		return;
+	/* the outputs go back into the carried registers as one parallel
+	 * copy: a source that is itself some iter arg's register (outputs in
+	 * another order than the iter args, an accumulator updated in place
+	 * feeding another) is saved in a temporary first, or an earlier copy
+	 * would overwrite it */
+	TVal **src = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
 	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
 		TVal *o = s->val[out->args[i]->id];
 		if (!o || o->nd != carried[i]->nd) {
 			analysis_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
 			return;
 		}
-		for (int k = 0; k < o->nd; k++)
-			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
-				isel_mov(s, carried[i]->d[k], o->d[k]);
+		src[i] = ARENA_NEW(&c->arena, TVal);
+		*src[i] = *o;
+		src[i]->d = ARENA_NEWN(&c->arena, MOpnd, o->nd ? o->nd : 1);
+		for (int k = 0; k < o->nd; k++) {
+			src[i]->d[k] = o->d[k];
+			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) == 0)
+				continue;
+			bool clobbered = false;
+			for (int j = 0; j < body->nparams && !clobbered; j++)
+				for (int q = 0; q < carried[j]->nd && !clobbered; q++)
+					clobbered = memcmp(&o->d[k], &carried[j]->d[q], sizeof(MOpnd)) == 0;
+			if (clobbered) {
+				src[i]->d[k] = isel_v1(s);
+				isel_mov(s, src[i]->d[k], o->d[k]);
+			}
+		}
 	}
+	for (int i = 0; i < out->nargs && i < body->nparams; i++)
+		for (int k = 0; k < src[i]->nd; k++)
+			if (memcmp(&src[i]->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
+				isel_mov(s, carried[i]->d[k], src[i]->d[k]);
 	if (loop) {
 		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
 		mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
