@@ -144,9 +144,9 @@ static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAs
 		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
 	buf_printf(err, " (kernel %s, block %zu, instruction %d); ", f->name, bi, ii);
 	if (spilled)
-		buf_printf(err, "%d values were spilled to AGPRs and no more can go there: ", spilled);
-	else if (rf == RF_VGPR)
-		buf_printf(err, "no value live there can be spilled to AGPRs: ");
+		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes) and no more can go: ", spilled);
+	else if (rf != RF_AGPR)
+		buf_printf(err, "no value live there can be spilled: ");
 	buf_printf(err, "smaller tiles, fewer elements per thread or more waves lower the pressure (spilling to scratch "
 			"memory is not implemented)");
 	if (keep)
@@ -231,8 +231,8 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 			locate(&lv, lo[v], &bi, &ii);
 			const MBlock *bb = f->blocks.data[bi];
 			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
-			if (rf == RF_VGPR &&
-				(*nvictims = spill_pick(f, sp, at, lo[v], lo, hi, busy[rf], who[rf], lim, size, victims)) > 0) {
+			if ((rf == RF_VGPR || rf == RF_SGPR) &&
+				(*nvictims = spill_pick(f, sp, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size, victims)) > 0) {
 				rc = 1;
 				break;
 			}
@@ -282,12 +282,16 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 {
 	check_that(!f->allocated);
-	Spill sp = {0};
+	Spill sp = {.lanes_vreg = UINT32_MAX};
 	uint32_t victims[RA_MAX_PHYS];
 	int n = 0, rc;
 	while ((rc = allocate_once(f, keep, err, &sp, victims, &n)) == 1)
-		for (int i = 0; i < n; i++)
-			spill_vreg(f, &sp, victims[i]);
+		for (int i = 0; i < n; i++) {
+			if (rc_file(f->vregs.data[victims[i]]) == RF_SGPR)
+				spill_sgpr(f, &sp, victims[i]);
+			else
+				spill_vreg(f, &sp, victims[i]);
+		}
 	spill_free(&sp);
 	return rc;
 }

@@ -73,15 +73,19 @@ typedef struct Spill {
 	uint8_t *mark;   /* per vreg: never a victim (a temporary, tied, or spilled) */
 	size_t nmark;
 	bool tied_marked;
-	int count;       /* values spilled to AGPRs */
+	int count;       /* values spilled (to AGPRs or VGPR lanes) */
+	uint32_t lanes_vreg; /* the VGPR whose lanes hold spilled SGPRs (UINT32_MAX: none yet) */
+	int lanes_used;
 } Spill;
-/* Up to `want` victims for a VGPR value that found no room at pos (at: the
+/* Up to `want` victims of file rf for a value that found no room at pos (at: the
  * instruction there, or NULL), from the holders who[r] of the file's lim
  * registers and their live hulls [lo, hi]; returns how many it found. */
-int spill_pick(const MFunc *f, Spill *sp, const MInst *at, int pos, const int *lo, const int *hi, const int *busy,
-	const uint32_t *who, int lim, int want, uint32_t *out);
-/* Rewrite f so that vreg v (one VGPR dword) lives in an AGPR. */
+int spill_pick(const MFunc *f, Spill *sp, RegFile rf, const MInst *at, int pos, const int *lo, const int *hi,
+	const int *busy, const uint32_t *who, int lim, int want, uint32_t *out);
+/* Rewrite f so that VGPR vreg v lives in AGPRs. */
 void spill_vreg(MFunc *f, Spill *sp, uint32_t v);
+/* Rewrite f so that SGPR vreg v lives in lanes of a VGPR. */
+void spill_sgpr(MFunc *f, Spill *sp, uint32_t v);
 void spill_free(Spill *sp);
 
 /* ---- check.c ---- */

@@ -21,6 +21,11 @@
  * times their size (an operand tuple loaded early and read late goes before
  * an accumulator every MFMA rewrites). Values whose def also reads the old
  * contents (MIF_TIED) are never victims.
+ * SGPR values (spill_sgpr) go to lanes of a VGPR the same way, as LLVM
+ * spills SGPRs: v_writelane_b32 after each def (a tied def: the other
+ * lanes keep theirs), v_readlane_b32 into a fresh SGPR temporary before
+ * each use; both ignore EXEC. One VGPR holds 64 spilled dwords; it is set
+ * to 0 at the kernel's start, so it is defined wherever it is read.
  * Requires: MIR with vregs, not yet allocated. */
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +89,8 @@ static int *name_counts(const MFunc *f)
 	return n;
 }
 
-int spill_pick(const MFunc *f, Spill *sp, const MInst *at, int pos, const int *lo, const int *hi, const int *busy,
-	const uint32_t *who, int lim, int want, uint32_t *out)
+int spill_pick(const MFunc *f, Spill *sp, RegFile rf, const MInst *at, int pos, const int *lo, const int *hi,
+	const int *busy, const uint32_t *who, int lim, int want, uint32_t *out)
 {
 	if (!sp->tied_marked) {
 		mark_tied(f, sp);
@@ -98,7 +103,7 @@ int spill_pick(const MFunc *f, Spill *sp, const MInst *at, int pos, const int *l
 		double best_cost = 0;
 		for (int r = 0; r < lim; r++) {
 			uint32_t u = who[r];
-			if (busy[r] < pos || u == UINT32_MAX || rc_file(f->vregs.data[u]) != RF_VGPR || marked(sp, u) ||
+			if (busy[r] < pos || u == UINT32_MAX || rc_file(f->vregs.data[u]) != rf || marked(sp, u) ||
 				lo[u] >= pos || hi[u] <= pos || (at && names(at, u)))
 				continue;
 			bool taken = false;
@@ -187,8 +192,68 @@ void spill_vreg(MFunc *f, Spill *sp, uint32_t v)
 	}
 }
 
+void spill_sgpr(MFunc *f, Spill *sp, uint32_t v)
+{
+	RegClass sc = f->vregs.data[v];
+	int size = rc_size(sc);
+	if (sp->lanes_vreg == UINT32_MAX || sp->lanes_used + size > 64) {
+		/* a fresh VGPR of 64 lanes, zeroed first thing */
+		sp->lanes_vreg = mfunc_vreg(f, RC_V1);
+		mark(sp, sp->lanes_vreg);
+		sp->lanes_used = 0;
+		MOpnd d = mo_vreg(sp->lanes_vreg, RC_V1), z = mo_imm(0);
+		MBlock *b0 = f->blocks.data[0];
+		MBlock tmp = {0};
+		mblock_add(&tmp, I_V_MOV_B32, 1, &d, 1, &z);
+		mblock_insert(b0, 0, tmp.insts.data[0]);
+		vec_free(&tmp.insts);
+	}
+	uint32_t lanes = sp->lanes_vreg;
+	int lane0 = sp->lanes_used;
+	sp->lanes_used += size;
+	mark(sp, v);
+	sp->count++;
+	RegClass s1 = RC_S1;
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		MBlock *b = f->blocks.data[bi];
+		MBlock out = {.label = b->label};
+		for (size_t i = 0; i < b->insts.len; i++) {
+			MInst in = b->insts.data[i];
+			uint32_t rd = dwords_named(&in, v, false), wr = dwords_named(&in, v, true);
+			if (rd) {
+				uint32_t t = mfunc_vreg(f, sc);
+				mark(sp, t);
+				for (int d = 0; d < size; d++)
+					if (rd >> d & 1) {
+						MOpnd x = mo_vsub(t, d, s1), u[2] = {mo_vreg(lanes, RC_V1), mo_imm(lane0 + d)};
+						mblock_add(&out, I_V_READLANE_B32, 1, &x, 2, u)->note = in.note;
+					}
+				rename_vreg(&in, v, t, false);
+			}
+			uint32_t tw = 0;
+			if (wr) {
+				tw = mfunc_vreg(f, sc);
+				mark(sp, tw);
+				rename_vreg(&in, v, tw, true);
+			}
+			vec_push(&out.insts, in);
+			for (int d = 0; wr && d < size; d++)
+				if (wr >> d & 1) {
+					MOpnd l = mo_vreg(lanes, RC_V1), u[2] = {mo_vsub(tw, d, s1), mo_imm(lane0 + d)};
+					MInst *w = mblock_add(&out, I_V_WRITELANE_B32, 1, &l, 2, u);
+					w->note = in.note;
+					w->flags |= MIF_TIED; /* the other lanes keep their values */
+				}
+		}
+		vec_free(&b->insts);
+		b->insts.data = out.insts.data;
+		b->insts.len = out.insts.len;
+		b->insts.cap = out.insts.cap;
+	}
+}
+
 void spill_free(Spill *sp)
 {
 	free(sp->mark);
-	*sp = (Spill){0};
+	*sp = (Spill){.lanes_vreg = UINT32_MAX};
 }

@@ -242,18 +242,33 @@ START_TEST(out_of_registers_names_kernel_file_and_pressure)
 	expect_pressure_error(pressure_fn("vpress", RC_V1, 513),
 		"out of accumulator registers: a value of 1 dword needs room where 256 of 256 are live, held by the values "
 		"of ops '(no graph op)' (256) (kernel vpress, block 0, instruction");
-	expect_pressure_error(pressure_fn("spress", RC_S1, 103), "out of scalar registers: a value of 1 dword needs room where 102 of 102 are live");
 	expect_pressure_error(pressure_fn("apress", rc_make(RF_AGPR, 16), 17),
 		"out of accumulator registers: a value of 16 dwords needs room where 256 of 256 are live");
 	/* tuples spill whole */
 	expect_pressure_error(pressure_fn("v16press", rc_make(RF_VGPR, 16), 33),
-		"values were spilled to AGPRs");
+		"values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes) and no more can go");
 	/* exactly at the limit it fits */
 	MFunc *f = pressure_fn("vfull", RC_V1, 255);
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	ck_assert_int_eq(f->nregs[RF_VGPR], 256);
 	ck_assert_int_eq(f->nregs[RF_AGPR], 0);
+	regassign_free(&ra);
+	mfunc_free(f);
+	/* SGPRs past the 102 go to lanes of a VGPR (zeroed at the start),
+	 * written after the def and read back before the use */
+	f = pressure_fn("sspill", RC_S1, 120);
+	alloc_clean(f, &ra);
+	ck_assert_int_le(f->nregs[RF_SGPR], 102);
+	ck_assert_int_eq(f->blocks.data[0]->insts.data[0].op, I_V_MOV_B32);
+	int wl = 0, rl = 0;
+	for (size_t i = 0; i < f->blocks.data[0]->insts.len; i++) {
+		const MInst *in = &f->blocks.data[0]->insts.data[i];
+		wl += in->op == I_V_WRITELANE_B32 && (in->flags & MIF_TIED);
+		rl += in->op == I_V_READLANE_B32;
+	}
+	ck_assert_int_eq(wl, rl);
+	ck_assert_int_ge(wl, 120 - 102);
 	regassign_free(&ra);
 	mfunc_free(f);
 	/* past it, the values live longest without use move to AGPRs, each
