@@ -170,7 +170,10 @@ int hip_run(RunPlan *p, bool verbose, Buf *msg)
 	void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, p->kernarg, HIP_LAUNCH_PARAM_BUFFER_SIZE, &ksize,
 			 HIP_LAUNCH_PARAM_END};
 	const LaunchDesc *d = p->d;
-	HIP_CHECK(api.hipModuleLaunchKernel(fn, p->grid[0], p->grid[1], p->grid[2], d->workgroup_size[0],
+	/* an empty grid (a runtime size of 0) launches nothing; HIP would
+	 * call it an invalid configuration */
+	if (p->grid[0] && p->grid[1] && p->grid[2])
+		HIP_CHECK(api.hipModuleLaunchKernel(fn, p->grid[0], p->grid[1], p->grid[2], d->workgroup_size[0],
 					    d->workgroup_size[1], d->workgroup_size[2], p->dynamic_lds, NULL, NULL,
 					    extra),
 		  "hipModuleLaunchKernel");

@@ -343,8 +343,13 @@ static int eval_dim(LaunchDesc *d, Env *env, LaunchDim *dim, Diag *diag)
 		return -1;
 	}
 	if (r.q != 1 || r.p < 0) {
-		diag_error(diag, dim->loc, "%s: \"%s\" evaluates to %lld%s%lld, not a non-negative integer", dim->path,
-			   dim->expr, (long long)r.p, r.q != 1 ? "/" : "", r.q != 1 ? (long long)r.q : 0LL);
+		char val[64];
+		if (r.q != 1)
+			snprintf(val, sizeof val, "%lld/%lld", (long long)r.p, (long long)r.q);
+		else
+			snprintf(val, sizeof val, "%lld", (long long)r.p); /* it printed "-20" for -2 */
+		diag_error(diag, dim->loc, "%s: \"%s\" evaluates to %s, not a non-negative integer", dim->path, dim->expr,
+			   val);
 		return -1;
 	}
 	dim->value = r.p;
@@ -447,8 +452,9 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 	for (int i = 0; i < 3; i++) {
 		if (eval_dim(d, &env, &d->grid[i], diag) != 0)
 			errors++;
-		else if (d->grid[i].value < 1 || d->grid[i].value > UINT32_MAX) {
-			diag_error(diag, d->grid[i].loc, "%s: %lld workgroups; expected 1..%u", d->grid[i].path,
+		else if (d->grid[i].value < 0 || d->grid[i].value > UINT32_MAX) {
+			/* 0 is an empty launch (a runtime size of 0: nothing to do) */
+			diag_error(diag, d->grid[i].loc, "%s: %lld workgroups; expected 0..%u", d->grid[i].path,
 				   (long long)d->grid[i].value, UINT32_MAX);
 			errors++;
 		}

@@ -217,6 +217,30 @@ START_TEST(gemm_reduce_passes)
 }
 END_TEST
 
+/* Found by a configuration sweep: iter args whose outputs come back in
+ * another order (or an iter arg passed through while another is updated
+ * in place) are one parallel copy at the end of each trip; a one-wave
+ * GEMM with runtime sizes and operands staged through LDS needs more than
+ * the 102 SGPRs for its masks and offsets, which spill to VGPR lanes; a
+ * runtime size of 0 is an empty launch. Both targets. */
+static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swapped.json",
+	"tests/driver/data/gemm_two_acc_swapped.json -D M=50 -D N=40 -D K=70",
+	"tests/driver/data/gemm_acc_passthrough.json",
+	"tests/driver/data/gemm_dynamic_sgpr_spill.json -D M=48 -D N=17 -D K=16",
+	"tests/driver/data/gemm_dynamic_sgpr_spill.json -D M=100 -D N=70 -D K=90",
+	"examples/gemm_dynamic.json -D M=0 -D N=64 -D K=64", "examples/gemm_dynamic.json -D M=5 -D N=0 -D K=64"};
+
+START_TEST(sweep_found_passes)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", sweep_found[_i / 2], mcpu, 31 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -364,6 +388,7 @@ int main(void)
 	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
 	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
 	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
+	tcase_add_loop_test(tc, sweep_found_passes, 0, (int)(2 * ARRAY_LEN(sweep_found)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
