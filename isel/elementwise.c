@@ -331,9 +331,28 @@ static void log2_f32(Isel *s, MOpnd r, MOpnd x)
 	mblock_add(s->b, I_V_SUB_F32, 1, &r, 2, m);
 }
 
+/* neg and abs of 16-bit floats: the sign bits of both halves of each
+ * dword at once (f16 and bf16 alike; NaNs keep their payload, as the
+ * interpreter's sign flip does). */
+static bool sign_op_16(Isel *s, Op *op, const TVal *a)
+{
+	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);
+	r->packed = a->packed;
+	r->nd = a->nd;
+	for (int i = 0; i < r->nd; i++) {
+		MOpnd u[2] = {mo_imm(op->kind == OP_NEG ? (int64_t)0x80008000 : 0x7fff7fff), isel_vgpr(s, a->d[i])};
+		r->d[i] = isel_v1(s);
+		mblock_add(s->b, op->kind == OP_NEG ? I_V_XOR_B32 : I_V_AND_B32, 1, &r->d[i], 2, u);
+	}
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
 static bool select_unary(Isel *s, Op *op)
 {
 	const TVal *a = s->val[op->args[0]->id];
+	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16) && (op->kind == OP_NEG || op->kind == OP_ABS))
+		return sign_op_16(s, op, a);
 	if (!a || a->dtype != DT_F32)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);

@@ -384,9 +384,16 @@ static void set_role_of_op(Ctx *x, Op *op, Role r)
 {
 	if (!op)
 		return;
-	if (op->kind == OP_CAST || op_is_unary(op->kind))
+	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST)
 		set_role(x, op->args[0], r);
-	else if (op->kind == OP_ITERATE && r == R_ACC) {
+	else if (op_is_binary(op->kind)) {
+		/* an elementwise op on an MMA operand (a scaled A): its operands
+		 * hold their elements in the same layout, projected on their own
+		 * dims (a scale along K is read into the lanes that use it) */
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a] && op->args[a]->shape.rank <= op_result(op)->shape.rank)
+				set_role(x, op->args[a], r);
+	} else if (op->kind == OP_ITERATE && r == R_ACC) {
 		/* the iterate's results are its output values */
 		Op *out = vec_last(&op->body->ops);
 		for (int i = 0; i < out->nargs; i++)
@@ -479,7 +486,7 @@ static void set_acc_operands(Ctx *x, Op *op)
 			continue;
 		x->role[v->id] = R_ACC;
 		if (v->kind == VAL_RESULT && (op_is_unary(v->def->kind) || op_is_binary(v->def->kind) ||
-						     v->def->kind == OP_CAST))
+						     v->def->kind == OP_CAST || v->def->kind == OP_BROADCAST))
 			set_acc_operands(x, v->def);
 	}
 }

@@ -217,7 +217,7 @@ START_TEST(gemm_reduce_passes)
 }
 END_TEST
 
-/* Found by a configuration sweep: iter args whose outputs come back in
+/* Found by a configuration sweep and its probes: iter args whose outputs come back in
  * another order (or an iter arg passed through while another is updated
  * in place) are one parallel copy at the end of each trip; a one-wave
  * GEMM with runtime sizes and operands staged through LDS needs more than
@@ -228,7 +228,12 @@ static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swappe
 	"tests/driver/data/gemm_acc_passthrough.json",
 	"tests/driver/data/gemm_dynamic_sgpr_spill.json -D M=48 -D N=17 -D K=16",
 	"tests/driver/data/gemm_dynamic_sgpr_spill.json -D M=100 -D N=70 -D K=90",
-	"examples/gemm_dynamic.json -D M=0 -D N=64 -D K=64", "examples/gemm_dynamic.json -D M=5 -D N=0 -D K=64"};
+	"examples/gemm_dynamic.json -D M=0 -D N=64 -D K=64", "examples/gemm_dynamic.json -D M=5 -D N=0 -D K=64",
+	/* an explicit broadcast of a bias into the accumulator layout, an
+	 * elementwise op on an MMA operand in the loop (a*a as A), a negated
+	 * f16 operand (a sign flip of both halves) */
+	"tests/driver/data/gemm_bias_broadcast.json", "tests/driver/data/gemm_bias_broadcast.json -D M=100 -D N=70 -D K=90",
+	"tests/driver/data/gemm_squared_operand.json", "tests/driver/data/gemm_two_acc_neg.json"};
 
 START_TEST(sweep_found_passes)
 {
