@@ -367,11 +367,26 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	/* a chunk is valid or masked whole when the fast dim's size and the
 	 * box's start along it are multiples of it */
 	int64_t start_mult = sym_multiple_of(c->k->sc, st->start[last], c->assume);
-	for (vec = CHUNK_BYTES / es; vec > 1; vec /= 2)
-		if (st->extent[last] % vec == 0 && size_last % vec == 0 && (start_mult == 0 || start_mult % vec == 0) &&
-			coop_index(s, st, mem, vec, gx, &rows))
-			break;
-	if (vec == 1 && !coop_index(s, st, mem, 1, gx, &rows)) {
+	/* when the workgroup's threads cover no whole rows or rounds of the
+	 * box (a 24-wide tile row in chunks of 8, 256 threads), the box grows
+	 * along the fast dim up to the next power of two: it caches global
+	 * memory, so the extra columns are just loaded (0 past the tensor) and
+	 * never read */
+	int64_t want = st->extent[last], top = 1;
+	while (top < want)
+		top *= 2;
+	bool found = false;
+	for (int64_t e = want; e <= top && !found; e++) {
+		st->extent[last] = e;
+		for (vec = CHUNK_BYTES / es; vec >= 1; vec /= 2)
+			if (e % vec == 0 && (vec == 1 || size_last % vec == 0) &&
+				(vec == 1 || start_mult == 0 || start_mult % vec == 0) && coop_index(s, st, mem, vec, gx, &rows)) {
+				found = true;
+				break;
+			}
+	}
+	if (!found) {
+		st->extent[last] = want;
 		analysis_error(c, op->loc, "%s: staging %s in LDS: the workgroup's %lld threads do not cover its "
 					  "tile in whole rows or rounds: not compiled yet",
 			op->path, mem->name, (long long)((int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2]));

@@ -233,7 +233,10 @@ static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swappe
 	 * elementwise op on an MMA operand in the loop (a*a as A), a negated
 	 * f16 operand (a sign flip of both halves) */
 	"tests/driver/data/gemm_bias_broadcast.json", "tests/driver/data/gemm_bias_broadcast.json -D M=100 -D N=70 -D K=90",
-	"tests/driver/data/gemm_squared_operand.json", "tests/driver/data/gemm_two_acc_neg.json"};
+	"tests/driver/data/gemm_squared_operand.json", "tests/driver/data/gemm_two_acc_neg.json",
+	/* K tiles of 24 and 48 staged in LDS: rows of 3 or 6 chunks that 256
+	 * threads do not cover in whole rows; the box grows to 32 or 64 */
+	"examples/gemm_16x16x16.json -D BLOCK_K=24 -D K=192", "examples/gemm_32x32x8.json -D BLOCK_K=48 -D M=100 -D N=70 -D K=90"};
 
 START_TEST(sweep_found_passes)
 {
