@@ -279,6 +279,39 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			}
 			return d;
 		}
+		if (den > 2 && log2_exact(den) < 0 && den < (INT64_C(1) << 31)) {
+			/* floor(x / d), d not a power of two (a runtime K in tiles of
+			 * 24): wave-uniform x >= 0 by multiplying with a magic
+			 * reciprocal (Granlund and Montgomery, "Division by Invariant
+			 * Integers using Multiplication", 1994, figure 4.1): with
+			 * l = ceil(log2 d), m = floor(2^32 (2^l - d) / d) + 1,
+			 * t = mulhi(m, x), q = (t + ((x - t) >> 1)) >> (l - 1). */
+			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
+			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
+			MOpnd a = lower(s, x, loc);
+			if (s->c->failed)
+				return mo_imm(0);
+			if (a.kind == MO_IMM)
+				return mo_imm(a.imm >= 0 ? a.imm / den : -((-a.imm + den - 1) / den));
+			if (!is_v(a) && sym_kind(nonneg) == SYM_TRUE) {
+				int l = 0;
+				while ((INT64_C(1) << l) < den)
+					l++;
+				uint32_t magic = (uint32_t)((((UINT64_C(1) << 32) * (uint64_t)((INT64_C(1) << l) - den)) /
+								    (uint64_t)den) + 1);
+				MOpnd t = newreg(s, false), u[2] = {a, mo_imm(magic)};
+				mblock_add(s->b, I_S_MUL_HI_U32, 1, &t, 2, u);
+				MOpnd dx = newreg(s, false), w[2] = {a, t};
+				mblock_add(s->b, I_S_SUB_U32, 1, &dx, 2, w);
+				MOpnd h = newreg(s, false), hv[2] = {dx, mo_imm(1)};
+				mblock_add(s->b, I_S_LSHR_B32, 1, &h, 2, hv);
+				MOpnd sum = newreg(s, false), sv[2] = {t, h};
+				mblock_add(s->b, I_S_ADD_U32, 1, &sum, 2, sv);
+				MOpnd q = newreg(s, false), qv[2] = {sum, mo_imm(l - 1)};
+				mblock_add(s->b, I_S_LSHR_B32, 1, &q, 2, qv);
+				return q;
+			}
+		}
 		break;
 	}
 	case SYM_MOD:

@@ -236,7 +236,12 @@ static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swappe
 	"tests/driver/data/gemm_squared_operand.json", "tests/driver/data/gemm_two_acc_neg.json",
 	/* K tiles of 24 and 48 staged in LDS: rows of 3 or 6 chunks that 256
 	 * threads do not cover in whole rows; the box grows to 32 or 64 */
-	"examples/gemm_16x16x16.json -D BLOCK_K=24 -D K=192", "examples/gemm_32x32x8.json -D BLOCK_K=48 -D M=100 -D N=70 -D K=90"};
+	"examples/gemm_16x16x16.json -D BLOCK_K=24 -D K=192", "examples/gemm_32x32x8.json -D BLOCK_K=48 -D M=100 -D N=70 -D K=90",
+	/* a runtime K in tiles of 24 or 40: the trip count floor((K + 23) / 24)
+	 * by a magic multiply (s_mul_hi_u32) on both sides of a multiple */
+	"examples/gemm_dynamic.json -D BLOCK_K=24 -D M=16 -D N=16 -D K=47",
+	"examples/gemm_dynamic.json -D BLOCK_K=24 -D M=16 -D N=16 -D K=49",
+	"examples/gemm_dynamic.json -D BLOCK_K=40 -D M=100 -D N=70 -D K=121"};
 
 START_TEST(sweep_found_passes)
 {
