@@ -100,6 +100,11 @@ static const WaveCase cases[] = {
 	 * (32,32,32) and test_gemm's first (1024,5120,640) */
 	{"gemm_small_tiles_16x16x16.json -D M=32 -D N=32 -D K=32", NULL, NULL},
 	{"gemm_small_tiles_32x32x8.json -D M=32 -D N=32 -D K=32", NULL, NULL},
+	/* testGemmSmallTiles with dynamic_dims: M, N, K kernel arguments and
+	 * Wave's assumption K > 4 * BLOCK_K (K = 64 at (32,32,*)) */
+	{"gemm_small_tiles_dyn_16x16x16.json -D M=32 -D N=32 -D K=64", NULL, NULL},
+	{"gemm_small_tiles_dyn_32x32x8.json -D M=32 -D N=32 -D K=64", NULL, NULL},
+	{"gemm_small_tiles_dyn_16x16x16.json -D M=100 -D N=70 -D K=90", NULL, NULL},
 	/* wave_gemm_test.py::testGemmGatherToLDS: templates/gemm.py get_gemm_kernel
 	 * (64x64x32 tiles, 2x2 waves, a and b shared, f16 -> f32) at its own
 	 * shapes (17,23,32) and (15,13,4), static and with M, N dynamic (-D
