@@ -460,6 +460,9 @@ START_TEST(buffer_oob)
 {
 	enum { N = 100, LANES = 128, M = 302, SOFF = 8 };
 	static uint32_t src[N], out[LANES * 10], dst[LANES], want[LANES * 10], wdst[LANES];
+	static uint8_t bytes[512], wbytes[512];
+	memset(bytes, 0xa5, sizeof bytes);
+	memset(wbytes, 0xa5, sizeof wbytes);
 	VkRng r = {10};
 	for (int i = 0; i < N; i++)
 		src[i] = (uint32_t)vk_next(&r);
@@ -480,17 +483,28 @@ START_TEST(buffer_oob)
 		o[9] = IN(off + 1, 1) ? (src[g] >> 8) & 0xff : 0;
 		if (off + 4 <= M)
 			wdst[g] = (uint32_t)g * 3u + 1u;
+		if (g + 1 <= M)
+			wbytes[g] = (uint8_t)(g * 7 + 3);
+		if (128 + 2 * g + 2 <= M) {
+			wbytes[128 + 2 * g] = (uint8_t)(g * 5 + 1);
+			wbytes[128 + 2 * g + 1] = (uint8_t)((g * 5 + 1) >> 8);
+		}
 	}
 #undef IN
 	VkArg args[] = {{"src", DT_U32, 1, {N}, src, VK_IN},
 			{"out", DT_U32, 2, {LANES, 10}, out, VK_OUT},
-			{"dst", DT_U32, 1, {LANES}, dst, VK_INOUT}};
+			{"dst", DT_U32, 1, {LANES}, dst, VK_INOUT},
+			{"bytes", DT_U8, 1, {512}, bytes, VK_INOUT}};
 	vk_run("buffer_oob.launch.json", "n=100 m=302 soff=8", args, ARRAY_LEN(args));
 	vk_check_u32("buffer_oob loads [128][10] (b32, b32+soffset, b16, b64 x2, b128 x4, b8)", out, want,
 		     LANES * 10);
 	vk_check_u32("buffer_oob stores [128] (dropped past 302 bytes)", dst, wdst, LANES);
+	for (int i = 0; i < 512; i++)
+		ck_assert_msg(bytes[i] == wbytes[i], "buffer_oob byte/short stores: byte %d is 0x%02x, want 0x%02x", i,
+			bytes[i], wbytes[i]);
 	static const char *const insns[] = {"buffer_load_dword", "buffer_load_dwordx2", "buffer_load_dwordx4",
-					    "buffer_load_ushort", "buffer_load_ubyte", "buffer_store_dword", NULL};
+					    "buffer_load_ushort", "buffer_load_ubyte", "buffer_store_dword",
+					    "buffer_store_byte", "buffer_store_short", NULL};
 	vk_expect_insns("buffer_oob", insns);
 }
 END_TEST
