@@ -565,15 +565,65 @@ static bool select_broadcast(Isel *s, Op *op)
 
 /* A scalar constant: one VGPR (made in the entry block, which dominates
  * every use), f32 bits or an f16 value in both halves. */
+/* A scalar whose value is a runtime integer expression (a dynamic size):
+ * the integer, uniform, converted to f32 (v_cvt_f32_i32 rounds to
+ * nearest even, as the interpreter's conversion does), then to the
+ * scalar's 16-bit type in both halves. In the entry block, which
+ * dominates every use. */
+static MOpnd runtime_scalar(Isel *s, Op *op, Sym *e)
+{
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	MOpnd n = isel_expr_to_vgpr(s, isel_expr_lower_entry(s, e, op->loc)), f = isel_v1(s);
+	mblock_add(s->b, I_V_CVT_F32_I32, 1, &f, 1, &n);
+	MOpnd r = f;
+	if (op->dtype == DT_F16) {
+		MOpnd h = isel_v1(s), u[2];
+		mblock_add(s->b, I_V_CVT_F16_F32, 1, &h, 1, &f);
+		u[0] = h;
+		u[1] = h;
+		r = isel_v1(s);
+		mblock_add(s->b, I_V_PACK_B32_F16, 1, &r, 2, u);
+	} else if (op->dtype == DT_BF16) {
+		MOpnd k = {0}, hi = f32_to_bf16_hi(s, f, &k);
+		MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
+		mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);
+		MOpnd u[3] = {hi, hi, sel};
+		r = isel_v1(s);
+		mblock_add(s->b, I_V_PERM_B32, 1, &r, 3, u);
+	}
+	s->b = save;
+	return r;
+}
+
 static bool select_scalar(Isel *s, Op *op)
 {
 	const NodeIndex *ix = s->c->index[op->id];
 	uint32_t bits;
+	double value = op->value;
+	if (op->expr && (op->dtype == DT_F32 || op->dtype == DT_F16 || op->dtype == DT_BF16)) {
+		/* an integer expression: known now, or at run time */
+		Sym *rt = analysis_runtime(s->c, op->expr);
+		if (rt) {
+			if (!ix || ix->ndims != 0)
+				die("scalar %s without a rank-0 index", op->name);
+			TVal *r = ARENA_NEW(&s->c->arena, TVal);
+			*r = (TVal){.dtype = op->dtype, .n = 1, .nd = 1, .packed = false, .ix = ix};
+			r->d = ARENA_NEWN(&s->c->arena, MOpnd, 1);
+			r->d[0] = runtime_scalar(s, op, rt);
+			s->val[op_result(op)->id] = r;
+			return true;
+		}
+		int64_t v = analysis_int(s->c, op->expr, op->loc, op->path);
+		if (s->c->failed)
+			return true;
+		value = (double)v;
+	}
 	if (op->dtype == DT_F32) {
-		float f = (float)op->value;
+		float f = (float)value;
 		memcpy(&bits, &f, 4);
 	} else if (op->dtype == DT_F16 || op->dtype == DT_BF16) {
-		uint32_t h = op->dtype == DT_F16 ? dtype_f32_to_f16((float)op->value) : dtype_f32_to_bf16((float)op->value);
+		uint32_t h = op->dtype == DT_F16 ? dtype_f32_to_f16((float)value) : dtype_f32_to_bf16((float)value);
 		bits = h | h << 16;
 	} else {
 		analysis_error(s->c, op->loc, "%s: %s scalars are not compiled yet", op->path, dtype_name(op->dtype));
