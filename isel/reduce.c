@@ -250,6 +250,26 @@ void isel_select_reduce(Isel *s, Op *op)
 			op->path, sym_name(op->dim));
 		return;
 	}
+	/* in the MMA layout the copies along the reduced dim cover whole MMA
+	 * tiles: when they do not tile the wave's window exactly (a wave tile
+	 * of 24 in 16-wide MMA tiles), the extra columns belong to another
+	 * wave or lie past the window, and the fold would take them in */
+	if (c->mode == IM_MMA && ix->d[k].step > 0) {
+		const DimDist *wd = analysis_dist(c, op->dim);
+		const TileLoop *tl = analysis_tile(c, op->dim);
+		bool in_loop = false;
+		for (Region *rg = op->parent; rg && rg->owner; rg = rg->parent)
+			in_loop |= rg->owner->dim == op->dim;
+		int64_t window = in_loop && tl ? tl->tile : wd ? wd->wave_tile : -1;
+		int64_t cover = ix->d[k].copies * ix->d[k].step;
+		if (window > 0 && cover != window) {
+			analysis_error(c, op->loc, "%s: the MMA layout covers %lld of %s per wave (%lld copies of %lld), the "
+						  "wave's window is %lld: a reduction over it is not compiled yet",
+				op->path, (long long)cover, sym_name(op->dim), (long long)ix->d[k].copies,
+				(long long)ix->d[k].step, (long long)window);
+			return;
+		}
+	}
 	/* 3. which lanes share a result: the lane bits that change the
 	 * reduced dim's start; none of them may change another dim's */
 	int64_t lanes = MIN(64, c->wg_size[0]);
