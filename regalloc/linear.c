@@ -109,6 +109,11 @@ static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAs
 	locate(lv, pos, &bi, &ii);
 	const MInst *at = ii < (int)f->blocks.data[bi]->insts.len ? &f->blocks.data[bi]->insts.data[ii] : NULL;
 	const char *op = note[v] ? note[v] : at ? at->note : NULL;
+	/* a value the entry code made (constants, offsets) has no op: the
+	 * first op whose code follows names the place */
+	for (size_t b = bi; !op && b < f->blocks.len; b++)
+		for (size_t i = b == bi ? (size_t)ii : 0; !op && i < f->blocks.data[b]->insts.len; i++)
+			op = f->blocks.data[b]->insts.data[i].note;
 	int live = 0;
 	for (int i = 0; i < lim; i++)
 		live += busy[i] >= pos;
