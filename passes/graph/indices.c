@@ -524,6 +524,13 @@ static Role value_role(Ctx *x, Value *v)
 		if (v->res_idx < out->nargs)
 			return value_role(x, out->args[v->res_idx]);
 	}
+	/* get_result k of an iterate: its output k's role */
+	if (v->kind == VAL_RESULT && v->def->kind == OP_GET_RESULT && v->def->nargs && v->def->args[0] &&
+		v->def->args[0]->kind == VAL_RESULT && v->def->args[0]->def->kind == OP_ITERATE) {
+		Op *out = vec_last(&v->def->args[0]->def->body->ops);
+		if (v->def->res_idx < out->nargs)
+			return value_role(x, out->args[v->def->res_idx]);
+	}
 	return x->role[v->id];
 }
 
