@@ -472,6 +472,23 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
 		   strcmp(s->f->target->name, "gfx90a") != 0) {
 		return cast_to_fp8(s, a, r);
+	} else if (a->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") != 0 &&
+		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
+		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
+		 * FNUZ value is an f32, an f16 and a bf16), then as from f32 */
+		TVal *f = isel_tval_new(s, DT_F32, a->n, a->ix);
+		for (int64_t j = 0; j < a->n; j++) {
+			MOpnd src = isel_vgpr(s, a->d[isel_elem_dword(a, j)]);
+			int part = (int)(j % isel_per_dword(a));
+			if (part) {
+				MOpnd t = isel_v1(s), u[2] = {mo_imm(8 * part), src};
+				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
+				src = t;
+			}
+			f->d[j] = isel_v1(s);
+			mblock_add(s->b, I_V_CVT_F32_FP8, 1, &f->d[j], 1, &src);
+		}
+		return to == DT_F32 ? f : cast_tval(s, f, to);
 	} else if (a->dtype == DT_F32 && to == DT_F16) {
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
@@ -541,6 +558,11 @@ static bool select_cast(Isel *s, Op *op)
 	const TVal *a = s->val[op->args[0]->id];
 	if (op->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") == 0) {
 		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
+			op->path);
+		return true;
+	}
+	if (a && a->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") == 0) {
+		analysis_error(s->c, op->loc, "%s: a cast from f8e4m3fnuz needs v_cvt_f32_fp8, which gfx90a does not have",
 			op->path);
 		return true;
 	}

@@ -241,7 +241,12 @@ static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swappe
 	 * by a magic multiply (s_mul_hi_u32) on both sides of a multiple */
 	"examples/gemm_dynamic.json -D BLOCK_K=24 -D M=16 -D N=16 -D K=47",
 	"examples/gemm_dynamic.json -D BLOCK_K=24 -D M=16 -D N=16 -D K=49",
-	"examples/gemm_dynamic.json -D BLOCK_K=40 -D M=100 -D N=70 -D K=121"};
+	"examples/gemm_dynamic.json -D BLOCK_K=40 -D M=100 -D N=70 -D K=121",
+	/* scalars whose value is an integer expression (K; runtime K divides
+	 * the sum: a mean), an epilogue and a block reduction on the
+	 * get_results of a loop with two accumulators */
+	"tests/driver/data/gemm_scalar_expr.json", "tests/driver/data/gemm_dynamic_mean.json -D M=100 -D N=70 -D K=90",
+	"tests/driver/data/gemm_two_acc_epilogue.json", "tests/driver/data/gemm_two_acc_epilogue.json -D M=50 -D N=40 -D K=70"};
 
 START_TEST(sweep_found_passes)
 {
@@ -250,6 +255,28 @@ START_TEST(sweep_found_passes)
 	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", sweep_found[_i / 2], mcpu, 31 + _i);
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* f8 E4M3 FNUZ conversions both ways on gfx942: f32 -> f8 -> f32 and
+ * f32 -> f8 -> f16 (v_cvt_pk_fp8_f32, then each code's byte moved down
+ * and v_cvt_f32_fp8), Wave's copy tiling, two shapes; gfx90a says it has
+ * no fp8 conversion. */
+static const char *const fp8_casts[] = {"cast_f8_round_trip", "cast_f8_to_f16"};
+
+START_TEST(fp8_casts_pass)
+{
+	const char *name = fp8_casts[_i / 2], *shape = _i % 2 ? " -D M=7 -D N=13" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx942 --seed %d%s", name, 41 + _i, shape);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx90a", name);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 1 && strstr(r.err, ".json:") && strstr(r.err, "which gfx90a does not have"), "%s\n%s",
+		args, r.err);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -402,6 +429,7 @@ int main(void)
 	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
 	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
 	tcase_add_loop_test(tc, sweep_found_passes, 0, (int)(2 * ARRAY_LEN(sweep_found)));
+	tcase_add_loop_test(tc, fp8_casts_pass, 0, (int)(2 * ARRAY_LEN(fp8_casts)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
