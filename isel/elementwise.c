@@ -254,6 +254,35 @@ static bool select_binary(Isel *s, Op *op)
 		s->val[op_result(op)->id] = binary_bf16(s, a, b, ix, f32, div);
 		return true;
 	}
+	if (t == DT_F16 && op->kind == OP_SUB && a->packed == b->packed) {
+		/* a - b = a + (-b) exactly: both halves' signs flipped, then
+		 * v_pk_add_f16 (one rounding, as the interpreter's) */
+		TVal *r = isel_tval_new(s, DT_F16, a->n, ix);
+		for (int i = 0; i < r->nd; i++) {
+			MOpnd nb = isel_v1(s), u[2] = {mo_imm((int64_t)0x80008000), isel_vgpr(s, b->d[i])};
+			mblock_add(s->b, I_V_XOR_B32, 1, &nb, 2, u);
+			MOpnd w[2] = {isel_vgpr(s, a->d[i]), nb};
+			r->d[i] = isel_v1(s);
+			mblock_add(s->b, I_V_PK_ADD_F16, 1, &r->d[i], 2, w);
+		}
+		s->val[op_result(op)->id] = r;
+		return true;
+	}
+	if (t == DT_F16 && op->kind == OP_TRUEDIV) {
+		/* through f32 (x * v_rcp_f32(y)), rounded back to f16 once */
+		TVal *fa = cast_tval(s, a, DT_F32), *fb = cast_tval(s, b, DT_F32);
+		TVal *q = isel_tval_new(s, DT_F32, a->n, ix);
+		for (int i = 0; i < q->nd; i++) {
+			MOpnd rc = isel_v1(s), d = isel_v1(s), u[2];
+			mblock_add(s->b, I_V_RCP_F32, 1, &rc, 1, &fb->d[i]);
+			u[0] = fa->d[i];
+			u[1] = rc;
+			mblock_add(s->b, I_V_MUL_F32, 1, &d, 2, u);
+			q->d[i] = d;
+		}
+		s->val[op_result(op)->id] = cast_tval(s, q, DT_F16);
+		return true;
+	}
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
@@ -353,6 +382,22 @@ static bool select_unary(Isel *s, Op *op)
 	const TVal *a = s->val[op->args[0]->id];
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16) && (op->kind == OP_NEG || op->kind == OP_ABS))
 		return sign_op_16(s, op, a);
+	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16)) {
+		/* exp, log2, reciprocal, sqrt of 16-bit floats: in f32 (which
+		 * holds them exactly), rounded back once */
+		const TVal *f = cast_tval(s, a, DT_F32);
+		s->val[op_result(op)->id] = NULL;
+		s->val[op->args[0]->id] = (TVal *)f;
+		bool ok = select_unary(s, op);
+		s->val[op->args[0]->id] = (TVal *)a;
+		const TVal *r = s->val[op_result(op)->id];
+		if (!ok || !r)
+			return false;
+		TVal *r16 = cast_tval(s, r, a->dtype);
+		r16->ix = a->ix;
+		s->val[op_result(op)->id] = r16;
+		return true;
+	}
 	if (!a || a->dtype != DT_F32)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);

@@ -246,7 +246,11 @@ static const char *const sweep_found[] = {"tests/driver/data/gemm_two_acc_swappe
 	 * the sum: a mean), an epilogue and a block reduction on the
 	 * get_results of a loop with two accumulators */
 	"tests/driver/data/gemm_scalar_expr.json", "tests/driver/data/gemm_dynamic_mean.json -D M=100 -D N=70 -D K=90",
-	"tests/driver/data/gemm_two_acc_epilogue.json", "tests/driver/data/gemm_two_acc_epilogue.json -D M=50 -D N=40 -D K=70"};
+	"tests/driver/data/gemm_two_acc_epilogue.json", "tests/driver/data/gemm_two_acc_epilogue.json -D M=50 -D N=40 -D K=70",
+	/* f16 epilogue math after the cast: sub (a + -b), truediv, exp2 and
+	 * reciprocal through f32 and rounded back once */
+	"tests/driver/data/gemm_f16_epilogue_math.json",
+	"tests/driver/data/gemm_f16_epilogue_math.json -D M=100 -D N=70 -D K=90"};
 
 START_TEST(sweep_found_passes)
 {
