@@ -149,47 +149,77 @@ static void rename_vreg(MInst *in, uint32_t v, uint32_t t, bool defs)
 	}
 }
 
-void spill_vreg(MFunc *f, Spill *sp, uint32_t v)
+/* Where a spilled value lives: in AGPR dwords of its own vreg, or in
+ * lanes of a VGPR. move() emits the copy of dword d between the home
+ * and temporary t (of the value's class): in (home -> t) or out. */
+typedef struct Home {
+	uint32_t v;        /* the spilled vreg */
+	uint32_t lanes;    /* SGPR spills: the VGPR ... */
+	int lane0;         /* ... and the first of the value's lanes */
+	bool sgpr;
+} Home;
+
+static void move(MBlock *out, const Home *h, uint32_t t, int d, bool in, const char *note)
 {
-	RegClass vc = f->vregs.data[v], ac = rc_make(RF_AGPR, rc_size(vc));
-	RegClass a1 = rc_make(RF_AGPR, 1);
-	f->vregs.data[v] = ac;
-	mark(sp, v);
-	sp->count++;
+	MInst *mi;
+	if (!h->sgpr) {
+		MOpnd a = mo_vsub(h->v, d, rc_make(RF_AGPR, 1)), x = mo_vsub(t, d, RC_V1);
+		mi = in ? mblock_add(out, I_V_ACCVGPR_READ_B32, 1, &x, 1, &a)
+			: mblock_add(out, I_V_ACCVGPR_WRITE_B32, 1, &a, 1, &x);
+	} else {
+		MOpnd l = mo_vreg(h->lanes, RC_V1), x = mo_vsub(t, d, RC_S1);
+		MOpnd u[2] = {in ? l : x, mo_imm(h->lane0 + d)};
+		mi = mblock_add(out, in ? I_V_READLANE_B32 : I_V_WRITELANE_B32, 1, in ? &x : &l, 2, u);
+		if (!in)
+			mi->flags |= MIF_TIED; /* the other lanes keep their values */
+	}
+	mi->note = note;
+}
+
+/* Every instruction naming h->v reads a fresh temporary of class tc
+ * filled from the home just before and writes one copied home just
+ * after (only the dwords it names). */
+static void rewrite_uses(MFunc *f, Spill *sp, const Home *h, RegClass tc)
+{
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
 		MBlock *b = f->blocks.data[bi];
 		MBlock out = {.label = b->label};
 		for (size_t i = 0; i < b->insts.len; i++) {
 			MInst in = b->insts.data[i];
-			uint32_t rd = dwords_named(&in, v, false), wr = dwords_named(&in, v, true);
-			if (rd) { /* the dwords read, from the AGPRs into a temporary */
-				uint32_t t = mfunc_vreg(f, vc);
+			uint32_t rd = dwords_named(&in, h->v, false), wr = dwords_named(&in, h->v, true);
+			if (rd) {
+				uint32_t t = mfunc_vreg(f, tc);
 				mark(sp, t);
 				for (int d = 0; d < 32; d++)
-					if (rd >> d & 1) {
-						MOpnd x = mo_vsub(t, d, RC_V1), a = mo_vsub(v, d, a1);
-						mblock_add(&out, I_V_ACCVGPR_READ_B32, 1, &x, 1, &a)->note = in.note;
-					}
-				rename_vreg(&in, v, t, false);
+					if (rd >> d & 1)
+						move(&out, h, t, d, true, in.note);
+				rename_vreg(&in, h->v, t, false);
 			}
 			uint32_t tw = 0;
 			if (wr) {
-				tw = mfunc_vreg(f, vc);
+				tw = mfunc_vreg(f, tc);
 				mark(sp, tw);
-				rename_vreg(&in, v, tw, true);
+				rename_vreg(&in, h->v, tw, true);
 			}
 			vec_push(&out.insts, in);
-			for (int d = 0; wr && d < 32; d++) /* the dwords written, into the AGPRs */
-				if (wr >> d & 1) {
-					MOpnd a = mo_vsub(v, d, a1), x = mo_vsub(tw, d, RC_V1);
-					mblock_add(&out, I_V_ACCVGPR_WRITE_B32, 1, &a, 1, &x)->note = in.note;
-				}
+			for (int d = 0; wr && d < 32; d++)
+				if (wr >> d & 1)
+					move(&out, h, tw, d, false, in.note);
 		}
 		vec_free(&b->insts);
 		b->insts.data = out.insts.data;
 		b->insts.len = out.insts.len;
 		b->insts.cap = out.insts.cap;
 	}
+}
+
+void spill_vreg(MFunc *f, Spill *sp, uint32_t v)
+{
+	RegClass vc = f->vregs.data[v];
+	f->vregs.data[v] = rc_make(RF_AGPR, rc_size(vc));
+	mark(sp, v);
+	sp->count++;
+	rewrite_uses(f, sp, &(Home){.v = v}, vc);
 }
 
 void spill_sgpr(MFunc *f, Spill *sp, uint32_t v)
@@ -202,54 +232,16 @@ void spill_sgpr(MFunc *f, Spill *sp, uint32_t v)
 		mark(sp, sp->lanes_vreg);
 		sp->lanes_used = 0;
 		MOpnd d = mo_vreg(sp->lanes_vreg, RC_V1), z = mo_imm(0);
-		MBlock *b0 = f->blocks.data[0];
 		MBlock tmp = {0};
 		mblock_add(&tmp, I_V_MOV_B32, 1, &d, 1, &z);
-		mblock_insert(b0, 0, tmp.insts.data[0]);
+		mblock_insert(f->blocks.data[0], 0, tmp.insts.data[0]);
 		vec_free(&tmp.insts);
 	}
-	uint32_t lanes = sp->lanes_vreg;
-	int lane0 = sp->lanes_used;
+	Home h = {.v = v, .lanes = sp->lanes_vreg, .lane0 = sp->lanes_used, .sgpr = true};
 	sp->lanes_used += size;
 	mark(sp, v);
 	sp->count++;
-	RegClass s1 = RC_S1;
-	for (size_t bi = 0; bi < f->blocks.len; bi++) {
-		MBlock *b = f->blocks.data[bi];
-		MBlock out = {.label = b->label};
-		for (size_t i = 0; i < b->insts.len; i++) {
-			MInst in = b->insts.data[i];
-			uint32_t rd = dwords_named(&in, v, false), wr = dwords_named(&in, v, true);
-			if (rd) {
-				uint32_t t = mfunc_vreg(f, sc);
-				mark(sp, t);
-				for (int d = 0; d < size; d++)
-					if (rd >> d & 1) {
-						MOpnd x = mo_vsub(t, d, s1), u[2] = {mo_vreg(lanes, RC_V1), mo_imm(lane0 + d)};
-						mblock_add(&out, I_V_READLANE_B32, 1, &x, 2, u)->note = in.note;
-					}
-				rename_vreg(&in, v, t, false);
-			}
-			uint32_t tw = 0;
-			if (wr) {
-				tw = mfunc_vreg(f, sc);
-				mark(sp, tw);
-				rename_vreg(&in, v, tw, true);
-			}
-			vec_push(&out.insts, in);
-			for (int d = 0; wr && d < size; d++)
-				if (wr >> d & 1) {
-					MOpnd l = mo_vreg(lanes, RC_V1), u[2] = {mo_vsub(tw, d, s1), mo_imm(lane0 + d)};
-					MInst *w = mblock_add(&out, I_V_WRITELANE_B32, 1, &l, 2, u);
-					w->note = in.note;
-					w->flags |= MIF_TIED; /* the other lanes keep their values */
-				}
-		}
-		vec_free(&b->insts);
-		b->insts.data = out.insts.data;
-		b->insts.len = out.insts.len;
-		b->insts.cap = out.insts.cap;
-	}
+	rewrite_uses(f, sp, &h, sc);
 }
 
 void spill_free(Spill *sp)

@@ -12,6 +12,14 @@ static CmdResult wavecc(const char *args)
 	return run_cmd(cmd, NULL);
 }
 
+/* `wavecc ARGS` must print PASS and exit 0. */
+static void expect_pass(const char *args)
+{
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+
 START_TEST(copy_unaligned_passes)
 {
 	CmdResult r = wavecc("run examples/copy.json --seed 7");
@@ -34,9 +42,7 @@ START_TEST(denormal_transcendentals_pass)
 	char args[256];
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --rtol 1e-2 --mcpu %s --seed %d", denormal[_i / 2],
 		_i % 2 ? "gfx90a" : "gfx942", 30 + _i);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
@@ -97,9 +103,7 @@ START_TEST(epilogue_passes)
 	const char *shape = (_i / 2) % 2 ? " -D M=100 -D N=70 -D K=90" : "";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu %s --seed %d%s", name, mcpu, 7 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
@@ -117,11 +121,9 @@ START_TEST(narrow_mma_passes)
 	const char *shape = _i % 2 ? " -D M=100 -D N=70 -D K=96" : "";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx942 --seed %d%s", name, 11 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx90a", name);
-	r = wavecc(args);
+	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 1 && strstr(r.err, ".json:") && strstr(r.err, "which gfx90a does not have"),
 		"%s: status %d\n%s", args, r.status, r.err);
 	cmd_result_free(&r);
@@ -137,9 +139,7 @@ START_TEST(byte_copy_passes)
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *shape = _i / 2 ? "-D M=111 -D N=813" : "-D M=1 -D N=27";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/copy_i8.json --mcpu %s --seed %d %s", mcpu, 5 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
@@ -152,12 +152,10 @@ START_TEST(lds_reused_between_loops)
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *shape = _i / 2 ? " -D M=100 -D N=70 -D K=90" : "";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/two_gemms_shared.json --mcpu %s --seed %d%s", mcpu, 9 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 	snprintf(args, sizeof args, "compile tests/driver/data/two_gemms_shared.json --mcpu %s --stats -o '%s/two%d.co'", mcpu,
 		test_tmpdir("lds"), _i);
-	r = wavecc(args);
+	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 9216 "), "%s\n%s%s", args, r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -175,14 +173,12 @@ START_TEST(spilled_to_agprs_passes)
 	snprintf(args, sizeof args,
 		"run examples/gemm_global.json --mcpu %s --seed %d -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 %s", mcpu,
 		13 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 	snprintf(args, sizeof args,
 		"compile examples/gemm_global.json --mcpu %s -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 %s --stats -S -o "
 		"'%s/spill%d.s'",
 		mcpu, shape, test_tmpdir("spill"), _i);
-	r = wavecc(args);
+	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "vgpr                      256") && !strstr(r.out, "agpr                      0\n"),
 		"%s\n%s%s", args, r.out, r.err);
 	cmd_result_free(&r);
@@ -211,9 +207,7 @@ START_TEST(gemm_reduce_passes)
 	const char *shape = (_i / 2) % 2 ? reduces[_i / 4][1] : "";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu %s --seed %d%s", name, mcpu, 21 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
@@ -257,9 +251,7 @@ START_TEST(sweep_found_passes)
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
 	char args[512];
 	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", sweep_found[_i / 2], mcpu, 31 + _i);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
@@ -274,11 +266,9 @@ START_TEST(fp8_casts_pass)
 	const char *name = fp8_casts[_i / 2], *shape = _i % 2 ? " -D M=7 -D N=13" : "";
 	char args[512];
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx942 --seed %d%s", name, 41 + _i, shape);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu gfx90a", name);
-	r = wavecc(args);
+	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 1 && strstr(r.err, ".json:") && strstr(r.err, "which gfx90a does not have"), "%s\n%s",
 		args, r.err);
 	cmd_result_free(&r);
@@ -300,13 +290,11 @@ START_TEST(large_tile_passes)
 	snprintf(args, sizeof args,
 		"run %s --mcpu %s --seed %d -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512 -D K=128", large[_i / 2],
 		mcpu, 3 + _i);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 	/* the accumulators fill the AGPR file */
 	snprintf(args, sizeof args, "compile %s --mcpu %s -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512 -D K=128 --stats -o '%s/large%d.co'",
 		large[_i / 2], mcpu, test_tmpdir("large"), _i);
-	r = wavecc(args);
+	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "agpr                      256\n"), "%s\n%s%s", args, r.out, r.err);
 	cmd_result_free(&r);
 }
@@ -324,9 +312,7 @@ START_TEST(runtime_shapes_pass)
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
 	char args[512];
 	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", dynamic_runs[_i / 2], mcpu, 5 + _i);
-	CmdResult r = wavecc(args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
-	cmd_result_free(&r);
+	expect_pass(args);
 }
 END_TEST
 
