@@ -283,7 +283,13 @@ static bool select_binary(Isel *s, Op *op)
 		s->val[op_result(op)->id] = cast_tval(s, q, DT_F16);
 		return true;
 	}
-	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
+	/* i32 (an integer MMA's result): add, sub, max, min wrap or compare
+	 * as the interpreter's per-op int32 rounding does; mul is not
+	 * compiled (the interpreter forms the product in double, which is
+	 * inexact past 2^53) */
+	MOp i32 = op->kind == OP_ADD ? I_V_ADD_U32 : op->kind == OP_SUB ? I_V_SUB_U32 : op->kind == OP_MAXIMUM ? I_V_MAX_I32
+		: op->kind == OP_MINIMUM ? I_V_MIN_I32 : 0;
+	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : a->dtype == DT_I32 ? i32 : 0;
 	if (!mop)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
@@ -517,6 +523,17 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
 		   strcmp(s->f->target->name, "gfx90a") != 0) {
 		return cast_to_fp8(s, a, r);
+	} else if (a->dtype == DT_I32 && (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
+		/* v_cvt_f32_i32 rounds to nearest even, as the interpreter's
+		 * conversion of the exact integer does; f16/bf16 then from f32
+		 * (the interpreter also rounds them through f32) */
+		TVal *f = isel_tval_new(s, DT_F32, a->n, a->ix);
+		for (int64_t j = 0; j < a->n; j++) {
+			MOpnd x = isel_vgpr(s, a->d[j]);
+			f->d[j] = isel_v1(s);
+			mblock_add(s->b, I_V_CVT_F32_I32, 1, &f->d[j], 1, &x);
+		}
+		return to == DT_F32 ? f : cast_tval(s, f, to);
 	} else if (a->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") != 0 &&
 		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
 		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
@@ -692,6 +709,8 @@ static bool select_scalar(Isel *s, Op *op)
 	} else if (op->dtype == DT_F16 || op->dtype == DT_BF16) {
 		uint32_t h = op->dtype == DT_F16 ? dtype_f32_to_f16((float)value) : dtype_f32_to_bf16((float)value);
 		bits = h | h << 16;
+	} else if (op->dtype == DT_I32 && !op->expr && value == (double)(int32_t)value) {
+		bits = (uint32_t)(int32_t)value;
 	} else {
 		analysis_error(s->c, op->loc, "%s: %s scalars are not compiled yet", op->path, dtype_name(op->dtype));
 		return true;

@@ -275,6 +275,19 @@ START_TEST(fp8_casts_pass)
 }
 END_TEST
 
+/* An int8 GEMM dequantised in its epilogue: i32 bias add, ReLU against an
+ * i32 scalar, cast to f32 (v_cvt_f32_i32), scale, cast to f16; on
+ * gfx942 with I32_16x16x32_I8, on gfx90a with I32_16x16x16_I8. */
+START_TEST(i8_dequant_epilogue_passes)
+{
+	const char *shape = _i / 2 ? " -D M=100 -D N=70 -D K=96" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s.json --mcpu %s --seed %d%s",
+		_i % 2 ? "gemm_i8_dequant_cdna2" : "gemm_i8_dequant", _i % 2 ? "gfx90a" : "gfx942", 51 + _i, shape);
+	expect_pass(args);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -420,6 +433,7 @@ int main(void)
 	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
 	tcase_add_loop_test(tc, sweep_found_passes, 0, (int)(2 * ARRAY_LEN(sweep_found)));
 	tcase_add_loop_test(tc, fp8_casts_pass, 0, (int)(2 * ARRAY_LEN(fp8_casts)));
+	tcase_add_loop_test(tc, i8_dequant_epilogue_passes, 0, 4);
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
