@@ -719,13 +719,18 @@ static bool check_write_races(Ctx *x, Region *r)
 			if (!red || (c->grid[dd->wg_dim] == 1 && red->block))
 				continue;
 			bool wgs = analysis_many(c->grid[dd->wg_dim]);
+			char count[32]; /* a runtime grid has no count yet */
+			int64_t n = wgs ? c->grid[dd->wg_dim] : dd->waves;
+			if (n > 0)
+				snprintf(count, sizeof count, "%lld", (long long)n);
+			else
+				snprintf(count, sizeof count, "several (at run time)");
 			analysis_error(c, op->loc, "%s: %s has no dim %s, but the %s %s reduces over %s and %s is split "
-						  "over %lld %s: each would write its partial result to the same elements of "
+						  "over %s %s: each would write its partial result to the same elements of "
 						  "%s (a race); a reduction across %s is not supported%s",
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
-				sym_name(dd->dim), (long long)(wgs ? c->grid[dd->wg_dim] : dd->waves),
-				wgs ? "workgroups" : "waves", mem->name, wgs ? "workgroups" : "waves",
-				wgs ? "" : " without \"block\": true");
+				sym_name(dd->dim), count, wgs ? "workgroups" : "waves", mem->name,
+				wgs ? "workgroups" : "waves", wgs ? "" : " without \"block\": true");
 			return false;
 		}
 	}
