@@ -167,6 +167,41 @@ static MOpnd runtime_arg(Isel *s, Sym *e)
 
 /* The lcm of the denominators of e's rational coefficients (1 for an
  * integer-valued form; 0 if it grows past 2^30). */
+/* floor(a / d) for a >= 0 held in a register (wave-uniform: SALU, per
+ * lane: VALU) and a constant d > 2 that is not a power of two, by a magic
+ * reciprocal (Granlund and Montgomery, "Division by Invariant Integers
+ * using Multiplication", 1994, figure 4.1): with l = ceil(log2 d) and
+ * m = floor(2^32 (2^l - d) / d) + 1, t = mulhi(m, a) and
+ * q = (t + ((a - t) >> 1)) >> (l - 1), exact for every 32-bit a. */
+static MOpnd udiv_const(Isel *s, MOpnd a, int64_t d)
+{
+	int l = 0;
+	while ((INT64_C(1) << l) < d)
+		l++;
+	uint32_t magic = (uint32_t)((((UINT64_C(1) << 32) * (uint64_t)((INT64_C(1) << l) - d)) / (uint64_t)d) + 1);
+	bool v = is_v(a);
+	MOpnd t = binop(s, I_S_MUL_HI_U32, I_V_MUL_HI_U32, mo_imm(magic), a);
+	MOpnd dx = binop(s, I_S_SUB_U32, I_V_SUB_U32, a, t);
+	MOpnd h = newreg(s, v);
+	if (v) {
+		MOpnd u[2] = {mo_imm(1), dx};
+		mblock_add(s->b, I_V_LSHRREV_B32, 1, &h, 2, u);
+	} else {
+		MOpnd u[2] = {dx, mo_imm(1)};
+		mblock_add(s->b, I_S_LSHR_B32, 1, &h, 2, u);
+	}
+	MOpnd sum = binop(s, I_S_ADD_U32, I_V_ADD_U32, t, h);
+	MOpnd q = newreg(s, v);
+	if (v) {
+		MOpnd u[2] = {mo_imm(l - 1), sum};
+		mblock_add(s->b, I_V_LSHRREV_B32, 1, &q, 2, u);
+	} else {
+		MOpnd u[2] = {sum, mo_imm(l - 1)};
+		mblock_add(s->b, I_S_LSHR_B32, 1, &q, 2, u);
+	}
+	return q;
+}
+
 static int64_t denominator(Sym *e)
 {
 	SymRat r;
@@ -281,11 +316,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (den > 2 && log2_exact(den) < 0 && den < (INT64_C(1) << 31)) {
 			/* floor(x / d), d not a power of two (a runtime K in tiles of
-			 * 24): wave-uniform x >= 0 by multiplying with a magic
-			 * reciprocal (Granlund and Montgomery, "Division by Invariant
-			 * Integers using Multiplication", 1994, figure 4.1): with
-			 * l = ceil(log2 d), m = floor(2^32 (2^l - d) / d) + 1,
-			 * t = mulhi(m, x), q = (t + ((x - t) >> 1)) >> (l - 1). */
+			 * 24, an im2col's pixel index): x >= 0, udiv_const */
 			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
 			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
 			MOpnd a = lower(s, x, loc);
@@ -293,24 +324,8 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return mo_imm(0);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm >= 0 ? a.imm / den : -((-a.imm + den - 1) / den));
-			if (!is_v(a) && sym_kind(nonneg) == SYM_TRUE) {
-				int l = 0;
-				while ((INT64_C(1) << l) < den)
-					l++;
-				uint32_t magic = (uint32_t)((((UINT64_C(1) << 32) * (uint64_t)((INT64_C(1) << l) - den)) /
-								    (uint64_t)den) + 1);
-				MOpnd t = newreg(s, false), u[2] = {a, mo_imm(magic)};
-				mblock_add(s->b, I_S_MUL_HI_U32, 1, &t, 2, u);
-				MOpnd dx = newreg(s, false), w[2] = {a, t};
-				mblock_add(s->b, I_S_SUB_U32, 1, &dx, 2, w);
-				MOpnd h = newreg(s, false), hv[2] = {dx, mo_imm(1)};
-				mblock_add(s->b, I_S_LSHR_B32, 1, &h, 2, hv);
-				MOpnd sum = newreg(s, false), sv[2] = {t, h};
-				mblock_add(s->b, I_S_ADD_U32, 1, &sum, 2, sv);
-				MOpnd q = newreg(s, false), qv[2] = {sum, mo_imm(l - 1)};
-				mblock_add(s->b, I_S_LSHR_B32, 1, &q, 2, qv);
-				return q;
-			}
+			if (sym_kind(nonneg) == SYM_TRUE)
+				return udiv_const(s, a, den);
 		}
 		break;
 	}
@@ -320,6 +335,17 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm & (v - 1));
 			return binop(s, I_S_AND_B32, I_V_AND_B32, mo_imm(v - 1), a);
+		}
+		if (sym_is_int(sym_arg(e, 1), &v) && v > 2 && v < (INT64_C(1) << 31) &&
+			sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), s->c->assume)) ==
+				SYM_TRUE) {
+			/* x mod d = x - d * floor(x / d), x >= 0 */
+			MOpnd a = lower(s, sym_arg(e, 0), loc);
+			if (a.kind == MO_IMM)
+				return mo_imm(a.imm % v);
+			MOpnd q = udiv_const(s, a, v);
+			MOpnd dq = binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(v), q);
+			return binop(s, I_S_SUB_U32, I_V_SUB_U32, a, dq);
 		}
 		break;
 	default:

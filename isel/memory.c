@@ -69,13 +69,18 @@ static uint32_t descriptor(Isel *s, Value *mem)
 }
 
 /* One element of an access. */
+/* bounds per element: memory dims above and below, register dims */
+enum { MAX_CONDS = 3 * MAX_DIMS };
+
 typedef struct Elem {
 	int64_t delta; /* linear elements from the base */
 	Sym *udelta;   /* plus this wave-uniform distance (a copy's step times a
 			* runtime row length), or NULL */
+	Sym *own;      /* a mapped element whose distance varies per lane: its
+			* own linear index, addressed on its own (delta 0) */
 	bool never;    /* some bound is false */
 	int nconds;
-	Sym *conds[MAX_DIMS];
+	Sym *conds[MAX_CONDS];
 } Elem;
 
 typedef struct Plan {
@@ -96,8 +101,102 @@ static int64_t extent(Analysis *c, Op *op, Sym *dim, Sym **rt)
 	return *rt ? -1 : analysis_int(c, dim, op->loc, sym_name(dim));
 }
 
+/* An index mapping's side for a register (bare iterators) or for memory
+ * (expressions): a read maps memory `inputs` from register `outputs`, a
+ * write the other way round. */
+static void map_sides(const Op *op, const Mapping *m, int *nreg, Sym ***rdims, Sym ***rexprs, int *nmem,
+	Sym ***mdims, Sym ***mexprs)
+{
+	bool rd = op->kind == OP_READ;
+	*nreg = rd ? m->nout : m->nin;
+	*rdims = rd ? m->out_dims : m->in_dims;
+	*rexprs = rd ? m->out_exprs : m->in_exprs;
+	*nmem = rd ? m->nin : m->nout;
+	*mdims = rd ? m->in_dims : m->out_dims;
+	*mexprs = rd ? m->in_exprs : m->out_exprs;
+}
+
+/* The memory coordinate of element j of copy cn along memory dim i: the
+ * element's own coordinate, or through the mapping, its expression with
+ * every iterator bound to the register coordinate it names; NULL after
+ * reporting. In bounds needs the register coordinates inside their dims
+ * too (docs/interpreter.md, "Bounds"): those relations go to *extra. */
+static Sym *mem_coord(Isel *s, Op *op, const Mapping *m, Value *mem, const NodeIndex *ix, const int *pos, int i,
+	int64_t cn, int64_t j)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	if (!m)
+		return index_coord(c, ix, pos[i], cn, j);
+	int nreg, nmem;
+	Sym **rdims, **rexprs, **mdims, **mexprs;
+	map_sides(op, m, &nreg, &rdims, &rexprs, &nmem, &mdims, &mexprs);
+	Sym *e = NULL;
+	for (int q = 0; q < nmem; q++)
+		if (mdims[q] == mem->shape.dims[i])
+			e = mexprs[q];
+	if (!e) {
+		analysis_error(c, op->loc, "%s: the mapping does not give dim %s of %s: not compiled yet", op->path,
+			sym_name(mem->shape.dims[i]), mem->name);
+		return NULL;
+	}
+	Sym *from[MAX_DIMS], *to[MAX_DIMS];
+	for (int r = 0; r < nreg; r++) {
+		int k = -1;
+		for (int q = 0; q < ix->ndims; q++)
+			if (ix->d[q].dim == rdims[r])
+				k = q;
+		if (k < 0 || sym_kind(rexprs[r]) != SYM_SYMBOL) {
+			analysis_error(c, op->loc, "%s: the mapping's register side %s must be a bare iterator of an indexed "
+						  "dim",
+				op->path, sym_name(rdims[r]));
+			return NULL;
+		}
+		from[r] = rexprs[r];
+		to[r] = index_coord(c, ix, k, cn, j);
+	}
+	/* the kernel's symbol values first (C = 16 in an im2col), so the
+	 * simplifier sees the numbers the floors and mods divide by */
+	return sym_simplify(sc, sym_subs(sc, kernel_subs(c->k, e), nreg, from, to), c->assume);
+}
+
+/* The register-side bounds of a mapped access: each register coordinate
+ * inside its dim, each memory coordinate not below 0. */
+static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, int64_t cn, int64_t j, Elem *e)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int nreg, nmem;
+	Sym **rdims, **rexprs, **mdims, **mexprs;
+	map_sides(op, m, &nreg, &rdims, &rexprs, &nmem, &mdims, &mexprs);
+	for (int r = 0; r < nreg; r++) {
+		int k = -1;
+		for (int q = 0; q < ix->ndims; q++)
+			if (ix->d[q].dim == rdims[r])
+				k = q;
+		Sym *rt = analysis_runtime(c, rdims[r]);
+		int64_t size = rt ? -1 : analysis_int(c, rdims[r], op->loc, sym_name(rdims[r]));
+		if (c->failed || k < 0)
+			return false;
+		Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), rt ? rt : sym_int(sc, size)),
+			c->assume);
+		if (sym_kind(rel) == SYM_FALSE)
+			e->never = true;
+		else if (sym_kind(rel) != SYM_TRUE && e->nconds < MAX_CONDS)
+			e->conds[e->nconds++] = rel;
+		else if (sym_kind(rel) != SYM_TRUE) {
+			analysis_error(c, op->loc, "%s: too many bounds per element", op->path);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *p)
 {
+	/* the op's own mapping, when this is the op's own index (not the
+	 * cooperative load of an LDS tile) */
+	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE) && ix == s->c->index[op->id] ? op->mapping : NULL;
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int rank = mem->shape.rank;
@@ -110,7 +209,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		for (int k = 0; k < ix->ndims; k++)
 			if (ix->d[k].dim == mem->shape.dims[i])
 				pos[i] = k;
-		if (pos[i] < 0) {
+		if (pos[i] < 0 && !map) {
 			analysis_error(c, op->loc, "%s: dim %s of %s has no index", op->path, sym_name(mem->shape.dims[i]),
 				mem->name);
 			return false;
@@ -143,16 +242,38 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 			Elem *e = &p->el[cn * ix->epc + j];
 			Sym *lin = sym_int(sc, 0);
 			for (int i = 0; i < rank; i++) {
-				Sym *co = index_coord(c, ix, pos[i], cn, j);
+				Sym *co = mem_coord(s, op, map, mem, ix, pos, i, cn, j);
+				if (!co)
+					return false;
 				lin = sym_add(sc, lin, sym_mul(sc, co, rowstride[i]));
 				Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, co, size_s[i]), c->assume);
-				if (sym_kind(rel) == SYM_FALSE)
-					e->never = true;
-				else if (sym_kind(rel) != SYM_TRUE)
-					e->conds[e->nconds++] = rel;
+				/* a mapped coordinate may also fall below 0 (i - 1) */
+				Sym *low = map ? sym_simplify(sc, sym_rel(sc, SYM_GE, co, sym_int(sc, 0)), c->assume) : sym_true(sc);
+				for (int q = 0; q < 2; q++) {
+					Sym *r = q ? low : rel;
+					if (sym_kind(r) == SYM_FALSE)
+						e->never = true;
+					else if (sym_kind(r) != SYM_TRUE && e->nconds < MAX_CONDS)
+						e->conds[e->nconds++] = r;
+					else if (sym_kind(r) != SYM_TRUE) {
+						analysis_error(c, op->loc, "%s: too many bounds per element", op->path);
+						return false;
+					}
+				}
 			}
+			if (map && !map_bounds(s, op, map, ix, cn, j, e))
+				return false;
 			if (!p->base)
 				p->base = sym_simplify(sc, lin, c->assume);
+			/* a mapped element that may lie before the tensor (j - 1):
+			 * offsets are unsigned, so a base below 0 cannot carry the
+			 * others; each in-bounds element's own index is >= 0 */
+			if (map && sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, p->base, sym_int(sc, 0)), c->assume)) !=
+					   SYM_TRUE) {
+				e->own = sym_simplify(sc, lin, c->assume);
+				e->delta = 0;
+				continue;
+			}
 			Sym *dl = sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume);
 			if (sym_is_int(dl, &e->delta))
 				continue;
@@ -171,6 +292,12 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				else
 					rest = sym_add(sc, rest, term);
 			}
+			if (map && (sym_kind(lane) != SYM_INT || isel_depends_on_loop(s, rest))) {
+				/* an im2col: the run's elements land on other rows */
+				e->own = sym_simplify(sc, lin, c->assume);
+				e->delta = 0;
+				continue;
+			}
 			if (sym_kind(lane) != SYM_INT || !sym_is_int(lane, &(int64_t){0}) || isel_depends_on_loop(s, rest)) {
 				analysis_error(c, op->loc, "%s: element %lld of copy %lld is %s elements from the first: only "
 							  "constant or wave-uniform distances are compiled yet",
@@ -184,6 +311,8 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		}
 		/* one wide access: contiguous (the same uniform part), and valid together */
 		bool ok = true;
+		for (int64_t j = 0; j < ix->epc && ok; j++)
+			ok = !p->el[cn * ix->epc + j].own;
 		for (int64_t j = 1; j < ix->epc && ok; j++)
 			ok = p->el[cn * ix->epc + j].delta == p->el[cn * ix->epc].delta + j &&
 			     p->el[cn * ix->epc + j].udelta == p->el[cn * ix->epc].udelta;
@@ -246,6 +375,26 @@ static MOpnd elem_soffset(Isel *s, Op *op, const Plan *p, MOpnd soff, const Elem
 	return isel_expr_to_sgpr(s, isel_expr_lower(s, b, op->loc));
 }
 
+/* The offsets of an element addressed on its own (Elem.own): its byte
+ * offset split by uniformity, soffset and offset VGPR; immediate 0. */
+static void own_offsets(Isel *s, Op *op, const Plan *p, const Elem *e, MOpnd *soff, MOpnd *voff)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *bytes = sym_mul(sc, e->own, sym_int(sc, dtype_size(p->mem->dtype)));
+	Sym *lane, *uni;
+	isel_expr_split(s, bytes, &lane, &uni);
+	/* soffset is unsigned: a uniform part that may be negative (j - 1)
+	 * joins the lane part, whose sum an in-bounds element keeps >= 0 */
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
+		lane = sym_simplify(sc, bytes, s->c->assume);
+		uni = sym_int(sc, 0);
+	}
+	*soff = isel_expr_lower(s, uni, op->loc);
+	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
+		*soff = isel_expr_to_sgpr(s, *soff);
+	*voff = isel_expr_to_vgpr(s, isel_expr_lower(s, lane, op->loc));
+}
+
 /* The lane offset for an element with bounds: out-of-bounds lanes get
  * OOB_OFFSET. Loop-invariant masks are made before the loop. */
 static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
@@ -256,6 +405,13 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	bool inv = true;
 	for (int i = 0; i < e->nconds; i++)
 		inv &= !isel_depends_on_loop(s, e->conds[i]);
+	/* ... and the offset itself made before the loop (an element's own
+	 * offset over the loop variable is made in it) */
+	for (size_t i = 0; inv && s->pre && voff.kind == MO_VREG && i < s->b->insts.len; i++) {
+		const MInst *in = &s->b->insts.data[i];
+		for (int d = 0; d < in->ndef; d++)
+			inv &= !(in->def[d].kind == MO_VREG && in->def[d].reg == voff.reg);
+	}
 	if (s->pre && inv)
 		s->b = s->pre;
 	MOpnd r = isel_v1(s);
@@ -378,19 +534,24 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		for (int64_t j = 0; j < p.epc; j++) {
 			int64_t e = cn * p.epc + j;
 			const Elem *el = &p.el[e];
-			MOpnd vo = masked_offset(s, op, voff, el);
+			MOpnd eso = soff, evo = voff;
+			if (el->own)
+				own_offsets(s, op, &p, el, &eso, &evo);
+			else
+				eso = elem_soffset(s, op, &p, soff, el);
+			MOpnd vo = masked_offset(s, op, evo, el);
 			int64_t imm = el->delta * es;
 			int per = isel_per_dword(v);
 			if (e % per == 0) {
 				int di = isel_elem_dword(v, e);
 				v->d[di] = isel_v1(s);
 				mubuf(s, es == 4 ? I_BUFFER_LOAD_DWORD : es == 2 ? I_BUFFER_LOAD_USHORT : I_BUFFER_LOAD_UBYTE, false,
-					v->d[di], vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
+					v->d[di], vo, desc, eso, imm, 0);
 			} else if (es == 1) {
 				/* a byte into its own register (not a d16 load: memory.c's
 				 * SRAM ECC note below), then into its place in the dword */
 				MOpnd x = isel_v1(s);
-				mubuf(s, I_BUFFER_LOAD_UBYTE, false, x, vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
+				mubuf(s, I_BUFFER_LOAD_UBYTE, false, x, vo, desc, eso, imm, 0);
 				v->d[e / 4] = isel_insert_byte(s, v->d[e / 4], x, (int)(e % 4));
 			} else {
 				/* Not buffer_load_short_d16_hi into the pair's dword: with
@@ -398,7 +559,7 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 				 * half it does not write. A ushort into its own register,
 				 * then bytes {lo.0, lo.1, hi.0, hi.1} by v_perm_b32. */
 				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
-				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, elem_soffset(s, op, &p, soff, el), imm, 0);
+				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, eso, imm, 0);
 				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(0x05040100);
 				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
 				MOpnd u[3] = {hi, lo, sel};
@@ -455,7 +616,12 @@ void isel_select_write(Isel *s, Op *op)
 			const Elem *el = &p.el[e];
 			if (el->never)
 				continue;
-			MOpnd vo = masked_offset(s, op, voff, el);
+			MOpnd eso = soff, evo = voff;
+			if (el->own)
+				own_offsets(s, op, &p, el, &eso, &evo);
+			else
+				eso = elem_soffset(s, op, &p, soff, el);
+			MOpnd vo = masked_offset(s, op, evo, el);
 			int part = (int)(e % isel_per_dword(v)); /* the element's place in its dword */
 			MOpnd x = v->d[isel_elem_dword(v, e)];
 			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : es == 2 ? I_BUFFER_STORE_SHORT : I_BUFFER_STORE_BYTE;
@@ -468,7 +634,7 @@ void isel_select_write(Isel *s, Op *op)
 				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
 				x = t;
 			}
-			mubuf(s, sop, true, x, vo, desc, elem_soffset(s, op, &p, soff, el), el->delta * es, 0);
+			mubuf(s, sop, true, x, vo, desc, eso, el->delta * es, 0);
 		}
 	}
 }

@@ -580,8 +580,11 @@ static void index_region(Ctx *x, Region *r)
 		Op *op = r->ops.data[i];
 		NodeIndex *ni = NULL;
 		Value *res = op_result(op);
-		if (op->mapping) {
-			analysis_error(c, op->loc, "%s: index mappings are not compiled yet", op->path);
+		if (op->mapping && (op->mapping->ndyn || op->args[op->kind == OP_READ ? 0 : 1]->space != AS_GLOBAL)) {
+			/* isel/memory.c maps the elements of global reads and writes;
+			 * LDS staging and indices read from tensors come later */
+			analysis_error(c, op->loc, "%s: index mappings %s are not compiled yet", op->path,
+				op->mapping->ndyn ? "with dynamic values" : "on tensors in shared memory");
 			return;
 		}
 		if (op->body)
@@ -590,12 +593,15 @@ static void index_region(Ctx *x, Region *r)
 			continue;
 		if (op->kind == OP_WRITE) {
 			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
+			/* a mapped write is indexed over its register's dims (the
+			 * mapping's inputs); isel/memory.c maps them to memory */
+			Shape wsh = op->mapping ? op->args[0]->shape : op->args[1]->shape;
 			/* in MMA mode a value without a role (a permuted result)
 			 * is written in its own layout */
 			if (c->mode == IM_MMA && role == R_NONE)
-				ni = index_reordered(x, operand_index(x, op->args[0]), op->args[1]->shape);
+				ni = index_reordered(x, operand_index(x, op->args[0]), wsh);
 			if (!ni)
-				ni = new_index(x, op, op->args[1]->shape, role, default_ept(x, op, op->args[1]->shape));
+				ni = new_index(x, op, wsh, role, default_ept(x, op, wsh));
 		} else if (op->kind == OP_PERMUTE && operand_index(x, op->args[0])) {
 			/* the same elements, its dims in the target order */
 			ni = index_reordered(x, operand_index(x, op->args[0]), res->shape);

@@ -288,6 +288,27 @@ START_TEST(i8_dequant_epilogue_passes)
 }
 END_TEST
 
+/* Index mappings on global reads and writes (isel/memory.c): each memory
+ * coordinate is the mapping's expression with the iterators bound to the
+ * element's register coordinates; register and memory bounds both mask.
+ * A read shifted by one (j - 1 reads before the row: masked, and the
+ * uniform offset may be negative, so such elements carry their own
+ * offsets), a write shifted by two, and conv2d NHWC x HWCF as an implicit
+ * GEMM (im2col reads whose runs cross image rows: per-element offsets,
+ * divisions by 36 and 6 by magic multiplies), with strides. */
+static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=111 -D N=813",
+	"tests/driver/data/copy_shifted.json -D M=1 -D N=27", "tests/driver/data/copy_shifted_write.json -D M=111 -D N=813",
+	"tests/driver/data/conv2d_igemm_global.json", "tests/driver/data/conv2d_igemm_global.json -D stride=2",
+	"tests/driver/data/conv2d_igemm_global.json -D N=3 -D H=10 -D W=9"};
+
+START_TEST(mapped_access_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", mapped[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 61 + _i);
+	expect_pass(args);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -434,6 +455,7 @@ int main(void)
 	tcase_add_loop_test(tc, sweep_found_passes, 0, (int)(2 * ARRAY_LEN(sweep_found)));
 	tcase_add_loop_test(tc, fp8_casts_pass, 0, (int)(2 * ARRAY_LEN(fp8_casts)));
 	tcase_add_loop_test(tc, i8_dequant_epilogue_passes, 0, 4);
+	tcase_add_loop_test(tc, mapped_access_passes, 0, (int)(2 * ARRAY_LEN(mapped)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
