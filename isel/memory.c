@@ -26,6 +26,7 @@
  *     other half is zeroed, not kept, when SRAM ECC is on, as on MI200
  *     and MI300 by default: LLVM's d16PreservesUnusedBits).
  * Requires: isel.c's entry (kernarg pointer). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "isel.h"
@@ -275,8 +276,15 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				continue;
 			}
 			Sym *dl = sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume);
-			if (sym_is_int(dl, &e->delta))
+			if (sym_is_int(dl, &e->delta)) {
+				/* an element before the base (a reversed row): a negative
+				 * immediate would land in the lane's unsigned offset */
+				if (map && e->delta < 0) {
+					e->own = sym_simplify(sc, lin, c->assume);
+					e->delta = 0;
+				}
 				continue;
+			}
 			/* a runtime row length: the constant part in the offset
 			 * field, the rest wave-uniform (an SGPR) when no lane is in it */
 			Sym *lane, *uni;
@@ -323,6 +331,11 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		bool bounded = false;
 		for (int64_t j = 0; j < ix->epc; j++)
 			bounded |= p->el[cn * ix->epc + j].nconds || p->el[cn * ix->epc + j].never;
+		/* through a mapping the alignment of the register run says nothing
+		 * of where the memory run meets a bound (j + 1 crosses the row
+		 * end one element early): each element is checked on its own */
+		if (ok && ix->epc > 1 && bounded && map)
+			ok = false;
 		if (ok && ix->epc > 1 && bounded) {
 			for (int k = 0; k < ix->ndims && ok; k++) {
 				const DimIndex *di = &ix->d[k];
@@ -352,6 +365,15 @@ static void base_offsets(Isel *s, Op *op, Plan *p, MOpnd *soff, MOpnd *voff)
 	Sym *bytes = sym_mul(sc, p->base, sym_int(sc, dtype_size(p->mem->dtype)));
 	Sym *lane, *uni;
 	isel_expr_split(s, bytes, &lane, &uni);
+	/* buffer offsets are unsigned and the range check sees the lane's
+	 * offset: a lane part that may be negative (a reversed mapping,
+	 * N - 1 - j) takes the uniform part in with it; the sum, the first
+	 * element's offset, is >= 0 wherever it is in bounds */
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE ||
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
+		lane = sym_simplify(sc, bytes, s->c->assume);
+		uni = sym_int(sc, 0);
+	}
 	p->uni_bytes = uni;
 	*soff = isel_expr_lower(s, uni, op->loc);
 	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
@@ -385,7 +407,8 @@ static void own_offsets(Isel *s, Op *op, const Plan *p, const Elem *e, MOpnd *so
 	isel_expr_split(s, bytes, &lane, &uni);
 	/* soffset is unsigned: a uniform part that may be negative (j - 1)
 	 * joins the lane part, whose sum an in-bounds element keeps >= 0 */
-	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE ||
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
 		lane = sym_simplify(sc, bytes, s->c->assume);
 		uni = sym_int(sc, 0);
 	}
@@ -571,6 +594,165 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	return v;
 }
 
+static int cmp_key(const void *a, const void *b);
+
+/* Whether a write's mapping sends distinct register elements to distinct
+ * memory elements; false after reporting. Two elements stored to one
+ * address race (which lands is up to the hardware; the interpreter keeps
+ * the last in its order), so a mapping not shown one-to-one is rejected.
+ * The memory expressions are grouped by the iterators they share; each
+ * iterator of a dim longer than 1 must be in some group, and each group
+ * must be one-to-one over its iterators' ranges: a single expression
+ * affine in a single iterator (j + 2, 3*j + 1, N - 1 - j) is, any other
+ * group (conv's floor(m / 36), Mod(m, 6), ...) is checked point by point
+ * over at most 2^16 points. */
+static bool write_one_to_one(Isel *s, Op *op, const Mapping *m)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int nreg, nmem;
+	Sym **rdims, **rexprs, **mdims, **mexprs;
+	map_sides(op, m, &nreg, &rdims, &rexprs, &nmem, &mdims, &mexprs);
+	if (nreg > 16 || nmem > 16)
+		return true; /* the frontend limits mappings to MAX_DIMS */
+	Sym *e[16];
+	unsigned uses[16] = {0};
+	int64_t len[16];
+	for (int r = 0; r < nreg; r++) {
+		Sym *rt = analysis_runtime(c, rdims[r]);
+		len[r] = rt ? -1 : analysis_int(c, rdims[r], op->loc, sym_name(rdims[r]));
+		if (c->failed)
+			return false;
+	}
+	for (int q = 0; q < nmem; q++) {
+		e[q] = kernel_subs(c->k, mexprs[q]);
+		Sym *fs[16];
+		size_t nf = sym_free_symbols(sc, e[q], fs, 16);
+		for (size_t f = 0; f < nf && f < 16; f++)
+			for (int r = 0; r < nreg; r++)
+				uses[q] |= (unsigned)(fs[f] == rexprs[r]) << r;
+	}
+	unsigned seen = 0, done = 0;
+	for (int q = 0; q < nmem; q++)
+		seen |= uses[q];
+	for (int r = 0; r < nreg; r++)
+		if (!(seen >> r & 1) && len[r] != 1) {
+			analysis_error(c, op->loc, "%s: the write's mapping does not use iterator %s (dim %s): elements along it "
+						  "would be stored to the same place (a race)",
+				op->path, sym_name(rexprs[r]), sym_name(rdims[r]));
+			return false;
+		}
+	for (int q = 0; q < nmem; q++) {
+		if (!uses[q] || (done >> q & 1))
+			continue;
+		/* the group of q: expressions sharing iterators with it, transitively */
+		unsigned its = uses[q], grp = 0;
+		for (bool grew = true; grew;) {
+			grew = false;
+			for (int k = 0; k < nmem; k++)
+				if (!(grp >> k & 1) && (uses[k] & its)) {
+					grp |= 1u << k;
+					its |= uses[k];
+					grew = true;
+				}
+		}
+		done |= grp;
+		int ni = __builtin_popcount(its), ng = __builtin_popcount(grp);
+		if (ni == 1 && ng == 1) {
+			int r = __builtin_ctz(its);
+			Sym *step = sym_simplify(sc,
+				sym_sub(sc, sym_subs(sc, e[q], 1, &rexprs[r], &(Sym *){sym_add(sc, rexprs[r], sym_int(sc, 1))}), e[q]),
+				NULL);
+			int64_t d;
+			if (sym_is_int(step, &d) && d != 0)
+				continue; /* affine: one-to-one */
+		}
+		int64_t points = 1;
+		Sym *isyms[16];
+		int64_t ilen[16];
+		int nis = 0;
+		for (int r = 0; r < nreg; r++)
+			if (its >> r & 1) {
+				if (len[r] < 0 || points > (1 << 16) / (len[r] ? len[r] : 1)) {
+					points = -1;
+					break;
+				}
+				points *= len[r];
+				isyms[nis] = rexprs[r];
+				ilen[nis++] = len[r];
+			}
+		if (points < 0) {
+			analysis_error(c, op->loc, "%s: the write's mapping cannot be shown one-to-one (its memory expressions "
+						  "in %s are not affine and range over more than 2^16 points): not compiled yet",
+				op->path, sym_name(rexprs[__builtin_ctz(its)]));
+			return false;
+		}
+		int64_t *tup = xcalloc((size_t)(points * (ng + 1)), sizeof *tup);
+		int64_t val[16] = {0};
+		bool ok = true;
+		for (int64_t pt = 0; pt < points && ok; pt++) {
+			int64_t x = pt;
+			for (int i = nis - 1; i >= 0; i--) {
+				val[i] = x % ilen[i];
+				x /= ilen[i];
+			}
+			int col = 0;
+			for (int k = 0; k < nmem && ok; k++) {
+				if (!(grp >> k & 1))
+					continue;
+				SymRat rv;
+				const char *why;
+				ok = sym_eval(sc, e[k], nis, isyms, val, &rv, &why) == 0 && rv.q == 1;
+				tup[pt * (ng + 1) + col++] = rv.p;
+			}
+		}
+		if (ok) {
+			/* each tuple as one mixed-radix key over the columns' ranges,
+			 * sorted: a repeated key is a repeated place */
+			int64_t n = ng + 1, *key = xcalloc((size_t)points, sizeof *key), radix = 1;
+			bool fits = true;
+			for (int col = ng - 1; col >= 0 && fits; col--) {
+				int64_t lo = INT64_MAX, hi = INT64_MIN;
+				for (int64_t pt = 0; pt < points; pt++) {
+					lo = tup[pt * n + col] < lo ? tup[pt * n + col] : lo;
+					hi = tup[pt * n + col] > hi ? tup[pt * n + col] : hi;
+				}
+				for (int64_t pt = 0; pt < points; pt++)
+					key[pt] += (tup[pt * n + col] - lo) * radix;
+				fits = hi - lo < (INT64_C(1) << 20) && radix <= (INT64_C(1) << 40) / (hi - lo + 1);
+				radix *= hi - lo + 1;
+			}
+			if (fits) {
+				qsort(key, (size_t)points, sizeof *key, cmp_key);
+				for (int64_t pt = 1; pt < points && ok; pt++)
+					ok = key[pt - 1] != key[pt];
+			}
+			free(key);
+			if (!fits) {
+				free(tup);
+				analysis_error(c, op->loc, "%s: the write's mapping cannot be shown one-to-one (its memory "
+							  "coordinates span too wide a range): not compiled yet",
+					op->path);
+				return false;
+			}
+		}
+		free(tup);
+		if (!ok) {
+			analysis_error(c, op->loc, "%s: the write's mapping sends two elements to the same place (through %s): a "
+						  "race, not compiled",
+				op->path, sym_name(rexprs[__builtin_ctz(its)]));
+			return false;
+		}
+	}
+	return true;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 void isel_select_write(Isel *s, Op *op)
 {
 	Value *mem = op->args[1];
@@ -591,6 +773,8 @@ void isel_select_write(Isel *s, Op *op)
 			mem->name);
 		return;
 	}
+	if (op->mapping && !write_one_to_one(s, op, op->mapping))
+		return;
 	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
 		return;
 	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))

@@ -111,6 +111,10 @@ static const Reject rejects[] = {
 		"tests/driver/data/gemm_reduce_partial_tile.json:135:5: error: ",
 		"graph[2]: the MMA layout covers 32 of N per wave (2 copies of 16), the wave's window is 24: a reduction "
 		"over it is not compiled yet"},
+	/* a write mapping that sends two elements to one place (Mod(j, 5)
+	 * along N): a race, rejected */
+	{"tests/driver/data/copy_write_collide.json", "tests/driver/data/copy_write_collide.json:73:5: error: ",
+		"graph[1]: the write's mapping sends two elements to the same place (through j): a race, not compiled"},
 	/* a K8 type whose K step straddles two loop trips */
 	{"tests/driver/data/gemm_k8_16x16x32.json -D BLOCK_K=16", "tests/driver/data/gemm_k8_16x16x32.json:120:9: error: ",
 		"graph[1].body[2]: a K tile of 16 is not a multiple of F32_16x16x32_K8_F16's K 32: not compiled yet for "

@@ -299,7 +299,15 @@ END_TEST
 static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=111 -D N=813",
 	"tests/driver/data/copy_shifted.json -D M=1 -D N=27", "tests/driver/data/copy_shifted_write.json -D M=111 -D N=813",
 	"tests/driver/data/conv2d_igemm_global.json", "tests/driver/data/conv2d_igemm_global.json -D stride=2",
-	"tests/driver/data/conv2d_igemm_global.json -D N=3 -D H=10 -D W=9"};
+	"tests/driver/data/conv2d_igemm_global.json -D N=3 -D H=10 -D W=9",
+	/* found by a mapping sweep: reversed rows and columns (a lane part
+	 * below 0 must not go into the unsigned lane offset; elements before
+	 * the base carry their own), shifts crossing the row end with several
+	 * elements per thread (each element bounded on its own), a GEMM whose
+	 * B is read shifted along K */
+	"tests/driver/data/copy_reversed.json", "tests/driver/data/copy_reversed_rows.json",
+	"tests/driver/data/copy_shift_read_ept4.json", "tests/driver/data/copy_shift_write_ept4.json",
+	"tests/driver/data/copy_shift_rows_cols.json", "tests/driver/data/gemm_b_shifted_k.json"};
 
 START_TEST(mapped_access_passes)
 {
