@@ -358,26 +358,38 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 	return true;
 }
 
+/* Element index idx's byte offset split by uniformity: *lane (per lane,
+ * for the offset VGPR) and *uni (wave-uniform, for soffset). Buffer
+ * offsets are unsigned and the range check sees the lane's offset, so a
+ * part that may be negative (a reversed mapping, N - 1 - j; a shift,
+ * j - 1) is not split off: the whole goes to the lane, and the sum is
+ * >= 0 wherever the element is in bounds. */
+static void split_offset(Isel *s, const Plan *p, Sym *idx, Sym **lane, Sym **uni)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *bytes = sym_mul(sc, idx, sym_int(sc, dtype_size(p->mem->dtype)));
+	isel_expr_split(s, bytes, lane, uni);
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, *lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE ||
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, *uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
+		*lane = sym_simplify(sc, bytes, s->c->assume);
+		*uni = sym_int(sc, 0);
+	}
+}
+
+/* The soffset operand of a uniform byte offset. */
+static MOpnd soffset_of(Isel *s, Op *op, Sym *uni)
+{
+	MOpnd o = isel_expr_lower(s, uni, op->loc);
+	return o.kind == MO_IMM && (o.imm < -16 || o.imm > 64) ? isel_expr_to_sgpr(s, o) : o;
+}
+
 /* Offsets of the base: soffset (uniform bytes) and the lane offset VGPR. */
 static void base_offsets(Isel *s, Op *op, Plan *p, MOpnd *soff, MOpnd *voff)
 {
-	SymCtx *sc = s->c->k->sc;
-	Sym *bytes = sym_mul(sc, p->base, sym_int(sc, dtype_size(p->mem->dtype)));
 	Sym *lane, *uni;
-	isel_expr_split(s, bytes, &lane, &uni);
-	/* buffer offsets are unsigned and the range check sees the lane's
-	 * offset: a lane part that may be negative (a reversed mapping,
-	 * N - 1 - j) takes the uniform part in with it; the sum, the first
-	 * element's offset, is >= 0 wherever it is in bounds */
-	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE ||
-		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
-		lane = sym_simplify(sc, bytes, s->c->assume);
-		uni = sym_int(sc, 0);
-	}
+	split_offset(s, p, p->base, &lane, &uni);
 	p->uni_bytes = uni;
-	*soff = isel_expr_lower(s, uni, op->loc);
-	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
-		*soff = isel_expr_to_sgpr(s, *soff);
+	*soff = soffset_of(s, op, uni);
 	*voff = isel_expr_lower(s, lane, op->loc);
 	MBlock *save = s->b;
 	if (s->pre && voff->kind != MO_VREG)
@@ -401,20 +413,9 @@ static MOpnd elem_soffset(Isel *s, Op *op, const Plan *p, MOpnd soff, const Elem
  * offset split by uniformity, soffset and offset VGPR; immediate 0. */
 static void own_offsets(Isel *s, Op *op, const Plan *p, const Elem *e, MOpnd *soff, MOpnd *voff)
 {
-	SymCtx *sc = s->c->k->sc;
-	Sym *bytes = sym_mul(sc, e->own, sym_int(sc, dtype_size(p->mem->dtype)));
 	Sym *lane, *uni;
-	isel_expr_split(s, bytes, &lane, &uni);
-	/* soffset is unsigned: a uniform part that may be negative (j - 1)
-	 * joins the lane part, whose sum an in-bounds element keeps >= 0 */
-	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, uni, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE ||
-		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE) {
-		lane = sym_simplify(sc, bytes, s->c->assume);
-		uni = sym_int(sc, 0);
-	}
-	*soff = isel_expr_lower(s, uni, op->loc);
-	if (soff->kind == MO_IMM && (soff->imm < -16 || soff->imm > 64))
-		*soff = isel_expr_to_sgpr(s, *soff);
+	split_offset(s, p, e->own, &lane, &uni);
+	*soff = soffset_of(s, op, uni);
 	*voff = isel_expr_to_vgpr(s, isel_expr_lower(s, lane, op->loc));
 }
 
