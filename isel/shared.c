@@ -449,7 +449,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL;
+		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL && !op->mapping;
 	}
 	if (!n)
 		return;
@@ -462,7 +462,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		Value *mem = op->args[0];
-		if (op->kind != OP_READ || mem->space == AS_GLOBAL || !c->index[op->id])
+		if (op->kind != OP_READ || mem->space == AS_GLOBAL || op->mapping || !c->index[op->id])
 			continue;
 		if (writes(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "

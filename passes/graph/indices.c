@@ -580,11 +580,11 @@ static void index_region(Ctx *x, Region *r)
 		Op *op = r->ops.data[i];
 		NodeIndex *ni = NULL;
 		Value *res = op_result(op);
-		if (op->mapping && (op->mapping->ndyn || op->args[op->kind == OP_READ ? 0 : 1]->space != AS_GLOBAL)) {
-			/* isel/memory.c maps the elements of global reads and writes;
-			 * LDS staging and indices read from tensors come later */
-			analysis_error(c, op->loc, "%s: index mappings %s are not compiled yet", op->path,
-				op->mapping->ndyn ? "with dynamic values" : "on tensors in shared memory");
+		if (op->mapping && op->mapping->ndyn) {
+			/* isel/memory.c maps the elements of reads and writes (a
+			 * shared tensor's mapped read from global memory); indices
+			 * read from tensors come later */
+			analysis_error(c, op->loc, "%s: index mappings with dynamic values are not compiled yet", op->path);
 			return;
 		}
 		if (op->body)

@@ -300,6 +300,9 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	"tests/driver/data/copy_shifted.json -D M=1 -D N=27", "tests/driver/data/copy_shifted_write.json -D M=111 -D N=813",
 	"tests/driver/data/conv2d_igemm_global.json", "tests/driver/data/conv2d_igemm_global.json -D stride=2",
 	"tests/driver/data/conv2d_igemm_global.json -D N=3 -D H=10 -D W=9",
+	/* the seed's conv, operands in shared memory: mapped reads go to
+	 * global memory directly (the same values, no LDS tile) */
+	"examples/conv2d_igemm.json", "examples/conv2d_igemm.json -D stride=2",
 	/* found by a mapping sweep: reversed rows and columns (a lane part
 	 * below 0 must not go into the unsigned lane offset; elements before
 	 * the base carry their own), shifts crossing the row end with several
