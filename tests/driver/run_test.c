@@ -303,6 +303,9 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	/* the seed's conv, operands in shared memory: mapped reads go to
 	 * global memory directly (the same values, no LDS tile) */
 	"examples/conv2d_igemm.json", "examples/conv2d_igemm.json -D stride=2",
+	/* decode attention's phase 1 (reads of the split logits through
+	 * mappings, max and sum over the split) */
+	"examples/decode_attention_phase1.json",
 	/* found by a mapping sweep: reversed rows and columns (a lane part
 	 * below 0 must not go into the unsigned lane offset; elements before
 	 * the base carry their own), shifts crossing the row end with several
