@@ -521,7 +521,7 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 	if (a->dtype == to) {
 		*r = *a;
 	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
-		   strcmp(s->f->target->name, "gfx90a") != 0) {
+		   !isel_is_gfx90a(s)) {
 		return cast_to_fp8(s, a, r);
 	} else if (a->dtype == DT_I32 && (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
 		/* v_cvt_f32_i32 rounds to nearest even, as the interpreter's
@@ -534,7 +534,7 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 			mblock_add(s->b, I_V_CVT_F32_I32, 1, &f->d[j], 1, &x);
 		}
 		return to == DT_F32 ? f : cast_tval(s, f, to);
-	} else if (a->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") != 0 &&
+	} else if (a->dtype == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) &&
 		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
 		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
 		 * FNUZ value is an f32, an f16 and a bf16), then as from f32 */
@@ -618,12 +618,12 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 static bool select_cast(Isel *s, Op *op)
 {
 	const TVal *a = s->val[op->args[0]->id];
-	if (op->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") == 0) {
+	if (op->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
 			op->path);
 		return true;
 	}
-	if (a && a->dtype == DT_F8E4M3FNUZ && strcmp(s->f->target->name, "gfx90a") == 0) {
+	if (a && a->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast from f8e4m3fnuz needs v_cvt_f32_fp8, which gfx90a does not have",
 			op->path);
 		return true;

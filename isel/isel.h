@@ -10,6 +10,8 @@
 #ifndef WAVECC_ISEL_H
 #define WAVECC_ISEL_H
 
+#include <string.h>
+
 #include "../passes/graph/analysis.h"
 
 /* A per-thread value: the n elements of dtype the thread holds, numbered
@@ -64,6 +66,9 @@ typedef struct Isel {
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
 } Isel;
+
+/* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
+static inline bool isel_is_gfx90a(const Isel *s) { return strcmp(s->f->target->name, "gfx90a") == 0; }
 
 /* ---- isel.c ---- */
 TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);

@@ -117,6 +117,31 @@ static void map_sides(const Op *op, const Mapping *m, int *nreg, Sym ***rdims, S
 	*mexprs = rd ? m->in_exprs : m->out_exprs;
 }
 
+/* The position of dim in ix, or -1. */
+static int dim_pos(const NodeIndex *ix, const Sym *dim)
+{
+	for (int q = 0; q < ix->ndims; q++)
+		if (ix->d[q].dim == dim)
+			return q;
+	return -1;
+}
+
+/* Bound rel of element e: false marks it never accessed, true is dropped,
+ * anything else is one more condition of its lane mask; false after
+ * reporting when there are too many. */
+static bool add_bound(Isel *s, Op *op, Elem *e, Sym *rel)
+{
+	if (sym_kind(rel) == SYM_FALSE)
+		e->never = true;
+	else if (sym_kind(rel) != SYM_TRUE && e->nconds < MAX_CONDS)
+		e->conds[e->nconds++] = rel;
+	else if (sym_kind(rel) != SYM_TRUE) {
+		analysis_error(s->c, op->loc, "%s: too many bounds per element", op->path);
+		return false;
+	}
+	return true;
+}
+
 /* The memory coordinate of element j of copy cn along memory dim i: the
  * element's own coordinate, or through the mapping, its expression with
  * every iterator bound to the register coordinate it names; NULL after
@@ -143,10 +168,7 @@ static Sym *mem_coord(Isel *s, Op *op, const Mapping *m, Value *mem, const NodeI
 	}
 	Sym *from[MAX_DIMS], *to[MAX_DIMS];
 	for (int r = 0; r < nreg; r++) {
-		int k = -1;
-		for (int q = 0; q < ix->ndims; q++)
-			if (ix->d[q].dim == rdims[r])
-				k = q;
+		int k = dim_pos(ix, rdims[r]);
 		if (k < 0 || sym_kind(rexprs[r]) != SYM_SYMBOL) {
 			analysis_error(c, op->loc, "%s: the mapping's register side %s must be a bare iterator of an indexed "
 						  "dim",
@@ -171,24 +193,15 @@ static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, i
 	Sym **rdims, **rexprs, **mdims, **mexprs;
 	map_sides(op, m, &nreg, &rdims, &rexprs, &nmem, &mdims, &mexprs);
 	for (int r = 0; r < nreg; r++) {
-		int k = -1;
-		for (int q = 0; q < ix->ndims; q++)
-			if (ix->d[q].dim == rdims[r])
-				k = q;
+		int k = dim_pos(ix, rdims[r]);
 		Sym *rt = analysis_runtime(c, rdims[r]);
 		int64_t size = rt ? -1 : analysis_int(c, rdims[r], op->loc, sym_name(rdims[r]));
 		if (c->failed || k < 0)
 			return false;
 		Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), rt ? rt : sym_int(sc, size)),
 			c->assume);
-		if (sym_kind(rel) == SYM_FALSE)
-			e->never = true;
-		else if (sym_kind(rel) != SYM_TRUE && e->nconds < MAX_CONDS)
-			e->conds[e->nconds++] = rel;
-		else if (sym_kind(rel) != SYM_TRUE) {
-			analysis_error(c, op->loc, "%s: too many bounds per element", op->path);
+		if (!add_bound(s, op, e, rel))
 			return false;
-		}
 	}
 	return true;
 }
@@ -247,20 +260,11 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				if (!co)
 					return false;
 				lin = sym_add(sc, lin, sym_mul(sc, co, rowstride[i]));
-				Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, co, size_s[i]), c->assume);
+				if (!add_bound(s, op, e, sym_simplify(sc, sym_rel(sc, SYM_LT, co, size_s[i]), c->assume)))
+					return false;
 				/* a mapped coordinate may also fall below 0 (i - 1) */
-				Sym *low = map ? sym_simplify(sc, sym_rel(sc, SYM_GE, co, sym_int(sc, 0)), c->assume) : sym_true(sc);
-				for (int q = 0; q < 2; q++) {
-					Sym *r = q ? low : rel;
-					if (sym_kind(r) == SYM_FALSE)
-						e->never = true;
-					else if (sym_kind(r) != SYM_TRUE && e->nconds < MAX_CONDS)
-						e->conds[e->nconds++] = r;
-					else if (sym_kind(r) != SYM_TRUE) {
-						analysis_error(c, op->loc, "%s: too many bounds per element", op->path);
-						return false;
-					}
-				}
+				if (map && !add_bound(s, op, e, sym_simplify(sc, sym_rel(sc, SYM_GE, co, sym_int(sc, 0)), c->assume)))
+					return false;
 			}
 			if (map && !map_bounds(s, op, map, ix, cn, j, e))
 				return false;

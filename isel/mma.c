@@ -254,7 +254,7 @@ void isel_select_mma(Isel *s, Op *op)
 			mt == MMA_NONE ? "?" : mi->name, dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(acc->dtype));
 		return;
 	}
-	bool gfx90a = strcmp(s->f->target->name, "gfx90a") == 0;
+	bool gfx90a = isel_is_gfx90a(s);
 	if (!isa_mfma_passes(mfma, gfx90a)) {
 		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs %s, which %s does not have", op->path,
 			mi->name, dtype_name(a->dtype), isa_info[mfma].name, s->f->target->name);
