@@ -173,12 +173,57 @@ static const WaveCase cases[] = {
 	{"set_symbol.json -D M=256 -D N=128 -D S=256", "unknown op 'set_symbol'", NULL},
 	{"set_symbol.json -D M=256 -D N=256 -D S=256", "unknown op 'set_symbol'", NULL},
 	{"set_symbol.json -D M=256 -D N=1024 -D S=256", "unknown op 'set_symbol'", NULL},
+	/* test_conv.py::test_im2col (n, c, h, w = 1, 2, 9, 9; 2x2 filters; 64
+	 * windows, K = 8 as workgroup dim 1, 4 elements per thread) and
+	 * test_im2col_mma (1, 4, 9, 9; 64 filters; K = 16 in one tiling step) */
+	{"im2col.json", NULL, NULL},
+	{"im2col_mma.json", NULL, NULL},
+};
+
+/* test_conv.py::test_igemm_conv: templates/conv.py get_igemm_conv2d (64x128x32
+ * tiles, 2x2 waves, ELEMS_PER_THREAD 4, f16 -> f32) in both layouts and both
+ * memory spaces, at every shape of _igemm_cases (n, h, w, c, hf, wf, nf,
+ * stride) but the perf_test ones; each case runs on both targets. */
+static const char *const igemm_files[] = {
+	"igemm_conv_nhwc_shared.json", "igemm_conv_nhwc_global.json",
+	"igemm_conv_nchw_shared.json", "igemm_conv_nchw_global.json",
+};
+static const char *const igemm_shapes[] = {
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
+	"-D N=2 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=2",
+	"-D N=1 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
+	"-D N=1 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=1 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=1 -D HF=3 -D WF=3 -D NF=1 -D stride=1",
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 static const WaveCase slow[] = {
+	/* two of test_igemm_conv's perf_test shapes (n, h, w, c, hf, wf, nf, stride) */
+	{"igemm_conv_nhwc_shared.json -D N=2 -D H=32 -D W=32 -D C=1280 -D HF=1 -D WF=1 -D NF=640 -D stride=1", NULL, NULL},
+	{"igemm_conv_nhwc_shared.json -D N=2 -D H=64 -D W=64 -D C=320 -D HF=3 -D WF=3 -D NF=320 -D stride=1", NULL, NULL},
 	{"gemm_small_tiles_16x16x16.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL, NULL},
 	{"gemm_small_tiles_32x32x8.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL, NULL},
 	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL}, /* about 2 minutes */
@@ -249,6 +294,16 @@ START_TEST(wave_case)
 }
 END_TEST
 
+START_TEST(wave_igemm)
+{
+	int nf = (int)ARRAY_LEN(igemm_files);
+	char args[512];
+	snprintf(args, sizeof args, "%s %s", igemm_files[_i / 2 % nf], igemm_shapes[_i / 2 / nf]);
+	WaveCase c = {args, NULL, NULL};
+	run_case(&c, _i);
+}
+END_TEST
+
 START_TEST(wave_slow)
 {
 	run_case(&slow[_i / 2], _i);
@@ -267,6 +322,7 @@ int main(void)
 	TCase *tc = tcase_create("wave");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
+	tcase_add_loop_test(tc, wave_igemm, 0, (int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)));
 	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
 	if (slow_on && strcmp(slow_on, "1") == 0) {
 		TCase *ts = tcase_create("slow");
