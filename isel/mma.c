@@ -234,6 +234,12 @@ void isel_select_mma(Isel *s, Op *op)
 	const NodeIndex *rx = c->index[op->id];
 	if (!a || !b || !acc || !rx)
 		return;
+	/* a chained MMA's operand held in another layout: moved into the one
+	 * this mma reads (analysis gives it) */
+	NodeIndex *const *want = c->mma_operand ? &c->mma_operand[2 * op->id] : NULL;
+	if (want && ((want[0] && !(a = isel_tval_gather(s, a, want[0], op))) ||
+			    (want[1] && !(b = isel_tval_gather(s, b, want[1], op)))))
+		return;
 	MmaType mt = op_mma_type(c->k, op);
 	const MmaInfo *mi = &mma_info[mt];
 	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, a->dtype);

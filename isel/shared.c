@@ -461,8 +461,10 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	bool reused = false;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
+		if (op->kind != OP_READ)
+			continue; /* (a register op has no args) */
 		Value *mem = op->args[0];
-		if (op->kind != OP_READ || mem->space == AS_GLOBAL || op->mapping || !c->index[op->id])
+		if (mem->space == AS_GLOBAL || op->mapping || !c->index[op->id])
 			continue;
 		if (writes(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "

@@ -103,6 +103,11 @@ typedef struct Analysis {
 	 * loop ranges, $J in [0, MAX_EPC)). */
 	IndexMode mode;
 	NodeIndex **index;
+	/* MMA mode, by 2 * op id + operand (lhs 0, rhs 1): the index an mma
+	 * needs an operand in when the operand is held in another layout
+	 * (chained MMAs: attention's second mma on the first one's result),
+	 * else NULL */
+	NodeIndex **mma_operand;
 	SymAssume *assume;
 } Analysis;
 

@@ -13,6 +13,11 @@
  *        lane = Mod($T0, 64)); the roles flow backward from each mma
  *        through casts, iterate outputs, iter args and init args, and the
  *        acc role forward to the iterate result and what consumes it.
+ *        Chained MMAs (attention: a second mma over other dims or of
+ *        another type) give each mma its own layout (MmaLay); a computed
+ *        value takes its producer's layout first (forward_roles), so the
+ *        first result keeps its accumulator layout through the softmax,
+ *        and the next mma gathers its operand from it (mma_operand).
  *      - reduce (a sum/max/min and no mma): the reduced dim D gets
  *        Mod($T0, 64) * vs/64 : vs/64 : 1 (vs = vector_shapes[D], a
  *        multiple of 64); every other dim one element at 0 (the lanes
@@ -57,15 +62,43 @@ enum {
 
 typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
 
+/* One MMA layout: a type and the dims in its M, N and K places. Chained
+ * MMAs (attention) have one each; MMAs of the same type over the same
+ * dims share one. */
+typedef struct MmaLay {
+	MmaType mma;
+	Sym *mdim, *ndim, *kdim;
+	const Op *op; /* the first mma with it */
+} MmaLay;
+
+enum { MAX_LAYS = 4 };
+
 typedef struct Ctx {
 	Analysis *c;
 	SymCtx *sc;
 	Role *role;     /* by value id (MMA mode) */
+	uint8_t *lay;   /* by value id: the layout role[] refers to */
+	MmaLay lays[MAX_LAYS];
+	int nlay;
+	bool keep;      /* set_role leaves values that have a role alone */
+	/* the layout in use (use_lay): what the layout rules below read */
+	int cur;
 	MmaType mma;
-	Sym *mdim, *ndim, *kdim; /* MMA mode: the dims of the first mma */
+	Sym *mdim, *ndim, *kdim;
+	const Op *mma_op;
 	Sym *reduce_dim; /* reduce mode */
-	const Op *mma_op; /* MMA mode: the first mma */
 } Ctx;
+
+static void use_lay(Ctx *x, int l)
+{
+	const MmaLay *L = &x->lays[l];
+	x->cur = l;
+	x->mma = L->mma;
+	x->mdim = L->mdim;
+	x->ndim = L->ndim;
+	x->kdim = L->kdim;
+	x->mma_op = L->op;
+}
 
 static Sym *tsym(Analysis *c, const char *prefix, int g)
 {
@@ -403,13 +436,43 @@ static void set_role_of_op(Ctx *x, Op *op, Role r)
 
 static void set_role(Ctx *x, Value *v, Role r)
 {
-	if (!v || x->role[v->id] == r)
+	if (!v || (x->role[v->id] == r && x->lay[v->id] == x->cur) || (x->keep && x->role[v->id] != R_NONE))
 		return;
 	x->role[v->id] = r;
+	x->lay[v->id] = (uint8_t)x->cur;
 	if (v->kind == VAL_RESULT)
 		set_role_of_op(x, v->def, r);
 	else if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
 		set_role(x, v->loop->args[v->arg_idx], r);
+}
+
+/* The layout of mma op (added on first sight), or -1 after an error. */
+static int mma_lay(Ctx *x, const Op *op)
+{
+	Analysis *c = x->c;
+	Value *a = op->args[0], *b = op->args[1];
+	int ra = a->shape.rank, rb = b->shape.rank;
+	if (ra < 2 || rb < 2) {
+		analysis_error(c, op->loc, "%s: mma operands need two dims (M, K and N, K)", op->path);
+		return -1;
+	}
+	/* the last two dims are the MMA's; the others batch dims */
+	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], op};
+	if (b->shape.dims[rb - 1] != L.kdim) {
+		analysis_error(c, op->loc, "%s: the operands' last dims (%s, %s) differ: both are K", op->path,
+			sym_name(L.kdim), sym_name(b->shape.dims[rb - 1]));
+		return -1;
+	}
+	for (int l = 0; l < x->nlay; l++)
+		if (x->lays[l].mma == L.mma && x->lays[l].mdim == L.mdim && x->lays[l].ndim == L.ndim &&
+			x->lays[l].kdim == L.kdim)
+			return l;
+	if (x->nlay == MAX_LAYS) {
+		analysis_error(c, op->loc, "%s: more than %d different MMA layouts in one kernel", op->path, MAX_LAYS);
+		return -1;
+	}
+	x->lays[x->nlay] = L;
+	return x->nlay++;
 }
 
 static void find_mode(Ctx *x, Region *r)
@@ -418,34 +481,9 @@ static void find_mode(Ctx *x, Region *r)
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
 		if (op->kind == OP_MMA) {
-			if (c->mode != IM_MMA) {
-				c->mode = IM_MMA;
-				x->mma = op_mma_type(c->k, op);
-				x->mma_op = op;
-				Value *a = op->args[0], *b = op->args[1];
-				int ra = a->shape.rank, rb = b->shape.rank;
-				if (ra < 2 || rb < 2) {
-					analysis_error(c, op->loc, "%s: mma operands need two dims (M, K and N, K)", op->path);
-					return;
-				}
-				/* the last two dims are the MMA's; the others batch dims */
-				x->mdim = a->shape.dims[ra - 2];
-				x->kdim = a->shape.dims[ra - 1];
-				x->ndim = b->shape.dims[rb - 2];
-			}
-			Value *a = op->args[0], *b = op->args[1];
-			if (a->shape.rank < 2 || b->shape.rank < 2 || a->shape.dims[a->shape.rank - 2] != x->mdim ||
-				a->shape.dims[a->shape.rank - 1] != x->kdim || b->shape.dims[b->shape.rank - 2] != x->ndim ||
-				op_mma_type(c->k, op) != x->mma) {
-				analysis_error(c, op->loc, "%s: a second mma over other dims or of another type (chained "
-							  "MMAs, as in attention) is not compiled yet",
-					op->path);
+			c->mode = IM_MMA;
+			if (mma_lay(x, op) < 0)
 				return;
-			}
-			set_role(x, op->args[0], R_LHS);
-			set_role(x, op->args[1], R_RHS);
-			set_role(x, op->args[2], R_ACC);
-			x->role[op_result(op)->id] = R_ACC;
 		} else if (op_is_reduce(op->kind) && c->mode == IM_READ_WRITE) {
 			c->mode = IM_REDUCE;
 			x->reduce_dim = op->dim;
@@ -459,13 +497,34 @@ static void find_mode(Ctx *x, Region *r)
 	}
 }
 
-/* Does every dim of sh lie in the accumulator's dims (M, N)? */
+/* Does every dim of sh lie in the accumulator's dims (M, N)? With chained
+ * MMAs also the batch dims of the mma's accumulator count (attention's
+ * softmax runs on [B, M, K2] in the first MMA's result layout). */
 static bool in_acc_dims(Ctx *x, Shape sh)
 {
-	for (int i = 0; i < sh.rank; i++)
-		if (sh.dims[i] != x->mdim && sh.dims[i] != x->ndim)
+	int mn = 0;
+	const Shape *acc = x->nlay > 1 ? &op_result(x->mma_op)->shape : NULL;
+	for (int i = 0; i < sh.rank; i++) {
+		if (sh.dims[i] == x->mdim || sh.dims[i] == x->ndim) {
+			mn++;
+			continue;
+		}
+		bool batch = false;
+		for (int j = 0; acc && j < acc->rank; j++)
+			batch |= acc->dims[j] == sh.dims[i];
+		if (!batch)
 			return false;
-	return sh.rank > 0;
+	}
+	return mn > 0;
+}
+
+/* How many of sh's dims are the layout's M or N. */
+static int acc_dims(Ctx *x, Shape sh)
+{
+	int n = 0;
+	for (int i = 0; i < sh.rank; i++)
+		n += sh.dims[i] == x->mdim || sh.dims[i] == x->ndim;
+	return n;
 }
 
 static Role value_role(Ctx *x, Value *v);
@@ -485,6 +544,9 @@ static void set_acc_operands(Ctx *x, Op *op)
 		if (!v || value_role(x, v) != R_NONE || !in_acc_dims(x, v->shape))
 			continue;
 		x->role[v->id] = R_ACC;
+		x->lay[v->id] = (uint8_t)x->cur;
+		if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
+			set_role(x, v->loop->args[v->arg_idx], R_ACC); /* its init holds the same elements */
 		if (v->kind == VAL_RESULT && (op_is_unary(v->def->kind) || op_is_binary(v->def->kind) ||
 						     v->def->kind == OP_CAST || v->def->kind == OP_BROADCAST))
 			set_acc_operands(x, v->def);
@@ -512,8 +574,104 @@ static void acc_forward(Ctx *x, Region *r)
 		if (!acc)
 			continue;
 		x->role[res->id] = R_ACC;
+		x->lay[res->id] = (uint8_t)x->cur;
 		set_acc_operands(x, op);
 	}
+}
+
+/* Backward roles from every mma, each in its own layout. */
+static void mma_roles(Ctx *x, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len && !x->c->failed; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body)
+			mma_roles(x, op->body);
+		if (op->kind != OP_MMA)
+			continue;
+		int l = mma_lay(x, op);
+		if (l < 0)
+			return;
+		use_lay(x, l);
+		Value *res = op_result(op);
+		x->role[res->id] = R_ACC; /* first: the operands may come from it */
+		x->lay[res->id] = (uint8_t)l;
+		set_role(x, op->args[0], R_LHS);
+		set_role(x, op->args[1], R_RHS);
+		set_role(x, op->args[2], R_ACC);
+	}
+}
+
+/* Chained MMAs: a computed value takes its layout from what computes it,
+ * so the first MMA's result keeps its accumulator layout through the
+ * softmax (elementwise ops, casts, permutes, reductions over its M or N)
+ * up to the next mma, which gathers its operand from it (isel, through
+ * Analysis.mma_operand). Loop-carried values take their output's layout
+ * and give it to their init; the walk repeats until nothing changes. The
+ * backward roles (mma_roles, run after with `keep`) then place only
+ * what no computation placed: reads, registers, casts of reads. */
+static Role value_role(Ctx *x, Value *v);
+static int value_lay(Ctx *x, Value *v);
+
+static bool forward_op(Ctx *x, Op *op)
+{
+	Value *res = op_result(op);
+	if (!res || x->role[res->id] != R_NONE)
+		return false;
+	if (op->kind == OP_MMA) {
+		x->role[res->id] = R_ACC;
+		x->lay[res->id] = (uint8_t)mma_lay(x, op);
+		return true;
+	}
+	bool shape_op = op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST ||
+			op->kind == OP_PERMUTE || op_is_reduce(op->kind);
+	if (!shape_op)
+		return false;
+	/* the accumulator-role operand that covers the result best: the
+	 * result's own rank first */
+	int best = -1, lay = 0;
+	for (int a = 0; a < op->nargs; a++) {
+		Value *v = op->args[a];
+		if (!v || value_role(x, v) != R_ACC)
+			continue;
+		if (best < 0 || (v->shape.rank == res->shape.rank && op->args[best]->shape.rank != res->shape.rank)) {
+			best = a;
+			lay = value_lay(x, v);
+		}
+	}
+	if (best < 0)
+		return false;
+	use_lay(x, lay);
+	bool red = op_is_reduce(op->kind);
+	if (red && op->dim != x->mdim && op->dim != x->ndim)
+		return false;
+	if (!in_acc_dims(x, res->shape) || acc_dims(x, res->shape) != (red ? 1 : 2))
+		return false;
+	x->role[res->id] = R_ACC;
+	x->lay[res->id] = (uint8_t)lay;
+	set_acc_operands(x, op);
+	return true;
+}
+
+static bool forward_roles(Ctx *x, Region *r)
+{
+	bool changed = false;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body) {
+			changed |= forward_roles(x, op->body);
+			Op *out = vec_last(&op->body->ops);
+			for (int p = 0; p < op->body->nparams && p < out->nargs; p++) {
+				Value *ia = op->body->params[p], *o = out->args[p];
+				if (x->role[ia->id] != R_NONE || value_role(x, o) == R_NONE)
+					continue;
+				use_lay(x, value_lay(x, o));
+				set_role(x, ia, value_role(x, o)); /* and its init */
+				changed = true;
+			}
+		}
+		changed |= forward_op(x, op);
+	}
+	return changed;
 }
 
 /* A value's MMA role; an iterate result has its output value's. */
@@ -532,6 +690,23 @@ static Role value_role(Ctx *x, Value *v)
 			return value_role(x, out->args[v->def->res_idx]);
 	}
 	return x->role[v->id];
+}
+
+/* The layout value_role refers to. */
+static int value_lay(Ctx *x, Value *v)
+{
+	if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+		Op *out = vec_last(&v->def->body->ops);
+		if (v->res_idx < out->nargs)
+			return value_lay(x, out->args[v->res_idx]);
+	}
+	if (v->kind == VAL_RESULT && v->def->kind == OP_GET_RESULT && v->def->nargs && v->def->args[0] &&
+		v->def->args[0]->kind == VAL_RESULT && v->def->args[0]->def->kind == OP_ITERATE) {
+		Op *out = vec_last(&v->def->args[0]->def->body->ops);
+		if (v->def->res_idx < out->nargs)
+			return value_lay(x, out->args[v->def->res_idx]);
+	}
+	return x->lay[v->id];
 }
 
 static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
@@ -573,6 +748,19 @@ static NodeIndex *index_reordered(Ctx *x, const NodeIndex *src, Shape sh)
 	return ni;
 }
 
+/* An mma whose lhs or rhs is held in another layout (a chained MMA's
+ * operand computed from the previous one's result): the index it needs
+ * the operand in, for isel to gather it into. */
+static void mma_operands(Ctx *x, Op *op)
+{
+	for (int a = 0; a < 2; a++) {
+		Value *v = op->args[a];
+		Role want = a ? R_RHS : R_LHS;
+		if (value_role(x, v) != want || value_lay(x, v) != x->cur)
+			x->c->mma_operand[2 * op->id + a] = new_index(x, op, v->shape, want, 0);
+	}
+}
+
 static void index_region(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -591,6 +779,8 @@ static void index_region(Ctx *x, Region *r)
 			index_region(x, op->body);
 		if (op->kind == OP_OUTPUT)
 			continue;
+		if (c->mode == IM_MMA)
+			use_lay(x, op->kind == OP_WRITE ? value_lay(x, op->args[0]) : res ? value_lay(x, res) : 0);
 		if (op->kind == OP_WRITE) {
 			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
 			/* a mapped write is indexed over its register's dims (the
@@ -624,6 +814,8 @@ static void index_region(Ctx *x, Region *r)
 				ni = operand_index(x, op->args[0]);
 			else
 				ni = new_index(x, op, res->shape, role, default_ept(x, op, res->shape));
+			if (op->kind == OP_MMA)
+				mma_operands(x, op);
 		}
 		c->index[op->id] = ni;
 	}
@@ -773,6 +965,7 @@ void analyze_indices(Analysis *c)
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);
 	Ctx x = {.c = c, .sc = sc, .mma = MMA_NONE};
 	x.role = ARENA_NEWN(&c->arena, Role, k->nvalues);
+	x.lay = ARENA_NEWN(&c->arena, uint8_t, k->nvalues);
 	c->index = ARENA_NEWN(&c->arena, NodeIndex *, k->nops);
 	c->mode = IM_READ_WRITE;
 	find_mode(&x, k->body);
@@ -780,15 +973,31 @@ void analyze_indices(Analysis *c)
 		return;
 	/* the lane layouts below serve Wave's native types and the K8 ones;
 	 * whether the target has the instruction is isel's question (mma.c) */
-	bool k8 = x.mma == MMA_F32_16x16x32_K8_F16 || x.mma == MMA_F32_32x32x16_K8_F16;
-	if (c->mode == IM_MMA && (x.mma == MMA_NONE || (!mma_info[x.mma].native && !k8 && !k4_type(x.mma)))) {
-		analysis_error(c, x.mma_op->loc, "%s: MMA type %s is not compiled yet (the native f16/bf16, i8 and f8 "
-						  "types and the K8 and K4 forms are)",
-			x.mma_op->path, x.mma == MMA_NONE ? "?" : mma_info[x.mma].name);
-		return;
+	for (int l = 0; l < x.nlay; l++) {
+		MmaType t = x.lays[l].mma;
+		bool k8 = t == MMA_F32_16x16x32_K8_F16 || t == MMA_F32_32x32x16_K8_F16;
+		if (t == MMA_NONE || (!mma_info[t].native && !k8 && !k4_type(t))) {
+			analysis_error(c, x.lays[l].op->loc, "%s: MMA type %s is not compiled yet (the native f16/bf16, "
+							     "i8 and f8 types and the K8 and K4 forms are)",
+				x.lays[l].op->path, t == MMA_NONE ? "?" : mma_info[t].name);
+			return;
+		}
 	}
-	if (c->mode == IM_MMA)
-		acc_forward(&x, k->body);
+	if (c->mode == IM_MMA) {
+		/* one layout: roles backward from the mma, then the epilogue
+		 * forward; chained MMAs: forward first (forward_roles) */
+		for (int n = 0; x.nlay > 1 && n < 8 && forward_roles(&x, k->body); n++)
+			;
+		x.keep = x.nlay > 1;
+		mma_roles(&x, k->body);
+		x.keep = false;
+		if (c->failed)
+			return;
+		use_lay(&x, 0);
+		if (x.nlay == 1)
+			acc_forward(&x, k->body);
+		c->mma_operand = ARENA_NEWN(&c->arena, NodeIndex *, 2 * (size_t)k->nops);
+	}
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(&x, k->body);

@@ -57,11 +57,11 @@ END_TEST
 START_TEST(several_kernels_fail_alone)
 {
 	const char *dir = test_tmpdir("sweep_many");
-	CmdResult r = test_wavecc("compile examples/add.json examples/attention.json examples/copy.json -S -o '%s'", dir);
+	CmdResult r = test_wavecc("compile examples/add.json tests/driver/data/softmax_big_workgroup.json examples/copy.json -S -o '%s'", dir);
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.out, "add.s vgpr") && strstr(r.out, "attention FAILED") && strstr(r.out, "copy.s vgpr"),
+	ck_assert_msg(strstr(r.out, "add.s vgpr") && strstr(r.out, "softmax_big_workgroup FAILED") && strstr(r.out, "copy.s vgpr"),
 		"%s", r.out);
-	ck_assert_msg(strstr(r.err, "attention.json:256:9: error: graph[3].body[15]"), "%s", r.err);
+	ck_assert_msg(strstr(r.err, "softmax_big_workgroup.json:13:5: error: constraints[0]"), "%s", r.err);
 	cmd_result_free(&r);
 	char p[4096];
 	snprintf(p, sizeof p, "%s/copy.s", dir);

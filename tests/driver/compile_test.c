@@ -191,11 +191,11 @@ END_TEST
 START_TEST(bad_input_writes_nothing)
 {
 	char cmd[4096], *err;
-	/* A kernel the compiler does not handle yet: error, exit 1, no files. */
-	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/attention.json' -o '%s/g.hsaco'", test_bin(),
-		test_root(), dir);
+	/* A kernel the compiler rejects: error, exit 1, no files. */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/softmax_big_workgroup.json' -o '%s/g.hsaco'",
+		test_bin(), test_root(), dir);
 	ck_assert_int_eq(sh(cmd, NULL, &err), 1);
-	ck_assert_msg(strstr(err, "not compiled yet"), "%s", err);
+	ck_assert_msg(strstr(err, "at most 1024 are supported"), "%s", err);
 	free(err);
 	ck_assert(!exists(strcat(strcpy(cmd, dir), "/g.hsaco")));
 	ck_assert(!exists(strcat(strcpy(cmd, dir), "/g.launch.json")));

@@ -323,6 +323,23 @@ START_TEST(mapped_access_passes)
 }
 END_TEST
 
+/* Chained MMAs (passes/graph/indices.c forward_roles): attention's Q·Kᵀ
+ * result keeps its accumulator layout through the online softmax (max and
+ * sum over K2 as loop-carried values, exp2, the cast to f16) and the second
+ * mma gathers its B operand from it in registers. Aligned, unaligned K2
+ * and M, a batch of 3, a shorter K1. */
+static const char *const chained[] = {"examples/attention.json", "examples/attention.json -D K2=192",
+	"examples/attention.json -D K2=100", "examples/attention.json -D M=50",
+	"examples/attention.json -D B=3 -D K1=32 -D M=128 -D N=128"};
+
+START_TEST(chained_mma_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", chained[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 91 + _i);
+	expect_pass(args);
+}
+END_TEST
+
 /* Large tiles: a 256x256 workgroup tile of four 128x128 waves holds 256
  * accumulator dwords per lane, all of the AGPR file (isel/mma.c): MFMAs
  * read and write them there, stores take them directly, and epilogues
@@ -411,10 +428,10 @@ START_TEST(bad_usage_and_unsupported_kernels)
 	r = wavecc("run examples/copy.json --mcpu gfx1100");
 	ck_assert_int_eq(r.status, 2);
 	cmd_result_free(&r);
-	/* a kernel the compiler does not handle yet: a located error, exit 1 */
-	r = wavecc("run examples/attention.json");
+	/* a kernel the compiler rejects: a located error, exit 1 */
+	r = wavecc("run tests/driver/data/softmax_big_workgroup.json");
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_ptr_nonnull(strstr(r.err, "examples/attention.json:"));
+	ck_assert_ptr_nonnull(strstr(r.err, "tests/driver/data/softmax_big_workgroup.json:13:5: error:"));
 	ck_assert_ptr_null(strstr(r.out, "PASS"));
 	cmd_result_free(&r);
 }
@@ -470,6 +487,7 @@ int main(void)
 	tcase_add_loop_test(tc, fp8_casts_pass, 0, (int)(2 * ARRAY_LEN(fp8_casts)));
 	tcase_add_loop_test(tc, i8_dequant_epilogue_passes, 0, 4);
 	tcase_add_loop_test(tc, mapped_access_passes, 0, (int)(2 * ARRAY_LEN(mapped)));
+	tcase_add_loop_test(tc, chained_mma_passes, 0, (int)(2 * ARRAY_LEN(chained)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
