@@ -330,7 +330,11 @@ END_TEST
  * and M, a batch of 3, a shorter K1. */
 static const char *const chained[] = {"examples/attention.json", "examples/attention.json -D K2=192",
 	"examples/attention.json -D K2=100", "examples/attention.json -D M=50",
-	"examples/attention.json -D B=3 -D K1=32 -D M=128 -D N=128"};
+	"examples/attention.json -D B=3 -D K1=32 -D M=128 -D N=128",
+	/* Wave's type pairs: a K8 first mma, then the native one of its shape;
+	 * 16x16x16 with q, k, v in global memory */
+	"tests/driver/data/attention_k8_32x32.json", "tests/driver/data/attention_k8_16x16.json",
+	"tests/driver/data/attention_16x16x16_global.json -D K2=100"};
 
 START_TEST(chained_mma_passes)
 {
