@@ -178,6 +178,18 @@ static const WaveCase cases[] = {
 	 * test_im2col_mma (1, 4, 9, 9; 64 filters; K = 16 in one tiling step) */
 	{"im2col.json", NULL, NULL},
 	{"im2col_mma.json", NULL, NULL},
+	/* attention/chained_gemm_test.py::testChainedGemm (16x16x16, 32x32x8;
+	 * 64x64 tiles, 2x2 waves, BLOCK_K2 32, k and v in shared memory) and
+	 * testChainedGemmF8 (the f8 type, then its K4 form), at the first
+	 * shape of get_test_shapes("chained_gemm"): (B, M, N, K1, K2) =
+	 * (8, 128, 128, 64, 256). The f16 product of the first GEMM is
+	 * rounded to f16 before the second: a last-bit difference in the f32
+	 * sum (the MFMA's order against the interpreter's) can move it by an
+	 * f16 ulp, so these compare with Wave's tolerances against torch */
+	{"chained_gemm_16x16x16.json --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"chained_gemm_32x32x8.json --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"chained_gemm_f8_32x32x16.json --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
+	{"chained_gemm_f8_16x16x32.json --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
 };
 
 /* test_conv.py::test_igemm_conv: templates/conv.py get_igemm_conv2d (64x128x32
@@ -221,6 +233,9 @@ static const char *const igemm_shapes[] = {
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 static const WaveCase slow[] = {
+	/* testChainedGemm at get_test_shapes("chained_gemm")'s second shape */
+	{"chained_gemm_16x16x16.json -D B=40 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"chained_gemm_32x32x8.json -D B=40 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 5e-2 --rtol 5e-3", NULL, NULL},
 	/* two of test_igemm_conv's perf_test shapes (n, h, w, c, hf, wf, nf, stride) */
 	{"igemm_conv_nhwc_shared.json -D N=2 -D H=32 -D W=32 -D C=1280 -D HF=1 -D WF=1 -D NF=640 -D stride=1", NULL, NULL},
 	{"igemm_conv_nhwc_shared.json -D N=2 -D H=64 -D W=64 -D C=320 -D HF=3 -D WF=3 -D NF=320 -D stride=1", NULL, NULL},
