@@ -106,12 +106,8 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	for (int64_t cn = 0; cn < ix->ncopies; cn++)
 		for (int64_t j = 0; j < ix->epc; j++) {
 			src[cn * ix->epc + j] = gather_source(s, v, ix, cn, j);
-			if (src[cn * ix->epc + j] < 0) {
-				analysis_error(c, op->loc, "%s: element %lld of copy %lld of the result has no source element in "
-							  "this thread (a cross-lane broadcast is not compiled yet)",
-					op->path, (long long)j, (long long)cn);
-				return NULL;
-			}
+			if (src[cn * ix->epc + j] < 0)
+				return isel_relayout(s, v, ix, op); /* held by other lanes */
 		}
 	TVal *r = isel_tval_new(s, v->dtype, n, ix);
 	if (dtype_size(v->dtype) != 2) {

@@ -129,6 +129,11 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
  * false when there are none. */
 bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
 
+/* ---- relayout.c ---- */
+/* v moved into the layout ix through LDS (every wave of the workgroup
+ * takes part); NULL after reporting at op. */
+TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+
 /* ---- elementwise.c ---- */
 /* Select a non-memory, non-reduction op; false if it is not supported. */
 bool isel_select_elementwise(Isel *s, Op *op);

@@ -547,8 +547,11 @@ static void set_acc_operands(Ctx *x, Op *op)
 		x->lay[v->id] = (uint8_t)x->cur;
 		if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
 			set_role(x, v->loop->args[v->arg_idx], R_ACC); /* its init holds the same elements */
+		/* (a permute too: its operand holds the same elements, read in
+		 * the accumulator's lanes instead of moved across them) */
 		if (v->kind == VAL_RESULT && (op_is_unary(v->def->kind) || op_is_binary(v->def->kind) ||
-						     v->def->kind == OP_CAST || v->def->kind == OP_BROADCAST))
+						     v->def->kind == OP_CAST || v->def->kind == OP_BROADCAST ||
+						     v->def->kind == OP_PERMUTE))
 			set_acc_operands(x, v->def);
 	}
 }

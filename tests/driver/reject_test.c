@@ -111,12 +111,6 @@ static const Reject rejects[] = {
 		"tests/driver/data/gemm_reduce_partial_tile.json:135:5: error: ",
 		"graph[2]: the MMA layout covers 32 of N per wave (2 copies of 16), the wave's window is 24: a reduction "
 		"over it is not compiled yet"},
-	/* chained MMAs whose second mma reads the first one's result as its
-	 * A operand (M in the M place of both): A's lanes hold other rows than
-	 * the accumulator's, so the operand is not in the thread (moving it
-	 * through LDS is not compiled yet) */
-	{"tests/driver/data/chained_mma_cross_lane.json", "tests/driver/data/chained_mma_cross_lane.json:256:9: error: ",
-		"graph[3].body[15]: element 0 of copy 0 of the result has no source element in this thread"},
 	/* a write mapping that sends two elements to one place (Mod(j, 5)
 	 * along N): a race, rejected */
 	{"tests/driver/data/copy_write_collide.json", "tests/driver/data/copy_write_collide.json:73:5: error: ",

@@ -323,7 +323,7 @@ START_TEST(mapped_access_passes)
 }
 END_TEST
 
-/* Chained MMAs (passes/graph/indices.c forward_roles): attention's Q·Kᵀ
+/* Layout changes. Chained MMAs (passes/graph/indices.c forward_roles): attention's Q·Kᵀ
  * result keeps its accumulator layout through the online softmax (max and
  * sum over K2 as loop-carried values, exp2, the cast to f16) and the second
  * mma gathers its B operand from it in registers. Aligned, unaligned K2
@@ -334,7 +334,15 @@ static const char *const chained[] = {"examples/attention.json", "examples/atten
 	/* Wave's type pairs: a K8 first mma, then the native one of its shape;
 	 * 16x16x16 with q, k, v in global memory */
 	"tests/driver/data/attention_k8_32x32.json", "tests/driver/data/attention_k8_16x16.json",
-	"tests/driver/data/attention_16x16x16_global.json -D K2=100"};
+	"tests/driver/data/attention_16x16x16_global.json -D K2=100",
+	/* the second mma reads the first one's result as A with M in the M
+	 * place of both: A's lanes hold other rows than the accumulator's, so
+	 * the f16 probabilities move through LDS (isel/relayout.c) */
+	"tests/driver/data/chained_mma_cross_lane.json", "tests/driver/data/chained_mma_cross_lane.json -D K2=100",
+	"tests/driver/data/chained_mma_cross_lane.json -D B=1 -D M=128 -D N=128",
+	/* a GEMM epilogue adding a transposed tensor: the permute's operand is
+	 * read in the accumulator's lanes */
+	"tests/driver/data/gemm_plus_transposed.json", "tests/driver/data/gemm_plus_transposed.json -D M=100 -D N=70"};
 
 START_TEST(chained_mma_passes)
 {
