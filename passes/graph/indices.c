@@ -591,7 +591,7 @@ static void index_region(Ctx *x, Region *r)
 			index_region(x, op->body);
 		if (op->kind == OP_OUTPUT)
 			continue;
-		if (op->kind == OP_WRITE) {
+		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
 			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
 			/* a mapped write is indexed over its register's dims (the
 			 * mapping's inputs); isel/memory.c maps them to memory */
