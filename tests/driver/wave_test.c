@@ -173,6 +173,17 @@ static const WaveCase cases[] = {
 	{"set_symbol.json -D M=256 -D N=128 -D S=256", "unknown op 'set_symbol'", NULL},
 	{"set_symbol.json -D M=256 -D N=256 -D S=256", "unknown op 'set_symbol'", NULL},
 	{"set_symbol.json -D M=256 -D N=1024 -D S=256", "unknown op 'set_symbol'", NULL},
+	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
+	 * (a `shared` argument: still the global tensor), the old values to c */
+	{"atomic_add_no_map.json", NULL, NULL},
+	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
+	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
+	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
+	 * 2 and 4 splits. The K loop's start and trip count per split stop it. */
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=2", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=4", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=2", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=4", "tiling constraints with start or iters", NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
