@@ -110,12 +110,20 @@ void isel_select_atomic_add(Isel *s, Op *op)
 	AtomicCtx a = {.op = mop, .ret = s->uses[op_result(op)->id] > 0, .src = v};
 	if (a.ret) {
 		a.old = isel_tval_new(s, mem->dtype, v->n, ix);
-		/* elements never in bounds return 0 */
 		for (int64_t e = 0; e < v->n; e++)
 			a.old->d[e] = mo_imm(0);
 	}
 	if (!isel_each_element(s, op, mem, ix, emit_element, &a))
 		return;
-	if (a.ret)
-		s->val[op_result(op)->id] = a.old;
+	if (!a.ret)
+		return;
+	/* elements never in bounds (isel_each_element skips them) return 0,
+	 * in a VGPR as every value element is */
+	for (int64_t e = 0; e < v->n; e++)
+		if (a.old->d[e].kind == MO_IMM) {
+			MOpnd z = isel_v1(s);
+			isel_mov(s, z, mo_imm(0));
+			a.old->d[e] = z;
+		}
+	s->val[op_result(op)->id] = a.old;
 }

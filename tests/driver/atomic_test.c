@@ -23,6 +23,20 @@ START_TEST(atomic_kernels_pass)
 }
 END_TEST
 
+/* Returning atomics with partial tiles: Wave's no-map kernel at M = 50
+ * and 200 (tile 64): the lanes past M are masked by the buffer range check
+ * and must neither add nor disturb c. */
+START_TEST(returning_atomic_partial_tiles)
+{
+	const char *t = targets[_i % 2];
+	int m = _i / 2 ? 200 : 50;
+	CmdResult r = test_wavecc("run tests/driver/wave/atomic_add_no_map.json -D M=%d --mcpu %s --seed %d", m, t, _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "M=%d on %s: status %d\n%s%s", m, t, r.status, r.out,
+		      r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* file, the expected message (after "error: "), and whether the frontend
  * (dump-graph) already rejects it */
 static const struct {
@@ -83,6 +97,7 @@ int main(void)
 	tcase_add_loop_test(tc, atomic_kernels_pass, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_loop_test(tc, atomic_bad_input_is_located, 0, (int)(2 * ARRAY_LEN(rejected)));
 	tcase_add_test(tc, returning_atomic_spelling);
+	tcase_add_loop_test(tc, returning_atomic_partial_tiles, 0, 4);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
