@@ -67,6 +67,8 @@ static const char *access_mode(Analysis *c, const Value *mem)
 			rd = true;
 		if (op->kind == OP_WRITE && op->args[1] == mem)
 			wr = true;
+		if (op->kind == OP_ATOMIC_ADD && op->args[1] == mem) /* reads and writes it */
+			rd = wr = true;
 	}
 	return rd && wr ? "readwrite" : wr ? "write" : "read";
 }

@@ -245,8 +245,8 @@ wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_inf
 	info->bytes = count == UINT64_MAX ? UINT64_MAX : count * info->element_size;
 	for (size_t j = 0; j < v->op_list.len; j++) {
 		const Op *op = v->op_list.data[j];
-		info->reads |= op->kind == OP_READ && op->args[0] == a;
-		info->writes |= op->kind == OP_WRITE && op->args[1] == a;
+		info->reads |= (op->kind == OP_READ && op->args[0] == a) || (op->kind == OP_ATOMIC_ADD && op->args[1] == a);
+		info->writes |= (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == a;
 	}
 	kernel_view_free(v);
 	msgs_finish(&m, st == WAVECC_OK, error);

@@ -191,6 +191,7 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	switch (n->kind) {
 	case OP_READ:
 	case OP_WRITE:
+	case OP_ATOMIC_ADD:
 		f = jv_get(L, n->jv, "mapping_dynamic_vals");
 		if (f.v)
 			ok &= ref_list(g, f, false, out);
@@ -458,7 +459,7 @@ static void build_node(G *g, Node *n)
 	op->path = arena_strdup(&g->k->arena, n->jv.path);
 	/* Memory arguments only feed read/write (and mma, rejected below). */
 	for (int i = 0; i < nv; i++) {
-		bool mem_ok = (n->kind == OP_READ && i == 0) || (n->kind == OP_WRITE && i == 1);
+		bool mem_ok = (n->kind == OP_READ && i == 0) || ((n->kind == OP_WRITE || n->kind == OP_ATOMIC_ADD) && i == 1);
 		if (vals[i] && vals[i]->kind == VAL_MEMORY && !mem_ok) {
 			ld_err(L, jvs[i], "'%s' is a memory argument; read it first", vals[i]->name);
 			return;

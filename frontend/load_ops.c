@@ -168,7 +168,8 @@ static Shape map_shape(int n, Sym **dims)
 static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
-	bool is_write = op->kind == OP_WRITE;
+	/* atomic_add has write's operand layout (graph_ops.h) */
+	bool is_write = op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD;
 	Value *mem = op->args[is_write ? 1 : 0];
 	JV mjv = jvs[is_write ? 1 : 0];
 	bool ok = get_ept(g, n, op);
@@ -220,7 +221,17 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		ld_err(L, jvs[0], "'%s' is a memory argument, not a register", reg->name);
 		return false;
 	}
-	ok &= dtype_eq(g, n, jvs[0], "write", reg, mem);
+	ok &= dtype_eq(g, n, jvs[0], op_name(op->kind), reg, mem);
+	if (op->kind == OP_ATOMIC_ADD) {
+		/* Wave's AtomicOp: the result (the old values) has the register's type */
+		if (mem->dtype == DT_I1 || mem->dtype >= DT_F8E4M3FNUZ) {
+			ld_err(L, jvs[1], "atomic_add on %s memory '%s': only integer, f16, bf16, f32 and f64 elements add",
+				dtype_name(mem->dtype), mem->name);
+			ok = false;
+		}
+		op->results[0]->dtype = reg->dtype;
+		op->results[0]->shape = reg->shape;
+	}
 	if (m) {
 		Shape reg_side = map_shape(m->nin, m->in_dims);
 		if (!ld_same_set(reg_side, reg->shape)) {

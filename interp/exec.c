@@ -421,6 +421,7 @@ static int exec_op(Run *r, Op *op)
 	}
 	case OP_READ: return interp_exec_read(r, op);
 	case OP_WRITE: return interp_exec_write(r, op);
+	case OP_ATOMIC_ADD: return interp_exec_atomic_add(r, op);
 	case OP_MMA: {
 		ITensor *y = it_mma(&r->arena, &e, run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2]));
 		if (!y)

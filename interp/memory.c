@@ -10,6 +10,8 @@
  * An element is accessed only if every register coordinate and every memory
  * coordinate is inside its dim: otherwise reads give 0, writes are dropped.
  *
+ * atomic_add is a write that adds to memory and returns the old values.
+ *
  * Speed (a GEMM's interpretation was mostly reads): a read without a mapping
  * copies whole rows of the in-bounds box, and a wave whose windows equal an
  * earlier wave's in the same workgroup gets that wave's tensor, until a
@@ -312,7 +314,42 @@ int interp_exec_read(Run *r, const Op *op)
 	return run_set(r, op, x);
 }
 
-int interp_exec_write(Run *r, const Op *op)
+/* The value atomic_add stores: integers wrap at their width (as the
+ * hardware's adds do), floats round once to the element type (the double
+ * sum of two f32 or f16 values is exact or rounds innocuously, so
+ * dtype_store's rounding gives the type's own sum). */
+static double atomic_sum(DType t, double a, double b)
+{
+	if (dtype_is_float(t))
+		return a + b;
+	int bits = 8 * dtype_size(t);
+	uint64_t u = (uint64_t)(int64_t)a + (uint64_t)(int64_t)b;
+	if (bits < 64)
+		u &= (UINT64_C(1) << bits) - 1;
+	if (dtype_info[t].cls == DTC_INT && bits < 64 && (u >> (bits - 1) & 1))
+		return (double)(int64_t)(u | ~((UINT64_C(1) << bits) - 1));
+	return dtype_info[t].cls == DTC_INT ? (double)(int64_t)u : (double)u;
+}
+
+/* write and atomic_add: each element of the register (conformed as the op
+ * says) goes to its memory element; with `old`, added to it atomically
+ * (atomic_add), the previous memory value going to *old at the element's
+ * position (0 where the element is out of bounds). */
+static int write_elems(Run *r, const Op *op, ITensor **old);
+
+int interp_exec_write(Run *r, const Op *op) { return write_elems(r, op, NULL); }
+
+/* atomic_add (docs/interpreter.md, "Atomics"): the interpreter's element
+ * order is one interleaving of the GPU's. */
+int interp_exec_atomic_add(Run *r, const Op *op)
+{
+	ITensor *old = NULL;
+	if (write_elems(r, op, &old) < 0)
+		return -1;
+	return run_set(r, op, old);
+}
+
+static int write_elems(Run *r, const Op *op, ITensor **old)
 {
 	/* a read after this one may see what it writes */
 	memset(r->read_memo, 0, sizeof(ITensor *) * ((size_t)r->k->nvalues + 1));
@@ -343,6 +380,8 @@ int interp_exec_write(Run *r, const Op *op)
 		for (int d = 0; d < m->ndyn; d++)
 			dynv[d] = run_get(r, op->args[2 + d]);
 	}
+	if (old && !(*old = it_new(&r->arena, x->dtype, x->rank, x->dim, x->start, x->ext)))
+		return run_fail(r, op, "out of memory");
 	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
@@ -361,8 +400,15 @@ int interp_exec_write(Run *r, const Op *op)
 		} else {
 			memcpy(mc, c, sizeof(int64_t) * (size_t)x->rank);
 		}
-		if (mem_in_bounds(a, mc))
+		if (!mem_in_bounds(a, mc))
+			continue;
+		if (old) {
+			double prev = dtype_load(a->dtype, a->data, mem_offset(a, mc));
+			(*old)->v[i] = prev;
+			dtype_store(a->dtype, a->data, mem_offset(a, mc), atomic_sum(a->dtype, prev, x->v[i]));
+		} else {
 			dtype_store(a->dtype, a->data, mem_offset(a, mc), x->v[i]);
+		}
 	}
 	return 0;
 }

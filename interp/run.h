@@ -78,6 +78,7 @@ void run_coords(const ITensor *x, int64_t i, int64_t *c);
 double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c);
 int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
+int interp_exec_atomic_add(Run *r, const Op *op);
 
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */

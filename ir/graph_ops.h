@@ -11,6 +11,7 @@
  * The operand layout of Op.args, per op:
  *   read          [memory, dyn_vals...]          (dyn vals: mapping_dynamic_vals)
  *   write         [register, memory, dyn_vals...]
+ *   atomic_add    [register (lhs), memory (rhs), dyn_vals...]  (as write)
  *   mma           [lhs, rhs, acc]
  *   iterate       [init_args..., implicit_captures...]  (Op.ninit init args)
  *   get_result    [value]
@@ -31,7 +32,7 @@
 /* Op classes, in the order their rows appear in GRAPH_OPS. */
 #define OP_CLASSES(X) \
 	X(OPC_SOURCE, "source")   /* register, scalar, self_index: no value operands */ \
-	X(OPC_MEMORY, "memory")   /* read, write */ \
+	X(OPC_MEMORY, "memory")   /* read, write, atomic_add */ \
 	X(OPC_MMA, "mma")         /* mma */ \
 	X(OPC_CONTROL, "control") /* iterate, get_result, output */ \
 	X(OPC_UNARY, "unary")     /* elementwise, one operand, same type */ \
@@ -51,6 +52,8 @@
 	X(OP_SELF_INDEX, "self_index", OPC_SOURCE, "", "dim dtype elements_per_thread") \
 	X(OP_READ, "read", OPC_MEMORY, "memory", "elements_per_thread mapping mapping_dynamic_vals") \
 	X(OP_WRITE, "write", OPC_MEMORY, "register memory", \
+		"elements_per_thread mapping mapping_dynamic_vals") \
+	X(OP_ATOMIC_ADD, "atomic_add", OPC_MEMORY, "lhs rhs", \
 		"elements_per_thread mapping mapping_dynamic_vals") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
 	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \

@@ -145,7 +145,9 @@ int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
 int mir_ndef(MOp op, uint32_t flags)
 {
 	const IsaInfo *r = &isa_info[op];
-	(void)flags;
+	/* a MUBUF atomic writes its data register only when it returns */
+	if (r->fmt == FMT_MUBUF && (r->flags & IF_ATOMIC))
+		return (flags & MIF_GLC) ? 1 : 0;
 	if (r->dst == 0 || (r->flags & IF_STORE) || r->fmt == FMT_SOPP || r->fmt == FMT_SOPC)
 		return 0;
 	return (r->flags & IF_VOP3B) ? 2 : 1;

@@ -115,6 +115,8 @@ enum {
 	MIF_OFFEN = 1 << 2, /* MUBUF: the address VGPR is an offset */
 	MIF_TIED = 1 << 3,  /* def[0] keeps bits it does not write (d16 loads):
 	                       it is live into the instruction; not printed as a use */
+	MIF_GLC = 1 << 4,   /* MUBUF atomic: returns the old value (glc; sc0 on gfx942)
+	                       into its data register (def[0], MIF_TIED) */
 };
 
 enum { MI_MAX_DEFS = 2, MI_MAX_USES = 4 };

@@ -333,6 +333,18 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			if (!number(p, &v) || v < -(1 << 20) || v > (1 << 20))
 				return fail(p, p->s, "bad offset");
 			in.offset = (int32_t)v;
+			skip_space(p);
+		}
+		if (eat(p, "glc") || eat(p, "sc0")) {
+			/* a returning MUBUF atomic: its data register is its def too */
+			if (isa_info[op].fmt != FMT_MUBUF || !(isa_info[op].flags & IF_ATOMIC) || in.ndef || !in.nuse)
+				return fail(p, p->s, "glc/sc0 only on a MUBUF atomic here");
+			in.flags |= MIF_GLC | MIF_TIED;
+			in.def[0] = in.use[0];
+			memmove(in.use, in.use + 1, sizeof(MOpnd) * (size_t)(in.nuse - 1));
+			in.ndef = 1;
+			in.nuse--;
+			skip_space(p);
 		}
 		if (dpp && !dpp_controls(p, &in.dpp))
 			return false;

@@ -203,6 +203,9 @@ static void select_op(Isel *s, Op *op)
 	case OP_WRITE:
 		isel_select_write(s, op);
 		break;
+	case OP_ATOMIC_ADD:
+		isel_select_atomic_add(s, op);
+		break;
 	case OP_REGISTER:
 		isel_select_register(s, op);
 		break;

@@ -111,6 +111,11 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop);
 /* The elements ix gives of mem, read from its staged LDS tile. */
 TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 void isel_select_write(Isel *s, Op *op);
+/* memory.c: the elements of an access one by one (atomic.c) */
+typedef void (*IselElemFn)(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm);
+bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselElemFn fn, void *ctx);
+/* atomic.c */
+void isel_select_atomic_add(Isel *s, Op *op);
 
 /* ---- expr.c ---- */
 /* e = lane + uni: lane holds the terms that depend on a work-item id. */

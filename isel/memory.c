@@ -210,7 +210,8 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 {
 	/* the op's own mapping, when this is the op's own index (not the
 	 * cooperative load of an LDS tile) */
-	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE) && ix == s->c->index[op->id] ? op->mapping : NULL;
+	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) &&
+				     ix == s->c->index[op->id] ? op->mapping : NULL;
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int rank = mem->shape.rank;
@@ -826,4 +827,39 @@ void isel_select_write(Isel *s, Op *op)
 			mubuf(s, sop, true, x, vo, desc, eso, el->delta * es, 0);
 		}
 	}
+}
+
+/* Each element of an access one instruction at a time (atomic.c): fn gets
+ * the element's number, the descriptor, soffset, the lane offset (masked:
+ * an out-of-bounds lane gets OOB_OFFSET, which the buffer's range check
+ * drops) and an immediate byte offset inside the 12-bit field. Elements
+ * never in bounds are skipped. False after reporting. */
+bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselElemFn fn, void *ctx)
+{
+	Plan p;
+	if (!supported_dtype(s, op, mem->dtype) || !plan_access(s, op, mem, ix, &p))
+		return false;
+	uint32_t desc = descriptor(s, mem);
+	MOpnd soff, voff;
+	base_offsets(s, op, &p, &soff, &voff);
+	for (int64_t e = 0; e < p.n; e++) {
+		const Elem *el = &p.el[e];
+		if (el->never)
+			continue;
+		MOpnd eso = soff, evo = voff;
+		if (el->own)
+			own_offsets(s, op, &p, el, &eso, &evo);
+		else
+			eso = elem_soffset(s, op, &p, soff, el);
+		MOpnd vo = masked_offset(s, op, evo, el);
+		int64_t imm = el->delta * dtype_size(mem->dtype);
+		if (imm >= 4096 || imm < 0) {
+			MOpnd d = isel_v1(s), u[2] = {mo_imm(imm), vo};
+			mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+			vo = d;
+			imm = 0;
+		}
+		fn(s, op, ctx, e, desc, eso, vo, imm);
+	}
+	return true;
 }

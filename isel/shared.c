@@ -334,7 +334,7 @@ static bool writes(const Region *r, const Value *mem)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if (op->kind == OP_WRITE && op->args[1] == mem)
+		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
 			return true;
 		if (op->body && writes(op->body, mem))
 			return true;

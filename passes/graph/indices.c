@@ -783,8 +783,10 @@ static void index_region(Ctx *x, Region *r)
 		if (op->kind == OP_OUTPUT)
 			continue;
 		if (c->mode == IM_MMA)
-			use_lay(x, op->kind == OP_WRITE ? value_lay(x, op->args[0]) : res ? value_lay(x, res) : 0);
-		if (op->kind == OP_WRITE) {
+			use_lay(x, op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD ? value_lay(x, op->args[0])
+				    : res                                           ? value_lay(x, res)
+										    : 0);
+		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
 			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
 			/* a mapped write is indexed over its register's dims (the
 			 * mapping's inputs); isel/memory.c maps them to memory */

@@ -22,6 +22,43 @@ typedef struct {
 
 /* test_copy.py::test_copy, default_test_shapes of e2e/_test_util.py; BLOCK_N
  * is Max(Min(N, 256), 64) as in the Wave template. */
+/* test_conv.py::test_igemm_conv: templates/conv.py get_igemm_conv2d (64x128x32
+ * tiles, 2x2 waves, ELEMS_PER_THREAD 4, f16 -> f32) in both layouts and both
+ * memory spaces, at every shape of _igemm_cases (n, h, w, c, hf, wf, nf,
+ * stride) but the perf_test ones; each case runs on both targets. */
+static const char *const igemm_files[] = {
+	"igemm_conv_nhwc_shared.json", "igemm_conv_nhwc_global.json",
+	"igemm_conv_nchw_shared.json", "igemm_conv_nchw_global.json",
+};
+static const char *const igemm_shapes[] = {
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
+	"-D N=2 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=2",
+	"-D N=1 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
+	"-D N=1 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=3",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
+	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=1 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
+	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
+	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
+	"-D N=1 -D H=5 -D W=5 -D C=1 -D HF=3 -D WF=3 -D NF=1 -D stride=1",
+};
+
 static const WaveCase cases[] = {
 	{"copy.json -D M=1 -D N=27", NULL, NULL},
 	{"copy.json -D M=111 -D N=813", NULL, NULL},
@@ -190,43 +227,17 @@ static const WaveCase cases[] = {
 	{"chained_gemm_32x32x8.json --atol 5e-2 --rtol 5e-3", NULL, NULL},
 	{"chained_gemm_f8_32x32x16.json --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
 	{"chained_gemm_f8_16x16x32.json --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
-};
-
-/* test_conv.py::test_igemm_conv: templates/conv.py get_igemm_conv2d (64x128x32
- * tiles, 2x2 waves, ELEMS_PER_THREAD 4, f16 -> f32) in both layouts and both
- * memory spaces, at every shape of _igemm_cases (n, h, w, c, hf, wf, nf,
- * stride) but the perf_test ones; each case runs on both targets. */
-static const char *const igemm_files[] = {
-	"igemm_conv_nhwc_shared.json", "igemm_conv_nhwc_global.json",
-	"igemm_conv_nchw_shared.json", "igemm_conv_nchw_global.json",
-};
-static const char *const igemm_shapes[] = {
-	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
-	"-D N=2 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
-	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
-	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=2",
-	"-D N=1 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=3",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
-	"-D N=1 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=2",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
-	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
-	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=1 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=3",
-	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=16 -D stride=2",
-	"-D N=4 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=1 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=4 -D H=5 -D W=5 -D C=3 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=2 -D H=5 -D W=5 -D C=1 -D HF=2 -D WF=2 -D NF=1 -D stride=3",
-	"-D N=2 -D H=5 -D W=5 -D C=4 -D HF=2 -D WF=2 -D NF=2 -D stride=1",
-	"-D N=2 -D H=5 -D W=5 -D C=10 -D HF=2 -D WF=2 -D NF=16 -D stride=1",
-	"-D N=1 -D H=5 -D W=5 -D C=1 -D HF=3 -D WF=3 -D NF=1 -D stride=1",
+	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
+	 * (a `shared` argument: still the global tensor), the old values to c */
+	{"atomic_add_no_map.json", NULL, NULL},
+	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
+	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
+	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
+	 * 2 and 4 splits. The K loop's start and trip count per split stop it. */
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=2", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=4", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=2", "tiling constraints with start or iters", NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=4", "tiling constraints with start or iters", NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips

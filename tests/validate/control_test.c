@@ -13,7 +13,7 @@
 static const char *const kernels[] = {"loops", "divergent", "wave_ops", "lds_transpose", "lds_reduce", "buffer_oob",
 				      "flat_atomic", "lds_types", "scalar_ops", "private_mem", "softmax", "buffer_sentinel",
 				      "big_wg", "faults", "implicit", "lanes", "barriers",
-				      "atomics2", "wave_ops_o0", "lds_reduce_o0", NULL};
+				      "atomics2", "wave_ops_o0", "lds_reduce_o0", "buffer_atomic", NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_control", kernels, "gfx942"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_control_gfx90a", kernels, "gfx90a"); }
 /* gfx942 with SRAM ECC off (`:sramecc-`): clang may use d16 loads that keep the other half, and the
@@ -749,6 +749,54 @@ START_TEST(atomics2)
 }
 END_TEST
 
+/* ---- MUBUF atomics (buffer_atomic.ll): what atomic_add compiles to ---- */
+
+START_TEST(buffer_atomic)
+{
+	enum { N = 300 };
+	static int32_t x[N], cnt[16], uniq[N], out_old[N], cnt2[16];
+	static float fsum[16], funiq[N], out_fold[N];
+	static uint32_t wcnt[16], wuniq[N], wold[N], wcnt2[16];
+	static double wf[16], wfu[N], wfold[N];
+	VkRng r = {41};
+	for (int i = 0; i < N; i++) {
+		x[i] = vk_int(&r, -100000, 100000);
+		uniq[i] = vk_int(&r, -1000, 1000);
+		funiq[i] = (float)vk_int(&r, -1000, 1000) * 0.5f;
+	}
+	for (int k = 0; k < 16; k++) {
+		cnt[k] = k * 1000, cnt2[k] = k;
+		fsum[k] = (float)k;
+		wcnt[k] = (uint32_t)cnt[k], wcnt2[k] = (uint32_t)cnt2[k], wf[k] = fsum[k];
+	}
+	for (int g = 0; g < N; g++) {
+		int v = x[g];
+		wcnt[v & 15] += (uint32_t)v;
+		wf[v & 15] += (v & 255) * 0.25;
+		wcnt2[(v & 7) + 8] += 1;
+		/* out-of-range lanes change nothing and return 0 */
+		wold[g] = g % 5 ? (uint32_t)uniq[g] : 0;
+		wuniq[g] = (uint32_t)uniq[g] + (g % 5 ? (uint32_t)v : 0);
+		wfold[g] = g % 7 ? funiq[g] : 0.0;
+		wfu[g] = (double)funiq[g] + (g % 7 ? 0.5 * v : 0.0);
+	}
+	VkArg args[] = {{"x", DT_I32, 1, {N}, x, VK_IN},		{"cnt", DT_I32, 1, {16}, cnt, VK_INOUT},
+			{"uniq", DT_I32, 1, {N}, uniq, VK_INOUT},	{"out_old", DT_I32, 1, {N}, out_old, VK_OUT},
+			{"fsum", DT_F32, 1, {16}, fsum, VK_INOUT},	{"funiq", DT_F32, 1, {N}, funiq, VK_INOUT},
+			{"out_fold", DT_F32, 1, {N}, out_fold, VK_OUT}, {"cnt2", DT_I32, 1, {16}, cnt2, VK_INOUT}};
+	vk_run("buffer_atomic.launch.json", "n=300", args, ARRAY_LEN(args));
+	vk_check_u32("buffer_atomic_add counters", (uint32_t *)cnt, wcnt, 16);
+	vk_check_u32("buffer_atomic_add sc0/glc: the old values (0 out of range)", (uint32_t *)out_old, wold, N);
+	vk_check_u32("buffer_atomic_add sc0/glc: the sums (dropped out of range)", (uint32_t *)uniq, wuniq, N);
+	vk_check_u32("buffer_atomic_add offset:32", (uint32_t *)cnt2, wcnt2, 16);
+	vk_check_f32("buffer_atomic_add_f32 sums", fsum, wf, 16, 0, 0);
+	vk_check_f32("buffer_atomic_add_f32 sc0/glc: the old values", out_fold, wfold, N, 0, 0);
+	vk_check_f32("buffer_atomic_add_f32 sc0/glc: the sums", funiq, wfu, N, 0, 0);
+	static const char *const insns[] = {"buffer_atomic_add", "buffer_atomic_add_f32", NULL};
+	vk_expect_insns("buffer_atomic", insns);
+}
+END_TEST
+
 /* ---- generic pointers and atomics ---- */
 
 START_TEST(flat_atomic)
@@ -826,6 +874,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, implicit);
 	tcase_add_test(tc, barriers);
 	tcase_add_test(tc, atomics2);
+	tcase_add_test(tc, buffer_atomic);
 	return tc;
 }
 

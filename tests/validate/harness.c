@@ -58,15 +58,17 @@ void vk_compile_arch(const char *suite, const char *const *names, const char *ar
 	for (const char *const *n = names; *n; n++)
 		buf_printf(&cmd, " %s", *n);
 	/* NAME.cl goes through clang-19 (plus the flags of a "// clang-extra-flags: ..." line in the source);
+	 * NAME.ll (LLVM IR, for intrinsics OpenCL has no builtin for) through clang-19 as well;
 	 * hand-written NAME.s through llvm-mc-19 and ld.lld-19 (LLVM's own linker, so these tests do not
 	 * depend on ours). */
 	buf_printf(&cmd,
 		   " | xargs -P 2 -I{} sh -c 'k=\"%s/tests/validate/kernels/{}\"; if [ -f \"$k.cl\" ]; then "
 		   "clang-19 " CLANG_FLAGS " -mcpu=%s $(sed -n \"s|^// clang-extra-flags: ||p\" \"$k.cl\") \"$k.cl\" "
-		   "-o {}.hsaco; else "
+		   "-o {}.hsaco; elif [ -f \"$k.ll\" ]; then "
+		   "clang-19 -target amdgcn-amd-amdhsa -nogpulib -O3 -mcpu=%s \"$k.ll\" -o {}.hsaco; else "
 		   "llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj \"$k.s\" -o {}.o && "
 		   "ld.lld-19 -shared --no-undefined {}.o -o {}.hsaco; fi'",
-		   root ? root : test_root(), arch, suite_arch);
+		   root ? root : test_root(), arch, arch, suite_arch);
 	free(root);
 	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
 	if (r.status != 0)

@@ -1,0 +1,103 @@
+/* atomic_test.c — atomic_add end to end: kernels in tests/driver/atomic/
+ * through `wavecc run` on gfx942 and gfx90a (compiled code on the emulator
+ * against the interpreter), and the located errors for bad input and for
+ * what is not compiled yet. Wave's own atomic test is in wave_test.c. */
+#include <string.h>
+
+#include "../test.h"
+
+static const char *const targets[] = {"gfx942", "gfx90a"};
+
+/* Column sums through a many-to-one mapping (register [M, N] onto memory
+ * [N]): 37 rows from 37 workgroups add into each element, in f32
+ * (buffer_atomic_add_f32) and i32 (buffer_atomic_add, wrapping). */
+static const char *const passing[] = {"colsum_f32", "colsum_i32"};
+
+START_TEST(atomic_kernels_pass)
+{
+	const char *k = passing[_i / 2], *t = targets[_i % 2];
+	CmdResult r = test_wavecc("run tests/driver/atomic/%s.json --mcpu %s --seed %d", k, t, 3 + _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", k, t, r.status, r.out,
+		      r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Returning atomics with partial tiles: Wave's no-map kernel at M = 50
+ * and 200 (tile 64): the lanes past M are masked by the buffer range check
+ * and must neither add nor disturb c. */
+START_TEST(returning_atomic_partial_tiles)
+{
+	const char *t = targets[_i % 2];
+	int m = _i / 2 ? 200 : 50;
+	CmdResult r = test_wavecc("run tests/driver/wave/atomic_add_no_map.json -D M=%d --mcpu %s --seed %d", m, t, _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "M=%d on %s: status %d\n%s%s", m, t, r.status, r.out,
+		      r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* file, the expected message (after "error: "), and whether the frontend
+ * (dump-graph) already rejects it */
+static const struct {
+	const char *file, *msg;
+	bool frontend;
+} rejected[] = {
+	{"bad_lhs_memory", "graph[1].lhs: 'a' is a memory argument; read it first", true},
+	{"bad_rhs_register", "graph[1].rhs: 'x' is not a memory argument", true},
+	{"bad_dtype", "graph[1].lhs: dtype mismatch: atomic_add: 'x' is f32[M, N], 's' is i32[N]", true},
+	{"bad_i1", "graph[1].rhs: atomic_add on i1 memory 's': only integer, f16, bf16, f32 and f64 elements add", true},
+	{"f16_rejected", "graph[1]: atomic_add of f16 elements is not compiled yet (i32, u32 and f32 are)", false},
+	{"broadcast_rejected", "graph[1]: atomic_add of a register whose dims differ from s's is not compiled yet",
+	 false},
+};
+
+START_TEST(atomic_bad_input_is_located)
+{
+	const char *f = rejected[_i / 2].file, *t = targets[_i % 2];
+	char want[512];
+	snprintf(want, sizeof want, "tests/driver/atomic/%s.json:", f);
+	CmdResult r = test_wavecc("run tests/driver/atomic/%s.json --mcpu %s", f, t);
+	ck_assert_msg(r.status == 1, "%s: status %d\n%s%s", f, r.status, r.out, r.err);
+	ck_assert_msg(strstr(r.err, want) && strstr(r.err, rejected[_i / 2].msg), "%s: want '%s'\n%s", f,
+		      rejected[_i / 2].msg, r.err);
+	ck_assert_ptr_null(strstr(r.out, "PASS"));
+	cmd_result_free(&r);
+	r = test_wavecc("dump-graph tests/driver/atomic/%s.json", f);
+	ck_assert_msg(rejected[_i / 2].frontend ? r.status == 1 : r.status == 0, "%s: dump-graph status %d\n%s", f,
+		      r.status, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* A returning atomic_add prints its glc bit as the target spells it. */
+START_TEST(returning_atomic_spelling)
+{
+	for (int i = 0; i < 2; i++) {
+		CmdResult r = test_wavecc("compile tests/driver/wave/atomic_add_no_map.json --mcpu %s -S -o -", targets[i]);
+		ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+		ck_assert_ptr_nonnull(strstr(r.out, i ? "buffer_atomic_add v2, v1, s[0:3], 0 offen glc"
+						      : "buffer_atomic_add v2, v1, s[0:3], 0 offen sc0"));
+		cmd_result_free(&r);
+	}
+	/* without users of the result: no return bit */
+	CmdResult r = test_wavecc("compile tests/driver/atomic/colsum_f32.json -S -o -");
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "buffer_atomic_add_f32"));
+	ck_assert_ptr_null(strstr(r.out, " sc0"));
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("atomic");
+	TCase *tc = tcase_create("atomic");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, atomic_kernels_pass, 0, (int)(2 * ARRAY_LEN(passing)));
+	tcase_add_loop_test(tc, atomic_bad_input_is_located, 0, (int)(2 * ARRAY_LEN(rejected)));
+	tcase_add_test(tc, returning_atomic_spelling);
+	tcase_add_loop_test(tc, returning_atomic_partial_tiles, 0, 4);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
