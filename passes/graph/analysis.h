@@ -32,7 +32,11 @@ typedef struct DimDist {
 	int64_t size;    /* the dimension's extent, after substitution; -1: known at run time */
 	Sym *size_sym;   /* the extent as an expression of dynamic symbols (runtime sizes) */
 	int64_t wg_tile; /* elements per workgroup */
-	int wg_dim;      /* workgroup grid dimension 0..2 */
+	int wg_dim;      /* the hardware grid dimension 0..2 it runs on */
+	int wg_logical;  /* the constraint's workgroup_dim: 2 and up fold into grid dim 2 */
+	int64_t count;   /* workgroups along the dim; -1: known at run time */
+	Sym *wg_start;   /* the workgroup's first element along the dim: id * wg_tile,
+			  * the id $WGg or, folded, a digit of $WG2 (Wave's delinearize) */
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
 } DimDist;

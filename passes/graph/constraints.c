@@ -33,6 +33,7 @@
 enum {
 	MAX_WORKGROUP = 1024,          /* work-items per workgroup */
 	MAX_LOOP_TRIPS = INT32_MAX,    /* the loop counter is a 32-bit SGPR */
+	MAX_WG_LOGICAL = 4,            /* Wave's workgroup_dim is 0..4 */
 };
 #define MAX_GRID_ITEMS 0xffffffffLL /* work-items per grid dim (the dispatch packet's u32) */
 
@@ -119,6 +120,90 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	return true;
 }
 
+/* Wave's grid (wave.py, infer_grid_shape and
+ * initialize_workgroup_constraints): workgroup_dims 0 and 1 are grid dims
+ * 0 and 1; workgroup_dims 2, 3, ... all fold into grid dim 2, whose size is
+ * the product of their counts, and each one's id is a digit of $WG2 in
+ * that mixed radix, workgroup_dim 2 the slowest (Wave's delinearize_index
+ * over the constraints in workgroup_dim order). Wave rejects two primary
+ * constraints on one workgroup_dim and a gap in the folded dims; so does
+ * this. A count known only at run time can be the slowest digit's (no
+ * division by it is needed); a faster one would need a runtime division
+ * and is rejected. Fills count, wg_start and grid. */
+static bool fold_grid(Analysis *c, Loc kloc)
+{
+	SymCtx *sc = c->k->sc;
+	const DimDist *by[MAX_WG_LOGICAL + 1] = {0};
+	int top = -1;
+	for (int i = 0; i < c->ndist; i++) {
+		DimDist *d = &c->dist[i];
+		if (by[d->wg_logical]) {
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con ? con->loc : kloc, "%s: %s and %s are both distributed over workgroup_dim %d "
+								 "(Wave rejects several primary constraints on one "
+								 "workgroup_dim)",
+				con ? con->path : "kernel", sym_name(by[d->wg_logical]->dim), sym_name(d->dim),
+				d->wg_logical);
+			return false;
+		}
+		by[d->wg_logical] = d;
+		top = MAX(top, d->wg_logical);
+		d->count = d->size_sym ? -1 : ceil_div(d->size, d->wg_tile);
+	}
+	for (int g = 3; g <= top; g++)
+		if (!by[g] || !by[g - 1]) {
+			const DimDist *d = by[top];
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con ? con->loc : kloc, "%s: workgroup_dim %d without workgroup_dim %d: the dims "
+								 "folded into grid dim 2 must be numbered 2, 3, ... without "
+								 "a gap",
+				con ? con->path : "kernel", top, by[g] ? g - 1 : g);
+			return false;
+		}
+	/* from the fastest digit (the highest workgroup_dim) up */
+	int64_t radix = 1; /* the product of the faster digits' counts */
+	for (int g = top; g >= 0; g--) {
+		DimDist *d = (DimDist *)by[g];
+		if (!d)
+			continue;
+		Sym *id = sym_symbol(sc, g < 2 ? (g ? "$WG1" : "$WG0") : "$WG2");
+		if (g >= 2 && g < top) {
+			id = sym_floor(sc, sym_div(sc, id, sym_int(sc, radix)));
+			if (g > 2)
+				id = sym_mod(sc, id, sym_int(sc, d->count));
+		} else if (g >= 2 && top > 2)
+			id = sym_mod(sc, id, sym_int(sc, d->count));
+		if (d->count < 0 && g > 2) {
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con->loc, "%s: %s has a size known at run time and is folded into grid dim 2 "
+						    "below workgroup_dim 2: only the slowest folded dim (workgroup_dim "
+						    "2) may have a runtime count",
+				con->path, sym_name(d->dim));
+			return false;
+		}
+		d->wg_start = d->count == 1 ? sym_int(sc, 0) : sym_mul(sc, id, sym_int(sc, d->wg_tile));
+		if (g <= 2) { /* the grid dim's size: the slowest digit's count times the radix */
+			int64_t r = g == 2 ? radix : 1;
+			if (d->count < 0) {
+				c->grid[g] = -1;
+				c->grid_sym[g] = sym_simplify(sc,
+					sym_mul(sc, runtime_ceil(c, d->size_sym, d->wg_tile), sym_int(sc, r)), NULL);
+			} else
+				c->grid[g] = d->count * r;
+		}
+		if (g >= 2) {
+			if (d->count > 0 && radix > 0xffff / d->count) {
+				analysis_error(c, kloc, "the workgroup_dims from 2 up fold into more than 65535 workgroups "
+							"along grid dim 2");
+				return false;
+			}
+			if (d->count > 0)
+				radix *= d->count;
+		}
+	}
+	return true;
+}
+
 void analyze_constraints(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -143,7 +228,7 @@ void analyze_constraints(Analysis *c)
 				con->path, sym_name(con->dim));
 			return;
 		}
-		if (c->ndist == MAX_DIMS || con->wg_dim < 0 || con->wg_dim > 2) {
+		if (c->ndist == MAX_DIMS || con->wg_dim < 0 || con->wg_dim > MAX_WG_LOGICAL) {
 			analysis_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
 			return;
 		}
@@ -157,7 +242,8 @@ void analyze_constraints(Analysis *c)
 		}
 		DimDist *d = &c->dist[c->ndist++];
 		d->dim = con->dim;
-		d->wg_dim = con->wg_dim;
+		d->wg_logical = con->wg_dim;
+		d->wg_dim = con->wg_dim < 2 ? con->wg_dim : 2;
 		d->size = dim_size(c, con, con->dim, &d->size_sym);
 		d->wg_tile = con_int(c, con, con->tile, "the workgroup tile");
 		if (c->failed)
@@ -191,7 +277,15 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 		d->waves = (int)waves;
-		if (hw && hw->waves_per_block[d->wg_dim] && hw->waves_per_block[d->wg_dim] != d->waves) {
+		if (d->wg_logical > 2 && d->waves > 1) {
+			/* Wave's waves have thread ids along grid dims 0-2 only */
+			analysis_error(c, wc->loc, "%s: %lld waves along %s on workgroup_dim %d: a dim folded into grid dim "
+						  "2 has one wave (its wave tile is its workgroup tile)",
+				wc->path, (long long)waves, sym_name(d->dim), d->wg_logical);
+			return;
+		}
+		if (hw && d->wg_logical <= 2 && hw->waves_per_block[d->wg_dim] &&
+			hw->waves_per_block[d->wg_dim] != d->waves) {
 			analysis_error(c, hw->loc, "waves_per_block[%d] = %d differs from the %d waves the tiles of %s give",
 				d->wg_dim, hw->waves_per_block[d->wg_dim], d->waves, sym_name(d->dim));
 			return;
@@ -206,18 +300,13 @@ void analyze_constraints(Analysis *c)
 		c->wg_size[g] = 1;
 	}
 	bool seen[3] = {0};
+	if (!fold_grid(c, kloc))
+		return;
 	for (int i = 0; i < c->ndist; i++) {
 		DimDist *d = &c->dist[i];
-		if (seen[d->wg_dim]) {
-			analysis_error(c, kloc, "two dims distributed over workgroup dim %d: not compiled yet", d->wg_dim);
-			return;
-		}
+		if (d->wg_logical > 2)
+			continue; /* one wave along it (fold_grid): dim 2's waves stand */
 		seen[d->wg_dim] = true;
-		if (d->size_sym) {
-			c->grid[d->wg_dim] = -1;
-			c->grid_sym[d->wg_dim] = runtime_ceil(c, d->size_sym, d->wg_tile);
-		} else
-			c->grid[d->wg_dim] = ceil_div(d->size, d->wg_tile);
 		c->wg_size[d->wg_dim] = d->waves * (d->wg_dim == 0 ? tpw : 1);
 	}
 	for (int g = 0; g < 3; g++)
@@ -239,6 +328,12 @@ void analyze_constraints(Analysis *c)
 		const DimDist *d = &c->dist[i];
 		int g = d->wg_dim;
 		int64_t most = g == 0 ? MAX_GRID_ITEMS / c->wg_size[0] : 0xffff;
+		if (g == 2 && c->grid[2] > most) {
+			analysis_error(c, kloc, "%lld workgroups along grid dim 2 (workgroup_dims 2 and up fold into it): "
+						"at most %lld are supported",
+				(long long)c->grid[2], (long long)most);
+			return;
+		}
 		if (c->grid[g] > most) { /* a runtime grid is the launcher's to check */
 			const Constraint *con = kernel_constraint(k, CON_WORKGROUP, d->dim);
 			analysis_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "

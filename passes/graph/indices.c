@@ -140,8 +140,7 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 	Sym *s = num(x, 0);
 	DimDist *d = analysis_dist(c, dim);
 	if (d) {
-		if (analysis_many(c->grid[d->wg_dim]))
-			s = sym_add(x->sc, s, sym_mul(x->sc, tsym(c, "$WG", d->wg_dim), num(x, d->wg_tile)));
+		s = sym_add(x->sc, s, d->wg_start);
 		if (d->waves > 1) {
 			Sym *wid = d->wg_dim == 0 ? sym_floor(x->sc, sym_div(x->sc, tsym(c, "$T", 0), num(x, 64)))
 						  : tsym(c, "$T", d->wg_dim);
@@ -257,7 +256,7 @@ static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 	Analysis *c = x->c;
 	int64_t w = window_length(x, op, di->dim), cover = di->copies * di->step;
 	const DimDist *d = analysis_dist(c, di->dim);
-	bool single = !enclosing_loop(c, op, di->dim) && (!d || (c->grid[d->wg_dim] == 1 && d->waves == 1));
+	bool single = !enclosing_loop(c, op, di->dim) && (!d || (d->count == 1 && d->waves == 1));
 	if (cover == w)
 		return true;
 	if (cover > w && single) {
@@ -679,7 +678,7 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 		const DimIndex *di = &ni->d[i];
 		const DimDist *d = analysis_dist(c, di->dim);
 		const TileLoop *t = enclosing_loop(c, op, di->dim);
-		bool many = (t && analysis_many(t->trips)) || (!t && d && (analysis_many(c->grid[d->wg_dim]) || d->waves > 1));
+		bool many = (t && analysis_many(t->trips)) || (!t && d && (analysis_many(d->count) || d->waves > 1));
 		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
 		/* reads_memory last: it walks the whole graph (once per write
 		 * made the pass quadratic in the number of writes) */
@@ -718,15 +717,15 @@ static bool check_write_races(Ctx *x, Region *r)
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
 				in_mem |= mem->shape.dims[j] == dd->dim;
-			if (in_mem || (c->grid[dd->wg_dim] == 1 && dd->waves <= 1))
+			if (in_mem || (dd->count == 1 && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
-			if (!red || (c->grid[dd->wg_dim] == 1 && red->block))
+			if (!red || (dd->count == 1 && red->block))
 				continue;
-			bool wgs = analysis_many(c->grid[dd->wg_dim]);
+			bool wgs = analysis_many(dd->count);
 			char count[32]; /* a runtime grid has no count yet */
-			int64_t n = wgs ? c->grid[dd->wg_dim] : dd->waves;
+			int64_t n = wgs ? dd->count : dd->waves;
 			if (n > 0)
 				snprintf(count, sizeof count, "%lld", (long long)n);
 			else

@@ -288,6 +288,22 @@ START_TEST(i8_dequant_epilogue_passes)
 }
 END_TEST
 
+/* workgroup_dims 3 and 4 folded into grid dim 2 (Wave's delinearized
+ * $WG2), counts 3 x 5 x 2 that need a division by a non-power of two, and
+ * runtime sizes on the slowest folded dim and the others */
+static const char *const folded[] = {"tests/driver/data/add_folded_wg.json",
+	"tests/driver/data/add_folded_wg_dyn.json -D B=3 -D M=5 -D N=333",
+	"tests/driver/data/batched_gemm_folded.json",
+	"tests/driver/data/batched_gemm_folded_dyn.json -D B=2 -D M=33 -D N=65 -D K=47"};
+
+START_TEST(folded_grid_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", folded[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 40 + _i);
+	expect_pass(args);
+}
+END_TEST
+
 /* Index mappings on global reads and writes (isel/memory.c): each memory
  * coordinate is the mapping's expression with the iterators bound to the
  * element's register coordinates; register and memory bounds both mask.
@@ -455,6 +471,7 @@ int main(void)
 	TCase *tc = tcase_create("run");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, copy_unaligned_passes);
+	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
