@@ -89,8 +89,7 @@ static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Sta
 		ext = d->wg_tile;
 	}
 	if (t) {
-		if (analysis_many(t->trips))
-			start = sym_add(sc, start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
+		start = sym_add(sc, start, t->base);
 		ext = d ? MIN(ext, t->tile) : t->tile;
 	}
 	start = sym_simplify(sc, start, c->assume);

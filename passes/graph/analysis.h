@@ -49,6 +49,15 @@ typedef struct TileLoop {
 	int64_t size, tile, trips; /* size and trips -1: known at run time */
 	Sym *trips_sym; /* runtime trips: ceiling(size / tile) over dynamic symbols */
 	Sym *size_sym;  /* runtime size */
+	Sym *start;     /* the first trip's window start (Wave's start; 0 by default):
+			 * an integer or a wave-uniform expression of runtime sizes and $WG0-2 */
+	Sym *base;      /* the trip's window start: start + iv * tile (start when one trip) */
+	Sym *count;     /* trips = -1: the trip count as the kernel computes it (floor
+			 * form of the ceiling, or the constraint's iters); it may be <= 0 */
+	bool iters;     /* the constraint gives iters: the last window may end before
+			 * the dim does */
+	Loc loc;
+	const char *path;
 } TileLoop;
 
 /* One dim of a node's per-thread index (Wave's IndexSequence, after

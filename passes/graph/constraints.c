@@ -26,6 +26,8 @@
  * expansion copies) is index analysis (indices.c), not this pass.
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
  * c->wg_size. */
+#include <string.h>
+
 #include "analysis.h"
 
 /* What the hardware and the generated code can have; larger values are
@@ -75,8 +77,72 @@ static DimDist *find_dist(Analysis *c, const Sym *dim)
 	return NULL;
 }
 
+/* A tiling constraint's start or iters after substitution: an integer, or
+ * a wave-uniform expression the kernel computes (runtime sizes and the
+ * workgroup ids $WG0-2, as Wave's split-K start $WG2 * K_PER_SPLIT); NULL
+ * after reporting anything else. */
+static Sym *uniform_expr(Analysis *c, const Constraint *con, Sym *e, const char *what)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *v = kernel_subs(c->k, e), *fs[16];
+	if (sym_is_error(v)) {
+		analysis_error(c, con->loc, "%s: %s (%s) cannot be evaluated: %s", con->path, what, sym_str(sc, e),
+			sym_error_msg(v));
+		return NULL;
+	}
+	size_t n = sym_free_symbols(sc, v, fs, 16);
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = i < 16 ? sym_name(fs[i]) : "";
+		bool wg = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
+		if (i >= 16 || (!wg && analysis_runtime_arg(c->k, fs[i], NULL) < 0)) {
+			analysis_error(c, con->loc, "%s: %s %s is not a function of runtime sizes and workgroup ids "
+						    "$WG0-$WG2: not compiled",
+				con->path, what, sym_str(sc, v));
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* Start and iters (Wave's TilingConstraint: trip i covers [start + i *
+ * tile, + tile), iters trips or else ceiling(size / tile), bounds only at
+ * the dim's end). */
+static bool tiling_start_iters(Analysis *c, const Constraint *con, TileLoop *t)
+{
+	SymCtx *sc = c->k->sc;
+	int64_t v;
+	t->start = sym_int(sc, 0);
+	if (con->start && !(t->start = uniform_expr(c, con, con->start, "start")))
+		return false;
+	if (sym_is_int(t->start, &v) && v < 0) {
+		/* only mapped accesses mask coordinates below 0 */
+		analysis_error(c, con->loc, "%s: start %lld is negative: not compiled", con->path, (long long)v);
+		return false;
+	}
+	if (!con->iters)
+		return true;
+	Sym *it = uniform_expr(c, con, con->iters, "iters");
+	if (!it)
+		return false;
+	t->iters = true;
+	if (sym_is_int(it, &v)) {
+		t->trips = MAX(v, 0);
+		if (t->trips > MAX_LOOP_TRIPS) {
+			analysis_error(c, con->loc, "%s: iters %lld: more than the 32-bit loop counter holds (%d)", con->path,
+				(long long)v, MAX_LOOP_TRIPS);
+			return false;
+		}
+		t->count = NULL;
+	} else {
+		t->trips = -1;
+		t->count = it;
+	}
+	return true;
+}
+
 static bool add_tiling(Analysis *c, const Constraint *con)
 {
+	SymCtx *sc = c->k->sc;
 	for (int i = 0; i < c->ntile; i++)
 		if (c->tile[i].dim == con->dim) {
 			analysis_error(c, con->loc, "%s: a second tiling constraint on %s", con->path, sym_name(con->dim));
@@ -88,35 +154,39 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	}
 	TileLoop *t = &c->tile[c->ntile++];
 	t->dim = con->dim;
+	t->loc = con->loc;
+	t->path = con->path;
 	Sym *rt;
 	t->size = dim_size(c, con, con->dim, &rt);
 	t->tile = con_int(c, con, con->tile, "the tiling tile");
 	t->iv = con->induction_var;
-	if (con->start || con->iters) {
-		analysis_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
-		return false;
-	}
 	if (c->failed)
 		return false;
 	if (rt && t->tile > 0) {
 		t->trips = -1; /* at most 2^31 - 1: the sizes are 32-bit arguments */
 		t->size_sym = rt;
 		t->trips_sym = runtime_ceil(c, rt, t->tile);
-		return true;
-	}
-	if (t->tile <= 0 || t->size <= 0) {
+		/* ceiling(size / tile) = floor((size + tile - 1) / tile) */
+		t->count = sym_floor(sc, sym_div(sc, sym_add(sc, rt, sym_int(sc, t->tile - 1)), sym_int(sc, t->tile)));
+	} else if (t->tile <= 0 || t->size <= 0) {
 		analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
 			(long long)t->size);
 		return false;
+	} else {
+		t->trips = ceil_div(t->size, t->tile);
+		if (t->trips > MAX_LOOP_TRIPS) {
+			analysis_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the "
+						    "32-bit loop counter holds (%d)",
+				con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
+				(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
+			return false;
+		}
 	}
-	t->trips = ceil_div(t->size, t->tile);
-	if (t->trips > MAX_LOOP_TRIPS) {
-		analysis_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the 32-bit "
-					   "loop counter holds (%d)",
-			con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
-			(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
+	if (!tiling_start_iters(c, con, t))
 		return false;
-	}
+	t->base = t->start;
+	if (analysis_many(t->trips))
+		t->base = sym_add(sc, t->start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
 	return true;
 }
 

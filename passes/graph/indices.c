@@ -84,12 +84,25 @@ TileLoop *analysis_tile(Analysis *c, const Sym *dim)
 	return NULL;
 }
 
-/* The loop whose body (or a body nested in it) holds op and iterates dim. */
+/* The loop whose body (or a body nested in it) holds op and iterates dim;
+ * for a register that is the init value of an iterate over dim in its
+ * region (a zero accumulator over the loop's dim, made before a nested
+ * loop), that loop: the register's elements are the iter arg's, indexed
+ * by the trip's window as the body's values are. */
 static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
 		if (r->owner->dim == dim)
 			return analysis_tile(c, dim);
+	if (op->kind != OP_REGISTER || !op->parent)
+		return NULL;
+	for (size_t i = 0; i < op->parent->ops.len; i++) {
+		const Op *it = op->parent->ops.data[i];
+		if (it->kind == OP_ITERATE && it->dim == dim)
+			for (int a = 0; a < it->ninit; a++)
+				if (it->args[a] == op_result((Op *)op))
+					return analysis_tile(c, dim);
+	}
 	return NULL;
 }
 
@@ -148,8 +161,8 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 		}
 	}
 	TileLoop *t = enclosing_loop(c, op, dim);
-	if (t && analysis_many(t->trips))
-		s = sym_add(x->sc, s, sym_mul(x->sc, t->iv, num(x, t->tile)));
+	if (t)
+		s = sym_add(x->sc, s, t->base);
 	return s;
 }
 
@@ -744,6 +757,45 @@ static bool check_write_races(Ctx *x, Region *r)
 
 
 
+/* Does every floor, ceiling and Mod in e take a value >= 0 (the kernel's
+ * divisions are unsigned: isel/expr.c)? */
+static bool divides_nonneg(Analysis *c, Sym *e)
+{
+	SymCtx *sc = c->k->sc;
+	SymKind k = sym_kind(e);
+	if ((k == SYM_FLOOR || k == SYM_CEIL || k == SYM_MOD) &&
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), c->assume)) != SYM_TRUE)
+		return false;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (!divides_nonneg(c, sym_arg(e, i)))
+			return false;
+	return true;
+}
+
+/* A tiling constraint's start and iters, which the kernel computes: a
+ * start below 0 would reach coordinates that only mapped accesses mask,
+ * a division of a negative value would be wrong. */
+static bool check_loop_exprs(Analysis *c)
+{
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ntile; i++) {
+		const TileLoop *t = &c->tile[i];
+		Sym *ge = sym_simplify(sc, sym_rel(sc, SYM_GE, t->start, sym_int(sc, 0)), c->assume);
+		if (sym_kind(ge) != SYM_TRUE || !divides_nonneg(c, t->start)) {
+			analysis_error(c, t->loc, "%s: start %s may be negative or divide a negative value: not compiled",
+				t->path, sym_str(sc, t->start));
+			return false;
+		}
+		if (t->iters && t->count && !divides_nonneg(c, t->count)) {
+			analysis_error(c, t->loc, "%s: iters %s divides a value that may be negative: not compiled (the "
+						  "kernel divides unsigned values)",
+				t->path, sym_str(sc, t->count));
+			return false;
+		}
+	}
+	return true;
+}
+
 void analyze_indices(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -770,6 +822,8 @@ void analyze_indices(Analysis *c)
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);
+	if (!check_loop_exprs(c))
+		return;
 	Ctx x = {.c = c, .sc = sc, .mma = MMA_NONE};
 	x.role = ARENA_NEWN(&c->arena, Role, k->nvalues);
 	c->index = ARENA_NEWN(&c->arena, NodeIndex *, k->nops);

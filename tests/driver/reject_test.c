@@ -128,6 +128,9 @@ static const Reject rejects[] = {
 		"constraints[6]: 2 waves along H on workgroup_dim 3"},
 	{"tests/driver/data/add_folded_wg_dyn_h.json", "tests/driver/data/add_folded_wg_dyn_h.json:44:5: error: ",
 		"constraints[4]: H has a size known at run time and is folded into grid dim 2 below workgroup_dim 2"},
+	/* a tiling start below 0: only mapped accesses mask coordinates < 0 */
+	{"tests/driver/data/gemm_k_start.json -D START=-8", "tests/driver/data/gemm_k_start.json:29:5: error: ",
+		"constraints[2]: start -8 is negative: not compiled"},
 	/* LDS: the two staged 128x128 f16 tiles need 2 x 33792 bytes */
 	{"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",
 		"examples/gemm_16x16x16.json:114:9: error: ",
