@@ -68,6 +68,28 @@ static bool plain_gemm_body(const Op *op)
 	return nmma == 1 && out->kind == OP_OUTPUT && out->nargs == 1 && out->args[0] == op_result(mma);
 }
 
+/* An iter arg along the loop's own dim holds, per thread, one trip's
+ * window of it (a register accumulator [M, N] in a loop over N, as Wave
+ * keeps it in registers): the init's window of trip 0 is cut out of its
+ * whole extent, and each later trip takes the previous trip's output
+ * relabelled to its own window (the same elements of the registers, at
+ * the new coordinates). Other values are returned as they are. */
+static ITensor *trip_window(Run *r, ITensor *y, const char *dim, int64_t ws, int64_t we)
+{
+	int d = it_find(y, dim);
+	if (d < 0 || (y->start[d] == ws && y->ext[d] == we))
+		return y;
+	if (y->ext[d] == we) {
+		ITensor *t = ARENA_NEW(&r->arena, ITensor);
+		*t = *y;
+		t->start[d] = ws;
+		return t;
+	}
+	if (y->start[d] <= ws && ws + we <= y->start[d] + y->ext[d])
+		return it_window(&r->arena, y, d, ws, we);
+	return y; /* ops report the mismatch with their location */
+}
+
 static int exec_iterate(Run *r, const Op *op)
 {
 	IDim *x = run_dim(r, op->dim);
@@ -79,6 +101,11 @@ static int exec_iterate(Run *r, const Op *op)
 	if (x->in_loop)
 		return run_fail(r, op, "nested iterate over %s", x->name);
 	int64_t count;
+	/* start and iters may name the workgroup ids ($WG2 * K_PER_SPLIT,
+	 * Wave's split K): evaluated per workgroup */
+	x->tstart = 0;
+	if (c->start && run_eval_int(r, op, c->start, &x->tstart) < 0)
+		return -1;
 	if (c->iters) {
 		if (run_eval_int(r, op, c->iters, &count) < 0)
 			return -1;
@@ -141,7 +168,7 @@ static int exec_iterate(Run *r, const Op *op)
 				if (!y)
 					rc = -1;
 				else
-					r->val[p->id] = y;
+					r->val[p->id] = trip_window(r, y, x->name, ws, we);
 			}
 		}
 		if (rc == 0)
@@ -567,6 +594,27 @@ static int setup_grid(Run *r)
 	return 0;
 }
 
+/* The workgroup ids an expression may name (a tiling constraint's start
+ * or iters): $WG0 and $WG1, and $WG2 the hardware's id along grid dim 2,
+ * into which workgroup dims 2 and up fold (Wave's delinearization: dim 2
+ * the slowest digit). */
+static void bind_workgroup_ids(Run *r)
+{
+	char name[8];
+	int64_t lin = 0;
+	for (int g = 0; g < MAX(r->ng, 3); g++) {
+		if (g >= 2) {
+			lin = lin * r->gcount[g] + r->gid[g];
+			if (g + 1 < r->ng)
+				continue;
+		}
+		snprintf(name, sizeof name, "$WG%d", g < 2 ? g : 2);
+		run_env_push(r, sym_symbol(r->k->sc, name), g < 2 ? r->gid[g] : lin);
+		if (g >= 2)
+			break;
+	}
+}
+
 /* Odometer over n counters; false after the last combination. */
 static bool next(int n, const int64_t *count, int64_t *idx)
 {
@@ -614,8 +662,11 @@ int interp_run(Interp *in)
 		 * so after a 512 KiB block the next one has 1 MiB. */
 		arena_alloc(&r.arena, (size_t)1 << 19);
 		arena_alloc(&r.arena, 16);
+		int nenv = r.nenv;
 		do {
 			ArenaMark mk = arena_mark(&r.arena);
+			r.nenv = nenv;
+			bind_workgroup_ids(&r);
 			rc = exec_region(&r, in->k->body);
 			arena_reset(&r.arena, mk);
 			r.live = 0;

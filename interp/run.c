@@ -130,9 +130,7 @@ static int dim_setup(Run *r, IDim *x)
 			return -1;
 		if (x->ttile <= 0)
 			return run_fail_con(r, tl, "tile of %s is %lld", x->name, (long long)x->ttile);
-		x->tstart = 0;
-		if (tl->start && run_eval_con(r, tl, tl->start, &x->tstart) < 0)
-			return -1;
+		x->tstart = 0; /* evaluated by each iterate (exec.c) */
 	}
 	if (wg || tl)
 		return 0;

@@ -78,13 +78,16 @@ static MOpnd tid(Isel *s, int g)
 {
 	if (s->tid[g] != UINT32_MAX)
 		return mo_vreg(s->tid[g], RC_V1);
+	/* in the entry block, which dominates every use (a first use in a
+	 * nested loop's preheader would not dominate the outer one's) */
+	MBlock *b = s->f->blocks.data[0];
 	MOpnd d = newreg(s, true);
 	if (g == 0) {
 		MOpnd u[2] = {mo_imm(0x3ff), mo_vreg(s->tid_raw, RC_V1)};
-		mblock_add(s->b, I_V_AND_B32, 1, &d, 2, u);
+		mblock_add(b, I_V_AND_B32, 1, &d, 2, u);
 	} else {
 		MOpnd u[3] = {mo_vreg(s->tid_raw, RC_V1), mo_imm(10 * g), mo_imm(10)};
-		mblock_add(s->b, I_V_BFE_U32, 1, &d, 3, u);
+		mblock_add(b, I_V_BFE_U32, 1, &d, 3, u);
 	}
 	s->tid[g] = d.reg;
 	return d;
@@ -245,6 +248,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			return tid(s, n[2] - '0');
 		if (e == s->iv_sym)
 			return mo_vreg(s->iv, RC_S1);
+		for (int i = 0; i < s->nouter; i++) /* an enclosing loop's */
+			if (e == s->outer_sym[i])
+				return mo_vreg(s->outer_iv[i], RC_S1);
 		if (strncmp(n, "$WG", 3) == 0 && n[3] >= '0' && n[3] <= '2' && !n[4]) {
 			uint32_t w = s->wg_id[n[3] - '0'];
 			return w == UINT32_MAX ? mo_imm(0) : mo_vreg(w, RC_S1); /* grid of 1: id 0 */
@@ -382,6 +388,8 @@ MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc)
 	 * dominate the entry block's code */
 	MBlock *b = s->b, *pre = s->pre;
 	Sym *iv = s->iv_sym;
+	int nouter = s->nouter;
+	s->nouter = 0;
 	ExprCacheEnt *data = s->cache.data;
 	size_t len = s->cache.len, cap = s->cache.cap;
 	s->cache.data = NULL;
@@ -397,6 +405,7 @@ MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc)
 	s->b = b;
 	s->pre = pre;
 	s->iv_sym = iv;
+	s->nouter = nouter;
 	return o;
 }
 

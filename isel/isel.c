@@ -17,7 +17,11 @@
  *     vregs defined before the loop and redefined in the body (the MIR is
  *     not SSA): an init value used only by the loop is taken over as is,
  *     and the body's outputs are copied back when they are other vregs.
- *     A loop of one trip is emitted straight.
+ *     A loop of one trip is emitted straight, one of no trips (a constant
+ *     iters of 0) not at all; a trip count known only at run time is
+ *     tested before the loop (it may be 0). Loops nest: the enclosing
+ *     loop's induction variable stays readable (Isel.outer_*), and each
+ *     loop's invariant code goes to the block before it.
  * Requires: analyze_indices. Returns: the machine function (virtual registers), also when an error
  * was reported (the caller frees it). */
 #include <stdlib.h>
@@ -67,15 +71,86 @@ static TVal *tval_copy(Isel *s, const TVal *v)
 	return r;
 }
 
-/* A runtime trip count, ceiling(size / tile) = floor((size + tile - 1) /
- * tile), in an SGPR (computed before the loop). A size of 0 still runs one
- * trip: every element is out of bounds then, its loads give 0 and its
- * stores are dropped, so the trip adds nothing. */
-static MOpnd runtime_trips(Isel *s, const TileLoop *t, Op *op)
+/* The loop state of the enclosing loop, saved while a nested one runs. */
+typedef struct LoopSave {
+	MBlock *pre;
+	Sym *iv_sym;
+	uint32_t iv;
+} LoopSave;
+
+/* Enter a loop: the innermost loop's induction variable becomes an outer
+ * one (expr.c still finds it), the block so far holds the loop-invariant
+ * code. A trip count known only at run time (a runtime size, a
+ * constraint's iters, which may be 0 or negative) is tested first in a
+ * block of its own: s_cmp_lt_i32 0, trips; s_cbranch_scc0 past the loop
+ * (its target set by loop_exit), so that a loop of no trips leaves the
+ * carried values at their inits. Returns the guard block's index or -1. */
+static int loop_enter(Isel *s, const TileLoop *t, Op *op, LoopSave *sv)
 {
-	SymCtx *sc = s->c->k->sc;
-	Sym *e = sym_floor(sc, sym_div(sc, sym_add(sc, t->size_sym, sym_int(sc, t->tile - 1)), sym_int(sc, t->tile)));
-	return isel_expr_to_sgpr(s, isel_expr_lower(s, e, op->loc));
+	sv->pre = s->pre;
+	sv->iv_sym = s->iv_sym;
+	sv->iv = s->iv;
+	if (s->iv_sym) {
+		if (s->nouter == MAX_DIMS) {
+			analysis_error(s->c, op->loc, "%s: loops nested more than %d deep", op->path, MAX_DIMS);
+			return -1;
+		}
+		s->outer_sym[s->nouter] = s->iv_sym;
+		s->outer_iv[s->nouter++] = s->iv;
+	}
+	s->iv = mfunc_vreg(s->f, RC_S1);
+	MOpnd d = mo_vreg(s->iv, RC_S1), z = mo_imm(0);
+	mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &z);
+	s->pre = s->b;
+	int guard = -1;
+	if (t->trips < 0) {
+		s->b = mfunc_block(s->f, NULL);
+		guard = (int)(s->f->blocks.len - 1);
+		/* lowered into the block before (loop-invariant) */
+		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, t->count, op->loc));
+		MOpnd cmp[2] = {mo_imm(0), n};
+		mblock_add(s->b, I_S_CMP_LT_I32, 0, NULL, 2, cmp);
+		mblock_branch(s->b, I_S_CBRANCH_SCC0, 0); /* the target: loop_exit */
+	}
+	s->iv_sym = t->iv;
+	return guard;
+}
+
+/* Leave a loop whose body block is loop_idx: the back edge, the block
+ * after the loop (the guard's target), the enclosing loop's state. */
+static void loop_exit(Isel *s, const TileLoop *t, Op *op, int loop_idx, int guard, const LoopSave *sv)
+{
+	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
+	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
+	MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1),
+		t->trips > 0 ? mo_imm(t->trips) : isel_expr_to_sgpr(s, isel_expr_lower(s, t->count, op->loc))};
+	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
+	mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
+	s->b = mfunc_block(s->f, NULL);
+	if (guard >= 0) {
+		MBlock *g = s->f->blocks.data[guard];
+		g->insts.data[g->insts.len - 1].target = (int32_t)(s->f->blocks.len - 1);
+	}
+	s->pre = sv->pre;
+	s->iv_sym = sv->iv_sym;
+	s->iv = sv->iv;
+	if (s->iv_sym)
+		s->nouter--;
+	/* subexpressions lowered in the loop hold the last trip's values */
+	s->cache.len = 0;
+}
+
+/* A loop nested in a loop over the same dim has no meaning (Wave's
+ * iterate binds the dim's window once). */
+static bool nested_over_same_dim(Isel *s, Op *op)
+{
+	for (Region *r = op->parent; r && r->owner; r = r->parent)
+		if (r->owner->dim == op->dim) {
+			analysis_error(s->c, op->loc, "%s: iterate over %s inside an iterate over %s", op->path,
+				sym_name(op->dim), sym_name(op->dim));
+			return true;
+		}
+	return false;
 }
 
 static void select_iterate(Isel *s, Op *op)
@@ -86,10 +161,8 @@ static void select_iterate(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: iterate over %s has no tiling constraint", op->path, sym_name(op->dim));
 		return;
 	}
-	if (s->iv_sym) {
-		analysis_error(c, op->loc, "%s: nested loops are not compiled yet", op->path);
+	if (nested_over_same_dim(s, op))
 		return;
-	}
 	Region *body = op->body;
 	Op *out = vec_last(&body->ops);
 	/* loop-carried values */
@@ -107,15 +180,19 @@ static void select_iterate(Isel *s, Op *op)
 		carried[i] = s->uses[op->args[i]->id] == 1 ? init : tval_copy(s, init);
 		s->val[body->params[i]->id] = carried[i];
 	}
+	if (t->trips == 0) { /* iters 0 or less: the results are the inits */
+		for (int i = 0; i < op->nresults && i < body->nparams; i++)
+			s->val[op->results[i]->id] = carried[i];
+		return;
+	}
 	/* implicit captures are plain values already selected */
 	MBlock *loop = NULL;
-	int loop_idx = -1;
+	int loop_idx = -1, guard = -1;
+	LoopSave sv = {0};
 	if (analysis_many(t->trips)) {
-		s->iv = mfunc_vreg(s->f, RC_S1);
-		MOpnd d = mo_vreg(s->iv, RC_S1), z = mo_imm(0);
-		mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &z);
-		s->pre = s->b;
-		s->iv_sym = t->iv;
+		guard = loop_enter(s, t, op, &sv);
+		if (c->failed)
+			return;
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
@@ -155,18 +232,8 @@ static void select_iterate(Isel *s, Op *op)
 		for (int k = 0; k < src[i]->nd; k++)
 			if (memcmp(&src[i]->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
 				isel_mov(s, carried[i]->d[k], src[i]->d[k]);
-	if (loop) {
-		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
-		mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
-		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), t->trips > 0 ? mo_imm(t->trips) : runtime_trips(s, t, op)};
-		mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
-		mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
-		s->b = mfunc_block(s->f, NULL);
-		s->pre = NULL;
-		s->iv_sym = NULL;
-		/* subexpressions lowered in the loop hold the last trip's values */
-		s->cache.len = 0;
-	}
+	if (loop)
+		loop_exit(s, t, op, loop_idx, guard, &sv);
 	for (int i = 0; i < op->nresults && i < body->nparams; i++)
 		s->val[op->results[i]->id] = carried[i];
 }

@@ -50,6 +50,9 @@ typedef struct Isel {
 	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */
 	Sym *iv_sym;      /* inside a loop: its induction variable ... */
 	uint32_t iv;      /* ... and the S1 vreg holding it */
+	int nouter;       /* nested loops: the enclosing loops' induction */
+	Sym *outer_sym[MAX_DIMS]; /* variables and their S1 vregs, outermost first */
+	uint32_t outer_iv[MAX_DIMS];
 	TVal **val;       /* by Value id */
 	int *uses;        /* by Value id: operand uses */
 	uint32_t *desc;   /* buffer descriptor vreg per memory argument */

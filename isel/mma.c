@@ -108,7 +108,7 @@ static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
 }
 
 /* Inside a loop whose K tile is not a multiple of the MMA's K, a K copy
- * reaches past the trip's window [iv*tile, iv*tile + tile) into the next
+ * reaches past the trip's window [base, base + tile) (TileLoop.base) into the next
  * trip's: those lanes' operands are zeroed (both, so no inf or NaN of the
  * next tile gets in), as the window has them not. `in` holds, for the run
  * of 4 f16 each lane holds along K (2 dwords, element j in the low half of
@@ -126,7 +126,7 @@ static KWindow k_window(Analysis *c, const TVal *v, const Sym *K, int64_t cn, co
 	for (int i = 0; i < v->ix->ndims; i++)
 		if (v->ix->d[i].dim == K)
 			pos = i;
-	Sym *end = sym_add(sc, sym_mul(sc, t->iv, sym_int(sc, t->tile)), sym_int(sc, t->tile));
+	Sym *end = sym_add(sc, t->base, sym_int(sc, t->tile));
 	for (int j = 0; j < 4; j++) {
 		/* a tile that is a multiple of 4 keeps each lane's run (its start
 		 * is a multiple of 4) wholly in or out: element 0 decides */
@@ -292,7 +292,7 @@ void isel_select_mma(Isel *s, Op *op)
 			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
 	}
 	const TileLoop *t = loop_over(c, op, K);
-	bool window = t && analysis_many(t->trips) && t->tile % mi->k;
+	bool window = t && (analysis_many(t->trips) || t->iters) && t->tile % mi->k;
 	if (kc % kstep) {
 		analysis_error(c, op->loc, "%s: %s takes K in pairs of copies of %lld; %lld copies is not compiled yet",
 			op->path, mi->name, (long long)kper, (long long)kc);

@@ -71,13 +71,6 @@ static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
 	return NULL;
 }
 
-static Sym *wg_sym(SymCtx *sc, int g)
-{
-	char name[8];
-	snprintf(name, sizeof name, "$WG%d", g);
-	return sym_symbol(sc, name);
-}
-
 /* Step 1 for dim i of the read. */
 static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Staged *st)
 {
@@ -92,13 +85,11 @@ static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Sta
 	if (c->failed)
 		return false;
 	if (d) {
-		if (analysis_many(c->grid[d->wg_dim]))
-			start = sym_add(sc, start, sym_mul(sc, wg_sym(sc, d->wg_dim), sym_int(sc, d->wg_tile)));
+		start = sym_add(sc, start, d->wg_start);
 		ext = d->wg_tile;
 	}
 	if (t) {
-		if (analysis_many(t->trips))
-			start = sym_add(sc, start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
+		start = sym_add(sc, start, t->base);
 		ext = d ? MIN(ext, t->tile) : t->tile;
 	}
 	start = sym_simplify(sc, start, c->assume);

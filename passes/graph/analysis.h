@@ -32,7 +32,11 @@ typedef struct DimDist {
 	int64_t size;    /* the dimension's extent, after substitution; -1: known at run time */
 	Sym *size_sym;   /* the extent as an expression of dynamic symbols (runtime sizes) */
 	int64_t wg_tile; /* elements per workgroup */
-	int wg_dim;      /* workgroup grid dimension 0..2 */
+	int wg_dim;      /* the hardware grid dimension 0..2 it runs on */
+	int wg_logical;  /* the constraint's workgroup_dim: 2 and up fold into grid dim 2 */
+	int64_t count;   /* workgroups along the dim; -1: known at run time */
+	Sym *wg_start;   /* the workgroup's first element along the dim: id * wg_tile,
+			  * the id $WGg or, folded, a digit of $WG2 (Wave's delinearize) */
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
 } DimDist;
@@ -45,6 +49,15 @@ typedef struct TileLoop {
 	int64_t size, tile, trips; /* size and trips -1: known at run time */
 	Sym *trips_sym; /* runtime trips: ceiling(size / tile) over dynamic symbols */
 	Sym *size_sym;  /* runtime size */
+	Sym *start;     /* the first trip's window start (Wave's start; 0 by default):
+			 * an integer or a wave-uniform expression of runtime sizes and $WG0-2 */
+	Sym *base;      /* the trip's window start: start + iv * tile (start when one trip) */
+	Sym *count;     /* trips = -1: the trip count as the kernel computes it (floor
+			 * form of the ceiling, or the constraint's iters); it may be <= 0 */
+	bool iters;     /* the constraint gives iters: the last window may end before
+			 * the dim does */
+	Loc loc;
+	const char *path;
 } TileLoop;
 
 /* One dim of a node's per-thread index (Wave's IndexSequence, after

@@ -26,6 +26,8 @@
  * expansion copies) is index analysis (indices.c), not this pass.
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
  * c->wg_size. */
+#include <string.h>
+
 #include "analysis.h"
 
 /* What the hardware and the generated code can have; larger values are
@@ -33,6 +35,7 @@
 enum {
 	MAX_WORKGROUP = 1024,          /* work-items per workgroup */
 	MAX_LOOP_TRIPS = INT32_MAX,    /* the loop counter is a 32-bit SGPR */
+	MAX_WG_LOGICAL = 4,            /* Wave's workgroup_dim is 0..4 */
 };
 #define MAX_GRID_ITEMS 0xffffffffLL /* work-items per grid dim (the dispatch packet's u32) */
 
@@ -74,8 +77,72 @@ static DimDist *find_dist(Analysis *c, const Sym *dim)
 	return NULL;
 }
 
+/* A tiling constraint's start or iters after substitution: an integer, or
+ * a wave-uniform expression the kernel computes (runtime sizes and the
+ * workgroup ids $WG0-2, as Wave's split-K start $WG2 * K_PER_SPLIT); NULL
+ * after reporting anything else. */
+static Sym *uniform_expr(Analysis *c, const Constraint *con, Sym *e, const char *what)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *v = kernel_subs(c->k, e), *fs[16];
+	if (sym_is_error(v)) {
+		analysis_error(c, con->loc, "%s: %s (%s) cannot be evaluated: %s", con->path, what, sym_str(sc, e),
+			sym_error_msg(v));
+		return NULL;
+	}
+	size_t n = sym_free_symbols(sc, v, fs, 16);
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = i < 16 ? sym_name(fs[i]) : "";
+		bool wg = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
+		if (i >= 16 || (!wg && analysis_runtime_arg(c->k, fs[i], NULL) < 0)) {
+			analysis_error(c, con->loc, "%s: %s %s is not a function of runtime sizes and workgroup ids "
+						    "$WG0-$WG2: not compiled",
+				con->path, what, sym_str(sc, v));
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* Start and iters (Wave's TilingConstraint: trip i covers [start + i *
+ * tile, + tile), iters trips or else ceiling(size / tile), bounds only at
+ * the dim's end). */
+static bool tiling_start_iters(Analysis *c, const Constraint *con, TileLoop *t)
+{
+	SymCtx *sc = c->k->sc;
+	int64_t v;
+	t->start = sym_int(sc, 0);
+	if (con->start && !(t->start = uniform_expr(c, con, con->start, "start")))
+		return false;
+	if (sym_is_int(t->start, &v) && v < 0) {
+		/* only mapped accesses mask coordinates below 0 */
+		analysis_error(c, con->loc, "%s: start %lld is negative: not compiled", con->path, (long long)v);
+		return false;
+	}
+	if (!con->iters)
+		return true;
+	Sym *it = uniform_expr(c, con, con->iters, "iters");
+	if (!it)
+		return false;
+	t->iters = true;
+	if (sym_is_int(it, &v)) {
+		t->trips = MAX(v, 0);
+		if (t->trips > MAX_LOOP_TRIPS) {
+			analysis_error(c, con->loc, "%s: iters %lld: more than the 32-bit loop counter holds (%d)", con->path,
+				(long long)v, MAX_LOOP_TRIPS);
+			return false;
+		}
+		t->count = NULL;
+	} else {
+		t->trips = -1;
+		t->count = it;
+	}
+	return true;
+}
+
 static bool add_tiling(Analysis *c, const Constraint *con)
 {
+	SymCtx *sc = c->k->sc;
 	for (int i = 0; i < c->ntile; i++)
 		if (c->tile[i].dim == con->dim) {
 			analysis_error(c, con->loc, "%s: a second tiling constraint on %s", con->path, sym_name(con->dim));
@@ -87,34 +154,122 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	}
 	TileLoop *t = &c->tile[c->ntile++];
 	t->dim = con->dim;
+	t->loc = con->loc;
+	t->path = con->path;
 	Sym *rt;
 	t->size = dim_size(c, con, con->dim, &rt);
 	t->tile = con_int(c, con, con->tile, "the tiling tile");
 	t->iv = con->induction_var;
-	if (con->start || con->iters) {
-		analysis_error(c, con->loc, "%s: tiling constraints with start or iters are not compiled yet", con->path);
-		return false;
-	}
 	if (c->failed)
 		return false;
 	if (rt && t->tile > 0) {
 		t->trips = -1; /* at most 2^31 - 1: the sizes are 32-bit arguments */
 		t->size_sym = rt;
 		t->trips_sym = runtime_ceil(c, rt, t->tile);
-		return true;
-	}
-	if (t->tile <= 0 || t->size <= 0) {
+		/* ceiling(size / tile) = floor((size + tile - 1) / tile) */
+		t->count = sym_floor(sc, sym_div(sc, sym_add(sc, rt, sym_int(sc, t->tile - 1)), sym_int(sc, t->tile)));
+	} else if (t->tile <= 0 || t->size <= 0) {
 		analysis_error(c, con->loc, "%s: tile %lld and size %lld must be positive", con->path, (long long)t->tile,
 			(long long)t->size);
 		return false;
+	} else {
+		t->trips = ceil_div(t->size, t->tile);
+		if (t->trips > MAX_LOOP_TRIPS) {
+			analysis_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the "
+						    "32-bit loop counter holds (%d)",
+				con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
+				(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
+			return false;
+		}
 	}
-	t->trips = ceil_div(t->size, t->tile);
-	if (t->trips > MAX_LOOP_TRIPS) {
-		analysis_error(c, con->loc, "%s: tiling %s = %lld by %s = %lld gives %lld loop trips: more than the 32-bit "
-					   "loop counter holds (%d)",
-			con->path, sym_name(con->dim), (long long)t->size, sym_str(c->k->sc, con->tile),
-			(long long)t->tile, (long long)t->trips, MAX_LOOP_TRIPS);
+	if (!tiling_start_iters(c, con, t))
 		return false;
+	t->base = t->start;
+	if (analysis_many(t->trips))
+		t->base = sym_add(sc, t->start, sym_mul(sc, t->iv, sym_int(sc, t->tile)));
+	return true;
+}
+
+/* Wave's grid (wave.py, infer_grid_shape and
+ * initialize_workgroup_constraints): workgroup_dims 0 and 1 are grid dims
+ * 0 and 1; workgroup_dims 2, 3, ... all fold into grid dim 2, whose size is
+ * the product of their counts, and each one's id is a digit of $WG2 in
+ * that mixed radix, workgroup_dim 2 the slowest (Wave's delinearize_index
+ * over the constraints in workgroup_dim order). Wave rejects two primary
+ * constraints on one workgroup_dim and a gap in the folded dims; so does
+ * this. A count known only at run time can be the slowest digit's (no
+ * division by it is needed); a faster one would need a runtime division
+ * and is rejected. Fills count, wg_start and grid. */
+static bool fold_grid(Analysis *c, Loc kloc)
+{
+	SymCtx *sc = c->k->sc;
+	const DimDist *by[MAX_WG_LOGICAL + 1] = {0};
+	int top = -1;
+	for (int i = 0; i < c->ndist; i++) {
+		DimDist *d = &c->dist[i];
+		if (by[d->wg_logical]) {
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con ? con->loc : kloc, "%s: %s and %s are both distributed over workgroup_dim %d "
+								 "(Wave rejects several primary constraints on one "
+								 "workgroup_dim)",
+				con ? con->path : "kernel", sym_name(by[d->wg_logical]->dim), sym_name(d->dim),
+				d->wg_logical);
+			return false;
+		}
+		by[d->wg_logical] = d;
+		top = MAX(top, d->wg_logical);
+		d->count = d->size_sym ? -1 : ceil_div(d->size, d->wg_tile);
+	}
+	for (int g = 3; g <= top; g++)
+		if (!by[g] || !by[g - 1]) {
+			const DimDist *d = by[top];
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con ? con->loc : kloc, "%s: workgroup_dim %d without workgroup_dim %d: the dims "
+								 "folded into grid dim 2 must be numbered 2, 3, ... without "
+								 "a gap",
+				con ? con->path : "kernel", top, by[g] ? g - 1 : g);
+			return false;
+		}
+	/* from the fastest digit (the highest workgroup_dim) up */
+	int64_t radix = 1; /* the product of the faster digits' counts */
+	for (int g = top; g >= 0; g--) {
+		DimDist *d = (DimDist *)by[g];
+		if (!d)
+			continue;
+		Sym *id = sym_symbol(sc, g < 2 ? (g ? "$WG1" : "$WG0") : "$WG2");
+		if (g >= 2 && g < top) {
+			id = sym_floor(sc, sym_div(sc, id, sym_int(sc, radix)));
+			if (g > 2)
+				id = sym_mod(sc, id, sym_int(sc, d->count));
+		} else if (g >= 2 && top > 2)
+			id = sym_mod(sc, id, sym_int(sc, d->count));
+		if (d->count < 0 && g > 2) {
+			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
+			analysis_error(c, con->loc, "%s: %s has a size known at run time and is folded into grid dim 2 "
+						    "below workgroup_dim 2: only the slowest folded dim (workgroup_dim "
+						    "2) may have a runtime count",
+				con->path, sym_name(d->dim));
+			return false;
+		}
+		d->wg_start = d->count == 1 ? sym_int(sc, 0) : sym_mul(sc, id, sym_int(sc, d->wg_tile));
+		if (g <= 2) { /* the grid dim's size: the slowest digit's count times the radix */
+			int64_t r = g == 2 ? radix : 1;
+			if (d->count < 0) {
+				c->grid[g] = -1;
+				c->grid_sym[g] = sym_simplify(sc,
+					sym_mul(sc, runtime_ceil(c, d->size_sym, d->wg_tile), sym_int(sc, r)), NULL);
+			} else
+				c->grid[g] = d->count * r;
+		}
+		if (g >= 2) {
+			if (d->count > 0 && radix > 0xffff / d->count) {
+				analysis_error(c, kloc, "the workgroup_dims from 2 up fold into more than 65535 workgroups "
+							"along grid dim 2");
+				return false;
+			}
+			if (d->count > 0)
+				radix *= d->count;
+		}
 	}
 	return true;
 }
@@ -143,7 +298,7 @@ void analyze_constraints(Analysis *c)
 				con->path, sym_name(con->dim));
 			return;
 		}
-		if (c->ndist == MAX_DIMS || con->wg_dim < 0 || con->wg_dim > 2) {
+		if (c->ndist == MAX_DIMS || con->wg_dim < 0 || con->wg_dim > MAX_WG_LOGICAL) {
 			analysis_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
 			return;
 		}
@@ -157,7 +312,8 @@ void analyze_constraints(Analysis *c)
 		}
 		DimDist *d = &c->dist[c->ndist++];
 		d->dim = con->dim;
-		d->wg_dim = con->wg_dim;
+		d->wg_logical = con->wg_dim;
+		d->wg_dim = con->wg_dim < 2 ? con->wg_dim : 2;
 		d->size = dim_size(c, con, con->dim, &d->size_sym);
 		d->wg_tile = con_int(c, con, con->tile, "the workgroup tile");
 		if (c->failed)
@@ -191,7 +347,15 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 		d->waves = (int)waves;
-		if (hw && hw->waves_per_block[d->wg_dim] && hw->waves_per_block[d->wg_dim] != d->waves) {
+		if (d->wg_logical > 2 && d->waves > 1) {
+			/* Wave's waves have thread ids along grid dims 0-2 only */
+			analysis_error(c, wc->loc, "%s: %lld waves along %s on workgroup_dim %d: a dim folded into grid dim "
+						  "2 has one wave (its wave tile is its workgroup tile)",
+				wc->path, (long long)waves, sym_name(d->dim), d->wg_logical);
+			return;
+		}
+		if (hw && d->wg_logical <= 2 && hw->waves_per_block[d->wg_dim] &&
+			hw->waves_per_block[d->wg_dim] != d->waves) {
 			analysis_error(c, hw->loc, "waves_per_block[%d] = %d differs from the %d waves the tiles of %s give",
 				d->wg_dim, hw->waves_per_block[d->wg_dim], d->waves, sym_name(d->dim));
 			return;
@@ -206,18 +370,13 @@ void analyze_constraints(Analysis *c)
 		c->wg_size[g] = 1;
 	}
 	bool seen[3] = {0};
+	if (!fold_grid(c, kloc))
+		return;
 	for (int i = 0; i < c->ndist; i++) {
 		DimDist *d = &c->dist[i];
-		if (seen[d->wg_dim]) {
-			analysis_error(c, kloc, "two dims distributed over workgroup dim %d: not compiled yet", d->wg_dim);
-			return;
-		}
+		if (d->wg_logical > 2)
+			continue; /* one wave along it (fold_grid): dim 2's waves stand */
 		seen[d->wg_dim] = true;
-		if (d->size_sym) {
-			c->grid[d->wg_dim] = -1;
-			c->grid_sym[d->wg_dim] = runtime_ceil(c, d->size_sym, d->wg_tile);
-		} else
-			c->grid[d->wg_dim] = ceil_div(d->size, d->wg_tile);
 		c->wg_size[d->wg_dim] = d->waves * (d->wg_dim == 0 ? tpw : 1);
 	}
 	for (int g = 0; g < 3; g++)
@@ -239,6 +398,12 @@ void analyze_constraints(Analysis *c)
 		const DimDist *d = &c->dist[i];
 		int g = d->wg_dim;
 		int64_t most = g == 0 ? MAX_GRID_ITEMS / c->wg_size[0] : 0xffff;
+		if (g == 2 && c->grid[2] > most) {
+			analysis_error(c, kloc, "%lld workgroups along grid dim 2 (workgroup_dims 2 and up fold into it): "
+						"at most %lld are supported",
+				(long long)c->grid[2], (long long)most);
+			return;
+		}
 		if (c->grid[g] > most) { /* a runtime grid is the launcher's to check */
 			const Constraint *con = kernel_constraint(k, CON_WORKGROUP, d->dim);
 			analysis_error(c, con ? con->loc : kloc, "%s: %s = %lld in tiles of %lld gives %lld workgroups along "

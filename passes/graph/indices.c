@@ -117,12 +117,25 @@ TileLoop *analysis_tile(Analysis *c, const Sym *dim)
 	return NULL;
 }
 
-/* The loop whose body (or a body nested in it) holds op and iterates dim. */
+/* The loop whose body (or a body nested in it) holds op and iterates dim;
+ * for a register that is the init value of an iterate over dim in its
+ * region (a zero accumulator over the loop's dim, made before a nested
+ * loop), that loop: the register's elements are the iter arg's, indexed
+ * by the trip's window as the body's values are. */
 static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
 		if (r->owner->dim == dim)
 			return analysis_tile(c, dim);
+	if (op->kind != OP_REGISTER || !op->parent)
+		return NULL;
+	for (size_t i = 0; i < op->parent->ops.len; i++) {
+		const Op *it = op->parent->ops.data[i];
+		if (it->kind == OP_ITERATE && it->dim == dim)
+			for (int a = 0; a < it->ninit; a++)
+				if (it->args[a] == op_result((Op *)op))
+					return analysis_tile(c, dim);
+	}
 	return NULL;
 }
 
@@ -173,8 +186,7 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 	Sym *s = num(x, 0);
 	DimDist *d = analysis_dist(c, dim);
 	if (d) {
-		if (analysis_many(c->grid[d->wg_dim]))
-			s = sym_add(x->sc, s, sym_mul(x->sc, tsym(c, "$WG", d->wg_dim), num(x, d->wg_tile)));
+		s = sym_add(x->sc, s, d->wg_start);
 		if (d->waves > 1) {
 			Sym *wid = d->wg_dim == 0 ? sym_floor(x->sc, sym_div(x->sc, tsym(c, "$T", 0), num(x, 64)))
 						  : tsym(c, "$T", d->wg_dim);
@@ -182,8 +194,8 @@ static Sym *constraint_start(Ctx *x, const Op *op, Sym *dim)
 		}
 	}
 	TileLoop *t = enclosing_loop(c, op, dim);
-	if (t && analysis_many(t->trips))
-		s = sym_add(x->sc, s, sym_mul(x->sc, t->iv, num(x, t->tile)));
+	if (t)
+		s = sym_add(x->sc, s, t->base);
 	return s;
 }
 
@@ -290,7 +302,7 @@ static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 	Analysis *c = x->c;
 	int64_t w = window_length(x, op, di->dim), cover = di->copies * di->step;
 	const DimDist *d = analysis_dist(c, di->dim);
-	bool single = !enclosing_loop(c, op, di->dim) && (!d || (c->grid[d->wg_dim] == 1 && d->waves == 1));
+	bool single = !enclosing_loop(c, op, di->dim) && (!d || (d->count == 1 && d->waves == 1));
 	if (cover == w)
 		return true;
 	if (cover > w && single) {
@@ -876,7 +888,7 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 		const DimIndex *di = &ni->d[i];
 		const DimDist *d = analysis_dist(c, di->dim);
 		const TileLoop *t = enclosing_loop(c, op, di->dim);
-		bool many = (t && analysis_many(t->trips)) || (!t && d && (analysis_many(c->grid[d->wg_dim]) || d->waves > 1));
+		bool many = (t && analysis_many(t->trips)) || (!t && d && (analysis_many(d->count) || d->waves > 1));
 		int64_t w = window_length(x, op, di->dim), cover = di->copies * (di->step ? di->step : di->size);
 		/* reads_memory last: it walks the whole graph (once per write
 		 * made the pass quadratic in the number of writes) */
@@ -915,15 +927,15 @@ static bool check_write_races(Ctx *x, Region *r)
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
 				in_mem |= mem->shape.dims[j] == dd->dim;
-			if (in_mem || (c->grid[dd->wg_dim] == 1 && dd->waves <= 1))
+			if (in_mem || (dd->count == 1 && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
-			if (!red || (c->grid[dd->wg_dim] == 1 && red->block))
+			if (!red || (dd->count == 1 && red->block))
 				continue;
-			bool wgs = analysis_many(c->grid[dd->wg_dim]);
+			bool wgs = analysis_many(dd->count);
 			char count[32]; /* a runtime grid has no count yet */
-			int64_t n = wgs ? c->grid[dd->wg_dim] : dd->waves;
+			int64_t n = wgs ? dd->count : dd->waves;
 			if (n > 0)
 				snprintf(count, sizeof count, "%lld", (long long)n);
 			else
@@ -941,6 +953,45 @@ static bool check_write_races(Ctx *x, Region *r)
 }
 
 
+
+/* Does every floor, ceiling and Mod in e take a value >= 0 (the kernel's
+ * divisions are unsigned: isel/expr.c)? */
+static bool divides_nonneg(Analysis *c, Sym *e)
+{
+	SymCtx *sc = c->k->sc;
+	SymKind k = sym_kind(e);
+	if ((k == SYM_FLOOR || k == SYM_CEIL || k == SYM_MOD) &&
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), c->assume)) != SYM_TRUE)
+		return false;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (!divides_nonneg(c, sym_arg(e, i)))
+			return false;
+	return true;
+}
+
+/* A tiling constraint's start and iters, which the kernel computes: a
+ * start below 0 would reach coordinates that only mapped accesses mask,
+ * a division of a negative value would be wrong. */
+static bool check_loop_exprs(Analysis *c)
+{
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ntile; i++) {
+		const TileLoop *t = &c->tile[i];
+		Sym *ge = sym_simplify(sc, sym_rel(sc, SYM_GE, t->start, sym_int(sc, 0)), c->assume);
+		if (sym_kind(ge) != SYM_TRUE || !divides_nonneg(c, t->start)) {
+			analysis_error(c, t->loc, "%s: start %s may be negative or divide a negative value: not compiled",
+				t->path, sym_str(sc, t->start));
+			return false;
+		}
+		if (t->iters && t->count && !divides_nonneg(c, t->count)) {
+			analysis_error(c, t->loc, "%s: iters %s divides a value that may be negative: not compiled (the "
+						  "kernel divides unsigned values)",
+				t->path, sym_str(sc, t->count));
+			return false;
+		}
+	}
+	return true;
+}
 
 void analyze_indices(Analysis *c)
 {
@@ -968,6 +1019,8 @@ void analyze_indices(Analysis *c)
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);
+	if (!check_loop_exprs(c))
+		return;
 	Ctx x = {.c = c, .sc = sc, .mma = MMA_NONE};
 	x.role = ARENA_NEWN(&c->arena, Role, k->nvalues);
 	x.lay = ARENA_NEWN(&c->arena, uint8_t, k->nvalues);

@@ -119,6 +119,18 @@ static const Reject rejects[] = {
 	{"tests/driver/data/gemm_k8_16x16x32.json -D BLOCK_K=16", "tests/driver/data/gemm_k8_16x16x32.json:120:9: error: ",
 		"graph[1].body[2]: a K tile of 16 is not a multiple of F32_16x16x32_K8_F16's K 32: not compiled yet for "
 		"this type"},
+	/* workgroup_dims folded into grid dim 2: Wave's numbering without
+	 * gaps, one wave along a folded dim, a runtime count only on the
+	 * slowest digit (a faster one would need a runtime division) */
+	{"tests/driver/data/add_folded_wg_gap.json", "tests/driver/data/add_folded_wg_gap.json:43:5: error: ",
+		"constraints[4]: workgroup_dim 4 without workgroup_dim 3"},
+	{"tests/driver/data/add_folded_wg_waves.json", "tests/driver/data/add_folded_wg_waves.json:55:5: error: ",
+		"constraints[6]: 2 waves along H on workgroup_dim 3"},
+	{"tests/driver/data/add_folded_wg_dyn_h.json", "tests/driver/data/add_folded_wg_dyn_h.json:44:5: error: ",
+		"constraints[4]: H has a size known at run time and is folded into grid dim 2 below workgroup_dim 2"},
+	/* a tiling start below 0: only mapped accesses mask coordinates < 0 */
+	{"tests/driver/data/gemm_k_start.json -D START=-8", "tests/driver/data/gemm_k_start.json:29:5: error: ",
+		"constraints[2]: start -8 is negative: not compiled"},
 	/* LDS: the two staged 128x128 f16 tiles need 2 x 33792 bytes */
 	{"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",
 		"examples/gemm_16x16x16.json:114:9: error: ",

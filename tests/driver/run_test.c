@@ -288,6 +288,43 @@ START_TEST(i8_dequant_epilogue_passes)
 }
 END_TEST
 
+/* workgroup_dims 3 and 4 folded into grid dim 2 (Wave's delinearized
+ * $WG2), counts 3 x 5 x 2 that need a division by a non-power of two, and
+ * runtime sizes on the slowest folded dim and the others */
+static const char *const folded[] = {"tests/driver/data/add_folded_wg.json",
+	"tests/driver/data/add_folded_wg_dyn.json -D B=3 -D M=5 -D N=333",
+	"tests/driver/data/batched_gemm_folded.json",
+	"tests/driver/data/batched_gemm_folded_dyn.json -D B=2 -D M=33 -D N=65 -D K=47"};
+
+START_TEST(folded_grid_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", folded[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 40 + _i);
+	expect_pass(args);
+}
+END_TEST
+
+/* Loops (isel.c select_iterate): a tiling start (K from 24, unaligned,
+ * operands staged in LDS), split K with start $WG2 * KPS and iters, and
+ * runtime iters that reach 0 or below for the last split (the guard
+ * skips the loop); nested iterates carrying values through both loops
+ * (the outer count at run time, also 0) and the sequential batched GEMM
+ * with runtime sizes (B = 0 and K = 0 too). */
+static const char *const loops[] = {"tests/driver/data/gemm_k_start.json", "tests/driver/data/gemm_split_k.json",
+	"tests/driver/data/gemm_split_k_dyn.json -D K=40", "tests/driver/data/gemm_split_k_dyn.json -D K=77",
+	"tests/driver/data/nested_sum.json", "tests/driver/data/nested_sum_dyn.json -D M=4 -D I=5",
+	"tests/driver/data/nested_sum_dyn.json -D M=3 -D I=0",
+	"tests/driver/data/sequential_batched_gemm_dyn.json -D B=3 -D M=100 -D N=70 -D K=90",
+	"tests/driver/data/sequential_batched_gemm_dyn.json -D B=2 -D M=10 -D N=7 -D K=0"};
+
+START_TEST(loops_pass)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", loops[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 60 + _i);
+	expect_pass(args);
+}
+END_TEST
+
 /* Index mappings on global reads and writes (isel/memory.c): each memory
  * coordinate is the mapping's expression with the iterators bound to the
  * element's register coordinates; register and memory bounds both mask.
@@ -484,6 +521,8 @@ int main(void)
 	TCase *tc = tcase_create("run");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, copy_unaligned_passes);
+	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
+	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);

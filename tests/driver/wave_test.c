@@ -192,6 +192,10 @@ static const WaveCase cases[] = {
 	 * [M, B, N] written from the permuted [B, M, N] accumulator; 32x32x16
 	 * tiles, 2x2 waves, shapes of test_batched_gemm */
 	{"batched_gemm_permute.json -D B=8 -D M=256 -D N=128 -D K=192", NULL, NULL},
+	/* wave_gemm_test.py::testSequentialBatchedGemm: an iterate over B
+	 * (tiling constraint, BLOCK_B = 1) around the K loop, 64x64x32 tiles,
+	 * 2x2 waves; test_batched_gemm's first shape */
+	{"sequential_batched_gemm.json -D B=8 -D M=256 -D N=128 -D K=192", NULL, NULL},
 	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
 	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
 	{"conditional.json -D M=1 -D N=27", "unknown op 'conditional'", NULL},
@@ -253,6 +257,7 @@ static const WaveCase slow[] = {
 	{"gemm_small_tiles_16x16x16.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL, NULL},
 	{"gemm_small_tiles_32x32x8.json -D M=1024 -D N=5120 -D K=640 --max-instructions 20000000000", NULL, NULL},
 	{"batched_gemm_permute.json -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL}, /* about 2 minutes */
+	{"sequential_batched_gemm.json -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
 	/* testPureGemm, testVMFMAGemm, the bf16 GEMM at test_gemm's first shape
 	 * (about 15 s each), static and dynamic; testPingPongGemm's 4096^3 */
 	{"wg_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
