@@ -65,36 +65,55 @@ static double rnd(DType t, double x)
 	return dtype_load(t, &h, 0);
 }
 
+/* Kernels summing 16-bit values, run on integer inputs: the kernel, its
+ * dtype, M, N and how many inputs it reads (a, or a and b). */
+typedef struct {
+	const char *file;
+	DType t;
+	int m, n, ninputs;
+} IntCase;
+
+static const IntCase int_sums[] = {
+	{"tests/driver/wave/reduce_sum.json", DT_F16, M, N, 2},
+	{"tests/driver/data/reduce_sum_bf16.json", DT_BF16, M, N, 2},
+	{"tests/driver/data/reduce_sum2_f16.json", DT_F16, M, N, 2},
+	/* a max and a sum of one f16 source, each with an init, in a loop
+	 * whose 128-wide tile overhangs N = 527 */
+	{"tests/driver/data/reduce_max_sum_f16_loop.json", DT_F16, 256, 527, 1},
+};
+
 /* Integer inputs in {-1, 0, 1}: every partial sum of a row is an integer
  * of magnitude at most 2 * 813 < 2^11, exact in f16 whatever the order.
  * bf16 holds integers exactly only up to 2^8: there only every fourth
  * column is nonzero (204 of them per row). */
-static void write_ints(const char *path, DType t, unsigned seed)
+static void write_ints(const char *path, DType t, int m, int n, unsigned seed)
 {
-	uint16_t *v = xcalloc(M * N, sizeof *v);
-	for (int i = 0; i < M * N; i++) {
+	uint16_t *v = xcalloc((size_t)(m * n), sizeof *v);
+	for (int i = 0; i < m * n; i++) {
 		seed = seed * 1103515245u + 12345u;
-		bool zero = t == DT_BF16 && i % N % 4 != 0;
+		bool zero = t == DT_BF16 && i % n % 4 != 0;
 		dtype_store(t, v, (uint64_t)i, zero ? 0.0 : (double)((int)(seed >> 16) % 3 - 1));
 	}
 	char err[256];
-	int64_t shape[2] = {M, N};
+	int64_t shape[2] = {m, n};
 	ck_assert_msg(npy_write(path, t, 2, shape, v, err, sizeof err) == 0, "%s", err);
 	free(v);
 }
 
 START_TEST(sum_of_integers_matches_interpreter)
 {
-	const SumCase *c = &sums[_i / 2];
-	char name[64], a[512], b[512], args[2048];
+	const IntCase *c = &int_sums[_i / 2];
+	char name[64], in[2][600], args[2048];
 	snprintf(name, sizeof name, "reduce_int_%d", _i);
 	const char *dir = test_tmpdir(name);
-	snprintf(a, sizeof a, "%s/a.npy", dir);
-	snprintf(b, sizeof b, "%s/b.npy", dir);
-	write_ints(a, c->t, 1u + (unsigned)_i);
-	write_ints(b, c->t, 7u + (unsigned)_i);
-	snprintf(args, sizeof args, "run %s -D M=%d -D N=%d --mcpu %s --in a=%s --in b=%s --atol 0 --rtol 0", c->file, M,
-		N, mcpu_of(_i), a, b);
+	for (int k = 0; k < c->ninputs; k++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%c.npy", dir, 'a' + k);
+		write_ints(path, c->t, c->m, c->n, 1u + 6u * (unsigned)k + (unsigned)_i);
+		snprintf(in[k], sizeof in[k], "--in %c=%s", 'a' + k, path);
+	}
+	snprintf(args, sizeof args, "run %s -D M=%d -D N=%d --mcpu %s %s %s --atol 0 --rtol 0", c->file, c->m, c->n,
+		mcpu_of(_i), in[0], c->ninputs > 1 ? in[1] : "");
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
 	cmd_result_free(&r);
@@ -176,7 +195,7 @@ int main(void)
 	TCase *tc = tcase_create("reduce");
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, order_free_reductions_pass, 0, (int)(2 * ARRAY_LEN(exact)));
-	tcase_add_loop_test(tc, sum_of_integers_matches_interpreter, 0, (int)(2 * ARRAY_LEN(sums)));
+	tcase_add_loop_test(tc, sum_of_integers_matches_interpreter, 0, (int)(2 * ARRAY_LEN(int_sums)));
 	tcase_add_loop_test(tc, sum_follows_wave_order, 0, (int)(2 * ARRAY_LEN(sums)));
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -63,6 +63,11 @@ static const WaveCase cases[] = {
 	{"block_reduce_sum.json -D M=1 -D N=312", NULL, NULL},
 	{"block_reduce_sum.json -D M=256 -D N=256", NULL, NULL},
 	{"block_reduce_sum.json -D M=256 -D N=1024", NULL, NULL},
+	/* tests/kernel/rmsnorm_test.py::test_rmsnorm (1, 5120): f16 block sum
+	 * of squares over 4 waves; the interpreter's single f16 chain over
+	 * 5120 squares is 0.019 off the exact norm, the kernel (Wave's order)
+	 * 0.002: atol 0.06 covers their difference (0.016-0.023, seeds 1-6) */
+	{"rmsnorm.json --atol 0.06 --rtol 1e-5", NULL, NULL},
 	/* test_reductions.py::test_toy_online_softmax: iterate over N (tiling
 	 * BLOCK_N = Max(Min(128, N), 64)), running max and sum, f32 */
 	{"toy_online_softmax.json -D M=1 -D N=27", NULL, NULL},
