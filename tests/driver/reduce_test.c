@@ -1,6 +1,7 @@
 /* reduce_test.c — compiled sum/max/min reductions in f16, bf16 and i32, of
  * one source and of several (Wave's `sum([a, b], dim)`), over a dim the
- * lanes' tile overhangs (N = 813 in a window of 832), on gfx942 and gfx90a.
+ * lanes' tile overhangs (N = 813 in a window of 832; 1000 in 4 waves' 1024
+ * for the block reductions), on gfx942 and gfx90a.
  *
  * Max, min and i32 sums are exact in any order, so the kernels must PASS
  * against the interpreter at the default tolerances. A 16-bit sum rounds at
@@ -30,7 +31,7 @@ static const char *mcpu_of(int i) { return i % 2 ? "gfx90a" : "gfx942"; }
 /* Exact in any order: must PASS at the default tolerances. */
 static const char *const exact[] = {"reduce_max_f16",  "reduce_min_bf16", "reduce_max2_bf16",
 				    "reduce_min2_f16", "reduce_sum_i32",  "reduce_max_i32",
-				    "reduce_min2_i32"};
+				    "reduce_min2_i32", "reduce_block_max_f16", "reduce_block_min_bf16"};
 
 START_TEST(order_free_reductions_pass)
 {
@@ -80,6 +81,8 @@ static const IntCase int_sums[] = {
 	/* a max and a sum of one f16 source, each with an init, in a loop
 	 * whose 128-wide tile overhangs N = 527 */
 	{"tests/driver/data/reduce_max_sum_f16_loop.json", DT_F16, 256, 527, 1},
+	/* a block sum over 4 waves (test_block_reduce_sum in f16), N = 1000 */
+	{"tests/driver/data/reduce_block_sum_f16.json", DT_F16, 16, 1000, 2},
 };
 
 /* Integer inputs in {-1, 0, 1}: every partial sum of a row is an integer
