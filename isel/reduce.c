@@ -75,7 +75,7 @@ static MOpnd in_window(Isel *s, Op *op, RedArith *ra, MOpnd x, Sym *coord, int64
 	Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, coord, sym_int(sc, limit)), c->assume);
 	if (sym_kind(rel) == SYM_TRUE)
 		return x;
-	MOpnd ident = red_identity(s, ra);
+	MOpnd ident = isel_red_identity(s, ra);
 	if (sym_kind(rel) == SYM_FALSE)
 		return ident;
 	isel_expr_cond_to_vcc(s, rel, op->loc);
@@ -91,19 +91,19 @@ static MOpnd across_lanes(Isel *s, RedArith *ra, MOpnd acc, int64_t cluster)
 	for (int64_t m = 1; m < cluster; m *= 2) {
 		if (m == 1 || m == 2 || m == 4 || m == 8) {
 			static const uint16_t ctrl[] = {[1] = 0xb1, [2] = 0x4e, [4] = 0x141, [8] = 0x140};
-			acc = red_combine(s, ra, acc, acc, ctrl[m]);
+			acc = isel_red_combine(s, ra, acc, acc, ctrl[m]);
 		} else if (m == 16) {
 			MOpnd t = isel_v1(s);
 			MInst *in = mblock_add(s->b, I_DS_SWIZZLE_B32, 1, &t, 1, &acc);
 			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
-			acc = red_combine(s, ra, t, acc, 0);
+			acc = isel_red_combine(s, ra, t, acc, 0);
 		} else {
 			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
 			MOpnd u[2] = {acc, mo_imm(0)};
 			mblock_add(s->b, I_V_READLANE_B32, 1, &lo, 2, u);
 			u[1] = mo_imm(32);
 			mblock_add(s->b, I_V_READLANE_B32, 1, &hi, 2, u);
-			acc = red_combine(s, ra, lo, isel_expr_to_vgpr(s, hi), 0);
+			acc = isel_red_combine(s, ra, lo, isel_expr_to_vgpr(s, hi), 0);
 		}
 	}
 	return acc;
@@ -117,7 +117,8 @@ static MOpnd across_lanes(Isel *s, RedArith *ra, MOpnd acc, int64_t cluster)
  * its wo in wave order, so all agree. In a loop, a first s_barrier keeps
  * a fast wave from overwriting a slot a slow one still reads from the
  * previous trip. */
-static MOpnd across_waves(Isel *s, Op *op, RedArith *ra, MOpnd acc, int waves, int base, Sym *wr, Sym *wo, bool per_lane)
+static MOpnd across_waves(Isel *s, Op *op, RedArith *ra, MOpnd acc, int waves, int base, Sym *wr, Sym *wo,
+	bool per_lane)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -143,7 +144,7 @@ static MOpnd across_waves(Isel *s, Op *op, RedArith *ra, MOpnd acc, int waves, i
 		MOpnd t = isel_v1(s);
 		MInst *in = mblock_add(s->b, I_DS_READ_B32, 1, &t, 1, &a0);
 		in->offset = (int32_t)(4 * width * i);
-		got = i ? red_combine(s, ra, got, t, 0) : t;
+		got = i ? isel_red_combine(s, ra, got, t, 0) : t;
 	}
 	return got;
 }
@@ -160,7 +161,7 @@ static MOpnd across_lane_bits(Isel *s, Op *op, RedArith *ra, MOpnd acc, unsigned
 		if (!(bits >> b & 1))
 			continue;
 		if (b < 2) {
-			acc = red_combine(s, ra, acc, acc, b == 0 ? 0xb1 : 0x4e);
+			acc = isel_red_combine(s, ra, acc, acc, b == 0 ? 0xb1 : 0x4e);
 			continue;
 		}
 		MOpnd t = isel_v1(s);
@@ -175,7 +176,7 @@ static MOpnd across_lane_bits(Isel *s, Op *op, RedArith *ra, MOpnd acc, unsigned
 			MOpnd u[2] = {addr, acc};
 			mblock_add(s->b, I_DS_BPERMUTE_B32, 1, &t, 2, u);
 		}
-		acc = red_combine(s, ra, t, acc, 0);
+		acc = isel_red_combine(s, ra, t, acc, 0);
 	}
 	return acc;
 }
@@ -184,9 +185,9 @@ static MOpnd across_lane_bits(Isel *s, Op *op, RedArith *ra, MOpnd acc, unsigned
  * emit_sources_reduction; the interpreter's order too). */
 static MOpnd source_elem(Isel *s, RedArith *ra, const TVal **src, int nsrc, int64_t e)
 {
-	MOpnd x = red_elem(s, ra, src[0], e); /* AGPR accumulators read once */
+	MOpnd x = isel_red_elem(s, ra, src[0], e); /* AGPR accumulators read once */
 	for (int i = 1; i < nsrc; i++)
-		x = red_combine(s, ra, x, red_elem(s, ra, src[i], e), 0);
+		x = isel_red_combine(s, ra, x, isel_red_elem(s, ra, src[i], e), 0);
 	return x;
 }
 
@@ -195,7 +196,7 @@ static MOpnd fold_tree(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
 {
 	for (; n > 1; n = (n + 1) / 2) {
 		for (int64_t i = 0; i < n / 2; i++)
-			x[i] = red_combine(s, ra, x[2 * i], x[2 * i + 1], 0);
+			x[i] = isel_red_combine(s, ra, x[2 * i], x[2 * i + 1], 0);
 		if (n % 2)
 			x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
 	}
@@ -209,7 +210,7 @@ static MOpnd fold_in_order(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
 {
 	MOpnd acc = x[0];
 	for (int64_t i = 1; i < n; i++)
-		acc = red_combine(s, ra, acc, x[i], 0);
+		acc = isel_red_combine(s, ra, acc, x[i], 0);
 	return acc;
 }
 
@@ -243,7 +244,7 @@ void isel_select_reduce(Isel *s, Op *op)
 	const NodeIndex *rx = c->index[op->id];
 	if (!v || !rx)
 		return;
-	if (!red_dtype_ok(v->dtype)) {
+	if (!isel_red_dtype_ok(v->dtype)) {
 		analysis_error(c, op->loc, "%s: %s reductions are not compiled yet (f32, f16, bf16 and i32 are)", op->path,
 			dtype_name(v->dtype));
 		return;
@@ -401,7 +402,7 @@ void isel_select_reduce(Isel *s, Op *op)
 			}
 			/* 5. init */
 			int64_t e = rc * rx->epc + jr;
-			res[e] = iv ? red_combine(s, &ra, red_elem(s, &ra, iv, e), acc, 0) : acc;
+			res[e] = iv ? isel_red_combine(s, &ra, isel_red_elem(s, &ra, iv, e), acc, 0) : acc;
 		}
-	s->val[op_result(op)->id] = red_result(s, &ra, res, rx->ncopies * rx->epc, rx);
+	s->val[op_result(op)->id] = isel_red_result(s, &ra, res, rx->ncopies * rx->epc, rx);
 }

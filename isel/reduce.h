@@ -17,17 +17,17 @@ typedef struct RedArith {
 } RedArith;
 
 /* Can reductions of dtype t be compiled? */
-bool red_dtype_ok(DType t);
+bool isel_red_dtype_ok(DType t);
 /* Element e of v in the domain (a VGPR). */
-MOpnd red_elem(Isel *s, RedArith *ra, const TVal *v, int64_t e);
+MOpnd isel_red_elem(Isel *s, RedArith *ra, const TVal *v, int64_t e);
 /* a combined with b (b through DPP control dpp when dpp is nonzero),
  * rounded to the dtype. */
-MOpnd red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp);
+MOpnd isel_red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp);
 /* The combine's identity (0, -inf, +inf; for i32 0, INT_MIN, INT_MAX) in
  * a VGPR. */
-MOpnd red_identity(Isel *s, RedArith *ra);
+MOpnd isel_red_identity(Isel *s, RedArith *ra);
 /* The dtype's value of n domain elements x (packed as isel_tval_new
  * decides for ix). */
-TVal *red_result(Isel *s, RedArith *ra, const MOpnd *x, int64_t n, const NodeIndex *ix);
+TVal *isel_red_result(Isel *s, RedArith *ra, const MOpnd *x, int64_t n, const NodeIndex *ix);
 
 #endif

@@ -7,7 +7,7 @@
  * exact. i32 sums wrap, as the interpreter's int32 rounding does. */
 #include "reduce.h"
 
-bool red_dtype_ok(DType t) { return t == DT_F32 || t == DT_F16 || t == DT_BF16 || t == DT_I32; }
+bool isel_red_dtype_ok(DType t) { return t == DT_F32 || t == DT_F16 || t == DT_BF16 || t == DT_I32; }
 
 static MOpnd add1(Isel *s, MOp op, MOpnd a, MOpnd b)
 {
@@ -16,7 +16,7 @@ static MOpnd add1(Isel *s, MOp op, MOpnd a, MOpnd b)
 	return r;
 }
 
-MOpnd red_elem(Isel *s, RedArith *ra, const TVal *v, int64_t e)
+MOpnd isel_red_elem(Isel *s, RedArith *ra, const TVal *v, int64_t e)
 {
 	int per = isel_per_dword(v);
 	MOpnd d = isel_vgpr(s, v->d[e / per]);
@@ -74,7 +74,7 @@ static MOpnd round_to(Isel *s, RedArith *ra, MOpnd x)
 	return r;
 }
 
-MOpnd red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp)
+MOpnd isel_red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp)
 {
 	MOp op;
 	if (ra->dtype == DT_I32) {
@@ -95,7 +95,7 @@ MOpnd red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp)
 	return round_to(s, ra, r);
 }
 
-MOpnd red_identity(Isel *s, RedArith *ra)
+MOpnd isel_red_identity(Isel *s, RedArith *ra)
 {
 	if (ra->ident.kind == MO_VREG) /* made once per op: cndmask takes no literal beside vcc */
 		return ra->ident;
@@ -119,7 +119,7 @@ static MOpnd narrow(Isel *s, RedArith *ra, MOpnd x)
 	return h;
 }
 
-TVal *red_result(Isel *s, RedArith *ra, const MOpnd *x, int64_t n, const NodeIndex *ix)
+TVal *isel_red_result(Isel *s, RedArith *ra, const MOpnd *x, int64_t n, const NodeIndex *ix)
 {
 	TVal *r = isel_tval_new(s, ra->dtype, n, ix);
 	if (ra->dtype == DT_F32 || ra->dtype == DT_I32) {
