@@ -69,6 +69,11 @@ void isel_select_register(Isel *s, Op *op)
 		memcpy(&bits, &f, 4);
 	} else if (op->dtype == DT_I32 && op->value == (double)(int32_t)op->value) {
 		bits = (uint32_t)(int32_t)op->value; /* an integer MMA's accumulator */
+	} else if (op->dtype == DT_F16 || op->dtype == DT_BF16) {
+		/* a 16-bit reduction's init: the value in both halves, right
+		 * whether the dwords hold one element or a packed pair */
+		uint32_t h = op->dtype == DT_F16 ? dtype_f32_to_f16((float)op->value) : dtype_f32_to_bf16((float)op->value);
+		bits = h * 0x10001u;
 	} else {
 		analysis_error(c, op->loc, "%s: %s registers are not compiled yet", op->path, dtype_name(op->dtype));
 		return;

@@ -32,23 +32,16 @@
  *      an LDS slot, waits, meets the others at s_barrier and folds every
  *      wave's slot in wave order (so all waves agree);
  *   5. an init operand, if given, is combined last.
- * f32 only for now. Requires: the source's per-thread value. */
+ * Several sources (Wave's `sum([a, b], dim)`) are first combined element
+ * by element, in source order (Wave's emit_sources_reduction). f32, f16,
+ * bf16 and i32 (reduce_elem.c: 16-bit values are widened to f32 and every
+ * sum rounded back to the dtype); the thread's f32 and i32 elements fold
+ * as a tree, 16-bit ones in coordinate order as Wave's local reduction
+ * does (the rounding makes the order visible). Requires: the sources'
+ * per-thread values. */
 #include <string.h>
 
-#include "isel.h"
-
-static MOp combine_op(OpKind k)
-{
-	return k == OP_SUM ? I_V_ADD_F32 : k == OP_MAX ? I_V_MAX_F32 : I_V_MIN_F32;
-}
-
-static MOpnd combine(Isel *s, OpKind k, MOpnd a, MOpnd b, uint16_t dpp)
-{
-	MOpnd r = isel_v1(s), u[2] = {a, b};
-	MInst *in = mblock_add(s->b, combine_op(k), 1, &r, 2, u);
-	in->dpp = dpp;
-	return r;
-}
+#include "reduce.h"
 
 /* The start along the reduced dim at lane l of wave w, other ids 0. */
 static bool start_at(Analysis *c, Sym *start, int64_t t0, int64_t *out)
@@ -75,47 +68,42 @@ static bool start_at(Analysis *c, Sym *start, int64_t t0, int64_t *out)
 /* Element x (at coordinate coord along the reduced dim) or, where coord is
  * not below limit, the combine's identity: lanes past the reduction's
  * window take no part. */
-static MOpnd in_window(Isel *s, Op *op, MOpnd x, Sym *coord, int64_t limit, MOpnd *ident)
+static MOpnd in_window(Isel *s, Op *op, RedArith *ra, MOpnd x, Sym *coord, int64_t limit)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, coord, sym_int(sc, limit)), c->assume);
 	if (sym_kind(rel) == SYM_TRUE)
 		return x;
-	if (ident->kind != MO_VREG) { /* made once per op: cndmask takes no literal beside vcc */
-		uint32_t bits = op->kind == OP_SUM ? 0 : op->kind == OP_MAX ? 0xff800000u : 0x7f800000u;
-		MOpnd d = isel_v1(s), u = mo_imm(bits);
-		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
-		*ident = d;
-	}
+	MOpnd ident = isel_red_identity(s, ra);
 	if (sym_kind(rel) == SYM_FALSE)
-		return *ident;
+		return ident;
 	isel_expr_cond_to_vcc(s, rel, op->loc);
-	MOpnd r = isel_v1(s), u[3] = {*ident, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
+	MOpnd r = isel_v1(s), u[3] = {ident, isel_expr_to_vgpr(s, x), mo_special(MO_VCC)};
 	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
 	return r;
 }
 
 /* Step 3: the butterfly across the `cluster` lanes that share a result. */
-static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
+static MOpnd across_lanes(Isel *s, RedArith *ra, MOpnd acc, int64_t cluster)
 {
 	for (int64_t m = 1; m < cluster; m *= 2) {
 		if (m == 1 || m == 2 || m == 4 || m == 8) {
 			static const uint16_t ctrl[] = {[1] = 0xb1, [2] = 0x4e, [4] = 0x141, [8] = 0x140};
-			acc = combine(s, kind, acc, acc, ctrl[m]);
+			acc = isel_red_combine(s, ra, acc, acc, ctrl[m]);
 		} else if (m == 16) {
 			MOpnd t = isel_v1(s);
 			MInst *in = mblock_add(s->b, I_DS_SWIZZLE_B32, 1, &t, 1, &acc);
 			in->offset = 0x401f; /* bitmask mode: and 0x1f, xor 0x10 */
-			acc = combine(s, kind, t, acc, 0);
+			acc = isel_red_combine(s, ra, t, acc, 0);
 		} else {
 			MOpnd lo = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), hi = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
 			MOpnd u[2] = {acc, mo_imm(0)};
 			mblock_add(s->b, I_V_READLANE_B32, 1, &lo, 2, u);
 			u[1] = mo_imm(32);
 			mblock_add(s->b, I_V_READLANE_B32, 1, &hi, 2, u);
-			acc = combine(s, kind, lo, isel_expr_to_vgpr(s, hi), 0);
+			acc = isel_red_combine(s, ra, lo, isel_expr_to_vgpr(s, hi), 0);
 		}
 	}
 	return acc;
@@ -129,7 +117,8 @@ static MOpnd across_lanes(Isel *s, OpKind kind, MOpnd acc, int64_t cluster)
  * its wo in wave order, so all agree. In a loop, a first s_barrier keeps
  * a fast wave from overwriting a slot a slow one still reads from the
  * previous trip. */
-static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *wr, Sym *wo, bool per_lane)
+static MOpnd across_waves(Isel *s, Op *op, RedArith *ra, MOpnd acc, int waves, int base, Sym *wr, Sym *wo,
+	bool per_lane)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -155,7 +144,7 @@ static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *
 		MOpnd t = isel_v1(s);
 		MInst *in = mblock_add(s->b, I_DS_READ_B32, 1, &t, 1, &a0);
 		in->offset = (int32_t)(4 * width * i);
-		got = i ? combine(s, op->kind, got, t, 0) : t;
+		got = i ? isel_red_combine(s, ra, got, t, 0) : t;
 	}
 	return got;
 }
@@ -164,7 +153,7 @@ static MOpnd across_waves(Isel *s, Op *op, MOpnd acc, int waves, int base, Sym *
  * layout's rows, lanes 16 apart): one exchange per lane bit in `bits`,
  * each a true xor partner — DPP quad_perm for 1 and 2, ds_swizzle's
  * bitmask mode for 4, 8 and 16 (within 32 lanes), ds_bpermute_b32 for 32. */
-static MOpnd across_lane_bits(Isel *s, Op *op, MOpnd acc, unsigned bits)
+static MOpnd across_lane_bits(Isel *s, Op *op, RedArith *ra, MOpnd acc, unsigned bits)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -172,7 +161,7 @@ static MOpnd across_lane_bits(Isel *s, Op *op, MOpnd acc, unsigned bits)
 		if (!(bits >> b & 1))
 			continue;
 		if (b < 2) {
-			acc = combine(s, op->kind, acc, acc, b == 0 ? 0xb1 : 0x4e);
+			acc = isel_red_combine(s, ra, acc, acc, b == 0 ? 0xb1 : 0x4e);
 			continue;
 		}
 		MOpnd t = isel_v1(s);
@@ -187,8 +176,41 @@ static MOpnd across_lane_bits(Isel *s, Op *op, MOpnd acc, unsigned bits)
 			MOpnd u[2] = {addr, acc};
 			mblock_add(s->b, I_DS_BPERMUTE_B32, 1, &t, 2, u);
 		}
-		acc = combine(s, op->kind, t, acc, 0);
+		acc = isel_red_combine(s, ra, t, acc, 0);
 	}
+	return acc;
+}
+
+/* Element e of the sources combined in source order (Wave's
+ * emit_sources_reduction; the interpreter's order too). */
+static MOpnd source_elem(Isel *s, RedArith *ra, const TVal **src, int nsrc, int64_t e)
+{
+	MOpnd x = isel_red_elem(s, ra, src[0], e); /* AGPR accumulators read once */
+	for (int i = 1; i < nsrc; i++)
+		x = isel_red_combine(s, ra, x, isel_red_elem(s, ra, src[i], e), 0);
+	return x;
+}
+
+/* Step 2: the thread's n elements x pairwise (a tree, for ILP) ... */
+static MOpnd fold_tree(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
+{
+	for (; n > 1; n = (n + 1) / 2) {
+		for (int64_t i = 0; i < n / 2; i++)
+			x[i] = isel_red_combine(s, ra, x[2 * i], x[2 * i + 1], 0);
+		if (n % 2)
+			x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
+	}
+	return x[0];
+}
+
+/* ... or in coordinate order, where each step rounds (16-bit sums) and
+ * the order shows in the result: Wave's local reduction and the
+ * interpreter's fold both go up the coordinates. */
+static MOpnd fold_in_order(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
+{
+	MOpnd acc = x[0];
+	for (int64_t i = 1; i < n; i++)
+		acc = isel_red_combine(s, ra, acc, x[i], 0);
 	return acc;
 }
 
@@ -222,11 +244,28 @@ void isel_select_reduce(Isel *s, Op *op)
 	const NodeIndex *rx = c->index[op->id];
 	if (!v || !rx)
 		return;
-	if (op_reduce_nsrc(op) != 1 || v->dtype != DT_F32) {
-		analysis_error(c, op->loc, "%s: only f32 reductions of one source are compiled yet", op->path);
+	if (!isel_red_dtype_ok(v->dtype)) {
+		analysis_error(c, op->loc, "%s: %s reductions are not compiled yet (f32, f16, bf16 and i32 are)", op->path,
+			dtype_name(v->dtype));
 		return;
 	}
 	const NodeIndex *ix = v->ix;
+	/* the other sources in the first one's layout */
+	int nsrc = op_reduce_nsrc(op);
+	const TVal **src = ARENA_NEWN(&c->arena, const TVal *, nsrc);
+	src[0] = v;
+	for (int i = 1; i < nsrc; i++) {
+		const TVal *w = s->val[op->args[i]->id];
+		if (!w)
+			return;
+		if (w->dtype != v->dtype) {
+			analysis_error(c, op->loc, "%s: the sources of a reduction differ in dtype (%s, %s)", op->path,
+				dtype_name(v->dtype), dtype_name(w->dtype));
+			return;
+		}
+		if (!(src[i] = isel_tval_gather(s, w, ix, op)))
+			return;
+	}
 	int k = -1, edim = -1;
 	for (int i = 0; ix && i < ix->ndims; i++) {
 		if (ix->d[i].dim == op->dim)
@@ -328,8 +367,10 @@ void isel_select_reduce(Isel *s, Op *op)
 	const TVal *iv = NULL;
 	if (init && (!(iv = s->val[init->id]) || !(iv = isel_tval_gather(s, iv, rx, op))))
 		return;
-	TVal *r = isel_tval_new(s, DT_F32, rx->ncopies * rx->epc, rx);
-	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n), ident = {0};
+	RedArith ra = {.kind = op->kind, .dtype = v->dtype};
+	MOpnd *res = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies * rx->epc);
+	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
+	bool seq = dtype_size(v->dtype) < 4;
 	for (int64_t rc = 0; rc < rx->ncopies; rc++)
 		for (int64_t jr = 0; jr < rx->epc; jr++) {
 			/* 2. the thread's elements of this result, pairwise */
@@ -338,19 +379,13 @@ void isel_select_reduce(Isel *s, Op *op)
 				for (int64_t j = 0; dst[cn] == rc && j < ix->epc; j++) {
 					if (!fold && j != jr)
 						continue;
-					x[n] = isel_vgpr(s, v->d[cn * ix->epc + j]); /* AGPR accumulators read once */
+					x[n] = source_elem(s, &ra, src, nsrc, cn * ix->epc + j);
 					if (ix->d[k].limit)
-						x[n] = in_window(s, op, x[n], index_coord(c, ix, k, cn, j), ix->d[k].limit, &ident);
+						x[n] = in_window(s, op, &ra, x[n], index_coord(c, ix, k, cn, j), ix->d[k].limit);
 					n++;
 				}
-			for (; n > 1; n = (n + 1) / 2) {
-				for (int64_t i = 0; i < n / 2; i++)
-					x[i] = combine(s, op->kind, x[2 * i], x[2 * i + 1], 0);
-				if (n % 2)
-					x[n / 2] = x[n - 1]; /* the odd one out joins the next level */
-			}
-			MOpnd acc = isel_expr_to_vgpr(s, x[0]);
-			acc = prefix ? across_lanes(s, op->kind, acc, cluster) : across_lane_bits(s, op, acc, bits);
+			MOpnd acc = isel_expr_to_vgpr(s, seq ? fold_in_order(s, &ra, x, n) : fold_tree(s, &ra, x, n));
+			acc = prefix ? across_lanes(s, &ra, acc, cluster) : across_lane_bits(s, op, &ra, acc, bits);
 			if (cross) {
 				int bytes = (int)(4 * all * (per_lane ? 64 : 1));
 				bool reuse;
@@ -363,11 +398,11 @@ void isel_select_reduce(Isel *s, Op *op)
 				}
 				if (reuse)
 					isel_lds_barrier(s);
-				acc = across_waves(s, op, acc, waves, base, wid[g], wo, per_lane);
+				acc = across_waves(s, op, &ra, acc, waves, base, wid[g], wo, per_lane);
 			}
 			/* 5. init */
 			int64_t e = rc * rx->epc + jr;
-			r->d[e] = iv ? combine(s, op->kind, iv->d[e], acc, 0) : acc;
+			res[e] = iv ? isel_red_combine(s, &ra, isel_red_elem(s, &ra, iv, e), acc, 0) : acc;
 		}
-	s->val[op_result(op)->id] = r;
+	s->val[op_result(op)->id] = isel_red_result(s, &ra, res, rx->ncopies * rx->epc, rx);
 }

@@ -117,7 +117,7 @@ static void run_elementwise(const char *stem)
 	static const char *const insns[] = {"v_add_f32", "v_mul_f32", "v_fma_f32", "v_min_f32", "v_cndmask_b32",
 					    "v_mul_hi_i32", "v_mul_lo_u32", "v_rcp_iflag_f32", "v_ffbh_u32",
 					    "v_bcnt_u32_b32", "v_cvt_i32_f32", "v_ashrrev_i32", "global_store_dwordx4",
-					    "s_and_saveexec_b64", NULL};
+					    "s_and_saveexec_b64", "v_min_i32", "v_max_i32", NULL};
 	if (strcmp(stem, "elementwise") == 0)
 		vk_expect_insns(stem, insns);
 	else

@@ -3,7 +3,7 @@
  * softmax and GEMM (issue 5):
  *   - every gfx9 DPP control on v_mov_b32 with row/bank masks and bound_ctrl
  *     both ways, with all lanes active and with inactive source lanes
- *     (xlane_dpp), and DPP folded into v_add_f32 / v_max_f32 (xlane_dpp_f32);
+ *     (xlane_dpp), and DPP folded into v_add_f32 / v_max_f32 / v_min_f32 (xlane_dpp_f32);
  *   - the DPP scans clang's atomic optimizer builds (xlane_scan);
  *   - ds_bpermute_b32 / ds_permute_b32 with arbitrary, out-of-range and
  *     colliding addresses, ds_swizzle_b32 bit-mask (xor 1..16) and quad
@@ -172,7 +172,7 @@ END_TEST
 
 START_TEST(xlane_dpp_f32)
 {
-	enum { N = 128, NC = 60, NO = 2 * NC };
+	enum { N = 128, NC = 60, NO = 3 * NC };
 	static float x[N], out[N * NO];
 	static double want[N * NO];
 	static float gcol[N];
@@ -198,8 +198,9 @@ START_TEST(xlane_dpp_f32)
 					a[j] = x[w * 64 + j] + (float)ctrls[k];
 				int s = dpp_src(ctrls[k], l);
 				float b = s < 0 ? 0.0f : a[s]; /* old 0 / bound_ctrl: a missing source reads 0 */
-				want[(w * 64 + l) * NO + 2 * k] = a[l] + b;
-				want[(w * 64 + l) * NO + 2 * k + 1] = fmaxf(a[l], b);
+				want[(w * 64 + l) * NO + 3 * k] = a[l] + b;
+				want[(w * 64 + l) * NO + 3 * k + 1] = fmaxf(a[l], b);
+				want[(w * 64 + l) * NO + 3 * k + 2] = fminf(a[l], b);
 			}
 	VkArg args[] = {{"x", DT_F32, 1, {N}, x, VK_IN}, {"out", DT_F32, 2, {N, NO}, out, VK_OUT}};
 	vk_run("xlane_dpp_f32.launch.json", "n=128", args, ARRAY_LEN(args));
@@ -209,11 +210,11 @@ START_TEST(xlane_dpp_f32)
 			wcol[i] = want[i * NO + k];
 		}
 		char what[96];
-		snprintf(what, sizeof what, "%s with dpp_ctrl 0x%x", k % 2 ? "v_max_f32_dpp" : "v_add_f32_dpp",
-			 ctrls[k / 2]);
+		static const char *const op[3] = {"v_add_f32_dpp", "v_max_f32_dpp", "v_min_f32_dpp"};
+		snprintf(what, sizeof what, "%s with dpp_ctrl 0x%x", op[k % 3], ctrls[k / 3]);
 		vk_check_f32(what, gcol, wcol, N, 0, 0); /* one f32 operation: bit-exact */
 	}
-	static const char *const insns[] = {"v_add_f32_dpp", "v_max_f32_dpp", NULL};
+	static const char *const insns[] = {"v_add_f32_dpp", "v_max_f32_dpp", "v_min_f32_dpp", NULL};
 	vk_expect_insns("xlane_dpp_f32", insns);
 }
 END_TEST
