@@ -24,7 +24,7 @@ static bool is_lane_sym(const Sym *e)
 
 static bool depends_on_lane(const Sym *e)
 {
-	if (is_lane_sym(e))
+	if (is_lane_sym(e) || isel_is_dyn_sym(e)) /* a dynamic value (dynmap.c) is per lane */
 		return true;
 	for (int i = 0; i < sym_nargs(e); i++)
 		if (depends_on_lane(sym_arg(e, i)))
@@ -251,6 +251,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
+		MOpnd dv;
+		if (isel_dyn_lower(e, &dv))
+			return dv;
 		break;
 	}
 	case SYM_ADD: {

@@ -103,6 +103,18 @@ void isel_lds_barrier(Isel *s);
  * NULL after reporting. op locates errors. */
 TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 
+/* ---- dynmap.c ---- */
+/* The dynamic values of op's mapping m gathered into ix's element order
+ * (NULL when m has none, or after reporting: check s->c->failed). */
+TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix);
+/* from/to substitutions binding m's dynamic-value symbols to element e's
+ * dwords (symbols expr.c lowers); returns how many. */
+int isel_dyn_bind(Isel *s, const Mapping *m, TVal *const *dv, int64_t e, Sym **from, Sym **to);
+/* Is e a dynamic value's dword symbol? Then per lane. */
+bool isel_is_dyn_sym(const Sym *e);
+/* The VGPR a dynamic value's symbol stands for; false for other symbols. */
+bool isel_dyn_lower(const Sym *e, MOpnd *o);
+
 /* ---- shared.c ---- */
 /* Stage the shared-memory reads directly in region r through LDS (global
  * loads, barriers, LDS writes), before the region's ops; in_loop: r is the
