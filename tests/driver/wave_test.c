@@ -59,6 +59,33 @@ static const WaveCase cases[] = {
 	{"offset_write.json -D M=256 -D N=128 --perm off:256,128,1", NULL, NULL},
 	{"offset_write.json -D M=256 -D N=256 --perm off:256,256,1", NULL, NULL},
 	{"offset_write.json -D M=256 -D N=1024 --perm off:256,1024,1", NULL, NULL},
+	/* test_memory_ops.py::test_offset_read_one / test_offset_write_one: one
+	 * offset per ELEMS_PER_THREAD elements, off[M, N1] with Wave's
+	 * dynamic_val_mappings {M: i, N1: j // ELEMS_PER_THREAD}; the format has
+	 * no dynamic_val_mappings (a dynamic value is taken at the register's
+	 * own coordinates), so the loader rejects the field */
+	{"offset_read_one.json -D M=1 -D N=27", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=111 -D N=813", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=1 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=64", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=256", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=1024", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=1 -D N=27", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=111 -D N=813", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=1 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=64", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=256", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=1024", "unknown field 'dynamic_val_mappings'", NULL},
+	/* test_memory_ops.py::test_read_write_same: a = a + a in place */
+	{"read_write_same.json -D M=1 -D N=27", NULL, NULL},
+	{"read_write_same.json -D M=111 -D N=813", NULL, NULL},
+	{"read_write_same.json -D M=1 -D N=128", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=64", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=128", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=256", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_elementwise.py::test_vector_add, the first two default shapes */
 	{"vector_add.json -D M=1 -D N=27", NULL, NULL},
 	{"vector_add.json -D M=111 -D N=813", NULL, NULL},
