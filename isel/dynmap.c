@@ -8,8 +8,8 @@
  * mappings"; interp/memory.c binds it the same way): the value is gathered
  * into the access's element order (elementwise.c), and each element's
  * dword stands in the mapping's expressions as a symbol of its own,
- * `$DV<vreg>_<dword>`, which expr.c lowers to that VGPR and treats as a
- * per-lane term. Elements that share a dword (an offset per row, read by a
+ * `$DV<vreg>_<dword>` (isel.h), which expr.c lowers to that VGPR and treats
+ * as a per-lane term. Elements that share a dword (an offset per row, read by a
  * run along the row) get the same symbol, so their distances still
  * simplify to integers and the run stays one wide access (memory.c).
  * Bounds need nothing special: the mapped coordinate's relations against
@@ -23,22 +23,6 @@
 
 #include "isel.h"
 
-static const char DV_PREFIX[] = "$DV";
-
-bool isel_is_dyn_sym(const Sym *e)
-{
-	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), DV_PREFIX, sizeof DV_PREFIX - 1) == 0;
-}
-
-bool isel_dyn_lower(const Sym *e, MOpnd *o)
-{
-	unsigned reg, sub;
-	if (!isel_is_dyn_sym(e) || sscanf(sym_name(e) + sizeof DV_PREFIX - 1, "%u_%u", &reg, &sub) != 2)
-		return false;
-	*o = mo_vsub(reg, (int)sub, RC_V1);
-	return true;
-}
-
 /* The symbol standing for dword o: an immediate is its value itself. */
 static Sym *dword_sym(Isel *s, MOpnd o)
 {
@@ -46,7 +30,7 @@ static Sym *dword_sym(Isel *s, MOpnd o)
 	if (o.kind == MO_IMM)
 		return sym_int(sc, (int32_t)o.imm);
 	char name[48];
-	snprintf(name, sizeof name, "%s%u_%u", DV_PREFIX, (unsigned)o.reg, (unsigned)o.sub);
+	snprintf(name, sizeof name, "%s%u_%u", ISEL_DYN_PREFIX, (unsigned)o.reg, (unsigned)o.sub);
 	return sym_symbol(sc, name);
 }
 

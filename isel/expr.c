@@ -13,6 +13,7 @@
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
+#include <stdio.h>
 #include <string.h>
 
 #include "isel.h"
@@ -251,9 +252,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
-		MOpnd dv;
-		if (isel_dyn_lower(e, &dv))
-			return dv;
+		unsigned reg, sub; /* a dynamic value's dword (dynmap.c) */
+		if (isel_is_dyn_sym(e) && sscanf(n + sizeof ISEL_DYN_PREFIX - 1, "%u_%u", &reg, &sub) == 2)
+			return mo_vsub(reg, (int)sub, RC_V1);
 		break;
 	}
 	case SYM_ADD: {

@@ -110,10 +110,14 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix);
 /* from/to substitutions binding m's dynamic-value symbols to element e's
  * dwords (symbols expr.c lowers); returns how many. */
 int isel_dyn_bind(Isel *s, const Mapping *m, TVal *const *dv, int64_t e, Sym **from, Sym **to);
-/* Is e a dynamic value's dword symbol? Then per lane. */
-bool isel_is_dyn_sym(const Sym *e);
-/* The VGPR a dynamic value's symbol stands for; false for other symbols. */
-bool isel_dyn_lower(const Sym *e, MOpnd *o);
+/* A dynamic value's dword stands in expressions as the symbol
+ * "$DV<vreg>_<dword>" (per lane; expr.c lowers it to that VGPR). Inline:
+ * expr.c and values.c ask, and dynmap.c depends on them. */
+#define ISEL_DYN_PREFIX "$DV"
+static inline bool isel_is_dyn_sym(const Sym *e)
+{
+	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), ISEL_DYN_PREFIX, sizeof ISEL_DYN_PREFIX - 1) == 0;
+}
 
 /* ---- shared.c ---- */
 /* Stage the shared-memory reads directly in region r through LDS (global
