@@ -13,6 +13,7 @@
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
+#include <stdio.h>
 #include <string.h>
 
 #include "isel.h"
@@ -24,7 +25,7 @@ static bool is_lane_sym(const Sym *e)
 
 static bool depends_on_lane(const Sym *e)
 {
-	if (is_lane_sym(e))
+	if (is_lane_sym(e) || isel_is_dyn_sym(e)) /* a dynamic value (dynmap.c) is per lane */
 		return true;
 	for (int i = 0; i < sym_nargs(e); i++)
 		if (depends_on_lane(sym_arg(e, i)))
@@ -257,6 +258,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
+		unsigned reg, sub; /* a dynamic value's dword (dynmap.c) */
+		if (isel_is_dyn_sym(e) && sscanf(n + sizeof ISEL_DYN_PREFIX - 1, "%u_%u", &reg, &sub) == 2)
+			return mo_vsub(reg, (int)sub, RC_V1);
 		break;
 	}
 	case SYM_ADD: {

@@ -106,6 +106,22 @@ void isel_lds_barrier(Isel *s);
  * NULL after reporting. op locates errors. */
 TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 
+/* ---- dynmap.c ---- */
+/* The dynamic values of op's mapping m gathered into ix's element order
+ * (NULL when m has none, or after reporting: check s->c->failed). */
+TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix);
+/* from/to substitutions binding m's dynamic-value symbols to element e's
+ * dwords (symbols expr.c lowers); returns how many. */
+int isel_dyn_bind(Isel *s, const Mapping *m, TVal *const *dv, int64_t e, Sym **from, Sym **to);
+/* A dynamic value's dword stands in expressions as the symbol
+ * "$DV<vreg>_<dword>" (per lane; expr.c lowers it to that VGPR). Inline:
+ * expr.c and values.c ask, and dynmap.c depends on them. */
+#define ISEL_DYN_PREFIX "$DV"
+static inline bool isel_is_dyn_sym(const Sym *e)
+{
+	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), ISEL_DYN_PREFIX, sizeof ISEL_DYN_PREFIX - 1) == 0;
+}
+
 /* ---- shared.c ---- */
 /* Stage the shared-memory reads directly in region r through LDS (global
  * loads, barriers, LDS writes), before the region's ops; in_loop: r is the

@@ -148,7 +148,7 @@ static bool add_bound(Isel *s, Op *op, Elem *e, Sym *rel)
  * reporting. In bounds needs the register coordinates inside their dims
  * too (docs/interpreter.md, "Bounds"): those relations go to *extra. */
 static Sym *mem_coord(Isel *s, Op *op, const Mapping *m, Value *mem, const NodeIndex *ix, const int *pos, int i,
-	int64_t cn, int64_t j)
+	int64_t cn, int64_t j, int ndyn, Sym *const *dfrom, Sym *const *dto)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -166,7 +166,11 @@ static Sym *mem_coord(Isel *s, Op *op, const Mapping *m, Value *mem, const NodeI
 			sym_name(mem->shape.dims[i]), mem->name);
 		return NULL;
 	}
-	Sym *from[MAX_DIMS], *to[MAX_DIMS];
+	Sym *from[2 * MAX_DIMS + 16], *to[2 * MAX_DIMS + 16];
+	if (nreg > MAX_DIMS || ndyn > MAX_DIMS + 16) {
+		analysis_error(c, op->loc, "%s: mapping too large", op->path);
+		return NULL;
+	}
 	for (int r = 0; r < nreg; r++) {
 		int k = dim_pos(ix, rdims[r]);
 		if (k < 0 || sym_kind(rexprs[r]) != SYM_SYMBOL) {
@@ -178,9 +182,14 @@ static Sym *mem_coord(Isel *s, Op *op, const Mapping *m, Value *mem, const NodeI
 		from[r] = rexprs[r];
 		to[r] = index_coord(c, ix, k, cn, j);
 	}
+	/* the element's dynamic values (dynmap.c), as symbols of their dwords */
+	for (int d = 0; d < ndyn; d++) {
+		from[nreg + d] = dfrom[d];
+		to[nreg + d] = dto[d];
+	}
 	/* the kernel's symbol values first (C = 16 in an im2col), so the
 	 * simplifier sees the numbers the floors and mods divide by */
-	return sym_simplify(sc, sym_subs(sc, kernel_subs(c->k, e), nreg, from, to), c->assume);
+	return sym_simplify(sc, sym_subs(sc, kernel_subs(c->k, e), nreg + ndyn, from, to), c->assume);
 }
 
 /* The register-side bounds of a mapped access: each register coordinate
@@ -202,6 +211,47 @@ static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, i
 			c->assume);
 		if (!add_bound(s, op, e, rel))
 			return false;
+	}
+	return true;
+}
+
+/* Is cond among e's conditions? (Simplified relations are hash-consed.) */
+static bool has_cond(const Elem *e, const Sym *cond)
+{
+	for (int i = 0; i < e->nconds; i++)
+		if (e->conds[i] == cond)
+			return true;
+	return false;
+}
+
+/* May element e be addressed as the base plus dl, with a base that is not
+ * known to be >= 0? When dl is a constant >= 0 and e's bounds include
+ * every bound of the base's element b: then e in bounds puts b in bounds,
+ * so the base is a valid offset whenever e is accessed. */
+static bool implies_base(const Elem *b, const Elem *e, Sym *dl)
+{
+	int64_t d;
+	if (b->never || !sym_is_int(dl, &d) || d < 0)
+		return false;
+	for (int i = 0; i < b->nconds; i++)
+		if (!has_cond(e, b->conds[i]))
+			return false;
+	return true;
+}
+
+/* Do the n elements of a mapped run have the same bounds (as sets)? Then
+ * the first one's lane mask decides for all: one wide access. */
+static bool same_bounds(const Elem *run, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		if (run[j].never)
+			return false;
+		for (int i = 0; i < run[j].nconds; i++)
+			if (!has_cond(&run[0], run[j].conds[i]))
+				return false;
+		for (int i = 0; i < run[0].nconds; i++)
+			if (!has_cond(&run[j], run[0].conds[i]))
+				return false;
 	}
 	return true;
 }
@@ -250,14 +300,18 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		return false;
 	}
 	*p = (Plan){.mem = mem, .ix = ix, .epc = ix->epc, .n = ix->ncopies * ix->epc};
+	TVal **dv = isel_dyn_values(s, op, map, ix);
+	if (c->failed)
+		return false;
 	p->el = ARENA_NEWN(&c->arena, Elem, p->n);
 	p->run_ok = ARENA_NEWN(&c->arena, bool, ix->ncopies);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		for (int64_t j = 0; j < ix->epc; j++) {
 			Elem *e = &p->el[cn * ix->epc + j];
-			Sym *lin = sym_int(sc, 0);
+			Sym *lin = sym_int(sc, 0), *dfrom[MAX_DIMS + 16], *dto[MAX_DIMS + 16];
+			int nd = map && map->ndyn <= MAX_DIMS + 16 ? isel_dyn_bind(s, map, dv, cn * ix->epc + j, dfrom, dto) : 0;
 			for (int i = 0; i < rank; i++) {
-				Sym *co = mem_coord(s, op, map, mem, ix, pos, i, cn, j);
+				Sym *co = mem_coord(s, op, map, mem, ix, pos, i, cn, j, nd, dfrom, dto);
 				if (!co)
 					return false;
 				lin = sym_add(sc, lin, sym_mul(sc, co, rowstride[i]));
@@ -271,11 +325,14 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 				return false;
 			if (!p->base)
 				p->base = sym_simplify(sc, lin, c->assume);
-			/* a mapped element that may lie before the tensor (j - 1):
-			 * offsets are unsigned, so a base below 0 cannot carry the
-			 * others; each in-bounds element's own index is >= 0 */
+			/* a mapped element that may lie before the tensor (j - 1, a
+			 * dynamic row): offsets are unsigned, so a base below 0
+			 * cannot carry the others; each in-bounds element's own
+			 * index is >= 0. An element valid only where the base's
+			 * element is (its bounds include the base's) may still
+			 * count from the base: then the base is in bounds too */
 			if (map && sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, p->base, sym_int(sc, 0)), c->assume)) !=
-					   SYM_TRUE) {
+					   SYM_TRUE && !implies_base(&p->el[0], e, sym_simplify(sc, sym_sub(sc, lin, p->base), c->assume))) {
 				e->own = sym_simplify(sc, lin, c->assume);
 				e->delta = 0;
 				continue;
@@ -340,7 +397,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		 * of where the memory run meets a bound (j + 1 crosses the row
 		 * end one element early): each element is checked on its own */
 		if (ok && ix->epc > 1 && bounded && map)
-			ok = false;
+			ok = same_bounds(p->el + cn * ix->epc, ix->epc);
 		if (ok && ix->epc > 1 && bounded) {
 			for (int k = 0; k < ix->ndims && ok; k++) {
 				const DimIndex *di = &ix->d[k];
@@ -630,17 +687,28 @@ static bool write_one_to_one(Isel *s, Op *op, const Mapping *m)
 		if (c->failed)
 			return false;
 	}
+	unsigned dynq = 0; /* memory expressions with a dynamic value */
 	for (int q = 0; q < nmem; q++) {
 		e[q] = kernel_subs(c->k, mexprs[q]);
 		Sym *fs[16];
 		size_t nf = sym_free_symbols(sc, e[q], fs, 16);
-		for (size_t f = 0; f < nf && f < 16; f++)
+		for (size_t f = 0; f < nf && f < 16; f++) {
 			for (int r = 0; r < nreg; r++)
 				uses[q] |= (unsigned)(fs[f] == rexprs[r]) << r;
+			for (int d = 0; d < m->ndyn; d++)
+				dynq |= (unsigned)(fs[f] == m->dyn[d]) << q;
+		}
 	}
 	unsigned seen = 0, done = 0;
 	for (int q = 0; q < nmem; q++)
 		seen |= uses[q];
+	/* A dynamic value in a memory coordinate places elements by data (a
+	 * scatter, Wave's offset writes): distinct places are the input's
+	 * contract, as for torch's scatter, and cannot be checked here. An
+	 * iterator the expressions do not name reaches memory through the
+	 * dynamic values then; groups with a dynamic value are not checked. */
+	if (dynq)
+		seen = ~0u;
 	for (int r = 0; r < nreg; r++)
 		if (!(seen >> r & 1) && len[r] != 1) {
 			analysis_error(c, op->loc, "%s: the write's mapping does not use iterator %s (dim %s): elements along it "
@@ -663,6 +731,8 @@ static bool write_one_to_one(Isel *s, Op *op, const Mapping *m)
 				}
 		}
 		done |= grp;
+		if (grp & dynq)
+			continue;
 		int ni = __builtin_popcount(its), ng = __builtin_popcount(grp);
 		if (ni == 1 && ng == 1) {
 			int r = __builtin_ctz(its);

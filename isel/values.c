@@ -92,7 +92,9 @@ bool isel_depends_on_loop(Isel *s, const Sym *e)
 {
 	if (!s->iv_sym)
 		return false;
-	if (e == s->iv_sym)
+	/* a dynamic value's dword (dynmap.c) may be made in the loop body:
+	 * never hoisted */
+	if (e == s->iv_sym || isel_is_dyn_sym(e))
 		return true;
 	for (int i = 0; i < sym_nargs(e); i++)
 		if (isel_depends_on_loop(s, sym_arg(e, i)))

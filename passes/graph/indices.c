@@ -45,7 +45,8 @@
  * `wavecc dump-indices` see canonical forms. Bounds are not stored: isel
  * asks, per element, whether coord < size simplifies to true (the same
  * simplifier proves Wave's divisibility cases).
- * Not yet: index mappings, permute, shared-memory indexing.
+ * Index mappings (also with dynamic values) keep the register's index:
+ * isel/memory.c maps each element. Not yet: shared-memory indexing.
  * Requires: analyze_constraints. Fills: c->mode, c->index, c->assume. */
 #include <string.h>
 
@@ -783,13 +784,6 @@ static void index_region(Ctx *x, Region *r)
 		Op *op = r->ops.data[i];
 		NodeIndex *ni = NULL;
 		Value *res = op_result(op);
-		if (op->mapping && op->mapping->ndyn) {
-			/* isel/memory.c maps the elements of reads and writes (a
-			 * shared tensor's mapped read from global memory); indices
-			 * read from tensors come later */
-			analysis_error(c, op->loc, "%s: index mappings with dynamic values are not compiled yet", op->path);
-			return;
-		}
 		if (op->body)
 			index_region(x, op->body);
 		if (op->kind == OP_OUTPUT)

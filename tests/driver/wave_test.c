@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../test.h"
+#include "wave_inputs.h"
 
 typedef struct {
 	const char *args;   /* kernel file under tests/driver/wave/ and its -D values */
@@ -76,6 +77,52 @@ static const WaveCase cases[] = {
 	{"dynamic_copy.json -D M=256 -D N=128 -D BLOCK_N=128", NULL, NULL},
 	{"dynamic_copy.json -D M=256 -D N=256 -D BLOCK_N=256", NULL, NULL},
 	{"dynamic_copy.json -D M=256 -D N=1024 -D BLOCK_N=256", NULL, NULL},
+	/* test_memory_ops.py::test_offset_read: b[i, j] = a[off[i, j], j] (the
+	 * mapping {M: k, N: j}, k the dynamic value off[i, j]); test_copy shapes;
+	 * the random i32 offsets (-8..7) put about half the rows out of bounds */
+	{"offset_read.json -D M=1 -D N=27", NULL, NULL},
+	{"offset_read.json -D M=111 -D N=813", NULL, NULL},
+	{"offset_read.json -D M=1 -D N=128", NULL, NULL},
+	{"offset_read.json -D M=256 -D N=64", NULL, NULL},
+	{"offset_read.json -D M=256 -D N=128", NULL, NULL},
+	{"offset_read.json -D M=256 -D N=256", NULL, NULL},
+	{"offset_read.json -D M=256 -D N=1024", NULL, NULL},
+	/* test_memory_ops.py::test_offset_write: b[i, off[i, j]] = a[i, j], off a
+	 * permutation of each row (Wave's randperm(N).repeat(M, 1)) */
+	{"offset_write.json -D M=1 -D N=27 --perm off:1,27,1", NULL, NULL},
+	{"offset_write.json -D M=111 -D N=813 --perm off:111,813,1", NULL, NULL},
+	{"offset_write.json -D M=1 -D N=128 --perm off:1,128,1", NULL, NULL},
+	{"offset_write.json -D M=256 -D N=64 --perm off:256,64,1", NULL, NULL},
+	{"offset_write.json -D M=256 -D N=128 --perm off:256,128,1", NULL, NULL},
+	{"offset_write.json -D M=256 -D N=256 --perm off:256,256,1", NULL, NULL},
+	{"offset_write.json -D M=256 -D N=1024 --perm off:256,1024,1", NULL, NULL},
+	/* test_memory_ops.py::test_offset_read_one / test_offset_write_one: one
+	 * offset per ELEMS_PER_THREAD elements, off[M, N1] with Wave's
+	 * dynamic_val_mappings {M: i, N1: j // ELEMS_PER_THREAD}; the format has
+	 * no dynamic_val_mappings (a dynamic value is taken at the register's
+	 * own coordinates), so the loader rejects the field */
+	{"offset_read_one.json -D M=1 -D N=27", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=111 -D N=813", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=1 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=64", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=256", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_read_one.json -D M=256 -D N=1024", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=1 -D N=27", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=111 -D N=813", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=1 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=64", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=128", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=256", "unknown field 'dynamic_val_mappings'", NULL},
+	{"offset_write_one.json -D M=256 -D N=1024", "unknown field 'dynamic_val_mappings'", NULL},
+	/* test_memory_ops.py::test_read_write_same: a = a + a in place */
+	{"read_write_same.json -D M=1 -D N=27", NULL, NULL},
+	{"read_write_same.json -D M=111 -D N=813", NULL, NULL},
+	{"read_write_same.json -D M=1 -D N=128", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=64", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=128", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=256", NULL, NULL},
+	{"read_write_same.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_elementwise.py::test_vector_add, the first two default shapes */
 	{"vector_add.json -D M=1 -D N=27", NULL, NULL},
 	{"vector_add.json -D M=111 -D N=813", NULL, NULL},
@@ -317,9 +364,17 @@ static int known_bug_count(void)
 static void run_case(const WaveCase *c, int i)
 {
 	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d", test_root(),
-		test_bin(), c->args, mcpu, 5 + i);
+	/* "--perm SPEC" at the end of args: an input file wave_perm_input
+	 * writes (a permutation, where random offsets would collide) */
+	char cmd[8192], args[1024], in[4200] = "";
+	snprintf(args, sizeof args, "%s", c->args);
+	char *perm = strstr(args, " --perm ");
+	if (perm) {
+		*perm = 0;
+		wave_perm_input(perm + strlen(" --perm "), in, sizeof in);
+	}
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
+		test_bin(), args, mcpu, 5 + i, in);
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
 	char absent[64];

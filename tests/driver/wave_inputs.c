@@ -1,0 +1,56 @@
+/* wave_inputs.c — inputs that Wave's tests build with torch and that
+ * `wavecc run`'s seeded random fill cannot stand in for: the offsets of
+ * Wave's offset-write tests are a permutation of a row (randperm), so that
+ * no two elements are stored to one place. Random offsets would collide,
+ * and which colliding store lands is up to the hardware (the interpreter
+ * keeps its last), so such a test would compare two races. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../util/npy.h"
+#include "../test.h"
+#include "wave_inputs.h"
+
+/* A seeded generator (splitmix64), so every run writes the same file. */
+static uint64_t next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+const char *wave_perm_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long rows, cols, scale;
+	if (sscanf(spec, "%63[^:]:%ld,%ld,%ld", name, &rows, &cols, &scale) != 4 || rows < 1 || cols < 1)
+		die("wave_perm_input: bad spec '%s' (NAME:ROWS,COLS,SCALE)", spec);
+	int32_t *v = malloc(sizeof *v * (size_t)(rows * cols));
+	int32_t *perm = malloc(sizeof *perm * (size_t)cols);
+	if (!v || !perm)
+		die("wave_perm_input: out of memory");
+	uint64_t s = (uint64_t)(rows * 1000003 + cols);
+	for (long i = 0; i < cols; i++)
+		perm[i] = (int32_t)i;
+	for (long i = cols - 1; i > 0; i--) { /* Fisher-Yates */
+		long j = (long)(next(&s) % (uint64_t)(i + 1));
+		int32_t t = perm[i];
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	/* Wave: randperm(cols).reshape(1, cols).repeat(rows, 1) * scale */
+	for (long r = 0; r < rows; r++)
+		for (long i = 0; i < cols; i++)
+			v[r * cols + i] = perm[i] * (int32_t)scale;
+	char dir[128], path[4096], err[256];
+	snprintf(dir, sizeof dir, "wave_inputs_%s_%ldx%ld_%ld", name, rows, cols, scale);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	int64_t shape[2] = {rows, cols};
+	if (npy_write(path, DT_I32, 2, shape, v, err, sizeof err) < 0)
+		die("wave_perm_input: %s", err);
+	free(v);
+	free(perm);
+	snprintf(opt, len, "--in %s=%s", name, path);
+	return opt;
+}

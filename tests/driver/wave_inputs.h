@@ -1,0 +1,13 @@
+/* wave_inputs.h — input files for transcribed Wave tests (wave_inputs.c). */
+#ifndef WAVECC_TESTS_WAVE_INPUTS_H
+#define WAVECC_TESTS_WAVE_INPUTS_H
+
+#include <stddef.h>
+
+/* Write the i32 buffer spec "NAME:ROWS,COLS,SCALE" describes — every row
+ * the same seeded permutation of 0..COLS-1, times SCALE (Wave's
+ * randperm(COLS).repeat(ROWS, 1) * SCALE) — to a .npy file and put the
+ * `wavecc run` option that loads it ("--in NAME=PATH") into opt. */
+const char *wave_perm_input(const char *spec, char *opt, size_t len);
+
+#endif
