@@ -206,6 +206,20 @@ static MOpnd udiv_const(Isel *s, MOpnd a, int64_t d)
 	return q;
 }
 
+/* a >> k, arithmetic: floor(a / 2^k) for a signed 32-bit a. */
+static MOpnd ashr(Isel *s, MOpnd a, int k)
+{
+	MOpnd d = newreg(s, is_v(a));
+	if (is_v(a)) {
+		MOpnd u[2] = {mo_imm(k), a};
+		mblock_add(s->b, I_V_ASHRREV_I32, 1, &d, 2, u);
+	} else {
+		MOpnd u[2] = {a, mo_imm(k)};
+		mblock_add(s->b, I_S_ASHR_I32, 1, &d, 2, u);
+	}
+	return d;
+}
+
 static int64_t denominator(Sym *e)
 {
 	SymRat r;
@@ -287,6 +301,22 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		return acc;
 	}
 	case SYM_MUL: {
+		SymRat q;
+		if (sym_is_num(sym_arg(e, 0), &q) && q.q > 1 && log2_exact(q.q) > 0) {
+			/* x * p / 2^k with x a known multiple of 2^k (a Min of tile
+			 * multiples over a tile, split K's trip count): exact, so an
+			 * arithmetic shift, right for negative x too */
+			Sym *x = sym_simplify(sc, sym_mul(sc, e, sym_int(sc, q.q)), NULL);
+			int64_t mul = sym_multiple_of(sc, sym_simplify(sc, sym_div(sc, x, sym_int(sc, q.p)), NULL), s->c->assume);
+			if (mul > 0 && mul % q.q == 0) {
+				MOpnd a = lower(s, x, loc);
+				if (s->c->failed)
+					return mo_imm(0);
+				if (a.kind == MO_IMM)
+					return mo_imm(a.imm / q.q);
+				return ashr(s, a, log2_exact(q.q));
+			}
+		}
 		int64_t k = 1;
 		MOpnd acc = {0};
 		for (int i = 0; i < sym_nargs(e); i++) {
@@ -314,6 +344,11 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd a = lower(s, x, loc);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm >> log2_exact(r.q));
+			/* floor for a negative x too (a split's trip count before
+			 * its skip test) unless x is known >= 0 */
+			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
+			if (sym_kind(nonneg) != SYM_TRUE)
+				return ashr(s, a, log2_exact(r.q));
 			MOpnd d = newreg(s, is_v(a));
 			if (is_v(a)) {
 				MOpnd u[2] = {mo_imm(log2_exact(r.q)), a};
@@ -338,6 +373,40 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return udiv_const(s, a, den);
 		}
 		break;
+	}
+	case SYM_CEIL: {
+		/* ceiling(x / 2^k) = floor((x + 2^k - 1) / 2^k), signed (a
+		 * split's trip count, negative past the dim's end) */
+		Sym *m = sym_arg(e, 0);
+		int64_t den = denominator(m);
+		if (den > 1 && log2_exact(den) > 0) {
+			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
+			MOpnd a = lower(s, x, loc);
+			if (s->c->failed)
+				return mo_imm(0);
+			if (a.kind == MO_IMM)
+				return mo_imm((a.imm + den - 1) >> log2_exact(den));
+			return ashr(s, binop(s, I_S_ADD_U32, I_V_ADD_U32, mo_imm(den - 1), a), log2_exact(den));
+		}
+		break;
+	}
+	case SYM_MIN:
+	case SYM_MAX: {
+		/* signed (a split's end against the dim's size) */
+		bool mn = sym_kind(e) == SYM_MIN;
+		MOpnd acc = {0};
+		for (int i = 0; i < sym_nargs(e); i++) {
+			MOpnd t = lower(s, sym_arg(e, i), loc);
+			if (s->c->failed)
+				return mo_imm(0);
+			if (!acc.kind)
+				acc = t;
+			else if (acc.kind == MO_IMM && t.kind == MO_IMM)
+				acc = mo_imm(mn ? MIN(acc.imm, t.imm) : MAX(acc.imm, t.imm));
+			else
+				acc = binop(s, mn ? I_S_MIN_I32 : I_S_MAX_I32, mn ? I_V_MIN_I32 : I_V_MAX_I32, acc, t);
+		}
+		return acc;
 	}
 	case SYM_MOD:
 		if (sym_is_int(sym_arg(e, 1), &v) && log2_exact(v) >= 0) {

@@ -948,13 +948,34 @@ static bool check_write_races(Ctx *x, Region *r)
 
 
 
+/* Is every denominator in the sum e a power of two? */
+static bool pow2_denominators(Sym *e)
+{
+	SymRat r;
+	if (sym_is_num(e, &r))
+		return r.q > 0 && !(r.q & (r.q - 1));
+	if (sym_kind(e) == SYM_MUL)
+		return !sym_is_num(sym_arg(e, 0), &r) || (r.q > 0 && !(r.q & (r.q - 1)));
+	if (sym_kind(e) != SYM_ADD)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (!pow2_denominators(sym_arg(e, i)))
+			return false;
+	return true;
+}
+
 /* Does every floor, ceiling and Mod in e take a value >= 0 (the kernel's
- * divisions are unsigned: isel/expr.c)? */
+ * divisions by other constants are unsigned: isel/expr.c)? A floor by a
+ * power of two is an arithmetic shift and a Mod by one a mask: right for
+ * negative values too. */
 static bool divides_nonneg(Analysis *c, Sym *e)
 {
 	SymCtx *sc = c->k->sc;
 	SymKind k = sym_kind(e);
-	if ((k == SYM_FLOOR || k == SYM_CEIL || k == SYM_MOD) &&
+	int64_t m;
+	bool pow2 = ((k == SYM_FLOOR || k == SYM_CEIL) && pow2_denominators(sym_arg(e, 0))) ||
+		    (k == SYM_MOD && sym_is_int(sym_arg(e, 1), &m) && m > 0 && !(m & (m - 1)));
+	if (!pow2 && (k == SYM_FLOOR || k == SYM_CEIL || k == SYM_MOD) &&
 		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), c->assume)) != SYM_TRUE)
 		return false;
 	for (int i = 0; i < sym_nargs(e); i++)

@@ -302,11 +302,16 @@ static const WaveCase cases[] = {
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
-	 * 2 and 4 splits. The K loop's start and trip count per split stop it. */
-	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=2", "tiling constraints with start or iters", NULL},
-	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=4", "tiling constraints with start or iters", NULL},
-	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=2", "tiling constraints with start or iters", NULL},
-	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=4", "tiling constraints with start or iters", NULL},
+	 * 2 and 4 splits; also K not a multiple of the splits or of BLOCK_K
+	 * (250 in 3, 100 in 7) and splits past K's end (5 in 4: the last ones
+	 * have a negative length and run no trip) */
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=2", NULL, NULL},
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=256 -D S=4", NULL, NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=2", NULL, NULL},
+	{"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=4", NULL, NULL},
+	{"splitk_gemm.json -D M=256 -D N=256 -D K=250 -D S=3", NULL, NULL},
+	{"splitk_gemm.json -D M=64 -D N=64 -D K=100 -D S=7", NULL, NULL},
+	{"splitk_gemm.json -D M=100 -D N=70 -D K=5 -D S=4", NULL, NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
