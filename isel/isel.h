@@ -136,6 +136,11 @@ bool isel_select_elementwise(Isel *s, Op *op);
  * coordinates); NULL after reporting when some element has no source. */
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
 
+/* ---- index.c ---- */
+/* A constant register of f16, bf16, u32 or i1; false for the other
+ * dtypes (mma.c's isel_select_register). */
+bool isel_select_const_register(Isel *s, Op *op);
+
 /* ---- reduce.c ---- */
 void isel_select_reduce(Isel *s, Op *op);
 
