@@ -17,7 +17,8 @@ static MOp cmp_op(OpKind k, DType t)
 {
 	static const MOp f32[] = {I_V_CMP_EQ_F32, I_V_CMP_NEQ_F32, I_V_CMP_LT_F32, I_V_CMP_LE_F32, I_V_CMP_GT_F32,
 		I_V_CMP_GE_F32};
-	static const MOp i32[] = {I_V_CMP_EQ_I32, I_V_CMP_NE_I32, I_V_CMP_LT_I32, I_V_CMP_LE_I32, I_V_CMP_GT_I32,
+	/* equality is the same signed or not: the u32 rows, as clang emits */
+	static const MOp i32[] = {I_V_CMP_EQ_U32, I_V_CMP_NE_U32, I_V_CMP_LT_I32, I_V_CMP_LE_I32, I_V_CMP_GT_I32,
 		I_V_CMP_GE_I32};
 	static const MOp u32[] = {I_V_CMP_EQ_U32, I_V_CMP_NE_U32, I_V_CMP_LT_U32, I_V_CMP_LE_U32, I_V_CMP_GT_U32,
 		I_V_CMP_GE_U32};

@@ -153,8 +153,8 @@ static MOpnd lower_floor(Isel *s, const ExprEnv *x, Sym *m)
 
 static MOpnd lower_rel(Isel *s, const ExprEnv *x, Sym *e)
 {
-	static const MOp ops[] = {I_V_CMP_LT_I32, I_V_CMP_LE_I32, I_V_CMP_GT_I32, I_V_CMP_GE_I32, I_V_CMP_EQ_I32,
-		I_V_CMP_NE_I32};
+	static const MOp ops[] = {I_V_CMP_LT_I32, I_V_CMP_LE_I32, I_V_CMP_GT_I32, I_V_CMP_GE_I32, I_V_CMP_EQ_U32,
+		I_V_CMP_NE_U32};
 	MOpnd a = lower(s, x, sym_arg(e, 0));
 	MOpnd b = sym_nargs(e) > 1 ? lower(s, x, sym_arg(e, 1)) : mo_imm(0);
 	elt_cmp(s, ops[sym_kind(e) - SYM_LT], a, isel_expr_to_vgpr(s, b));

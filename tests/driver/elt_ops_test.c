@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../test.h"
+#include "../../util/npy.h"
 
 typedef struct {
 	const char *name;
@@ -244,6 +245,41 @@ START_TEST(elt_rejected)
 }
 END_TEST
 
+/* test_scalar.py::test_scalar_cond_copy (tests/driver/wave/scalar_cond_copy.json)
+ * has no interpreter reference (a $T0 scalar), so its code runs from the
+ * launch descriptor and the test checks Wave's assertion itself: b = a in
+ * columns below the threshold 12, 0 after. N = 300 gives 4 elements per
+ * thread and a partial workgroup. */
+START_TEST(scalar_cond_copy_runs)
+{
+	enum { M = 3, N = 300 };
+	const char *mcpu = _i ? "gfx90a" : "gfx942";
+	const char *dir = test_tmpdir(_i ? "elt_cond_copy_90a" : "elt_cond_copy_942");
+	CmdResult r = test_wavecc("compile tests/driver/wave/scalar_cond_copy.json -D M=%d -D N=%d --mcpu %s -o '%s/k.hsaco' "
+				  "--launch '%s/k.launch.json'",
+		M, N, mcpu, dir, dir);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	static uint16_t a[M * N];
+	for (int i = 0; i < M * N; i++)
+		a[i] = dtype_f32_to_f16((float)(i % 97 + 1) / 8.0f);
+	char path[1024], err[256];
+	int64_t shape[2] = {M, N};
+	snprintf(path, sizeof path, "%s/a.npy", dir);
+	ck_assert_msg(npy_write(path, DT_F16, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	r = test_wavecc("run '%s/k.launch.json' -D M=%d -D N=%d --in a='%s/a.npy' --out b='%s/b.npy'", dir, M, N, dir, dir);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	NpyArray b;
+	snprintf(path, sizeof path, "%s/b.npy", dir);
+	ck_assert_msg(npy_read(path, &b, err, sizeof err) == 0, "%s", err);
+	const uint16_t *bv = (const uint16_t *)b.data;
+	for (int i = 0; i < M * N; i++)
+		ck_assert_msg(bv[i] == (i % N < 12 ? a[i] : 0), "b[%d][%d] = 0x%04x", i / N, i % N, bv[i]);
+	npy_free(&b);
+}
+END_TEST
+
 static Suite *elt_suite(void)
 {
 	Suite *s = suite_create("elt_ops");
@@ -251,6 +287,7 @@ static Suite *elt_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, elt_case, 0, (int)(2 * ARRAY_LEN(cases)));
 	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
+	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
