@@ -203,6 +203,36 @@ static MOpnd back_in_place(Isel *s, const TVal *in_place, int i, MOpnd x)
 
 static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
+/* maximum and minimum give NaN when either operand is NaN (the
+ * interpreter's rule); v_max/v_min return the other operand then, so a
+ * NaN pair (v_cmp_u: unordered) selects a quiet NaN, made once per op in
+ * *qnan. r is the f32 result of x and y. */
+static MOpnd nan_f32(Isel *s, MOpnd r, MOpnd x, MOpnd y, MOpnd *qnan)
+{
+	if (!qnan->kind)
+		*qnan = elt_vconst(s, 0x7fc00000u);
+	elt_cmp(s, I_V_CMP_U_F32, x, y);
+	return elt_cnd(s, r, *qnan);
+}
+
+/* The same for two f16 halves (v_cmp_u_f16 reads the low ones; the high
+ * ones are shifted down), joined with v_perm_b32; one half when !both. */
+static MOpnd nan_f16x2(Isel *s, MOpnd r, MOpnd x, MOpnd y, bool both, MOpnd *qnan)
+{
+	if (!qnan->kind)
+		*qnan = elt_vconst(s, 0x7e007e00u);
+	elt_cmp(s, I_V_CMP_U_F16, x, y);
+	MOpnd lo = elt_cnd(s, r, *qnan);
+	if (!both)
+		return lo;
+	MOpnd xh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), x), yh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), y);
+	elt_cmp(s, I_V_CMP_U_F16, xh, yh);
+	MOpnd hi = elt_cnd(s, r, *qnan);
+	return elt_pack_halves(s, lo, false, hi, true);
+}
+
+static bool is_max_min(MOp m) { return m == I_V_MAX_F32 || m == I_V_MIN_F32 || m == I_V_PK_MAX_F16 || m == I_V_PK_MIN_F16; }
+
 /* Element e of a bf16 value as f32 (the bf16 bits on top). */
 static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
 {
@@ -224,7 +254,7 @@ static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
 static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex *ix, MOp f32, bool div)
 {
 	TVal *r = isel_tval_new(s, DT_BF16, a->n, ix);
-	MOpnd k = {0};
+	MOpnd k = {0}, qnan = {0};
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd h[2];
 		int64_t e0 = r->packed ? 2 * i : i;
@@ -238,6 +268,8 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 			}
 			MOpnd d = isel_v1(s), u[2] = {x, y};
 			mblock_add(s->b, f32, 1, &d, 2, u);
+			if (is_max_min(f32))
+				d = nan_f32(s, d, x, y, &qnan);
 			h[q] = f32_to_bf16_hi(s, d, &k);
 		}
 		r->d[i] = isel_v1(s);
@@ -316,6 +348,7 @@ static bool select_binary(Isel *s, Op *op)
 	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
 	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : reusable_agprs(s, op, b, 1) ? b : NULL;
 	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
+	MOpnd qnan = {0};
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd x = isel_vgpr(s, a->d[i]), y = isel_vgpr(s, b->d[i]);
 		if (div) {
@@ -331,6 +364,10 @@ static bool select_binary(Isel *s, Op *op)
 		r->d[i] = isel_v1(s);
 		MOpnd u[2] = {x, y};
 		mblock_add(s->b, mop, 1, &r->d[i], 2, u);
+		if (is_max_min(mop) && t == DT_F32)
+			r->d[i] = nan_f32(s, r->d[i], x, y, &qnan);
+		else if (is_max_min(mop))
+			r->d[i] = nan_f16x2(s, r->d[i], x, y, r->packed && 2 * i + 1 < r->n, &qnan);
 		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
 	}
 	s->val[op_result(op)->id] = r;

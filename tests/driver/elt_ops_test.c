@@ -62,6 +62,10 @@ typedef struct {
 	"{\"name\":\"x\",\"op\":\"mul\",\"lhs\":\"a\",\"rhs\":\"k\"},"                                             \
 	"{\"name\":\"out\",\"op\":\"" OP "\",\"lhs\":\"x\",\"rhs\":\"b\"}"
 
+#define NAN_MAXMIN(OP)                                                                                             \
+	"{\"name\":\"l\",\"op\":\"log\",\"arg\":\"a\"},{\"name\":\"m\",\"op\":\"" OP "\",\"lhs\":\"l\",\"rhs\":\"b\"}," \
+	"{\"name\":\"out\",\"op\":\"" OP "\",\"lhs\":\"b\",\"rhs\":\"m\"}"
+
 #define APPLY(EXPR)                                                                                                \
 	"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\",\"b\"],\"params\":[\"x\",\"y\"],"              \
 	"\"expr\":\"" EXPR "\"},{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}"
@@ -121,6 +125,10 @@ static const EltCase cases[] = {
 	/* maximum / minimum in every type */
 	{"maximum_bf16", "bf16", "bf16", "{\"name\":\"out\",\"op\":\"maximum\",\"lhs\":\"a\",\"rhs\":\"b\"}", "--atol 0 --rtol 0"},
 	{"minimum_f16", "f16", "f16", "{\"name\":\"out\",\"op\":\"minimum\",\"lhs\":\"a\",\"rhs\":\"b\"}", "--atol 0 --rtol 0"},
+	/* NaN from log of a negative: maximum and minimum propagate it */
+	{"maximum_nan_f32", "f32", "f32", NAN_MAXMIN("maximum"), ""},
+	{"minimum_nan_f16", "f16", "f16", NAN_MAXMIN("minimum"), ""},
+	{"maximum_nan_bf16", "bf16", "bf16", NAN_MAXMIN("maximum"), ""},
 	{"maximum_u32", "u32", "u32", INTBIN("maximum", "u32", "3"), ""},
 	{"minimum_u32", "u32", "u32", INTBIN("minimum", "u32", "3"), ""},
 	/* integer arithmetic; a * 1000003 reaches +-8e6 and mul wraps */

@@ -1,7 +1,8 @@
 /* elt_ops_test.c — emulator validation of the instructions wavecc's
  * elementwise selection (isel/compare.c, math.c, index.c) emits beyond the
  * other suites' lists: f32, i32 and u32 compares into vcc and v_cndmask,
- * signed and unsigned min/max, the unsigned division sequence
+ * the f16 unordered compare (NaN-propagating maximum/minimum), signed and
+ * unsigned min/max, the unsigned division sequence
  * (v_rcp_iflag_f32, v_cvt_u32_f32, v_mul_hi_u32, v_mul_lo_u32), and the bit
  * operations. clang-19 builds kernels/elt_ops.cl for gfx942, gfx942:sramecc-
  * and gfx90a; references are computed here from the same inputs, NaN, the
@@ -17,7 +18,10 @@ static void setup_gfx942(void) { vk_compile_arch("validate_elt_ops", kernels, "g
 static void setup_noecc(void) { vk_compile_arch("validate_elt_ops_noecc", kernels, "gfx942:sramecc-"); }
 static void setup_gfx90a(void) { vk_compile_arch("validate_elt_ops_gfx90a", kernels, "gfx90a"); }
 
-enum { N = 1000, NO = 28 };
+enum { N = 1000, NO = 29 };
+
+/* the low 16 bits as an f16: a NaN (exponent all ones, mantissa not 0)? */
+static bool f16_nan(uint32_t bits) { return (bits & 0x7fff) > 0x7c00; }
 
 static void reference(const float *a, const float *b, const int32_t *x, const int32_t *y, uint32_t *w)
 {
@@ -53,6 +57,7 @@ static void reference(const float *a, const float *b, const int32_t *x, const in
 		o[25] = ux | uy;
 		o[26] = ux ^ uy;
 		o[27] = ux & 0x7fffffffu;
+		o[28] = f16_nan(ux) || f16_nan(uy);
 	}
 }
 
@@ -63,7 +68,8 @@ START_TEST(elt_ops)
 	static uint32_t out[N * NO], want[N * NO];
 	VkRng r = {12};
 	const float fs[] = {0.0f, -0.0f, NAN, 1.0f, INFINITY, -INFINITY, 1e-40f, 2.5f};
-	const int32_t is[] = {0, -1, INT32_MIN, INT32_MAX, 1, 7, -7, 3};
+	/* ints: extremes, and f16 bit patterns 0x7e00 (NaN), 0x7c00 (inf), 0xfc01 (NaN) */
+	const int32_t is[] = {0, -1, INT32_MIN, INT32_MAX, 0x7e00, 0x7c00, 0xfc01, 3};
 	for (int i = 0; i < N; i++) {
 		/* small ranges so that equal pairs are common */
 		a[i] = (float)vk_int(&r, -6, 6) / 2;
@@ -86,9 +92,9 @@ START_TEST(elt_ops)
 	};
 	vk_run("elt_ops.launch.json", "n=1000", args, ARRAY_LEN(args));
 	reference(a, b, x, y, want);
-	vk_check_u32("elt_ops [n][28]", out, want, N * NO);
+	vk_check_u32("elt_ops [n][29]", out, want, N * NO);
 	static const char *const insns[] = {"v_cmp_eq_f32_e32", "v_cmp_neq_f32_e32", "v_cmp_lt_f32_e32",
-		"v_cmp_le_f32_e32", "v_cmp_gt_f32_e32", "v_cmp_ge_f32_e32", "v_cmp_eq_u32_e32", "v_cmp_ne_u32_e32",
+		"v_cmp_le_f32_e32", "v_cmp_gt_f32_e32", "v_cmp_ge_f32_e32", "v_cmp_u_f16_e32", "v_cmp_eq_u32_e32", "v_cmp_ne_u32_e32",
 		"v_cmp_lt_i32_e32", "v_cmp_le_i32_e32", "v_cmp_gt_i32_e32", "v_cmp_ge_i32_e32", "v_cmp_lt_u32_e32",
 		"v_cmp_le_u32_e32", "v_cmp_gt_u32_e32", "v_cmp_ge_u32_e32", "v_cndmask_b32_e32", "v_max_i32_e32",
 		"v_min_i32_e32", "v_max_u32_e32", "v_min_u32_e32", "v_not_b32_e32", "v_and_b32_e32", "v_or_b32_e32",

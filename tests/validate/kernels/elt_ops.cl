@@ -16,7 +16,7 @@ __kernel void elt_ops(__global const float *restrict a, __global const float *re
   float fa = a[gid], fb = b[gid];
   int ix = x[gid], iy = y[gid];
   unsigned ux = (unsigned)ix, uy = (unsigned)iy;
-  __global int *o = io + gid * 28;
+  __global int *o = io + gid * 29;
   o[0] = fa == fb;
   o[1] = fa != fb;
   o[2] = fa < fb;
@@ -45,4 +45,5 @@ __kernel void elt_ops(__global const float *restrict a, __global const float *re
   o[25] = ix | iy;
   o[26] = ix ^ iy;
   o[27] = ix & 0x7fffffff;                   // and with a literal (abs of a float's bits)
+  o[28] = __builtin_isunordered(as_half((ushort)ix), as_half((ushort)iy)); // v_cmp_u_f16 (NaN max/min)
 }
