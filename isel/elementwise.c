@@ -94,10 +94,20 @@ TVal *elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 	return v;
 }
 
+const TVal *elt_words(Isel *s, const TVal *v)
+{
+	if (!v || v->dtype != DT_I1 || !v->packed)
+		return v;
+	TVal *r = elt_new(s, DT_I1, v->n, v->ix);
+	for (int64_t e = 0; e < v->n; e++)
+		r->d[e] = elt_op3(s, I_V_BFE_U32, isel_vgpr(s, v->d[e / 4]), mo_imm(8 * (e % 4)), mo_imm(8));
+	return r;
+}
+
 const TVal *elt_operand(Isel *s, Op *op, int k)
 {
 	const NodeIndex *ix = s->c->index[op->id];
-	const TVal *v = op->args[k] ? s->val[op->args[k]->id] : NULL;
+	const TVal *v = op->args[k] ? elt_words(s, s->val[op->args[k]->id]) : NULL;
 	if (!v || !ix)
 		return NULL;
 	return isel_tval_gather(s, v, ix, op);
@@ -290,7 +300,7 @@ static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
-	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]), *b = elt_words(s, s->val[op->args[1]->id]);
 	if (!a || !b || !ix || a->dtype != b->dtype)
 		return false;
 	if (!(a = isel_tval_gather(s, a, ix, op)) || !(b = isel_tval_gather(s, b, ix, op)))
@@ -472,7 +482,7 @@ static bool sign_op_16(Isel *s, Op *op, const TVal *a)
 
 static bool select_unary(Isel *s, Op *op)
 {
-	const TVal *a = s->val[op->args[0]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
 	if (a && elt_is_word_int(a->dtype))
 		return isel_select_int_unary(s, op, a);
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16) && (op->kind == OP_NEG || op->kind == OP_ABS))
@@ -708,7 +718,7 @@ TVal *elt_cast(Isel *s, const TVal *a, DType to)
 
 static bool select_cast(Isel *s, Op *op)
 {
-	const TVal *a = s->val[op->args[0]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
 	if (op->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
 			op->path);

@@ -35,7 +35,10 @@ MOpnd elt_op1(Isel *s, MOp op, MOpnd x);
 MOpnd elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z);
 /* vcc = x OP y per lane (a VOPC row; y must be a VGPR, x anything). */
 void elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y);
-/* The value of op's operand k gathered to op's index; NULL if it has none
+/* v, or when it is an i1 value packed four per dword (as a read of i1
+ * memory gives it), its elements unpacked to one word each. */
+const TVal *elt_words(Isel *s, const TVal *v);
+/* The value of op's operand k (as elt_words) gathered to op's index; NULL if it has none
  * or after reporting. */
 const TVal *elt_operand(Isel *s, Op *op, int k);
 /* 32-bit integer types (i32, u32) and i1, which compile as 32-bit words. */

@@ -4,7 +4,8 @@
  * memory.c (buffer reads and
  * writes with bounds), expr.c (symbolic index expressions → SALU/VALU
  * arithmetic by uniformity), elementwise.c (per-thread arithmetic,
- * conversions, broadcasts), reduce.c (wave and workgroup reductions),
+ * conversions, broadcasts; with compare.c, math.c and index.c, which
+ * share elt.h), reduce.c (wave and workgroup reductions),
  * mma.c (accumulator registers and MFMA). The entry point is
  * select_instructions: the analysed kernel in, a machine function out. */
 #ifndef WAVECC_ISEL_H
