@@ -51,8 +51,8 @@ bool isel_select_select(Isel *s, Op *op);
 TVal *elt_cast_i1(Isel *s, const TVal *a, DType to);
 
 /* ---- math.c ---- */
-/* f32 unary ops beyond elementwise.c's: rsqrt, log, tanh, sin, cos,
- * roundeven; false if op is none of them. */
+/* f32 unary ops beyond elementwise.c's: rsqrt, log, log10, tanh, sin, cos,
+ * round, roundeven; false if op is none of them. */
 bool math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
 /* Integer binary and unary ops on 32-bit words (i32, u32, i1). */
 bool isel_select_int_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);

@@ -17,7 +17,9 @@
  *          (each part an fma, so r keeps its accuracy for |k| up to 2^20,
  *          |x| up to about 6.5e6), then r / 2pi in [-0.5, 0.5] goes to
  *          the instruction; the error is a few 1e-7 absolute;
- *   roundeven  v_rndne_f32 (exact).
+ *   log10  log2 times log10(2);
+ *   roundeven  v_rndne_f32 (exact); round  trunc, plus copysign(1, x)
+ *          where the exact remainder is at least a half (exact).
  * Integers (i32, u32; i1 as 0/1 words): add, sub, mul wrap modulo 2^32
  * (the interpreter's int32 rounding of the exact result, which it forms
  * exactly while |a*b| < 2^53); max/min signed or unsigned; and_ or_ on
@@ -80,6 +82,18 @@ static MOpnd sincos_f32(Isel *s, MOp op, MOpnd x)
 	return elt_op1(s, op, elt_op2(s, I_V_MUL_F32, mo_imm(0x3e22f983u), r));
 }
 
+/* round: halves away from zero. t = trunc(x), x - t is exact; where
+ * |x - t| >= 0.5 add copysign(1, x), else keep t (and so its -0). */
+static MOpnd round_f32(Isel *s, MOpnd x)
+{
+	MOpnd t = elt_op1(s, I_V_TRUNC_F32, x);
+	MOpnd d = elt_op3(s, I_V_FMA_F32, t, mo_imm(0xbf800000u /* -1.0 */), x);
+	MOpnd one = elt_op2(s, I_V_OR_B32, mo_imm(0x3f800000u), elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x));
+	MOpnd up = elt_op2(s, I_V_ADD_F32, t, one);
+	elt_cmp(s, I_V_CMP_LE_F32, mo_imm(0x3f000000u /* 0.5 */), elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), d));
+	return elt_cnd(s, t, up);
+}
+
 bool math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x)
 {
 	MOpnd r;
@@ -91,6 +105,13 @@ bool math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x)
 		r = elt_op2(s, I_V_MUL_F32, mo_imm(0x3f317218u /* ln 2 */), l);
 		break;
 	}
+	case OP_LOG10: {
+		MOpnd l = isel_v1(s);
+		elt_log2_f32(s, l, x);
+		r = elt_op2(s, I_V_MUL_F32, mo_imm(0x3e9a209bu /* log10(2) */), l);
+		break;
+	}
+	case OP_ROUND: r = round_f32(s, x); break;
 	case OP_TANH: case OP_TANH_APPROX: r = tanh_f32(s, x); break;
 	case OP_SIN: r = sincos_f32(s, I_V_SIN_F32, x); break;
 	case OP_COS: r = sincos_f32(s, I_V_COS_F32, x); break;

@@ -107,6 +107,9 @@ static const EltCase cases[] = {
 	{"rsqrt_f32", "f32", "f32", UNARY("rsqrt", "f32", "mul", "1000.0"), "--atol 0 --rtol 1e-6"},
 	{"rsqrt_f32_denormal", "f32", "f32", UNARY("rsqrt", "f32", "mul", "1e-39"), "--atol 0 --rtol 1e-6"},
 	{"roundeven_f32", "f32", "f32", UNARY("roundeven", "f32", "mul", "2.5"), "--atol 0 --rtol 0"},
+	{"round_f32", "f32", "f32", UNARY("round", "f32", "mul", "2.0"), "--atol 0 --rtol 0"},
+	{"round_bf16", "bf16", "bf16", UNARY("round", "bf16", "mul", "2.0"), "--atol 0 --rtol 0"},
+	{"log10_f32", "f32", "f32", UNARY("log10", "f32", "mul", "1000.0"), "--atol 1e-6 --rtol 1e-6"},
 	/* the same through f32 for the 16-bit types */
 	{"sin_f16", "f16", "f16", UNARY("sin", "f16", "mul", "100.0"), ""},
 	{"cos_bf16", "bf16", "bf16", UNARY("cos", "bf16", "mul", "100.0"), ""},
