@@ -210,6 +210,7 @@ static ItFn unary_fn(OpKind k)
 	case OP_NEG: return IT_NEG;
 	case OP_EXP: return IT_EXP;
 	case OP_EXP2: return IT_EXP2;
+	case OP_LOG: return IT_LOG;
 	case OP_LOG2: return IT_LOG2;
 	case OP_LOG10: return IT_LOG10;
 	case OP_SQRT: return IT_SQRT;

@@ -63,6 +63,7 @@
 	X(OP_NEG, "neg", OPC_UNARY, "arg", "") \
 	X(OP_EXP, "exp", OPC_UNARY, "arg", "") \
 	X(OP_EXP2, "exp2", OPC_UNARY, "arg", "") \
+	X(OP_LOG, "log", OPC_UNARY, "arg", "") \
 	X(OP_LOG2, "log2", OPC_UNARY, "arg", "") \
 	X(OP_LOG10, "log10", OPC_UNARY, "arg", "") \
 	X(OP_SQRT, "sqrt", OPC_UNARY, "arg", "") \

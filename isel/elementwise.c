@@ -17,7 +17,7 @@
  * Requires: operand values selected before (graph order). */
 #include <string.h>
 
-#include "isel.h"
+#include "elt.h"
 
 static bool same_index(const NodeIndex *a, const NodeIndex *b)
 {
@@ -71,7 +71,7 @@ static MOpnd elem_at(const TVal *v, int64_t e, bool *hi)
 /* A dword whose low half is lo's half (lo_hi: the high one) and whose high
  * half is hi's: the dword itself when it already is, else v_perm_b32
  * (bytes 0-3 select from the second source, 4-7 from the first). */
-static MOpnd pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi)
+MOpnd elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi)
 {
 	if (!lo_hi && hi_hi && memcmp(&lo, &hi, sizeof lo) == 0)
 		return lo;
@@ -83,6 +83,36 @@ static MOpnd pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi)
 	return d;
 }
 
+TVal *elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
+{
+	TVal *v = isel_tval_new(s, t, n, ix);
+	if (t == DT_I1 && v->packed) {
+		v->packed = false;
+		v->nd = (int)n;
+		v->d = ARENA_NEWN(&s->c->arena, MOpnd, n ? n : 1);
+	}
+	return v;
+}
+
+const TVal *elt_words(Isel *s, const TVal *v)
+{
+	if (!v || v->dtype != DT_I1 || !v->packed)
+		return v;
+	TVal *r = elt_new(s, DT_I1, v->n, v->ix);
+	for (int64_t e = 0; e < v->n; e++)
+		r->d[e] = elt_op3(s, I_V_BFE_U32, isel_vgpr(s, v->d[e / 4]), mo_imm(8 * (e % 4)), mo_imm(8));
+	return r;
+}
+
+const TVal *elt_operand(Isel *s, Op *op, int k)
+{
+	const NodeIndex *ix = s->c->index[op->id];
+	const TVal *v = op->args[k] ? elt_words(s, s->val[op->args[k]->id]) : NULL;
+	if (!v || !ix)
+		return NULL;
+	return isel_tval_gather(s, v, ix, op);
+}
+
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
 	Analysis *c = s->c;
@@ -92,10 +122,16 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	if (vx && vx->ndims == 0 && v->nd == 1) {
 		/* a scalar: every element is its one dword (a 16-bit scalar holds
 		 * its value in both halves, so packed or not it serves) */
-		TVal *r = isel_tval_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+		TVal *r = elt_new(s, v->dtype, ix->ncopies * ix->epc, ix);
 		for (int i = 0; i < r->nd; i++)
 			r->d[i] = v->d[0];
 		return r;
+	}
+	if (dtype_size(v->dtype) == 1 && (v->packed || v->dtype != DT_I1)) {
+		/* 8-bit values four per dword would need byte moves */
+		analysis_error(c, op->loc, "%s: rearranging %s elements is not compiled yet", op->path,
+			dtype_name(v->dtype));
+		return NULL;
 	}
 	if (!vx) {
 		analysis_error(c, op->loc, "%s: a value without a per-thread layout cannot be rearranged", op->path);
@@ -109,7 +145,7 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 			if (src[cn * ix->epc + j] < 0)
 				return isel_relayout(s, v, ix, op); /* held by other lanes */
 		}
-	TVal *r = isel_tval_new(s, v->dtype, n, ix);
+	TVal *r = elt_new(s, v->dtype, n, ix);
 	if (dtype_size(v->dtype) != 2) {
 		for (int64_t e = 0; e < n; e++)
 			r->d[e] = v->d[src[e]];
@@ -143,13 +179,12 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 					!memcmp(&made[m].b, &b, sizeof b)))
 			m++;
 		if (m == nmade)
-			made[nmade++] = (Pair){a, b, pack_halves(s, a, h0, b, h1), h0, h1};
+			made[nmade++] = (Pair){a, b, elt_pack_halves(s, a, h0, b, h1), h0, h1};
 		r->d[i] = made[m].d;
 	}
 	return r;
 }
 
-static TVal *cast_tval(Isel *s, const TVal *a, DType to);
 
 /* Whether the result of op may overwrite operand number k's AGPRs (v, as
  * gathered): f32 accumulator dwords in AGPRs, op the value's only use, v
@@ -174,6 +209,36 @@ static MOpnd back_in_place(Isel *s, const TVal *in_place, int i, MOpnd x)
 
 static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
+/* maximum and minimum give NaN when either operand is NaN (the
+ * interpreter's rule); v_max/v_min return the other operand then, so a
+ * NaN pair (v_cmp_u: unordered) selects a quiet NaN, made once per op in
+ * *qnan. r is the f32 result of x and y. */
+static MOpnd nan_f32(Isel *s, MOpnd r, MOpnd x, MOpnd y, MOpnd *qnan)
+{
+	if (!qnan->kind)
+		*qnan = elt_vconst(s, 0x7fc00000u);
+	elt_cmp(s, I_V_CMP_U_F32, x, y);
+	return elt_cnd(s, r, *qnan);
+}
+
+/* The same for two f16 halves (v_cmp_u_f16 reads the low ones; the high
+ * ones are shifted down), joined with v_perm_b32; one half when !both. */
+static MOpnd nan_f16x2(Isel *s, MOpnd r, MOpnd x, MOpnd y, bool both, MOpnd *qnan)
+{
+	if (!qnan->kind)
+		*qnan = elt_vconst(s, 0x7e007e00u);
+	elt_cmp(s, I_V_CMP_U_F16, x, y);
+	MOpnd lo = elt_cnd(s, r, *qnan);
+	if (!both)
+		return lo;
+	MOpnd xh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), x), yh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), y);
+	elt_cmp(s, I_V_CMP_U_F16, xh, yh);
+	MOpnd hi = elt_cnd(s, r, *qnan);
+	return elt_pack_halves(s, lo, false, hi, true);
+}
+
+static bool is_max_min(MOp m) { return m == I_V_MAX_F32 || m == I_V_MIN_F32 || m == I_V_PK_MAX_F16 || m == I_V_PK_MIN_F16; }
+
 /* Element e of a bf16 value as f32 (the bf16 bits on top). */
 static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
 {
@@ -195,7 +260,7 @@ static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
 static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex *ix, MOp f32, bool div)
 {
 	TVal *r = isel_tval_new(s, DT_BF16, a->n, ix);
-	MOpnd k = {0};
+	MOpnd k = {0}, qnan = {0};
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd h[2];
 		int64_t e0 = r->packed ? 2 * i : i;
@@ -209,6 +274,8 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 			}
 			MOpnd d = isel_v1(s), u[2] = {x, y};
 			mblock_add(s->b, f32, 1, &d, 2, u);
+			if (is_max_min(f32))
+				d = nan_f32(s, d, x, y, &qnan);
 			h[q] = f32_to_bf16_hi(s, d, &k);
 		}
 		r->d[i] = isel_v1(s);
@@ -229,11 +296,13 @@ static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
-	const TVal *a = s->val[op->args[0]->id], *b = s->val[op->args[1]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]), *b = elt_words(s, s->val[op->args[1]->id]);
 	if (!a || !b || !ix || a->dtype != b->dtype)
 		return false;
 	if (!(a = isel_tval_gather(s, a, ix, op)) || !(b = isel_tval_gather(s, b, ix, op)))
 		return true; /* reported */
+	if (elt_is_word_int(a->dtype))
+		return isel_select_int_binary(s, op, a, b, ix);
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
 	switch (op->kind) {
@@ -266,7 +335,7 @@ static bool select_binary(Isel *s, Op *op)
 	}
 	if (t == DT_F16 && op->kind == OP_TRUEDIV) {
 		/* through f32 (x * v_rcp_f32(y)), rounded back to f16 once */
-		TVal *fa = cast_tval(s, a, DT_F32), *fb = cast_tval(s, b, DT_F32);
+		TVal *fa = elt_cast(s, a, DT_F32), *fb = elt_cast(s, b, DT_F32);
 		TVal *q = isel_tval_new(s, DT_F32, a->n, ix);
 		for (int i = 0; i < q->nd; i++) {
 			MOpnd rc = isel_v1(s), d = isel_v1(s), u[2];
@@ -276,21 +345,16 @@ static bool select_binary(Isel *s, Op *op)
 			mblock_add(s->b, I_V_MUL_F32, 1, &d, 2, u);
 			q->d[i] = d;
 		}
-		s->val[op_result(op)->id] = cast_tval(s, q, DT_F16);
+		s->val[op_result(op)->id] = elt_cast(s, q, DT_F16);
 		return true;
 	}
-	/* i32 (an integer MMA's result): add, sub, max, min wrap or compare
-	 * as the interpreter's per-op int32 rounding does; mul is not
-	 * compiled (the interpreter forms the product in double, which is
-	 * inexact past 2^53) */
-	MOp i32 = op->kind == OP_ADD ? I_V_ADD_U32 : op->kind == OP_SUB ? I_V_SUB_U32 : op->kind == OP_MAXIMUM ? I_V_MAX_I32
-		: op->kind == OP_MINIMUM ? I_V_MIN_I32 : 0;
-	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : a->dtype == DT_I32 ? i32 : 0;
+	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
 	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : reusable_agprs(s, op, b, 1) ? b : NULL;
 	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
+	MOpnd qnan = {0};
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd x = isel_vgpr(s, a->d[i]), y = isel_vgpr(s, b->d[i]);
 		if (div) {
@@ -306,26 +370,59 @@ static bool select_binary(Isel *s, Op *op)
 		r->d[i] = isel_v1(s);
 		MOpnd u[2] = {x, y};
 		mblock_add(s->b, mop, 1, &r->d[i], 2, u);
+		if (is_max_min(mop) && t == DT_F32)
+			r->d[i] = nan_f32(s, r->d[i], x, y, &qnan);
+		else if (is_max_min(mop))
+			r->d[i] = nan_f16x2(s, r->d[i], x, y, r->packed && 2 * i + 1 < r->n, &qnan);
 		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
 }
 
-/* A VGPR holding the f32 bits k (v_cndmask's src1 must be a VGPR). */
-static MOpnd vconst(Isel *s, uint32_t k)
+/* v_cndmask's src1 must be a VGPR */
+MOpnd elt_vconst(Isel *s, uint32_t k)
 {
 	MOpnd d = isel_v1(s), u = mo_imm(k);
 	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 	return d;
 }
 
-/* d = vcc ? yes : no, no an inline constant. */
-static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
+MOpnd elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 {
-	MOpnd d = isel_v1(s), u[3] = {mo_imm(no), vconst(s, yes), mo_special(MO_VCC)};
+	MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
 	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
 	return d;
+}
+
+/* d = vcc ? yes : no, no an inline constant. */
+static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes) { return elt_cnd(s, mo_imm(no), elt_vconst(s, yes)); }
+
+MOpnd elt_op1(Isel *s, MOp op, MOpnd x)
+{
+	MOpnd d = isel_v1(s);
+	mblock_add(s->b, op, 1, &d, 1, &x);
+	return d;
+}
+
+MOpnd elt_op2(Isel *s, MOp op, MOpnd x, MOpnd y)
+{
+	MOpnd d = isel_v1(s), u[2] = {x, y};
+	mblock_add(s->b, op, 1, &d, 2, u);
+	return d;
+}
+
+MOpnd elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z)
+{
+	MOpnd d = isel_v1(s), u[3] = {x, y, z};
+	mblock_add(s->b, op, 1, &d, 3, u);
+	return d;
+}
+
+void elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y)
+{
+	MOpnd d = mo_special(MO_VCC), u[2] = {x, y};
+	mblock_add(s->b, op, 1, &d, 2, u)->flags |= MIF_E32;
 }
 
 /* vcc = k > x (f32 bits k) */
@@ -338,7 +435,7 @@ static void vcc_gt(Isel *s, uint32_t k, MOpnd x)
 /* r = 2^x. v_exp_f32 flushes denormal results to 0, so below -126 (the
  * smallest normal exponent) compute 2^(x + 64) * 2^-64, as LLVM does:
  * the multiply produces the denormal, which the FP mode keeps. */
-static void exp2_f32(Isel *s, MOpnd r, MOpnd x)
+void elt_exp2_f32(Isel *s, MOpnd r, MOpnd x)
 {
 	vcc_gt(s, 0xc2fc0000u /* -126.0 */, x);
 	MOpnd add = cnd(s, 0, 0x42800000u /* 64.0 */), scale = cnd(s, 0x3f800000u /* 1.0 */, 0x1f800000u /* 2^-64 */);
@@ -351,7 +448,7 @@ static void exp2_f32(Isel *s, MOpnd r, MOpnd x)
 
 /* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
  * 2^-126 compute log2(x * 2^32) - 32, as LLVM does. */
-static void log2_f32(Isel *s, MOpnd r, MOpnd x)
+void elt_log2_f32(Isel *s, MOpnd r, MOpnd x)
 {
 	vcc_gt(s, 0x00800000u /* 2^-126 */, x);
 	MOpnd scale = cnd(s, 0x3f800000u /* 1.0 */, 0x4f800000u /* 2^32 */), sub = cnd(s, 0, 0x42000000u /* 32.0 */);
@@ -381,13 +478,15 @@ static bool sign_op_16(Isel *s, Op *op, const TVal *a)
 
 static bool select_unary(Isel *s, Op *op)
 {
-	const TVal *a = s->val[op->args[0]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
+	if (a && elt_is_word_int(a->dtype))
+		return isel_select_int_unary(s, op, a);
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16) && (op->kind == OP_NEG || op->kind == OP_ABS))
 		return sign_op_16(s, op, a);
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16)) {
 		/* exp, log2, reciprocal, sqrt of 16-bit floats: in f32 (which
 		 * holds them exactly), rounded back once */
-		const TVal *f = cast_tval(s, a, DT_F32);
+		const TVal *f = elt_cast(s, a, DT_F32);
 		s->val[op_result(op)->id] = NULL;
 		s->val[op->args[0]->id] = (TVal *)f;
 		bool ok = select_unary(s, op);
@@ -395,7 +494,7 @@ static bool select_unary(Isel *s, Op *op)
 		const TVal *r = s->val[op_result(op)->id];
 		if (!ok || !r)
 			return false;
-		TVal *r16 = cast_tval(s, r, a->dtype);
+		TVal *r16 = elt_cast(s, r, a->dtype);
 		r16->ix = a->ix;
 		s->val[op_result(op)->id] = r16;
 		return true;
@@ -411,11 +510,11 @@ static bool select_unary(Isel *s, Op *op)
 		case OP_EXP: {
 			MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x}; /* log2(e) as f32 */
 			mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
-			exp2_f32(s, r->d[i], t);
+			elt_exp2_f32(s, r->d[i], t);
 			break;
 		}
-		case OP_EXP2: exp2_f32(s, r->d[i], x); break;
-		case OP_LOG2: log2_f32(s, r->d[i], x); break;
+		case OP_EXP2: elt_exp2_f32(s, r->d[i], x); break;
+		case OP_LOG2: elt_log2_f32(s, r->d[i], x); break;
 		case OP_RECIPROCAL: mblock_add(s->b, I_V_RCP_F32, 1, &r->d[i], 1, &x); break;
 		case OP_SQRT: mblock_add(s->b, I_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
 		case OP_NEG: {
@@ -428,7 +527,9 @@ static bool select_unary(Isel *s, Op *op)
 			mblock_add(s->b, I_V_AND_B32, 1, &r->d[i], 2, u);
 			break;
 		}
-		default: return false;
+		default:
+			if (!math_unary_f32(s, op->kind, r->d[i], x))
+				return false;
 		}
 		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
 	}
@@ -461,7 +562,7 @@ static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff)
 }
 
 /* Element e of a float value (f32, f16 or bf16) as f32 in a VGPR. */
-static MOpnd elem_f32(Isel *s, const TVal *a, int64_t e)
+MOpnd elt_f32(Isel *s, const TVal *a, int64_t e)
 {
 	if (a->dtype == DT_BF16)
 		return bf16_elem_f32(s, a, e);
@@ -491,7 +592,7 @@ static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
 		int per = isel_per_dword(r);
 		for (int h = 0; h < (per == 4 ? 2 : 1); h++) {
 			int64_t e = (int64_t)i * per + 2 * h;
-			MOpnd x0 = elem_f32(s, a, e), x1 = per == 4 ? elem_f32(s, a, e + 1) : mo_imm(0);
+			MOpnd x0 = elt_f32(s, a, e), x1 = per == 4 ? elt_f32(s, a, e + 1) : mo_imm(0);
 			pair[h] = isel_v1(s);
 			MOpnd u[2] = {x0, x1};
 			mblock_add(s->b, I_V_CVT_PK_FP8_F32, 1, &pair[h], 2, u);
@@ -511,7 +612,7 @@ static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
 
 /* a converted to dtype to, element by element (same index); NULL if the
  * conversion is not compiled. */
-static TVal *cast_tval(Isel *s, const TVal *a, DType to)
+TVal *elt_cast(Isel *s, const TVal *a, DType to)
 {
 	TVal *r = isel_tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
@@ -529,7 +630,7 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 			f->d[j] = isel_v1(s);
 			mblock_add(s->b, I_V_CVT_F32_I32, 1, &f->d[j], 1, &x);
 		}
-		return to == DT_F32 ? f : cast_tval(s, f, to);
+		return to == DT_F32 ? f : elt_cast(s, f, to);
 	} else if (a->dtype == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) &&
 		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
 		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
@@ -546,7 +647,7 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 			f->d[j] = isel_v1(s);
 			mblock_add(s->b, I_V_CVT_F32_FP8, 1, &f->d[j], 1, &src);
 		}
-		return to == DT_F32 ? f : cast_tval(s, f, to);
+		return to == DT_F32 ? f : elt_cast(s, f, to);
 	} else if (a->dtype == DT_F32 && to == DT_F16) {
 		for (int i = 0; i < r->nd; i++) {
 			int64_t e = r->packed ? 2 * i : i;
@@ -613,7 +714,7 @@ static TVal *cast_tval(Isel *s, const TVal *a, DType to)
 
 static bool select_cast(Isel *s, Op *op)
 {
-	const TVal *a = s->val[op->args[0]->id];
+	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
 	if (op->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
 			op->path);
@@ -624,7 +725,8 @@ static bool select_cast(Isel *s, Op *op)
 			op->path);
 		return true;
 	}
-	TVal *r = a ? cast_tval(s, a, op->dtype) : NULL;
+	TVal *r = !a ? NULL : a->dtype == DT_I1 || op->dtype == DT_I1 ? elt_cast_i1(s, a, op->dtype)
+								  : elt_cast(s, a, op->dtype);
 	if (!r)
 		return false;
 	s->val[op_result(op)->id] = r;
@@ -729,7 +831,15 @@ static bool select_scalar(Isel *s, Op *op)
 bool isel_select_elementwise(Isel *s, Op *op)
 {
 	if (op->kind == OP_SCALAR)
-		return select_scalar(s, op);
+		return isel_select_int_scalar(s, op) || select_scalar(s, op);
+	if (op_is_compare(op->kind))
+		return isel_select_compare(s, op);
+	if (op->kind == OP_SELECT)
+		return isel_select_select(s, op);
+	if (op->kind == OP_SELF_INDEX)
+		return isel_select_self_index(s, op);
+	if (op->kind == OP_APPLY_EXPR)
+		return isel_select_apply_expr(s, op);
 	if (op_is_binary(op->kind))
 		return select_binary(s, op);
 	if (op_is_unary(op->kind))

@@ -274,7 +274,8 @@ static void select_op(Isel *s, Op *op)
 		isel_select_atomic_add(s, op);
 		break;
 	case OP_REGISTER:
-		isel_select_register(s, op);
+		if (!isel_select_const_register(s, op))
+			isel_select_register(s, op);
 		break;
 	case OP_MMA:
 		isel_select_mma(s, op);

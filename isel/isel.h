@@ -4,7 +4,10 @@
  * memory.c (buffer reads and
  * writes with bounds), expr.c (symbolic index expressions → SALU/VALU
  * arithmetic by uniformity), elementwise.c (per-thread arithmetic,
- * conversions, broadcasts), reduce.c (wave and workgroup reductions; reduce_elem.c their per-dtype arithmetic),
+ * conversions, broadcasts; with compare.c, math.c and index.c, which
+ * share elt.h), reduce.c (wave and workgroup reductions; reduce_elem.c
+ * their per-dtype arithmetic), relayout.c (values moved between layouts
+ * through LDS),
  * mma.c (accumulator registers and MFMA). The entry point is
  * select_instructions: the analysed kernel in, a machine function out. */
 #ifndef WAVECC_ISEL_H
@@ -164,6 +167,11 @@ bool isel_select_elementwise(Isel *s, Op *op);
 /* v rearranged to the element order of ix (elements matched by their
  * coordinates); NULL after reporting when some element has no source. */
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+
+/* ---- index.c ---- */
+/* A constant register of f16, bf16, u32 or i1; false for the other
+ * dtypes (mma.c's isel_select_register). */
+bool isel_select_const_register(Isel *s, Op *op);
 
 /* ---- reduce.c ---- */
 void isel_select_reduce(Isel *s, Op *op);

@@ -1,0 +1,70 @@
+/* elt.h — helpers shared by the elementwise selectors of isel/: elementwise.c
+ * (float arithmetic, conversions, broadcasts), compare.c (comparisons,
+ * select, i1 masks), math.c (f32 transcendental sequences, integer
+ * arithmetic) and index.c (self_index, apply_expr, constant scalars and
+ * registers). Private to those files; isel.c sees only isel.h.
+ *
+ * i1 values: one element per VGPR holding 0 or 1 (never packed), so
+ * select, casts and gathers treat them as 32-bit words; a comparison makes
+ * the lane mask in vcc and turns it into 0/1 with v_cndmask_b32. */
+#ifndef WAVECC_ISEL_ELT_H
+#define WAVECC_ISEL_ELT_H
+
+#include "isel.h"
+
+/* ---- elementwise.c ---- */
+/* A new value of n elements of t on ix; i1 values are never packed. */
+TVal *elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
+/* a converted to dtype to, element by element; NULL if not compiled. */
+TVal *elt_cast(Isel *s, const TVal *a, DType to);
+/* Element e of a float value (f32, f16 or bf16) as f32 in a VGPR. */
+MOpnd elt_f32(Isel *s, const TVal *a, int64_t e);
+/* r = 2^x and r = log2(x) in f32, rescaled around the denormal range. */
+void elt_exp2_f32(Isel *s, MOpnd r, MOpnd x);
+void elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
+/* A dword whose low half is lo's (lo_hi: its high half) and whose high
+ * half is hi's. */
+MOpnd elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
+/* A VGPR holding the 32-bit constant k. */
+MOpnd elt_vconst(Isel *s, uint32_t k);
+/* d = vcc ? yes : no (yes a VGPR, no any operand). */
+MOpnd elt_cnd(Isel *s, MOpnd no, MOpnd yes);
+/* d = op(x, y) for a two-source VALU row; returns d. */
+MOpnd elt_op2(Isel *s, MOp op, MOpnd x, MOpnd y);
+MOpnd elt_op1(Isel *s, MOp op, MOpnd x);
+MOpnd elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z);
+/* vcc = x OP y per lane (a VOPC row; y must be a VGPR, x anything). */
+void elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y);
+/* v, or when it is an i1 value packed four per dword (as a read of i1
+ * memory gives it), its elements unpacked to one word each. */
+const TVal *elt_words(Isel *s, const TVal *v);
+/* The value of op's operand k (as elt_words) gathered to op's index; NULL if it has none
+ * or after reporting. */
+const TVal *elt_operand(Isel *s, Op *op, int k);
+/* 32-bit integer types (i32, u32) and i1, which compile as 32-bit words. */
+static inline bool elt_is_word_int(DType t) { return t == DT_I32 || t == DT_U32 || t == DT_I1; }
+
+/* ---- compare.c ---- */
+bool isel_select_compare(Isel *s, Op *op);
+bool isel_select_select(Isel *s, Op *op);
+/* Casts between i1 and the other compiled types; NULL if not one. */
+TVal *elt_cast_i1(Isel *s, const TVal *a, DType to);
+
+/* ---- math.c ---- */
+/* f32 unary ops beyond elementwise.c's: rsqrt, log, log10, tanh, sin, cos,
+ * round, roundeven; false if op is none of them. */
+bool math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
+/* Integer binary and unary ops on 32-bit words (i32, u32, i1). */
+bool isel_select_int_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);
+bool isel_select_int_unary(Isel *s, Op *op, const TVal *a);
+/* a // b, a % b (floor semantics) or a / b (truncating) of i32 or u32
+ * words; 0 where b is 0. */
+MOpnd math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
+
+/* ---- index.c ---- */
+bool isel_select_self_index(Isel *s, Op *op);
+bool isel_select_apply_expr(Isel *s, Op *op);
+/* scalar ops of integer dtypes; false if op is not one */
+bool isel_select_int_scalar(Isel *s, Op *op);
+
+#endif

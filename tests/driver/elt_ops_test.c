@@ -1,0 +1,306 @@
+/* elt_ops_test.c — the elementwise op families of isel/ (compare.c,
+ * math.c, index.c, elementwise.c) through `wavecc run` on gfx942 and gfx90a:
+ * each case is a small 2-D kernel (M x N = 3 x 300 read in tiles of 256,
+ * so the last workgroup is partial and 16-bit values are packed) written
+ * from a template around the case's graph nodes. The nodes see the reads
+ * `a` of A and `b` of B and define `out`, written to C. `wavecc run`
+ * compares with the interpreter on seeded random inputs (floats k/64 - 2,
+ * integers -8..7, u32 0..15); the tolerances are the defaults unless the
+ * case tightens them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+#include "../../util/npy.h"
+
+typedef struct {
+	const char *name;
+	const char *ta, *tc; /* dtypes of A and B, of C */
+	const char *nodes;   /* graph nodes (JSON objects, comma-separated) */
+	const char *flags;   /* extra `wavecc run` flags */
+} EltCase;
+
+#define CMP6(T)                                                                                                    \
+	"{\"name\":\"k2\",\"op\":\"scalar\",\"value\":2,\"dtype\":\"i32\"},"                                   \
+	"{\"name\":\"eq\",\"op\":\"eq\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"ne\",\"op\":\"ne\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"lt\",\"op\":\"lt\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"le\",\"op\":\"le\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"gt\",\"op\":\"gt\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"ge\",\"op\":\"ge\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                            \
+	"{\"name\":\"c0\",\"op\":\"cast\",\"arg\":\"eq\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"c1\",\"op\":\"cast\",\"arg\":\"ne\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"c2\",\"op\":\"cast\",\"arg\":\"lt\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"c3\",\"op\":\"cast\",\"arg\":\"le\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"c4\",\"op\":\"cast\",\"arg\":\"gt\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"c5\",\"op\":\"cast\",\"arg\":\"ge\",\"dtype\":\"i32\"},"                                    \
+	"{\"name\":\"s1\",\"op\":\"mul\",\"lhs\":\"c5\",\"rhs\":\"k2\"},{\"name\":\"t1\",\"op\":\"add\",\"lhs\":\"s1\",\"rhs\":\"c4\"}," \
+	"{\"name\":\"s2\",\"op\":\"mul\",\"lhs\":\"t1\",\"rhs\":\"k2\"},{\"name\":\"t2\",\"op\":\"add\",\"lhs\":\"s2\",\"rhs\":\"c3\"}," \
+	"{\"name\":\"s3\",\"op\":\"mul\",\"lhs\":\"t2\",\"rhs\":\"k2\"},{\"name\":\"t3\",\"op\":\"add\",\"lhs\":\"s3\",\"rhs\":\"c2\"}," \
+	"{\"name\":\"s4\",\"op\":\"mul\",\"lhs\":\"t3\",\"rhs\":\"k2\"},{\"name\":\"t4\",\"op\":\"add\",\"lhs\":\"s4\",\"rhs\":\"c1\"}," \
+	"{\"name\":\"s5\",\"op\":\"mul\",\"lhs\":\"t4\",\"rhs\":\"k2\"},{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"s5\",\"rhs\":\"c0\"}"
+
+/* relu against a broadcast scalar zero, and min through select */
+#define SELECT(T)                                                                                                  \
+	"{\"name\":\"z\",\"op\":\"scalar\",\"value\":0,\"dtype\":\"" T "\"},"                                      \
+	"{\"name\":\"p\",\"op\":\"gt\",\"lhs\":\"a\",\"rhs\":\"z\"},"                                             \
+	"{\"name\":\"r\",\"op\":\"select\",\"cond\":\"p\",\"if_true\":\"a\",\"if_false\":\"z\"},"                \
+	"{\"name\":\"q\",\"op\":\"lt\",\"lhs\":\"a\",\"rhs\":\"b\"},"                                             \
+	"{\"name\":\"m\",\"op\":\"select\",\"cond\":\"q\",\"if_true\":\"a\",\"if_false\":\"b\"},"                \
+	"{\"name\":\"out\",\"op\":\"sub\",\"lhs\":\"r\",\"rhs\":\"m\"}"
+
+/* x = a OP2 scale (mul or truediv by a scalar of a's dtype), out = OP(x) */
+#define UNARY(OP, T, OP2, SCALE)                                                                                   \
+	"{\"name\":\"k\",\"op\":\"scalar\",\"value\":" SCALE ",\"dtype\":\"" T "\"},"                            \
+	"{\"name\":\"x\",\"op\":\"" OP2 "\",\"lhs\":\"a\",\"rhs\":\"k\"},"                                         \
+	"{\"name\":\"out\",\"op\":\"" OP "\",\"arg\":\"x\"}"
+
+/* out = OP(a * K, b) in integers */
+#define INTBIN(OP, T, K)                                                                                           \
+	"{\"name\":\"k\",\"op\":\"scalar\",\"value\":" K ",\"dtype\":\"" T "\"},"                                \
+	"{\"name\":\"x\",\"op\":\"mul\",\"lhs\":\"a\",\"rhs\":\"k\"},"                                             \
+	"{\"name\":\"out\",\"op\":\"" OP "\",\"lhs\":\"x\",\"rhs\":\"b\"}"
+
+#define NAN_MAXMIN(OP)                                                                                             \
+	"{\"name\":\"l\",\"op\":\"log\",\"arg\":\"a\"},{\"name\":\"m\",\"op\":\"" OP "\",\"lhs\":\"l\",\"rhs\":\"b\"}," \
+	"{\"name\":\"out\",\"op\":\"" OP "\",\"lhs\":\"b\",\"rhs\":\"m\"}"
+
+#define APPLY(EXPR)                                                                                                \
+	"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\",\"b\"],\"params\":[\"x\",\"y\"],"              \
+	"\"expr\":\"" EXPR "\"},{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}"
+
+static const EltCase cases[] = {
+	/* comparisons to i1, i1 -> i32 casts: out = sum of cmp_k << k */
+	{"cmp_f32", "f32", "i32", CMP6("f32"), ""},
+	{"cmp_f16", "f16", "i32", CMP6("f16"), ""},
+	{"cmp_bf16", "bf16", "i32", CMP6("bf16"), ""},
+	{"cmp_i32", "i32", "i32", CMP6("i32"), ""},
+	{"cmp_u32", "u32", "i32", CMP6("u32"), ""},
+	/* select with broadcast scalars and packed halves of different conditions */
+	{"select_f32", "f32", "f32", SELECT("f32"), "--atol 0 --rtol 0"},
+	{"select_f16", "f16", "f16", SELECT("f16"), "--atol 0 --rtol 0"},
+	{"select_bf16", "bf16", "bf16", SELECT("bf16"), "--atol 0 --rtol 0"},
+	{"select_i32", "i32", "i32", SELECT("i32"), ""},
+	/* casts to i1 (x != 0) and back */
+	{"cast_i1_f32", "f32", "f32",
+		"{\"name\":\"t\",\"op\":\"cast\",\"arg\":\"a\",\"dtype\":\"i1\"},"
+		"{\"name\":\"u\",\"op\":\"cast\",\"arg\":\"t\",\"dtype\":\"f32\"},"
+		"{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"u\",\"rhs\":\"b\"}", "--atol 0 --rtol 0"},
+	{"cast_i1_f16", "f16", "f16",
+		"{\"name\":\"t\",\"op\":\"cast\",\"arg\":\"a\",\"dtype\":\"i1\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"t\",\"dtype\":\"f16\"}", "--atol 0 --rtol 0"},
+	{"cast_i1_i32", "i32", "bf16",
+		"{\"name\":\"t\",\"op\":\"cast\",\"arg\":\"a\",\"dtype\":\"i1\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"t\",\"dtype\":\"bf16\"}", ""},
+	/* f32 math over wide ranges, with tolerances tighter than the default */
+	{"sin_f32", "f32", "f32", UNARY("sin", "f32", "mul", "5000.0"), "--atol 1e-6 --rtol 0"},
+	{"cos_f32", "f32", "f32", UNARY("cos", "f32", "mul", "5000.0"), "--atol 1e-6 --rtol 0"},
+	{"sin_f32_small", "f32", "f32", UNARY("sin", "f32", "mul", "1.0"), "--atol 1e-7 --rtol 2e-7"},
+	{"cos_f32_large", "f32", "f32", UNARY("cos", "f32", "mul", "3000000.0"), "--atol 2e-6 --rtol 0"},
+	{"tanh_f32", "f32", "f32", UNARY("tanh", "f32", "mul", "1.0"), "--atol 0 --rtol 1e-6"},
+	{"tanh_f32_wide", "f32", "f32", UNARY("tanh", "f32", "mul", "30.0"), "--atol 0 --rtol 1e-6"},
+	{"tanh_f32_tiny", "f32", "f32", UNARY("tanh", "f32", "truediv", "1000.0"), "--atol 0 --rtol 1e-6"},
+	{"tanh_approx_f32", "f32", "f32", UNARY("tanh_approx", "f32", "truediv", "10.0"), "--atol 0 --rtol 1e-6"},
+	{"log_f32", "f32", "f32", UNARY("log", "f32", "mul", "1000.0"), "--atol 1e-6 --rtol 1e-6"},
+	{"log_f32_denormal", "f32", "f32", UNARY("log", "f32", "mul", "1e-39"), "--atol 0 --rtol 1e-6"},
+	{"rsqrt_f32", "f32", "f32", UNARY("rsqrt", "f32", "mul", "1000.0"), "--atol 0 --rtol 1e-6"},
+	{"rsqrt_f32_denormal", "f32", "f32", UNARY("rsqrt", "f32", "mul", "1e-39"), "--atol 0 --rtol 1e-6"},
+	{"roundeven_f32", "f32", "f32", UNARY("roundeven", "f32", "mul", "2.5"), "--atol 0 --rtol 0"},
+	{"round_f32", "f32", "f32", UNARY("round", "f32", "mul", "2.0"), "--atol 0 --rtol 0"},
+	{"round_bf16", "bf16", "bf16", UNARY("round", "bf16", "mul", "2.0"), "--atol 0 --rtol 0"},
+	{"log10_f32", "f32", "f32", UNARY("log10", "f32", "mul", "1000.0"), "--atol 1e-6 --rtol 1e-6"},
+	/* the same through f32 for the 16-bit types */
+	{"sin_f16", "f16", "f16", UNARY("sin", "f16", "mul", "100.0"), ""},
+	{"cos_bf16", "bf16", "bf16", UNARY("cos", "bf16", "mul", "100.0"), ""},
+	{"tanh_f16", "f16", "f16", UNARY("tanh", "f16", "mul", "3.0"), ""},
+	{"tanh_bf16", "bf16", "bf16", UNARY("tanh", "bf16", "truediv", "100.0"), ""},
+	{"log_f16", "f16", "f16", UNARY("log", "f16", "mul", "10.0"), ""},
+	{"log_bf16", "bf16", "bf16", UNARY("log", "bf16", "mul", "10.0"), ""},
+	{"rsqrt_f16", "f16", "f16", UNARY("rsqrt", "f16", "mul", "10.0"), ""},
+	{"rsqrt_bf16", "bf16", "bf16", UNARY("rsqrt", "bf16", "mul", "10.0"), ""},
+	{"roundeven_f16", "f16", "f16", UNARY("roundeven", "f16", "mul", "2.5"), "--atol 0 --rtol 0"},
+	{"roundeven_bf16", "bf16", "bf16", UNARY("roundeven", "bf16", "mul", "2.5"), "--atol 0 --rtol 0"},
+	{"sqrt_bf16", "bf16", "bf16", UNARY("sqrt", "bf16", "mul", "10.0"), ""},
+	{"exp_bf16", "bf16", "bf16", UNARY("exp", "bf16", "mul", "2.0"), ""},
+	{"reciprocal_f16", "f16", "f16", UNARY("reciprocal", "f16", "mul", "3.0"), ""},
+	{"abs_f32", "f32", "f32", UNARY("abs", "f32", "mul", "3.0"), "--atol 0 --rtol 0"},
+	/* maximum / minimum in every type */
+	{"maximum_bf16", "bf16", "bf16", "{\"name\":\"out\",\"op\":\"maximum\",\"lhs\":\"a\",\"rhs\":\"b\"}", "--atol 0 --rtol 0"},
+	{"minimum_f16", "f16", "f16", "{\"name\":\"out\",\"op\":\"minimum\",\"lhs\":\"a\",\"rhs\":\"b\"}", "--atol 0 --rtol 0"},
+	/* NaN from log of a negative: maximum and minimum propagate it */
+	{"maximum_nan_f32", "f32", "f32", NAN_MAXMIN("maximum"), ""},
+	{"minimum_nan_f16", "f16", "f16", NAN_MAXMIN("minimum"), ""},
+	{"maximum_nan_bf16", "bf16", "bf16", NAN_MAXMIN("maximum"), ""},
+	{"maximum_u32", "u32", "u32", INTBIN("maximum", "u32", "3"), ""},
+	{"minimum_u32", "u32", "u32", INTBIN("minimum", "u32", "3"), ""},
+	/* integer arithmetic; a * 1000003 reaches +-8e6 and mul wraps */
+	{"add_i32", "i32", "i32", INTBIN("add", "i32", "1000003"), ""},
+	{"sub_i32", "i32", "i32", INTBIN("sub", "i32", "1000003"), ""},
+	{"mul_i32", "i32", "i32", INTBIN("mul", "i32", "1000003"), ""},
+	{"mul_i32_wraps", "i32", "i32", INTBIN("mul", "i32", "300000007"), ""},
+	{"floordiv_i32", "i32", "i32", INTBIN("floordiv", "i32", "1000003"), ""},
+	{"floordiv_i32_small", "i32", "i32", INTBIN("floordiv", "i32", "1"), ""},
+	{"mod_i32", "i32", "i32", INTBIN("mod", "i32", "1000003"), ""},
+	{"mod_i32_small", "i32", "i32", INTBIN("mod", "i32", "1"), ""},
+	{"truediv_i32", "i32", "i32", INTBIN("truediv", "i32", "1000003"), ""},
+	{"maximum_i32", "i32", "i32", INTBIN("maximum", "i32", "3"), ""},
+	{"and_i32", "i32", "i32", INTBIN("and_", "i32", "1000003"), ""},
+	{"or_i32", "i32", "i32", INTBIN("or_", "i32", "1000003"), ""},
+	{"floordiv_u32", "u32", "u32", INTBIN("floordiv", "u32", "1000003"), ""},
+	{"mod_u32", "u32", "u32", INTBIN("mod", "u32", "1000003"), ""},
+	{"mul_u32", "u32", "u32", INTBIN("mul", "u32", "1000003"), ""},
+	{"sub_u32", "u32", "u32", INTBIN("sub", "u32", "1000003"), ""},
+	{"neg_i32", "i32", "i32", UNARY("neg", "i32", "mul", "1000003"), ""},
+	{"abs_i32", "i32", "i32", UNARY("abs", "i32", "mul", "1000003"), ""},
+	{"invert_i32", "i32", "i32", UNARY("invert", "i32", "mul", "1000003"), ""},
+	/* logical ops on masks */
+	{"and_i1", "f32", "f32",
+		"{\"name\":\"p\",\"op\":\"gt\",\"lhs\":\"a\",\"rhs\":\"b\"},"
+		"{\"name\":\"z\",\"op\":\"scalar\",\"value\":0.5,\"dtype\":\"f32\"},"
+		"{\"name\":\"q\",\"op\":\"lt\",\"lhs\":\"a\",\"rhs\":\"z\"},"
+		"{\"name\":\"pq\",\"op\":\"and_\",\"lhs\":\"p\",\"rhs\":\"q\"},"
+		"{\"name\":\"npq\",\"op\":\"invert\",\"arg\":\"pq\"},"
+		"{\"name\":\"o\",\"op\":\"or_\",\"lhs\":\"npq\",\"rhs\":\"p\"},"
+		"{\"name\":\"out\",\"op\":\"select\",\"cond\":\"o\",\"if_true\":\"a\",\"if_false\":\"b\"}", "--atol 0 --rtol 0"},
+	/* apply_expr: signed floor division and modulo, relations, Max/Min */
+	{"apply_expr_affine", "i32", "i32", APPLY("x - 3*y + M"), ""},
+	{"apply_expr_pow2", "i32", "i32", APPLY("floor(x/4) + Mod(y, 8) + floor((x + y)/2)"), ""},
+	{"apply_expr_div", "i32", "i32", APPLY("floor(x/3) - Mod(y, 5) + ceiling(y/7)"), ""},
+	{"apply_expr_rel", "i32", "i32", APPLY("x < y"), ""},
+	{"apply_expr_and", "i32", "i32", APPLY("(x > 0) & (y <= 2)"), ""},
+	{"apply_expr_maxmin", "i32", "i32", APPLY("Max(x, y) - Min(x, 3)"), ""},
+	{"apply_expr_mul", "i32", "i32", APPLY("x*y - 7*x*x"), ""},
+	/* self_index (the N coordinate), compared and selected */
+	{"self_index", "i32", "i32",
+		"{\"name\":\"i\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i32\"},"
+		"{\"name\":\"ib\",\"op\":\"broadcast\",\"arg\":\"i\",\"target_shape\":[\"M\",\"N\"]},"
+		"{\"name\":\"k\",\"op\":\"scalar\",\"value\":\"N - 100\",\"dtype\":\"i32\"},"
+		"{\"name\":\"lt\",\"op\":\"lt\",\"lhs\":\"ib\",\"rhs\":\"k\"},"
+		"{\"name\":\"s\",\"op\":\"add\",\"lhs\":\"ib\",\"rhs\":\"a\"},"
+		"{\"name\":\"out\",\"op\":\"select\",\"cond\":\"lt\",\"if_true\":\"s\",\"if_false\":\"b\"}", ""},
+	/* constant registers of the 16-bit and integer types */
+	{"register_f16", "f16", "f16",
+		"{\"name\":\"r\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"f16\",\"value\":1.5},"
+		"{\"name\":\"out\",\"op\":\"mul\",\"lhs\":\"a\",\"rhs\":\"r\"}", "--atol 0 --rtol 0"},
+	{"register_bf16", "bf16", "bf16",
+		"{\"name\":\"r\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"bf16\",\"value\":-0.75},"
+		"{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"a\",\"rhs\":\"r\"}", "--atol 0 --rtol 0"},
+	{"register_u32", "u32", "u32",
+		"{\"name\":\"r\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"u32\",\"value\":7},"
+		"{\"name\":\"out\",\"op\":\"sub\",\"lhs\":\"a\",\"rhs\":\"r\"}", ""},
+	{"scalar_i32_expr", "i32", "i32",
+		"{\"name\":\"k\",\"op\":\"scalar\",\"value\":\"2*N + M\",\"dtype\":\"i32\"},"
+		"{\"name\":\"out\",\"op\":\"mul\",\"lhs\":\"a\",\"rhs\":\"k\"}", ""},
+};
+
+static void write_kernel(const char *path, const EltCase *c)
+{
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"{\"format\":\"wavecc-kernel/1\",\"name\":\"elt_%s\","
+		"\"symbols\":{\"M\":3,\"N\":300,\"BLOCK_M\":1,\"BLOCK_N\":\"Max(Min(N, 256), 64)\"},"
+		"\"address_spaces\":{\"G\":\"global\"},"
+		"\"constraints\":[{\"kind\":\"hardware\",\"threads_per_wave\":64,"
+		"\"vector_shapes\":{\"M\":\"BLOCK_M\",\"N\":\"BLOCK_N\"}},"
+		"{\"kind\":\"workgroup\",\"dim\":\"M\",\"tile\":\"BLOCK_M\",\"workgroup_dim\":1},"
+		"{\"kind\":\"workgroup\",\"dim\":\"N\",\"tile\":\"BLOCK_N\",\"workgroup_dim\":0},"
+		"{\"kind\":\"wave\",\"dim\":\"M\",\"tile\":\"BLOCK_M\"},{\"kind\":\"wave\",\"dim\":\"N\",\"tile\":\"BLOCK_N\"}],"
+		"\"arguments\":["
+		"{\"name\":\"A\",\"type\":\"memory\",\"shape\":[\"M\",\"N\"],\"address_space\":\"G\",\"dtype\":\"%s\"},"
+		"{\"name\":\"B\",\"type\":\"memory\",\"shape\":[\"M\",\"N\"],\"address_space\":\"G\",\"dtype\":\"%s\"},"
+		"{\"name\":\"C\",\"type\":\"memory\",\"shape\":[\"M\",\"N\"],\"address_space\":\"G\",\"dtype\":\"%s\"}],"
+		"\"graph\":[{\"name\":\"a\",\"op\":\"read\",\"memory\":\"A\"},{\"name\":\"b\",\"op\":\"read\",\"memory\":\"B\"},"
+		"%s,{\"name\":\"w\",\"op\":\"write\",\"register\":\"out\",\"memory\":\"C\"}]}\n",
+		c->name, c->ta, c->ta, c->tc, c->nodes);
+	fclose(f);
+}
+
+START_TEST(elt_case)
+{
+	const EltCase *c = &cases[_i / 2];
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char dir_name[64], path[4096];
+	snprintf(dir_name, sizeof dir_name, "elt_ops_%d", _i);
+	snprintf(path, sizeof path, "%s/%s.json", test_tmpdir(dir_name), c->name);
+	write_kernel(path, c);
+	CmdResult r = test_wavecc("run '%s' --mcpu %s --seed %d %s", path, mcpu, 5 + _i, c->flags);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", c->name, mcpu, r.status,
+		r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* What stays outside: each a located error naming the op. */
+static const EltCase rejected[] = {
+	{"floor of a float divisor", "f32", "f32", "{\"name\":\"out\",\"op\":\"floordiv\",\"lhs\":\"a\",\"rhs\":\"b\"}", "floordiv"},
+	{"apply_expr on floats", "f32", "i32",
+		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
+	{"sinh", "f32", "f32", "{\"name\":\"out\",\"op\":\"sinh\",\"arg\":\"a\"}", "op 'sinh' is not compiled yet"},
+};
+
+START_TEST(elt_rejected)
+{
+	const EltCase *c = &rejected[_i];
+	char path[4096];
+	snprintf(path, sizeof path, "%s/rejected.json", test_tmpdir("elt_ops_rejected"));
+	EltCase k = *c;
+	k.name = "rejected";
+	write_kernel(path, &k);
+	CmdResult r = test_wavecc("run '%s'", path);
+	ck_assert_msg(r.status != 0 && strstr(r.err, ": error: ") && strstr(r.err, c->flags), "%s: status %d\n%s%s",
+		c->name, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* test_scalar.py::test_scalar_cond_copy (tests/driver/wave/scalar_cond_copy.json)
+ * has no interpreter reference (a $T0 scalar), so its code runs from the
+ * launch descriptor and the test checks Wave's assertion itself: b = a in
+ * columns below the threshold 12, 0 after. N = 300 gives 4 elements per
+ * thread and a partial workgroup. */
+START_TEST(scalar_cond_copy_runs)
+{
+	enum { M = 3, N = 300 };
+	const char *mcpu = _i ? "gfx90a" : "gfx942";
+	const char *dir = test_tmpdir(_i ? "elt_cond_copy_90a" : "elt_cond_copy_942");
+	CmdResult r = test_wavecc("compile tests/driver/wave/scalar_cond_copy.json -D M=%d -D N=%d --mcpu %s -o '%s/k.hsaco' "
+				  "--launch '%s/k.launch.json'",
+		M, N, mcpu, dir, dir);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	static uint16_t a[M * N];
+	for (int i = 0; i < M * N; i++)
+		a[i] = dtype_f32_to_f16((float)(i % 97 + 1) / 8.0f);
+	char path[1024], err[256];
+	int64_t shape[2] = {M, N};
+	snprintf(path, sizeof path, "%s/a.npy", dir);
+	ck_assert_msg(npy_write(path, DT_F16, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	r = test_wavecc("run '%s/k.launch.json' -D M=%d -D N=%d --in a='%s/a.npy' --out b='%s/b.npy'", dir, M, N, dir, dir);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	NpyArray b;
+	snprintf(path, sizeof path, "%s/b.npy", dir);
+	ck_assert_msg(npy_read(path, &b, err, sizeof err) == 0, "%s", err);
+	const uint16_t *bv = (const uint16_t *)b.data;
+	for (int i = 0; i < M * N; i++)
+		ck_assert_msg(bv[i] == (i % N < 12 ? a[i] : 0), "b[%d][%d] = 0x%04x", i / N, i % N, bv[i]);
+	npy_free(&b);
+}
+END_TEST
+
+static Suite *elt_suite(void)
+{
+	Suite *s = suite_create("elt_ops");
+	TCase *tc = tcase_create("run");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, elt_case, 0, (int)(2 * ARRAY_LEN(cases)));
+	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
+	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void) { return run_suite(elt_suite()); }
