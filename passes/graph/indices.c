@@ -564,7 +564,8 @@ static void set_acc_operands(Ctx *x, Op *op)
 		 * the accumulator's lanes instead of moved across them) */
 		if (v->kind == VAL_RESULT && (op_is_unary(v->def->kind) || op_is_binary(v->def->kind) ||
 						     v->def->kind == OP_CAST || v->def->kind == OP_BROADCAST ||
-						     v->def->kind == OP_PERMUTE))
+						     v->def->kind == OP_PERMUTE || v->def->kind == OP_SELECT ||
+						     v->def->kind == OP_APPLY_EXPR || op_is_compare(v->def->kind)))
 			set_acc_operands(x, v->def);
 	}
 }

@@ -372,6 +372,9 @@ static const char *const chained[] = {"examples/attention.json", "examples/atten
 	 * 16x16x16 with q, k, v in global memory */
 	"tests/driver/data/attention_k8_32x32.json", "tests/driver/data/attention_k8_16x16.json",
 	"tests/driver/data/attention_16x16x16_global.json -D K2=100",
+	/* the masked template (self_index, apply_expr, select of a bias) with
+	 * an i32 index: the mask takes the accumulator layout of the scores */
+	"tests/driver/data/attention_masked_i32.json", "tests/driver/data/attention_masked_i32.json -D K2=100",
 	/* the second mma reads the first one's result as A with M in the M
 	 * place of both: A's lanes hold other rows than the accumulator's, so
 	 * the f16 probabilities move through LDS (isel/relayout.c) */
