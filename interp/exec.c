@@ -255,6 +255,30 @@ static ItFn binary_fn(OpKind k)
 	}
 }
 
+static bool has_mma(const Region *rg)
+{
+	for (size_t i = 0; i < rg->ops.len; i++)
+		if (rg->ops.data[i]->kind == OP_MMA || (rg->ops.data[i]->body && has_mma(rg->ops.data[i]->body)))
+			return true;
+	return false;
+}
+
+/* The run of coordinates each lane folds in a 16-bit sum over op's dim
+ * (docs/interpreter.md, "Reductions"): ceil(vs / 64) for the dim's vector
+ * shape vs, the lanes of a kernel without MMAs; 0: one chain. */
+static int64_t lane_run(Run *r, const Op *op, DType t)
+{
+	if (op->kind != OP_SUM || (t != DT_F16 && t != DT_BF16) || has_mma(r->k->body))
+		return 0;
+	const Constraint *hw = kernel_hardware(r->k);
+	for (int i = 0; hw && i < hw->nvector_shapes; i++) {
+		int64_t vs;
+		if (hw->vs_dims[i] == op->dim && sym_is_int(interp_subs(r->k, hw->vs_sizes[i]), &vs) && vs > 0)
+			return vs / 64 + (vs % 64 != 0);
+	}
+	return 0;
+}
+
 /* The current wave's reduction of its sources over its window of the dim,
  * before init: several sources are first combined elementwise. */
 static ITensor *partial_reduce(Run *r, const Op *op, ItFn fn)
@@ -269,7 +293,9 @@ static ITensor *partial_reduce(Run *r, const Op *op, ItFn fn)
 			return NULL;
 		}
 	}
-	ITensor *y = it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), NULL);
+	int64_t run = lane_run(r, op, x->dtype);
+	ITensor *y = run ? it_reduce_lanes(&r->arena, &e, fn, x, sym_name(op->dim), run)
+			 : it_reduce(&r->arena, &e, fn, x, sym_name(op->dim), NULL);
 	if (!y)
 		run_fail(r, op, "%s", e.msg);
 	return y;

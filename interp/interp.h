@@ -82,6 +82,12 @@ ITensor *it_permute(Arena *a, ItErr *e, const ITensor *x, int n, const char *con
 /* Fold fn (IT_ADD, IT_MAX, IT_MIN) over `dim` in increasing index order,
  * then combine with init (may be NULL). The result drops `dim`. */
 ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *dim, const ITensor *init);
+/* x reduced over dim in the order of a wave's lanes (16-bit sums, whose
+ * rounding depends on it): the window's coordinates dealt to 64 lanes in
+ * runs of `run` (coordinate k to lane (k mod 64·run) / run), each lane
+ * folding its own in coordinate order, then a butterfly over the lane
+ * bits 1, 2, 4, ..., 32. */
+ITensor *it_reduce_lanes(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *dim, int64_t run);
 /* acc + lhs·rhsᵀ: k dims = (lhs ∩ rhs) − acc; each acc element adds its
  * products in increasing k order, rounding to acc's dtype after each add
  * (the product itself is exact for f16/bf16/i8 inputs). */

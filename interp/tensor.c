@@ -293,6 +293,50 @@ ITensor *it_reduce(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *di
 	return c;
 }
 
+ITensor *it_reduce_lanes(Arena *a, ItErr *e, ItFn fn, const ITensor *x, const char *dim, int64_t run)
+{
+	enum { LANES = 64 };
+	int d = it_find(x, dim);
+	if (d < 0 || run < 1) {
+		snprintf(e->msg, sizeof e->msg, "reduce: the value has no dim %s", dim);
+		return NULL;
+	}
+	ITensor *r = it_reduce(a, e, fn, x, dim, NULL); /* shape, and the empty-dim check */
+	if (!r)
+		return NULL;
+	int64_t inner = 1;
+	for (int i = d + 1; i < x->rank; i++)
+		inner *= x->ext[i];
+	int64_t len = x->ext[d];
+	for (int64_t o = 0; o < r->count; o++) {
+		const double *p = x->v + o / inner * len * inner + o % inner;
+		double acc[LANES];
+		bool have[LANES] = {false};
+		/* each lane's elements in coordinate order */
+		for (int64_t k = 0; k < len; k++) {
+			int l = (int)(k % (run * LANES) / run);
+			double args[2] = {acc[l], p[k * inner]};
+			acc[l] = have[l] ? it_round(x->dtype, it_apply(fn, x->dtype, x->dtype, args)) : p[k * inner];
+			have[l] = true;
+		}
+		/* the butterfly: lane bit 1, 2, 4, ... */
+		for (int sbit = 1; sbit < LANES; sbit *= 2) {
+			double next[LANES];
+			bool nh[LANES];
+			for (int l = 0; l < LANES; l++) {
+				double args[2] = {acc[l], acc[l ^ sbit]};
+				next[l] = have[l] && have[l ^ sbit] ? it_round(x->dtype, it_apply(fn, x->dtype, x->dtype, args))
+								      : have[l] ? acc[l] : acc[l ^ sbit];
+				nh[l] = have[l] || have[l ^ sbit];
+			}
+			memcpy(acc, next, sizeof acc);
+			memcpy(have, nh, sizeof have);
+		}
+		r->v[o] = acc[0];
+	}
+	return r;
+}
+
 /* ---- the dense mma kernel ----
  * Every accumulator element still adds its products in increasing k order,
  * rounded as the general walk rounds them; only the order in which the

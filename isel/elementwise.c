@@ -127,12 +127,7 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 			r->d[i] = v->d[0];
 		return r;
 	}
-	if (dtype_size(v->dtype) == 1 && (v->packed || v->dtype != DT_I1)) {
-		/* 8-bit values four per dword would need byte moves */
-		analysis_error(c, op->loc, "%s: rearranging %s elements is not compiled yet", op->path,
-			dtype_name(v->dtype));
-		return NULL;
-	}
+	bool bytes = dtype_size(v->dtype) == 1 && (v->packed || v->dtype != DT_I1);
 	if (!vx) {
 		analysis_error(c, op->loc, "%s: a value without a per-thread layout cannot be rearranged", op->path);
 		return NULL;
@@ -146,6 +141,24 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 				return isel_relayout(s, v, ix, op); /* held by other lanes */
 		}
 	TVal *r = elt_new(s, v->dtype, n, ix);
+	if (bytes) {
+		/* 8-bit values four per dword: whole dwords taken in order (a
+		 * chained f8 MMA's operand in its accumulator's lanes) are the
+		 * source's dwords; anything else would need byte moves */
+		for (int i = 0; i < r->nd; i++) {
+			int64_t e0 = 4 * (int64_t)i;
+			bool whole = r->packed && v->packed && src[e0] % 4 == 0;
+			for (int64_t j = 1; whole && j < 4 && e0 + j < n; j++)
+				whole = src[e0 + j] == src[e0] + j;
+			if (!whole) {
+				analysis_error(c, op->loc, "%s: rearranging %s elements within dwords is not compiled yet",
+					op->path, dtype_name(v->dtype));
+				return NULL;
+			}
+			r->d[i] = v->d[src[e0] / 4];
+		}
+		return r;
+	}
 	if (dtype_size(v->dtype) != 2) {
 		for (int64_t e = 0; e < n; e++)
 			r->d[e] = v->d[src[e]];

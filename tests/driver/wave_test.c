@@ -142,18 +142,16 @@ static const WaveCase cases[] = {
 	{"scalar_cond_copy.json -D M=256 -D N=256", "interp: cannot evaluate", NULL},
 	{"scalar_cond_copy.json -D M=256 -D N=1024", "interp: cannot evaluate", NULL},
 	/* test_reductions.py::test_reduce_sum: f16 operands and result,
-	 * BLOCK_N = ceiling(N / 64) * 64. The kernel sums in Wave's order
-	 * (each lane's elements, then a butterfly), the interpreter in one
-	 * chain, each step rounded to f16: the results differ by up to 1.62
-	 * (seeds 1..24 at N = 1024), hence atol 3; tests/driver/reduce_test.c
-	 * checks the order bit for bit */
-	{"reduce_sum.json -D M=1 -D N=27 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=111 -D N=813 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=1 -D N=128 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=256 -D N=64 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=256 -D N=128 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=256 -D N=256 --atol 3 --rtol 1e-5", NULL, NULL},
-	{"reduce_sum.json -D M=256 -D N=1024 --atol 3 --rtol 1e-5", NULL, NULL},
+	 * BLOCK_N = ceiling(N / 64) * 64. Kernel and interpreter sum in Wave's
+	 * order (each lane's elements, then a butterfly over the lanes), each
+	 * step rounded to f16: equal bit for bit */
+	{"reduce_sum.json -D M=1 -D N=27", NULL, NULL},
+	{"reduce_sum.json -D M=111 -D N=813", NULL, NULL},
+	{"reduce_sum.json -D M=1 -D N=128", NULL, NULL},
+	{"reduce_sum.json -D M=256 -D N=64", NULL, NULL},
+	{"reduce_sum.json -D M=256 -D N=128", NULL, NULL},
+	{"reduce_sum.json -D M=256 -D N=256", NULL, NULL},
+	{"reduce_sum.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_reductions.py::test_block_reduce_sum, f32, 4 waves, shapes of
 	 * common/shapes.py "test_block_reduce" */
 	{"block_reduce_sum.json -D M=1 -D N=37", NULL, NULL},
@@ -161,10 +159,8 @@ static const WaveCase cases[] = {
 	{"block_reduce_sum.json -D M=256 -D N=256", NULL, NULL},
 	{"block_reduce_sum.json -D M=256 -D N=1024", NULL, NULL},
 	/* tests/kernel/rmsnorm_test.py::test_rmsnorm (1, 5120): f16 block sum
-	 * of squares over 4 waves; the interpreter's single f16 chain over
-	 * 5120 squares is 0.019 off the exact norm, the kernel (Wave's order)
-	 * 0.002: atol 0.06 covers their difference (0.016-0.023, seeds 1-6) */
-	{"rmsnorm.json --atol 0.06 --rtol 1e-5", NULL, NULL},
+	 * of squares over 4 waves, in Wave's order in kernel and interpreter */
+	{"rmsnorm.json", NULL, NULL},
 	/* test_reductions.py::test_toy_online_softmax: iterate over N (tiling
 	 * BLOCK_N = Max(Min(128, N), 64)), running max and sum, f32 */
 	{"toy_online_softmax.json -D M=1 -D N=27", NULL, NULL},
@@ -176,7 +172,7 @@ static const WaveCase cases[] = {
 	{"toy_online_softmax.json -D M=256 -D N=1024", NULL, NULL},
 	/* lit_tests/kernel/wave/codegen.py reductions (Wave checks their MLIR;
 	 * here they run), at the lit tests' shapes and symbols */
-	{"lit_multiple_local_reduce_sum.json --atol 0.5 --rtol 1e-5", NULL, NULL}, /* f16 sum([a, b]): order, as above */
+	{"lit_multiple_local_reduce_sum.json", NULL, NULL}, /* f16 sum([a, b]) */
 	{"lit_tiled_reduce_min.json", NULL, NULL},
 	{"lit_tiled_reduce_min_unaligned.json", NULL, NULL},
 	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
