@@ -33,7 +33,7 @@ static MOp cmp_op(OpKind k, DType t)
 bool isel_select_compare(Isel *s, Op *op)
 {
 	const NodeIndex *ix = s->c->index[op->id];
-	const TVal *a = elt_operand(s, op, 0), *b = a ? elt_operand(s, op, 1) : NULL;
+	const TVal *a = isel_elt_operand(s, op, 0), *b = a ? isel_elt_operand(s, op, 1) : NULL;
 	if (!a || !b)
 		return s->c->failed;
 	MOp m = a->dtype == b->dtype ? cmp_op(op->kind, a->dtype) : 0;
@@ -41,12 +41,12 @@ bool isel_select_compare(Isel *s, Op *op)
 		return false;
 	bool fl = dtype_is_float(a->dtype);
 	int64_t n = ix->ncopies * ix->epc;
-	TVal *r = elt_new(s, DT_I1, n, ix);
-	MOpnd one = elt_vconst(s, 1);
+	TVal *r = isel_elt_new(s, DT_I1, n, ix);
+	MOpnd one = isel_elt_vconst(s, 1);
 	for (int64_t e = 0; e < n; e++) {
-		MOpnd x = fl ? elt_f32(s, a, e) : isel_vgpr(s, a->d[e]), y = fl ? elt_f32(s, b, e) : isel_vgpr(s, b->d[e]);
-		elt_cmp(s, m, x, y);
-		r->d[e] = elt_cnd(s, mo_imm(0), one);
+		MOpnd x = fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]), y = fl ? isel_elt_f32(s, b, e) : isel_vgpr(s, b->d[e]);
+		isel_elt_cmp(s, m, x, y);
+		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
@@ -57,21 +57,21 @@ static void cond_to_vcc(Isel *s, MOpnd c, MOpnd *last)
 {
 	if (last->kind && memcmp(last, &c, sizeof c) == 0)
 		return;
-	elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), c);
+	isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), c);
 	*last = c;
 }
 
 bool isel_select_select(Isel *s, Op *op)
 {
 	const NodeIndex *ix = s->c->index[op->id];
-	const TVal *c = elt_operand(s, op, 0), *t = c ? elt_operand(s, op, 1) : NULL;
-	const TVal *f = t ? elt_operand(s, op, 2) : NULL;
+	const TVal *c = isel_elt_operand(s, op, 0), *t = c ? isel_elt_operand(s, op, 1) : NULL;
+	const TVal *f = t ? isel_elt_operand(s, op, 2) : NULL;
 	if (!c || !t || !f)
 		return s->c->failed;
 	if (c->dtype != DT_I1 || t->dtype != f->dtype || t->packed != f->packed || t->nd != f->nd ||
 		dtype_size(t->dtype) == 1)
 		return false;
-	TVal *r = elt_new(s, t->dtype, t->n, ix);
+	TVal *r = isel_elt_new(s, t->dtype, t->n, ix);
 	r->packed = t->packed;
 	r->nd = t->nd;
 	MOpnd last = {0};
@@ -80,49 +80,16 @@ bool isel_select_select(Isel *s, Op *op)
 		int64_t e0 = pair ? 2 * (int64_t)i : i;
 		MOpnd yes = isel_vgpr(s, t->d[i]), no = isel_vgpr(s, f->d[i]);
 		cond_to_vcc(s, c->d[e0], &last);
-		MOpnd lo = elt_cnd(s, no, yes);
+		MOpnd lo = isel_elt_cnd(s, no, yes);
 		if (!pair || e0 + 1 >= t->n || memcmp(&c->d[e0], &c->d[e0 + 1], sizeof(MOpnd)) == 0) {
 			r->d[i] = lo;
 			continue;
 		}
 		cond_to_vcc(s, c->d[e0 + 1], &last);
-		MOpnd hi = elt_cnd(s, no, yes);
-		r->d[i] = elt_pack_halves(s, lo, false, hi, true);
+		MOpnd hi = isel_elt_cnd(s, no, yes);
+		r->d[i] = isel_elt_pack_halves(s, lo, false, hi, true);
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
 }
 
-TVal *elt_cast_i1(Isel *s, const TVal *a, DType to)
-{
-	if (a->dtype == to)
-		return (TVal *)a;
-	if (a->dtype == DT_I1) {
-		if (to == DT_I32 || to == DT_U32) {
-			/* 0 and 1 are the same words; fresh registers, as any result */
-			TVal *r = elt_new(s, to, a->n, a->ix);
-			for (int64_t e = 0; e < a->n; e++)
-				r->d[e] = elt_op1(s, I_V_MOV_B32, a->d[e]);
-			return r;
-		}
-		if (!dtype_is_float(to) || dtype_size(to) > 4 || dtype_size(to) < 2)
-			return NULL;
-		TVal *f = elt_new(s, DT_F32, a->n, a->ix);
-		for (int64_t e = 0; e < a->n; e++)
-			f->d[e] = elt_op1(s, I_V_CVT_F32_U32, a->d[e]);
-		return to == DT_F32 ? f : elt_cast(s, f, to);
-	}
-	if (to != DT_I1)
-		return NULL;
-	bool fl = a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16;
-	if (!fl && a->dtype != DT_I32 && a->dtype != DT_U32)
-		return NULL;
-	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */
-	TVal *r = elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = elt_vconst(s, 1);
-	for (int64_t e = 0; e < a->n; e++) {
-		elt_cmp(s, fl ? I_V_CMP_NEQ_F32 : I_V_CMP_NE_U32, mo_imm(0), fl ? elt_f32(s, a, e) : isel_vgpr(s, a->d[e]));
-		r->d[e] = elt_cnd(s, mo_imm(0), one);
-	}
-	return r;
-}

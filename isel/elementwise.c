@@ -1,203 +1,14 @@
 /* elementwise.c — per-thread arithmetic, conversions and broadcasts on
  * TVals.
  *
- * Operands of an elementwise op hold the same elements in the same order
- * when their indices are the same node index or equal dim by dim; when
- * they differ (a broadcast's result against its source, an operand with
- * fewer dims), isel_tval_gather matches elements by their coordinates: result
- * element e takes the source element whose coordinate along every source
- * dim simplifies to the same expression. Broadcasting costs no
- * instructions: the same dword serves several elements.
- * f16 values packed two per dword use packed VOP3P instructions; f32 one
+ * Operands come gathered into the op's layout (elt.c). f16 values packed two per dword use packed VOP3P instructions; f32 one
  * VOP2 per dword. exp(x) is v_exp_f32(x * log2(e)) (v_exp_f32 is 2^x);
  * x / y is x * v_rcp_f32(y), about 1 ulp from IEEE division (the default
- * f32 tolerance of `wavecc run` is 1e-5 relative). Conversions f32 -> f16
- * round to nearest even (v_cvt_f16_f32) and pack pairs with
- * v_pack_b32_f16; f16 -> f32 takes the high half through a shift.
+ * f32 tolerance of `wavecc run` is 1e-5 relative); conversions are elt.c's.
  * Requires: operand values selected before (graph order). */
 #include <string.h>
 
 #include "elt.h"
-
-static bool same_index(const NodeIndex *a, const NodeIndex *b)
-{
-	if (a == b)
-		return true;
-	if (!a || !b || a->ndims != b->ndims || a->ncopies != b->ncopies || a->epc != b->epc)
-		return false;
-	for (int i = 0; i < a->ndims; i++)
-		if (a->d[i].dim != b->d[i].dim || a->d[i].coord != b->d[i].coord || a->d[i].size != b->d[i].size ||
-			a->d[i].copies != b->d[i].copies || a->d[i].step != b->d[i].step)
-			return false;
-	return true;
-}
-
-/* The source element of v that element j of copy cn of ix is, matched by
- * coordinates along v's dims; -1 if v has none in this thread. */
-static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, int64_t cn, int64_t j)
-{
-	Analysis *c = s->c;
-	SymCtx *sc = c->k->sc;
-	const NodeIndex *vx = v->ix;
-	for (int64_t e = 0; e < v->n; e++) {
-		bool eq = true;
-		for (int k = 0; k < vx->ndims && eq; k++) {
-			int p = -1;
-			for (int q = 0; q < ix->ndims; q++)
-				if (ix->d[q].dim == vx->d[k].dim)
-					p = q;
-			if (p < 0) {
-				eq = vx->d[k].size == 1 && vx->d[k].copies == 1;
-				continue;
-			}
-			Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
-			Sym *b = index_coord(c, ix, p, cn, j);
-			eq = sym_simplify(sc, sym_sub(sc, a, b), c->assume) == sym_int(sc, 0);
-		}
-		if (eq)
-			return e;
-	}
-	return -1;
-}
-
-/* The dword of v holding element e, and whether in its high half. */
-static MOpnd elem_at(const TVal *v, int64_t e, bool *hi)
-{
-	bool packed = dtype_size(v->dtype) == 2 && v->packed;
-	*hi = packed && e % 2;
-	return v->d[packed ? e / 2 : e];
-}
-
-/* A dword whose low half is lo's half (lo_hi: the high one) and whose high
- * half is hi's: the dword itself when it already is, else v_perm_b32
- * (bytes 0-3 select from the second source, 4-7 from the first). */
-MOpnd elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi)
-{
-	if (!lo_hi && hi_hi && memcmp(&lo, &hi, sizeof lo) == 0)
-		return lo;
-	uint32_t sel = (lo_hi ? 0x0302u : 0x0100u) | (hi_hi ? 0x0706u : 0x0504u) << 16;
-	MOpnd k = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(sel);
-	mblock_add(s->b, I_S_MOV_B32, 1, &k, 1, &kv); /* VOP3 takes no literal on gfx9 */
-	MOpnd d = isel_v1(s), u[3] = {hi, lo, k};
-	mblock_add(s->b, I_V_PERM_B32, 1, &d, 3, u);
-	return d;
-}
-
-TVal *elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
-{
-	TVal *v = isel_tval_new(s, t, n, ix);
-	if (t == DT_I1 && v->packed) {
-		v->packed = false;
-		v->nd = (int)n;
-		v->d = ARENA_NEWN(&s->c->arena, MOpnd, n ? n : 1);
-	}
-	return v;
-}
-
-const TVal *elt_words(Isel *s, const TVal *v)
-{
-	if (!v || v->dtype != DT_I1 || !v->packed)
-		return v;
-	TVal *r = elt_new(s, DT_I1, v->n, v->ix);
-	for (int64_t e = 0; e < v->n; e++)
-		r->d[e] = elt_op3(s, I_V_BFE_U32, isel_vgpr(s, v->d[e / 4]), mo_imm(8 * (e % 4)), mo_imm(8));
-	return r;
-}
-
-const TVal *elt_operand(Isel *s, Op *op, int k)
-{
-	const NodeIndex *ix = s->c->index[op->id];
-	const TVal *v = op->args[k] ? elt_words(s, s->val[op->args[k]->id]) : NULL;
-	if (!v || !ix)
-		return NULL;
-	return isel_tval_gather(s, v, ix, op);
-}
-
-TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
-{
-	Analysis *c = s->c;
-	if (same_index(v->ix, ix))
-		return (TVal *)v;
-	const NodeIndex *vx = v->ix;
-	if (vx && vx->ndims == 0 && v->nd == 1) {
-		/* a scalar: every element is its one dword (a 16-bit scalar holds
-		 * its value in both halves, so packed or not it serves) */
-		TVal *r = elt_new(s, v->dtype, ix->ncopies * ix->epc, ix);
-		for (int i = 0; i < r->nd; i++)
-			r->d[i] = v->d[0];
-		return r;
-	}
-	bool bytes = dtype_size(v->dtype) == 1 && (v->packed || v->dtype != DT_I1);
-	if (!vx) {
-		analysis_error(c, op->loc, "%s: a value without a per-thread layout cannot be rearranged", op->path);
-		return NULL;
-	}
-	int64_t n = ix->ncopies * ix->epc;
-	int64_t *src = ARENA_NEWN(&c->arena, int64_t, n);
-	for (int64_t cn = 0; cn < ix->ncopies; cn++)
-		for (int64_t j = 0; j < ix->epc; j++) {
-			src[cn * ix->epc + j] = gather_source(s, v, ix, cn, j);
-			if (src[cn * ix->epc + j] < 0)
-				return isel_relayout(s, v, ix, op); /* held by other lanes */
-		}
-	TVal *r = elt_new(s, v->dtype, n, ix);
-	if (bytes) {
-		/* 8-bit values four per dword: whole dwords taken in order (a
-		 * chained f8 MMA's operand in its accumulator's lanes) are the
-		 * source's dwords; anything else would need byte moves */
-		for (int i = 0; i < r->nd; i++) {
-			int64_t e0 = 4 * (int64_t)i;
-			bool whole = r->packed && v->packed && src[e0] % 4 == 0;
-			for (int64_t j = 1; whole && j < 4 && e0 + j < n; j++)
-				whole = src[e0 + j] == src[e0] + j;
-			if (!whole) {
-				analysis_error(c, op->loc, "%s: rearranging %s elements within dwords is not compiled yet",
-					op->path, dtype_name(v->dtype));
-				return NULL;
-			}
-			r->d[i] = v->d[src[e0] / 4];
-		}
-		return r;
-	}
-	if (dtype_size(v->dtype) != 2) {
-		for (int64_t e = 0; e < n; e++)
-			r->d[e] = v->d[src[e]];
-		return r;
-	}
-	/* 16-bit: each result dword from the halves its elements live in; a
-	 * broadcast asks for the same pair again and again, made once */
-	typedef struct Pair {
-		MOpnd a, b, d;
-		bool h0, h1;
-	} Pair;
-	Pair *made = ARENA_NEWN(&c->arena, Pair, r->nd ? r->nd : 1);
-	int nmade = 0;
-	for (int i = 0; i < r->nd; i++) {
-		bool h0, h1;
-		int64_t e0 = r->packed ? 2 * i : i;
-		MOpnd a = elem_at(v, src[e0], &h0);
-		if (!r->packed || e0 + 1 >= n) {
-			if (!h0) {
-				r->d[i] = a;
-				continue;
-			}
-			MOpnd t = isel_v1(s), u[2] = {mo_imm(16), a};
-			mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
-			r->d[i] = t;
-			continue;
-		}
-		MOpnd b = elem_at(v, src[e0 + 1], &h1);
-		int m = 0;
-		while (m < nmade && !(made[m].h0 == h0 && made[m].h1 == h1 && !memcmp(&made[m].a, &a, sizeof a) &&
-					!memcmp(&made[m].b, &b, sizeof b)))
-			m++;
-		if (m == nmade)
-			made[nmade++] = (Pair){a, b, elt_pack_halves(s, a, h0, b, h1), h0, h1};
-		r->d[i] = made[m].d;
-	}
-	return r;
-}
-
 
 /* Whether the result of op may overwrite operand number k's AGPRs (v, as
  * gathered): f32 accumulator dwords in AGPRs, op the value's only use, v
@@ -220,7 +31,6 @@ static MOpnd back_in_place(Isel *s, const TVal *in_place, int i, MOpnd x)
 	return in_place->d[i];
 }
 
-static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
 /* maximum and minimum give NaN when either operand is NaN (the
  * interpreter's rule); v_max/v_min return the other operand then, so a
@@ -229,9 +39,9 @@ static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 static MOpnd nan_f32(Isel *s, MOpnd r, MOpnd x, MOpnd y, MOpnd *qnan)
 {
 	if (!qnan->kind)
-		*qnan = elt_vconst(s, 0x7fc00000u);
-	elt_cmp(s, I_V_CMP_U_F32, x, y);
-	return elt_cnd(s, r, *qnan);
+		*qnan = isel_elt_vconst(s, 0x7fc00000u);
+	isel_elt_cmp(s, I_V_CMP_U_F32, x, y);
+	return isel_elt_cnd(s, r, *qnan);
 }
 
 /* The same for two f16 halves (v_cmp_u_f16 reads the low ones; the high
@@ -239,32 +49,18 @@ static MOpnd nan_f32(Isel *s, MOpnd r, MOpnd x, MOpnd y, MOpnd *qnan)
 static MOpnd nan_f16x2(Isel *s, MOpnd r, MOpnd x, MOpnd y, bool both, MOpnd *qnan)
 {
 	if (!qnan->kind)
-		*qnan = elt_vconst(s, 0x7e007e00u);
-	elt_cmp(s, I_V_CMP_U_F16, x, y);
-	MOpnd lo = elt_cnd(s, r, *qnan);
+		*qnan = isel_elt_vconst(s, 0x7e007e00u);
+	isel_elt_cmp(s, I_V_CMP_U_F16, x, y);
+	MOpnd lo = isel_elt_cnd(s, r, *qnan);
 	if (!both)
 		return lo;
-	MOpnd xh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), x), yh = elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), y);
-	elt_cmp(s, I_V_CMP_U_F16, xh, yh);
-	MOpnd hi = elt_cnd(s, r, *qnan);
-	return elt_pack_halves(s, lo, false, hi, true);
+	MOpnd xh = isel_elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), x), yh = isel_elt_op2(s, I_V_LSHRREV_B32, mo_imm(16), y);
+	isel_elt_cmp(s, I_V_CMP_U_F16, xh, yh);
+	MOpnd hi = isel_elt_cnd(s, r, *qnan);
+	return isel_elt_pack_halves(s, lo, false, hi, true);
 }
 
 static bool is_max_min(MOp m) { return m == I_V_MAX_F32 || m == I_V_MIN_F32 || m == I_V_PK_MAX_F16 || m == I_V_PK_MIN_F16; }
-
-/* Element e of a bf16 value as f32 (the bf16 bits on top). */
-static MOpnd bf16_elem_f32(Isel *s, const TVal *v, int64_t e)
-{
-	MOpnd d = isel_v1(s), src = v->d[v->packed ? e / 2 : e];
-	if (v->packed && e % 2) {
-		MOpnd u[2] = {mo_imm((int64_t)0xffff0000), src};
-		mblock_add(s->b, I_V_AND_B32, 1, &d, 2, u);
-	} else {
-		MOpnd u[2] = {mo_imm(16), src};
-		mblock_add(s->b, I_V_LSHLREV_B32, 1, &d, 2, u);
-	}
-	return d;
-}
 
 /* A bf16 binary op: no bf16 ALU on gfx9, so each pair of elements in f32
  * (op f32, through the reciprocal for a division), rounded back and
@@ -279,7 +75,7 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 		int64_t e0 = r->packed ? 2 * i : i;
 		int nh = r->packed && e0 + 1 < a->n ? 2 : 1;
 		for (int q = 0; q < nh; q++) {
-			MOpnd x = bf16_elem_f32(s, a, e0 + q), y = bf16_elem_f32(s, b, e0 + q);
+			MOpnd x = isel_elt_bf16_f32(s, a, e0 + q), y = isel_elt_bf16_f32(s, b, e0 + q);
 			if (div) {
 				MOpnd t = isel_v1(s);
 				mblock_add(s->b, I_V_RCP_F32, 1, &t, 1, &y);
@@ -289,7 +85,7 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 			mblock_add(s->b, f32, 1, &d, 2, u);
 			if (is_max_min(f32))
 				d = nan_f32(s, d, x, y, &qnan);
-			h[q] = f32_to_bf16_hi(s, d, &k);
+			h[q] = isel_elt_f32_to_bf16_hi(s, d, &k);
 		}
 		r->d[i] = isel_v1(s);
 		if (nh == 1) {
@@ -309,12 +105,12 @@ static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	const NodeIndex *ix = c->index[op->id];
-	const TVal *a = elt_words(s, s->val[op->args[0]->id]), *b = elt_words(s, s->val[op->args[1]->id]);
+	const TVal *a = isel_elt_words(s, s->val[op->args[0]->id]), *b = isel_elt_words(s, s->val[op->args[1]->id]);
 	if (!a || !b || !ix || a->dtype != b->dtype)
 		return false;
 	if (!(a = isel_tval_gather(s, a, ix, op)) || !(b = isel_tval_gather(s, b, ix, op)))
 		return true; /* reported */
-	if (elt_is_word_int(a->dtype))
+	if (isel_elt_is_word_int(a->dtype))
 		return isel_select_int_binary(s, op, a, b, ix);
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
@@ -348,7 +144,7 @@ static bool select_binary(Isel *s, Op *op)
 	}
 	if (t == DT_F16 && op->kind == OP_TRUEDIV) {
 		/* through f32 (x * v_rcp_f32(y)), rounded back to f16 once */
-		TVal *fa = elt_cast(s, a, DT_F32), *fb = elt_cast(s, b, DT_F32);
+		TVal *fa = isel_elt_cast(s, a, DT_F32), *fb = isel_elt_cast(s, b, DT_F32);
 		TVal *q = isel_tval_new(s, DT_F32, a->n, ix);
 		for (int i = 0; i < q->nd; i++) {
 			MOpnd rc = isel_v1(s), d = isel_v1(s), u[2];
@@ -358,7 +154,7 @@ static bool select_binary(Isel *s, Op *op)
 			mblock_add(s->b, I_V_MUL_F32, 1, &d, 2, u);
 			q->d[i] = d;
 		}
-		s->val[op_result(op)->id] = elt_cast(s, q, DT_F16);
+		s->val[op_result(op)->id] = isel_elt_cast(s, q, DT_F16);
 		return true;
 	}
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
@@ -393,85 +189,6 @@ static bool select_binary(Isel *s, Op *op)
 	return true;
 }
 
-/* v_cndmask's src1 must be a VGPR */
-MOpnd elt_vconst(Isel *s, uint32_t k)
-{
-	MOpnd d = isel_v1(s), u = mo_imm(k);
-	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
-	return d;
-}
-
-MOpnd elt_cnd(Isel *s, MOpnd no, MOpnd yes)
-{
-	MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
-	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
-	return d;
-}
-
-/* d = vcc ? yes : no, no an inline constant. */
-static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes) { return elt_cnd(s, mo_imm(no), elt_vconst(s, yes)); }
-
-MOpnd elt_op1(Isel *s, MOp op, MOpnd x)
-{
-	MOpnd d = isel_v1(s);
-	mblock_add(s->b, op, 1, &d, 1, &x);
-	return d;
-}
-
-MOpnd elt_op2(Isel *s, MOp op, MOpnd x, MOpnd y)
-{
-	MOpnd d = isel_v1(s), u[2] = {x, y};
-	mblock_add(s->b, op, 1, &d, 2, u);
-	return d;
-}
-
-MOpnd elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z)
-{
-	MOpnd d = isel_v1(s), u[3] = {x, y, z};
-	mblock_add(s->b, op, 1, &d, 3, u);
-	return d;
-}
-
-void elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y)
-{
-	MOpnd d = mo_special(MO_VCC), u[2] = {x, y};
-	mblock_add(s->b, op, 1, &d, 2, u)->flags |= MIF_E32;
-}
-
-/* vcc = k > x (f32 bits k) */
-static void vcc_gt(Isel *s, uint32_t k, MOpnd x)
-{
-	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(k), x};
-	mblock_add(s->b, I_V_CMP_GT_F32, 1, &d, 2, u)->flags |= MIF_E32;
-}
-
-/* r = 2^x. v_exp_f32 flushes denormal results to 0, so below -126 (the
- * smallest normal exponent) compute 2^(x + 64) * 2^-64, as LLVM does:
- * the multiply produces the denormal, which the FP mode keeps. */
-void elt_exp2_f32(Isel *s, MOpnd r, MOpnd x)
-{
-	vcc_gt(s, 0xc2fc0000u /* -126.0 */, x);
-	MOpnd add = cnd(s, 0, 0x42800000u /* 64.0 */), scale = cnd(s, 0x3f800000u /* 1.0 */, 0x1f800000u /* 2^-64 */);
-	MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x, add};
-	mblock_add(s->b, I_V_ADD_F32, 1, &t, 2, u);
-	mblock_add(s->b, I_V_EXP_F32, 1, &e, 1, &t);
-	MOpnd m[2] = {e, scale};
-	mblock_add(s->b, I_V_MUL_F32, 1, &r, 2, m);
-}
-
-/* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
- * 2^-126 compute log2(x * 2^32) - 32, as LLVM does. */
-void elt_log2_f32(Isel *s, MOpnd r, MOpnd x)
-{
-	vcc_gt(s, 0x00800000u /* 2^-126 */, x);
-	MOpnd scale = cnd(s, 0x3f800000u /* 1.0 */, 0x4f800000u /* 2^32 */), sub = cnd(s, 0, 0x42000000u /* 32.0 */);
-	MOpnd t = isel_v1(s), l = isel_v1(s), u[2] = {x, scale};
-	mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
-	mblock_add(s->b, I_V_LOG_F32, 1, &l, 1, &t);
-	MOpnd m[2] = {l, sub};
-	mblock_add(s->b, I_V_SUB_F32, 1, &r, 2, m);
-}
-
 /* neg and abs of 16-bit floats: the sign bits of both halves of each
  * dword at once (f16 and bf16 alike; NaNs keep their payload, as the
  * interpreter's sign flip does). */
@@ -491,15 +208,15 @@ static bool sign_op_16(Isel *s, Op *op, const TVal *a)
 
 static bool select_unary(Isel *s, Op *op)
 {
-	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
-	if (a && elt_is_word_int(a->dtype))
+	const TVal *a = isel_elt_words(s, s->val[op->args[0]->id]);
+	if (a && isel_elt_is_word_int(a->dtype))
 		return isel_select_int_unary(s, op, a);
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16) && (op->kind == OP_NEG || op->kind == OP_ABS))
 		return sign_op_16(s, op, a);
 	if (a && (a->dtype == DT_F16 || a->dtype == DT_BF16)) {
 		/* exp, log2, reciprocal, sqrt of 16-bit floats: in f32 (which
 		 * holds them exactly), rounded back once */
-		const TVal *f = elt_cast(s, a, DT_F32);
+		const TVal *f = isel_elt_cast(s, a, DT_F32);
 		s->val[op_result(op)->id] = NULL;
 		s->val[op->args[0]->id] = (TVal *)f;
 		bool ok = select_unary(s, op);
@@ -507,7 +224,7 @@ static bool select_unary(Isel *s, Op *op)
 		const TVal *r = s->val[op_result(op)->id];
 		if (!ok || !r)
 			return false;
-		TVal *r16 = elt_cast(s, r, a->dtype);
+		TVal *r16 = isel_elt_cast(s, r, a->dtype);
 		r16->ix = a->ix;
 		s->val[op_result(op)->id] = r16;
 		return true;
@@ -523,11 +240,11 @@ static bool select_unary(Isel *s, Op *op)
 		case OP_EXP: {
 			MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x}; /* log2(e) as f32 */
 			mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
-			elt_exp2_f32(s, r->d[i], t);
+			isel_elt_exp2_f32(s, r->d[i], t);
 			break;
 		}
-		case OP_EXP2: elt_exp2_f32(s, r->d[i], x); break;
-		case OP_LOG2: elt_log2_f32(s, r->d[i], x); break;
+		case OP_EXP2: isel_elt_exp2_f32(s, r->d[i], x); break;
+		case OP_LOG2: isel_elt_log2_f32(s, r->d[i], x); break;
 		case OP_RECIPROCAL: mblock_add(s->b, I_V_RCP_F32, 1, &r->d[i], 1, &x); break;
 		case OP_SQRT: mblock_add(s->b, I_V_SQRT_F32, 1, &r->d[i], 1, &x); break;
 		case OP_NEG: {
@@ -541,7 +258,7 @@ static bool select_unary(Isel *s, Op *op)
 			break;
 		}
 		default:
-			if (!math_unary_f32(s, op->kind, r->d[i], x))
+			if (!isel_math_unary_f32(s, op->kind, r->d[i], x))
 				return false;
 		}
 		r->d[i] = back_in_place(s, in_place, i, r->d[i]);
@@ -550,184 +267,9 @@ static bool select_unary(Isel *s, Op *op)
 	return true;
 }
 
-/* The bf16 of f32 x in the high half of the result (the low half is
- * rounding residue): round to nearest even on the bits,
- * x + 0x7fff + bit 16 of x; a NaN keeps its sign and payload and gets the
- * quiet bit (util/dtype.c's rule, which the interpreter follows). */
-static MOpnd f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff)
-{
-	if (k7fff->kind != MO_VREG) { /* VOP3 takes no literal on gfx9 */
-		*k7fff = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
-		MOpnd u = mo_imm(0x7fff);
-		mblock_add(s->b, I_S_MOV_B32, 1, k7fff, 1, &u);
-	}
-	MOpnd lsb = isel_v1(s), u3[3] = {x, mo_imm(16), mo_imm(1)};
-	mblock_add(s->b, I_V_BFE_U32, 1, &lsb, 3, u3);
-	MOpnd r = isel_v1(s), a3[3] = {x, *k7fff, lsb};
-	mblock_add(s->b, I_V_ADD3_U32, 1, &r, 3, a3);
-	MOpnd q = isel_v1(s), o[2] = {mo_imm(0x400000), x};
-	mblock_add(s->b, I_V_OR_B32, 1, &q, 2, o);
-	MOpnd vcc = mo_special(MO_VCC), c[2] = {x, x};
-	mblock_add(s->b, I_V_CMP_U_F32, 1, &vcc, 2, c)->flags |= MIF_E32;
-	MOpnd d = isel_v1(s), m[3] = {r, q, mo_special(MO_VCC)};
-	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, m)->flags |= MIF_E32;
-	return d;
-}
-
-/* Element e of a float value (f32, f16 or bf16) as f32 in a VGPR. */
-MOpnd elt_f32(Isel *s, const TVal *a, int64_t e)
-{
-	if (a->dtype == DT_BF16)
-		return bf16_elem_f32(s, a, e);
-	bool hi;
-	MOpnd src = isel_vgpr(s, elem_at(a, e, &hi));
-	if (a->dtype == DT_F32)
-		return src;
-	if (hi) {
-		MOpnd t = isel_v1(s), u[2] = {mo_imm(16), src};
-		mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
-		src = t;
-	}
-	MOpnd d = isel_v1(s);
-	mblock_add(s->b, I_V_CVT_F32_F16, 1, &d, 1, &src);
-	return d;
-}
-
-/* A float value to f8 E4M3 FNUZ (gfx942's fp8): v_cvt_pk_fp8_f32 turns
- * two f32 into the codes in bytes 0-1 of its result (round to nearest
- * even; util/dtype.c's rule); a packed dword's two pairs are joined with
- * v_perm_b32, so no write into the other word of a live register (op_sel)
- * is needed. f16 and bf16 go through f32, which holds them exactly. */
-static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
-{
-	MOpnd pair[2];
-	for (int i = 0; i < r->nd; i++) {
-		int per = isel_per_dword(r);
-		for (int h = 0; h < (per == 4 ? 2 : 1); h++) {
-			int64_t e = (int64_t)i * per + 2 * h;
-			MOpnd x0 = elt_f32(s, a, e), x1 = per == 4 ? elt_f32(s, a, e + 1) : mo_imm(0);
-			pair[h] = isel_v1(s);
-			MOpnd u[2] = {x0, x1};
-			mblock_add(s->b, I_V_CVT_PK_FP8_F32, 1, &pair[h], 2, u);
-		}
-		if (per == 1) {
-			r->d[i] = pair[0];
-			continue;
-		}
-		MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x05040100);
-		mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv); /* VOP3 takes no literal on gfx9 */
-		MOpnd u[3] = {pair[1], pair[0], sel};
-		r->d[i] = isel_v1(s);
-		mblock_add(s->b, I_V_PERM_B32, 1, &r->d[i], 3, u);
-	}
-	return r;
-}
-
-/* a converted to dtype to, element by element (same index); NULL if the
- * conversion is not compiled. */
-TVal *elt_cast(Isel *s, const TVal *a, DType to)
-{
-	TVal *r = isel_tval_new(s, to, a->n, a->ix);
-	if (a->dtype == to) {
-		*r = *a;
-	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
-		   !isel_is_gfx90a(s)) {
-		return cast_to_fp8(s, a, r);
-	} else if (a->dtype == DT_I32 && (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
-		/* v_cvt_f32_i32 rounds to nearest even, as the interpreter's
-		 * conversion of the exact integer does; f16/bf16 then from f32
-		 * (the interpreter also rounds them through f32) */
-		TVal *f = isel_tval_new(s, DT_F32, a->n, a->ix);
-		for (int64_t j = 0; j < a->n; j++) {
-			MOpnd x = isel_vgpr(s, a->d[j]);
-			f->d[j] = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F32_I32, 1, &f->d[j], 1, &x);
-		}
-		return to == DT_F32 ? f : elt_cast(s, f, to);
-	} else if (a->dtype == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) &&
-		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
-		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
-		 * FNUZ value is an f32, an f16 and a bf16), then as from f32 */
-		TVal *f = isel_tval_new(s, DT_F32, a->n, a->ix);
-		for (int64_t j = 0; j < a->n; j++) {
-			MOpnd src = isel_vgpr(s, a->d[isel_elem_dword(a, j)]);
-			int part = (int)(j % isel_per_dword(a));
-			if (part) {
-				MOpnd t = isel_v1(s), u[2] = {mo_imm(8 * part), src};
-				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
-				src = t;
-			}
-			f->d[j] = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F32_FP8, 1, &f->d[j], 1, &src);
-		}
-		return to == DT_F32 ? f : elt_cast(s, f, to);
-	} else if (a->dtype == DT_F32 && to == DT_F16) {
-		for (int i = 0; i < r->nd; i++) {
-			int64_t e = r->packed ? 2 * i : i;
-			MOpnd lo = isel_v1(s);
-			MOpnd x0 = isel_vgpr(s, a->d[e]);
-			mblock_add(s->b, I_V_CVT_F16_F32, 1, &lo, 1, &x0);
-			if (!r->packed || e + 1 >= a->n) {
-				r->d[i] = lo;
-				continue;
-			}
-			MOpnd hi = isel_v1(s);
-			MOpnd x1 = isel_vgpr(s, a->d[e + 1]);
-			mblock_add(s->b, I_V_CVT_F16_F32, 1, &hi, 1, &x1);
-			r->d[i] = isel_v1(s);
-			MOpnd u[2] = {lo, hi};
-			mblock_add(s->b, I_V_PACK_B32_F16, 1, &r->d[i], 2, u);
-		}
-	} else if (a->dtype == DT_F32 && to == DT_BF16) {
-		MOpnd k = {0};
-		for (int i = 0; i < r->nd; i++) {
-			int64_t e = r->packed ? 2 * i : i;
-			MOpnd lo = f32_to_bf16_hi(s, isel_vgpr(s, a->d[e]), &k);
-			r->d[i] = isel_v1(s);
-			if (!r->packed || e + 1 >= a->n) {
-				MOpnd u[2] = {mo_imm(16), lo};
-				mblock_add(s->b, I_V_LSHRREV_B32, 1, &r->d[i], 2, u);
-				continue;
-			}
-			MOpnd hi = f32_to_bf16_hi(s, isel_vgpr(s, a->d[e + 1]), &k);
-			/* the two high halves: bytes {lo.2, lo.3, hi.2, hi.3} */
-			MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
-			mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);
-			MOpnd u[3] = {hi, lo, sel};
-			mblock_add(s->b, I_V_PERM_B32, 1, &r->d[i], 3, u);
-		}
-	} else if (a->dtype == DT_BF16 && to == DT_F32) {
-		for (int64_t j = 0; j < a->n; j++) {
-			MOpnd src = a->d[a->packed ? j / 2 : j];
-			r->d[j] = isel_v1(s);
-			if (a->packed && j % 2) {
-				MOpnd u[2] = {mo_imm((int64_t)0xffff0000), src};
-				mblock_add(s->b, I_V_AND_B32, 1, &r->d[j], 2, u);
-			} else {
-				MOpnd u[2] = {mo_imm(16), src};
-				mblock_add(s->b, I_V_LSHLREV_B32, 1, &r->d[j], 2, u);
-			}
-		}
-	} else if (a->dtype == DT_F16 && to == DT_F32) {
-		for (int64_t j = 0; j < a->n; j++) {
-			MOpnd src = a->d[a->packed ? j / 2 : j];
-			if (a->packed && j % 2) {
-				MOpnd t = isel_v1(s), u[2] = {mo_imm(16), src};
-				mblock_add(s->b, I_V_LSHRREV_B32, 1, &t, 2, u);
-				src = t;
-			}
-			r->d[j] = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F32_F16, 1, &r->d[j], 1, &src);
-		}
-	} else {
-		return NULL;
-	}
-	return r;
-}
-
 static bool select_cast(Isel *s, Op *op)
 {
-	const TVal *a = elt_words(s, s->val[op->args[0]->id]);
+	const TVal *a = isel_elt_words(s, s->val[op->args[0]->id]);
 	if (op->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast to f8e4m3fnuz needs v_cvt_pk_fp8_f32, which gfx90a does not have",
 			op->path);
@@ -738,8 +280,8 @@ static bool select_cast(Isel *s, Op *op)
 			op->path);
 		return true;
 	}
-	TVal *r = !a ? NULL : a->dtype == DT_I1 || op->dtype == DT_I1 ? elt_cast_i1(s, a, op->dtype)
-								  : elt_cast(s, a, op->dtype);
+	TVal *r = !a ? NULL : a->dtype == DT_I1 || op->dtype == DT_I1 ? isel_elt_cast_i1(s, a, op->dtype)
+								  : isel_elt_cast(s, a, op->dtype);
 	if (!r)
 		return false;
 	s->val[op_result(op)->id] = r;
@@ -780,7 +322,7 @@ static MOpnd runtime_scalar(Isel *s, Op *op, Sym *e)
 		r = isel_v1(s);
 		mblock_add(s->b, I_V_PACK_B32_F16, 1, &r, 2, u);
 	} else if (op->dtype == DT_BF16) {
-		MOpnd k = {0}, hi = f32_to_bf16_hi(s, f, &k);
+		MOpnd k = {0}, hi = isel_elt_f32_to_bf16_hi(s, f, &k);
 		MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(0x07060302);
 		mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kv);
 		MOpnd u[3] = {hi, hi, sel};

@@ -1,4 +1,4 @@
-/* elt.h — helpers shared by the elementwise selectors of isel/: elementwise.c
+/* elt.h — helpers (elt.c) shared by the elementwise selectors of isel/: elementwise.c
  * (float arithmetic, conversions, broadcasts), compare.c (comparisons,
  * select, i1 masks), math.c (f32 transcendental sequences, integer
  * arithmetic) and index.c (self_index, apply_expr, constant scalars and
@@ -12,54 +12,60 @@
 
 #include "isel.h"
 
-/* ---- elementwise.c ---- */
+/* ---- elt.c ---- */
 /* A new value of n elements of t on ix; i1 values are never packed. */
-TVal *elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
+TVal *isel_elt_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
 /* a converted to dtype to, element by element; NULL if not compiled. */
-TVal *elt_cast(Isel *s, const TVal *a, DType to);
+TVal *isel_elt_cast(Isel *s, const TVal *a, DType to);
+/* Element e of a bf16 value as f32 (its bits on top). */
+MOpnd isel_elt_bf16_f32(Isel *s, const TVal *v, int64_t e);
 /* Element e of a float value (f32, f16 or bf16) as f32 in a VGPR. */
-MOpnd elt_f32(Isel *s, const TVal *a, int64_t e);
+MOpnd isel_elt_f32(Isel *s, const TVal *a, int64_t e);
 /* r = 2^x and r = log2(x) in f32, rescaled around the denormal range. */
-void elt_exp2_f32(Isel *s, MOpnd r, MOpnd x);
-void elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
+void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x);
+void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
 /* A dword whose low half is lo's (lo_hi: its high half) and whose high
  * half is hi's. */
-MOpnd elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
+MOpnd isel_elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
 /* A VGPR holding the 32-bit constant k. */
-MOpnd elt_vconst(Isel *s, uint32_t k);
+MOpnd isel_elt_vconst(Isel *s, uint32_t k);
 /* d = vcc ? yes : no (yes a VGPR, no any operand). */
-MOpnd elt_cnd(Isel *s, MOpnd no, MOpnd yes);
+MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes);
 /* d = op(x, y) for a two-source VALU row; returns d. */
-MOpnd elt_op2(Isel *s, MOp op, MOpnd x, MOpnd y);
-MOpnd elt_op1(Isel *s, MOp op, MOpnd x);
-MOpnd elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z);
+MOpnd isel_elt_op2(Isel *s, MOp op, MOpnd x, MOpnd y);
+MOpnd isel_elt_op1(Isel *s, MOp op, MOpnd x);
+MOpnd isel_elt_op3(Isel *s, MOp op, MOpnd x, MOpnd y, MOpnd z);
 /* vcc = x OP y per lane (a VOPC row; y must be a VGPR, x anything). */
-void elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y);
+void isel_elt_cmp(Isel *s, MOp op, MOpnd x, MOpnd y);
 /* v, or when it is an i1 value packed four per dword (as a read of i1
  * memory gives it), its elements unpacked to one word each. */
-const TVal *elt_words(Isel *s, const TVal *v);
-/* The value of op's operand k (as elt_words) gathered to op's index; NULL if it has none
+const TVal *isel_elt_words(Isel *s, const TVal *v);
+/* The value of op's operand k (as isel_elt_words) gathered to op's index; NULL if it has none
  * or after reporting. */
-const TVal *elt_operand(Isel *s, Op *op, int k);
+const TVal *isel_elt_operand(Isel *s, Op *op, int k);
 /* 32-bit integer types (i32, u32) and i1, which compile as 32-bit words. */
-static inline bool elt_is_word_int(DType t) { return t == DT_I32 || t == DT_U32 || t == DT_I1; }
+static inline bool isel_elt_is_word_int(DType t) { return t == DT_I32 || t == DT_U32 || t == DT_I1; }
+
+/* Casts between i1 and the other compiled types; NULL if not one. */
+TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to);
+/* The bf16 of f32 x (rounded to nearest even) in the high half of the
+ * result; *k7fff caches the rounding constant's register. */
+MOpnd isel_elt_f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
 /* ---- compare.c ---- */
 bool isel_select_compare(Isel *s, Op *op);
 bool isel_select_select(Isel *s, Op *op);
-/* Casts between i1 and the other compiled types; NULL if not one. */
-TVal *elt_cast_i1(Isel *s, const TVal *a, DType to);
 
 /* ---- math.c ---- */
 /* f32 unary ops beyond elementwise.c's: rsqrt, log, log10, tanh, sin, cos,
  * round, roundeven; false if op is none of them. */
-bool math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
+bool isel_math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
 /* Integer binary and unary ops on 32-bit words (i32, u32, i1). */
 bool isel_select_int_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);
 bool isel_select_int_unary(Isel *s, Op *op, const TVal *a);
 /* a // b, a % b (floor semantics) or a / b (truncating) of i32 or u32
  * words; 0 where b is 0. */
-MOpnd math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
+MOpnd isel_math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
 
 /* ---- index.c ---- */
 bool isel_select_self_index(Isel *s, Op *op);

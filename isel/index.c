@@ -32,7 +32,7 @@ static Sym *bound(Isel *s, Op *op, Sym *e)
 }
 
 /* A fresh VGPR holding o. */
-static MOpnd fresh(Isel *s, MOpnd o) { return elt_op1(s, I_V_MOV_B32, o); }
+static MOpnd fresh(Isel *s, MOpnd o) { return isel_elt_op1(s, I_V_MOV_B32, o); }
 
 /* Numeric result dtypes of an integer word: cast from i32 when float. */
 static TVal *finish(Isel *s, TVal *w, DType to)
@@ -41,10 +41,10 @@ static TVal *finish(Isel *s, TVal *w, DType to)
 		return w;
 	if (!dtype_is_float(to) || dtype_size(to) > 4 || dtype_size(to) < 2)
 		return NULL;
-	TVal *f = elt_new(s, DT_F32, w->n, w->ix);
+	TVal *f = isel_elt_new(s, DT_F32, w->n, w->ix);
 	for (int64_t e = 0; e < w->n; e++)
-		f->d[e] = elt_op1(s, w->dtype == DT_U32 ? I_V_CVT_F32_U32 : I_V_CVT_F32_I32, w->d[e]);
-	return to == DT_F32 ? f : elt_cast(s, f, to);
+		f->d[e] = isel_elt_op1(s, w->dtype == DT_U32 ? I_V_CVT_F32_U32 : I_V_CVT_F32_I32, w->d[e]);
+	return to == DT_F32 ? f : isel_elt_cast(s, f, to);
 }
 
 bool isel_select_self_index(Isel *s, Op *op)
@@ -59,7 +59,7 @@ bool isel_select_self_index(Isel *s, Op *op)
 		return false;
 	DType word = op->dtype == DT_U32 ? DT_U32 : DT_I32;
 	int64_t n = ix->ncopies * ix->epc;
-	TVal *w = elt_new(s, word, n, ix);
+	TVal *w = isel_elt_new(s, word, n, ix);
 	for (int64_t e = 0; e < n; e++) {
 		MOpnd o = isel_expr_lower(s, index_coord(c, ix, p, e / ix->epc, e % ix->epc), op->loc);
 		if (c->failed)
@@ -107,7 +107,7 @@ static MOpnd comm(Isel *s, MOp m, MOpnd x, MOpnd y)
 		x = y;
 		y = t;
 	}
-	return elt_op2(s, m, x, isel_expr_to_vgpr(s, y));
+	return isel_elt_op2(s, m, x, isel_expr_to_vgpr(s, y));
 }
 
 static int log2_of(int64_t k)
@@ -147,8 +147,8 @@ static MOpnd lower_floor(Isel *s, const ExprEnv *x, Sym *m)
 		return a;
 	int sh = log2_of(den);
 	if (sh > 0)
-		return elt_op2(s, I_V_ASHRREV_I32, mo_imm(sh), isel_expr_to_vgpr(s, a));
-	return math_int_div(s, OP_FLOORDIV, DT_I32, a, elt_vconst(s, (uint32_t)den));
+		return isel_elt_op2(s, I_V_ASHRREV_I32, mo_imm(sh), isel_expr_to_vgpr(s, a));
+	return isel_math_int_div(s, OP_FLOORDIV, DT_I32, a, isel_elt_vconst(s, (uint32_t)den));
 }
 
 static MOpnd lower_rel(Isel *s, const ExprEnv *x, Sym *e)
@@ -157,8 +157,8 @@ static MOpnd lower_rel(Isel *s, const ExprEnv *x, Sym *e)
 		I_V_CMP_NE_U32};
 	MOpnd a = lower(s, x, sym_arg(e, 0));
 	MOpnd b = sym_nargs(e) > 1 ? lower(s, x, sym_arg(e, 1)) : mo_imm(0);
-	elt_cmp(s, ops[sym_kind(e) - SYM_LT], a, isel_expr_to_vgpr(s, b));
-	return elt_cnd(s, mo_imm(0), elt_vconst(s, 1));
+	isel_elt_cmp(s, ops[sym_kind(e) - SYM_LT], a, isel_expr_to_vgpr(s, b));
+	return isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
 }
 
 static MOpnd lower(Isel *s, const ExprEnv *x, Sym *e)
@@ -190,7 +190,7 @@ static MOpnd lower(Isel *s, const ExprEnv *x, Sym *e)
 			if (sym_kind(f) == SYM_RAT)
 				return unsupported(s, x, e);
 			MOpnd t = isel_expr_to_vgpr(s, lower(s, x, f));
-			acc = !acc.kind ? t : elt_op2(s, I_V_MUL_LO_U32, acc, t);
+			acc = !acc.kind ? t : isel_elt_op2(s, I_V_MUL_LO_U32, acc, t);
 		}
 		return acc;
 	}
@@ -200,20 +200,20 @@ static MOpnd lower(Isel *s, const ExprEnv *x, Sym *e)
 		else {
 			MOpnd b = isel_expr_to_vgpr(s, lower(s, x, sym_arg(e, 0))), acc = b;
 			for (int64_t i = 1; i < v; i++)
-				acc = elt_op2(s, I_V_MUL_LO_U32, acc, b);
+				acc = isel_elt_op2(s, I_V_MUL_LO_U32, acc, b);
 			return acc;
 		}
 	case SYM_FLOOR: return lower_floor(s, x, sym_arg(e, 0));
 	case SYM_CEIL: {
 		SymCtx *sc = s->c->k->sc;
 		MOpnd f = lower_floor(s, x, sym_simplify(sc, sym_neg(sc, sym_arg(e, 0)), NULL));
-		return elt_op2(s, I_V_SUB_U32, mo_imm(0), isel_expr_to_vgpr(s, f));
+		return isel_elt_op2(s, I_V_SUB_U32, mo_imm(0), isel_expr_to_vgpr(s, f));
 	}
 	case SYM_MOD: {
 		MOpnd a = lower(s, x, sym_arg(e, 0));
 		if (sym_is_int(sym_arg(e, 1), &v) && v > 0 && log2_of(v) >= 0)
 			return comm(s, I_V_AND_B32, mo_imm(v - 1), a);
-		return math_int_div(s, OP_MOD, DT_I32, a, lower(s, x, sym_arg(e, 1)));
+		return isel_math_int_div(s, OP_MOD, DT_I32, a, lower(s, x, sym_arg(e, 1)));
 	}
 	case SYM_NOT: return comm(s, I_V_XOR_B32, mo_imm(1), lower(s, x, sym_arg(e, 0)));
 	case SYM_TRUE: return mo_imm(1);
@@ -234,10 +234,10 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 		return false;
 	const TVal **reg = ARENA_NEWN(&c->arena, const TVal *, op->nargs + 1);
 	for (int i = 0; i < op->nargs; i++) {
-		reg[i] = elt_operand(s, op, i);
+		reg[i] = isel_elt_operand(s, op, i);
 		if (!reg[i])
 			return c->failed;
-		if (!elt_is_word_int(reg[i]->dtype)) {
+		if (!isel_elt_is_word_int(reg[i]->dtype)) {
 			analysis_error(c, op->loc, "%s: apply_expr on %s registers is not compiled yet", op->path,
 				dtype_name(reg[i]->dtype));
 			return true;
@@ -250,15 +250,15 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 	bool boolean = sym_kind_is_rel(top) || top == SYM_AND || top == SYM_OR || top == SYM_NOT;
 	int64_t n = ix->ncopies * ix->epc;
 	DType word = to == DT_I1 ? DT_I1 : to == DT_U32 ? DT_U32 : DT_I32;
-	TVal *w = elt_new(s, word, n, ix);
+	TVal *w = isel_elt_new(s, word, n, ix);
 	for (int64_t e = 0; e < n; e++) {
 		ExprEnv x = {op, reg, e};
 		MOpnd o = lower(s, &x, expr);
 		if (c->failed)
 			return true;
 		if (to == DT_I1 && !boolean) { /* rounding to i1: x != 0 */
-			elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = elt_cnd(s, mo_imm(0), elt_vconst(s, 1));
+			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
+			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
 		}
 		w->d[e] = fresh(s, o);
 	}
@@ -287,20 +287,20 @@ static bool int_bits(DType t, double v, uint32_t *bits)
 
 bool isel_select_int_scalar(Isel *s, Op *op)
 {
-	if (!elt_is_word_int(op->dtype))
+	if (!isel_elt_is_word_int(op->dtype))
 		return false;
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!ix || ix->ndims != 0)
 		die("scalar %s without a rank-0 index", op->name);
-	TVal *r = elt_new(s, op->dtype, 1, ix);
+	TVal *r = isel_elt_new(s, op->dtype, 1, ix);
 	if (op->expr) {
 		Sym *v = bound(s, op, op->expr);
 		MOpnd o = v ? isel_expr_lower(s, v, op->loc) : mo_imm(0);
 		if (s->c->failed)
 			return true;
 		if (op->dtype == DT_I1) {
-			elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = elt_cnd(s, mo_imm(0), elt_vconst(s, 1));
+			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
+			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
 		}
 		r->d[0] = fresh(s, o);
 	} else {
@@ -313,7 +313,7 @@ bool isel_select_int_scalar(Isel *s, Op *op)
 		/* in the entry block, which dominates every use */
 		MBlock *save = s->b;
 		s->b = s->f->blocks.data[0];
-		r->d[0] = elt_vconst(s, bits);
+		r->d[0] = isel_elt_vconst(s, bits);
 		s->b = save;
 	}
 	s->val[op_result(op)->id] = r;
@@ -336,9 +336,9 @@ bool isel_select_const_register(Isel *s, Op *op)
 		return true;
 	}
 	/* one register per dword: a register may become a loop-carried value */
-	TVal *r = elt_new(s, t, ix->ncopies * ix->epc, ix);
+	TVal *r = isel_elt_new(s, t, ix->ncopies * ix->epc, ix);
 	for (int i = 0; i < r->nd; i++)
-		r->d[i] = elt_vconst(s, bits);
+		r->d[i] = isel_elt_vconst(s, bits);
 	s->val[op_result(op)->id] = r;
 	return true;
 }
