@@ -94,12 +94,14 @@ static void collect_node(G *g, JV jn, NList *list)
 		arena_printf(&L->tmp, "%s %s", op_info[n->kind].operands, op_info[n->kind].attrs));
 	if (n->kind == OP_OUTPUT && !list->owner)
 		n->top_output = true;
-	if (n->kind != OP_ITERATE)
+	if (n->kind != OP_ITERATE && n->kind != OP_CONDITIONAL)
 		return;
 	JV ia = jv_get(L, jn, "iter_args");
 	JV body = jv_get(L, jn, "body");
 	n->body = new_list(g, list, n);
-	if (need(L, jn, ia, "iter_args")) {
+	/* a conditional without else values has no iter args */
+	if (n->kind == OP_CONDITIONAL && !ia.v) {
+	} else if (need(L, jn, ia, "iter_args")) {
 		if (!json_is_array(ia.v)) {
 			ld_err(L, ia, "expected a list of names, got something else");
 			n->bad = true;
@@ -198,6 +200,21 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	case OP_ITERATE:
 		f = jv_get(L, n->jv, "init_args");
 		ok &= need(L, n->jv, f, "init_args") && ref_list(g, f, false, out);
+		f = jv_get(L, n->jv, "implicit_captures");
+		if (f.v)
+			ok &= ref_list(g, f, false, out);
+		break;
+	case OP_CONDITIONAL: /* [else_return..., condition, implicit_captures...] */
+		f = jv_get(L, n->jv, "else_return");
+		if (f.v)
+			ok &= ref_list(g, f, false, out);
+		/* a node's name, or else an expression of symbols (Wave's
+		 * IndexExpr condition), read by ld_build_conditional */
+		f = jv_get(L, n->jv, "condition");
+		if (!need(L, n->jv, f, "condition"))
+			ok = false;
+		else if (!json_is_string(f.v) || ld_tab_find(g, intern(json_string_value(f.v))))
+			ok &= ref_one(g, f, out);
 		f = jv_get(L, n->jv, "implicit_captures");
 		if (f.v)
 			ok &= ref_list(g, f, false, out);
@@ -445,6 +462,8 @@ static void build_node(G *g, Node *n)
 		nres = 0;
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
+	else if (n->kind == OP_CONDITIONAL)
+		nres = (int)json_array_size(json_object_get(n->jv.v, "else_return"));
 	if (n->kind == OP_GET_RESULT && !vals[0]) {
 		/* The source is a multi-result op: found by name in ld_build_op. */
 		Ent *e = ld_tab_find(g, intern(json_string_value(json_object_get(n->jv.v, "value"))));
@@ -465,10 +484,11 @@ static void build_node(G *g, Node *n)
 		}
 	}
 	bool built = ld_build_op(g, n, op, jvs, nv);
-	if (built && n->kind == OP_ITERATE) { /* the body, between the op and its results */
+	if (built && (n->kind == OP_ITERATE || n->kind == OP_CONDITIONAL)) { /* the body, between the op and its results */
 		int nerr = L->d->nerrors;
 		build_list(g, n->body);
-		built = L->d->nerrors == nerr && !n->body->incomplete && ld_finish_iterate(g, n, op);
+		built = L->d->nerrors == nerr && !n->body->incomplete &&
+			(n->kind == OP_ITERATE ? ld_finish_iterate(g, n, op) : ld_finish_conditional(g, n, op));
 		/* the body's own errors say what is wrong */
 	}
 	if (!built) {

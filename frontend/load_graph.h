@@ -20,7 +20,7 @@ typedef struct Node {
 	OpKind kind; /* OP_COUNT: unknown op (name still reserved) */
 	NList *list;
 	int idx;
-	NList *body; /* iterate */
+	NList *body; /* iterate, conditional */
 	bool bad;
 	bool top_output; /* an output in the kernel body: accepted, ignored */
 	Op *op;
@@ -75,5 +75,11 @@ bool ld_load_index(G *g, Node *n, Op *op);          /* optional "index" */
 /* After the walker built an iterate's body: the body's output against the
  * iter args; false after reporting. */
 bool ld_finish_iterate(G *g, Node *n, Op *op);
+
+/* load_control.c: conditional (and set_symbol) */
+bool ld_build_conditional(G *g, Node *n, Op *op, JV *jvs);
+/* After the walker built a conditional's body: its output against the
+ * else values; false after reporting. */
+bool ld_finish_conditional(G *g, Node *n, Op *op);
 
 #endif

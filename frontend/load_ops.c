@@ -50,6 +50,21 @@ static bool get_ept(G *g, Node *n, Op *op)
 	long long x;
 	if (!f.v)
 		return true;
+	if (json_is_string(f.v)) {
+		/* a symbol or expression (Wave's LOAD_ELEMS_PER_THREAD) with a
+		 * value known when the kernel is loaded */
+		Sym *e = ld_get_expr(g->L, f, NULL);
+		if (!e)
+			return false;
+		int64_t v;
+		if (!sym_is_int(kernel_subs(g->k, e), &v) || v < 1 || v > 65536) {
+			ld_err(g->L, f, "elements_per_thread '%s' must have an integer value in [1, 65536] (not a dynamic "
+					"symbol)", json_string_value(f.v));
+			return false;
+		}
+		op->ept = (int)v;
+		return true;
+	}
 	if (!get_int(g->L, f, 1, 65536, &x))
 		return false;
 	op->ept = (int)x;
@@ -484,6 +499,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	case OPC_CONTROL:
 		if (op->kind == OP_ITERATE)
 			return build_iterate(g, n, op, jvs, nrefs);
+		if (op->kind == OP_CONDITIONAL)
+			return ld_build_conditional(g, n, op, jvs);
 		if (op->kind == OP_OUTPUT)
 			return true;
 		{ /* get_result */

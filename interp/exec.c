@@ -430,7 +430,7 @@ static int exec_op(Run *r, Op *op)
 	case OP_ITERATE: return exec_iterate(r, op);
 	case OP_GET_RESULT: {
 		const Value *v = op->args[0];
-		if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+		if (v->kind == VAL_RESULT && (v->def->kind == OP_ITERATE || v->def->kind == OP_CONDITIONAL)) {
 			if (op->res_idx < 0 || op->res_idx >= v->def->nresults)
 				return run_fail(r, op, "result %d of %d", op->res_idx, v->def->nresults);
 			v = v->def->results[op->res_idx];
@@ -500,6 +500,11 @@ static int exec_region(Run *r, Region *g)
 		Op *op = g->ops.data[i];
 		if (op->kind == OP_ITERATE) {
 			if (exec_iterate(r, op) < 0)
+				return -1;
+			continue;
+		}
+		if (op->kind == OP_CONDITIONAL) {
+			if (interp_exec_conditional(r, op, exec_region, select_wave) < 0)
 				return -1;
 			continue;
 		}

@@ -7,7 +7,7 @@
 #include "../ir/graph.h"
 #include "interp.h"
 
-enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
+enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64, MAX_COND = 16 };
 /* Largest tensor value the interpreter builds (elements); a kernel that
  * needs more is reported rather than exhausting memory. */
 #define MAX_ELEMS ((int64_t)1 << 24)
@@ -50,6 +50,9 @@ typedef struct Run {
 	ITensor **read_memo;
 	Vec(Sym *) cache_from; /* interp_subs memo */
 	Vec(Sym *) cache_to;
+	/* control.c: the conditions of the enclosing conditionals, innermost last */
+	int ncond;
+	const Value *cond[MAX_COND];
 } Run;
 
 /* exec.c */
@@ -78,6 +81,14 @@ void run_coords(const ITensor *x, int64_t i, int64_t *c);
 double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c);
 int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
+
+/* control.c */
+/* Do the conditions in force select the element at coordinates c of x's
+ * dims? 1 yes, 0 no, -1 after reporting (a condition dim x lacks). */
+int run_cond_holds(Run *r, const Op *op, const ITensor *x, const int64_t *c);
+/* A conditional op: the body (exec_region, waves by select_wave) with its
+ * writes masked, then its results. */
+int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Region *), void (*select_wave)(Run *, int));
 
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */

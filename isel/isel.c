@@ -214,6 +214,9 @@ static void select_op(Isel *s, Op *op)
 		break;
 	case OP_OUTPUT:
 		break;
+	case OP_CONDITIONAL:
+		isel_select_conditional(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
@@ -226,7 +229,7 @@ static void select_op(Isel *s, Op *op)
 	default:
 		if (op_is_reduce(op->kind))
 			isel_select_reduce(s, op);
-		else if (!isel_select_elementwise(s, op) && !c->failed)
+		else if (!isel_select_elementwise(s, op) && !isel_select_index_expr(s, op) && !c->failed)
 			analysis_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
 	}
 }
@@ -257,6 +260,8 @@ static void select_region(Isel *s, Region *r)
 		s->lds_dirty = s->lds_top;
 	s->lds_top = lds_base;
 }
+
+void isel_select_region(Isel *s, Region *r) { select_region(s, r); }
 
 static void count_uses(Isel *s, Region *r)
 {

@@ -98,6 +98,18 @@ int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
 /* The s_barrier before writing reused LDS; none is needed after it. */
 void isel_lds_barrier(Isel *s);
 
+/* The ops of region r (a conditional's body), as the walker selects any. */
+void isel_select_region(Isel *s, Region *r);
+
+/* ---- control.c ---- */
+/* A conditional: its body under an exec mask, its results selected. */
+void isel_select_conditional(Isel *s, Op *op);
+
+/* ---- index_expr.c ---- */
+/* apply_expr on 32-bit integer registers (the minimum a conditional's
+ * condition needs); false if the op is not one it handles. */
+bool isel_select_index_expr(Isel *s, Op *op);
+
 /* ---- memory.c ---- */
 /* The elements ix gives of global tensor mem (buffer loads with bounds);
  * NULL after reporting. op locates errors. */

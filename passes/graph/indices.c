@@ -610,9 +610,9 @@ static void index_region(Ctx *x, Region *r)
 					op->path);
 				return;
 			}
-		} else if (op->kind == OP_ITERATE) {
-			Op *out = vec_last(&op->body->ops);
-			ni = out->nargs ? operand_index(x, out->args[0]) : NULL;
+		} else if (op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL) {
+			Op *out = op->body->ops.len ? vec_last(&op->body->ops) : NULL;
+			ni = out && out->kind == OP_OUTPUT && out->nargs ? operand_index(x, out->args[0]) : NULL;
 		} else if (res) {
 			Role role = c->mode == IM_MMA ? value_role(x, res) : R_NONE;
 			if (op->kind == OP_MMA)

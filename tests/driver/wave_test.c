@@ -157,13 +157,19 @@ static const WaveCase cases[] = {
 	{"batched_gemm_permute.json -D B=8 -D M=256 -D N=128 -D K=192", NULL, NULL},
 	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
 	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
-	{"conditional.json -D M=1 -D N=27", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=111 -D N=813", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=1 -D N=128", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=256 -D N=64", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=256 -D N=128", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=256 -D N=256", "unknown op 'conditional'", NULL},
-	{"conditional.json -D M=256 -D N=1024", "unknown op 'conditional'", NULL},
+	{"conditional.json -D M=1 -D N=27", NULL, NULL},
+	{"conditional.json -D M=111 -D N=813", NULL, NULL},
+	{"conditional.json -D M=1 -D N=128", NULL, NULL},
+	{"conditional.json -D M=256 -D N=64", NULL, NULL},
+	{"conditional.json -D M=256 -D N=128", NULL, NULL},
+	{"conditional.json -D M=256 -D N=256", NULL, NULL},
+	{"conditional.json -D M=256 -D N=1024", NULL, NULL},
+	/* test_misc_ops.py::test_conditional_return: b = threshold > 10 ?
+	 * a * 2.5 : a, the first default shape, threshold 2 and 50 (the i32
+	 * kernel argument is the dynamic symbol THRESHOLD, the condition the
+	 * expression THRESHOLD > 10: a scalar branch) */
+	{"conditional_return.json -D THRESHOLD=2", NULL, NULL},
+	{"conditional_return.json -D THRESHOLD=50", NULL, NULL},
 	/* test_misc_ops.py::test_set_symbol: S (dynamic) set from off, a[S,N]
 	 * read through the mapping {S: S, N: j}; default shapes, S bound to M */
 	{"set_symbol.json -D M=1 -D N=27 -D S=1", "unknown op 'set_symbol'", NULL},

@@ -336,9 +336,15 @@ END_TEST
 START_TEST(err_wrong_type)
 {
 	char *t = kernel(NULL, NULL, NULL,
-		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"elements_per_thread\": \"4\"}");
-	expect_error(t, pos_of(t, "\"4\"", 0),
-		"graph[0].elements_per_thread: expected an integer, got a string");
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"elements_per_thread\": [4]}");
+	expect_error(t, pos_of(t, "[4]", 0),
+		"graph[0].elements_per_thread: expected an integer, got an array");
+	free(t);
+	/* a symbol-valued elements_per_thread must have a value when loaded */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\", \"elements_per_thread\": \"BM - 20\"}");
+	expect_error(t, pos_of(t, "\"BM - 20\"", 0),
+		"graph[0].elements_per_thread: elements_per_thread 'BM - 20' must have an integer value in [1, 65536]");
 	free(t);
 	t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"exp\", \"arg\": 3}");
 	expect_error(t, pos_of(t, "3}", 0), "graph[0].arg: expected a name (string), got an integer");
@@ -528,6 +534,45 @@ START_TEST(err_iterate_body)
 	ck_assert_msg(strstr(r.msgs, "graph[3].register: 'l' has 2 results; pick one with get_result"),
 		"%s", r.msgs);
 	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
+START_TEST(err_conditional)
+{
+	/* The branches disagree in type: the body yields f16, else_return is f32. */
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"m\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"i32\", \"value\": 1},\n"
+		"{\"name\": \"l\", \"op\": \"conditional\", \"condition\": \"m\", \"else_return\": [\"z\"], \"iter_args\": [\"e\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"cast\", \"arg\": \"e\", \"dtype\": \"f16\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"h\"]}]}");
+	expect_error(t, pos_of(t, "\"h\"]", 0),
+		"graph[2].body[1].values[0]: type mismatch: the branches of 'l' disagree: the body yields 'h' f16[M, N], "
+		"else_return 'z' is f32[M, N]");
+	free(t);
+	/* A float condition. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"conditional\", \"condition\": \"z\",\n"
+		" \"body\": [{\"name\": \"w\", \"op\": \"write\", \"register\": \"z\", \"memory\": \"c\"}]}");
+	expect_error(t, pos_of(t, "\"z\",\n", 0),
+		"graph[1].condition: dtype mismatch: the condition 'z' must be i1 or an integer, got f32[M, N]");
+	free(t);
+	/* Else values without an output in the body; an expression condition
+	 * naming an unknown symbol. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"conditional\", \"condition\": \"M > 3\", \"else_return\": [\"z\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"exp\", \"arg\": \"z\"}]}");
+	expect_error(t, pos_of(t, "[{\"name\": \"h\"", 0),
+		"graph[1].body: the body of 'l' must end with an output yielding its 1 value (the else_return's types)");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"conditional\", \"condition\": \"Q > 3\",\n"
+		" \"body\": [{\"name\": \"w\", \"op\": \"write\", \"register\": \"z\", \"memory\": \"c\"}]}");
+	expect_error(t, pos_of(t, "\"Q > 3", 0), "graph[1].condition: symbol 'Q' has neither a value nor a constraint");
 	free(t);
 }
 END_TEST
@@ -757,6 +802,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_invalid_expression);
 	tcase_add_test(tc, err_iterate_without_tiling);
 	tcase_add_test(tc, err_iterate_body);
+	tcase_add_test(tc, err_conditional);
 	tcase_add_test(tc, err_cycle);
 	tcase_add_test(tc, err_hardware);
 	tcase_add_test(tc, err_duplicate_name);
