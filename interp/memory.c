@@ -295,13 +295,6 @@ int interp_exec_read(Run *r, const Op *op)
 			ok &= c[d] >= 0 && c[d] < lim[d];
 		if (!ok)
 			continue;
-		if (r->ncond) {
-			int h = run_cond_holds(r, op, x, c);
-			if (h < 0)
-				return -1;
-			if (!h)
-				continue;
-		}
 		if (m) {
 			int save = r->nenv;
 			bind_element(r, m, reg_pos, c, dynv, x);
