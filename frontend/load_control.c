@@ -127,3 +127,133 @@ bool ld_finish_conditional(G *g, Node *n, Op *op)
 	}
 	return true;
 }
+
+/* ---- set_symbol ----
+ *
+ * Wave's tkw.set_symbol(S, value): from here on, S in the index mappings of
+ * the ops that follow (in input order, in the set_symbol's body and the
+ * bodies nested in it) stands for the value, per element; S keeps its
+ * launch value as an extent (memory shapes, grid). The loader renames S in
+ * those mappings to the set_symbol's own symbol `$T_<name>` (Op.expr): a
+ * per-lane value, which later stages bind to the register's element (the
+ * `$T` prefix is what marks a symbol as per-lane for the compiler's
+ * uniformity analysis). A node's mapping that mentions S depends on the
+ * set_symbol, so the order is kept whatever the data dependencies. */
+
+/* Does node x come after set_symbol node m, in m's body or one nested in
+ * it? */
+static bool follows(const Node *m, const Node *x)
+{
+	if (!ld_list_encloses(m->list, x->list))
+		return false;
+	const Node *a = x;
+	while (a->list != m->list)
+		a = a->list->owner;
+	return a != m && a->idx > m->idx;
+}
+
+/* Is `name` one of the identifiers in string s? */
+static bool text_mentions(const char *s, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = s; *p;) {
+		size_t w = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.");
+		if (w == len && strncmp(p, name, len) == 0)
+			return true;
+		p += w ? w : 1;
+	}
+	return false;
+}
+
+/* Does the "mapping" of node x mention symbol name in its expressions? */
+static bool mapping_mentions(const Node *x, const char *name)
+{
+	json_t *m = json_object_get(x->jv.v, "mapping");
+	const char *side[2] = {"inputs", "outputs"};
+	for (int k = 0; k < 2 && json_is_object(m); k++) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(m, side[k]), key, v)
+			if (json_is_string(v) && text_mentions(json_string_value(v), name))
+				return true;
+	}
+	return false;
+}
+
+void ld_set_symbol_deps(G *g)
+{
+	for (size_t i = 0; i < g->all.len; i++) {
+		Node *m = g->all.data[i];
+		const char *sym = json_string_value(json_object_get(m->jv.v, "symbol"));
+		if (m->bad || m->kind != OP_SET_SYMBOL || !sym)
+			continue;
+		for (size_t j = 0; j < g->all.len; j++) {
+			Node *x = g->all.data[j];
+			if (x->bad || (x->kind != OP_READ && x->kind != OP_WRITE) || !follows(m, x) ||
+				!mapping_mentions(x, sym))
+				continue;
+			Node *a = x;
+			while (a->list != m->list)
+				a = a->list->owner;
+			vec_push(&a->deps, m->idx);
+		}
+	}
+}
+
+bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	JV f = jv_get(L, n->jv, "symbol");
+	const char *name;
+	if (!need(L, n->jv, f, "symbol") || !ld_get_ident(L, f, &name))
+		return false;
+	KSymbol *ks = kernel_symbol(k, name);
+	if (!ks || ks->kind != SYMK_DYNAMIC) {
+		ld_err(L, f, "set_symbol needs a dynamic symbol ('%s' is %s): its launch value stays the extent of the "
+			     "dims it names",
+			name, ks ? "not one" : "not declared");
+		return false;
+	}
+	Value *v = op->args[0];
+	if (!ld_is_int_dtype(v->dtype)) {
+		ld_err(L, jvs[0], "dtype mismatch: set_symbol's value '%s' must have an integer dtype, got %s", v->name,
+			ld_vstr(g, v));
+		return false;
+	}
+	op->dim = ks->sym;
+	op->expr = kernel_sym(k, arena_printf(&k->arena, "$T_%s", n->name));
+	struct Setter st = {n, op};
+	vec_push(&g->setters, st);
+	return true;
+}
+
+void ld_mapping_set_symbols(G *g, Node *n, Mapping *m)
+{
+	SymCtx *sc = g->k->sc;
+	/* the latest set_symbol of a symbol wins: after its renaming the
+	 * earlier ones find nothing left to rename */
+	for (size_t i = g->setters.len; i-- > 0;) {
+		struct Setter *st = &g->setters.data[i];
+		if (!follows(st->n, n))
+			continue;
+		for (int j = 0; j < m->nin; j++)
+			m->in_exprs[j] = sym_subs(sc, m->in_exprs[j], 1, &st->op->dim, &st->op->expr);
+		for (int j = 0; j < m->nout; j++)
+			m->out_exprs[j] = sym_subs(sc, m->out_exprs[j], 1, &st->op->dim, &st->op->expr);
+	}
+}
+
+Shape ld_without_set_symbols(G *g, Node *n, Shape s)
+{
+	Shape r = shape_new(g->k, s.rank);
+	r.rank = 0;
+	for (int i = 0; i < s.rank; i++) {
+		bool set = false;
+		for (size_t j = 0; j < g->setters.len && !set; j++)
+			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n);
+		if (!set)
+			r.dims[r.rank++] = s.dims[i];
+	}
+	return r;
+}

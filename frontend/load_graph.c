@@ -242,7 +242,7 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	return ok;
 }
 
-static bool list_encloses(const NList *outer, const NList *l)
+bool ld_list_encloses(const NList *outer, const NList *l)
 {
 	for (; l; l = l->parent)
 		if (l == outer)
@@ -262,13 +262,13 @@ static void resolve_refs(G *g, Node *n)
 			n->bad = true;
 			continue;
 		}
-		if (e->kind == E_PARAM && !list_encloses(e->list, n->list)) {
+		if (e->kind == E_PARAM && !ld_list_encloses(e->list, n->list)) {
 			ld_err(g->L, r->jv, "'%s' is an iter arg of '%s' and is not visible here", r->name,
 				e->list->owner->name);
 			n->bad = true;
 		} else if (e->kind == E_NODE) {
 			Node *m = e->node;
-			if (!list_encloses(m->list, n->list)) {
+			if (!ld_list_encloses(m->list, n->list)) {
 				ld_err(g->L, r->jv, "'%s' is defined inside the body of '%s' and is not visible here",
 					r->name, m->list->owner->name);
 				n->bad = true;
@@ -458,7 +458,7 @@ static void build_node(G *g, Node *n)
 	if (!operand_values(g, n, &vals, &nv, &jvs))
 		return; /* poisoned by an earlier error */
 	int nres = 1;
-	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT)
+	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL)
 		nres = 0;
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
@@ -528,6 +528,7 @@ void ld_load_graph(Ld *L, JV graph)
 	for (size_t i = 0; i < g.all.len; i++)
 		if (!g.all.data[i]->bad)
 			resolve_refs(&g, g.all.data[i]);
+	ld_set_symbol_deps(&g);
 	for (size_t i = 0; i < g.lists.len; i++)
 		sort_list(&g, g.lists.data[i]);
 	build_list(&g, top);
@@ -544,5 +545,6 @@ void ld_load_graph(Ld *L, JV graph)
 	}
 	vec_free(&g.all);
 	vec_free(&g.lists);
+	vec_free(&g.setters);
 	free(g.tab);
 }

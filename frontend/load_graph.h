@@ -55,7 +55,11 @@ typedef struct G {
 	size_t cap, n;
 	Vec(NList *) lists;
 	Vec(Node *) all;
+	Vec(struct Setter { Node *n; Op *op; }) setters; /* set_symbols built so far (load_control.c) */
 } G;
+
+/* load_graph.c: is l outer or inside it? */
+bool ld_list_encloses(const NList *outer, const NList *l);
 
 /* load_names.c */
 Ent *ld_tab_find(G *g, const char *key);
@@ -81,5 +85,15 @@ bool ld_build_conditional(G *g, Node *n, Op *op, JV *jvs);
 /* After the walker built a conditional's body: its output against the
  * else values; false after reporting. */
 bool ld_finish_conditional(G *g, Node *n, Op *op);
+bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs);
+/* A node whose mapping mentions a symbol that a set_symbol of an enclosing
+ * list sets depends on that set_symbol (phase 2). */
+void ld_set_symbol_deps(G *g);
+/* In mapping expressions of node n, each symbol set by a set_symbol in
+ * scope becomes that set_symbol's per-lane symbol (Op.expr). */
+void ld_mapping_set_symbols(G *g, Node *n, Mapping *m);
+/* s without the dims that a set_symbol in scope of n has set (they have a
+ * single position: a write drops them, as Wave does). */
+Shape ld_without_set_symbols(G *g, Node *n, Shape s);
 
 #endif

@@ -198,6 +198,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		op->mapping = get_mapping(g, f);
 		if (!op->mapping)
 			return false;
+		ld_mapping_set_symbols(g, n, op->mapping);
 		if (op->mapping->ndyn != ndyn) {
 			ld_err(L, f, "mapping has %d dynamic values but the op passes %d in mapping_dynamic_vals",
 				op->mapping->ndyn, ndyn);
@@ -243,7 +244,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 				ld_tstr(g, reg->dtype, reg_side), reg->name, ld_vstr(g, reg));
 			ok = false;
 		}
-	} else if (!ld_subset(reg->shape, mem->shape)) {
+	} else if (!ld_subset(ld_without_set_symbols(g, n, reg->shape), mem->shape)) {
 		ld_err(L, jvs[0], "shape mismatch: register '%s' %s has dims that memory '%s' %s lacks",
 			reg->name, ld_vstr(g, reg), mem->name, ld_vstr(g, mem));
 		ok = false;
@@ -501,6 +502,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			return build_iterate(g, n, op, jvs, nrefs);
 		if (op->kind == OP_CONDITIONAL)
 			return ld_build_conditional(g, n, op, jvs);
+		if (op->kind == OP_SET_SYMBOL)
+			return ld_build_set_symbol(g, n, op, jvs);
 		if (op->kind == OP_OUTPUT)
 			return true;
 		{ /* get_result */

@@ -96,3 +96,58 @@ int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Regi
 	}
 	return 0;
 }
+
+/* ---- set_symbol ----
+ * The loader renamed the symbol in the mappings that follow to the op's
+ * per-lane symbol (Op.expr); a mapped access binds it, per element, to the
+ * register's element at the same coordinates (matched by dim name; a
+ * register dim the access lacks must have one position in its window). As
+ * a dim, a set symbol has one position from here on: a register indexed by
+ * it holds one element along it (Wave gives it index 0). */
+
+int interp_exec_set_symbol(Run *r, const Op *op)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].repl == op->expr) {
+			r->set[i].v = op->args[0]; /* again (inside a loop): the same binding */
+			return 0;
+		}
+	if (r->nset == MAX_SET)
+		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0]};
+	return 0;
+}
+
+bool run_dim_is_set(const Run *r, const Sym *d)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].sym == d)
+			return true;
+	return false;
+}
+
+int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c)
+{
+	/* a value without an element here stays unbound: a mapping that uses
+	 * it then fails to evaluate, located at the op */
+	(void)op;
+	for (int k = 0; k < r->nset; k++) {
+		const ITensor *t = run_get(r, r->set[k].v);
+		int64_t off = 0;
+		bool ok = true;
+		for (int i = 0; i < t->rank && ok; i++) {
+			int64_t p = 0;
+			if (t->ext[i] != 1) {
+				int j = 0;
+				while (j < x->rank && x->dim[j] != t->dim[i])
+					j++;
+				p = j < x->rank ? c[j] - t->start[i] : -1;
+				ok = p >= 0 && p < t->ext[i];
+			}
+			off = off * t->ext[i] + p;
+		}
+		if (ok)
+			run_env_push(r, r->set[k].repl, (int64_t)t->v[off]);
+	}
+	return 0;
+}

@@ -438,6 +438,7 @@ static int exec_op(Run *r, Op *op)
 		return run_set(r, op, run_get(r, v));
 	}
 	case OP_OUTPUT: return 0; /* read by the enclosing iterate */
+	case OP_SET_SYMBOL: return interp_exec_set_symbol(r, op);
 	case OP_SELECT: {
 		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
@@ -623,6 +624,7 @@ int interp_run(Interp *in)
 			rc = exec_region(&r, in->k->body);
 			arena_reset(&r.arena, mk);
 			r.live = 0;
+			r.nset = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
 			memset(r.read_memo, 0, sizeof(ITensor *) * ((size_t)in->k->nvalues + 1));
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));

@@ -187,6 +187,11 @@ int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 	IDim *x = run_dim(r, d);
 	if (!x)
 		return -1;
+	if (run_dim_is_set(r, d)) { /* a set symbol is a value now (control.c) */
+		*start = 0;
+		*ext = 1;
+		return 0;
+	}
 	if (x->in_loop) {
 		*start = x->tstart + x->iv * x->ttile;
 		*ext = x->ttile;

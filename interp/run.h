@@ -7,7 +7,7 @@
 #include "../ir/graph.h"
 #include "interp.h"
 
-enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64, MAX_COND = 16 };
+enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64, MAX_COND = 16, MAX_SET = 16 };
 /* Largest tensor value the interpreter builds (elements); a kernel that
  * needs more is reported rather than exhausting memory. */
 #define MAX_ELEMS ((int64_t)1 << 24)
@@ -53,6 +53,13 @@ typedef struct Run {
 	/* control.c: the conditions of the enclosing conditionals, innermost last */
 	int ncond;
 	const Value *cond[MAX_COND];
+	/* control.c: the set_symbols executed in this workgroup: sym (as a
+	 * dim: one position), repl (its per-lane symbol in mappings), v */
+	int nset;
+	struct RunSet {
+		Sym *sym, *repl;
+		const Value *v;
+	} set[MAX_SET];
 } Run;
 
 /* exec.c */
@@ -89,6 +96,14 @@ int run_cond_holds(Run *r, const Op *op, const ITensor *x, const int64_t *c);
 /* A conditional op: the body (exec_region, waves by select_wave) with its
  * writes masked, then its results. */
 int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Region *), void (*select_wave)(Run *, int));
+
+/* A set_symbol op: its symbol takes the register's values from here on. */
+int interp_exec_set_symbol(Run *r, const Op *op);
+/* Bind the set symbols' per-lane symbols for the element at coordinates c
+ * of x's dims; -1 after reporting. */
+int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c);
+/* Has a set_symbol set dim d (which then has one position)? */
+bool run_dim_is_set(const Run *r, const Sym *d);
 
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */

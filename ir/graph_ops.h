@@ -17,6 +17,7 @@
  *   output        [values...]
  *   conditional   [else_return..., condition, implicit_captures...]  (Op.ninit else values;
  *                 no condition slot when it is an expression, Op.expr)
+ *   set_symbol    [register]
  *   unary, cast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
  *   select        [cond, if_true, if_false]
@@ -35,7 +36,7 @@
 	X(OPC_SOURCE, "source")   /* register, scalar, self_index: no value operands */ \
 	X(OPC_MEMORY, "memory")   /* read, write */ \
 	X(OPC_MMA, "mma")         /* mma */ \
-	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional */ \
+	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional, set_symbol */ \
 	X(OPC_UNARY, "unary")     /* elementwise, one operand, same type */ \
 	X(OPC_BINARY, "binary")   /* elementwise, two operands, broadcasting */ \
 	X(OPC_COMPARE, "compare") /* elementwise, two operands -> i1 */ \
@@ -60,6 +61,7 @@
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
 	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \
 		"condition else_return iter_args body implicit_captures") \
+	X(OP_SET_SYMBOL, "set_symbol", OPC_CONTROL, "register", "symbol") \
 	X(OP_ABS, "abs", OPC_UNARY, "arg", "") \
 	X(OP_NEG, "neg", OPC_UNARY, "arg", "") \
 	X(OP_EXP, "exp", OPC_UNARY, "arg", "") \

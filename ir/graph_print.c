@@ -206,6 +206,13 @@ static void print_attrs(Buf *b, const Op *op)
 	case OP_GET_RESULT:
 		SEP(), buf_printf(&a, "res_idx %d", op->res_idx);
 		break;
+	case OP_SET_SYMBOL: /* and the per-lane symbol mappings after it use */
+		SEP(), buf_printf(&a, "symbol %s as ", sym_name(op->dim)), sym_print(&a, op->expr);
+		break;
+	case OP_CONDITIONAL:
+		if (op->expr)
+			SEP(), buf_puts(&a, "condition "), sym_print(&a, op->expr);
+		break;
 	case OP_CAST:
 		SEP(), buf_printf(&a, "dtype %s", dtype_name(op->dtype));
 		break;

@@ -275,3 +275,40 @@ void isel_select_conditional(Isel *s, Op *op)
 		s->val[op->results[i]->id] = r;
 	}
 }
+
+/* ---- set_symbol ----
+ * The loader renamed the set symbol in the mappings that follow to the
+ * op's per-lane symbol `$T_<name>` (Op.expr); the `$T` prefix makes expr.c
+ * treat it as per lane, and isel_set_symbol_value gives it the lane's
+ * element of the register. One element per lane: a lane holding several
+ * would need one binding per element of each access. */
+void isel_select_set_symbol(Isel *s, Op *op)
+{
+	Value *reg = op->args[0];
+	TVal *v = s->val[reg->id];
+	if (!v)
+		return;
+	if (v->n != 1 || dtype_size(v->dtype) != 4) {
+		analysis_error(s->c, op->loc, "%s: set_symbol of %s with %lld elements per thread: only one 32-bit element "
+					      "per thread is compiled yet",
+			op->path, dtype_name(v->dtype), (long long)v->n);
+		return;
+	}
+	/* expr.c hoists what does not mention the induction variable before
+	 * the loop, where this value does not exist yet */
+	if (s->iv_sym) {
+		analysis_error(s->c, op->loc, "%s: set_symbol inside a loop is not compiled yet", op->path);
+		return;
+	}
+	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
+}
+
+bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out)
+{
+	for (size_t i = 0; i < s->setsym.len; i++)
+		if (s->setsym.data[i].e == e) {
+			*out = s->setsym.data[i].o;
+			return true;
+		}
+	return false;
+}

@@ -251,6 +251,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
+		MOpnd o;
+		if (isel_set_symbol_value(s, e, &o)) /* a lane's value ($T_<op>), control.c */
+			return o;
 		break;
 	}
 	case SYM_ADD: {

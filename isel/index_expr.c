@@ -57,8 +57,11 @@ bool isel_select_index_expr(Isel *s, Op *op)
 		return false;
 	Value *res = op_result(op);
 	const NodeIndex *ix = c->index[op->id];
-	bool rel = sym_kind_is_rel(sym_kind(op->expr));
-	if (!ix || (rel ? res->dtype != DT_I1 : res->dtype != DT_I32))
+	/* the kernel's symbol values in (M - x - 1 with M known) */
+	Sym *ex = kernel_subs(c->k, op->expr);
+	bool rel = sym_kind_is_rel(sym_kind(ex));
+	if (!ix || (res->dtype == DT_I1) != (rel || sym_kind(ex) == SYM_TRUE || sym_kind(ex) == SYM_FALSE) ||
+		(res->dtype != DT_I1 && res->dtype != DT_I32))
 		return false;
 	TVal **regs = ARENA_NEWN(&c->arena, TVal *, op->nargs + 1);
 	for (int a = 0; a < op->nargs; a++) {
@@ -79,7 +82,9 @@ bool isel_select_index_expr(Isel *s, Op *op)
 		size_t mark = s->cache.len;
 		for (int a = 0; a < op->nargs; a++)
 			vec_push(&s->cache, ((ExprCacheEnt){op->params[a], regs[a]->d[e]}));
-		MOpnd x = isel_expr_lower(s, rel ? sym_arg(op->expr, 0) : op->expr, op->loc);
+		Sym *val = rel ? sym_arg(ex, 0) : sym_kind(ex) == SYM_TRUE ? sym_int(c->k->sc, 1)
+				 : sym_kind(ex) == SYM_FALSE ? sym_int(c->k->sc, 0) : ex;
+		MOpnd x = isel_expr_lower(s, val, op->loc);
 		s->cache.len = mark;
 		if (c->failed)
 			break;

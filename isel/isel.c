@@ -217,6 +217,9 @@ static void select_op(Isel *s, Op *op)
 	case OP_CONDITIONAL:
 		isel_select_conditional(s, op);
 		break;
+	case OP_SET_SYMBOL:
+		isel_select_set_symbol(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
@@ -298,5 +301,6 @@ MFunc *select_instructions(Analysis *c)
 	select_region(&s, k->body);
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
+	vec_free(&s.setsym);
 	return s.f;
 }

@@ -62,6 +62,7 @@ typedef struct Isel {
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
+	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR */
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
@@ -104,6 +105,12 @@ void isel_select_region(Isel *s, Region *r);
 /* ---- control.c ---- */
 /* A conditional: its body under an exec mask, its results selected. */
 void isel_select_conditional(Isel *s, Op *op);
+
+/* A set_symbol: its per-lane symbol stands for the lane's element of the
+ * register in the expressions lowered after it. */
+void isel_select_set_symbol(Isel *s, Op *op);
+/* The VGPR a set_symbol bound symbol e to, if it did. */
+bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out);
 
 /* ---- index_expr.c ---- */
 /* apply_expr on 32-bit integer registers (the minimum a conditional's

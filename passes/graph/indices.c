@@ -163,13 +163,28 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 	return sym_mul(x->sc, lane(x), num(x, n));
 }
 
+/* Does a set_symbol in r set dim? (As a register dim it then has one
+ * position, docs/kernel-format.md "set_symbol".) */
+static bool dim_is_set(const Region *r, const Sym *dim)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind == OP_SET_SYMBOL && op->dim == dim) || (op->body && dim_is_set(op->body, dim)))
+			return true;
+	}
+	return false;
+}
+
 /* The length of op's window along dim (docs/interpreter.md, "Windows"):
  * the loop's tile inside the iterate over dim, else the wave tile of a
- * workgroup dim, else the whole dim; -1 after an error. */
+ * workgroup dim, else the whole dim (one position for a set symbol); -1
+ * after an error. */
 static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
 {
 	DimDist *d = analysis_dist(x->c, dim);
 	TileLoop *t = enclosing_loop(x->c, op, dim);
+	if (!d && !t && dim_is_set(x->c->k->body, dim))
+		return 1;
 	if (t)
 		return t->tile;
 	if (d)

@@ -43,6 +43,11 @@ static const Reject rejects[] = {
 	/* four condition elements per lane: one exec mask cannot hold them */
 	{"tests/driver/data/conditional_ept4.json", "tests/driver/data/conditional_ept4.json:99:5: error: ",
 		"graph[3]: a condition of 4 elements per thread is not compiled yet"},
+	/* set_symbol with four offsets per lane (BLOCK_N 256): one binding of
+	 * the symbol per lane cannot serve them */
+	{"tests/driver/wave/set_symbol.json -D BLOCK_N=256 -D S=111", "tests/driver/wave/set_symbol.json:87:5: error: ",
+		"graph[1]: set_symbol of i32 with 4 elements per thread: only one 32-bit element per thread is compiled "
+		"yet"},
 };
 
 START_TEST(rejected_with_location)

@@ -577,6 +577,24 @@ START_TEST(err_conditional)
 }
 END_TEST
 
+START_TEST(err_set_symbol)
+{
+	/* The symbol must be dynamic: M's value is an extent. */
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"m\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"i32\", \"value\": 1},\n"
+		"{\"name\": \"s\", \"op\": \"set_symbol\", \"symbol\": \"M\", \"register\": \"m\"}");
+	expect_error(t, pos_of(t, "\"M\", \"register", 0),
+		"graph[1].symbol: set_symbol needs a dynamic symbol ('M' is not one)");
+	free(t);
+	/* The value must be an integer. */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"s\", \"op\": \"set_symbol\", \"symbol\": \"Q\", \"register\": \"z\"}");
+	expect_error(t, pos_of(t, "\"Q\"", 0), "graph[1].symbol: set_symbol needs a dynamic symbol ('Q' is not declared)");
+	free(t);
+}
+END_TEST
+
 START_TEST(err_cycle)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -803,6 +821,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_iterate_without_tiling);
 	tcase_add_test(tc, err_iterate_body);
 	tcase_add_test(tc, err_conditional);
+	tcase_add_test(tc, err_set_symbol);
 	tcase_add_test(tc, err_cycle);
 	tcase_add_test(tc, err_hardware);
 	tcase_add_test(tc, err_duplicate_name);

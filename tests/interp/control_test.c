@@ -2,7 +2,8 @@
  * Wave's transcribed tests, against references computed here: writes in the
  * body store only where the condition holds, results select between the
  * body's value and the else value, an expression condition runs the body
- * or not. */
+ * or not; set_symbol's symbol in a mapping is the register's element. */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "harness.h"
@@ -68,6 +69,39 @@ START_TEST(expression_condition)
 }
 END_TEST
 
+/* test_set_symbol and test_apply_expr (M = 111, N = 813): b[m, n] =
+ * a[row, n] with row = off[m, n], or M - off[m, n] - 1 after apply_expr;
+ * rows outside [0, S) read 0. */
+static void check_set_symbol(const char *name, bool reversed)
+{
+	int64_t dyn[1] = {111};
+	Example ex;
+	ex_open(&ex, name, dyn);
+	InterpArg *a = ex_arg(&ex, "a"), *off = ex_arg(&ex, "off"), *b = ex_arg(&ex, "b");
+	const int64_t M = 111, N = 813;
+	fill(a, 7, -8, 8, 1.0 / 64);
+	fill(off, 8, -2, 113, 1); /* a few rows past each end */
+	ex_run(&ex);
+	double *ref = xmalloc(sizeof(double) * b->count);
+	for (int64_t m = 0; m < M; m++)
+		for (int64_t n = 0; n < N; n++) {
+			int64_t row = (int64_t)el(off, (uint64_t)(m * N + n));
+			if (reversed)
+				row = M - row - 1;
+			ref[m * N + n] = row >= 0 && row < M ? el(a, (uint64_t)(row * N + n)) : 0;
+		}
+	expect_close(name, b, ref, 0, 0);
+	free(ref);
+	ex_close(&ex);
+}
+
+START_TEST(set_symbol_gathers_rows)
+{
+	check_set_symbol("../tests/driver/wave/set_symbol", false);
+	check_set_symbol("../tests/driver/wave/apply_expr", true);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("interp_control");
@@ -75,6 +109,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, masked_write);
 	tcase_add_test(tc, selected_result);
 	tcase_add_test(tc, expression_condition);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("set_symbol");
+	tcase_add_test(tc, set_symbol_gathers_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
