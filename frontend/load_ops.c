@@ -599,6 +599,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		res->shape = op->shape;
 		return true;
 	}
+	case OPC_SCAN:
+		return ld_build_scan(g, n, op, jvs);
 	case OPC_REDUCE: {
 		f = jv_get(L, n->jv, "init");
 		op->has_init = f.v != NULL;

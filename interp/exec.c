@@ -439,6 +439,7 @@ static int exec_op(Run *r, Op *op)
 	}
 	case OP_OUTPUT: return 0; /* read by the enclosing iterate */
 	case OP_SET_SYMBOL: return interp_exec_set_symbol(r, op);
+	case OP_CUMSUM: return interp_exec_cumsum(r, op);
 	case OP_SELECT: {
 		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
@@ -503,6 +504,16 @@ static int exec_region(Run *r, Region *g)
 			if (exec_iterate(r, op) < 0)
 				return -1;
 			continue;
+		}
+		if (op->kind == OP_CUMSUM && op->block) {
+			IDim *d = run_dim(r, op->dim);
+			if (!d)
+				return -1;
+			if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1) {
+				if (interp_exec_block_cumsum(r, op, d->g, select_wave) < 0)
+					return -1;
+				continue;
+			}
 		}
 		if (op->kind == OP_CONDITIONAL) {
 			if (interp_exec_conditional(r, op, exec_region, select_wave) < 0)

@@ -105,6 +105,11 @@ int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *
 /* Has a set_symbol set dim d (which then has one position)? */
 bool run_dim_is_set(const Run *r, const Sym *d);
 
+/* scan.c: cumsum over the wave's window; the block form over the waves of
+ * workgroup dim g, all waves at once (select_wave picks each). */
+int interp_exec_cumsum(Run *r, const Op *op);
+int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Run *, int));
+
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);

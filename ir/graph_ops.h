@@ -18,6 +18,7 @@
  *   conditional   [else_return..., condition, implicit_captures...]  (Op.ninit else values;
  *                 no condition slot when it is an expression, Op.expr)
  *   set_symbol    [register]
+ *   cumsum        [arg]
  *   unary, cast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
  *   select        [cond, if_true, if_false]
@@ -44,6 +45,7 @@
 	X(OPC_CAST, "cast")       /* cast */ \
 	X(OPC_SHAPE, "shape")     /* broadcast, permute */ \
 	X(OPC_REDUCE, "reduce")   /* sum, max, min */ \
+	X(OPC_SCAN, "scan")       /* cumsum */ \
 	X(OPC_INDEX, "index")     /* apply_expr */ \
 	X(OPC_EXTRACT, "extract") /* extract, extract_slice */
 
@@ -106,6 +108,7 @@
 	X(OP_SUM, "sum", OPC_REDUCE, "", "arg init dim block") \
 	X(OP_MAX, "max", OPC_REDUCE, "", "arg init dim block") \
 	X(OP_MIN, "min", OPC_REDUCE, "", "arg init dim block") \
+	X(OP_CUMSUM, "cumsum", OPC_SCAN, "arg", "dim block") \
 	X(OP_APPLY_EXPR, "apply_expr", OPC_INDEX, "", "register params expr dtype") \
 	X(OP_EXTRACT, "extract", OPC_EXTRACT, "register", "offset") \
 	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride")

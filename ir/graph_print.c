@@ -229,6 +229,11 @@ static void print_attrs(Buf *b, const Op *op)
 		if (op->block)
 			SEP(), buf_puts(&a, "block true");
 		break;
+	case OP_CUMSUM:
+		SEP(), buf_puts(&a, "dim "), sym_print(&a, op->dim);
+		if (op->block)
+			SEP(), buf_puts(&a, "block true");
+		break;
 	case OP_APPLY_EXPR:
 		SEP(), buf_puts(&a, "params ("), print_syms(&a, ", ", op->nparams, op->params);
 		buf_puts(&a, ") expr "), sym_print(&a, op->expr);

@@ -220,6 +220,9 @@ static void select_op(Isel *s, Op *op)
 	case OP_SET_SYMBOL:
 		isel_select_set_symbol(s, op);
 		break;
+	case OP_CUMSUM:
+		isel_select_scan(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {

@@ -112,6 +112,9 @@ void isel_select_set_symbol(Isel *s, Op *op);
 /* The VGPR a set_symbol bound symbol e to, if it did. */
 bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out);
 
+/* ---- scan.c ---- */
+void isel_select_scan(Isel *s, Op *op);
+
 /* ---- index_expr.c ---- */
 /* apply_expr on 32-bit integer registers (the minimum a conditional's
  * condition needs); false if the op is not one it handles. */

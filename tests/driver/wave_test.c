@@ -170,6 +170,32 @@ static const WaveCase cases[] = {
 	 * expression THRESHOLD > 10: a scalar branch) */
 	{"conditional_return.json -D THRESHOLD=2", NULL, NULL},
 	{"conditional_return.json -D THRESHOLD=50", NULL, NULL},
+	/* test_scan.py::test_1d_scanop_cumsum: i32, BLOCK_N = ceiling(N/64)*64,
+	 * one wave */
+	{"scan_1d.json -D N=27", NULL, NULL},
+	{"scan_1d.json -D N=51", NULL, NULL},
+	{"scan_1d.json -D N=64", NULL, NULL},
+	{"scan_1d.json -D N=65", NULL, NULL},
+	{"scan_1d.json -D N=128", NULL, NULL},
+	{"scan_1d.json -D N=256", NULL, NULL},
+	{"scan_1d.json -D N=500", NULL, NULL},
+	{"scan_1d.json -D N=512", NULL, NULL},
+	/* test_scan.py::test_2d_scanop_cumsum: rows of one wave each */
+	{"scan_2d.json -D M=1 -D N=27", NULL, NULL},
+	{"scan_2d.json -D M=1 -D N=64", NULL, NULL},
+	{"scan_2d.json -D M=51 -D N=64", NULL, NULL},
+	{"scan_2d.json -D M=128 -D N=64", NULL, NULL},
+	{"scan_2d.json -D M=1 -D N=256", NULL, NULL},
+	{"scan_2d.json -D M=1 -D N=512", NULL, NULL},
+	{"scan_2d.json -D M=64 -D N=500", NULL, NULL},
+	/* test_scan.py::test_block_scanop_cumsum: 4 waves along N, block=True,
+	 * ELEMS_PER_WAVE = Max(ceiling(ceiling(N/4)/64)*64, 64); shapes of
+	 * common/shapes.py "test_block_scan" */
+	{"block_scan.json -D M=1 -D N=37", NULL, NULL},
+	{"block_scan.json -D M=1 -D N=312", NULL, NULL},
+	{"block_scan.json -D M=256 -D N=256", NULL, NULL},
+	{"block_scan.json -D M=256 -D N=1024", NULL, NULL},
+	{"block_scan.json -D M=145 -D N=32000", "125 elements of N per thread in one run: at most 64 are compiled yet", NULL},
 	/* test_misc_ops.py::test_set_symbol: S (dynamic) set from off, a[S,N]
 	 * read through the mapping {S: S, N: j}; default shapes, S bound to M */
 	{"set_symbol.json -D M=1 -D N=27 -D S=1", NULL, NULL},

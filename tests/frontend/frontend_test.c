@@ -595,6 +595,26 @@ START_TEST(err_set_symbol)
 }
 END_TEST
 
+START_TEST(err_cumsum)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"s\", \"op\": \"cumsum\", \"arg\": \"z\", \"dim\": \"K\"}");
+	expect_error(t, pos_of(t, "\"K\"}", 0), "graph[1].dim: shape mismatch: 'z' f32[M, N] has no dim 'K' to scan");
+	free(t);
+	/* without dim: the last one, N; the result has the arg's type */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"s\", \"op\": \"cumsum\", \"arg\": \"z\", \"type\": {\"shape\": [\"M\", \"N\"], \"dtype\": \"f32\"}}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	Op *op = r.k->body->ops.data[1];
+	ck_assert_str_eq(sym_name(op->dim), "N");
+	loaded_free(&r);
+	free(t);
+}
+END_TEST
+
 START_TEST(err_cycle)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -822,6 +842,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_iterate_body);
 	tcase_add_test(tc, err_conditional);
 	tcase_add_test(tc, err_set_symbol);
+	tcase_add_test(tc, err_cumsum);
 	tcase_add_test(tc, err_cycle);
 	tcase_add_test(tc, err_hardware);
 	tcase_add_test(tc, err_duplicate_name);

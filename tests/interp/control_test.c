@@ -2,10 +2,12 @@
  * Wave's transcribed tests, against references computed here: writes in the
  * body store only where the condition holds, results select between the
  * body's value and the else value, an expression condition runs the body
- * or not; set_symbol's symbol in a mapping is the register's element. */
+ * or not; set_symbol's symbol in a mapping is the register's element;
+ * cumsum restarts at each wave's window unless it is a block scan. */
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "../../passes/graph/analysis.h"
 #include "harness.h"
 
 /* test_conditional: b = a where mask > 0; b keeps its old value elsewhere. */
@@ -102,6 +104,53 @@ START_TEST(set_symbol_gathers_rows)
 }
 END_TEST
 
+/* test_block_scanop_cumsum at (3, 1000): 4 waves of 256 along N; with
+ * block each row is one prefix sum, without it each wave's 256 restart. */
+static void check_scan(bool block)
+{
+	Diag d;
+	diag_init(&d);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/driver/wave/block_scan.json", test_root());
+	Kernel *k = load_kernel_file(path, &d);
+	ck_assert_ptr_nonnull(k);
+	const char *names[2] = {"M", "N"};
+	const int64_t vals[2] = {3, 1000};
+	Kernel *v = subst_bound_view(k, 2, names, vals, &d);
+	ck_assert_ptr_nonnull(v);
+	for (size_t i = 0; i < v->body->ops.len; i++)
+		if (v->body->ops.data[i]->kind == OP_CUMSUM)
+			v->body->ops.data[i]->block = block;
+	Interp in;
+	ck_assert_int_eq(interp_init(&in, v, NULL, &d), 0);
+	InterpArg *a = interp_arg(&in, "a"), *c = interp_arg(&in, "c");
+	ck_assert(a && c);
+	fill(a, 9, -50, 50, 1);
+	ck_assert_int_eq(interp_run(&in), 0);
+	double *ref = xmalloc(sizeof(double) * c->count);
+	for (int64_t m = 0; m < 3; m++) {
+		double acc = 0;
+		for (int64_t n = 0; n < 1000; n++) {
+			if (!block && n % 256 == 0)
+				acc = 0;
+			acc += el(a, (uint64_t)(m * 1000 + n));
+			ref[m * 1000 + n] = acc;
+		}
+	}
+	expect_close(block ? "block cumsum" : "wave cumsum", c, ref, 0, 0);
+	free(ref);
+	interp_free(&in);
+	kernel_view_free(v);
+	kernel_free(k);
+}
+
+START_TEST(cumsum_block_and_wave)
+{
+	check_scan(true);
+	check_scan(false);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("interp_control");
@@ -112,6 +161,9 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("set_symbol");
 	tcase_add_test(tc, set_symbol_gathers_rows);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cumsum");
+	tcase_add_test(tc, cumsum_block_and_wave);
 	suite_add_tcase(s, tc);
 	return s;
 }
