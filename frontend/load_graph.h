@@ -64,6 +64,9 @@ bool ld_list_encloses(const NList *outer, const NList *l);
 /* load_scan.c: cumsum */
 bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);
 
+/* load_bitcast.c */
+bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs);
+
 /* load_names.c */
 Ent *ld_tab_find(G *g, const char *key);
 Ent *ld_tab_add(G *g, const char *key);

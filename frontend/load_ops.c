@@ -574,6 +574,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		return true;
 	}
 	case OPC_CAST:
+		if (op->kind == OP_BITCAST)
+			return ld_build_bitcast(g, n, op, jvs);
 		f = jv_get(L, n->jv, "dtype");
 		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
 			return false;

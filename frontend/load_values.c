@@ -191,6 +191,8 @@ Sym *ld_get_expr(Ld *L, JV v, const Scope *scope)
 Sym *ld_get_dim(Ld *L, JV v)
 {
 	const char *name;
+	if (json_is_string(v.v) && !ld_is_identifier(json_string_value(v.v)))
+		return ld_expr_dim(L, v); /* load_dims.c */
 	if (!ld_get_ident(L, v, &name))
 		return NULL;
 	KSymbol *s = kernel_symbol(L->k, name);

@@ -27,6 +27,10 @@ typedef struct IDim {
 	int64_t ttile, tstart;
 	bool in_loop;
 	int64_t iv;
+	/* a symbolic alias source: its target and the constraint (a tiled
+	 * target's loop window maps through the expression, run_window) */
+	struct IDim *alias;
+	const Constraint *alias_con;
 } IDim;
 
 typedef struct Run {
@@ -109,6 +113,9 @@ bool run_dim_is_set(const Run *r, const Sym *d);
  * workgroup dim g, all waves at once (select_wave picks each). */
 int interp_exec_cumsum(Run *r, const Op *op);
 int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Run *, int));
+
+/* bitcast.c */
+int interp_exec_bitcast(Run *r, const Op *op);
 
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */

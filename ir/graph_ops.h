@@ -19,7 +19,7 @@
  *                 no condition slot when it is an expression, Op.expr)
  *   set_symbol    [register]
  *   cumsum        [arg]
- *   unary, cast, broadcast, permute  [arg]
+ *   unary, cast, bitcast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
  *   select        [cond, if_true, if_false]
  *   sum/max/min   [args..., init]  (init present iff Op.has_init)
@@ -42,7 +42,7 @@
 	X(OPC_BINARY, "binary")   /* elementwise, two operands, broadcasting */ \
 	X(OPC_COMPARE, "compare") /* elementwise, two operands -> i1 */ \
 	X(OPC_SELECT, "select")   /* select */ \
-	X(OPC_CAST, "cast")       /* cast */ \
+	X(OPC_CAST, "cast")       /* cast, bitcast */ \
 	X(OPC_SHAPE, "shape")     /* broadcast, permute */ \
 	X(OPC_REDUCE, "reduce")   /* sum, max, min */ \
 	X(OPC_SCAN, "scan")       /* cumsum */ \
@@ -103,6 +103,7 @@
 	X(OP_GE, "ge", OPC_COMPARE, "lhs rhs", "") \
 	X(OP_SELECT, "select", OPC_SELECT, "cond if_true if_false", "") \
 	X(OP_CAST, "cast", OPC_CAST, "arg", "dtype") \
+	X(OP_BITCAST, "bitcast", OPC_CAST, "arg", "dtype target_shape") \
 	X(OP_BROADCAST, "broadcast", OPC_SHAPE, "arg", "target_shape") \
 	X(OP_PERMUTE, "permute", OPC_SHAPE, "arg", "target_shape") \
 	X(OP_SUM, "sum", OPC_REDUCE, "", "arg init dim block") \

@@ -223,6 +223,9 @@ static void select_op(Isel *s, Op *op)
 	case OP_CUMSUM:
 		isel_select_scan(s, op);
 		break;
+	case OP_BITCAST:
+		isel_select_bitcast(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
@@ -246,6 +249,7 @@ static void select_op(Isel *s, Op *op)
 static void select_region(Isel *s, Region *r)
 {
 	int lds_base = s->lds_top;
+	isel_fuse_bitcast_reads(s, r);
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];

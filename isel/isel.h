@@ -112,6 +112,12 @@ void isel_select_set_symbol(Isel *s, Op *op);
 /* The VGPR a set_symbol bound symbol e to, if it did. */
 bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out);
 
+/* ---- bitcast.c ---- */
+/* Reads in r whose one use is a bitcast to another width are read by the
+ * bitcast (called before the region's shared tiles are staged). */
+void isel_fuse_bitcast_reads(Isel *s, Region *r);
+void isel_select_bitcast(Isel *s, Op *op);
+
 /* ---- scan.c ---- */
 void isel_select_scan(Isel *s, Op *op);
 
