@@ -76,7 +76,7 @@ bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs)
 	Sym *last = a->shape.dims[a->shape.rank - 1];
 	Sym *d = sa > sd ? scaled_dim(g, last, sa / sd, 1) : scaled_dim(g, last, 1, sd / sa);
 	if (!d) {
-		ld_err(L, n->jv, "bitcast of %s to %s: no dim is %s %d times %s; name it with target_shape",
+		ld_err(L, n->jv, "bitcast of %s to %s: no dim is %s%d times %s; name it with target_shape",
 			ld_vstr(g, a), dtype_name(op->dtype), sa > sd ? "" : "1/", sa > sd ? sa / sd : sd / sa,
 			sym_name(last));
 		return false;

@@ -155,6 +155,12 @@ static const WaveCase cases[] = {
 	 * [M, B, N] written from the permuted [B, M, N] accumulator; 32x32x16
 	 * tiles, 2x2 waves, shapes of test_batched_gemm */
 	{"batched_gemm_permute.json -D B=8 -D M=256 -D N=128 -D K=192", NULL, NULL},
+	/* wave_gemm_test.py::testPackedGemm: a, b are i32[M, K/2] (f16 pairs)
+	 * bitcast to f16 in the loop, 64x64x32 tiles, 2x2 waves, shared;
+	 * F32_16x16x16_F16 and F32_32x32x8_F16 (format_ops_test.c runs them on
+	 * f16 data against a host GEMM); test_gemm's first shape is slow */
+	{"packed_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"packed_gemm_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
 	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
 	{"conditional.json -D M=1 -D N=27", NULL, NULL},
@@ -229,6 +235,8 @@ static const WaveCase slow[] = {
 	/* testPureGemm, testVMFMAGemm, the bf16 GEMM at test_gemm's first shape
 	 * (about 15 s each), static and dynamic; testPingPongGemm's 4096^3 */
 	{"wg_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"packed_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"packed_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},

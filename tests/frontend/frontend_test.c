@@ -615,6 +615,41 @@ START_TEST(err_cumsum)
 }
 END_TEST
 
+START_TEST(bitcast_and_expression_dims)
+{
+	/* y is i32[M, K/2]: bitcast to f16 gives f16[M, K]; back to i32 gives
+	 * K/2 again; to i8 there is no dim of 4*K/2 */
+	const char *args =
+		"{\"name\": \"y\", \"type\": \"memory\", \"shape\": [\"M\", \"K/2\"], \"address_space\": \"global\", \"dtype\": \"i32\"},\n"
+		"  {\"name\": \"z\", \"type\": \"memory\", \"shape\": [\"M\", \"K\"], \"address_space\": \"global\", \"dtype\": \"f16\"}";
+	char *t = kernel(NULL, NULL, args,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"y\"},\n"
+		"{\"name\": \"h\", \"op\": \"bitcast\", \"arg\": \"r\", \"dtype\": \"f16\", \"type\": {\"shape\": [\"M\", \"K\"], \"dtype\": \"f16\"}},\n"
+		"{\"name\": \"i\", \"op\": \"bitcast\", \"arg\": \"h\", \"dtype\": \"i32\", \"type\": {\"shape\": [\"M\", \"K/2\"], \"dtype\": \"i32\"}},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"h\", \"memory\": \"z\"}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	KSymbol *kh = kernel_symbol(r.k, "K/2");
+	ck_assert_ptr_nonnull(kh);
+	ck_assert_int_eq(kh->kind, SYMK_ALIAS);
+	int64_t v;
+	ck_assert(sym_is_int(kh->resolved, &v) && v == 16); /* K = 32 */
+	loaded_free(&r);
+	free(t);
+	t = kernel(NULL, NULL, args,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"y\"},\n"
+		"{\"name\": \"h\", \"op\": \"bitcast\", \"arg\": \"r\", \"dtype\": \"i8\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"h\"", 0),
+		"graph[1]: bitcast of i32[M, K/2] to i8: no dim is 4 times K/2; name it with target_shape");
+	free(t);
+	t = kernel(NULL, NULL, "{\"name\": \"y\", \"type\": \"memory\", \"shape\": [\"M*N\"], \"address_space\": \"global\", \"dtype\": \"i32\"}",
+		"{\"name\": \"r\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"f32\", \"value\": 0}");
+	expect_error(t, pos_of(t, "\"M*N\"", 0),
+		"arguments[0].shape[0]: a dim written as an expression must use exactly one dim symbol ('M*N' uses 2)");
+	free(t);
+}
+END_TEST
+
 START_TEST(err_cycle)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -824,6 +859,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, valid_examples_load);
 	tcase_add_test(tc, positions_with_escapes);
 	tcase_add_test(tc, schema_matches_tables);
+	tcase_add_test(tc, bitcast_and_expression_dims);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, err_json_syntax);
