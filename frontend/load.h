@@ -68,9 +68,7 @@ bool ld_is_builtin_symbol(const char *n);
 /* The free symbols of e, at most cap of them into out; returns how many
  * there are (possibly more than cap). */
 size_t ld_free_syms(const Sym *e, Sym **out, size_t cap);
-/* load_dims.c: the dim an expression of one symbol names (an implicit
- * symbolic alias), or NULL after reporting. */
-Sym *ld_expr_dim(Ld *L, JV v);
+
 
 /* load_graph.c */
 void ld_load_graph(Ld *L, JV graph);

@@ -242,14 +242,6 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	return ok;
 }
 
-bool ld_list_encloses(const NList *outer, const NList *l)
-{
-	for (; l; l = l->parent)
-		if (l == outer)
-			return true;
-	return false;
-}
-
 static void resolve_refs(G *g, Node *n)
 {
 	if (!node_refs(g, n, &n->refs))

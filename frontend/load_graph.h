@@ -58,9 +58,6 @@ typedef struct G {
 	Vec(struct Setter { Node *n; Op *op; }) setters; /* set_symbols built so far (load_control.c) */
 } G;
 
-/* load_graph.c: is l outer or inside it? */
-bool ld_list_encloses(const NList *outer, const NList *l);
-
 /* load_scan.c: cumsum */
 bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);
 
@@ -71,12 +68,15 @@ bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs);
 Ent *ld_tab_find(G *g, const char *key);
 Ent *ld_tab_add(G *g, const char *key);
 
-/* load_ops.c */
+/* load_types.c */
 const char *ld_tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
 const char *ld_vstr(G *g, const Value *v);
 bool ld_subset(Shape a, Shape b);   /* dims of a among those of b */
 bool ld_same_set(Shape a, Shape b); /* same dims, any order */
 bool ld_is_int_dtype(DType t);
+bool ld_list_encloses(const NList *outer, const NList *l); /* is l outer or inside it? */
+
+/* load_ops.c */
 /* Attributes and result type of one op (operands in op->args, their JSON
  * locations in jvs); false after reporting. */
 bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);

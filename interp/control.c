@@ -118,14 +118,6 @@ int interp_exec_set_symbol(Run *r, const Op *op)
 	return 0;
 }
 
-bool run_dim_is_set(const Run *r, const Sym *d)
-{
-	for (int i = 0; i < r->nset; i++)
-		if (r->set[i].sym == d)
-			return true;
-	return false;
-}
-
 int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c)
 {
 	/* a value without an element here stays unbound: a mapping that uses

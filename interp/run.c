@@ -183,6 +183,14 @@ IDim *run_dim(Run *r, Sym *d)
 	return &r->dims[r->ndims++];
 }
 
+bool run_dim_is_set(const Run *r, const Sym *d)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].sym == d)
+			return true;
+	return false;
+}
+
 /* The context window of dim d. */
 int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 {

@@ -106,8 +106,6 @@ int interp_exec_set_symbol(Run *r, const Op *op);
 /* Bind the set symbols' per-lane symbols for the element at coordinates c
  * of x's dims; -1 after reporting. */
 int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c);
-/* Has a set_symbol set dim d (which then has one position)? */
-bool run_dim_is_set(const Run *r, const Sym *d);
 
 /* scan.c: cumsum over the wave's window; the block form over the waves of
  * workgroup dim g, all waves at once (select_wave picks each). */
@@ -118,6 +116,8 @@ int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Ru
 int interp_exec_bitcast(Run *r, const Op *op);
 
 /* ---- run.c (also) ---- */
+/* Has a set_symbol (control.c) set dim d (which then has one position)? */
+bool run_dim_is_set(const Run *r, const Sym *d);
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
 /* ceil(a / b) for a, b > 0 (0 otherwise), without a + b - 1 overflowing. */

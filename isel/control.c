@@ -126,7 +126,7 @@ static void cond_to_scc(Isel *s, SymKind k, MOpnd x)
  * branch around the body, which runs with every lane. A condition the
  * compiler can decide selects the body or nothing. Each result is a copy of
  * its else value made before the branch and overwritten at the body's end. */
-static void select_uniform(Isel *s, Op *op)
+static void select_uniform(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
 	int n = op->ninit;
@@ -176,7 +176,7 @@ static void select_uniform(Isel *s, Op *op)
 	}
 	size_t cache_len = s->cache.len;
 	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
-	isel_select_region(s, body);
+	region(s, body);
 	if (c->failed)
 		return;
 	if (n) {
@@ -205,14 +205,14 @@ static void select_uniform(Isel *s, Op *op)
 	}
 }
 
-void isel_select_conditional(Isel *s, Op *op)
+void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
 	int n = op->ninit;
 	if (!body_ok(s, op, NULL, op->body))
 		return;
 	if (op->expr) {
-		select_uniform(s, op);
+		select_uniform(s, op, region);
 		return;
 	}
 	Value *cond = op->args[n];
@@ -241,7 +241,7 @@ void isel_select_conditional(Isel *s, Op *op)
 	mblock_add(s->b, I_S_AND_SAVEEXEC_B64, 1, &saved, 1, &vcc);
 	size_t cache_len = s->cache.len;
 	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
-	isel_select_region(s, body);
+	region(s, body);
 	if (c->failed)
 		return;
 	/* leave: values lowered under the mask hold only its lanes */
@@ -279,8 +279,8 @@ void isel_select_conditional(Isel *s, Op *op)
 /* ---- set_symbol ----
  * The loader renamed the set symbol in the mappings that follow to the
  * op's per-lane symbol `$T_<name>` (Op.expr); the `$T` prefix makes expr.c
- * treat it as per lane, and isel_set_symbol_value gives it the lane's
- * element of the register. One element per lane: a lane holding several
+ * treat it as per lane, and expr.c lowers it to the lane's element of the
+ * register recorded here (Isel.setsym). One element per lane: a lane holding several
  * would need one binding per element of each access. */
 void isel_select_set_symbol(Isel *s, Op *op)
 {
@@ -301,14 +301,4 @@ void isel_select_set_symbol(Isel *s, Op *op)
 		return;
 	}
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
-}
-
-bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out)
-{
-	for (size_t i = 0; i < s->setsym.len; i++)
-		if (s->setsym.data[i].e == e) {
-			*out = s->setsym.data[i].o;
-			return true;
-		}
-	return false;
 }

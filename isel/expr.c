@@ -251,9 +251,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		}
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
-		MOpnd o;
-		if (isel_set_symbol_value(s, e, &o)) /* a lane's value ($T_<op>), control.c */
-			return o;
+		for (size_t i = 0; i < s->setsym.len; i++) /* a lane's value ($T_<op>): control.c's set_symbol */
+			if (s->setsym.data[i].e == e)
+				return s->setsym.data[i].o;
 		break;
 	}
 	case SYM_ADD: {

@@ -215,7 +215,7 @@ static void select_op(Isel *s, Op *op)
 	case OP_OUTPUT:
 		break;
 	case OP_CONDITIONAL:
-		isel_select_conditional(s, op);
+		isel_select_conditional(s, op, select_region);
 		break;
 	case OP_SET_SYMBOL:
 		isel_select_set_symbol(s, op);
@@ -270,8 +270,6 @@ static void select_region(Isel *s, Region *r)
 		s->lds_dirty = s->lds_top;
 	s->lds_top = lds_base;
 }
-
-void isel_select_region(Isel *s, Region *r) { select_region(s, r); }
 
 static void count_uses(Isel *s, Region *r)
 {

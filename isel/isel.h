@@ -99,18 +99,17 @@ int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
 /* The s_barrier before writing reused LDS; none is needed after it. */
 void isel_lds_barrier(Isel *s);
 
-/* The ops of region r (a conditional's body), as the walker selects any. */
-void isel_select_region(Isel *s, Region *r);
-
 /* ---- control.c ---- */
-/* A conditional: its body under an exec mask, its results selected. */
-void isel_select_conditional(Isel *s, Op *op);
+/* The walker's region selector, passed in (isel.c calls into the files of
+ * isel/, never the other way round). */
+typedef void (*IselRegionFn)(Isel *s, Region *r);
+/* A conditional: its body (selected by region) under an exec mask or a
+ * scalar branch, its results selected. */
+void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
 
 /* A set_symbol: its per-lane symbol stands for the lane's element of the
  * register in the expressions lowered after it. */
 void isel_select_set_symbol(Isel *s, Op *op);
-/* The VGPR a set_symbol bound symbol e to, if it did. */
-bool isel_set_symbol_value(Isel *s, const Sym *e, MOpnd *out);
 
 /* ---- bitcast.c ---- */
 /* Reads in r whose one use is a bitcast to another width are read by the
