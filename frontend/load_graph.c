@@ -514,6 +514,11 @@ void ld_load_graph(Ld *L, JV graph)
 		e->kind = E_ARG;
 		e->arg = a;
 	}
+	for (size_t i = 0; i < L->scalar_args.len; i++) {
+		Ent *e = ld_tab_add(&g, L->scalar_args.data[i]->name);
+		e->kind = E_ARG;
+		e->arg = L->scalar_args.data[i];
+	}
 	NList *top = new_list(&g, NULL, NULL);
 	top->region = L->k->body;
 	collect(&g, graph, top);

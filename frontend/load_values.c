@@ -273,3 +273,42 @@ bool ld_get_shape(Ld *L, JV v, Shape *out)
 	*out = s;
 	return ok;
 }
+
+/* Scalar arguments (Wave's `threshold: tkl.i32` in the signature). Their
+ * values reach the kernel as the dynamic symbols do, in a 32-bit kernel
+ * argument slot after the buffers, so only integer dtypes of up to 32 bits
+ * are accepted; in expressions the name is that symbol, as an operand the
+ * rank-0 value of an implicit `scalar` op. */
+void ld_scalar_argument(Ld *L, JV a, const char *name)
+{
+	Kernel *k = L->k;
+	check_fields(L, a, "name type dtype", NULL);
+	DType dt;
+	JV f = jv_get(L, a, "dtype");
+	if (!need(L, a, f, "dtype") || !ld_get_dtype(L, f, &dt))
+		return;
+	if (dtype_is_float(dt) || dt == DT_I1 || dtype_size(dt) > 4) {
+		ld_err(L, f, "scalar arguments of dtype %s are not supported yet (integers of up to 32 bits: the value "
+			     "travels in a 32-bit slot, as a dynamic symbol's does)",
+			dtype_name(dt));
+		return;
+	}
+	if (kernel_symbol(k, name)) {
+		ld_err(L, jv_get(L, a, "name"), "scalar argument '%s' has the name of a symbol", name);
+		return;
+	}
+	KSymbol *s = kernel_add_symbol(k, name, SYMK_DYNAMIC);
+	s->arg_dtype = dt;
+	s->loc = loc_of(L, a.pos);
+	Sym *sym = s->sym;
+	Op *op = op_new(k, k->body, OP_SCALAR, name, 0, 1);
+	op->expr = sym;
+	op->dtype = dt;
+	op->loc = loc_of(L, a.pos);
+	op->path = arena_strdup(&k->arena, a.path);
+	Value *v = op_result(op);
+	v->dtype = dt;
+	v->shape = shape_new(k, 0);
+	v->loc = op->loc;
+	vec_push(&L->scalar_args, v);
+}

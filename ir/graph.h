@@ -224,6 +224,7 @@ typedef struct KSymbol {
 	                  (may still hold dynamic symbols) */
 	AddrSpace space; /* SYMK_ADDRESS_SPACE */
 	int dyn_idx;   /* SYMK_DYNAMIC: position in the dynamic argument list */
+	DType arg_dtype; /* SYMK_DYNAMIC: a scalar argument's dtype (DT_NONE: a size, i32) */
 	Loc loc;
 } KSymbol;
 

@@ -98,6 +98,8 @@ static void print_symbols(Buf *b, const Kernel *k)
 			break;
 		case SYMK_DYNAMIC:
 			buf_printf(b, " dynamic (argument %d)", s->dyn_idx);
+			if (s->arg_dtype != DT_NONE)
+				buf_printf(b, ", scalar argument %s", dtype_name(s->arg_dtype));
 			break;
 		case SYMK_ALIAS:
 			buf_puts(b, " = alias ");

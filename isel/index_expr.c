@@ -10,7 +10,8 @@
  * a VOPC compare into vcc and 0/1 in a dword (the i1 value); any other
  * expression its 32-bit integer value. The dispatcher asks this file only
  * after elementwise.c declined the op, so a fuller apply_expr there takes
- * precedence. */
+ * precedence. Integer `scalar`s of an expression (scalar kernel arguments)
+ * are here too, asked before elementwise.c, which has the constant ones. */
 #include "isel.h"
 
 /* Do a and b hold the same elements in the same order? */
@@ -50,9 +51,34 @@ static void rel_to_vcc(Isel *s, SymKind k, MOpnd x)
 	mblock_add(s->b, op, 1, &d, 2, u)->flags |= MIF_E32;
 }
 
+/* A 32-bit integer `scalar` whose value is an expression (a scalar kernel
+ * argument's symbol, a size): computed in the entry block, which dominates
+ * every use, into a VGPR. */
+static bool select_int_scalar(Isel *s, Op *op)
+{
+	const NodeIndex *ix = s->c->index[op->id];
+	if (!op->expr || (op->dtype != DT_I32 && op->dtype != DT_U32) || !ix || ix->ndims != 0)
+		return false;
+	MOpnd x = isel_expr_lower_entry(s, kernel_subs(s->c->k, op->expr), op->loc);
+	if (s->c->failed)
+		return true;
+	TVal *r = ARENA_NEW(&s->c->arena, TVal);
+	*r = (TVal){.dtype = op->dtype, .n = 1, .nd = 1, .packed = false, .ix = ix};
+	r->d = ARENA_NEWN(&s->c->arena, MOpnd, 1);
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	r->d[0] = isel_v1(s);
+	mblock_add(s->b, I_V_MOV_B32, 1, &r->d[0], 1, &x);
+	s->b = save;
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
 bool isel_select_index_expr(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
+	if (op->kind == OP_SCALAR)
+		return select_int_scalar(s, op);
 	if (op->kind != OP_APPLY_EXPR)
 		return false;
 	Value *res = op_result(op);

@@ -238,6 +238,8 @@ static void select_op(Isel *s, Op *op)
 	default:
 		if (op_is_reduce(op->kind))
 			isel_select_reduce(s, op);
+		else if (op->kind == OP_SCALAR && isel_select_index_expr(s, op))
+			; /* an integer scalar of an expression (index_expr.c) */
 		else if (!isel_select_elementwise(s, op) && !isel_select_index_expr(s, op) && !c->failed)
 			analysis_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
 	}

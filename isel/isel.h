@@ -122,7 +122,8 @@ void isel_select_scan(Isel *s, Op *op);
 
 /* ---- index_expr.c ---- */
 /* apply_expr on 32-bit integer registers (the minimum a conditional's
- * condition needs); false if the op is not one it handles. */
+ * condition needs), and 32-bit integer scalars of an expression (scalar
+ * kernel arguments); false if the op is not one it handles. */
 bool isel_select_index_expr(Isel *s, Op *op);
 
 /* ---- memory.c ---- */

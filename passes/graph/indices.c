@@ -779,9 +779,11 @@ void analyze_indices(Analysis *c)
 		if (c->tile[i].trips > 0)
 			sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
 	}
-	/* a runtime size is a size: the launch rejects a negative one */
+	/* a runtime size is a size: the launch rejects a negative one (a
+	 * scalar argument is a value of its own dtype, any sign) */
 	for (size_t i = 0; i < k->dyn_syms.len; i++)
-		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0)
+		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0 &&
+			kernel_symbol(k, sym_name(k->dyn_syms.data[i]))->arg_dtype == DT_NONE)
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);

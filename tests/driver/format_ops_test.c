@@ -28,6 +28,11 @@ static const char *const passing[] = {
 	/* a per-lane conditional with a result: b = mask > 0 ? a * a : a */
 	"tests/driver/data/conditional_select.json",
 	"tests/driver/data/conditional_select.json -D M=7 -D N=300 --seed 5",
+	/* an i32 scalar kernel argument as an operand (apply_expr), the
+	 * conditional on it: b = threshold > 10 ? a * 2.5 : a */
+	"tests/driver/data/conditional_scalar_arg.json -D threshold=2",
+	"tests/driver/data/conditional_scalar_arg.json -D threshold=50",
+	"tests/driver/data/conditional_scalar_arg.json -D threshold=-7",
 };
 
 START_TEST(passes)
