@@ -16,8 +16,8 @@
  * harmless: they compute addresses and sizes. What the body lowers into
  * VGPRs holds only its active lanes' values, so the expression cache and the
  * work-item ids made inside are forgotten at its end. Ops whose lanes talk
- * to each other (reductions, MMAs, LDS staging, loops) are rejected inside a
- * body: a masked lane would feed them stale values. */
+ * to each other (reductions, MMAs, LDS staging) are rejected inside a masked
+ * body: a masked lane would feed them stale values; loops inside either. */
 #include <string.h>
 
 #include "isel.h"
@@ -43,15 +43,18 @@ static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
 	return true;
 }
 
-/* Reject what a masked body cannot run; check each write's layout. */
-static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r)
+/* Reject what a body cannot run (masked: anything whose lanes talk to each
+ * other; under a scalar branch, with every lane, only loops); check each
+ * masked write's layout. */
+static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool masked)
 {
 	Analysis *c = s->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		bool bad = op->kind == OP_MMA || op_is_reduce(op->kind) || op->kind == OP_ITERATE || op->kind == OP_CUMSUM ||
-			   (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping) ||
-			   (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED);
+		bool bad = op->kind == OP_ITERATE ||
+			   (masked && (op->kind == OP_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
+					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping) ||
+					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED)));
 		if (bad) {
 			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
 				op_name(op->kind), cop->name);
@@ -64,7 +67,7 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r)
 				op->path, cop->name);
 			return false;
 		}
-		if (op->body && !body_ok(s, cop, cix, op->body))
+		if (op->body && !body_ok(s, cop, cix, op->body, masked))
 			return false;
 	}
 	return true;
@@ -209,7 +212,7 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
 	int n = op->ninit;
-	if (!body_ok(s, op, NULL, op->body))
+	if (!body_ok(s, op, NULL, op->body, !op->expr))
 		return;
 	if (op->expr) {
 		select_uniform(s, op, region);
@@ -225,7 +228,7 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 			(long long)cv->n);
 		return;
 	}
-	if (!body_ok(s, op, cix, op->body))
+	if (!body_ok(s, op, cix, op->body, true))
 		return;
 	Region *body = op->body;
 	for (int i = 0; i < n; i++) {

@@ -33,6 +33,13 @@ static const char *const passing[] = {
 	"tests/driver/data/conditional_scalar_arg.json -D threshold=2",
 	"tests/driver/data/conditional_scalar_arg.json -D threshold=50",
 	"tests/driver/data/conditional_scalar_arg.json -D threshold=-7",
+	/* a conditional on the loop variable around an MMA (a scalar branch in
+	 * the K loop, LDS tiles staged outside it): only odd K tiles count */
+	"tests/driver/data/gemm_conditional_tiles.json",
+	"tests/driver/data/gemm_conditional_tiles.json -D M=100 -D N=70 -D K=96",
+	/* the same with the shared reads inside the branch: their LDS tiles
+	 * are staged (barriers and all) on the branch's side */
+	"tests/driver/data/gemm_conditional_tiles_staged.json -D M=100 -D N=70 -D K=96",
 };
 
 START_TEST(passes)
