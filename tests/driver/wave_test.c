@@ -172,10 +172,10 @@ static const WaveCase cases[] = {
 	{"conditional.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_misc_ops.py::test_conditional_return: b = threshold > 10 ?
 	 * a * 2.5 : a, the first default shape, threshold 2 and 50 (the i32
-	 * kernel argument is the dynamic symbol THRESHOLD, the condition the
-	 * expression THRESHOLD > 10: a scalar branch) */
-	{"conditional_return.json -D THRESHOLD=2", NULL, NULL},
-	{"conditional_return.json -D THRESHOLD=50", NULL, NULL},
+	 * scalar argument threshold; Wave's threshold > scalar(10) as the
+	 * condition expression threshold > 10: a scalar branch) */
+	{"conditional_return.json -D threshold=2", NULL, NULL},
+	{"conditional_return.json -D threshold=50", NULL, NULL},
 	/* test_scan.py::test_1d_scanop_cumsum: i32, BLOCK_N = ceiling(N/64)*64,
 	 * one wave */
 	{"scan_1d.json -D N=27", NULL, NULL},

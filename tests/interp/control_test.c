@@ -51,7 +51,7 @@ START_TEST(selected_result)
 }
 END_TEST
 
-/* test_conditional_return: b = THRESHOLD > 10 ? a * 2.5 : a. */
+/* test_conditional_return: b = threshold > 10 ? a * 2.5 : a. */
 START_TEST(expression_condition)
 {
 	for (int t = 0; t < 2; t++) {
