@@ -423,8 +423,13 @@ static void load_arguments(Ld *L, JV root)
 			ok = false;
 		}
 		f = jv_get(L, a, "type");
-		if (need(L, a, f, "type") && get_string(L, f, &type) && strcmp(type, "memory") != 0) {
-			ld_err(L, f, "unknown argument type '%s' (expected \"memory\")", type);
+		if (need(L, a, f, "type") && get_string(L, f, &type) && strcmp(type, "scalar") == 0) {
+			if (ok && name)
+				ld_scalar_argument(L, a, name); /* load_values.c */
+			continue;
+		}
+		if (f.v && json_is_string(f.v) && strcmp(type, "memory") != 0) {
+			ld_err(L, f, "unknown argument type '%s' (expected \"memory\" or \"scalar\")", type);
 			ok = false;
 		}
 		Shape shape = {0};
@@ -508,6 +513,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 out:
 	json_decref(root);
 	vec_free(&L.ivars);
+	vec_free(&L.scalar_args);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);

@@ -94,12 +94,14 @@ static void collect_node(G *g, JV jn, NList *list)
 		arena_printf(&L->tmp, "%s %s", op_info[n->kind].operands, op_info[n->kind].attrs));
 	if (n->kind == OP_OUTPUT && !list->owner)
 		n->top_output = true;
-	if (n->kind != OP_ITERATE)
+	if (n->kind != OP_ITERATE && n->kind != OP_CONDITIONAL)
 		return;
 	JV ia = jv_get(L, jn, "iter_args");
 	JV body = jv_get(L, jn, "body");
 	n->body = new_list(g, list, n);
-	if (need(L, jn, ia, "iter_args")) {
+	/* a conditional without else values has no iter args */
+	if (n->kind == OP_CONDITIONAL && !ia.v) {
+	} else if (need(L, jn, ia, "iter_args")) {
 		if (!json_is_array(ia.v)) {
 			ld_err(L, ia, "expected a list of names, got something else");
 			n->bad = true;
@@ -203,6 +205,21 @@ static bool node_refs(G *g, Node *n, Refs *out)
 		if (f.v)
 			ok &= ref_list(g, f, false, out);
 		break;
+	case OP_CONDITIONAL: /* [else_return..., condition, implicit_captures...] */
+		f = jv_get(L, n->jv, "else_return");
+		if (f.v)
+			ok &= ref_list(g, f, false, out);
+		/* a node's name, or else an expression of symbols (Wave's
+		 * IndexExpr condition), read by ld_build_conditional */
+		f = jv_get(L, n->jv, "condition");
+		if (!need(L, n->jv, f, "condition"))
+			ok = false;
+		else if (!json_is_string(f.v) || ld_tab_find(g, intern(json_string_value(f.v))))
+			ok &= ref_one(g, f, out);
+		f = jv_get(L, n->jv, "implicit_captures");
+		if (f.v)
+			ok &= ref_list(g, f, false, out);
+		break;
 	case OP_OUTPUT:
 		f = jv_get(L, n->jv, "values");
 		ok &= need(L, n->jv, f, "values") && ref_list(g, f, false, out);
@@ -226,14 +243,6 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	return ok;
 }
 
-static bool list_encloses(const NList *outer, const NList *l)
-{
-	for (; l; l = l->parent)
-		if (l == outer)
-			return true;
-	return false;
-}
-
 static void resolve_refs(G *g, Node *n)
 {
 	if (!node_refs(g, n, &n->refs))
@@ -246,13 +255,13 @@ static void resolve_refs(G *g, Node *n)
 			n->bad = true;
 			continue;
 		}
-		if (e->kind == E_PARAM && !list_encloses(e->list, n->list)) {
+		if (e->kind == E_PARAM && !ld_list_encloses(e->list, n->list)) {
 			ld_err(g->L, r->jv, "'%s' is an iter arg of '%s' and is not visible here", r->name,
 				e->list->owner->name);
 			n->bad = true;
 		} else if (e->kind == E_NODE) {
 			Node *m = e->node;
-			if (!list_encloses(m->list, n->list)) {
+			if (!ld_list_encloses(m->list, n->list)) {
 				ld_err(g->L, r->jv, "'%s' is defined inside the body of '%s' and is not visible here",
 					r->name, m->list->owner->name);
 				n->bad = true;
@@ -442,10 +451,12 @@ static void build_node(G *g, Node *n)
 	if (!operand_values(g, n, &vals, &nv, &jvs))
 		return; /* poisoned by an earlier error */
 	int nres = 1;
-	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT)
+	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL)
 		nres = 0;
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
+	else if (n->kind == OP_CONDITIONAL)
+		nres = (int)json_array_size(json_object_get(n->jv.v, "else_return"));
 	if (n->kind == OP_GET_RESULT && !vals[0]) {
 		/* The source is a multi-result op: found by name in ld_build_op. */
 		Ent *e = ld_tab_find(g, intern(json_string_value(json_object_get(n->jv.v, "value"))));
@@ -466,10 +477,11 @@ static void build_node(G *g, Node *n)
 		}
 	}
 	bool built = ld_build_op(g, n, op, jvs, nv);
-	if (built && n->kind == OP_ITERATE) { /* the body, between the op and its results */
+	if (built && (n->kind == OP_ITERATE || n->kind == OP_CONDITIONAL)) { /* the body, between the op and its results */
 		int nerr = L->d->nerrors;
 		build_list(g, n->body);
-		built = L->d->nerrors == nerr && !n->body->incomplete && ld_finish_iterate(g, n, op);
+		built = L->d->nerrors == nerr && !n->body->incomplete &&
+			(n->kind == OP_ITERATE ? ld_finish_iterate(g, n, op) : ld_finish_conditional(g, n, op));
 		/* the body's own errors say what is wrong */
 	}
 	if (!built) {
@@ -503,12 +515,18 @@ void ld_load_graph(Ld *L, JV graph)
 		e->kind = E_ARG;
 		e->arg = a;
 	}
+	for (size_t i = 0; i < L->scalar_args.len; i++) {
+		Ent *e = ld_tab_add(&g, L->scalar_args.data[i]->name);
+		e->kind = E_ARG;
+		e->arg = L->scalar_args.data[i];
+	}
 	NList *top = new_list(&g, NULL, NULL);
 	top->region = L->k->body;
 	collect(&g, graph, top);
 	for (size_t i = 0; i < g.all.len; i++)
 		if (!g.all.data[i]->bad)
 			resolve_refs(&g, g.all.data[i]);
+	ld_set_symbol_deps(&g);
 	for (size_t i = 0; i < g.lists.len; i++)
 		sort_list(&g, g.lists.data[i]);
 	build_list(&g, top);
@@ -525,5 +543,6 @@ void ld_load_graph(Ld *L, JV graph)
 	}
 	vec_free(&g.all);
 	vec_free(&g.lists);
+	vec_free(&g.setters);
 	free(g.tab);
 }

@@ -20,7 +20,7 @@ typedef struct Node {
 	OpKind kind; /* OP_COUNT: unknown op (name still reserved) */
 	NList *list;
 	int idx;
-	NList *body; /* iterate */
+	NList *body; /* iterate, conditional */
 	bool bad;
 	bool top_output; /* an output in the kernel body: accepted, ignored */
 	Op *op;
@@ -55,18 +55,28 @@ typedef struct G {
 	size_t cap, n;
 	Vec(NList *) lists;
 	Vec(Node *) all;
+	Vec(struct Setter { Node *n; Op *op; }) setters; /* set_symbols built so far (load_control.c) */
 } G;
+
+/* load_scan.c: cumsum */
+bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);
+
+/* load_bitcast.c */
+bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs);
 
 /* load_names.c */
 Ent *ld_tab_find(G *g, const char *key);
 Ent *ld_tab_add(G *g, const char *key);
 
-/* load_ops.c */
+/* load_types.c */
 const char *ld_tstr(G *g, DType dt, Shape s); /* "f32[M, N]", in the scratch arena */
 const char *ld_vstr(G *g, const Value *v);
 bool ld_subset(Shape a, Shape b);   /* dims of a among those of b */
 bool ld_same_set(Shape a, Shape b); /* same dims, any order */
 bool ld_is_int_dtype(DType t);
+bool ld_list_encloses(const NList *outer, const NList *l); /* is l outer or inside it? */
+
+/* load_ops.c */
 /* Attributes and result type of one op (operands in op->args, their JSON
  * locations in jvs); false after reporting. */
 bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
@@ -75,5 +85,21 @@ bool ld_load_index(G *g, Node *n, Op *op);          /* optional "index" */
 /* After the walker built an iterate's body: the body's output against the
  * iter args; false after reporting. */
 bool ld_finish_iterate(G *g, Node *n, Op *op);
+
+/* load_control.c: conditional (and set_symbol) */
+bool ld_build_conditional(G *g, Node *n, Op *op, JV *jvs);
+/* After the walker built a conditional's body: its output against the
+ * else values; false after reporting. */
+bool ld_finish_conditional(G *g, Node *n, Op *op);
+bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs);
+/* A node whose mapping mentions a symbol that a set_symbol of an enclosing
+ * list sets depends on that set_symbol (phase 2). */
+void ld_set_symbol_deps(G *g);
+/* In mapping expressions of node n, each symbol set by a set_symbol in
+ * scope becomes that set_symbol's per-lane symbol (Op.expr). */
+void ld_mapping_set_symbols(G *g, Node *n, Mapping *m);
+/* s without the dims that a set_symbol in scope of n has set (they have a
+ * single position: a write drops them, as Wave does). */
+Shape ld_without_set_symbols(G *g, Node *n, Shape s);
 
 #endif

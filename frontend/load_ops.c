@@ -10,30 +10,6 @@
 #include "load_graph.h"
 
 
-const char *ld_tstr(G *g, DType dt, Shape s)
-{
-	Buf b = {0};
-	buf_puts(&b, dt == DT_NONE ? "?" : dtype_name(dt));
-	shape_print(&b, s);
-	const char *r = arena_strdup(&g->L->tmp, buf_cstr(&b));
-	buf_free(&b);
-	return r;
-}
-
-const char *ld_vstr(G *g, const Value *v) { return ld_tstr(g, v->dtype, v->shape); }
-
-bool ld_subset(Shape a, Shape b)
-{
-	for (int i = 0; i < a.rank; i++)
-		if (shape_find(b, a.dims[i]) < 0)
-			return false;
-	return true;
-}
-
-bool ld_same_set(Shape a, Shape b) { return a.rank == b.rank && ld_subset(a, b); }
-
-bool ld_is_int_dtype(DType t) { return t != DT_NONE && !dtype_is_float(t); }
-
 static bool dtype_eq(G *g, Node *n, JV at, const char *what, Value *a, Value *b)
 {
 	if (a->dtype == b->dtype)
@@ -50,6 +26,21 @@ static bool get_ept(G *g, Node *n, Op *op)
 	long long x;
 	if (!f.v)
 		return true;
+	if (json_is_string(f.v)) {
+		/* a symbol or expression (Wave's LOAD_ELEMS_PER_THREAD) with a
+		 * value known when the kernel is loaded */
+		Sym *e = ld_get_expr(g->L, f, NULL);
+		if (!e)
+			return false;
+		int64_t v;
+		if (!sym_is_int(kernel_subs(g->k, e), &v) || v < 1 || v > 65536) {
+			ld_err(g->L, f, "elements_per_thread '%s' must have an integer value in [1, 65536] (not a dynamic "
+					"symbol)", json_string_value(f.v));
+			return false;
+		}
+		op->ept = (int)v;
+		return true;
+	}
 	if (!get_int(g->L, f, 1, 65536, &x))
 		return false;
 	op->ept = (int)x;
@@ -184,6 +175,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		op->mapping = get_mapping(g, f);
 		if (!op->mapping)
 			return false;
+		ld_mapping_set_symbols(g, n, op->mapping);
 		if (op->mapping->ndyn != ndyn) {
 			ld_err(L, f, "mapping has %d dynamic values but the op passes %d in mapping_dynamic_vals",
 				op->mapping->ndyn, ndyn);
@@ -239,7 +231,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 				ld_tstr(g, reg->dtype, reg_side), reg->name, ld_vstr(g, reg));
 			ok = false;
 		}
-	} else if (!ld_subset(reg->shape, mem->shape)) {
+	} else if (!ld_subset(ld_without_set_symbols(g, n, reg->shape), mem->shape)) {
 		ld_err(L, jvs[0], "shape mismatch: register '%s' %s has dims that memory '%s' %s lacks",
 			reg->name, ld_vstr(g, reg), mem->name, ld_vstr(g, mem));
 		ok = false;
@@ -495,6 +487,10 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 	case OPC_CONTROL:
 		if (op->kind == OP_ITERATE)
 			return build_iterate(g, n, op, jvs, nrefs);
+		if (op->kind == OP_CONDITIONAL)
+			return ld_build_conditional(g, n, op, jvs);
+		if (op->kind == OP_SET_SYMBOL)
+			return ld_build_set_symbol(g, n, op, jvs);
 		if (op->kind == OP_OUTPUT)
 			return true;
 		{ /* get_result */
@@ -565,6 +561,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		return true;
 	}
 	case OPC_CAST:
+		if (op->kind == OP_BITCAST)
+			return ld_build_bitcast(g, n, op, jvs);
 		f = jv_get(L, n->jv, "dtype");
 		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
 			return false;
@@ -590,6 +588,8 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		res->shape = op->shape;
 		return true;
 	}
+	case OPC_SCAN:
+		return ld_build_scan(g, n, op, jvs);
 	case OPC_REDUCE: {
 		f = jv_get(L, n->jv, "init");
 		op->has_init = f.v != NULL;

@@ -188,9 +188,52 @@ Sym *ld_get_expr(Ld *L, JV v, const Scope *scope)
 	return ld_parse_expr_at(L, v, text, 0, scope);
 }
 
+/* Dims written as expressions (Wave's `Memory[M, K / 2]`).
+ *
+ * A dim must be a symbol: shapes are lists of dim symbols, compared by
+ * identity. An expression of exactly one symbol T (`"K/2"`) therefore names
+ * an implicit symbolic alias: a symbol spelled as the expression prints
+ * (`K/2`), defined as the expression, with a symbolic_alias constraint
+ * (source that symbol, target T), so the dim takes T's distribution with its
+ * tiles mapped through the expression, as an alias the input declares
+ * would. The same expression names the same dim everywhere. */
+static Sym *expr_dim(Ld *L, JV v)
+{
+	Kernel *k = L->k;
+	Sym *e = ld_get_expr(L, v, NULL);
+	if (!e)
+		return NULL;
+	Sym *free[2];
+	size_t nfree = ld_free_syms(e, free, 2);
+	KSymbol *t = nfree == 1 ? kernel_symbol(k, sym_name(free[0])) : NULL;
+	if (nfree != 1 || !t || t->kind == SYMK_ADDRESS_SPACE) {
+		ld_err(L, v, "a dim written as an expression must use exactly one dim symbol ('%s' uses %zu)",
+			json_string_value(v.v), nfree);
+		return NULL;
+	}
+	const char *name = sym_str(k->sc, e);
+	KSymbol *s = kernel_symbol(k, name);
+	if (s)
+		return s->sym; /* the same expression again */
+	s = kernel_add_symbol(k, name, SYMK_ALIAS);
+	s->value = e;
+	s->resolved = kernel_subs(k, e);
+	s->loc = loc_of(L, v.pos);
+	Sym *src = s->sym;
+	Constraint *c = kernel_add_constraint(k, CON_SYMBOLIC_ALIAS);
+	c->source = src;
+	c->target = free[0];
+	c->expr = e;
+	c->loc = loc_of(L, v.pos);
+	c->path = arena_strdup(&k->arena, v.path);
+	return src;
+}
+
 Sym *ld_get_dim(Ld *L, JV v)
 {
 	const char *name;
+	if (json_is_string(v.v) && !ld_is_identifier(json_string_value(v.v)))
+		return expr_dim(L, v);
 	if (!ld_get_ident(L, v, &name))
 		return NULL;
 	KSymbol *s = kernel_symbol(L->k, name);
@@ -229,4 +272,43 @@ bool ld_get_shape(Ld *L, JV v, Shape *out)
 	}
 	*out = s;
 	return ok;
+}
+
+/* Scalar arguments (Wave's `threshold: tkl.i32` in the signature). Their
+ * values reach the kernel as the dynamic symbols do, in a 32-bit kernel
+ * argument slot after the buffers, so only integer dtypes of up to 32 bits
+ * are accepted; in expressions the name is that symbol, as an operand the
+ * rank-0 value of an implicit `scalar` op. */
+void ld_scalar_argument(Ld *L, JV a, const char *name)
+{
+	Kernel *k = L->k;
+	check_fields(L, a, "name type dtype", NULL);
+	DType dt;
+	JV f = jv_get(L, a, "dtype");
+	if (!need(L, a, f, "dtype") || !ld_get_dtype(L, f, &dt))
+		return;
+	if (dtype_is_float(dt) || dt == DT_I1 || dtype_size(dt) > 4) {
+		ld_err(L, f, "scalar arguments of dtype %s are not supported yet (integers of up to 32 bits: the value "
+			     "travels in a 32-bit slot, as a dynamic symbol's does)",
+			dtype_name(dt));
+		return;
+	}
+	if (kernel_symbol(k, name)) {
+		ld_err(L, jv_get(L, a, "name"), "scalar argument '%s' has the name of a symbol", name);
+		return;
+	}
+	KSymbol *s = kernel_add_symbol(k, name, SYMK_DYNAMIC);
+	s->arg_dtype = dt;
+	s->loc = loc_of(L, a.pos);
+	Sym *sym = s->sym;
+	Op *op = op_new(k, k->body, OP_SCALAR, name, 0, 1);
+	op->expr = sym;
+	op->dtype = dt;
+	op->loc = loc_of(L, a.pos);
+	op->path = arena_strdup(&k->arena, a.path);
+	Value *v = op_result(op);
+	v->dtype = dt;
+	v->shape = shape_new(k, 0);
+	v->loc = op->loc;
+	vec_push(&L->scalar_args, v);
 }

@@ -485,7 +485,7 @@ static int exec_op(Run *r, Op *op)
 	case OP_ITERATE: return exec_iterate(r, op);
 	case OP_GET_RESULT: {
 		const Value *v = op->args[0];
-		if (v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+		if (v->kind == VAL_RESULT && (v->def->kind == OP_ITERATE || v->def->kind == OP_CONDITIONAL)) {
 			if (op->res_idx < 0 || op->res_idx >= v->def->nresults)
 				return run_fail(r, op, "result %d of %d", op->res_idx, v->def->nresults);
 			v = v->def->results[op->res_idx];
@@ -493,6 +493,9 @@ static int exec_op(Run *r, Op *op)
 		return run_set(r, op, run_get(r, v));
 	}
 	case OP_OUTPUT: return 0; /* read by the enclosing iterate */
+	case OP_SET_SYMBOL: return interp_exec_set_symbol(r, op);
+	case OP_CUMSUM: return interp_exec_cumsum(r, op);
+	case OP_BITCAST: return interp_exec_bitcast(r, op);
 	case OP_SELECT: {
 		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
@@ -555,6 +558,21 @@ static int exec_region(Run *r, Region *g)
 		Op *op = g->ops.data[i];
 		if (op->kind == OP_ITERATE) {
 			if (exec_iterate(r, op) < 0)
+				return -1;
+			continue;
+		}
+		if (op->kind == OP_CUMSUM && op->block) {
+			IDim *d = run_dim(r, op->dim);
+			if (!d)
+				return -1;
+			if (d->g >= 0 && d->wave_tile && r->gwaves[d->g] > 1) {
+				if (interp_exec_block_cumsum(r, op, d->g, select_wave) < 0)
+					return -1;
+				continue;
+			}
+		}
+		if (op->kind == OP_CONDITIONAL) {
+			if (interp_exec_conditional(r, op, exec_region, select_wave) < 0)
 				return -1;
 			continue;
 		}
@@ -697,6 +715,7 @@ int interp_run(Interp *in)
 			rc = exec_region(&r, in->k->body);
 			arena_reset(&r.arena, mk);
 			r.live = 0;
+			r.nset = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
 			memset(r.read_memo, 0, sizeof(ITensor *) * ((size_t)in->k->nvalues + 1));
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));

@@ -120,14 +120,16 @@ static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **
 	return 0;
 }
 
-/* Bind the iterators and dynamic values for element i of reg. */
-static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int64_t *c, ITensor *const *dynv,
-	const ITensor *reg)
+/* Bind the iterators, dynamic values and set symbols for element i of reg;
+ * -1 after reporting. */
+static int bind_element(Run *r, const Op *op, const Mapping *m, const int *reg_pos, const int64_t *c,
+	ITensor *const *dynv, const ITensor *reg)
 {
 	for (int it = 0; it < m->niters; it++)
 		run_env_push(r, m->iters[it], c[reg_pos[it]]);
 	for (int d = 0; d < m->ndyn; d++)
 		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
+	return r->nset ? run_bind_set_symbols(r, op, reg, c) : 0;
 }
 
 /* n elements of a's buffer from element `off`, `stride` apart, into dst:
@@ -299,8 +301,9 @@ int interp_exec_read(Run *r, const Op *op)
 			continue;
 		if (m) {
 			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
+			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			if (rc == 0)
+				rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
 			r->nenv = save;
 			if (rc < 0)
 				return -1;
@@ -390,10 +393,18 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 			ok &= in_dim(r, xs.dims[d], c[d]);
 		if (!ok)
 			continue;
+		if (r->ncond) {
+			int h = run_cond_holds(r, op, x, c);
+			if (h < 0)
+				return -1;
+			if (!h)
+				continue;
+		}
 		if (m) {
 			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
+			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			if (rc == 0)
+				rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
 			r->nenv = save;
 			if (rc < 0)
 				return -1;

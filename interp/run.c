@@ -143,6 +143,8 @@ static int dim_setup(Run *r, IDim *x)
 		IDim *t = run_dim(r, c->target);
 		if (!t)
 			return -1;
+		x->alias = t;
+		x->alias_con = c;
 		Sym *tgt = c->target;
 		Sym *tiles[2] = {sym_int(k->sc, t->wg_tile), sym_int(k->sc, t->wave_tile)};
 		x->g = t->g;
@@ -179,12 +181,39 @@ IDim *run_dim(Run *r, Sym *d)
 	return &r->dims[r->ndims++];
 }
 
+bool run_dim_is_set(const Run *r, const Sym *d)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].sym == d)
+			return true;
+	return false;
+}
+
 /* The context window of dim d. */
 int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 {
 	IDim *x = run_dim(r, d);
 	if (!x)
 		return -1;
+	if (run_dim_is_set(r, d)) { /* a set symbol is a value now (control.c) */
+		*start = 0;
+		*ext = 1;
+		return 0;
+	}
+	if (x->alias && x->alias->in_loop) {
+		/* the target's loop window through the alias expression (K/2
+		 * of a packed K: half the start, half the tile) */
+		const IDim *t = x->alias;
+		const Constraint *c = x->alias_con;
+		Sym *tg = c->target, *at[2] = {sym_int(r->k->sc, t->tstart + t->iv * t->ttile),
+						   sym_int(r->k->sc, t->tstart + (t->iv + 1) * t->ttile)};
+		int64_t end;
+		if (run_eval_con(r, c, sym_subs(r->k->sc, c->expr, 1, &tg, &at[0]), start) < 0 ||
+			run_eval_con(r, c, sym_subs(r->k->sc, c->expr, 1, &tg, &at[1]), &end) < 0)
+			return -1;
+		*ext = end - *start;
+		return 0;
+	}
 	if (x->in_loop) {
 		*start = x->tstart + x->iv * x->ttile;
 		*ext = x->ttile;

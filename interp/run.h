@@ -7,7 +7,7 @@
 #include "../ir/graph.h"
 #include "interp.h"
 
-enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64 };
+enum { MAX_WG_DIMS = 8, MAX_ENV = 64, MAX_DIMS = 64, MAX_COND = 16, MAX_SET = 16 };
 /* Largest tensor value the interpreter builds (elements); a kernel that
  * needs more is reported rather than exhausting memory. */
 #define MAX_ELEMS ((int64_t)1 << 24)
@@ -27,6 +27,10 @@ typedef struct IDim {
 	int64_t ttile, tstart;
 	bool in_loop;
 	int64_t iv;
+	/* a symbolic alias source: its target and the constraint (a tiled
+	 * target's loop window maps through the expression, run_window) */
+	struct IDim *alias;
+	const Constraint *alias_con;
 } IDim;
 
 typedef struct Run {
@@ -50,6 +54,16 @@ typedef struct Run {
 	ITensor **read_memo;
 	Vec(Sym *) cache_from; /* interp_subs memo */
 	Vec(Sym *) cache_to;
+	/* control.c: the conditions of the enclosing conditionals, innermost last */
+	int ncond;
+	const Value *cond[MAX_COND];
+	/* control.c: the set_symbols executed in this workgroup: sym (as a
+	 * dim: one position), repl (its per-lane symbol in mappings), v */
+	int nset;
+	struct RunSet {
+		Sym *sym, *repl;
+		const Value *v;
+	} set[MAX_SET];
 } Run;
 
 /* exec.c */
@@ -80,7 +94,31 @@ int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
 int interp_exec_atomic_add(Run *r, const Op *op);
 
+/* control.c */
+/* Do the conditions in force select the element at coordinates c of x's
+ * dims? 1 yes, 0 no, -1 after reporting (a condition dim x lacks). */
+int run_cond_holds(Run *r, const Op *op, const ITensor *x, const int64_t *c);
+/* A conditional op: the body (exec_region, waves by select_wave) with its
+ * writes masked, then its results. */
+int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Region *), void (*select_wave)(Run *, int));
+
+/* A set_symbol op: its symbol takes the register's values from here on. */
+int interp_exec_set_symbol(Run *r, const Op *op);
+/* Bind the set symbols' per-lane symbols for the element at coordinates c
+ * of x's dims; -1 after reporting. */
+int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c);
+
+/* scan.c: cumsum over the wave's window; the block form over the waves of
+ * workgroup dim g, all waves at once (select_wave picks each). */
+int interp_exec_cumsum(Run *r, const Op *op);
+int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Run *, int));
+
+/* bitcast.c */
+int interp_exec_bitcast(Run *r, const Op *op);
+
 /* ---- run.c (also) ---- */
+/* Has a set_symbol (control.c) set dim d (which then has one position)? */
+bool run_dim_is_set(const Run *r, const Sym *d);
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
 /* ceil(a / b) for a, b > 0 (0 otherwise), without a + b - 1 overflowing. */

@@ -181,6 +181,7 @@ KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind)
 	s.kind = kind;
 	s.sym = sym_symbol(k->sc, s.name);
 	s.dyn_idx = -1;
+	s.arg_dtype = DT_NONE;
 	if (kind == SYMK_DYNAMIC) {
 		s.dyn_idx = (int)k->dyn_syms.len;
 		vec_push(&k->dyn_syms, s.sym);

@@ -179,7 +179,7 @@ struct Op {
 	/* Attributes; which ones are meaningful depends on the kind. */
 	DType dtype;     /* register, scalar, cast, self_index, apply_expr */
 	double value;    /* register: the splat constant; scalar: if !expr */
-	Sym *expr;       /* scalar: integer expression value; apply_expr: the expression */
+	Sym *expr;       /* scalar: integer expression value; apply_expr: the expression; conditional: an expression condition */
 	Shape shape;     /* register: shape; broadcast, permute: target_shape */
 	Sym *dim;        /* sum/max/min, self_index: the dim; iterate: the axis */
 	bool block;      /* sum/max/min */
@@ -224,6 +224,7 @@ typedef struct KSymbol {
 	                  (may still hold dynamic symbols) */
 	AddrSpace space; /* SYMK_ADDRESS_SPACE */
 	int dyn_idx;   /* SYMK_DYNAMIC: position in the dynamic argument list */
+	DType arg_dtype; /* SYMK_DYNAMIC: a scalar argument's dtype (DT_NONE: a size, i32) */
 	Loc loc;
 } KSymbol;
 

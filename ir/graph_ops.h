@@ -16,7 +16,11 @@
  *   iterate       [init_args..., implicit_captures...]  (Op.ninit init args)
  *   get_result    [value]
  *   output        [values...]
- *   unary, cast, broadcast, permute  [arg]
+ *   conditional   [else_return..., condition, implicit_captures...]  (Op.ninit else values;
+ *                 no condition slot when it is an expression, Op.expr)
+ *   set_symbol    [register]
+ *   cumsum        [arg]
+ *   unary, cast, bitcast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
  *   select        [cond, if_true, if_false]
  *   sum/max/min   [args..., init]  (init present iff Op.has_init)
@@ -34,14 +38,15 @@
 	X(OPC_SOURCE, "source")   /* register, scalar, self_index: no value operands */ \
 	X(OPC_MEMORY, "memory")   /* read, write, atomic_add */ \
 	X(OPC_MMA, "mma")         /* mma */ \
-	X(OPC_CONTROL, "control") /* iterate, get_result, output */ \
+	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional, set_symbol */ \
 	X(OPC_UNARY, "unary")     /* elementwise, one operand, same type */ \
 	X(OPC_BINARY, "binary")   /* elementwise, two operands, broadcasting */ \
 	X(OPC_COMPARE, "compare") /* elementwise, two operands -> i1 */ \
 	X(OPC_SELECT, "select")   /* select */ \
-	X(OPC_CAST, "cast")       /* cast */ \
+	X(OPC_CAST, "cast")       /* cast, bitcast */ \
 	X(OPC_SHAPE, "shape")     /* broadcast, permute */ \
 	X(OPC_REDUCE, "reduce")   /* sum, max, min */ \
+	X(OPC_SCAN, "scan")       /* cumsum */ \
 	X(OPC_INDEX, "index")     /* apply_expr */ \
 	X(OPC_EXTRACT, "extract") /* extract, extract_slice */
 
@@ -59,6 +64,9 @@
 	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \
 	X(OP_GET_RESULT, "get_result", OPC_CONTROL, "value", "res_idx") \
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
+	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \
+		"condition else_return iter_args body implicit_captures") \
+	X(OP_SET_SYMBOL, "set_symbol", OPC_CONTROL, "register", "symbol") \
 	X(OP_ABS, "abs", OPC_UNARY, "arg", "") \
 	X(OP_NEG, "neg", OPC_UNARY, "arg", "") \
 	X(OP_EXP, "exp", OPC_UNARY, "arg", "") \
@@ -99,11 +107,13 @@
 	X(OP_GE, "ge", OPC_COMPARE, "lhs rhs", "") \
 	X(OP_SELECT, "select", OPC_SELECT, "cond if_true if_false", "") \
 	X(OP_CAST, "cast", OPC_CAST, "arg", "dtype") \
+	X(OP_BITCAST, "bitcast", OPC_CAST, "arg", "dtype target_shape") \
 	X(OP_BROADCAST, "broadcast", OPC_SHAPE, "arg", "target_shape") \
 	X(OP_PERMUTE, "permute", OPC_SHAPE, "arg", "target_shape") \
 	X(OP_SUM, "sum", OPC_REDUCE, "", "arg init dim block") \
 	X(OP_MAX, "max", OPC_REDUCE, "", "arg init dim block") \
 	X(OP_MIN, "min", OPC_REDUCE, "", "arg init dim block") \
+	X(OP_CUMSUM, "cumsum", OPC_SCAN, "arg", "dim block") \
 	X(OP_APPLY_EXPR, "apply_expr", OPC_INDEX, "", "register params expr dtype") \
 	X(OP_EXTRACT, "extract", OPC_EXTRACT, "register", "offset") \
 	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride")

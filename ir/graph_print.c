@@ -98,6 +98,8 @@ static void print_symbols(Buf *b, const Kernel *k)
 			break;
 		case SYMK_DYNAMIC:
 			buf_printf(b, " dynamic (argument %d)", s->dyn_idx);
+			if (s->arg_dtype != DT_NONE)
+				buf_printf(b, ", scalar argument %s", dtype_name(s->arg_dtype));
 			break;
 		case SYMK_ALIAS:
 			buf_puts(b, " = alias ");
@@ -206,6 +208,13 @@ static void print_attrs(Buf *b, const Op *op)
 	case OP_GET_RESULT:
 		SEP(), buf_printf(&a, "res_idx %d", op->res_idx);
 		break;
+	case OP_SET_SYMBOL: /* and the per-lane symbol mappings after it use */
+		SEP(), buf_printf(&a, "symbol %s as ", sym_name(op->dim)), sym_print(&a, op->expr);
+		break;
+	case OP_CONDITIONAL:
+		if (op->expr)
+			SEP(), buf_puts(&a, "condition "), sym_print(&a, op->expr);
+		break;
 	case OP_CAST:
 		SEP(), buf_printf(&a, "dtype %s", dtype_name(op->dtype));
 		break;
@@ -219,6 +228,11 @@ static void print_attrs(Buf *b, const Op *op)
 		SEP(), buf_puts(&a, "dim "), sym_print(&a, op->dim);
 		if (op->has_init)
 			SEP(), buf_printf(&a, "init %%%s", op_reduce_init(op)->name);
+		if (op->block)
+			SEP(), buf_puts(&a, "block true");
+		break;
+	case OP_CUMSUM:
+		SEP(), buf_puts(&a, "dim "), sym_print(&a, op->dim);
 		if (op->block)
 			SEP(), buf_puts(&a, "block true");
 		break;

@@ -275,6 +275,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		unsigned reg, sub; /* a dynamic value's dword (dynmap.c) */
 		if (isel_is_dyn_sym(e) && sscanf(n + sizeof ISEL_DYN_PREFIX - 1, "%u_%u", &reg, &sub) == 2)
 			return mo_vsub(reg, (int)sub, RC_V1);
+		for (size_t i = 0; i < s->setsym.len; i++) /* a lane's value ($T_<op>): control.c's set_symbol */
+			if (s->setsym.data[i].e == e)
+				return s->setsym.data[i].o;
 		break;
 	}
 	case SYM_ADD: {

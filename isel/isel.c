@@ -285,6 +285,18 @@ static void select_op(Isel *s, Op *op)
 		break;
 	case OP_OUTPUT:
 		break;
+	case OP_CONDITIONAL:
+		isel_select_conditional(s, op, select_region);
+		break;
+	case OP_SET_SYMBOL:
+		isel_select_set_symbol(s, op);
+		break;
+	case OP_CUMSUM:
+		isel_select_scan(s, op);
+		break;
+	case OP_BITCAST:
+		isel_select_bitcast(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
@@ -297,7 +309,9 @@ static void select_op(Isel *s, Op *op)
 	default:
 		if (op_is_reduce(op->kind))
 			isel_select_reduce(s, op);
-		else if (!isel_select_elementwise(s, op) && !c->failed)
+		else if (op->kind == OP_SCALAR && isel_select_index_expr(s, op))
+			; /* an integer scalar of an expression (index_expr.c) */
+		else if (!isel_select_elementwise(s, op) && !isel_select_index_expr(s, op) && !c->failed)
 			analysis_error(c, op->loc, "%s: op '%s' is not compiled yet", op->path, op_name(op->kind));
 	}
 }
@@ -308,6 +322,7 @@ static void select_op(Isel *s, Op *op)
 static void select_region(Isel *s, Region *r)
 {
 	int lds_base = s->lds_top;
+	isel_fuse_bitcast_reads(s, r);
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
@@ -364,5 +379,6 @@ MFunc *select_instructions(Analysis *c)
 	select_region(&s, k->body);
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
+	vec_free(&s.setsym);
 	return s.f;
 }

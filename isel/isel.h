@@ -68,6 +68,7 @@ typedef struct Isel {
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
+	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR */
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
@@ -103,6 +104,33 @@ bool isel_depends_on_loop(Isel *s, const Sym *e);
 int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
 /* The s_barrier before writing reused LDS; none is needed after it. */
 void isel_lds_barrier(Isel *s);
+
+/* ---- control.c ---- */
+/* The walker's region selector, passed in (isel.c calls into the files of
+ * isel/, never the other way round). */
+typedef void (*IselRegionFn)(Isel *s, Region *r);
+/* A conditional: its body (selected by region) under an exec mask or a
+ * scalar branch, its results selected. */
+void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
+
+/* A set_symbol: its per-lane symbol stands for the lane's element of the
+ * register in the expressions lowered after it. */
+void isel_select_set_symbol(Isel *s, Op *op);
+
+/* ---- bitcast.c ---- */
+/* Reads in r whose one use is a bitcast to another width are read by the
+ * bitcast (called before the region's shared tiles are staged). */
+void isel_fuse_bitcast_reads(Isel *s, Region *r);
+void isel_select_bitcast(Isel *s, Op *op);
+
+/* ---- scan.c ---- */
+void isel_select_scan(Isel *s, Op *op);
+
+/* ---- index_expr.c ---- */
+/* apply_expr on 32-bit integer registers (the minimum a conditional's
+ * condition needs), and 32-bit integer scalars of an expression (scalar
+ * kernel arguments); false if the op is not one it handles. */
+bool isel_select_index_expr(Isel *s, Op *op);
 
 /* ---- memory.c ---- */
 /* The elements ix gives of global tensor mem (buffer loads with bounds);

@@ -440,7 +440,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL && !op->mapping;
+		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL && !op->mapping && c->index[op->id];
 	}
 	if (!n)
 		return;

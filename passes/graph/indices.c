@@ -209,13 +209,28 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 	return sym_mul(x->sc, lane(x), num(x, n));
 }
 
+/* Does a set_symbol in r set dim? (As a register dim it then has one
+ * position, docs/kernel-format.md "set_symbol".) */
+static bool dim_is_set(const Region *r, const Sym *dim)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind == OP_SET_SYMBOL && op->dim == dim) || (op->body && dim_is_set(op->body, dim)))
+			return true;
+	}
+	return false;
+}
+
 /* The length of op's window along dim (docs/interpreter.md, "Windows"):
  * the loop's tile inside the iterate over dim, else the wave tile of a
- * workgroup dim, else the whole dim; -1 after an error. */
+ * workgroup dim, else the whole dim (one position for a set symbol); -1
+ * after an error. */
 static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
 {
 	DimDist *d = analysis_dist(x->c, dim);
 	TileLoop *t = enclosing_loop(x->c, op, dim);
+	if (!d && !t && dim_is_set(x->c->k->body, dim))
+		return 1;
 	if (t)
 		return t->tile;
 	if (d)
@@ -812,9 +827,9 @@ static void index_region(Ctx *x, Region *r)
 					op->path);
 				return;
 			}
-		} else if (op->kind == OP_ITERATE) {
-			Op *out = vec_last(&op->body->ops);
-			ni = out->nargs ? operand_index(x, out->args[0]) : NULL;
+		} else if (op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL) {
+			Op *out = op->body->ops.len ? vec_last(&op->body->ops) : NULL;
+			ni = out && out->kind == OP_OUTPUT && out->nargs ? operand_index(x, out->args[0]) : NULL;
 		} else if (res) {
 			Role role = c->mode == IM_MMA ? value_role(x, res) : R_NONE;
 			if (op->kind == OP_MMA)
@@ -1028,9 +1043,11 @@ void analyze_indices(Analysis *c)
 		if (c->tile[i].trips > 0)
 			sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
 	}
-	/* a runtime size is a size: the launch rejects a negative one */
+	/* a runtime size is a size: the launch rejects a negative one (a
+	 * scalar argument is a value of its own dtype, any sign) */
 	for (size_t i = 0; i < k->dyn_syms.len; i++)
-		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0)
+		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0 &&
+			kernel_symbol(k, sym_name(k->dyn_syms.data[i]))->arg_dtype == DT_NONE)
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);

@@ -121,8 +121,11 @@ START_TEST(divergent)
 	vk_run("divergent.launch.json", "n=500", args, ARRAY_LEN(args));
 	vk_check_u32("divergent out [n][3] (branch result, collatz steps, sum unless v%5==0)", (uint32_t *)out, want,
 		     N * 3);
+	/* the integer compares are the ones isel/index_expr.c and
+	 * isel/control.c emit for apply_expr relations and conditionals */
 	static const char *const insns[] = {"s_and_saveexec_b64", "s_andn2_saveexec_b64", "s_xor_b64",
-					    "s_cbranch_execz", "s_andn2_b64", "s_or_b64", NULL};
+					    "s_cbranch_execz", "s_andn2_b64", "s_or_b64", "v_cmp_ne_u32",
+					    "v_cmp_eq_u32", "v_cmp_lt_i32", "v_cmp_gt_i32", NULL};
 	vk_expect_insns("divergent", insns);
 }
 END_TEST

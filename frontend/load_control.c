@@ -1,0 +1,259 @@
+/* load_control.c — the loader's rules for `conditional` (Wave's
+ * tkw.conditional): the condition, the optional else values and their iter
+ * args, and the body's output against them. Kept apart from load_ops.c so
+ * that the ops added to format version 1 stay in files of their own.
+ *
+ * Operand layout (graph_ops.h): [else_return..., condition,
+ * implicit_captures...]; the else values come first so that an iter arg's
+ * arg_idx names its init value as it does for iterate. A condition that is
+ * not the name of a value is an expression of symbols (Wave's IndexExpr
+ * condition): it goes to Op.expr and has no operand slot. */
+#include <string.h>
+
+#include "load_graph.h"
+
+static Loc node_loc(Ld *L, Node *n) { return (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0}; }
+
+static bool finish_build(G *g, Node *n, Op *op);
+
+bool ld_build_conditional(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	JV er = jv_get(L, n->jv, "else_return");
+	int ninit = er.v ? (int)json_array_size(er.v) : 0;
+	op->ninit = ninit;
+	JV fc = jv_get(L, n->jv, "condition");
+	if (!ld_tab_find(g, intern(json_string_value(fc.v)))) {
+		/* an expression: uniform, true when nonzero */
+		return (op->expr = ld_get_expr(L, fc, NULL)) != NULL && finish_build(g, n, op);
+	}
+	Value *cond = op->args[ninit];
+	/* Wave compares the condition with 0 (an i1 mask or any integer) */
+	if (!ld_is_int_dtype(cond->dtype)) {
+		ld_err(L, jvs[ninit], "dtype mismatch: the condition '%s' must be i1 or an integer, got %s", cond->name,
+			ld_vstr(g, cond));
+		return false;
+	}
+	if (n->body->params.len && n->body->params.len != (size_t)ninit) {
+		ld_err(L, jv_get(L, n->jv, "iter_args"), "%zu iter_args for %d else_return values", n->body->params.len,
+			ninit);
+		return false;
+	}
+	for (int i = 0; i < ninit; i++) {
+		Value *e = op->args[i];
+		if (!ld_subset(cond->shape, e->shape)) {
+			ld_err(L, jvs[i], "shape mismatch: else value '%s' %s lacks dims of the condition '%s' %s", e->name,
+				ld_vstr(g, e), cond->name, ld_vstr(g, cond));
+			return false;
+		}
+	}
+	return finish_build(g, n, op);
+}
+
+/* The body's region, its iter args and the results' types. */
+static bool finish_build(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	int ninit = op->ninit;
+	Region *r = region_new(k, op, n->list->region);
+	op->body = r;
+	n->body->region = r;
+	for (size_t i = 0; i < n->body->params.len; i++) {
+		Value *p = region_add_param(k, r, n->body->params.data[i], op->args[i]->dtype, op->args[i]->shape);
+		p->loc = node_loc(L, n);
+	}
+	for (int i = 0; i < ninit; i++) {
+		op->results[i]->dtype = op->args[i]->dtype;
+		op->results[i]->shape = op->args[i]->shape;
+	}
+	return true; /* the walker builds the body, then calls ld_finish_conditional */
+}
+
+/* The body's output node (NULL if none) and how many there are. */
+static Node *body_output(Node *n, int *count)
+{
+	Node *on = NULL;
+	*count = 0;
+	for (size_t i = 0; i < n->body->nodes.len; i++)
+		if (n->body->nodes.data[i]->kind == OP_OUTPUT) {
+			on = n->body->nodes.data[i];
+			(*count)++;
+		}
+	return on;
+}
+
+bool ld_finish_conditional(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	Region *r = op->body;
+	int ninit = op->ninit, nout;
+	Node *on = body_output(n, &nout);
+	JV body = jv_get(L, n->jv, "body");
+	if (nout > 1) {
+		ld_err(L, body, "the body of '%s' has %d output nodes (at most one)", n->name, nout);
+		return false;
+	}
+	if (on && !on->op)
+		return false; /* its values were poisoned by an error reported earlier */
+	Op *last = r->ops.len ? vec_last(&r->ops) : NULL;
+	if (ninit == 0) {
+		if (on && on->op->nargs) {
+			ld_err(L, jv_get(L, on->jv, "values"),
+				"the body of '%s' yields %d values, but the conditional has no else_return to match them",
+				n->name, on->op->nargs);
+			return false;
+		}
+		return true;
+	}
+	if (!on || last != on->op) {
+		ld_err(L, body, "the body of '%s' must end with an output yielding its %d value%s (the else_return's types)",
+			n->name, ninit, ninit == 1 ? "" : "s");
+		return false;
+	}
+	JV vals = jv_get(L, on->jv, "values");
+	if (last->nargs != ninit) {
+		ld_err(L, vals, "the body yields %d values for %d else_return values", last->nargs, ninit);
+		return false;
+	}
+	for (int i = 0; i < ninit; i++) {
+		Value *y = last->args[i], *e = op->args[i];
+		if (y->dtype != e->dtype || !shape_eq(y->shape, e->shape)) {
+			ld_err(L, jv_at(L, vals, (size_t)i),
+				"type mismatch: the branches of '%s' disagree: the body yields '%s' %s, else_return '%s' is %s",
+				n->name, y->name, ld_vstr(g, y), e->name, ld_vstr(g, e));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- set_symbol ----
+ *
+ * Wave's tkw.set_symbol(S, value): from here on, S in the index mappings of
+ * the ops that follow (in input order, in the set_symbol's body and the
+ * bodies nested in it) stands for the value, per element; S keeps its
+ * launch value as an extent (memory shapes, grid). The loader renames S in
+ * those mappings to the set_symbol's own symbol `$T_<name>` (Op.expr): a
+ * per-lane value, which later stages bind to the register's element (the
+ * `$T` prefix is what marks a symbol as per-lane for the compiler's
+ * uniformity analysis). A node's mapping that mentions S depends on the
+ * set_symbol, so the order is kept whatever the data dependencies. */
+
+/* Does node x come after set_symbol node m, in m's body or one nested in
+ * it? */
+static bool follows(const Node *m, const Node *x)
+{
+	if (!ld_list_encloses(m->list, x->list))
+		return false;
+	const Node *a = x;
+	while (a->list != m->list)
+		a = a->list->owner;
+	return a != m && a->idx > m->idx;
+}
+
+/* Is `name` one of the identifiers in string s? */
+static bool text_mentions(const char *s, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = s; *p;) {
+		size_t w = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.");
+		if (w == len && strncmp(p, name, len) == 0)
+			return true;
+		p += w ? w : 1;
+	}
+	return false;
+}
+
+/* Does the "mapping" of node x mention symbol name in its expressions? */
+static bool mapping_mentions(const Node *x, const char *name)
+{
+	json_t *m = json_object_get(x->jv.v, "mapping");
+	const char *side[2] = {"inputs", "outputs"};
+	for (int k = 0; k < 2 && json_is_object(m); k++) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(json_object_get(m, side[k]), key, v)
+			if (json_is_string(v) && text_mentions(json_string_value(v), name))
+				return true;
+	}
+	return false;
+}
+
+void ld_set_symbol_deps(G *g)
+{
+	for (size_t i = 0; i < g->all.len; i++) {
+		Node *m = g->all.data[i];
+		const char *sym = json_string_value(json_object_get(m->jv.v, "symbol"));
+		if (m->bad || m->kind != OP_SET_SYMBOL || !sym)
+			continue;
+		for (size_t j = 0; j < g->all.len; j++) {
+			Node *x = g->all.data[j];
+			if (x->bad || (x->kind != OP_READ && x->kind != OP_WRITE) || !follows(m, x) ||
+				!mapping_mentions(x, sym))
+				continue;
+			Node *a = x;
+			while (a->list != m->list)
+				a = a->list->owner;
+			vec_push(&a->deps, m->idx);
+		}
+	}
+}
+
+bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	JV f = jv_get(L, n->jv, "symbol");
+	const char *name;
+	if (!need(L, n->jv, f, "symbol") || !ld_get_ident(L, f, &name))
+		return false;
+	KSymbol *ks = kernel_symbol(k, name);
+	if (!ks || ks->kind != SYMK_DYNAMIC) {
+		ld_err(L, f, "set_symbol needs a dynamic symbol ('%s' is %s): its launch value stays the extent of the "
+			     "dims it names",
+			name, ks ? "not one" : "not declared");
+		return false;
+	}
+	Value *v = op->args[0];
+	if (!ld_is_int_dtype(v->dtype)) {
+		ld_err(L, jvs[0], "dtype mismatch: set_symbol's value '%s' must have an integer dtype, got %s", v->name,
+			ld_vstr(g, v));
+		return false;
+	}
+	op->dim = ks->sym;
+	op->expr = kernel_sym(k, arena_printf(&k->arena, "$T_%s", n->name));
+	struct Setter st = {n, op};
+	vec_push(&g->setters, st);
+	return true;
+}
+
+void ld_mapping_set_symbols(G *g, Node *n, Mapping *m)
+{
+	SymCtx *sc = g->k->sc;
+	/* the latest set_symbol of a symbol wins: after its renaming the
+	 * earlier ones find nothing left to rename */
+	for (size_t i = g->setters.len; i-- > 0;) {
+		struct Setter *st = &g->setters.data[i];
+		if (!follows(st->n, n))
+			continue;
+		for (int j = 0; j < m->nin; j++)
+			m->in_exprs[j] = sym_subs(sc, m->in_exprs[j], 1, &st->op->dim, &st->op->expr);
+		for (int j = 0; j < m->nout; j++)
+			m->out_exprs[j] = sym_subs(sc, m->out_exprs[j], 1, &st->op->dim, &st->op->expr);
+	}
+}
+
+Shape ld_without_set_symbols(G *g, Node *n, Shape s)
+{
+	Shape r = shape_new(g->k, s.rank);
+	r.rank = 0;
+	for (int i = 0; i < s.rank; i++) {
+		bool set = false;
+		for (size_t j = 0; j < g->setters.len && !set; j++)
+			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n);
+		if (!set)
+			r.dims[r.rank++] = s.dims[i];
+	}
+	return r;
+}

@@ -1,0 +1,145 @@
+/* control.c — the interpreter's `conditional` (Wave's tkw.conditional).
+ *
+ * Semantics at tensor level (docs/kernel-format.md): the condition holds per
+ * element — an element of the condition tensor that is nonzero selects the
+ * elements at its coordinates; a rank-0 condition, or an expression of
+ * symbols (evaluated when the op runs), selects everything or nothing. The body runs over whole tensors like any region (its ops have no
+ * side effects besides writes), and each write in it stores only the
+ * elements whose coordinates the conditions of every enclosing conditional
+ * select. A result is the body's output where the condition holds and the
+ * else value elsewhere (an elementwise select). The conditions in force are
+ * a stack in Run, read by interp_exec_write through run_cond_holds. */
+#include "../ir/graph.h"
+#include "interp.h"
+#include "run.h"
+
+int run_cond_holds(Run *r, const Op *op, const ITensor *x, const int64_t *c)
+{
+	for (int k = 0; k < r->ncond; k++) {
+		const ITensor *t = run_get(r, r->cond[k]);
+		int64_t off = 0;
+		for (int i = 0; i < t->rank; i++) {
+			int64_t p = 0;
+			if (t->ext[i] != 1) {
+				int j = 0;
+				while (j < x->rank && x->dim[j] != t->dim[i])
+					j++;
+				if (j == x->rank)
+					return run_fail(r, op, "the condition's dim %s is not a dim of the written tensor",
+						t->dim[i]);
+				p = c[j] - t->start[i];
+				if (p < 0 || p >= t->ext[i])
+					return 0; /* outside the condition's window: not selected */
+			}
+			off = off * t->ext[i] + p;
+		}
+		if (t->v[off] == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Region *), void (*select_wave)(Run *, int))
+{
+	Region *body = op->body;
+	int n = op->ninit;
+	const Value *cond = op->expr ? NULL : op->args[n];
+	int64_t holds = 1;
+	if (op->expr && run_eval_int(r, op, op->expr, &holds) < 0)
+		return -1;
+	if (r->ncond == MAX_COND)
+		return run_fail(r, op, "more than %d nested conditionals", MAX_COND);
+	for (int w = 0; w < r->nw; w++) {
+		select_wave(r, w);
+		for (int i = 0; i < body->nparams; i++) {
+			Value *p = body->params[i];
+			ITensor *y = run_conform(r, op, run_get(r, op->args[i]), p->shape, p->dtype);
+			if (!y)
+				return -1;
+			r->val[p->id] = y;
+		}
+	}
+	if (!holds) { /* an expression condition that is false: the else values */
+		for (int w = 0; w < r->nw; w++) {
+			select_wave(r, w);
+			for (int i = 0; i < n; i++) {
+				ITensor *y = run_conform(r, op, run_get(r, op->args[i]), op->results[i]->shape, op->results[i]->dtype);
+				if (!y)
+					return -1;
+				r->val[op->results[i]->id] = y;
+			}
+		}
+		return 0;
+	}
+	if (cond)
+		r->cond[r->ncond++] = cond;
+	int rc = exec_region(r, body);
+	if (cond)
+		r->ncond--;
+	if (rc < 0 || !n)
+		return rc;
+	Op *out = vec_last(&body->ops);
+	check_that(out->kind == OP_OUTPUT && out->nargs == n);
+	for (int w = 0; w < r->nw; w++) {
+		select_wave(r, w);
+		for (int i = 0; i < n; i++) {
+			Value *v = op->results[i];
+			ItErr e;
+			const ITensor *ops[3] = {cond ? run_get(r, cond) : NULL, run_get(r, out->args[i]), run_get(r, op->args[i])};
+			ITensor *y = cond ? it_map(&r->arena, &e, v->dtype, IT_SELECT, 3, ops) : (ITensor *)ops[1];
+			if (!y)
+				return run_fail(r, op, "%s", e.msg);
+			if (!(y = run_conform(r, op, y, v->shape, v->dtype)))
+				return -1;
+			r->val[v->id] = y;
+		}
+	}
+	return 0;
+}
+
+/* ---- set_symbol ----
+ * The loader renamed the symbol in the mappings that follow to the op's
+ * per-lane symbol (Op.expr); a mapped access binds it, per element, to the
+ * register's element at the same coordinates (matched by dim name; a
+ * register dim the access lacks must have one position in its window). As
+ * a dim, a set symbol has one position from here on: a register indexed by
+ * it holds one element along it (Wave gives it index 0). */
+
+int interp_exec_set_symbol(Run *r, const Op *op)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].repl == op->expr) {
+			r->set[i].v = op->args[0]; /* again (inside a loop): the same binding */
+			return 0;
+		}
+	if (r->nset == MAX_SET)
+		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0]};
+	return 0;
+}
+
+int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c)
+{
+	/* a value without an element here stays unbound: a mapping that uses
+	 * it then fails to evaluate, located at the op */
+	(void)op;
+	for (int k = 0; k < r->nset; k++) {
+		const ITensor *t = run_get(r, r->set[k].v);
+		int64_t off = 0;
+		bool ok = true;
+		for (int i = 0; i < t->rank && ok; i++) {
+			int64_t p = 0;
+			if (t->ext[i] != 1) {
+				int j = 0;
+				while (j < x->rank && x->dim[j] != t->dim[i])
+					j++;
+				p = j < x->rank ? c[j] - t->start[i] : -1;
+				ok = p >= 0 && p < t->ext[i];
+			}
+			off = off * t->ext[i] + p;
+		}
+		if (ok)
+			run_env_push(r, r->set[k].repl, (int64_t)t->v[off]);
+	}
+	return 0;
+}

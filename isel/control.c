@@ -1,0 +1,307 @@
+/* control.c — instruction selection for `conditional` (Wave's
+ * tkw.conditional). A condition that is an expression of symbols is
+ * wave-uniform and becomes a scalar branch around the body (select_uniform);
+ * a condition value runs the body under an exec mask:
+ *
+ * The condition holds per lane: each lane holds one element of it (its
+ * coordinates must be those of every element the body writes or returns in
+ * that lane, checked against the indices), or it has rank 0 (the same in
+ * every lane). The code is
+ *     v_cmp_ne_u32 vcc, 0, cond          ; the lanes where it holds
+ *     s_and_saveexec_b64 saved, vcc      ; exec &= vcc, old exec kept
+ *     ... body ...
+ *     s_or_b64 exec, exec, saved         ; every lane again
+ * and each result is then v_cndmask(else value, body value) per dword.
+ * Scalar (SALU) instructions of the body run whatever exec is, which is
+ * harmless: they compute addresses and sizes. What the body lowers into
+ * VGPRs holds only its active lanes' values, so the expression cache and the
+ * work-item ids made inside are forgotten at its end. Ops whose lanes talk
+ * to each other (reductions, MMAs, LDS staging) are rejected inside a masked
+ * body: a masked lane would feed them stale values; loops inside either. */
+#include <string.h>
+
+#include "isel.h"
+
+/* Is every element of ix in this lane at the condition's coordinates? */
+static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
+{
+	Analysis *c = s->c;
+	if (!cix || !ix)
+		return false;
+	for (int i = 0; i < cix->ndims; i++) {
+		int j = 0;
+		while (j < ix->ndims && ix->d[j].dim != cix->d[i].dim)
+			j++;
+		if (j == ix->ndims)
+			return false;
+		Sym *want = index_coord(c, cix, i, 0, 0);
+		for (int64_t cn = 0; cn < ix->ncopies; cn++)
+			for (int64_t e = 0; e < ix->epc; e++)
+				if (index_coord(c, ix, j, cn, e) != want)
+					return false;
+	}
+	return true;
+}
+
+/* Reject what a body cannot run (masked: anything whose lanes talk to each
+ * other; under a scalar branch, with every lane, only loops); check each
+ * masked write's layout. */
+static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool masked)
+{
+	Analysis *c = s->c;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		bool bad = op->kind == OP_ITERATE ||
+			   (masked && (op->kind == OP_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
+					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping) ||
+					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED)));
+		if (bad) {
+			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
+				op_name(op->kind), cop->name);
+			return false;
+		}
+		if (op->kind == OP_WRITE && cix && !agrees(s, cix, c->index[op->id])) {
+			analysis_error(c, op->loc,
+				"%s: a lane writes elements at other coordinates than its element of the condition of '%s': "
+				"not compiled yet",
+				op->path, cop->name);
+			return false;
+		}
+		if (op->body && !body_ok(s, cop, cix, op->body, masked))
+			return false;
+	}
+	return true;
+}
+
+/* vcc = the lanes whose condition element is nonzero. */
+static void cond_to_vcc(Isel *s, const TVal *cv)
+{
+	MOpnd x = isel_vgpr(s, cv->d[0]);
+	int bits = 8 * dtype_size(cv->dtype);
+	if (bits < 32) { /* only the element's own bits count */
+		MOpnd t = isel_v1(s), u[3] = {x, mo_imm(0), mo_imm(bits)};
+		mblock_add(s->b, I_V_BFE_U32, 1, &t, 3, u);
+		x = t;
+	}
+	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(0), x};
+	mblock_add(s->b, I_V_CMP_NE_U32, 1, &d, 2, u)->flags |= MIF_E32;
+}
+
+/* Code made "once, in the entry block" (descriptors, runtime sizes, the
+ * out-of-range offset) is appended to block 0 whenever it is first needed:
+ * the conditional starts a block of its own so that block 0 ends before
+ * the branch or the exec mask, and what is added there later runs
+ * unconditionally with every lane. */
+static void leave_entry_block(Isel *s)
+{
+	if (s->b == s->f->blocks.data[0])
+		s->b = mfunc_block(s->f, NULL);
+}
+
+static bool has_lane_sym(const Sym *e)
+{
+	if (sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), "$T", 2) == 0)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (has_lane_sym(sym_arg(e, i)))
+			return true;
+	return false;
+}
+
+/* scc = the uniform condition x OP 0 (OP from relation kind k; any other
+ * expression: x != 0), in the forms s_cmp_lt_i32 / eq / lg take. */
+static void cond_to_scc(Isel *s, SymKind k, MOpnd x)
+{
+	MOpnd u[2] = {x, mo_imm(0)};
+	MOp op = I_S_CMP_LG_U32;
+	switch (k) {
+	case SYM_GT: op = I_S_CMP_LT_I32, u[0] = mo_imm(0), u[1] = x; break;  /* 0 < x */
+	case SYM_GE: op = I_S_CMP_LT_I32, u[0] = mo_imm(-1), u[1] = x; break; /* -1 < x */
+	case SYM_LT: op = I_S_CMP_LT_I32; break;                               /* x < 0 */
+	case SYM_LE: op = I_S_CMP_LT_I32, u[1] = mo_imm(1); break;            /* x < 1 */
+	case SYM_EQ: op = I_S_CMP_EQ_U32; break;
+	default: break;
+	}
+	mblock_add(s->b, op, 0, NULL, 2, u);
+}
+
+/* A conditional on an expression of symbols: wave-uniform, so a scalar
+ * branch around the body, which runs with every lane. A condition the
+ * compiler can decide selects the body or nothing. Each result is a copy of
+ * its else value made before the branch and overwritten at the body's end. */
+static void select_uniform(Isel *s, Op *op, IselRegionFn region)
+{
+	Analysis *c = s->c;
+	int n = op->ninit;
+	Region *body = op->body;
+	if (has_lane_sym(op->expr)) {
+		analysis_error(c, op->loc, "%s: a condition expression over work-item ids is not compiled yet", op->path);
+		return;
+	}
+	Sym *e = sym_simplify(c->k->sc, kernel_subs(c->k, op->expr), c->assume);
+	bool rel = sym_kind_is_rel(sym_kind(e));
+	int64_t known = -1, v;
+	if (sym_kind(e) == SYM_TRUE || (sym_is_int(e, &v) && v))
+		known = 1;
+	else if (sym_kind(e) == SYM_FALSE || (sym_is_int(e, &v) && !v))
+		known = 0;
+	TVal **res = ARENA_NEWN(&c->arena, TVal *, n + 1);
+	for (int i = 0; i < n; i++) {
+		TVal *ev = s->val[op->args[i]->id];
+		if (!ev)
+			return;
+		if (known == 0) {
+			s->val[op->results[i]->id] = ev;
+			continue;
+		}
+		ev = isel_tval_in_vgprs(s, ev);
+		res[i] = ARENA_NEW(&c->arena, TVal);
+		*res[i] = *ev;
+		res[i]->d = ARENA_NEWN(&c->arena, MOpnd, ev->nd ? ev->nd : 1);
+		for (int k = 0; k < ev->nd; k++) {
+			res[i]->d[k] = isel_v1(s);
+			isel_mov(s, res[i]->d[k], ev->d[k]);
+		}
+		if (i < body->nparams)
+			s->val[body->params[i]->id] = ev;
+	}
+	if (known == 0)
+		return;
+	leave_entry_block(s);
+	MBlock *from = s->b;
+	if (known < 0) {
+		MOpnd x = isel_expr_lower(s, rel ? sym_arg(e, 0) : e, op->loc);
+		if (c->failed)
+			return;
+		cond_to_scc(s, rel ? sym_kind(e) : SYM_NE, isel_expr_to_sgpr(s, x));
+		mblock_branch(s->b, I_S_CBRANCH_SCC0, 0); /* target set below */
+		s->b = mfunc_block(s->f, NULL);
+	}
+	size_t cache_len = s->cache.len;
+	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
+	region(s, body);
+	if (c->failed)
+		return;
+	if (n) {
+		Op *out = vec_last(&body->ops);
+		for (int i = 0; i < n; i++) {
+			TVal *y = s->val[out->args[i]->id];
+			if (!y || y->nd != res[i]->nd || y->packed != res[i]->packed) {
+				analysis_error(c, op->loc, "%s: result %d: the body's value and the else value are laid out "
+							   "differently: not compiled yet", op->path, i);
+				return;
+			}
+			y = isel_tval_in_vgprs(s, y);
+			for (int k = 0; k < y->nd; k++)
+				isel_mov(s, res[i]->d[k], y->d[k]);
+			s->val[op->results[i]->id] = res[i];
+		}
+	}
+	if (known < 0) {
+		/* values lowered in the body do not dominate what follows */
+		s->cache.len = cache_len;
+		for (int g = 0; g < 3; g++)
+			s->tid[g] = tid[g];
+		s->oob = oob;
+		s->b = mfunc_block(s->f, NULL);
+		vec_last(&from->insts).target = (int32_t)(s->f->blocks.len - 1);
+	}
+}
+
+void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
+{
+	Analysis *c = s->c;
+	int n = op->ninit;
+	if (!body_ok(s, op, NULL, op->body, !op->expr))
+		return;
+	if (op->expr) {
+		select_uniform(s, op, region);
+		return;
+	}
+	Value *cond = op->args[n];
+	TVal *cv = s->val[cond->id];
+	if (!cv)
+		return;
+	const NodeIndex *cix = cond->shape.rank ? c->index[cond->def ? cond->def->id : 0] : NULL;
+	if (cv->n != 1 || (cond->shape.rank && (cond->kind != VAL_RESULT || !cix))) {
+		analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet", op->path,
+			(long long)cv->n);
+		return;
+	}
+	if (!body_ok(s, op, cix, op->body, true))
+		return;
+	Region *body = op->body;
+	for (int i = 0; i < n; i++) {
+		if (!s->val[op->args[i]->id])
+			return;
+		if (i < body->nparams)
+			s->val[body->params[i]->id] = s->val[op->args[i]->id];
+	}
+	/* enter: exec &= the condition's lanes */
+	leave_entry_block(s);
+	cond_to_vcc(s, cv);
+	MOpnd saved = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), vcc = mo_special(MO_VCC);
+	mblock_add(s->b, I_S_AND_SAVEEXEC_B64, 1, &saved, 1, &vcc);
+	size_t cache_len = s->cache.len;
+	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
+	region(s, body);
+	if (c->failed)
+		return;
+	/* leave: values lowered under the mask hold only its lanes */
+	s->cache.len = cache_len;
+	for (int g = 0; g < 3; g++)
+		s->tid[g] = tid[g];
+	s->oob = oob;
+	MOpnd ex = mo_special(MO_EXEC), u[2] = {ex, saved};
+	mblock_add(s->b, I_S_OR_B64, 1, &ex, 2, u);
+	if (!n)
+		return;
+	Op *out = vec_last(&body->ops);
+	cond_to_vcc(s, cv);
+	for (int i = 0; i < n; i++) {
+		TVal *e = isel_tval_in_vgprs(s, s->val[op->args[i]->id]), *y = s->val[out->args[i]->id];
+		if (!y || y->nd != e->nd || y->n != e->n || y->packed != e->packed ||
+			(cix && (!agrees(s, cix, y->ix) || !agrees(s, cix, e->ix)))) {
+			analysis_error(c, op->loc, "%s: result %d: the body's value and the else value are laid out "
+						   "differently: not compiled yet", op->path, i);
+			return;
+		}
+		y = isel_tval_in_vgprs(s, y);
+		TVal *r = ARENA_NEW(&c->arena, TVal);
+		*r = *e;
+		r->d = ARENA_NEWN(&c->arena, MOpnd, e->nd ? e->nd : 1);
+		for (int k = 0; k < e->nd; k++) {
+			r->d[k] = isel_v1(s);
+			MOpnd m[3] = {e->d[k], y->d[k], mo_special(MO_VCC)};
+			mblock_add(s->b, I_V_CNDMASK_B32, 1, &r->d[k], 3, m)->flags |= MIF_E32;
+		}
+		s->val[op->results[i]->id] = r;
+	}
+}
+
+/* ---- set_symbol ----
+ * The loader renamed the set symbol in the mappings that follow to the
+ * op's per-lane symbol `$T_<name>` (Op.expr); the `$T` prefix makes expr.c
+ * treat it as per lane, and expr.c lowers it to the lane's element of the
+ * register recorded here (Isel.setsym). One element per lane: a lane holding several
+ * would need one binding per element of each access. */
+void isel_select_set_symbol(Isel *s, Op *op)
+{
+	Value *reg = op->args[0];
+	TVal *v = s->val[reg->id];
+	if (!v)
+		return;
+	if (v->n != 1 || dtype_size(v->dtype) != 4) {
+		analysis_error(s->c, op->loc, "%s: set_symbol of %s with %lld elements per thread: only one 32-bit element "
+					      "per thread is compiled yet",
+			op->path, dtype_name(v->dtype), (long long)v->n);
+		return;
+	}
+	/* expr.c hoists what does not mention the induction variable before
+	 * the loop, where this value does not exist yet */
+	if (s->iv_sym) {
+		analysis_error(s->c, op->loc, "%s: set_symbol inside a loop is not compiled yet", op->path);
+		return;
+	}
+	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
+}

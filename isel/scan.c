@@ -1,0 +1,201 @@
+/* scan.c — cumsum (an inclusive prefix sum along one dim) of 32-bit
+ * integers, within the wave and, with `block`, across the waves of the
+ * workgroup (the interpreter's semantics: interp/scan.c).
+ *
+ * Layout: lane l holds the e consecutive elements l*e .. l*e + e - 1 of the
+ * wave's window along the dim (the read/write layout of a dim on workgroup
+ * dim 0 whose wave tile is 64*e), nothing else varying with the lane; other
+ * layouts are reported. Algorithm:
+ *   1. the lane's elements in order: p[j] = p[j-1] + x[j];
+ *   2. an inclusive scan of the lane totals t = p[e-1] across the wave:
+ *      within each row of 16 lanes, four steps acc += acc from 1, 2, 4, 8
+ *      lanes below (v_add_u32_dpp row_shr:k into a copy of acc, so the lanes
+ *      whose source lies before their row keep acc: DPP with bound_ctrl off
+ *      does not write them); then rows: lanes from 16, 32, 48 on add the
+ *      row totals read from lanes 15, 31, 47 (v_readlane, v_cndmask);
+ *   3. the lane's exclusive prefix is that minus t; element j is p[j] plus it;
+ *   4. block: every wave stores its total (lane 63) to an LDS slot, meets
+ *      the others at s_barrier and adds the slots of the waves before it
+ *      along the dim (a v_cndmask per slot on wave id < slot), in order. */
+#include <string.h>
+
+#include "isel.h"
+
+/* e with $T0 = t0 and every other id and loop variable 0. */
+static bool at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *from[6 + MAX_DIMS], *to[6 + MAX_DIMS];
+	int n = 0;
+	char name[16];
+	for (int g = 0; g < 3; g++) {
+		snprintf(name, sizeof name, "$T%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
+		snprintf(name, sizeof name, "$WG%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, 0);
+	}
+	for (int i = 0; i < c->ntile; i++) {
+		from[n] = c->tile[i].iv;
+		to[n++] = sym_int(sc, 0);
+	}
+	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
+}
+
+/* Is ix the layout of the file comment along dim position k, e each? */
+static bool lane_runs(Analysis *c, const NodeIndex *ix, int k, int64_t e)
+{
+	int64_t base, v;
+	if (ix->ncopies != 1 || ix->epc != e || ix->d[k].size != e || !at_lane(c, index_coord(c, ix, k, 0, 0), 0, &base))
+		return false;
+	for (int64_t l = 0; l < 64; l++)
+		for (int i = 0; i < ix->ndims; i++) {
+			int64_t v0;
+			if (!at_lane(c, index_coord(c, ix, i, 0, 0), 0, &v0) || !at_lane(c, index_coord(c, ix, i, 0, 0), l, &v))
+				return false;
+			if (i == k ? v != base + l * e : v != v0)
+				return false;
+		}
+	return true;
+}
+
+static MOpnd vop2(Isel *s, MOp op, MOpnd a, MOpnd b)
+{
+	MOpnd d = isel_v1(s), u[2] = {a, b};
+	mblock_add(s->b, op, 1, &d, 2, u);
+	return d;
+}
+
+/* Step 2: the inclusive scan of t across the 64 lanes. */
+static MOpnd wave_scan(Isel *s, Op *op, MOpnd t)
+{
+	SymCtx *sc = s->c->k->sc;
+	MOpnd acc = t;
+	for (int k = 1; k <= 8; k *= 2) {
+		MOpnd d = isel_v1(s);
+		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &acc);
+		MOpnd u[2] = {acc, acc};
+		MInst *in = mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+		in->dpp = (uint16_t)(0x110 + k); /* row_shr:k */
+		in->flags |= MIF_TIED;           /* lanes without a source keep d */
+		acc = d;
+	}
+	MOpnd lane = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_mod(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)), op->loc));
+	MOpnd row[3];
+	for (int r = 0; r < 3; r++) {
+		row[r] = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+		MOpnd u[2] = {acc, mo_imm(16 * r + 15)};
+		mblock_add(s->b, I_V_READLANE_B32, 1, &row[r], 2, u);
+	}
+	for (int r = 0; r < 3; r++) {
+		MOpnd vcc = mo_special(MO_VCC), u[2] = {mo_imm(16 * r + 15), lane}; /* 16r + 15 < lane */
+		mblock_add(s->b, I_V_CMP_LT_I32, 1, &vcc, 2, u)->flags |= MIF_E32;
+		MOpnd rv = isel_v1(s);
+		mblock_add(s->b, I_V_MOV_B32, 1, &rv, 1, &row[r]);
+		MOpnd add = isel_v1(s), m[3] = {mo_imm(0), rv, mo_special(MO_VCC)};
+		mblock_add(s->b, I_V_CNDMASK_B32, 1, &add, 3, m)->flags |= MIF_E32;
+		acc = vop2(s, I_V_ADD_U32, acc, add);
+	}
+	return acc;
+}
+
+/* Step 4: the totals of the waves before this one along the dim (wave id
+ * wr of `waves`, other waves wo), through LDS; 0 after reporting. */
+static MOpnd waves_before(Isel *s, Op *op, MOpnd total, int waves, Sym *wr, Sym *wo)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int64_t all = (int64_t)(c->wg_size[0] / 64) * c->wg_size[1] * c->wg_size[2];
+	bool reuse;
+	int base = isel_lds_alloc(s, (int)(4 * all), &reuse);
+	if (base < 0) {
+		analysis_error(c, op->loc, "%s: the cross-wave slots do not fit in the LDS left", op->path);
+		return mo_imm(0);
+	}
+	if (reuse || s->iv_sym)
+		isel_lds_barrier(s);
+	Sym *row = sym_mul(sc, wo, sym_int(sc, waves));
+	Sym *slot = sym_add(sc, sym_mul(sc, sym_add(sc, row, wr), sym_int(sc, 4)), sym_int(sc, base));
+	Sym *first = sym_add(sc, sym_mul(sc, row, sym_int(sc, 4)), sym_int(sc, base));
+	MOpnd addr = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, slot, c->assume), op->loc));
+	MOpnd tv = isel_v1(s);
+	mblock_add(s->b, I_V_MOV_B32, 1, &tv, 1, &total);
+	MOpnd u[2] = {addr, tv};
+	mblock_add(s->b, I_DS_WRITE_B32, 0, NULL, 2, u);
+	MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
+	w->lgkmcnt = 0; /* the slot is written before the others may read it */
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	MOpnd a0 = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, first, c->assume), op->loc));
+	MOpnd me = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_simplify(sc, wr, c->assume), op->loc));
+	MOpnd sum = {0};
+	for (int i = 0; i + 1 < waves; i++) { /* the last wave's total precedes nobody */
+		MOpnd t = isel_v1(s);
+		MInst *in = mblock_add(s->b, I_DS_READ_B32, 1, &t, 1, &a0);
+		in->offset = 4 * i;
+		MOpnd vcc = mo_special(MO_VCC), cu[2] = {mo_imm(i), me}; /* i < wave id */
+		mblock_add(s->b, I_V_CMP_LT_I32, 1, &vcc, 2, cu)->flags |= MIF_E32;
+		MOpnd add = isel_v1(s), m[3] = {mo_imm(0), t, mo_special(MO_VCC)};
+		mblock_add(s->b, I_V_CNDMASK_B32, 1, &add, 3, m)->flags |= MIF_E32;
+		sum = sum.kind ? vop2(s, I_V_ADD_U32, sum, add) : add;
+	}
+	return sum.kind ? sum : mo_imm(0);
+}
+
+void isel_select_scan(Isel *s, Op *op)
+{
+	Analysis *c = s->c;
+	TVal *v = s->val[op->args[0]->id];
+	if (!v)
+		return;
+	if (v->dtype != DT_I32 && v->dtype != DT_U32) {
+		analysis_error(c, op->loc, "%s: cumsum of %s is not compiled yet (32-bit integers only)", op->path,
+			dtype_name(v->dtype));
+		return;
+	}
+	const NodeIndex *ix = v->ix;
+	int k = -1;
+	for (int i = 0; ix && i < ix->ndims; i++)
+		if (ix->d[i].dim == op->dim)
+			k = i;
+	const DimDist *dd = analysis_dist(c, op->dim);
+	int64_t e = k >= 0 ? ix->d[k].size : 0;
+	if (k < 0 || !dd || dd->wg_dim != 0 || dd->wave_tile != 64 * e || ix->d[k].limit || !lane_runs(c, ix, k, e)) {
+		analysis_error(c, op->loc, "%s: cumsum over %s in this layout is not compiled yet (lanes must hold "
+					  "consecutive runs covering the wave's window of a dim on workgroup dim 0)",
+			op->path, sym_name(op->dim));
+		return;
+	}
+	bool cross = op->block && dd->waves > 1;
+	SymCtx *sc = c->k->sc;
+	if (cross && (c->wg_size[0] / 64 != dd->waves || c->wg_size[1] * c->wg_size[2] != 1)) {
+		analysis_error(c, op->loc, "%s: a block cumsum with waves along other dims than %s is not compiled yet",
+			op->path, sym_name(op->dim));
+		return;
+	}
+	v = isel_tval_in_vgprs(s, v);
+	/* 1. within the lane */
+	MOpnd *p = ARENA_NEWN(&c->arena, MOpnd, e);
+	p[0] = isel_vgpr(s, v->d[0]);
+	for (int64_t j = 1; j < e; j++)
+		p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, v->d[j]));
+	/* 2., 3. across the lanes: the exclusive prefix */
+	MOpnd incl = wave_scan(s, op, p[e - 1]);
+	MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
+	if (cross) {
+		MOpnd total = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {incl, mo_imm(63)};
+		mblock_add(s->b, I_V_READLANE_B32, 1, &total, 2, u);
+		Sym *wr = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+		MOpnd before = waves_before(s, op, total, dd->waves, wr, sym_int(sc, 0));
+		if (c->failed)
+			return;
+		if (before.kind == MO_VREG)
+			excl = vop2(s, I_V_ADD_U32, excl, before);
+	}
+	TVal *r = ARENA_NEW(&c->arena, TVal);
+	*r = *v;
+	r->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
+	for (int64_t j = 0; j < e; j++)
+		r->d[j] = vop2(s, I_V_ADD_U32, p[j], excl);
+	s->val[op_result(op)->id] = r;
+}
