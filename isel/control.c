@@ -179,7 +179,9 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region)
 	}
 	size_t cache_len = s->cache.len;
 	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
+	s->masked++;
 	region(s, body);
+	s->masked--;
 	if (c->failed)
 		return;
 	if (n) {
@@ -244,7 +246,9 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	mblock_add(s->b, I_S_AND_SAVEEXEC_B64, 1, &saved, 1, &vcc);
 	size_t cache_len = s->cache.len;
 	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
+	s->masked++;
 	region(s, body);
+	s->masked--;
 	if (c->failed)
 		return;
 	/* leave: values lowered under the mask hold only its lanes */

@@ -18,7 +18,10 @@
  * the other half). Addresses: one VGPR per distinct lane expression, the
  * constant parts in the instruction's offset field.
  * Contract: all waves of the workgroup reach the op (uniform control
- * flow); the space is the region's (isel_lds_alloc), freed at its end. */
+ * flow: a scalar-branch conditional's condition is the same for the whole
+ * workgroup); never inside an exec-masked body, whose inactive lanes would
+ * leave slots unwritten; the space is the region's (isel_lds_alloc),
+ * freed at its end. */
 #include <string.h>
 
 #include "isel.h"
@@ -222,6 +225,8 @@ TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 		Sym *zero[4] = {sym_int(sc, 0), sym_int(sc, 0), sym_int(sc, 0), sym_int(sc, 0)};
 		b.base[k] = sym_simplify(sc, sym_subs(sc, vx->d[k].start, 4, z, zero), c->assume);
 	}
+	if (s->masked)
+		why = "inside an exec-masked conditional body, masked lanes would leave their slots unwritten";
 	if (!why && es != 4 && es != 2)
 		why = "only 16- and 32-bit elements move";
 	Points src, dst;
