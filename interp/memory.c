@@ -6,7 +6,8 @@
  * register's own dims (mapping). With a mapping, the register side is bare
  * iterators, so each element binds the iterators to its register coordinates
  * (and the dynamic-value symbols to the dynamic registers at the same
- * position) and the memory side's expressions give the memory coordinates.
+ * position, or where dynamic_val_mappings puts them) and the memory side's
+ * expressions give the memory coordinates.
  * An element is accessed only if every register coordinate and every memory
  * coordinate is inside its dim: otherwise reads give 0, writes are dropped.
  *
@@ -120,14 +121,55 @@ static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **
 	return 0;
 }
 
-/* Bind the iterators and dynamic values for element i of reg. */
-static void bind_element(Run *r, const Mapping *m, const int *reg_pos, const int64_t *c, ITensor *const *dynv,
-	const ITensor *reg)
+/* Dynamic value d's element that dynamic_val_mappings names for the
+ * element whose iterators are bound: each dim of the value at its
+ * expression's coordinate. A coordinate outside the dim reads 0, as the
+ * read of the value there gives (Wave reads the value at these
+ * coordinates); one inside the dim but outside the value's window here is
+ * not held by this wave (no Wave kernel asks for it): an error. */
+static int dyn_mapped(Run *r, const Op *op, const Mapping *m, int d, const ITensor *t, int64_t *out)
+{
+	int64_t off = 0;
+	bool inside = true;
+	for (int i = 0; i < t->rank; i++) {
+		int k = 0;
+		while (k < m->dvm_n[d] && strcmp(sym_name(m->dvm_dims[d][k]), t->dim[i]) != 0)
+			k++;
+		if (k == m->dvm_n[d])
+			return run_fail(r, op, "dynamic_val_mappings[%d] gives no coordinate for dim %s", d, t->dim[i]);
+		int64_t cv;
+		if (run_eval_int(r, op, m->dvm_exprs[d][k], &cv) < 0)
+			return -1;
+		inside &= in_dim(r, m->dvm_dims[d][k], cv);
+		if (inside && (cv < t->start[i] || cv >= t->start[i] + t->ext[i]))
+			return run_fail(r, op,
+				"dynamic value %d: its element at %s = %lld lies outside the window [%lld, %lld) this wave "
+				"holds",
+				d, t->dim[i], (long long)cv, (long long)t->start[i], (long long)(t->start[i] + t->ext[i]));
+		off = off * t->ext[i] + (cv - t->start[i]);
+	}
+	*out = inside ? (int64_t)t->v[off] : 0;
+	return 0;
+}
+
+/* Bind the iterators and dynamic values for element i of reg: a dynamic
+ * value at the element's register coordinates, or with
+ * dynamic_val_mappings where its expressions say. */
+static int bind_element(Run *r, const Op *op, const Mapping *m, const int *reg_pos, const int64_t *c,
+	ITensor *const *dynv, const ITensor *reg)
 {
 	for (int it = 0; it < m->niters; it++)
 		run_env_push(r, m->iters[it], c[reg_pos[it]]);
+	int64_t v[16];
+	for (int d = 0; d < m->ndyn; d++) {
+		if (!m->dvm_n)
+			v[d] = (int64_t)run_at(dynv[d], reg->rank, reg->dim, c);
+		else if (dyn_mapped(r, op, m, d, dynv[d], &v[d]) < 0)
+			return -1;
+	}
 	for (int d = 0; d < m->ndyn; d++)
-		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
+		run_env_push(r, m->dyn[d], v[d]);
+	return 0;
 }
 
 /* n elements of a's buffer from element `off`, `stride` apart, into dst:
@@ -299,8 +341,9 @@ int interp_exec_read(Run *r, const Op *op)
 			continue;
 		if (m) {
 			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
+			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			if (rc == 0)
+				rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
 			r->nenv = save;
 			if (rc < 0)
 				return -1;
@@ -392,8 +435,9 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 			continue;
 		if (m) {
 			int save = r->nenv;
-			bind_element(r, m, reg_pos, c, dynv, x);
-			int rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
+			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			if (rc == 0)
+				rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
 			r->nenv = save;
 			if (rc < 0)
 				return -1;
