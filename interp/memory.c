@@ -121,34 +121,56 @@ static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **
 	return 0;
 }
 
+/* Does an op in r write (or atomically add) to memory argument mem? */
+static bool writes_memory(const Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem) ||
+			(op->body && writes_memory(op->body, mem)))
+			return true;
+	}
+	return false;
+}
+
 /* Dynamic value d's element that dynamic_val_mappings names for the
  * element whose iterators are bound: each dim of the value at its
- * expression's coordinate. A coordinate outside the dim reads 0, as the
- * read of the value there gives (Wave reads the value at these
- * coordinates); one inside the dim but outside the value's window here is
- * not held by this wave (no Wave kernel asks for it): an error. */
+ * expression's coordinate (Wave reads the value's node at the index these
+ * expressions give). A coordinate outside the dim reads 0, as that read
+ * does. One inside the dims but outside the window of the value here
+ * (another workgroup's row) is what the read would have loaded: taken
+ * from memory when the value is an unmapped read of memory no op writes,
+ * else an error (the value is not known there). */
 static int dyn_mapped(Run *r, const Op *op, const Mapping *m, int d, const ITensor *t, int64_t *out)
 {
-	int64_t off = 0;
-	bool inside = true;
+	const Value *xv = op->args[op->nargs - op->ndyn + d];
+	int64_t off = 0, cv[IT_MAX_RANK];
+	bool inside = true, held = true;
 	for (int i = 0; i < t->rank; i++) {
 		int k = 0;
 		while (k < m->dvm_n[d] && strcmp(sym_name(m->dvm_dims[d][k]), t->dim[i]) != 0)
 			k++;
 		if (k == m->dvm_n[d])
 			return run_fail(r, op, "dynamic_val_mappings[%d] gives no coordinate for dim %s", d, t->dim[i]);
-		int64_t cv;
-		if (run_eval_int(r, op, m->dvm_exprs[d][k], &cv) < 0)
+		if (run_eval_int(r, op, m->dvm_exprs[d][k], &cv[i]) < 0)
 			return -1;
-		inside &= in_dim(r, m->dvm_dims[d][k], cv);
-		if (inside && (cv < t->start[i] || cv >= t->start[i] + t->ext[i]))
-			return run_fail(r, op,
-				"dynamic value %d: its element at %s = %lld lies outside the window [%lld, %lld) this wave "
-				"holds",
-				d, t->dim[i], (long long)cv, (long long)t->start[i], (long long)(t->start[i] + t->ext[i]));
-		off = off * t->ext[i] + (cv - t->start[i]);
+		inside &= in_dim(r, m->dvm_dims[d][k], cv[i]);
+		held &= cv[i] >= t->start[i] && cv[i] < t->start[i] + t->ext[i];
+		off = off * t->ext[i] + (cv[i] - t->start[i]);
 	}
-	*out = inside ? (int64_t)t->v[off] : 0;
+	if (!inside || held) {
+		*out = inside ? (int64_t)t->v[off] : 0;
+		return 0;
+	}
+	const Op *rd = xv->kind == VAL_RESULT ? xv->def : NULL;
+	if (!rd || rd->kind != OP_READ || rd->mapping || writes_memory(r->k->body, rd->args[0]))
+		return run_fail(r, op,
+			"dynamic value %s: dynamic_val_mappings[%d] names an element outside the window this wave "
+			"holds, and it is not a read of memory the kernel leaves unwritten",
+			xv->name, d);
+	/* an unmapped read's dims are its memory's, in order */
+	const InterpArg *a = &r->in->args[rd->args[0]->arg_idx];
+	*out = (int64_t)dtype_load(a->dtype, a->data, mem_offset(a, cv));
 	return 0;
 }
 

@@ -197,6 +197,27 @@ NodeIndex *index_dyn_value(Analysis *c, const Op *op, const NodeIndex *aix, int 
 	return ni;
 }
 
+/* v is taken as dynamic value d of user: record it, and back through
+ * elementwise ops of v's shape (a table scaled before use), so the read at
+ * the chain's start gets the index and the ops after it take it over
+ * (Wave propagates a dynamic value's index backward the same way). */
+static void mark_user(Value *v, Op *user, int d, Op **ou, int *which)
+{
+	if (ou[v->id])
+		return;
+	ou[v->id] = user;
+	which[v->id] = d;
+	if (v->kind != VAL_RESULT)
+		return;
+	Op *def = v->def;
+	OpClass k = op_class(def->kind);
+	if (k != OPC_UNARY && k != OPC_BINARY && k != OPC_CAST)
+		return;
+	for (int i = 0; i < def->nargs; i++)
+		if (def->args[i] && shape_eq(def->args[i]->shape, v->shape))
+			mark_user(def->args[i], user, d, ou, which);
+}
+
 void index_dyn_users(Region *r, Op **user, int *which)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
@@ -206,12 +227,7 @@ void index_dyn_users(Region *r, Op **user, int *which)
 		const Mapping *m = op->mapping;
 		if (!m || !m->dvm_n || op->ndyn != m->ndyn)
 			continue;
-		for (int d = 0; d < m->ndyn; d++) {
-			const Value *v = op->args[op->nargs - op->ndyn + d];
-			if (!user[v->id]) {
-				user[v->id] = op;
-				which[v->id] = d;
-			}
-		}
+		for (int d = 0; d < m->ndyn; d++)
+			mark_user(op->args[op->nargs - op->ndyn + d], op, d, user, which);
 	}
 }
