@@ -804,7 +804,9 @@ static NodeIndex *write_index(Ctx *x, Op *op)
 static NodeIndex *dyn_read_index(Ctx *x, Value *res)
 {
 	Op *user = x->dvm_user[res->id];
-	if (!user)
+	/* the access's index may name its loop's induction variable: only a
+	 * read in the same region can be indexed by it */
+	if (!user || user->parent != res->def->parent)
 		return NULL;
 	bool wr = user->kind != OP_READ;
 	int saved = x->cur;

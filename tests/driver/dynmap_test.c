@@ -16,6 +16,17 @@
  * the tile; offsets -8..7 put rows out of bounds (masked to 0) */
 static const char *const loop_shapes[] = {"-D M=16 -D N=256", "-D M=9 -D N=813", "-D M=3 -D N=27"};
 
+/* `wavecc run` of a kernel under tests/driver/data must PASS; a gather
+ * (no arithmetic) exactly. */
+static void run_pass(const char *file, const char *args, const char *mcpu, int seed, const char *in)
+{
+	CmdResult r = test_wavecc("run tests/driver/data/%s %s --mcpu %s --seed %d %s", file, args, mcpu, seed, in);
+	bool exact = !strstr(file, "loop");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n") && (!exact || strstr(r.out, "max abs err 0,")),
+		"%s %s %s %s: status %d\n%s%s", file, args, mcpu, in, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+
 START_TEST(offset_in_loop)
 {
 	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
@@ -24,6 +35,16 @@ START_TEST(offset_in_loop)
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s %s: status %d\n%s%s", loop_shapes[_i / 2], mcpu,
 		r.status, r.out, r.err);
 	cmd_result_free(&r);
+}
+END_TEST
+
+/* The same with dynamic_val_mappings: off[M, N1] holds one offset per 2
+ * elements ({M: i, N1: floor(j/2)}, read in the loop, where the access
+ * needs it) and roff[M] is named {M: i} (read before the loop in its own
+ * index, which holds the row). */
+START_TEST(mapped_offset_in_loop)
+{
+	run_pass("dyn_offset_loop_dvm.json", loop_shapes[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 9 + _i, "");
 }
 END_TEST
 
@@ -51,13 +72,6 @@ static const char *const paged_shapes[] = {"-D P=4 -D NP=70", "-D P=2 -D NP=100"
 static const char *const paged_tables[] = {"table:3,70,1", "table:3,100,1", "table:3,33,1", "table:3,200,1",
 	"table:3,20,1"};
 
-static void run_pass(const char *file, const char *args, const char *mcpu, int seed, const char *in)
-{
-	CmdResult r = test_wavecc("run tests/driver/data/%s %s --mcpu %s --seed %d %s", file, args, mcpu, seed, in);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n") && strstr(r.out, "max abs err 0,"),
-		"%s %s %s %s: status %d\n%s%s", file, args, mcpu, in, r.status, r.out, r.err);
-	cmd_result_free(&r);
-}
 
 START_TEST(paged_gather)
 {
@@ -144,6 +158,19 @@ static const char *const rejects[][2] = {
 	{"dvm_dyn_symbol", "graph[1].mapping.dynamic_val_mappings[0].M: symbol 'k'"},
 };
 
+/* off read before the loop while the access in it needs the offsets of
+ * the current tile: a lane holds no element it needs, and the read cannot
+ * be indexed by the loop's variable: rejected at the access. */
+START_TEST(mapped_offset_outside_loop_rejected)
+{
+	CmdResult r = test_wavecc("compile tests/driver/data/dyn_offset_loop_dvm_outside.json -S -o -");
+	ck_assert_msg(r.status == 1 && strstr(r.err, "dyn_offset_loop_dvm_outside.json:") &&
+			      strstr(r.err, ": error: graph[4].body[0]") && strstr(r.err, "moving them through LDS fails"),
+		"status %d\n%s", r.status, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* The reversed table's second gather with pages that span two workgroups:
  * the elements it needs are in the other workgroup: rejected at the op. */
 START_TEST(relayout_across_workgroups_rejected)
@@ -181,6 +208,8 @@ int main(void)
 	tcase_add_loop_test(tc, other_row, 0, 2);
 	tcase_add_test(tc, other_row_computed_interp);
 	tcase_add_test(tc, relayout_across_workgroups_rejected);
+	tcase_add_loop_test(tc, mapped_offset_in_loop, 0, (int)(2 * ARRAY_LEN(loop_shapes)));
+	tcase_add_test(tc, mapped_offset_outside_loop_rejected);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
