@@ -108,31 +108,38 @@ static bool varies(Analysis *c, Sym *e, const NodeIndex *aix)
 }
 
 /* Dim di's copies: along each dim p of the access with copies, the
- * coordinate f must move by one fixed step per copy (or not at all); at
- * most one such dim, and none that another dim of the value took (copies
- * are a product over the value's dims). */
+ * coordinate f gives must move by one fixed step per copy (or not at
+ * all), at every element of the run; at most one such dim, and none that
+ * another dim of the value took (copies are a product over the value's
+ * dims). */
 static bool dyn_copies(Analysis *c, const Op *op, const NodeIndex *aix, Sym *f, Sym *const *at0, bool *taken,
 	DimIndex *di, const char **why)
 {
 	SymCtx *sc = c->k->sc;
+	Sym *J = sym_symbol(sc, "$J");
 	for (int p = 0; p < aix->ndims; p++) {
 		const DimIndex *ap = &aix->d[p];
 		if (ap->copies < 2)
 			continue;
-		Sym *at[MAX_DIMS];
-		memcpy(at, at0, sizeof(Sym *) * (size_t)aix->ndims);
 		int64_t step = 0;
-		for (int64_t cc = 1; cc < ap->copies; cc++) {
-			at[p] = sym_add(sc, at0[p], sym_int(sc, cc * ap->step));
-			Sym *e = bind_at(c, op, aix, f, at);
-			int64_t dlt;
-			if (!e || !sym_is_int(sym_simplify(sc, sym_sub(sc, e, di->coord), c->assume), &dlt) ||
-				(cc > 1 && dlt != cc * step)) {
-				*why = "its coordinate does not move by a fixed step from one copy of the access to the next";
-				return false;
+		for (int64_t j = 0; j < aix->epc; j++) {
+			Sym *at[MAX_DIMS], *jv = sym_int(sc, j);
+			for (int q = 0; q < aix->ndims; q++)
+				at[q] = sym_subs(sc, at0[q], 1, &J, &jv);
+			Sym *base = bind_at(c, op, aix, f, at), *a0 = at[p];
+			for (int64_t cc = 1; cc < ap->copies; cc++) {
+				at[p] = sym_add(sc, a0, sym_int(sc, cc * ap->step));
+				Sym *e = bind_at(c, op, aix, f, at);
+				int64_t dlt;
+				if (!e || !base || !sym_is_int(sym_simplify(sc, sym_sub(sc, e, base), c->assume), &dlt) ||
+					((j || cc > 1) && dlt != cc * step)) {
+					*why = "its coordinate does not move by a fixed step from one copy of the access to the "
+					       "next";
+					return false;
+				}
+				if (!j && cc == 1)
+					step = dlt;
 			}
-			if (cc == 1)
-				step = dlt;
 		}
 		if (!step)
 			continue;
