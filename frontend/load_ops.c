@@ -95,6 +95,68 @@ static bool get_dim_map(G *g, JV f, const Scope *sc, int *n, Sym ***dims, Sym **
 	return ok;
 }
 
+/* dynamic_val_mappings: one object per dynamic value, its dims to
+ * expressions of the iterators alone (sc); which dims they must be is
+ * checked against the values in check_dyn_maps. */
+static bool get_dyn_maps(G *g, JV f, Mapping *m, const Scope *sc)
+{
+	Ld *L = g->L;
+	if (!json_is_array(f.v)) {
+		ld_err(L, f, "expected a list of objects (dim: expression), one per dynamic value");
+		return false;
+	}
+	if ((int)json_array_size(f.v) != m->ndyn) {
+		ld_err(L, f, "dynamic_val_mappings has %d entries but the mapping has %d dynamic values",
+			(int)json_array_size(f.v), m->ndyn);
+		return false;
+	}
+	Arena *a = &g->k->arena;
+	m->dvm_n = ARENA_NEWN(a, int, m->ndyn + 1);
+	m->dvm_dims = ARENA_NEWN(a, Sym **, m->ndyn + 1);
+	m->dvm_exprs = ARENA_NEWN(a, Sym **, m->ndyn + 1);
+	bool ok = true;
+	for (int d = 0; d < m->ndyn; d++)
+		ok &= get_dim_map(g, jv_at(L, f, (size_t)d), sc, &m->dvm_n[d], &m->dvm_dims[d], &m->dvm_exprs[d]);
+	return ok;
+}
+
+/* Each dynamic_val_mappings entry gives exactly the dims of its value. */
+static bool check_dyn_maps(G *g, Op *op, JV f)
+{
+	Ld *L = g->L;
+	const Mapping *m = op->mapping;
+	if (!m || !m->dvm_n)
+		return true;
+	JV list = jv_get(L, f, "dynamic_val_mappings");
+	bool ok = true;
+	for (int d = 0; d < m->ndyn && d < op->ndyn; d++) {
+		const Value *x = op->args[op->nargs - op->ndyn + d];
+		JV e = jv_at(L, list, (size_t)d);
+		for (int i = 0; i < m->dvm_n[d]; i++) {
+			bool found = false;
+			for (int r = 0; r < x->shape.rank; r++)
+				found |= x->shape.dims[r] == m->dvm_dims[d][i];
+			if (!found) {
+				ld_err_key(L, e, sym_name(m->dvm_dims[d][i]),
+					"%s is not a dim of dynamic value '%s' %s", sym_name(m->dvm_dims[d][i]), x->name,
+					ld_vstr(g, x));
+				ok = false;
+			}
+		}
+		for (int r = 0; r < x->shape.rank; r++) {
+			bool found = false;
+			for (int i = 0; i < m->dvm_n[d]; i++)
+				found |= x->shape.dims[r] == m->dvm_dims[d][i];
+			if (!found) {
+				ld_err(L, e, "no expression for dim %s of dynamic value '%s' %s", sym_name(x->shape.dims[r]),
+					x->name, ld_vstr(g, x));
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
 static Mapping *get_mapping(G *g, JV f)
 {
 	Ld *L = g->L;
@@ -103,7 +165,7 @@ static Mapping *get_mapping(G *g, JV f)
 		ld_err(L, f, "expected a mapping object");
 		return NULL;
 	}
-	check_fields(L, f, "iterators inputs outputs dynamic_values", NULL);
+	check_fields(L, f, "iterators inputs outputs dynamic_values dynamic_val_mappings", NULL);
 	Mapping *m = ARENA_NEW(&k->arena, Mapping);
 	bool ok = true;
 	JV it = jv_get(L, f, "iterators");
@@ -147,6 +209,11 @@ static Mapping *get_mapping(G *g, JV f)
 		return NULL;
 	ok &= get_dim_map(g, in, &sc, &m->nin, &m->in_dims, &m->in_exprs);
 	ok &= get_dim_map(g, out, &sc, &m->nout, &m->out_dims, &m->out_exprs);
+	/* a dynamic value's index is a function of the iterators only */
+	JV dvm = jv_get(L, f, "dynamic_val_mappings");
+	Scope its = {(int)ni, all, NULL};
+	if (dvm.v)
+		ok &= get_dyn_maps(g, dvm, m, &its);
 	return ok ? m : NULL;
 }
 
@@ -181,6 +248,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 				op->mapping->ndyn, ndyn);
 			ok = false;
 		}
+		ok &= check_dyn_maps(g, op, f);
 	} else if (ndyn) {
 		ld_err(L, jv_get(L, n->jv, "mapping_dynamic_vals"),
 			"mapping_dynamic_vals needs a mapping");

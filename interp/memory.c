@@ -6,7 +6,8 @@
  * register's own dims (mapping). With a mapping, the register side is bare
  * iterators, so each element binds the iterators to its register coordinates
  * (and the dynamic-value symbols to the dynamic registers at the same
- * position) and the memory side's expressions give the memory coordinates.
+ * position, or where dynamic_val_mappings puts them) and the memory side's
+ * expressions give the memory coordinates.
  * An element is accessed only if every register coordinate and every memory
  * coordinate is inside its dim: otherwise reads give 0, writes are dropped.
  *
@@ -120,15 +121,76 @@ static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **
 	return 0;
 }
 
-/* Bind the iterators, dynamic values and set symbols for element i of reg;
- * -1 after reporting. */
+/* Does an op in r write (or atomically add) to memory argument mem? */
+static bool writes_memory(const Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem) ||
+			(op->body && writes_memory(op->body, mem)))
+			return true;
+	}
+	return false;
+}
+
+/* Dynamic value d's element that dynamic_val_mappings names for the
+ * element whose iterators are bound: each dim of the value at its
+ * expression's coordinate (Wave reads the value's node at the index these
+ * expressions give). A coordinate outside the dim reads 0, as that read
+ * does. One inside the dims but outside the window of the value here
+ * (another workgroup's row) is what the read would have loaded: taken
+ * from memory when the value is an unmapped read of memory no op writes,
+ * else an error (the value is not known there). */
+static int dyn_mapped(Run *r, const Op *op, const Mapping *m, int d, const ITensor *t, int64_t *out)
+{
+	const Value *xv = op->args[op->nargs - op->ndyn + d];
+	int64_t off = 0, cv[IT_MAX_RANK];
+	bool inside = true, held = true;
+	for (int i = 0; i < t->rank; i++) {
+		int k = 0;
+		while (k < m->dvm_n[d] && strcmp(sym_name(m->dvm_dims[d][k]), t->dim[i]) != 0)
+			k++;
+		if (k == m->dvm_n[d])
+			return run_fail(r, op, "dynamic_val_mappings[%d] gives no coordinate for dim %s", d, t->dim[i]);
+		if (run_eval_int(r, op, m->dvm_exprs[d][k], &cv[i]) < 0)
+			return -1;
+		inside &= in_dim(r, m->dvm_dims[d][k], cv[i]);
+		held &= cv[i] >= t->start[i] && cv[i] < t->start[i] + t->ext[i];
+		off = off * t->ext[i] + (cv[i] - t->start[i]);
+	}
+	if (!inside || held) {
+		*out = inside ? (int64_t)t->v[off] : 0;
+		return 0;
+	}
+	const Op *rd = xv->kind == VAL_RESULT ? xv->def : NULL;
+	if (!rd || rd->kind != OP_READ || rd->mapping || writes_memory(r->k->body, rd->args[0]))
+		return run_fail(r, op,
+			"dynamic value %s: dynamic_val_mappings[%d] names an element outside the window this wave "
+			"holds, and it is not a read of memory the kernel leaves unwritten",
+			xv->name, d);
+	/* an unmapped read's dims are its memory's, in order */
+	const InterpArg *a = &r->in->args[rd->args[0]->arg_idx];
+	*out = (int64_t)dtype_load(a->dtype, a->data, mem_offset(a, cv));
+	return 0;
+}
+
+/* Bind the iterators, dynamic values and set symbols for element i of reg:
+ * a dynamic value at the element's register coordinates, or with
+ * dynamic_val_mappings where its expressions say; -1 after reporting. */
 static int bind_element(Run *r, const Op *op, const Mapping *m, const int *reg_pos, const int64_t *c,
 	ITensor *const *dynv, const ITensor *reg)
 {
 	for (int it = 0; it < m->niters; it++)
 		run_env_push(r, m->iters[it], c[reg_pos[it]]);
+	int64_t v[16];
+	for (int d = 0; d < m->ndyn; d++) {
+		if (!m->dvm_n)
+			v[d] = (int64_t)run_at(dynv[d], reg->rank, reg->dim, c);
+		else if (dyn_mapped(r, op, m, d, dynv[d], &v[d]) < 0)
+			return -1;
+	}
 	for (int d = 0; d < m->ndyn; d++)
-		run_env_push(r, m->dyn[d], (int64_t)run_at(dynv[d], reg->rank, reg->dim, c));
+		run_env_push(r, m->dyn[d], v[d]);
 	return r->nset ? run_bind_set_symbols(r, op, reg, c) : 0;
 }
 

@@ -142,7 +142,8 @@ struct Value {
  * register dim to one (normally an iterator); for a write the roles swap:
  * `inputs` index the register, `outputs` the memory. dyn[i] is the symbol
  * bound to the i-th mapping_dynamic_vals value (read: args[1+i], write:
- * args[2+i]). */
+ * args[2+i]); dvm_* say which of its elements each access element takes
+ * (docs/kernel-format.md, "Index mappings"). */
 typedef struct Mapping {
 	int niters;
 	Sym **iters;
@@ -154,6 +155,12 @@ typedef struct Mapping {
 	Sym **out_exprs;
 	int ndyn;
 	Sym **dyn;
+	/* dynamic_val_mappings (optional): dynamic value i is indexed at dims
+	 * dvm_dims[i][0..dvm_n[i]) by expressions of the iterators; NULL:
+	 * each one is indexed at the access element's register coordinates */
+	int *dvm_n;
+	Sym ***dvm_dims;
+	Sym ***dvm_exprs;
 } Mapping;
 
 /* One dim of a precomputed index: start : size : stride. */

@@ -2,11 +2,15 @@
  * offsets, gathers and scatters whose memory coordinates come from another
  * tensor's elements).
  *
- * A dynamic value is a register the thread already holds (read earlier with
- * its own index). Each element of the access takes the dynamic value's
- * element at the same register coordinates (docs/kernel-format.md, "Index
- * mappings"; interp/memory.c binds it the same way): the value is gathered
- * into the access's element order (elementwise.c), and each element's
+ * A dynamic value is a register the thread already holds. Each element of
+ * the access takes the dynamic value's element at the same register
+ * coordinates, or with dynamic_val_mappings at the coordinates its
+ * expressions give (docs/kernel-format.md, "Index mappings"; interp/memory.c
+ * binds it the same way). The value is gathered into the access's element
+ * order: by register coordinates (elementwise.c), or by the mapped ones
+ * (dvm_gather), a read of it having been given the index the access needs
+ * (passes/graph/dynindex.c) and any other value moved into that index
+ * through LDS (relayout.c) when the thread lacks an element. Each element's
  * dword stands in the mapping's expressions as a symbol of its own,
  * `$DV<vreg>_<dword>` (isel.h), which expr.c lowers to that VGPR and treats
  * as a per-lane term. Elements that share a dword (an offset per row, read by a
@@ -47,15 +51,108 @@ static bool dims_covered(Shape v, int nreg, Sym **rdims)
 	return true;
 }
 
+/* For each element (copy-major) of the access indexed by ix, the element
+ * of v that dynamic_val_mappings entry d names, matched by coordinates;
+ * false when the thread holds not all of them. */
+static bool dvm_sources(Isel *s, Op *op, const TVal *v, const NodeIndex *ix, int d, int64_t *src)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	const NodeIndex *vx = v->ix;
+	int nd = vx->ndims;
+	Sym **have = ARENA_NEWN(&c->arena, Sym *, (size_t)(v->n * nd) + 1), *want[MAX_DIMS];
+	for (int64_t e = 0; e < v->n; e++)
+		for (int k = 0; k < nd; k++)
+			have[e * nd + k] = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		for (int64_t j = 0; j < ix->epc; j++) {
+			for (int k = 0; k < nd; k++)
+				if (!(want[k] = index_dyn_coord(c, op, ix, d, vx->d[k].dim, cn, j)))
+					return false;
+			int64_t hit = -1;
+			for (int64_t e = 0; e < v->n && hit < 0; e++) {
+				bool eq = true;
+				for (int k = 0; k < nd && eq; k++)
+					eq = sym_simplify(sc, sym_sub(sc, have[e * nd + k], want[k]), c->assume) == sym_int(sc, 0);
+				if (eq)
+					hit = e;
+			}
+			if (hit < 0)
+				return false;
+			src[cn * ix->epc + j] = hit;
+		}
+	return true;
+}
+
+/* v (32-bit elements) in ix's element order as dynamic_val_mappings entry
+ * d picks its elements; moved first into the index the access needs
+ * (dynindex.c) through LDS when the thread lacks some (a value read in
+ * its own layout, or computed); NULL after reporting. */
+static TVal *dvm_gather(Isel *s, Op *op, const TVal *v, const NodeIndex *ix, int d, const Value *x)
+{
+	Analysis *c = s->c;
+	int64_t n = ix->ncopies * ix->epc;
+	int64_t *src = ARENA_NEWN(&c->arena, int64_t, n + 1);
+	if (!v->ix) {
+		analysis_error(c, op->loc, "%s: dynamic value %s has no per-thread layout", op->path, x->name);
+		return NULL;
+	}
+	if (!dvm_sources(s, op, v, ix, d, src)) {
+		const char *why = "";
+		NodeIndex *need = index_dyn_value(c, op, ix, d, &why);
+		if (!need) {
+			analysis_error(c, op->loc, "%s: dynamic value %s: no per-thread layout holds the elements "
+						  "dynamic_val_mappings[%d] names for each thread: %s; not compiled",
+				op->path, x->name, d, why);
+			return NULL;
+		}
+		if (!(v = isel_relayout(s, v, need, op)))
+			return NULL;
+		if (!dvm_sources(s, op, v, ix, d, src)) {
+			analysis_error(c, op->loc, "%s: dynamic value %s: the elements dynamic_val_mappings[%d] names are "
+						  "not in the layout made for them; not compiled",
+				op->path, x->name, d);
+			return NULL;
+		}
+	}
+	TVal *g = isel_tval_new(s, v->dtype, n, ix);
+	for (int64_t e = 0; e < n; e++)
+		g->d[e] = v->d[src[e]];
+	return g;
+}
+
+/* v (the value of dynamic value x, number d of m) in ix's element order,
+ * in dwords of its own (the caller rewrites them); NULL after reporting. */
+static TVal *dyn_value(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, int d, const Value *x, const TVal *v)
+{
+	Analysis *c = s->c;
+	if (m->dvm_n)
+		return dvm_gather(s, op, v, ix, d, x);
+	/* a dim the access lacks needs dynamic_val_mappings to say which of
+	 * its elements an access element takes */
+	bool rd = op->kind == OP_READ;
+	if (!dims_covered(x->shape, rd ? m->nout : m->nin, rd ? m->out_dims : m->in_dims)) {
+		analysis_error(c, op->loc, "%s: dynamic value %s has a dim the mapping's register side lacks: not "
+					  "compiled",
+			op->path, x->name);
+		return NULL;
+	}
+	TVal *g = isel_tval_gather(s, v, ix, op);
+	if (g == v) { /* a private copy */
+		g = ARENA_NEW(&c->arena, TVal);
+		*g = *v;
+		g->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
+		memcpy(g->d, v->d, sizeof(MOpnd) * (size_t)v->nd);
+	}
+	return g;
+}
+
 TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 {
 	Analysis *c = s->c;
 	if (!m || !m->ndyn)
 		return NULL;
 	TVal **dv = ARENA_NEWN(&c->arena, TVal *, m->ndyn);
-	bool rd = op->kind == OP_READ;
-	int nreg = rd ? m->nout : m->nin;
-	Sym **rdims = rd ? m->out_dims : m->in_dims;
 	for (int d = 0; d < m->ndyn; d++) {
 		Value *x = op->args[op->nargs - m->ndyn + d];
 		const TVal *v = s->val[x->id];
@@ -69,23 +166,9 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 				op->path, x->name, dtype_name(x->dtype));
 			return NULL;
 		}
-		/* a dim the access lacks would need Wave's dynamic_val_mappings
-		 * to say which of its elements an access element takes */
-		if (!dims_covered(x->shape, nreg, rdims)) {
-			analysis_error(c, op->loc, "%s: dynamic value %s has a dim the mapping's register side lacks: not "
-						  "compiled",
-				op->path, x->name);
-			return NULL;
-		}
-		TVal *g = isel_tval_gather(s, v, ix, op);
+		TVal *g = dyn_value(s, op, m, ix, d, x, v);
 		if (!g)
 			return NULL;
-		if (g == v) { /* a private copy: its dwords are rewritten below */
-			g = ARENA_NEW(&c->arena, TVal);
-			*g = *v;
-			g->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
-			memcpy(g->d, v->d, sizeof(MOpnd) * (size_t)v->nd);
-		}
 		/* AGPR or SGPR dwords into VGPRs, so each symbol names a VGPR */
 		for (int i = 0; i < g->nd; i++)
 			if (g->d[i].kind != MO_IMM)

@@ -173,4 +173,17 @@ const DimIndex *index_dim(const NodeIndex *x, const Sym *d);
 /* "{M: start : size : stride, ...}" for copy number cn, SymPy syntax. */
 void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn);
 
+/* ---- dynindex.c: dynamic values with dynamic_val_mappings ---- */
+/* The index dynamic value d of mapped access op (indexed by aix) is held
+ * in so that each thread has the elements its access elements take (Wave's
+ * transform_index_backwards); NULL with *why when none of this form does. */
+NodeIndex *index_dyn_value(Analysis *c, const Op *op, const NodeIndex *aix, int d, const char **why);
+/* The coordinate along dim of dynamic value d that element (cn, j) of the
+ * access takes; NULL if the mapping does not give one. */
+Sym *index_dyn_coord(Analysis *c, const Op *op, const NodeIndex *aix, int d, const Sym *dim, int64_t cn, int64_t j);
+/* For each value (by id) used as a dynamic value with dynamic_val_mappings
+ * in r: the first access using it and at which position (user[] zeroed
+ * by the caller). */
+void index_dyn_users(Region *r, Op **user, int *which);
+
 #endif

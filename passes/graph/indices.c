@@ -46,7 +46,9 @@
  * asks, per element, whether coord < size simplifies to true (the same
  * simplifier proves Wave's divisibility cases).
  * Index mappings (also with dynamic values) keep the register's index:
- * isel/memory.c maps each element. Not yet: shared-memory indexing.
+ * isel/memory.c maps each element. A read whose value an access takes
+ * through dynamic_val_mappings gets the index that access needs
+ * (dynindex.c). Not yet: shared-memory indexing.
  * Requires: analyze_constraints. Fills: c->mode, c->index, c->assume. */
 #include <string.h>
 
@@ -88,6 +90,8 @@ typedef struct Ctx {
 	Sym *mdim, *ndim, *kdim;
 	const Op *mma_op;
 	Sym *reduce_dim; /* reduce mode */
+	Op **dvm_user;   /* by value id: an access taking it through dynamic_val_mappings */
+	int *dvm_which;  /* ... as its dynamic value number */
 } Ctx;
 
 static void use_lay(Ctx *x, int l)
@@ -793,6 +797,45 @@ static void mma_operands(Ctx *x, Op *op)
 	}
 }
 
+/* A write's or atomic_add's index: over its register's dims with a
+ * mapping (isel/memory.c maps them to memory), else the memory's. */
+static NodeIndex *write_index(Ctx *x, Op *op)
+{
+	Analysis *c = x->c;
+	NodeIndex *ni = NULL;
+	Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
+	Shape wsh = op->mapping ? op->args[0]->shape : op->args[1]->shape;
+	/* in MMA mode a value without a role (a permuted result) is written
+	 * in its own layout */
+	if (c->mode == IM_MMA && role == R_NONE)
+		ni = index_reordered(x, operand_index(x, op->args[0]), wsh);
+	return ni ? ni : new_index(x, op, wsh, role, default_ept(x, op, wsh));
+}
+
+/* A read whose value an access takes through dynamic_val_mappings: the
+ * index that holds what the access's threads take (dynindex.c, Wave's
+ * transform_index_backwards), from the index the access gets below; NULL
+ * when none does (isel/dynmap.c reports it) or no access takes it so. */
+static NodeIndex *dyn_read_index(Ctx *x, Value *res)
+{
+	Op *user = x->dvm_user[res->id];
+	/* the access's index may name its loop's induction variable: only a
+	 * read in the same region can be indexed by it */
+	if (!user || user->parent != res->def->parent)
+		return NULL;
+	bool wr = user->kind != OP_READ;
+	int saved = x->cur;
+	if (x->c->mode == IM_MMA)
+		use_lay(x, value_lay(x, wr ? user->args[0] : op_result(user)));
+	Role role = x->c->mode == IM_MMA ? value_role(x, op_result(user)) : R_NONE;
+	Shape sh = wr ? user->args[0]->shape : op_result(user)->shape;
+	NodeIndex *aix = wr ? write_index(x, user) : new_index(x, user, sh, role, default_ept(x, user, sh));
+	if (x->c->mode == IM_MMA)
+		use_lay(x, saved);
+	const char *why;
+	return aix ? index_dyn_value(x->c, user, aix, x->dvm_which[res->id], &why) : NULL;
+}
+
 static void index_region(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -809,16 +852,9 @@ static void index_region(Ctx *x, Region *r)
 				    : res                                           ? value_lay(x, res)
 										    : 0);
 		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
-			Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
-			/* a mapped write is indexed over its register's dims (the
-			 * mapping's inputs); isel/memory.c maps them to memory */
-			Shape wsh = op->mapping ? op->args[0]->shape : op->args[1]->shape;
-			/* in MMA mode a value without a role (a permuted result)
-			 * is written in its own layout */
-			if (c->mode == IM_MMA && role == R_NONE)
-				ni = index_reordered(x, operand_index(x, op->args[0]), wsh);
-			if (!ni)
-				ni = new_index(x, op, wsh, role, default_ept(x, op, wsh));
+			ni = write_index(x, op);
+		} else if (op->kind == OP_READ && (ni = dyn_read_index(x, res)) != NULL) {
+			/* read where the access that takes it needs it */
 		} else if (op->kind == OP_PERMUTE && operand_index(x, op->args[0])) {
 			/* the same elements, its dims in the target order */
 			ni = index_reordered(x, operand_index(x, op->args[0]), res->shape);
@@ -1089,6 +1125,9 @@ void analyze_indices(Analysis *c)
 			acc_forward(&x, k->body);
 		c->mma_operand = ARENA_NEWN(&c->arena, NodeIndex *, 2 * (size_t)k->nops);
 	}
+	x.dvm_user = ARENA_NEWN(&c->arena, Op *, k->nvalues + 1);
+	x.dvm_which = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
+	index_dyn_users(k->body, x.dvm_user, x.dvm_which);
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(&x, k->body);
