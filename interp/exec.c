@@ -429,6 +429,10 @@ static int exec_op(Run *r, Op *op)
 	case OP_SCALAR: {
 		ITensor *x = it_new(&r->arena, op->dtype, 0, NULL, NULL, NULL);
 		x->v[0] = op->value;
+		if (op->sarg) { /* a scalar argument: its value at launch */
+			const InterpArg *a = &r->in->args[r->k->args.len + (size_t)op->sarg - 1];
+			x->v[0] = dtype_load(a->dtype, a->data, 0);
+		}
 		if (op->expr) {
 			int64_t v;
 			if (run_eval_int(r, op, op->expr, &v) < 0)

@@ -78,6 +78,7 @@ void kernel_free(Kernel *k)
 	free(k->symtab);
 	vec_free(&k->cons);
 	vec_free(&k->args);
+	vec_free(&k->scalar_args);
 	vec_free(&k->dyn_syms);
 	vec_free(&k->values);
 	vec_free(&k->op_list);

@@ -179,6 +179,9 @@ struct Op {
 	/* Attributes; which ones are meaningful depends on the kind. */
 	DType dtype;     /* register, scalar, cast, self_index, apply_expr */
 	double value;    /* register: the splat constant; scalar: if !expr */
+	int sarg;        /* scalar: 1 + its index in Kernel.scalar_args when it
+	                    is a scalar kernel argument (value given at launch);
+	                    0 for a constant */
 	Sym *expr;       /* scalar: integer expression value; apply_expr: the expression */
 	Shape shape;     /* register: shape; broadcast, permute: target_shape */
 	Sym *dim;        /* sum/max/min, self_index: the dim; iterate: the axis */
@@ -261,6 +264,10 @@ struct Kernel {
 	Vec(Constraint) cons;   /* input order */
 	int hw;                 /* index of the hardware constraint in cons */
 	Vec(Value *) args;      /* Memory arguments, in order */
+	/* Scalar arguments (`"type": "scalar"`), in order: each is a rank-0
+	 * OP_SCALAR at the top of the body with sarg set, so every stage sees
+	 * a scalar whose value comes from the launch, not a new kind of value */
+	Vec(Op *) scalar_args;
 	Vec(Sym *) dyn_syms;    /* dynamic symbols: kernel arguments after args */
 	Region *body;
 	int nvalues, nops;

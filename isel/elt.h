@@ -64,6 +64,10 @@ MOpnd math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
 /* ---- index.c ---- */
 bool isel_select_self_index(Isel *s, Op *op);
 bool isel_select_apply_expr(Isel *s, Op *op);
+/* ---- scalar_arg.c ---- */
+/* A scalar kernel argument (op->sarg), loaded from the kernarg segment. */
+bool isel_select_scalar_arg(Isel *s, Op *op);
+
 /* scalar ops of integer dtypes; false if op is not one */
 bool isel_select_int_scalar(Isel *s, Op *op);
 

@@ -131,6 +131,13 @@ static const WaveCase cases[] = {
 	/* test_elementwise.py::test_broadcast_scaled_add at (256, 256): memory
 	 * dims N/2 are not in the format yet */
 	{"broadcast_scaled_add.json", "'N/2' is not a valid name", NULL},
+	/* test_scalar.py::test_scalar_codegen: scalar kernel arguments c and d
+	 * (i32 and f32) at the first two test_copy shapes with Wave's values
+	 * c = 1, d = 2 (e = Register(1) * c; b = a + e + d) */
+	{"scalar_codegen_i32.json -D M=1 -D N=27 -D c=1 -D d=2", NULL, NULL},
+	{"scalar_codegen_i32.json -D M=111 -D N=813 -D c=1 -D d=2", NULL, NULL},
+	{"scalar_codegen_f32.json -D M=1 -D N=27 -D c=1.0 -D d=2.0", NULL, NULL},
+	{"scalar_codegen_f32.json -D M=111 -D N=813 -D c=1.0 -D d=2.0", NULL, NULL},
 	/* test_scalar.py::test_scalar_cond_copy, default shapes: compiles (a
 	 * lane-dependent i32 scalar, lt, select of f16 scalars); the
 	 * interpreter binds no $T0, so there is no reference to run against */
