@@ -268,6 +268,8 @@ ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType 
 		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
 		return NULL;
 	}
+	if (run_has_thread_dim(x))
+		return run_conform_threads(r, op, x, shape, t);
 	for (int i = 0; i < shape.rank; i++) {
 		dim[i] = sym_name(shape.dims[i]);
 		int j = it_find(x, dim[i]);

@@ -80,6 +80,13 @@ int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
 int interp_exec_atomic_add(Run *r, const Op *op);
 
+/* threads.c: thread-dependent scalars (a pseudo-dim "$T0" over the wave's
+ * lanes) and their conform to a type, each element taking its thread's
+ * value; see the rule there. */
+bool run_has_thread_dim(const ITensor *x);
+int run_scalar_expr(Run *r, const Op *op, ITensor **out);
+ITensor *run_conform_threads(Run *r, const Op *op, const ITensor *x, Shape shape, DType t);
+
 /* ---- run.c (also) ---- */
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
