@@ -375,6 +375,10 @@ static const char *const chained[] = {"examples/attention.json", "examples/atten
 	/* the masked template (self_index, apply_expr, select of a bias) with
 	 * an i32 index: the mask takes the accumulator layout of the scores */
 	"tests/driver/data/attention_masked_i32.json", "tests/driver/data/attention_masked_i32.json -D K2=100",
+	/* the same with the template's i64 index (isel/index64.c: held as
+	 * 32-bit words, its coordinates proven below 2^31) */
+	"examples/attention_masked.json", "examples/attention_masked.json -D K2=100",
+	"examples/attention_masked.json -D K2=37",
 	/* the second mma reads the first one's result as A with M in the M
 	 * place of both: A's lanes hold other rows than the accumulator's, so
 	 * the f16 probabilities move through LDS (isel/relayout.c) */
