@@ -411,6 +411,9 @@ static void load_scalar_argument(Ld *L, JV a, size_t i)
 	if (name && kernel_value(k, name)) {
 		ld_err(L, f, "duplicate name '%s'", name);
 		ok = false;
+	} else if (name && kernel_symbol(k, name)) { /* -D NAME=V must say one thing */
+		ld_err(L, f, "scalar argument '%s' has the name of a symbol", name);
+		ok = false;
 	}
 	DType dt = DT_NONE;
 	f = jv_get(L, a, "dtype");

@@ -354,6 +354,9 @@ START_TEST(scalar_arguments)
 	t = kernel_plus("{\"name\": \"x\", \"type\": \"scalar\", \"dtype\": \"f32\"}", "");
 	expect_error(t, pos_of(t, "\"x\", \"type\": \"scalar", 0), "arguments[5].name: duplicate name 'x'");
 	free(t);
+	t = kernel_plus("{\"name\": \"M\", \"type\": \"scalar\", \"dtype\": \"i32\"}", "");
+	expect_error(t, pos_of(t, "\"M\", \"type\": \"scalar", 0), "arguments[5].name: scalar argument 'M' has the name of a symbol");
+	free(t);
 	t = kernel_plus("{\"name\": \"s\", \"type\": \"scalar\", \"dtype\": \"f33\"}", "");
 	expect_error(t, pos_of(t, "\"f33", 0), "arguments[5].dtype: unknown dtype 'f33'");
 	free(t);
