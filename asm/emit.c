@@ -7,8 +7,8 @@
  * register counts register allocation measured (VGPRs rounded to the
  * accumulator offset granule of 4; AGPRs follow them in the unified file),
  * the workgroup-id SGPRs and work-item-id VGPRs the grid and workgroup
- * need, the kernarg size of the buffer pointers (8 bytes each, in argument
- * order). The launch descriptor (docs/launch-format.md) carries the same
+ * need, the kernarg size (passes/graph/kernarg.c: buffer pointers, runtime
+ * sizes, scalar arguments). The launch descriptor (docs/launch-format.md) carries the same
  * geometry and the arguments with their resolved shapes and access modes.
  * Names in the metadata YAML are explicitly tagged, double-quoted strings
  * (`!str "y"`), so a name that YAML would read as something else (y, no,
@@ -83,9 +83,7 @@ static int64_t dim_value(Analysis *c, Sym *d)
  * size (a dynamic symbol -D did not bind) as a 32-bit integer. */
 int emit_kernarg_size(const Kernel *k)
 {
-	int n;
-	analysis_runtime_arg(k, NULL, &n);
-	return (int)(8 * k->args.len) + 4 * n;
+	return analysis_kernarg_size(k);
 }
 
 /* The runtime sizes, as (name, offset) in kernarg order. */
@@ -221,6 +219,11 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 	}
 	EmitCtx ec = {c, b};
 	runtime_args(k, meta_runtime_arg, &ec);
+	for (size_t j = 0; j < k->scalar_args.len; j++) {
+		const Value *v = op_result(k->scalar_args.data[j]);
+		buf_printf(b, "      - { .name: !str %s, .offset: %d, .size: %d, .value_kind: by_value }\n", quoted(c, v->name),
+			analysis_scalar_arg_offset(k, (int)j), dtype_size(v->dtype));
+	}
 	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
 }
 
@@ -250,5 +253,10 @@ void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
 	}
 	EmitCtx ec = {c, l};
 	runtime_args(k, launch_runtime_arg, &ec);
+	for (size_t j = 0; j < k->scalar_args.len; j++) {
+		const Value *v = op_result(k->scalar_args.data[j]);
+		buf_printf(l, ",\n  {\"name\": %s, \"kind\": \"scalar\", \"dtype\": \"%s\", \"offset\": %d}", quoted(c, v->name),
+			dtype_name(v->dtype), analysis_scalar_arg_offset(k, (int)j));
+	}
 	buf_printf(l, "]}\n");
 }

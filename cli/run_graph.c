@@ -84,11 +84,25 @@ static const char *find_pair(int n, const char *const *pairs, const char *name)
 	return file;
 }
 
-/* The command line's -D strings as compile options; usage errors exit. */
-static void defs_to_options(const GraphRun *g, CompileOptions *co)
+/* The scalar argument of k that -D string `def` names, or NULL. */
+static const Op *scalar_def(const Kernel *k, const char *def)
+{
+	const char *eq = strchr(def, '=');
+	const char *name = intern_n(def, (size_t)(eq - def));
+	for (size_t j = 0; j < k->scalar_args.len; j++)
+		if (k->scalar_args.data[j]->name == name)
+			return k->scalar_args.data[j];
+	return NULL;
+}
+
+/* The command line's -D strings that bind symbols (not scalar arguments)
+ * as compile options; usage errors exit. */
+static void defs_to_options(const GraphRun *g, const Kernel *k, CompileOptions *co)
 {
 	for (int i = 0; i < g->ndefs; i++) {
 		const char *eq = strchr(g->defs[i], '=');
+		if (scalar_def(k, g->defs[i]))
+			continue;
 		if (co->ndefs == MAX_DEFS)
 			usage_err("run: at most %d -D options", MAX_DEFS);
 		co->def_name[co->ndefs] = intern_n(g->defs[i], (size_t)(eq - g->defs[i]));
@@ -109,16 +123,34 @@ static void print_result(const InterpArg *ia, const Cmp *c, const void *got, dou
 	printf("\n");
 }
 
+/* A scalar argument's value: the -D that names it, else the seeded random
+ * value already in it; printed, and returned as the launch's NAME=VALUE
+ * (exact: %.17g of the value the dtype holds; the caller frees it). */
+static char *set_scalar(const GraphRun *g, const Kernel *k, InterpArg *ia)
+{
+	char err[256];
+	for (int i = 0; i < g->ndefs; i++) {
+		const Op *s = scalar_def(k, g->defs[i]);
+		if (s && op_result(s) == ia->mem && interp_set_scalar(ia, strchr(g->defs[i], '=') + 1, err, sizeof err) != 0)
+			usage_err("run: -D %s", err);
+	}
+	double v = dtype_load(ia->dtype, ia->data, 0);
+	printf("scalar %s: %s = %.17g\n", ia->name, dtype_name(ia->dtype), v);
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s=%.17g", ia->name, v);
+	return xstrdup(buf);
+}
+
 int run_graph_checked(const GraphRun *g)
 {
 	const char *path = g->path;
 	Diag d;
 	diag_init(&d);
 	CompileOptions co = {0};
-	defs_to_options(g, &co);
 	Kernel *k = load_kernel_file(path, &d);
 	if (!k)
 		return 1;
+	defs_to_options(g, k, &co);
 
 	int rc = 1;
 	co.mcpu = g->mcpu;
@@ -164,6 +196,8 @@ int run_graph_checked(const GraphRun *g)
 	bool have_interp = false, have_ld = false;
 	LaunchDesc ld;
 	Vec(HostBuffer) hb = {0};
+	Vec(const char *) ldefs = {0}; /* the launch's -D: symbols, then every scalar's value */
+	Vec(char *) sdefs = {0};       /* the scalars' ones, owned */
 
 	/* 1. compile, in memory: the dynamic symbols stay kernel arguments (one
 	 * code object for every size), their -D values go to the launch */
@@ -188,9 +222,18 @@ int run_graph_checked(const GraphRun *g)
 	if (interp_init(&in, bound, dyn, &d) != 0)
 		goto out;
 	char err[512];
+	for (int i = 0; i < g->ndefs; i++)
+		if (!scalar_def(k, g->defs[i]))
+			vec_push(&ldefs, g->defs[i]);
 	for (int i = 0; i < in.nargs; i++) {
 		InterpArg *ia = &in.args[i];
 		interp_fill_random(ia, g->ro->seed, i);
+		if (ia->scalar) {
+			char *def = set_scalar(g, k, ia);
+			vec_push(&sdefs, def);
+			vec_push(&ldefs, (const char *)def);
+			continue;
+		}
 		const char *given = find_pair(g->nin, g->in, ia->name);
 		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: --in %s=%s: %s\n", ia->name, given, err);
@@ -209,7 +252,7 @@ int run_graph_checked(const GraphRun *g)
 	diag_init(&ld_diag);
 	have_ld = true;
 	if (launch_parse(c.launch_json.data, c.launch_json.len, "kernel.launch.json", &ld, &ld_diag) != 0 ||
-		launch_resolve(&ld, g->ndefs, g->defs, &ld_diag) != 0) {
+		launch_resolve(&ld, (int)ldefs.len, ldefs.data, &ld_diag) != 0) {
 		fprintf(stderr, "wavecc: error: %s: the compiler wrote a launch descriptor that does not load\n", path);
 		goto out;
 	}
@@ -285,6 +328,10 @@ out:
 		interp_free(&in);
 	for (size_t i = 0; i < hb.len; i++)
 		free(hb.data[i].data);
+	for (size_t i = 0; i < sdefs.len; i++)
+		free(sdefs.data[i]);
+	vec_free(&sdefs);
+	vec_free(&ldefs);
 	vec_free(&hb);
 	compile_free(&c);
 	free(dyn);

@@ -397,6 +397,41 @@ static void load_constraints(Ld *L, JV root)
 		ld_err(L, cons, "missing hardware constraint (kind \"hardware\")");
 }
 
+/* A scalar argument (Wave's `c: tkl.f16` kernel parameter): a rank-0
+ * OP_SCALAR at the top of the body whose value the launch gives (sarg),
+ * so operands name it like any node. */
+static void load_scalar_argument(Ld *L, JV a, size_t i)
+{
+	Kernel *k = L->k;
+	check_fields(L, a, "name type dtype", NULL);
+	const char *name = NULL;
+	bool ok = true;
+	JV f = jv_get(L, a, "name");
+	ok &= need(L, a, f, "name") && ld_get_ident(L, f, &name);
+	if (name && kernel_value(k, name)) {
+		ld_err(L, f, "duplicate name '%s'", name);
+		ok = false;
+	} else if (name && kernel_symbol(k, name)) { /* -D NAME=V must say one thing */
+		ld_err(L, f, "scalar argument '%s' has the name of a symbol", name);
+		ok = false;
+	}
+	DType dt = DT_NONE;
+	f = jv_get(L, a, "dtype");
+	ok &= need(L, a, f, "dtype") && ld_get_dtype(L, f, &dt);
+	if (!ok || !name)
+		return;
+	Op *op = op_new(k, k->body, OP_SCALAR, name, 0, 1);
+	op->dtype = dt;
+	op->sarg = (int)k->scalar_args.len + 1;
+	op->loc = loc_of(L, a.pos);
+	op->path = arena_printf(&k->arena, "arguments[%zu]", i);
+	Value *v = op_result(op);
+	v->dtype = dt;
+	v->shape = (Shape){0, NULL};
+	v->loc = op->loc;
+	vec_push(&k->scalar_args, op);
+}
+
 static void load_arguments(Ld *L, JV root)
 {
 	Kernel *k = L->k;
@@ -413,23 +448,25 @@ static void load_arguments(Ld *L, JV root)
 			wrong_type(L, a, "an argument object");
 			continue;
 		}
-		check_fields(L, a, "name type shape address_space dtype", NULL);
-		const char *name = NULL, *type, *space;
+		const char *name = NULL, *type = NULL, *space;
 		bool ok = true;
-		JV f = jv_get(L, a, "name");
+		JV f = jv_get(L, a, "type");
+		if (need(L, a, f, "type") && get_string(L, f, &type) && strcmp(type, "memory") != 0 &&
+			strcmp(type, "scalar") != 0) {
+			ld_err(L, f, "unknown argument type '%s' (expected \"memory\" or \"scalar\")", type);
+			ok = false;
+		}
+		if (!ok) /* the type decides which fields belong: nothing more to say */
+			continue;
+		if (type && strcmp(type, "scalar") == 0) {
+			load_scalar_argument(L, a, i);
+			continue;
+		}
+		check_fields(L, a, "name type shape address_space dtype", NULL);
+		f = jv_get(L, a, "name");
 		ok &= need(L, a, f, "name") && ld_get_ident(L, f, &name);
 		if (name && kernel_value(k, name)) {
 			ld_err(L, f, "duplicate name '%s'", name);
-			ok = false;
-		}
-		f = jv_get(L, a, "type");
-		if (need(L, a, f, "type") && get_string(L, f, &type) && strcmp(type, "scalar") == 0) {
-			if (ok && name)
-				ld_scalar_argument(L, a, name); /* load_values.c */
-			continue;
-		}
-		if (f.v && json_is_string(f.v) && strcmp(type, "memory") != 0) {
-			ld_err(L, f, "unknown argument type '%s' (expected \"memory\" or \"scalar\")", type);
 			ok = false;
 		}
 		Shape shape = {0};
@@ -513,7 +550,6 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 out:
 	json_decref(root);
 	vec_free(&L.ivars);
-	vec_free(&L.scalar_args);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);

@@ -24,7 +24,6 @@ typedef struct Ld {
 	Arena tmp; /* paths and scratch, freed after loading */
 	JReader r; /* the JSON reader (util/json.h), over d, file and tmp */
 	Vec(Sym *) ivars; /* induction variables of tiling constraints */
-	Vec(Value *) scalar_args; /* the values scalar arguments stand for in the graph */
 } Ld;
 
 /* Located reports and typed reads go through the shared JSON reader
@@ -69,10 +68,6 @@ bool ld_is_builtin_symbol(const char *n);
 /* The free symbols of e, at most cap of them into out; returns how many
  * there are (possibly more than cap). */
 size_t ld_free_syms(const Sym *e, Sym **out, size_t cap);
-/* A scalar argument (object a, named name): a dynamic symbol of its name
- * and dtype, and the value the graph sees, a `scalar` op of that symbol at
- * the top of the body (in L->scalar_args). */
-void ld_scalar_argument(Ld *L, JV a, const char *name);
 
 
 /* load_graph.c */

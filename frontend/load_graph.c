@@ -515,10 +515,11 @@ void ld_load_graph(Ld *L, JV graph)
 		e->kind = E_ARG;
 		e->arg = a;
 	}
-	for (size_t i = 0; i < L->scalar_args.len; i++) {
-		Ent *e = ld_tab_add(&g, L->scalar_args.data[i]->name);
+	for (size_t i = 0; i < L->k->scalar_args.len; i++) {
+		Value *a = op_result(L->k->scalar_args.data[i]);
+		Ent *e = ld_tab_add(&g, a->name);
 		e->kind = E_ARG;
-		e->arg = L->scalar_args.data[i];
+		e->arg = a;
 	}
 	NList *top = new_list(&g, NULL, NULL);
 	top->region = L->k->body;

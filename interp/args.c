@@ -3,6 +3,8 @@
  * and output (util/npy.h, checked dtype and shape), and the seeded random
  * generator documented in docs/interpreter.md so that anyone can reproduce
  * the inputs of `wavecc interp --random SEED`. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,10 +54,10 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 		in->dyn[i] = dyn_vals[i];
 		syms[i] = k->dyn_syms.data[i];
 	}
-	in->nargs = (int)k->args.len;
-	in->args = xcalloc(k->args.len ? k->args.len : 1, sizeof(InterpArg));
+	in->nargs = (int)(k->args.len + k->scalar_args.len);
+	in->args = xcalloc(in->nargs ? (size_t)in->nargs : 1, sizeof(InterpArg));
 	int rc = 0;
-	for (int i = 0; i < in->nargs && rc == 0; i++) {
+	for (int i = 0; i < (int)k->args.len && rc == 0; i++) {
 		const Value *v = k->args.data[i];
 		InterpArg *a = &in->args[i];
 		a->mem = v;
@@ -95,6 +97,17 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 			a->data = xcalloc(a->count ? a->count : 1, (size_t)dtype_size(a->dtype));
 	}
 	free(syms);
+	for (size_t j = 0; j < k->scalar_args.len && rc == 0; j++) {
+		const Value *v = op_result(k->scalar_args.data[j]);
+		InterpArg *a = &in->args[k->args.len + j];
+		a->mem = v;
+		a->name = v->name;
+		a->dtype = v->dtype;
+		a->rank = 0;
+		a->count = 1;
+		a->scalar = true;
+		a->data = xcalloc(1, (size_t)dtype_size(a->dtype));
+	}
 	return rc;
 }
 
@@ -137,6 +150,34 @@ void interp_fill_random(InterpArg *a, uint64_t seed, int position)
 		}
 		dtype_store(a->dtype, a->data, i, v);
 	}
+}
+
+int interp_set_scalar(InterpArg *a, const char *text, char *err, size_t err_len)
+{
+	char *end;
+	errno = 0;
+	double v;
+	if (dtype_is_float(a->dtype)) {
+		v = strtod(text, &end);
+	} else {
+		long long i = strtoll(text, &end, 0);
+		v = (double)i;
+		if (errno == 0 && *end == 0 && (long long)v != i) {
+			snprintf(err, err_len, "%s: %s is not exact in a double", a->name, text);
+			return -1;
+		}
+	}
+	if (end == text || *end || errno) {
+		snprintf(err, err_len, "%s: '%s' is not %s", a->name, text,
+			dtype_is_float(a->dtype) ? "a number" : "an integer");
+		return -1;
+	}
+	dtype_store(a->dtype, a->data, 0, v);
+	if (!dtype_is_float(a->dtype) && dtype_load(a->dtype, a->data, 0) != v) {
+		snprintf(err, err_len, "%s: %s does not fit %s", a->name, text, dtype_name(a->dtype));
+		return -1;
+	}
+	return 0;
 }
 
 int interp_load_npy(InterpArg *a, const char *path, char *err, size_t err_len)

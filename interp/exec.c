@@ -455,12 +455,12 @@ static int exec_op(Run *r, Op *op)
 	case OP_SCALAR: {
 		ITensor *x = it_new(&r->arena, op->dtype, 0, NULL, NULL, NULL);
 		x->v[0] = op->value;
-		if (op->expr) {
-			int64_t v;
-			if (run_eval_int(r, op, op->expr, &v) < 0)
-				return -1;
-			x->v[0] = (double)v;
+		if (op->sarg) { /* a scalar argument: its value at launch */
+			const InterpArg *a = &r->in->args[r->k->args.len + (size_t)op->sarg - 1];
+			x->v[0] = dtype_load(a->dtype, a->data, 0);
 		}
+		if (op->expr) /* per thread when it names $T0 (threads.c) */
+			return run_scalar_expr(r, op, &x) < 0 ? -1 : run_set(r, op, x);
 		x->v[0] = it_round(op->dtype, x->v[0]);
 		return run_set(r, op, x);
 	}

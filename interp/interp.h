@@ -18,6 +18,7 @@
 #ifndef WAVECC_INTERP_H
 #define WAVECC_INTERP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "../util/dtype.h"
@@ -107,6 +108,8 @@ typedef struct InterpArg {
 	int64_t shape[IT_MAX_RANK];
 	uint64_t count;
 	void *data; /* heap, count * dtype_size(dtype) bytes, zeroed at init */
+	bool scalar; /* a scalar argument (rank 0, one element); mem is the
+	                result of its OP_SCALAR */
 } InterpArg;
 
 typedef struct Interp {
@@ -114,7 +117,9 @@ typedef struct Interp {
 	Diag *diag;
 	int64_t *dyn; /* values of k->dyn_syms, in order */
 	int nargs;
-	InterpArg *args; /* one per k->args, in order */
+	InterpArg *args; /* one per k->args, in order, then one per
+	                    k->scalar_args (after every buffer, so a buffer's
+	                    position is its index in k->args) */
 } Interp;
 
 /* Bind the dynamic symbols (dyn_vals[i] for k->dyn_syms.data[i]; NULL when
@@ -144,6 +149,11 @@ Sym *interp_subs(Kernel *k, Sym *e);
  * floats uniform on the multiples of 1/64 in [-2, 2), ints uniform in
  * [-8, 8), i1 and unsigned ints in [0, 2) and [0, 16). */
 void interp_fill_random(InterpArg *a, uint64_t seed, int position);
+/* Set a scalar argument from text (`-D NAME=TEXT`): an integer (decimal or
+ * 0x hex) for integer dtypes, a real number for float ones, which must be
+ * exactly representable in the dtype after rounding to it (floats round to
+ * nearest even; integers must fit). Returns 0, or -1 with err filled. */
+int interp_set_scalar(InterpArg *a, const char *text, char *err, size_t err_len);
 /* Read a .npy file into the argument, checking dtype and shape. */
 int interp_load_npy(InterpArg *a, const char *path, char *err, size_t err_len);
 /* Write the argument as a .npy file, atomically. */

@@ -23,16 +23,6 @@
 #include "interp.h"
 #include "run.h"
 
-/* Global coordinates of element i of x. */
-void run_coords(const ITensor *x, int64_t i, int64_t *c)
-{
-	for (int d = x->rank - 1; d >= 0; d--) {
-		int64_t e = x->ext[d];
-		c[d] = x->start[d] + (e ? i % e : 0);
-		i = e ? i / e : 0;
-	}
-}
-
 /* Is coordinate c of dim d inside [0, size)? Dims without a size (none in
  * validated kernels) count as unbounded. */
 static bool in_dim(Run *r, Sym *d, int64_t c)
@@ -41,22 +31,6 @@ static bool in_dim(Run *r, Sym *d, int64_t c)
 	return c >= 0 && (!x || x->size < 0 || c < x->size);
 }
 
-/* Value of x at the coordinates `c` of the dims `dim` (a tensor of fewer
- * dims reads its own; a missing or length-1 dim reads its only position). */
-double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
-{
-	int64_t off = 0;
-	for (int i = 0; i < x->rank; i++) {
-		int64_t p = 0;
-		for (int j = 0; j < n; j++)
-			if (dim[j] == x->dim[i] && x->ext[i] != 1)
-				p = c[j] - x->start[i];
-		if (p < 0 || p >= x->ext[i])
-			p = 0;
-		off = off * x->ext[i] + p;
-	}
-	return x->v[off];
-}
 
 static uint64_t mem_offset(const InterpArg *a, const int64_t *mc)
 {

@@ -286,6 +286,134 @@ static bool same_layout(const ITensor *x, int n, const char *const *dim, const i
 	return true;
 }
 
+/* Global coordinates of element i of x. */
+void run_coords(const ITensor *x, int64_t i, int64_t *c)
+{
+	for (int d = x->rank - 1; d >= 0; d--) {
+		int64_t e = x->ext[d];
+		c[d] = x->start[d] + (e ? i % e : 0);
+		i = e ? i / e : 0;
+	}
+}
+
+/* Value of x at the coordinates `c` of the dims `dim` (a tensor of fewer
+ * dims reads its own; a missing or length-1 dim reads its only position). */
+double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
+{
+	int64_t off = 0;
+	for (int i = 0; i < x->rank; i++) {
+		int64_t p = 0;
+		for (int j = 0; j < n; j++)
+			if (dim[j] == x->dim[i] && x->ext[i] != 1)
+				p = c[j] - x->start[i];
+		if (p < 0 || p >= x->ext[i])
+			p = 0;
+		off = off * x->ext[i] + p;
+	}
+	return x->v[off];
+}
+
+/* ---- thread-dependent values (threads.c's scalars) conformed to a type:
+ * each element takes its thread's value ---- */
+
+static const char *tdim(void) { return intern("$T0"); }
+
+int run_threads_per_wave(Run *r)
+{
+	const Constraint *hw = kernel_hardware(r->k);
+	return hw && hw->threads_per_wave > 0 ? hw->threads_per_wave : 64;
+}
+
+static bool has_thread_dim(const ITensor *x) { return it_find(x, tdim()) >= 0; }
+
+/* The dim of `shape` distributed over workgroup dim 0, or NULL. */
+static Sym *dim0_of(Run *r, Shape shape)
+{
+	for (int i = 0; i < shape.rank; i++) {
+		IDim *x = run_dim(r, shape.dims[i]);
+		if (x && x->g == 0)
+			return shape.dims[i];
+	}
+	return NULL;
+}
+
+/* Elements per lane along D0 (the dim on workgroup dim 0): Wave's default
+ * elements_per_thread for reads and writes, max(ceiling(workgroup tile /
+ * threads along workgroup dim 0), 1); 0 after reporting a kernel whose
+ * threads hold D0 otherwise (an mma's or a reduction's layout, or an
+ * explicit elements_per_thread that differs). */
+static int64_t lane_elements(Run *r, const Op *op, IDim *x, int tpw)
+{
+	int64_t waves = x->wave_tile > 0 ? ceil_div(x->wg_tile, x->wave_tile) : 1;
+	int64_t e = MAX(ceil_div(x->wg_tile, tpw * waves), 1);
+	for (size_t i = 0; i < r->k->op_list.len; i++) {
+		const Op *o = r->k->op_list.data[i];
+		const char *why = NULL;
+		if (o->kind == OP_MMA || op_is_reduce(o->kind))
+			why = "its threads hold values in the layout of";
+		else if ((o->kind == OP_READ || o->kind == OP_WRITE || o->kind == OP_ATOMIC_ADD) && o->ept && o->ept != e)
+			why = "elements_per_thread differs from the default in";
+		if (why) {
+			run_fail(r, op, "a value that depends on $T0 is not defined in this kernel: %s %s (%s)", why,
+				o->name, op_name(o->kind));
+			return 0;
+		}
+	}
+	return e;
+}
+
+static ITensor *conform_threads(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
+{
+	int td = it_find(x, tdim());
+	if (shape.rank == 0) { /* still a per-thread scalar */
+		for (int i = 0; i < x->rank; i++)
+			if (i != td && x->ext[i] != 1) {
+				run_fail(r, op, "a per-thread value over %s where a scalar is expected", x->dim[i]);
+				return NULL;
+			}
+		ITensor *y = it_like(&r->arena, x, t);
+		for (int64_t i = 0; i < x->count; i++)
+			y->v[i] = it_round(t, x->v[i]);
+		return y;
+	}
+	Sym *d0 = dim0_of(r, shape);
+	if (!d0) {
+		run_fail(r, op, "a value that depends on $T0 is used over dims none of which is distributed over workgroup "
+				"dim 0, so which thread holds an element is not defined");
+		return NULL;
+	}
+	int tpw = run_threads_per_wave(r);
+	int64_t ws, we;
+	IDim *x0 = run_dim(r, d0);
+	int64_t e = x0 ? lane_elements(r, op, x0, tpw) : 0;
+	if (e == 0 || run_window(r, op, d0, &ws, &we) < 0)
+		return NULL;
+	/* x without its thread dim decides the other dims' windows */
+	ITensor *base = run_source(r, op, t, shape);
+	if (!base)
+		return NULL;
+	for (int i = 0; i < shape.rank; i++) {
+		int j = it_find(x, sym_name(shape.dims[i]));
+		if (j >= 0 && x->ext[j] != 1) {
+			base->start[i] = x->start[j];
+			base->ext[i] = x->ext[j];
+		}
+	}
+	ITensor *y = it_new(&r->arena, t, base->rank, base->dim, base->start, base->ext);
+	const char *dim[IT_MAX_RANK + 1];
+	int64_t c[IT_MAX_RANK + 1];
+	int n = y->rank, p0 = it_find(y, sym_name(d0));
+	memcpy(dim, y->dim, sizeof(const char *) * (size_t)n);
+	dim[n] = tdim();
+	for (int64_t i = 0; i < y->count; i++) {
+		run_coords(y, i, c);
+		int64_t lane = ((c[p0] - ws) % (e * tpw) + e * tpw) % (e * tpw) / e;
+		c[n] = x->start[td] + lane;
+		y->v[i] = it_round(t, run_at(x, n + 1, dim, c));
+	}
+	return y;
+}
+
 /* x reshaped to `shape`: its own windows for dims it has, the context
  * windows for the others (broadcast); its extra dims must have length 1. */
 ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType t)
@@ -297,6 +425,8 @@ ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType 
 		run_fail(r, op, "rank %d exceeds %d", shape.rank, IT_MAX_RANK);
 		return NULL;
 	}
+	if (has_thread_dim(x))
+		return conform_threads(r, op, x, shape, t);
 	for (int i = 0; i < shape.rank; i++) {
 		dim[i] = sym_name(shape.dims[i]);
 		int j = it_find(x, dim[i]);

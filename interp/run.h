@@ -83,13 +83,13 @@ ITensor *run_conform(Run *r, const Op *op, const ITensor *x, Shape shape, DType 
 ITensor *run_get(Run *r, const Value *v);
 /* Conform x to the op's result type and store it. */
 int run_set(Run *r, const Op *op, ITensor *x);
-
-/* memory.c */
 /* Global coordinates of element i of x. */
 void run_coords(const ITensor *x, int64_t i, int64_t *c);
 /* x at coordinates c of the dims `dim` (missing or length-1 dims read
  * their only position). */
 double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c);
+
+/* memory.c */
 int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
 int interp_exec_atomic_add(Run *r, const Op *op);
@@ -115,6 +115,14 @@ int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Ru
 
 /* bitcast.c */
 int interp_exec_bitcast(Run *r, const Op *op);
+/* threads.c: thread-dependent scalars (a pseudo-dim "$T0" over the wave's
+ * lanes; run_conform gives each element its thread's value); see the rule
+ * there. */
+int run_scalar_expr(Run *r, const Op *op, ITensor **out);
+
+/* ---- run.c (also) ---- */
+/* Lanes per wave (the hardware constraint's threads_per_wave, else 64). */
+int run_threads_per_wave(Run *r);
 
 /* ---- run.c (also) ---- */
 /* Has a set_symbol (control.c) set dim d (which then has one position)? */

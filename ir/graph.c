@@ -78,6 +78,7 @@ void kernel_free(Kernel *k)
 	free(k->symtab);
 	vec_free(&k->cons);
 	vec_free(&k->args);
+	vec_free(&k->scalar_args);
 	vec_free(&k->dyn_syms);
 	vec_free(&k->values);
 	vec_free(&k->op_list);
@@ -181,7 +182,6 @@ KSymbol *kernel_add_symbol(Kernel *k, const char *name, SymbolKind kind)
 	s.kind = kind;
 	s.sym = sym_symbol(k->sc, s.name);
 	s.dyn_idx = -1;
-	s.arg_dtype = DT_NONE;
 	if (kind == SYMK_DYNAMIC) {
 		s.dyn_idx = (int)k->dyn_syms.len;
 		vec_push(&k->dyn_syms, s.sym);

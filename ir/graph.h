@@ -186,6 +186,9 @@ struct Op {
 	/* Attributes; which ones are meaningful depends on the kind. */
 	DType dtype;     /* register, scalar, cast, self_index, apply_expr */
 	double value;    /* register: the splat constant; scalar: if !expr */
+	int sarg;        /* scalar: 1 + its index in Kernel.scalar_args when it
+	                    is a scalar kernel argument (value given at launch);
+	                    0 for a constant */
 	Sym *expr;       /* scalar: integer expression value; apply_expr: the expression; conditional: an expression condition */
 	Shape shape;     /* register: shape; broadcast, permute: target_shape */
 	Sym *dim;        /* sum/max/min, self_index: the dim; iterate: the axis */
@@ -231,7 +234,6 @@ typedef struct KSymbol {
 	                  (may still hold dynamic symbols) */
 	AddrSpace space; /* SYMK_ADDRESS_SPACE */
 	int dyn_idx;   /* SYMK_DYNAMIC: position in the dynamic argument list */
-	DType arg_dtype; /* SYMK_DYNAMIC: a scalar argument's dtype (DT_NONE: a size, i32) */
 	Loc loc;
 } KSymbol;
 
@@ -269,6 +271,10 @@ struct Kernel {
 	Vec(Constraint) cons;   /* input order */
 	int hw;                 /* index of the hardware constraint in cons */
 	Vec(Value *) args;      /* Memory arguments, in order */
+	/* Scalar arguments (`"type": "scalar"`), in order: each is a rank-0
+	 * OP_SCALAR at the top of the body with sarg set, so every stage sees
+	 * a scalar whose value comes from the launch, not a new kind of value */
+	Vec(Op *) scalar_args;
 	Vec(Sym *) dyn_syms;    /* dynamic symbols: kernel arguments after args */
 	Region *body;
 	int nvalues, nops;

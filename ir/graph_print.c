@@ -98,8 +98,6 @@ static void print_symbols(Buf *b, const Kernel *k)
 			break;
 		case SYMK_DYNAMIC:
 			buf_printf(b, " dynamic (argument %d)", s->dyn_idx);
-			if (s->arg_dtype != DT_NONE)
-				buf_printf(b, ", scalar argument %s", dtype_name(s->arg_dtype));
 			break;
 		case SYMK_ALIAS:
 			buf_puts(b, " = alias ");
@@ -193,6 +191,10 @@ static void print_attrs(Buf *b, const Op *op)
 		SEP(), buf_puts(&a, "value "), print_num(&a, op->value);
 		break;
 	case OP_SCALAR:
+		if (op->sarg) {
+			SEP(), buf_puts(&a, "argument");
+			break;
+		}
 		SEP(), buf_puts(&a, "value ");
 		if (op->expr)
 			sym_print(&a, op->expr);
@@ -359,6 +361,10 @@ void graph_print(Buf *b, const Kernel *k)
 		if (v->space_sym)
 			buf_printf(b, " (%s)", v->space_sym);
 		buf_putc(b, '\n');
+	}
+	for (size_t i = 0; i < k->scalar_args.len; i++) {
+		const Value *v = op_result(k->scalar_args.data[i]);
+		buf_printf(b, "  %%%s : scalar %s\n", v->name, dtype_name(v->dtype));
 	}
 	for (size_t i = 0; i < k->dyn_syms.len; i++)
 		buf_printf(b, "  %s : i32 dynamic symbol\n", sym_name(k->dyn_syms.data[i]));

@@ -385,6 +385,8 @@ static bool select_scalar(Isel *s, Op *op)
 
 bool isel_select_elementwise(Isel *s, Op *op)
 {
+	if (op->kind == OP_SCALAR && op->sarg)
+		return isel_select_scalar_arg(s, op);
 	if (op->kind == OP_SCALAR)
 		return isel_select_int_scalar(s, op) || select_scalar(s, op);
 	if (op_is_compare(op->kind))

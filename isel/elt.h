@@ -70,6 +70,16 @@ MOpnd isel_math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
 /* ---- index.c ---- */
 bool isel_select_self_index(Isel *s, Op *op);
 bool isel_select_apply_expr(Isel *s, Op *op);
+/* ---- index64.c ---- */
+/* Is every value of this self_index or apply_expr (and every step of the
+ * apply_expr) proven inside 32 bits? Then its i64 result is held as i32
+ * words. */
+bool isel_i64_proven(Isel *s, Op *op);
+
+/* ---- scalar_arg.c ---- */
+/* A scalar kernel argument (op->sarg), loaded from the kernarg segment. */
+bool isel_select_scalar_arg(Isel *s, Op *op);
+
 /* scalar ops of integer dtypes; false if op is not one */
 bool isel_select_int_scalar(Isel *s, Op *op);
 

@@ -13,7 +13,8 @@
  * semantics for any sign), other divisors go through math.c's integer
  * division; relations give 0/1, And/Or/Not combine them. Parts without
  * parameters go to expr.c (sizes, ids). Other forms are reported.
- * Scalars of i32/u32/i1: a constant, or an integer expression of sizes and
+ * i64 results are 32-bit words where every value is proven to fit
+ * (index64.c). Scalars of i32/u32/i1: a constant, or an integer expression of sizes and
  * ids (lane-dependent ones too, as Wave's `tkw.scalar(THREAD_0 * 4, i32)`).
  * Registers of f16/bf16/u32/i1 hold the splat value in every dword (both
  * halves of a 16-bit dword); f32 and i32 ones are mma.c's. */
@@ -57,6 +58,13 @@ bool isel_select_self_index(Isel *s, Op *op)
 			p = q;
 	if (p < 0 || ix->ndims != 1)
 		return false;
+	bool wide = op->dtype == DT_I64 || op->dtype == DT_U64;
+	if (wide && !isel_i64_proven(s, op)) {
+		analysis_error(c, op->loc, "%s: self_index: %s coordinates of %s are not proven to fit 32 bits: not "
+					   "compiled yet",
+			op->path, dtype_name(op->dtype), sym_name(op->dim));
+		return true;
+	}
 	DType word = op->dtype == DT_U32 ? DT_U32 : DT_I32;
 	int64_t n = ix->ncopies * ix->epc;
 	TVal *w = isel_elt_new(s, word, n, ix);
@@ -66,7 +74,7 @@ bool isel_select_self_index(Isel *s, Op *op)
 			return true;
 		w->d[e] = fresh(s, o);
 	}
-	TVal *r = finish(s, w, op->dtype);
+	TVal *r = wide ? w : finish(s, w, op->dtype); /* wide: i64 held as proven i32 words (index64.c) */
 	if (!r)
 		return false;
 	s->val[op_result(op)->id] = r;
@@ -243,6 +251,15 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 			return true;
 		}
 	}
+	bool wide = to == DT_I64 || to == DT_U64;
+	for (int i = 0; i < op->nargs; i++)
+		wide |= op->args[i]->dtype == DT_I64 || op->args[i]->dtype == DT_U64;
+	if (wide && !isel_i64_proven(s, op)) {
+		analysis_error(c, op->loc, "%s: apply_expr on i64 values whose range is not proven to fit 32 bits "
+					   "(every step of %s): not compiled yet",
+			op->path, sym_str(c->k->sc, op->expr));
+		return true;
+	}
 	Sym *expr = bound(s, op, op->expr);
 	if (!expr)
 		return true;
@@ -262,7 +279,7 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 		}
 		w->d[e] = fresh(s, o);
 	}
-	TVal *r = finish(s, w, to);
+	TVal *r = to == DT_I64 || to == DT_U64 ? w : finish(s, w, to);
 	if (!r)
 		return false;
 	s->val[op_result(op)->id] = r;

@@ -263,6 +263,8 @@ static void select_op(Isel *s, Op *op)
 		for (int a = 0; a < op->nargs; a++)
 			if (op->args[a] && s->val[op->args[a]->id])
 				s->val[op->args[a]->id] = isel_tval_in_vgprs(s, s->val[op->args[a]->id]);
+	if (!isel_i64_guard(s, op))
+		return;
 	switch (op->kind) {
 	case OP_READ:
 		select_read(s, op);

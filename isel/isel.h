@@ -211,4 +211,8 @@ void isel_select_mma(Isel *s, Op *op);
 /* Whether the accumulators of region r's MMAs go to AGPRs. */
 bool isel_acc_in_agprs(Isel *s, Region *r);
 
+/* index64.c: reports and returns false when op takes or makes i64 values
+ * it cannot compile as proven 32-bit words (select_op asks first). */
+bool isel_i64_guard(Isel *s, Op *op);
+
 #endif

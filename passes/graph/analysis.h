@@ -140,6 +140,11 @@ Sym *analysis_runtime(Analysis *c, Sym *e);
  * arguments after the buffers (dynamic symbols that -D did not bind, in
  * dynamic_symbols order), or -1. *n: how many there are. */
 int analysis_runtime_arg(const Kernel *k, const Sym *s, int *n);
+/* kernarg.c: the byte offset of scalar argument j (k->scalar_args) in the
+ * kernarg segment, after the buffers and the runtime sizes; and the
+ * segment's size (buffers, runtime sizes and scalars). */
+int analysis_scalar_arg_offset(const Kernel *k, int j);
+int analysis_kernarg_size(const Kernel *k);
 /* More than one (or a number known at run time only). */
 static inline bool analysis_many(int64_t n) { return n != 1; }
 

@@ -70,7 +70,21 @@ typedef struct {
 	"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\",\"b\"],\"params\":[\"x\",\"y\"],"              \
 	"\"expr\":\"" EXPR "\"},{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}"
 
+/* i64 index values held as proven 32-bit words (isel/index64.c): an i64
+ * self_index, an i64 apply_expr result, a comparison and a select of i64
+ * values, an i64 -> f32 cast, and an apply_expr mask */
+#define I64_INDEX                                                                                                  \
+	"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"                            \
+	"{\"name\":\"sh\",\"op\":\"apply_expr\",\"register\":\"col\",\"params\":[\"c\"],\"expr\":\"3*c - 400\"}," \
+	"{\"name\":\"q\",\"op\":\"lt\",\"lhs\":\"sh\",\"rhs\":\"col\"},"                                       \
+	"{\"name\":\"s64\",\"op\":\"select\",\"cond\":\"q\",\"if_true\":\"sh\",\"if_false\":\"col\"},"           \
+	"{\"name\":\"f\",\"op\":\"cast\",\"arg\":\"s64\",\"dtype\":\"f32\"},"                                  \
+	"{\"name\":\"keep\",\"op\":\"apply_expr\",\"register\":\"col\",\"params\":[\"c\"],\"expr\":\"c < N - 7\"}," \
+	"{\"name\":\"m\",\"op\":\"select\",\"cond\":\"keep\",\"if_true\":\"a\",\"if_false\":\"b\"},"            \
+	"{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"m\",\"rhs\":\"f\"}"
+
 static const EltCase cases[] = {
+	{"index_i64", "f32", "f32", I64_INDEX, "--atol 0 --rtol 0"},
 	/* comparisons to i1, i1 -> i32 casts: out = sum of cmp_k << k */
 	{"cmp_f32", "f32", "i32", CMP6("f32"), ""},
 	{"cmp_f16", "f16", "i32", CMP6("f16"), ""},
@@ -239,6 +253,17 @@ static const EltCase rejected[] = {
 		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
 	{"sinh", "f32", "f32", "{\"name\":\"out\",\"op\":\"sinh\",\"arg\":\"a\"}", "op 'sinh' is not compiled yet"},
+	/* i64 arithmetic could leave 32 bits (wrap): rejected at the op */
+	{"i64 add", "f32", "f32",
+		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"
+		"{\"name\":\"d\",\"op\":\"add\",\"lhs\":\"col\",\"rhs\":\"col\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"d\",\"dtype\":\"f32\"}", "add on i64 values is not compiled yet"},
+	{"i64 apply_expr past 2^31", "f32", "f32",
+		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"
+		"{\"name\":\"d\",\"op\":\"apply_expr\",\"register\":\"col\",\"params\":[\"c\"],\"expr\":\"c*100000000 - N\"},"
+		"{\"name\":\"l\",\"op\":\"lt\",\"lhs\":\"d\",\"rhs\":\"col\"},"
+		"{\"name\":\"out\",\"op\":\"select\",\"cond\":\"l\",\"if_true\":\"a\",\"if_false\":\"b\"}",
+		"apply_expr on i64 values whose range is not proven to fit 32 bits (every step of -N + 100000000*c)"},
 };
 
 START_TEST(elt_rejected)
@@ -257,9 +282,9 @@ START_TEST(elt_rejected)
 END_TEST
 
 /* test_scalar.py::test_scalar_cond_copy (tests/driver/wave/scalar_cond_copy.json)
- * has no interpreter reference (a $T0 scalar), so its code runs from the
- * launch descriptor and the test checks Wave's assertion itself: b = a in
- * columns below the threshold 12, 0 after. N = 300 gives 4 elements per
+ * runs against the interpreter in wave_test.c; here its code also runs
+ * from the launch descriptor and the test checks Wave's assertion itself:
+ * b = a in columns below the threshold 12, 0 after. N = 300 gives 4 elements per
  * thread and a partial workgroup. */
 START_TEST(scalar_cond_copy_runs)
 {

@@ -375,6 +375,10 @@ static const char *const chained[] = {"examples/attention.json", "examples/atten
 	/* the masked template (self_index, apply_expr, select of a bias) with
 	 * an i32 index: the mask takes the accumulator layout of the scores */
 	"tests/driver/data/attention_masked_i32.json", "tests/driver/data/attention_masked_i32.json -D K2=100",
+	/* the same with the template's i64 index (isel/index64.c: held as
+	 * 32-bit words, its coordinates proven below 2^31) */
+	"examples/attention_masked.json", "examples/attention_masked.json -D K2=100",
+	"examples/attention_masked.json -D K2=37",
 	/* the second mma reads the first one's result as A with M in the M
 	 * place of both: A's lanes hold other rows than the accumulator's, so
 	 * the f16 probabilities move through LDS (isel/relayout.c) */
@@ -383,6 +387,24 @@ static const char *const chained[] = {"examples/attention.json", "examples/atten
 	/* a GEMM epilogue adding a transposed tensor: the permute's operand is
 	 * read in the accumulator's lanes */
 	"tests/driver/data/gemm_plus_transposed.json", "tests/driver/data/gemm_plus_transposed.json -D M=100 -D N=70"};
+
+/* Scalar kernel arguments of the 16-bit and unsigned types (isel/scalar_arg.c:
+ * a 16-bit value repeated into both halves of its dword), b = a + 1*c + d
+ * at 3 x 300 (packed halves, a partial workgroup); seeded values, and
+ * -D values that need every bit (exact: a bf16 and an f16 with low mantissa bits,
+ * a u32 past 2^31). */
+static const char *const scalar_args[] = {"scalar_arg_f16.json", "scalar_arg_f16.json -D c=-0.0009765625 -D d=1000.5",
+	"scalar_arg_bf16.json", "scalar_arg_bf16.json -D c=3.015625 -D d=-65536", "scalar_arg_u32.json",
+	"scalar_arg_u32.json -D c=4000000000 -D d=7"};
+
+START_TEST(scalar_args_pass)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/%s --mcpu %s --seed %d --atol 0 --rtol 0", scalar_args[_i / 2],
+		_i % 2 ? "gfx90a" : "gfx942", 5 + _i);
+	expect_pass(args);
+}
+END_TEST
 
 START_TEST(chained_mma_passes)
 {
@@ -542,6 +564,7 @@ int main(void)
 	tcase_add_loop_test(tc, i8_dequant_epilogue_passes, 0, 4);
 	tcase_add_loop_test(tc, mapped_access_passes, 0, (int)(2 * ARRAY_LEN(mapped)));
 	tcase_add_loop_test(tc, chained_mma_passes, 0, (int)(2 * ARRAY_LEN(chained)));
+	tcase_add_loop_test(tc, scalar_args_pass, 0, (int)(2 * ARRAY_LEN(scalar_args)));
 	tcase_add_loop_test(tc, large_tile_passes, 0, (int)(2 * ARRAY_LEN(large)));
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));

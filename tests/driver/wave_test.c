@@ -133,16 +133,23 @@ static const WaveCase cases[] = {
 	/* test_elementwise.py::test_broadcast_scaled_add at (256, 256): memory
 	 * dims N/2 (an expression dim) */
 	{"broadcast_scaled_add.json", NULL, NULL},
-	/* test_scalar.py::test_scalar_cond_copy, default shapes: compiles (a
-	 * lane-dependent i32 scalar, lt, select of f16 scalars); the
-	 * interpreter binds no $T0, so there is no reference to run against */
-	{"scalar_cond_copy.json -D M=1 -D N=27", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=111 -D N=813", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=1 -D N=128", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=256 -D N=64", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=256 -D N=128", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=256 -D N=256", "interp: cannot evaluate", NULL},
-	{"scalar_cond_copy.json -D M=256 -D N=1024", "interp: cannot evaluate", NULL},
+	/* test_scalar.py::test_scalar_codegen: scalar kernel arguments c and d
+	 * (i32 and f32) at the first two test_copy shapes with Wave's values
+	 * c = 1, d = 2 (e = Register(1) * c; b = a + e + d) */
+	{"scalar_codegen_i32.json -D M=1 -D N=27 -D c=1 -D d=2", NULL, NULL},
+	{"scalar_codegen_i32.json -D M=111 -D N=813 -D c=1 -D d=2", NULL, NULL},
+	{"scalar_codegen_f32.json -D M=1 -D N=27 -D c=1.0 -D d=2.0", NULL, NULL},
+	{"scalar_codegen_f32.json -D M=111 -D N=813 -D c=1.0 -D d=2.0", NULL, NULL},
+	/* test_scalar.py::test_scalar_cond_copy, default shapes: a
+	 * lane-dependent i32 scalar, lt, select of f16 scalars; the
+	 * interpreter gives each element its thread's value (interp/threads.c) */
+	{"scalar_cond_copy.json -D M=1 -D N=27", NULL, NULL},
+	{"scalar_cond_copy.json -D M=111 -D N=813", NULL, NULL},
+	{"scalar_cond_copy.json -D M=1 -D N=128", NULL, NULL},
+	{"scalar_cond_copy.json -D M=256 -D N=64", NULL, NULL},
+	{"scalar_cond_copy.json -D M=256 -D N=128", NULL, NULL},
+	{"scalar_cond_copy.json -D M=256 -D N=256", NULL, NULL},
+	{"scalar_cond_copy.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_reductions.py::test_reduce_sum: f16 operands and result,
 	 * BLOCK_N = ceiling(N / 64) * 64. Kernel and interpreter sum in Wave's
 	 * order (each lane's elements, then a butterfly over the lanes), each
@@ -289,8 +296,8 @@ static const WaveCase cases[] = {
 	{"conditional.json -D M=256 -D N=1024", NULL, NULL},
 	/* test_misc_ops.py::test_conditional_return: b = threshold > 10 ?
 	 * a * 2.5 : a, the first default shape, threshold 2 and 50 (the i32
-	 * scalar argument threshold; Wave's threshold > scalar(10) as the
-	 * condition expression threshold > 10: a scalar branch) */
+	 * scalar argument threshold compared with scalar(10) by gt: a rank-0
+	 * condition value) */
 	{"conditional_return.json -D threshold=2", NULL, NULL},
 	{"conditional_return.json -D threshold=50", NULL, NULL},
 	/* test_scan.py::test_1d_scanop_cumsum: i32, BLOCK_N = ceiling(N/64)*64,

@@ -312,6 +312,61 @@ START_TEST(err_document_shape)
 }
 END_TEST
 
+/* The default arguments plus one more (malloc'd). */
+static char *args_plus(const char *extra)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s,\n  %s", DEF_ARGS, extra);
+	return b.data;
+}
+
+/* A kernel with the default arguments plus one (malloc'd). */
+static char *kernel_plus(const char *extra, const char *graph)
+{
+	char *a = args_plus(extra);
+	char *t = kernel(NULL, NULL, a, graph);
+	free(a);
+	return t;
+}
+
+/* Scalar arguments: rank-0 values of their dtype that operands name like
+ * nodes; memory-only fields, a duplicate name and a bad dtype are located. */
+START_TEST(scalar_arguments)
+{
+	char *t = kernel_plus("{\"name\": \"s\", \"type\": \"scalar\", \"dtype\": \"f32\"}",
+		"{\"name\": \"bs\", \"op\": \"broadcast\", \"arg\": \"s\", \"target_shape\": [\"M\", \"N\"]},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"bs\", \"memory\": \"x\"}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	ck_assert_int_eq((int)r.k->scalar_args.len, 1);
+	Op *s = r.k->scalar_args.data[0];
+	ck_assert_int_eq(s->kind, OP_SCALAR);
+	ck_assert_int_eq(s->sarg, 1);
+	ck_assert_int_eq(op_result(s)->dtype, DT_F32);
+	ck_assert_int_eq(op_result(s)->shape.rank, 0);
+	ck_assert_ptr_eq(kernel_value(r.k, "bs")->def->args[0], op_result(s));
+	ck_assert_int_eq((int)r.k->args.len, 5);
+	loaded_free(&r);
+	free(t);
+	t = kernel_plus("{\"name\": \"s\", \"type\": \"scalar\", \"dtype\": \"f32\", \"shape\": []}", "");
+	expect_error(t, pos_of(t, "\"shape\": []", 0), "arguments[5].shape: unknown field 'shape'");
+	free(t);
+	t = kernel_plus("{\"name\": \"x\", \"type\": \"scalar\", \"dtype\": \"f32\"}", "");
+	expect_error(t, pos_of(t, "\"x\", \"type\": \"scalar", 0), "arguments[5].name: duplicate name 'x'");
+	free(t);
+	t = kernel_plus("{\"name\": \"M\", \"type\": \"scalar\", \"dtype\": \"i32\"}", "");
+	expect_error(t, pos_of(t, "\"M\", \"type\": \"scalar", 0), "arguments[5].name: scalar argument 'M' has the name of a symbol");
+	free(t);
+	t = kernel_plus("{\"name\": \"s\", \"type\": \"scalar\", \"dtype\": \"f33\"}", "");
+	expect_error(t, pos_of(t, "\"f33", 0), "arguments[5].dtype: unknown dtype 'f33'");
+	free(t);
+	t = kernel_plus("{\"name\": \"s\", \"type\": \"tensor\", \"dtype\": \"f32\"}", "");
+	expect_error(t, pos_of(t, "\"tensor", 0),
+		"arguments[5].type: unknown argument type 'tensor' (expected \"memory\" or \"scalar\")");
+	free(t);
+}
+END_TEST
+
 START_TEST(err_unknown_op)
 {
 	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"frobnicate\", \"arg\": \"x\"}");
@@ -884,6 +939,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("frontend");
 	TCase *tc = tcase_create("valid");
 	tcase_add_test(tc, valid_gemm_out_of_order);
+	tcase_add_test(tc, scalar_arguments);
 	tcase_add_test(tc, valid_symbols_resolve);
 	tcase_add_test(tc, valid_dynamic_alias_mapping);
 	tcase_add_test(tc, valid_examples_load);

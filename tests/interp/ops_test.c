@@ -8,7 +8,9 @@
  * Tolerances: exact where only selection or copying happens; 1e-6 relative
  * for the f32 math (one rounding per op). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -54,6 +56,57 @@ START_TEST(mask_with_self_index_apply_expr_select)
 			ref[m * 100 + n] = n < 93 ? fabs(el(a, (uint64_t)(m * 100 + n))) : 0;
 	expect_close("mask", o, ref, 0, 0);
 	ex_close(&ex);
+}
+END_TEST
+
+/* A thread-dependent scalar and a scalar argument: with N's vector shape
+ * 128 over 64 lanes each lane holds two consecutive columns, so column n
+ * of workgroup g gets 3*((n - 128g) / 2) + g + k (docs/interpreter.md,
+ * "Thread-dependent scalars"). The same value broadcast over M alone (no
+ * dim on workgroup dim 0) has no thread per element: a located error. */
+START_TEST(thread_scalar_and_scalar_argument)
+{
+#define HW_T \
+	"\"constraints\": [{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 128}},\n" \
+	"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 1},\n" \
+	"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 128, \"workgroup_dim\": 0}],\n"
+	Example ex;
+	open_text(&ex, HEAD("tscalar", "\"M\": 2, \"N\": 200") HW_T
+		"\"arguments\": [" ARG("out", "[\"M\", \"N\"]", "i32") ", {\"name\": \"k\", \"type\": \"scalar\", \"dtype\": \"i32\"}],\n"
+		"\"graph\": [{\"name\": \"t\", \"op\": \"scalar\", \"value\": \"$T0 * 3 + $WG0\", \"dtype\": \"i32\"},\n"
+		" {\"name\": \"tk\", \"op\": \"add\", \"lhs\": \"t\", \"rhs\": \"k\"},\n"
+		" {\"name\": \"b\", \"op\": \"broadcast\", \"arg\": \"tk\", \"target_shape\": [\"M\", \"N\"]},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"b\", \"memory\": \"out\"}]}\n");
+	InterpArg *k = ex_arg(&ex, "k"), *o = ex_arg(&ex, "out");
+	ck_assert(k->scalar);
+	char err[128];
+	ck_assert_int_eq(interp_set_scalar(k, "-5", err, sizeof err), 0);
+	ck_assert_int_ne(interp_set_scalar(k, "1.5", err, sizeof err), 0);
+	ex_run(&ex);
+	double ref[400];
+	for (int m = 0; m < 2; m++)
+		for (int n = 0; n < 200; n++)
+			ref[m * 200 + n] = 3 * ((n % 128) / 2) + n / 128 - 5;
+	expect_close("thread scalar", o, ref, 0, 0);
+	ex_close(&ex);
+
+	const char *bad = HEAD("tscalar_m", "\"M\": 2, \"N\": 200") HW_T
+		"\"arguments\": [" ARG("out", "[\"M\"]", "i32") "],\n"
+		"\"graph\": [{\"name\": \"t\", \"op\": \"scalar\", \"value\": \"$T0\", \"dtype\": \"i32\"},\n"
+		" {\"name\": \"b\", \"op\": \"broadcast\", \"arg\": \"t\", \"target_shape\": [\"M\"]},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"b\", \"memory\": \"out\"}]}\n";
+	char *msgs = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&msgs, &len);
+	open_text(&ex, bad);
+	ex.d.out = mem;
+	ck_assert_int_ne(interp_run(&ex.in), 0);
+	fclose(mem);
+	ck_assert_msg(strstr(msgs, "graph[1]: interp: a value that depends on $T0 is used over dims none of which") != NULL,
+		"%s", msgs);
+	free(msgs);
+	ex_close(&ex);
+#undef HW_T
 }
 END_TEST
 
@@ -259,6 +312,7 @@ int main(void)
 	Suite *s = suite_create("interp.ops");
 	TCase *tc = tcase_create("ops");
 	tcase_add_test(tc, mask_with_self_index_apply_expr_select);
+	tcase_add_test(tc, thread_scalar_and_scalar_argument);
 	tcase_add_test(tc, unary_math_reductions_and_scalars);
 	tcase_add_test(tc, extract_and_extract_slice);
 	tcase_add_test(tc, gather_through_dynamic_values_and_permute);
