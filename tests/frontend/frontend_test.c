@@ -705,36 +705,6 @@ START_TEST(bitcast_and_expression_dims)
 }
 END_TEST
 
-START_TEST(scalar_arguments)
-{
-	/* an i32 scalar argument: a dynamic symbol of its name, and a rank-0
-	 * value the graph uses as an operand */
-	const char *args = "{\"name\": \"x\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"},\n"
-			   "  {\"name\": \"t\", \"type\": \"scalar\", \"dtype\": \"i32\"}";
-	char *t = kernel(NULL, NULL, args,
-		"{\"name\": \"g\", \"op\": \"apply_expr\", \"register\": [\"t\"], \"params\": [\"v\"], \"expr\": \"v > 3\", "
-		"\"type\": {\"shape\": [], \"dtype\": \"i1\"}}");
-	Loaded r = load(t);
-	ck_assert_msg(r.k != NULL, "%s", r.msgs);
-	KSymbol *ks = kernel_symbol(r.k, "t");
-	ck_assert(ks && ks->kind == SYMK_DYNAMIC && ks->arg_dtype == DT_I32);
-	ck_assert_int_eq((int)r.k->body->ops.len, 2); /* the implicit scalar op first */
-	ck_assert_int_eq(r.k->body->ops.data[0]->kind, OP_SCALAR);
-	loaded_free(&r);
-	free(t);
-	/* floats do not fit the 32-bit integer slot yet; shapes are not for scalars */
-	t = kernel(NULL, NULL, "{\"name\": \"t\", \"type\": \"scalar\", \"dtype\": \"f32\"}",
-		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"f32\", \"value\": 0}");
-	expect_error(t, pos_of(t, "\"f32\"}", 0),
-		"arguments[0].dtype: scalar arguments of dtype f32 are not supported yet");
-	free(t);
-	t = kernel(NULL, NULL, "{\"name\": \"t\", \"type\": \"scalar\", \"dtype\": \"i32\", \"shape\": [\"M\"]}",
-		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"f32\", \"value\": 0}");
-	expect_error(t, pos_of(t, "\"shape\": [\"M\"]}", 0), "arguments[0].shape: unknown field 'shape'");
-	free(t);
-}
-END_TEST
-
 START_TEST(err_cycle)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -946,7 +916,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, positions_with_escapes);
 	tcase_add_test(tc, schema_matches_tables);
 	tcase_add_test(tc, bitcast_and_expression_dims);
-	tcase_add_test(tc, scalar_arguments);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, err_json_syntax);
