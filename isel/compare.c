@@ -93,6 +93,22 @@ bool isel_select_select(Isel *s, Op *op)
 	return true;
 }
 
+/* 8-bit integers to i1: byte != 0 (the interpreter's rounding to i1),
+ * each byte taken out of its dword first (packed four per dword, or one
+ * in the low byte of its own, whose other bits are not promised). */
+static TVal *bytes_to_i1(Isel *s, const TVal *a)
+{
+	TVal *r = elt_new(s, DT_I1, a->n, a->ix);
+	MOpnd one = elt_vconst(s, 1);
+	int per = isel_per_dword(a);
+	for (int64_t e = 0; e < a->n; e++) {
+		MOpnd b = elt_op3(s, I_V_BFE_U32, isel_vgpr(s, a->d[e / per]), mo_imm(8 * (uint32_t)(e % per)), mo_imm(8));
+		elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), b);
+		r->d[e] = elt_cnd(s, mo_imm(0), one);
+	}
+	return r;
+}
+
 TVal *elt_cast_i1(Isel *s, const TVal *a, DType to)
 {
 	if (a->dtype == to)
@@ -115,6 +131,8 @@ TVal *elt_cast_i1(Isel *s, const TVal *a, DType to)
 	if (to != DT_I1)
 		return NULL;
 	bool fl = a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16;
+	if (a->dtype == DT_I8 || a->dtype == DT_U8)
+		return bytes_to_i1(s, a);
 	if (!fl && a->dtype != DT_I32 && a->dtype != DT_U32)
 		return NULL;
 	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */

@@ -83,6 +83,7 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 		if (g == v) { /* a private copy: its dwords are rewritten below */
 			g = ARENA_NEW(&c->arena, TVal);
 			*g = *v;
+			g->splat = false;
 			g->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
 			memcpy(g->d, v->d, sizeof(MOpnd) * (size_t)v->nd);
 		}
