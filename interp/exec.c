@@ -90,6 +90,24 @@ static ITensor *trip_window(Run *r, ITensor *y, const char *dim, int64_t ws, int
 	return y; /* ops report the mismatch with their location */
 }
 
+/* A register made before the loop, seen in a trip whose window runs past
+ * the dim's end (the last, partial tile of K2 = 1357): the window's
+ * elements are all its splat value, as each lane holds it, in bounds or
+ * not; the register's own extent stops at the end. */
+static ITensor *splat_window(Run *r, const ITensor *t, int d, int64_t ws, int64_t we, const Op *reg)
+{
+	int64_t st[IT_MAX_RANK], ex[IT_MAX_RANK];
+	memcpy(st, t->start, sizeof st);
+	memcpy(ex, t->ext, sizeof ex);
+	st[d] = ws;
+	ex[d] = we;
+	ITensor *y = it_new(&r->arena, t->dtype, t->rank, t->dim, st, ex);
+	double v = it_round(reg->dtype, reg->value);
+	for (int64_t i = 0; i < y->count; i++)
+		y->v[i] = v;
+	return y;
+}
+
 static int exec_iterate(Run *r, const Op *op)
 {
 	IDim *x = run_dim(r, op->dim);
@@ -157,8 +175,11 @@ static int exec_iterate(Run *r, const Op *op)
 			ITensor *t = orig[i];
 			int d = it_find(t, x->name);
 			int64_t lo = MAX(ws, t->start[d]), hi = MIN(ws + we, t->start[d] + t->ext[d]);
+			const Value *v = r->k->values.data[outer[i] % (size_t)r->k->nvalues];
 			if (lo == ws && hi == ws + we)
 				r->vals[outer[i]] = it_window(&r->arena, t, d, ws, we);
+			else if (v->kind == VAL_RESULT && v->def->kind == OP_REGISTER)
+				r->vals[outer[i]] = splat_window(r, t, d, ws, we, v->def);
 		}
 		for (int w = 0; w < nw && rc == 0; w++) {
 			select_wave(r, w);

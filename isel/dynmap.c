@@ -169,6 +169,13 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 		TVal *g = dyn_value(s, op, m, ix, d, x, v);
 		if (!g)
 			return NULL;
+		if (g == v) { /* a private copy: its dwords are rewritten below */
+			g = ARENA_NEW(&c->arena, TVal);
+			*g = *v;
+			g->splat = false;
+			g->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
+			memcpy(g->d, v->d, sizeof(MOpnd) * (size_t)v->nd);
+		}
 		/* AGPR or SGPR dwords into VGPRs, so each symbol names a VGPR */
 		for (int i = 0; i < g->nd; i++)
 			if (g->d[i].kind != MO_IMM)

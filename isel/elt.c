@@ -114,6 +114,50 @@ const TVal *isel_elt_operand(Isel *s, Op *op, int k)
 	return isel_tval_gather(s, v, ix, op);
 }
 
+/* One dword of 8-bit elements: byte j is source element src[j] of v (cnt
+ * of them, the other bytes 0), by v_perm_b32 from the one or two source
+ * dwords that hold them; bytes from more dwords join two such words with
+ * v_or_b32 (each has zeros where the other has bytes). A broadcast mask
+ * (Wave's custom attention mask, [B, M] spread along K2) takes one. */
+static MOpnd gather_bytes(Isel *s, const TVal *v, const int64_t *src, int cnt)
+{
+	int per = v->packed ? 4 : 1;
+	MOpnd dw[4];
+	int nd = 0, which[4], byte[4];
+	for (int j = 0; j < cnt; j++) {
+		MOpnd d = v->d[src[j] / per];
+		int k = 0;
+		while (k < nd && memcmp(&dw[k], &d, sizeof d))
+			k++;
+		if (k == nd)
+			dw[nd++] = d;
+		which[j] = k;
+		byte[j] = (int)(src[j] % per);
+	}
+	MOpnd out = mo_imm(0);
+	for (int pair = 0; pair < nd; pair += 2) {
+		/* bytes 0-3 of the selector pick from the second source (dw[pair]),
+		 * 4-7 from the first (dw[pair + 1]); 0x0c gives a zero byte */
+		uint32_t sel = 0;
+		for (int j = 0; j < 4; j++) {
+			uint32_t b = 0x0c;
+			if (j < cnt && which[j] == pair)
+				b = (uint32_t)byte[j];
+			else if (j < cnt && which[j] == pair + 1)
+				b = 4 + (uint32_t)byte[j];
+			sel |= b << (8 * j);
+		}
+		MOpnd k = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kv = mo_imm(sel);
+		mblock_add(s->b, I_S_MOV_B32, 1, &k, 1, &kv); /* VOP3 takes no literal on gfx9 */
+		MOpnd d = isel_v1(s), u[3] = {pair + 1 < nd ? dw[pair + 1] : dw[pair], dw[pair], k};
+		for (int a = 0; a < 2; a++)
+			u[a] = isel_vgpr(s, u[a]);
+		mblock_add(s->b, I_V_PERM_B32, 1, &d, 3, u);
+		out = pair ? isel_elt_op2(s, I_V_OR_B32, out, d) : d;
+	}
+	return out;
+}
+
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
 	Analysis *c = s->c;
@@ -126,6 +170,16 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 		TVal *r = isel_elt_new(s, v->dtype, ix->ncopies * ix->epc, ix);
 		for (int i = 0; i < r->nd; i++)
 			r->d[i] = v->d[0];
+		return r;
+	}
+	if (v->splat && dtype_size(v->dtype) >= 2) {
+		/* a splat register made outside a loop is consumed inside with
+		 * the loop's index: any of its dwords holds every element (a
+		 * 16-bit splat holds the value in both halves) */
+		TVal *r = isel_elt_new(s, v->dtype, ix->ncopies * ix->epc, ix);
+		for (int i = 0; i < r->nd; i++)
+			r->d[i] = v->d[0];
+		r->splat = true;
 		return r;
 	}
 	bool bytes = dtype_size(v->dtype) == 1 && (v->packed || v->dtype != DT_I1);
@@ -147,14 +201,13 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 		 * chained f8 MMA's operand in its accumulator's lanes) are the
 		 * source's dwords; anything else would need byte moves */
 		for (int i = 0; i < r->nd; i++) {
-			int64_t e0 = 4 * (int64_t)i;
+			int64_t e0 = r->packed ? 4 * (int64_t)i : i;
 			bool whole = r->packed && v->packed && src[e0] % 4 == 0;
 			for (int64_t j = 1; whole && j < 4 && e0 + j < n; j++)
 				whole = src[e0 + j] == src[e0] + j;
 			if (!whole) {
-				analysis_error(c, op->loc, "%s: rearranging %s elements within dwords is not compiled yet",
-					op->path, dtype_name(v->dtype));
-				return NULL;
+				r->d[i] = gather_bytes(s, v, src + e0, r->packed ? (int)(n - e0 < 4 ? n - e0 : 4) : 1);
+				continue;
 			}
 			r->d[i] = v->d[src[e0] / 4];
 		}
@@ -468,6 +521,22 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 	return r;
 }
 
+/* 8-bit integers to i1: byte != 0 (the interpreter's rounding to i1),
+ * each byte taken out of its dword first (packed four per dword, or one
+ * in the low byte of its own, whose other bits are not promised). */
+static TVal *bytes_to_i1(Isel *s, const TVal *a)
+{
+	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
+	MOpnd one = isel_elt_vconst(s, 1);
+	int per = isel_per_dword(a);
+	for (int64_t e = 0; e < a->n; e++) {
+		MOpnd b = isel_elt_op3(s, I_V_BFE_U32, isel_vgpr(s, a->d[e / per]), mo_imm(8 * (uint32_t)(e % per)), mo_imm(8));
+		isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), b);
+		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+	}
+	return r;
+}
+
 TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to)
 {
 	if (a->dtype == to)
@@ -490,6 +559,8 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to)
 	if (to != DT_I1)
 		return NULL;
 	bool fl = a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16;
+	if (a->dtype == DT_I8 || a->dtype == DT_U8)
+		return bytes_to_i1(s, a);
 	if (!fl && a->dtype != DT_I32 && a->dtype != DT_U32)
 		return NULL;
 	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */

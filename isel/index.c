@@ -356,6 +356,7 @@ bool isel_select_const_register(Isel *s, Op *op)
 	TVal *r = isel_elt_new(s, t, ix->ncopies * ix->epc, ix);
 	for (int i = 0; i < r->nd; i++)
 		r->d[i] = isel_elt_vconst(s, bits);
+	r->splat = true;
 	s->val[op_result(op)->id] = r;
 	return true;
 }

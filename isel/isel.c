@@ -57,6 +57,16 @@ static void emit_entry(Isel *s)
 
 static void select_region(Isel *s, Region *r);
 
+/* Whether a splat's elements share dwords (a gathered splat repeats one
+ * register), which a loop-carried value must not: each is rewritten. */
+static bool tval_aliased(const TVal *v)
+{
+	for (int i = 1; v->splat && i < v->nd; i++)
+		if (!memcmp(&v->d[i], &v->d[0], sizeof(MOpnd)))
+			return true;
+	return false;
+}
+
 /* A fresh copy of v's dwords in new vregs of the same shape. */
 static TVal *tval_copy(Isel *s, const TVal *v)
 {
@@ -177,7 +187,13 @@ static void select_iterate(Isel *s, Op *op)
 			analysis_error(c, op->loc, "%s: init value %s has no per-thread value", op->path, op->args[i]->name);
 			return;
 		}
-		carried[i] = s->uses[op->args[i]->id] == 1 ? init : tval_copy(s, init);
+		carried[i] = s->uses[op->args[i]->id] == 1 && !tval_aliased(init) ? init : tval_copy(s, init);
+		if (carried[i]->splat) { /* rewritten each trip: no longer a splat */
+			TVal *own = ARENA_NEW(&c->arena, TVal);
+			*own = *carried[i];
+			own->splat = false;
+			carried[i] = own;
+		}
 		s->val[body->params[i]->id] = carried[i];
 	}
 	if (t->trips == 0) { /* iters 0 or less: the results are the inits */

@@ -30,6 +30,9 @@ typedef struct TVal {
 	int nd;
 	MOpnd *d;
 	const NodeIndex *ix;
+	/* every element the same value in every lane (a `register` op): any
+	 * layout is had by repeating a dword, none is moved across lanes */
+	bool splat;
 } TVal;
 
 /* Elements per dword of v (isel_per_dword) and the dword holding element e. */

@@ -100,6 +100,7 @@ void isel_select_register(Isel *s, Op *op)
 			v->d[cn * w + k] = d;
 		}
 	}
+	v->splat = file == RF_VGPR;
 	s->val[op_result(op)->id] = v;
 }
 

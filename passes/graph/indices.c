@@ -127,6 +127,17 @@ TileLoop *analysis_tile(Analysis *c, const Sym *dim)
  * region (a zero accumulator over the loop's dim, made before a nested
  * loop), that loop: the register's elements are the iter arg's, indexed
  * by the trip's window as the body's values are. */
+static bool uses_value(const Op *op, const Value *v)
+{
+	for (int a = 0; a < op->nargs; a++)
+		if (op->args[a] == v)
+			return true;
+	for (size_t i = 0; op->body && i < op->body->ops.len; i++)
+		if (uses_value(op->body->ops.data[i], v))
+			return true;
+	return false;
+}
+
 static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
@@ -134,13 +145,23 @@ static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 			return analysis_tile(c, dim);
 	if (op->kind != OP_REGISTER || !op->parent)
 		return NULL;
+	Value *res = op_result((Op *)op);
+	const Op *user = NULL;
 	for (size_t i = 0; i < op->parent->ops.len; i++) {
 		const Op *it = op->parent->ops.data[i];
 		if (it->kind == OP_ITERATE && it->dim == dim)
 			for (int a = 0; a < it->ninit; a++)
-				if (it->args[a] == op_result((Op *)op))
+				if (it->args[a] == res)
 					return analysis_tile(c, dim);
+		if (uses_value(it, res))
+			user = user ? op : it; /* op itself: more than one user */
 	}
+	/* a splat made before the loop and used only inside it (Wave's
+	 * attention templates make their masks' ZEROF and MIN_INF and the
+	 * [B, M, K2] scale before the loop over K2): the trip's window, as if
+	 * made in the body, where every element is the same anyway */
+	if (user && user != op && user->kind == OP_ITERATE && user->dim == dim)
+		return analysis_tile(c, dim);
 	return NULL;
 }
 

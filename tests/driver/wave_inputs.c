@@ -3,7 +3,9 @@
  * Wave's offset-write tests are a permutation of a row (randperm), so that
  * no two elements are stored to one place. Random offsets would collide,
  * and which colliding store lands is up to the hardware (the interpreter
- * keeps its last), so such a test would compare two races. */
+ * keeps its last), so such a test would compare two races. Wave's custom
+ * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
+ * mask nearly every row (any nonzero byte masks it). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -51,6 +53,29 @@ const char *wave_perm_input(const char *spec, char *opt, size_t len)
 		die("wave_perm_input: %s", err);
 	free(v);
 	free(perm);
+	snprintf(opt, len, "--in %s=%s", name, path);
+	return opt;
+}
+
+const char *wave_bits_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long rows, cols;
+	if (sscanf(spec, "%63[^:]:%ld,%ld", name, &rows, &cols) != 3 || rows < 1 || cols < 1)
+		die("wave_bits_input: bad spec '%s' (NAME:ROWS,COLS)", spec);
+	int8_t *v = malloc((size_t)(rows * cols));
+	if (!v)
+		die("wave_bits_input: out of memory");
+	uint64_t s = (uint64_t)(rows * 7919 + cols);
+	for (long i = 0; i < rows * cols; i++)
+		v[i] = (int8_t)(next(&s) >> 63); /* 0 or 1, each half the time */
+	char dir[128], path[4096], err[256];
+	snprintf(dir, sizeof dir, "wave_inputs_bits_%s_%ldx%ld", name, rows, cols);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	int64_t shape[2] = {rows, cols};
+	if (npy_write(path, DT_I8, 2, shape, v, err, sizeof err) < 0)
+		die("wave_bits_input: %s", err);
+	free(v);
 	snprintf(opt, len, "--in %s=%s", name, path);
 	return opt;
 }

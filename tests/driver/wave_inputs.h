@@ -10,4 +10,8 @@
  * `wavecc run` option that loads it ("--in NAME=PATH") into opt. */
 const char *wave_perm_input(const char *spec, char *opt, size_t len);
 
+/* Write the i8 buffer spec "NAME:ROWS,COLS" describes — seeded 0s and 1s,
+ * Wave's (randn(shape) > 0).int().to(int8) — as wave_perm_input does. */
+const char *wave_bits_input(const char *spec, char *opt, size_t len);
+
 #endif

@@ -380,12 +380,99 @@ static const WaveCase cases[] = {
 	{"splitk_gemm.json -D M=256 -D N=256 -D K=250 -D S=3", NULL, NULL},
 	{"splitk_gemm.json -D M=64 -D N=64 -D K=100 -D S=7", NULL, NULL},
 	{"splitk_gemm.json -D M=100 -D N=70 -D K=5 -D S=4", NULL, NULL},
+	/* attention/vanilla_attention_test.py (templates/vanilla_attention.py),
+	 * each of its four CDNA MMA pairs (32x32x16_K8 then 32x32x8, 16x16x32_K8
+	 * then 16x16x16, 16x16x16 twice, 32x32x8 twice); BLOCK_M 128 over 4
+	 * waves, BLOCK_N 64, BLOCK_K2 64, k and v in shared memory. Shapes of
+	 * common/shapes.py with only the batch and head counts shrunk:
+	 * "attention" (8, 128, 128, 64, 256) as B = 2, "unaligned_attention"
+	 * (32, 1024, 128, 128, 1357) as B = 1. Tolerances are the tests'
+	 * against torch, atol 1e-3 and rtol 1e-3: the probabilities are
+	 * rounded to f16 before the second MMA, and an f32 last-bit difference
+	 * (MFMA order, v_exp_f32) moves one by an f16 ulp.
+	 * testAttentionPure (v [B, K2, N] read through v_mapping),
+	 * testTransposedVAttentionPure (v [B, N, K2], static and with M, N, B,
+	 * K2 dynamic) and testAttentionCausal (sliding window -1 and 1024):
+	 * the template's K2 mask indexes in i64 (and its window is an i64
+	 * register), rejected until i64 self_index and registers compile (with an i32 index every one of them passes on
+	 * both targets; README). */
+	{"vanilla_attention_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_dyn_32x32x16_k8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_dyn_16x16x32_k8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_vt_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	/* testAttentionBHSDCausal (get_bhsd_attention_kernel, causal, i32
+	 * index, q scaled in f16): "bhsd_attention" (4, 32, 128, 128, 128, 128)
+	 * as B = 1, H = 2; the dynamic form (B, H, M, K2 at run time) folds two
+	 * runtime counts into grid dim 2 and is rejected */
+	{"bhsd_attention_causal_32x32x16_k8.json -D B=1 -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_dyn_32x32x16_k8.json -D B=1 -D H=2 -D M=128 -D K2=128 --atol 1e-3 --rtol 1e-3", "only the slowest folded dim", NULL},
+	{"bhsd_attention_causal_16x16x32_k8.json -D B=1 -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_dyn_16x16x32_k8.json -D B=1 -D H=2 -D M=128 -D K2=128 --atol 1e-3 --rtol 1e-3", "only the slowest folded dim", NULL},
+	{"bhsd_attention_causal_16x16x16.json -D B=1 -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_dyn_16x16x16.json -D B=1 -D H=2 -D M=128 -D K2=128 --atol 1e-3 --rtol 1e-3", "only the slowest folded dim", NULL},
+	{"bhsd_attention_causal_32x32x8.json -D B=1 -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_dyn_32x32x8.json -D B=1 -D H=2 -D M=128 -D K2=128 --atol 1e-3 --rtol 1e-3", "only the slowest folded dim", NULL},
+	/* testAttentionBSHD (get_bshd_attention_kernel with its custom i8
+	 * mask [B, M], Wave's 0/1 values: a row with 1 is masked out and gives
+	 * 0): H = 2 at "attention"'s (128, 128, 64, 256); the unaligned K2 =
+	 * 1357 shapes are slow */
+	{"bshd_attention_custom_mask_32x32x16_k8.json -D H=2 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,128", NULL, NULL},
+	{"bshd_attention_custom_mask_16x16x32_k8.json -D H=2 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,128", NULL, NULL},
+	{"bshd_attention_custom_mask_16x16x16.json -D H=2 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,128", NULL, NULL},
+	{"bshd_attention_custom_mask_32x32x8.json -D H=2 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,128", NULL, NULL},
+	/* gqa_vanilla_attention_test.py::testGQABSHDAttention (32x32x8 and
+	 * 16x16x16 pairs; not causal, causal, causal with window 1024) at
+	 * "gqa_bshd_attention" (1 seq, 32 query heads, 1 KV head, 8000, 256)
+	 * with 2 query heads: K and V are read through H_KV = H // 2, a dim the
+	 * first MMA's accumulator [B, H, N_KV, N_Q] does not have, which the
+	 * kernel format's mma typing rejects */
+	{"gqa_bshd_attention_32x32x8.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"gqa_bshd_attention_causal_32x32x8.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"gqa_bshd_attention_causal_sw_32x32x8.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"gqa_bshd_attention_16x16x16.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"gqa_bshd_attention_causal_16x16x16.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 --atol 1e-3 --rtol 1e-3", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 static const WaveCase slow[] = {
+	/* testAttentionBSHD at "unaligned_attention"'s shapes with one head
+	 * (about 8 s a run) */
+	{"bshd_attention_custom_mask_32x32x16_k8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
+	{"bshd_attention_custom_mask_16x16x32_k8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
+	{"bshd_attention_custom_mask_16x16x16.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
+	{"bshd_attention_custom_mask_32x32x8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
+	/* testAttentionBHSDCausal with all 32 heads of one batch */
+	{"bhsd_attention_causal_32x32x16_k8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_16x16x32_k8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_16x16x16.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_32x32x8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* testChainedGemm at get_test_shapes("chained_gemm")'s second shape */
 	{"chained_gemm_16x16x16.json -D B=40 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 5e-2 --rtol 5e-3", NULL, NULL},
 	{"chained_gemm_32x32x8.json -D B=40 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 5e-2 --rtol 5e-3", NULL, NULL},
@@ -447,6 +534,11 @@ static void run_case(const WaveCase *c, int i)
 	if (perm) {
 		*perm = 0;
 		wave_perm_input(perm + strlen(" --perm "), in, sizeof in);
+	}
+	char *bits = strstr(args, " --bits "); /* an i8 0/1 input (wave_bits_input) */
+	if (bits) {
+		*bits = 0;
+		wave_bits_input(bits + strlen(" --bits "), in, sizeof in);
 	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, in);

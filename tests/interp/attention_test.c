@@ -12,10 +12,19 @@
  *
  * Tolerance: the kernels round the probabilities to f16 before the second
  * mma (relative error up to 2^-11 each), so 2e-3 absolute plus 2e-3
- * relative on outputs of magnitude below 1. */
+ * relative on outputs of magnitude below 1.
+ *
+ * The transcribed Wave templates (tests/driver/wave/, the attention files) are
+ * checked against a second reference, softmax(Q·Kᵀ·scale)·V in natural
+ * exponentials with scale = 1/sqrt(head size), over any of their memory
+ * layouts (BHSD, BSHD, V transposed or not), with the causal mask, the
+ * sliding window (m - j <= window) and the custom row mask. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../../passes/graph/analysis.h"
 #include "harness.h"
 
 static double *reference(const InterpArg *q, const InterpArg *k, const InterpArg *v, int64_t B, int64_t M,
@@ -115,6 +124,210 @@ START_TEST(decode_attention_two_phases)
 }
 END_TEST
 
+/* Element strides of a 4-d (b, h, row, col) view of an argument; a dim
+ * the layout lacks has stride 0. */
+typedef struct View {
+	const InterpArg *a;
+	int64_t sb, sh, sr, sc;
+} View;
+
+static double at(const View *v, int64_t b, int64_t h, int64_t r, int64_t c)
+{
+	return el(v->a, (uint64_t)(b * v->sb + h * v->sh + r * v->sr + c * v->sc));
+}
+
+typedef struct Sdpa {
+	int64_t B, H, M, N, D, K2;
+	bool causal;
+	int64_t window;               /* < 0: none */
+	const InterpArg *row_mask;    /* [B, M]: nonzero masks the whole row; or NULL */
+} Sdpa;
+
+/* softmax((q·kᵀ) / sqrt(D) + mask) · v; a row with no key left is 0 (the
+ * BSHD template's guard against 0/0). Output in the (b, h, m, n) order of
+ * `out` strides, flattened by the caller's View of the result. */
+static double *sdpa(const Sdpa *p, const View *q, const View *k, const View *v, const View *o, size_t count)
+{
+	double *ref = xcalloc(count, sizeof(double));
+	double *w = xmalloc(sizeof(double) * (size_t)p->K2);
+	double scale = 1.0 / sqrt((double)p->D);
+	for (int64_t b = 0; b < p->B; b++)
+		for (int64_t h = 0; h < p->H; h++)
+			for (int64_t m = 0; m < p->M; m++) {
+				bool row_off = p->row_mask && el(p->row_mask, (uint64_t)(b * p->M + m)) != 0;
+				double mx = -INFINITY, den = 0;
+				for (int64_t j = 0; j < p->K2; j++) {
+					bool keep = !row_off && (!p->causal || m >= j) && (p->window < 0 || m - j <= p->window);
+					w[j] = -INFINITY;
+					if (!keep)
+						continue;
+					double acc = 0;
+					for (int64_t d = 0; d < p->D; d++)
+						acc += at(q, b, h, m, d) * at(k, b, h, j, d);
+					w[j] = acc * scale;
+					mx = fmax(mx, w[j]);
+				}
+				for (int64_t j = 0; j < p->K2; j++) {
+					w[j] = w[j] == -INFINITY ? 0 : exp(w[j] - mx);
+					den += w[j];
+				}
+				for (int64_t n = 0; n < p->N; n++) {
+					double acc = 0;
+					for (int64_t j = 0; den > 0 && j < p->K2; j++)
+						acc += w[j] * at(v, b, h, j, n);
+					ref[b * o->sb + h * o->sh + m * o->sr + n * o->sc] = den > 0 ? acc / den : 0;
+				}
+			}
+	free(w);
+	return ref;
+}
+
+/* A transcribed Wave kernel (tests/driver/wave/FILE), its text with the
+ * first occurrence of `from` replaced by `to` (a register's value: the
+ * sliding window), its symbols overridden as `wavecc run -D` does. */
+typedef struct WaveKernel {
+	Kernel *k, *bound;
+	Interp in;
+	Diag d;
+} WaveKernel;
+
+static void wk_open(WaveKernel *w, const char *file, const char *from, const char *to, int n, const char *const *name,
+	const int64_t *val)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/driver/wave/%s", test_root(), file);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: cannot open", path);
+	Buf text = {0};
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_putn(&text, chunk, got);
+	fclose(f);
+	Buf edited = {0};
+	const char *hit = from ? strstr(buf_cstr(&text), from) : NULL;
+	ck_assert_msg(!from || hit, "%s: no '%s'", file, from);
+	if (hit) {
+		buf_putn(&edited, text.data, (size_t)(hit - text.data));
+		buf_puts(&edited, to);
+		buf_puts(&edited, hit + strlen(from));
+	} else
+		buf_putn(&edited, text.data, text.len);
+	diag_init(&w->d);
+	w->k = load_kernel_text(buf_cstr(&edited), edited.len, path, &w->d);
+	ck_assert_msg(w->k != NULL, "%s does not load", path);
+	w->bound = subst_bound_view(w->k, n, name, val, &w->d);
+	ck_assert_msg(w->bound != NULL, "%s: the overrides do not apply", path);
+	ck_assert_msg(interp_init(&w->in, w->bound, NULL, &w->d) == 0, "%s: interp_init failed", path);
+	buf_free(&text);
+	buf_free(&edited);
+}
+
+static InterpArg *wk_arg(WaveKernel *w, const char *name)
+{
+	InterpArg *a = interp_arg(&w->in, name);
+	ck_assert_msg(a != NULL, "no argument %s", name);
+	return a;
+}
+
+static void wk_run_close(WaveKernel *w, const char *what, const double *ref, const InterpArg *c)
+{
+	ck_assert_msg(interp_run(&w->in) == 0, "%s: interp_run failed (see the diagnostics above)", what);
+	expect_close(what, c, ref, 2e-3, 2e-3);
+	interp_free(&w->in);
+	kernel_view_free(w->bound);
+	kernel_free(w->k);
+}
+
+START_TEST(wave_vanilla_causal_sliding_window)
+{
+	/* templates/vanilla_attention.py, causal, V transposed [B, N, K2], its
+	 * i64 mask; the window brought down from 1024 to 40 so that it masks
+	 * (at Wave's shapes m - j never exceeds 1023), K2 = 200 unaligned */
+	const char *name[] = {"B", "M", "K2"};
+	const int64_t val[] = {2, 128, 200};
+	WaveKernel w;
+	wk_open(&w, "vanilla_attention_causal_sw_32x32x8.json", "\"value\": 1024", "\"value\": 40", 3, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t B = 2, M = 128, N = 128, D = 64, K2 = 200;
+	fill(q, 51, -2, 2, 1.0 / 64);
+	fill(k, 52, -2, 2, 1.0 / 64);
+	fill(v, 53, -1, 1, 1.0 / 256);
+	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL};
+	View qv = {q, M * D, 0, D, 1}, kv = {k, K2 * D, 0, D, 1}, vv = {v, N * K2, 0, 1, K2}, ov = {c, M * N, 0, N, 1};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	wk_run_close(&w, "vanilla causal sliding window", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_vanilla_v_mapping)
+{
+	/* testAttentionPure's kernel: V [B, K2, N] read through v_mapping */
+	const char *name[] = {"B", "K2"};
+	const int64_t val[] = {1, 100};
+	WaveKernel w;
+	wk_open(&w, "vanilla_attention_16x16x16.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t M = 128, N = 128, D = 64, K2 = 100;
+	fill(q, 54, -2, 2, 1.0 / 64);
+	fill(k, 55, -2, 2, 1.0 / 64);
+	fill(v, 56, -1, 1, 1.0 / 256);
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL};
+	View qv = {q, 0, 0, D, 1}, kv = {k, 0, 0, D, 1}, vv = {v, 0, 0, N, 1}, ov = {c, 0, 0, N, 1};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	wk_run_close(&w, "vanilla, V through v_mapping", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_bhsd_causal)
+{
+	/* get_bhsd_attention_kernel, causal: q [B, H, M, D] scaled in f16 */
+	const char *name[] = {"B", "H"};
+	const int64_t val[] = {1, 2};
+	WaveKernel w;
+	wk_open(&w, "bhsd_attention_causal_32x32x8.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t H = 2, M = 128, N = 128, D = 128, K2 = 128;
+	fill(q, 57, -2, 2, 1.0 / 64);
+	fill(k, 58, -2, 2, 1.0 / 64);
+	fill(v, 59, -1, 1, 1.0 / 256);
+	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL};
+	View qv = {q, 0, M * D, D, 1}, kv = {k, 0, K2 * D, D, 1}, vv = {v, 0, K2 * N, N, 1}, ov = {c, 0, M * N, N, 1};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	wk_run_close(&w, "BHSD causal", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_bshd_custom_mask)
+{
+	/* get_bshd_attention_kernel with the custom row mask: [B, S, H, D]
+	 * layouts, K2 = 100 unaligned; masked rows give 0 */
+	const char *name[] = {"H", "K2"};
+	const int64_t val[] = {2, 100};
+	WaveKernel w;
+	wk_open(&w, "bshd_attention_custom_mask_16x16x16.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	InterpArg *mask = wk_arg(&w, "custom_mask");
+	int64_t H = 2, M = 128, N = 128, D = 64, K2 = 100;
+	fill(q, 60, -2, 2, 1.0 / 64);
+	fill(k, 61, -2, 2, 1.0 / 64);
+	fill(v, 62, -1, 1, 1.0 / 256);
+	fill(mask, 63, 0, 2, 1);
+	int64_t on = 0;
+	for (uint64_t i = 0; i < mask->count; i++)
+		on += el(mask, i) != 0;
+	ck_assert_msg(on > 0 && on < (int64_t)mask->count, "the row mask should mask some rows, not all");
+	Sdpa p = {1, H, M, N, D, K2, false, -1, mask};
+	View qv = {q, 0, D, H * D, 1}, kv = {k, 0, D, H * D, 1}, vv = {v, 0, N, H * N, 1}, ov = {c, 0, N, H * N, 1};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	wk_run_close(&w, "BSHD custom mask", ref, c);
+	free(ref);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("interp.attention");
@@ -123,6 +336,10 @@ int main(void)
 	tcase_add_test(tc, vanilla_attention_online_softmax);
 	tcase_add_test(tc, masked_attention_unaligned_k2);
 	tcase_add_test(tc, decode_attention_two_phases);
+	tcase_add_test(tc, wave_vanilla_causal_sliding_window);
+	tcase_add_test(tc, wave_vanilla_v_mapping);
+	tcase_add_test(tc, wave_bhsd_causal);
+	tcase_add_test(tc, wave_bshd_custom_mask);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
