@@ -57,6 +57,15 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 	in->nargs = (int)(k->args.len + k->scalar_args.len);
 	in->args = xcalloc(in->nargs ? (size_t)in->nargs : 1, sizeof(InterpArg));
 	int rc = 0;
+	/* a runtime size travels in a 32-bit kernel argument, and the compiler
+	 * assumes 0 <= size < 2^31 (passes/graph/indices.c) */
+	for (size_t i = 0; i < nd && rc == 0; i++)
+		if (in->dyn[i] < 0 || in->dyn[i] > INT32_MAX) {
+			diag_error(d, kernel_symbol(k, sym_name(syms[i]))->loc,
+				"interp: runtime size %s = %lld: sizes are from 0 to 2^31 - 1", sym_name(syms[i]),
+				(long long)in->dyn[i]);
+			rc = -1;
+		}
 	for (int i = 0; i < (int)k->args.len && rc == 0; i++) {
 		const Value *v = k->args.data[i];
 		InterpArg *a = &in->args[i];

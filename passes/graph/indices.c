@@ -1100,10 +1100,14 @@ void analyze_indices(Analysis *c)
 		if (c->tile[i].trips > 0)
 			sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
 	}
-	/* a runtime size is a size: the launch rejects a negative one */
+	/* a runtime size is a size, in a 32-bit kernel argument: the launch
+	 * rejects one outside [0, 2^31) (interp_init), which bounds every
+	 * coordinate along it */
 	for (size_t i = 0; i < k->dyn_syms.len; i++)
-		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0)
+		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0) {
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
+			sym_assume_add(as, sym_rel(sc, SYM_LT, k->dyn_syms.data[i], sym_int(sc, INT64_C(1) << 31)), &why);
+		}
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);

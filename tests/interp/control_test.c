@@ -55,10 +55,11 @@ END_TEST
 START_TEST(expression_condition)
 {
 	for (int t = 0; t < 2; t++) {
-		int64_t dyn[1] = {t ? 50 : 2};
 		Example ex;
-		ex_open(&ex, "../tests/driver/wave/conditional_return", dyn);
+		ex_open(&ex, "../tests/driver/wave/conditional_return", NULL);
 		InterpArg *a = ex_arg(&ex, "a"), *b = ex_arg(&ex, "b");
+		char err[128];
+		ck_assert_int_eq(interp_set_scalar(ex_arg(&ex, "threshold"), t ? "50" : "2", err, sizeof err), 0);
 		fill(a, 6, -4, 4, 1.0 / 8);
 		ex_run(&ex);
 		double *ref = xmalloc(sizeof(double) * b->count);
