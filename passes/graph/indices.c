@@ -1096,9 +1096,14 @@ void analyze_indices(Analysis *c)
 			sym_assume_add(as, sym_rel(sc, SYM_LT, w, sym_int(sc, c->grid[g])), &why);
 	}
 	for (int i = 0; i < c->ntile; i++) {
-		sym_assume_add(as, sym_rel(sc, SYM_GE, c->tile[i].iv, sym_int(sc, 0)), &why);
-		if (c->tile[i].trips > 0)
-			sym_assume_add(as, sym_rel(sc, SYM_LT, c->tile[i].iv, sym_int(sc, c->tile[i].trips)), &why);
+		const TileLoop *t = &c->tile[i];
+		sym_assume_add(as, sym_rel(sc, SYM_GE, t->iv, sym_int(sc, 0)), &why);
+		if (t->trips > 0)
+			sym_assume_add(as, sym_rel(sc, SYM_LT, t->iv, sym_int(sc, t->trips)), &why);
+		else if (t->trips < 0 && !t->iters && t->tile > 0)
+			/* ceiling(size / tile) trips of a runtime size below 2^31 */
+			sym_assume_add(as,
+				sym_rel(sc, SYM_LT, t->iv, sym_int(sc, ((INT64_C(1) << 31) + t->tile - 1) / t->tile)), &why);
 	}
 	/* a runtime size is a size, in a 32-bit kernel argument: the launch
 	 * rejects one outside [0, 2^31) (interp_init), which bounds every
