@@ -76,12 +76,13 @@ static bool apply_expr_range(Isel *s, const Op *op, int depth, int64_t *lo, int6
 	SymCtx *sc = s->c->k->sc;
 	SymAssume *a = sym_assume_new(sc);
 	/* runtime sizes: [0, 2^31), as analyze_indices assumes them */
-	const Kernel *k = s->c->k;
-	for (size_t i = 0; i < k->dyn_syms.len; i++) {
+	const Kernel *kern = s->c->k;
+	for (size_t i = 0; i < kern->dyn_syms.len; i++) {
+		Sym *n = kern->dyn_syms.data[i];
 		const char *why;
-		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0 &&
-			(sym_assume_add(a, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why) != 0 ||
-				sym_assume_add(a, sym_rel(sc, SYM_LT, k->dyn_syms.data[i], sym_int(sc, INT64_C(1) << 31)), &why) != 0))
+		if (analysis_runtime_arg(kern, n, NULL) >= 0 &&
+			(sym_assume_add(a, sym_rel(sc, SYM_GE, n, sym_int(sc, 0)), &why) != 0 ||
+				sym_assume_add(a, sym_rel(sc, SYM_LT, n, sym_int(sc, INT64_C(1) << 31)), &why) != 0))
 			return false;
 	}
 	for (int i = 0; i < op->nparams && i < op->nargs; i++) {
