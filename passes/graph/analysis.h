@@ -39,6 +39,9 @@ typedef struct DimDist {
 			  * the id $WGg or, folded, a digit of $WG2 (Wave's delinearize) */
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
+	Sym *wg_id;      /* the workgroup's id along the dim ($WGg or a digit of $WG2) */
+	const Sym *alias_of; /* a symbolic_alias source: its target, whose ids it
+			      * shares (tiles mapped through the alias); not in the grid */
 } DimDist;
 
 /* A loop from a tiling constraint (constraints.c): the iterate op over dim

@@ -11,7 +11,9 @@
  *   - the workgroup is threads_per_wave * waves[0] x waves[1] x waves[2]
  *     work-items (Wave's threads_per_block);
  *   - a tiling constraint on D gives a loop of ceil(size(D) / tile) trips
- *     (the iterate op over D runs it).
+ *     (the iterate op over D runs it);
+ *   - a symbolic_alias source takes its target's distribution with the
+ *     tiles mapped through the alias and the target's ids (add_aliases).
  * Runtime sizes: a dim whose extent is an expression of dynamic symbols
  * that -D did not bind (kernel arguments) gets size -1 and its grid or trip
  * count as an expression (grid_sym, trips_sym) that the launch descriptor
@@ -251,6 +253,7 @@ static bool fold_grid(Analysis *c, Loc kloc)
 				con->path, sym_name(d->dim));
 			return false;
 		}
+		d->wg_id = d->count == 1 ? sym_int(sc, 0) : id;
 		d->wg_start = d->count == 1 ? sym_int(sc, 0) : sym_mul(sc, id, sym_int(sc, d->wg_tile));
 		if (g <= 2) { /* the grid dim's size: the slowest digit's count times the radix */
 			int64_t r = g == 2 ? radix : 1;
@@ -270,6 +273,64 @@ static bool fold_grid(Analysis *c, Loc kloc)
 			if (d->count > 0)
 				radix *= d->count;
 		}
+	}
+	return true;
+}
+
+/* One tile of an alias: the alias expression at target = tile. */
+static int64_t alias_tile(Analysis *c, const Constraint *con, int64_t tile, const char *what)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *from = con->target, *to = sym_int(sc, tile);
+	return con_int(c, con, sym_subs(sc, con->expr, 1, &from, &to), what);
+}
+
+/* Wave's SymbolicAlias: a source dim without constraints of its own (decode
+ * attention's split U = ceiling(K2 / (BLOCK_K2 / K_WAVES))) takes its
+ * target's workgroup and wave constraints, each tile mapped through the
+ * alias expression, with the target's workgroup and wave ids (Wave's
+ * create_new_constraints). Each wave then owns the source window
+ * [wg * wg_tile' + wave * wave_tile', + wave_tile'). The source adds no
+ * grid dim: its ids are the target's, so its workgroups must be the
+ * target's waves' windows side by side (wg_tile' = waves * wave_tile'). */
+static bool add_aliases(Analysis *c)
+{
+	Kernel *k = c->k;
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *con = &k->cons.data[i];
+		if (con->kind != CON_SYMBOLIC_ALIAS || !con->source || !con->target || !con->expr)
+			continue;
+		const DimDist *t = find_dist(c, con->target);
+		if (!t || find_dist(c, con->source))
+			continue; /* nothing to take, or constraints of its own */
+		if (t->size_sym) {
+			analysis_error(c, con->loc, "%s: alias %s of %s, whose size is known at run time only: not "
+						    "compiled yet",
+				con->path, sym_name(con->source), sym_name(con->target));
+			return false;
+		}
+		if (c->ndist == MAX_DIMS) {
+			analysis_error(c, con->loc, "%s: too many distributed dims", con->path);
+			return false;
+		}
+		DimDist a = *t;
+		a.dim = con->source;
+		a.alias_of = t->dim;
+		a.size = dim_size(c, con, con->source, &a.size_sym);
+		a.wg_tile = alias_tile(c, con, t->wg_tile, "the alias' workgroup tile");
+		a.wave_tile = alias_tile(c, con, t->wave_tile, "the alias' wave tile");
+		if (c->failed)
+			return false;
+		if (a.size_sym || a.wave_tile <= 0 || a.wg_tile != a.wave_tile * a.waves) {
+			analysis_error(c, con->loc, "%s: alias %s of %s gets a workgroup tile of %lld and a wave tile of "
+						    "%lld over %d waves: only windows that lie side by side (workgroup tile = "
+						    "waves x wave tile, compile-time size) are compiled",
+				con->path, sym_name(a.dim), sym_name(t->dim), (long long)a.wg_tile, (long long)a.wave_tile,
+				a.waves);
+			return false;
+		}
+		a.wg_start = t->count == 1 ? sym_int(k->sc, 0) : sym_mul(k->sc, t->wg_id, sym_int(k->sc, a.wg_tile));
+		c->dist[c->ndist++] = a;
 	}
 	return true;
 }
@@ -385,6 +446,8 @@ void analyze_constraints(Analysis *c)
 			c->wg_size[g] = w * (g == 0 ? tpw : 1);
 		}
 	/* each factor is at most 1024 (the waves check), so the product fits */
+	if (!add_aliases(c))
+		return;
 	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	if (threads > MAX_WORKGROUP) {
 		/* the wave counts per dim come from the wave and hardware constraints */

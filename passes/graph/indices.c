@@ -805,6 +805,34 @@ static NodeIndex *index_reordered(Ctx *x, const NodeIndex *src, Shape sh)
 	return ni;
 }
 
+/* A write of src's register into memory with more dims (decode attention's
+ * [B, M] log-sum-exp into [U, B, M]): the register's dims keep their
+ * index; a dim it lacks gets the wave's window start, which must be its
+ * only element (a window of 1: the alias split slot U). NULL otherwise. */
+static NodeIndex *index_widened(Ctx *x, const Op *op, const NodeIndex *src, Shape sh)
+{
+	if (!src || src->ndims >= sh.rank)
+		return NULL;
+	NodeIndex *ni = ARENA_NEW(&x->c->arena, NodeIndex);
+	*ni = *src;
+	ni->ndims = sh.rank;
+	int found = 0;
+	for (int i = 0; i < sh.rank; i++) {
+		const DimIndex *d = index_dim(src, sh.dims[i]);
+		if (d) {
+			ni->d[i] = *d;
+			found++;
+			continue;
+		}
+		if (window_length(x, op, sh.dims[i]) != 1)
+			return NULL;
+		DimIndex *di = &ni->d[i];
+		*di = (DimIndex){.dim = sh.dims[i], .size = 1, .stride = 1, .copies = 1};
+		di->start = di->coord = sym_simplify(x->sc, constraint_start(x, op, sh.dims[i]), x->c->assume);
+	}
+	return found == src->ndims ? ni : NULL;
+}
+
 /* An mma whose lhs or rhs is held in another layout (a chained MMA's
  * operand computed from the previous one's result): the index it needs
  * the operand in, for isel to gather it into. */
@@ -830,6 +858,10 @@ static NodeIndex *write_index(Ctx *x, Op *op)
 	 * in its own layout */
 	if (c->mode == IM_MMA && role == R_NONE)
 		ni = index_reordered(x, operand_index(x, op->args[0]), wsh);
+	/* or, into memory with a split dim the value lacks (decode
+	 * attention's [B, M] into [U, B, M]), widened by it */
+	if (c->mode == IM_MMA && role == R_NONE && !ni && !op->mapping)
+		ni = index_widened(x, op, operand_index(x, op->args[0]), wsh);
 	return ni ? ni : new_index(x, op, wsh, role, default_ept(x, op, wsh));
 }
 
@@ -971,6 +1003,15 @@ static bool check_write_overlap(Ctx *x, const Op *op)
 	return true;
 }
 
+/* Is m an alias of dd's dim that gives each of dd's windows its own one
+ * element (decode attention's U = 2 * wg + wave for K2): then each
+ * window's partial result has its own slot. */
+static bool split_slot(Analysis *c, const Sym *m, const DimDist *dd)
+{
+	const DimDist *a = analysis_dist(c, m);
+	return a && a->alias_of == dd->dim && a->wave_tile == 1;
+}
+
 /* A reduction covers one window of its dim: a wave's tile, or with block
  * the workgroup's (docs/interpreter.md). When the dim is split over more
  * windows, each holds a different partial result; writing it to a tensor
@@ -993,7 +1034,7 @@ static bool check_write_races(Ctx *x, Region *r)
 			const DimDist *dd = &c->dist[d];
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
-				in_mem |= mem->shape.dims[j] == dd->dim;
+				in_mem |= mem->shape.dims[j] == dd->dim || split_slot(c, mem->shape.dims[j], dd);
 			if (in_mem || (dd->count == 1 && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);

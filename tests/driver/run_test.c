@@ -343,6 +343,9 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	/* decode attention's phase 1 (reads of the split logits through
 	 * mappings, max and sum over the split) */
 	"examples/decode_attention_phase1.json",
+	/* and its phase 0: the split U, a symbolic_alias of K2, gives each
+	 * wave its own slot for the partial result and log-sum-exp */
+	"examples/decode_attention_phase0.json",
 	/* found by a mapping sweep: reversed rows and columns (a lane part
 	 * below 0 must not go into the unsigned lane offset; elements before
 	 * the base carry their own), shifts crossing the row end with several
