@@ -392,11 +392,10 @@ static const WaveCase cases[] = {
 	/* decode_attention_test.py::testGqaFlashDecoding
 	 * (templates/gqa_decode_attention.py) at gqa_bshd_decode_attention: 1
 	 * sequence, 32 query heads on 1 kv head, 8000 keys in 8 splits, head
-	 * size 256. Phase 1 passes; phase 0 ends its loop with a `conditional`
-	 * (not in kernel format 1) and its first mma has the kv head H_KV in
-	 * k but not in the accumulator, which the format's mma rejects too */
-	{"decode_gqa_phase0_16x16x16.json", "unknown op 'conditional'", NULL},
-	{"decode_gqa_phase0_32x32x8.json", "unknown op 'conditional'", NULL},
+	 * size 256. Phase 1 passes; phase 0's first mma has the kv head H_KV
+	 * in k but not in the accumulator, which the format's mma rejects */
+	{"decode_gqa_phase0_16x16x16.json", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
+	{"decode_gqa_phase0_32x32x8.json", "shape mismatch: lhs f16[B, H_KV, N_KV, D_Q]", NULL},
 	{"decode_gqa_phase1.json", NULL, NULL},
 	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
 	 * (a `shared` argument: still the global tensor), the old values to c */
