@@ -10,7 +10,7 @@
  *
  * Algorithm, per region (the kernel body or a loop body), before its ops:
  *   1. The box. For each shared read R directly in the region, per memory
- *      dim: start = the workgroup's and, inside the loop over the dim, the
+ *      dim (register dim, for a mapped R): start = the workgroup's and, inside the loop over the dim, the
  *      trip's first coordinate (indices.c's constraint starts without the
  *      wave part); extent = the workgroup tile, the loop tile, or the
  *      whole dim, widened to every coordinate R's elements reach (interval
@@ -45,6 +45,12 @@
  *      base + sum(rel_i * stride_i); per lane base, constant distances in
  *      the DS offset field; a copy's run of contiguous elements is one
  *      ds_read_b32/b64/b128 as the alignment of the address allows.
+ * Mapped reads (an implicit-GEMM conv's A and B): a read through a mapping
+ * whose result is an MMA operand is staged the same way with "the box's
+ * dims" being its register dims (the mapping's outputs, [M, K]) instead of
+ * the memory's: the cooperative load reads the op through its mapping
+ * (memory.c bounds each element, 0 outside), LDS holds the register tile
+ * densely, and the MMA's operand reads are those of an unmapped tile.
  * Requires: the region's ops not writing a tensor they read through LDS
  * (checked). */
 #include <string.h>
