@@ -260,9 +260,11 @@ static void select_read(Isel *s, Op *op)
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!ix)
 		return;
-	/* a mapped read of a shared tensor reads global memory directly: the
-	 * same values (shared.c), without an LDS tile of mapped coordinates */
-	TVal *v = mem->space == AS_GLOBAL || op->mapping ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
+	/* a mapped read of a shared tensor that shared.c did not stage (not an
+	 * MMA operand, or dynamic values) reads global memory directly: the
+	 * same values */
+	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
+	TVal *v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
 	if (v)
 		s->val[op_result(op)->id] = v;
 }

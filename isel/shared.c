@@ -10,7 +10,7 @@
  *
  * Algorithm, per region (the kernel body or a loop body), before its ops:
  *   1. The box. For each shared read R directly in the region, per memory
- *      dim: start = the workgroup's and, inside the loop over the dim, the
+ *      dim (register dim, for a mapped R): start = the workgroup's and, inside the loop over the dim, the
  *      trip's first coordinate (indices.c's constraint starts without the
  *      wave part); extent = the workgroup tile, the loop tile, or the
  *      whole dim, widened to every coordinate R's elements reach (interval
@@ -45,6 +45,12 @@
  *      base + sum(rel_i * stride_i); per lane base, constant distances in
  *      the DS offset field; a copy's run of contiguous elements is one
  *      ds_read_b32/b64/b128 as the alignment of the address allows.
+ * Mapped reads (an implicit-GEMM conv's A and B): a read through a mapping
+ * whose result is an MMA operand is staged the same way with "the box's
+ * dims" being its register dims (the mapping's outputs, [M, K]) instead of
+ * the memory's: the cooperative load reads the op through its mapping
+ * (memory.c bounds each element, 0 outside), LDS holds the register tile
+ * densely, and the MMA's operand reads are those of an unmapped tile.
  * Requires: the region's ops not writing a tensor they read through LDS
  * (checked). */
 #include <string.h>
@@ -57,7 +63,8 @@ enum { LDS_BYTES = 65536, ROW_PAD_BYTES = 8, CHUNK_BYTES = 16 };
 typedef struct Staged {
 	int base;                 /* bytes */
 	int rank;
-	Sym *start[MAX_DIMS];     /* the box's first coordinate per memory dim */
+	Sym *dims[MAX_DIMS];      /* the box's dims: the memory's, or a mapped read's register dims */
+	Sym *start[MAX_DIMS];     /* the box's first coordinate per dim */
 	int64_t extent[MAX_DIMS]; /* the box */
 	int64_t stride[MAX_DIMS]; /* LDS elements per step along each dim */
 	int64_t rows;             /* LDS rows along the outermost dim >1 (incl. the tail) */
@@ -76,7 +83,7 @@ static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Sta
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
-	Sym *dim = mem->shape.dims[i];
+	Sym *dim = st->dims[i];
 	const DimDist *d = analysis_dist(c, dim);
 	const TileLoop *t = loop_over(c, op, dim);
 	Sym *start = sym_int(sc, 0);
@@ -120,7 +127,7 @@ static bool box_dim(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int i, Sta
 
 /* Step 3: the cooperative load's index, chunks of vec elements; false if
  * the workgroup's rounds do not step along a single dim. */
-static bool coop_index(Isel *s, const Staged *st, Value *mem, int64_t vec, NodeIndex *gx, int64_t *rows)
+static bool coop_index(Isel *s, const Staged *st, int64_t vec, NodeIndex *gx, int64_t *rows)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -146,7 +153,7 @@ static bool coop_index(Isel *s, const Staged *st, Value *mem, int64_t vec, NodeI
 	gx->ncopies = 1;
 	for (int i = 0; i < r; i++) {
 		DimIndex *di = &gx->d[i];
-		di->dim = mem->shape.dims[i];
+		di->dim = st->dims[i];
 		di->size = i == last ? vec : 1;
 		di->start = st->start[i];
 		di->copies = 1;
@@ -196,8 +203,8 @@ static bool coop_index(Isel *s, const Staged *st, Value *mem, int64_t vec, NodeI
 }
 
 /* The LDS element offset (from the allocation's base) of element j of copy
- * cn of ix, which indexes mem's dims. */
-static Sym *lds_elem(Isel *s, const Staged *st, Value *mem, const NodeIndex *ix, int64_t cn, int64_t j)
+ * cn of ix, which indexes the box's dims. */
+static Sym *lds_elem(Isel *s, const Staged *st, const NodeIndex *ix, int64_t cn, int64_t j)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -205,7 +212,7 @@ static Sym *lds_elem(Isel *s, const Staged *st, Value *mem, const NodeIndex *ix,
 	for (int i = 0; i < st->rank; i++) {
 		int pos = 0;
 		for (int k = 0; k < ix->ndims; k++)
-			if (ix->d[k].dim == mem->shape.dims[i])
+			if (ix->d[k].dim == st->dims[i])
 				pos = k;
 		Sym *rel = sym_sub(sc, index_coord(c, ix, pos, cn, j), st->start[i]);
 		lin = sym_add(sc, lin, sym_mul(sc, rel, sym_int(sc, st->stride[i])));
@@ -229,7 +236,7 @@ static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const 
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int es = dtype_size(mem->dtype);
-	Sym *bytes = sym_simplify(sc, sym_add(sc, sym_mul(sc, lds_elem(s, st, mem, ix, 0, 0), sym_int(sc, es)),
+	Sym *bytes = sym_simplify(sc, sym_add(sc, sym_mul(sc, lds_elem(s, st, ix, 0, 0), sym_int(sc, es)),
 					      sym_int(sc, st->base)),
 		c->assume);
 	*align = pow2_dividing(sym_multiple_of(sc, bytes, c->assume), CHUNK_BYTES);
@@ -249,7 +256,7 @@ static bool lds_delta(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
-	Sym *d = sym_simplify(sc, sym_sub(sc, lds_elem(s, st, mem, ix, cn, j), lds_elem(s, st, mem, ix, 0, 0)),
+	Sym *d = sym_simplify(sc, sym_sub(sc, lds_elem(s, st, ix, cn, j), lds_elem(s, st, ix, 0, 0)),
 		c->assume);
 	if (sym_is_int(d, delta)) {
 		*delta *= dtype_size(mem->dtype);
@@ -337,11 +344,56 @@ static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
 	Analysis *c = s->c;
 	Staged *st = ARENA_NEW(&c->arena, Staged);
-	st->rank = mem->shape.rank;
+	/* a mapped read's box is over its register dims (the mapping's
+	 * outputs, [M, K] for conv's A): the MMA's operand reads index those */
+	const Shape *box = op->mapping ? &op_result(op)->shape : &mem->shape;
+	st->rank = box->rank;
+	for (int i = 0; i < st->rank; i++)
+		st->dims[i] = box->dims[i];
 	for (int i = 0; i < st->rank; i++)
 		if (!box_dim(s, op, mem, ix, i, st))
 			return NULL;
 	return st;
+}
+
+/* Step 3's global load of the box (index gx). memory.c applies an op's
+ * mapping only to the op's own index (any other index of the op is an
+ * unmapped tile load); a mapped read's box is over the same register dims
+ * as its own index, so gx stands in for it during the load: each element
+ * goes through the mapping and is bounded (or 0) as the read's own would. */
+static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
+{
+	if (!op->mapping)
+		return isel_read_global(s, op, mem, gx);
+	NodeIndex **own = &s->c->index[op->id], *saved = *own;
+	*own = gx;
+	TVal *v = isel_read_global(s, op, mem, gx);
+	*own = saved;
+	return v;
+}
+
+/* Does v feed an MMA as its lhs or rhs, in region r or one nested in it? */
+static bool feeds_mma(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
+			return true;
+		if (op->body && feeds_mma(op->body, v))
+			return true;
+	}
+	return false;
+}
+
+/* Is op a read staged through LDS? Every read of shared memory with an
+ * index, but through a mapping only an MMA's operand (the tile other waves
+ * read too) and only a mapping of the iterators: a mapping with dynamic
+ * values (an offset or paged gather) reads global memory directly. */
+static bool staged_read(Isel *s, const Op *op)
+{
+	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || !s->c->index[op->id])
+		return false;
+	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
 }
 
 /* Steps 2 and 3 for one read: its layout and allocation, the cooperative
@@ -352,8 +404,13 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	int es = dtype_size(mem->dtype), last = st->rank - 1;
 	/* a runtime row length is not known to be a multiple of a chunk: one
 	 * element per chunk, each with its own bound */
-	Sym *rt_last = analysis_runtime(c, mem->shape.dims[last]);
-	int64_t size_last = rt_last ? 1 : analysis_int(c, mem->shape.dims[last], op->loc, sym_name(mem->shape.dims[last]));
+	Sym *rt_last = analysis_runtime(c, st->dims[last]);
+	int64_t size_last = rt_last ? 1 : analysis_int(c, st->dims[last], op->loc, sym_name(st->dims[last]));
+	/* through a mapping memory.c bounds each element of a chunk on its own
+	 * (a chunk's elements land anywhere in memory), so the register row's
+	 * length does not limit the chunk */
+	if (op->mapping)
+		size_last = 0;
 	int64_t rows = 0, vec;
 	/* a chunk is valid or masked whole when the fast dim's size and the
 	 * box's start along it are multiples of it */
@@ -367,14 +424,30 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	while (top < want)
 		top *= 2;
 	bool found = false;
+	/* a mapped read takes the chunk size that loads the fewest elements
+	 * (its loads go element by element where the mapping scatters them,
+	 * so a wide chunk whose last round mostly fills the tail only costs) */
+	int64_t best = INT64_MAX, best_e = 0, best_vec = 0;
 	for (int64_t e = want; e <= top && !found; e++) {
 		st->extent[last] = e;
 		for (vec = CHUNK_BYTES / es; vec >= 1; vec /= 2)
 			if (e % vec == 0 && (vec == 1 || size_last % vec == 0) &&
-				(vec == 1 || start_mult == 0 || start_mult % vec == 0) && coop_index(s, st, mem, vec, gx, &rows)) {
-				found = true;
-				break;
+				(vec == 1 || start_mult == 0 || start_mult % vec == 0) && coop_index(s, st, vec, gx, &rows)) {
+				if (!op->mapping) {
+					found = true;
+					break;
+				}
+				if (gx->ncopies * vec < best) {
+					best = gx->ncopies * vec;
+					best_e = e;
+					best_vec = vec;
+				}
 			}
+	}
+	if (best_vec) {
+		st->extent[last] = best_e;
+		vec = best_vec;
+		found = coop_index(s, st, vec, gx, &rows);
 	}
 	if (!found) {
 		st->extent[last] = want;
@@ -410,7 +483,7 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		return false;
 	}
 	*reused |= reuse;
-	*v = isel_read_global(s, op, mem, gx);
+	*v = coop_load(s, op, mem, gx);
 	return *v != NULL;
 }
 
@@ -440,7 +513,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		n += op->kind == OP_READ && op->args[0]->space != AS_GLOBAL && !op->mapping && c->index[op->id];
+		n += staged_read(s, op);
 	}
 	if (!n)
 		return;
@@ -452,11 +525,9 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	bool reused = false;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
-		if (op->kind != OP_READ)
-			continue; /* (a register op has no args) */
-		Value *mem = op->args[0];
-		if (mem->space == AS_GLOBAL || op->mapping || !c->index[op->id])
+		if (!staged_read(s, op))
 			continue;
+		Value *mem = op->args[0];
 		if (writes(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
