@@ -130,6 +130,21 @@ static int log2_exact(int64_t k)
 
 static MOpnd lower(Isel *s, Sym *e, Loc loc);
 
+/* x shifted by k: vop (VALU, the count first) for a per-lane x, sop
+ * (SALU) for a uniform one. */
+static MOpnd shift(Isel *s, MOpnd x, int k, MOp vop, MOp sop)
+{
+	MOpnd d = newreg(s, is_v(x));
+	if (is_v(x)) {
+		MOpnd u[2] = {mo_imm(k), x};
+		mblock_add(s->b, vop, 1, &d, 2, u);
+	} else {
+		MOpnd u[2] = {x, mo_imm(k)};
+		mblock_add(s->b, sop, 1, &d, 2, u);
+	}
+	return d;
+}
+
 /* k * x for an integer k. */
 static MOpnd scale(Isel *s, MOpnd x, int64_t k)
 {
@@ -138,17 +153,8 @@ static MOpnd scale(Isel *s, MOpnd x, int64_t k)
 	if (x.kind == MO_IMM)
 		return mo_imm(x.imm * k);
 	int sh = log2_exact(k);
-	if (sh >= 0) {
-		MOpnd d = newreg(s, is_v(x));
-		if (is_v(x)) {
-			MOpnd u[2] = {mo_imm(sh), x};
-			mblock_add(s->b, I_V_LSHLREV_B32, 1, &d, 2, u);
-		} else {
-			MOpnd u[2] = {x, mo_imm(sh)};
-			mblock_add(s->b, I_S_LSHL_B32, 1, &d, 2, u);
-		}
-		return d;
-	}
+	if (sh >= 0)
+		return shift(s, x, sh, I_V_LSHLREV_B32, I_S_LSHL_B32);
 	return binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(k), x);
 }
 
@@ -207,18 +213,7 @@ static MOpnd udiv_const(Isel *s, MOpnd a, int64_t d)
 }
 
 /* a >> k, arithmetic: floor(a / 2^k) for a signed 32-bit a. */
-static MOpnd ashr(Isel *s, MOpnd a, int k)
-{
-	MOpnd d = newreg(s, is_v(a));
-	if (is_v(a)) {
-		MOpnd u[2] = {mo_imm(k), a};
-		mblock_add(s->b, I_V_ASHRREV_I32, 1, &d, 2, u);
-	} else {
-		MOpnd u[2] = {a, mo_imm(k)};
-		mblock_add(s->b, I_S_ASHR_I32, 1, &d, 2, u);
-	}
-	return d;
-}
+static MOpnd ashr(Isel *s, MOpnd a, int k) { return shift(s, a, k, I_V_ASHRREV_I32, I_S_ASHR_I32); }
 
 static int64_t denominator(Sym *e)
 {
@@ -352,15 +347,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
 			if (sym_kind(nonneg) != SYM_TRUE)
 				return ashr(s, a, log2_exact(r.q));
-			MOpnd d = newreg(s, is_v(a));
-			if (is_v(a)) {
-				MOpnd u[2] = {mo_imm(log2_exact(r.q)), a};
-				mblock_add(s->b, I_V_LSHRREV_B32, 1, &d, 2, u);
-			} else {
-				MOpnd u[2] = {a, mo_imm(log2_exact(r.q))};
-				mblock_add(s->b, I_S_LSHR_B32, 1, &d, 2, u);
-			}
-			return d;
+			return shift(s, a, log2_exact(r.q), I_V_LSHRREV_B32, I_S_LSHR_B32);
 		}
 		if (den > 2 && log2_exact(den) < 0 && den < (INT64_C(1) << 31)) {
 			/* floor(x / d), d not a power of two (a runtime K in tiles of

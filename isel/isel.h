@@ -106,6 +106,12 @@ bool isel_depends_on_loop(Isel *s, const Sym *e);
  * the space was used by a region that ended, so an s_barrier must come
  * before the first write into it (isel_lds_barrier). */
 int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
+/* One DS instruction (a store of data, or a load into it) at addr + off;
+ * an offset past the 16-bit field goes into the address. */
+void isel_ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store);
+/* e with $T0 = t0, the other thread and workgroup ids and the loop
+ * variables at 0, as an integer in *out; false if it is not one. */
+bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out);
 /* The s_barrier before writing reused LDS; none is needed after it. */
 void isel_lds_barrier(Isel *s);
 

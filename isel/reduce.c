@@ -43,28 +43,6 @@
 
 #include "reduce.h"
 
-/* The start along the reduced dim at lane l of wave w, other ids 0. */
-static bool start_at(Analysis *c, Sym *start, int64_t t0, int64_t *out)
-{
-	SymCtx *sc = c->k->sc;
-	Sym *from[3 + 3 + MAX_DIMS], *to[3 + 3 + MAX_DIMS];
-	int n = 0;
-	char name[16];
-	for (int g = 0; g < 3; g++) {
-		snprintf(name, sizeof name, "$T%d", g);
-		from[n] = sym_symbol(sc, name);
-		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
-		snprintf(name, sizeof name, "$WG%d", g);
-		from[n] = sym_symbol(sc, name);
-		to[n++] = sym_int(sc, 0);
-	}
-	for (int i = 0; i < c->ntile; i++) {
-		from[n] = c->tile[i].iv;
-		to[n++] = sym_int(sc, 0);
-	}
-	return sym_is_int(sym_simplify(sc, sym_subs(sc, start, n, from, to), NULL), out);
-}
-
 /* Element x (at coordinate coord along the reduced dim) or, where coord is
  * not below limit, the combine's identity: lanes past the reduction's
  * window take no part. */
@@ -318,7 +296,7 @@ void isel_select_reduce(Isel *s, Op *op)
 		for (int64_t l = 0; l < lanes; l++)
 			for (int i = 0; i < ix->ndims; i++) {
 				int64_t p, q;
-				if (!start_at(c, ix->d[i].start, l, &p) || !start_at(c, ix->d[i].start, l ^ (1 << b), &q)) {
+				if (!isel_at_lane(c, ix->d[i].start, l, &p) || !isel_at_lane(c, ix->d[i].start, l ^ (1 << b), &q)) {
 					analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
 						sym_name(ix->d[i].dim));
 					return;

@@ -181,19 +181,6 @@ static MOpnd point_addr(Isel *s, Op *op, const Box *b, const Points *p, int64_t 
 	return a.reg;
 }
 
-static void ds_at(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store)
-{
-	if (off > MAX_OFFSET) {
-		MOpnd d = isel_v1(s), u[2] = {mo_imm(off), addr};
-		mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
-		addr = d;
-		off = 0;
-	}
-	MOpnd u[2] = {addr, data};
-	MInst *in = store ? mblock_add(s->b, mop, 0, NULL, 2, u) : mblock_add(s->b, mop, 1, &data, 1, u);
-	in->offset = (int32_t)off;
-}
-
 /* Element e of v as a VGPR whose low bits hold it. */
 static MOpnd elem_low(Isel *s, const TVal *v, int64_t e)
 {
@@ -253,7 +240,7 @@ TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	for (int64_t e = 0; e < src.n; e++) {
 		int64_t off;
 		MOpnd a = point_addr(s, op, &b, &src, e, base, es, &addrs, &off);
-		ds_at(s, wr, a, off, elem_low(s, v, e), true);
+		isel_ds(s, wr, a, off, elem_low(s, v, e), true);
 	}
 	MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
 	w->lgkmcnt = 0; /* the writes land before any wave reads */
@@ -262,7 +249,7 @@ TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	for (int64_t e = 0; e < dst.n; e++) {
 		int64_t off;
 		MOpnd a = point_addr(s, op, &b, &dst, e, base, es, &addrs, &off), x = isel_v1(s);
-		ds_at(s, rd, a, off, x, false);
+		isel_ds(s, rd, a, off, x, false);
 		if (es == 4 || !r->packed) {
 			r->d[es == 4 || !r->packed ? e : e / 2] = x;
 		} else if (e % 2 == 0) {

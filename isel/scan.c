@@ -21,38 +21,16 @@
 
 #include "isel.h"
 
-/* e with $T0 = t0 and every other id and loop variable 0. */
-static bool at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
-{
-	SymCtx *sc = c->k->sc;
-	Sym *from[6 + MAX_DIMS], *to[6 + MAX_DIMS];
-	int n = 0;
-	char name[16];
-	for (int g = 0; g < 3; g++) {
-		snprintf(name, sizeof name, "$T%d", g);
-		from[n] = sym_symbol(sc, name);
-		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
-		snprintf(name, sizeof name, "$WG%d", g);
-		from[n] = sym_symbol(sc, name);
-		to[n++] = sym_int(sc, 0);
-	}
-	for (int i = 0; i < c->ntile; i++) {
-		from[n] = c->tile[i].iv;
-		to[n++] = sym_int(sc, 0);
-	}
-	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
-}
-
 /* Is ix the layout of the file comment along dim position k, e each? */
 static bool lane_runs(Analysis *c, const NodeIndex *ix, int k, int64_t e)
 {
 	int64_t base, v;
-	if (ix->ncopies != 1 || ix->epc != e || ix->d[k].size != e || !at_lane(c, index_coord(c, ix, k, 0, 0), 0, &base))
+	if (ix->ncopies != 1 || ix->epc != e || ix->d[k].size != e || !isel_at_lane(c, index_coord(c, ix, k, 0, 0), 0, &base))
 		return false;
 	for (int64_t l = 0; l < 64; l++)
 		for (int i = 0; i < ix->ndims; i++) {
 			int64_t v0;
-			if (!at_lane(c, index_coord(c, ix, i, 0, 0), 0, &v0) || !at_lane(c, index_coord(c, ix, i, 0, 0), l, &v))
+			if (!isel_at_lane(c, index_coord(c, ix, i, 0, 0), 0, &v0) || !isel_at_lane(c, index_coord(c, ix, i, 0, 0), l, &v))
 				return false;
 			if (i == k ? v != base + l * e : v != v0)
 				return false;

@@ -278,20 +278,6 @@ static MOp ds_write_op(int dwords)
 	return dwords == 4 ? I_DS_WRITE_B128 : dwords == 2 ? I_DS_WRITE_B64 : I_DS_WRITE_B32;
 }
 
-/* One DS instruction; offsets past the 16-bit field go into the address. */
-static void ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store)
-{
-	if (off > 65535) {
-		MOpnd d = isel_v1(s), u[2] = {mo_imm(off), addr};
-		mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
-		addr = d;
-		off = 0;
-	}
-	MOpnd u[2] = {addr, data};
-	MInst *in = store ? mblock_add(s->b, mop, 0, NULL, 2, u) : mblock_add(s->b, mop, 1, &data, 1, u);
-	in->offset = (int32_t)off;
-}
-
 /* Dwords [d0, d0 + n) of v into LDS at addr + off, in the widest aligned
  * pieces. */
 static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int64_t off, int64_t align)
@@ -300,7 +286,7 @@ static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int6
 		int w = 4;
 		while (w > 1 && (w > n - d || pow2_dividing(off + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
 			w /= 2;
-		ds(s, ds_write_op(w), addr, off + 4 * d, isel_tuple_of(s, v, d0 + d, w), true);
+		isel_ds(s, ds_write_op(w), addr, off + 4 * d, isel_tuple_of(s, v, d0 + d, w), true);
 		d += w;
 	}
 }
@@ -322,7 +308,7 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 		}
 		/* 16- or 8-bit elements one per dword (vec 1 or 2) */
 		for (int64_t j = 0; j < gx->epc; j++)
-			ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off + j * es, v->d[cn * gx->epc + j], true);
+			isel_ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off + j * es, v->d[cn * gx->epc + j], true);
 	}
 	return true;
 }
@@ -577,7 +563,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 				while (w > 1 && (w > per - d || pow2_dividing(off[0] + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
 					w /= 2;
 				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
-				ds(s, ds_read_op(w), addr, off[0] + 4 * d, mo_vreg(r, rc_make(RF_VGPR, w)), false);
+				isel_ds(s, ds_read_op(w), addr, off[0] + 4 * d, mo_vreg(r, rc_make(RF_VGPR, w)), false);
 				for (int q = 0; q < w; q++)
 					v->d[d0 + d + q] = mo_vsub(r, q, RC_V1);
 				d += w;
@@ -588,18 +574,18 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			int64_t e = cn * ix->epc + j;
 			if (e % isel_per_dword(v) == 0) {
 				MOpnd x = isel_v1(s);
-				ds(s, es == 4 ? I_DS_READ_B32 : es == 2 ? I_DS_READ_U16 : I_DS_READ_U8, addr, off[j], x, false);
+				isel_ds(s, es == 4 ? I_DS_READ_B32 : es == 2 ? I_DS_READ_U16 : I_DS_READ_U8, addr, off[j], x, false);
 				v->d[isel_elem_dword(v, e)] = x;
 			} else if (es == 1) {
 				MOpnd x = isel_v1(s);
-				ds(s, I_DS_READ_U8, addr, off[j], x, false);
+				isel_ds(s, I_DS_READ_U8, addr, off[j], x, false);
 				v->d[e / 4] = isel_insert_byte(s, v->d[e / 4], x, (int)(e % 4));
 			} else {
 				/* not ds_read_u16_d16_hi into the pair's dword: with SRAM
 				 * ECC on a d16 load zeroes the half it does not write
 				 * (memory.c); a ushort, then v_perm_b32 joins the halves */
 				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
-				ds(s, I_DS_READ_U16, addr, off[j], hi, false);
+				isel_ds(s, I_DS_READ_U16, addr, off[j], hi, false);
 				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), kk = mo_imm(0x05040100);
 				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &kk);
 				MOpnd u[3] = {hi, lo, sel};

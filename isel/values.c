@@ -133,3 +133,37 @@ void isel_lds_barrier(Isel *s)
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	s->lds_dirty = 0; /* every wave is past its reads of ended regions */
 }
+
+void isel_ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store)
+{
+	if (off > 65535) { /* past the 16-bit offset field: into the address */
+		MOpnd d = isel_v1(s), u[2] = {mo_imm(off), addr};
+		mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+		addr = d;
+		off = 0;
+	}
+	MOpnd u[2] = {addr, data};
+	MInst *in = store ? mblock_add(s->b, mop, 0, NULL, 2, u) : mblock_add(s->b, mop, 1, &data, 1, u);
+	in->offset = (int32_t)off;
+}
+
+bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *from[6 + MAX_DIMS], *to[6 + MAX_DIMS];
+	int n = 0;
+	char name[16];
+	for (int g = 0; g < 3; g++) {
+		snprintf(name, sizeof name, "$T%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
+		snprintf(name, sizeof name, "$WG%d", g);
+		from[n] = sym_symbol(sc, name);
+		to[n++] = sym_int(sc, 0);
+	}
+	for (int i = 0; i < c->ntile; i++) {
+		from[n] = c->tile[i].iv;
+		to[n++] = sym_int(sc, 0);
+	}
+	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
+}
