@@ -16,8 +16,10 @@
 /* The read that op (a bitcast) takes its value from, if they fuse. */
 static Op *fusable_read(Isel *s, Op *op)
 {
+	if (op->kind != OP_BITCAST)
+		return NULL; /* (other ops may have no args) */
 	Value *a = op->args[0], *res = op_result(op);
-	if (op->kind != OP_BITCAST || a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->mapping ||
+	if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->mapping ||
 		a->def->parent != op->parent || s->uses[a->id] != 1 || dtype_size(a->dtype) == dtype_size(res->dtype) ||
 		!s->c->index[a->def->id] || !s->c->index[op->id])
 		return NULL;
