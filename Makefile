@@ -52,7 +52,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -197,9 +197,19 @@ bench-sweep: $(BUILD)/bench/sweep_bench $(BUILD)/wavecc
 bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+# The attention kernels' registers, occupancy and main loop (instructions by
+# class, per MFMA, llvm-mca-22's MFMA pressure) against clang-19's GEMM loop
+# (bench/attention_report.c).
+bench-attention: $(BUILD)/bench/attention_report $(BUILD)/wavecc
+	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
+	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
-	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $< $(BUILD)/libwavecc.a $(LIBS) -o $@
+	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(BUILD)/libwavecc.a $(LIBS) -o $@
+# the static reports share the main loop's measure (bench/loop_report.c)
+$(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report: $(BUILD)/bench/loop_report.o
+# tests/bench checks that the attention report runs and parses
+$(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 
 clean:
 	rm -rf build build-asan build-fuzz wavecc

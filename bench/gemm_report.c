@@ -19,12 +19,12 @@
  * MFMAs — the tiling of examples/gemm_16x16x16.json (the first row).
  *
  * Usage: gemm_report WAVECC [--mcpu gfx942] (from the repository root). */
-#include <ctype.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../driver/stats.h"
 #include "bench.h"
+#include "loop_report.h"
 
 typedef struct Row {
 	const char *name, *args; /* kernel file and -D values */
@@ -47,142 +47,16 @@ typedef struct Quality {
 	bool ok;
 } Quality;
 
-static char *run_out(const char *cmd)
-{
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		return NULL;
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	size_t k;
-	while ((k = fread(b + n, 1, cap - n - 1, p)) > 0) {
-		n += k;
-		if (n + 1 >= cap)
-			b = realloc(b, cap *= 2);
-	}
-	b[n] = 0;
-	if (pclose(p) != 0) {
-		free(b);
-		return NULL;
-	}
-	return b;
-}
-
-/* An instruction line: indented, a lowercase mnemonic (labels start in
- * column 0, directives with a dot, comments with / or ;). */
-static bool is_inst(const char *l)
-{
-	if (*l != ' ' && *l != '\t')
-		return false;
-	while (*l == ' ' || *l == '\t')
-		l++;
-	return islower((unsigned char)*l);
-}
-
-/* The main loop's lines [*from, *to] of the lines of an assembly text. */
-static bool find_loop(char **lines, int n, int *from, int *to)
-{
-	int best = -1;
-	for (int b = 0; b < n; b++) {
-		const char *br = strstr(lines[b], "s_cbranch_");
-		if (!br || !is_inst(lines[b]))
-			continue;
-		const char *lab = strchr(br, ' ');
-		if (!lab)
-			continue;
-		while (*lab == ' ')
-			lab++;
-		size_t ll = strcspn(lab, " \t;/");
-		for (int a = 0; a < b; a++) {
-			if (strncmp(lines[a], lab, ll) != 0 || lines[a][ll] != ':')
-				continue;
-			int m = 0;
-			for (int i = a; i <= b; i++)
-				m += strstr(lines[i], "v_mfma") != NULL;
-			if (m > best || (m == best && b - a < *to - *from)) {
-				best = m;
-				*from = a + 1;
-				*to = b;
-			}
-		}
-	}
-	return best > 0;
-}
-
-static int split(char *s, char ***out)
-{
-	int n = 0, cap = 256;
-	char **l = malloc(sizeof *l * (size_t)cap);
-	for (char *p = s; p && *p;) {
-		if (n == cap)
-			l = realloc(l, sizeof *l * (size_t)(cap *= 2));
-		l[n++] = p;
-		p = strchr(p, '\n');
-		if (p)
-			*p++ = 0;
-	}
-	*out = l;
-	return n;
-}
-
-/* The loop of the assembly text `s` into q (instructions, MFMAs, mca). */
+/* The main loop of the assembly text `s` into q (instructions, MFMAs, mca). */
 static void loop_quality(char *s, const char *mcpu, const char *tmp, Quality *q)
 {
-	char **l;
-	int n = split(s, &l), a = 0, b = 0;
-	if (!find_loop(l, n, &a, &b)) {
-		free(l);
-		return;
-	}
-	char path[4096];
-	snprintf(path, sizeof path, "%s/loop.s", tmp);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		bench_fail(1, "gemm_report: cannot write %s", path);
-	for (int i = a; i <= b; i++) {
-		if (!is_inst(l[i]))
-			continue;
-		char *c = strstr(l[i], "//");
-		if (c)
-			*c = 0;
-		if ((c = strchr(l[i], ';')))
-			*c = 0;
-		q->insts++;
-		q->mfmas += strstr(l[i], "v_mfma") != NULL;
-		fprintf(f, "%s\n", l[i]);
-	}
-	fclose(f);
-	free(l);
-	char cmd[8192];
-	snprintf(cmd, sizeof cmd, "llvm-mca-22 -mtriple=amdgcn-amd-amdhsa -mcpu=%s -iterations=100 '%s' 2>/dev/null", mcpu,
-		path);
-	char *m = run_out(cmd);
-	if (!m)
-		return;
-	const char *tc = strstr(m, "Total Cycles:");
-	const char *res = strstr(m, "Resources:");
-	const char *pr = strstr(m, "Resource pressure per iteration:");
-	int xdl = -1;
-	for (const char *p = res; p && p < pr; p = strchr(p + 1, '\n')) {
-		int k;
-		char name[64];
-		if (sscanf(p + 1, "[%d] - %63s", &k, name) == 2 && strcmp(name, "HWXDL") == 0)
-			xdl = k;
-	}
-	if (tc && pr && xdl >= 0) {
-		q->cycles = atof(tc + strlen("Total Cycles:")) / 100.0;
-		const char *vals = strchr(strchr(pr, '\n') + 1, '\n') + 1; /* past the header of indices */
-		for (int k = 0; k <= xdl; k++) {
-			while (*vals == ' ')
-				vals++;
-			if (k == xdl)
-				q->xdl = *vals == '-' ? 0 : atof(vals);
-			while (*vals && *vals != ' ' && *vals != '\n')
-				vals++;
-		}
-		q->ok = true;
-	}
-	free(m);
+	LoopStats l = {0};
+	loop_report(s, mcpu, tmp, &l);
+	q->insts = l.insts;
+	q->mfmas = l.mfmas;
+	q->cycles = l.cycles;
+	q->xdl = l.xdl;
+	q->ok = l.mca;
 }
 
 static int meta_int(const char *s, const char *key)
@@ -226,7 +100,7 @@ int main(int argc, char **argv)
 		char cmd[8192];
 		Quality q = {0};
 		snprintf(cmd, sizeof cmd, "'%s' compile %s --mcpu %s -S -o - 2>/dev/null", wavecc, rows[i].args, mcpu);
-		char *s = run_out(cmd);
+		char *s = bench_run_out(cmd);
 		if (!s) {
 			printf("%-46s did not compile\n", rows[i].name);
 			continue;
@@ -246,7 +120,7 @@ int main(int argc, char **argv)
 		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 -S -o - "
 		"tests/validate/kernels/gemm_lds.cl 2>/dev/null",
 		mcpu);
-	char *s = run_out(cmd);
+	char *s = bench_run_out(cmd);
 	Quality q = {0};
 	if (s) {
 		q.vgpr = meta_int(s, ".vgpr_count:");

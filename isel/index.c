@@ -14,10 +14,12 @@
  * division; relations give 0/1, And/Or/Not combine them. Parts without
  * parameters go to expr.c (sizes, ids). Other forms are reported.
  * i64 results are 32-bit words where every value is proven to fit
- * (index64.c). Scalars of i32/u32/i1: a constant, or an integer expression of sizes and
- * ids (lane-dependent ones too, as Wave's `tkw.scalar(THREAD_0 * 4, i32)`).
- * Registers of f16/bf16/u32/i1 hold the splat value in every dword (both
- * halves of a 16-bit dword); f32 and i32 ones are mma.c's. */
+ * (index64.c). Scalars of i32/u32/i1 (and i64/u64 proven to fit 32 bits):
+ * a constant, or an integer expression of sizes and ids (lane-dependent
+ * ones too, as Wave's `tkw.scalar(THREAD_0 * 4, i32)`). Registers of
+ * f16/bf16/u32/i1 (and i64/u64 constants that fit 32 bits, as i32 words)
+ * hold the splat value in every dword (both halves of a 16-bit dword);
+ * f32 and i32 ones are mma.c's. */
 #include "elt.h"
 
 /* e with the kernel's symbol values substituted; NULL after reporting. */
@@ -302,14 +304,17 @@ static bool int_bits(DType t, double v, uint32_t *bits)
 	return true;
 }
 
+static bool wide(DType t) { return t == DT_I64 || t == DT_U64; }
+
 bool isel_select_int_scalar(Isel *s, Op *op)
 {
-	if (!isel_elt_is_word_int(op->dtype))
+	/* i64: proven to fit 32 bits by isel_i64_guard before selection */
+	if (!isel_elt_is_word_int(op->dtype) && !wide(op->dtype))
 		return false;
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!ix || ix->ndims != 0)
 		die("scalar %s without a rank-0 index", op->name);
-	TVal *r = isel_elt_new(s, op->dtype, 1, ix);
+	TVal *r = isel_elt_new(s, wide(op->dtype) ? DT_I32 : op->dtype, 1, ix);
 	if (op->expr) {
 		Sym *v = bound(s, op, op->expr);
 		MOpnd o = v ? isel_expr_lower(s, v, op->loc) : mo_imm(0);
@@ -341,7 +346,7 @@ bool isel_select_const_register(Isel *s, Op *op)
 {
 	DType t = op->dtype;
 	const NodeIndex *ix = s->c->index[op->id];
-	if (!ix || !(t == DT_F16 || t == DT_BF16 || t == DT_U32 || t == DT_I1))
+	if (!ix || !(t == DT_F16 || t == DT_BF16 || t == DT_U32 || t == DT_I1 || wide(t)))
 		return false;
 	uint32_t bits;
 	if (t == DT_F16 || t == DT_BF16) {
@@ -352,8 +357,9 @@ bool isel_select_const_register(Isel *s, Op *op)
 			op->value);
 		return true;
 	}
-	/* one register per dword: a register may become a loop-carried value */
-	TVal *r = isel_elt_new(s, t, ix->ncopies * ix->epc, ix);
+	/* one register per dword: a register may become a loop-carried value;
+	 * i64 as i32 words (its value proven to fit by isel_i64_guard) */
+	TVal *r = isel_elt_new(s, wide(t) ? DT_I32 : t, ix->ncopies * ix->epc, ix);
 	for (int i = 0; i < r->nd; i++)
 		r->d[i] = isel_elt_vconst(s, bits);
 	r->splat = true;

@@ -83,8 +83,29 @@ typedef struct {
 	"{\"name\":\"m\",\"op\":\"select\",\"cond\":\"keep\",\"if_true\":\"a\",\"if_false\":\"b\"},"            \
 	"{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"m\",\"rhs\":\"f\"}"
 
+/* i64 constants (a register, a scalar of an expression) and arithmetic
+ * on i64 values, their ranges proven to fit 32 bits: d = col - 40 in
+ * [-40, 259] (Wave's sliding-window `m - k2 <= window`), e = d * (N - 100),
+ * then neg, maximum, minimum, add; the mask keeps a where d <= 40 */
+#define I64_CONST                                                                                                  \
+	"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"                            \
+	"{\"name\":\"colb\",\"op\":\"broadcast\",\"arg\":\"col\",\"target_shape\":[\"M\",\"N\"]},"              \
+	"{\"name\":\"win\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"i64\",\"value\":40},"       \
+	"{\"name\":\"k\",\"op\":\"scalar\",\"value\":\"N - 100\",\"dtype\":\"i64\"},"                          \
+	"{\"name\":\"d\",\"op\":\"sub\",\"lhs\":\"colb\",\"rhs\":\"win\"},"                                        \
+	"{\"name\":\"e\",\"op\":\"mul\",\"lhs\":\"d\",\"rhs\":\"k\"},"                                           \
+	"{\"name\":\"f\",\"op\":\"neg\",\"arg\":\"e\"},"                                                             \
+	"{\"name\":\"g\",\"op\":\"maximum\",\"lhs\":\"f\",\"rhs\":\"d\"},"                                       \
+	"{\"name\":\"h\",\"op\":\"minimum\",\"lhs\":\"g\",\"rhs\":\"e\"},"                                       \
+	"{\"name\":\"s\",\"op\":\"add\",\"lhs\":\"h\",\"rhs\":\"colb\"},"                                        \
+	"{\"name\":\"sf\",\"op\":\"cast\",\"arg\":\"s\",\"dtype\":\"f32\"},"                                     \
+	"{\"name\":\"in\",\"op\":\"le\",\"lhs\":\"d\",\"rhs\":\"win\"},"                                           \
+	"{\"name\":\"m\",\"op\":\"select\",\"cond\":\"in\",\"if_true\":\"a\",\"if_false\":\"b\"},"                \
+	"{\"name\":\"out\",\"op\":\"add\",\"lhs\":\"m\",\"rhs\":\"sf\"}"
+
 static const EltCase cases[] = {
 	{"index_i64", "f32", "f32", I64_INDEX, "--atol 0 --rtol 0"},
+	{"const_i64", "f32", "f32", I64_CONST, "--atol 0 --rtol 0"},
 	/* comparisons to i1, i1 -> i32 casts: out = sum of cmp_k << k */
 	{"cmp_f32", "f32", "i32", CMP6("f32"), ""},
 	{"cmp_f16", "f16", "i32", CMP6("f16"), ""},
@@ -253,11 +274,26 @@ static const EltCase rejected[] = {
 		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
 	{"sinh", "f32", "f32", "{\"name\":\"out\",\"op\":\"sinh\",\"arg\":\"a\"}", "op 'sinh' is not compiled yet"},
-	/* i64 arithmetic could leave 32 bits (wrap): rejected at the op */
-	{"i64 add", "f32", "f32",
+	/* i64 values whose range leaves 32 bits (a wrapped word would be a
+	 * wrong kernel): rejected at the op that makes them */
+	{"i64 register past 2^31", "f32", "f32",
 		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"
-		"{\"name\":\"d\",\"op\":\"add\",\"lhs\":\"col\",\"rhs\":\"col\"},"
-		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"d\",\"dtype\":\"f32\"}", "add on i64 values is not compiled yet"},
+		"{\"name\":\"win\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"i64\",\"value\":4294967296},"
+		"{\"name\":\"l\",\"op\":\"le\",\"lhs\":\"col\",\"rhs\":\"win\"},"
+		"{\"name\":\"out\",\"op\":\"select\",\"cond\":\"l\",\"if_true\":\"a\",\"if_false\":\"b\"}",
+		"graph[3]: register on i64 values: the result's range [4294967296, 4294967296] does not fit 32 bits"},
+	{"i64 add past 2^31", "f32", "f32",
+		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"
+		"{\"name\":\"win\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"i64\",\"value\":2147483600},"
+		"{\"name\":\"d\",\"op\":\"add\",\"lhs\":\"col\",\"rhs\":\"win\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"d\",\"dtype\":\"f32\"}",
+		"graph[4]: add on i64 values: the result's range [2147483600, "},
+	{"u64 sub below 0", "f32", "f32",
+		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"u64\"},"
+		"{\"name\":\"win\",\"op\":\"register\",\"shape\":[\"M\",\"N\"],\"dtype\":\"u64\",\"value\":40},"
+		"{\"name\":\"d\",\"op\":\"sub\",\"lhs\":\"col\",\"rhs\":\"win\"},"
+		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"d\",\"dtype\":\"f32\"}",
+		"graph[4]: sub on u64 values whose range is not proven"},
 	{"i64 apply_expr past 2^31", "f32", "f32",
 		"{\"name\":\"col\",\"op\":\"self_index\",\"dim\":\"N\",\"dtype\":\"i64\"},"
 		"{\"name\":\"d\",\"op\":\"apply_expr\",\"register\":\"col\",\"params\":[\"c\"],\"expr\":\"c*100000000 - N\"},"

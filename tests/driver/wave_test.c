@@ -426,37 +426,37 @@ static const WaveCase cases[] = {
 	 * testAttentionPure (v [B, K2, N] read through v_mapping),
 	 * testTransposedVAttentionPure (v [B, N, K2], static and with M, N, B,
 	 * K2 dynamic) and testAttentionCausal (sliding window -1 and 1024):
-	 * the template's K2 mask indexes in i64 (and its window is an i64
-	 * register), rejected until i64 self_index and registers compile (with an i32 index every one of them passes on
-	 * both targets; README). */
+	 * the template's K2 mask indexes in i64 and its window is an i64
+	 * register, held as 32-bit words with their ranges proven
+	 * (isel/index64.c); the window masks in sliding_window_test.c. */
 	{"vanilla_attention_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_dyn_32x32x16_k8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
-	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_dyn_16x16x32_k8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
-	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"vanilla_attention_causal_sw_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
-	{"vanilla_attention_causal_sw_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"vanilla_attention_causal_sw_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
-	{"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", "register on i64 values is not compiled yet", NULL},
+	{"vanilla_attention_causal_sw_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* testAttentionBHSDCausal (get_bhsd_attention_kernel, causal, i32
 	 * index, q scaled in f16): "bhsd_attention" (4, 32, 128, 128, 128, 128)
 	 * as B = 1, H = 2; the dynamic form (B, H, M, K2 at run time) folds two
