@@ -9,14 +9,15 @@
  * loop (loop-invariant code motion for free), one that does in the body.
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
- * Mod(x, 2^k). Each distinct subexpression is lowered once per kernel
+ * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
+ * x >= 0, by a wave-uniform value known at run time (rtdiv.c). Each distinct subexpression is lowered once per kernel
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
 #include <stdio.h>
 #include <string.h>
 
-#include "isel.h"
+#include "rtdiv.h"
 
 static bool is_lane_sym(const Sym *e)
 {
@@ -246,6 +247,135 @@ static int64_t denominator(Sym *e)
 	return l;
 }
 
+/* Does a term of m (a sum's term or m itself) have a factor x^-k? */
+static bool has_neg_pow(Sym *m)
+{
+	int nt = sym_kind(m) == SYM_ADD ? sym_nargs(m) : 1;
+	for (int i = 0; i < nt; i++) {
+		Sym *t = sym_kind(m) == SYM_ADD ? sym_arg(m, i) : m;
+		int nf = sym_kind(t) == SYM_MUL ? sym_nargs(t) : 1;
+		for (int j = 0; j < nf; j++) {
+			Sym *f = sym_kind(t) == SYM_MUL ? sym_arg(t, j) : t;
+			int64_t ex;
+			if (sym_kind(f) == SYM_POW && sym_is_int(sym_arg(f, 1), &ex) && ex < 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+enum { MAX_DIV_BASES = 8 };
+
+/* m = x / D with x an integer-coefficient form without negative powers and
+ * D the product of m's inverse factors (each base to its largest inverse
+ * power) and its coefficients' denominators: floor((W + 3) / (B * H)) has
+ * x = W + 3, D = B * H. False if m has no such split. */
+static bool split_quotient(Isel *s, Sym *m, Sym **x, Sym **D)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *base[MAX_DIV_BASES];
+	int64_t pw[MAX_DIV_BASES];
+	int nb = 0;
+	int nt = sym_kind(m) == SYM_ADD ? sym_nargs(m) : 1;
+	for (int i = 0; i < nt; i++) {
+		Sym *t = sym_kind(m) == SYM_ADD ? sym_arg(m, i) : m;
+		int nf = sym_kind(t) == SYM_MUL ? sym_nargs(t) : 1;
+		for (int j = 0; j < nf; j++) {
+			Sym *f = sym_kind(t) == SYM_MUL ? sym_arg(t, j) : t;
+			int64_t ex;
+			if (sym_kind(f) != SYM_POW || !sym_is_int(sym_arg(f, 1), &ex) || ex >= 0)
+				continue;
+			int b = 0;
+			while (b < nb && base[b] != sym_arg(f, 0))
+				b++;
+			if (b == nb) {
+				if (nb == MAX_DIV_BASES)
+					return false;
+				base[nb] = sym_arg(f, 0);
+				pw[nb++] = 0;
+			}
+			pw[b] = MAX(pw[b], -ex);
+		}
+	}
+	int64_t q = denominator(m);
+	if (!nb || !q)
+		return false;
+	*D = sym_int(sc, q);
+	for (int b = 0; b < nb; b++)
+		*D = sym_mul(sc, *D, sym_pow(sc, base[b], sym_int(sc, pw[b])));
+	*x = sym_simplify(sc, sym_mul(sc, m, *D), NULL);
+	return !has_neg_pow(*x) && denominator(*x) == 1;
+}
+
+/* Is e >= 0 for every assignment the assumptions allow? The simplifier's
+ * answer, else by structure: sums and products of such terms, and floor and
+ * Mod by a value known at run time of such operands (the simplifier cannot
+ * tell Mod(x, D) >= 0 for a symbolic D; rt_divmod's Mod(x, D) lies in
+ * [0, D) for D > 0 and is x for D = 0). */
+static bool proven_nonneg(Isel *s, Sym *e)
+{
+	SymCtx *sc = s->c->k->sc;
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, e, sym_int(sc, 0)), s->c->assume)) == SYM_TRUE)
+		return true;
+	SymRat r;
+	Sym *x, *D;
+	switch (sym_kind(e)) {
+	case SYM_ADD:
+	case SYM_MUL:
+		for (int i = 0; i < sym_nargs(e); i++) {
+			Sym *a = sym_arg(e, i);
+			if (sym_is_num(a, &r) ? r.p < 0 : !proven_nonneg(s, a))
+				return false;
+		}
+		return true;
+	case SYM_MOD:
+		return proven_nonneg(s, sym_arg(e, 0)) && proven_nonneg(s, sym_arg(e, 1));
+	case SYM_FLOOR:
+		return split_quotient(s, sym_arg(e, 0), &x, &D) && proven_nonneg(s, x) && proven_nonneg(s, D);
+	default:
+		return false;
+	}
+}
+
+/* The reciprocal of the uniform divisor D (rtdiv.c), computed once where D
+ * itself would be (before a loop that does not change it) and cached under
+ * a symbol named after D's node, which no expression contains. */
+static void recip_of(Isel *s, Sym *D, Loc loc, RtRecip *rc)
+{
+	char name[64];
+	snprintf(name, sizeof name, "$rcp@%p", (void *)D);
+	Sym *key = sym_symbol(s->c->k->sc, name);
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (s->cache.data[i].e == key) {
+			rc->z = s->cache.data[i].o;
+			rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
+			return;
+		}
+	MBlock *save = s->b;
+	if (s->pre && !isel_depends_on_loop(s, D))
+		s->b = s->pre;
+	isel_rtdiv_recip(s, lower(s, D, loc), rc);
+	s->b = save;
+	vec_push(&s->cache, ((ExprCacheEnt){key, rc->z}));
+}
+
+/* floor(x / D) (rem false) or Mod(x, D) (rem true) for a wave-uniform
+ * divisor D known at run time; {0} unless x >= 0 and D >= 0 are proven
+ * (the division is unsigned). */
+static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
+{
+	if (depends_on_lane(D) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
+		return (MOpnd){0};
+	MOpnd a = lower(s, x, loc);
+	if (s->c->failed)
+		return mo_imm(0);
+	RtRecip rc;
+	recip_of(s, D, loc, &rc);
+	MOpnd q, r;
+	isel_rtdiv_divmod(s, a, &rc, rem ? NULL : &q, rem ? &r : NULL);
+	return rem ? r : q;
+}
+
 static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -340,6 +470,15 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		 * whose denominators divide 2^k (x / 32 + 31 / 32 from a runtime
 		 * ceiling), so x = 2^k * argument has integer ones. */
 		Sym *m = sym_arg(e, 0);
+		Sym *x, *D;
+		if (has_neg_pow(m)) {
+			/* floor(x / D), D known at run time (a digit of a folded
+			 * grid dim, a mapping's runtime size) */
+			MOpnd o = split_quotient(s, m, &x, &D) ? rt_divmod(s, x, D, false, loc) : (MOpnd){0};
+			if (o.kind)
+				return o;
+			break;
+		}
 		int64_t den = denominator(m);
 		if (den > 1 && log2_exact(den) > 0) {
 			r = (SymRat){1, den};
@@ -428,6 +567,11 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd q = udiv_const(s, a, v);
 			MOpnd dq = binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(v), q);
 			return binop(s, I_S_SUB_U32, I_V_SUB_U32, a, dq);
+		}
+		if (!sym_is_num(sym_arg(e, 1), &r)) {
+			MOpnd o = rt_divmod(s, sym_arg(e, 0), sym_arg(e, 1), true, loc);
+			if (o.kind)
+				return o;
 		}
 		break;
 	default:
