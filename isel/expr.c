@@ -308,17 +308,16 @@ static bool split_quotient(Isel *s, Sym *m, Sym **x, Sym **D)
 }
 
 /* Is e >= 0 for every assignment the assumptions allow? The simplifier's
- * answer, else by structure: sums and products of such terms, and floor and
- * Mod by a value known at run time of such operands (the simplifier cannot
- * tell Mod(x, D) >= 0 for a symbolic D; rt_divmod's Mod(x, D) lies in
- * [0, D) for D > 0 and is x for D = 0). */
+ * answer, else by structure: sums and products of such terms (non-negative
+ * coefficients), and floor, inverse powers and Mod of such operands (the
+ * simplifier cannot tell Mod(x, D) >= 0 for a symbolic D; rt_divmod's
+ * Mod(x, D) lies in [0, D) for D > 0 and is x for D = 0). */
 static bool proven_nonneg(Isel *s, Sym *e)
 {
 	SymCtx *sc = s->c->k->sc;
 	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, e, sym_int(sc, 0)), s->c->assume)) == SYM_TRUE)
 		return true;
 	SymRat r;
-	Sym *x, *D;
 	switch (sym_kind(e)) {
 	case SYM_ADD:
 	case SYM_MUL:
@@ -330,8 +329,9 @@ static bool proven_nonneg(Isel *s, Sym *e)
 		return true;
 	case SYM_MOD:
 		return proven_nonneg(s, sym_arg(e, 0)) && proven_nonneg(s, sym_arg(e, 1));
-	case SYM_FLOOR:
-		return split_quotient(s, sym_arg(e, 0), &x, &D) && proven_nonneg(s, x) && proven_nonneg(s, D);
+	case SYM_FLOOR: /* of a sum or product of such terms, x / D included */
+	case SYM_POW:   /* D^-1 (compiled as a division, 0 for D = 0) */
+		return proven_nonneg(s, sym_arg(e, 0));
 	default:
 		return false;
 	}
@@ -505,13 +505,12 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			/* floor(x / d), d not a power of two (a runtime K in tiles of
 			 * 24, an im2col's pixel index): x >= 0, udiv_const */
 			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
-			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
 			MOpnd a = lower(s, x, loc);
 			if (s->c->failed)
 				return mo_imm(0);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm >= 0 ? a.imm / den : -((-a.imm + den - 1) / den));
-			if (sym_kind(nonneg) == SYM_TRUE)
+			if (proven_nonneg(s, x))
 				return udiv_const(s, a, den);
 		}
 		break;
@@ -557,9 +556,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return mo_imm(a.imm & (v - 1));
 			return binop(s, I_S_AND_B32, I_V_AND_B32, mo_imm(v - 1), a);
 		}
-		if (sym_is_int(sym_arg(e, 1), &v) && v > 2 && v < (INT64_C(1) << 31) &&
-			sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), s->c->assume)) ==
-				SYM_TRUE) {
+		if (sym_is_int(sym_arg(e, 1), &v) && v > 2 && v < (INT64_C(1) << 31) && proven_nonneg(s, sym_arg(e, 0))) {
 			/* x mod d = x - d * floor(x / d), x >= 0 */
 			MOpnd a = lower(s, sym_arg(e, 0), loc);
 			if (a.kind == MO_IMM)
