@@ -371,8 +371,17 @@ static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
 		return mo_imm(0);
 	RtRecip rc;
 	recip_of(s, D, loc, &rc);
+	/* the other of floor and Mod costs little more here than alone (an
+	 * im2col's j // C and j % C): both are made and cached */
+	SymCtx *sc = s->c->k->sc;
+	Sym *other = rem ? sym_floor(sc, sym_div(sc, x, D)) : sym_mod(sc, x, D);
+	bool known = false;
+	for (size_t i = 0; i < s->cache.len && !known; i++)
+		known = s->cache.data[i].e == other;
 	MOpnd q, r;
-	isel_rtdiv_divmod(s, a, &rc, rem ? NULL : &q, rem ? &r : NULL);
+	isel_rtdiv_divmod(s, a, &rc, rem && known ? NULL : &q, !rem && known ? NULL : &r);
+	if (!known)
+		vec_push(&s->cache, ((ExprCacheEnt){other, rem ? q : r}));
 	return rem ? r : q;
 }
 
