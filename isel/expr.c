@@ -15,6 +15,7 @@
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rtdiv.h"
@@ -337,34 +338,66 @@ static bool proven_nonneg(Isel *s, Sym *e)
 	}
 }
 
-/* The reciprocal of the uniform divisor D (rtdiv.c), computed once where D
- * itself would be (before a loop that does not change it) and cached under
- * a symbol named after D's node, which no expression contains. */
+/* The cache key prefix of reciprocals made in the entry block, which
+ * isel_expr_lower_entry's own cache shares with the kernel's. */
+#define ENTRY_RECIP "$rcp_entry"
+
+static bool is_entry_recip(const Sym *e)
+{
+	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), ENTRY_RECIP "@", sizeof ENTRY_RECIP) == 0;
+}
+
+/* Is D a function of runtime sizes and workgroup ids only (computable in
+ * the entry block)? */
+static bool entry_computable(Isel *s, Sym *D)
+{
+	Sym *fs[16];
+	size_t n = sym_free_symbols(s->c->k->sc, D, fs, 16);
+	if (n > 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = sym_name(fs[i]);
+		bool wg = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
+		if (!wg && analysis_runtime_arg(s->c->k, fs[i], NULL) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* The reciprocal of the divisor D (rtdiv.c), a function of runtime sizes
+ * and workgroup ids: computed in the entry block, which dominates every use
+ * and runs with every launched lane active (v_readfirstlane_b32 then reads
+ * a lane that computed the estimate), once per divisor while the cache
+ * keeps it (under a symbol named after D's node, which no expression
+ * contains). */
 static void recip_of(Isel *s, Sym *D, Loc loc, RtRecip *rc)
 {
 	char name[64];
-	snprintf(name, sizeof name, "$rcp@%p", (void *)D);
+	snprintf(name, sizeof name, ENTRY_RECIP "@%p", (void *)D);
 	Sym *key = sym_symbol(s->c->k->sc, name);
-	for (size_t i = 0; i < s->cache.len; i++)
-		if (s->cache.data[i].e == key) {
+	bool known = false;
+	for (size_t i = 0; i < s->cache.len && !known; i++)
+		if ((known = s->cache.data[i].e == key))
 			rc->z = s->cache.data[i].o;
-			rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
-			return;
-		}
-	MBlock *save = s->b;
-	if (s->pre && !isel_depends_on_loop(s, D))
-		s->b = s->pre;
-	isel_rtdiv_recip(s, lower(s, D, loc), rc);
-	s->b = save;
-	vec_push(&s->cache, ((ExprCacheEnt){key, rc->z}));
+	if (!known) {
+		MBlock *save = s->b;
+		MOpnd d = isel_expr_lower_entry(s, D, loc);
+		s->b = s->f->blocks.data[0];
+		isel_rtdiv_recip(s, d, rc);
+		s->b = save;
+		vec_push(&s->cache, ((ExprCacheEnt){key, rc->z}));
+	}
+	/* the division's own block uses D as lowered there */
+	rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
 }
 
-/* floor(x / D) (rem false) or Mod(x, D) (rem true) for a wave-uniform
- * divisor D known at run time; {0} unless x >= 0 and D >= 0 are proven
- * (the division is unsigned). */
+/* floor(x / D) (rem false) or Mod(x, D) (rem true) for a divisor D known
+ * at run time; {0} unless D is a function of runtime sizes and workgroup ids
+ * (no lane or loop values) and x >= 0 and D >= 0 are proven (the division
+ * is unsigned). */
 static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
 {
-	if (depends_on_lane(D) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
+	if (!entry_computable(s, D) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
 		return (MOpnd){0};
 	MOpnd a = lower(s, x, loc);
 	if (s->c->failed)
@@ -620,14 +653,26 @@ MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc)
 	size_t len = s->cache.len, cap = s->cache.cap;
 	s->cache.data = NULL;
 	s->cache.len = s->cache.cap = 0;
+	for (size_t i = 0; i < len; i++) /* but reciprocals made there are good anywhere */
+		if (is_entry_recip(data[i].e))
+			vec_push(&s->cache, data[i]);
 	s->b = s->f->blocks.data[0];
 	s->pre = NULL;
 	s->iv_sym = NULL;
 	MOpnd o = lower_uncached(s, e, loc);
-	vec_free(&s->cache);
+	ExprCacheEnt *tmp = s->cache.data;
+	size_t tlen = s->cache.len;
 	s->cache.data = data;
 	s->cache.len = len;
 	s->cache.cap = cap;
+	for (size_t i = 0; i < tlen; i++) { /* the new ones kept */
+		bool known = false;
+		for (size_t j = 0; j < len && !known; j++)
+			known = data[j].e == tmp[i].e;
+		if (!known && is_entry_recip(tmp[i].e))
+			vec_push(&s->cache, tmp[i]);
+	}
+	free(tmp);
 	s->b = b;
 	s->pre = pre;
 	s->iv_sym = iv;
