@@ -9,14 +9,16 @@
  * loop (loop-invariant code motion for free), one that does in the body.
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
- * Mod(x, 2^k). Each distinct subexpression is lowered once per kernel
+ * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
+ * x >= 0, by a wave-uniform value known at run time (rtdiv.c). Each distinct subexpression is lowered once per kernel
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "isel.h"
+#include "rtdiv.h"
 
 static bool is_lane_sym(const Sym *e)
 {
@@ -241,6 +243,176 @@ static int64_t denominator(Sym *e)
 	return l;
 }
 
+/* Does a term of m (a sum's term or m itself) have a factor x^-k? */
+static bool has_neg_pow(Sym *m)
+{
+	int nt = sym_kind(m) == SYM_ADD ? sym_nargs(m) : 1;
+	for (int i = 0; i < nt; i++) {
+		Sym *t = sym_kind(m) == SYM_ADD ? sym_arg(m, i) : m;
+		int nf = sym_kind(t) == SYM_MUL ? sym_nargs(t) : 1;
+		for (int j = 0; j < nf; j++) {
+			Sym *f = sym_kind(t) == SYM_MUL ? sym_arg(t, j) : t;
+			int64_t ex;
+			if (sym_kind(f) == SYM_POW && sym_is_int(sym_arg(f, 1), &ex) && ex < 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+enum { MAX_DIV_BASES = 8 };
+
+/* m = x / D with x an integer-coefficient form without negative powers and
+ * D the product of m's inverse factors (each base to its largest inverse
+ * power) and its coefficients' denominators: floor((W + 3) / (B * H)) has
+ * x = W + 3, D = B * H. False if m has no such split. */
+static bool split_quotient(Isel *s, Sym *m, Sym **x, Sym **D)
+{
+	SymCtx *sc = s->c->k->sc;
+	Sym *base[MAX_DIV_BASES];
+	int64_t pw[MAX_DIV_BASES];
+	int nb = 0;
+	int nt = sym_kind(m) == SYM_ADD ? sym_nargs(m) : 1;
+	for (int i = 0; i < nt; i++) {
+		Sym *t = sym_kind(m) == SYM_ADD ? sym_arg(m, i) : m;
+		int nf = sym_kind(t) == SYM_MUL ? sym_nargs(t) : 1;
+		for (int j = 0; j < nf; j++) {
+			Sym *f = sym_kind(t) == SYM_MUL ? sym_arg(t, j) : t;
+			int64_t ex;
+			if (sym_kind(f) != SYM_POW || !sym_is_int(sym_arg(f, 1), &ex) || ex >= 0)
+				continue;
+			int b = 0;
+			while (b < nb && base[b] != sym_arg(f, 0))
+				b++;
+			if (b == nb) {
+				if (nb == MAX_DIV_BASES)
+					return false;
+				base[nb] = sym_arg(f, 0);
+				pw[nb++] = 0;
+			}
+			pw[b] = MAX(pw[b], -ex);
+		}
+	}
+	int64_t q = denominator(m);
+	if (!nb || !q)
+		return false;
+	*D = sym_int(sc, q);
+	for (int b = 0; b < nb; b++)
+		*D = sym_mul(sc, *D, sym_pow(sc, base[b], sym_int(sc, pw[b])));
+	*x = sym_simplify(sc, sym_mul(sc, m, *D), NULL);
+	return !has_neg_pow(*x) && denominator(*x) == 1;
+}
+
+/* Is e >= 0 for every assignment the assumptions allow? The simplifier's
+ * answer, else by structure: sums and products of such terms (non-negative
+ * coefficients), and floor, inverse powers and Mod of such operands (the
+ * simplifier cannot tell Mod(x, D) >= 0 for a symbolic D; rt_divmod's
+ * Mod(x, D) lies in [0, D) for D > 0 and is x for D = 0). */
+static bool proven_nonneg(Isel *s, Sym *e)
+{
+	SymCtx *sc = s->c->k->sc;
+	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, e, sym_int(sc, 0)), s->c->assume)) == SYM_TRUE)
+		return true;
+	SymRat r;
+	switch (sym_kind(e)) {
+	case SYM_ADD:
+	case SYM_MUL:
+		for (int i = 0; i < sym_nargs(e); i++) {
+			Sym *a = sym_arg(e, i);
+			if (sym_is_num(a, &r) ? r.p < 0 : !proven_nonneg(s, a))
+				return false;
+		}
+		return true;
+	case SYM_MOD:
+		return proven_nonneg(s, sym_arg(e, 0)) && proven_nonneg(s, sym_arg(e, 1));
+	case SYM_FLOOR: /* of a sum or product of such terms, x / D included */
+	case SYM_POW:   /* D^-1 (compiled as a division, 0 for D = 0) */
+		return proven_nonneg(s, sym_arg(e, 0));
+	default:
+		return false;
+	}
+}
+
+/* The cache key prefix of reciprocals made in the entry block, which
+ * isel_expr_lower_entry's own cache shares with the kernel's. */
+#define ENTRY_RECIP "$rcp_entry"
+
+static bool is_entry_recip(const Sym *e)
+{
+	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), ENTRY_RECIP "@", sizeof ENTRY_RECIP) == 0;
+}
+
+/* Is D a function of runtime sizes and workgroup ids only (computable in
+ * the entry block)? */
+static bool entry_computable(Isel *s, Sym *D)
+{
+	Sym *fs[16];
+	size_t n = sym_free_symbols(s->c->k->sc, D, fs, 16);
+	if (n > 16)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = sym_name(fs[i]);
+		bool wg = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
+		if (!wg && analysis_runtime_arg(s->c->k, fs[i], NULL) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* The reciprocal of the divisor D (rtdiv.c), a function of runtime sizes
+ * and workgroup ids: computed in the entry block, which dominates every use
+ * and runs with every launched lane active (v_readfirstlane_b32 then reads
+ * a lane that computed the estimate), once per divisor while the cache
+ * keeps it (under a symbol named after D's node, which no expression
+ * contains). */
+static void recip_of(Isel *s, Sym *D, Loc loc, RtRecip *rc)
+{
+	char name[64];
+	snprintf(name, sizeof name, ENTRY_RECIP "@%p", (void *)D);
+	Sym *key = sym_symbol(s->c->k->sc, name);
+	bool known = false;
+	for (size_t i = 0; i < s->cache.len && !known; i++)
+		if ((known = s->cache.data[i].e == key))
+			rc->z = s->cache.data[i].o;
+	if (!known) {
+		MBlock *save = s->b;
+		MOpnd d = isel_expr_lower_entry(s, D, loc);
+		s->b = s->f->blocks.data[0];
+		isel_rtdiv_recip(s, d, rc);
+		s->b = save;
+		vec_push(&s->cache, ((ExprCacheEnt){key, rc->z}));
+	}
+	/* the division's own block uses D as lowered there */
+	rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
+}
+
+/* floor(x / D) (rem false) or Mod(x, D) (rem true) for a divisor D known
+ * at run time; {0} unless D is a function of runtime sizes and workgroup ids
+ * (no lane or loop values) and x >= 0 and D >= 0 are proven (the division
+ * is unsigned). */
+static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
+{
+	if (!entry_computable(s, D) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
+		return (MOpnd){0};
+	MOpnd a = lower(s, x, loc);
+	if (s->c->failed)
+		return mo_imm(0);
+	RtRecip rc;
+	recip_of(s, D, loc, &rc);
+	/* the other of floor and Mod costs little more here than alone (an
+	 * im2col's j // C and j % C): both are made and cached */
+	SymCtx *sc = s->c->k->sc;
+	Sym *other = rem ? sym_floor(sc, sym_div(sc, x, D)) : sym_mod(sc, x, D);
+	bool known = false;
+	for (size_t i = 0; i < s->cache.len && !known; i++)
+		known = s->cache.data[i].e == other;
+	MOpnd q, r;
+	isel_rtdiv_divmod(s, a, &rc, rem && known ? NULL : &q, !rem && known ? NULL : &r);
+	if (!known)
+		vec_push(&s->cache, ((ExprCacheEnt){other, rem ? q : r}));
+	return rem ? r : q;
+}
+
 static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -335,6 +507,15 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		 * whose denominators divide 2^k (x / 32 + 31 / 32 from a runtime
 		 * ceiling), so x = 2^k * argument has integer ones. */
 		Sym *m = sym_arg(e, 0);
+		Sym *x, *D;
+		if (has_neg_pow(m)) {
+			/* floor(x / D), D known at run time (a digit of a folded
+			 * grid dim, a mapping's runtime size) */
+			MOpnd o = split_quotient(s, m, &x, &D) ? rt_divmod(s, x, D, false, loc) : (MOpnd){0};
+			if (o.kind)
+				return o;
+			break;
+		}
 		int64_t den = denominator(m);
 		if (den > 1 && log2_exact(den) > 0) {
 			r = (SymRat){1, den};
@@ -353,13 +534,12 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			/* floor(x / d), d not a power of two (a runtime K in tiles of
 			 * 24, an im2col's pixel index): x >= 0, udiv_const */
 			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
-			Sym *nonneg = sym_simplify(sc, sym_rel(sc, SYM_GE, x, sym_int(sc, 0)), s->c->assume);
 			MOpnd a = lower(s, x, loc);
 			if (s->c->failed)
 				return mo_imm(0);
 			if (a.kind == MO_IMM)
 				return mo_imm(a.imm >= 0 ? a.imm / den : -((-a.imm + den - 1) / den));
-			if (sym_kind(nonneg) == SYM_TRUE)
+			if (proven_nonneg(s, x))
 				return udiv_const(s, a, den);
 		}
 		break;
@@ -405,9 +585,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return mo_imm(a.imm & (v - 1));
 			return binop(s, I_S_AND_B32, I_V_AND_B32, mo_imm(v - 1), a);
 		}
-		if (sym_is_int(sym_arg(e, 1), &v) && v > 2 && v < (INT64_C(1) << 31) &&
-			sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, sym_arg(e, 0), sym_int(sc, 0)), s->c->assume)) ==
-				SYM_TRUE) {
+		if (sym_is_int(sym_arg(e, 1), &v) && v > 2 && v < (INT64_C(1) << 31) && proven_nonneg(s, sym_arg(e, 0))) {
 			/* x mod d = x - d * floor(x / d), x >= 0 */
 			MOpnd a = lower(s, sym_arg(e, 0), loc);
 			if (a.kind == MO_IMM)
@@ -415,6 +593,11 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd q = udiv_const(s, a, v);
 			MOpnd dq = binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, mo_imm(v), q);
 			return binop(s, I_S_SUB_U32, I_V_SUB_U32, a, dq);
+		}
+		if (!sym_is_num(sym_arg(e, 1), &r)) {
+			MOpnd o = rt_divmod(s, sym_arg(e, 0), sym_arg(e, 1), true, loc);
+			if (o.kind)
+				return o;
 		}
 		break;
 	default:
@@ -457,14 +640,26 @@ MOpnd isel_expr_lower_entry(Isel *s, Sym *e, Loc loc)
 	size_t len = s->cache.len, cap = s->cache.cap;
 	s->cache.data = NULL;
 	s->cache.len = s->cache.cap = 0;
+	for (size_t i = 0; i < len; i++) /* but reciprocals made there are good anywhere */
+		if (is_entry_recip(data[i].e))
+			vec_push(&s->cache, data[i]);
 	s->b = s->f->blocks.data[0];
 	s->pre = NULL;
 	s->iv_sym = NULL;
 	MOpnd o = lower_uncached(s, e, loc);
-	vec_free(&s->cache);
+	ExprCacheEnt *tmp = s->cache.data;
+	size_t tlen = s->cache.len;
 	s->cache.data = data;
 	s->cache.len = len;
 	s->cache.cap = cap;
+	for (size_t i = 0; i < tlen; i++) { /* the new ones kept */
+		bool known = false;
+		for (size_t j = 0; j < len && !known; j++)
+			known = data[j].e == tmp[i].e;
+		if (!known && is_entry_recip(tmp[i].e))
+			vec_push(&s->cache, tmp[i]);
+	}
+	free(tmp);
 	s->b = b;
 	s->pre = pre;
 	s->iv_sym = iv;

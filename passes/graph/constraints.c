@@ -199,9 +199,10 @@ static bool add_tiling(Analysis *c, const Constraint *con)
  * that mixed radix, workgroup_dim 2 the slowest (Wave's delinearize_index
  * over the constraints in workgroup_dim order). Wave rejects two primary
  * constraints on one workgroup_dim and a gap in the folded dims; so does
- * this. A count known only at run time can be the slowest digit's (no
- * division by it is needed); a faster one would need a runtime division
- * and is rejected. Fills count, wg_start and grid. */
+ * this. A count known only at run time makes the digits above it
+ * quotients and remainders of a division by a runtime value (a
+ * wave-uniform division in the kernel) and grid dim 2 a runtime size.
+ * Fills count, wg_start and grid. */
 static bool fold_grid(Analysis *c, Loc kloc)
 {
 	SymCtx *sc = c->k->sc;
@@ -233,36 +234,32 @@ static bool fold_grid(Analysis *c, Loc kloc)
 			return false;
 		}
 	/* from the fastest digit (the highest workgroup_dim) up */
-	int64_t radix = 1; /* the product of the faster digits' counts */
+	int64_t radix = 1;               /* the product of the faster digits' counts */
+	Sym *radix_sym = sym_int(sc, 1); /* the same as the kernel computes it */
+	bool rt_radix = false;           /* some faster count is known at run time only */
 	for (int g = top; g >= 0; g--) {
 		DimDist *d = (DimDist *)by[g];
 		if (!d)
 			continue;
+		Sym *count = d->count < 0 ? runtime_ceil(c, d->size_sym, d->wg_tile) : sym_int(sc, d->count);
 		Sym *id = sym_symbol(sc, g < 2 ? (g ? "$WG1" : "$WG0") : "$WG2");
+		/* a runtime radix or count divides $WG2 at run time (isel/expr.c's
+		 * division by a wave-uniform value) */
 		if (g >= 2 && g < top) {
-			id = sym_floor(sc, sym_div(sc, id, sym_int(sc, radix)));
+			id = sym_floor(sc, sym_div(sc, id, radix_sym));
 			if (g > 2)
-				id = sym_mod(sc, id, sym_int(sc, d->count));
+				id = sym_mod(sc, id, count);
 		} else if (g >= 2 && top > 2)
-			id = sym_mod(sc, id, sym_int(sc, d->count));
-		if (d->count < 0 && g > 2) {
-			const Constraint *con = kernel_constraint(c->k, CON_WORKGROUP, d->dim);
-			analysis_error(c, con->loc, "%s: %s has a size known at run time and is folded into grid dim 2 "
-						    "below workgroup_dim 2: only the slowest folded dim (workgroup_dim "
-						    "2) may have a runtime count",
-				con->path, sym_name(d->dim));
-			return false;
-		}
+			id = sym_mod(sc, id, count);
 		d->wg_id = d->count == 1 ? sym_int(sc, 0) : id;
 		d->wg_start = d->count == 1 ? sym_int(sc, 0) : sym_mul(sc, id, sym_int(sc, d->wg_tile));
 		if (g <= 2) { /* the grid dim's size: the slowest digit's count times the radix */
-			int64_t r = g == 2 ? radix : 1;
-			if (d->count < 0) {
+			Sym *r = g == 2 ? radix_sym : sym_int(sc, 1);
+			if (d->count < 0 || (g == 2 && rt_radix)) {
 				c->grid[g] = -1;
-				c->grid_sym[g] = sym_simplify(sc,
-					sym_mul(sc, runtime_ceil(c, d->size_sym, d->wg_tile), sym_int(sc, r)), NULL);
+				c->grid_sym[g] = sym_simplify(sc, sym_mul(sc, count, r), NULL);
 			} else
-				c->grid[g] = d->count * r;
+				c->grid[g] = d->count * (g == 2 ? radix : 1);
 		}
 		if (g >= 2) {
 			if (d->count > 0 && radix > 0xffff / d->count) {
@@ -272,6 +269,9 @@ static bool fold_grid(Analysis *c, Loc kloc)
 			}
 			if (d->count > 0)
 				radix *= d->count;
+			else
+				rt_radix = true; /* the launcher checks a runtime grid */
+			radix_sym = sym_mul(sc, radix_sym, count);
 		}
 	}
 	return true;
@@ -303,12 +303,6 @@ static bool add_aliases(Analysis *c)
 		const DimDist *t = find_dist(c, con->target);
 		if (!t || find_dist(c, con->source))
 			continue; /* nothing to take, or constraints of its own */
-		if (t->size_sym) {
-			analysis_error(c, con->loc, "%s: alias %s of %s, whose size is known at run time only: not "
-						    "compiled yet",
-				con->path, sym_name(con->source), sym_name(con->target));
-			return false;
-		}
 		if (c->ndist == MAX_DIMS) {
 			analysis_error(c, con->loc, "%s: too many distributed dims", con->path);
 			return false;
@@ -321,7 +315,7 @@ static bool add_aliases(Analysis *c)
 		a.wave_tile = alias_tile(c, con, t->wave_tile, "the alias' wave tile");
 		if (c->failed)
 			return false;
-		if (a.size_sym || a.wave_tile <= 0 || a.wg_tile != a.wave_tile * a.waves) {
+		if (a.wave_tile <= 0 || a.wg_tile != a.wave_tile * a.waves) {
 			analysis_error(c, con->loc, "%s: alias %s of %s gets a workgroup tile of %lld and a wave tile of "
 						    "%lld over %d waves: only windows that lie side by side (workgroup tile = "
 						    "waves x wave tile, compile-time size) are compiled",
