@@ -131,6 +131,7 @@ static int log2_exact(int64_t k)
 }
 
 static MOpnd lower(Isel *s, Sym *e, Loc loc);
+static MOpnd fold(Isel *s, Sym *e, Loc loc, MOp sop, MOp vop);
 
 /* x shifted by k: vop (VALU, the count first) for a per-lane x, sop
  * (SALU) for a uniform one. */
@@ -456,19 +457,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			MOpnd a = lower(s, uni, loc), b = lower(s, lane, loc);
 			return binop(s, I_S_ADD_U32, I_V_ADD_U32, a, b);
 		}
-		MOpnd acc = {0};
-		for (int i = 0; i < sym_nargs(e); i++) {
-			MOpnd t = lower(s, sym_arg(e, i), loc);
-			if (s->c->failed)
-				return mo_imm(0);
-			if (!acc.kind)
-				acc = t;
-			else if (acc.kind == MO_IMM && t.kind == MO_IMM)
-				acc = mo_imm(acc.imm + t.imm);
-			else
-				acc = binop(s, I_S_ADD_U32, I_V_ADD_U32, acc, t);
-		}
-		return acc;
+		return fold(s, e, loc, I_S_ADD_U32, I_V_ADD_U32);
 	}
 	case SYM_MUL: {
 		SymRat q;
@@ -564,19 +553,7 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 	case SYM_MAX: {
 		/* signed (a split's end against the dim's size) */
 		bool mn = sym_kind(e) == SYM_MIN;
-		MOpnd acc = {0};
-		for (int i = 0; i < sym_nargs(e); i++) {
-			MOpnd t = lower(s, sym_arg(e, i), loc);
-			if (s->c->failed)
-				return mo_imm(0);
-			if (!acc.kind)
-				acc = t;
-			else if (acc.kind == MO_IMM && t.kind == MO_IMM)
-				acc = mo_imm(mn ? MIN(acc.imm, t.imm) : MAX(acc.imm, t.imm));
-			else
-				acc = binop(s, mn ? I_S_MIN_I32 : I_S_MAX_I32, mn ? I_V_MIN_I32 : I_V_MAX_I32, acc, t);
-		}
-		return acc;
+		return fold(s, e, loc, mn ? I_S_MIN_I32 : I_S_MAX_I32, mn ? I_V_MIN_I32 : I_V_MAX_I32);
 	}
 	case SYM_MOD:
 		if (sym_is_int(sym_arg(e, 1), &v) && log2_exact(v) >= 0) {
@@ -605,6 +582,27 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 	}
 	analysis_error(s->c, loc, "index expression %s: this form is not compiled yet", sym_str(sc, e));
 	return mo_imm(0);
+}
+
+/* e's arguments lowered and combined left to right by sop/vop (add, min,
+ * max); two immediates fold here. */
+static MOpnd fold(Isel *s, Sym *e, Loc loc, MOp sop, MOp vop)
+{
+	MOpnd acc = {0};
+	for (int i = 0; i < sym_nargs(e); i++) {
+		MOpnd t = lower(s, sym_arg(e, i), loc);
+		if (s->c->failed)
+			return mo_imm(0);
+		if (!acc.kind) {
+			acc = t;
+		} else if (acc.kind == MO_IMM && t.kind == MO_IMM) {
+			int64_t x = acc.imm, y = t.imm;
+			acc = mo_imm(sop == I_S_MIN_I32 ? MIN(x, y) : sop == I_S_MAX_I32 ? MAX(x, y) : x + y);
+		} else {
+			acc = binop(s, sop, vop, acc, t);
+		}
+	}
+	return acc;
 }
 
 /* Cache: one lowering per distinct expression node (nodes are unique). */
