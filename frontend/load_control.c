@@ -215,6 +215,20 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 			name, ks ? "not one" : "not declared");
 		return false;
 	}
+	/* Wave's extend attention sets N_Q and N_KV, dims its constraints
+	 * distribute, to per-sequence lengths: in Wave that changes the loop's
+	 * trip count and every expression naming them (the `x < N_KV` mask).
+	 * Here only index mappings see the set value, so such a kernel would
+	 * run with the launch extent: a wrong result, not a rejection. */
+	const ConKind by[] = {CON_WORKGROUP, CON_TILING, CON_WAVE};
+	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
+		if (kernel_constraint(k, by[i], ks->sym)) {
+			ld_err(L, f, "set_symbol of %s, a dim that the constraints distribute, is not supported yet: Wave "
+				     "makes the value its run-time extent (loop trip counts, the expressions naming it), here "
+				     "only index mappings would see it",
+				name);
+			return false;
+		}
 	Value *v = op->args[0];
 	if (!ld_is_int_dtype(v->dtype)) {
 		ld_err(L, jvs[0], "dtype mismatch: set_symbol's value '%s' must have an integer dtype, got %s", v->name,
