@@ -502,7 +502,7 @@ static const WaveCase slow[] = {
 	{"bshd_attention_custom_mask_16x16x16.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
 	{"bshd_attention_custom_mask_32x32x8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
 	/* testGQABSHDAttention causal with the 1024 window at 1088 queries
-	 * and keys, where the window masks (about 20 s a run) */
+	 * and keys, where the window masks (about 11 s a run) */
 	{"gqa_bshd_attention_causal_sw_32x32x8.json -D H=2 -D N_Q=1088 -D N_KV=1088 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=1088 -D N_KV=1088 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* testAttentionBHSDCausal with all 32 heads of one batch */
