@@ -354,6 +354,12 @@ static bool tie(Analysis *c, const Constraint *con, const DimDist *p, DimDist *a
 	a->wave_tile = wc ? con_int(c, wc, wc->tile, "the wave tile") : a->wg_tile;
 	if (c->failed)
 		return false;
+	if (a->size_sym) {
+		/* whether it is bounded depends on the size (unbounded below) */
+		analysis_error(c, con->loc, "%s: %s, not primary, has a size known at run time only: not compiled yet",
+			con->path, sym_name(a->dim));
+		return false;
+	}
 	if (a->wg_tile <= 0 || a->wave_tile <= 0 || a->wg_tile % a->wave_tile) {
 		analysis_error(c, con->loc, "%s: workgroup tile %lld and wave tile %lld of %s: both positive, the wave "
 					    "tile dividing",
