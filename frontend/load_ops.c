@@ -320,6 +320,29 @@ static bool mma_dtype_ok(DType want, DType have)
 	return want_f8 && have_f8;
 }
 
+/* Does the hardware constraint give dim d vector shape 0? Such a dim is
+ * one position per register (Wave's GQA: the kv head of K and V, tied to
+ * the query head by a workgroup constraint), so an mma operand may carry
+ * it without the accumulator (Wave keeps the operand's other dims). */
+static bool vector_shape_zero(const Kernel *k, const Sym *d)
+{
+	const Constraint *hw = kernel_hardware(k);
+	int64_t v;
+	for (int i = 0; hw && i < hw->nvector_shapes; i++)
+		if (hw->vs_dims[i] == d)
+			return sym_is_int(hw->vs_sizes[i], &v) && v == 0;
+	return false;
+}
+
+/* x's dims that are neither in acck nor of vector shape 0 are a mismatch. */
+static bool mma_operand_dims_ok(const Kernel *k, Shape x, Shape acck)
+{
+	for (int i = 0; i < x.rank; i++)
+		if (shape_find(acck, x.dims[i]) < 0 && !vector_shape_zero(k, x.dims[i]))
+			return false;
+	return true;
+}
+
 static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
@@ -363,12 +386,12 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 	Shape acck = {acc->shape.rank + 1, ARENA_NEWN(&L->tmp, Sym *, acc->shape.rank + 1)};
 	memcpy(acck.dims, acc->shape.dims, sizeof(Sym *) * (size_t)acc->shape.rank);
 	acck.dims[acc->shape.rank] = ex[0];
-	if (shape_find(lhs->shape, md) < 0 || !ld_subset(lhs->shape, acck)) {
+	if (shape_find(lhs->shape, md) < 0 || !mma_operand_dims_ok(g->k, lhs->shape, acck)) {
 		ld_err(L, jvs[0], "shape mismatch: lhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, lhs),
 			sym_name(md), sym_name(kd), ld_vstr(g, acc));
 		return false;
 	}
-	if (shape_find(rhs->shape, nd) < 0 || !ld_subset(rhs->shape, acck)) {
+	if (shape_find(rhs->shape, nd) < 0 || !mma_operand_dims_ok(g->k, rhs->shape, acck)) {
 		ld_err(L, jvs[1], "shape mismatch: rhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, rhs),
 			sym_name(nd), sym_name(kd), ld_vstr(g, acc));
 		return false;

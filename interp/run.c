@@ -123,6 +123,7 @@ static int dim_setup(Run *r, IDim *x)
 			return -1;
 		if (wv && x->wave_tile <= 0)
 			return run_fail_con(r, wv, "tile of %s is %lld", x->name, (long long)x->wave_tile);
+		x->unbounded = !wg->primary && x->size >= 0 && x->size % x->wg_tile == 0;
 	}
 	if (tl) {
 		x->tiling = tl;

@@ -23,6 +23,11 @@ typedef struct IDim {
 	int64_t size;  /* -1 if it has no integer value */
 	int g;         /* workgroup dim, -1 if none */
 	int64_t wg_tile, wave_tile; /* wave_tile 0: no wave constraint */
+	/* a non-primary workgroup dim (Wave's GQA kv head, tied to the query
+	 * head's workgroup id) whose size is a multiple of its tile: its
+	 * register coordinates follow the primary dim's workgroups past its
+	 * own size, and Wave's get_index_bound puts no bound on them */
+	bool unbounded;
 	const Constraint *tiling;
 	int64_t ttile, tstart;
 	bool in_loop;

@@ -207,6 +207,9 @@ static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, i
 		int64_t size = rt ? -1 : analysis_int(c, rdims[r], op->loc, sym_name(rdims[r]));
 		if (c->failed || k < 0)
 			return false;
+		const DimDist *dd = analysis_dist(c, rdims[r]);
+		if (dd && dd->unbounded)
+			continue; /* a tied dim's coordinates pass its size (constraints.c, add_tied) */
 		Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), rt ? rt : sym_int(sc, size)),
 			c->assume);
 		if (!add_bound(s, op, e, rel))

@@ -42,6 +42,11 @@ typedef struct DimDist {
 	Sym *wg_id;      /* the workgroup's id along the dim ($WGg or a digit of $WG2) */
 	const Sym *alias_of; /* a symbolic_alias source: its target, whose ids it
 			      * shares (tiles mapped through the alias); not in the grid */
+	const Sym *tied_to;  /* a non-primary workgroup constraint's dim: the primary
+			      * dim of its workgroup_dim, whose ids it shares; not in the grid */
+	bool unbounded;      /* tied, size a multiple of the tile: register coordinates
+			      * pass the size (Wave's get_index_bound sets no bound) */
+	int64_t iters;       /* the constraint's iters: the workgroup count; 0: none */
 } DimDist;
 
 /* A loop from a tiling constraint (constraints.c): the iterate op over dim

@@ -3,7 +3,9 @@
  *
  * Algorithm (Wave's distribution model, Wave's constraints.py):
  *   - each workgroup constraint on dim D with tile T and workgroup_dim g
- *     gives grid[g] = ceil(size(D) / T) (bounds are isel's: memory.c);
+ *     gives grid[g] = ceil(size(D) / T), or its iters (bounds are isel's:
+ *     memory.c); one with primary: false adds no grid dim and takes the
+ *     ids of the primary one on g (add_tied: GQA's kv head);
  *   - the wave constraint on D (default: the workgroup tile) gives
  *     waves[g] = T / wave_tile, unless the hardware constraint fixes
  *     waves_per_block; a workgroup dim no constraint names gets
@@ -221,7 +223,7 @@ static bool fold_grid(Analysis *c, Loc kloc)
 		}
 		by[d->wg_logical] = d;
 		top = MAX(top, d->wg_logical);
-		d->count = d->size_sym ? -1 : ceil_div(d->size, d->wg_tile);
+		d->count = d->iters ? d->iters : d->size_sym ? -1 : ceil_div(d->size, d->wg_tile);
 	}
 	for (int g = 3; g <= top; g++)
 		if (!by[g] || !by[g - 1]) {
@@ -329,6 +331,96 @@ static bool add_aliases(Analysis *c)
 	return true;
 }
 
+/* The primary distribution on workgroup_dim g, or NULL. */
+static const DimDist *primary_on(Analysis *c, int g)
+{
+	for (int i = 0; i < c->ndist; i++)
+		if (c->dist[i].wg_logical == g && !c->dist[i].alias_of && !c->dist[i].tied_to)
+			return &c->dist[i];
+	return NULL;
+}
+
+/* One tied dim from its non-primary constraint, sharing primary p's ids. */
+static bool tie(Analysis *c, const Constraint *con, const DimDist *p, DimDist *a)
+{
+	memset(a, 0, sizeof *a);
+	a->dim = con->dim;
+	a->tied_to = p->dim;
+	a->wg_logical = p->wg_logical;
+	a->wg_dim = p->wg_dim;
+	a->size = dim_size(c, con, con->dim, &a->size_sym);
+	a->wg_tile = con_int(c, con, con->tile, "the workgroup tile");
+	const Constraint *wc = kernel_constraint(c->k, CON_WAVE, con->dim);
+	a->wave_tile = wc ? con_int(c, wc, wc->tile, "the wave tile") : a->wg_tile;
+	if (c->failed)
+		return false;
+	if (a->size_sym) {
+		/* whether it is bounded depends on the size (unbounded below) */
+		analysis_error(c, con->loc, "%s: %s, not primary, has a size known at run time only: not compiled yet",
+			con->path, sym_name(a->dim));
+		return false;
+	}
+	if (a->wg_tile <= 0 || a->wave_tile <= 0 || a->wg_tile % a->wave_tile) {
+		analysis_error(c, con->loc, "%s: workgroup tile %lld and wave tile %lld of %s: both positive, the wave "
+					    "tile dividing",
+			con->path, (long long)a->wg_tile, (long long)a->wave_tile, sym_name(a->dim));
+		return false;
+	}
+	a->waves = (int)(a->wg_tile / a->wave_tile);
+	if (a->waves != p->waves) {
+		/* the waves along the workgroup dim are the primary's */
+		analysis_error(c, con->loc, "%s: %d waves along %s but %d along %s, the primary dim of workgroup_dim %d: "
+					    "not compiled",
+			con->path, a->waves, sym_name(a->dim), p->waves, sym_name(p->dim), p->wg_logical);
+		return false;
+	}
+	a->count = p->count;
+	a->wg_id = p->wg_id;
+	a->wg_start = p->count == 1 ? sym_int(c->k->sc, 0) : sym_mul(c->k->sc, p->wg_id, sym_int(c->k->sc, a->wg_tile));
+	a->unbounded = a->size > 0 && a->size % a->wg_tile == 0;
+	return true;
+}
+
+/* Wave's non-primary WorkgroupConstraint (GQA: H_KV on H's workgroup_dim):
+ * no grid dim of its own; its index is its tile times the id of the
+ * primary constraint on the same workgroup_dim (Wave's apply(), wg_dim *
+ * tile_size). Its register coordinates then run over the primary's
+ * workgroups, past its own size: Wave bounds them only when the tile does
+ * not divide the size (get_index_bound), and so does this (unbounded). */
+static bool add_tied(Analysis *c)
+{
+	Kernel *k = c->k;
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *con = &k->cons.data[i];
+		if (con->kind != CON_WORKGROUP || con->primary)
+			continue;
+		if (find_dist(c, con->dim)) {
+			analysis_error(c, con->loc, "%s: a second workgroup constraint on %s is not compiled yet",
+				con->path, sym_name(con->dim));
+			return false;
+		}
+		const DimDist *p = primary_on(c, con->wg_dim);
+		if (!p) {
+			analysis_error(c, con->loc, "%s: no primary workgroup constraint on workgroup_dim %d for %s to share",
+				con->path, con->wg_dim, sym_name(con->dim));
+			return false;
+		}
+		if (con->iters) {
+			analysis_error(c, con->loc, "%s: iters on a constraint that is not primary is not compiled yet",
+				con->path);
+			return false;
+		}
+		if (c->ndist == MAX_DIMS) {
+			analysis_error(c, con->loc, "%s: too many distributed dims", con->path);
+			return false;
+		}
+		if (!tie(c, con, p, &c->dist[c->ndist]))
+			return false;
+		c->ndist++;
+	}
+	return true;
+}
+
 void analyze_constraints(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -348,6 +440,8 @@ void analyze_constraints(Analysis *c)
 		}
 		if (con->kind != CON_WORKGROUP)
 			continue;
+		if (!con->primary)
+			continue; /* add_tied, after the grid */
 		if (find_dist(c, con->dim)) {
 			analysis_error(c, con->loc, "%s: a second workgroup constraint on %s is not compiled yet",
 				con->path, sym_name(con->dim));
@@ -357,15 +451,16 @@ void analyze_constraints(Analysis *c)
 			analysis_error(c, con->loc, "%s: workgroup_dim %d is not supported", con->path, con->wg_dim);
 			return;
 		}
-		/* the interpreter gives such a constraint `iters` workgroups (or
-		 * none of its own when not primary); the compiler's grid is
-		 * ceil(size / tile) per dim, so it must not accept them */
-		if (con->iters || !con->primary) {
-			analysis_error(c, con->loc, "%s: workgroup constraints with %s are not compiled yet", con->path,
-				con->iters ? "iters" : "primary: false");
-			return;
-		}
 		DimDist *d = &c->dist[c->ndist++];
+		/* Wave's count: iters when given (the grid, as the interpreter's) */
+		if (con->iters) {
+			d->iters = con_int(c, con, con->iters, "iters");
+			if (!c->failed && d->iters <= 0) {
+				analysis_error(c, con->loc, "%s: iters %lld must be positive", con->path,
+					(long long)d->iters);
+				return;
+			}
+		}
 		d->dim = con->dim;
 		d->wg_logical = con->wg_dim;
 		d->wg_dim = con->wg_dim < 2 ? con->wg_dim : 2;
@@ -440,7 +535,7 @@ void analyze_constraints(Analysis *c)
 			c->wg_size[g] = w * (g == 0 ? tpw : 1);
 		}
 	/* each factor is at most 1024 (the waves check), so the product fits */
-	if (!add_aliases(c))
+	if (!add_aliases(c) || !add_tied(c))
 		return;
 	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
 	if (threads > MAX_WORKGROUP) {

@@ -97,13 +97,12 @@ static const Reject rejects[] = {
 		"examples/gemm_global.json:108:9: error: ",
 		"graph[1].body[0]: out of accumulator registers at graph op 'a_reg': a value of 1 dword needs room where 256 "
 		"of 256 are live, held by the values of ops 'c_reg' (256)"},
-	/* workgroup constraints the interpreter gives other grids than
-	 * ceil(size / tile): rejected, not compiled to other results (found
-	 * by a configuration sweep) */
-	{"tests/driver/data/gemm_wg_iters.json", "tests/driver/data/gemm_wg_iters.json:16:5: error: ",
-		"constraints[0]: workgroup constraints with iters are not compiled yet"},
+	/* a non-primary workgroup constraint takes the ids of the primary one
+	 * on its workgroup_dim (GQA's H_KV on H's); without one, the
+	 * interpreter gives it a single workgroup: rejected, not compiled to
+	 * another grid (found by a configuration sweep) */
 	{"tests/driver/data/gemm_wg_not_primary.json", "tests/driver/data/gemm_wg_not_primary.json:22:5: error: ",
-		"constraints[1]: workgroup constraints with primary: false are not compiled yet"},
+		"constraints[1]: no primary workgroup constraint on workgroup_dim 1 for N to share"},
 	/* a reduction of the MMA result whose 16-wide MMA tiles do not tile
 	 * the wave's window of 24: the fold would take in another wave's
 	 * columns (a sweep found it summing them twice) */

@@ -290,8 +290,10 @@ END_TEST
 
 /* workgroup_dims 3 and 4 folded into grid dim 2 (Wave's delinearized
  * $WG2), counts 3 x 5 x 2 that need a division by a non-power of two, and
- * runtime sizes on the slowest folded dim and the others */
-static const char *const folded[] = {"tests/driver/data/add_folded_wg.json",
+ * runtime sizes on the slowest folded dim and the others; a workgroup
+ * constraint with iters 1 (Wave's count: one of M's two tiles, so rows
+ * 16-31 of c stay zero, as in the interpreter) */
+static const char *const folded[] = {"tests/driver/data/gemm_wg_iters.json", "tests/driver/data/add_folded_wg.json",
 	"tests/driver/data/add_folded_wg_dyn.json -D B=3 -D M=5 -D N=333",
 	"tests/driver/data/batched_gemm_folded.json",
 	"tests/driver/data/batched_gemm_folded_dyn.json -D B=2 -D M=33 -D N=65 -D K=47"};

@@ -125,15 +125,18 @@ START_TEST(decode_attention_two_phases)
 END_TEST
 
 /* Element strides of a 4-d (b, h, row, col) view of an argument; a dim
- * the layout lacks has stride 0. */
+ * the layout lacks has stride 0. hdiv > 1: the argument holds one head
+ * per hdiv query heads (GQA's K and V: head h reads kv head h / hdiv). */
 typedef struct View {
 	const InterpArg *a;
 	int64_t sb, sh, sr, sc;
+	int64_t hdiv;
 } View;
 
 static double at(const View *v, int64_t b, int64_t h, int64_t r, int64_t c)
 {
-	return el(v->a, (uint64_t)(b * v->sb + h * v->sh + r * v->sr + c * v->sc));
+	int64_t kh = v->hdiv > 1 ? h / v->hdiv : h;
+	return el(v->a, (uint64_t)(b * v->sb + kh * v->sh + r * v->sr + c * v->sc));
 }
 
 typedef struct Sdpa {
@@ -254,7 +257,7 @@ START_TEST(wave_vanilla_causal_sliding_window)
 	fill(k, 52, -2, 2, 1.0 / 64);
 	fill(v, 53, -1, 1, 1.0 / 256);
 	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL};
-	View qv = {q, M * D, 0, D, 1}, kv = {k, K2 * D, 0, D, 1}, vv = {v, N * K2, 0, 1, K2}, ov = {c, M * N, 0, N, 1};
+	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla causal sliding window", ref, c);
 	free(ref);
@@ -274,7 +277,7 @@ START_TEST(wave_vanilla_v_mapping)
 	fill(k, 55, -2, 2, 1.0 / 64);
 	fill(v, 56, -1, 1, 1.0 / 256);
 	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL};
-	View qv = {q, 0, 0, D, 1}, kv = {k, 0, 0, D, 1}, vv = {v, 0, 0, N, 1}, ov = {c, 0, 0, N, 1};
+	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, N, 1, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla, V through v_mapping", ref, c);
 	free(ref);
@@ -294,7 +297,7 @@ START_TEST(wave_bhsd_causal)
 	fill(k, 58, -2, 2, 1.0 / 64);
 	fill(v, 59, -1, 1, 1.0 / 256);
 	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL};
-	View qv = {q, 0, M * D, D, 1}, kv = {k, 0, K2 * D, D, 1}, vv = {v, 0, K2 * N, N, 1}, ov = {c, 0, M * N, N, 1};
+	View qv = {q, 0, M * D, D, 1, 0}, kv = {k, 0, K2 * D, D, 1, 0}, vv = {v, 0, K2 * N, N, 1, 0}, ov = {c, 0, M * N, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BHSD causal", ref, c);
 	free(ref);
@@ -321,9 +324,36 @@ START_TEST(wave_bshd_custom_mask)
 		on += el(mask, i) != 0;
 	ck_assert_msg(on > 0 && on < (int64_t)mask->count, "the row mask should mask some rows, not all");
 	Sdpa p = {1, H, M, N, D, K2, false, -1, mask};
-	View qv = {q, 0, D, H * D, 1}, kv = {k, 0, D, H * D, 1}, vv = {v, 0, N, H * N, 1}, ov = {c, 0, N, H * N, 1};
+	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, H * D, 1, 0}, vv = {v, 0, N, H * N, 1, 0}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BSHD custom mask", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_gqa_bshd)
+{
+	/* templates/gqa_vanilla_attention.py: 34 query heads over 2 kv heads,
+	 * K and V read through H_KV = j // 32 (the template's head_ratio at
+	 * Wave's 32 heads over 1), so heads 32 and 33 take kv head 1; H_KV a
+	 * non-primary workgroup dim on H's workgroup id, N_KV = 100 unaligned */
+	const char *name[] = {"H", "H_KV", "N_Q", "N_KV", "D_KV"};
+	const int64_t val[] = {34, 2, 128, 100, 128};
+	WaveKernel w;
+	wk_open(&w, "gqa_bshd_attention_16x16x16.json", NULL, NULL, 5, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t H = 34, HKV = 2, M = 128, N = 128, D = 256, K2 = 100;
+	fill(q, 64, -2, 2, 1.0 / 64);
+	fill(k, 65, -2, 2, 1.0 / 64);
+	fill(v, 66, -1, 1, 1.0 / 256);
+	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL};
+	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, HKV * D, 1, 32}, vv = {v, 0, N, HKV * N, 1, 32},
+	     ov = {c, 0, N, H * N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	/* the heads on kv head 1 must differ from those on kv head 0, or the
+	 * check would not see a wrong kv head */
+	ck_assert(fabs(ref[32 * N] - ref[0]) > 1e-3 || fabs(ref[33 * N + 1] - ref[1]) > 1e-3);
+	wk_run_close(&w, "GQA BSHD", ref, c);
 	free(ref);
 }
 END_TEST
@@ -340,6 +370,7 @@ int main(void)
 	tcase_add_test(tc, wave_vanilla_v_mapping);
 	tcase_add_test(tc, wave_bhsd_causal);
 	tcase_add_test(tc, wave_bshd_custom_mask);
+	tcase_add_test(tc, wave_gqa_bshd);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
