@@ -535,6 +535,19 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	return r;
 }
 
+/* Element el's offsets from the access's base ones: its soffset in *eso
+ * and the lane offset it returns, masked by its bounds. */
+static MOpnd elem_offsets(Isel *s, Op *op, const Plan *p, const Elem *el, MOpnd soff, MOpnd voff, MOpnd *eso)
+{
+	MOpnd evo = voff;
+	*eso = soff;
+	if (el->own)
+		own_offsets(s, op, p, el, eso, &evo);
+	else
+		*eso = elem_soffset(s, op, p, soff, el);
+	return masked_offset(s, op, evo, el);
+}
+
 static MOp load_op(int dwords)
 {
 	static const MOp ops[] = {0, I_BUFFER_LOAD_DWORD, I_BUFFER_LOAD_DWORDX2, I_BUFFER_LOAD_DWORDX3,
@@ -623,12 +636,7 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		for (int64_t j = 0; j < p.epc; j++) {
 			int64_t e = cn * p.epc + j;
 			const Elem *el = &p.el[e];
-			MOpnd eso = soff, evo = voff;
-			if (el->own)
-				own_offsets(s, op, &p, el, &eso, &evo);
-			else
-				eso = elem_soffset(s, op, &p, soff, el);
-			MOpnd vo = masked_offset(s, op, evo, el);
+			MOpnd eso, vo = elem_offsets(s, op, &p, el, soff, voff, &eso);
 			int64_t imm = el->delta * es;
 			int per = isel_per_dword(v);
 			if (e % per == 0) {
@@ -879,12 +887,7 @@ void isel_select_write(Isel *s, Op *op)
 			const Elem *el = &p.el[e];
 			if (el->never)
 				continue;
-			MOpnd eso = soff, evo = voff;
-			if (el->own)
-				own_offsets(s, op, &p, el, &eso, &evo);
-			else
-				eso = elem_soffset(s, op, &p, soff, el);
-			MOpnd vo = masked_offset(s, op, evo, el);
+			MOpnd eso, vo = elem_offsets(s, op, &p, el, soff, voff, &eso);
 			int part = (int)(e % isel_per_dword(v)); /* the element's place in its dword */
 			MOpnd x = v->d[isel_elem_dword(v, e)];
 			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : es == 2 ? I_BUFFER_STORE_SHORT : I_BUFFER_STORE_BYTE;
@@ -919,12 +922,7 @@ bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselEle
 		const Elem *el = &p.el[e];
 		if (el->never)
 			continue;
-		MOpnd eso = soff, evo = voff;
-		if (el->own)
-			own_offsets(s, op, &p, el, &eso, &evo);
-		else
-			eso = elem_soffset(s, op, &p, soff, el);
-		MOpnd vo = masked_offset(s, op, evo, el);
+		MOpnd eso, vo = elem_offsets(s, op, &p, el, soff, voff, &eso);
 		int64_t imm = el->delta * dtype_size(mem->dtype);
 		if (imm >= 4096 || imm < 0) {
 			MOpnd d = isel_v1(s), u[2] = {mo_imm(imm), vo};
