@@ -295,6 +295,13 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	TVal *v = s->val[reg->id];
 	if (!v)
 		return;
+	if (set_symbol_sets_extent(s->c->k, op)) {
+		analysis_error(s->c, op->loc,
+			"%s: set_symbol of %s, a dim that the constraints distribute: its run-time extent (loop trip counts, "
+			"bounds, the expressions naming it) is not compiled yet",
+			op->path, sym_name(op->dim));
+		return;
+	}
 	if (v->n != 1 || dtype_size(v->dtype) != 4) {
 		analysis_error(s->c, op->loc, "%s: set_symbol of %s with %lld elements per thread: only one 32-bit element "
 					      "per thread is compiled yet",

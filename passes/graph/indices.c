@@ -235,12 +235,14 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 }
 
 /* Does a set_symbol in r set dim? (As a register dim it then has one
- * position, docs/kernel-format.md "set_symbol".) */
-static bool dim_is_set(const Region *r, const Sym *dim)
+ * position, docs/kernel-format.md "set_symbol"; not when it sets the
+ * extent of a distributed dim.) */
+static bool dim_is_set(const Kernel *k, const Region *r, const Sym *dim)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_SET_SYMBOL && op->dim == dim) || (op->body && dim_is_set(op->body, dim)))
+		if ((op->kind == OP_SET_SYMBOL && op->dim == dim && !set_symbol_sets_extent(k, op)) ||
+			(op->body && dim_is_set(k, op->body, dim)))
 			return true;
 	}
 	return false;
@@ -254,7 +256,7 @@ static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
 {
 	DimDist *d = analysis_dist(x->c, dim);
 	TileLoop *t = enclosing_loop(x->c, op, dim);
-	if (!d && !t && dim_is_set(x->c->k->body, dim))
+	if (!d && !t && dim_is_set(x->c->k, x->c->k->body, dim))
 		return 1;
 	if (t)
 		return t->tile;
