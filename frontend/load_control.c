@@ -251,7 +251,9 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 		return false;
 	}
 	op->dim = ks->sym;
-	op->expr = kernel_sym(k, arena_printf(&k->arena, "$T_%s", n->name));
+	/* `$T` marks a per-lane symbol for the compiler's uniformity analysis;
+	 * an extent is one value per workgroup: `$E` */
+	op->expr = kernel_sym(k, arena_printf(&k->arena, set_symbol_sets_extent(k, op) ? "$E_%s" : "$T_%s", n->name));
 	struct Setter st = {n, op};
 	vec_push(&g->setters, st);
 	return true;

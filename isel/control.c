@@ -296,10 +296,7 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	if (!v)
 		return;
 	if (set_symbol_sets_extent(s->c->k, op)) {
-		analysis_error(s->c, op->loc,
-			"%s: set_symbol of %s, a dim that the constraints distribute: its run-time extent (loop trip counts, "
-			"bounds, the expressions naming it) is not compiled yet",
-			op->path, sym_name(op->dim));
+		isel_set_extent(s, op, v);
 		return;
 	}
 	if (v->n != 1 || dtype_size(v->dtype) != 4) {

@@ -146,21 +146,25 @@ static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 	if (op->kind != OP_REGISTER || !op->parent)
 		return NULL;
 	Value *res = op_result((Op *)op);
-	const Op *user = NULL;
+	bool used = false, in_loops = true;
 	for (size_t i = 0; i < op->parent->ops.len; i++) {
 		const Op *it = op->parent->ops.data[i];
 		if (it->kind == OP_ITERATE && it->dim == dim)
 			for (int a = 0; a < it->ninit; a++)
 				if (it->args[a] == res)
 					return analysis_tile(c, dim);
-		if (uses_value(it, res))
-			user = user ? op : it; /* op itself: more than one user */
+		if (uses_value(it, res)) {
+			used = true;
+			in_loops &= it->kind == OP_ITERATE && it->dim == dim;
+		}
 	}
-	/* a splat made before the loop and used only inside it (Wave's
-	 * attention templates make their masks' ZEROF and MIN_INF and the
-	 * [B, M, K2] scale before the loop over K2): the trip's window, as if
-	 * made in the body, where every element is the same anyway */
-	if (user && user != op && user->kind == OP_ITERATE && user->dim == dim)
+	/* a splat made before the loop and used only inside it, or inside
+	 * several loops over the dim (Wave's attention templates make their
+	 * masks' ZEROF and MIN_INF and the [B, M, K2] scale before the loop
+	 * over K2; extend attention's two loops over N_KV share them): the
+	 * trip's window, as if made in each body, where every element is the
+	 * same anyway */
+	if (used && in_loops)
 		return analysis_tile(c, dim);
 	return NULL;
 }
@@ -1156,6 +1160,12 @@ void analyze_indices(Analysis *c)
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
 			sym_assume_add(as, sym_rel(sc, SYM_LT, k->dyn_syms.data[i], sym_int(sc, INT64_C(1) << 31)), &why);
 		}
+	/* a workgroup count given by runtime iters is at least 1 wherever the
+	 * kernel runs (a count of 0 launches no workgroup): S - 1 divides the
+	 * folded id of extend attention's sequences */
+	for (int i = 0; i < c->ndist; i++)
+		if (c->dist[i].iters_sym)
+			sym_assume_add(as, sym_rel(sc, SYM_GE, c->dist[i].iters_sym, sym_int(sc, 1)), &why);
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);

@@ -648,7 +648,8 @@ START_TEST(err_set_symbol)
 	expect_error(t, pos_of(t, "\"Q\"", 0), "graph[1].symbol: set_symbol needs a dynamic symbol ('Q' is not declared)");
 	free(t);
 	/* K, dynamic and tiled: set at the top, its extent (and the symbol in
-	 * the apply_expr that follows, renamed to the op's symbol); inside the
+	 * the apply_expr that follows, renamed to the op's uniform symbol
+	 * $E_s); inside the
 	 * loop over it, an error. */
 	const char *dyn_k = "\"M\": 64, \"N\": 128, \"BM\": 16, \"BN\": 64, \"BK\": 16}, \"dynamic_symbols\": [\"K\"], "
 			    "\"address_spaces\": {";
@@ -659,7 +660,7 @@ START_TEST(err_set_symbol)
 	Loaded r = load(t);
 	ck_assert_msg(r.k != NULL, "%s", r.msgs);
 	Value *e = kernel_value(r.k, "e");
-	ck_assert_str_eq(sym_str(r.k->sc, e->def->expr), "$T_s > x");
+	ck_assert_str_eq(sym_str(r.k->sc, e->def->expr), "$E_s > x");
 	loaded_free(&r);
 	free(t);
 	t = kernel(dyn_k, NULL, NULL,

@@ -446,14 +446,16 @@ static void set_i32(InterpArg *a, uint64_t i, int64_t v)
  * BLOCK_N_KV 32 and BLOCK_N_Q 64, the second spanning two workgroups) of 2
  * query heads on 1 kv head, head size 128. The buffers that share N_KV
  * (k and v: 140 new tokens, the caches: 247 rows, kv_indices: 107 prefix
- * rows) are padded to the largest; the prefix rows are scattered over the
- * cache (kv_indices a stride-7 walk), so a wrong row would show. */
+ * rows) are padded to the largest, and q and c (140 new tokens) to 160
+ * rows, which must stay 0 (a write past a sequence's new tokens would land
+ * there); the prefix rows are scattered over the cache (kv_indices a
+ * stride-7 walk), so a wrong row would show. */
 static void extend_case(const char *file, bool causal)
 {
 	static const int64_t prefix[] = {37, 70}, ext[] = {50, 90};
 	/* N_Q, N_KV, S, EXT_IDX, KV_START_IDX (set in the kernel, the launch
 	 * value unused), MAX_EXTEND_SEQ_LEN */
-	const int64_t dyn[] = {140, 247, 3, 0, 0, 90};
+	const int64_t dyn[] = {160, 247, 3, 0, 0, 90};
 	WaveKernel w;
 	wk_open_dyn(&w, file, NULL, NULL, 0, NULL, NULL, dyn);
 	fill(wk_arg(&w, "q"), 70, -2, 2, 1.0 / 64);
