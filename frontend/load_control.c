@@ -203,7 +203,7 @@ void ld_set_symbol_deps(G *g)
 			continue;
 		KSymbol *ks = kernel_symbol(g->k, sym);
 		Op probe = {.kind = OP_SET_SYMBOL, .dim = ks ? ks->sym : NULL};
-		if (set_symbol_sets_extent(g->k, &probe))
+		if (op_sets_extent(g->k, &probe))
 			extent_barrier(m);
 		for (size_t j = 0; j < g->all.len; j++) {
 			Node *x = g->all.data[j];
@@ -235,10 +235,10 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 	}
 	/* Wave's extend attention sets N_Q and N_KV, dims its constraints
 	 * distribute, to per-sequence lengths: their run-time extents from
-	 * here on (set_symbol_sets_extent). One extent per workgroup, fixed
+	 * here on (op_sets_extent). One extent per workgroup, fixed
 	 * while a loop runs: only in the kernel body. */
 	op->dim = ks->sym;
-	if (set_symbol_sets_extent(k, op) && n->list->owner) {
+	if (op_sets_extent(k, op) && n->list->owner) {
 		ld_err(L, f, "set_symbol of %s, a dim that the constraints distribute, inside '%s': its extent is set "
 			     "only in the kernel body",
 			name, n->list->owner->name);
@@ -250,10 +250,9 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 			ld_vstr(g, v));
 		return false;
 	}
-	op->dim = ks->sym;
 	/* `$T` marks a per-lane symbol for the compiler's uniformity analysis;
 	 * an extent is one value per workgroup: `$E` */
-	op->expr = kernel_sym(k, arena_printf(&k->arena, set_symbol_sets_extent(k, op) ? "$E_%s" : "$T_%s", n->name));
+	op->expr = kernel_sym(k, arena_printf(&k->arena, op_sets_extent(k, op) ? "$E_%s" : "$T_%s", n->name));
 	struct Setter st = {n, op};
 	vec_push(&g->setters, st);
 	return true;
@@ -282,7 +281,7 @@ Sym *ld_expr_set_extents(G *g, Node *n, Sym *e)
 {
 	for (size_t i = g->setters.len; i-- > 0;) {
 		struct Setter *st = &g->setters.data[i];
-		if (follows(st->n, n) && set_symbol_sets_extent(g->k, st->op))
+		if (follows(st->n, n) && op_sets_extent(g->k, st->op))
 			e = sym_subs(g->k->sc, e, 1, &st->op->dim, &st->op->expr);
 	}
 	return e;
@@ -296,7 +295,7 @@ Shape ld_without_set_symbols(G *g, Node *n, Shape s)
 		bool set = false;
 		for (size_t j = 0; j < g->setters.len && !set; j++)
 			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n) &&
-			      !set_symbol_sets_extent(g->k, g->setters.data[j].op);
+			      !op_sets_extent(g->k, g->setters.data[j].op);
 		if (!set)
 			r.dims[r.rank++] = s.dims[i];
 	}

@@ -103,9 +103,10 @@ int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Regi
  * register's element at the same coordinates (matched by dim name; a
  * register dim the access lacks must have one position in its window). As
  * a dim, a set symbol has one position from here on: a register indexed by
- * it holds one element along it (Wave gives it index 0). */
+ * it holds one element along it (Wave gives it index 0). A set_symbol of a
+ * distributed dim sets its extent instead (set_extent). */
 
-/* A set_symbol of a distributed dim's extent (set_symbol_sets_extent):
+/* A set_symbol of a distributed dim's extent (op_sets_extent):
  * the register must hold one element in each wave (as a per-sequence
  * length read at a workgroup tile of 1 does), the same in every wave of the
  * workgroup; from here on it is the dim's extent (run_dim_size: trip
@@ -137,7 +138,7 @@ static int set_extent(Run *r, const Op *op)
 
 int interp_exec_set_symbol(Run *r, const Op *op)
 {
-	if (set_symbol_sets_extent(r->k, op))
+	if (op_sets_extent(r->k, op))
 		return set_extent(r, op);
 	for (int i = 0; i < r->nset; i++)
 		if (r->set[i].repl == op->expr) {

@@ -68,7 +68,7 @@ typedef struct Run {
 	struct RunSet {
 		Sym *sym, *repl;
 		const Value *v;
-		/* a set_symbol of a distributed dim (set_symbol_sets_extent):
+		/* a set_symbol of a distributed dim (op_sets_extent):
 		 * the dim's run-time extent in this workgroup */
 		bool extent;
 		int64_t size;

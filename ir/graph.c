@@ -284,7 +284,7 @@ const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *di
 	return NULL;
 }
 
-bool set_symbol_sets_extent(const Kernel *k, const Op *op)
+bool op_sets_extent(const Kernel *k, const Op *op)
 {
 	return op->kind == OP_SET_SYMBOL && op->dim &&
 	       (kernel_constraint(k, CON_WORKGROUP, op->dim) || kernel_constraint(k, CON_TILING, op->dim) ||

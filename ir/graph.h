@@ -316,7 +316,7 @@ const Constraint *kernel_hardware(const Kernel *k);
 /* Does set_symbol op set the run-time extent of a dim that a workgroup,
  * tiling or wave constraint distributes (docs/kernel-format.md,
  * "set_symbol")? Otherwise it sets a per-element value seen by mappings. */
-bool set_symbol_sets_extent(const Kernel *k, const Op *op);
+bool op_sets_extent(const Kernel *k, const Op *op);
 /* e with every value symbol replaced by its resolved value (symbolic
  * aliases too), simplified. Dynamic and thread symbols remain. */
 Sym *kernel_subs(Kernel *k, Sym *e);

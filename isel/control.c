@@ -295,7 +295,7 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	TVal *v = s->val[reg->id];
 	if (!v)
 		return;
-	if (set_symbol_sets_extent(s->c->k, op)) {
+	if (op_sets_extent(s->c->k, op)) {
 		isel_set_extent(s, op, v);
 		return;
 	}

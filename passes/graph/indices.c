@@ -245,7 +245,7 @@ static bool dim_is_set(const Kernel *k, const Region *r, const Sym *dim)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_SET_SYMBOL && op->dim == dim && !set_symbol_sets_extent(k, op)) ||
+		if ((op->kind == OP_SET_SYMBOL && op->dim == dim && !op_sets_extent(k, op)) ||
 			(op->body && dim_is_set(k, op->body, dim)))
 			return true;
 	}
