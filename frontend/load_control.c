@@ -180,6 +180,20 @@ static bool mapping_mentions(const Node *x, const char *name)
 	return false;
 }
 
+/* A set_symbol of a dim's extent keeps its place in the input order: what
+ * comes before it sees the old extent, what follows the new one (the loop
+ * over the dim and everything in it), whatever the data dependencies. */
+static void extent_barrier(Node *m)
+{
+	for (size_t i = 0; i < m->list->nodes.len; i++) {
+		Node *x = m->list->nodes.data[i];
+		if (x->idx < m->idx)
+			vec_push(&m->deps, x->idx);
+		else if (x->idx > m->idx)
+			vec_push(&x->deps, m->idx);
+	}
+}
+
 void ld_set_symbol_deps(G *g)
 {
 	for (size_t i = 0; i < g->all.len; i++) {
@@ -187,6 +201,10 @@ void ld_set_symbol_deps(G *g)
 		const char *sym = json_string_value(json_object_get(m->jv.v, "symbol"));
 		if (m->bad || m->kind != OP_SET_SYMBOL || !sym)
 			continue;
+		KSymbol *ks = kernel_symbol(g->k, sym);
+		Op probe = {.kind = OP_SET_SYMBOL, .dim = ks ? ks->sym : NULL};
+		if (op_sets_extent(g->k, &probe))
+			extent_barrier(m);
 		for (size_t j = 0; j < g->all.len; j++) {
 			Node *x = g->all.data[j];
 			if (x->bad || (x->kind != OP_READ && x->kind != OP_WRITE) || !follows(m, x) ||
@@ -216,27 +234,25 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 		return false;
 	}
 	/* Wave's extend attention sets N_Q and N_KV, dims its constraints
-	 * distribute, to per-sequence lengths: in Wave that changes the loop's
-	 * trip count and every expression naming them (the `x < N_KV` mask).
-	 * Here only index mappings see the set value, so such a kernel would
-	 * run with the launch extent: a wrong result, not a rejection. */
-	const ConKind by[] = {CON_WORKGROUP, CON_TILING, CON_WAVE};
-	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
-		if (kernel_constraint(k, by[i], ks->sym)) {
-			ld_err(L, f, "set_symbol of %s, a dim that the constraints distribute, is not supported yet: Wave "
-				     "makes the value its run-time extent (loop trip counts, the expressions naming it), here "
-				     "only index mappings would see it",
-				name);
-			return false;
-		}
+	 * distribute, to per-sequence lengths: their run-time extents from
+	 * here on (op_sets_extent). One extent per workgroup, fixed
+	 * while a loop runs: only in the kernel body. */
+	op->dim = ks->sym;
+	if (op_sets_extent(k, op) && n->list->owner) {
+		ld_err(L, f, "set_symbol of %s, a dim that the constraints distribute, inside '%s': its extent is set "
+			     "only in the kernel body",
+			name, n->list->owner->name);
+		return false;
+	}
 	Value *v = op->args[0];
 	if (!ld_is_int_dtype(v->dtype)) {
 		ld_err(L, jvs[0], "dtype mismatch: set_symbol's value '%s' must have an integer dtype, got %s", v->name,
 			ld_vstr(g, v));
 		return false;
 	}
-	op->dim = ks->sym;
-	op->expr = kernel_sym(k, arena_printf(&k->arena, "$T_%s", n->name));
+	/* `$T` marks a per-lane symbol for the compiler's uniformity analysis;
+	 * an extent is one value per workgroup: `$E` */
+	op->expr = kernel_sym(k, arena_printf(&k->arena, op_sets_extent(k, op) ? "$E_%s" : "$T_%s", n->name));
 	struct Setter st = {n, op};
 	vec_push(&g->setters, st);
 	return true;
@@ -255,7 +271,20 @@ void ld_mapping_set_symbols(G *g, Node *n, Mapping *m)
 			m->in_exprs[j] = sym_subs(sc, m->in_exprs[j], 1, &st->op->dim, &st->op->expr);
 		for (int j = 0; j < m->nout; j++)
 			m->out_exprs[j] = sym_subs(sc, m->out_exprs[j], 1, &st->op->dim, &st->op->expr);
+		for (int d = 0; m->dvm_n && d < m->ndyn; d++)
+			for (int j = 0; j < m->dvm_n[d]; j++)
+				m->dvm_exprs[d][j] = sym_subs(sc, m->dvm_exprs[d][j], 1, &st->op->dim, &st->op->expr);
 	}
+}
+
+Sym *ld_expr_set_extents(G *g, Node *n, Sym *e)
+{
+	for (size_t i = g->setters.len; i-- > 0;) {
+		struct Setter *st = &g->setters.data[i];
+		if (follows(st->n, n) && op_sets_extent(g->k, st->op))
+			e = sym_subs(g->k->sc, e, 1, &st->op->dim, &st->op->expr);
+	}
+	return e;
 }
 
 Shape ld_without_set_symbols(G *g, Node *n, Shape s)
@@ -265,7 +294,8 @@ Shape ld_without_set_symbols(G *g, Node *n, Shape s)
 	for (int i = 0; i < s.rank; i++) {
 		bool set = false;
 		for (size_t j = 0; j < g->setters.len && !set; j++)
-			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n);
+			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n) &&
+			      !op_sets_extent(g->k, g->setters.data[j].op);
 		if (!set)
 			r.dims[r.rank++] = s.dims[i];
 	}

@@ -101,5 +101,8 @@ void ld_mapping_set_symbols(G *g, Node *n, Mapping *m);
 /* s without the dims that a set_symbol in scope of n has set (they have a
  * single position: a write drops them, as Wave does). */
 Shape ld_without_set_symbols(G *g, Node *n, Shape s);
+/* e with each dim whose extent a set_symbol in scope of n sets renamed to
+ * that set_symbol's symbol (apply_expr's `x < N_KV`). */
+Sym *ld_expr_set_extents(G *g, Node *n, Sym *e);
 
 #endif

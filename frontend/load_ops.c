@@ -761,6 +761,7 @@ bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 		f = jv_get(L, n->jv, "expr");
 		if (!need(L, n->jv, f, "expr") || !(op->expr = ld_get_expr(L, f, &sc)))
 			return false;
+		op->expr = ld_expr_set_extents(g, n, op->expr);
 		op->dtype = op->args[0]->dtype;
 		f = jv_get(L, n->jv, "dtype");
 		if (f.v && !ld_get_dtype(L, f, &op->dtype))

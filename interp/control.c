@@ -103,10 +103,43 @@ int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Regi
  * register's element at the same coordinates (matched by dim name; a
  * register dim the access lacks must have one position in its window). As
  * a dim, a set symbol has one position from here on: a register indexed by
- * it holds one element along it (Wave gives it index 0). */
+ * it holds one element along it (Wave gives it index 0). A set_symbol of a
+ * distributed dim sets its extent instead (set_extent). */
+
+/* A set_symbol of a distributed dim's extent (op_sets_extent):
+ * the register must hold one element in each wave (as a per-sequence
+ * length read at a workgroup tile of 1 does), the same in every wave of the
+ * workgroup; from here on it is the dim's extent (run_dim_size: trip
+ * counts, register bounds) and the value of the op's symbol, which the
+ * loader put for the dim in the expressions that follow. The first wave
+ * records it, the others must agree. */
+static int set_extent(Run *r, const Op *op)
+{
+	const ITensor *t = run_get(r, op->args[0]);
+	if (t->count != 1)
+		return run_fail(r, op,
+			"set_symbol of %s, a distributed dim: '%s' holds %lld elements in this wave, the extent needs one "
+			"per workgroup",
+			sym_name(op->dim), op->args[0]->name, (long long)t->count);
+	int64_t v = (int64_t)t->v[0];
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].repl == op->expr) {
+			if (r->set[i].size != v)
+				return run_fail(r, op, "set_symbol of %s: the waves of a workgroup give %lld and %lld",
+					sym_name(op->dim), (long long)r->set[i].size, (long long)v);
+			return 0;
+		}
+	if (r->nset == MAX_SET)
+		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], true, v};
+	run_env_push(r, op->expr, v);
+	return 0;
+}
 
 int interp_exec_set_symbol(Run *r, const Op *op)
 {
+	if (op_sets_extent(r->k, op))
+		return set_extent(r, op);
 	for (int i = 0; i < r->nset; i++)
 		if (r->set[i].repl == op->expr) {
 			r->set[i].v = op->args[0]; /* again (inside a loop): the same binding */
@@ -114,7 +147,7 @@ int interp_exec_set_symbol(Run *r, const Op *op)
 		}
 	if (r->nset == MAX_SET)
 		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
-	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0]};
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], false, 0};
 	return 0;
 }
 
@@ -124,6 +157,8 @@ int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *
 	 * it then fails to evaluate, located at the op */
 	(void)op;
 	for (int k = 0; k < r->nset; k++) {
+		if (r->set[k].extent) /* bound once, in the environment */
+			continue;
 		const ITensor *t = run_get(r, r->set[k].v);
 		int64_t off = 0;
 		bool ok = true;

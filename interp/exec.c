@@ -128,9 +128,10 @@ static int exec_iterate(Run *r, const Op *op)
 		if (run_eval_int(r, op, c->iters, &count) < 0)
 			return -1;
 	} else {
-		if (x->size < 0)
+		int64_t size = run_dim_size(r, x);
+		if (size < 0)
 			return run_fail(r, op, "axis %s has no integer size", x->name);
-		count = ceil_div(x->size, x->ttile);
+		count = ceil_div(size, x->ttile);
 	}
 	Region *body = op->body;
 	int n = op->ninit, nw = r->nw;

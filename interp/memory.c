@@ -28,7 +28,8 @@
 static bool in_dim(Run *r, Sym *d, int64_t c)
 {
 	IDim *x = run_dim(r, d);
-	return c >= 0 && (!x || x->size < 0 || x->unbounded || c < x->size);
+	int64_t size = x ? run_dim_size(r, x) : -1;
+	return c >= 0 && (!x || size < 0 || x->unbounded || c < size);
 }
 
 
@@ -317,7 +318,8 @@ int interp_exec_read(Run *r, const Op *op)
 	int pos[IT_MAX_RANK];
 	for (int d = 0; d < x->rank; d++) {
 		IDim *xd = run_dim(r, res->shape.dims[d]);
-		lim[d] = !xd || xd->size < 0 || xd->unbounded ? INT64_MAX : xd->size;
+		int64_t size = xd ? run_dim_size(r, xd) : -1;
+		lim[d] = size < 0 || xd->unbounded ? INT64_MAX : size;
 	}
 	for (int d = 0; !m && d < a->rank; d++) {
 		pos[d] = it_find(x, sym_name(a->mem->shape.dims[d]));

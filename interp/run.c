@@ -185,9 +185,17 @@ IDim *run_dim(Run *r, Sym *d)
 bool run_dim_is_set(const Run *r, const Sym *d)
 {
 	for (int i = 0; i < r->nset; i++)
-		if (r->set[i].sym == d)
+		if (r->set[i].sym == d && !r->set[i].extent)
 			return true;
 	return false;
+}
+
+int64_t run_dim_size(const Run *r, const IDim *x)
+{
+	for (int i = r->nset; i-- > 0;)
+		if (r->set[i].sym == x->sym && r->set[i].extent)
+			return r->set[i].size;
+	return x->size;
 }
 
 /* The context window of dim d. */
@@ -231,6 +239,7 @@ int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 		}
 		return 0;
 	}
+	/* the launch extent: a set extent bounds coordinates, windows stay */
 	if (x->size < 0)
 		return run_fail(r, op, "dim %s has no integer size", x->name);
 	*start = 0;

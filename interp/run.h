@@ -68,6 +68,10 @@ typedef struct Run {
 	struct RunSet {
 		Sym *sym, *repl;
 		const Value *v;
+		/* a set_symbol of a distributed dim (op_sets_extent):
+		 * the dim's run-time extent in this workgroup */
+		bool extent;
+		int64_t size;
 	} set[MAX_SET];
 } Run;
 
@@ -130,8 +134,12 @@ int run_scalar_expr(Run *r, const Op *op, ITensor **out);
 int run_threads_per_wave(Run *r);
 
 /* ---- run.c (also) ---- */
-/* Has a set_symbol (control.c) set dim d (which then has one position)? */
+/* Has a set_symbol (control.c) set dim d (which then has one position)?
+ * Not one that sets a distributed dim's extent. */
 bool run_dim_is_set(const Run *r, const Sym *d);
+/* Dim x's extent: the latest set_symbol of its extent in this workgroup,
+ * else its size (-1 if it has none). */
+int64_t run_dim_size(const Run *r, const IDim *x);
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
 /* ceil(a / b) for a, b > 0 (0 otherwise), without a + b - 1 overflowing. */

@@ -284,6 +284,13 @@ const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *di
 	return NULL;
 }
 
+bool op_sets_extent(const Kernel *k, const Op *op)
+{
+	return op->kind == OP_SET_SYMBOL && op->dim &&
+	       (kernel_constraint(k, CON_WORKGROUP, op->dim) || kernel_constraint(k, CON_TILING, op->dim) ||
+		       kernel_constraint(k, CON_WAVE, op->dim));
+}
+
 const Constraint *kernel_hardware(const Kernel *k)
 {
 	return k->hw >= 0 ? &k->cons.data[k->hw] : NULL;

@@ -313,6 +313,10 @@ Value *kernel_value(const Kernel *k, const char *name);    /* NULL if none */
 /* The first constraint of `kind` on `dim` (NULL dim: any), or NULL. */
 const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *dim);
 const Constraint *kernel_hardware(const Kernel *k);
+/* Does set_symbol op set the run-time extent of a dim that a workgroup,
+ * tiling or wave constraint distributes (docs/kernel-format.md,
+ * "set_symbol")? Otherwise it sets a per-element value seen by mappings. */
+bool op_sets_extent(const Kernel *k, const Op *op);
 /* e with every value symbol replaced by its resolved value (symbolic
  * aliases too), simplified. Dynamic and thread symbols remain. */
 Sym *kernel_subs(Kernel *k, Sym *e);

@@ -295,6 +295,10 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	TVal *v = s->val[reg->id];
 	if (!v)
 		return;
+	if (op_sets_extent(s->c->k, op)) {
+		isel_set_extent(s, op, v);
+		return;
+	}
 	if (v->n != 1 || dtype_size(v->dtype) != 4) {
 		analysis_error(s->c, op->loc, "%s: set_symbol of %s with %lld elements per thread: only one 32-bit element "
 					      "per thread is compiled yet",

@@ -117,7 +117,7 @@ static int loop_enter(Isel *s, const TileLoop *t, Op *op, LoopSave *sv)
 		s->b = mfunc_block(s->f, NULL);
 		guard = (int)(s->f->blocks.len - 1);
 		/* lowered into the block before (loop-invariant) */
-		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, t->count, op->loc));
+		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, t), op->loc));
 		MOpnd cmp[2] = {mo_imm(0), n};
 		mblock_add(s->b, I_S_CMP_LT_I32, 0, NULL, 2, cmp);
 		mblock_branch(s->b, I_S_CBRANCH_SCC0, 0); /* the target: loop_exit */
@@ -133,7 +133,7 @@ static void loop_exit(Isel *s, const TileLoop *t, Op *op, int loop_idx, int guar
 	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
 	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
 	MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1),
-		t->trips > 0 ? mo_imm(t->trips) : isel_expr_to_sgpr(s, isel_expr_lower(s, t->count, op->loc))};
+		t->trips > 0 ? mo_imm(t->trips) : isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, t), op->loc))};
 	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
 	mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
 	s->b = mfunc_block(s->f, NULL);
@@ -400,5 +400,6 @@ MFunc *select_instructions(Analysis *c)
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
 	vec_free(&s.setsym);
+	vec_free(&s.extents);
 	return s.f;
 }

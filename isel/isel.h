@@ -44,6 +44,11 @@ typedef struct ExprCacheEnt {
 	MOpnd o;
 } ExprCacheEnt;
 
+/* extent.c: a dim whose extent a set_symbol set, and the op's symbol */
+typedef struct IselExtent {
+	Sym *dim, *sym;
+} IselExtent;
+
 /* ---- isel.c ---- */
 /* The machine function of the analysed kernel c (virtual registers);
  * unsupported ops are reported through analysis_error. */
@@ -71,7 +76,9 @@ typedef struct Isel {
 	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
-	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR */
+	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR
+				   * (extent.c: an extent's symbol and its SGPR) */
+	Vec(IselExtent) extents;  /* extent.c: the extents set so far, in order */
 	int masked; /* control.c: depth of exec-masked conditional bodies being selected */
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
@@ -126,6 +133,16 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
 /* A set_symbol: its per-lane symbol stands for the lane's element of the
  * register in the expressions lowered after it. */
 void isel_select_set_symbol(Isel *s, Op *op);
+
+/* ---- extent.c ---- */
+/* A set_symbol of a distributed dim (value v): the dim's extent from here
+ * on, an SGPR. */
+void isel_set_extent(Isel *s, Op *op, TVal *v);
+/* The symbol of dim's current set extent, or NULL (the launch extent). */
+Sym *isel_extent_of(const Isel *s, const Sym *dim);
+/* The trip count of the loop t as the kernel computes it now: over the
+ * dim's set extent, if any. */
+Sym *isel_loop_count(Isel *s, const TileLoop *t);
 
 /* ---- bitcast.c ---- */
 /* Reads in r whose one use is a bitcast to another width are read by the

@@ -203,7 +203,9 @@ static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, i
 	map_sides(op, m, &nreg, &rdims, &rexprs, &nmem, &mdims, &mexprs);
 	for (int r = 0; r < nreg; r++) {
 		int k = dim_pos(ix, rdims[r]);
-		Sym *rt = analysis_runtime(c, rdims[r]);
+		/* a set extent (extent.c) bounds the register coordinates */
+		Sym *rt = isel_extent_of(s, rdims[r]);
+		rt = rt ? rt : analysis_runtime(c, rdims[r]);
 		int64_t size = rt ? -1 : analysis_int(c, rdims[r], op->loc, sym_name(rdims[r]));
 		if (c->failed || k < 0)
 			return false;
@@ -319,6 +321,11 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 					return false;
 				lin = sym_add(sc, lin, sym_mul(sc, co, rowstride[i]));
 				if (!add_bound(s, op, e, sym_simplify(sc, sym_rel(sc, SYM_LT, co, size_s[i]), c->assume)))
+					return false;
+				/* without a mapping the register's coordinate is the
+				 * memory's: a set extent (extent.c) bounds it too */
+				Sym *set = map ? NULL : isel_extent_of(s, mem->shape.dims[i]);
+				if (set && !add_bound(s, op, e, sym_simplify(sc, sym_rel(sc, SYM_LT, co, set), c->assume)))
 					return false;
 				/* a mapped coordinate may also fall below 0 (i - 1) */
 				if (map && !add_bound(s, op, e, sym_simplify(sc, sym_rel(sc, SYM_GE, co, sym_int(sc, 0)), c->assume)))

@@ -47,6 +47,8 @@ typedef struct DimDist {
 	bool unbounded;      /* tied, size a multiple of the tile: register coordinates
 			      * pass the size (Wave's get_index_bound sets no bound) */
 	int64_t iters;       /* the constraint's iters: the workgroup count; 0: none */
+	Sym *iters_sym;      /* iters over runtime sizes (count -1): Wave's
+			      * ceiling(MAX_EXTEND_SEQ_LEN / 64) */
 } DimDist;
 
 /* A loop from a tiling constraint (constraints.c): the iterate op over dim

@@ -223,7 +223,7 @@ static bool fold_grid(Analysis *c, Loc kloc)
 		}
 		by[d->wg_logical] = d;
 		top = MAX(top, d->wg_logical);
-		d->count = d->iters ? d->iters : d->size_sym ? -1 : ceil_div(d->size, d->wg_tile);
+		d->count = d->iters ? d->iters : d->size_sym || d->iters_sym ? -1 : ceil_div(d->size, d->wg_tile);
 	}
 	for (int g = 3; g <= top; g++)
 		if (!by[g] || !by[g - 1]) {
@@ -243,7 +243,9 @@ static bool fold_grid(Analysis *c, Loc kloc)
 		DimDist *d = (DimDist *)by[g];
 		if (!d)
 			continue;
-		Sym *count = d->count < 0 ? runtime_ceil(c, d->size_sym, d->wg_tile) : sym_int(sc, d->count);
+		Sym *count = d->iters_sym ? d->iters_sym
+			     : d->count < 0 ? runtime_ceil(c, d->size_sym, d->wg_tile)
+					    : sym_int(sc, d->count);
 		Sym *id = sym_symbol(sc, g < 2 ? (g ? "$WG1" : "$WG0") : "$WG2");
 		/* a runtime radix or count divides $WG2 at run time (isel/expr.c's
 		 * division by a wave-uniform value) */
@@ -452,8 +454,11 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 		DimDist *d = &c->dist[c->ndist++];
-		/* Wave's count: iters when given (the grid, as the interpreter's) */
-		if (con->iters) {
+		/* Wave's count: iters when given (the grid, as the interpreter's);
+		 * over runtime sizes, the kernel and the launcher compute it */
+		if (con->iters && (d->iters_sym = analysis_runtime(c, con->iters)) != NULL)
+			;
+		else if (con->iters) {
 			d->iters = con_int(c, con, con->iters, "iters");
 			if (!c->failed && d->iters <= 0) {
 				analysis_error(c, con->loc, "%s: iters %lld must be positive", con->path,

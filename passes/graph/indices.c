@@ -146,21 +146,25 @@ static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 	if (op->kind != OP_REGISTER || !op->parent)
 		return NULL;
 	Value *res = op_result((Op *)op);
-	const Op *user = NULL;
+	bool used = false, in_loops = true;
 	for (size_t i = 0; i < op->parent->ops.len; i++) {
 		const Op *it = op->parent->ops.data[i];
 		if (it->kind == OP_ITERATE && it->dim == dim)
 			for (int a = 0; a < it->ninit; a++)
 				if (it->args[a] == res)
 					return analysis_tile(c, dim);
-		if (uses_value(it, res))
-			user = user ? op : it; /* op itself: more than one user */
+		if (uses_value(it, res)) {
+			used = true;
+			in_loops &= it->kind == OP_ITERATE && it->dim == dim;
+		}
 	}
-	/* a splat made before the loop and used only inside it (Wave's
-	 * attention templates make their masks' ZEROF and MIN_INF and the
-	 * [B, M, K2] scale before the loop over K2): the trip's window, as if
-	 * made in the body, where every element is the same anyway */
-	if (user && user != op && user->kind == OP_ITERATE && user->dim == dim)
+	/* a splat made before the loop and used only inside it, or inside
+	 * several loops over the dim (Wave's attention templates make their
+	 * masks' ZEROF and MIN_INF and the [B, M, K2] scale before the loop
+	 * over K2; extend attention's two loops over N_KV share them): the
+	 * trip's window, as if made in each body, where every element is the
+	 * same anyway */
+	if (used && in_loops)
 		return analysis_tile(c, dim);
 	return NULL;
 }
@@ -235,12 +239,14 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 }
 
 /* Does a set_symbol in r set dim? (As a register dim it then has one
- * position, docs/kernel-format.md "set_symbol".) */
-static bool dim_is_set(const Region *r, const Sym *dim)
+ * position, docs/kernel-format.md "set_symbol"; not when it sets the
+ * extent of a distributed dim.) */
+static bool dim_is_set(const Kernel *k, const Region *r, const Sym *dim)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_SET_SYMBOL && op->dim == dim) || (op->body && dim_is_set(op->body, dim)))
+		if ((op->kind == OP_SET_SYMBOL && op->dim == dim && !op_sets_extent(k, op)) ||
+			(op->body && dim_is_set(k, op->body, dim)))
 			return true;
 	}
 	return false;
@@ -254,7 +260,7 @@ static int64_t window_length(Ctx *x, const Op *op, Sym *dim)
 {
 	DimDist *d = analysis_dist(x->c, dim);
 	TileLoop *t = enclosing_loop(x->c, op, dim);
-	if (!d && !t && dim_is_set(x->c->k->body, dim))
+	if (!d && !t && dim_is_set(x->c->k, x->c->k->body, dim))
 		return 1;
 	if (t)
 		return t->tile;
@@ -1154,6 +1160,12 @@ void analyze_indices(Analysis *c)
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
 			sym_assume_add(as, sym_rel(sc, SYM_LT, k->dyn_syms.data[i], sym_int(sc, INT64_C(1) << 31)), &why);
 		}
+	/* a workgroup count given by runtime iters is at least 1 wherever the
+	 * kernel runs (a count of 0 launches no workgroup): S - 1 divides the
+	 * folded id of extend attention's sequences */
+	for (int i = 0; i < c->ndist; i++)
+		if (c->dist[i].iters_sym)
+			sym_assume_add(as, sym_rel(sc, SYM_GE, c->dist[i].iters_sym, sym_int(sc, 1)), &why);
 	Sym *J = sym_symbol(sc, "$J");
 	sym_assume_add(as, sym_rel(sc, SYM_GE, J, sym_int(sc, 0)), &why);
 	sym_assume_add(as, sym_rel(sc, SYM_LT, J, sym_int(sc, MAX_EPC)), &why);

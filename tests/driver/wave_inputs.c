@@ -5,9 +5,12 @@
  * and which colliding store lands is up to the hardware (the interpreter
  * keeps its last), so such a test would compare two races. Wave's custom
  * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
- * mask nearly every row (any nonzero byte masks it). */
+ * mask nearly every row (any nonzero byte masks it). Extend attention's
+ * index buffers (qo_indptr, kv_indptr, kv_indices) say where each
+ * sequence's tokens are: random ones would send the kernel anywhere. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../util/npy.h"
 #include "../test.h"
@@ -77,5 +80,64 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len)
 		die("wave_bits_input: %s", err);
 	free(v);
 	snprintf(opt, len, "--in %s=%s", name, path);
+	return opt;
+}
+
+/* One i32 vector NAME.npy of n elements in directory dir; its --in
+ * option appended to opt. */
+static void write_i32(const char *dir, const char *name, const int32_t *v, long n, char *opt, size_t len)
+{
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
+	int64_t shape[1] = {n};
+	if (npy_write(path, DT_I32, 1, shape, v, err, sizeof err) < 0)
+		die("wave_extend_input: %s", err);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+}
+
+const char *wave_extend_input(const char *spec, char *opt, size_t len)
+{
+	enum { MAX_SEQ = 16 };
+	long pre[MAX_SEQ], ext[MAX_SEQ], nkv;
+	int n = 0, used = 0;
+	const char *p = spec;
+	while (n < MAX_SEQ && sscanf(p, "%ld/%ld%n", &pre[n], &ext[n], &used) == 2 && pre[n] >= 0 && ext[n] >= 0) {
+		n++;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (n == 0 || sscanf(p, ":%ld", &nkv) != 1)
+		die("wave_extend_input: bad spec '%s' (PREFIX/EXTEND,...:N_KV)", spec);
+	int32_t qo[MAX_SEQ + 1] = {0}, kvp[MAX_SEQ + 1] = {0};
+	long loc = 0; /* the sequence's first row in the cache pool */
+	int32_t *idx = calloc((size_t)nkv + 1, sizeof *idx);
+	if (!idx)
+		die("wave_extend_input: out of memory");
+	for (int i = 0; i < n; i++) {
+		qo[i + 1] = qo[i] + (int32_t)ext[i];
+		kvp[i + 1] = kvp[i] + (int32_t)pre[i];
+		/* Wave's create_inputs: the prefix rows of sequence i are
+		 * arange(b_start_loc[i], + prefix), its start in the pool */
+		for (long j = 0; j < pre[i]; j++) {
+			if (kvp[i] + j >= nkv || loc + j >= nkv)
+				die("wave_extend_input: '%s': N_KV %ld is too small", spec, nkv);
+			idx[kvp[i] + j] = (int32_t)(loc + j);
+		}
+		loc += pre[i] + ext[i];
+	}
+	char dir[160];
+	snprintf(dir, sizeof dir, "wave_inputs_extend_%.120s", spec);
+	for (char *c = dir; *c; c++) /* one directory per spec */
+		if (*c == '/' || *c == ',' || *c == ':')
+			*c = '_';
+	const char *at = test_tmpdir(dir); /* emptied: once for the three */
+	opt[0] = 0;
+	write_i32(at, "qo_indptr", qo, n + 1, opt, len);
+	write_i32(at, "kv_indptr", kvp, n + 1, opt, len);
+	write_i32(at, "kv_indices", idx, nkv, opt, len);
+	free(idx);
 	return opt;
 }

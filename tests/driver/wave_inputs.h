@@ -14,4 +14,12 @@ const char *wave_perm_input(const char *spec, char *opt, size_t len);
  * Wave's (randn(shape) > 0).int().to(int8) — as wave_perm_input does. */
 const char *wave_bits_input(const char *spec, char *opt, size_t len);
 
+/* Extend attention's index buffers for the spec "P0/E0,P1/E1,...:N_KV" —
+ * sequence i with a prefix of Pi cached tokens and Ei new ones: qo_indptr
+ * and kv_indptr (the running sums, N+1 entries) and kv_indices (N_KV
+ * entries, padded with 0: each sequence's prefix rows at its start in the
+ * cache pool, as Wave's create_inputs lays them) — as .npy files, and the
+ * `--in` options that load them into opt. */
+const char *wave_extend_input(const char *spec, char *opt, size_t len);
+
 #endif

@@ -492,14 +492,19 @@ static const WaveCase cases[] = {
 	/* extend_attention_test.py::testExtendAttention
 	 * (templates/extend_attention.py) at get_test_shapes("extend")[0]: 2
 	 * sequences, 16 query heads (2 here) on 1 kv head, head size 128,
-	 * block_size 64, logit cap 30. It sets N_Q and N_KV, dims the
-	 * constraints distribute, to each sequence's lengths (Wave: their run-time
-	 * extents), which the format does not support yet; README.md lists what
-	 * follows past it */
-	{"extend_attention_16x16x16.json", "graph[11].symbol: set_symbol of N_Q, a dim that the constraints distribute", NULL},
-	{"extend_attention_32x32x8.json", "graph[11].symbol: set_symbol of N_Q, a dim that the constraints distribute", NULL},
-	{"extend_attention_causal_16x16x16.json", "graph[11].symbol: set_symbol of N_Q, a dim that the constraints distribute", NULL},
-	{"extend_attention_causal_32x32x8.json", "graph[11].symbol: set_symbol of N_Q, a dim that the constraints distribute", NULL},
+	 * block_size 64, logit cap 30; the prefix and new-token lengths drawn
+	 * here (Wave draws them from 1..511) unaligned to the tiles, the second
+	 * sequence's new tokens spanning two workgroups. set_symbol makes N_Q
+	 * and N_KV each sequence's lengths (their run-time extents). The
+	 * buffers sharing N_KV are padded to the cache pool (247 rows), q and
+	 * c to 200 rows past the 140 new tokens, which must stay 0 (--extend
+	 * writes the index buffers). The interpreter is checked against a
+	 * reference in tests/interp/attention_test.c */
+#define EXTEND_ARGS " -D N_Q=200 -D N_KV=247 -D S=3 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=90 --atol 1e-3 --rtol 1e-3 --extend 37/50,70/90:247"
+	{"extend_attention_16x16x16.json" EXTEND_ARGS, NULL, NULL},
+	{"extend_attention_32x32x8.json" EXTEND_ARGS, NULL, NULL},
+	{"extend_attention_causal_16x16x16.json" EXTEND_ARGS, NULL, NULL},
+	{"extend_attention_causal_32x32x8.json" EXTEND_ARGS, NULL, NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -593,6 +598,11 @@ static void run_case(const WaveCase *c, int i)
 	if (bits) {
 		*bits = 0;
 		wave_bits_input(bits + strlen(" --bits "), in, sizeof in);
+	}
+	char *ext = strstr(args, " --extend "); /* extend attention's indices */
+	if (ext) {
+		*ext = 0;
+		wave_extend_input(ext + strlen(" --extend "), in, sizeof in);
 	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, in);

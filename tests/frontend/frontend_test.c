@@ -647,6 +647,32 @@ START_TEST(err_set_symbol)
 		"{\"name\": \"s\", \"op\": \"set_symbol\", \"symbol\": \"Q\", \"register\": \"z\"}");
 	expect_error(t, pos_of(t, "\"Q\"", 0), "graph[1].symbol: set_symbol needs a dynamic symbol ('Q' is not declared)");
 	free(t);
+	/* K, dynamic and tiled: set at the top, its extent (and the symbol in
+	 * the apply_expr that follows, renamed to the op's uniform symbol
+	 * $E_s); inside the
+	 * loop over it, an error. */
+	const char *dyn_k = "\"M\": 64, \"N\": 128, \"BM\": 16, \"BN\": 64, \"BK\": 16}, \"dynamic_symbols\": [\"K\"], "
+			    "\"address_spaces\": {";
+	t = kernel(dyn_k, NULL, NULL,
+		"{\"name\": \"m\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"i32\", \"value\": 1},\n"
+		"{\"name\": \"s\", \"op\": \"set_symbol\", \"symbol\": \"K\", \"register\": \"m\"},\n"
+		"{\"name\": \"e\", \"op\": \"apply_expr\", \"register\": \"m\", \"params\": [\"x\"], \"expr\": \"x < K\"}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	Value *e = kernel_value(r.k, "e");
+	ck_assert_str_eq(sym_str(r.k->sc, e->def->expr), "$E_s > x");
+	loaded_free(&r);
+	free(t);
+	t = kernel(dyn_k, NULL, NULL,
+		"{\"name\": \"m\", \"op\": \"register\", \"shape\": [\"M\"], \"dtype\": \"i32\", \"value\": 1},\n"
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"s\", \"op\": \"set_symbol\", \"symbol\": \"K\", \"register\": \"m\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"acc\"]}]}");
+	expect_error(t, pos_of(t, "\"K\", \"register", 0),
+		"graph[2].body[0].symbol: set_symbol of K, a dim that the constraints distribute, inside 'l': its extent is "
+		"set only in the kernel body");
+	free(t);
 }
 END_TEST
 

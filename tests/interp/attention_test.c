@@ -194,8 +194,9 @@ typedef struct WaveKernel {
 	Diag d;
 } WaveKernel;
 
-static void wk_open(WaveKernel *w, const char *file, const char *from, const char *to, int n, const char *const *name,
-	const int64_t *val)
+/* wk_open with values for the kernel's dynamic symbols, in their order */
+static void wk_open_dyn(WaveKernel *w, const char *file, const char *from, const char *to, int n,
+	const char *const *name, const int64_t *val, const int64_t *dyn)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s/tests/driver/wave/%s", test_root(), file);
@@ -221,9 +222,15 @@ static void wk_open(WaveKernel *w, const char *file, const char *from, const cha
 	ck_assert_msg(w->k != NULL, "%s does not load", path);
 	w->bound = subst_bound_view(w->k, n, name, val, &w->d);
 	ck_assert_msg(w->bound != NULL, "%s: the overrides do not apply", path);
-	ck_assert_msg(interp_init(&w->in, w->bound, NULL, &w->d) == 0, "%s: interp_init failed", path);
+	ck_assert_msg(interp_init(&w->in, w->bound, dyn, &w->d) == 0, "%s: interp_init failed", path);
 	buf_free(&text);
 	buf_free(&edited);
+}
+
+static void wk_open(WaveKernel *w, const char *file, const char *from, const char *to, int n, const char *const *name,
+	const int64_t *val)
+{
+	wk_open_dyn(w, file, from, to, n, name, val, NULL);
 }
 
 static InterpArg *wk_arg(WaveKernel *w, const char *name)
@@ -358,6 +365,129 @@ START_TEST(wave_gqa_bshd)
 }
 END_TEST
 
+/* Extend attention (templates/extend_attention.py): per sequence s, the
+ * queries q[qo_indptr[s] + m] attend the prefix keys held in the KV cache at
+ * rows kv_indices[kv_indptr[s] + j] (all of them) and the sequence's own
+ * new keys k[qo_indptr[s] + j] (causal: j <= m), with the logit cap:
+ * softmax(cap·tanh(q·kᵀ/sqrt(D)/cap))·v in natural exponentials. */
+typedef struct Extend {
+	int nseq;
+	const int64_t *prefix, *ext; /* per sequence */
+	int64_t H, HKV, D;
+	double cap;
+	bool causal;
+} Extend;
+
+static double *extend_reference(const Extend *p, WaveKernel *w)
+{
+	InterpArg *q = wk_arg(w, "q"), *k = wk_arg(w, "k"), *v = wk_arg(w, "v"), *kc = wk_arg(w, "k_cache");
+	InterpArg *vc = wk_arg(w, "v_cache"), *qo = wk_arg(w, "qo_indptr"), *kvp = wk_arg(w, "kv_indptr");
+	InterpArg *idx = wk_arg(w, "kv_indices"), *c = wk_arg(w, "c");
+	double *ref = xcalloc(c->count, sizeof(double));
+	int64_t H = p->H, D = p->D, hdiv = p->H / p->HKV;
+	double *a = xmalloc(sizeof(double) * 4096);
+	const InterpArg **kr = xmalloc(sizeof(*kr) * 4096), **vr = xmalloc(sizeof(*vr) * 4096);
+	int64_t *row = xmalloc(sizeof(int64_t) * 4096);
+	for (int s = 0; s < p->nseq; s++) {
+		int64_t q0 = (int64_t)el(qo, (uint64_t)s), p0 = (int64_t)el(kvp, (uint64_t)s);
+		for (int64_t m = 0; m < p->ext[s]; m++) {
+			/* the keys this query sees, in order: prefix, then new */
+			int64_t n = 0;
+			for (int64_t j = 0; j < p->prefix[s]; j++, n++) {
+				kr[n] = kc;
+				vr[n] = vc;
+				row[n] = (int64_t)el(idx, (uint64_t)(p0 + j));
+			}
+			for (int64_t j = 0; j < p->ext[s] && (!p->causal || j <= m); j++, n++) {
+				kr[n] = k;
+				vr[n] = v;
+				row[n] = q0 + j;
+			}
+			ck_assert(n <= 4096);
+			for (int64_t h = 0; h < H; h++) {
+				int64_t kh = h / hdiv;
+				double mx = -INFINITY, den = 0;
+				for (int64_t j = 0; j < n; j++) {
+					double dot = 0;
+					for (int64_t d = 0; d < D; d++)
+						dot += el(q, (uint64_t)(((q0 + m) * H + h) * D + d)) *
+						       el(kr[j], (uint64_t)((row[j] * p->HKV + kh) * D + d));
+					a[j] = p->cap * tanh(dot / sqrt((double)D) / p->cap);
+					mx = fmax(mx, a[j]);
+				}
+				for (int64_t j = 0; j < n; j++) {
+					a[j] = exp(a[j] - mx);
+					den += a[j];
+				}
+				for (int64_t e = 0; e < D; e++) {
+					double acc = 0;
+					for (int64_t j = 0; j < n; j++)
+						acc += a[j] * el(vr[j], (uint64_t)((row[j] * p->HKV + kh) * D + e));
+					ref[((q0 + m) * H + h) * D + e] = acc / den;
+				}
+			}
+		}
+	}
+	free(a);
+	free(kr);
+	free(vr);
+	free(row);
+	return ref;
+}
+
+/* i32 element i of a (the index buffers the test lays out). */
+static void set_i32(InterpArg *a, uint64_t i, int64_t v)
+{
+	ck_assert(a->dtype == DT_I32 && i < a->count);
+	((int32_t *)a->data)[i] = (int32_t)v;
+}
+
+/* Two sequences (prefixes 37 and 70, new tokens 50 and 90: unaligned to
+ * BLOCK_N_KV 32 and BLOCK_N_Q 64, the second spanning two workgroups) of 2
+ * query heads on 1 kv head, head size 128. The buffers that share N_KV
+ * (k and v: 140 new tokens, the caches: 247 rows, kv_indices: 107 prefix
+ * rows) are padded to the largest, and q and c (140 new tokens) to 160
+ * rows, which must stay 0 (a write past a sequence's new tokens would land
+ * there); the prefix rows are scattered over the cache (kv_indices a
+ * stride-7 walk), so a wrong row would show. */
+static void extend_case(const char *file, bool causal)
+{
+	static const int64_t prefix[] = {37, 70}, ext[] = {50, 90};
+	/* N_Q, N_KV, S, EXT_IDX, KV_START_IDX (set in the kernel, the launch
+	 * value unused), MAX_EXTEND_SEQ_LEN */
+	const int64_t dyn[] = {160, 247, 3, 0, 0, 90};
+	WaveKernel w;
+	wk_open_dyn(&w, file, NULL, NULL, 0, NULL, NULL, dyn);
+	fill(wk_arg(&w, "q"), 70, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "k"), 71, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v"), 72, -1, 1, 1.0 / 256);
+	fill(wk_arg(&w, "k_cache"), 73, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v_cache"), 74, -1, 1, 1.0 / 256);
+	InterpArg *qo = wk_arg(&w, "qo_indptr"), *kvp = wk_arg(&w, "kv_indptr"), *idx = wk_arg(&w, "kv_indices");
+	for (int s = 0; s <= 2; s++) {
+		set_i32(qo, (uint64_t)s, s == 0 ? 0 : ext[0] + (s == 2 ? ext[1] : 0));
+		set_i32(kvp, (uint64_t)s, s == 0 ? 0 : prefix[0] + (s == 2 ? prefix[1] : 0));
+	}
+	for (int64_t i = 0; i < prefix[0] + prefix[1]; i++)
+		set_i32(idx, (uint64_t)i, (7 * i + 3) % 247);
+	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, causal};
+	double *ref = extend_reference(&p, &w);
+	wk_run_close(&w, causal ? "extend attention, causal" : "extend attention", ref, wk_arg(&w, "c"));
+	free(ref);
+}
+
+START_TEST(wave_extend)
+{
+	extend_case("extend_attention_16x16x16.json", false);
+}
+END_TEST
+
+START_TEST(wave_extend_causal)
+{
+	extend_case("extend_attention_causal_32x32x8.json", true);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("interp.attention");
@@ -371,6 +501,8 @@ int main(void)
 	tcase_add_test(tc, wave_bhsd_causal);
 	tcase_add_test(tc, wave_bshd_custom_mask);
 	tcase_add_test(tc, wave_gqa_bshd);
+	tcase_add_test(tc, wave_extend);
+	tcase_add_test(tc, wave_extend_causal);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
