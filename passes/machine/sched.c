@@ -429,10 +429,11 @@ int sched_occupancy_limit(int peak, int file_cap)
 	return lim < file_cap ? lim : file_cap;
 }
 
-/* Lower limits tried when the greedy schedule overshoots the first one:
- * at a limit it places an over-limit candidate when every candidate is
- * over, so a tighter target can end under the real one. */
-enum { SCHED_TRIES = 4, SCHED_TRY_STEP = 16 };
+/* Targets tried when the greedy schedule overshoots the limit: the limit,
+ * halfway down to the original peak, the original peak. At a target the
+ * scheduler still places an over-target candidate when every candidate is
+ * over, so a tighter target can end under the real limit. */
+enum { SCHED_TRIES = 3 };
 
 static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, int *order)
 {
@@ -445,9 +446,7 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
 	int limit = s->limit > r->peak0 ? s->limit : r->peak0;
 	for (int k = 0; k < SCHED_TRIES; k++) {
-		int target = limit - k * SCHED_TRY_STEP, vtarget = vcap - k * SCHED_TRY_STEP;
-		if (k && target < r->peak0)
-			break;
+		int target = limit - k * (limit - r->peak0) / 2, vtarget = vcap - (limit - target);
 		sched_pressure_region(p, r->bi, r->lo, r->hi);
 		Timing t1 = list_schedule(nodes, ins, n, p, target, vtarget, order);
 		bool faster = t1.end < t0.end || (t1.end == t0.end && t1.last < t0.last);
