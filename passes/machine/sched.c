@@ -484,10 +484,29 @@ static int original_peaks(Sched *s, Region *rs, size_t nr, SchedPressure *p)
 	return max;
 }
 
+/* An instruction without a note is printed under the comment of the last
+ * one with a note before it (mir_print), and mir_parse gives it that note;
+ * give it that note now, so that moving instructions keeps what the printed
+ * form says and the printed form still parses back to itself. */
+static void inherit_notes(MFunc *f)
+{
+	const char *note = NULL;
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		MBlock *b = f->blocks.data[bi];
+		for (size_t i = 0; i < b->insts.len; i++) {
+			if (b->insts.data[i].note)
+				note = b->insts.data[i].note;
+			else
+				b->insts.data[i].note = note;
+		}
+	}
+}
+
 int sched_mfunc(MFunc *f, const SchedOptions *o)
 {
 	if (f->allocated)
 		return 0;
+	inherit_notes(f);
 	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len};
 	s.vbase = xmalloc((s.nv + 1) * sizeof *s.vbase);
 	uint32_t next = 0;
