@@ -7,10 +7,12 @@
  * alignment on top, so a schedule inside the model's limit can still cost a
  * wave per SIMD or push values into AGPRs. So the row allocates a copy of
  * the function both ways (scheduled and as isel left it) and keeps the
- * schedule only if it allocates, needs no more AGPRs and keeps the waves
- * per SIMD; otherwise it schedules again under a limit lowered by
+ * schedule only if it allocates and, where isel's order allocates too,
+ * needs no more AGPRs and keeps the waves per SIMD; otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
- * order. The copies are thrown away; the real allocation is the next row. */
+ * order (so a kernel that runs out of registers fails as it would
+ * unscheduled). The copies are thrown away; the real allocation is the
+ * next row. */
 #include <string.h>
 
 #include "../passes/machine/machine.h"
@@ -72,7 +74,7 @@ void compile_schedule(Compile *c)
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c->mf);
-		if (!base.ok || (now.ok && now.waves >= base.waves && now.agprs <= base.agprs)) {
+		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs))) {
 			mfunc_free(plain);
 			return;
 		}

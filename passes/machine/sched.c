@@ -48,19 +48,23 @@
  * the pipe's busy cycles are filled with loads, LDS accesses and address
  * arithmetic.
  *
- * Register pressure: live VGPR + AGPR dwords (per virtual register, from a
- * block-level liveness over the CFG), tracked along the schedule. The limit
- * is the largest pressure that keeps the waves per SIMD the original order
+ * Register pressure: live VGPR + AGPR dwords (per dword, from liveness over
+ * the CFG: sched_pressure.c), tracked along the schedule. The limit is the
+ * largest pressure that keeps the waves per SIMD the original order's peak
  * allows (the unified 512-register file, granule 8, as driver/stats.c
- * models occupancy), or o->limit; never below the region's own original
- * peak. A candidate that would lift the peak over the limit is taken only
- * when every candidate would, and then the one that adds least.
+ * models occupancy) less o->margin, or o->limit; never below the region's
+ * own original peak; VGPR dwords alone stay within the arch VGPR file. A
+ * candidate that would lift the peak over the target is taken only when
+ * every candidate would, and then the one that adds least; as that greedy
+ * choice can overshoot, lower targets are tried (SCHED_TRIES).
  *
  * Acceptance: the new order of a region is kept only if the model finishes
  * it sooner than the original order (or as soon, with the last issue
  * earlier) and its peak pressure stays within the limit; otherwise the
  * region keeps its original order, so the pass never makes the model's
- * figure worse. */
+ * figure worse. The driver (driver/schedule.c) also checks the result
+ * against a trial register allocation. The model is a static one (no other
+ * waves, fixed latencies): it orders instructions, it is not a time. */
 #include <stdlib.h>
 #include <string.h>
 
