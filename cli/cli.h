@@ -56,6 +56,8 @@ typedef struct CompileOptions CompileOptions;
 /* `-D SYM=VAL` (or `-DSYM=VAL`) at argv[*i] into o; false if argv[*i] is
  * not a -D option. Bad forms are usage errors. */
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
+/* A code-generation switch at a (--no-schedule) into o; false if a is none. */
+bool opt_codegen(const char *a, CompileOptions *o);
 typedef struct Diag Diag;
 /* The -D bindings of `defs` applied as compile applies them (defines.c), to
  * a view of k (*bound, released with kernel_view_free; k is not changed),
@@ -77,6 +79,7 @@ typedef struct GraphRun {
 	const RunOptions *ro;
 	const char *mcpu;
 	double atol, rtol; /* < 0: by dtype */
+	bool no_schedule;  /* --no-schedule */
 } GraphRun;
 int run_graph_checked(const GraphRun *g);
 /* Move the files tmp_files[i] to the destinations of the --out strings

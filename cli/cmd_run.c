@@ -37,6 +37,7 @@ typedef struct {
 	RunOptions ro;
 	const char *mcpu;  /* NULL: not given */
 	double atol, rtol; /* < 0: by dtype */
+	bool no_schedule;  /* --no-schedule */
 } RunArgs;
 
 static void args_free(RunArgs *a)
@@ -273,6 +274,7 @@ static int run_kernel_graph(RunArgs *a)
 		.mcpu = a->mcpu ? a->mcpu : "gfx942",
 		.atol = a->atol,
 		.rtol = a->rtol,
+		.no_schedule = a->no_schedule,
 	};
 	return run_graph_checked(&g);
 }
@@ -299,7 +301,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
 		   "                  [--d16 clobber|preserve|auto]\n"
-		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--version] [-h]\n"
+		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
 		   "  graph (docs/kernel-format.md): compile it, run it on seeded random inputs, run the\n"
 		   "  reference interpreter on the same inputs, compare every buffer the kernel writes and\n"
@@ -323,7 +325,8 @@ static void usage(FILE *f)
 		   "                     gfx942:sramecc-:xnack+ (also -mcpu=CPU)\n"
 		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
 		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
-		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n");
+		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n"
+		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n");
 }
 
 static void check_pair(RunArgs *a, const char *opt, const char *v)
@@ -385,6 +388,8 @@ int cmd_run(int argc, char **argv)
 			a.atol = tolerance("--atol", v);
 		} else if (opt_value(argc, argv, &i, "--rtol", &v)) {
 			a.rtol = tolerance("--rtol", v);
+		} else if (strcmp(argv[i], "--no-schedule") == 0) {
+			a.no_schedule = true;
 		} else if (strcmp(argv[i], "--trace") == 0) {
 			a.ro.trace = true;
 		} else if (strcmp(argv[i], "-v") == 0) {

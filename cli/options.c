@@ -74,6 +74,15 @@ long long opt_int(const char *name, const char *value)
 	return v;
 }
 
+bool opt_codegen(const char *a, CompileOptions *o)
+{
+	if (strcmp(a, "--no-schedule") == 0) {
+		o->no_schedule = true;
+		return true;
+	}
+	return false;
+}
+
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
 {
 	const char *a = argv[*i];

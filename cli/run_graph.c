@@ -154,6 +154,7 @@ int run_graph_checked(const GraphRun *g)
 
 	int rc = 1;
 	co.mcpu = g->mcpu;
+	co.no_schedule = g->no_schedule;
 	co.code_object = "kernel.hsaco";
 	int64_t *dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
 	Buf um = {0};

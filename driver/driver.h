@@ -33,6 +33,7 @@ typedef struct CompileOptions {
 	unsigned dump;           /* bit per pass index: print the MIR after it to dump_out */
 	FILE *dump_out;
 	const char *stop_after;  /* a pipeline row's name: stop after it (dump-indices, -S) */
+	bool no_schedule;        /* skip the list scheduler (passes/machine/sched.c): --no-schedule */
 } CompileOptions;
 
 typedef struct Compile {
@@ -82,6 +83,9 @@ int compile_pass_index(const char *name);
  * assignment is kept (c->ra) for check_allocation, which checks it
  * independently and releases it (0 problems when nothing is kept). */
 void allocate_registers(Compile *c);
+/* The list scheduler, kept only where allocation confirms it costs no wave
+ * and no spill (schedule.c); nothing with opt.no_schedule. */
+void compile_schedule(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per

@@ -18,7 +18,7 @@
  * after it are timed (Compile.pass_us, check_us) for --stats.
  *
  * Stages of the design not built yet (shared-memory promotion, expansion of
- * MMA tiles, barriers, scheduling) get their rows here when they exist; the
+ * MMA tiles, barriers) get their rows here when they exist; the
  * order below is the order they will run in. */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +44,7 @@ static void link_code_object(Compile *c);
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
+	X(schedule, compile_schedule(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \

@@ -1,7 +1,8 @@
 /* machine.h — the machine passes: each takes the machine function and
  * nothing else (ir/mir.h), and rewrites it in place.
  *
- * insert_waitcnt and resolve_hazards run after register allocation; their
+ * sched_schedule runs before register allocation; insert_waitcnt and
+ * resolve_hazards after it; their
  * independent checkers re-derive every requirement from the final
  * instruction stream and append what is unmet to msg (a compiler bug: the
  * driver dies with it). None of them reports input errors: by the time a
@@ -10,6 +11,22 @@
 #define WAVECC_PASSES_MACHINE_H
 
 #include "../../ir/mir.h"
+
+/* ---- sched.c ---- */
+/* The list scheduler (before register allocation): reorders instructions
+ * inside each block's regions between fences, keeping every dependence. */
+typedef struct SchedOptions {
+	int limit;  /* VGPR + AGPR dwords live at most; 0: the largest that keeps
+	               the original order's waves per SIMD, less margin */
+	int margin; /* dwords below that default limit (and the VGPR file) */
+} SchedOptions;
+/* Returns the number of regions reordered (0 on an allocated function). */
+int sched_mfunc(MFunc *f, const SchedOptions *o);
+/* Does the instruction stay in place as a region boundary? */
+bool sched_is_fence(const MFunc *f, const MInst *in);
+/* The largest VGPR + AGPR pressure that keeps the waves per SIMD a pressure
+ * of `peak` allows, at most file_cap. */
+int sched_occupancy_limit(int peak, int file_cap);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);

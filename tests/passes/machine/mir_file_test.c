@@ -5,8 +5,12 @@
  * A file is the machine IR in mir_print's form (read by mir_parse) with
  * annotation lines `; KEYWORD: TEXT` (other lines starting with ';' are
  * comments; an unknown upper-case keyword is an error):
- *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc or verify
+ *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc, verify or
+ *                       schedule (the list scheduler; its output is then
+ *                       also allocated, waited and hazard-resolved, and
+ *                       every checker must pass on that)
  *   ; TARGET: gfx90a    the target (default gfx942)
+ *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
  *   ; BEFORE: TEXT      the pass's independent checker, run on the input,
  *                       reports a problem containing TEXT (the input really
  *                       needs the pass)
@@ -56,6 +60,28 @@ static int checkers(const MFunc *f, Buf *msg)
 
 static int ncases;
 
+/* A scheduled function through the rest of the back end (on a copy, via
+ * its printed form): allocation, waits, hazards, with every checker clean. */
+static void scheduled_then_checked(const char *name, const MFunc *f)
+{
+	Buf text = {0}, err = {0}, msg = {0};
+	mir_print(&text, f);
+	MFunc *g = mir_parse(text.data, text.len, name, f->target, &err);
+	ck_assert_msg(g, "%s: the scheduled function does not parse back: %s", name, buf_cstr(&err));
+	RegAssign ra = {0};
+	ck_assert_msg(regalloc_mfunc(g, &ra, &msg) == 0, "%s: scheduled function: allocation failed: %s", name,
+		buf_cstr(&msg));
+	ck_assert_msg(regalloc_check(ra.pre, ra.phys, g, &msg) == 0, "%s: allocation checker: %s", name, buf_cstr(&msg));
+	regassign_free(&ra);
+	insert_waitcnt(g);
+	resolve_hazards(g);
+	ck_assert_msg(checkers(g, &msg) == 0, "%s: checkers after the back end: %s", name, buf_cstr(&msg));
+	mfunc_free(g);
+	buf_free(&text);
+	buf_free(&err);
+	buf_free(&msg);
+}
+
 static void run_case(const char *dir, const char *name)
 {
 	char path[8192];
@@ -66,6 +92,7 @@ static void run_case(const char *dir, const char *name)
 	Ann a[64];
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
+	int limit = 0;
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -85,6 +112,8 @@ static void run_case(const char *dir, const char *name)
 				snprintf(run, sizeof run, "%s", val);
 			else if (strcmp(kind, "TARGET") == 0)
 				snprintf(target, sizeof target, "%s", val);
+			else if (strcmp(kind, "LIMIT") == 0)
+				limit = atoi(val);
 			else {
 				ck_assert_msg(na < 64, "%s: too many annotations", name);
 				ck_assert_msg(!strcmp(kind, "CHECK") || !strcmp(kind, "CHECK-NEXT") || !strcmp(kind, "CHECK-NOT") ||
@@ -132,13 +161,18 @@ static void run_case(const char *dir, const char *name)
 		ck_assert_msg(regalloc_check(ra.pre, ra.phys, f, &msg) == 0, "%s: allocation checker: %s", name,
 			buf_cstr(&msg));
 		regassign_free(&ra);
+	} else if (strcmp(run, "schedule") == 0) {
+		SchedOptions o = {.limit = limit};
+		ck_assert_msg(sched_mfunc(f, &o) > 0, "%s: the scheduler moved nothing", name);
+		scheduled_then_checked(name, f);
 	} else if (strcmp(run, "verify") == 0) {
 		int n = checkers(f, &msg);
 		ck_assert_msg(want_error ? n > 0 : n == 0, "%s: verify found %d problems: %s", name, n, buf_cstr(&msg));
 		errors_in(name, a, na, buf_cstr(&msg));
 		goto done;
 	} else {
-		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc or verify", name, run);
+		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc, verify or schedule", name,
+			run);
 	}
 	ck_assert_msg(!want_error, "%s: expected an error, the pass succeeded", name);
 	/* after a machine pass, only that pass's own checker must be clean (a

@@ -1,0 +1,87 @@
+/* schedule.c — the pipeline's scheduling row: the list scheduler
+ * (passes/machine/sched.c) checked against what register allocation makes
+ * of its output.
+ *
+ * The scheduler bounds its own register pressure with a model (live dwords
+ * per virtual register), but the allocator adds fragmentation and tuple
+ * alignment on top, so a schedule inside the model's limit can still cost a
+ * wave per SIMD or push values into AGPRs. So the row allocates a copy of
+ * the function both ways (scheduled and as isel left it) and keeps the
+ * schedule only if it allocates and, where isel's order allocates too,
+ * needs no more AGPRs and keeps the waves per SIMD; otherwise it schedules again under a limit lowered by
+ * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
+ * order (so a kernel that runs out of registers fails as it would
+ * unscheduled). The copies are thrown away; the real allocation is the
+ * next row. */
+#include <string.h>
+
+#include "../passes/machine/machine.h"
+#include "../regalloc/regalloc.h"
+#include "driver.h"
+
+enum { SCHED_ROUNDS = 4, SCHED_STEP = 16 };
+
+static MFunc *copy_mfunc(const MFunc *f)
+{
+	MFunc *g = mfunc_new(f->name, f->target);
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		MBlock *c = mfunc_block(g, b->label);
+		for (size_t i = 0; i < b->insts.len; i++)
+			vec_push(&c->insts, b->insts.data[i]);
+	}
+	for (size_t v = 0; v < f->vregs.len; v++)
+		vec_push(&g->vregs, f->vregs.data[v]);
+	memcpy(g->nregs, f->nregs, sizeof g->nregs);
+	g->allocated = f->allocated;
+	g->lds_bytes = f->lds_bytes;
+	return g;
+}
+
+typedef struct Fit {
+	bool ok;
+	int vgprs, agprs, waves;
+} Fit;
+
+/* Allocate a copy of f: its registers and the waves per SIMD they allow
+ * (the unified 512-register file, AGPRs after a 4-aligned VGPR block,
+ * granule 8, at most 8 waves: driver/stats.c). */
+static Fit trial(const MFunc *f)
+{
+	MFunc *g = copy_mfunc(f);
+	Buf err = {0};
+	Fit r = {.ok = regalloc_mfunc(g, NULL, &err) == 0};
+	if (r.ok) {
+		r.vgprs = g->nregs[RF_VGPR];
+		r.agprs = g->nregs[RF_AGPR];
+		int total = (r.vgprs + 3) / 4 * 4 + r.agprs;
+		total = total < 8 ? 8 : (total + 7) / 8 * 8;
+		r.waves = 512 / total > 8 ? 8 : 512 / total;
+	}
+	buf_free(&err);
+	mfunc_free(g);
+	return r;
+}
+
+void compile_schedule(Compile *c)
+{
+	if (c->opt.no_schedule || !c->mf)
+		return;
+	MFunc *plain = copy_mfunc(c->mf);
+	Fit base = trial(plain);
+	for (int round = 0; round < SCHED_ROUNDS; round++) {
+		SchedOptions o = {.margin = round * SCHED_STEP};
+		if (sched_mfunc(c->mf, &o) == 0)
+			break; /* nothing moved: isel's order stands */
+		Fit now = trial(c->mf);
+		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs))) {
+			mfunc_free(plain);
+			return;
+		}
+		/* start over from isel's order with a lower limit */
+		mfunc_free(c->mf);
+		c->mf = copy_mfunc(plain);
+	}
+	mfunc_free(c->mf);
+	c->mf = plain;
+}

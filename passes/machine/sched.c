@@ -1,0 +1,554 @@
+/* sched.c — the list scheduler over the machine IR: reorders the
+ * instructions inside each basic block, before register allocation, so that
+ * long-latency results (global loads, LDS reads, MFMAs) are started early
+ * and the matrix core is fed while they are in flight.
+ *
+ * Contract: sched_mfunc(f, o) on an unallocated function permutes
+ * instructions within regions and changes nothing else (no instruction is
+ * added, removed or rewritten). Every dependence of the original order is
+ * kept, so the function computes the same values; the MIR verifier, the
+ * wait and hazard passes and their checkers run on the result as on any
+ * isel output. On an allocated function it does nothing.
+ *
+ * Regions: a block is cut at fences, which never move and which nothing
+ * crosses: branches and every SOPP row (s_waitcnt, s_barrier, s_endpgm,
+ * s_nop, ...), writers of exec (saveexec rows, v_cmpx, an exec def; every
+ * vector instruction reads exec), rows with effects beyond their operands
+ * (s_setreg/s_getreg, s_getpc, s_memtime, s_dcache_*), and before
+ * allocation any instruction naming a physical register (the entry copies
+ * of v0, s[0:1], the workgroup ids: their live ranges stay as isel made
+ * them). Labels are block boundaries, so nothing crosses them either.
+ *
+ * Dependences inside a region (the DAG), over "slots":
+ *   - every dword of every virtual register: read after write (latency of
+ *     the producer), write after read (0) and write after write (1); a
+ *     MIF_TIED def also reads its dwords;
+ *   - scc: every SALU row is taken to read and write it, so scalar code
+ *     keeps its order (scc producers and consumers are not marked in the
+ *     IR);
+ *   - vcc: every row that may touch it (a vcc operand, the VCCIN/VCCOUT/
+ *     VOP3B flags, VOPC, v_div_fmas) keeps its order; m0 likewise;
+ *   - memory: LDS and global (buffer, global, scalar memory; flat counts as
+ *     both) — a store or atomic is a write of its space, a load a read, so
+ *     loads move freely among loads but never across a store of their
+ *     space, and stores keep their order.
+ *
+ * Priority: the critical path to the region's end (height), with latencies
+ * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
+ * the target, plus one issue slot when the consumer is another MFMA, which
+ * spaces dependent MFMAs). Cycle model: one wave issues in order, one
+ * instruction every SCHED_ISSUE cycles; an instruction waits for its
+ * operands; an MFMA also waits for the matrix pipe, busy passes x 4 cycles.
+ *
+ * Algorithm (per region): list scheduling. At each step the candidates are
+ * the unscheduled instructions whose predecessors are all placed; pick the
+ * one that can issue earliest in the model, then the greatest height, then
+ * the original position. So loads go first in the order their consumers
+ * need them, MFMAs issue as soon as their operands and the pipe allow, and
+ * the pipe's busy cycles are filled with loads, LDS accesses and address
+ * arithmetic.
+ *
+ * Register pressure: live VGPR + AGPR dwords (per dword, from liveness over
+ * the CFG: sched_pressure.c), tracked along the schedule. The limit is the
+ * largest pressure that keeps the waves per SIMD the original order's peak
+ * allows (the unified 512-register file, granule 8, as driver/stats.c
+ * models occupancy) less o->margin, or o->limit; never below the region's
+ * own original peak; VGPR dwords alone stay within the arch VGPR file. A
+ * candidate that would lift the peak over the target is taken only when
+ * every candidate would, and then the one that adds least; as that greedy
+ * choice can overshoot, lower targets are tried (SCHED_TRIES).
+ *
+ * Acceptance: the new order of a region is kept only if the model finishes
+ * it sooner than the original order (or as soon, with the last issue
+ * earlier) and its peak pressure stays within the limit; otherwise the
+ * region keeps its original order, so the pass never makes the model's
+ * figure worse. The driver (driver/schedule.c) also checks the result
+ * against a trial register allocation. The model is a static one (no other
+ * waves, fixed latencies): it orders instructions, it is not a time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+#include "sched_pressure.h"
+
+enum {
+	SCHED_ISSUE = 4,   /* cycles between two instructions of one wave */
+	SCHED_VGPR_FILE = 512, /* unified VGPR + AGPR registers per lane per SIMD */
+	SCHED_GRANULE = 8,
+	SCHED_WAVE_SLOTS = 8,
+};
+
+/* Special slots after the register dwords. */
+enum { SL_SCC, SL_VCC, SL_M0, SL_MEM_GLOBAL, SL_MEM_LDS, SL_NSPECIAL };
+
+typedef struct Edge {
+	int to, lat;
+} Edge;
+
+typedef struct Node {
+	Vec(Edge) succ;
+	int npred;     /* predecessors not placed yet */
+	int height;    /* longest latency path to the region's end */
+	int ready;     /* earliest issue cycle from the placed predecessors */
+	int lat;       /* result latency */
+	int busy;      /* matrix pipe cycles (MFMA), else 0 */
+	bool placed;
+} Node;
+
+/* One access of an instruction: slots [first, first + n). */
+typedef struct Acc {
+	uint32_t first;
+	int n;
+	bool write, mem;
+} Acc;
+enum { MAX_ACC = 16 };
+
+typedef struct SlotState {
+	int last_def;
+	Vec(int) readers;
+} SlotState;
+
+typedef struct Sched {
+	MFunc *f;
+	bool gfx90a;
+	size_t nv;           /* virtual registers */
+	uint32_t *vbase;     /* first slot of each vreg (nv + 1 entries) */
+	uint32_t nslots;     /* vreg dwords + SL_NSPECIAL */
+	SlotState *slot;
+	Vec(uint32_t) touched;
+	int limit;           /* pressure limit (VGPR + AGPR dwords) */
+	int vgpr_cap;        /* arch VGPRs per wave */
+	int changed;         /* regions reordered */
+} Sched;
+
+/* ---- classification ---- */
+
+static bool writes_exec(const MInst *in)
+{
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_EXEC)
+			return true;
+	if (isa_info[in->op].flags & IF_CMPX)
+		return true;
+	return strstr(isa_info[in->op].name, "saveexec") != NULL;
+}
+
+static bool names_preg(const MInst *in)
+{
+	for (int k = 0; k < in->ndef + in->nuse; k++)
+		if ((k < in->ndef ? in->def[k] : in->use[k - in->ndef]).kind == MO_PREG)
+			return true;
+	return false;
+}
+
+bool sched_is_fence(const MFunc *f, const MInst *in)
+{
+	MClass c = isa_class(in->op);
+	if (c == MC_BRANCH || c == MC_CONTROL || writes_exec(in))
+		return true;
+	switch (in->op) {
+	case I_S_SETREG_B32: case I_S_GETREG_B32: case I_S_GETPC_B64: case I_S_DCACHE_INV: case I_S_DCACHE_WB:
+	case I_S_MEMTIME: case I_S_MEMREALTIME:
+		return true;
+	default:
+		break;
+	}
+	return !f->allocated && names_preg(in);
+}
+
+static bool touches_vcc(const MInst *in)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	if (r->flags & (IF_VCCIN | IF_VCCOUT | IF_VOP3B))
+		return true;
+	if (r->fmt == FMT_VOPC || in->op == I_V_DIV_FMAS_F32 || in->op == I_V_DIV_FMAS_F64)
+		return true;
+	for (int k = 0; k < in->ndef + in->nuse; k++)
+		if ((k < in->ndef ? in->def[k] : in->use[k - in->ndef]).kind == MO_VCC)
+			return true;
+	return false;
+}
+
+static bool touches_m0(const MInst *in)
+{
+	for (int k = 0; k < in->ndef + in->nuse; k++)
+		if ((k < in->ndef ? in->def[k] : in->use[k - in->ndef]).kind == MO_M0)
+			return true;
+	return false;
+}
+
+static void acc_add(Acc *a, int *na, uint32_t first, int n, bool write, bool mem)
+{
+	check_that(*na < MAX_ACC);
+	a[(*na)++] = (Acc){first, n, write, mem};
+}
+
+/* Every slot the instruction reads or writes. Reads come first, so an
+ * instruction that reads and writes one slot depends on its previous
+ * writer before it becomes the writer. */
+static int accesses(const Sched *s, const MInst *in, Acc *a)
+{
+	int na = 0;
+	uint32_t sp = s->vbase[s->nv];
+	const IsaInfo *r = &isa_info[in->op];
+	for (int u = 0; u < in->nuse; u++)
+		if (in->use[u].kind == MO_VREG)
+			acc_add(a, &na, s->vbase[in->use[u].reg] + in->use[u].sub, rc_size(in->use[u].rc), false, false);
+	if ((in->flags & MIF_TIED) && in->ndef && in->def[0].kind == MO_VREG)
+		acc_add(a, &na, s->vbase[in->def[0].reg] + in->def[0].sub, rc_size(in->def[0].rc), false, false);
+	bool store = r->flags & (IF_STORE | IF_ATOMIC), load = r->flags & IF_LOAD;
+	bool lds = r->fmt == FMT_DS, global = r->fmt == FMT_MUBUF || r->fmt == FMT_SMEM || r->fmt == FMT_FLAT;
+	if (r->fmt == FMT_FLAT && strncmp(r->name, "flat_", 5) == 0)
+		lds = true; /* a flat address may point into LDS */
+	if (lds || (global && (store || load))) {
+		if (lds)
+			acc_add(a, &na, sp + SL_MEM_LDS, 1, store, true);
+		if (global)
+			acc_add(a, &na, sp + SL_MEM_GLOBAL, 1, store, true);
+	}
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_VREG)
+			acc_add(a, &na, s->vbase[in->def[d].reg] + in->def[d].sub, rc_size(in->def[d].rc), true, false);
+	if (isa_class(in->op) == MC_SALU)
+		acc_add(a, &na, sp + SL_SCC, 1, true, false);
+	if (touches_vcc(in))
+		acc_add(a, &na, sp + SL_VCC, 1, true, false);
+	if (touches_m0(in))
+		acc_add(a, &na, sp + SL_M0, 1, true, false);
+	return na;
+}
+
+static int mfma_passes(const Sched *s, const MInst *in)
+{
+	return isa_mfma_passes(in->op, s->gfx90a);
+}
+
+static int latency(const Sched *s, const MInst *in)
+{
+	int p = mfma_passes(s, in);
+	return p ? 4 * p : isa_latency(in->op);
+}
+
+/* ---- the DAG ---- */
+
+static void add_edge(Node *nodes, int from, int to, int lat)
+{
+	if (from == to)
+		return;
+	vec_push(&nodes[from].succ, ((Edge){to, lat}));
+	nodes[to].npred++;
+}
+
+static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes)
+{
+	for (int i = 0; i < n; i++) {
+		nodes[i] = (Node){0};
+		nodes[i].lat = latency(s, &ins[i]);
+		int p = mfma_passes(s, &ins[i]);
+		nodes[i].busy = p ? 4 * p : 0;
+	}
+	for (int i = 0; i < n; i++) {
+		Acc a[MAX_ACC];
+		int na = accesses(s, &ins[i], a);
+		for (int k = 0; k < na; k++)
+			for (uint32_t sl = a[k].first; sl < a[k].first + (uint32_t)a[k].n; sl++) {
+				SlotState *st = &s->slot[sl];
+				if (st->last_def < 0 && st->readers.len == 0)
+					vec_push(&s->touched, sl);
+				int d = st->last_def;
+				if (!a[k].write) {
+					if (d >= 0) {
+						int lat = a[k].mem ? 1 : nodes[d].lat;
+						if (nodes[d].busy && nodes[i].busy)
+							lat += SCHED_ISSUE; /* space dependent MFMAs */
+						add_edge(nodes, d, i, lat);
+					}
+					vec_push(&st->readers, i);
+					continue;
+				}
+				/* a write: after the previous writer (a chain slot's
+				 * order carries the producer's latency) and its readers */
+				if (d >= 0)
+					add_edge(nodes, d, i, sl >= s->vbase[s->nv] && !a[k].mem ? nodes[d].lat : 1);
+				for (size_t r = 0; r < st->readers.len; r++)
+					add_edge(nodes, st->readers.data[r], i, 0);
+				st->readers.len = 0;
+				st->last_def = i;
+			}
+	}
+	for (size_t t = 0; t < s->touched.len; t++) {
+		SlotState *st = &s->slot[s->touched.data[t]];
+		st->last_def = -1;
+		st->readers.len = 0;
+	}
+	s->touched.len = 0;
+	/* heights, in reverse order (edges go forward) */
+	for (int i = n; i-- > 0;) {
+		int h = nodes[i].lat;
+		for (size_t e = 0; e < nodes[i].succ.len; e++) {
+			Edge ed = nodes[i].succ.data[e];
+			if (ed.lat + nodes[ed.to].height > h)
+				h = ed.lat + nodes[ed.to].height;
+		}
+		nodes[i].height = h;
+	}
+}
+
+/* ---- the model and the list scheduler ---- */
+
+typedef struct Timing {
+	int end;     /* every result ready */
+	int last;    /* last issue */
+} Timing;
+
+/* Issue time of node i if placed now. */
+static int issue_time(const Node *nd, int cycle, int pipe_free)
+{
+	int t = cycle > nd->ready ? cycle : nd->ready;
+	if (nd->busy && pipe_free > t)
+		t = pipe_free;
+	return t;
+}
+
+static void place(Node *nodes, int i, int t, int *cycle, int *pipe_free, Timing *tm)
+{
+	Node *nd = &nodes[i];
+	nd->placed = true;
+	for (size_t e = 0; e < nd->succ.len; e++) {
+		Node *to = &nodes[nd->succ.data[e].to];
+		if (t + nd->succ.data[e].lat > to->ready)
+			to->ready = t + nd->succ.data[e].lat;
+		to->npred--;
+	}
+	*cycle = t + SCHED_ISSUE;
+	if (nd->busy)
+		*pipe_free = t + nd->busy;
+	if (t + nd->lat > tm->end)
+		tm->end = t + nd->lat;
+	tm->last = t;
+}
+
+static void reset_nodes(Node *nodes, int n)
+{
+	for (int i = 0; i < n; i++) {
+		nodes[i].placed = false;
+		nodes[i].ready = 0;
+		nodes[i].npred = 0;
+	}
+	for (int i = 0; i < n; i++)
+		for (size_t e = 0; e < nodes[i].succ.len; e++)
+			nodes[nodes[i].succ.data[e].to].npred++;
+}
+
+/* The original order through the model and the pressure tracker. */
+static Timing model_original(Node *nodes, const MInst *ins, int n, SchedPressure *p)
+{
+	Timing tm = {0};
+	int cycle = 0, pipe = 0;
+	reset_nodes(nodes, n);
+	for (int i = 0; i < n; i++) {
+		place(nodes, i, issue_time(&nodes[i], cycle, pipe), &cycle, &pipe, &tm);
+		sched_pressure_place(p, &ins[i]);
+	}
+	return tm;
+}
+
+/* Is candidate a better pick than b? Keys: within the pressure limit, (if
+ * both over) adds less, issues earlier, greater height, earlier original
+ * position. */
+typedef struct Cand {
+	int i, t, over, after;
+} Cand;
+
+static bool better(const Cand *a, const Cand *b, const Node *nodes)
+{
+	if (a->over != b->over)
+		return a->over < b->over;
+	if (a->over && a->after != b->after)
+		return a->after < b->after;
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (nodes[a->i].height != nodes[b->i].height)
+		return nodes[a->i].height > nodes[b->i].height;
+	return a->i < b->i;
+}
+
+static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure *p, int limit, int vcap, int *order)
+{
+	Timing tm = {0};
+	int cycle = 0, pipe = 0;
+	reset_nodes(nodes, n);
+	for (int k = 0; k < n; k++) {
+		Cand best = {-1, 0, 0, 0};
+		for (int i = 0; i < n; i++) {
+			if (nodes[i].placed || nodes[i].npred)
+				continue;
+			SchedDelta dl;
+			sched_pressure_delta(p, &ins[i], &dl);
+			Cand c = {i, issue_time(&nodes[i], cycle, pipe), dl.peak > limit || dl.peakv > vcap, dl.after};
+			if (best.i < 0 || better(&c, &best, nodes))
+				best = c;
+		}
+		check_that(best.i >= 0); /* the DAG is acyclic: edges go forward */
+		order[k] = best.i;
+		place(nodes, best.i, best.t, &cycle, &pipe, &tm);
+		sched_pressure_place(p, &ins[best.i]);
+	}
+	return tm;
+}
+
+/* ---- regions ---- */
+
+typedef struct Region {
+	size_t bi, lo, hi; /* block, [lo, hi) */
+	int peak0;         /* original peak pressure */
+} Region;
+typedef Vec(Region) RegionList;
+
+static void find_regions(const MFunc *f, RegionList *out)
+{
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		const MBlock *b = f->blocks.data[bi];
+		size_t lo = 0;
+		for (size_t i = 0; i <= b->insts.len; i++) {
+			if (i < b->insts.len && !sched_is_fence(f, &b->insts.data[i]))
+				continue;
+			if (i - lo >= 2)
+				vec_push(out, ((Region){bi, lo, i, 0}));
+			lo = i + 1;
+		}
+	}
+}
+
+/* The largest pressure that keeps the waves per SIMD `peak` allows. */
+int sched_occupancy_limit(int peak, int file_cap)
+{
+	int g = peak < 1 ? SCHED_GRANULE : (peak + SCHED_GRANULE - 1) / SCHED_GRANULE * SCHED_GRANULE;
+	int waves = SCHED_VGPR_FILE / g;
+	if (waves > SCHED_WAVE_SLOTS)
+		waves = SCHED_WAVE_SLOTS;
+	if (waves < 1)
+		return peak > file_cap ? peak : file_cap;
+	int lim = SCHED_VGPR_FILE / waves / SCHED_GRANULE * SCHED_GRANULE;
+	return lim < file_cap ? lim : file_cap;
+}
+
+/* Targets tried when the greedy schedule overshoots the limit: the limit,
+ * halfway down to the original peak, the original peak. At a target the
+ * scheduler still places an over-target candidate when every candidate is
+ * over, so a tighter target can end under the real limit. */
+enum { SCHED_TRIES = 3 };
+
+static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, int *order)
+{
+	MBlock *b = s->f->blocks.data[r->bi];
+	int n = (int)(r->hi - r->lo);
+	MInst *ins = &b->insts.data[r->lo];
+	build_dag(s, ins, n, nodes);
+	sched_pressure_region(p, r->bi, r->lo, r->hi);
+	Timing t0 = model_original(nodes, ins, n, p);
+	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
+	int limit = s->limit > r->peak0 ? s->limit : r->peak0;
+	for (int k = 0; k < SCHED_TRIES; k++) {
+		int target = limit - k * (limit - r->peak0) / 2, vtarget = vcap - (limit - target);
+		sched_pressure_region(p, r->bi, r->lo, r->hi);
+		Timing t1 = list_schedule(nodes, ins, n, p, target, vtarget, order);
+		bool faster = t1.end < t0.end || (t1.end == t0.end && t1.last < t0.last);
+		if (!faster)
+			break; /* a tighter target is no faster */
+		if (p->peak > limit || p->peakv > vcap)
+			continue;
+		MInst *copy = xmalloc((size_t)n * sizeof *copy);
+		for (int j = 0; j < n; j++)
+			copy[j] = ins[order[j]];
+		bool same = memcmp(ins, copy, (size_t)n * sizeof *copy) == 0;
+		memcpy(ins, copy, (size_t)n * sizeof *copy);
+		free(copy);
+		s->changed += !same;
+		break;
+	}
+	for (int i = 0; i < n; i++)
+		vec_free(&nodes[i].succ);
+}
+
+/* The original peak of every region (the occupancy the unscheduled code
+ * has), into r->peak0; returns the function's maximum. */
+static int original_peaks(Sched *s, Region *rs, size_t nr, SchedPressure *p)
+{
+	int max = 0;
+	for (size_t k = 0; k < nr; k++) {
+		MBlock *b = s->f->blocks.data[rs[k].bi];
+		sched_pressure_region(p, rs[k].bi, rs[k].lo, rs[k].hi);
+		for (size_t i = rs[k].lo; i < rs[k].hi; i++)
+			sched_pressure_place(p, &b->insts.data[i]);
+		rs[k].peak0 = p->peak;
+		if (p->peak > max)
+			max = p->peak;
+	}
+	return max;
+}
+
+/* An instruction without a note is printed under the comment of the last
+ * one with a note before it (mir_print), and mir_parse gives it that note;
+ * give it that note now, so that moving instructions keeps what the printed
+ * form says and the printed form still parses back to itself. */
+static void inherit_notes(MFunc *f)
+{
+	const char *note = NULL;
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		MBlock *b = f->blocks.data[bi];
+		for (size_t i = 0; i < b->insts.len; i++) {
+			if (b->insts.data[i].note)
+				note = b->insts.data[i].note;
+			else
+				b->insts.data[i].note = note;
+		}
+	}
+}
+
+int sched_mfunc(MFunc *f, const SchedOptions *o)
+{
+	if (f->allocated)
+		return 0;
+	inherit_notes(f);
+	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len};
+	s.vbase = xmalloc((s.nv + 1) * sizeof *s.vbase);
+	uint32_t next = 0;
+	for (size_t v = 0; v < s.nv; v++) {
+		s.vbase[v] = next;
+		next += (uint32_t)rc_size(f->vregs.data[v]);
+	}
+	s.vbase[s.nv] = next;
+	s.nslots = next + SL_NSPECIAL;
+	s.slot = xcalloc(s.nslots, sizeof *s.slot);
+	for (uint32_t i = 0; i < s.nslots; i++)
+		s.slot[i].last_def = -1;
+	s.vgpr_cap = f->target->vgprs;
+	RegionList rs = {0};
+	find_regions(f, &rs);
+	SchedPressure p;
+	sched_pressure_init(&p, f, s.vbase, s.nv);
+	int peak = original_peaks(&s, rs.data, rs.len, &p);
+	int margin = o ? o->margin : 0;
+	s.vgpr_cap -= margin;
+	s.limit = o && o->limit > 0 ? o->limit
+				    : sched_occupancy_limit(peak, f->target->vgprs + f->target->agprs) - margin;
+	size_t maxn = 1;
+	for (size_t k = 0; k < rs.len; k++)
+		if (rs.data[k].hi - rs.data[k].lo > maxn)
+			maxn = rs.data[k].hi - rs.data[k].lo;
+	Node *nodes = xcalloc(maxn, sizeof *nodes);
+	int *order = xcalloc(maxn, sizeof *order);
+	for (size_t k = 0; k < rs.len; k++)
+		schedule_region(&s, &rs.data[k], &p, nodes, order);
+	free(nodes);
+	free(order);
+	sched_pressure_free(&p);
+	vec_free(&rs);
+	for (uint32_t i = 0; i < s.nslots; i++)
+		vec_free(&s.slot[i].readers);
+	free(s.slot);
+	vec_free(&s.touched);
+	free(s.vbase);
+	return s.changed;
+}

@@ -1,0 +1,40 @@
+/* sched_pressure.h — live VGPR + AGPR dwords along a schedule, for the
+ * list scheduler (sched.c); the algorithm is in sched_pressure.c.
+ *
+ * Use: sched_pressure_init once per function (block liveness), then per
+ * region sched_pressure_region (the state at the region's start), then
+ * sched_pressure_place for each instruction in the order chosen;
+ * sched_pressure_delta asks what placing one next would do. SGPRs are not
+ * counted (the scheduler's limit is on the vector file). */
+#ifndef WAVECC_SCHED_PRESSURE_H
+#define WAVECC_SCHED_PRESSURE_H
+
+#include "../../ir/mir.h"
+
+typedef struct SchedPressure {
+	const MFunc *f;
+	const uint32_t *vbase; /* first dword of each vreg, nv + 1 entries */
+	size_t nv;
+	uint32_t ndw;          /* dwords of all vregs */
+	uint8_t *file;         /* per dword: its RegFile */
+	uint8_t *live_out;     /* per block x dword */
+	uint8_t *live, *keep;  /* per dword: live now; live after the region */
+	int *uses;             /* per dword: instructions of the region still to read it */
+	uint32_t *rmark, *wmark, epoch; /* per-instruction dedup of dwords */
+	int cur, curv;         /* live VGPR + AGPR dwords; VGPR dwords alone */
+	int peak, peakv;       /* their maxima since sched_pressure_region */
+} SchedPressure;
+
+typedef struct SchedDelta {
+	int peak, peakv; /* pressure while the instruction issues (its new defs on top) */
+	int after;       /* change once it has issued */
+} SchedDelta;
+
+void sched_pressure_init(SchedPressure *p, const MFunc *f, const uint32_t *vbase, size_t nv);
+void sched_pressure_free(SchedPressure *p);
+/* The state at the start of instructions [lo, hi) of block bi. */
+void sched_pressure_region(SchedPressure *p, size_t bi, size_t lo, size_t hi);
+void sched_pressure_delta(SchedPressure *p, const MInst *in, SchedDelta *out);
+void sched_pressure_place(SchedPressure *p, const MInst *in);
+
+#endif
