@@ -479,6 +479,7 @@ static void dispatch(Sim *s, uint64_t c)
 			return;
 		uint32_t g = s->next_wg++;
 		s->resident_wgs++;
+		s->out->wg_start[g] = c;
 		for (uint32_t i = 0; i < s->nwaves; i++) {
 			SWave *w = &s->w[g * s->nwaves + i];
 			uint32_t best = 0;
@@ -568,6 +569,8 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 	s.wg_arrived = xcalloc(r->wg_count + 1, sizeof *s.wg_arrived);
 	s.wg_end = xcalloc(r->wg_count + 1, sizeof *s.wg_end);
 	out->wg_done = xcalloc(r->wg_count + 1, sizeof *out->wg_done);
+	out->wg_start = xcalloc(r->wg_count + 1, sizeof *out->wg_start);
+	out->waves = (uint32_t)(r->wg_count * r->nwaves);
 	out->workgroups = (uint32_t)r->wg_count;
 	out->resident = cfg->resident;
 	out->npcs = r->pcs.len;
@@ -640,6 +643,7 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 void tm_cu_result_free(TmCuResult *res)
 {
 	free(res->wg_done);
+	free(res->wg_start);
 	free(res->pcs);
 	memset(res, 0, sizeof *res);
 }

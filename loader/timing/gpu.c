@@ -23,16 +23,15 @@ void tm_occupancy(EmuArch arch, const KernelDescriptor *kd, uint32_t lds_bytes, 
 	memset(o, 0, sizeof *o);
 	uint32_t simds = (uint32_t)p.simds, slots = (uint32_t)p.wave_slots;
 	o->waves_per_wg = waves_per_wg ? waves_per_wg : 1;
-	/* the waves of one workgroup spread over the SIMDs */
-	uint32_t per_simd = (o->waves_per_wg + simds - 1) / simds;
+	/* a CU holds simds * (waves per SIMD) waves of any workgroups */
 	uint32_t vg = kd->vgpr_alloc ? kd->vgpr_alloc : (uint32_t)p.vgprs;
 	uint32_t sg = kd->sgpr_alloc ? kd->sgpr_alloc + 16 : 16; /* + VCC, flat scratch, XNACK (guessed) */
 	uint32_t wv = min_u32(slots, (uint32_t)p.vgprs / vg);
 	uint32_t ws = min_u32(slots, (uint32_t)p.sgprs / sg);
 	o->waves_per_simd = min_u32(wv, ws);
-	o->by_waves = slots / per_simd;
-	o->by_vgprs = wv / per_simd;
-	o->by_sgprs = ws / per_simd;
+	o->by_waves = min_u32(slots * simds / o->waves_per_wg, (uint32_t)p.max_wgs_per_cu);
+	o->by_vgprs = wv * simds / o->waves_per_wg;
+	o->by_sgprs = ws * simds / o->waves_per_wg;
 	o->by_lds = lds_bytes ? (uint32_t)p.lds_bytes / lds_bytes : 1u << 16;
 	o->wgs_per_cu = o->by_waves, o->limit = "wave slots";
 	if (o->by_vgprs < o->wgs_per_cu)
@@ -78,7 +77,9 @@ void tm_cu_config(EmuArch arch, const TmRecorder *r, uint64_t nwg, const TmOccup
 	c->hbm_bytes_per_clk = p.hbm_gbps * 1e9 / clk / (double)active;
 	double l2s = ceil(p.cus / p.cus_per_l2);
 	double per_l2 = ceil((double)active / l2s);
-	c->l2_bytes_per_clk = p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2);
+	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
+	/* HBM data reaches a CU through its L2 path */
+	c->hbm_bytes_per_clk = fmin(c->hbm_bytes_per_clk, c->l2_bytes_per_clk);
 	double unique, requested;
 	tm_recorder_traffic(r, &unique, &requested);
 	/* HBM must deliver the kernel's footprint once; first touches of the
@@ -111,6 +112,12 @@ void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccup
 		cycles = (double)d[s - 1] + (double)(e->wgs_per_cu - s) * interval;
 		free(d);
 	}
+	/* the chip's HBM bandwidth bounds the whole grid's traffic, whatever
+	 * the extrapolation says */
+	double clk = p.clock_mhz * 1e6;
+	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
+	if (hbm_total / (p.hbm_gbps * 1e9) * clk > cycles)
+		cycles = hbm_total / (p.hbm_gbps * 1e9) * clk;
 	e->cu_cycles = cycles;
 	e->seconds = cycles / (p.clock_mhz * 1e6);
 	double per_wg = s ? 1.0 / s : 0;

@@ -27,6 +27,7 @@
 	X(cus_per_l2, 38, 110, "CUs", "MI300X: one 4 MB L2 per XCD of 38 CUs (Chips and Cheese, Testing AMD's Giant MI300X); MI250X: one L2 per GCD") \
 	X(simds, 4, 4, "SIMDs/CU", "CDNA3 white paper / ISA guide: 4 SIMD units per CU") \
 	X(wave_slots, 8, 8, "waves/SIMD", "LLVM AMDGPU getMaxWavesPerEU for gfx90a and gfx942") \
+	X(max_wgs_per_cu, 32, 32, "workgroups", "guessed: workgroups (barrier resources) one CU holds") \
 	X(vgprs, 512, 512, "regs/lane/SIMD", "unified VGPR+AGPR file, LLVM AMDGPU (gfx90a/gfx940 getTotalNumVGPRs)") \
 	X(vgpr_granule, 8, 8, "regs", "LLVM AMDGPU VGPR allocation granule for gfx90a/gfx940") \
 	X(sgprs, 800, 800, "regs/SIMD", "LLVM AMDGPU getTotalNumSGPRs for GFX9") \
@@ -54,6 +55,7 @@
 	X(l1_latency, 120, 120, "clk", "guessed (~57 ns at 2.1 GHz, the order of published MI300X vector L1 latencies)") \
 	X(l2_bytes_per_clk, 2048, 2048, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; gfx90a: guessed the same") \
 	X(l2_latency, 240, 240, "clk", "guessed (~115 ns at 2.1 GHz, the order of published MI300X L2 latencies)") \
+	X(l2_cu_bytes_per_clk, 64, 64, "B/clk/CU", "guessed: the L2-to-L1 path of one CU (64 B/clk, as on GCN)") \
 	X(hbm_gbps, 5300, 1600, "GB/s", "MI300X data sheet 5.3 TB/s; MI250X 3.2 TB/s over two GCDs") \
 	X(hbm_latency, 700, 600, "clk", "guessed (~330 ns at 2.1 GHz incl. Infinity Cache miss, the order of published MI300X figures)") \
 	X(scache_lines, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
@@ -118,7 +120,8 @@ typedef struct TmPc {
 typedef struct TmCuResult {
 	uint64_t cycles;                 /* from the first dispatch to the last wave's end */
 	uint32_t workgroups, resident;   /* simulated, resident at once */
-	uint64_t *wg_done;               /* completion cycle of each workgroup, in dispatch order */
+	uint32_t waves;                  /* simulated waves */
+	uint64_t *wg_start, *wg_done;    /* dispatch and completion cycle of each workgroup */
 	uint64_t issued[TM_NCAT];
 	uint64_t mfma_busy;              /* matrix-core busy cycles, summed over the SIMDs */
 	double mfma_flops;
