@@ -324,6 +324,9 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 				worst = r;
 		printf("  %10llu  +0x%04llx  %-52s %s", (unsigned long long)t, (unsigned long long)(p->pc - pr->base), p->text,
 		       t ? tm_reason_name[worst] : "");
+		if (p->waited_on)
+			printf(" for +0x%04llx %s", (unsigned long long)(cu->pcs[p->waited_on - 1].pc - pr->base),
+			       cu->pcs[p->waited_on - 1].text);
 		if (p->lds_conflict_cycles)
 			printf("; LDS bank conflicts %llu cycles", (unsigned long long)p->lds_conflict_cycles);
 		printf("\n");
@@ -386,6 +389,8 @@ static void print_json(const Profile *pr)
 			if (p->stall[r])
 				json_object_set_new(st, tm_reason_name[r], json_integer((json_int_t)p->stall[r]));
 		json_object_set_new(x, "stall", st);
+		if (p->waited_on)
+			json_object_set_new(x, "waits_for_offset", json_integer((json_int_t)(cu->pcs[p->waited_on - 1].pc - pr->base)));
 		if (p->lds_conflict_cycles)
 			json_object_set_new(x, "lds_conflict_cycles", json_integer((json_int_t)p->lds_conflict_cycles));
 		if (p->loop_intervals)

@@ -56,6 +56,8 @@ typedef struct {
 	bool done, at_barrier;
 	Reg *reg;
 	Times vm, lgkm;
+	Vec(uint32_t) vm_pc, lgkm_pc; /* the pc index of each counted operation */
+	uint32_t wait_pc;            /* the operation the wave's s_waitcnt waits for */
 	uint32_t loop_pc[NLOOP];
 	uint64_t loop_t[NLOOP];
 	uint32_t nloop;
@@ -229,11 +231,13 @@ static int blocked(Sim *s, SWave *w, uint64_t c, uint64_t *until)
 		uint64_t t = count_ready(&w->vm, vm);
 		if (t > c) {
 			*until = t;
+			w->wait_pc = w->vm_pc.data[w->vm.len - vm - 1];
 			return TM_R_VMCNT;
 		}
 		t = count_ready(&w->lgkm, lgkm);
 		if (t > c) {
 			*until = t;
+			w->wait_pc = w->lgkm_pc.data[w->lgkm.len - lgkm - 1];
 			return TM_R_LGKMCNT;
 		}
 		return -1;
@@ -405,10 +409,12 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 	}
 	case TM_VMEM:
 		push_done(&w->vm, vmem_issue(s, e, c));
+		vec_push(&w->vm_pc, e->pc);
 		break;
 	case TM_LDS: {
 		double end = serve(&s->lds_free, (double)c, e->lds_cycles, 1.0);
 		push_done(&w->lgkm, (uint64_t)ceil(end + p->lds_latency));
+		vec_push(&w->lgkm_pc, e->pc);
 		o->bytes_lds += e->bytes;
 		uint64_t extra = e->lds_cycles > e->lds_ideal ? (uint64_t)(e->lds_cycles - e->lds_ideal) : 0;
 		o->lds_conflict_cycles += extra;
@@ -420,6 +426,7 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 		for (uint32_t k = 0; k < e->nlines; k++)
 			hit &= cache_access(&s->sc, s->r->lines.data[e->line0 + k]);
 		push_done(&w->lgkm, c + (uint64_t)(hit ? p->scache_latency : p->l2_latency));
+		vec_push(&w->lgkm_pc, e->pc);
 		break;
 	}
 	case TM_BRANCH: case TM_SALU:
@@ -506,8 +513,16 @@ static void dispatch(Sim *s, uint64_t c)
 
 static void charge(Sim *s, SWave *w, uint64_t c, int reason)
 {
-	if (w->last_reason >= 0 && c > w->last_check)
-		s->out->pcs[w->ev[w->i].pc].stall[w->last_reason] += c - w->last_check;
+	/* a wave held by s_barrier, s_nop, s_sleep or a taken branch waits in
+	 * that instruction; other waits are the next instruction's */
+	int lr = w->last_reason;
+	bool prev = (lr == TM_R_BARRIER || lr == TM_R_NOP || lr == TM_R_BRANCH) && w->i > 0;
+	const TEv *at = prev ? &w->ev[w->i - 1] : &w->ev[w->i];
+	if (w->last_reason >= 0 && c > w->last_check) {
+		s->out->pcs[at->pc].stall[w->last_reason] += c - w->last_check;
+		if (lr == TM_R_VMCNT || lr == TM_R_LGKMCNT)
+			s->out->pcs[at->pc].waited_on = w->wait_pc + 1;
+	}
 	w->last_check = c;
 	w->last_reason = reason;
 }
@@ -629,6 +644,8 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 		free(s.w[i].reg);
 		vec_free(&s.w[i].vm);
 		vec_free(&s.w[i].lgkm);
+		vec_free(&s.w[i].vm_pc);
+		vec_free(&s.w[i].lgkm_pc);
 	}
 	free(s.w);
 	free(s.wg_live);

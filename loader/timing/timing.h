@@ -115,6 +115,7 @@ typedef struct TmPc {
 	uint64_t loop_cycles;            /* summed cycles between consecutive back-edge issues of one wave */
 	uint64_t loop_intervals;
 	uint64_t loop_target;
+	uint32_t waited_on;              /* s_waitcnt: index + 1 of the memory instruction it last waited for */
 } TmPc;
 
 typedef struct TmCuResult {

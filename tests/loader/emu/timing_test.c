@@ -199,6 +199,37 @@ START_TEST(more_waves_hide_latency)
 }
 END_TEST
 
+/* Wave 0 sleeps before the barrier; the others wait there for it, and the
+ * wait is charged to s_barrier. */
+START_TEST(barrier_and_sleep)
+{
+	Harness h;
+	h_init(&h, "v_readfirstlane_b32 s5, v0\n"
+		   "s_cmp_eq_u32 s5, 0\n"
+		   "s_cbranch_scc0 skip\n"
+		   "s_sleep 10\n"
+		   "skip:\n"
+		   "s_barrier\n"
+		   "s_endpgm\n");
+	h.l.wg_size[0] = 256;
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 1, 1, 8, &res);
+	uint64_t barrier = 0, sleep = 0;
+	for (size_t i = 0; i < res.npcs; i++) {
+		if (strstr(res.pcs[i].text, "s_barrier"))
+			barrier += res.pcs[i].stall[TM_R_BARRIER];
+		if (strstr(res.pcs[i].text, "s_sleep"))
+			sleep += res.pcs[i].stall[TM_R_NOP];
+	}
+	/* three waves wait for wave 0's 640-clock sleep, which wave 0 itself pays */
+	ck_assert_uint_ge(sleep, 640);
+	ck_assert_uint_ge(barrier, 3 * 600);
+	ck_assert_uint_ge(res.cycles, 640);
+	tm_cu_result_free(&res);
+	h_free(&h);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -210,6 +241,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, copy_within_hbm_share);
 	tcase_add_test(tc, lds_bandwidth_and_conflicts);
 	tcase_add_test(tc, more_waves_hide_latency);
+	tcase_add_test(tc, barrier_and_sleep);
 	suite_add_tcase(s, tc);
 	return s;
 }
