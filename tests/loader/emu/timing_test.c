@@ -230,6 +230,35 @@ START_TEST(barrier_and_sleep)
 }
 END_TEST
 
+/* Five one-wave workgroups: the waves of workgroups 0 and 4 share SIMD 0
+ * and contend for its matrix core with 32 MFMAs each. Oldest first lets
+ * workgroup 0 finish first; when workgroup 4 raises its priority with
+ * s_setprio, it finishes first. Returns done[4] < done[0]. */
+static bool youngest_first(bool setprio)
+{
+	Buf b = {0};
+	buf_printf(&b, "s_cmp_eq_u32 s2, 4\ns_cbranch_scc0 go\n%s\ngo:\n", setprio ? "s_setprio 3" : "s_nop 0");
+	for (int i = 0; i < 32; i++)
+		buf_printf(&b, "v_mfma_f32_16x16x16_f16 v[%d:%d], v[40:41], v[42:43], 0\n", 4 * (i % 8), 4 * (i % 8) + 3);
+	buf_printf(&b, "s_endpgm\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 5, 5, 8, &res);
+	bool r = res.wg_done[4] < res.wg_done[0];
+	tm_cu_result_free(&res);
+	h_free(&h);
+	buf_free(&b);
+	return r;
+}
+
+START_TEST(setprio_reorders)
+{
+	ck_assert_msg(!youngest_first(false), "oldest first: workgroup 4 finished before workgroup 0");
+	ck_assert_msg(youngest_first(true), "s_setprio 3: workgroup 4 still finished after workgroup 0");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -242,6 +271,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lds_bandwidth_and_conflicts);
 	tcase_add_test(tc, more_waves_hide_latency);
 	tcase_add_test(tc, barrier_and_sleep);
+	tcase_add_test(tc, setprio_reorders);
 	suite_add_tcase(s, tc);
 	return s;
 }
