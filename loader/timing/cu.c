@@ -83,6 +83,8 @@ typedef struct {
 	uint32_t *wg_live, *wg_arrived;
 	uint64_t *wg_end;
 	uint32_t next_wg, resident_wgs, simd_waves[8];
+	uint32_t simd_list[8][64]; /* the resident waves of each SIMD (indices into w) */
+	uint32_t running;          /* dispatched waves not yet ended */
 	double valu_free[8], mfma_free[8], ta_free, lds_free, l2_free, hbm_free;
 	Cache l1, sc;
 	uint64_t *l2seen;
@@ -363,6 +365,13 @@ static void end_wave(Sim *s, SWave *w, uint64_t c)
 		s->wg_end[w->wg] = c;
 	c = s->wg_end[w->wg];
 	w->done = true;
+	s->running--;
+	uint32_t *list = s->simd_list[w->simd], idx = (uint32_t)(w - s->w);
+	for (uint32_t k = 0; k < s->simd_waves[w->simd]; k++)
+		if (list[k] == idx) {
+			list[k] = list[s->simd_waves[w->simd] - 1];
+			break;
+		}
 	s->simd_waves[w->simd]--;
 	if (--s->wg_live[w->wg] == 0) {
 		s->out->wg_done[w->wg] = c;
@@ -494,13 +503,15 @@ static void dispatch(Sim *s, uint64_t c)
 				if (s->simd_waves[k] < s->simd_waves[best])
 					best = k;
 			w->simd = best;
-			s->simd_waves[best]++;
+			s->simd_list[best][s->simd_waves[best]++] = g * s->nwaves + i;
+			s->running++;
 			w->next_ok = c;
 			w->last_check = c;
 			w->last_reason = -1;
 			if (w->n == 0) { /* a wave without instructions (should not happen) */
 				w->done = true;
 				s->simd_waves[best]--;
+				s->running--;
 				s->wg_live[g]--;
 			}
 		}
@@ -532,19 +543,17 @@ static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
 {
 	SWave *cand[64];
 	uint32_t n = 0;
-	uint32_t lo = 0;
-	while (lo < s->nw && s->w[lo].done)
-		lo++;
-	for (uint32_t i = lo; i < s->nw && n < 64; i++) {
-		SWave *w = &s->w[i];
-		if (!w->done && w->wg < s->next_wg && w->simd == simd && w->i < w->n) {
-			uint32_t j = n++;
-			while (j > 0 && cand[j - 1]->prio < w->prio) {
-				cand[j] = cand[j - 1];
-				j--;
-			}
-			cand[j] = w;
+	for (uint32_t k = 0; k < s->simd_waves[simd]; k++) {
+		SWave *w = &s->w[s->simd_list[simd][k]];
+		if (w->done || w->i >= w->n)
+			continue;
+		/* highest priority first, then oldest */
+		uint32_t j = n++;
+		while (j > 0 && (cand[j - 1]->prio < w->prio || (cand[j - 1]->prio == w->prio && cand[j - 1]->age > w->age))) {
+			cand[j] = cand[j - 1];
+			j--;
 		}
+		cand[j] = w;
 	}
 	bool used[TM_NCAT] = {false}, any = false;
 	for (uint32_t k = 0; k < n; k++) {
@@ -612,10 +621,7 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 	uint64_t c = 0, idle_wake = NEVER;
 	uint32_t idle = 0;
 	for (;;) {
-		bool live = false;
-		for (uint32_t i = 0; i < s.nw && !live; i++)
-			live = !s.w[i].done && s.w[i].wg < s.next_wg;
-		if (!live)
+		if (s.running == 0)
 			break;
 		uint32_t simd = (uint32_t)(c % period);
 		if (simd < nsimd && turn(&s, simd, c, &idle_wake))
