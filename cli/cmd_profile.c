@@ -56,8 +56,8 @@ static void usage(FILE *f)
 		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
 		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
 		   "  --mcpu CPU      kernel graphs: gfx942 (default) or gfx90a\n"
-		   "  --sample N      simulate N workgroups (default: one CU's share, at most two rounds\n"
-		   "                  of its occupancy)\n"
+		   "  --sample N      simulate N workgroups (at most one CU's share of the grid; default:\n"
+		   "                  that share, at most two rounds of its occupancy)\n"
 		   "  --top N         hot spots to list (default 12)\n"
 		   "  --asm           list every instruction with its issue count and stall cycles\n"
 		   "  --json          print the result as JSON\n"
@@ -95,8 +95,9 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	tm_occupancy(pr->arch, &k->kd, lds, nwaves, &pr->occ);
 	codeobj_free(&co);
 	uint64_t sample = a->sample > 0 ? (uint64_t)a->sample : tm_sample_size(pr->arch, nwg, pr->occ.wgs_per_cu);
-	if (sample > nwg)
-		sample = nwg;
+	uint64_t share = tm_sample_size(pr->arch, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
+	if (sample > share)
+		sample = share; /* more would put other CUs' workgroups on this one */
 	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
 	Vec(HostBuffer) hb = {0};
 	pr->footprint = 0;

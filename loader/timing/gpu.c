@@ -103,13 +103,16 @@ void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccup
 	e->wgs_per_cu = per_cu(arch, nwg, &e->active_cus);
 	uint32_t s = cu->workgroups;
 	double cycles = (double)cu->cycles;
-	if (e->wgs_per_cu > s && s > 0) {
+	if (e->wgs_per_cu != s && s > 0) {
 		uint64_t *d = xcalloc(s, sizeof *d);
 		memcpy(d, cu->wg_done, s * sizeof *d);
 		qsort(d, s, sizeof *d, cmp_u64);
 		uint32_t occ = o->wgs_per_cu;
 		double interval = s > occ ? (double)(d[s - 1] - d[occ - 1]) / (double)(s - occ) : (double)d[s - 1] / (double)s;
-		cycles = (double)d[s - 1] + (double)(e->wgs_per_cu - s) * interval;
+		if (e->wgs_per_cu > s)
+			cycles = (double)d[s - 1] + (double)(e->wgs_per_cu - s) * interval;
+		else /* a sample larger than the CU's share (--sample): its first ones */
+			cycles = (double)d[e->wgs_per_cu - 1];
 		free(d);
 	}
 	/* the chip's HBM bandwidth bounds the whole grid's traffic, whatever
