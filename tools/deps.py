@@ -105,6 +105,7 @@ PREFIXES = {
     'asm': r'asm_|emit_|llvm_mc_',
     'loader/codeobj': r'codeobj_|kd_|metadata_|input_file',
     'loader/emu': r'emu_',
+    'loader/timing': r'tm_',
     'loader/runtime': r'launch_|hip_',
     'driver': r'compile_|wavecc_|stats_|allocate_registers$|check_allocation$',
 }

@@ -45,6 +45,49 @@ typedef enum { EMU_GFX942, EMU_GFX90A, EMU_GFX950 } EmuArch;
  * default, clobbering. */
 typedef enum { EMU_D16_CLOBBER, EMU_D16_PRESERVE } EmuD16;
 
+/* ---- the recording hook (timing models, profilers) ----
+ * With EmuLaunch.hook set, every executed wave instruction is reported after
+ * it ran, with what a timing model needs and the functional state cannot
+ * give later: the EXEC mask it ran under, the VGPRs it read and wrote, the
+ * per-lane addresses of a memory access, the pc it went on to. Without a
+ * hook the emulator only tests one pointer per instruction. */
+typedef enum { EMU_SPACE_NONE, EMU_SPACE_GLOBAL, EMU_SPACE_LDS, EMU_SPACE_SCRATCH, EMU_SPACE_SCALAR } EmuSpace;
+
+typedef struct EmuEvent {
+	uint32_t wg;        /* linear workgroup id (x fastest) */
+	uint32_t wave;      /* wave index in the workgroup */
+	uint64_t pc, next_pc;
+	uint16_t op;        /* IsaOp row (ir/isa/insts.h) */
+	uint8_t fmt;        /* IsaFormat of the encoding */
+	int32_t imm;        /* simm16 of SOPP/SOPK, memory offset */
+	uint64_t exec;      /* EXEC before the instruction */
+	/* VGPRs in the unified file (AGPR n is accum_offset + n): first
+	 * register and count, count 0 when there is none */
+	uint16_t vdst, nvdst, vsrc[3], nvsrc[3];
+	/* memory: lane l's byte address in addr[l] (the second address of a
+	 * ds_read2/ds_write2 in addr[64 + l]) for each lane set in amask;
+	 * scratch addresses are synthesised so a lane's dword k of one wave
+	 * lies next to the other lanes' (the hardware's swizzle) */
+	const uint64_t *addr;
+	uint64_t amask;
+	uint16_t lane_bytes; /* bytes per lane and address */
+	bool two;            /* ds_read2 / ds_write2 */
+	uint8_t space;       /* EmuSpace */
+	const void *inst;    /* the decoded instruction, for emu_event_text; valid during the call */
+} EmuEvent;
+
+typedef struct EmuHook {
+	void (*on_inst)(void *ctx, const EmuEvent *ev);
+	void *ctx;
+	/* run only the workgroups with linear ids in [wg_first, wg_first +
+	 * wg_count) (wg_count 0: all): a profile samples, the others' results
+	 * are not computed */
+	uint64_t wg_first, wg_count;
+} EmuHook;
+
+/* The event's instruction as the disassembler prints it. */
+void emu_event_text(const EmuEvent *ev, char *buf, size_t len);
+
 typedef struct EmuLaunch {
 	EmuArch arch;
 	KernelDescriptor kd;     /* decoded; gives initial SGPR/VGPR state, LDS size */
@@ -56,6 +99,7 @@ typedef struct EmuLaunch {
 	uint64_t max_instructions; /* 0: default cap of 1e8 wave instructions; stops runaway loops with a message */
 	EmuD16 d16;              /* d16 loads: clobber (default) or preserve the other half */
 	bool trace;              /* print each executed instruction to stderr */
+	const EmuHook *hook;     /* NULL: no recording */
 } EmuLaunch;
 
 typedef struct EmuStats {

@@ -126,7 +126,39 @@ struct Emu {
 	char *err;
 	size_t err_len;
 	bool failed;
+	/* recording (EmuLaunch.hook): the current instruction's memory access,
+	 * filled by the executors through emu_note_* only when hook is set */
+	const EmuHook *hook;
+	uint32_t wg_linear;
+	uint64_t cap_addr[128], cap_mask;
+	uint16_t cap_bytes;
+	uint8_t cap_space;
+	bool cap_two;
 };
+
+/* Record lane `lane`'s address (slot 64 + lane: a ds_*2 second address). */
+static inline void emu_note_addr(Emu *e, int slot, uint64_t a)
+{
+	if (e->hook) {
+		e->cap_addr[slot] = a;
+		e->cap_mask |= 1ull << (slot & 63);
+	}
+}
+/* A scratch byte address as the hardware lays it out (dword k of lane l at
+ * wave base + 256 k + 4 l, the private swizzle), in an address range of its
+ * own above the device allocations, so lanes share cache lines. */
+static inline uint64_t emu_scratch_addr(const Wave *w, uint32_t a, int lane)
+{
+	return (UINT64_C(0x7e) << 40) + (uint64_t)w->id * (UINT64_C(1) << 28) + (uint64_t)(a / 4) * 256 + (uint64_t)lane * 4 + a % 4;
+}
+static inline void emu_note_access(Emu *e, EmuSpace space, unsigned lane_bytes, bool two)
+{
+	if (e->hook) {
+		e->cap_space = (uint8_t)space;
+		e->cap_bytes = (uint16_t)lane_bytes;
+		e->cap_two = two;
+	}
+}
 
 /* ---- decode.c ---- */
 /* Decode at `p` (at least `avail` bytes readable). Returns the length in

@@ -67,6 +67,8 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 		return;
 	}
 	uint64_t addr = (base + (uint64_t)off) & ~(uint64_t)3;
+	emu_note_access(e, EMU_SPACE_SCALAR, 4 * n, false);
+	emu_note_addr(e, 0, (r->flags & IF_SMEM_BUF) ? base + (((uint64_t)off) & ~(uint64_t)3) : addr);
 	if (r->flags & IF_SMEM_BUF) {
 		uint32_t num = w->sgpr[in->sbase + 2];
 		uint64_t o = ((uint64_t)off) & ~(uint64_t)3;
@@ -327,6 +329,7 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
 	if (in->id == I_DS_SWIZZLE_B32 || in->id == I_DS_PERMUTE_B32 || in->id == I_DS_BPERMUTE_B32) {
+		emu_note_access(e, EMU_SPACE_LDS, 4, false);
 		ds_cross_lane(e, w, in);
 		return;
 	}
@@ -346,6 +349,7 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 			return;
 	}
 	const uint32_t *addr = vreg(w, in->addr);
+	emu_note_access(e, EMU_SPACE_LDS, two ? 4 * n : (es < 4 ? es : 4 * n), two);
 	for (int l = 0; l < 64 && !e->failed; l++) {
 		if (!((w->exec >> l) & 1))
 			continue;
@@ -353,6 +357,8 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 		if (two) {
 			unsigned stride = es * n * (st64 ? 64 : 1);
 			uint64_t a0 = (uint64_t)addr[l] + in->offset0 * stride, a1 = (uint64_t)addr[l] + in->offset1 * stride;
+			emu_note_addr(e, l, a0);
+			emu_note_addr(e, 64 + l, a1);
 			uint8_t *p0 = lds_ptr(e, w, in, a0, 4 * n, l), *p1 = p0 ? lds_ptr(e, w, in, a1, 4 * n, l) : NULL;
 			if (!p1)
 				return;
@@ -368,6 +374,7 @@ void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 			continue;
 		}
 		uint64_t a = (uint64_t)addr[l] + ((unsigned)in->imm & 0xffff);
+		emu_note_addr(e, l, a);
 		uint8_t *base = lds_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
 		if (!base)
 			return;
@@ -410,10 +417,12 @@ static void scratch_access(Emu *e, Wave *w, const Inst *in, unsigned vdst, unsig
 	if (in->sve && !emu_vreg_ok(e, w, in, in->addr, 1))
 		return;
 	uint32_t sb = in->saddr != 0x7f ? emu_sreg_read(e, w, in->saddr) : 0;
+	emu_note_access(e, EMU_SPACE_SCRATCH, es < 4 ? es : 4 * n, false);
 	for (int l = 0; l < 64 && !e->failed; l++) {
 		if (!((w->exec >> l) & 1))
 			continue;
 		uint32_t a = sb + (in->sve ? vreg(w, in->addr)[l] : 0) + (uint32_t)in->imm;
+		emu_note_addr(e, l, emu_scratch_addr(w, a, l));
 		uint8_t *base = priv_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
 		if (!base)
 			return;
@@ -462,6 +471,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 					continue;
 				uint32_t voff = in->offen ? vreg(w, in->addr + (in->idxen ? 1 : 0))[l] : 0;
 				uint32_t a = w->sgpr[s] + soff + (uint32_t)in->imm + voff;
+				emu_note_access(e, EMU_SPACE_SCRATCH, es < 4 ? es : 4 * n, false);
+				emu_note_addr(e, l, emu_scratch_addr(w, a, l));
 				uint8_t *base = priv_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);
 				if (!base)
 					return;
@@ -484,6 +495,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 			uint64_t off = (uint64_t)soff + (uint32_t)in->imm + voff;
 			bool structured = in->idxen && stride != 0;
 			uint64_t a = base + off + (uint64_t)stride * index;
+			emu_note_access(e, EMU_SPACE_GLOBAL, in->lds ? 4 : es < 4 ? es : 4 * n, false);
+			emu_note_addr(e, l, a);
 			uint8_t *p[4] = {0};
 			unsigned bytes = es < 4 ? es : 4;
 			for (unsigned k = 0; k < (es < 4 ? 1 : n); k++) {
@@ -515,6 +528,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		uint64_t a = sbase ? sb + vreg(w, in->addr)[l] : (vreg(w, in->addr)[l] | (uint64_t)vreg(w, in->addr + 1)[l] << 32);
 		a += (uint64_t)(int64_t)in->imm;
 		unsigned bytes = es < 4 ? es : 4 * n;
+		emu_note_access(e, (a >> 32) == EMU_SHARED_HI && in->seg == 0 ? EMU_SPACE_LDS : EMU_SPACE_GLOBAL, bytes, false);
+		emu_note_addr(e, l, (a >> 32) == EMU_SHARED_HI && in->seg == 0 ? (uint32_t)a : a);
 		uint8_t *base;
 		if (in->seg == 0 && (a >> 32) == EMU_SHARED_HI) /* generic pointer into LDS */
 			base = lds_ptr(e, w, in, (uint32_t)a, bytes, l);

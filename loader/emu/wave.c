@@ -70,6 +70,77 @@ static void trace(Emu *e, Wave *w, const Inst *in)
 		w->id, (unsigned long long)w->pc, dis, (unsigned long long)w->exec);
 }
 
+/* ---- the recording hook ---- */
+
+static void set_reg(uint16_t *first, uint16_t *n, unsigned reg, int width)
+{
+	*first = (uint16_t)reg;
+	*n = (uint16_t)(width > 0 ? width : 0);
+}
+
+/* A VALU operand code's VGPR (AGPR with `acc`), or none. */
+static void valu_src(const Inst *in, int i, unsigned acc, EmuEvent *ev)
+{
+	unsigned c = in->src[i];
+	if (c >= SRC_VGPR)
+		set_reg(&ev->vsrc[i], &ev->nvsrc[i], c - SRC_VGPR + acc, emu_operand_width(in, i));
+}
+
+/* The VGPRs an instruction reads and writes, in the unified file. */
+static void event_regs(const Wave *w, const Inst *in, EmuEvent *ev)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	unsigned acc = w->accum_offset;
+	switch (in->fmt) {
+	case FMT_VOP1: case FMT_VOP2: case FMT_VOPC: case FMT_VOP3: case FMT_VOP3P:
+		if (r->flags & IF_MFMA) {
+			set_reg(&ev->vdst, &ev->nvdst, in->dst + (in->acc_cd ? acc : 0), r->dst);
+			valu_src(in, 0, in->acc_a ? acc : 0, ev);
+			valu_src(in, 1, in->acc_b ? acc : 0, ev);
+			valu_src(in, 2, in->acc_cd ? acc : 0, ev);
+			return;
+		}
+		for (int i = 0; i < 3; i++)
+			valu_src(in, i, i == 0 && (in->id == I_V_ACCVGPR_READ_B32 || in->id == I_V_ACCVGPR_MOV_B32) ? acc : 0, ev);
+		if (r->fmt != FMT_VOPC && !(r->flags & IF_SDST))
+			set_reg(&ev->vdst, &ev->nvdst, in->dst + (in->id == I_V_ACCVGPR_WRITE_B32 || in->id == I_V_ACCVGPR_MOV_B32 ? acc : 0),
+				emu_operand_width(in, -1));
+		return;
+	case FMT_DS: case FMT_MUBUF: case FMT_FLAT: {
+		unsigned a = in->acc ? acc : 0;
+		set_reg(&ev->vsrc[0], &ev->nvsrc[0], in->addr, in->fmt == FMT_FLAT && in->saddr == 0x7f && in->seg != 1 ? 2 : 1);
+		if (r->flags & (IF_STORE | IF_ATOMIC))
+			set_reg(&ev->vsrc[1], &ev->nvsrc[1], (in->fmt == FMT_MUBUF ? in->dst : in->data0) + a, r->dst);
+		if (r->flags & IF_LOAD)
+			set_reg(&ev->vdst, &ev->nvdst, in->dst + a, r->dst * (ev->two ? 2 : 1));
+		return;
+	}
+	default: return;
+	}
+}
+
+static void record(Emu *e, Wave *w, const Inst *in, uint64_t pc, uint64_t exec)
+{
+	EmuEvent ev = {.wg = e->wg_linear, .wave = w->id, .pc = pc, .next_pc = w->done ? pc : w->at_barrier ? pc + 4 : w->pc,
+		       .op = in->id, .fmt = in->fmt, .imm = in->imm, .exec = exec, .inst = in};
+	if (e->cap_mask || e->cap_space) {
+		ev.addr = e->cap_addr;
+		ev.amask = e->cap_mask;
+		ev.lane_bytes = e->cap_bytes;
+		ev.two = e->cap_two;
+		ev.space = e->cap_space;
+	}
+	event_regs(w, in, &ev);
+	e->hook->on_inst(e->hook->ctx, &ev);
+	e->cap_mask = 0;
+	e->cap_space = 0;
+}
+
+void emu_event_text(const EmuEvent *ev, char *buf, size_t len)
+{
+	emu_print((const Inst *)ev->inst, ev->pc, buf, len);
+}
+
 /* Run one wave until it ends, fails or reaches a barrier. */
 static void run_wave(Emu *e, Wave *w)
 {
@@ -88,9 +159,12 @@ static void run_wave(Emu *e, Wave *w)
 			emu_fail(e, w, in, "unknown instruction encoding");
 			return;
 		}
+		uint64_t pc0 = w->pc, exec0 = w->exec;
 		switch (in->fmt) {
 		case FMT_SOP1: case FMT_SOP2: case FMT_SOPK: case FMT_SOPC: case FMT_SOPP:
 			emu_exec_salu(e, w, in);
+			if (e->hook && !e->failed)
+				record(e, w, in, pc0, exec0);
 			continue; /* SALU sets the pc itself */
 		case FMT_SMEM: emu_exec_smem(e, w, in); break;
 		case FMT_VOP3P:
@@ -106,6 +180,8 @@ static void run_wave(Emu *e, Wave *w)
 		}
 		if (!e->failed)
 			w->pc += 4u * in->words;
+		if (e->hook && !e->failed)
+			record(e, w, in, pc0, exec0);
 	}
 }
 
@@ -194,7 +270,7 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		memset(stats, 0, sizeof *stats);
 	if (check_launch(l, err, err_len) < 0)
 		return -1;
-	Emu e = {.mem = m, .l = l, .arch = l->arch, .err = err, .err_len = err_len};
+	Emu e = {.mem = m, .l = l, .arch = l->arch, .err = err, .err_len = err_len, .hook = l->hook};
 	e.cap = l->max_instructions ? l->max_instructions : DEFAULT_CAP;
 	uint64_t entry = l->kd_addr + (uint64_t)l->kd.kernel_code_entry_byte_offset;
 	const EmuRegion *cr = emu_mem_find(m, entry, 4);
@@ -233,6 +309,10 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		for (uint32_t y = 0; y < l->grid[1] && !e.failed; y++)
 			for (uint32_t x = 0; x < l->grid[0] && !e.failed; x++) {
 				g.id[0] = x, g.id[1] = y, g.id[2] = z;
+				uint64_t lin = ((uint64_t)z * l->grid[1] + y) * l->grid[0] + x;
+				if (l->hook && l->hook->wg_count && (lin < l->hook->wg_first || lin - l->hook->wg_first >= l->hook->wg_count))
+					continue;
+				e.wg_linear = (uint32_t)lin;
 				memset(g.lds, 0, g.lds_size);
 				for (uint32_t i = 0; i < g.nwaves; i++) {
 					uint32_t first = i * 64;

@@ -108,6 +108,7 @@ typedef struct RunOptions {
 	uint64_t max_instructions; /* emulator; 0: its default */
 	RunD16 d16;                /* emulator */
 	bool trace, verbose;
+	const struct EmuHook *emu_hook; /* emulator: record each instruction (loader/emu/emu.h), NULL: off */
 } RunOptions;
 
 /* Run a resolved descriptor: load the code object, allocate and fill the

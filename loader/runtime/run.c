@@ -145,6 +145,7 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.dynamic_lds = p->dynamic_lds;
 	l.max_instructions = o->max_instructions;
 	l.trace = o->trace;
+	l.hook = o->emu_hook;
 	l.d16 = d16_mode(co, o->d16);
 	if (o->verbose)
 		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,

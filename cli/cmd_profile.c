@@ -1,0 +1,480 @@
+/* cmd_profile.c — `wavecc profile FILE.json`: how fast a kernel runs on a
+ * modelled MI300X (gfx942) or MI250X GCD (gfx90a), by the cycle model of
+ * loader/timing (docs/cycle-model.md).
+ *
+ * FILE.json is a launch descriptor (its code object runs) or a kernel graph
+ * (compiled in memory as `wavecc run` does: dynamic symbols stay kernel
+ * arguments and get their -D values at launch). The buffers are zeros, a
+ * scalar argument without a value is 1. Only a sample of workgroups runs on
+ * the emulator (tm_sample_size: one CU's share of the grid, at most two
+ * rounds of its occupancy), recorded; their streams are replayed on one
+ * modelled CU and the result scaled to the grid (loader/timing/gpu.c).
+ * Output: a summary (cycles, loops, utilisation per unit, bytes per clock
+ * per memory level, the whole-GPU estimate with the model's limits) and the
+ * stall hot spots by instruction and reason; --asm lists every instruction
+ * with its counts; --json the same as one JSON document. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../driver/driver.h"
+#include "../frontend/frontend.h"
+#include "../loader/codeobj/codeobj.h"
+#include "../loader/runtime/launch.h"
+#include "../loader/timing/timing.h"
+#include "cli.h"
+
+typedef struct {
+	const char *path, *mcpu;
+	Vec(const char *) defs;
+	bool json, asm_listing;
+	long long sample, top;
+} ProfArgs;
+
+/* What one profile produced, for the printers. */
+typedef struct {
+	const char *kernel;
+	EmuArch arch;
+	TmParams p;
+	uint32_t grid[3], wg_items;
+	TmOccupancy occ;
+	TmCuConfig cfg;
+	TmCuResult cu;
+	TmEstimate est;
+	double footprint;
+	uint64_t base; /* the lowest pc executed: addresses print relative to it */
+} Profile;
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--sample N] [--top N]\n"
+		   "                      [--asm] [--json] [--params] [--version] [-h]\n"
+		   "  Estimate the kernel's time on a modelled MI300X (gfx942) or MI250X GCD (gfx90a): a\n"
+		   "  sample of workgroups runs on the emulator, a cycle model of one compute unit replays\n"
+		   "  them (docs/cycle-model.md), the result is scaled to the grid. A model, not a\n"
+		   "  measurement: its limits are printed with the figures.\n"
+		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
+		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
+		   "  --mcpu CPU      kernel graphs: gfx942 (default) or gfx90a\n"
+		   "  --sample N      simulate N workgroups (at most one CU's share of the grid; default:\n"
+		   "                  that share, at most two rounds of its occupancy)\n"
+		   "  --top N         hot spots to list (default 12)\n"
+		   "  --asm           list every instruction with its issue count and stall cycles\n"
+		   "  --json          print the result as JSON\n"
+		   "  --params        print the model's parameter table with sources and exit\n");
+}
+
+/* ---- running the sample ---- */
+
+static int profile_run(const LaunchDesc *d, const void *code, size_t len, const ProfArgs *a, Profile *pr)
+{
+	CodeObject co;
+	Buf msg = {0};
+	if (codeobj_read(code, len, d->code_object_path ? d->code_object_path : "kernel.hsaco", &co, &msg) != 0) {
+		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		buf_free(&msg);
+		return 1;
+	}
+	const CodeKernel *k = codeobj_kernel(&co, d->kernel);
+	if (!k) {
+		fprintf(stderr, "wavecc: error: the code object has no kernel '%s'\n", d->kernel);
+		codeobj_free(&co);
+		return 1;
+	}
+	pr->kernel = d->kernel;
+	pr->arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
+	tm_params(pr->arch, &pr->p);
+	uint64_t nwg = 1;
+	for (int i = 0; i < 3; i++) {
+		pr->grid[i] = (uint32_t)d->grid[i].value;
+		nwg *= pr->grid[i];
+	}
+	pr->wg_items = d->workgroup_size[0] * d->workgroup_size[1] * d->workgroup_size[2];
+	uint32_t nwaves = (pr->wg_items + 63) / 64;
+	uint32_t lds = d->lds_bytes > k->kd.group_segment_fixed_size ? d->lds_bytes : k->kd.group_segment_fixed_size;
+	tm_occupancy(pr->arch, &k->kd, lds, nwaves, &pr->occ);
+	codeobj_free(&co);
+	uint64_t sample = a->sample > 0 ? (uint64_t)a->sample : tm_sample_size(pr->arch, nwg, pr->occ.wgs_per_cu);
+	uint64_t share = tm_sample_size(pr->arch, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
+	if (sample > share)
+		sample = share; /* more would put other CUs' workgroups on this one */
+	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
+	Vec(HostBuffer) hb = {0};
+	pr->footprint = 0;
+	for (size_t i = 0; i < d->nargs; i++) {
+		if (d->args[i].kind != LARG_BUFFER)
+			continue;
+		void *host = calloc(d->args[i].nbytes ? d->args[i].nbytes : 1, 1);
+		if (!host)
+			die("cannot allocate %llu bytes for buffer '%s'", (unsigned long long)d->args[i].nbytes, d->args[i].name);
+		vec_push(&hb, ((HostBuffer){d->args[i].name, host, d->args[i].nbytes}));
+		pr->footprint += (double)d->args[i].nbytes;
+	}
+	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec)};
+	int lr = launch_run_memory(d, code, len, &ro, hb.data, hb.len, &msg);
+	for (size_t i = 0; i < hb.len; i++)
+		free(hb.data[i].data);
+	vec_free(&hb);
+	int rc = 0;
+	if (lr != 0) {
+		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		rc = 1;
+	} else {
+		char err[256];
+		tm_cu_config(pr->arch, rec, nwg, &pr->occ, pr->footprint, &pr->cfg);
+		if (tm_simulate(rec, &pr->cfg, &pr->cu, err, sizeof err) != 0) {
+			fprintf(stderr, "wavecc: error: %s\n", err);
+			rc = 1;
+		} else {
+			tm_estimate(pr->arch, &pr->cu, nwg, &pr->occ, &pr->est);
+			pr->base = UINT64_MAX;
+			for (size_t i = 0; i < pr->cu.npcs; i++)
+				if (pr->cu.pcs[i].pc < pr->base)
+					pr->base = pr->cu.pcs[i].pc;
+		}
+	}
+	buf_free(&msg);
+	tm_recorder_free(rec);
+	return rc;
+}
+
+/* Resolve a parsed descriptor with the -D values, unbound scalars as 1. */
+static int resolve(LaunchDesc *d, const ProfArgs *a, Diag *diag)
+{
+	Vec(const char *) defs = {0};
+	Vec(char *) owned = {0};
+	for (size_t i = 0; i < a->defs.len; i++)
+		vec_push(&defs, a->defs.data[i]);
+	for (size_t i = 0; i < d->nargs; i++) {
+		const LaunchArg *g = &d->args[i];
+		if (g->kind != LARG_SCALAR || g->has_value)
+			continue;
+		bool bound = false;
+		size_t n = strlen(g->name);
+		for (size_t j = 0; j < a->defs.len; j++)
+			bound |= strncmp(a->defs.data[j], g->name, n) == 0 && a->defs.data[j][n] == '=';
+		if (!bound) {
+			char *s = xmalloc(n + 3);
+			snprintf(s, n + 3, "%s=1", g->name);
+			vec_push(&owned, s);
+			vec_push(&defs, (const char *)s);
+		}
+	}
+	int r = launch_resolve(d, (int)defs.len, defs.data, diag);
+	for (size_t i = 0; i < owned.len; i++)
+		free(owned.data[i]);
+	vec_free(&owned);
+	vec_free(&defs);
+	return r;
+}
+
+static int profile_descriptor(const ProfArgs *a, Profile *pr)
+{
+	LaunchDesc d;
+	Diag diag;
+	diag_init(&diag);
+	int rc = 1;
+	if (launch_parse_file(a->path, &d, &diag) != 0 || resolve(&d, a, &diag) != 0) {
+		launch_free(&d);
+		return 1;
+	}
+	size_t len;
+	char *code = read_file_max(d.code_object_path, LAUNCH_MAX_CODE_OBJECT_BYTES, &len);
+	if (!code)
+		fprintf(stderr, "wavecc: error: cannot read %s\n", d.code_object_path);
+	else
+		rc = profile_run(&d, code, len, a, pr);
+	free(code);
+	launch_free(&d);
+	return rc;
+}
+
+static int profile_graph(const ProfArgs *a, Profile *pr)
+{
+	Diag d;
+	diag_init(&d);
+	Kernel *k = load_kernel_file(a->path, &d);
+	if (!k)
+		return 1;
+	for (size_t j = 0; j < k->dyn_syms.len; j++) {
+		const char *name = sym_name(k->dyn_syms.data[j]);
+		bool bound = false;
+		for (size_t i = 0; i < a->defs.len; i++)
+			bound |= intern_n(a->defs.data[i], (size_t)(strchr(a->defs.data[i], '=') - a->defs.data[i])) == name;
+		if (!bound)
+			usage_err("profile: dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
+	}
+	CompileOptions co = {0};
+	co.mcpu = a->mcpu ? a->mcpu : "gfx942";
+	co.code_object = "kernel.hsaco";
+	for (size_t i = 0; i < a->defs.len; i++) {
+		const char *def = a->defs.data[i], *eq = strchr(def, '=');
+		const char *name = intern_n(def, (size_t)(eq - def));
+		bool skip = false; /* scalars and dynamic symbols are launch values */
+		for (size_t j = 0; j < k->scalar_args.len; j++)
+			skip |= k->scalar_args.data[j]->name == name;
+		for (size_t j = 0; j < k->dyn_syms.len; j++)
+			skip |= sym_name(k->dyn_syms.data[j]) == name;
+		if (skip)
+			continue;
+		if (co.ndefs == MAX_DEFS)
+			usage_err("profile: at most %d -D options", MAX_DEFS);
+		co.def_name[co.ndefs] = name;
+		co.def_val[co.ndefs++] = opt_int("-D", eq + 1);
+	}
+	Compile c;
+	compile_init(&c, k, &co, &d);
+	int rc = 1;
+	if (compile_run(&c) == 0) {
+		LaunchDesc ld;
+		Diag ldd;
+		diag_init(&ldd);
+		if (launch_parse(c.launch_json.data, c.launch_json.len, "kernel.launch.json", &ld, &ldd) == 0 &&
+			resolve(&ld, a, &ldd) == 0)
+			rc = profile_run(&ld, c.code_object.data, c.code_object.len, a, pr);
+		launch_free(&ld);
+	}
+	compile_free(&c);
+	kernel_free(k);
+	return rc;
+}
+
+/* ---- printing ---- */
+
+static uint64_t stall_total(const TmPc *p)
+{
+	uint64_t t = 0;
+	for (int r = 0; r < TM_NREASONS; r++)
+		t += p->stall[r];
+	return t;
+}
+
+static int by_stall(const void *x, const void *y)
+{
+	uint64_t a = stall_total(*(TmPc *const *)x), b = stall_total(*(TmPc *const *)y);
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int by_pc(const void *x, const void *y)
+{
+	uint64_t a = ((const TmPc *)x)->pc, b = ((const TmPc *)y)->pc;
+	return a < b ? -1 : a > b;
+}
+
+static double chip_peak_f16(const Profile *pr)
+{
+	return (pr->arch == EMU_GFX90A ? 1024.0 : 2048.0) * pr->p.cus * pr->p.clock_mhz * 1e6;
+}
+
+static const char *LIMITS =
+	"model limits: one CU is simulated and all CUs assumed alike; HBM and L2 bandwidth split evenly; "
+	"L2 hits by a first-touch rule (the kernel's buffer footprint comes from HBM once, the rest hits), no "
+	"Infinity Cache, TLB, DRAM page or channel effects; instruction fetch, clocks and launch overhead not modelled; "
+	"latencies marked guessed in the parameter table";
+
+static void print_text(const Profile *pr, const ProfArgs *a)
+{
+	const TmCuResult *cu = &pr->cu;
+	const TmEstimate *e = &pr->est;
+	double cyc = cu->cycles ? (double)cu->cycles : 1;
+	printf("kernel %s on %s, modelled %s: %g CUs at %g MHz, %g GB/s HBM\n", pr->kernel,
+	       pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942", pr->arch == EMU_GFX90A ? "MI250X (one GCD)" : "MI300X",
+	       pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps);
+	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
+	       pr->grid[0], pr->grid[1], pr->grid[2], (unsigned long long)e->grid_wgs, pr->wg_items, pr->occ.waves_per_wg,
+	       pr->occ.wgs_per_cu, pr->occ.limit);
+	double life = 0;
+	for (uint32_t i = 0; i < cu->workgroups; i++)
+		life += (double)(cu->wg_done[i] - cu->wg_start[i]);
+	printf("simulated %u workgroups on one CU (%llu per CU in the grid, up to %u at once): %llu cycles; "
+	       "a workgroup lives %.0f cycles on average\n", cu->workgroups, (unsigned long long)e->wgs_per_cu, cu->resident,
+	       (unsigned long long)cu->cycles, cu->workgroups ? life / cu->workgroups : 0);
+	for (size_t i = 0; i < cu->npcs; i++)
+		if (cu->pcs[i].loop_intervals)
+			printf("loop +0x%llx..+0x%llx: %.1f iterations per wave, %.1f cycles per iteration\n",
+			       (unsigned long long)(cu->pcs[i].loop_target - pr->base), (unsigned long long)(cu->pcs[i].pc - pr->base),
+			       (double)cu->pcs[i].backward_taken / (cu->waves ? cu->waves : 1),
+			       (double)cu->pcs[i].loop_cycles / (double)cu->pcs[i].loop_intervals);
+	printf("matrix core utilisation %.1f%%; issue (share of SIMD turns):", 100 * e->matrix_util);
+	double turns = pr->p.simds * cyc / pr->p.issue_period;
+	for (int c = 0; c < TM_NCAT; c++)
+		if (cu->issued[c])
+			printf(" %s %.1f%%", tm_cat_name[c], 100.0 * (double)cu->issued[c] / turns);
+	printf("\n");
+	printf("bytes per clock: L1 %.1f, L2 %.1f, HBM %.2f (share %.2f), LDS %.1f; LDS bank-conflict cycles %llu\n",
+	       (double)cu->bytes_l1 / cyc, (double)cu->bytes_l2 / cyc, (double)cu->bytes_hbm / cyc,
+	       pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc, (unsigned long long)cu->lds_conflict_cycles);
+	printf("estimate (model, not a measurement): %.3f ms, %.1f TFLOP/s (%.1f%% of the %.0f TFLOP/s f16 matrix peak), "
+	       "%.0f GB/s HBM\n", e->seconds * 1e3, e->tflops, 100 * e->tflops * 1e12 / chip_peak_f16(pr),
+	       chip_peak_f16(pr) / 1e12, e->gbps_hbm);
+	printf("%s\n", LIMITS);
+	size_t n = cu->npcs;
+	TmPc **order = xcalloc(n + 1, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = &cu->pcs[i];
+	qsort(order, n, sizeof *order, by_stall);
+	printf("hot spots (stall cycles summed over waves, charged to the instruction that waited):\n");
+	for (size_t i = 0; i < n && (long long)i < a->top; i++) {
+		const TmPc *p = order[i];
+		uint64_t t = stall_total(p);
+		if (!t && !p->lds_conflict_cycles)
+			break;
+		int worst = 0;
+		for (int r = 1; r < TM_NREASONS; r++)
+			if (p->stall[r] > p->stall[worst])
+				worst = r;
+		printf("  %10llu  +0x%04llx  %-52s %s", (unsigned long long)t, (unsigned long long)(p->pc - pr->base), p->text,
+		       t ? tm_reason_name[worst] : "");
+		if (p->waited_on)
+			printf(" for +0x%04llx %s", (unsigned long long)(cu->pcs[p->waited_on - 1].pc - pr->base),
+			       cu->pcs[p->waited_on - 1].text);
+		if (p->lds_conflict_cycles)
+			printf("; LDS bank conflicts %llu cycles", (unsigned long long)p->lds_conflict_cycles);
+		printf("\n");
+	}
+	free(order);
+	if (a->asm_listing) {
+		TmPc *sorted = xcalloc(n + 1, sizeof *sorted);
+		memcpy(sorted, cu->pcs, n * sizeof *sorted);
+		qsort(sorted, n, sizeof *sorted, by_pc);
+		printf("annotated assembly (issued, stall cycles, reasons):\n");
+		for (size_t i = 0; i < n; i++) {
+			printf("  +0x%04llx  %-52s %8llu %10llu", (unsigned long long)(sorted[i].pc - pr->base), sorted[i].text,
+			       (unsigned long long)sorted[i].issued, (unsigned long long)stall_total(&sorted[i]));
+			for (int r = 0; r < TM_NREASONS; r++)
+				if (sorted[i].stall[r])
+					printf("  %s %llu", tm_reason_name[r], (unsigned long long)sorted[i].stall[r]);
+			printf("\n");
+		}
+		free(sorted);
+	}
+}
+
+static void print_json(const Profile *pr)
+{
+	const TmCuResult *cu = &pr->cu;
+	const TmEstimate *e = &pr->est;
+	json_t *o = json_object();
+	json_object_set_new(o, "kernel", json_string(pr->kernel));
+	json_object_set_new(o, "arch", json_string(pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942"));
+	json_object_set_new(o, "grid_workgroups", json_integer((json_int_t)e->grid_wgs));
+	json_object_set_new(o, "occupancy_workgroups_per_cu", json_integer(pr->occ.wgs_per_cu));
+	json_object_set_new(o, "occupancy_limit", json_string(pr->occ.limit));
+	json_object_set_new(o, "simulated_workgroups", json_integer(cu->workgroups));
+	json_object_set_new(o, "cycles", json_integer((json_int_t)cu->cycles));
+	json_object_set_new(o, "cu_cycles_estimate", json_real(e->cu_cycles));
+	json_object_set_new(o, "seconds", json_real(e->seconds));
+	json_object_set_new(o, "tflops", json_real(e->tflops));
+	json_object_set_new(o, "hbm_gbps", json_real(e->gbps_hbm));
+	json_object_set_new(o, "matrix_utilisation", json_real(e->matrix_util));
+	json_t *iss = json_object();
+	for (int c = 0; c < TM_NCAT; c++)
+		json_object_set_new(iss, tm_cat_name[c], json_integer((json_int_t)cu->issued[c]));
+	json_object_set_new(o, "issued", iss);
+	json_t *by = json_object();
+	json_object_set_new(by, "l1", json_integer((json_int_t)cu->bytes_l1));
+	json_object_set_new(by, "l2", json_integer((json_int_t)cu->bytes_l2));
+	json_object_set_new(by, "hbm", json_integer((json_int_t)cu->bytes_hbm));
+	json_object_set_new(by, "lds", json_integer((json_int_t)cu->bytes_lds));
+	json_object_set_new(o, "bytes", by);
+	json_object_set_new(o, "lds_conflict_cycles", json_integer((json_int_t)cu->lds_conflict_cycles));
+	json_t *insts = json_array();
+	for (size_t i = 0; i < cu->npcs; i++) {
+		const TmPc *p = &cu->pcs[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "offset", json_integer((json_int_t)(p->pc - pr->base)));
+		json_object_set_new(x, "text", json_string(p->text));
+		json_object_set_new(x, "issued", json_integer((json_int_t)p->issued));
+		json_t *st = json_object();
+		for (int r = 0; r < TM_NREASONS; r++)
+			if (p->stall[r])
+				json_object_set_new(st, tm_reason_name[r], json_integer((json_int_t)p->stall[r]));
+		json_object_set_new(x, "stall", st);
+		if (p->waited_on)
+			json_object_set_new(x, "waits_for_offset", json_integer((json_int_t)(cu->pcs[p->waited_on - 1].pc - pr->base)));
+		if (p->lds_conflict_cycles)
+			json_object_set_new(x, "lds_conflict_cycles", json_integer((json_int_t)p->lds_conflict_cycles));
+		if (p->loop_intervals)
+			json_object_set_new(x, "cycles_per_iteration", json_real((double)p->loop_cycles / (double)p->loop_intervals));
+		json_array_append_new(insts, x);
+	}
+	json_object_set_new(o, "instructions", insts);
+	json_object_set_new(o, "limits", json_string(LIMITS));
+	char *s = json_dumps(o, JSON_INDENT(1));
+	printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	ProfArgs a = {.top = 12};
+	int rc = 1;
+	bool verbose = false;
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		if (opt_common(argv[i], "profile", usage, &rc)) {
+			vec_free(&a.defs);
+			return rc;
+		} else if (strncmp(argv[i], "-D", 2) == 0) {
+			const char *d = argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : NULL;
+			if (!d || !strchr(d, '=') || d[0] == '=')
+				usage_err("profile: -D needs NAME=VALUE");
+			vec_push(&a.defs, d);
+		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
+			if (!target_from_name(v))
+				usage_err("profile: --mcpu %s: expected gfx942 or gfx90a", v);
+			a.mcpu = v;
+		} else if (opt_value(argc, argv, &i, "--sample", &v)) {
+			a.sample = opt_int("--sample", v);
+			if (a.sample <= 0)
+				usage_err("profile: --sample needs a positive count");
+		} else if (opt_value(argc, argv, &i, "--top", &v)) {
+			a.top = opt_int("--top", v);
+		} else if (strcmp(argv[i], "--json") == 0) {
+			a.json = true;
+		} else if (strcmp(argv[i], "--asm") == 0) {
+			a.asm_listing = true;
+		} else if (strcmp(argv[i], "--params") == 0) {
+			tm_params_print(stdout);
+			vec_free(&a.defs);
+			return 0;
+		} else if (strcmp(argv[i], "-v") == 0) {
+			verbose = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			usage_err("profile: unknown option '%s'", argv[i]);
+		} else if (!a.path) {
+			a.path = argv[i];
+		} else {
+			usage_err("profile: more than one input file ('%s' and '%s')", a.path, argv[i]);
+		}
+	}
+	if (opt_version_only(verbose, a.path)) {
+		vec_free(&a.defs);
+		return 0;
+	}
+	if (!a.path)
+		usage_err("profile: no input file");
+	size_t len;
+	char *text = read_file(a.path, &len);
+	json_error_t je;
+	json_t *doc = text ? json_loadb(text, len, 0, &je) : NULL;
+	free(text);
+	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
+	bool graph = fmt && strcmp(fmt, "wavecc-kernel/1") == 0;
+	json_decref(doc);
+	if (!graph && a.mcpu)
+		usage_err("profile: --mcpu applies to kernel graphs; a launch descriptor names its arch");
+	Profile pr;
+	memset(&pr, 0, sizeof pr);
+	rc = graph ? profile_graph(&a, &pr) : profile_descriptor(&a, &pr);
+	if (rc == 0) {
+		if (a.json)
+			print_json(&pr);
+		else
+			print_text(&pr, &a);
+	}
+	tm_cu_result_free(&pr.cu);
+	vec_free(&a.defs);
+	return rc;
+}

@@ -1,0 +1,690 @@
+/* cu.c — replay of recorded wave streams on one modeled compute unit.
+ *
+ * Algorithm (docs/cycle-model.md): time advances in clocks; SIMD s gets the
+ * issue turn when clock % issue_period == s. On its turn the SIMD looks at
+ * its resident waves, highest s_setprio first, then oldest, and issues at
+ * most one instruction per wave and at most one per category (VALU, MFMA,
+ * SALU, VMEM, LDS, SMEM, branch; s_waitcnt, s_nop, s_barrier and the other
+ * sequencer-internal instructions take no port). A wave's next instruction
+ * issues when nothing blocks it: its s_waitcnt counts are met (loads
+ * complete in order of issue per counter), the VGPRs it reads are ready (a
+ * VALU or MFMA result; an MFMA's SrcC equal to the previous MFMA's D is
+ * forwarded back to back), its SIMD's VALU or matrix core is free, no
+ * s_nop/s_sleep/taken-branch refetch is pending, it is not held at a
+ * barrier. Memory is a chain of bandwidth servers with latencies: the
+ * vector L1 (per CU, LRU by line), the L2 (this CU's bandwidth share) and
+ * HBM (this CU's share), the scalar cache, and the LDS pipe whose occupancy
+ * is the access's bank-conflict cycles. Every clock a wave waits beyond its
+ * turn is charged to the instruction it waits with and the reason.
+ * Workgroups are dispatched in order as occupancy allows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ir/isa/isa.h"
+#include "timing_int.h"
+
+const char *const tm_cat_name[TM_NCAT] = {"valu", "mfma", "salu", "vmem", "lds", "smem", "branch", "internal"};
+const char *const tm_reason_name[TM_NREASONS] = {
+#define X(e, s) s,
+	TM_REASONS(X)
+#undef X
+};
+
+enum { NREGS = 512, NLOOP = 8 };
+#define NEVER UINT64_MAX
+
+typedef struct {
+	uint64_t ready;        /* for a VALU/VMEM reader or an MFMA's SrcA/B */
+	uint64_t srcc_same;    /* for an MFMA reading it as SrcC equal to the producer's D */
+	uint64_t srcc_overlap; /* for an MFMA whose SrcC only overlaps it */
+	uint16_t first, n;     /* the producing MFMA's D range (n 0: not an MFMA) */
+} Reg;
+
+typedef Vec(uint64_t) Times;
+
+typedef struct {
+	const TEv *ev;
+	size_t n, i;
+	uint32_t wg, simd;
+	uint64_t age;
+	int prio;
+	uint64_t next_ok;
+	int why_next;
+	uint64_t last_check;
+	int last_reason;
+	bool done, at_barrier;
+	Reg *reg;
+	Times vm, lgkm;
+	Vec(uint32_t) vm_pc, lgkm_pc; /* the pc index of each counted operation */
+	uint32_t wait_pc;            /* the operation the wave's s_waitcnt waits for */
+	uint32_t loop_pc[NLOOP];
+	uint64_t loop_t[NLOOP];
+	uint32_t nloop;
+	uint64_t busy_until; /* its last VALU or MFMA's end */
+} SWave;
+
+typedef struct {
+	uint64_t tag, stamp;
+} Way;
+typedef struct {
+	Way *ways;
+	uint32_t sets, assoc;
+	uint64_t clock;
+} Cache;
+
+typedef struct {
+	const TmRecorder *r;
+	const TmCuConfig *cfg;
+	TmParams p;
+	bool g90a;
+	SWave *w;          /* every wave of the sample, by dispatch order */
+	uint32_t nw, nwaves;
+	uint32_t *wg_live, *wg_arrived;
+	uint64_t *wg_end;
+	uint32_t next_wg, resident_wgs, simd_waves[8];
+	uint32_t simd_list[8][64]; /* the resident waves of each SIMD (indices into w) */
+	uint32_t running;          /* dispatched waves not yet ended */
+	double valu_free[8], mfma_free[8], ta_free, lds_free, l2_free, hbm_free;
+	Cache l1, sc;
+	uint64_t *l2seen;
+	size_t l2cap, l2len;
+	TmCuResult *out;
+} Sim;
+
+/* ---- caches and the L2 first-touch set ---- */
+
+static void cache_init(Cache *c, double bytes, double line)
+{
+	uint32_t lines = (uint32_t)(bytes / line);
+	c->assoc = 4;
+	c->sets = lines / 4 ? lines / 4 : 1;
+	c->ways = xcalloc((size_t)c->sets * c->assoc, sizeof *c->ways);
+}
+
+/* Look up `tag` and insert it (LRU); true on a hit. */
+static bool cache_access(Cache *c, uint64_t tag)
+{
+	Way *set = c->ways + (size_t)(tag % c->sets) * c->assoc, *victim = set;
+	c->clock++;
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		if (set[i].stamp && set[i].tag == tag) {
+			set[i].stamp = c->clock;
+			return true;
+		}
+		if (set[i].stamp < victim->stamp)
+			victim = &set[i];
+	}
+	victim->tag = tag;
+	victim->stamp = c->clock;
+	return false;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= UINT64_C(0xff51afd7ed558ccd);
+	x ^= x >> 33;
+	x *= UINT64_C(0xc4ceb9fe1a85ec53);
+	x ^= x >> 33;
+	return x;
+}
+
+/* True the first time the sample touches `line`. */
+static bool l2_first_touch(Sim *s, uint64_t line)
+{
+	if (2 * (s->l2len + 1) > s->l2cap) {
+		size_t cap = s->l2cap ? 2 * s->l2cap : 4096;
+		uint64_t *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < s->l2cap; i++)
+			if (s->l2seen[i])
+				for (size_t h = mix(s->l2seen[i]) & (cap - 1);; h = (h + 1) & (cap - 1))
+					if (!t[h]) {
+						t[h] = s->l2seen[i];
+						break;
+					}
+		free(s->l2seen);
+		s->l2seen = t;
+		s->l2cap = cap;
+	}
+	for (size_t h = mix(line + 1) & (s->l2cap - 1);; h = (h + 1) & (s->l2cap - 1)) {
+		if (s->l2seen[h] == line + 1)
+			return false;
+		if (!s->l2seen[h]) {
+			s->l2seen[h] = line + 1;
+			s->l2len++;
+			return true;
+		}
+	}
+}
+
+/* A line's first touch goes to HBM for the fraction l2_miss_fraction of
+ * lines, chosen by address (the same line always decides the same way). */
+static bool goes_to_hbm(Sim *s, uint64_t line)
+{
+	if (!l2_first_touch(s, line))
+		return false;
+	return (double)(mix(line) >> 11) * 0x1p-53 < s->cfg->l2_miss_fraction;
+}
+
+/* A bandwidth server: the transfer starts when both it and the server are
+ * free; returns the transfer's end. */
+static double serve(double *free_at, double t, double bytes, double rate)
+{
+	double start = *free_at > t ? *free_at : t;
+	*free_at = start + bytes / rate;
+	return *free_at;
+}
+
+/* ---- counters ---- */
+
+static void push_done(Times *v, uint64_t t)
+{
+	if (v->len && v->data[v->len - 1] > t)
+		t = v->data[v->len - 1]; /* a counter decrements in order */
+	vec_push(v, t);
+}
+
+/* The cycle at which at most `allowed` of the counter's operations are
+ * outstanding. */
+static uint64_t count_ready(const Times *v, unsigned allowed)
+{
+	if (v->len <= allowed)
+		return 0;
+	return v->data[v->len - allowed - 1];
+}
+
+/* ---- blocking ---- */
+
+static uint64_t reg_ready(const SWave *w, const TEv *e, int i, bool *from_mfma)
+{
+	uint64_t t = 0;
+	for (unsigned k = 0; k < e->nvsrc[i]; k++) {
+		unsigned r = e->vsrc[i] + k;
+		if (r >= NREGS)
+			continue;
+		const Reg *g = &w->reg[r];
+		uint64_t x = g->ready;
+		if (e->cat == TM_MFMA && i == 2 && g->n)
+			x = g->first == e->vsrc[2] && g->n == e->nvsrc[2] ? g->srcc_same : g->srcc_overlap;
+		if (x > t) {
+			t = x;
+			*from_mfma = g->n != 0;
+		}
+	}
+	return t;
+}
+
+/* The reason the wave's next instruction cannot issue at clock c and the
+ * clock it may clear (NEVER: another wave must act), or -1. */
+static int blocked(Sim *s, SWave *w, uint64_t c, uint64_t *until)
+{
+	const TEv *e = &w->ev[w->i];
+	*until = NEVER;
+	if (w->at_barrier)
+		return TM_R_BARRIER;
+	if (c < w->next_ok) {
+		*until = w->next_ok;
+		return w->why_next;
+	}
+	if (e->kind == TK_WAITCNT) {
+		unsigned imm = (unsigned)e->imm;
+		unsigned vm = (imm & 15) | ((imm >> 14) & 3) << 4, lgkm = (imm >> 8) & 15;
+		uint64_t t = count_ready(&w->vm, vm);
+		if (t > c) {
+			*until = t;
+			w->wait_pc = w->vm_pc.data[w->vm.len - vm - 1];
+			return TM_R_VMCNT;
+		}
+		t = count_ready(&w->lgkm, lgkm);
+		if (t > c) {
+			*until = t;
+			w->wait_pc = w->lgkm_pc.data[w->lgkm.len - lgkm - 1];
+			return TM_R_LGKMCNT;
+		}
+		return -1;
+	}
+	bool mf = false;
+	uint64_t t = 0;
+	for (int i = 0; i < 3; i++) {
+		bool m = false;
+		uint64_t x = reg_ready(w, e, i, &m);
+		if (x > t)
+			t = x, mf = m;
+	}
+	if (t > c) {
+		*until = t;
+		return mf ? TM_R_MFMA_DEP : TM_R_VALU_DEP;
+	}
+	if (e->cat == TM_VALU && s->valu_free[w->simd] > (double)c) {
+		*until = (uint64_t)ceil(s->valu_free[w->simd]);
+		return TM_R_PORT;
+	}
+	if (e->cat == TM_MFMA && s->mfma_free[w->simd] > (double)c) {
+		*until = (uint64_t)ceil(s->mfma_free[w->simd]);
+		return TM_R_MATRIX_BUSY;
+	}
+	return -1;
+}
+
+/* ---- issue ---- */
+
+static void write_regs(SWave *w, const TEv *e, uint64_t ready, uint64_t same, uint64_t overlap, bool mfma)
+{
+	for (unsigned k = 0; k < e->nvdst; k++) {
+		unsigned r = e->vdst + k;
+		if (r >= NREGS)
+			continue;
+		w->reg[r] = (Reg){ready, same, overlap, mfma ? e->vdst : 0, mfma ? e->nvdst : 0};
+	}
+}
+
+static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
+{
+	const TmParams *p = &s->p;
+	double lb = p->line_bytes, l1rate = p->l1_bytes_per_clk;
+	double ta = fmax(64.0 / p->vmem_lanes_per_clk, e->nlines * lb / l1rate);
+	double start = s->ta_free > (double)c ? s->ta_free : (double)c;
+	s->ta_free = start + ta;
+	double done = start + ta;
+	bool store = e->kind == TK_STORE;
+	for (uint32_t k = 0; k < e->nlines; k++) {
+		uint64_t line = s->r->lines.data[e->line0 + k];
+		double t = start + k * lb / l1rate, d;
+		if (store) {
+			d = serve(&s->l2_free, t, lb, s->cfg->l2_bytes_per_clk) + p->store_ack_latency;
+			s->out->bytes_l2 += (uint64_t)lb;
+			if (goes_to_hbm(s, line)) {
+				serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk);
+				s->out->bytes_hbm += (uint64_t)lb;
+			}
+		} else if (cache_access(&s->l1, line)) {
+			d = t + p->l1_latency;
+			s->out->bytes_l1 += (uint64_t)lb;
+		} else {
+			s->out->bytes_l1 += (uint64_t)lb;
+			s->out->bytes_l2 += (uint64_t)lb;
+			d = serve(&s->l2_free, t, lb, s->cfg->l2_bytes_per_clk);
+			if (goes_to_hbm(s, line)) {
+				d = serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk) + p->hbm_latency;
+				s->out->bytes_hbm += (uint64_t)lb;
+			} else {
+				d += p->l2_latency;
+			}
+		}
+		if (d > done)
+			done = d;
+	}
+	return (uint64_t)ceil(done);
+}
+
+static void loop_note(Sim *s, SWave *w, const TEv *e, uint64_t c)
+{
+	TmPc *pc = &s->out->pcs[e->pc];
+	pc->backward_taken++;
+	for (uint32_t i = 0; i < w->nloop; i++)
+		if (w->loop_pc[i] == e->pc) {
+			pc->loop_cycles += c - w->loop_t[i];
+			pc->loop_intervals++;
+			w->loop_t[i] = c;
+			return;
+		}
+	if (w->nloop < NLOOP) {
+		w->loop_pc[w->nloop] = e->pc;
+		w->loop_t[w->nloop++] = c;
+	}
+}
+
+static void dispatch(Sim *s, uint64_t c);
+
+static void release_barrier(Sim *s, uint32_t wg, uint64_t c)
+{
+	for (uint32_t i = 0; i < s->nwaves; i++) {
+		SWave *x = &s->w[wg * s->nwaves + i];
+		if (x->at_barrier) {
+			x->at_barrier = false;
+			x->next_ok = c + (uint64_t)s->p.barrier_cycles;
+			x->why_next = TM_R_BARRIER;
+		}
+	}
+	s->wg_arrived[wg] = 0;
+}
+
+/* A wave is over when its last instruction issued and its memory
+ * operations completed (s_endpgm does not wait for stores; the kernel's end
+ * does). */
+static void end_wave(Sim *s, SWave *w, uint64_t c)
+{
+	if (w->vm.len && w->vm.data[w->vm.len - 1] > c)
+		c = w->vm.data[w->vm.len - 1];
+	if (w->lgkm.len && w->lgkm.data[w->lgkm.len - 1] > c)
+		c = w->lgkm.data[w->lgkm.len - 1];
+	if (w->busy_until > c)
+		c = w->busy_until;
+	if (c > s->wg_end[w->wg])
+		s->wg_end[w->wg] = c;
+	c = s->wg_end[w->wg];
+	w->done = true;
+	s->running--;
+	uint32_t *list = s->simd_list[w->simd], idx = (uint32_t)(w - s->w);
+	for (uint32_t k = 0; k < s->simd_waves[w->simd]; k++)
+		if (list[k] == idx) {
+			list[k] = list[s->simd_waves[w->simd] - 1];
+			break;
+		}
+	s->simd_waves[w->simd]--;
+	if (--s->wg_live[w->wg] == 0) {
+		s->out->wg_done[w->wg] = c;
+		s->resident_wgs--;
+		if (c > s->out->cycles)
+			s->out->cycles = c;
+		dispatch(s, c);
+	} else if (s->wg_arrived[w->wg] && s->wg_arrived[w->wg] == s->wg_live[w->wg]) {
+		release_barrier(s, w->wg, c);
+	}
+}
+
+static void issue(Sim *s, SWave *w, uint64_t c)
+{
+	const TEv *e = &w->ev[w->i];
+	const TmParams *p = &s->p;
+	TmCuResult *o = s->out;
+	o->pcs[e->pc].issued++;
+	o->issued[e->cat]++;
+	w->next_ok = c + (uint64_t)p->issue_period;
+	w->why_next = TM_R_PORT;
+	switch (e->cat) {
+	case TM_VALU: {
+		bool trans = e->flags & TE_TRANS;
+		s->valu_free[w->simd] = (double)c + (trans ? p->trans_cycles : p->valu_cycles);
+		uint64_t r = c + (uint64_t)(trans ? p->trans_latency : p->valu_latency);
+		write_regs(w, e, r, r, r, false);
+		break;
+	}
+	case TM_MFMA: {
+		int np = isa_mfma_passes(e->op, s->g90a);
+		if (np <= 0)
+			np = 4;
+		uint64_t busy = (uint64_t)np * (uint64_t)p->mfma_pass_cycles;
+		s->mfma_free[w->simd] = (double)(c + busy);
+		w->busy_until = c + busy;
+		o->mfma_busy += busy;
+		o->mfma_flops += tm_mfma_flops(e->op);
+		uint64_t same = c + busy + (!s->g90a && np == 2 ? 2 * (uint64_t)p->issue_period : 0);
+		uint64_t ovl = c + (uint64_t)(np + p->mfma_srcc_overlap_passes) * (uint64_t)p->issue_period;
+		uint64_t dep = c + (uint64_t)(np + p->mfma_dep_passes) * (uint64_t)p->issue_period;
+		write_regs(w, e, dep, same, ovl, true);
+		break;
+	}
+	case TM_VMEM:
+		push_done(&w->vm, vmem_issue(s, e, c));
+		vec_push(&w->vm_pc, e->pc);
+		break;
+	case TM_LDS: {
+		double end = serve(&s->lds_free, (double)c, e->lds_cycles, 1.0);
+		push_done(&w->lgkm, (uint64_t)ceil(end + p->lds_latency));
+		vec_push(&w->lgkm_pc, e->pc);
+		o->bytes_lds += e->bytes;
+		uint64_t extra = e->lds_cycles > e->lds_ideal ? (uint64_t)(e->lds_cycles - e->lds_ideal) : 0;
+		o->lds_conflict_cycles += extra;
+		o->pcs[e->pc].lds_conflict_cycles += extra;
+		break;
+	}
+	case TM_SMEM: {
+		bool hit = e->nlines > 0;
+		for (uint32_t k = 0; k < e->nlines; k++)
+			hit &= cache_access(&s->sc, s->r->lines.data[e->line0 + k]);
+		push_done(&w->lgkm, c + (uint64_t)(hit ? p->scache_latency : p->l2_latency));
+		vec_push(&w->lgkm_pc, e->pc);
+		break;
+	}
+	case TM_BRANCH: case TM_SALU:
+		if (e->flags & TE_TAKEN) {
+			w->next_ok = c + (uint64_t)p->branch_taken_cycles;
+			w->why_next = TM_R_BRANCH;
+		}
+		if (e->flags & TE_BACKWARD)
+			loop_note(s, w, e, c);
+		break;
+	default:
+		switch (e->kind) {
+		case TK_NOP:
+			w->next_ok = c + (uint64_t)((e->imm & 15) + 1) * (uint64_t)p->issue_period;
+			w->why_next = TM_R_NOP;
+			break;
+		case TK_SLEEP:
+			w->next_ok = c + (uint64_t)(e->imm & 0x7f) * (uint64_t)p->sleep_unit + (uint64_t)p->issue_period;
+			w->why_next = TM_R_NOP;
+			break;
+		case TK_SETPRIO:
+			w->prio = e->imm & 3;
+			break;
+		case TK_BARRIER:
+			w->at_barrier = true;
+			if (++s->wg_arrived[w->wg] == s->wg_live[w->wg])
+				release_barrier(s, w->wg, c);
+			break;
+		default:
+			break;
+		}
+	}
+	w->i++;
+	if (e->kind == TK_ENDPGM || w->i >= w->n)
+		end_wave(s, w, c);
+}
+
+/* ---- dispatch and the clock loop ---- */
+
+static uint32_t waves_cap(const Sim *s)
+{
+	uint32_t cap = (uint32_t)s->p.wave_slots;
+	if (s->cfg->waves_per_simd_cap && s->cfg->waves_per_simd_cap < cap)
+		cap = s->cfg->waves_per_simd_cap;
+	return cap;
+}
+
+/* Start the next workgroups while they fit. */
+static void dispatch(Sim *s, uint64_t c)
+{
+	uint32_t nsimd = (uint32_t)s->p.simds, cap = waves_cap(s);
+	while (s->next_wg < s->r->wg_count && s->resident_wgs < s->cfg->resident) {
+		uint32_t free_slots = 0;
+		for (uint32_t k = 0; k < nsimd; k++)
+			free_slots += cap - s->simd_waves[k];
+		if (free_slots < s->nwaves)
+			return;
+		uint32_t g = s->next_wg++;
+		s->resident_wgs++;
+		s->out->wg_start[g] = c;
+		for (uint32_t i = 0; i < s->nwaves; i++) {
+			SWave *w = &s->w[g * s->nwaves + i];
+			uint32_t best = 0;
+			for (uint32_t k = 1; k < nsimd; k++)
+				if (s->simd_waves[k] < s->simd_waves[best])
+					best = k;
+			w->simd = best;
+			s->simd_list[best][s->simd_waves[best]++] = g * s->nwaves + i;
+			s->running++;
+			w->next_ok = c;
+			w->last_check = c;
+			w->last_reason = -1;
+			if (w->n == 0) { /* a wave without instructions (should not happen) */
+				w->done = true;
+				s->simd_waves[best]--;
+				s->running--;
+				s->wg_live[g]--;
+			}
+		}
+		if (s->wg_live[g] == 0) {
+			s->resident_wgs--;
+			s->out->wg_done[g] = c;
+		}
+	}
+}
+
+static void charge(Sim *s, SWave *w, uint64_t c, int reason)
+{
+	/* a wave held by s_barrier, s_nop, s_sleep or a taken branch waits in
+	 * that instruction; other waits are the next instruction's */
+	int lr = w->last_reason;
+	bool prev = (lr == TM_R_BARRIER || lr == TM_R_NOP || lr == TM_R_BRANCH) && w->i > 0;
+	const TEv *at = prev ? &w->ev[w->i - 1] : &w->ev[w->i];
+	if (w->last_reason >= 0 && c > w->last_check) {
+		s->out->pcs[at->pc].stall[w->last_reason] += c - w->last_check;
+		if (lr == TM_R_VMCNT || lr == TM_R_LGKMCNT)
+			s->out->pcs[at->pc].waited_on = w->wait_pc + 1;
+	}
+	w->last_check = c;
+	w->last_reason = reason;
+}
+
+/* Try the waves of SIMD `simd` at clock c; true if one issued. */
+static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
+{
+	SWave *cand[64];
+	uint32_t n = 0;
+	for (uint32_t k = 0; k < s->simd_waves[simd]; k++) {
+		SWave *w = &s->w[s->simd_list[simd][k]];
+		if (w->done || w->i >= w->n)
+			continue;
+		/* highest priority first, then oldest */
+		uint32_t j = n++;
+		while (j > 0 && (cand[j - 1]->prio < w->prio || (cand[j - 1]->prio == w->prio && cand[j - 1]->age > w->age))) {
+			cand[j] = cand[j - 1];
+			j--;
+		}
+		cand[j] = w;
+	}
+	bool used[TM_NCAT] = {false}, any = false;
+	for (uint32_t k = 0; k < n; k++) {
+		SWave *w = cand[k];
+		uint64_t until;
+		int r = blocked(s, w, c, &until);
+		uint8_t cat = w->ev[w->i].cat;
+		if (r < 0 && cat != TM_INTERNAL && used[cat]) {
+			r = TM_R_PORT;
+			until = c + 1;
+		}
+		if (r >= 0) {
+			charge(s, w, c, r);
+			if (until < *wake)
+				*wake = until;
+			continue;
+		}
+		charge(s, w, c, -1);
+		if (cat != TM_INTERNAL)
+			used[cat] = true;
+		issue(s, w, c);
+		any = true;
+		*wake = c + 1;
+	}
+	return any;
+}
+
+int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, char *err, size_t err_len)
+{
+	Sim s = {.r = r, .cfg = cfg, .out = out, .nwaves = r->nwaves};
+	memset(out, 0, sizeof *out);
+	tm_params(cfg->arch, &s.p);
+	s.g90a = cfg->arch == EMU_GFX90A;
+	s.nw = (uint32_t)(r->wg_count * r->nwaves);
+	s.w = xcalloc(s.nw + 1, sizeof *s.w);
+	s.wg_live = xcalloc(r->wg_count + 1, sizeof *s.wg_live);
+	s.wg_arrived = xcalloc(r->wg_count + 1, sizeof *s.wg_arrived);
+	s.wg_end = xcalloc(r->wg_count + 1, sizeof *s.wg_end);
+	out->wg_done = xcalloc(r->wg_count + 1, sizeof *out->wg_done);
+	out->wg_start = xcalloc(r->wg_count + 1, sizeof *out->wg_start);
+	out->waves = (uint32_t)(r->wg_count * r->nwaves);
+	out->workgroups = (uint32_t)r->wg_count;
+	out->resident = cfg->resident;
+	out->npcs = r->pcs.len;
+	out->pcs = xcalloc(out->npcs + 1, sizeof *out->pcs);
+	for (size_t i = 0; i < out->npcs; i++) {
+		out->pcs[i].pc = r->pcs.data[i].pc;
+		out->pcs[i].loop_target = r->pcs.data[i].target;
+		memcpy(out->pcs[i].text, r->pcs.data[i].text, sizeof out->pcs[i].text);
+	}
+	for (uint32_t i = 0; i < s.nw; i++) {
+		SWave *w = &s.w[i];
+		w->ev = r->waves[i].data;
+		w->n = r->waves[i].len;
+		w->wg = i / r->nwaves;
+		w->age = i;
+		w->reg = xcalloc(NREGS, sizeof *w->reg);
+		s.wg_live[w->wg]++;
+	}
+	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes);
+	cache_init(&s.sc, s.p.scache_lines * 64, 64);
+	dispatch(&s, 0);
+	uint32_t nsimd = (uint32_t)s.p.simds, period = (uint32_t)s.p.issue_period;
+	int rc = 0;
+	uint64_t c = 0, idle_wake = NEVER;
+	uint32_t idle = 0;
+	for (;;) {
+		if (s.running == 0)
+			break;
+		uint32_t simd = (uint32_t)(c % period);
+		if (simd < nsimd && turn(&s, simd, c, &idle_wake))
+			idle = 0, idle_wake = NEVER;
+		else
+			idle++;
+		c++;
+		if (idle >= period) { /* a full round without issue: skip to the next wake-up */
+			if (idle_wake == NEVER) {
+				snprintf(err, err_len, "timing: every resident wave waits at a barrier no other wave reaches (clock %llu)",
+					 (unsigned long long)c);
+				rc = -1;
+				break;
+			}
+			if (idle_wake > c)
+				c = idle_wake - idle_wake % period;
+			idle = 0;
+			idle_wake = NEVER;
+		}
+	}
+	/* written-back data still draining from L2 to HBM ends with the kernel */
+	double drain = fmax(s.hbm_free, s.l2_free);
+	if (drain > (double)out->cycles)
+		out->cycles = (uint64_t)ceil(drain);
+	for (uint32_t i = 0; i < s.nw; i++) {
+		free(s.w[i].reg);
+		vec_free(&s.w[i].vm);
+		vec_free(&s.w[i].lgkm);
+		vec_free(&s.w[i].vm_pc);
+		vec_free(&s.w[i].lgkm_pc);
+	}
+	free(s.w);
+	free(s.wg_live);
+	free(s.wg_arrived);
+	free(s.wg_end);
+	free(s.l1.ways);
+	free(s.sc.ways);
+	free(s.l2seen);
+	return rc;
+}
+
+void tm_cu_result_free(TmCuResult *res)
+{
+	free(res->wg_done);
+	free(res->wg_start);
+	free(res->pcs);
+	memset(res, 0, sizeof *res);
+}
+
+double tm_mfma_flops(int op)
+{
+	const IsaInfo *r = &isa_info[op];
+	if (!(r->flags & IF_MFMA))
+		return 0;
+	int m = 0, n = 0, k = 0, b = 1;
+	const char *p = r->name;
+	while (*p && !(*p == '_' && sscanf(p, "_%dx%dx%d", &m, &n, &k) == 3))
+		p++;
+	if (!*p)
+		return 0;
+	p++;
+	const char *blk = strstr(p, "_");
+	if (blk && sscanf(blk, "_%db", &b) != 1)
+		b = 1;
+	return 2.0 * m * n * k * b;
+}

@@ -1,0 +1,132 @@
+/* gpu.c — the whole GPU by model: occupancy from the kernel descriptor, the
+ * sample of workgroups one CU simulates, the CU's bandwidth shares, and the
+ * scaling of the CU's result to the grid.
+ *
+ * Model (docs/cycle-model.md): workgroups are spread evenly over the CUs
+ * (each CU runs ceil(grid / CUs) of them, as many at once as occupancy
+ * allows); every CU behaves like the simulated one; HBM and L2 bandwidth
+ * are split evenly between the CUs that have work. When a CU's share is
+ * larger than the sample, the time is extrapolated from the sample's steady
+ * state (the interval between workgroup completions after the first round). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "timing_int.h"
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+void tm_occupancy(EmuArch arch, const KernelDescriptor *kd, uint32_t lds_bytes, uint32_t waves_per_wg, TmOccupancy *o)
+{
+	TmParams p;
+	tm_params(arch, &p);
+	memset(o, 0, sizeof *o);
+	uint32_t simds = (uint32_t)p.simds, slots = (uint32_t)p.wave_slots;
+	o->waves_per_wg = waves_per_wg ? waves_per_wg : 1;
+	/* a CU holds simds * (waves per SIMD) waves of any workgroups */
+	uint32_t vg = kd->vgpr_alloc ? kd->vgpr_alloc : (uint32_t)p.vgprs;
+	uint32_t sg = kd->sgpr_alloc ? kd->sgpr_alloc + 16 : 16; /* + VCC, flat scratch, XNACK (guessed) */
+	uint32_t wv = min_u32(slots, (uint32_t)p.vgprs / vg);
+	uint32_t ws = min_u32(slots, (uint32_t)p.sgprs / sg);
+	o->waves_per_simd = min_u32(wv, ws);
+	o->by_waves = min_u32(slots * simds / o->waves_per_wg, (uint32_t)p.max_wgs_per_cu);
+	o->by_vgprs = wv * simds / o->waves_per_wg;
+	o->by_sgprs = ws * simds / o->waves_per_wg;
+	o->by_lds = lds_bytes ? (uint32_t)p.lds_bytes / lds_bytes : 1u << 16;
+	o->wgs_per_cu = o->by_waves, o->limit = "wave slots";
+	if (o->by_vgprs < o->wgs_per_cu)
+		o->wgs_per_cu = o->by_vgprs, o->limit = "VGPRs";
+	if (o->by_sgprs < o->wgs_per_cu)
+		o->wgs_per_cu = o->by_sgprs, o->limit = "SGPRs";
+	if (o->by_lds < o->wgs_per_cu)
+		o->wgs_per_cu = o->by_lds, o->limit = "LDS";
+	if (o->wgs_per_cu == 0)
+		o->wgs_per_cu = 1, o->limit = "does not fit (modelled as 1)";
+}
+
+static uint64_t per_cu(EmuArch arch, uint64_t nwg, uint64_t *active)
+{
+	TmParams p;
+	tm_params(arch, &p);
+	uint64_t cus = (uint64_t)p.cus;
+	*active = nwg < cus ? nwg : cus;
+	return (nwg + cus - 1) / cus;
+}
+
+uint64_t tm_sample_size(EmuArch arch, uint64_t nwg, uint32_t occ)
+{
+	uint64_t active, w = per_cu(arch, nwg, &active);
+	uint64_t cap = 2 * (uint64_t)occ > 2 ? 2 * (uint64_t)occ : 2;
+	return w < cap ? w : cap;
+}
+
+void tm_cu_config(EmuArch arch, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
+	TmCuConfig *c)
+{
+	TmParams p;
+	tm_params(arch, &p);
+	uint64_t active;
+	per_cu(arch, nwg, &active);
+	if (!active)
+		active = 1;
+	memset(c, 0, sizeof *c);
+	c->arch = arch;
+	c->resident = o->wgs_per_cu;
+	c->waves_per_simd_cap = o->waves_per_simd;
+	double clk = p.clock_mhz * 1e6;
+	c->hbm_bytes_per_clk = p.hbm_gbps * 1e9 / clk / (double)active;
+	double l2s = ceil(p.cus / p.cus_per_l2);
+	double per_l2 = ceil((double)active / l2s);
+	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
+	/* HBM data reaches a CU through its L2 path */
+	c->hbm_bytes_per_clk = fmin(c->hbm_bytes_per_clk, c->l2_bytes_per_clk);
+	double unique, requested;
+	tm_recorder_traffic(r, &unique, &requested);
+	/* HBM must deliver the kernel's footprint once; first touches of the
+	 * whole grid beyond it are L2 (or Infinity Cache) hits */
+	double first = unique * (double)nwg;
+	c->l2_miss_fraction = footprint_bytes > 0 && first > 0 ? fmin(1.0, footprint_bytes / first) : 1.0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o, TmEstimate *e)
+{
+	TmParams p;
+	tm_params(arch, &p);
+	memset(e, 0, sizeof *e);
+	e->grid_wgs = nwg;
+	e->wgs_per_cu = per_cu(arch, nwg, &e->active_cus);
+	uint32_t s = cu->workgroups;
+	double cycles = (double)cu->cycles;
+	if (e->wgs_per_cu != s && s > 0) {
+		uint64_t *d = xcalloc(s, sizeof *d);
+		memcpy(d, cu->wg_done, s * sizeof *d);
+		qsort(d, s, sizeof *d, cmp_u64);
+		uint32_t occ = o->wgs_per_cu;
+		double interval = s > occ ? (double)(d[s - 1] - d[occ - 1]) / (double)(s - occ) : (double)d[s - 1] / (double)s;
+		if (e->wgs_per_cu > s)
+			cycles = (double)d[s - 1] + (double)(e->wgs_per_cu - s) * interval;
+		else /* a sample larger than the CU's share (--sample): its first ones */
+			cycles = (double)d[e->wgs_per_cu - 1];
+		free(d);
+	}
+	/* the chip's HBM bandwidth bounds the whole grid's traffic, whatever
+	 * the extrapolation says */
+	double clk = p.clock_mhz * 1e6;
+	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
+	if (hbm_total / (p.hbm_gbps * 1e9) * clk > cycles)
+		cycles = hbm_total / (p.hbm_gbps * 1e9) * clk;
+	e->cu_cycles = cycles;
+	e->seconds = cycles / (p.clock_mhz * 1e6);
+	double per_wg = s ? 1.0 / s : 0;
+	if (e->seconds > 0) {
+		e->tflops = cu->mfma_flops * per_wg * (double)nwg / e->seconds / 1e12;
+		e->gbps_hbm = (double)cu->bytes_hbm * per_wg * (double)nwg / e->seconds / 1e9;
+	}
+	e->matrix_util = cu->cycles ? (double)cu->mfma_busy / (p.simds * (double)cu->cycles) : 0;
+}

@@ -1,0 +1,54 @@
+/* timing_int.h — the timing model's internal types: the compact per-wave
+ * event a recorded instruction becomes (TEv), the recorder that holds the
+ * streams (trace.c), and the instruction kinds the CU model tells apart. */
+#ifndef WAVECC_TIMING_INT_H
+#define WAVECC_TIMING_INT_H
+
+#include "../../util/util.h"
+#include "timing.h"
+
+/* What the sequencer does with an instruction beyond its category. */
+typedef enum {
+	TK_PLAIN, TK_WAITCNT, TK_NOP, TK_SLEEP, TK_SETPRIO, TK_BARRIER, TK_ENDPGM, TK_LOAD, TK_STORE
+} TmKind;
+
+enum { TE_TAKEN = 1, TE_BACKWARD = 2, TE_TRANS = 4, TE_LDS_DMA = 8 };
+
+typedef struct TEv {
+	uint32_t pc;        /* index into the recorder's pcs */
+	uint16_t op;
+	uint8_t cat, kind, flags;
+	int32_t imm;
+	uint16_t vdst, nvdst, vsrc[3], nvsrc[3];
+	uint32_t line0;     /* VMEM/SMEM: first of nlines cache-line numbers in the recorder's lines */
+	uint16_t nlines;
+	uint16_t lds_cycles, lds_ideal; /* LDS: pipe cycles with and without bank conflicts */
+	uint32_t bytes;     /* bytes moved by the active lanes */
+} TEv;
+
+typedef Vec(TEv) TEvVec;
+
+typedef struct TmPcInfo {
+	uint64_t pc, target;
+	char text[96];
+} TmPcInfo;
+
+struct TmRecorder {
+	EmuArch arch;
+	TmParams p;
+	EmuHook hook;
+	uint64_t wg_first, wg_count;
+	uint32_t nwaves;
+	TEvVec *waves;              /* wg_count * nwaves streams */
+	Vec(uint64_t) lines;        /* line numbers of VMEM/SMEM events */
+	Vec(TmPcInfo) pcs;
+	uint32_t *pc_slot;          /* open-addressing table pc -> index + 1 */
+	size_t pc_cap;
+	uint64_t *seen;             /* open-addressing set of line numbers (+1) */
+	size_t seen_cap, seen_len;
+	uint64_t requested_lines;
+};
+
+TmCat tm_category(int op, int fmt, TmKind *kind, uint8_t *flags);
+
+#endif

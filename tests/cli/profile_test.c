@@ -1,0 +1,125 @@
+/* profile_test.c — `wavecc profile` on every example kernel graph (the
+ * dynamic ones with sizes given), for both targets on the GEMMs: it runs,
+ * prints an estimate, and no figure passes the modelled chip's limits (the
+ * f16 matrix peak, the HBM bandwidth); --json parses and agrees; a compiled
+ * launch descriptor profiles too; usage errors exit 2. */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+
+/* Sizes for the examples whose symbols are dynamic. */
+static const char *defs_for(const char *name)
+{
+	if (strcmp(name, "copy_dynamic.json") == 0)
+		return "-D M=256 -D N=512";
+	if (strcmp(name, "gemm_dynamic.json") == 0)
+		return "-D M=128 -D N=128 -D K=256";
+	return "";
+}
+
+static void check_json(const char *path, const char *defs, const char *mcpu, double peak_tflops, double hbm_gbps)
+{
+	CmdResult r = test_wavecc("profile %s %s --mcpu %s --json", path, defs, mcpu);
+	ck_assert_msg(r.status == 0, "%s (%s): %s", path, mcpu, r.err);
+	json_error_t je;
+	json_t *doc = json_loads(r.out, 0, &je);
+	ck_assert_msg(doc, "%s: --json output does not parse: %s", path, je.text);
+	double tflops = json_real_value(json_object_get(doc, "tflops"));
+	double gbps = json_real_value(json_object_get(doc, "hbm_gbps"));
+	double util = json_real_value(json_object_get(doc, "matrix_utilisation"));
+	json_int_t cycles = json_integer_value(json_object_get(doc, "cycles"));
+	ck_assert_msg(cycles > 0, "%s: no cycles", path);
+	ck_assert_msg(tflops <= peak_tflops, "%s (%s): %.1f TFLOP/s above the peak %.1f", path, mcpu, tflops, peak_tflops);
+	ck_assert_msg(gbps <= hbm_gbps * 1.0001, "%s (%s): %.0f GB/s above HBM's %.0f", path, mcpu, gbps, hbm_gbps);
+	ck_assert_msg(util >= 0 && util <= 1, "%s: matrix utilisation %f", path, util);
+	ck_assert_msg(json_array_size(json_object_get(doc, "instructions")) > 0, "%s: no instructions", path);
+	json_decref(doc);
+	cmd_result_free(&r);
+}
+
+START_TEST(every_example)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/examples", test_root());
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+			continue;
+		char path[4200];
+		snprintf(path, sizeof path, "examples/%s", e->d_name);
+		CmdResult r = test_wavecc("profile %s %s", path, defs_for(e->d_name));
+		ck_assert_msg(r.status == 0, "%s: %s", path, r.err);
+		ck_assert_msg(strstr(r.out, "estimate (model, not a measurement)"), "%s: no estimate:\n%s", path, r.out);
+		ck_assert_msg(strstr(r.out, "model limits:"), "%s: limits not stated", path);
+		cmd_result_free(&r);
+		check_json(path, defs_for(e->d_name), "gfx942", 2048.0 * 304 * 2.1e9 / 1e12, 5300);
+		if (strstr(e->d_name, "gemm"))
+			check_json(path, defs_for(e->d_name), "gfx90a", 1024.0 * 110 * 1.7e9 / 1e12, 1600);
+		n++;
+	}
+	closedir(d);
+	ck_assert_int_ge(n, 20);
+}
+END_TEST
+
+/* A large GEMM through LDS is sampled and profiles quickly; the LDS
+ * version beats the global-memory one of the same tiles. */
+START_TEST(lds_gemm_beats_global)
+{
+	double t[2];
+	const char *files[2] = {"examples/gemm_16x16x16.json", "examples/gemm_global.json"};
+	for (int i = 0; i < 2; i++) {
+		CmdResult r = test_wavecc("profile %s -D M=2048 -D N=2048 -D K=2048 --json", files[i]);
+		ck_assert_msg(r.status == 0, "%s: %s", files[i], r.err);
+		json_t *doc = json_loads(r.out, 0, NULL);
+		ck_assert_ptr_nonnull(doc);
+		t[i] = json_real_value(json_object_get(doc, "seconds"));
+		ck_assert_int_lt(json_integer_value(json_object_get(doc, "simulated_workgroups")), 64);
+		json_decref(doc);
+		cmd_result_free(&r);
+	}
+	ck_assert_msg(t[0] < t[1], "LDS GEMM %.3g s, global %.3g s", t[0], t[1]);
+}
+END_TEST
+
+START_TEST(descriptor_and_usage)
+{
+	const char *dir = test_tmpdir("profile");
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json -o %s/k.hsaco --launch %s/k.launch.json", dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s/k.launch.json --asm", dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "annotated assembly"));
+	ck_assert_ptr_nonnull(strstr(r.out, "v_mfma_f32_16x16x16_f16"));
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/gemm_dynamic.json");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+	r = test_wavecc("profile --params");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "guessed"));
+	cmd_result_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("profile");
+	TCase *tc = tcase_create("profile");
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, every_example);
+	tcase_add_test(tc, lds_gemm_beats_global);
+	tcase_add_test(tc, descriptor_and_usage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void) { return run_suite(suite()); }

@@ -1,0 +1,279 @@
+/* timing_test.c — the cycle model (loader/timing) on hand-written
+ * microkernels: the physical limits hold (independent MFMAs reach the matrix
+ * peak and never exceed it, on gfx942 and gfx90a; a streaming copy stays
+ * within the HBM share; LDS traffic within 128 bytes per clock), and known
+ * relative facts come out in the right order (a chain of MFMAs that read
+ * the previous result as SrcA waits the documented NP+3 wait states; an
+ * unpadded transposed LDS read conflicts and a padded one does not; more
+ * resident waves hide memory latency). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../loader/timing/timing.h"
+#include "emu_harness.h"
+
+/* Run the harness's kernel over `nwg` workgroups, recording all, and
+ * simulate them on one CU with `resident` workgroups at once. */
+static void profile(Harness *h, EmuArch arch, uint32_t nwg, uint32_t resident, double hbm, TmCuResult *res)
+{
+	uint32_t items = h->l.wg_size[0] * h->l.wg_size[1] * h->l.wg_size[2];
+	TmRecorder *r = tm_recorder_new(arch, 0, nwg, (items + 63) / 64);
+	h->l.arch = arch;
+	h->l.hook = tm_recorder_hook(r);
+	h->l.grid[0] = nwg;
+	ck_assert_msg(h_run(h) == 0, "%s", h->err);
+	TmCuConfig c = {.arch = arch, .resident = resident, .hbm_bytes_per_clk = hbm, .l2_bytes_per_clk = 54,
+			.l2_miss_fraction = 1};
+	char err[256];
+	ck_assert_msg(tm_simulate(r, &c, res, err, sizeof err) == 0, "%s", err);
+	tm_recorder_free(r);
+}
+
+/* 16 iterations of 8 independent 16x16x16 f16 MFMAs per wave, the loop
+ * counter's SALU work between them as a compiler would place it. */
+static const char *MFMA_LOOP =
+	"s_mov_b32 s10, 16\n"
+	"loop:\n"
+	"v_mfma_f32_16x16x16_f16 v[0:3], v[40:41], v[42:43], v[0:3]\n"
+	"s_sub_u32 s10, s10, 1\n"
+	"v_mfma_f32_16x16x16_f16 v[4:7], v[40:41], v[42:43], v[4:7]\n"
+	"s_cmp_lg_u32 s10, 0\n"
+	"v_mfma_f32_16x16x16_f16 v[8:11], v[40:41], v[42:43], v[8:11]\n"
+	"v_mfma_f32_16x16x16_f16 v[12:15], v[40:41], v[42:43], v[12:15]\n"
+	"v_mfma_f32_16x16x16_f16 v[16:19], v[40:41], v[42:43], v[16:19]\n"
+	"v_mfma_f32_16x16x16_f16 v[20:23], v[40:41], v[42:43], v[20:23]\n"
+	"v_mfma_f32_16x16x16_f16 v[24:27], v[40:41], v[42:43], v[24:27]\n"
+	"v_mfma_f32_16x16x16_f16 v[28:31], v[40:41], v[42:43], v[28:31]\n"
+	"s_cbranch_scc1 loop\n"
+	"s_endpgm\n";
+
+static void mfma_peak(EmuArch arch, double peak)
+{
+	Harness h;
+	h_init(&h, MFMA_LOOP);
+	h.l.wg_size[0] = 512; /* 8 waves: two per SIMD */
+	TmCuResult res;
+	profile(&h, arch, 2, 1, 8, &res);
+	double per_clk = res.mfma_flops / (double)res.cycles;
+	if (getenv("TIMING_DEBUG"))
+		for (size_t i = 0; i < res.npcs; i++)
+			for (int k = 0; k < TM_NREASONS; k++)
+				if (res.pcs[i].stall[k])
+					fprintf(stderr, "%s: %s %llu\n", res.pcs[i].text, tm_reason_name[k], (unsigned long long)res.pcs[i].stall[k]);
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "cycles %llu wg_done %llu %llu\n", (unsigned long long)res.cycles, (unsigned long long)res.wg_done[0], (unsigned long long)res.wg_done[1]);
+	ck_assert_double_eq(res.mfma_flops, 2.0 * 8 * 16 * 8 * 8192);
+	ck_assert_msg(per_clk <= peak, "%.1f FLOP/clk above the peak %.0f", per_clk, peak);
+	ck_assert_msg(per_clk >= 0.97 * peak, "%.1f FLOP/clk, peak %.0f", per_clk, peak);
+	tm_cu_result_free(&res);
+	h_free(&h);
+}
+
+START_TEST(mfma_peak_gfx942) { mfma_peak(EMU_GFX942, 2048); }
+END_TEST
+
+START_TEST(mfma_peak_gfx90a) { mfma_peak(EMU_GFX90A, 1024); }
+END_TEST
+
+/* 16 MFMAs of one wave; with `dep` each reads the previous D as SrcA. */
+static uint64_t mfma_chain_cycles(bool dep)
+{
+	Buf b = {0};
+	for (int i = 0; i < 16; i++) {
+		int d = i % 2 ? 8 : 0, a = dep ? (i % 2 ? 0 : 8) : 40;
+		buf_printf(&b, "v_mfma_f32_16x16x16_f16 v[%d:%d], v[%d:%d], v[42:43], 0\n", d, d + 3, a, a + 1);
+	}
+	buf_printf(&b, "s_endpgm\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 1, 1, 8, &res);
+	uint64_t c = res.cycles;
+	tm_cu_result_free(&res);
+	h_free(&h);
+	buf_free(&b);
+	return c;
+}
+
+START_TEST(mfma_dependent_chain)
+{
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	uint64_t ind = mfma_chain_cycles(false), dep = mfma_chain_cycles(true);
+	/* 15 back-to-back gaps, each longer by the NP+3 rule's 3 wait states */
+	ck_assert_uint_eq(dep - ind, 15 * (uint64_t)(p.mfma_dep_passes * p.issue_period));
+	ck_assert_uint_ge(ind, 15 * 16);
+}
+END_TEST
+
+/* Each lane copies 16 bytes: global memory in and out. */
+static const char *COPY =
+	"s_load_dwordx4 s[4:7], s[0:1], 0\n"
+	"s_lshl_b32 s8, s2, 12\n"
+	"v_lshlrev_b32 v1, 4, v0\n"
+	"v_add_u32 v1, s8, v1\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"global_load_dwordx4 v[4:7], v1, s[4:5]\n"
+	"s_waitcnt vmcnt(0)\n"
+	"global_store_dwordx4 v1, v[4:7], s[6:7]\n"
+	"s_endpgm\n";
+
+START_TEST(copy_within_hbm_share)
+{
+	enum { NWG = 64 };
+	static uint8_t in[NWG * 4096], out[NWG * 4096];
+	Harness h;
+	h_init(&h, COPY);
+	h_buffer(&h, in, sizeof in, 0, false);
+	h_buffer(&h, out, sizeof out, 8, true);
+	h.l.wg_size[0] = 256;
+	double share = 5300e9 / 2.1e9 / 304; /* MI300X's HBM per CU per clock */
+	TmCuResult res;
+	profile(&h, EMU_GFX942, NWG, 8, share, &res);
+	double bpc = (double)res.bytes_hbm / (double)res.cycles;
+	ck_assert_uint_eq(res.bytes_hbm, 2u * sizeof in);
+	ck_assert_msg(bpc <= share * 1.0001, "%.2f B/clk above the share %.2f", bpc, share);
+	ck_assert_msg(bpc >= 0.8 * share, "%.2f B/clk: a copy should be bandwidth-bound (share %.2f)", bpc, share);
+	tm_cu_result_free(&res);
+	h_free(&h);
+}
+END_TEST
+
+/* ds_read_b32 of lane l at l * stride bytes, 32 times per wave. */
+static TmCuResult lds_reads(unsigned stride)
+{
+	Buf b = {0};
+	buf_printf(&b, "v_mul_u32_u24 v1, %u, v0\n", stride);
+	for (int i = 0; i < 32; i++)
+		buf_printf(&b, "ds_read_b32 v%d, v1\n", 2 + i % 8);
+	buf_printf(&b, "s_waitcnt lgkmcnt(0)\ns_endpgm\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	h.l.kd.group_segment_fixed_size = 65536;
+	h.l.wg_size[0] = 256;
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 1, 1, 8, &res);
+	h_free(&h);
+	buf_free(&b);
+	return res;
+}
+
+START_TEST(lds_bandwidth_and_conflicts)
+{
+	TmCuResult flat = lds_reads(4), unpadded = lds_reads(128), padded = lds_reads(132);
+	/* 4 waves x 32 reads x 256 bytes, never above 128 bytes per clock */
+	ck_assert_uint_eq(flat.bytes_lds, 4u * 32 * 256);
+	ck_assert_msg((double)flat.bytes_lds / (double)flat.cycles <= 128.0, "LDS above 128 B/clk");
+	ck_assert_uint_eq(flat.lds_conflict_cycles, 0);
+	ck_assert_uint_eq(padded.lds_conflict_cycles, 0);
+	/* stride 32 dwords: all 32 lanes of a group on one bank, 31 extra clocks */
+	ck_assert_uint_eq(unpadded.lds_conflict_cycles, 4u * 32 * 2 * 31);
+	ck_assert_uint_gt(unpadded.cycles, 4 * padded.cycles);
+	tm_cu_result_free(&flat);
+	tm_cu_result_free(&unpadded);
+	tm_cu_result_free(&padded);
+}
+END_TEST
+
+/* A load, a wait on it and a little arithmetic, per wave. */
+START_TEST(more_waves_hide_latency)
+{
+	static uint8_t in[64 * 4096], out[64 * 4096];
+	uint64_t per_wave[2];
+	uint32_t resident[2] = {1, 8};
+	for (int k = 0; k < 2; k++) {
+		Harness h;
+		h_init(&h, COPY);
+		h_buffer(&h, in, sizeof in, 0, false);
+		h_buffer(&h, out, sizeof out, 8, true);
+		h.l.wg_size[0] = 256;
+		TmCuResult res;
+		profile(&h, EMU_GFX942, 16, resident[k], 1000, &res); /* bandwidth not the limit */
+		per_wave[k] = res.cycles / (16 * 4);
+		tm_cu_result_free(&res);
+		h_free(&h);
+	}
+	ck_assert_msg(per_wave[1] * 3 < per_wave[0], "cycles per wave %llu with 1 workgroup, %llu with 8",
+		      (unsigned long long)per_wave[0], (unsigned long long)per_wave[1]);
+}
+END_TEST
+
+/* Wave 0 sleeps before the barrier; the others wait there for it, and the
+ * wait is charged to s_barrier. */
+START_TEST(barrier_and_sleep)
+{
+	Harness h;
+	h_init(&h, "v_readfirstlane_b32 s5, v0\n"
+		   "s_cmp_eq_u32 s5, 0\n"
+		   "s_cbranch_scc0 skip\n"
+		   "s_sleep 10\n"
+		   "skip:\n"
+		   "s_barrier\n"
+		   "s_endpgm\n");
+	h.l.wg_size[0] = 256;
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 1, 1, 8, &res);
+	uint64_t barrier = 0, sleep = 0;
+	for (size_t i = 0; i < res.npcs; i++) {
+		if (strstr(res.pcs[i].text, "s_barrier"))
+			barrier += res.pcs[i].stall[TM_R_BARRIER];
+		if (strstr(res.pcs[i].text, "s_sleep"))
+			sleep += res.pcs[i].stall[TM_R_NOP];
+	}
+	/* three waves wait for wave 0's 640-clock sleep, which wave 0 itself pays */
+	ck_assert_uint_ge(sleep, 640);
+	ck_assert_uint_ge(barrier, 3 * 600);
+	ck_assert_uint_ge(res.cycles, 640);
+	tm_cu_result_free(&res);
+	h_free(&h);
+}
+END_TEST
+
+/* Five one-wave workgroups: the waves of workgroups 0 and 4 share SIMD 0
+ * and contend for its matrix core with 32 MFMAs each. Oldest first lets
+ * workgroup 0 finish first; when workgroup 4 raises its priority with
+ * s_setprio, it finishes first. Returns done[4] < done[0]. */
+static bool youngest_first(bool setprio)
+{
+	Buf b = {0};
+	buf_printf(&b, "s_cmp_eq_u32 s2, 4\ns_cbranch_scc0 go\n%s\ngo:\n", setprio ? "s_setprio 3" : "s_nop 0");
+	for (int i = 0; i < 32; i++)
+		buf_printf(&b, "v_mfma_f32_16x16x16_f16 v[%d:%d], v[40:41], v[42:43], 0\n", 4 * (i % 8), 4 * (i % 8) + 3);
+	buf_printf(&b, "s_endpgm\n");
+	Harness h;
+	h_init(&h, buf_cstr(&b));
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 5, 5, 8, &res);
+	bool r = res.wg_done[4] < res.wg_done[0];
+	tm_cu_result_free(&res);
+	h_free(&h);
+	buf_free(&b);
+	return r;
+}
+
+START_TEST(setprio_reorders)
+{
+	ck_assert_msg(!youngest_first(false), "oldest first: workgroup 4 finished before workgroup 0");
+	ck_assert_msg(youngest_first(true), "s_setprio 3: workgroup 4 still finished after workgroup 0");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("timing");
+	TCase *tc = tcase_create("timing");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, mfma_peak_gfx942);
+	tcase_add_test(tc, mfma_peak_gfx90a);
+	tcase_add_test(tc, mfma_dependent_chain);
+	tcase_add_test(tc, copy_within_hbm_share);
+	tcase_add_test(tc, lds_bandwidth_and_conflicts);
+	tcase_add_test(tc, more_waves_hide_latency);
+	tcase_add_test(tc, barrier_and_sleep);
+	tcase_add_test(tc, setprio_reorders);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void) { return run_suite(suite()); }
