@@ -9,13 +9,16 @@
  * back to back, so a dependent one waits as little as possible — writing
  * the accumulator tuple in place (dst == srcC, which the hardware allows
  * and the allocator sees as one vreg). When the accumulator value has
- * other uses the tuples are copied first. Accumulators live in VGPRs
+ * other uses the tuples are copied first; when it is a zero `register`,
+ * each copy's first MFMA reads srcC = 0 and writes a fresh tuple (no
+ * zeroing moves). Accumulators live in VGPRs
  * (gfx90a and gfx942 accept VGPR srcC/dst); AGPR placement is a register
  * allocation decision for later.
  * Inside a K loop whose tile is not a multiple of the MMA's K (BLOCK_K 8
  * or 24 with K steps of 16), the lanes of a K copy past the trip's window
  * get zero operands (v_cndmask) and copies wholly past it are skipped.
  * Requires: the operands' per-thread values. */
+#include <math.h>
 #include <string.h>
 
 #include "isel.h"
@@ -233,6 +236,15 @@ static MOp mfma_of(MmaType mt, DType t)
 	}
 }
 
+/* Is v a `register` of all-zero bits (+0.0, integer 0)? Then the MFMAs
+ * start from srcC = 0, the inline constant (as clang-19 emits for a zero
+ * accumulator; tests/validate xlane_mfma_zero), and the register op's
+ * moves are left unread (removed before allocation: regalloc/coalesce.c). */
+static bool zero_acc(const Value *v)
+{
+	return v->kind == VAL_RESULT && v->def->kind == OP_REGISTER && v->def->value == 0 && !signbit(v->def->value);
+}
+
 void isel_select_mma(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -279,16 +291,24 @@ void isel_select_mma(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
 		return;
 	}
-	if (!(acc = isel_tval_gather(s, acc, rx, op)))
+	bool zacc = zero_acc(op->args[2]);
+	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
 		return;
 	int w = (int)rx->epc;
 	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
 	RegClass rc = rc_make(file, w);
-	TVal *r = isel_tval_new(s, acc->dtype, acc->n, rx);
+	TVal *r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
 	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
+	/* started[cr]: copy cr has had its first MFMA (from a zero acc, the
+	 * one reading srcC = 0 into a fresh tuple) */
+	bool *started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
 	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
-		ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
-		if (s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
+		started[cn] = !zacc;
+		if (zacc)
+			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
+		else
+			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
+		if (!zacc && s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
 			uint32_t t = mfunc_vreg(s->f, rc);
 			for (int k = 0; k < w; k++)
 				isel_mov(s, mo_vsub(t, k, rc_make(file, 1)), acc->d[cn * w + k]);
@@ -330,10 +350,15 @@ void isel_select_mma(Isel *s, Op *op)
 			for (int64_t m = 0; m < mc; m++)
 				for (int64_t n = 0; n < nc; n++) {
 					int64_t cr = copy_num(rx, M, m, N, n);
-					MOpnd u[3] = {A[m], B[n], ct[cr]};
+					MOpnd u[3] = {A[m], B[n], started[cr] ? ct[cr] : mo_imm(0)};
 					mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
+					started[cr] = true;
 				}
 		}
 	}
+	/* a zero copy no MFMA wrote (its K lies wholly past the window) */
+	for (int64_t cn = 0; cn < rx->ncopies; cn++)
+		for (int k = 0; k < w && !started[cn]; k++)
+			isel_mov(s, r->d[cn * w + k], mo_imm(0));
 	s->val[op_result(op)->id] = r;
 }
