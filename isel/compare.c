@@ -42,7 +42,7 @@ bool isel_select_compare(Isel *s, Op *op)
 	bool fl = dtype_is_float(a->dtype);
 	int64_t n = ix->ncopies * ix->epc;
 	TVal *r = isel_elt_new(s, DT_I1, n, ix);
-	MOpnd one = isel_elt_vconst(s, 1);
+	MOpnd one = isel_elt_vconst_shared(s, 1);
 	for (int64_t e = 0; e < n; e++) {
 		MOpnd x = fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]), y = fl ? isel_elt_f32(s, b, e) : isel_vgpr(s, b->d[e]);
 		isel_elt_cmp(s, m, x, y);

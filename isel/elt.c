@@ -261,6 +261,29 @@ MOpnd isel_elt_vconst(Isel *s, uint32_t k)
 	return d;
 }
 
+/* k in a VGPR made once per kernel in the entry block, which dominates
+ * every use and runs before any loop with every lane active (as
+ * expr.c's entry reciprocals): for an operand only read, v_cndmask's src1
+ * above all, one v_mov_b32 per constant instead of one per use inside a
+ * loop, for one VGPR live throughout. Cached under a symbol no expression
+ * contains, so a value lowered in a conditional body is not reused outside
+ * (the cache is cut back there) but this one dominates anyway. */
+MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k)
+{
+	char name[32];
+	snprintf(name, sizeof name, "$vconst@%08x", (unsigned)k);
+	Sym *key = sym_symbol(s->c->k->sc, name);
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (s->cache.data[i].e == key)
+			return s->cache.data[i].o;
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	MOpnd d = isel_elt_vconst(s, k);
+	s->b = save;
+	vec_push(&s->cache, ((ExprCacheEnt){key, d}));
+	return d;
+}
+
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 {
 	MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
@@ -269,7 +292,10 @@ MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 }
 
 /* d = vcc ? yes : no, no an inline constant. */
-static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes) { return isel_elt_cnd(s, mo_imm(no), isel_elt_vconst(s, yes)); }
+static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
+{
+	return isel_elt_cnd(s, mo_imm(no), isel_elt_vconst_shared(s, yes));
+}
 
 MOpnd isel_elt_op1(Isel *s, MOp op, MOpnd x)
 {
@@ -527,7 +553,7 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 static TVal *bytes_to_i1(Isel *s, const TVal *a)
 {
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst(s, 1);
+	MOpnd one = isel_elt_vconst_shared(s, 1);
 	int per = isel_per_dword(a);
 	for (int64_t e = 0; e < a->n; e++) {
 		MOpnd b = isel_elt_op3(s, I_V_BFE_U32, isel_vgpr(s, a->d[e / per]), mo_imm(8 * (uint32_t)(e % per)), mo_imm(8));
@@ -565,7 +591,7 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to)
 		return NULL;
 	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst(s, 1);
+	MOpnd one = isel_elt_vconst_shared(s, 1);
 	for (int64_t e = 0; e < a->n; e++) {
 		isel_elt_cmp(s, fl ? I_V_CMP_NEQ_F32 : I_V_CMP_NE_U32, mo_imm(0), fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]));
 		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);

@@ -27,8 +27,10 @@ void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
 /* A dword whose low half is lo's (lo_hi: its high half) and whose high
  * half is hi's. */
 MOpnd isel_elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
-/* A VGPR holding the 32-bit constant k. */
+/* A VGPR holding the 32-bit constant k: a new one here, and (_shared)
+ * one made in the entry block once per kernel, for operands only read. */
 MOpnd isel_elt_vconst(Isel *s, uint32_t k);
+MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k);
 /* d = vcc ? yes : no (yes a VGPR, no any operand). */
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes);
 /* d = op(x, y) for a two-source VALU row; returns d. */
