@@ -284,6 +284,59 @@ MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k)
 	return d;
 }
 
+/* The mask goes to its pair by a SALU copy (s_mov_b64), so neither the
+ * word's v_cndmask here nor a select reading the pair later waits on
+ * gfx942's VALU-writes-SGPR hazard (hazard_rules.h HZ_VALU_SGPR_VALU); a
+ * select that reads the pair (compare.c) leaves the word unread, and
+ * regalloc/coalesce.c removes it. */
+MOpnd isel_elt_i1_from_vcc(Isel *s)
+{
+	MOpnd p = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), vcc = mo_special(MO_VCC);
+	mblock_add(s->b, I_S_MOV_B64, 1, &p, 1, &vcc);
+	MOpnd d = isel_v1(s), u[3] = {mo_imm(0), mo_imm(1), p};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+	isel_elt_i1_note(s, d, p);
+	return d;
+}
+
+void isel_elt_i1_note(Isel *s, MOpnd word, MOpnd pair)
+{
+	s->lanemask[s->nlanemask++ % ISEL_LANEMASKS] = (IselLaneMask){word.reg, pair.reg};
+}
+
+void isel_elt_i1_forget(Isel *s, const TVal *v)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int k = 0; k < v->nd; k++)
+		for (int i = 0; v->d[k].kind == MO_VREG && i < n; i++)
+			if (s->lanemask[i].d == v->d[k].reg)
+				s->lanemask[i].d = UINT32_MAX;
+}
+
+/* The entry stays one: the pair is named by the copy from now on. */
+void isel_elt_i1_moved(Isel *s, MOpnd word, MOpnd copy)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int i = 0; word.kind == MO_VREG && i < n; i++)
+		if (s->lanemask[i].d == word.reg)
+			s->lanemask[i].d = copy.reg;
+}
+
+/* Only fresh vregs are noted, each defined once: a word and its pair are
+ * defined together, so wherever the word is read the pair holds the same
+ * condition (lanes the compare did not run hold 0 in the pair and an
+ * unspecified word). */
+bool isel_elt_i1_mask(const Isel *s, MOpnd word, MOpnd *pair)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int i = 0; word.kind == MO_VREG && rc_file(word.rc) == RF_VGPR && i < n; i++)
+		if (s->lanemask[i].d == word.reg) {
+			*pair = mo_vreg(s->lanemask[i].p, RC_S2);
+			return true;
+		}
+	return false;
+}
+
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 {
 	MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
@@ -553,12 +606,11 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 static TVal *bytes_to_i1(Isel *s, const TVal *a)
 {
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst_shared(s, 1);
 	int per = isel_per_dword(a);
 	for (int64_t e = 0; e < a->n; e++) {
 		MOpnd b = isel_elt_op3(s, I_V_BFE_U32, isel_vgpr(s, a->d[e / per]), mo_imm(8 * (uint32_t)(e % per)), mo_imm(8));
 		isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), b);
-		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+		r->d[e] = isel_elt_i1_from_vcc(s);
 	}
 	return r;
 }
@@ -591,10 +643,9 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to)
 		return NULL;
 	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst_shared(s, 1);
 	for (int64_t e = 0; e < a->n; e++) {
 		isel_elt_cmp(s, fl ? I_V_CMP_NEQ_F32 : I_V_CMP_NE_U32, mo_imm(0), fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]));
-		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+		r->d[e] = isel_elt_i1_from_vcc(s);
 	}
 	return r;
 }

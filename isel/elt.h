@@ -31,6 +31,17 @@ MOpnd isel_elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
  * one made in the entry block once per kernel, for operands only read. */
 MOpnd isel_elt_vconst(Isel *s, uint32_t k);
 MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k);
+/* The i1 word (0 or 1) of the lane mask a compare just wrote to vcc. The
+ * mask is also kept in an SGPR pair, which isel_elt_i1_mask finds from the
+ * word while it is one of the last ISEL_LANEMASKS made. */
+MOpnd isel_elt_i1_from_vcc(Isel *s);
+bool isel_elt_i1_mask(const Isel *s, MOpnd word, MOpnd *pair);
+void isel_elt_i1_note(Isel *s, MOpnd word, MOpnd pair);
+/* v's words are about to be rewritten (a loop-carried value updated in
+ * place): their pairs no longer hold the same condition. */
+void isel_elt_i1_forget(Isel *s, const TVal *v);
+/* copy (a new vreg) now holds word: the pair is found from copy instead. */
+void isel_elt_i1_moved(Isel *s, MOpnd word, MOpnd copy);
 /* d = vcc ? yes : no (yes a VGPR, no any operand). */
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes);
 /* d = op(x, y) for a two-source VALU row; returns d. */

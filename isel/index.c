@@ -35,7 +35,13 @@ static Sym *bound(Isel *s, Op *op, Sym *e)
 }
 
 /* A fresh VGPR holding o. */
-static MOpnd fresh(Isel *s, MOpnd o) { return isel_elt_op1(s, I_V_MOV_B32, o); }
+/* A copy of o in a new register; an i1 word's copy keeps its lane mask. */
+static MOpnd fresh(Isel *s, MOpnd o)
+{
+	MOpnd d = isel_elt_op1(s, I_V_MOV_B32, o);
+	isel_elt_i1_moved(s, o, d);
+	return d;
+}
 
 /* Numeric result dtypes of an integer word: cast from i32 when float. */
 static TVal *finish(Isel *s, TVal *w, DType to)
@@ -199,7 +205,7 @@ static MOpnd lower_rel(Isel *s, const ExprEnv *x, Sym *e)
 		isel_elt_cmp(s, mirrored[r], b, a);
 	else
 		isel_elt_cmp(s, ops[r], a, isel_expr_to_vgpr(s, b));
-	return isel_elt_cnd(s, mo_imm(0), isel_elt_vconst_shared(s, 1));
+	return isel_elt_i1_from_vcc(s);
 }
 
 static MOpnd lower(Isel *s, const ExprEnv *x, Sym *e)
@@ -308,7 +314,7 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 			return true;
 		if (to == DT_I1 && !boolean) { /* rounding to i1: x != 0 */
 			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst_shared(s, 1));
+			o = isel_elt_i1_from_vcc(s);
 		}
 		w->d[e] = fresh(s, o);
 	}
@@ -353,7 +359,7 @@ bool isel_select_int_scalar(Isel *s, Op *op)
 			return true;
 		if (op->dtype == DT_I1) {
 			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst_shared(s, 1));
+			o = isel_elt_i1_from_vcc(s);
 		}
 		r->d[0] = fresh(s, o);
 	} else {

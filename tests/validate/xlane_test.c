@@ -645,7 +645,10 @@ END_TEST
 START_TEST(xlane_math_exact)
 {
 	run_math("xlane_math_exact");
-	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32", NULL};
+	/* s_mov_b64 with vcc (`s_mov_b64 vcc, s[..]`): the SALU copy between vcc
+	 * and an SGPR pair that isel/elt.c keeps lane masks with */
+	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32",
+		"s_mov_b64", NULL};
 	vk_expect_insns("xlane_math_exact", insns);
 }
 END_TEST
