@@ -4,7 +4,8 @@
  * lhs copy (m, k) is 4 f16 along K packed in 2 dwords, an rhs copy (n, k)
  * the same along K, an accumulator copy (m, n) 4 (16x16x16) or 16
  * (32x32x8) f32 in one VGPR tuple. `register` ops in the accumulator role
- * allocate those tuples (v_mov of the splat value, f32). An mma op runs,
+ * allocate those tuples (v_mov of the splat value, f32); elsewhere a
+ * `register` is one VGPR that all its elements share. An mma op runs,
  * for each K copy in turn, one MFMA per (m, n) copy — independent MFMAs
  * back to back, so a dependent one waits as little as possible — writing
  * the accumulator tuple in place (dst == srcC, which the hardware allows
@@ -60,6 +61,22 @@ bool isel_acc_in_agprs(Isel *s, Region *r)
 	return false;
 }
 
+/* Is every use of v an elementwise op (arithmetic, compare, select, cast,
+ * broadcast, permute)? Then a `register` needs no accumulator tuple: an
+ * MMA (directly, or through a loop's init) may read it only otherwise. */
+static bool only_elementwise_uses(const Kernel *k, const Value *v)
+{
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		const Op *u = k->op_list.data[i];
+		bool elt = op_is_unary(u->kind) || op_is_binary(u->kind) || op_is_compare(u->kind) ||
+			   u->kind == OP_SELECT || u->kind == OP_CAST || u->kind == OP_BROADCAST || u->kind == OP_PERMUTE;
+		for (int a = 0; a < u->nargs && !elt; a++)
+			if (u->args[a] == v)
+				return false;
+	}
+	return true;
+}
+
 void isel_select_register(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -84,9 +101,9 @@ void isel_select_register(Isel *s, Op *op)
 	TVal *v = isel_tval_new(s, op->dtype, ix->ncopies * ix->epc, ix);
 	int w = (int)ix->epc;
 	/* an accumulator copy is one tuple (the MFMA's srcC/dst, 4 or 16
-	 * dwords); elsewhere each element is its own VGPR, as a run of up to
-	 * MAX_EPC elements has no tuple class */
-	bool tuple = c->mode == IM_MMA && w > 1;
+	 * dwords); a register only elementwise ops read is one VGPR, which
+	 * its elements share */
+	bool tuple = c->mode == IM_MMA && w > 1 && !only_elementwise_uses(c->k, op_result(op));
 	RegFile file = tuple && s->acc_agpr ? RF_AGPR : RF_VGPR;
 	MOpnd src = mo_imm(bits);
 	if (file == RF_AGPR && bits != 0) {
@@ -95,10 +112,19 @@ void isel_select_register(Isel *s, Op *op)
 		MOpnd k = mo_imm(bits);
 		mblock_add(s->b, I_V_MOV_B32, 1, &src, 1, &k);
 	}
-	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
-		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(file, w)) : 0;
+	if (!tuple) {
+		/* one VGPR for every dword: a splat's elements may share it (as a
+		 * gathered splat's do), and a loop that carries the value copies
+		 * it first (isel.c tval_aliased) */
+		MOpnd d = isel_v1(s);
+		isel_mov(s, d, src);
+		for (int i = 0; i < v->nd; i++)
+			v->d[i] = d;
+	}
+	for (int64_t cn = 0; tuple && cn < ix->ncopies; cn++) {
+		uint32_t r = mfunc_vreg(s->f, rc_make(file, w));
 		for (int k = 0; k < w; k++) {
-			MOpnd d = tuple ? mo_vsub(r, k, rc_make(file, 1)) : isel_v1(s);
+			MOpnd d = mo_vsub(r, k, rc_make(file, 1));
 			isel_mov(s, d, src);
 			v->d[cn * w + k] = d;
 		}
