@@ -398,6 +398,51 @@ void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x)
 	mblock_add(s->b, I_V_MUL_F32, 1, &r, 2, m);
 }
 
+/* d = p ? yes : no, the lane mask in SGPR pair p (VOP3: no and yes VGPRs
+ * or inline constants, p the one constant-bus read). */
+static MOpnd cnd_pair(Isel *s, MOpnd no, MOpnd yes, MOpnd p)
+{
+	MOpnd d = isel_v1(s), u[3] = {no, yes, p};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+	return d;
+}
+
+/* p = x < -126 per lane, into a new SGPR pair (VOP3 takes no literal:
+ * the bound comes from a VGPR). */
+static MOpnd below_normal(Isel *s, MOpnd x)
+{
+	MOpnd p = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), u[2] = {x, isel_elt_vconst_shared(s, 0xc2fc0000u)};
+	mblock_add(s->b, I_V_CMP_LT_F32, 1, &p, 2, u)->flags |= MIF_E64;
+	return p;
+}
+
+/* r[i] = 2^x[i] for n elements: isel_elt_exp2_f32's scaling, each
+ * element's range compare into its own SGPR pair two elements ahead, and
+ * the scale's v_cndmask between v_exp and the multiply reading it. In that
+ * order no compare is read within two VALU instructions (gfx942's
+ * VALU-writes-SGPR hazard) and v_exp's result is not read by the next one
+ * (transcendental forwarding), so no s_nop is needed (but for n = 2); three
+ * pairs are live at a time. */
+void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n)
+{
+	MOpnd k64 = isel_elt_vconst_shared(s, 0x42800000u /* 64.0 */);
+	MOpnd one = isel_elt_vconst_shared(s, 0x3f800000u), tiny = isel_elt_vconst_shared(s, 0x1f800000u /* 2^-64 */);
+	/* the pairs of elements i, i + 1 (made before i's first use) */
+	MOpnd p0 = n > 0 ? below_normal(s, x[0]) : (MOpnd){0}, p1 = n > 1 ? below_normal(s, x[1]) : (MOpnd){0};
+	for (int i = 0; i < n; i++) {
+		MOpnd p = p0;
+		p0 = p1;
+		if (i + 2 < n)
+			p1 = below_normal(s, x[i + 2]);
+		MOpnd add = cnd_pair(s, mo_imm(0), k64, p);
+		MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x[i], add};
+		mblock_add(s->b, I_V_ADD_F32, 1, &t, 2, u);
+		mblock_add(s->b, I_V_EXP_F32, 1, &e, 1, &t);
+		MOpnd scale = cnd_pair(s, one, tiny, p), m[2] = {e, scale};
+		mblock_add(s->b, I_V_MUL_F32, 1, &r[i], 2, m);
+	}
+}
+
 /* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
  * 2^-126 compute log2(x * 2^32) - 32, as LLVM does. */
 void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x)

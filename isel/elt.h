@@ -24,6 +24,8 @@ MOpnd isel_elt_f32(Isel *s, const TVal *a, int64_t e);
 /* r = 2^x and r = log2(x) in f32, rescaled around the denormal range. */
 void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x);
 void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
+/* r[i] = 2^x[i], i < n, interleaved so that no hazard needs an s_nop. */
+void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n);
 /* A dword whose low half is lo's (lo_hi: its high half) and whose high
  * half is hi's. */
 MOpnd isel_elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);

@@ -155,6 +155,10 @@ START_TEST(elt_masks)
 	};
 	vk_run("elt_masks.launch.json", "n=1000", args, ARRAY_LEN(args));
 	vk_check_u32("elt_masks [n][9]", (const uint32_t *)out, (const uint32_t *)want, N * NM);
+	/* a compare into an SGPR pair, two VGPR operands (isel/elt.c's exp2
+	 * range test), and the VOP3 v_cndmask */
+	static const char *const insns[] = {"v_cmp_lt_f32_e64", "v_cndmask_b32_e64", NULL};
+	vk_expect_insns("elt_ops", insns);
 	if (strcmp(vk_arch(), "gfx942") == 0) {
 		/* v_cndmask_b32_e64 reading an SGPR pair: between two VGPRs and 0/1 */
 		const char *d = vk_disasm("elt_ops");
