@@ -20,6 +20,15 @@
  *   dead   a VALU instruction (VALU, transcendental, MFMA) whose definitions
  *          are all vregs no instruction reads, with no implicit VCC or EXEC
  *          write, is removed: it has no other effect.
+ *   rename (when neither applies) a VGPR tuple T copied dword by dword
+ *          into a tuple C of its class, T named in that block only, becomes
+ *          C throughout and the copies go: an MFMA result copied into a
+ *          loop-carried accumulator. Per dword x (renamable() checks it):
+ *          T.x written before read and not named after its copy, C.x not
+ *          written before the copy and read only before T.x is first
+ *          written (the value it replaces) or after the copy (the same
+ *          value), no EXEC write in between, and no MFMA made to overlap
+ *          its own sources.
  *
  * Contract: takes mir_verify-clean MIR with vregs (before allocation) and
  * leaves it mir_verify-clean, computing the same values in every register
@@ -171,6 +180,186 @@ static int round_once(MFunc *f, Uses *u)
 	return removed;
 }
 
+/* ---- tuple copies: rename ---- */
+
+/* Per vreg: the block every instruction naming it is in (-1 none, -2
+ * several). */
+static int32_t *vreg_blocks(const MFunc *f)
+{
+	int32_t *blk = xcalloc(f->vregs.len + 1, sizeof *blk);
+	for (size_t v = 0; v < f->vregs.len; v++)
+		blk[v] = -1;
+	for (size_t b = 0; b < f->blocks.len; b++) {
+		const MBlock *bl = f->blocks.data[b];
+		for (size_t i = 0; i < bl->insts.len; i++) {
+			const MInst *in = &bl->insts.data[i];
+			const MOpnd *o[MI_MAX_DEFS + MI_MAX_USES];
+			int n = 0;
+			for (int k = 0; k < in->ndef; k++)
+				o[n++] = &in->def[k];
+			for (int k = 0; k < in->nuse; k++)
+				o[n++] = &in->use[k];
+			for (int k = 0; k < n; k++)
+				if (o[k]->kind == MO_VREG)
+					blk[o[k]->reg] = blk[o[k]->reg] == -1 || blk[o[k]->reg] == (int32_t)b ? (int32_t)b : -2;
+		}
+	}
+	return blk;
+}
+
+/* Is in `v_mov_b32 C.k, T.k` (both whole-class-equal VGPR tuples)? */
+static bool tuple_copy(const MFunc *f, const MInst *in, uint32_t *t, uint32_t *c)
+{
+	if (in->op != I_V_MOV_B32 || in->dpp || in->flags || in->ndef != 1 || in->nuse != 1)
+		return false;
+	MOpnd d = in->def[0], s = in->use[0];
+	if (d.kind != MO_VREG || s.kind != MO_VREG || d.reg == s.reg || d.sub != s.sub)
+		return false;
+	RegClass rt = f->vregs.data[s.reg];
+	if (rt != f->vregs.data[d.reg] || rc_file(rt) != RF_VGPR || rc_size(rt) < 2)
+		return false;
+	*t = s.reg;
+	*c = d.reg;
+	return true;
+}
+
+/* Reads (as a use, or a tied def) and writes of dword x of vreg v by in. */
+static bool reads_dword(const MInst *in, uint32_t v, int x)
+{
+	MOpnd o = {.kind = MO_VREG, .rc = RC_V1, .reg = v, .sub = (uint8_t)x};
+	for (int k = 0; k < in->nuse; k++)
+		if (vdword_overlap(in->use[k], o))
+			return true;
+	for (int k = 0; k < in->ndef; k++)
+		if ((in->flags & MIF_TIED) && vdword_overlap(in->def[k], o))
+			return true;
+	return false;
+}
+
+static bool writes_dword(const MInst *in, uint32_t v, int x)
+{
+	MOpnd o = {.kind = MO_VREG, .rc = RC_V1, .reg = v, .sub = (uint8_t)x};
+	for (int k = 0; k < in->ndef; k++)
+		if (vdword_overlap(in->def[k], o))
+			return true;
+	return false;
+}
+
+/* An MFMA naming both t and c other than `dst t, srcC c` (whole): after the
+ * rename its result would overlap a source (the early-clobber rule). */
+static bool mfma_clash(const MInst *in, uint32_t t, uint32_t c)
+{
+	if (isa_class(in->op) != MC_MFMA || !names_vreg(in, t) || !names_vreg(in, c))
+		return false;
+	bool in_place = in->def[0].kind == MO_VREG && in->def[0].reg == t && in->def[0].sub == 0 && in->nuse > 2 &&
+			in->use[2].kind == MO_VREG && in->use[2].reg == c && in->use[2].sub == 0 &&
+			in->use[0].reg != c && in->use[1].reg != c;
+	return !in_place;
+}
+
+/* Copies of every dword of tuple t into tuple c at positions cp[] of block
+ * bl, t named nowhere else: may t be c throughout? Per dword x, with fd the
+ * first write of t.x: t.x is written before it is read, not named after
+ * its copy; c.x is not written from t's first mention to its copy and read only
+ * up to fd (the value t.x replaces) or after the copy (the same value);
+ * EXEC is not written in between; no MFMA would overlap itself. */
+static bool renamable(const MBlock *bl, uint32_t t, uint32_t c, int w, const size_t *cp)
+{
+	size_t first = SIZE_MAX, last = 0;
+	for (int x = 0; x < w; x++)
+		last = cp[x] > last ? cp[x] : last;
+	for (size_t i = 0; i < last && first == SIZE_MAX; i++)
+		if (names_vreg(&bl->insts.data[i], t))
+			first = i;
+	if (first == SIZE_MAX)
+		return false;
+	for (size_t i = first; i <= last; i++) {
+		const MInst *in = &bl->insts.data[i];
+		if (may_write_exec(in) || mfma_clash(in, t, c))
+			return false;
+	}
+	for (int x = 0; x < w; x++) {
+		size_t fd = SIZE_MAX;
+		for (size_t i = first; i < bl->insts.len; i++) {
+			const MInst *in = &bl->insts.data[i];
+			bool copy = i == cp[x];
+			if (!copy && fd == SIZE_MAX && reads_dword(in, t, x))
+				return false; /* t.x read before it is written */
+			if (fd == SIZE_MAX && writes_dword(in, t, x))
+				fd = i;
+			if (i > cp[x] && (reads_dword(in, t, x) || writes_dword(in, t, x)))
+				return false; /* t.x is c.x now: neither read nor changed */
+			if (!copy && i < cp[x] && writes_dword(in, c, x))
+				return false;
+			if (!copy && reads_dword(in, c, x) && i > fd && i < cp[x])
+				return false;
+		}
+		if (fd == SIZE_MAX || fd > cp[x])
+			return false;
+	}
+	return true;
+}
+
+static void rename_vreg(MInst *in, uint32_t from, uint32_t to)
+{
+	for (int k = 0; k < in->ndef; k++)
+		if (in->def[k].kind == MO_VREG && in->def[k].reg == from)
+			in->def[k].reg = to;
+	for (int k = 0; k < in->nuse; k++)
+		if (in->use[k].kind == MO_VREG && in->use[k].reg == from)
+			in->use[k].reg = to;
+}
+
+/* The tuple rule on block bl (index b): each tuple t copied wholly into c
+ * and named nowhere else becomes c, and its copies go. Returns the copies
+ * removed. */
+static int rename_tuples_in(const MFunc *f, const int32_t *blk, size_t b, MBlock *bl)
+{
+	int removed = 0;
+	bool *drop = xcalloc(bl->insts.len + 1, sizeof *drop);
+	for (size_t i = 0; i < bl->insts.len; i++) {
+		uint32_t t, c;
+		if (drop[i] || !tuple_copy(f, &bl->insts.data[i], &t, &c) || blk[t] != (int32_t)b)
+			continue;
+		int w = rc_size(f->vregs.data[t]), found = 0;
+		size_t cp[32];
+		for (int x = 0; x < w; x++)
+			cp[x] = SIZE_MAX;
+		for (size_t j = i; j < bl->insts.len; j++) {
+			uint32_t t2, c2;
+			const MInst *in = &bl->insts.data[j];
+			if (tuple_copy(f, in, &t2, &c2) && t2 == t && c2 == c && cp[in->def[0].sub] == SIZE_MAX) {
+				cp[in->def[0].sub] = j;
+				found++;
+			}
+		}
+		if (found != w || !renamable(bl, t, c, w, cp))
+			continue;
+		for (size_t j = 0; j < bl->insts.len; j++)
+			rename_vreg(&bl->insts.data[j], t, c);
+		for (int x = 0; x < w; x++)
+			drop[cp[x]] = true;
+		removed += w;
+	}
+	size_t o = 0;
+	for (size_t i = 0; i < bl->insts.len; i++)
+		if (!drop[i])
+			bl->insts.data[o++] = bl->insts.data[i];
+	bl->insts.len = o;
+	free(drop);
+	return removed;
+}
+
+static int rename_tuples(MFunc *f)
+{
+	int32_t *blk = vreg_blocks(f);
+	int removed = 0;
+	for (size_t b = 0; b < f->blocks.len; b++)
+		removed += rename_tuples_in(f, blk, b, f->blocks.data[b]);
+	free(blk);
+	return removed;
+}
+
 int coalesce_copies(MFunc *f)
 {
 	size_t n = f->vregs.len ? f->vregs.len : 1;
@@ -179,6 +368,8 @@ int coalesce_copies(MFunc *f)
 	int total = 0;
 	for (int r = 0; r < MAX_ROUNDS; r++) {
 		int k = round_once(f, &u);
+		if (!k)
+			k = rename_tuples(f); /* on what the one-dword folds left */
 		total += k;
 		if (!k)
 			break;

@@ -120,6 +120,98 @@ START_TEST(other_block)
 }
 END_TEST
 
+/* the vregs, and %0 defined (from v1); B3 defines %3 (from v2) */
+#define TVREGS                                          \
+	"// vregs: %0:v2 %1:v2 %2:v1 %3:v2 %4:v4 %5:v4\n" \
+	"\tv_mov_b32 %0:v1, v1\n\tv_mov_b32 %0.1:v1, v1\n"
+#define B3 "\tv_mov_b32 %3:v1, v2\n\tv_mov_b32 %3.1:v1, v2\n"
+
+/* A tuple computed from the one it is copied back into (a loop-carried
+ * accumulator scaled, then copied back) becomes that tuple: its copies go. */
+START_TEST(rename_tuple)
+{
+	expect(TVREGS "\tv_mov_b32 %2:v1, v0\n"
+		      "\tv_mul_f32 %1:v1, %0:v1, %2:v1\n"
+		      "\tv_mul_f32 %1.1:v1, %0.1:v1, %2:v1\n"
+		      "\tv_add_f32 %1:v1, %1:v1, %1.1:v1\n"
+		      "\tv_mov_b32 %0:v1, %1:v1\n"
+		      "\tv_mov_b32 %0.1:v1, %1.1:v1\n"
+		      "\tglobal_store_dwordx2 v0, %0:v2, off\n"
+		      "\ts_endpgm\n",
+		TVREGS "\tv_mov_b32 %2:v1, v0\n"
+		       "\tv_mul_f32 %0:v1, %0:v1, %2:v1\n"
+		       "\tv_mul_f32 %0.1:v1, %0.1:v1, %2:v1\n"
+		       "\tv_add_f32 %0:v1, %0:v1, %0.1:v1\n"
+		       "\tglobal_store_dwordx2 v0, %0:v2, off\n"
+		       "\ts_endpgm\n",
+		2);
+}
+END_TEST
+
+/* Renames that must not happen: c.0 read after t.0 is written (it still
+ * needs the old value); t read after its copy; c written in between; an
+ * MFMA whose result would overlap its source A. */
+START_TEST(renames_refused)
+{
+	static const char *const cases[] = {
+		TVREGS "\tv_mov_b32 %2:v1, v0\n"
+		       "\tv_mul_f32 %1:v1, %2:v1, %2:v1\n"
+		       "\tv_mul_f32 %1.1:v1, %0:v1, %2:v1\n"
+		       "\tv_mov_b32 %0:v1, %1:v1\n"
+		       "\tv_mov_b32 %0.1:v1, %1.1:v1\n"
+		       "\tglobal_store_dwordx2 v0, %0:v2, off\n"
+		       "\ts_endpgm\n",
+		TVREGS "\tv_mov_b32 %2:v1, v0\n"
+		       "\tv_mul_f32 %1:v1, %2:v1, %2:v1\n"
+		       "\tv_mul_f32 %1.1:v1, %2:v1, %2:v1\n"
+		       "\tv_mov_b32 %0:v1, %1:v1\n"
+		       "\tv_mov_b32 %0.1:v1, %1.1:v1\n"
+		       "\tv_mov_b32 %0:v1, v1\n"
+		       "\tglobal_store_dwordx2 v0, %1:v2, off\n"
+		       "\tglobal_store_dwordx2 v0, %0:v2, off\n"
+		       "\ts_endpgm\n",
+		TVREGS "\tv_mov_b32 %2:v1, v0\n"
+		       "\tv_mul_f32 %1:v1, %2:v1, %2:v1\n"
+		       "\tv_mov_b32 %0.1:v1, v1\n"
+		       "\tv_mul_f32 %1.1:v1, %2:v1, %2:v1\n"
+		       "\tv_mov_b32 %0:v1, %1:v1\n"
+		       "\tv_mov_b32 %0.1:v1, %1.1:v1\n"
+		       "\tglobal_store_dwordx2 v0, %0:v2, off\n"
+		       "\ts_endpgm\n",
+		TVREGS B3 "\tv_mfma_f32_16x16x16_f16 %5:v4, %0:v2, %3:v2, 0\n"
+		       "\tv_mfma_f32_16x16x16_f16 %4:v4, %5.1:v2, %3:v2, %5:v4\n"
+		       "\tv_mov_b32 %5:v1, %4:v1\n"
+		       "\tv_mov_b32 %5.1:v1, %4.1:v1\n"
+		       "\tv_mov_b32 %5.2:v1, %4.2:v1\n"
+		       "\tv_mov_b32 %5.3:v1, %4.3:v1\n"
+		       "\tglobal_store_dwordx4 v0, %5:v4, off\n"
+		       "\ts_endpgm\n",
+	};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+		expect(cases[i], cases[i], 0);
+}
+END_TEST
+
+/* An MFMA accumulating into a fresh tuple from c, copied back into c: it
+ * accumulates in c in place. */
+START_TEST(rename_mfma_in_place)
+{
+	expect(TVREGS B3 "\tv_mfma_f32_16x16x16_f16 %5:v4, %0:v2, %3:v2, 0\n"
+		      "\tv_mfma_f32_16x16x16_f16 %4:v4, %0:v2, %3:v2, %5:v4\n"
+		      "\tv_mov_b32 %5:v1, %4:v1\n"
+		      "\tv_mov_b32 %5.1:v1, %4.1:v1\n"
+		      "\tv_mov_b32 %5.2:v1, %4.2:v1\n"
+		      "\tv_mov_b32 %5.3:v1, %4.3:v1\n"
+		      "\tglobal_store_dwordx4 v0, %5:v4, off\n"
+		      "\ts_endpgm\n",
+		TVREGS B3 "\tv_mfma_f32_16x16x16_f16 %5:v4, %0:v2, %3:v2, 0\n"
+		       "\tv_mfma_f32_16x16x16_f16 %5:v4, %0:v2, %3:v2, %5:v4\n"
+		       "\tglobal_store_dwordx4 v0, %5:v4, off\n"
+		       "\ts_endpgm\n",
+		4);
+}
+END_TEST
+
 /* The allocation suite's loop function, through the pass, still verifies,
  * allocates and passes the allocation checker. */
 START_TEST(loop_fn_allocates)
@@ -141,6 +233,9 @@ int main(void)
 	tcase_add_test(tc, folds_refused);
 	tcase_add_test(tc, dead_defs);
 	tcase_add_test(tc, other_block);
+	tcase_add_test(tc, rename_tuple);
+	tcase_add_test(tc, renames_refused);
+	tcase_add_test(tc, rename_mfma_in_place);
 	tcase_add_test(tc, loop_fn_allocates);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
