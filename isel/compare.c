@@ -1,11 +1,13 @@
 /* compare.c — comparisons, select and conversions to and from i1.
  *
  * An i1 value is one VGPR per element holding 0 or 1 (elt.h). A
- * comparison writes the lane mask to vcc (v_cmp_*_e32) and turns it into
- * 0/1 with v_cndmask_b32; select turns its condition back into vcc
- * (v_cmp_ne_u32 0, c) and picks with v_cndmask_b32. Keeping masks as
- * words costs one instruction each way but lets i1 values broadcast, be
- * loop-carried and cross blocks like any other value.
+ * comparison writes the lane mask to vcc (v_cmp_*_e32), keeps it in an
+ * SGPR pair and turns it into 0/1 with v_cndmask_b32; select reads the
+ * pair when it is still known (elt.c: the last few masks made), else turns
+ * its condition back into vcc (v_cmp_ne_u32 0, c), and picks with
+ * v_cndmask_b32. Keeping masks as words lets i1 values broadcast, be
+ * loop-carried and cross blocks like any other value; the pairs spare the
+ * selects of a mask made nearby the way back.
  * Floats compare in f32 (f16 and bf16 convert exactly): lt le gt ge eq
  * are the ordered compares (false on NaN) and ne the unordered one (true
  * on NaN), as C's operators in the interpreter. i32 compares signed, u32
@@ -42,11 +44,10 @@ bool isel_select_compare(Isel *s, Op *op)
 	bool fl = dtype_is_float(a->dtype);
 	int64_t n = ix->ncopies * ix->epc;
 	TVal *r = isel_elt_new(s, DT_I1, n, ix);
-	MOpnd one = isel_elt_vconst(s, 1);
 	for (int64_t e = 0; e < n; e++) {
 		MOpnd x = fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]), y = fl ? isel_elt_f32(s, b, e) : isel_vgpr(s, b->d[e]);
 		isel_elt_cmp(s, m, x, y);
-		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+		r->d[e] = isel_elt_i1_from_vcc(s);
 	}
 	s->val[op_result(op)->id] = r;
 	return true;
@@ -59,6 +60,24 @@ static void cond_to_vcc(Isel *s, MOpnd c, MOpnd *last)
 		return;
 	isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), c);
 	*last = c;
+}
+
+/* c ? yes : no. When c's lane mask is still in its SGPR pair (elt.c), the
+ * VOP3 v_cndmask reads the pair: no compare back into vcc, and the pair
+ * (a SALU copy) makes no VALU-writes-SGPR wait. The pair is the one
+ * constant-bus read VOP3 allows on gfx9, so no and yes must be VGPRs (they
+ * are: isel_vgpr) or inline constants. */
+static MOpnd pick(Isel *s, MOpnd c, MOpnd no, MOpnd yes, MOpnd *last)
+{
+	MOpnd p;
+	if (!isel_elt_i1_mask(s, c, &p) || !mo_is_reg(no) || !mo_is_reg(yes) || rc_file(no.rc) != RF_VGPR ||
+		rc_file(yes.rc) != RF_VGPR) {
+		cond_to_vcc(s, c, last);
+		return isel_elt_cnd(s, no, yes);
+	}
+	MOpnd d = isel_v1(s), u[3] = {no, yes, p};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+	return d;
 }
 
 bool isel_select_select(Isel *s, Op *op)
@@ -79,14 +98,12 @@ bool isel_select_select(Isel *s, Op *op)
 	for (int i = 0; i < r->nd; i++) {
 		int64_t e0 = pair ? 2 * (int64_t)i : i;
 		MOpnd yes = isel_vgpr(s, t->d[i]), no = isel_vgpr(s, f->d[i]);
-		cond_to_vcc(s, c->d[e0], &last);
-		MOpnd lo = isel_elt_cnd(s, no, yes);
+		MOpnd lo = pick(s, c->d[e0], no, yes, &last);
 		if (!pair || e0 + 1 >= t->n || memcmp(&c->d[e0], &c->d[e0 + 1], sizeof(MOpnd)) == 0) {
 			r->d[i] = lo;
 			continue;
 		}
-		cond_to_vcc(s, c->d[e0 + 1], &last);
-		MOpnd hi = isel_elt_cnd(s, no, yes);
+		MOpnd hi = pick(s, c->d[e0 + 1], no, yes, &last);
 		r->d[i] = isel_elt_pack_halves(s, lo, false, hi, true);
 	}
 	s->val[op_result(op)->id] = r;

@@ -233,6 +233,22 @@ static bool select_unary(Isel *s, Op *op)
 		return false;
 	TVal *r = isel_tval_new(s, a->dtype, a->n, a->ix);
 	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : NULL;
+	if ((op->kind == OP_EXP2 || op->kind == OP_EXP) && !in_place) {
+		/* all elements at once: elt.c interleaves them around the hazards */
+		MOpnd *x = ARENA_NEWN(&s->c->arena, MOpnd, r->nd ? r->nd : 1);
+		for (int i = 0; i < r->nd; i++) {
+			x[i] = isel_vgpr(s, a->d[i]);
+			r->d[i] = isel_v1(s);
+			if (op->kind == OP_EXP) {
+				MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x[i]}; /* log2(e) as f32 */
+				mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
+				x[i] = t;
+			}
+		}
+		isel_elt_exp2_f32_n(s, r->d, x, r->nd);
+		s->val[op_result(op)->id] = r;
+		return true;
+	}
 	for (int i = 0; i < r->nd; i++) {
 		MOpnd x = isel_vgpr(s, a->d[i]);
 		r->d[i] = isel_v1(s);

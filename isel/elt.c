@@ -261,6 +261,82 @@ MOpnd isel_elt_vconst(Isel *s, uint32_t k)
 	return d;
 }
 
+/* k in a VGPR made once per kernel in the entry block, which dominates
+ * every use and runs before any loop with every lane active (as
+ * expr.c's entry reciprocals): for an operand only read, v_cndmask's src1
+ * above all, one v_mov_b32 per constant instead of one per use inside a
+ * loop, for one VGPR live throughout. Cached under a symbol no expression
+ * contains, so a value lowered in a conditional body is not reused outside
+ * (the cache is cut back there) but this one dominates anyway. */
+MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k)
+{
+	char name[32];
+	snprintf(name, sizeof name, "$vconst@%08x", (unsigned)k);
+	Sym *key = sym_symbol(s->c->k->sc, name);
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (s->cache.data[i].e == key)
+			return s->cache.data[i].o;
+	MBlock *save = s->b;
+	s->b = s->f->blocks.data[0];
+	MOpnd d = isel_elt_vconst(s, k);
+	s->b = save;
+	vec_push(&s->cache, ((ExprCacheEnt){key, d}));
+	return d;
+}
+
+/* The mask goes to its pair by a SALU copy (s_mov_b64), so neither the
+ * word's v_cndmask here nor a select reading the pair later waits on
+ * gfx942's VALU-writes-SGPR hazard (hazard_rules.h HZ_VALU_SGPR_VALU); a
+ * select that reads the pair (compare.c) leaves the word unread, and
+ * regalloc/coalesce.c removes it. */
+MOpnd isel_elt_i1_from_vcc(Isel *s)
+{
+	MOpnd p = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), vcc = mo_special(MO_VCC);
+	mblock_add(s->b, I_S_MOV_B64, 1, &p, 1, &vcc);
+	MOpnd d = isel_v1(s), u[3] = {mo_imm(0), mo_imm(1), p};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+	isel_elt_i1_note(s, d, p);
+	return d;
+}
+
+void isel_elt_i1_note(Isel *s, MOpnd word, MOpnd pair)
+{
+	s->lanemask[s->nlanemask++ % ISEL_LANEMASKS] = (IselLaneMask){word.reg, pair.reg};
+}
+
+void isel_elt_i1_forget(Isel *s, const TVal *v)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int k = 0; k < v->nd; k++)
+		for (int i = 0; v->d[k].kind == MO_VREG && i < n; i++)
+			if (s->lanemask[i].d == v->d[k].reg)
+				s->lanemask[i].d = UINT32_MAX;
+}
+
+/* The entry stays one: the pair is named by the copy from now on. */
+void isel_elt_i1_moved(Isel *s, MOpnd word, MOpnd copy)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int i = 0; word.kind == MO_VREG && i < n; i++)
+		if (s->lanemask[i].d == word.reg)
+			s->lanemask[i].d = copy.reg;
+}
+
+/* Only fresh vregs are noted, each defined once: a word and its pair are
+ * defined together, so wherever the word is read the pair holds the same
+ * condition (lanes the compare did not run hold 0 in the pair and an
+ * unspecified word). */
+bool isel_elt_i1_mask(const Isel *s, MOpnd word, MOpnd *pair)
+{
+	int n = s->nlanemask < ISEL_LANEMASKS ? s->nlanemask : ISEL_LANEMASKS;
+	for (int i = 0; word.kind == MO_VREG && rc_file(word.rc) == RF_VGPR && i < n; i++)
+		if (s->lanemask[i].d == word.reg) {
+			*pair = mo_vreg(s->lanemask[i].p, RC_S2);
+			return true;
+		}
+	return false;
+}
+
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 {
 	MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
@@ -269,7 +345,10 @@ MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes)
 }
 
 /* d = vcc ? yes : no, no an inline constant. */
-static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes) { return isel_elt_cnd(s, mo_imm(no), isel_elt_vconst(s, yes)); }
+static MOpnd cnd(Isel *s, uint32_t no, uint32_t yes)
+{
+	return isel_elt_cnd(s, mo_imm(no), isel_elt_vconst_shared(s, yes));
+}
 
 MOpnd isel_elt_op1(Isel *s, MOp op, MOpnd x)
 {
@@ -317,6 +396,51 @@ void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x)
 	mblock_add(s->b, I_V_EXP_F32, 1, &e, 1, &t);
 	MOpnd m[2] = {e, scale};
 	mblock_add(s->b, I_V_MUL_F32, 1, &r, 2, m);
+}
+
+/* d = p ? yes : no, the lane mask in SGPR pair p (VOP3: no and yes VGPRs
+ * or inline constants, p the one constant-bus read). */
+static MOpnd cnd_pair(Isel *s, MOpnd no, MOpnd yes, MOpnd p)
+{
+	MOpnd d = isel_v1(s), u[3] = {no, yes, p};
+	mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+	return d;
+}
+
+/* p = x < -126 per lane, into a new SGPR pair (VOP3 takes no literal:
+ * the bound comes from a VGPR). */
+static MOpnd below_normal(Isel *s, MOpnd x)
+{
+	MOpnd p = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), u[2] = {x, isel_elt_vconst_shared(s, 0xc2fc0000u)};
+	mblock_add(s->b, I_V_CMP_LT_F32, 1, &p, 2, u)->flags |= MIF_E64;
+	return p;
+}
+
+/* r[i] = 2^x[i] for n elements: isel_elt_exp2_f32's scaling, each
+ * element's range compare into its own SGPR pair two elements ahead, and
+ * the scale's v_cndmask between v_exp and the multiply reading it. In that
+ * order no compare is read within two VALU instructions (gfx942's
+ * VALU-writes-SGPR hazard) and v_exp's result is not read by the next one
+ * (transcendental forwarding), so no s_nop is needed (but for n = 2); three
+ * pairs are live at a time. */
+void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n)
+{
+	MOpnd k64 = isel_elt_vconst_shared(s, 0x42800000u /* 64.0 */);
+	MOpnd one = isel_elt_vconst_shared(s, 0x3f800000u), tiny = isel_elt_vconst_shared(s, 0x1f800000u /* 2^-64 */);
+	/* the pairs of elements i, i + 1 (made before i's first use) */
+	MOpnd p0 = n > 0 ? below_normal(s, x[0]) : (MOpnd){0}, p1 = n > 1 ? below_normal(s, x[1]) : (MOpnd){0};
+	for (int i = 0; i < n; i++) {
+		MOpnd p = p0;
+		p0 = p1;
+		if (i + 2 < n)
+			p1 = below_normal(s, x[i + 2]);
+		MOpnd add = cnd_pair(s, mo_imm(0), k64, p);
+		MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x[i], add};
+		mblock_add(s->b, I_V_ADD_F32, 1, &t, 2, u);
+		mblock_add(s->b, I_V_EXP_F32, 1, &e, 1, &t);
+		MOpnd scale = cnd_pair(s, one, tiny, p), m[2] = {e, scale};
+		mblock_add(s->b, I_V_MUL_F32, 1, &r[i], 2, m);
+	}
 }
 
 /* r = log2(x). v_log_f32 reads a denormal input as 0 (-inf out), so below
@@ -527,12 +651,11 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 static TVal *bytes_to_i1(Isel *s, const TVal *a)
 {
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst(s, 1);
 	int per = isel_per_dword(a);
 	for (int64_t e = 0; e < a->n; e++) {
 		MOpnd b = isel_elt_op3(s, I_V_BFE_U32, isel_vgpr(s, a->d[e / per]), mo_imm(8 * (uint32_t)(e % per)), mo_imm(8));
 		isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), b);
-		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+		r->d[e] = isel_elt_i1_from_vcc(s);
 	}
 	return r;
 }
@@ -565,10 +688,9 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to)
 		return NULL;
 	/* x != 0: NaN is true, -0 false, as the interpreter's rounding to i1 */
 	TVal *r = isel_elt_new(s, DT_I1, a->n, a->ix);
-	MOpnd one = isel_elt_vconst(s, 1);
 	for (int64_t e = 0; e < a->n; e++) {
 		isel_elt_cmp(s, fl ? I_V_CMP_NEQ_F32 : I_V_CMP_NE_U32, mo_imm(0), fl ? isel_elt_f32(s, a, e) : isel_vgpr(s, a->d[e]));
-		r->d[e] = isel_elt_cnd(s, mo_imm(0), one);
+		r->d[e] = isel_elt_i1_from_vcc(s);
 	}
 	return r;
 }

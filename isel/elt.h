@@ -24,11 +24,26 @@ MOpnd isel_elt_f32(Isel *s, const TVal *a, int64_t e);
 /* r = 2^x and r = log2(x) in f32, rescaled around the denormal range. */
 void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x);
 void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x);
+/* r[i] = 2^x[i], i < n, interleaved so that no hazard needs an s_nop. */
+void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n);
 /* A dword whose low half is lo's (lo_hi: its high half) and whose high
  * half is hi's. */
 MOpnd isel_elt_pack_halves(Isel *s, MOpnd lo, bool lo_hi, MOpnd hi, bool hi_hi);
-/* A VGPR holding the 32-bit constant k. */
+/* A VGPR holding the 32-bit constant k: a new one here, and (_shared)
+ * one made in the entry block once per kernel, for operands only read. */
 MOpnd isel_elt_vconst(Isel *s, uint32_t k);
+MOpnd isel_elt_vconst_shared(Isel *s, uint32_t k);
+/* The i1 word (0 or 1) of the lane mask a compare just wrote to vcc. The
+ * mask is also kept in an SGPR pair, which isel_elt_i1_mask finds from the
+ * word while it is one of the last ISEL_LANEMASKS made. */
+MOpnd isel_elt_i1_from_vcc(Isel *s);
+bool isel_elt_i1_mask(const Isel *s, MOpnd word, MOpnd *pair);
+void isel_elt_i1_note(Isel *s, MOpnd word, MOpnd pair);
+/* v's words are about to be rewritten (a loop-carried value updated in
+ * place): their pairs no longer hold the same condition. */
+void isel_elt_i1_forget(Isel *s, const TVal *v);
+/* copy (a new vreg) now holds word: the pair is found from copy instead. */
+void isel_elt_i1_moved(Isel *s, MOpnd word, MOpnd copy);
 /* d = vcc ? yes : no (yes a VGPR, no any operand). */
 MOpnd isel_elt_cnd(Isel *s, MOpnd no, MOpnd yes);
 /* d = op(x, y) for a two-source VALU row; returns d. */

@@ -35,7 +35,13 @@ static Sym *bound(Isel *s, Op *op, Sym *e)
 }
 
 /* A fresh VGPR holding o. */
-static MOpnd fresh(Isel *s, MOpnd o) { return isel_elt_op1(s, I_V_MOV_B32, o); }
+/* A copy of o in a new register; an i1 word's copy keeps its lane mask. */
+static MOpnd fresh(Isel *s, MOpnd o)
+{
+	MOpnd d = isel_elt_op1(s, I_V_MOV_B32, o);
+	isel_elt_i1_moved(s, o, d);
+	return d;
+}
 
 /* Numeric result dtypes of an integer word: cast from i32 when float. */
 static TVal *finish(Isel *s, TVal *w, DType to)
@@ -161,14 +167,45 @@ static MOpnd lower_floor(Isel *s, const ExprEnv *x, Sym *m)
 	return isel_math_int_div(s, OP_FLOORDIV, DT_I32, a, isel_elt_vconst(s, (uint32_t)den));
 }
 
+/* a + c REL 0 with c an integer constant, as the simplifier writes x < K:
+ * *rest = a, *k = -c, so the relation compares a with -c instead (one
+ * v_add_u32 less per element; the same i32 range the add assumed). */
+static bool split_const(SymCtx *sc, Sym *a, Sym **rest, int64_t *k)
+{
+	int64_t c;
+	if (sym_kind(a) != SYM_ADD)
+		return false;
+	for (int i = 0; i < sym_nargs(a); i++)
+		if (sym_is_int(sym_arg(a, i), &c) && c > INT32_MIN && c <= INT32_MAX) {
+			*rest = sym_simplify(sc, sym_add(sc, a, sym_int(sc, -c)), NULL);
+			*k = -c;
+			return true;
+		}
+	return false;
+}
+
+/* a REL b (b 0 when absent) to 0/1. VOPC's src1 must be a VGPR and its
+ * src0 may be anything (a literal too): the VGPR side goes second, the
+ * relation mirrored (a < b is b > a) when that is a; a constant b then
+ * costs no v_mov. */
 static MOpnd lower_rel(Isel *s, const ExprEnv *x, Sym *e)
 {
 	static const MOp ops[] = {I_V_CMP_LT_I32, I_V_CMP_LE_I32, I_V_CMP_GT_I32, I_V_CMP_GE_I32, I_V_CMP_EQ_U32,
 		I_V_CMP_NE_U32};
-	MOpnd a = lower(s, x, sym_arg(e, 0));
-	MOpnd b = sym_nargs(e) > 1 ? lower(s, x, sym_arg(e, 1)) : mo_imm(0);
-	isel_elt_cmp(s, ops[sym_kind(e) - SYM_LT], a, isel_expr_to_vgpr(s, b));
-	return isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
+	static const MOp mirrored[] = {I_V_CMP_GT_I32, I_V_CMP_GE_I32, I_V_CMP_LT_I32, I_V_CMP_LE_I32,
+		I_V_CMP_EQ_U32, I_V_CMP_NE_U32};
+	int r = sym_kind(e) - SYM_LT;
+	Sym *as = sym_arg(e, 0);
+	int64_t k = 0;
+	if (sym_nargs(e) == 1)
+		split_const(s->c->k->sc, as, &as, &k);
+	MOpnd a = lower(s, x, as);
+	MOpnd b = sym_nargs(e) > 1 ? lower(s, x, sym_arg(e, 1)) : mo_imm(k);
+	if (!is_vgpr(b) && is_vgpr(a))
+		isel_elt_cmp(s, mirrored[r], b, a);
+	else
+		isel_elt_cmp(s, ops[r], a, isel_expr_to_vgpr(s, b));
+	return isel_elt_i1_from_vcc(s);
 }
 
 static MOpnd lower(Isel *s, const ExprEnv *x, Sym *e)
@@ -277,7 +314,7 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 			return true;
 		if (to == DT_I1 && !boolean) { /* rounding to i1: x != 0 */
 			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
+			o = isel_elt_i1_from_vcc(s);
 		}
 		w->d[e] = fresh(s, o);
 	}
@@ -322,7 +359,7 @@ bool isel_select_int_scalar(Isel *s, Op *op)
 			return true;
 		if (op->dtype == DT_I1) {
 			isel_elt_cmp(s, I_V_CMP_NE_U32, mo_imm(0), isel_expr_to_vgpr(s, o));
-			o = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 1));
+			o = isel_elt_i1_from_vcc(s);
 		}
 		r->d[0] = fresh(s, o);
 	} else {

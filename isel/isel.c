@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elt.h"
 #include "isel.h"
 
 static void emit_entry(Isel *s)
@@ -188,6 +189,8 @@ static void select_iterate(Isel *s, Op *op)
 			return;
 		}
 		carried[i] = s->uses[op->args[i]->id] == 1 && !tval_aliased(init) ? init : tval_copy(s, init);
+		if (carried[i] == init)
+			isel_elt_i1_forget(s, init); /* its words are rewritten each trip */
 		if (carried[i]->splat) { /* rewritten each trip: no longer a splat */
 			TVal *own = ARENA_NEW(&c->arena, TVal);
 			*own = *carried[i];

@@ -54,6 +54,13 @@ typedef struct IselExtent {
  * unsupported ops are reported through analysis_error. */
 MFunc *select_instructions(Analysis *c);
 
+/* elt.c: an i1 word (vreg d, 0 or 1) and the SGPR pair p holding the same
+ * condition as a lane mask; the last ISEL_LANEMASKS made are remembered. */
+enum { ISEL_LANEMASKS = 16 };
+typedef struct IselLaneMask {
+	uint32_t d, p;
+} IselLaneMask;
+
 typedef struct Isel {
 	Analysis *c;
 	MFunc *f;
@@ -83,6 +90,8 @@ typedef struct Isel {
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
+	IselLaneMask lanemask[ISEL_LANEMASKS]; /* elt.c: a ring, ... */
+	int nlanemask;    /* ... of this many made so far */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */

@@ -625,6 +625,13 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
 	base_offsets(s, op, &p, &soff, &voff);
+	/* 16-bit halves loaded apart: joined after every load is issued, so the
+	 * loads overlap instead of each join waiting for its pair (one
+	 * s_waitcnt per join); sel is v_perm_b32's selector, made once */
+	int64_t *hi_of = ARENA_NEWN(&s->c->arena, int64_t, v->nd ? v->nd : 1);
+	MOpnd *hi_reg = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1), sel = {0};
+	for (int i = 0; i < v->nd; i++)
+		hi_of[i] = -1;
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
 		int d0, nd;
@@ -662,15 +669,24 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 				 * SRAM ECC on (MI200/MI300 default) a d16 load zeroes the
 				 * half it does not write. A ushort into its own register,
 				 * then bytes {lo.0, lo.1, hi.0, hi.1} by v_perm_b32. */
-				MOpnd hi = isel_v1(s), lo = v->d[e / 2];
+				MOpnd hi = isel_v1(s);
 				mubuf(s, I_BUFFER_LOAD_USHORT, false, hi, vo, desc, eso, imm, 0);
-				MOpnd sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(0x05040100);
-				mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
-				MOpnd u[3] = {hi, lo, sel};
-				v->d[e / 2] = isel_v1(s);
-				mblock_add(s->b, I_V_PERM_B32, 1, &v->d[e / 2], 3, u);
+				hi_of[e / 2] = e;
+				hi_reg[e / 2] = hi;
 			}
 		}
+	}
+	for (int i = 0; i < v->nd; i++) {
+		if (hi_of[i] < 0)
+			continue;
+		if (sel.kind == MO_NONE) {
+			MOpnd k = mo_imm(0x05040100);
+			sel = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+			mblock_add(s->b, I_S_MOV_B32, 1, &sel, 1, &k); /* VOP3 takes no literal on gfx9 */
+		}
+		MOpnd u[3] = {hi_reg[i], v->d[i], sel};
+		v->d[i] = isel_v1(s);
+		mblock_add(s->b, I_V_PERM_B32, 1, &v->d[i], 3, u);
 	}
 	return v;
 }

@@ -4,18 +4,22 @@
  * lhs copy (m, k) is 4 f16 along K packed in 2 dwords, an rhs copy (n, k)
  * the same along K, an accumulator copy (m, n) 4 (16x16x16) or 16
  * (32x32x8) f32 in one VGPR tuple. `register` ops in the accumulator role
- * allocate those tuples (v_mov of the splat value, f32). An mma op runs,
+ * allocate those tuples (v_mov of the splat value, f32); elsewhere a
+ * `register` is one VGPR that all its elements share. An mma op runs,
  * for each K copy in turn, one MFMA per (m, n) copy — independent MFMAs
  * back to back, so a dependent one waits as little as possible — writing
  * the accumulator tuple in place (dst == srcC, which the hardware allows
  * and the allocator sees as one vreg). When the accumulator value has
- * other uses the tuples are copied first. Accumulators live in VGPRs
+ * other uses the tuples are copied first; when it is a zero `register`,
+ * each copy's first MFMA reads srcC = 0 and writes a fresh tuple (no
+ * zeroing moves). Accumulators live in VGPRs
  * (gfx90a and gfx942 accept VGPR srcC/dst); AGPR placement is a register
  * allocation decision for later.
  * Inside a K loop whose tile is not a multiple of the MMA's K (BLOCK_K 8
  * or 24 with K steps of 16), the lanes of a K copy past the trip's window
  * get zero operands (v_cndmask) and copies wholly past it are skipped.
  * Requires: the operands' per-thread values. */
+#include <math.h>
 #include <string.h>
 
 #include "isel.h"
@@ -57,6 +61,22 @@ bool isel_acc_in_agprs(Isel *s, Region *r)
 	return false;
 }
 
+/* Is every use of v an elementwise op (arithmetic, compare, select, cast,
+ * broadcast, permute)? Then a `register` needs no accumulator tuple: an
+ * MMA (directly, or through a loop's init) may read it only otherwise. */
+static bool only_elementwise_uses(const Kernel *k, const Value *v)
+{
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		const Op *u = k->op_list.data[i];
+		bool elt = op_is_unary(u->kind) || op_is_binary(u->kind) || op_is_compare(u->kind) ||
+			   u->kind == OP_SELECT || u->kind == OP_CAST || u->kind == OP_BROADCAST || u->kind == OP_PERMUTE;
+		for (int a = 0; a < u->nargs && !elt; a++)
+			if (u->args[a] == v)
+				return false;
+	}
+	return true;
+}
+
 void isel_select_register(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -81,9 +101,9 @@ void isel_select_register(Isel *s, Op *op)
 	TVal *v = isel_tval_new(s, op->dtype, ix->ncopies * ix->epc, ix);
 	int w = (int)ix->epc;
 	/* an accumulator copy is one tuple (the MFMA's srcC/dst, 4 or 16
-	 * dwords); elsewhere each element is its own VGPR, as a run of up to
-	 * MAX_EPC elements has no tuple class */
-	bool tuple = c->mode == IM_MMA && w > 1;
+	 * dwords); a register only elementwise ops read is one VGPR, which
+	 * its elements share */
+	bool tuple = c->mode == IM_MMA && w > 1 && !only_elementwise_uses(c->k, op_result(op));
 	RegFile file = tuple && s->acc_agpr ? RF_AGPR : RF_VGPR;
 	MOpnd src = mo_imm(bits);
 	if (file == RF_AGPR && bits != 0) {
@@ -92,10 +112,19 @@ void isel_select_register(Isel *s, Op *op)
 		MOpnd k = mo_imm(bits);
 		mblock_add(s->b, I_V_MOV_B32, 1, &src, 1, &k);
 	}
-	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
-		uint32_t r = tuple ? mfunc_vreg(s->f, rc_make(file, w)) : 0;
+	if (!tuple) {
+		/* one VGPR for every dword: a splat's elements may share it (as a
+		 * gathered splat's do), and a loop that carries the value copies
+		 * it first (isel.c tval_aliased) */
+		MOpnd d = isel_v1(s);
+		isel_mov(s, d, src);
+		for (int i = 0; i < v->nd; i++)
+			v->d[i] = d;
+	}
+	for (int64_t cn = 0; tuple && cn < ix->ncopies; cn++) {
+		uint32_t r = mfunc_vreg(s->f, rc_make(file, w));
 		for (int k = 0; k < w; k++) {
-			MOpnd d = tuple ? mo_vsub(r, k, rc_make(file, 1)) : isel_v1(s);
+			MOpnd d = mo_vsub(r, k, rc_make(file, 1));
 			isel_mov(s, d, src);
 			v->d[cn * w + k] = d;
 		}
@@ -233,6 +262,15 @@ static MOp mfma_of(MmaType mt, DType t)
 	}
 }
 
+/* Is v a `register` of all-zero bits (+0.0, integer 0)? Then the MFMAs
+ * start from srcC = 0, the inline constant (as clang-19 emits for a zero
+ * accumulator; tests/validate xlane_mfma_zero), and the register op's
+ * moves are left unread (removed before allocation: regalloc/coalesce.c). */
+static bool zero_acc(const Value *v)
+{
+	return v->kind == VAL_RESULT && v->def->kind == OP_REGISTER && v->def->value == 0 && !signbit(v->def->value);
+}
+
 void isel_select_mma(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -279,16 +317,24 @@ void isel_select_mma(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
 		return;
 	}
-	if (!(acc = isel_tval_gather(s, acc, rx, op)))
+	bool zacc = zero_acc(op->args[2]);
+	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
 		return;
 	int w = (int)rx->epc;
 	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
 	RegClass rc = rc_make(file, w);
-	TVal *r = isel_tval_new(s, acc->dtype, acc->n, rx);
+	TVal *r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
 	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
+	/* started[cr]: copy cr has had its first MFMA (from a zero acc, the
+	 * one reading srcC = 0 into a fresh tuple) */
+	bool *started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
 	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
-		ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
-		if (s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
+		started[cn] = !zacc;
+		if (zacc)
+			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
+		else
+			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
+		if (!zacc && s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
 			uint32_t t = mfunc_vreg(s->f, rc);
 			for (int k = 0; k < w; k++)
 				isel_mov(s, mo_vsub(t, k, rc_make(file, 1)), acc->d[cn * w + k]);
@@ -330,10 +376,15 @@ void isel_select_mma(Isel *s, Op *op)
 			for (int64_t m = 0; m < mc; m++)
 				for (int64_t n = 0; n < nc; n++) {
 					int64_t cr = copy_num(rx, M, m, N, n);
-					MOpnd u[3] = {A[m], B[n], ct[cr]};
+					MOpnd u[3] = {A[m], B[n], started[cr] ? ct[cr] : mo_imm(0)};
 					mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
+					started[cr] = true;
 				}
 		}
 	}
+	/* a zero copy no MFMA wrote (its K lies wholly past the window) */
+	for (int64_t cn = 0; cn < rx->ncopies; cn++)
+		for (int k = 0; k < w && !started[cn]; k++)
+			isel_mov(s, r->d[cn * w + k], mo_imm(0));
 	s->val[op_result(op)->id] = r;
 }

@@ -50,6 +50,11 @@ void liveness_free(Liveness *lv);
  * not a register: immediates, vcc, exec, m0, off). */
 int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first);
 
+/* ---- coalesce.c ---- */
+/* Before allocation: fold copies into their source's single definition and
+ * remove VALU definitions nobody reads. Returns the instructions removed. */
+int coalesce_copies(MFunc *f);
+
 /* ---- linear.c ---- */
 typedef struct RegAssign {
 	MFunc *pre;      /* the function as it was before allocation */

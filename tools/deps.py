@@ -101,7 +101,7 @@ PREFIXES = {
     'passes/graph': r'analysis_|analyze_|subst_|index_',
     'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|hazard_|hz_|sched_',
     'isel': r'select_instructions$|isel_',
-    'regalloc': r'regalloc_|regassign_|liveness_|spill_',
+    'regalloc': r'regalloc_|regassign_|liveness_|spill_|coalesce_copies$',
     'asm': r'asm_|emit_|llvm_mc_',
     'loader/codeobj': r'codeobj_|kd_|metadata_|input_file',
     'loader/emu': r'emu_',

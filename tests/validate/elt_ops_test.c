@@ -105,12 +105,76 @@ START_TEST(elt_ops)
 }
 END_TEST
 
+/* Does a line of text hold all of the (up to three) parts, in order? */
+static bool line_has(const char *text, const char *a, const char *b, const char *c)
+{
+	for (const char *l = text; l && *l;) {
+		const char *e = strchr(l, '\n'), *p = strstr(l, a), *q = p ? strstr(p, b) : NULL, *r = q ? strstr(q, c) : NULL;
+		if (r && (!e || r < e))
+			return true;
+		l = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+/* Lane masks held in SGPR pairs (the form isel/compare.c's select reads
+ * a kept mask with): four masks live at once, each selecting twice and
+ * summed into a word; bit-exact against C. */
+START_TEST(elt_masks)
+{
+	enum { NM = 9 };
+	static float a[N], b[N], out[N * NM], want[N * NM];
+	static int32_t x[N];
+	VkRng r = {13};
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)vk_int(&r, -6, 6) / 2;
+		b[i] = (float)vk_int(&r, -6, 6) / 2;
+		/* around each bound: 300, -5 and 7 */
+		x[i] = i % 4 == 0 ? vk_int(&r, 295, 305) : i % 4 == 1 ? vk_int(&r, -8, -2) : vk_int(&r, 5, 9);
+	}
+	for (int i = 0; i < N; i++) {
+		float fa = a[i], fb = b[i];
+		int ix = x[i];
+		bool m0 = ix < 300, m1 = ix > -5, m2 = ix != 7, m3 = fa < fb;
+		float *w = want + i * NM;
+		w[0] = m0 ? fa : fb;
+		w[1] = m1 ? fb : fa;
+		w[2] = m2 ? fa : fb;
+		w[3] = m3 ? fb : fa;
+		w[4] = m0 ? fb * 2.0f : fa * 3.0f;
+		w[5] = m1 ? fa * fb : fa + fb;
+		w[6] = m2 ? fa - fb : fb - fa;
+		w[7] = m3 ? fa * 5.0f : fb * 7.0f;
+		w[8] = (float)((int)m0 + 2 * (int)m1 + 4 * (int)m2 + 8 * (int)m3);
+	}
+	VkArg args[] = {
+		{"a", DT_F32, 1, {N}, a, VK_IN},
+		{"b", DT_F32, 1, {N}, b, VK_IN},
+		{"x", DT_I32, 1, {N}, x, VK_IN},
+		{"out", DT_F32, 2, {N, NM}, out, VK_OUT},
+	};
+	vk_run("elt_masks.launch.json", "n=1000", args, ARRAY_LEN(args));
+	vk_check_u32("elt_masks [n][9]", (const uint32_t *)out, (const uint32_t *)want, N * NM);
+	/* a compare into an SGPR pair, two VGPR operands (isel/elt.c's exp2
+	 * range test), and the VOP3 v_cndmask */
+	static const char *const insns[] = {"v_cmp_lt_f32_e64", "v_cndmask_b32_e64", NULL};
+	vk_expect_insns("elt_ops", insns);
+	if (strcmp(vk_arch(), "gfx942") == 0) {
+		/* v_cndmask_b32_e64 reading an SGPR pair: between two VGPRs and 0/1 */
+		const char *d = vk_disasm("elt_ops");
+		ck_assert_msg(line_has(d, "v_cndmask_b32_e64 v", ", v", ", s[") && line_has(d, "v_cndmask_b32_e64 v", ", 0, 1, s[", ""),
+			"elt_ops.hsaco: clang-19 no longer selects with a mask in an SGPR pair");
+	}
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, elt_ops);
+	tcase_add_test(tc, elt_masks);
 	return tc;
 }
 

@@ -419,10 +419,12 @@ END_TEST
 
 /* ---- MFMA chains with AGPR and VGPR accumulators ---- */
 
-/* Run one xlane_mfma kernel (SHAPE 16 or 32, FORM "agpr" or "vgpr") on an
+/* Run one xlane_mfma kernel (SHAPE 16 or 32, FORM "agpr", "vgpr" or a
+ * "zero" form, which starts from a zero accumulator and ignores C0) on an
  * M x N x K problem: integer inputs (every sum exact) and random ones. */
 static void run_mfma(int shape, const char *form, int M, int N, int K)
 {
+	double c0_scale = strncmp(form, "zero", 4) == 0 ? 0.0 : 2.0;
 	size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
 	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
 	float *c0 = malloc(nc * 4), *c = malloc(nc * 4);
@@ -440,7 +442,7 @@ static void run_mfma(int shape, const char *form, int M, int N, int K)
 			c0[i] = exact ? (float)vk_int(&r, -50, 50) : vk_float(&r, -1.0f, 1.0f);
 		for (int m = 0; m < M; m++)
 			for (int n = 0; n < N; n++) {
-				double acc = 2.0 * c0[m * N + n];
+				double acc = c0_scale * c0[m * N + n];
 				for (int k = 0; k < K; k++)
 					acc += (double)vk_h2f(a[m * K + k]) * vk_h2f(b[k * N + n]);
 				want[m * N + n] = acc * alpha;
@@ -451,7 +453,8 @@ static void run_mfma(int shape, const char *form, int M, int N, int K)
 				{"C0", DT_F32, 2, {M, N}, c0, VK_IN},
 				{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
 		vk_run(desc, defs, args, ARRAY_LEN(args));
-		snprintf(what, sizeof what, "%s: C = alpha (2 C0 + A B), %s inputs", desc, exact ? "integer" : "random");
+		snprintf(what, sizeof what, "%s: C = alpha (%g C0 + A B), %s inputs", desc, c0_scale,
+			exact ? "integer" : "random");
 		/* f32 accumulation of K products of size <= 1, in an order the MFMA does not specify */
 		vk_check_f32(what, c, want, nc, exact ? 0 : 4, exact ? 0 : K * 0x1p-22);
 	}
@@ -476,6 +479,30 @@ START_TEST(xlane_mfma)
 	for (size_t i = 0; i < ARRAY_LEN(forms); i += 2)
 		ck_assert_msg(strstr(d, forms[i]) || strstr(d, forms[i + 1]), "xlane_mfma.hsaco (%s) has no %s", vk_arch(),
 			      forms[i]);
+}
+END_TEST
+
+/* A zero accumulator as srcC's inline constant 0 (isel/mma.c's first MFMA
+ * of a zero `register` accumulator), into VGPRs and into AGPRs. */
+START_TEST(xlane_mfma_zero)
+{
+	run_mfma(16, "zero", 32, 48, 64);
+	run_mfma(16, "zero_agpr", 32, 48, 64);
+	run_mfma(32, "zero", 64, 64, 48);
+	static const char *const forms[] = {"v_mfma_f32_16x16x16_f16 v[",     "v_mfma_f32_16x16x16f16 v[",
+					    "v_mfma_f32_16x16x16_f16 a[0:3]",  "v_mfma_f32_16x16x16f16 a[0:3]",
+					    "v_mfma_f32_32x32x8_f16 v[",      "v_mfma_f32_32x32x8f16 v["};
+	const char *d = vk_disasm("xlane_mfma");
+	for (size_t i = 0; i < ARRAY_LEN(forms); i += 2) {
+		/* the form with srcC = 0: `... v[a:b], v[c:d], 0` at a line's end */
+		bool found = false;
+		for (int alt = 0; alt < 2 && !found; alt++)
+			for (const char *p = strstr(d, forms[i + alt]); p && !found; p = strstr(p + 1, forms[i + alt])) {
+				const char *e = strchr(p, '\n'), *z = strstr(p, "], 0 ");
+				found = z && (!e || z < e);
+			}
+		ck_assert_msg(found, "xlane_mfma.hsaco (%s) has no %s..., 0", vk_arch(), forms[i]);
+	}
 }
 END_TEST
 
@@ -618,7 +645,10 @@ END_TEST
 START_TEST(xlane_math_exact)
 {
 	run_math("xlane_math_exact");
-	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32", NULL};
+	/* s_mov_b64 with vcc (`s_mov_b64 vcc, s[..]`): the SALU copy between vcc
+	 * and an SGPR pair that isel/elt.c keeps lane masks with */
+	static const char *const insns[] = {"v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32", "v_rcp_f32",
+		"s_mov_b64", NULL};
 	vk_expect_insns("xlane_math_exact", insns);
 }
 END_TEST
@@ -739,6 +769,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	tcase_add_test(tc, xlane_scan);
 	tcase_add_test(tc, xlane_perm);
 	tcase_add_test(tc, xlane_mfma);
+	tcase_add_test(tc, xlane_mfma_zero);
 	tcase_add_test(tc, xlane_math);
 	tcase_add_test(tc, xlane_math_fast);
 	tcase_add_test(tc, xlane_math_exact);

@@ -47,3 +47,29 @@ __kernel void elt_ops(__global const float *restrict a, __global const float *re
   o[27] = ix & 0x7fffffff;                   // and with a literal (abs of a float's bits)
   o[28] = __builtin_isunordered(as_half((ushort)ix), as_half((ushort)iy)); // v_cmp_u_f16 (NaN max/min)
 }
+
+// elt_masks: several lane masks live at once, each picking between two
+// floats twice and turned into a 0/1 word: clang keeps them in SGPR pairs
+// (v_cmp_*_e64 s[..]) and selects with v_cndmask_b32_e64 reading a pair,
+// the form isel/compare.c uses for a mask it kept (an s_mov_b64 copy of
+// vcc; s_mov_b64 itself is in the control suite's lists).
+__attribute__((reqd_work_group_size(WG, 1, 1)))
+__kernel void elt_masks(__global const float *restrict a, __global const float *restrict b,
+                        __global const int *restrict x, __global float *restrict out, int n) {
+  int gid = WGID_X * WG + LID_X;
+  if (gid >= n)
+    return;
+  float fa = a[gid], fb = b[gid];
+  int ix = x[gid];
+  bool m0 = ix < 300, m1 = ix > -5, m2 = ix != 7, m3 = fa < fb;
+  __global float *o = out + gid * 9;
+  o[0] = m0 ? fa : fb;
+  o[1] = m1 ? fb : fa;
+  o[2] = m2 ? fa : fb;
+  o[3] = m3 ? fb : fa;
+  o[4] = m0 ? fb * 2.0f : fa * 3.0f;
+  o[5] = m1 ? fa * fb : fa + fb;
+  o[6] = m2 ? fa - fb : fb - fa;
+  o[7] = m3 ? fa * 5.0f : fb * 7.0f;
+  o[8] = (float)((int)m0 + 2 * (int)m1 + 4 * (int)m2 + 8 * (int)m3);
+}
