@@ -5,10 +5,17 @@
  * and which colliding store lands is up to the hardware (the interpreter
  * keeps its last), so such a test would compare two races. Wave's custom
  * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
- * mask nearly every row (any nonzero byte masks it). */
+ * mask nearly every row (any nonzero byte masks it). Wave's f8 attention
+ * tests quantize q, k and v to integers in [-128, 128]
+ * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
+ * scales would make every score nearly 0 and the softmax flat, so a wrong
+ * Q·Kᵀ could not show. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
 #include "wave_inputs.h"
@@ -77,5 +84,39 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len)
 		die("wave_bits_input: %s", err);
 	free(v);
 	snprintf(opt, len, "--in %s=%s", name, path);
+	return opt;
+}
+
+/* A standard normal value from two uniform ones (Box-Muller). */
+static double gauss(uint64_t *s)
+{
+	double u1 = ((double)(next(s) >> 11) + 1) / 9007199254740993.0; /* (0, 1] */
+	double u2 = (double)(next(s) >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+const char *wave_quant_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long d[4], scale;
+	if (sscanf(spec, "%63[^:]:%ld,%ld,%ld,%ld,%ld", name, &d[0], &d[1], &d[2], &d[3], &scale) != 6 ||
+		d[0] < 1 || d[1] < 1 || d[2] < 1 || d[3] < 1 || scale < 1)
+		die("wave_quant_input: bad spec '%s' (NAME:D0,D1,D2,D3,SCALE)", spec);
+	long n = d[0] * d[1] * d[2] * d[3];
+	uint16_t *v = malloc(sizeof *v * (size_t)n);
+	if (!v)
+		die("wave_quant_input: out of memory");
+	uint64_t s = (uint64_t)n * 31 + (uint64_t)(unsigned char)name[0];
+	for (long i = 0; i < n; i++)
+		dtype_store(DT_F16, v, (uint64_t)i, ceil(fmin(fmax(gauss(&s) * (double)scale, (double)-scale), (double)scale)));
+	char dir[160], path[4096], err[256];
+	snprintf(dir, sizeof dir, "wave_inputs_quant_%s_%ldx%ldx%ldx%ld_%ld", name, d[0], d[1], d[2], d[3], scale);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	int64_t shape[4] = {d[0], d[1], d[2], d[3]};
+	if (npy_write(path, DT_F16, 4, shape, v, err, sizeof err) < 0)
+		die("wave_quant_input: %s", err);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 	return opt;
 }

@@ -456,6 +456,26 @@ static const WaveCase cases[] = {
 	{"vanilla_attention_causal_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_sw_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testAttentionBias (an f32 bias [B, M, K2] read in the scores'
+	 * layout and added), testAttentionSoftCap (15·log2(e)·tanh(x / that))
+	 * and testAttentionF8 (q, k, v and the probabilities cast to
+	 * f8e4m3fnuz; gfx942 only) at both "attention" shapes, B = 2 and 1 */
+	{"vanilla_attention_bias_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_16x16x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_32x32x8.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_16x16x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_32x32x8.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_f8_32x32x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_32x32x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_16x16x32.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_16x16x32.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
 	/* testAttentionBHSDCausal (get_bhsd_attention_kernel, causal, i32
 	 * index, q scaled in f16): "bhsd_attention" (4, 32, 128, 128, 128, 128)
 	 * as B = 1, H = 2; the dynamic form (B, H, M, K2 at run time) folds two
@@ -489,6 +509,14 @@ static const WaveCase cases[] = {
 	{"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testCausalGQABSHDAttentionF8 (use_fp8: q, k, v cast to f8, the
+	 * Brevitas SDXL scales, exp2 offset log2(240), probabilities clamped
+	 * at 240 and cast; gfx942 only), window -1 and 1024, on Wave's
+	 * quantized_tensor inputs (integers in [-128, 128]) */
+	{"gqa_bshd_attention_causal_f8_32x32x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_f8_16x16x32.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_sw_f8_32x32x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_sw_f8_16x16x32.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
 	/* extend_attention_test.py::testExtendAttention
 	 * (templates/extend_attention.py) at get_test_shapes("extend")[0]: 2
 	 * sequences, 16 query heads (2 here) on 1 kv head, head size 128,
@@ -593,6 +621,15 @@ static void run_case(const WaveCase *c, int i)
 	if (bits) {
 		*bits = 0;
 		wave_bits_input(bits + strlen(" --bits "), in, sizeof in);
+	}
+	char *quant; /* f16 inputs of Wave's quantized_tensor, one per --quant */
+	while ((quant = strstr(args, " --quant ")) != NULL) {
+		char *more = strstr(quant + 1, " --quant ");
+		const char *from = quant + strlen(" --quant ");
+		char spec[128];
+		snprintf(spec, sizeof spec, "%.*s", (int)(more ? more - from : (long)strlen(from)), from);
+		memmove(quant, more ? more : "", strlen(more ? more : "") + 1);
+		wave_quant_input(spec, in, sizeof in);
 	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, in);
