@@ -95,25 +95,60 @@ static double gauss(uint64_t *s)
 	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
 }
 
+/* Parse "NAME:D0,...,SCALE" (one to four dims) into name, dims and scale. */
+static int quant_spec(const char *spec, char *name, int64_t *dim, long *scale)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec || colon - spec > 63)
+		return -1;
+	snprintf(name, 64, "%.*s", (int)(colon - spec), spec);
+	long v[5];
+	int n = 0;
+	const char *p = colon + 1;
+	for (;;) {
+		char *end;
+		if (n == 5)
+			return -1;
+		v[n++] = strtol(p, &end, 10);
+		if (end == p || v[n - 1] < 1)
+			return -1;
+		if (*end == 0)
+			break;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+	if (n < 2)
+		return -1;
+	for (int i = 0; i < n - 1; i++)
+		dim[i] = v[i];
+	*scale = v[n - 1];
+	return n - 1;
+}
+
 const char *wave_quant_input(const char *spec, char *opt, size_t len)
 {
 	char name[64];
-	long d[4], scale;
-	if (sscanf(spec, "%63[^:]:%ld,%ld,%ld,%ld,%ld", name, &d[0], &d[1], &d[2], &d[3], &scale) != 6 ||
-		d[0] < 1 || d[1] < 1 || d[2] < 1 || d[3] < 1 || scale < 1)
-		die("wave_quant_input: bad spec '%s' (NAME:D0,D1,D2,D3,SCALE)", spec);
-	long n = d[0] * d[1] * d[2] * d[3];
+	int64_t d[4];
+	long scale;
+	int rank = quant_spec(spec, name, d, &scale);
+	if (rank < 1)
+		die("wave_quant_input: bad spec '%s' (NAME:D0,...,SCALE, one to four dims)", spec);
+	int64_t n = 1;
+	for (int i = 0; i < rank; i++)
+		n *= d[i];
 	uint16_t *v = malloc(sizeof *v * (size_t)n);
 	if (!v)
 		die("wave_quant_input: out of memory");
 	uint64_t s = (uint64_t)n * 31 + (uint64_t)(unsigned char)name[0];
-	for (long i = 0; i < n; i++)
+	for (int64_t i = 0; i < n; i++)
 		dtype_store(DT_F16, v, (uint64_t)i, ceil(fmin(fmax(gauss(&s) * (double)scale, (double)-scale), (double)scale)));
-	char dir[160], path[4096], err[256];
-	snprintf(dir, sizeof dir, "wave_inputs_quant_%s_%ldx%ldx%ldx%ld_%ld", name, d[0], d[1], d[2], d[3], scale);
+	char dir[200], dims[96] = "", path[4096], err[256];
+	for (int i = 0; i < rank; i++) /* the shape in the name: one file per spec */
+		snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", i ? "x" : "", (long long)d[i]);
+	snprintf(dir, sizeof dir, "wave_inputs_quant_%s_%s_%ld", name, dims, scale);
 	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
-	int64_t shape[4] = {d[0], d[1], d[2], d[3]};
-	if (npy_write(path, DT_F16, 4, shape, v, err, sizeof err) < 0)
+	if (npy_write(path, DT_F16, rank, d, v, err, sizeof err) < 0)
 		die("wave_quant_input: %s", err);
 	free(v);
 	size_t used = strlen(opt);

@@ -15,7 +15,7 @@ const char *wave_perm_input(const char *spec, char *opt, size_t len);
 const char *wave_bits_input(const char *spec, char *opt, size_t len);
 
 /* Append to opt the option loading the f16 buffer spec
- * "NAME:D0,D1,D2,D3,SCALE" describes: seeded integers
+ * "NAME:D0,...,SCALE" (one to four dims) describes: seeded integers
  * ceil(clamp(normal·SCALE, -SCALE, SCALE)), Wave's quantized_tensor. */
 const char *wave_quant_input(const char *spec, char *opt, size_t len);
 

@@ -509,6 +509,14 @@ static const WaveCase cases[] = {
 	{"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* quantized_attention_test.py::testAttentionPure
+	 * (templates/quantized_attention.py, Brevitas per-tensor f8: the
+	 * scales, exp2 offset log2(240), clamp at 240, v dequant; gfx942 only)
+	 * on Wave's quantized_tensor inputs; "quantized_attention"'s
+	 * (1, 4096, 64, 64, 4096) has one head and takes minutes (slow), here
+	 * with N_Q = N_KV = 512 */
+	{"quantized_attention_32x32x16.json -D N_Q=512 -D N_KV=512 --quant q:1,512,64,128 --quant k:1,512,64,128 --quant v:1,512,64,128", NULL, "gfx942"},
+	{"quantized_attention_16x16x32.json -D N_Q=512 -D N_KV=512 --quant q:1,512,64,128 --quant k:1,512,64,128 --quant v:1,512,64,128", NULL, "gfx942"},
 	/* testCausalGQABSHDAttentionF8 (use_fp8: q, k, v cast to f8, the
 	 * Brevitas SDXL scales, exp2 offset log2(240), probabilities clamped
 	 * at 240 and cast; gfx942 only), window -1 and 1024, on Wave's
@@ -534,6 +542,9 @@ static const WaveCase cases[] = {
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 static const WaveCase slow[] = {
+	/* quantized_attention_test.py::testAttentionPure at its shape */
+	{"quantized_attention_32x32x16.json --quant q:1,4096,64,128 --quant k:1,4096,64,128 --quant v:1,4096,64,128", NULL, "gfx942"},
+	{"quantized_attention_16x16x32.json --quant q:1,4096,64,128 --quant k:1,4096,64,128 --quant v:1,4096,64,128", NULL, "gfx942"},
 	/* testAttentionBSHD at "unaligned_attention"'s shapes with one head
 	 * (about 8 s a run) */
 	{"bshd_attention_custom_mask_32x32x16_k8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
