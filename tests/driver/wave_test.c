@@ -509,6 +509,10 @@ static const WaveCase cases[] = {
 	{"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* alibi_attention_test.py::test_alibi_attention
+	 * (templates/alibi_attention.py, 16x16x16 for both mmas): shape
+	 * (128 heads, 128 kv heads, 128, 128, 128, 128) with 2 heads */
+	{"alibi_attention_16x16x16.json -D B=2", NULL, NULL},
 	/* quantized_attention_test.py::testAttentionPure
 	 * (templates/quantized_attention.py, Brevitas per-tensor f8: the
 	 * scales, exp2 offset log2(240), clamp at 240, v dequant; gfx942 only)

@@ -20,7 +20,8 @@
  * layouts (BHSD, BSHD, V transposed or not), with the causal mask, the
  * sliding window (m - j <= window) and the custom row mask; testAttentionBias's
  * additive score bias and testAttentionSoftCap's cap·tanh(score/cap), both in
- * the kernels' base-2 units converted to natural ones (scale ln 2). */
+ * the kernels' base-2 units converted to natural ones (scale ln 2); ALiBi's
+ * slope·min(j - m, 0); the f8 kernels within Wave's rmse bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,8 @@ typedef struct Sdpa {
 	                                 bias_scale; or NULL */
 	double bias_scale;
 	double softcap;               /* > 0: scores become softcap·tanh(score/softcap) */
+	const InterpArg *alibi;       /* [B] slopes: adds slope·min(j - m, 0), times
+	                                 bias_scale; or NULL */
 } Sdpa;
 
 /* ln 2: converts the kernels' base-2 scores to natural ones (M_LN2 is not C11) */
@@ -162,6 +165,8 @@ static double score(const Sdpa *p, double dot, int64_t b, int64_t m, int64_t j)
 	double s = dot * (p->scale != 0 ? p->scale : 1.0 / sqrt((double)p->D));
 	if (p->bias)
 		s += p->bias_scale * el(p->bias, (uint64_t)((b * p->M + m) * p->K2 + j));
+	if (p->alibi)
+		s += p->bias_scale * el(p->alibi, (uint64_t)b) * (double)(j < m ? j - m : 0);
 	if (p->softcap > 0)
 		s = p->softcap * tanh(s / p->softcap);
 	return s;
@@ -276,7 +281,7 @@ START_TEST(wave_vanilla_causal_sliding_window)
 	fill(q, 51, -2, 2, 1.0 / 64);
 	fill(k, 52, -2, 2, 1.0 / 64);
 	fill(v, 53, -1, 1, 1.0 / 256);
-	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL, 0, NULL, 0, 0};
+	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL, 0, NULL, 0, 0, NULL};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla causal sliding window", ref, c);
@@ -296,7 +301,7 @@ START_TEST(wave_vanilla_v_mapping)
 	fill(q, 54, -2, 2, 1.0 / 64);
 	fill(k, 55, -2, 2, 1.0 / 64);
 	fill(v, 56, -1, 1, 1.0 / 256);
-	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0};
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL};
 	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, N, 1, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla, V through v_mapping", ref, c);
@@ -316,7 +321,7 @@ START_TEST(wave_bhsd_causal)
 	fill(q, 57, -2, 2, 1.0 / 64);
 	fill(k, 58, -2, 2, 1.0 / 64);
 	fill(v, 59, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL, 0, NULL, 0, 0};
+	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL, 0, NULL, 0, 0, NULL};
 	View qv = {q, 0, M * D, D, 1, 0}, kv = {k, 0, K2 * D, D, 1, 0}, vv = {v, 0, K2 * N, N, 1, 0}, ov = {c, 0, M * N, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BHSD causal", ref, c);
@@ -343,7 +348,7 @@ START_TEST(wave_bshd_custom_mask)
 	for (uint64_t i = 0; i < mask->count; i++)
 		on += el(mask, i) != 0;
 	ck_assert_msg(on > 0 && on < (int64_t)mask->count, "the row mask should mask some rows, not all");
-	Sdpa p = {1, H, M, N, D, K2, false, -1, mask, 0, NULL, 0, 0};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, mask, 0, NULL, 0, 0, NULL};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, H * D, 1, 0}, vv = {v, 0, N, H * N, 1, 0}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BSHD custom mask", ref, c);
@@ -366,7 +371,7 @@ START_TEST(wave_gqa_bshd)
 	fill(q, 64, -2, 2, 1.0 / 64);
 	fill(k, 65, -2, 2, 1.0 / 64);
 	fill(v, 66, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, HKV * D, 1, 32}, vv = {v, 0, N, HKV * N, 1, 32},
 	     ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
@@ -395,7 +400,7 @@ START_TEST(wave_vanilla_bias)
 	fill(k, 68, -0.5, 0.5, 1.0 / 64);
 	fill(v, 69, -1, 1, 1.0 / 256);
 	fill(bias, 70, -4, 4, 1.0 / 1024);
-	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, bias, LN2, 0};
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, bias, LN2, 0, NULL};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	/* the bias must move the result, or a dropped bias would pass */
@@ -424,7 +429,7 @@ START_TEST(wave_vanilla_softcap)
 	fill(q, 71, -2, 2, 1.0 / 64);
 	fill(k, 72, -2, 2, 1.0 / 64);
 	fill(v, 73, -1, 1, 1.0 / 256);
-	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 15};
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 15, NULL};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	Sdpa nocap = p;
@@ -466,7 +471,7 @@ START_TEST(wave_vanilla_f8)
 	fill(q, 74, -0.3, 0.3, 1.0 / 512);
 	fill(k, 75, -1.75, 1.75, 1.0 / 64);
 	fill(v, 76, -1.75, 1.75, 1.0 / 64);
-	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 0};
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 0, NULL};
 	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, 1, K2, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	ck_assert_msg(interp_run(&w.in) == 0, "f8 attention: interp_run failed");
@@ -501,7 +506,7 @@ START_TEST(wave_gqa_causal_f8)
 	fill(q, 77, -128, 129, 1);
 	fill(k, 78, -128, 129, 1);
 	fill(v, 79, -128, 129, 1);
-	Sdpa p = {1, H, M, N, D, K2, true, 40, NULL, qs * ks / 16, NULL, 0, 0};
+	Sdpa p = {1, H, M, N, D, K2, true, 40, NULL, qs * ks / 16, NULL, 0, 0, NULL};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, D, 1, 32}, vv = {v, 0, N, N, 1, 32}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	double spread = 0;
@@ -516,6 +521,37 @@ START_TEST(wave_gqa_causal_f8)
 	interp_free(&w.in);
 	kernel_view_free(w.bound);
 	kernel_free(w.k);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_alibi)
+{
+	/* alibi_attention_test.py: slopes m[B] read once before the loop, the
+	 * bias m[b]·min(j - i, 0) from self_index(M) (one element per thread,
+	 * broadcast) and self_index(K2) in i64, cast to f32. Wave's host
+	 * scales q by log2(e)/sqrt(D) and the slopes by log2(e): natural
+	 * scores are (q·k + bias)·ln 2 */
+	const char *name[] = {"B"};
+	const int64_t val[] = {2};
+	WaveKernel w;
+	wk_open(&w, "alibi_attention_16x16x16.json", NULL, NULL, 1, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	InterpArg *m = wk_arg(&w, "m");
+	int64_t B = 2, M = 128, N = 128, D = 128, K2 = 128;
+	fill(q, 80, -0.3, 0.3, 1.0 / 512);
+	fill(k, 81, -1.75, 1.75, 1.0 / 64);
+	fill(v, 82, -1, 1, 1.0 / 256);
+	fill(m, 83, 0.25, 0.75, 1.0 / 64);
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, m};
+	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	Sdpa plain_p = p;
+	plain_p.alibi = NULL;
+	double *plain = sdpa(&plain_p, &qv, &kv, &vv, &ov, c->count);
+	ck_assert(fabs(plain[5 * N] - ref[5 * N]) > 1e-2 || fabs(plain[9 * N + 1] - ref[9 * N + 1]) > 1e-2);
+	free(plain);
+	wk_run_close(&w, "ALiBi", ref, c);
 	free(ref);
 }
 END_TEST
@@ -537,6 +573,7 @@ int main(void)
 	tcase_add_test(tc, wave_vanilla_softcap);
 	tcase_add_test(tc, wave_vanilla_f8);
 	tcase_add_test(tc, wave_gqa_causal_f8);
+	tcase_add_test(tc, wave_alibi);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
