@@ -577,6 +577,8 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return o;
 		}
 		break;
+	case SYM_PIECEWISE: /* per-lane branches: one select each (expr_piecewise.c) */
+		return isel_expr_piecewise(s, e, loc);
 	default:
 		break;
 	}

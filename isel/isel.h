@@ -151,6 +151,9 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 /* The dynamic values of op's mapping m gathered into ix's element order
  * (NULL when m has none, or after reporting: check s->c->failed). */
 TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix);
+/* dynamic value d a self_index: each access element's coordinate, or NULL
+ * when that case does not apply (dynself.c) */
+TVal *isel_dyn_self_index(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, int d, const Value *x);
 /* from/to substitutions binding m's dynamic-value symbols to element e's
  * dwords (symbols expr.c lowers); returns how many. */
 int isel_dyn_bind(Isel *s, const Mapping *m, TVal *const *dv, int64_t e, Sym **from, Sym **to);
@@ -193,6 +196,9 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
 /* A lane mask (S2 vreg or vcc when *in_vcc) that is the AND of conds;
  * false when there are none. */
 bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
+/* Piecewise((v1, c1), ..., (vn, True)) with per-lane conditions: a select
+ * per branch (expr_piecewise.c) */
+MOpnd isel_expr_piecewise(Isel *s, Sym *e, Loc loc);
 
 /* ---- relayout.c ---- */
 /* v moved into the layout ix through LDS (every wave of the workgroup

@@ -513,6 +513,16 @@ static const WaveCase cases[] = {
 	 * (templates/alibi_attention.py, 16x16x16 for both mmas): shape
 	 * (128 heads, 128 kv heads, 128, 128, 128, 128) with 2 heads */
 	{"alibi_attention_16x16x16.json -D B=2", NULL, NULL},
+	/* t5_rpe_attention_test.py::test_t5_rpe_attention
+	 * (templates/t5_rpe_attention.py; 16x16x16 and 32x32x8): the rpe
+	 * bias read at Piecewise((m - k2, 0 <= m - k2 < MAX_RPE), (MAX_RPE,
+	 * True)) of two i64 self_index dynamic values (isel/dynself.c,
+	 * isel/expr_piecewise.c), max_rpe_context_length 10 and 128 (RPE is
+	 * its + 1, Wave's MemoryLayout of rpe); 128 heads as 2 */
+	{"t5_rpe_attention_16x16x16.json -D B=2", NULL, NULL},
+	{"t5_rpe_attention_16x16x16.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
+	{"t5_rpe_attention_32x32x8.json -D B=2", NULL, NULL},
+	{"t5_rpe_attention_32x32x8.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
 	/* quantized_attention_test.py::testAttentionPure
 	 * (templates/quantized_attention.py, Brevitas per-tensor f8: the
 	 * scales, exp2 offset log2(240), clamp at 240, v dequant; gfx942 only)

@@ -21,7 +21,8 @@
  * sliding window (m - j <= window) and the custom row mask; testAttentionBias's
  * additive score bias and testAttentionSoftCap's cap·tanh(score/cap), both in
  * the kernels' base-2 units converted to natural ones (scale ln 2); ALiBi's
- * slope·min(j - m, 0); the f8 kernels within Wave's rmse bounds. */
+ * slope·min(j - m, 0); T5's relative position bias; the f8 kernels within
+ * Wave's rmse bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,9 @@ typedef struct Sdpa {
 	double softcap;               /* > 0: scores become softcap·tanh(score/softcap) */
 	const InterpArg *alibi;       /* [B] slopes: adds slope·min(j - m, 0), times
 	                                 bias_scale; or NULL */
+	const InterpArg *rpe;         /* [max_rpe + 1]: T5's rpe[m - j] for 0 <= m - j <
+	                                 max_rpe, else rpe[max_rpe], times bias_scale */
+	int64_t max_rpe;
 } Sdpa;
 
 /* ln 2: converts the kernels' base-2 scores to natural ones (M_LN2 is not C11) */
@@ -167,6 +171,8 @@ static double score(const Sdpa *p, double dot, int64_t b, int64_t m, int64_t j)
 		s += p->bias_scale * el(p->bias, (uint64_t)((b * p->M + m) * p->K2 + j));
 	if (p->alibi)
 		s += p->bias_scale * el(p->alibi, (uint64_t)b) * (double)(j < m ? j - m : 0);
+	if (p->rpe)
+		s += p->bias_scale * el(p->rpe, (uint64_t)(m - j >= 0 && m - j < p->max_rpe ? m - j : p->max_rpe));
 	if (p->softcap > 0)
 		s = p->softcap * tanh(s / p->softcap);
 	return s;
@@ -281,7 +287,7 @@ START_TEST(wave_vanilla_causal_sliding_window)
 	fill(q, 51, -2, 2, 1.0 / 64);
 	fill(k, 52, -2, 2, 1.0 / 64);
 	fill(v, 53, -1, 1, 1.0 / 256);
-	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL, 0, NULL, 0, 0, NULL};
+	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla causal sliding window", ref, c);
@@ -301,7 +307,7 @@ START_TEST(wave_vanilla_v_mapping)
 	fill(q, 54, -2, 2, 1.0 / 64);
 	fill(k, 55, -2, 2, 1.0 / 64);
 	fill(v, 56, -1, 1, 1.0 / 256);
-	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL};
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, N, 1, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla, V through v_mapping", ref, c);
@@ -321,7 +327,7 @@ START_TEST(wave_bhsd_causal)
 	fill(q, 57, -2, 2, 1.0 / 64);
 	fill(k, 58, -2, 2, 1.0 / 64);
 	fill(v, 59, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL, 0, NULL, 0, 0, NULL};
+	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, M * D, D, 1, 0}, kv = {k, 0, K2 * D, D, 1, 0}, vv = {v, 0, K2 * N, N, 1, 0}, ov = {c, 0, M * N, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BHSD causal", ref, c);
@@ -348,7 +354,7 @@ START_TEST(wave_bshd_custom_mask)
 	for (uint64_t i = 0; i < mask->count; i++)
 		on += el(mask, i) != 0;
 	ck_assert_msg(on > 0 && on < (int64_t)mask->count, "the row mask should mask some rows, not all");
-	Sdpa p = {1, H, M, N, D, K2, false, -1, mask, 0, NULL, 0, 0, NULL};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, mask, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, H * D, 1, 0}, vv = {v, 0, N, H * N, 1, 0}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BSHD custom mask", ref, c);
@@ -371,7 +377,7 @@ START_TEST(wave_gqa_bshd)
 	fill(q, 64, -2, 2, 1.0 / 64);
 	fill(k, 65, -2, 2, 1.0 / 64);
 	fill(v, 66, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, HKV * D, 1, 32}, vv = {v, 0, N, HKV * N, 1, 32},
 	     ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
@@ -400,7 +406,7 @@ START_TEST(wave_vanilla_bias)
 	fill(k, 68, -0.5, 0.5, 1.0 / 64);
 	fill(v, 69, -1, 1, 1.0 / 256);
 	fill(bias, 70, -4, 4, 1.0 / 1024);
-	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, bias, LN2, 0, NULL};
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, bias, LN2, 0, NULL, NULL, 0};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	/* the bias must move the result, or a dropped bias would pass */
@@ -429,7 +435,7 @@ START_TEST(wave_vanilla_softcap)
 	fill(q, 71, -2, 2, 1.0 / 64);
 	fill(k, 72, -2, 2, 1.0 / 64);
 	fill(v, 73, -1, 1, 1.0 / 256);
-	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 15, NULL};
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 15, NULL, NULL, 0};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	Sdpa nocap = p;
@@ -471,7 +477,7 @@ START_TEST(wave_vanilla_f8)
 	fill(q, 74, -0.3, 0.3, 1.0 / 512);
 	fill(k, 75, -1.75, 1.75, 1.0 / 64);
 	fill(v, 76, -1.75, 1.75, 1.0 / 64);
-	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 0, NULL};
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, 1, K2, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	ck_assert_msg(interp_run(&w.in) == 0, "f8 attention: interp_run failed");
@@ -506,7 +512,7 @@ START_TEST(wave_gqa_causal_f8)
 	fill(q, 77, -128, 129, 1);
 	fill(k, 78, -128, 129, 1);
 	fill(v, 79, -128, 129, 1);
-	Sdpa p = {1, H, M, N, D, K2, true, 40, NULL, qs * ks / 16, NULL, 0, 0, NULL};
+	Sdpa p = {1, H, M, N, D, K2, true, 40, NULL, qs * ks / 16, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, D, 1, 32}, vv = {v, 0, N, N, 1, 32}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	double spread = 0;
@@ -543,7 +549,7 @@ START_TEST(wave_alibi)
 	fill(k, 81, -1.75, 1.75, 1.0 / 64);
 	fill(v, 82, -1, 1, 1.0 / 256);
 	fill(m, 83, 0.25, 0.75, 1.0 / 64);
-	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, m};
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, m, NULL, 0};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	Sdpa plain_p = p;
@@ -553,6 +559,46 @@ START_TEST(wave_alibi)
 	free(plain);
 	wk_run_close(&w, "ALiBi", ref, c);
 	free(ref);
+}
+END_TEST
+
+START_TEST(wave_t5_rpe)
+{
+	/* t5_rpe_attention_test.py: rpe [MAX_RPE + 1] read at
+	 * Piecewise((m - k2, 0 <= m - k2 < MAX_RPE), (MAX_RPE, True)), m and k2
+	 * two i64 self_index values as the mapping's dynamic values, added to
+	 * the scores; Wave's host scales q by log2(e)/sqrt(D) and rpe by
+	 * log2(e). MAX_RPE 10 and 128 (Wave's two), K2 = 256: two loop steps;
+	 * the bias must move the result or a dropped read would pass */
+	static const int64_t max_rpe[] = {10, 128};
+	for (int t = 0; t < 2; t++) {
+		const char *name[] = {"B", "K2", "MAX_RPE", "RPE"};
+		const int64_t val[] = {2, 256, max_rpe[t], max_rpe[t] + 1};
+		WaveKernel w;
+		wk_open(&w, t ? "t5_rpe_attention_32x32x8.json" : "t5_rpe_attention_16x16x16.json", NULL, NULL, 4, name,
+			val);
+		InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+		InterpArg *rpe = wk_arg(&w, "rpe");
+		int64_t B = 2, M = 128, N = 128, D = 128, K2 = 256;
+		fill(q, 84, -0.3, 0.3, 1.0 / 512);
+		fill(k, 85, -1.75, 1.75, 1.0 / 64);
+		fill(v, 86, -1, 1, 1.0 / 256);
+		fill(rpe, 87, -3, 3, 1.0 / 64);
+		Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, NULL, rpe, max_rpe[t]};
+		View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0},
+		     ov = {c, M * N, 0, N, 1, 0};
+		double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+		Sdpa plain_p = p;
+		plain_p.rpe = NULL;
+		double *plain = sdpa(&plain_p, &qv, &kv, &vv, &ov, c->count);
+		double moved = 0;
+		for (uint64_t i = 0; i < c->count; i++)
+			moved = fmax(moved, fabs(plain[i] - ref[i]));
+		ck_assert_msg(moved > 0.05, "T5 RPE: the bias moves the result by %g only", moved);
+		free(plain);
+		wk_run_close(&w, "T5 RPE", ref, c);
+		free(ref);
+	}
 }
 END_TEST
 
@@ -574,6 +620,7 @@ int main(void)
 	tcase_add_test(tc, wave_vanilla_f8);
 	tcase_add_test(tc, wave_gqa_causal_f8);
 	tcase_add_test(tc, wave_alibi);
+	tcase_add_test(tc, wave_t5_rpe);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
