@@ -523,6 +523,15 @@ static const WaveCase cases[] = {
 	{"t5_rpe_attention_16x16x16.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
 	{"t5_rpe_attention_32x32x8.json -D B=2", NULL, NULL},
 	{"t5_rpe_attention_32x32x8.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
+	/* evoformer_test.py::testEvoformerAttentionForward
+	 * (templates/evoformer.py: 5-d q, k, v, c, workgroup dims 0-4, the
+	 * mask [B, BN, K2] and bias [B, H, M, K2] added to the scores, bf16
+	 * operands cast through f32 to f16, the result cast back) at both
+	 * "evoformer" shapes with BN (256, 512) and H (4, 8) cut to 2 */
+	{"evoformer_f16.json -D BN=2 -D H=2", NULL, NULL},
+	{"evoformer_f16.json -D BN=2 -D H=2 -D K1=8 -D N=8", NULL, NULL},
+	{"evoformer_bf16.json -D BN=2 -D H=2", NULL, NULL},
+	{"evoformer_bf16.json -D BN=2 -D H=2 -D K1=8 -D N=8", NULL, NULL},
 	/* quantized_attention_test.py::testAttentionPure
 	 * (templates/quantized_attention.py, Brevitas per-tensor f8: the
 	 * scales, exp2 offset log2(240), clamp at 240, v dequant; gfx942 only)
