@@ -196,9 +196,6 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc);
 /* A lane mask (S2 vreg or vcc when *in_vcc) that is the AND of conds;
  * false when there are none. */
 bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc);
-/* Piecewise((v1, c1), ..., (vn, True)) with per-lane conditions: a select
- * per branch (expr_piecewise.c) */
-MOpnd isel_expr_piecewise(Isel *s, Sym *e, Loc loc);
 
 /* ---- relayout.c ---- */
 /* v moved into the layout ix through LDS (every wave of the workgroup

@@ -1,5 +1,5 @@
 /* piecewise_test.c — Piecewise index expressions whose conditions vary per
- * lane (isel/expr_piecewise.c; Wave's T5 RPE offset, wave_test.c runs that
+ * lane (isel/expr.c; Wave's T5 RPE offset, wave_test.c runs that
  * kernel): a read through a three-branch Piecewise with an And condition,
  * one branch past the tensor's end (those elements read 0), on both targets
  * against the interpreter, exactly; and the located rejection of an Or. */

@@ -517,7 +517,7 @@ static const WaveCase cases[] = {
 	 * (templates/t5_rpe_attention.py; 16x16x16 and 32x32x8): the rpe
 	 * bias read at Piecewise((m - k2, 0 <= m - k2 < MAX_RPE), (MAX_RPE,
 	 * True)) of two i64 self_index dynamic values (isel/dynself.c,
-	 * isel/expr_piecewise.c), max_rpe_context_length 10 and 128 (RPE is
+	 * isel/expr.c), max_rpe_context_length 10 and 128 (RPE is
 	 * its + 1, Wave's MemoryLayout of rpe); 128 heads as 2 */
 	{"t5_rpe_attention_16x16x16.json -D B=2", NULL, NULL},
 	{"t5_rpe_attention_16x16x16.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
