@@ -21,7 +21,9 @@
  * and an offset outside the tensor reads 0 and drops its store, as the
  * interpreter does.
  * Only 32-bit integer values are compiled (i32, u32; both compare as
- * signed, so a u32 at 2^31 or more is out of bounds in both readings). */
+ * signed, so a u32 at 2^31 or more is out of bounds in both readings), and
+ * a self_index (also i64) whose named coordinates are in range: that
+ * coordinate is its value (dynself.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -159,6 +161,14 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 		if (!v) {
 			analysis_error(c, op->loc, "%s: dynamic value %s has no per-thread value", op->path, x->name);
 			return NULL;
+		}
+		TVal *self = isel_dyn_self_index(s, op, m, ix, d, x);
+		if (self) { /* a self_index: each element's coordinate (dynself.c) */
+			for (int i = 0; i < self->nd; i++)
+				if (self->d[i].kind != MO_IMM)
+					self->d[i] = isel_expr_to_vgpr(s, isel_vgpr(s, self->d[i]));
+			dv[d] = self;
+			continue;
 		}
 		if (dtype_info[x->dtype].cls == DTC_FLOAT || dtype_size(x->dtype) != 4) {
 			analysis_error(c, op->loc, "%s: dynamic value %s is %s: only 32-bit integer dynamic values are "

@@ -10,7 +10,8 @@
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
  * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
- * x >= 0, by a wave-uniform value known at run time (rtdiv.c). Each distinct subexpression is lowered once per kernel
+ * x >= 0, by a wave-uniform value known at run time (rtdiv.c), and
+ * Piecewise with per-lane conditions (a select per branch). Each distinct subexpression is lowered once per kernel
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
@@ -414,6 +415,69 @@ static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
 	return rem ? r : q;
 }
 
+/* The relations of c (an And of them, or one) into out; false if c has
+ * another form or more than max of them. */
+static bool relations(Sym *c, Sym **out, int *n, int max)
+{
+	if (sym_kind(c) == SYM_AND) {
+		for (int i = 0; i < sym_nargs(c); i++)
+			if (!relations(sym_arg(c, i), out, n, max))
+				return false;
+		return true;
+	}
+	SymKind k = sym_kind(c);
+	if (!sym_kind_is_rel(k) || k == SYM_EQ || k == SYM_NE || *n >= max)
+		return false;
+	out[(*n)++] = c;
+	return true;
+}
+
+/* Piecewise((v1, c1), ..., (vn, True)) with conditions that vary per lane
+ * (Wave's T5 relative position bias: the rpe offset m - k2 where
+ * 0 <= m - k2 < max, else max), lowered back to front: r = vn; then for
+ * each earlier branch r = ci ? vi : r, one v_cndmask_b32 each, ci the lane
+ * mask of its relations (an And of relations, each compiled as bounds are:
+ * isel_expr_conds_mask). The values are lowered before the mask is built,
+ * so nothing clobbers vcc between the compare and the select. The last
+ * condition must be True and the others relations other than == and !=
+ * or And of them; any other form is reported at loc. */
+static MOpnd piecewise(Isel *s, Sym *e, Loc loc)
+{
+	SymCtx *sc = s->c->k->sc;
+	int nb = sym_nargs(e) / 2;
+	if (nb < 1 || sym_kind(sym_arg(e, 2 * nb - 1)) != SYM_TRUE) {
+		analysis_error(s->c, loc, "index expression %s: a Piecewise without a last True branch is not "
+					  "compiled", sym_str(sc, e));
+		return mo_imm(0);
+	}
+	MOpnd r = lower(s, sym_arg(e, 2 * nb - 2), loc);
+	for (int b = nb - 2; b >= 0 && !s->c->failed; b--) {
+		Sym *rel[MAX_DIMS * 2];
+		int n = 0;
+		if (!relations(sym_arg(e, 2 * b + 1), rel, &n, MAX_DIMS * 2)) {
+			analysis_error(s->c, loc, "index expression %s: condition %s is not compiled yet (relations "
+						  "other than == and !=, and And of them, are)",
+				sym_str(sc, e), sym_str(sc, sym_arg(e, 2 * b + 1)));
+			return mo_imm(0);
+		}
+		MOpnd yes = isel_expr_to_vgpr(s, lower(s, sym_arg(e, 2 * b), loc));
+		MOpnd no = isel_expr_to_vgpr(s, r);
+		uint32_t mask;
+		bool in_vcc;
+		isel_expr_conds_mask(s, n, rel, loc, &mask, &in_vcc);
+		if (s->c->failed)
+			return mo_imm(0);
+		if (!in_vcc) {
+			MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
+			mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
+		}
+		MOpnd d = isel_v1(s), u[3] = {no, yes, mo_special(MO_VCC)};
+		mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E32;
+		r = d;
+	}
+	return r;
+}
+
 static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -577,6 +641,8 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 				return o;
 		}
 		break;
+	case SYM_PIECEWISE: /* per-lane branches: one select each */
+		return piecewise(s, e, loc);
 	default:
 		break;
 	}

@@ -16,7 +16,8 @@
  * signed and unsigned agree). Ops whose range is not proven (a constant of
  * 2^31 or more, a product that may overflow, reductions, writes of i64)
  * are rejected by isel_i64_guard, at the op, before anything is selected:
- * a wrapped value would be a wrong kernel, a rejection is not. */
+ * a wrapped value would be a wrong kernel, a rejection is not. A read may
+ * take proven i64 values as its mapping's dynamic values. */
 #include "elt.h"
 
 static bool is64(DType t) { return t == DT_I64 || t == DT_U64; }
@@ -231,6 +232,21 @@ static bool guard_value(Isel *s, Op *op)
 	return false;
 }
 
+/* A read whose i64 operands (its mapping's dynamic values) are all proven
+ * in 32 bits: dynself.c takes a self_index, dynmap.c rejects any other. */
+static bool read_dyn_proven(Isel *s, const Op *op)
+{
+	if (op->nresults != 1 || is64(op_result(op)->dtype))
+		return false;
+	for (int i = 0; i < op->nargs; i++) {
+		int64_t lo, hi;
+		const Value *a = op->args[i];
+		if (a && a->kind != VAL_MEMORY && is64(a->dtype) && !(value_range(s, a, 0, &lo, &hi) && fits32(lo, hi)))
+			return false;
+	}
+	return true;
+}
+
 bool isel_i64_guard(Isel *s, Op *op)
 {
 	bool uses64 = false;
@@ -248,6 +264,10 @@ bool isel_i64_guard(Isel *s, Op *op)
 	case OP_MINIMUM:
 		if (op->nresults == 1 && is64(op_result(op)->dtype))
 			return guard_value(s, op);
+		break;
+	case OP_READ:
+		if (read_dyn_proven(s, op))
+			return true;
 		break;
 	case OP_CAST: /* from a proven i64 (exact in i32) to anything; not to i64 */
 		if (!is64(op_result(op)->dtype))

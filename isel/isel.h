@@ -177,6 +177,9 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 /* The dynamic values of op's mapping m gathered into ix's element order
  * (NULL when m has none, or after reporting: check s->c->failed). */
 TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix);
+/* dynamic value d a self_index: each access element's coordinate, or NULL
+ * when that case does not apply (dynself.c) */
+TVal *isel_dyn_self_index(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, int d, const Value *x);
 /* from/to substitutions binding m's dynamic-value symbols to element e's
  * dwords (symbols expr.c lowers); returns how many. */
 int isel_dyn_bind(Isel *s, const Mapping *m, TVal *const *dv, int64_t e, Sym **from, Sym **to);

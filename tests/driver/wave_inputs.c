@@ -7,11 +7,17 @@
  * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
  * mask nearly every row (any nonzero byte masks it). Extend attention's
  * index buffers (qo_indptr, kv_indptr, kv_indices) say where each
- * sequence's tokens are: random ones would send the kernel anywhere. */
+ * sequence's tokens are: random ones would send the kernel anywhere.
+ * Wave's f8 attention tests quantize q, k and v to integers in [-128, 128]
+ * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
+ * scales would make every score nearly 0 and the softmax flat, so a wrong
+ * Q·Kᵀ could not show. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
 #include "wave_inputs.h"
@@ -139,5 +145,74 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 	write_i32(at, "kv_indptr", kvp, n + 1, opt, len);
 	write_i32(at, "kv_indices", idx, nkv, opt, len);
 	free(idx);
+	return opt;
+}
+
+/* A standard normal value from two uniform ones (Box-Muller). */
+static double gauss(uint64_t *s)
+{
+	double u1 = ((double)(next(s) >> 11) + 1) / 9007199254740993.0; /* (0, 1] */
+	double u2 = (double)(next(s) >> 11) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* Parse "NAME:D0,...,SCALE" (one to four dims) into name, dims and scale. */
+static int quant_spec(const char *spec, char *name, int64_t *dim, long *scale)
+{
+	const char *colon = strchr(spec, ':');
+	if (!colon || colon == spec || colon - spec > 63)
+		return -1;
+	snprintf(name, 64, "%.*s", (int)(colon - spec), spec);
+	long v[5];
+	int n = 0;
+	const char *p = colon + 1;
+	for (;;) {
+		char *end;
+		if (n == 5)
+			return -1;
+		v[n++] = strtol(p, &end, 10);
+		if (end == p || v[n - 1] < 1)
+			return -1;
+		if (*end == 0)
+			break;
+		if (*end != ',')
+			return -1;
+		p = end + 1;
+	}
+	if (n < 2)
+		return -1;
+	for (int i = 0; i < n - 1; i++)
+		dim[i] = v[i];
+	*scale = v[n - 1];
+	return n - 1;
+}
+
+const char *wave_quant_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	int64_t d[4];
+	long scale;
+	int rank = quant_spec(spec, name, d, &scale);
+	if (rank < 1)
+		die("wave_quant_input: bad spec '%s' (NAME:D0,...,SCALE, one to four dims)", spec);
+	int64_t n = 1;
+	for (int i = 0; i < rank; i++)
+		n *= d[i];
+	uint16_t *v = malloc(sizeof *v * (size_t)n);
+	if (!v)
+		die("wave_quant_input: out of memory");
+	uint64_t s = (uint64_t)n * 31 + (uint64_t)(unsigned char)name[0];
+	for (int64_t i = 0; i < n; i++)
+		dtype_store(DT_F16, v, (uint64_t)i, ceil(fmin(fmax(gauss(&s) * (double)scale, (double)-scale), (double)scale)));
+	char dir[200], dims[96] = "", path[4096], err[256];
+	for (int i = 0; i < rank; i++) /* the shape in the name: one file per spec */
+		snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", i ? "x" : "", (long long)d[i]);
+	snprintf(dir, sizeof dir, "wave_inputs_quant_%s_%s_%ld", name, dims, scale);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	if (npy_write(path, DT_F16, rank, d, v, err, sizeof err) < 0)
+		die("wave_quant_input: %s", err);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 	return opt;
 }

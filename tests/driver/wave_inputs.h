@@ -22,4 +22,9 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len);
  * `--in` options that load them into opt. */
 const char *wave_extend_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading the f16 buffer spec
+ * "NAME:D0,...,SCALE" (one to four dims) describes: seeded integers
+ * ceil(clamp(normal·SCALE, -SCALE, SCALE)), Wave's quantized_tensor. */
+const char *wave_quant_input(const char *spec, char *opt, size_t len);
+
 #endif

@@ -456,6 +456,26 @@ static const WaveCase cases[] = {
 	{"vanilla_attention_causal_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_sw_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testAttentionBias (an f32 bias [B, M, K2] read in the scores'
+	 * layout and added), testAttentionSoftCap (15·log2(e)·tanh(x / that))
+	 * and testAttentionF8 (q, k, v and the probabilities cast to
+	 * f8e4m3fnuz; gfx942 only) at both "attention" shapes, B = 2 and 1 */
+	{"vanilla_attention_bias_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_16x16x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_32x32x8.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_bias_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_16x16x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_32x32x8.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_softcap_dyn_32x32x8.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_f8_32x32x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_32x32x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_16x16x32.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"vanilla_attention_f8_16x16x32.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
 	/* testAttentionBHSDCausal (get_bhsd_attention_kernel, causal, i32
 	 * index, q scaled in f16): "bhsd_attention" (4, 32, 128, 128, 128, 128)
 	 * as B = 1, H = 2; the dynamic form (B, H, M, K2 at run time) folds two
@@ -489,6 +509,45 @@ static const WaveCase cases[] = {
 	{"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* alibi_attention_test.py::test_alibi_attention
+	 * (templates/alibi_attention.py, 16x16x16 for both mmas): shape
+	 * (128 heads, 128 kv heads, 128, 128, 128, 128) with 2 heads */
+	{"alibi_attention_16x16x16.json -D B=2", NULL, NULL},
+	/* t5_rpe_attention_test.py::test_t5_rpe_attention
+	 * (templates/t5_rpe_attention.py; 16x16x16 and 32x32x8): the rpe
+	 * bias read at Piecewise((m - k2, 0 <= m - k2 < MAX_RPE), (MAX_RPE,
+	 * True)) of two i64 self_index dynamic values (isel/dynself.c,
+	 * isel/expr.c), max_rpe_context_length 10 and 128 (RPE is
+	 * its + 1, Wave's MemoryLayout of rpe); 128 heads as 2 */
+	{"t5_rpe_attention_16x16x16.json -D B=2", NULL, NULL},
+	{"t5_rpe_attention_16x16x16.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
+	{"t5_rpe_attention_32x32x8.json -D B=2", NULL, NULL},
+	{"t5_rpe_attention_32x32x8.json -D B=2 -D MAX_RPE=128 -D RPE=129", NULL, NULL},
+	/* evoformer_test.py::testEvoformerAttentionForward
+	 * (templates/evoformer.py: 5-d q, k, v, c, workgroup dims 0-4, the
+	 * mask [B, BN, K2] and bias [B, H, M, K2] added to the scores, bf16
+	 * operands cast through f32 to f16, the result cast back) at both
+	 * "evoformer" shapes with BN (256, 512) and H (4, 8) cut to 2 */
+	{"evoformer_f16.json -D BN=2 -D H=2", NULL, NULL},
+	{"evoformer_f16.json -D BN=2 -D H=2 -D K1=8 -D N=8", NULL, NULL},
+	{"evoformer_bf16.json -D BN=2 -D H=2", NULL, NULL},
+	{"evoformer_bf16.json -D BN=2 -D H=2 -D K1=8 -D N=8", NULL, NULL},
+	/* quantized_attention_test.py::testAttentionPure
+	 * (templates/quantized_attention.py, Brevitas per-tensor f8: the
+	 * scales, exp2 offset log2(240), clamp at 240, v dequant; gfx942 only)
+	 * on Wave's quantized_tensor inputs; "quantized_attention"'s
+	 * (1, 4096, 64, 64, 4096) has one head and takes minutes (slow), here
+	 * with N_Q = N_KV = 512 */
+	{"quantized_attention_32x32x16.json -D N_Q=512 -D N_KV=512 --quant q:1,512,64,128 --quant k:1,512,64,128 --quant v:1,512,64,128", NULL, "gfx942"},
+	{"quantized_attention_16x16x32.json -D N_Q=512 -D N_KV=512 --quant q:1,512,64,128 --quant k:1,512,64,128 --quant v:1,512,64,128", NULL, "gfx942"},
+	/* testCausalGQABSHDAttentionF8 (use_fp8: q, k, v cast to f8, the
+	 * Brevitas SDXL scales, exp2 offset log2(240), probabilities clamped
+	 * at 240 and cast; gfx942 only), window -1 and 1024, on Wave's
+	 * quantized_tensor inputs (integers in [-128, 128]) */
+	{"gqa_bshd_attention_causal_f8_32x32x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_f8_16x16x32.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_sw_f8_32x32x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
+	{"gqa_bshd_attention_causal_sw_f8_16x16x32.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3 --quant q:1,320,2,256,128 --quant k:1,320,1,256,128 --quant v:1,320,1,256,128", NULL, "gfx942"},
 	/* extend_attention_test.py::testExtendAttention
 	 * (templates/extend_attention.py) at get_test_shapes("extend")[0]: 2
 	 * sequences, 16 query heads (2 here) on 1 kv head, head size 128,
@@ -511,6 +570,9 @@ static const WaveCase cases[] = {
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 static const WaveCase slow[] = {
+	/* quantized_attention_test.py::testAttentionPure at its shape */
+	{"quantized_attention_32x32x16.json --quant q:1,4096,64,128 --quant k:1,4096,64,128 --quant v:1,4096,64,128", NULL, "gfx942"},
+	{"quantized_attention_16x16x32.json --quant q:1,4096,64,128 --quant k:1,4096,64,128 --quant v:1,4096,64,128", NULL, "gfx942"},
 	/* testAttentionBSHD at "unaligned_attention"'s shapes with one head
 	 * (about 8 s a run) */
 	{"bshd_attention_custom_mask_32x32x16_k8.json -D H=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,1024", NULL, NULL},
@@ -603,6 +665,15 @@ static void run_case(const WaveCase *c, int i)
 	if (ext) {
 		*ext = 0;
 		wave_extend_input(ext + strlen(" --extend "), in, sizeof in);
+	}
+	char *quant; /* f16 inputs of Wave's quantized_tensor, one per --quant */
+	while ((quant = strstr(args, " --quant ")) != NULL) {
+		char *more = strstr(quant + 1, " --quant ");
+		const char *from = quant + strlen(" --quant ");
+		char spec[128];
+		snprintf(spec, sizeof spec, "%.*s", (int)(more ? more - from : (long)strlen(from)), from);
+		memmove(quant, more ? more : "", strlen(more ? more : "") + 1);
+		wave_quant_input(spec, in, sizeof in);
 	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, in);

@@ -18,7 +18,11 @@
  * checked against a second reference, softmax(Q·Kᵀ·scale)·V in natural
  * exponentials with scale = 1/sqrt(head size), over any of their memory
  * layouts (BHSD, BSHD, V transposed or not), with the causal mask, the
- * sliding window (m - j <= window) and the custom row mask. */
+ * sliding window (m - j <= window) and the custom row mask; testAttentionBias's
+ * additive score bias and testAttentionSoftCap's cap·tanh(score/cap), both in
+ * the kernels' base-2 units converted to natural ones (scale ln 2); ALiBi's
+ * slope·min(j - m, 0); T5's relative position bias; the f8 kernels within
+ * Wave's rmse bounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,7 +148,35 @@ typedef struct Sdpa {
 	bool causal;
 	int64_t window;               /* < 0: none */
 	const InterpArg *row_mask;    /* [B, M]: nonzero masks the whole row; or NULL */
+	double scale;                 /* 0: 1/sqrt(D) */
+	const InterpArg *bias;        /* [B, M, K2] added to the scaled scores, times
+	                                 bias_scale; or NULL */
+	double bias_scale;
+	double softcap;               /* > 0: scores become softcap·tanh(score/softcap) */
+	const InterpArg *alibi;       /* [B] slopes: adds slope·min(j - m, 0), times
+	                                 bias_scale; or NULL */
+	const InterpArg *rpe;         /* [max_rpe + 1]: T5's rpe[m - j] for 0 <= m - j <
+	                                 max_rpe, else rpe[max_rpe], times bias_scale */
+	int64_t max_rpe;
 } Sdpa;
+
+/* ln 2: converts the kernels' base-2 scores to natural ones (M_LN2 is not C11) */
+static const double LN2 = 0.69314718055994530942;
+
+/* One scaled score with the bias and soft cap Wave's tests put on it. */
+static double score(const Sdpa *p, double dot, int64_t b, int64_t m, int64_t j)
+{
+	double s = dot * (p->scale != 0 ? p->scale : 1.0 / sqrt((double)p->D));
+	if (p->bias)
+		s += p->bias_scale * el(p->bias, (uint64_t)((b * p->M + m) * p->K2 + j));
+	if (p->alibi)
+		s += p->bias_scale * el(p->alibi, (uint64_t)b) * (double)(j < m ? j - m : 0);
+	if (p->rpe)
+		s += p->bias_scale * el(p->rpe, (uint64_t)(m - j >= 0 && m - j < p->max_rpe ? m - j : p->max_rpe));
+	if (p->softcap > 0)
+		s = p->softcap * tanh(s / p->softcap);
+	return s;
+}
 
 /* softmax((q·kᵀ) / sqrt(D) + mask) · v; a row with no key left is 0 (the
  * BSHD template's guard against 0/0). Output in the (b, h, m, n) order of
@@ -153,7 +185,6 @@ static double *sdpa(const Sdpa *p, const View *q, const View *k, const View *v, 
 {
 	double *ref = xcalloc(count, sizeof(double));
 	double *w = xmalloc(sizeof(double) * (size_t)p->K2);
-	double scale = 1.0 / sqrt((double)p->D);
 	for (int64_t b = 0; b < p->B; b++)
 		for (int64_t h = 0; h < p->H; h++)
 			for (int64_t m = 0; m < p->M; m++) {
@@ -167,7 +198,7 @@ static double *sdpa(const Sdpa *p, const View *q, const View *k, const View *v, 
 					double acc = 0;
 					for (int64_t d = 0; d < p->D; d++)
 						acc += at(q, b, h, m, d) * at(k, b, h, j, d);
-					w[j] = acc * scale;
+					w[j] = score(p, acc, b, m, j);
 					mx = fmax(mx, w[j]);
 				}
 				for (int64_t j = 0; j < p->K2; j++) {
@@ -263,7 +294,7 @@ START_TEST(wave_vanilla_causal_sliding_window)
 	fill(q, 51, -2, 2, 1.0 / 64);
 	fill(k, 52, -2, 2, 1.0 / 64);
 	fill(v, 53, -1, 1, 1.0 / 256);
-	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL};
+	Sdpa p = {B, 1, M, N, D, K2, true, 40, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla causal sliding window", ref, c);
@@ -283,7 +314,7 @@ START_TEST(wave_vanilla_v_mapping)
 	fill(q, 54, -2, 2, 1.0 / 64);
 	fill(k, 55, -2, 2, 1.0 / 64);
 	fill(v, 56, -1, 1, 1.0 / 256);
-	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL};
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, N, 1, 0}, ov = {c, 0, 0, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "vanilla, V through v_mapping", ref, c);
@@ -303,7 +334,7 @@ START_TEST(wave_bhsd_causal)
 	fill(q, 57, -2, 2, 1.0 / 64);
 	fill(k, 58, -2, 2, 1.0 / 64);
 	fill(v, 59, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL};
+	Sdpa p = {1, H, M, N, D, K2, true, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, M * D, D, 1, 0}, kv = {k, 0, K2 * D, D, 1, 0}, vv = {v, 0, K2 * N, N, 1, 0}, ov = {c, 0, M * N, N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BHSD causal", ref, c);
@@ -330,7 +361,7 @@ START_TEST(wave_bshd_custom_mask)
 	for (uint64_t i = 0; i < mask->count; i++)
 		on += el(mask, i) != 0;
 	ck_assert_msg(on > 0 && on < (int64_t)mask->count, "the row mask should mask some rows, not all");
-	Sdpa p = {1, H, M, N, D, K2, false, -1, mask};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, mask, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, H * D, 1, 0}, vv = {v, 0, N, H * N, 1, 0}, ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
 	wk_run_close(&w, "BSHD custom mask", ref, c);
@@ -353,7 +384,7 @@ START_TEST(wave_gqa_bshd)
 	fill(q, 64, -2, 2, 1.0 / 64);
 	fill(k, 65, -2, 2, 1.0 / 64);
 	fill(v, 66, -1, 1, 1.0 / 256);
-	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL};
+	Sdpa p = {1, H, M, N, D, K2, false, -1, NULL, 0, NULL, 0, 0, NULL, NULL, 0};
 	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, HKV * D, 1, 32}, vv = {v, 0, N, HKV * N, 1, 32},
 	     ov = {c, 0, N, H * N, 1, 0};
 	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
@@ -488,6 +519,219 @@ START_TEST(wave_extend_causal)
 }
 END_TEST
 
+START_TEST(wave_vanilla_bias)
+{
+	/* testAttentionBias: f32 bias [B, M, K2] read in the scores' layout
+	 * and added before the softmax. The kernel works in base 2 (Wave's host
+	 * scales q by log2(e)/sqrt(D) and the bias by log2(e)), so in natural
+	 * units the scores are q·k·ln 2 + bias·ln 2. K2 = 256: four loop steps */
+	const char *name[] = {"B", "K2"};
+	const int64_t val[] = {2, 256};
+	WaveKernel w;
+	wk_open(&w, "vanilla_attention_bias_16x16x16.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	InterpArg *bias = wk_arg(&w, "bias");
+	int64_t B = 2, M = 128, N = 128, D = 64, K2 = 256;
+	fill(q, 67, -0.5, 0.5, 1.0 / 64);
+	fill(k, 68, -0.5, 0.5, 1.0 / 64);
+	fill(v, 69, -1, 1, 1.0 / 256);
+	fill(bias, 70, -4, 4, 1.0 / 1024);
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, bias, LN2, 0, NULL, NULL, 0};
+	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	/* the bias must move the result, or a dropped bias would pass */
+	Sdpa nob = p;
+	nob.bias = NULL;
+	double *plain = sdpa(&nob, &qv, &kv, &vv, &ov, c->count);
+	ck_assert(fabs(plain[0] - ref[0]) > 1e-2 || fabs(plain[N + 1] - ref[N + 1]) > 1e-2);
+	free(plain);
+	wk_run_close(&w, "vanilla with bias", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_vanilla_softcap)
+{
+	/* testAttentionSoftCap: x = cap·tanh(x / cap) with cap = 15·log2(e) in
+	 * the kernel's base-2 units, i.e. 15·tanh(s / 15) on the natural
+	 * scores s = q·k·ln 2; q and k in [-2, 2) make |s / 15| reach past 1,
+	 * where tanh is far from linear */
+	const char *name[] = {"B", "K2"};
+	const int64_t val[] = {2, 256};
+	WaveKernel w;
+	wk_open(&w, "vanilla_attention_softcap_32x32x8.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t B = 2, M = 128, N = 128, D = 64, K2 = 256;
+	fill(q, 71, -2, 2, 1.0 / 64);
+	fill(k, 72, -2, 2, 1.0 / 64);
+	fill(v, 73, -1, 1, 1.0 / 256);
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 15, NULL, NULL, 0};
+	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	Sdpa nocap = p;
+	nocap.softcap = 0;
+	double *plain = sdpa(&nocap, &qv, &kv, &vv, &ov, c->count);
+	ck_assert(fabs(plain[0] - ref[0]) > 1e-2 || fabs(plain[N + 1] - ref[N + 1]) > 1e-2);
+	free(plain);
+	wk_run_close(&w, "vanilla with soft cap", ref, c);
+	free(ref);
+}
+END_TEST
+
+/* The root mean square of got - ref: Wave's f8 tests bound it, since f8
+ * rounding (3 mantissa bits) puts single elements far off. */
+static double rmse(const InterpArg *got, const double *ref)
+{
+	double sq = 0;
+	for (uint64_t i = 0; i < got->count; i++)
+		sq += (el(got, i) - ref[i]) * (el(got, i) - ref[i]);
+	return sqrt(sq / (double)got->count);
+}
+
+START_TEST(wave_vanilla_f8)
+{
+	/* testAttentionF8: q, k, v and the probabilities cast to f8e4m3fnuz;
+	 * Wave's bound: rmse <= 0.006 against scaled_dot_product_attention.
+	 * The kernel takes q pre-scaled by log2(e)/sqrt(D) (Wave's host does
+	 * it), so the natural scores are q·k·ln 2 here. The same kernel in f16
+	 * (vanilla_attention_vt without its mask) meets 2e-3 elementwise; the
+	 * f8 one must stay within the rmse but not within that, or the casts
+	 * would not be in effect. Inputs of about Wave's spreads (randn q, k, v,
+	 * q times 0.18): q in [-0.3, 0.3), k and v in [-1.75, 1.75) */
+	const char *name[] = {"B", "K2"};
+	const int64_t val[] = {1, 256};
+	WaveKernel w;
+	wk_open(&w, "vanilla_attention_f8_16x16x32.json", NULL, NULL, 2, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t M = 128, N = 128, D = 64, K2 = 256;
+	fill(q, 74, -0.3, 0.3, 1.0 / 512);
+	fill(k, 75, -1.75, 1.75, 1.0 / 64);
+	fill(v, 76, -1.75, 1.75, 1.0 / 64);
+	Sdpa p = {1, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, 0, 0, NULL, NULL, 0};
+	View qv = {q, 0, 0, D, 1, 0}, kv = {k, 0, 0, D, 1, 0}, vv = {v, 0, 0, 1, K2, 0}, ov = {c, 0, 0, N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	ck_assert_msg(interp_run(&w.in) == 0, "f8 attention: interp_run failed");
+	double e = rmse(c, ref), worst = 0;
+	for (uint64_t i = 0; i < c->count; i++)
+		worst = fmax(worst, fabs(el(c, i) - ref[i]));
+	ck_assert_msg(e <= 0.006, "f8 attention: rmse %g > 0.006", e);
+	ck_assert_msg(worst > 2e-3, "f8 attention: worst error %g, as close as f16: are the casts lost?", worst);
+	interp_free(&w.in);
+	kernel_view_free(w.bound);
+	kernel_free(w.k);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_gqa_causal_f8)
+{
+	/* testCausalGQABSHDAttentionF8 (use_fp8 in templates/gqa_vanilla_attention.py):
+	 * q, k, v integers in [-128, 128] cast to f8, scores scaled by
+	 * q_scale·k_scale/sqrt(D), the probabilities offset by log2(240) and
+	 * clamped at 240 before their cast, the result scaled by v_scale;
+	 * Wave's bound: rmse < 0.04 against the attention of q·q_scale,
+	 * k·k_scale, v·v_scale. Causal with the window at 40 (Wave's 1024
+	 * never masks at this length), N_Q = N_KV = 200 */
+	const double qs = 0.02578124962747097, ks = 0.02363281324505806, vs = 0.010286458767950535;
+	const char *name[] = {"H", "N_Q", "N_KV"};
+	const int64_t val[] = {2, 200, 200};
+	WaveKernel w;
+	wk_open(&w, "gqa_bshd_attention_causal_sw_f8_32x32x16.json", "\"value\": 1024", "\"value\": 40", 3, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	int64_t H = 2, M = 200, N = 256, D = 256, K2 = 200;
+	fill(q, 77, -128, 129, 1);
+	fill(k, 78, -128, 129, 1);
+	fill(v, 79, -128, 129, 1);
+	Sdpa p = {1, H, M, N, D, K2, true, 40, NULL, qs * ks / 16, NULL, 0, 0, NULL, NULL, 0};
+	View qv = {q, 0, D, H * D, 1, 0}, kv = {k, 0, D, D, 1, 32}, vv = {v, 0, N, N, 1, 32}, ov = {c, 0, N, H * N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	double spread = 0;
+	for (uint64_t i = 0; i < c->count; i++) {
+		ref[i] *= vs;
+		spread = fmax(spread, fabs(ref[i]));
+	}
+	ck_assert_msg(spread > 0.1, "the reference is nearly 0 (%g): the check would be empty", spread);
+	ck_assert_msg(interp_run(&w.in) == 0, "GQA f8 attention: interp_run failed");
+	double e = rmse(c, ref);
+	ck_assert_msg(e < 0.04, "GQA f8 attention: rmse %g >= 0.04", e);
+	interp_free(&w.in);
+	kernel_view_free(w.bound);
+	kernel_free(w.k);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_alibi)
+{
+	/* alibi_attention_test.py: slopes m[B] read once before the loop, the
+	 * bias m[b]·min(j - i, 0) from self_index(M) (one element per thread,
+	 * broadcast) and self_index(K2) in i64, cast to f32. Wave's host
+	 * scales q by log2(e)/sqrt(D) and the slopes by log2(e): natural
+	 * scores are (q·k + bias)·ln 2 */
+	const char *name[] = {"B"};
+	const int64_t val[] = {2};
+	WaveKernel w;
+	wk_open(&w, "alibi_attention_16x16x16.json", NULL, NULL, 1, name, val);
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+	InterpArg *m = wk_arg(&w, "m");
+	int64_t B = 2, M = 128, N = 128, D = 128, K2 = 128;
+	fill(q, 80, -0.3, 0.3, 1.0 / 512);
+	fill(k, 81, -1.75, 1.75, 1.0 / 64);
+	fill(v, 82, -1, 1, 1.0 / 256);
+	fill(m, 83, 0.25, 0.75, 1.0 / 64);
+	Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, m, NULL, 0};
+	View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0}, ov = {c, M * N, 0, N, 1, 0};
+	double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+	Sdpa plain_p = p;
+	plain_p.alibi = NULL;
+	double *plain = sdpa(&plain_p, &qv, &kv, &vv, &ov, c->count);
+	ck_assert(fabs(plain[5 * N] - ref[5 * N]) > 1e-2 || fabs(plain[9 * N + 1] - ref[9 * N + 1]) > 1e-2);
+	free(plain);
+	wk_run_close(&w, "ALiBi", ref, c);
+	free(ref);
+}
+END_TEST
+
+START_TEST(wave_t5_rpe)
+{
+	/* t5_rpe_attention_test.py: rpe [MAX_RPE + 1] read at
+	 * Piecewise((m - k2, 0 <= m - k2 < MAX_RPE), (MAX_RPE, True)), m and k2
+	 * two i64 self_index values as the mapping's dynamic values, added to
+	 * the scores; Wave's host scales q by log2(e)/sqrt(D) and rpe by
+	 * log2(e). MAX_RPE 10 and 128 (Wave's two), K2 = 256: two loop steps;
+	 * the bias must move the result or a dropped read would pass */
+	static const int64_t max_rpe[] = {10, 128};
+	for (int t = 0; t < 2; t++) {
+		const char *name[] = {"B", "K2", "MAX_RPE", "RPE"};
+		const int64_t val[] = {2, 256, max_rpe[t], max_rpe[t] + 1};
+		WaveKernel w;
+		wk_open(&w, t ? "t5_rpe_attention_32x32x8.json" : "t5_rpe_attention_16x16x16.json", NULL, NULL, 4, name,
+			val);
+		InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k"), *v = wk_arg(&w, "v"), *c = wk_arg(&w, "c");
+		InterpArg *rpe = wk_arg(&w, "rpe");
+		int64_t B = 2, M = 128, N = 128, D = 128, K2 = 256;
+		fill(q, 84, -0.3, 0.3, 1.0 / 512);
+		fill(k, 85, -1.75, 1.75, 1.0 / 64);
+		fill(v, 86, -1, 1, 1.0 / 256);
+		fill(rpe, 87, -3, 3, 1.0 / 64);
+		Sdpa p = {B, 1, M, N, D, K2, false, -1, NULL, LN2, NULL, LN2, 0, NULL, rpe, max_rpe[t]};
+		View qv = {q, M * D, 0, D, 1, 0}, kv = {k, K2 * D, 0, D, 1, 0}, vv = {v, N * K2, 0, 1, K2, 0},
+		     ov = {c, M * N, 0, N, 1, 0};
+		double *ref = sdpa(&p, &qv, &kv, &vv, &ov, c->count);
+		Sdpa plain_p = p;
+		plain_p.rpe = NULL;
+		double *plain = sdpa(&plain_p, &qv, &kv, &vv, &ov, c->count);
+		double moved = 0;
+		for (uint64_t i = 0; i < c->count; i++)
+			moved = fmax(moved, fabs(plain[i] - ref[i]));
+		ck_assert_msg(moved > 0.05, "T5 RPE: the bias moves the result by %g only", moved);
+		free(plain);
+		wk_run_close(&w, "T5 RPE", ref, c);
+		free(ref);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("interp.attention");
@@ -503,6 +747,12 @@ int main(void)
 	tcase_add_test(tc, wave_gqa_bshd);
 	tcase_add_test(tc, wave_extend);
 	tcase_add_test(tc, wave_extend_causal);
+	tcase_add_test(tc, wave_vanilla_bias);
+	tcase_add_test(tc, wave_vanilla_softcap);
+	tcase_add_test(tc, wave_vanilla_f8);
+	tcase_add_test(tc, wave_gqa_causal_f8);
+	tcase_add_test(tc, wave_alibi);
+	tcase_add_test(tc, wave_t5_rpe);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
