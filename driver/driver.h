@@ -33,6 +33,10 @@ typedef struct CompileOptions {
 	unsigned dump;           /* bit per pass index: print the MIR after it to dump_out */
 	FILE *dump_out;
 	const char *stop_after;  /* a pipeline row's name: stop after it (dump-indices, -S) */
+	/* --schedule, --lds-stages, --waves-per-eu (0: the kernel's "options",
+	 * else the default; options.c) */
+	ScheduleKind schedule;
+	int lds_stages, waves_per_eu;
 } CompileOptions;
 
 typedef struct Compile {
@@ -83,6 +87,12 @@ int compile_pass_index(const char *name);
  * independently and releases it (0 problems when nothing is kept). */
 void allocate_registers(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
+/* ---- options.c ---- */
+/* c->an.opts from the command line's, the kernel's and the default
+ * options; -1 after reporting one that is not compiled yet. */
+int compile_resolve_options(Compile *c);
+/* Report when the allocated registers exceed the waves_per_eu target. */
+void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per
  * target: each ends as compile_run would leave it, with its own code

@@ -126,6 +126,7 @@ void allocate_registers(Compile *c)
 		free(ra);
 	} else {
 		c->ra = ra;
+		compile_check_occupancy(c);
 	}
 	buf_free(&err);
 }
@@ -231,6 +232,8 @@ int compile_run(Compile *c)
 		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "unknown target %s", c->opt.mcpu);
 		return -1;
 	}
+	if (!c->next_row && compile_resolve_options(c) != 0)
+		return -1;
 	if (c->opt.stop_after && compile_pass_index(c->opt.stop_after) < 0)
 		die("stop_after names no pipeline row: %s", c->opt.stop_after);
 	bool *failed = &c->an.failed;

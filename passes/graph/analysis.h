@@ -108,6 +108,7 @@ typedef struct Analysis {
 	Diag *diag;
 	bool failed;
 	Arena arena;
+	KernelOptions opts; /* the resolved compile options (driver/options.c) */
 
 	/* constraints.c */
 	int ndist;
