@@ -205,14 +205,20 @@ static void select_iterate(Isel *s, Op *op)
 	MBlock *loop = NULL;
 	int loop_idx = -1, guard = -1;
 	LoopSave sv = {0};
+	Pipe *outer_pipe = s->pipe, *pipe = NULL;
 	if (analysis_many(t->trips)) {
+		bool pf = isel_pf_wanted(s, t, op);
 		guard = loop_enter(s, t, op, &sv);
 		if (c->failed)
 			return;
+		if (pf) /* the prologue block: prefetch.c */
+			pipe = isel_pf_new(s, t, op);
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
+	s->pipe = pipe;
 	select_region(s, body);
+	s->pipe = outer_pipe;
 	if (c->failed)
 		return;
 	/* the outputs go back into the carried registers as one parallel
@@ -349,6 +355,8 @@ static void select_region(Isel *s, Region *r)
 		MBlock *b0 = s->b, *p0 = s->pre;
 		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0;
 		select_op(s, op);
+		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (shared.c) */
+			isel_stage_shared_end(s, r);
 		/* note the op on what it emitted (not on a loop's own blocks) */
 		if (op->kind != OP_ITERATE) {
 			for (size_t j = first; j < b0->insts.len; j++)

@@ -76,6 +76,7 @@ typedef struct Isel {
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
+	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
@@ -127,6 +128,39 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
  * register in the expressions lowered after it. */
 void isel_select_set_symbol(Isel *s, Op *op);
 
+/* ---- prefetch.c ---- */
+/* A loop under the prefetch schedule: its body, the prologue block (after
+ * the trip-count guard, before the loop), the last trip, the LDS buffers
+ * per staged tile; shared.c's staged tiles and their carried registers. */
+typedef struct Pipe {
+	Region *body;
+	MBlock *prol;
+	Sym *last;
+	int nbuf;
+	size_t n;        /* shared.c: the staged reads ... */
+	Op **ops;
+	NodeIndex *gx;   /* ... their cooperative loads' index ... */
+	TVal **r;        /* ... and the registers holding the next trip's tiles */
+} Pipe;
+/* Whether the loop op over tile t gets the prefetch schedule. */
+bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op);
+/* Its Pipe, with the prologue block appended to the function. */
+Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op);
+typedef struct PfSave {
+	uint32_t iv;
+	ExprCacheEnt *data;
+	size_t len, cap;
+} PfSave;
+/* Lower what follows (until isel_pf_end) for trip min(iv + ahead, last)
+ * (ahead 0: the current trip), with a cache of the loop-invariant entries. */
+void isel_pf_begin(Isel *s, int ahead, PfSave *sv);
+void isel_pf_end(Isel *s, PfSave *sv);
+/* v, or a copy in distinct VGPRs: a register set a later load can refill. */
+TVal *isel_pf_carried(Isel *s, TVal *v);
+/* The loads emitted into s->b since instruction `first` made fresh: make
+ * them fill carried instead (renaming, or copies when the shapes differ). */
+void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried);
+
 /* ---- bitcast.c ---- */
 /* Reads in r whose one use is a bitcast to another width are read by the
  * bitcast (called before the region's shared tiles are staged). */
@@ -168,6 +202,10 @@ static inline bool isel_is_dyn_sym(const Sym *e)
  * loads, barriers, LDS writes), before the region's ops; in_loop: r is the
  * body of a loop of more than one trip. */
 void isel_stage_shared(Isel *s, Region *r, bool in_loop);
+/* After the region's ops: a prefetched loop's next LDS tiles and loads. */
+void isel_stage_shared_end(Isel *s, Region *r);
+/* Does region r read shared memory through LDS directly? */
+bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */
 TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 void isel_select_write(Isel *s, Op *op);

@@ -68,6 +68,8 @@ typedef struct Staged {
 	int64_t extent[MAX_DIMS]; /* the box */
 	int64_t stride[MAX_DIMS]; /* LDS elements per step along each dim */
 	int64_t rows;             /* LDS rows along the outermost dim >1 (incl. the tail) */
+	int nbuf;                 /* a prefetched loop's buffers (prefetch.c), one after the other */
+	int64_t buf_bytes;        /* ... each this long */
 } Staged;
 
 static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
@@ -230,8 +232,10 @@ static int64_t pow2_dividing(int64_t v, int64_t cap)
 }
 
 /* The lane's LDS byte address of element (0, 0) of ix, a VGPR, and the
- * alignment (bytes, power of two <= 16) every address base + k·align has. */
-static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int64_t *align)
+ * alignment (bytes, power of two <= 16) every address base + k·align has.
+ * With several buffers (a prefetched loop), in the one of trip iv + ahead. */
+static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int ahead,
+	int64_t *align)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -240,6 +244,10 @@ static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const 
 					      sym_int(sc, st->base)),
 		c->assume);
 	*align = pow2_dividing(sym_multiple_of(sc, bytes, c->assume), CHUNK_BYTES);
+	if (st->nbuf > 1) { /* buf_bytes is a multiple of 16: the alignment stays */
+		Sym *which = sym_mod(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), sym_int(sc, st->nbuf));
+		bytes = sym_add(sc, bytes, sym_mul(sc, which, sym_int(sc, st->buf_bytes)));
+	}
 	MBlock *save = s->b;
 	MOpnd a = isel_expr_lower(s, bytes, op->loc);
 	if (s->pre && a.kind != MO_VREG)
@@ -291,12 +299,13 @@ static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int6
 	}
 }
 
-/* Step 3's LDS writes of the cooperative value v (index gx). */
-static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v)
+/* Step 3's LDS writes of the cooperative value v (index gx), into the
+ * buffer of trip iv + ahead. */
+static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v, int ahead)
 {
 	int es = dtype_size(mem->dtype);
 	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, gx, &align);
+	MOpnd addr = lds_base_addr(s, op, st, mem, gx, ahead, &align);
 	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
 		int64_t off;
 		if (!lds_delta(s, op, st, mem, gx, cn, 0, &off))
@@ -460,6 +469,9 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	st->rows = rows;
 	int64_t bytes = stride * es;
 	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
+	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
+	st->buf_bytes = bytes;
+	bytes *= st->nbuf;
 	bool reuse = false;
 	st->base = bytes > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)bytes, &reuse);
 	if (st->base < 0) {
@@ -469,6 +481,8 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		return false;
 	}
 	*reused |= reuse;
+	if (!v) /* a prefetched loop loads later (stage_prefetched) */
+		return true;
 	*v = coop_load(s, op, mem, gx);
 	return *v != NULL;
 }
@@ -493,9 +507,117 @@ static void note_since(Isel *s, Mark *m, const char *name)
 	*m = mark(s);
 }
 
+bool isel_has_staged_reads(Isel *s, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (staged_read(s, r->ops.data[i]))
+			return true;
+	return false;
+}
+
+/* The prefetch schedule's loads of trip min(iv + ahead, last) (prefetch.c)
+ * into the carried registers p->r (made here when ahead is 0). */
+static bool pf_load(Isel *s, Pipe *p, int ahead)
+{
+	PfSave sv;
+	isel_pf_begin(s, ahead, &sv);
+	for (size_t i = 0; i < p->n && !s->c->failed; i++) {
+		size_t first = s->b->insts.len;
+		TVal *v = coop_load(s, p->ops[i], p->ops[i]->args[0], &p->gx[i]);
+		if (!v)
+			break;
+		if (!ahead)
+			p->r[i] = isel_pf_carried(s, v);
+		else
+			isel_pf_into(s, first, v, p->r[i]);
+	}
+	isel_pf_end(s, &sv);
+	return !s->c->failed;
+}
+
+/* The carried tiles into LDS (the buffer of trip iv + ahead), then the
+ * barrier after which every wave reads them. */
+static bool pf_write(Isel *s, Pipe *p, int ahead)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!write_box(s, p->ops[i], s->staged[p->ops[i]->id], p->ops[i]->args[0], &p->gx[i], p->r[i], ahead))
+			return false;
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	return true;
+}
+
+/* A prefetched loop's staging (the schedule: prefetch.c): the tiles
+ * planned, the prologue's loads of trips 0 and 1 and LDS writes of trip 0
+ * emitted into p->prol. The barrier before those writes keeps them after
+ * every read of the space by an earlier region or an enclosing loop's
+ * previous trip. */
+static void stage_prefetched(Isel *s, Region *r, Pipe *p)
+{
+	Analysis *c = s->c;
+	size_t n = 0;
+	for (size_t i = 0; i < r->ops.len; i++)
+		n += staged_read(s, r->ops.data[i]);
+	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n);
+	p->r = ARENA_NEWN(&c->arena, TVal *, n);
+	p->ops = ARENA_NEWN(&c->arena, Op *, n);
+	bool reused = false;
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		if (!staged_read(s, op))
+			continue;
+		if (writes(c->k->body, op->args[0])) {
+			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
+						  "compiled yet",
+				op->path, op->args[0]->name);
+			return;
+		}
+		Staged *st = plan_box(s, op, op->args[0], c->index[op->id]);
+		if (!st || !load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, &reused))
+			return;
+		s->staged[op->id] = st;
+		p->ops[p->n++] = op;
+	}
+	/* none left (bitcast.c took the reads over): an empty prologue */
+	if (!p->n || c->failed)
+		return;
+	MBlock *body = s->b;
+	s->b = p->prol;
+	Mark m = mark(s);
+	/* what the prologue lowers for the trip it is in does not hold in the
+	 * loop: its own cache scope */
+	PfSave sv;
+	isel_pf_begin(s, 0, &sv);
+	if (pf_load(s, p, 0)) {
+		isel_lds_barrier(s);
+		if (pf_write(s, p, 0))
+			pf_load(s, p, 1);
+	}
+	isel_pf_end(s, &sv);
+	note_since(s, &m, p->ops[0]->name);
+	s->b = body;
+}
+
+void isel_stage_shared_end(Isel *s, Region *r)
+{
+	Pipe *p = s->pipe;
+	if (!p || p->body != r || !p->n || s->c->failed)
+		return;
+	Mark m = mark(s);
+	/* one buffer: every wave is done reading this trip's tiles first */
+	if (p->nbuf == 1)
+		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	if (pf_write(s, p, 1))
+		pf_load(s, p, 2);
+	note_since(s, &m, p->ops[0]->name);
+}
+
 void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 {
 	Analysis *c = s->c;
+	if (s->pipe && s->pipe->body == r) {
+		stage_prefetched(s, r, s->pipe);
+		return;
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
@@ -532,7 +654,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	if (in_loop || reused)
 		isel_lds_barrier(s);
 	for (size_t i = 0; i < k && !c->failed; i++)
-		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i]))
+		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i], 0))
 			return;
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	note_since(s, &m, ops[0]->name);
@@ -547,7 +669,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	int es = dtype_size(mem->dtype);
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
 	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, ix, &align);
+	MOpnd addr = lds_base_addr(s, op, st, mem, ix, 0, &align);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
 		bool run = true;
