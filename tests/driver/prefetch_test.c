@@ -124,6 +124,13 @@ START_TEST(modulo_is_rejected)
 	ck_assert_msg(strstr(r.err, "gemm_modulo_options.json:144:14: error: options.schedule modulo: not compiled yet"),
 		"%s", r.err);
 	cmd_result_free(&r);
+	r = wavecc("compile tests/driver/data/gemm_bad_options.json -S -o /dev/null");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "gemm_bad_options.json:147:5: error: options.unroll: unknown field 'unroll'") &&
+			      strstr(r.err, ":145:17: error: options.schedule: unknown schedule 'fast'") &&
+			      strstr(r.err, ":146:19: error: options.lds_stages: 3 is out of range [1, 2]"),
+		"%s", r.err);
+	cmd_result_free(&r);
 	r = wavecc("compile examples/gemm_16x16x16.json --schedule fast");
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_msg(strstr(r.err, "--schedule fast: expected none, prefetch or modulo"), "%s", r.err);
