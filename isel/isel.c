@@ -270,7 +270,9 @@ static void select_read(Isel *s, Op *op)
 	 * MMA operand, or dynamic values) reads global memory directly: the
 	 * same values */
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
-	TVal *v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
+	TVal *v = global ? isel_pf_global_read(s, op) : NULL; /* prefetched (prefetch.c) */
+	if (!v && !s->c->failed)
+		v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
 	if (v)
 		s->val[op_result(op)->id] = v;
 }

@@ -141,7 +141,19 @@ typedef struct Pipe {
 	Op **ops;
 	NodeIndex *gx;   /* ... their cooperative loads' index ... */
 	TVal **r;        /* ... and the registers holding the next trip's tiles */
+	size_t ng;       /* global reads of the body prefetched into registers ... */
+	Op **gops;
+	TVal **gnext;    /* ... the registers holding their next trip's values */
+	bool refit;      /* shared.c: two LDS buffers per tile did not fit */
 } Pipe;
+/* The global reads of body r that p prefetches: unmapped reads of a
+ * tensor nothing writes, at coordinates that move with the loop. */
+void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p);
+/* In the prologue: their values for trip 0 into p->gnext. */
+void isel_pf_globals_prologue(Isel *s, Pipe *p);
+/* op's value in this trip (a copy of p->gnext), and the load of the next
+ * trip's into p->gnext; NULL when op is not prefetched. */
+TVal *isel_pf_global_read(Isel *s, Op *op);
 /* Whether the loop op over tile t gets the prefetch schedule. */
 bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op);
 /* Its Pipe, with the prologue block appended to the function. */
@@ -204,6 +216,8 @@ static inline bool isel_is_dyn_sym(const Sym *e)
 void isel_stage_shared(Isel *s, Region *r, bool in_loop);
 /* After the region's ops: a prefetched loop's next LDS tiles and loads. */
 void isel_stage_shared_end(Isel *s, Region *r);
+/* Does region r (or a region nested in it) write mem? */
+bool isel_writes_mem(const Region *r, const Value *mem);
 /* Does region r read shared memory through LDS directly? */
 bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */

@@ -16,7 +16,14 @@
  * trip: a trip past it loads the last trip again (in bounds, unused), so
  * trip counts of 1, odd ones and runtime ones need no epilogue; a runtime
  * count of 0 skips the prologue with the loop (the prologue block lies
- * after the trip-count guard).
+ * after the trip-count guard). When two buffers of every tile do not fit in
+ * LDS, the loop gets one (shared.c plans again).
+ *
+ * Global reads of the body (not staged: gemm_global's operands) are
+ * prefetched the same way without LDS: the prologue loads trip 0 into a
+ * carried register set N; in trip i the read's value is a copy of N and
+ * N = load(min(i + 1, last)) follows at once, so those loads are in flight
+ * during the rest of the trip.
  *
  * Contract: a load lowered between isel_pf_begin and isel_pf_end sees the
  * induction variable as the trip it prefetches and none of the expression
@@ -27,10 +34,115 @@
 
 #include "isel.h"
 
+/* Does e mention the symbol x? */
+static bool mentions(const Sym *e, const Sym *x)
+{
+	if (e == x)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (mentions(sym_arg(e, i), x))
+			return true;
+	return false;
+}
+
+/* Is op a global read of body r (the body of the loop over iv) that the
+ * schedule prefetches? Not through a mapping (its dynamic values may be
+ * made in the trip), not of a tensor the kernel writes (a later trip could
+ * read what an earlier one wrote), and only where the loop moves it. */
+static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
+{
+	const NodeIndex *ix = s->c->index[op->id];
+	if (op->kind != OP_READ || op->mapping || !ix || op->args[0]->space != AS_GLOBAL ||
+		isel_writes_mem(s->c->k->body, op->args[0]))
+		return false;
+	for (int k = 0; k < ix->ndims; k++)
+		if (mentions(ix->d[k].start, iv) || mentions(ix->d[k].coord, iv))
+			return true;
+	return false;
+}
+
 bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op)
 {
-	return s->c->opts.schedule == SCHED_PREFETCH && analysis_many(t->trips) && !s->masked &&
-	       isel_has_staged_reads(s, op->body);
+	if (s->c->opts.schedule != SCHED_PREFETCH || !analysis_many(t->trips) || s->masked)
+		return false;
+	if (isel_has_staged_reads(s, op->body))
+		return true;
+	for (size_t i = 0; i < op->body->ops.len; i++)
+		if (global_prefetched(s, op->body->ops.data[i], t->iv))
+			return true;
+	return false;
+}
+
+void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p)
+{
+	p->gops = ARENA_NEWN(&s->c->arena, Op *, r->ops.len + 1);
+	p->gnext = ARENA_NEWN(&s->c->arena, TVal *, r->ops.len + 1);
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (global_prefetched(s, r->ops.data[i], s->iv_sym))
+			p->gops[p->ng++] = r->ops.data[i];
+}
+
+void isel_pf_globals_prologue(Isel *s, Pipe *p)
+{
+	for (size_t i = 0; i < p->ng && !s->c->failed; i++) {
+		Op *op = p->gops[i];
+		size_t first = s->b->insts.len;
+		TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
+		if (!v)
+			return;
+		p->gnext[i] = isel_pf_carried(s, v);
+		for (size_t j = first; j < s->b->insts.len; j++)
+			if (!s->b->insts.data[j].note)
+				s->b->insts.data[j].note = op->name;
+	}
+}
+
+/* New vregs shaped as v's (carried registers are distinct vregs, whole
+ * or dwords of tuples): each tuple of v has a new one of its class, so
+ * whatever reads v's tuples whole reads the copy's the same way. */
+static TVal *tval_same_shape(Isel *s, const TVal *v)
+{
+	Arena *ar = &s->c->arena;
+	TVal *r = ARENA_NEW(ar, TVal);
+	*r = *v;
+	r->d = ARENA_NEWN(ar, MOpnd, v->nd ? v->nd : 1);
+	uint32_t *from = ARENA_NEWN(ar, uint32_t, v->nd + 1), *to = ARENA_NEWN(ar, uint32_t, v->nd + 1);
+	int n = 0;
+	for (int k = 0; k < v->nd; k++) {
+		int j = 0;
+		while (j < n && from[j] != v->d[k].reg)
+			j++;
+		if (j == n) {
+			from[n] = v->d[k].reg;
+			to[n++] = mfunc_vreg(s->f, s->f->vregs.data[v->d[k].reg]);
+		}
+		r->d[k] = v->d[k];
+		r->d[k].reg = to[j];
+	}
+	return r;
+}
+
+TVal *isel_pf_global_read(Isel *s, Op *op)
+{
+	Pipe *p = s->pipe;
+	size_t i = 0;
+	while (p && p->body == op->parent && i < p->ng && p->gops[i] != op)
+		i++;
+	if (!p || p->body != op->parent || i == p->ng || !p->gnext[i])
+		return NULL;
+	/* this trip's values move out of the carried registers, which the
+	 * next trip's loads then refill while this trip computes */
+	TVal *next = p->gnext[i], *cur = tval_same_shape(s, next);
+	for (int k = 0; k < next->nd; k++)
+		isel_mov(s, cur->d[k], next->d[k]);
+	PfSave sv;
+	isel_pf_begin(s, 1, &sv);
+	size_t first = s->b->insts.len;
+	TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
+	if (v)
+		isel_pf_into(s, first, v, next);
+	isel_pf_end(s, &sv);
+	return v ? cur : NULL;
 }
 
 Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op)

@@ -323,13 +323,13 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 }
 
 /* Does region r (or a region nested in it) write mem? */
-static bool writes(const Region *r, const Value *mem)
+bool isel_writes_mem(const Region *r, const Value *mem)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
 		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
 			return true;
-		if (op->body && writes(op->body, mem))
+		if (op->body && isel_writes_mem(op->body, mem))
 			return true;
 	}
 	return false;
@@ -471,9 +471,14 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
 	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
 	st->buf_bytes = bytes;
-	bytes *= st->nbuf;
 	bool reuse = false;
-	st->base = bytes > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)bytes, &reuse);
+	st->base = bytes * st->nbuf > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
+	if (st->base < 0 && st->nbuf > 1) {
+		/* two buffers of every tile do not fit: stage_prefetched plans
+		 * again with one */
+		s->pipe->refit = true;
+		return false;
+	}
 	if (st->base < 0) {
 		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes, %d already allocated: over the "
 					  "64 KiB of LDS",
@@ -551,34 +556,55 @@ static bool pf_write(Isel *s, Pipe *p, int ahead)
  * emitted into p->prol. The barrier before those writes keeps them after
  * every read of the space by an earlier region or an enclosing loop's
  * previous trip. */
+/* The LDS tiles of a prefetched loop's staged reads (p->ops, p->gx),
+ * planned and allocated: 0, -1 after reporting, 1 when two buffers per
+ * tile (p->nbuf 2) do not fit (p->refit; nothing reported). */
+static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
+{
+	Analysis *c = s->c;
+	p->n = 0;
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		if (!staged_read(s, op))
+			continue;
+		if (isel_writes_mem(c->k->body, op->args[0])) {
+			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
+						  "compiled yet",
+				op->path, op->args[0]->name);
+			return -1;
+		}
+		Staged *st = plan_box(s, op, op->args[0], c->index[op->id]);
+		if (!st || !load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, reused))
+			return p->refit ? 1 : -1;
+		s->staged[op->id] = st;
+		p->ops[p->n++] = op;
+	}
+	return c->failed ? -1 : 0;
+}
+
 static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 {
 	Analysis *c = s->c;
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++)
 		n += staged_read(s, r->ops.data[i]);
-	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n);
-	p->r = ARENA_NEWN(&c->arena, TVal *, n);
-	p->ops = ARENA_NEWN(&c->arena, Op *, n);
+	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n + 1);
+	p->r = ARENA_NEWN(&c->arena, TVal *, n + 1);
+	p->ops = ARENA_NEWN(&c->arena, Op *, n + 1);
 	bool reused = false;
-	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
-		Op *op = r->ops.data[i];
-		if (!staged_read(s, op))
-			continue;
-		if (writes(c->k->body, op->args[0])) {
-			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
-						  "compiled yet",
-				op->path, op->args[0]->name);
-			return;
-		}
-		Staged *st = plan_box(s, op, op->args[0], c->index[op->id]);
-		if (!st || !load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, &reused))
-			return;
-		s->staged[op->id] = st;
-		p->ops[p->n++] = op;
+	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
+	int rc = plan_tiles(s, r, p, &reused);
+	if (rc > 0) { /* again with one buffer per tile */
+		s->lds_top = lds_top;
+		s->f->lds_bytes = lds_bytes;
+		p->nbuf = 1;
+		rc = plan_tiles(s, r, p, &reused);
 	}
+	if (rc)
+		return;
+	isel_pf_plan_globals(s, r, p);
 	/* none left (bitcast.c took the reads over): an empty prologue */
-	if (!p->n || c->failed)
+	if ((!p->n && !p->ng) || c->failed)
 		return;
 	MBlock *body = s->b;
 	s->b = p->prol;
@@ -587,13 +613,15 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	 * loop: its own cache scope */
 	PfSave sv;
 	isel_pf_begin(s, 0, &sv);
-	if (pf_load(s, p, 0)) {
+	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
 		if (pf_write(s, p, 0))
 			pf_load(s, p, 1);
 	}
+	if (p->n)
+		note_since(s, &m, p->ops[0]->name);
+	isel_pf_globals_prologue(s, p);
 	isel_pf_end(s, &sv);
-	note_since(s, &m, p->ops[0]->name);
 	s->b = body;
 }
 
@@ -636,7 +664,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 		if (!staged_read(s, op))
 			continue;
 		Value *mem = op->args[0];
-		if (writes(s->c->k->body, mem)) {
+		if (isel_writes_mem(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
 				op->path, mem->name);
