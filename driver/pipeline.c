@@ -44,6 +44,7 @@ static void link_code_object(Compile *c);
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
+	X(hoist_invariants, hoist_invariants(c->mf), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \

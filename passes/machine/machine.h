@@ -11,6 +11,11 @@
 
 #include "../../ir/mir.h"
 
+/* ---- licm.c ---- */
+/* Loop-invariant VALU arithmetic out of single-block loops (virtual
+ * registers, before allocation). */
+void hoist_invariants(MFunc *f);
+
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);
 /* ---- waitcnt_check.c ---- */
