@@ -57,6 +57,8 @@ typedef struct Compile {
 	Buf tool_msg;      /* llvm-mc's warnings on success */
 
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
+	int hoisted;       /* instructions hoist_invariants moved */
+	bool opt_light;    /* compile_lighten: no default prefetch, no hoisting */
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
@@ -91,6 +93,11 @@ int check_allocation(Compile *c, Buf *msg);
 /* c->an.opts from the command line's, the kernel's and the default
  * options; -1 after reporting one that is not compiled yet. */
 int compile_resolve_options(Compile *c);
+/* When allocation spilled or failed (bad) after the default prefetch
+ * schedule or hoist_invariants changed the code: the machine function
+ * selected again without either (they lengthen live ranges); whether it
+ * was. */
+bool compile_lighten(Compile *c, bool bad);
 /* Report when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */

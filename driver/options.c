@@ -5,9 +5,13 @@
  * allocated kernel uses.
  *
  * Defaults (measured with `make bench-gemm`, bench/gemm_report.c): the
- * prefetch schedule with one LDS stage; see docs/kernel-format.md. A
+ * prefetch schedule with one LDS stage, unless the schedule was not asked
+ * for and makes register allocation spill or fail: then the kernel is
+ * selected again without it (compile_unprefetch). See
+ * docs/kernel-format.md. A
  * schedule that is not compiled yet (modulo) is an error located at the
  * option, never a silent fallback. */
+#include "../isel/isel.h"
 #include "driver.h"
 
 enum { DEFAULT_LDS_STAGES = 1 };
@@ -25,6 +29,7 @@ int compile_resolve_options(Compile *c)
 	const CompileOptions *o = &c->opt;
 	KernelOptions *r = &c->an.opts;
 	r->schedule = o->schedule ? o->schedule : ko->schedule ? ko->schedule : DEFAULT_SCHEDULE;
+	c->an.sched_default = !o->schedule && !ko->schedule;
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
 	if (r->schedule == SCHED_MODULO) {
@@ -39,6 +44,24 @@ int compile_resolve_options(Compile *c)
 		return -1;
 	}
 	return 0;
+}
+
+bool compile_lighten(Compile *c, bool bad)
+{
+	bool pf = c->an.sched_default && c->an.prefetched;
+	if (!bad || c->opt_light || (!pf && !c->hoisted))
+		return false;
+	/* the default is prefetch and hoisting where they cost no spills: a
+	 * kernel whose registers are full without them (attention) is better
+	 * off as it was */
+	c->opt_light = true;
+	if (pf)
+		c->an.opts.schedule = SCHED_NONE;
+	c->an.prefetched = 0;
+	c->hoisted = 0;
+	mfunc_free(c->mf);
+	c->mf = select_instructions(&c->an);
+	return true;
 }
 
 /* The VGPRs and AGPRs of one wave at waves_per_eu waves per SIMD: the

@@ -44,7 +44,7 @@ static void link_code_object(Compile *c);
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
-	X(hoist_invariants, hoist_invariants(c->mf), 1, true) \
+	X(hoist_invariants, c->hoisted = c->opt_light ? 0 : hoist_invariants(c->mf), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \
@@ -114,7 +114,19 @@ void allocate_registers(Compile *c)
 {
 	Buf err = {0};
 	RegAssign *ra = xcalloc(1, sizeof *ra);
-	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
+	int rc = regalloc_mfunc(c->mf, ra, &err);
+	if (compile_lighten(c, rc != 0 || ra->spills > 0)) { /* driver/options.c */
+		regassign_free(ra);
+		*ra = (RegAssign){0};
+		buf_clear(&err);
+		if (compile_failed(c)) {
+			free(ra);
+			buf_free(&err);
+			return;
+		}
+		rc = regalloc_mfunc(c->mf, ra, &err);
+	}
+	if (rc != 0) {
 		/* located at the graph op where the file ran out */
 		const Op *at = NULL;
 		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)

@@ -149,6 +149,7 @@ Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op)
 {
 	SymCtx *sc = s->c->k->sc;
 	Pipe *p = ARENA_NEW(&s->c->arena, Pipe);
+	s->c->prefetched++;
 	p->body = op->body;
 	p->nbuf = s->c->opts.lds_stages > 1 ? 2 : 1;
 	p->last = t->trips > 0 ? sym_int(sc, t->trips - 1) : sym_sub(sc, t->count, sym_int(sc, 1));

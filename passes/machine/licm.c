@@ -87,8 +87,9 @@ static bool preheader(const MFunc *f, size_t p, size_t l)
 	return false;
 }
 
-static void hoist_loop(MFunc *f, size_t l, const int *ndefs)
+static int hoist_loop(MFunc *f, size_t l, const int *ndefs)
 {
+	int n = 0;
 	MBlock *loop = f->blocks.data[l], *pre = f->blocks.data[l - 1];
 	bool moved = true;
 	while (moved) {
@@ -106,12 +107,15 @@ static void hoist_loop(MFunc *f, size_t l, const int *ndefs)
 			loop->insts.len--;
 			i--;
 			moved = true;
+			n++;
 		}
 	}
+	return n;
 }
 
-void hoist_invariants(MFunc *f)
+int hoist_invariants(MFunc *f)
 {
+	int n = 0;
 	int *ndefs = calloc(f->vregs.len + 1, sizeof *ndefs);
 	for (size_t b = 0; b < f->blocks.len; b++) {
 		const MBlock *bl = f->blocks.data[b];
@@ -127,7 +131,8 @@ void hoist_invariants(MFunc *f)
 		const MInst *last = &bl->insts.data[bl->insts.len - 1];
 		if (mop_is_branch(last->op) && !mop_is_uncond_branch(last->op) && (size_t)last->target == l &&
 			preheader(f, l - 1, l))
-			hoist_loop(f, l, ndefs);
+			n += hoist_loop(f, l, ndefs);
 	}
 	free(ndefs);
+	return n;
 }

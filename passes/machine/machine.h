@@ -13,8 +13,8 @@
 
 /* ---- licm.c ---- */
 /* Loop-invariant VALU arithmetic out of single-block loops (virtual
- * registers, before allocation). */
-void hoist_invariants(MFunc *f);
+ * registers, before allocation); returns how many instructions moved. */
+int hoist_invariants(MFunc *f);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);

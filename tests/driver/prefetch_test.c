@@ -4,7 +4,8 @@
  * included) pass `wavecc run` on both targets with one and two LDS stages;
  * the schedule is visible in the code (the next trip's loads after the
  * MFMAs in the loop, none there without it); the kernel's "options" are
- * read; modulo and an unreachable waves_per_eu are located errors. */
+ * read; the default gives way where it would spill; modulo and an
+ * unreachable waves_per_eu are located errors. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,36 @@ START_TEST(prefetch_loads_after_the_mfmas)
 }
 END_TEST
 
+/* The line of `wavecc compile --stats` starting with key. */
+static int stat(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+	ck_assert_ptr_nonnull(p);
+	return atoi(p + strlen(key));
+}
+
+START_TEST(default_schedule)
+{
+	/* a GEMM: prefetched by default */
+	char *def = loop_text(""), *pf = loop_text("--schedule prefetch");
+	ck_assert_str_eq(def, pf);
+	free(def);
+	free(pf);
+	/* attention fills the registers without it: the default gives way
+	 * rather than spill (no more AGPRs than without the schedule) */
+	const char *k = "compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o /dev/null --stats";
+	char args[512];
+	CmdResult d = wavecc(k);
+	snprintf(args, sizeof args, "%s --schedule none", k);
+	CmdResult n = wavecc(args);
+	ck_assert_msg(d.status == 0 && n.status == 0, "%s%s", d.err, n.err);
+	ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
+	ck_assert_int_eq(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
+	cmd_result_free(&d);
+	cmd_result_free(&n);
+}
+END_TEST
+
 START_TEST(kernel_options_are_read)
 {
 	/* "options": {"schedule": "prefetch", "lds_stages": 2}: one barrier
@@ -160,6 +191,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, prefetched_gemm_passes, 0, 4 * NGEMM);
 	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
+	tcase_add_test(tc, default_schedule);
 	tcase_add_test(tc, kernel_options_are_read);
 	tcase_add_test(tc, modulo_is_rejected);
 	tcase_add_test(tc, waves_per_eu_is_checked);
