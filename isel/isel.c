@@ -21,7 +21,10 @@
  *     iters of 0) not at all; a trip count known only at run time is
  *     tested before the loop (it may be 0). Loops nest: the enclosing
  *     loop's induction variable stays readable (Isel.outer_*), and each
- *     loop's invariant code goes to the block before it.
+ *     loop's invariant code goes to the block before it. Under the
+ *     prefetch schedule (prefetch.c) a prologue block between the guard
+ *     and the loop loads the first trips' tiles, and the body's staged
+ *     and global reads load a trip ahead.
  * Requires: analyze_indices. Returns: the machine function (virtual registers), also when an error
  * was reported (the caller frees it). */
 #include <stdlib.h>

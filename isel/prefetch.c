@@ -52,8 +52,10 @@ static bool mentions(const Sym *e, const Sym *x)
 static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
 {
 	const NodeIndex *ix = s->c->index[op->id];
+	/* 64-bit elements go through index64.c's checks when the op is
+	 * reached, which the prologue would run ahead of */
 	if (op->kind != OP_READ || op->mapping || !ix || op->args[0]->space != AS_GLOBAL ||
-		isel_writes_mem(s->c->k->body, op->args[0]))
+		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
 		return false;
 	for (int k = 0; k < ix->ndims; k++)
 		if (mentions(ix->d[k].start, iv) || mentions(ix->d[k].coord, iv))
