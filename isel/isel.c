@@ -357,8 +357,8 @@ static void select_region(Isel *s, Region *r)
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
-		MBlock *b0 = s->b, *p0 = s->pre;
-		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0;
+		MBlock *b0 = s->b, *p0 = s->pre, *e0 = s->f->blocks.data[0];
+		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0, efirst = e0->insts.len;
 		select_op(s, op);
 		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (shared.c) */
 			isel_stage_shared_end(s, r);
@@ -370,6 +370,10 @@ static void select_region(Isel *s, Region *r)
 			for (size_t j = pfirst; p0 && j < p0->insts.len; j++)
 				if (!p0->insts.data[j].note)
 					p0->insts.data[j].note = op->name;
+			/* and what it added to the entry block (descriptors, sizes) */
+			for (size_t j = efirst; j < e0->insts.len; j++)
+				if (!e0->insts.data[j].note)
+					e0->insts.data[j].note = op->name;
 		}
 	}
 	if (s->lds_top > s->lds_dirty)

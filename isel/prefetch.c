@@ -84,18 +84,25 @@ void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p)
 			p->gops[p->ng++] = r->ops.data[i];
 }
 
+/* Name op on what b has had since instruction first. */
+static void note_op(MBlock *b, size_t first, const Op *op)
+{
+	for (size_t j = first; b && j < b->insts.len; j++)
+		if (!b->insts.data[j].note)
+			b->insts.data[j].note = op->name;
+}
+
 void isel_pf_globals_prologue(Isel *s, Pipe *p)
 {
 	for (size_t i = 0; i < p->ng && !s->c->failed; i++) {
 		Op *op = p->gops[i];
-		size_t first = s->b->insts.len;
+		size_t first = s->b->insts.len, pfirst = s->pre ? s->pre->insts.len : 0;
 		TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
 		if (!v)
 			return;
 		p->gnext[i] = isel_pf_carried(s, v);
-		for (size_t j = first; j < s->b->insts.len; j++)
-			if (!s->b->insts.data[j].note)
-				s->b->insts.data[j].note = op->name;
+		note_op(s->b, first, op);
+		note_op(s->pre, pfirst, op);
 	}
 }
 

@@ -525,6 +525,7 @@ bool isel_has_staged_reads(Isel *s, const Region *r)
 static bool pf_load(Isel *s, Pipe *p, int ahead)
 {
 	PfSave sv;
+	Mark m = mark(s);
 	isel_pf_begin(s, ahead, &sv);
 	for (size_t i = 0; i < p->n && !s->c->failed; i++) {
 		size_t first = s->b->insts.len;
@@ -535,6 +536,7 @@ static bool pf_load(Isel *s, Pipe *p, int ahead)
 			p->r[i] = isel_pf_carried(s, v);
 		else
 			isel_pf_into(s, first, v, p->r[i]);
+		note_since(s, &m, p->ops[i]->name);
 	}
 	isel_pf_end(s, &sv);
 	return !s->c->failed;
@@ -544,9 +546,12 @@ static bool pf_load(Isel *s, Pipe *p, int ahead)
  * barrier after which every wave reads them. */
 static bool pf_write(Isel *s, Pipe *p, int ahead)
 {
-	for (size_t i = 0; i < p->n; i++)
+	Mark m = mark(s);
+	for (size_t i = 0; i < p->n; i++) {
 		if (!write_box(s, p->ops[i], s->staged[p->ops[i]->id], p->ops[i]->args[0], &p->gx[i], p->r[i], ahead))
 			return false;
+		note_since(s, &m, p->ops[i]->name);
+	}
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	return true;
 }
