@@ -4,11 +4,11 @@
  * prefetched tiles are carried in. shared.c does the staging itself.
  *
  * The schedule (shared.c, isel_stage_shared and isel_stage_shared_end):
- *     prologue:  R = load(trip 0); s_barrier; LDS[0] = R; s_barrier;
- *                R = load(min(1, last))
+ *     prologue:  R = load(trip 0); s_barrier; LDS[0] = R;
+ *                R = load(min(1, last)); s_barrier
  *     trip i:    the body (LDS reads of buffer i % S, MFMAs, ...);
- *                [S = 1: s_barrier]; LDS[(i + 1) % S] = R; s_barrier;
- *                R = load(min(i + 2, last))
+ *                [S = 1: s_barrier]; LDS[(i + 1) % S] = R;
+ *                R = load(min(i + 2, last)); s_barrier
  * so the global loads of trip i + 1 are in flight while trip i's MFMAs run,
  * and with S = 2 LDS buffers one barrier per trip suffices (a wave writes
  * buffer (i+1) % 2 only after every wave passed the barrier that ends trip

@@ -542,8 +542,7 @@ static bool pf_load(Isel *s, Pipe *p, int ahead)
 	return !s->c->failed;
 }
 
-/* The carried tiles into LDS (the buffer of trip iv + ahead), then the
- * barrier after which every wave reads them. */
+/* The carried tiles into LDS (the buffer of trip iv + ahead). */
 static bool pf_write(Isel *s, Pipe *p, int ahead)
 {
 	Mark m = mark(s);
@@ -552,8 +551,17 @@ static bool pf_write(Isel *s, Pipe *p, int ahead)
 			return false;
 		note_since(s, &m, p->ops[i]->name);
 	}
-	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	return true;
+}
+
+/* The barrier after which every wave reads the tiles just written. The
+ * loads refilling the registers those writes read go out before it: a DS
+ * instruction reads its data registers when it issues, and the loads'
+ * results land long after, so they wait at no barrier. */
+static void pf_barrier(Isel *s, Pipe *p)
+{
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	vec_last(&s->b->insts).note = p->ops[0]->name;
 }
 
 /* A prefetched loop's staging (the schedule: prefetch.c): the tiles
@@ -620,8 +628,8 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	isel_pf_begin(s, 0, &sv);
 	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
-		if (pf_write(s, p, 0))
-			pf_load(s, p, 1);
+		if (pf_write(s, p, 0) && pf_load(s, p, 1))
+			pf_barrier(s, p);
 	}
 	if (p->n)
 		note_since(s, &m, p->ops[0]->name);
@@ -639,8 +647,8 @@ void isel_stage_shared_end(Isel *s, Region *r)
 	/* one buffer: every wave is done reading this trip's tiles first */
 	if (p->nbuf == 1)
 		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
-	if (pf_write(s, p, 1))
-		pf_load(s, p, 2);
+	if (pf_write(s, p, 1) && pf_load(s, p, 2))
+		pf_barrier(s, p);
 	note_since(s, &m, p->ops[0]->name);
 }
 
