@@ -20,7 +20,7 @@ static CmdResult wavecc(const char *args)
 
 /* A GEMM and its sizes: constant trips K/32 of 1, 2, 3 and 5; unaligned
  * K (a masked last trip); runtime K of 0, 1, 33 (two trips, the second
- * masked) and 160. */
+ * masked) and 160; the same with global operands (no LDS). */
 static const char *const gemms[] = {
 	"examples/gemm_16x16x16.json -D K=32",
 	"examples/gemm_16x16x16.json -D K=64",
@@ -32,6 +32,11 @@ static const char *const gemms[] = {
 	"examples/gemm_dynamic.json -D M=64 -D N=96 -D K=1",
 	"examples/gemm_dynamic.json -D M=100 -D N=70 -D K=33",
 	"examples/gemm_dynamic.json -D M=64 -D N=64 -D K=160",
+	/* global operands, prefetched into registers */
+	"examples/gemm_global_unaligned.json",
+	"tests/driver/data/gemm_dynamic_global.json -D M=64 -D N=96 -D K=0",
+	"tests/driver/data/gemm_dynamic_global.json -D M=64 -D N=96 -D K=1",
+	"tests/driver/data/gemm_dynamic_global.json -D M=100 -D N=70 -D K=97",
 };
 enum { NGEMM = sizeof gemms / sizeof *gemms };
 
