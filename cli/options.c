@@ -78,7 +78,7 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o)
 {
 	const char *v;
 	if (opt_value(argc, argv, i, "--schedule", &v)) {
-		o->schedule = schedule_from_name(v);
+		o->schedule = kernel_schedule_from_name(v);
 		if (!o->schedule)
 			usage_err("--schedule %s: expected none, prefetch or modulo", v);
 	} else if (opt_value(argc, argv, i, "--lds-stages", &v)) {

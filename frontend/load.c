@@ -523,7 +523,7 @@ static void load_options(Ld *L, JV root)
 	long long x;
 	JV f = jv_get(L, o, "schedule");
 	if (f.v && get_string(L, f, &s)) {
-		ko->schedule = schedule_from_name(s);
+		ko->schedule = kernel_schedule_from_name(s);
 		if (!ko->schedule)
 			ld_err(L, f, "unknown schedule '%s' (none, prefetch or modulo)", s);
 	}

@@ -384,7 +384,7 @@ bool shape_eq(Shape a, Shape b)
 	return true;
 }
 
-ScheduleKind schedule_from_name(const char *s)
+ScheduleKind kernel_schedule_from_name(const char *s)
 {
 	static const char *const names[] = {"none", "prefetch", "modulo"};
 	for (int i = 0; i < 3; i++)

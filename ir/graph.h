@@ -115,7 +115,7 @@ typedef struct KernelOptions {
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" → the kind, or SCHED_UNSET for another name. */
-ScheduleKind schedule_from_name(const char *s);
+ScheduleKind kernel_schedule_from_name(const char *s);
 typedef struct Region Region;
 typedef struct Op Op;
 typedef struct Value Value;

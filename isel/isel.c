@@ -210,7 +210,7 @@ static void select_iterate(Isel *s, Op *op)
 	LoopSave sv = {0};
 	Pipe *outer_pipe = s->pipe, *pipe = NULL;
 	if (analysis_many(t->trips)) {
-		bool pf = isel_pf_wanted(s, t, op);
+		bool pf = isel_pf_wanted(s, t, op, isel_has_staged_reads(s, op->body));
 		guard = loop_enter(s, t, op, &sv);
 		if (c->failed)
 			return;

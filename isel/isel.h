@@ -100,6 +100,8 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
+/* Does region r (or a region nested in it) write mem? */
+bool isel_writes_mem(const Region *r, const Value *mem);
 
 /* LDS for a region's values (values.c; a stack, each region's allocations
  * freed when the region ends, the function's size its high-water mark):
@@ -154,8 +156,9 @@ void isel_pf_globals_prologue(Isel *s, Pipe *p);
 /* op's value in this trip (a copy of p->gnext), and the load of the next
  * trip's into p->gnext; NULL when op is not prefetched. */
 TVal *isel_pf_global_read(Isel *s, Op *op);
-/* Whether the loop op over tile t gets the prefetch schedule. */
-bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op);
+/* Whether the loop op over tile t gets the prefetch schedule (staged:
+ * its body stages reads through LDS, isel_has_staged_reads). */
+bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged);
 /* Its Pipe, with the prologue block appended to the function. */
 Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op);
 typedef struct PfSave {
@@ -216,8 +219,6 @@ static inline bool isel_is_dyn_sym(const Sym *e)
 void isel_stage_shared(Isel *s, Region *r, bool in_loop);
 /* After the region's ops: a prefetched loop's next LDS tiles and loads. */
 void isel_stage_shared_end(Isel *s, Region *r);
-/* Does region r (or a region nested in it) write mem? */
-bool isel_writes_mem(const Region *r, const Value *mem);
 /* Does region r read shared memory through LDS directly? */
 bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */

@@ -63,11 +63,11 @@ static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
 	return false;
 }
 
-bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op)
+bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged)
 {
 	if (s->c->opts.schedule != SCHED_PREFETCH || !analysis_many(t->trips) || s->masked)
 		return false;
-	if (isel_has_staged_reads(s, op->body))
+	if (staged)
 		return true;
 	for (size_t i = 0; i < op->body->ops.len; i++)
 		if (global_prefetched(s, op->body->ops.data[i], t->iv))

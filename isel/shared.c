@@ -322,19 +322,6 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 	return true;
 }
 
-/* Does region r (or a region nested in it) write mem? */
-bool isel_writes_mem(const Region *r, const Value *mem)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
-			return true;
-		if (op->body && isel_writes_mem(op->body, mem))
-			return true;
-	}
-	return false;
-}
-
 static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
 	Analysis *c = s->c;
