@@ -39,7 +39,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: wavecc compile K.json [-o OUT] [-S] [--launch FILE] [--mcpu CPU] [-D SYM=VAL]...\n"
 		     "                      [--llvm-mc PATH] [--dump-mir] [--no-schedule] [--stats] [-v]\n"
-		     "                      [--version] [-h]\n"
+		     "                      [--schedule S] [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		     "  -o OUT            output (default: K's base name + .hsaco, or .s with -S); '-' is\n"
 		     "                    stdout; a device or FIFO is written into (also -oOUT, -o=OUT)\n"
 		     "  -S                write the assembly instead of the code object\n"
@@ -52,6 +52,7 @@ static void usage(FILE *out)
 		     "  --llvm-mc PATH    the llvm-mc to run (see wavecc help as)\n"
 		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
 		     "  --no-schedule     keep isel's instruction order (no list scheduling)\n"
+		     OPT_SCHEDULE_USAGE
 		     "  --stats           print registers, occupancy, instruction counts, code size and\n"
 		     "                    per-stage times on stdout (docs/compiler.md, Statistics)\n"
 		     "  -v                print the version, and which llvm-mc runs\n"
@@ -222,6 +223,8 @@ int cmd_compile(int argc, char **argv)
 			sw->nvals = (int)sweep_vals[many.nsweeps].len;
 			sw->vals = sweep_vals[many.nsweeps].data;
 			many.nsweeps++;
+		} else if (opt_schedule(argc, argv, &i, &o)) {
+			;
 		} else if (opt_define(argc, argv, &i, &o) || opt_codegen(a, &o)) {
 			continue;
 		} else if (a[0] == '-' && a[1]) {

@@ -38,6 +38,7 @@ typedef struct {
 	const char *mcpu;  /* NULL: not given */
 	double atol, rtol; /* < 0: by dtype */
 	bool no_schedule;  /* --no-schedule */
+	CompileOptions sched; /* --schedule, --lds-stages, --waves-per-eu */
 } RunArgs;
 
 static void args_free(RunArgs *a)
@@ -200,9 +201,9 @@ int run_move_outputs(int n, const char *const *outs, const char *const *tmp_file
 
 static int run_launch_descriptor(RunArgs *a)
 {
-	if (a->mcpu || a->atol >= 0 || a->rtol >= 0) {
+	if (a->mcpu || a->atol >= 0 || a->rtol >= 0 || a->sched.schedule || a->sched.lds_stages || a->sched.waves_per_eu) {
 		args_free(a);
-		usage_err("run: --mcpu, --atol and --rtol apply to kernel graphs; a launch descriptor names its arch "
+		usage_err("run: --mcpu, --atol, --rtol and the schedule options apply to kernel graphs; a launch descriptor names its arch "
 			  "and prints no comparison");
 	}
 	LaunchDesc d;
@@ -275,6 +276,7 @@ static int run_kernel_graph(RunArgs *a)
 		.atol = a->atol,
 		.rtol = a->rtol,
 		.no_schedule = a->no_schedule,
+		.sched = &a->sched,
 	};
 	return run_graph_checked(&g);
 }
@@ -301,7 +303,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
 		   "                  [--d16 clobber|preserve|auto]\n"
-		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--version] [-h]\n"
+		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
+		   "                  [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
 		   "  graph (docs/kernel-format.md): compile it, run it on seeded random inputs, run the\n"
 		   "  reference interpreter on the same inputs, compare every buffer the kernel writes and\n"
@@ -326,7 +329,9 @@ static void usage(FILE *f)
 		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
 		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
 		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n"
-		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n");
+		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n"
+
+		   OPT_SCHEDULE_USAGE);
 }
 
 static void check_pair(RunArgs *a, const char *opt, const char *v)
@@ -384,6 +389,8 @@ int cmd_run(int argc, char **argv)
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);
 			a.mcpu = v;
+		} else if (opt_schedule(argc, argv, &i, &a.sched)) {
+			;
 		} else if (opt_value(argc, argv, &i, "--atol", &v)) {
 			a.atol = tolerance("--atol", v);
 		} else if (opt_value(argc, argv, &i, "--rtol", &v)) {

@@ -83,6 +83,28 @@ bool opt_codegen(const char *a, CompileOptions *o)
 	return false;
 }
 
+bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o)
+{
+	const char *v;
+	if (opt_value(argc, argv, i, "--schedule", &v)) {
+		o->schedule = kernel_schedule_from_name(v);
+		if (!o->schedule)
+			usage_err("--schedule %s: expected none, prefetch or modulo", v);
+	} else if (opt_value(argc, argv, i, "--lds-stages", &v)) {
+		long long n = opt_int("--lds-stages", v);
+		if (n < 1 || n > 2)
+			usage_err("--lds-stages %s: expected 1 or 2", v);
+		o->lds_stages = (int)n;
+	} else if (opt_value(argc, argv, i, "--waves-per-eu", &v)) {
+		long long n = opt_int("--waves-per-eu", v);
+		if (n < 1 || n > 8)
+			usage_err("--waves-per-eu %s: expected 1 to 8", v);
+		o->waves_per_eu = (int)n;
+	} else
+		return false;
+	return true;
+}
+
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o)
 {
 	const char *a = argv[*i];

@@ -155,6 +155,11 @@ int run_graph_checked(const GraphRun *g)
 	int rc = 1;
 	co.mcpu = g->mcpu;
 	co.no_schedule = g->no_schedule;
+	if (g->sched) {
+		co.schedule = g->sched->schedule;
+		co.lds_stages = g->sched->lds_stages;
+		co.waves_per_eu = g->sched->waves_per_eu;
+	}
 	co.code_object = "kernel.hsaco";
 	int64_t *dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));
 	Buf um = {0};

@@ -34,6 +34,10 @@ typedef struct CompileOptions {
 	FILE *dump_out;
 	const char *stop_after;  /* a pipeline row's name: stop after it (dump-indices, -S) */
 	bool no_schedule;        /* skip the list scheduler (passes/machine/sched.c): --no-schedule */
+	/* --schedule, --lds-stages, --waves-per-eu (0: the kernel's "options",
+	 * else the default; options.c) */
+	ScheduleKind schedule;
+	int lds_stages, waves_per_eu;
 } CompileOptions;
 
 typedef struct Compile {
@@ -54,6 +58,8 @@ typedef struct Compile {
 	Buf tool_msg;      /* llvm-mc's warnings on success */
 
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
+	int hoisted;       /* instructions hoist_invariants moved */
+	bool opt_light;    /* compile_lighten: no default prefetch, no hoisting */
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
@@ -87,6 +93,17 @@ void allocate_registers(Compile *c);
  * and no spill (schedule.c); nothing with opt.no_schedule. */
 void compile_schedule(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
+/* ---- options.c ---- */
+/* c->an.opts from the command line's, the kernel's and the default
+ * options; -1 after reporting one that is not compiled yet. */
+int compile_resolve_options(Compile *c);
+/* When allocation spilled or failed (bad) after the default prefetch
+ * schedule or hoist_invariants changed the code: the machine function
+ * selected again without either (they lengthen live ranges); whether it
+ * was. */
+bool compile_lighten(Compile *c, bool bad);
+/* Report when the allocated registers exceed the waves_per_eu target. */
+void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per
  * target: each ends as compile_run would leave it, with its own code

@@ -44,6 +44,7 @@ static void link_code_object(Compile *c);
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
+	X(hoist_invariants, c->hoisted = c->opt_light ? 0 : hoist_invariants(c->mf), 1, true) \
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
 	X(schedule, compile_schedule(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
@@ -111,11 +112,40 @@ void compile_free(Compile *c)
 /* Register allocation, located at the graph op where a file ran out
  * (regalloc/linear.c names the op in its notes). The assignment is kept in
  * c->ra for the allocation checker, which runs once right after. */
+/* After compile_lighten selected the function again: the rows between
+ * instruction selection and allocation run once more on it (the PIPELINE
+ * rows, so a row added there is not forgotten here). */
+static void rerun_before_allocation(Compile *c)
+{
+	int i = 0, from = compile_pass_index("select_instructions"), to = compile_pass_index("allocate_registers");
+#define RERUN(fn, call, level, own) \
+	if (i > from && i < to && !c->an.failed) { \
+		call; \
+	} \
+	i++;
+	PIPELINE(RERUN)
+#undef RERUN
+}
+
 void allocate_registers(Compile *c)
 {
 	Buf err = {0};
 	RegAssign *ra = xcalloc(1, sizeof *ra);
-	if (regalloc_mfunc(c->mf, ra, &err) != 0) {
+	int rc = regalloc_mfunc(c->mf, ra, &err);
+	if (compile_lighten(c, rc != 0 || ra->spills > 0)) { /* driver/options.c */
+		regassign_free(ra);
+		*ra = (RegAssign){0};
+		buf_clear(&err);
+		if (!compile_failed(c))
+			rerun_before_allocation(c);
+		if (compile_failed(c)) {
+			free(ra);
+			buf_free(&err);
+			return;
+		}
+		rc = regalloc_mfunc(c->mf, ra, &err);
+	}
+	if (rc != 0) {
 		/* located at the graph op where the file ran out */
 		const Op *at = NULL;
 		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)
@@ -128,6 +158,7 @@ void allocate_registers(Compile *c)
 		free(ra);
 	} else {
 		c->ra = ra;
+		compile_check_occupancy(c);
 	}
 	buf_free(&err);
 }
@@ -233,6 +264,8 @@ int compile_run(Compile *c)
 		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "unknown target %s", c->opt.mcpu);
 		return -1;
 	}
+	if (!c->next_row && compile_resolve_options(c) != 0)
+		return -1;
 	if (c->opt.stop_after && compile_pass_index(c->opt.stop_after) < 0)
 		die("stop_after names no pipeline row: %s", c->opt.stop_after);
 	bool *failed = &c->an.failed;

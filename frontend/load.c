@@ -23,7 +23,7 @@
 /* ---- top level ---- */
 
 static const char *const TOP_FIELDS =
-	"format name symbols dynamic_symbols address_spaces constraints arguments graph";
+	"format name symbols dynamic_symbols address_spaces constraints arguments graph options";
 
 /* Step 1: every symbol name, before any expression is read. */
 static void declare_symbols(Ld *L, JV root)
@@ -505,6 +505,36 @@ static void load_arguments(Ld *L, JV root)
 	}
 }
 
+/* The optional "options" object: schedule, lds_stages, waves_per_eu. Names
+ * are checked here; whether a schedule is compiled is the driver's call. */
+static void load_options(Ld *L, JV root)
+{
+	JV o = jv_get(L, root, "options");
+	if (!o.v)
+		return;
+	if (!json_is_object(o.v)) {
+		wrong_type(L, o, "an object of compile options");
+		return;
+	}
+	KernelOptions *ko = &L->k->opts;
+	ko->loc = loc_of(L, o.pos);
+	check_fields(L, o, "schedule lds_stages waves_per_eu", NULL);
+	const char *s;
+	long long x;
+	JV f = jv_get(L, o, "schedule");
+	if (f.v && get_string(L, f, &s)) {
+		ko->schedule = kernel_schedule_from_name(s);
+		if (!ko->schedule)
+			ld_err(L, f, "unknown schedule '%s' (none, prefetch or modulo)", s);
+	}
+	f = jv_get(L, o, "lds_stages");
+	if (f.v && get_int(L, f, 1, 2, &x))
+		ko->lds_stages = (int)x;
+	f = jv_get(L, o, "waves_per_eu");
+	if (f.v && get_int(L, f, 1, 8, &x))
+		ko->waves_per_eu = (int)x;
+}
+
 Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d)
 {
 	int nerr0 = d->nerrors;
@@ -544,6 +574,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 	load_constraints(&L, r);
 	resolve_symbols(&L, r);
 	load_arguments(&L, r);
+	load_options(&L, r);
 	f = jv_get(&L, r, "graph");
 	if (need(&L, r, f, "graph"))
 		ld_load_graph(&L, f);

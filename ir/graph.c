@@ -390,3 +390,12 @@ bool shape_eq(Shape a, Shape b)
 			return false;
 	return true;
 }
+
+ScheduleKind kernel_schedule_from_name(const char *s)
+{
+	static const char *const names[] = {"none", "prefetch", "modulo"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, names[i]) == 0)
+			return (ScheduleKind)(SCHED_NONE + i);
+	return SCHED_UNSET;
+}

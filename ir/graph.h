@@ -103,6 +103,19 @@ extern const char *const addr_space_name[AS_COUNT];      /* "global", "shared" *
 extern const char *const addr_space_wave_name[AS_COUNT]; /* "GLOBAL_ADDRESS_SPACE", ... */
 
 typedef struct Kernel Kernel;
+
+/* Compile options a kernel document or the command line may give (Wave's
+ * schedule, multi_buffer_count / LDS stages and waves_per_eu): 0 in a field
+ * means not given. */
+typedef enum { SCHED_UNSET, SCHED_NONE, SCHED_PREFETCH, SCHED_MODULO } ScheduleKind;
+typedef struct KernelOptions {
+	ScheduleKind schedule;
+	int lds_stages;   /* LDS buffers of a pipelined loop's staged tiles: 1 or 2 */
+	int waves_per_eu; /* the occupancy target: waves per SIMD the registers must allow */
+	Loc loc;          /* the "options" object, for messages */
+} KernelOptions;
+/* "none" "prefetch" "modulo" → the kind, or SCHED_UNSET for another name. */
+ScheduleKind kernel_schedule_from_name(const char *s);
 typedef struct Region Region;
 typedef struct Op Op;
 typedef struct Value Value;
@@ -281,6 +294,9 @@ struct Kernel {
 	Vec(Value *) values;    /* by id */
 	Vec(Op *) op_list;      /* by id */
 	const Kernel *view_of;  /* kernel_view: the kernel whose graph this shares */
+	/* the document's optional "options" (Wave's compile options); 0: not
+	 * given, the command line's or the default value applies */
+	KernelOptions opts;
 };
 
 /* ---- graph.c: construction and queries ---- */

@@ -21,7 +21,10 @@
  *     iters of 0) not at all; a trip count known only at run time is
  *     tested before the loop (it may be 0). Loops nest: the enclosing
  *     loop's induction variable stays readable (Isel.outer_*), and each
- *     loop's invariant code goes to the block before it.
+ *     loop's invariant code goes to the block before it. Under the
+ *     prefetch schedule (prefetch.c) a prologue block between the guard
+ *     and the loop loads the first trips' tiles, and the body's staged
+ *     and global reads load a trip ahead.
  * Requires: analyze_indices. Returns: the machine function (virtual registers), also when an error
  * was reported (the caller frees it). */
 #include <stdlib.h>
@@ -208,14 +211,20 @@ static void select_iterate(Isel *s, Op *op)
 	MBlock *loop = NULL;
 	int loop_idx = -1, guard = -1;
 	LoopSave sv = {0};
+	Pipe *outer_pipe = s->pipe, *pipe = NULL;
 	if (analysis_many(t->trips)) {
+		bool pf = isel_pf_wanted(s, t, op, isel_has_staged_reads(s, op->body));
 		guard = loop_enter(s, t, op, &sv);
 		if (c->failed)
 			return;
+		if (pf) /* the prologue block: prefetch.c */
+			pipe = isel_pf_new(s, t, op);
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
+	s->pipe = pipe;
 	select_region(s, body);
+	s->pipe = outer_pipe;
 	if (c->failed)
 		return;
 	/* the outputs go back into the carried registers as one parallel
@@ -267,7 +276,9 @@ static void select_read(Isel *s, Op *op)
 	 * MMA operand, or dynamic values) reads global memory directly: the
 	 * same values */
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
-	TVal *v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
+	TVal *v = global ? isel_pf_global_read(s, op) : NULL; /* prefetched (prefetch.c) */
+	if (!v && !s->c->failed)
+		v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
 	if (v)
 		s->val[op_result(op)->id] = v;
 }
@@ -349,9 +360,11 @@ static void select_region(Isel *s, Region *r)
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
-		MBlock *b0 = s->b, *p0 = s->pre;
-		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0;
+		MBlock *b0 = s->b, *p0 = s->pre, *e0 = s->f->blocks.data[0];
+		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0, efirst = e0->insts.len;
 		select_op(s, op);
+		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (shared.c) */
+			isel_stage_shared_end(s, r);
 		/* note the op on what it emitted (not on a loop's own blocks) */
 		if (op->kind != OP_ITERATE) {
 			for (size_t j = first; j < b0->insts.len; j++)
@@ -360,6 +373,10 @@ static void select_region(Isel *s, Region *r)
 			for (size_t j = pfirst; p0 && j < p0->insts.len; j++)
 				if (!p0->insts.data[j].note)
 					p0->insts.data[j].note = op->name;
+			/* and what it added to the entry block (descriptors, sizes) */
+			for (size_t j = efirst; j < e0->insts.len; j++)
+				if (!e0->insts.data[j].note)
+					e0->insts.data[j].note = op->name;
 		}
 	}
 	if (s->lds_top > s->lds_dirty)

@@ -92,6 +92,7 @@ typedef struct Isel {
 	                     wave may still read it until the next s_barrier */
 	IselLaneMask lanemask[ISEL_LANEMASKS]; /* elt.c: a ring, ... */
 	int nlanemask;    /* ... of this many made so far */
+	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
@@ -115,6 +116,8 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
+/* Does region r (or a region nested in it) write mem? */
+bool isel_writes_mem(const Region *r, const Value *mem);
 
 /* LDS for a region's values (values.c; a stack, each region's allocations
  * freed when the region ends, the function's size its high-water mark):
@@ -152,6 +155,51 @@ Sym *isel_extent_of(const Isel *s, const Sym *dim);
 /* The trip count of the loop t as the kernel computes it now: over the
  * dim's set extent, if any. */
 Sym *isel_loop_count(Isel *s, const TileLoop *t);
+/* ---- prefetch.c ---- */
+/* A loop under the prefetch schedule: its body, the prologue block (after
+ * the trip-count guard, before the loop), the last trip, the LDS buffers
+ * per staged tile; shared.c's staged tiles and their carried registers. */
+typedef struct Pipe {
+	Region *body;
+	MBlock *prol;
+	Sym *last;
+	int nbuf;
+	size_t n;        /* shared.c: the staged reads ... */
+	Op **ops;
+	NodeIndex *gx;   /* ... their cooperative loads' index ... */
+	TVal **r;        /* ... and the registers holding the next trip's tiles */
+	size_t ng;       /* global reads of the body prefetched into registers ... */
+	Op **gops;
+	TVal **gnext;    /* ... the registers holding their next trip's values */
+	bool refit;      /* shared.c: two LDS buffers per tile did not fit */
+} Pipe;
+/* The global reads of body r that p prefetches: unmapped reads of a
+ * tensor nothing writes, at coordinates that move with the loop. */
+void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p);
+/* In the prologue: their values for trip 0 into p->gnext. */
+void isel_pf_globals_prologue(Isel *s, Pipe *p);
+/* op's value in this trip (a copy of p->gnext), and the load of the next
+ * trip's into p->gnext; NULL when op is not prefetched. */
+TVal *isel_pf_global_read(Isel *s, Op *op);
+/* Whether the loop op over tile t gets the prefetch schedule (staged:
+ * its body stages reads through LDS, isel_has_staged_reads). */
+bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged);
+/* Its Pipe, with the prologue block appended to the function. */
+Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op);
+typedef struct PfSave {
+	uint32_t iv;
+	ExprCacheEnt *data;
+	size_t len, cap;
+} PfSave;
+/* Lower what follows (until isel_pf_end) for trip min(iv + ahead, last)
+ * (ahead 0: the current trip), with a cache of the loop-invariant entries. */
+void isel_pf_begin(Isel *s, int ahead, PfSave *sv);
+void isel_pf_end(Isel *s, PfSave *sv);
+/* v, or a copy in distinct VGPRs: a register set a later load can refill. */
+TVal *isel_pf_carried(Isel *s, TVal *v);
+/* The loads emitted into s->b since instruction `first` made fresh: make
+ * them fill carried instead (renaming, or copies when the shapes differ). */
+void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried);
 
 /* ---- bitcast.c ---- */
 /* Reads in r whose one use is a bitcast to another width are read by the
@@ -197,6 +245,10 @@ static inline bool isel_is_dyn_sym(const Sym *e)
  * loads, barriers, LDS writes), before the region's ops; in_loop: r is the
  * body of a loop of more than one trip. */
 void isel_stage_shared(Isel *s, Region *r, bool in_loop);
+/* After the region's ops: a prefetched loop's next LDS tiles and loads. */
+void isel_stage_shared_end(Isel *s, Region *r);
+/* Does region r read shared memory through LDS directly? */
+bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */
 TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 void isel_select_write(Isel *s, Op *op);

@@ -68,6 +68,8 @@ typedef struct Staged {
 	int64_t extent[MAX_DIMS]; /* the box */
 	int64_t stride[MAX_DIMS]; /* LDS elements per step along each dim */
 	int64_t rows;             /* LDS rows along the outermost dim >1 (incl. the tail) */
+	int nbuf;                 /* a prefetched loop's buffers (prefetch.c), one after the other */
+	int64_t buf_bytes;        /* ... each this long */
 } Staged;
 
 static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
@@ -230,8 +232,10 @@ static int64_t pow2_dividing(int64_t v, int64_t cap)
 }
 
 /* The lane's LDS byte address of element (0, 0) of ix, a VGPR, and the
- * alignment (bytes, power of two <= 16) every address base + k·align has. */
-static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int64_t *align)
+ * alignment (bytes, power of two <= 16) every address base + k·align has.
+ * With several buffers (a prefetched loop), in the one of trip iv + ahead. */
+static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int ahead,
+	int64_t *align)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -240,6 +244,10 @@ static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const 
 					      sym_int(sc, st->base)),
 		c->assume);
 	*align = pow2_dividing(sym_multiple_of(sc, bytes, c->assume), CHUNK_BYTES);
+	if (st->nbuf > 1) { /* buf_bytes is a multiple of 16: the alignment stays */
+		Sym *which = sym_mod(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), sym_int(sc, st->nbuf));
+		bytes = sym_add(sc, bytes, sym_mul(sc, which, sym_int(sc, st->buf_bytes)));
+	}
 	MBlock *save = s->b;
 	MOpnd a = isel_expr_lower(s, bytes, op->loc);
 	if (s->pre && a.kind != MO_VREG)
@@ -291,12 +299,13 @@ static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int6
 	}
 }
 
-/* Step 3's LDS writes of the cooperative value v (index gx). */
-static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v)
+/* Step 3's LDS writes of the cooperative value v (index gx), into the
+ * buffer of trip iv + ahead. */
+static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v, int ahead)
 {
 	int es = dtype_size(mem->dtype);
 	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, gx, &align);
+	MOpnd addr = lds_base_addr(s, op, st, mem, gx, ahead, &align);
 	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
 		int64_t off;
 		if (!lds_delta(s, op, st, mem, gx, cn, 0, &off))
@@ -311,19 +320,6 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 			isel_ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off + j * es, v->d[cn * gx->epc + j], true);
 	}
 	return true;
-}
-
-/* Does region r (or a region nested in it) write mem? */
-static bool writes(const Region *r, const Value *mem)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
-			return true;
-		if (op->body && writes(op->body, mem))
-			return true;
-	}
-	return false;
 }
 
 static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
@@ -460,8 +456,16 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	st->rows = rows;
 	int64_t bytes = stride * es;
 	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
+	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
+	st->buf_bytes = bytes;
 	bool reuse = false;
-	st->base = bytes > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)bytes, &reuse);
+	st->base = bytes * st->nbuf > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
+	if (st->base < 0 && st->nbuf > 1) {
+		/* two buffers of every tile do not fit: stage_prefetched plans
+		 * again with one */
+		s->pipe->refit = true;
+		return false;
+	}
 	if (st->base < 0) {
 		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes, %d already allocated: over the "
 					  "64 KiB of LDS",
@@ -469,6 +473,8 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		return false;
 	}
 	*reused |= reuse;
+	if (!v) /* a prefetched loop loads later (stage_prefetched) */
+		return true;
 	*v = coop_load(s, op, mem, gx);
 	return *v != NULL;
 }
@@ -493,9 +499,153 @@ static void note_since(Isel *s, Mark *m, const char *name)
 	*m = mark(s);
 }
 
+bool isel_has_staged_reads(Isel *s, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (staged_read(s, r->ops.data[i]))
+			return true;
+	return false;
+}
+
+/* The prefetch schedule's loads of trip min(iv + ahead, last) (prefetch.c)
+ * into the carried registers p->r (made here when ahead is 0). */
+static bool pf_load(Isel *s, Pipe *p, int ahead)
+{
+	PfSave sv;
+	Mark m = mark(s);
+	isel_pf_begin(s, ahead, &sv);
+	for (size_t i = 0; i < p->n && !s->c->failed; i++) {
+		size_t first = s->b->insts.len;
+		TVal *v = coop_load(s, p->ops[i], p->ops[i]->args[0], &p->gx[i]);
+		if (!v)
+			break;
+		if (!ahead)
+			p->r[i] = isel_pf_carried(s, v);
+		else
+			isel_pf_into(s, first, v, p->r[i]);
+		note_since(s, &m, p->ops[i]->name);
+	}
+	isel_pf_end(s, &sv);
+	return !s->c->failed;
+}
+
+/* The carried tiles into LDS (the buffer of trip iv + ahead). */
+static bool pf_write(Isel *s, Pipe *p, int ahead)
+{
+	Mark m = mark(s);
+	for (size_t i = 0; i < p->n; i++) {
+		if (!write_box(s, p->ops[i], s->staged[p->ops[i]->id], p->ops[i]->args[0], &p->gx[i], p->r[i], ahead))
+			return false;
+		note_since(s, &m, p->ops[i]->name);
+	}
+	return true;
+}
+
+/* The barrier after which every wave reads the tiles just written. The
+ * loads refilling the registers those writes read go out before it: a DS
+ * instruction reads its data registers when it issues, and the loads'
+ * results land long after, so they wait at no barrier. */
+static void pf_barrier(Isel *s, Pipe *p)
+{
+	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	vec_last(&s->b->insts).note = p->ops[0]->name;
+}
+
+/* A prefetched loop's staging (the schedule: prefetch.c): the tiles
+ * planned, the prologue's loads of trips 0 and 1 and LDS writes of trip 0
+ * emitted into p->prol. The barrier before those writes keeps them after
+ * every read of the space by an earlier region or an enclosing loop's
+ * previous trip. */
+/* The LDS tiles of a prefetched loop's staged reads (p->ops, p->gx),
+ * planned and allocated: 0, -1 after reporting, 1 when two buffers per
+ * tile (p->nbuf 2) do not fit (p->refit; nothing reported). */
+static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
+{
+	Analysis *c = s->c;
+	p->n = 0;
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		if (!staged_read(s, op))
+			continue;
+		if (isel_writes_mem(c->k->body, op->args[0])) {
+			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
+						  "compiled yet",
+				op->path, op->args[0]->name);
+			return -1;
+		}
+		Staged *st = plan_box(s, op, op->args[0], c->index[op->id]);
+		if (!st || !load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, reused))
+			return p->refit ? 1 : -1;
+		s->staged[op->id] = st;
+		p->ops[p->n++] = op;
+	}
+	return c->failed ? -1 : 0;
+}
+
+static void stage_prefetched(Isel *s, Region *r, Pipe *p)
+{
+	Analysis *c = s->c;
+	size_t n = 0;
+	for (size_t i = 0; i < r->ops.len; i++)
+		n += staged_read(s, r->ops.data[i]);
+	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n + 1);
+	p->r = ARENA_NEWN(&c->arena, TVal *, n + 1);
+	p->ops = ARENA_NEWN(&c->arena, Op *, n + 1);
+	bool reused = false;
+	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
+	int rc = plan_tiles(s, r, p, &reused);
+	if (rc > 0) { /* again with one buffer per tile */
+		s->lds_top = lds_top;
+		s->f->lds_bytes = lds_bytes;
+		p->nbuf = 1;
+		rc = plan_tiles(s, r, p, &reused);
+	}
+	if (rc)
+		return;
+	isel_pf_plan_globals(s, r, p);
+	/* none left (bitcast.c took the reads over): an empty prologue */
+	if ((!p->n && !p->ng) || c->failed)
+		return;
+	MBlock *body = s->b;
+	s->b = p->prol;
+	Mark m = mark(s);
+	/* what the prologue lowers for the trip it is in does not hold in the
+	 * loop: its own cache scope */
+	PfSave sv;
+	isel_pf_begin(s, 0, &sv);
+	if (p->n && pf_load(s, p, 0)) {
+		isel_lds_barrier(s);
+		if (pf_write(s, p, 0) && pf_load(s, p, 1))
+			pf_barrier(s, p);
+	}
+	if (p->n)
+		note_since(s, &m, p->ops[0]->name);
+	isel_pf_globals_prologue(s, p);
+	isel_pf_end(s, &sv);
+	s->b = body;
+}
+
+void isel_stage_shared_end(Isel *s, Region *r)
+{
+	Pipe *p = s->pipe;
+	if (!p || p->body != r || !p->n || s->c->failed)
+		return;
+	Mark m = mark(s);
+	/* one buffer: every wave is done reading this trip's tiles first */
+	if (p->nbuf == 1)
+		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
+	if (pf_write(s, p, 1) && pf_load(s, p, 2))
+		pf_barrier(s, p);
+	note_since(s, &m, p->ops[0]->name);
+}
+
 void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 {
 	Analysis *c = s->c;
+	if (s->pipe && s->pipe->body == r) {
+		stage_prefetched(s, r, s->pipe);
+		return;
+	}
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
@@ -514,7 +664,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 		if (!staged_read(s, op))
 			continue;
 		Value *mem = op->args[0];
-		if (writes(s->c->k->body, mem)) {
+		if (isel_writes_mem(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
 				op->path, mem->name);
@@ -532,7 +682,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	if (in_loop || reused)
 		isel_lds_barrier(s);
 	for (size_t i = 0; i < k && !c->failed; i++)
-		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i]))
+		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i], 0))
 			return;
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	note_since(s, &m, ops[0]->name);
@@ -547,7 +697,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	int es = dtype_size(mem->dtype);
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
 	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, ix, &align);
+	MOpnd addr = lds_base_addr(s, op, st, mem, ix, 0, &align);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
 		bool run = true;

@@ -1,7 +1,7 @@
 /* values.c — the per-thread values instruction selection builds (TVal) and
  * the registers they live in: a new value, one VGPR, a tuple of consecutive
  * registers, whether an expression changes from one loop trip to the next,
- * and the LDS stack (isel_lds_alloc; isel.c frees a region's part when the
+ * whether a region writes a tensor, and the LDS stack (isel_lds_alloc; isel.c frees a region's part when the
  * region ends). Every selector file uses them; they call no selector. */
 #include <stdlib.h>
 #include <string.h>
@@ -166,4 +166,17 @@ bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
 		to[n++] = sym_int(sc, 0);
 	}
 	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
+}
+
+/* Does region r (or a region nested in it) write mem? */
+bool isel_writes_mem(const Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
+			return true;
+		if (op->body && isel_writes_mem(op->body, mem))
+			return true;
+	}
+	return false;
 }

@@ -297,6 +297,8 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 			else
 				spill_vreg(f, &sp, victims[i]);
 		}
+	if (keep)
+		keep->spills = sp.count;
 	spill_free(&sp);
 	return rc;
 }

@@ -60,6 +60,7 @@ typedef struct RegAssign {
 	MFunc *pre;      /* the function as it was before allocation */
 	uint32_t *phys;  /* per vreg of pre: its first physical register, RA_NONE if unused */
 	const char *fail_op; /* out of registers: the graph op (note) where it ran out, or NULL */
+	int spills;      /* values spilled (to AGPRs or VGPR lanes) on the way */
 } RegAssign;
 
 /* Allocate f's virtual registers and rewrite them to physical ones; fill

@@ -110,6 +110,9 @@ typedef struct Analysis {
 	Diag *diag;
 	bool failed;
 	Arena arena;
+	KernelOptions opts; /* the resolved compile options (driver/options.c) */
+	bool sched_default; /* opts.schedule is the default, not asked for */
+	int prefetched;     /* isel: loops given the prefetch schedule */
 
 	/* constraints.c */
 	int ndist;

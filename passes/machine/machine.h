@@ -27,6 +27,10 @@ bool sched_is_fence(const MFunc *f, const MInst *in);
 /* The largest VGPR + AGPR pressure that keeps the waves per SIMD a pressure
  * of `peak` allows, at most file_cap. */
 int sched_occupancy_limit(int peak, int file_cap);
+/* ---- licm.c ---- */
+/* Loop-invariant VALU arithmetic out of single-block loops (virtual
+ * registers, before allocation); returns how many instructions moved. */
+int hoist_invariants(MFunc *f);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);

@@ -65,12 +65,14 @@ static char *main_loop(const char *s)
 }
 
 /* The conv's loop loads both tiles once per workgroup, writes them to LDS
- * between barriers and feeds the MFMA from ds_read_b64; in global memory
- * the same kernel has no DS instruction. */
+ * between barriers and feeds the MFMA from ds_read_b64 (the loop of the
+ * schedule none: the prefetch schedule's is tests/driver/prefetch_test.c's);
+ * in global memory the same kernel has no DS instruction. */
 START_TEST(conv_loop_reads_lds)
 {
 	const char *mcpu = _i ? "gfx90a" : "gfx942";
-	CmdResult r = test_wavecc("compile tests/driver/data/conv2d_igemm_shared.json --mcpu %s -S -o -", mcpu);
+	CmdResult r = test_wavecc("compile tests/driver/data/conv2d_igemm_shared.json --schedule none --mcpu %s -S -o -",
+		mcpu);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	char *loop = main_loop(r.out);
 	const char *w = strstr(loop, "ds_write_b"), *bar = w ? strstr(w, "s_barrier") : NULL;

@@ -77,7 +77,7 @@ START_TEST(loops)
 		vk_check_u32(runs[t].defs, (uint32_t *)out, want, N * 2);
 	}
 	static const char *const insns[] = {"s_cbranch_scc1", "s_cbranch_scc0", "s_cmp_lg_u32", "s_cmp_lt_i32", "s_cselect_b64",
-					    "s_cbranch_vccnz", "s_load_dword", "s_add_u32", "s_addc_u32", NULL};
+					    "s_cbranch_vccnz", "s_load_dword", "s_add_u32", "s_addc_u32", "s_and_b32", NULL};
 	vk_expect_insns("loops", insns);
 }
 END_TEST

@@ -1,0 +1,86 @@
+/* options.c — the scheduling compile options of one compilation: the
+ * command line's (CompileOptions) over the kernel document's "options" over
+ * the defaults, resolved into Analysis.opts for instruction selection; and
+ * the occupancy target (waves_per_eu) checked against the registers the
+ * allocated kernel uses.
+ *
+ * Defaults (measured with `make bench-gemm`, bench/gemm_report.c): the
+ * prefetch schedule with one LDS stage, unless the schedule was not asked
+ * for and makes register allocation spill or fail: then the kernel is
+ * selected again without it (compile_unprefetch). See
+ * docs/kernel-format.md. A
+ * schedule that is not compiled yet (modulo) is an error located at the
+ * option, never a silent fallback. */
+#include "../isel/isel.h"
+#include "driver.h"
+
+enum { DEFAULT_LDS_STAGES = 1 };
+static const ScheduleKind DEFAULT_SCHEDULE = SCHED_PREFETCH;
+
+/* Where an option came from, for its messages. */
+static Loc where(const Compile *c, bool from_kernel)
+{
+	return from_kernel ? c->k->opts.loc : (Loc){c->k->file, 0, 0};
+}
+
+int compile_resolve_options(Compile *c)
+{
+	const KernelOptions *ko = &c->k->opts;
+	const CompileOptions *o = &c->opt;
+	KernelOptions *r = &c->an.opts;
+	r->schedule = o->schedule ? o->schedule : ko->schedule ? ko->schedule : DEFAULT_SCHEDULE;
+	c->an.sched_default = !o->schedule && !ko->schedule;
+	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : DEFAULT_LDS_STAGES;
+	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
+	if (r->schedule == SCHED_MODULO) {
+		analysis_error(&c->an, where(c, !o->schedule), "%sschedule modulo: not compiled yet (use none or prefetch)",
+			o->schedule ? "" : "options.");
+		return -1;
+	}
+	if (r->lds_stages < 1 || r->lds_stages > 2 || r->waves_per_eu < 0 || r->waves_per_eu > 8) {
+		analysis_error(&c->an, where(c, false), "lds_stages %d / waves_per_eu %d: lds_stages is 1 or 2, "
+							 "waves_per_eu 1 to 8",
+			r->lds_stages, r->waves_per_eu);
+		return -1;
+	}
+	return 0;
+}
+
+bool compile_lighten(Compile *c, bool bad)
+{
+	bool pf = c->an.sched_default && c->an.prefetched;
+	if (!bad || c->opt_light || (!pf && !c->hoisted))
+		return false;
+	/* the default is prefetch and hoisting where they cost no spills: a
+	 * kernel whose registers are full without them (attention) is better
+	 * off as it was */
+	c->opt_light = true;
+	if (pf)
+		c->an.opts.schedule = SCHED_NONE;
+	c->an.prefetched = 0;
+	c->hoisted = 0;
+	mfunc_free(c->mf);
+	c->mf = select_instructions(&c->an);
+	return true;
+}
+
+/* The VGPRs and AGPRs of one wave at waves_per_eu waves per SIMD: the
+ * SIMD's 512 registers per lane shared out in the allocation granule of 8
+ * (CDNA3 ISA guide, the unified VGPR file of gfx90a and gfx942). */
+static int register_budget(int waves_per_eu)
+{
+	return 512 / waves_per_eu / 8 * 8;
+}
+
+void compile_check_occupancy(Compile *c)
+{
+	int w = c->an.opts.waves_per_eu;
+	if (!w || !c->mf || !c->mf->allocated)
+		return;
+	/* the AGPRs start at the VGPR count rounded up to 4 (accum_offset) */
+	int vgprs = (c->mf->nregs[RF_VGPR] + 3) / 4 * 4 + c->mf->nregs[RF_AGPR];
+	if (vgprs > register_budget(w))
+		analysis_error(&c->an, where(c, !c->opt.waves_per_eu),
+			"waves_per_eu %d allows %d VGPRs and AGPRs per wave; the kernel needs %d (VGPRs %d, AGPRs %d)", w,
+			register_budget(w), vgprs, c->mf->nregs[RF_VGPR], c->mf->nregs[RF_AGPR]);
+}

@@ -1,0 +1,205 @@
+/* prefetch_test.c — the prefetch schedule of the reduction loop
+ * (isel/prefetch.c, isel/shared.c) and its options (driver/options.c):
+ * GEMMs of 1, 2, odd, unaligned and runtime trip counts (runtime 0 and 1
+ * included) pass `wavecc run` on both targets with one and two LDS stages;
+ * the schedule is visible in the code (the next trip's loads after the
+ * MFMAs in the loop, none there without it); the kernel's "options" are
+ * read; the default gives way where it would spill; modulo and an
+ * unreachable waves_per_eu are located errors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test.h"
+
+static CmdResult wavecc(const char *args)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", test_root(), test_bin(), args);
+	return run_cmd(cmd, NULL);
+}
+
+/* A GEMM and its sizes: constant trips K/32 of 1, 2, 3 and 5; unaligned
+ * K (a masked last trip); runtime K of 0, 1, 33 (two trips, the second
+ * masked) and 160; the same with global operands (no LDS). */
+static const char *const gemms[] = {
+	"examples/gemm_16x16x16.json -D K=32",
+	"examples/gemm_16x16x16.json -D K=64",
+	"examples/gemm_32x32x8.json -D K=96",
+	"examples/gemm_16x16x16.json -D K=160",
+	"examples/gemm_unaligned.json -D K=50",
+	"examples/gemm_unaligned.json -D K=170",
+	"examples/gemm_dynamic.json -D M=64 -D N=96 -D K=0",
+	"examples/gemm_dynamic.json -D M=64 -D N=96 -D K=1",
+	"examples/gemm_dynamic.json -D M=100 -D N=70 -D K=33",
+	"examples/gemm_dynamic.json -D M=64 -D N=64 -D K=160",
+	/* global operands, prefetched into registers */
+	"examples/gemm_global_unaligned.json",
+	"tests/driver/data/gemm_dynamic_global.json -D M=64 -D N=96 -D K=0",
+	"tests/driver/data/gemm_dynamic_global.json -D M=64 -D N=96 -D K=1",
+	"tests/driver/data/gemm_dynamic_global.json -D M=100 -D N=70 -D K=97",
+};
+enum { NGEMM = sizeof gemms / sizeof *gemms };
+
+/* Case i: gemm i / 4, target i % 2, LDS stages 1 + (i / 2) % 2. */
+START_TEST(prefetched_gemm_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --schedule prefetch --lds-stages %d --mcpu %s --seed %d", gemms[_i / 4],
+		1 + (_i / 2) % 2, _i % 2 ? "gfx90a" : "gfx942", 40 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* The instructions of the loop body of examples/gemm_16x16x16.json (the
+ * block from the loop's label to its backward branch) compiled with opts. */
+static char *loop_text(const char *opts)
+{
+	char args[512];
+	snprintf(args, sizeof args, "compile examples/gemm_16x16x16.json -S -o - %s", opts);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0, "%s: status %d\n%s", args, r.status, r.err);
+	char *end = strstr(r.out, "s_cbranch_scc1");
+	ck_assert_ptr_nonnull(end);
+	*end = 0;
+	char *start = NULL; /* the loop's label: the last one before its branch */
+	for (char *p = r.out; (p = strstr(p, "\n.LBB")); p++)
+		start = p;
+	ck_assert_ptr_nonnull(start);
+	char *body = strdup(start);
+	cmd_result_free(&r);
+	return body;
+}
+
+static int count(const char *s, const char *what)
+{
+	int n = 0;
+	for (const char *p = s; (p = strstr(p, what)); p++)
+		n++;
+	return n;
+}
+
+START_TEST(prefetch_loads_after_the_mfmas)
+{
+	char *pf = loop_text("--schedule prefetch"), *none = loop_text("--schedule none");
+	/* prefetch: the loop ends with the next trip's loads, after its MFMAs */
+	const char *last_mfma = pf;
+	for (const char *p = pf; (p = strstr(p, "v_mfma")); p++)
+		last_mfma = p;
+	ck_assert_msg(strstr(last_mfma, "buffer_load_dwordx4"), "no load after the last MFMA:\n%s", pf);
+	ck_assert_int_eq(count(pf, "s_barrier"), 2);
+	/* none: every load before the first MFMA */
+	ck_assert_ptr_null(strstr(strstr(none, "v_mfma"), "buffer_load"));
+	/* two LDS stages: one barrier per trip */
+	char *two = loop_text("--schedule prefetch --lds-stages 2");
+	ck_assert_int_eq(count(two, "s_barrier"), 1);
+	free(pf);
+	free(none);
+	free(two);
+}
+END_TEST
+
+/* The line of `wavecc compile --stats` starting with key. */
+static int stat(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+	ck_assert_ptr_nonnull(p);
+	return atoi(p + strlen(key));
+}
+
+START_TEST(default_schedule)
+{
+	/* a GEMM: prefetched by default */
+	char *def = loop_text(""), *pf = loop_text("--schedule prefetch");
+	ck_assert_str_eq(def, pf);
+	free(def);
+	free(pf);
+	/* attention fills the registers without it: the default gives way
+	 * rather than spill (no more AGPRs than without the schedule) */
+	const char *k = "compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o /dev/null --stats";
+	char args[512];
+	CmdResult d = wavecc(k);
+	snprintf(args, sizeof args, "%s --schedule none", k);
+	CmdResult n = wavecc(args);
+	ck_assert_msg(d.status == 0 && n.status == 0, "%s%s", d.err, n.err);
+	ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
+	ck_assert_int_eq(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
+	cmd_result_free(&d);
+	cmd_result_free(&n);
+}
+END_TEST
+
+START_TEST(kernel_options_are_read)
+{
+	/* "options": {"schedule": "prefetch", "lds_stages": 2}: one barrier
+	 * in the loop; the command line's --lds-stages 1 wins over it */
+	CmdResult r = wavecc("run tests/driver/data/gemm_prefetch_options.json --mcpu gfx90a");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "status %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+	r = wavecc("compile tests/driver/data/gemm_prefetch_options.json -S -o -");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(count(r.out, "s_barrier"), 3); /* prologue 2, loop 1 */
+	cmd_result_free(&r);
+	r = wavecc("compile tests/driver/data/gemm_prefetch_options.json -S -o - --lds-stages 1");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(count(r.out, "s_barrier"), 4); /* prologue 2, loop 2 */
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(modulo_is_rejected)
+{
+	CmdResult r = wavecc("compile examples/gemm_16x16x16.json -S -o /dev/null --schedule modulo");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "schedule modulo: not compiled yet"), "%s", r.err);
+	cmd_result_free(&r);
+	/* in the kernel: located at its "options" object */
+	r = wavecc("run tests/driver/data/gemm_modulo_options.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "gemm_modulo_options.json:144:14: error: options.schedule modulo: not compiled yet"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("compile tests/driver/data/gemm_bad_options.json -S -o /dev/null");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "gemm_bad_options.json:147:5: error: options.unroll: unknown field 'unroll'") &&
+			      strstr(r.err, ":145:17: error: options.schedule: unknown schedule 'fast'") &&
+			      strstr(r.err, ":146:19: error: options.lds_stages: 3 is out of range [1, 2]"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("compile examples/gemm_16x16x16.json --schedule fast");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "--schedule fast: expected none, prefetch or modulo"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+START_TEST(waves_per_eu_is_checked)
+{
+	/* 256x256 tiles take 256 AGPRs: one wave per SIMD, not four */
+	CmdResult r = wavecc("compile examples/gemm_16x16x16.json -S -o /dev/null -D BLOCK_M=256 -D BLOCK_N=256 "
+			     "-D M=512 -D N=512 --waves-per-eu 4");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "waves_per_eu 4 allows 128 VGPRs and AGPRs per wave; the kernel needs"), "%s",
+		r.err);
+	cmd_result_free(&r);
+	r = wavecc("compile examples/gemm_16x16x16.json -S -o /dev/null --waves-per-eu 4");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("driver/prefetch");
+	TCase *tc = tcase_create("prefetch");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, prefetched_gemm_passes, 0, 4 * NGEMM);
+	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
+	tcase_add_test(tc, default_schedule);
+	tcase_add_test(tc, kernel_options_are_read);
+	tcase_add_test(tc, modulo_is_rejected);
+	tcase_add_test(tc, waves_per_eu_is_checked);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
