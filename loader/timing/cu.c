@@ -62,6 +62,7 @@ typedef struct {
 	uint64_t loop_t[NLOOP];
 	uint32_t nloop;
 	uint64_t busy_until; /* its last VALU or MFMA's end */
+	uint64_t start;      /* dispatch clock: before it the wave is not resident and waits for nothing */
 } SWave;
 
 typedef struct {
@@ -506,6 +507,7 @@ static void dispatch(Sim *s, uint64_t c)
 			s->simd_list[best][s->simd_waves[best]++] = g * s->nwaves + i;
 			s->running++;
 			w->next_ok = c;
+			w->start = c;
 			w->last_check = c;
 			w->last_reason = -1;
 			if (w->n == 0) { /* a wave without instructions (should not happen) */
@@ -547,6 +549,14 @@ static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
 		SWave *w = &s->w[s->simd_list[simd][k]];
 		if (w->done || w->i >= w->n)
 			continue;
+		/* a workgroup dispatched when the previous one's memory drains
+		 * (end_wave) starts in the future: its waves neither issue nor
+		 * wait until then */
+		if (c < w->start) {
+			if (w->start < *wake)
+				*wake = w->start;
+			continue;
+		}
 		/* highest priority first, then oldest */
 		uint32_t j = n++;
 		while (j > 0 && (cand[j - 1]->prio < w->prio || (cand[j - 1]->prio == w->prio && cand[j - 1]->age > w->age))) {
