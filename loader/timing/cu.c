@@ -95,11 +95,11 @@ typedef struct {
 
 /* ---- caches and the L2 first-touch set ---- */
 
-static void cache_init(Cache *c, double bytes, double line)
+static void cache_init(Cache *c, double bytes, double line, double ways)
 {
 	uint32_t lines = (uint32_t)(bytes / line);
-	c->assoc = 4;
-	c->sets = lines / 4 ? lines / 4 : 1;
+	c->assoc = ways >= 1 ? (uint32_t)ways : 1;
+	c->sets = lines / c->assoc ? lines / c->assoc : 1;
 	c->ways = xcalloc((size_t)c->sets * c->assoc, sizeof *c->ways);
 }
 
@@ -623,8 +623,8 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 		w->reg = xcalloc(NREGS, sizeof *w->reg);
 		s.wg_live[w->wg]++;
 	}
-	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes);
-	cache_init(&s.sc, s.p.scache_lines * 64, 64);
+	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes, s.p.cache_ways);
+	cache_init(&s.sc, s.p.scache_lines * 64, 64, s.p.cache_ways);
 	dispatch(&s, 0);
 	uint32_t nsimd = (uint32_t)s.p.simds, period = (uint32_t)s.p.issue_period;
 	int rc = 0;

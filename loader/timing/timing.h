@@ -51,6 +51,7 @@
 	X(vmem_lanes_per_clk, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
 	X(line_bytes, 128, 64, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \
 	X(l1_bytes, 32768, 16384, "bytes", "CDNA3 white paper: 32 KiB vector L1 per CU; CDNA2: 16 KiB") \
+	X(cache_ways, 4, 4, "ways", "guessed: associativity of the modelled vector L1 and scalar cache (LRU, set = line mod sets); no document found") \
 	X(l1_bytes_per_clk, 128, 64, "B/clk/CU", "CDNA3 white paper: L1 128 B/clk per CU (doubled from CDNA2's 64)") \
 	X(l1_latency, 112, 120, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L1 116 / 124 clk load-to-use, less the 4 the model's chase adds") \
 	X(l2_bytes_per_clk, 2048, 4096, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
