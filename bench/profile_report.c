@@ -173,13 +173,9 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		bench_fail(2, "usage: profile_report WAVECC [--mcpu gfx942|gfx90a]");
 	const char *wavecc = argv[1], *mcpu = argc > 3 && strcmp(argv[2], "--mcpu") == 0 ? argv[3] : "gfx942";
-	EmuArch arch;
-	if (strcmp(mcpu, "gfx942") == 0)
-		arch = EMU_GFX942;
-	else if (strcmp(mcpu, "gfx90a") == 0)
-		arch = EMU_GFX90A;
-	else
+	if (strcmp(mcpu, "gfx942") != 0 && strcmp(mcpu, "gfx90a") != 0)
 		bench_fail(2, "profile_report: unknown --mcpu %s", mcpu);
+	EmuArch arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
 	TmParams p;
 	tm_params(arch, &p);
 	double matrix_peak = (arch == EMU_GFX90A ? 1024.0 : 2048.0) * p.cus * p.clock_mhz * 1e6 / 1e12;
