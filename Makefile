@@ -52,7 +52,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -206,11 +206,16 @@ bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
 bench-attention: $(BUILD)/bench/attention_report $(BUILD)/wavecc
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+# The modelled TFLOP/s or GB/s of every example next to clang-19 -O3's
+# equivalent OpenCL kernel in the same cycle model (bench/profile_report.c).
+bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
+	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
+	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(BUILD)/libwavecc.a $(LIBS) -o $@
 # the static reports share the main loop's measure (bench/loop_report.c)
-$(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report: $(BUILD)/bench/loop_report.o
+$(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/profile_report: $(BUILD)/bench/loop_report.o
 # tests/bench checks that the attention report runs and parses
 $(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 

@@ -270,16 +270,17 @@ static const char *LIMITS =
 	"model limits: one CU is simulated and all CUs assumed alike; HBM and L2 bandwidth split evenly; "
 	"L2 hits by a first-touch rule (the kernel's buffer footprint comes from HBM once, the rest hits), no "
 	"Infinity Cache, TLB, DRAM page or channel effects; instruction fetch, clocks and launch overhead not modelled; "
-	"latencies marked guessed in the parameter table";
+	"latencies calibrated to published pointer chases, other figures marked guessed in the parameter table "
+	"(wavecc profile --params)";
 
 static void print_text(const Profile *pr, const ProfArgs *a)
 {
 	const TmCuResult *cu = &pr->cu;
 	const TmEstimate *e = &pr->est;
 	double cyc = cu->cycles ? (double)cu->cycles : 1;
-	printf("kernel %s on %s, modelled %s: %g CUs at %g MHz, %g GB/s HBM\n", pr->kernel,
+	printf("kernel %s on %s, modelled %s: %g CUs at %g MHz, %g GB/s HBM peak (%.0f achievable)\n", pr->kernel,
 	       pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942", pr->arch == EMU_GFX90A ? "MI250X (one GCD)" : "MI300X",
-	       pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps);
+	       pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps, pr->p.hbm_gbps * pr->p.hbm_efficiency);
 	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
 	       pr->grid[0], pr->grid[1], pr->grid[2], (unsigned long long)e->grid_wgs, pr->wg_items, pr->occ.waves_per_wg,
 	       pr->occ.wgs_per_cu, pr->occ.limit);

@@ -62,6 +62,7 @@ typedef struct {
 	uint64_t loop_t[NLOOP];
 	uint32_t nloop;
 	uint64_t busy_until; /* its last VALU or MFMA's end */
+	uint64_t start;      /* dispatch clock: before it the wave is not resident and waits for nothing */
 } SWave;
 
 typedef struct {
@@ -94,11 +95,11 @@ typedef struct {
 
 /* ---- caches and the L2 first-touch set ---- */
 
-static void cache_init(Cache *c, double bytes, double line)
+static void cache_init(Cache *c, double bytes, double line, double ways)
 {
 	uint32_t lines = (uint32_t)(bytes / line);
-	c->assoc = 4;
-	c->sets = lines / 4 ? lines / 4 : 1;
+	c->assoc = ways >= 1 ? (uint32_t)ways : 1;
+	c->sets = lines / c->assoc ? lines / c->assoc : 1;
 	c->ways = xcalloc((size_t)c->sets * c->assoc, sizeof *c->ways);
 }
 
@@ -506,6 +507,7 @@ static void dispatch(Sim *s, uint64_t c)
 			s->simd_list[best][s->simd_waves[best]++] = g * s->nwaves + i;
 			s->running++;
 			w->next_ok = c;
+			w->start = c;
 			w->last_check = c;
 			w->last_reason = -1;
 			if (w->n == 0) { /* a wave without instructions (should not happen) */
@@ -547,6 +549,14 @@ static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
 		SWave *w = &s->w[s->simd_list[simd][k]];
 		if (w->done || w->i >= w->n)
 			continue;
+		/* a workgroup dispatched when the previous one's memory drains
+		 * (end_wave) starts in the future: its waves neither issue nor
+		 * wait until then */
+		if (c < w->start) {
+			if (w->start < *wake)
+				*wake = w->start;
+			continue;
+		}
 		/* highest priority first, then oldest */
 		uint32_t j = n++;
 		while (j > 0 && (cand[j - 1]->prio < w->prio || (cand[j - 1]->prio == w->prio && cand[j - 1]->age > w->age))) {
@@ -613,8 +623,8 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 		w->reg = xcalloc(NREGS, sizeof *w->reg);
 		s.wg_live[w->wg]++;
 	}
-	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes);
-	cache_init(&s.sc, s.p.scache_lines * 64, 64);
+	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes, s.p.cache_ways);
+	cache_init(&s.sc, s.p.scache_lines * 64, 64, s.p.cache_ways);
 	dispatch(&s, 0);
 	uint32_t nsimd = (uint32_t)s.p.simds, period = (uint32_t)s.p.issue_period;
 	int rc = 0;

@@ -5,7 +5,8 @@
  * Model (docs/cycle-model.md): workgroups are spread evenly over the CUs
  * (each CU runs ceil(grid / CUs) of them, as many at once as occupancy
  * allows); every CU behaves like the simulated one; HBM and L2 bandwidth
- * are split evenly between the CUs that have work. When a CU's share is
+ * are split evenly between the CUs that have work (HBM at its achievable
+ * share, hbm_efficiency). When a CU's share is
  * larger than the sample, the time is extrapolated from the sample's steady
  * state (the interval between workgroup completions after the first round). */
 #include <math.h>
@@ -74,7 +75,7 @@ void tm_cu_config(EmuArch arch, const TmRecorder *r, uint64_t nwg, const TmOccup
 	c->resident = o->wgs_per_cu;
 	c->waves_per_simd_cap = o->waves_per_simd;
 	double clk = p.clock_mhz * 1e6;
-	c->hbm_bytes_per_clk = p.hbm_gbps * 1e9 / clk / (double)active;
+	c->hbm_bytes_per_clk = p.hbm_gbps * p.hbm_efficiency * 1e9 / clk / (double)active;
 	double l2s = ceil(p.cus / p.cus_per_l2);
 	double per_l2 = ceil((double)active / l2s);
 	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
@@ -119,8 +120,9 @@ void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccup
 	 * the extrapolation says */
 	double clk = p.clock_mhz * 1e6;
 	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
-	if (hbm_total / (p.hbm_gbps * 1e9) * clk > cycles)
-		cycles = hbm_total / (p.hbm_gbps * 1e9) * clk;
+	double hbm_rate = p.hbm_gbps * p.hbm_efficiency * 1e9; /* achievable, not peak */
+	if (hbm_total / hbm_rate * clk > cycles)
+		cycles = hbm_total / hbm_rate * clk;
 	e->cu_cycles = cycles;
 	e->seconds = cycles / (p.clock_mhz * 1e6);
 	double per_wg = s ? 1.0 / s : 0;

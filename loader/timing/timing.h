@@ -47,20 +47,22 @@
 	X(sleep_unit, 64, 64, "clk", "CDNA3 ISA guide: s_sleep N waits about 64*N clocks") \
 	X(lds_banks, 32, 32, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes") \
 	X(lds_bytes_per_clk, 128, 128, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU") \
-	X(lds_latency, 64, 64, "clk", "the tree's isa.h LDS class latency (LLVM SISchedule.td); guessed for the hardware") \
+	X(lds_latency, 44, 40, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 LDS 52 / 48 clk load-to-use, less the 8 the model's chase adds (pipe pass, s_waitcnt turn)") \
 	X(vmem_lanes_per_clk, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
 	X(line_bytes, 128, 64, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \
 	X(l1_bytes, 32768, 16384, "bytes", "CDNA3 white paper: 32 KiB vector L1 per CU; CDNA2: 16 KiB") \
+	X(cache_ways, 4, 4, "ways", "guessed: associativity of the modelled vector L1 and scalar cache (LRU, set = line mod sets); no document found") \
 	X(l1_bytes_per_clk, 128, 64, "B/clk/CU", "CDNA3 white paper: L1 128 B/clk per CU (doubled from CDNA2's 64)") \
-	X(l1_latency, 120, 120, "clk", "guessed (~57 ns at 2.1 GHz, the order of published MI300X vector L1 latencies)") \
-	X(l2_bytes_per_clk, 2048, 2048, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; gfx90a: guessed the same") \
-	X(l2_latency, 240, 240, "clk", "guessed (~115 ns at 2.1 GHz, the order of published MI300X L2 latencies)") \
-	X(l2_cu_bytes_per_clk, 64, 64, "B/clk/CU", "guessed: the L2-to-L1 path of one CU (64 B/clk, as on GCN)") \
+	X(l1_latency, 112, 120, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L1 116 / 124 clk load-to-use, less the 4 the model's chase adds") \
+	X(l2_bytes_per_clk, 2048, 4096, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
+	X(l2_latency, 280, 284, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L2 288 / 292 clk load-to-use, less the 8 the model's chase adds") \
+	X(l2_cu_bytes_per_clk, 24, 24, "B/clk/CU", "MT4G L2 read bandwidth with every CU reading: MI300X 14364.7 GiB/s over 304 CUs at 2.1 GHz = 24.2, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz = 24.4 B/clk/CU") \
 	X(hbm_gbps, 5300, 1600, "GB/s", "MI300X data sheet 5.3 TB/s; MI250X 3.2 TB/s over two GCDs") \
-	X(hbm_latency, 700, 600, "clk", "guessed (~330 ns at 2.1 GHz incl. Infinity Cache miss, the order of published MI300X figures)") \
+	X(hbm_efficiency, 0.775, 0.711, "fraction", "achievable share of hbm_gbps: MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G)") \
+	X(hbm_latency, 868, 676, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 HBM (main) 876 / 684 clk load-to-use incl. Infinity Cache miss, less the 8 the model's chase adds") \
 	X(scache_lines, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
-	X(scache_latency, 40, 40, "clk", "guessed") \
-	X(store_ack_latency, 240, 240, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
+	X(scache_latency, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 scalar L1 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
+	X(store_ack_latency, 280, 284, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
 
 typedef struct TmParams {
 #define X(name, a, b, unit, src) double name;

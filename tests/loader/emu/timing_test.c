@@ -199,6 +199,41 @@ START_TEST(more_waves_hide_latency)
 }
 END_TEST
 
+/* Workgroups dispatched one after another (one resident at a time, each
+ * waiting for the previous one's stores): only s_waitcnt instructions are
+ * charged counter waits, and each names a memory instruction. The first
+ * instruction of a later workgroup used to be charged the time before its
+ * dispatch as "s_waitcnt vmcnt" for itself. */
+START_TEST(waits_charged_to_waitcnt_only)
+{
+	static uint8_t in[16 * 4096], out[16 * 4096];
+	Harness h;
+	h_init(&h, COPY);
+	h_buffer(&h, in, sizeof in, 0, false);
+	h_buffer(&h, out, sizeof out, 8, true);
+	h.l.wg_size[0] = 256;
+	TmCuResult res;
+	profile(&h, EMU_GFX942, 16, 1, 8, &res);
+	uint64_t waits = 0;
+	for (size_t i = 0; i < res.npcs; i++) {
+		const TmPc *p = &res.pcs[i];
+		uint64_t cnt = p->stall[TM_R_VMCNT] + p->stall[TM_R_LGKMCNT];
+		waits += cnt;
+		if (cnt)
+			ck_assert_msg(strncmp(p->text, "s_waitcnt", 9) == 0, "counter wait charged to '%s'", p->text);
+		if (p->waited_on) {
+			const char *t = res.pcs[p->waited_on - 1].text;
+			ck_assert_msg(strncmp(p->text, "s_waitcnt", 9) == 0, "'%s' names a waited-for load", p->text);
+			ck_assert_msg(strstr(t, "load") || strstr(t, "store") || strncmp(t, "ds_", 3) == 0,
+				      "s_waitcnt waits for '%s'", t);
+		}
+	}
+	ck_assert_uint_gt(waits, 0);
+	tm_cu_result_free(&res);
+	h_free(&h);
+}
+END_TEST
+
 /* Wave 0 sleeps before the barrier; the others wait there for it, and the
  * wait is charged to s_barrier. */
 START_TEST(barrier_and_sleep)
@@ -271,6 +306,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lds_bandwidth_and_conflicts);
 	tcase_add_test(tc, more_waves_hide_latency);
 	tcase_add_test(tc, barrier_and_sleep);
+	tcase_add_test(tc, waits_charged_to_waitcnt_only);
 	tcase_add_test(tc, setprio_reorders);
 	suite_add_tcase(s, tc);
 	return s;
