@@ -1,12 +1,13 @@
 /* cost_test.c — the main loop of Wave's vanilla attention (16x16x16, the
  * configuration of bench/attention_report.c) keeps the savings of issue
  * 13's cost work, counted in the assembly `wavecc compile -S` prints (the
- * loop: from .LBB_1 to its back branch):
+ * loop: from the label of a backward branch to the branch):
  *   - each first MFMA of the first MMA reads srcC = 0 and no move zeroes
  *     a register,
- *   - at most 8 moves in all (256 before; copies into store pairs,
+ *   - at most 16 moves in all (256 before; copies into store pairs,
  *     temporaries and the loop-carried accumulator are folded or renamed
- *     away before allocation: regalloc/coalesce.c),
+ *     away before allocation: regalloc/coalesce.c; the prefetch schedule
+ *     copies its carried registers),
  *   - no compare of a mask word back into vcc (selects read the SGPR pair),
  *   - no s_nop in the exp2 blocks (their compares interleaved),
  *   - at most 160 VGPRs (a shared VGPR per `register` constant).
@@ -31,8 +32,19 @@ static char *loop_of(const char *mcpu, int *vgprs)
 	const char *v = strstr(r.out, ".vgpr_count:");
 	ck_assert_msg(v != NULL, "no .vgpr_count in the assembly");
 	*vgprs = atoi(v + strlen(".vgpr_count:"));
-	const char *a = strstr(r.out, "\n.LBB_1:"), *b = a ? strstr(a, "s_cbranch_scc1 .LBB_1") : NULL;
-	ck_assert_msg(a && b, "no loop .LBB_1 in the assembly");
+	/* the loop: the block a backward s_cbranch_scc1 goes to (its label
+	 * number depends on the blocks before it, e.g. a prefetch prologue) */
+	const char *b = NULL, *a = NULL;
+	for (const char *p = strstr(r.out, "s_cbranch_scc1 .LBB_"); p && !a; p = strstr(p + 1, "s_cbranch_scc1 .LBB_")) {
+		char label[32];
+		snprintf(label, sizeof label, "\n.LBB_%d:", atoi(p + strlen("s_cbranch_scc1 .LBB_")));
+		const char *l = strstr(r.out, label);
+		if (l && l < p) {
+			a = l;
+			b = p;
+		}
+	}
+	ck_assert_msg(a && b, "no loop (a backward s_cbranch_scc1) in the assembly");
 	char *loop = strndup(a, (size_t)(b - a));
 	cmd_result_free(&r);
 	return loop;
@@ -83,7 +95,7 @@ START_TEST(vanilla_attention_loop)
 	ck_assert_int_eq(count(exp, "s_nop"), 0);
 	/* 2 now: the running max and sum back into their loop-carried
 	 * registers (the accumulator's 32 copies are renamed away) */
-	ck_assert_int_le(count(loop, "v_mov_b32"), 8);
+	ck_assert_int_le(count(loop, "v_mov_b32"), 16); /* 8 of them the prefetched global reads' carried copies */
 	ck_assert_int_le(vgprs, 160);
 	free(exp), free(loop);
 }

@@ -115,8 +115,8 @@ START_TEST(default_schedule)
 	ck_assert_str_eq(def, pf);
 	free(def);
 	free(pf);
-	/* attention fills the registers without it: the default gives way
-	 * rather than spill (no more AGPRs than without the schedule) */
+	/* attention fills the registers: the default gives way rather than
+	 * spill (no more AGPRs than without the schedule) or lose a wave */
 	const char *k = "compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o /dev/null --stats";
 	char args[512];
 	CmdResult d = wavecc(k);
@@ -124,7 +124,7 @@ START_TEST(default_schedule)
 	CmdResult n = wavecc(args);
 	ck_assert_msg(d.status == 0 && n.status == 0, "%s%s", d.err, n.err);
 	ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
-	ck_assert_int_eq(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
+	ck_assert_int_ge(512 / ((stat(d.out, "\nvgpr") + 7) / 8 * 8), 512 / ((stat(n.out, "\nvgpr") + 7) / 8 * 8));
 	cmd_result_free(&d);
 	cmd_result_free(&n);
 }
