@@ -109,9 +109,6 @@ void compile_free(Compile *c)
 	analysis_free(&c->an);
 }
 
-/* Register allocation, located at the graph op where a file ran out
- * (regalloc/linear.c names the op in its notes). The assignment is kept in
- * c->ra for the allocation checker, which runs once right after. */
 /* After compile_lighten selected the function again: the rows between
  * instruction selection and allocation run once more on it (the PIPELINE
  * rows, so a row added there is not forgotten here). */
@@ -127,24 +124,85 @@ static void rerun_before_allocation(Compile *c)
 #undef RERUN
 }
 
+/* The waves per SIMD an allocated function's registers allow: the unified
+ * 512-register file, AGPRs after a 4-aligned VGPR block, granule 8, at
+ * most 8 (driver/stats.c gives the whole occupancy). */
+static int allocated_waves(const MFunc *f)
+{
+	int total = (f->nregs[RF_VGPR] + 3) / 4 * 4 + f->nregs[RF_AGPR];
+	total = total < 8 ? 8 : (total + 7) / 8 * 8;
+	return 512 / total > 8 ? 8 : 512 / total;
+}
+
+/* The default prefetch schedule's allocation, kept aside while the
+ * function is selected without it (allocate_registers). */
+typedef struct Aside {
+	MFunc *mf;
+	RegAssign *ra;
+	int waves, hoisted, prefetched;
+	ScheduleKind schedule;
+} Aside;
+
+static void aside_free(Aside *a)
+{
+	mfunc_free(a->mf);
+	if (a->ra) {
+		regassign_free(a->ra);
+		free(a->ra);
+	}
+	*a = (Aside){0};
+}
+
+/* Register allocation, located at the graph op where a file ran out
+ * (regalloc/linear.c names the op in its notes). The assignment is kept in
+ * c->ra for the allocation checker, which runs once right after.
+ *
+ * The default prefetch schedule (and hoisting) lengthen live ranges; they
+ * give way (compile_lighten, driver/options.c) when the allocation spills
+ * or fails, and also when it allows fewer than 8 waves per SIMD and the
+ * function selected without them allows more. */
 void allocate_registers(Compile *c)
 {
 	Buf err = {0};
 	RegAssign *ra = xcalloc(1, sizeof *ra);
 	int rc = regalloc_mfunc(c->mf, ra, &err);
-	if (compile_lighten(c, rc != 0 || ra->spills > 0)) { /* driver/options.c */
+	bool bad = rc != 0 || ra->spills > 0;
+	Aside pf = {0};
+	if (!bad && c->an.sched_default && c->an.prefetched && !c->opt_light && allocated_waves(c->mf) < 8) {
+		pf = (Aside){c->mf, ra, allocated_waves(c->mf), c->hoisted, c->an.prefetched, c->an.opts.schedule};
+		c->mf = NULL;
+		ra = xcalloc(1, sizeof *ra);
+	}
+	if (compile_lighten(c, bad || pf.mf)) {
 		regassign_free(ra);
 		*ra = (RegAssign){0};
 		buf_clear(&err);
 		if (!compile_failed(c))
 			rerun_before_allocation(c);
 		if (compile_failed(c)) {
+			aside_free(&pf);
 			free(ra);
 			buf_free(&err);
 			return;
 		}
 		rc = regalloc_mfunc(c->mf, ra, &err);
 	}
+	if (pf.mf && (rc != 0 || ra->spills > 0 || allocated_waves(c->mf) <= pf.waves)) {
+		/* no wave gained without the schedule: keep it */
+		mfunc_free(c->mf);
+		regassign_free(ra);
+		free(ra);
+		c->mf = pf.mf;
+		ra = pf.ra;
+		rc = 0;
+		buf_clear(&err);
+		c->opt_light = false;
+		c->hoisted = pf.hoisted;
+		c->an.prefetched = pf.prefetched;
+		c->an.opts.schedule = pf.schedule;
+		pf = (Aside){0};
+	}
+	aside_free(&pf);
 	if (rc != 0) {
 		/* located at the graph op where the file ran out */
 		const Op *at = NULL;

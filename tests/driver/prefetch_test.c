@@ -117,16 +117,22 @@ START_TEST(default_schedule)
 	free(pf);
 	/* attention fills the registers: the default gives way rather than
 	 * spill (no more AGPRs than without the schedule) or lose a wave */
-	const char *k = "compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o /dev/null --stats";
-	char args[512];
-	CmdResult d = wavecc(k);
-	snprintf(args, sizeof args, "%s --schedule none", k);
-	CmdResult n = wavecc(args);
-	ck_assert_msg(d.status == 0 && n.status == 0, "%s%s", d.err, n.err);
-	ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
-	ck_assert_int_ge(512 / ((stat(d.out, "\nvgpr") + 7) / 8 * 8), 512 / ((stat(n.out, "\nvgpr") + 7) / 8 * 8));
-	cmd_result_free(&d);
-	cmd_result_free(&n);
+	static const char *const kernels[] = {
+		"compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o /dev/null --stats",
+		/* allocates with the schedule, but at 2 waves per SIMD instead of 3 */
+		"compile tests/driver/wave/vanilla_attention_causal_sw_16x16x16.json -D B=2 -S -o /dev/null --stats",
+	};
+	for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++) {
+		char args[512];
+		CmdResult d = wavecc(kernels[i]);
+		snprintf(args, sizeof args, "%s --schedule none", kernels[i]);
+		CmdResult n = wavecc(args);
+		ck_assert_msg(d.status == 0 && n.status == 0, "%s%s", d.err, n.err);
+		ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
+		ck_assert_int_ge(stat(d.out, "\nwaves per SIMD"), stat(n.out, "\nwaves per SIMD"));
+		cmd_result_free(&d);
+		cmd_result_free(&n);
+	}
 }
 END_TEST
 
