@@ -116,9 +116,10 @@ $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 # Every suite runs even if an earlier one fails; the target fails if any did.
 check: all $(TEST_BINS)
 	@fail=0; for t in $(TEST_BINS); do \
-		echo "== $$t"; \
+		echo "== $$t"; start=$$(date +%s); \
 		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
 			$$t || fail=1; \
+		echo "   ($$(( $$(date +%s) - start )) s)"; \
 	done; \
 	$(MAKE) --no-print-directory check-deps || fail=1; \
 	$(MAKE) --no-print-directory check-install || fail=1; \
