@@ -213,6 +213,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 # (bench/schedule_report.c)
 bench-schedule: $(BUILD)/bench/schedule_report $(BUILD)/wavecc
 	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
+	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 # the static reports share the main loop's measure (bench/loop_report.c)
 $(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/loop_report.o
 # tests/bench checks that the attention report runs and parses

@@ -11,7 +11,7 @@
  * isel output. On an allocated function it does nothing.
  *
  * Regions: a block is cut at fences, which never move and which nothing
- * crosses: branches and every SOPP row (s_waitcnt, s_barrier, s_endpgm,
+ * crosses: branches and every SOPP row but s_barrier (s_waitcnt, s_endpgm,
  * s_nop, ...), writers of exec (saveexec rows, v_cmpx, an exec def; every
  * vector instruction reads exec), rows with effects beyond their operands
  * (s_setreg/s_getreg, s_getpc, s_memtime, s_dcache_*), and before
@@ -31,7 +31,11 @@
  *   - memory: LDS and global (buffer, global, scalar memory; flat counts as
  *     both) — a store or atomic is a write of its space, a load a read, so
  *     loads move freely among loads but never across a store of their
- *     space, and stores keep their order.
+ *     space, and stores keep their order. s_barrier is a store to both
+ *     spaces: no memory access crosses it, while register-only work does —
+ *     so a trip's last MFMAs run on past the barrier that lets the next
+ *     tile's LDS writes start, overlapping them (the wait pass, which runs
+ *     later, puts its s_waitcnt before the barrier where it ends up).
  *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
@@ -146,6 +150,8 @@ static bool names_preg(const MInst *in)
 bool sched_is_fence(const MFunc *f, const MInst *in)
 {
 	MClass c = isa_class(in->op);
+	if (in->op == I_S_BARRIER)
+		return false; /* ordered with memory accesses only (accesses()) */
 	if (c == MC_BRANCH || c == MC_CONTROL || writes_exec(in))
 		return true;
 	switch (in->op) {
@@ -202,6 +208,12 @@ static int accesses(const Sched *s, const MInst *in, Acc *a)
 	bool lds = r->fmt == FMT_DS, global = r->fmt == FMT_MUBUF || r->fmt == FMT_SMEM || r->fmt == FMT_FLAT;
 	if (r->fmt == FMT_FLAT && strncmp(r->name, "flat_", 5) == 0)
 		lds = true; /* a flat address may point into LDS */
+	if (in->op == I_S_BARRIER) {
+		/* a barrier orders every LDS and global access around it, as a
+		 * store to both spaces would; register-only work (MFMAs, address
+		 * arithmetic) moves across it freely */
+		lds = global = store = true;
+	}
 	if (lds || (global && (store || load))) {
 		if (lds)
 			acc_add(a, &na, sp + SL_MEM_LDS, 1, store, true);
