@@ -52,7 +52,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile clean install uninstall
+.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -215,8 +215,13 @@ bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(BUILD)/libwavecc.a $(LIBS) -o $@
+# the reduction loop's schedules through the cycle model and llvm-mca-22
+# (bench/schedule_report.c)
+bench-schedule: $(BUILD)/bench/schedule_report $(BUILD)/wavecc
+	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
+	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 # the static reports share the main loop's measure (bench/loop_report.c)
-$(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/profile_report: $(BUILD)/bench/loop_report.o
+$(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/loop_report.o
 # tests/bench checks that the attention report runs and parses
 $(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 

@@ -161,8 +161,9 @@ Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op)
 	s->c->prefetched++;
 	p->body = op->body;
 	p->nbuf = s->c->opts.lds_stages > 1 ? 2 : 1;
-	/* the loop's own count: a set_symbol'd extent of its dim (extent.c)
-	 * replaces the launch extent, and the prefetched trip must not pass it */
+	/* the loop's own count: a set_symbol of its dim (extent.c) changes it
+	 * from the launch extent's, and a prefetch clamped to the launch
+	 * extent's last trip would load that trip again for the later ones */
 	p->last = t->trips > 0 ? sym_int(sc, t->trips - 1) : sym_sub(sc, isel_loop_count(s, t), sym_int(sc, 1));
 	p->prol = mfunc_block(s->f, NULL);
 	return p;

@@ -11,7 +11,7 @@
  * isel output. On an allocated function it does nothing.
  *
  * Regions: a block is cut at fences, which never move and which nothing
- * crosses: branches and every SOPP row (s_waitcnt, s_barrier, s_endpgm,
+ * crosses: branches and every SOPP row but s_barrier (s_waitcnt, s_endpgm,
  * s_nop, ...), writers of exec (saveexec rows, v_cmpx, an exec def; every
  * vector instruction reads exec), rows with effects beyond their operands
  * (s_setreg/s_getreg, s_getpc, s_memtime, s_dcache_*), and before
@@ -31,7 +31,11 @@
  *   - memory: LDS and global (buffer, global, scalar memory; flat counts as
  *     both) — a store or atomic is a write of its space, a load a read, so
  *     loads move freely among loads but never across a store of their
- *     space, and stores keep their order.
+ *     space, and stores keep their order. s_barrier is a store to both
+ *     spaces: no memory access crosses it, while register-only work does —
+ *     so a trip's last MFMAs run on past the barrier that lets the next
+ *     tile's LDS writes start, overlapping them (the wait pass, which runs
+ *     later, puts its s_waitcnt before the barrier where it ends up).
  *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
@@ -76,6 +80,7 @@ enum {
 	SCHED_VGPR_FILE = 512, /* unified VGPR + AGPR registers per lane per SIMD */
 	SCHED_GRANULE = 8,
 	SCHED_WAVE_SLOTS = 8,
+	SCHED_LDS_BYTES_PER_CLK = 32, /* a SIMD's share of the CU's LDS pipe */
 };
 
 /* Special slots after the register dwords. */
@@ -92,6 +97,7 @@ typedef struct Node {
 	int ready;     /* earliest issue cycle from the placed predecessors */
 	int lat;       /* result latency */
 	int busy;      /* matrix pipe cycles (MFMA), else 0 */
+	int lds;       /* LDS pipe cycles (DS access), else 0 */
 	bool placed;
 } Node;
 
@@ -144,6 +150,8 @@ static bool names_preg(const MInst *in)
 bool sched_is_fence(const MFunc *f, const MInst *in)
 {
 	MClass c = isa_class(in->op);
+	if (in->op == I_S_BARRIER)
+		return false; /* ordered with memory accesses only (accesses()) */
 	if (c == MC_BRANCH || c == MC_CONTROL || writes_exec(in))
 		return true;
 	switch (in->op) {
@@ -200,6 +208,12 @@ static int accesses(const Sched *s, const MInst *in, Acc *a)
 	bool lds = r->fmt == FMT_DS, global = r->fmt == FMT_MUBUF || r->fmt == FMT_SMEM || r->fmt == FMT_FLAT;
 	if (r->fmt == FMT_FLAT && strncmp(r->name, "flat_", 5) == 0)
 		lds = true; /* a flat address may point into LDS */
+	if (in->op == I_S_BARRIER) {
+		/* a barrier orders every LDS and global access around it, as a
+		 * store to both spaces would; register-only work (MFMAs, address
+		 * arithmetic) moves across it freely */
+		lds = global = store = true;
+	}
 	if (lds || (global && (store || load))) {
 		if (lds)
 			acc_add(a, &na, sp + SL_MEM_LDS, 1, store, true);
@@ -229,6 +243,28 @@ static int latency(const Sched *s, const MInst *in)
 	return p ? 4 * p : isa_latency(in->op);
 }
 
+/* LDS pipe cycles of a DS access: the data dwords per lane of its VGPR
+ * operands (the loaded def, or a store's data uses: every VGPR use but the
+ * address, the first) for 64 lanes at the SIMD's share of the pipe. */
+static int lds_cycles(const MInst *in)
+{
+	if (isa_info[in->op].fmt != FMT_DS)
+		return 0;
+	int dw = 0;
+	for (int d = 0; d < in->ndef; d++)
+		if ((in->def[d].kind == MO_VREG || in->def[d].kind == MO_PREG) && rc_file(in->def[d].rc) == RF_VGPR)
+			dw += rc_size(in->def[d].rc);
+	bool addr = true;
+	for (int u = 0; u < in->nuse && !dw; u++)
+		if ((in->use[u].kind == MO_VREG || in->use[u].kind == MO_PREG) && rc_file(in->use[u].rc) == RF_VGPR) {
+			if (!addr)
+				dw += rc_size(in->use[u].rc);
+			addr = false;
+		}
+	int c = dw * 4 * 64 / SCHED_LDS_BYTES_PER_CLK;
+	return c > 0 ? c : 4 * 64 / SCHED_LDS_BYTES_PER_CLK;
+}
+
 /* ---- the DAG ---- */
 
 static void add_edge(Node *nodes, int from, int to, int lat)
@@ -246,6 +282,7 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes)
 		nodes[i].lat = latency(s, &ins[i]);
 		int p = mfma_passes(s, &ins[i]);
 		nodes[i].busy = p ? 4 * p : 0;
+		nodes[i].lds = lds_cycles(&ins[i]);
 	}
 	for (int i = 0; i < n; i++) {
 		Acc a[MAX_ACC];
@@ -301,16 +338,23 @@ typedef struct Timing {
 	int last;    /* last issue */
 } Timing;
 
+/* When the wave's next issue and the matrix and LDS pipes are free. */
+typedef struct Pipes {
+	int cycle, mfma, lds;
+} Pipes;
+
 /* Issue time of node i if placed now. */
-static int issue_time(const Node *nd, int cycle, int pipe_free)
+static int issue_time(const Node *nd, const Pipes *ps)
 {
-	int t = cycle > nd->ready ? cycle : nd->ready;
-	if (nd->busy && pipe_free > t)
-		t = pipe_free;
+	int t = ps->cycle > nd->ready ? ps->cycle : nd->ready;
+	if (nd->busy && ps->mfma > t)
+		t = ps->mfma;
+	if (nd->lds && ps->lds > t)
+		t = ps->lds;
 	return t;
 }
 
-static void place(Node *nodes, int i, int t, int *cycle, int *pipe_free, Timing *tm)
+static void place(Node *nodes, int i, int t, Pipes *ps, Timing *tm)
 {
 	Node *nd = &nodes[i];
 	nd->placed = true;
@@ -320,9 +364,11 @@ static void place(Node *nodes, int i, int t, int *cycle, int *pipe_free, Timing 
 			to->ready = t + nd->succ.data[e].lat;
 		to->npred--;
 	}
-	*cycle = t + SCHED_ISSUE;
+	ps->cycle = t + SCHED_ISSUE;
 	if (nd->busy)
-		*pipe_free = t + nd->busy;
+		ps->mfma = t + nd->busy;
+	if (nd->lds)
+		ps->lds = t + nd->lds;
 	if (t + nd->lat > tm->end)
 		tm->end = t + nd->lat;
 	tm->last = t;
@@ -344,10 +390,10 @@ static void reset_nodes(Node *nodes, int n)
 static Timing model_original(Node *nodes, const MInst *ins, int n, SchedPressure *p)
 {
 	Timing tm = {0};
-	int cycle = 0, pipe = 0;
+	Pipes ps = {0};
 	reset_nodes(nodes, n);
 	for (int i = 0; i < n; i++) {
-		place(nodes, i, issue_time(&nodes[i], cycle, pipe), &cycle, &pipe, &tm);
+		place(nodes, i, issue_time(&nodes[i], &ps), &ps, &tm);
 		sched_pressure_place(p, &ins[i]);
 	}
 	return tm;
@@ -376,7 +422,7 @@ static bool better(const Cand *a, const Cand *b, const Node *nodes)
 static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure *p, int limit, int vcap, int *order)
 {
 	Timing tm = {0};
-	int cycle = 0, pipe = 0;
+	Pipes ps = {0};
 	reset_nodes(nodes, n);
 	for (int k = 0; k < n; k++) {
 		Cand best = {-1, 0, 0, 0};
@@ -385,13 +431,13 @@ static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure 
 				continue;
 			SchedDelta dl;
 			sched_pressure_delta(p, &ins[i], &dl);
-			Cand c = {i, issue_time(&nodes[i], cycle, pipe), dl.peak > limit || dl.peakv > vcap, dl.after};
+			Cand c = {i, issue_time(&nodes[i], &ps), dl.peak > limit || dl.peakv > vcap, dl.after};
 			if (best.i < 0 || better(&c, &best, nodes))
 				best = c;
 		}
 		check_that(best.i >= 0); /* the DAG is acyclic: edges go forward */
 		order[k] = best.i;
-		place(nodes, best.i, best.t, &cycle, &pipe, &tm);
+		place(nodes, best.i, best.t, &ps, &tm);
 		sched_pressure_place(p, &ins[best.i]);
 	}
 	return tm;

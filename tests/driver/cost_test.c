@@ -10,7 +10,8 @@
  *     copies its carried registers),
  *   - no compare of a mask word back into vcc (selects read the SGPR pair),
  *   - no s_nop in the exp2 blocks (their compares interleaved),
- *   - at most 160 VGPRs (a shared VGPR per `register` constant).
+ *   - at most 168 VGPRs, 3 waves per SIMD (a shared VGPR per `register`
+ *     constant; the prefetch schedule's carried registers).
  * Each bound is what the code does now with a little room; a change that
  * brings a waste back fails here, not only in bench figures. */
 #include <stdio.h>
@@ -96,7 +97,7 @@ START_TEST(vanilla_attention_loop)
 	/* 2 now: the running max and sum back into their loop-carried
 	 * registers (the accumulator's 32 copies are renamed away) */
 	ck_assert_int_le(count(loop, "v_mov_b32"), 16); /* 8 of them the prefetched global reads' carried copies */
-	ck_assert_int_le(vgprs, 160);
+	ck_assert_int_le(vgprs, 168);
 	free(exp), free(loop);
 }
 END_TEST
