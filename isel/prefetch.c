@@ -161,7 +161,10 @@ Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op)
 	s->c->prefetched++;
 	p->body = op->body;
 	p->nbuf = s->c->opts.lds_stages > 1 ? 2 : 1;
-	p->last = t->trips > 0 ? sym_int(sc, t->trips - 1) : sym_sub(sc, t->count, sym_int(sc, 1));
+	/* the loop's own count: a set_symbol'd extent (extent.c) replaces the
+	 * launch extent there, and a clamp to the launch extent's last trip
+	 * would repeat it in the trips past it */
+	p->last = t->trips > 0 ? sym_int(sc, t->trips - 1) : sym_sub(sc, isel_loop_count(s, t), sym_int(sc, 1));
 	p->prol = mfunc_block(s->f, NULL);
 	return p;
 }
