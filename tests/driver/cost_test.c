@@ -13,7 +13,10 @@
  *   - at most 168 VGPRs, 3 waves per SIMD (a shared VGPR per `register`
  *     constant; the prefetch schedule's carried registers).
  * Each bound is what the code does now with a little room; a change that
- * brings a waste back fails here, not only in bench figures. */
+ * brings a waste back fails here, not only in bench figures.
+ * The loop is compiled with the default (prefetch) schedule, whose V tile
+ * adds 8 copies into the ds_write_b64 pairs (its 16-bit halves joined
+ * into single VGPRs first): hence 16 moves, not 8. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

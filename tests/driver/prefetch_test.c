@@ -136,6 +136,26 @@ START_TEST(default_schedule)
 		cmd_result_free(&d);
 		cmd_result_free(&n);
 	}
+	{
+		/* GQA attention fills the registers without it (vanilla attention
+		 * no longer does since issue 13's savings): asked for, the schedule
+		 * spills into AGPRs; by default it gives way rather than spill (no
+		 * more AGPRs than without the schedule) */
+		const char *k = "compile tests/driver/wave/gqa_bshd_attention_16x16x16.json -S -o /dev/null --stats";
+		char args[512];
+		CmdResult d = wavecc(k);
+		snprintf(args, sizeof args, "%s --schedule none", k);
+		CmdResult n = wavecc(args);
+		snprintf(args, sizeof args, "%s --schedule prefetch", k);
+		CmdResult p = wavecc(args);
+		ck_assert_msg(d.status == 0 && n.status == 0 && p.status == 0, "%s%s%s", d.err, n.err, p.err);
+		ck_assert_int_gt(stat(p.out, "\nagpr"), stat(n.out, "\nagpr"));
+		ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
+		ck_assert_int_eq(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
+		cmd_result_free(&d);
+		cmd_result_free(&n);
+		cmd_result_free(&p);
+	}
 }
 END_TEST
 

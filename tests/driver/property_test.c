@@ -2,15 +2,19 @@
  * item 2), checked on random configurations of the example kernels.
  *
  * Each draw picks a kernel family and random values for its parameters:
- *   GEMM       gemm_global / gemm_global_32x32x8: M, N, K (aligned to the
- *              tiles or not), BLOCK_M/N/K, waves per block (the wave tiles
- *              become floor(BLOCK / waves)), sometimes another MMA type with
- *              the operand dtypes it takes;
+ *   GEMM       gemm_global / gemm_global_32x32x8, and the LDS-staged
+ *              gemm_16x16x16 / gemm_32x32x8 / gemm_unaligned / gemm_dynamic
+ *              (M, N, K given at run time with -D, K of 0 and 1 too): M, N, K
+ *              (aligned to the tiles or not), BLOCK_M/N/K, waves per block
+ *              (the wave tiles become floor(BLOCK / waves)), sometimes
+ *              another MMA type with the operand dtypes it takes;
  *   reduction  reduce_sum / reduce_max / reduce_block: M, N, BLOCK_M, BLOCK_N
  *              or ELEMS_PER_WAVE (left derived half of the time);
  *   softmax    softmax / softmax_wide: M, N, BLOCK_M;
  *   (every family also swaps the workgroup dims of M and N a quarter of the
- *   time);
+ *   time, and draws the compile options of the reduction loop's schedule:
+ *   --schedule none|prefetch, --lds-stages 1|2, --no-schedule, each left
+ *   at its default part of the time);
  *   elementwise copy / copy_aligned / add / cast: M, N, BLOCK_M, BLOCK_N and
  *              the argument dtypes (the examples fix them, so the draw edits
  *              the dtype strings).
@@ -137,6 +141,8 @@ typedef struct {
 	json_t *j;
 	char what[512];
 	size_t len;
+	char args[256]; /* command-line arguments: -D of dynamic symbols, options */
+	size_t alen;
 } Draw;
 
 static void note(Draw *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -149,10 +155,56 @@ static void note(Draw *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A command-line argument, also noted in what was drawn. */
+static void arg(Draw *d, const char *a)
+{
+	if (d->alen < sizeof d->args)
+		d->alen += (size_t)snprintf(d->args + d->alen, sizeof d->args - d->alen, " %s", a);
+	note(d, " %s", a);
+}
+
+static bool is_dynamic(json_t *j, const char *name)
+{
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(j, "dynamic_symbols"), i, x)
+		if (!strcmp(json_string_value(x), name))
+			return true;
+	return false;
+}
+
+/* A symbol's value: in the kernel, or with -D when the kernel leaves it to
+ * run time. */
 static void sym(Draw *d, const char *name, int64_t v)
 {
+	if (is_dynamic(d->j, name)) {
+		char a[96];
+		snprintf(a, sizeof a, "-D %s=%lld", name, (long long)v);
+		if (d->alen < sizeof d->args)
+			d->alen += (size_t)snprintf(d->args + d->alen, sizeof d->args - d->alen, " %s", a);
+		note(d, " %s=%lld(-D)", name, (long long)v);
+		return;
+	}
 	set_sym(d->j, name, v);
 	note(d, " %s=%lld", name, (long long)v);
+}
+
+/* The reduction loop's schedule options, each at its default a third of
+ * the time or more. */
+static void draw_options(Rng *r, Draw *d)
+{
+	switch (rng_next(r) % 3) {
+	case 0: arg(d, "--schedule none"); break;
+	case 1: arg(d, "--schedule prefetch"); break;
+	default: break;
+	}
+	switch (rng_next(r) % 3) {
+	case 0: arg(d, "--lds-stages 1"); break;
+	case 1: arg(d, "--lds-stages 2"); break;
+	default: break;
+	}
+	if (rng_next(r) % 4 == 0)
+		arg(d, "--no-schedule");
 }
 
 /* A quarter of the draws swap the workgroup dims of M and N (a lone M moves
@@ -195,7 +247,8 @@ static const struct {
 
 static void draw_gemm(Rng *r, Draw *d)
 {
-	static const char *const ex[] = {"gemm_global", "gemm_global_32x32x8"};
+	static const char *const ex[] = {"gemm_global", "gemm_global_32x32x8", "gemm_16x16x16", "gemm_32x32x8",
+		"gemm_unaligned", "gemm_dynamic"};
 	static const int64_t blocks[] = {16, 32, 48, 64, 96, 128};
 	static const int64_t bks[] = {8, 16, 24, 32, 64};
 	const char *name = PICK(r, ex);
@@ -210,7 +263,9 @@ static void draw_gemm(Rng *r, Draw *d)
 	bool aligned = rng_next(r) % 2;
 	sym(d, "M", aligned ? bm * rng_range(r, 1, 3) : draw_size(r, 16, 256));
 	sym(d, "N", aligned ? bn * rng_range(r, 1, 3) : draw_size(r, 16, 256));
-	sym(d, "K", aligned ? bk * rng_range(r, 1, 4) : draw_size(r, 8, 256));
+	/* a run-time K may be 0 (no trip) */
+	bool dyn = is_dynamic(d->j, "K");
+	sym(d, "K", aligned ? bk * rng_range(r, 1, 4) : dyn && rng_next(r) % 4 == 0 ? rng_range(r, 0, 1) : draw_size(r, 8, 256));
 	if (rng_next(r) % 3 == 0) { /* waves per block */
 		static const int64_t ws[] = {1, 2, 4};
 		int64_t wm = PICK(r, ws), wn = PICK(r, ws);
@@ -352,13 +407,14 @@ START_TEST(draw_runs_or_is_rejected)
 	case 2: draw_softmax(&r, &d); break;
 	default: draw_elementwise(&r, &d); break;
 	}
+	draw_options(&r, &d);
 	const char *mcpu = rng_next(&r) % 2 ? " --mcpu gfx90a" : "";
 	unsigned data_seed = (unsigned)(rng_next(&r) % 1000);
 	char file[2048], cmd[8192], args[4096];
 	snprintf(file, sizeof file, "%s/draw%d.json", dir, _i);
 	ck_assert_int_eq(json_dump_file(d.j, file, JSON_INDENT(2)), 0);
 	json_decref(d.j);
-	snprintf(args, sizeof args, "run %s%s --seed %u", file, mcpu, data_seed);
+	snprintf(args, sizeof args, "run %s%s --seed %u%s", file, mcpu, data_seed, d.args);
 	snprintf(cmd, sizeof cmd, "cd '%s' && timeout 60 '%s' %s", test_root(), test_bin(), args);
 	CmdResult res = run_cmd(cmd, NULL);
 	const char *why = judge(&res, file);

@@ -62,16 +62,20 @@ START_TEST(interp_matches_formula)
 }
 END_TEST
 
+/* Each target under both schedules of the loop: prefetched, the loads of
+ * the trip after the launch extent's last (row 7: 350 > 300) read that
+ * trip, not the launch extent's last again. */
 START_TEST(compiled_matches_interp)
 {
-	const char *mcpu = _i ? "gfx90a" : "gfx942";
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *sched = _i / 2 ? "prefetch" : "none";
 	char path[4096], err[256];
-	snprintf(path, sizeof path, "%s/len.npy", test_tmpdir(_i ? "set_extent_gfx90a" : "set_extent_gfx942"));
+	snprintf(path, sizeof path, "%s/len.npy", test_tmpdir(_i % 2 ? "set_extent_gfx90a" : "set_extent_gfx942"));
 	int64_t shape[1] = {ROWS};
 	ck_assert_msg(npy_write(path, DT_I32, 1, shape, extents, err, sizeof err) == 0, "%s", err);
-	CmdResult r = test_wavecc("run tests/driver/data/set_extent.json -D M=%d -D N=%d --in len=%s --mcpu %s", ROWS,
-		COLS, path, mcpu);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", mcpu, r.status, r.out, r.err);
+	CmdResult r = test_wavecc("run tests/driver/data/set_extent.json -D M=%d -D N=%d --in len=%s --mcpu %s --schedule %s",
+		ROWS, COLS, path, mcpu, sched);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s, schedule %s: status %d\n%s%s", mcpu, sched, r.status,
+		r.out, r.err);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -95,7 +99,7 @@ int main(void)
 	TCase *tc = tcase_create("set_extent");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, interp_matches_formula);
-	tcase_add_loop_test(tc, compiled_matches_interp, 0, 2);
+	tcase_add_loop_test(tc, compiled_matches_interp, 0, 4);
 	tcase_add_test(tc, compile_time_launch_extent_rejected);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

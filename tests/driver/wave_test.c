@@ -675,8 +675,11 @@ static void run_case(const WaveCase *c, int i)
 		memmove(quant, more ? more : "", strlen(more ? more : "") + 1);
 		wave_quant_input(spec, in, sizeof in);
 	}
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s", test_root(),
-		test_bin(), args, mcpu, 5 + i, in);
+	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
+	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
+	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s", test_root(),
+		test_bin(), args, mcpu, 5 + i, in, extra ? extra : "");
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
 	char absent[64];
