@@ -7,7 +7,8 @@
  * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
  * mask nearly every row (any nonzero byte masks it). Extend attention's
  * index buffers (qo_indptr, kv_indptr, kv_indices) say where each
- * sequence's tokens are: random ones would send the kernel anywhere.
+ * sequence's tokens are: random ones would send the kernel anywhere, and
+ * so do prefill attention's offsets and sequence_lengths.
  * Wave's f8 attention tests quantize q, k and v to integers in [-128, 128]
  * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
  * scales would make every score nearly 0 and the softmax flat, so a wrong
@@ -149,6 +150,36 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 }
 
 /* A standard normal value from two uniform ones (Box-Muller). */
+const char *wave_prefill_input(const char *spec, char *opt, size_t len)
+{
+	enum { MAX_SEQ = 16 };
+	int32_t off[MAX_SEQ], lens[MAX_SEQ];
+	int n = 0, used = 0;
+	long l;
+	const char *p = spec;
+	while (n < MAX_SEQ && sscanf(p, "%ld%n", &l, &used) == 1 && l > 0) {
+		/* Wave's create_inputs: each sequence starts where the last ends */
+		off[n] = n ? off[n - 1] + lens[n - 1] : 0;
+		lens[n++] = (int32_t)l;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (n == 0 || *p)
+		die("wave_prefill_input: bad spec '%s' (LEN,LEN,...)", spec);
+	char dir[160];
+	snprintf(dir, sizeof dir, "wave_inputs_prefill_%.120s", spec);
+	for (char *c = dir; *c; c++)
+		if (*c == ',')
+			*c = '_';
+	const char *at = test_tmpdir(dir);
+	opt[0] = 0;
+	write_i32(at, "offsets", off, n, opt, len);
+	write_i32(at, "sequence_lengths", lens, n, opt, len);
+	return opt;
+}
+
 static double gauss(uint64_t *s)
 {
 	double u1 = ((double)(next(s) >> 11) + 1) / 9007199254740993.0; /* (0, 1] */

@@ -22,6 +22,11 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len);
  * `--in` options that load them into opt. */
 const char *wave_extend_input(const char *spec, char *opt, size_t len);
 
+/* Prefill attention's offsets and sequence_lengths for the spec
+ * "LEN0,LEN1,...": the sequences packed in order (offsets their running
+ * sums, from 0); the --in options written into opt. */
+const char *wave_prefill_input(const char *spec, char *opt, size_t len);
+
 /* Append to opt the option loading the f16 buffer spec
  * "NAME:D0,...,SCALE" (one to four dims) describes: seeded integers
  * ceil(clamp(normal·SCALE, -SCALE, SCALE)), Wave's quantized_tensor. */

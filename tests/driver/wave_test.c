@@ -564,6 +564,16 @@ static const WaveCase cases[] = {
 	{"extend_attention_32x32x8.json" EXTEND_ARGS, NULL, NULL},
 	{"extend_attention_causal_16x16x16.json" EXTEND_ARGS, NULL, NULL},
 	{"extend_attention_causal_32x32x8.json" EXTEND_ARGS, NULL, NULL},
+	/* prefill_attention_test.py::testPrefillAttention
+	 * (templates/prefill_attention.py, 16x16x16 for both mmas) at both of
+	 * its shapes, (1, 1, 13, 13, (64, 64)) and (4, 1, 64, 64, (128, 256)):
+	 * the sequences packed along N_Q and N_KV, whose launch values are the
+	 * total token count (Wave's MemoryLayouts of q, k, v, c), set_symbol
+	 * making them each sequence's length; OFFSET its start */
+	{"prefill_attention_16x16x16.json -D N_Q=128 -D N_KV=128 -D OFFSET=0 --atol 1e-3 --rtol 1e-3 --prefill 64,64",
+		NULL, NULL},
+	{"prefill_attention_16x16x16.json -D H=4 -D HEAD_RATIO=4 -D D_Q=64 -D D_KV=64 -D MAX_SEQ_LEN=256 -D N_Q=384 "
+		"-D N_KV=384 -D OFFSET=0 --atol 1e-3 --rtol 1e-3 --prefill 128,256", NULL, NULL},
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -665,6 +675,11 @@ static void run_case(const WaveCase *c, int i)
 	if (ext) {
 		*ext = 0;
 		wave_extend_input(ext + strlen(" --extend "), in, sizeof in);
+	}
+	char *pre = strstr(args, " --prefill "); /* prefill attention's offsets */
+	if (pre) {
+		*pre = 0;
+		wave_prefill_input(pre + strlen(" --prefill "), in, sizeof in);
 	}
 	char *quant; /* f16 inputs of Wave's quantized_tensor, one per --quant */
 	while ((quant = strstr(args, " --quant ")) != NULL) {

@@ -519,6 +519,72 @@ START_TEST(wave_extend_causal)
 }
 END_TEST
 
+/* Prefill attention (templates/prefill_attention.py): sequences packed
+ * along the token dim, sequence s at rows off[s] .. off[s] + len[s] of q,
+ * k, v and c; each query attends every key of its own sequence only, in
+ * the kernel's base-2 units (Wave's host scales q by log2(e)/sqrt(D)):
+ *   c[off + m, h] = sum_j 2^(s_mj - max) v[off + j, h / hdiv] / sum_j 2^(s_mj - max)
+ * with s_mj = q[off + m, h] · k[off + j, h / hdiv]. */
+static double *prefill_reference(int nseq, const int64_t *off, const int64_t *len, int64_t H, int64_t HKV,
+	int64_t D, WaveKernel *w)
+{
+	InterpArg *q = wk_arg(w, "q"), *k = wk_arg(w, "k"), *v = wk_arg(w, "v"), *c = wk_arg(w, "c");
+	double *ref = xcalloc(c->count, sizeof(double));
+	double *a = xmalloc(sizeof(double) * 4096);
+	for (int s = 0; s < nseq; s++)
+		for (int64_t m = 0; m < len[s]; m++)
+			for (int64_t h = 0; h < H; h++) {
+				int64_t kh = h / (H / HKV), qm = off[s] + m;
+				double mx = -INFINITY, den = 0;
+				ck_assert(len[s] <= 4096);
+				for (int64_t j = 0; j < len[s]; j++) {
+					double dot = 0;
+					for (int64_t d = 0; d < D; d++)
+						dot += el(q, (uint64_t)((qm * H + h) * D + d)) *
+						       el(k, (uint64_t)(((off[s] + j) * HKV + kh) * D + d));
+					a[j] = dot;
+					mx = fmax(mx, dot);
+				}
+				for (int64_t j = 0; j < len[s]; j++) {
+					a[j] = exp2(a[j] - mx);
+					den += a[j];
+				}
+				for (int64_t e = 0; e < D; e++) {
+					double acc = 0;
+					for (int64_t j = 0; j < len[s]; j++)
+						acc += a[j] * el(v, (uint64_t)(((off[s] + j) * HKV + kh) * D + e));
+					ref[(qm * H + h) * D + e] = acc / den;
+				}
+			}
+	free(a);
+	return ref;
+}
+
+START_TEST(wave_prefill)
+{
+	/* three sequences of 50, 130 and 64 tokens (unaligned to the 64-row
+	 * tiles, the second over three workgroups) packed into 244 rows, 4
+	 * query heads on 2 kv heads, head size 64 */
+	static const int64_t off[] = {0, 50, 180}, len[] = {50, 130, 64};
+	const char *name[] = {"H", "H_KV", "HEAD_RATIO", "D_Q", "D_KV", "S", "MAX_SEQ_LEN"};
+	const int64_t val[] = {4, 2, 2, 64, 64, 3, 130};
+	const int64_t dyn[] = {244, 244, 0}; /* N_Q, N_KV, OFFSET (set in the kernel) */
+	WaveKernel w;
+	wk_open_dyn(&w, "prefill_attention_16x16x16.json", NULL, NULL, 7, name, val, dyn);
+	fill(wk_arg(&w, "q"), 80, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "k"), 81, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v"), 82, -1, 1, 1.0 / 256);
+	InterpArg *o = wk_arg(&w, "offsets"), *l = wk_arg(&w, "sequence_lengths");
+	for (int s = 0; s < 3; s++) {
+		set_i32(o, (uint64_t)s, off[s]);
+		set_i32(l, (uint64_t)s, len[s]);
+	}
+	double *ref = prefill_reference(3, off, len, 4, 2, 64, &w);
+	wk_run_close(&w, "prefill attention", ref, wk_arg(&w, "c"));
+	free(ref);
+}
+END_TEST
+
 START_TEST(wave_vanilla_bias)
 {
 	/* testAttentionBias: f32 bias [B, M, K2] read in the scores' layout
@@ -753,6 +819,7 @@ int main(void)
 	tcase_add_test(tc, wave_gqa_causal_f8);
 	tcase_add_test(tc, wave_alibi);
 	tcase_add_test(tc, wave_t5_rpe);
+	tcase_add_test(tc, wave_prefill);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
