@@ -22,7 +22,9 @@
  * additive score bias and testAttentionSoftCap's cap·tanh(score/cap), both in
  * the kernels' base-2 units converted to natural ones (scale ln 2); ALiBi's
  * slope·min(j - m, 0); T5's relative position bias; the f8 kernels within
- * Wave's rmse bounds. */
+ * Wave's rmse bounds. Prefill attention against per-sequence attention over
+ * packed sequences; backward_attention_test.py's kernels against the
+ * analytic gradients of softmax(scale·Q·Kᵀ)·V. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -585,6 +587,167 @@ START_TEST(wave_prefill)
 }
 END_TEST
 
+/* backward_attention_test.py's kernels: the forward pass and the gradients
+ * of o = softmax(scale·q·kᵀ)·v for an upstream gradient do, derived by
+ * hand and computed here in double (no finite differences):
+ *   p = exp(s - lse), s = scale·q·kᵀ, lse = log sum_j exp(s)
+ *   D = rowsum(do ∘ o), dp = do·vᵀ, ds = p ∘ (dp - D)
+ *   dv = pᵀ·do, dk = scale·dsᵀ·q, dq = scale·ds·k
+ * The kernels take lse and D as f16 inputs (Wave's test passes the torch
+ * reference's), set here from the reference (rounded to f16); with q, k in
+ * [-1, 1) the scores stay small, so those roundings and p's and ds's f16
+ * stores keep every output within Wave's 3e-3, where a wrong operand order
+ * or layout errs by O(0.1). */
+typedef struct Grad {
+	int64_t B, M, N, K1, K2;
+	double scale;
+	double *s, *p, *o, *lse, *D, *dp, *ds, *dq, *dk, *dv;
+} Grad;
+
+static void grad_reference(Grad *g, const InterpArg *q, const InterpArg *k, const InterpArg *v, const InterpArg *dout)
+{
+	int64_t B = g->B, M = g->M, N = g->N, K1 = g->K1, K2 = g->K2;
+	size_t mk = (size_t)(B * M * K2);
+	g->s = xcalloc(mk, sizeof(double));
+	g->p = xcalloc(mk, sizeof(double));
+	g->dp = xcalloc(mk, sizeof(double));
+	g->ds = xcalloc(mk, sizeof(double));
+	g->o = xcalloc((size_t)(B * M * N), sizeof(double));
+	g->lse = xcalloc((size_t)(B * M), sizeof(double));
+	g->D = xcalloc((size_t)(B * M), sizeof(double));
+	g->dq = xcalloc((size_t)(B * M * K1), sizeof(double));
+	g->dk = xcalloc((size_t)(B * K2 * K1), sizeof(double));
+	g->dv = xcalloc((size_t)(B * K2 * N), sizeof(double));
+	for (int64_t b = 0; b < B; b++)
+		for (int64_t m = 0; m < M; m++) {
+			int64_t bm = b * M + m;
+			double mx = -INFINITY, sum = 0;
+			for (int64_t j = 0; j < K2; j++) {
+				double dot = 0;
+				for (int64_t d = 0; d < K1; d++)
+					dot += el(q, (uint64_t)(bm * K1 + d)) * el(k, (uint64_t)((b * K2 + j) * K1 + d));
+				g->s[bm * K2 + j] = g->scale * dot;
+				mx = fmax(mx, g->scale * dot);
+			}
+			for (int64_t j = 0; j < K2; j++)
+				sum += exp(g->s[bm * K2 + j] - mx);
+			g->lse[bm] = mx + log(sum);
+			for (int64_t j = 0; j < K2; j++)
+				g->p[bm * K2 + j] = exp(g->s[bm * K2 + j] - g->lse[bm]);
+			for (int64_t n = 0; n < N; n++) {
+				double acc = 0;
+				for (int64_t j = 0; j < K2; j++)
+					acc += g->p[bm * K2 + j] * el(v, (uint64_t)((b * K2 + j) * N + n));
+				g->o[bm * N + n] = acc;
+				g->D[bm] += el(dout, (uint64_t)(bm * N + n)) * acc;
+			}
+			for (int64_t j = 0; j < K2; j++) {
+				double acc = 0;
+				for (int64_t n = 0; n < N; n++)
+					acc += el(dout, (uint64_t)(bm * N + n)) * el(v, (uint64_t)((b * K2 + j) * N + n));
+				g->dp[bm * K2 + j] = acc;
+				g->ds[bm * K2 + j] = g->p[bm * K2 + j] * (acc - g->D[bm]);
+			}
+		}
+	for (int64_t b = 0; b < B; b++)
+		for (int64_t m = 0; m < M; m++)
+			for (int64_t j = 0; j < K2; j++) {
+				int64_t at = (b * M + m) * K2 + j;
+				for (int64_t n = 0; n < N; n++)
+					g->dv[(b * K2 + j) * N + n] += g->p[at] * el(dout, (uint64_t)((b * M + m) * N + n));
+				for (int64_t d = 0; d < K1; d++) {
+					g->dk[(b * K2 + j) * K1 + d] += g->scale * g->ds[at] * el(q, (uint64_t)((b * M + m) * K1 + d));
+					g->dq[(b * M + m) * K1 + d] += g->scale * g->ds[at] * el(k, (uint64_t)((b * K2 + j) * K1 + d));
+				}
+			}
+}
+
+static void grad_free(Grad *g)
+{
+	double *all[] = {g->s, g->p, g->o, g->lse, g->D, g->dp, g->ds, g->dq, g->dk, g->dv};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		free(all[i]);
+}
+
+/* One backward_attention_test.py kernel at (B, M, N, K1, K2) = (2, 32, 32,
+ * 32, 64): q, k, v, do filled here, lse and D (where the kernel takes
+ * them) set from the reference; the outputs it writes checked. */
+static void backward_case(const char *file)
+{
+	const char *name[] = {"B", "M", "N", "K1", "K2"};
+	const int64_t val[] = {2, 32, 32, 32, 64};
+	WaveKernel w;
+	wk_open(&w, file, NULL, NULL, 5, name, val);
+	Grad g = {2, 32, 32, 32, 64, 1.0 / sqrt(32.0), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k");
+	InterpArg *v = interp_arg(&w.in, "v"), *dout = interp_arg(&w.in, "do");
+	fill(q, 90, -1, 1, 1.0 / 64);
+	fill(k, 91, -1, 1, 1.0 / 64);
+	if (v)
+		fill(v, 92, -1, 1, 1.0 / 256);
+	if (dout)
+		fill(dout, 93, -1, 1, 1.0 / 256);
+	/* the reference needs v and do: the dv kernel has no v (a stand-in
+	 * filled alike, unused by it); the forward kernel's v is [B, N, K2]
+	 * (Wave passes v transposed), so it computes from a copy */
+	InterpArg vt = {0}, dt = {0};
+	double *vbuf = NULL, *dbuf = NULL;
+	if (!v || v->shape[1] == g.N) {
+		vbuf = xcalloc((size_t)(g.B * g.K2 * g.N), sizeof(double));
+		vt = (InterpArg){.dtype = DT_F64, .count = (uint64_t)(g.B * g.K2 * g.N), .data = vbuf};
+		for (int64_t b = 0; b < g.B; b++)
+			for (int64_t j = 0; j < g.K2; j++)
+				for (int64_t n = 0; n < g.N; n++)
+					vbuf[(b * g.K2 + j) * g.N + n] =
+						v ? el(v, (uint64_t)((b * g.N + n) * g.K2 + j)) : (double)((7 * j + n) % 13) / 16 - 0.375;
+	}
+	if (!dout) {
+		dbuf = xcalloc((size_t)(g.B * g.M * g.N), sizeof(double));
+		dt = (InterpArg){.dtype = DT_F64, .count = (uint64_t)(g.B * g.M * g.N), .data = dbuf};
+	}
+	grad_reference(&g, q, k, vbuf ? &vt : v, dbuf ? &dt : dout);
+	InterpArg *lse = interp_arg(&w.in, "lse"), *D = interp_arg(&w.in, "D");
+	bool fwd = interp_arg(&w.in, "o") != NULL;
+	for (int64_t i = 0; !fwd && lse && i < g.B * g.M; i++)
+		dtype_store(lse->dtype, lse->data, (uint64_t)i, g.lse[i]);
+	for (int64_t i = 0; D && i < g.B * g.M; i++)
+		dtype_store(D->dtype, D->data, (uint64_t)i, g.D[i]);
+	InterpArg *sc = wk_arg(&w, "scale");
+	dtype_store(sc->dtype, sc->data, 0, g.scale);
+	ck_assert_msg(interp_run(&w.in) == 0, "%s: interp_run failed", file);
+	struct {
+		const char *arg;
+		const double *ref;
+	} out[] = {{"s", g.s}, {"o", g.o}, {"lse", g.lse}, {"p", g.p}, {"dp", g.dp}, {"ds", g.ds}, {"dq", g.dq},
+		{"dk", g.dk}, {"dv", g.dv}};
+	int checked = 0;
+	for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+		InterpArg *a = interp_arg(&w.in, out[i].arg);
+		if (!a || (a == lse && !fwd) || (a == v && !fwd))
+			continue;
+		char what[160];
+		snprintf(what, sizeof what, "%s: %s", file, out[i].arg);
+		expect_close(what, a, out[i].ref, 3e-3, 3e-3); /* Wave test's cmp_params */
+		checked++;
+	}
+	ck_assert_msg(checked >= 3, "%s: only %d outputs checked", file, checked);
+	interp_free(&w.in);
+	kernel_view_free(w.bound);
+	kernel_free(w.k);
+	grad_free(&g);
+	free(vbuf);
+	free(dbuf);
+}
+
+START_TEST(wave_backward)
+{
+	static const char *const files[] = {"attention_fwd_16x16x16.json", "attention_fwd_32x32x8.json",
+		"attention_bwd_dv_16x16x16.json", "attention_bwd_dk_32x32x8.json", "attention_bwd_dq_16x16x16.json",
+		"attention_bwd_16x16x16.json", "attention_bwd_32x32x8.json"};
+	backward_case(files[_i]);
+}
+END_TEST
+
 START_TEST(wave_vanilla_bias)
 {
 	/* testAttentionBias: f32 bias [B, M, K2] read in the scores' layout
@@ -820,6 +983,7 @@ int main(void)
 	tcase_add_test(tc, wave_alibi);
 	tcase_add_test(tc, wave_t5_rpe);
 	tcase_add_test(tc, wave_prefill);
+	tcase_add_loop_test(tc, wave_backward, 0, 7);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
