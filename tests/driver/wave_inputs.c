@@ -103,6 +103,33 @@ static void write_i32(const char *dir, const char *name, const int32_t *v, long 
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 }
 
+/* The custom mask of Wave's extend test (create_inputs): per sequence an
+ * ext x (prefix + ext) i8 block, row m holding 1 for every prefix key and
+ * for the new keys j <= m (causal), 0 past them; the blocks back to back,
+ * mask_offsets their starts. */
+static void extend_mask(const char *dir, int n, const long *pre, const long *ext, char *opt, size_t len)
+{
+	int32_t off[17] = {0};
+	for (int i = 0; i < n && i < 16; i++)
+		off[i + 1] = off[i] + (int32_t)(ext[i] * (pre[i] + ext[i]));
+	int8_t *m = calloc((size_t)off[n] + 1, 1);
+	if (!m)
+		die("wave_extend_input: out of memory");
+	for (int i = 0; i < n; i++)
+		for (long r = 0; r < ext[i]; r++)
+			for (long c = 0; c < pre[i] + ext[i]; c++)
+				m[off[i] + r * (pre[i] + ext[i]) + c] = (int8_t)(c < pre[i] || c - pre[i] <= r);
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/custom_mask.npy", dir);
+	int64_t shape[1] = {off[n]};
+	if (npy_write(path, DT_I8, 1, shape, m, err, sizeof err) < 0)
+		die("wave_extend_input: %s", err);
+	free(m);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, " --in custom_mask=%s", path);
+	write_i32(dir, "mask_offsets", off, n + 1, opt, len);
+}
+
 const char *wave_extend_input(const char *spec, char *opt, size_t len)
 {
 	enum { MAX_SEQ = 16 };
@@ -116,8 +143,10 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 			break;
 		p++;
 	}
-	if (n == 0 || sscanf(p, ":%ld", &nkv) != 1)
-		die("wave_extend_input: bad spec '%s' (PREFIX/EXTEND,...:N_KV)", spec);
+	int tail = 0;
+	if (n == 0 || sscanf(p, ":%ld%n", &nkv, &tail) != 1)
+		die("wave_extend_input: bad spec '%s' (PREFIX/EXTEND,...:N_KV[:mask])", spec);
+	bool mask = strcmp(p + tail, ":mask") == 0;
 	int32_t qo[MAX_SEQ + 1] = {0}, kvp[MAX_SEQ + 1] = {0};
 	long loc = 0; /* the sequence's first row in the cache pool */
 	int32_t *idx = calloc((size_t)nkv + 1, sizeof *idx);
@@ -146,6 +175,8 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 	write_i32(at, "kv_indptr", kvp, n + 1, opt, len);
 	write_i32(at, "kv_indices", idx, nkv, opt, len);
 	free(idx);
+	if (mask)
+		extend_mask(at, n, pre, ext, opt, len);
 	return opt;
 }
 

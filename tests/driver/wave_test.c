@@ -564,6 +564,14 @@ static const WaveCase cases[] = {
 	{"extend_attention_32x32x8.json" EXTEND_ARGS, NULL, NULL},
 	{"extend_attention_causal_16x16x16.json" EXTEND_ARGS, NULL, NULL},
 	{"extend_attention_causal_32x32x8.json" EXTEND_ARGS, NULL, NULL},
+	/* testExtendAttention with use_custom_mask (the i8 custom_mask of
+	 * each sequence's ext x (prefix + ext) block, Wave's causal values,
+	 * at mask_offsets; SEQ_LEN, MASK_START_IDX and PREFIX_LEN set in the
+	 * kernel, MASK_LEN 50·87 + 90·160) */
+#define EXTEND_MASK_ARGS " -D N_Q=200 -D N_KV=247 -D S=3 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=90 " \
+	"-D MASK_LEN=18750 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 37/50,70/90:247:mask"
+	{"extend_attention_custom_mask_16x16x16.json" EXTEND_MASK_ARGS, NULL, NULL},
+	{"extend_attention_custom_mask_32x32x8.json" EXTEND_MASK_ARGS, NULL, NULL},
 	/* prefill_attention_test.py::testPrefillAttention
 	 * (templates/prefill_attention.py, 16x16x16 for both mmas) at both of
 	 * its shapes, (1, 1, 13, 13, (64, 64)) and (4, 1, 64, 64, (128, 256)):

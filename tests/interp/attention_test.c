@@ -409,6 +409,9 @@ typedef struct Extend {
 	int64_t H, HKV, D;
 	double cap;
 	bool causal;
+	bool custom_mask; /* the kernel's custom_mask: sequence s's row m keeps
+	                     key c (prefix keys first) where
+	                     custom_mask[mask_offsets[s] + m·(prefix + ext) + c] != 0 */
 } Extend;
 
 static double *extend_reference(const Extend *p, WaveKernel *w)
@@ -416,6 +419,8 @@ static double *extend_reference(const Extend *p, WaveKernel *w)
 	InterpArg *q = wk_arg(w, "q"), *k = wk_arg(w, "k"), *v = wk_arg(w, "v"), *kc = wk_arg(w, "k_cache");
 	InterpArg *vc = wk_arg(w, "v_cache"), *qo = wk_arg(w, "qo_indptr"), *kvp = wk_arg(w, "kv_indptr");
 	InterpArg *idx = wk_arg(w, "kv_indices"), *c = wk_arg(w, "c");
+	InterpArg *cm = p->custom_mask ? wk_arg(w, "custom_mask") : NULL;
+	InterpArg *moff = p->custom_mask ? wk_arg(w, "mask_offsets") : NULL;
 	double *ref = xcalloc(c->count, sizeof(double));
 	int64_t H = p->H, D = p->D, hdiv = p->H / p->HKV;
 	double *a = xmalloc(sizeof(double) * 4096);
@@ -423,18 +428,23 @@ static double *extend_reference(const Extend *p, WaveKernel *w)
 	int64_t *row = xmalloc(sizeof(int64_t) * 4096);
 	for (int s = 0; s < p->nseq; s++) {
 		int64_t q0 = (int64_t)el(qo, (uint64_t)s), p0 = (int64_t)el(kvp, (uint64_t)s);
+		int64_t mrow = p->prefix[s] + p->ext[s], m0 = p->custom_mask ? (int64_t)el(moff, (uint64_t)s) : 0;
 		for (int64_t m = 0; m < p->ext[s]; m++) {
 			/* the keys this query sees, in order: prefix, then new */
 			int64_t n = 0;
-			for (int64_t j = 0; j < p->prefix[s]; j++, n++) {
+			for (int64_t j = 0; j < p->prefix[s]; j++) {
+				if (p->custom_mask && el(cm, (uint64_t)(m0 + m * mrow + j)) == 0)
+					continue;
 				kr[n] = kc;
 				vr[n] = vc;
-				row[n] = (int64_t)el(idx, (uint64_t)(p0 + j));
+				row[n++] = (int64_t)el(idx, (uint64_t)(p0 + j));
 			}
-			for (int64_t j = 0; j < p->ext[s] && (!p->causal || j <= m); j++, n++) {
+			for (int64_t j = 0; j < p->ext[s] && (!p->causal || j <= m); j++) {
+				if (p->custom_mask && el(cm, (uint64_t)(m0 + m * mrow + p->prefix[s] + j)) == 0)
+					continue;
 				kr[n] = k;
 				vr[n] = v;
-				row[n] = q0 + j;
+				row[n++] = q0 + j;
 			}
 			ck_assert(n <= 4096);
 			for (int64_t h = 0; h < H; h++) {
@@ -503,11 +513,55 @@ static void extend_case(const char *file, bool causal)
 	}
 	for (int64_t i = 0; i < prefix[0] + prefix[1]; i++)
 		set_i32(idx, (uint64_t)i, (7 * i + 3) % 247);
-	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, causal};
+	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, causal, false};
 	double *ref = extend_reference(&p, &w);
 	wk_run_close(&w, causal ? "extend attention, causal" : "extend attention", ref, wk_arg(&w, "c"));
 	free(ref);
 }
+
+/* The custom-mask variant with a mask that is neither causal nor full: row
+ * m of each sequence keeps the prefix keys and new keys whose position
+ * plus m is not a multiple of 3, and always its first key, so that every
+ * row keeps some. Its 10 dynamic symbols: N_Q, N_KV, S, EXT_IDX,
+ * KV_START_IDX, MAX_EXTEND_SEQ_LEN, MASK_LEN, SEQ_LEN, MASK_START_IDX,
+ * PREFIX_LEN (the last three set in the kernel). */
+static void extend_mask_case(const char *file)
+{
+	static const int64_t prefix[] = {37, 70}, ext[] = {50, 90};
+	const int64_t dyn[] = {160, 247, 3, 0, 0, 90, 18750, 0, 0, 0};
+	WaveKernel w;
+	wk_open_dyn(&w, file, NULL, NULL, 0, NULL, NULL, dyn);
+	fill(wk_arg(&w, "q"), 75, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "k"), 76, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v"), 77, -1, 1, 1.0 / 256);
+	fill(wk_arg(&w, "k_cache"), 78, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v_cache"), 79, -1, 1, 1.0 / 256);
+	InterpArg *qo = wk_arg(&w, "qo_indptr"), *kvp = wk_arg(&w, "kv_indptr"), *idx = wk_arg(&w, "kv_indices");
+	InterpArg *cm = wk_arg(&w, "custom_mask"), *moff = wk_arg(&w, "mask_offsets");
+	int64_t at = 0;
+	for (int s = 0; s <= 2; s++) {
+		set_i32(qo, (uint64_t)s, s == 0 ? 0 : ext[0] + (s == 2 ? ext[1] : 0));
+		set_i32(kvp, (uint64_t)s, s == 0 ? 0 : prefix[0] + (s == 2 ? prefix[1] : 0));
+		set_i32(moff, (uint64_t)s, at);
+		for (int64_t m = 0; s < 2 && m < ext[s]; m++)
+			for (int64_t c = 0; c < prefix[s] + ext[s]; c++, at++)
+				dtype_store(cm->dtype, cm->data, (uint64_t)at, c == 0 || (c < prefix[s] ? c + m : c + 2 * m) % 3 != 0);
+	}
+	ck_assert(at == 18750);
+	for (int64_t i = 0; i < prefix[0] + prefix[1]; i++)
+		set_i32(idx, (uint64_t)i, (7 * i + 3) % 247);
+	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, false, true};
+	double *ref = extend_reference(&p, &w);
+	wk_run_close(&w, "extend attention, custom mask", ref, wk_arg(&w, "c"));
+	free(ref);
+}
+
+START_TEST(wave_extend_custom_mask)
+{
+	extend_mask_case("extend_attention_custom_mask_16x16x16.json");
+	extend_mask_case("extend_attention_custom_mask_32x32x8.json");
+}
+END_TEST
 
 START_TEST(wave_extend)
 {
@@ -983,6 +1037,7 @@ int main(void)
 	tcase_add_test(tc, wave_alibi);
 	tcase_add_test(tc, wave_t5_rpe);
 	tcase_add_test(tc, wave_prefill);
+	tcase_add_test(tc, wave_extend_custom_mask);
 	tcase_add_loop_test(tc, wave_backward, 0, 7);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
