@@ -572,6 +572,15 @@ static const WaveCase cases[] = {
 	"-D MASK_LEN=18750 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 37/50,70/90:247:mask"
 	{"extend_attention_custom_mask_16x16x16.json" EXTEND_MASK_ARGS, NULL, NULL},
 	{"extend_attention_custom_mask_32x32x8.json" EXTEND_MASK_ARGS, NULL, NULL},
+	/* testExtendRpeAttention (templates/extend_attention_rpe.py, causal):
+	 * rejected, its i64 self_index of N_Q (the rpe offset's d0) has no
+	 * proven 32-bit range: N_Q's workgroup count is the runtime
+	 * ceiling(MAX_EXTEND_SEQ_LEN / 64) */
+#define EXTEND_RPE_ARGS " -D N_Q=200 -D N_KV=247 -D S=3 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=90 " \
+	"--atol 1e-3 --rtol 1e-3 --extend 37/50,70/90:247"
+#define EXTEND_RPE_REJECT "graph[22].body[6]: self_index: i64 coordinates of N_Q are not proven to fit 32 bits"
+	{"extend_attention_rpe_16x16x16.json" EXTEND_RPE_ARGS, EXTEND_RPE_REJECT, NULL},
+	{"extend_attention_rpe_32x32x8.json" EXTEND_RPE_ARGS, EXTEND_RPE_REJECT, NULL},
 	/* prefill_attention_test.py::testPrefillAttention
 	 * (templates/prefill_attention.py, 16x16x16 for both mmas) at both of
 	 * its shapes, (1, 1, 13, 13, (64, 64)) and (4, 1, 64, 64, (128, 256)):
