@@ -74,7 +74,7 @@ typedef struct MmaLay {
 	const Op *op; /* the first mma with it */
 } MmaLay;
 
-enum { MAX_LAYS = 4 };
+enum { MAX_LAYS = 8 };
 
 typedef struct Ctx {
 	Analysis *c;

@@ -7,7 +7,8 @@
  * attention mask is i8 0 or 1 ((randn > 0).int()): the fill's -8..7 would
  * mask nearly every row (any nonzero byte masks it). Extend attention's
  * index buffers (qo_indptr, kv_indptr, kv_indices) say where each
- * sequence's tokens are: random ones would send the kernel anywhere.
+ * sequence's tokens are: random ones would send the kernel anywhere, and
+ * so do prefill attention's offsets and sequence_lengths.
  * Wave's f8 attention tests quantize q, k and v to integers in [-128, 128]
  * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
  * scales would make every score nearly 0 and the softmax flat, so a wrong
@@ -102,6 +103,33 @@ static void write_i32(const char *dir, const char *name, const int32_t *v, long 
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 }
 
+/* The custom mask of Wave's extend test (create_inputs): per sequence an
+ * ext x (prefix + ext) i8 block, row m holding 1 for every prefix key and
+ * for the new keys j <= m (causal), 0 past them; the blocks back to back,
+ * mask_offsets their starts. */
+static void extend_mask(const char *dir, int n, const long *pre, const long *ext, char *opt, size_t len)
+{
+	int32_t off[17] = {0};
+	for (int i = 0; i < n && i < 16; i++)
+		off[i + 1] = off[i] + (int32_t)(ext[i] * (pre[i] + ext[i]));
+	int8_t *m = calloc((size_t)off[n] + 1, 1);
+	if (!m)
+		die("wave_extend_input: out of memory");
+	for (int i = 0; i < n; i++)
+		for (long r = 0; r < ext[i]; r++)
+			for (long c = 0; c < pre[i] + ext[i]; c++)
+				m[off[i] + r * (pre[i] + ext[i]) + c] = (int8_t)(c < pre[i] || c - pre[i] <= r);
+	char path[4096], err[256];
+	snprintf(path, sizeof path, "%s/custom_mask.npy", dir);
+	int64_t shape[1] = {off[n]};
+	if (npy_write(path, DT_I8, 1, shape, m, err, sizeof err) < 0)
+		die("wave_extend_input: %s", err);
+	free(m);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, " --in custom_mask=%s", path);
+	write_i32(dir, "mask_offsets", off, n + 1, opt, len);
+}
+
 const char *wave_extend_input(const char *spec, char *opt, size_t len)
 {
 	enum { MAX_SEQ = 16 };
@@ -115,8 +143,10 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 			break;
 		p++;
 	}
-	if (n == 0 || sscanf(p, ":%ld", &nkv) != 1)
-		die("wave_extend_input: bad spec '%s' (PREFIX/EXTEND,...:N_KV)", spec);
+	int tail = 0;
+	if (n == 0 || sscanf(p, ":%ld%n", &nkv, &tail) != 1)
+		die("wave_extend_input: bad spec '%s' (PREFIX/EXTEND,...:N_KV[:mask])", spec);
+	bool mask = strcmp(p + tail, ":mask") == 0;
 	int32_t qo[MAX_SEQ + 1] = {0}, kvp[MAX_SEQ + 1] = {0};
 	long loc = 0; /* the sequence's first row in the cache pool */
 	int32_t *idx = calloc((size_t)nkv + 1, sizeof *idx);
@@ -145,10 +175,42 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 	write_i32(at, "kv_indptr", kvp, n + 1, opt, len);
 	write_i32(at, "kv_indices", idx, nkv, opt, len);
 	free(idx);
+	if (mask)
+		extend_mask(at, n, pre, ext, opt, len);
 	return opt;
 }
 
 /* A standard normal value from two uniform ones (Box-Muller). */
+const char *wave_prefill_input(const char *spec, char *opt, size_t len)
+{
+	enum { MAX_SEQ = 16 };
+	int32_t off[MAX_SEQ], lens[MAX_SEQ];
+	int n = 0, used = 0;
+	long l;
+	const char *p = spec;
+	while (n < MAX_SEQ && sscanf(p, "%ld%n", &l, &used) == 1 && l > 0) {
+		/* Wave's create_inputs: each sequence starts where the last ends */
+		off[n] = n ? off[n - 1] + lens[n - 1] : 0;
+		lens[n++] = (int32_t)l;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	if (n == 0 || *p)
+		die("wave_prefill_input: bad spec '%s' (LEN,LEN,...)", spec);
+	char dir[160];
+	snprintf(dir, sizeof dir, "wave_inputs_prefill_%.120s", spec);
+	for (char *c = dir; *c; c++)
+		if (*c == ',')
+			*c = '_';
+	const char *at = test_tmpdir(dir);
+	opt[0] = 0;
+	write_i32(at, "offsets", off, n, opt, len);
+	write_i32(at, "sequence_lengths", lens, n, opt, len);
+	return opt;
+}
+
 static double gauss(uint64_t *s)
 {
 	double u1 = ((double)(next(s) >> 11) + 1) / 9007199254740993.0; /* (0, 1] */

@@ -19,8 +19,15 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len);
  * and kv_indptr (the running sums, N+1 entries) and kv_indices (N_KV
  * entries, padded with 0: each sequence's prefix rows at its start in the
  * cache pool, as Wave's create_inputs lays them) — as .npy files, and the
- * `--in` options that load them into opt. */
+ * `--in` options that load them into opt. "...:N_KV:mask" also writes the
+ * custom-mask variant's custom_mask (i8, Wave's causal-valued mask) and
+ * mask_offsets. */
 const char *wave_extend_input(const char *spec, char *opt, size_t len);
+
+/* Prefill attention's offsets and sequence_lengths for the spec
+ * "LEN0,LEN1,...": the sequences packed in order (offsets their running
+ * sums, from 0); the --in options written into opt. */
+const char *wave_prefill_input(const char *spec, char *opt, size_t len);
 
 /* Append to opt the option loading the f16 buffer spec
  * "NAME:D0,...,SCALE" (one to four dims) describes: seeded integers

@@ -22,7 +22,9 @@
  * additive score bias and testAttentionSoftCap's cap·tanh(score/cap), both in
  * the kernels' base-2 units converted to natural ones (scale ln 2); ALiBi's
  * slope·min(j - m, 0); T5's relative position bias; the f8 kernels within
- * Wave's rmse bounds. */
+ * Wave's rmse bounds. Prefill attention against per-sequence attention over
+ * packed sequences; backward_attention_test.py's kernels against the
+ * analytic gradients of softmax(scale·Q·Kᵀ)·V. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,6 +409,9 @@ typedef struct Extend {
 	int64_t H, HKV, D;
 	double cap;
 	bool causal;
+	bool custom_mask; /* the kernel's custom_mask: sequence s's row m keeps
+	                     key c (prefix keys first) where
+	                     custom_mask[mask_offsets[s] + m·(prefix + ext) + c] != 0 */
 } Extend;
 
 static double *extend_reference(const Extend *p, WaveKernel *w)
@@ -414,6 +419,8 @@ static double *extend_reference(const Extend *p, WaveKernel *w)
 	InterpArg *q = wk_arg(w, "q"), *k = wk_arg(w, "k"), *v = wk_arg(w, "v"), *kc = wk_arg(w, "k_cache");
 	InterpArg *vc = wk_arg(w, "v_cache"), *qo = wk_arg(w, "qo_indptr"), *kvp = wk_arg(w, "kv_indptr");
 	InterpArg *idx = wk_arg(w, "kv_indices"), *c = wk_arg(w, "c");
+	InterpArg *cm = p->custom_mask ? wk_arg(w, "custom_mask") : NULL;
+	InterpArg *moff = p->custom_mask ? wk_arg(w, "mask_offsets") : NULL;
 	double *ref = xcalloc(c->count, sizeof(double));
 	int64_t H = p->H, D = p->D, hdiv = p->H / p->HKV;
 	double *a = xmalloc(sizeof(double) * 4096);
@@ -421,18 +428,23 @@ static double *extend_reference(const Extend *p, WaveKernel *w)
 	int64_t *row = xmalloc(sizeof(int64_t) * 4096);
 	for (int s = 0; s < p->nseq; s++) {
 		int64_t q0 = (int64_t)el(qo, (uint64_t)s), p0 = (int64_t)el(kvp, (uint64_t)s);
+		int64_t mrow = p->prefix[s] + p->ext[s], m0 = p->custom_mask ? (int64_t)el(moff, (uint64_t)s) : 0;
 		for (int64_t m = 0; m < p->ext[s]; m++) {
 			/* the keys this query sees, in order: prefix, then new */
 			int64_t n = 0;
-			for (int64_t j = 0; j < p->prefix[s]; j++, n++) {
+			for (int64_t j = 0; j < p->prefix[s]; j++) {
+				if (p->custom_mask && el(cm, (uint64_t)(m0 + m * mrow + j)) == 0)
+					continue;
 				kr[n] = kc;
 				vr[n] = vc;
-				row[n] = (int64_t)el(idx, (uint64_t)(p0 + j));
+				row[n++] = (int64_t)el(idx, (uint64_t)(p0 + j));
 			}
-			for (int64_t j = 0; j < p->ext[s] && (!p->causal || j <= m); j++, n++) {
+			for (int64_t j = 0; j < p->ext[s] && (!p->causal || j <= m); j++) {
+				if (p->custom_mask && el(cm, (uint64_t)(m0 + m * mrow + p->prefix[s] + j)) == 0)
+					continue;
 				kr[n] = k;
 				vr[n] = v;
-				row[n] = q0 + j;
+				row[n++] = q0 + j;
 			}
 			ck_assert(n <= 4096);
 			for (int64_t h = 0; h < H; h++) {
@@ -501,11 +513,55 @@ static void extend_case(const char *file, bool causal)
 	}
 	for (int64_t i = 0; i < prefix[0] + prefix[1]; i++)
 		set_i32(idx, (uint64_t)i, (7 * i + 3) % 247);
-	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, causal};
+	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, causal, false};
 	double *ref = extend_reference(&p, &w);
 	wk_run_close(&w, causal ? "extend attention, causal" : "extend attention", ref, wk_arg(&w, "c"));
 	free(ref);
 }
+
+/* The custom-mask variant with a mask that is neither causal nor full: row
+ * m of each sequence keeps the prefix keys and new keys whose position
+ * plus m is not a multiple of 3, and always its first key, so that every
+ * row keeps some. Its 10 dynamic symbols: N_Q, N_KV, S, EXT_IDX,
+ * KV_START_IDX, MAX_EXTEND_SEQ_LEN, MASK_LEN, SEQ_LEN, MASK_START_IDX,
+ * PREFIX_LEN (the last three set in the kernel). */
+static void extend_mask_case(const char *file)
+{
+	static const int64_t prefix[] = {37, 70}, ext[] = {50, 90};
+	const int64_t dyn[] = {160, 247, 3, 0, 0, 90, 18750, 0, 0, 0};
+	WaveKernel w;
+	wk_open_dyn(&w, file, NULL, NULL, 0, NULL, NULL, dyn);
+	fill(wk_arg(&w, "q"), 75, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "k"), 76, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v"), 77, -1, 1, 1.0 / 256);
+	fill(wk_arg(&w, "k_cache"), 78, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v_cache"), 79, -1, 1, 1.0 / 256);
+	InterpArg *qo = wk_arg(&w, "qo_indptr"), *kvp = wk_arg(&w, "kv_indptr"), *idx = wk_arg(&w, "kv_indices");
+	InterpArg *cm = wk_arg(&w, "custom_mask"), *moff = wk_arg(&w, "mask_offsets");
+	int64_t at = 0;
+	for (int s = 0; s <= 2; s++) {
+		set_i32(qo, (uint64_t)s, s == 0 ? 0 : ext[0] + (s == 2 ? ext[1] : 0));
+		set_i32(kvp, (uint64_t)s, s == 0 ? 0 : prefix[0] + (s == 2 ? prefix[1] : 0));
+		set_i32(moff, (uint64_t)s, at);
+		for (int64_t m = 0; s < 2 && m < ext[s]; m++)
+			for (int64_t c = 0; c < prefix[s] + ext[s]; c++, at++)
+				dtype_store(cm->dtype, cm->data, (uint64_t)at, c == 0 || (c < prefix[s] ? c + m : c + 2 * m) % 3 != 0);
+	}
+	ck_assert(at == 18750);
+	for (int64_t i = 0; i < prefix[0] + prefix[1]; i++)
+		set_i32(idx, (uint64_t)i, (7 * i + 3) % 247);
+	Extend p = {2, prefix, ext, 2, 1, 128, 30.0, false, true};
+	double *ref = extend_reference(&p, &w);
+	wk_run_close(&w, "extend attention, custom mask", ref, wk_arg(&w, "c"));
+	free(ref);
+}
+
+START_TEST(wave_extend_custom_mask)
+{
+	extend_mask_case("extend_attention_custom_mask_16x16x16.json");
+	extend_mask_case("extend_attention_custom_mask_32x32x8.json");
+}
+END_TEST
 
 START_TEST(wave_extend)
 {
@@ -516,6 +572,233 @@ END_TEST
 START_TEST(wave_extend_causal)
 {
 	extend_case("extend_attention_causal_32x32x8.json", true);
+}
+END_TEST
+
+/* Prefill attention (templates/prefill_attention.py): sequences packed
+ * along the token dim, sequence s at rows off[s] .. off[s] + len[s] of q,
+ * k, v and c; each query attends every key of its own sequence only, in
+ * the kernel's base-2 units (Wave's host scales q by log2(e)/sqrt(D)):
+ *   c[off + m, h] = sum_j 2^(s_mj - max) v[off + j, h / hdiv] / sum_j 2^(s_mj - max)
+ * with s_mj = q[off + m, h] · k[off + j, h / hdiv]. */
+static double *prefill_reference(int nseq, const int64_t *off, const int64_t *len, int64_t H, int64_t HKV,
+	int64_t D, WaveKernel *w)
+{
+	InterpArg *q = wk_arg(w, "q"), *k = wk_arg(w, "k"), *v = wk_arg(w, "v"), *c = wk_arg(w, "c");
+	double *ref = xcalloc(c->count, sizeof(double));
+	double *a = xmalloc(sizeof(double) * 4096);
+	for (int s = 0; s < nseq; s++)
+		for (int64_t m = 0; m < len[s]; m++)
+			for (int64_t h = 0; h < H; h++) {
+				int64_t kh = h / (H / HKV), qm = off[s] + m;
+				double mx = -INFINITY, den = 0;
+				ck_assert(len[s] <= 4096);
+				for (int64_t j = 0; j < len[s]; j++) {
+					double dot = 0;
+					for (int64_t d = 0; d < D; d++)
+						dot += el(q, (uint64_t)((qm * H + h) * D + d)) *
+						       el(k, (uint64_t)(((off[s] + j) * HKV + kh) * D + d));
+					a[j] = dot;
+					mx = fmax(mx, dot);
+				}
+				for (int64_t j = 0; j < len[s]; j++) {
+					a[j] = exp2(a[j] - mx);
+					den += a[j];
+				}
+				for (int64_t e = 0; e < D; e++) {
+					double acc = 0;
+					for (int64_t j = 0; j < len[s]; j++)
+						acc += a[j] * el(v, (uint64_t)(((off[s] + j) * HKV + kh) * D + e));
+					ref[(qm * H + h) * D + e] = acc / den;
+				}
+			}
+	free(a);
+	return ref;
+}
+
+START_TEST(wave_prefill)
+{
+	/* three sequences of 50, 130 and 64 tokens (unaligned to the 64-row
+	 * tiles, the second over three workgroups) packed into 244 rows, 4
+	 * query heads on 2 kv heads, head size 64 */
+	static const int64_t off[] = {0, 50, 180}, len[] = {50, 130, 64};
+	const char *name[] = {"H", "H_KV", "HEAD_RATIO", "D_Q", "D_KV", "S", "MAX_SEQ_LEN"};
+	const int64_t val[] = {4, 2, 2, 64, 64, 3, 130};
+	const int64_t dyn[] = {244, 244, 0}; /* N_Q, N_KV, OFFSET (set in the kernel) */
+	WaveKernel w;
+	wk_open_dyn(&w, "prefill_attention_16x16x16.json", NULL, NULL, 7, name, val, dyn);
+	fill(wk_arg(&w, "q"), 80, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "k"), 81, -2, 2, 1.0 / 64);
+	fill(wk_arg(&w, "v"), 82, -1, 1, 1.0 / 256);
+	InterpArg *o = wk_arg(&w, "offsets"), *l = wk_arg(&w, "sequence_lengths");
+	for (int s = 0; s < 3; s++) {
+		set_i32(o, (uint64_t)s, off[s]);
+		set_i32(l, (uint64_t)s, len[s]);
+	}
+	double *ref = prefill_reference(3, off, len, 4, 2, 64, &w);
+	wk_run_close(&w, "prefill attention", ref, wk_arg(&w, "c"));
+	free(ref);
+}
+END_TEST
+
+/* backward_attention_test.py's kernels: the forward pass and the gradients
+ * of o = softmax(scale·q·kᵀ)·v for an upstream gradient do, derived by
+ * hand and computed here in double (no finite differences):
+ *   p = exp(s - lse), s = scale·q·kᵀ, lse = log sum_j exp(s)
+ *   D = rowsum(do ∘ o), dp = do·vᵀ, ds = p ∘ (dp - D)
+ *   dv = pᵀ·do, dk = scale·dsᵀ·q, dq = scale·ds·k
+ * The kernels take lse and D as f16 inputs (Wave's test passes the torch
+ * reference's), set here from the reference (rounded to f16); with q, k in
+ * [-1, 1) the scores stay small, so those roundings and p's and ds's f16
+ * stores keep every output within Wave's 3e-3, where a wrong operand order
+ * or layout errs by O(0.1). */
+typedef struct Grad {
+	int64_t B, M, N, K1, K2;
+	double scale;
+	double *s, *p, *o, *lse, *D, *dp, *ds, *dq, *dk, *dv;
+} Grad;
+
+static void grad_reference(Grad *g, const InterpArg *q, const InterpArg *k, const InterpArg *v, const InterpArg *dout)
+{
+	int64_t B = g->B, M = g->M, N = g->N, K1 = g->K1, K2 = g->K2;
+	size_t mk = (size_t)(B * M * K2);
+	g->s = xcalloc(mk, sizeof(double));
+	g->p = xcalloc(mk, sizeof(double));
+	g->dp = xcalloc(mk, sizeof(double));
+	g->ds = xcalloc(mk, sizeof(double));
+	g->o = xcalloc((size_t)(B * M * N), sizeof(double));
+	g->lse = xcalloc((size_t)(B * M), sizeof(double));
+	g->D = xcalloc((size_t)(B * M), sizeof(double));
+	g->dq = xcalloc((size_t)(B * M * K1), sizeof(double));
+	g->dk = xcalloc((size_t)(B * K2 * K1), sizeof(double));
+	g->dv = xcalloc((size_t)(B * K2 * N), sizeof(double));
+	for (int64_t b = 0; b < B; b++)
+		for (int64_t m = 0; m < M; m++) {
+			int64_t bm = b * M + m;
+			double mx = -INFINITY, sum = 0;
+			for (int64_t j = 0; j < K2; j++) {
+				double dot = 0;
+				for (int64_t d = 0; d < K1; d++)
+					dot += el(q, (uint64_t)(bm * K1 + d)) * el(k, (uint64_t)((b * K2 + j) * K1 + d));
+				g->s[bm * K2 + j] = g->scale * dot;
+				mx = fmax(mx, g->scale * dot);
+			}
+			for (int64_t j = 0; j < K2; j++)
+				sum += exp(g->s[bm * K2 + j] - mx);
+			g->lse[bm] = mx + log(sum);
+			for (int64_t j = 0; j < K2; j++)
+				g->p[bm * K2 + j] = exp(g->s[bm * K2 + j] - g->lse[bm]);
+			for (int64_t n = 0; n < N; n++) {
+				double acc = 0;
+				for (int64_t j = 0; j < K2; j++)
+					acc += g->p[bm * K2 + j] * el(v, (uint64_t)((b * K2 + j) * N + n));
+				g->o[bm * N + n] = acc;
+				g->D[bm] += el(dout, (uint64_t)(bm * N + n)) * acc;
+			}
+			for (int64_t j = 0; j < K2; j++) {
+				double acc = 0;
+				for (int64_t n = 0; n < N; n++)
+					acc += el(dout, (uint64_t)(bm * N + n)) * el(v, (uint64_t)((b * K2 + j) * N + n));
+				g->dp[bm * K2 + j] = acc;
+				g->ds[bm * K2 + j] = g->p[bm * K2 + j] * (acc - g->D[bm]);
+			}
+		}
+	for (int64_t b = 0; b < B; b++)
+		for (int64_t m = 0; m < M; m++)
+			for (int64_t j = 0; j < K2; j++) {
+				int64_t at = (b * M + m) * K2 + j;
+				for (int64_t n = 0; n < N; n++)
+					g->dv[(b * K2 + j) * N + n] += g->p[at] * el(dout, (uint64_t)((b * M + m) * N + n));
+				for (int64_t d = 0; d < K1; d++) {
+					g->dk[(b * K2 + j) * K1 + d] += g->scale * g->ds[at] * el(q, (uint64_t)((b * M + m) * K1 + d));
+					g->dq[(b * M + m) * K1 + d] += g->scale * g->ds[at] * el(k, (uint64_t)((b * K2 + j) * K1 + d));
+				}
+			}
+}
+
+static void grad_free(Grad *g)
+{
+	double *all[] = {g->s, g->p, g->o, g->lse, g->D, g->dp, g->ds, g->dq, g->dk, g->dv};
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		free(all[i]);
+}
+
+/* One backward_attention_test.py kernel at (B, M, N, K1, K2) = (2, 32, 32,
+ * 32, 64): q, k, v, do filled here, lse and D (where the kernel takes
+ * them) set from the reference; the outputs it writes checked. */
+static void backward_case(const char *file)
+{
+	const char *name[] = {"B", "M", "N", "K1", "K2"};
+	const int64_t val[] = {2, 32, 32, 32, 64};
+	WaveKernel w;
+	wk_open(&w, file, NULL, NULL, 5, name, val);
+	Grad g = {2, 32, 32, 32, 64, 1.0 / sqrt(32.0), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+	InterpArg *q = wk_arg(&w, "q"), *k = wk_arg(&w, "k");
+	InterpArg *v = interp_arg(&w.in, "v"), *dout = interp_arg(&w.in, "do");
+	fill(q, 90, -1, 1, 1.0 / 64);
+	fill(k, 91, -1, 1, 1.0 / 64);
+	if (v)
+		fill(v, 92, -1, 1, 1.0 / 256);
+	if (dout)
+		fill(dout, 93, -1, 1, 1.0 / 256);
+	/* the reference needs v and do: the dv kernel has no v (a stand-in
+	 * filled alike, unused by it); the forward kernel's v is [B, N, K2]
+	 * (Wave passes v transposed), so it computes from a copy */
+	InterpArg vt = {0}, dt = {0};
+	double *vbuf = NULL, *dbuf = NULL;
+	if (!v || v->shape[1] == g.N) {
+		vbuf = xcalloc((size_t)(g.B * g.K2 * g.N), sizeof(double));
+		vt = (InterpArg){.dtype = DT_F64, .count = (uint64_t)(g.B * g.K2 * g.N), .data = vbuf};
+		for (int64_t b = 0; b < g.B; b++)
+			for (int64_t j = 0; j < g.K2; j++)
+				for (int64_t n = 0; n < g.N; n++)
+					vbuf[(b * g.K2 + j) * g.N + n] =
+						v ? el(v, (uint64_t)((b * g.N + n) * g.K2 + j)) : (double)((7 * j + n) % 13) / 16 - 0.375;
+	}
+	if (!dout) {
+		dbuf = xcalloc((size_t)(g.B * g.M * g.N), sizeof(double));
+		dt = (InterpArg){.dtype = DT_F64, .count = (uint64_t)(g.B * g.M * g.N), .data = dbuf};
+	}
+	grad_reference(&g, q, k, vbuf ? &vt : v, dbuf ? &dt : dout);
+	InterpArg *lse = interp_arg(&w.in, "lse"), *D = interp_arg(&w.in, "D");
+	bool fwd = interp_arg(&w.in, "o") != NULL;
+	for (int64_t i = 0; !fwd && lse && i < g.B * g.M; i++)
+		dtype_store(lse->dtype, lse->data, (uint64_t)i, g.lse[i]);
+	for (int64_t i = 0; D && i < g.B * g.M; i++)
+		dtype_store(D->dtype, D->data, (uint64_t)i, g.D[i]);
+	InterpArg *sc = wk_arg(&w, "scale");
+	dtype_store(sc->dtype, sc->data, 0, g.scale);
+	ck_assert_msg(interp_run(&w.in) == 0, "%s: interp_run failed", file);
+	struct {
+		const char *arg;
+		const double *ref;
+	} out[] = {{"s", g.s}, {"o", g.o}, {"lse", g.lse}, {"p", g.p}, {"dp", g.dp}, {"ds", g.ds}, {"dq", g.dq},
+		{"dk", g.dk}, {"dv", g.dv}};
+	int checked = 0;
+	for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+		InterpArg *a = interp_arg(&w.in, out[i].arg);
+		if (!a || (a == lse && !fwd) || (a == v && !fwd))
+			continue;
+		char what[160];
+		snprintf(what, sizeof what, "%s: %s", file, out[i].arg);
+		expect_close(what, a, out[i].ref, 3e-3, 3e-3); /* Wave test's cmp_params */
+		checked++;
+	}
+	ck_assert_msg(checked >= 3, "%s: only %d outputs checked", file, checked);
+	interp_free(&w.in);
+	kernel_view_free(w.bound);
+	kernel_free(w.k);
+	grad_free(&g);
+	free(vbuf);
+	free(dbuf);
+}
+
+START_TEST(wave_backward)
+{
+	static const char *const files[] = {"attention_fwd_16x16x16.json", "attention_fwd_32x32x8.json",
+		"attention_bwd_dv_16x16x16.json", "attention_bwd_dk_32x32x8.json", "attention_bwd_dq_16x16x16.json",
+		"attention_bwd_16x16x16.json", "attention_bwd_32x32x8.json"};
+	backward_case(files[_i]);
 }
 END_TEST
 
@@ -753,6 +1036,9 @@ int main(void)
 	tcase_add_test(tc, wave_gqa_causal_f8);
 	tcase_add_test(tc, wave_alibi);
 	tcase_add_test(tc, wave_t5_rpe);
+	tcase_add_test(tc, wave_prefill);
+	tcase_add_test(tc, wave_extend_custom_mask);
+	tcase_add_loop_test(tc, wave_backward, 0, 7);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
