@@ -65,13 +65,15 @@ static void sync_workgroup(void)
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
 }
 
-// Copy a ROWS x BK slice starting at row r0, column k of X (row length K)
+// Copy a rows x BK slice starting at row r0, column k of X (row length K)
 // into s, in chunks of 8 halves, chunk c of the slice by work-item c % THREADS.
+// The chunk count is a constant (rows is one at each call), so the loop
+// unrolls fully and clang may issue all the loads before the stores.
 static void stage(__local half *s, __global const half *restrict X, int r0, int k, int K, int t, int rows)
 {
 #pragma unroll
-  for (int c = t; c < rows * CHUNKS_ROW; c += THREADS) {
-    int r = c / CHUNKS_ROW, col = (c % CHUNKS_ROW) * 8;
+  for (int i = 0; i < rows * CHUNKS_ROW / THREADS; i++) {
+    int c = i * THREADS + t, r = c / CHUNKS_ROW, col = (c % CHUNKS_ROW) * 8;
     *(__local v8h *)&s[r * ROW + col] = *(__global const v8h *)&X[(size_t)(r0 + r) * K + k + col];
   }
 }
