@@ -6,9 +6,10 @@
  * configuration of bench/gemm_report.c) at a realistic size, and, where an
  * equivalent OpenCL kernel exists, clang-19 -O3's code object of it run
  * through the same loader/profile path with a launch descriptor written
- * here. Printed: modelled TFLOP/s (MFMA kernels) or HBM GB/s (the others)
- * of each side and its fraction of the modelled peak (the chip's f16 matrix
- * peak, or its achievable HBM bandwidth). Every figure is a model's output
+ * for it (bench/ref_profile.c, shared with schedule_report.c). Printed:
+ * modelled TFLOP/s (MFMA kernels) or HBM GB/s (the others) of each side
+ * and its fraction of the modelled peak (the chip's f16 matrix peak, or its
+ * achievable HBM bandwidth). Every figure is a model's output
  * (loader/timing), not a measurement; nothing here ran on a GPU.
  *
  * The references: tests/validate/kernels/gemm_lds.cl (64x64x32 tiles through
