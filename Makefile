@@ -222,6 +222,8 @@ bench-schedule: $(BUILD)/bench/schedule_report $(BUILD)/wavecc
 	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 # the static reports share the main loop's measure (bench/loop_report.c)
 $(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/loop_report.o
+# the reports with clang-19 references share their build and profile (bench/ref_profile.c)
+$(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/ref_profile.o
 # tests/bench checks that the attention report runs and parses
 $(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 

@@ -6,9 +6,10 @@
  * configuration of bench/gemm_report.c) at a realistic size, and, where an
  * equivalent OpenCL kernel exists, clang-19 -O3's code object of it run
  * through the same loader/profile path with a launch descriptor written
- * here. Printed: modelled TFLOP/s (MFMA kernels) or HBM GB/s (the others)
- * of each side and its fraction of the modelled peak (the chip's f16 matrix
- * peak, or its achievable HBM bandwidth). Every figure is a model's output
+ * for it (bench/ref_profile.c, shared with schedule_report.c). Printed:
+ * modelled TFLOP/s (MFMA kernels) or HBM GB/s (the others) of each side
+ * and its fraction of the modelled peak (the chip's f16 matrix peak, or its
+ * achievable HBM bandwidth). Every figure is a model's output
  * (loader/timing), not a measurement; nothing here ran on a GPU.
  *
  * The references: tests/validate/kernels/gemm_lds.cl (64x64x32 tiles through
@@ -19,38 +20,21 @@
  *
  * Usage: profile_report WAVECC [--mcpu gfx942|gfx90a] (from the repository
  * root). */
-#include <jansson.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../loader/timing/timing.h"
 #include "bench.h"
 #include "loop_report.h"
-
-typedef struct Ref {
-	const char *cl, *flags, *kernel;
-	const char *launch; /* the descriptor after "arch": its sizes, grid and args */
-} Ref;
+#include "ref_profile.h"
 
 static const Ref REF_GEMM_LDS = {"tests/validate/kernels/gemm_lds.cl", "", "gemm_lds",
 	"\"workgroup_size\": [256, 1, 1], \"grid\": [\"M // 64\", \"N // 64\", 1], \"lds_bytes\": 10240, "
-	"\"kernarg_size\": 36, \"args\": ["
-	"{\"name\": \"A\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"K\"], \"offset\": 0, \"access\": \"read\"},"
-	"{\"name\": \"B\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"N\", \"K\"], \"offset\": 8, \"access\": \"read\"},"
-	"{\"name\": \"C\", \"kind\": \"buffer\", \"dtype\": \"f32\", \"shape\": [\"M\", \"N\"], \"offset\": 16, \"access\": \"write\"},"
-	"{\"name\": \"M\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 24},"
-	"{\"name\": \"N\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 28},"
-	"{\"name\": \"K\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 32}]"};
+	REF_GEMM_ARGS};
 
 static const Ref REF_GEMM_GLOBAL = {"bench/ref/gemm_global.cl", "", "gemm_global",
 	"\"workgroup_size\": [256, 1, 1], \"grid\": [\"M // 64\", \"N // 64\", 1], \"lds_bytes\": 0, "
-	"\"kernarg_size\": 36, \"args\": ["
-	"{\"name\": \"A\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"M\", \"K\"], \"offset\": 0, \"access\": \"read\"},"
-	"{\"name\": \"B\", \"kind\": \"buffer\", \"dtype\": \"f16\", \"shape\": [\"N\", \"K\"], \"offset\": 8, \"access\": \"read\"},"
-	"{\"name\": \"C\", \"kind\": \"buffer\", \"dtype\": \"f32\", \"shape\": [\"M\", \"N\"], \"offset\": 16, \"access\": \"write\"},"
-	"{\"name\": \"M\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 24},"
-	"{\"name\": \"N\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 28},"
-	"{\"name\": \"K\", \"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 32}]"};
+	REF_GEMM_ARGS};
 
 static const Ref REF_GEMM_BF16 = {"tests/validate/kernels/gemm_bf16.cl", "-I tests/validate/kernels", "gemm_bf16",
 	"\"workgroup_size\": [256, 1, 1], \"grid\": [\"N // 64\", \"M // 64\", 1], \"lds_bytes\": 4480, "
@@ -112,53 +96,8 @@ static const Row rows[] = {
 	{"reduce_block 8192x4096", "examples/reduce_block.json -D M=8192 -D N=4096", NULL, NULL},
 };
 
-typedef struct Fig {
-	bool ok;
-	double tflops, gbps;
-} Fig;
-
-/* `wavecc profile CMD --json`'s figures. */
-static Fig profile(const char *wavecc, const char *args)
-{
-	char cmd[8192];
-	snprintf(cmd, sizeof cmd, "'%s' profile %s --json 2>/dev/null", wavecc, args);
-	Fig f = {0};
-	char *s = bench_run_out(cmd);
-	json_t *doc = s ? json_loads(s, 0, NULL) : NULL;
-	if (doc) {
-		f.ok = true;
-		f.tflops = json_real_value(json_object_get(doc, "tflops"));
-		f.gbps = json_real_value(json_object_get(doc, "hbm_gbps"));
-		json_decref(doc);
-	}
-	free(s);
-	return f;
-}
-
-/* clang-19 -O3's code object of r and its launch descriptor in tmp; the
- * descriptor's path, or NULL. */
-static char *build_ref(const Ref *r, const char *mcpu, const char *tmp)
-{
-	char cmd[8192], *path = xmalloc(4200);
-	snprintf(cmd, sizeof cmd,
-		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s %s -o '%s/%s.hsaco' 2>/dev/null",
-		mcpu, r->flags, r->cl, tmp, r->kernel);
-	if (system(cmd) != 0) {
-		free(path);
-		return NULL;
-	}
-	snprintf(path, 4200, "%s/%s.launch.json", tmp, r->kernel);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		bench_fail(1, "profile_report: cannot write %s", path);
-	fprintf(f, "{\"format\": \"wavecc-launch/1\", \"code_object\": \"%s.hsaco\", \"kernel\": \"%s\", \"arch\": \"%s\", %s}\n",
-		r->kernel, r->kernel, mcpu, r->launch);
-	fclose(f);
-	return path;
-}
-
 /* "412.3 (31.5%)" of a figure against its peak, or "-". */
-static void cell(char *out, size_t n, const Fig *f, bool mfma, double matrix_peak, double hbm)
+static void cell(char *out, size_t n, const ProfileFig *f, bool mfma, double matrix_peak, double hbm)
 {
 	if (!f || !f->ok) {
 		snprintf(out, n, "%s", f ? "did not run" : "-");
@@ -191,13 +130,13 @@ int main(int argc, char **argv)
 		const Row *r = &rows[i];
 		char args[4096];
 		snprintf(args, sizeof args, "%s --mcpu %s", r->args, mcpu);
-		Fig w = profile(wavecc, args), c = {0};
+		ProfileFig w = ref_profile(wavecc, args), c = {0};
 		bool has_ref = r->ref != NULL;
 		if (has_ref) {
-			char *launch = build_ref(r->ref, mcpu, tmp);
+			char *launch = ref_build(r->ref, mcpu, tmp);
 			if (launch) {
 				snprintf(args, sizeof args, "%s %s", launch, r->ref_defs);
-				c = profile(wavecc, args);
+				c = ref_profile(wavecc, args);
 				free(launch);
 			}
 		}

@@ -9,35 +9,46 @@
  * Every figure is a model's: the cycle model simulates one CU and scales to
  * the grid; llvm-mca models one wave in order. Nothing here ran on a GPU.
  *
- * The clang-19 -O3 column (the same tiling as OpenCL through the cycle
- * model) comes from bench/profile_report.c, which another change adds:
- * clang_figure() is the hook; until it lands the column prints "-".
+ * Beside them, for the LDS GEMM rows, clang-19 -O3 on the same tiling:
+ * bench/ref/gemm_lds_tiled.cl built with the row's tile, K step and wave
+ * grid (-D BM, BN, BK, WAVES_M, WAVES_N; the workgroup shaped as wavecc's)
+ * through the same cycle model (bench/ref_profile.c), and the ratio of
+ * wavecc's prefetch schedule's modeled TFLOP/s to clang's. Rows without an
+ * OpenCL kernel of their tiling print "-".
  *
  * Usage: schedule_report WAVECC [--mcpu gfx942] (from the repository root). */
-#include <jansson.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "loop_report.h"
+#include "ref_profile.h"
+
+/* A tiling of bench/ref/gemm_lds_tiled.cl: tile, K step, waves along M and N. */
+typedef struct Tiling {
+	int bm, bn, bk, wm, wn;
+} Tiling;
 
 typedef struct Row {
 	const char *name, *args; /* kernel file and -D values */
+	Tiling clang;            /* clang-19's kernel of the same tiling; bm 0: none */
 } Row;
 
 #define BIG "-D M=4096 -D N=4096 -D K=4096"
 static const Row rows[] = {
-	{"gemm 64x64x32 2x2 waves, 4096^3", "examples/gemm_16x16x16.json " BIG},
-	{"gemm 128x128x32 2x2 waves, 4096^3", "examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 " BIG},
+	{"gemm 64x64x32 2x2 waves, 4096^3", "examples/gemm_16x16x16.json " BIG, {64, 64, 32, 2, 2}},
+	{"gemm 128x128x32 2x2 waves, 4096^3", "examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 " BIG,
+		{128, 128, 32, 2, 2}},
 	{"gemm 128x128x64 2x2 waves, 4096^3",
-		"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 " BIG},
+		"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 " BIG, {128, 128, 64, 2, 2}},
 	{"gemm 256x128x64 2x2 waves, 4096^3",
-		"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=128 -D BLOCK_K=64 " BIG},
-	{"gemm 128x256x64 4x2 waves (Wave pingpong), 4096^3", "tests/driver/wave/wg_gemm_pingpong_16x16x16.json " BIG},
-	{"gemm 32x32x8 64x64x32, 4096^3", "examples/gemm_32x32x8.json " BIG},
-	{"gemm_global 64x64x32, 4096^3", "examples/gemm_global.json " BIG},
-	{"vanilla attention 16x16x16", "tests/driver/wave/vanilla_attention_16x16x16.json"},
+		"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=128 -D BLOCK_K=64 " BIG, {256, 128, 64, 2, 2}},
+	{"gemm 128x256x64 4x2 waves (Wave pingpong), 4096^3", "tests/driver/wave/wg_gemm_pingpong_16x16x16.json " BIG,
+		{128, 256, 64, 4, 2}},
+	{"gemm 32x32x8 64x64x32, 4096^3", "examples/gemm_32x32x8.json " BIG, {0}},
+	{"gemm_global 64x64x32, 4096^3", "examples/gemm_global.json " BIG, {0}},
+	{"vanilla attention 16x16x16", "tests/driver/wave/vanilla_attention_16x16x16.json", {0}},
 };
 
 static const char *const schedules[] = {"none", "prefetch"};
@@ -50,20 +61,13 @@ typedef struct Figures {
 /* The cycle model's figures of a compiled launch descriptor. */
 static void profile(const char *wavecc, const char *launch, Figures *f)
 {
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd, "'%s' profile '%s' --json 2>/dev/null", wavecc, launch);
-	char *s = bench_run_out(cmd);
-	json_error_t e;
-	json_t *j = s ? json_loads(s, 0, &e) : NULL;
-	free(s);
-	if (!j)
-		return;
-	json_t *u = json_object_get(j, "matrix_utilisation"), *t = json_object_get(j, "tflops");
-	if (json_is_number(u) && json_is_number(t)) {
-		f->util = json_number_value(u);
-		f->tflops = json_number_value(t);
+	char args[4200];
+	snprintf(args, sizeof args, "'%s'", launch);
+	ProfileFig p = ref_profile(wavecc, args);
+	if (p.ok) {
+		f->util = p.util;
+		f->tflops = p.tflops;
 	}
-	json_decref(j);
 }
 
 /* The main loop's llvm-mca MFMA pressure of the row at a schedule. */
@@ -95,13 +99,34 @@ static Figures measure(const char *wavecc, const Row *r, const char *sched, cons
 	return f;
 }
 
-/* The hook for clang-19 -O3 on the row's tiling through the cycle model
- * (bench/profile_report.c, another change): NAN until it is there. */
-static double clang_figure(const Row *r, const char *mcpu)
+/* clang-19 -O3's bench/ref/gemm_lds_tiled.cl at the row's tiling through
+ * the cycle model (the mca field unused), at the row's sizes. */
+static Figures clang_figures(const char *wavecc, const Row *r, const char *mcpu, const char *tmp)
 {
-	(void)r;
-	(void)mcpu;
-	return NAN;
+	Figures f = {NAN, NAN, NAN};
+	const Tiling *t = &r->clang;
+	if (t->bm == 0)
+		return f;
+	char flags[256], launch[2048];
+	snprintf(flags, sizeof flags, "-D BM=%d -D BN=%d -D BK=%d -D WAVES_M=%d -D WAVES_N=%d", t->bm, t->bn, t->bk, t->wm,
+		t->wn);
+	/* the workgroup as wavecc shapes it: WAVES_M waves along x, WAVES_N along y; LDS rows padded by 8 halves */
+	snprintf(launch, sizeof launch,
+		"\"workgroup_size\": [%d, %d, 1], \"grid\": [\"M // %d\", \"N // %d\", 1], \"lds_bytes\": %d, " REF_GEMM_ARGS,
+		64 * t->wm, t->wn, t->bm, t->bn, (t->bm + t->bn) * (t->bk + 8) * 2);
+	Ref ref = {"bench/ref/gemm_lds_tiled.cl", flags, "gemm_lds_tiled", launch};
+	char *path = ref_build(&ref, mcpu, tmp);
+	if (!path)
+		return f;
+	char args[4200];
+	snprintf(args, sizeof args, "'%s' %s", path, BIG);
+	free(path);
+	ProfileFig p = ref_profile(wavecc, args);
+	if (p.ok) {
+		f.util = p.util;
+		f.tflops = p.tflops;
+	}
+	return f;
 }
 
 static void pct(double v)
@@ -131,18 +156,27 @@ int main(int argc, char **argv)
 	printf("Reduction-loop schedules, %s: cycle model (wavecc profile: matrix-core utilisation, modeled TFLOP/s) "
 	       "and llvm-mca-22 MFMA pressure of the main loop; models, not measurements\n",
 		mcpu);
-	printf("%-50s %-9s %9s %8s %8s %9s\n", "kernel", "schedule", "mc util", "TFLOP/s", "mca xdl", "clang util");
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+	printf("%-50s %-9s %9s %8s %8s %9s %8s %8s\n", "kernel", "schedule", "mc util", "TFLOP/s", "mca xdl",
+		"clang util", "clang TF", "pf/clang");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		Figures c = clang_figures(wavecc, &rows[i], mcpu, tmp);
 		for (size_t k = 0; k < sizeof schedules / sizeof schedules[0]; k++) {
 			Figures f = measure(wavecc, &rows[i], schedules[k], mcpu, tmp);
 			printf("%-50s %-9s", rows[i].name, schedules[k]);
 			pct(f.util);
 			num(f.tflops);
 			pct(f.mca);
-			pct(k == 0 ? clang_figure(&rows[i], mcpu) : NAN);
+			pct(c.util);
+			num(c.tflops);
+			/* the prefetch schedule's modeled TFLOP/s over clang's */
+			if (strcmp(schedules[k], "prefetch") == 0 && !isnan(f.tflops) && c.tflops > 0)
+				printf(" %7.2fx", f.tflops / c.tflops);
+			else
+				printf(" %8s", "-");
 			printf("\n");
 			fflush(stdout);
 		}
+	}
 	char rm[4200];
 	snprintf(rm, sizeof rm, "rm -rf '%s'", tmp);
 	if (system(rm) != 0)

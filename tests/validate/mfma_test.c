@@ -20,7 +20,11 @@
 
 #include "validate.h"
 
-static const char *const kernels942[] = {"mfma", "mfma942", "gemm_bf16", "gemm_bf16_o0", "gemm_lds", NULL};
+/* bench/ref/gemm_lds_tiled.cl, the clang-19 side of `make bench-schedule`, at three of its tilings */
+#define GEMM_TILED "gemm_tiled_128x128x64_2x2", "gemm_tiled_256x128x64_2x2", "gemm_tiled_128x256x64_4x2"
+
+static const char *const kernels942[] = {"mfma", "mfma942", "gemm_bf16", "gemm_bf16_o0", "gemm_lds",
+	GEMM_TILED, NULL};
 static void setup_gfx942(void) { vk_compile_arch("validate_mfma", kernels942, "gfx942"); }
 
 /* gfx942 with SRAM ECC off (`:sramecc-`): clang may use d16 loads that keep the other half, and the
@@ -31,7 +35,8 @@ static void setup_noecc(void) { vk_compile_arch("validate_mfma_noecc", kernels94
  * i8 16x16x32 / 32x32x16 it has i8 16x16x16 / 32x32x8 (mfma90a.cl), and no fp8 */
 static void setup_gfx90a(void)
 {
-	static const char *const kernels[] = {"mfma", "mfma90a", "gemm_bf16", "gemm_bf16_o0", "gemm_lds", NULL};
+	static const char *const kernels[] = {"mfma", "mfma90a", "gemm_bf16", "gemm_bf16_o0", "gemm_lds",
+		GEMM_TILED, NULL};
 	vk_compile_arch("validate_mfma_gfx90a", kernels, "gfx90a");
 }
 
@@ -317,6 +322,37 @@ START_TEST(gemm_lds)
 }
 END_TEST
 
+/* bench/ref/gemm_lds_tiled.cl at each tiling of GEMM_TILED, on a grid of several workgroups (256x256x128: two or
+ * four tiles, two K steps), integer then random inputs as gemm_lds. */
+START_TEST(gemm_lds_tiled)
+{
+	static const char *const co[] = {GEMM_TILED};
+	enum { M = 256, N = 256, K = 128 };
+	static uint16_t a[M * K], b[N * K];
+	static float av[M * K], bv[N * K], c[M * N];
+	static double want[M * N];
+	for (size_t i = 0; i < ARRAY_LEN(co); i++)
+		for (int exact = 1; exact >= 0; exact--) {
+			VkRng r = {(uint64_t)(300 + exact)};
+			fill(&r, exact ? FILL_INT : FILL_REAL, false, a, av, M * K);
+			fill(&r, exact ? FILL_INT : FILL_REAL, false, b, bv, N * K);
+			memset(c, 0, sizeof c);
+			VkArg args[] = {{"A", DT_F16, 2, {M, K}, a, VK_IN},
+					{"B", DT_F16, 2, {N, K}, b, VK_IN},
+					{"C", DT_F32, 2, {M, N}, c, VK_OUT}};
+			char desc[128], what[160];
+			snprintf(desc, sizeof desc, "%s.launch.json", co[i]);
+			vk_run(desc, "M=256 N=256 K=128", args, ARRAY_LEN(args));
+			matmul(av, bv, want, M, N, K, true);
+			snprintf(what, sizeof what, "%s C, %s inputs", co[i], exact ? "integer (exact)" : "random");
+			vk_check_f32(what, c, want, M * N, 0, exact ? 0 : K * 0x1p-22);
+		}
+	static const char *const insns[] = {"v_mfma_f32_16x16x16_f16", "ds_write_b128", "s_barrier", NULL};
+	for (size_t i = 0; i < ARRAY_LEN(co); i++)
+		vk_expect_insns(co[i], insns);
+}
+END_TEST
+
 static TCase *cases(const char *arch, void (*setup)(void))
 {
 	TCase *tc = tcase_create(arch);
@@ -338,6 +374,7 @@ static TCase *cases(const char *arch, void (*setup)(void))
 	}
 	tcase_add_test(tc, gemm_bf16);
 	tcase_add_test(tc, gemm_lds);
+	tcase_add_test(tc, gemm_lds_tiled);
 	/* Cases the emulator fails today (README.md table, /tmp/wavecc-notes/emu-bugs.md); they run with
 	 * WAVECC_VALIDATE_PENDING=1 and move up into the suite once they pass. */
 	if (getenv("WAVECC_VALIDATE_PENDING")) {

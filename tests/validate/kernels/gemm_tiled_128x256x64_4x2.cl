@@ -1,0 +1,9 @@
+// gemm_tiled_128x256x64_4x2.cl — bench/ref/gemm_lds_tiled.cl (the clang-19 side of `make
+// bench-schedule`) at a 128x256x64 tile with 4x2 waves, for
+// mfma_test.c's check against a C matmul.
+#define BM 128
+#define BN 256
+#define BK 64
+#define WAVES_M 4
+#define WAVES_N 2
+#include "../../../bench/ref/gemm_lds_tiled.cl"
