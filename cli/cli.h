@@ -45,6 +45,10 @@ bool opt_common(const char *a, const char *cmd, void (*usage)(FILE *), int *rc);
 /* After parsing: with -v print the version on stderr; true if that was all
  * (-v without an input file), so the command exits 0. */
 bool opt_version_only(bool verbose, const char *input);
+/* The "format" string of the JSON document at path, copied into buf (""
+ * when the file does not read or parse or has none: the parser the caller
+ * then picks reports it with line and column). Returns buf. */
+const char *input_format(const char *path, char *buf, size_t n);
 /* Parse a decimal integer option value or exit 2 naming the option. */
 long long opt_int(const char *name, const char *value);
 

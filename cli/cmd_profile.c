@@ -456,14 +456,8 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (!a.path)
 		usage_err("profile: no input file");
-	size_t len;
-	char *text = read_file(a.path, &len);
-	json_error_t je;
-	json_t *doc = text ? json_loadb(text, len, 0, &je) : NULL;
-	free(text);
-	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
-	bool graph = fmt && strcmp(fmt, "wavecc-kernel/1") == 0;
-	json_decref(doc);
+	char fmt[64];
+	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)
 		usage_err("profile: --mcpu applies to kernel graphs; a launch descriptor names its arch");
 	Profile pr;

@@ -417,19 +417,12 @@ int cmd_run(int argc, char **argv)
 		usage_err("run: no input file");
 	/* Sniff the format; a document that does not parse is reported by the
 	 * launch descriptor parser, which gives line and column. */
-	size_t len;
-	char *text = read_file(a.path, &len);
-	json_error_t je;
-	json_t *doc = text ? json_loadb(text, len, 0, &je) : NULL;
-	free(text);
-	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
+	char fmt[64];
+	input_format(a.path, fmt, sizeof fmt);
 	int (*handler)(RunArgs *) = run_launch_descriptor;
-	if (fmt) {
-		for (size_t k = 0; k < ARRAY_LEN(FORMATS); k++)
-			if (strcmp(fmt, FORMATS[k].format) == 0)
-				handler = FORMATS[k].run; /* else the descriptor parser reports the unknown format */
-	}
-	json_decref(doc);
+	for (size_t k = 0; k < ARRAY_LEN(FORMATS); k++)
+		if (strcmp(fmt, FORMATS[k].format) == 0)
+			handler = FORMATS[k].run; /* else the descriptor parser reports the unknown format */
 	rc = handler(&a);
 out:
 	args_free(&a);

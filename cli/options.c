@@ -3,6 +3,8 @@
  * --version everywhere, integers, and -D SYM=VAL. The commands call these;
  * nothing here calls a command. */
 #include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../driver/driver.h"
@@ -55,6 +57,19 @@ bool opt_common(const char *a, const char *cmd, void (*usage)(FILE *), int *rc)
 	}
 	(void)cmd;
 	return false;
+}
+
+const char *input_format(const char *path, char *buf, size_t n)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+	json_error_t je;
+	json_t *doc = text ? json_loadb(text, len, 0, &je) : NULL;
+	free(text);
+	const char *fmt = doc ? json_string_value(json_object_get(doc, "format")) : NULL;
+	snprintf(buf, n, "%s", fmt ? fmt : "");
+	json_decref(doc);
+	return buf;
 }
 
 bool opt_version_only(bool verbose, const char *input)
