@@ -33,7 +33,7 @@ typedef struct {
 
 /* What one profile produced, for the printers. */
 typedef struct {
-	const char *kernel;
+	char kernel[256]; /* a copy: the launch descriptor is freed before printing */
 	EmuArch arch;
 	TmParams p;
 	uint32_t grid[3], wg_items;
@@ -81,7 +81,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 		codeobj_free(&co);
 		return 1;
 	}
-	pr->kernel = d->kernel;
+	snprintf(pr->kernel, sizeof pr->kernel, "%s", d->kernel);
 	pr->arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
 	tm_params(pr->arch, &pr->p);
 	uint64_t nwg = 1;

@@ -205,9 +205,10 @@ void isel_pf_end(Isel *s, PfSave *sv)
 	for (size_t i = 0; i < n; i++) {
 		if (isel_depends_on_loop(s, tmp[i].e))
 			continue;
+		/* s->cache, not sv->data: a push below may move the array */
 		bool known = false;
 		for (size_t j = 0; j < sv->len && !known; j++)
-			known = sv->data[j].e == tmp[i].e;
+			known = s->cache.data[j].e == tmp[i].e;
 		if (!known)
 			vec_push(&s->cache, tmp[i]);
 	}
