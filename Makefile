@@ -114,10 +114,13 @@ endef
 $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 
 # Every suite runs even if an earlier one fails; the target fails if any did.
+# wave.test shares its cases among this many processes (one per core).
+CHECK_JOBS := $(shell nproc 2>/dev/null || echo 1)
 check: all $(TEST_BINS)
 	@fail=0; for t in $(TEST_BINS); do \
 		echo "== $$t"; start=$$(date +%s); \
 		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
+			WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} \
 			$$t || fail=1; \
 		echo "   ($$(( $$(date +%s) - start )) s)"; \
 	done; \

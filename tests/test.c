@@ -21,7 +21,11 @@ const char *test_build(void) { return env_or("WAVECC_BUILD", "build"); }
 const char *test_tmpdir(const char *name)
 {
 	char cmd[4096], path[2048];
-	snprintf(path, sizeof path, "%s/tests/tmp/%s", test_build(), name);
+	/* WAVECC_TEST_TMP_TAG: a suffix that keeps the directories of
+	 * processes running one suite's cases side by side apart (wave.test's
+	 * shards) */
+	const char *tag = getenv("WAVECC_TEST_TMP_TAG");
+	snprintf(path, sizeof path, "%s/tests/tmp/%s%s", test_build(), name, tag ? tag : "");
 	const char *dir = intern(path);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
 	if (system(cmd) != 0)

@@ -10,6 +10,8 @@
  * so main stays green while the bug stays visible. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../test.h"
 #include "wave_inputs.h"
@@ -934,10 +936,15 @@ static void run_case(const WaveCase *c, int i)
  * and UB bugs in code paths, which a sample covers at a fraction of the
  * time (every case is an emulator run of seconds under ASan). */
 static int sample_every = 1, sample_at;
+/* WAVECC_WAVE_JOBS processes share the (sampled) cases, case n in process
+ * (n / sample_every) % jobs: each case is an emulator run of its own, so
+ * on a machine of J cores J shards take about 1/J of the time. */
+static int shard_jobs = 1, shard_index;
 
 static bool sampled_out(int i)
 {
-	return (i / 2) % sample_every != sample_at;
+	int n = i / 2;
+	return n % sample_every != sample_at || (n / sample_every) % shard_jobs != shard_index;
 }
 
 START_TEST(wave_case)
@@ -962,12 +969,16 @@ END_TEST
 
 START_TEST(wave_slow)
 {
+	if (shard_index != 0)
+		return;
 	run_case(&slow[_i / 2], _i);
 }
 END_TEST
 
 START_TEST(wave_known_bug)
 {
+	if (shard_index != 0)
+		return;
 	run_case(&known_bugs[_i / 2], _i);
 }
 END_TEST
@@ -997,5 +1008,32 @@ int main(void)
 	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0)
 		tcase_add_loop_test(tc, wave_known_bug, 0, 2 * known_bug_count());
 	suite_add_tcase(s, tc);
-	return run_suite(s);
+	const char *jobs = getenv("WAVECC_WAVE_JOBS");
+	shard_jobs = jobs && atoi(jobs) > 1 ? (atoi(jobs) > 16 ? 16 : atoi(jobs)) : 1;
+	pid_t child[16];
+	int nchild = 0;
+	fflush(stdout);
+	for (int j = 1; j < shard_jobs; j++) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			shard_index = j;
+			nchild = 0;
+			char tag[32]; /* its own input files (test_tmpdir) */
+			snprintf(tag, sizeof tag, ".shard%d", j);
+			setenv("WAVECC_TEST_TMP_TAG", tag, 1);
+			break;
+		}
+		if (pid < 0) {
+			perror("wave: fork");
+			return EXIT_FAILURE;
+		}
+		child[nchild++] = pid;
+	}
+	int rc = run_suite(s);
+	for (int j = 0; j < nchild; j++) {
+		int st = 0;
+		if (waitpid(child[j], &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			rc = EXIT_FAILURE;
+	}
+	return rc;
 }
