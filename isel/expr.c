@@ -171,9 +171,8 @@ static MOpnd runtime_arg(Isel *s, Sym *e)
 		MBlock *save = s->b;
 		s->b = s->f->blocks.data[0];
 		s->dyn[pos] = mfunc_vreg(s->f, RC_S1);
-		MOpnd d = mo_vreg(s->dyn[pos], RC_S1),
-		      u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * (int64_t)s->c->k->args.len + 4 * pos)};
-		mblock_add(s->b, I_S_LOAD_DWORD, 1, &d, 2, u);
+		MOpnd d = mo_vreg(s->dyn[pos], RC_S1);
+		isel_kernarg_load(s, I_S_LOAD_DWORD, d, 8 * (int64_t)s->c->k->args.len + 4 * pos);
 		s->b = save;
 	}
 	return mo_vreg(s->dyn[pos], RC_S1);

@@ -57,6 +57,7 @@ static void emit_entry(Isel *s)
 	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 	for (int g = 0; g < 3; g++)
 		s->tid[g] = UINT32_MAX;
+	s->kernarg_end = s->b->insts.len; /* kernarg loads go here (kernarg_load.c) */
 }
 
 static void select_region(Isel *s, Region *r);

@@ -75,6 +75,7 @@ typedef struct Isel {
 	int *uses;        /* by Value id: operand uses */
 	uint32_t *desc;   /* buffer descriptor vreg per memory argument */
 	uint32_t kernarg; /* S2: kernarg segment pointer */
+	size_t kernarg_end; /* kernarg_load.c: block 0's index after the entry copies and kernarg loads */
 	uint32_t wg_id[3]; /* S1 workgroup ids (UINT32_MAX: not enabled) */
 	uint32_t tid_raw; /* V1: packed work-item ids */
 	uint32_t tid[3];  /* V1: unpacked, made on first use */
@@ -102,6 +103,8 @@ static inline bool isel_is_gfx90a(const Isel *s) { return strcmp(s->f->target->n
 TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
 MOpnd isel_v1(Isel *s); /* a fresh V1 vreg operand */
 bool isel_is_agpr(MOpnd o);
+/* kernarg_load.c: op d, kernarg, offset at the top of the entry block (d a fresh vreg). */
+void isel_kernarg_load(Isel *s, MOp op, MOpnd d, int64_t offset);
 /* d = u, whichever of d and u are AGPRs (v_accvgpr_read/write/mov). */
 void isel_mov(Isel *s, MOpnd d, MOpnd u);
 /* o, or a VGPR it was read into when it is an AGPR (VALU sources). */

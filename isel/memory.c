@@ -52,9 +52,9 @@ static uint32_t descriptor(Isel *s, Value *mem)
 	/* num_records: the tensor's bytes (at run time: the product of the
 	 * size arguments, 32-bit; tensors of 4 GiB or more are not supported) */
 	MOpnd bytes = isel_expr_lower_entry(s, sym_simplify(sc, bytes_sym, NULL), mem->loc);
-	MOpnd d = mo_vsub(v, 0, RC_S2), u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(8 * mem->arg_idx)};
-	/* the entry block may already end in code; insert after the id copies */
-	mblock_add(s->b, I_S_LOAD_DWORDX2, 1, &d, 2, u);
+	MOpnd d = mo_vsub(v, 0, RC_S2), u[2];
+	/* the entry block may already end in code; the load goes after the id copies */
+	isel_kernarg_load(s, I_S_LOAD_DWORDX2, d, 8 * (int64_t)mem->arg_idx);
 	d = mo_vsub(v, 1, RC_S1);
 	MOpnd a[2] = {mo_vsub(v, 1, RC_S1), mo_imm(0xffff)}; /* stride 0, base bits 47:32 */
 	mblock_add(s->b, I_S_AND_B32, 1, &d, 2, a);

@@ -25,9 +25,8 @@ bool isel_select_scalar_arg(Isel *s, Op *op)
 		die("scalar argument %s without a rank-0 index", op->name);
 	MBlock *save = s->b;
 	s->b = s->f->blocks.data[0];
-	MOpnd sv = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1),
-	      u[2] = {mo_vreg(s->kernarg, RC_S2), mo_imm(analysis_scalar_arg_offset(c->k, op->sarg - 1))};
-	mblock_add(s->b, I_S_LOAD_DWORD, 1, &sv, 2, u);
+	MOpnd sv = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+	isel_kernarg_load(s, I_S_LOAD_DWORD, sv, analysis_scalar_arg_offset(c->k, op->sarg - 1));
 	MOpnd v = isel_elt_op1(s, I_V_MOV_B32, sv);
 	if (dtype_size(t) == 2)
 		v = isel_elt_pack_halves(s, v, false, v, false);

@@ -152,6 +152,31 @@ START_TEST(assembly_text)
 }
 END_TEST
 
+/* The kernel arguments are loaded together at the top (isel/kernarg_load.c):
+ * no s_load follows the first wait on lgkmcnt, so one wait covers them all.
+ * decode_attention_phase0 and reduce_block first use their buffers on either
+ * side of a barrier, gemm_dynamic also loads runtime sizes, softmax has code
+ * between its first uses. */
+START_TEST(kernarg_loads_batched)
+{
+	const char *ex[] = {"decode_attention_phase0", "reduce_block", "gemm_dynamic", "softmax"};
+	const char *cpu[] = {"gfx942", "gfx90a"};
+	char cmd[4096], *out;
+	for (int i = 0; i < 4; i++)
+		for (int t = 0; t < 2; t++) {
+			snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/%s.json' --mcpu %s -S -o '%s/ka.s' && cat '%s/ka.s'",
+				test_bin(), test_root(), ex[i], cpu[t], dir, dir);
+			ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+			const char *load = strstr(out, "\ts_load_"), *wait = strstr(out, "lgkmcnt(");
+			ck_assert_msg(load && wait && load < wait, "%s %s: no kernarg load before the first wait", ex[i],
+				cpu[t]);
+			ck_assert_msg(!strstr(wait, "\ts_load_"), "%s %s: a kernarg load after the first lgkmcnt wait",
+				ex[i], cpu[t]);
+			free(out);
+		}
+}
+END_TEST
+
 /* --mcpu takes target IDs: the assembly's .amdgcn_target and the
  * metadata's amdhsa.target declare exactly the ID given (a bare processor:
  * both features "any"), the code object runs (the emulator keeps or zeroes
@@ -328,6 +353,7 @@ static Suite *suite(void)
 	tcase_add_test(t, copy_dynamic_specialised);
 	tcase_add_test(t, elementwise);
 	tcase_add_test(t, assembly_text);
+	tcase_add_test(t, kernarg_loads_batched);
 	tcase_add_test(t, target_ids);
 	tcase_add_test(t, bad_input_writes_nothing);
 	suite_add_tcase(s, t);
