@@ -35,7 +35,11 @@
  *     spaces: no memory access crosses it, while register-only work does —
  *     so a trip's last MFMAs run on past the barrier that lets the next
  *     tile's LDS writes start, overlapping them (the wait pass, which runs
- *     later, puts its s_waitcnt before the barrier where it ends up).
+ *     later, puts its s_waitcnt before the barrier where it ends up). As
+ *     that s_waitcnt lgkmcnt(0) makes the barrier wait for every LDS
+ *     access before it to complete, the edges from them into the barrier
+ *     carry their latency: the scheduler then fills the LDS reads' flight
+ *     with MFMAs before the barrier instead of stalling at it.
  *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
@@ -305,10 +309,14 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes)
 				}
 				/* a write: after the previous writer (a chain slot's
 				 * order carries the producer's latency) and its readers */
+				/* the wait pass puts lgkmcnt(0) before a barrier: it
+				 * waits for the LDS accesses before it to complete */
+				bool lds_wait = ins[i].op == I_S_BARRIER && sl == s->vbase[s->nv] + SL_MEM_LDS;
 				if (d >= 0)
-					add_edge(nodes, d, i, sl >= s->vbase[s->nv] && !a[k].mem ? nodes[d].lat : 1);
+					add_edge(nodes, d, i,
+						(sl >= s->vbase[s->nv] && !a[k].mem) || lds_wait ? nodes[d].lat : 1);
 				for (size_t r = 0; r < st->readers.len; r++)
-					add_edge(nodes, st->readers.data[r], i, 0);
+					add_edge(nodes, st->readers.data[r], i, lds_wait ? nodes[st->readers.data[r]].lat : 0);
 				st->readers.len = 0;
 				st->last_def = i;
 			}
