@@ -562,7 +562,8 @@ static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judg
 /* Schedules a region. On a loop: the list schedule over the DAG whose
  * barriers wait for the LDS accesses before them, and the one over the DAG
  * whose barriers do not (which can issue the loads after a barrier
- * sooner), both judged by the first; the faster wins. Off loops only the
+ * sooner), both judged by the first; the faster wins, the plain one on a
+ * tie (the order the list made before barrier waits). Off loops only the
  * second (the prologue's order as the list makes it). The original order
  * stays unless a schedule beats it. */
 static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, Node *alt, int *order,
@@ -578,11 +579,11 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	Timing best = model_original(nodes, ins, n, p);
 	r->peakv0 = p->peakv;
 	bool found = false;
-	if (try_dag(s, r, p, nodes, nodes, order, &best)) {
+	if (try_dag(s, r, p, r->in_loop ? alt : nodes, nodes, order, &best)) {
 		memcpy(best_order, order, (size_t)n * sizeof *order);
 		found = true;
 	}
-	if (r->in_loop && try_dag(s, r, p, alt, nodes, order, &best)) {
+	if (r->in_loop && try_dag(s, r, p, nodes, nodes, order, &best)) {
 		memcpy(best_order, order, (size_t)n * sizeof *order);
 		found = true;
 	}
