@@ -35,7 +35,14 @@
  *     spaces: no memory access crosses it, while register-only work does —
  *     so a trip's last MFMAs run on past the barrier that lets the next
  *     tile's LDS writes start, overlapping them (the wait pass, which runs
- *     later, puts its s_waitcnt before the barrier where it ends up).
+ *     later, puts its s_waitcnt before the barrier where it ends up). As
+ *     that s_waitcnt lgkmcnt(0) makes the barrier wait for every LDS
+ *     access before it to complete, in a loop's regions the edges from
+ *     them into the barrier carry their latency (the barrier-wait DAG): the
+ *     scheduler then fills the LDS reads' flight with MFMAs before the
+ *     barrier instead of stalling at it every trip. That DAG's greedy list
+ *     can also push the loads after the barrier late, so the list over the
+ *     plain DAG competes (Acceptance); outside loops only the plain DAG.
  *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
@@ -62,8 +69,9 @@
  * every candidate would, and then the one that adds least; as that greedy
  * choice can overshoot, lower targets are tried (SCHED_TRIES).
  *
- * Acceptance: the new order of a region is kept only if the model finishes
- * it sooner than the original order (or as soon, with the last issue
+ * Acceptance: the new order of a region (of the two lists in a loop, the
+ * faster, both judged by the barrier-wait DAG) is kept only if the model
+ * finishes it sooner than the original order (or as soon, with the last issue
  * earlier) and its peak pressure stays within the limit; otherwise the
  * region keeps its original order, so the pass never makes the model's
  * figure worse. The driver (driver/schedule.c) also checks the result
@@ -275,7 +283,9 @@ static void add_edge(Node *nodes, int from, int to, int lat)
 	nodes[to].npred++;
 }
 
-static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes)
+/* The DAG of a region; with barrier_wait, the edges from LDS accesses into
+ * an s_barrier carry their latency (the s_waitcnt the wait pass puts there). */
+static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait)
 {
 	for (int i = 0; i < n; i++) {
 		nodes[i] = (Node){0};
@@ -305,10 +315,14 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes)
 				}
 				/* a write: after the previous writer (a chain slot's
 				 * order carries the producer's latency) and its readers */
+				/* the wait pass puts lgkmcnt(0) before a barrier: it
+				 * waits for the LDS accesses before it to complete */
+				bool lds_wait = barrier_wait && ins[i].op == I_S_BARRIER && sl == s->vbase[s->nv] + SL_MEM_LDS;
 				if (d >= 0)
-					add_edge(nodes, d, i, sl >= s->vbase[s->nv] && !a[k].mem ? nodes[d].lat : 1);
+					add_edge(nodes, d, i,
+						(sl >= s->vbase[s->nv] && !a[k].mem) || lds_wait ? nodes[d].lat : 1);
 				for (size_t r = 0; r < st->readers.len; r++)
-					add_edge(nodes, st->readers.data[r], i, 0);
+					add_edge(nodes, st->readers.data[r], i, lds_wait ? nodes[st->readers.data[r]].lat : 0);
 				st->readers.len = 0;
 				st->last_def = i;
 			}
@@ -399,6 +413,21 @@ static Timing model_original(Node *nodes, const MInst *ins, int n, SchedPressure
 	return tm;
 }
 
+/* A given order through the model (nodes: the DAG it is judged by) and the
+ * pressure tracker. */
+static Timing model_order(Node *nodes, const MInst *ins, int n, const int *order, SchedPressure *p)
+{
+	Timing tm = {0};
+	Pipes ps = {0};
+	reset_nodes(nodes, n);
+	for (int k = 0; k < n; k++) {
+		int i = order[k];
+		place(nodes, i, issue_time(&nodes[i], &ps), &ps, &tm);
+		sched_pressure_place(p, &ins[i]);
+	}
+	return tm;
+}
+
 /* Is candidate a better pick than b? Keys: within the pressure limit, (if
  * both over) adds less, issues earlier, greater height, earlier original
  * position. */
@@ -448,8 +477,25 @@ static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure 
 typedef struct Region {
 	size_t bi, lo, hi; /* block, [lo, hi) */
 	int peak0;         /* original peak pressure */
+	int peakv0;        /* original peak of VGPR dwords alone */
+	bool in_loop;      /* its block is on a loop (a branch back to it or before it) */
 } Region;
 typedef Vec(Region) RegionList;
+
+/* Is block bi on a loop: does it or a later block branch back to it or to
+ * a block before it? */
+static bool block_in_loop(const MFunc *f, size_t bi)
+{
+	for (size_t bj = bi; bj < f->blocks.len; bj++) {
+		const MBlock *b = f->blocks.data[bj];
+		for (size_t i = 0; i < b->insts.len; i++) {
+			const MInst *in = &b->insts.data[i];
+			if (mop_is_branch(in->op) && in->target >= 0 && (size_t)in->target <= bi)
+				return true;
+		}
+	}
+	return false;
+}
 
 static void find_regions(const MFunc *f, RegionList *out)
 {
@@ -460,7 +506,7 @@ static void find_regions(const MFunc *f, RegionList *out)
 			if (i < b->insts.len && !sched_is_fence(f, &b->insts.data[i]))
 				continue;
 			if (i - lo >= 2)
-				vec_push(out, ((Region){bi, lo, i, 0}));
+				vec_push(out, ((Region){bi, lo, i, 0, 0, block_in_loop(f, bi)}));
 			lo = i + 1;
 		}
 	}
@@ -485,36 +531,76 @@ int sched_occupancy_limit(int peak, int file_cap)
  * over, so a tighter target can end under the real limit. */
 enum { SCHED_TRIES = 3 };
 
-static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, int *order)
+/* The list schedule of a region's DAG `dag` at the pressure targets (the
+ * limit, then lower ones while it overshoots), judged by the model over
+ * `judge`: into order, when it beats *best (and then *best is its time). */
+static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judge, int *order, Timing *best)
 {
-	MBlock *b = s->f->blocks.data[r->bi];
+	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
 	int n = (int)(r->hi - r->lo);
-	MInst *ins = &b->insts.data[r->lo];
-	build_dag(s, ins, n, nodes);
-	sched_pressure_region(p, r->bi, r->lo, r->hi);
-	Timing t0 = model_original(nodes, ins, n, p);
-	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
+	int vcap = s->vgpr_cap > r->peakv0 ? s->vgpr_cap : r->peakv0;
 	int limit = s->limit > r->peak0 ? s->limit : r->peak0;
 	for (int k = 0; k < SCHED_TRIES; k++) {
 		int target = limit - k * (limit - r->peak0) / 2, vtarget = vcap - (limit - target);
 		sched_pressure_region(p, r->bi, r->lo, r->hi);
-		Timing t1 = list_schedule(nodes, ins, n, p, target, vtarget, order);
-		bool faster = t1.end < t0.end || (t1.end == t0.end && t1.last < t0.last);
+		Timing t1 = list_schedule(dag, ins, n, p, target, vtarget, order);
+		if (judge != dag) {
+			sched_pressure_region(p, r->bi, r->lo, r->hi);
+			t1 = model_order(judge, ins, n, order, p);
+		}
+		bool faster = t1.end < best->end || (t1.end == best->end && t1.last < best->last);
 		if (!faster)
-			break; /* a tighter target is no faster */
+			return false; /* a tighter target is no faster */
 		if (p->peak > limit || p->peakv > vcap)
 			continue;
+		*best = t1;
+		return true;
+	}
+	return false;
+}
+
+/* Schedules a region. On a loop: the list schedule over the DAG whose
+ * barriers wait for the LDS accesses before them, and the one over the DAG
+ * whose barriers do not (which can issue the loads after a barrier
+ * sooner), both judged by the first; the faster wins, the plain one on a
+ * tie (the order the list made before barrier waits). Off loops only the
+ * second (the prologue's order as the list makes it). The original order
+ * stays unless a schedule beats it. */
+static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, Node *alt, int *order,
+	int *best_order)
+{
+	MBlock *b = s->f->blocks.data[r->bi];
+	int n = (int)(r->hi - r->lo);
+	MInst *ins = &b->insts.data[r->lo];
+	build_dag(s, ins, n, nodes, r->in_loop);
+	if (r->in_loop)
+		build_dag(s, ins, n, alt, false);
+	sched_pressure_region(p, r->bi, r->lo, r->hi);
+	Timing best = model_original(nodes, ins, n, p);
+	r->peakv0 = p->peakv;
+	bool found = false;
+	if (try_dag(s, r, p, r->in_loop ? alt : nodes, nodes, order, &best)) {
+		memcpy(best_order, order, (size_t)n * sizeof *order);
+		found = true;
+	}
+	if (r->in_loop && try_dag(s, r, p, nodes, nodes, order, &best)) {
+		memcpy(best_order, order, (size_t)n * sizeof *order);
+		found = true;
+	}
+	if (found) {
 		MInst *copy = xmalloc((size_t)n * sizeof *copy);
 		for (int j = 0; j < n; j++)
-			copy[j] = ins[order[j]];
+			copy[j] = ins[best_order[j]];
 		bool same = memcmp(ins, copy, (size_t)n * sizeof *copy) == 0;
 		memcpy(ins, copy, (size_t)n * sizeof *copy);
 		free(copy);
 		s->changed += !same;
-		break;
 	}
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		vec_free(&nodes[i].succ);
+		if (r->in_loop)
+			vec_free(&alt[i].succ);
+	}
 }
 
 /* The original peak of every region (the occupancy the unscheduled code
@@ -583,12 +669,14 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 	for (size_t k = 0; k < rs.len; k++)
 		if (rs.data[k].hi - rs.data[k].lo > maxn)
 			maxn = rs.data[k].hi - rs.data[k].lo;
-	Node *nodes = xcalloc(maxn, sizeof *nodes);
-	int *order = xcalloc(maxn, sizeof *order);
+	Node *nodes = xcalloc(maxn, sizeof *nodes), *alt = xcalloc(maxn, sizeof *alt);
+	int *order = xcalloc(maxn, sizeof *order), *best_order = xcalloc(maxn, sizeof *best_order);
 	for (size_t k = 0; k < rs.len; k++)
-		schedule_region(&s, &rs.data[k], &p, nodes, order);
+		schedule_region(&s, &rs.data[k], &p, nodes, alt, order, best_order);
 	free(nodes);
+	free(alt);
 	free(order);
+	free(best_order);
 	sched_pressure_free(&p);
 	vec_free(&rs);
 	for (uint32_t i = 0; i < s.nslots; i++)
