@@ -168,8 +168,9 @@ void allocate_registers(Compile *c)
 	int rc = regalloc_mfunc(c->mf, ra, &err);
 	bool bad = rc != 0 || ra->spills > 0;
 	Aside pf = {0};
-	if (!bad && c->an.sched_default && c->an.prefetched && !c->opt_light && allocated_waves(c->mf) < 8) {
-		pf = (Aside){c->mf, ra, allocated_waves(c->mf), c->hoisted, c->an.prefetched, c->an.opts.schedule};
+	int waves = bad ? 0 : allocated_waves(c->mf);
+	if (!bad && c->an.sched_default && c->an.prefetched && !c->opt_light && waves < 8) {
+		pf = (Aside){c->mf, ra, waves, c->hoisted, c->an.prefetched, c->an.opts.schedule};
 		c->mf = NULL;
 		ra = xcalloc(1, sizeof *ra);
 	}
