@@ -151,6 +151,11 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 	buf_printf(b, " workgroups of %d x %d x %d work-items\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
+	buf_printf(b, "// schedule: %s, %d loop%s prefetched, %d with 2 LDS buffers", kernel_schedule_name(c->opts.schedule),
+		c->prefetched, c->prefetched == 1 ? "" : "s", c->lds_doubled);
+	if (c->opts.asked && c->opts.asked != c->opts.schedule)
+		buf_printf(b, " (asked: %s)", kernel_schedule_name(c->opts.asked));
+	buf_printf(b, "\n");
 	/* A variant of a batch (tag): its own sections and symbols, which
 	 * codeobj_link_variant maps back to the plain ones; the metadata keeps
 	 * the plain names. */

@@ -63,13 +63,14 @@ typedef struct CompileOptions CompileOptions;
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
 /* A code-generation switch at a (--no-schedule) into o; false if a is none. */
 bool opt_codegen(const char *a, CompileOptions *o);
-/* --schedule none|prefetch|modulo, --lds-stages N, --waves-per-eu N into o
+/* --schedule NAME, --lds-stages N, --waves-per-eu N into o
  * (their meaning: driver/options.c); false if argv[*i] is none of them. */
 bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o);
 /* The usage lines of those options. */
 #define OPT_SCHEDULE_USAGE \
 	"  --schedule S       the reduction loop's schedule: prefetch (default: the next trip's\n" \
-	"                     loads overlap this trip's MFMAs) or none; modulo is not compiled yet\n" \
+	"                     loads overlap this trip's MFMAs), none, or Wave's modulo, four_stage\n" \
+	"                     (both: prefetch with 2 LDS stages) and prefetch_attention (prefetch)\n" \
 	"  --lds-stages N     LDS buffers of a prefetched loop's staged tiles: 1 (default) or 2\n" \
 	"  --waves-per-eu N   occupancy target: error when the registers allow fewer waves per SIMD\n"
 typedef struct Diag Diag;

@@ -104,7 +104,7 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o)
 	if (opt_value(argc, argv, i, "--schedule", &v)) {
 		o->schedule = kernel_schedule_from_name(v);
 		if (!o->schedule)
-			usage_err("--schedule %s: expected none, prefetch or modulo", v);
+			usage_err("--schedule %s: expected " SCHEDULE_NAMES, v);
 	} else if (opt_value(argc, argv, i, "--lds-stages", &v)) {
 		long long n = opt_int("--lds-stages", v);
 		if (n < 1 || n > 2)

@@ -8,9 +8,15 @@
  * prefetch schedule with one LDS stage, unless the schedule was not asked
  * for and makes register allocation spill or fail: then the kernel is
  * selected again without it (compile_unprefetch). See
- * docs/kernel-format.md. A
- * schedule that is not compiled yet (modulo) is an error located at the
- * option, never a silent fallback. */
+ * docs/kernel-format.md.
+ *
+ * Wave's other schedule names are compiled as the nearest schedule wavecc
+ * has, which gives way as the default does (they ask for speed, not for a
+ * particular instruction order): modulo and four_stage, which Wave's tests
+ * pair with multi-buffering, as prefetch with two LDS stages; and
+ * prefetch_attention as prefetch. wavecc has no modulo reservation-table
+ * scheduler: within a trip the order is the list scheduler's
+ * (passes/machine/sched.c). Results never depend on the schedule. */
 #include "../isel/isel.h"
 #include "driver.h"
 
@@ -28,15 +34,13 @@ int compile_resolve_options(Compile *c)
 	const KernelOptions *ko = &c->k->opts;
 	const CompileOptions *o = &c->opt;
 	KernelOptions *r = &c->an.opts;
-	r->schedule = o->schedule ? o->schedule : ko->schedule ? ko->schedule : DEFAULT_SCHEDULE;
-	c->an.sched_default = !o->schedule && !ko->schedule;
-	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : DEFAULT_LDS_STAGES;
+	ScheduleKind asked = o->schedule ? o->schedule : ko->schedule;
+	bool multi = asked == SCHED_MODULO || asked == SCHED_FOUR_STAGE;
+	r->asked = asked;
+	r->schedule = !asked ? DEFAULT_SCHEDULE : asked == SCHED_NONE ? SCHED_NONE : SCHED_PREFETCH;
+	c->an.sched_yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH);
+	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
-	if (r->schedule == SCHED_MODULO) {
-		analysis_error(&c->an, where(c, !o->schedule), "%sschedule modulo: not compiled yet (use none or prefetch)",
-			o->schedule ? "" : "options.");
-		return -1;
-	}
 	if (r->lds_stages < 1 || r->lds_stages > 2 || r->waves_per_eu < 0 || r->waves_per_eu > 8) {
 		analysis_error(&c->an, where(c, false), "lds_stages %d / waves_per_eu %d: lds_stages is 1 or 2, "
 							 "waves_per_eu 1 to 8",
@@ -48,7 +52,7 @@ int compile_resolve_options(Compile *c)
 
 bool compile_lighten(Compile *c, bool bad)
 {
-	bool pf = c->an.sched_default && c->an.prefetched;
+	bool pf = c->an.sched_yields && c->an.prefetched;
 	if (!bad || c->opt_light || (!pf && !c->hoisted))
 		return false;
 	/* the default is prefetch and hoisting where they cost no spills: a
@@ -58,6 +62,7 @@ bool compile_lighten(Compile *c, bool bad)
 	if (pf)
 		c->an.opts.schedule = SCHED_NONE;
 	c->an.prefetched = 0;
+	c->an.lds_doubled = 0;
 	c->hoisted = 0;
 	mfunc_free(c->mf);
 	c->mf = select_instructions(&c->an);

@@ -139,7 +139,7 @@ static int allocated_waves(const MFunc *f)
 typedef struct Aside {
 	MFunc *mf;
 	RegAssign *ra;
-	int waves, hoisted, prefetched;
+	int waves, hoisted, prefetched, lds_doubled;
 	ScheduleKind schedule;
 } Aside;
 
@@ -169,8 +169,9 @@ void allocate_registers(Compile *c)
 	bool bad = rc != 0 || ra->spills > 0;
 	Aside pf = {0};
 	int waves = bad ? 0 : allocated_waves(c->mf);
-	if (!bad && c->an.sched_default && c->an.prefetched && !c->opt_light && waves < 8) {
-		pf = (Aside){c->mf, ra, waves, c->hoisted, c->an.prefetched, c->an.opts.schedule};
+	if (!bad && c->an.sched_yields && c->an.prefetched && !c->opt_light && waves < 8) {
+		pf = (Aside){c->mf, ra, waves, c->hoisted, c->an.prefetched, c->an.lds_doubled,
+			c->an.opts.schedule};
 		c->mf = NULL;
 		ra = xcalloc(1, sizeof *ra);
 	}
@@ -200,6 +201,7 @@ void allocate_registers(Compile *c)
 		c->opt_light = false;
 		c->hoisted = pf.hoisted;
 		c->an.prefetched = pf.prefetched;
+		c->an.lds_doubled = pf.lds_doubled;
 		c->an.opts.schedule = pf.schedule;
 		pf = (Aside){0};
 	}

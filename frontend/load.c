@@ -505,7 +505,8 @@ static void load_arguments(Ld *L, JV root)
 	}
 }
 
-/* The optional "options" object: schedule, lds_stages, waves_per_eu. Names
+/* The optional "options" object: schedule, lds_stages (or Wave's
+ * multi_buffer_count), waves_per_eu. Names
  * are checked here; whether a schedule is compiled is the driver's call. */
 static void load_options(Ld *L, JV root)
 {
@@ -518,18 +519,26 @@ static void load_options(Ld *L, JV root)
 	}
 	KernelOptions *ko = &L->k->opts;
 	ko->loc = loc_of(L, o.pos);
-	check_fields(L, o, "schedule lds_stages waves_per_eu", NULL);
+	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu", NULL);
 	const char *s;
 	long long x;
 	JV f = jv_get(L, o, "schedule");
 	if (f.v && get_string(L, f, &s)) {
 		ko->schedule = kernel_schedule_from_name(s);
 		if (!ko->schedule)
-			ld_err(L, f, "unknown schedule '%s' (none, prefetch or modulo)", s);
+			ld_err(L, f, "unknown schedule '%s' (" SCHEDULE_NAMES ")", s);
 	}
+	/* multi_buffer_count is Wave's name for the LDS stages */
 	f = jv_get(L, o, "lds_stages");
 	if (f.v && get_int(L, f, 1, 2, &x))
 		ko->lds_stages = (int)x;
+	f = jv_get(L, o, "multi_buffer_count");
+	if (f.v && get_int(L, f, 1, 2, &x)) {
+		if (ko->lds_stages && ko->lds_stages != x)
+			ld_err(L, f, "%lld disagrees with lds_stages %d (Wave's name for the same count)", x,
+				ko->lds_stages);
+		ko->lds_stages = (int)x;
+	}
 	f = jv_get(L, o, "waves_per_eu");
 	if (f.v && get_int(L, f, 1, 8, &x))
 		ko->waves_per_eu = (int)x;

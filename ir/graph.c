@@ -391,11 +391,23 @@ bool shape_eq(Shape a, Shape b)
 	return true;
 }
 
+static const char *const schedule_names[SCHED_COUNT] = {
+	[SCHED_NONE] = "none",
+	[SCHED_PREFETCH] = "prefetch",
+	[SCHED_MODULO] = "modulo",
+	[SCHED_FOUR_STAGE] = "four_stage",
+	[SCHED_PREFETCH_ATTENTION] = "prefetch_attention",
+};
+
 ScheduleKind kernel_schedule_from_name(const char *s)
 {
-	static const char *const names[] = {"none", "prefetch", "modulo"};
-	for (int i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0)
-			return (ScheduleKind)(SCHED_NONE + i);
+	for (int i = SCHED_NONE; i < SCHED_COUNT; i++)
+		if (strcmp(s, schedule_names[i]) == 0)
+			return (ScheduleKind)i;
 	return SCHED_UNSET;
+}
+
+const char *kernel_schedule_name(ScheduleKind k)
+{
+	return k > SCHED_UNSET && k < SCHED_COUNT ? schedule_names[k] : "default";
 }

@@ -107,15 +107,29 @@ typedef struct Kernel Kernel;
 /* Compile options a kernel document or the command line may give (Wave's
  * schedule, multi_buffer_count / LDS stages and waves_per_eu): 0 in a field
  * means not given. */
-typedef enum { SCHED_UNSET, SCHED_NONE, SCHED_PREFETCH, SCHED_MODULO } ScheduleKind;
+/* Wave's SchedulingType names; driver/options.c says which compiled
+ * schedule each one gets. */
+typedef enum {
+	SCHED_UNSET,
+	SCHED_NONE,
+	SCHED_PREFETCH,
+	SCHED_MODULO,
+	SCHED_FOUR_STAGE,
+	SCHED_PREFETCH_ATTENTION,
+	SCHED_COUNT
+} ScheduleKind;
 typedef struct KernelOptions {
 	ScheduleKind schedule;
+	ScheduleKind asked; /* resolved options: the schedule asked for, before mapping */
 	int lds_stages;   /* LDS buffers of a pipelined loop's staged tiles: 1 or 2 */
 	int waves_per_eu; /* the occupancy target: waves per SIMD the registers must allow */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
-/* "none" "prefetch" "modulo" → the kind, or SCHED_UNSET for another name. */
+/* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the
+ * kind, or SCHED_UNSET for another name; and back. */
 ScheduleKind kernel_schedule_from_name(const char *s);
+const char *kernel_schedule_name(ScheduleKind k);
+#define SCHEDULE_NAMES "none, prefetch, modulo, four_stage or prefetch_attention"
 typedef struct Region Region;
 typedef struct Op Op;
 typedef struct Value Value;

@@ -111,8 +111,10 @@ typedef struct Analysis {
 	bool failed;
 	Arena arena;
 	KernelOptions opts; /* the resolved compile options (driver/options.c) */
-	bool sched_default; /* opts.schedule is the default, not asked for */
+	bool sched_yields;  /* the schedule gives way where it costs spills or waves:
+			     * the default, or a Wave name it stands in for */
 	int prefetched;     /* isel: loops given the prefetch schedule */
+	int lds_doubled;    /* isel: of those, loops given two LDS buffers per tile */
 
 	/* constraints.c */
 	int ndist;

@@ -4,8 +4,9 @@
  * included) pass `wavecc run` on both targets with one and two LDS stages;
  * the schedule is visible in the code (the next trip's loads after the
  * MFMAs in the loop, none there without it); the kernel's "options" are
- * read; the default gives way where it would spill; modulo and an
- * unreachable waves_per_eu are located errors. */
+ * read; the default gives way where it would spill; Wave's modulo,
+ * four_stage and prefetch_attention compile as the prefetch schedule they
+ * stand for; an unreachable waves_per_eu is a located error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,28 +178,107 @@ START_TEST(kernel_options_are_read)
 }
 END_TEST
 
-START_TEST(modulo_is_rejected)
+/* The code compiled with opts, without its "// schedule:" header line. */
+static char *code_without_schedule_line(const char *opts)
 {
-	CmdResult r = wavecc("compile examples/gemm_16x16x16.json -S -o /dev/null --schedule modulo");
-	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.err, "schedule modulo: not compiled yet"), "%s", r.err);
+	char args[512];
+	snprintf(args, sizeof args, "compile examples/gemm_16x16x16.json -S -o - %s", opts);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0, "%s: %s", args, r.err);
+	char *line = strstr(r.out, "// schedule: ");
+	ck_assert_msg(line, "%s", r.out);
+	char *end = strchr(line, '\n');
+	memmove(line, end + 1, strlen(end + 1) + 1);
+	char *text = strdup(r.out);
 	cmd_result_free(&r);
-	/* in the kernel: located at its "options" object */
-	r = wavecc("run tests/driver/data/gemm_modulo_options.json");
+	return text;
+}
+
+START_TEST(wave_schedule_names)
+{
+	/* modulo and four_stage: Wave pairs them with multi-buffering */
+	char *want = code_without_schedule_line("--schedule prefetch --lds-stages 2");
+	const char *names[] = {"modulo", "four_stage"};
+	for (int i = 0; i < 2; i++) {
+		char opts[64];
+		snprintf(opts, sizeof opts, "--schedule %s", names[i]);
+		char *got = code_without_schedule_line(opts);
+		ck_assert_msg(strcmp(want, got) == 0, "%s differs from prefetch with 2 LDS stages", names[i]);
+		free(got);
+	}
+	free(want);
+	want = code_without_schedule_line("--schedule prefetch");
+	char *got = code_without_schedule_line("--schedule prefetch_attention");
+	ck_assert_str_eq(want, got);
+	free(want);
+	free(got);
+	/* the header says what was compiled for what was asked */
+	CmdResult r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule modulo");
+	ck_assert_msg(strstr(r.out, "// schedule: prefetch, 1 loop prefetched, 1 with 2 LDS buffers (asked: modulo)\n"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule modulo --lds-stages 1");
+	ck_assert_msg(strstr(r.out, "// schedule: prefetch, 1 loop prefetched, 0 with 2 LDS buffers (asked: modulo)\n"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule none");
+	ck_assert_msg(strstr(r.out, "// schedule: none, 0 loops prefetched, 0 with 2 LDS buffers\n"), "%s", r.out);
+	cmd_result_free(&r);
+	/* in the kernel's options, with Wave's multi_buffer_count; both targets */
+	const char *mcpu[] = {"gfx942", "gfx90a"};
+	for (int i = 0; i < 2; i++) {
+		char args[256];
+		snprintf(args, sizeof args, "run tests/driver/data/gemm_wave_schedule_options.json --mcpu %s", mcpu[i]);
+		r = wavecc(args);
+		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s\n%s%s", args, r.out, r.err);
+		cmd_result_free(&r);
+	}
+	r = wavecc("compile tests/driver/data/gemm_wave_schedule_options.json -S -o -");
+	ck_assert_msg(strstr(r.out, "1 with 2 LDS buffers (asked: four_stage)"), "%s", r.out);
+	cmd_result_free(&r);
+	/* modulo gives way as the default does: with it this attention
+	 * allocates at fewer waves per SIMD than without */
+	const char *att = "compile tests/driver/wave/vanilla_attention_causal_sw_16x16x16.json -D B=2 -S -o /dev/null "
+			  "--stats --schedule";
+	char args[512];
+	snprintf(args, sizeof args, "%s modulo", att);
+	CmdResult m = wavecc(args);
+	snprintf(args, sizeof args, "%s none", att);
+	CmdResult n = wavecc(args);
+	ck_assert_msg(m.status == 0 && n.status == 0, "%s%s", m.err, n.err);
+	ck_assert_int_eq(stat(m.out, "\nwaves per SIMD"), stat(n.out, "\nwaves per SIMD"));
+	cmd_result_free(&m);
+	cmd_result_free(&n);
+}
+END_TEST
+
+START_TEST(bad_options_are_located)
+{
+	CmdResult r = wavecc("compile tests/driver/data/gemm_bad_options.json -S -o /dev/null");
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.err, "gemm_modulo_options.json:144:14: error: options.schedule modulo: not compiled yet"),
+	ck_assert_msg(strstr(r.err, "gemm_bad_options.json:148:5: error: options.unroll: unknown field 'unroll'") &&
+			      strstr(r.err, ":145:17: error: options.schedule: unknown schedule 'fast' (none, prefetch, "
+					    "modulo, four_stage or prefetch_attention)") &&
+			      strstr(r.err, ":146:19: error: options.lds_stages: 3 is out of range [1, 2]") &&
+			      strstr(r.err, ":147:27: error: options.multi_buffer_count: 3 is out of range [1, 2]"),
 		"%s", r.err);
 	cmd_result_free(&r);
-	r = wavecc("compile tests/driver/data/gemm_bad_options.json -S -o /dev/null");
+	/* Wave's name and wavecc's for the LDS stages must agree */
+	char cmd[2048];
+	const char *dir = test_tmpdir("prefetch_options");
+	snprintf(cmd, sizeof cmd,
+		"cd '%s' && sed 's/\"four_stage\",/\"four_stage\", \"lds_stages\": 1,/' "
+		"tests/driver/data/gemm_wave_schedule_options.json > '%s/k.json' && '%s' compile '%s/k.json' -o /dev/null",
+		test_root(), dir, test_bin(), dir);
+	r = run_cmd(cmd, NULL);
 	ck_assert_int_eq(r.status, 1);
-	ck_assert_msg(strstr(r.err, "gemm_bad_options.json:147:5: error: options.unroll: unknown field 'unroll'") &&
-			      strstr(r.err, ":145:17: error: options.schedule: unknown schedule 'fast'") &&
-			      strstr(r.err, ":146:19: error: options.lds_stages: 3 is out of range [1, 2]"),
+	ck_assert_msg(strstr(r.err, "k.json:146:27: error: options.multi_buffer_count: 2 disagrees with lds_stages 1"),
 		"%s", r.err);
 	cmd_result_free(&r);
 	r = wavecc("compile examples/gemm_16x16x16.json --schedule fast");
 	ck_assert_int_eq(r.status, 2);
-	ck_assert_msg(strstr(r.err, "--schedule fast: expected none, prefetch or modulo"), "%s", r.err);
+	ck_assert_msg(strstr(r.err, "--schedule fast: expected none, prefetch, modulo, four_stage or prefetch_attention"),
+		"%s", r.err);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -227,7 +307,8 @@ int main(void)
 	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
 	tcase_add_test(tc, default_schedule);
 	tcase_add_test(tc, kernel_options_are_read);
-	tcase_add_test(tc, modulo_is_rejected);
+	tcase_add_test(tc, wave_schedule_names);
+	tcase_add_test(tc, bad_options_are_located);
 	tcase_add_test(tc, waves_per_eu_is_checked);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

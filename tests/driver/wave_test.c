@@ -778,6 +778,24 @@ static const WaveCase cases[] = {
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
+/* Wave's GEMM and attention tests also run under SchedulingType.MODULO and
+ * FOUR_STAGE (testPureGemm, testGemmCodegen, testAttention's
+ * enable_scheduling), which wavecc compiles as prefetch with two LDS stages
+ * (driver/options.c): a sample of those cases under each name. */
+static const WaveCase scheduled[] = {
+	{"wg_gemm_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule modulo", NULL, NULL},
+	{"wg_gemm_32x32x8.json -D M=15 -D N=13 -D K=4 --schedule four_stage", NULL, NULL},
+	{"wg_gemm_dynmn_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule four_stage", NULL, NULL},
+	{"wg_gemm_dyn_32x32x8.json -D M=17 -D N=23 -D K=160 --schedule modulo", NULL, NULL},
+	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=17 -D N=23 -D K=160 --schedule four_stage", NULL, NULL},
+	{"wg_gemm_bf16_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule modulo", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=512 -D K=256 --schedule modulo", NULL, NULL},
+	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160 --schedule four_stage", NULL, "gfx942"},
+	{"gemm_small_tiles_dyn_16x16x16.json -D M=100 -D N=70 -D K=90 --schedule modulo", NULL, NULL},
+	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+	{"vanilla_attention_causal_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+};
+
 static const WaveCase slow[] = {
 	/* backward_attention_test.py's kernels at big_shapes' (2, 1024, 64,
 	 * 64, 1024) (3 to 8 s a run); the dq kernel there unrolls K2 = 1024
@@ -967,6 +985,14 @@ START_TEST(wave_igemm)
 }
 END_TEST
 
+START_TEST(wave_scheduled)
+{
+	if (sampled_out(_i))
+		return;
+	run_case(&scheduled[_i / 2], _i);
+}
+END_TEST
+
 START_TEST(wave_slow)
 {
 	if (shard_index != 0)
@@ -997,6 +1023,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
 	tcase_add_loop_test(tc, wave_igemm, 0, (int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)));
+	tcase_add_loop_test(tc, wave_scheduled, 0, (int)(2 * ARRAY_LEN(scheduled)));
 	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
 	if (slow_on && strcmp(slow_on, "1") == 0) {
 		TCase *ts = tcase_create("slow");
