@@ -72,7 +72,8 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o);
 	"                     loads overlap this trip's MFMAs), none, or Wave's modulo, four_stage\n" \
 	"                     (both: prefetch with 2 LDS stages) and prefetch_attention (prefetch)\n" \
 	"  --lds-stages N     LDS buffers of a prefetched loop's staged tiles: 1 (default) or 2\n" \
-	"  --waves-per-eu N   occupancy target: error when the registers allow fewer waves per SIMD\n"
+	"  --waves-per-eu N   occupancy target: the schedule gives way to meet it; a warning when\n" \
+	"                     the registers still allow fewer waves per SIMD\n"
 typedef struct Diag Diag;
 /* The -D bindings of `defs` applied as compile applies them (defines.c), to
  * a view of k (*bound, released with kernel_view_free; k is not changed),

@@ -95,14 +95,14 @@ void compile_schedule(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
 /* ---- options.c ---- */
 /* c->an.opts from the command line's, the kernel's and the default
- * options; -1 after reporting one that is not compiled yet. */
+ * options; -1 after reporting one out of range. */
 int compile_resolve_options(Compile *c);
 /* When allocation spilled or failed (bad) after the default prefetch
  * schedule or hoist_invariants changed the code: the machine function
  * selected again without either (they lengthen live ranges); whether it
  * was. */
 bool compile_lighten(Compile *c, bool bad);
-/* Report when the allocated registers exceed the waves_per_eu target. */
+/* Warn when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per

@@ -1,8 +1,9 @@
 /* options.c — the scheduling compile options of one compilation: the
  * command line's (CompileOptions) over the kernel document's "options" over
  * the defaults, resolved into Analysis.opts for instruction selection; and
- * the occupancy target (waves_per_eu) checked against the registers the
- * allocated kernel uses.
+ * the occupancy target (waves_per_eu): the default schedule gives way to
+ * meet it (allocate_registers), and a warning says when the allocated
+ * kernel's registers still miss it.
  *
  * Defaults (measured with `make bench-gemm`, bench/gemm_report.c): the
  * prefetch schedule with one LDS stage, unless the schedule was not asked
@@ -84,8 +85,15 @@ void compile_check_occupancy(Compile *c)
 		return;
 	/* the AGPRs start at the VGPR count rounded up to 4 (accum_offset) */
 	int vgprs = (c->mf->nregs[RF_VGPR] + 3) / 4 * 4 + c->mf->nregs[RF_AGPR];
-	if (vgprs > register_budget(w))
-		analysis_error(&c->an, where(c, !c->opt.waves_per_eu),
-			"waves_per_eu %d allows %d VGPRs and AGPRs per wave; the kernel needs %d (VGPRs %d, AGPRs %d)", w,
-			register_budget(w), vgprs, c->mf->nregs[RF_VGPR], c->mf->nregs[RF_AGPR]);
+	if (vgprs <= register_budget(w))
+		return;
+	/* Wave passes the target to LLVM, which spills to scratch memory to
+	 * meet it; wavecc has no scratch spills, so the kernel stands, correct,
+	 * at the occupancy its registers allow, and the user is told */
+	int total = (vgprs + 7) / 8 * 8;
+	diag_warning(c->an.diag, where(c, !c->opt.waves_per_eu),
+		"waves_per_eu %d not met: it allows %d VGPRs and AGPRs per wave; the kernel needs %d (VGPRs %d, AGPRs "
+		"%d): %d wave%s per SIMD (wavecc does not spill to scratch memory)",
+		w, register_budget(w), vgprs, c->mf->nregs[RF_VGPR], c->mf->nregs[RF_AGPR], 512 / total,
+		512 / total == 1 ? "" : "s");
 }

@@ -159,7 +159,8 @@ static void aside_free(Aside *a)
  *
  * The default prefetch schedule (and hoisting) lengthen live ranges; they
  * give way (compile_lighten, driver/options.c) when the allocation spills
- * or fails, and also when it allows fewer than 8 waves per SIMD and the
+ * or fails, and also when it allows fewer than 8 waves per SIMD (or than
+ * the waves_per_eu target, for a schedule asked for by name) and the
  * function selected without them allows more. */
 void allocate_registers(Compile *c)
 {
@@ -169,7 +170,11 @@ void allocate_registers(Compile *c)
 	bool bad = rc != 0 || ra->spills > 0;
 	Aside pf = {0};
 	int waves = bad ? 0 : allocated_waves(c->mf);
-	if (!bad && c->an.sched_yields && c->an.prefetched && !c->opt_light && waves < 8) {
+	/* a schedule asked for by name still gives way to a waves_per_eu
+	 * target it misses */
+	int want = c->an.sched_yields ? 8 : c->an.opts.waves_per_eu;
+	if (!bad && c->an.prefetched && !c->opt_light && waves < want) {
+		c->an.sched_yields = true;
 		pf = (Aside){c->mf, ra, waves, c->hoisted, c->an.prefetched, c->an.lds_doubled,
 			c->an.opts.schedule};
 		c->mf = NULL;
