@@ -779,7 +779,7 @@ static const WaveCase cases[] = {
  * for testGemmSmallTiles at test_gemm's first shape); they run only with
  * WAVECC_WAVE_SLOW=1. */
 /* Wave's GEMM and attention tests also run under SchedulingType.MODULO and
- * FOUR_STAGE (testPureGemm, testGemmCodegen, testAttention's
+ * FOUR_STAGE, and some attention tests with waves_per_eu (testPureGemm, testGemmCodegen, testAttention's
  * enable_scheduling), which wavecc compiles as prefetch with two LDS stages
  * (driver/options.c): a sample of those cases under each name. */
 static const WaveCase scheduled[] = {
@@ -794,6 +794,15 @@ static const WaveCase scheduled[] = {
 	{"gemm_small_tiles_dyn_16x16x16.json -D M=100 -D N=70 -D K=90 --schedule modulo", NULL, NULL},
 	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
 	{"vanilla_attention_causal_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+	/* waves_per_eu=2 of gqa_vanilla_attention_test.py, evoformer_test.py
+	 * and quantized_attention_test.py: a target, warned about where the
+	 * registers miss it */
+	{"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --waves-per-eu 2 --atol 1e-3 --rtol 1e-3", NULL,
+		NULL},
+	{"evoformer_f16.json -D BN=2 -D H=2 --waves-per-eu 2", NULL, NULL},
+	{"quantized_attention_16x16x32.json -D N_Q=512 -D N_KV=512 --waves-per-eu 2 --quant q:1,512,64,128 --quant "
+	 "k:1,512,64,128 --quant v:1,512,64,128",
+		NULL, "gfx942"},
 };
 
 static const WaveCase slow[] = {
