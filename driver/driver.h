@@ -59,7 +59,9 @@ typedef struct Compile {
 
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
 	int hoisted;       /* instructions hoist_invariants moved */
-	bool opt_light;    /* compile_lighten: no default prefetch, no hoisting */
+	/* compile_lighten's steps taken: LIGHT_ONE_BUFFER (a prefetch with
+	 * one LDS buffer per tile), LIGHT_PLAIN (no prefetch, no hoisting) */
+	enum { LIGHT_NONE, LIGHT_ONE_BUFFER, LIGHT_PLAIN } light;
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
@@ -93,15 +95,21 @@ void allocate_registers(Compile *c);
  * and no spill (schedule.c); nothing with opt.no_schedule. */
 void compile_schedule(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
+/* ---- stats.c ---- */
+/* The waves per SIMD an allocated f allows with c's workgroup on c's
+ * target: registers, LDS and wave slots together (stats.c's model; 0 when
+ * a workgroup does not fit on a CU). */
+int compile_waves(const Compile *c, const MFunc *f);
 /* ---- options.c ---- */
 /* c->an.opts from the command line's, the kernel's and the default
  * options; -1 after reporting one out of range. */
 int compile_resolve_options(Compile *c);
-/* When allocation spilled or failed (bad) after the default prefetch
- * schedule or hoist_invariants changed the code: the machine function
- * selected again without either (they lengthen live ranges); whether it
- * was. */
-bool compile_lighten(Compile *c, bool bad);
+/* One step lighter than the form allocation found wanting (spilled,
+ * failed, or short of waves): the machine function selected again with two
+ * LDS buffers per tile made one, else without the prefetch schedule (where
+ * it gives way, Analysis.sched_yields) and without hoist_invariants (they
+ * lengthen live ranges); false when no lighter step is left. */
+bool compile_lighten(Compile *c);
 /* Warn when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */

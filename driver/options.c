@@ -51,17 +51,21 @@ int compile_resolve_options(Compile *c)
 	return 0;
 }
 
-bool compile_lighten(Compile *c, bool bad)
+bool compile_lighten(Compile *c)
 {
+	/* the default is prefetch and hoisting where they cost no spills and
+	 * no waves: a kernel whose registers are full without them (attention)
+	 * is better off as it was */
 	bool pf = c->an.sched_yields && c->an.prefetched;
-	if (!bad || c->opt_light || (!pf && !c->hoisted))
+	if (c->light == LIGHT_NONE && pf && c->an.lds_doubled) {
+		c->light = LIGHT_ONE_BUFFER;
+		c->an.opts.lds_stages = 1;
+	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted)) {
+		c->light = LIGHT_PLAIN;
+		if (pf)
+			c->an.opts.schedule = SCHED_NONE;
+	} else
 		return false;
-	/* the default is prefetch and hoisting where they cost no spills: a
-	 * kernel whose registers are full without them (attention) is better
-	 * off as it was */
-	c->opt_light = true;
-	if (pf)
-		c->an.opts.schedule = SCHED_NONE;
 	c->an.prefetched = 0;
 	c->an.lds_doubled = 0;
 	c->hoisted = 0;

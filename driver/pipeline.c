@@ -44,7 +44,7 @@ static void link_code_object(Compile *c);
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
-	X(hoist_invariants, c->hoisted = c->opt_light ? 0 : hoist_invariants(c->mf), 1, true) \
+	X(hoist_invariants, c->hoisted = c->light == LIGHT_PLAIN ? 0 : hoist_invariants(c->mf), 1, true) \
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
 	X(schedule, compile_schedule(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
@@ -124,93 +124,100 @@ static void rerun_before_allocation(Compile *c)
 #undef RERUN
 }
 
-/* The waves per SIMD an allocated function's registers allow: the unified
- * 512-register file, AGPRs after a 4-aligned VGPR block, granule 8, at
- * most 8 (driver/stats.c gives the whole occupancy). */
-static int allocated_waves(const MFunc *f)
-{
-	int total = (f->nregs[RF_VGPR] + 3) / 4 * 4 + f->nregs[RF_AGPR];
-	total = total < 8 ? 8 : (total + 7) / 8 * 8;
-	return 512 / total > 8 ? 8 : 512 / total;
-}
-
-/* The default prefetch schedule's allocation, kept aside while the
- * function is selected without it (allocate_registers). */
-typedef struct Aside {
+/* One allocated form of the function, with what it was selected with. */
+typedef struct Form {
 	MFunc *mf;
 	RegAssign *ra;
-	int waves, hoisted, prefetched, lds_doubled;
-	ScheduleKind schedule;
-} Aside;
+	Buf err;
+	int rc, waves;
+	bool spills;
+	int hoisted, prefetched, lds_doubled, light;
+	KernelOptions opts;
+} Form;
 
-static void aside_free(Aside *a)
+static Form allocate_form(Compile *c)
 {
-	mfunc_free(a->mf);
-	if (a->ra) {
-		regassign_free(a->ra);
-		free(a->ra);
+	Form f = {.mf = c->mf, .ra = xcalloc(1, sizeof *f.ra)};
+	c->mf = NULL;
+	f.rc = regalloc_mfunc(f.mf, f.ra, &f.err);
+	f.spills = f.rc == 0 && f.ra->spills > 0;
+	f.waves = f.rc == 0 && !f.spills ? compile_waves(c, f.mf) : 0;
+	f.hoisted = c->hoisted;
+	f.prefetched = c->an.prefetched;
+	f.lds_doubled = c->an.lds_doubled;
+	f.light = c->light;
+	f.opts = c->an.opts;
+	return f;
+}
+
+static void form_free(Form *f)
+{
+	mfunc_free(f->mf);
+	if (f->ra) {
+		regassign_free(f->ra);
+		free(f->ra);
 	}
-	*a = (Aside){0};
+	buf_free(&f->err);
+	*f = (Form){0};
+}
+
+/* What f was selected with, back into c (not f's function). */
+static void form_flags(Compile *c, const Form *f)
+{
+	c->hoisted = f->hoisted;
+	c->an.prefetched = f->prefetched;
+	c->an.lds_doubled = f->lds_doubled;
+	c->light = f->light;
+	c->an.opts = f->opts;
 }
 
 /* Register allocation, located at the graph op where a file ran out
  * (regalloc/linear.c names the op in its notes). The assignment is kept in
  * c->ra for the allocation checker, which runs once right after.
  *
- * The default prefetch schedule (and hoisting) lengthen live ranges; they
- * give way (compile_lighten, driver/options.c) when the allocation spills
- * or fails, and also when it allows fewer than 8 waves per SIMD (or than
- * the waves_per_eu target, for a schedule asked for by name) and the
- * function selected without them allows more. */
+ * The prefetch schedule, its second LDS buffer and hoisting lengthen live
+ * ranges or take LDS; where the schedule gives way (the default, or a Wave
+ * name it stands in for) they are dropped a step at a time
+ * (compile_lighten, driver/options.c) while the allocation spills or
+ * fails, or allows fewer than 8 waves per SIMD (or than the waves_per_eu
+ * target, for a schedule asked for by name); a lighter form is kept only
+ * if it allocates without spills and gains a wave. Waves count registers,
+ * LDS and slots together (compile_waves): registers saved where the LDS
+ * caps the workgroups per CU gain nothing. */
 void allocate_registers(Compile *c)
 {
-	Buf err = {0};
-	RegAssign *ra = xcalloc(1, sizeof *ra);
-	int rc = regalloc_mfunc(c->mf, ra, &err);
-	bool bad = rc != 0 || ra->spills > 0;
-	Aside pf = {0};
-	int waves = bad ? 0 : allocated_waves(c->mf);
+	Form best = allocate_form(c);
 	/* a schedule asked for by name still gives way to a waves_per_eu
 	 * target it misses */
 	int want = c->an.sched_yields ? 8 : c->an.opts.waves_per_eu;
-	if (!bad && c->an.prefetched && !c->opt_light && waves < want) {
+	if (best.rc == 0 && !best.spills && c->an.prefetched && best.waves < want)
 		c->an.sched_yields = true;
-		pf = (Aside){c->mf, ra, waves, c->hoisted, c->an.prefetched, c->an.lds_doubled,
-			c->an.opts.schedule};
-		c->mf = NULL;
-		ra = xcalloc(1, sizeof *ra);
-	}
-	if (compile_lighten(c, bad || pf.mf)) {
-		regassign_free(ra);
-		*ra = (RegAssign){0};
-		buf_clear(&err);
+	int step = c->light;
+	while (best.rc != 0 || best.spills || (c->an.sched_yields && best.prefetched && best.waves < want)) {
+		form_flags(c, &best);
+		c->light = step; /* on from the last step tried */
+		if (!compile_lighten(c))
+			break;
 		if (!compile_failed(c))
 			rerun_before_allocation(c);
 		if (compile_failed(c)) {
-			aside_free(&pf);
-			free(ra);
-			buf_free(&err);
+			form_free(&best); /* c->mf, the new selection, goes with c */
 			return;
 		}
-		rc = regalloc_mfunc(c->mf, ra, &err);
+		step = c->light;
+		Form f = allocate_form(c);
+		bool bad = best.rc != 0 || best.spills;
+		if (bad || (f.rc == 0 && !f.spills && f.waves > best.waves)) {
+			form_free(&best);
+			best = f;
+		} else
+			form_free(&f); /* no wave gained: the next step may */
 	}
-	if (pf.mf && (rc != 0 || ra->spills > 0 || allocated_waves(c->mf) <= pf.waves)) {
-		/* no wave gained without the schedule: keep it */
-		mfunc_free(c->mf);
-		regassign_free(ra);
-		free(ra);
-		c->mf = pf.mf;
-		ra = pf.ra;
-		rc = 0;
-		buf_clear(&err);
-		c->opt_light = false;
-		c->hoisted = pf.hoisted;
-		c->an.prefetched = pf.prefetched;
-		c->an.lds_doubled = pf.lds_doubled;
-		c->an.opts.schedule = pf.schedule;
-		pf = (Aside){0};
-	}
-	aside_free(&pf);
+	form_flags(c, &best);
+	c->mf = best.mf;
+	RegAssign *ra = best.ra;
+	Buf err = best.err;
+	int rc = best.rc;
 	if (rc != 0) {
 		/* located at the graph op where the file ran out */
 		const Op *at = NULL;

@@ -8,7 +8,8 @@
  * wave per SIMD or push values into AGPRs. So the row allocates a copy of
  * the function both ways (scheduled and as isel left it) and keeps the
  * schedule only if it allocates and, where isel's order allocates too,
- * needs no more AGPRs and keeps the waves per SIMD; otherwise it schedules again under a limit lowered by
+ * needs no more AGPRs and keeps the waves per SIMD (registers, LDS and
+ * slots together: compile_waves); otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
  * order (so a kernel that runs out of registers fails as it would
  * unscheduled). The copies are thrown away; the real allocation is the
@@ -44,9 +45,8 @@ typedef struct Fit {
 } Fit;
 
 /* Allocate a copy of f: its registers and the waves per SIMD they allow
- * (the unified 512-register file, AGPRs after a 4-aligned VGPR block,
- * granule 8, at most 8 waves: driver/stats.c). */
-static Fit trial(const MFunc *f)
+ * with the kernel's LDS and workgroup (compile_waves). */
+static Fit trial(const Compile *c, const MFunc *f)
 {
 	MFunc *g = copy_mfunc(f);
 	Buf err = {0};
@@ -54,9 +54,7 @@ static Fit trial(const MFunc *f)
 	if (r.ok) {
 		r.vgprs = g->nregs[RF_VGPR];
 		r.agprs = g->nregs[RF_AGPR];
-		int total = (r.vgprs + 3) / 4 * 4 + r.agprs;
-		total = total < 8 ? 8 : (total + 7) / 8 * 8;
-		r.waves = 512 / total > 8 ? 8 : 512 / total;
+		r.waves = compile_waves(c, g);
 	}
 	buf_free(&err);
 	mfunc_free(g);
@@ -68,12 +66,12 @@ void compile_schedule(Compile *c)
 	if (c->opt.no_schedule || !c->mf)
 		return;
 	MFunc *plain = copy_mfunc(c->mf);
-	Fit base = trial(plain);
+	Fit base = trial(c, plain);
 	for (int round = 0; round < SCHED_ROUNDS; round++) {
 		SchedOptions o = {.margin = round * SCHED_STEP};
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
-		Fit now = trial(c->mf);
+		Fit now = trial(c, c->mf);
 		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs))) {
 			mfunc_free(plain);
 			return;

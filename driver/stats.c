@@ -99,6 +99,14 @@ void stats_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_b
 		o->limit = "SGPRs";
 }
 
+int compile_waves(const Compile *c, const MFunc *f)
+{
+	Occupancy o;
+	stats_occupancy(c->t, MAX(1, f->nregs[RF_VGPR]), f->nregs[RF_AGPR], MAX(1, f->nregs[RF_SGPR]), f->lds_bytes,
+		c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2], &o);
+	return o.waves_per_simd;
+}
+
 int stats_count_classes(const MFunc *f, int counts[MC_COUNT])
 {
 	memset(counts, 0, sizeof(int) * MC_COUNT);

@@ -1,7 +1,8 @@
 /* stats.h — `wavecc compile --stats`: occupancy, instruction mix, code size
  * and stage times of a compiled kernel (driver/stats.c). Kept apart from
- * driver.h because nothing in the pipeline reads it: the CLI, the library
- * and bench/compile_bench.c do. */
+ * driver.h because the pipeline reads only the occupancy (compile_waves,
+ * declared there): the CLI, the library and bench/compile_bench.c read the
+ * rest. */
 #ifndef WAVECC_STATS_H
 #define WAVECC_STATS_H
 
