@@ -29,6 +29,8 @@ typedef struct {
 	Vec(const char *) defs;
 	bool json, asm_listing;
 	long long sample, top;
+	CompileOptions sched; /* kernel graphs: --schedule, --lds-stages, --waves-per-eu, --no-schedule */
+	bool sched_given;
 } ProfArgs;
 
 /* What one profile produced, for the printers. */
@@ -48,7 +50,7 @@ typedef struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--sample N] [--top N]\n"
-		   "                      [--asm] [--json] [--params] [--version] [-h]\n"
+		   "                      [--asm] [--json] [--params] [--version] [-h] [compile's schedule options]\n"
 		   "  Estimate the kernel's time on a modelled MI300X (gfx942) or MI250X GCD (gfx90a): a\n"
 		   "  sample of workgroups runs on the emulator, a cycle model of one compute unit replays\n"
 		   "  them (docs/cycle-model.md), the result is scaled to the grid. A model, not a\n"
@@ -61,7 +63,9 @@ static void usage(FILE *f)
 		   "  --top N         hot spots to list (default 12)\n"
 		   "  --asm           list every instruction with its issue count and stall cycles\n"
 		   "  --json          print the result as JSON\n"
-		   "  --params        print the model's parameter table with sources and exit\n");
+		   "  --params        print the model's parameter table with sources and exit\n"
+		   "  kernel graphs also take compile's --schedule, --lds-stages, --waves-per-eu and\n"
+		   "  --no-schedule:\n" OPT_SCHEDULE_USAGE);
 }
 
 /* ---- running the sample ---- */
@@ -207,6 +211,10 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 	CompileOptions co = {0};
 	co.mcpu = a->mcpu ? a->mcpu : "gfx942";
 	co.code_object = "kernel.hsaco";
+	co.schedule = a->sched.schedule;
+	co.lds_stages = a->sched.lds_stages;
+	co.waves_per_eu = a->sched.waves_per_eu;
+	co.no_schedule = a->sched.no_schedule;
 	for (size_t i = 0; i < a->defs.len; i++) {
 		const char *def = a->defs.data[i], *eq = strchr(def, '=');
 		const char *name = intern_n(def, (size_t)(eq - def));
@@ -442,6 +450,8 @@ int cmd_profile(int argc, char **argv)
 			return 0;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			verbose = true;
+		} else if (opt_schedule(argc, argv, &i, &a.sched) || opt_codegen(argv[i], &a.sched)) {
+			a.sched_given = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			usage_err("profile: unknown option '%s'", argv[i]);
 		} else if (!a.path) {
@@ -460,6 +470,8 @@ int cmd_profile(int argc, char **argv)
 	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)
 		usage_err("profile: --mcpu applies to kernel graphs; a launch descriptor names its arch");
+	if (!graph && a.sched_given)
+		usage_err("profile: compile options apply to kernel graphs; a launch descriptor's code is compiled");
 	Profile pr;
 	memset(&pr, 0, sizeof pr);
 	rc = graph ? profile_graph(&a, &pr) : profile_descriptor(&a, &pr);

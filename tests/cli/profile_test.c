@@ -121,6 +121,27 @@ START_TEST(lds_gemm_beats_global)
 }
 END_TEST
 
+/* The schedule options reach the compilation: at 128x128x64 tiles the
+ * prefetch schedule (the default) keeps the matrix core busier than none. */
+START_TEST(schedule_options_reach_the_compile)
+{
+	double util[2];
+	const char *sched[2] = {"none", "prefetch"};
+	for (int i = 0; i < 2; i++) {
+		CmdResult r = test_wavecc("profile examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
+					  "-D M=2048 -D N=2048 -D K=2048 --schedule %s --json",
+			sched[i]);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		json_t *doc = json_loads(r.out, 0, NULL);
+		ck_assert_ptr_nonnull(doc);
+		util[i] = json_real_value(json_object_get(doc, "matrix_utilisation"));
+		json_decref(doc);
+		cmd_result_free(&r);
+	}
+	ck_assert_msg(util[1] > util[0] * 1.3, "prefetch %.3f, none %.3f", util[1], util[0]);
+}
+END_TEST
+
 /* A streaming copy over the whole chip reproduces the published MI300X
  * copy bandwidth (4.11 TB/s, docs/cycle-model.md "Calibration") within
  * 10% and never exceeds the achievable HBM bandwidth. */
@@ -151,6 +172,11 @@ START_TEST(descriptor_and_usage)
 	r = test_wavecc("profile examples/gemm_dynamic.json");
 	ck_assert_int_eq(r.status, 2);
 	cmd_result_free(&r);
+	/* compile options reach a kernel graph's compilation, not a descriptor */
+	r = test_wavecc("profile %s/k.launch.json --schedule none", dir);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "compile options apply to kernel graphs"));
+	cmd_result_free(&r);
 	r = test_wavecc("profile --params");
 	ck_assert_int_eq(r.status, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "guessed"));
@@ -167,6 +193,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lds_gemm_beats_global);
 	tcase_add_test(tc, copy_reproduces_published);
 	tcase_add_test(tc, descriptor_and_usage);
+	tcase_add_test(tc, schedule_options_reach_the_compile);
 	suite_add_tcase(s, tc);
 	return s;
 }
