@@ -63,7 +63,7 @@ typedef struct CompileOptions CompileOptions;
 bool opt_define(int argc, char **argv, int *i, CompileOptions *o);
 /* A code-generation switch at a (--no-schedule) into o; false if a is none. */
 bool opt_codegen(const char *a, CompileOptions *o);
-/* --schedule NAME, --lds-stages N, --waves-per-eu N into o
+/* --schedule NAME, --lds-stages N, --waves-per-eu N, --interleave P into o
  * (their meaning: driver/options.c); false if argv[*i] is none of them. */
 bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o);
 /* The usage lines of those options. */
@@ -73,7 +73,9 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o);
 	"                     (both: prefetch with 2 LDS stages) and prefetch_attention (prefetch)\n" \
 	"  --lds-stages N     LDS buffers of a prefetched loop's staged tiles: 1 (default) or 2\n" \
 	"  --waves-per-eu N   occupancy target: the schedule gives way to meet it; a warning when\n" \
-	"                     the registers still allow fewer waves per SIMD\n"
+	"                     the registers still allow fewer waves per SIMD\n" \
+	"  --interleave P     the instruction order within a loop trip, e.g. mfma:1,lds:1,vmem-load:1:\n" \
+	"                     groups of classes the scheduler fills in turn\n"
 typedef struct Diag Diag;
 /* The -D bindings of `defs` applied as compile applies them (defines.c), to
  * a view of k (*bound, released with kernel_view_free; k is not changed),

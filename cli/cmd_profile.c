@@ -214,6 +214,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 	co.schedule = a->sched.schedule;
 	co.lds_stages = a->sched.lds_stages;
 	co.waves_per_eu = a->sched.waves_per_eu;
+	co.interleave = a->sched.interleave;
 	co.no_schedule = a->sched.no_schedule;
 	for (size_t i = 0; i < a->defs.len; i++) {
 		const char *def = a->defs.data[i], *eq = strchr(def, '=');

@@ -201,7 +201,8 @@ int run_move_outputs(int n, const char *const *outs, const char *const *tmp_file
 
 static int run_launch_descriptor(RunArgs *a)
 {
-	if (a->mcpu || a->atol >= 0 || a->rtol >= 0 || a->sched.schedule || a->sched.lds_stages || a->sched.waves_per_eu) {
+	if (a->mcpu || a->atol >= 0 || a->rtol >= 0 || a->sched.schedule || a->sched.lds_stages || a->sched.waves_per_eu ||
+		a->sched.interleave) {
 		args_free(a);
 		usage_err("run: --mcpu, --atol, --rtol and the schedule options apply to kernel graphs; a launch descriptor names its arch "
 			  "and prints no comparison");

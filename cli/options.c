@@ -110,6 +110,16 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o)
 		if (n < 1 || n > 2)
 			usage_err("--lds-stages %s: expected 1 or 2", v);
 		o->lds_stages = (int)n;
+	} else if (opt_value(argc, argv, i, "--interleave", &v)) {
+		SchedOptions so;
+		Buf err = {0};
+		char msg[512] = "";
+		if (sched_groups_parse(v, &so, &err) != 0)
+			snprintf(msg, sizeof msg, "%s", buf_cstr(&err));
+		buf_free(&err);
+		if (msg[0])
+			usage_err("--%s", msg);
+		o->interleave = v;
 	} else if (opt_value(argc, argv, i, "--waves-per-eu", &v)) {
 		long long n = opt_int("--waves-per-eu", v);
 		if (n < 1 || n > 8)

@@ -159,6 +159,7 @@ int run_graph_checked(const GraphRun *g)
 		co.schedule = g->sched->schedule;
 		co.lds_stages = g->sched->lds_stages;
 		co.waves_per_eu = g->sched->waves_per_eu;
+		co.interleave = g->sched->interleave;
 	}
 	co.code_object = "kernel.hsaco";
 	int64_t *dyn = xcalloc(k->dyn_syms.len + 1, sizeof(int64_t));

@@ -19,6 +19,7 @@
 #define WAVECC_DRIVER_H
 
 #include "../passes/graph/analysis.h"
+#include "../passes/machine/machine.h"
 
 enum { MAX_PASSES = 24 };
 
@@ -38,6 +39,7 @@ typedef struct CompileOptions {
 	 * else the default; options.c) */
 	ScheduleKind schedule;
 	int lds_stages, waves_per_eu;
+	const char *interleave;  /* --interleave (NULL: the kernel's, if any) */
 } CompileOptions;
 
 typedef struct Compile {
@@ -58,6 +60,7 @@ typedef struct Compile {
 	Buf tool_msg;      /* llvm-mc's warnings on success */
 
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
+	SchedOptions order; /* the asked instruction order (its groups; options.c) */
 	int hoisted;       /* instructions hoist_invariants moved */
 	/* compile_lighten's steps taken: LIGHT_ONE_BUFFER (a prefetch with
 	 * one LDS buffer per tile), LIGHT_PLAIN (no prefetch, no hoisting) */

@@ -42,6 +42,17 @@ int compile_resolve_options(Compile *c)
 	c->an.sched_yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH);
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
+	r->interleave = o->interleave ? o->interleave : ko->interleave;
+	if (r->interleave) {
+		Buf err = {0};
+		int rc = sched_groups_parse(r->interleave, &c->order, &err);
+		if (rc)
+			analysis_error(&c->an, where(c, !o->interleave), "%s%s", o->interleave ? "" : "options.",
+				buf_cstr(&err));
+		buf_free(&err);
+		if (rc)
+			return -1;
+	}
 	if (r->lds_stages < 1 || r->lds_stages > 2 || r->waves_per_eu < 0 || r->waves_per_eu > 8) {
 		analysis_error(&c->an, where(c, false), "lds_stages %d / waves_per_eu %d: lds_stages is 1 or 2, "
 							 "waves_per_eu 1 to 8",

@@ -68,7 +68,8 @@ void compile_schedule(Compile *c)
 	MFunc *plain = copy_mfunc(c->mf);
 	Fit base = trial(c, plain);
 	for (int round = 0; round < SCHED_ROUNDS; round++) {
-		SchedOptions o = {.margin = round * SCHED_STEP};
+		SchedOptions o = c->order;
+		o.margin = round * SCHED_STEP;
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c, c->mf);

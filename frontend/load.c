@@ -506,7 +506,7 @@ static void load_arguments(Ld *L, JV root)
 }
 
 /* The optional "options" object: schedule, lds_stages (or Wave's
- * multi_buffer_count), waves_per_eu. Names
+ * multi_buffer_count), waves_per_eu, interleave. Names
  * are checked here; whether a schedule is compiled is the driver's call. */
 static void load_options(Ld *L, JV root)
 {
@@ -519,7 +519,7 @@ static void load_options(Ld *L, JV root)
 	}
 	KernelOptions *ko = &L->k->opts;
 	ko->loc = loc_of(L, o.pos);
-	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu", NULL);
+	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave", NULL);
 	const char *s;
 	long long x;
 	JV f = jv_get(L, o, "schedule");
@@ -542,6 +542,10 @@ static void load_options(Ld *L, JV root)
 	f = jv_get(L, o, "waves_per_eu");
 	if (f.v && get_int(L, f, 1, 8, &x))
 		ko->waves_per_eu = (int)x;
+	/* its syntax is the scheduler's to check (driver/options.c) */
+	f = jv_get(L, o, "interleave");
+	if (f.v && get_string(L, f, &s))
+		ko->interleave = intern(s);
 }
 
 Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d)

@@ -123,6 +123,7 @@ typedef struct KernelOptions {
 	ScheduleKind asked; /* resolved options: the schedule asked for, before mapping */
 	int lds_stages;   /* LDS buffers of a pipelined loop's staged tiles: 1 or 2 */
 	int waves_per_eu; /* the occupancy target: waves per SIMD the registers must allow */
+	const char *interleave; /* the instruction order asked for within a trip (passes/machine/sched_groups.c) */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the

@@ -15,11 +15,25 @@
 /* ---- sched.c ---- */
 /* The list scheduler (before register allocation): reorders instructions
  * inside each block's regions between fences, keeping every dependence. */
+/* One group of an asked instruction order: `count` instructions of class
+ * cls (isa_class_name). */
+enum { SCHED_MAX_GROUPS = 16 };
+typedef struct SchedGroup {
+	int cls; /* MClass */
+	int count;
+} SchedGroup;
 typedef struct SchedOptions {
 	int limit;  /* VGPR + AGPR dwords live at most; 0: the largest that keeps
 	               the original order's waves per SIMD, less margin */
 	int margin; /* dwords below that default limit (and the VGPR file) */
+	/* the order asked for within a loop's trip (the "interleave" option):
+	 * groups filled in turn, cyclically; 0 groups: the scheduler's own */
+	int ngroups;
+	SchedGroup groups[SCHED_MAX_GROUPS];
 } SchedOptions;
+/* "mfma:1,lds:2,vmem-load:1" (class names of isa_class_name, counts >= 1)
+ * into o's groups; 0, or -1 with the reason in err. */
+int sched_groups_parse(const char *text, SchedOptions *o, Buf *err);
 /* Returns the number of regions reordered (0 on an allocated function). */
 int sched_mfunc(MFunc *f, const SchedOptions *o);
 /* Does the instruction stay in place as a region boundary? */

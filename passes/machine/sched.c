@@ -69,6 +69,13 @@
  * every candidate would, and then the one that adds least; as that greedy
  * choice can overshoot, lower targets are tried (SCHED_TRIES).
  *
+ * An asked order (SchedOptions.groups, the "interleave" option: sched_groups.c)
+ * replaces the first key in a loop's regions: a ready instruction of the
+ * class the current group asks for goes first; the groups fill in turn,
+ * cyclically, a group whose class has nothing left is passed over, and
+ * when nothing of the asked class is ready the usual keys pick. That order
+ * is kept whatever the model says of its time, within the pressure limit.
+ *
  * Acceptance: the new order of a region (of the two lists in a loop, the
  * faster, both judged by the barrier-wait DAG) is kept only if the model
  * finishes it sooner than the original order (or as soon, with the last issue
@@ -133,6 +140,7 @@ typedef struct Sched {
 	int limit;           /* pressure limit (VGPR + AGPR dwords) */
 	int vgpr_cap;        /* arch VGPRs per wave */
 	int changed;         /* regions reordered */
+	const SchedOptions *o; /* NULL: defaults */
 } Sched;
 
 /* ---- classification ---- */
@@ -448,26 +456,75 @@ static bool better(const Cand *a, const Cand *b, const Node *nodes)
 	return a->i < b->i;
 }
 
-static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure *p, int limit, int vcap, int *order)
+/* An asked order (SchedOptions.groups) as the list fills it: the group
+ * being filled, how many it has, and the instructions of each class not
+ * placed yet (a group whose class has none left is passed over). */
+typedef struct Pattern {
+	const SchedOptions *o;
+	int g, used;
+	int left[MC_COUNT];
+} Pattern;
+
+/* The class the pattern asks for next, or -1 (none asked, or none left). */
+static int pattern_class(Pattern *pt)
+{
+	if (!pt)
+		return -1;
+	for (int tries = 0; tries < pt->o->ngroups; tries++) {
+		const SchedGroup *gr = &pt->o->groups[pt->g];
+		if (pt->left[gr->cls] > 0 && pt->used < gr->count)
+			return gr->cls;
+		pt->g = (pt->g + 1) % pt->o->ngroups;
+		pt->used = 0;
+	}
+	return -1;
+}
+
+static void pattern_placed(Pattern *pt, int cls)
+{
+	if (!pt)
+		return;
+	pt->left[cls]--;
+	if (pt->g < pt->o->ngroups && pt->o->groups[pt->g].cls == cls)
+		pt->used++;
+}
+
+/* The list schedule; with a pattern, a ready instruction of the class it
+ * asks for goes before any other (the usual keys among them), and another
+ * goes only when none of that class is ready. */
+static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure *p, int limit, int vcap, int *order,
+	Pattern *pt)
 {
 	Timing tm = {0};
 	Pipes ps = {0};
 	reset_nodes(nodes, n);
+	if (pt) {
+		memset(pt->left, 0, sizeof pt->left);
+		for (int i = 0; i < n; i++)
+			pt->left[isa_class(ins[i].op)]++;
+		pt->g = pt->used = 0;
+	}
 	for (int k = 0; k < n; k++) {
+		int want = pattern_class(pt);
 		Cand best = {-1, 0, 0, 0};
+		bool best_asked = false;
 		for (int i = 0; i < n; i++) {
 			if (nodes[i].placed || nodes[i].npred)
 				continue;
 			SchedDelta dl;
 			sched_pressure_delta(p, &ins[i], &dl);
 			Cand c = {i, issue_time(&nodes[i], &ps), dl.peak > limit || dl.peakv > vcap, dl.after};
-			if (best.i < 0 || better(&c, &best, nodes))
+			bool asked = want >= 0 && (int)isa_class(ins[i].op) == want;
+			if (best.i < 0 || (asked && !best_asked) || (asked == best_asked && better(&c, &best, nodes))) {
 				best = c;
+				best_asked = asked;
+			}
 		}
 		check_that(best.i >= 0); /* the DAG is acyclic: edges go forward */
 		order[k] = best.i;
 		place(nodes, best.i, best.t, &ps, &tm);
 		sched_pressure_place(p, &ins[best.i]);
+		pattern_placed(pt, isa_class(ins[best.i].op));
 	}
 	return tm;
 }
@@ -543,7 +600,7 @@ static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judg
 	for (int k = 0; k < SCHED_TRIES; k++) {
 		int target = limit - k * (limit - r->peak0) / 2, vtarget = vcap - (limit - target);
 		sched_pressure_region(p, r->bi, r->lo, r->hi);
-		Timing t1 = list_schedule(dag, ins, n, p, target, vtarget, order);
+		Timing t1 = list_schedule(dag, ins, n, p, target, vtarget, order, NULL);
 		if (judge != dag) {
 			sched_pressure_region(p, r->bi, r->lo, r->hi);
 			t1 = model_order(judge, ins, n, order, p);
@@ -559,6 +616,42 @@ static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judg
 	return false;
 }
 
+/* The region's instructions in `order` (indices into the region). */
+static void apply_order(Sched *s, const Region *r, const int *order)
+{
+	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
+	int n = (int)(r->hi - r->lo);
+	MInst *copy = xmalloc((size_t)n * sizeof *copy);
+	for (int j = 0; j < n; j++)
+		copy[j] = ins[order[j]];
+	bool same = memcmp(ins, copy, (size_t)n * sizeof *copy) == 0;
+	memcpy(ins, copy, (size_t)n * sizeof *copy);
+	free(copy);
+	s->changed += !same;
+}
+
+/* A loop's region under the order asked for (SchedOptions.groups): the
+ * list over the plain DAG filling the groups in turn, kept whatever the
+ * model says of its time (the user asked for it) as long as its pressure
+ * stays within the limit; otherwise the original order stays. */
+static void schedule_asked(Sched *s, Region *r, SchedPressure *p, Node *nodes, int *order)
+{
+	int n = (int)(r->hi - r->lo);
+	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
+	build_dag(s, ins, n, nodes, false);
+	sched_pressure_region(p, r->bi, r->lo, r->hi);
+	model_original(nodes, ins, n, p);
+	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
+	int limit = s->limit > r->peak0 ? s->limit : r->peak0;
+	sched_pressure_region(p, r->bi, r->lo, r->hi);
+	Pattern pt = {.o = s->o};
+	list_schedule(nodes, ins, n, p, limit, vcap, order, &pt);
+	if (p->peak <= limit && p->peakv <= vcap)
+		apply_order(s, r, order);
+	for (int i = 0; i < n; i++)
+		vec_free(&nodes[i].succ);
+}
+
 /* Schedules a region. On a loop: the list schedule over the DAG whose
  * barriers wait for the LDS accesses before them, and the one over the DAG
  * whose barriers do not (which can issue the loads after a barrier
@@ -569,6 +662,10 @@ static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judg
 static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, Node *alt, int *order,
 	int *best_order)
 {
+	if (r->in_loop && s->o && s->o->ngroups) {
+		schedule_asked(s, r, p, nodes, order);
+		return;
+	}
 	MBlock *b = s->f->blocks.data[r->bi];
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &b->insts.data[r->lo];
@@ -587,15 +684,8 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 		memcpy(best_order, order, (size_t)n * sizeof *order);
 		found = true;
 	}
-	if (found) {
-		MInst *copy = xmalloc((size_t)n * sizeof *copy);
-		for (int j = 0; j < n; j++)
-			copy[j] = ins[best_order[j]];
-		bool same = memcmp(ins, copy, (size_t)n * sizeof *copy) == 0;
-		memcpy(ins, copy, (size_t)n * sizeof *copy);
-		free(copy);
-		s->changed += !same;
-	}
+	if (found)
+		apply_order(s, r, best_order);
 	for (int i = 0; i < n; i++) {
 		vec_free(&nodes[i].succ);
 		if (r->in_loop)
@@ -643,7 +733,7 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 	if (f->allocated)
 		return 0;
 	inherit_notes(f);
-	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len};
+	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len, .o = o};
 	s.vbase = xmalloc((s.nv + 1) * sizeof *s.vbase);
 	uint32_t next = 0;
 	for (size_t v = 0; v < s.nv; v++) {

@@ -327,6 +327,48 @@ START_TEST(waves_per_eu_is_checked)
 }
 END_TEST
 
+/* The asked order within a trip (--interleave, options.interleave):
+ * the loop changes, the kernels still pass on both targets, bad patterns
+ * are located errors. */
+START_TEST(interleave_option)
+{
+	const char *mcpu[] = {"gfx942", "gfx90a"};
+	for (int i = 0; i < 2; i++) {
+		char args[256];
+		snprintf(args, sizeof args, "run examples/gemm_16x16x16.json -D K=160 --interleave mfma:1,lds:1 --mcpu %s",
+			mcpu[i]);
+		CmdResult r = wavecc(args);
+		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s\n%s%s", args, r.out, r.err);
+		cmd_result_free(&r);
+	}
+	char *def = loop_text(""), *asked = loop_text("--interleave mfma:1,lds:1");
+	ck_assert_msg(strcmp(def, asked) != 0, "the asked order changed nothing");
+	free(def);
+	free(asked);
+	char cmd[2048];
+	const char *dir = test_tmpdir("prefetch_interleave");
+	const char *pats[] = {"mfma:2,lds:1,vmem-load:1", "mfma"};
+	for (int i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof cmd,
+			"cd '%s' && sed 's/\"four_stage\",/\"four_stage\", \"interleave\": \"%s\",/' "
+			"tests/driver/data/gemm_wave_schedule_options.json > '%s/k.json' && '%s' run '%s/k.json'",
+			test_root(), pats[i], dir, test_bin(), dir);
+		CmdResult r = run_cmd(cmd, NULL);
+		if (i == 0)
+			ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+		else
+			ck_assert_msg(r.status == 1 && strstr(r.err, "k.json:144:14: error: options.interleave 'mfma': a group "
+								   "without ':COUNT'"),
+				"%s", r.err);
+		cmd_result_free(&r);
+	}
+	CmdResult r = wavecc("compile examples/gemm_16x16x16.json --interleave mfma:1,branch:1");
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "--interleave 'mfma:1,branch:1': an unknown class"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/prefetch");
@@ -338,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, kernel_options_are_read);
 	tcase_add_test(tc, wave_schedule_names);
 	tcase_add_test(tc, bad_options_are_located);
+	tcase_add_test(tc, interleave_option);
 	tcase_add_test(tc, waves_per_eu_is_checked);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -11,6 +11,7 @@
  *                       every checker must pass on that)
  *   ; TARGET: gfx90a    the target (default gfx942)
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
+ *   ; INTERLEAVE: P     schedule: the asked order in loops ("mfma:1,lds:1")
  *   ; BEFORE: TEXT      the pass's independent checker, run on the input,
  *                       reports a problem containing TEXT (the input really
  *                       needs the pass)
@@ -93,6 +94,7 @@ static void run_case(const char *dir, const char *name)
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
 	int limit = 0;
+	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -114,6 +116,8 @@ static void run_case(const char *dir, const char *name)
 				snprintf(target, sizeof target, "%s", val);
 			else if (strcmp(kind, "LIMIT") == 0)
 				limit = atoi(val);
+			else if (strcmp(kind, "INTERLEAVE") == 0)
+				snprintf(interleave, sizeof interleave, "%s", val);
 			else {
 				ck_assert_msg(na < 64, "%s: too many annotations", name);
 				ck_assert_msg(!strcmp(kind, "CHECK") || !strcmp(kind, "CHECK-NEXT") || !strcmp(kind, "CHECK-NOT") ||
@@ -163,6 +167,9 @@ static void run_case(const char *dir, const char *name)
 		regassign_free(&ra);
 	} else if (strcmp(run, "schedule") == 0) {
 		SchedOptions o = {.limit = limit};
+		if (interleave[0])
+			ck_assert_msg(sched_groups_parse(interleave, &o, &msg) == 0, "%s: %s", name, buf_cstr(&msg));
+		o.limit = limit;
 		ck_assert_msg(sched_mfunc(f, &o) > 0, "%s: the scheduler moved nothing", name);
 		scheduled_then_checked(name, f);
 	} else if (strcmp(run, "verify") == 0) {
