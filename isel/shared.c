@@ -24,7 +24,13 @@
  *      4·m' + 2 dwords, so the 16 (or 32) rows an MFMA operand read takes
  *      from one column group land on 16 distinct even bank pairs: no bank
  *      conflicts for ds_read_b64 (32 banks of 4 bytes, CDNA3 ISA guide's
- *      LDS chapter). Allocations follow each other; over 64 KiB is an
+ *      LDS chapter). Where that padding costs a workgroup per CU (the
+ *      region's tiles are planned padded, then again unpadded when the
+ *      function's LDS size without it allows more workgroups), a tile
+ *      lds_layout.c can swizzle is unpadded and its 8-byte granules XORed
+ *      within the row by a key of the row: conflict-free as well, every
+ *      write and read at most 8 bytes at the swizzle of its own coordinates
+ *      (swz_access). Allocations follow each other; over 64 KiB is an
  *      error naming the read.
  *   3. Cooperative load: the box, in row-major order, is cut into chunks
  *      of `vec` contiguous elements (16 bytes at most, fewer when the fast
@@ -44,7 +50,8 @@
  *   5. The read R itself (isel_read_shared): LDS address of each element =
  *      base + sum(rel_i * stride_i); per lane base, constant distances in
  *      the DS offset field; a copy's run of contiguous elements is one
- *      ds_read_b32/b64/b128 as the alignment of the address allows.
+ *      ds_read_b32/b64/b128 as the alignment of the address allows (in a
+ *      swizzled tile: per granule, a base per distinct XOR term).
  * Mapped reads (an implicit-GEMM conv's A and B): a read through a mapping
  * whose result is an MMA operand is staged the same way with "the box's
  * dims" being its register dims (the mapping's outputs, [M, K]) instead of
