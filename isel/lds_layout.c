@@ -28,11 +28,11 @@
  * parity, so those b64 writes (16 lanes: two rows of 8 chunks, or four of
  * 4) are conflict-free too for W <= 128.
  *
- * Contract: the caller applies lds_swizzle_offset to every write and read
+ * Contract: the caller applies isel_lds_swizzle_offset to every write and read
  * of the tile, each access of at most 8 bytes aligned to its size. */
 #include "lds_layout.h"
 
-bool lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
+bool isel_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
 {
 	*z = (LdsSwizzle){0, 0, 0};
 	bool pow2 = row_bytes > 0 && (row_bytes & (row_bytes - 1)) == 0;
@@ -43,7 +43,7 @@ bool lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
 	return z->row_bytes != 0;
 }
 
-Sym *lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a)
+Sym *isel_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a)
 {
 	Sym *g8 = sym_int(sc, LDS_GRANULE);
 	Sym *key = sym_mod(sc, sym_floordiv(sc, row, sym_int(sc, z->lines)), sym_int(sc, z->keys));
@@ -53,7 +53,7 @@ Sym *lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, co
 	return sym_simplify(sc, off, a);
 }
 
-int lds_workgroups_per_cu(int64_t bytes)
+int isel_lds_workgroups_per_cu(int64_t bytes)
 {
 	if (bytes <= 0)
 		return INT32_MAX;

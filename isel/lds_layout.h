@@ -18,12 +18,12 @@ typedef struct LdsSwizzle {
 
 /* The swizzle for rows of row_bytes; false (z zeroed) when none keeps
  * every granule in its row and spreads 16 rows over all 32 banks. */
-bool lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z);
+bool isel_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z);
 /* The byte offset, from the tile's start, of the byte colb of row `row`
  * (both >= 0, colb < row_bytes). */
-Sym *lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a);
+Sym *isel_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a);
 /* Workgroups per CU that `bytes` of LDS each allow (64 KiB, 512-byte
  * granule); 0 bytes: unlimited (INT32_MAX). */
-int lds_workgroups_per_cu(int64_t bytes);
+int isel_lds_workgroups_per_cu(int64_t bytes);
 
 #endif

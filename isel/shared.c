@@ -251,7 +251,7 @@ static Sym *swz_elem(Isel *s, const Staged *st, int es, const NodeIndex *ix, int
 		row = sym_add(sc, row, sym_mul(sc, box_rel(s, st, ix, i, cn, j), sym_int(sc, st->stride[i] / st->extent[last])));
 	Sym *colb = sym_simplify(sc, sym_mul(sc, box_rel(s, st, ix, last, cn, j), sym_int(sc, es)), c->assume);
 	*align = pow2_dividing(sym_multiple_of(sc, colb, c->assume), LDS_GRANULE);
-	return lds_swizzle_offset(sc, &st->swz, sym_simplify(sc, row, c->assume), colb, c->assume);
+	return isel_lds_swizzle_offset(sc, &st->swz, sym_simplify(sc, row, c->assume), colb, c->assume);
 }
 
 /* A swizzled tile's accesses' address registers: each access is at a
@@ -493,7 +493,7 @@ static bool swizzle_fits(Isel *s, Op *op, Value *mem, Staged *st, const NodeInde
 	for (int i = 0; i < last; i++)
 		rows |= st->extent[i] > 1;
 	st->swz.row_bytes = 0;
-	if (!rows || es > 4 || !ix || !lds_swizzle_for(st->extent[last] * es, &st->swz))
+	if (!rows || es > 4 || !ix || !isel_lds_swizzle_for(st->extent[last] * es, &st->swz))
 		return false;
 	if (swz_bases_needed(s, st, es, gx) > SWZ_MAX_BASES || swz_bases_needed(s, st, es, ix) > SWZ_MAX_BASES)
 		st->swz.row_bytes = 0;
@@ -761,7 +761,7 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 static bool swizzle_pays(Isel *s, int peak)
 {
 	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
-	return s->lds_swz_saving > 0 && lds_workgroups_per_cu(unpadded) > lds_workgroups_per_cu(s->f->lds_bytes);
+	return s->lds_swz_saving > 0 && isel_lds_workgroups_per_cu(unpadded) > isel_lds_workgroups_per_cu(s->f->lds_bytes);
 }
 
 static void stage_prefetched(Isel *s, Region *r, Pipe *p)
