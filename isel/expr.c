@@ -11,7 +11,8 @@
  * (shifts for powers of two), products of values, floor(x / 2^k) and
  * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
  * x >= 0, by a wave-uniform value known at run time (rtdiv.c), and
- * Piecewise with per-lane conditions (a select per branch). Each distinct subexpression is lowered once per kernel
+ * Piecewise with per-lane conditions (a select per branch), and Xor (the
+ * LDS swizzle, lds_layout.c) as v_xor_b32. Each distinct subexpression is lowered once per kernel
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
  * Arithmetic is 32-bit: indices.c rejects tensors of 2^31 elements or more. */
@@ -642,6 +643,14 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		break;
 	case SYM_PIECEWISE: /* per-lane branches: one select each */
 		return piecewise(s, e, loc);
+	case SYM_XOR: { /* lds_layout.c's swizzle: per lane, so v_xor_b32 (a uniform one goes through a VGPR) */
+		MOpnd a = lower(s, sym_arg(e, 0), loc), b = lower(s, sym_arg(e, 1), loc);
+		if (a.kind == MO_IMM && b.kind == MO_IMM)
+			return mo_imm(a.imm ^ b.imm);
+		if (!is_v(a) && !is_v(b))
+			b = isel_expr_to_vgpr(s, b);
+		return binop(s, I_S_XOR_B32, I_V_XOR_B32, a, b);
+	}
 	default:
 		break;
 	}

@@ -24,7 +24,13 @@
  *      4·m' + 2 dwords, so the 16 (or 32) rows an MFMA operand read takes
  *      from one column group land on 16 distinct even bank pairs: no bank
  *      conflicts for ds_read_b64 (32 banks of 4 bytes, CDNA3 ISA guide's
- *      LDS chapter). Allocations follow each other; over 64 KiB is an
+ *      LDS chapter). Where that padding costs a workgroup per CU (the
+ *      region's tiles are planned padded, then again unpadded when the
+ *      function's LDS size without it allows more workgroups), a tile
+ *      lds_layout.c can swizzle is unpadded and its 8-byte granules XORed
+ *      within the row by a key of the row: conflict-free as well, every
+ *      write and read at most 8 bytes at the swizzle of its own coordinates
+ *      (swz_access). Allocations follow each other; over 64 KiB is an
  *      error naming the read.
  *   3. Cooperative load: the box, in row-major order, is cut into chunks
  *      of `vec` contiguous elements (16 bytes at most, fewer when the fast
@@ -44,7 +50,8 @@
  *   5. The read R itself (isel_read_shared): LDS address of each element =
  *      base + sum(rel_i * stride_i); per lane base, constant distances in
  *      the DS offset field; a copy's run of contiguous elements is one
- *      ds_read_b32/b64/b128 as the alignment of the address allows.
+ *      ds_read_b32/b64/b128 as the alignment of the address allows (in a
+ *      swizzled tile: per granule, a base per distinct XOR term).
  * Mapped reads (an implicit-GEMM conv's A and B): a read through a mapping
  * whose result is an MMA operand is staged the same way with "the box's
  * dims" being its register dims (the mapping's outputs, [M, K]) instead of
@@ -56,6 +63,7 @@
 #include <string.h>
 
 #include "isel.h"
+#include "lds_layout.h"
 
 enum { LDS_BYTES = 65536, ROW_PAD_BYTES = 8, CHUNK_BYTES = 16 };
 
@@ -70,6 +78,7 @@ typedef struct Staged {
 	int64_t rows;             /* LDS rows along the outermost dim >1 (incl. the tail) */
 	int nbuf;                 /* a prefetched loop's buffers (prefetch.c), one after the other */
 	int64_t buf_bytes;        /* ... each this long */
+	LdsSwizzle swz;           /* row_bytes 0: rows padded; else unpadded and swizzled (lds_layout.c) */
 } Staged;
 
 static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
@@ -204,22 +213,81 @@ static bool coop_index(Isel *s, const Staged *st, int64_t vec, NodeIndex *gx, in
 	return gx->ncopies * vec <= 4096;
 }
 
+static int64_t pow2_dividing(int64_t v, int64_t cap);
+
+/* The coordinate along box dim i of element j of copy cn of ix (which
+ * indexes the box's dims), relative to the box's start. */
+static Sym *box_rel(Isel *s, const Staged *st, const NodeIndex *ix, int i, int64_t cn, int64_t j)
+{
+	int pos = 0;
+	for (int k = 0; k < ix->ndims; k++)
+		if (ix->d[k].dim == st->dims[i])
+			pos = k;
+	return sym_sub(s->c->k->sc, index_coord(s->c, ix, pos, cn, j), st->start[i]);
+}
+
 /* The LDS element offset (from the allocation's base) of element j of copy
- * cn of ix, which indexes the box's dims. */
+ * cn of ix, in the unswizzled layout. */
 static Sym *lds_elem(Isel *s, const Staged *st, const NodeIndex *ix, int64_t cn, int64_t j)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	Sym *lin = sym_int(sc, 0);
-	for (int i = 0; i < st->rank; i++) {
-		int pos = 0;
-		for (int k = 0; k < ix->ndims; k++)
-			if (ix->d[k].dim == st->dims[i])
-				pos = k;
-		Sym *rel = sym_sub(sc, index_coord(c, ix, pos, cn, j), st->start[i]);
-		lin = sym_add(sc, lin, sym_mul(sc, rel, sym_int(sc, st->stride[i])));
-	}
+	for (int i = 0; i < st->rank; i++)
+		lin = sym_add(sc, lin, sym_mul(sc, box_rel(s, st, ix, i, cn, j), sym_int(sc, st->stride[i])));
 	return sym_simplify(sc, lin, c->assume);
+}
+
+/* A swizzled tile's byte offset (from the allocation's base) of element j
+ * of copy cn of ix, and in *align the alignment (bytes, <= the granule)
+ * of its byte within the row, which the address keeps. */
+static Sym *swz_elem(Isel *s, const Staged *st, int es, const NodeIndex *ix, int64_t cn, int64_t j, int64_t *align)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int last = st->rank - 1;
+	Sym *row = sym_int(sc, 0);
+	for (int i = 0; i < last; i++)
+		row = sym_add(sc, row, sym_mul(sc, box_rel(s, st, ix, i, cn, j), sym_int(sc, st->stride[i] / st->extent[last])));
+	Sym *colb = sym_simplify(sc, sym_mul(sc, box_rel(s, st, ix, last, cn, j), sym_int(sc, es)), c->assume);
+	*align = pow2_dividing(sym_multiple_of(sc, colb, c->assume), LDS_GRANULE);
+	return isel_lds_swizzle_offset(sc, &st->swz, sym_simplify(sc, row, c->assume), colb, c->assume);
+}
+
+/* A swizzled tile's accesses' address registers: each access is at a
+ * constant distance from one of these bases, or makes a new one. */
+enum { SWZ_MAX_BASES = 16 };
+typedef struct SwzBases {
+	int n;
+	Sym *at[4 * SWZ_MAX_BASES]; /* the tile offset of each base */
+	MOpnd reg[4 * SWZ_MAX_BASES];
+} SwzBases;
+
+/* The base of b that x is a constant distance d >= 0 past, or -1. */
+static int swz_match(Isel *s, const SwzBases *b, Sym *x, int64_t *d)
+{
+	for (int k = 0; k < b->n; k++)
+		if (sym_is_int(sym_simplify(s->c->k->sc, sym_sub(s->c->k->sc, x, b->at[k]), s->c->assume), d) && *d >= 0)
+			return k;
+	return -1;
+}
+
+/* How many bases the accesses of ix need (an estimate: every element
+ * counted), at most SWZ_MAX_BASES + 1. */
+static int swz_bases_needed(Isel *s, const Staged *st, int es, const NodeIndex *ix)
+{
+	SwzBases b = {0};
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		for (int64_t j = 0; j < ix->epc; j++) {
+			int64_t d, align;
+			Sym *x = swz_elem(s, st, es, ix, cn, j, &align);
+			if (swz_match(s, &b, x, &d) < 0) {
+				if (b.n == SWZ_MAX_BASES)
+					return SWZ_MAX_BASES + 1;
+				b.at[b.n++] = x;
+			}
+		}
+	return b.n;
 }
 
 /* The largest power of two dividing v, at most cap (v == 0: cap). */
@@ -255,6 +323,42 @@ static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const 
 	a = isel_expr_to_vgpr(s, a);
 	s->b = save;
 	return a;
+}
+
+/* A swizzled tile's access at element j of copy cn of ix (trip iv + ahead's
+ * buffer): its address register *addr, DS offset *off and alignment *align
+ * (bytes, <= the granule); false after reporting. */
+static bool swz_access(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int64_t cn, int64_t j,
+	int ahead, SwzBases *b, MOpnd *addr, int64_t *off, int64_t *align)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *x = swz_elem(s, st, dtype_size(mem->dtype), ix, cn, j, align);
+	int k = swz_match(s, b, x, off);
+	if (k < 0) {
+		if (b->n == 4 * SWZ_MAX_BASES) {
+			analysis_error(c, op->loc, "%s: the swizzled LDS tile of %s takes more than %d address registers",
+				op->path, mem->name, 4 * SWZ_MAX_BASES);
+			return false;
+		}
+		Sym *bytes = sym_add(sc, x, sym_int(sc, st->base));
+		if (st->nbuf > 1) {
+			Sym *which = sym_mod(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), sym_int(sc, st->nbuf));
+			bytes = sym_add(sc, bytes, sym_mul(sc, which, sym_int(sc, st->buf_bytes)));
+		}
+		MBlock *save = s->b;
+		MOpnd a = isel_expr_lower(s, sym_simplify(sc, bytes, c->assume), op->loc);
+		if (s->pre && a.kind != MO_VREG)
+			s->b = s->pre;
+		a = isel_expr_to_vgpr(s, a);
+		s->b = save;
+		k = b->n++;
+		b->at[k] = x;
+		b->reg[k] = a;
+		*off = 0;
+	}
+	*addr = b->reg[k];
+	return !c->failed;
 }
 
 /* The distance in bytes of element j of copy cn from element (0, 0);
@@ -299,11 +403,45 @@ static void write_dwords(Isel *s, const TVal *v, int d0, int n, MOpnd addr, int6
 	}
 }
 
+/* write_box into a swizzled tile: pieces of at most a granule, each at its
+ * own swizzled address. */
+static bool write_box_swz(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v,
+	int ahead)
+{
+	int es = dtype_size(mem->dtype);
+	SwzBases b = {0};
+	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
+		MOpnd addr;
+		int64_t off, align;
+		if (es == 4 || v->packed) {
+			int pd = isel_per_dword(v), per = (int)(gx->epc / pd);
+			for (int d = 0; d < per;) {
+				if (!swz_access(s, op, st, mem, gx, cn, (int64_t)d * pd, ahead, &b, &addr, &off, &align))
+					return false;
+				int w = 2;
+				while (w > 1 && (w > per - d || align < 4 * w))
+					w /= 2;
+				isel_ds(s, ds_write_op(w), addr, off, isel_tuple_of(s, v, (int)(cn * per) + d, w), true);
+				d += w;
+			}
+			continue;
+		}
+		for (int64_t j = 0; j < gx->epc; j++) {
+			if (!swz_access(s, op, st, mem, gx, cn, j, ahead, &b, &addr, &off, &align))
+				return false;
+			isel_ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off, v->d[cn * gx->epc + j], true);
+		}
+	}
+	return true;
+}
+
 /* Step 3's LDS writes of the cooperative value v (index gx), into the
  * buffer of trip iv + ahead. */
 static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v, int ahead)
 {
 	int es = dtype_size(mem->dtype);
+	if (st->swz.row_bytes)
+		return write_box_swz(s, op, st, mem, gx, v, ahead);
 	int64_t align;
 	MOpnd addr = lds_base_addr(s, op, st, mem, gx, ahead, &align);
 	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
@@ -320,6 +458,46 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 			isel_ds(s, es == 2 ? I_DS_WRITE_B16 : I_DS_WRITE_B8, addr, off + j * es, v->d[cn * gx->epc + j], true);
 	}
 	return true;
+}
+
+/* Step 2's strides, rows along the outermost dim >1 padded by pad
+ * elements (but a one-row box); the tile's bytes, a multiple of 16. */
+static int64_t layout_box(Staged *st, int es, int64_t pad)
+{
+	int last = st->rank - 1, o = last;
+	for (int i = 0; i < st->rank; i++)
+		if (st->extent[i] > 1) {
+			o = i;
+			break;
+		}
+	int64_t stride = 1;
+	for (int i = last; i >= 0; i--) {
+		st->stride[i] = stride;
+		int64_t n = i == o ? st->rows : st->extent[i];
+		stride *= n;
+		if (i == last && o != last)
+			stride += pad;
+	}
+	int64_t bytes = stride * es;
+	return (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
+}
+
+/* Can st (laid out unpadded) be swizzled (st->swz set)? Rows of a width
+ * lds_layout.c takes, elements of at most a dword, and few enough address
+ * registers for the cooperative writes (gx) and the read's own index. */
+static bool swizzle_fits(Isel *s, Op *op, Value *mem, Staged *st, const NodeIndex *gx)
+{
+	int es = dtype_size(mem->dtype), last = st->rank - 1;
+	const NodeIndex *ix = s->c->index[op->id];
+	bool rows = false; /* a box of more than one row */
+	for (int i = 0; i < last; i++)
+		rows |= st->extent[i] > 1;
+	st->swz.row_bytes = 0;
+	if (!rows || es > 4 || !ix || !isel_lds_swizzle_for(st->extent[last] * es, &st->swz))
+		return false;
+	if (swz_bases_needed(s, st, es, gx) > SWZ_MAX_BASES || swz_bases_needed(s, st, es, ix) > SWZ_MAX_BASES)
+		st->swz.row_bytes = 0;
+	return st->swz.row_bytes != 0;
 }
 
 static Staged *plan_box(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
@@ -438,25 +616,20 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 			op->path, mem->name, (long long)((int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2]));
 		return false;
 	}
-	/* step 2: the layout, rows along the outermost dim >1 padded */
-	int o = last;
-	for (int i = 0; i < st->rank; i++)
-		if (st->extent[i] > 1) {
-			o = i;
-			break;
-		}
-	int64_t stride = 1;
-	for (int i = last; i >= 0; i--) {
-		st->stride[i] = stride;
-		int64_t n = i == o ? rows : st->extent[i];
-		stride *= n;
-		if (i == last && o != last)
-			stride += ROW_PAD_BYTES / es;
-	}
+	/* step 2: the layout, rows along the outermost dim >1 padded, or
+	 * unpadded and swizzled (s->lds_swizzle) where lds_layout.c can */
 	st->rows = rows;
-	int64_t bytes = stride * es;
-	bytes = (bytes + CHUNK_BYTES - 1) / CHUNK_BYTES * CHUNK_BYTES;
 	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
+	int64_t bytes = layout_box(st, es, 0);
+	if (swizzle_fits(s, op, mem, st, gx)) {
+		if (!s->lds_swizzle) {
+			st->swz.row_bytes = 0;
+			int64_t plain = bytes;
+			bytes = layout_box(st, es, ROW_PAD_BYTES / es);
+			s->lds_swz_saving += (bytes - plain) * st->nbuf;
+		}
+	} else
+		bytes = layout_box(st, es, ROW_PAD_BYTES / es);
 	st->buf_bytes = bytes;
 	bool reuse = false;
 	st->base = bytes * st->nbuf > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
@@ -582,6 +755,15 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 	return c->failed ? -1 : 0;
 }
 
+/* After planning a region's tiles padded (peak: the function's LDS size
+ * before): would laying the swizzleable ones out unpadded let more
+ * workgroups share a CU? Decided on LDS alone. */
+static bool swizzle_pays(Isel *s, int peak)
+{
+	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
+	return s->lds_swz_saving > 0 && isel_lds_workgroups_per_cu(unpadded) > isel_lds_workgroups_per_cu(s->f->lds_bytes);
+}
+
 static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 {
 	Analysis *c = s->c;
@@ -593,12 +775,21 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	p->ops = ARENA_NEWN(&c->arena, Op *, n + 1);
 	bool reused = false;
 	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
+	s->lds_swz_saving = 0;
 	int rc = plan_tiles(s, r, p, &reused);
 	if (rc > 0) { /* again with one buffer per tile */
 		s->lds_top = lds_top;
 		s->f->lds_bytes = lds_bytes;
 		p->nbuf = 1;
+		s->lds_swz_saving = 0;
 		rc = plan_tiles(s, r, p, &reused);
+	}
+	if (!rc && swizzle_pays(s, lds_bytes)) { /* again unpadded */
+		s->lds_top = lds_top;
+		s->f->lds_bytes = lds_bytes;
+		s->lds_swizzle = true;
+		rc = plan_tiles(s, r, p, &reused);
+		s->lds_swizzle = false;
 	}
 	if (rc)
 		return;
@@ -661,6 +852,23 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t k = 0;
 	Mark m = mark(s);
 	bool reused = false;
+	/* the tiles planned padded first (no loads), to see whether the
+	 * swizzled layout pays */
+	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
+	s->lds_swz_saving = 0;
+	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
+		Op *op = r->ops.data[i];
+		Staged *st = staged_read(s, op) ? plan_box(s, op, op->args[0], c->index[op->id]) : NULL;
+		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused))
+			return;
+	}
+	if (c->failed)
+		return;
+	bool swz = swizzle_pays(s, lds_bytes);
+	s->lds_top = lds_top;
+	s->f->lds_bytes = lds_bytes;
+	reused = false;
+	s->lds_swizzle = swz;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		if (!staged_read(s, op))
@@ -670,15 +878,19 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
 				op->path, mem->name);
+			s->lds_swizzle = false;
 			return;
 		}
 		Staged *st = plan_box(s, op, mem, c->index[op->id]);
-		if (!st || !load_box(s, op, mem, st, &gx[k], &v[k], &reused))
+		if (!st || !load_box(s, op, mem, st, &gx[k], &v[k], &reused)) {
+			s->lds_swizzle = false;
 			return;
+		}
 		s->staged[op->id] = st;
 		ops[k++] = op;
 		note_since(s, &m, op->name);
 	}
+	s->lds_swizzle = false;
 	/* in a loop, no wave may overwrite what another still reads from the
 	 * previous trip; in reused space, what a region that ended read */
 	if (in_loop || reused)
@@ -698,8 +910,11 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		die("shared read %s was not staged", op->name);
 	int es = dtype_size(mem->dtype);
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
-	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, ix, 0, &align);
+	int64_t align = 0;
+	bool swz = st->swz.row_bytes != 0;
+	SwzBases sb = {0};
+	/* swizzled, each access has its own address register (one of sb's) */
+	MOpnd addr = swz ? mo_imm(0) : lds_base_addr(s, op, st, mem, ix, 0, &align);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
 		bool run = true;
@@ -709,13 +924,17 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			run &= off[j] == off[0] + j * es;
 		}
 		if (run && (es == 4 || v->packed)) {
-			int per = (int)(ix->epc / isel_per_dword(v)), d0 = (int)(cn * per);
+			int pd = isel_per_dword(v), per = (int)(ix->epc / pd), d0 = (int)(cn * per);
 			for (int d = 0; d < per;) {
-				int w = 4;
-				while (w > 1 && (w > per - d || pow2_dividing(off[0] + 4 * d, CHUNK_BYTES) < 4 * w || align < 4 * w))
+				int64_t at = off[0] + 4 * d;
+				if (swz && !swz_access(s, op, st, mem, ix, cn, (int64_t)d * pd, 0, &sb, &addr, &at, &align))
+					return NULL;
+				/* swizzled: at most a granule */
+				int w = swz ? 2 : 4;
+				while (w > 1 && (w > per - d || pow2_dividing(at, CHUNK_BYTES) < 4 * w || align < 4 * w))
 					w /= 2;
 				uint32_t r = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
-				isel_ds(s, ds_read_op(w), addr, off[0] + 4 * d, mo_vreg(r, rc_make(RF_VGPR, w)), false);
+				isel_ds(s, ds_read_op(w), addr, at, mo_vreg(r, rc_make(RF_VGPR, w)), false);
 				for (int q = 0; q < w; q++)
 					v->d[d0 + d + q] = mo_vsub(r, q, RC_V1);
 				d += w;
@@ -724,6 +943,8 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		}
 		for (int64_t j = 0; j < ix->epc; j++) {
 			int64_t e = cn * ix->epc + j;
+			if (swz && !swz_access(s, op, st, mem, ix, cn, j, 0, &sb, &addr, &off[j], &align))
+				return NULL;
 			if (e % isel_per_dword(v) == 0) {
 				MOpnd x = isel_v1(s);
 				isel_ds(s, es == 4 ? I_DS_READ_B32 : es == 2 ? I_DS_READ_U16 : I_DS_READ_U8, addr, off[j], x, false);

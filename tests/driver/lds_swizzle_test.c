@@ -1,0 +1,107 @@
+/* lds_swizzle_test.c — staged GEMM tiles laid out unpadded with the XOR
+ * swizzle (isel/lds_layout.c) where row padding would cost a workgroup per
+ * CU: a 128x128x64 f16 tiling takes 32768 bytes of LDS (34816 padded, one
+ * workgroup per CU) and so allows two; the swizzled kernels pass on the
+ * emulator at aligned and unaligned shapes, prefetched and not, with the
+ * 16x16x16 and 32x32x8 MFMAs, rows of 128 and 64 bytes; and the cycle
+ * model sees no LDS bank conflict in them (unpadded unswizzled rows of 128
+ * bytes would put the 16 rows of each ds_read_b64 group on one bank pair). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../test.h"
+
+static const char *mcpu(int i) { return i % 2 ? "gfx90a" : "gfx942"; }
+
+/* 128x128x64: 2·128·64·2 bytes, no padding, two workgroups per CU by LDS;
+ * the tiles go in as ds_write_b64 (no access crosses an 8-byte granule)
+ * at addresses made with v_xor_b32. */
+START_TEST(tiles_128x128x64_take_32768_bytes)
+{
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
+				  "-D M=4096 -D N=4096 -D K=4096 --stats -o %s/t%d.co",
+		mcpu(_i), test_tmpdir("lds_swizzle"), _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 32768 ") && strstr(r.out, "LDS allows 2)"),
+		"%s: %s%s", mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
+			"-D M=4096 -D N=4096 -D K=4096 -S -o -",
+		mcpu(_i));
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\tv_xor_b32") && strstr(r.out, "\tds_write_b64") &&
+			      !strstr(r.out, "\tds_write_b128") && !strstr(r.out, "\tds_read_b128"),
+		"%s: %s", mcpu(_i), r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* The padded layout stays where it costs no workgroup: 256x128x64 tiles
+ * take 52224 bytes padded and 49152 unpadded, one workgroup per CU
+ * either way. */
+START_TEST(padding_kept_where_it_costs_nothing)
+{
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s -D BLOCK_M=256 -D BLOCK_N=128 -D BLOCK_K=64 "
+				  "-D M=4096 -D N=4096 -D K=4096 --stats -o %s/p%d.co",
+		mcpu(_i), test_tmpdir("lds_swizzle"), _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 52224 "), "%s: %s%s", mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* kernel, tiling and shape of each run (both targets each) */
+static const char *const runs[][2] = {
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=256 -D N=256 -D K=256"},
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=200 -D N=136 -D K=200"},
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D M=200 -D N=136 -D K=200"},
+	{"examples/gemm_16x16x16.json",
+		"-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=200 -D N=136 -D K=200 --schedule none"},
+	{"examples/gemm_32x32x8.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=200 -D N=136 -D K=200"},
+};
+
+START_TEST(swizzled_gemm_passes)
+{
+	const char *file = runs[_i / 2][0], *args = runs[_i / 2][1];
+	CmdResult r = test_wavecc("run %s %s --mcpu %s --seed %d", file, args, mcpu(_i), 3 + _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s %s --mcpu %s: status %d\n%s%s", file, args, mcpu(_i),
+		r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* kernel, tiling and unpadded LDS bytes of each profile: rows of 128
+ * bytes (16x16x16 and 32x32x8 reads) and of 64 bytes (two rows per
+ * 128-byte line) */
+static const char *const profiles[][3] = {
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", "32768"},
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32", "16384"},
+	{"examples/gemm_32x32x8.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", "32768"},
+};
+
+START_TEST(swizzled_reads_conflict_free)
+{
+	const char *file = profiles[_i / 2][0], *args = profiles[_i / 2][1], *dir = test_tmpdir("lds_swizzle");
+	char want[64];
+	snprintf(want, sizeof want, "lds bytes                 %s ", profiles[_i / 2][2]);
+	CmdResult r = test_wavecc("compile %s %s -D M=256 -D N=256 -D K=512 --mcpu %s --stats -o %s/c%d.co --launch "
+				  "%s/c%d.json",
+		file, args, mcpu(_i), dir, _i, dir, _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, want), "%s %s: not swizzled\n%s%s", file, args, r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s/c%d.json", dir, _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "LDS bank-conflict cycles 0\n"), "%s %s --mcpu %s: %s%s", file, args,
+		mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compile/lds_swizzle");
+	TCase *tc = tcase_create("lds_swizzle");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, tiles_128x128x64_take_32768_bytes, 0, 2);
+	tcase_add_loop_test(tc, padding_kept_where_it_costs_nothing, 0, 2);
+	tcase_add_loop_test(tc, swizzled_gemm_passes, 0, (int)(2 * ARRAY_LEN(runs)));
+	tcase_add_loop_test(tc, swizzled_reads_conflict_free, 0, (int)(2 * ARRAY_LEN(profiles)));
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
