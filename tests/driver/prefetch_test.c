@@ -212,8 +212,8 @@ START_TEST(wave_schedule_names)
 		free(got);
 	}
 	free(want);
-	/* where the second buffer costs waves (64x64 tiles: 3 workgroups per
-	 * CU in 18 KiB of LDS, 7 in 9 KiB), they give way a step, to one */
+	/* where the second buffer costs waves (64x64 tiles: 4 workgroups per
+	 * CU in 16 KiB of LDS, 8 in 8 KiB), they give way a step, to one */
 	want = code_without_schedule_line("--schedule prefetch");
 	char *got = code_without_schedule_line("--schedule modulo");
 	ck_assert_str_eq(want, got);
