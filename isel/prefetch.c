@@ -65,7 +65,8 @@ static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
 
 bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged)
 {
-	if (s->c->opts.schedule != SCHED_PREFETCH || !analysis_many(t->trips) || s->masked)
+	ScheduleKind k = s->c->opts.schedule;
+	if ((k != SCHED_PREFETCH && k != SCHED_FOUR_STAGE) || !analysis_many(t->trips) || s->masked)
 		return false;
 	if (staged)
 		return true;
@@ -131,6 +132,16 @@ static TVal *tval_same_shape(Isel *s, const TVal *v)
 	return r;
 }
 
+TVal *isel_pf_take(Isel *s, const TVal *next)
+{
+	/* this trip's values move out of the carried registers, which the
+	 * next trip's loads then refill while this trip computes */
+	TVal *cur = tval_same_shape(s, next);
+	for (int k = 0; k < next->nd; k++)
+		isel_mov(s, cur->d[k], next->d[k]);
+	return cur;
+}
+
 TVal *isel_pf_global_read(Isel *s, Op *op)
 {
 	Pipe *p = s->pipe;
@@ -139,11 +150,7 @@ TVal *isel_pf_global_read(Isel *s, Op *op)
 		i++;
 	if (!p || p->body != op->parent || i == p->ng || !p->gnext[i])
 		return NULL;
-	/* this trip's values move out of the carried registers, which the
-	 * next trip's loads then refill while this trip computes */
-	TVal *next = p->gnext[i], *cur = tval_same_shape(s, next);
-	for (int k = 0; k < next->nd; k++)
-		isel_mov(s, cur->d[k], next->d[k]);
+	TVal *next = p->gnext[i], *cur = isel_pf_take(s, next);
 	PfSave sv;
 	isel_pf_begin(s, 1, &sv);
 	size_t first = s->b->insts.len;

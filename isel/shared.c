@@ -615,9 +615,13 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	 * loop: its own cache scope */
 	PfSave sv;
 	isel_pf_begin(s, 0, &sv);
+	p->four = isel_fs_fits(s, p);
 	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
 		if (pf_write(s, p, 0) && pf_load(s, p, 1))
+			pf_barrier(s, p);
+		/* four_stage.c: trip 0's LDS reads, and trip 1's tiles in */
+		if (p->four && isel_fs_prologue(s, p) && pf_write(s, p, 1) && pf_load(s, p, 2))
 			pf_barrier(s, p);
 	}
 	if (p->n)
@@ -636,7 +640,8 @@ void isel_stage_shared_end(Isel *s, Region *r)
 	/* one buffer: every wave is done reading this trip's tiles first */
 	if (p->nbuf == 1)
 		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
-	if (pf_write(s, p, 1) && pf_load(s, p, 2))
+	/* four_stage.c: trip i + 2's tiles into buffer i % 2 */
+	if (p->four ? pf_write(s, p, 0) && pf_load(s, p, 3) : pf_write(s, p, 1) && pf_load(s, p, 2))
 		pf_barrier(s, p);
 	note_since(s, &m, p->ops[0]->name);
 }
@@ -690,7 +695,14 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	note_since(s, &m, ops[0]->name);
 }
 
-TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+bool isel_shared_fixed(Isel *s, const Op *op)
+{
+	const Staged *st = s->staged[op->id];
+	return st && !isel_depends_on_loop(s, lds_elem(s, st, s->c->index[op->id], 0, 0));
+}
+
+/* isel_read_shared from the buffer of trip iv + ahead. */
+static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int ahead)
 {
 	Analysis *c = s->c;
 	const Staged *st = s->staged[op->id];
@@ -699,7 +711,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	int es = dtype_size(mem->dtype);
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
 	int64_t align;
-	MOpnd addr = lds_base_addr(s, op, st, mem, ix, 0, &align);
+	MOpnd addr = lds_base_addr(s, op, st, mem, ix, ahead, &align);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
 		bool run = true;
@@ -747,4 +759,14 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		}
 	}
 	return v;
+}
+
+TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+{
+	return read_shared(s, op, mem, ix, 0);
+}
+
+TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead)
+{
+	return read_shared(s, op, op->args[0], s->c->index[op->id], ahead);
 }
