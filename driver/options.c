@@ -69,6 +69,9 @@ bool compile_lighten(Compile *c)
 	} else if (c->light < LIGHT_ONE_BUFFER && pf && c->an.lds_doubled) {
 		c->light = LIGHT_ONE_BUFFER;
 		c->an.opts.lds_stages = 1;
+		/* (four_stage with one buffer is prefetch: isel/four_stage.c) */
+		if (c->an.opts.schedule == SCHED_FOUR_STAGE)
+			c->an.opts.schedule = SCHED_PREFETCH;
 	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted)) {
 		c->light = LIGHT_PLAIN;
 		if (pf)

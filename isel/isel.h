@@ -200,9 +200,6 @@ typedef struct PfSave {
  * (ahead 0: the current trip), with a cache of the loop-invariant entries. */
 void isel_pf_begin(Isel *s, int ahead, PfSave *sv);
 void isel_pf_end(Isel *s, PfSave *sv);
-/* This trip's values: a copy of the carried registers next (which a load
- * of the next trip's then refills). */
-TVal *isel_pf_take(Isel *s, const TVal *next);
 /* v, or a copy in distinct VGPRs: a register set a later load can refill. */
 TVal *isel_pf_carried(Isel *s, TVal *v);
 /* The loads emitted into s->b since instruction `first` made fresh: make
@@ -273,10 +270,11 @@ bool isel_fs_fits(Isel *s, Pipe *p);
 /* In the prologue, after trip 0's tiles are in LDS: their reads into
  * p->lnext. */
 bool isel_fs_prologue(Isel *s, Pipe *p);
-/* In the body: staged read op's value in this trip (a copy of p->lnext)
- * and the read of the next trip's into p->lnext; NULL when op does not
- * run ahead. */
+/* In the body: staged read op's value in this trip (in p->lnext); NULL
+ * when op does not run ahead. */
 TVal *isel_fs_shared_read(Isel *s, Op *op);
+/* At the body's end: the reads of the next trip's tiles into p->lnext. */
+bool isel_fs_refill(Isel *s, Pipe *p);
 void isel_select_write(Isel *s, Op *op);
 /* memory.c: the elements of an access one by one (atomic.c) */
 typedef void (*IselElemFn)(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm);

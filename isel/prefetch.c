@@ -132,16 +132,6 @@ static TVal *tval_same_shape(Isel *s, const TVal *v)
 	return r;
 }
 
-TVal *isel_pf_take(Isel *s, const TVal *next)
-{
-	/* this trip's values move out of the carried registers, which the
-	 * next trip's loads then refill while this trip computes */
-	TVal *cur = tval_same_shape(s, next);
-	for (int k = 0; k < next->nd; k++)
-		isel_mov(s, cur->d[k], next->d[k]);
-	return cur;
-}
-
 TVal *isel_pf_global_read(Isel *s, Op *op)
 {
 	Pipe *p = s->pipe;
@@ -150,7 +140,11 @@ TVal *isel_pf_global_read(Isel *s, Op *op)
 		i++;
 	if (!p || p->body != op->parent || i == p->ng || !p->gnext[i])
 		return NULL;
-	TVal *next = p->gnext[i], *cur = isel_pf_take(s, next);
+	/* this trip's values move out of the carried registers, which the
+	 * next trip's loads then refill while this trip computes */
+	TVal *next = p->gnext[i], *cur = tval_same_shape(s, next);
+	for (int k = 0; k < next->nd; k++)
+		isel_mov(s, cur->d[k], next->d[k]);
 	PfSave sv;
 	isel_pf_begin(s, 1, &sv);
 	size_t first = s->b->insts.len;

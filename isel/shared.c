@@ -637,6 +637,9 @@ void isel_stage_shared_end(Isel *s, Region *r)
 	if (!p || p->body != r || !p->n || s->c->failed)
 		return;
 	Mark m = mark(s);
+	/* four_stage.c: the next trip's operands, from the other buffer */
+	if (p->four && !isel_fs_refill(s, p))
+		return;
 	/* one buffer: every wave is done reading this trip's tiles first */
 	if (p->nbuf == 1)
 		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
