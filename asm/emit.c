@@ -153,6 +153,8 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 		f->nregs[RF_SGPR], f->lds_bytes);
 	buf_printf(b, "// schedule: %s, %d loop%s prefetched, %d with 2 LDS buffers", kernel_schedule_name(c->opts.schedule),
 		c->prefetched, c->prefetched == 1 ? "" : "s", c->lds_doubled);
+	if (c->opts.schedule == SCHED_FOUR_STAGE) /* where the shape fits (isel/four_stage.c) */
+		buf_printf(b, ", %d in four stages", c->four_staged);
 	if (c->opts.asked && c->opts.asked != c->opts.schedule)
 		buf_printf(b, " (asked: %s)", kernel_schedule_name(c->opts.asked));
 	buf_printf(b, "\n");

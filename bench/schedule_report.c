@@ -1,7 +1,7 @@
 /* schedule_report.c — what the reduction loop's schedule buys, in one run
  * (`make bench-schedule`; issue 15 item 5): for the GEMM configurations
  * (including 4096x4096x4096 f16 with Wave's large tiles) and attention, per
- * schedule (none, prefetch): the cycle model's matrix-core utilisation and
+ * schedule (none, prefetch, four_stage): the cycle model's matrix-core utilisation and
  * modeled TFLOP/s (`wavecc profile --json`, docs/cycle-model.md) and
  * llvm-mca-22's MFMA pressure of the main loop (XDL busy cycles over cycles
  * per trip, bench/loop_report.c).
@@ -51,7 +51,7 @@ static const Row rows[] = {
 	{"vanilla attention 16x16x16", "tests/driver/wave/vanilla_attention_16x16x16.json", {0}},
 };
 
-static const char *const schedules[] = {"none", "prefetch"};
+static const char *const schedules[] = {"none", "prefetch", "four_stage"};
 
 typedef struct Figures {
 	double util, tflops; /* cycle model; NAN when it did not run */

@@ -11,13 +11,16 @@
  * selected again without it (compile_unprefetch). See
  * docs/kernel-format.md.
  *
- * Wave's other schedule names are compiled as the nearest schedule wavecc
- * has, which gives way as the default does (they ask for speed, not for a
- * particular instruction order): modulo and four_stage, which Wave's tests
- * pair with multi-buffering, as prefetch with two LDS stages; and
- * prefetch_attention as prefetch. wavecc has no modulo reservation-table
- * scheduler: within a trip the order is the list scheduler's
- * (passes/machine/sched.c). Results never depend on the schedule. */
+ * four_stage is its own schedule (isel/four_stage.c: prefetch with two LDS
+ * stages whose LDS reads also run a trip ahead); it gives way as the
+ * default does, first to prefetch with two LDS stages. Wave's other
+ * schedule names are compiled as the nearest schedule wavecc has, which
+ * gives way the same way (they ask for speed, not for a particular
+ * instruction order): modulo, which Wave's tests pair with
+ * multi-buffering, as prefetch with two LDS stages; and prefetch_attention
+ * as prefetch. wavecc has no modulo reservation-table scheduler: within a
+ * trip the order is the list scheduler's (passes/machine/sched.c). Results
+ * never depend on the schedule. */
 #include "../isel/isel.h"
 #include "driver.h"
 
@@ -38,7 +41,9 @@ int compile_resolve_options(Compile *c)
 	ScheduleKind asked = o->schedule ? o->schedule : ko->schedule;
 	bool multi = asked == SCHED_MODULO || asked == SCHED_FOUR_STAGE;
 	r->asked = asked;
-	r->schedule = !asked ? DEFAULT_SCHEDULE : asked == SCHED_NONE ? SCHED_NONE : SCHED_PREFETCH;
+	r->schedule = !asked			    ? DEFAULT_SCHEDULE
+		      : asked == SCHED_NONE || asked == SCHED_FOUR_STAGE ? asked
+									  : SCHED_PREFETCH;
 	c->an.sched_yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH);
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
@@ -68,9 +73,16 @@ bool compile_lighten(Compile *c)
 	 * no waves: a kernel whose registers are full without them (attention)
 	 * is better off as it was */
 	bool pf = c->an.sched_yields && c->an.prefetched;
-	if (c->light == LIGHT_NONE && pf && c->an.lds_doubled) {
+	if (c->light == LIGHT_NONE && pf && c->an.four_staged) {
+		/* the LDS reads a trip ahead hold a second set of operands */
+		c->light = LIGHT_TWO_BUFFERS;
+		c->an.opts.schedule = SCHED_PREFETCH;
+	} else if (c->light < LIGHT_ONE_BUFFER && pf && c->an.lds_doubled) {
 		c->light = LIGHT_ONE_BUFFER;
 		c->an.opts.lds_stages = 1;
+		/* (four_stage with one buffer is prefetch: isel/four_stage.c) */
+		if (c->an.opts.schedule == SCHED_FOUR_STAGE)
+			c->an.opts.schedule = SCHED_PREFETCH;
 	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted)) {
 		c->light = LIGHT_PLAIN;
 		if (pf)
@@ -79,6 +91,7 @@ bool compile_lighten(Compile *c)
 		return false;
 	c->an.prefetched = 0;
 	c->an.lds_doubled = 0;
+	c->an.four_staged = 0;
 	c->hoisted = 0;
 	mfunc_free(c->mf);
 	c->mf = select_instructions(&c->an);

@@ -131,7 +131,7 @@ typedef struct Form {
 	Buf err;
 	int rc, waves;
 	bool spills;
-	int hoisted, prefetched, lds_doubled, light;
+	int hoisted, prefetched, lds_doubled, four_staged, light;
 	KernelOptions opts;
 } Form;
 
@@ -145,6 +145,7 @@ static Form allocate_form(Compile *c)
 	f.hoisted = c->hoisted;
 	f.prefetched = c->an.prefetched;
 	f.lds_doubled = c->an.lds_doubled;
+	f.four_staged = c->an.four_staged;
 	f.light = c->light;
 	f.opts = c->an.opts;
 	return f;
@@ -167,6 +168,7 @@ static void form_flags(Compile *c, const Form *f)
 	c->hoisted = f->hoisted;
 	c->an.prefetched = f->prefetched;
 	c->an.lds_doubled = f->lds_doubled;
+	c->an.four_staged = f->four_staged;
 	c->light = f->light;
 	c->an.opts = f->opts;
 }

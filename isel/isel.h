@@ -177,6 +177,8 @@ typedef struct Pipe {
 	Op **gops;
 	TVal **gnext;    /* ... the registers holding their next trip's values */
 	bool refit;      /* shared.c: two LDS buffers per tile did not fit */
+	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
+	TVal **lnext;    /* ... into these registers (by p->ops' order) */
 } Pipe;
 /* The global reads of body r that p prefetches: unmapped reads of a
  * tensor nothing writes, at coordinates that move with the loop. */
@@ -256,6 +258,25 @@ void isel_stage_shared_end(Isel *s, Region *r);
 bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */
 TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
+/* The same for staged read op from the buffer of trip iv + ahead (a
+ * prefetched loop's two buffers). */
+TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead);
+/* Is staged read op's LDS address the same in every trip (only its
+ * buffer changes)? */
+bool isel_shared_fixed(Isel *s, const Op *op);
+
+/* ---- four_stage.c ---- */
+/* Does prefetched loop p (planned: its staged reads and buffers) take the
+ * four_stage schedule? Counts it when it does. */
+bool isel_fs_fits(Isel *s, Pipe *p);
+/* In the prologue, after trip 0's tiles are in LDS: their reads into
+ * p->lnext. */
+bool isel_fs_prologue(Isel *s, Pipe *p);
+/* In the body: staged read op's value in this trip (in p->lnext); NULL
+ * when op does not run ahead. */
+TVal *isel_fs_shared_read(Isel *s, Op *op);
+/* At the body's end: the reads of the next trip's tiles into p->lnext. */
+bool isel_fs_refill(Isel *s, Pipe *p);
 void isel_select_write(Isel *s, Op *op);
 /* memory.c: the elements of an access one by one (atomic.c) */
 typedef void (*IselElemFn)(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm);

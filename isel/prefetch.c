@@ -65,7 +65,8 @@ static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
 
 bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged)
 {
-	if (s->c->opts.schedule != SCHED_PREFETCH || !analysis_many(t->trips) || s->masked)
+	ScheduleKind k = s->c->opts.schedule;
+	if ((k != SCHED_PREFETCH && k != SCHED_FOUR_STAGE) || !analysis_many(t->trips) || s->masked)
 		return false;
 	if (staged)
 		return true;

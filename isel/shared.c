@@ -806,9 +806,13 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	 * loop: its own cache scope */
 	PfSave sv;
 	isel_pf_begin(s, 0, &sv);
+	p->four = isel_fs_fits(s, p);
 	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
 		if (pf_write(s, p, 0) && pf_load(s, p, 1))
+			pf_barrier(s, p);
+		/* four_stage.c: trip 0's LDS reads, and trip 1's tiles in */
+		if (p->four && isel_fs_prologue(s, p) && pf_write(s, p, 1) && pf_load(s, p, 2))
 			pf_barrier(s, p);
 	}
 	if (p->n)
@@ -824,10 +828,14 @@ void isel_stage_shared_end(Isel *s, Region *r)
 	if (!p || p->body != r || !p->n || s->c->failed)
 		return;
 	Mark m = mark(s);
+	/* four_stage.c: the next trip's operands, from the other buffer */
+	if (p->four && !isel_fs_refill(s, p))
+		return;
 	/* one buffer: every wave is done reading this trip's tiles first */
 	if (p->nbuf == 1)
 		mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
-	if (pf_write(s, p, 1) && pf_load(s, p, 2))
+	/* four_stage.c: trip i + 2's tiles into buffer i % 2 */
+	if (p->four ? pf_write(s, p, 0) && pf_load(s, p, 3) : pf_write(s, p, 1) && pf_load(s, p, 2))
 		pf_barrier(s, p);
 	note_since(s, &m, p->ops[0]->name);
 }
@@ -902,7 +910,14 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	note_since(s, &m, ops[0]->name);
 }
 
-TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+bool isel_shared_fixed(Isel *s, const Op *op)
+{
+	const Staged *st = s->staged[op->id];
+	return st && !isel_depends_on_loop(s, lds_elem(s, st, s->c->index[op->id], 0, 0));
+}
+
+/* isel_read_shared from the buffer of trip iv + ahead. */
+static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int ahead)
 {
 	Analysis *c = s->c;
 	const Staged *st = s->staged[op->id];
@@ -914,7 +929,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	bool swz = st->swz.row_bytes != 0;
 	SwzBases sb = {0};
 	/* swizzled, each access has its own address register (one of sb's) */
-	MOpnd addr = swz ? mo_imm(0) : lds_base_addr(s, op, st, mem, ix, 0, &align);
+	MOpnd addr = swz ? mo_imm(0) : lds_base_addr(s, op, st, mem, ix, ahead, &align);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		int64_t *off = ARENA_NEWN(&c->arena, int64_t, ix->epc);
 		bool run = true;
@@ -927,7 +942,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			int pd = isel_per_dword(v), per = (int)(ix->epc / pd), d0 = (int)(cn * per);
 			for (int d = 0; d < per;) {
 				int64_t at = off[0] + 4 * d;
-				if (swz && !swz_access(s, op, st, mem, ix, cn, (int64_t)d * pd, 0, &sb, &addr, &at, &align))
+				if (swz && !swz_access(s, op, st, mem, ix, cn, (int64_t)d * pd, ahead, &sb, &addr, &at, &align))
 					return NULL;
 				/* swizzled: at most a granule */
 				int w = swz ? 2 : 4;
@@ -943,7 +958,7 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		}
 		for (int64_t j = 0; j < ix->epc; j++) {
 			int64_t e = cn * ix->epc + j;
-			if (swz && !swz_access(s, op, st, mem, ix, cn, j, 0, &sb, &addr, &off[j], &align))
+			if (swz && !swz_access(s, op, st, mem, ix, cn, j, ahead, &sb, &addr, &off[j], &align))
 				return NULL;
 			if (e % isel_per_dword(v) == 0) {
 				MOpnd x = isel_v1(s);
@@ -968,4 +983,14 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		}
 	}
 	return v;
+}
+
+TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
+{
+	return read_shared(s, op, mem, ix, 0);
+}
+
+TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead)
+{
+	return read_shared(s, op, op->args[0], s->c->index[op->id], ahead);
 }

@@ -115,6 +115,7 @@ typedef struct Analysis {
 			     * the default, or a Wave name it stands in for */
 	int prefetched;     /* isel: loops given the prefetch schedule */
 	int lds_doubled;    /* isel: of those, loops given two LDS buffers per tile */
+	int four_staged;    /* isel: of those, loops whose LDS reads run a trip ahead (four_stage.c) */
 
 	/* constraints.c */
 	int ndist;

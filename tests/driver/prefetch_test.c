@@ -4,10 +4,13 @@
  * included) pass `wavecc run` on both targets with one and two LDS stages;
  * the schedule is visible in the code (the next trip's loads after the
  * MFMAs in the loop, none there without it); the kernel's "options" are
- * read; the default gives way where it would spill; Wave's modulo,
- * four_stage and prefetch_attention compile as the prefetch schedule they
- * stand for; a schedule gives way to a waves_per_eu target it misses, and
- * an unreachable one is a located warning. */
+ * read; the default gives way where it would spill; Wave's modulo and
+ * prefetch_attention compile as the prefetch schedule they stand for;
+ * four_stage (isel/four_stage.c) passes the same GEMMs, reads the next
+ * trip's operands from LDS in the trip (one barrier per trip) where it is
+ * kept, and gives way to prefetch where it costs waves; a schedule gives
+ * way to a waves_per_eu target it misses, and an unreachable one is a
+ * located warning. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,9 +57,62 @@ START_TEST(prefetched_gemm_passes)
 }
 END_TEST
 
-/* The instructions of the loop body of examples/gemm_16x16x16.json (the
- * block from the loop's label to its backward branch) compiled with opts. */
-static char *loop_text(const char *opts)
+/* Case i: gemm i / 2 under four_stage, target i % 2 (most of these small
+ * tiles give way to prefetch: the second LDS buffer costs waves). */
+START_TEST(four_stage_gemm_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s --schedule four_stage --mcpu %s --seed %d", gemms[_i / 2],
+		_i % 2 ? "gfx90a" : "gfx942", 80 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* GEMMs whose loop keeps four_stage (256x256 tiles are held at one wave
+ * per SIMD by their AGPRs, so nothing is gained by giving way): the
+ * compiled sizes, then those bound when run (runtime M, N, K). Trip counts
+ * 2, 3, 5 and 32; unaligned K (4 trips, the last masked); runtime K of 0,
+ * 1, 33 (3 trips, the last masked) and 97. */
+static const char *const kept[][2] = {
+	{"examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=32", ""},
+	{"examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=48", ""},
+	{"examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=80", ""},
+	{"examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=512", ""},
+	{"examples/gemm_unaligned.json -D K=50", ""},
+	{"examples/gemm_dynamic.json", "-D M=100 -D N=70 -D K=0"},
+	{"examples/gemm_dynamic.json", "-D M=100 -D N=70 -D K=1"},
+	{"examples/gemm_dynamic.json", "-D M=100 -D N=70 -D K=33"},
+	{"examples/gemm_dynamic.json", "-D M=300 -D N=260 -D K=97"},
+};
+enum { NKEPT = sizeof kept / sizeof *kept };
+static const char *const kept_tiles = "-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=16 --schedule four_stage";
+
+/* Case i: kept GEMM i / 2 on target i % 2: compiled in four stages, and
+ * passes. */
+START_TEST(four_stage_kept_gemm_passes)
+{
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char args[512];
+	snprintf(args, sizeof args, "compile %s %s --mcpu %s -S -o -", kept[_i / 2][0], kept_tiles, mcpu);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "// schedule: four_stage, 1 loop prefetched, 1 with 2 LDS buffers, "
+						     "1 in four stages\n"),
+		"%s: status %d\n%.400s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args, "run %s %s %s --mcpu %s --seed %d", kept[_i / 2][0], kept[_i / 2][1], kept_tiles,
+		mcpu, 120 + _i);
+	r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* The instructions of examples/gemm_16x16x16.json compiled with opts: the
+ * loop body (the block from the loop's label to its backward branch), and
+ * in *before (if not NULL) everything before it. */
+static char *loop_text_and_before(const char *opts, char **before)
 {
 	char args[512];
 	snprintf(args, sizeof args, "compile examples/gemm_16x16x16.json -S -o - %s", opts);
@@ -70,8 +126,17 @@ static char *loop_text(const char *opts)
 		start = p;
 	ck_assert_ptr_nonnull(start);
 	char *body = strdup(start);
+	if (before) {
+		*start = 0;
+		*before = strdup(r.out);
+	}
 	cmd_result_free(&r);
 	return body;
+}
+
+static char *loop_text(const char *opts)
+{
+	return loop_text_and_before(opts, NULL);
 }
 
 static int count(const char *s, const char *what)
@@ -102,6 +167,40 @@ START_TEST(prefetch_loads_after_the_mfmas)
 	free(pf);
 	free(none);
 	free(two);
+}
+END_TEST
+
+START_TEST(four_stage_reads_the_next_trip)
+{
+	/* 256x256x16 tiles, 32 trips: four_stage and prefetch with two LDS
+	 * buffers have one barrier per trip and the same LDS reads in it; but
+	 * four_stage's prologue reads trip 0's operands (prefetch's none), so
+	 * the trip's first MFMA needs no LDS read of the trip: it comes before
+	 * the first ds_read, which prefetch's cannot */
+	const char *big = "-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=16 -D M=512 -D N=512 -D K=512";
+	char opts[256], *fs_pro, *pf_pro;
+	snprintf(opts, sizeof opts, "%s --schedule four_stage", big);
+	char *fs = loop_text_and_before(opts, &fs_pro);
+	snprintf(opts, sizeof opts, "%s --schedule prefetch --lds-stages 2", big);
+	char *pf = loop_text_and_before(opts, &pf_pro);
+	ck_assert_int_eq(count(fs, "s_barrier"), 1);
+	ck_assert_int_eq(count(pf, "s_barrier"), 1);
+	int reads = count(pf, "ds_read");
+	ck_assert_int_gt(reads, 0);
+	ck_assert_int_eq(count(fs, "ds_read"), reads);
+	ck_assert_int_eq(count(pf_pro, "ds_read"), 0);
+	ck_assert_int_eq(count(fs_pro, "ds_read"), reads);
+	ck_assert_int_eq(count(fs, "v_mfma"), count(pf, "v_mfma"));
+	ck_assert_msg(strstr(fs, "v_mfma") < strstr(fs, "ds_read"), "four_stage: a ds_read before the first MFMA:\n%s", fs);
+	ck_assert_msg(strstr(pf, "ds_read") < strstr(pf, "v_mfma"), "prefetch: no ds_read before the first MFMA:\n%s", pf);
+	/* the prologue: trips 0 and 1 into LDS, a barrier after each
+	 * buffer's writes and one before the first */
+	ck_assert_int_eq(count(fs_pro, "s_barrier"), 3);
+	ck_assert_int_eq(count(pf_pro, "s_barrier"), 2);
+	free(fs);
+	free(pf);
+	free(fs_pro);
+	free(pf_pro);
 }
 END_TEST
 
@@ -197,25 +296,30 @@ static char *code_without_schedule_line(const char *opts)
 
 START_TEST(wave_schedule_names)
 {
-	/* modulo and four_stage: Wave pairs them with multi-buffering; 256x256
-	 * tiles hold one wave per SIMD by their AGPRs, so the second LDS
-	 * buffer costs none */
+	/* modulo: Wave pairs it with multi-buffering; 256x256 tiles hold one
+	 * wave per SIMD by their AGPRs, so the second LDS buffer costs none;
+	 * four_stage is a schedule of its own there (four_stage_reads_the_next_trip) */
 	const char *big = "-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=16 -D M=512 -D N=512 -D K=512";
 	char opts[256];
 	snprintf(opts, sizeof opts, "%s --schedule prefetch --lds-stages 2", big);
 	char *want = code_without_schedule_line(opts);
-	const char *names[] = {"modulo", "four_stage"};
-	for (int i = 0; i < 2; i++) {
-		snprintf(opts, sizeof opts, "%s --schedule %s", big, names[i]);
-		char *got = code_without_schedule_line(opts);
-		ck_assert_msg(strcmp(want, got) == 0, "%s differs from prefetch with 2 LDS stages", names[i]);
-		free(got);
-	}
+	snprintf(opts, sizeof opts, "%s --schedule modulo", big);
+	char *got = code_without_schedule_line(opts);
+	ck_assert_msg(strcmp(want, got) == 0, "modulo differs from prefetch with 2 LDS stages");
+	free(got);
+	snprintf(opts, sizeof opts, "%s --schedule four_stage", big);
+	got = code_without_schedule_line(opts);
+	ck_assert_msg(strcmp(want, got) != 0, "four_stage is prefetch with 2 LDS stages");
+	free(got);
 	free(want);
 	/* where the second buffer costs waves (64x64 tiles: 4 workgroups per
-	 * CU in 16 KiB of LDS, 8 in 8 KiB), they give way a step, to one */
+	 * CU in 16 KiB of LDS, 8 in 8 KiB), they give way, to one buffer
+	 * (four_stage through prefetch with two) */
 	want = code_without_schedule_line("--schedule prefetch");
-	char *got = code_without_schedule_line("--schedule modulo");
+	got = code_without_schedule_line("--schedule modulo");
+	ck_assert_str_eq(want, got);
+	free(got);
+	got = code_without_schedule_line("--schedule four_stage");
 	ck_assert_str_eq(want, got);
 	free(got);
 	got = code_without_schedule_line("--schedule prefetch_attention");
@@ -231,6 +335,15 @@ START_TEST(wave_schedule_names)
 	cmd_result_free(&r);
 	r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule modulo");
 	ck_assert_msg(strstr(r.out, "// schedule: prefetch, 1 loop prefetched, 0 with 2 LDS buffers (asked: modulo)\n"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule four_stage");
+	ck_assert_msg(strstr(r.out, "// schedule: prefetch, 1 loop prefetched, 0 with 2 LDS buffers (asked: four_stage)\n"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	snprintf(args, sizeof args, "compile examples/gemm_16x16x16.json %s -S -o - --schedule four_stage", big);
+	r = wavecc(args);
+	ck_assert_msg(strstr(r.out, "// schedule: four_stage, 1 loop prefetched, 1 with 2 LDS buffers, 1 in four stages\n"),
 		"%s", r.out);
 	cmd_result_free(&r);
 	r = wavecc("compile examples/gemm_16x16x16.json -S -o - --schedule none");
@@ -375,7 +488,10 @@ int main(void)
 	TCase *tc = tcase_create("prefetch");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, prefetched_gemm_passes, 0, 4 * NGEMM);
+	tcase_add_loop_test(tc, four_stage_gemm_passes, 0, 2 * NGEMM);
+	tcase_add_loop_test(tc, four_stage_kept_gemm_passes, 0, 2 * NKEPT);
 	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
+	tcase_add_test(tc, four_stage_reads_the_next_trip);
 	tcase_add_test(tc, default_schedule);
 	tcase_add_test(tc, kernel_options_are_read);
 	tcase_add_test(tc, wave_schedule_names);
