@@ -67,12 +67,12 @@ static bool only_mma_operand(const Region *r, const Value *v)
 	return true;
 }
 
-bool isel_fs_fits(Isel *s, Pipe *p)
+bool isel_fs_fits(Isel *s, Pipe *p, const bool *fixed)
 {
 	if (s->c->opts.schedule != SCHED_FOUR_STAGE || !p->n || p->nbuf != 2 || s->c->failed)
 		return false;
 	for (size_t i = 0; i < p->n; i++)
-		if (!isel_shared_fixed(s, p->ops[i]) || !only_mma_operand(p->body, op_result(p->ops[i])))
+		if (!fixed[i] || !only_mma_operand(p->body, op_result(p->ops[i])))
 			return false;
 	p->lnext = ARENA_NEWN(&s->c->arena, TVal *, p->n);
 	s->c->four_staged++;
@@ -87,17 +87,10 @@ static void note_since(Isel *s, size_t first, const Op *op)
 			s->b->insts.data[j].note = op->name;
 }
 
-bool isel_fs_prologue(Isel *s, Pipe *p)
+void isel_fs_keep(Isel *s, Pipe *p, size_t i, size_t first, TVal *v)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		size_t first = s->b->insts.len;
-		TVal *v = isel_read_shared_ahead(s, p->ops[i], 0);
-		if (!v)
-			return false;
-		p->lnext[i] = isel_pf_carried(s, v);
-		note_since(s, first, p->ops[i]);
-	}
-	return true;
+	p->lnext[i] = isel_pf_carried(s, v);
+	note_since(s, first, p->ops[i]);
 }
 
 TVal *isel_fs_shared_read(Isel *s, Op *op)
@@ -120,15 +113,8 @@ TVal *isel_fs_shared_read(Isel *s, Op *op)
 	return v;
 }
 
-bool isel_fs_refill(Isel *s, Pipe *p)
+void isel_fs_into(Isel *s, Pipe *p, size_t i, size_t first, TVal *v)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		size_t first = s->b->insts.len;
-		TVal *v = isel_read_shared_ahead(s, p->ops[i], 1);
-		if (!v)
-			return false;
-		isel_pf_into(s, first, v, p->lnext[i]);
-		note_since(s, first, p->ops[i]);
-	}
-	return true;
+	isel_pf_into(s, first, v, p->lnext[i]);
+	note_since(s, first, p->ops[i]);
 }

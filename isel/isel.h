@@ -265,18 +265,21 @@ TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead);
  * buffer changes)? */
 bool isel_shared_fixed(Isel *s, const Op *op);
 
-/* ---- four_stage.c ---- */
-/* Does prefetched loop p (planned: its staged reads and buffers) take the
- * four_stage schedule? Counts it when it does. */
-bool isel_fs_fits(Isel *s, Pipe *p);
-/* In the prologue, after trip 0's tiles are in LDS: their reads into
- * p->lnext. */
-bool isel_fs_prologue(Isel *s, Pipe *p);
+/* ---- four_stage.c ---- (shared.c reads the tiles, so that this file
+ * needs nothing of shared.c) */
+/* Does prefetched loop p (planned: its staged reads and buffers; fixed[i]:
+ * isel_shared_fixed of p->ops[i]) take the four_stage schedule? Counts it
+ * when it does. */
+bool isel_fs_fits(Isel *s, Pipe *p, const bool *fixed);
+/* In the prologue: v, trip 0's read of p->ops[i] (lowered since
+ * instruction first), kept in carried registers p->lnext[i]. */
+void isel_fs_keep(Isel *s, Pipe *p, size_t i, size_t first, TVal *v);
 /* In the body: staged read op's value in this trip (in p->lnext); NULL
  * when op does not run ahead. */
 TVal *isel_fs_shared_read(Isel *s, Op *op);
-/* At the body's end: the reads of the next trip's tiles into p->lnext. */
-bool isel_fs_refill(Isel *s, Pipe *p);
+/* At the body's end: v, the next trip's read of p->ops[i], into
+ * p->lnext[i]. */
+void isel_fs_into(Isel *s, Pipe *p, size_t i, size_t first, TVal *v);
 void isel_select_write(Isel *s, Op *op);
 /* memory.c: the elements of an access one by one (atomic.c) */
 typedef void (*IselElemFn)(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm);

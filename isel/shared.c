@@ -764,6 +764,24 @@ static bool swizzle_pays(Isel *s, int peak)
 	return s->lds_swz_saving > 0 && isel_lds_workgroups_per_cu(unpadded) > isel_lds_workgroups_per_cu(s->f->lds_bytes);
 }
 
+/* four_stage (four_stage.c): the reads of trip iv + ahead's tiles, kept
+ * in the carried registers (prologue, ahead 0) or refilling them (the
+ * body's end, ahead 1). */
+static bool fs_reads(Isel *s, Pipe *p, int ahead)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		size_t first = s->b->insts.len;
+		TVal *v = isel_read_shared_ahead(s, p->ops[i], ahead);
+		if (!v)
+			return false;
+		if (ahead)
+			isel_fs_into(s, p, i, first, v);
+		else
+			isel_fs_keep(s, p, i, first, v);
+	}
+	return true;
+}
+
 static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 {
 	Analysis *c = s->c;
@@ -806,13 +824,16 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	 * loop: its own cache scope */
 	PfSave sv;
 	isel_pf_begin(s, 0, &sv);
-	p->four = isel_fs_fits(s, p);
+	bool *fixed = ARENA_NEWN(&c->arena, bool, p->n + 1);
+	for (size_t i = 0; i < p->n; i++)
+		fixed[i] = isel_shared_fixed(s, p->ops[i]);
+	p->four = isel_fs_fits(s, p, fixed);
 	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
 		if (pf_write(s, p, 0) && pf_load(s, p, 1))
 			pf_barrier(s, p);
 		/* four_stage.c: trip 0's LDS reads, and trip 1's tiles in */
-		if (p->four && isel_fs_prologue(s, p) && pf_write(s, p, 1) && pf_load(s, p, 2))
+		if (p->four && fs_reads(s, p, 0) && pf_write(s, p, 1) && pf_load(s, p, 2))
 			pf_barrier(s, p);
 	}
 	if (p->n)
@@ -829,7 +850,7 @@ void isel_stage_shared_end(Isel *s, Region *r)
 		return;
 	Mark m = mark(s);
 	/* four_stage.c: the next trip's operands, from the other buffer */
-	if (p->four && !isel_fs_refill(s, p))
+	if (p->four && !fs_reads(s, p, 1))
 		return;
 	/* one buffer: every wave is done reading this trip's tiles first */
 	if (p->nbuf == 1)
