@@ -104,6 +104,8 @@ int check_allocation(Compile *c, Buf *msg);
  * target: registers, LDS and wave slots together (stats.c's model; 0 when
  * a workgroup does not fit on a CU). */
 int compile_waves(const Compile *c, const MFunc *f);
+/* The same had f taken lds_bytes of LDS. */
+int compile_waves_lds(const Compile *c, const MFunc *f, int lds_bytes);
 /* ---- options.c ---- */
 /* c->an.opts from the command line's, the kernel's and the default
  * options; -1 after reporting one out of range. */

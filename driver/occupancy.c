@@ -90,12 +90,17 @@ void stats_occupancy(const Target *t, int vgprs, int agprs, int sgprs, int lds_b
 
 int compile_waves(const Compile *c, const MFunc *f)
 {
+	return compile_waves_lds(c, f, f->lds_bytes);
+}
+
+int compile_waves_lds(const Compile *c, const MFunc *f, int lds_bytes)
+{
 	Occupancy o;
 	/* a machine function compiled without a graph (the regalloc tests')
 	 * has no workgroup: take one wave */
 	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
 	stats_occupancy(c->t, MAX(1, f->nregs[RF_VGPR]), f->nregs[RF_AGPR], MAX(1, f->nregs[RF_SGPR]),
-		MAX(0, f->lds_bytes), threads > 0 ? threads : 64, &o);
+		MAX(0, lds_bytes), threads > 0 ? threads : 64, &o);
 	return o.waves_per_simd;
 }
 

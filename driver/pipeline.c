@@ -131,7 +131,8 @@ typedef struct Form {
 	Buf err;
 	int rc, waves;
 	bool spills;
-	int hoisted, prefetched, lds_doubled, four_staged, light;
+	int hoisted, prefetched, lds_doubled, four_staged, swizzled, lds_padded, light;
+	bool no_swizzle;
 	KernelOptions opts;
 } Form;
 
@@ -146,6 +147,9 @@ static Form allocate_form(Compile *c)
 	f.prefetched = c->an.prefetched;
 	f.lds_doubled = c->an.lds_doubled;
 	f.four_staged = c->an.four_staged;
+	f.swizzled = c->an.swizzled;
+	f.lds_padded = c->an.lds_padded;
+	f.no_swizzle = c->an.no_swizzle;
 	f.light = c->light;
 	f.opts = c->an.opts;
 	return f;
@@ -169,6 +173,9 @@ static void form_flags(Compile *c, const Form *f)
 	c->an.prefetched = f->prefetched;
 	c->an.lds_doubled = f->lds_doubled;
 	c->an.four_staged = f->four_staged;
+	c->an.swizzled = f->swizzled;
+	c->an.lds_padded = f->lds_padded;
+	c->an.no_swizzle = f->no_swizzle;
 	c->light = f->light;
 	c->an.opts = f->opts;
 }
@@ -214,6 +221,29 @@ void allocate_registers(Compile *c)
 			best = f;
 		} else
 			form_free(&f); /* no wave gained: the next step may */
+	}
+	/* the swizzled layout, chosen on LDS alone, where the registers allow
+	 * no more waves than the padded one's LDS would: padded tiles keep
+	 * their b128 accesses and fewer address registers */
+	if (best.rc == 0 && !best.spills && best.swizzled &&
+		compile_waves_lds(c, best.mf, MAX(best.lds_padded, best.mf->lds_bytes)) >= best.waves) {
+		form_flags(c, &best);
+		c->an.no_swizzle = true;
+		c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
+		c->hoisted = 0;
+		c->mf = select_instructions(&c->an);
+		if (!compile_failed(c))
+			rerun_before_allocation(c);
+		if (compile_failed(c)) {
+			form_free(&best);
+			return;
+		}
+		Form f = allocate_form(c);
+		if (f.rc == 0 && !f.spills && f.waves >= best.waves) {
+			form_free(&best);
+			best = f;
+		} else
+			form_free(&f);
 	}
 	form_flags(c, &best);
 	c->mf = best.mf;

@@ -757,9 +757,13 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 
 /* After planning a region's tiles padded (peak: the function's LDS size
  * before): would laying the swizzleable ones out unpadded let more
- * workgroups share a CU? Decided on LDS alone. */
+ * workgroups share a CU? Decided on LDS alone; where the registers cap
+ * the workgroups anyway, allocate_registers selects the function again
+ * with Analysis.no_swizzle. */
 static bool swizzle_pays(Isel *s, int peak)
 {
+	if (s->c->no_swizzle)
+		return false;
 	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
 	return s->lds_swz_saving > 0 && isel_lds_workgroups_per_cu(unpadded) > isel_lds_workgroups_per_cu(s->f->lds_bytes);
 }
@@ -803,6 +807,8 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 		rc = plan_tiles(s, r, p, &reused);
 	}
 	if (!rc && swizzle_pays(s, lds_bytes)) { /* again unpadded */
+		c->swizzled++;
+		c->lds_padded = MAX(c->lds_padded, s->f->lds_bytes);
 		s->lds_top = lds_top;
 		s->f->lds_bytes = lds_bytes;
 		s->lds_swizzle = true;
@@ -894,6 +900,10 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	if (c->failed)
 		return;
 	bool swz = swizzle_pays(s, lds_bytes);
+	if (swz) {
+		c->swizzled++;
+		c->lds_padded = MAX(c->lds_padded, s->f->lds_bytes);
+	}
 	s->lds_top = lds_top;
 	s->f->lds_bytes = lds_bytes;
 	reused = false;

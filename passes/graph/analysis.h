@@ -116,6 +116,9 @@ typedef struct Analysis {
 	int prefetched;     /* isel: loops given the prefetch schedule */
 	int lds_doubled;    /* isel: of those, loops given two LDS buffers per tile */
 	int four_staged;    /* isel: of those, loops whose LDS reads run a trip ahead (four_stage.c) */
+	int swizzled;       /* isel: regions whose staged tiles were swizzled, unpadded (shared.c) */
+	int lds_padded;     /* isel: the LDS bytes those regions took padded, at most */
+	bool no_swizzle;    /* isel: pad every staged tile (the driver's choice, allocate_registers) */
 
 	/* constraints.c */
 	int ndist;

@@ -47,6 +47,21 @@ START_TEST(padding_kept_where_it_costs_nothing)
 }
 END_TEST
 
+/* Nor where the registers cap the workgroups anyway: Wave's vanilla
+ * attention swizzled would take 16384 bytes (4 workgroups per CU by LDS
+ * instead of 3) but its 164 VGPRs hold 3 waves per SIMD either way, so it
+ * is selected again padded (allocate_registers), with its b128 accesses. */
+START_TEST(padding_kept_where_registers_cap)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/vanilla_attention_16x16x16.json --mcpu %s --stats -o %s/a%d.co",
+		mcpu(_i), test_tmpdir("lds_swizzle"), _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 17408 ") &&
+			      strstr(r.out, "waves per SIMD            3 (limited by VGPRs"),
+		"%s: %s%s", mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* kernel, tiling and shape of each run (both targets each) */
 static const char *const runs[][2] = {
 	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=256 -D N=256 -D K=256"},
@@ -100,6 +115,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, tiles_128x128x64_take_32768_bytes, 0, 2);
 	tcase_add_loop_test(tc, padding_kept_where_it_costs_nothing, 0, 2);
+	tcase_add_loop_test(tc, padding_kept_where_registers_cap, 0, 2);
 	tcase_add_loop_test(tc, swizzled_gemm_passes, 0, (int)(2 * ARRAY_LEN(runs)));
 	tcase_add_loop_test(tc, swizzled_reads_conflict_free, 0, (int)(2 * ARRAY_LEN(profiles)));
 	suite_add_tcase(s, tc);
