@@ -505,6 +505,13 @@ static void load_arguments(Ld *L, JV root)
 	}
 }
 
+/* Wave compile options (WaveCompileOptions) that change only how Wave
+ * itself generates code, booleans all: wavecc accepts and ignores them
+ * (docs/kernel-format.md). */
+#define WAVE_ONLY_OPTIONS \
+	"canonicalize use_buffer_ops use_scheduling_barriers use_global_to_shared minimize_shared_allocs " \
+	"reorder_allocs linearize_reads linearize_shared_access scalarize_packed_math use_fast_math"
+
 /* The optional "options" object: schedule, lds_stages (or Wave's
  * multi_buffer_count), waves_per_eu, interleave. Names
  * are checked here; whether a schedule is compiled is the driver's call. */
@@ -519,7 +526,19 @@ static void load_options(Ld *L, JV root)
 	}
 	KernelOptions *ko = &L->k->opts;
 	ko->loc = loc_of(L, o.pos);
-	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave", NULL);
+	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave", WAVE_ONLY_OPTIONS);
+	/* Wave's options that steer only Wave's own code generation: accepted
+	 * (a kernel transcribed with them compiles), type-checked, no effect */
+	for (const char *n = WAVE_ONLY_OPTIONS; *n;) {
+		size_t len = strcspn(n, " ");
+		char name[64];
+		snprintf(name, sizeof name, "%.*s", (int)len, n);
+		JV f = jv_get(L, o, name);
+		bool b;
+		if (f.v)
+			get_bool(L, f, &b);
+		n += len + (n[len] == ' ');
+	}
 	const char *s;
 	long long x;
 	JV f = jv_get(L, o, "schedule");

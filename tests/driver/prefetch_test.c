@@ -387,6 +387,25 @@ START_TEST(bad_options_are_located)
 			      strstr(r.err, ":147:27: error: options.multi_buffer_count: 3 is out of range [1, 2]"),
 		"%s", r.err);
 	cmd_result_free(&r);
+	/* Wave's options that steer only Wave's code generation: accepted,
+	 * type-checked */
+	const char *dir0 = test_tmpdir("prefetch_wave_options");
+	const char *extra[] = {"\"canonicalize\": true, \"use_buffer_ops\": false, \"use_scheduling_barriers\": true,",
+		"\"use_buffer_ops\": 1,"};
+	for (int i = 0; i < 2; i++) {
+		char cmd0[2048];
+		snprintf(cmd0, sizeof cmd0,
+			"cd '%s' && sed 's/\"four_stage\",/\"four_stage\", %s/' "
+			"tests/driver/data/gemm_wave_schedule_options.json > '%s/k.json' && '%s' compile '%s/k.json' -S -o /dev/null",
+			test_root(), extra[i], dir0, test_bin(), dir0);
+		r = run_cmd(cmd0, NULL);
+		if (i == 0)
+			ck_assert_msg(r.status == 0, "%s", r.err);
+		else
+			ck_assert_msg(r.status == 1 && strstr(r.err, "error: options.use_buffer_ops: expected a boolean"), "%s",
+				r.err);
+		cmd_result_free(&r);
+	}
 	/* Wave's name and wavecc's for the LDS stages must agree */
 	char cmd[2048];
 	const char *dir = test_tmpdir("prefetch_options");
