@@ -7,8 +7,10 @@
  *
  * Defaults (measured with `make bench-gemm`, bench/gemm_report.c): the
  * prefetch schedule with one LDS stage, unless the schedule was not asked
- * for and makes register allocation spill or fail: then the kernel is
- * selected again without it (compile_unprefetch). See
+ * for and makes register allocation spill or fail, or costs waves per
+ * SIMD: then the kernel is selected again a step lighter (compile_lighten,
+ * from allocate_registers). The asked instruction order ("interleave") is
+ * parsed here for the scheduler (passes/machine/sched_groups.c). See
  * docs/kernel-format.md.
  *
  * four_stage is its own schedule (isel/four_stage.c: prefetch with two LDS
