@@ -111,10 +111,11 @@ int compile_waves_lds(const Compile *c, const MFunc *f, int lds_bytes);
  * options; -1 after reporting one out of range. */
 int compile_resolve_options(Compile *c);
 /* One step lighter than the form allocation found wanting (spilled,
- * failed, or short of waves): the machine function selected again with two
- * LDS buffers per tile made one, else without the prefetch schedule (where
- * it gives way, Analysis.sched_yields) and without hoist_invariants (they
- * lengthen live ranges); false when no lighter step is left. */
+ * failed, or short of waves), in c's options and c->light, for the
+ * function to be selected again: two LDS buffers per tile made one, else
+ * no prefetch schedule (where it gives way, Analysis.sched_yields) and no
+ * hoist_invariants (they lengthen live ranges); false when no lighter step
+ * is left. */
 bool compile_lighten(Compile *c);
 /* Warn when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);

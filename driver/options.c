@@ -91,14 +91,6 @@ bool compile_lighten(Compile *c)
 			c->an.opts.schedule = SCHED_NONE;
 	} else
 		return false;
-	c->an.prefetched = 0;
-	c->an.lds_doubled = 0;
-	c->an.four_staged = 0;
-	c->an.swizzled = 0;
-	c->an.lds_padded = 0;
-	c->hoisted = 0;
-	mfunc_free(c->mf);
-	c->mf = select_instructions(&c->an);
 	return true;
 }
 

@@ -109,7 +109,7 @@ void compile_free(Compile *c)
 	analysis_free(&c->an);
 }
 
-/* After compile_lighten selected the function again: the rows between
+/* After the function was selected again (reselect): the rows between
  * instruction selection and allocation run once more on it (the PIPELINE
  * rows, so a row added there is not forgotten here). */
 static void rerun_before_allocation(Compile *c)
@@ -180,6 +180,22 @@ static void form_flags(Compile *c, const Form *f)
 	c->an.opts = f->opts;
 }
 
+/* The function selected again under c's (changed) options, the rows
+ * before allocation run on it, and allocated into *f; false when the
+ * compilation failed (c->mf, the new selection, then goes with c). */
+static bool reselect(Compile *c, Form *f)
+{
+	c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
+	c->hoisted = 0;
+	c->mf = select_instructions(&c->an);
+	if (!compile_failed(c))
+		rerun_before_allocation(c);
+	if (compile_failed(c))
+		return false;
+	*f = allocate_form(c);
+	return true;
+}
+
 /* Register allocation, located at the graph op where a file ran out
  * (regalloc/linear.c names the op in its notes). The assignment is kept in
  * c->ra for the allocation checker, which runs once right after.
@@ -207,14 +223,12 @@ void allocate_registers(Compile *c)
 		c->light = step; /* on from the last step tried */
 		if (!compile_lighten(c))
 			break;
-		if (!compile_failed(c))
-			rerun_before_allocation(c);
-		if (compile_failed(c)) {
-			form_free(&best); /* c->mf, the new selection, goes with c */
+		Form f;
+		if (!reselect(c, &f)) {
+			form_free(&best);
 			return;
 		}
 		step = c->light;
-		Form f = allocate_form(c);
 		bool bad = best.rc != 0 || best.spills;
 		if (bad || (f.rc == 0 && !f.spills && f.waves > best.waves)) {
 			form_free(&best);
@@ -229,16 +243,11 @@ void allocate_registers(Compile *c)
 		compile_waves_lds(c, best.mf, MAX(best.lds_padded, best.mf->lds_bytes)) >= best.waves) {
 		form_flags(c, &best);
 		c->an.no_swizzle = true;
-		c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
-		c->hoisted = 0;
-		c->mf = select_instructions(&c->an);
-		if (!compile_failed(c))
-			rerun_before_allocation(c);
-		if (compile_failed(c)) {
+		Form f;
+		if (!reselect(c, &f)) {
 			form_free(&best);
 			return;
 		}
-		Form f = allocate_form(c);
 		if (f.rc == 0 && !f.spills && f.waves >= best.waves) {
 			form_free(&best);
 			best = f;
