@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../loader/timing/timing.h"
-#include "emu_harness.h"
+#include "emu_timing.h"
 
 #define LAT_TOL 0.05
 #define BW_TOL 0.10
@@ -42,20 +41,6 @@ static const double published_latency[LV_N][2] = {
 };
 
 static int col(EmuArch a) { return a == EMU_GFX90A; }
-
-/* Record all `nwg` workgroups and replay them on one CU with `c`. */
-static void simulate(Harness *h, EmuArch arch, uint32_t nwg, const TmCuConfig *c, TmCuResult *res)
-{
-	uint32_t items = h->l.wg_size[0] * h->l.wg_size[1] * h->l.wg_size[2];
-	TmRecorder *r = tm_recorder_new(arch, 0, nwg, (items + 63) / 64);
-	h->l.arch = arch;
-	h->l.hook = tm_recorder_hook(r);
-	h->l.grid[0] = nwg;
-	ck_assert_msg(h_run(h) == 0, "%s", h->err);
-	char err[256];
-	ck_assert_msg(tm_simulate(r, c, res, err, sizeof err) == 0, "%s", err);
-	tm_recorder_free(r);
-}
 
 /* ---- latency: one wave chasing pointers, `hops` dependent loads ---- */
 
@@ -100,7 +85,7 @@ static uint64_t chase_cycles(EmuArch arch, Level lv, int hops, uint32_t *chain, 
 	TmCuConfig c = {.arch = arch, .resident = 1, .hbm_bytes_per_clk = 1e6, .l2_bytes_per_clk = 1e6,
 			.l2_miss_fraction = lv == LV_HBM ? 1 : 0};
 	TmCuResult res;
-	simulate(&h, arch, 1, &c, &res);
+	h_simulate(&h, arch, 1, &c, &res);
 	uint64_t cyc = res.cycles;
 	tm_cu_result_free(&res);
 	h_free(&h);
@@ -283,7 +268,7 @@ static void l2_read(EmuArch arch, double pub_per_cu_clk)
 	h_init(&h2, READ4);
 	h_buffer(&h2, in, bytes, 0, false);
 	h2.l.wg_size[0] = 256;
-	simulate(&h2, arch, PER_CU, &c, &res);
+	h_simulate(&h2, arch, PER_CU, &c, &res);
 	double bpc = (double)res.bytes_l2 / (double)res.cycles;
 	if (getenv("CALIB_PRINT"))
 		printf("calib %s L2 read: published %.1f B/clk/CU (%.0f GB/s chip), model %.1f B/clk/CU (%.0f GB/s)\n",
@@ -325,7 +310,7 @@ static void l1_read(EmuArch arch)
 	tm_params(arch, &p);
 	TmCuConfig c = {.arch = arch, .resident = 1, .hbm_bytes_per_clk = 8, .l2_bytes_per_clk = 24, .l2_miss_fraction = 1};
 	TmCuResult res;
-	simulate(&h, arch, 1, &c, &res);
+	h_simulate(&h, arch, 1, &c, &res);
 	double bpc = (double)res.bytes_l1 / (double)res.cycles;
 	if (getenv("CALIB_PRINT"))
 		printf("calib %s L1 read: peak %.0f B/clk/CU, model %.1f\n", arch == EMU_GFX90A ? "gfx90a" : "gfx942",
@@ -356,7 +341,7 @@ START_TEST(lds_read_peak)
 	TmCuConfig c = {.arch = EMU_GFX942, .resident = 1, .hbm_bytes_per_clk = 8, .l2_bytes_per_clk = 24,
 			.l2_miss_fraction = 1};
 	TmCuResult res;
-	simulate(&h, EMU_GFX942, 1, &c, &res);
+	h_simulate(&h, EMU_GFX942, 1, &c, &res);
 	double bpc = (double)res.bytes_lds / (double)res.cycles;
 	if (getenv("CALIB_PRINT"))
 		printf("calib gfx942 LDS read: peak 128 B/clk/CU, model %.1f\n", bpc);

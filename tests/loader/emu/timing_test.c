@@ -10,24 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../loader/timing/timing.h"
-#include "emu_harness.h"
+#include "emu_timing.h"
 
 /* Run the harness's kernel over `nwg` workgroups, recording all, and
  * simulate them on one CU with `resident` workgroups at once. */
 static void profile(Harness *h, EmuArch arch, uint32_t nwg, uint32_t resident, double hbm, TmCuResult *res)
 {
-	uint32_t items = h->l.wg_size[0] * h->l.wg_size[1] * h->l.wg_size[2];
-	TmRecorder *r = tm_recorder_new(arch, 0, nwg, (items + 63) / 64);
-	h->l.arch = arch;
-	h->l.hook = tm_recorder_hook(r);
-	h->l.grid[0] = nwg;
-	ck_assert_msg(h_run(h) == 0, "%s", h->err);
 	TmCuConfig c = {.arch = arch, .resident = resident, .hbm_bytes_per_clk = hbm, .l2_bytes_per_clk = 54,
 			.l2_miss_fraction = 1};
-	char err[256];
-	ck_assert_msg(tm_simulate(r, &c, res, err, sizeof err) == 0, "%s", err);
-	tm_recorder_free(r);
+	h_simulate(h, arch, nwg, &c, res);
 }
 
 /* 16 iterations of 8 independent 16x16x16 f16 MFMAs per wave, the loop
