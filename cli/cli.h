@@ -69,8 +69,9 @@ bool opt_schedule(int argc, char **argv, int *i, CompileOptions *o);
 /* The usage lines of those options. */
 #define OPT_SCHEDULE_USAGE \
 	"  --schedule S       the reduction loop's schedule: prefetch (default: the next trip's\n" \
-	"                     loads overlap this trip's MFMAs), none, or Wave's modulo, four_stage\n" \
-	"                     (both: prefetch with 2 LDS stages) and prefetch_attention (prefetch)\n" \
+	"                     loads overlap this trip's MFMAs), none, or Wave's four_stage (the next\n" \
+	"                     trip's LDS reads too, 2 LDS stages), modulo (prefetch with 2 LDS\n" \
+	"                     stages) and prefetch_attention (prefetch)\n" \
 	"  --lds-stages N     LDS buffers of a prefetched loop's staged tiles: 1 (default) or 2\n" \
 	"  --waves-per-eu N   occupancy target: the schedule gives way to meet it; a warning when\n" \
 	"                     the registers still allow fewer waves per SIMD\n" \
