@@ -12,8 +12,9 @@
  * Beside them, for the LDS GEMM rows, clang-19 -O3 on the same tiling:
  * bench/ref/gemm_lds_tiled.cl built with the row's tile, K step and wave
  * grid (-D BM, BN, BK, WAVES_M, WAVES_N; the workgroup shaped as wavecc's)
- * through the same cycle model (bench/ref_profile.c), and the ratio of
- * wavecc's prefetch schedule's modeled TFLOP/s to clang's. Rows without an
+ * through the same cycle model (bench/ref_profile.c), llvm-mca-22's MFMA
+ * pressure of its main loop, and the ratio of wavecc's prefetch schedule's
+ * modeled TFLOP/s to clang's. Rows without an
  * OpenCL kernel of their tiling print "-".
  *
  * Usage: schedule_report WAVECC [--mcpu gfx942] (from the repository root). */
@@ -100,7 +101,8 @@ static Figures measure(const char *wavecc, const Row *r, const char *sched, cons
 }
 
 /* clang-19 -O3's bench/ref/gemm_lds_tiled.cl at the row's tiling through
- * the cycle model (the mca field unused), at the row's sizes. */
+ * the cycle model at the row's sizes, and llvm-mca-22's MFMA pressure of its
+ * main loop (its assembly, -S, through the loop finder wavecc's rows use). */
 static Figures clang_figures(const char *wavecc, const Row *r, const char *mcpu, const char *tmp)
 {
 	Figures f = {NAN, NAN, NAN};
@@ -125,6 +127,18 @@ static Figures clang_figures(const char *wavecc, const Row *r, const char *mcpu,
 	if (p.ok) {
 		f.util = p.util;
 		f.tflops = p.tflops;
+	}
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -S -o - %s 2>/dev/null", mcpu,
+		flags, ref.cl);
+	char *s = bench_run_out(cmd);
+	if (s) {
+		LoopStats l = {0};
+		loop_report(s, mcpu, tmp, &l);
+		free(s);
+		if (l.mca && l.cycles > 0)
+			f.mca = l.xdl / l.cycles;
 	}
 	return f;
 }
@@ -156,8 +170,8 @@ int main(int argc, char **argv)
 	printf("Reduction-loop schedules, %s: cycle model (wavecc profile: matrix-core utilisation, modeled TFLOP/s) "
 	       "and llvm-mca-22 MFMA pressure of the main loop; models, not measurements\n",
 		mcpu);
-	printf("%-50s %-9s %9s %8s %8s %9s %8s %8s\n", "kernel", "schedule", "mc util", "TFLOP/s", "mca xdl",
-		"clang util", "clang TF", "pf/clang");
+	printf("%-50s %-9s %9s %8s %8s %9s %8s %9s %8s\n", "kernel", "schedule", "mc util", "TFLOP/s", "mca xdl",
+		"clang util", "clang TF", "clang mca", "pf/clang");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		Figures c = clang_figures(wavecc, &rows[i], mcpu, tmp);
 		for (size_t k = 0; k < sizeof schedules / sizeof schedules[0]; k++) {
@@ -168,6 +182,7 @@ int main(int argc, char **argv)
 			pct(f.mca);
 			pct(c.util);
 			num(c.tflops);
+			pct(c.mca);
 			/* the prefetch schedule's modeled TFLOP/s over clang's */
 			if (strcmp(schedules[k], "prefetch") == 0 && !isnan(f.tflops) && c.tflops > 0)
 				printf(" %7.2fx", f.tflops / c.tflops);
