@@ -513,7 +513,7 @@ static void load_arguments(Ld *L, JV root)
 	"reorder_allocs linearize_reads linearize_shared_access scalarize_packed_math use_fast_math"
 
 /* The optional "options" object: schedule, lds_stages (or Wave's
- * multi_buffer_count), waves_per_eu, interleave. Names
+ * multi_buffer_count), waves_per_eu, interleave, denorm_fp_math_f32. Names
  * are checked here; whether a schedule is compiled is the driver's call. */
 static void load_options(Ld *L, JV root)
 {
@@ -526,7 +526,8 @@ static void load_options(Ld *L, JV root)
 	}
 	KernelOptions *ko = &L->k->opts;
 	ko->loc = loc_of(L, o.pos);
-	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave", WAVE_ONLY_OPTIONS);
+	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave denorm_fp_math_f32",
+		WAVE_ONLY_OPTIONS);
 	/* Wave's options that steer only Wave's own code generation: accepted
 	 * (a kernel transcribed with them compiles), type-checked, no effect */
 	for (const char *n = WAVE_ONLY_OPTIONS; *n;) {
@@ -565,6 +566,15 @@ static void load_options(Ld *L, JV root)
 	f = jv_get(L, o, "interleave");
 	if (f.v && get_string(L, f, &s))
 		ko->interleave = intern(s);
+	/* Wave's (LLVM's denormal-fp-math for f32): whether f32 denormals may
+	 * be flushed; "dynamic" promises nothing, so it is taken as "ieee" */
+	f = jv_get(L, o, "denorm_fp_math_f32");
+	if (f.v && get_string(L, f, &s)) {
+		if (strcmp(s, "preserve-sign") == 0 || strcmp(s, "positive-zero") == 0)
+			ko->f32_denorm_flush = true;
+		else if (strcmp(s, "ieee") != 0 && strcmp(s, "dynamic") != 0)
+			ld_err(L, f, "unknown denormal mode '%s' (ieee, preserve-sign, positive-zero or dynamic)", s);
+	}
 }
 
 Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d)

@@ -225,8 +225,21 @@ static int exec_iterate(Run *r, const Op *op)
 	return 0;
 }
 
-static ItFn unary_fn(OpKind k)
+/* The interpreter's function of a unary op; with flush (the kernel's
+ * denorm_fp_math_f32 lets f32 denormals be flushed) the exp, log and rsqrt
+ * functions that flush them, as the compiled kernel does. */
+static ItFn unary_fn(OpKind k, bool flush)
 {
+	if (flush)
+		switch (k) {
+		case OP_EXP: return IT_EXP_FTZ;
+		case OP_EXP2: return IT_EXP2_FTZ;
+		case OP_LOG: return IT_LOG_FTZ;
+		case OP_LOG2: return IT_LOG2_FTZ;
+		case OP_LOG10: return IT_LOG10_FTZ;
+		case OP_RSQRT: return IT_RSQRT_FTZ;
+		default: break;
+		}
 	switch (k) {
 	case OP_ABS: return IT_ABS;
 	case OP_NEG: return IT_NEG;
@@ -553,8 +566,10 @@ static int exec_op(Run *r, Op *op)
 	if (op_is_unary(op->kind) || op_is_binary(op->kind) || op_is_compare(op->kind)) {
 		bool un = op_is_unary(op->kind);
 		const ITensor *ops[2] = {run_get(r, op->args[0]), un ? NULL : run_get(r, op->args[1])};
-		ITensor *y = it_map(&r->arena, &e, res->dtype, un ? unary_fn(op->kind) : binary_fn(op->kind), un ? 1 : 2,
-			ops);
+		/* f64 keeps its denormals: the option is about f32 */
+		bool flush = r->k->opts.f32_denorm_flush && res->dtype != DT_F64;
+		ITensor *y = it_map(&r->arena, &e, res->dtype, un ? unary_fn(op->kind, flush) : binary_fn(op->kind),
+			un ? 1 : 2, ops);
 		if (!y)
 			return run_fail(r, op, "%s", e.msg);
 		return run_set(r, op, y);

@@ -50,6 +50,11 @@ typedef enum ItFn {
 	IT_SELECT, IT_COPY,
 	IT_NEG, IT_ABS, IT_EXP, IT_EXP2, IT_LOG, IT_LOG2, IT_LOG10, IT_SQRT, IT_RSQRT, IT_RECIP,
 	IT_SIN, IT_COS, IT_SINH, IT_TANH, IT_CBRT, IT_ROUND, IT_ROUNDEVEN, IT_FLOOR, IT_CEIL, IT_NOT,
+	/* the same where f32 denormals may be flushed (the kernel's
+	 * denorm_fp_math_f32): exp's denormal results and log's and rsqrt's
+	 * denormal inputs are 0, as the compiled kernel's bare v_exp_f32,
+	 * v_log_f32 and v_rsq_f32 make them */
+	IT_EXP_FTZ, IT_EXP2_FTZ, IT_LOG_FTZ, IT_LOG2_FTZ, IT_LOG10_FTZ, IT_RSQRT_FTZ,
 } ItFn;
 
 /* An error message from a tensor op that got inconsistent operands. */

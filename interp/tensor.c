@@ -655,6 +655,12 @@ ITensor *it_mma(Arena *a, ItErr *e, const ITensor *lhs, const ITensor *rhs, cons
 	return r;
 }
 
+/* v as 0 (keeping its sign) when it is below the smallest normal f32 */
+static double ftz(double v)
+{
+	return fabs(v) < 0x1p-126 ? copysign(0.0, v) : v;
+}
+
 double it_apply(ItFn fn, DType rt, DType at, const double *x)
 {
 	double a = x[0], b = x[1];
@@ -701,6 +707,12 @@ double it_apply(ItFn fn, DType rt, DType at, const double *x)
 	case IT_LOG10: return log10(a);
 	case IT_SQRT: return sqrt(a);
 	case IT_RSQRT: return 1.0 / sqrt(a);
+	case IT_EXP_FTZ: return ftz(exp(a));
+	case IT_EXP2_FTZ: return ftz(exp2(a));
+	case IT_LOG_FTZ: return log(ftz(a));
+	case IT_LOG2_FTZ: return log2(ftz(a));
+	case IT_LOG10_FTZ: return log10(ftz(a));
+	case IT_RSQRT_FTZ: return 1.0 / sqrt(ftz(a));
 	case IT_RECIP: return 1.0 / a;
 	case IT_SIN: return sin(a);
 	case IT_COS: return cos(a);

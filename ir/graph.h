@@ -124,6 +124,8 @@ typedef struct KernelOptions {
 	int lds_stages;   /* LDS buffers of a pipelined loop's staged tiles: 1 or 2 */
 	int waves_per_eu; /* the occupancy target: waves per SIMD the registers must allow */
 	const char *interleave; /* the instruction order asked for within a trip (passes/machine/sched_groups.c) */
+	bool f32_denorm_flush;  /* denorm_fp_math_f32 "preserve-sign" or "positive-zero": f32 denormals may be
+				   flushed, so exp/log need no rescaling around them (isel/elt.c, interp/exec.c) */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the

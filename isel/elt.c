@@ -384,11 +384,25 @@ static void vcc_gt(Isel *s, uint32_t k, MOpnd x)
 	mblock_add(s->b, I_V_CMP_GT_F32, 1, &d, 2, u)->flags |= MIF_E32;
 }
 
+/* May f32 denormals be flushed (the kernel's denorm_fp_math_f32 option)?
+ * Then v_exp_f32 and v_log_f32 are used bare, as LLVM does under
+ * preserve-sign: a denormal result of 2^x becomes 0, a denormal input of
+ * log2 reads as 0. The FP mode register stays IEEE: other instructions
+ * may keep their denormals, which the mode allows. */
+static bool flush_ok(const Isel *s)
+{
+	return s->c->opts.f32_denorm_flush;
+}
+
 /* r = 2^x. v_exp_f32 flushes denormal results to 0, so below -126 (the
  * smallest normal exponent) compute 2^(x + 64) * 2^-64, as LLVM does:
  * the multiply produces the denormal, which the FP mode keeps. */
 void isel_elt_exp2_f32(Isel *s, MOpnd r, MOpnd x)
 {
+	if (flush_ok(s)) {
+		mblock_add(s->b, I_V_EXP_F32, 1, &r, 1, &x);
+		return;
+	}
 	vcc_gt(s, 0xc2fc0000u /* -126.0 */, x);
 	MOpnd add = cnd(s, 0, 0x42800000u /* 64.0 */), scale = cnd(s, 0x3f800000u /* 1.0 */, 0x1f800000u /* 2^-64 */);
 	MOpnd t = isel_v1(s), e = isel_v1(s), u[2] = {x, add};
@@ -425,6 +439,11 @@ static MOpnd below_normal(Isel *s, MOpnd x)
  * pairs are live at a time. */
 void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n)
 {
+	if (flush_ok(s)) {
+		for (int i = 0; i < n; i++)
+			mblock_add(s->b, I_V_EXP_F32, 1, &r[i], 1, &x[i]);
+		return;
+	}
 	MOpnd k64 = isel_elt_vconst_shared(s, 0x42800000u /* 64.0 */);
 	MOpnd one = isel_elt_vconst_shared(s, 0x3f800000u), tiny = isel_elt_vconst_shared(s, 0x1f800000u /* 2^-64 */);
 	/* the pairs of elements i, i + 1 (made before i's first use) */
@@ -447,6 +466,10 @@ void isel_elt_exp2_f32_n(Isel *s, const MOpnd *r, const MOpnd *x, int n)
  * 2^-126 compute log2(x * 2^32) - 32, as LLVM does. */
 void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x)
 {
+	if (flush_ok(s)) {
+		mblock_add(s->b, I_V_LOG_F32, 1, &r, 1, &x);
+		return;
+	}
 	vcc_gt(s, 0x00800000u /* 2^-126 */, x);
 	MOpnd scale = cnd(s, 0x3f800000u /* 1.0 */, 0x4f800000u /* 2^32 */), sub = cnd(s, 0, 0x42000000u /* 32.0 */);
 	MOpnd t = isel_v1(s), l = isel_v1(s), u[2] = {x, scale};

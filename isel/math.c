@@ -43,6 +43,8 @@ static void mov_to(Isel *s, MOpnd d, MOpnd x) { mblock_add(s->b, I_V_MOV_B32, 1,
 
 static MOpnd rsqrt_f32(Isel *s, MOpnd x)
 {
+	if (s->c->opts.f32_denorm_flush) /* a denormal may read as 0 (elt.c, flush_ok) */
+		return isel_elt_op1(s, I_V_RSQ_F32, x);
 	isel_elt_cmp(s, I_V_CMP_GT_F32, mo_imm(0x00800000u /* 2^-126 */), x);
 	MOpnd pre = isel_elt_cnd(s, mo_imm(0x3f800000u), isel_elt_vconst_shared(s, 0x4b800000u /* 2^24 */));
 	MOpnd post = isel_elt_cnd(s, mo_imm(0x3f800000u), isel_elt_vconst_shared(s, 0x45800000u /* 2^12 */));
