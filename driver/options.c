@@ -86,7 +86,7 @@ bool compile_lighten(Compile *c)
 		/* (four_stage with one buffer is prefetch: isel/four_stage.c) */
 		if (c->an.opts.schedule == SCHED_FOUR_STAGE)
 			c->an.opts.schedule = SCHED_PREFETCH;
-	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted)) {
+	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted || c->an.hoisted_reads)) {
 		c->light = LIGHT_PLAIN;
 		if (pf)
 			c->an.opts.schedule = SCHED_NONE;

@@ -133,6 +133,7 @@ typedef struct Form {
 	bool spills;
 	int hoisted, prefetched, lds_doubled, four_staged, swizzled, lds_padded, light;
 	bool no_swizzle;
+	int hoisted_reads;
 	KernelOptions opts;
 } Form;
 
@@ -150,6 +151,7 @@ static Form allocate_form(Compile *c)
 	f.swizzled = c->an.swizzled;
 	f.lds_padded = c->an.lds_padded;
 	f.no_swizzle = c->an.no_swizzle;
+	f.hoisted_reads = c->an.hoisted_reads;
 	f.light = c->light;
 	f.opts = c->an.opts;
 	return f;
@@ -176,6 +178,8 @@ static void form_flags(Compile *c, const Form *f)
 	c->an.swizzled = f->swizzled;
 	c->an.lds_padded = f->lds_padded;
 	c->an.no_swizzle = f->no_swizzle;
+	c->an.hoisted_reads = f->hoisted_reads;
+	c->an.no_hoist = f->light == LIGHT_PLAIN;
 	c->light = f->light;
 	c->an.opts = f->opts;
 }
@@ -186,6 +190,8 @@ static void form_flags(Compile *c, const Form *f)
 static bool reselect(Compile *c, Form *f)
 {
 	c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
+	c->an.hoisted_reads = 0;
+	c->an.no_hoist = c->light == LIGHT_PLAIN;
 	c->hoisted = 0;
 	c->mf = select_instructions(&c->an);
 	if (!compile_failed(c))
@@ -218,7 +224,11 @@ void allocate_registers(Compile *c)
 	if (best.rc == 0 && !best.spills && c->an.prefetched && best.waves < want)
 		c->an.sched_yields = true;
 	int step = c->light;
-	while (best.rc != 0 || best.spills || (c->an.sched_yields && best.prefetched && best.waves < want)) {
+	/* reads hoisted out of a loop (isel/invariant_read.c) give way as
+	 * the default schedule does, whatever schedule was asked for: only
+	 * the hoisting goes (compile_lighten's plain step) */
+	while (best.rc != 0 || best.spills || (c->an.sched_yields && best.prefetched && best.waves < want) ||
+		(best.hoisted_reads && best.light != LIGHT_PLAIN && best.waves < 8)) {
 		form_flags(c, &best);
 		c->light = step; /* on from the last step tried */
 		if (!compile_lighten(c))

@@ -164,6 +164,15 @@ Sym *isel_loop_count(Isel *s, const TileLoop *t);
 /* A loop under the prefetch schedule: its body, the prologue block (after
  * the trip-count guard, before the loop), the last trip, the LDS buffers
  * per staged tile; shared.c's staged tiles and their carried registers. */
+/* pf_pack.c: how a carried 16-bit tile's dwords come from its loaded
+ * halves: dword k is v_perm_b32(raw[hi[k]], raw[lo[k]], sel), or raw[lo[k]]
+ * itself where hi[k] is -1; n dwords are packed. */
+typedef struct PfPack {
+	int nd, n;
+	int *hi, *lo;
+	uint32_t sel;
+} PfPack;
+
 typedef struct Pipe {
 	Region *body;
 	MBlock *prol;
@@ -172,7 +181,9 @@ typedef struct Pipe {
 	size_t n;        /* shared.c: the staged reads ... */
 	Op **ops;
 	NodeIndex *gx;   /* ... their cooperative loads' index ... */
-	TVal **r;        /* ... and the registers holding the next trip's tiles */
+	TVal **r;        /* ... and the registers holding the next trip's tiles (their halves: pf_pack.c) ... */
+	TVal **shape;    /* ... the tiles as the loads made them ... */
+	PfPack *pack;    /* ... and how r packs into them */
 	size_t ng;       /* global reads of the body prefetched into registers ... */
 	Op **gops;
 	TVal **gnext;    /* ... the registers holding their next trip's values */
@@ -180,6 +191,17 @@ typedef struct Pipe {
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
 } Pipe;
+/* invariant_read.c: op's value loaded before the innermost loop, when
+ * it reads the same elements in every trip and only MMAs read it; NULL
+ * when not (nothing emitted). */
+TVal *isel_read_hoisted(Isel *s, Op *op);
+/* pf_pack.c: the loads of v lowered since row `first` without their pair
+ * packing (removed): the registers to carry, and into *pk how they pack;
+ * v itself when nothing was packed. */
+TVal *isel_pf_unpack(Isel *s, size_t first, TVal *v, PfPack *pk);
+/* The carried halves raw packed as shape (new registers), or raw itself. */
+TVal *isel_pf_pack(Isel *s, const TVal *shape, const TVal *raw, const PfPack *pk);
+bool isel_pf_pack_same(const PfPack *a, const PfPack *b);
 /* The global reads of body r that p prefetches: unmapped reads of a
  * tensor nothing writes, at coordinates that move with the loop. */
 void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p);

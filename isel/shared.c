@@ -692,10 +692,17 @@ static bool pf_load(Isel *s, Pipe *p, int ahead)
 		TVal *v = coop_load(s, p->ops[i], p->ops[i]->args[0], &p->gx[i]);
 		if (!v)
 			break;
-		if (!ahead)
-			p->r[i] = isel_pf_carried(s, v);
-		else
-			isel_pf_into(s, first, v, p->r[i]);
+		/* carried as loaded, packed where written (pf_pack.c) */
+		PfPack pk;
+		TVal *raw = isel_pf_unpack(s, first, v, &pk);
+		if (!ahead) {
+			p->r[i] = isel_pf_carried(s, raw);
+			p->shape[i] = v;
+			p->pack[i] = pk;
+		} else {
+			check_that(isel_pf_pack_same(&pk, &p->pack[i]));
+			isel_pf_into(s, first, raw, p->r[i]);
+		}
 		note_since(s, &m, p->ops[i]->name);
 	}
 	isel_pf_end(s, &sv);
@@ -707,7 +714,8 @@ static bool pf_write(Isel *s, Pipe *p, int ahead)
 {
 	Mark m = mark(s);
 	for (size_t i = 0; i < p->n; i++) {
-		if (!write_box(s, p->ops[i], s->staged[p->ops[i]->id], p->ops[i]->args[0], &p->gx[i], p->r[i], ahead))
+		TVal *w = isel_pf_pack(s, p->shape[i], p->r[i], &p->pack[i]);
+		if (!write_box(s, p->ops[i], s->staged[p->ops[i]->id], p->ops[i]->args[0], &p->gx[i], w, ahead))
 			return false;
 		note_since(s, &m, p->ops[i]->name);
 	}
@@ -794,6 +802,8 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 		n += staged_read(s, r->ops.data[i]);
 	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n + 1);
 	p->r = ARENA_NEWN(&c->arena, TVal *, n + 1);
+	p->shape = ARENA_NEWN(&c->arena, TVal *, n + 1);
+	p->pack = ARENA_NEWN(&c->arena, PfPack, n + 1);
 	p->ops = ARENA_NEWN(&c->arena, Op *, n + 1);
 	bool reused = false;
 	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;

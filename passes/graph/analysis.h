@@ -119,6 +119,8 @@ typedef struct Analysis {
 	int swizzled;       /* isel: regions whose staged tiles were swizzled, unpadded (shared.c) */
 	int lds_padded;     /* isel: the LDS bytes those regions took padded, at most */
 	bool no_swizzle;    /* isel: pad every staged tile (the driver's choice, allocate_registers) */
+	int hoisted_reads;  /* isel: loop-invariant global reads loaded before their loop (invariant_read.c) */
+	bool no_hoist;      /* isel: hoist no read (the driver's plain form, compile_lighten) */
 
 	/* constraints.c */
 	int ndist;

@@ -1,0 +1,88 @@
+/* invariant_read.c — a loop's global reads that read the same elements in
+ * every trip, loaded once before the loop.
+ *
+ * Attention reads its Q tile from global memory inside the loop over K2,
+ * at coordinates that do not move with K2: every trip loaded it again
+ * (eight buffer loads a trip at Wave's shapes) and its first MFMA waited
+ * for them. The machine-level hoisting (passes/machine/licm.c) moves only
+ * VALU arithmetic; a load is hoisted here, where its meaning is known.
+ *
+ * A read is hoisted into the block before the innermost loop (Isel.pre,
+ * which holds its loop-invariant code) when:
+ *   - it is a plain read (no mapping) of a global tensor that nothing in
+ *     the kernel writes, of elements of at most 4 bytes (index64.c's
+ *     checks run at the op), directly in the loop's body (not under a
+ *     conditional's exec mask);
+ *   - its index (every dim's start and coordinate) does not mention the
+ *     loop's induction variable, and the body sets no symbol (set_symbol
+ *     could move what the index names);
+ *   - every use of its value is an MMA's lhs or rhs operand, which only
+ *     reads its registers: nothing can rewrite them in place, so the
+ *     registers hold the tile for every trip;
+ *   - the driver has not asked for the plain form (Analysis.no_hoist: the
+ *     longer live range cost spills or waves, driver/options.c).
+ * A loop of no trips loads it anyway: buffer loads are bounds-checked, and
+ * the values go unused. Contract: the value is the one the read would give
+ * in any trip. */
+#include "isel.h"
+
+/* Does e mention the symbol x? */
+static bool mentions(const Sym *e, const Sym *x)
+{
+	if (e == x)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (mentions(sym_arg(e, i), x))
+			return true;
+	return false;
+}
+
+/* Is every use of v in region r (and the regions nested in it) an MMA's
+ * lhs or rhs, and does r set no symbol? */
+static bool only_mma_operand(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_SET_SYMBOL)
+			return false;
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a] == v && !(op->kind == OP_MMA && a < 2))
+				return false;
+		if (op->body && !only_mma_operand(op->body, v))
+			return false;
+	}
+	return true;
+}
+
+static bool hoistable(Isel *s, const Op *op)
+{
+	const Region *body = op->parent;
+	const NodeIndex *ix = s->c->index[op->id];
+	if (s->c->no_hoist || !s->iv_sym || !s->pre || s->masked || !body || !body->owner ||
+		body->owner->kind != OP_ITERATE || !ix)
+		return false;
+	if (op->kind != OP_READ || op->mapping || op->args[0]->space != AS_GLOBAL ||
+		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
+		return false;
+	for (int k = 0; k < ix->ndims; k++)
+		if (mentions(ix->d[k].start, s->iv_sym) || mentions(ix->d[k].coord, s->iv_sym))
+			return false;
+	return only_mma_operand(body, op_result((Op *)op));
+}
+
+TVal *isel_read_hoisted(Isel *s, Op *op)
+{
+	if (!hoistable(s, op))
+		return NULL;
+	MBlock *b = s->b;
+	size_t first = s->pre->insts.len;
+	s->b = s->pre;
+	TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
+	s->b = b;
+	for (size_t j = first; j < s->pre->insts.len; j++)
+		if (!s->pre->insts.data[j].note)
+			s->pre->insts.data[j].note = op->name;
+	if (v)
+		s->c->hoisted_reads++;
+	return v;
+}
