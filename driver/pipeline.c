@@ -45,6 +45,7 @@ static void link_code_object(Compile *c);
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
 	X(hoist_invariants, c->hoisted = c->light == LIGHT_PLAIN ? 0 : hoist_invariants(c->mf), 1, true) \
+	X(eliminate_redundant, eliminate_redundant(c->mf), 1, true) \
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
 	X(schedule, compile_schedule(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \

@@ -99,7 +99,7 @@ PREFIXES = {
     'frontend': r'load_kernel|ld_',
     'interp': r'interp_|it_|run_',
     'passes/graph': r'analysis_|analyze_|subst_|index_',
-    'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|hoist_invariants$|hazard_|hz_|sched_',
+    'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|hoist_invariants$|eliminate_redundant$|hazard_|hz_|sched_',
     'isel': r'select_instructions$|isel_',
     'regalloc': r'regalloc_|regassign_|liveness_|spill_|coalesce_copies$',
     'asm': r'asm_|emit_|llvm_mc_',

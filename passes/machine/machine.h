@@ -45,6 +45,11 @@ int sched_occupancy_limit(int peak, int file_cap);
 /* Loop-invariant VALU arithmetic out of single-block loops (virtual
  * registers, before allocation); returns how many instructions moved. */
 int hoist_invariants(MFunc *f);
+/* ---- cse.c ---- */
+/* Local value numbering (virtual registers, before allocation): a pure
+ * instruction or compare that recomputes a value its block holds is
+ * removed; returns how many went. */
+int eliminate_redundant(MFunc *f);
 
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);

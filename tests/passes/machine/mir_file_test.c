@@ -5,10 +5,13 @@
  * A file is the machine IR in mir_print's form (read by mir_parse) with
  * annotation lines `; KEYWORD: TEXT` (other lines starting with ';' are
  * comments; an unknown upper-case keyword is an error):
- *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc, verify or
+ *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc, verify,
  *                       schedule (the list scheduler; its output is then
  *                       also allocated, waited and hazard-resolved, and
- *                       every checker must pass on that)
+ *                       every checker must pass on that) or
+ *                       eliminate_redundant (value numbering; its output
+ *                       goes through the back end the same way)
+ *   ; REMOVED: N        eliminate_redundant removed exactly N instructions
  *   ; TARGET: gfx90a    the target (default gfx942)
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
  *   ; INTERLEAVE: P     schedule: the asked order in loops ("mfma:1,lds:1")
@@ -61,8 +64,8 @@ static int checkers(const MFunc *f, Buf *msg)
 
 static int ncases;
 
-/* A scheduled function through the rest of the back end (on a copy, via
- * its printed form): allocation, waits, hazards, with every checker clean. */
+/* A scheduled (or value-numbered) function through the rest of the back
+ * end (on a copy, via its printed form): allocation, waits, hazards, with every checker clean. */
 static void scheduled_then_checked(const char *name, const MFunc *f)
 {
 	Buf text = {0}, err = {0}, msg = {0};
@@ -93,7 +96,7 @@ static void run_case(const char *dir, const char *name)
 	Ann a[64];
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
-	int limit = 0;
+	int limit = 0, removed = -1;
 	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
@@ -116,6 +119,8 @@ static void run_case(const char *dir, const char *name)
 				snprintf(target, sizeof target, "%s", val);
 			else if (strcmp(kind, "LIMIT") == 0)
 				limit = atoi(val);
+			else if (strcmp(kind, "REMOVED") == 0)
+				removed = atoi(val);
 			else if (strcmp(kind, "INTERLEAVE") == 0)
 				snprintf(interleave, sizeof interleave, "%s", val);
 			else {
@@ -172,13 +177,18 @@ static void run_case(const char *dir, const char *name)
 		o.limit = limit;
 		ck_assert_msg(sched_mfunc(f, &o) > 0, "%s: the scheduler moved nothing", name);
 		scheduled_then_checked(name, f);
+	} else if (strcmp(run, "eliminate_redundant") == 0) {
+		int n = eliminate_redundant(f);
+		ck_assert_msg(removed < 0 || n == removed, "%s: %d instructions removed, expected %d", name, n, removed);
+		scheduled_then_checked(name, f);
 	} else if (strcmp(run, "verify") == 0) {
 		int n = checkers(f, &msg);
 		ck_assert_msg(want_error ? n > 0 : n == 0, "%s: verify found %d problems: %s", name, n, buf_cstr(&msg));
 		errors_in(name, a, na, buf_cstr(&msg));
 		goto done;
 	} else {
-		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc, verify or schedule", name,
+		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc, verify, schedule or "
+			     "eliminate_redundant", name,
 			run);
 	}
 	ck_assert_msg(!want_error, "%s: expected an error, the pass succeeded", name);

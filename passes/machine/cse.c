@@ -1,0 +1,326 @@
+/* cse.c — local value numbering on virtual registers (before allocation):
+ * an instruction that recomputes a value its block already holds is
+ * removed (eliminate_redundant).
+ *
+ * Instruction selection lowers each access on its own, so one block can
+ * compute the same value several times: the same `v_cmp_gt_i32 vcc, s, v`
+ * before every masked load of a trip (each followed by a v_cndmask reading
+ * vcc, and s_nops for the VALU-writes-VCC hazard), or the same `v_add_u32
+ * v, 0x80000, w` into several registers of a prologue.
+ *
+ * Algorithm: per block, in order, a table of available instructions. An
+ * instruction is a candidate if its row is one of a few pure VALU/SALU rows
+ * (pure(): no memory, no exec write, no carry out, no DPP, no tied def,
+ * operands only vregs, immediates and an explicit vcc read) or a compare
+ * (VOPC, not v_cmpx). A candidate identical to an available one (same row,
+ * flags, immediates and uses, defs of the same kind and class) is removed:
+ *   - a compare into vcc: the vcc it would write is still there;
+ *   - a definition of a vreg: when both vregs have exactly one definition
+ *     in the function, every read of the later one reads the earlier one
+ *     (defined before it in the same block, never redefined, so it holds
+ *     the same value wherever the later one was read). A vreg defined more
+ *     than once (a loop-carried register) is never touched;
+ *   - a SALU row that writes SCC besides its vreg: only if SCC is written
+ *     again, unread, later in the block (scc_dead_after).
+ * An available entry goes away when any vreg it reads is written, when
+ * vcc is written (if it reads or writes vcc), and everything goes when
+ * EXEC may change (VALU results hold only the lanes of the EXEC they ran
+ * under).
+ *
+ * Contract: virtual registers in, mir_verify-clean in and out; the same
+ * values in every register every instruction reads. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+
+/* SALU rows that write SCC (and read none): dropped only where the SCC
+ * they write is dead. */
+static bool scc_row(MOp op)
+{
+	switch (op) {
+	case I_S_ADD_U32:
+	case I_S_ADD_I32:
+	case I_S_SUB_U32:
+	case I_S_SUB_I32:
+	case I_S_LSHL_B32:
+	case I_S_LSHR_B32:
+	case I_S_ASHR_I32:
+	case I_S_AND_B32:
+	case I_S_XOR_B32:
+	case I_S_MIN_I32:
+	case I_S_MAX_I32:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Rows whose result is a function of their operands (and EXEC) only. */
+static bool pure_row(MOp op)
+{
+	switch (op) {
+	case I_V_ADD_U32:
+	case I_V_SUB_U32:
+	case I_V_SUBREV_U32:
+	case I_V_ADD3_U32:
+	case I_V_MUL_LO_U32:
+	case I_V_MUL_HI_U32:
+	case I_V_LSHLREV_B32:
+	case I_V_LSHRREV_B32:
+	case I_V_ASHRREV_I32:
+	case I_V_AND_B32:
+	case I_V_OR_B32:
+	case I_V_XOR_B32:
+	case I_V_NOT_B32:
+	case I_V_BFE_U32:
+	case I_V_PERM_B32:
+	case I_V_MIN_I32:
+	case I_V_MAX_I32:
+	case I_V_MIN_U32:
+	case I_V_MAX_U32:
+	case I_V_MOV_B32:
+	case I_V_CNDMASK_B32:
+	case I_V_CVT_F32_U32:
+	case I_V_CVT_F32_I32:
+	case I_S_MOV_B32:
+	case I_S_MOV_B64:
+	case I_S_MUL_I32:
+	case I_S_MUL_HI_U32:
+		return true;
+	default:
+		return scc_row(op);
+	}
+}
+
+static bool is_compare(MOp op)
+{
+	return isa_info[op].fmt == FMT_VOPC && !(isa_info[op].flags & IF_CMPX);
+}
+
+/* May in change EXEC (v_cmpx, the saveexec rows, an exec def)? */
+static bool writes_exec(const MInst *in)
+{
+	if ((isa_info[in->op].flags & IF_CMPX) || strstr(isa_info[in->op].name, "exec"))
+		return true;
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_EXEC)
+			return true;
+	return false;
+}
+
+/* May in write vcc (an explicit vcc def, or a row that writes it in its
+ * e32 form or as a VOP3b carry)? */
+static bool writes_vcc(const MInst *in)
+{
+	if (isa_info[in->op].flags & (IF_VCCOUT | IF_VOP3B))
+		return true;
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_VCC)
+			return true;
+	return false;
+}
+
+static bool reads_vcc(const MInst *in)
+{
+	for (int u = 0; u < in->nuse; u++)
+		if (in->use[u].kind == MO_VCC)
+			return true;
+	return false;
+}
+
+/* Is in an instruction a later identical one may be dropped for: a pure
+ * row or a compare, one def (a vreg, or vcc for a compare), uses only
+ * vregs, immediates and (for a row that reads it) an explicit vcc? */
+static bool candidate(const MInst *in)
+{
+	bool cmp = is_compare(in->op);
+	if (!(cmp || pure_row(in->op)) || in->ndef != 1 || in->dpp || (in->flags & MIF_TIED))
+		return false;
+	if (in->def[0].kind != MO_VREG && !(cmp && in->def[0].kind == MO_VCC))
+		return false;
+	bool vccin = isa_info[in->op].flags & IF_VCCIN;
+	for (int u = 0; u < in->nuse; u++) {
+		uint8_t k = in->use[u].kind;
+		if (k != MO_VREG && k != MO_IMM && !(k == MO_VCC && vccin))
+			return false;
+	}
+	/* an e32 cndmask without its vcc operand reads vcc implicitly */
+	return !vccin || (in->flags & MIF_E64) || reads_vcc(in);
+}
+
+static bool same_opnd(MOpnd a, MOpnd b)
+{
+	if (a.kind != b.kind)
+		return false;
+	switch (a.kind) {
+	case MO_VREG:
+		return a.reg == b.reg && a.sub == b.sub && a.rc == b.rc;
+	case MO_IMM:
+		return a.imm == b.imm;
+	default:
+		return true;
+	}
+}
+
+/* Do a and b compute the same value (into defs of the same kind)? */
+static bool same(const MFunc *f, const MInst *a, const MInst *b)
+{
+	if (a->op != b->op || a->flags != b->flags || a->offset != b->offset || a->nuse != b->nuse ||
+		a->def[0].kind != b->def[0].kind || a->def[0].rc != b->def[0].rc || a->def[0].sub != b->def[0].sub)
+		return false;
+	if (a->def[0].kind == MO_VREG && f->vregs.data[a->def[0].reg] != f->vregs.data[b->def[0].reg])
+		return false;
+	for (int u = 0; u < a->nuse; u++)
+		if (!same_opnd(a->use[u], b->use[u]))
+			return false;
+	return true;
+}
+
+/* Is the SCC that instruction i of b writes overwritten before anything
+ * may read it? Any scalar row not known to leave SCC alone, or the end of
+ * the block, counts as a read. */
+static bool scc_dead_after(const MBlock *b, size_t i)
+{
+	for (size_t j = i + 1; j < b->insts.len; j++) {
+		MOp op = b->insts.data[j].op;
+		uint8_t fmt = isa_info[op].fmt;
+		if (scc_row(op) || fmt == FMT_SOPC)
+			return true;
+		bool scalar = fmt == FMT_SOP1 || fmt == FMT_SOP2 || fmt == FMT_SOPK || fmt == FMT_SOPP;
+		bool leaves_scc = op == I_S_MOV_B32 || op == I_S_MOV_B64 || op == I_S_MUL_I32 || op == I_S_MUL_HI_U32 ||
+				  op == I_S_WAITCNT || op == I_S_BARRIER || op == I_S_NOP;
+		if (scalar && !leaves_scc)
+			return false;
+	}
+	return false;
+}
+
+/* Does instruction in write a vreg entry e reads, or vcc when e names it? */
+static bool clobbers(const MInst *in, const MInst *e, bool vcc)
+{
+	if (vcc && (reads_vcc(e) || e->def[0].kind == MO_VCC))
+		return true;
+	for (int d = 0; d < in->ndef; d++) {
+		if (in->def[d].kind != MO_VREG)
+			continue;
+		for (int u = 0; u < e->nuse; u++)
+			if (e->use[u].kind == MO_VREG && e->use[u].reg == in->def[d].reg)
+				return true;
+	}
+	return false;
+}
+
+typedef struct Avail {
+	const MInst **e;
+	size_t n, cap;
+} Avail;
+
+/* Entries in clobbers no more. */
+static void invalidate(Avail *av, const MInst *in)
+{
+	if (writes_exec(in)) {
+		av->n = 0;
+		return;
+	}
+	bool vcc = writes_vcc(in);
+	size_t k = 0;
+	for (size_t j = 0; j < av->n; j++)
+		if (!clobbers(in, av->e[j], vcc))
+			av->e[k++] = av->e[j];
+	av->n = k;
+}
+
+static const MInst *lookup(const MFunc *f, const Avail *av, const MInst *in)
+{
+	for (size_t j = av->n; j-- > 0;)
+		if (same(f, av->e[j], in))
+			return av->e[j];
+	return NULL;
+}
+
+/* Uses of in through the renaming so far. */
+static void rename_uses(MInst *in, const uint32_t *to)
+{
+	for (int u = 0; u < in->nuse; u++)
+		if (in->use[u].kind == MO_VREG)
+			in->use[u].reg = to[in->use[u].reg];
+}
+
+/* A vreg def this pass may rename or keep as an entry: the whole of a
+ * vreg with one definition. */
+static bool single_def(const MFunc *f, MOpnd d, const int *ndefs)
+{
+	return d.kind == MO_VREG && ndefs[d.reg] == 1 && d.sub == 0 && d.rc == f->vregs.data[d.reg];
+}
+
+/* Value numbering of block b: marks removed instructions in dead[] and
+ * records renamed vregs in to[]; returns how many went. */
+static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *to, bool *dead, Avail *av)
+{
+	int n = 0;
+	av->n = 0;
+	for (size_t i = 0; i < b->insts.len; i++) {
+		MInst *in = &b->insts.data[i];
+		rename_uses(in, to);
+		bool cand = candidate(in);
+		const MInst *e = cand ? lookup(f, av, in) : NULL;
+		bool vreg = cand && in->def[0].kind == MO_VREG;
+		if (e && (!vreg || (single_def(f, in->def[0], ndefs) && single_def(f, e->def[0], ndefs))) &&
+			(!scc_row(in->op) || scc_dead_after(b, i))) {
+			if (vreg)
+				to[in->def[0].reg] = e->def[0].reg;
+			dead[i] = true;
+			n++;
+			continue;
+		}
+		invalidate(av, in);
+		if (cand && (!vreg || single_def(f, in->def[0], ndefs))) {
+			if (av->n == av->cap) {
+				av->cap = av->cap ? 2 * av->cap : 64;
+				av->e = xrealloc(av->e, av->cap * sizeof *av->e);
+			}
+			av->e[av->n++] = in;
+		}
+	}
+	return n;
+}
+
+int eliminate_redundant(MFunc *f)
+{
+	size_t nv = f->vregs.len;
+	int *ndefs = xcalloc(nv + 1, sizeof *ndefs);
+	uint32_t *to = xcalloc(nv + 1, sizeof *to);
+	for (uint32_t v = 0; v <= nv; v++)
+		to[v] = v;
+	for (size_t b = 0; b < f->blocks.len; b++) {
+		const MBlock *bl = f->blocks.data[b];
+		for (size_t i = 0; i < bl->insts.len; i++)
+			for (int d = 0; d < bl->insts.data[i].ndef; d++)
+				if (bl->insts.data[i].def[d].kind == MO_VREG)
+					ndefs[bl->insts.data[i].def[d].reg]++;
+	}
+	int n = 0;
+	Avail av = {0};
+	for (size_t b = 0; b < f->blocks.len; b++) {
+		MBlock *bl = f->blocks.data[b];
+		bool *dead = xcalloc(bl->insts.len + 1, sizeof *dead);
+		n += number_block(f, bl, ndefs, to, dead, &av);
+		size_t k = 0;
+		for (size_t i = 0; i < bl->insts.len; i++)
+			if (!dead[i])
+				bl->insts.data[k++] = bl->insts.data[i];
+		bl->insts.len = k;
+		free(dead);
+	}
+	/* reads in blocks numbered before the renaming was found */
+	for (size_t b = 0; n && b < f->blocks.len; b++) {
+		MBlock *bl = f->blocks.data[b];
+		for (size_t i = 0; i < bl->insts.len; i++)
+			rename_uses(&bl->insts.data[i], to);
+	}
+	free(av.e);
+	free(to);
+	free(ndefs);
+	return n;
+}
