@@ -132,7 +132,8 @@ typedef struct Form {
 	int rc, waves;
 	bool spills;
 	int hoisted, prefetched, lds_doubled, four_staged, swizzled, lds_padded, light;
-	bool no_swizzle;
+	bool no_swizzle, no_peel;
+	int peeled;
 	KernelOptions opts;
 } Form;
 
@@ -150,6 +151,8 @@ static Form allocate_form(Compile *c)
 	f.swizzled = c->an.swizzled;
 	f.lds_padded = c->an.lds_padded;
 	f.no_swizzle = c->an.no_swizzle;
+	f.peeled = c->an.peeled;
+	f.no_peel = c->an.no_peel;
 	f.light = c->light;
 	f.opts = c->an.opts;
 	return f;
@@ -176,6 +179,8 @@ static void form_flags(Compile *c, const Form *f)
 	c->an.swizzled = f->swizzled;
 	c->an.lds_padded = f->lds_padded;
 	c->an.no_swizzle = f->no_swizzle;
+	c->an.peeled = f->peeled;
+	c->an.no_peel = f->no_peel;
 	c->light = f->light;
 	c->an.opts = f->opts;
 }
@@ -186,6 +191,7 @@ static void form_flags(Compile *c, const Form *f)
 static bool reselect(Compile *c, Form *f)
 {
 	c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
+	c->an.peeled = 0;
 	c->hoisted = 0;
 	c->mf = select_instructions(&c->an);
 	if (!compile_failed(c))

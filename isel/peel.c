@@ -133,7 +133,7 @@ IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe)
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int64_t start;
-	if (s->nouter || s->masked || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
+	if (c->no_peel || s->nouter || s->masked || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
 		isel_extent_of(s, t->dim) || !body_plain(op->body))
 		return NULL;
 	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
@@ -149,6 +149,7 @@ IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe)
 	p->below = sym_sub(sc, sym_sub(sc, p->whole, sym_int(sc, 1)), u);
 	if (!masks_to_drop(s, p, op->body, size))
 		return NULL;
+	c->peeled++;
 	p->guard_main = p->guard_tail = -1;
 	if (t->trips < 0) { /* filled by isel_peel_tail, once M is known */
 		mfunc_block(s->f, NULL);

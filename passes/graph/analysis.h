@@ -119,6 +119,8 @@ typedef struct Analysis {
 	int swizzled;       /* isel: regions whose staged tiles were swizzled, unpadded (shared.c) */
 	int lds_padded;     /* isel: the LDS bytes those regions took padded, at most */
 	bool no_swizzle;    /* isel: pad every staged tile (the driver's choice, allocate_registers) */
+	int peeled;         /* isel: loops split into an unmasked main loop and a masked tail (peel.c) */
+	bool no_peel;       /* isel: split none (the driver's choice, compile_lighten) */
 
 	/* constraints.c */
 	int ndist;
