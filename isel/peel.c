@@ -185,13 +185,16 @@ static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
 	return r;
 }
 
-/* A block ending in `s_cmp_lt_X a, b; s_cbranch_scc0` (its target set later). */
-static int guard_block(Isel *s, int idx, MOp cmp, MOpnd a, MOpnd b)
+/* A block ending in `s_cmp_lt_X a, b; s_cbranch_scc0` (its target set
+ * later), noted as the loop op's: a note printed before the block then
+ * separates the notes of the code around it, as the text reads them back. */
+static int guard_block(Isel *s, const Op *op, int idx, MOp cmp, MOpnd a, MOpnd b)
 {
 	MBlock *g = idx >= 0 ? s->f->blocks.data[idx] : mfunc_block(s->f, NULL);
 	MOpnd u[2] = {a, b};
-	mblock_add(g, cmp, 0, NULL, 2, u);
+	mblock_add(g, cmp, 0, NULL, 2, u)->note = op->name;
 	mblock_branch(g, I_S_CBRANCH_SCC0, 0);
+	vec_last(&g->insts).note = op->name;
 	return idx >= 0 ? idx : (int)(s->f->blocks.len - 1);
 }
 
@@ -209,12 +212,12 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
 	mblock_branch(s->b, I_S_CBRANCH_SCC1, main_idx);
 	if (p->guard_main >= 0) {
-		guard_block(s, p->guard_main, I_S_CMP_LT_I32, mo_imm(0), p->split);
+		guard_block(s, op, p->guard_main, I_S_CMP_LT_I32, mo_imm(0), p->split);
 		MBlock *b = s->b;
 		s->b = s->pre;
 		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, p->t), op->loc));
 		s->b = b;
-		p->guard_tail = guard_block(s, -1, I_S_CMP_LT_U32, mo_vreg(s->iv, RC_S1), n);
+		p->guard_tail = guard_block(s, op, -1, I_S_CMP_LT_U32, mo_vreg(s->iv, RC_S1), n);
 		/* no main trips: straight to the tail's guard */
 		MBlock *g = s->f->blocks.data[p->guard_main];
 		g->insts.data[g->insts.len - 1].target = p->guard_tail;
