@@ -205,6 +205,11 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	p->split = split_count(s, p, op);
 	if (c->failed)
 		return -1;
+	/* the plan's F - 3 >= 1 keeps a constant main loop non-empty */
+	if (p->t->trips > 0 && (p->split.kind != MO_IMM || p->split.imm < 1)) {
+		analysis_error(c, op->loc, "%s: internal: the split loop's main part has no trips", op->path);
+		return -1;
+	}
 	/* the main loop's back edge */
 	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
 	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
