@@ -62,10 +62,12 @@ typedef struct Compile {
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
 	SchedOptions order; /* the asked instruction order (its groups; options.c) */
 	int hoisted;       /* instructions hoist_invariants moved */
-	/* compile_lighten's steps taken: LIGHT_TWO_BUFFERS (four_stage as a
-	 * prefetch with two LDS buffers per tile), LIGHT_ONE_BUFFER (a prefetch
-	 * with one), LIGHT_PLAIN (no prefetch, no hoisting) */
-	enum { LIGHT_NONE, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } light;
+	/* compile_lighten's steps taken: LIGHT_UNPEELED (no loop split into a
+	 * main loop and a masked tail, isel/peel.c), LIGHT_TWO_BUFFERS
+	 * (four_stage as a prefetch with two LDS buffers per tile),
+	 * LIGHT_ONE_BUFFER (a prefetch with one), LIGHT_PLAIN (no prefetch, no
+	 * hoisting) */
+	enum { LIGHT_NONE, LIGHT_UNPEELED, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } light;
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between

@@ -76,7 +76,12 @@ bool compile_lighten(Compile *c)
 	 * no waves: a kernel whose registers are full without them (attention)
 	 * is better off as it was */
 	bool pf = c->an.sched_yields && c->an.prefetched;
-	if (c->light == LIGHT_NONE && pf && c->an.four_staged) {
+	if (c->light == LIGHT_NONE && c->an.peeled) {
+		/* a split loop's two bodies keep both forms of the loads'
+		 * offsets live: the lightest step first */
+		c->light = LIGHT_UNPEELED;
+		c->an.no_peel = true;
+	} else if (c->light < LIGHT_TWO_BUFFERS && pf && c->an.four_staged) {
 		/* the LDS reads a trip ahead hold a second set of operands */
 		c->light = LIGHT_TWO_BUFFERS;
 		c->an.opts.schedule = SCHED_PREFETCH;

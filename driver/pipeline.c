@@ -133,8 +133,8 @@ typedef struct Form {
 	int rc, waves;
 	bool spills;
 	int hoisted, prefetched, lds_doubled, four_staged, swizzled, lds_padded, light;
-	bool no_swizzle;
-	int hoisted_reads;
+	bool no_swizzle, no_peel;
+	int hoisted_reads, peeled;
 	KernelOptions opts;
 } Form;
 
@@ -153,6 +153,8 @@ static Form allocate_form(Compile *c)
 	f.lds_padded = c->an.lds_padded;
 	f.no_swizzle = c->an.no_swizzle;
 	f.hoisted_reads = c->an.hoisted_reads;
+	f.peeled = c->an.peeled;
+	f.no_peel = c->an.no_peel;
 	f.light = c->light;
 	f.opts = c->an.opts;
 	return f;
@@ -181,6 +183,8 @@ static void form_flags(Compile *c, const Form *f)
 	c->an.no_swizzle = f->no_swizzle;
 	c->an.hoisted_reads = f->hoisted_reads;
 	c->an.no_hoist = f->light == LIGHT_PLAIN;
+	c->an.peeled = f->peeled;
+	c->an.no_peel = f->no_peel;
 	c->light = f->light;
 	c->an.opts = f->opts;
 }
@@ -193,6 +197,7 @@ static bool reselect(Compile *c, Form *f)
 	c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
 	c->an.hoisted_reads = 0;
 	c->an.no_hoist = c->light == LIGHT_PLAIN;
+	c->an.peeled = 0;
 	c->hoisted = 0;
 	c->mf = select_instructions(&c->an);
 	if (!compile_failed(c))

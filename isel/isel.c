@@ -168,6 +168,52 @@ static bool nested_over_same_dim(Isel *s, Op *op)
 	return false;
 }
 
+/* One trip of loop op's body (its carried values in carried): the body's
+ * ops, then its outputs copied into the carried registers. */
+static bool select_trip(Isel *s, Op *op, TVal **carried)
+{
+	Analysis *c = s->c;
+	Region *body = op->body;
+	Op *out = vec_last(&body->ops);
+	select_region(s, body);
+	if (c->failed)
+		return false;
+	/* the outputs go back into the carried registers as one parallel
+	 * copy: a source that is itself some iter arg's register (outputs in
+	 * another order than the iter args, an accumulator updated in place
+	 * feeding another) is saved in a temporary first, or an earlier copy
+	 * would overwrite it */
+	TVal **src = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
+	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
+		TVal *o = s->val[out->args[i]->id];
+		if (!o || o->nd != carried[i]->nd) {
+			analysis_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
+			return false;
+		}
+		src[i] = ARENA_NEW(&c->arena, TVal);
+		*src[i] = *o;
+		src[i]->d = ARENA_NEWN(&c->arena, MOpnd, o->nd ? o->nd : 1);
+		for (int k = 0; k < o->nd; k++) {
+			src[i]->d[k] = o->d[k];
+			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) == 0)
+				continue;
+			bool clobbered = false;
+			for (int j = 0; j < body->nparams && !clobbered; j++)
+				for (int q = 0; q < carried[j]->nd && !clobbered; q++)
+					clobbered = memcmp(&o->d[k], &carried[j]->d[q], sizeof(MOpnd)) == 0;
+			if (clobbered) {
+				src[i]->d[k] = isel_v1(s);
+				isel_mov(s, src[i]->d[k], o->d[k]);
+			}
+		}
+	}
+	for (int i = 0; i < out->nargs && i < body->nparams; i++)
+		for (int k = 0; k < src[i]->nd; k++)
+			if (memcmp(&src[i]->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
+				isel_mov(s, carried[i]->d[k], src[i]->d[k]);
+	return true;
+}
+
 static void select_iterate(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -179,7 +225,6 @@ static void select_iterate(Isel *s, Op *op)
 	if (nested_over_same_dim(s, op))
 		return;
 	Region *body = op->body;
-	Op *out = vec_last(&body->ops);
 	/* loop-carried values */
 	TVal **carried = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
 	for (int i = 0; i < body->nparams; i++) {
@@ -213,6 +258,7 @@ static void select_iterate(Isel *s, Op *op)
 	int loop_idx = -1, guard = -1;
 	LoopSave sv = {0};
 	Pipe *outer_pipe = s->pipe, *pipe = NULL;
+	IselPeel *peel = NULL;
 	if (analysis_many(t->trips)) {
 		bool pf = isel_pf_wanted(s, t, op, isel_has_staged_reads(s, op->body));
 		guard = loop_enter(s, t, op, &sv);
@@ -220,49 +266,28 @@ static void select_iterate(Isel *s, Op *op)
 			return;
 		if (pf) /* the prologue block: prefetch.c */
 			pipe = isel_pf_new(s, t, op);
+		peel = isel_peel_plan(s, t, op, pipe); /* peel.c: the main loop's guard block */
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
 	s->pipe = pipe;
-	select_region(s, body);
-	s->pipe = outer_pipe;
-	if (c->failed)
-		return;
-	/* the outputs go back into the carried registers as one parallel
-	 * copy: a source that is itself some iter arg's register (outputs in
-	 * another order than the iter args, an accumulator updated in place
-	 * feeding another) is saved in a temporary first, or an earlier copy
-	 * would overwrite it */
-	TVal **src = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
-	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
-		TVal *o = s->val[out->args[i]->id];
-		if (!o || o->nd != carried[i]->nd) {
-			analysis_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
-			return;
-		}
-		src[i] = ARENA_NEW(&c->arena, TVal);
-		*src[i] = *o;
-		src[i]->d = ARENA_NEWN(&c->arena, MOpnd, o->nd ? o->nd : 1);
-		for (int k = 0; k < o->nd; k++) {
-			src[i]->d[k] = o->d[k];
-			if (memcmp(&o->d[k], &carried[i]->d[k], sizeof(MOpnd)) == 0)
-				continue;
-			bool clobbered = false;
-			for (int j = 0; j < body->nparams && !clobbered; j++)
-				for (int q = 0; q < carried[j]->nd && !clobbered; q++)
-					clobbered = memcmp(&o->d[k], &carried[j]->d[q], sizeof(MOpnd)) == 0;
-			if (clobbered) {
-				src[i]->d[k] = isel_v1(s);
-				isel_mov(s, src[i]->d[k], o->d[k]);
-			}
-		}
+	if (peel)
+		isel_peel_main(s, peel);
+	bool ok = select_trip(s, op, carried);
+	/* peel.c: the masked tail loop after the main one */
+	if (ok && peel) {
+		loop_idx = isel_peel_tail(s, peel, op, loop_idx);
+		ok = !c->failed && select_trip(s, op, carried);
 	}
-	for (int i = 0; i < out->nargs && i < body->nparams; i++)
-		for (int k = 0; k < src[i]->nd; k++)
-			if (memcmp(&src[i]->d[k], &carried[i]->d[k], sizeof(MOpnd)) != 0)
-				isel_mov(s, carried[i]->d[k], src[i]->d[k]);
+	s->pipe = outer_pipe;
+	if (!ok) {
+		s->peel = NULL;
+		return;
+	}
 	if (loop)
 		loop_exit(s, t, op, loop_idx, guard, &sv);
+	if (peel)
+		isel_peel_done(s, peel);
 	for (int i = 0; i < op->nresults && i < body->nparams; i++)
 		s->val[op->results[i]->id] = carried[i];
 }

@@ -94,6 +94,7 @@ typedef struct Isel {
 	IselLaneMask lanemask[ISEL_LANEMASKS]; /* elt.c: a ring, ... */
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
+	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool lds_swizzle;  /* shared.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
 } Isel;
@@ -190,6 +191,9 @@ typedef struct Pipe {
 	bool refit;      /* shared.c: two LDS buffers per tile did not fit */
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
+	int ahead;       /* isel_pf_begin: the most trips ahead a load read (peel.c) */
+	bool staged;     /* shared.c: staged once (peel.c selects the body again) ... */
+	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
 /* invariant_read.c: op's value loaded before the innermost loop, when
  * it reads the same elements in every trip and only MMAs read it; NULL
@@ -229,6 +233,24 @@ TVal *isel_pf_carried(Isel *s, TVal *v);
 /* The loads emitted into s->b since instruction `first` made fresh: make
  * them fill carried instead (renaming, or copies when the shapes differ). */
 void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried);
+
+/* ---- peel.c ---- */
+/* A loop split into a main loop without the bounds along its dim and a
+ * masked tail (peel.c's top comment). */
+typedef struct IselPeel IselPeel;
+/* NULL, or the split of loop op over t (pipe: its prefetch, or NULL), its
+ * main loop's guard block appended when the trip count is a runtime one;
+ * called after the prologue block, before the loop's. */
+IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe);
+/* Before the main loop's body is selected. */
+void isel_peel_main(Isel *s, IselPeel *p);
+/* After it (s->b its last block, main_idx its first): its back edge, the
+ * tail's guard, the state restored; returns the tail's block index (s->b). */
+int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx);
+/* After the tail's back edge and the block after the loops (the last). */
+void isel_peel_done(Isel *s, IselPeel *p);
+/* memory.c: is bound rel of an access in the main loop dropped? */
+bool isel_peel_drops(Isel *s, Sym *rel);
 
 /* ---- bitcast.c ---- */
 /* Reads in r whose one use is a bitcast to another width are read by the

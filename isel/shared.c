@@ -881,7 +881,15 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 {
 	Analysis *c = s->c;
 	if (s->pipe && s->pipe->body == r) {
+		/* the body selected again (peel.c): the tiles, prologue and
+		 * carried registers are made; its own LDS starts past the tiles */
+		if (s->pipe->staged) {
+			s->lds_top = s->pipe->lds_top;
+			return;
+		}
 		stage_prefetched(s, r, s->pipe);
+		s->pipe->staged = true;
+		s->pipe->lds_top = s->lds_top;
 		return;
 	}
 	size_t n = 0;

@@ -121,6 +121,8 @@ typedef struct Analysis {
 	bool no_swizzle;    /* isel: pad every staged tile (the driver's choice, allocate_registers) */
 	int hoisted_reads;  /* isel: loop-invariant global reads loaded before their loop (invariant_read.c) */
 	bool no_hoist;      /* isel: hoist no read (the driver's plain form, compile_lighten) */
+	int peeled;         /* isel: loops split into an unmasked main loop and a masked tail (peel.c) */
+	bool no_peel;       /* isel: split none (the driver's choice, compile_lighten) */
 
 	/* constraints.c */
 	int ndist;

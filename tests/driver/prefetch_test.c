@@ -147,6 +147,94 @@ static int count(const char *s, const char *what)
 	return n;
 }
 
+/* The first and second loops of a compiled kernel (from a loop's label to
+ * its backward branch), NULL when there are fewer. */
+static char *nth_loop(const char *text, int n)
+{
+	const char *from = text;
+	for (int i = 0; i <= n; i++) {
+		const char *end = strstr(from, "s_cbranch_scc1");
+		if (!end)
+			return NULL;
+		const char *start = NULL;
+		for (const char *p = from; (p = strstr(p, "\n.LBB")) && p < end; p++)
+			start = p;
+		if (i == n)
+			return start ? strndup(start, (size_t)(end - start)) : NULL;
+		from = end + 1;
+	}
+	return NULL;
+}
+
+/* isel/peel.c: a K not a multiple of the tile (4088 = 63 * 64 + 56), or a
+ * runtime K, splits the loop: the main loop's loads have no K masks (no
+ * v_cmp, no v_cndmask), the tail loop's do; an aligned K keeps one loop.
+ * (The default schedule of gemm_dynamic gives the split up: it costs a
+ * wave there.) */
+START_TEST(unaligned_k_loop_is_split)
+{
+	static const char *const gemm4088 =
+		"examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=4096 -D N=4096 -D K=4088";
+	const char *const cases[][2] = {
+		{gemm4088, ""},
+		{gemm4088, "--schedule none"},
+		{"examples/gemm_dynamic.json", "--schedule prefetch"},
+		{"examples/gemm_dynamic.json", "--schedule none"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char args[512];
+		snprintf(args, sizeof args, "compile %s %s --mcpu gfx942 -S -o -", cases[i][0], cases[i][1]);
+		CmdResult r = wavecc(args);
+		ck_assert_msg(r.status == 0, "%s: status %d\n%s", args, r.status, r.err);
+		char *main_loop = nth_loop(r.out, 0), *tail = nth_loop(r.out, 1);
+		ck_assert_msg(main_loop && tail && !nth_loop(r.out, 2), "%s: not two loops", args);
+		ck_assert_msg(!strstr(main_loop, "v_cndmask") && !strstr(main_loop, "v_cmp"), "%s: main loop masked:\n%s",
+			args, main_loop);
+		ck_assert_msg(strstr(tail, "v_cndmask") && strstr(tail, "v_cmp"), "%s: tail loop unmasked:\n%s", args,
+			tail);
+		free(main_loop);
+		free(tail);
+		cmd_result_free(&r);
+	}
+	CmdResult r = wavecc("compile examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=4096 "
+			     "-D N=4096 -D K=4096 --mcpu gfx942 -S -o -");
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_int_eq(count(r.out, "s_cbranch_scc1"), 1);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Split loops run right: constant K not a multiple of the 64 tile (1, 2,
+ * 3, 4 and 6 trips: the main loop of 3 and 4 trips is too short under a
+ * prefetch, which reads 2 or 3 trips ahead), runtime K of 0, 1, 2, 3 and 7
+ * trips of 32 (aligned or not); every schedule, both targets. */
+static const char *const split[][2] = {
+	{"examples/gemm_16x16x16.json -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D M=64 -D N=128 -D K=8", ""},
+	{"examples/gemm_16x16x16.json -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D M=64 -D N=128 -D K=72", ""},
+	{"examples/gemm_16x16x16.json -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D M=64 -D N=128 -D K=136", ""},
+	{"examples/gemm_16x16x16.json -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D M=64 -D N=128 -D K=200", ""},
+	{"examples/gemm_16x16x16.json -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D M=64 -D N=128 -D K=328", ""},
+	{"examples/gemm_dynamic.json", "-D M=70 -D N=64 -D K=0"},
+	{"examples/gemm_dynamic.json", "-D M=70 -D N=64 -D K=1"},
+	{"examples/gemm_dynamic.json", "-D M=70 -D N=64 -D K=33"},
+	{"examples/gemm_dynamic.json", "-D M=70 -D N=64 -D K=96"},
+	{"examples/gemm_dynamic.json", "-D M=70 -D N=64 -D K=200"},
+};
+enum { NSPLIT = sizeof split / sizeof *split };
+static const char *const split_schedules[] = {"none", "prefetch", "modulo", "four_stage"};
+
+/* Case i: split i / 8 under schedule (i / 2) % 4 on target i % 2. */
+START_TEST(split_loop_passes)
+{
+	char args[512];
+	snprintf(args, sizeof args, "run %s %s --schedule %s --mcpu %s --seed %d", split[_i / 8][0], split[_i / 8][1],
+		split_schedules[(_i / 2) % 4], _i % 2 ? "gfx90a" : "gfx942", 200 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(prefetch_loads_after_the_mfmas)
 {
 	char *pf = loop_text("--schedule prefetch"), *none = loop_text("--schedule none");
@@ -510,6 +598,8 @@ int main(void)
 	tcase_add_loop_test(tc, four_stage_gemm_passes, 0, 2 * NGEMM);
 	tcase_add_loop_test(tc, four_stage_kept_gemm_passes, 0, 2 * NKEPT);
 	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
+	tcase_add_test(tc, unaligned_k_loop_is_split);
+	tcase_add_loop_test(tc, split_loop_passes, 0, 8 * NSPLIT);
 	tcase_add_test(tc, four_stage_reads_the_next_trip);
 	tcase_add_test(tc, default_schedule);
 	tcase_add_test(tc, kernel_options_are_read);

@@ -1,0 +1,248 @@
+/* peel.c — a reduction loop over an unaligned dim split in two: a main
+ * loop whose loads need no lane masks along the loop's dim, then a masked
+ * tail loop over the remaining trips (issue 15).
+ *
+ * Why: a loop over dim K of size S in tiles of T has ceil(S / T) trips, and
+ * when T does not divide S, or S is a runtime size, memory.c cannot prove
+ * the loads' bounds `coord < S` along K, so every trip computes their lane
+ * masks (v_cmp + v_cndmask per load), although only the last tiles can be
+ * partial.
+ *
+ * Algorithm (isel.c's select_iterate calls in):
+ *   - isel_peel_plan: the loop qualifies (below) and some read of its body
+ *     has a bound along K that the analysis' assumptions do not prove but
+ *     that holds for every trip below F = floor(S / T), the whole tiles:
+ *     the bound with the induction variable replaced by F - 1 - u, u >= 0 a
+ *     fresh symbol, simplifies to True. For a runtime S the same bound
+ *     still mentions S (64 * floor(K / 64) - 64 - 64 u + lane < K), which
+ *     the simplifier proves as it is;
+ *   - the body is selected twice into two loops that share the induction
+ *     register and the carried registers:
+ *       main:  trips [0, M), selected with Isel.peel->main set: memory.c's
+ *              add_bound asks isel_peel_drops of each bound, which drops
+ *              the ones proved as above;
+ *       tail:  trips [M, trips), selected as the loop was before.
+ *     M = F - A, where A is the most trips ahead any load of the body
+ *     reads (prefetch.c notes it in Pipe.ahead: the prefetch schedule
+ *     loads trip min(i + A, last) in trip i), so that every trip any load
+ *     of the main loop reads is below F. With constant sizes M is
+ *     min(F - A, trips - 1) and the plan asks F - 3 >= 1 (A is at most 3:
+ *     four_stage), so both loops have trips and need no guard; with
+ *     runtime sizes M = min(F - A, trips) is computed in the block before
+ *     the loop, a guard `0 < M` skips the main loop and one `iv < trips`
+ *     the tail;
+ *   - between the two selections the selector's per-trip state goes back
+ *     to what it was before the main loop: the values (select_op replaces
+ *     an accumulator's value by a VGPR copy made in the loop), the
+ *     expression cache and the lane-mask ring (both may hold registers
+ *     defined in the main loop, which does not dominate the tail), the
+ *     LDS reuse mark and the swizzle count. A prefetched loop's prologue,
+ *     tiles and carried registers are made once, by the first selection
+ *     (shared.c's isel_stage_shared does not stage the body again); the
+ *     prologue's loads keep their bounds (isel_peel_drops skips the
+ *     prologue block, whose trips need not be whole).
+ *
+ * Contract: applied only to an innermost loop outside conditionals, over
+ * a dim with no set extent, starting at 0, without iters, whose body has
+ * no writes, atomics, nested loops, conditionals, set_symbols or mapped
+ * reads; everything else is selected exactly as before. Bounds on other
+ * dims and on the tail's trips are untouched. */
+#include "isel.h"
+
+struct IselPeel {
+	const TileLoop *t;
+	Sym *whole; /* F: the whole tiles (an integer or an expression of runtime sizes) */
+	Sym *below; /* F - 1 - u: the induction variable in a proof */
+	bool main;  /* the main loop's body is being selected */
+	int guard_main;    /* runtime: the guard block before the main loop, or -1 */
+	int guard_tail;    /* runtime: the guard block before the tail loop, or -1 */
+	MOpnd split;       /* M */
+	TVal **val;        /* the values before the main loop */
+	int lds_dirty;
+	int swizzled;      /* shared.c's count before the tail's selection */
+};
+
+/* Does e mention the symbol x? */
+static bool mentions(const Sym *e, const Sym *x)
+{
+	if (e == x)
+		return true;
+	for (int i = 0; i < sym_nargs(e); i++)
+		if (mentions(sym_arg(e, i), x))
+			return true;
+	return false;
+}
+
+/* Does bound rel, over the loop's induction variable, hold for every trip
+ * below the whole tiles? */
+static bool proved_whole(Isel *s, const IselPeel *p, Sym *rel)
+{
+	SymCtx *sc = s->c->k->sc;
+	if (!mentions(rel, p->t->iv))
+		return false;
+	Sym *iv = p->t->iv, *to = p->below;
+	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), s->c->assume)) == SYM_TRUE;
+}
+
+bool isel_peel_drops(Isel *s, Sym *rel)
+{
+	IselPeel *p = s->peel;
+	if (!p || !p->main || (s->pipe && s->b == s->pipe->prol))
+		return false;
+	return proved_whole(s, p, rel);
+}
+
+/* Ops whose selection the two loops could not share as they are. */
+static bool body_plain(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->body || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD || op->kind == OP_SET_SYMBOL ||
+			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (op->kind == OP_READ && op->mapping))
+			return false;
+	}
+	return true;
+}
+
+/* Is some bound along the loop's dim of a read of the body unproved, and
+ * proved over the whole tiles? (The reads' own indices; staged reads load
+ * their tiles through other indices over the same trips.) */
+static bool masks_to_drop(Isel *s, const IselPeel *p, const Region *body, Sym *size)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	for (size_t i = 0; i < body->ops.len; i++) {
+		const Op *op = body->ops.data[i];
+		const NodeIndex *ix = op->kind == OP_READ ? c->index[op->id] : NULL;
+		for (int k = 0; ix && k < ix->ndims; k++) {
+			if (ix->d[k].dim != p->t->dim)
+				continue;
+			for (int64_t cn = 0; cn < ix->ncopies; cn++)
+				for (int64_t j = 0; j < ix->epc; j++) {
+					Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), size), c->assume);
+					if (sym_kind(rel) != SYM_TRUE && proved_whole(s, p, rel))
+						return true;
+				}
+		}
+	}
+	return false;
+}
+
+IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int64_t start;
+	if (c->no_peel || s->nouter || s->masked || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
+		isel_extent_of(s, t->dim) || !body_plain(op->body))
+		return NULL;
+	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
+	if (!size || (t->size >= 0 && (t->trips <= 1 || t->size / t->tile - (pipe ? 3 : 0) < 1)))
+		return NULL;
+	IselPeel *p = ARENA_NEW(&c->arena, IselPeel);
+	p->t = t;
+	p->whole = sym_simplify(sc, sym_floor(sc, sym_div(sc, size, sym_int(sc, t->tile))), c->assume);
+	Sym *u = sym_symbol(sc, "$PEEL_U");
+	const char *why;
+	/* u appears nowhere but in the proofs */
+	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
+	p->below = sym_sub(sc, sym_sub(sc, p->whole, sym_int(sc, 1)), u);
+	if (!masks_to_drop(s, p, op->body, size))
+		return NULL;
+	c->peeled++;
+	p->guard_main = p->guard_tail = -1;
+	if (t->trips < 0) { /* filled by isel_peel_tail, once M is known */
+		mfunc_block(s->f, NULL);
+		p->guard_main = (int)(s->f->blocks.len - 1);
+	}
+	return p;
+}
+
+void isel_peel_main(Isel *s, IselPeel *p)
+{
+	Analysis *c = s->c;
+	p->val = ARENA_NEWN(&c->arena, TVal *, c->k->nvalues);
+	memcpy(p->val, s->val, sizeof *p->val * (size_t)c->k->nvalues);
+	p->lds_dirty = s->lds_dirty;
+	p->main = true;
+	s->peel = p;
+	if (s->pipe)
+		s->pipe->ahead = 0;
+}
+
+/* M, into an SGPR in the block before the loop (it dominates both loops). */
+static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
+{
+	SymCtx *sc = s->c->k->sc;
+	const TileLoop *t = p->t;
+	Sym *m = sym_sub(sc, p->whole, sym_int(sc, s->pipe ? s->pipe->ahead : 0));
+	m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : isel_loop_count(s, t));
+	m = sym_simplify(sc, m, s->c->assume);
+	MBlock *b = s->b;
+	s->b = s->pre;
+	MOpnd r = isel_expr_lower(s, m, op->loc); /* an immediate when constant */
+	s->b = b;
+	return r;
+}
+
+/* A block ending in `s_cmp_lt_X a, b; s_cbranch_scc0` (its target set
+ * later), noted as the loop op's: a note printed before the block then
+ * separates the notes of the code around it, as the text reads them back. */
+static int guard_block(Isel *s, const Op *op, int idx, MOp cmp, MOpnd a, MOpnd b)
+{
+	MBlock *g = idx >= 0 ? s->f->blocks.data[idx] : mfunc_block(s->f, NULL);
+	MOpnd u[2] = {a, b};
+	mblock_add(g, cmp, 0, NULL, 2, u)->note = op->name;
+	mblock_branch(g, I_S_CBRANCH_SCC0, 0);
+	vec_last(&g->insts).note = op->name;
+	return idx >= 0 ? idx : (int)(s->f->blocks.len - 1);
+}
+
+int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
+{
+	Analysis *c = s->c;
+	s->cache.len = 0; /* the main loop's values do not reach the tail */
+	p->split = split_count(s, p, op);
+	if (c->failed)
+		return -1;
+	/* the plan's F - 3 >= 1 keeps a constant main loop non-empty */
+	if (p->t->trips > 0 && (p->split.kind != MO_IMM || p->split.imm < 1)) {
+		analysis_error(c, op->loc, "%s: internal: the split loop's main part has no trips", op->path);
+		return -1;
+	}
+	/* the main loop's back edge */
+	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
+	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
+	MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), p->split};
+	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
+	mblock_branch(s->b, I_S_CBRANCH_SCC1, main_idx);
+	if (p->guard_main >= 0) {
+		guard_block(s, op, p->guard_main, I_S_CMP_LT_I32, mo_imm(0), p->split);
+		MBlock *b = s->b;
+		s->b = s->pre;
+		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, p->t), op->loc));
+		s->b = b;
+		p->guard_tail = guard_block(s, op, -1, I_S_CMP_LT_U32, mo_vreg(s->iv, RC_S1), n);
+		/* no main trips: straight to the tail's guard */
+		MBlock *g = s->f->blocks.data[p->guard_main];
+		g->insts.data[g->insts.len - 1].target = p->guard_tail;
+	}
+	/* the tail is selected from the state before the main loop */
+	memcpy(s->val, p->val, sizeof *p->val * (size_t)c->k->nvalues);
+	s->nlanemask = 0;
+	s->lds_dirty = p->lds_dirty;
+	p->swizzled = c->swizzled; /* the tail's tiles are the main loop's, counted once */
+	p->main = false;
+	s->b = mfunc_block(s->f, NULL);
+	return (int)(s->f->blocks.len - 1);
+}
+
+void isel_peel_done(Isel *s, IselPeel *p)
+{
+	s->c->swizzled = p->swizzled;
+	s->peel = NULL;
+	if (p->guard_tail >= 0) { /* past the tail: the block after the loops */
+		MBlock *g = s->f->blocks.data[p->guard_tail];
+		g->insts.data[g->insts.len - 1].target = (int32_t)(s->f->blocks.len - 1);
+	}
+}
