@@ -26,17 +26,6 @@
  * in any trip. */
 #include "isel.h"
 
-/* Does e mention the symbol x? */
-static bool mentions(const Sym *e, const Sym *x)
-{
-	if (e == x)
-		return true;
-	for (int i = 0; i < sym_nargs(e); i++)
-		if (mentions(sym_arg(e, i), x))
-			return true;
-	return false;
-}
-
 /* Is every use of v in region r (and the regions nested in it) an MMA's
  * lhs or rhs, and does r set no symbol? */
 static bool only_mma_operand(const Region *r, const Value *v)
@@ -65,15 +54,27 @@ static bool hoistable(Isel *s, const Op *op)
 		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
 		return false;
 	for (int k = 0; k < ix->ndims; k++)
-		if (mentions(ix->d[k].start, s->iv_sym) || mentions(ix->d[k].coord, s->iv_sym))
+		if (sym_mentions(ix->d[k].start, s->iv_sym) || sym_mentions(ix->d[k].coord, s->iv_sym))
 			return false;
 	return only_mma_operand(body, op_result((Op *)op));
 }
+
+/* A read loaded before its loop: a loop body selected twice (peel.c's
+ * main loop and masked tail) reads the registers loaded once. */
+typedef struct HoistedRead {
+	const Op *op;
+	const MBlock *pre;
+	TVal *v;
+	struct HoistedRead *next;
+} HoistedRead;
 
 TVal *isel_read_hoisted(Isel *s, Op *op)
 {
 	if (!hoistable(s, op))
 		return NULL;
+	for (HoistedRead *h = s->hoisted; h; h = h->next)
+		if (h->op == op && h->pre == s->pre)
+			return h->v;
 	MBlock *b = s->b;
 	size_t first = s->pre->insts.len;
 	s->b = s->pre;
@@ -82,7 +83,11 @@ TVal *isel_read_hoisted(Isel *s, Op *op)
 	for (size_t j = first; j < s->pre->insts.len; j++)
 		if (!s->pre->insts.data[j].note)
 			s->pre->insts.data[j].note = op->name;
-	if (v)
+	if (v) {
 		s->c->hoisted_reads++;
+		HoistedRead *h = ARENA_NEW(&s->c->arena, HoistedRead);
+		*h = (HoistedRead){op, s->pre, v, s->hoisted};
+		s->hoisted = h;
+	}
 	return v;
 }

@@ -94,6 +94,7 @@ typedef struct Isel {
 	IselLaneMask lanemask[ISEL_LANEMASKS]; /* elt.c: a ring, ... */
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
+	struct HoistedRead *hoisted; /* invariant_read.c: the reads loaded before their loop */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool lds_swizzle;  /* shared.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */

@@ -62,23 +62,12 @@ struct IselPeel {
 	int swizzled;      /* shared.c's count before the tail's selection */
 };
 
-/* Does e mention the symbol x? */
-static bool mentions(const Sym *e, const Sym *x)
-{
-	if (e == x)
-		return true;
-	for (int i = 0; i < sym_nargs(e); i++)
-		if (mentions(sym_arg(e, i), x))
-			return true;
-	return false;
-}
-
 /* Does bound rel, over the loop's induction variable, hold for every trip
  * below the whole tiles? */
 static bool proved_whole(Isel *s, const IselPeel *p, Sym *rel)
 {
 	SymCtx *sc = s->c->k->sc;
-	if (!mentions(rel, p->t->iv))
+	if (!sym_mentions(rel, p->t->iv))
 		return false;
 	Sym *iv = p->t->iv, *to = p->below;
 	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), s->c->assume)) == SYM_TRUE;

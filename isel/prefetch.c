@@ -34,17 +34,6 @@
 
 #include "isel.h"
 
-/* Does e mention the symbol x? */
-static bool mentions(const Sym *e, const Sym *x)
-{
-	if (e == x)
-		return true;
-	for (int i = 0; i < sym_nargs(e); i++)
-		if (mentions(sym_arg(e, i), x))
-			return true;
-	return false;
-}
-
 /* Is op a global read of body r (the body of the loop over iv) that the
  * schedule prefetches? Not through a mapping (its dynamic values may be
  * made in the trip), not of a tensor the kernel writes (a later trip could
@@ -58,7 +47,7 @@ static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
 		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
 		return false;
 	for (int k = 0; k < ix->ndims; k++)
-		if (mentions(ix->d[k].start, iv) || mentions(ix->d[k].coord, iv))
+		if (sym_mentions(ix->d[k].start, iv) || sym_mentions(ix->d[k].coord, iv))
 			return true;
 	return false;
 }

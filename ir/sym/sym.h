@@ -94,6 +94,7 @@ SymKind sym_kind(const Sym *e);
 const char *sym_kind_name(SymKind k);
 int sym_nargs(const Sym *e);
 Sym *sym_arg(const Sym *e, int i);
+bool sym_mentions(const Sym *e, const Sym *x); /* x is e or a subexpression of e (nodes are interned) */
 bool sym_is_bool(const Sym *e);
 bool sym_is_error(const Sym *e);
 const char *sym_error_msg(const Sym *e); /* SYM_ERROR: the message */

@@ -335,6 +335,15 @@ Sym *sym_arg(const Sym *e, int i)
 	check_that(i >= 0 && (uint32_t)i < e->nargs);
 	return e->args[i];
 }
+bool sym_mentions(const Sym *e, const Sym *x)
+{
+	if (e == x)
+		return true;
+	for (uint32_t i = 0; i < e->nargs; i++)
+		if (sym_mentions(e->args[i], x))
+			return true;
+	return false;
+}
 bool sym_is_bool(const Sym *e) { return (e->flags & SF_BOOL) != 0; }
 bool sym_is_error(const Sym *e) { return e->kind == SYM_ERROR; }
 const char *sym_error_msg(const Sym *e) { return e->kind == SYM_ERROR ? e->u.msg : NULL; }
