@@ -83,6 +83,19 @@ MBlock *mfunc_block(MFunc *f, const char *label)
 	return b;
 }
 
+int *mfunc_vreg_defs(const MFunc *f)
+{
+	int *n = xcalloc(f->vregs.len + 1, sizeof *n);
+	for (size_t b = 0; b < f->blocks.len; b++) {
+		const MBlock *bl = f->blocks.data[b];
+		for (size_t i = 0; i < bl->insts.len; i++)
+			for (int d = 0; d < bl->insts.data[i].ndef; d++)
+				if (bl->insts.data[i].def[d].kind == MO_VREG)
+					n[bl->insts.data[i].def[d].reg]++;
+	}
+	return n;
+}
+
 uint32_t mfunc_vreg(MFunc *f, RegClass rc)
 {
 	check_that(rc_size(rc) >= 1 && rc_size(rc) <= 16);

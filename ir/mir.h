@@ -159,6 +159,10 @@ MFunc *mfunc_new(const char *name, const Target *t);
 void mfunc_free(MFunc *f);
 MBlock *mfunc_block(MFunc *f, const char *label); /* append a block */
 uint32_t mfunc_vreg(MFunc *f, RegClass rc);       /* a new virtual register */
+/* How many instructions define each virtual register (vregs.len + 1
+ * entries, the caller frees): the passes that move or merge definitions
+ * touch only registers defined once. */
+int *mfunc_vreg_defs(const MFunc *f);
 /* Append an instruction; checks the operand counts against the row. */
 MInst *mblock_add(MBlock *b, MOp op, int ndef, const MOpnd *defs, int nuse, const MOpnd *uses);
 /* Insert before position i (waitcnt insertion). */

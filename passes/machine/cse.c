@@ -289,17 +289,10 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 int eliminate_redundant(MFunc *f)
 {
 	size_t nv = f->vregs.len;
-	int *ndefs = xcalloc(nv + 1, sizeof *ndefs);
+	int *ndefs = mfunc_vreg_defs(f);
 	uint32_t *to = xcalloc(nv + 1, sizeof *to);
 	for (uint32_t v = 0; v <= nv; v++)
 		to[v] = v;
-	for (size_t b = 0; b < f->blocks.len; b++) {
-		const MBlock *bl = f->blocks.data[b];
-		for (size_t i = 0; i < bl->insts.len; i++)
-			for (int d = 0; d < bl->insts.data[i].ndef; d++)
-				if (bl->insts.data[i].def[d].kind == MO_VREG)
-					ndefs[bl->insts.data[i].def[d].reg]++;
-	}
 	int n = 0;
 	Avail av = {0};
 	for (size_t b = 0; b < f->blocks.len; b++) {

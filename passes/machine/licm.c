@@ -116,14 +116,7 @@ static int hoist_loop(MFunc *f, size_t l, const int *ndefs)
 int hoist_invariants(MFunc *f)
 {
 	int n = 0;
-	int *ndefs = calloc(f->vregs.len + 1, sizeof *ndefs);
-	for (size_t b = 0; b < f->blocks.len; b++) {
-		const MBlock *bl = f->blocks.data[b];
-		for (size_t i = 0; i < bl->insts.len; i++)
-			for (int d = 0; d < bl->insts.data[i].ndef; d++)
-				if (bl->insts.data[i].def[d].kind == MO_VREG)
-					ndefs[bl->insts.data[i].def[d].reg]++;
-	}
+	int *ndefs = mfunc_vreg_defs(f);
 	for (size_t l = 1; l < f->blocks.len; l++) {
 		const MBlock *bl = f->blocks.data[l];
 		if (!bl->insts.len)
