@@ -28,6 +28,8 @@
 
 #include "isel.h"
 
+enum { PAIR_SEL = 0x05040100 }; /* memory.c's pair packing */
+
 /* The row of [first, end) of b that defines vreg r (dword 0 of a V1), or -1. */
 static long def_row(const MBlock *b, size_t first, MOpnd r)
 {
@@ -49,6 +51,18 @@ static bool read_since(const MBlock *b, size_t first, uint32_t r)
 				return true;
 	}
 	return false;
+}
+
+/* Is sel an SGPR set in [first, end) of b to the pair packing's selector
+ * (bytes {lo.0, lo.1, hi.0, hi.1})? A v_perm_b32 with any other selector
+ * (an 8-bit tile's byte inserts, values.c) is not a pair of halves. */
+static bool pair_selector(const MBlock *b, size_t first, MOpnd sel)
+{
+	long i = sel.kind == MO_VREG ? def_row(b, first, sel) : -1;
+	if (i < 0)
+		return false;
+	const MInst *in = &b->insts.data[i];
+	return in->op == I_S_MOV_B32 && in->use[0].kind == MO_IMM && (uint32_t)in->use[0].imm == PAIR_SEL;
 }
 
 static void remove_row(MBlock *b, size_t i)
@@ -74,7 +88,7 @@ TVal *isel_pf_unpack(Isel *s, size_t first, TVal *v, PfPack *pk)
 		long i = v->d[k].kind == MO_VREG && v->d[k].rc == RC_V1 ? def_row(b, first, v->d[k]) : -1;
 		const MInst *in = i >= 0 ? &b->insts.data[i] : NULL;
 		if (!in || in->op != I_V_PERM_B32 || in->use[0].kind != MO_VREG || in->use[1].kind != MO_VREG ||
-			in->use[2].kind != MO_VREG) {
+			!pair_selector(b, first, in->use[2])) {
 			pk->hi[k] = -1;
 			pk->lo[k] = raw->nd;
 			raw->d[raw->nd++] = v->d[k];
@@ -86,7 +100,7 @@ TVal *isel_pf_unpack(Isel *s, size_t first, TVal *v, PfPack *pk)
 		pk->lo[k] = raw->nd;
 		raw->d[raw->nd++] = in->use[1];
 		sel = in->use[2];
-		pk->sel = (uint32_t)0x05040100u;
+		pk->sel = PAIR_SEL;
 		pk->n++;
 		remove_row(b, (size_t)i);
 	}

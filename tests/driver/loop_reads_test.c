@@ -76,6 +76,17 @@ static const char *const attention[] = {
 	"tests/driver/wave/gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320",
 };
 
+/* An 8-bit tile read across its rows (b stored K by N) is loaded one byte
+ * per element and joined by v_perm_b32 byte inserts, which are not pairs
+ * of 16-bit halves: pf_pack.c must leave them where they are. */
+START_TEST(byte_tile_passes)
+{
+	CmdResult r = wavecc("run tests/driver/data/gemm_i8_kn_prefetch.json --mcpu gfx90a --seed 7");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(attention_passes)
 {
 	char args[512];
@@ -94,6 +105,7 @@ int main(void)
 	tcase_set_timeout(t, 300);
 	tcase_add_loop_test(t, attention_loop_loads, 0, 2);
 	tcase_add_loop_test(t, attention_passes, 0, (int)(2 * ARRAY_LEN(attention)));
+	tcase_add_test(t, byte_tile_passes);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
