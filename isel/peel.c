@@ -170,6 +170,8 @@ static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
 	MBlock *b = s->b;
 	s->b = s->pre;
 	MOpnd r = isel_expr_lower(s, m, op->loc); /* an immediate when constant */
+	if (r.kind != MO_IMM) /* s_cmp reads an SGPR (M is uniform: runtime sizes only) */
+		r = isel_expr_to_sgpr(s, r);
 	s->b = b;
 	return r;
 }
