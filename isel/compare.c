@@ -80,8 +80,33 @@ static MOpnd pick(Isel *s, MOpnd c, MOpnd no, MOpnd yes, MOpnd *last)
 	return d;
 }
 
+/* select with a condition fold_mask.c decided: the chosen operand when it
+ * is a splat in VGPRs, as a splat repeating its first register (so that a
+ * loop carrying the result copies it, isel.c tval_aliased, rather than
+ * rewriting a register the operand's other readers share); false when not
+ * so (the select is lowered). */
+static bool select_known(Isel *s, Op *op)
+{
+	int k = isel_i1_known(s, op->args[0]);
+	if (k < 0)
+		return false;
+	const TVal *v = isel_elt_operand(s, op, k ? 1 : 2);
+	if (!v || !v->splat || v->nd < 1 || !mo_is_reg(v->d[0]) || rc_file(v->d[0].rc) != RF_VGPR)
+		return false;
+	TVal *r = ARENA_NEW(&s->c->arena, TVal);
+	*r = *v;
+	r->ix = s->c->index[op->id];
+	r->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd);
+	for (int i = 0; i < v->nd; i++)
+		r->d[i] = v->d[0];
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
 bool isel_select_select(Isel *s, Op *op)
 {
+	if (select_known(s, op))
+		return true;
 	const NodeIndex *ix = s->c->index[op->id];
 	const TVal *c = isel_elt_operand(s, op, 0), *t = c ? isel_elt_operand(s, op, 1) : NULL;
 	const TVal *f = t ? isel_elt_operand(s, op, 2) : NULL;

@@ -279,6 +279,8 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 	DType to = op_result(op)->dtype;
 	if (!ix || op->nparams != op->nargs)
 		return false;
+	if (isel_fold_apply_expr(s, op)) /* decided by the index ranges (fold_mask.c) */
+		return true;
 	const TVal **reg = ARENA_NEWN(&c->arena, const TVal *, op->nargs + 1);
 	for (int i = 0; i < op->nargs; i++) {
 		reg[i] = isel_elt_operand(s, op, i);

@@ -433,6 +433,7 @@ MFunc *select_instructions(Analysis *c)
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
+	s.konst = ARENA_NEWN(&c->arena, int8_t, k->nvalues + 1);
 	count_uses(&s, k->body);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
 	int ndyn;

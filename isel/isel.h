@@ -73,6 +73,7 @@ typedef struct Isel {
 	uint32_t outer_iv[MAX_DIMS];
 	TVal **val;       /* by Value id */
 	int *uses;        /* by Value id: operand uses */
+	int8_t *konst;    /* by Value id: fold_mask.c's i1 constants (1 false, 2 true), else 0 */
 	uint32_t *desc;   /* buffer descriptor vreg per memory argument */
 	uint32_t kernarg; /* S2: kernarg segment pointer */
 	size_t kernarg_end; /* kernarg_load.c: block 0's index after the entry copies and kernarg loads */

@@ -5,7 +5,10 @@
  * written to LDS (isel/pf_pack.c). Wave's vanilla attention has both (its
  * Q tile; its V tile, read across its rows): the loop loads no Q, packs no
  * V after the trip's loads of it, and the kernel passes on both targets,
- * as do the causal and GQA forms. */
+ * as do the causal and GQA forms. Its mask of the scores past K2
+ * (apply_expr(self_index(K2), x < K2) steering a select) is decided by the
+ * index ranges where K2 is a multiple of its tile (isel/fold_mask.c): no
+ * compare, no select; at K2 = 300 it is computed, and both pass. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,9 +72,23 @@ START_TEST(attention_loop_loads)
 }
 END_TEST
 
+START_TEST(attention_mask_folds_when_aligned)
+{
+	CmdResult r = wavecc("compile tests/driver/wave/vanilla_attention_16x16x16.json -S -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_eq(count(r.out, "v_cmp_gt_i32"), 0);
+	cmd_result_free(&r);
+	r = wavecc("compile tests/driver/wave/vanilla_attention_16x16x16.json -D K2=300 -S -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_int_ge(count(r.out, "v_cmp_gt_i32"), 16);
+	cmd_result_free(&r);
+}
+END_TEST
+
 static const char *const attention[] = {
 	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=2",
 	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=1 -D K2=320 --schedule none",
+	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=1 -D K2=300",
 	"tests/driver/wave/vanilla_attention_causal_32x32x8.json -D B=2",
 	"tests/driver/wave/gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320",
 };
@@ -104,6 +121,7 @@ int main(void)
 	TCase *t = tcase_create("core");
 	tcase_set_timeout(t, 300);
 	tcase_add_loop_test(t, attention_loop_loads, 0, 2);
+	tcase_add_test(t, attention_mask_folds_when_aligned);
 	tcase_add_loop_test(t, attention_passes, 0, (int)(2 * ARRAY_LEN(attention)));
 	tcase_add_test(t, byte_tile_passes);
 	suite_add_tcase(s, t);
