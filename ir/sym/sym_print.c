@@ -74,9 +74,47 @@ static void pr_pow_of(Buf *b, const Sym *base, int64_t e)
 		buf_printf(b, "**%lld", (long long)e);
 }
 
-/* The product k * factors (k already sign-adjusted by the caller). */
+static void term_parts(const Sym *t, SymRat *k, Sym *const **fs, int *n, Sym *const *one);
+
+/* Is a's content (sym_content: the lcm of its terms' denominators) too big
+ * to divide out? Then the constructors keep a number times a product with
+ * this sum as it is, while a number times this sum alone is distributed. */
+static bool content_unknown(const Sym *a)
+{
+	if (a->kind != SYM_ADD)
+		return false;
+	int64_t l = 1;
+	for (uint32_t i = 0; i < a->nargs; i++) {
+		SymRat k;
+		Sym *const *fs;
+		int n;
+		Sym *self = a->args[i];
+		term_parts(a->args[i], &k, &fs, &n, &self);
+		__int128 nl = (__int128)(l / sym_gcd64(l, k.q)) * k.q;
+		if (nl > INT32_MAX)
+			return true;
+		l = (int64_t)nl;
+	}
+	return false;
+}
+
+/* The product k * factors (k already sign-adjusted by the caller). A
+ * reader multiplies left to right, so `-(a + b/N)*c` or `3*(a + b/N)*c`
+ * would give it k times the sum first, which it distributes, and a sum
+ * whose content it cannot divide out back is another node: with such a
+ * sum among the factors, k goes last, `(a + b/N)*c*(-1)`. */
 static void pr_mul(Buf *b, SymRat k, Sym *const *fs, int n)
 {
+	bool late = false;
+	for (int i = 0; i < n && (k.p != 1 || k.q != 1); i++)
+		late |= fs[i]->kind == SYM_ADD && content_unknown(fs[i]);
+	if (late) {
+		pr_mul(b, (SymRat){1, 1}, fs, n);
+		buf_puts(b, "*(");
+		pr_num(b, k);
+		buf_putc(b, ')');
+		return;
+	}
 	if (k.p < 0) {
 		buf_putc(b, '-');
 		k.p = -k.p;

@@ -158,6 +158,10 @@ START_TEST(print_parse_round_trip)
 		"K*K**(64)/(x + 31)/(64)/(x + 31)/3", /* fuzzer find: big merged exponents */
 		"r/470184984576/(q2 + 9992999999)", /* fuzzer find: printed as /(k*(sum)) it overflowed when read back */
 		"(x > 0 & y > 0) | (z < 0 & Ne(x/y, 1))",
+		/* fuzzer find: -1 times a product with a sum whose content is too
+		 * big to divide out, printed `-(sum)*...`, read back as (-sum)*... */
+		"K*(x + 64)/ 2// - K*K*(45 + x)/- K*(lx /232**2*(lx + 31)/232**2 +x31)/1",
+		"3*(x31 + lx/2897022976)*(x + 45)",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(exprs); i++) {
 		Sym *e = P(exprs[i]);
