@@ -329,7 +329,9 @@ START_TEST(default_schedule)
 		/* GQA attention fills the registers without it (vanilla attention
 		 * no longer does since issue 13's savings): asked for, the schedule
 		 * spills into AGPRs; by default it gives way rather than spill (no
-		 * more AGPRs than without the schedule) */
+		 * more AGPRs than without the schedule, and no more VGPRs: the
+		 * plain form also drops the loop-invariant reads' hoisting, which
+		 * --schedule none keeps where it costs no wave) */
 		const char *k = "compile tests/driver/wave/gqa_bshd_attention_16x16x16.json -S -o /dev/null --stats";
 		char args[512];
 		CmdResult d = wavecc(k);
@@ -340,7 +342,7 @@ START_TEST(default_schedule)
 		ck_assert_msg(d.status == 0 && n.status == 0 && p.status == 0, "%s%s%s", d.err, n.err, p.err);
 		ck_assert_int_gt(stat(p.out, "\nagpr"), stat(n.out, "\nagpr"));
 		ck_assert_int_eq(stat(d.out, "\nagpr"), stat(n.out, "\nagpr"));
-		ck_assert_int_eq(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
+		ck_assert_int_le(stat(d.out, "\nvgpr"), stat(n.out, "\nvgpr"));
 		cmd_result_free(&d);
 		cmd_result_free(&n);
 		cmd_result_free(&p);
