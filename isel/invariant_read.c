@@ -46,17 +46,11 @@ static bool only_mma_operand(const Region *r, const Value *v)
 static bool hoistable(Isel *s, const Op *op)
 {
 	const Region *body = op->parent;
-	const NodeIndex *ix = s->c->index[op->id];
 	if (s->c->no_hoist || !s->iv_sym || !s->pre || s->masked || !body || !body->owner ||
-		body->owner->kind != OP_ITERATE || !ix)
+		body->owner->kind != OP_ITERATE)
 		return false;
-	if (op->kind != OP_READ || op->mapping || op->args[0]->space != AS_GLOBAL ||
-		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
-		return false;
-	for (int k = 0; k < ix->ndims; k++)
-		if (sym_mentions(ix->d[k].start, s->iv_sym) || sym_mentions(ix->d[k].coord, s->iv_sym))
-			return false;
-	return only_mma_operand(body, op_result((Op *)op));
+	return isel_loop_movable_read(s, op) && !isel_read_moves_with(s, op, s->iv_sym) &&
+	       only_mma_operand(body, op_result((Op *)op));
 }
 
 /* A read loaded before its loop: a loop body selected twice (peel.c's

@@ -197,6 +197,13 @@ typedef struct Pipe {
 	bool staged;     /* shared.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
+/* prefetch.c: may a load of op's value be moved away from op (the next
+ * trip's, or before the loop)? A plain read (no mapping, whose dynamic
+ * values may be made in the trip) of a global tensor nothing in the kernel
+ * writes (a trip could read what another wrote), of at most 4-byte
+ * elements. And does its index mention the loop variable iv? */
+bool isel_loop_movable_read(Isel *s, const Op *op);
+bool isel_read_moves_with(Isel *s, const Op *op, const Sym *iv);
 /* invariant_read.c: op's value loaded before the innermost loop, when
  * it reads the same elements in every trip and only MMAs read it; NULL
  * when not (nothing emitted). */

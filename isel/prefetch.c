@@ -34,22 +34,29 @@
 
 #include "isel.h"
 
-/* Is op a global read of body r (the body of the loop over iv) that the
- * schedule prefetches? Not through a mapping (its dynamic values may be
- * made in the trip), not of a tensor the kernel writes (a later trip could
- * read what an earlier one wrote), and only where the loop moves it. */
-static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
+bool isel_loop_movable_read(Isel *s, const Op *op)
+{
+	/* 64-bit elements go through index64.c's checks when the op is
+	 * reached, which a load moved out of its place would run ahead of */
+	return op->kind == OP_READ && !op->mapping && s->c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
+	       dtype_size(op->args[0]->dtype) <= 4 && !isel_writes_mem(s->c->k->body, op->args[0]);
+}
+
+bool isel_read_moves_with(Isel *s, const Op *op, const Sym *iv)
 {
 	const NodeIndex *ix = s->c->index[op->id];
-	/* 64-bit elements go through index64.c's checks when the op is
-	 * reached, which the prologue would run ahead of */
-	if (op->kind != OP_READ || op->mapping || !ix || op->args[0]->space != AS_GLOBAL ||
-		dtype_size(op->args[0]->dtype) > 4 || isel_writes_mem(s->c->k->body, op->args[0]))
-		return false;
 	for (int k = 0; k < ix->ndims; k++)
 		if (sym_mentions(ix->d[k].start, iv) || sym_mentions(ix->d[k].coord, iv))
 			return true;
 	return false;
+}
+
+/* Is op a global read of body r (the body of the loop over iv) that the
+ * schedule prefetches? A read a load may move for, and only where the loop
+ * moves it. */
+static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
+{
+	return isel_loop_movable_read(s, op) && isel_read_moves_with(s, op, iv);
 }
 
 bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged)
