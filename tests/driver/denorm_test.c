@@ -11,22 +11,30 @@
 
 #include "../test.h"
 
-/* The kernel file tests/driver/data/NAME.json with "options" set to
- * OPTS, in a folder of its own; returns the path (static storage). */
-static const char *with_options(const char *name, const char *opts)
+/* The kernel file FILE (from the repository root) with "options" set to
+ * OPTS, in the folder named NAME; returns the path (static storage). */
+static const char *file_with_options(const char *name, const char *file, const char *opts)
 {
 	static char path[1024];
 	const char *dir = test_tmpdir(name);
 	char cmd[4096];
 	snprintf(cmd, sizeof cmd,
 		"cd '%s' && sed 's|\"format\": \"wavecc-kernel/1\",|\"format\": \"wavecc-kernel/1\", \"options\": %s,|' "
-		"tests/driver/data/%s.json > '%s/k.json'",
-		test_root(), opts, name, dir);
+		"'%s' > '%s/k.json'",
+		test_root(), opts, file, dir);
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
 	snprintf(path, sizeof path, "%s/k.json", dir);
 	return path;
+}
+
+/* tests/driver/data/NAME.json with "options" set to OPTS. */
+static const char *with_options(const char *name, const char *opts)
+{
+	char file[512];
+	snprintf(file, sizeof file, "tests/driver/data/%s.json", name);
+	return file_with_options(name, file, opts);
 }
 
 static CmdResult wavecc_on(const char *file, const char *args)
@@ -97,19 +105,9 @@ END_TEST
  * softmax's exp2 is bare, and the kernel matches the interpreter. */
 START_TEST(attention_with_flush_passes)
 {
-	const char *dir = test_tmpdir("denorm_attention");
-	char cmd[4096];
-	snprintf(cmd, sizeof cmd,
-		"cd '%s' && sed 's|\"format\": \"wavecc-kernel/1\",|\"format\": \"wavecc-kernel/1\", \"options\": "
-		"{\"denorm_fp_math_f32\": \"preserve-sign\"},|' tests/driver/wave/vanilla_attention_16x16x16.json > "
-		"'%s/k.json'",
-		test_root(), dir);
-	CmdResult r = run_cmd(cmd, NULL);
-	ck_assert_msg(r.status == 0, "%s", r.err);
-	cmd_result_free(&r);
-	char file[1024];
-	snprintf(file, sizeof file, "%s/k.json", dir);
-	r = wavecc_on(file, _i ? "run --mcpu gfx90a --atol 1e-3 --rtol 1e-3" : "run --atol 1e-3 --rtol 1e-3");
+	const char *file = file_with_options("denorm_attention", "tests/driver/wave/vanilla_attention_16x16x16.json",
+		"{\"denorm_fp_math_f32\": \"preserve-sign\"}");
+	CmdResult r = wavecc_on(file, _i ? "run --mcpu gfx90a --atol 1e-3 --rtol 1e-3" : "run --atol 1e-3 --rtol 1e-3");
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
 	cmd_result_free(&r);
 	r = wavecc_on(file, "compile -S -o -");
