@@ -899,6 +899,9 @@ static int known_bug_count(void)
 	return n;
 }
 
+/* The table the running case is from, for WAVECC_WAVE_ASM_DIR's names. */
+static const char *case_tag = "case";
+
 static void run_case(const WaveCase *c, int i)
 {
 	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
@@ -938,6 +941,20 @@ static void run_case(const WaveCase *c, int i)
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
+	/* WAVECC_WAVE_ASM_DIR: compile each case to assembly in that folder
+	 * (NNNN-MCPU.s, a first line naming the case) instead of running it,
+	 * for tools/asm_snapshot.sh's before-and-after comparison */
+	const char *asm_dir = getenv("WAVECC_WAVE_ASM_DIR");
+	if (asm_dir && *asm_dir) {
+		snprintf(cmd, sizeof cmd,
+			"cd '%s' && f='%s/%s-%04d-%s.s' && echo '// %s --mcpu %s' > \"$f\" && "
+			"'%s' compile tests/driver/wave/%s --mcpu %s -S -o - %s >> \"$f\" 2>&1; true",
+			test_root(), asm_dir, case_tag, i, mcpu, c->args, mcpu, test_bin(),
+			args, mcpu, extra ? extra : "");
+		CmdResult r = run_cmd(cmd, NULL);
+		cmd_result_free(&r);
+		return;
+	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, in, extra ? extra : "");
 	CmdResult r = run_cmd(cmd, NULL);
@@ -978,6 +995,7 @@ START_TEST(wave_case)
 {
 	if (sampled_out(_i))
 		return;
+	case_tag = "case";
 	run_case(&cases[_i / 2], _i);
 }
 END_TEST
@@ -990,6 +1008,7 @@ START_TEST(wave_igemm)
 	WaveCase c = {args, NULL, NULL};
 	if (sampled_out(_i))
 		return;
+	case_tag = "igemm";
 	run_case(&c, _i);
 }
 END_TEST
@@ -998,6 +1017,7 @@ START_TEST(wave_scheduled)
 {
 	if (sampled_out(_i))
 		return;
+	case_tag = "scheduled";
 	run_case(&scheduled[_i / 2], _i);
 }
 END_TEST
@@ -1006,6 +1026,7 @@ START_TEST(wave_slow)
 {
 	if (shard_index != 0)
 		return;
+	case_tag = "slow";
 	run_case(&slow[_i / 2], _i);
 }
 END_TEST
@@ -1014,6 +1035,7 @@ START_TEST(wave_known_bug)
 {
 	if (shard_index != 0)
 		return;
+	case_tag = "known";
 	run_case(&known_bugs[_i / 2], _i);
 }
 END_TEST

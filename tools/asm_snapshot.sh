@@ -1,0 +1,24 @@
+#!/bin/sh
+# asm_snapshot.sh DIR — the assembly wavecc emits for every example
+# (examples/*.json, gfx942 and gfx90a) and every Wave transcription case
+# (tests/driver/wave_test.c's tables, with WAVECC_WAVE_ASM_DIR), one file
+# each under DIR, so that a change's effect on generated code is a diff:
+#   tools/asm_snapshot.sh /tmp/before; (change); tools/asm_snapshot.sh /tmp/after
+#   diff -r /tmp/before /tmp/after
+# Needs a built tree (make, and build/tests/driver/wave.test). BUILD=dir
+# picks another build folder. The first line of each file names the case.
+set -eu
+cd "$(dirname "$0")/.."
+out=${1:?usage: tools/asm_snapshot.sh DIR}
+BUILD=${BUILD:-build}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+for f in examples/*.json; do
+	for t in gfx942 gfx90a; do
+		n=$(basename "$f" .json)
+		{ echo "// $f --mcpu $t"; "$BUILD/wavecc" compile "$f" --mcpu "$t" -S -o - 2>&1 || true; } > "$out/example-$n-$t.s"
+	done
+done
+WAVECC_WAVE_ASM_DIR="$out" WAVECC_BIN="$PWD/$BUILD/wavecc" WAVECC_ROOT="$PWD" WAVECC_BUILD="$PWD/$BUILD" \
+	WAVECC_WAVE_JOBS=${WAVECC_WAVE_JOBS:-$(nproc)} CK_VERBOSITY=silent "$BUILD/tests/driver/wave.test" > /dev/null
+echo "$(ls "$out" | wc -l) files in $out"
