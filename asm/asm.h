@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "../passes/graph/analysis.h"
+#include "../passes/plan/plan.h"
 #include "../util/util.h"
 
 /* ---- llvm_mc.c ---- */
@@ -65,8 +66,9 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
  * source (text, descriptor, metadata), appended to text. With a tag, the
  * same as one variant of a batch source (driver/batch.c): no target
  * directive, sections NAME.TAG, symbols KERNEL__TAG, block labels
- * .LTAG_..., metadata unchanged (loader/codeobj/link.c undoes the rest). */
-void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *text);
+ * .LTAG_..., metadata unchanged (loader/codeobj/link.c undoes the rest).
+ * The header names the plan's schedule and what selection made of it. */
+void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFunc *f, const char *tag, Buf *text);
 /* The launch descriptor (docs/launch-format.md) naming code_object,
  * appended to json. */
 void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *json);

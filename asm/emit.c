@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "../include/wavecc.h"
-#include "../passes/graph/analysis.h"
+#include "../passes/plan/plan.h"
 
 /* The kernel's symbol: its name with anything but [A-Za-z0-9_.] as '_'. */
 static const char *kernel_entry_name(Analysis *c)
@@ -125,7 +125,7 @@ static void launch_int_or_expr(Analysis *c, Buf *l, int64_t v, Sym *e)
 		buf_printf(l, "%s", quoted(c, sym_str(c->k->sc, e)));
 }
 
-void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
+void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFunc *f, const char *tag, Buf *b)
 {
 	Kernel *k = c->k;
 	const char *name = kernel_entry_name(c);
@@ -151,11 +151,11 @@ void emit_assembly(Analysis *c, const MFunc *f, const char *tag, Buf *b)
 	buf_printf(b, " workgroups of %d x %d x %d work-items\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
-	buf_printf(b, "// schedule: %s, %d loop%s prefetched, %d with 2 LDS buffers", kernel_schedule_name(c->opts.schedule),
-		c->prefetched, c->prefetched == 1 ? "" : "s", c->lds_doubled);
-	if (c->opts.schedule == SCHED_FOUR_STAGE) /* where the shape fits (isel/four_stage.c) */
-		buf_printf(b, ", %d in four stages", c->four_staged);
-	if (c->opts.asked && c->opts.asked != c->opts.schedule)
+	buf_printf(b, "// schedule: %s, %d loop%s prefetched, %d with 2 LDS buffers", kernel_schedule_name(p->schedule),
+		got->prefetched, got->prefetched == 1 ? "" : "s", got->lds_doubled);
+	if (p->schedule == SCHED_FOUR_STAGE) /* where the shape fits (isel/four_stage.c) */
+		buf_printf(b, ", %d in four stages", got->four_staged);
+	if (c->opts.asked && c->opts.asked != p->schedule)
 		buf_printf(b, " (asked: %s)", kernel_schedule_name(c->opts.asked));
 	buf_printf(b, "\n");
 	/* A variant of a batch (tag): its own sections and symbols, which

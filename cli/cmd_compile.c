@@ -38,7 +38,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: wavecc compile K.json [-o OUT] [-S] [--launch FILE] [--mcpu CPU] [-D SYM=VAL]...\n"
-		     "                      [--llvm-mc PATH] [--dump-mir] [--no-schedule] [--stats] [-v]\n"
+		     "                      [--llvm-mc PATH] [--dump-mir] [--dump-plan] [--no-schedule] [--stats] [-v]\n"
 		     "                      [--schedule S] [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		     "  -o OUT            output (default: K's base name + .hsaco, or .s with -S); '-' is\n"
 		     "                    stdout; a device or FIFO is written into (also -oOUT, -o=OUT)\n"
@@ -51,6 +51,8 @@ static void usage(FILE *out)
 		     "  -D SYM=VAL        bind a dynamic symbol or override a symbol's value (also -DSYM=VAL)\n"
 		     "  --llvm-mc PATH    the llvm-mc to run (see wavecc help as)\n"
 		     "  --dump-mir        print the machine IR after each machine pass on stderr\n"
+		     "  --dump-plan       print the loop plan the kernel was compiled from on stderr\n"
+		     "                    (passes/plan: pipelining, splits, moved reads, folded masks)\n"
 		     "  --no-schedule     keep isel's instruction order (no list scheduling)\n"
 		     OPT_SCHEDULE_USAGE
 		     "  --stats           print registers, occupancy, instruction counts, code size and\n"
@@ -185,6 +187,8 @@ int cmd_compile(int argc, char **argv)
 			stats = true;
 		} else if (strcmp(a, "--dump-mir") == 0) {
 			o.dump = ~0u;
+		} else if (strcmp(a, "--dump-plan") == 0) {
+			o.dump_plan = true;
 		} else if (strcmp(a, "-v") == 0) {
 			verbose = true;
 		} else if (opt_value(argc, argv, &i, "-o", &v)) {
@@ -236,9 +240,9 @@ int cmd_compile(int argc, char **argv)
 		}
 	}
 	if (inputs.len > 1 || many.nsweeps) {
-		if (launch_opt || stats || (out && strcmp(out, "-") == 0) || o.dump)
+		if (launch_opt || stats || (out && strcmp(out, "-") == 0) || o.dump || o.dump_plan)
 			usage_err("compile: with several kernels or --sweep, -o names a folder; --launch, --stats, "
-				  "--dump-mir and -o - are for one kernel");
+				  "--dump-mir, --dump-plan and -o - are for one kernel");
 		if (!target_from_name(mcpu))
 			usage_err("compile: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or "
 				  ":sramecc- and then :xnack+ or :xnack-", mcpu);

@@ -19,6 +19,7 @@
 #define WAVECC_DRIVER_H
 
 #include "../passes/graph/analysis.h"
+#include "../passes/plan/plan.h"
 #include "../passes/machine/machine.h"
 
 enum { MAX_PASSES = 24 };
@@ -33,6 +34,7 @@ typedef struct CompileOptions {
 	bool verbose;            /* say which llvm-mc runs, on stderr */
 	unsigned dump;           /* bit per pass index: print the MIR after it to dump_out */
 	FILE *dump_out;
+	bool dump_plan;          /* print the loop plan to dump_out once allocation chose the form */
 	const char *stop_after;  /* a pipeline row's name: stop after it (dump-indices, -S) */
 	bool no_schedule;        /* skip the list scheduler (passes/machine/sched.c): --no-schedule */
 	/* --schedule, --lds-stages, --waves-per-eu (0: the kernel's "options",
@@ -62,12 +64,8 @@ typedef struct Compile {
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
 	SchedOptions order; /* the asked instruction order (its groups; options.c) */
 	int hoisted;       /* instructions hoist_invariants moved */
-	/* compile_lighten's steps taken: LIGHT_UNPEELED (no loop split into a
-	 * main loop and a masked tail, isel/peel.c), LIGHT_TWO_BUFFERS
-	 * (four_stage as a prefetch with two LDS buffers per tile),
-	 * LIGHT_ONE_BUFFER (a prefetch with one), LIGHT_PLAIN (no prefetch, no
-	 * hoisting) */
-	enum { LIGHT_NONE, LIGHT_UNPEELED, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } light;
+	Plan plan;         /* plan_loops → select_instructions (lighter ones: allocate_registers) */
+	PlanReport got;    /* what select_instructions made of the plan */
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
@@ -77,6 +75,8 @@ typedef struct Compile {
 } Compile;
 
 /* ---- pipeline.c ---- */
+/* c's loop plan as compiled (plan_print) and what selection made of it. */
+void compile_print_plan(const Compile *c, Buf *b);
 /* Start compiling k; an unknown o->mcpu is reported through d and makes
  * compile_run fail. */
 void compile_init(Compile *c, const Kernel *k, const CompileOptions *o, Diag *d);
@@ -112,13 +112,6 @@ int compile_waves_lds(const Compile *c, const MFunc *f, int lds_bytes);
 /* c->an.opts from the command line's, the kernel's and the default
  * options; -1 after reporting one out of range. */
 int compile_resolve_options(Compile *c);
-/* One step lighter than the form allocation found wanting (spilled,
- * failed, or short of waves), in c's options and c->light, for the
- * function to be selected again: two LDS buffers per tile made one, else
- * no prefetch schedule (where it gives way, Analysis.sched_yields) and no
- * hoist_invariants (they lengthen live ranges); false when no lighter step
- * is left. */
-bool compile_lighten(Compile *c);
 /* Warn when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);
 /* ---- batch.c ---- */

@@ -8,8 +8,8 @@
  * Defaults (measured with `make bench-gemm`, bench/gemm_report.c): the
  * prefetch schedule with one LDS stage, unless the schedule was not asked
  * for and makes register allocation spill or fail, or costs waves per
- * SIMD: then the kernel is selected again a step lighter (compile_lighten,
- * from allocate_registers). The asked instruction order ("interleave") is
+ * SIMD: then the kernel is selected again from a plan a step lighter
+ * (plan_lighten, passes/plan/plan.c, from allocate_registers). The asked instruction order ("interleave") is
  * parsed here for the scheduler (passes/machine/sched_groups.c). See
  * docs/kernel-format.md.
  *
@@ -46,7 +46,6 @@ int compile_resolve_options(Compile *c)
 	r->schedule = !asked			    ? DEFAULT_SCHEDULE
 		      : asked == SCHED_NONE || asked == SCHED_FOUR_STAGE ? asked
 									  : SCHED_PREFETCH;
-	c->an.sched_yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH);
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
 	r->interleave = o->interleave ? o->interleave : ko->interleave;
@@ -68,36 +67,6 @@ int compile_resolve_options(Compile *c)
 		return -1;
 	}
 	return 0;
-}
-
-bool compile_lighten(Compile *c)
-{
-	/* the default is prefetch and hoisting where they cost no spills and
-	 * no waves: a kernel whose registers are full without them (attention)
-	 * is better off as it was */
-	bool pf = c->an.sched_yields && c->an.prefetched;
-	if (c->light == LIGHT_NONE && c->an.peeled) {
-		/* a split loop's two bodies keep both forms of the loads'
-		 * offsets live: the lightest step first */
-		c->light = LIGHT_UNPEELED;
-		c->an.no_peel = true;
-	} else if (c->light < LIGHT_TWO_BUFFERS && pf && c->an.four_staged) {
-		/* the LDS reads a trip ahead hold a second set of operands */
-		c->light = LIGHT_TWO_BUFFERS;
-		c->an.opts.schedule = SCHED_PREFETCH;
-	} else if (c->light < LIGHT_ONE_BUFFER && pf && c->an.lds_doubled) {
-		c->light = LIGHT_ONE_BUFFER;
-		c->an.opts.lds_stages = 1;
-		/* (four_stage with one buffer is prefetch: isel/four_stage.c) */
-		if (c->an.opts.schedule == SCHED_FOUR_STAGE)
-			c->an.opts.schedule = SCHED_PREFETCH;
-	} else if (c->light != LIGHT_PLAIN && (pf || c->hoisted || c->an.hoisted_reads)) {
-		c->light = LIGHT_PLAIN;
-		if (pf)
-			c->an.opts.schedule = SCHED_NONE;
-	} else
-		return false;
-	return true;
 }
 
 /* The VGPRs and AGPRs of one wave at waves_per_eu waves per SIMD: the

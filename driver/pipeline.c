@@ -31,6 +31,7 @@
 #include "../regalloc/regalloc.h"
 #include "driver.h"
 
+static void select_planned(Compile *c);
 static void emit(Compile *c);
 static void assemble(Compile *c);
 static void link_code_object(Compile *c);
@@ -43,8 +44,9 @@ static void link_code_object(Compile *c);
 	X(subst_symbols, subst_symbols(&c->an), 0, true) \
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
-	X(select_instructions, c->mf = select_instructions(&c->an), 1, true) \
-	X(hoist_invariants, c->hoisted = c->light == LIGHT_PLAIN ? 0 : hoist_invariants(c->mf), 1, true) \
+	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
+	X(select_instructions, select_planned(c), 1, true) \
+	X(hoist_invariants, c->hoisted = c->plan.licm ? hoist_invariants(c->mf) : 0, 1, true) \
 	X(eliminate_redundant, eliminate_redundant(c->mf), 1, true) \
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
 	X(schedule, compile_schedule(c), 1, true) \
@@ -125,17 +127,24 @@ static void rerun_before_allocation(Compile *c)
 #undef RERUN
 }
 
-/* One allocated form of the function, with what it was selected with. */
+/* The plan selected (a fresh report of what was made of it). */
+static void select_planned(Compile *c)
+{
+	c->got = (PlanReport){0};
+	c->mf = select_instructions(&c->an, &c->plan, &c->got);
+}
+
+/* One allocated form of the function, with the plan it was selected from
+ * and what was made of it. */
 typedef struct Form {
 	MFunc *mf;
 	RegAssign *ra;
 	Buf err;
 	int rc, waves;
 	bool spills;
-	int hoisted, prefetched, lds_doubled, four_staged, swizzled, lds_padded, light;
-	bool no_swizzle, no_peel;
-	int hoisted_reads, peeled;
-	KernelOptions opts;
+	int hoisted; /* instructions hoist_invariants moved */
+	Plan plan;
+	PlanReport got;
 } Form;
 
 static Form allocate_form(Compile *c)
@@ -146,17 +155,8 @@ static Form allocate_form(Compile *c)
 	f.spills = f.rc == 0 && f.ra->spills > 0;
 	f.waves = f.rc == 0 && !f.spills ? compile_waves(c, f.mf) : 0;
 	f.hoisted = c->hoisted;
-	f.prefetched = c->an.prefetched;
-	f.lds_doubled = c->an.lds_doubled;
-	f.four_staged = c->an.four_staged;
-	f.swizzled = c->an.swizzled;
-	f.lds_padded = c->an.lds_padded;
-	f.no_swizzle = c->an.no_swizzle;
-	f.hoisted_reads = c->an.hoisted_reads;
-	f.peeled = c->an.peeled;
-	f.no_peel = c->an.no_peel;
-	f.light = c->light;
-	f.opts = c->an.opts;
+	f.plan = c->plan;
+	f.got = c->got;
 	return f;
 }
 
@@ -171,35 +171,14 @@ static void form_free(Form *f)
 	*f = (Form){0};
 }
 
-/* What f was selected with, back into c (not f's function). */
-static void form_flags(Compile *c, const Form *f)
+/* The function selected again from plan p, the rows before allocation
+ * run on it, and allocated into *f; false when the compilation failed
+ * (c->mf, the new selection, then goes with c). */
+static bool reselect(Compile *c, const Plan *p, Form *f)
 {
-	c->hoisted = f->hoisted;
-	c->an.prefetched = f->prefetched;
-	c->an.lds_doubled = f->lds_doubled;
-	c->an.four_staged = f->four_staged;
-	c->an.swizzled = f->swizzled;
-	c->an.lds_padded = f->lds_padded;
-	c->an.no_swizzle = f->no_swizzle;
-	c->an.hoisted_reads = f->hoisted_reads;
-	c->an.no_hoist = f->light == LIGHT_PLAIN;
-	c->an.peeled = f->peeled;
-	c->an.no_peel = f->no_peel;
-	c->light = f->light;
-	c->an.opts = f->opts;
-}
-
-/* The function selected again under c's (changed) options, the rows
- * before allocation run on it, and allocated into *f; false when the
- * compilation failed (c->mf, the new selection, then goes with c). */
-static bool reselect(Compile *c, Form *f)
-{
-	c->an.prefetched = c->an.lds_doubled = c->an.four_staged = c->an.swizzled = c->an.lds_padded = 0;
-	c->an.hoisted_reads = 0;
-	c->an.no_hoist = c->light == LIGHT_PLAIN;
-	c->an.peeled = 0;
+	c->plan = *p;
 	c->hoisted = 0;
-	c->mf = select_instructions(&c->an);
+	select_planned(c);
 	if (!compile_failed(c))
 		rerun_before_allocation(c);
 	if (compile_failed(c))
@@ -214,9 +193,9 @@ static bool reselect(Compile *c, Form *f)
  *
  * The prefetch schedule, its second LDS buffer and hoisting lengthen live
  * ranges or take LDS; where the schedule gives way (the default, or a Wave
- * name it stands in for) they are dropped a step at a time
- * (compile_lighten, driver/options.c) while the allocation spills or
- * fails, or allows fewer than 8 waves per SIMD (or than the waves_per_eu
+ * name it stands in for) they are dropped a step at a time (each form is
+ * selected from a lighter plan, plan_lighten, passes/plan/plan.c) while
+ * the allocation spills or fails, or allows fewer than 8 waves per SIMD (or than the waves_per_eu
  * target, for a schedule asked for by name); a lighter form is kept only
  * if it allocates without spills and gains a wave. Waves count registers,
  * LDS and slots together (compile_waves): registers saved where the LDS
@@ -226,25 +205,26 @@ void allocate_registers(Compile *c)
 	Form best = allocate_form(c);
 	/* a schedule asked for by name still gives way to a waves_per_eu
 	 * target it misses */
-	int want = c->an.sched_yields ? 8 : c->an.opts.waves_per_eu;
-	if (best.rc == 0 && !best.spills && c->an.prefetched && best.waves < want)
-		c->an.sched_yields = true;
-	int step = c->light;
+	int want = best.plan.yields ? 8 : c->an.opts.waves_per_eu;
+	if (best.rc == 0 && !best.spills && best.got.prefetched && best.waves < want)
+		best.plan.yields = true;
+	PlanLight step = best.plan.light;
 	/* reads hoisted out of a loop (isel/invariant_read.c) give way as
 	 * the default schedule does, whatever schedule was asked for: only
-	 * the hoisting goes (compile_lighten's plain step) */
-	while (best.rc != 0 || best.spills || (c->an.sched_yields && best.prefetched && best.waves < want) ||
-		(best.hoisted_reads && best.light != LIGHT_PLAIN && best.waves < 8)) {
-		form_flags(c, &best);
-		c->light = step; /* on from the last step tried */
-		if (!compile_lighten(c))
+	 * the hoisting goes (plan_lighten's plain step) */
+	while (best.rc != 0 || best.spills || (best.plan.yields && best.got.prefetched && best.waves < want) ||
+		(best.got.hoisted_reads && best.plan.light != LIGHT_PLAIN && best.waves < 8)) {
+		/* the best plan so far, a step on from the last step tried */
+		Plan p = plan_copy(&best.plan, &c->an.arena);
+		p.light = step;
+		if (!plan_lighten(&p, &best.got, best.hoisted))
 			break;
 		Form f;
-		if (!reselect(c, &f)) {
+		if (!reselect(c, &p, &f)) {
 			form_free(&best);
 			return;
 		}
-		step = c->light;
+		step = p.light;
 		bool bad = best.rc != 0 || best.spills;
 		if (bad || (f.rc == 0 && !f.spills && f.waves > best.waves)) {
 			form_free(&best);
@@ -255,12 +235,12 @@ void allocate_registers(Compile *c)
 	/* the swizzled layout, chosen on LDS alone, where the registers allow
 	 * no more waves than the padded one's LDS would: padded tiles keep
 	 * their b128 accesses and fewer address registers */
-	if (best.rc == 0 && !best.spills && best.swizzled &&
-		compile_waves_lds(c, best.mf, MAX(best.lds_padded, best.mf->lds_bytes)) >= best.waves) {
-		form_flags(c, &best);
-		c->an.no_swizzle = true;
+	if (best.rc == 0 && !best.spills && best.got.swizzled &&
+		compile_waves_lds(c, best.mf, MAX(best.got.lds_padded, best.mf->lds_bytes)) >= best.waves) {
+		Plan p = plan_copy(&best.plan, &c->an.arena);
+		p.swizzle = false;
 		Form f;
-		if (!reselect(c, &f)) {
+		if (!reselect(c, &p, &f)) {
 			form_free(&best);
 			return;
 		}
@@ -270,7 +250,9 @@ void allocate_registers(Compile *c)
 		} else
 			form_free(&f);
 	}
-	form_flags(c, &best);
+	c->plan = best.plan;
+	c->got = best.got;
+	c->hoisted = best.hoisted;
 	c->mf = best.mf;
 	RegAssign *ra = best.ra;
 	Buf err = best.err;
@@ -310,7 +292,7 @@ int check_allocation(Compile *c, Buf *msg)
 static void emit(Compile *c)
 {
 	c->kernarg_size = emit_kernarg_size(c->an.k);
-	emit_assembly(&c->an, c->mf, NULL, &c->asm_text);
+	emit_assembly(&c->an, &c->plan, &c->got, c->mf, NULL, &c->asm_text);
 	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", &c->launch_json);
 }
 
@@ -386,6 +368,16 @@ static void verify(Compile *c, const char *after, int level)
 	buf_free(&msg);
 }
 
+void compile_print_plan(const Compile *c, Buf *b)
+{
+	plan_print(b, &c->an, &c->plan);
+	const PlanReport *g = &c->got;
+	buf_printf(b, "selected: %d loop%s pipelined, %d with 2 LDS buffers, %d in four stages, %d split, %d read%s "
+		      "hoisted, %d region%s swizzled\n",
+		g->prefetched, g->prefetched == 1 ? "" : "s", g->lds_doubled, g->four_staged, g->peeled, g->hoisted_reads,
+		g->hoisted_reads == 1 ? "" : "s", g->swizzled, g->swizzled == 1 ? "" : "s");
+}
+
 /* Each pass is timed on its own (pass_us); the verifier and checkers after
  * it add to check_us, so the two together are the compiler's own time. */
 int compile_run(Compile *c)
@@ -407,6 +399,12 @@ int compile_run(Compile *c)
 		call; \
 		double t1_ = compile_now_us(); \
 		c->pass_us[i] = t1_ - t0_; \
+		if (c->opt.dump_plan && c->opt.dump_out && !*failed && strcmp(#fn, "allocate_registers") == 0) { \
+			Buf d = {0}; \
+			compile_print_plan(c, &d); \
+			fprintf(c->opt.dump_out, "## plan\n%s", buf_cstr(&d)); \
+			buf_free(&d); \
+		} \
 		if (!*failed && (level) && c->mf) { \
 			if ((c->opt.dump & (1u << i)) && c->opt.dump_out) { \
 				Buf d = {0}; \

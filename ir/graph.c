@@ -284,6 +284,30 @@ const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *di
 	return NULL;
 }
 
+bool region_writes_mem(const Region *r, const Value *mem)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
+			return true;
+		if (op->body && region_writes_mem(op->body, mem))
+			return true;
+	}
+	return false;
+}
+
+void region_count_uses(const Region *r, int *uses)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a])
+				uses[op->args[a]->id]++;
+		if (op->body)
+			region_count_uses(op->body, uses);
+	}
+}
+
 bool op_sets_extent(const Kernel *k, const Op *op)
 {
 	return op->kind == OP_SET_SYMBOL && op->dim &&

@@ -350,6 +350,11 @@ const Constraint *kernel_hardware(const Kernel *k);
  * tiling or wave constraint distributes (docs/kernel-format.md,
  * "set_symbol")? Otherwise it sets a per-element value seen by mappings. */
 bool op_sets_extent(const Kernel *k, const Op *op);
+/* Does region r (or a region nested in it) write or atomically update mem? */
+bool region_writes_mem(const Region *r, const Value *mem);
+/* Add the operand uses of r's ops (and those of the regions nested in
+ * it) to uses, by value id. */
+void region_count_uses(const Region *r, int *uses);
 /* e with every value symbol replaced by its resolved value (symbolic
  * aliases too), simplified. Dynamic and thread symbols remain. */
 Sym *kernel_subs(Kernel *k, Sym *e);

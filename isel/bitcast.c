@@ -8,32 +8,10 @@
  * shape — row-major and little-endian, element (m, k) of the f16 view is
  * half k % 2 of i32 element (m, k / 2), the same bytes — in the layout the
  * bitcast's consumers need (its own index, an MMA operand's), straight from
- * global memory as mapped reads of shared tensors are. The fusion is made
- * before the region's shared tiles are staged: the read loses its index, so
+ * global memory as mapped reads of shared tensors are. The plan makes the
+ * fusion (passes/plan/plan.c, step 0): the read loses its index, so
  * neither staging nor select_read touches it. */
 #include "isel.h"
-
-/* The read that op (a bitcast) takes its value from, if they fuse. */
-static Op *fusable_read(Isel *s, Op *op)
-{
-	if (op->kind != OP_BITCAST)
-		return NULL; /* (other ops may have no args) */
-	Value *a = op->args[0], *res = op_result(op);
-	if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->mapping ||
-		a->def->parent != op->parent || s->uses[a->id] != 1 || dtype_size(a->dtype) == dtype_size(res->dtype) ||
-		!s->c->index[a->def->id] || !s->c->index[op->id])
-		return NULL;
-	return a->def;
-}
-
-void isel_fuse_bitcast_reads(Isel *s, Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		Op *rd = fusable_read(s, r->ops.data[i]);
-		if (rd)
-			s->c->index[rd->id] = NULL;
-	}
-}
 
 void isel_select_bitcast(Isel *s, Op *op)
 {

@@ -80,14 +80,33 @@ static MOpnd pick(Isel *s, MOpnd c, MOpnd no, MOpnd yes, MOpnd *last)
 	return d;
 }
 
-/* select with a condition fold_mask.c decided: the chosen operand when it
+/* The constant of an i1 value the plan folded (passes/plan/fold_mask.c),
+ * seen through i1-to-i1 casts, broadcasts and permutes (which move or
+ * repeat elements, never change them): 1, 0, or -1 when not known. */
+static int i1_known(const Isel *s, const Value *v)
+{
+	const int8_t *konst = s->plan->konst;
+	while (v->kind == VAL_RESULT) {
+		const Op *d = v->def;
+		bool through = d->kind == OP_BROADCAST || d->kind == OP_PERMUTE ||
+			       (d->kind == OP_CAST && d->nargs == 1 && d->args[0]->dtype == DT_I1 && v->dtype == DT_I1);
+		if (!through)
+			break;
+		v = d->args[0];
+	}
+	if (v->kind != VAL_RESULT || v->dtype != DT_I1)
+		return -1;
+	return konst[v->id] == 2 ? 1 : konst[v->id] == 1 ? 0 : -1;
+}
+
+/* select with a condition the plan folded: the chosen operand when it
  * is a splat in VGPRs, as a splat repeating its first register (so that a
  * loop carrying the result copies it, isel.c tval_aliased, rather than
  * rewriting a register the operand's other readers share); false when not
  * so (the select is lowered). */
 static bool select_known(Isel *s, Op *op)
 {
-	int k = isel_i1_known(s, op->args[0]);
+	int k = i1_known(s, op->args[0]);
 	if (k < 0)
 		return false;
 	const TVal *v = isel_elt_operand(s, op, k ? 1 : 2);

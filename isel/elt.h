@@ -83,13 +83,6 @@ bool isel_select_int_unary(Isel *s, Op *op, const TVal *a);
 MOpnd isel_math_int_div(Isel *s, OpKind k, DType t, MOpnd a, MOpnd b);
 
 /* ---- fold_mask.c ---- */
-/* A boolean apply_expr of self_index registers that the index ranges
- * decide for every element: its constant words, recorded in Isel.konst;
- * false (nothing emitted) otherwise. */
-bool isel_fold_apply_expr(Isel *s, Op *op);
-/* The constant of an i1 value recorded by that fold, seen through i1
- * casts, broadcasts and permutes: 1, 0, or -1 when not known. */
-int isel_i1_known(const Isel *s, const Value *v);
 /* ---- index.c ---- */
 bool isel_select_self_index(Isel *s, Op *op);
 bool isel_select_apply_expr(Isel *s, Op *op);

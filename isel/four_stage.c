@@ -47,35 +47,25 @@
  * The buffer parity is the real trip's, (i + 1) % 2, not the clamped
  * one's: at the last trip min(i + 1, last) % 2 would be the buffer the
  * trip writes. So a read whose LDS address moves with the loop (other than
- * its buffer) would need the next trip's index too. A loop with such a
- * read or one with other uses, whose tiles do not fit twice in LDS, or
- * without staged reads gets the plain prefetch schedule. */
+ * its buffer) would need the next trip's index too. The plan
+ * (passes/plan/plan.c) asks for four_stage only where every staged read's
+ * value is only an MMA operand; a loop with a read whose address moves,
+ * or whose tiles do not fit twice in LDS, gets the plain prefetch
+ * schedule here. */
 #include "isel.h"
-
-/* Is every use of v in region r (or a region nested in it) an MMA's lhs or
- * rhs? */
-static bool only_mma_operand(const Region *r, const Value *v)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a] == v && (op->kind != OP_MMA || a > 1))
-				return false;
-		if (op->body && !only_mma_operand(op->body, v))
-			return false;
-	}
-	return true;
-}
 
 bool isel_fs_fits(Isel *s, Pipe *p, const bool *fixed)
 {
-	if (s->c->opts.schedule != SCHED_FOUR_STAGE || !p->n || p->nbuf != 2 || s->c->failed)
+	/* the plan asked for it where the reads' values are only MMA
+	 * operands; two buffers must have fitted, and the tiles' LDS addresses
+	 * must not move with the loop */
+	if (p->lp->pipe != PIPE_FOUR_STAGE || !p->n || p->nbuf != 2 || s->c->failed)
 		return false;
 	for (size_t i = 0; i < p->n; i++)
-		if (!fixed[i] || !only_mma_operand(p->body, op_result(p->ops[i])))
+		if (!fixed[i])
 			return false;
 	p->lnext = ARENA_NEWN(&s->c->arena, TVal *, p->n);
-	s->c->four_staged++;
+	s->got->four_staged++;
 	return true;
 }
 
@@ -104,7 +94,7 @@ TVal *isel_fs_shared_read(Isel *s, Op *op)
 	if (i == p->n || !p->lnext[i])
 		return NULL;
 	/* the registers, in a TVal of the trip's own (consumers may change
-	 * the struct, never the registers: only_mma_operand) */
+	 * the struct, never the registers: the plan's only-MMA-operand rule) */
 	TVal *v = ARENA_NEW(&s->c->arena, TVal);
 	*v = *p->lnext[i];
 	v->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);

@@ -279,8 +279,17 @@ bool isel_select_apply_expr(Isel *s, Op *op)
 	DType to = op_result(op)->dtype;
 	if (!ix || op->nparams != op->nargs)
 		return false;
-	if (isel_fold_apply_expr(s, op)) /* decided by the index ranges (fold_mask.c) */
+	int8_t known = s->plan->konst[op_result(op)->id];
+	if (known) { /* decided by the index ranges (passes/plan/fold_mask.c) */
+		int64_t n = ix->ncopies * ix->epc;
+		TVal *w = isel_elt_new(s, DT_I1, n, ix);
+		MOpnd one = isel_elt_op1(s, I_V_MOV_B32, mo_imm(known == 2));
+		for (int64_t e = 0; e < n; e++)
+			w->d[e] = one;
+		w->splat = true;
+		s->val[op_result(op)->id] = w;
 		return true;
+	}
 	const TVal **reg = ARENA_NEWN(&c->arena, const TVal *, op->nargs + 1);
 	for (int i = 0; i < op->nargs; i++) {
 		reg[i] = isel_elt_operand(s, op, i);

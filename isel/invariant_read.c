@@ -1,56 +1,27 @@
 /* invariant_read.c — a loop's global reads that read the same elements in
- * every trip, loaded once before the loop.
+ * every trip, loaded once before the loop, where the plan says so
+ * (PLAN_READ_HOISTED, passes/plan/plan.c step 3 has the conditions).
  *
  * Attention reads its Q tile from global memory inside the loop over K2,
  * at coordinates that do not move with K2: every trip loaded it again
  * (eight buffer loads a trip at Wave's shapes) and its first MFMA waited
  * for them. The machine-level hoisting (passes/machine/licm.c) moves only
- * VALU arithmetic; a load is hoisted here, where its meaning is known.
+ * VALU arithmetic; a load is moved by the plan, where its meaning is known.
  *
- * A read is hoisted into the block before the innermost loop (Isel.pre,
- * which holds its loop-invariant code) when:
- *   - it is a plain read (no mapping) of a global tensor that nothing in
- *     the kernel writes, of elements of at most 4 bytes (index64.c's
- *     checks run at the op), directly in the loop's body (not under a
- *     conditional's exec mask);
- *   - its index (every dim's start and coordinate) does not mention the
- *     loop's induction variable, and the body sets no symbol (set_symbol
- *     could move what the index names);
- *   - every use of its value is an MMA's lhs or rhs operand, which only
- *     reads its registers: nothing can rewrite them in place, so the
- *     registers hold the tile for every trip;
- *   - the driver has not asked for the plain form (Analysis.no_hoist: the
- *     longer live range cost spills or waves, driver/options.c).
- * A loop of no trips loads it anyway: buffer loads are bounds-checked, and
- * the values go unused. Contract: the value is the one the read would give
- * in any trip. */
+ * Translation: the read is lowered into the block before the innermost
+ * loop (Isel.pre, which holds its loop-invariant code), once: a loop body
+ * selected twice (peel.c's main loop and masked tail) reads the registers
+ * loaded once. A loop of no trips loads it anyway: buffer loads are
+ * bounds-checked, and the values go unused. Contract: the value is the one
+ * the read would give in any trip (every use of it is an MMA's operand,
+ * which never rewrites its registers). */
 #include "isel.h"
-
-/* Is every use of v in region r (and the regions nested in it) an MMA's
- * lhs or rhs, and does r set no symbol? */
-static bool only_mma_operand(const Region *r, const Value *v)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (op->kind == OP_SET_SYMBOL)
-			return false;
-		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a] == v && !(op->kind == OP_MMA && a < 2))
-				return false;
-		if (op->body && !only_mma_operand(op->body, v))
-			return false;
-	}
-	return true;
-}
 
 static bool hoistable(Isel *s, const Op *op)
 {
-	const Region *body = op->parent;
-	if (s->c->no_hoist || !s->iv_sym || !s->pre || s->masked || !body || !body->owner ||
-		body->owner->kind != OP_ITERATE)
-		return false;
-	return isel_loop_movable_read(s, op) && !isel_read_moves_with(s, op, s->iv_sym) &&
-	       only_mma_operand(body, op_result((Op *)op));
+	/* s->pre: the innermost loop of more than one trip, the one the plan
+	 * hoists out of */
+	return (s->plan->read[op->id] & PLAN_READ_HOISTED) && s->iv_sym && s->pre;
 }
 
 /* A read loaded before its loop: a loop body selected twice (peel.c's
@@ -78,7 +49,7 @@ TVal *isel_read_hoisted(Isel *s, Op *op)
 		if (!s->pre->insts.data[j].note)
 			s->pre->insts.data[j].note = op->name;
 	if (v) {
-		s->c->hoisted_reads++;
+		s->got->hoisted_reads++;
 		HoistedRead *h = ARENA_NEW(&s->c->arena, HoistedRead);
 		*h = (HoistedRead){op, s->pre, v, s->hoisted};
 		s->hoisted = h;

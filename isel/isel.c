@@ -21,11 +21,14 @@
  *     iters of 0) not at all; a trip count known only at run time is
  *     tested before the loop (it may be 0). Loops nest: the enclosing
  *     loop's induction variable stays readable (Isel.outer_*), and each
- *     loop's invariant code goes to the block before it. Under the
- *     prefetch schedule (prefetch.c) a prologue block between the guard
+ *     loop's invariant code goes to the block before it. Where the plan
+ *     pipelines a loop (prefetch.c) a prologue block between the guard
  *     and the loop loads the first trips' tiles, and the body's staged
- *     and global reads load a trip ahead.
- * Requires: analyze_indices. Returns: the machine function (virtual registers), also when an error
+ *     and global reads load a trip ahead; where it splits one (peel.c)
+ *     the body is selected twice, unmasked and masked.
+ * Nothing here decides what happens to a loop: the plan does
+ * (passes/plan), and selection translates it.
+ * Requires: analyze_indices, plan_loops. Returns: the machine function (virtual registers), also when an error
  * was reported (the caller frees it). */
 #include <stdlib.h>
 #include <string.h>
@@ -259,14 +262,15 @@ static void select_iterate(Isel *s, Op *op)
 	LoopSave sv = {0};
 	Pipe *outer_pipe = s->pipe, *pipe = NULL;
 	IselPeel *peel = NULL;
+	const LoopPlan *lp = plan_loop(s->plan, op);
 	if (analysis_many(t->trips)) {
-		bool pf = isel_pf_wanted(s, t, op, isel_has_staged_reads(s, op->body));
 		guard = loop_enter(s, t, op, &sv);
 		if (c->failed)
 			return;
-		if (pf) /* the prologue block: prefetch.c */
-			pipe = isel_pf_new(s, t, op);
-		peel = isel_peel_plan(s, t, op, pipe); /* peel.c: the main loop's guard block */
+		if (lp && lp->pipe != PIPE_NONE) /* the prologue block: prefetch.c */
+			pipe = isel_pf_new(s, t, op, lp);
+		if (lp && lp->peel) /* peel.c: the main loop's guard block */
+			peel = isel_peel_begin(s, lp);
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
@@ -385,7 +389,6 @@ static void select_op(Isel *s, Op *op)
 static void select_region(Isel *s, Region *r)
 {
 	int lds_base = s->lds_top;
-	isel_fuse_bitcast_reads(s, r);
 	isel_stage_shared(s, r, s->iv_sym != NULL);
 	for (size_t i = 0; i < r->ops.len && !s->c->failed; i++) {
 		Op *op = r->ops.data[i];
@@ -413,28 +416,15 @@ static void select_region(Isel *s, Region *r)
 	s->lds_top = lds_base;
 }
 
-static void count_uses(Isel *s, Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		Op *op = r->ops.data[i];
-		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a])
-				s->uses[op->args[a]->id]++;
-		if (op->body)
-			count_uses(s, op->body);
-	}
-}
-
-MFunc *select_instructions(Analysis *c)
+MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got)
 {
 	Kernel *k = c->k;
-	Isel s = {.c = c, .oob = UINT32_MAX};
+	Isel s = {.c = c, .plan = p, .got = got, .oob = UINT32_MAX};
 	s.f = mfunc_new(k->name, c->t);
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
-	s.konst = ARENA_NEWN(&c->arena, int8_t, k->nvalues + 1);
-	count_uses(&s, k->body);
+	region_count_uses(k->body, s.uses);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
 	int ndyn;
 	analysis_runtime_arg(k, NULL, &ndyn);

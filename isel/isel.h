@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-#include "../passes/graph/analysis.h"
+#include "../passes/plan/plan.h"
 
 /* A per-thread value: the n elements of dtype the thread holds, numbered
  * as its NodeIndex numbers them (copy-major). Each d[i] is a one-dword
@@ -50,9 +50,10 @@ typedef struct IselExtent {
 } IselExtent;
 
 /* ---- isel.c ---- */
-/* The machine function of the analysed kernel c (virtual registers);
+/* The machine function of the analysed kernel c (virtual registers) as
+ * plan p says (passes/plan), what was made of the plan into *got;
  * unsupported ops are reported through analysis_error. */
-MFunc *select_instructions(Analysis *c);
+MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got);
 
 /* elt.c: an i1 word (vreg d, 0 or 1) and the SGPR pair p holding the same
  * condition as a lane mask; the last ISEL_LANEMASKS made are remembered. */
@@ -63,6 +64,8 @@ typedef struct IselLaneMask {
 
 typedef struct Isel {
 	Analysis *c;
+	const Plan *plan; /* what to do with the loops and reads (passes/plan) ... */
+	PlanReport *got;  /* ... and what was made of it */
 	MFunc *f;
 	MBlock *b;        /* where instructions go */
 	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */
@@ -73,7 +76,6 @@ typedef struct Isel {
 	uint32_t outer_iv[MAX_DIMS];
 	TVal **val;       /* by Value id */
 	int *uses;        /* by Value id: operand uses */
-	int8_t *konst;    /* by Value id: fold_mask.c's i1 constants (1 false, 2 true), else 0 */
 	uint32_t *desc;   /* buffer descriptor vreg per memory argument */
 	uint32_t kernarg; /* S2: kernarg segment pointer */
 	size_t kernarg_end; /* kernarg_load.c: block 0's index after the entry copies and kernarg loads */
@@ -124,8 +126,6 @@ MOpnd isel_tuple_of(Isel *s, const TVal *v, int d0, int w);
 MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
-/* Does region r (or a region nested in it) write mem? */
-bool isel_writes_mem(const Region *r, const Value *mem);
 
 /* LDS for a region's values (values.c; a stack, each region's allocations
  * freed when the region ends, the function's size its high-water mark):
@@ -178,6 +178,7 @@ typedef struct PfPack {
 
 typedef struct Pipe {
 	Region *body;
+	const LoopPlan *lp; /* what the plan asked for */
 	MBlock *prol;
 	Sym *last;
 	int nbuf;
@@ -197,16 +198,9 @@ typedef struct Pipe {
 	bool staged;     /* shared.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
-/* prefetch.c: may a load of op's value be moved away from op (the next
- * trip's, or before the loop)? A plain read (no mapping, whose dynamic
- * values may be made in the trip) of a global tensor nothing in the kernel
- * writes (a trip could read what another wrote), of at most 4-byte
- * elements. And does its index mention the loop variable iv? */
-bool isel_loop_movable_read(Isel *s, const Op *op);
-bool isel_read_moves_with(Isel *s, const Op *op, const Sym *iv);
 /* invariant_read.c: op's value loaded before the innermost loop, when
- * it reads the same elements in every trip and only MMAs read it; NULL
- * when not (nothing emitted). */
+ * the plan hoists it (PLAN_READ_HOISTED); NULL when not (nothing
+ * emitted). */
 TVal *isel_read_hoisted(Isel *s, Op *op);
 /* pf_pack.c: the loads of v lowered since row `first` without their pair
  * packing (removed): the registers to carry, and into *pk how they pack;
@@ -215,19 +209,16 @@ TVal *isel_pf_unpack(Isel *s, size_t first, TVal *v, PfPack *pk);
 /* The carried halves raw packed as shape (new registers), or raw itself. */
 TVal *isel_pf_pack(Isel *s, const TVal *shape, const TVal *raw, const PfPack *pk);
 bool isel_pf_pack_same(const PfPack *a, const PfPack *b);
-/* The global reads of body r that p prefetches: unmapped reads of a
- * tensor nothing writes, at coordinates that move with the loop. */
+/* The global reads of body r that p prefetches (PLAN_READ_PREFETCHED). */
 void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p);
 /* In the prologue: their values for trip 0 into p->gnext. */
 void isel_pf_globals_prologue(Isel *s, Pipe *p);
 /* op's value in this trip (a copy of p->gnext), and the load of the next
  * trip's into p->gnext; NULL when op is not prefetched. */
 TVal *isel_pf_global_read(Isel *s, Op *op);
-/* Whether the loop op over tile t gets the prefetch schedule (staged:
- * its body stages reads through LDS, isel_has_staged_reads). */
-bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged);
-/* Its Pipe, with the prologue block appended to the function. */
-Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op);
+/* The Pipe of loop op over tile t, pipelined as lp plans, with the
+ * prologue block appended to the function. */
+Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op, const LoopPlan *lp);
 typedef struct PfSave {
 	uint32_t iv;
 	ExprCacheEnt *data;
@@ -247,10 +238,10 @@ void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried)
 /* A loop split into a main loop without the bounds along its dim and a
  * masked tail (peel.c's top comment). */
 typedef struct IselPeel IselPeel;
-/* NULL, or the split of loop op over t (pipe: its prefetch, or NULL), its
- * main loop's guard block appended when the trip count is a runtime one;
- * called after the prologue block, before the loop's. */
-IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe);
+/* The split of loop op as lp plans it, its main loop's guard block
+ * appended when the trip count is a runtime one; called after the
+ * prologue block, before the loop's. */
+IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp);
 /* Before the main loop's body is selected. */
 void isel_peel_main(Isel *s, IselPeel *p);
 /* After it (s->b its last block, main_idx its first): its back edge, the
@@ -262,9 +253,6 @@ void isel_peel_done(Isel *s, IselPeel *p);
 bool isel_peel_drops(Isel *s, Sym *rel);
 
 /* ---- bitcast.c ---- */
-/* Reads in r whose one use is a bitcast to another width are read by the
- * bitcast (called before the region's shared tiles are staged). */
-void isel_fuse_bitcast_reads(Isel *s, Region *r);
 void isel_select_bitcast(Isel *s, Op *op);
 
 /* ---- scan.c ---- */
@@ -307,8 +295,6 @@ static inline bool isel_is_dyn_sym(const Sym *e)
 void isel_stage_shared(Isel *s, Region *r, bool in_loop);
 /* After the region's ops: a prefetched loop's next LDS tiles and loads. */
 void isel_stage_shared_end(Isel *s, Region *r);
-/* Does region r read shared memory through LDS directly? */
-bool isel_has_staged_reads(Isel *s, const Region *r);
 /* The elements ix gives of mem, read from its staged LDS tile. */
 TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 /* The same for staged read op from the buffer of trip iv + ahead (a

@@ -84,7 +84,7 @@ typedef struct Elem {
 	Sym *conds[MAX_CONDS];
 } Elem;
 
-typedef struct Plan {
+typedef struct Access {
 	Value *mem;
 	const NodeIndex *ix;
 	Sym *base;
@@ -92,7 +92,7 @@ typedef struct Plan {
 	int64_t n, epc;
 	Elem *el;
 	bool *run_ok; /* per copy: one wide access serves the copy's run */
-} Plan;
+} Access;
 
 /* The dim's extent: an integer (*rt NULL) or a runtime size (-1, *rt its
  * expression); -1 with *rt NULL after an error. */
@@ -263,7 +263,7 @@ static bool same_bounds(const Elem *run, int64_t n)
 	return true;
 }
 
-static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *p)
+static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Access *p)
 {
 	/* the op's own mapping, when this is the op's own index (not the
 	 * cooperative load of an LDS tile) */
@@ -306,7 +306,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
 		analysis_error(c, op->loc, "%s: %s is 2 GiB or larger: buffer offsets are 32-bit", op->path, mem->name);
 		return false;
 	}
-	*p = (Plan){.mem = mem, .ix = ix, .epc = ix->epc, .n = ix->ncopies * ix->epc};
+	*p = (Access){.mem = mem, .ix = ix, .epc = ix->epc, .n = ix->ncopies * ix->epc};
 	TVal **dv = isel_dyn_values(s, op, map, ix);
 	if (c->failed)
 		return false;
@@ -438,7 +438,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Plan *
  * part that may be negative (a reversed mapping, N - 1 - j; a shift,
  * j - 1) is not split off: the whole goes to the lane, and the sum is
  * >= 0 wherever the element is in bounds. */
-static void split_offset(Isel *s, const Plan *p, Sym *idx, Sym **lane, Sym **uni)
+static void split_offset(Isel *s, const Access *p, Sym *idx, Sym **lane, Sym **uni)
 {
 	SymCtx *sc = s->c->k->sc;
 	Sym *bytes = sym_mul(sc, idx, sym_int(sc, dtype_size(p->mem->dtype)));
@@ -458,7 +458,7 @@ static MOpnd soffset_of(Isel *s, Op *op, Sym *uni)
 }
 
 /* Offsets of the base: soffset (uniform bytes) and the lane offset VGPR. */
-static void base_offsets(Isel *s, Op *op, Plan *p, MOpnd *soff, MOpnd *voff)
+static void base_offsets(Isel *s, Op *op, Access *p, MOpnd *soff, MOpnd *voff)
 {
 	Sym *lane, *uni;
 	split_offset(s, p, p->base, &lane, &uni);
@@ -473,7 +473,7 @@ static void base_offsets(Isel *s, Op *op, Plan *p, MOpnd *soff, MOpnd *voff)
 }
 
 /* The soffset of element e: the base's, plus its uniform distance. */
-static MOpnd elem_soffset(Isel *s, Op *op, const Plan *p, MOpnd soff, const Elem *e)
+static MOpnd elem_soffset(Isel *s, Op *op, const Access *p, MOpnd soff, const Elem *e)
 {
 	if (!e->udelta)
 		return soff;
@@ -485,7 +485,7 @@ static MOpnd elem_soffset(Isel *s, Op *op, const Plan *p, MOpnd soff, const Elem
 
 /* The offsets of an element addressed on its own (Elem.own): its byte
  * offset split by uniformity, soffset and offset VGPR; immediate 0. */
-static void own_offsets(Isel *s, Op *op, const Plan *p, const Elem *e, MOpnd *soff, MOpnd *voff)
+static void own_offsets(Isel *s, Op *op, const Access *p, const Elem *e, MOpnd *soff, MOpnd *voff)
 {
 	Sym *lane, *uni;
 	split_offset(s, p, e->own, &lane, &uni);
@@ -546,7 +546,7 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 
 /* Element el's offsets from the access's base ones: its soffset in *eso
  * and the lane offset it returns, masked by its bounds. */
-static MOpnd elem_offsets(Isel *s, Op *op, const Plan *p, const Elem *el, MOpnd soff, MOpnd voff, MOpnd *eso)
+static MOpnd elem_offsets(Isel *s, Op *op, const Access *p, const Elem *el, MOpnd soff, MOpnd voff, MOpnd *eso)
 {
 	MOpnd evo = voff;
 	*eso = soff;
@@ -607,7 +607,7 @@ static bool supported_dtype(Isel *s, Op *op, DType t)
 
 /* Whether copy cn of the plan is one wide access for v; if so, its first
  * dword *d0 and dword count *nd. */
-static bool wide_run(const Plan *p, const TVal *v, int64_t cn, int *d0, int *nd)
+static bool wide_run(const Access *p, const TVal *v, int64_t cn, int *d0, int *nd)
 {
 	if (!p->run_ok[cn] || (dtype_size(v->dtype) != 4 && !v->packed))
 		return false;
@@ -620,7 +620,7 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
 	DType t = mem->dtype;
 	int es = dtype_size(t);
-	Plan p;
+	Access p;
 	if (!supported_dtype(s, op, t) || !plan_access(s, op, mem, ix, &p))
 		return NULL;
 	TVal *v = isel_tval_new(s, t, p.n, ix);
@@ -879,7 +879,7 @@ void isel_select_write(Isel *s, Op *op)
 			dtype_name(t), mem->name);
 		return;
 	}
-	Plan p;
+	Access p;
 	if (mem->space != AS_GLOBAL) {
 		analysis_error(s->c, op->loc, "%s: writing %s, which lives in shared memory, is not compiled yet", op->path,
 			mem->name);
@@ -937,7 +937,7 @@ void isel_select_write(Isel *s, Op *op)
  * never in bounds are skipped. False after reporting. */
 bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselElemFn fn, void *ctx)
 {
-	Plan p;
+	Access p;
 	if (!supported_dtype(s, op, mem->dtype) || !plan_access(s, op, mem, ix, &p))
 		return false;
 	uint32_t desc = descriptor(s, mem);

@@ -8,25 +8,25 @@
  * masks (v_cmp + v_cndmask per load), although only the last tiles can be
  * partial.
  *
- * Algorithm (isel.c's select_iterate calls in):
- *   - isel_peel_plan: the loop qualifies (below) and some read of its body
- *     has a bound along K that the analysis' assumptions do not prove but
- *     that holds for every trip below F = floor(S / T), the whole tiles:
- *     the bound with the induction variable replaced by F - 1 - u, u >= 0 a
- *     fresh symbol, simplifies to True. For a runtime S the same bound
- *     still mentions S (64 * floor(K / 64) - 64 - 64 u + lane < K), which
- *     the simplifier proves as it is;
- *   - the body is selected twice into two loops that share the induction
+ * The plan decides the split (passes/plan/plan.c, step 2: the loop
+ * qualifies and some read of its body has a bound along K that the
+ * analysis' assumptions do not prove but that holds for every trip below
+ * F = floor(S / T), the whole tiles: the bound with the induction variable
+ * replaced by F - 1 - u, u >= 0 a symbol of the plan's, simplifies to
+ * True; for a runtime S the same bound still mentions S, as in
+ * 64 * floor(K / 64) - 64 - 64 u + lane < K, which the simplifier proves
+ * as it is). Translation (isel.c's select_iterate calls in):
+   - the body is selected twice into two loops that share the induction
  *     register and the carried registers:
  *       main:  trips [0, M), selected with Isel.peel->main set: memory.c's
  *              add_bound asks isel_peel_drops of each bound, which drops
- *              the ones proved as above;
+ *              the ones the plan proves (plan_peel_proves);
  *       tail:  trips [M, trips), selected as the loop was before.
  *     M = F - A, where A is the most trips ahead any load of the body
  *     reads (prefetch.c notes it in Pipe.ahead: the prefetch schedule
  *     loads trip min(i + A, last) in trip i), so that every trip any load
  *     of the main loop reads is below F. With constant sizes M is
- *     min(F - A, trips - 1) and the plan asks F - 3 >= 1 (A is at most 3:
+ *     min(F - A, trips - 1) and the plan asks F - 3 >= 1 of a pipelined loop (A is at most 3:
  *     four_stage), so both loops have trips and need no guard; with
  *     runtime sizes M = min(F - A, trips) is computed in the block before
  *     the loop, a guard `0 < M` skips the main loop and one `iv < trips`
@@ -42,17 +42,16 @@
  *     prologue's loads keep their bounds (isel_peel_drops skips the
  *     prologue block, whose trips need not be whole).
  *
- * Contract: applied only to an innermost loop outside conditionals, over
- * a dim with no set extent, starting at 0, without iters, whose body has
- * no writes, atomics, nested loops, conditionals, set_symbols or mapped
- * reads; everything else is selected exactly as before. Bounds on other
+ * Contract: the plan splits only an outermost and innermost loop outside
+ * conditionals, over a dim with no set extent, starting at 0, without
+ * iters, whose body has no writes, atomics, nested loops, conditionals,
+ * set_symbols or mapped reads; everything else is selected as before. Bounds on other
  * dims and on the tail's trips are untouched. */
 #include "isel.h"
 
 struct IselPeel {
+	const LoopPlan *lp; /* the plan's split: F, the whole tiles, and the proofs */
 	const TileLoop *t;
-	Sym *whole; /* F: the whole tiles (an integer or an expression of runtime sizes) */
-	Sym *below; /* F - 1 - u: the induction variable in a proof */
 	bool main;  /* the main loop's body is being selected */
 	int guard_main;    /* runtime: the guard block before the main loop, or -1 */
 	int guard_tail;    /* runtime: the guard block before the tail loop, or -1 */
@@ -62,85 +61,22 @@ struct IselPeel {
 	int swizzled;      /* shared.c's count before the tail's selection */
 };
 
-/* Does bound rel, over the loop's induction variable, hold for every trip
- * below the whole tiles? */
-static bool proved_whole(Isel *s, const IselPeel *p, Sym *rel)
-{
-	SymCtx *sc = s->c->k->sc;
-	if (!sym_mentions(rel, p->t->iv))
-		return false;
-	Sym *iv = p->t->iv, *to = p->below;
-	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), s->c->assume)) == SYM_TRUE;
-}
-
 bool isel_peel_drops(Isel *s, Sym *rel)
 {
 	IselPeel *p = s->peel;
 	if (!p || !p->main || (s->pipe && s->b == s->pipe->prol))
 		return false;
-	return proved_whole(s, p, rel);
+	return plan_peel_proves(s->c, p->lp, rel);
 }
 
-/* Ops whose selection the two loops could not share as they are. */
-static bool body_plain(const Region *r)
+IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp)
 {
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (op->body || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD || op->kind == OP_SET_SYMBOL ||
-			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (op->kind == OP_READ && op->mapping))
-			return false;
-	}
-	return true;
-}
-
-/* Is some bound along the loop's dim of a read of the body unproved, and
- * proved over the whole tiles? (The reads' own indices; staged reads load
- * their tiles through other indices over the same trips.) */
-static bool masks_to_drop(Isel *s, const IselPeel *p, const Region *body, Sym *size)
-{
-	Analysis *c = s->c;
-	SymCtx *sc = c->k->sc;
-	for (size_t i = 0; i < body->ops.len; i++) {
-		const Op *op = body->ops.data[i];
-		const NodeIndex *ix = op->kind == OP_READ ? c->index[op->id] : NULL;
-		for (int k = 0; ix && k < ix->ndims; k++) {
-			if (ix->d[k].dim != p->t->dim)
-				continue;
-			for (int64_t cn = 0; cn < ix->ncopies; cn++)
-				for (int64_t j = 0; j < ix->epc; j++) {
-					Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), size), c->assume);
-					if (sym_kind(rel) != SYM_TRUE && proved_whole(s, p, rel))
-						return true;
-				}
-		}
-	}
-	return false;
-}
-
-IselPeel *isel_peel_plan(Isel *s, const TileLoop *t, Op *op, Pipe *pipe)
-{
-	Analysis *c = s->c;
-	SymCtx *sc = c->k->sc;
-	int64_t start;
-	if (c->no_peel || s->nouter || s->masked || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
-		isel_extent_of(s, t->dim) || !body_plain(op->body))
-		return NULL;
-	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
-	if (!size || (t->size >= 0 && (t->trips <= 1 || t->size / t->tile - (pipe ? 3 : 0) < 1)))
-		return NULL;
-	IselPeel *p = ARENA_NEW(&c->arena, IselPeel);
-	p->t = t;
-	p->whole = sym_simplify(sc, sym_floor(sc, sym_div(sc, size, sym_int(sc, t->tile))), c->assume);
-	Sym *u = sym_symbol(sc, "$PEEL_U");
-	const char *why;
-	/* u appears nowhere but in the proofs */
-	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
-	p->below = sym_sub(sc, sym_sub(sc, p->whole, sym_int(sc, 1)), u);
-	if (!masks_to_drop(s, p, op->body, size))
-		return NULL;
-	c->peeled++;
+	IselPeel *p = ARENA_NEW(&s->c->arena, IselPeel);
+	p->lp = lp;
+	p->t = lp->t;
+	s->got->peeled++;
 	p->guard_main = p->guard_tail = -1;
-	if (t->trips < 0) { /* filled by isel_peel_tail, once M is known */
+	if (p->t->trips < 0) { /* filled by isel_peel_tail, once M is known */
 		mfunc_block(s->f, NULL);
 		p->guard_main = (int)(s->f->blocks.len - 1);
 	}
@@ -164,7 +100,7 @@ static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
 {
 	SymCtx *sc = s->c->k->sc;
 	const TileLoop *t = p->t;
-	Sym *m = sym_sub(sc, p->whole, sym_int(sc, s->pipe ? s->pipe->ahead : 0));
+	Sym *m = sym_sub(sc, p->lp->whole, sym_int(sc, s->pipe ? s->pipe->ahead : 0));
 	m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : isel_loop_count(s, t));
 	m = sym_simplify(sc, m, s->c->assume);
 	MBlock *b = s->b;
@@ -222,7 +158,7 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	memcpy(s->val, p->val, sizeof *p->val * (size_t)c->k->nvalues);
 	s->nlanemask = 0;
 	s->lds_dirty = p->lds_dirty;
-	p->swizzled = c->swizzled; /* the tail's tiles are the main loop's, counted once */
+	p->swizzled = s->got->swizzled; /* the tail's tiles are the main loop's, counted once */
 	p->main = false;
 	s->b = mfunc_block(s->f, NULL);
 	return (int)(s->f->blocks.len - 1);
@@ -230,7 +166,7 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 
 void isel_peel_done(Isel *s, IselPeel *p)
 {
-	s->c->swizzled = p->swizzled;
+	s->got->swizzled = p->swizzled;
 	s->peel = NULL;
 	if (p->guard_tail >= 0) { /* past the tail: the block after the loops */
 		MBlock *g = s->f->blocks.data[p->guard_tail];

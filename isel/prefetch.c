@@ -1,7 +1,8 @@
-/* prefetch.c — the `prefetch` schedule of a reduction loop (Wave's
- * SchedulingType.PREFETCH), the parts that are not about LDS: which loops
- * get it, the trip a prefetching load reads, and the register set the
- * prefetched tiles are carried in. shared.c does the staging itself.
+/* prefetch.c — the `prefetch` software pipelining of a reduction loop
+ * (Wave's SchedulingType.PREFETCH) as the plan asks for it (passes/plan
+ * decides which loops and which global reads), the parts that are not about
+ * LDS: the trip a prefetching load reads, and the register set the
+ * prefetched tiles are carried in. lds_stage.c does the staging itself.
  *
  * The schedule (shared.c, isel_stage_shared and isel_stage_shared_end):
  *     prologue:  R = load(trip 0); s_barrier; LDS[0] = R;
@@ -34,50 +35,12 @@
 
 #include "isel.h"
 
-bool isel_loop_movable_read(Isel *s, const Op *op)
-{
-	/* 64-bit elements go through index64.c's checks when the op is
-	 * reached, which a load moved out of its place would run ahead of */
-	return op->kind == OP_READ && !op->mapping && s->c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
-	       dtype_size(op->args[0]->dtype) <= 4 && !isel_writes_mem(s->c->k->body, op->args[0]);
-}
-
-bool isel_read_moves_with(Isel *s, const Op *op, const Sym *iv)
-{
-	const NodeIndex *ix = s->c->index[op->id];
-	for (int k = 0; k < ix->ndims; k++)
-		if (sym_mentions(ix->d[k].start, iv) || sym_mentions(ix->d[k].coord, iv))
-			return true;
-	return false;
-}
-
-/* Is op a global read of body r (the body of the loop over iv) that the
- * schedule prefetches? A read a load may move for, and only where the loop
- * moves it. */
-static bool global_prefetched(Isel *s, const Op *op, const Sym *iv)
-{
-	return isel_loop_movable_read(s, op) && isel_read_moves_with(s, op, iv);
-}
-
-bool isel_pf_wanted(Isel *s, const TileLoop *t, Op *op, bool staged)
-{
-	ScheduleKind k = s->c->opts.schedule;
-	if ((k != SCHED_PREFETCH && k != SCHED_FOUR_STAGE) || !analysis_many(t->trips) || s->masked)
-		return false;
-	if (staged)
-		return true;
-	for (size_t i = 0; i < op->body->ops.len; i++)
-		if (global_prefetched(s, op->body->ops.data[i], t->iv))
-			return true;
-	return false;
-}
-
 void isel_pf_plan_globals(Isel *s, Region *r, Pipe *p)
 {
 	p->gops = ARENA_NEWN(&s->c->arena, Op *, r->ops.len + 1);
 	p->gnext = ARENA_NEWN(&s->c->arena, TVal *, r->ops.len + 1);
 	for (size_t i = 0; i < r->ops.len; i++)
-		if (global_prefetched(s, r->ops.data[i], s->iv_sym))
+		if (s->plan->read[r->ops.data[i]->id] & PLAN_READ_PREFETCHED)
 			p->gops[p->ng++] = r->ops.data[i];
 }
 
@@ -151,13 +114,14 @@ TVal *isel_pf_global_read(Isel *s, Op *op)
 	return v ? cur : NULL;
 }
 
-Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op)
+Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op, const LoopPlan *lp)
 {
 	SymCtx *sc = s->c->k->sc;
 	Pipe *p = ARENA_NEW(&s->c->arena, Pipe);
-	s->c->prefetched++;
+	s->got->prefetched++;
 	p->body = op->body;
-	p->nbuf = s->c->opts.lds_stages > 1 ? 2 : 1;
+	p->lp = lp;
+	p->nbuf = lp->lds_stages > 1 ? 2 : 1;
 	/* the loop's own count: a set_symbol of its dim (extent.c) changes it
 	 * from the launch extent's, and a prefetch clamped to the launch
 	 * extent's last trip would load that trip again for the later ones */

@@ -532,30 +532,6 @@ static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
 	return v;
 }
 
-/* Does v feed an MMA as its lhs or rhs, in region r or one nested in it? */
-static bool feeds_mma(const Region *r, const Value *v)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
-			return true;
-		if (op->body && feeds_mma(op->body, v))
-			return true;
-	}
-	return false;
-}
-
-/* Is op a read staged through LDS? Every read of shared memory with an
- * index, but through a mapping only an MMA's operand (the tile other waves
- * read too) and only a mapping of the iterators: a mapping with dynamic
- * values (an offset or paged gather) reads global memory directly. */
-static bool staged_read(Isel *s, const Op *op)
-{
-	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || !s->c->index[op->id])
-		return false;
-	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
-}
-
 /* Steps 2 and 3 for one read: its layout and allocation, the cooperative
  * global load (into *gx, *v). */
 static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVal **v, bool *reused)
@@ -672,14 +648,6 @@ static void note_since(Isel *s, Mark *m, const char *name)
 	*m = mark(s);
 }
 
-bool isel_has_staged_reads(Isel *s, const Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++)
-		if (staged_read(s, r->ops.data[i]))
-			return true;
-	return false;
-}
-
 /* The prefetch schedule's loads of trip min(iv + ahead, last) (prefetch.c)
  * into the carried registers p->r (made here when ahead is 0). */
 static bool pf_load(Isel *s, Pipe *p, int ahead)
@@ -746,9 +714,9 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 	p->n = 0;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
-		if (!staged_read(s, op))
+		if (!plan_staged_read(s->c, op))
 			continue;
-		if (isel_writes_mem(c->k->body, op->args[0])) {
+		if (region_writes_mem(c->k->body, op->args[0])) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
 				op->path, op->args[0]->name);
@@ -767,10 +735,10 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
  * before): would laying the swizzleable ones out unpadded let more
  * workgroups share a CU? Decided on LDS alone; where the registers cap
  * the workgroups anyway, allocate_registers selects the function again
- * with Analysis.no_swizzle. */
+ * with a plan whose swizzle is off. */
 static bool swizzle_pays(Isel *s, int peak)
 {
-	if (s->c->no_swizzle)
+	if (!s->plan->swizzle)
 		return false;
 	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
 	return s->lds_swz_saving > 0 && isel_lds_workgroups_per_cu(unpadded) > isel_lds_workgroups_per_cu(s->f->lds_bytes);
@@ -799,7 +767,7 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	Analysis *c = s->c;
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++)
-		n += staged_read(s, r->ops.data[i]);
+		n += plan_staged_read(s->c, r->ops.data[i]);
 	p->gx = ARENA_NEWN(&c->arena, NodeIndex, n + 1);
 	p->r = ARENA_NEWN(&c->arena, TVal *, n + 1);
 	p->shape = ARENA_NEWN(&c->arena, TVal *, n + 1);
@@ -817,8 +785,8 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 		rc = plan_tiles(s, r, p, &reused);
 	}
 	if (!rc && swizzle_pays(s, lds_bytes)) { /* again unpadded */
-		c->swizzled++;
-		c->lds_padded = MAX(c->lds_padded, s->f->lds_bytes);
+		s->got->swizzled++;
+		s->got->lds_padded = MAX(s->got->lds_padded, s->f->lds_bytes);
 		s->lds_top = lds_top;
 		s->f->lds_bytes = lds_bytes;
 		s->lds_swizzle = true;
@@ -832,7 +800,7 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	if ((!p->n && !p->ng) || c->failed)
 		return;
 	if (p->n && p->nbuf > 1)
-		c->lds_doubled++;
+		s->got->lds_doubled++;
 	MBlock *body = s->b;
 	s->b = p->prol;
 	Mark m = mark(s);
@@ -895,7 +863,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t n = 0;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		n += staged_read(s, op);
+		n += plan_staged_read(s->c, op);
 	}
 	if (!n)
 		return;
@@ -911,7 +879,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	s->lds_swz_saving = 0;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
-		Staged *st = staged_read(s, op) ? plan_box(s, op, op->args[0], c->index[op->id]) : NULL;
+		Staged *st = plan_staged_read(s->c, op) ? plan_box(s, op, op->args[0], c->index[op->id]) : NULL;
 		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused))
 			return;
 	}
@@ -919,8 +887,8 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 		return;
 	bool swz = swizzle_pays(s, lds_bytes);
 	if (swz) {
-		c->swizzled++;
-		c->lds_padded = MAX(c->lds_padded, s->f->lds_bytes);
+		s->got->swizzled++;
+		s->got->lds_padded = MAX(s->got->lds_padded, s->f->lds_bytes);
 	}
 	s->lds_top = lds_top;
 	s->f->lds_bytes = lds_bytes;
@@ -928,10 +896,10 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	s->lds_swizzle = swz;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
-		if (!staged_read(s, op))
+		if (!plan_staged_read(s->c, op))
 			continue;
 		Value *mem = op->args[0];
-		if (isel_writes_mem(s->c->k->body, mem)) {
+		if (region_writes_mem(s->c->k->body, mem)) {
 			analysis_error(c, op->loc, "%s: %s is read through LDS and also written by the kernel: not "
 						  "compiled yet",
 				op->path, mem->name);

@@ -167,16 +167,3 @@ bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
 	}
 	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
 }
-
-/* Does region r (or a region nested in it) write mem? */
-bool isel_writes_mem(const Region *r, const Value *mem)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
-			return true;
-		if (op->body && isel_writes_mem(op->body, mem))
-			return true;
-	}
-	return false;
-}

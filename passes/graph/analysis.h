@@ -111,18 +111,6 @@ typedef struct Analysis {
 	bool failed;
 	Arena arena;
 	KernelOptions opts; /* the resolved compile options (driver/options.c) */
-	bool sched_yields;  /* the schedule gives way where it costs spills or waves:
-			     * the default, or a Wave name it stands in for */
-	int prefetched;     /* isel: loops given the prefetch schedule */
-	int lds_doubled;    /* isel: of those, loops given two LDS buffers per tile */
-	int four_staged;    /* isel: of those, loops whose LDS reads run a trip ahead (four_stage.c) */
-	int swizzled;       /* isel: regions whose staged tiles were swizzled, unpadded (shared.c) */
-	int lds_padded;     /* isel: the LDS bytes those regions took padded, at most */
-	bool no_swizzle;    /* isel: pad every staged tile (the driver's choice, allocate_registers) */
-	int hoisted_reads;  /* isel: loop-invariant global reads loaded before their loop (invariant_read.c) */
-	bool no_hoist;      /* isel: hoist no read (the driver's plain form, compile_lighten) */
-	int peeled;         /* isel: loops split into an unmasked main loop and a masked tail (peel.c) */
-	bool no_peel;       /* isel: split none (the driver's choice, compile_lighten) */
 
 	/* constraints.c */
 	int ndist;

@@ -1,0 +1,410 @@
+/* plan.c — plan_loops: what happens to each loop of the analysed kernel
+ * and to the reads in it, decided before instruction selection (plan.h).
+ *
+ * Algorithm: one walk over the regions in selection order (isel.c's), with
+ * the innermost loop of more than one trip, the number of such loops
+ * around, the conditional bodies around and the run-time extents set so
+ * far (set_symbol of a distributed dim) as its state:
+ *   0. reads fused into a bitcast: a read whose one use is a bitcast to
+ *      another width, in the same region, is read by the bitcast (isel's
+ *      bitcast.c reads the buffer in the bitcast's dtype); it loses its
+ *      index, so nothing below stages, moves or hoists it. Done for the
+ *      whole kernel first;
+ *   1. masks: fold_mask.c decides the boolean apply_exprs the index ranges
+ *      decide;
+ *   2. each iterate of more than one trip (a loop of one trip is selected
+ *      straight, one of none not at all) gets a LoopPlan:
+ *      - pipelining (Wave's `schedule`: prefetch, four_stage; modulo and
+ *        prefetch_attention were mapped to those by driver/options.c)
+ *        where the loop is outside conditionals and its body stages
+ *        shared reads through LDS or has global reads that move with the
+ *        loop (those are loaded a trip ahead: PLAN_READ_PREFETCHED);
+ *        four_stage where, moreover, two LDS buffers are asked for and
+ *        every staged read's value is only an MMA's lhs or rhs (the next
+ *        trip's LDS reads refill the registers the MFMAs read), else
+ *        prefetch;
+ *      - the split into a main loop without the bounds along the loop's
+ *        dim and a masked tail (isel/peel.c translates it): an outermost
+ *        loop outside conditionals over a dim with no set extent, from 0,
+ *        without iters, whose body holds no writes, atomics, nested
+ *        regions, set_symbols or mapped reads, with a whole tile left
+ *        after the trips its loads may read ahead (3 at most: four_stage),
+ *        where some read of the body has a bound along the dim that the
+ *        assumptions do not prove but that holds for every trip below
+ *        F = floor(S / T): the bound with the induction variable replaced
+ *        by F - 1 - u, u >= 0, simplifies to True (plan_peel_proves);
+ *   3. each global read directly in a loop's body (a loop of one trip
+ *      counts, hoisting to the loop around it), outside conditionals,
+ *      that a load may move (plan_movable_read), whose index does not
+ *      mention the innermost loop's induction variable and whose value
+ *      only MMAs read (as lhs or rhs, which never rewrite their registers)
+ *      in a body that sets no symbol, is loaded once before the innermost
+ *      loop (PLAN_READ_HOISTED).
+ * plan_lighten makes the driver's lighter plans (allocate_registers): a
+ * function from plan to plan. */
+#include <string.h>
+
+#include "plan.h"
+
+typedef struct Walk {
+	Analysis *c;
+	Plan *p;
+	int cap;          /* of p->loop */
+	int *uses;        /* by value id */
+	const Sym *iv;    /* the innermost loop of more than one trip: its induction variable ... */
+	int loop;         /* ... and its plan (-1: none) */
+	int depth;        /* such loops around */
+	int cond;         /* conditional bodies around */
+	const Sym **extent; /* dims whose run-time extent a set_symbol set, in order */
+	int nextent;
+} Walk;
+
+bool plan_movable_read(Analysis *c, const Op *op)
+{
+	return op->kind == OP_READ && !op->mapping && c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
+	       dtype_size(op->args[0]->dtype) <= 4 && !region_writes_mem(c->k->body, op->args[0]);
+}
+
+bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv)
+{
+	const NodeIndex *ix = c->index[op->id];
+	for (int k = 0; k < ix->ndims; k++)
+		if (sym_mentions(ix->d[k].start, iv) || sym_mentions(ix->d[k].coord, iv))
+			return true;
+	return false;
+}
+
+/* Does v feed an MMA as its lhs or rhs, in region r or one nested in it? */
+static bool feeds_mma(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
+			return true;
+		if (op->body && feeds_mma(op->body, v))
+			return true;
+	}
+	return false;
+}
+
+bool plan_staged_read(const Analysis *c, const Op *op)
+{
+	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || !c->index[op->id])
+		return false;
+	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
+}
+
+/* Is every use of v in r (and the regions nested in it) an MMA's lhs or
+ * rhs? With no_set: and r sets no symbol. */
+static bool only_mma_operand(const Region *r, const Value *v, bool no_set)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (no_set && op->kind == OP_SET_SYMBOL)
+			return false;
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a] == v && !(op->kind == OP_MMA && a < 2))
+				return false;
+		if (op->body && !only_mma_operand(op->body, v, no_set))
+			return false;
+	}
+	return true;
+}
+
+/* Step 0. */
+static void fuse_bitcast_reads(Walk *w, Region *r)
+{
+	Analysis *c = w->c;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body)
+			fuse_bitcast_reads(w, op->body);
+		if (op->kind != OP_BITCAST)
+			continue;
+		Value *a = op->args[0], *res = op_result(op);
+		if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->mapping || a->def->parent != op->parent ||
+			w->uses[a->id] != 1 || dtype_size(a->dtype) == dtype_size(res->dtype) || !c->index[a->def->id] ||
+			!c->index[op->id])
+			continue;
+		c->index[a->def->id] = NULL;
+		w->p->read[a->def->id] |= PLAN_READ_FUSED;
+	}
+}
+
+bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel)
+{
+	SymCtx *sc = c->k->sc;
+	if (!lp || !lp->peel || !sym_mentions(rel, lp->t->iv))
+		return false;
+	Sym *iv = lp->t->iv, *to = lp->below;
+	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), c->assume)) == SYM_TRUE;
+}
+
+/* Ops whose selection the two loops of a split could not share. */
+static bool body_plain(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->body || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD || op->kind == OP_SET_SYMBOL ||
+			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (op->kind == OP_READ && op->mapping))
+			return false;
+	}
+	return true;
+}
+
+/* Is some bound along the loop's dim of a read of the body unproved, and
+ * proved over the whole tiles? (The reads' own indices; staged reads load
+ * their tiles through other indices over the same trips.) */
+static bool masks_to_drop(Analysis *c, LoopPlan *lp, const Region *body, Sym *size)
+{
+	SymCtx *sc = c->k->sc;
+	lp->peel = true; /* for plan_peel_proves (masks_to_drop leaves it false) */
+	for (size_t i = 0; i < body->ops.len; i++) {
+		const Op *op = body->ops.data[i];
+		const NodeIndex *ix = op->kind == OP_READ ? c->index[op->id] : NULL;
+		for (int k = 0; ix && k < ix->ndims; k++) {
+			if (ix->d[k].dim != lp->t->dim)
+				continue;
+			for (int64_t cn = 0; cn < ix->ncopies; cn++)
+				for (int64_t j = 0; j < ix->epc; j++) {
+					Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), size),
+						c->assume);
+					if (sym_kind(rel) != SYM_TRUE && plan_peel_proves(c, lp, rel))
+						return true;
+				}
+		}
+	}
+	lp->peel = false;
+	return false;
+}
+
+static bool extent_set(const Walk *w, const Sym *dim)
+{
+	for (int i = 0; i < w->nextent; i++)
+		if (w->extent[i] == dim)
+			return true;
+	return false;
+}
+
+/* Step 2's split of loop lp (op, over t). */
+static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
+{
+	Analysis *c = w->c;
+	SymCtx *sc = c->k->sc;
+	const TileLoop *t = lp->t;
+	int64_t start;
+	if (w->depth || w->cond || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
+		extent_set(w, t->dim) || !body_plain(op->body))
+		return;
+	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
+	if (!size || (t->size >= 0 && (t->trips <= 1 || t->size / t->tile < 1)))
+		return;
+	lp->whole = sym_simplify(sc, sym_floor(sc, sym_div(sc, size, sym_int(sc, t->tile))), c->assume);
+	Sym *u = sym_symbol(sc, "$PEEL_U");
+	const char *why;
+	/* u appears nowhere but in the proofs */
+	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
+	lp->below = sym_sub(sc, sym_sub(sc, lp->whole, sym_int(sc, 1)), u);
+	if (!masks_to_drop(c, lp, op->body, size))
+		return;
+	/* a pipelined loop's loads read up to 3 trips ahead (four_stage):
+	 * its main loop needs F - 3 >= 1 */
+	lp->peel_unpiped = true;
+	lp->peel = !lp->pipe || t->size < 0 || t->size / t->tile - 3 >= 1;
+}
+
+static void walk_region(Walk *w, Region *r);
+
+/* Step 2 for one iterate. */
+static void plan_iterate(Walk *w, Op *op)
+{
+	Analysis *c = w->c;
+	TileLoop *t = analysis_tile(c, op->dim);
+	if (!t)
+		return;
+	for (Region *r = op->parent; r && r->owner; r = r->parent)
+		if (r->owner->dim == op->dim)
+			return; /* isel reports it */
+	if (t->trips == 0)
+		return;
+	if (!analysis_many(t->trips)) {
+		walk_region(w, op->body);
+		return;
+	}
+	if (w->p->nloops == w->cap) {
+		w->cap = w->cap ? 2 * w->cap : 4;
+		LoopPlan *n = ARENA_NEWN(&c->arena, LoopPlan, w->cap);
+		if (w->p->nloops)
+			memcpy(n, w->p->loop, sizeof *n * (size_t)w->p->nloops);
+		w->p->loop = n;
+	}
+	int idx = w->p->nloops++;
+	LoopPlan *lp = &w->p->loop[idx];
+	*lp = (LoopPlan){.op = op, .t = t, .lds_stages = c->opts.lds_stages};
+	w->p->loop_of[op->id] = idx;
+	Region *body = op->body;
+	bool moves = false;
+	for (size_t i = 0; i < body->ops.len; i++) {
+		const Op *x = body->ops.data[i];
+		lp->staged |= plan_staged_read(c, x);
+		moves |= plan_movable_read(c, x) && plan_read_moves_with(c, x, t->iv);
+	}
+	ScheduleKind k = c->opts.schedule;
+	if ((k == SCHED_PREFETCH || k == SCHED_FOUR_STAGE) && !w->cond && (lp->staged || moves)) {
+		bool four = k == SCHED_FOUR_STAGE && lp->staged && lp->lds_stages == 2;
+		for (size_t i = 0; i < body->ops.len && four; i++) {
+			const Op *x = body->ops.data[i];
+			four = !plan_staged_read(c, x) || only_mma_operand(body, op_result((Op *)x), false);
+		}
+		lp->pipe = four ? PIPE_FOUR_STAGE : PIPE_PREFETCH;
+		for (size_t i = 0; i < body->ops.len; i++) {
+			const Op *x = body->ops.data[i];
+			if (plan_movable_read(c, x) && plan_read_moves_with(c, x, t->iv)) {
+				w->p->read[x->id] |= PLAN_READ_PREFETCHED;
+				lp->nprefetch++;
+			}
+		}
+	}
+	plan_peel(w, lp, op);
+	const Sym *iv = w->iv;
+	int loop = w->loop;
+	w->iv = t->iv;
+	w->loop = idx;
+	w->depth++;
+	walk_region(w, body);
+	w->depth--;
+	w->iv = iv;
+	w->loop = loop;
+}
+
+/* Step 3 for one read. */
+static void plan_hoist(Walk *w, Op *op)
+{
+	Analysis *c = w->c;
+	const Region *body = op->parent;
+	if (!w->iv || w->cond || !body || !body->owner || body->owner->kind != OP_ITERATE)
+		return;
+	if (plan_movable_read(c, op) && !plan_read_moves_with(c, op, w->iv) &&
+		only_mma_operand(body, op_result(op), true)) {
+		w->p->read[op->id] |= PLAN_READ_HOISTED;
+		w->p->loop[w->loop].nhoist++;
+	}
+}
+
+static void walk_region(Walk *w, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len && !w->c->failed; i++) {
+		Op *op = r->ops.data[i];
+		switch (op->kind) {
+		case OP_ITERATE:
+			plan_iterate(w, op);
+			break;
+		case OP_CONDITIONAL:
+			w->cond++;
+			walk_region(w, op->body);
+			w->cond--;
+			break;
+		case OP_READ:
+			plan_hoist(w, op);
+			break;
+		case OP_SET_SYMBOL:
+			if (op_sets_extent(w->c->k, op))
+				w->extent[w->nextent++] = op->dim;
+			break;
+		default:
+			if (op->body)
+				walk_region(w, op->body);
+		}
+	}
+}
+
+Plan plan_loops(Analysis *c)
+{
+	Kernel *k = c->k;
+	ScheduleKind asked = c->opts.asked;
+	Plan p = {
+		.nops = (int)k->nops,
+		.nvalues = (int)k->nvalues,
+		.schedule = c->opts.schedule,
+		/* the default, or a Wave name it stands in for, gives way */
+		.yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH),
+		.swizzle = true,
+		.split = true,
+		.licm = true,
+	};
+	p.loop_of = ARENA_NEWN(&c->arena, int, p.nops + 1);
+	for (int i = 0; i <= p.nops; i++)
+		p.loop_of[i] = -1;
+	p.read = ARENA_NEWN(&c->arena, uint8_t, p.nops + 1);
+	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
+	Walk w = {.c = c, .p = &p, .loop = -1};
+	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);
+	w.extent = ARENA_NEWN(&c->arena, const Sym *, p.nops + 1);
+	region_count_uses(k->body, w.uses);
+	fuse_bitcast_reads(&w, k->body);
+	plan_fold_masks(c, k->body, p.konst);
+	walk_region(&w, k->body);
+	return p;
+}
+
+Plan plan_copy(const Plan *p, Arena *a)
+{
+	Plan q = *p;
+	q.loop = ARENA_NEWN(a, LoopPlan, p->nloops + 1);
+	if (p->nloops)
+		memcpy(q.loop, p->loop, sizeof *q.loop * (size_t)p->nloops);
+	q.read = ARENA_NEWN(a, uint8_t, p->nops + 1);
+	memcpy(q.read, p->read, (size_t)p->nops + 1);
+	return q;
+}
+
+bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted)
+{
+	/* the default pipelines and hoists where it costs no spills and no
+	 * waves: a kernel whose registers are full without them (attention)
+	 * is better off as it was */
+	bool pf = p->yields && got->prefetched;
+	if (p->light == LIGHT_NONE && got->peeled) {
+		/* a split loop's two bodies keep both forms of the loads'
+		 * offsets live: the lightest step first */
+		p->light = LIGHT_UNPEELED;
+		p->split = false;
+		for (int i = 0; i < p->nloops; i++)
+			p->loop[i].peel = false;
+	} else if (p->light < LIGHT_TWO_BUFFERS && pf && got->four_staged) {
+		/* the LDS reads a trip ahead hold a second set of operands */
+		p->light = LIGHT_TWO_BUFFERS;
+		p->schedule = SCHED_PREFETCH;
+		for (int i = 0; i < p->nloops; i++)
+			if (p->loop[i].pipe == PIPE_FOUR_STAGE)
+				p->loop[i].pipe = PIPE_PREFETCH;
+	} else if (p->light < LIGHT_ONE_BUFFER && pf && got->lds_doubled) {
+		p->light = LIGHT_ONE_BUFFER;
+		if (p->schedule == SCHED_FOUR_STAGE) /* four_stage with one buffer is prefetch */
+			p->schedule = SCHED_PREFETCH;
+		for (int i = 0; i < p->nloops; i++) {
+			p->loop[i].lds_stages = 1;
+			if (p->loop[i].pipe == PIPE_FOUR_STAGE)
+				p->loop[i].pipe = PIPE_PREFETCH;
+		}
+	} else if (p->light != LIGHT_PLAIN && (pf || machine_hoisted || got->hoisted_reads)) {
+		p->light = LIGHT_PLAIN;
+		p->licm = false;
+		if (pf)
+			p->schedule = SCHED_NONE;
+		for (int i = 0; i < p->nloops; i++) {
+			LoopPlan *lp = &p->loop[i];
+			if (pf) {
+				lp->pipe = PIPE_NONE;
+				lp->nprefetch = 0;
+				/* unpipelined, a loop of fewer whole tiles splits */
+				lp->peel = lp->peel_unpiped && p->split;
+			}
+			lp->nhoist = 0;
+		}
+		for (int i = 0; i < p->nops; i++)
+			p->read[i] &= (uint8_t) ~(PLAN_READ_HOISTED | (pf ? PLAN_READ_PREFETCHED : 0));
+	} else
+		return false;
+	return true;
+}

@@ -1,0 +1,131 @@
+/* plan.h — the loop plan: what happens to each loop and to the values in
+ * it, decided before instruction selection (plan_loops) and translated by
+ * isel without further choices of its own.
+ *
+ * The level sits between the analysed graph (passes/graph/analysis.h) and
+ * the machine IR (ir/mir.h). For each iterate op it says how the loop is
+ * software-pipelined (Wave's `schedule` option: prefetch, four_stage), how
+ * many LDS buffers its staged tiles get, whether it is split into an
+ * unmasked main loop and a masked tail, which of its global reads are
+ * loaded a trip ahead and which once before it; for the kernel, which
+ * boolean apply_exprs the index ranges decide (folded masks) and whether
+ * staged LDS tiles may be swizzled. `wavecc compile --dump-plan` prints it
+ * (plan_print.c); tests read the printed plan.
+ *
+ * What selection still finds out for itself, because it depends on the
+ * LDS stack isel keeps (the space other regions' tiles and cross-wave
+ * slots take): whether two buffers per tile fit in LDS (else one), whether
+ * a four_stage loop's tiles keep a fixed address (else prefetch), and
+ * whether the swizzled layout gains a workgroup per CU. What it made of the
+ * plan comes back in a PlanReport, which the driver's lighter-form search
+ * (plan_lighten) reads to make the next plan. */
+#ifndef WAVECC_PLAN_H
+#define WAVECC_PLAN_H
+
+#include "../graph/analysis.h"
+
+/* How a loop is software-pipelined (Wave's schedule option, resolved). */
+typedef enum PipeKind { PIPE_NONE, PIPE_PREFETCH, PIPE_FOUR_STAGE } PipeKind;
+
+/* What plan_loops decided for one read op (Plan.read, by op id). */
+enum {
+	PLAN_READ_PREFETCHED = 1, /* a global read loaded a trip ahead, into carried registers */
+	PLAN_READ_HOISTED = 2,    /* a loop-invariant global read loaded once before its loop */
+	PLAN_READ_FUSED = 4,      /* read by the bitcast that is its one use (its index dropped) */
+};
+
+/* The lighter-form steps taken (plan_lighten), in the order they are
+ * tried: no loop split (UNPEELED), four_stage as prefetch with two LDS
+ * buffers (TWO_BUFFERS), one buffer (ONE_BUFFER), no pipelining and no
+ * hoisting (PLAIN). */
+typedef enum PlanLight { LIGHT_NONE, LIGHT_UNPEELED, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } PlanLight;
+
+typedef struct LoopPlan {
+	const Op *op;        /* the iterate */
+	const TileLoop *t;
+	PipeKind pipe;       /* PIPE_NONE: the loop runs as written */
+	int lds_stages;      /* LDS buffers per staged tile asked for: 1 or 2 */
+	bool staged;         /* its body stages shared reads through LDS */
+	int nprefetch;       /* its global reads loaded a trip ahead */
+	int nhoist;          /* its global reads loaded before it */
+	/* the split: main loop over the whole tiles F (an integer or an
+	 * expression of runtime sizes) less the trips its loads read ahead,
+	 * then a masked tail; `below` is F - 1 - u (u >= 0, a symbol of the
+	 * plan's own that the analysis' assumptions know) that stands for the
+	 * induction variable in the proofs (plan_peel_proves) */
+	bool peel;
+	bool peel_unpiped;   /* it would be split if it were not pipelined */
+	Sym *whole, *below;
+} LoopPlan;
+
+typedef struct Plan {
+	int nloops;
+	LoopPlan *loop;      /* in graph order (outer loops before the loops they hold) */
+	int *loop_of;        /* by op id: the iterate's index in loop, or -1 */
+	int nops;
+	uint8_t *read;       /* by op id: PLAN_READ_* */
+	int nvalues;
+	int8_t *konst;       /* by value id: a folded boolean apply_expr (1 false, 2 true), else 0 */
+	ScheduleKind schedule; /* the kernel's schedule now (Wave's name), for the assembly's header */
+	bool yields;         /* the pipelining gives way where it costs spills or waves */
+	bool swizzle;        /* staged tiles may be laid out swizzled where that pays */
+	bool split;          /* loops may be split (off after the UNPEELED step) */
+	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
+	PlanLight light;     /* the lighter-form steps taken so far */
+} Plan;
+
+/* What selection made of a plan (isel fills it; zero it first). */
+typedef struct PlanReport {
+	int prefetched;    /* loops pipelined */
+	int lds_doubled;   /* of those, loops whose tiles got two LDS buffers */
+	int four_staged;   /* of those, loops whose LDS reads run a trip ahead */
+	int swizzled;      /* regions whose staged tiles were laid out swizzled, unpadded */
+	int lds_padded;    /* the LDS bytes those regions took padded, at most */
+	int hoisted_reads; /* reads loaded before their loop */
+	int peeled;        /* loops split into a main loop and a masked tail */
+} PlanReport;
+
+/* ---- plan.c ---- */
+/* The plan of the analysed kernel c under its resolved options (c->opts,
+ * c->sched_yields), allocated in c's arena. */
+Plan plan_loops(Analysis *c);
+/* The plan of loop op, or NULL. */
+static inline LoopPlan *plan_loop(const Plan *p, const Op *op)
+{
+	return p && p->loop_of && op->id < p->nops && p->loop_of[op->id] >= 0 ? &p->loop[p->loop_of[op->id]] : NULL;
+}
+/* A copy of p whose loops and reads can be changed without changing p's. */
+Plan plan_copy(const Plan *p, Arena *a);
+/* One step lighter than the plan whose selection got `got` (machine_hoisted:
+ * instructions hoist_invariants moved); false when no step is left. The
+ * steps, in order: a split loop is selected whole (a split keeps both forms
+ * of the loads' offsets live); four_stage gives way to prefetch with two
+ * buffers, then one (where the pipelining yields); then no pipelining and
+ * no hoisting at all. */
+bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted);
+/* Does bound rel (over loop lp's induction variable) hold in every trip
+ * below its whole tiles, so that the split's main loop drops it? */
+bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
+/* May a load of read op be moved away from it (a trip ahead, or before
+ * the loop)? A plain read (no mapping) of a global tensor nothing in the
+ * kernel writes, of at most 4-byte elements (index64.c's checks run where
+ * the op is). And does its index mention iv? */
+bool plan_movable_read(Analysis *c, const Op *op);
+bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
+/* Is op a read staged through LDS? Every read of shared memory with an
+ * index, but through a mapping only an MMA's operand (the tile other waves
+ * read too) and only a mapping of the iterators: a mapping with dynamic
+ * values (an offset or paged gather) reads global memory directly. */
+bool plan_staged_read(const Analysis *c, const Op *op);
+
+/* ---- fold_mask.c ---- */
+/* The boolean apply_exprs of r (and the regions in it) that the index
+ * ranges decide, into konst (by value id). */
+void plan_fold_masks(Analysis *c, Region *r, int8_t *konst);
+
+/* ---- plan_print.c ---- */
+/* The plan as text, one line per loop and per decided read and mask,
+ * stable for golden tests. */
+void plan_print(Buf *b, const Analysis *c, const Plan *p);
+
+#endif

@@ -1,0 +1,67 @@
+/* plan_print.c — the loop plan as text (`wavecc compile --dump-plan`).
+ *
+ * One line for the kernel, then per loop (graph order) its pipelining, LDS
+ * buffers and split, then one line per read the plan moves or fuses and
+ * per folded mask, each naming the graph op. Names and symbols only, no
+ * addresses or ids, so the text is the same from run to run and can be a
+ * golden test's expectation:
+ *     plan: schedule prefetch (yields), swizzle on, licm on, light none
+ *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64)
+ *       read a: prefetched
+ *     mask k2_mask: true */
+#include "plan.h"
+
+static const char *const light_name[] = {"none", "unpeeled", "two_buffers", "one_buffer", "plain"};
+static const char *const pipe_name[] = {"none", "prefetch", "four_stage"};
+
+static const char *op_label(const Op *op)
+{
+	return op->name ? op->name : op_name(op->kind);
+}
+
+/* The reads of region r (and the regions in it) the plan decided about. */
+static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		uint8_t d = op->id < p->nops ? p->read[op->id] : 0;
+		if (d)
+			buf_printf(b, "%*sread %s:%s%s%s\n", 2 * depth, "", op_label(op),
+				d & PLAN_READ_PREFETCHED ? " prefetched" : "", d & PLAN_READ_HOISTED ? " hoisted" : "",
+				d & PLAN_READ_FUSED ? " fused into its bitcast" : "");
+		if (op->body && !plan_loop(p, op)) /* a planned loop prints its own */
+			print_reads(b, p, op->body, depth);
+	}
+}
+
+static void print_masks(Buf *b, const Plan *p, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_APPLY_EXPR && p->konst[op_result((Op *)op)->id])
+			buf_printf(b, "mask %s: %s\n", op_label(op), p->konst[op_result((Op *)op)->id] == 2 ? "true" : "false");
+		if (op->body)
+			print_masks(b, p, op->body);
+	}
+}
+
+void plan_print(Buf *b, const Analysis *c, const Plan *p)
+{
+	SymCtx *sc = c->k->sc;
+	buf_printf(b, "plan: schedule %s%s, swizzle %s, licm %s, light %s\n", kernel_schedule_name(p->schedule),
+		p->yields ? " (yields)" : "", p->swizzle ? "on" : "off", p->licm ? "on" : "off", light_name[p->light]);
+	print_reads(b, p, c->k->body, 0);
+	for (int i = 0; i < p->nloops; i++) {
+		const LoopPlan *lp = &p->loop[i];
+		buf_printf(b, "loop %s over %s: %s", op_label(lp->op), sym_name(lp->t->dim), pipe_name[lp->pipe]);
+		if (lp->pipe != PIPE_NONE && lp->staged)
+			buf_printf(b, ", %d LDS buffer%s", lp->lds_stages, lp->lds_stages == 1 ? "" : "s");
+		if (lp->staged)
+			buf_printf(b, ", staged");
+		if (lp->peel)
+			buf_printf(b, "; split at %s", sym_str(sc, lp->whole));
+		buf_printf(b, "\n");
+		print_reads(b, p, lp->op->body, 1);
+	}
+	print_masks(b, p, c->k->body);
+}
