@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""deps.py — the dependency rule of docs/architecture.md, checked.
+"""deps.py — the dependency rule and the file map of docs/architecture.md, checked.
 
     tools/deps.py BUILD [--graph]
 
@@ -16,6 +16,24 @@ module prefix (PREFIXES): what no other file needs is static. A folder and its s
 only when they are the same folder. Prints every cycle found (one per
 strongly connected component) and exits 1 if there is any; --graph prints
 the folder graphs too.
+
+It also holds docs/architecture.md to the tree (doc_problems), and fails when
+  - a library .c file (any depth under the folders of the Makefile's STAGES)
+    has no line of its own in the page's "Folders" section;
+  - a row of the PIPELINE X-macro in driver/pipeline.c is not in the page's
+    pipeline diagram (the first ``` block of "The pipeline"), or the diagram
+    names them in another order, or names a row that is no longer there;
+  - the page names a path that does not exist.
+The naming convention: a file's line is a list item that starts with the
+file's path from the repository root in backquotes,
+    - `isel/prefetch.c` — what the file does
+never a bare `prefetch.c` (interp/ and isel/ both have a memory.c); a path
+mentioned in passing elsewhere does not count. For the existence check a
+path is any backquoted token, anywhere on the page, whose first component is
+a folder at the root (`K/2` is not a path). In the diagram a row is a name
+between an arrow's `──` and `──▶`, several separated by commas, a
+parenthesised remark after one ignored (`assemble (llvm-mc)`); `frontend` is
+the one such name that is no row (DIAGRAM_NOT_ROWS).
 """
 import os
 import re
@@ -125,6 +143,102 @@ def unprefixed(defs):
     return bad
 
 
+DOC = 'docs/architecture.md'
+PIPELINE_SRC = 'driver/pipeline.c'
+DIAGRAM_NOT_ROWS = {'frontend'}  # the loader runs before the pipeline, on its own
+
+
+def makefile_stages():
+    """the library folders: the Makefile's STAGES"""
+    m = re.search(r'^STAGES\s*=\s*(.*)$', open('Makefile', encoding='utf-8').read(), re.M)
+    if not m or not m.group(1).split():
+        sys.exit('deps.py: no STAGES = ... line in the Makefile')
+    return m.group(1).split()
+
+
+def library_sources():
+    out = []
+    for r in makefile_stages():
+        for d, _, files in os.walk(r):
+            out += [os.path.join(d, f) for f in files if f.endswith('.c')]
+    return sorted(out)
+
+
+def pipeline_rows():
+    """the rows of the PIPELINE X-macro, in order"""
+    src = open(PIPELINE_SRC, encoding='utf-8').read()
+    m = re.search(r'^#\s*define\s+PIPELINE\(X\)[^\n]*\\\n((?:[^\n]*\\\n)*[^\n]*)', src, re.M)
+    if not m:
+        sys.exit('deps.py: no #define PIPELINE(X) in %s' % PIPELINE_SRC)
+    rows = re.findall(r'\bX\(\s*(\w+)\s*,', m.group(1))
+    if not rows:
+        sys.exit('deps.py: no X(name, ...) rows in %s\'s PIPELINE' % PIPELINE_SRC)
+    return rows
+
+
+def doc_section(text, title):
+    """the text under '## title' up to the next '## ' heading"""
+    m = re.search(r'^## ' + re.escape(title) + r'[ \t]*\n(.*?)(?=^## |\Z)', text, re.M | re.S)
+    return m.group(1) if m else None
+
+
+def diagram_rows(section):
+    """the names the pipeline diagram puts on its arrows, in order"""
+    m = re.search(r'^```[^\n]*\n(.*?)^```', section, re.M | re.S)
+    if not m:
+        return None
+    names = []
+    for label in re.findall('\u2500\u2500([^\u2500\u25b6]+)\u2500\u2500\u25b6', m.group(1)):
+        for part in label.split(','):
+            name = re.sub(r'\(.*?\)', '', part).strip()
+            if name:
+                names.append(name)
+    return names
+
+
+def doc_problems():
+    """what docs/architecture.md misses or names wrongly (see the top)"""
+    try:
+        text = open(DOC, encoding='utf-8').read()
+    except OSError as e:
+        return ['cannot read it: %s' % e.strerror]
+    out = []
+    folders = doc_section(text, 'Folders')
+    if folders is None:
+        out.append('no "## Folders" section')
+    else:
+        named = set(re.findall(r'^\s*[-*] `([^`\s]+)`', folders, re.M))
+        for f in library_sources():
+            if f not in named:
+                out.append('library file %s has no line in "Folders" (add "- `%s` — what it does" to its '
+                           'folder\'s list)' % (f, f))
+    pipe = doc_section(text, 'The pipeline')
+    drawn = diagram_rows(pipe) if pipe is not None else None
+    if drawn is None:
+        out.append('no pipeline diagram (a ``` block under "## The pipeline")')
+    else:
+        rows = pipeline_rows()
+        drawn = [n for n in drawn if n not in DIAGRAM_NOT_ROWS]
+        for r in rows:
+            if r not in drawn:
+                out.append('pipeline row %s (PIPELINE in %s) is not in the pipeline diagram' % (r, PIPELINE_SRC))
+        for n in drawn:
+            if n not in rows:
+                out.append('the pipeline diagram names %s, which is no PIPELINE row of %s' % (n, PIPELINE_SRC))
+        for n in sorted({n for n in drawn if drawn.count(n) > 1}):
+            out.append('the pipeline diagram names %s more than once' % n)
+        both = [n for i, n in enumerate(drawn) if n in rows and n not in drawn[:i]]
+        want = [r for r in rows if r in drawn]
+        if both != want:
+            i = next(i for i, (a, b) in enumerate(zip(both, want)) if a != b)
+            out.append('the pipeline diagram has the rows in another order than PIPELINE in %s: %s where it has %s'
+                       % (PIPELINE_SRC, both[i], want[i]))
+    for p in sorted(set(re.findall(r'`([A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)+)/?`', text))):
+        if os.path.isdir(p.split('/')[0]) and not os.path.exists(p):
+            out.append('names %s, which does not exist' % p)
+    return out
+
+
 def cycles(g):
     """one cycle per non-trivial strongly connected component (Tarjan)"""
     index, low, stack, on, comps = {}, {}, [], set(), []
@@ -181,6 +295,9 @@ def main():
     if len(sys.argv) < 2:
         sys.exit('usage: tools/deps.py BUILD [--graph]')
     build, show = sys.argv[1], '--graph' in sys.argv[2:]
+    doc = doc_problems()
+    for p in doc:
+        print('deps: %s: %s' % (DOC, p))
     files = sources()
     inc = include_graph(files)
     defs, uses = nm_symbols(build, files)
@@ -202,7 +319,8 @@ def main():
     for n in names:
         print('deps: exported without its module prefix (make it static or prefix it): %s' % n)
     print('deps: exported names: %d without their module prefix' % len(names))
-    sys.exit(1 if bad or names else 0)
+    print('deps: %s: %d problems (library files, pipeline rows, paths)' % (DOC, len(doc)))
+    sys.exit(1 if bad or names or doc else 0)
 
 
 if __name__ == '__main__':
