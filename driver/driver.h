@@ -98,8 +98,8 @@ int compile_pass_index(const char *name);
  * independently and releases it (0 problems when nothing is kept). */
 void allocate_registers(Compile *c);
 /* The list scheduler, kept only where allocation confirms it costs no wave
- * and no spill (schedule.c); nothing with opt.no_schedule. */
-void compile_schedule(Compile *c);
+ * and no spill (order.c); nothing with opt.no_schedule. */
+void compile_order(Compile *c);
 int check_allocation(Compile *c, Buf *msg);
 /* ---- stats.c ---- */
 /* The waves per SIMD an allocated f allows with c's workgroup on c's

@@ -1,6 +1,6 @@
 /* occupancy.c — the waves per SIMD a kernel's resources allow, for
  * `--stats` (stats.c) and for the pipeline's choices between forms of a
- * kernel (allocate_registers, compile_schedule: compile_waves).
+ * kernel (allocate_registers, compile_order: compile_waves).
  *
  * Model (waves per SIMD) for the gfx90a-class targets (gfx90a, gfx942):
  *   - wave slots: 8 per SIMD (LLVM AMDGPUBaseInfo.cpp

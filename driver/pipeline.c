@@ -49,7 +49,7 @@ static void link_code_object(Compile *c);
 	X(hoist_invariants, c->hoisted = c->plan.licm ? hoist_invariants(c->mf) : 0, 1, true) \
 	X(eliminate_redundant, eliminate_redundant(c->mf), 1, true) \
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
-	X(schedule, compile_schedule(c), 1, true) \
+	X(order_instructions, compile_order(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \

@@ -1,5 +1,5 @@
 /* four_stage.c — the four_stage schedule of a reduction loop (Wave's
- * SchedulingType.FOUR_STAGE): the prefetch schedule (prefetch.c, shared.c)
+ * SchedulingType.FOUR_STAGE): the prefetch schedule (prefetch.c, lds_stage.c)
  * one stage deeper, so that the LDS reads of a trip's MMA operands overlap
  * the MFMAs of the trip before instead of stalling the waves right after
  * the barrier. Four stages per trip's data: global load, LDS write, LDS

@@ -302,7 +302,7 @@ static void select_read(Isel *s, Op *op)
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!ix)
 		return;
-	/* a mapped read of a shared tensor that shared.c did not stage (not an
+	/* a mapped read of a shared tensor that lds_stage.c did not stage (not an
 	 * MMA operand, or dynamic values) reads global memory directly: the
 	 * same values */
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
@@ -395,7 +395,7 @@ static void select_region(Isel *s, Region *r)
 		MBlock *b0 = s->b, *p0 = s->pre, *e0 = s->f->blocks.data[0];
 		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0, efirst = e0->insts.len;
 		select_op(s, op);
-		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (shared.c) */
+		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (lds_stage.c) */
 			isel_stage_shared_end(s, r);
 		/* note the op on what it emitted (not on a loop's own blocks) */
 		if (op->kind != OP_ITERATE) {

@@ -84,7 +84,7 @@ typedef struct Isel {
 	uint32_t tid[3];  /* V1: unpacked, made on first use */
 	uint32_t oob;     /* V1: the out-of-range buffer offset, made on first use */
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
-	struct Staged **staged; /* shared.c: by op id, the LDS tile of a shared read */
+	struct Staged **staged; /* lds_stage.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */
 	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR
@@ -99,7 +99,7 @@ typedef struct Isel {
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 	struct HoistedRead *hoisted; /* invariant_read.c: the reads loaded before their loop */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
-	bool lds_swizzle;  /* shared.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
+	bool lds_swizzle;  /* lds_stage.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
 } Isel;
 
@@ -166,7 +166,7 @@ Sym *isel_loop_count(Isel *s, const TileLoop *t);
 /* ---- prefetch.c ---- */
 /* A loop under the prefetch schedule: its body, the prologue block (after
  * the trip-count guard, before the loop), the last trip, the LDS buffers
- * per staged tile; shared.c's staged tiles and their carried registers. */
+ * per staged tile; lds_stage.c's staged tiles and their carried registers. */
 /* pf_pack.c: how a carried 16-bit tile's dwords come from its loaded
  * halves: dword k is v_perm_b32(raw[hi[k]], raw[lo[k]], sel), or raw[lo[k]]
  * itself where hi[k] is -1; n dwords are packed. */
@@ -182,7 +182,7 @@ typedef struct Pipe {
 	MBlock *prol;
 	Sym *last;
 	int nbuf;
-	size_t n;        /* shared.c: the staged reads ... */
+	size_t n;        /* lds_stage.c: the staged reads ... */
 	Op **ops;
 	NodeIndex *gx;   /* ... their cooperative loads' index ... */
 	TVal **r;        /* ... and the registers holding the next trip's tiles (their halves: pf_pack.c) ... */
@@ -191,11 +191,11 @@ typedef struct Pipe {
 	size_t ng;       /* global reads of the body prefetched into registers ... */
 	Op **gops;
 	TVal **gnext;    /* ... the registers holding their next trip's values */
-	bool refit;      /* shared.c: two LDS buffers per tile did not fit */
+	bool refit;      /* lds_stage.c: two LDS buffers per tile did not fit */
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
 	int ahead;       /* isel_pf_begin: the most trips ahead a load read (peel.c) */
-	bool staged;     /* shared.c: staged once (peel.c selects the body again) ... */
+	bool staged;     /* lds_stage.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
 /* invariant_read.c: op's value loaded before the innermost loop, when
@@ -288,7 +288,7 @@ static inline bool isel_is_dyn_sym(const Sym *e)
 	return sym_kind(e) == SYM_SYMBOL && strncmp(sym_name(e), ISEL_DYN_PREFIX, sizeof ISEL_DYN_PREFIX - 1) == 0;
 }
 
-/* ---- shared.c ---- */
+/* ---- lds_stage.c ---- */
 /* Stage the shared-memory reads directly in region r through LDS (global
  * loads, barriers, LDS writes), before the region's ops; in_loop: r is the
  * body of a loop of more than one trip. */
@@ -304,8 +304,8 @@ TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead);
  * buffer changes)? */
 bool isel_shared_fixed(Isel *s, const Op *op);
 
-/* ---- four_stage.c ---- (shared.c reads the tiles, so that this file
- * needs nothing of shared.c) */
+/* ---- four_stage.c ---- (lds_stage.c reads the tiles, so that this file
+ * needs nothing of lds_stage.c) */
 /* Does prefetched loop p (planned: its staged reads and buffers; fixed[i]:
  * isel_shared_fixed of p->ops[i]) take the four_stage schedule? Counts it
  * when it does. */

@@ -1,4 +1,4 @@
-/* lds_layout.c — the XOR-swizzled layout of a staged LDS tile (shared.c's
+/* lds_layout.c — the XOR-swizzled layout of a staged LDS tile (lds_stage.c's
  * step 2 when row padding would cost a workgroup per CU).
  *
  * The problem: the MFMA operand reads (16x16x16 and 32x32x8, and their

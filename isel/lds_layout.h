@@ -1,5 +1,5 @@
 /* lds_layout.h — the XOR-swizzled LDS layout of a staged tile (lds_layout.c),
- * for shared.c. Private to isel/. */
+ * for lds_stage.c. Private to isel/. */
 #ifndef WAVECC_ISEL_LDS_LAYOUT_H
 #define WAVECC_ISEL_LDS_LAYOUT_H
 

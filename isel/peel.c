@@ -38,7 +38,7 @@
  *     defined in the main loop, which does not dominate the tail), the
  *     LDS reuse mark and the swizzle count. A prefetched loop's prologue,
  *     tiles and carried registers are made once, by the first selection
- *     (shared.c's isel_stage_shared does not stage the body again); the
+ *     (lds_stage.c's isel_stage_shared does not stage the body again); the
  *     prologue's loads keep their bounds (isel_peel_drops skips the
  *     prologue block, whose trips need not be whole).
  *
@@ -58,7 +58,7 @@ struct IselPeel {
 	MOpnd split;       /* M */
 	TVal **val;        /* the values before the main loop */
 	int lds_dirty;
-	int swizzled;      /* shared.c's count before the tail's selection */
+	int swizzled;      /* lds_stage.c's count before the tail's selection */
 };
 
 bool isel_peel_drops(Isel *s, Sym *rel)

@@ -6,7 +6,7 @@
  * per element into its own register, and packs each pair into a dword with
  * v_perm_b32 right after the loads (not a d16 load into the dword's upper
  * half: with SRAM ECC on that zeroes the lower half). In the prefetch
- * schedule (prefetch.c, shared.c) those loads are the next trip's: packing
+ * schedule (prefetch.c, lds_stage.c) those loads are the next trip's: packing
  * them at once makes the wave wait for them within the trip that issued
  * them, and the loads' latency is not hidden at all (vanilla attention's V
  * tile: the trip's largest stall in the cycle model).

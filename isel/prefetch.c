@@ -4,7 +4,7 @@
  * LDS: the trip a prefetching load reads, and the register set the
  * prefetched tiles are carried in. lds_stage.c does the staging itself.
  *
- * The schedule (shared.c, isel_stage_shared and isel_stage_shared_end):
+ * The schedule (lds_stage.c, isel_stage_shared and isel_stage_shared_end):
  *     prologue:  R = load(trip 0); s_barrier; LDS[0] = R;
  *                R = load(min(1, last)); s_barrier
  *     trip i:    the body (LDS reads of buffer i % S, MFMAs, ...);
@@ -18,7 +18,7 @@
  * trip counts of 1, odd ones and runtime ones need no epilogue; a runtime
  * count of 0 skips the prologue with the loop (the prologue block lies
  * after the trip-count guard). When two buffers of every tile do not fit in
- * LDS, the loop gets one (shared.c plans again).
+ * LDS, the loop gets one (lds_stage.c plans again).
  *
  * Global reads of the body (not staged: gemm_global's operands) are
  * prefetched the same way without LDS: the prologue loads trip 0 into a

@@ -14,7 +14,7 @@
  * op; so a read never sees an unwritten slot. Copies of one element in
  * several lanes write the same value. 32-bit elements move as dwords,
  * 16-bit ones as halves (ds_write_b16, ds_read_u16, the pairs joined with
- * v_perm_b32 as shared.c does: no d16 loads, which SRAM ECC makes clobber
+ * v_perm_b32 as lds_stage.c does: no d16 loads, which SRAM ECC makes clobber
  * the other half). Addresses: one VGPR per distinct lane expression, the
  * constant parts in the instruction's offset field.
  * Contract: all waves of the workgroup reach the op (uniform control

@@ -87,7 +87,7 @@
  * finishes it sooner than the original order (or as soon, with the last issue
  * earlier) and its peak pressure stays within the limit; otherwise the
  * region keeps its original order, so the pass never makes the model's
- * figure worse. The driver (driver/schedule.c) also checks the result
+ * figure worse. The driver (driver/order.c) also checks the result
  * against a trial register allocation. The model is a static one (no other
  * waves, fixed latencies): it orders instructions, it is not a time. */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* mapped_lds_test.c — mapped MMA operands in shared memory staged through
- * LDS (isel/shared.c): the implicit-GEMM conv and im2col_mma with their
+ * LDS (isel/lds_stage.c): the implicit-GEMM conv and im2col_mma with their
  * operands in shared memory, at strides 1-3, shapes no tile divides and a
  * runtime batch size; the conv's main loop reads its operands from LDS
  * (the global variant does not); a GEMM whose shared operand is gathered

@@ -1,5 +1,5 @@
 /* prefetch_test.c — the prefetch schedule of the reduction loop
- * (isel/prefetch.c, isel/shared.c) and its options (driver/options.c):
+ * (isel/prefetch.c, isel/lds_stage.c) and its options (driver/options.c):
  * GEMMs of 1, 2, odd, unaligned and runtime trip counts (runtime 0 and 1
  * included) pass `wavecc run` on both targets with one and two LDS stages;
  * the schedule is visible in the code (the next trip's loads after the

@@ -176,7 +176,7 @@ START_TEST(k_tiles_pass)
 }
 END_TEST
 
-/* Operands staged through LDS (isel/shared.c) at tile shapes that take
+/* Operands staged through LDS (isel/lds_stage.c) at tile shapes that take
  * each of its paths: K tiles shorter than the MMA's K (the box widened to
  * the next tile), rounds of the workgroup's loads that fill several rows
  * or part of one (BLOCK_K 128, 256), 16-byte chunks, chunks narrowed to

@@ -341,7 +341,7 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	"tests/driver/data/conv2d_igemm_global.json", "tests/driver/data/conv2d_igemm_global.json -D stride=2",
 	"tests/driver/data/conv2d_igemm_global.json -D N=3 -D H=10 -D W=9",
 	/* the seed's conv, operands in shared memory: the mapped MMA operands
-	 * are staged through LDS (isel/shared.c) */
+	 * are staged through LDS (isel/lds_stage.c) */
 	"examples/conv2d_igemm.json", "examples/conv2d_igemm.json -D stride=2",
 	/* decode attention's phase 1 (reads of the split logits through
 	 * mappings, max and sum over the split) */

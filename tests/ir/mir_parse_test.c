@@ -73,7 +73,7 @@ static void round_trip(const MFunc *f, const char *what)
 
 START_TEST(every_example_round_trips)
 {
-	static const char *const rows[] = {"select_instructions", "schedule", "allocate_registers", "insert_waitcnt",
+	static const char *const rows[] = {"select_instructions", "order_instructions", "allocate_registers", "insert_waitcnt",
 		"resolve_hazards"};
 	static const char *const targets[] = {"gfx942", "gfx90a"};
 	char dir[4096];

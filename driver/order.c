@@ -1,4 +1,4 @@
-/* schedule.c — the pipeline's scheduling row: the list scheduler
+/* order.c — the pipeline's order_instructions row: the list scheduler
  * (passes/machine/sched.c) checked against what register allocation makes
  * of its output.
  *
@@ -61,7 +61,7 @@ static Fit trial(const Compile *c, const MFunc *f)
 	return r;
 }
 
-void compile_schedule(Compile *c)
+void compile_order(Compile *c)
 {
 	if (c->opt.no_schedule || !c->mf)
 		return;

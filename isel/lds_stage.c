@@ -1,4 +1,4 @@
-/* shared.c — operands in shared memory, staged through LDS (Wave's
+/* lds_stage.c — operands in shared memory, staged through LDS (Wave's
  * `promote` and its barrier placement).
  *
  * A read of a tensor whose address space is shared means what a read of
