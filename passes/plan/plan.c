@@ -12,6 +12,9 @@
  *      whole kernel first;
  *   1. masks: fold_mask.c decides the boolean apply_exprs the index ranges
  *      decide;
+ *   LDS tiles: on entering each region, every read of it staged through
+ *      LDS (plan_staged_read) gets its tile (lds_tiles.c: the box, the
+ *      cooperative load, the padded and swizzled layouts);
  *   2. each iterate of more than one trip (a loop of one trip is selected
  *      straight, one of none not at all) gets a LoopPlan:
  *      - pipelining (Wave's `schedule`: prefetch, four_stage; modulo and
@@ -293,6 +296,10 @@ static void plan_hoist(Walk *w, Op *op)
 
 static void walk_region(Walk *w, Region *r)
 {
+	/* the region's staged reads: their LDS tiles (lds_tiles.c) */
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (plan_staged_read(w->c, r->ops.data[i]))
+			w->p->tile[r->ops.data[i]->id] = plan_tile(w->c, r->ops.data[i]);
 	for (size_t i = 0; i < r->ops.len && !w->c->failed; i++) {
 		Op *op = r->ops.data[i];
 		switch (op->kind) {
@@ -336,6 +343,7 @@ Plan plan_loops(Analysis *c)
 	for (int i = 0; i <= p.nops; i++)
 		p.loop_of[i] = -1;
 	p.read = ARENA_NEWN(&c->arena, uint8_t, p.nops + 1);
+	p.tile = ARENA_NEWN(&c->arena, PlanTile *, p.nops + 1);
 	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
 	Walk w = {.c = c, .p = &p, .loop = -1};
 	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);

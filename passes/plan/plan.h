@@ -23,6 +23,7 @@
 #define WAVECC_PLAN_H
 
 #include "../graph/analysis.h"
+#include "lds_layout.h"
 
 /* How a loop is software-pipelined (Wave's schedule option, resolved). */
 typedef enum PipeKind { PIPE_NONE, PIPE_PREFETCH, PIPE_FOUR_STAGE } PipeKind;
@@ -58,12 +59,32 @@ typedef struct LoopPlan {
 	Sym *whole, *below;
 } LoopPlan;
 
+/* A staged read's LDS tile (lds_tiles.c): the workgroup's box of the
+ * tensor, the cooperative load that fills it, and its two layouts, by
+ * layout number: 0 rows padded, 1 unpadded (swizzled where swz allows). */
+typedef struct PlanTile {
+	const Op *op;             /* the read */
+	const char *error;        /* why it cannot be staged (reported where isel stages it), or NULL */
+	int es;                   /* element bytes */
+	int rank;
+	Sym *dims[MAX_DIMS];      /* the box's dims: the memory's, or a mapped read's register dims */
+	Sym *start[MAX_DIMS];     /* the box's first coordinate per dim */
+	int64_t extent[MAX_DIMS]; /* the box */
+	int64_t rows;             /* LDS rows along the outermost dim > 1 (with the last round's tail) */
+	int64_t vec;              /* elements per chunk of the cooperative load ... */
+	NodeIndex gx;             /* ... and its index */
+	int64_t stride[2][MAX_DIMS]; /* LDS elements per step along each dim, per layout */
+	int64_t bytes[2];         /* a buffer's bytes per layout, multiples of 16 */
+	LdsSwizzle swz;           /* layout 1's swizzle; row_bytes 0: the tile stays padded */
+} PlanTile;
+
 typedef struct Plan {
 	int nloops;
 	LoopPlan *loop;      /* in graph order (outer loops before the loops they hold) */
 	int *loop_of;        /* by op id: the iterate's index in loop, or -1 */
 	int nops;
 	uint8_t *read;       /* by op id: PLAN_READ_* */
+	PlanTile **tile;     /* by op id: the LDS tile of a staged read, else NULL */
 	int nvalues;
 	int8_t *konst;       /* by value id: a folded boolean apply_expr (1 false, 2 true), else 0 */
 	ScheduleKind schedule; /* the kernel's schedule now (Wave's name), for the assembly's header */
@@ -117,6 +138,20 @@ bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
  * read too) and only a mapping of the iterators: a mapping with dynamic
  * values (an offset or paged gather) reads global memory directly. */
 bool plan_staged_read(const Analysis *c, const Op *op);
+
+/* ---- lds_tiles.c ---- */
+/* The LDS tile of staged read op (its error set when it cannot be staged). */
+PlanTile *plan_tile(Analysis *c, const Op *op);
+/* The LDS element offset, from the tile's start, of element j of copy cn
+ * of ix (which indexes the box's dims), in layout 0 or 1 unswizzled. */
+Sym *plan_tile_elem(Analysis *c, const PlanTile *t, int layout, const NodeIndex *ix, int64_t cn, int64_t j);
+/* The byte offset of that element in the swizzled layout, and in *align
+ * the alignment (bytes, at most a granule) of its byte within the row. */
+Sym *plan_tile_swz_elem(Analysis *c, const PlanTile *t, const NodeIndex *ix, int64_t cn, int64_t j, int64_t *align);
+/* The base among at[0..n) that x is a constant distance d >= 0 past, or -1. */
+int plan_tile_swz_match(Analysis *c, Sym *const *at, int n, Sym *x, int64_t *d);
+/* The largest power of two dividing v, at most cap (v == 0: cap). */
+int64_t plan_pow2_dividing(int64_t v, int64_t cap);
 
 /* ---- fold_mask.c ---- */
 /* The boolean apply_exprs of r (and the regions in it) that the index

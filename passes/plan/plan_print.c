@@ -1,13 +1,15 @@
 /* plan_print.c — the loop plan as text (`wavecc compile --dump-plan`).
  *
  * One line for the kernel, then per loop (graph order) its pipelining, LDS
- * buffers and split, then one line per read the plan moves or fuses and
- * per folded mask, each naming the graph op. Names and symbols only, no
+ * buffers and split, then one line per read the plan moves, fuses or
+ * stages through LDS (its tile) and per folded mask, each naming the
+ * graph op. Names and symbols only, no
  * addresses or ids, so the text is the same from run to run and can be a
  * golden test's expectation:
  *     plan: schedule prefetch (yields), swizzle on, licm on, light none
  *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64)
- *       read a: prefetched
+ *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled
+ *       read b: prefetched
  *     mask k2_mask: true */
 #include "plan.h"
 
@@ -19,16 +21,37 @@ static const char *op_label(const Op *op)
 	return op->name ? op->name : op_name(op->kind);
 }
 
+/* A staged read's LDS tile: the box, the chunks of its cooperative load,
+ * the bytes of a buffer padded and, where it can be, swizzled. */
+static void print_tile(Buf *b, const PlanTile *t, int depth)
+{
+	buf_printf(b, "%*sread %s: staged", 2 * depth, "", op_label(t->op));
+	if (t->error) {
+		buf_printf(b, ", cannot be: %s\n", t->error);
+		return;
+	}
+	buf_printf(b, ", box ");
+	for (int i = 0; i < t->rank; i++)
+		buf_printf(b, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
+	buf_printf(b, ", chunks of %lld, %lld B padded", (long long)t->vec, (long long)t->bytes[0]);
+	if (t->swz.row_bytes)
+		buf_printf(b, " or %lld B swizzled", (long long)t->bytes[1]);
+	buf_printf(b, "\n");
+}
+
 /* The reads of region r (and the regions in it) the plan decided about. */
 static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
 		uint8_t d = op->id < p->nops ? p->read[op->id] : 0;
+		const PlanTile *t = op->id < p->nops ? p->tile[op->id] : NULL;
 		if (d)
 			buf_printf(b, "%*sread %s:%s%s%s\n", 2 * depth, "", op_label(op),
 				d & PLAN_READ_PREFETCHED ? " prefetched" : "", d & PLAN_READ_HOISTED ? " hoisted" : "",
 				d & PLAN_READ_FUSED ? " fused into its bitcast" : "");
+		if (t)
+			print_tile(b, t, depth);
 		if (op->body && !plan_loop(p, op)) /* a planned loop prints its own */
 			print_reads(b, p, op->body, depth);
 	}

@@ -1,12 +1,12 @@
 /* lds_layout.h — the XOR-swizzled LDS layout of a staged tile (lds_layout.c),
- * for lds_stage.c. Private to isel/. */
-#ifndef WAVECC_ISEL_LDS_LAYOUT_H
-#define WAVECC_ISEL_LDS_LAYOUT_H
+ * for the tiles of the plan (lds_tiles.c) and isel/lds_stage.c. */
+#ifndef WAVECC_PLAN_LDS_LAYOUT_H
+#define WAVECC_PLAN_LDS_LAYOUT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../ir/sym/sym.h"
+#include "../../ir/sym/sym.h"
 
 enum { LDS_GRANULE = 8 }; /* bytes: the unit the swizzle moves; no access may cross one */
 
@@ -18,12 +18,12 @@ typedef struct LdsSwizzle {
 
 /* The swizzle for rows of row_bytes; false (z zeroed) when none keeps
  * every granule in its row and spreads 16 rows over all 32 banks. */
-bool isel_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z);
+bool plan_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z);
 /* The byte offset, from the tile's start, of the byte colb of row `row`
  * (both >= 0, colb < row_bytes). */
-Sym *isel_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a);
+Sym *plan_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a);
 /* Workgroups per CU that `bytes` of LDS each allow (64 KiB, 512-byte
  * granule); 0 bytes: unlimited (INT32_MAX). */
-int isel_lds_workgroups_per_cu(int64_t bytes);
+int plan_lds_workgroups_per_cu(int64_t bytes);
 
 #endif

@@ -1,5 +1,6 @@
-/* lds_layout.c — the XOR-swizzled layout of a staged LDS tile (lds_stage.c's
- * step 2 when row padding would cost a workgroup per CU).
+/* lds_layout.c — the XOR-swizzled layout of a staged LDS tile (the plan's
+ * unpadded layout, lds_tiles.c, which isel/lds_stage.c picks where row
+ * padding would cost a workgroup per CU).
  *
  * The problem: the MFMA operand reads (16x16x16 and 32x32x8, and their
  * f32/i8/fp8 forms) take 8 bytes per lane from 16 (or 32) consecutive rows
@@ -28,11 +29,11 @@
  * parity, so those b64 writes (16 lanes: two rows of 8 chunks, or four of
  * 4) are conflict-free too for W <= 128.
  *
- * Contract: the caller applies isel_lds_swizzle_offset to every write and read
+ * Contract: the caller applies plan_lds_swizzle_offset to every write and read
  * of the tile, each access of at most 8 bytes aligned to its size. */
 #include "lds_layout.h"
 
-bool isel_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
+bool plan_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
 {
 	*z = (LdsSwizzle){0, 0, 0};
 	bool pow2 = row_bytes > 0 && (row_bytes & (row_bytes - 1)) == 0;
@@ -43,7 +44,7 @@ bool isel_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z)
 	return z->row_bytes != 0;
 }
 
-Sym *isel_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a)
+Sym *plan_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a)
 {
 	Sym *g8 = sym_int(sc, LDS_GRANULE);
 	Sym *key = sym_mod(sc, sym_floordiv(sc, row, sym_int(sc, z->lines)), sym_int(sc, z->keys));
@@ -53,7 +54,7 @@ Sym *isel_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *col
 	return sym_simplify(sc, off, a);
 }
 
-int isel_lds_workgroups_per_cu(int64_t bytes)
+int plan_lds_workgroups_per_cu(int64_t bytes)
 {
 	if (bytes <= 0)
 		return INT32_MAX;
