@@ -105,6 +105,6 @@ TVal *isel_fs_shared_read(Isel *s, Op *op)
 
 void isel_fs_into(Isel *s, Pipe *p, size_t i, size_t first, TVal *v)
 {
-	isel_pf_into(s, first, v, p->lnext[i]);
+	isel_pf_into(s, v, p->lnext[i]);
 	note_since(s, first, p->ops[i]);
 }

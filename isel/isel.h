@@ -97,6 +97,7 @@ typedef struct Isel {
 	IselLaneMask lanemask[ISEL_LANEMASKS]; /* elt.c: a ring, ... */
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
+	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
 	struct HoistedRead *hoisted; /* invariant_read.c: the reads loaded before their loop */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool lds_swizzle;  /* lds_stage.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
@@ -174,6 +175,7 @@ typedef struct PfPack {
 	int nd, n;
 	int *hi, *lo;
 	uint32_t sel;
+	const struct TVal *shape; /* the tile as memory.c would have joined it */
 } PfPack;
 
 typedef struct Pipe {
@@ -202,10 +204,10 @@ typedef struct Pipe {
  * the plan hoists it (PLAN_READ_HOISTED); NULL when not (nothing
  * emitted). */
 TVal *isel_read_hoisted(Isel *s, Op *op);
-/* pf_pack.c: the loads of v lowered since row `first` without their pair
- * packing (removed): the registers to carry, and into *pk how they pack;
- * v itself when nothing was packed. */
-TVal *isel_pf_unpack(Isel *s, size_t first, TVal *v, PfPack *pk);
+/* pf_pack.c: memory.c's loads of v (its lo halves in v's dwords, the hi
+ * halves in hi, MO_NONE for a dword loaded whole) left unjoined: the
+ * registers to carry, and into *pk how they pack; v itself when no pair. */
+TVal *isel_pf_halves(Isel *s, const TVal *v, const MOpnd *hi, PfPack *pk);
 /* The carried halves raw packed as shape (new registers), or raw itself. */
 TVal *isel_pf_pack(Isel *s, const TVal *shape, const TVal *raw, const PfPack *pk);
 bool isel_pf_pack_same(const PfPack *a, const PfPack *b);
@@ -230,9 +232,9 @@ void isel_pf_begin(Isel *s, int ahead, PfSave *sv);
 void isel_pf_end(Isel *s, PfSave *sv);
 /* v, or a copy in distinct VGPRs: a register set a later load can refill. */
 TVal *isel_pf_carried(Isel *s, TVal *v);
-/* The loads emitted into s->b since instruction `first` made fresh: make
- * them fill carried instead (renaming, or copies when the shapes differ). */
-void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried);
+/* The freshly loaded value fresh into the carried registers (copies,
+ * which coalesce_copies folds into the loads). */
+void isel_pf_into(Isel *s, const TVal *fresh, const TVal *carried);
 
 /* ---- peel.c ---- */
 /* A loop split into a main loop without the bounds along its dim and a

@@ -327,20 +327,20 @@ static bool pf_load(Isel *s, Pipe *p, int ahead)
 	Mark m = mark(s);
 	isel_pf_begin(s, ahead, &sv);
 	for (size_t i = 0; i < p->n && !s->c->failed; i++) {
-		size_t first = s->b->insts.len;
-		TVal *v = coop_load(s, p->ops[i], p->ops[i]->args[0], &p->gx[i]);
-		if (!v)
-			break;
 		/* carried as loaded, packed where written (pf_pack.c) */
-		PfPack pk;
-		TVal *raw = isel_pf_unpack(s, first, v, &pk);
+		PfPack pk = {0};
+		s->pf_halves = &pk;
+		TVal *raw = coop_load(s, p->ops[i], p->ops[i]->args[0], &p->gx[i]);
+		s->pf_halves = NULL;
+		if (!raw)
+			break;
 		if (!ahead) {
 			p->r[i] = isel_pf_carried(s, raw);
-			p->shape[i] = v;
+			p->shape[i] = (TVal *)pk.shape;
 			p->pack[i] = pk;
 		} else {
 			check_that(isel_pf_pack_same(&pk, &p->pack[i]));
-			isel_pf_into(s, first, raw, p->r[i]);
+			isel_pf_into(s, raw, p->r[i]);
 		}
 		note_since(s, &m, p->ops[i]->name);
 	}

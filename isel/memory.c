@@ -678,6 +678,12 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 			}
 		}
 	}
+	if (s->pf_halves) { /* carried as loaded, joined a trip later (pf_pack.c) */
+		for (int i = 0; i < v->nd; i++)
+			if (hi_of[i] < 0)
+				hi_reg[i] = (MOpnd){0};
+		return isel_pf_halves(s, v, hi_reg, s->pf_halves);
+	}
 	for (int i = 0; i < v->nd; i++) {
 		if (hi_of[i] < 0)
 			continue;

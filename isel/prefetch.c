@@ -106,10 +106,9 @@ TVal *isel_pf_global_read(Isel *s, Op *op)
 		isel_mov(s, cur->d[k], next->d[k]);
 	PfSave sv;
 	isel_pf_begin(s, 1, &sv);
-	size_t first = s->b->insts.len;
 	TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
 	if (v)
-		isel_pf_into(s, first, v, next);
+		isel_pf_into(s, v, next);
 	isel_pf_end(s, &sv);
 	return v ? cur : NULL;
 }
@@ -206,59 +205,10 @@ TVal *isel_pf_carried(Isel *s, TVal *v)
 	return r;
 }
 
-/* The map from the vregs of `fresh` to those of `carried`, when each of
- * fresh's vregs maps whole onto one of carried's of the same class (dword
- * for dword) and no two onto the same; 0 entries otherwise. */
-static size_t rename_map(Isel *s, const TVal *fresh, const TVal *carried, uint32_t *from, uint32_t *to)
+void isel_pf_into(Isel *s, const TVal *fresh, const TVal *carried)
 {
-	size_t n = 0;
-	if (fresh->nd != carried->nd || !distinct_vregs(fresh))
-		return 0;
-	for (int k = 0; k < fresh->nd; k++) {
-		MOpnd a = fresh->d[k], b = carried->d[k];
-		if (a.sub != b.sub || s->f->vregs.data[a.reg] != s->f->vregs.data[b.reg])
-			return 0;
-		size_t j = 0;
-		while (j < n && from[j] != a.reg)
-			j++;
-		if (j < n ? to[j] != b.reg : false)
-			return 0;
-		if (j == n) {
-			for (size_t q = 0; q < n; q++)
-				if (to[q] == b.reg)
-					return 0;
-			from[n] = a.reg;
-			to[n++] = b.reg;
-		}
-	}
-	return n;
-}
-
-void isel_pf_into(Isel *s, size_t first, const TVal *fresh, const TVal *carried)
-{
-	Arena *ar = &s->c->arena;
-	uint32_t *from = ARENA_NEWN(ar, uint32_t, fresh->nd + 1), *to = ARENA_NEWN(ar, uint32_t, fresh->nd + 1);
-	size_t n = rename_map(s, fresh, carried, from, to);
-	if (!n) { /* another shape: copies */
-		for (int k = 0; k < carried->nd; k++)
-			isel_mov(s, carried->d[k], fresh->d[k]);
-		return;
-	}
-	/* the loads wrote fresh's vregs since `first`: they write carried's
-	 * instead (nothing else names fresh's vregs) */
-	for (size_t i = first; i < s->b->insts.len; i++) {
-		MInst *in = &s->b->insts.data[i];
-		MOpnd *ops[MI_MAX_DEFS + MI_MAX_USES];
-		int m = 0;
-		for (int d = 0; d < in->ndef; d++)
-			ops[m++] = &in->def[d];
-		for (int u = 0; u < in->nuse; u++)
-			ops[m++] = &in->use[u];
-		for (int q = 0; q < m; q++)
-			for (size_t j = 0; ops[q]->kind == MO_VREG && j < n; j++)
-				if (ops[q]->reg == from[j]) {
-					ops[q]->reg = to[j];
-					break;
-				}
-	}
+	/* copies: coalesce_copies (regalloc/coalesce.c) renames the loads'
+	 * registers to the carried ones where nothing else reads them between */
+	for (int k = 0; k < carried->nd; k++)
+		isel_mov(s, carried->d[k], fresh->d[k]);
 }
