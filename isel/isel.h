@@ -302,16 +302,12 @@ TVal *isel_read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
 /* The same for staged read op from the buffer of trip iv + ahead (a
  * prefetched loop's two buffers). */
 TVal *isel_read_shared_ahead(Isel *s, Op *op, int ahead);
-/* Is staged read op's LDS address the same in every trip (only its
- * buffer changes)? */
-bool isel_shared_fixed(Isel *s, const Op *op);
 
 /* ---- four_stage.c ---- (lds_stage.c reads the tiles, so that this file
  * needs nothing of lds_stage.c) */
-/* Does prefetched loop p (planned: its staged reads and buffers; fixed[i]:
- * isel_shared_fixed of p->ops[i]) take the four_stage schedule? Counts it
- * when it does. */
-bool isel_fs_fits(Isel *s, Pipe *p, const bool *fixed);
+/* Does prefetched loop p (its staged reads and buffers placed) take the
+ * four_stage schedule the plan asks for? Counts it when it does. */
+bool isel_fs_fits(Isel *s, Pipe *p);
 /* In the prologue: v, trip 0's read of p->ops[i] (lowered since
  * instruction first), kept in carried registers p->lnext[i]. */
 void isel_fs_keep(Isel *s, Pipe *p, size_t i, size_t first, TVal *v);

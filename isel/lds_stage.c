@@ -473,10 +473,7 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	 * loop: its own cache scope */
 	PfSave sv;
 	isel_pf_begin(s, 0, &sv);
-	bool *fixed = ARENA_NEWN(&c->arena, bool, p->n + 1);
-	for (size_t i = 0; i < p->n; i++)
-		fixed[i] = isel_shared_fixed(s, p->ops[i]);
-	p->four = isel_fs_fits(s, p, fixed);
+	p->four = isel_fs_fits(s, p);
 	if (p->n && pf_load(s, p, 0)) {
 		isel_lds_barrier(s);
 		if (pf_write(s, p, 0) && pf_load(s, p, 1))
@@ -583,12 +580,6 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 			return;
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	note_since(s, &m, ops[0]->name);
-}
-
-bool isel_shared_fixed(Isel *s, const Op *op)
-{
-	const Staged *st = s->staged[op->id];
-	return st && !isel_depends_on_loop(s, plan_tile_elem(s->c, st->t, st->layout, s->c->index[op->id], 0, 0));
 }
 
 /* isel_read_shared from the buffer of trip iv + ahead. */

@@ -24,8 +24,9 @@
  *        loop (those are loaded a trip ahead: PLAN_READ_PREFETCHED);
  *        four_stage where, moreover, two LDS buffers are asked for and
  *        every staged read's value is only an MMA's lhs or rhs (the next
- *        trip's LDS reads refill the registers the MFMAs read), else
- *        prefetch;
+ *        trip's LDS reads refill the registers the MFMAs read) and its
+ *        tile's address does not move with the loop (only its buffer
+ *        does), else prefetch;
  *      - the split into a main loop without the bounds along the loop's
  *        dim and a masked tail (isel/peel.c translates it): an outermost
  *        loop outside conditionals over a dim with no set extent, from 0,
@@ -218,6 +219,23 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 
 static void walk_region(Walk *w, Region *r);
 
+/* The LDS tile of staged read op, made once. */
+static PlanTile *tile_of(Walk *w, const Op *op)
+{
+	PlanTile **t = &w->p->tile[op->id];
+	if (!*t)
+		*t = plan_tile(w->c, op);
+	return *t;
+}
+
+/* Is staged read op's LDS address the same in every trip of the loop over
+ * iv (only its buffer changes)? */
+static bool tile_fixed(Walk *w, const Op *op, const Sym *iv)
+{
+	const PlanTile *t = tile_of(w, op);
+	return !t->error && !sym_mentions(plan_tile_elem(w->c, t, 0, w->c->index[op->id], 0, 0), iv);
+}
+
 /* Step 2 for one iterate. */
 static void plan_iterate(Walk *w, Op *op)
 {
@@ -257,7 +275,8 @@ static void plan_iterate(Walk *w, Op *op)
 		bool four = k == SCHED_FOUR_STAGE && lp->staged && lp->lds_stages == 2;
 		for (size_t i = 0; i < body->ops.len && four; i++) {
 			const Op *x = body->ops.data[i];
-			four = !plan_staged_read(c, x) || only_mma_operand(body, op_result((Op *)x), false);
+			four = !plan_staged_read(c, x) ||
+			       (only_mma_operand(body, op_result((Op *)x), false) && tile_fixed(w, x, t->iv));
 		}
 		lp->pipe = four ? PIPE_FOUR_STAGE : PIPE_PREFETCH;
 		for (size_t i = 0; i < body->ops.len; i++) {
@@ -299,7 +318,7 @@ static void walk_region(Walk *w, Region *r)
 	/* the region's staged reads: their LDS tiles (lds_tiles.c) */
 	for (size_t i = 0; i < r->ops.len; i++)
 		if (plan_staged_read(w->c, r->ops.data[i]))
-			w->p->tile[r->ops.data[i]->id] = plan_tile(w->c, r->ops.data[i]);
+			tile_of(w, r->ops.data[i]);
 	for (size_t i = 0; i < r->ops.len && !w->c->failed; i++) {
 		Op *op = r->ops.data[i];
 		switch (op->kind) {
