@@ -107,8 +107,9 @@ typedef struct PlanReport {
 } PlanReport;
 
 /* ---- plan.c ---- */
-/* The plan of the analysed kernel c under its resolved options (c->opts,
- * c->sched_yields), allocated in c's arena. */
+/* The plan of the analysed kernel c under its resolved options (c->opts:
+ * the schedule, its LDS stages, what was asked), allocated in c's arena;
+ * staging problems are recorded in the tiles, not reported. */
 Plan plan_loops(Analysis *c);
 /* The plan of loop op, or NULL. */
 static inline LoopPlan *plan_loop(const Plan *p, const Op *op)
