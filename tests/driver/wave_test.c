@@ -902,6 +902,61 @@ static int known_bug_count(void)
 /* The table the running case is from, for WAVECC_WAVE_ASM_DIR's names. */
 static const char *case_tag = "case";
 
+/* args without what only `wavecc run` takes: --atol/--rtol/--seed and
+ * their values, -D of a non-integer value (a scalar argument's) and of
+ * the names in drop (scalar arguments given integers). */
+static void compile_args(const char *args, const char *drop, char *out, size_t n)
+{
+	char buf[1024], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", args);
+	size_t len = 0;
+	out[0] = 0;
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(t, "--atol") || !strcmp(t, "--rtol") || !strcmp(t, "--seed")) {
+			strtok_r(NULL, " ", &save);
+			continue;
+		}
+		if (!strcmp(t, "-D")) {
+			char *d = strtok_r(NULL, " ", &save), *eq = d ? strchr(d, '=') : NULL, *end = NULL;
+			if (!eq)
+				continue;
+			strtoll(eq + 1, &end, 10);
+			char name[128];
+			snprintf(name, sizeof name, " %.*s ", (int)(eq - d), d);
+			if (*end || eq[1] == 0 || strstr(drop, name))
+				continue;
+			len += (size_t)snprintf(out + len, len < n ? n - len : 0, " -D %s", d);
+			continue;
+		}
+		len += (size_t)snprintf(out + len, len < n ? n - len : 0, " %s", t);
+	}
+}
+
+/* WAVECC_WAVE_ASM_DIR: case c compiled to assembly into that folder
+ * (TAG-NNNN-MCPU.s, a first line naming the case) instead of run, for
+ * tools/asm_snapshot.sh's before-and-after comparison. A -D the kernel has
+ * no symbol for (a scalar argument) is dropped and the compile retried. */
+static void asm_case(const char *dir, const WaveCase *c, int i, const char *mcpu, const char *args, const char *extra)
+{
+	char drop[512] = " ", cargs[1024], cmd[8192];
+	for (int tries = 0; tries < 8; tries++) {
+		compile_args(args, drop, cargs, sizeof cargs);
+		snprintf(cmd, sizeof cmd,
+			"cd '%s' && f='%s/%s-%04d-%s.s' && echo '// %s --mcpu %s' > \"$f\" && "
+			"'%s' compile tests/driver/wave/%s --mcpu %s -S -o - %s >> \"$f\" 2>&1; cat \"$f\"",
+			test_root(), dir, case_tag, i, mcpu, c->args, mcpu, test_bin(), cargs + (cargs[0] == ' '), mcpu,
+			extra ? extra : "");
+		CmdResult r = run_cmd(cmd, NULL);
+		const char *at = strstr(r.out, "compile: -D "), *colon = at ? strchr(at + 12, ':') : NULL;
+		bool retry = at && colon && strstr(at, "has no symbol of that name") && strlen(drop) + 64 < sizeof drop;
+		if (retry)
+			snprintf(drop + strlen(drop), sizeof drop - strlen(drop), "%.*s ", (int)(colon - at - 12), at + 12);
+		cmd_result_free(&r);
+		if (!retry)
+			return;
+	}
+}
+
 static void run_case(const WaveCase *c, int i)
 {
 	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
@@ -946,13 +1001,7 @@ static void run_case(const WaveCase *c, int i)
 	 * for tools/asm_snapshot.sh's before-and-after comparison */
 	const char *asm_dir = getenv("WAVECC_WAVE_ASM_DIR");
 	if (asm_dir && *asm_dir) {
-		snprintf(cmd, sizeof cmd,
-			"cd '%s' && f='%s/%s-%04d-%s.s' && echo '// %s --mcpu %s' > \"$f\" && "
-			"'%s' compile tests/driver/wave/%s --mcpu %s -S -o - %s >> \"$f\" 2>&1; true",
-			test_root(), asm_dir, case_tag, i, mcpu, c->args, mcpu, test_bin(),
-			args, mcpu, extra ? extra : "");
-		CmdResult r = run_cmd(cmd, NULL);
-		cmd_result_free(&r);
+		asm_case(asm_dir, c, i, mcpu, args, extra);
 		return;
 	}
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s", test_root(),
