@@ -65,6 +65,7 @@ static inline RegFile rc_file(RegClass rc) { return (RegFile)(rc >> 5); }
 static inline int rc_size(RegClass rc) { return rc & 31; }
 /* The register index a tuple of this class must start at a multiple of. */
 int rc_align(RegClass rc, const Target *t);
+enum { MIR_MAX_PHYS = 512 }; /* physical registers per file, an upper bound */
 #define RC_S1 rc_make(RF_SGPR, 1)
 #define RC_S2 rc_make(RF_SGPR, 2)
 #define RC_S4 rc_make(RF_SGPR, 4)

@@ -53,7 +53,7 @@ typedef struct Chk {
 	uint64_t *live;  /* scratch: a set of slots (words) */
 } Chk;
 
-/* key of a physical dword: file * RA_MAX_PHYS + reg */
+/* key of a physical dword: file * MIR_MAX_PHYS + reg */
 static const char file_ch[RF_COUNT] = {'s', 'v', 'a'};
 
 static int limit(const Target *t, RegFile f) { return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs; }
@@ -80,8 +80,8 @@ static int slots(const Chk *k, MOpnd o, size_t *first)
 		*first = k->vbase[o.reg] + o.sub;
 		return rc_size(o.rc);
 	}
-	if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= RA_MAX_PHYS) {
-		*first = k->vdw + (size_t)k->fslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg];
+	if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= MIR_MAX_PHYS) {
+		*first = k->vdw + (size_t)k->fslot[rc_file(o.rc) * MIR_MAX_PHYS + o.reg];
 		return rc_size(o.rc);
 	}
 	return 0;
@@ -95,7 +95,7 @@ static long slot_key(const Chk *k, size_t s)
 	uint32_t v = k->vown[s];
 	if (k->phys[v] == RA_NONE)
 		return -1;
-	return (long)rc_file(k->pre->vregs.data[v]) * RA_MAX_PHYS + (long)(k->phys[v] + (s - k->vbase[v]));
+	return (long)rc_file(k->pre->vregs.data[v]) * MIR_MAX_PHYS + (long)(k->phys[v] + (s - k->vbase[v]));
 }
 
 /* The value a slot belongs to: its vreg, or nv + key for a fixed dword. */
@@ -106,7 +106,7 @@ static void slot_name(const Chk *k, size_t s, char *out, size_t len)
 	if (s < k->vdw)
 		snprintf(out, len, "%%%u.%u", k->vown[s], (unsigned)(s - k->vbase[k->vown[s]]));
 	else
-		snprintf(out, len, "fixed %c%zu", file_ch[k->fkey[s - k->vdw] / RA_MAX_PHYS], k->fkey[s - k->vdw] % RA_MAX_PHYS);
+		snprintf(out, len, "fixed %c%zu", file_ch[k->fkey[s - k->vdw] / MIR_MAX_PHYS], k->fkey[s - k->vdw] % MIR_MAX_PHYS);
 }
 
 static bool same_opnd(MOpnd a, MOpnd b)
@@ -402,7 +402,7 @@ static void check_block(Chk *k, size_t bi, Occ *o, SlotVec *cand, ClashVec *clas
 		slot_name(k, e->s, a, sizeof a);
 		slot_name(k, e->other, c, sizeof c);
 		report(k, bi, e->ii, "writes %s into %c%ld while %s, which lives there too, is live", a,
-			file_ch[e->key / RA_MAX_PHYS], e->key % RA_MAX_PHYS, c);
+			file_ch[e->key / MIR_MAX_PHYS], e->key % MIR_MAX_PHYS, c);
 	}
 }
 
@@ -421,7 +421,7 @@ static void check_entry(Chk *k)
 	for (size_t wi = 0; wi < k->words && m < n; wi++)
 		for (uint64_t x = k->live[wi]; x; x &= x - 1)
 			in[m++] = (uint32_t)(wi * 64 + (size_t)__builtin_ctzll(x));
-	size_t nkeys = RF_COUNT * RA_MAX_PHYS;
+	size_t nkeys = RF_COUNT * MIR_MAX_PHYS;
 	long *occ = xmalloc(nkeys * sizeof *occ);
 	for (size_t i = 0; i < nkeys; i++)
 		occ[i] = -1;
@@ -434,8 +434,8 @@ static void check_entry(Chk *k)
 		if (occ[key] >= 0 && slot_value(k, (size_t)occ[key]) != slot_value(k, in[i])) {
 			slot_name(k, (size_t)occ[key], a, sizeof a);
 			slot_name(k, in[i], b, sizeof b);
-			report(k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / RA_MAX_PHYS],
-				key % RA_MAX_PHYS);
+			report(k, 0, 0, "%s and %s are both live on entry in %c%ld", a, b, file_ch[key / MIR_MAX_PHYS],
+				key % MIR_MAX_PHYS);
 		}
 		occ[key] = in[i];
 	}
@@ -455,22 +455,22 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 	for (size_t v = 0; v < k.nv; v++)
 		for (int d = 0; d < rc_size(pre->vregs.data[v]); d++)
 			k.vown[k.vbase[v] + (uint32_t)d] = (uint32_t)v;
-	k.fslot = xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof *k.fslot);
-	k.fkey = xmalloc((RF_COUNT * RA_MAX_PHYS + 1) * sizeof *k.fkey);
-	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	k.fslot = xmalloc(RF_COUNT * MIR_MAX_PHYS * sizeof *k.fslot);
+	k.fkey = xmalloc((RF_COUNT * MIR_MAX_PHYS + 1) * sizeof *k.fkey);
+	for (int i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		k.fslot[i] = -1;
 	for (size_t bi = 0; bi < pre->blocks.len; bi++)
 		for (size_t i = 0; i < pre->blocks.data[bi]->insts.len; i++) {
 			const MInst *x = &pre->blocks.data[bi]->insts.data[i];
 			for (int j = 0; j < x->ndef + x->nuse; j++) {
 				MOpnd o = j < x->ndef ? x->def[j] : x->use[j - x->ndef];
-				if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= RA_MAX_PHYS)
+				if (o.kind == MO_PREG && o.reg + (uint32_t)rc_size(o.rc) <= MIR_MAX_PHYS)
 					for (int d = 0; d < rc_size(o.rc); d++)
-						k.fslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg + (uint32_t)d] = 0;
+						k.fslot[rc_file(o.rc) * MIR_MAX_PHYS + o.reg + (uint32_t)d] = 0;
 			}
 		}
 	size_t nfix = 0;
-	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	for (int i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		if (k.fslot[i] == 0) {
 			k.fkey[nfix] = (size_t)i;
 			k.fslot[i] = (int32_t)nfix++;
@@ -490,9 +490,9 @@ int regalloc_check(const MFunc *pre, const uint32_t *phys, const MFunc *post, Bu
 	k.live = xcalloc(k.words + 1, sizeof *k.live);
 	fill_live_in(&k);
 
-	Occ o = {xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof(long)), xmalloc((k.nslots + 1) * sizeof(long)),
+	Occ o = {xmalloc(RF_COUNT * MIR_MAX_PHYS * sizeof(long)), xmalloc((k.nslots + 1) * sizeof(long)),
 		xmalloc((k.nslots + 1) * sizeof(long))};
-	for (size_t i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	for (size_t i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		o.head[i] = -1;
 	for (size_t i = 0; i < k.nslots; i++)
 		o.prev[i] = -2; /* -2: not listed */

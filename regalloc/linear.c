@@ -2,8 +2,9 @@
  * from liveness over the CFG (allocate_registers, regalloc_mfunc).
  *
  * Algorithm:
- *   1. liveness_fill gives the live dwords on entry to and exit from each
- *      block; positions number the instructions in layout order.
+ *   1. mir_live_fill (ir/mir_live.c) gives the live dwords on entry to and
+ *      exit from each block; positions (RaPositions) number the
+ *      instructions in layout order.
  *   2. Each vreg's interval is the hull [lo, hi] of every position where one
  *      of its dwords is live or touched: the start of a block it is live into,
  *      the end of a block it is live out of, and each instruction naming it.
@@ -61,8 +62,31 @@ static MFunc *mfunc_copy(const MFunc *f)
 	return g;
 }
 
+void regalloc_positions_fill(RaPositions *ps, const MFunc *f)
+{
+	size_t nb = f->blocks.len;
+	ps->nblocks = nb;
+	ps->bstart = xmalloc((nb + 1) * sizeof *ps->bstart);
+	ps->bend = xmalloc((nb + 1) * sizeof *ps->bend);
+	int pos = 0;
+	for (size_t bi = 0; bi < nb; bi++) {
+		size_t n = f->blocks.data[bi]->insts.len;
+		ps->bstart[bi] = pos;
+		pos += n ? (int)n : 1;
+		ps->bend[bi] = pos - 1;
+	}
+	ps->npos = pos;
+}
+
+void regalloc_positions_free(RaPositions *ps)
+{
+	free(ps->bstart);
+	free(ps->bend);
+	memset(ps, 0, sizeof *ps);
+}
+
 /* Widen the hull of every owner of a slot in `set` to `pos`. */
-static void extend_set(const Liveness *lv, const uint64_t *set, int pos, int *lo, int *hi)
+static void extend_set(const MirLive *lv, const uint64_t *set, int pos, int *lo, int *hi)
 {
 	for (size_t wi = 0; wi < lv->words; wi++)
 		for (uint64_t x = set[wi]; x; x &= x - 1) {
@@ -74,13 +98,13 @@ static void extend_set(const Liveness *lv, const uint64_t *set, int pos, int *lo
 }
 
 /* Block and instruction at a position, for messages. */
-static void locate(const Liveness *lv, int pos, size_t *bi, int *ii)
+static void locate(const RaPositions *ps, int pos, size_t *bi, int *ii)
 {
 	size_t b = 0;
-	while (b + 1 < lv->nblocks && lv->bstart[b + 1] <= pos)
+	while (b + 1 < ps->nblocks && ps->bstart[b + 1] <= pos)
 		b++;
 	*bi = b;
-	*ii = pos - lv->bstart[b];
+	*ii = pos - ps->bstart[b];
 }
 
 /* The graph op (instruction note) that first defines each vreg. */
@@ -100,13 +124,13 @@ static const char **def_notes(const MFunc *f)
 /* The message when vreg v finds no room: the graph op it belongs to, and
  * what holds the file there, by the graph op that defined each live value
  * (a kernel author knows ops, not vreg numbers). */
-static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAssign *keep, uint32_t v, int size,
+static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, RegAssign *keep, uint32_t v, int size,
 	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled)
 {
 	const char **note = def_notes(f);
 	size_t bi;
 	int ii;
-	locate(lv, pos, &bi, &ii);
+	locate(ps, pos, &bi, &ii);
 	const MInst *at = ii < (int)f->blocks.data[bi]->insts.len ? &f->blocks.data[bi]->insts.data[ii] : NULL;
 	const char *op = note[v] ? note[v] : at ? at->note : NULL;
 	/* a value the entry code made (constants, offsets) has no op: the
@@ -164,22 +188,24 @@ static void out_of_registers(const MFunc *f, const Liveness *lv, Buf *err, RegAs
 static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_t *victims, int *nvictims)
 {
 	const Target *t = f->target;
-	Liveness lv;
-	liveness_fill(&lv, f);
-	size_t nv = f->vregs.len, nown = nv + RF_COUNT * RA_MAX_PHYS;
+	MirLive lv;
+	mir_live_fill(&lv, f);
+	RaPositions ps;
+	regalloc_positions_fill(&ps, f);
+	size_t nv = f->vregs.len, nown = nv + RF_COUNT * MIR_MAX_PHYS;
 	int *lo = xmalloc(nown * sizeof *lo), *hi = xmalloc(nown * sizeof *hi);
 	for (size_t o = 0; o < nown; o++)
 		lo[o] = INT_MAX, hi[o] = -1;
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
 		const MBlock *b = f->blocks.data[bi];
-		extend_set(&lv, lv.in + bi * lv.words, lv.bstart[bi], lo, hi);
-		extend_set(&lv, lv.out + bi * lv.words, lv.bend[bi], lo, hi);
+		extend_set(&lv, lv.in + bi * lv.words, ps.bstart[bi], lo, hi);
+		extend_set(&lv, lv.out + bi * lv.words, ps.bend[bi], lo, hi);
 		for (size_t i = 0; i < b->insts.len; i++) {
 			const MInst *in = &b->insts.data[i];
-			int pos = lv.bstart[bi] + (int)i;
+			int pos = ps.bstart[bi] + (int)i;
 			for (int k = 0; k < in->ndef + in->nuse; k++) {
 				uint32_t s;
-				int n = liveness_opnd(&lv, k < in->ndef ? in->def[k] : in->use[k - in->ndef], &s);
+				int n = mir_live_opnd(&lv, k < in->ndef ? in->def[k] : in->use[k - in->ndef], &s);
 				for (int d = 0; d < n; d++) {
 					uint32_t o = lv.owner[s + d];
 					lo[o] = MIN(lo[o], pos);
@@ -189,25 +215,25 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		}
 	}
 	/* busy[file][reg]: the last position its current holder is live at. */
-	int(*busy)[RA_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *busy);
+	int(*busy)[MIR_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *busy);
 	/* who[file][reg]: the vreg holding it (UINT32_MAX: a fixed register) */
-	uint32_t(*who)[RA_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *who);
+	uint32_t(*who)[MIR_MAX_PHYS] = xmalloc(RF_COUNT * sizeof *who);
 	memset(who, 0xff, RF_COUNT * sizeof *who);
 	int used[RF_COUNT] = {0};
 	for (int rf = 0; rf < RF_COUNT; rf++)
-		for (int r = 0; r < RA_MAX_PHYS; r++) {
-			size_t o = nv + (size_t)rf * RA_MAX_PHYS + (size_t)r;
+		for (int r = 0; r < MIR_MAX_PHYS; r++) {
+			size_t o = nv + (size_t)rf * MIR_MAX_PHYS + (size_t)r;
 			busy[rf][r] = hi[o];
 			if (hi[o] >= 0)
 				used[rf] = r + 1;
 		}
 	/* Counting sort of the named vregs by start; ties keep vreg order. */
-	int *first = xcalloc((size_t)lv.npos + 2, sizeof *first);
+	int *first = xcalloc((size_t)ps.npos + 2, sizeof *first);
 	size_t n = 0;
 	for (size_t v = 0; v < nv; v++)
 		if (hi[v] >= 0)
 			first[lo[v] + 1]++, n++;
-	for (int p = 0; p < lv.npos; p++)
+	for (int p = 0; p < ps.npos; p++)
 		first[p + 1] += first[p];
 	uint32_t *order = xmalloc((nv + 1) * sizeof *order);
 	for (size_t v = 0; v < nv; v++)
@@ -233,7 +259,7 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		if (r + size > lim) {
 			size_t bi;
 			int ii;
-			locate(&lv, lo[v], &bi, &ii);
+			locate(&ps, lo[v], &bi, &ii);
 			const MBlock *bb = f->blocks.data[bi];
 			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
 			if ((rf == RF_VGPR || rf == RF_SGPR) &&
@@ -241,7 +267,7 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 				rc = 1;
 				break;
 			}
-			out_of_registers(f, &lv, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf], sp->count);
+			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf], sp->count);
 			rc = -1;
 			break;
 		}
@@ -280,7 +306,8 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 	free(who);
 	free(lo);
 	free(hi);
-	liveness_free(&lv);
+	regalloc_positions_free(&ps);
+	mir_live_free(&lv);
 	return rc;
 }
 
@@ -288,7 +315,7 @@ int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
 {
 	check_that(!f->allocated);
 	Spill sp = {.lanes_vreg = UINT32_MAX};
-	uint32_t victims[RA_MAX_PHYS];
+	uint32_t victims[MIR_MAX_PHYS];
 	int n = 0, rc;
 	while ((rc = allocate_once(f, keep, err, &sp, victims, &n)) == 1)
 		for (int i = 0; i < n; i++) {

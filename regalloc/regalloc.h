@@ -1,54 +1,20 @@
-/* regalloc.h — register allocation's own interface: liveness over the CFG,
- * the allocator on a bare machine function, and the independent checker.
- * The pipeline sees only allocate_registers and check_allocation
- * (passes/passes.h); tests use the functions here directly on hand-built
- * MFuncs, without a kernel graph.
+/* regalloc.h — register allocation's own interface: the allocator on a
+ * bare machine function and the independent checker. The pipeline sees
+ * only allocate_registers and check_allocation (passes/passes.h); tests use
+ * the functions here directly on hand-built MFuncs, without a kernel graph.
  *
- * Liveness is tracked per dword ("slot"): every dword of every virtual
- * register, plus every dword of a physical register the code names before
- * allocation (the kernarg pointer, workgroup ids, v0). A def of some dwords
- * of a tuple kills only those; a MIF_TIED def (d16 loads) also reads them.
+ * Liveness, per dword over the CFG, is the machine IR's (ir/mir_live.h,
+ * shared with the scheduler's pressure model); the checker derives its own.
  *
- * Ownership: Liveness and RegAssign own heap arrays released by their
+ * Ownership: RaPositions and RegAssign own heap arrays released by their
  * _free functions; RegAssign.pre is a copy of the function (mfunc_free). */
 #ifndef WAVECC_REGALLOC_H
 #define WAVECC_REGALLOC_H
 
 #include "../ir/mir.h"
+#include "../ir/mir_live.h"
 
-enum { RA_MAX_PHYS = 512 };       /* physical registers per file, an upper bound */
 #define RA_NONE UINT32_MAX        /* phys[v] of a vreg no instruction names */
-
-/* ---- bitsets of slots (64 per word) ---- */
-static inline bool bs_get(const uint64_t *s, size_t i) { return s[i >> 6] >> (i & 63) & 1; }
-static inline void bs_set(uint64_t *s, size_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
-static inline void bs_clr(uint64_t *s, size_t i) { s[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
-
-/* ---- liveness.c ---- */
-typedef struct Liveness {
-	size_t nvregs;
-	uint32_t *vbase;  /* nvregs + 1 entries: first slot of each vreg */
-	/* Fixed physical dwords follow the vreg dwords, numbered in file and
-	 * register order, so a tuple's dwords are consecutive slots. */
-	int32_t *pslot;   /* [file * RA_MAX_PHYS + reg]: its slot, or -1 if never named */
-	uint32_t *owner;  /* per slot: the vreg, or nvregs + file * RA_MAX_PHYS + reg */
-	size_t nslots, words; /* slots; 64-bit words per set */
-	size_t nblocks;
-	uint64_t *in, *out;   /* per block, `words` each: live on entry / exit */
-	/* Positions: instruction i of block b is at bstart[b] + i; an empty
-	 * block owns one position. Blocks take consecutive ranges in layout
-	 * order: [bstart[b], bend[b]]. */
-	int *bstart, *bend;
-	int npos;
-} Liveness;
-
-/* Backward dataflow to a fixpoint over mfunc_succs. Requires valid branch
- * targets (mir_verify) and physical registers inside RA_MAX_PHYS. */
-void liveness_fill(Liveness *lv, const MFunc *f);
-void liveness_free(Liveness *lv);
-/* The first slot an operand touches and its width in slots (0 when it is
- * not a register: immediates, vcc, exec, m0, off). */
-int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first);
 
 /* ---- coalesce.c ---- */
 /* Before allocation: fold copies into their source's single definition and
@@ -56,6 +22,17 @@ int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first);
 int coalesce_copies(MFunc *f);
 
 /* ---- linear.c ---- */
+/* The positions intervals are made of: instruction i of block b is at
+ * bstart[b] + i; an empty block owns one position. Blocks take consecutive
+ * ranges in layout order: [bstart[b], bend[b]]. */
+typedef struct RaPositions {
+	size_t nblocks;
+	int *bstart, *bend;
+	int npos;
+} RaPositions;
+void regalloc_positions_fill(RaPositions *ps, const MFunc *f);
+void regalloc_positions_free(RaPositions *ps);
+
 typedef struct RegAssign {
 	MFunc *pre;      /* the function as it was before allocation */
 	uint32_t *phys;  /* per vreg of pre: its first physical register, RA_NONE if unused */

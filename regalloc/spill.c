@@ -98,7 +98,7 @@ int spill_pick(const MFunc *f, Spill *sp, RegFile rf, const MInst *at, int pos, 
 	}
 	int *uses = name_counts(f);
 	int n = 0, got = 0;
-	while (got < want && n < RA_MAX_PHYS) {
+	while (got < want && n < MIR_MAX_PHYS) {
 		uint32_t best = UINT32_MAX;
 		double best_cost = 0;
 		for (int r = 0; r < lim; r++) {

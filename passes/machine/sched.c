@@ -65,12 +65,13 @@
  * waited for nearly all of them (gfx942, 256x128x64: 790 of 2670 cycles
  * per trip).
  *
- * Register pressure: live VGPR + AGPR dwords (per dword, from liveness over
- * the CFG: sched_pressure.c), tracked along the schedule. The limit is the
- * largest pressure that keeps the waves per SIMD the original order's peak
- * allows (the unified 512-register file, granule 8, as driver/stats.c
- * models occupancy) less o->margin, or o->limit; never below the region's
- * own original peak; VGPR dwords alone stay within the arch VGPR file. A
+ * Register pressure: live VGPR + AGPR dwords (per dword, from the machine
+ * IR's liveness over the CFG, ir/mir_live.c, as the allocator sees it:
+ * sched_pressure.c), tracked along the schedule. The limit is the largest
+ * pressure that keeps the waves per SIMD the original order's peak allows
+ * (the unified 512-register file, granule 8, as driver/stats.c models
+ * occupancy) less o->margin, or o->limit; never below the region's own
+ * original peak; VGPR dwords alone stay within the arch VGPR file. A
  * candidate that would lift the peak over the target is taken only when
  * every candidate would, and then the one that adds least; as that greedy
  * choice can overshoot, lower targets are tried (SCHED_TRIES).
@@ -142,7 +143,7 @@ typedef struct Sched {
 	MFunc *f;
 	bool gfx90a;
 	size_t nv;           /* virtual registers */
-	uint32_t *vbase;     /* first slot of each vreg (nv + 1 entries) */
+	const uint32_t *vbase; /* first slot of each vreg, nv + 1 entries (the liveness's) */
 	uint32_t nslots;     /* vreg dwords + SL_NSPECIAL */
 	SlotState *slot;
 	Vec(uint32_t) touched;
@@ -754,22 +755,16 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 		return 0;
 	inherit_notes(f);
 	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len, .o = o};
-	s.vbase = xmalloc((s.nv + 1) * sizeof *s.vbase);
-	uint32_t next = 0;
-	for (size_t v = 0; v < s.nv; v++) {
-		s.vbase[v] = next;
-		next += (uint32_t)rc_size(f->vregs.data[v]);
-	}
-	s.vbase[s.nv] = next;
-	s.nslots = next + SL_NSPECIAL;
+	SchedPressure p;
+	sched_pressure_init(&p, f);
+	s.vbase = p.lv.vbase;
+	s.nslots = p.ndw + SL_NSPECIAL;
 	s.slot = xcalloc(s.nslots, sizeof *s.slot);
 	for (uint32_t i = 0; i < s.nslots; i++)
 		s.slot[i].last_def = -1;
 	s.vgpr_cap = f->target->vgprs;
 	RegionList rs = {0};
 	find_regions(f, &rs);
-	SchedPressure p;
-	sched_pressure_init(&p, f, s.vbase, s.nv);
 	int peak = original_peaks(&s, rs.data, rs.len, &p);
 	int margin = o ? o->margin : 0;
 	s.vgpr_cap -= margin;
@@ -793,6 +788,5 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 		vec_free(&s.slot[i].readers);
 	free(s.slot);
 	vec_free(&s.touched);
-	free(s.vbase);
 	return s.changed;
 }

@@ -1,10 +1,11 @@
-/* regalloc_test.c — register allocation over the CFG (regalloc/): liveness
- * of hand-built loops, the allocator's choices (loop-carried values, values
- * live across a loop, reuse of registers dead inside it, AGPR/SGPR tuple
- * alignment, fixed registers), out-of-registers errors, the independent
- * checker catching wrong assignments, mir_verify's CFG checks, and one
- * allocated loop kernel assembled with llvm-mc-19 and run on the emulator
- * (kernel.c); the functions they share are built in build.c. */
+/* regalloc_test.c — register allocation over the CFG (regalloc/): the
+ * liveness it builds on (ir/mir_live.c) in hand-built loops, the
+ * allocator's choices (loop-carried values, values live across a loop,
+ * reuse of registers dead inside it, AGPR/SGPR tuple alignment, fixed
+ * registers), out-of-registers errors, the independent checker catching
+ * wrong assignments, mir_verify's CFG checks, and one allocated loop kernel
+ * assembled with llvm-mc-19 and run on the emulator (kernel.c); the
+ * functions they share are built in build.c. */
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -18,8 +19,8 @@
 START_TEST(liveness_carries_values_around_the_back_edge)
 {
 	LoopFn L = loop_fn(&target_gfx942);
-	Liveness lv;
-	liveness_fill(&lv, L.f);
+	MirLive lv;
+	mir_live_fill(&lv, L.f);
 	const uint64_t *in1 = lv.in + 1 * lv.words, *out1 = lv.out + 1 * lv.words, *in0 = lv.in;
 	/* the loop header needs the counter, the accumulators, tid and keep */
 	uint32_t live[] = {L.tid, L.acc, L.i, L.p, L.keep, L.kernarg, L.x, L.acc4};
@@ -40,12 +41,12 @@ START_TEST(liveness_carries_values_around_the_back_edge)
 	for (size_t s = 0; s < lv.nslots; s++)
 		n += bs_get(in0, s);
 	ck_assert_int_eq(n, 3);
-	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_SGPR * RA_MAX_PHYS + 0]));
-	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_VGPR * RA_MAX_PHYS + 0]));
+	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_SGPR * MIR_MAX_PHYS + 0]));
+	ck_assert(bs_get(in0, (size_t)lv.pslot[RF_VGPR * MIR_MAX_PHYS + 0]));
 	/* nothing is live out of the exit */
 	for (size_t w = 0; w < lv.words; w++)
 		ck_assert_uint_eq(lv.out[2 * lv.words + w], 0);
-	liveness_free(&lv);
+	mir_live_free(&lv);
 	mfunc_free(L.f);
 }
 END_TEST
@@ -61,13 +62,13 @@ START_TEST(liveness_partial_defs_kill_only_their_dwords)
 	/* r's upper half is never defined here: it stays live into the block */
 	cmp(b, I_S_CMP_LG_U32, mo_vsub(r, 3, RC_S1), mo_vsub(r, 0, RC_S1));
 	cmp(b, I_S_CMP_LG_U32, mo_vsub(q, 0, RC_S1), mo_vsub(q, 1, RC_S1));
-	Liveness lv;
-	liveness_fill(&lv, f);
+	MirLive lv;
+	mir_live_fill(&lv, f);
 	for (int d = 0; d < 4; d++)
 		ck_assert(!bs_get(lv.in, lv.vbase[q] + (uint32_t)d));
 	ck_assert(!bs_get(lv.in, lv.vbase[r]));
 	ck_assert(bs_get(lv.in, lv.vbase[r] + 3));
-	liveness_free(&lv);
+	mir_live_free(&lv);
 	mfunc_free(f);
 }
 END_TEST
@@ -426,11 +427,14 @@ START_TEST(empty_and_unreachable_blocks)
 	i1(b3, I_V_MOV_B32, vv(z), vv(x));
 	mblock_add(b3, I_S_ENDPGM, 0, NULL, 0, NULL);
 	i1(b4, I_V_MOV_B32, vv(z), vv(u));
-	Liveness lv;
-	liveness_fill(&lv, f);
+	MirLive lv;
+	mir_live_fill(&lv, f);
 	ck_assert(bs_get(lv.in + 1 * lv.words, lv.vbase[x]) && bs_get(lv.in + 1 * lv.words, lv.vbase[i]));
-	ck_assert_int_eq(lv.bstart[1], lv.bend[1]); /* the empty block owns one position */
-	liveness_free(&lv);
+	mir_live_free(&lv);
+	RaPositions ps;
+	regalloc_positions_fill(&ps, f);
+	ck_assert_int_eq(ps.bstart[1], ps.bend[1]); /* the empty block owns one position */
+	regalloc_positions_free(&ps);
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	ck_assert_uint_ne(ra.phys[y], ra.phys[x]);

@@ -1,14 +1,18 @@
-/* liveness.c — live dwords on entry to and exit from every block
- * (liveness_fill), the analysis the allocator builds its intervals from.
+/* mir_live.c — live dwords on entry to and exit from every block of a
+ * machine function (mir_live_fill), and one instruction's step backward
+ * through a live set (mir_live_step); slots and the rule in mir_live.h.
+ * The register allocator builds its intervals from the block sets; the
+ * list scheduler's pressure model starts each region from a block's exit
+ * set and steps back from it.
  *
  * Algorithm: classic backward dataflow over the CFG of mfunc_succs.
  *   1. Number the slots: each vreg's dwords (vbase), then each physical
  *      dword the code names (pslot), in file and register order.
- *   2. Per block, one backward scan gives gen (dwords read before any def in
- *      the block) and kill (dwords written). A def kills only the dwords it
- *      writes (sub-register defs leave the rest of the tuple live) and a
- *      MIF_TIED def is a read as well as a write (a d16 load keeps the other
- *      half), so it never kills.
+ *   2. Per block, one backward scan by the rule of mir_live_step gives gen
+ *      (dwords read before any def in the block: the step from an empty
+ *      set) and kill (dwords written). A def kills only the dwords it
+ *      writes (sub-register defs leave the rest of the tuple live); a
+ *      MIF_TIED def is a read as well as a write, so its dwords are in gen.
  *   3. out[b] = union of in[s] over successors s; in[b] = gen | (out & ~kill),
  *      iterated in reverse layout order until nothing changes. Loops are laid
  *      out header first, so a reducible loop settles in a couple of sweeps.
@@ -18,12 +22,13 @@
  * from the latch's out set.
  * Cost: O(blocks x slots / 64) per sweep plus one pass over the operands.
  * Requires: valid branch targets (mir_verify) and physical registers below
- * RA_MAX_PHYS (a violation is a compiler bug: die). */
+ * MIR_MAX_PHYS (a violation is a compiler bug: die). */
+#include <stdlib.h>
 #include <string.h>
 
-#include "regalloc.h"
+#include "mir_live.h"
 
-int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first)
+int mir_live_opnd(const MirLive *lv, MOpnd o, uint32_t *first)
 {
 	if (o.kind == MO_VREG) {
 		check_that(o.reg < lv->nvregs);
@@ -31,7 +36,7 @@ int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first)
 		return rc_size(o.rc);
 	}
 	if (o.kind == MO_PREG) {
-		int32_t s = lv->pslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg];
+		int32_t s = lv->pslot[rc_file(o.rc) * MIR_MAX_PHYS + o.reg];
 		check_that(s >= 0);
 		*first = (uint32_t)s;
 		return rc_size(o.rc);
@@ -39,11 +44,38 @@ int liveness_opnd(const Liveness *lv, MOpnd o, uint32_t *first)
 	return 0;
 }
 
-/* Slots for every physical dword named anywhere, in file/register order. */
-static void number_fixed(Liveness *lv, const MFunc *f)
+/* The rule: the dwords `in` writes die (and join kill, when given), then
+ * the dwords it reads, a tied def[0] among them, are live. */
+static inline void step(const MirLive *lv, uint64_t *live, uint64_t *kill, const MInst *in)
 {
-	lv->pslot = xmalloc(RF_COUNT * RA_MAX_PHYS * sizeof *lv->pslot);
-	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	uint32_t s;
+	for (int d = 0; d < in->ndef; d++) {
+		int n = mir_live_opnd(lv, in->def[d], &s);
+		for (int k = 0; k < n; k++) {
+			bs_clr(live, s + k);
+			if (kill)
+				bs_set(kill, s + k);
+		}
+	}
+	for (int u = 0; u < in->nuse; u++) {
+		int n = mir_live_opnd(lv, in->use[u], &s);
+		for (int k = 0; k < n; k++)
+			bs_set(live, s + k);
+	}
+	if ((in->flags & MIF_TIED) && in->ndef) {
+		int n = mir_live_opnd(lv, in->def[0], &s);
+		for (int k = 0; k < n; k++)
+			bs_set(live, s + k);
+	}
+}
+
+void mir_live_step(const MirLive *lv, uint64_t *live, const MInst *in) { step(lv, live, NULL, in); }
+
+/* Slots for every physical dword named anywhere, in file/register order. */
+static void number_fixed(MirLive *lv, const MFunc *f)
+{
+	lv->pslot = xmalloc(RF_COUNT * MIR_MAX_PHYS * sizeof *lv->pslot);
+	for (int i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		lv->pslot[i] = -1;
 	for (size_t bi = 0; bi < f->blocks.len; bi++) {
 		const MBlock *b = f->blocks.data[bi];
@@ -53,45 +85,21 @@ static void number_fixed(Liveness *lv, const MFunc *f)
 				MOpnd o = k < in->ndef ? in->def[k] : in->use[k - in->ndef];
 				if (o.kind != MO_PREG)
 					continue;
-				if (o.reg + (uint32_t)rc_size(o.rc) > RA_MAX_PHYS)
+				if (o.reg + (uint32_t)rc_size(o.rc) > MIR_MAX_PHYS)
 					die("%s: physical register %u beyond any file", f->name, o.reg);
 				for (int d = 0; d < rc_size(o.rc); d++)
-					lv->pslot[rc_file(o.rc) * RA_MAX_PHYS + o.reg + d] = 0;
+					lv->pslot[rc_file(o.rc) * MIR_MAX_PHYS + o.reg + d] = 0;
 			}
 		}
 	}
 	size_t s = lv->vbase[lv->nvregs];
-	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	for (int i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		if (lv->pslot[i] == 0)
 			lv->pslot[i] = (int32_t)s++;
 	lv->nslots = s;
 }
 
-/* gen/kill of one block by a backward scan. */
-static void block_summary(const Liveness *lv, const MBlock *b, uint64_t *gen, uint64_t *kill)
-{
-	for (size_t i = b->insts.len; i-- > 0;) {
-		const MInst *in = &b->insts.data[i];
-		uint32_t s;
-		for (int d = 0; d < in->ndef; d++) {
-			int n = liveness_opnd(lv, in->def[d], &s);
-			for (int k = 0; k < n; k++) {
-				bs_set(kill, s + k);
-				if (in->flags & MIF_TIED && d == 0)
-					bs_set(gen, s + k);
-				else
-					bs_clr(gen, s + k);
-			}
-		}
-		for (int u = 0; u < in->nuse; u++) {
-			int n = liveness_opnd(lv, in->use[u], &s);
-			for (int k = 0; k < n; k++)
-				bs_set(gen, s + k);
-		}
-	}
-}
-
-void liveness_fill(Liveness *lv, const MFunc *f)
+void mir_live_fill(MirLive *lv, const MFunc *f)
 {
 	memset(lv, 0, sizeof *lv);
 	size_t nv = f->vregs.len, nb = f->blocks.len;
@@ -109,24 +117,18 @@ void liveness_fill(Liveness *lv, const MFunc *f)
 	for (size_t v = 0; v < nv; v++)
 		for (uint32_t k = lv->vbase[v]; k < lv->vbase[v + 1]; k++)
 			lv->owner[k] = (uint32_t)v;
-	for (int i = 0; i < RF_COUNT * RA_MAX_PHYS; i++)
+	for (int i = 0; i < RF_COUNT * MIR_MAX_PHYS; i++)
 		if (lv->pslot[i] >= 0)
 			lv->owner[lv->pslot[i]] = (uint32_t)(nv + (size_t)i);
 	size_t w = lv->words = (lv->nslots + 63) / 64 + 1;
 	lv->in = xcalloc(nb * w + 1, sizeof(uint64_t));
 	lv->out = xcalloc(nb * w + 1, sizeof(uint64_t));
 	uint64_t *gen = xcalloc(nb * w + 1, sizeof(uint64_t)), *kill = xcalloc(nb * w + 1, sizeof(uint64_t));
-	lv->bstart = xmalloc((nb + 1) * sizeof(int));
-	lv->bend = xmalloc((nb + 1) * sizeof(int));
-	int pos = 0;
 	for (size_t bi = 0; bi < nb; bi++) {
 		const MBlock *b = f->blocks.data[bi];
-		lv->bstart[bi] = pos;
-		pos += b->insts.len ? (int)b->insts.len : 1;
-		lv->bend[bi] = pos - 1;
-		block_summary(lv, b, gen + bi * w, kill + bi * w);
+		for (size_t i = b->insts.len; i-- > 0;)
+			step(lv, gen + bi * w, kill + bi * w, &b->insts.data[i]);
 	}
-	lv->npos = pos;
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t bi = nb; bi-- > 0;) {
@@ -153,14 +155,12 @@ void liveness_fill(Liveness *lv, const MFunc *f)
 	free(kill);
 }
 
-void liveness_free(Liveness *lv)
+void mir_live_free(MirLive *lv)
 {
 	free(lv->vbase);
 	free(lv->pslot);
 	free(lv->owner);
 	free(lv->in);
 	free(lv->out);
-	free(lv->bstart);
-	free(lv->bend);
 	memset(lv, 0, sizeof *lv);
 }
