@@ -156,9 +156,13 @@ void mir_print(Buf *b, const MFunc *f)
 			buf_printf(b, ".LBB_%zu:\n", bi);
 		for (size_t i = 0; i < blk->insts.len; i++) {
 			const MInst *in = &blk->insts.data[i];
-			/* One comment per group of instructions from the same graph op. */
+			/* One comment per group of instructions from the same graph
+			 * op; a bare `//` where a group of none starts, so that the
+			 * text reads back with the same notes (mir_parse) */
 			if (in->note && in->note != last_note)
 				buf_printf(b, "\t// %s\n", in->note);
+			else if (!in->note && last_note)
+				buf_puts(b, "\t//\n");
 			last_note = in->note;
 			buf_putc(b, '\t');
 			print_inst(b, f, in);
