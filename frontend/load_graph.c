@@ -458,7 +458,7 @@ static void build_node(G *g, Node *n)
 	else if (n->kind == OP_CONDITIONAL)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "else_return"));
 	if (n->kind == OP_GET_RESULT && !vals[0]) {
-		/* The source is a multi-result op: found by name in ld_build_op. */
+		/* The source is a multi-result op: found by name in build_get_result (load_ops.c). */
 		Ent *e = ld_tab_find(g, intern(json_string_value(json_object_get(n->jv.v, "value"))));
 		if (!e || e->kind != E_NODE || !e->node->op)
 			return;
@@ -476,7 +476,7 @@ static void build_node(G *g, Node *n)
 			return;
 		}
 	}
-	bool built = ld_build_op(g, n, op, jvs, nv);
+	bool built = ld_build_op(g, n, op, jvs);
 	if (built && (n->kind == OP_ITERATE || n->kind == OP_CONDITIONAL)) { /* the body, between the op and its results */
 		int nerr = L->d->nerrors;
 		build_list(g, n->body);

@@ -79,7 +79,7 @@ bool ld_list_encloses(const NList *outer, const NList *l); /* is l outer or insi
 /* load_ops.c */
 /* Attributes and result type of one op (operands in op->args, their JSON
  * locations in jvs); false after reporting. */
-bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs);
+bool ld_build_op(G *g, Node *n, Op *op, JV *jvs);
 bool ld_check_declared_type(G *g, Node *n, Op *op); /* optional "type" */
 bool ld_load_index(G *g, Node *n, Op *op);          /* optional "index" */
 /* After the walker built an iterate's body: the body's output against the

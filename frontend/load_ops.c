@@ -3,7 +3,13 @@
  * shape from the operands; shape and dtype mismatches reported at the
  * operand that breaks the rule), index mappings, the optional declared
  * "type" and precomputed "index". Called by load_graph.c in topological
- * order, so every operand already has its type. */
+ * order, so every operand already has its type.
+ *
+ * ld_build_op runs one builder per op, found in two tables keyed by
+ * ir/graph_ops.h: the op's own (self_index, the control ops, bitcast) or
+ * else its class's (one builder for all unary ops, one for binary and
+ * compare, ...). The builders of load_control.c, load_scan.c and
+ * load_bitcast.c sit in the same tables. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,7 +433,7 @@ static bool bcast(Shape a, Shape b, Shape *out)
 	return true;
 }
 
-static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
+static bool build_iterate(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
 	Kernel *k = g->k;
@@ -446,7 +452,6 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs, int nrefs)
 			n->body->params.len, ninit);
 		return false;
 	}
-	(void)nrefs;
 	for (int i = 0; i < ninit; i++) {
 		if (op->args[i]->kind == VAL_MEMORY) {
 			ld_err(L, jvs[i], "'%s' is a memory argument, not a register", op->args[i]->name);
@@ -526,287 +531,367 @@ static bool get_expr_list(G *g, JV f, int *n, Sym ***out)
 	return ok;
 }
 
-/* Attributes and result type of one op; false after reporting. */
-bool ld_build_op(G *g, Node *n, Op *op, JV *jvs, int nrefs)
+/* The required "dtype": the op's and its result's. */
+static bool get_op_dtype(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	JV f = jv_get(L, n->jv, "dtype");
+	if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
+		return false;
+	op_result(op)->dtype = op->dtype;
+	return true;
+}
+
+/* register (a "shape" filled with "value") and scalar (a number or an
+ * expression "value"). */
+static bool build_constant(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	JV f;
+	double num;
+	(void)jvs;
+	if (op->kind == OP_REGISTER) {
+		f = jv_get(L, n->jv, "shape");
+		if (!need(L, n->jv, f, "shape") || !ld_get_shape(L, f, &op->shape))
+			return false;
+	}
+	if (!get_op_dtype(g, n, op))
+		return false;
+	f = jv_get(L, n->jv, "value");
+	if (!need(L, n->jv, f, "value"))
+		return false;
+	if (op->kind == OP_SCALAR && json_is_string(f.v)) {
+		if (!(op->expr = ld_get_expr(L, f, NULL)))
+			return false;
+	} else if (!get_number(L, f, &num)) {
+		return false;
+	} else {
+		op->value = num;
+	}
+	op_result(op)->shape = op->shape;
+	return true;
+}
+
+static bool build_self_index(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	(void)jvs;
+	if (!get_op_dtype(g, n, op))
+		return false;
+	JV f = jv_get(L, n->jv, "dim");
+	if (!need(L, n->jv, f, "dim") || !(op->dim = ld_get_dim(L, f)) || !get_ept(g, n, op))
+		return false;
+	if (!ld_is_int_dtype(op->dtype)) {
+		ld_err(L, jv_get(L, n->jv, "dtype"), "self_index needs an integer dtype, got %s", dtype_name(op->dtype));
+		return false;
+	}
+	res->shape = shape_new(g->k, 1);
+	res->shape.dims[0] = op->dim;
+	return true;
+}
+
+/* get_result: result "res_idx" of the op named by "value" (a multi-result
+ * op found by name, since the walker resolved only single values). */
+static bool build_get_result(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	long long idx;
+	(void)jvs;
+	JV f = jv_get(L, n->jv, "res_idx");
+	if (!need(L, n->jv, f, "res_idx") || !get_int(L, f, 0, 1 << 20, &idx))
+		return false;
+	Ent *e = ld_tab_find(g, json_string_value(json_object_get(n->jv.v, "value")) ?
+					intern(json_string_value(json_object_get(n->jv.v, "value"))) :
+					"");
+	Value *src = NULL;
+	if (e && e->kind == E_NODE && e->node->op) {
+		Op *d = e->node->op;
+		if (idx >= d->nresults) {
+			ld_err(L, f, "res_idx %lld is out of range: '%s' has %d result%s", idx, d->name, d->nresults,
+				d->nresults == 1 ? "" : "s");
+			return false;
+		}
+		src = d->results[idx];
+	} else if (e && e->kind != E_NODE && idx == 0) {
+		src = op->args[0];
+	} else if (e && e->kind != E_NODE) {
+		ld_err(L, f, "res_idx %lld is out of range: '%s' has 1 result", idx, e->key);
+		return false;
+	}
+	if (!src || src->dtype == DT_NONE)
+		return false;
+	op->args[0] = src;
+	op->res_idx = (int)idx;
+	res->dtype = src->dtype;
+	res->shape = src->shape;
+	return true;
+}
+
+/* output: its values are its operands; nothing more to build. */
+static bool build_output(G *g, Node *n, Op *op, JV *jvs)
+{
+	(void)g, (void)n, (void)op, (void)jvs;
+	return true;
+}
+
+static bool build_unary(G *g, Node *n, Op *op, JV *jvs)
+{
+	Value *res = op_result(op);
+	(void)g, (void)n, (void)jvs;
+	res->dtype = op->args[0]->dtype;
+	res->shape = op->args[0]->shape;
+	return true;
+}
+
+/* binary and compare: one dtype, shapes that broadcast. */
+static bool build_binary(G *g, Node *n, Op *op, JV *jvs)
+{
+	Value *res = op_result(op);
+	Value *a = op->args[0], *b = op->args[1];
+	if (!dtype_eq(g, n, jvs[1], op_name(op->kind), a, b))
+		return false;
+	if (!bcast(a->shape, b->shape, &res->shape)) {
+		ld_err(g->L, jvs[1], "shape mismatch: %s and %s: neither contains the other's dims", ld_vstr(g, a),
+			ld_vstr(g, b));
+		return false;
+	}
+	res->dtype = op_class(op->kind) == OPC_COMPARE ? DT_I1 : a->dtype;
+	return true;
+}
+
+static bool build_select(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	Value *c = op->args[0], *a = op->args[1], *b = op->args[2];
+	if (c->dtype != DT_I1) {
+		ld_err(L, jvs[0], "dtype mismatch: the condition '%s' must be i1, got %s", c->name, ld_vstr(g, c));
+		return false;
+	}
+	if (!dtype_eq(g, n, jvs[2], "select", a, b))
+		return false;
+	Shape s1, s2;
+	if (!bcast(a->shape, b->shape, &s1) || !bcast(s1, c->shape, &s2)) {
+		ld_err(L, n->jv, "shape mismatch: %s, %s and %s do not broadcast", ld_vstr(g, c), ld_vstr(g, a),
+			ld_vstr(g, b));
+		return false;
+	}
+	res->dtype = a->dtype;
+	res->shape = s2;
+	return true;
+}
+
+static bool build_cast(G *g, Node *n, Op *op, JV *jvs)
+{
+	(void)jvs;
+	if (!get_op_dtype(g, n, op))
+		return false;
+	op_result(op)->shape = op->args[0]->shape;
+	return true;
+}
+
+/* broadcast and permute: "target_shape". */
+static bool build_shape(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	Value *a = op->args[0];
+	(void)jvs;
+	JV f = jv_get(L, n->jv, "target_shape");
+	if (!need(L, n->jv, f, "target_shape") || !ld_get_shape(L, f, &op->shape))
+		return false;
+	if (op->kind == OP_BROADCAST && !ld_subset(a->shape, op->shape)) {
+		ld_err(L, f, "shape mismatch: cannot broadcast %s to %s", ld_vstr(g, a), ld_tstr(g, a->dtype, op->shape));
+		return false;
+	}
+	if (op->kind == OP_PERMUTE && !ld_same_set(a->shape, op->shape)) {
+		ld_err(L, f, "shape mismatch: %s is not a permutation of %s", ld_tstr(g, a->dtype, op->shape),
+			ld_vstr(g, a));
+		return false;
+	}
+	res->dtype = a->dtype;
+	res->shape = op->shape;
+	return true;
+}
+
+/* sum, max, min: args of one type reduced over "dim", an optional "init"
+ * of the result's type. */
+static bool build_reduce(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	JV f = jv_get(L, n->jv, "init");
+	op->has_init = f.v != NULL;
+	int nsrc = op_reduce_nsrc(op);
+	if (nsrc < 1) {
+		ld_err(L, jv_get(L, n->jv, "arg"), "a reduction needs at least one arg");
+		return false;
+	}
+	Value *a = op->args[0];
+	for (int i = 1; i < nsrc; i++) {
+		if (!dtype_eq(g, n, jvs[i], op_name(op->kind), a, op->args[i]))
+			return false;
+		if (!shape_eq(a->shape, op->args[i]->shape)) {
+			ld_err(L, jvs[i], "shape mismatch: '%s' %s and '%s' %s", a->name, ld_vstr(g, a), op->args[i]->name,
+				ld_vstr(g, op->args[i]));
+			return false;
+		}
+	}
+	JV fd = jv_get(L, n->jv, "dim");
+	if (!need(L, n->jv, fd, "dim") || !(op->dim = ld_get_dim(L, fd)))
+		return false;
+	int pos = shape_find(a->shape, op->dim);
+	if (pos < 0) {
+		ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to reduce", a->name, ld_vstr(g, a),
+			sym_name(op->dim));
+		return false;
+	}
+	JV fb = jv_get(L, n->jv, "block");
+	if (fb.v && !get_bool(L, fb, &op->block))
+		return false;
+	res->dtype = a->dtype;
+	res->shape = shape_new(g->k, a->shape.rank - 1);
+	for (int i = 0, j = 0; i < a->shape.rank; i++)
+		if (i != pos)
+			res->shape.dims[j++] = a->shape.dims[i];
+	if (op->has_init) {
+		Value *in = op_reduce_init(op);
+		if (in->dtype != res->dtype || !shape_eq(in->shape, res->shape)) {
+			ld_err(L, f, "type mismatch: init '%s' is %s, the reduction gives %s", in->name, ld_vstr(g, in),
+				ld_vstr(g, res));
+			return false;
+		}
+	}
+	return true;
+}
+
+/* apply_expr: "expr" over "params", one per integer register; the
+ * registers broadcast. */
+static bool build_apply_expr(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
 	Kernel *k = g->k;
 	Value *res = op_result(op);
-	JV f;
-	double num;
-	switch (op_class(op->kind)) {
-	case OPC_SOURCE:
-		if (op->kind == OP_REGISTER) {
-			f = jv_get(L, n->jv, "shape");
-			if (!need(L, n->jv, f, "shape") || !ld_get_shape(L, f, &op->shape))
-				return false;
-		}
-		f = jv_get(L, n->jv, "dtype");
-		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
-			return false;
-		res->dtype = op->dtype;
-		if (op->kind == OP_SELF_INDEX) {
-			f = jv_get(L, n->jv, "dim");
-			if (!need(L, n->jv, f, "dim") || !(op->dim = ld_get_dim(L, f)) || !get_ept(g, n, op))
-				return false;
-			if (!ld_is_int_dtype(op->dtype)) {
-				ld_err(L, jv_get(L, n->jv, "dtype"), "self_index needs an integer dtype, got %s",
-					dtype_name(op->dtype));
-				return false;
-			}
-			res->shape = shape_new(k, 1);
-			res->shape.dims[0] = op->dim;
-			return true;
-		}
-		f = jv_get(L, n->jv, "value");
-		if (!need(L, n->jv, f, "value"))
-			return false;
-		if (op->kind == OP_SCALAR && json_is_string(f.v)) {
-			if (!(op->expr = ld_get_expr(L, f, NULL)))
-				return false;
-		} else if (!get_number(L, f, &num)) {
-			return false;
-		} else {
-			op->value = num;
-		}
-		res->shape = op->shape;
-		return true;
-	case OPC_MEMORY:
-		return build_memory(g, n, op, jvs);
-	case OPC_MMA:
-		return build_mma(g, n, op, jvs);
-	case OPC_CONTROL:
-		if (op->kind == OP_ITERATE)
-			return build_iterate(g, n, op, jvs, nrefs);
-		if (op->kind == OP_CONDITIONAL)
-			return ld_build_conditional(g, n, op, jvs);
-		if (op->kind == OP_SET_SYMBOL)
-			return ld_build_set_symbol(g, n, op, jvs);
-		if (op->kind == OP_OUTPUT)
-			return true;
-		{ /* get_result */
-			long long idx;
-			f = jv_get(L, n->jv, "res_idx");
-			if (!need(L, n->jv, f, "res_idx") || !get_int(L, f, 0, 1 << 20, &idx))
-				return false;
-			Ent *e = ld_tab_find(g, json_string_value(json_object_get(n->jv.v, "value")) ?
-							 intern(json_string_value(json_object_get(n->jv.v, "value"))) :
-							 "");
-			Value *src = NULL;
-			if (e && e->kind == E_NODE && e->node->op) {
-				Op *d = e->node->op;
-				if (idx >= d->nresults) {
-					ld_err(L, f, "res_idx %lld is out of range: '%s' has %d result%s", idx,
-						d->name, d->nresults, d->nresults == 1 ? "" : "s");
-					return false;
-				}
-				src = d->results[idx];
-			} else if (e && e->kind != E_NODE && idx == 0) {
-				src = op->args[0];
-			} else if (e && e->kind != E_NODE) {
-				ld_err(L, f, "res_idx %lld is out of range: '%s' has 1 result", idx, e->key);
-				return false;
-			}
-			if (!src || src->dtype == DT_NONE)
-				return false;
-			op->args[0] = src;
-			op->res_idx = (int)idx;
-			res->dtype = src->dtype;
-			res->shape = src->shape;
-			return true;
-		}
-	case OPC_UNARY:
-		res->dtype = op->args[0]->dtype;
-		res->shape = op->args[0]->shape;
-		return true;
-	case OPC_BINARY:
-	case OPC_COMPARE: {
-		Value *a = op->args[0], *b = op->args[1];
-		if (!dtype_eq(g, n, jvs[1], op_name(op->kind), a, b))
-			return false;
-		if (!bcast(a->shape, b->shape, &res->shape)) {
-			ld_err(L, jvs[1], "shape mismatch: %s and %s: neither contains the other's dims",
-				ld_vstr(g, a), ld_vstr(g, b));
-			return false;
-		}
-		res->dtype = op_class(op->kind) == OPC_COMPARE ? DT_I1 : a->dtype;
-		return true;
+	JV fp = jv_get(L, n->jv, "params");
+	if (!need(L, n->jv, fp, "params"))
+		return false;
+	if (!json_is_array(fp.v) || json_array_size(fp.v) != (size_t)op->nargs) {
+		ld_err(L, fp, "expected a list of %d parameter name%s, one per register", op->nargs,
+			op->nargs == 1 ? "" : "s");
+		return false;
 	}
-	case OPC_SELECT: {
-		Value *c = op->args[0], *a = op->args[1], *b = op->args[2];
-		if (c->dtype != DT_I1) {
-			ld_err(L, jvs[0], "dtype mismatch: the condition '%s' must be i1, got %s", c->name,
-				ld_vstr(g, c));
+	op->nparams = op->nargs;
+	op->params = ARENA_NEWN(&k->arena, Sym *, op->nargs + 1);
+	for (int i = 0; i < op->nargs; i++) {
+		const char *s;
+		if (!ld_get_ident(L, jv_at(L, fp, (size_t)i), &s))
 			return false;
-		}
-		if (!dtype_eq(g, n, jvs[2], "select", a, b))
-			return false;
-		Shape s1, s2;
-		if (!bcast(a->shape, b->shape, &s1) || !bcast(s1, c->shape, &s2)) {
-			ld_err(L, n->jv, "shape mismatch: %s, %s and %s do not broadcast", ld_vstr(g, c),
-				ld_vstr(g, a), ld_vstr(g, b));
-			return false;
-		}
-		res->dtype = a->dtype;
-		res->shape = s2;
-		return true;
+		op->params[i] = sym_symbol(k->sc, s);
 	}
-	case OPC_CAST:
-		if (op->kind == OP_BITCAST)
-			return ld_build_bitcast(g, n, op, jvs);
-		f = jv_get(L, n->jv, "dtype");
-		if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
-			return false;
-		res->dtype = op->dtype;
-		res->shape = op->args[0]->shape;
-		return true;
-	case OPC_SHAPE: {
-		Value *a = op->args[0];
-		f = jv_get(L, n->jv, "target_shape");
-		if (!need(L, n->jv, f, "target_shape") || !ld_get_shape(L, f, &op->shape))
-			return false;
-		if (op->kind == OP_BROADCAST && !ld_subset(a->shape, op->shape)) {
-			ld_err(L, f, "shape mismatch: cannot broadcast %s to %s", ld_vstr(g, a),
-				ld_tstr(g, a->dtype, op->shape));
+	Shape s = op->args[0]->shape;
+	for (int i = 0; i < op->nargs; i++) {
+		Value *a = op->args[i];
+		if (!ld_is_int_dtype(a->dtype)) {
+			ld_err(L, jvs[i], "apply_expr needs integer registers, '%s' is %s", a->name, ld_vstr(g, a));
 			return false;
 		}
-		if (op->kind == OP_PERMUTE && !ld_same_set(a->shape, op->shape)) {
-			ld_err(L, f, "shape mismatch: %s is not a permutation of %s",
-				ld_tstr(g, a->dtype, op->shape), ld_vstr(g, a));
+		if (!bcast(s, a->shape, &s)) {
+			ld_err(L, jvs[i], "shape mismatch: %s does not broadcast with %s", ld_vstr(g, a),
+				ld_tstr(g, a->dtype, s));
 			return false;
 		}
-		res->dtype = a->dtype;
-		res->shape = op->shape;
-		return true;
 	}
-	case OPC_SCAN:
-		return ld_build_scan(g, n, op, jvs);
-	case OPC_REDUCE: {
-		f = jv_get(L, n->jv, "init");
-		op->has_init = f.v != NULL;
-		int nsrc = op_reduce_nsrc(op);
-		if (nsrc < 1) {
-			ld_err(L, jv_get(L, n->jv, "arg"), "a reduction needs at least one arg");
+	Scope sc = {op->nparams, op->params, NULL};
+	JV f = jv_get(L, n->jv, "expr");
+	if (!need(L, n->jv, f, "expr") || !(op->expr = ld_get_expr(L, f, &sc)))
+		return false;
+	op->expr = ld_expr_set_extents(g, n, op->expr);
+	op->dtype = op->args[0]->dtype;
+	f = jv_get(L, n->jv, "dtype");
+	if (f.v && !ld_get_dtype(L, f, &op->dtype))
+		return false;
+	if (sym_is_bool(op->expr))
+		op->dtype = DT_I1;
+	res->dtype = op->dtype;
+	res->shape = s;
+	return true;
+}
+
+/* extract (one "offset" into the fastest dim) and extract_slice ("offset",
+ * "size" and "stride" lists of one length). */
+static bool build_extract(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	Value *a = op->args[0];
+	(void)jvs;
+	JV f = jv_get(L, n->jv, "offset");
+	if (!need(L, n->jv, f, "offset"))
+		return false;
+	res->dtype = a->dtype;
+	if (op->kind == OP_EXTRACT) {
+		op->nslice = 1;
+		op->offset = ARENA_NEWN(&g->k->arena, Sym *, 1);
+		if (!(op->offset[0] = ld_get_expr(L, f, NULL)))
 			return false;
-		}
-		Value *a = op->args[0];
-		for (int i = 1; i < nsrc; i++) {
-			if (!dtype_eq(g, n, jvs[i], op_name(op->kind), a, op->args[i]))
-				return false;
-			if (!shape_eq(a->shape, op->args[i]->shape)) {
-				ld_err(L, jvs[i], "shape mismatch: '%s' %s and '%s' %s", a->name, ld_vstr(g, a),
-					op->args[i]->name, ld_vstr(g, op->args[i]));
-				return false;
-			}
-		}
-		JV fd = jv_get(L, n->jv, "dim");
-		if (!need(L, n->jv, fd, "dim") || !(op->dim = ld_get_dim(L, fd)))
-			return false;
-		int pos = shape_find(a->shape, op->dim);
-		if (pos < 0) {
-			ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to reduce", a->name,
-				ld_vstr(g, a), sym_name(op->dim));
-			return false;
-		}
-		JV fb = jv_get(L, n->jv, "block");
-		if (fb.v && !get_bool(L, fb, &op->block))
-			return false;
-		res->dtype = a->dtype;
-		res->shape = shape_new(k, a->shape.rank - 1);
-		for (int i = 0, j = 0; i < a->shape.rank; i++)
-			if (i != pos)
-				res->shape.dims[j++] = a->shape.dims[i];
-		if (op->has_init) {
-			Value *in = op_reduce_init(op);
-			if (in->dtype != res->dtype || !shape_eq(in->shape, res->shape)) {
-				ld_err(L, f, "type mismatch: init '%s' is %s, the reduction gives %s", in->name,
-					ld_vstr(g, in), ld_vstr(g, res));
-				return false;
-			}
-		}
-		return true;
-	}
-	case OPC_INDEX: { /* apply_expr */
-		JV fp = jv_get(L, n->jv, "params");
-		if (!need(L, n->jv, fp, "params"))
-			return false;
-		if (!json_is_array(fp.v) || json_array_size(fp.v) != (size_t)op->nargs) {
-			ld_err(L, fp, "expected a list of %d parameter name%s, one per register", op->nargs,
-				op->nargs == 1 ? "" : "s");
-			return false;
-		}
-		op->nparams = op->nargs;
-		op->params = ARENA_NEWN(&k->arena, Sym *, op->nargs + 1);
-		for (int i = 0; i < op->nargs; i++) {
-			const char *s;
-			if (!ld_get_ident(L, jv_at(L, fp, (size_t)i), &s))
-				return false;
-			op->params[i] = sym_symbol(k->sc, s);
-		}
-		Shape s = op->args[0]->shape;
-		for (int i = 0; i < op->nargs; i++) {
-			Value *a = op->args[i];
-			if (!ld_is_int_dtype(a->dtype)) {
-				ld_err(L, jvs[i], "apply_expr needs integer registers, '%s' is %s", a->name,
-					ld_vstr(g, a));
-				return false;
-			}
-			if (!bcast(s, a->shape, &s)) {
-				ld_err(L, jvs[i], "shape mismatch: %s does not broadcast with %s", ld_vstr(g, a),
-					ld_tstr(g, a->dtype, s));
-				return false;
-			}
-		}
-		Scope sc = {op->nparams, op->params, NULL};
-		f = jv_get(L, n->jv, "expr");
-		if (!need(L, n->jv, f, "expr") || !(op->expr = ld_get_expr(L, f, &sc)))
-			return false;
-		op->expr = ld_expr_set_extents(g, n, op->expr);
-		op->dtype = op->args[0]->dtype;
-		f = jv_get(L, n->jv, "dtype");
-		if (f.v && !ld_get_dtype(L, f, &op->dtype))
-			return false;
-		if (sym_is_bool(op->expr))
-			op->dtype = DT_I1;
-		res->dtype = op->dtype;
-		res->shape = s;
-		return true;
-	}
-	case OPC_EXTRACT: {
-		Value *a = op->args[0];
-		f = jv_get(L, n->jv, "offset");
-		if (!need(L, n->jv, f, "offset"))
-			return false;
-		res->dtype = a->dtype;
-		if (op->kind == OP_EXTRACT) {
-			op->nslice = 1;
-			op->offset = ARENA_NEWN(&k->arena, Sym *, 1);
-			if (!(op->offset[0] = ld_get_expr(L, f, NULL)))
-				return false;
-			res->shape = a->shape;
-			if (a->shape.rank > 1)
-				res->shape.rank--; /* drops the fastest (last) dim */
-			return true;
-		}
-		int n1, n2, n3;
-		JV fs = jv_get(L, n->jv, "size"), ft = jv_get(L, n->jv, "stride");
-		if (!need(L, n->jv, fs, "size") || !need(L, n->jv, ft, "stride") ||
-			!get_expr_list(g, f, &n1, &op->offset) || !get_expr_list(g, fs, &n2, &op->size) ||
-			!get_expr_list(g, ft, &n3, &op->stride))
-			return false;
-		if (n1 != n2 || n1 != n3) {
-			ld_err(L, n->jv, "offset, size and stride must have the same length (%d, %d, %d)", n1,
-				n2, n3);
-			return false;
-		}
-		op->nslice = n1;
 		res->shape = a->shape;
+		if (a->shape.rank > 1)
+			res->shape.rank--; /* drops the fastest (last) dim */
 		return true;
 	}
-	case OPC_COUNT:
-		break;
+	int n1, n2, n3;
+	JV fs = jv_get(L, n->jv, "size"), ft = jv_get(L, n->jv, "stride");
+	if (!need(L, n->jv, fs, "size") || !need(L, n->jv, ft, "stride") || !get_expr_list(g, f, &n1, &op->offset) ||
+		!get_expr_list(g, fs, &n2, &op->size) || !get_expr_list(g, ft, &n3, &op->stride))
+		return false;
+	if (n1 != n2 || n1 != n3) {
+		ld_err(L, n->jv, "offset, size and stride must have the same length (%d, %d, %d)", n1, n2, n3);
+		return false;
 	}
-	die("unhandled op class");
+	op->nslice = n1;
+	res->shape = a->shape;
+	return true;
+}
+
+/* The builders, keyed by ir/graph_ops.h: an op's own where it has one,
+ * else its class's. Every control op has its own. */
+typedef bool BuildFn(G *g, Node *n, Op *op, JV *jvs);
+
+static BuildFn *const op_builder[OP_COUNT] = {
+	[OP_SELF_INDEX] = build_self_index,
+	[OP_ITERATE] = build_iterate,
+	[OP_GET_RESULT] = build_get_result,
+	[OP_OUTPUT] = build_output,
+	[OP_CONDITIONAL] = ld_build_conditional,
+	[OP_SET_SYMBOL] = ld_build_set_symbol,
+	[OP_BITCAST] = ld_build_bitcast,
+};
+
+static BuildFn *const class_builder[OPC_COUNT] = {
+	[OPC_SOURCE] = build_constant,
+	[OPC_MEMORY] = build_memory,
+	[OPC_MMA] = build_mma,
+	[OPC_UNARY] = build_unary,
+	[OPC_BINARY] = build_binary,
+	[OPC_COMPARE] = build_binary,
+	[OPC_SELECT] = build_select,
+	[OPC_CAST] = build_cast,
+	[OPC_SHAPE] = build_shape,
+	[OPC_REDUCE] = build_reduce,
+	[OPC_SCAN] = ld_build_scan,
+	[OPC_INDEX] = build_apply_expr,
+	[OPC_EXTRACT] = build_extract,
+};
+
+/* Attributes and result type of one op; false after reporting. */
+bool ld_build_op(G *g, Node *n, Op *op, JV *jvs)
+{
+	BuildFn *b = op_builder[op->kind] ? op_builder[op->kind] : class_builder[op_class(op->kind)];
+	if (!b)
+		die("no builder for op %s", op_name(op->kind));
+	return b(g, n, op, jvs);
 }
 
 /* Optional "type": must equal the inferred result type(s). */

@@ -26,7 +26,14 @@
  * entry offset (S + A − P = kernel − KD). Absolute types would need dynamic
  * relocations in a shared object: rejected with a message, like undefined
  * symbols (lld --no-undefined). After linking, every `X.kd` descriptor is
- * checked: its entry must land on symbol X, 256-byte aligned. */
+ * checked: its entry must land on symbol X, 256-byte aligned.
+ *
+ * link_object runs in phases over the Link (the input and the output
+ * sections) and an Image (what the phases hand on): read the input; lay out
+ * (place_sections in the order above, size_dynamic: the synthetic loaded
+ * sections' sizes from a count of the dynamic symbols, assign_addresses);
+ * relocate (apply_relocs, build_symbols, check_kds); write (fill_synthetic,
+ * program_headers, write_linked_elf through libelf). */
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -368,9 +375,24 @@ static uint32_t sysv_hash(const char *s)
 typedef Vec(GElf_Sym) SymVec;
 typedef Vec(const char *) NameVec;
 
-static int build_symbols(Link *l, SymVec *symtab, SymVec *dynsym, size_t *first_global, size_t dynamic_idx,
-			 uint64_t dynamic_vaddr, NameVec *dyn_names)
+/* The output as the phases build it (link_object): the layout's synthetic
+ * sections (output indices) and segments, then relocation's symbol tables. */
+typedef struct {
+	size_t i_dynsym, i_hash, i_dynstr, i_dynamic, i_symtab, i_shstrtab, i_strtab;
+	size_t ndyn;  /* dynamic symbols, the null one included */
+	uint64_t off; /* the file offset past the loaded sections */
+	uint64_t seg_off[3], seg_vaddr[3], seg_fend[3], seg_mend[3]; /* R, RX, RW: file and memory extents */
+	SymVec symtab, dynsym;
+	NameVec dyn_names; /* the dynamic symbols' names, for .hash */
+	size_t first_global;
+} Image;
+
+/* .symtab (locals, _DYNAMIC, globals) and .dynsym (the globals) with their
+ * string tables, the input symbols at their output addresses. */
+static int build_symbols(Link *l, Image *im)
 {
+	SymVec *symtab = &im->symtab, *dynsym = &im->dynsym;
+	NameVec *dyn_names = &im->dyn_names;
 	GElf_Sym z = {0};
 	vec_push(symtab, z);
 	vec_push(dynsym, z);
@@ -382,10 +404,10 @@ static int build_symbols(Link *l, SymVec *symtab, SymVec *dynsym, size_t *first_
 			d.st_name = (Elf64_Word)str_add(&l->strtab, "_DYNAMIC");
 			d.st_info = GELF_ST_INFO(STB_LOCAL, STT_NOTYPE);
 			d.st_other = STV_HIDDEN;
-			d.st_shndx = (Elf64_Section)dynamic_idx;
-			d.st_value = dynamic_vaddr;
+			d.st_shndx = (Elf64_Section)im->i_dynamic;
+			d.st_value = l->secs.data[im->i_dynamic].vaddr;
 			vec_push(symtab, d);
-			*first_global = symtab->len;
+			im->first_global = symtab->len;
 		}
 		for (size_t i = 1; i < l->nsyms; i++) {
 			GElf_Sym s;
@@ -558,33 +580,21 @@ int codeobj_link_variant(const void *obj, size_t len, const char *tag, size_t in
 	return link_object(&L, obj, len, out);
 }
 
-static int link_object(Link *l, const void *obj, size_t len, Buf *out)
+/* ---- the phases of link_object ---- */
+
+/* The input: the object (a private copy) opened as l->in, checked to be a
+ * 64-bit relocatable AMDGPU object with a symbol table; a variant's symbol
+ * names without the tag. */
+static int read_input(Link *l, char *copy, size_t len)
 {
-	int r = -1;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return fail(l, "libelf: %s", elf_errmsg(-1));
-	char *copy = xmalloc(len ? len : 1);
-	if (len)
-		memcpy(copy, obj, len);
 	l->in = elf_memory(copy, len);
-	SymVec symtab = {0}, dynsym = {0};
-	NameVec dyn_names = {0};
-	Vec(uint32_t) hash = {0};
-	GElf_Dyn *dyn = NULL;
-	if (!l->in || elf_kind(l->in) != ELF_K_ELF || !gelf_getehdr(l->in, &l->ehdr)) {
-		fail(l, "not an ELF file");
-		goto out;
-	}
-	if (l->ehdr.e_ident[EI_CLASS] != ELFCLASS64 || l->ehdr.e_machine != EM_AMDGPU || l->ehdr.e_type != ET_REL) {
-		fail(l, "not a 64-bit relocatable AMDGPU object (class %d, machine %d, type %d)",
-		     l->ehdr.e_ident[EI_CLASS], l->ehdr.e_machine, l->ehdr.e_type);
-		goto out;
-	}
-	if (elf_getshdrnum(l->in, &l->n_in) != 0) {
-		fail(l, "cannot count sections");
-		goto out;
-	}
-	/* the input symbol table */
+	if (!l->in || elf_kind(l->in) != ELF_K_ELF || !gelf_getehdr(l->in, &l->ehdr))
+		return fail(l, "not an ELF file");
+	if (l->ehdr.e_ident[EI_CLASS] != ELFCLASS64 || l->ehdr.e_machine != EM_AMDGPU || l->ehdr.e_type != ET_REL)
+		return fail(l, "not a 64-bit relocatable AMDGPU object (class %d, machine %d, type %d)",
+			    l->ehdr.e_ident[EI_CLASS], l->ehdr.e_machine, l->ehdr.e_type);
+	if (elf_getshdrnum(l->in, &l->n_in) != 0)
+		return fail(l, "cannot count sections");
 	for (size_t i = 1; i < l->n_in; i++) {
 		GElf_Shdr sh;
 		Elf_Scn *scn = elf_getscn(l->in, i);
@@ -594,10 +604,8 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 			l->sym_strndx = sh.sh_link;
 		}
 	}
-	if (!l->symdata) {
-		fail(l, "the object has no symbol table");
-		goto out;
-	}
+	if (!l->symdata)
+		return fail(l, "the object has no symbol table");
 	if (l->tag) {
 		l->names = xcalloc(l->nsyms + 1, sizeof *l->names);
 		for (size_t i = 1; i < l->nsyms; i++) {
@@ -606,28 +614,33 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 			l->names[i] = strip_tag(raw_sym_name(l, &s), l->tag);
 		}
 	}
+	return 0;
+}
 
-	/* ---- sections, in output order ---- */
+/* Layout, 1: the output sections in output order (the synthetic ones still
+ * empty), each input section's output index, the section names. */
+static int place_sections(Link *l, Image *im)
+{
 	add_sec(l, "", SHT_NULL, 0, 0, -1);
 	if (take_inputs(l, 0, true) != 0)
-		goto out;
-	size_t i_dynsym = l->secs.len;
+		return -1;
+	im->i_dynsym = l->secs.len;
 	add_sec(l, ".dynsym", SHT_DYNSYM, SHF_ALLOC, 8, 0)->entsize = 24;
-	size_t i_hash = l->secs.len;
+	im->i_hash = l->secs.len;
 	add_sec(l, ".hash", SHT_HASH, SHF_ALLOC, 4, 0)->entsize = 4;
-	size_t i_dynstr = l->secs.len;
+	im->i_dynstr = l->secs.len;
 	add_sec(l, ".dynstr", SHT_STRTAB, SHF_ALLOC, 1, 0);
 	if (take_inputs(l, 0, false) != 0 || take_inputs(l, 1, false) != 0)
-		goto out;
-	size_t i_dynamic = l->secs.len;
+		return -1;
+	im->i_dynamic = l->secs.len;
 	add_sec(l, ".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, 8, 2)->entsize = 16;
 	if (take_inputs(l, 2, false) != 0)
-		goto out;
-	size_t i_symtab = l->secs.len;
+		return -1;
+	im->i_symtab = l->secs.len;
 	add_sec(l, ".symtab", SHT_SYMTAB, 0, 8, -1)->entsize = 24;
-	size_t i_shstrtab = l->secs.len;
+	im->i_shstrtab = l->secs.len;
 	add_sec(l, ".shstrtab", SHT_STRTAB, 0, 1, -1);
-	size_t i_strtab = l->secs.len;
+	im->i_strtab = l->secs.len;
 	add_sec(l, ".strtab", SHT_STRTAB, 0, 1, -1);
 	l->in_to_out = xcalloc(l->n_in, sizeof(size_t));
 	for (size_t k = 0; k < l->secs.len; k++) {
@@ -636,9 +649,15 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 			l->in_to_out[l->secs.data[k].in] = k;
 		l->secs.data[k].name_off = str_add(&l->shstr, l->secs.data[k].name);
 	}
+	return 0;
+}
+
+/* Layout, 2: the sizes of the synthetic loaded sections, which the
+ * addresses depend on before the symbols are built: the dynamic symbols
+ * are counted first. */
+static void size_dynamic(Link *l, Image *im)
+{
 	OutSec *S = l->secs.data;
-	/* Sizes of the synthetic sections are known before symbols are built
-	 * only after counting; count the dynamic symbols first. */
 	size_t ndyn = 1;
 	Buf dynstr_probe = {0};
 	str_add(&dynstr_probe, "");
@@ -655,19 +674,24 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 		ndyn++;
 		str_add(&dynstr_probe, sym_name(l, i, &s));
 	}
-	S[i_dynsym].size = ndyn * 24;
-	S[i_hash].size = (2 + 2 * ndyn) * 4;
-	S[i_dynstr].size = dynstr_probe.len;
+	im->ndyn = ndyn;
+	S[im->i_dynsym].size = ndyn * 24;
+	S[im->i_hash].size = (2 + 2 * ndyn) * 4;
+	S[im->i_dynstr].size = dynstr_probe.len;
 	buf_free(&dynstr_probe);
-	S[i_dynamic].size = 6 * 16;
+	S[im->i_dynamic].size = 6 * 16;
+}
 
-	/* ---- addresses ---- */
+/* Layout, 3: file offsets and addresses of the loaded sections, segment by
+ * segment (the rule in the comment at the top). */
+static int assign_addresses(Link *l, Image *im)
+{
 	uint64_t off = EHDR_SIZE + NPHDR * PHDR_SIZE, seg_end_vaddr = 0;
-	uint64_t seg_off[3] = {0}, seg_vaddr[3] = {0}, seg_fend[3] = {0}, seg_mend[3] = {0};
+	uint64_t *seg_off = im->seg_off, *seg_vaddr = im->seg_vaddr, *seg_fend = im->seg_fend, *seg_mend = im->seg_mend;
 	bool seg_used[3] = {true, false, false};
 	int cur = 0;
 	for (size_t k = 1; k < l->secs.len; k++) {
-		OutSec *o = &S[k];
+		OutSec *o = &l->secs.data[k];
 		if (o->seg < 0)
 			continue;
 		if (o->seg != cur) {
@@ -694,73 +718,86 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 			seg_mend[cur] = o->vaddr + o->size;
 		}
 	}
-	if (!seg_used[1]) {
-		fail(l, "the object has no code (no executable section)");
-		goto out;
-	}
+	im->off = off;
+	if (!seg_used[1])
+		return fail(l, "the object has no code (no executable section)");
+	return 0;
+}
 
-	/* ---- contents ---- */
-	if (apply_relocs(l) != 0)
-		goto out;
-	size_t first_global = 0;
-	if (build_symbols(l, &symtab, &dynsym, &first_global, i_dynamic, S[i_dynamic].vaddr,
-			  &dyn_names) != 0)
-		goto out;
-	check_that(dynsym.len == ndyn && l->dynstr.len == S[i_dynstr].size);
-	if (check_kds(l, &symtab) != 0)
-		goto out;
+/* Relocation: the code's relocations resolved at the layout's addresses,
+ * the symbol tables built, the kernel descriptors' entries checked. */
+static int relocate(Link *l, Image *im)
+{
+	if (apply_relocs(l) != 0 || build_symbols(l, im) != 0)
+		return -1;
+	check_that(im->dynsym.len == im->ndyn && l->dynstr.len == l->secs.data[im->i_dynstr].size);
+	return check_kds(l, &im->symtab);
+}
+
+/* Write, 1: the synthetic sections' contents (.dynsym, .hash, .dynstr,
+ * .dynamic, .symtab, .shstrtab, .strtab) and the non-alloc sections' file
+ * offsets. Returns the section headers' offset. */
+static uint64_t fill_synthetic(Link *l, Image *im)
+{
+	OutSec *S = l->secs.data;
+	size_t ndyn = im->ndyn;
 	/* SysV hash: nbucket = nchain = number of dynamic symbols */
+	Vec(uint32_t) hash = {0};
 	vec_push(&hash, (uint32_t)ndyn);
 	vec_push(&hash, (uint32_t)ndyn);
 	for (size_t b = 0; b < 2 * ndyn; b++)
 		vec_push(&hash, 0u);
 	for (size_t k = 1; k < ndyn; k++) {
-		uint32_t b = sysv_hash(dyn_names.data[k - 1]) % (uint32_t)ndyn;
+		uint32_t b = sysv_hash(im->dyn_names.data[k - 1]) % (uint32_t)ndyn;
 		hash.data[2 + ndyn + k] = hash.data[2 + b];
 		hash.data[2 + b] = (uint32_t)k;
 	}
-	dyn = xcalloc(6, sizeof *dyn);
-	GElf_Dyn dv[6] = {{DT_SYMTAB, {S[i_dynsym].vaddr}}, {DT_SYMENT, {24}},
-			  {DT_STRTAB, {S[i_dynstr].vaddr}}, {DT_STRSZ, {S[i_dynstr].size}},
-			  {DT_HASH, {S[i_hash].vaddr}},	    {DT_NULL, {0}}};
+	GElf_Dyn *dyn = xcalloc(6, sizeof *dyn);
+	GElf_Dyn dv[6] = {{DT_SYMTAB, {S[im->i_dynsym].vaddr}}, {DT_SYMENT, {24}},
+			  {DT_STRTAB, {S[im->i_dynstr].vaddr}}, {DT_STRSZ, {S[im->i_dynstr].size}},
+			  {DT_HASH, {S[im->i_hash].vaddr}},	    {DT_NULL, {0}}};
 	memcpy(dyn, dv, sizeof dv);
-	S[i_dynsym].data = (unsigned char *)dynsym.data;
-	dynsym.data = NULL;
-	S[i_hash].data = (unsigned char *)hash.data;
-	hash.data = NULL;
-	S[i_dynstr].data = (unsigned char *)xmalloc(l->dynstr.len + 1);
+	S[im->i_dynsym].data = (unsigned char *)im->dynsym.data;
+	im->dynsym.data = NULL;
+	S[im->i_hash].data = (unsigned char *)hash.data;
+	S[im->i_dynstr].data = (unsigned char *)xmalloc(l->dynstr.len + 1);
 	if (l->dynstr.len)
-		memcpy(S[i_dynstr].data, l->dynstr.data, l->dynstr.len);
-	S[i_dynamic].data = (unsigned char *)dyn;
-	dyn = NULL;
-	S[i_dynsym].link_to = (uint32_t)i_dynstr;
-	S[i_dynsym].info = 1;
-	S[i_hash].link_to = (uint32_t)i_dynsym;
-	S[i_dynamic].link_to = (uint32_t)i_dynstr;
-	S[i_symtab].size = symtab.len * 24;
-	S[i_symtab].data = (unsigned char *)symtab.data;
-	symtab.data = NULL;
-	S[i_symtab].link_to = (uint32_t)i_strtab;
-	S[i_symtab].info = (uint32_t)first_global;
-	S[i_shstrtab].size = l->shstr.len;
-	S[i_shstrtab].data = xmalloc(l->shstr.len + 1);
+		memcpy(S[im->i_dynstr].data, l->dynstr.data, l->dynstr.len);
+	S[im->i_dynamic].data = (unsigned char *)dyn;
+	S[im->i_dynsym].link_to = (uint32_t)im->i_dynstr;
+	S[im->i_dynsym].info = 1;
+	S[im->i_hash].link_to = (uint32_t)im->i_dynsym;
+	S[im->i_dynamic].link_to = (uint32_t)im->i_dynstr;
+	S[im->i_symtab].size = im->symtab.len * 24;
+	S[im->i_symtab].data = (unsigned char *)im->symtab.data;
+	im->symtab.data = NULL;
+	S[im->i_symtab].link_to = (uint32_t)im->i_strtab;
+	S[im->i_symtab].info = (uint32_t)im->first_global;
+	S[im->i_shstrtab].size = l->shstr.len;
+	S[im->i_shstrtab].data = xmalloc(l->shstr.len + 1);
 	if (l->shstr.len)
-		memcpy(S[i_shstrtab].data, l->shstr.data, l->shstr.len);
-	S[i_strtab].size = l->strtab.len;
-	S[i_strtab].data = xmalloc(l->strtab.len + 1);
+		memcpy(S[im->i_shstrtab].data, l->shstr.data, l->shstr.len);
+	S[im->i_strtab].size = l->strtab.len;
+	S[im->i_strtab].data = xmalloc(l->strtab.len + 1);
 	if (l->strtab.len)
-		memcpy(S[i_strtab].data, l->strtab.data, l->strtab.len);
+		memcpy(S[im->i_strtab].data, l->strtab.data, l->strtab.len);
 	/* the GElf_Sym (64-bit) arrays are exactly Elf64_Sym: 24 bytes */
 	_Static_assert(sizeof(GElf_Sym) == 24, "GElf_Sym must be Elf64_Sym");
+	uint64_t off = im->off;
 	for (size_t k = 1; k < l->secs.len; k++)
 		if (S[k].seg < 0) {
 			off = align_up(off, S[k].align);
 			S[k].off = off;
 			off += S[k].size;
 		}
-	uint64_t shoff = align_up(off, 8);
+	return align_up(off, 8);
+}
 
-	/* ---- program headers ---- */
+/* Write, 2: the program headers: PHDR, LOAD R, R+E and RW, DYNAMIC and
+ * GNU_RELRO (over .dynamic), GNU_STACK, NOTE (PT_NULL without notes). */
+static void program_headers(const Link *l, const Image *im, GElf_Phdr ph[NPHDR])
+{
+	const OutSec *S = l->secs.data;
 	size_t i_note = 0;
 	uint64_t note_end = 0;
 	for (size_t k = 1; k < l->secs.len; k++)
@@ -769,34 +806,32 @@ static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 				i_note = k;
 			note_end = S[k].off + S[k].size;
 		}
-	GElf_Phdr ph[NPHDR];
-	memset(ph, 0, sizeof ph);
+	memset(ph, 0, NPHDR * sizeof *ph);
 	ph[0] = (GElf_Phdr){PT_PHDR, PF_R, EHDR_SIZE, EHDR_SIZE, EHDR_SIZE, NPHDR * PHDR_SIZE, NPHDR * PHDR_SIZE, 8};
 	uint32_t pf[3] = {PF_R, PF_R | PF_X, PF_R | PF_W};
 	for (int g = 0; g < 3; g++) {
-		uint64_t fsz = seg_fend[g] - seg_off[g], msz = seg_mend[g] - seg_vaddr[g];
-		ph[1 + g] = (GElf_Phdr){PT_LOAD, pf[g], seg_off[g], seg_vaddr[g], seg_vaddr[g], fsz, msz, PAGE};
+		uint64_t fsz = im->seg_fend[g] - im->seg_off[g], msz = im->seg_mend[g] - im->seg_vaddr[g];
+		ph[1 + g] = (GElf_Phdr){PT_LOAD, pf[g], im->seg_off[g], im->seg_vaddr[g], im->seg_vaddr[g], fsz, msz, PAGE};
 	}
-	ph[4] = (GElf_Phdr){PT_DYNAMIC, PF_R | PF_W, S[i_dynamic].off, S[i_dynamic].vaddr, S[i_dynamic].vaddr,
-			    S[i_dynamic].size, S[i_dynamic].size, 8};
-	ph[5] = (GElf_Phdr){PT_GNU_RELRO, PF_R, S[i_dynamic].off, S[i_dynamic].vaddr, S[i_dynamic].vaddr,
-			    S[i_dynamic].size, S[i_dynamic].size, 1};
+	const OutSec *dy = &S[im->i_dynamic];
+	ph[4] = (GElf_Phdr){PT_DYNAMIC, PF_R | PF_W, dy->off, dy->vaddr, dy->vaddr, dy->size, dy->size, 8};
+	ph[5] = (GElf_Phdr){PT_GNU_RELRO, PF_R, dy->off, dy->vaddr, dy->vaddr, dy->size, dy->size, 1};
 	ph[6] = (GElf_Phdr){PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0, 0};
 	if (i_note)
 		ph[7] = (GElf_Phdr){PT_NOTE, PF_R, S[i_note].off, S[i_note].vaddr, S[i_note].vaddr,
 				    note_end - S[i_note].off, note_end - S[i_note].off, 4};
 	else
 		ph[7] = (GElf_Phdr){PT_NULL, 0, 0, 0, 0, 0, 0, 0};
-	r = write_linked_elf(l, ph, shoff, out);
-out:
+}
+
+static void link_free(Link *l, Image *im)
+{
 	for (size_t k = 0; k < l->secs.len; k++)
 		free(l->secs.data[k].data);
 	vec_free(&l->secs);
-	vec_free(&symtab);
-	vec_free(&dynsym);
-	vec_free(&dyn_names);
-	vec_free(&hash);
-	free(dyn);
+	vec_free(&im->symtab);
+	vec_free(&im->dynsym);
+	vec_free(&im->dyn_names);
 	free(l->in_to_out);
 	for (size_t i = 0; l->names && i < l->nsyms; i++)
 		free(l->names[i]);
@@ -809,6 +844,39 @@ out:
 	buf_free(&l->shstr);
 	if (l->in)
 		elf_end(l->in);
+}
+
+/* Layout: the sections in output order, the synthetic ones' sizes, then
+ * every loaded section's file offset and address. */
+static int lay_out(Link *l, Image *im)
+{
+	if (place_sections(l, im) != 0)
+		return -1;
+	size_dynamic(l, im);
+	return assign_addresses(l, im);
+}
+
+/* Write: the synthetic sections' contents, the program headers, the ELF. */
+static int write_output(Link *l, Image *im, Buf *out)
+{
+	GElf_Phdr ph[NPHDR];
+	uint64_t shoff = fill_synthetic(l, im);
+	program_headers(l, im, ph);
+	return write_linked_elf(l, ph, shoff, out);
+}
+
+static int link_object(Link *l, const void *obj, size_t len, Buf *out)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return fail(l, "libelf: %s", elf_errmsg(-1));
+	char *copy = xmalloc(len ? len : 1);
+	if (len)
+		memcpy(copy, obj, len);
+	Image im = {0};
+	int r = -1;
+	if (read_input(l, copy, len) == 0 && lay_out(l, &im) == 0 && relocate(l, &im) == 0)
+		r = write_output(l, &im, out);
+	link_free(l, &im);
 	free(copy);
 	return r;
 }

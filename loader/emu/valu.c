@@ -21,7 +21,17 @@
  * div_fmas then undoes that scale, upward when its addend (the quotient
  * estimate) is >= 2, downward otherwise. The gfx942 fp8/bf8 conversions
  * follow the CDNA3 ISA guide's FNUZ formats and FP16_OVFL = 0 overflow rule
- * (see fnuz8_to_f32 / f32_to_fnuz8). */
+ * (see fnuz8_to_f32 / f32_to_fnuz8).
+ *
+ * emu_exec_valu dispatches on the row: VOPC compares (exec_vopc); the rows
+ * that do not fit the row model, lane reads and writes, swaps, AGPR moves
+ * and the fp8/bf8 conversions (exec_lane_op); VOP3P packed math, dword
+ * pairs (exec_pk_f32) or halves, mixes and dots (exec_pk16); rows with a
+ * 64-bit operand (exec_valu64); and the 32/16-bit rows (exec_valu32), which
+ * gather the sources, run one family per row type (valu_f32, valu_f16,
+ * valu_i16, valu_b32, valu_i32: the type that reads the sources groups the
+ * conversions with the arithmetic of their source type) and apply the
+ * output modifiers, the carry out and the write in one place. */
 #include <math.h>
 #include <string.h>
 
@@ -663,432 +673,544 @@ static void exec_cvt_from_fnuz8(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 		write32(e, w, &plain, in->dst, d, m, false);
 	}
 }
-
 /* The body of a 32-bit lane loop: a, b, c are the source rows, d the result. */
 #define LOOP(...) do { for (int l = 0; l < 64; l++) { __VA_ARGS__; } } while (0)
 
-void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
-{
-	const IsaInfo *r = &isa_info[in->id];
-	IsaType t = (IsaType)r->type;
-	Ctx cx = {~0ull, 0};
-	if (in->fmt == FMT_VOPC) {
-		exec_vopc(e, w, in, &cx);
-		return;
-	}
-	uint64_t exec = w->exec;
-	uint32_t a[64], b[64], c[64], d[64];
-	uint64_t A[64], B[64], C[64], DD[64];
-	bool r16 = false;     /* 16-bit result: zero the high half */
-	bool fres = false;    /* f32 result: apply omod/clamp */
-	bool wide = false;    /* 64-bit result in DD */
-	bool nowrite = false; /* handled inline */
-	int ns = (r->src[0] > 0) + (r->src[1] > 0) + (r->src[2] > 0);
+/* ---- lane operations ---- */
 
-	/* Special cases that do not fit the row model. */
+/* The rows that do not fit the row model: lane reads and writes, swaps and
+ * AGPR moves (an SGPR or AGPR operand, a single lane) and the fp8/bf8
+ * conversions (their own source rules). False if in is none of them. */
+static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	uint64_t exec = w->exec;
 	switch (in->id) {
-	case I_V_NOP: return;
+	case I_V_NOP: return true;
 	case I_V_READFIRSTLANE_B32: {
 		if (!emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
-			return;
+			return true;
 		int lane = exec ? __builtin_ctzll(exec) : 0;
 		uint32_t v = in->src[0] >= SRC_VGPR ? vreg(w, in->src[0] - SRC_VGPR)[lane] : emu_scalar_src(e, w, in, in->src[0], T_B32);
 		emu_sreg_write(e, w, in->dst, v);
-		return;
+		return true;
 	}
 	case I_V_READLANE_B32: {
 		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
 		if (in->src[0] < SRC_VGPR || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
-			return;
+			return true;
 		emu_sreg_write(e, w, in->dst, vreg(w, in->src[0] - SRC_VGPR)[lane]);
-		return;
+		return true;
 	}
 	case I_V_WRITELANE_B32: {
 		uint32_t v = emu_scalar_src(e, w, in, in->src[0], T_B32);
 		unsigned lane = emu_scalar_src(e, w, in, in->src[1], T_U32) & 63;
 		if (emu_vreg_ok(e, w, in, in->dst, 1))
 			vreg(w, in->dst)[lane] = v;
-		return;
+		return true;
 	}
 	case I_V_SWAP_B32: {
 		if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
-			return;
+			return true;
 		uint32_t *x = vreg(w, in->dst), *y = vreg(w, in->src[0] - SRC_VGPR);
 		for (int l = 0; l < 64; l++)
 			if ((exec >> l) & 1) {
 				uint32_t tmp = x[l];
 				x[l] = y[l], y[l] = tmp;
 			}
-		return;
+		return true;
 	}
 	case I_V_CVT_F32_FP8: case I_V_CVT_F32_BF8: case I_V_CVT_PK_F32_FP8: case I_V_CVT_PK_F32_BF8:
-		exec_cvt_from_fnuz8(e, w, in, &cx);
-		return;
+		exec_cvt_from_fnuz8(e, w, in, cx);
+		return true;
 	case I_V_ACCVGPR_READ_B32: case I_V_ACCVGPR_WRITE_B32: case I_V_ACCVGPR_MOV_B32: {
 		bool from_acc = in->id != I_V_ACCVGPR_WRITE_B32, to_acc = in->id != I_V_ACCVGPR_READ_B32;
-		src32(e, w, in, 0, T_B32, a, &cx, from_acc && in->src[0] >= SRC_VGPR);
+		uint32_t a[64];
+		src32(e, w, in, 0, T_B32, a, cx, from_acc && in->src[0] >= SRC_VGPR);
 		write32(e, w, in, in->dst + (to_acc ? w->accum_offset : 0), a, exec, false);
-		return;
+		return true;
 	}
-	default: break;
+	default: return false;
 	}
+}
 
-	bool is64src = r->src[0] == 2 || r->src[1] == 2 || r->src[2] == 2 || r->dst == 2;
-	if (in->fmt == FMT_VOP3P) {
-		/* packed: assemble lo/hi halves per op_sel / op_sel_hi */
-		if (r->src[0] == 2) { /* v_pk_*_f32 and v_pk_mov_b32: dword pairs */
-			for (int i = 0; i < ns; i++) {
-				uint64_t *X = i == 0 ? A : i == 1 ? B : C;
-				src64(e, w, in, i, T_B64, X);
-				if (src_is_constant(in->src[i])) {
-					uint32_t v = emu_scalar_src(e, w, in, in->src[i], T_F32);
-					for (int l = 0; l < 64; l++)
-						X[l] = v | (uint64_t)v << 32;
-				}
-				for (int l = 0; l < 64; l++) {
-					uint32_t lo = (in->opsel >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
-					uint32_t hi = (in->opsel_hi >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
-					if (t == T_F32) {
-						if ((in->neg >> i) & 1) lo ^= 0x80000000u;
-						if ((in->neg_hi >> i) & 1) hi ^= 0x80000000u;
-					}
-					X[l] = lo | (uint64_t)hi << 32;
-				}
-			}
-			for (int l = 0; l < 64; l++) {
-				float al = F((uint32_t)A[l]), ah = F((uint32_t)(A[l] >> 32));
-				float bl = F((uint32_t)B[l]), bh = F((uint32_t)(B[l] >> 32));
-				float lo, hi;
-				switch (in->id) {
-				case I_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
-				case I_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
-				case I_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
-				/* pk_mov: D.lo = op_sel[0] ? S0.hi : S0.lo, D.hi = op_sel[1] ?
-				 * S1.hi : S1.lo — the low dwords selected above */
-				case I_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)B[l] << 32; continue;
-				default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
-				}
-				DD[l] = U(omod_clamp_f(in, lo)) | (uint64_t)U(omod_clamp_f(in, hi)) << 32;
-			}
-			write64(e, w, in, in->dst, DD, exec);
-			return;
-		}
-		uint32_t lo[3][64], hi[3][64];
-		for (int i = 0; i < ns; i++) {
-			uint32_t *X = i == 0 ? a : i == 1 ? b : c;
-			Inst tmp = *in;
-			tmp.neg = tmp.abs = 0;
-			src32(e, w, &tmp, i, t, X, &cx, false);
-			if (src_is_constant(in->src[i])) /* constants apply to both halves */
-				for (int l = 0; l < 64; l++)
-					X[l] = (X[l] & 0xffff) | X[l] << 16;
-			bool mix = in->id == I_V_FMA_MIX_F32 || in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16;
-			for (int l = 0; l < 64; l++) {
-				uint32_t v = X[l];
-				lo[i][l] = (in->opsel >> i) & 1 ? v >> 16 : v & 0xffff;
-				hi[i][l] = (in->opsel_hi >> i) & 1 ? v >> 16 : v & 0xffff;
-				if (mix) { /* opsel_hi: f16 source (opsel picks half), else f32 */
-					float f = (in->opsel_hi >> i) & 1 ? H(lo[i][l]) : F(in->src[i] < SRC_VGPR ? emu_scalar_src(e, w, in, in->src[i], T_F32) : v);
-					if ((in->neg_hi >> i) & 1) f = fabsf(f);
-					if ((in->neg >> i) & 1) f = -f;
-					lo[i][l] = U(f);
-				} else if (t == T_F16) {
-					if ((in->neg >> i) & 1) lo[i][l] ^= 0x8000;
-					if ((in->neg_hi >> i) & 1) hi[i][l] ^= 0x8000;
-				}
-			}
-		}
-		for (int l = 0; l < 64; l++) {
-			uint32_t x0 = lo[0][l], x1 = lo[1][l], x2 = ns > 2 ? lo[2][l] : 0;
-			uint32_t y0 = hi[0][l], y1 = hi[1][l], y2 = ns > 2 ? hi[2][l] : 0;
-			uint32_t rl = 0, rh = 0;
-			switch (in->id) {
-#define PK(expr_lo, expr_hi) rl = (expr_lo) & 0xffff, rh = (expr_hi) & 0xffff; break
-			/* floats: clamp to [0, 1] (NaN -> 0); integers: saturate under clamp */
-			case I_V_PK_FMA_F16: PK(clamp_h(in, UH((float)((double)H(x0) * H(x1) + H(x2)))), clamp_h(in, UH((float)((double)H(y0) * H(y1) + H(y2)))));
-			case I_V_PK_ADD_F16: PK(clamp_h(in, UH(H(x0) + H(x1))), clamp_h(in, UH(H(y0) + H(y1))));
-			case I_V_PK_MUL_F16: PK(clamp_h(in, UH(H(x0) * H(x1))), clamp_h(in, UH(H(y0) * H(y1))));
-			case I_V_PK_MIN_F16: PK(clamp_h(in, UH(fminf(H(x0), H(x1)))), clamp_h(in, UH(fminf(H(y0), H(y1)))));
-			case I_V_PK_MAX_F16: PK(clamp_h(in, UH(fmaxf(H(x0), H(x1)))), clamp_h(in, UH(fmaxf(H(y0), H(y1)))));
-			case I_V_PK_ADD_U16: PK(sat_u16(in, (int64_t)x0 + x1), sat_u16(in, (int64_t)y0 + y1));
-			case I_V_PK_ADD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 + (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 + (int16_t)y1));
-			case I_V_PK_SUB_U16: PK(sat_u16(in, (int64_t)x0 - x1), sat_u16(in, (int64_t)y0 - y1));
-			case I_V_PK_SUB_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 - (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 - (int16_t)y1));
-			case I_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
-			case I_V_PK_MAD_U16: PK(sat_u16(in, (int64_t)x0 * x1 + x2), sat_u16(in, (int64_t)y0 * y1 + y2));
-			case I_V_PK_MAD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int16_t)x2), sat_i16(in, (int64_t)(int16_t)y0 * (int16_t)y1 + (int16_t)y2));
-			case I_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
-			case I_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
-			case I_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
-			case I_V_PK_MAX_I16: PK((int16_t)x0 > (int16_t)x1 ? x0 : x1, (int16_t)y0 > (int16_t)y1 ? y0 : y1);
-			case I_V_PK_MIN_I16: PK((int16_t)x0 < (int16_t)x1 ? x0 : x1, (int16_t)y0 < (int16_t)y1 ? y0 : y1);
-			case I_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
-			case I_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
-#undef PK
-			case I_V_FMA_MIX_F32: d[l] = U(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
-			case I_V_FMA_MIXLO_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
-			case I_V_FMA_MIXHI_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
-			/* integer dots: exact sums; clamp saturates to the result type */
-			case I_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
-			case I_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
-			case I_V_DOT2_U32_U16: d[l] = sat_u32(in, (uint64_t)x0 * x1 + (uint64_t)y0 * y1 + c[l]); continue;
-			case I_V_DOT4_I32_I8: case I_V_DOT4_U32_U8: {
-				bool sg = in->id == I_V_DOT4_I32_I8;
-				int64_t s = sg ? (int64_t)(int32_t)c[l] : (int64_t)c[l];
-				for (int k = 0; k < 4; k++) {
-					uint32_t p = (a[l] >> (8 * k)) & 0xff, q = (b[l] >> (8 * k)) & 0xff;
-					s += sg ? (int64_t)((int8_t)p * (int8_t)q) : (int64_t)(p * q);
-				}
-				d[l] = sg ? sat_i32(in, s) : sat_u32(in, (uint64_t)s);
-				continue;
-			}
-			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
-			}
-			d[l] = rl | rh << 16;
-		}
-		if (in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16) {
-			if (!emu_vreg_ok(e, w, in, in->dst, 1))
-				return;
-			uint32_t *row = vreg(w, in->dst);
-			bool hiw = in->id == I_V_FMA_MIXHI_F16;
+/* ---- packed math (VOP3P) ---- */
+
+/* v_pk_*_f32 and v_pk_mov_b32: dword pairs, each half of a source chosen by
+ * op_sel (low) and op_sel_hi (high); constants fill both halves. */
+static void exec_pk_f32(Emu *e, Wave *w, const Inst *in)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
+	uint64_t exec = w->exec;
+	int ns = (r->src[0] > 0) + (r->src[1] > 0) + (r->src[2] > 0);
+	uint64_t A[64], B[64], C[64], DD[64];
+	for (int i = 0; i < ns; i++) {
+		uint64_t *X = i == 0 ? A : i == 1 ? B : C;
+		src64(e, w, in, i, T_B64, X);
+		if (src_is_constant(in->src[i])) {
+			uint32_t v = emu_scalar_src(e, w, in, in->src[i], T_F32);
 			for (int l = 0; l < 64; l++)
-				if ((exec >> l) & 1)
-					row[l] = hiw ? (row[l] & 0xffff) | d[l] << 16 : (row[l] & 0xffff0000u) | (d[l] & 0xffff);
-			return;
+				X[l] = v | (uint64_t)v << 32;
 		}
-		write32(e, w, in, in->dst, d, exec, false);
-		return;
-	}
-
-	if (is64src) {
-		IsaType t0 = t;
-		for (int i = 0; i < 3; i++) {
-			if (!r->src[i])
-				continue;
-			if (r->src[i] == 2)
-				src64(e, w, in, i, t0, i == 0 ? A : i == 1 ? B : C);
-			else
-				src32(e, w, in, i, (in->id == I_V_LDEXP_F64) ? T_I32 : t0, i == 0 ? a : i == 1 ? b : c, &cx, false);
-		}
-		if (e->failed)
-			return;
-		wide = r->dst == 2;
-		uint64_t carry = 0, vcc_in = in->id == I_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
 		for (int l = 0; l < 64; l++) {
-			switch (in->id) {
-			case I_V_MOV_B64: DD[l] = A[l]; break;
-			case I_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
-			case I_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
-			case I_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;
-			case I_V_CVT_F64_I32: DD[l] = UD((double)(int32_t)a[l]); break;
-			case I_V_CVT_F64_U32: DD[l] = UD((double)a[l]); break;
-			case I_V_CVT_F64_F32: DD[l] = UD((double)F(a[l])); break;
-			case I_V_TRUNC_F64: DD[l] = UD(trunc(D(A[l]))); break;
-			case I_V_CEIL_F64: DD[l] = UD(ceil(D(A[l]))); break;
-			case I_V_RNDNE_F64: DD[l] = UD(nearbyint(D(A[l]))); break;
-			case I_V_FLOOR_F64: DD[l] = UD(floor(D(A[l]))); break;
-			case I_V_RCP_F64: DD[l] = UD(1.0 / D(A[l])); break;
-			case I_V_RSQ_F64: DD[l] = UD(1.0 / sqrt(D(A[l]))); break;
-			case I_V_SQRT_F64: DD[l] = UD(sqrt(D(A[l]))); break;
-			case I_V_FMAC_F64: {
-				uint32_t *lo = vreg(w, in->dst), *hi = vreg(w, in->dst + 1);
-				DD[l] = UD(fma(D(A[l]), D(B[l]), D(lo[l] | (uint64_t)hi[l] << 32)));
-				break;
+			uint32_t lo = (in->opsel >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
+			uint32_t hi = (in->opsel_hi >> i) & 1 ? (uint32_t)(X[l] >> 32) : (uint32_t)X[l];
+			if (t == T_F32) {
+				if ((in->neg >> i) & 1) lo ^= 0x80000000u;
+				if ((in->neg_hi >> i) & 1) hi ^= 0x80000000u;
 			}
-			case I_V_FMA_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
-			case I_V_ADD_F64: DD[l] = UD(D(A[l]) + D(B[l])); break;
-			case I_V_MUL_F64: DD[l] = UD(D(A[l]) * D(B[l])); break;
-			case I_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
-			case I_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
-			case I_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
-			case I_V_DIV_FMAS_F64: {
-				double f = fma(D(A[l]), D(B[l]), D(C[l]));
-				if ((vcc_in >> l) & 1)
-					f = ldexp(f, exp_field(D(C[l]), 1023) > 1023 ? 128 : -128);
-				DD[l] = UD(f);
-				break;
-			}
-			case I_V_DIV_SCALE_F64: {
-				bool v;
-				DD[l] = UD(div_scale(D(A[l]), D(B[l]), D(C[l]), 1023, 128, 768, 53, &v));
-				carry |= (uint64_t)v << l;
-				break;
-			}
-			case I_V_DIV_FIXUP_F64: DD[l] = UD(div_fixup(D(A[l]), D(B[l]), D(C[l]))); break;
-			case I_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
-			case I_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
-			case I_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
-			case I_V_LSHL_ADD_U64: DD[l] = (A[l] << (b[l] & 7)) + C[l]; break;
-			case I_V_MAD_U64_U32: DD[l] = (uint64_t)a[l] * b[l] + C[l]; break;
-			case I_V_MAD_I64_I32: DD[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + C[l]; break;
-			default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+			X[l] = lo | (uint64_t)hi << 32;
+		}
+	}
+	for (int l = 0; l < 64; l++) {
+		float al = F((uint32_t)A[l]), ah = F((uint32_t)(A[l] >> 32));
+		float bl = F((uint32_t)B[l]), bh = F((uint32_t)(B[l] >> 32));
+		float lo, hi;
+		switch (in->id) {
+		case I_V_PK_FMA_F32: lo = fmaf(al, bl, F((uint32_t)C[l])), hi = fmaf(ah, bh, F((uint32_t)(C[l] >> 32))); break;
+		case I_V_PK_MUL_F32: lo = al * bl, hi = ah * bh; break;
+		case I_V_PK_ADD_F32: lo = al + bl, hi = ah + bh; break;
+		/* pk_mov: D.lo = op_sel[0] ? S0.hi : S0.lo, D.hi = op_sel[1] ?
+		 * S1.hi : S1.lo — the low dwords selected above */
+		case I_V_PK_MOV_B32: DD[l] = (uint32_t)A[l] | (uint64_t)(uint32_t)B[l] << 32; continue;
+		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+		}
+		DD[l] = U(omod_clamp_f(in, lo)) | (uint64_t)U(omod_clamp_f(in, hi)) << 32;
+	}
+	write64(e, w, in, in->dst, DD, exec);
+}
+
+/* The 16-bit packed rows (both halves, each source half chosen by op_sel /
+ * op_sel_hi), the mixed-precision FMAs (op_sel_hi: an f16 source whose half
+ * op_sel picks, else f32) and the dot products (exact sums; clamp saturates
+ * integer results to the result type). */
+static void exec_pk16(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
+	uint64_t exec = w->exec;
+	int ns = (r->src[0] > 0) + (r->src[1] > 0) + (r->src[2] > 0);
+	uint32_t a[64], b[64], c[64], d[64];
+	uint32_t lo[3][64], hi[3][64];
+	for (int i = 0; i < ns; i++) {
+		uint32_t *X = i == 0 ? a : i == 1 ? b : c;
+		Inst tmp = *in;
+		tmp.neg = tmp.abs = 0;
+		src32(e, w, &tmp, i, t, X, cx, false);
+		if (src_is_constant(in->src[i])) /* constants apply to both halves */
+			for (int l = 0; l < 64; l++)
+				X[l] = (X[l] & 0xffff) | X[l] << 16;
+		bool mix = in->id == I_V_FMA_MIX_F32 || in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16;
+		for (int l = 0; l < 64; l++) {
+			uint32_t v = X[l];
+			lo[i][l] = (in->opsel >> i) & 1 ? v >> 16 : v & 0xffff;
+			hi[i][l] = (in->opsel_hi >> i) & 1 ? v >> 16 : v & 0xffff;
+			if (mix) { /* opsel_hi: f16 source (opsel picks half), else f32 */
+				float f = (in->opsel_hi >> i) & 1 ? H(lo[i][l]) : F(in->src[i] < SRC_VGPR ? emu_scalar_src(e, w, in, in->src[i], T_F32) : v);
+				if ((in->neg_hi >> i) & 1) f = fabsf(f);
+				if ((in->neg >> i) & 1) f = -f;
+				lo[i][l] = U(f);
+			} else if (t == T_F16) {
+				if ((in->neg >> i) & 1) lo[i][l] ^= 0x8000;
+				if ((in->neg_hi >> i) & 1) hi[i][l] ^= 0x8000;
 			}
 		}
-		if (in->id == I_V_MAD_U64_U32 || in->id == I_V_MAD_I64_I32 || in->id == I_V_DIV_SCALE_F64) {
-			if (in->id == I_V_MAD_U64_U32)
-				for (int l = 0; l < 64; l++) {
-					unsigned __int128 p = (unsigned __int128)a[l] * b[l] + C[l];
-					carry |= (uint64_t)((p >> 64) != 0) << l;
-				}
-			emu_sreg_write64(e, w, in->sdst, carry & exec);
-		}
-		uint64_t m = exec & cx.wmask;
-		if (in->omod || in->clamp)
-			for (int l = 0; l < 64 && wide && t == T_F64; l++) {
-				double f = D(DD[l]);
-				f = in->omod == 1 ? f * 2 : in->omod == 2 ? f * 4 : in->omod == 3 ? f * 0.5 : f;
-				if (in->clamp)
-					f = isnan(f) ? 0 : f < 0 ? 0 : f > 1 ? 1 : f;
-				DD[l] = UD(f);
+	}
+	for (int l = 0; l < 64; l++) {
+		uint32_t x0 = lo[0][l], x1 = lo[1][l], x2 = ns > 2 ? lo[2][l] : 0;
+		uint32_t y0 = hi[0][l], y1 = hi[1][l], y2 = ns > 2 ? hi[2][l] : 0;
+		uint32_t rl = 0, rh = 0;
+		switch (in->id) {
+#define PK(expr_lo, expr_hi) rl = (expr_lo) & 0xffff, rh = (expr_hi) & 0xffff; break
+		/* floats: clamp to [0, 1] (NaN -> 0); integers: saturate under clamp */
+		case I_V_PK_FMA_F16: PK(clamp_h(in, UH((float)((double)H(x0) * H(x1) + H(x2)))), clamp_h(in, UH((float)((double)H(y0) * H(y1) + H(y2)))));
+		case I_V_PK_ADD_F16: PK(clamp_h(in, UH(H(x0) + H(x1))), clamp_h(in, UH(H(y0) + H(y1))));
+		case I_V_PK_MUL_F16: PK(clamp_h(in, UH(H(x0) * H(x1))), clamp_h(in, UH(H(y0) * H(y1))));
+		case I_V_PK_MIN_F16: PK(clamp_h(in, UH(fminf(H(x0), H(x1)))), clamp_h(in, UH(fminf(H(y0), H(y1)))));
+		case I_V_PK_MAX_F16: PK(clamp_h(in, UH(fmaxf(H(x0), H(x1)))), clamp_h(in, UH(fmaxf(H(y0), H(y1)))));
+		case I_V_PK_ADD_U16: PK(sat_u16(in, (int64_t)x0 + x1), sat_u16(in, (int64_t)y0 + y1));
+		case I_V_PK_ADD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 + (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 + (int16_t)y1));
+		case I_V_PK_SUB_U16: PK(sat_u16(in, (int64_t)x0 - x1), sat_u16(in, (int64_t)y0 - y1));
+		case I_V_PK_SUB_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 - (int16_t)x1), sat_i16(in, (int64_t)(int16_t)y0 - (int16_t)y1));
+		case I_V_PK_MUL_LO_U16: PK(x0 * x1, y0 * y1);
+		case I_V_PK_MAD_U16: PK(sat_u16(in, (int64_t)x0 * x1 + x2), sat_u16(in, (int64_t)y0 * y1 + y2));
+		case I_V_PK_MAD_I16: PK(sat_i16(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int16_t)x2), sat_i16(in, (int64_t)(int16_t)y0 * (int16_t)y1 + (int16_t)y2));
+		case I_V_PK_LSHLREV_B16: PK(x1 << (x0 & 15), y1 << (y0 & 15));
+		case I_V_PK_LSHRREV_B16: PK(x1 >> (x0 & 15), y1 >> (y0 & 15));
+		case I_V_PK_ASHRREV_I16: PK((uint32_t)((int16_t)x1 >> (x0 & 15)), (uint32_t)((int16_t)y1 >> (y0 & 15)));
+		case I_V_PK_MAX_I16: PK((int16_t)x0 > (int16_t)x1 ? x0 : x1, (int16_t)y0 > (int16_t)y1 ? y0 : y1);
+		case I_V_PK_MIN_I16: PK((int16_t)x0 < (int16_t)x1 ? x0 : x1, (int16_t)y0 < (int16_t)y1 ? y0 : y1);
+		case I_V_PK_MAX_U16: PK(x0 > x1 ? x0 : x1, y0 > y1 ? y0 : y1);
+		case I_V_PK_MIN_U16: PK(x0 < x1 ? x0 : x1, y0 < y1 ? y0 : y1);
+#undef PK
+		case I_V_FMA_MIX_F32: d[l] = U(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+		case I_V_FMA_MIXLO_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+		case I_V_FMA_MIXHI_F16: d[l] = UH(omod_clamp_f(in, fmaf(F(x0), F(x1), F(x2)))); continue;
+		/* integer dots: exact sums; clamp saturates to the result type */
+		case I_V_DOT2_F32_F16: d[l] = U(omod_clamp_f(in, (float)((double)H(x0) * H(x1) + (double)H(y0) * H(y1) + F(c[l])))); continue;
+		case I_V_DOT2_I32_I16: d[l] = sat_i32(in, (int64_t)(int16_t)x0 * (int16_t)x1 + (int64_t)(int16_t)y0 * (int16_t)y1 + (int32_t)c[l]); continue;
+		case I_V_DOT2_U32_U16: d[l] = sat_u32(in, (uint64_t)x0 * x1 + (uint64_t)y0 * y1 + c[l]); continue;
+		case I_V_DOT4_I32_I8: case I_V_DOT4_U32_U8: {
+			bool sg = in->id == I_V_DOT4_I32_I8;
+			int64_t s = sg ? (int64_t)(int32_t)c[l] : (int64_t)c[l];
+			for (int k = 0; k < 4; k++) {
+				uint32_t p = (a[l] >> (8 * k)) & 0xff, q = (b[l] >> (8 * k)) & 0xff;
+				s += sg ? (int64_t)((int8_t)p * (int8_t)q) : (int64_t)(p * q);
 			}
-		if (wide)
-			write64(e, w, in, in->dst, DD, m);
-		else
-			write32(e, w, in, in->dst, d, m, false);
+			d[l] = sg ? sat_i32(in, s) : sat_u32(in, (uint64_t)s);
+			continue;
+		}
+		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+		}
+		d[l] = rl | rh << 16;
+	}
+	if (in->id == I_V_FMA_MIXLO_F16 || in->id == I_V_FMA_MIXHI_F16) {
+		if (!emu_vreg_ok(e, w, in, in->dst, 1))
+			return;
+		uint32_t *row = vreg(w, in->dst);
+		bool hiw = in->id == I_V_FMA_MIXHI_F16;
+		for (int l = 0; l < 64; l++)
+			if ((exec >> l) & 1)
+				row[l] = hiw ? (row[l] & 0xffff) | d[l] << 16 : (row[l] & 0xffff0000u) | (d[l] & 0xffff);
 		return;
 	}
+	write32(e, w, in, in->dst, d, exec, false);
+}
 
-	/* 32-bit and 16-bit operations */
-	IsaType st[3] = {t, t, t};
-	switch (in->id) {
-	case I_V_LDEXP_F32: case I_V_LDEXP_F16: st[1] = T_I32; break;
-	case I_V_CNDMASK_B32: st[2] = T_B32; break;
-	case I_V_CVT_PKRTZ_F16_F32: break;
-	case I_V_PACK_B32_F16: break;
-	default: break;
+/* ---- 64-bit operands ---- */
+
+/* Every row with a 64-bit source or result: f64 arithmetic and
+ * conversions, 64-bit moves and shifts, mad_u64_u32 / mad_i64_i32. */
+static void exec_valu64(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
+	uint64_t exec = w->exec;
+	uint32_t a[64], b[64], c[64], d[64];
+	uint64_t A[64], B[64], C[64], DD[64];
+	for (int i = 0; i < 3; i++) {
+		if (!r->src[i])
+			continue;
+		if (r->src[i] == 2)
+			src64(e, w, in, i, t, i == 0 ? A : i == 1 ? B : C);
+		else
+			src32(e, w, in, i, (in->id == I_V_LDEXP_F64) ? T_I32 : t, i == 0 ? a : i == 1 ? b : c, cx, false);
 	}
-	for (int i = 0; i < ns && i < 3; i++)
-		src32(e, w, in, i, st[i], i == 0 ? a : i == 1 ? b : c, &cx, false);
 	if (e->failed)
 		return;
-	if (is_f16ish(t) && (in->vop3 || in->fmt == FMT_VOP3) && in->id != I_V_PACK_B32_F16)
-		for (int l = 0; l < 64; l++) {
-			if (in->opsel & 1) a[l] >>= 16;
-			if (in->opsel & 2) b[l] >>= 16;
-			if (in->opsel & 4) c[l] >>= 16;
+	bool wide = r->dst == 2;
+	uint64_t carry = 0, vcc_in = in->id == I_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
+	for (int l = 0; l < 64; l++) {
+		switch (in->id) {
+		case I_V_MOV_B64: DD[l] = A[l]; break;
+		case I_V_CVT_I32_F64: d[l] = (uint32_t)cvt_i32(D(A[l])); break;
+		case I_V_CVT_U32_F64: d[l] = cvt_u32(D(A[l])); break;
+		case I_V_CVT_F32_F64: d[l] = U((float)D(A[l])); break;
+		case I_V_CVT_F64_I32: DD[l] = UD((double)(int32_t)a[l]); break;
+		case I_V_CVT_F64_U32: DD[l] = UD((double)a[l]); break;
+		case I_V_CVT_F64_F32: DD[l] = UD((double)F(a[l])); break;
+		case I_V_TRUNC_F64: DD[l] = UD(trunc(D(A[l]))); break;
+		case I_V_CEIL_F64: DD[l] = UD(ceil(D(A[l]))); break;
+		case I_V_RNDNE_F64: DD[l] = UD(nearbyint(D(A[l]))); break;
+		case I_V_FLOOR_F64: DD[l] = UD(floor(D(A[l]))); break;
+		case I_V_RCP_F64: DD[l] = UD(1.0 / D(A[l])); break;
+		case I_V_RSQ_F64: DD[l] = UD(1.0 / sqrt(D(A[l]))); break;
+		case I_V_SQRT_F64: DD[l] = UD(sqrt(D(A[l]))); break;
+		case I_V_FMAC_F64: {
+			uint32_t *lo = vreg(w, in->dst), *hi = vreg(w, in->dst + 1);
+			DD[l] = UD(fma(D(A[l]), D(B[l]), D(lo[l] | (uint64_t)hi[l] << 32)));
+			break;
 		}
-	uint64_t vcc_in = 0, carry = 0;
-	if (r->flags & IF_VCCIN)
-		vcc_in = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : emu_sreg_read64(e, w, SRC_VCC_LO);
-	uint32_t *dold = emu_vreg_ok(e, w, in, in->dst, 1) ? vreg(w, in->dst) : NULL;
-	if (!dold)
-		return;
+		case I_V_FMA_F64: DD[l] = UD(fma(D(A[l]), D(B[l]), D(C[l]))); break;
+		case I_V_ADD_F64: DD[l] = UD(D(A[l]) + D(B[l])); break;
+		case I_V_MUL_F64: DD[l] = UD(D(A[l]) * D(B[l])); break;
+		case I_V_MIN_F64: DD[l] = UD(fmin(D(A[l]), D(B[l]))); break;
+		case I_V_MAX_F64: DD[l] = UD(fmax(D(A[l]), D(B[l]))); break;
+		case I_V_LDEXP_F64: DD[l] = UD(ldexp(D(A[l]), (int32_t)b[l])); break;
+		case I_V_DIV_FMAS_F64: {
+			double f = fma(D(A[l]), D(B[l]), D(C[l]));
+			if ((vcc_in >> l) & 1)
+				f = ldexp(f, exp_field(D(C[l]), 1023) > 1023 ? 128 : -128);
+			DD[l] = UD(f);
+			break;
+		}
+		case I_V_DIV_SCALE_F64: {
+			bool v;
+			DD[l] = UD(div_scale(D(A[l]), D(B[l]), D(C[l]), 1023, 128, 768, 53, &v));
+			carry |= (uint64_t)v << l;
+			break;
+		}
+		case I_V_DIV_FIXUP_F64: DD[l] = UD(div_fixup(D(A[l]), D(B[l]), D(C[l]))); break;
+		case I_V_LSHLREV_B64: DD[l] = B[l] << (a[l] & 63); break;
+		case I_V_LSHRREV_B64: DD[l] = B[l] >> (a[l] & 63); break;
+		case I_V_ASHRREV_I64: DD[l] = (uint64_t)((int64_t)B[l] >> (a[l] & 63)); break;
+		case I_V_LSHL_ADD_U64: DD[l] = (A[l] << (b[l] & 7)) + C[l]; break;
+		case I_V_MAD_U64_U32: DD[l] = (uint64_t)a[l] * b[l] + C[l]; break;
+		case I_V_MAD_I64_I32: DD[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + C[l]; break;
+		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+		}
+	}
+	if (in->id == I_V_MAD_U64_U32 || in->id == I_V_MAD_I64_I32 || in->id == I_V_DIV_SCALE_F64) {
+		if (in->id == I_V_MAD_U64_U32)
+			for (int l = 0; l < 64; l++) {
+				unsigned __int128 p = (unsigned __int128)a[l] * b[l] + C[l];
+				carry |= (uint64_t)((p >> 64) != 0) << l;
+			}
+		emu_sreg_write64(e, w, in->sdst, carry & exec);
+	}
+	uint64_t m = exec & cx->wmask;
+	if (in->omod || in->clamp)
+		for (int l = 0; l < 64 && wide && t == T_F64; l++) {
+			double f = D(DD[l]);
+			f = in->omod == 1 ? f * 2 : in->omod == 2 ? f * 4 : in->omod == 3 ? f * 0.5 : f;
+			if (in->clamp)
+				f = isnan(f) ? 0 : f < 0 ? 0 : f > 1 ? 1 : f;
+			DD[l] = UD(f);
+		}
+	if (wide)
+		write64(e, w, in, in->dst, DD, m);
+	else
+		write32(e, w, in, in->dst, d, m, false);
+}
+
+/* ---- 32-bit and 16-bit operands, one family per row type ---- */
+
+/* The rows of a 32-bit or 16-bit operation: the sources (op_sel applied),
+ * the destination before the write (mac, dot2c/dot4c and cvt_pk_fp8 read
+ * it), VCC or the VOP3 mask in, and what the family sets: the carry out, an
+ * f32 result (omod and clamp apply) or a 16-bit one (the high half zeroed). */
+typedef struct {
+	uint32_t a[64], b[64], c[64], d[64];
+	const uint32_t *dold;
+	uint64_t vcc_in, carry;
+	bool fres, r16;
+} Rows;
+
+/* Rows of type f32: f32 arithmetic, transcendentals, the division helpers
+ * and the conversions from f32. False if in is not implemented. */
+static bool valu_f32(Emu *e, Wave *w, const Inst *in, Rows *rw)
+{
+	const uint32_t *a = rw->a, *b = rw->b, *c = rw->c, *dold = rw->dold;
+	uint32_t *d = rw->d;
 	switch (in->id) {
-	case I_V_MOV_B32: memcpy(d, a, sizeof d); break;
-	case I_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); fres = true; break;
-	case I_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); fres = true; break;
 	case I_V_CVT_U32_F32: LOOP(d[l] = cvt_u32(F(a[l]))); break;
 	case I_V_CVT_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(F(a[l]))); break;
-	case I_V_CVT_F16_F32: LOOP(d[l] = UH(F(a[l]))); r16 = true; break;
-	case I_V_CVT_F32_F16: LOOP(d[l] = U(H(a[l]))); fres = true; break;
+	case I_V_CVT_F16_F32: LOOP(d[l] = UH(F(a[l]))); rw->r16 = true; break;
 	case I_V_CVT_RPI_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l]) + 0.5))); break;
 	case I_V_CVT_FLR_I32_F32: LOOP(d[l] = (uint32_t)cvt_i32(floor((double)F(a[l])))); break;
-	case I_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
-	case I_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
-	case I_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
-	case I_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;
-	case I_V_FRACT_F32: LOOP(float f = F(a[l]); float q = f - floorf(f); d[l] = U(isinf(f) ? NAN : q >= 1.0f ? 0x1.fffffep-1f : q)); fres = true; break;
-	case I_V_TRUNC_F32: LOOP(d[l] = U(truncf(F(a[l])))); fres = true; break;
-	case I_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); fres = true; break;
-	case I_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); fres = true; break;
-	case I_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); fres = true; break;
-	case I_V_EXP_F32: LOOP(d[l] = U(exp2_nodenorm(F(a[l])))); fres = true; break;
-	case I_V_LOG_F32: LOOP(d[l] = U(log2_nodenorm(F(a[l])))); fres = true; break;
-	case I_V_RCP_F32: case I_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); fres = true; break;
-	case I_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); fres = true; break;
-	case I_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); fres = true; break;
-	case I_V_SIN_F32: LOOP(d[l] = U((float)sin(F(a[l]) * 6.283185307179586))); fres = true; break;
-	case I_V_COS_F32: LOOP(d[l] = U((float)cos(F(a[l]) * 6.283185307179586))); fres = true; break;
+	case I_V_FRACT_F32: LOOP(float f = F(a[l]); float q = f - floorf(f); d[l] = U(isinf(f) ? NAN : q >= 1.0f ? 0x1.fffffep-1f : q)); rw->fres = true; break;
+	case I_V_TRUNC_F32: LOOP(d[l] = U(truncf(F(a[l])))); rw->fres = true; break;
+	case I_V_CEIL_F32: LOOP(d[l] = U(ceilf(F(a[l])))); rw->fres = true; break;
+	case I_V_RNDNE_F32: LOOP(d[l] = U(nearbyintf(F(a[l])))); rw->fres = true; break;
+	case I_V_FLOOR_F32: LOOP(d[l] = U(floorf(F(a[l])))); rw->fres = true; break;
+	case I_V_EXP_F32: LOOP(d[l] = U(exp2_nodenorm(F(a[l])))); rw->fres = true; break;
+	case I_V_LOG_F32: LOOP(d[l] = U(log2_nodenorm(F(a[l])))); rw->fres = true; break;
+	case I_V_RCP_F32: case I_V_RCP_IFLAG_F32: LOOP(d[l] = U(1.0f / F(a[l]))); rw->fres = true; break;
+	case I_V_RSQ_F32: LOOP(d[l] = U((float)(1.0 / sqrt((double)F(a[l]))))); rw->fres = true; break;
+	case I_V_SQRT_F32: LOOP(d[l] = U(sqrtf(F(a[l])))); rw->fres = true; break;
+	case I_V_SIN_F32: LOOP(d[l] = U((float)sin(F(a[l]) * 6.283185307179586))); rw->fres = true; break;
+	case I_V_COS_F32: LOOP(d[l] = U((float)cos(F(a[l]) * 6.283185307179586))); rw->fres = true; break;
+	case I_V_FREXP_EXP_I32_F32: LOOP(int ex = 0; float f = F(a[l]); if (isfinite(f)) frexpf(f, &ex); d[l] = (uint32_t)ex); break;
+	case I_V_FREXP_MANT_F32: LOOP(int ex; float f = F(a[l]); d[l] = U(isfinite(f) ? frexpf(f, &ex) : f)); break;
+	case I_V_ADD_F32: LOOP(d[l] = U(F(a[l]) + F(b[l]))); rw->fres = true; break;
+	case I_V_SUB_F32: LOOP(d[l] = U(F(a[l]) - F(b[l]))); rw->fres = true; break;
+	case I_V_SUBREV_F32: LOOP(d[l] = U(F(b[l]) - F(a[l]))); rw->fres = true; break;
+	case I_V_MUL_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]))); rw->fres = true; break;
+	case I_V_MIN_F32: LOOP(d[l] = U(fminf(F(a[l]), F(b[l])))); rw->fres = true; break;
+	case I_V_MAX_F32: LOOP(d[l] = U(fmaxf(F(a[l]), F(b[l])))); rw->fres = true; break;
+	case I_V_MAC_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(dold[l]))); rw->fres = true; break;
+	case I_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); rw->fres = true; break;
+	case I_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
+	case I_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
+	case I_V_FMAMK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(in->lit), F(b[l])))); break;
+	case I_V_FMAAK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(in->lit)))); break;
+	case I_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); rw->fres = true; break;
+	case I_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); rw->fres = true; break;
+	case I_V_MIN3_F32: LOOP(d[l] = U(fminf(fminf(F(a[l]), F(b[l])), F(c[l])))); rw->fres = true; break;
+	case I_V_MAX3_F32: LOOP(d[l] = U(fmaxf(fmaxf(F(a[l]), F(b[l])), F(c[l])))); rw->fres = true; break;
+	case I_V_MED3_F32: LOOP(float x = F(a[l]), y = F(b[l]), z = F(c[l]); d[l] = U(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); rw->fres = true; break;
+	case I_V_DIV_FIXUP_F32: LOOP(d[l] = U((float)div_fixup(F(a[l]), F(b[l]), F(c[l])))); rw->fres = true; break;
+	case I_V_DIV_SCALE_F32: LOOP(bool v; d[l] = U((float)div_scale(F(a[l]), F(b[l]), F(c[l]), 127, 64, 96, 23, &v)); rw->carry |= (uint64_t)v << l); break;
+	case I_V_DIV_FMAS_F32: {
+		uint64_t vcc = emu_sreg_read64(e, w, SRC_VCC_LO);
+		/* scaled in double, rounded once to f32 (a product of two f32 is exact in double) */
+		LOOP(d[l] = (vcc >> l) & 1 ? U((float)ldexp(fma((double)F(a[l]), F(b[l]), F(c[l])), exp_field(F(c[l]), 127) > 127 ? 64 : -64))
+					     : U(fmaf(F(a[l]), F(b[l]), F(c[l]))));
+		rw->fres = true;
+		break;
+	}
+	case I_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); rw->fres = true; break;
+	case I_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); rw->fres = true; break;
+	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
+	/* f32 pair -> two 8-bit codes in the op_sel[3] word, the other word kept;
+	 * neg/abs were applied by src32, clamp and omod are ignored (see above) */
+	case I_V_CVT_PK_FP8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 3, 8);
+		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
+	case I_V_CVT_PK_BF8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 2, 16);
+		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Rows of type f16: f16 arithmetic and the conversions from f16. */
+static bool valu_f16(const Inst *in, Rows *rw)
+{
+	const uint32_t *a = rw->a, *b = rw->b, *c = rw->c, *dold = rw->dold;
+	uint32_t *d = rw->d;
+	switch (in->id) {
+	case I_V_CVT_F32_F16: LOOP(d[l] = U(H(a[l]))); rw->fres = true; break;
+	case I_V_CVT_U16_F16: LOOP(float f = H(a[l]); d[l] = isnan(f) || f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f); rw->r16 = true; break;
+	case I_V_CVT_I16_F16: LOOP(float f = H(a[l]); d[l] = (uint16_t)(isnan(f) ? 0 : f >= 32767.0f ? 32767 : f <= -32768.0f ? -32768 : (int)f)); rw->r16 = true; break;
+	case I_V_RCP_F16: LOOP(d[l] = UH(1.0f / H(a[l]))); rw->r16 = true; break;
+	case I_V_SQRT_F16: LOOP(d[l] = UH(sqrtf(H(a[l])))); rw->r16 = true; break;
+	case I_V_RSQ_F16: LOOP(d[l] = UH(1.0f / sqrtf(H(a[l])))); rw->r16 = true; break;
+	case I_V_LOG_F16: LOOP(d[l] = UH(log2f(H(a[l])))); rw->r16 = true; break;
+	case I_V_EXP_F16: LOOP(d[l] = UH(exp2f(H(a[l])))); rw->r16 = true; break;
+	case I_V_FLOOR_F16: LOOP(d[l] = UH(floorf(H(a[l])))); rw->r16 = true; break;
+	case I_V_CEIL_F16: LOOP(d[l] = UH(ceilf(H(a[l])))); rw->r16 = true; break;
+	case I_V_TRUNC_F16: LOOP(d[l] = UH(truncf(H(a[l])))); rw->r16 = true; break;
+	case I_V_RNDNE_F16: LOOP(d[l] = UH(nearbyintf(H(a[l])))); rw->r16 = true; break;
+	case I_V_FRACT_F16: LOOP(float f = H(a[l]); d[l] = UH(isinf(f) ? NAN : f - floorf(f))); rw->r16 = true; break;
+	case I_V_ADD_F16: LOOP(d[l] = UH(H(a[l]) + H(b[l]))); rw->r16 = true; break;
+	case I_V_SUB_F16: LOOP(d[l] = UH(H(a[l]) - H(b[l]))); rw->r16 = true; break;
+	case I_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); rw->r16 = true; break;
+	case I_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); rw->r16 = true; break;
+	case I_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); rw->r16 = true; break;
+	case I_V_MAX_F16: LOOP(d[l] = UH(fmaxf(H(a[l]), H(b[l])))); rw->r16 = true; break;
+	case I_V_MIN_F16: LOOP(d[l] = UH(fminf(H(a[l]), H(b[l])))); rw->r16 = true; break;
+	case I_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); rw->r16 = true; break;
+	/* dot2c accumulates into the destination */
+	case I_V_DOT2C_F32_F16: LOOP(d[l] = U((float)((double)H(a[l]) * H(b[l]) + (double)H(a[l] >> 16) * H(b[l] >> 16) + F(dold[l])))); break;
+	case I_V_MIN3_F16: LOOP(d[l] = UH(fminf(fminf(H(a[l]), H(b[l])), H(c[l])))); rw->r16 = true; break;
+	case I_V_MAX3_F16: LOOP(d[l] = UH(fmaxf(fmaxf(H(a[l]), H(b[l])), H(c[l])))); rw->r16 = true; break;
+	case I_V_MED3_F16: LOOP(float x = H(a[l]), y = H(b[l]), z = H(c[l]); d[l] = UH(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); rw->r16 = true; break;
+	case I_V_MAD_F16: case I_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); rw->r16 = true; break;
+	case I_V_FMA_F16: case I_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); rw->r16 = true; break;
+	case I_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); rw->r16 = true; break;
+	case I_V_PACK_B32_F16: LOOP(
+		uint32_t x = (in->opsel & 1) ? a[l] >> 16 : a[l] & 0xffff, y = (in->opsel & 2) ? b[l] >> 16 : b[l] & 0xffff;
+		d[l] = x | y << 16); break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Rows of the 16-bit integer types: arithmetic (the VOP3 and SDWA integer
+ * clamp saturates to the result type), shifts and the conversions to f16. */
+static bool valu_i16(const Inst *in, Rows *rw)
+{
+	const uint32_t *a = rw->a, *b = rw->b, *c = rw->c;
+	uint32_t *d = rw->d;
+	switch (in->id) {
+	case I_V_CVT_F16_U16: LOOP(d[l] = UH((float)(a[l] & 0xffff))); rw->r16 = true; break;
+	case I_V_CVT_F16_I16: LOOP(d[l] = UH((float)(int16_t)a[l])); rw->r16 = true; break;
+	case I_V_ADD_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) + (b[l] & 0xffff))); rw->r16 = true; break;
+	case I_V_SUB_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) - (b[l] & 0xffff))); rw->r16 = true; break;
+	case I_V_SUBREV_U16: LOOP(d[l] = sat_u16(in, (int64_t)(b[l] & 0xffff) - (a[l] & 0xffff))); rw->r16 = true; break;
+	case I_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); rw->r16 = true; break;
+	case I_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); rw->r16 = true; break;
+	case I_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); rw->r16 = true; break;
+	case I_V_ASHRREV_I16: LOOP(d[l] = (uint32_t)((int16_t)b[l] >> (a[l] & 15))); rw->r16 = true; break;
+	case I_V_MAX_U16: LOOP(d[l] = (a[l] & 0xffff) > (b[l] & 0xffff) ? a[l] : b[l]); rw->r16 = true; break;
+	case I_V_MIN_U16: LOOP(d[l] = (a[l] & 0xffff) < (b[l] & 0xffff) ? a[l] : b[l]); rw->r16 = true; break;
+	case I_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); rw->r16 = true; break;
+	case I_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); rw->r16 = true; break;
+	case I_V_MAD_U32_U16: LOOP(d[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]); break;
+	case I_V_MAD_I32_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); break;
+	case I_V_MAD_U16: case I_V_MAD_LEGACY_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff))); rw->r16 = true; break;
+	case I_V_MAD_I16: case I_V_MAD_LEGACY_I16: LOOP(d[l] = sat_i16(in, (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l])); rw->r16 = true; break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Rows of type b32: moves, bit operations, shifts, permutes, bit counts,
+ * and v_cndmask_b32. */
+static bool valu_b32(Emu *e, Wave *w, const Inst *in, Rows *rw)
+{
+	const uint32_t *a = rw->a, *b = rw->b, *c = rw->c;
+	uint32_t *d = rw->d;
+	switch (in->id) {
+	case I_V_MOV_B32: memcpy(d, a, sizeof rw->d); break;
 	case I_V_NOT_B32: LOOP(d[l] = ~a[l]); break;
 	case I_V_BFREV_B32: LOOP(uint32_t v = a[l], o = 0; for (int k = 0; k < 32; k++) o |= ((v >> k) & 1u) << (31 - k); d[l] = o); break;
 	case I_V_FFBH_U32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : 0xffffffffu); break;
 	case I_V_FFBL_B32: LOOP(d[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : 0xffffffffu); break;
 	case I_V_FFBH_I32: LOOP(uint32_t v = (int32_t)a[l] < 0 ? ~a[l] : a[l]; d[l] = v ? (uint32_t)__builtin_clz(v) - 1 : 0xffffffffu); break;
-	case I_V_FREXP_EXP_I32_F32: LOOP(int ex = 0; float f = F(a[l]); if (isfinite(f)) frexpf(f, &ex); d[l] = (uint32_t)ex); break;
-	case I_V_FREXP_MANT_F32: LOOP(int ex; float f = F(a[l]); d[l] = U(isfinite(f) ? frexpf(f, &ex) : f)); break;
-	case I_V_CVT_F16_U16: LOOP(d[l] = UH((float)(a[l] & 0xffff))); r16 = true; break;
-	case I_V_CVT_F16_I16: LOOP(d[l] = UH((float)(int16_t)a[l])); r16 = true; break;
-	case I_V_CVT_U16_F16: LOOP(float f = H(a[l]); d[l] = isnan(f) || f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f); r16 = true; break;
-	case I_V_CVT_I16_F16: LOOP(float f = H(a[l]); d[l] = (uint16_t)(isnan(f) ? 0 : f >= 32767.0f ? 32767 : f <= -32768.0f ? -32768 : (int)f)); r16 = true; break;
-	case I_V_RCP_F16: LOOP(d[l] = UH(1.0f / H(a[l]))); r16 = true; break;
-	case I_V_SQRT_F16: LOOP(d[l] = UH(sqrtf(H(a[l])))); r16 = true; break;
-	case I_V_RSQ_F16: LOOP(d[l] = UH(1.0f / sqrtf(H(a[l])))); r16 = true; break;
-	case I_V_LOG_F16: LOOP(d[l] = UH(log2f(H(a[l])))); r16 = true; break;
-	case I_V_EXP_F16: LOOP(d[l] = UH(exp2f(H(a[l])))); r16 = true; break;
-	case I_V_FLOOR_F16: LOOP(d[l] = UH(floorf(H(a[l])))); r16 = true; break;
-	case I_V_CEIL_F16: LOOP(d[l] = UH(ceilf(H(a[l])))); r16 = true; break;
-	case I_V_TRUNC_F16: LOOP(d[l] = UH(truncf(H(a[l])))); r16 = true; break;
-	case I_V_RNDNE_F16: LOOP(d[l] = UH(nearbyintf(H(a[l])))); r16 = true; break;
-	/* VOP2 */
 	case I_V_CNDMASK_B32: {
-		uint64_t m = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : vcc_in;
+		uint64_t m = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : rw->vcc_in;
 		LOOP(d[l] = (m >> l) & 1 ? b[l] : a[l]);
 		break;
 	}
-	case I_V_ADD_F32: LOOP(d[l] = U(F(a[l]) + F(b[l]))); fres = true; break;
-	case I_V_SUB_F32: LOOP(d[l] = U(F(a[l]) - F(b[l]))); fres = true; break;
-	case I_V_SUBREV_F32: LOOP(d[l] = U(F(b[l]) - F(a[l]))); fres = true; break;
-	case I_V_MUL_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]))); fres = true; break;
-	case I_V_MUL_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8)); break;
-	case I_V_MUL_HI_I32_I24: LOOP(d[l] = (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32)); break;
-	case I_V_MUL_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff)); break;
-	case I_V_MUL_HI_U32_U24: LOOP(d[l] = (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32)); break;
-	case I_V_MIN_F32: LOOP(d[l] = U(fminf(F(a[l]), F(b[l])))); fres = true; break;
-	case I_V_MAX_F32: LOOP(d[l] = U(fmaxf(F(a[l]), F(b[l])))); fres = true; break;
-	case I_V_MIN_I32: LOOP(d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]); break;
-	case I_V_MAX_I32: LOOP(d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]); break;
-	case I_V_MIN_U32: LOOP(d[l] = a[l] < b[l] ? a[l] : b[l]); break;
-	case I_V_MAX_U32: LOOP(d[l] = a[l] > b[l] ? a[l] : b[l]); break;
 	case I_V_LSHRREV_B32: LOOP(d[l] = b[l] >> (a[l] & 31)); break;
-	case I_V_ASHRREV_I32: LOOP(d[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31))); break;
 	case I_V_LSHLREV_B32: LOOP(d[l] = b[l] << (a[l] & 31)); break;
 	case I_V_AND_B32: LOOP(d[l] = a[l] & b[l]); break;
 	case I_V_OR_B32: LOOP(d[l] = a[l] | b[l]); break;
 	case I_V_XOR_B32: LOOP(d[l] = a[l] ^ b[l]); break;
 	case I_V_XNOR_B32: LOOP(d[l] = ~(a[l] ^ b[l])); break;
-	case I_V_MAC_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(dold[l]))); fres = true; break;
-	case I_V_FMAC_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(dold[l])))); fres = true; break;
-	case I_V_MADMK_F32: LOOP(d[l] = U(F(a[l]) * F(in->lit) + F(b[l]))); break;
-	case I_V_MADAK_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(in->lit))); break;
-	case I_V_FMAMK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(in->lit), F(b[l])))); break;
-	case I_V_FMAAK_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(in->lit)))); break;
-	case I_V_FRACT_F16: LOOP(float f = H(a[l]); d[l] = UH(isinf(f) ? NAN : f - floorf(f))); r16 = true; break;
-	case I_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
-	case I_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; carry |= (uint64_t)(b[l] > a[l]) << l); break;
-	case I_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; carry |= (uint64_t)(a[l] > b[l]) << l); break;
-	case I_V_ADDC_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l] + ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (s >> 32) << l); break;
-	case I_V_SUBB_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] - b[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
-	case I_V_SUBBREV_CO_U32: LOOP(uint64_t s = (uint64_t)b[l] - a[l] - ((vcc_in >> l) & 1); d[l] = (uint32_t)s; carry |= (uint64_t)((s >> 32) != 0) << l); break;
-	case I_V_ADD_F16: LOOP(d[l] = UH(H(a[l]) + H(b[l]))); r16 = true; break;
-	case I_V_SUB_F16: LOOP(d[l] = UH(H(a[l]) - H(b[l]))); r16 = true; break;
-	case I_V_SUBREV_F16: LOOP(d[l] = UH(H(b[l]) - H(a[l]))); r16 = true; break;
-	case I_V_MUL_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]))); r16 = true; break;
-	case I_V_MAC_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(dold[l]))); r16 = true; break;
-	/* integer clamp (VOP3, SDWA): saturate to the result type */
-	case I_V_ADD_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) + (b[l] & 0xffff))); r16 = true; break;
-	case I_V_SUB_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) - (b[l] & 0xffff))); r16 = true; break;
-	case I_V_SUBREV_U16: LOOP(d[l] = sat_u16(in, (int64_t)(b[l] & 0xffff) - (a[l] & 0xffff))); r16 = true; break;
-	case I_V_MUL_LO_U16: LOOP(d[l] = a[l] * b[l]); r16 = true; break;
-	case I_V_LSHLREV_B16: LOOP(d[l] = b[l] << (a[l] & 15)); r16 = true; break;
-	case I_V_LSHRREV_B16: LOOP(d[l] = (b[l] & 0xffff) >> (a[l] & 15)); r16 = true; break;
-	case I_V_ASHRREV_I16: LOOP(d[l] = (uint32_t)((int16_t)b[l] >> (a[l] & 15))); r16 = true; break;
-	case I_V_MAX_F16: LOOP(d[l] = UH(fmaxf(H(a[l]), H(b[l])))); r16 = true; break;
-	case I_V_MIN_F16: LOOP(d[l] = UH(fminf(H(a[l]), H(b[l])))); r16 = true; break;
-	case I_V_MAX_U16: LOOP(d[l] = (a[l] & 0xffff) > (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
-	case I_V_MIN_U16: LOOP(d[l] = (a[l] & 0xffff) < (b[l] & 0xffff) ? a[l] : b[l]); r16 = true; break;
-	case I_V_MAX_I16: LOOP(d[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
-	case I_V_MIN_I16: LOOP(d[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l]); r16 = true; break;
-	case I_V_LDEXP_F16: LOOP(d[l] = UH(ldexpf(H(a[l]), (int32_t)b[l] < -64 ? -64 : (int32_t)b[l] > 64 ? 64 : (int32_t)b[l]))); r16 = true; break;
-	/* dot2c/dot4c accumulate into the destination */
-	case I_V_DOT2C_F32_F16: LOOP(d[l] = U((float)((double)H(a[l]) * H(b[l]) + (double)H(a[l] >> 16) * H(b[l] >> 16) + F(dold[l])))); break;
+	case I_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
+	case I_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
+	case I_V_ALIGNBYTE_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (8 * (c[l] & 3)))); break;
+	case I_V_PERM_B32: LOOP(
+		uint64_t v = (uint64_t)a[l] << 32 | b[l]; uint32_t o = 0;
+		for (int k = 0; k < 4; k++) {
+			unsigned s = (c[l] >> (8 * k)) & 0xff, byte;
+			if (s < 8) byte = (v >> (8 * s)) & 0xff;
+			else if (s < 12) byte = ((v >> (16 * (s - 8) + 15)) & 1) ? 0xff : 0;
+			else if (s == 12) byte = 0;
+			else byte = 0xff;
+			o |= byte << (8 * k);
+		}
+		d[l] = o); break;
+	case I_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
+	case I_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
+	case I_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
+	case I_V_BCNT_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l]); break;
+	case I_V_MBCNT_LO_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b[l]); break;
+	case I_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
+	case I_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
+	default: return false;
+	}
+	return true;
+}
+
+/* Rows of the 32-bit integer types: arithmetic with carries and
+ * saturation, 24-bit multiplies, bit fields, sums of absolute differences,
+ * three-operand min/max/median, and the conversions from integers. */
+static bool valu_i32(const Inst *in, Rows *rw)
+{
+	const uint32_t *a = rw->a, *b = rw->b, *c = rw->c, *dold = rw->dold;
+	uint32_t *d = rw->d;
+	switch (in->id) {
+	case I_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); rw->fres = true; break;
+	case I_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); rw->fres = true; break;
+	case I_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
+	case I_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
+	case I_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
+	case I_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;
+	case I_V_MUL_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8)); break;
+	case I_V_MUL_HI_I32_I24: LOOP(d[l] = (uint32_t)(((int64_t)((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) >> 32)); break;
+	case I_V_MUL_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff)); break;
+	case I_V_MUL_HI_U32_U24: LOOP(d[l] = (uint32_t)(((uint64_t)(a[l] & 0xffffff) * (b[l] & 0xffffff)) >> 32)); break;
+	case I_V_MIN_I32: LOOP(d[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]); break;
+	case I_V_MAX_I32: LOOP(d[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]); break;
+	case I_V_MIN_U32: LOOP(d[l] = a[l] < b[l] ? a[l] : b[l]); break;
+	case I_V_MAX_U32: LOOP(d[l] = a[l] > b[l] ? a[l] : b[l]); break;
+	case I_V_ASHRREV_I32: LOOP(d[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31))); break;
+	case I_V_ADD_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l]; d[l] = (uint32_t)s; rw->carry |= (s >> 32) << l); break;
+	case I_V_SUB_CO_U32: LOOP(d[l] = a[l] - b[l]; rw->carry |= (uint64_t)(b[l] > a[l]) << l); break;
+	case I_V_SUBREV_CO_U32: LOOP(d[l] = b[l] - a[l]; rw->carry |= (uint64_t)(a[l] > b[l]) << l); break;
+	case I_V_ADDC_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] + b[l] + ((rw->vcc_in >> l) & 1); d[l] = (uint32_t)s; rw->carry |= (s >> 32) << l); break;
+	case I_V_SUBB_CO_U32: LOOP(uint64_t s = (uint64_t)a[l] - b[l] - ((rw->vcc_in >> l) & 1); d[l] = (uint32_t)s; rw->carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	case I_V_SUBBREV_CO_U32: LOOP(uint64_t s = (uint64_t)b[l] - a[l] - ((rw->vcc_in >> l) & 1); d[l] = (uint32_t)s; rw->carry |= (uint64_t)((s >> 32) != 0) << l); break;
+	/* dot4c accumulates into the destination */
 	case I_V_DOT4C_I32_I8: LOOP(uint32_t acc = dold[l];
 		for (int k = 0; k < 32; k += 8) acc += (uint32_t)((int8_t)(a[l] >> k) * (int8_t)(b[l] >> k));
 		d[l] = acc); break;
 	case I_V_ADD_U32: LOOP(d[l] = sat_u32(in, (uint64_t)a[l] + b[l])); break;
 	case I_V_SUB_U32: LOOP(d[l] = sat_u32s(in, (int64_t)a[l] - b[l])); break;
 	case I_V_SUBREV_U32: LOOP(d[l] = sat_u32s(in, (int64_t)b[l] - a[l])); break;
-	/* VOP3-only */
-	case I_V_MAD_F32: LOOP(d[l] = U(F(a[l]) * F(b[l]) + F(c[l]))); fres = true; break;
 	case I_V_MAD_I32_I24: LOOP(d[l] = (uint32_t)((int32_t)(a[l] << 8) >> 8) * (uint32_t)((int32_t)(b[l] << 8) >> 8) + c[l]); break;
 	case I_V_MAD_U32_U24: LOOP(d[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]); break;
 	case I_V_BFE_U32: LOOP(unsigned o = b[l] & 31, n = c[l] & 31; d[l] = n == 0 ? 0 : (a[l] >> o) & ((1u << n) - 1)); break;
@@ -1108,73 +1230,19 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		for (int k = 0; k < 32; k += 16) { int x = (a[l] >> k) & 0xffff, y = (b[l] >> k) & 0xffff; acc += (uint32_t)(x > y ? x - y : y - x); }
 		d[l] = acc + c[l]); break;
 	case I_V_SAD_U32: LOOP(d[l] = (a[l] > b[l] ? a[l] - b[l] : b[l] - a[l]) + c[l]); break;
-	case I_V_BFI_B32: LOOP(d[l] = (a[l] & b[l]) | (~a[l] & c[l])); break;
-	case I_V_FMA_F32: LOOP(d[l] = U(fmaf(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
-	case I_V_ALIGNBIT_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (c[l] & 31))); break;
-	case I_V_ALIGNBYTE_B32: LOOP(d[l] = (uint32_t)((((uint64_t)a[l] << 32) | b[l]) >> (8 * (c[l] & 3)))); break;
-	case I_V_MIN3_F32: LOOP(d[l] = U(fminf(fminf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
-	case I_V_MAX3_F32: LOOP(d[l] = U(fmaxf(fmaxf(F(a[l]), F(b[l])), F(c[l])))); fres = true; break;
-	case I_V_MED3_F32: LOOP(float x = F(a[l]), y = F(b[l]), z = F(c[l]); d[l] = U(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); fres = true; break;
 	case I_V_MIN3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x < y ? x : y; d[l] = (uint32_t)(m < z ? m : z)); break;
 	case I_V_MAX3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t m = x > y ? x : y; d[l] = (uint32_t)(m > z ? m : z)); break;
 	case I_V_MED3_I32: LOOP(int32_t x = (int32_t)a[l], y = (int32_t)b[l], z = (int32_t)c[l]; int32_t lo = x < y ? x : y, hi = x < y ? y : x; int32_t m = hi < z ? hi : z; d[l] = (uint32_t)(lo > m ? lo : m)); break;
 	case I_V_MIN3_U32: LOOP(uint32_t m = a[l] < b[l] ? a[l] : b[l]; d[l] = m < c[l] ? m : c[l]); break;
 	case I_V_MAX3_U32: LOOP(uint32_t m = a[l] > b[l] ? a[l] : b[l]; d[l] = m > c[l] ? m : c[l]); break;
 	case I_V_MED3_U32: LOOP(uint32_t lo = a[l] < b[l] ? a[l] : b[l], hi = a[l] < b[l] ? b[l] : a[l]; uint32_t m = hi < c[l] ? hi : c[l]; d[l] = lo > m ? lo : m); break;
-	case I_V_DIV_FIXUP_F32: LOOP(d[l] = U((float)div_fixup(F(a[l]), F(b[l]), F(c[l])))); fres = true; break;
-	case I_V_DIV_SCALE_F32: LOOP(bool v; d[l] = U((float)div_scale(F(a[l]), F(b[l]), F(c[l]), 127, 64, 96, 23, &v)); carry |= (uint64_t)v << l); break;
-	case I_V_DIV_FMAS_F32: {
-		uint64_t vcc = emu_sreg_read64(e, w, SRC_VCC_LO);
-		/* scaled in double, rounded once to f32 (a product of two f32 is exact in double) */
-		LOOP(d[l] = (vcc >> l) & 1 ? U((float)ldexp(fma((double)F(a[l]), F(b[l]), F(c[l])), exp_field(F(c[l]), 127) > 127 ? 64 : -64))
-					     : U(fmaf(F(a[l]), F(b[l]), F(c[l]))));
-		fres = true;
-		break;
-	}
-	case I_V_PERM_B32: LOOP(
-		uint64_t v = (uint64_t)a[l] << 32 | b[l]; uint32_t o = 0;
-		for (int k = 0; k < 4; k++) {
-			unsigned s = (c[l] >> (8 * k)) & 0xff, byte;
-			if (s < 8) byte = (v >> (8 * s)) & 0xff;
-			else if (s < 12) byte = ((v >> (16 * (s - 8) + 15)) & 1) ? 0xff : 0;
-			else if (s == 12) byte = 0;
-			else byte = 0xff;
-			o |= byte << (8 * k);
-		}
-		d[l] = o); break;
-	case I_V_MAD_U32_U16: LOOP(d[l] = (a[l] & 0xffff) * (b[l] & 0xffff) + c[l]); break;
-	case I_V_MAD_I32_I16: LOOP(d[l] = (uint32_t)((int16_t)a[l] * (int16_t)b[l]) + c[l]); break;
 	case I_V_XAD_U32: LOOP(d[l] = (a[l] ^ b[l]) + c[l]); break;
-	case I_V_MIN3_F16: LOOP(d[l] = UH(fminf(fminf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
-	case I_V_MAX3_F16: LOOP(d[l] = UH(fmaxf(fmaxf(H(a[l]), H(b[l])), H(c[l])))); r16 = true; break;
-	case I_V_MED3_F16: LOOP(float x = H(a[l]), y = H(b[l]), z = H(c[l]); d[l] = UH(fmaxf(fminf(x, y), fminf(fmaxf(x, y), z)))); r16 = true; break;
 	case I_V_LSHL_ADD_U32: LOOP(d[l] = (a[l] << (b[l] & 31)) + c[l]); break;
 	case I_V_ADD_LSHL_U32: LOOP(d[l] = (a[l] + b[l]) << (c[l] & 31)); break;
 	case I_V_ADD3_U32: LOOP(d[l] = a[l] + b[l] + c[l]); break;
-	case I_V_LSHL_OR_B32: LOOP(d[l] = (a[l] << (b[l] & 31)) | c[l]); break;
-	case I_V_AND_OR_B32: LOOP(d[l] = (a[l] & b[l]) | c[l]); break;
-	case I_V_OR3_B32: LOOP(d[l] = a[l] | b[l] | c[l]); break;
-	case I_V_MAD_F16: case I_V_MAD_LEGACY_F16: LOOP(d[l] = UH(H(a[l]) * H(b[l]) + H(c[l]))); r16 = true; break;
-	case I_V_MAD_U16: case I_V_MAD_LEGACY_U16: LOOP(d[l] = sat_u16(in, (int64_t)(a[l] & 0xffff) * (b[l] & 0xffff) + (c[l] & 0xffff))); r16 = true; break;
-	case I_V_MAD_I16: case I_V_MAD_LEGACY_I16: LOOP(d[l] = sat_i16(in, (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)c[l])); r16 = true; break;
-	case I_V_FMA_F16: case I_V_FMA_LEGACY_F16: LOOP(d[l] = UH((float)((double)H(a[l]) * H(b[l]) + H(c[l])))); r16 = true; break;
-	case I_V_DIV_FIXUP_F16: LOOP(d[l] = UH((float)div_fixup(H(a[l]), H(b[l]), H(c[l])))); r16 = true; break;
-	case I_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); fres = true; break;
 	case I_V_MUL_LO_U32: LOOP(d[l] = a[l] * b[l]); break;
 	case I_V_MUL_HI_U32: LOOP(d[l] = (uint32_t)(((uint64_t)a[l] * b[l]) >> 32)); break;
 	case I_V_MUL_HI_I32: LOOP(d[l] = (uint32_t)(((int64_t)(int32_t)a[l] * (int32_t)b[l]) >> 32)); break;
-	case I_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); fres = true; break;
-	case I_V_BCNT_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l]) + b[l]); break;
-	case I_V_MBCNT_LO_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + b[l]); break;
-	case I_V_MBCNT_HI_U32_B32: LOOP(d[l] = (uint32_t)__builtin_popcount(a[l] & (uint32_t)(l <= 32 ? 0 : (1ull << (l - 32)) - 1)) + b[l]); break;
-	case I_V_BFM_B32: LOOP(d[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31))); break;
-	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
-	/* f32 pair -> two 8-bit codes in the op_sel[3] word, the other word kept;
-	 * neg/abs were applied by src32, clamp and omod are ignored (see above) */
-	case I_V_CVT_PK_FP8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 3, 8);
-		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
-	case I_V_CVT_PK_BF8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 2, 16);
-		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
 	case I_V_CVT_PK_U16_U32: LOOP(d[l] = (a[l] > 0xffff ? 0xffff : a[l]) | (b[l] > 0xffff ? 0xffff : b[l]) << 16); break;
 	case I_V_CVT_PK_I16_I32: LOOP(
 		int32_t x = (int32_t)a[l], y = (int32_t)b[l];
@@ -1182,26 +1250,90 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 		d[l] = ((uint32_t)x & 0xffff) | ((uint32_t)y & 0xffff) << 16); break;
 	case I_V_ADD_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] + (int32_t)b[l])); break;
 	case I_V_SUB_I32: LOOP(d[l] = sat_i32(in, (int64_t)(int32_t)a[l] - (int32_t)b[l])); break;
-	case I_V_PACK_B32_F16: LOOP(
-		uint32_t x = (in->opsel & 1) ? a[l] >> 16 : a[l] & 0xffff, y = (in->opsel & 2) ? b[l] >> 16 : b[l] & 0xffff;
-		d[l] = x | y << 16); break;
-	default:
+	default: return false;
+	}
+	return true;
+}
+
+/* Gather the sources, run the row type's family, apply the output
+ * modifiers and write the result (and the carry out). */
+static void exec_valu32(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	IsaType t = (IsaType)r->type;
+	uint64_t exec = w->exec;
+	int ns = (r->src[0] > 0) + (r->src[1] > 0) + (r->src[2] > 0);
+	Rows rw;
+	uint32_t *a = rw.a, *b = rw.b, *c = rw.c, *d = rw.d;
+	IsaType st[3] = {t, t, t};
+	switch (in->id) {
+	case I_V_LDEXP_F32: case I_V_LDEXP_F16: st[1] = T_I32; break;
+	case I_V_CNDMASK_B32: st[2] = T_B32; break;
+	case I_V_CVT_PKRTZ_F16_F32: break;
+	case I_V_PACK_B32_F16: break;
+	default: break;
+	}
+	for (int i = 0; i < ns && i < 3; i++)
+		src32(e, w, in, i, st[i], i == 0 ? a : i == 1 ? b : c, cx, false);
+	if (e->failed)
+		return;
+	if (is_f16ish(t) && (in->vop3 || in->fmt == FMT_VOP3) && in->id != I_V_PACK_B32_F16)
+		for (int l = 0; l < 64; l++) {
+			if (in->opsel & 1) a[l] >>= 16;
+			if (in->opsel & 2) b[l] >>= 16;
+			if (in->opsel & 4) c[l] >>= 16;
+		}
+	rw.vcc_in = rw.carry = 0;
+	rw.fres = rw.r16 = false;
+	if (r->flags & IF_VCCIN)
+		rw.vcc_in = in->vop3 ? emu_sreg_read64(e, w, in->src[2]) : emu_sreg_read64(e, w, SRC_VCC_LO);
+	rw.dold = emu_vreg_ok(e, w, in, in->dst, 1) ? vreg(w, in->dst) : NULL;
+	if (!rw.dold)
+		return;
+	bool ok;
+	switch (t) {
+	case T_F32: ok = valu_f32(e, w, in, &rw); break;
+	case T_F16: ok = valu_f16(in, &rw); break;
+	case T_I16: case T_U16: case T_B16: ok = valu_i16(in, &rw); break;
+	case T_B32: ok = valu_b32(e, w, in, &rw); break;
+	default: ok = valu_i32(in, &rw); break; /* T_I32, T_U32 */
+	}
+	if (!ok) {
 		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
 		return;
 	}
-	if (fres && (in->omod || in->clamp))
+	if (rw.fres && (in->omod || in->clamp))
 		LOOP(d[l] = U(omod_clamp_f(in, F(d[l]))));
-	if (r16 && (in->omod || in->clamp) && t == T_F16)
+	if (rw.r16 && (in->omod || in->clamp) && t == T_F16)
 		LOOP(d[l] = UH(omod_clamp_f(in, H(d[l]))));
-	uint64_t m = exec & cx.wmask;
+	uint64_t m = exec & cx->wmask;
 	/* bound_ctrl lanes (invalid source, computed from 0) stay in wmask;
 	 * lanes that row_mask/bank_mask disable are never written. */
 	if (r->flags & IF_VCCOUT) {
 		unsigned sd = in->vop3 ? in->sdst : SRC_VCC_LO;
-		emu_sreg_write64(e, w, sd, carry & exec);
+		emu_sreg_write64(e, w, sd, rw.carry & exec);
 	}
 	if (in->id == I_V_DIV_SCALE_F32)
-		emu_sreg_write64(e, w, in->sdst, carry & exec);
-	if (!nowrite)
-		write32(e, w, in, in->dst, d, m, r16);
+		emu_sreg_write64(e, w, in->sdst, rw.carry & exec);
+	write32(e, w, in, in->dst, d, m, rw.r16);
+}
+
+/* Dispatch by format and operand widths: compares, the lane operations,
+ * packed math, 64-bit operands, then 32/16-bit rows by row type. */
+void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
+{
+	const IsaInfo *r = &isa_info[in->id];
+	Ctx cx = {~0ull, 0};
+	if (in->fmt == FMT_VOPC)
+		exec_vopc(e, w, in, &cx);
+	else if (exec_lane_op(e, w, in, &cx))
+		return;
+	else if (in->fmt == FMT_VOP3P && r->src[0] == 2)
+		exec_pk_f32(e, w, in);
+	else if (in->fmt == FMT_VOP3P)
+		exec_pk16(e, w, in, &cx);
+	else if (r->src[0] == 2 || r->src[1] == 2 || r->src[2] == 2 || r->dst == 2)
+		exec_valu64(e, w, in, &cx);
+	else
+		exec_valu32(e, w, in, &cx);
 }

@@ -1,0 +1,239 @@
+/* run_graph.c — compile a kernel graph, run the code object on a backend,
+ * run the reference interpreter on the same inputs, and compare every
+ * buffer the kernel may write — all in memory (run_graph.h; the command
+ * `wavecc run K.json`, cli/run_graph.c, parses and prints).
+ *
+ * The compiler's code object and launch descriptor stay in memory
+ * (pipeline.c). Dynamic symbols are compiled as kernel arguments and their
+ * -D values given at launch, so every size runs the one code object
+ * `wavecc compile` would write without them (other -D values specialise, as
+ * in compile). Inputs are the interpreter's seeded random values
+ * (docs/interpreter.md) or the --in files; the kernel's buffers are copies
+ * of the interpreter's inputs taken before it runs, so both sides see
+ * identical bytes. The interpreter runs the kernel as written, with the same
+ * -D bindings the compiler applies (the caller's bound view). Integer
+ * results must match exactly; floats within |got - want| <= atol +
+ * rtol*|want| (defaults by dtype, see default_tol). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/dtype.h"
+#include "run_graph.h"
+
+/* Tolerances for one f32-accumulated result rounded to the output type. */
+static void default_tol(DType t, double *atol, double *rtol)
+{
+	switch (t) {
+	case DT_F16: *atol = 1e-3; *rtol = 2e-3; break;
+	case DT_BF16: *atol = 1e-2; *rtol = 1.6e-2; break;
+	case DT_F32: *atol = 1e-5; *rtol = 1e-5; break;
+	case DT_F64: *atol = 1e-12; *rtol = 1e-12; break;
+	default: *atol = 0; *rtol = 0; break;
+	}
+}
+
+/* got against want, n elements of type t, into c (its name, type and
+ * tolerances already set). */
+static void compare(CheckCompare *c, const void *got, const void *want, uint64_t n)
+{
+	DType t = c->dtype;
+	for (uint64_t i = 0; i < n; i++) {
+		double g = dtype_load(t, got, i), w = dtype_load(t, want, i);
+		bool ok;
+		double ab = fabs(g - w);
+		if (isnan(w) || isnan(g)) {
+			ok = isnan(w) && isnan(g);
+			ab = ok ? 0 : INFINITY;
+		} else if (isinf(w) || isinf(g)) {
+			ok = g == w;
+			ab = ok ? 0 : INFINITY;
+		} else {
+			ok = ab <= c->atol + c->rtol * fabs(w);
+		}
+		double rel = w != 0 ? ab / fabs(w) : (ab != 0 ? INFINITY : 0);
+		if (ab > c->max_abs)
+			c->max_abs = ab;
+		if (rel > c->max_rel)
+			c->max_rel = rel;
+		if (!ok && c->bad++ == 0)
+			c->first_bad = i;
+	}
+	if (c->bad) {
+		c->got = dtype_load(t, got, c->first_bad);
+		c->want = dtype_load(t, want, c->first_bad);
+	}
+}
+
+static const char *find_pair(int n, const char *const *pairs, const char *name)
+{
+	const char *file = NULL;
+	for (int i = 0; i < n; i++) {
+		const char *eq = strchr(pairs[i], '=');
+		if (eq && intern_n(pairs[i], (size_t)(eq - pairs[i])) == name)
+			file = eq + 1; /* the last one wins */
+	}
+	return file;
+}
+
+const Op *compile_scalar_def(const Kernel *k, const char *def)
+{
+	const char *eq = strchr(def, '=');
+	const char *name = intern_n(def, (size_t)(eq - def));
+	for (size_t j = 0; j < k->scalar_args.len; j++)
+		if (k->scalar_args.data[j]->name == name)
+			return k->scalar_args.data[j];
+	return NULL;
+}
+
+/* A scalar argument's value: the -D that names it, else the seeded random
+ * value already in it; recorded, and pushed as the launch's NAME=VALUE
+ * (exact: %.17g of the value the dtype holds). 2 with a usage message. */
+static int set_scalar(CompileCheck *ck, InterpArg *ia, Buf *msg)
+{
+	char err[256];
+	for (int i = 0; i < ck->ndefs; i++) {
+		const Op *s = compile_scalar_def(ck->k, ck->defs[i]);
+		if (s && op_result(s) == ia->mem &&
+			interp_set_scalar(ia, strchr(ck->defs[i], '=') + 1, err, sizeof err) != 0) {
+			buf_printf(msg, "-D %s", err);
+			return 2;
+		}
+	}
+	double v = dtype_load(ia->dtype, ia->data, 0);
+	vec_push(&ck->scalars, ((CheckScalar){ia->name, ia->dtype, v}));
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s=%.17g", ia->name, v);
+	char *def = xstrdup(buf);
+	vec_push(&ck->sdefs, def);
+	vec_push(&ck->ldefs, (const char *)def);
+	return 0;
+}
+
+int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg)
+{
+	const Kernel *k = ck->k;
+	/* compile, in memory: the dynamic symbols stay kernel arguments */
+	CompileOptions generic = ck->co;
+	generic.ndefs = 0;
+	for (int i = 0; i < ck->co.ndefs; i++) {
+		bool dynamic = false;
+		for (size_t j = 0; j < k->dyn_syms.len; j++)
+			dynamic |= sym_name(k->dyn_syms.data[j]) == ck->co.def_name[i];
+		if (!dynamic) {
+			generic.def_name[generic.ndefs] = ck->co.def_name[i];
+			generic.def_val[generic.ndefs++] = ck->co.def_val[i];
+		}
+	}
+	compile_init(&ck->c, k, &generic, d);
+	ck->have_compile = true;
+	if (compile_run(&ck->c) != 0)
+		return 1;
+
+	/* the interpreter, on seeded random inputs (or --in files); the
+	 * kernel's buffers start as copies of them */
+	ck->have_interp = true;
+	if (interp_init(&ck->interp, ck->bound, ck->dyn, d) != 0)
+		return 1;
+	char err[512];
+	for (int i = 0; i < ck->ndefs; i++)
+		if (!compile_scalar_def(k, ck->defs[i]))
+			vec_push(&ck->ldefs, ck->defs[i]);
+	for (int i = 0; i < ck->interp.nargs; i++) {
+		InterpArg *ia = &ck->interp.args[i];
+		interp_fill_random(ia, ck->ro->seed, i);
+		if (ia->scalar) {
+			int r = set_scalar(ck, ia, msg);
+			if (r != 0)
+				return r;
+			continue;
+		}
+		const char *given = find_pair(ck->nin, ck->in, ia->name);
+		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
+			buf_printf(msg, "--in %s=%s: %s\n", ia->name, given, err);
+			return 1;
+		}
+		uint64_t bytes = ia->count * (uint64_t)dtype_size(ia->dtype);
+		void *copy = xmalloc(bytes ? bytes : 1);
+		memcpy(copy, ia->data, bytes);
+		vec_push(&ck->hb, ((HostBuffer){ia->name, copy, bytes}));
+	}
+	return 0;
+}
+
+int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
+{
+	if (interp_run(&ck->interp) != 0)
+		return 1;
+
+	/* the code object on the backend */
+	ck->have_ld = true;
+	Compile *c = &ck->c;
+	if (launch_parse(c->launch_json.data, c->launch_json.len, "kernel.launch.json", &ck->ld, d) != 0 ||
+		launch_resolve(&ck->ld, (int)ck->ldefs.len, ck->ldefs.data, d) != 0) {
+		buf_printf(msg, "%s: the compiler wrote a launch descriptor that does not load\n", ck->path);
+		return 1;
+	}
+	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, ck->ro, ck->hb.data, ck->hb.len, msg) !=
+		0)
+		return 1;
+
+	/* compare the buffers the kernel may write */
+	ck->pass = true;
+	for (size_t i = 0; i < ck->ld.nargs; i++) {
+		const LaunchArg *la = &ck->ld.args[i];
+		if (la->kind != LARG_BUFFER || !(la->access & ACC_WRITE))
+			continue;
+		InterpArg *ia = interp_arg(&ck->interp, intern(la->name));
+		if (!ia)
+			die("launch descriptor names '%s', which the kernel does not have", la->name);
+		const HostBuffer *got = &ck->hb.data[ia - ck->interp.args];
+		CheckCompare cm = {.name = ia->name, .dtype = ia->dtype, .count = ia->count};
+		default_tol(ia->dtype, &cm.atol, &cm.rtol);
+		if (ck->atol >= 0)
+			cm.atol = ck->atol;
+		if (ck->rtol >= 0)
+			cm.rtol = ck->rtol;
+		if (got->bytes != la->nbytes)
+			die("output %s has %llu bytes, the descriptor %llu", ia->name, (unsigned long long)got->bytes,
+			    (unsigned long long)la->nbytes);
+		compare(&cm, got->data, ia->data, ia->count);
+		vec_push(&ck->compared, cm);
+		if (cm.bad)
+			ck->pass = false;
+	}
+	if (ck->compared.len == 0) {
+		buf_printf(msg, "%s: the kernel writes no buffer; nothing to compare\n", ck->path);
+		ck->pass = false;
+	}
+	return 0;
+}
+
+const void *compile_check_buffer(const CompileCheck *ck, const char *name, const InterpArg **arg)
+{
+	for (int i = 0; i < ck->interp.nargs && (size_t)i < ck->hb.len; i++)
+		if (ck->interp.args[i].name == name) {
+			*arg = &ck->interp.args[i];
+			return ck->hb.data[i].data;
+		}
+	return NULL;
+}
+
+void compile_check_free(CompileCheck *ck)
+{
+	if (ck->have_ld)
+		launch_free(&ck->ld);
+	if (ck->have_interp)
+		interp_free(&ck->interp);
+	if (ck->have_compile)
+		compile_free(&ck->c);
+	for (size_t i = 0; i < ck->hb.len; i++)
+		free(ck->hb.data[i].data);
+	for (size_t i = 0; i < ck->sdefs.len; i++)
+		free(ck->sdefs.data[i]);
+	vec_free(&ck->sdefs);
+	vec_free(&ck->ldefs);
+	vec_free(&ck->hb);
+	vec_free(&ck->scalars);
+	vec_free(&ck->compared);
+}
