@@ -1,5 +1,6 @@
-#include <stdarg.h>
 /* test.c — shared helpers for the Check suites (see test.h). */
+#include <dirent.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -195,4 +196,35 @@ CmdResult test_wavecc(const char *fmt, ...)
 	va_end(ap);
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s", test_root(), test_bin(), args);
 	return run_cmd(cmd, NULL);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int test_each_file(const char *subdir, const char *suffix, void (*fn)(const char *dir, const char *name))
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s/%s", test_root(), subdir);
+	DIR *d = opendir(dir);
+	ck_assert_msg(d != NULL, "cannot open %s", dir);
+	Vec(char *) names = {0};
+	struct dirent *e;
+	size_t ls = strlen(suffix);
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		if (l > ls && strcmp(e->d_name + l - ls, suffix) == 0)
+			vec_push(&names, xstrdup(e->d_name));
+	}
+	closedir(d);
+	if (names.len)
+		qsort(names.data, names.len, sizeof *names.data, cmp_names);
+	for (size_t i = 0; i < names.len; i++) {
+		fn(dir, names.data[i]);
+		free(names.data[i]);
+	}
+	int n = (int)names.len;
+	vec_free(&names);
+	return n;
 }

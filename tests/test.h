@@ -38,6 +38,10 @@ bool have_program(const char *name);
  * previous match and the next (or the end). Fails the test naming file. */
 void test_match_checks(const char *file, const char *spec, const char *output);
 
+/* Call fn(dir, name) for each file of test_root()/subdir whose name ends
+ * in suffix, in name order; returns how many. */
+int test_each_file(const char *subdir, const char *suffix, void (*fn)(const char *dir, const char *name));
+
 /* Run a suite with Check and return the exit status for main(). */
 int run_suite(Suite *s);
 

@@ -6,15 +6,12 @@
  * `; CHECK-NOT:`), plus `; TARGET: gfx90a` and `; DEFINE: SYM=VAL` lines.
  * The output must also parse back (mir_parse) to the same text.
  * WAVECC_MIR_PRINT=1 prints each output. */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../driver/driver.h"
 #include "../../frontend/frontend.h"
 #include "../test.h"
-
-static int ncases;
 
 static void run_case(const char *dir, const char *json)
 {
@@ -62,23 +59,11 @@ static void run_case(const char *dir, const char *json)
 	compile_free(&c);
 	kernel_free(k);
 	free(spec);
-	ncases++;
 }
 
 START_TEST(every_file)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/tests/isel/data", test_root());
-	DIR *dd = opendir(dir);
-	ck_assert_ptr_nonnull(dd);
-	struct dirent *e;
-	while ((e = readdir(dd))) {
-		size_t l = strlen(e->d_name);
-		if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0)
-			run_case(dir, e->d_name);
-	}
-	closedir(dd);
-	ck_assert_int_ge(ncases, 5);
+	ck_assert_int_ge(test_each_file("tests/isel/data", ".json", run_case), 5);
 }
 END_TEST
 

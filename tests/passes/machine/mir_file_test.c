@@ -28,7 +28,6 @@
  * the independent checkers after the pass (waits, hazards, the allocation
  * checker, the MIR verifier): they must be clean unless ERROR says
  * otherwise. WAVECC_MIR_PRINT=1 prints each output (for writing a case). */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,23 +215,7 @@ done:
 
 START_TEST(every_file)
 {
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/tests/passes/machine/data", test_root());
-	DIR *d = opendir(dir);
-	ck_assert_ptr_nonnull(d);
-	struct dirent *e;
-	char *names[256];
-	size_t n = 0;
-	while ((e = readdir(d)) && n < 256) {
-		size_t l = strlen(e->d_name);
-		if (l > 4 && strcmp(e->d_name + l - 4, ".mir") == 0)
-			names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	for (size_t i = 0; i < n; i++) {
-		run_case(dir, names[i]);
-		free(names[i]);
-	}
+	test_each_file("tests/passes/machine/data", ".mir", run_case);
 	ck_assert_int_ge(ncases, 10);
 }
 END_TEST
