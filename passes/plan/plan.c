@@ -381,7 +381,8 @@ Plan plan_copy(const Plan *p, Arena *a)
 	if (p->nloops)
 		memcpy(q.loop, p->loop, sizeof *q.loop * (size_t)p->nloops);
 	q.read = ARENA_NEWN(a, uint8_t, p->nops + 1);
-	memcpy(q.read, p->read, (size_t)p->nops + 1);
+	if (p->read) /* (a function allocated with no plan made has none) */
+		memcpy(q.read, p->read, (size_t)p->nops + 1);
 	return q;
 }
 
