@@ -114,7 +114,10 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 		vec_push(&hb, ((HostBuffer){d->args[i].name, host, d->args[i].nbytes}));
 		pr->footprint += (double)d->args[i].nbytes;
 	}
-	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec)};
+	/* The recorder keeps one stream per wave, so the wave order does not
+	 * change what a race-free kernel records; run-to-barrier pins the rest
+	 * (the first-seen order of the pc table, racy kernels). */
+	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	int lr = launch_run_memory(d, code, len, &ro, hb.data, hb.len, &msg);
 	for (size_t i = 0; i < hb.len; i++)
 		free(hb.data[i].data);

@@ -303,7 +303,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
-		   "                  [--d16 clobber|preserve|auto]\n"
+		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random]\n"
+		   "                  [--wg-order forward|reverse|random] [--fill zero|garbage] [--order-seed N]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
 		   "                  [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
@@ -323,6 +324,12 @@ static void usage(FILE *f)
 		   "  --trace            emulator: print each executed instruction\n"
 		   "  --d16 MODE         emulator: d16 loads clobber or preserve the other half (default auto:\n"
 		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
+		   "  --wave-order O     emulator: how a workgroup's waves take turns: interleave (default: one\n"
+		   "                     instruction each), barrier (each runs to s_barrier or its end), random\n"
+		   "  --wg-order O       emulator: workgroups run forward (default), reverse or random\n"
+		   "  --fill F           emulator: LDS, scratch and the registers the ABI leaves undefined start\n"
+		   "                     as zero (default) or garbage (a seeded non-zero pattern)\n"
+		   "  --order-seed N     emulator: the seed of the random orders and the garbage (default 0)\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
@@ -333,6 +340,14 @@ static void usage(FILE *f)
 		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n"
 
 		   OPT_SCHEDULE_USAGE);
+}
+
+static int policy_mode(EmuPolicyField f, const char *opt, const char *v, const char *expected)
+{
+	int m = emu_policy_parse(f, v);
+	if (m < 0)
+		usage_err("run: %s %s: expected %s", opt, v, expected);
+	return m;
 }
 
 static void check_pair(RunArgs *a, const char *opt, const char *v)
@@ -386,6 +401,14 @@ int cmd_run(int argc, char **argv)
 			if (m < 0)
 				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);
 			a.ro.d16 = (RunD16)m;
+		} else if (opt_value(argc, argv, &i, "--wave-order", &v)) { /* emulator policy (loader/emu/emu.h) */
+			a.ro.policy.waves = (EmuWaveOrder)policy_mode(EMU_POLICY_WAVES, "--wave-order", v, "interleave, barrier or random");
+		} else if (opt_value(argc, argv, &i, "--wg-order", &v)) {
+			a.ro.policy.wgs = (EmuWgOrder)policy_mode(EMU_POLICY_WGS, "--wg-order", v, "forward, reverse or random");
+		} else if (opt_value(argc, argv, &i, "--fill", &v)) {
+			a.ro.policy.fill = (EmuFill)policy_mode(EMU_POLICY_FILL, "--fill", v, "zero or garbage");
+		} else if (opt_value(argc, argv, &i, "--order-seed", &v)) {
+			a.ro.policy.seed = (uint64_t)opt_int("--order-seed", v);
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);

@@ -45,6 +45,38 @@ typedef enum { EMU_GFX942, EMU_GFX90A, EMU_GFX950 } EmuArch;
  * default, clobbering. */
 typedef enum { EMU_D16_CLOBBER, EMU_D16_PRESERVE } EmuD16;
 
+/* ---- what the hardware leaves open ----
+ * The order in which a workgroup's waves issue, the order of the workgroups,
+ * and what LDS, scratch and the registers the ABI does not initialise hold at
+ * the start. A correct kernel gives the same result under every choice; the
+ * non-default ones exist to catch the kernels that do not (docs/emulator.md,
+ * "Dispatch" and "Initial state"). Every zero value is the default. */
+typedef enum {
+	EMU_WAVES_INTERLEAVE, /* one instruction per ready wave in turn (round-robin), as a SIMD issues */
+	EMU_WAVES_BARRIER,    /* each wave runs until it ends or reaches s_barrier, then the next */
+	EMU_WAVES_RANDOM,     /* each instruction from a ready wave picked at random (seeded) */
+} EmuWaveOrder;
+typedef enum { EMU_WGS_FORWARD, EMU_WGS_REVERSE, EMU_WGS_RANDOM } EmuWgOrder;
+/* zero: LDS zeroed per workgroup, SGPRs per wave, VGPRs and scratch once per
+ * launch (a later workgroup sees what earlier ones left); garbage: LDS and
+ * scratch per workgroup, SGPRs, VCC, M0, SCC and VGPRs per wave, with a
+ * seeded non-zero pattern */
+typedef enum { EMU_FILL_ZERO, EMU_FILL_GARBAGE } EmuFill;
+
+typedef struct EmuPolicy {
+	EmuWaveOrder waves;
+	EmuWgOrder wgs;
+	EmuFill fill;
+	uint64_t seed; /* of the random orders and of the garbage */
+} EmuPolicy;
+
+/* The modes' names, as `wavecc run` spells them: interleave barrier random,
+ * forward reverse random, zero garbage. */
+typedef enum { EMU_POLICY_WAVES, EMU_POLICY_WGS, EMU_POLICY_FILL } EmuPolicyField;
+/* The mode called `s`, or -1. */
+int emu_policy_parse(EmuPolicyField f, const char *s);
+const char *emu_policy_name(EmuPolicyField f, int mode);
+
 /* ---- the recording hook (timing models, profilers) ----
  * With EmuLaunch.hook set, every executed wave instruction is reported after
  * it ran, with what a timing model needs and the functional state cannot
@@ -100,6 +132,7 @@ typedef struct EmuLaunch {
 	EmuD16 d16;              /* d16 loads: clobber (default) or preserve the other half */
 	bool trace;              /* print each executed instruction to stderr */
 	const EmuHook *hook;     /* NULL: no recording */
+	EmuPolicy policy;        /* wave and workgroup order, initial fill */
 } EmuLaunch;
 
 typedef struct EmuStats {

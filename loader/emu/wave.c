@@ -1,21 +1,26 @@
 /* wave.c — launch: workgroup dispatch, wave state, the issue loop, scalar
  * operand access and error reporting.
  *
- * Workgroups run one after another (they cannot communicate except through
- * global memory atomics, which sequential execution keeps correct). Inside a
- * workgroup the waves run round-robin: each wave issues until it ends or
- * reaches s_barrier; when every live wave waits at a barrier, all are
- * released. Waves that have ended no longer count toward the barrier (the
- * ISA's S_BARRIER waits only for the surviving waves of the workgroup), and
- * the barrier counts arrivals, not PCs: waves waiting at different
- * s_barrier instructions release one another.
+ * Workgroups run one after another, in the order EmuLaunch.policy.wgs
+ * gives (forward by linear id, reverse, or a seeded permutation); they
+ * cannot communicate except through global memory atomics, which
+ * sequential execution keeps correct. Inside a workgroup the waves take
+ * turns as policy.waves says: one instruction each in turn (interleave,
+ * the default), each until it ends or reaches s_barrier (barrier), or a
+ * randomly picked one per instruction (random). When every live wave waits
+ * at a barrier, all are released. Waves that have ended no longer count
+ * toward the barrier (the ISA's S_BARRIER waits only for the surviving
+ * waves of the workgroup), and the barrier counts arrivals, not PCs: waves
+ * waiting at different s_barrier instructions release one another.
  *
  * Initial state (LLVM AMDGPUUsage, "Initial Kernel Execution State"): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
  * the others get plausible values), then the workgroup ids, then workgroup
  * info; v0 holds the packed work-item ids X | Y<<10 | Z<<20; EXEC the live
- * lanes of the wave. Instructions are decoded once into a cache covering the
- * code region that holds the entry point. */
+ * lanes of the wave. Everything else is zero, or with policy.fill garbage
+ * a seeded pattern drawn per workgroup (LDS, scratch) and per wave
+ * (registers), the same whatever the order. Instructions are decoded once
+ * into a cache covering the code region that holds the entry point. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +37,99 @@ enum { DEFAULT_CAP = 100000000u };
 /* Largest private segment per work-item the emulator allocates (host memory
  * is 64 bytes per byte per wave). */
 enum { EMU_MAX_PRIVATE = 128 * 1024 };
+
+/* ---- the policy: names, the seeded generator, the workgroup order, garbage ---- */
+
+static const char *const POLICY_NAMES[3][3] = {
+	[EMU_POLICY_WAVES] = {[EMU_WAVES_INTERLEAVE] = "interleave", [EMU_WAVES_BARRIER] = "barrier", [EMU_WAVES_RANDOM] = "random"},
+	[EMU_POLICY_WGS] = {[EMU_WGS_FORWARD] = "forward", [EMU_WGS_REVERSE] = "reverse", [EMU_WGS_RANDOM] = "random"},
+	[EMU_POLICY_FILL] = {[EMU_FILL_ZERO] = "zero", [EMU_FILL_GARBAGE] = "garbage"},
+};
+
+int emu_policy_parse(EmuPolicyField f, const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (POLICY_NAMES[f][i] && strcmp(s, POLICY_NAMES[f][i]) == 0)
+			return i;
+	return -1;
+}
+
+const char *emu_policy_name(EmuPolicyField f, int mode)
+{
+	const char *n = mode >= 0 && mode < 3 ? POLICY_NAMES[f][mode] : NULL;
+	return n ? n : "?";
+}
+
+/* splitmix64: its finaliser, and the generator stepping a state */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static uint64_t rng_next(uint64_t *s) { return mix64(*s += UINT64_C(0x9e3779b97f4a7c15)); }
+
+/* The generator state for workgroup `wg`'s stream `what` (0: the wave
+ * order, 1: LDS and scratch, 2 + i: wave i's registers; workgroup 0's
+ * stream 63: the workgroup order): independent of the order the workgroups
+ * run in. */
+static uint64_t stream(uint64_t seed, uint64_t wg, uint64_t what)
+{
+	return mix64(mix64(seed) ^ mix64(wg * 64 + what + 1));
+}
+
+/* Fill with the seeded pattern: random dwords, none of them zero. */
+static void fill_garbage(void *p, size_t bytes, uint64_t *s)
+{
+	uint8_t *b = p;
+	for (size_t i = 0; i < bytes; i += 8) {
+		uint64_t x = rng_next(s);
+		if (!(uint32_t)x)
+			x |= 0x5a5a5a5au;
+		if (!(x >> 32))
+			x |= UINT64_C(0xa5a5a5a5) << 32;
+		memcpy(b + i, &x, bytes - i < 8 ? bytes - i : 8);
+	}
+}
+
+/* The workgroup order: the i-th workgroup to run, by linear id. The random
+ * order is a seeded bijection of [0, 2^bits) (multiplications by odd
+ * numbers, xor-shifts, additions) walked until it lands below n. */
+typedef struct {
+	EmuWgOrder order;
+	uint64_t n, mask, key[3];
+	unsigned shift;
+} WgOrder;
+
+static void wg_order_init(WgOrder *o, EmuWgOrder order, uint64_t n, uint64_t seed)
+{
+	unsigned bits = 0;
+	while (bits < 64 && (UINT64_C(1) << bits) < n)
+		bits++;
+	*o = (WgOrder){.order = order, .n = n, .mask = bits == 64 ? ~UINT64_C(0) : (UINT64_C(1) << bits) - 1,
+		       .shift = bits / 2 + 1};
+	uint64_t s = stream(seed, 0, 63);
+	for (int i = 0; i < 3; i++)
+		o->key[i] = rng_next(&s);
+}
+
+static uint64_t wg_at(const WgOrder *o, uint64_t i)
+{
+	switch (o->order) {
+	case EMU_WGS_REVERSE: return o->n - 1 - i;
+	case EMU_WGS_RANDOM:
+		do {
+			for (int r = 0; r < 3; r++) {
+				i = (i * (o->key[r] | 1)) & o->mask;
+				i ^= i >> o->shift;
+				i = (i + (o->key[r] >> 17)) & o->mask;
+			}
+		} while (i >= o->n);
+		return i;
+	default: return i;
+	}
+}
 
 /* ---- the issue loop ---- */
 
@@ -141,61 +239,135 @@ void emu_event_text(const EmuEvent *ev, char *buf, size_t len)
 	emu_print((const Inst *)ev->inst, ev->pc, buf, len);
 }
 
-/* Run one wave until it ends, fails or reaches a barrier. */
-static void run_wave(Emu *e, Wave *w)
+/* Issue one instruction of w. */
+static void issue(Emu *e, Wave *w)
 {
-	while (!w->done && !w->at_barrier && !e->failed) {
-		const Inst *in = fetch(e, w);
-		if (!in)
-			return;
-		if (e->l->trace)
-			trace(e, w, in);
-		if (++e->executed > e->cap) {
-			emu_fail(e, w, in, "instruction limit of %llu reached (runaway loop? raise it with --max-instructions N)",
-				 (unsigned long long)e->cap);
-			return;
-		}
-		if (in->id == I_UNKNOWN) {
-			emu_fail(e, w, in, "unknown instruction encoding");
-			return;
-		}
-		uint64_t pc0 = w->pc, exec0 = w->exec;
-		switch (in->fmt) {
-		case FMT_SOP1: case FMT_SOP2: case FMT_SOPK: case FMT_SOPC: case FMT_SOPP:
-			emu_exec_salu(e, w, in);
-			if (e->hook && !e->failed)
-				record(e, w, in, pc0, exec0);
-			continue; /* SALU sets the pc itself */
-		case FMT_SMEM: emu_exec_smem(e, w, in); break;
-		case FMT_VOP3P:
-			if (isa_info[in->id].flags & IF_MFMA)
-				emu_exec_mfma(e, w, in);
-			else
-				emu_exec_valu(e, w, in);
-			break;
-		case FMT_VOP1: case FMT_VOP2: case FMT_VOPC: case FMT_VOP3: emu_exec_valu(e, w, in); break;
-		case FMT_DS: emu_exec_ds(e, w, in); break;
-		case FMT_MUBUF: case FMT_FLAT: emu_exec_vmem(e, w, in); break;
-		default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
-		}
-		if (!e->failed)
-			w->pc += 4u * in->words;
-		if (e->hook && !e->failed)
-			record(e, w, in, pc0, exec0);
+	const Inst *in = fetch(e, w);
+	if (!in)
+		return;
+	if (e->l->trace)
+		trace(e, w, in);
+	if (++e->executed > e->cap) {
+		emu_fail(e, w, in, "instruction limit of %llu reached (runaway loop? raise it with --max-instructions N)",
+			 (unsigned long long)e->cap);
+		return;
 	}
+	if (in->id == I_UNKNOWN) {
+		emu_fail(e, w, in, "unknown instruction encoding");
+		return;
+	}
+	uint64_t pc0 = w->pc, exec0 = w->exec;
+	bool sets_pc = false;
+	switch (in->fmt) {
+	case FMT_SOP1: case FMT_SOP2: case FMT_SOPK: case FMT_SOPC: case FMT_SOPP:
+		emu_exec_salu(e, w, in);
+		sets_pc = true; /* SALU sets the pc itself */
+		break;
+	case FMT_SMEM: emu_exec_smem(e, w, in); break;
+	case FMT_VOP3P:
+		if (isa_info[in->id].flags & IF_MFMA)
+			emu_exec_mfma(e, w, in);
+		else
+			emu_exec_valu(e, w, in);
+		break;
+	case FMT_VOP1: case FMT_VOP2: case FMT_VOPC: case FMT_VOP3: emu_exec_valu(e, w, in); break;
+	case FMT_DS: emu_exec_ds(e, w, in); break;
+	case FMT_MUBUF: case FMT_FLAT: emu_exec_vmem(e, w, in); break;
+	default: emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in)); return;
+	}
+	if (e->failed)
+		return;
+	if (!sets_pc)
+		w->pc += 4u * in->words;
+	if (e->hook)
+		record(e, w, in, pc0, exec0);
+}
+
+static inline bool ready(const Wave *w) { return !w->done && !w->at_barrier; }
+
+/* The wave that issues after w (w NULL: the first), or NULL when every wave
+ * has ended or waits at a barrier. */
+static inline Wave *next_wave(Workgroup *g, Wave *w, EmuWaveOrder order, uint64_t *rng)
+{
+	uint32_t n = g->nwaves;
+	if (order == EMU_WAVES_RANDOM) {
+		uint32_t pick[16], m = 0; /* at most 1024 work-items: 16 waves */
+		for (uint32_t i = 0; i < n; i++)
+			if (ready(&g->waves[i]))
+				pick[m++] = i;
+		return m ? &g->waves[pick[rng_next(rng) % m]] : NULL;
+	}
+	if (w && order == EMU_WAVES_BARRIER && ready(w))
+		return w;
+	uint32_t i = w ? w->id : n - 1;
+	for (uint32_t k = 0; k < n; k++) {
+		if (++i == n)
+			i = 0;
+		if (ready(&g->waves[i]))
+			return &g->waves[i];
+	}
+	return NULL;
+}
+
+/* Run the workgroup's waves to their ends (or the first failure), releasing
+ * them whenever every live wave waits at a barrier. */
+static void run_workgroup(Emu *e, Workgroup *g)
+{
+	EmuWaveOrder order = e->l->policy.waves;
+	uint64_t rng = stream(e->l->policy.seed, e->wg_linear, 0);
+	for (;;) {
+		for (Wave *w = next_wave(g, NULL, order, &rng); w; w = next_wave(g, w, order, &rng)) {
+			issue(e, w);
+			if (e->failed)
+				return;
+		}
+		/* every surviving wave waits: release them (ended waves no
+		 * longer count toward the barrier, as on hardware) */
+		bool live = false;
+		for (uint32_t i = 0; i < g->nwaves; i++)
+			if (g->waves[i].at_barrier) {
+				g->waves[i].at_barrier = false;
+				g->waves[i].pc += 4;
+				live = true;
+			}
+		if (!live)
+			return;
+	}
+}
+
+/* The SGPRs the hardware initialises: the user SGPRs, then the system
+ * SGPRs (workgroup ids, workgroup info, private segment wave offset). */
+static unsigned abi_sgprs(const KernelDescriptor *kd)
+{
+	unsigned n = kd->user_sgpr_count + kd->enable_wgid[0] + kd->enable_wgid[1] + kd->enable_wgid[2] +
+		     kd->enable_wg_info + kd->enable_private_segment;
+	return n < NUM_SGPRS ? n : NUM_SGPRS;
 }
 
 static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32_t items)
 {
 	const EmuLaunch *l = e->l;
 	const KernelDescriptor *kd = &l->kd;
-	memset(w->sgpr, 0, sizeof w->sgpr);
-	/* VGPRs are zeroed once per launch (xcalloc), not per workgroup: like
-	 * hardware, a later workgroup sees what an earlier wave left there.
-	 * Clearing 128 KiB per wave would dominate short kernels. */
+	if (l->policy.fill == EMU_FILL_GARBAGE) {
+		/* the ABI's SGPRs get their values or 0 below, everything
+		 * else a pattern of this wave's own */
+		uint64_t s = stream(l->policy.seed, e->wg_linear, 2 + w->id);
+		fill_garbage(w->sgpr, sizeof w->sgpr, &s);
+		memset(w->sgpr, 0, abi_sgprs(kd) * sizeof *w->sgpr);
+		uint64_t x = rng_next(&s);
+		w->m0 = (uint32_t)x | 1;
+		w->scc = x >> 63;
+		fill_garbage(w->vgpr, (size_t)w->nregs * 64 * sizeof *w->vgpr, &s);
+	} else {
+		/* VGPRs are zeroed once per launch (xcalloc), not per
+		 * workgroup: like hardware, a later workgroup sees what an
+		 * earlier wave left there. Clearing 128 KiB per wave would
+		 * dominate short kernels. */
+		memset(w->sgpr, 0, sizeof w->sgpr);
+		w->m0 = 0;
+		w->scc = false;
+	}
 	w->exec = items >= 64 ? ~0ull : ((1ull << items) - 1);
-	w->scc = false;
-	w->m0 = 0;
 	w->done = w->at_barrier = false;
 	w->pc = l->kd_addr + (uint64_t)kd->kernel_code_entry_byte_offset;
 	if (kd->sgpr_kernarg_ptr >= 0) {
@@ -253,6 +425,15 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 			 EMU_MAX_PRIVATE);
 		return -1;
 	}
+	if (l->grid[2] && (uint64_t)l->grid[0] * l->grid[1] > UINT64_MAX / l->grid[2]) {
+		snprintf(err, n, "grid of %ux%ux%u workgroups: more than 2^64", l->grid[0], l->grid[1], l->grid[2]);
+		return -1;
+	}
+	if ((unsigned)l->policy.waves > EMU_WAVES_RANDOM || (unsigned)l->policy.wgs > EMU_WGS_RANDOM ||
+	    (unsigned)l->policy.fill > EMU_FILL_GARBAGE) {
+		snprintf(err, n, "unknown wave order, workgroup order or fill mode");
+		return -1;
+	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
 		snprintf(err, n, "accum_offset %u beyond the %u allocated registers", kd->accum_offset, kd->vgpr_alloc);
 		return -1;
@@ -291,7 +472,8 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	g.lds_size = kd->group_segment_fixed_size + l->dynamic_lds;
 	g.lds = xcalloc(g.lds_size ? g.lds_size : 1, 1);
 	g.waves = xcalloc(g.nwaves, sizeof(Wave));
-	/* scratch: zeroed once per launch, like the VGPRs */
+	/* scratch: zeroed once per launch, like the VGPRs (garbage: refilled
+	 * per workgroup) */
 	g.priv_size = (kd->private_segment_fixed_size + 3u) & ~3u;
 	g.priv = g.priv_size ? xcalloc((size_t)g.nwaves * 64, g.priv_size) : NULL;
 	uint32_t nregs = kd->vgpr_alloc ? kd->vgpr_alloc : 512;
@@ -304,44 +486,32 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	e.wg = &g;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	uint64_t nwg = 0;
-	for (uint32_t z = 0; z < l->grid[2] && !e.failed; z++)
-		for (uint32_t y = 0; y < l->grid[1] && !e.failed; y++)
-			for (uint32_t x = 0; x < l->grid[0] && !e.failed; x++) {
-				g.id[0] = x, g.id[1] = y, g.id[2] = z;
-				uint64_t lin = ((uint64_t)z * l->grid[1] + y) * l->grid[0] + x;
-				if (l->hook && l->hook->wg_count && (lin < l->hook->wg_first || lin - l->hook->wg_first >= l->hook->wg_count))
-					continue;
-				e.wg_linear = (uint32_t)lin;
-				memset(g.lds, 0, g.lds_size);
-				for (uint32_t i = 0; i < g.nwaves; i++) {
-					uint32_t first = i * 64;
-					init_wave(&e, &g, &g.waves[i], first, items - first < 64 ? items - first : 64);
-				}
-				nwg++;
-				for (;;) {
-					for (uint32_t i = 0; i < g.nwaves && !e.failed; i++)
-						run_wave(&e, &g.waves[i]);
-					if (e.failed)
-						break;
-					uint32_t waiting = 0, live = 0;
-					for (uint32_t i = 0; i < g.nwaves; i++) {
-						live += !g.waves[i].done;
-						waiting += !g.waves[i].done && g.waves[i].at_barrier;
-					}
-					if (live == 0)
-						break;
-					if (waiting != live) /* cannot happen: run_wave stops only at barrier or end */
-						die("emu: wave neither done nor at a barrier");
-					/* every surviving wave waits: release them (ended waves no
-					 * longer count toward the barrier, as on hardware) */
-					for (uint32_t i = 0; i < g.nwaves; i++)
-						if (g.waves[i].at_barrier) {
-							g.waves[i].at_barrier = false;
-							g.waves[i].pc += 4;
-						}
-				}
-			}
+	uint64_t nwg = 0, total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+	WgOrder order;
+	wg_order_init(&order, l->policy.wgs, total, l->policy.seed);
+	bool garbage = l->policy.fill == EMU_FILL_GARBAGE;
+	for (uint64_t k = 0; k < total && !e.failed; k++) {
+		uint64_t lin = wg_at(&order, k);
+		if (l->hook && l->hook->wg_count && (lin < l->hook->wg_first || lin - l->hook->wg_first >= l->hook->wg_count))
+			continue;
+		g.id[0] = (uint32_t)(lin % l->grid[0]);
+		g.id[1] = (uint32_t)(lin / l->grid[0] % l->grid[1]);
+		g.id[2] = (uint32_t)(lin / l->grid[0] / l->grid[1]);
+		e.wg_linear = (uint32_t)lin;
+		if (garbage) {
+			uint64_t s = stream(l->policy.seed, lin, 1);
+			fill_garbage(g.lds, g.lds_size, &s);
+			fill_garbage(g.priv, (size_t)g.nwaves * 64 * g.priv_size, &s);
+		} else {
+			memset(g.lds, 0, g.lds_size);
+		}
+		for (uint32_t i = 0; i < g.nwaves; i++) {
+			uint32_t first = i * 64;
+			init_wave(&e, &g, &g.waves[i], first, items - first < 64 ? items - first : 64);
+		}
+		nwg++;
+		run_workgroup(&e, &g);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (stats) {
 		stats->instructions = e.executed;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "../emu/emu.h"
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../../util/util.h"
@@ -107,6 +108,7 @@ typedef struct RunOptions {
 	uint64_t seed;
 	uint64_t max_instructions; /* emulator; 0: its default */
 	RunD16 d16;                /* emulator */
+	EmuPolicy policy;          /* emulator: wave and workgroup order, initial fill (zero: the defaults) */
 	bool trace, verbose;
 	const struct EmuHook *emu_hook; /* emulator: record each instruction (loader/emu/emu.h), NULL: off */
 } RunOptions;

@@ -147,9 +147,14 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.trace = o->trace;
 	l.hook = o->emu_hook;
 	l.d16 = d16_mode(co, o->d16);
-	if (o->verbose)
+	l.policy = o->policy;
+	if (o->verbose) {
 		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,
 			co->sramecc, l.d16 == EMU_D16_PRESERVE ? "preserve" : "zero", o->d16 != RUN_D16_AUTO ? " (forced)" : "");
+		fprintf(stderr, "wavecc: emulator: wave order %s, workgroup order %s, fill %s, order seed %llu\n",
+			emu_policy_name(EMU_POLICY_WAVES, (int)l.policy.waves), emu_policy_name(EMU_POLICY_WGS, (int)l.policy.wgs),
+			emu_policy_name(EMU_POLICY_FILL, (int)l.policy.fill), (unsigned long long)l.policy.seed);
+	}
 	EmuStats st = {0};
 	char err[1024] = "";
 	int r = emu_launch(m, &l, &st, err, sizeof err);
