@@ -16,8 +16,13 @@
  * per memory level, the clock and why, the whole-GPU estimate with the
  * model's limits) and the stall hot spots by instruction and reason; --asm
  * lists every instruction with its counts; --json the same as one JSON
- * document. */
+ * document. TFLOP/s is the useful work of the graph's mma ops (2*M*N*K
+ * for a GEMM, kernel_mma_flops) with the MFMAs' work, which counts padded
+ * tiles, beside it when they differ; a launch descriptor has no graph, so
+ * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
+ * once, the modelled HBM traffic beside it. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +51,7 @@ typedef struct {
 	const TmGpu *gpu;
 	TmParams p;
 	TmClock clk;
+	double useful_flops; /* the graph's mma work (kernel_mma_flops); -1: no graph or not known */
 	uint32_t grid[3], wg_items;
 	TmOccupancy occ;
 	TmCuConfig cfg;
@@ -212,6 +218,32 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	return rc;
 }
 
+/* The graph's mma work at the -D values (kernel_mma_flops), -1 when a dim
+ * has no value. Bindings the compile rejects (unknown symbols, aliases)
+ * are left to it to report. */
+static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d)
+{
+	const char *name[MAX_DEFS];
+	int64_t val[MAX_DEFS];
+	int n = 0;
+	for (size_t i = 0; i < a->defs.len && n < MAX_DEFS; i++) {
+		const char *def = a->defs.data[i], *eq = strchr(def, '=');
+		const char *s = intern_n(def, (size_t)(eq - def));
+		bool scalar = false;
+		for (size_t j = 0; j < k->scalar_args.len; j++)
+			scalar |= k->scalar_args.data[j]->name == s;
+		const KSymbol *ks = kernel_symbol(k, s);
+		if (scalar || !ks || (ks->kind != SYMK_VALUE && ks->kind != SYMK_DYNAMIC))
+			continue;
+		name[n] = s;
+		val[n++] = opt_int("-D", eq + 1);
+	}
+	Kernel *v = subst_bound_view(k, n, name, val, d);
+	double f = v ? kernel_mma_flops(v) : -1;
+	kernel_view_free(v);
+	return f;
+}
+
 static int profile_graph(const ProfArgs *a, Profile *pr)
 {
 	Diag d;
@@ -250,6 +282,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 		co.def_name[co.ndefs] = name;
 		co.def_val[co.ndefs++] = opt_int("-D", eq + 1);
 	}
+	pr->useful_flops = useful_flops(k, a, &d);
 	Compile c;
 	compile_init(&c, k, &co, &d);
 	int rc = 1;
@@ -293,6 +326,27 @@ static int by_pc(const void *x, const void *y)
 static double chip_peak_f16(const Profile *pr)
 {
 	return (pr->arch == EMU_GFX90A ? 1024.0 : 2048.0) * pr->p.cus * pr->p.clock_mhz * 1e6;
+}
+
+/* The useful FLOP/s (the graph's mma work; without a graph, the MFMAs'). */
+static double useful_tflops(const Profile *pr)
+{
+	if (pr->useful_flops < 0 || pr->est.seconds <= 0)
+		return pr->est.tflops;
+	return pr->useful_flops / pr->est.seconds / 1e12;
+}
+
+/* Every buffer's bytes once over the time, GB/s. */
+static double useful_gbps(const Profile *pr)
+{
+	return pr->est.seconds > 0 ? pr->footprint / pr->est.seconds / 1e9 : 0;
+}
+
+/* Do the useful and the MFMA work differ (by more than rounding)? */
+static bool padded(const Profile *pr)
+{
+	double u = useful_tflops(pr), m = pr->est.tflops;
+	return pr->useful_flops >= 0 && fabs(u - m) > 1e-6 * (m > u ? m : u);
 }
 
 /* Why the clock is what it is, one sentence. */
@@ -369,10 +423,20 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	char why[512];
 	clock_why(pr, why, sizeof why);
 	printf("clock %.0f MHz (%s)\n", pr->clk.mhz, why);
-	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz = %.3f ms, %.1f TFLOP/s (%.1f%% of "
-	       "the %.0f TFLOP/s f16 matrix peak at the boost clock), %.0f GB/s HBM\n", e->cu_cycles, e->clock_mhz,
-	       e->seconds * 1e3, e->tflops, 100 * e->tflops * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12,
-	       e->gbps_hbm);
+	double tf = useful_tflops(pr);
+	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz = %.3f ms; ", e->cu_cycles, e->clock_mhz,
+	       e->seconds * 1e3);
+	if (pr->useful_flops < 0 && e->tflops > 0)
+		printf("%.1f TFLOP/s of MFMA work (a launch descriptor has no graph: the padded tiles' work, not the "
+		       "useful one)", e->tflops);
+	else if (pr->useful_flops > 0 || e->tflops > 0)
+		printf("%.1f TFLOP/s useful (the graph's mma ops: 2*M*N*K for a GEMM)", tf);
+	if (pr->useful_flops > 0 || e->tflops > 0)
+		printf(", %.1f%% of the %.0f TFLOP/s f16 matrix peak at the boost clock; ",
+		       100 * tf * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12);
+	if (padded(pr))
+		printf("%.1f TFLOP/s of MFMA work with the padded tiles; ", e->tflops);
+	printf("%.0f GB/s useful (every buffer once), %.0f GB/s HBM traffic\n", useful_gbps(pr), e->gbps_hbm);
 	printf("%s\n", LIMITS);
 	size_t n = cu->npcs;
 	TmPc **order = xcalloc(n + 1, sizeof *order);
@@ -443,7 +507,13 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "cycles", json_integer((json_int_t)cu->cycles));
 	json_object_set_new(o, "cu_cycles_estimate", json_real(e->cu_cycles));
 	json_object_set_new(o, "seconds", json_real(e->seconds));
-	json_object_set_new(o, "tflops", json_real(e->tflops));
+	json_object_set_new(o, "tflops", json_real(useful_tflops(pr)));
+	json_object_set_new(o, "tflops_padded", json_real(e->tflops));
+	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
+		: "none: a launch descriptor has no graph, tflops is the MFMAs' work with padded tiles"));
+	if (pr->useful_flops >= 0)
+		json_object_set_new(o, "useful_flops", json_real(pr->useful_flops));
+	json_object_set_new(o, "gbps", json_real(useful_gbps(pr)));
 	json_object_set_new(o, "hbm_gbps", json_real(e->gbps_hbm));
 	json_object_set_new(o, "matrix_utilisation", json_real(e->matrix_util));
 	json_t *iss = json_object();
@@ -556,6 +626,7 @@ int cmd_profile(int argc, char **argv)
 		usage_err("profile: compile options apply to kernel graphs; a launch descriptor's code is compiled");
 	Profile pr;
 	memset(&pr, 0, sizeof pr);
+	pr.useful_flops = -1;
 	rc = graph ? profile_graph(&a, &pr) : profile_descriptor(&a, &pr);
 	if (rc == 0) {
 		if (a.json)

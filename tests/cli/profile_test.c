@@ -3,7 +3,8 @@
  * prints an estimate, and no figure passes the modelled chip's limits (the
  * f16 matrix peak, the HBM bandwidth); --json parses and agrees; a compiled
  * launch descriptor profiles too; the clock is modelled and --clock
- * replaces it; --gpu MI308X scales with its 80 CUs; usage errors exit 2. */
+ * replaces it; TFLOP/s is the graph's useful work with the padded figure
+ * beside it; --gpu MI308X scales with its 80 CUs; usage errors exit 2. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -244,6 +245,43 @@ START_TEST(clock_modelled_and_overridden)
 }
 END_TEST
 
+/* A GEMM whose 64x64x32 tiles pad the 100x70x90 problem: the useful
+ * figure is 2*M*N*K over the time, the MFMAs' work (padded tiles) larger;
+ * GB/s counts every buffer once. */
+START_TEST(useful_work_of_a_padded_gemm)
+{
+	json_t *d = profile_json("examples/gemm_global_unaligned.json");
+	double secs = num(d, "seconds"), useful = 2.0 * 100 * 70 * 90;
+	ck_assert_str_eq(json_string_value(json_object_get(d, "useful_work")), "graph");
+	ck_assert_double_eq_tol(num(d, "useful_flops"), useful, 1e-6);
+	ck_assert_double_eq_tol(num(d, "tflops") * 1e12 * secs, useful, 1e-6 * useful);
+	double padded = 2.0 * 128 * 128 * 96; /* 2x2 tiles of 64x64, 3 K steps of 32 */
+	ck_assert_double_eq_tol(num(d, "tflops_padded") * 1e12 * secs, padded, 1e-6 * padded);
+	double bytes = 100 * 90 * 2 + 70 * 90 * 2 + 100 * 70 * 4;
+	ck_assert_double_eq_tol(num(d, "gbps") * 1e9 * secs, bytes, 1e-6 * bytes);
+	json_decref(d);
+	profile_prints("examples/gemm_global_unaligned.json", "TFLOP/s useful");
+	profile_prints("examples/gemm_global_unaligned.json", "TFLOP/s of MFMA work with the padded tiles");
+	/* an aligned GEMM: one figure */
+	json_t *a = profile_json("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=256");
+	ck_assert_double_eq_tol(num(a, "tflops"), num(a, "tflops_padded"), 1e-9 * num(a, "tflops"));
+	json_decref(a);
+	/* a launch descriptor has no graph: its figure is the padded one, said so */
+	const char *dir = test_tmpdir("profile_useful");
+	CmdResult r = test_wavecc("compile examples/gemm_global_unaligned.json -o %s/k.hsaco --launch %s/k.launch.json",
+		dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/k.launch.json", dir);
+	json_t *l = profile_json(path);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(l, "useful_work")), "padded"));
+	ck_assert_double_eq_tol(num(l, "tflops") * 1e12 * num(l, "seconds"), padded, 1e-6 * padded);
+	json_decref(l);
+	profile_prints(path, "a launch descriptor has no graph");
+}
+END_TEST
+
 /* --gpu MI308X: 80 CUs, the same CU; a grid of 1520 workgroups (5 per CU
  * on 304 CUs, 19 on 80) takes about 19/5 as long at the same clock. */
 START_TEST(gpu_mi308x_scales_with_its_cus)
@@ -313,6 +351,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, descriptor_and_usage);
 	tcase_add_test(tc, schedule_options_reach_the_compile);
 	tcase_add_test(tc, clock_modelled_and_overridden);
+	tcase_add_test(tc, useful_work_of_a_padded_gemm);
 	tcase_add_test(tc, gpu_mi308x_scales_with_its_cus);
 	tcase_add_test(tc, gpu_and_clock_usage);
 	suite_add_tcase(s, tc);
