@@ -24,7 +24,7 @@
 	X("info", cmd_info, "describe a code object: kernels, descriptors, metadata") \
 	X("compile", cmd_compile, "compile a kernel graph (JSON) to a code object and launch descriptor, or -S assembly") \
 	X("run", cmd_run, "run a launch descriptor, or compile a kernel graph, run it and check it against the interpreter") \
-	X("profile", cmd_profile, "estimate a kernel's time on a modelled MI300X/MI250X: cycles, utilisation, stall hot spots")
+	X("profile", cmd_profile, "estimate a kernel's time on a modelled MI300X/MI308X/MI325X/MI250X: cycles, clock, utilisation, stall hot spots")
 
 #define DECLARE_CMD(name, fn, summary) int fn(int argc, char **argv);
 WAVECC_COMMANDS(DECLARE_CMD)

@@ -1,6 +1,7 @@
 /* cmd_profile.c — `wavecc profile FILE.json`: how fast a kernel runs on a
- * modelled MI300X (gfx942) or MI250X GCD (gfx90a), by the cycle model of
- * loader/timing (docs/cycle-model.md).
+ * modelled GPU (--gpu: MI300X, the gfx942 default, MI308X, MI325X; an
+ * MI250X GCD for gfx90a), by the cycle model of loader/timing
+ * (docs/cycle-model.md).
  *
  * FILE.json is a launch descriptor (its code object runs) or a kernel graph
  * (compiled in memory as `wavecc run` does: dynamic symbols stay kernel
@@ -8,12 +9,20 @@
  * scalar argument without a value is 1. Only a sample of workgroups runs on
  * the emulator (tm_sample_size: one CU's share of the grid, at most two
  * rounds of its occupancy), recorded; their streams are replayed on one
- * modelled CU and the result scaled to the grid (loader/timing/gpu.c).
+ * modelled CU and the result scaled to the grid (loader/timing/gpu.c), at
+ * the clock model's clock for the kernel's MFMA data type and matrix-core
+ * duty, or --clock's.
  * Output: a summary (cycles, loops, utilisation per unit, bytes per clock
- * per memory level, the whole-GPU estimate with the model's limits) and the
- * stall hot spots by instruction and reason; --asm lists every instruction
- * with its counts; --json the same as one JSON document. */
+ * per memory level, the clock and why, the whole-GPU estimate with the
+ * model's limits) and the stall hot spots by instruction and reason; --asm
+ * lists every instruction with its counts; --json the same as one JSON
+ * document. TFLOP/s is the useful work of the graph's mma ops (2*M*N*K
+ * for a GEMM, kernel_mma_flops) with the MFMAs' work, which counts padded
+ * tiles, beside it when they differ; a launch descriptor has no graph, so
+ * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
+ * once, the modelled HBM traffic beside it. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +35,8 @@
 
 typedef struct {
 	const char *path, *mcpu;
+	const TmGpu *gpu; /* --gpu, or NULL: the arch's default */
+	double clock;     /* --clock MHz, or 0: the clock model's */
 	Vec(const char *) defs;
 	bool json, asm_listing;
 	long long sample, top;
@@ -37,7 +48,10 @@ typedef struct {
 typedef struct {
 	char kernel[256]; /* a copy: the launch descriptor is freed before printing */
 	EmuArch arch;
+	const TmGpu *gpu;
 	TmParams p;
+	TmClock clk;
+	double useful_flops; /* the graph's mma work (kernel_mma_flops); -1: no graph or not known */
 	uint32_t grid[3], wg_items;
 	TmOccupancy occ;
 	TmCuConfig cfg;
@@ -49,15 +63,21 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--sample N] [--top N]\n"
-		   "                      [--asm] [--json] [--params] [--version] [-h] [compile's schedule options]\n"
-		   "  Estimate the kernel's time on a modelled MI300X (gfx942) or MI250X GCD (gfx90a): a\n"
-		   "  sample of workgroups runs on the emulator, a cycle model of one compute unit replays\n"
-		   "  them (docs/cycle-model.md), the result is scaled to the grid. A model, not a\n"
-		   "  measurement: its limits are printed with the figures.\n"
+	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
+		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--version] [-h]\n"
+		   "                      [compile's schedule options]\n"
+		   "  Estimate the kernel's time on a modelled GPU: a sample of workgroups runs on the\n"
+		   "  emulator, a cycle model of one compute unit replays them (docs/cycle-model.md), the\n"
+		   "  result is scaled to the grid at the clock the GPU would run the kernel at. A model,\n"
+		   "  not a measurement: its limits are printed with the figures.\n"
 		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
 		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
 		   "  --mcpu CPU      kernel graphs: gfx942 (default) or gfx90a\n"
+		   "  --gpu NAME      MI300X (the gfx942 default), MI308X, MI325X (gfx942) or MI250X (one\n"
+		   "                  GCD, gfx90a, its default); a kernel graph is compiled for its target\n"
+		   "  --clock MHZ     assume this engine clock instead of the clock model's (which falls\n"
+		   "                  from the boost clock toward AMD's median clock under dense GEMM as\n"
+		   "                  the matrix cores get busier)\n"
 		   "  --sample N      simulate N workgroups (at most one CU's share of the grid; default:\n"
 		   "                  that share, at most two rounds of its occupancy)\n"
 		   "  --top N         hot spots to list (default 12)\n"
@@ -87,7 +107,13 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	}
 	snprintf(pr->kernel, sizeof pr->kernel, "%s", d->kernel);
 	pr->arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
-	tm_params(pr->arch, &pr->p);
+	pr->gpu = a->gpu ? a->gpu : tm_gpu_default(pr->arch);
+	if (pr->gpu->arch != pr->arch) {
+		codeobj_free(&co);
+		usage_err("profile: --gpu %s is a %s; the code object is for %s", pr->gpu->name,
+			  pr->gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942", d->arch);
+	}
+	tm_gpu_params(pr->gpu, &pr->p);
 	uint64_t nwg = 1;
 	for (int i = 0; i < 3; i++) {
 		pr->grid[i] = (uint32_t)d->grid[i].value;
@@ -96,10 +122,10 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	pr->wg_items = d->workgroup_size[0] * d->workgroup_size[1] * d->workgroup_size[2];
 	uint32_t nwaves = (pr->wg_items + 63) / 64;
 	uint32_t lds = d->lds_bytes > k->kd.group_segment_fixed_size ? d->lds_bytes : k->kd.group_segment_fixed_size;
-	tm_occupancy(pr->arch, &k->kd, lds, nwaves, &pr->occ);
+	tm_occupancy(pr->gpu, &k->kd, lds, nwaves, &pr->occ);
 	codeobj_free(&co);
-	uint64_t sample = a->sample > 0 ? (uint64_t)a->sample : tm_sample_size(pr->arch, nwg, pr->occ.wgs_per_cu);
-	uint64_t share = tm_sample_size(pr->arch, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
+	uint64_t sample = a->sample > 0 ? (uint64_t)a->sample : tm_sample_size(pr->gpu, nwg, pr->occ.wgs_per_cu);
+	uint64_t share = tm_sample_size(pr->gpu, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
 	if (sample > share)
 		sample = share; /* more would put other CUs' workgroups on this one */
 	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
@@ -128,12 +154,11 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 		rc = 1;
 	} else {
 		char err[256];
-		tm_cu_config(pr->arch, rec, nwg, &pr->occ, pr->footprint, &pr->cfg);
-		if (tm_simulate(rec, &pr->cfg, &pr->cu, err, sizeof err) != 0) {
+		if (tm_profile(pr->gpu, rec, nwg, &pr->occ, pr->footprint, a->clock, &pr->cfg, &pr->cu, &pr->clk, &pr->est,
+			    err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: %s\n", err);
 			rc = 1;
 		} else {
-			tm_estimate(pr->arch, &pr->cu, nwg, &pr->occ, &pr->est);
 			pr->base = UINT64_MAX;
 			for (size_t i = 0; i < pr->cu.npcs; i++)
 				if (pr->cu.pcs[i].pc < pr->base)
@@ -196,6 +221,32 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	return rc;
 }
 
+/* The graph's mma work at the -D values (kernel_mma_flops), -1 when a dim
+ * has no value. Bindings the compile rejects (unknown symbols, aliases)
+ * are left to it to report. */
+static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d)
+{
+	const char *name[MAX_DEFS];
+	int64_t val[MAX_DEFS];
+	int n = 0;
+	for (size_t i = 0; i < a->defs.len && n < MAX_DEFS; i++) {
+		const char *def = a->defs.data[i], *eq = strchr(def, '=');
+		const char *s = intern_n(def, (size_t)(eq - def));
+		bool scalar = false;
+		for (size_t j = 0; j < k->scalar_args.len; j++)
+			scalar |= k->scalar_args.data[j]->name == s;
+		const KSymbol *ks = kernel_symbol(k, s);
+		if (scalar || !ks || (ks->kind != SYMK_VALUE && ks->kind != SYMK_DYNAMIC))
+			continue;
+		name[n] = s;
+		val[n++] = opt_int("-D", eq + 1);
+	}
+	Kernel *v = subst_bound_view(k, n, name, val, d);
+	double f = v ? kernel_mma_flops(v) : -1;
+	kernel_view_free(v);
+	return f;
+}
+
 static int profile_graph(const ProfArgs *a, Profile *pr)
 {
 	Diag d;
@@ -212,7 +263,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 			usage_err("profile: dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
 	}
 	CompileOptions co = {0};
-	co.mcpu = a->mcpu ? a->mcpu : "gfx942";
+	co.mcpu = a->mcpu ? a->mcpu : a->gpu && a->gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942";
 	co.code_object = "kernel.hsaco";
 	co.schedule = a->sched.schedule;
 	co.lds_stages = a->sched.lds_stages;
@@ -234,6 +285,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 		co.def_name[co.ndefs] = name;
 		co.def_val[co.ndefs++] = opt_int("-D", eq + 1);
 	}
+	pr->useful_flops = useful_flops(k, a, &d);
 	Compile c;
 	compile_init(&c, k, &co, &d);
 	int rc = 1;
@@ -273,15 +325,68 @@ static int by_pc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* The f16 matrix peak at the boost clock, FLOP/s. */
 static double chip_peak_f16(const Profile *pr)
 {
 	return (pr->arch == EMU_GFX90A ? 1024.0 : 2048.0) * pr->p.cus * pr->p.clock_mhz * 1e6;
 }
 
+/* The useful FLOP/s (the graph's mma work; without a graph, the MFMAs'). */
+static double useful_tflops(const Profile *pr)
+{
+	if (pr->useful_flops < 0 || pr->est.seconds <= 0)
+		return pr->est.tflops;
+	return pr->useful_flops / pr->est.seconds / 1e12;
+}
+
+/* Every buffer's bytes once over the time, GB/s. */
+static double useful_gbps(const Profile *pr)
+{
+	return pr->est.seconds > 0 ? pr->footprint / pr->est.seconds / 1e9 : 0;
+}
+
+/* Do the useful and the MFMA work differ (by more than rounding)? */
+static bool padded(const Profile *pr)
+{
+	double u = useful_tflops(pr), m = pr->est.tflops;
+	return pr->useful_flops >= 0 && fabs(u - m) > 1e-6 * (m > u ? m : u);
+}
+
+/* Why the clock is what it is, one sentence. */
+static void clock_why(const Profile *pr, char *buf, size_t len)
+{
+	const TmClock *c = &pr->clk;
+	if (c->forced) {
+		snprintf(buf, len, "given by --clock");
+		return;
+	}
+	if (c->dtype < 0) {
+		snprintf(buf, len, "model: no MFMA work, so the %s's %.0f MHz boost clock", pr->gpu->name, c->boost_mhz);
+		return;
+	}
+	const char *dt = tm_dtype_name[c->dtype];
+	char full[160];
+	if (pr->gpu->clock_note)
+		snprintf(full, sizeof full, "%s", pr->gpu->clock_note);
+	else if (c->mixed)
+		snprintf(full, sizeof full, "AMD's median clocks under dense GEMM on %s of the types, by their busy cycles",
+			 pr->gpu->name);
+	else if (c->dtype == TM_DT_F16 || c->dtype == TM_DT_BF16 || c->dtype == TM_DT_FP8)
+		snprintf(full, sizeof full, "AMD's median clock under dense %s GEMM on %s", dt, pr->gpu->name);
+	else
+		snprintf(full, sizeof full, "guessed: the %s median clock, none published for %s",
+			 c->dtype == TM_DT_I8 ? "fp8" : "f16", dt);
+	snprintf(buf, len,
+		 "model: %s%s MFMAs at %.1f%% matrix-core duty, between the %.0f MHz boost clock at duty 0 and %.0f MHz at "
+		 "full duty (%s); --clock overrides",
+		 c->mixed ? "mostly " : "", dt, 100 * c->duty, c->boost_mhz, c->full_mhz, full);
+}
+
 static const char *LIMITS =
 	"model limits: one CU is simulated and all CUs assumed alike; HBM and L2 bandwidth split evenly; "
 	"L2 hits by a first-touch rule (the kernel's buffer footprint comes from HBM once, the rest hits), no "
-	"Infinity Cache, TLB, DRAM page or channel effects; instruction fetch, clocks and launch overhead not modelled; "
+	"Infinity Cache, TLB, DRAM page or channel effects; instruction fetch and launch overhead not modelled; the clock "
+	"is calibrated to AMD's median clocks under dense GEMM, its fall with matrix-core duty guessed; "
 	"latencies calibrated to published pointer chases, other figures marked guessed in the parameter table "
 	"(wavecc profile --params)";
 
@@ -290,9 +395,10 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	const TmCuResult *cu = &pr->cu;
 	const TmEstimate *e = &pr->est;
 	double cyc = cu->cycles ? (double)cu->cycles : 1;
-	printf("kernel %s on %s, modelled %s: %g CUs at %g MHz, %g GB/s HBM peak (%.0f achievable)\n", pr->kernel,
-	       pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942", pr->arch == EMU_GFX90A ? "MI250X (one GCD)" : "MI300X",
-	       pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps, pr->p.hbm_gbps * pr->p.hbm_efficiency);
+	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable)\n",
+	       pr->kernel, pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942", pr->gpu->name,
+	       pr->arch == EMU_GFX90A ? " (one GCD)" : "", pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps,
+	       pr->p.hbm_gbps * pr->p.hbm_efficiency);
 	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
 	       pr->grid[0], pr->grid[1], pr->grid[2], (unsigned long long)e->grid_wgs, pr->wg_items, pr->occ.waves_per_wg,
 	       pr->occ.wgs_per_cu, pr->occ.limit);
@@ -317,9 +423,23 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	printf("bytes per clock: L1 %.1f, L2 %.1f, HBM %.2f (share %.2f), LDS %.1f; LDS bank-conflict cycles %llu\n",
 	       (double)cu->bytes_l1 / cyc, (double)cu->bytes_l2 / cyc, (double)cu->bytes_hbm / cyc,
 	       pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc, (unsigned long long)cu->lds_conflict_cycles);
-	printf("estimate (model, not a measurement): %.3f ms, %.1f TFLOP/s (%.1f%% of the %.0f TFLOP/s f16 matrix peak), "
-	       "%.0f GB/s HBM\n", e->seconds * 1e3, e->tflops, 100 * e->tflops * 1e12 / chip_peak_f16(pr),
-	       chip_peak_f16(pr) / 1e12, e->gbps_hbm);
+	char why[512];
+	clock_why(pr, why, sizeof why);
+	printf("clock %.0f MHz (%s)\n", pr->clk.mhz, why);
+	double tf = useful_tflops(pr);
+	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz = %.3f ms; ", e->cu_cycles, e->clock_mhz,
+	       e->seconds * 1e3);
+	if (pr->useful_flops < 0 && e->tflops > 0)
+		printf("%.1f TFLOP/s of MFMA work (a launch descriptor has no graph: the padded tiles' work, not the "
+		       "useful one)", e->tflops);
+	else if (pr->useful_flops > 0 || e->tflops > 0)
+		printf("%.1f TFLOP/s useful (the graph's mma ops: 2*M*N*K for a GEMM)", tf);
+	if (pr->useful_flops > 0 || e->tflops > 0)
+		printf(", %.1f%% of the %.0f TFLOP/s f16 matrix peak at the boost clock; ",
+		       100 * tf * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12);
+	if (padded(pr))
+		printf("%.1f TFLOP/s of MFMA work with the padded tiles; ", e->tflops);
+	printf("%.0f GB/s useful (every buffer once), %.0f GB/s HBM traffic\n", useful_gbps(pr), e->gbps_hbm);
 	printf("%s\n", LIMITS);
 	size_t n = cu->npcs;
 	TmPc **order = xcalloc(n + 1, sizeof *order);
@@ -370,6 +490,19 @@ static void print_json(const Profile *pr)
 	json_t *o = json_object();
 	json_object_set_new(o, "kernel", json_string(pr->kernel));
 	json_object_set_new(o, "arch", json_string(pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942"));
+	json_object_set_new(o, "gpu", json_string(pr->gpu->name));
+	json_object_set_new(o, "cus", json_integer((json_int_t)pr->p.cus));
+	json_object_set_new(o, "clock_mhz", json_real(pr->clk.mhz));
+	json_t *clk = json_object();
+	json_object_set_new(clk, "source", json_string(pr->clk.forced ? "--clock" : "model"));
+	json_object_set_new(clk, "boost_mhz", json_real(pr->clk.boost_mhz));
+	json_object_set_new(clk, "full_duty_mhz", json_real(pr->clk.full_mhz));
+	json_object_set_new(clk, "matrix_duty", json_real(pr->clk.duty));
+	json_object_set_new(clk, "dtype", pr->clk.dtype < 0 ? json_null() : json_string(tm_dtype_name[pr->clk.dtype]));
+	char why[512];
+	clock_why(pr, why, sizeof why);
+	json_object_set_new(clk, "why", json_string(why));
+	json_object_set_new(o, "clock", clk);
 	json_object_set_new(o, "grid_workgroups", json_integer((json_int_t)e->grid_wgs));
 	json_object_set_new(o, "occupancy_workgroups_per_cu", json_integer(pr->occ.wgs_per_cu));
 	json_object_set_new(o, "occupancy_limit", json_string(pr->occ.limit));
@@ -377,7 +510,13 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "cycles", json_integer((json_int_t)cu->cycles));
 	json_object_set_new(o, "cu_cycles_estimate", json_real(e->cu_cycles));
 	json_object_set_new(o, "seconds", json_real(e->seconds));
-	json_object_set_new(o, "tflops", json_real(e->tflops));
+	json_object_set_new(o, "tflops", json_real(useful_tflops(pr)));
+	json_object_set_new(o, "tflops_padded", json_real(e->tflops));
+	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
+		: "none: a launch descriptor has no graph, tflops is the MFMAs' work with padded tiles"));
+	if (pr->useful_flops >= 0)
+		json_object_set_new(o, "useful_flops", json_real(pr->useful_flops));
+	json_object_set_new(o, "gbps", json_real(useful_gbps(pr)));
 	json_object_set_new(o, "hbm_gbps", json_real(e->gbps_hbm));
 	json_object_set_new(o, "matrix_utilisation", json_real(e->matrix_util));
 	json_t *iss = json_object();
@@ -438,6 +577,15 @@ int cmd_profile(int argc, char **argv)
 			if (!target_from_name(v))
 				usage_err("profile: --mcpu %s: expected gfx942 or gfx90a", v);
 			a.mcpu = v;
+		} else if (opt_value(argc, argv, &i, "--gpu", &v)) {
+			a.gpu = tm_gpu(v);
+			if (!a.gpu)
+				usage_err("profile: --gpu %s: expected %s", v, tm_gpu_names());
+		} else if (opt_value(argc, argv, &i, "--clock", &v)) {
+			char *end;
+			a.clock = strtod(v, &end);
+			if (end == v || *end || !(a.clock >= 100 && a.clock <= 5000))
+				usage_err("profile: --clock %s: expected an engine clock in MHz from 100 to 5000", v);
 		} else if (opt_value(argc, argv, &i, "--sample", &v)) {
 			a.sample = opt_int("--sample", v);
 			if (a.sample <= 0)
@@ -474,10 +622,14 @@ int cmd_profile(int argc, char **argv)
 	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)
 		usage_err("profile: --mcpu applies to kernel graphs; a launch descriptor names its arch");
+	if (a.gpu && a.mcpu && (strcmp(target_from_name(a.mcpu)->name, "gfx90a") == 0) != (a.gpu->arch == EMU_GFX90A))
+		usage_err("profile: --gpu %s is a %s, not a %s", a.gpu->name, a.gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942",
+			  a.mcpu);
 	if (!graph && a.sched_given)
 		usage_err("profile: compile options apply to kernel graphs; a launch descriptor's code is compiled");
 	Profile pr;
 	memset(&pr, 0, sizeof pr);
+	pr.useful_flops = -1;
 	rc = graph ? profile_graph(&a, &pr) : profile_descriptor(&a, &pr);
 	if (rc == 0) {
 		if (a.json)

@@ -347,6 +347,38 @@ MmaType op_mma_type(const Kernel *k, const Op *op)
 	return hw ? hw->mma_type : MMA_NONE;
 }
 
+/* The product of the extents of s's dims (those of `skip` left out) at
+ * k's symbol values, or -1 when one is not a number. */
+static double shape_extent(Kernel *k, Shape s, const Shape *skip)
+{
+	double n = 1;
+	for (int i = 0; i < s.rank; i++) {
+		if (skip && shape_find(*skip, s.dims[i]) >= 0)
+			continue;
+		int64_t v;
+		if (!sym_is_int(kernel_subs(k, s.dims[i]), &v) || v < 0)
+			return -1;
+		n *= (double)v;
+	}
+	return n;
+}
+
+double kernel_mma_flops(Kernel *k)
+{
+	double flops = 0;
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		const Op *op = k->op_list.data[i];
+		if (op->kind != OP_MMA || op->nargs < 3)
+			continue;
+		Shape acc = op->args[2]->shape;
+		double out = shape_extent(k, acc, NULL), red = shape_extent(k, op->args[0]->shape, &acc);
+		if (out < 0 || red < 0)
+			return -1;
+		flops += 2 * out * red;
+	}
+	return flops;
+}
+
 OpKind op_from_name(const char *name)
 {
 	for (int i = 0; i < OP_COUNT; i++)

@@ -369,6 +369,14 @@ size_t kernel_resolve_symbols(Kernel *k, KernelResolveCheck check, void *ctx);
 /* The op's mma type, falling back to the hardware constraint's. */
 MmaType op_mma_type(const Kernel *k, const Op *op);
 
+/* The useful work of k's mma ops in FLOPs: each op once at its whole
+ * symbolic shape (an iterate tiles one of its dims; it does not repeat the
+ * op), 2 x (the accumulator's elements) x (the extent of the dims the
+ * operands reduce: the lhs's dims the accumulator lacks), at k's symbol
+ * values (a bound view binds -D values). 2*M*N*K for a GEMM, whatever its
+ * tiles. 0 without mma ops, -1 when a dim has no value. */
+double kernel_mma_flops(Kernel *k);
+
 static inline OpClass op_class(OpKind k) { return op_info[k].cls; }
 static inline const char *op_name(OpKind k) { return op_info[k].name; }
 static inline bool op_is_unary(OpKind k) { return op_info[k].cls == OPC_UNARY; }

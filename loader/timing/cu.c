@@ -14,8 +14,10 @@
  * barrier. Memory is a chain of bandwidth servers with latencies: the
  * vector L1 (per CU, LRU by line), the L2 (this CU's bandwidth share) and
  * HBM (this CU's share), the scalar cache, and the LDS pipe whose occupancy
- * is the access's bank-conflict cycles. Every clock a wave waits beyond its
- * turn is charged to the instruction it waits with and the reason.
+ * is the access's bank-conflict cycles; the HBM latency beyond L2 is fixed
+ * in time, so it takes fewer clocks at a lower configured clock. Every
+ * clock a wave waits beyond its turn is charged to the instruction it waits
+ * with and the reason.
  * Workgroups are dispatched in order as occupancy allows. */
 #include <math.h>
 #include <stdlib.h>
@@ -87,6 +89,7 @@ typedef struct {
 	uint32_t simd_list[8][64]; /* the resident waves of each SIMD (indices into w) */
 	uint32_t running;          /* dispatched waves not yet ended */
 	double valu_free[8], mfma_free[8], ta_free, lds_free, l2_free, hbm_free;
+	double hbm_latency; /* at the configured clock */
 	Cache l1, sc;
 	uint64_t *l2seen;
 	size_t l2cap, l2len;
@@ -307,7 +310,7 @@ static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
 			s->out->bytes_l2 += (uint64_t)lb;
 			d = serve(&s->l2_free, t, lb, s->cfg->l2_bytes_per_clk);
 			if (goes_to_hbm(s, line)) {
-				d = serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk) + p->hbm_latency;
+				d = serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk) + s->hbm_latency;
 				s->out->bytes_hbm += (uint64_t)lb;
 			} else {
 				d += p->l2_latency;
@@ -410,6 +413,7 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 		s->mfma_free[w->simd] = (double)(c + busy);
 		w->busy_until = c + busy;
 		o->mfma_busy += busy;
+		o->mfma_busy_dt[tm_mfma_dtype(e->op)] += busy;
 		o->mfma_flops += tm_mfma_flops(e->op);
 		uint64_t same = c + busy + (!s->g90a && np == 2 ? 2 * (uint64_t)p->issue_period : 0);
 		uint64_t ovl = c + (uint64_t)(np + p->mfma_srcc_overlap_passes) * (uint64_t)p->issue_period;
@@ -597,6 +601,11 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 	memset(out, 0, sizeof *out);
 	tm_params(cfg->arch, &s.p);
 	s.g90a = cfg->arch == EMU_GFX90A;
+	/* the latencies are clocks at latency_clock_mhz; beyond L2 (fabric,
+	 * Infinity Cache, HBM) the time is fixed, so fewer clocks at a lower
+	 * clock */
+	double scale = cfg->clock_mhz > 0 ? cfg->clock_mhz / s.p.latency_clock_mhz : 1;
+	s.hbm_latency = s.p.l2_latency + (s.p.hbm_latency - s.p.l2_latency) * scale;
 	s.nw = (uint32_t)(r->wg_count * r->nwaves);
 	s.w = xcalloc(s.nw + 1, sizeof *s.w);
 	s.wg_live = xcalloc(r->wg_count + 1, sizeof *s.wg_live);
@@ -697,4 +706,21 @@ double tm_mfma_flops(int op)
 	if (blk && sscanf(blk, "_%db", &b) != 1)
 		b = 1;
 	return 2.0 * m * n * k * b;
+}
+
+TmDtype tm_mfma_dtype(int op)
+{
+	const char *name = isa_info[op].name, *t = strrchr(name, '_');
+	t = t ? t + 1 : name;
+	if (strcmp(t, "bf16") == 0)
+		return TM_DT_BF16;
+	if (strcmp(t, "fp8") == 0 || strcmp(t, "bf8") == 0)
+		return TM_DT_FP8;
+	if (strcmp(t, "i8") == 0)
+		return TM_DT_I8;
+	if (strcmp(t, "f32") == 0 || strcmp(t, "xf32") == 0)
+		return TM_DT_F32;
+	if (strcmp(t, "f64") == 0)
+		return TM_DT_F64;
+	return TM_DT_F16;
 }

@@ -1,6 +1,7 @@
 /* gpu.c — the whole GPU by model: occupancy from the kernel descriptor, the
- * sample of workgroups one CU simulates, the CU's bandwidth shares, and the
- * scaling of the CU's result to the grid.
+ * sample of workgroups one CU simulates, the CU's bandwidth shares, the
+ * clock the GPU runs the kernel at, and the scaling of the CU's result to
+ * the grid.
  *
  * Model (docs/cycle-model.md): workgroups are spread evenly over the CUs
  * (each CU runs ceil(grid / CUs) of them, as many at once as occupancy
@@ -8,7 +9,14 @@
  * are split evenly between the CUs that have work (HBM at its achievable
  * share, hbm_efficiency). When a CU's share is
  * larger than the sample, the time is extrapolated from the sample's steady
- * state (the interval between workgroup completions after the first round). */
+ * state (the interval between workgroup completions after the first round).
+ *
+ * The clock (tm_clock): the boost clock without matrix-core work, falling
+ * toward AMD's published median clock under dense GEMM of the MFMAs' data
+ * type as the matrix-core duty goes to 1. HBM bandwidth is fixed in bytes
+ * per second, so its share per clock depends on the clock, and the duty on
+ * that share: tm_profile simulates again at the clock a run implies until
+ * it settles. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +25,11 @@
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
-void tm_occupancy(EmuArch arch, const KernelDescriptor *kd, uint32_t lds_bytes, uint32_t waves_per_wg, TmOccupancy *o)
+void tm_occupancy(const TmGpu *g, const KernelDescriptor *kd, uint32_t lds_bytes, uint32_t waves_per_wg,
+	TmOccupancy *o)
 {
 	TmParams p;
-	tm_params(arch, &p);
+	tm_gpu_params(g, &p);
 	memset(o, 0, sizeof *o);
 	uint32_t simds = (uint32_t)p.simds, slots = (uint32_t)p.wave_slots;
 	o->waves_per_wg = waves_per_wg ? waves_per_wg : 1;
@@ -45,36 +54,35 @@ void tm_occupancy(EmuArch arch, const KernelDescriptor *kd, uint32_t lds_bytes, 
 		o->wgs_per_cu = 1, o->limit = "does not fit (modelled as 1)";
 }
 
-static uint64_t per_cu(EmuArch arch, uint64_t nwg, uint64_t *active)
+static uint64_t per_cu(const TmGpu *g, uint64_t nwg, uint64_t *active)
 {
-	TmParams p;
-	tm_params(arch, &p);
-	uint64_t cus = (uint64_t)p.cus;
+	uint64_t cus = (uint64_t)g->cus;
 	*active = nwg < cus ? nwg : cus;
 	return (nwg + cus - 1) / cus;
 }
 
-uint64_t tm_sample_size(EmuArch arch, uint64_t nwg, uint32_t occ)
+uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ)
 {
-	uint64_t active, w = per_cu(arch, nwg, &active);
+	uint64_t active, w = per_cu(g, nwg, &active);
 	uint64_t cap = 2 * (uint64_t)occ > 2 ? 2 * (uint64_t)occ : 2;
 	return w < cap ? w : cap;
 }
 
-void tm_cu_config(EmuArch arch, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
-	TmCuConfig *c)
+void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
+	double clock_mhz, TmCuConfig *c)
 {
 	TmParams p;
-	tm_params(arch, &p);
+	tm_gpu_params(g, &p);
 	uint64_t active;
-	per_cu(arch, nwg, &active);
+	per_cu(g, nwg, &active);
 	if (!active)
 		active = 1;
 	memset(c, 0, sizeof *c);
-	c->arch = arch;
+	c->arch = g->arch;
+	c->clock_mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
 	c->resident = o->wgs_per_cu;
 	c->waves_per_simd_cap = o->waves_per_simd;
-	double clk = p.clock_mhz * 1e6;
+	double clk = c->clock_mhz * 1e6;
 	c->hbm_bytes_per_clk = p.hbm_gbps * p.hbm_efficiency * 1e9 / clk / (double)active;
 	double l2s = ceil(p.cus / p.cus_per_l2);
 	double per_l2 = ceil((double)active / l2s);
@@ -95,13 +103,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o, TmEstimate *e)
+void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
+	TmEstimate *e)
 {
 	TmParams p;
-	tm_params(arch, &p);
+	tm_gpu_params(g, &p);
 	memset(e, 0, sizeof *e);
 	e->grid_wgs = nwg;
-	e->wgs_per_cu = per_cu(arch, nwg, &e->active_cus);
+	e->wgs_per_cu = per_cu(g, nwg, &e->active_cus);
 	uint32_t s = cu->workgroups;
 	double cycles = (double)cu->cycles;
 	if (e->wgs_per_cu != s && s > 0) {
@@ -118,17 +127,61 @@ void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccup
 	}
 	/* the chip's HBM bandwidth bounds the whole grid's traffic, whatever
 	 * the extrapolation says */
-	double clk = p.clock_mhz * 1e6;
+	e->clock_mhz = c->clock_mhz > 0 ? c->clock_mhz : g->boost_mhz;
+	double clk = e->clock_mhz * 1e6;
 	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
 	double hbm_rate = p.hbm_gbps * p.hbm_efficiency * 1e9; /* achievable, not peak */
 	if (hbm_total / hbm_rate * clk > cycles)
 		cycles = hbm_total / hbm_rate * clk;
 	e->cu_cycles = cycles;
-	e->seconds = cycles / (p.clock_mhz * 1e6);
+	e->seconds = cycles / clk;
 	double per_wg = s ? 1.0 / s : 0;
 	if (e->seconds > 0) {
 		e->tflops = cu->mfma_flops * per_wg * (double)nwg / e->seconds / 1e12;
 		e->gbps_hbm = (double)cu->bytes_hbm * per_wg * (double)nwg / e->seconds / 1e9;
 	}
 	e->matrix_util = cu->cycles ? (double)cu->mfma_busy / (p.simds * (double)cu->cycles) : 0;
+}
+
+void tm_clock(const TmGpu *g, const TmCuResult *cu, TmClock *c)
+{
+	TmParams p;
+	tm_gpu_params(g, &p);
+	memset(c, 0, sizeof *c);
+	c->boost_mhz = g->boost_mhz;
+	c->dtype = -1;
+	double busy = 0, full = 0, most = 0;
+	for (int t = 0; t < TM_NDTYPES; t++) {
+		double b = (double)cu->mfma_busy_dt[t];
+		busy += b;
+		full += b * g->full_duty_mhz[t];
+		if (b > most)
+			most = b, c->dtype = t;
+		c->mixed |= b > 0 && b < (double)cu->mfma_busy;
+	}
+	c->full_mhz = busy > 0 ? full / busy : g->boost_mhz;
+	c->duty = cu->cycles ? fmin(1.0, (double)cu->mfma_busy / (p.simds * (double)cu->cycles)) : 0;
+	c->mhz = g->boost_mhz - (g->boost_mhz - c->full_mhz) * pow(c->duty, p.clock_duty_exponent);
+}
+
+int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
+	double clock_mhz, TmCuConfig *c, TmCuResult *cu, TmClock *clk, TmEstimate *e, char *err, size_t err_len)
+{
+	double mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
+	for (int run = 0;; run++) {
+		tm_cu_config(g, r, nwg, o, footprint_bytes, mhz, c);
+		if (tm_simulate(r, c, cu, err, err_len) != 0)
+			return -1;
+		tm_clock(g, cu, clk);
+		if (clock_mhz > 0 || fabs(clk->mhz - mhz) <= 0.005 * mhz || run == 3)
+			break;
+		mhz = clk->mhz;
+		tm_cu_result_free(cu);
+	}
+	/* the clock the last run was simulated at; the model's for it is
+	 * within 0.5% (or the fourth run's) */
+	clk->forced = clock_mhz > 0;
+	clk->mhz = mhz;
+	tm_estimate(g, c, cu, nwg, o, e);
+	return 0;
 }

@@ -19,12 +19,13 @@
 #include "../emu/emu.h"
 
 /* ---- params.c: the parameter table ----
- * X(name, gfx942, gfx90a, unit, source). "guessed" in the source column
- * marks a value no document gave us. */
+ * X(name, gfx942, gfx90a, unit, source): the compute unit's, by target.
+ * "guessed" in the source column marks a value no document gave us. The
+ * chip's figures (CUs, clocks, HBM, LDS) are the GPU configuration's
+ * (TM_GPUS). */
 #define TM_PARAMS(X) \
-	X(clock_mhz, 2100, 1700, "MHz", "AMD MI300X / MI250X data sheets (peak engine clock)") \
-	X(cus, 304, 110, "CUs", "MI300X: 8 XCDs x 38 CUs; MI250X: 220 CUs, one GCD of two") \
-	X(cus_per_l2, 38, 110, "CUs", "MI300X: one 4 MB L2 per XCD of 38 CUs (Chips and Cheese, Testing AMD's Giant MI300X); MI250X: one L2 per GCD") \
+	X(latency_clock_mhz, 2100, 1700, "MHz", "the engine clock of the published pointer chases and bandwidth runs the latencies and bandwidths per clock come from (MT4G: MI300X VF at 2.1 GHz, MI210 at 1.7 GHz)") \
+	X(clock_duty_exponent, 1, 1, "", "guessed: the shape of the clock's fall with the matrix-core duty d, clock = boost - (boost - full-duty clock) x d^exponent; 1 is linear in d (the ROCm blog's median clocks give only the full-duty end)") \
 	X(simds, 4, 4, "SIMDs/CU", "CDNA3 white paper / ISA guide: 4 SIMD units per CU") \
 	X(wave_slots, 8, 8, "waves/SIMD", "LLVM AMDGPU getMaxWavesPerEU for gfx90a and gfx942") \
 	X(max_wgs_per_cu, 32, 32, "workgroups", "guessed: workgroups (barrier resources) one CU holds") \
@@ -32,7 +33,6 @@
 	X(vgpr_granule, 8, 8, "regs", "LLVM AMDGPU VGPR allocation granule for gfx90a/gfx940") \
 	X(sgprs, 800, 800, "regs/SIMD", "LLVM AMDGPU getTotalNumSGPRs for GFX9") \
 	X(sgpr_granule, 16, 16, "regs", "LLVM AMDGPU SGPR allocation granule for GFX9") \
-	X(lds_bytes, 65536, 65536, "bytes/CU", "CDNA3 ISA guide: 64 KiB LDS per CU") \
 	X(issue_period, 4, 4, "clk", "each SIMD gets an issue turn every 4 clocks (GCN/CDNA sequencer); one wait state = one turn (assumption)") \
 	X(valu_cycles, 4, 4, "clk", "wave64 on a 16-lane SIMD: 4 clocks per VALU op (CDNA3 ISA guide)") \
 	X(trans_cycles, 16, 16, "clk", "guessed: transcendentals at quarter rate") \
@@ -57,21 +57,72 @@
 	X(l2_bytes_per_clk, 2048, 4096, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
 	X(l2_latency, 280, 284, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L2 288 / 292 clk load-to-use, less the 8 the model's chase adds") \
 	X(l2_cu_bytes_per_clk, 24, 24, "B/clk/CU", "MT4G L2 read bandwidth with every CU reading: MI300X 14364.7 GiB/s over 304 CUs at 2.1 GHz = 24.2, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz = 24.4 B/clk/CU") \
-	X(hbm_gbps, 5300, 1600, "GB/s", "MI300X data sheet 5.3 TB/s; MI250X 3.2 TB/s over two GCDs") \
 	X(hbm_efficiency, 0.775, 0.711, "fraction", "achievable share of hbm_gbps: MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G)") \
 	X(hbm_latency, 868, 676, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 HBM (main) 876 / 684 clk load-to-use incl. Infinity Cache miss, less the 8 the model's chase adds") \
 	X(scache_lines, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
 	X(scache_latency, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 scalar L1 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
 
+/* The data types of MFMA instructions, for the clock model. */
+#define TM_DTYPES(X) X(TM_DT_F16, "f16") X(TM_DT_BF16, "bf16") X(TM_DT_FP8, "fp8") X(TM_DT_I8, "i8") \
+	X(TM_DT_F32, "f32") X(TM_DT_F64, "f64")
+typedef enum {
+#define X(e, s) e,
+	TM_DTYPES(X)
+#undef X
+	TM_NDTYPES
+} TmDtype;
+extern const char *const tm_dtype_name[TM_NDTYPES];
+
+/* GPU configurations: X(name, arch, CUs, CUs per L2 (an XCD, or a GCD),
+ * peak engine (boost) clock in MHz, HBM peak GB/s, LDS KiB per CU, L2 MiB
+ * per XCD/GCD, the clock at full matrix-core duty under dense f16, bf16
+ * and fp8 GEMM in MHz, where those come from when AMD did not publish them
+ * for this GPU (NULL: published), source). The first GPU of an arch is its
+ * default. The published full-duty clocks are AMD's median clocks under
+ * hipBLASLt's max-achievable GEMMs (ROCm blog, "Measuring Max-Achievable
+ * FLOPs - Part 2", Table 1); i8 MFMAs take fp8's and f32/xf32/f64 MFMAs
+ * f16's (guessed: no published figure). */
+#define TM_GPUS(X) \
+	X("MI300X", EMU_GFX942, 304, 38, 2100, 5300, 64, 4, 1115, 1207, 1230, NULL, \
+		"CUs, CUs per XCD, LDS, L2 per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); boost clock: the ROCm blog Measuring Max-Achievable FLOPs Part 2 (footnote 3, default max frequency 2100 MHz) and rocminfo's Max Clock Freq; HBM 5.3 TB/s: AMD's MI300X data sheet (as Vultr's ROCm docs, Hardware Requirements, quote it); full-duty clocks: that blog's Table 1 (median clocks at 654, 708 and 1273 TFLOP/s)") \
+	X("MI308X", EMU_GFX942, 80, 20, 2100, 5300, 64, 4, 1115, 1207, 1230, "MI300X's, guessed: none published for MI308X", \
+		"80 CUs: ROCm/mori pull request 514 (an AMD reviewer: MI308X is 80 CU) and aiter's gfx942 tuned-GEMM tables with cu_num 80; 4 XCDs in SPX mode: rocprofiler-compute src/utils/mi_gpu_spec.yaml (mi308x num_xcds spx 4), so 20 CUs per L2; guessed (no MI308X data sheet found): boost clock, HBM, LDS, L2 and full-duty clocks as MI300X's") \
+	X("MI325X", EMU_GFX942, 304, 38, 2100, 6000, 64, 4, 1354, 1447, 1464, NULL, \
+		"CUs, CUs per XCD, LDS, L2 per XCD: ROCm GPU specifications; HBM 6 TB/s: AMD's MI325X product page (as Vultr's ROCm docs, Hardware Requirements, quote it); boost clock: its 1307.4 TFLOP/s dense f16 peak = 304 CUs x 2048 FLOP/clk x 2.1 GHz; full-duty clocks: the ROCm blog Measuring Max-Achievable FLOPs Part 2, Table 1 (median clocks at 794, 843 and 1519 TFLOP/s)") \
+	X("MI250X", EMU_GFX90A, 110, 110, 1700, 1600, 64, 8, 1700, 1700, 1700, \
+		"none published for MI250X, so the boost clock", \
+		"one GCD of two: 110 CUs, one 8 MiB L2 per GCD, LDS 64 KiB: ROCm GPU specifications; 1700 MHz peak engine clock and 3.2 TB/s over two GCDs: MI250X data sheet (siliconcat.net's spec page: boost 1700 MHz, 3277 GB/s); full-duty clocks: no published median clock under GEMM was found, so the boost clock (the clock model changes nothing on MI250X)")
+
+typedef struct TmGpu {
+	const char *name;
+	EmuArch arch;
+	double cus, cus_per_l2, boost_mhz, hbm_gbps, lds_kib, l2_mib;
+	double full_duty_mhz[TM_NDTYPES]; /* by TmDtype */
+	const char *clock_note; /* where the full-duty clocks come from if not AMD's published medians */
+	const char *source;
+} TmGpu;
+
+/* The configuration called `name` (any case), or NULL. */
+const TmGpu *tm_gpu(const char *name);
+/* The arch's default configuration (MI300X for gfx942, MI250X for gfx90a). */
+const TmGpu *tm_gpu_default(EmuArch arch);
+/* "MI300X, MI308X, MI325X or MI250X", for messages. */
+const char *tm_gpu_names(void);
+
 typedef struct TmParams {
 #define X(name, a, b, unit, src) double name;
 	TM_PARAMS(X)
 #undef X
+	/* the GPU configuration's */
+	double cus, cus_per_l2, clock_mhz /* boost */, hbm_gbps, lds_bytes;
 } TmParams;
 
+/* The parameters of g's arch with g's chip figures. */
+void tm_gpu_params(const TmGpu *g, TmParams *p);
+/* The same for the arch's default GPU. */
 void tm_params(EmuArch arch, TmParams *p);
-/* Print the table (name, both columns, unit, source). */
+/* Print the tables (name, both columns, unit, source; the GPUs). */
 void tm_params_print(FILE *f);
 
 /* ---- trace.c: recording the emulator's events ---- */
@@ -127,6 +178,7 @@ typedef struct TmCuResult {
 	uint64_t *wg_start, *wg_done;    /* dispatch and completion cycle of each workgroup */
 	uint64_t issued[TM_NCAT];
 	uint64_t mfma_busy;              /* matrix-core busy cycles, summed over the SIMDs */
+	uint64_t mfma_busy_dt[TM_NDTYPES]; /* the same by the MFMAs' data type */
 	double mfma_flops;
 	uint64_t bytes_l1, bytes_l2, bytes_hbm, bytes_lds; /* served by each level */
 	uint64_t lds_conflict_cycles;
@@ -136,6 +188,8 @@ typedef struct TmCuResult {
 
 typedef struct TmCuConfig {
 	EmuArch arch;
+	double clock_mhz;       /* the engine clock assumed; 0: latency_clock_mhz. The HBM latency
+				   beyond L2 is fixed in time, so it takes fewer clocks at a lower clock */
 	uint32_t resident;      /* workgroups resident at once (occupancy) */
 	double hbm_bytes_per_clk; /* this CU's share of HBM bandwidth */
 	double l2_bytes_per_clk;  /* this CU's share of L2 bandwidth */
@@ -152,29 +206,63 @@ void tm_cu_result_free(TmCuResult *res);
 void tm_recorder_traffic(const TmRecorder *r, double *unique_bytes_per_wg, double *requested_bytes_per_wg);
 /* The MFMA FLOPs of one MFMA row (2*M*N*K*blocks), 0 for other rows. */
 double tm_mfma_flops(int op);
+/* The data type of an MFMA row's sources (xf32 counts as f32). */
+TmDtype tm_mfma_dtype(int op);
 
-/* ---- gpu.c: occupancy and the whole GPU ---- */
+/* ---- gpu.c: occupancy, the clock and the whole GPU ---- */
 typedef struct TmOccupancy {
 	uint32_t waves_per_wg, by_waves, by_vgprs, by_sgprs, by_lds, wgs_per_cu;
 	uint32_t waves_per_simd; /* by slots, VGPRs and SGPRs */
 	const char *limit; /* what bounds it */
 } TmOccupancy;
-void tm_occupancy(EmuArch arch, const KernelDescriptor *kd, uint32_t lds_bytes, uint32_t waves_per_wg, TmOccupancy *o);
+void tm_occupancy(const TmGpu *g, const KernelDescriptor *kd, uint32_t lds_bytes, uint32_t waves_per_wg,
+	TmOccupancy *o);
+
+/* The clock model (docs/cycle-model.md, "The clock"): a GPU runs at its
+ * boost clock while the matrix cores idle and slows toward the median
+ * clock AMD measured under dense GEMM of the MFMAs' data type as their
+ * duty d (busy clocks over SIMD clocks) reaches 1:
+ *   clock = boost - (boost - full) x d^clock_duty_exponent,
+ * full the full-duty clocks of the kernel's MFMA types weighted by their
+ * busy cycles. */
+typedef struct TmClock {
+	double mhz;       /* the clock the estimate assumes */
+	double boost_mhz; /* the GPU's peak engine clock */
+	double full_mhz;  /* at full duty, for this kernel's MFMA mix (boost without MFMAs) */
+	double duty;      /* matrix-core busy clocks over SIMDs x clocks, of the simulated CU */
+	int dtype;        /* the TmDtype with the most MFMA busy cycles, -1: no MFMA */
+	bool mixed;       /* MFMAs of more than one type */
+	bool forced;      /* mhz was given (--clock), not modelled */
+} TmClock;
+/* The clock the model gives a CU that did `cu`. */
+void tm_clock(const TmGpu *g, const TmCuResult *cu, TmClock *c);
 
 typedef struct TmEstimate {
 	uint64_t grid_wgs, wgs_per_cu, active_cus;
+	double clock_mhz;     /* the clock of cu_cycles */
 	double cu_cycles;     /* per CU, extrapolated to its share of the grid */
-	double seconds, tflops, gbps_hbm;
+	double seconds, tflops, gbps_hbm; /* tflops: the MFMAs' work (2*M*N*K*blocks per instruction) */
 	double matrix_util;   /* MFMA busy / (SIMDs * cycles) */
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */
-uint64_t tm_sample_size(EmuArch arch, uint64_t nwg, uint32_t occ);
-/* Scale a CU simulation of `sample` workgroups to the grid. */
-void tm_estimate(EmuArch arch, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o, TmEstimate *e);
-/* The CU configuration for a grid of nwg workgroups: bandwidth shares and
- * the L2 miss fraction from the recorded traffic and the kernel's buffer
- * footprint (0: estimate it from the sample). */
-void tm_cu_config(EmuArch arch, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
-	TmCuConfig *c);
+uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ);
+/* Scale a CU simulation of `sample` workgroups, run with configuration c,
+ * to the grid. */
+void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
+	TmEstimate *e);
+/* The CU configuration for a grid of nwg workgroups at `clock_mhz` (0: the
+ * boost clock): bandwidth shares and the L2 miss fraction from the
+ * recorded traffic and the kernel's buffer footprint (0: estimate it from
+ * the sample). */
+void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
+	double clock_mhz, TmCuConfig *c);
+/* Simulate the recorded sample of a grid of nwg workgroups and scale it:
+ * at `clock_mhz` when it is positive, else at the clock model's clock for
+ * what the CU does, found by simulating again at the clock the previous
+ * run implies (the HBM share per clock depends on the clock) until it
+ * moves less than 0.5% (at most 4 runs). Returns 0, or -1 with a message
+ * (tm_simulate's). */
+int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
+	double clock_mhz, TmCuConfig *c, TmCuResult *cu, TmClock *clk, TmEstimate *e, char *err, size_t err_len);
 
 #endif

@@ -2,7 +2,9 @@
  * dynamic ones with sizes given), for both targets on the GEMMs: it runs,
  * prints an estimate, and no figure passes the modelled chip's limits (the
  * f16 matrix peak, the HBM bandwidth); --json parses and agrees; a compiled
- * launch descriptor profiles too; usage errors exit 2. */
+ * launch descriptor profiles too; the clock is modelled and --clock
+ * replaces it; TFLOP/s is the graph's useful work with the padded figure
+ * beside it; --gpu MI308X scales with its 80 CUs; usage errors exit 2. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -184,6 +186,160 @@ START_TEST(descriptor_and_usage)
 }
 END_TEST
 
+static json_t *profile_json(const char *args)
+{
+	CmdResult r = test_wavecc("profile %s --json", args);
+	ck_assert_msg(r.status == 0, "profile %s: %s", args, r.err);
+	json_error_t je;
+	json_t *doc = json_loads(r.out, 0, &je);
+	ck_assert_msg(doc, "profile %s: --json output does not parse: %s", args, je.text);
+	cmd_result_free(&r);
+	return doc;
+}
+
+/* `wavecc profile ARGS` succeeds and prints `want`. */
+static void profile_prints(const char *args, const char *want)
+{
+	CmdResult r = test_wavecc("profile %s", args);
+	ck_assert_msg(r.status == 0, "profile %s: %s", args, r.err);
+	ck_assert_msg(strstr(r.out, want), "profile %s: no '%s' in:\n%s", args, want, r.out);
+	cmd_result_free(&r);
+}
+
+static double num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	ck_assert_msg(json_is_number(v), "no number '%s' in the JSON", key);
+	return json_number_value(v);
+}
+
+/* The clock model's clock lies between AMD's median under f16 GEMM and the
+ * boost clock, says why, and time is cycles over it; --clock replaces it. */
+START_TEST(clock_modelled_and_overridden)
+{
+	const char *gemm = "examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024";
+	json_t *m = profile_json(gemm);
+	json_t *clk = json_object_get(m, "clock");
+	ck_assert_str_eq(json_string_value(json_object_get(clk, "source")), "model");
+	ck_assert_str_eq(json_string_value(json_object_get(clk, "dtype")), "f16");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "gpu")), "MI300X");
+	double mhz = num(m, "clock_mhz"), duty = num(clk, "matrix_duty");
+	ck_assert_msg(duty > 0 && duty < 1, "duty %f", duty);
+	ck_assert_msg(mhz > 1115 && mhz < 2100, "modelled clock %.0f MHz", mhz);
+	ck_assert_double_eq_tol(mhz, 2100 - duty * (2100 - 1115), 0.005 * mhz);
+	ck_assert_double_eq_tol(num(m, "seconds"), num(m, "cu_cycles_estimate") / (mhz * 1e6), 1e-12);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(clk, "why")), "duty"));
+	json_t *f = profile_json("examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 --clock 1500");
+	ck_assert_double_eq(num(f, "clock_mhz"), 1500);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(f, "clock"), "source")), "--clock");
+	ck_assert_double_eq_tol(num(f, "seconds"), num(f, "cu_cycles_estimate") / 1.5e9, 1e-12);
+	json_decref(m);
+	json_decref(f);
+	char args[256];
+	snprintf(args, sizeof args, "%s --clock 1500", gemm);
+	profile_prints(args, "clock 1500 MHz (given by --clock)");
+	/* a copy has no MFMA work: the boost clock */
+	json_t *c = profile_json("examples/copy.json");
+	ck_assert_double_eq(num(c, "clock_mhz"), 2100);
+	json_decref(c);
+}
+END_TEST
+
+/* A GEMM whose 64x64x32 tiles pad the 100x70x90 problem: the useful
+ * figure is 2*M*N*K over the time, the MFMAs' work (padded tiles) larger;
+ * GB/s counts every buffer once. */
+START_TEST(useful_work_of_a_padded_gemm)
+{
+	json_t *d = profile_json("examples/gemm_global_unaligned.json");
+	double secs = num(d, "seconds"), useful = 2.0 * 100 * 70 * 90;
+	ck_assert_str_eq(json_string_value(json_object_get(d, "useful_work")), "graph");
+	ck_assert_double_eq_tol(num(d, "useful_flops"), useful, 1e-6);
+	ck_assert_double_eq_tol(num(d, "tflops") * 1e12 * secs, useful, 1e-6 * useful);
+	double padded = 2.0 * 128 * 128 * 96; /* 2x2 tiles of 64x64, 3 K steps of 32 */
+	ck_assert_double_eq_tol(num(d, "tflops_padded") * 1e12 * secs, padded, 1e-6 * padded);
+	double bytes = 100 * 90 * 2 + 70 * 90 * 2 + 100 * 70 * 4;
+	ck_assert_double_eq_tol(num(d, "gbps") * 1e9 * secs, bytes, 1e-6 * bytes);
+	json_decref(d);
+	profile_prints("examples/gemm_global_unaligned.json", "TFLOP/s useful");
+	profile_prints("examples/gemm_global_unaligned.json", "TFLOP/s of MFMA work with the padded tiles");
+	/* an aligned GEMM: one figure */
+	json_t *a = profile_json("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=256");
+	ck_assert_double_eq_tol(num(a, "tflops"), num(a, "tflops_padded"), 1e-9 * num(a, "tflops"));
+	json_decref(a);
+	/* a launch descriptor has no graph: its figure is the padded one, said so */
+	const char *dir = test_tmpdir("profile_useful");
+	CmdResult r = test_wavecc("compile examples/gemm_global_unaligned.json -o %s/k.hsaco --launch %s/k.launch.json",
+		dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/k.launch.json", dir);
+	json_t *l = profile_json(path);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(l, "useful_work")), "padded"));
+	ck_assert_double_eq_tol(num(l, "tflops") * 1e12 * num(l, "seconds"), padded, 1e-6 * padded);
+	json_decref(l);
+	profile_prints(path, "a launch descriptor has no graph");
+}
+END_TEST
+
+/* --gpu MI308X: 80 CUs, the same CU; a grid of 1520 workgroups (5 per CU
+ * on 304 CUs, 19 on 80) takes about 19/5 as long at the same clock. */
+START_TEST(gpu_mi308x_scales_with_its_cus)
+{
+	const char *gemm = "examples/gemm_16x16x16.json -D M=2560 -D N=2432 -D K=256 --clock 1500";
+	char args[512];
+	snprintf(args, sizeof args, "%s --gpu MI300X", gemm);
+	json_t *x = profile_json(args);
+	snprintf(args, sizeof args, "%s --gpu mi308x", gemm);
+	json_t *y = profile_json(args);
+	ck_assert_str_eq(json_string_value(json_object_get(y, "gpu")), "MI308X");
+	ck_assert_int_eq(json_integer_value(json_object_get(y, "cus")), 80);
+	ck_assert_int_eq(json_integer_value(json_object_get(x, "cus")), 304);
+	double ratio = num(y, "seconds") / num(x, "seconds");
+	ck_assert_msg(ratio > 0.85 * 19 / 5 && ratio < 1.15 * 19 / 5, "MI308X / MI300X time %.2f, expected about 3.8",
+		      ratio);
+	json_decref(x);
+	json_decref(y);
+	/* MI250X is a gfx90a: a kernel graph is compiled for it */
+	json_t *z = profile_json("examples/gemm_16x16x16.json --gpu MI250X");
+	ck_assert_str_eq(json_string_value(json_object_get(z, "arch")), "gfx90a");
+	ck_assert_int_eq(json_integer_value(json_object_get(z, "cus")), 110);
+	json_decref(z);
+}
+END_TEST
+
+/* Bad --gpu and --clock values are usage errors (exit 2) saying what was
+ * expected. */
+START_TEST(gpu_and_clock_usage)
+{
+	static const struct {
+		const char *args, *msg;
+	} bad[] = {
+		{"--gpu MI400", "--gpu MI400: expected MI300X, MI308X, MI325X or MI250X"},
+		{"--gpu", "--gpu"},
+		{"--clock 0", "--clock 0: expected an engine clock in MHz from 100 to 5000"},
+		{"--clock fast", "--clock fast: expected an engine clock in MHz"},
+		{"--clock 99999", "--clock 99999: expected"},
+		{"--clock -1500", "--clock -1500: expected"},
+		{"--gpu MI250X --mcpu gfx942", "--gpu MI250X is a gfx90a, not a gfx942"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		CmdResult r = test_wavecc("profile examples/gemm_16x16x16.json %s", bad[i].args);
+		ck_assert_msg(r.status == 2, "%s: exit %d", bad[i].args, r.status);
+		ck_assert_msg(strstr(r.err, bad[i].msg), "%s: '%s' not in: %s", bad[i].args, bad[i].msg, r.err);
+		cmd_result_free(&r);
+	}
+	const char *dir = test_tmpdir("profile_gpu");
+	CmdResult r = test_wavecc("compile examples/copy.json -o %s/k.hsaco --launch %s/k.launch.json", dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s/k.launch.json --gpu MI250X", dir);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--gpu MI250X is a gfx90a; the code object is for gfx942"));
+	cmd_result_free(&r);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -194,6 +350,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, copy_reproduces_published);
 	tcase_add_test(tc, descriptor_and_usage);
 	tcase_add_test(tc, schedule_options_reach_the_compile);
+	tcase_add_test(tc, clock_modelled_and_overridden);
+	tcase_add_test(tc, useful_work_of_a_padded_gemm);
+	tcase_add_test(tc, gpu_mi308x_scales_with_its_cus);
+	tcase_add_test(tc, gpu_and_clock_usage);
 	suite_add_tcase(s, tc);
 	return s;
 }

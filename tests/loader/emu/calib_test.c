@@ -199,18 +199,19 @@ static void chip(Harness *h, EmuArch arch, uint64_t nwg, double footprint, TmCuC
 {
 	KernelDescriptor kd = h->l.kd;
 	kd.vgpr_alloc = 64;
+	const TmGpu *g = tm_gpu_default(arch);
 	TmOccupancy occ;
-	tm_occupancy(arch, &kd, 0, 4, &occ);
-	uint64_t sample = tm_sample_size(arch, nwg, occ.wgs_per_cu);
+	tm_occupancy(g, &kd, 0, 4, &occ);
+	uint64_t sample = tm_sample_size(g, nwg, occ.wgs_per_cu);
 	TmRecorder *r = tm_recorder_new(arch, 0, sample, 4);
 	h->l.arch = arch;
 	h->l.hook = tm_recorder_hook(r);
 	h->l.grid[0] = (uint32_t)sample;
 	ck_assert_msg(h_run(h) == 0, "%s", h->err);
-	tm_cu_config(arch, r, nwg, &occ, footprint, c);
+	tm_cu_config(g, r, nwg, &occ, footprint, 0, c);
 	char err[256];
 	ck_assert_msg(tm_simulate(r, c, res, err, sizeof err) == 0, "%s", err);
-	tm_estimate(arch, res, nwg, &occ, e);
+	tm_estimate(g, c, res, nwg, &occ, e);
 	tm_recorder_free(r);
 }
 
