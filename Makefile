@@ -112,6 +112,9 @@ $(BUILD)/$(1:%_test.c=%.test): $(patsubst %.c,$(BUILD)/%.o,$(1) $(filter-out %_t
 	$$(CC) $$(OPT) $$(CFLAGS) $$(LDFLAGS) $$(filter %.o,$$^) $(BUILD)/libwavecc.a $$(CHECK_LIBS) $$(LIBS) -o $$@
 endef
 $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
+# The cycle model's suites (tests/loader/timing/) run their kernels with the
+# emulator suites' harness.
+$(BUILD)/tests/loader/timing/timing.test $(BUILD)/tests/loader/timing/calib.test: $(BUILD)/tests/loader/emu/emu_harness.o
 
 # Every suite runs even if an earlier one fails; the target fails if any did.
 # wave.test shares its cases among this many processes (one per core).
