@@ -6,7 +6,7 @@
 #   make uninstall    remove what install put there
 #   make check        build and run every test suite (tests/**/*_test.c), the
 #                     dependency check and the install check;
-#                     TEST_SRCS=tests/ir/sym_test.c runs just that one
+#                     TEST_SRCS=tests/ir/sym/sym_test.c runs just that one
 #   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
 
@@ -186,7 +186,7 @@ fuzz-mutate:
 	$(MAKE) -f tests/fuzz/mutate.mk SAN="$(SAN)" run
 
 # Benchmarks (bench/*.c, one program each). SYM_CORPUS: the expression corpus.
-SYM_CORPUS ?= tests/ir/data/sym_corpus
+SYM_CORPUS ?= tests/ir/sym/data/sym_corpus
 bench: $(BUILD)/bench/sym_bench
 	$(BUILD)/bench/sym_bench $(SYM_CORPUS)
 bench-emu: $(BUILD)/bench/emu_bench

@@ -5,7 +5,7 @@
  * DIR holds corpus.txt (one expression per line, optionally prefixed
  * `simplify time: SECONDS: ` with a reference tool's time),
  * corpus_assumptions.txt and corpus_expected.txt (the recorded forms, in
- * corpus order); default tests/ir/data/sym_corpus from the current
+ * corpus order); default tests/ir/sym/data/sym_corpus from the current
  * directory (the repository root under `make bench`). Reports:
  *   - parse+simplify time per expression, best of N rounds, each round in a
  *     fresh context (as `wavecc sym --bench` measures it), and cold: each
@@ -76,7 +76,7 @@ static void free_lines(Lines *v)
 
 int main(int argc, char **argv)
 {
-	const char *dir = "tests/ir/data/sym_corpus";
+	const char *dir = "tests/ir/sym/data/sym_corpus";
 	int rounds = 10, points = 200, verbose = 0;
 	uint64_t seed = 12345;
 	for (int i = 1; i < argc; i++) {

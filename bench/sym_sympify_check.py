@@ -32,7 +32,7 @@ def rename(text):
 
 def main():
     args = sys.argv[1:]
-    corpus, wavecc, points, limit = "tests/ir/data/sym_corpus", "./wavecc", 5, 0
+    corpus, wavecc, points, limit = "tests/ir/sym/data/sym_corpus", "./wavecc", 5, 0
     while args:
         a = args.pop(0)
         if a == "--wavecc":

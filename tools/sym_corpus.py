@@ -14,7 +14,7 @@ Usage: tools/sym_corpus.py OUT_DIR   writes OUT_DIR/corpus.txt (one
 expression per line) and OUT_DIR/corpus_assumptions.txt. The expected forms are
 wavecc's own results, recorded in OUT_DIR/corpus_expected.txt by
 `wavecc sym --assume OUT_DIR/corpus_assumptions.txt < OUT_DIR/corpus.txt`
-(see tests/ir/data/sym_corpus/README.md).
+(see tests/ir/sym/data/sym_corpus/README.md).
 """
 import random
 import sys

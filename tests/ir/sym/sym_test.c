@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ir/sym/sym.h"
-#include "../test.h"
+#include "../../../ir/sym/sym.h"
+#include "../../test.h"
 
 static SymCtx *C;
 static SymAssume *A;

@@ -1,6 +1,6 @@
 /* sym_corpus_test.c — the fast form of `make bench`'s corpus check, so a
  * regression fails `make check`: every expression of the project's corpus
- * (tests/ir/data/sym_corpus, made by tools/sym_corpus.py; or $SYM_CORPUS)
+ * (tests/ir/sym/data/sym_corpus, made by tools/sym_corpus.py; or $SYM_CORPUS)
  * is simplified under the corpus assumptions; its printed result must read
  * back as the same node, equal the input at random points satisfying the
  * assumptions, and be no larger (tree nodes) than the recorded form in
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../ir/sym/sym.h"
-#include "../test.h"
+#include "../../../ir/sym/sym.h"
+#include "../../test.h"
 
 static char *corpus_file(const char *name)
 {
@@ -19,7 +19,7 @@ static char *corpus_file(const char *name)
 	if (dir && *dir)
 		snprintf(path, sizeof path, "%s/%s", dir, name);
 	else
-		snprintf(path, sizeof path, "%s/tests/ir/data/sym_corpus/%s", test_root(), name);
+		snprintf(path, sizeof path, "%s/tests/ir/sym/data/sym_corpus/%s", test_root(), name);
 	return read_file(path, NULL);
 }
 
@@ -46,7 +46,7 @@ START_TEST(corpus_equivalent_and_small)
 {
 	char *exprs = corpus_file("corpus.txt"), *expected = corpus_file("corpus_expected.txt"),
 	     *assume = corpus_file("corpus_assumptions.txt");
-	ck_assert_msg(exprs && expected && assume, "corpus files missing (tests/ir/data/sym_corpus or $SYM_CORPUS)");
+	ck_assert_msg(exprs && expected && assume, "corpus files missing (tests/ir/sym/data/sym_corpus or $SYM_CORPUS)");
 	SymCtx *c = sym_ctx_new();
 	SymAssume *a = sym_assume_new(c);
 	SymParseError pe;

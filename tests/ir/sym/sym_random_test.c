@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../ir/sym/sym.h"
-#include "../test.h"
+#include "../../../ir/sym/sym.h"
+#include "../../test.h"
 
 static uint64_t rnd(uint64_t *s)
 {

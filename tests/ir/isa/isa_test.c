@@ -3,8 +3,8 @@
  * pipe, the spellings shared by the printer and the disassembler. */
 #include <string.h>
 
-#include "../../ir/isa/isa.h"
-#include "../test.h"
+#include "../../../ir/isa/isa.h"
+#include "../../test.h"
 
 START_TEST(classes_and_latencies)
 {
