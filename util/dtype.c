@@ -116,6 +116,17 @@ static F8 f8_of(DType t)
 	}
 }
 
+/* 2^e, exactly, for the exponents of these formats (|e| < 32): the bits
+ * of a double, not ldexp (the conversions run per element in the
+ * interpreter) */
+static double pow2(int e)
+{
+	uint64_t b = (uint64_t)(1023 + e) << 52;
+	double d;
+	memcpy(&d, &b, sizeof d);
+	return d;
+}
+
 static double f8_decode(F8 k, unsigned c)
 {
 	int ebits = 7 - k.mbits, emax = (1 << ebits) - 1;
@@ -127,8 +138,7 @@ static double f8_decode(F8 k, unsigned c)
 		return NAN;
 	if (k.ieee && (int)e == emax)
 		return m ? NAN : sign * INFINITY;
-	double v = e ? ldexp(1.0 + ldexp((double)m, -k.mbits), (int)e - k.bias)
-		     : ldexp((double)m, 1 - k.bias - k.mbits);
+	double v = e ? (1.0 + (double)m * pow2(-k.mbits)) * pow2((int)e - k.bias) : (double)m * pow2(1 - k.bias - k.mbits);
 	return sign * v;
 }
 
@@ -152,14 +162,21 @@ static unsigned f8_encode(F8 k, double x)
 			return nan;
 		c = 0x7c; /* e5m2 infinity */
 	} else {
-		c = 0;
-		double best = a;
-		for (unsigned i = 1; i <= top; i++) {
-			double d = fabs(f8_decode(k, i) - a);
-			if (d < best || (d == best && !(i & 1))) {
-				best = d;
-				c = i;
-			}
+		/* codes 0..top increase in value: the nearest is lo, the largest
+		 * not above a, or lo + 1; a tie goes to the even code */
+		unsigned lo = 0, hi = top;
+		while (lo < hi) {
+			unsigned mid = (lo + hi + 1) / 2;
+			if (f8_decode(k, mid) <= a)
+				lo = mid;
+			else
+				hi = mid - 1;
+		}
+		c = lo;
+		if (lo < top) {
+			double below = a - f8_decode(k, lo), above = f8_decode(k, lo + 1) - a;
+			if (above < below || (above == below && !((lo + 1) & 1)))
+				c = lo + 1;
 		}
 	}
 	if (neg && !(k.fnuz && c == 0))

@@ -188,6 +188,22 @@ START_TEST(f8_conversions)
 				continue;
 			ck_assert_msg(f8(all[t], v) == c, "%s code %02x -> %g -> %02x", dtype_name(all[t]), c, v, f8(all[t], v));
 		}
+	/* between two neighbouring finite codes of either sign: the midpoint
+	 * goes to the even code, a value just off it to the nearer one */
+	for (int t = 0; t < 4; t++)
+		for (unsigned c = 0; c < 256; c++) {
+			unsigned char x[2] = {(unsigned char)c, (unsigned char)(c + 1)};
+			double lo = dtype_load(all[t], x, 0), hi = dtype_load(all[t], x, 1);
+			if ((c & 0x7f) == 0x7f || !isfinite(lo) || !isfinite(hi) || (lo == 0 && hi == 0))
+				continue;
+			double mid = (lo + hi) / 2, up = nextafter(mid, hi), down = nextafter(mid, lo);
+			unsigned even = c & 1 ? c + 1 : c;
+			ck_assert_msg(f8(all[t], mid) == even, "%s: %a, between %02x and %02x, -> %02x", dtype_name(all[t]), mid,
+				c, c + 1, f8(all[t], mid));
+			ck_assert_msg(f8(all[t], up) == c + 1, "%s: %a -> %02x, not %02x", dtype_name(all[t]), up,
+				f8(all[t], up), c + 1);
+			ck_assert_msg(f8(all[t], down) == c, "%s: %a -> %02x, not %02x", dtype_name(all[t]), down, f8(all[t], down), c);
+		}
 }
 END_TEST
 
