@@ -139,10 +139,26 @@ typedef struct View {
 	int64_t hdiv;
 } View;
 
-static double at(const View *v, int64_t b, int64_t h, int64_t r, int64_t c)
+/* A view with its argument's elements read once (as el() reads them), for
+ * the reference's inner loops. */
+typedef struct Loaded {
+	const View *v;
+	double *val;
+} Loaded;
+
+static Loaded view_load(const View *v)
 {
+	Loaded l = {v, xmalloc(sizeof(double) * (size_t)(v->a->count ? v->a->count : 1))};
+	for (uint64_t i = 0; i < v->a->count; i++)
+		l.val[i] = el(v->a, i);
+	return l;
+}
+
+static double at(const Loaded *l, int64_t b, int64_t h, int64_t r, int64_t c)
+{
+	const View *v = l->v;
 	int64_t kh = v->hdiv > 1 ? h / v->hdiv : h;
-	return el(v->a, (uint64_t)(b * v->sb + kh * v->sh + r * v->sr + c * v->sc));
+	return l->val[b * v->sb + kh * v->sh + r * v->sr + c * v->sc];
 }
 
 typedef struct Sdpa {
@@ -183,8 +199,9 @@ static double score(const Sdpa *p, double dot, int64_t b, int64_t m, int64_t j)
 /* softmax((q·kᵀ) / sqrt(D) + mask) · v; a row with no key left is 0 (the
  * BSHD template's guard against 0/0). Output in the (b, h, m, n) order of
  * `out` strides, flattened by the caller's View of the result. */
-static double *sdpa(const Sdpa *p, const View *q, const View *k, const View *v, const View *o, size_t count)
+static double *sdpa(const Sdpa *p, const View *qv, const View *kv, const View *vv, const View *o, size_t count)
 {
+	Loaded ql = view_load(qv), kl = view_load(kv), vl = view_load(vv), *q = &ql, *k = &kl, *v = &vl;
 	double *ref = xcalloc(count, sizeof(double));
 	double *w = xmalloc(sizeof(double) * (size_t)p->K2);
 	for (int64_t b = 0; b < p->B; b++)
@@ -215,6 +232,7 @@ static double *sdpa(const Sdpa *p, const View *q, const View *k, const View *v, 
 				}
 			}
 	free(w);
+	free(ql.val), free(kl.val), free(vl.val);
 	return ref;
 }
 
