@@ -4,10 +4,15 @@
 #   make install      install the command, the libraries, include/wavecc.h and
 #                     wavecc.pc under PREFIX (default /usr/local; DESTDIR too)
 #   make uninstall    remove what install put there
-#   make check        build and run every test suite (tests/**/*_test.c), the
-#                     dependency check and the install check;
+#   make check-fast   the fast tier (about 20 s): the unit and golden-file
+#                     suites of FAST_SUITES (below) and the dependency check,
+#                     in parallel
+#   make check        every test suite (tests/**/*_test.c), the dependency
+#                     check and the install check, in parallel (one job per
+#                     core); each suite's output in $(BUILD)/tests/SUITE.log,
+#                     printed whole when it ends; the ten slowest at the end;
 #                     TEST_SRCS=tests/ir/sym/sym_test.c runs just that one
-#   make check-asan   the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-asan   make check under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
 
 CC ?= cc
@@ -36,10 +41,37 @@ CLI_OBJ = $(CLI_SRC:%.c=$(BUILD)/%.o)
 # Tests mirror the source folders: each tests/<dir>/<name>_test.c is one Check
 # suite binary, $(BUILD)/tests/<dir>/<name>.test, linked with that folder's
 # other .c files (shared test helpers) and tests/*.c.
-TEST_SRCS ?= $(sort $(shell find tests -name '*_test.c'))
+ALL_TEST_SRCS := $(sort $(shell find tests -name '*_test.c'))
+TEST_SRCS ?= $(ALL_TEST_SRCS)
 TEST_BINS = $(TEST_SRCS:%_test.c=$(BUILD)/%.test)
 TEST_COMMON = $(wildcard tests/*.c)
 
+# The two tiers. A suite is named by its path under tests/ without _test.c
+# (tests/ir/sym/sym_test.c is ir/sym/sym). `make check` runs them all;
+# `make check-fast` runs FAST_SUITES, the suites of the folders below driver/
+# that test one unit in process or against golden files (.mir files, isel's
+# .checks, the sym corpus, encodings against llvm-objdump, snippets on the
+# emulator), each about a second or less alone; not the end-to-end runs on
+# the emulator (driver/, cli/, bench/, validate/, interp/attention: big
+# reference attentions, interp/cli: the command). A new suite joins the fast
+# tier by being listed here.
+FAST_SUITES = \
+	util/util util/npy \
+	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
+	frontend/frontend \
+	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast \
+	passes/graph/indices \
+	passes/machine/mir_file passes/machine/hazards passes/machine/waitcnt passes/machine/licm \
+	passes/machine/loop_emu \
+	isel/isel_file \
+	regalloc/regalloc regalloc/coalesce \
+	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
+	loader/emu/decode loader/emu/exec loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
+	loader/emu/fuzz loader/emu/clang \
+	loader/timing/timing loader/timing/calib
+ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)
+$(error FAST_SUITES names no suite: $(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)))
+endif
 
 # The library's version (include/wavecc.h) and the shared library's soname.
 VERSION := $(shell sed -n 's/^\#define WAVECC_VERSION_STRING "\(.*\)"/\1/p' include/wavecc.h)
@@ -116,21 +148,66 @@ $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 # emulator suites' harness.
 $(BUILD)/tests/loader/timing/timing.test $(BUILD)/tests/loader/timing/calib.test: $(BUILD)/tests/loader/emu/emu_harness.o
 
-# Every suite runs even if an earlier one fails; the target fails if any did.
-# wave.test shares its cases among this many processes (one per core).
+# Both tiers run their suites in parallel, CHECK_JOBS at a time (one per
+# core), in a sub-make that builds what they need first. Every suite runs
+# even if another fails. A suite's output goes to $(BUILD)/tests/SUITE.log
+# and its time and exit status to SUITE.result; the log is printed whole
+# when the suite ends (-Otarget keeps the outputs apart), and the target
+# fails at the end if any suite failed or did not run. The suites start
+# longest first, by the times of the last run (SUITE.result), so no long
+# one starts last; driver/wave, the longest, always first. wave.test shares
+# its cases among WAVECC_WAVE_JOBS processes (default: one per core): it
+# takes the cores while the other suites run beside it, one at a time.
 CHECK_JOBS := $(shell nproc 2>/dev/null || echo 1)
-check: all $(TEST_BINS)
-	@fail=0; for t in $(TEST_BINS); do \
-		echo "== $$t"; start=$$(date +%s); \
-		WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
-			WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} \
-			$$t || fail=1; \
-		echo "   ($$(( $$(date +%s) - start )) s)"; \
-	done; \
-	$(MAKE) --no-print-directory check-deps || fail=1; \
-	$(MAKE) --no-print-directory check-install || fail=1; \
-	if [ $$fail -ne 0 ]; then echo "make check: some suites FAILED"; exit 1; fi; \
-	echo "make check: all suites passed"
+CHECK_FIRST = driver/wave
+SUITES = $(TEST_SRCS:tests/%_test.c=%)
+FAST_RUN = $(filter $(SUITES),$(FAST_SUITES))
+SUITE_ENV = WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
+	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)}
+# $(call check_order,SUITES): CHECK_FIRST, then those the last run timed, longest first, then the rest
+check_timed = $(shell cd $(BUILD)/tests 2>/dev/null && cat $(1:%=%.result) 2>/dev/null | sort -rn | cut -d' ' -f3)
+check_order = $(filter $(CHECK_FIRST),$(1)) $(filter-out $(CHECK_FIRST),$(call check_timed,$(1))) \
+	$(filter-out $(CHECK_FIRST) $(call check_timed,$(1)),$(1))
+# $(call check_logged,NAME,COMMAND): run COMMAND with its output in $(BUILD)/tests/NAME.log, write NAME.result
+# (milliseconds, exit status, name), print a header and the log; never fails (the summary counts)
+check_logged = mkdir -p $(dir $(BUILD)/tests/$(1)); start=$$(date +%s%N); \
+	{ $(2); } > $(BUILD)/tests/$(1).log 2>&1; rc=$$?; \
+	ms=$$(( ($$(date +%s%N) - start) / 1000000 )); echo "$$ms $$rc $(1)" > $(BUILD)/tests/$(1).result; \
+	if [ $$rc -eq 0 ]; then st=passed; else st="FAILED (exit status $$rc)"; fi; \
+	echo "== $(1): $$st, $$((ms / 1000)).$$((ms % 1000 / 100)) s"; cat $(BUILD)/tests/$(1).log
+# the sub-make's jobs: CHECK_JOBS, or the slots of make -jN check
+check_j = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
+# $(call check_run,TARGET,NAMES): run NAMES (suites, deps, install) in the sub-make, then sum up:
+# the failures, the ten slowest, the time; fail if any failed or has no result (its build failed)
+check_run = start=$$(date +%s); rm -f $(2:%=$(BUILD)/tests/%.result); \
+	$(MAKE) --no-print-directory $(check_j) -Otarget -k check-runs CHECK_RUNS='$(2)'; \
+	failed=; unrun=; for n in $(2); do r=$(BUILD)/tests/$$n.result; \
+		if [ ! -f $$r ]; then unrun="$$unrun $$n"; \
+		elif [ "$$(cut -d' ' -f2 $$r)" != 0 ]; then failed="$$failed $$n"; fi; done; \
+	echo "== the ten slowest of make $(1) ($(words $(2)) runs, $(if $(check_j),$(CHECK_JOBS) at a time,make's -j)):"; \
+	cat $(2:%=$(BUILD)/tests/%.result) 2>/dev/null | sort -rn | head -n 10 | \
+		awk '{ printf "   %6.1f s  %s%s\n", $$1 / 1000, $$3, $$2 ? "  FAILED" : "" }'; \
+	took=$$(( $$(date +%s) - start )); \
+	if [ -n "$$failed$$unrun" ]; then \
+		echo "make $(1): FAILED after $$took s:$${failed:+ failed$$failed (logs: $(BUILD)/tests/NAME.log)}$${unrun:+; not run (their build failed, above):$$unrun}"; \
+		exit 1; fi; \
+	echo "make $(1): all $(words $(2)) passed in $$took s"
+
+check:
+	@+$(call check_run,check,$(call check_order,$(SUITES) deps install))
+
+check-fast:
+	@+$(call check_run,check-fast,$(call check_order,$(FAST_RUN) deps))
+
+# the sub-make's goal: one target per suite, and the dependency and install checks
+.PHONY: check-fast check-runs $(SUITES:%=check-run/%) check-run/deps check-run/install
+check-runs: $(CHECK_RUNS:%=check-run/%)
+$(SUITES:%=check-run/%): check-run/%: $(BUILD)/tests/%.test all
+	@$(call check_logged,$*,$(SUITE_ENV) $<)
+check-run/deps: all
+	@$(call check_logged,deps,python3 tools/deps.py $(BUILD))
+check-run/install: all
+	@+$(call check_logged,install,$(MAKE) --no-print-directory check-install)
 
 # The dependency rule (docs/architecture.md): no cycle between folders, by
 # include or by link, and none between the files of a folder (tools/deps.py).
