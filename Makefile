@@ -50,11 +50,11 @@ TEST_COMMON = $(wildcard tests/*.c)
 # (tests/ir/sym/sym_test.c is ir/sym/sym). `make check` runs them all;
 # `make check-fast` runs FAST_SUITES, the suites of the folders below driver/
 # that test one unit in process or against golden files (.mir files, isel's
-# .checks, the sym corpus, encodings against llvm-objdump, snippets on the
-# emulator), each about a second or less alone; not the end-to-end runs on
-# the emulator (driver/, cli/, bench/, validate/, interp/attention: big
-# reference attentions, interp/cli: the command). A new suite joins the fast
-# tier by being listed here.
+# .checks, .plan files, the sym corpus, encodings against llvm-objdump,
+# snippets on the emulator), each about a second or less alone; not the
+# end-to-end runs on the emulator (driver/, cli/, bench/, validate/,
+# interp/attention: big reference attentions, interp/cli: the command). A
+# new suite joins the fast tier by being listed here.
 FAST_SUITES = \
 	util/util util/npy \
 	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
@@ -62,12 +62,12 @@ FAST_SUITES = \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast \
 	passes/graph/indices \
 	passes/machine/mir_file passes/machine/hazards passes/machine/waitcnt passes/machine/licm \
-	passes/machine/loop_emu \
+	passes/machine/loop_emu passes/plan/plan_file \
 	isel/isel_file \
 	regalloc/regalloc regalloc/coalesce \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
 	loader/emu/decode loader/emu/exec loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
-	loader/emu/fuzz loader/emu/clang \
+	loader/emu/fuzz loader/emu/clang loader/emu/order \
 	loader/timing/timing loader/timing/calib
 ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)
 $(error FAST_SUITES names no suite: $(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)))
