@@ -2,7 +2,9 @@
  * tests/kernel/wave/e2e/), transcribed into wavecc kernels under
  * tests/driver/wave/ (which test each JSON transcribes: wave/README.md).
  *
- * Every case runs `wavecc run` on gfx942 and on gfx90a. A supported case
+ * Every case runs `wavecc run` on gfx942 and on gfx90a, the gfx90a run in
+ * the emulator's adversarial modes (random wave order, reversed workgroups,
+ * garbage-filled memory and registers). A supported case
  * must print PASS; a case wavecc does not support yet must give a located
  * error (file:line:col: error:) containing the substring it lists. FAIL is
  * never accepted. Cases that expose a compiler bug (FAIL or an unlocated or
@@ -1004,8 +1006,17 @@ static void run_case(const WaveCase *c, int i)
 		asm_case(asm_dir, c, i, mcpu, args, extra);
 		return;
 	}
-	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s", test_root(),
-		test_bin(), args, mcpu, 5 + i, in, extra ? extra : "");
+	/* each case runs twice, once per target: on gfx942 in the emulator's
+	 * default order (waves one instruction each in turn, workgroups
+	 * forward, memory zeroed), on gfx90a adversarially (waves in a seeded
+	 * random order, workgroups reversed, LDS and fresh registers garbage),
+	 * so that a race, a stray write or a read of unwritten memory fails */
+	const char *adverse = i % 2 ? "--wave-order random --wg-order reverse --fill garbage --order-seed" : NULL;
+	char order[128] = "";
+	if (adverse)
+		snprintf(order, sizeof order, "%s %d", adverse, i);
+	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s %s", test_root(),
+		test_bin(), args, mcpu, 5 + i, order, in, extra ? extra : "");
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
 	char absent[64];
