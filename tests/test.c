@@ -123,6 +123,23 @@ static size_t split_lines(char *s, char ***out)
 	return n;
 }
 
+static bool is_word(const char *k, size_t kl, const char *w)
+{
+	return strlen(w) == kl && strncmp(k, w, kl) == 0;
+}
+
+/* The directives the file harnesses read themselves (mir_file_test.c,
+ * isel_file_test.c). */
+static bool known_directive(const char *k, size_t kl)
+{
+	static const char *const known[] = {"RUN", "TARGET", "DEFINE", "BEFORE", "REMOVED", "LIMIT", "INTERLEAVE",
+		"ERROR"};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		if (is_word(k, kl, known[i]))
+			return true;
+	return false;
+}
+
 void test_match_checks(const char *file, const char *spec, const char *output)
 {
 	/* the CHECK annotations of spec, in order */
@@ -136,13 +153,28 @@ void test_match_checks(const char *file, const char *spec, const char *output)
 			k++;
 			k += strspn(k, " ");
 			size_t kl = strspn(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ-");
-			if (kl && k[kl] == ':' && (size_t)(k - p) + kl < n && na < 128 &&
-				(strncmp(k, "CHECK", kl) == 0 || strncmp(k, "CHECK-NEXT", kl) == 0 || strncmp(k, "CHECK-NOT", kl) == 0)) {
-				snprintf(a[na].kind, sizeof a[na].kind, "%.*s", (int)kl, k);
+			if (kl && k[kl] == ':' && (size_t)(k - p) + kl < n) {
+				/* a directive: one of the check forms, or one a harness
+				 * reads itself; anything else (a misspelt `CHEC:`) fails */
+				bool check = is_word(k, kl, "CHECK") || is_word(k, kl, "CHECK-NEXT") ||
+					     is_word(k, kl, "CHECK-NOT");
+				ck_assert_msg(check || known_directive(k, kl), "%s: unknown directive '%.*s:' in '%.*s'", file,
+					(int)kl, k, (int)n, p);
 				const char *v = k + kl + 1;
 				v += strspn(v, " ");
-				snprintf(a[na].text, sizeof a[na].text, "%.*s", (int)(n - (size_t)(v - p)), v);
-				na++;
+				size_t vl = n - (size_t)(v - p);
+				while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\r'))
+					vl--;
+				if (check) {
+					ck_assert_msg(vl > 0, "%s: an empty %.*s: matches every line", file, (int)kl, k);
+					ck_assert_msg(na < sizeof a / sizeof *a, "%s: more than %zu check lines", file,
+						sizeof a / sizeof *a);
+					ck_assert_msg(vl < sizeof a[na].text, "%s: a check text longer than %zu bytes", file,
+						sizeof a[na].text - 1);
+					snprintf(a[na].kind, sizeof a[na].kind, "%.*s", (int)kl, k);
+					snprintf(a[na].text, sizeof a[na].text, "%.*s", (int)vl, v);
+					na++;
+				}
 			}
 		}
 		p = nl ? nl + 1 : NULL;

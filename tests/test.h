@@ -35,7 +35,10 @@ bool have_program(const char *name);
  * lines of spec against output in order (the form of tests/passes/machine/data and
  * tests/isel/data): CHECK finds a later line containing TEXT, CHECK-NEXT the
  * line right after the previous match, CHECK-NOT forbids TEXT between the
- * previous match and the next (or the end). Fails the test naming file. */
+ * previous match and the next (or the end). Fails the test naming file;
+ * also on a `; WORD:` directive that is neither a check nor one a harness
+ * reads (RUN, TARGET, DEFINE, BEFORE, REMOVED, LIMIT, INTERLEAVE, ERROR),
+ * an empty check, more than 128 checks or a check text over 511 bytes. */
 void test_match_checks(const char *file, const char *spec, const char *output);
 
 /* Call fn(dir, name) for each file of test_root()/subdir whose name ends
