@@ -139,7 +139,7 @@ uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, IsaTyp
 
 bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n)
 {
-	if (r + n <= w->nregs)
+	if (r < w->nregs && n <= w->nregs - r) /* (r + n could wrap) */
 		return true;
 	emu_fail(e, w, in, "register v%u..v%u outside the %u registers the kernel descriptor allocates (unified file)",
 		 r, r + n - 1, w->nregs);

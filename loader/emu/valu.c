@@ -687,7 +687,7 @@ static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	switch (in->id) {
 	case I_V_NOP: return true;
 	case I_V_READFIRSTLANE_B32: {
-		if (!emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
+		if (in->src[0] >= SRC_VGPR && !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
 			return true;
 		int lane = exec ? __builtin_ctzll(exec) : 0;
 		uint32_t v = in->src[0] >= SRC_VGPR ? vreg(w, in->src[0] - SRC_VGPR)[lane] : emu_scalar_src(e, w, in, in->src[0], T_B32);
@@ -709,6 +709,10 @@ static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 		return true;
 	}
 	case I_V_SWAP_B32: {
+		if (in->src[0] < SRC_VGPR) {
+			emu_fail(e, w, in, "v_swap_b32 swaps two VGPRs; its source is not one");
+			return true;
+		}
 		if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, in->src[0] - SRC_VGPR, 1))
 			return true;
 		uint32_t *x = vreg(w, in->dst), *y = vreg(w, in->src[0] - SRC_VGPR);

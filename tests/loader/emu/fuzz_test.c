@@ -46,6 +46,48 @@ static int row_words(uint64_t *sd, uint32_t w[2])
 	}
 }
 
+/* A kernel of the words code (n of them) in its own memory, as
+ * random_code_is_contained runs them: the launch's return, err its message. */
+static int launch_words(const uint32_t *code, int n, int prog, uint32_t *buf, size_t buf_size, char *err, size_t len)
+{
+	EmuMemory *m = emu_mem_new();
+	ck_assert_int_eq(emu_mem_map_at(m, H_CODE_ADDR, code, (size_t)n * 4, false, "code"), 0);
+	uint64_t b = emu_mem_map(m, buf, buf_size, 256, true, "buf");
+	uint8_t kernarg[64];
+	for (int i = 0; i < 8; i++)
+		memcpy(kernarg + 8 * i, &b, 8);
+	EmuLaunch l = {0};
+	l.arch = (prog & 1) ? EMU_GFX90A : EMU_GFX942;
+	l.kd.vgpr_alloc = (prog % 3) ? 256 : 64 + 8 * (uint32_t)(prog % 8);
+	l.kd.accum_offset = (prog % 3) ? 128 : 32;
+	l.kd.sgpr_private_segment_buffer = l.kd.sgpr_dispatch_ptr = l.kd.sgpr_queue_ptr = -1;
+	l.kd.sgpr_dispatch_id = l.kd.sgpr_flat_scratch_init = l.kd.sgpr_private_segment_size = -1;
+	l.kd.sgpr_kernarg_ptr = 0, l.kd.sgpr_wgid[0] = 2, l.kd.sgpr_wgid[1] = l.kd.sgpr_wgid[2] = -1;
+	l.kd.sgpr_wg_info = -1;
+	l.kd.group_segment_fixed_size = 256;
+	l.kd_addr = H_CODE_ADDR;
+	l.kernarg_addr = emu_mem_map(m, kernarg, sizeof kernarg, 16, false, "kernarg");
+	l.grid[0] = l.grid[1] = l.grid[2] = 1;
+	l.wg_size[0] = 128, l.wg_size[1] = l.wg_size[2] = 1;
+	l.max_instructions = 300;
+	int rc = emu_launch(m, &l, NULL, err, len);
+	emu_mem_free(m);
+	return rc;
+}
+
+/* v_swap_b32 with a literal (src0 255) for its source: a register number
+ * 255 - 256 that wrapped past the VGPR bound check once crashed the host. */
+START_TEST(swap_with_a_literal_is_reported)
+{
+	uint32_t code[] = {0x7E000000u | (uint32_t)isa_info[I_V_SWAP_B32].op942 << 9 | 1u << 17 | 255u, 0x12345678u,
+		0xBF810000u /* s_endpgm */};
+	uint32_t buf[64];
+	char err[512];
+	ck_assert_int_eq(launch_words(code, 3, 0, buf, sizeof buf, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "v_swap_b32"), "%s", err);
+}
+END_TEST
+
 START_TEST(random_code_is_contained)
 {
 	static const uint32_t prefixes[] = {0xBE800000, 0x80000000, 0xB0000000, 0xBF000000, 0xBF800000, 0xC0000000,
@@ -72,28 +114,8 @@ START_TEST(random_code_is_contained)
 			}
 			code[i] = k < 14 ? prefixes[k] | (rnd(&seed) & masks[k]) : rnd(&seed);
 		}
-		EmuMemory *m = emu_mem_new();
-		ck_assert_int_eq(emu_mem_map_at(m, H_CODE_ADDR, code, N * 4, false, "code"), 0);
-		uint64_t b = emu_mem_map(m, buf, sizeof buf, 256, true, "buf");
-		uint8_t kernarg[64];
-		for (int i = 0; i < 8; i++)
-			memcpy(kernarg + 8 * i, &b, 8);
-		EmuLaunch l = {0};
-		l.arch = (prog & 1) ? EMU_GFX90A : EMU_GFX942;
-		l.kd.vgpr_alloc = (prog % 3) ? 256 : 64 + 8 * (uint32_t)(prog % 8);
-		l.kd.accum_offset = (prog % 3) ? 128 : 32;
-		l.kd.sgpr_private_segment_buffer = l.kd.sgpr_dispatch_ptr = l.kd.sgpr_queue_ptr = -1;
-		l.kd.sgpr_dispatch_id = l.kd.sgpr_flat_scratch_init = l.kd.sgpr_private_segment_size = -1;
-		l.kd.sgpr_kernarg_ptr = 0, l.kd.sgpr_wgid[0] = 2, l.kd.sgpr_wgid[1] = l.kd.sgpr_wgid[2] = -1;
-		l.kd.sgpr_wg_info = -1;
-		l.kd.group_segment_fixed_size = 256;
-		l.kd_addr = H_CODE_ADDR;
-		l.kernarg_addr = emu_mem_map(m, kernarg, sizeof kernarg, 16, false, "kernarg");
-		l.grid[0] = l.grid[1] = l.grid[2] = 1;
-		l.wg_size[0] = 128, l.wg_size[1] = l.wg_size[2] = 1;
-		l.max_instructions = 300;
 		char err[512];
-		int rc = emu_launch(m, &l, NULL, err, sizeof err);
+		int rc = launch_words(code, N, prog, buf, sizeof buf, err, sizeof err);
 		ck_assert(rc == 0 || rc == -1);
 		if (rc) {
 			if (getenv("EMU_FUZZ_VERBOSE"))
@@ -102,7 +124,6 @@ START_TEST(random_code_is_contained)
 			failed++;
 		} else
 			ok++;
-		emu_mem_free(m);
 		free(code);
 	}
 	ck_assert_int_gt(failed, 0);
@@ -116,6 +137,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("fuzz");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, random_code_is_contained);
+	tcase_add_test(tc, swap_with_a_literal_is_reported);
 	suite_add_tcase(s, tc);
 	return s;
 }
