@@ -122,8 +122,10 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 
 void interp_free(Interp *in)
 {
-	for (int i = 0; i < in->nargs; i++)
-		free(in->args ? in->args[i].data : NULL);
+	for (int i = 0; in->args && i < in->nargs; i++) {
+		free(in->args[i].data);
+		free(in->args[i].written);
+	}
 	free(in->args);
 	free(in->dyn);
 	memset(in, 0, sizeof *in);

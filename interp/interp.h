@@ -113,6 +113,11 @@ typedef struct InterpArg {
 	int64_t shape[IT_MAX_RANK];
 	uint64_t count;
 	void *data; /* heap, count * dtype_size(dtype) bytes, zeroed at init */
+	/* interp_run's record of the elements it wrote (write or atomic_add),
+	 * in bounds and selected: NULL until it writes one, then count bytes,
+	 * 1 at each element written (a caller comparing another run's result
+	 * knows which elements the kernel produces) */
+	uint8_t *written;
 	bool scalar; /* a scalar argument (rank 0, one element); mem is the
 	                result of its OP_SCALAR */
 } InterpArg;

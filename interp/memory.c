@@ -451,6 +451,9 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 		}
 		if (!mem_in_bounds(a, mc))
 			continue;
+		if (!a->written)
+			a->written = xcalloc(a->count, 1);
+		a->written[mem_offset(a, mc)] = 1;
 		if (old) {
 			double prev = dtype_load(a->dtype, a->data, mem_offset(a, mc));
 			(*old)->v[i] = prev;
