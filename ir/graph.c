@@ -284,17 +284,24 @@ const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *di
 	return NULL;
 }
 
-bool region_writes_mem(const Region *r, const Value *mem)
+/* Does an op of r (or of a region nested in it) access mem as
+ * region_writes_mem (write) or region_reads_mem (!write) asks? */
+static bool region_accesses_mem(const Region *r, const Value *mem, bool write)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if ((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem)
-			return true;
-		if (op->body && region_writes_mem(op->body, mem))
+		bool hit = (op->kind == OP_ATOMIC_ADD && op->args[1] == mem) ||
+			   (write && op->kind == OP_WRITE && op->args[1] == mem) ||
+			   (!write && op->kind == OP_READ && op->args[0] == mem);
+		if (hit || (op->body && region_accesses_mem(op->body, mem, write)))
 			return true;
 	}
 	return false;
 }
+
+bool region_writes_mem(const Region *r, const Value *mem) { return region_accesses_mem(r, mem, true); }
+
+bool region_reads_mem(const Region *r, const Value *mem) { return region_accesses_mem(r, mem, false); }
 
 void region_count_uses(const Region *r, int *uses)
 {

@@ -352,6 +352,9 @@ const Constraint *kernel_hardware(const Kernel *k);
 bool op_sets_extent(const Kernel *k, const Op *op);
 /* Does region r (or a region nested in it) write or atomically update mem? */
 bool region_writes_mem(const Region *r, const Value *mem);
+/* Does it read mem (a read, or an atomic update, which reads what it adds
+ * to)? */
+bool region_reads_mem(const Region *r, const Value *mem);
 /* Add the operand uses of r's ops (and those of the regions nested in
  * it) to uses, by value id. */
 void region_count_uses(const Region *r, int *uses);
