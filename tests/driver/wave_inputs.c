@@ -9,6 +9,8 @@
  * index buffers (qo_indptr, kv_indptr, kv_indices) say where each
  * sequence's tokens are: random ones would send the kernel anywhere, and
  * so do prefill attention's offsets and sequence_lengths.
+ * Wave's packed GEMM reads f16 pairs from i32 buffers: the fill's i32
+ * -8..7 make every negative one a pair of NaNs, and the whole product NaN.
  * Wave's f8 attention tests quantize q, k and v to integers in [-128, 128]
  * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
  * scales would make every score nearly 0 and the softmax flat, so a wrong
@@ -30,6 +32,18 @@ static uint64_t next(uint64_t *s)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+/* The rows x cols buffer v of type t as NAME.npy in the scratch folder dir
+ * (test_tmpdir), its path in path; who names the caller in a failure. */
+static void write_2d(const char *who, const char *dir, const char *name, DType t, long rows, long cols,
+	const void *v, char *path, size_t plen)
+{
+	char err[256];
+	snprintf(path, plen, "%s/%s.npy", test_tmpdir(dir), name);
+	int64_t shape[2] = {rows, cols};
+	if (npy_write(path, t, 2, shape, v, err, sizeof err) < 0)
+		die("%s: %s", who, err);
 }
 
 const char *wave_perm_input(const char *spec, char *opt, size_t len)
@@ -55,12 +69,9 @@ const char *wave_perm_input(const char *spec, char *opt, size_t len)
 	for (long r = 0; r < rows; r++)
 		for (long i = 0; i < cols; i++)
 			v[r * cols + i] = perm[i] * (int32_t)scale;
-	char dir[128], path[4096], err[256];
+	char dir[128], path[4096];
 	snprintf(dir, sizeof dir, "wave_inputs_%s_%ldx%ld_%ld", name, rows, cols, scale);
-	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
-	int64_t shape[2] = {rows, cols};
-	if (npy_write(path, DT_I32, 2, shape, v, err, sizeof err) < 0)
-		die("wave_perm_input: %s", err);
+	write_2d("wave_perm_input", dir, name, DT_I32, rows, cols, v, path, sizeof path);
 	free(v);
 	free(perm);
 	snprintf(opt, len, "--in %s=%s", name, path);
@@ -79,12 +90,9 @@ const char *wave_bits_input(const char *spec, char *opt, size_t len)
 	uint64_t s = (uint64_t)(rows * 7919 + cols);
 	for (long i = 0; i < rows * cols; i++)
 		v[i] = (int8_t)(next(&s) >> 63); /* 0 or 1, each half the time */
-	char dir[128], path[4096], err[256];
+	char dir[128], path[4096];
 	snprintf(dir, sizeof dir, "wave_inputs_bits_%s_%ldx%ld", name, rows, cols);
-	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
-	int64_t shape[2] = {rows, cols};
-	if (npy_write(path, DT_I8, 2, shape, v, err, sizeof err) < 0)
-		die("wave_bits_input: %s", err);
+	write_2d("wave_bits_input", dir, name, DT_I8, rows, cols, v, path, sizeof path);
 	free(v);
 	snprintf(opt, len, "--in %s=%s", name, path);
 	return opt;
@@ -273,6 +281,27 @@ const char *wave_quant_input(const char *spec, char *opt, size_t len)
 	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
 	if (npy_write(path, DT_F16, rank, d, v, err, sizeof err) < 0)
 		die("wave_quant_input: %s", err);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}
+
+const char *wave_packed_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long rows, cols;
+	if (sscanf(spec, "%63[^:]:%ld,%ld", name, &rows, &cols) != 3 || rows < 1 || cols < 1)
+		die("wave_packed_input: bad spec '%s' (NAME:ROWS,COLS)", spec);
+	uint16_t *v = malloc(sizeof *v * (size_t)(2 * rows * cols));
+	if (!v)
+		die("wave_packed_input: out of memory");
+	uint64_t s = (uint64_t)(rows * 6007 + cols) * 31 + (uint64_t)(unsigned char)name[0];
+	for (long i = 0; i < 2 * rows * cols; i++) /* little endian: element 2j is the low half of j */
+		dtype_store(DT_F16, v, (uint64_t)i, (double)((int64_t)(next(&s) >> 56) - 128) / 64);
+	char dir[128], path[4096];
+	snprintf(dir, sizeof dir, "wave_inputs_packed_%s_%ldx%ld", name, rows, cols);
+	write_2d("wave_packed_input", dir, name, DT_I32, rows, cols, v, path, sizeof path);
 	free(v);
 	size_t used = strlen(opt);
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);

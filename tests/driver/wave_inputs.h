@@ -34,4 +34,10 @@ const char *wave_prefill_input(const char *spec, char *opt, size_t len);
  * ceil(clamp(normal·SCALE, -SCALE, SCALE)), Wave's quantized_tensor. */
 const char *wave_quant_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading the i32 buffer spec "NAME:ROWS,COLS"
+ * describes, each element a pair of f16 values (the first in its low half:
+ * Wave's f16[ROWS, 2·COLS].view(int32)) drawn as the interpreter's fill
+ * draws f16 (multiples of 1/64 in [-2, 2)). */
+const char *wave_packed_input(const char *spec, char *opt, size_t len);
+
 #endif

@@ -286,9 +286,11 @@ static const WaveCase cases[] = {
 	/* wave_gemm_test.py::testPackedGemm: a, b are i32[M, K/2] (f16 pairs)
 	 * bitcast to f16 in the loop, 64x64x32 tiles, 2x2 waves, shared;
 	 * F32_16x16x16_F16 and F32_32x32x8_F16 (format_ops_test.c runs them on
-	 * f16 data against a host GEMM); test_gemm's first shape is slow */
-	{"packed_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
-	{"packed_gemm_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	 * f16 data against a host GEMM); test_gemm's first shape is slow. The
+	 * inputs are f16 pairs (--packed): the fill's negative i32 are NaN
+	 * pairs, which made c NaN everywhere */
+	{"packed_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:192,80", NULL, NULL},
+	{"packed_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:192,80", NULL, NULL},
 	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
 	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
 	{"conditional.json -D M=1 -D N=27", NULL, NULL},
@@ -864,8 +866,8 @@ static const WaveCase slow[] = {
 	/* testPureGemm, testVMFMAGemm, the bf16 GEMM at test_gemm's first shape
 	 * (about 15 s each), static and dynamic; testPingPongGemm's 4096^3 */
 	{"wg_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
-	{"packed_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
-	{"packed_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"packed_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:5120,320", NULL, NULL},
+	{"packed_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:5120,320", NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
@@ -959,6 +961,25 @@ static void asm_case(const char *dir, const WaveCase *c, int i, const char *mcpu
 	}
 }
 
+/* Each "FLAG SPEC" of args (FLAG with its spaces; SPEC up to the next
+ * " --" or the end) cut from it, its input written by make, which appends
+ * its --in option to in. */
+static void take_inputs(char *args, const char *flag, const char *(*make)(const char *, char *, size_t), char *in,
+	size_t len)
+{
+	char *at;
+	while ((at = strstr(args, flag)) != NULL) {
+		const char *from = at + strlen(flag);
+		char *rest = strstr(from, " --");
+		if (!rest)
+			rest = at + strlen(at);
+		char spec[128];
+		snprintf(spec, sizeof spec, "%.*s", (int)(rest - from), from);
+		memmove(at, rest, strlen(rest) + 1);
+		make(spec, in, len);
+	}
+}
+
 static void run_case(const WaveCase *c, int i)
 {
 	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
@@ -986,15 +1007,10 @@ static void run_case(const WaveCase *c, int i)
 		*pre = 0;
 		wave_prefill_input(pre + strlen(" --prefill "), in, sizeof in);
 	}
-	char *quant; /* f16 inputs of Wave's quantized_tensor, one per --quant */
-	while ((quant = strstr(args, " --quant ")) != NULL) {
-		char *more = strstr(quant + 1, " --quant ");
-		const char *from = quant + strlen(" --quant ");
-		char spec[128];
-		snprintf(spec, sizeof spec, "%.*s", (int)(more ? more - from : (long)strlen(from)), from);
-		memmove(quant, more ? more : "", strlen(more ? more : "") + 1);
-		wave_quant_input(spec, in, sizeof in);
-	}
+	/* f16 inputs of Wave's quantized_tensor, one per --quant; i32 buffers
+	 * of f16 pairs, one per --packed */
+	take_inputs(args, " --quant ", wave_quant_input, in, sizeof in);
+	take_inputs(args, " --packed ", wave_packed_input, in, sizeof in);
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
