@@ -38,13 +38,35 @@ static void defs_to_options(const GraphRun *g, const Kernel *k, CompileOptions *
 
 static void print_result(const CheckCompare *c)
 {
+	const char *verdict = c->pass ? "PASS" : "FAIL";
+	unsigned long long n = (unsigned long long)c->count;
+	if (!c->graph_writes) {
+		printf("FAIL %s: %llu elements %s, which the graph never writes: the kernel changed %llu of them, "
+		       "first at flat index %llu: got %.9g, was %.9g\n",
+		       c->name, n, dtype_name(c->dtype), (unsigned long long)c->stray,
+		       (unsigned long long)c->first_stray, c->got, c->want);
+		return;
+	}
 	printf("%s %s: %llu elements %s, max abs err %.3g, max rel err %.3g (pass: |got-want| <= atol + "
 	       "rtol*|want| with atol %.3g, rtol %.3g)",
-	       c->bad ? "FAIL" : "PASS", c->name, (unsigned long long)c->count, dtype_name(c->dtype), c->max_abs,
-	       c->max_rel, c->atol, c->rtol);
+	       verdict, c->name, n, dtype_name(c->dtype), c->max_abs, c->max_rel, c->atol, c->rtol);
+	if (c->written != c->count)
+		printf(", %llu of them written by the graph", (unsigned long long)c->written);
 	if (c->bad)
 		printf(", %llu mismatches, first at flat index %llu: got %.9g, want %.9g", (unsigned long long)c->bad,
 		       (unsigned long long)c->first_bad, c->got, c->want);
+	if (c->prefill)
+		printf("; %llu elements the graph writes still hold the pre-fill (the kernel never wrote them), "
+		       "first at flat index %llu",
+		       (unsigned long long)c->prefill, (unsigned long long)c->first_prefill);
+	if (c->stray)
+		printf("; %llu elements the graph leaves alone changed, first at flat index %llu",
+		       (unsigned long long)c->stray, (unsigned long long)c->first_stray);
+	if (c->all_nan)
+		printf("; the reference is NaN at all %llu elements the graph writes: a degenerate test (any NaN "
+		       "matches it); give inputs (--in) for which the graph computes numbers (one that can only "
+		       "compute NaN has nothing to check)",
+		       (unsigned long long)c->written);
 	printf("\n");
 }
 

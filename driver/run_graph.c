@@ -1,6 +1,6 @@
 /* run_graph.c — compile a kernel graph, run the code object on a backend,
  * run the reference interpreter on the same inputs, and compare every
- * buffer the kernel may write — all in memory (run_graph.h; the command
+ * buffer the graph writes — all in memory (run_graph.h; the command
  * `wavecc run K.json`, cli/run_graph.c, parses and prints).
  *
  * The compiler's code object and launch descriptor stay in memory
@@ -11,9 +11,13 @@
  * (docs/interpreter.md) or the --in files; the kernel's buffers are copies
  * of the interpreter's inputs taken before it runs, so both sides see
  * identical bytes. The interpreter runs the kernel as written, with the same
- * -D bindings the compiler applies (the caller's bound view). Integer
- * results must match exactly; floats within |got - want| <= atol +
- * rtol*|want| (defaults by dtype, see default_tol). */
+ * -D bindings the compiler applies (the caller's bound view). A buffer the
+ * graph writes but never reads (and no --in gives) starts as the canary on
+ * both sides, so an element the kernel should have written and did not
+ * shows; the interpreter records which elements it writes. Integer results
+ * must match exactly; floats within |got - want| <= atol + rtol*|want|
+ * (defaults by dtype, see default_tol); elements the graph does not write,
+ * bit for bit (compile_check_compare). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,29 +37,85 @@ static void default_tol(DType t, double *atol, double *rtol)
 	}
 }
 
-/* got against want, n elements of type t, into c (its name, type and
- * tolerances already set). */
-static void compare(CheckCompare *c, const void *got, const void *want, uint64_t n)
+void compile_check_fill_canary(DType t, void *buf, uint64_t n)
+{
+	uint64_t bits;
+	switch (t) {
+	case DT_F16: bits = 0x7ea5; break;
+	case DT_BF16: bits = 0x7fe5; break;
+	case DT_F32: bits = 0x7fe5a5a5; break;
+	case DT_F64: bits = UINT64_C(0x7ffda5a5a5a5a5a5); break;
+	case DT_F8E4M3FN: bits = 0xff; break;
+	case DT_F8E5M2: bits = 0xfd; break;
+	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: bits = 0x80; break;
+	default: bits = UINT64_C(0xa5a5a5a5a5a5a5a5); break;
+	}
+	size_t sz = (size_t)dtype_size(t);
+	unsigned char one[8];
+	for (size_t b = 0; b < sz; b++)
+		one[b] = (unsigned char)(bits >> (8 * b)); /* little endian, as the GPU's memory */
+	for (uint64_t i = 0; i < n; i++)
+		memcpy((unsigned char *)buf + i * sz, one, sz);
+}
+
+/* Element i of a (size sz) bit for bit the same as the element at b? */
+static bool same_bits(const void *a, uint64_t i, const void *b, size_t sz)
+{
+	return memcmp((const unsigned char *)a + i * sz, b, sz) == 0;
+}
+
+/* One element the reference wrote, got g against want w: its absolute
+ * and relative errors in *ab and *rel; passes? */
+static bool within(const CheckCompare *c, double g, double w, double *ab, double *rel)
+{
+	bool ok;
+	*ab = fabs(g - w);
+	if (isnan(w) || isnan(g)) {
+		ok = isnan(w) && isnan(g);
+		*ab = ok ? 0 : INFINITY;
+	} else if (isinf(w) || isinf(g)) {
+		ok = g == w;
+		*ab = ok ? 0 : INFINITY;
+	} else {
+		ok = *ab <= c->atol + c->rtol * fabs(w);
+	}
+	*rel = w != 0 ? *ab / fabs(w) : (*ab != 0 ? INFINITY : 0);
+	return ok;
+}
+
+void compile_check_compare(CheckCompare *c, const void *got, const void *want, const uint8_t *written, bool canary)
 {
 	DType t = c->dtype;
-	for (uint64_t i = 0; i < n; i++) {
+	size_t sz = (size_t)dtype_size(t);
+	unsigned char pre[8];
+	compile_check_fill_canary(t, pre, 1);
+	uint64_t nan = 0;
+	for (uint64_t i = 0; i < c->count; i++) {
 		double g = dtype_load(t, got, i), w = dtype_load(t, want, i);
+		const void *wi = (const unsigned char *)want + i * sz;
 		bool ok;
-		double ab = fabs(g - w);
-		if (isnan(w) || isnan(g)) {
-			ok = isnan(w) && isnan(g);
-			ab = ok ? 0 : INFINITY;
-		} else if (isinf(w) || isinf(g)) {
-			ok = g == w;
-			ab = ok ? 0 : INFINITY;
+		if (!written || !written[i]) {
+			/* the reference left it as it was: so must the kernel */
+			ok = same_bits(got, i, wi, sz);
+			if (!ok && c->stray++ == 0)
+				c->first_stray = i;
+		} else if (canary && same_bits(got, i, pre, sz) && !same_bits(want, i, pre, sz)) {
+			/* still the pre-fill where the reference wrote */
+			ok = false;
+			if (c->prefill++ == 0)
+				c->first_prefill = i;
 		} else {
-			ok = ab <= c->atol + c->rtol * fabs(w);
+			double ab, rel;
+			ok = within(c, g, w, &ab, &rel);
+			if (ab > c->max_abs)
+				c->max_abs = ab;
+			if (rel > c->max_rel)
+				c->max_rel = rel;
 		}
-		double rel = w != 0 ? ab / fabs(w) : (ab != 0 ? INFINITY : 0);
-		if (ab > c->max_abs)
-			c->max_abs = ab;
-		if (rel > c->max_rel)
-			c->max_rel = rel;
+		if (written && written[i]) {
+			c->written++;
+			nan += isnan(w);
+		}
 		if (!ok && c->bad++ == 0)
 			c->first_bad = i;
 	}
@@ -63,6 +123,8 @@ static void compare(CheckCompare *c, const void *got, const void *want, uint64_t
 		c->got = dtype_load(t, got, c->first_bad);
 		c->want = dtype_load(t, want, c->first_bad);
 	}
+	c->all_nan = c->written > 0 && nan == c->written;
+	c->pass = c->bad == 0 && !c->all_nan;
 }
 
 static const char *find_pair(int n, const char *const *pairs, const char *name)
@@ -130,8 +192,8 @@ int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg)
 	if (compile_run(&ck->c) != 0)
 		return 1;
 
-	/* the interpreter, on seeded random inputs (or --in files); the
-	 * kernel's buffers start as copies of them */
+	/* the interpreter, on seeded random inputs (or --in files), its
+	 * outputs on the canary; the kernel's buffers start as copies of them */
 	ck->have_interp = true;
 	if (interp_init(&ck->interp, ck->bound, ck->dyn, d) != 0)
 		return 1;
@@ -153,6 +215,12 @@ int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg)
 			buf_printf(msg, "--in %s=%s: %s\n", ia->name, given, err);
 			return 1;
 		}
+		/* a buffer the graph reads (an atomic_add does) keeps its input */
+		const Region *body = ck->interp.k->body;
+		bool canary = !given && region_writes_mem(body, ia->mem) && !region_reads_mem(body, ia->mem);
+		if (canary)
+			compile_check_fill_canary(ia->dtype, ia->data, ia->count);
+		vec_push(&ck->canaried, canary);
 		uint64_t bytes = ia->count * (uint64_t)dtype_size(ia->dtype);
 		void *copy = xmalloc(bytes ? bytes : 1);
 		memcpy(copy, ia->data, bytes);
@@ -178,32 +246,50 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 		0)
 		return 1;
 
-	/* compare the buffers the kernel may write */
+	/* every buffer the graph writes, against the reference; any other
+	 * must be as it was */
+	const Kernel *gk = ck->interp.k;
 	ck->pass = true;
-	for (size_t i = 0; i < ck->ld.nargs; i++) {
-		const LaunchArg *la = &ck->ld.args[i];
-		if (la->kind != LARG_BUFFER || !(la->access & ACC_WRITE))
-			continue;
-		InterpArg *ia = interp_arg(&ck->interp, intern(la->name));
-		if (!ia)
-			die("launch descriptor names '%s', which the kernel does not have", la->name);
-		const HostBuffer *got = &ck->hb.data[ia - ck->interp.args];
-		CheckCompare cm = {.name = ia->name, .dtype = ia->dtype, .count = ia->count};
+	bool writes_one = false;
+	for (size_t i = 0; i < gk->args.len && i < ck->hb.len; i++) {
+		InterpArg *ia = &ck->interp.args[i];
+		const HostBuffer *got = &ck->hb.data[i];
+		if (got->bytes != ia->count * (uint64_t)dtype_size(ia->dtype))
+			die("buffer %s has %llu bytes, the interpreter's %llu elements", ia->name,
+			    (unsigned long long)got->bytes, (unsigned long long)ia->count);
+		CheckCompare cm = {.name = ia->name, .dtype = ia->dtype, .count = ia->count,
+			.graph_writes = region_writes_mem(gk->body, ia->mem)};
 		default_tol(ia->dtype, &cm.atol, &cm.rtol);
 		if (ck->atol >= 0)
 			cm.atol = ck->atol;
 		if (ck->rtol >= 0)
 			cm.rtol = ck->rtol;
-		if (got->bytes != la->nbytes)
-			die("output %s has %llu bytes, the descriptor %llu", ia->name, (unsigned long long)got->bytes,
-			    (unsigned long long)la->nbytes);
-		compare(&cm, got->data, ia->data, ia->count);
-		vec_push(&ck->compared, cm);
-		if (cm.bad)
-			ck->pass = false;
+		compile_check_compare(&cm, got->data, ia->data, ia->written, ck->canaried.data[i]);
+		writes_one |= cm.graph_writes;
+		if (cm.graph_writes || !cm.pass)
+			vec_push(&ck->compared, cm);
+		ck->pass &= cm.pass;
 	}
-	if (ck->compared.len == 0) {
-		buf_printf(msg, "%s: the kernel writes no buffer; nothing to compare\n", ck->path);
+	/* what the graph writes was compared, and the backend wrote it back */
+	for (size_t i = 0; i < gk->args.len; i++) {
+		const Value *mem = gk->args.data[i];
+		if (!region_writes_mem(gk->body, mem))
+			continue;
+		bool compared = false;
+		for (size_t j = 0; j < ck->compared.len; j++)
+			compared |= ck->compared.data[j].name == mem->name;
+		const LaunchArg *la = launch_arg(&ck->ld, mem->name);
+		if (!compared) {
+			buf_printf(msg, "%s: the graph writes %s, which the run did not compare\n", ck->path, mem->name);
+			ck->pass = false;
+		} else if (!la || la->kind != LARG_BUFFER || !(la->access & ACC_WRITE)) {
+			buf_printf(msg, "%s: the graph writes %s, which the launch descriptor does not mark written\n",
+				   ck->path, mem->name);
+			ck->pass = false;
+		}
+	}
+	if (!writes_one) {
+		buf_printf(msg, "%s: the graph writes no buffer; nothing to compare\n", ck->path);
 		ck->pass = false;
 	}
 	return 0;
@@ -234,6 +320,7 @@ void compile_check_free(CompileCheck *ck)
 	vec_free(&ck->sdefs);
 	vec_free(&ck->ldefs);
 	vec_free(&ck->hb);
+	vec_free(&ck->canaried);
 	vec_free(&ck->scalars);
 	vec_free(&ck->compared);
 }

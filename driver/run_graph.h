@@ -6,7 +6,8 @@
  * runs: compile_check_prepare compiles the kernel and sets up the inputs
  * (seeded random values or --in files; scalar arguments from their -D or
  * seeded), compile_check_run runs the interpreter and the code object on
- * copies of the same bytes and compares every buffer the kernel may write.
+ * copies of the same bytes and compares every buffer the graph writes
+ * (compile_check_compare).
  *
  * Use: a CompileCheck zero-initialised with the caller's fields set, then
  * the two steps, then compile_check_free (also after a failed step).
@@ -29,19 +30,49 @@ typedef struct CheckScalar {
 	double value;
 } CheckScalar;
 
-/* One buffer the kernel may write, compared: an element passes when
- * |got - want| <= atol + rtol*|want| (NaN only with NaN, an infinity only
- * with itself). */
+/* One buffer compared, the kernel's (got) against the reference
+ * interpreter's (want), element by element (compile_check_compare):
+ *  - an element the reference wrote passes when |got - want| <= atol +
+ *    rtol*|want| (NaN only with NaN, an infinity only with itself); but
+ *    where the buffer was pre-filled with the canary (compile_check_fill_canary)
+ *    and got still holds it, the kernel never wrote the element: it fails
+ *    (`prefill`) unless want is that same bit pattern (the graph computed
+ *    it: an 8-bit type, or an f8 whose only NaN is the canary);
+ *  - an element the reference did not write must be bit for bit as it was
+ *    before the run, as the reference left it (`stray` otherwise);
+ *  - a float buffer whose every written element the reference made NaN
+ *    fails (`all_nan`): such a test compares nothing.
+ * max_abs and max_rel are over the written elements not left at the
+ * pre-fill. */
 typedef struct CheckCompare {
 	const char *name;
 	DType dtype;
 	uint64_t count;
 	double atol, rtol;
 	double max_abs, max_rel;
-	uint64_t bad;       /* mismatches */
+	bool graph_writes;  /* false: the graph never writes the buffer (an input) */
+	uint64_t written;   /* elements the reference wrote */
+	uint64_t bad;       /* mismatches of every kind */
 	uint64_t first_bad; /* the first one's flat index, and its values */
 	double got, want;
+	uint64_t prefill, first_prefill; /* written by the reference, left at the canary by the kernel */
+	uint64_t stray, first_stray;     /* left by the reference, changed by the kernel */
+	bool all_nan;                    /* the reference wrote NaN to every element it wrote (one at least) */
+	bool pass;                       /* no mismatch and not all_nan */
 } CheckCompare;
+
+/* Compare c->count elements of type c->dtype, got against want, into c
+ * (its name, dtype, count, tolerances and graph_writes already set; the
+ * rest zero). written: 1 at each element the reference wrote (NULL: it
+ * wrote none; interp's InterpArg.written). canary: both buffers were
+ * pre-filled with compile_check_fill_canary before the run. */
+void compile_check_compare(CheckCompare *c, const void *got, const void *want, const uint8_t *written, bool canary);
+/* Fill n elements of type t at buf with the pre-fill canary, a bit pattern
+ * a kernel does not plausibly compute: floats a quiet NaN with a
+ * distinctive payload (f32 0x7fe5a5a5, f16 0x7ea5, bf16 0x7fe5, f64
+ * 0x7ffda5a5a5a5a5a5; the f8 types a NaN: 0xff, 0xfd, and 0x80 for the
+ * fnuz types, their only one), integers the bytes 0xa5 (odd). */
+void compile_check_fill_canary(DType t, void *buf, uint64_t n);
 
 typedef struct CompileCheck {
 	/* the caller's, set before compile_check_prepare and kept until
@@ -58,9 +89,11 @@ typedef struct CompileCheck {
 	double atol, rtol;       /* < 0: by dtype */
 
 	/* results */
-	Vec(CheckScalar) scalars;   /* compile_check_prepare, in argument order */
-	Vec(CheckCompare) compared; /* compile_check_run, in the descriptor's order */
-	bool pass;                  /* every compared buffer passed, and there was one */
+	Vec(CheckScalar) scalars; /* compile_check_prepare, in argument order */
+	/* compile_check_run, in argument order: every buffer the graph writes
+	 * (a write or an atomic_add), and any other the kernel changed */
+	Vec(CheckCompare) compared;
+	bool pass; /* every compared buffer passed, and the graph writes one */
 
 	/* run_graph.c's */
 	Compile c;
@@ -68,6 +101,7 @@ typedef struct CompileCheck {
 	LaunchDesc ld;
 	bool have_compile, have_interp, have_ld;
 	Vec(HostBuffer) hb;      /* the kernel's buffers, one per interpreter argument */
+	Vec(bool) canaried;      /* per buffer: pre-filled with the canary (written, never read, no --in) */
 	Vec(const char *) ldefs; /* the launch's -D: symbols, then every scalar's value */
 	Vec(char *) sdefs;       /* the scalars' ones, owned */
 } CompileCheck;
@@ -79,8 +113,9 @@ typedef struct CompileCheck {
  * ck->scalars holds the scalars set so far either way. */
 int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg);
 /* Run the interpreter and the code object and compare. Returns 0 with
- * ck->compared and ck->pass filled (msg says so when the kernel writes no
- * buffer), or 1 after reporting through d or in msg. */
+ * ck->compared and ck->pass filled (msg says why when the graph writes no
+ * buffer, or one it writes went uncompared or is not written back), or 1
+ * after reporting through d or in msg. */
 int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg);
 /* The kernel's buffer `name` after compile_check_run, and the interpreter's
  * argument that describes it (dtype, shape); NULL if there is none. */
