@@ -135,13 +135,20 @@ static void fuse_bitcast_reads(Walk *w, Region *r)
 	}
 }
 
-bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel)
+/* Does rel, over lp's induction variable, hold in every trip below the
+ * whole tiles (the variable replaced by lp->below)? */
+static bool proved_whole(Analysis *c, const LoopPlan *lp, Sym *rel)
 {
 	SymCtx *sc = c->k->sc;
-	if (!lp || !lp->peel || !sym_mentions(rel, lp->t->iv))
+	if (!sym_mentions(rel, lp->t->iv))
 		return false;
 	Sym *iv = lp->t->iv, *to = lp->below;
 	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), c->assume)) == SYM_TRUE;
+}
+
+bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel)
+{
+	return lp && lp->peel && proved_whole(c, lp, rel);
 }
 
 /* Ops whose selection the two loops of a split could not share. */
@@ -159,10 +166,9 @@ static bool body_plain(const Region *r)
 /* Is some bound along the loop's dim of a read of the body unproved, and
  * proved over the whole tiles? (The reads' own indices; staged reads load
  * their tiles through other indices over the same trips.) */
-static bool masks_to_drop(Analysis *c, LoopPlan *lp, const Region *body, Sym *size)
+static bool masks_to_drop(Analysis *c, const LoopPlan *lp, const Region *body, Sym *size)
 {
 	SymCtx *sc = c->k->sc;
-	lp->peel = true; /* for plan_peel_proves (masks_to_drop leaves it false) */
 	for (size_t i = 0; i < body->ops.len; i++) {
 		const Op *op = body->ops.data[i];
 		const NodeIndex *ix = op->kind == OP_READ ? c->index[op->id] : NULL;
@@ -173,12 +179,11 @@ static bool masks_to_drop(Analysis *c, LoopPlan *lp, const Region *body, Sym *si
 				for (int64_t j = 0; j < ix->epc; j++) {
 					Sym *rel = sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), size),
 						c->assume);
-					if (sym_kind(rel) != SYM_TRUE && plan_peel_proves(c, lp, rel))
+					if (sym_kind(rel) != SYM_TRUE && proved_whole(c, lp, rel))
 						return true;
 				}
 		}
 	}
-	lp->peel = false;
 	return false;
 }
 
@@ -283,7 +288,6 @@ static void plan_iterate(Walk *w, Op *op)
 			const Op *x = body->ops.data[i];
 			if (plan_movable_read(c, x) && plan_read_moves_with(c, x, t->iv)) {
 				w->p->read[x->id] |= PLAN_READ_PREFETCHED;
-				lp->nprefetch++;
 			}
 		}
 	}
@@ -309,7 +313,6 @@ static void plan_hoist(Walk *w, Op *op)
 	if (plan_movable_read(c, op) && !plan_read_moves_with(c, op, w->iv) &&
 		only_mma_operand(body, op_result(op), true)) {
 		w->p->read[op->id] |= PLAN_READ_HOISTED;
-		w->p->loop[w->loop].nhoist++;
 	}
 }
 
@@ -424,11 +427,9 @@ bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted)
 			LoopPlan *lp = &p->loop[i];
 			if (pf) {
 				lp->pipe = PIPE_NONE;
-				lp->nprefetch = 0;
 				/* unpipelined, a loop of fewer whole tiles splits */
 				lp->peel = lp->peel_unpiped && p->split;
 			}
-			lp->nhoist = 0;
 		}
 		for (int i = 0; i < p->nops; i++)
 			p->read[i] &= (uint8_t) ~(PLAN_READ_HOISTED | (pf ? PLAN_READ_PREFETCHED : 0));

@@ -47,8 +47,6 @@ typedef struct LoopPlan {
 	PipeKind pipe;       /* PIPE_NONE: the loop runs as written */
 	int lds_stages;      /* LDS buffers per staged tile asked for: 1 or 2 */
 	bool staged;         /* its body stages shared reads through LDS */
-	int nprefetch;       /* its global reads loaded a trip ahead */
-	int nhoist;          /* its global reads loaded before it */
 	/* the split: main loop over the whole tiles F (an integer or an
 	 * expression of runtime sizes) less the trips its loads read ahead,
 	 * then a masked tail; `below` is F - 1 - u (u >= 0, a symbol of the
