@@ -103,6 +103,16 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 	buf_printf(out, "%u (with VCC, FLAT_SCRATCH, XNACK_MASK; granule 8)\n", kd->sgpr_alloc);
 	key(out, "lds", "bytes");
 	buf_printf(out, "%d (allocated %d)\n", lds, o.lds_alloc);
+	if (c->got.swizzled) {
+		/* lds_stage.c: tiles unpadded and XOR-swizzled, where that gains
+		 * a workgroup per CU or padded tiles do not fit */
+		key(out, "lds", "layout");
+		buf_printf(out, "swizzled in %d region%s (padded: ", c->got.swizzled, c->got.swizzled == 1 ? "" : "s");
+		if (c->got.lds_padded > c->t->lds_bytes)
+			buf_printf(out, "over the %d KiB)\n", c->t->lds_bytes / 1024);
+		else
+			buf_printf(out, "%d bytes)\n", c->got.lds_padded);
+	}
 	key(out, "waves", "per SIMD");
 	buf_printf(out, "%d (limited by %s; VGPRs allow %d, SGPRs %d, slots %d; "
 			"workgroups of %d wave%s, %d per CU",

@@ -102,6 +102,8 @@ typedef struct Isel {
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool lds_swizzle;  /* lds_stage.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
+	bool lds_trial;    /* lds_stage.c: planning padded to compare: allocations past the LDS are counted, not errors */
+	bool lds_over;     /* ... and a pipelined loop's tiles padded, one buffer each, did not fit but may unpadded */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */

@@ -280,16 +280,35 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	st->buf_bytes = bytes;
 	bool reuse = false;
 	st->base = bytes * st->nbuf > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
+	if (st->base < 0 && s->lds_trial) {
+		/* planning padded only to compare: the size counts even past
+		 * the LDS (the unpadded layout may fit) */
+		st->base = s->lds_top;
+		s->lds_top += (int)MIN(bytes * st->nbuf, 4 * LDS_BYTES);
+		s->f->lds_bytes = MAX(s->f->lds_bytes, s->lds_top);
+	}
 	if (st->base < 0 && st->nbuf > 1) {
 		/* two buffers of every tile do not fit: stage_prefetched plans
 		 * again with one */
 		s->pipe->refit = true;
 		return false;
 	}
+	if (st->base < 0 && s->pipe && s->pipe->body == op->parent && !s->lds_swizzle && s->plan->swizzle) {
+		/* one buffer of every tile padded does not fit: stage_prefetched
+		 * plans again unpadded, where that is an error */
+		s->lds_over = true;
+		return false;
+	}
 	if (st->base < 0) {
-		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes, %d already allocated: over the "
-					  "64 KiB of LDS",
-			op->path, mem->name, (long long)bytes, s->lds_top);
+		Buf box = {0};
+		for (int i = 0; i < t->rank; i++)
+			buf_printf(&box, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
+		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes (%s), %d already allocated: over the "
+					  "64 KiB of LDS; its box is %s elements of %s: use smaller tiles along these dims",
+			op->path, mem->name, (long long)(bytes * st->nbuf),
+			st->layout ? "unpadded, swizzled" : can && s->plan->swizzle ? "rows padded; unpadded it would not fit either" : "rows padded by 8 bytes",
+			s->lds_top, buf_cstr(&box), dtype_name(mem->dtype));
+		buf_free(&box);
 		return false;
 	}
 	*reused |= reuse;
@@ -378,7 +397,8 @@ static void pf_barrier(Isel *s, Pipe *p)
  * previous trip. */
 /* The LDS tiles of a prefetched loop's staged reads (p->ops, p->gx),
  * planned and allocated: 0, -1 after reporting, 1 when two buffers per
- * tile (p->nbuf 2) do not fit (p->refit; nothing reported). */
+ * tile (p->nbuf 2) do not fit (p->refit; nothing reported), 2 when one
+ * buffer per tile padded does not fit (s->lds_over; nothing reported). */
 static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 {
 	Analysis *c = s->c;
@@ -389,7 +409,7 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 			continue;
 		Staged *st = plan_box(s, op);
 		if (!load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, reused))
-			return p->refit ? 1 : -1;
+			return p->refit ? 1 : s->lds_over ? 2 : -1;
 		s->staged[op->id] = st;
 		p->ops[p->n++] = op;
 	}
@@ -442,16 +462,18 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
 	s->lds_swz_saving = 0;
 	int rc = plan_tiles(s, r, p, &reused);
-	if (rc > 0) { /* again with one buffer per tile */
+	if (rc == 1) { /* again with one buffer per tile */
 		s->lds_top = lds_top;
 		s->f->lds_bytes = lds_bytes;
 		p->nbuf = 1;
 		s->lds_swz_saving = 0;
 		rc = plan_tiles(s, r, p, &reused);
 	}
-	if (!rc && swizzle_pays(s, lds_bytes)) { /* again unpadded */
+	bool over = rc == 2; /* padded does not fit: unpadded or not at all */
+	if (over || (!rc && swizzle_pays(s, lds_bytes))) { /* again unpadded */
+		s->lds_over = false;
 		s->got->swizzled++;
-		s->got->lds_padded = MAX(s->got->lds_padded, s->f->lds_bytes);
+		s->got->lds_padded = MAX(s->got->lds_padded, over ? s->f->target->lds_bytes + 1 : s->f->lds_bytes);
 		s->lds_top = lds_top;
 		s->f->lds_bytes = lds_bytes;
 		s->lds_swizzle = true;
@@ -539,12 +561,16 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	 * swizzled layout pays */
 	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
 	s->lds_swz_saving = 0;
+	s->lds_trial = s->plan->swizzle;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		Staged *st = plan_staged_read(s->c, op) ? plan_box(s, op) : NULL;
-		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused))
+		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused)) {
+			s->lds_trial = false;
 			return;
+		}
 	}
+	s->lds_trial = false;
 	if (c->failed)
 		return;
 	bool swz = swizzle_pays(s, lds_bytes);

@@ -3,7 +3,8 @@
  * CU: a 128x128x64 f16 tiling takes 32768 bytes of LDS (34816 padded, one
  * workgroup per CU) and so allows two; the swizzled kernels pass on the
  * emulator at aligned and unaligned shapes, prefetched and not, with the
- * 16x16x16 and 32x32x8 MFMAs, rows of 128 and 64 bytes; and the cycle
+ * 16x16x16 and 32x32x8 MFMAs, rows of 128 and 64 bytes; tiles that fit
+ * only unpadded (64 KiB exactly) are swizzled whatever the registers; and the cycle
  * model sees no LDS bank conflict in them (unpadded unswizzled rows of 128
  * bytes would put the 16 rows of each ds_read_b64 group on one bank pair). */
 #include <stdio.h>
@@ -62,6 +63,42 @@ START_TEST(padding_kept_where_registers_cap)
 }
 END_TEST
 
+/* Where padded tiles do not fit at all, unpadded ones that do are
+ * swizzled whatever the registers: Wave's 256x256x64 f16 GEMM with A and
+ * B in shared memory takes 2·256·64·2 = 65536 bytes unpadded (69632
+ * padded), 128x128x128 likewise; pipelined (one buffer) and not. */
+static const char *const exact_fits[] = {
+	"-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=64",
+	"-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128",
+	"-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 --schedule none",
+};
+
+START_TEST(only_unpadded_fits)
+{
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s %s -D M=4096 -D N=4096 -D K=4096 --stats "
+				  "-o %s/x%d.co",
+		mcpu(_i), exact_fits[_i / 2], test_tmpdir("lds_swizzle"), _i);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 65536 ") &&
+			      strstr(r.out, "lds layout                swizzled in 1 region (padded: over the 64 KiB)"),
+		"%s %s: %s%s", mcpu(_i), exact_fits[_i / 2], r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Where neither layout fits, the error names the read, the bytes and the
+ * box to shrink. */
+START_TEST(neither_layout_fits)
+{
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s -D BLOCK_M=256 -D BLOCK_N=256 "
+				  "-D BLOCK_K=128 --schedule none -o %s/n%d.co",
+		mcpu(_i), test_tmpdir("lds_swizzle"), _i);
+	ck_assert_msg(r.status == 1 && strstr(r.err, "error: graph[1].body[0]: staging a in LDS takes 67584 bytes") &&
+			      strstr(r.err, "over the 64 KiB of LDS; its box is M 256 x K 128 elements of f16"),
+		"%s: status %d %s", mcpu(_i), r.status, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* kernel, tiling and shape of each run (both targets each) */
 static const char *const runs[][2] = {
 	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=256 -D N=256 -D K=256"},
@@ -70,6 +107,10 @@ static const char *const runs[][2] = {
 	{"examples/gemm_16x16x16.json",
 		"-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=200 -D N=136 -D K=200 --schedule none"},
 	{"examples/gemm_32x32x8.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 -D M=200 -D N=136 -D K=200"},
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=64 -D M=300 -D N=260 -D K=200"},
+	{"examples/gemm_32x32x8.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D M=200 -D N=136 -D K=300"},
+	{"examples/gemm_16x16x16.json",
+		"-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D M=136 -D N=200 -D K=300 --schedule none"},
 };
 
 START_TEST(swizzled_gemm_passes)
@@ -89,6 +130,7 @@ static const char *const profiles[][3] = {
 	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", "32768"},
 	{"examples/gemm_16x16x16.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32", "16384"},
 	{"examples/gemm_32x32x8.json", "-D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", "32768"},
+	{"examples/gemm_16x16x16.json", "-D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=64", "65536"},
 };
 
 START_TEST(swizzled_reads_conflict_free)
@@ -116,6 +158,8 @@ int main(void)
 	tcase_add_loop_test(tc, tiles_128x128x64_take_32768_bytes, 0, 2);
 	tcase_add_loop_test(tc, padding_kept_where_it_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, padding_kept_where_registers_cap, 0, 2);
+	tcase_add_loop_test(tc, only_unpadded_fits, 0, (int)(2 * ARRAY_LEN(exact_fits)));
+	tcase_add_loop_test(tc, neither_layout_fits, 0, 2);
 	tcase_add_loop_test(tc, swizzled_gemm_passes, 0, (int)(2 * ARRAY_LEN(runs)));
 	tcase_add_loop_test(tc, swizzled_reads_conflict_free, 0, (int)(2 * ARRAY_LEN(profiles)));
 	suite_add_tcase(s, tc);
