@@ -389,6 +389,23 @@ static void load_constraints(Ld *L, JV root)
 			}
 			break;
 		}
+		case CON_REORDERING:
+			f = jv_get(L, c, "workgroup_dim");
+			if (need(L, c, f, "workgroup_dim") && get_int(L, f, 0, 2, &x)) {
+				con->wg_dim = (int)x;
+				for (size_t j = 0; j + 1 < k->cons.len; j++)
+					if (k->cons.data[j].kind == CON_REORDERING && k->cons.data[j].wg_dim == con->wg_dim)
+						ld_err(L, c, "a second reordering constraint on workgroup_dim %d (the first "
+							     "is %s)",
+							con->wg_dim, k->cons.data[j].path);
+			}
+			f = jv_get(L, c, "expr");
+			if (need(L, c, f, "expr") && (con->expr = ld_get_expr(L, f, NULL)) && sym_is_bool(con->expr)) {
+				ld_err(L, f, "a reordering is a workgroup id, got the relation '%s'",
+					sym_str(k->sc, con->expr));
+				con->expr = NULL;
+			}
+			break;
 		case CON_COUNT:
 			break;
 		}

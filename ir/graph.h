@@ -273,13 +273,14 @@ typedef struct Constraint {
 	const char *path;
 	Sym *dim;  /* workgroup, wave, tiling */
 	Sym *tile; /* workgroup, wave, tiling (tiling default 1) */
-	int wg_dim;   /* workgroup */
+	int wg_dim;   /* workgroup, reordering */
 	bool primary; /* workgroup, default true */
 	Sym *iters;   /* workgroup, tiling: explicit count, or NULL */
 	Sym *wave_id; /* wave: explicit wave id expression, or NULL */
 	Sym *induction_var; /* tiling: default $ARG<dim> */
 	Sym *start;   /* tiling: default 0 */
-	Sym *expr;    /* assumption: the relation; symbolic_alias: source = expr(target) */
+	Sym *expr;    /* assumption: the relation; symbolic_alias: source = expr(target); reordering: the id
+		       * workgroups of hardware ids $WG0-2 take along wg_dim */
 	Sym *source, *target; /* symbolic_alias */
 	/* hardware */
 	int threads_per_wave;

@@ -54,6 +54,27 @@ static void emit_entry(Isel *s)
 			mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &u);
 		}
 	}
+	/* reordering constraints: the ids workgroups take, from the hardware's
+	 * (constraints.c checked them to permute the grid), before anything
+	 * else lowers an expression of them; what lowering them cached names
+	 * the hardware ids and goes */
+	uint32_t re[3];
+	for (int g = 0; g < 3; g++)
+		if (c->reorder[g]) {
+			Loc loc = {c->k->file, 1, 1};
+			for (size_t i = 0; i < c->k->cons.len; i++)
+				if (c->k->cons.data[i].kind == CON_REORDERING && c->k->cons.data[i].wg_dim == g)
+					loc = c->k->cons.data[i].loc;
+			MOpnd o = isel_expr_to_sgpr(s, isel_expr_lower(s, c->reorder[g], loc));
+			re[g] = mfunc_vreg(s->f, RC_S1);
+			d = mo_vreg(re[g], RC_S1);
+			mblock_add(s->b, o.kind == MO_VREG && rc_file(o.rc) != RF_SGPR ? I_V_READFIRSTLANE_B32 : I_S_MOV_B32, 1,
+				&d, 1, &o);
+		}
+	for (int g = 0; g < 3; g++)
+		if (c->reorder[g])
+			s->wg_id[g] = re[g];
+	s->cache.len = 0;
 	s->tid_raw = mfunc_vreg(s->f, RC_V1);
 	d = mo_vreg(s->tid_raw, RC_V1);
 	u = mo_preg(0, RC_V1);

@@ -120,6 +120,7 @@ typedef struct Analysis {
 	int64_t grid[3];   /* -1: known at run time, grid_sym[g] */
 	Sym *grid_sym[3];
 	int wg_size[3];
+	Sym *reorder[3];   /* reordering constraints: the id workgroup $WG0-2 takes along g, or NULL */
 
 	/* indices.c: the per-thread index of each op with a register result
 	 * or a memory access, by op id (NULL for others); the assumptions

@@ -28,8 +28,11 @@
  * workgroups; loops of at most 2^31 - 1 trips (a 32-bit SGPR counter).
  * How each thread's elements are placed (elements per thread, MMA layouts,
  * expansion copies) is index analysis (indices.c), not this pass.
+ *   - a reordering constraint gives the id a workgroup takes along its
+ *     grid dim (add_reordering: checked to permute the grid).
  * Requires: subst_symbols. Fills: c->dist, c->ntile, c->tile, c->grid,
- * c->wg_size. */
+ * c->wg_size, c->reorder. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -423,6 +426,103 @@ static bool add_tied(Analysis *c)
 	return true;
 }
 
+/* Reordering constraints (Wave's ReorderingConstraint: workgroups take
+ * their tiles in another order, for L2 reuse): each gives the id a
+ * workgroup of hardware ids ($WG0-2) takes along one grid dim, an
+ * expression of those ids and symbols with values. The kernel computes
+ * it once at entry (isel.c) and every index uses it; the interpreter
+ * runs tiles in the plain order. Both agree where the new ids are a
+ * permutation of the grid, which is checked here by enumerating it: so
+ * the grid must be known when compiling, and no workgroup may take a tile
+ * outside it or one another takes (the bounds proofs of later stages
+ * assume ids in [0, grid)). */
+enum { MAX_REORDER_CHECK = 1 << 22 }; /* workgroups enumerated at most */
+
+static bool add_reordering(Analysis *c)
+{
+	Kernel *k = c->k;
+	SymCtx *sc = k->sc;
+	const Constraint *first = NULL;
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *con = &k->cons.data[i];
+		if (con->kind != CON_REORDERING || !con->expr)
+			continue;
+		first = first ? first : con;
+		Sym *e = kernel_subs(k, con->expr), *fs[8];
+		size_t n = sym_free_symbols(sc, e, fs, 8);
+		for (size_t j = 0; j < n && j < 8; j++) {
+			const char *nm = sym_name(fs[j]);
+			if (!(strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4])) {
+				analysis_error(c, con->loc, "%s: the reordered id uses '%s': only workgroup ids ($WG0-2, "
+							    "Wave's WORKGROUP_0-2) and symbols with values are compiled",
+					con->path, nm);
+				return false;
+			}
+		}
+		c->reorder[con->wg_dim] = e;
+	}
+	if (!first)
+		return true;
+	int64_t total = 1;
+	for (int g = 0; g < 3; g++) {
+		if (c->grid[g] < 0) {
+			analysis_error(c, first->loc, "%s: reordering a grid of run-time size is not compiled: bind its "
+						      "sizes with -D so that the order can be checked to be a permutation",
+				first->path);
+			return false;
+		}
+		total *= c->grid[g];
+		if (total > MAX_REORDER_CHECK) {
+			analysis_error(c, first->loc, "%s: reordering more than %d workgroups is not compiled (each is "
+						      "checked to take a tile of its own)",
+				first->path, MAX_REORDER_CHECK);
+			return false;
+		}
+	}
+	uint8_t *taken = calloc((size_t)total, 1);
+	if (!taken)
+		die("out of memory");
+	Sym *ids[3] = {sym_symbol(sc, "$WG0"), sym_symbol(sc, "$WG1"), sym_symbol(sc, "$WG2")};
+	bool ok = true;
+	for (int64_t lin = 0; lin < total && ok; lin++) {
+		int64_t w[3] = {lin % c->grid[0], lin / c->grid[0] % c->grid[1], lin / c->grid[0] / c->grid[1]}, to[3];
+		for (int g = 0; g < 3 && ok; g++) {
+			to[g] = w[g];
+			if (!c->reorder[g])
+				continue;
+			SymRat q;
+			const char *msg = NULL;
+			if (sym_eval(sc, c->reorder[g], 3, ids, w, &q, &msg) < 0 || q.q != 1) {
+				analysis_error(c, first->loc, "%s: the reordered id along grid dim %d of workgroup (%lld, %lld, "
+							      "%lld) %s%s",
+					first->path, g, (long long)w[0], (long long)w[1], (long long)w[2],
+					msg ? "cannot be evaluated: " : "is not an integer", msg ? msg : "");
+				ok = false;
+			} else if (q.p < 0 || q.p >= c->grid[g]) {
+				analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld) takes id %lld along grid dim "
+							      "%d, outside the grid's %lld",
+					first->path, (long long)w[0], (long long)w[1], (long long)w[2], (long long)q.p, g,
+					(long long)c->grid[g]);
+				ok = false;
+			} else
+				to[g] = q.p;
+		}
+		if (!ok)
+			break;
+		int64_t at = to[0] + c->grid[0] * (to[1] + c->grid[1] * to[2]);
+		if (taken[at]) {
+			analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld) takes the tile (%lld, %lld, %lld) "
+						      "another workgroup takes: the reordering is not a permutation of the grid",
+				first->path, (long long)w[0], (long long)w[1], (long long)w[2], (long long)to[0],
+				(long long)to[1], (long long)to[2]);
+			ok = false;
+		}
+		taken[at] = 1;
+	}
+	free(taken);
+	return ok;
+}
+
 void analyze_constraints(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -570,6 +670,7 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 	}
+	add_reordering(c);
 }
 
 DimDist *analysis_dist(Analysis *c, const Sym *dim) { return find_dist(c, dim); }

@@ -128,6 +128,12 @@ static const Reject rejects[] = {
 	/* a tiling start below 0: only mapped accesses mask coordinates < 0 */
 	{"tests/driver/data/gemm_k_start.json -D START=-8", "tests/driver/data/gemm_k_start.json:29:5: error: ",
 		"constraints[2]: start -8 is negative: not compiled"},
+	/* a reordering constraint whose ids are no permutation of the grid */
+	{"tests/driver/data/reorder_not_permutation.json", "tests/driver/data/reorder_not_permutation.json:44:5: error: ",
+		"constraints[5]: workgroup (1, 0, 0) takes the tile (0, 0, 0) another workgroup takes: the reordering is "
+		"not a permutation of the grid"},
+	{"tests/driver/wave/reordered_gemm.json -D GROUP_SIZE_M=0", "tests/driver/wave/reordered_gemm.json:44:5: error: ",
+		"constraints[5]: the reordered id along grid dim 0 of workgroup (0, 0, 0) cannot be evaluated: Mod by zero"},
 	/* LDS: the two staged 256x128 f16 tiles need 2 x 67584 bytes padded,
 	 * 2 x 65536 unpadded (128x128x128 fits unpadded: lds_swizzle_test.c) */
 	{"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",

@@ -257,6 +257,13 @@ static const WaveCase cases[] = {
 	/* testPingPongGemm: 128x256x64 tiles, 4x2 waves; 4096^3 is slow, here
 	 * 256x512x256 */
 	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=512 -D K=256", NULL, NULL},
+	/* reordered_gemm_test.py::testReorderedPingPongGemm (templates/
+	 * reordered_gemm.py: 128x256x64 tiles, 4x2 waves, GROUP_SIZE_M 16, the
+	 * XCD-grouped workgroup order as two reordering constraints) at
+	 * (256, 256, 256) and a cut of (2048, 1280, 5120) to K 256 (the whole
+	 * shape with WAVECC_WAVE_SLOW=1) */
+	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", NULL, NULL},
 	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
 	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
 	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942 only),
@@ -810,6 +817,7 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=5120", NULL, NULL},
 	/* backward_attention_test.py's kernels at big_shapes' (2, 1024, 64,
 	 * 64, 1024) (3 to 8 s a run); the dq kernel there unrolls K2 = 1024
 	 * whole (Wave's degenerate BLOCK_K2 = K2) and is rejected */
