@@ -31,7 +31,9 @@ typedef struct LlvmMc {
 
 /* Find llvm-mc, in this order: `explicit_path` (the --llvm-mc option; may be
  * NULL), $WAVECC_LLVM_MC, `llvm-mc` on PATH, /opt/rocm/llvm/bin/llvm-mc,
- * llvm-mc-19 (then -20, -18, -17) on PATH, /usr/lib/llvm-19/bin/llvm-mc.
+ * llvm-mc-19 (then -20, -18, -17) on PATH, /usr/lib/llvm-19/bin/llvm-mc,
+ * llvm-mc-22 (then -21) on PATH, /usr/lib/llvm-22/bin/llvm-mc (gfx950 needs
+ * LLVM 20 or later, so a gfx950 build skips the older ones).
  * An explicit path or $WAVECC_LLVM_MC that is not executable is an error
  * (no silent fallback); they are used as given. A candidate found by the
  * search is skipped when it is too old to know `mcpu` (Debian's plain

@@ -203,7 +203,8 @@ int llvm_mc_find(const char *explicit_path, const char *mcpu, LlvmMc *mc, Buf *m
 	 * others are looked up on PATH. ROCm's copy comes before Debian's
 	 * versioned names. */
 	static const char *const order[] = {"llvm-mc", "/opt/rocm/llvm/bin/llvm-mc", "llvm-mc-19", "llvm-mc-20",
-					    "llvm-mc-18", "llvm-mc-17", "/usr/lib/llvm-19/bin/llvm-mc"};
+					    "llvm-mc-18", "llvm-mc-17", "/usr/lib/llvm-19/bin/llvm-mc", "llvm-mc-22",
+					    "llvm-mc-21", "/usr/lib/llvm-22/bin/llvm-mc"};
 	Buf notes = {0};
 	for (size_t i = 0; i < ARRAY_LEN(order); i++) {
 		bool found = order[i][0] == '/' ? (snprintf(mc->path, sizeof mc->path, "%s", order[i]),
@@ -217,8 +218,9 @@ int llvm_mc_find(const char *explicit_path, const char *mcpu, LlvmMc *mc, Buf *m
 		}
 	}
 	buf_printf(msg, "cannot find an llvm-mc that knows %s: tried --llvm-mc, $WAVECC_LLVM_MC, llvm-mc on PATH, "
-			"/opt/rocm/llvm/bin/llvm-mc, llvm-mc-19/-20/-18/-17 on PATH, /usr/lib/llvm-19/bin/llvm-mc "
-			"(install llvm-19 or pass --llvm-mc PATH)\n%s",
+			"/opt/rocm/llvm/bin/llvm-mc, llvm-mc-19/-20/-18/-17 on PATH, /usr/lib/llvm-19/bin/llvm-mc, "
+			"llvm-mc-22/-21 on PATH, /usr/lib/llvm-22/bin/llvm-mc (install llvm-19, llvm-22 for gfx950, or "
+			"pass --llvm-mc PATH)\n%s",
 		   mcpu, notes.len ? notes.data : "");
 	buf_free(&notes);
 	return -1;

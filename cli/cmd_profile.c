@@ -61,6 +61,8 @@ typedef struct {
 	uint64_t base; /* the lowest pc executed: addresses print relative to it */
 } Profile;
 
+static const char *arch_name(EmuArch a) { return a == EMU_GFX90A ? "gfx90a" : a == EMU_GFX950 ? "gfx950" : "gfx942"; }
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
@@ -72,9 +74,9 @@ static void usage(FILE *f)
 		   "  not a measurement: its limits are printed with the figures.\n"
 		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
 		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
-		   "  --mcpu CPU      kernel graphs: gfx942 (default) or gfx90a\n"
-		   "  --gpu NAME      MI300X (the gfx942 default), MI308X, MI325X (gfx942) or MI250X (one\n"
-		   "                  GCD, gfx90a, its default); a kernel graph is compiled for its target\n"
+		   "  --mcpu CPU      kernel graphs: gfx942 (default), gfx950 or gfx90a\n"
+		   "  --gpu NAME      MI300X (the gfx942 default), MI308X, MI325X (gfx942), MI355X (gfx950)\n"
+		   "                  or MI250X (one GCD, gfx90a); a kernel graph is compiled for its target\n"
 		   "  --clock MHZ     assume this engine clock instead of the clock model's (which falls\n"
 		   "                  from the boost clock toward AMD's median clock under dense GEMM as\n"
 		   "                  the matrix cores get busier)\n"
@@ -106,12 +108,12 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 		return 1;
 	}
 	snprintf(pr->kernel, sizeof pr->kernel, "%s", d->kernel);
-	pr->arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
+	pr->arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : strcmp(d->arch, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
 	pr->gpu = a->gpu ? a->gpu : tm_gpu_default(pr->arch);
 	if (pr->gpu->arch != pr->arch) {
 		codeobj_free(&co);
 		usage_err("profile: --gpu %s is a %s; the code object is for %s", pr->gpu->name,
-			  pr->gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942", d->arch);
+			  arch_name(pr->gpu->arch), d->arch);
 	}
 	tm_gpu_params(pr->gpu, &pr->p);
 	uint64_t nwg = 1;
@@ -263,7 +265,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 			usage_err("profile: dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
 	}
 	CompileOptions co = {0};
-	co.mcpu = a->mcpu ? a->mcpu : a->gpu && a->gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942";
+	co.mcpu = a->mcpu ? a->mcpu : a->gpu ? arch_name(a->gpu->arch) : "gfx942";
 	co.code_object = "kernel.hsaco";
 	co.schedule = a->sched.schedule;
 	co.lds_stages = a->sched.lds_stages;
@@ -328,7 +330,10 @@ static int by_pc(const void *x, const void *y)
 /* The f16 matrix peak at the boost clock, FLOP/s. */
 static double chip_peak_f16(const Profile *pr)
 {
-	return (pr->arch == EMU_GFX90A ? 1024.0 : 2048.0) * pr->p.cus * pr->p.clock_mhz * 1e6;
+	/* dense f16 FLOP per CU per clock: 1024 on CDNA2, 2048 on CDNA3, 4096 on
+	 * CDNA4 (AMD's data sheets' peaks over CUs and clock) */
+	return (pr->arch == EMU_GFX90A ? 1024.0 : pr->arch == EMU_GFX950 ? 4096.0 : 2048.0) * pr->p.cus *
+	       pr->p.clock_mhz * 1e6;
 }
 
 /* The useful FLOP/s (the graph's mma work; without a graph, the MFMAs'). */
@@ -396,7 +401,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	const TmEstimate *e = &pr->est;
 	double cyc = cu->cycles ? (double)cu->cycles : 1;
 	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable)\n",
-	       pr->kernel, pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942", pr->gpu->name,
+	       pr->kernel, arch_name(pr->arch), pr->gpu->name,
 	       pr->arch == EMU_GFX90A ? " (one GCD)" : "", pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps,
 	       pr->p.hbm_gbps * pr->p.hbm_efficiency);
 	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
@@ -489,7 +494,7 @@ static void print_json(const Profile *pr)
 	const TmEstimate *e = &pr->est;
 	json_t *o = json_object();
 	json_object_set_new(o, "kernel", json_string(pr->kernel));
-	json_object_set_new(o, "arch", json_string(pr->arch == EMU_GFX90A ? "gfx90a" : "gfx942"));
+	json_object_set_new(o, "arch", json_string(arch_name(pr->arch)));
 	json_object_set_new(o, "gpu", json_string(pr->gpu->name));
 	json_object_set_new(o, "cus", json_integer((json_int_t)pr->p.cus));
 	json_object_set_new(o, "clock_mhz", json_real(pr->clk.mhz));
@@ -622,9 +627,9 @@ int cmd_profile(int argc, char **argv)
 	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)
 		usage_err("profile: --mcpu applies to kernel graphs; a launch descriptor names its arch");
-	if (a.gpu && a.mcpu && (strcmp(target_from_name(a.mcpu)->name, "gfx90a") == 0) != (a.gpu->arch == EMU_GFX90A))
-		usage_err("profile: --gpu %s is a %s, not a %s", a.gpu->name, a.gpu->arch == EMU_GFX90A ? "gfx90a" : "gfx942",
-			  a.mcpu);
+	if (a.gpu && a.mcpu && target_from_name(a.mcpu) &&
+		strcmp(target_from_name(a.mcpu)->name, arch_name(a.gpu->arch)) != 0)
+		usage_err("profile: --gpu %s is a %s, not a %s", a.gpu->name, arch_name(a.gpu->arch), a.mcpu);
 	if (!graph && a.sched_given)
 		usage_err("profile: compile options apply to kernel graphs; a launch descriptor's code is compiled");
 	Profile pr;

@@ -17,10 +17,11 @@
  *   - LDS: 64 KiB per CU (AMD's CDNA3 ISA guide; also the per-
  *     workgroup limit, AMDGPUUsage), allocated in granules of 512 bytes
  *     (AMDGPUUsage compute_pgm_rsrc2, GRANULATED_LDS_SIZE), shared by the workgroups on
- *     the CU.
+ *     the CU; gfx950: 160 KiB per CU and per workgroup, granules of 320
+ *     dwords (AMDGPUUsage, GRANULATED_LDS_SIZE).
  * Waves of a workgroup spread over the CU's 4 SIMDs, so the per-SIMD wave
  * limit L admits floor(4L / waves_per_workgroup) workgroups per CU, LDS
- * admits floor(65536 / lds_alloc); the CU holds the smaller number of
+ * admits floor(LDS per CU / lds_alloc); the CU holds the smaller number of
  * workgroups, and waves per SIMD is their waves over 4 SIMDs, rounded up
  * (the busiest SIMD, as LLVM rounds in getOccupancyWithLocalMemSize), at
  * most L. 0 means one workgroup does not fit on a CU at all. */
@@ -44,6 +45,8 @@ typedef struct OccTarget {
 static const OccTarget OCC_TARGETS[] = {
 	{"gfx942", 8, 512, 8, 800, 6, 65536, 512, 4},
 	{"gfx90a", 8, 512, 8, 800, 6, 65536, 512, 4},
+	/* gfx950: gfx942's files, 160 KiB of LDS per CU in granules of 320 dwords */
+	{"gfx950", 8, 512, 8, 800, 6, 163840, 1280, 4},
 };
 
 static int align_up(int x, int a)

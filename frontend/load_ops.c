@@ -321,6 +321,10 @@ static bool mma_dtype_ok(DType want, DType have)
 	 * bf16 MFMA of the same shape). */
 	if (want == DT_F16 && have == DT_BF16)
 		return true;
+	/* and gfx950's *_BF16 names f16 operands (Wave emits the MFMA of the
+	 * operands' type; its test_cdna4_mfma runs every type on both) */
+	if (want == DT_BF16 && have == DT_F16)
+		return true;
 	/* The F8 types take any of the f8 encodings. */
 	bool want_f8 = want >= DT_F8E4M3FNUZ, have_f8 = have >= DT_F8E4M3FNUZ;
 	return want_f8 && have_f8;

@@ -32,9 +32,19 @@
 	TGT(proc, "", 0, 0), TGT(proc, ":xnack+", 0, 1), TGT(proc, ":xnack-", 0, -1), \
 	TGT(proc, ":sramecc+", 1, 0), TGT(proc, ":sramecc+:xnack+", 1, 1), TGT(proc, ":sramecc+:xnack-", 1, -1), \
 	TGT(proc, ":sramecc-", -1, 0), TGT(proc, ":sramecc-:xnack+", -1, 1), TGT(proc, ":sramecc-:xnack-", -1, -1)
-static const Target targets[] = {TGT_FEATURES("gfx942"), TGT_FEATURES("gfx90a")};
+#define TGT_950(feat, sr, xn) \
+	{.name = "gfx950", .id = "gfx950" feat, .triple = "amdgcn-amd-amdhsa--gfx950" feat, .sramecc = sr, \
+	 .xnack = xn, .sgprs = 102, .vgprs = 512, .agprs = 256, .lds_bytes = 163840, .vgpr_tuple_align = true}
+/* gfx950 (CDNA4, MI350/MI355X): gfx942's files, 160 KiB of LDS a workgroup may take whole (AMD CDNA4 ISA
+ * guide; LLVM's AMDGPU backend: addressable LDS 163840 for gfx950) */
+#define TGT_950_FEATURES \
+	TGT_950("", 0, 0), TGT_950(":xnack+", 0, 1), TGT_950(":xnack-", 0, -1), TGT_950(":sramecc+", 1, 0), \
+	TGT_950(":sramecc+:xnack+", 1, 1), TGT_950(":sramecc+:xnack-", 1, -1), TGT_950(":sramecc-", -1, 0), \
+	TGT_950(":sramecc-:xnack+", -1, 1), TGT_950(":sramecc-:xnack-", -1, -1)
+static const Target targets[] = {TGT_FEATURES("gfx942"), TGT_FEATURES("gfx90a"), TGT_950_FEATURES};
 const Target target_gfx942 = TGT("gfx942", "", 0, 0);
 const Target target_gfx90a = TGT("gfx90a", "", 0, 0);
+const Target target_gfx950 = TGT_950("", 0, 0);
 
 const Target *target_from_name(const char *mcpu)
 {

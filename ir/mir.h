@@ -25,7 +25,7 @@
  *
  * Register classes are one byte: file (SGPR/VGPR/AGPR) and size in dwords;
  * the alignment a tuple needs follows from the class and the target
- * (rc_align). Targets are const data (target_gfx942, target_gfx90a).
+ * (rc_align). Targets are const data (target_gfx942, target_gfx90a, target_gfx950).
  *
  * Ownership: an MFunc owns its blocks and instructions (heap vectors freed by
  * mfunc_free); names and notes point into the kernel's arena or interned
@@ -52,7 +52,7 @@ typedef struct Target {
 	int lds_bytes;        /* LDS per workgroup */
 	bool vgpr_tuple_align; /* 64-bit+ VGPR/AGPR tuples start at even registers */
 } Target;
-extern const Target target_gfx942, target_gfx90a;
+extern const Target target_gfx942, target_gfx90a, target_gfx950;
 /* A processor with optional features in LLVM's target-ID order,
  * `gfx942[:sramecc(+|-)][:xnack(+|-)]`; NULL if unknown or malformed. */
 const Target *target_from_name(const char *mcpu);

@@ -132,7 +132,7 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 	if (in->offset)
 		buf_printf(b, " offset:%d", in->offset);
 	if (in->flags & MIF_GLC) /* gfx940 renamed the bit (llvm-mc-19 takes only sc0 there) */
-		buf_puts(b, f && f->target && strcmp(f->target->name, "gfx942") == 0 ? " sc0" : " glc");
+		buf_puts(b, f && f->target && strcmp(f->target->name, "gfx90a") != 0 ? " sc0" : " glc");
 	if (in->dpp)
 		print_dpp(b, in->dpp);
 }

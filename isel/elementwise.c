@@ -291,6 +291,15 @@ static bool select_cast(Isel *s, Op *op)
 			op->path);
 		return true;
 	}
+	/* gfx950's fp8 conversions and MFMAs take the OCP encodings (e4m3fn,
+	 * e5m2), not the FNUZ ones gfx942's take: no FNUZ value is converted
+	 * there */
+	if ((op->dtype == DT_F8E4M3FNUZ || (a && a->dtype == DT_F8E4M3FNUZ)) && isel_is_gfx950(s)) {
+		analysis_error(s->c, op->loc, "%s: a cast %s f8e4m3fnuz is not compiled for gfx950, whose fp8 instructions "
+					      "use the OCP encodings (f8e4m3fn): use f8e4m3fn there",
+			op->path, op->dtype == DT_F8E4M3FNUZ ? "to" : "from");
+		return true;
+	}
 	if (a && a->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast from f8e4m3fnuz needs v_cvt_f32_fp8, which gfx90a does not have",
 			op->path);

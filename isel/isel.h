@@ -108,6 +108,8 @@ typedef struct Isel {
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
 static inline bool isel_is_gfx90a(const Isel *s) { return strcmp(s->f->target->name, "gfx90a") == 0; }
+/* gfx950 (CDNA4): gfx942's code, its own MFMAs, 160 KiB of LDS. */
+static inline bool isel_is_gfx950(const Isel *s) { return strcmp(s->f->target->name, "gfx950") == 0; }
 
 /* ---- isel.c ---- */
 TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix);
@@ -132,7 +134,7 @@ bool isel_depends_on_loop(Isel *s, const Sym *e);
 
 /* LDS for a region's values (values.c; a stack, each region's allocations
  * freed when the region ends, the function's size its high-water mark):
- * the byte offset of `bytes` more, or -1 past the 64 KiB of LDS. *reuse:
+ * the byte offset of `bytes` more, or -1 past the target's LDS. *reuse:
  * the space was used by a region that ended, so an s_barrier must come
  * before the first write into it (isel_lds_barrier). */
 int isel_lds_alloc(Isel *s, int bytes, bool *reuse);

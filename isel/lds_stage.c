@@ -16,7 +16,8 @@
  *      layout (the function's LDS size with and without the padding of the
  *      tiles that can be swizzled), and the plan allows swizzling, they
  *      are placed again unpadded (swizzle_pays). Allocations follow each
- *      other on the LDS stack (values.c); over 64 KiB is an error naming
+ *      other on the LDS stack (values.c); over the target's LDS (64 KiB,
+ *      gfx950 160 KiB) is an error naming
  *      the read. A pipelined loop's tiles get the buffers the plan asks
  *      for, one where two do not fit.
  *   2. The cooperative load of each tile: memory.c's buffer loads with
@@ -48,7 +49,7 @@
 #include "isel.h"
 #include "../passes/plan/lds_layout.h"
 
-enum { LDS_BYTES = 65536, CHUNK_BYTES = 16 };
+enum { CHUNK_BYTES = 16 };
 
 /* One read's LDS tile as allocated: the plan's tile in one of its layouts. */
 typedef struct Staged {
@@ -279,12 +280,13 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		s->lds_swz_saving += (t->bytes[0] - t->bytes[1]) * st->nbuf;
 	st->buf_bytes = bytes;
 	bool reuse = false;
-	st->base = bytes * st->nbuf > LDS_BYTES ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
+	int lds_max = s->f->target->lds_bytes;
+	st->base = bytes * st->nbuf > lds_max ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
 	if (st->base < 0 && s->lds_trial) {
 		/* planning padded only to compare: the size counts even past
 		 * the LDS (the unpadded layout may fit) */
 		st->base = s->lds_top;
-		s->lds_top += (int)MIN(bytes * st->nbuf, 4 * LDS_BYTES);
+		s->lds_top += (int)MIN(bytes * st->nbuf, 4 * (int64_t)lds_max);
 		s->f->lds_bytes = MAX(s->f->lds_bytes, s->lds_top);
 	}
 	if (st->base < 0 && st->nbuf > 1) {
@@ -304,10 +306,10 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		for (int i = 0; i < t->rank; i++)
 			buf_printf(&box, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
 		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes (%s), %d already allocated: over the "
-					  "64 KiB of LDS; its box is %s elements of %s: use smaller tiles along these dims",
+					  "%d KiB of LDS; its box is %s elements of %s: use smaller tiles along these dims",
 			op->path, mem->name, (long long)(bytes * st->nbuf),
 			st->layout ? "unpadded, swizzled" : can && s->plan->swizzle ? "rows padded; unpadded it would not fit either" : "rows padded by 8 bytes",
-			s->lds_top, buf_cstr(&box), dtype_name(mem->dtype));
+			s->lds_top, lds_max / 1024, buf_cstr(&box), dtype_name(mem->dtype));
 		buf_free(&box);
 		return false;
 	}
@@ -426,7 +428,8 @@ static bool swizzle_pays(Isel *s, int peak)
 	if (!s->plan->swizzle)
 		return false;
 	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
-	return s->lds_swz_saving > 0 && plan_lds_workgroups_per_cu(unpadded) > plan_lds_workgroups_per_cu(s->f->lds_bytes);
+	return s->lds_swz_saving > 0 && plan_lds_workgroups_per_cu(unpadded, s->f->target->lds_bytes) >
+					     plan_lds_workgroups_per_cu(s->f->lds_bytes, s->f->target->lds_bytes);
 }
 
 /* four_stage (four_stage.c): the reads of trip iv + ahead's tiles, kept

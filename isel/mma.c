@@ -239,15 +239,31 @@ static MOpnd mfma_operand(Isel *s, const TVal *v, const Sym *X, int64_t x, const
  * *_F16 names with bf16 operands are the bf16 MFMAs of the same shape
  * (Wave's convention; gfx90a spells them ..bf16_1k); the K8 types run
  * their native shape twice per K step. */
-static MOp mfma_of(MmaType mt, DType t)
+static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 {
 	switch (mt) {
 	case MMA_F32_16x16x16_F16:
-	case MMA_F32_16x16x32_K8_F16:
+		return t == DT_F16 ? I_V_MFMA_F32_16X16X16_F16 : t == DT_BF16 ? I_V_MFMA_F32_16X16X16_BF16 : 0;
+	case MMA_F32_16x16x32_K8_F16: /* gfx950 has the 8-element layout in one instruction */
+		if (gfx950)
+			return t == DT_F16 ? I_V_MFMA_F32_16X16X32_F16 : t == DT_BF16 ? I_V_MFMA_F32_16X16X32_BF16 : 0;
 		return t == DT_F16 ? I_V_MFMA_F32_16X16X16_F16 : t == DT_BF16 ? I_V_MFMA_F32_16X16X16_BF16 : 0;
 	case MMA_F32_32x32x8_F16:
-	case MMA_F32_32x32x16_K8_F16:
 		return t == DT_F16 ? I_V_MFMA_F32_32X32X8_F16 : t == DT_BF16 ? I_V_MFMA_F32_32X32X8_BF16 : 0;
+	case MMA_F32_32x32x16_K8_F16:
+		if (gfx950)
+			return t == DT_F16 ? I_V_MFMA_F32_32X32X16_F16 : t == DT_BF16 ? I_V_MFMA_F32_32X32X16_BF16 : 0;
+		return t == DT_F16 ? I_V_MFMA_F32_32X32X8_F16 : t == DT_BF16 ? I_V_MFMA_F32_32X32X8_BF16 : 0;
+	/* gfx950's own: one instruction of the 8-element layout the K8 types
+	 * mimic with two; as for the names above, the operands' dtype picks
+	 * f16 or bf16 (Wave emits the MFMA of its operand type; its
+	 * test_cdna4_mfma runs each type with f16 and bf16 data) */
+	case MMA_F32_16x16x32_F16:
+	case MMA_F32_16x16x32_BF16:
+		return t == DT_F16 ? I_V_MFMA_F32_16X16X32_F16 : t == DT_BF16 ? I_V_MFMA_F32_16X16X32_BF16 : 0;
+	case MMA_F32_32x32x16_F16:
+	case MMA_F32_32x32x16_BF16:
+		return t == DT_F16 ? I_V_MFMA_F32_32X32X16_F16 : t == DT_BF16 ? I_V_MFMA_F32_32X32X16_BF16 : 0;
 	case MMA_I32_16x16x16_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X16_I8 : 0; /* gfx90a only */
 	case MMA_I32_32x32x8_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X8_I8 : 0;    /* gfx90a only */
 	case MMA_I32_16x16x32_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X32_I8 : 0;
@@ -286,7 +302,7 @@ void isel_select_mma(Isel *s, Op *op)
 		return;
 	MmaType mt = op_mma_type(c->k, op);
 	const MmaInfo *mi = &mma_info[mt];
-	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, a->dtype);
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, a->dtype, isel_is_gfx950(s));
 	/* each lane holds kper consecutive k of an operand copy: dpc dwords,
 	 * which `halves` MFMAs of od dwords each take in turn (two for the
 	 * K8 types: elements 0-3, then 4-7; A and B agree on the k order, so
@@ -305,7 +321,13 @@ void isel_select_mma(Isel *s, Op *op)
 		return;
 	}
 	bool gfx90a = isel_is_gfx90a(s);
-	if (!isa_mfma_passes(mfma, gfx90a)) {
+	if (isel_is_gfx950(s) && a->dtype == DT_F8E4M3FNUZ) {
+		analysis_error(c, op->loc, "%s: MMA type %s with f8e4m3fnuz operands is not compiled for gfx950, whose fp8 "
+					  "MFMAs read the OCP encoding (f8e4m3fn)",
+			op->path, mi->name);
+		return;
+	}
+	if (!isa_mfma_passes(mfma, gfx90a) || ((isa_info[mfma].flags & IF_GFX950) && !isel_is_gfx950(s))) {
 		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs %s, which %s does not have", op->path,
 			mi->name, dtype_name(a->dtype), isa_info[mfma].name, s->f->target->name);
 		return;

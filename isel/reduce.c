@@ -369,9 +369,9 @@ void isel_select_reduce(Isel *s, Op *op)
 				bool reuse;
 				int base = isel_lds_alloc(s, bytes, &reuse);
 				if (base < 0) {
-					analysis_error(c, op->loc, "%s: the cross-wave slots (%d bytes) do not fit in the 64 KiB of "
+					analysis_error(c, op->loc, "%s: the cross-wave slots (%d bytes) do not fit in the %d KiB of "
 								  "LDS left by %d allocated",
-						op->path, bytes, s->lds_top);
+						op->path, bytes, s->f->target->lds_bytes / 1024, s->lds_top);
 					return;
 				}
 				if (reuse)

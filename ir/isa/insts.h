@@ -56,6 +56,7 @@ enum {
 	IF_NOSRC = 1 << 15,  /* SOPK/SOPP: simm16 is not a register operand */
 	IF_CMPSWAP = 1 << 16, /* atomic compare-swap: data is {new, cmp}, twice the width */
 	IF_XDL = 1 << 27,    /* MFMA on gfx942's XDL pipe (AMD CDNA3 ISA guide 4.1; LLVM isXDL) */
+	IF_GFX950 = 1 << 28, /* only on gfx950 (CDNA4): op942 is its gfx950 opcode, passes are gfx950's */
 };
 /* MFMA rows: passes on gfx942 and on gfx90a (0: not on that target), from
  * LLVM's SISchedule.td and llvm-mca-19's RThroughput; bits 17..26. */
@@ -559,6 +560,12 @@ enum {
 	X(V_MFMA_F32_32X32X16_BF8_FP8, "v_mfma_f32_32x32x16_bf8_fp8", FMT_VOP3P, 0x75, NA, T_B32, 16, 2, 2, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL) \
 	X(V_MFMA_F32_32X32X16_FP8_BF8, "v_mfma_f32_32x32x16_fp8_bf8", FMT_VOP3P, 0x76, NA, T_B32, 16, 2, 2, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL) \
 	X(V_MFMA_F32_32X32X16_FP8_FP8, "v_mfma_f32_32x32x16_fp8_fp8", FMT_VOP3P, 0x77, NA, T_B32, 16, 2, 2, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL) \
+	/* gfx950 (CDNA4): K doubled, A/B four dwords (8 f16/bf16 per lane); opcodes and passes from llvm-mc-22 \
+	 * and llvm-mca-22 -mcpu=gfx950 (RThroughput 4 and 8, as the K-halved gfx942 forms) */ \
+	X(V_MFMA_F32_16X16X32_F16, "v_mfma_f32_16x16x32_f16", FMT_VOP3P, 0x54, NA, T_F16, 4, 4, 4, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950) \
+	X(V_MFMA_F32_32X32X16_F16, "v_mfma_f32_32x32x16_f16", FMT_VOP3P, 0x55, NA, T_F16, 16, 4, 4, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950) \
+	X(V_MFMA_F32_16X16X32_BF16, "v_mfma_f32_16x16x32_bf16", FMT_VOP3P, 0x35, NA, T_BF16, 4, 4, 4, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950) \
+	X(V_MFMA_F32_32X32X16_BF16, "v_mfma_f32_32x32x16_bf16", FMT_VOP3P, 0x37, NA, T_BF16, 16, 4, 4, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950) \
 	X(V_MFMA_F64_16X16X4_F64, "v_mfma_f64_16x16x4_f64", FMT_VOP3P, 0x6e, SAME, T_F64, 8, 2, 2, 8, IF_MFMA | IF_PASSES(8, 8)) \
 	X(V_MFMA_F64_4X4X4_4B_F64, "v_mfma_f64_4x4x4_4b_f64", FMT_VOP3P, 0x6f, SAME, T_F64, 2, 2, 2, 2, IF_MFMA | IF_PASSES(4, 4))
 

@@ -14,6 +14,10 @@
  *   (gfx90a's i8 16x16x16 and 32x32x8: KL = 4, one dword of 4 bytes per lane,
  *   k = 4*floor(lane/M) + byte.)
  *
+ * gfx950's 16x16x32 and 32x32x16 f16/bf16 forms follow the same rule with
+ * KL = 8 (four registers of two elements), as the CDNA4 ISA guide lays them
+ * out; they fault on other processors.
+ *
  * Element types: f16, bf16, f32, i8, and the gfx942 fp8/bf8 (E4M3/E5M2
  * "FNUZ" encodings, decoded exactly; their NaN/bias details are not
  * confirmed on hardware).
@@ -60,6 +64,11 @@ static bool shape_of(IsaOp id, Shape *s)
 	case I_V_MFMA_F32_32X32X16_BF8_FP8: *s = (Shape){32, 16, 4, E_BF8, E_FP8}; return true;
 	case I_V_MFMA_F32_32X32X16_FP8_BF8: *s = (Shape){32, 16, 4, E_FP8, E_BF8}; return true;
 	case I_V_MFMA_F32_32X32X16_FP8_FP8: *s = (Shape){32, 16, 4, E_FP8, E_FP8}; return true;
+	/* gfx950: eight 16-bit elements per lane in four registers */
+	case I_V_MFMA_F32_16X16X32_F16: *s = (Shape){16, 32, 2, E_F16, E_F16}; return true;
+	case I_V_MFMA_F32_32X32X16_F16: *s = (Shape){32, 16, 2, E_F16, E_F16}; return true;
+	case I_V_MFMA_F32_16X16X32_BF16: *s = (Shape){16, 32, 2, E_BF16, E_BF16}; return true;
+	case I_V_MFMA_F32_32X32X16_BF16: *s = (Shape){32, 16, 2, E_BF16, E_BF16}; return true;
 	default: return false;
 	}
 }
@@ -96,6 +105,16 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 	Shape s;
 	if (!shape_of((IsaOp)in->id, &s)) {
 		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
+		return;
+	}
+	if ((isa_info[in->id].flags & IF_GFX950) && e->arch != EMU_GFX950) {
+		emu_fail(e, w, in, "%s is a gfx950 instruction (the code object is for another processor)",
+			emu_inst_name(in));
+		return;
+	}
+	if (e->arch == EMU_GFX950 && (s.a == E_FP8 || s.a == E_BF8 || s.b == E_FP8 || s.b == E_BF8)) {
+		emu_fail(e, w, in, "%s on gfx950 reads the OCP fp8 formats, which are not emulated yet",
+			emu_inst_name(in));
 		return;
 	}
 	if (in->cbsz || in->abid || in->blgp) {

@@ -1328,6 +1328,15 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
 	Ctx cx = {~0ull, 0};
+	/* gfx950's fp8/bf8 are the OCP encodings, which this emulator does not
+	 * model: stop rather than give gfx942's FNUZ values */
+	if (e->arch == EMU_GFX950 && (in->id == I_V_CVT_F32_FP8 || in->id == I_V_CVT_F32_BF8 ||
+					     in->id == I_V_CVT_PK_F32_FP8 || in->id == I_V_CVT_PK_F32_BF8 ||
+					     in->id == I_V_CVT_PK_FP8_F32 || in->id == I_V_CVT_PK_BF8_F32)) {
+		emu_fail(e, w, in, "%s on gfx950 converts the OCP fp8 formats, which are not emulated yet",
+			emu_inst_name(in));
+		return;
+	}
 	if (in->fmt == FMT_VOPC)
 		exec_vopc(e, w, in, &cx);
 	else if (exec_lane_op(e, w, in, &cx))

@@ -415,9 +415,11 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 		snprintf(err, n, "kernel descriptor asks for wave32, which gfx9 does not have");
 		return -1;
 	}
-	if ((uint64_t)kd->group_segment_fixed_size + l->dynamic_lds > 65536) {
-		snprintf(err, n, "LDS of %llu bytes exceeds the 65536-byte limit",
-			 (unsigned long long)kd->group_segment_fixed_size + l->dynamic_lds);
+	/* a workgroup's LDS: 64 KiB, 160 KiB on gfx950 (CDNA4 ISA guide) */
+	uint64_t lds_max = l->arch == EMU_GFX950 ? 163840 : 65536;
+	if ((uint64_t)kd->group_segment_fixed_size + l->dynamic_lds > lds_max) {
+		snprintf(err, n, "LDS of %llu bytes exceeds the %llu-byte limit",
+			 (unsigned long long)kd->group_segment_fixed_size + l->dynamic_lds, (unsigned long long)lds_max);
 		return -1;
 	}
 	if (kd->private_segment_fixed_size > EMU_MAX_PRIVATE) {

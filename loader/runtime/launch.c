@@ -260,7 +260,8 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 	int64_t x;
 	v = need(&p, root, "lds_bytes");
 	d->lds_bytes_loc = jr_loc(r, v.pos);
-	if (v.v && get_int(&p, v, 0, 65536, &x))
+	/* at most gfx950's 160 KiB; the emulator holds each arch to its own */
+	if (v.v && get_int(&p, v, 0, 163840, &x))
 		d->lds_bytes = (uint32_t)x;
 	if ((v = need(&p, root, "kernarg_size")).v && get_int(&p, v, 0, 1 << 20, &x))
 		d->kernarg_size = (uint32_t)x;

@@ -38,7 +38,7 @@ const TmGpu *tm_gpu_default(EmuArch arch)
 	return &gpus[0];
 }
 
-const char *tm_gpu_names(void) { return "MI300X, MI308X, MI325X or MI250X"; }
+const char *tm_gpu_names(void) { return "MI300X, MI308X, MI325X, MI355X or MI250X"; }
 
 void tm_gpu_params(const TmGpu *g, TmParams *p)
 {

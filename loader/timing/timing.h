@@ -90,6 +90,9 @@ extern const char *const tm_dtype_name[TM_NDTYPES];
 		"80 CUs: ROCm/mori pull request 514 (an AMD reviewer: MI308X is 80 CU) and aiter's gfx942 tuned-GEMM tables with cu_num 80; 4 XCDs in SPX mode: rocprofiler-compute src/utils/mi_gpu_spec.yaml (mi308x num_xcds spx 4), so 20 CUs per L2; guessed (no MI308X data sheet found): boost clock, HBM, LDS, L2 and full-duty clocks as MI300X's") \
 	X("MI325X", EMU_GFX942, 304, 38, 2100, 6000, 64, 4, 1354, 1447, 1464, NULL, \
 		"CUs, CUs per XCD, LDS, L2 per XCD: ROCm GPU specifications; HBM 6 TB/s: AMD's MI325X product page (as Vultr's ROCm docs, Hardware Requirements, quote it); boost clock: its 1307.4 TFLOP/s dense f16 peak = 304 CUs x 2048 FLOP/clk x 2.1 GHz; full-duty clocks: the ROCm blog Measuring Max-Achievable FLOPs Part 2, Table 1 (median clocks at 794, 843 and 1519 TFLOP/s)") \
+	X("MI355X", EMU_GFX950, 256, 32, 2400, 8000, 160, 4, 2400, 2400, 2400, \
+		"none published for MI355X, so the boost clock", \
+		"CUs (256 in 8 XCDs), LDS 160 KiB per CU, L2 4 MiB per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); 2400 MHz peak engine clock and 8 TB/s HBM3E: AMD's MI355X product page; full-duty clocks: no published median clock under GEMM was found, so the boost clock") \
 	X("MI250X", EMU_GFX90A, 110, 110, 1700, 1600, 64, 8, 1700, 1700, 1700, \
 		"none published for MI250X, so the boost clock", \
 		"one GCD of two: 110 CUs, one 8 MiB L2 per GCD, LDS 64 KiB: ROCm GPU specifications; 1700 MHz peak engine clock and 3.2 TB/s over two GCDs: MI250X data sheet (siliconcat.net's spec page: boost 1700 MHz, 3277 GB/s); full-duty clocks: no published median clock under GEMM was found, so the boost clock (the clock model changes nothing on MI250X)")

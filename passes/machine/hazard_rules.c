@@ -35,6 +35,17 @@ static const int rule_90a[HZ_COUNT] = {
 };
 
 static bool is_942(const Target *t) { return strcmp(t->name, "gfx90a") != 0; }
+/* gfx950 follows gfx942's rows (GCNHazardRecognizer tests hasGFX940Insts,
+ * which gfx950 has), and an XDL MFMA's result is ready one wait state later
+ * for the rows LLVM adds `IsGFX950` / `hasGFX950Insts()` to (an XDL producer
+ * of more than 2 passes before a VALU, memory or MFMA reader or writer).
+ * Where the exact gfx950 rule is not pinned down here the extra state is
+ * taken for every XDL pass count: more s_nop than needed is slower, never
+ * wrong. */
+static int xdl_950(const Target *t, const MInst *p)
+{
+	return strcmp(t->name, "gfx950") == 0 && isa_mfma_xdl(p->op, false) ? 1 : 0;
+}
 
 /* The fixed number of a row on t, HZ_OFF if absent. */
 static int fixed(const Target *t, HazardRule r) { return is_942(t) ? rule_942[r] : rule_90a[r]; }
@@ -209,13 +220,13 @@ static void mfma_to_mfma(const Target *t, const MInst *p, const MInst *c, int *n
 			else if (g942)
 				/* XDL producer NP+1 (3, 5, 9, 17); other NP (2, 4, 8, 16);
 				 * an XDL consumer after a non-XDL producer: 0. */
-				n = is_xdl(t, c) && !is_xdl(t, p) ? 0 : is_xdl(t, p) ? np + 1 : np;
+				n = is_xdl(t, c) && !is_xdl(t, p) ? 0 : is_xdl(t, p) ? np + 1 + xdl_950(t, p) : np;
 			else
 				/* gfx90a: 2 / 8 / 16 (SGEMM consumer), 3 / 9 / 17 (DGEMM). */
 				n = is_dgemm(c) ? np + 1 : np;
 			take(need, rule, n, full ? HZ_MFMA_SRCC_SAME : HZ_MFMA_SRCC_OVERLAP);
 		} else { /* SrcA/SrcB */
-			int n = p_d16 ? 11 : p_d4 ? 6 : g942 && !is_xdl(t, p) ? np + 2 : np + 3;
+			int n = p_d16 ? 11 : p_d4 ? 6 : g942 && !is_xdl(t, p) ? np + 2 : np + 3 + xdl_950(t, p);
 			/* 942: XDL NP+3 (5, 7, 11, 19), other NP+2; 90a: 5 / 11 / 19. */
 			take(need, rule, n, HZ_MFMA_SRCAB);
 		}
@@ -230,12 +241,14 @@ static void mfma_to_other(const Target *t, const MInst *p, const MInst *c, int *
 	/* RAW: DGEMM 4-pass VALU 6 / mem 9, 8-pass VALU 11 / mem 18; otherwise
 	 * 942 XDL NP+3 (7 for 16x16x16 f16, 11 for 32x32x8 f16), non-XDL NP+2;
 	 * 90a NP+3 (5 / 11 / 19). */
-	int raw = is_dgemm(p) ? (np == 4 ? (mem ? 9 : 6) : (mem ? 18 : 11)) : g942 && !is_xdl(t, p) ? np + 2 : np + 3;
+	int raw = is_dgemm(p) ? (np == 4 ? (mem ? 9 : 6) : (mem ? 18 : 11))
+		  : g942 && !is_xdl(t, p) ? np + 2
+					  : np + 3 + xdl_950(t, p);
 	for (int u = 0; u < c->nuse; u++)
 		if (opnd_overlap(p->def[0], c->use[u]))
 			take(need, rule, raw, HZ_MFMA_RAW);
 	/* WAW: DGEMM 6 / 11; otherwise as RAW for VALU. */
-	int waw = is_dgemm(p) ? (np == 4 ? 6 : 11) : g942 && !is_xdl(t, p) ? np + 2 : np + 3;
+	int waw = is_dgemm(p) ? (np == 4 ? 6 : 11) : g942 && !is_xdl(t, p) ? np + 2 : np + 3 + xdl_950(t, p);
 	/* WAR on SrcC: NP - 1 (1, 3, 7, 15); not after a DGEMM, and on gfx942
 	 * only after an XDL MFMA. */
 	bool war_on = !is_dgemm(p) && (!g942 || is_xdl(t, p)) && p->nuse > 2;

@@ -1,4 +1,4 @@
-/* hazard_rules.h — the wait-state rules of gfx942 and gfx90a that the
+/* hazard_rules.h — the wait-state rules of gfx942, gfx950 and gfx90a that the
  * hardware does not interlock, as data shared by the resolver (hazards.c)
  * and the independent checker (hazard_check.c). The two share what a rule
  * says (this table and hz_need); each walks the stream its own way.
@@ -73,8 +73,8 @@ typedef enum HazardRule {
 extern const char *const hazard_rule_name[HZ_COUNT];
 
 /* The most wait states any rule asks for (a 16-pass MFMA's SrcA/B or
- * RAW distance): walks back this far and no further. */
-enum { HZ_MAX_STATES = 19 };
+ * RAW distance, one more on gfx950): walks back this far and no further. */
+enum { HZ_MAX_STATES = 20 };
 
 /* Passes of an MFMA on target t (die() for a row without a count). */
 int hz_mfma_passes(MOp op, const Target *t);

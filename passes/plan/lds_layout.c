@@ -54,10 +54,10 @@ Sym *plan_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *col
 	return sym_simplify(sc, off, a);
 }
 
-int plan_lds_workgroups_per_cu(int64_t bytes)
+int plan_lds_workgroups_per_cu(int64_t bytes, int64_t cu_bytes)
 {
 	if (bytes <= 0)
 		return INT32_MAX;
 	int64_t granules = (bytes + 511) / 512;
-	return (int)(65536 / 512 / granules);
+	return (int)(cu_bytes / 512 / granules);
 }

@@ -22,8 +22,9 @@ bool plan_lds_swizzle_for(int64_t row_bytes, LdsSwizzle *z);
 /* The byte offset, from the tile's start, of the byte colb of row `row`
  * (both >= 0, colb < row_bytes). */
 Sym *plan_lds_swizzle_offset(SymCtx *sc, const LdsSwizzle *z, Sym *row, Sym *colb, const SymAssume *a);
-/* Workgroups per CU that `bytes` of LDS each allow (64 KiB, 512-byte
- * granule); 0 bytes: unlimited (INT32_MAX). */
-int plan_lds_workgroups_per_cu(int64_t bytes);
+/* Workgroups per CU that `bytes` of LDS each allow on a CU of cu_bytes
+ * (64 KiB on gfx942 and gfx90a, 160 KiB on gfx950; 512-byte granule);
+ * 0 bytes: unlimited (INT32_MAX). */
+int plan_lds_workgroups_per_cu(int64_t bytes, int64_t cu_bytes);
 
 #endif

@@ -264,6 +264,10 @@ static const WaveCase cases[] = {
 	 * shape with WAVECC_WAVE_SLOW=1) */
 	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", NULL, NULL},
+	/* test_cdna4_mfma's kernels on gfx942 and gfx90a: rejected, naming the
+	 * gfx950 instruction (they run in gfx950[] below) */
+	{"cdna4_gemm_16x16x32_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
+	{"cdna4_gemm_32x32x16_bf16_bf16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
 	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
 	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
 	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942 only),
@@ -988,9 +992,15 @@ static void take_inputs(char *args, const char *flag, const char *(*make)(const 
 	}
 }
 
-static void run_case(const WaveCase *c, int i)
+/* Case i of a list on target mcpu, adversarially where `adverse` (see
+ * below). */
+static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on);
+
+/* Even runs on gfx942, odd ones on gfx90a in the adversarial modes. */
+static void run_case(const WaveCase *c, int i) { run_case_on(c, i, i % 2 ? "gfx90a" : "gfx942", i % 2); }
+
+static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on)
 {
-	const char *mcpu = i % 2 ? "gfx90a" : "gfx942";
 	/* "--perm SPEC" at the end of args: an input file wave_perm_input
 	 * writes (a permutation, where random offsets would collide) */
 	char cmd[8192], args[1024], in[4200] = "";
@@ -1035,7 +1045,7 @@ static void run_case(const WaveCase *c, int i)
 	 * forward, memory zeroed), on gfx90a adversarially (waves in a seeded
 	 * random order, workgroups reversed, LDS and fresh registers garbage),
 	 * so that a race, a stray write or a read of unwritten memory fails */
-	const char *adverse = i % 2 ? "--wave-order random --wg-order reverse --fill garbage --order-seed" : NULL;
+	const char *adverse = adverse_on ? "--wave-order random --wg-order reverse --fill garbage --order-seed" : NULL;
 	char order[128] = "";
 	if (adverse)
 		snprintf(order, sizeof order, "%s %d", adverse, i);
@@ -1115,6 +1125,53 @@ START_TEST(wave_slow)
 }
 END_TEST
 
+/* gfx950 (CDNA4): wave_gemm_test.py::test_cdna4_mfma (get_gemm_kernel,
+ * 64x64x32, 2x2 waves, shared a/b, each of gfx950's four MMA types with f16
+ * and with bf16 data; Wave's 4096^3 cut to (128,192,160) and (17,23,32)),
+ * and a sample of the other transcriptions, whose K8 types gfx950 runs as
+ * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
+ * adversarial (as gfx90a's). */
+static const WaveCase gfx950[] = {
+	{"cdna4_gemm_16x16x32_f16_f16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"cdna4_gemm_16x16x32_f16_bf16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"cdna4_gemm_32x32x16_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"cdna4_gemm_32x32x16_f16_bf16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"cdna4_gemm_16x16x32_bf16_bf16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"cdna4_gemm_16x16x32_bf16_f16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"cdna4_gemm_32x32x16_bf16_bf16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"cdna4_gemm_32x32x16_bf16_f16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_bf16_16x16x16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_vmfma_16x16x32_k8.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_vmfma_32x32x16_k8.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=512 -D K=256", NULL, NULL},
+	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"gemm_small_tiles_16x16x16.json -D M=32 -D N=32 -D K=32", NULL, NULL},
+	{"vanilla_attention_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_16x16x32_k8.json --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_causal_sw_32x32x16_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"decode_attention_phase0_16x16x16.json", NULL, NULL},
+	{"decode_attention_phase1.json", NULL, NULL},
+	{"chained_gemm_16x16x16.json --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
+	{"copy.json -D M=111 -D N=813", NULL, NULL},
+	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
+	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
+	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
+		NULL},
+};
+
+START_TEST(wave_gfx950)
+{
+	if (sampled_out(_i))
+		return;
+	case_tag = "gfx950";
+	run_case_on(&gfx950[_i / 2], _i, "gfx950", _i % 2);
+}
+END_TEST
+
 START_TEST(wave_known_bug)
 {
 	if (shard_index != 0)
@@ -1139,6 +1196,7 @@ int main(void)
 	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
 	tcase_add_loop_test(tc, wave_igemm, 0, (int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)));
 	tcase_add_loop_test(tc, wave_scheduled, 0, (int)(2 * ARRAY_LEN(scheduled)));
+	tcase_add_loop_test(tc, wave_gfx950, 0, (int)(2 * ARRAY_LEN(gfx950)));
 	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
 	if (slow_on && strcmp(slow_on, "1") == 0) {
 		TCase *ts = tcase_create("slow");

@@ -145,7 +145,7 @@ START_TEST(bad_fields_located)
 		{"[256, 1, 1]", "[256, 8, 1]", "workgroup_size: 2048 work-items per workgroup; at most 1024"},
 		{"[256, 1, 1]", "[256, 0, 1]", "workgroup_size[1]: 0 is out of range [1, 1024]"},
 		{"[16, 8, 1]", "[16, 8]", "grid: expected an array of 3 entries"},
-		{"\"lds_bytes\": 17408", "\"lds_bytes\": 70000", "lds_bytes: 70000 is out of range [0, 65536]"},
+		{"\"lds_bytes\": 17408", "\"lds_bytes\": 170000", "lds_bytes: 170000 is out of range [0, 163840]"},
 		{"\"arch\": \"gfx942\"", "\"arch\": \"gfx1100\"", "arch: unknown arch \"gfx1100\""},
 		{"\"offset\": 16}", "\"offset\": 16, \"shape\": [2]}", "args[2].shape: a scalar has no shape"},
 		{"\"offset\": 16}", "\"offset\": 16, \"value\": \"x\"}", "args[2].value: expected a number, got a string"},

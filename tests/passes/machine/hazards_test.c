@@ -42,11 +42,13 @@ static void shorten(MFunc *f, size_t bi, size_t i)
 typedef void Build(MBlock *b);
 
 /* Build the stream for each target, the consumer last; expect `gap[t]`
- * wait states inserted right before it (t: 0 gfx942, 1 gfx90a). */
-static void expect_gap(Build *build, const int gap[2], const char *what)
+ * wait states inserted right before it (t: 0 gfx942, 1 gfx90a, 2 gfx950;
+ * ntargets 2 or 3). */
+static void expect_gap_on(Build *build, const int *gap, int ntargets, const char *what)
 {
-	for (int t = 0; t < 2; t++) {
-		MFunc *f = mfb_new(t ? &target_gfx90a : &target_gfx942);
+	static const Target *const targets[] = {&target_gfx942, &target_gfx90a, &target_gfx950};
+	for (int t = 0; t < ntargets; t++) {
+		MFunc *f = mfb_new(targets[t]);
 		MBlock *b = mfunc_block(f, NULL);
 		build(b);
 		size_t consumer = b->insts.len - 1;
@@ -68,6 +70,8 @@ static void expect_gap(Build *build, const int gap[2], const char *what)
 		mfunc_free(f);
 	}
 }
+
+static void expect_gap(Build *build, const int gap[2], const char *what) { expect_gap_on(build, gap, 2, what); }
 
 /* ---- MFMA rows ---- */
 static void b_mfma16_accread(MBlock *b)
@@ -125,6 +129,49 @@ static void b_exec_mfma(MBlock *b)
 	emit(b, I_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
 	mfma16(b, AN(0, 4), VN(0, 2), VN(2, 2), AN(0, 4));
 }
+
+static void b_mfma950_accread(MBlock *b)
+{
+	emit(b, I_V_MFMA_F32_16X16X32_F16, OPS(AN(0, 4)), OPS(VN(0, 4), VN(4, 4), AN(0, 4)));
+	emit(b, I_V_ACCVGPR_READ_B32, OPS(V(8)), OPS(AN(1, 1)));
+}
+static void b_mfma950_valu_mfma(MBlock *b)
+{
+	emit(b, I_V_MOV_B32, OPS(V(1)), OPS(IMM(0)));
+	emit(b, I_V_MFMA_F32_16X16X32_F16, OPS(AN(0, 4)), OPS(VN(0, 4), VN(4, 4), AN(0, 4)));
+}
+
+/* gfx950: gfx942's rows, an XDL result one wait state later for its
+ * readers and writers (hazard_rules.c, xdl_950); its own 16x16x32 f16 is
+ * 4 passes like gfx942's 16x16x16 (llvm-mca-22 -mcpu=gfx950). The third
+ * number is gfx950's. */
+START_TEST(gfx950_rows)
+{
+	expect_gap_on(b_mfma16_accread, (int[]){7, 11, 8}, 3, "16x16x16 -> v_accvgpr_read");
+	expect_gap_on(b_mfma32_accread, (int[]){11, 19, 12}, 3, "32x32x8 -> v_accvgpr_read");
+	expect_gap_on(b_mfma16_store, (int[]){7, 11, 8}, 3, "16x16x16 -> buffer_store of D");
+	expect_gap_on(b_mfma16_valu_waw, (int[]){7, 11, 8}, 3, "16x16x16 -> VALU overwrites D");
+	expect_gap_on(b_mfma16_war, (int[]){3, 7, 3}, 3, "16x16x16 SrcC -> v_accvgpr_write");
+	expect_gap_on(b_mfma16_chain, (int[]){0, 0, 0}, 3, "accumulation chain");
+	expect_gap_on(b_mfma16_srcc_overlap, (int[]){5, 8, 6}, 3, "SrcC partly overlapping");
+	expect_gap_on(b_mfma16_srca, (int[]){7, 11, 8}, 3, "MFMA D -> MFMA SrcA");
+	/* gfx950's own row, on gfx950 only */
+	MFunc *f = mfb_new(&target_gfx950);
+	MBlock *b = mfunc_block(f, NULL);
+	b_mfma950_accread(b);
+	run_hazards(f);
+	ck_assert_msg(check(f) == 0 && nops_before(f, 0, b->insts.len - 1) == 8, "16x16x32 f16 -> v_accvgpr_read\n%s",
+		mfb_text(f));
+	mfunc_free(f);
+	f = mfb_new(&target_gfx950);
+	b = mfunc_block(f, NULL);
+	b_mfma950_valu_mfma(b);
+	run_hazards(f);
+	ck_assert_msg(check(f) == 0 && nops_before(f, 0, b->insts.len - 1) == 2, "VALU -> 16x16x32 f16\n%s",
+		mfb_text(f));
+	mfunc_free(f);
+}
+END_TEST
 
 START_TEST(mfma_rows)
 {
@@ -374,6 +421,7 @@ int main(void)
 	Suite *s = suite_create("hazards");
 	TCase *t = tcase_create("hazards");
 	tcase_add_test(t, mfma_rows);
+	tcase_add_test(t, gfx950_rows);
 	tcase_add_test(t, other_rows);
 	tcase_add_test(t, loop_back_edge_mfma);
 	tcase_add_test(t, random_streams);

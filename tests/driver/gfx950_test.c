@@ -1,0 +1,130 @@
+/* gfx950_test.c — the gfx950 (CDNA4, MI350/MI355X) target end to end:
+ * the target IDs, llvm-mc-22 chosen for it, its own MFMAs (one per K step
+ * where gfx942 runs Wave's K8 types as two), 160 KiB of LDS, the OCP fp8
+ * rejection, the emulator refusing gfx950 MFMAs in a code object run as
+ * gfx942, and `wavecc profile` on the MI355X configuration. Kernels from
+ * Wave's tests run in wave_test.c's gfx950 list; this suite covers what is
+ * gfx950's own. Nothing here ran on a GPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../test.h"
+
+/* Every target ID form compiles; -v says which llvm-mc assembled it (one
+ * that knows gfx950: LLVM 20 or later). */
+START_TEST(target_ids_and_assembler)
+{
+	static const char *const ids[] = {"gfx950", "gfx950:sramecc+", "gfx950:xnack-", "gfx950:sramecc-:xnack+"};
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json --mcpu %s -v -o %s/t%d.co", ids[_i],
+		test_tmpdir("gfx950"), _i);
+	ck_assert_msg(r.status == 0, "%s: %s", ids[_i], r.err);
+	ck_assert_msg(strstr(r.err, "llvm-mc-22") || strstr(r.err, "llvm-22") || strstr(r.err, "llvm-mc-21") ||
+			      strstr(r.err, "llvm-mc-20"),
+		"%s: no llvm-mc for gfx950 named in -v\n%s", ids[_i], r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Wave's K8 types: two v_mfma_f32_16x16x16 per K step on gfx942, one
+ * v_mfma_f32_16x16x32 on gfx950 (the same lane layout), same results. */
+START_TEST(k8_types_take_one_mfma)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/wg_gemm_vmfma_16x16x32_k8.json -D M=64 -D N=64 -D K=64 "
+				  "--mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_mfma_f32_16x16x32_f16") &&
+			      !strstr(r.out, "v_mfma_f32_16x16x16_f16"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_vmfma_32x32x16_k8.json -D M=64 -D N=64 -D K=64 --mcpu gfx950 "
+			"-S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_mfma_f32_32x32x16_f16") && !strstr(r.out, "v_mfma_f32_32x32x8"),
+		"%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* 160 KiB of LDS: 128x128x256 f16 tiles staged in shared memory take
+ * 2 x 128 x (512 + 8) = 133120 bytes padded, which gfx942 rejects and
+ * gfx950 runs. */
+START_TEST(lds_160k)
+{
+	const char *args = "tests/driver/wave/wg_gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 -D M=300 "
+			   "-D N=260 -D K=600";
+	CmdResult r = test_wavecc("compile %s --mcpu gfx942 -o %s/l.co", args, test_tmpdir("gfx950"));
+	ck_assert_msg(r.status == 1 && strstr(r.err, "over the 64 KiB of LDS"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile %s --mcpu gfx950 --stats -o %s/l.co", args, test_tmpdir("gfx950"));
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 133120 "), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s --mcpu gfx950", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* gfx950's fp8 instructions take the OCP encodings: a FNUZ cast or MMA is
+ * rejected there, not compiled into gfx942's meaning. */
+START_TEST(fnuz_f8_rejected)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/wg_gemm_f8_16x16x32.json -D M=64 -D N=64 -D K=64 --mcpu gfx950 "
+				  "-o %s/f.co",
+		test_tmpdir("gfx950"));
+	ck_assert_msg(r.status == 1 && strstr(r.err, ": error: ") && strstr(r.err, "OCP encodings (f8e4m3fn)"), "%s",
+		r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* A gfx950 code object whose launch descriptor claims gfx942 is refused
+ * before it runs (the code object's e_flags name gfx950); the emulator
+ * would also stop at the first gfx950 MFMA run as another processor. */
+START_TEST(emulator_keeps_gfx950_mfmas_to_gfx950)
+{
+	const char *dir = test_tmpdir("gfx950");
+	CmdResult r = test_wavecc("compile tests/driver/wave/cdna4_gemm_16x16x32_f16_f16.json -D M=64 -D N=64 -D K=64 "
+				  "--mcpu gfx950 -o %s/e.co --launch %s/e.json",
+		dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "sed 's/\"gfx950\"/\"gfx942\"/' '%s/e.json' > '%s/e942.json'", dir, dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s/e.json", dir);
+	ck_assert_msg(r.status == 0, "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s/e942.json", dir);
+	ck_assert_msg(r.status == 1 && strstr(r.err, "arch: gfx942 but") && strstr(r.err, "is built for gfx950"),
+		"status %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* The cycle model's MI355X: gfx950's default GPU. */
+START_TEST(profile_mi355x)
+{
+	CmdResult r = test_wavecc("profile tests/driver/wave/cdna4_gemm_16x16x32_f16_f16.json -D M=512 -D N=512 -D K=512 "
+				  "--mcpu gfx950");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "on gfx950, modelled MI355X: 256 CUs"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile tests/driver/wave/cdna4_gemm_16x16x32_f16_f16.json --mcpu gfx950 --gpu MI300X");
+	ck_assert_msg(r.status == 2 && strstr(r.err, "MI300X is a gfx942"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compile/gfx950");
+	TCase *tc = tcase_create("gfx950");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, target_ids_and_assembler, 0, 4);
+	tcase_add_test(tc, k8_types_take_one_mfma);
+	tcase_add_test(tc, lds_160k);
+	tcase_add_test(tc, fnuz_f8_rejected);
+	tcase_add_test(tc, emulator_keeps_gfx950_mfmas_to_gfx950);
+	tcase_add_test(tc, profile_mi355x);
+	suite_add_tcase(s, tc);
+	return run_suite(s);
+}
