@@ -172,6 +172,18 @@ static MOpnd source_elem(Isel *s, RedArith *ra, const TVal **src, int nsrc, int6
 /* Step 2: the thread's n elements x pairwise (a tree, for ILP) ... */
 static MOpnd fold_tree(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
 {
+	/* max and min: three at a time (v_max3_f32), a tree of ceil(log3 n)
+	 * levels and about n/2 instructions instead of n - 1 */
+	if (isel_red_op3(ra)) {
+		for (; n > 1; n = (n + 2) / 3) {
+			int64_t m = 0;
+			for (int64_t i = 0; i < n; i += 3, m++)
+				x[m] = n - i >= 3   ? isel_red_combine3(s, ra, x[i], x[i + 1], x[i + 2])
+				       : n - i == 2 ? isel_red_combine(s, ra, x[i], x[i + 1], 0)
+						    : x[i];
+		}
+		return x[0];
+	}
 	for (; n > 1; n = (n + 1) / 2) {
 		for (int64_t i = 0; i < n / 2; i++)
 			x[i] = isel_red_combine(s, ra, x[2 * i], x[2 * i + 1], 0);

@@ -23,6 +23,10 @@ MOpnd isel_red_elem(Isel *s, RedArith *ra, const TVal *v, int64_t e);
 /* a combined with b (b through DPP control dpp when dpp is nonzero),
  * rounded to the dtype. */
 MOpnd isel_red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp);
+/* The three-operand form of the combine (v_max3_f32, ...), 0 if none is
+ * used; and a, b, c combined by it. */
+MOp isel_red_op3(const RedArith *ra);
+MOpnd isel_red_combine3(Isel *s, RedArith *ra, MOpnd a, MOpnd b, MOpnd c);
 /* The combine's identity (0, -inf, +inf; for i32 0, INT_MIN, INT_MAX) in
  * a VGPR. */
 MOpnd isel_red_identity(Isel *s, RedArith *ra);

@@ -95,6 +95,26 @@ MOpnd isel_red_combine(Isel *s, RedArith *ra, MOpnd a, MOpnd b, uint16_t dpp)
 	return round_to(s, ra, r);
 }
 
+MOp isel_red_op3(const RedArith *ra)
+{
+	/* max and min need no rounding (the larger of two values of the dtype
+	 * is one of them), so three go into one instruction; the forms
+	 * validated on the emulator against clang (tests/validate/ints_test.c):
+	 * v_max3_f32, v_min3_f32, v_max3_i32 */
+	if (ra->kind == OP_SUM)
+		return 0;
+	if (ra->dtype == DT_I32)
+		return ra->kind == OP_MAX ? I_V_MAX3_I32 : 0;
+	return ra->kind == OP_MAX ? I_V_MAX3_F32 : I_V_MIN3_F32;
+}
+
+MOpnd isel_red_combine3(Isel *s, RedArith *ra, MOpnd a, MOpnd b, MOpnd c)
+{
+	MOpnd r = isel_v1(s), u[3] = {a, b, c};
+	mblock_add(s->b, isel_red_op3(ra), 1, &r, 3, u);
+	return r;
+}
+
 MOpnd isel_red_identity(Isel *s, RedArith *ra)
 {
 	if (ra->ident.kind == MO_VREG) /* made once per op: cndmask takes no literal beside vcc */
