@@ -8,6 +8,7 @@ atomic_min, reshape, shuffle, allocate, barriers, debug_log, scaled_mma, ...)
 raise a TraceError naming the Python line; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
+import builtins
 import inspect
 
 import sympy
@@ -215,7 +216,7 @@ def select(cond, if_true, if_false):
         fail("tkw.select: the condition is %s, not i1" % c.dtype, loc)
     if t.dtype != f.dtype:
         fail("tkw.select: if_true is %s, if_false %s" % (t.dtype, f.dtype), loc)
-    shape = max((c.shape, t.shape, f.shape), key=len)
+    shape = builtins.max((c.shape, t.shape, f.shape), key=len)
     return record("select", {"cond": c, "if_true": t, "if_false": f}, [(shape, t.dtype)], loc=loc)
 
 

@@ -25,6 +25,33 @@ _FUNCS = {"floor", "ceiling", "Mod", "Max", "Min", "Piecewise", "Eq", "Ne", "And
           "xor", "Lt", "Le", "Gt", "Ge"}
 
 
+EFFECTS = {"write", "atomic_add", "set_symbol", "output", "iterate", "conditional"}
+
+
+def _uses(n, acc):
+    for f, v in n.items():
+        if f in OPERANDS or f == "condition":
+            for x in (v if isinstance(v, list) else [v]):
+                if isinstance(x, str):
+                    acc.add(x)
+        if f == "body":
+            for m in v:
+                _uses(m, acc)
+
+
+def live(nodes):
+    """The nodes of a body without the dead ones (no effect and no user), as Wave's DCE leaves them."""
+    nodes = list(nodes)
+    while True:
+        used = set()
+        for n in nodes:
+            _uses(n, used)
+        keep = [n for n in nodes if n["op"] in EFFECTS or n["name"] in used]
+        if len(keep) == len(nodes):
+            return nodes
+        nodes = keep
+
+
 class Norm:
     def __init__(self, doc, defs):
         self.doc = doc
@@ -138,7 +165,7 @@ class Norm:
             return k
 
         out = []
-        for n in nodes:
+        for n in live(nodes):
             if n["op"] == "output" and not n.get("values"):
                 continue
             out.append(key(n["name"]))
@@ -214,8 +241,8 @@ def compare(ours, theirs, defs):
     for k in a:
         if a[k] != b[k]:
             if isinstance(a[k], list):
-                only_a = [x for x in a[k] if x not in b[k]]
-                only_b = [x for x in b[k] if x not in a[k]]
+                only_a = [x[:300] for x in a[k] if x not in b[k]]
+                only_b = [x[:300] for x in b[k] if x not in a[k]]
                 diffs.append("%s differ:\n  ours only:   %s\n  theirs only: %s" % (
                     k, "\n               ".join(only_a) or "(order)", "\n               ".join(only_b) or "(order)"))
             else:

@@ -618,6 +618,95 @@ def splitk_gemm(d):
     return splitk_gemm, opts(subs)
 
 
+# ---- attention (tests/kernel/attention/vanilla_attention_test.py, templates/vanilla_attention.py) ----
+
+def vanilla_attention(mfma_variants, is_causal=False):
+    def build(d):
+        shape = dict(num_query_heads=d.get("B", 8), query_seq_len=128, head_size_kv=128, head_size=64,
+                     kv_seq_len=256)
+        return get_vanilla_attention_kernel(shape, mfma_variants, False, is_causal)
+    return build
+
+
+def get_vanilla_attention_kernel(shape, mfma_variants, dynamic_dims, is_causal=False, sliding_window_size=-1):
+    """Wave's templates/vanilla_attention.py get_vanilla_attention_kernel (non-transposed v)."""
+    scale = 1.0 / math.sqrt(shape["head_size"])
+    scale *= math.log2(math.e)
+    K1, K2, BLOCK_K2 = tkl.sym.K1, tkl.sym.K2, tkl.sym.BLOCK_K2
+    constraints = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+    constraints += [tkw.TilingConstraint(K2, BLOCK_K2)]
+    constraints += [tkw.WaveConstraint(M, sympy.ceiling(BLOCK_M / 4))]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 1)]
+    Mvec, Nvec = (16, 16) if mfma_variants[1] == tkw.MMAType.F32_16x16x16_F16 else (32, 32)
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variants[1],
+                                           vector_shapes={B: 0, M: Mvec, N: Nvec})]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    mapping = tkw.IndexMapping(num_iterators=3, inputs={B: i, N: j, M: k}, outputs={B: i, M: k, N: j})
+    v_mapping = tkw.IndexMapping(num_iterators=3, inputs={B: i, N: j, K2: k}, outputs={B: i, N: j, K2: k})
+
+    def base_attention_core(q, k, v, c):
+        c_reg = tkl.Register[B, N, M, tkl.f32](0.0)
+        init_sum = tkl.Register[B, M, tkl.f32](0.0)
+        init_max = tkl.Register[B, M, tkl.f32](-1e6)
+        sliding_window = tkl.Register[M, K2, tkl.i64](sliding_window_size)
+        qk_scaling = tkl.Register[B, M, K2, tkl.f32](scale)
+        ZEROF = tkl.Register[B, M, K2, tkl.f32](0.0)
+        MIN_INF = tkl.Register[B, M, K2, tkl.f32](-1e6)
+
+        @tkw.iterate(K2, init_args=[init_max, init_sum, c_reg])
+        def repeat(partial_max: tkl.Register[B, M, tkl.f32], partial_sum: tkl.Register[B, M, tkl.f32],
+                   acc: tkl.Register[B, N, M, tkl.f32]):
+            imm_reg = tkl.Register[B, K2, M, tkl.f32](0.0)
+            q_reg = tkw.read(q)
+            k_reg = tkw.read(k)
+            inner_acc = tkw.mma(k_reg, q_reg, imm_reg, mfma_variants[0])
+            x_j = tkw.permute(inner_acc, target_shape=[B, M, K2])
+            k2_index = tkw.self_index(K2, tkl.i64)
+            mask = tkw.apply_expr(k2_index, lambda x: x < K2)
+            mask = tkw.broadcast(mask, target_shape=[B, M, K2])
+            if is_causal:
+                m_index = tkw.self_index(M, tkl.i64)
+                m_index = tkw.broadcast(m_index, target_shape=[B, M, K2])
+                mask = (m_index >= k2_index) & mask
+                if sliding_window_size > 0:
+                    mask = (m_index - k2_index <= sliding_window) & mask
+            mask = tkw.cast(mask, tkw.i1)
+            bias = tkw.select(mask, ZEROF, MIN_INF)
+            x_j = x_j + bias
+            x_j *= qk_scaling
+            m_j = tkw.max(x_j, partial_max, dim=K2)
+            e_delta_max = tkw.exp2(partial_max - m_j)
+            e_delta = tkw.exp2(x_j - m_j)
+            e_init = partial_sum * e_delta_max
+            d_j = tkw.sum(e_delta, e_init, dim=K2)
+            imm_f16 = tkw.cast(e_delta, tkl.f16)
+            v_reg = tkw.read(v, mapping=v_mapping)
+            new_acc = acc * e_delta_max
+            acc = tkw.mma(v_reg, imm_f16, new_acc, mfma_variants[1])
+            return m_j, d_j, acc
+
+        res_max, res_sum, res_mm = repeat
+        reciprocal_sum = tkw.reciprocal(res_sum)
+        res = res_mm * reciprocal_sum
+        tkw.write(res, c, mapping=mapping)
+
+    @tkw.wave(constraints)
+    def base_attention(q: tkl.Memory[B, M, K1, GLOBAL_ADDRESS_SPACE, tkl.f16],
+                       k: tkl.Memory[B, K2, K1, ADDRESS_SPACE, tkl.f16],
+                       v: tkl.Memory[B, K2, N, ADDRESS_SPACE, tkl.f16],
+                       c: tkl.Memory[B, M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        base_attention_core(q, k, v, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_B: 1, BLOCK_M: 128, BLOCK_N: 64, BLOCK_K2: 64,
+                   B: shape["num_query_heads"], M: shape["query_seq_len"], N: shape["head_size_kv"],
+                   K1: shape["head_size"], K2: shape["kv_seq_len"]}
+    return base_attention, opts(hyperparams)
+
+
 CASES = [
     ("copy.json", copy),
     ("dynamic_copy.json", dynamic_copy),
@@ -646,6 +735,8 @@ CASES = [
     ("batched_gemm_permute.json", batched_gemm_permute),
     ("sequential_batched_gemm.json", sequential_batched_gemm),
     ("splitk_gemm.json", splitk_gemm),
+    ("vanilla_attention_16x16x16.json", vanilla_attention((tkw.MMAType.F32_16x16x16_F16,) * 2)),
+    ("vanilla_attention_32x32x8.json", vanilla_attention((tkw.MMAType.F32_32x32x8_F16,) * 2)),
 ]
 
 
