@@ -19,13 +19,12 @@ import copy
 import inspect
 import json
 import re
-import sys
 
 from . import _lib
 from ._dtype import DataType
 from ._lib import WaveccError
 from ._trace import (Trace, MemArg, Reg, ScalarArg, _current, emit_body, expr_json, dim_name, dims_json,
-                     fail, format_location, TraceError)
+                     fail, format_location)
 from ._types import Memory, SymbolBind
 from ._constraints import constraint_json
 

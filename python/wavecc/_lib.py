@@ -51,9 +51,6 @@ class _Buffer(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("data", ctypes.c_void_p), ("bytes", ctypes.c_size_t)]
 
 
-_ERR = ctypes.POINTER(ctypes.c_void_p)
-
-
 def _candidates():
     env = os.environ.get("WAVECC_LIBRARY")
     if env:
@@ -101,7 +98,6 @@ def lib():
 
 def _declare(h):
     P = ctypes.c_void_p
-    err = ctypes.POINTER(ctypes.c_char_p)
     sigs = {
         "wavecc_version": (ctypes.c_char_p, []),
         "wavecc_kernel_parse": (P, [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(P)]),
@@ -129,7 +125,6 @@ def _declare(h):
     h._free = libc.free
     h._free.argtypes = [P]
     h._free.restype = None
-    del err
 
 
 def _take_error(p):

@@ -14,8 +14,8 @@ import inspect
 import sympy
 
 from ._dtype import DataType, i1
-from ._trace import (Reg, Results, MemArg, Ref, as_reg, as_mem, coerce, dim_name, dim_set, dims_json, fail,
-                     is_symbolic, record, region, user_location, _binary, _unary, current)
+from ._trace import (Reg, as_reg, as_mem, coerce, dim_name, dim_set, dims_json, fail, is_symbolic, record,
+                     region, user_location, _binary, _unary)
 from ._types import IndexMapping
 
 UNARY = ("abs exp exp2 log log2 log10 sqrt rsqrt reciprocal round roundeven sin cos sinh tanh tanh_approx "

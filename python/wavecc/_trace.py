@@ -321,8 +321,7 @@ class Results:
         return self._items[i]
 
     def __iter__(self):
-        loc = user_location()
-        return iter([self.__getitem__(i) for i in range(len(self.types))]) if loc else iter(())
+        return iter([self.__getitem__(i) for i in range(len(self.types))])
 
     def __repr__(self):
         return "<traced %s: %d results>" % (self.node.name, len(self.types))

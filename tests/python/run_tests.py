@@ -20,7 +20,7 @@ def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "fast"
     try:
         import numpy  # noqa: F401
-        import sympy  # noqa: F401
+        import sympy  # noqa: F401,F811
     except ImportError as e:
         print("SKIP: python tests need numpy and sympy (python3-numpy python3-sympy): %s" % e)
         return 0
