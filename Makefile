@@ -314,3 +314,4 @@ clean:
 	rm -rf build build-asan build-fuzz wavecc
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+include python/python.mk

@@ -1,0 +1,48 @@
+# python/python.mk — the Python package wavecc (python/wavecc/, docs/python.md),
+# included by the Makefile.
+#   make install     also installs the package into PREFIX's Python site folder
+#                    (PYSITE: $(LIBDIR)/python3.X/dist-packages for Debian's
+#                    python3, site-packages for others) with _config.py naming
+#                    LIBDIR, where the package finds libwavecc.so.0
+#   make check       runs tests/python/run_tests.py full (Wave programs traced,
+#                    compared with their transcriptions, run on the emulator)
+#   make check-fast  runs its fast part (GEMM, softmax, the tracer's units)
+# The tests need a python3 with numpy and sympy (Debian's python3-numpy and
+# python3-sympy): PYTHON is the first of /usr/bin/python3 and python3 that
+# imports both; without one the suites pass with a SKIP line. Under a
+# sanitizer build (check-asan) they skip too: a sanitized libwavecc.so cannot
+# be loaded into an uninstrumented python.
+
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do $$p -c 'import numpy, sympy' >/dev/null 2>&1 && \
+	{ command -v $$p; break; }; done)
+PYTHON_ANY = $(or $(PYTHON),$(shell command -v python3))
+PYSITE ?= $(shell $(PYTHON_ANY) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; \
+	d = "dist-packages" if any(p.endswith("dist-packages") for p in sys.path) else "site-packages"; \
+	print("$(LIBDIR)/python%s/%s" % (v, d))' 2>/dev/null)
+PY_FILES = $(shell cd python && find wavecc -name '*.py' ! -name _config.py | sort)
+
+.PHONY: install-python uninstall-python
+install: install-python
+uninstall: uninstall-python
+install-python:
+	@if [ -z "$(PYSITE)" ]; then echo "install: no python3: the Python package wavecc is not installed"; else \
+	for f in $(PY_FILES); do install -d $(DESTDIR)$(PYSITE)/$$(dirname $$f) && \
+		install -m 644 python/$$f $(DESTDIR)$(PYSITE)/$$f || exit 1; done; \
+	printf '"""Written by make install: where libwavecc.so.0 is."""\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+		> $(DESTDIR)$(PYSITE)/wavecc/_config.py; fi
+uninstall-python:
+	@if [ -n "$(PYSITE)" ]; then rm -rf $(DESTDIR)$(PYSITE)/wavecc; \
+		rmdir -p $(DESTDIR)$(PYSITE) 2>/dev/null || true; fi
+
+# The two suites join make check and make check-fast as python/full and
+# python/fast (only when all suites run, not under TEST_SRCS=...).
+PY_TEST = $(if $(findstring -fsanitize,$(OPT) $(LDFLAGS)),echo "SKIP: python tests under a sanitizer build", \
+	$(if $(PYTHON),WAVECC_BUILD=$(abspath $(BUILD)) PYTHONPATH=$(CURDIR)/python $(PYTHON) -B \
+	tests/python/run_tests.py,echo "SKIP: no python3 with numpy and sympy (python3-numpy python3-sympy)"))
+ifeq ($(TEST_SRCS),$(ALL_TEST_SRCS))
+SUITES += python/fast python/full
+FAST_SUITES += python/fast
+endif
+.PHONY: check-run/python/fast check-run/python/full
+check-run/python/fast check-run/python/full: check-run/python/%: all
+	@$(call check_logged,python/$*,$(PY_TEST) $*)

@@ -1,0 +1,468 @@
+"""_compile.py — the @wave decorator, WaveCompileOptions, wave_compile and the kernel object.
+
+LaunchableWave.trace() runs the kernel function under a Trace (see _trace.py):
+each parameter's annotation says what it is (Memory[...] a buffer, a dtype a
+scalar). emit_kernel() turns the trace and the options into the JSON
+document. wave_compile() parses it with libwavecc (errors here are the
+format's validation, reported at the Python line of the op the JSON path
+names), compiles it when it needs no call-time values, and returns a
+WaveKernel.
+
+Calling a WaveKernel with numpy arrays (or CPU torch tensors) runs it on the
+emulator: dynamic symbols take their values from the arrays' shapes, scalar
+arguments from the call; the kernel is compiled once per distinct set of
+those values. libwavecc 0.2 takes no scalar values for a run, so a scalar
+argument's value is compiled into the kernel as a `scalar` constant for that
+call (kernel.json keeps the argument). Outputs land in the arrays given.
+"""
+import copy
+import inspect
+import json
+import re
+
+from . import _lib
+from ._dtype import DataType
+from ._lib import WaveccError
+from ._trace import (Trace, MemArg, Reg, ScalarArg, _current, emit_body, expr_json, dim_name, dims_json,
+                     fail, format_location)
+from ._types import Memory, SymbolBind
+from ._constraints import constraint_json
+
+
+def _make_sched():
+    """Wave's SchedulingType; emitted as the lower-case name in options.schedule."""
+    import enum
+
+    class _S(enum.Enum):
+        NONE = 0x00
+        MODULO = 0x10
+        PREFETCH = 0x20
+        FOUR_STAGE = 0x21
+        PREFETCH_ATTENTION = 0x22
+        MANUAL = 0x30
+    _S.__name__ = "SchedulingType"
+    _S.__qualname__ = "SchedulingType"
+    return _S
+
+
+SchedulingType = _make_sched()
+
+_DEFAULT = object()
+
+# WaveCompileOptions: Wave's fields and defaults. Fields with a wavecc meaning
+# are read by emit_kernel / wave_compile; the rest are accepted and kept.
+_OPTION_FIELDS = {
+    "postprocess": None, "canonicalize": True, "func_name": "isolated_benchmark", "subs": None,
+    "dynamic_symbols": None, "schedule": _DEFAULT, "use_scheduling_barriers": False, "multi_buffer_count": None,
+    "kernel_launch_info": None, "kernel_usages": None, "backend": "llvm", "device": "hip", "target": "gfx942",
+    "codeobj": "5", "iree_preprocessing_pass_pipeline": None, "num_devices": 1, "use_water_backend": False,
+    "linearize_reads": True, "run_bench": False, "benchmark_batch_size": None, "benchmark_repetitions": None,
+    "benchmark_results_file": None, "capture_trace": False, "bench_with_constant_weights": False,
+    "profile_python_wrapper": False, "profile_python_cprofile": True, "profile_python_warmup": 1,
+    "profile_python_repetitions": 1000, "kernel_hash": None, "create_vmfb_file": None, "override_mlir": None,
+    "dump_binaries": None, "dump_intermediates": None, "compile_to_mlir": False, "location_capture_config": None,
+    "use_local_scope": False, "use_water_leak_check": False, "check_water_analysis": False,
+    "enforce_locations": True, "drop_debug_info_before_mlir": True, "verify_region_captures": True,
+    "optimization_level": True, "denorm_fp_math_f32": None, "waves_per_eu": None, "wave_runtime": False,
+    "iree_launch_async": True, "use_buffer_ops": False, "use_fast_math": False, "use_global_to_shared": False,
+    "linearize_shared_access": False, "scalarize_packed_math": False, "coalescing_strategy_hint": None,
+    "enable_swizzle": True, "enable_mark_hardware_transpose_candidates": True, "minimize_shared_allocs": True,
+    "reorder_allocs": True, "override_schedule": None, "dump_schedule": None, "use_bound_check": False,
+    "specialize": False, "eliminate_epilogue": False, "cluster_barrier_delay": None,
+    "allow_noncontiguous_runtime_buffers": False, "edit_ir_before": None, "edit_ir_after": None,
+    "edit_ir_before_all": False, "edit_ir_after_all": False, "mlir_print_ir_after_all": False,
+    "print_ir_after": None, "print_ir_before": None, "profile_pass": None, "print_trace_begin": False,
+    "print_grid": False, "print_signature": False, "print_mlir": False, "print_mlir_file": None,
+    "print_mlir_before_water": False, "print_mlir_after_water": False, "print_pass_times": False,
+    "compile_to_asm": False,
+    # wavecc's own
+    "llvm_mc": None, "interleave": None, "lds_stages": None,
+}
+
+# Wave's boolean options that wavecc-kernel/1 accepts (and ignores) under "options"
+_PASSED_BOOLS = ("use_scheduling_barriers", "use_buffer_ops", "use_global_to_shared", "minimize_shared_allocs",
+                 "reorder_allocs", "linearize_reads", "linearize_shared_access", "scalarize_packed_math",
+                 "use_fast_math", "canonicalize")
+
+
+class WaveCompileOptions:
+    """Wave's compile options (the same field names and defaults)."""
+
+    def __init__(self, **kwargs):
+        for k, v in _OPTION_FIELDS.items():
+            setattr(self, k, copy.copy(v) if isinstance(v, (list, dict)) else v)
+        self.subs = {}
+        self.dynamic_symbols = []
+        self.print_ir_after = []
+        self.print_ir_before = []
+        for k, v in kwargs.items():
+            if k not in _OPTION_FIELDS:
+                raise TypeError("WaveCompileOptions.__init__() got an unexpected keyword argument '%s'" % k)
+            setattr(self, k, v)
+
+    def __repr__(self):
+        return "WaveCompileOptions(subs=%r, dynamic_symbols=%r, target=%r)" % (
+            self.subs, self.dynamic_symbols, self.target)
+
+
+def _sym_name(k):
+    return k if isinstance(k, str) else getattr(k, "name", str(k))
+
+
+def _space_name(v):
+    """'global' / 'shared' for Wave's address space values, else None."""
+    n = getattr(v, "name", None)
+    if n in ("$GLOBAL_ADDRESS_SPACE", "GLOBAL_MEMORY"):
+        return "global"
+    if n in ("$SHARED_ADDRESS_SPACE", "SHARED_MEMORY"):
+        return "shared"
+    if v in ("global", "shared"):
+        return v
+    return None
+
+
+class LaunchableWave:
+    """The kernel a @tkw.wave function becomes."""
+
+    def __init__(self, constraints, name, fn):
+        self.constraints = list(constraints or [])
+        self._name = name
+        self._f = fn
+        self._trace = None
+        self.loc = (fn.__code__.co_filename, fn.__code__.co_firstlineno, name)
+
+    @property
+    def name(self):
+        return self._name
+
+    def trace(self):
+        if self._trace is not None:
+            return self._trace
+        tr = Trace(self._name)
+        sig = inspect.signature(self._f)
+        hints = dict(getattr(self._f, "__annotations__", {}))
+        params = []
+        for p in sig.parameters.values():
+            ann = hints.get(p.name, p.annotation)
+            if isinstance(ann, str):
+                try:
+                    ann = eval(ann, self._f.__globals__)
+                except Exception as e:
+                    fail("kernel %s: parameter %s: annotation %r: %s" % (self._name, p.name, ann, e), self.loc)
+            tr.names.add(p.name)
+            if inspect.isclass(ann) and issubclass(ann, Memory):
+                if ann.physical_layout is not None:
+                    fail("kernel %s: parameter %s: a MemoryLayout is not in wavecc-kernel/1" % (self._name, p.name),
+                         self.loc)
+                a = MemArg(p.name, ann, self.loc)
+            elif isinstance(ann, DataType):
+                a = Reg(ScalarArg(p.name, ann, self.loc), (), ann)
+            elif inspect.isclass(ann) and issubclass(ann, SymbolBind):
+                fail("kernel %s: parameter %s: SymbolBind is not in wavecc-kernel/1 (use a scalar argument and "
+                     "tkw.set_symbol)" % (self._name, p.name), self.loc)
+            else:
+                fail("kernel %s: parameter %s needs a Memory[...] or dtype annotation, has %r"
+                     % (self._name, p.name, ann), self.loc)
+            tr.args.append(a)
+            params.append(a)
+        _current.append(tr)
+        try:
+            self._f(*params)
+        finally:
+            _current.pop()
+        self._trace = tr
+        return tr
+
+    def __call__(self, *args, **kwargs):
+        raise WaveccError("a @tkw.wave kernel runs after wave_compile(options, kernel)")
+
+
+def wave(constraints=None):
+    def decorator(f):
+        return LaunchableWave(constraints, f.__name__, f)
+    return decorator
+
+
+def wave_trace_only(constraints=None, **kwargs):
+    def decorator(f):
+        k = LaunchableWave(constraints, f.__name__, f)
+        return k.trace
+    return decorator
+
+
+def _options_json(o):
+    d = {}
+    if o.schedule is not _DEFAULT and o.schedule is not None:
+        name = getattr(o.schedule, "name", o.schedule)
+        if name is False or name == 0:
+            name = "NONE"
+        if name is True:
+            name = "PREFETCH"
+        if str(name).upper() == "MANUAL":
+            fail("WaveCompileOptions: schedule MANUAL (Wave's manual schedules) is not in wavecc-kernel/1")
+        d["schedule"] = str(name).lower()
+    if o.multi_buffer_count is not None:
+        d["multi_buffer_count"] = int(o.multi_buffer_count)
+    if o.lds_stages is not None:
+        d["lds_stages"] = int(o.lds_stages)
+    if o.waves_per_eu is not None:
+        d["waves_per_eu"] = int(o.waves_per_eu)
+    if o.denorm_fp_math_f32 is not None:
+        d["denorm_fp_math_f32"] = o.denorm_fp_math_f32
+    if o.interleave is not None:
+        d["interleave"] = o.interleave
+    for b in _PASSED_BOOLS:
+        if getattr(o, b) != _OPTION_FIELDS[b]:
+            d[b] = bool(getattr(o, b))
+    return d
+
+
+def emit_kernel(kernel, options, scalar_values=None):
+    """(JSON document dict, {JSON path: node or arg}) for kernel under options."""
+    tr = kernel.trace()
+    dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
+    symbols, spaces = {}, {}
+    for k, v in (options.subs or {}).items():
+        name = _sym_name(k)
+        sp = _space_name(v)
+        if sp:
+            spaces[name] = sp
+        elif name in dyn:
+            continue
+        elif isinstance(v, float) and not v.is_integer():
+            fail("options.subs[%s] = %r: symbol values are integers" % (name, v), kernel.loc)
+        else:
+            symbols[name] = expr_json(v, "options.subs[%s]" % name)
+    paths = {}
+    args = []
+    for i, a in enumerate(tr.args):
+        paths["arguments[%d]" % i] = a
+        if isinstance(a, MemArg):
+            space = a.mtype.address_space
+            sp = _space_name(space)
+            if sp is None:
+                sname = _sym_name(space)
+                if sname not in spaces:
+                    fail("argument %s: address space %s has no value in options.subs (GLOBAL_ADDRESS_SPACE or "
+                         "SHARED_ADDRESS_SPACE)" % (a.name, sname), kernel.loc)
+                sp = sname
+            args.append({"name": a.name, "type": "memory", "shape": dims_json(a.shape), "address_space": sp,
+                         "dtype": a.dtype.format_name})
+        elif scalar_values is None or a.name not in scalar_values:
+            args.append({"name": a.name, "type": "scalar", "dtype": a.dtype.format_name})
+    doc = {"format": "wavecc-kernel/1", "name": kernel.name}
+    if symbols:
+        doc["symbols"] = symbols
+    if dyn:
+        doc["dynamic_symbols"] = dyn
+    if spaces:
+        doc["address_spaces"] = spaces
+    doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
+    doc["arguments"] = args
+    graph = emit_body(tr.root, "graph", paths)
+    if scalar_values:
+        consts = [{"name": n, "op": "scalar", "value": v, "dtype": t} for n, (v, t) in scalar_values.items()]
+        graph = consts + graph
+        paths = {_shift(p, len(consts)): n for p, n in paths.items()}
+    doc["graph"] = graph
+    opts = _options_json(options)
+    if opts:
+        doc["options"] = opts
+    return doc, paths
+
+
+def _shift(path, k):
+    m = re.match(r"graph\[(\d+)\](.*)", path)
+    return "graph[%d]%s" % (int(m.group(1)) + k, m.group(2)) if m else path
+
+
+_PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\])")
+
+
+def locate_errors(text, paths, kernel):
+    """Prefix each diagnostic line that names a JSON path with the Python location of its op."""
+    out = []
+    for line in text.splitlines():
+        m = None
+        for m in _PATH.finditer(line):
+            break
+        where = None
+        if m:
+            p = m.group(1)
+            while p and p not in paths:
+                p = p[:p.rfind(".body")] if ".body" in p else ""
+            obj = paths.get(p)
+            if obj is not None:
+                loc = getattr(obj, "loc", None)
+                what = ("%s '%s'" % (obj.op, obj.name)) if hasattr(obj, "op") else "argument '%s'" % obj.name
+                where = "%s: %s" % (format_location(loc), what)
+        if where is None and line.strip():
+            where = "%s: kernel %s" % (format_location(kernel.loc), kernel.name)
+        out.append("%s: %s" % (where, line) if where else line)
+    return "\n".join(out)
+
+
+def _np():
+    import numpy
+    return numpy
+
+
+_NP_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8", "i16": "int16",
+              "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+              "i1": "bool"}
+
+
+def numpy_dtype(fmt):
+    """The numpy dtype of a format dtype (bf16 and the f8 types: their raw unsigned bits)."""
+    np = _np()
+    if fmt in _NP_DTYPES:
+        return np.dtype(_NP_DTYPES[fmt])
+    return np.dtype("uint16" if fmt == "bf16" else "uint8")
+
+
+def _as_array(x, name):
+    np = _np()
+    if isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "detach") and hasattr(x, "numpy"):  # a torch CPU tensor: shares its memory
+        return x.detach().numpy()
+    raise WaveccError("argument %s: expected a numpy array (or a CPU torch tensor), got %s" % (name, type(x)))
+
+
+class WaveKernel:
+    """What wave_compile returns: .asm, .code_object, .json, .launch, .stats; call it to run."""
+
+    def __init__(self, options, kernel):
+        self.options = options
+        self.kernel = kernel
+        self.doc, self.paths = emit_kernel(kernel, options)
+        self.json = json.dumps(self.doc, indent=1)
+        self._lk = self._parse(self.json, self.paths)
+        self._compiled = {}
+        self._last = None
+        tr = kernel.trace()
+        self._dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
+        self._scalars = [a for a in tr.args if isinstance(a, Reg)]
+        if not self._dyn:
+            self._last = self._compile_doc(None)
+
+    def _on_error(self, paths):
+        return lambda text: locate_errors(text, paths, self.kernel)
+
+    def _parse(self, text, paths):
+        return _lib.Kernel(text, "<wave kernel %s>" % self.kernel.name, self._on_error(paths))
+
+    def _compile_doc(self, key):
+        if key in self._compiled:
+            return self._compiled[key]
+        dyn, scal = key if key else ((), ())
+        if scal:
+            doc, paths = emit_kernel(self.kernel, self.options, dict(scal))
+            lk = self._parse(json.dumps(doc, indent=1), paths)
+        else:
+            lk = self._lk
+        for n, v in dyn:
+            lk.set_symbol(n, v)
+        c = lk.compile(target=self.options.target if self.options.target else None, llvm_mc=self.options.llvm_mc)
+        self._compiled[key] = (lk, c)
+        return lk, c
+
+    def _compiled_last(self):
+        if self._last is None:
+            raise WaveccError("kernel %s has dynamic symbols: call it once to compile it for their values"
+                              % self.kernel.name)
+        return self._last[1]
+
+    @property
+    def asm(self):
+        return self._compiled_last().assembly
+
+    @property
+    def code_object(self):
+        return self._compiled_last().code_object
+
+    @property
+    def launch(self):
+        return self._compiled_last().launch
+
+    @property
+    def stats(self):
+        return self._compiled_last().stats
+
+    def get_kernel_name(self):
+        return self.kernel.name
+
+    def __call__(self, *args, **kwargs):
+        tr = self.kernel.trace()
+        if kwargs:
+            names = [a.name if isinstance(a, MemArg) else a.ref.name for a in tr.args]
+            extra = [k for k in kwargs if k not in names]
+            if extra:
+                raise TypeError("kernel %s: unknown arguments %s" % (self.kernel.name, extra))
+            args = list(args) + [kwargs[n] for n in names[len(args):] if n in kwargs]
+        if len(args) != len(tr.args):
+            raise TypeError("kernel %s takes %d arguments (%s), %d given" % (
+                self.kernel.name, len(tr.args),
+                ", ".join(a.name if isinstance(a, MemArg) else a.ref.name for a in tr.args), len(args)))
+        dyn = {}
+        arrays = {}
+        scal = []
+        for a, x in zip(tr.args, args):
+            if isinstance(a, MemArg):
+                arr = _as_array(x, a.name)
+                arrays[a.name] = arr
+                if arr.ndim != len(a.shape):
+                    raise WaveccError("argument %s: rank %d array for %s%s" % (a.name, arr.ndim, a.dtype,
+                                                                                 dims_json(a.shape)))
+                for d, n in zip(a.shape, arr.shape):
+                    dn = dim_name(d)
+                    if dn in self._dyn:
+                        if dyn.setdefault(dn, n) != n:
+                            raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s"
+                                              % (dn, dyn[dn], n, a.name))
+            else:
+                v = x.item() if hasattr(x, "item") else x
+                if not isinstance(v, (int, float)):
+                    raise WaveccError("argument %s: expected a number, got %r" % (a.ref.name, x))
+                t = a.dtype.format_name
+                v = float(v) if a.dtype.is_float_asm() else int(v)
+                scal.append((a.ref.name, (v, t)))
+        missing = [d for d in self._dyn if d not in dyn]
+        if missing:
+            raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
+        key = (tuple(sorted(dyn.items())), tuple(scal)) if (dyn or scal) else None
+        lk, c = self._compile_doc(key)
+        self._last = (lk, c)
+        infos = {i.name: i for i in lk.args()}
+        np = _np()
+        bufs, back = {}, []
+        for name, arr in arrays.items():
+            info = infos[name]
+            want = numpy_dtype(info.dtype)
+            raw = info.dtype not in _NP_DTYPES
+            if arr.dtype != want and not (raw and arr.dtype.itemsize == want.itemsize):
+                raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
+                                  % (name, info.dtype, want, arr.dtype))
+            if tuple(arr.shape) != info.shape:
+                raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
+                                  % (name, list(info.shape), list(arr.shape)))
+            if arr.flags.c_contiguous and arr.flags.writeable:
+                bufs[name] = arr
+            else:
+                tmp = np.ascontiguousarray(arr)
+                bufs[name] = tmp
+                back.append((arr, tmp))
+        c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
+        for arr, tmp in back:
+            if arr.flags.writeable:
+                arr[...] = tmp
+
+    def __repr__(self):
+        return "<WaveKernel %s>" % self.kernel.name
+
+
+def wave_compile(options, kernel):
+    """Trace, validate and compile kernel under options (Wave's wave_compile)."""
+    if not isinstance(kernel, LaunchableWave):
+        raise TypeError("wave_compile(options, kernel): kernel must be a @tkw.wave function, got %r" % (kernel,))
+    return WaveKernel(options, kernel)

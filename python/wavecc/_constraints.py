@@ -1,0 +1,163 @@
+"""_constraints.py — Wave's constraints, MMA types and assumptions, and their JSON form.
+
+Each class keeps Wave's field names and order (WorkgroupConstraint(dim,
+tile_size, workgroup_dim, apply_fn, primary, iters), ...) and has a
+to_json() giving the constraint object of docs/kernel-format.md.
+"""
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ._trace import dim_name, expr_json, fail
+
+
+class MMAType(enum.Enum):
+    F32_16x16x16_F16 = 0x1020
+    F32_32x32x8_F16 = 0x1021
+    F32_16x16x32_K8_F16 = 0x1022
+    F32_32x32x16_K8_F16 = 0x1023
+    I32_16x16x16_I8 = 0x10C0
+    I32_32x32x8_I8 = 0x10C1
+    F32_16x16x32_F8 = 0x1230
+    F32_32x32x16_F8 = 0x1231
+    F32_16x16x32_K4_F8 = 0x1232
+    F32_32x32x16_K4_F8 = 0x1233
+    I32_16x16x32_I8 = 0x12C0
+    I32_32x32x16_I8 = 0x12C1
+    F32_16x16x32_F16 = 0x1320
+    F32_32x32x16_F16 = 0x1321
+    F32_16x16x32_BF16 = 0x1322
+    F32_32x32x16_BF16 = 0x1323
+    RDNA4_WAVE32_F32_16x16x16_F16 = 0x1920
+    GFX1250_F32_16x16x32_F16 = 0x1921
+
+
+class ScaledMMAType(enum.Enum):
+    F32_16x16x128_F8F6F4 = 0x1340
+    F32_32x32x64_F8F6F4 = 0x1341
+
+
+class MMAOperand(enum.Enum):
+    M = 0
+    N = 1
+    K = 2
+
+
+class Constraint:
+    """Base of Wave's constraints."""
+
+
+class DistributionConstraint(Constraint):
+    pass
+
+
+@dataclass
+class HardwareConstraint(Constraint):
+    threads_per_wave: int
+    waves_per_block: Optional[tuple] = None
+    workgroups_per_cluster: Optional[tuple] = None
+    mma_type: Any = MMAType.F32_16x16x16_F16
+    vector_shapes: Optional[dict] = None
+    max_bits_per_load: int = 128
+    n_service_waves: int = 0
+
+    def to_json(self):
+        d = {"kind": "hardware", "threads_per_wave": int(self.threads_per_wave)}
+        if self.waves_per_block is not None:
+            d["waves_per_block"] = [int(x) for x in self.waves_per_block]
+        if self.mma_type is not None:
+            if isinstance(self.mma_type, ScaledMMAType) or self.mma_type.value >= 0x1900:
+                fail("HardwareConstraint: MMA type %s is not one wavecc compiles (gfx942, gfx90a)"
+                     % self.mma_type.name, getattr(self, "_loc", None))
+            d["mma_type"] = self.mma_type.name
+        if self.vector_shapes:
+            d["vector_shapes"] = {dim_name(k): expr_json(v, "vector shape") for k, v in self.vector_shapes.items()}
+        if self.max_bits_per_load != 128:
+            d["max_bits_per_load"] = int(self.max_bits_per_load)
+        if self.workgroups_per_cluster is not None or self.n_service_waves:
+            fail("HardwareConstraint: workgroups_per_cluster and n_service_waves are not in wavecc-kernel/1",
+                 getattr(self, "_loc", None))
+        return d
+
+
+@dataclass
+class WorkgroupConstraint(DistributionConstraint):
+    dim: Any
+    tile_size: Any
+    workgroup_dim: int
+    apply_fn: Optional[Callable] = None
+    primary: Optional[bool] = True
+    iters: Any = None
+    per_device_dim: Any = None
+
+    def to_json(self):
+        if self.apply_fn is not None:
+            fail("WorkgroupConstraint(%s): apply_fn is not in wavecc-kernel/1" % dim_name(self.dim),
+                 getattr(self, "_loc", None))
+        d = {"kind": "workgroup", "dim": dim_name(self.dim), "tile": expr_json(self.tile_size, "tile"),
+             "workgroup_dim": int(self.workgroup_dim)}
+        if self.primary is False:
+            d["primary"] = False
+        if self.iters is not None:
+            d["iters"] = expr_json(self.iters)
+        return d
+
+
+@dataclass
+class TilingConstraint(DistributionConstraint):
+    dim: Any
+    tile_size: Any = None
+    induction_var: Any = None
+    iters: Any = None
+    start: Any = 0
+
+    def to_json(self):
+        d = {"kind": "tiling", "dim": dim_name(self.dim)}
+        if self.tile_size is not None:
+            d["tile"] = expr_json(self.tile_size, "tile")
+        if self.induction_var is not None:
+            d["induction_var"] = dim_name(self.induction_var)
+        if self.iters is not None:
+            d["iters"] = expr_json(self.iters)
+        if self.start is not None and expr_json(self.start) != 0:
+            d["start"] = expr_json(self.start)
+        return d
+
+
+@dataclass
+class WaveConstraint(DistributionConstraint):
+    dim: Any
+    tile_size: Any
+    wave_id: Any = None
+    wg_constraint: Any = None
+
+    def to_json(self):
+        d = {"kind": "wave", "dim": dim_name(self.dim), "tile": expr_json(self.tile_size, "tile")}
+        if self.wave_id is not None:
+            d["wave_id"] = expr_json(self.wave_id)
+        return d
+
+
+@dataclass
+class Assumption:
+    expr: Any
+
+    def to_json(self):
+        return {"kind": "assumption", "expr": expr_json(self.expr)}
+
+
+@dataclass
+class SymbolicAlias:
+    source: Any
+    target: Any
+    source_to_target: Callable = field(default=None)
+
+    def to_json(self):
+        return {"kind": "symbolic_alias", "source": dim_name(self.source), "target": dim_name(self.target),
+                "expr": expr_json(self.source_to_target(self.target))}
+
+
+def constraint_json(c):
+    if hasattr(c, "to_json"):
+        return c.to_json()
+    fail("constraint %r is not in wavecc-kernel/1" % (c,))

@@ -1,0 +1,413 @@
+"""_ops.py — the tkw ops: each records one node of wavecc-kernel/1 (docs/kernel-format.md).
+
+Signatures follow Wave's wave_lang/kernel/ops/wave_ops.py (argument names and
+order, so positional and keyword calls both work); each function checks its
+operands, infers the result type by the format's rules and calls
+_trace.record. Ops Wave has and kernel format 1 does not (topk, scatter_add,
+atomic_min, reshape, shuffle, allocate, barriers, debug_log, scaled_mma, ...)
+raise a TraceError naming the Python line; scheduling hints that do not change
+results (set_wave_prio, scheduling barriers) are accepted and dropped.
+"""
+import builtins
+import inspect
+
+import sympy
+
+from ._dtype import DataType, i1
+from ._trace import (Reg, as_reg, as_mem, coerce, dim_name, dim_set, dims_json, fail, is_symbolic, record,
+                     region, user_location, _binary, _unary)
+from ._types import IndexMapping
+
+UNARY = ("abs exp exp2 log log2 log10 sqrt rsqrt reciprocal round roundeven sin cos sinh tanh tanh_approx "
+         "cbrt").split()
+BINARY = "maximum minimum atan2 powf mod remf".split()
+COMPARE = "eq ne lt le gt ge".split()
+
+
+def _dtype(d, what, loc):
+    if not isinstance(d, DataType):
+        fail("%s: expected a dtype (tkl.f16, ...), got %r" % (what, d), loc)
+    return d
+
+
+def _mapping_json(m, ndyn, what, loc):
+    if m is None:
+        return None
+    if not isinstance(m, IndexMapping):
+        fail("%s: mapping must be a tkw.IndexMapping, got %r" % (what, m), loc)
+    iters = sorted(m.iters.items(), key=lambda kv: kv[1])
+    d = {"iterators": [s.name for s, _ in iters],
+         "inputs": {dim_name(k): v for k, v in m.input_mapping.items()},
+         "outputs": {dim_name(k): v for k, v in m.output_mapping.items()}}
+    if ndyn:
+        d["dynamic_values"] = [IndexMapping.dynamic_val(i).name for i in range(ndyn)]
+    if m.dynamic_val_mappings:
+        d["dynamic_val_mappings"] = [{dim_name(k): v for k, v in dm.items()} for dm in m.dynamic_val_mappings]
+    return d
+
+
+def _dyn_vals(vals, what, loc):
+    if vals is None:
+        return []
+    if isinstance(vals, Reg):
+        return [vals]
+    return [as_reg(v, what + " mapping_dynamic_vals", loc) for v in vals]
+
+
+def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, what, loc):
+    dyn = _dyn_vals(mapping_dynamic_vals, what, loc)
+    if elements_per_thread is not None:
+        fields["elements_per_thread"] = elements_per_thread
+    if mapping is not None:
+        fields["mapping"] = _mapping_json(mapping, len(dyn), what, loc)
+    if dyn:
+        if mapping is None:
+            fail("%s: mapping_dynamic_vals need a mapping" % what, loc)
+        fields["mapping_dynamic_vals"] = dyn
+    return fields
+
+
+def _check_flags(flags, what, loc):
+    if flags not in (None, 0) and getattr(flags, "value", 0) != 0:
+        fail("%s: memory access flags are not in wavecc-kernel/1" % what, loc)
+
+
+# ---- memory ----
+
+def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,
+         target=None, bounds=None, tag=None):
+    loc = user_location()
+    mem = as_mem(memory, "tkw.read", loc)
+    _check_flags(flags, "tkw.read", loc)
+    shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
+    fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
+    return record("read", fields, [(shape, mem.dtype)], loc=loc)
+
+
+def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None,
+          source=None, target=None, bounds=None, tag=None):
+    loc = user_location()
+    reg = as_reg(register_, "tkw.write", loc)
+    mem = as_mem(memory, "tkw.write", loc)
+    _check_flags(flags, "tkw.write", loc)
+    if reg.dtype != mem.dtype:
+        fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
+             loc)
+    fields = _access_fields({"register": reg, "memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
+                            "tkw.write", loc)
+    record("write", fields, [], loc=loc)
+
+
+def atomic_add(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()):
+    loc = user_location()
+    reg = as_reg(lhs, "tkw.atomic_add", loc)
+    mem = as_mem(rhs, "tkw.atomic_add", loc)
+    fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
+                            "tkw.atomic_add", loc)
+    return record("atomic_add", fields, [(reg.shape, reg.dtype)], loc=loc)
+
+
+# ---- values ----
+
+def register(shape, dtype, value):
+    loc = user_location()
+    _dtype(dtype, "Register", loc)
+    shape = tuple(shape)
+    if isinstance(value, Reg):
+        fail("Register[...](value): the value must be a number or an index expression, not a traced value", loc)
+    if is_symbolic(value) and not value.is_number:
+        if not dtype.is_int_asm():
+            fail("Register[...](%s): an index expression value needs an integer dtype" % value, loc)
+        s = record("scalar", {"value": str(value), "dtype": dtype}, [((), dtype)], loc=loc)
+        return record("broadcast", {"arg": s, "target_shape": list(shape)}, [(shape, dtype)], loc=loc)
+    if is_symbolic(value):
+        value = int(value) if value.is_Integer else float(value)
+    if isinstance(value, bool):
+        value = int(value)
+    if not isinstance(value, (int, float)):
+        fail("Register[...](%r): the value must be a number" % (value,), loc)
+    value = float(value) if dtype.is_float_asm() else value
+    if dtype.is_int_asm() and isinstance(value, float):
+        if not value.is_integer():
+            fail("Register[...](%r): an integer dtype needs an integer value" % value, loc)
+        value = int(value)
+    return record("register", {"shape": list(shape), "dtype": dtype, "value": value}, [(shape, dtype)], loc=loc)
+
+
+def scalar(value, dtype):
+    loc = user_location()
+    _dtype(dtype, "tkw.scalar", loc)
+    if isinstance(value, Reg):
+        fail("tkw.scalar: the value must be a number or an index expression", loc)
+    if is_symbolic(value):
+        v = (int(value) if value.is_Integer else float(value)) if value.is_number else str(value)
+    else:
+        v = value
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        v = float(v) if dtype.is_float_asm() else v
+    return record("scalar", {"value": v, "dtype": dtype}, [((), dtype)], loc=loc)
+
+
+def self_index(dim, dtype, elements_per_thread=None):
+    loc = user_location()
+    _dtype(dtype, "tkw.self_index", loc)
+    fields = {"dim": dim_name(dim), "dtype": dtype}
+    if elements_per_thread is not None:
+        fields["elements_per_thread"] = elements_per_thread
+    return record("self_index", fields, [((dim,), dtype)], loc=loc)
+
+
+def mma(lhs, rhs, acc, mma_type=None, tag=None):
+    loc = user_location()
+    a = as_reg(lhs, "tkw.mma lhs", loc)
+    b = as_reg(rhs, "tkw.mma rhs", loc)
+    c = as_reg(acc, "tkw.mma acc", loc)
+    fields = {"lhs": a, "rhs": b, "acc": c}
+    if mma_type is not None:
+        fields["mma_type"] = getattr(mma_type, "name", mma_type)
+    return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
+
+
+def cast(src, dtype):
+    loc = user_location()
+    x = as_reg(src, "tkw.cast", loc)
+    _dtype(dtype, "tkw.cast", loc)
+    return record("cast", {"arg": x, "dtype": dtype}, [(x.shape, dtype)], loc=loc)
+
+
+def bitcast(src, dtype, target_shape=None):
+    loc = user_location()
+    x = as_reg(src, "tkw.bitcast", loc)
+    _dtype(dtype, "tkw.bitcast", loc)
+    fields = {"arg": x, "dtype": dtype}
+    shape = x.shape
+    if target_shape is not None:
+        fields["target_shape"] = list(target_shape)
+        shape = tuple(target_shape)
+    return record("bitcast", fields, [(shape, dtype)], loc=loc)
+
+
+def broadcast(arg, target_shape=None):
+    loc = user_location()
+    x = as_reg(arg, "tkw.broadcast", loc)
+    if target_shape is None:
+        fail("tkw.broadcast: a target_shape is needed (wavecc infers none)", loc)
+    target = tuple(target_shape)
+    if not dim_set(x.shape) <= dim_set(target):
+        fail("tkw.broadcast: %s%s does not fit in %s" % (x.name, dims_json(x.shape), dims_json(target)), loc)
+    return record("broadcast", {"arg": x, "target_shape": list(target)}, [(target, x.dtype)], loc=loc)
+
+
+def permute(src, target_shape):
+    loc = user_location()
+    x = as_reg(src, "tkw.permute", loc)
+    target = tuple(target_shape)
+    if sorted(dims_json(target)) != sorted(dims_json(x.shape)):
+        fail("tkw.permute: %s is not a reordering of %s" % (dims_json(target), dims_json(x.shape)), loc)
+    return record("permute", {"arg": x, "target_shape": list(target)}, [(target, x.dtype)], loc=loc)
+
+
+def select(cond, if_true, if_false):
+    loc = user_location()
+    c = as_reg(cond, "tkw.select cond", loc)
+    t = coerce(if_true, if_false if isinstance(if_false, Reg) else c, loc)
+    f = coerce(if_false, t, loc)
+    if c.dtype != i1:
+        fail("tkw.select: the condition is %s, not i1" % c.dtype, loc)
+    if t.dtype != f.dtype:
+        fail("tkw.select: if_true is %s, if_false %s" % (t.dtype, f.dtype), loc)
+    shape = builtins.max((c.shape, t.shape, f.shape), key=len)
+    return record("select", {"cond": c, "if_true": t, "if_false": f}, [(shape, t.dtype)], loc=loc)
+
+
+def extract(register, offsets):
+    loc = user_location()
+    x = as_reg(register, "tkw.extract", loc)
+    off = offsets[0] if isinstance(offsets, (list, tuple)) else offsets
+    shape = x.shape[:-1] if len(x.shape) > 1 else x.shape
+    return record("extract", {"register": x, "offset": off}, [(shape, x.dtype)], loc=loc)
+
+
+def extract_slice(register, offsets, sizes, strides):
+    loc = user_location()
+    x = as_reg(register, "tkw.extract_slice", loc)
+    return record("extract_slice", {"register": x, "offset": list(offsets), "size": list(sizes),
+                                    "stride": list(strides)}, [(x.shape, x.dtype)], loc=loc)
+
+
+def set_symbol(symbol, value):
+    loc = user_location()
+    x = as_reg(value, "tkw.set_symbol", loc)
+    if not isinstance(symbol, sympy.Symbol):
+        fail("tkw.set_symbol: expected a symbol, got %r" % (symbol,), loc)
+    record("set_symbol", {"symbol": symbol.name, "register": x}, [], loc=loc)
+
+
+def apply_expr(value, expr):
+    loc = user_location()
+    regs = [value] if isinstance(value, Reg) else list(value)
+    regs = [as_reg(r, "tkw.apply_expr", loc) for r in regs]
+    try:
+        names = list(inspect.signature(expr).parameters)
+    except (TypeError, ValueError):
+        names = []
+    if len(names) != len(regs):
+        names = ["$p%d" % i for i in range(len(regs))]
+    from .indexing import index_symbol
+    params = [index_symbol(n) for n in names]
+    e = expr(*params)
+    shape = regs[0].shape
+    for r in regs[1:]:
+        if not dim_set(r.shape) <= dim_set(shape):
+            shape = r.shape
+    rel = isinstance(e, (sympy.logic.boolalg.Boolean, bool))
+    fields = {"register": regs[0] if isinstance(value, Reg) else regs, "params": names, "expr": e}
+    return record("apply_expr", fields, [(shape, i1 if rel else regs[0].dtype)], loc=loc)
+
+
+# ---- reductions ----
+
+def _reduce(op, src, acc, dim, block, loc):
+    srcs = list(src) if isinstance(src, (list, tuple)) else [src]
+    srcs = [as_reg(s, "tkw." + op, loc) for s in srcs]
+    x = srcs[0]
+    if dim is None or dim == -1:
+        if not x.shape:
+            fail("tkw.%s: a rank-0 value has no dim to reduce" % op, loc)
+        dim = x.shape[-1]
+    if dim_name(dim) not in dim_set(x.shape):
+        fail("tkw.%s: %s is not a dim of %s%s" % (op, dim_name(dim), x.name, dims_json(x.shape)), loc)
+    fields = {"arg": srcs if isinstance(src, (list, tuple)) else x}
+    if acc is not None:
+        fields["init"] = as_reg(acc, "tkw.%s init" % op, loc)
+    fields["dim"] = dim_name(dim)
+    if block:
+        fields["block"] = True
+    if op == "cumsum":
+        return record(op, fields, [(x.shape, x.dtype)], loc=loc)
+    shape = tuple(d for d in x.shape if dim_name(d) != dim_name(dim))
+    return record(op, fields, [(shape, x.dtype)], loc=loc)
+
+
+def sum(src, acc=None, dim=None, block=False):
+    return _reduce("sum", src, acc, dim, block, user_location())
+
+
+def max(src, acc=None, dim=None, block=False):
+    return _reduce("max", src, acc, dim, block, user_location())
+
+
+def min(src, acc=None, dim=None, block=False):
+    return _reduce("min", src, acc, dim, block, user_location())
+
+
+def cumsum(src, acc=None, dim=None, block=False):
+    loc = user_location()
+    if acc is not None:
+        fail("tkw.cumsum: an init value is not in wavecc-kernel/1", loc)
+    return _reduce("cumsum", src, None, dim, block, loc)
+
+
+# ---- regions ----
+
+def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
+    loc = user_location()
+    if start is not None or condition is not None or step != 1:
+        fail("tkw.iterate: start, condition and step are not in wavecc-kernel/1 (a TilingConstraint's start "
+             "and iters are)", loc)
+    inits = [as_reg(v, "tkw.iterate init_args", loc) for v in init_args]
+
+    def decorator(f):
+        return region("iterate", f, inits, {"axis": dim_name(axis)}, loc)
+    return decorator
+
+
+reduction = iterate  # Wave's earlier name for iterate
+
+
+def conditional(condition, else_return=None):
+    loc = user_location()
+    if isinstance(condition, Reg):
+        cond = condition
+    elif isinstance(condition, (bool, sympy.Basic)):
+        cond = str(condition) if not isinstance(condition, bool) else ("True" if condition else "False")
+    else:
+        fail("tkw.conditional: the condition must be a traced value or an index expression, got %r"
+             % (condition,), loc)
+    inits = [as_reg(v, "tkw.conditional else_return", loc) for v in (else_return or [])]
+
+    def decorator(f):
+        return region("conditional", f, inits, {"condition": cond}, loc)
+    return decorator
+
+
+# ---- the elementwise families ----
+
+def _make_unary(name):
+    def op(src):
+        return _unary(name, src, user_location())
+    op.__name__ = name
+    return op
+
+
+def _make_binary(name, compare=False):
+    def op(lhs, rhs):
+        return _binary(name, lhs, rhs, compare, user_location())
+    op.__name__ = name
+    return op
+
+
+for _n in UNARY:
+    globals()[_n] = _make_unary(_n)
+for _n in BINARY:
+    globals()[_n] = _make_binary(_n)
+for _n in COMPARE:
+    globals()[_n] = _make_binary(_n, True)
+
+
+def log(src):
+    return _unary("log", src, user_location())
+
+
+# ---- hints and the ops outside the format ----
+
+def set_wave_prio(priority):
+    """A scheduling hint: accepted and dropped (wavecc's scheduler orders instructions)."""
+
+
+def scheduling_barrier(*args, **kwargs):
+    """A scheduling hint: accepted and dropped."""
+
+
+def scheduling_group_barrier(*args, **kwargs):
+    """A scheduling hint: accepted and dropped."""
+
+
+def _unsupported(name, why):
+    def op(*args, **kwargs):
+        fail("tkw.%s is not in wavecc-kernel/1%s" % (name, why), user_location())
+    op.__name__ = name
+    return op
+
+
+_OUTSIDE = {
+    "topk": "", "scatter_add": " (it needs tkw.allocate)", "atomic_min": "", "reshape": "", "shuffle": "",
+    "allocate": " (wavecc allocates LDS itself)", "softsign": "", "scaled_mma": "", "debug_log": "",
+    "bounds_check": "", "shared_memory_barrier": " (wavecc places its own barriers)",
+    "workgroup_barrier": " (wavecc places its own barriers)", "shared_memory_barrier_signal": "",
+    "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
+    "tensor_counter_wait": "", "tensor_load_to_lds": "", "gather_to_lds": "",
+}
+for _n, _why in _OUTSIDE.items():
+    globals()[_n] = _unsupported(_n, _why)
+
+
+def tag(expr, tag_name):
+    """Wave's op tags steer its manual schedules; wavecc keeps the value unchanged."""
+    return expr
+
+
+__all__ = (["read", "write", "atomic_add", "register", "scalar", "self_index", "mma", "cast", "bitcast",
+            "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
+            "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
+            "scheduling_group_barrier", "tag"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))

@@ -1,0 +1,1 @@
+"""wavecc.wave_lang — Wave's public module paths over wavecc (docs/python.md)."""

@@ -1,0 +1,1 @@
+"""wavecc.wave_lang.kernel — as Wave's wave_lang.kernel."""
