@@ -157,6 +157,18 @@ class SymbolicAlias:
                 "expr": expr_json(self.source_to_target(self.target))}
 
 
+@dataclass
+class ReorderingConstraint(Constraint):
+    """Wave's ReorderingConstraint(reordered_equation, workgroup_dim): the id workgroups take along one grid
+    dim, an expression of WORKGROUP_0..2 (docs/kernel-format.md, "Workgroup reordering")."""
+    reordered_equation: Any
+    workgroup_dim: int
+
+    def to_json(self):
+        return {"kind": "reordering", "expr": expr_json(self.reordered_equation),
+                "workgroup_dim": int(self.workgroup_dim)}
+
+
 def constraint_json(c):
     if hasattr(c, "to_json"):
         return c.to_json()

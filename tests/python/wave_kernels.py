@@ -21,7 +21,8 @@ import sympy
 
 import wavecc.wave_lang.kernel.lang as tkl
 import wavecc.wave_lang.kernel.wave as tkw
-from wavecc.wave_lang.kernel.lang.global_symbols import GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, WORKGROUP_2
+from wavecc.wave_lang.kernel.lang.global_symbols import (GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE, WORKGROUP_0,
+                                                           WORKGROUP_1, WORKGROUP_2)
 from wavecc.wave_lang.kernel.wave.compile import WaveCompileOptions
 from wavecc._compile import emit_kernel
 
@@ -502,6 +503,48 @@ def wg_gemm(mma, dtype=tkl.f16, dynamic=False):
     return build
 
 
+def reordered_gemm(d):
+    """templates/reordered_gemm.py get_reordered_matmul (testReorderedPingPongGemm: 128x256x64, GROUP_SIZE_M 16)."""
+    GROUP_SIZE_M = tkl.sym.GROUP_SIZE_M
+    constraints = [tkw.WorkgroupConstraint(M, BLOCK_M, 0), tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+                   tkw.TilingConstraint(K, BLOCK_K), tkw.WaveConstraint(M, sympy.floor(BLOCK_M / 4)),
+                   tkw.WaveConstraint(N, sympy.floor(BLOCK_N / 2))]
+    wg0, wg1 = WORKGROUP_0, WORKGROUP_1
+    num_wg_0 = sympy.ceiling(M / BLOCK_M)
+    num_wg_1 = sympy.ceiling(N / BLOCK_N)
+    num_wgs_total = num_wg_0 * num_wg_1
+    num_xcds = 8
+    flat_wg_index = wg1 * num_wg_0 + wg0
+    extra_wgs = num_wgs_total % num_xcds
+    xcd_wg_index = ((flat_wg_index % num_xcds) * (num_wgs_total // num_xcds)
+                    + sympy.Min(flat_wg_index % num_xcds, extra_wgs) + (flat_wg_index // num_xcds))
+    num_wg_group = GROUP_SIZE_M * num_wg_1
+    group_id = xcd_wg_index // num_wg_group
+    first_wg_id_0 = group_id * GROUP_SIZE_M
+    group_size_m = sympy.Max(1, sympy.Min(num_wg_0 - first_wg_id_0, GROUP_SIZE_M))
+    new_wg0 = first_wg_id_0 + ((xcd_wg_index % num_wg_group) % group_size_m)
+    new_wg1 = (xcd_wg_index % num_wg_group) // group_size_m
+    constraints += [tkw.ReorderingConstraint(new_wg0, 0), tkw.ReorderingConstraint(new_wg1, 1)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16)]
+
+    @tkw.wave(constraints)
+    def gemm(a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+             c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(tkw.cast(repeat, tkl.f32), c)
+    subs = {M: d["M"], N: d["N"], K: d["K"], BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 64, GROUP_SIZE_M: 16,
+            ADDRESS_SPACE: SHARED_ADDRESS_SPACE}
+    return gemm, opts(subs)
+
+
 def gemm_small_tiles(d):
     constraints = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
     constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
@@ -735,6 +778,7 @@ CASES = [
     ("batched_gemm_permute.json", batched_gemm_permute),
     ("sequential_batched_gemm.json", sequential_batched_gemm),
     ("splitk_gemm.json", splitk_gemm),
+    ("reordered_gemm.json", reordered_gemm),
     ("vanilla_attention_16x16x16.json", vanilla_attention((tkw.MMAType.F32_16x16x16_F16,) * 2)),
     ("vanilla_attention_32x32x8.json", vanilla_attention((tkw.MMAType.F32_32x32x8_F16,) * 2)),
 ]
