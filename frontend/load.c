@@ -226,7 +226,15 @@ static void load_hardware(Ld *L, JV c, Constraint *hw)
 	if (f.v && get_string(L, f, &s)) {
 		hw->mma_type = mma_from_name(s);
 		if (hw->mma_type == MMA_NONE) {
-			ld_err(L, f, "unknown mma_type '%s'", s);
+			{
+				const char *names[MMA_COUNT];
+				for (int i = 0; i < MMA_COUNT; i++)
+					names[i] = mma_info[i].name;
+				Buf m = {0};
+				nearest_message(&m, s, names, MMA_COUNT);
+				ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
+				buf_free(&m);
+			}
 			hw->mma_type = MMA_F32_16x16x16_F16;
 		}
 	}
@@ -514,8 +522,11 @@ static void load_arguments(Ld *L, JV root)
 		} else {
 			ok = false;
 		}
-		if (!ok || !name)
+		if (!ok || !name) {
+			if (name)
+				vec_push(&L->bad_args, intern(name));
 			continue;
+		}
 		Value *v = kernel_add_memory(k, name, shape, dt, as);
 		v->space_sym = space_sym;
 		v->loc = loc_of(L, a.pos);
@@ -640,6 +651,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 out:
 	json_decref(root);
 	vec_free(&L.ivars);
+	vec_free(&L.bad_args);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);

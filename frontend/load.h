@@ -24,6 +24,7 @@ typedef struct Ld {
 	Arena tmp; /* paths and scratch, freed after loading */
 	JReader r; /* the JSON reader (util/json.h), over d, file and tmp */
 	Vec(Sym *) ivars; /* induction variables of tiling constraints */
+	Vec(const char *) bad_args; /* arguments reported and left out: their uses say nothing more */
 } Ld;
 
 /* Located reports and typed reads go through the shared JSON reader

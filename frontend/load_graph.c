@@ -86,7 +86,13 @@ static void collect_node(G *g, JV jn, NList *list)
 	}
 	n->kind = op_from_name(opname);
 	if (n->kind == OP_COUNT) {
-		ld_err(L, fo, "unknown op '%s'", opname);
+		const char *names[OP_COUNT];
+		for (int i = 0; i < OP_COUNT; i++)
+			names[i] = op_info[i].name;
+		Buf m = {0};
+		nearest_message(&m, opname, names, OP_COUNT);
+		ld_err(L, fo, "unknown op '%s'%s", opname, buf_cstr(&m));
+		buf_free(&m);
 		n->bad = true;
 		return;
 	}
@@ -251,7 +257,13 @@ static void resolve_refs(G *g, Node *n)
 		Ref *r = &n->refs.data[i];
 		Ent *e = ld_tab_find(g, r->name);
 		if (!e) {
-			ld_err(g->L, r->jv, "undefined value '%s'", r->name);
+			/* an argument already reported (its dtype, shape, ...) is
+			 * not reported again at each use */
+			bool reported = false;
+			for (size_t j = 0; j < g->L->bad_args.len && !reported; j++)
+				reported = strcmp(g->L->bad_args.data[j], r->name) == 0;
+			if (!reported)
+				ld_err(g->L, r->jv, "undefined value '%s'", r->name);
 			n->bad = true;
 			continue;
 		}

@@ -46,7 +46,13 @@ bool ld_get_dtype(Ld *L, JV v, DType *out)
 		return false;
 	DType t = dtype_from_name(s);
 	if (t == DT_NONE) {
-		ld_err(L, v, "unknown dtype '%s'", s);
+		const char *names[DT_COUNT];
+		for (int i = 0; i < DT_COUNT; i++)
+			names[i] = dtype_info[i].name;
+		Buf m = {0};
+		nearest_message(&m, s, names, DT_COUNT);
+		ld_err(L, v, "unknown dtype '%s'%s", s, buf_cstr(&m));
+		buf_free(&m);
 		return false;
 	}
 	*out = t;

@@ -130,6 +130,12 @@ void buf_free(Buf *b);
 /* ---- intern.c: interned strings ----
  * Equal strings intern to the same pointer, valid for the life of the
  * process, so names compare with ==. */
+/* nearest.c: the name of names[0..n) closest to s by edit distance (case
+ * aside), or NULL when none is close; and " (did you mean 'x'? known: a, b,
+ * ...)" appended to b. */
+const char *nearest_name(const char *s, const char *const *names, size_t n);
+void nearest_message(Buf *b, const char *s, const char *const *names, size_t n);
+
 const char *intern(const char *s);
 const char *intern_n(const char *s, size_t n);
 

@@ -518,8 +518,14 @@ static int mma_lay(Ctx *x, const Op *op)
 	/* the last two dims are the MMA's; the others batch dims */
 	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], op};
 	if (b->shape.dims[rb - 1] != L.kdim) {
-		analysis_error(c, op->loc, "%s: the operands' last dims (%s, %s) differ: both are K", op->path,
-			sym_name(L.kdim), sym_name(b->shape.dims[rb - 1]));
+		/* B given as [K, N] (the textbook layout) where Wave's mma takes
+		 * it as [N, K] */
+		bool kn = b->shape.dims[rb - 2] == L.kdim;
+		analysis_error(c, op->loc, "%s: the operands' last dims (%s, %s) differ: both are K%s", op->path,
+			sym_name(L.kdim), sym_name(b->shape.dims[rb - 1]),
+			kn ? "; Wave's mma takes its rhs as [N, K] (c = a·bᵀ): declare that memory [N, K], or read "
+			     "a [K, N] buffer through an index mapping to [N, K]"
+			   : "");
 		return -1;
 	}
 	for (int l = 0; l < x->nlay; l++)

@@ -128,6 +128,10 @@ static const Reject rejects[] = {
 	/* a tiling start below 0: only mapped accesses mask coordinates < 0 */
 	{"tests/driver/data/gemm_k_start.json -D START=-8", "tests/driver/data/gemm_k_start.json:29:5: error: ",
 		"constraints[2]: start -8 is negative: not compiled"},
+	/* B declared [K, N]: the message says Wave's convention */
+	{"tests/driver/data/gemm_b_kn.json", "tests/driver/data/gemm_b_kn.json:120:5: error: ",
+		"graph[1].body[2]: the operands' last dims (K, N) differ: both are K; Wave's mma takes its rhs as [N, K] "
+		"(c = a·bᵀ): declare that memory [N, K], or read a [K, N] buffer through an index mapping to [N, K]"},
 	/* a reordering constraint whose ids are no permutation of the grid */
 	{"tests/driver/data/reorder_not_permutation.json", "tests/driver/data/reorder_not_permutation.json:44:5: error: ",
 		"constraints[5]: workgroup (1, 0, 0) takes the tile (0, 0, 0) another workgroup takes: the reordering is "

@@ -370,7 +370,27 @@ END_TEST
 START_TEST(err_unknown_op)
 {
 	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"frobnicate\", \"arg\": \"x\"}");
-	expect_error(t, pos_of(t, "\"frobnicate", 0), "graph[0].op: unknown op 'frobnicate'");
+	expect_error(t, pos_of(t, "\"frobnicate", 0), "graph[0].op: unknown op 'frobnicate' (known: register, scalar, ");
+	free(t);
+	/* a near miss is named (util/nearest.c) */
+	t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"Exp2\", \"arg\": \"x\"}");
+	expect_error(t, pos_of(t, "\"Exp2", 0), "graph[0].op: unknown op 'Exp2' (did you mean 'exp2'? known: ");
+	free(t);
+}
+END_TEST
+
+/* An argument reported for its dtype is not reported again at each use
+ * ("undefined value"), and the dtype's near miss is named. */
+START_TEST(err_no_cascade)
+{
+	char *t = kernel(NULL, NULL,
+		"{\"name\": \"x\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", "
+		"\"dtype\": \"fp32\"},\n"
+		"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", "
+		"\"dtype\": \"f32\"}",
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"r\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "\"fp32", 0), "arguments[0].dtype: unknown dtype 'fp32' (did you mean 'f32'? known: f16, ");
 	free(t);
 }
 END_TEST
@@ -948,6 +968,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, long_symbol_chain_resolves_fast);
 	tcase_add_test(tc, err_document_shape);
 	tcase_add_test(tc, err_unknown_op);
+	tcase_add_test(tc, err_no_cascade);
 	tcase_add_test(tc, err_unknown_field);
 	tcase_add_test(tc, err_wrong_type);
 	tcase_add_test(tc, err_missing_field);
