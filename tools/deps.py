@@ -110,7 +110,7 @@ def link_graphs(defs, uses):
 # lists them.
 PREFIXES = {
     'util': r'arena_|buf_|vec_|intern|diag_|x(malloc|calloc|realloc|strdup|strndup)$|die_at$|dtype_|npy_|jpos_|jr_|'
-            r'outputs_|tempdir_|read_file|write_file|file_',
+            r'outputs_|tempdir_|read_file|write_file|file_|nearest_',
     'ir/sym': r'sym_',
     'ir/isa': r'isa_',
     'ir': r'kernel_|op_|region_|shape_|mfunc_|mblock_|mir_|mop_|mo_|rc_|target_|addr_space|value_|graph_|con_|mma_',
