@@ -325,6 +325,10 @@ static bool mma_dtype_ok(DType want, DType have)
 	 * operands' type; its test_cdna4_mfma runs every type on both) */
 	if (want == DT_BF16 && have == DT_F16)
 		return true;
+	/* and the 16x16x32 / 32x32x16 f8 names f16 and bf16 ones, which gfx950
+	 * runs on its MFMAs of that shape (Wave's testFloatHwTransposeGemm) */
+	if (want >= DT_F8E4M3FNUZ && (have == DT_F16 || have == DT_BF16))
+		return true;
 	/* The F8 types take any of the f8 encodings. */
 	bool want_f8 = want >= DT_F8E4M3FNUZ, have_f8 = have >= DT_F8E4M3FNUZ;
 	return want_f8 && have_f8;

@@ -269,9 +269,15 @@ static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 	case MMA_I32_16x16x32_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X32_I8 : 0;
 	case MMA_I32_32x32x16_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X16_I8 : 0;
 	case MMA_F32_16x16x32_F8:
+		if (t == DT_F16 || t == DT_BF16) /* the shape on 16-bit data: gfx950's */
+			return t == DT_F16 ? I_V_MFMA_F32_16X16X32_F16 : I_V_MFMA_F32_16X16X32_BF16;
+		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_16X16X32_FP8_FP8 : 0;
 	case MMA_F32_16x16x32_K4_F8:
 		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_16X16X32_FP8_FP8 : 0;
 	case MMA_F32_32x32x16_F8:
+		if (t == DT_F16 || t == DT_BF16)
+			return t == DT_F16 ? I_V_MFMA_F32_32X32X16_F16 : I_V_MFMA_F32_32X32X16_BF16;
+		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_32X32X16_FP8_FP8 : 0;
 	case MMA_F32_32x32x16_K4_F8:
 		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_32X32X16_FP8_FP8 : 0;
 	default: return 0;
