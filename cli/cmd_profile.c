@@ -42,7 +42,14 @@ typedef struct {
 	long long sample, top;
 	CompileOptions sched; /* kernel graphs: --schedule, --lds-stages, --waves-per-eu, --no-schedule */
 	bool sched_given;
+	bool sensitivity; /* --sensitivity: each guessed parameter at x0.5 and x1.5 */
 } ProfArgs;
+
+/* One guessed parameter's effect on the headline figures (--sensitivity). */
+typedef struct {
+	int param;               /* TM_PARAMS row */
+	double ms[2], util[2];   /* at x0.5 and x1.5 */
+} SensRow;
 
 /* What one profile produced, for the printers. */
 typedef struct {
@@ -59,14 +66,65 @@ typedef struct {
 	TmEstimate est;
 	double footprint;
 	uint64_t base; /* the lowest pc executed: addresses print relative to it */
+	SensRow sens[TM_NPARAMS];
+	int nsens;
 } Profile;
+
+/* --sensitivity: the recorded sample simulated again with each guessed
+ * parameter halved and increased by half (the occupancy recomputed, as
+ * max_wgs_per_cu is one of them), the time and matrix-core utilisation of
+ * each run kept; rows by their spread of time, widest first. */
+static const double SENS_SCALE[2] = {0.5, 1.5};
+
+static int by_spread(const void *x, const void *y)
+{
+	const SensRow *a = x, *b = y;
+	double sa = fabs(a->ms[1] - a->ms[0]), sb = fabs(b->ms[1] - b->ms[0]);
+	return sa < sb ? 1 : sa > sb ? -1 : a->param - b->param;
+}
+
+static void sensitivity(const TmRecorder *rec, uint64_t nwg, const KernelDescriptor *kd, uint32_t lds, uint32_t nwaves,
+	const ProfArgs *a, Profile *pr)
+{
+	double scale[TM_NPARAMS];
+	for (int i = 0; i < TM_NPARAMS; i++) {
+		if (!tm_param_guessed(i))
+			continue;
+		SensRow *row = &pr->sens[pr->nsens];
+		row->param = i;
+		bool ok = true;
+		for (int s = 0; s < 2 && ok; s++) {
+			for (int j = 0; j < TM_NPARAMS; j++)
+				scale[j] = j == i ? SENS_SCALE[s] : 1;
+			TmGpu g = *pr->gpu;
+			g.param_scale = scale;
+			TmOccupancy occ;
+			tm_occupancy(&g, kd, lds, nwaves, &occ);
+			TmCuConfig cfg;
+			TmCuResult cu;
+			TmClock clk;
+			TmEstimate est;
+			char err[256];
+			ok = occ.wgs_per_cu > 0 &&
+			     tm_profile(&g, rec, nwg, &occ, pr->footprint, a->clock, &cfg, &cu, &clk, &est, err, sizeof err) == 0;
+			if (ok) {
+				row->ms[s] = est.seconds * 1e3;
+				row->util[s] = est.matrix_util;
+				tm_cu_result_free(&cu);
+			}
+		}
+		pr->nsens += ok;
+	}
+	qsort(pr->sens, (size_t)pr->nsens, sizeof *pr->sens, by_spread);
+}
 
 static const char *arch_name(EmuArch a) { return a == EMU_GFX90A ? "gfx90a" : a == EMU_GFX950 ? "gfx950" : "gfx942"; }
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
-		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--version] [-h]\n"
+		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--sensitivity]\n"
+		   "                      [--version] [-h]\n"
 		   "                      [compile's schedule options]\n"
 		   "  Estimate the kernel's time on a modelled GPU: a sample of workgroups runs on the\n"
 		   "  emulator, a cycle model of one compute unit replays them (docs/cycle-model.md), the\n"
@@ -86,6 +144,8 @@ static void usage(FILE *f)
 		   "  --asm           list every instruction with its issue count and stall cycles\n"
 		   "  --json          print the result as JSON\n"
 		   "  --params        print the model's parameter table with sources and exit\n"
+		   "  --sensitivity   also simulate with each parameter marked guessed at x0.5 and x1.5 and\n"
+		   "                  print how the time and matrix-core utilisation move\n"
 		   "  kernel graphs also take compile's --schedule, --lds-stages, --waves-per-eu and\n"
 		   "  --no-schedule:\n" OPT_SCHEDULE_USAGE);
 }
@@ -125,6 +185,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	uint32_t nwaves = (pr->wg_items + 63) / 64;
 	uint32_t lds = d->lds_bytes > k->kd.group_segment_fixed_size ? d->lds_bytes : k->kd.group_segment_fixed_size;
 	tm_occupancy(pr->gpu, &k->kd, lds, nwaves, &pr->occ);
+	KernelDescriptor kd = k->kd;
 	codeobj_free(&co);
 	uint64_t sample = a->sample > 0 ? (uint64_t)a->sample : tm_sample_size(pr->gpu, nwg, pr->occ.wgs_per_cu);
 	uint64_t share = tm_sample_size(pr->gpu, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
@@ -165,6 +226,8 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 			for (size_t i = 0; i < pr->cu.npcs; i++)
 				if (pr->cu.pcs[i].pc < pr->base)
 					pr->base = pr->cu.pcs[i].pc;
+			if (a->sensitivity)
+				sensitivity(rec, nwg, &kd, lds, nwaves, a, pr);
 		}
 	}
 	buf_free(&msg);
@@ -446,6 +509,15 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 		printf("%.1f TFLOP/s of MFMA work with the padded tiles; ", e->tflops);
 	printf("%.0f GB/s useful (every buffer once), %.0f GB/s HBM traffic\n", useful_gbps(pr), e->gbps_hbm);
 	printf("%s\n", LIMITS);
+	if (a->sensitivity) {
+		printf("sensitivity (each parameter marked guessed at x0.5 and x1.5, the rest as is; widest first):\n");
+		for (int i = 0; i < pr->nsens; i++) {
+			const SensRow *s = &pr->sens[i];
+			printf("  %-24s time %+6.1f%% / %+6.1f%%   matrix core %.1f%% / %.1f%%\n", tm_param_name[s->param],
+			       100 * (s->ms[0] / (e->seconds * 1e3) - 1), 100 * (s->ms[1] / (e->seconds * 1e3) - 1),
+			       100 * s->util[0], 100 * s->util[1]);
+		}
+	}
 	size_t n = cu->npcs;
 	TmPc **order = xcalloc(n + 1, sizeof *order);
 	for (size_t i = 0; i < n; i++)
@@ -498,6 +570,19 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "gpu", json_string(pr->gpu->name));
 	json_object_set_new(o, "cus", json_integer((json_int_t)pr->p.cus));
 	json_object_set_new(o, "clock_mhz", json_real(pr->clk.mhz));
+	if (pr->nsens) {
+		json_t *arr = json_array();
+		for (int i = 0; i < pr->nsens; i++) {
+			json_t *r = json_object();
+			json_object_set_new(r, "param", json_string(tm_param_name[pr->sens[i].param]));
+			json_object_set_new(r, "ms_x0.5", json_real(pr->sens[i].ms[0]));
+			json_object_set_new(r, "ms_x1.5", json_real(pr->sens[i].ms[1]));
+			json_object_set_new(r, "matrix_util_x0.5", json_real(pr->sens[i].util[0]));
+			json_object_set_new(r, "matrix_util_x1.5", json_real(pr->sens[i].util[1]));
+			json_array_append_new(arr, r);
+		}
+		json_object_set_new(o, "sensitivity", arr);
+	}
 	json_t *clk = json_object();
 	json_object_set_new(clk, "source", json_string(pr->clk.forced ? "--clock" : "model"));
 	json_object_set_new(clk, "boost_mhz", json_real(pr->clk.boost_mhz));
@@ -580,7 +665,7 @@ int cmd_profile(int argc, char **argv)
 			vec_push(&a.defs, d);
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v))
-				usage_err("profile: --mcpu %s: expected gfx942 or gfx90a", v);
+				usage_err("profile: --mcpu %s: expected gfx942, gfx950 or gfx90a", v);
 			a.mcpu = v;
 		} else if (opt_value(argc, argv, &i, "--gpu", &v)) {
 			a.gpu = tm_gpu(v);
@@ -601,6 +686,8 @@ int cmd_profile(int argc, char **argv)
 			a.json = true;
 		} else if (strcmp(argv[i], "--asm") == 0) {
 			a.asm_listing = true;
+		} else if (strcmp(argv[i], "--sensitivity") == 0) {
+			a.sensitivity = true;
 		} else if (strcmp(argv[i], "--params") == 0) {
 			tm_params_print(stdout);
 			vec_free(&a.defs);

@@ -599,7 +599,10 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 {
 	Sim s = {.r = r, .cfg = cfg, .out = out, .nwaves = r->nwaves};
 	memset(out, 0, sizeof *out);
-	tm_params(cfg->arch, &s.p);
+	if (cfg->gpu)
+		tm_gpu_params(cfg->gpu, &s.p);
+	else
+		tm_params(cfg->arch, &s.p);
 	s.g90a = cfg->arch == EMU_GFX90A;
 	/* the latencies are clocks at latency_clock_mhz; beyond L2 (fabric,
 	 * Infinity Cache, HBM) the time is fixed, so fewer clocks at a lower

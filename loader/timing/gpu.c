@@ -79,6 +79,7 @@ void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOcc
 		active = 1;
 	memset(c, 0, sizeof *c);
 	c->arch = g->arch;
+	c->gpu = g;
 	c->clock_mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
 	c->resident = o->wgs_per_cu;
 	c->waves_per_simd_cap = o->waves_per_simd;

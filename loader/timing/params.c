@@ -3,6 +3,7 @@
  * configurations (TM_GPUS: CUs, clocks, HBM, LDS, L2), each with its
  * source; `wavecc profile --params` prints them, as does
  * docs/cycle-model.md. */
+#include <string.h>
 #include <strings.h>
 
 #include "timing.h"
@@ -16,7 +17,7 @@ const char *const tm_dtype_name[TM_NDTYPES] = {
 /* i8 MFMAs take fp8's full-duty clock, f32 and f64 ones f16's (guessed). */
 static const TmGpu gpus[] = {
 #define X(name, arch, cus, per_l2, boost, hbm, lds, l2, f16, bf16, fp8, note, src) \
-	{name, arch, cus, per_l2, boost, hbm, lds, l2, {f16, bf16, fp8, fp8, f16, f16}, note, src},
+	{name, arch, cus, per_l2, boost, hbm, lds, l2, {f16, bf16, fp8, fp8, f16, f16}, note, src, NULL},
 	TM_GPUS(X)
 #undef X
 };
@@ -40,10 +41,25 @@ const TmGpu *tm_gpu_default(EmuArch arch)
 
 const char *tm_gpu_names(void) { return "MI300X, MI308X, MI325X, MI355X or MI250X"; }
 
+const char *const tm_param_name[TM_NPARAMS] = {
+#define X(name, a, b, unit, src) #name,
+	TM_PARAMS(X)
+#undef X
+};
+
+static const char *const param_src[TM_NPARAMS] = {
+#define X(name, a, b, unit, src) src,
+	TM_PARAMS(X)
+#undef X
+};
+
+bool tm_param_guessed(int i) { return i >= 0 && i < TM_NPARAMS && strstr(param_src[i], "guessed") != NULL; }
+
 void tm_gpu_params(const TmGpu *g, TmParams *p)
 {
 	bool g90a = g->arch == EMU_GFX90A;
-#define X(name, a, b, unit, src) p->name = g90a ? (double)(b) : (double)(a);
+#define X(name, a, b, unit, src) \
+	p->name = (g90a ? (double)(b) : (double)(a)) * (g->param_scale ? g->param_scale[TM_PARAM_##name] : 1);
 	TM_PARAMS(X)
 #undef X
 	p->cus = g->cus;
@@ -69,7 +85,7 @@ void tm_params_print(FILE *f)
 	for (int i = 0; i < NGPUS; i++) {
 		const TmGpu *g = &gpus[i];
 		fprintf(f, "%-7s %-7s %5g %7g %6g %6g %4g %5g  %4g %4g %4g%8s %s\n", g->name,
-			g->arch == EMU_GFX90A ? "gfx90a" : "gfx942", g->cus, g->cus_per_l2, g->boost_mhz, g->hbm_gbps,
+			g->arch == EMU_GFX90A ? "gfx90a" : g->arch == EMU_GFX950 ? "gfx950" : "gfx942", g->cus, g->cus_per_l2, g->boost_mhz, g->hbm_gbps,
 			g->lds_kib, g->l2_mib, g->full_duty_mhz[TM_DT_F16], g->full_duty_mhz[TM_DT_BF16],
 			g->full_duty_mhz[TM_DT_FP8], "", g->source);
 	}

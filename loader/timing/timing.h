@@ -104,7 +104,19 @@ typedef struct TmGpu {
 	double full_duty_mhz[TM_NDTYPES]; /* by TmDtype */
 	const char *clock_note; /* where the full-duty clocks come from if not AMD's published medians */
 	const char *source;
+	const double *param_scale; /* NULL, or a factor per TM_PARAMS row (profile --sensitivity's copies) */
 } TmGpu;
+
+/* The TM_PARAMS rows: how many, each one's name, and whether its source
+ * says it is guessed. */
+enum {
+#define X(name, a, b, unit, src) TM_PARAM_##name,
+	TM_PARAMS(X)
+#undef X
+	TM_NPARAMS
+};
+extern const char *const tm_param_name[TM_NPARAMS];
+bool tm_param_guessed(int i);
 
 /* The configuration called `name` (any case), or NULL. */
 const TmGpu *tm_gpu(const char *name);
@@ -198,6 +210,7 @@ typedef struct TmCuConfig {
 	double l2_bytes_per_clk;  /* this CU's share of L2 bandwidth */
 	double l2_miss_fraction;  /* of first touches of a line: the fraction that go to HBM */
 	uint32_t waves_per_simd_cap; /* by registers, 0: wave_slots */
+	const TmGpu *gpu;       /* whose parameters the CU runs with (NULL: the arch's default) */
 } TmCuConfig;
 
 /* Replay the recorded workgroups on one CU. Returns 0, -1 with a message

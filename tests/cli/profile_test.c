@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../test.h"
+#include "../../loader/timing/timing.h"
 
 /* Sizes for the examples whose symbols are dynamic. */
 static const char *defs_for(const char *name)
@@ -245,6 +246,45 @@ START_TEST(clock_modelled_and_overridden)
 }
 END_TEST
 
+/* --sensitivity: every parameter marked guessed gets a row with its time
+ * and utilisation at x0.5 and x1.5; the clock's duty exponent moves a
+ * GEMM's time (a lower exponent slows the clock sooner), and with --clock
+ * the same exponent moves nothing (the clock model is not consulted). */
+START_TEST(sensitivity_rows)
+{
+	json_t *m = profile_json("examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 --sensitivity");
+	json_t *rows = json_object_get(m, "sensitivity");
+	ck_assert_msg(json_is_array(rows), "no sensitivity array");
+	int guessed = 0;
+	for (int i = 0; i < TM_NPARAMS; i++)
+		guessed += tm_param_guessed(i);
+	ck_assert_int_eq((int)json_array_size(rows), guessed);
+	double ms = num(m, "seconds") * 1e3;
+	bool seen = false;
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		json_t *r = json_array_get(rows, i);
+		if (strcmp(json_string_value(json_object_get(r, "param")), "clock_duty_exponent") != 0)
+			continue;
+		seen = true;
+		ck_assert_msg(num(r, "ms_x0.5") > ms * 1.01 && num(r, "ms_x1.5") < ms * 0.99, "exponent: %g / %g vs %g ms",
+			num(r, "ms_x0.5"), num(r, "ms_x1.5"), ms);
+	}
+	ck_assert(seen);
+	json_decref(m);
+	json_t *f = profile_json("examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 --sensitivity --clock 1500");
+	rows = json_object_get(f, "sensitivity");
+	ms = num(f, "seconds") * 1e3;
+	for (size_t i = 0; i < json_array_size(rows); i++) {
+		json_t *r = json_array_get(rows, i);
+		if (strcmp(json_string_value(json_object_get(r, "param")), "clock_duty_exponent") == 0)
+			ck_assert_double_eq_tol(num(r, "ms_x0.5"), ms, 1e-9);
+	}
+	json_decref(f);
+	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=256 --sensitivity",
+		"sensitivity (each parameter marked guessed at x0.5 and x1.5");
+}
+END_TEST
+
 /* A GEMM whose 64x64x32 tiles pad the 100x70x90 problem: the useful
  * figure is 2*M*N*K over the time, the MFMAs' work (padded tiles) larger;
  * GB/s counts every buffer once. */
@@ -315,7 +355,7 @@ START_TEST(gpu_and_clock_usage)
 	static const struct {
 		const char *args, *msg;
 	} bad[] = {
-		{"--gpu MI400", "--gpu MI400: expected MI300X, MI308X, MI325X or MI250X"},
+		{"--gpu MI400", "--gpu MI400: expected MI300X, MI308X, MI325X, MI355X or MI250X"},
 		{"--gpu", "--gpu"},
 		{"--clock 0", "--clock 0: expected an engine clock in MHz from 100 to 5000"},
 		{"--clock fast", "--clock fast: expected an engine clock in MHz"},
@@ -354,6 +394,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, useful_work_of_a_padded_gemm);
 	tcase_add_test(tc, gpu_mi308x_scales_with_its_cus);
 	tcase_add_test(tc, gpu_and_clock_usage);
+	tcase_add_test(tc, sensitivity_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
