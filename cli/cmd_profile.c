@@ -450,6 +450,72 @@ static void clock_why(const Profile *pr, char *buf, size_t len)
 		 c->mixed ? "mostly " : "", dt, 100 * c->duty, c->boost_mhz, c->full_mhz, full);
 }
 
+/* The grid against the GPU: rounds of the CUs' occupancy it fills, and
+ * how full the last round leaves the machine. */
+static void grid_fill(const Profile *pr, char *buf, size_t len)
+{
+	double cus = pr->p.cus, occ = pr->occ.wgs_per_cu ? pr->occ.wgs_per_cu : 1, slots = cus * occ;
+	double wgs = (double)pr->est.grid_wgs, rounds = wgs / slots, whole = ceil(rounds);
+	snprintf(buf, len, "%llu workgroups on %.0f CUs at %.0f per CU: %.2f round%s, %.0f%% of the slots filled",
+		(unsigned long long)pr->est.grid_wgs, cus, occ, rounds, rounds == 1 ? "" : "s",
+		whole > 0 ? 100 * wgs / (whole * slots) : 0);
+}
+
+/* What bounds the kernel, by the first test that holds: the matrix core
+ * busy at least 85% of the time; an issue class taking 80% of the SIMDs'
+ * turns; HBM, L2 or LDS moving at least 85% of the bytes per clock the CU
+ * gets; a grid that fills half of the slots or less; else waiting, named
+ * by the stall reason with the most cycles. */
+static const char *verdict(const Profile *pr, char *buf, size_t len)
+{
+	const TmCuResult *cu = &pr->cu;
+	double cyc = cu->cycles ? (double)cu->cycles : 1, turns = pr->p.simds * cyc / pr->p.issue_period;
+	if (pr->est.matrix_util >= 0.85) {
+		snprintf(buf, len, "matrix core (busy %.1f%%)", 100 * pr->est.matrix_util);
+		return buf;
+	}
+	for (int c = 0; c < TM_NCAT; c++)
+		if (c != TM_MFMA && (double)cu->issued[c] / turns >= 0.8) {
+			snprintf(buf, len, "%s issue (%.1f%% of the SIMDs' turns)", tm_cat_name[c],
+				100.0 * (double)cu->issued[c] / turns);
+			return buf;
+		}
+	double hbm = (double)cu->bytes_hbm / cyc, l2 = (double)cu->bytes_l2 / cyc, lds = (double)cu->bytes_lds / cyc;
+	if (pr->cfg.hbm_bytes_per_clk > 0 && hbm >= 0.85 * pr->cfg.hbm_bytes_per_clk) {
+		snprintf(buf, len, "HBM bandwidth (%.2f of the CU's %.2f bytes per clock)", hbm, pr->cfg.hbm_bytes_per_clk);
+		return buf;
+	}
+	if (pr->cfg.l2_bytes_per_clk > 0 && l2 >= 0.85 * pr->cfg.l2_bytes_per_clk) {
+		snprintf(buf, len, "L2 bandwidth (%.1f of the CU's %.1f bytes per clock)", l2, pr->cfg.l2_bytes_per_clk);
+		return buf;
+	}
+	if (lds >= 0.85 * pr->p.lds_bytes_per_clk) {
+		snprintf(buf, len, "LDS bandwidth (%.1f of %.0f bytes per clock)", lds, pr->p.lds_bytes_per_clk);
+		return buf;
+	}
+	double slots = pr->p.cus * (pr->occ.wgs_per_cu ? pr->occ.wgs_per_cu : 1);
+	if ((double)pr->est.grid_wgs <= 0.5 * slots) {
+		snprintf(buf, len, "grid fill (%llu workgroups for %.0f slots)", (unsigned long long)pr->est.grid_wgs,
+			slots);
+		return buf;
+	}
+	uint64_t by[TM_NREASONS] = {0}, total = 0;
+	for (size_t i = 0; i < cu->npcs; i++)
+		for (int r = 0; r < TM_NREASONS; r++) {
+			by[r] += cu->pcs[i].stall[r];
+			total += cu->pcs[i].stall[r];
+		}
+	int worst = 0;
+	for (int r = 1; r < TM_NREASONS; r++)
+		if (by[r] > by[worst])
+			worst = r;
+	snprintf(buf, len, "waits and latency (most stall cycles: %s, %.0f%% of them; occupancy %u workgroups per CU, "
+			   "limit %s)",
+		tm_reason_name[worst], total ? 100.0 * (double)by[worst] / (double)total : 0, pr->occ.wgs_per_cu,
+		pr->occ.limit);
+	return buf;
+}
+
 static const char *LIMITS =
 	"model limits: one CU is simulated and all CUs assumed alike; HBM and L2 bandwidth split evenly; "
 	"L2 hits by a first-touch rule (the kernel's buffer footprint comes from HBM once, the rest hits), no "
@@ -508,6 +574,9 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	if (padded(pr))
 		printf("%.1f TFLOP/s of MFMA work with the padded tiles; ", e->tflops);
 	printf("%.0f GB/s useful (every buffer once), %.0f GB/s HBM traffic\n", useful_gbps(pr), e->gbps_hbm);
+	char line[512];
+	printf("grid: %s\n", (grid_fill(pr, line, sizeof line), line));
+	printf("bound by: %s\n", verdict(pr, line, sizeof line));
 	printf("%s\n", LIMITS);
 	if (a->sensitivity) {
 		printf("sensitivity (each parameter marked guessed at x0.5 and x1.5, the rest as is; widest first):\n");
@@ -570,6 +639,9 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "gpu", json_string(pr->gpu->name));
 	json_object_set_new(o, "cus", json_integer((json_int_t)pr->p.cus));
 	json_object_set_new(o, "clock_mhz", json_real(pr->clk.mhz));
+	char line[512];
+	json_object_set_new(o, "bound_by", json_string(verdict(pr, line, sizeof line)));
+	json_object_set_new(o, "grid_fill", json_string((grid_fill(pr, line, sizeof line), line)));
 	if (pr->nsens) {
 		json_t *arr = json_array();
 		for (int i = 0; i < pr->nsens; i++) {

@@ -246,6 +246,20 @@ START_TEST(clock_modelled_and_overridden)
 }
 END_TEST
 
+/* The verdict line: a copy of a few rows fills no grid; a large GEMM says
+ * what bounds it and how its grid fills the GPU. */
+START_TEST(verdict_and_grid_fill)
+{
+	profile_prints("examples/copy.json", "bound by: grid fill (444 workgroups for ");
+	profile_prints("examples/copy.json", "grid: 444 workgroups on 304 CUs at ");
+	json_t *m = profile_json("examples/gemm_16x16x16.json -D M=2048 -D N=2048 -D K=2048");
+	const char *b = json_string_value(json_object_get(m, "bound_by"));
+	ck_assert_msg(b && *b, "no bound_by");
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(m, "grid_fill")), "1024 workgroups on 304 CUs"));
+	json_decref(m);
+}
+END_TEST
+
 /* --sensitivity: every parameter marked guessed gets a row with its time
  * and utilisation at x0.5 and x1.5; the clock's duty exponent moves a
  * GEMM's time (a lower exponent slows the clock sooner), and with --clock
@@ -395,6 +409,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, gpu_mi308x_scales_with_its_cus);
 	tcase_add_test(tc, gpu_and_clock_usage);
 	tcase_add_test(tc, sensitivity_rows);
+	tcase_add_test(tc, verdict_and_grid_fill);
 	suite_add_tcase(s, tc);
 	return s;
 }
