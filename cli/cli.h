@@ -87,6 +87,17 @@ typedef struct Buf Buf;
 int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Kernel **bound, Diag *d,
 	Buf *usage_msg);
 
+/* The -D strings defs[0..n) ("NAME=VALUE", form already checked) against a
+ * parsed launch descriptor (defines.c), before launch_resolve: true, or
+ * false with one usage message (no newline) in um. Each name the
+ * descriptor does not use gets a warning line (no "wavecc: warning: "
+ * prefix) in warn, for the caller to print when there is no usage error.
+ * scalars_need_values: a scalar argument without a "value" or a -D is an
+ * error (run; profile takes 1). path names the descriptor in messages. */
+typedef struct LaunchDesc LaunchDesc;
+bool launch_check_defines(const LaunchDesc *d, const char *path, int n, const char *const *defs,
+	bool scalars_need_values, Buf *um, Buf *warn);
+
 /* Compile a kernel graph, run it on a backend and compare every buffer it
  * writes with the reference interpreter (run_graph.c). defs, in and out
  * are the command line's "NAME=VALUE" strings (syntax already checked). */

@@ -364,6 +364,14 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 	const char *d = dynamic_descriptor();
 	/* it runs when used right */
 	ck_assert_int_eq(status_of(test_wavecc("run '%s' -D M=64 -D N=300 --seed 1", d)), 0);
+	/* a -D the descriptor has no use for (a kernel specialised by it at
+	 * compile time): a warning, and the run goes on */
+	CmdResult w = test_wavecc("profile '%s' -D M=64 -D N=300 -D K=3", d);
+	ck_assert_msg(w.status == 0 && strstr(w.err, "warning: -D K:"), "%d %s", w.status, w.err);
+	cmd_result_free(&w);
+	w = test_wavecc("run '%s' -D M=64 -D N=300 -D K=3", d);
+	ck_assert_msg(w.status == 0 && strstr(w.err, "warning: -D K:"), "%d %s", w.status, w.err);
+	cmd_result_free(&w);
 	const char *const bad[] = {
 		/* malformed -D */
 		"interp examples/add.json -D N=x", "interp examples/add.json -D =3", "run examples/add.json -D N=x",
@@ -383,6 +391,14 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		/* options a mode does not take */
 		"run @D -D M=64 -D N=300 --mcpu gfx942", "run @D -D M=64 -D N=300 --atol 1",
 		"compile examples/add.json --seed 1", "interp examples/add.json --mcpu gfx942",
+		/* a bad -D value on a name a descriptor does not use (it was a
+		 * warning and then a contradicting error, exit 1), and in profile */
+		"run @D -D M=64 -D N=300 -D K=abc", "run @D -D K=3 -D M=64 -D N=300 -D Q=1.5",
+		"profile @D -D M=64 -D N=300 -D K=abc", "profile @D -D M=x -D N=300", "profile @D -D N=300",
+		"profile examples/add.json -D N=x", "profile examples/add.json -D Q=1",
+		"profile examples/copy_dynamic.json -D M=64 -D Q=abc",
+		"profile tests/driver/data/conditional_scalar_arg.json -D threshold=0.5",
+		"run tests/driver/data/conditional_scalar_arg.json -D threshold=abc",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 		char args[4096];
@@ -394,6 +410,9 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		CmdResult r = test_wavecc("%s", args);
 		ck_assert_msg(r.status == 2, "'%s': status %d\n%s", args, r.status, r.err);
 		ck_assert_msg(strstr(r.err, "wavecc help "), "'%s': %s", args, r.err);
+		/* one message: no warning before it, no second error after it */
+		const char *e = strstr(r.err, "error");
+		ck_assert_msg(e && !strstr(e + 1, "error") && !strstr(r.err, "warning"), "'%s': %s", args, r.err);
 		cmd_result_free(&r);
 	}
 }
