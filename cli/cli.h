@@ -118,8 +118,15 @@ int run_graph_checked(const GraphRun *g);
 int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files);
 
 /* ---- usage.c: the only exits ---- */
-/* Bad input: print "wavecc: error: msg" and exit(1). */
+/* Bad input that no file is to blame for: print "wavecc: error: msg" and
+ * exit(1). */
 NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Bad input at a place in a file: print "FILE:LINE:COL: error: msg" (as a
+ * Diag does: as much of the location as is known) and exit(1). */
+NORETURN void err_at(Loc at, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Print "FILE: error: msg" for a message about the input file `file` that
+ * may already start with "FILE: " (codeobj_read's do): one name, once. */
+void print_file_error(const char *file, const char *msg);
 /* Bad usage: print "wavecc: usage error: msg", a pointer to the help of
  * the command set by usage_set_command ('wavecc help CMD'), and exit(2). */
 NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);

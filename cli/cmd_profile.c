@@ -23,6 +23,7 @@
  * tiles, beside it when they differ; a launch descriptor has no graph, so
  * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
  * once, the modelled HBM traffic beside it. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -98,7 +99,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	CodeObject co;
 	Buf msg = {0};
 	if (codeobj_read(code, len, d->code_object_path ? d->code_object_path : "kernel.hsaco", &co, &msg) != 0) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fprintf(stderr, "wavecc: error: %s\n", buf_cstr(&msg));
 		buf_free(&msg);
 		return 1;
 	}
@@ -153,7 +154,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	vec_free(&hb);
 	int rc = 0;
 	if (lr != 0) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */
 		rc = 1;
 	} else {
 		char err[256];
@@ -234,10 +235,15 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	}
 	size_t len;
 	char *code = read_file_max(d.code_object_path, LAUNCH_MAX_CODE_OBJECT_BYTES, &len);
-	if (!code)
-		fprintf(stderr, "wavecc: error: cannot read %s\n", d.code_object_path);
-	else
+	if (code) {
 		rc = profile_run(&d, code, len, a, pr);
+	} else {
+		Buf m = {0};
+		launch_msg(&m, d.code_object_loc, "code_object", "%s: cannot read: %s", d.code_object_path,
+			file_strerror(errno));
+		fputs(buf_cstr(&m), stderr);
+		buf_free(&m);
+	}
 	free(code);
 	launch_free(&d);
 	return rc;

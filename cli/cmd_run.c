@@ -173,7 +173,7 @@ static int run_launch_descriptor(RunArgs *a)
 	if (launch_run(&d, &a->ro, &msg) == 0)
 		r = run_move_outputs((int)a->out.len, a->out.data, tmp_files.data);
 	else
-		print_lines(stderr, "wavecc: error: ", &msg);
+		fputs(buf_cstr(&msg), stderr);
 	buf_free(&msg);
 out:
 	if (tmp)

@@ -192,14 +192,13 @@ int run_graph_checked(const GraphRun *g)
 	if (rc == 0) {
 		for (size_t i = 0; i < ck.compared.len; i++)
 			print_result(&ck.compared.data[i]);
-		if (msg.len)
-			fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fputs(buf_cstr(&msg), stderr);
 		printf("%s\n", ck.pass ? "PASS" : "FAIL");
 		rc = ck.pass ? 0 : 1;
 		if (g->nout && write_outputs(g, &ck) != 0)
 			rc = 1;
-	} else if (msg.len) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+	} else {
+		fputs(buf_cstr(&msg), stderr);
 	}
 	buf_free(&msg);
 	compile_check_free(&ck);

@@ -212,7 +212,7 @@ int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg)
 		}
 		const char *given = find_pair(ck->nin, ck->in, ia->name);
 		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
-			buf_printf(msg, "--in %s=%s: %s\n", ia->name, given, err);
+			buf_error(msg, "--in %s=%s: %s", ia->name, given, err);
 			return 1;
 		}
 		/* a buffer the graph reads (an atomic_add does) keeps its input */
@@ -239,7 +239,7 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 	Compile *c = &ck->c;
 	if (launch_parse(c->launch_json.data, c->launch_json.len, "kernel.launch.json", &ck->ld, d) != 0 ||
 		launch_resolve(&ck->ld, (int)ck->ldefs.len, ck->ldefs.data, d) != 0) {
-		buf_printf(msg, "%s: the compiler wrote a launch descriptor that does not load\n", ck->path);
+		buf_diag(msg, (Loc){ck->path, 0, 0}, "the compiler wrote a launch descriptor that does not load");
 		return 1;
 	}
 	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, ck->ro, ck->hb.data, ck->hb.len, msg) !=
@@ -280,16 +280,16 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 			compared |= ck->compared.data[j].name == mem->name;
 		const LaunchArg *la = launch_arg(&ck->ld, mem->name);
 		if (!compared) {
-			buf_printf(msg, "%s: the graph writes %s, which the run did not compare\n", ck->path, mem->name);
+			buf_diag(msg, (Loc){ck->path, 0, 0}, "the graph writes %s, which the run did not compare", mem->name);
 			ck->pass = false;
 		} else if (!la || la->kind != LARG_BUFFER || !(la->access & ACC_WRITE)) {
-			buf_printf(msg, "%s: the graph writes %s, which the launch descriptor does not mark written\n",
-				   ck->path, mem->name);
+			buf_diag(msg, (Loc){ck->path, 0, 0},
+				 "the graph writes %s, which the launch descriptor does not mark written", mem->name);
 			ck->pass = false;
 		}
 	}
 	if (!writes_one) {
-		buf_printf(msg, "%s: the graph writes no buffer; nothing to compare\n", ck->path);
+		buf_diag(msg, (Loc){ck->path, 0, 0}, "the graph writes no buffer; nothing to compare");
 		ck->pass = false;
 	}
 	return 0;

@@ -13,9 +13,10 @@
  * the two steps, then compile_check_free (also after a failed step).
  *
  * Errors: the kernel's, the compiler's and the interpreter's through the
- * Diag; the others as text in a message Buf: lines without a severity, or
- * one usage message without a newline; nothing is printed and nothing
- * exits. Compiler bugs die(). */
+ * Diag; the others as text in a message Buf: complete error lines in the
+ * Diag's form (buf_diag), printed as they are, or one usage message
+ * without a severity or a newline; nothing is printed and nothing exits.
+ * Compiler bugs die(). */
 #ifndef WAVECC_RUN_GRAPH_H
 #define WAVECC_RUN_GRAPH_H
 

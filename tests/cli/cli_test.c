@@ -13,7 +13,10 @@
  *           option; -D on any symbol in interp; --out in run K.json; the
  *           same exit status for the same mistake everywhere.
  * messages: an assembler error names the generated line and its graph op;
- *           PASS lines say how atol and rtol combine.
+ *           PASS lines say how atol and rtol combine; an error about a place
+ *           in an input file has one form, the compiler's FILE:LINE:COL:
+ *           error: (kernel graphs, launch descriptors at run and profile,
+ *           assembly, code objects, --assume files).
  * bad input: `as` on an empty file or one without a kernel; endless inputs
  *           (/dev/zero); --out sets all or nothing; run's temporary folder
  *           gone after an error and after a fatal signal. */
@@ -486,6 +489,47 @@ START_TEST(no_message_contradicts_itself)
 }
 END_TEST
 
+/* Errors about a place in an input file, whichever command and file kind:
+ * "FILE[:LINE:COL]: error: ..." at the start of the line, never after
+ * "wavecc: error:" (launch descriptors used to print that). */
+START_TEST(located_errors_have_one_form)
+{
+	const char *d = path("lost.launch.json"), *bad_as = path("bad.assume"), *graph = path("bad.json");
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o '%s' --launch '%s'", path("lost.hsaco"), d)),
+		0);
+	ck_assert_int_eq(unlink(path("lost.hsaco")), 0);
+	ck_assert_int_eq(file_write_output(bad_as, "N > 0\nx y\n", 11, 0644), 0);
+	ck_assert_int_eq(file_write_output(graph, "{\"format\": \"wavecc-kernel/1\"}", 29, 0644), 0);
+	char nohsaco[2048], noasm[2048];
+	snprintf(nohsaco, sizeof nohsaco, "%s", path("none.hsaco"));
+	snprintf(noasm, sizeof noasm, "%s", path("none.s"));
+	const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"run '%s'", ":1:46: error: code_object: "}, /* the descriptor's code_object key */
+		{"profile '%s'", ":1:46: error: code_object: "},
+		{"info '%s'", NULL},
+		{"as '%s'", NULL},
+		{"sym --assume '%s' < /dev/null", ":2:3: error: "},
+		{"run '%s'", ":1:1: error: "},
+	};
+	const char *files[] = {d, d, nohsaco, noasm, bad_as, graph};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char args[4096];
+		snprintf(args, sizeof args, cases[i].args, files[i]);
+		CmdResult r = test_wavecc("%s", args);
+		char start[2100];
+		snprintf(start, sizeof start, "%s:", files[i]);
+		ck_assert_msg(r.status == 1, "'%s': status %d: %s", args, r.status, r.err);
+		ck_assert_msg(strncmp(r.err, start, strlen(start)) == 0 && strstr(r.err, ": error: ") &&
+				      !strstr(r.err, "wavecc: error:"),
+			"'%s': %s", args, r.err);
+		ck_assert_msg(!cases[i].want || strstr(r.err, cases[i].want), "'%s': %s", args, r.err);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
 /* ---- bad input ---- */
 
 START_TEST(as_without_a_kernel)
@@ -609,6 +653,7 @@ int main(void)
 	tcase_add_test(tc, usage_mistakes_exit_2_everywhere);
 	tcase_add_test(tc, assembler_errors_name_the_generated_line_and_op);
 	tcase_add_test(tc, no_message_contradicts_itself);
+	tcase_add_test(tc, located_errors_have_one_form);
 	tcase_add_test(tc, as_without_a_kernel);
 	tcase_add_test(tc, endless_inputs_are_refused);
 	tcase_add_test(tc, out_files_all_or_nothing);
