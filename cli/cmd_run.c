@@ -260,8 +260,11 @@ static void usage(FILE *f)
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
 		   "                     gfx942:sramecc-:xnack+ (also -mcpu=CPU)\n"
 		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
-		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
-		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n"
+		   "                     |got - want| <= atol + rtol*|want|; by default each output's\n"
+		   "                     follows the narrowest type a computed value is rounded to on its\n"
+		   "                     way there (f32 1e-5/1e-5; f16 1e-3/2e-3, and 5e-2/5e-3 when an mma\n"
+		   "                     or sum takes the f16 value after; bf16, f8 likewise; integers\n"
+		   "                     exact); the PASS/FAIL line says which (docs/interpreter.md)\n"
 		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n"
 
 		   OPT_SCHEDULE_USAGE);
