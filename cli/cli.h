@@ -87,6 +87,17 @@ typedef struct Buf Buf;
 int apply_defines(const Kernel *k, const CompileOptions *defs, int64_t *dyn, Kernel **bound, Diag *d,
 	Buf *usage_msg);
 
+/* The -D strings defs[0..n) ("NAME=VALUE", form already checked) against a
+ * parsed launch descriptor (defines.c), before launch_resolve: true, or
+ * false with one usage message (no newline) in um. Each name the
+ * descriptor does not use gets a warning line (no "wavecc: warning: "
+ * prefix) in warn, for the caller to print when there is no usage error.
+ * scalars_need_values: a scalar argument without a "value" or a -D is an
+ * error (run; profile takes 1). path names the descriptor in messages. */
+typedef struct LaunchDesc LaunchDesc;
+bool launch_check_defines(const LaunchDesc *d, const char *path, int n, const char *const *defs,
+	bool scalars_need_values, Buf *um, Buf *warn);
+
 /* Compile a kernel graph, run it on a backend and compare every buffer it
  * writes with the reference interpreter (run_graph.c). defs, in and out
  * are the command line's "NAME=VALUE" strings (syntax already checked). */
@@ -107,8 +118,15 @@ int run_graph_checked(const GraphRun *g);
 int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files);
 
 /* ---- usage.c: the only exits ---- */
-/* Bad input: print "wavecc: error: msg" and exit(1). */
+/* Bad input that no file is to blame for: print "wavecc: error: msg" and
+ * exit(1). */
 NORETURN void err(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Bad input at a place in a file: print "FILE:LINE:COL: error: msg" (as a
+ * Diag does: as much of the location as is known) and exit(1). */
+NORETURN void err_at(Loc at, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Print "FILE: error: msg" for a message about the input file `file` that
+ * may already start with "FILE: " (codeobj_read's do): one name, once. */
+void print_file_error(const char *file, const char *msg);
 /* Bad usage: print "wavecc: usage error: msg", a pointer to the help of
  * the command set by usage_set_command ('wavecc help CMD'), and exit(2). */
 NORETURN void usage_err(const char *fmt, ...) PRINTF_LIKE(1, 2);

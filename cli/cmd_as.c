@@ -65,14 +65,14 @@ int cmd_as(int argc, char **argv)
 	size_t len;
 	char *text = read_file(in, &len);
 	if (!text)
-		err("%s: cannot read: %s", in, file_strerror(errno));
+		err_at((Loc){in, 0, 0}, "cannot read: %s", file_strerror(errno));
 	char file_id[128];
 	if (!mcpu) {
 		mcpu = "gfx942";
 		if (asm_text_target(text, len, file_id, sizeof file_id)) {
 			if (!asm_known_mcpu(file_id)) {
 				free(text);
-				err("%s: .amdgcn_target names '%s', which wavecc does not know (give --mcpu)", in, file_id);
+				err_at((Loc){in, 0, 0}, ".amdgcn_target names '%s', which wavecc does not know (give --mcpu)", file_id);
 			}
 			mcpu = file_id;
 		}
@@ -99,10 +99,9 @@ int cmd_as(int argc, char **argv)
 		Buf cm = {0};
 		int cr = codeobj_read(obj.data, obj.len, in, &co, &cm);
 		if (cr != 0 || co.nkernels == 0) {
-			fprintf(stderr, "%s: error: %s\n", in,
-				cr != 0 ? buf_cstr(&cm)
-					: "no kernel: the file defines no kernel descriptor (an .amdhsa_kernel NAME block "
-					  "with a global NAME.kd symbol); nothing written");
+			print_file_error(in, cr != 0 ? buf_cstr(&cm)
+						  : "no kernel: the file defines no kernel descriptor (an .amdhsa_kernel "
+						    "NAME block with a global NAME.kd symbol); nothing written");
 			r = -1;
 		}
 		buf_free(&cm);

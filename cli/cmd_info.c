@@ -40,7 +40,7 @@ int cmd_info(int argc, char **argv)
 	CodeObject co;
 	Buf msg = {0};
 	if (codeobj_read_file(in, &co, &msg) != 0) {
-		fprintf(stderr, "wavecc: error: %s\n", buf_cstr(&msg));
+		print_file_error(in, buf_cstr(&msg));
 		buf_free(&msg);
 		codeobj_free(&co);
 		return 1;

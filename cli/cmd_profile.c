@@ -5,8 +5,10 @@
  *
  * FILE.json is a launch descriptor (its code object runs) or a kernel graph
  * (compiled in memory as `wavecc run` does: dynamic symbols stay kernel
- * arguments and get their -D values at launch). The buffers are zeros, a
- * scalar argument without a value is 1. Only a sample of workgroups runs on
+ * arguments and get their -D values at launch). The -D are checked before
+ * anything runs, as run checks them (a bad one is a usage error, one
+ * message: cli/defines.c for a descriptor, check_graph_defines for a graph).
+ * The buffers are zeros, a scalar argument without a value is 1. Only a sample of workgroups runs on
  * the emulator (tm_sample_size: one CU's share of the grid, at most two
  * rounds of its occupancy), recorded; their streams are replayed on one
  * modelled CU and the result scaled to the grid (loader/timing/gpu.c), at
@@ -21,6 +23,7 @@
  * tiles, beside it when they differ; a launch descriptor has no graph, so
  * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
  * once, the modelled HBM traffic beside it. */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 
 #include "../driver/driver.h"
 #include "../frontend/frontend.h"
+#include "../driver/run_graph.h"
 #include "../loader/codeobj/codeobj.h"
 #include "../loader/runtime/launch.h"
 #include "../loader/timing/timing.h"
@@ -157,7 +161,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	CodeObject co;
 	Buf msg = {0};
 	if (codeobj_read(code, len, d->code_object_path ? d->code_object_path : "kernel.hsaco", &co, &msg) != 0) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fprintf(stderr, "wavecc: error: %s\n", buf_cstr(&msg));
 		buf_free(&msg);
 		return 1;
 	}
@@ -213,7 +217,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	vec_free(&hb);
 	int rc = 0;
 	if (lr != 0) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */
 		rc = 1;
 	} else {
 		char err[256];
@@ -271,16 +275,40 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	Diag diag;
 	diag_init(&diag);
 	int rc = 1;
-	if (launch_parse_file(a->path, &d, &diag) != 0 || resolve(&d, a, &diag) != 0) {
+	if (launch_parse_file(a->path, &d, &diag) != 0) {
+		launch_free(&d);
+		return 1;
+	}
+	Buf um = {0}, warn = {0};
+	if (!launch_check_defines(&d, a->path, (int)a->defs.len, a->defs.data, false, &um, &warn)) {
+		char m[1024];
+		snprintf(m, sizeof m, "%s", buf_cstr(&um));
+		buf_free(&um);
+		buf_free(&warn);
+		launch_free(&d);
+		usage_err("profile: %s", m);
+	}
+	for (const char *w = buf_cstr(&warn), *nl; *w; w = nl + 1) {
+		nl = strchr(w, '\n');
+		fprintf(stderr, "wavecc: warning: %.*s\n", (int)(nl - w), w);
+	}
+	buf_free(&um);
+	buf_free(&warn);
+	if (resolve(&d, a, &diag) != 0) {
 		launch_free(&d);
 		return 1;
 	}
 	size_t len;
 	char *code = read_file_max(d.code_object_path, LAUNCH_MAX_CODE_OBJECT_BYTES, &len);
-	if (!code)
-		fprintf(stderr, "wavecc: error: cannot read %s\n", d.code_object_path);
-	else
+	if (code) {
 		rc = profile_run(&d, code, len, a, pr);
+	} else {
+		Buf m = {0};
+		launch_msg(&m, d.code_object_loc, "code_object", "%s: cannot read: %s", d.code_object_path,
+			file_strerror(errno));
+		fputs(buf_cstr(&m), stderr);
+		buf_free(&m);
+	}
 	free(code);
 	launch_free(&d);
 	return rc;
@@ -312,6 +340,44 @@ static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d)
 	return f;
 }
 
+/* The command line's -D against a kernel graph, before anything is
+ * compiled, as run K.json checks them: a scalar argument's value must be
+ * what its dtype holds, any other -D an integer naming a symbol of the
+ * kernel, and every dynamic symbol needs one; else a usage error (exit 2,
+ * one message). */
+static void check_graph_defines(const ProfArgs *a, Kernel *k)
+{
+	char msg[512] = "";
+	for (size_t i = 0; i < a->defs.len && !msg[0]; i++) {
+		const char *def = a->defs.data[i], *eq = strchr(def, '=');
+		const char *name = intern_n(def, (size_t)(eq - def));
+		const Op *s = compile_scalar_def(k, def);
+		char err[256];
+		if (s) {
+			uint64_t cell = 0;
+			InterpArg ia = {.name = name, .dtype = op_result(s)->dtype, .data = &cell};
+			if (interp_set_scalar(&ia, eq + 1, err, sizeof err) != 0)
+				snprintf(msg, sizeof msg, "-D %s", err);
+		} else if (!kernel_symbol(k, name)) {
+			snprintf(msg, sizeof msg, "-D %s: kernel %s has no symbol of that name", name, k->name);
+		} else {
+			(void)opt_int("-D", eq + 1);
+		}
+	}
+	for (size_t j = 0; j < k->dyn_syms.len && !msg[0]; j++) {
+		const char *name = sym_name(k->dyn_syms.data[j]);
+		bool bound = false;
+		for (size_t i = 0; i < a->defs.len; i++)
+			bound |= intern_n(a->defs.data[i], (size_t)(strchr(a->defs.data[i], '=') - a->defs.data[i])) == name;
+		if (!bound)
+			snprintf(msg, sizeof msg, "dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
+	}
+	if (msg[0]) {
+		kernel_free(k);
+		usage_err("profile: %s", msg);
+	}
+}
+
 static int profile_graph(const ProfArgs *a, Profile *pr)
 {
 	Diag d;
@@ -319,14 +385,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 	Kernel *k = load_kernel_file(a->path, &d);
 	if (!k)
 		return 1;
-	for (size_t j = 0; j < k->dyn_syms.len; j++) {
-		const char *name = sym_name(k->dyn_syms.data[j]);
-		bool bound = false;
-		for (size_t i = 0; i < a->defs.len; i++)
-			bound |= intern_n(a->defs.data[i], (size_t)(strchr(a->defs.data[i], '=') - a->defs.data[i])) == name;
-		if (!bound)
-			usage_err("profile: dynamic symbol %s of kernel %s needs a value: -D %s=VAL", name, k->name, name);
-	}
+	check_graph_defines(a, k);
 	CompileOptions co = {0};
 	co.mcpu = a->mcpu ? a->mcpu : a->gpu ? arch_name(a->gpu->arch) : "gfx942";
 	co.code_object = "kernel.hsaco";

@@ -13,8 +13,10 @@
  * descriptor. The command line is checked against the input before anything
  * runs: a malformed -D, --in or --out, one naming an argument the input does
  * not have, or a symbol or scalar left without a value, is a usage error
- * (exit 2) in both modes. A descriptor warns about a -D it has no use for
- * (the kernel may have been specialised by the same -D at compile time). --out
+ * (exit 2) in both modes, one message and nothing else. A descriptor warns
+ * about a -D it has no use for (the kernel may have been specialised by the
+ * same -D at compile time) once the command line has no usage error; its
+ * value must be an integer all the same (cli/defines.c). --out
  * files are written all or nothing (util.h's OutputSet): the launcher
  * writes into a private temporary folder, and only a run that fully
  * succeeded moves them to their places. */
@@ -25,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir/sym/sym.h"
 #include "../loader/runtime/launch.h"
 #include "../driver/driver.h"
 #include "../util/util.h"
@@ -55,93 +56,26 @@ static const char *pair_name(const char *s)
 	return eq && eq != s && eq[1] ? intern_n(s, (size_t)(eq - s)) : NULL;
 }
 
-static bool bound_by_defs(RunArgs *a, const char *name)
+/* Each line of msg on f, after prefix. */
+static void print_lines(FILE *f, const char *prefix, Buf *msg)
 {
-	for (size_t i = 0; i < a->defs.len; i++)
-		if (pair_name(a->defs.data[i]) == name)
-			return true;
-	return false;
-}
-
-static bool is_int(const char *s)
-{
-	char *end;
-	errno = 0;
-	(void)strtoll(s, &end, 0);
-	return !errno && end != s && !*end;
+	const char *s = buf_cstr(msg);
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+		fprintf(f, "%s%.*s\n", prefix, n, s);
+		s += n + (nl ? 1 : 0);
+	}
 }
 
 /* Usage errors of the command line against a parsed descriptor, in
- * `msg`; returns false if there is one. */
+ * `msg`; returns false if there is one. The warnings about -D names the
+ * descriptor does not use are printed only when there is none: bad usage
+ * is one message. */
 static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 {
-	/* the symbols the descriptor's expressions use, and the first
-	 * expression that uses each (for the message) */
-	Vec(const char *) syms = {0};
-	Vec(const LaunchDim *) first_use = {0};
-	LaunchDim *dims[3 + NPY_MAX_DIMS];
-	for (size_t i = 0; i < 3 + d->nargs; i++) {
-		size_t nd = 0;
-		if (i < 3) {
-			dims[nd++] = &d->grid[i];
-		} else {
-			LaunchArg *la = &d->args[i - 3];
-			for (int k = 0; la->kind == LARG_BUFFER && k < la->ndim; k++)
-				dims[nd++] = &la->shape[k];
-		}
-		for (size_t k = 0; k < nd; k++) {
-			if (!dims[k]->sym)
-				continue;
-			Sym *fs[32];
-			size_t n = sym_free_symbols(d->symctx, dims[k]->sym, fs, 32);
-			for (size_t j = 0; j < n && j < 32; j++) {
-				vec_push(&syms, intern(sym_name(fs[j])));
-				vec_push(&first_use, dims[k]);
-			}
-		}
-	}
-	bool ok = true;
-	for (size_t i = 0; i < a->defs.len && ok; i++) {
-		const char *name = pair_name(a->defs.data[i]), *val = strchr(a->defs.data[i], '=') + 1;
-		const LaunchArg *la = launch_arg(d, name);
-		bool used = la != NULL;
-		for (size_t j = 0; j < syms.len; j++)
-			used |= syms.data[j] == name;
-		if (!used) {
-			/* not silent, but not an error either: the descriptor of a
-			 * kernel compiled with this -D (specialised) no longer has it */
-			fprintf(stderr, "wavecc: warning: -D %s: %s has no scalar argument or symbol of that name; ignored\n",
-				name, a->path);
-		} else if (la && la->kind == LARG_BUFFER) {
-			buf_printf(msg, "-D %s: %s is a buffer argument (use --in %s=FILE.npy)", name, name, name);
-			ok = false;
-		} else if (la && dtype_is_float(la->dtype)) {
-			char *end;
-			(void)strtod(val, &end);
-			if (end == val || *end) {
-				buf_printf(msg, "-D %s=%s: the value is not a number", name, val);
-				ok = false;
-			}
-		} else if (!is_int(val)) {
-			buf_printf(msg, "-D %s=%s: the value is not an integer", name, val);
-			ok = false;
-		}
-	}
-	for (size_t j = 0; j < syms.len && ok; j++) {
-		const LaunchArg *la = launch_arg(d, syms.data[j]);
-		if (!bound_by_defs(a, syms.data[j]) && !(la && la->kind == LARG_SCALAR && la->has_value)) {
-			const LaunchDim *u = first_use.data[j];
-			buf_printf(msg, "%s:%d:%d: %s: unbound symbol '%s' in \"%s\" (bind it with -D %s=VALUE)", u->loc.file ? u->loc.file : a->path,
-				u->loc.line, u->loc.col, u->path, syms.data[j], u->expr, syms.data[j]);
-			ok = false;
-		}
-	}
-	for (size_t i = 0; i < d->nargs && ok; i++)
-		if (d->args[i].kind == LARG_SCALAR && !d->args[i].has_value && !bound_by_defs(a, intern(d->args[i].name))) {
-			buf_printf(msg, "%s: scalar argument %s needs a value: -D %s=VALUE", a->path, d->args[i].name,
-				d->args[i].name);
-			ok = false;
-		}
+	Buf warn = {0};
+	bool ok = launch_check_defines(d, a->path, (int)a->defs.len, a->defs.data, true, msg, &warn);
 	for (size_t i = 0; i < a->in.len + a->out.len && ok; i++) {
 		const char *p = i < a->in.len ? a->in.data[i] : a->out.data[i - a->in.len];
 		const char *name = pair_name(p);
@@ -157,21 +91,10 @@ static bool check_against_descriptor(RunArgs *a, LaunchDesc *d, Buf *msg)
 				ok = false;
 			}
 	}
-	vec_free(&syms);
-	vec_free(&first_use);
+	if (ok)
+		print_lines(stderr, "wavecc: warning: ", &warn);
+	buf_free(&warn);
 	return ok;
-}
-
-static void print_run_errors(Buf *msg)
-{
-	/* one "wavecc: error:" per message line */
-	const char *s = buf_cstr(msg);
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		int n = nl ? (int)(nl - s) : (int)strlen(s);
-		fprintf(stderr, "wavecc: error: %.*s\n", n, s);
-		s += n + (nl ? 1 : 0);
-	}
 }
 
 int run_move_outputs(int n, const char *const *outs, const char *const *tmp_files)
@@ -250,7 +173,7 @@ static int run_launch_descriptor(RunArgs *a)
 	if (launch_run(&d, &a->ro, &msg) == 0)
 		r = run_move_outputs((int)a->out.len, a->out.data, tmp_files.data);
 	else
-		print_run_errors(&msg);
+		fputs(buf_cstr(&msg), stderr);
 	buf_free(&msg);
 out:
 	if (tmp)
@@ -337,8 +260,11 @@ static void usage(FILE *f)
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
 		   "                     gfx942:sramecc-:xnack+ (also -mcpu=CPU)\n"
 		   "  --atol X, --rtol X tolerances for float outputs: an element passes when\n"
-		   "                     |got - want| <= atol + rtol*|want| (default by dtype: f32 1e-5/1e-5,\n"
-		   "                     f16 1e-3/2e-3, bf16 1e-2/1.6e-2; integers exact)\n"
+		   "                     |got - want| <= atol + rtol*|want|; by default each output's\n"
+		   "                     follows the narrowest type a computed value is rounded to on its\n"
+		   "                     way there (f32 1e-5/1e-5; f16 1e-3/2e-3, and 5e-2/5e-3 when an mma\n"
+		   "                     or sum takes the f16 value after; bf16, f8 likewise; integers\n"
+		   "                     exact); the PASS/FAIL line says which (docs/interpreter.md)\n"
 		   "  --no-schedule      keep isel's instruction order (no list scheduling)\n"
 
 		   OPT_SCHEDULE_USAGE);

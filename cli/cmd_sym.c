@@ -53,7 +53,7 @@ static int run_round(char **lines, size_t n, const char *assume_text, const char
 		int line;
 		if (sym_assume_parse(a, assume_text, &pe, &line) < 0) {
 			sym_ctx_free(c);
-			err("%s:%d:%d: %s", assume_path, line, pe.col, pe.msg);
+			err_at((Loc){assume_path, line, pe.col}, "%s", pe.msg);
 		}
 	}
 	int bad = 0;
@@ -112,7 +112,7 @@ int cmd_sym(int argc, char **argv)
 	if (assume) {
 		assume_text = read_file(assume, NULL);
 		if (!assume_text)
-			err("cannot read %s: %s", assume, file_strerror(errno));
+			err_at((Loc){assume, 0, 0}, "cannot read: %s", file_strerror(errno));
 	}
 	/* read all of stdin, split into lines */
 	Buf in = {0};

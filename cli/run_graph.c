@@ -36,6 +36,30 @@ static void defs_to_options(const GraphRun *g, const Kernel *k, CompileOptions *
 	}
 }
 
+/* Where the tolerances come from: given, or derived from the graph (the
+ * narrowest rounding on the way to the buffer, and the op that sums it). */
+static void print_tolerance_source(const CheckCompare *c)
+{
+	const CheckTolerance *t = &c->tol;
+	if (c->atol_given && c->rtol_given) {
+		printf(", given by --atol and --rtol");
+		return;
+	}
+	printf(c->atol_given ? "; atol given by --atol, rtol " : c->rtol_given ? "; rtol given by --rtol, atol " : "; ");
+	if (c->dtype != t->level || t->accumulated) {
+		printf("the default after rounding to %s", dtype_name(t->level));
+		if (t->at)
+			printf(" at '%s'", t->at->name);
+	} else {
+		printf("the default for %s", dtype_name(t->level));
+	}
+	if (t->accumulated) {
+		printf(", summed");
+		if (t->acc_at)
+			printf(" by '%s'", t->acc_at->name);
+	}
+}
+
 static void print_result(const CheckCompare *c)
 {
 	const char *verdict = c->pass ? "PASS" : "FAIL";
@@ -48,8 +72,10 @@ static void print_result(const CheckCompare *c)
 		return;
 	}
 	printf("%s %s: %llu elements %s, max abs err %.3g, max rel err %.3g (pass: |got-want| <= atol + "
-	       "rtol*|want| with atol %.3g, rtol %.3g)",
+	       "rtol*|want| with atol %.3g, rtol %.3g",
 	       verdict, c->name, n, dtype_name(c->dtype), c->max_abs, c->max_rel, c->atol, c->rtol);
+	print_tolerance_source(c);
+	printf(")");
 	if (c->written != c->count)
 		printf(", %llu of them written by the graph", (unsigned long long)c->written);
 	if (c->bad)
@@ -192,14 +218,13 @@ int run_graph_checked(const GraphRun *g)
 	if (rc == 0) {
 		for (size_t i = 0; i < ck.compared.len; i++)
 			print_result(&ck.compared.data[i]);
-		if (msg.len)
-			fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+		fputs(buf_cstr(&msg), stderr);
 		printf("%s\n", ck.pass ? "PASS" : "FAIL");
 		rc = ck.pass ? 0 : 1;
 		if (g->nout && write_outputs(g, &ck) != 0)
 			rc = 1;
-	} else if (msg.len) {
-		fprintf(stderr, "wavecc: error: %s", buf_cstr(&msg));
+	} else {
+		fputs(buf_cstr(&msg), stderr);
 	}
 	buf_free(&msg);
 	compile_check_free(&ck);

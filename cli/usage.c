@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -16,6 +17,26 @@ void err(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+void err_at(Loc at, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, diag_loc_format(at), at.file, at.line, at.col);
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void print_file_error(const char *file, const char *msg)
+{
+	size_t n = strlen(file);
+	if (strncmp(msg, file, n) == 0 && msg[n] == ':' && msg[n + 1] == ' ')
+		msg += n + 2;
+	fprintf(stderr, "%s: error: %s\n", file, msg);
 }
 
 static const char *usage_command;

@@ -16,26 +16,15 @@
  * both sides, so an element the kernel should have written and did not
  * shows; the interpreter records which elements it writes. Integer results
  * must match exactly; floats within |got - want| <= atol + rtol*|want|
- * (defaults by dtype, see default_tol); elements the graph does not write,
- * bit for bit (compile_check_compare). */
+ * (defaults derived from the graph: the narrowest precision a value passes
+ * through on its way to the buffer, driver/tolerance.c); elements the graph
+ * does not write, bit for bit (compile_check_compare). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/dtype.h"
 #include "run_graph.h"
-
-/* Tolerances for one f32-accumulated result rounded to the output type. */
-static void default_tol(DType t, double *atol, double *rtol)
-{
-	switch (t) {
-	case DT_F16: *atol = 1e-3; *rtol = 2e-3; break;
-	case DT_BF16: *atol = 1e-2; *rtol = 1.6e-2; break;
-	case DT_F32: *atol = 1e-5; *rtol = 1e-5; break;
-	case DT_F64: *atol = 1e-12; *rtol = 1e-12; break;
-	default: *atol = 0; *rtol = 0; break;
-	}
-}
 
 void compile_check_fill_canary(DType t, void *buf, uint64_t n)
 {
@@ -212,7 +201,7 @@ int compile_check_prepare(CompileCheck *ck, Diag *d, Buf *msg)
 		}
 		const char *given = find_pair(ck->nin, ck->in, ia->name);
 		if (given && interp_load_npy(ia, given, err, sizeof err) != 0) {
-			buf_printf(msg, "--in %s=%s: %s\n", ia->name, given, err);
+			buf_error(msg, "--in %s=%s: %s", ia->name, given, err);
 			return 1;
 		}
 		/* a buffer the graph reads (an atomic_add does) keeps its input */
@@ -239,7 +228,7 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 	Compile *c = &ck->c;
 	if (launch_parse(c->launch_json.data, c->launch_json.len, "kernel.launch.json", &ck->ld, d) != 0 ||
 		launch_resolve(&ck->ld, (int)ck->ldefs.len, ck->ldefs.data, d) != 0) {
-		buf_printf(msg, "%s: the compiler wrote a launch descriptor that does not load\n", ck->path);
+		buf_diag(msg, (Loc){ck->path, 0, 0}, "the compiler wrote a launch descriptor that does not load");
 		return 1;
 	}
 	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, ck->ro, ck->hb.data, ck->hb.len, msg) !=
@@ -251,6 +240,8 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 	const Kernel *gk = ck->interp.k;
 	ck->pass = true;
 	bool writes_one = false;
+	CheckTolerance *tols = xcalloc(gk->args.len + 1, sizeof *tols);
+	compile_check_tolerances(gk, tols);
 	for (size_t i = 0; i < gk->args.len && i < ck->hb.len; i++) {
 		InterpArg *ia = &ck->interp.args[i];
 		const HostBuffer *got = &ck->hb.data[i];
@@ -258,11 +249,11 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 			die("buffer %s has %llu bytes, the interpreter's %llu elements", ia->name,
 			    (unsigned long long)got->bytes, (unsigned long long)ia->count);
 		CheckCompare cm = {.name = ia->name, .dtype = ia->dtype, .count = ia->count,
-			.graph_writes = region_writes_mem(gk->body, ia->mem)};
-		default_tol(ia->dtype, &cm.atol, &cm.rtol);
-		if (ck->atol >= 0)
+			.graph_writes = region_writes_mem(gk->body, ia->mem), .tol = tols[i],
+			.atol = tols[i].atol, .rtol = tols[i].rtol, .atol_given = ck->atol >= 0, .rtol_given = ck->rtol >= 0};
+		if (cm.atol_given)
 			cm.atol = ck->atol;
-		if (ck->rtol >= 0)
+		if (cm.rtol_given)
 			cm.rtol = ck->rtol;
 		compile_check_compare(&cm, got->data, ia->data, ia->written, ck->canaried.data[i]);
 		writes_one |= cm.graph_writes;
@@ -270,6 +261,7 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 			vec_push(&ck->compared, cm);
 		ck->pass &= cm.pass;
 	}
+	free(tols);
 	/* what the graph writes was compared, and the backend wrote it back */
 	for (size_t i = 0; i < gk->args.len; i++) {
 		const Value *mem = gk->args.data[i];
@@ -280,16 +272,16 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 			compared |= ck->compared.data[j].name == mem->name;
 		const LaunchArg *la = launch_arg(&ck->ld, mem->name);
 		if (!compared) {
-			buf_printf(msg, "%s: the graph writes %s, which the run did not compare\n", ck->path, mem->name);
+			buf_diag(msg, (Loc){ck->path, 0, 0}, "the graph writes %s, which the run did not compare", mem->name);
 			ck->pass = false;
 		} else if (!la || la->kind != LARG_BUFFER || !(la->access & ACC_WRITE)) {
-			buf_printf(msg, "%s: the graph writes %s, which the launch descriptor does not mark written\n",
-				   ck->path, mem->name);
+			buf_diag(msg, (Loc){ck->path, 0, 0},
+				 "the graph writes %s, which the launch descriptor does not mark written", mem->name);
 			ck->pass = false;
 		}
 	}
 	if (!writes_one) {
-		buf_printf(msg, "%s: the graph writes no buffer; nothing to compare\n", ck->path);
+		buf_diag(msg, (Loc){ck->path, 0, 0}, "the graph writes no buffer; nothing to compare");
 		ck->pass = false;
 	}
 	return 0;

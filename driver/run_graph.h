@@ -13,9 +13,10 @@
  * the two steps, then compile_check_free (also after a failed step).
  *
  * Errors: the kernel's, the compiler's and the interpreter's through the
- * Diag; the others as text in a message Buf: lines without a severity, or
- * one usage message without a newline; nothing is printed and nothing
- * exits. Compiler bugs die(). */
+ * Diag; the others as text in a message Buf: complete error lines in the
+ * Diag's form (buf_diag), printed as they are, or one usage message
+ * without a severity or a newline; nothing is printed and nothing exits.
+ * Compiler bugs die(). */
 #ifndef WAVECC_RUN_GRAPH_H
 #define WAVECC_RUN_GRAPH_H
 
@@ -29,6 +30,25 @@ typedef struct CheckScalar {
 	DType dtype;
 	double value;
 } CheckScalar;
+
+/* The default tolerance of one buffer, derived from the graph
+ * (compile_check_tolerances, driver/tolerance.c): the level is the narrowest
+ * float type a value the compiled kernel and the interpreter may compute
+ * differently is rounded to on its way to the buffer (the buffer's own dtype
+ * when none is narrower); accumulated: a value rounded at that level is then
+ * summed (an mma, sum, cumsum or atomic_add takes it: a chained GEMM's f16
+ * intermediate), which widens the level's tolerance (not f32's or f64's).
+ * at: the op that rounds there (NULL: only the buffer's dtype itself);
+ * acc_at: the op that sums it. Integer buffers: atol = rtol = 0. */
+typedef struct CheckTolerance {
+	double atol, rtol;
+	DType level;
+	bool accumulated;
+	const Op *at, *acc_at;
+} CheckTolerance;
+/* One per argument of k (out[i] for k->args.data[i]), by a fixpoint walk
+ * over k's graph (docs/interpreter.md, "Tolerances"). */
+void compile_check_tolerances(const Kernel *k, CheckTolerance *out);
 
 /* One buffer compared, the kernel's (got) against the reference
  * interpreter's (want), element by element (compile_check_compare):
@@ -49,6 +69,8 @@ typedef struct CheckCompare {
 	DType dtype;
 	uint64_t count;
 	double atol, rtol;
+	CheckTolerance tol;          /* the derived default (compile_check_run) */
+	bool atol_given, rtol_given; /* --atol, --rtol replaced it */
 	double max_abs, max_rel;
 	bool graph_writes;  /* false: the graph never writes the buffer (an input) */
 	uint64_t written;   /* elements the reference wrote */
@@ -86,7 +108,7 @@ typedef struct CompileCheck {
 	const char *const *defs; /* the -D strings: symbols (for the launch) and scalar arguments */
 	const char *const *in;   /* "NAME=FILE.npy": initial contents of a buffer */
 	const RunOptions *ro;    /* the backend, the seed, the emulator's limits */
-	double atol, rtol;       /* < 0: by dtype */
+	double atol, rtol;       /* < 0: the derived default (compile_check_tolerances) */
 
 	/* results */
 	Vec(CheckScalar) scalars; /* compile_check_prepare, in argument order */

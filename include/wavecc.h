@@ -17,8 +17,9 @@
  * Errors. A function that can fail returns NULL or a nonzero wavecc_status.
  * When `error` is not NULL it then receives the diagnostics as text, one per
  * line, located like the command line's: "FILE:LINE:COL: error: JSON.path:
- * message" for the kernel graph, the graph op's location for what the
- * compiler cannot compile. On success *error is set to NULL. The library
+ * message" for the kernel graph and a launch descriptor, the graph op's
+ * location for what the compiler cannot compile, "wavecc: error: message"
+ * where no input is to blame. On success *error is set to NULL. The library
  * never prints an error, never exits, and bad input never crashes it; a bug
  * in wavecc itself aborts with "internal error at FILE:LINE". llvm-mc (an
  * LLVM 17 or newer with AMDGPU; see wavecc_options.llvm_mc) runs as a child

@@ -55,6 +55,30 @@ void buf_printf(Buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void buf_vdiag(Buf *b, Loc loc, const char *fmt, va_list ap)
+{
+	buf_printf(b, diag_loc_format(loc), loc.file, loc.line, loc.col);
+	buf_puts(b, "error: ");
+	buf_vprintf(b, fmt, ap);
+	buf_putc(b, '\n');
+}
+
+void buf_diag(Buf *b, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vdiag(b, loc, fmt, ap);
+	va_end(ap);
+}
+
+void buf_error(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vdiag(b, (Loc){0}, fmt, ap);
+	va_end(ap);
+}
+
 const char *buf_cstr(Buf *b)
 {
 	buf_reserve(b, 0);

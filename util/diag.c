@@ -1,4 +1,8 @@
-/* diag.c — the two error paths: located messages for bad input, die() for bugs. */
+/* diag.c — the two error paths: located messages for bad input, die() for bugs.
+ * One form for every message about bad input, whoever prints it (a Diag
+ * here, a message Buf through buf_diag, the command line): "FILE:LINE:COL:
+ * error: msg", with as much of the location as is known, or "wavecc: error:
+ * msg" with none (diag_loc_format). */
 #include <stdlib.h>
 
 #include "util.h"
@@ -11,16 +15,20 @@ void diag_init(Diag *d)
 	d->max_errors = 50;
 }
 
-static void print_loc(FILE *out, Loc loc)
+const char *diag_loc_format(Loc loc)
 {
 	if (loc.file && loc.line > 0 && loc.col > 0)
-		fprintf(out, "%s:%d:%d: ", loc.file, loc.line, loc.col);
-	else if (loc.file && loc.line > 0)
-		fprintf(out, "%s:%d: ", loc.file, loc.line);
-	else if (loc.file)
-		fprintf(out, "%s: ", loc.file);
-	else
-		fprintf(out, "wavecc: ");
+		return "%s:%d:%d: ";
+	if (loc.file && loc.line > 0)
+		return "%s:%d: ";
+	if (loc.file)
+		return "%s: ";
+	return "wavecc: ";
+}
+
+static void print_loc(FILE *out, Loc loc)
+{
+	fprintf(out, diag_loc_format(loc), loc.file, loc.line, loc.col);
 }
 
 void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap)

@@ -52,6 +52,11 @@ void diag_init(Diag *d);
 void diag_error(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_verror(Diag *d, Loc loc, const char *fmt, va_list ap);
 void diag_warning(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* The printf format of a message's location prefix, to be given the
+ * arguments (loc.file, loc.line, loc.col) (those it has no use for are
+ * ignored): "FILE:LINE:COL: ", "FILE:LINE: ", "FILE: ", or "wavecc: " when
+ * there is no file. The severity follows it ("error: "). */
+const char *diag_loc_format(Loc loc);
 
 /* Internal bug: print "wavecc: internal error at file:line: msg" and abort. */
 NORETURN void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -123,6 +128,12 @@ void buf_puts(Buf *b, const char *s);
 void buf_putn(Buf *b, const void *p, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
+/* One error line, as a Diag prints it (diag_loc_format, "error: ", the
+ * message, a newline), appended to b: the form of every message Buf
+ * (launch_run's, compile_check_run's), which the caller prints as it is. */
+void buf_diag(Buf *b, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+/* The same without a location: "wavecc: error: msg\n". */
+void buf_error(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 const char *buf_cstr(Buf *b);
 void buf_clear(Buf *b);
 void buf_free(Buf *b);

@@ -100,7 +100,7 @@ static void *open_runtime(const char **which, Buf *msg)
 	if (env && *env) {
 		void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
 		if (!h)
-			buf_printf(msg, "cannot load the HIP runtime %s ($WAVECC_HIP_LIB): %s\n", env, dlerror());
+			buf_error(msg, "cannot load the HIP runtime %s ($WAVECC_HIP_LIB): %s", env, dlerror());
 		*which = env;
 		return h;
 	}
@@ -111,8 +111,8 @@ static void *open_runtime(const char **which, Buf *msg)
 			return h;
 		}
 	}
-	buf_printf(msg, "cannot load the HIP runtime: tried libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5, "
-			"/opt/rocm/lib/libamdhip64.so (install ROCm's HIP runtime, or use --backend emu)\n");
+	buf_error(msg, "cannot load the HIP runtime: tried libamdhip64.so, libamdhip64.so.6, libamdhip64.so.5, "
+			"/opt/rocm/lib/libamdhip64.so (install ROCm's HIP runtime, or use --backend emu)");
 	return NULL;
 }
 
@@ -120,7 +120,7 @@ static void *open_runtime(const char **which, Buf *msg)
 	do { \
 		hipError_t e_ = (call); \
 		if (e_ != 0) { \
-			buf_printf(msg, "HIP: %s failed: %s (error %d)\n", what, api.hipGetErrorString(e_), (int)e_); \
+			buf_error(msg, "HIP: %s failed: %s (error %d)", what, api.hipGetErrorString(e_), (int)e_); \
 			goto out; \
 		} \
 	} while (0)
@@ -138,7 +138,7 @@ int hip_run(RunPlan *p, bool verbose, Buf *msg)
 #define X(f) \
 	*(void **)&api.f = dlsym(lib, #f); \
 	if (!api.f) { \
-		buf_printf(msg, "the HIP runtime %s has no %s\n", which, #f); \
+		buf_error(msg, "the HIP runtime %s has no %s", which, #f); \
 		goto out; \
 	}
 	HIP_FUNCS(X)
@@ -150,7 +150,7 @@ int hip_run(RunPlan *p, bool verbose, Buf *msg)
 	if (e == 0)
 		e = api.hipGetDeviceCount(&ndev);
 	if (e != 0 || ndev == 0) {
-		buf_printf(msg, "the HIP runtime (%s) sees no AMD GPU%s%s%s; use --backend emu to run on the emulator\n",
+		buf_error(msg, "the HIP runtime (%s) sees no AMD GPU%s%s%s; use --backend emu to run on the emulator",
 			   which, e ? " (" : "", e ? api.hipGetErrorString(e) : "", e ? ")" : "");
 		goto out;
 	}

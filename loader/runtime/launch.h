@@ -9,7 +9,10 @@
  * result must be a non-negative integer.
  *
  * Errors go to a Diag as "FILE:LINE:COL: error: JSON.PATH: message"; the
- * functions return 0 or -1. Everything lives in the LaunchDesc's arena. */
+ * functions return 0 or -1. Running reports to a message Buf instead, in the
+ * same form (buf_diag; "wavecc: error: message" where nothing in the
+ * descriptor is to blame), one complete line each, for the caller to print
+ * as it is. Everything lives in the LaunchDesc's arena. */
 #ifndef WAVECC_LAUNCH_H
 #define WAVECC_LAUNCH_H
 
@@ -133,8 +136,8 @@ typedef struct HostBuffer {
  * GPU for HIP). */
 int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
 	size_t nbufs, Buf *msg);
-/* Append "FILE:LINE:COL: PATH: message\n" (the frontend's shape, without
- * the severity the caller adds) to msg. */
+/* Append "FILE:LINE:COL: error: PATH: message\n" (buf_diag: the
+ * frontend's form) to msg. */
 void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
 
 /* The kernarg segment and buffers of a launch, shared by the backends. */

@@ -159,7 +159,7 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	char err[1024] = "";
 	int r = emu_launch(m, &l, &st, err, sizeof err);
 	if (r != 0)
-		buf_printf(msg, "emulator: %s\n", err[0] ? err : "launch failed");
+		buf_error(msg, "emulator: %s", err[0] ? err : "launch failed");
 	else if (o->verbose)
 		fprintf(stderr, "wavecc: emulator ran %llu wave instructions in %llu waves (%.3f s)\n",
 			(unsigned long long)st.instructions, (unsigned long long)st.waves, st.seconds);
@@ -171,13 +171,11 @@ void launch_msg(Buf *msg, Loc at, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (at.line)
-		buf_printf(msg, "%s:%d:%d: %s: ", at.file, at.line, at.col, path);
-	else
-		buf_printf(msg, "%s: %s: ", at.file ? at.file : "?", path);
-	buf_vprintf(msg, fmt, ap);
-	buf_putc(msg, '\n');
+	Buf text = {0};
+	buf_vprintf(&text, fmt, ap);
 	va_end(ap);
+	buf_diag(msg, at, "%s: %s", path, buf_cstr(&text));
+	buf_free(&text);
 }
 
 /* The descriptor's workgroup_size against what the code object promises:
@@ -236,7 +234,7 @@ static int bind_buffers(RunPlan *p, const LaunchDesc *d, HostBuffer *bufs, size_
 	}
 	for (size_t j = 0; j < nbufs; j++)
 		if (!launch_arg(d, bufs[j].name) || launch_arg(d, bufs[j].name)->kind != LARG_BUFFER) {
-			buf_printf(msg, "%s: kernel '%s' has no buffer argument '%s'\n", d->path, d->kernel, bufs[j].name);
+			buf_diag(msg, (Loc){d->path, 0, 0}, "kernel '%s' has no buffer argument '%s'", d->kernel, bufs[j].name);
 			return -1;
 		}
 	return 0;
@@ -358,7 +356,7 @@ static int make_buffers(const LaunchDesc *d, const RunOptions *o, HostBuffers *h
 			if (strcmp(hb->data[j].name, name) == 0)
 				h = &hb->data[j];
 		if (!h) {
-			buf_printf(msg, "--in %s: %s\n", o->in[i],
+			buf_error(msg, "--in %s: %s", o->in[i],
 				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
 			return -1;
 		}
@@ -369,12 +367,12 @@ static int make_buffers(const LaunchDesc *d, const RunOptions *o, HostBuffers *h
 			shape[dd] = a->shape[dd].value;
 		const char *problem = input_file_problem(file, LAUNCH_MAX_BUFFER_BYTES + (1 << 20), err, sizeof err);
 		if (problem) {
-			buf_printf(msg, "--in %s: %s: %s\n", name, file, problem);
+			buf_error(msg, "--in %s: %s: %s", name, file, problem);
 			return -1;
 		}
 		if (npy_read(file, &arr, err, sizeof err) != 0 ||
 		    npy_check(&arr, file, a->dtype, a->ndim, shape, err, sizeof err) != 0) {
-			buf_printf(msg, "--in %s: %s\n", name, err);
+			buf_error(msg, "--in %s: %s", name, err);
 			npy_free(&arr);
 			return -1;
 		}
@@ -386,7 +384,7 @@ static int make_buffers(const LaunchDesc *d, const RunOptions *o, HostBuffers *h
 		const char *file = split_pair(o->out[i], name, sizeof name);
 		const LaunchArg *a = file ? launch_arg(d, name) : NULL;
 		if (!a || a->kind != LARG_BUFFER) {
-			buf_printf(msg, "--out %s: %s\n", o->out[i],
+			buf_error(msg, "--out %s: %s", o->out[i],
 				   !file ? "expected NAME=FILE.npy" : "no buffer argument of that name");
 			return -1;
 		}
@@ -428,7 +426,7 @@ int launch_run(LaunchDesc *d, const RunOptions *o, Buf *msg)
 		for (int dd = 0; dd < a->ndim; dd++)
 			shape[dd] = a->shape[dd].value;
 		if (npy_write(file, a->dtype, a->ndim, shape, h->data, err, sizeof err) != 0) {
-			buf_printf(msg, "--out %s: %s\n", name, err);
+			buf_error(msg, "--out %s: %s", name, err);
 			r = -1;
 			goto out;
 		}

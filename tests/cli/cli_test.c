@@ -13,7 +13,10 @@
  *           option; -D on any symbol in interp; --out in run K.json; the
  *           same exit status for the same mistake everywhere.
  * messages: an assembler error names the generated line and its graph op;
- *           PASS lines say how atol and rtol combine.
+ *           PASS lines say how atol and rtol combine; an error about a place
+ *           in an input file has one form, the compiler's FILE:LINE:COL:
+ *           error: (kernel graphs, launch descriptors at run and profile,
+ *           assembly, code objects, --assume files).
  * bad input: `as` on an empty file or one without a kernel; endless inputs
  *           (/dev/zero); --out sets all or nothing; run's temporary folder
  *           gone after an error and after a fatal signal. */
@@ -364,6 +367,14 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 	const char *d = dynamic_descriptor();
 	/* it runs when used right */
 	ck_assert_int_eq(status_of(test_wavecc("run '%s' -D M=64 -D N=300 --seed 1", d)), 0);
+	/* a -D the descriptor has no use for (a kernel specialised by it at
+	 * compile time): a warning, and the run goes on */
+	CmdResult w = test_wavecc("profile '%s' -D M=64 -D N=300 -D K=3", d);
+	ck_assert_msg(w.status == 0 && strstr(w.err, "warning: -D K:"), "%d %s", w.status, w.err);
+	cmd_result_free(&w);
+	w = test_wavecc("run '%s' -D M=64 -D N=300 -D K=3", d);
+	ck_assert_msg(w.status == 0 && strstr(w.err, "warning: -D K:"), "%d %s", w.status, w.err);
+	cmd_result_free(&w);
 	const char *const bad[] = {
 		/* malformed -D */
 		"interp examples/add.json -D N=x", "interp examples/add.json -D =3", "run examples/add.json -D N=x",
@@ -383,6 +394,14 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		/* options a mode does not take */
 		"run @D -D M=64 -D N=300 --mcpu gfx942", "run @D -D M=64 -D N=300 --atol 1",
 		"compile examples/add.json --seed 1", "interp examples/add.json --mcpu gfx942",
+		/* a bad -D value on a name a descriptor does not use (it was a
+		 * warning and then a contradicting error, exit 1), and in profile */
+		"run @D -D M=64 -D N=300 -D K=abc", "run @D -D K=3 -D M=64 -D N=300 -D Q=1.5",
+		"profile @D -D M=64 -D N=300 -D K=abc", "profile @D -D M=x -D N=300", "profile @D -D N=300",
+		"profile examples/add.json -D N=x", "profile examples/add.json -D Q=1",
+		"profile examples/copy_dynamic.json -D M=64 -D Q=abc",
+		"profile tests/driver/data/conditional_scalar_arg.json -D threshold=0.5",
+		"run tests/driver/data/conditional_scalar_arg.json -D threshold=abc",
 	};
 	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
 		char args[4096];
@@ -394,6 +413,9 @@ START_TEST(usage_mistakes_exit_2_everywhere)
 		CmdResult r = test_wavecc("%s", args);
 		ck_assert_msg(r.status == 2, "'%s': status %d\n%s", args, r.status, r.err);
 		ck_assert_msg(strstr(r.err, "wavecc help "), "'%s': %s", args, r.err);
+		/* one message: no warning before it, no second error after it */
+		const char *e = strstr(r.err, "error");
+		ck_assert_msg(e && !strstr(e + 1, "error") && !strstr(r.err, "warning"), "'%s': %s", args, r.err);
 		cmd_result_free(&r);
 	}
 }
@@ -464,6 +486,47 @@ START_TEST(no_message_contradicts_itself)
 	ck_assert_msg(strstr(r.err, "unknown dtype 'f99'"), "%s", r.err);
 	ck_assert_msg(!strstr(r.err, "(found 1)") && !strstr(r.err, "output node"), "%s", r.err);
 	cmd_result_free(&r);
+}
+END_TEST
+
+/* Errors about a place in an input file, whichever command and file kind:
+ * "FILE[:LINE:COL]: error: ..." at the start of the line, never after
+ * "wavecc: error:" (launch descriptors used to print that). */
+START_TEST(located_errors_have_one_form)
+{
+	const char *d = path("lost.launch.json"), *bad_as = path("bad.assume"), *graph = path("bad.json");
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/add.json -o '%s' --launch '%s'", path("lost.hsaco"), d)),
+		0);
+	ck_assert_int_eq(unlink(path("lost.hsaco")), 0);
+	ck_assert_int_eq(file_write_output(bad_as, "N > 0\nx y\n", 11, 0644), 0);
+	ck_assert_int_eq(file_write_output(graph, "{\"format\": \"wavecc-kernel/1\"}", 29, 0644), 0);
+	char nohsaco[2048], noasm[2048];
+	snprintf(nohsaco, sizeof nohsaco, "%s", path("none.hsaco"));
+	snprintf(noasm, sizeof noasm, "%s", path("none.s"));
+	const struct {
+		const char *args, *want;
+	} cases[] = {
+		{"run '%s'", ":1:46: error: code_object: "}, /* the descriptor's code_object key */
+		{"profile '%s'", ":1:46: error: code_object: "},
+		{"info '%s'", NULL},
+		{"as '%s'", NULL},
+		{"sym --assume '%s' < /dev/null", ":2:3: error: "},
+		{"run '%s'", ":1:1: error: "},
+	};
+	const char *files[] = {d, d, nohsaco, noasm, bad_as, graph};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		char args[4096];
+		snprintf(args, sizeof args, cases[i].args, files[i]);
+		CmdResult r = test_wavecc("%s", args);
+		char start[2100];
+		snprintf(start, sizeof start, "%s:", files[i]);
+		ck_assert_msg(r.status == 1, "'%s': status %d: %s", args, r.status, r.err);
+		ck_assert_msg(strncmp(r.err, start, strlen(start)) == 0 && strstr(r.err, ": error: ") &&
+				      !strstr(r.err, "wavecc: error:"),
+			"'%s': %s", args, r.err);
+		ck_assert_msg(!cases[i].want || strstr(r.err, cases[i].want), "'%s': %s", args, r.err);
+		cmd_result_free(&r);
+	}
 }
 END_TEST
 
@@ -590,6 +653,7 @@ int main(void)
 	tcase_add_test(tc, usage_mistakes_exit_2_everywhere);
 	tcase_add_test(tc, assembler_errors_name_the_generated_line_and_op);
 	tcase_add_test(tc, no_message_contradicts_itself);
+	tcase_add_test(tc, located_errors_have_one_form);
 	tcase_add_test(tc, as_without_a_kernel);
 	tcase_add_test(tc, endless_inputs_are_refused);
 	tcase_add_test(tc, out_files_all_or_nothing);

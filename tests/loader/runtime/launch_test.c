@@ -408,10 +408,10 @@ START_TEST(run_bad_inputs)
 	static const struct {
 		const char *file, *want;
 	} files[] = {
-		{"arch.json", "arch.json:1:86: arch: gfx90a but ./vadd.hsaco is built for gfx942"},
-		{"kern.json", "kern.json:1:70: kernel: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
-		{"co.json", "co.json:1:46: code_object: ./none.hsaco: cannot read"},
-		{"zero.json", "zero.json:1:46: code_object: /dev/zero: cannot read: not a regular file (a character device)"},
+		{"arch.json", "arch.json:1:86: error: arch: gfx90a but ./vadd.hsaco is built for gfx942"},
+		{"kern.json", "kern.json:1:70: error: kernel: no kernel 'vsub' in ./vadd.hsaco (it has: vadd)"},
+		{"co.json", "co.json:1:46: error: code_object: ./none.hsaco: cannot read"},
+		{"zero.json", "zero.json:1:46: error: code_object: /dev/zero: cannot read: not a regular file (a character device)"},
 		{"sub/z.json", "sub/z.json: error: cannot read: not a regular file (a character device)"},
 		{"graph.json", "graph.json:1:1: error: (document): missing field"}, /* compiled, so loaded as a graph */
 	};
@@ -420,6 +420,8 @@ START_TEST(run_bad_inputs)
 		r = run_cmd(cmd, NULL);
 		ck_assert_msg(r.status == 1, "%s: status %d", files[i].file, r.status);
 		ck_assert_msg(strstr(r.err, files[i].want), "'%s' lacks '%s'", r.err, files[i].want);
+		/* one form: the compiler's, never after a "wavecc: error:" */
+		ck_assert_msg(!strstr(r.err, "wavecc: error:"), "%s", r.err);
 		cmd_result_free(&r);
 	}
 }
@@ -448,10 +450,10 @@ START_TEST(run_checks_against_code_object)
 	static const struct {
 		const char *file, *want;
 	} files[] = {
-		{"lds.json", "lds.json:2:72: lds_bytes: 0 is less than the static LDS of kernel 'vadd' (256 bytes)"},
-		{"reqd.json", "reqd.json:2:20: workgroup_size: [32, 1, 1] but kernel 'vadd' in ./reqd.hsaco requires "
+		{"lds.json", "lds.json:2:72: error: lds_bytes: 0 is less than the static LDS of kernel 'vadd' (256 bytes)"},
+		{"reqd.json", "reqd.json:2:20: error: workgroup_size: [32, 1, 1] but kernel 'vadd' in ./reqd.hsaco requires "
 			      "[64, 1, 1] (.reqd_workgroup_size)"},
-		{"big.json", "big.json:2:20: workgroup_size: 128 work-items but kernel 'vadd' in ./vadd.hsaco allows at most "
+		{"big.json", "big.json:2:20: error: workgroup_size: 128 work-items but kernel 'vadd' in ./vadd.hsaco allows at most "
 			     "64 (.max_flat_workgroup_size)"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
@@ -459,6 +461,7 @@ START_TEST(run_checks_against_code_object)
 		r = run_cmd(cmd, NULL);
 		ck_assert_msg(r.status == 1, "%s: status %d: %s", files[i].file, r.status, r.err);
 		ck_assert_msg(strstr(r.err, files[i].want), "'%s' lacks '%s'", r.err, files[i].want);
+		ck_assert_msg(!strstr(r.err, "wavecc: error:"), "%s", r.err);
 		cmd_result_free(&r);
 	}
 	char path[1024];
