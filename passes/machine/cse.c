@@ -27,6 +27,9 @@
  * EXEC may change (VALU results hold only the lanes of the EXEC they ran
  * under).
  *
+ * Then dead definitions go (remove_dead): a pure row whose vreg nothing
+ * reads, until none is left.
+ *
  * Contract: virtual registers in, mir_verify-clean in and out; the same
  * values in every register every instruction reads. */
 #include <stdlib.h>
@@ -286,6 +289,52 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 	return n;
 }
 
+/* Dead definitions: a pure row (no memory, EXEC, VCC or DPP, not tied)
+ * whose vreg nothing reads anywhere in the function, its SCC (for a SALU
+ * row that writes one) dead after it, is removed; repeated until none is
+ * left, as removing one can leave its operands' definitions unread. (An
+ * index or address whose every use a folded mask or a moved read dropped
+ * is left behind by selection.) Returns how many went. */
+static int remove_dead(MFunc *f)
+{
+	int n = 0;
+	uint32_t *uses = xcalloc(f->vregs.len + 1, sizeof *uses);
+	for (bool changed = true; changed;) {
+		changed = false;
+		memset(uses, 0, (f->vregs.len + 1) * sizeof *uses);
+		for (size_t b = 0; b < f->blocks.len; b++)
+			for (size_t i = 0; i < f->blocks.data[b]->insts.len; i++) {
+				const MInst *in = &f->blocks.data[b]->insts.data[i];
+				for (int u = 0; u < in->nuse; u++)
+					if (in->use[u].kind == MO_VREG)
+						uses[in->use[u].reg]++;
+				if (in->flags & MIF_TIED) /* a tied def reads its register too */
+					for (int d = 0; d < in->ndef; d++)
+						if (in->def[d].kind == MO_VREG)
+							uses[in->def[d].reg]++;
+			}
+		for (size_t b = 0; b < f->blocks.len; b++) {
+			MBlock *bl = f->blocks.data[b];
+			size_t k = 0;
+			for (size_t i = 0; i < bl->insts.len; i++) {
+				const MInst *in = &bl->insts.data[i];
+				bool dead = pure_row(in->op) && in->ndef == 1 && in->def[0].kind == MO_VREG && !in->dpp &&
+					    !(in->flags & MIF_TIED) && !uses[in->def[0].reg] && !writes_vcc(in) &&
+					    !writes_exec(in) && (!scc_row(in->op) || scc_dead_after(bl, i));
+				if (dead) {
+					n++;
+					changed = true;
+				} else {
+					bl->insts.data[k++] = bl->insts.data[i];
+				}
+			}
+			bl->insts.len = k;
+		}
+	}
+	free(uses);
+	return n;
+}
+
 int eliminate_redundant(MFunc *f)
 {
 	size_t nv = f->vregs.len;
@@ -315,5 +364,5 @@ int eliminate_redundant(MFunc *f)
 	free(av.e);
 	free(to);
 	free(ndefs);
-	return n;
+	return n + remove_dead(f);
 }
