@@ -47,6 +47,7 @@ typedef struct {
 	CompileOptions sched; /* kernel graphs: --schedule, --lds-stages, --waves-per-eu, --no-schedule */
 	bool sched_given;
 	bool sensitivity; /* --sensitivity: each guessed parameter at x0.5 and x1.5 */
+	Vec(const char *) sweeps; /* --sweep SYM=V1,V2,... (kernel graphs) */
 } ProfArgs;
 
 /* One guessed parameter's effect on the headline figures (--sensitivity). */
@@ -128,6 +129,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
 		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--sensitivity]\n"
+		   "                      [--sweep SYM=V1,V2,...]...\n"
 		   "                      [--version] [-h]\n"
 		   "                      [compile's schedule options]\n"
 		   "  Estimate the kernel's time on a modelled GPU: a sample of workgroups runs on the\n"
@@ -150,6 +152,8 @@ static void usage(FILE *f)
 		   "  --params        print the model's parameter table with sources and exit\n"
 		   "  --sensitivity   also simulate with each parameter marked guessed at x0.5 and x1.5 and\n"
 		   "                  print how the time and matrix-core utilisation move\n"
+		   "  --sweep SYM=V1,V2,...  kernel graphs: profile every combination of the values (several\n"
+		   "                  --sweep), one line each, fastest first\n"
 		   "  kernel graphs also take compile's --schedule, --lds-stages, --waves-per-eu and\n"
 		   "  --no-schedule:\n" OPT_SCHEDULE_USAGE);
 }
@@ -779,6 +783,119 @@ static void print_json(const Profile *pr)
 	json_decref(o);
 }
 
+/* --sweep: every combination of the swept values (the first sweep varies
+ * slowest), each compiled and profiled as `-D SYM=V` would, ranked by the
+ * modelled time; a variant that does not compile or run is listed with
+ * FAILED after the others (its errors on stderr). */
+typedef struct {
+	char defs[256];
+	bool ok;
+	double ms, util, tflops;
+	char bound[256];
+} SweepRow;
+
+static int by_time(const void *x, const void *y)
+{
+	const SweepRow *a = x, *b = y;
+	if (a->ok != b->ok)
+		return a->ok ? -1 : 1;
+	return a->ms < b->ms ? -1 : a->ms > b->ms;
+}
+
+static int profile_sweep(const ProfArgs *a)
+{
+	int nsw = (int)a->sweeps.len, idx[16] = {0}, nval[16];
+	const char *vals[16][64]; /* into the --sweep argument, each vlen[s][i] long */
+	int vlen[16][64];
+	char names[16][64];
+	size_t total = 1;
+	for (int s = 0; s < nsw; s++) {
+		const char *spec = a->sweeps.data[s], *eq = strchr(spec, '=');
+		snprintf(names[s], sizeof names[s], "%.*s", (int)(eq - spec), spec);
+		nval[s] = 0;
+		for (const char *p = eq + 1; *p;) {
+			size_t n = strcspn(p, ",");
+			if (n == 0 || nval[s] == 64)
+				usage_err("profile: --sweep %s: bad value list '%s'", names[s], eq + 1);
+			vals[s][nval[s]] = p;
+			vlen[s][nval[s]++] = (int)n;
+			p += n + (p[n] == ',');
+		}
+		total *= (size_t)nval[s];
+	}
+	if (total > 4096)
+		usage_err("profile: --sweep gives %zu variants: at most 4096", total);
+	SweepRow *rows = xcalloc(total, sizeof *rows);
+	int failed = 0;
+	for (size_t v = 0; v < total; v++) {
+		ProfArgs b = *a;
+		b.defs.data = NULL;
+		b.defs.len = b.defs.cap = 0;
+		for (size_t i = 0; i < a->defs.len; i++)
+			vec_push(&b.defs, a->defs.data[i]);
+		SweepRow *r = &rows[v];
+		char def[16][160];
+		size_t off = 0;
+		for (int s = 0; s < nsw; s++) {
+			snprintf(def[s], sizeof def[s], "%s=%.*s", names[s], vlen[s][idx[s]], vals[s][idx[s]]);
+			vec_push(&b.defs, def[s]);
+			off += (size_t)snprintf(r->defs + off, off < sizeof r->defs ? sizeof r->defs - off : 0, "%s%s",
+				s ? " " : "", def[s]);
+		}
+		Profile pr;
+		memset(&pr, 0, sizeof pr);
+		pr.useful_flops = -1;
+		r->ok = profile_graph(&b, &pr) == 0;
+		if (r->ok) {
+			r->ms = pr.est.seconds * 1e3;
+			r->util = pr.est.matrix_util;
+			r->tflops = useful_tflops(&pr);
+			verdict(&pr, r->bound, sizeof r->bound);
+		} else {
+			failed++;
+		}
+		tm_cu_result_free(&pr.cu);
+		vec_free(&b.defs);
+		for (int s = nsw - 1; s >= 0; s--) { /* the odometer: the last sweep varies fastest */
+			if (++idx[s] < nval[s])
+				break;
+			idx[s] = 0;
+		}
+	}
+	qsort(rows, total, sizeof *rows, by_time);
+	if (a->json) {
+		json_t *arr = json_array();
+		for (size_t v = 0; v < total; v++) {
+			json_t *o = json_object();
+			json_object_set_new(o, "defines", json_string(rows[v].defs));
+			json_object_set_new(o, "ok", json_boolean(rows[v].ok));
+			if (rows[v].ok) {
+				json_object_set_new(o, "ms", json_real(rows[v].ms));
+				json_object_set_new(o, "matrix_util", json_real(rows[v].util));
+				json_object_set_new(o, "tflops", json_real(rows[v].tflops));
+				json_object_set_new(o, "bound_by", json_string(rows[v].bound));
+			}
+			json_array_append_new(arr, o);
+		}
+		char *s = json_dumps(arr, JSON_INDENT(1));
+		printf("%s\n", s);
+		free(s);
+		json_decref(arr);
+	} else {
+		printf("%zu variants of %s, fastest first (model, not a measurement):\n", total, a->path);
+		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", "defines", "bound by");
+		for (size_t v = 0; v < total; v++) {
+			if (rows[v].ok)
+				printf("  %4zu  %10.4f  %6.1f%%  %8.1f  %-40s %s\n", v + 1, rows[v].ms, 100 * rows[v].util,
+				       rows[v].tflops, rows[v].defs, rows[v].bound);
+			else
+				printf("  %4s  %10s  %7s  %8s  %-40s\n", "-", "FAILED", "", "", rows[v].defs);
+		}
+	}
+	free(rows);
+	return failed ? 1 : 0;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	ProfArgs a = {.top = 12};
@@ -819,6 +936,13 @@ int cmd_profile(int argc, char **argv)
 			a.asm_listing = true;
 		} else if (strcmp(argv[i], "--sensitivity") == 0) {
 			a.sensitivity = true;
+		} else if (opt_value(argc, argv, &i, "--sweep", &v)) {
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v || !eq[1])
+				usage_err("profile: --sweep needs SYM=V1,V2,..., got '%s'", v);
+			if (a.sweeps.len == 16)
+				usage_err("profile: at most 16 --sweep options");
+			vec_push(&a.sweeps, v);
 		} else if (strcmp(argv[i], "--params") == 0) {
 			tm_params_print(stdout);
 			vec_free(&a.defs);
@@ -850,6 +974,16 @@ int cmd_profile(int argc, char **argv)
 		usage_err("profile: --gpu %s is a %s, not a %s", a.gpu->name, arch_name(a.gpu->arch), a.mcpu);
 	if (!graph && a.sched_given)
 		usage_err("profile: compile options apply to kernel graphs; a launch descriptor's code is compiled");
+	if (a.sweeps.len) {
+		if (!graph)
+			usage_err("profile: --sweep applies to kernel graphs");
+		if (a.sensitivity || a.asm_listing)
+			usage_err("profile: --sweep ranks variants: --sensitivity and --asm apply to one kernel");
+		rc = profile_sweep(&a);
+		vec_free(&a.sweeps);
+		vec_free(&a.defs);
+		return rc;
+	}
 	Profile pr;
 	memset(&pr, 0, sizeof pr);
 	pr.useful_flops = -1;

@@ -246,6 +246,43 @@ START_TEST(clock_modelled_and_overridden)
 }
 END_TEST
 
+/* --sweep: every combination, fastest first; the fastest is the one that
+ * profiled alone gives that time; a variant that does not compile is
+ * listed FAILED last and the command exits 1. */
+START_TEST(sweep_ranked)
+{
+	json_t *arr = profile_json("examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 --sweep BLOCK_M=64,128 "
+				   "--sweep BLOCK_K=32,64");
+	ck_assert_msg(json_is_array(arr) && json_array_size(arr) == 4, "not 4 variants");
+	double prev = 0;
+	for (size_t i = 0; i < 4; i++) {
+		json_t *r = json_array_get(arr, i);
+		ck_assert(json_is_true(json_object_get(r, "ok")));
+		ck_assert_msg(num(r, "ms") >= prev, "not ranked by time");
+		prev = num(r, "ms");
+	}
+	char args[256];
+	snprintf(args, sizeof args, "examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 %s",
+		json_string_value(json_object_get(json_array_get(arr, 0), "defines")));
+	for (char *p = args; (p = strstr(p, "BLOCK_"));) { /* "BLOCK_M=128 BLOCK_K=64" as -D options */
+		memmove(p + 3, p, strlen(p) + 1);
+		memcpy(p, "-D ", 3);
+		p += 4;
+	}
+	json_t *one = profile_json(args);
+	ck_assert_double_eq_tol(num(one, "seconds") * 1e3, num(json_array_get(arr, 0), "ms"), 1e-9);
+	json_decref(one);
+	json_decref(arr);
+	CmdResult r = test_wavecc("profile examples/gemm_16x16x16.json --sweep BLOCK_M=64,33");
+	ck_assert_msg(r.status == 1 && strstr(r.out, "FAILED") && strstr(r.out, "BLOCK_M=33") && strstr(r.err, "error"),
+		"status %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/gemm_16x16x16.json --sweep BLOCK_K");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* The verdict line: a copy of a few rows fills no grid; a large GEMM says
  * what bounds it and how its grid fills the GPU. */
 START_TEST(verdict_and_grid_fill)
@@ -410,6 +447,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, gpu_and_clock_usage);
 	tcase_add_test(tc, sensitivity_rows);
 	tcase_add_test(tc, verdict_and_grid_fill);
+	tcase_add_test(tc, sweep_ranked);
 	suite_add_tcase(s, tc);
 	return s;
 }
