@@ -307,6 +307,7 @@ static void load_constraints(Ld *L, JV root)
 		case CON_WORKGROUP:
 		case CON_WAVE:
 		case CON_TILING:
+		case CON_DEVICE:
 			f = jv_get(L, c, "dim");
 			if (need(L, c, f, "dim"))
 				con->dim = ld_get_dim(L, f);
@@ -397,6 +398,15 @@ static void load_constraints(Ld *L, JV root)
 			}
 			break;
 		}
+		case CON_DEVICE:
+			/* Wave's DeviceConstraint: each device computes its tile of
+			 * the dim; wavecc runs the whole problem on one device, every
+			 * device's workgroups in one grid, which computes what all the
+			 * devices together do (docs/kernel-format.md) */
+			f = jv_get(L, c, "device_dim");
+			if (f.v && get_int(L, f, 0, 2, &x))
+				con->wg_dim = (int)x;
+			break;
 		case CON_REORDERING:
 			f = jv_get(L, c, "workgroup_dim");
 			if (need(L, c, f, "workgroup_dim") && get_int(L, f, 0, 2, &x)) {

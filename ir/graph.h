@@ -273,7 +273,7 @@ typedef struct Constraint {
 	const char *path;
 	Sym *dim;  /* workgroup, wave, tiling */
 	Sym *tile; /* workgroup, wave, tiling (tiling default 1) */
-	int wg_dim;   /* workgroup, reordering */
+	int wg_dim;   /* workgroup, reordering; device: the device dim */
 	bool primary; /* workgroup, default true */
 	Sym *iters;   /* workgroup, tiling: explicit count, or NULL */
 	Sym *wave_id; /* wave: explicit wave id expression, or NULL */

@@ -127,7 +127,8 @@
 		"threads_per_wave waves_per_block mma_type vector_shapes max_bits_per_load") \
 	X(CON_ASSUMPTION, "assumption", "expr") \
 	X(CON_SYMBOLIC_ALIAS, "symbolic_alias", "source target expr") \
-	X(CON_REORDERING, "reordering", "expr workgroup_dim")
+	X(CON_REORDERING, "reordering", "expr workgroup_dim") \
+	X(CON_DEVICE, "device", "dim tile device_dim")
 
 /* MMA types (Wave's MMAType), X(enum, "json name", m, n, k, operand dtype,
  * accumulator dtype, native): native 0 marks Wave's virtual K8/K4 types that

@@ -171,6 +171,9 @@ static void print_constraint(Buf *b, const Constraint *c)
 		sym_print(b, c->target);
 		buf_puts(b, ")");
 		break;
+	case CON_DEVICE:
+		buf_printf(b, " device_dim %d", c->wg_dim);
+		break;
 	case CON_REORDERING:
 		buf_printf(b, " workgroup_dim %d ", c->wg_dim);
 		sym_print(b, c->expr);
