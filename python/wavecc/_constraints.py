@@ -158,6 +158,21 @@ class SymbolicAlias:
 
 
 @dataclass
+class DeviceConstraint(DistributionConstraint):
+    """Wave's DeviceConstraint(dim, tile_size, device_dim): compiled for one device, whose grid computes what
+    all the devices together do (docs/kernel-format.md)."""
+    dim: Any
+    tile_size: Any = None
+    device_dim: int = 0
+
+    def to_json(self):
+        if self.tile_size is None:
+            fail("DeviceConstraint(%s) needs a tile size" % (self.dim,))
+        return {"kind": "device", "dim": dim_name(self.dim), "tile": expr_json(self.tile_size),
+                "device_dim": int(self.device_dim)}
+
+
+@dataclass
 class ReorderingConstraint(Constraint):
     """Wave's ReorderingConstraint(reordered_equation, workgroup_dim): the id workgroups take along one grid
     dim, an expression of WORKGROUP_0..2 (docs/kernel-format.md, "Workgroup reordering")."""
