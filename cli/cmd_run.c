@@ -228,6 +228,7 @@ static void usage(FILE *f)
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
 		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random]\n"
 		   "                  [--wg-order forward|reverse|random] [--fill zero|garbage] [--order-seed N]\n"
+		   "                  [--memory immediate|late] [--races] [--canary]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
 		   "                  [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
@@ -255,6 +256,15 @@ static void usage(FILE *f)
 		   "  --fill F           emulator: LDS, scratch and the registers the ABI leaves undefined start\n"
 		   "                     as zero (default) or garbage (a seeded non-zero pattern)\n"
 		   "  --order-seed N     emulator: the seed of the random orders and the garbage (default 0)\n"
+		   "  --memory M         emulator: memory completes immediately (default) or late: a load's\n"
+		   "                     registers are written at the s_waitcnt that covers it (reading them\n"
+		   "                     before is an error naming the wait), a store's bytes hidden from\n"
+		   "                     other waves until the writer's wait\n"
+		   "  --races            emulator: report accesses of different waves of a workgroup to the\n"
+		   "                     same LDS or global bytes with no s_barrier between them, or of\n"
+		   "                     different workgroups, one a write (kernel graphs: a race fails the run)\n"
+		   "  --canary           emulator: a buffer store dropped by the range check just past the\n"
+		   "                     buffer's end (less than its size) is an error naming buffer and offset\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
@@ -337,6 +347,12 @@ int cmd_run(int argc, char **argv)
 			a.ro.policy.fill = (EmuFill)policy_mode(EMU_POLICY_FILL, "--fill", v, "zero or garbage");
 		} else if (opt_value(argc, argv, &i, "--order-seed", &v)) {
 			a.ro.policy.seed = (uint64_t)opt_int("--order-seed", v);
+		} else if (opt_value(argc, argv, &i, "--memory", &v)) {
+			a.ro.policy.memory = (EmuMemoryMode)policy_mode(EMU_POLICY_MEMORY, "--memory", v, "immediate or late");
+		} else if (strcmp(argv[i], "--races") == 0) {
+			a.ro.policy.races = true;
+		} else if (strcmp(argv[i], "--canary") == 0) {
+			a.ro.policy.canary = true;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);

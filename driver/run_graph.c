@@ -231,8 +231,9 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 		buf_diag(msg, (Loc){ck->path, 0, 0}, "the compiler wrote a launch descriptor that does not load");
 		return 1;
 	}
-	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, ck->ro, ck->hb.data, ck->hb.len, msg) !=
-		0)
+	RunOptions ro = *ck->ro;
+	ro.races_fail = true; /* our own code must be race-free */
+	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, &ro, ck->hb.data, ck->hb.len, msg) != 0)
 		return 1;
 
 	/* every buffer the graph writes, against the reference; any other

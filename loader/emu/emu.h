@@ -62,17 +62,34 @@ typedef enum { EMU_WGS_FORWARD, EMU_WGS_REVERSE, EMU_WGS_RANDOM } EmuWgOrder;
  * scratch per workgroup, SGPRs, VCC, M0, SCC and VGPRs per wave, with a
  * seeded non-zero pattern */
 typedef enum { EMU_FILL_ZERO, EMU_FILL_GARBAGE } EmuFill;
+/* When memory completes (docs/emulator.md, "Late memory"): immediately at
+ * issue, s_waitcnt a no-op (the default); or late: a load's destination
+ * registers are written when an s_waitcnt guarantees it has returned (a
+ * read or write of them before is an error naming the load and the wait it
+ * lacks), and a store's bytes are flagged until the writer's covering wait
+ * (another wave touching them before is an error). */
+typedef enum { EMU_MEMORY_NOW, EMU_MEMORY_LATE } EmuMemoryMode;
 
 typedef struct EmuPolicy {
 	EmuWaveOrder waves;
 	EmuWgOrder wgs;
 	EmuFill fill;
+	EmuMemoryMode memory;
+	/* record every LDS and global access and report the races: two
+	 * accesses of different waves of a workgroup to the same byte with no
+	 * s_barrier between them, or of different workgroups (global), one of
+	 * them a write and not both atomic (EmuStats.races, EmuLaunch.report) */
+	bool races;
+	/* a buffer store or atomic the range check drops within the buffer's
+	 * guard zone (less than its size past num_records) is an error naming
+	 * the buffer and the offset: an off-by-one bound, not a masked lane */
+	bool canary;
 	uint64_t seed; /* of the random orders and of the garbage */
 } EmuPolicy;
 
 /* The modes' names, as `wavecc run` spells them: interleave barrier random,
- * forward reverse random, zero garbage. */
-typedef enum { EMU_POLICY_WAVES, EMU_POLICY_WGS, EMU_POLICY_FILL } EmuPolicyField;
+ * forward reverse random, zero garbage, now late. */
+typedef enum { EMU_POLICY_WAVES, EMU_POLICY_WGS, EMU_POLICY_FILL, EMU_POLICY_MEMORY } EmuPolicyField;
 /* The mode called `s`, or -1. */
 int emu_policy_parse(EmuPolicyField f, const char *s);
 const char *emu_policy_name(EmuPolicyField f, int mode);
@@ -132,12 +149,20 @@ typedef struct EmuLaunch {
 	EmuD16 d16;              /* d16 loads: clobber (default) or preserve the other half */
 	bool trace;              /* print each executed instruction to stderr */
 	const EmuHook *hook;     /* NULL: no recording */
-	EmuPolicy policy;        /* wave and workgroup order, initial fill */
+	EmuPolicy policy;        /* wave and workgroup order, initial fill, memory and race modes */
+	/* policy.races: the races found, one line each (the first
+	 * EMU_RACE_REPORTS distinct pairs of instructions), NUL-terminated;
+	 * NULL: only counted */
+	char *report;
+	size_t report_len;
 } EmuLaunch;
+
+enum { EMU_RACE_REPORTS = 8 };
 
 typedef struct EmuStats {
 	uint64_t instructions; /* wave instructions executed */
 	uint64_t waves;
+	uint64_t races;        /* policy.races: distinct pairs of racing instructions */
 	double seconds;
 } EmuStats;
 

@@ -84,6 +84,7 @@ typedef struct Wave {
 	uint32_t accum_offset;
 	uint32_t id;      /* wave index in the workgroup */
 	bool done, at_barrier;
+	struct LateWave *late; /* late memory: what is outstanding (late.c), else NULL */
 } Wave;
 
 typedef struct Emu Emu;
@@ -134,6 +135,12 @@ struct Emu {
 	uint16_t cap_bytes;
 	uint8_t cap_space;
 	bool cap_two;
+	/* the memory modes (EmuLaunch.policy): late memory, races; `watch`
+	 * when either is on (every LDS and global access goes through
+	 * emu_watch); the current workgroup's barrier epoch (releases so far) */
+	bool late, races, canary, watch;
+	uint32_t epoch;
+	struct Watch *wt; /* watch.c */
 };
 
 /* Record lane `lane`'s address (slot 64 + lane: a ds_*2 second address). */
@@ -177,8 +184,15 @@ typedef struct EmuRegion {
 	uint8_t *host;
 	bool writable;
 	const char *name;
+	uint32_t index; /* in mapping order, < emu_mem_count */
 } EmuRegion;
 const EmuRegion *emu_mem_find(EmuMemory *m, uint64_t addr, uint64_t size);
+size_t emu_mem_count(const EmuMemory *m);
+/* What an access of `size` bytes at addr, outside every region, hit: the
+ * region whose guard zone holds it ("offset 4100 of 'c' (4096 bytes at
+ * 0x...): 4 bytes past its end", "... before the start of ..."), or "not
+ * near any mapped region". */
+void emu_mem_describe(EmuMemory *m, uint64_t addr, uint64_t size, char *buf, size_t len);
 
 /* ---- wave.c ---- */
 /* Stop the launch with a message naming the instruction and its address. */
@@ -208,6 +222,62 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in);
 void emu_exec_smem(Emu *e, Wave *w, const Inst *in);
 void emu_exec_ds(Emu *e, Wave *w, const Inst *in);
 void emu_exec_vmem(Emu *e, Wave *w, const Inst *in);
+
+/* ---- operands.c ---- */
+/* A run of registers an instruction reads or writes: VGPRs in the unified
+ * file (AGPR n at accum_offset + n) or SGPRs (VCC at 106/107). */
+typedef struct RegRange {
+	uint16_t first, n;
+	bool vgpr, write;
+} RegRange;
+typedef struct RegUse {
+	RegRange r[12];
+	int n;
+} RegUse;
+void emu_reg_use(const Wave *w, const Inst *in, RegUse *u);
+
+/* ---- late.c: late memory (policy.memory EMU_MEMORY_LATE) ---- */
+/* The per-wave state of the workgroup's waves, allocated once per launch,
+ * and its release. */
+void emu_late_new(Emu *e, Workgroup *g);
+void emu_late_free(Workgroup *g);
+/* A wave starts: nothing outstanding. */
+void emu_late_start(Wave *w);
+/* Before an instruction issues: the registers it reads or writes must not
+ * wait for a load (false and the launch failed otherwise); a memory
+ * instruction is recorded as outstanding. */
+bool emu_late_before(Emu *e, Wave *w, const Inst *in);
+/* After it ran: a load's results are held back until they return;
+ * s_waitcnt returns what it guarantees, s_endpgm everything. */
+void emu_late_after(Emu *e, Wave *w, const Inst *in);
+/* The memory a store of the instruction being issued wrote (kept flagged
+ * until it completes): the marks' tag, or 0 when nothing is being
+ * recorded; and the range, appended to the outstanding store. */
+uint16_t emu_late_tag(const Wave *w);
+void emu_late_wrote(Wave *w, int region, uint64_t off, uint32_t size);
+/* The outstanding store with tag `tag` (a wave's index and slot): does it
+ * stay hidden from its own wave too (LDS DMA)? Its text for messages. */
+bool emu_late_tag_own(const Workgroup *g, uint16_t tag);
+void emu_late_tag_text(Emu *e, const Workgroup *g, uint16_t tag, char *buf, size_t len);
+
+/* ---- watch.c: memory watched by the late and race modes ---- */
+void emu_watch_new(Emu *e);
+void emu_watch_free(Emu *e);
+/* A workgroup starts (its LDS marks and records are the previous one's). */
+void emu_watch_workgroup(Emu *e);
+/* An access of `size` bytes by lane `lane` of w: LDS byte offset `addr`
+ * (r NULL) or device address `addr` in region r. Checks the late marks and
+ * records the access for the race detector; false when the launch failed. */
+bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t addr, unsigned size, int lane);
+/* Clear the late marks `tag` left on [off, off+size) of region `region`
+ * (-1: LDS). */
+void emu_watch_unmark(Emu *e, int region, uint64_t off, uint32_t size, uint16_t tag);
+/* The races found: distinct pairs, and the report text (EmuLaunch.report). */
+uint64_t emu_watch_races(const Emu *e);
+
+/* ---- wave.c ---- */
+/* The decoded instruction at pc if it has run (for messages), else NULL. */
+const Inst *emu_inst_at(Emu *e, uint64_t pc);
 
 /* ---- mfma.c ---- */
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in);

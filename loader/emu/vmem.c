@@ -25,8 +25,10 @@ static uint8_t *dev_ptr(Emu *e, Wave *w, const Inst *in, uint64_t addr, unsigned
 {
 	const EmuRegion *r = emu_mem_find(e->mem, addr, size);
 	if (!r) {
-		emu_fail(e, w, in, "memory access outside any mapped region: address 0x%llx, %u bytes, lane %d",
-			 (unsigned long long)addr, size, lane);
+		char near[256];
+		emu_mem_describe(e->mem, addr, size, near, sizeof near);
+		emu_fail(e, w, in, "memory %s outside any mapped region: address 0x%llx, %u bytes, lane %d: %s",
+			 wr ? "write" : "read", (unsigned long long)addr, size, lane, near);
 		return NULL;
 	}
 	if (wr && !r->writable) {
@@ -34,6 +36,8 @@ static uint8_t *dev_ptr(Emu *e, Wave *w, const Inst *in, uint64_t addr, unsigned
 			 (unsigned long long)addr, lane);
 		return NULL;
 	}
+	if (e->watch && !emu_watch(e, w, in, r, addr, size, lane))
+		return NULL;
 	return r->host + (addr - r->addr);
 }
 
@@ -284,6 +288,8 @@ static uint8_t *lds_ptr(Emu *e, Wave *w, const Inst *in, uint64_t a, unsigned si
 			 g->lds_size, (unsigned long long)a, size, lane);
 		return NULL;
 	}
+	if (e->watch && !emu_watch(e, w, in, NULL, a, size, lane))
+		return NULL;
 	return g->lds + a;
 }
 
@@ -433,6 +439,23 @@ static void scratch_access(Emu *e, Wave *w, const Inst *in, unsigned vdst, unsig
 
 /* ---- MUBUF and FLAT/GLOBAL ---- */
 
+/* policy.canary: a raw buffer store or atomic that the range check drops
+ * less than the buffer's size (at least 4 KiB) past num_records, and below
+ * 2 GiB (where wavecc sends masked lanes: isel/memory.c), landed in the
+ * buffer's guard zone: an index out of bounds, which the hardware drops
+ * silently. Stops the launch naming the buffer and the offset. */
+static bool canary_hit(Emu *e, Wave *w, const Inst *in, uint64_t base, uint64_t off, uint32_t num, int lane)
+{
+	uint64_t zone = num > 4096 ? num : 4096;
+	if (off < num || off - num >= zone || off >= UINT64_C(0x80000000))
+		return false;
+	const EmuRegion *r = emu_mem_find(e->mem, base, 1);
+	emu_fail(e, w, in, "canary: a store to byte offset %llu of buffer '%s' (num_records %u), %llu bytes past its end, "
+		 "lane %d: an out-of-bounds index in the buffer's guard zone (dropped by the range check)",
+		 (unsigned long long)off, r ? r->name : "?", num, (unsigned long long)(off - num), lane);
+	return true;
+}
+
 void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
@@ -504,6 +527,9 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 				if (add_tid && structured)
 					in_range = true;
 				if (in_range && !(p[k] = dev_ptr(e, w, in, a + 4 * k, bytes, store || atomic, l)))
+					return;
+				if (!in_range && e->canary && (store || atomic) && !structured &&
+				    canary_hit(e, w, in, base, off + 4 * k, num, l))
 					return;
 			}
 			if (in->lds) { /* LDS-DMA: LDS[M0 + inst_offset + 4*lane] = dword */

@@ -40,14 +40,17 @@ enum { EMU_MAX_PRIVATE = 128 * 1024 };
 
 /* ---- the policy: names, the seeded generator, the workgroup order, garbage ---- */
 
-static const char *const POLICY_NAMES[3][3] = {
+static const char *const POLICY_NAMES[4][3] = {
 	[EMU_POLICY_WAVES] = {[EMU_WAVES_INTERLEAVE] = "interleave", [EMU_WAVES_BARRIER] = "barrier", [EMU_WAVES_RANDOM] = "random"},
 	[EMU_POLICY_WGS] = {[EMU_WGS_FORWARD] = "forward", [EMU_WGS_REVERSE] = "reverse", [EMU_WGS_RANDOM] = "random"},
 	[EMU_POLICY_FILL] = {[EMU_FILL_ZERO] = "zero", [EMU_FILL_GARBAGE] = "garbage"},
+	[EMU_POLICY_MEMORY] = {[EMU_MEMORY_NOW] = "immediate", [EMU_MEMORY_LATE] = "late"},
 };
 
 int emu_policy_parse(EmuPolicyField f, const char *s)
 {
+	if ((unsigned)f > EMU_POLICY_MEMORY)
+		return -1;
 	for (int i = 0; i < 3; i++)
 		if (POLICY_NAMES[f][i] && strcmp(s, POLICY_NAMES[f][i]) == 0)
 			return i;
@@ -56,7 +59,7 @@ int emu_policy_parse(EmuPolicyField f, const char *s)
 
 const char *emu_policy_name(EmuPolicyField f, int mode)
 {
-	const char *n = mode >= 0 && mode < 3 ? POLICY_NAMES[f][mode] : NULL;
+	const char *n = (unsigned)f <= EMU_POLICY_MEMORY && mode >= 0 && mode < 3 ? POLICY_NAMES[f][mode] : NULL;
 	return n ? n : "?";
 }
 
@@ -160,6 +163,16 @@ static const Inst *fetch(Emu *e, Wave *w)
 	return &(*pg)->insts[slot];
 }
 
+const Inst *emu_inst_at(Emu *e, uint64_t pc)
+{
+	CodeCache *c = &e->code;
+	if (pc < c->base || pc >= c->base + c->size || (pc & 3))
+		return NULL;
+	size_t slot = (size_t)((pc - c->base) / 4);
+	CodePage *pg = c->pages[slot / CODE_PAGE];
+	return pg && pg->state[slot % CODE_PAGE] ? &pg->insts[slot % CODE_PAGE] : NULL;
+}
+
 static void trace(Emu *e, Wave *w, const Inst *in)
 {
 	char dis[200];
@@ -256,6 +269,8 @@ static void issue(Emu *e, Wave *w)
 		emu_fail(e, w, in, "unknown instruction encoding");
 		return;
 	}
+	if (e->late && !emu_late_before(e, w, in))
+		return;
 	uint64_t pc0 = w->pc, exec0 = w->exec;
 	bool sets_pc = false;
 	switch (in->fmt) {
@@ -277,6 +292,8 @@ static void issue(Emu *e, Wave *w)
 	}
 	if (e->failed)
 		return;
+	if (e->late)
+		emu_late_after(e, w, in);
 	if (!sets_pc)
 		w->pc += 4u * in->words;
 	if (e->hook)
@@ -332,6 +349,7 @@ static void run_workgroup(Emu *e, Workgroup *g)
 			}
 		if (!live)
 			return;
+		e->epoch++; /* the race detector's barrier epoch */
 	}
 }
 
@@ -369,6 +387,8 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 	}
 	w->exec = items >= 64 ? ~0ull : ((1ull << items) - 1);
 	w->done = w->at_barrier = false;
+	if (w->late)
+		emu_late_start(w);
 	w->pc = l->kd_addr + (uint64_t)kd->kernel_code_entry_byte_offset;
 	if (kd->sgpr_kernarg_ptr >= 0) {
 		w->sgpr[kd->sgpr_kernarg_ptr] = (uint32_t)l->kernarg_addr;
@@ -432,8 +452,8 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 		return -1;
 	}
 	if ((unsigned)l->policy.waves > EMU_WAVES_RANDOM || (unsigned)l->policy.wgs > EMU_WGS_RANDOM ||
-	    (unsigned)l->policy.fill > EMU_FILL_GARBAGE) {
-		snprintf(err, n, "unknown wave order, workgroup order or fill mode");
+	    (unsigned)l->policy.fill > EMU_FILL_GARBAGE || (unsigned)l->policy.memory > EMU_MEMORY_LATE) {
+		snprintf(err, n, "unknown wave order, workgroup order, fill or memory mode");
 		return -1;
 	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
@@ -486,6 +506,16 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		g.waves[i].vgpr = xcalloc((size_t)nregs * 64, 4);
 	}
 	e.wg = &g;
+	e.late = l->policy.memory == EMU_MEMORY_LATE;
+	e.races = l->policy.races;
+	e.canary = l->policy.canary;
+	e.watch = e.late || e.races;
+	if (e.late)
+		emu_late_new(&e, &g);
+	if (e.watch)
+		emu_watch_new(&e);
+	if (l->report && l->report_len)
+		l->report[0] = 0;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint64_t nwg = 0, total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
@@ -512,14 +542,18 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 			init_wave(&e, &g, &g.waves[i], first, items - first < 64 ? items - first : 64);
 		}
 		nwg++;
+		e.epoch = 0;
 		run_workgroup(&e, &g);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (stats) {
 		stats->instructions = e.executed;
 		stats->waves = nwg * g.nwaves;
+		stats->races = emu_watch_races(&e);
 		stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	}
+	emu_watch_free(&e);
+	emu_late_free(&g);
 	for (uint32_t i = 0; i < g.nwaves; i++)
 		free(g.waves[i].vgpr);
 	free(g.waves);

@@ -111,7 +111,9 @@ typedef struct RunOptions {
 	uint64_t seed;
 	uint64_t max_instructions; /* emulator; 0: its default */
 	RunD16 d16;                /* emulator */
-	EmuPolicy policy;          /* emulator: wave and workgroup order, initial fill (zero: the defaults) */
+	EmuPolicy policy;          /* emulator: wave and workgroup order, initial fill, memory and race modes
+	                              (zero: the defaults) */
+	bool races_fail;           /* emulator, policy.races: a race fails the run (else a warning) */
 	bool trace, verbose;
 	const struct EmuHook *emu_hook; /* emulator: record each instruction (loader/emu/emu.h), NULL: off */
 } RunOptions;

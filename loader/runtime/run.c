@@ -116,6 +116,33 @@ static EmuD16 d16_mode(const CodeObject *co, RunD16 forced)
 	return strcmp(co->sramecc, "off") == 0 ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
 }
 
+/* policy.races found some: the lines of the report, as errors (the run
+ * fails) or as warnings on stderr. */
+static int report_races(const EmuStats *st, const char *lines, bool fail, Buf *msg)
+{
+	unsigned long long n = (unsigned long long)st->races;
+	const char *more = st->races > EMU_RACE_REPORTS ? " (the first ones)" : "";
+	if (fail) {
+		buf_error(msg, "emulator: %llu race%s between pairs of instructions%s:", n, n == 1 ? "" : "s", more);
+		for (const char *p = lines; *p;) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			buf_error(msg, "emulator: %.*s", (int)len, p);
+			p += len + (nl != NULL);
+		}
+		return -1;
+	}
+	fprintf(stderr, "wavecc: warning: emulator: %llu race%s between pairs of instructions%s:\n", n, n == 1 ? "" : "s",
+		more);
+	for (const char *p = lines; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		fprintf(stderr, "wavecc: warning: %.*s\n", (int)len, p);
+		p += len + (nl != NULL);
+	}
+	return 0;
+}
+
 static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 {
 	const CodeObject *co = p->co;
@@ -151,15 +178,21 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	if (o->verbose) {
 		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,
 			co->sramecc, l.d16 == EMU_D16_PRESERVE ? "preserve" : "zero", o->d16 != RUN_D16_AUTO ? " (forced)" : "");
-		fprintf(stderr, "wavecc: emulator: wave order %s, workgroup order %s, fill %s, order seed %llu\n",
+		fprintf(stderr, "wavecc: emulator: wave order %s, workgroup order %s, fill %s, order seed %llu, memory %s%s%s\n",
 			emu_policy_name(EMU_POLICY_WAVES, (int)l.policy.waves), emu_policy_name(EMU_POLICY_WGS, (int)l.policy.wgs),
-			emu_policy_name(EMU_POLICY_FILL, (int)l.policy.fill), (unsigned long long)l.policy.seed);
+			emu_policy_name(EMU_POLICY_FILL, (int)l.policy.fill), (unsigned long long)l.policy.seed,
+			emu_policy_name(EMU_POLICY_MEMORY, (int)l.policy.memory), l.policy.races ? ", races" : "",
+			l.policy.canary ? ", canary" : "");
 	}
 	EmuStats st = {0};
-	char err[1024] = "";
+	char err[1024] = "", races[EMU_RACE_REPORTS * 640] = "";
+	l.report = races;
+	l.report_len = sizeof races;
 	int r = emu_launch(m, &l, &st, err, sizeof err);
 	if (r != 0)
 		buf_error(msg, "emulator: %s", err[0] ? err : "launch failed");
+	else if (st.races)
+		r = report_races(&st, races, o->races_fail, msg);
 	else if (o->verbose)
 		fprintf(stderr, "wavecc: emulator ran %llu wave instructions in %llu waves (%.3f s)\n",
 			(unsigned long long)st.instructions, (unsigned long long)st.waves, st.seconds);
