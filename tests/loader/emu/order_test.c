@@ -315,9 +315,9 @@ END_TEST
 
 START_TEST(policy_names)
 {
-	static const char *const NAMES[3][3] = {{"interleave", "barrier", "random"}, {"forward", "reverse", "random"},
-					       {"zero", "garbage", NULL}};
-	for (int f = 0; f < 3; f++)
+	static const char *const NAMES[4][3] = {{"interleave", "barrier", "random"}, {"forward", "reverse", "random"},
+					       {"zero", "garbage", NULL}, {"immediate", "late", NULL}};
+	for (int f = 0; f < 4; f++)
 		for (int m = 0; m < 3 && NAMES[f][m]; m++) {
 			ck_assert_int_eq(emu_policy_parse((EmuPolicyField)f, NAMES[f][m]), m);
 			ck_assert_str_eq(emu_policy_name((EmuPolicyField)f, m), NAMES[f][m]);
@@ -325,6 +325,9 @@ START_TEST(policy_names)
 	ck_assert_int_eq(emu_policy_parse(EMU_POLICY_FILL, "random"), -1);
 	ck_assert_int_eq(emu_policy_parse(EMU_POLICY_WAVES, ""), -1);
 	ck_assert_str_eq(emu_policy_name(EMU_POLICY_FILL, 2), "?");
+	ck_assert_str_eq(emu_policy_name(EMU_POLICY_MEMORY, 2), "?");
+	ck_assert_int_eq(emu_policy_parse(EMU_POLICY_MEMORY, "now"), -1);
+	ck_assert_int_eq(emu_policy_parse((EmuPolicyField)9, "late"), -1);
 }
 END_TEST
 
