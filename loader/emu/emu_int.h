@@ -188,6 +188,7 @@ typedef struct EmuRegion {
 } EmuRegion;
 const EmuRegion *emu_mem_find(EmuMemory *m, uint64_t addr, uint64_t size);
 size_t emu_mem_count(const EmuMemory *m);
+const EmuRegion *emu_mem_region(EmuMemory *m, size_t index);
 /* What an access of `size` bytes at addr, outside every region, hit: the
  * region whose guard zone holds it ("offset 4100 of 'c' (4096 bytes at
  * 0x...): 4 bytes past its end", "... before the start of ..."), or "not
@@ -263,12 +264,14 @@ void emu_late_tag_text(Emu *e, const Workgroup *g, uint16_t tag, char *buf, size
 /* ---- watch.c: memory watched by the late and race modes ---- */
 void emu_watch_new(Emu *e);
 void emu_watch_free(Emu *e);
-/* A workgroup starts (its LDS marks and records are the previous one's). */
-void emu_watch_workgroup(Emu *e);
 /* An access of `size` bytes by lane `lane` of w: LDS byte offset `addr`
  * (r NULL) or device address `addr` in region r. Checks the late marks and
  * records the access for the race detector; false when the launch failed. */
 bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t addr, unsigned size, int lane);
+/* After the instruction ran: its writes that changed a byte another wave
+ * has an outstanding store on fail (late), those that race are reported,
+ * and the bytes its store changed are marked until it completes. */
+void emu_watch_settle(Emu *e, Wave *w, const Inst *in);
 /* Clear the late marks `tag` left on [off, off+size) of region `region`
  * (-1: LDS). */
 void emu_watch_unmark(Emu *e, int region, uint64_t off, uint32_t size, uint16_t tag);

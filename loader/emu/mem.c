@@ -102,6 +102,8 @@ void *emu_mem_host(EmuMemory *m, uint64_t addr, uint64_t size, bool for_write)
 
 size_t emu_mem_count(const EmuMemory *m) { return m->regions.len; }
 
+const EmuRegion *emu_mem_region(EmuMemory *m, size_t index) { return index < m->regions.len ? &m->regions.data[index] : NULL; }
+
 void emu_mem_describe(EmuMemory *m, uint64_t addr, uint64_t size, char *buf, size_t len)
 {
 	const EmuRegion *best = NULL;

@@ -1,36 +1,48 @@
-/* watch.c — memory watched byte by byte, for the late-memory mode (late.c)
- * and the race detector (EmuPolicy.races). Only LDS and writable global
- * regions are watched: a read-only region cannot be written, so no access
- * to it completes late or races. Every LDS access (lds_ptr) and global
- * access (dev_ptr) of a watched launch comes here with its lane, address
- * and size; the shadow arrays are allocated when a region is first touched
+/* watch.c — memory watched by the late-memory mode (late.c) and the race
+ * detector (EmuPolicy.races). Only LDS and writable global regions are
+ * watched: a read-only region cannot be written, so no access to it
+ * completes late or races. Every LDS access (lds_ptr) and global access
+ * (dev_ptr) of a watched launch comes here with its lane, address and size;
+ * the shadow arrays of a region are allocated when it is first touched
  * (calloc: pages never touched cost nothing).
  *
- * Late marks: one tag per byte (the writing wave and its outstanding
- * store's slot, late.c) from a store's issue to its completion. Another
- * wave's access to a marked byte is an error naming the store and the wait
- * its wave has not executed; the writer's own accesses are in order (except
- * LDS written by a DMA, marked `own`).
+ * Writes are settled after their instruction ran (emu_watch_settle): the
+ * value of what they write is logged before, and a write that left the
+ * bytes as they were cannot be told from no write, so it neither races nor
+ * hides anything (several waves or workgroups storing the same value, as a
+ * reduction's total replicated across waves is, are no error).
  *
- * Races (after FastTrack, Flanagan and Freund, PLDI 2009, simplified to
- * barrier epochs): each byte keeps its last write and the reads since, each
- * as a site (workgroup, barrier epoch, wave, lane, pc). Two accesses are
- * ordered when they come from one wave (program order) or from one
+ * Late marks: one tag per byte (the writing wave and its outstanding
+ * store's slot, late.c) from a store's issue to its completion, on the
+ * bytes the store changed. Another wave's read of a marked byte, or a write
+ * that changes it, is an error naming the store and the wait its wave has
+ * not executed; the writer's own accesses are in order (except LDS written
+ * by a DMA, marked `own`).
+ *
+ * Races (after FastTrack, Flanagan and Freund, PLDI 2009, reduced to
+ * barrier epochs): each dword keeps its last write and the reads since,
+ * each as a site (workgroup, barrier epoch, wave, lane, pc). Two accesses
+ * are ordered when they come from one wave (program order) or from one
  * workgroup in different epochs (an s_barrier released between them);
  * accesses of different workgroups are never ordered (the hardware runs
- * them concurrently; no inter-workgroup synchronisation is modelled, so a
- * kernel that orders workgroups through atomics and flags is reported too).
- * A read races with the last write if they are not ordered; a write with
- * the last write and with the reads since. Two atomics never race. The
- * reads since the last write are kept as the latest read and the latest
- * read by another wave of the same workgroup and epoch (one of the two is
- * another wave than any writer's), plus the latest read by another
- * workgroup that a later workgroup's read displaced; a write clears them
- * (earlier reads are ordered before it or were reported). LDS sites from
- * another workgroup are stale (LDS is per workgroup). Each distinct pair of
- * instructions is counted once and the first EMU_RACE_REPORTS are described
- * in EmuLaunch.report. Epochs are kept in 20 bits: a workgroup passing
- * more than 2^20 barriers could see two epochs as one. */
+ * them concurrently; no synchronisation between workgroups is modelled, so a
+ * kernel that orders them through atomics and flags is reported too). A
+ * read races with the last write if they are unordered and that write
+ * changed the memory; a write that changes it races with the last write
+ * (unless both are atomics) and with the reads since. The reads since the
+ * last write are the latest one's site and the mask of the waves that read
+ * in its workgroup and epoch, and a flag for reads by an earlier workgroup
+ * that a later one's read displaced; a write clears them (earlier reads are
+ * ordered before it or were reported). LDS sites of another workgroup are
+ * stale (LDS is per workgroup).
+ *
+ * The records are per dword while every access covers the dword whole; an
+ * access to part of one splits it into four byte records (the dword's
+ * history copied), so two waves writing the two halves of a dword do not
+ * race. Each distinct pair of instructions is counted once and the first
+ * EMU_RACE_REPORTS are described in EmuLaunch.report. Epochs are kept in
+ * 20 bits: a workgroup passing more than 2^20 barriers could see two epochs
+ * as one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,25 +51,65 @@
 #include "emu_int.h"
 
 typedef struct RaceSite {
-	uint32_t wg; /* linear workgroup id + 1; 0: none */
-	uint32_t pc; /* offset from the code region's base */
-	uint32_t bits; /* epoch:20 wave:4 lane:6 atomic:1 */
+	uint32_t wg;   /* linear workgroup id + 1; 0: none */
+	uint32_t pc;   /* offset from the code region's base */
+	uint32_t bits; /* epoch:20 wave:4 lane:6 atomic:1 changed:1 */
 } RaceSite;
 
-typedef struct RaceByte {
-	RaceSite w, r1, r2, x;
-} RaceByte;
+enum { SITE_CHANGED = 1u << 31, REC_XWG = 1 };
+
+typedef struct RaceRec {
+	RaceSite w, r;  /* the last write; the latest read since */
+	uint16_t rmask; /* the waves that read in r's workgroup and epoch */
+	uint16_t flags; /* REC_XWG: an earlier workgroup read it too */
+} RaceRec;
+
+typedef struct RaceDword {
+	RaceRec rec;
+	uint32_t split; /* 0, or 1 + the index of its four byte records */
+} RaceDword;
+
+typedef struct RaceBytes {
+	RaceRec b[4];
+} RaceBytes;
+
+/* A byte the instruction being issued writes, for the late marks. */
+typedef struct LateByte {
+	uint8_t *host;
+	uint8_t old;
+	uint16_t late; /* another wave's outstanding store on it, 0: none */
+	uint16_t mine; /* the tag to mark it with when changed, 0: none */
+	int32_t region; /* -1: LDS */
+	int lane;
+	uint64_t off;
+} LateByte;
+
+/* A race record the instruction being issued writes. */
+typedef struct RaceWrite {
+	RaceDword *dw;       /* the record: the dword's, or its byte `byte`'s (the split */
+	int byte;            /* records may move as others split), -1: the dword's */
+	const uint8_t *host; /* the record's first byte */
+	uint8_t old[4];
+	uint8_t mask;        /* the bytes of it written */
+	bool race;           /* conflicts with `other` */
+	int32_t region;
+	uint64_t off;        /* of the first byte written */
+	RaceSite other, me;
+} RaceWrite;
 
 typedef struct Watch {
 	size_t nregions;
-	uint16_t **mark;  /* per region: late marks, NULL until touched */
-	RaceByte **race;  /* per region: race records */
+	uint16_t **mark;      /* per region: late marks, NULL until touched */
+	RaceDword **race;     /* per region: race records */
 	uint16_t *lds_mark;
-	RaceByte *lds_race;
+	RaceDword *lds_race;
+	Vec(RaceBytes) splits;
 	/* the distinct pairs of racing instructions: open addressing */
 	uint64_t *pairs;
 	size_t npairs, cap;
 	size_t report_used;
+	Vec(LateByte) late_log; /* the current instruction's writes */
+	Vec(RaceWrite) race_log;
 } Watch;
 
 enum { MA_READ, MA_WRITE, MA_ATOMIC };
@@ -66,6 +118,7 @@ static uint32_t site_epoch(const RaceSite *s) { return s->bits & 0xfffff; }
 static uint32_t site_wave(const RaceSite *s) { return (s->bits >> 20) & 15; }
 static uint32_t site_lane(const RaceSite *s) { return (s->bits >> 24) & 63; }
 static bool site_atomic(const RaceSite *s) { return (s->bits >> 30) & 1; }
+static bool site_changed(const RaceSite *s) { return (s->bits & SITE_CHANGED) != 0; }
 
 void emu_watch_new(Emu *e)
 {
@@ -77,7 +130,7 @@ void emu_watch_new(Emu *e)
 	if (e->late)
 		wt->lds_mark = xcalloc(lds, sizeof *wt->lds_mark);
 	if (e->races)
-		wt->lds_race = xcalloc(lds, sizeof *wt->lds_race);
+		wt->lds_race = xcalloc(lds / 4 + 1, sizeof *wt->lds_race);
 	e->wt = wt;
 }
 
@@ -94,7 +147,10 @@ void emu_watch_free(Emu *e)
 	free(wt->race);
 	free(wt->lds_mark);
 	free(wt->lds_race);
+	vec_free(&wt->splits);
 	free(wt->pairs);
+	vec_free(&wt->late_log);
+	vec_free(&wt->race_log);
 	free(wt);
 	e->wt = NULL;
 }
@@ -115,6 +171,15 @@ static int access_kind(const Inst *in, bool lds)
 	return MA_READ;
 }
 
+static void where_text(const EmuRegion *r, uint64_t off, char *buf, size_t len)
+{
+	if (r)
+		snprintf(buf, len, "offset %llu of '%s' (address 0x%llx)", (unsigned long long)off, r->name,
+			 (unsigned long long)(r->addr + off));
+	else
+		snprintf(buf, len, "LDS offset 0x%llx", (unsigned long long)off);
+}
+
 /* ---- late marks ---- */
 
 static uint16_t *marks_of(Emu *e, const EmuRegion *r)
@@ -127,39 +192,49 @@ static uint16_t *marks_of(Emu *e, const EmuRegion *r)
 	return wt->mark[r->index];
 }
 
-static void where_text(const EmuRegion *r, uint64_t off, char *buf, size_t len)
+static void late_fail(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, int lane, bool read, uint16_t t)
 {
-	if (r)
-		snprintf(buf, len, "offset %llu of '%s' (address 0x%llx)", (unsigned long long)off, r->name,
-			 (unsigned long long)(r->addr + off));
-	else
-		snprintf(buf, len, "LDS offset 0x%llx", (unsigned long long)off);
+	char where[160], what[400];
+	where_text(r, off, where, sizeof where);
+	emu_late_tag_text(e, e->wg, t, what, sizeof what);
+	emu_fail(e, w, in, "late memory: %s %s (lane %d), written by %s", read ? "reads" : "writes", where, lane, what);
 }
 
-static bool late_check(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, unsigned size, int lane,
+/* Tag t on a byte as this access sees it: another wave's outstanding
+ * store (or the own wave's LDS DMA), or 0. */
+static uint16_t late_conflict(Emu *e, Wave *w, const Inst *in, uint16_t t, uint16_t mine)
+{
+	if (!t || t == mine)
+		return 0;
+	bool other = (unsigned)(t >> 7) - 1 != w->id;
+	bool dma = in->fmt == FMT_MUBUF && in->lds;
+	if (!other && (dma || !emu_late_tag_own(e->wg, t)))
+		return 0;
+	return t;
+}
+
+/* A read of a byte another wave's outstanding store changed fails now; a
+ * write is logged and settled after the instruction ran. */
+static bool late_access(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, unsigned size, int lane,
 	int kind)
 {
 	uint16_t *m = marks_of(e, r);
-	uint16_t mine = kind == MA_WRITE ? emu_late_tag(w) : 0;
-	bool dma = in->fmt == FMT_MUBUF && in->lds;
-	for (unsigned b = 0; b < size; b++) {
-		uint16_t t = m[off + b];
-		if (!t || t == mine)
-			continue;
-		bool other = (unsigned)(t >> 7) - 1 != w->id;
-		if (!other && (dma || !emu_late_tag_own(e->wg, t)))
-			continue;
-		char where[160], what[400];
-		where_text(r, off + b, where, sizeof where);
-		emu_late_tag_text(e, e->wg, t, what, sizeof what);
-		emu_fail(e, w, in, "late memory: %s %s (lane %d), written by %s", kind == MA_READ ? "reads" : "writes",
-			 where, lane, what);
-		return false;
+	if (kind == MA_READ) {
+		for (unsigned b = 0; b < size; b++) {
+			uint16_t t = late_conflict(e, w, in, m[off + b], 0);
+			if (t) {
+				late_fail(e, w, in, r, off + b, lane, true, t);
+				return false;
+			}
+		}
+		return true;
 	}
-	if (mine) {
-		for (unsigned b = 0; b < size; b++)
-			m[off + b] = mine;
-		emu_late_wrote(w, r ? (int)r->index : -1, off, size);
+	uint8_t *host = r ? r->host : e->wg->lds;
+	uint16_t mine = kind == MA_WRITE ? emu_late_tag(w) : 0;
+	for (unsigned b = 0; b < size; b++) {
+		LateByte lb = {host + off + b, host[off + b], late_conflict(e, w, in, m[off + b], mine), mine,
+			       r ? (int32_t)r->index : -1, lane, off + b};
+		vec_push(&e->wt->late_log, lb);
 	}
 	return true;
 }
@@ -175,23 +250,12 @@ void emu_watch_unmark(Emu *e, int region, uint64_t off, uint32_t size, uint16_t 
 			m[off + b] = 0;
 }
 
-/* ---- races ---- */
-
-static RaceByte *races_of(Emu *e, const EmuRegion *r)
-{
-	Watch *wt = e->wt;
-	if (!r)
-		return wt->lds_race;
-	if (!wt->race[r->index])
-		wt->race[r->index] = xcalloc(r->size ? r->size : 1, sizeof **wt->race);
-	return wt->race[r->index];
-}
+/* ---- races: reports ---- */
 
 /* Record the pair (a, b) of instruction offsets; true when it is new. */
 static bool new_pair(Watch *wt, uint32_t a, uint32_t b)
 {
-	uint64_t key = a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-	key++; /* 0 marks an empty slot */
+	uint64_t key = (a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a) + 1; /* 0: an empty slot */
 	if (2 * (wt->npairs + 1) > wt->cap) {
 		size_t cap = wt->cap ? 2 * wt->cap : 64;
 		uint64_t *p = xcalloc(cap, sizeof *p);
@@ -249,8 +313,31 @@ static void report(Emu *e, const RaceSite *a, const RaceSite *b, const EmuRegion
 		wt->report_used += (size_t)k < room ? (size_t)k : room - 1;
 }
 
-/* Are the site and the current access (workgroup cur, epoch ep, wave)
- * unordered? LDS sites of other workgroups are stale. */
+/* ---- races: the records ---- */
+
+static RaceDword *dwords_of(Emu *e, const EmuRegion *r)
+{
+	Watch *wt = e->wt;
+	if (!r)
+		return wt->lds_race;
+	if (!wt->race[r->index])
+		wt->race[r->index] = xcalloc(r->size / 4 + 1, sizeof **wt->race);
+	return wt->race[r->index];
+}
+
+/* The byte records of dword d, splitting it first. */
+static RaceRec *bytes_of(Watch *wt, RaceDword *d)
+{
+	if (!d->split) {
+		RaceBytes b = {{d->rec, d->rec, d->rec, d->rec}};
+		vec_push(&wt->splits, b);
+		d->split = (uint32_t)wt->splits.len;
+	}
+	return wt->splits.data[d->split - 1].b;
+}
+
+/* Are site s and the access (workgroup cur, epoch ep, wave) unordered?
+ * LDS sites of other workgroups are stale. */
 static bool unordered(const RaceSite *s, uint32_t cur, uint32_t ep, uint32_t wave, bool lds)
 {
 	if (!s->wg)
@@ -260,41 +347,85 @@ static bool unordered(const RaceSite *s, uint32_t cur, uint32_t ep, uint32_t wav
 	return site_epoch(s) == ep && site_wave(s) != wave;
 }
 
-static void race_check(Emu *e, Wave *w, const EmuRegion *r, uint64_t off, unsigned size, int lane, int kind)
+static RaceSite site_of(Emu *e, Wave *w, int lane, int kind)
 {
-	RaceByte *rb = races_of(e, r);
+	return (RaceSite){e->wg_linear + 1, (uint32_t)(w->pc - e->code.base),
+			  (e->epoch & 0xfffff) | (w->id & 15) << 20 | ((uint32_t)lane & 63) << 24 |
+				  (uint32_t)(kind == MA_ATOMIC) << 30};
+}
+
+static void read_rec(Emu *e, RaceRec *x, const RaceSite *me, const EmuRegion *r, uint64_t off)
+{
 	bool lds = r == NULL;
-	uint32_t cur = e->wg_linear + 1, ep = e->epoch & 0xfffff;
-	RaceSite me = {cur, (uint32_t)(w->pc - e->code.base),
-		       ep | (w->id & 15) << 20 | ((uint32_t)lane & 63) << 24 | (uint32_t)(kind == MA_ATOMIC) << 30};
-	for (unsigned b = 0; b < size; b++) {
-		RaceByte *x = &rb[off + b];
-		if (unordered(&x->w, cur, ep, w->id, lds) && !(site_atomic(&x->w) && kind == MA_ATOMIC))
-			report(e, &x->w, &me, r, off + b);
-		if (kind == MA_READ) {
-			bool same_set = x->r1.wg == cur && site_epoch(&x->r1) == ep;
-			if (same_set && site_wave(&x->r1) != w->id)
-				x->r2 = x->r1;
-			else if (!same_set) {
-				if (!lds && x->r1.wg && x->r1.wg != cur)
-					x->x = x->r1;
-				x->r2.wg = 0;
+	uint32_t cur = me->wg, ep = site_epoch(me), wave = site_wave(me);
+	if (unordered(&x->w, cur, ep, wave, lds) && site_changed(&x->w))
+		report(e, &x->w, me, r, off);
+	if (x->r.wg == cur && site_epoch(&x->r) == ep) {
+		x->rmask |= (uint16_t)(1u << wave);
+	} else {
+		if (!lds && x->r.wg && x->r.wg != cur)
+			x->flags |= REC_XWG;
+		x->rmask = (uint16_t)(1u << wave);
+	}
+	x->r = *me;
+}
+
+/* The write or atomic `me` takes the record; what it conflicts with is
+ * settled after the instruction ran. */
+static void write_rec(RaceWrite *rw, RaceRec *x, const RaceSite *me, bool lds)
+{
+	uint32_t cur = me->wg, ep = site_epoch(me), wave = site_wave(me);
+	if (unordered(&x->w, cur, ep, wave, lds) && !(site_atomic(&x->w) && site_atomic(me))) {
+		rw->race = true, rw->other = x->w;
+	} else if (x->r.wg && (x->r.wg != cur ? !lds : site_epoch(&x->r) == ep && (x->rmask & ~(1u << wave)))) {
+		rw->race = true, rw->other = x->r;
+		if (site_wave(&x->r) == wave) /* the latest reader is this wave: name another one */
+			for (uint32_t k = 0; k < 16; k++)
+				if ((x->rmask >> k) & 1 && k != wave) {
+					rw->other.bits = (rw->other.bits & ~(15u << 20)) | k << 20;
+					break;
+				}
+	} else if (!lds && (x->flags & REC_XWG)) {
+		rw->race = true, rw->other = x->r;
+	}
+	x->w = *me;
+	x->r.wg = 0;
+	x->rmask = 0;
+	x->flags = 0;
+}
+
+static void race_access(Emu *e, Wave *w, const EmuRegion *r, uint64_t off, unsigned size, int lane, int kind)
+{
+	Watch *wt = e->wt;
+	RaceDword *dw = dwords_of(e, r);
+	RaceSite me = site_of(e, w, lane, kind);
+	const uint8_t *host = r ? r->host : e->wg->lds;
+	for (uint64_t d = off / 4; d * 4 < off + size; d++) {
+		uint64_t lo = d * 4 < off ? off : d * 4, hi = d * 4 + 4 > off + size ? off + size : d * 4 + 4;
+		RaceDword *x = &dw[d];
+		bool whole = lo == d * 4 && hi == d * 4 + 4;
+		RaceRec *recs = whole && !x->split ? &x->rec : bytes_of(wt, x);
+		for (uint64_t b = lo; b < hi; b++) {
+			RaceRec *rec = recs == &x->rec ? recs : &recs[b % 4];
+			if (kind == MA_READ) {
+				read_rec(e, rec, &me, r, b);
+			} else {
+				RaceWrite rw = {.dw = x, .byte = recs == &x->rec ? -1 : (int)(b % 4),
+						.region = r ? (int32_t)r->index : -1, .off = b, .me = me};
+				uint64_t first = recs == &x->rec ? d * 4 : b;
+				rw.host = host + first;
+				rw.mask = recs == &x->rec ? 15 : 1;
+				memcpy(rw.old, rw.host, recs == &x->rec ? 4 : 1);
+				write_rec(&rw, rec, &me, r == NULL);
+				vec_push(&wt->race_log, rw);
 			}
-			x->r1 = me;
-			continue;
+			if (recs == &x->rec)
+				break; /* one record for the whole dword */
 		}
-		if (unordered(&x->r1, cur, ep, w->id, lds))
-			report(e, &x->r1, &me, r, off + b);
-		else if (unordered(&x->r2, cur, ep, w->id, lds))
-			report(e, &x->r2, &me, r, off + b);
-		if (!lds && x->x.wg && x->x.wg != cur)
-			report(e, &x->x, &me, r, off + b);
-		x->w = me;
-		x->r1.wg = x->r2.wg = x->x.wg = 0;
 	}
 }
 
-/* ---- the entry ---- */
+/* ---- the entries ---- */
 
 bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t addr, unsigned size, int lane)
 {
@@ -302,9 +433,45 @@ bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t add
 		return true;
 	uint64_t off = r ? addr - r->addr : addr;
 	int kind = access_kind(in, r == NULL);
-	if (e->late && !late_check(e, w, in, r, off, size, lane, kind))
+	if (e->late && !late_access(e, w, in, r, off, size, lane, kind))
 		return false;
 	if (e->races)
-		race_check(e, w, r, off, size, lane, kind);
+		race_access(e, w, r, off, size, lane, kind);
 	return true;
+}
+
+void emu_watch_settle(Emu *e, Wave *w, const Inst *in)
+{
+	Watch *wt = e->wt;
+	for (size_t i = 0; i < wt->race_log.len; i++) {
+		RaceWrite *rw = &wt->race_log.data[i];
+		bool changed = false;
+		for (int b = 0; b < 4; b++)
+			changed |= (rw->mask >> b & 1) && rw->host[b] != rw->old[b];
+		if (!changed)
+			continue; /* left as it was: as if not written */
+		RaceRec *rec = rw->byte < 0 ? &rw->dw->rec : &wt->splits.data[rw->dw->split - 1].b[rw->byte];
+		if (rec->w.pc == rw->me.pc && rec->w.wg == rw->me.wg)
+			rec->w.bits |= SITE_CHANGED;
+		if (rw->race)
+			report(e, &rw->other, &rw->me, rw->region >= 0 ? emu_mem_region(e->mem, (size_t)rw->region) : NULL,
+			       rw->off);
+	}
+	wt->race_log.len = 0;
+	for (size_t i = 0; i < wt->late_log.len && !e->failed; i++) {
+		LateByte *lb = &wt->late_log.data[i];
+		if (*lb->host == lb->old)
+			continue;
+		if (lb->late) {
+			late_fail(e, w, in, lb->region >= 0 ? emu_mem_region(e->mem, (size_t)lb->region) : NULL, lb->off,
+				  lb->lane, false, lb->late);
+			break;
+		}
+		if (lb->mine) {
+			uint16_t *m = lb->region >= 0 ? wt->mark[lb->region] : wt->lds_mark;
+			m[lb->off] = lb->mine;
+			emu_late_wrote(w, lb->region, lb->off, 1);
+		}
+	}
+	wt->late_log.len = 0;
 }

@@ -292,6 +292,11 @@ static void issue(Emu *e, Wave *w)
 	}
 	if (e->failed)
 		return;
+	if (e->watch) {
+		emu_watch_settle(e, w, in);
+		if (e->failed)
+			return;
+	}
 	if (e->late)
 		emu_late_after(e, w, in);
 	if (!sets_pc)

@@ -254,6 +254,38 @@ START_TEST(late_store_needs_wait_before_barrier)
 }
 END_TEST
 
+/* Two waves store to the same global dwords with no wait: the same values
+ * (a reduction's total each wave writes) are no error, different ones are
+ * (which reaches memory last is not known). */
+START_TEST(late_replicated_stores)
+{
+	for (int differ = 0; differ < 2; differ++) {
+		Harness h;
+		init_with(&h,
+			  "s_load_dwordx2 s[4:5], s[0:1], 0x0\n" WAVE_INDEX
+			  "v_and_b32 v1, 63, v0\n"
+			  "v_lshlrev_b32 v1, 2, v1\n"
+			  "v_mov_b32 v2, 41\n"
+			  "%s\n"
+			  "s_waitcnt lgkmcnt(0)\n"
+			  "global_store_dword v1, v2, s[4:5]\n",
+			  differ ? "v_add_u32 v2, s6, v2" : "");
+		uint32_t out[64] = {0};
+		h_buffer(&h, out, sizeof out, 0, true);
+		h.l.wg_size[0] = 128;
+		set_modes(&h, true, false, false);
+		if (differ) {
+			expect_error(&h, ERR("late memory: writes offset 0 of 'buf'", "written by wave 0's global_store_dword",
+					     "vmcnt(0)", "wave 1]"));
+		} else {
+			ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+			ck_assert_uint_eq(out[5], 41);
+		}
+		h_free(&h);
+	}
+}
+END_TEST
+
 /* An LDS DMA (buffer_load_dword ... lds) writes LDS on vmcnt: even its own
  * wave may read that LDS only after vmcnt covers it. */
 START_TEST(late_lds_dma)
@@ -392,22 +424,67 @@ START_TEST(races_lds_read_write)
 }
 END_TEST
 
-/* Two workgroups writing the same global dwords race (the hardware runs
- * them concurrently); writing their own dwords, or adding atomically to
- * shared ones, does not. A wave reading what it wrote itself does not. */
+/* Waves writing the two halves of one dword do not race (the records split
+ * to bytes); a wave reading the half another wrote with no barrier does. */
+START_TEST(races_sub_dword)
+{
+	for (int read = 0; read < 2; read++) {
+		Harness h;
+		init_with(&h,
+			  "s_load_dwordx2 s[4:5], s[0:1], 0x0\n" WAVE_INDEX
+			  "v_and_b32 v1, 63, v0\n"
+			  "v_lshlrev_b32 v1, 2, v1\n"
+			  "v_lshlrev_b32 v2, 1, v0\n"      /* wave 0 the low half, wave 1 the high */
+			  "v_and_b32 v2, 0x80, v2\n"
+			  "v_lshrrev_b32 v2, 6, v2\n"
+			  "v_add_u32 v2, v1, v2\n"
+			  "v_add_u32 v3, 0x100, v0\n"
+			  "ds_write_b16 v2, v3\n"
+			  "%s\n"
+			  "s_waitcnt lgkmcnt(0)\n"
+			  "s_barrier\n"
+			  "ds_read_b32 v4, v1\n"
+			  "s_waitcnt lgkmcnt(0)\n"
+			  "global_store_dword v1, v4, s[4:5]\n",
+			  read ? "s_cmp_eq_u32 s6, 0\ns_cbranch_scc0 1f\nds_read_u16 v5, v1 offset:2\n1:" : "");
+		uint32_t out[64] = {0};
+		char report[4096];
+		h_buffer(&h, out, sizeof out, 0, true);
+		h.l.wg_size[0] = 128;
+		h.l.kd.group_segment_fixed_size = 256;
+		h.l.report = report;
+		h.l.report_len = sizeof report;
+		set_modes(&h, false, true, false);
+		ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+		ck_assert_uint_eq(out[3], (0x100u + 3) | (0x100u + 67) << 16);
+		ck_assert_msg(h.stats.races == (uint64_t)read, "%llu races\n%s", (unsigned long long)h.stats.races, report);
+		if (read)
+			ck_assert_msg(strstr(report, "ds_write_b16 v2, v3") && strstr(report, "ds_read_u16 v5, v1 offset:2"),
+				      "%s", report);
+		h_free(&h);
+	}
+}
+END_TEST
+
+/* Two workgroups writing different values to the same global dwords race
+ * (the hardware runs them concurrently); the same values (a result each
+ * computes whole) do not, nor do writes to their own dwords or atomic
+ * additions to shared ones. A wave reading what it wrote itself does not;
+ * a workgroup reading what another wrote does. */
 START_TEST(races_global_workgroups)
 {
 	static const struct {
 		const char *code;
 		uint64_t races;
 	} cases[] = {
-		{"global_store_dword v1, v0, s[4:5]", 1},
+		{"v_add_u32 v3, s2, v0\nglobal_store_dword v1, v3, s[4:5]", 1},
+		{"global_store_dword v1, v0, s[4:5]", 0},
 		{"s_lshl_b32 s8, s2, 8\nv_add_u32 v1, s8, v1\nglobal_store_dword v1, v0, s[4:5]", 0},
 		{"global_atomic_add v1, v0, s[4:5]", 0},
 		{"s_lshl_b32 s8, s2, 8\nv_add_u32 v1, s8, v1\nglobal_store_dword v1, v0, s[4:5]\n"
 		 "global_load_dword v2, v1, s[4:5]\ns_waitcnt vmcnt(0)\nglobal_store_dword v1, v2, s[4:5] offset:512",
 		 0},
-		{"global_atomic_add v1, v0, s[4:5]\nglobal_load_dword v2, v1, s[4:5]", 1},
+		{"v_add_u32 v0, 1, v0\nglobal_atomic_add v1, v0, s[4:5]\nglobal_load_dword v2, v1, s[4:5]", 1},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		Harness h;
@@ -537,9 +614,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, late_overwrite);
 	tcase_add_test(tc, late_lgkmcnt_smem_out_of_order);
 	tcase_add_test(tc, late_store_needs_wait_before_barrier);
+	tcase_add_test(tc, late_replicated_stores);
 	tcase_add_test(tc, late_lds_dma);
 	tcase_add_test(tc, races_lds_buffer_reuse);
 	tcase_add_test(tc, races_lds_read_write);
+	tcase_add_test(tc, races_sub_dword);
 	tcase_add_test(tc, races_global_workgroups);
 	tcase_add_test(tc, canary_buffer_store);
 	tcase_add_test(tc, guard_zones_name_the_buffer);
