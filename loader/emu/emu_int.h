@@ -140,7 +140,8 @@ struct Emu {
 	 * emu_watch); the current workgroup's barrier epoch (releases so far) */
 	bool late, races, canary, watch;
 	uint32_t epoch;
-	struct Watch *wt; /* watch.c */
+	struct Watch *wt;   /* watch.c */
+	struct LateMem *lm; /* late.c */
 };
 
 /* Record lane `lane`'s address (slot 64 + lane: a ds_*2 second address). */
@@ -194,6 +195,8 @@ const EmuRegion *emu_mem_region(EmuMemory *m, size_t index);
  * 0x...): 4 bytes past its end", "... before the start of ..."), or "not
  * near any mapped region". */
 void emu_mem_describe(EmuMemory *m, uint64_t addr, uint64_t size, char *buf, size_t len);
+/* "offset 64 of 'c' (address 0x...)", or "LDS offset 0x40" for r NULL. */
+void emu_where_text(const EmuRegion *r, uint64_t off, char *buf, size_t len);
 
 /* ---- wave.c ---- */
 /* Stop the launch with a message naming the instruction and its address. */
@@ -210,6 +213,9 @@ uint64_t emu_scalar_src64(Emu *e, Wave *w, const Inst *in, unsigned code, IsaTyp
 static inline uint32_t *vreg(Wave *w, unsigned r) { return w->vgpr + (size_t)r * 64; }
 /* Check a VGPR range lies inside the wave's allocation. */
 bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n);
+/* The decoded instruction at pc if it has run (for messages), else NULL
+ * (regs.c). */
+const Inst *emu_inst_at(Emu *e, uint64_t pc);
 
 /* ---- salu.c ---- */
 /* Execute a scalar instruction; returns false if the wave should stop
@@ -237,50 +243,47 @@ typedef struct RegUse {
 } RegUse;
 void emu_reg_use(const Wave *w, const Inst *in, RegUse *u);
 
+/* What an access does to memory. */
+typedef enum { MA_READ, MA_WRITE, MA_ATOMIC } EmuAccess;
+
 /* ---- late.c: late memory (policy.memory EMU_MEMORY_LATE) ---- */
-/* The per-wave state of the workgroup's waves, allocated once per launch,
- * and its release. */
+/* The state of the workgroup's waves and of memory, allocated once per
+ * launch (after e->wg is set), and its release. */
 void emu_late_new(Emu *e, Workgroup *g);
-void emu_late_free(Workgroup *g);
+void emu_late_free(Emu *e, Workgroup *g);
 /* A wave starts: nothing outstanding. */
 void emu_late_start(Wave *w);
 /* Before an instruction issues: the registers it reads or writes must not
  * wait for a load (false and the launch failed otherwise); a memory
  * instruction is recorded as outstanding. */
 bool emu_late_before(Emu *e, Wave *w, const Inst *in);
-/* After it ran: a load's results are held back until they return;
- * s_waitcnt returns what it guarantees, s_endpgm everything. */
+/* After it ran (and after emu_late_settle): a load's results are held back
+ * until they return; s_waitcnt returns what it guarantees, s_endpgm
+ * everything. */
 void emu_late_after(Emu *e, Wave *w, const Inst *in);
-/* The memory a store of the instruction being issued wrote (kept flagged
- * until it completes): the marks' tag, or 0 when nothing is being
- * recorded; and the range, appended to the outstanding store. */
-uint16_t emu_late_tag(const Wave *w);
-void emu_late_wrote(Wave *w, int region, uint64_t off, uint32_t size);
-/* The outstanding store with tag `tag` (a wave's index and slot): does it
- * stay hidden from its own wave too (LDS DMA)? Its text for messages. */
-bool emu_late_tag_own(const Workgroup *g, uint16_t tag);
-void emu_late_tag_text(Emu *e, const Workgroup *g, uint16_t tag, char *buf, size_t len);
+/* An access of `size` bytes at offset `off` of region r (NULL: LDS) by
+ * lane `lane`: a read of bytes another wave's store has not completed fails
+ * (false); a write is logged for emu_late_settle. */
+bool emu_late_access(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, unsigned size, int lane,
+	EmuAccess kind);
+/* After the instruction ran: its writes that changed bytes another wave's
+ * store has not completed fail; the bytes its own store changed stay
+ * marked until it completes. */
+void emu_late_settle(Emu *e, Wave *w, const Inst *in);
 
 /* ---- watch.c: memory watched by the late and race modes ---- */
 void emu_watch_new(Emu *e);
 void emu_watch_free(Emu *e);
 /* An access of `size` bytes by lane `lane` of w: LDS byte offset `addr`
- * (r NULL) or device address `addr` in region r. Checks the late marks and
- * records the access for the race detector; false when the launch failed. */
+ * (r NULL) or device address `addr` in region r. Late memory's check, and
+ * the race detector's records; false when the launch failed. */
 bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t addr, unsigned size, int lane);
-/* After the instruction ran: its writes that changed a byte another wave
- * has an outstanding store on fail (late), those that race are reported,
- * and the bytes its store changed are marked until it completes. */
+/* After the instruction ran: its writes settled (late memory's, and the
+ * races of those that changed memory reported). */
 void emu_watch_settle(Emu *e, Wave *w, const Inst *in);
-/* Clear the late marks `tag` left on [off, off+size) of region `region`
- * (-1: LDS). */
-void emu_watch_unmark(Emu *e, int region, uint64_t off, uint32_t size, uint16_t tag);
-/* The races found: distinct pairs, and the report text (EmuLaunch.report). */
+/* The distinct pairs of racing instructions found. */
 uint64_t emu_watch_races(const Emu *e);
 
-/* ---- wave.c ---- */
-/* The decoded instruction at pc if it has run (for messages), else NULL. */
-const Inst *emu_inst_at(Emu *e, uint64_t pc);
 
 /* ---- mfma.c ---- */
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in);

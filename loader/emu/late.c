@@ -30,13 +30,18 @@
  * returns after it as on the hardware. Registers come from operands.c.
  *
  * A store (and an LDS DMA, buffer_load ... lds) writes memory at issue and
- * marks the bytes it wrote with its tag until it completes (watch.c):
- * another wave touching them before is an error, since on hardware it may
- * see them written or not (a store is visible to other waves after the
- * writer's covering wait and a barrier); the writer's own accesses see its
- * stores in order, except the LDS a DMA writes, which even its own wave may
- * read only after vmcnt covers it. Atomics act on memory at issue; their
- * returned values are late like loads. */
+ * marks the bytes it changed with its tag (its wave and slot, one uint16 per
+ * byte of LDS and of each writable region, allocated on first touch) until
+ * it completes: another wave reading them, or writing a different value to
+ * them, before is an error, since on hardware it may see them written or
+ * not (a store is visible to other waves after the writer's covering wait
+ * and a barrier); the writer's own accesses see its stores in order, except
+ * the LDS a DMA writes, which even its own wave may read only after vmcnt
+ * covers it. Writes are settled after their instruction ran (watch.c calls
+ * emu_late_settle): one that left the bytes as they were marks nothing and
+ * conflicts with nothing (waves storing one value, a reduction's total each
+ * wave writes, are no error). Atomics act on memory at issue and mark
+ * nothing; their returned values are late like loads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +73,25 @@ typedef struct LateOp {
 	Vec(LateRange) wrote;
 } LateOp;
 
+/* A byte the instruction being issued writes, settled after it ran. */
+typedef struct LateByte {
+	uint8_t *host;
+	uint8_t old;
+	uint16_t late;  /* another wave's outstanding store on it, 0: none */
+	uint16_t mine;  /* the tag to mark it with when changed, 0: none */
+	int32_t region; /* -1: LDS */
+	int lane;
+	uint64_t off;
+} LateByte;
+
+/* The memory side: the marks, and the current instruction's writes. */
+typedef struct LateMem {
+	size_t nregions;
+	uint16_t **mark; /* per region, NULL until touched */
+	uint16_t *lds_mark;
+	Vec(LateByte) log;
+} LateMem;
+
 typedef struct LateWave {
 	LateOp op[LATE_SLOTS];
 	uint8_t order[LATE_SLOTS]; /* outstanding slots, oldest first */
@@ -80,7 +104,11 @@ typedef struct LateWave {
 
 void emu_late_new(Emu *e, Workgroup *g)
 {
-	(void)e;
+	LateMem *lm = xcalloc(1, sizeof *lm);
+	lm->nregions = emu_mem_count(e->mem);
+	lm->mark = xcalloc(lm->nregions + 1, sizeof *lm->mark);
+	lm->lds_mark = xcalloc(g->lds_size ? g->lds_size : 1, sizeof *lm->lds_mark);
+	e->lm = lm;
 	for (uint32_t i = 0; i < g->nwaves; i++) {
 		LateWave *lw = xcalloc(1, sizeof *lw);
 		lw->vown = xcalloc(g->waves[i].nregs, sizeof *lw->vown);
@@ -89,8 +117,18 @@ void emu_late_new(Emu *e, Workgroup *g)
 	}
 }
 
-void emu_late_free(Workgroup *g)
+void emu_late_free(Emu *e, Workgroup *g)
 {
+	LateMem *lm = e->lm;
+	if (lm) {
+		for (size_t i = 0; i < lm->nregions; i++)
+			free(lm->mark[i]);
+		free(lm->mark);
+		free(lm->lds_mark);
+		vec_free(&lm->log);
+		free(lm);
+		e->lm = NULL;
+	}
 	for (uint32_t i = 0; i < g->nwaves; i++) {
 		LateWave *lw = g->waves[i].late;
 		if (!lw)
@@ -134,6 +172,18 @@ static bool pure_vm(const LateOp *op) { return op->wait == LATE_VM; }
 
 static uint16_t tag_of(const Wave *w, int slot) { return (uint16_t)((w->id + 1) << 7 | (unsigned)slot); }
 
+/* Clear the marks `tag` left on [off, off+size) of region `region` (-1:
+ * LDS). */
+static void unmark(LateMem *lm, int region, uint64_t off, uint32_t size, uint16_t tag)
+{
+	uint16_t *m = region < 0 ? lm->lds_mark : lm->mark[region];
+	if (!m)
+		return;
+	for (uint32_t b = 0; b < size; b++)
+		if (m[off + b] == tag)
+			m[off + b] = 0;
+}
+
 /* The results reach the registers, the marks leave memory. */
 static void complete(Emu *e, Wave *w, int slot)
 {
@@ -157,7 +207,7 @@ static void complete(Emu *e, Wave *w, int slot)
 	}
 	for (size_t i = 0; i < op->wrote.len; i++) {
 		LateRange *r = &op->wrote.data[i];
-		emu_watch_unmark(e, r->region, r->off, r->size, tag_of(w, slot));
+		unmark(e->lm, r->region, r->off, r->size, tag_of(w, slot));
 	}
 	op->wrote.len = 0;
 	op->wait = 0;
@@ -391,12 +441,16 @@ void emu_late_after(Emu *e, Wave *w, const Inst *in)
 	}
 }
 
-uint16_t emu_late_tag(const Wave *w)
+/* ---- the memory side ---- */
+
+/* The tag of the store being issued, 0 when none. */
+static uint16_t current_tag(const Wave *w)
 {
 	return w->late && w->late->cur >= 0 ? tag_of(w, w->late->cur) : 0;
 }
 
-void emu_late_wrote(Wave *w, int region, uint64_t off, uint32_t size)
+/* The store being issued changed [off, off+size) of region `region`. */
+static void wrote(Wave *w, int region, uint64_t off, uint32_t size)
 {
 	LateOp *op = &w->late->op[w->late->cur];
 	if (op->wrote.len) { /* extend the last range when contiguous */
@@ -409,15 +463,16 @@ void emu_late_wrote(Wave *w, int region, uint64_t off, uint32_t size)
 	vec_push(&op->wrote, ((LateRange){region, size, off}));
 }
 
-bool emu_late_tag_own(const Workgroup *g, uint16_t tag)
+/* Does the store with tag `tag` stay hidden from its own wave (LDS DMA)? */
+static bool tag_own(const Workgroup *g, uint16_t tag)
 {
 	unsigned wave = (tag >> 7) - 1, slot = tag & 127;
 	return wave < g->nwaves && g->waves[wave].late->op[slot].own;
 }
 
-void emu_late_tag_text(Emu *e, const Workgroup *g, uint16_t tag, char *buf, size_t len)
+/* The store with tag `tag`, for messages. */
+static void tag_text(const Workgroup *g, uint16_t tag, char *buf, size_t len)
 {
-	(void)e;
 	unsigned wave = (tag >> 7) - 1, slot = tag & 127;
 	if (wave >= g->nwaves) {
 		snprintf(buf, len, "?");
@@ -430,4 +485,80 @@ void emu_late_tag_text(Emu *e, const Workgroup *g, uint16_t tag, char *buf, size
 	needed_wait(lw, op, wait, sizeof wait);
 	snprintf(buf, len, "wave %u's %s at 0x%llx, which has not completed (wave %u has not executed s_waitcnt %s since)",
 		 wave, dis, (unsigned long long)op->pc, wave, wait);
+}
+
+static uint16_t *marks_of(LateMem *lm, const EmuRegion *r)
+{
+	if (!r)
+		return lm->lds_mark;
+	if (!lm->mark[r->index])
+		lm->mark[r->index] = xcalloc(r->size ? r->size : 1, sizeof **lm->mark);
+	return lm->mark[r->index];
+}
+
+static void mem_fail(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, int lane, bool read, uint16_t t)
+{
+	char where[160], what[400];
+	emu_where_text(r, off, where, sizeof where);
+	tag_text(e->wg, t, what, sizeof what);
+	emu_fail(e, w, in, "late memory: %s %s (lane %d), written by %s", read ? "reads" : "writes", where, lane, what);
+}
+
+/* Tag t on a byte as this access sees it: another wave's outstanding
+ * store (or the own wave's LDS DMA), else 0. */
+static uint16_t conflict(Emu *e, Wave *w, const Inst *in, uint16_t t, uint16_t mine)
+{
+	if (!t || t == mine)
+		return 0;
+	bool other = (unsigned)(t >> 7) - 1 != w->id;
+	bool dma = in->fmt == FMT_MUBUF && in->lds;
+	if (!other && (dma || !tag_own(e->wg, t)))
+		return 0;
+	return t;
+}
+
+bool emu_late_access(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, unsigned size, int lane,
+	EmuAccess kind)
+{
+	LateMem *lm = e->lm;
+	uint16_t *m = marks_of(lm, r);
+	if (kind == MA_READ) {
+		for (unsigned b = 0; b < size; b++) {
+			uint16_t t = conflict(e, w, in, m[off + b], 0);
+			if (t) {
+				mem_fail(e, w, in, r, off + b, lane, true, t);
+				return false;
+			}
+		}
+		return true;
+	}
+	uint8_t *host = r ? r->host : e->wg->lds;
+	uint16_t mine = kind == MA_WRITE ? current_tag(w) : 0;
+	for (unsigned b = 0; b < size; b++) {
+		LateByte lb = {host + off + b, host[off + b], conflict(e, w, in, m[off + b], mine), mine,
+			       r ? (int32_t)r->index : -1, lane, off + b};
+		vec_push(&lm->log, lb);
+	}
+	return true;
+}
+
+void emu_late_settle(Emu *e, Wave *w, const Inst *in)
+{
+	LateMem *lm = e->lm;
+	for (size_t i = 0; i < lm->log.len && !e->failed; i++) {
+		LateByte *lb = &lm->log.data[i];
+		if (*lb->host == lb->old)
+			continue; /* left as it was: as if not written */
+		if (lb->late) {
+			mem_fail(e, w, in, lb->region >= 0 ? emu_mem_region(e->mem, (size_t)lb->region) : NULL, lb->off, lb->lane,
+				 false, lb->late);
+			break;
+		}
+		if (lb->mine) {
+			uint16_t *m = lb->region >= 0 ? lm->mark[lb->region] : lm->lds_mark;
+			m[lb->off] = lb->mine;
+			wrote(w, lb->region, lb->off, 1);
+		}
+	}
+	lm->log.len = 0;
 }

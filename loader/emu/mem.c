@@ -136,3 +136,12 @@ void emu_mem_describe(EmuMemory *m, uint64_t addr, uint64_t size, char *buf, siz
 			 (unsigned long long)(addr - best->addr), best->name, (unsigned long long)best->size,
 			 (unsigned long long)best->addr, (unsigned long long)dist);
 }
+
+void emu_where_text(const EmuRegion *r, uint64_t off, char *buf, size_t len)
+{
+	if (r)
+		snprintf(buf, len, "offset %llu of '%s' (address 0x%llx)", (unsigned long long)off, r->name,
+			 (unsigned long long)(r->addr + off));
+	else
+		snprintf(buf, len, "LDS offset 0x%llx", (unsigned long long)off);
+}

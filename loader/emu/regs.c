@@ -2,7 +2,8 @@
  * failures, scalar registers by operand code (SGPRs, VCC, EXEC, M0, ...),
  * scalar sources including inline constants by the operation's type, and
  * the bounds check of a VGPR range against what the kernel descriptor
- * allocates. The issue loop (wave.c) and the executors (salu.c, valu.c,
+ * allocates; the decoded instruction at an address (for messages). The
+ * issue loop (wave.c) and the executors (salu.c, valu.c,
  * mfma.c, vmem.c) call these; nothing here calls back into them. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,4 +145,16 @@ bool emu_vreg_ok(Emu *e, Wave *w, const Inst *in, unsigned r, unsigned n)
 	emu_fail(e, w, in, "register v%u..v%u outside the %u registers the kernel descriptor allocates (unified file)",
 		 r, r + n - 1, w->nregs);
 	return false;
+}
+
+/* ---- the decode cache, for messages ---- */
+
+const Inst *emu_inst_at(Emu *e, uint64_t pc)
+{
+	CodeCache *c = &e->code;
+	if (pc < c->base || pc >= c->base + c->size || (pc & 3))
+		return NULL;
+	size_t slot = (size_t)((pc - c->base) / 4);
+	CodePage *pg = c->pages[slot / CODE_PAGE];
+	return pg && pg->state[slot % CODE_PAGE] ? &pg->insts[slot % CODE_PAGE] : NULL;
 }

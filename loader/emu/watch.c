@@ -1,5 +1,5 @@
 /* watch.c — memory watched by the late-memory mode (late.c) and the race
- * detector (EmuPolicy.races). Only LDS and writable global regions are
+ * detector (EmuPolicy.races), which is here. Only LDS and writable global regions are
  * watched: a read-only region cannot be written, so no access to it
  * completes late or races. Every LDS access (lds_ptr) and global access
  * (dev_ptr) of a watched launch comes here with its lane, address and size;
@@ -12,12 +12,8 @@
  * hides anything (several waves or workgroups storing the same value, as a
  * reduction's total replicated across waves is, are no error).
  *
- * Late marks: one tag per byte (the writing wave and its outstanding
- * store's slot, late.c) from a store's issue to its completion, on the
- * bytes the store changed. Another wave's read of a marked byte, or a write
- * that changes it, is an error naming the store and the wait its wave has
- * not executed; the writer's own accesses are in order (except LDS written
- * by a DMA, marked `own`).
+ * The late marks (stores not yet complete) are late.c's: this file hands
+ * it each access and the settling.
  *
  * Races (after FastTrack, Flanagan and Freund, PLDI 2009, reduced to
  * barrier epochs): each dword keeps its last write and the reads since,
@@ -73,17 +69,6 @@ typedef struct RaceBytes {
 	RaceRec b[4];
 } RaceBytes;
 
-/* A byte the instruction being issued writes, for the late marks. */
-typedef struct LateByte {
-	uint8_t *host;
-	uint8_t old;
-	uint16_t late; /* another wave's outstanding store on it, 0: none */
-	uint16_t mine; /* the tag to mark it with when changed, 0: none */
-	int32_t region; /* -1: LDS */
-	int lane;
-	uint64_t off;
-} LateByte;
-
 /* A race record the instruction being issued writes. */
 typedef struct RaceWrite {
 	RaceDword *dw;       /* the record: the dword's, or its byte `byte`'s (the split */
@@ -99,20 +84,16 @@ typedef struct RaceWrite {
 
 typedef struct Watch {
 	size_t nregions;
-	uint16_t **mark;      /* per region: late marks, NULL until touched */
-	RaceDword **race;     /* per region: race records */
-	uint16_t *lds_mark;
+	RaceDword **race;     /* per region: race records, NULL until touched */
 	RaceDword *lds_race;
 	Vec(RaceBytes) splits;
 	/* the distinct pairs of racing instructions: open addressing */
 	uint64_t *pairs;
 	size_t npairs, cap;
 	size_t report_used;
-	Vec(LateByte) late_log; /* the current instruction's writes */
-	Vec(RaceWrite) race_log;
+	Vec(RaceWrite) race_log; /* the current instruction's writes */
 } Watch;
 
-enum { MA_READ, MA_WRITE, MA_ATOMIC };
 
 static uint32_t site_epoch(const RaceSite *s) { return s->bits & 0xfffff; }
 static uint32_t site_wave(const RaceSite *s) { return (s->bits >> 20) & 15; }
@@ -124,13 +105,9 @@ void emu_watch_new(Emu *e)
 {
 	Watch *wt = xcalloc(1, sizeof *wt);
 	wt->nregions = emu_mem_count(e->mem);
-	wt->mark = xcalloc(wt->nregions + 1, sizeof *wt->mark);
 	wt->race = xcalloc(wt->nregions + 1, sizeof *wt->race);
-	size_t lds = e->wg->lds_size ? e->wg->lds_size : 1;
-	if (e->late)
-		wt->lds_mark = xcalloc(lds, sizeof *wt->lds_mark);
 	if (e->races)
-		wt->lds_race = xcalloc(lds / 4 + 1, sizeof *wt->lds_race);
+		wt->lds_race = xcalloc(e->wg->lds_size / 4 + 1, sizeof *wt->lds_race);
 	e->wt = wt;
 }
 
@@ -139,17 +116,12 @@ void emu_watch_free(Emu *e)
 	Watch *wt = e->wt;
 	if (!wt)
 		return;
-	for (size_t i = 0; i < wt->nregions; i++) {
-		free(wt->mark[i]);
+	for (size_t i = 0; i < wt->nregions; i++)
 		free(wt->race[i]);
-	}
-	free(wt->mark);
 	free(wt->race);
-	free(wt->lds_mark);
 	free(wt->lds_race);
 	vec_free(&wt->splits);
 	free(wt->pairs);
-	vec_free(&wt->late_log);
 	vec_free(&wt->race_log);
 	free(wt);
 	e->wt = NULL;
@@ -159,7 +131,7 @@ uint64_t emu_watch_races(const Emu *e) { return e->wt ? e->wt->npairs : 0; }
 
 /* What an access of `in` does to memory: an LDS DMA (buffer_load ... lds)
  * reads global memory and writes LDS. */
-static int access_kind(const Inst *in, bool lds)
+static EmuAccess access_kind(const Inst *in, bool lds)
 {
 	const IsaInfo *r = &isa_info[in->id];
 	if (in->fmt == FMT_MUBUF && in->lds)
@@ -169,85 +141,6 @@ static int access_kind(const Inst *in, bool lds)
 	if (r->flags & IF_STORE)
 		return MA_WRITE;
 	return MA_READ;
-}
-
-static void where_text(const EmuRegion *r, uint64_t off, char *buf, size_t len)
-{
-	if (r)
-		snprintf(buf, len, "offset %llu of '%s' (address 0x%llx)", (unsigned long long)off, r->name,
-			 (unsigned long long)(r->addr + off));
-	else
-		snprintf(buf, len, "LDS offset 0x%llx", (unsigned long long)off);
-}
-
-/* ---- late marks ---- */
-
-static uint16_t *marks_of(Emu *e, const EmuRegion *r)
-{
-	Watch *wt = e->wt;
-	if (!r)
-		return wt->lds_mark;
-	if (!wt->mark[r->index])
-		wt->mark[r->index] = xcalloc(r->size ? r->size : 1, sizeof **wt->mark);
-	return wt->mark[r->index];
-}
-
-static void late_fail(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, int lane, bool read, uint16_t t)
-{
-	char where[160], what[400];
-	where_text(r, off, where, sizeof where);
-	emu_late_tag_text(e, e->wg, t, what, sizeof what);
-	emu_fail(e, w, in, "late memory: %s %s (lane %d), written by %s", read ? "reads" : "writes", where, lane, what);
-}
-
-/* Tag t on a byte as this access sees it: another wave's outstanding
- * store (or the own wave's LDS DMA), or 0. */
-static uint16_t late_conflict(Emu *e, Wave *w, const Inst *in, uint16_t t, uint16_t mine)
-{
-	if (!t || t == mine)
-		return 0;
-	bool other = (unsigned)(t >> 7) - 1 != w->id;
-	bool dma = in->fmt == FMT_MUBUF && in->lds;
-	if (!other && (dma || !emu_late_tag_own(e->wg, t)))
-		return 0;
-	return t;
-}
-
-/* A read of a byte another wave's outstanding store changed fails now; a
- * write is logged and settled after the instruction ran. */
-static bool late_access(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t off, unsigned size, int lane,
-	int kind)
-{
-	uint16_t *m = marks_of(e, r);
-	if (kind == MA_READ) {
-		for (unsigned b = 0; b < size; b++) {
-			uint16_t t = late_conflict(e, w, in, m[off + b], 0);
-			if (t) {
-				late_fail(e, w, in, r, off + b, lane, true, t);
-				return false;
-			}
-		}
-		return true;
-	}
-	uint8_t *host = r ? r->host : e->wg->lds;
-	uint16_t mine = kind == MA_WRITE ? emu_late_tag(w) : 0;
-	for (unsigned b = 0; b < size; b++) {
-		LateByte lb = {host + off + b, host[off + b], late_conflict(e, w, in, m[off + b], mine), mine,
-			       r ? (int32_t)r->index : -1, lane, off + b};
-		vec_push(&e->wt->late_log, lb);
-	}
-	return true;
-}
-
-void emu_watch_unmark(Emu *e, int region, uint64_t off, uint32_t size, uint16_t tag)
-{
-	Watch *wt = e->wt;
-	uint16_t *m = region < 0 ? wt->lds_mark : wt->mark[region];
-	if (!m)
-		return;
-	for (uint32_t b = 0; b < size; b++)
-		if (m[off + b] == tag)
-			m[off + b] = 0;
 }
 
 /* ---- races: reports ---- */
@@ -302,7 +195,7 @@ static void report(Emu *e, const RaceSite *a, const RaceSite *b, const EmuRegion
 	if (!new_pair(wt, a->pc, b->pc) || wt->npairs > EMU_RACE_REPORTS || !e->l->report || !e->l->report_len)
 		return;
 	char where[160], sa[300], sb[300];
-	where_text(r, off, where, sizeof where);
+	emu_where_text(r, off, where, sizeof where);
 	site_text(e, a, sa, sizeof sa);
 	site_text(e, b, sb, sizeof sb);
 	const char *why = a->wg != b->wg ? "different workgroups" : "no s_barrier between them";
@@ -347,7 +240,7 @@ static bool unordered(const RaceSite *s, uint32_t cur, uint32_t ep, uint32_t wav
 	return site_epoch(s) == ep && site_wave(s) != wave;
 }
 
-static RaceSite site_of(Emu *e, Wave *w, int lane, int kind)
+static RaceSite site_of(Emu *e, Wave *w, int lane, EmuAccess kind)
 {
 	return (RaceSite){e->wg_linear + 1, (uint32_t)(w->pc - e->code.base),
 			  (e->epoch & 0xfffff) | (w->id & 15) << 20 | ((uint32_t)lane & 63) << 24 |
@@ -394,7 +287,7 @@ static void write_rec(RaceWrite *rw, RaceRec *x, const RaceSite *me, bool lds)
 	x->flags = 0;
 }
 
-static void race_access(Emu *e, Wave *w, const EmuRegion *r, uint64_t off, unsigned size, int lane, int kind)
+static void race_access(Emu *e, Wave *w, const EmuRegion *r, uint64_t off, unsigned size, int lane, EmuAccess kind)
 {
 	Watch *wt = e->wt;
 	RaceDword *dw = dwords_of(e, r);
@@ -432,8 +325,8 @@ bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t add
 	if (r && !r->writable)
 		return true;
 	uint64_t off = r ? addr - r->addr : addr;
-	int kind = access_kind(in, r == NULL);
-	if (e->late && !late_access(e, w, in, r, off, size, lane, kind))
+	EmuAccess kind = access_kind(in, r == NULL);
+	if (e->late && !emu_late_access(e, w, in, r, off, size, lane, kind))
 		return false;
 	if (e->races)
 		race_access(e, w, r, off, size, lane, kind);
@@ -443,6 +336,10 @@ bool emu_watch(Emu *e, Wave *w, const Inst *in, const EmuRegion *r, uint64_t add
 void emu_watch_settle(Emu *e, Wave *w, const Inst *in)
 {
 	Watch *wt = e->wt;
+	if (!e->races) {
+		emu_late_settle(e, w, in);
+		return;
+	}
 	for (size_t i = 0; i < wt->race_log.len; i++) {
 		RaceWrite *rw = &wt->race_log.data[i];
 		bool changed = false;
@@ -458,20 +355,6 @@ void emu_watch_settle(Emu *e, Wave *w, const Inst *in)
 			       rw->off);
 	}
 	wt->race_log.len = 0;
-	for (size_t i = 0; i < wt->late_log.len && !e->failed; i++) {
-		LateByte *lb = &wt->late_log.data[i];
-		if (*lb->host == lb->old)
-			continue;
-		if (lb->late) {
-			late_fail(e, w, in, lb->region >= 0 ? emu_mem_region(e->mem, (size_t)lb->region) : NULL, lb->off,
-				  lb->lane, false, lb->late);
-			break;
-		}
-		if (lb->mine) {
-			uint16_t *m = lb->region >= 0 ? wt->mark[lb->region] : wt->lds_mark;
-			m[lb->off] = lb->mine;
-			emu_late_wrote(w, lb->region, lb->off, 1);
-		}
-	}
-	wt->late_log.len = 0;
+	if (e->late)
+		emu_late_settle(e, w, in);
 }

@@ -163,15 +163,6 @@ static const Inst *fetch(Emu *e, Wave *w)
 	return &(*pg)->insts[slot];
 }
 
-const Inst *emu_inst_at(Emu *e, uint64_t pc)
-{
-	CodeCache *c = &e->code;
-	if (pc < c->base || pc >= c->base + c->size || (pc & 3))
-		return NULL;
-	size_t slot = (size_t)((pc - c->base) / 4);
-	CodePage *pg = c->pages[slot / CODE_PAGE];
-	return pg && pg->state[slot % CODE_PAGE] ? &pg->insts[slot % CODE_PAGE] : NULL;
-}
 
 static void trace(Emu *e, Wave *w, const Inst *in)
 {
@@ -558,7 +549,7 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 	}
 	emu_watch_free(&e);
-	emu_late_free(&g);
+	emu_late_free(&e, &g);
 	for (uint32_t i = 0; i < g.nwaves; i++)
 		free(g.waves[i].vgpr);
 	free(g.waves);

@@ -594,8 +594,10 @@ START_TEST(guard_zones_name_the_buffer)
 			ck_assert_uint_eq(a[0x100], 7);
 		} else {
 			expect_error(&h, ERR("memory write outside any mapped region", cases[i].want, cases[i].want2));
+			size_t touched = 0;
 			for (size_t k = 0; k < n; k++)
-				ck_assert_uint_eq(b[k], 0);
+				touched += b[k] != 0;
+			ck_assert_uint_eq(touched, 0);
 		}
 		free(a);
 		free(b);
