@@ -23,7 +23,10 @@
  *
  * A load writes its destination registers when it completes: it runs at
  * issue (reading memory then), its results are saved and the registers
- * restored; they get the results at completion (only the lanes EXEC held).
+ * restored; they get the results at completion (only the lanes EXEC held;
+ * a d16 load that preserves the other half merges its half into the
+ * register then, so two d16 loads into the halves of one register, both
+ * outstanding, leave both).
  * Meanwhile an instruction reading or writing one of them is an error naming
  * the load, its address and the wait it lacks — except a later load of the
  * same in-order counter (two vmcnt loads, two DS loads) writing it, which
@@ -67,6 +70,8 @@ typedef struct LateOp {
 	bool own;       /* its memory marks hold for its own wave too (LDS DMA) */
 	bool vgprs;     /* the destination is VGPRs (else SGPRs) */
 	uint16_t dst, ndst;
+	uint32_t keep;  /* the bits of the register it leaves as they are when it returns (a d16 load
+	                   that preserves the other half merges then, after any older load's return) */
 	uint64_t pc, exec;
 	const Inst *in;
 	uint32_t data[LATE_DATA];
@@ -196,7 +201,7 @@ static void complete(Emu *e, Wave *w, int slot)
 			const uint32_t *d = op->data + 64 * k;
 			for (int l = 0; l < 64; l++)
 				if ((op->exec >> l) & 1)
-					row[l] = d[l];
+					row[l] = (row[l] & op->keep) | (d[l] & ~op->keep);
 			if (lw->vown[reg] == slot + 1)
 				lw->vown[reg] = 0;
 		} else {
@@ -393,6 +398,8 @@ bool emu_late_before(Emu *e, Wave *w, const Inst *in)
 	op->in = in;
 	op->ndst = 0;
 	op->wrote.len = 0;
+	uint32_t fl = isa_info[in->id].flags;
+	op->keep = !(fl & IF_LOAD) || e->l->d16 != EMU_D16_PRESERVE ? 0 : (fl & IF_D16) ? 0xffff0000u : (fl & IF_D16HI) ? 0xffffu : 0;
 	for (int i = 0; i < u.n; i++) {
 		const RegRange *rr = &u.r[i];
 		bool fits = rr->vgpr ? rr->first + rr->n <= w->nregs && rr->n * 64 <= LATE_DATA

@@ -147,6 +147,12 @@ CmdResult vk_run_raw(const char *desc, const char *defs, VkArg *args, int nargs)
 	char err[512], path[2048];
 	Buf cmd = {0};
 	buf_printf(&cmd, "'%s' run '%s/%s' --backend emu", test_bin(), suite_dir, desc);
+	/* WAVECC_VALIDATE_RUN_OPTIONS: emulator options added to every run
+	 * (e.g. "--memory late" or "--races": clang's code under the strict
+	 * modes) */
+	const char *extra = getenv("WAVECC_VALIDATE_RUN_OPTIONS");
+	if (extra && *extra)
+		buf_printf(&cmd, " %s", extra);
 	if (defs) {
 		char *copy = xstrdup(defs), *save = NULL;
 		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))

@@ -165,6 +165,37 @@ START_TEST(late_overwrite)
 }
 END_TEST
 
+/* Two d16 loads into the halves of one register, both outstanding: with
+ * SRAM ECC off each keeps the other half, merging when it returns, so the
+ * register ends with both halves (clang's gfx942:sramecc- packing); with
+ * it on the second load zeroes the low half. */
+START_TEST(late_d16_halves)
+{
+	for (int preserve = 0; preserve < 2; preserve++) {
+		Harness h;
+		h_init(&h, "s_load_dwordx4 s[4:7], s[0:1], 0x0\n"
+			   "v_and_b32 v0, 0x3ff, v0\n"
+			   "v_lshlrev_b32 v1, 2, v0\n"
+			   "s_waitcnt lgkmcnt(0)\n"
+			   "global_load_short_d16 v2, v1, s[4:5]\n"
+			   "global_load_short_d16_hi v2, v1, s[4:5] offset:2\n"
+			   "s_waitcnt vmcnt(0)\n"
+			   "global_store_dword v1, v2, s[6:7]\n");
+		uint32_t in[64], out[64] = {0};
+		for (uint32_t k = 0; k < 64; k++)
+			in[k] = 0x10001u * k + 0x30001u;
+		h_buffer(&h, in, sizeof in, 0, false);
+		h_buffer(&h, out, sizeof out, 8, true);
+		h.l.d16 = preserve ? EMU_D16_PRESERVE : EMU_D16_CLOBBER;
+		set_modes(&h, true, false, false);
+		ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+		for (uint32_t k = 0; k < 64; k++)
+			ck_assert_uint_eq(out[k], preserve ? in[k] : in[k] & 0xffff0000u);
+		h_free(&h);
+	}
+}
+END_TEST
+
 /* lgkmcnt: DS loads return in order, SMEM out of order. With an SMEM load
  * outstanding, lgkmcnt(1) guarantees no DS load older than the last one
  * (the SMEM may have been the one to return) and no SMEM: only
@@ -614,6 +645,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, late_lds_load);
 	tcase_add_test(tc, late_vmcnt_in_order);
 	tcase_add_test(tc, late_overwrite);
+	tcase_add_test(tc, late_d16_halves);
 	tcase_add_test(tc, late_lgkmcnt_smem_out_of_order);
 	tcase_add_test(tc, late_store_needs_wait_before_barrier);
 	tcase_add_test(tc, late_replicated_stores);
