@@ -4,7 +4,9 @@
  *           FIFO (with a reader), a symbolic link, '-' and /dev/stdout is
  *           written into, never replaced; the launch descriptor follows the
  *           documented rules; compile -S --launch, then `wavecc as`, then
- *           `wavecc run` works.
+ *           `wavecc run` works; the same with one s_waitcnt or s_barrier
+ *           removed passes by default and fails under --memory late (exit
+ *           1, the wait named) or warns under --races.
  * names:    arguments called y, n, yes, no, on, off, true, false, null
  *           survive the code-object metadata and run.
  * options:  every command takes --version, -v and -h, lists its options in
@@ -175,6 +177,63 @@ START_TEST(assembly_with_descriptor_reassembles_and_runs)
 }
 END_TEST
 
+/* Our GEMM's assembly with its first `s_waitcnt vmcnt(1)` (before the LDS
+ * write of a loaded tile) or its second s_barrier (between the LDS writes
+ * and reads) deleted: the default run cannot tell (same output), late
+ * memory fails naming the wait, the race detector warns naming both
+ * instructions. */
+START_TEST(strict_modes_find_a_removed_wait_and_barrier)
+{
+	const char *s = path("g.s"), *l = path("g.launch.json"), *ref = path("g_ref.npy"), *got = path("g_got.npy");
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/gemm_16x16x16.json -S -o '%s' --launch '%s'", s, l)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s'", s)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("run '%s' --seed 3 --out c='%s'", l, ref)), 0);
+	char *text = slurp(s);
+	for (int drop = 0; drop < 2; drop++) {
+		const char *what = drop == 0 ? "\ts_waitcnt vmcnt(1)\n" : "\ts_barrier\n";
+		char *at = strstr(text, what);
+		ck_assert_ptr_nonnull(at);
+		if (drop == 1)
+			at = strstr(at + 1, what);
+		ck_assert_ptr_nonnull(at);
+		FILE *f = fopen(s, "w");
+		ck_assert_ptr_nonnull(f);
+		fwrite(text, 1, (size_t)(at - text), f);
+		fputs(at + strlen(what), f);
+		fclose(f);
+		ck_assert_int_eq(status_of(test_wavecc("as '%s'", s)), 0);
+		CmdResult r = test_wavecc("run '%s' --seed 3 --out c='%s'", l, got);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		cmd_result_free(&r);
+		size_t na = 0, nb = 0;
+		char *a = read_file(ref, &na), *b = read_file(got, &nb);
+		ck_assert_msg(a && b && na == nb && memcmp(a, b, na) == 0, "the default mode gives the reference's bytes");
+		free(a);
+		free(b);
+		if (drop == 0) {
+			r = test_wavecc("run '%s' --seed 3 --memory late", l);
+			ck_assert_msg(r.status == 1 && strstr(r.err, "late memory: reads v") &&
+				      strstr(r.err, "before the buffer_load_dwordx4") &&
+				      strstr(r.err, "it needs s_waitcnt vmcnt(1) before this instruction") &&
+				      strstr(r.err, "(ds_write_b64"), "%d %s", r.status, r.err);
+		} else {
+			r = test_wavecc("run '%s' --seed 3 --races", l);
+			ck_assert_msg(r.status == 0 && strstr(r.err, "warning: emulator:") && strstr(r.err, "race on LDS offset") &&
+				      strstr(r.err, "ds_write_b64") && strstr(r.err, "ds_read_b64") &&
+				      strstr(r.err, "no s_barrier between them"), "%d %s", r.status, r.err);
+		}
+		cmd_result_free(&r);
+	}
+	free(text);
+	/* the untouched kernel is clean under every strict mode */
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/gemm_16x16x16.json -S -o '%s' --launch '%s'", s, l)), 0);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s'", s)), 0);
+	CmdResult r = test_wavecc("run '%s' --seed 3 --memory late --races --canary", l);
+	ck_assert_msg(r.status == 0 && !strstr(r.err, "race"), "%d %s", r.status, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* ---- metadata names ---- */
 
 START_TEST(yaml_look_alike_names)
@@ -203,7 +262,7 @@ END_TEST
 
 typedef struct {
 	const char *cmd;
-	const char *opts[16]; /* each must appear in the usage lines */
+	const char *opts[20]; /* each must appear in the usage lines */
 } CmdOpts;
 
 static const CmdOpts COMMANDS[] = {
@@ -211,7 +270,7 @@ static const CmdOpts COMMANDS[] = {
 			    "--version", "-h"}},
 	{"as", {"-o OUT", "--mcpu", "--llvm-mc", "-v", "--version", "-h"}},
 	{"run", {"--backend", "-D NAME=VALUE", "--in", "--out", "--seed", "--max-instructions", "--trace", "-v",
-			"--mcpu", "--atol", "--rtol", "--version", "-h"}},
+			"--mcpu", "--atol", "--rtol", "--memory", "--races", "--canary", "--version", "-h"}},
 	{"interp", {"-D SYM=VAL", "--in", "--out", "--seed", "-v", "--version", "-h"}},
 	{"info", {"-v", "--version", "-h"}},
 	{"sym", {"--assume", "--bench", "-v", "--version", "-h"}},
@@ -645,6 +704,7 @@ int main(void)
 	tcase_add_test(tc, output_through_a_symlink);
 	tcase_add_test(tc, output_to_stdout);
 	tcase_add_test(tc, assembly_with_descriptor_reassembles_and_runs);
+	tcase_add_test(tc, strict_modes_find_a_removed_wait_and_barrier);
 	tcase_add_test(tc, yaml_look_alike_names);
 	tcase_add_test(tc, every_command_takes_the_common_options);
 	tcase_add_test(tc, clang_and_llvm_mc_spellings);

@@ -70,7 +70,10 @@ START_TEST(dynamic_symbols_need_values)
 END_TEST
 
 /* Every compiled example passes on both targets (the reductions, softmax
- * and the MFMA GEMMs; copy/add/cast are above and in compile_test). */
+ * and the MFMA GEMMs; copy/add/cast are above and in compile_test), the
+ * gfx90a run under the emulator's adversarial and strict modes (random
+ * wave order, reversed workgroups, garbage fill, late memory, races, the
+ * buffer canary: docs/emulator.md). */
 static const char *const passing[] = {"reduce_sum", "reduce_max", "reduce_block", "softmax", "softmax_wide",
 	"gemm_global", "gemm_global_32x32x8", "gemm_global_unaligned", "gemm_16x16x16", "gemm_32x32x8", "gemm_unaligned", "batched_gemm"};
 
@@ -78,7 +81,9 @@ START_TEST(example_passes)
 {
 	const char *name = passing[_i / 2], *mcpu = _i % 2 ? "gfx90a" : "gfx942";
 	char args[256];
-	snprintf(args, sizeof args, "run examples/%s.json --mcpu %s --seed %d", name, mcpu, 3 + _i);
+	snprintf(args, sizeof args, "run examples/%s.json --mcpu %s --seed %d%s", name, mcpu, 3 + _i,
+		 _i % 2 ? " --wave-order random --wg-order reverse --fill garbage --memory late --races --canary --order-seed 3"
+			: "");
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
 	ck_assert_ptr_null(strstr(r.out, "FAIL"));

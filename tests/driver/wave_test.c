@@ -4,7 +4,10 @@
  *
  * Every case runs `wavecc run` on gfx942 and on gfx90a, the gfx90a run in
  * the emulator's adversarial modes (random wave order, reversed workgroups,
- * garbage-filled memory and registers). A supported case
+ * garbage-filled memory and registers) and strict ones (late memory: a
+ * missing s_waitcnt fails; races: a missing s_barrier or a write/write
+ * between workgroups fails; canary: a buffer store just out of bounds
+ * fails; docs/emulator.md). A supported case
  * must print PASS; a case wavecc does not support yet must give a located
  * error (file:line:col: error:) containing the substring it lists. FAIL is
  * never accepted. Cases that expose a compiler bug (FAIL or an unlocated or
@@ -1055,10 +1058,14 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	/* each case runs twice, once per target: on gfx942 in the emulator's
 	 * default order (waves one instruction each in turn, workgroups
 	 * forward, memory zeroed), on gfx90a adversarially (waves in a seeded
-	 * random order, workgroups reversed, LDS and fresh registers garbage),
-	 * so that a race, a stray write or a read of unwritten memory fails */
-	const char *adverse = adverse_on ? "--wave-order random --wg-order reverse --fill garbage --order-seed" : NULL;
-	char order[128] = "";
+	 * random order, workgroups reversed, LDS and fresh registers garbage)
+	 * and strictly (loads returning at their waits, races reported, the
+	 * buffer canary), so that a race, a missing wait, a stray write or a
+	 * read of unwritten memory fails (about 15% more time on those runs) */
+	const char *adverse = adverse_on ? "--wave-order random --wg-order reverse --fill garbage --memory late --races --canary "
+				      "--order-seed"
+				    : NULL;
+	char order[192] = "";
 	if (adverse)
 		snprintf(order, sizeof order, "%s %d", adverse, i);
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s %s", test_root(),
