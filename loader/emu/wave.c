@@ -260,7 +260,7 @@ static void issue(Emu *e, Wave *w)
 		emu_fail(e, w, in, "unknown instruction encoding");
 		return;
 	}
-	if (e->late && !emu_late_before(e, w, in))
+	if (e->watch && e->late && !emu_late_before(e, w, in)) /* one test when the modes are off */
 		return;
 	uint64_t pc0 = w->pc, exec0 = w->exec;
 	bool sets_pc = false;
@@ -287,9 +287,9 @@ static void issue(Emu *e, Wave *w)
 		emu_watch_settle(e, w, in);
 		if (e->failed)
 			return;
+		if (e->late)
+			emu_late_after(e, w, in);
 	}
-	if (e->late)
-		emu_late_after(e, w, in);
 	if (!sets_pc)
 		w->pc += 4u * in->words;
 	if (e->hook)
