@@ -2,7 +2,8 @@
  * (loader/runtime/run.c, loader/runtime/hip.c, cli/cmd_run.c): parsing the issue's example,
  * located errors for bad descriptors, -D binding and expressions, end-to-end
  * runs of the skeleton vadd and of the scalar `fill` kernel on the
- * emulator, .npy checks, --random reproducibility, and the HIP backend
+ * emulator, .npy checks, --random reproducibility, races as warnings or
+ * (RunOptions.races_fail, a kernel graph's run) errors, and the HIP backend
  * failing clearly on a machine without an AMD GPU. */
 #include <stdlib.h>
 #include <string.h>
@@ -544,6 +545,73 @@ START_TEST(run_ours_lld_and_gfx90a_agree)
 }
 END_TEST
 
+/* Our GEMM with the s_barrier between its LDS writes and reads removed,
+ * run in memory with the race detector: a warning and success for a
+ * launch descriptor, an error and -2 when races fail the run (as
+ * `wavecc run K.json` asks); no race with the barrier kept. */
+START_TEST(races_warn_or_fail)
+{
+	const char *dir = test_tmpdir("run_races");
+	char s_path[1024], l_path[1024], o_path[1024], cmd[4096];
+	snprintf(s_path, sizeof s_path, "%s/g.s", dir);
+	snprintf(l_path, sizeof l_path, "%s/g.launch.json", dir);
+	snprintf(o_path, sizeof o_path, "%s/g.hsaco", dir);
+	for (int racy = 0; racy < 2; racy++) {
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s compile examples/gemm_16x16x16.json -S -o '%s' --launch '%s'",
+			 test_root(), test_bin(), s_path, l_path);
+		CmdResult r = run_cmd(cmd, NULL);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		cmd_result_free(&r);
+		if (racy) { /* the second s_barrier goes */
+			size_t n;
+			char *t = read_file(s_path, &n);
+			char *at = strstr(t, "\ts_barrier\n");
+			ck_assert_ptr_nonnull(at);
+			at = strstr(at + 1, "\ts_barrier\n");
+			ck_assert_ptr_nonnull(at);
+			memmove(at, at + strlen("\ts_barrier\n"), strlen(at + strlen("\ts_barrier\n")) + 1);
+			FILE *f = fopen(s_path, "w");
+			fputs(t, f);
+			fclose(f);
+			free(t);
+		}
+		snprintf(cmd, sizeof cmd, "%s as '%s' -o '%s'", test_bin(), s_path, o_path);
+		r = run_cmd(cmd, NULL);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		cmd_result_free(&r);
+		Diag d;
+		diag_init(&d);
+		LaunchDesc ld;
+		ck_assert_int_eq(launch_parse_file(l_path, &ld, &d), 0);
+		ck_assert_int_eq(launch_resolve(&ld, 0, NULL, &d), 0);
+		size_t code_len;
+		char *code = read_file(o_path, &code_len);
+		ck_assert_ptr_nonnull(code);
+		static uint16_t a[128 * 128], b[128 * 128];
+		static float c[128 * 128];
+		for (int i = 0; i < 128 * 128; i++)
+			a[i] = b[i] = 0x3c00 + (uint16_t)(i % 7); /* nonzero f16: the LDS tiles change */
+		HostBuffer bufs[] = {{"a", a, sizeof a}, {"b", b, sizeof b}, {"c", c, sizeof c}};
+		for (int fail = 0; fail < 2; fail++) {
+			RunOptions ro = {.backend = BACKEND_EMU, .policy = {.races = true}, .races_fail = fail};
+			Buf msg = {0};
+			int rc = launch_run_memory(&ld, code, code_len, &ro, bufs, 3, &msg);
+			if (racy && fail) {
+				ck_assert_int_eq(rc, -2);
+				ck_assert_msg(strstr(buf_cstr(&msg), "error: emulator: ") && strstr(buf_cstr(&msg), "race on LDS offset") &&
+						      strstr(buf_cstr(&msg), "no s_barrier between them"),
+					      "%s", buf_cstr(&msg));
+			} else {
+				ck_assert_msg(rc == 0, "racy %d fail %d: %s", racy, fail, buf_cstr(&msg));
+			}
+			buf_free(&msg);
+		}
+		free(code);
+		launch_free(&ld);
+	}
+}
+END_TEST
+
 /* No AMD GPU here: the HIP backend must say so (or that the runtime cannot
  * be loaded, naming it) and fail. */
 START_TEST(hip_backend_fails_clearly)
@@ -580,6 +648,7 @@ int main(void)
 	tcase_add_test(tc, run_checks_against_code_object);
 	tcase_add_test(tc, run_buffer_limits);
 	tcase_add_test(tc, run_ours_lld_and_gfx90a_agree);
+	tcase_add_test(tc, races_warn_or_fail);
 	tcase_add_test(tc, hip_backend_fails_clearly);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
