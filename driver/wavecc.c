@@ -18,23 +18,8 @@
 #include "../interp/interp.h"
 #include "../loader/runtime/launch.h"
 #include "../util/dtype.h"
-#include "driver.h"
+#include "api.h"
 #include "stats.h"
-
-struct wavecc_kernel {
-	Kernel *k;
-	int ndefs;
-	const char *def_name[MAX_DEFS];
-	int64_t def_val[MAX_DEFS];
-	char *def_text[MAX_DEFS]; /* "NAME=VALUE" for launch_resolve */
-};
-
-struct wavecc_compiled {
-	Buf asm_text, code_object, launch_json;
-	char *stats;
-	int nbind;
-	char *bind[MAX_DEFS];
-};
 
 const char *wavecc_version(void)
 {
@@ -102,6 +87,7 @@ static wavecc_kernel *wrap_kernel(Kernel *k)
 		return NULL;
 	wavecc_kernel *h = xcalloc(1, sizeof *h);
 	h->k = k;
+	arena_init(&h->params_arena);
 	return h;
 }
 
@@ -140,6 +126,7 @@ void wavecc_kernel_free(wavecc_kernel *k)
 		return;
 	for (int i = 0; i < k->ndefs; i++)
 		free(k->def_text[i]);
+	arena_free(&k->params_arena);
 	kernel_free(k->k);
 	free(k);
 }
@@ -183,22 +170,23 @@ wavecc_status wavecc_kernel_set_symbol(wavecc_kernel *k, const char *name, int64
 	char text[512];
 	snprintf(text, sizeof text, "%s=%lld", n, (long long)value);
 	k->def_text[i] = xstrdup(text);
+	k->params_valid = false;
 	return WAVECC_OK;
 }
 
 /* k's graph with its bindings (a view: kernel_view_free), and the values
  * of its dynamic symbols in dyn (k->dyn_syms order; may be NULL). NULL with
  * diagnostics in m when a binding is bad or a dynamic symbol has no value. */
-static Kernel *bound_view(const wavecc_kernel *k, int64_t *dyn, Msgs *m)
+static Kernel *bound_view(const Kernel *g, int ndefs, const char *const *names, const int64_t *vals, int64_t *dyn,
+	Msgs *m)
 {
-	const Kernel *g = k->k;
-	const char *missing = subst_dynamic_values(g, k->ndefs, k->def_name, k->def_val, dyn);
+	const char *missing = subst_dynamic_values(g, ndefs, names, vals, dyn);
 	if (missing) {
 		diag_error(&m->d, (Loc){g->file, 0, 0},
 			"dynamic symbol %s of kernel %s needs a value (wavecc_kernel_set_symbol)", missing, g->name);
 		return NULL;
 	}
-	return subst_bound_view(g, k->ndefs, k->def_name, k->def_val, &m->d);
+	return subst_bound_view(g, ndefs, names, vals, &m->d);
 }
 
 size_t wavecc_kernel_num_args(const wavecc_kernel *k)
@@ -216,7 +204,7 @@ wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_inf
 	}
 	Msgs m;
 	msgs_open(&m);
-	Kernel *v = bound_view(k, NULL, &m);
+	Kernel *v = bound_view(k->k, k->ndefs, k->def_name, k->def_val, NULL, &m);
 	if (!v) {
 		msgs_close(&m, error);
 		return WAVECC_EINPUT;
@@ -253,6 +241,56 @@ wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_inf
 	return st;
 }
 
+/* k's parameters under its bindings, described once per binding state;
+ * -1 with diagnostics in m (a binding the graph rejects). */
+static int kernel_params(wavecc_kernel *k, Msgs *m)
+{
+	if (k->params_valid)
+		return 0;
+	arena_free(&k->params_arena);
+	arena_init(&k->params_arena);
+	if (api_params(k->k, k->ndefs, k->def_name, k->def_val, &k->params_arena, &k->params, &k->nparams, &m->d) != 0)
+		return -1;
+	k->params_valid = true;
+	return 0;
+}
+
+size_t wavecc_kernel_num_params(const wavecc_kernel *k)
+{
+	if (!k)
+		return 0;
+	Msgs m;
+	msgs_open(&m);
+	/* the cache is the handle's own state, not the graph's: a const
+	 * handle may fill it */
+	wavecc_kernel *mk = (wavecc_kernel *)k;
+	size_t n = kernel_params(mk, &m) == 0 ? mk->nparams : 0;
+	msgs_close(&m, NULL);
+	return n;
+}
+
+wavecc_status wavecc_kernel_param(const wavecc_kernel *k, size_t i, wavecc_param_info *info, char **error)
+{
+	clear_error(error);
+	if (!k || !info) {
+		set_error(error, "wavecc_kernel_param: no kernel or no info");
+		return WAVECC_EARG;
+	}
+	Msgs m;
+	msgs_open(&m);
+	wavecc_kernel *mk = (wavecc_kernel *)k;
+	if (kernel_params(mk, &m) != 0) {
+		msgs_close(&m, error);
+		return WAVECC_EINPUT;
+	}
+	msgs_finish(&m, true, error);
+	if (i >= mk->nparams) {
+		set_error(error, "wavecc_kernel_param: parameter %zu of %zu", i, mk->nparams);
+		return WAVECC_EARG;
+	}
+	return api_param_out(&mk->params[i], info, error);
+}
+
 /* ---- compiling ---- */
 
 static void options_of(const wavecc_kernel *k, const wavecc_options *o, CompileOptions *co)
@@ -285,6 +323,13 @@ static wavecc_compiled *take_result(Compile *c, const wavecc_kernel *k)
 	r->nbind = k->ndefs;
 	for (int i = 0; i < k->ndefs; i++)
 		r->bind[i] = xstrdup(k->def_text[i]);
+	arena_init(&r->arena);
+	/* the bindings compiled, so they are good */
+	Msgs m;
+	msgs_open(&m);
+	if (api_params(k->k, k->ndefs, k->def_name, k->def_val, &r->arena, &r->params, &r->nparams, &m.d) != 0)
+		die("the parameters of a kernel that compiled");
+	msgs_close(&m, NULL);
 	return r;
 }
 
@@ -360,7 +405,24 @@ void wavecc_compiled_free(wavecc_compiled *c)
 	free(c->stats);
 	for (int i = 0; i < c->nbind; i++)
 		free(c->bind[i]);
+	arena_free(&c->arena);
 	free(c);
+}
+
+size_t wavecc_compiled_num_params(const wavecc_compiled *c)
+{
+	return c ? c->nparams : 0;
+}
+
+wavecc_status wavecc_compiled_param(const wavecc_compiled *c, size_t i, wavecc_param_info *info, char **error)
+{
+	clear_error(error);
+	if (!c || !info || i >= c->nparams) {
+		set_error(error, "wavecc_compiled_param: no compiled kernel, no info, or parameter %zu of %zu", i,
+			c ? c->nparams : 0);
+		return WAVECC_EARG;
+	}
+	return api_param_out(&c->params[i], info, error);
 }
 
 static const void *out_bytes(const Buf *b, size_t *len)
@@ -411,19 +473,40 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 	LaunchDesc ld;
 	wavecc_status st = WAVECC_EINPUT;
 	HostBuffer *hb = xcalloc(n + 1, sizeof *hb);
-	if (launch_parse(launch_json, launch_len, "<launch descriptor>", &ld, &m.d) != 0 ||
-		launch_resolve(&ld, (int)nbindings, bindings, &m.d) != 0)
+	size_t nhb = 0;
+	/* the bindings, then the values of the scalar entries (a later
+	 * binding of a name wins) */
+	const char **defs = xcalloc(nbindings + n + 1, sizeof *defs);
+	char **owned = xcalloc(n + 1, sizeof *owned);
+	size_t ndefs = 0, nowned = 0;
+	for (size_t i = 0; i < nbindings; i++)
+		defs[ndefs++] = bindings[i];
+	if (launch_parse(launch_json, launch_len, "<launch descriptor>", &ld, &m.d) != 0)
 		goto out; /* launch_free releases a descriptor that did not parse too */
 	for (size_t i = 0; i < n; i++) {
 		if (!bufs[i].name) {
 			diag_error(&m.d, (Loc){0}, "buffer %zu has no name", i);
 			goto out;
 		}
-		hb[i] = (HostBuffer){bufs[i].name, bufs[i].data, bufs[i].bytes};
+		const LaunchArg *a = launch_arg(&ld, bufs[i].name);
+		if (a && a->kind == LARG_SCALAR) {
+			char text[512];
+			if (!api_value_text(&bufs[i], a->dtype, text, sizeof text)) {
+				diag_error(&m.d, a->loc, "scalar '%s' (%s) takes %d bytes of value, the entry has %zu%s",
+					a->name, dtype_name(a->dtype), dtype_size(a->dtype), bufs[i].bytes,
+					bufs[i].data ? "" : " and no data");
+				goto out;
+			}
+			defs[ndefs++] = owned[nowned++] = xstrdup(text);
+			continue;
+		}
+		hb[nhb++] = (HostBuffer){bufs[i].name, bufs[i].data, bufs[i].bytes};
 	}
+	if (launch_resolve(&ld, (int)ndefs, defs, &m.d) != 0)
+		goto out;
 	RunOptions ro = {.backend = backend == WAVECC_BACKEND_HIP ? BACKEND_HIP : BACKEND_EMU};
 	Buf msg = {0};
-	int r = launch_run_memory(&ld, code_object, code_len, &ro, hb, n, &msg);
+	int r = launch_run_memory(&ld, code_object, code_len, &ro, hb, nhb, &msg);
 	if (r != 0) {
 		fputs(buf_cstr(&msg), m.f);
 		st = r == -2 ? WAVECC_ERUN : WAVECC_EINPUT;
@@ -435,20 +518,65 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 out:
 	launch_free(&ld);
 	free(hb);
+	for (size_t i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	free(defs);
 	msgs_finish(&m, st == WAVECC_OK, error);
 	return st;
+}
+
+/* The value c was compiled with for symbol name, or false. */
+static bool compiled_binding(const wavecc_compiled *c, const char *name, int64_t *v)
+{
+	size_t len = strlen(name);
+	bool found = false;
+	for (int i = 0; i < c->nbind; i++)
+		if (strncmp(c->bind[i], name, len) == 0 && c->bind[i][len] == '=') {
+			*v = strtoll(c->bind[i] + len + 1, NULL, 10);
+			found = true; /* the last one wins */
+		}
+	return found;
 }
 
 wavecc_status wavecc_run(const wavecc_compiled *c, wavecc_backend backend, wavecc_buffer *bufs, size_t n,
 	char **error)
 {
-	if (!c) {
-		clear_error(error);
-		set_error(error, "wavecc_run: no compiled kernel");
+	clear_error(error);
+	if (!c || (n && !bufs)) {
+		set_error(error, "wavecc_run: no compiled kernel or no buffers");
 		return WAVECC_EARG;
 	}
-	return wavecc_run_code_object(c->code_object.data, c->code_object.len, c->launch_json.data,
-		c->launch_json.len, (const char *const *)c->bind, (size_t)c->nbind, backend, bufs, n, error);
+	/* an entry for a symbol the kernel was compiled with a value of: the
+	 * same value, or an error; the code object has no parameter for it */
+	wavecc_buffer *keep = xcalloc(n + 1, sizeof *keep);
+	size_t nkeep = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t bound;
+		if (bufs[i].name && !api_param_find(c->params, c->nparams, bufs[i].name) &&
+			compiled_binding(c, bufs[i].name, &bound)) {
+			int32_t v;
+			if (bufs[i].bytes != sizeof v || !bufs[i].data) {
+				set_error(error, "wavecc_run: the entry of symbol %s must hold an int32_t (4 bytes), not %zu bytes",
+					bufs[i].name, bufs[i].bytes);
+				free(keep);
+				return WAVECC_EINPUT;
+			}
+			memcpy(&v, bufs[i].data, sizeof v);
+			if (v != bound) {
+				set_error(error, "wavecc_run: %s is %lld in the entries, but the kernel was compiled with %s=%lld",
+					bufs[i].name, (long long)v, bufs[i].name, (long long)bound);
+				free(keep);
+				return WAVECC_EINPUT;
+			}
+			continue;
+		}
+		keep[nkeep++] = bufs[i];
+	}
+	wavecc_status st = wavecc_run_code_object(c->code_object.data, c->code_object.len, c->launch_json.data,
+		c->launch_json.len, (const char *const *)c->bind, (size_t)c->nbind, backend, keep, nkeep, error);
+	free(keep);
+	return st;
 }
 
 /* ---- the interpreter ---- */
@@ -461,6 +589,38 @@ static wavecc_buffer *find_buffer(wavecc_buffer *bufs, size_t n, const char *nam
 	return NULL;
 }
 
+/* k's bindings, then the values of the entries that name its dynamic
+ * symbols (int32_t each), into names/vals; 0, or -1 with a diagnostic. */
+static int interpret_bindings(const wavecc_kernel *k, const wavecc_buffer *bufs, size_t n, const char **names,
+	int64_t *vals, int *count, Msgs *m)
+{
+	int c = 0;
+	for (int i = 0; i < k->ndefs; i++) {
+		names[c] = k->def_name[i];
+		vals[c++] = k->def_val[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!bufs[i].name) {
+			diag_error(&m->d, (Loc){0}, "buffer %zu has no name", i);
+			return -1;
+		}
+		const KSymbol *s = kernel_symbol(k->k, bufs[i].name);
+		if (!s || s->kind != SYMK_DYNAMIC)
+			continue;
+		int32_t v;
+		if (bufs[i].bytes != sizeof v || !bufs[i].data) {
+			diag_error(&m->d, s->loc, "dynamic symbol %s: its entry must hold an int32_t (4 bytes), not %zu bytes",
+				s->name, bufs[i].bytes);
+			return -1;
+		}
+		memcpy(&v, bufs[i].data, sizeof v);
+		names[c] = s->name;
+		vals[c++] = v;
+	}
+	*count = c;
+	return 0;
+}
+
 wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size_t n, char **error)
 {
 	clear_error(error);
@@ -471,10 +631,16 @@ wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size
 	Msgs m;
 	msgs_open(&m);
 	int64_t *dyn = xcalloc(k->k->dyn_syms.len + 1, sizeof *dyn);
-	Kernel *v = bound_view(k, dyn, &m);
+	const char **names = xcalloc((size_t)k->ndefs + n + 1, sizeof *names);
+	int64_t *vals = xcalloc((size_t)k->ndefs + n + 1, sizeof *vals);
+	int nb = 0;
+	Kernel *v = NULL;
 	wavecc_status st = WAVECC_EINPUT;
 	Interp in;
 	bool have_in = false;
+	if (interpret_bindings(k, bufs, n, names, vals, &nb, &m) != 0)
+		goto out;
+	v = bound_view(k->k, nb, names, vals, dyn, &m);
 	if (!v || interp_init(&in, v, dyn, &m.d) != 0)
 		goto out;
 	have_in = true;
@@ -483,8 +649,9 @@ wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size
 		wavecc_buffer *b = find_buffer(bufs, n, a->name);
 		uint64_t bytes = a->count * (uint64_t)dtype_size(a->dtype);
 		if (!b || b->bytes != bytes || (bytes && !b->data)) {
-			diag_error(&m.d, a->mem->loc, "argument %s needs a buffer of %llu bytes%s", a->name,
-				(unsigned long long)bytes, b ? "" : " (none was given)");
+			diag_error(&m.d, a->mem->loc, "%s %s needs %s of %llu bytes%s", a->scalar ? "scalar" : "argument",
+				a->name, a->scalar ? "a value" : "a buffer", (unsigned long long)bytes,
+				b ? "" : " (none was given)");
 			goto out;
 		}
 		memcpy(a->data, b->data, bytes);
@@ -493,7 +660,8 @@ wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size
 		goto out;
 	for (int i = 0; i < in.nargs; i++) {
 		InterpArg *a = &in.args[i];
-		memcpy(find_buffer(bufs, n, a->name)->data, a->data, a->count * (uint64_t)dtype_size(a->dtype));
+		if (!a->scalar) /* scalar entries are read only */
+			memcpy(find_buffer(bufs, n, a->name)->data, a->data, a->count * (uint64_t)dtype_size(a->dtype));
 	}
 	st = WAVECC_OK;
 out:
@@ -501,6 +669,8 @@ out:
 		interp_free(&in);
 	kernel_view_free(v);
 	free(dyn);
+	free(names);
+	free(vals);
 	msgs_finish(&m, st == WAVECC_OK, error);
 	return st;
 }

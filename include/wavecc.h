@@ -43,11 +43,13 @@ extern "C" {
 #endif
 
 #define WAVECC_VERSION_MAJOR 0
-#define WAVECC_VERSION_MINOR 2
+#define WAVECC_VERSION_MINOR 3
 #define WAVECC_VERSION_PATCH 0
-#define WAVECC_VERSION_STRING "0.2.0"
+#define WAVECC_VERSION_STRING "0.3.0"
 
-/* "0.2.0": the library's version (the soname carries the major). */
+/* "0.3.0": the library's version (the soname carries the major). Minor
+ * versions only add: functions, enum values, and fields at the end of the
+ * structs that carry a struct_size (docs/library.md, "Compatibility"). */
 const char *wavecc_version(void);
 
 typedef enum wavecc_status {
@@ -85,9 +87,47 @@ typedef struct wavecc_arg_info {
 	int reads, writes;    /* whether the kernel reads / writes it */
 } wavecc_arg_info;
 
+/* The buffer arguments only (scalars: wavecc_kernel_param). */
 size_t wavecc_kernel_num_args(const wavecc_kernel *k);
 /* Argument i; WAVECC_EINPUT when a shape symbol has no value yet. */
 wavecc_status wavecc_kernel_arg(const wavecc_kernel *k, size_t i, wavecc_arg_info *info, char **error);
+
+/* Every parameter of the compiled kernel, in kernarg order (since 0.3):
+ * the buffers (arguments order), then the runtime sizes (dynamic symbols
+ * no binding specialised, dynamic_symbols order), then the scalar
+ * arguments (arguments order). A frontend that launches the code object
+ * itself writes each at kernarg_offset (docs/abi.md). */
+typedef enum wavecc_param_kind {
+	WAVECC_PARAM_BUFFER = 0, /* a global buffer: its 64-bit address */
+	WAVECC_PARAM_SCALAR = 1, /* a scalar argument ("type": "scalar"): its value */
+	WAVECC_PARAM_SIZE = 2,   /* a dynamic symbol left to run time: its value, i32 */
+} wavecc_param_kind;
+
+typedef struct wavecc_param_info {
+	/* The caller sets struct_size = sizeof(wavecc_param_info) before the
+	 * call; the library fills the fields that fit in that size (later
+	 * versions add fields at the end only). */
+	size_t struct_size;
+	const char *name;
+	wavecc_param_kind kind;
+	const char *dtype;       /* buffers: the element type; scalars: theirs; sizes: "i32" */
+	size_t element_size;     /* bytes of one element (of the value, for scalars and sizes) */
+	uint32_t kernarg_offset; /* byte offset in the kernarg segment */
+	uint32_t kernarg_bytes;  /* bytes written there: 8 (an address), else element_size */
+	int rank;                /* buffers; 0 otherwise */
+	int64_t shape[8];        /* C order; -1 where only run time knows the size */
+	const char *dims[8];     /* each dim as text: its value, or the expression over
+				  * runtime sizes ("M", "K/2") where shape[d] is -1 */
+	uint64_t bytes;          /* buffers: the size a run needs (0 while a dim is -1);
+				  * scalars and sizes: element_size */
+	int reads, writes;       /* buffers: whether the kernel reads / writes it */
+} wavecc_param_info;
+
+/* k's parameters as wavecc_compile would compile it now (under the
+ * symbols bound so far: a bound dynamic symbol is no parameter). Text
+ * belongs to k and stays valid until k is freed. */
+size_t wavecc_kernel_num_params(const wavecc_kernel *k);
+wavecc_status wavecc_kernel_param(const wavecc_kernel *k, size_t i, wavecc_param_info *info, char **error);
 
 /* ---- compiling ---- */
 
@@ -120,10 +160,23 @@ const void *wavecc_compiled_code_object(const wavecc_compiled *c, size_t *len);
 const char *wavecc_compiled_launch(const wavecc_compiled *c, size_t *len);
 const char *wavecc_compiled_stats(const wavecc_compiled *c);
 
+/* The parameters of the compiled code object, as wavecc_kernel_param gave
+ * them at compile time (since 0.3). Text belongs to c. */
+size_t wavecc_compiled_num_params(const wavecc_compiled *c);
+wavecc_status wavecc_compiled_param(const wavecc_compiled *c, size_t i, wavecc_param_info *info, char **error);
+
 /* ---- running ---- */
 
-/* One buffer argument's memory, by argument name, exactly the argument's
- * size (wavecc_arg_info.bytes). The kernel reads and writes it in place. */
+/* One parameter's data, by name.
+ *  - A buffer: its memory, exactly the argument's size (wavecc_arg_info.bytes,
+ *    wavecc_param_info.bytes). The kernel reads and writes it in place.
+ *  - A scalar argument or a runtime size (since 0.3): its value, `bytes` =
+ *    the dtype's size (wavecc_param_info.element_size), in the dtype's
+ *    encoding, little endian (an f16 scalar: 2 bytes of IEEE half; a size:
+ *    an int32_t). Read only.
+ * A scalar's entry is its value for this call; a size's entry binds the
+ * dynamic symbol for this call (wavecc_run: it must agree with a binding
+ * the kernel was compiled with). */
 typedef struct wavecc_buffer {
 	const char *name;
 	void *data;
@@ -135,12 +188,16 @@ typedef enum wavecc_backend {
 	WAVECC_BACKEND_HIP,      /* an AMD GPU through the HIP runtime (libamdhip64, loaded on demand) */
 } wavecc_backend;
 
-/* Run a compiled kernel on buffers: one per buffer argument. */
+/* Run a compiled kernel on buffers: one per buffer argument, one per
+ * scalar argument, and one per runtime size the kernel was not compiled
+ * with a binding for (wavecc_compiled_param lists them all). */
 wavecc_status wavecc_run(const wavecc_compiled *c, wavecc_backend backend, wavecc_buffer *bufs, size_t n,
 	char **error);
 /* Run any code object (from wavecc or clang) with a launch descriptor
  * (docs/launch-format.md); `bindings` are "NAME=VALUE" strings for its
- * symbolic sizes (may be NULL when it has none). */
+ * symbolic sizes and scalars (may be NULL when it has none). An entry of
+ * bufs naming one of the descriptor's scalars gives its value as above
+ * (over a binding of the same name). */
 wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, const char *launch_json,
 	size_t launch_len, const char *const *bindings, size_t nbindings, wavecc_backend backend, wavecc_buffer *bufs,
 	size_t n, char **error);
@@ -148,8 +205,10 @@ wavecc_status wavecc_run_code_object(const void *code_object, size_t code_len, c
 /* ---- the reference interpreter ---- */
 
 /* Execute k's graph at tensor level (docs/interpreter.md) on the buffers,
- * one per argument: reads its inputs from them, writes its results into
- * them. */
+ * one per buffer argument and one per scalar argument (its value): reads
+ * its inputs from them, writes its results into the buffers. An entry
+ * naming a dynamic symbol (an int32_t, 4 bytes) binds it for this call,
+ * over wavecc_kernel_set_symbol's binding. */
 wavecc_status wavecc_interpret(const wavecc_kernel *k, wavecc_buffer *bufs, size_t n, char **error);
 
 /* Fill a buffer with the documented seeded generator `wavecc run` and

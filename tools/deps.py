@@ -126,7 +126,7 @@ PREFIXES = {
     'loader/emu': r'emu_',
     'loader/timing': r'tm_',
     'loader/runtime': r'launch_|hip_',
-    'driver': r'compile_|wavecc_|stats_|allocate_registers$|check_allocation$',
+    'driver': r'compile_|wavecc_|stats_|api_|allocate_registers$|check_allocation$',
 }
 
 

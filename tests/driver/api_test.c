@@ -272,6 +272,133 @@ START_TEST(run_code_object_checks_the_descriptor)
 }
 END_TEST
 
+/* api_axpy_dynamic: y = alpha x + beta with M, N dynamic. Every parameter
+ * is described in kernarg order (buffers, runtime sizes, scalars) at the
+ * offsets the launch descriptor gives; the scalars' values and the sizes
+ * go in as wavecc_buffer entries to both the compiled kernel and the
+ * interpreter, which agree; binding a size removes its parameter. */
+START_TEST(every_parameter_with_its_slot)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("../tests/driver/data/api_axpy_dynamic.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	ck_assert_uint_eq(wavecc_kernel_num_args(k), 2); /* the buffers, as before */
+	ck_assert_uint_eq(wavecc_kernel_num_params(k), 6);
+	static const struct {
+		const char *name;
+		wavecc_param_kind kind;
+		const char *dtype;
+		uint32_t offset, bytes;
+	} want[6] = {{"x", WAVECC_PARAM_BUFFER, "f32", 0, 8}, {"y", WAVECC_PARAM_BUFFER, "f32", 8, 8},
+		{"M", WAVECC_PARAM_SIZE, "i32", 16, 4}, {"N", WAVECC_PARAM_SIZE, "i32", 20, 4},
+		{"alpha", WAVECC_PARAM_SCALAR, "f32", 24, 4}, {"beta", WAVECC_PARAM_SCALAR, "f32", 28, 4}};
+	wavecc_param_info p[6];
+	for (size_t i = 0; i < 6; i++) {
+		p[i].struct_size = sizeof p[i];
+		ck_assert_int_eq(wavecc_kernel_param(k, i, &p[i], &err), WAVECC_OK);
+		ck_assert_str_eq(p[i].name, want[i].name);
+		ck_assert_int_eq(p[i].kind, want[i].kind);
+		ck_assert_str_eq(p[i].dtype, want[i].dtype);
+		ck_assert_uint_eq(p[i].kernarg_offset, want[i].offset);
+		ck_assert_uint_eq(p[i].kernarg_bytes, want[i].bytes);
+	}
+	/* unbound, a buffer's dims are the runtime sizes */
+	ck_assert_int_eq(p[0].rank, 2);
+	ck_assert(p[0].shape[0] == -1 && p[0].shape[1] == -1 && p[0].bytes == 0);
+	ck_assert_str_eq(p[0].dims[0], "M");
+	ck_assert(p[0].reads && !p[0].writes && p[1].writes);
+	/* a struct_size too small for the first version is refused */
+	wavecc_param_info small = {.struct_size = 8};
+	ck_assert_int_eq(wavecc_kernel_param(k, 0, &small, &err), WAVECC_EARG);
+	ck_assert_msg(err && strstr(err, "struct_size"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_kernel_param(k, 6, &p[0], &err), WAVECC_EARG);
+	free(err);
+
+	/* the descriptor the compiler writes agrees, slot by slot */
+	wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	const char *launch = wavecc_compiled_launch(c, NULL);
+	ck_assert_uint_eq(wavecc_compiled_num_params(c), 6);
+	for (size_t i = 0; i < 6; i++) {
+		wavecc_param_info q = {.struct_size = sizeof q};
+		ck_assert_int_eq(wavecc_compiled_param(c, i, &q, &err), WAVECC_OK);
+		char slot[128];
+		snprintf(slot, sizeof slot, "\"name\": \"%s\", \"kind\": \"%s\", \"dtype\": \"%s\"", q.name,
+			q.kind == WAVECC_PARAM_BUFFER ? "buffer" : "scalar", q.dtype);
+		const char *at = strstr(launch, slot);
+		ck_assert_msg(at, "%s not in %s", slot, launch);
+		char off[64];
+		snprintf(off, sizeof off, "\"offset\": %u", q.kernarg_offset);
+		const char *end = strchr(at, '}');
+		const char *o = strstr(at, off);
+		ck_assert_msg(o && o < end, "%s: %s", slot, off);
+	}
+
+	/* run and interpret with the values as entries */
+	int32_t M = 3, N = 300;
+	float alpha = 1.5f, beta = -0.25f;
+	size_t bytes = (size_t)M * (size_t)N * 4;
+	float *x = malloc(bytes), *y = calloc(1, bytes), *yref = calloc(1, bytes);
+	for (int i = 0; i < M * N; i++)
+		x[i] = (float)(i % 17) - 8.0f;
+	wavecc_buffer run[6] = {{"x", x, bytes}, {"y", y, bytes}, {"alpha", &alpha, 4}, {"M", &M, 4}, {"N", &N, 4},
+		{"beta", &beta, 4}};
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, run, 6, &err), WAVECC_OK);
+	run[1].data = yref;
+	ck_assert_int_eq(wavecc_interpret(k, run, 6, &err), WAVECC_OK);
+	for (int i = 0; i < M * N; i++) {
+		ck_assert_msg(y[i] == 1.5f * x[i] - 0.25f, "y[%d] = %g", i, y[i]);
+		ck_assert_msg(yref[i] == y[i], "reference y[%d] = %g", i, yref[i]);
+	}
+	/* a value of the wrong size, and a missing one, are bad input */
+	run[1].data = y;
+	run[2].bytes = 8;
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, run, 6, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "scalar 'alpha' (f32) takes 4 bytes"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_interpret(k, run, 6, &err), WAVECC_EINPUT);
+	free(err);
+	run[2].bytes = 4;
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, run, 5, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "beta"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_interpret(k, run, 5, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "scalar beta needs a value of 4 bytes"), "%s", err);
+	free(err);
+	wavecc_compiled_free(c);
+
+	/* M bound on the handle: no parameter for it, the buffers' first dim
+	 * known; a compiled kernel takes an entry for M only with that value */
+	ck_assert_int_eq(wavecc_kernel_set_symbol(k, "M", M, &err), WAVECC_OK);
+	ck_assert_uint_eq(wavecc_kernel_num_params(k), 5);
+	wavecc_param_info q = {.struct_size = sizeof q};
+	ck_assert_int_eq(wavecc_kernel_param(k, 2, &q, &err), WAVECC_OK);
+	ck_assert_str_eq(q.name, "N");
+	ck_assert_uint_eq(q.kernarg_offset, 16);
+	ck_assert_int_eq(wavecc_kernel_param(k, 3, &q, &err), WAVECC_OK);
+	ck_assert_str_eq(q.name, "alpha");
+	ck_assert_uint_eq(q.kernarg_offset, 20);
+	ck_assert_int_eq(wavecc_kernel_param(k, 0, &q, &err), WAVECC_OK);
+	ck_assert(q.shape[0] == M && q.shape[1] == -1);
+	c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	memset(y, 0, bytes);
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, run, 6, &err), WAVECC_OK);
+	ck_assert(y[7] == 1.5f * x[7] - 0.25f);
+	int32_t other = 4;
+	run[3].data = &other;
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, run, 6, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "compiled with M=3"), "%s", err);
+	free(err);
+	wavecc_compiled_free(c);
+	free(x);
+	free(y);
+	free(yref);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -282,6 +409,7 @@ int main(void)
 	tcase_add_test(t, symbols_reach_every_use);
 	tcase_add_test(t, one_code_object_three_shapes);
 	tcase_add_test(t, run_code_object_checks_the_descriptor);
+	tcase_add_test(t, every_parameter_with_its_slot);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
