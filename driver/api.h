@@ -25,6 +25,7 @@ struct wavecc_kernel {
 struct wavecc_compiled {
 	Buf asm_text, code_object, launch_json;
 	char *stats;
+	char *dump; /* compile_options.dump_mir, dump_plan ("" when not asked) */
 	int nbind;
 	char *bind[MAX_DEFS];
 	/* the parameters when it was compiled (their text in arena) */

@@ -49,7 +49,7 @@ int compile_resolve_options(Compile *c)
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
 	r->interleave = o->interleave ? o->interleave : ko->interleave;
-	r->f32_denorm_flush = ko->f32_denorm_flush;
+	r->f32_denorm_flush = o->f32_denorm ? o->f32_denorm == F32_DENORM_FLUSH : ko->f32_denorm_flush;
 	if (r->interleave) {
 		Buf err = {0};
 		int rc = sched_groups_parse(r->interleave, &c->order, &err);

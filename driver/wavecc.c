@@ -293,47 +293,158 @@ wavecc_status wavecc_kernel_param(const wavecc_kernel *k, size_t i, wavecc_param
 
 /* ---- compiling ---- */
 
-static void options_of(const wavecc_kernel *k, const wavecc_options *o, CompileOptions *co)
+/* The first version's size: the struct as 0.3 declared it. */
+#define COMPILE_OPTIONS_SIZE_0_3 (offsetof(wavecc_compile_options, dump_plan) + sizeof(int))
+
+/* o checked and read into co, over k's bindings: 0, or -1 with the
+ * message in *error (bad options are a bad argument). The defines go
+ * after the handle's, so they win; *binds gets "NAME=VALUE" for each
+ * (the launch's -D), owned by the caller. */
+static int options_of(const wavecc_kernel *k, const wavecc_compile_options *o, CompileOptions *co, char **error)
 {
-	*co = (CompileOptions){.mcpu = o && o->target ? o->target : "gfx942",
-		.code_object = o && o->code_object_name ? o->code_object_name : "kernel.hsaco",
-		.llvm_mc = o ? o->llvm_mc : NULL, .ndefs = k->ndefs};
+	static const wavecc_compile_options none = {.struct_size = sizeof none};
+	if (!o)
+		o = &none;
+	if (o->struct_size < COMPILE_OPTIONS_SIZE_0_3) {
+		set_error(error, "wavecc_compile_options.struct_size is %zu: set it to sizeof(wavecc_compile_options)",
+			o->struct_size);
+		return -1;
+	}
+	for (size_t b = sizeof *o; b < o->struct_size; b++)
+		if (((const unsigned char *)o)[b]) {
+			set_error(error, "wavecc_compile_options: byte %zu is set, a field this library (%s) does not "
+					 "have",
+				b, WAVECC_VERSION_STRING);
+			return -1;
+		}
+	*co = (CompileOptions){.mcpu = o->target ? o->target : "gfx942",
+		.code_object = o->code_object_name ? o->code_object_name : "kernel.hsaco", .llvm_mc = o->llvm_mc,
+		.ndefs = k->ndefs, .no_schedule = o->no_schedule != 0, .lds_stages = o->lds_stages,
+		.waves_per_eu = o->waves_per_eu, .interleave = o->interleave, .dump = o->dump_mir ? ~0u : 0,
+		.dump_plan = o->dump_plan != 0};
 	for (int i = 0; i < k->ndefs; i++) {
 		co->def_name[i] = k->def_name[i];
 		co->def_val[i] = k->def_val[i];
 	}
+	if (o->ndefines && !o->defines) {
+		set_error(error, "wavecc_compile_options: %zu defines and no array", o->ndefines);
+		return -1;
+	}
+	for (size_t i = 0; i < o->ndefines; i++) {
+		if (!o->defines[i].name) {
+			set_error(error, "wavecc_compile_options: define %zu has no name", i);
+			return -1;
+		}
+		if (co->ndefs == MAX_DEFS) {
+			set_error(error, "wavecc_compile_options: at most %d symbols bound in all", MAX_DEFS);
+			return -1;
+		}
+		co->def_name[co->ndefs] = intern(o->defines[i].name);
+		co->def_val[co->ndefs++] = o->defines[i].value;
+	}
+	if (o->schedule) {
+		co->schedule = kernel_schedule_from_name(o->schedule);
+		if (!co->schedule) {
+			set_error(error, "wavecc_compile_options.schedule %s: expected " SCHEDULE_NAMES, o->schedule);
+			return -1;
+		}
+	}
+	if (o->lds_stages < 0 || o->lds_stages > 2 || o->waves_per_eu < 0 || o->waves_per_eu > 8) {
+		set_error(error, "wavecc_compile_options: lds_stages %d / waves_per_eu %d: lds_stages is 1 or 2, "
+				 "waves_per_eu 1 to 8 (0: not given)",
+			o->lds_stages, o->waves_per_eu);
+		return -1;
+	}
+	if (o->denorm_fp_math_f32) {
+		const char *d = o->denorm_fp_math_f32;
+		if (strcmp(d, "ieee") == 0 || strcmp(d, "dynamic") == 0)
+			co->f32_denorm = F32_DENORM_KEEP;
+		else if (strcmp(d, "preserve-sign") == 0 || strcmp(d, "positive-zero") == 0)
+			co->f32_denorm = F32_DENORM_FLUSH;
+		else {
+			set_error(error, "wavecc_compile_options.denorm_fp_math_f32 %s: expected ieee, dynamic, "
+					 "preserve-sign or positive-zero",
+				d);
+			return -1;
+		}
+	}
+	if (o->assembly_only)
+		co->stop_after = "emit_assembly";
+	return 0;
 }
 
-/* The result of a Compile run to the end. */
-static wavecc_compiled *take_result(Compile *c, const wavecc_kernel *k)
+/* The old options as the new ones. */
+static wavecc_compile_options options_new(const wavecc_options *o)
+{
+	wavecc_compile_options n = {.struct_size = sizeof n};
+	if (o) {
+		n.target = o->target;
+		n.llvm_mc = o->llvm_mc;
+		n.code_object_name = o->code_object_name;
+	}
+	return n;
+}
+
+/* The result of a Compile run to the end (or to its assembly), with the
+ * bindings it was compiled with (co's) and the dump text (may be NULL). */
+static wavecc_compiled *take_result(Compile *c, const wavecc_kernel *k, const CompileOptions *co, char *dump)
 {
 	wavecc_compiled *r = xcalloc(1, sizeof *r);
-	Buf rep = {0}, msg = {0};
-	StageTimes st = {.load_us = -1, .write_us = -1, .total_us = -1};
-	/* our own linker's output that our reader rejects is a bug */
-	if (compile_stats(&rep, c, &st, &msg) != 0)
-		die("statistics: %s", buf_cstr(&msg));
-	r->stats = xstrdup(buf_cstr(&rep));
-	buf_free(&rep);
-	buf_free(&msg);
+	if (!co->stop_after) {
+		Buf rep = {0}, msg = {0};
+		StageTimes st = {.load_us = -1, .write_us = -1, .total_us = -1};
+		/* our own linker's output that our reader rejects is a bug */
+		if (compile_stats(&rep, c, &st, &msg) != 0)
+			die("statistics: %s", buf_cstr(&msg));
+		r->stats = xstrdup(buf_cstr(&rep));
+		buf_free(&rep);
+		buf_free(&msg);
+	} else {
+		r->stats = xstrdup("");
+	}
+	r->dump = dump ? dump : xstrdup("");
 	r->asm_text = c->asm_text;
 	r->code_object = c->code_object;
 	r->launch_json = c->launch_json;
 	c->asm_text = c->code_object = c->launch_json = (Buf){0};
-	r->nbind = k->ndefs;
-	for (int i = 0; i < k->ndefs; i++)
-		r->bind[i] = xstrdup(k->def_text[i]);
+	r->nbind = co->ndefs;
+	for (int i = 0; i < co->ndefs; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s=%lld", co->def_name[i], (long long)co->def_val[i]);
+		r->bind[i] = xstrdup(text);
+	}
 	arena_init(&r->arena);
 	/* the bindings compiled, so they are good */
 	Msgs m;
 	msgs_open(&m);
-	if (api_params(k->k, k->ndefs, k->def_name, k->def_val, &r->arena, &r->params, &r->nparams, &m.d) != 0)
+	if (api_params(k->k, co->ndefs, co->def_name, co->def_val, &r->arena, &r->params, &r->nparams, &m.d) != 0)
 		die("the parameters of a kernel that compiled");
 	msgs_close(&m, NULL);
 	return r;
 }
 
-wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o, char **error)
+/* A memory stream for the dumps o asks for (NULL when none). */
+static FILE *dump_open(CompileOptions *co, char **text, size_t *len)
+{
+	*text = NULL;
+	if (!co->dump && !co->dump_plan)
+		return NULL;
+	co->dump_out = open_memstream(text, len);
+	if (!co->dump_out)
+		die("open_memstream: out of memory");
+	return co->dump_out;
+}
+
+/* The dump text (owned by the caller), or NULL. */
+static char *dump_close(FILE *f, char **text)
+{
+	if (!f)
+		return NULL;
+	fclose(f); /* sets *text */
+	return *text;
+}
+
+wavecc_compiled *wavecc_compile_ex(const wavecc_kernel *k, const wavecc_compile_options *o, char **error)
 {
 	clear_error(error);
 	if (!k) {
@@ -341,25 +452,43 @@ wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o,
 		return NULL;
 	}
 	CompileOptions co;
-	options_of(k, o, &co);
+	if (options_of(k, o, &co, error) != 0)
+		return NULL;
+	char *dump;
+	size_t dump_len;
+	FILE *df = dump_open(&co, &dump, &dump_len);
 	Msgs m;
 	msgs_open(&m);
 	Compile c;
 	compile_init(&c, k->k, &co, &m.d);
+	int rc = compile_run(&c);
+	dump = dump_close(df, &dump);
 	wavecc_compiled *r = NULL;
-	if (compile_run(&c) == 0)
-		r = take_result(&c, k);
+	if (rc == 0)
+		r = take_result(&c, k, &co, dump);
+	else
+		free(dump);
 	compile_free(&c);
 	msgs_finish(&m, r, error);
 	return r;
 }
 
-size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
-	char **errors)
+wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o, char **error)
+{
+	wavecc_compile_options n = options_new(o);
+	return wavecc_compile_ex(k, &n, error);
+}
+
+size_t wavecc_compile_many_ex(const wavecc_kernel *const *ks, size_t n, const wavecc_compile_options *o,
+	wavecc_compiled **out, char **errors)
 {
 	Compile *cs = xcalloc(n + 1, sizeof *cs);
 	Compile **ps = xcalloc(n + 1, sizeof *ps);
 	Msgs *ms = xcalloc(n + 1, sizeof *ms);
+	CompileOptions *cos = xcalloc(n + 1, sizeof *cos);
+	FILE **dfs = xcalloc(n + 1, sizeof *dfs);
+	char **dumps = xcalloc(n + 1, sizeof *dumps);
+	size_t *dump_lens = xcalloc(n + 1, sizeof *dump_lens);
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
 		out[i] = NULL;
@@ -370,29 +499,48 @@ size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavec
 				set_error(&errors[i], "wavecc_compile_many: kernel %zu is NULL", i);
 			continue;
 		}
-		CompileOptions co;
-		options_of(ks[i], o, &co);
+		if (options_of(ks[i], o, &cos[i], errors ? &errors[i] : NULL) != 0)
+			continue;
+		dfs[i] = dump_open(&cos[i], &dumps[i], &dump_lens[i]);
 		msgs_open(&ms[i]);
-		compile_init(&cs[i], ks[i]->k, &co, &ms[i].d);
+		compile_init(&cs[i], ks[i]->k, &cos[i], &ms[i].d);
 		ps[m++] = &cs[i];
 	}
-	compile_batch(ps, m);
+	/* the assembly alone needs no llvm-mc run to share */
+	if (o && o->assembly_only)
+		for (size_t j = 0; j < m; j++)
+			compile_run(ps[j]);
+	else
+		compile_batch(ps, m);
 	size_t ok = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!ks[i])
+		if (!cs[i].k) /* NULL, or bad options */
 			continue;
+		char *dump = dump_close(dfs[i], &dumps[i]);
 		bool good = !compile_failed(&cs[i]);
 		if (good) {
-			out[i] = take_result(&cs[i], ks[i]);
+			out[i] = take_result(&cs[i], ks[i], &cos[i], dump);
 			ok++;
-		}
+		} else
+			free(dump);
 		msgs_finish(&ms[i], good, errors ? &errors[i] : NULL);
 		compile_free(&cs[i]);
 	}
 	free(cs);
 	free(ps);
 	free(ms);
+	free(cos);
+	free(dfs);
+	free(dumps);
+	free(dump_lens);
 	return ok;
+}
+
+size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
+	char **errors)
+{
+	wavecc_compile_options c = options_new(o);
+	return wavecc_compile_many_ex(ks, n, &c, out, errors);
 }
 
 void wavecc_compiled_free(wavecc_compiled *c)
@@ -403,6 +551,7 @@ void wavecc_compiled_free(wavecc_compiled *c)
 	buf_free(&c->code_object);
 	buf_free(&c->launch_json);
 	free(c->stats);
+	free(c->dump);
 	for (int i = 0; i < c->nbind; i++)
 		free(c->bind[i]);
 	arena_free(&c->arena);
@@ -454,6 +603,13 @@ const char *wavecc_compiled_launch(const wavecc_compiled *c, size_t *len)
 const char *wavecc_compiled_stats(const wavecc_compiled *c)
 {
 	return c ? c->stats : NULL;
+}
+
+const char *wavecc_compiled_dump(const wavecc_compiled *c, size_t *len)
+{
+	if (len)
+		*len = c ? strlen(c->dump) : 0;
+	return c ? c->dump : NULL;
 }
 
 /* ---- running ---- */

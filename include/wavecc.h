@@ -138,16 +138,60 @@ typedef struct wavecc_options {
 				       * (NULL: "kernel.hsaco") */
 } wavecc_options;
 
+/* A symbol's value: `wavecc compile -D NAME=VALUE`. */
+typedef struct wavecc_define {
+	const char *name;
+	int64_t value;
+} wavecc_define;
+
+/* Every compile option of `wavecc compile` (since 0.3; docs/library.md,
+ * "Compile options"). Zero (NULL) in a field means "not given": the
+ * kernel graph's "options", else the default, apply, as on the command
+ * line. Versioned: the caller sets struct_size = sizeof(wavecc_compile_options)
+ * and zeroes the rest first (`wavecc_compile_options o = {.struct_size = sizeof o};`); a
+ * later library adds fields at the end only, and a larger struct whose
+ * extra bytes are not all zero (a field this library does not know) is
+ * refused with WAVECC_EARG rather than ignored. */
+typedef struct wavecc_compile_options {
+	size_t struct_size;
+	const char *target;           /* --mcpu: "gfx942" (NULL), "gfx90a", "gfx942:sramecc-", ... */
+	const char *llvm_mc;          /* --llvm-mc: NULL: $WAVECC_LLVM_MC, then PATH and the usual places */
+	const char *code_object_name; /* the file name the launch descriptor gives the code object (NULL:
+				       * "kernel.hsaco") */
+	const wavecc_define *defines; /* -D: bound for this compile, after (over) the handle's bindings */
+	size_t ndefines;
+	const char *schedule;         /* --schedule: "prefetch", "none", "four_stage", "modulo",
+				       * "prefetch_attention" */
+	int lds_stages;               /* --lds-stages: 1 or 2 */
+	int waves_per_eu;             /* --waves-per-eu: 1 to 8, the occupancy target */
+	const char *interleave;       /* --interleave: "mfma:1,lds:1,vmem-load:1" */
+	int no_schedule;              /* --no-schedule: keep instruction selection's order */
+	const char *denorm_fp_math_f32; /* the graph option of that name: "ieee", "dynamic",
+					 * "preserve-sign", "positive-zero" (compile only: the
+					 * interpreter follows the graph's) */
+	int assembly_only;            /* -S: stop after the assembly; no llvm-mc run, no code
+				       * object (its accessor gives len 0), no statistics */
+	int dump_mir;                 /* --dump-mir: the machine IR after each machine pass, in
+				       * wavecc_compiled_dump */
+	int dump_plan;                /* --dump-plan: the loop plan, in wavecc_compiled_dump */
+} wavecc_compile_options;
+
 typedef struct wavecc_compiled wavecc_compiled;
 
 /* Compile k for o->target (o may be NULL: the defaults). NULL on bad input,
  * with the diagnostics in *error. */
 wavecc_compiled *wavecc_compile(const wavecc_kernel *k, const wavecc_options *o, char **error);
+/* The same with every option (since 0.3; o may be NULL). */
+wavecc_compiled *wavecc_compile_ex(const wavecc_kernel *k, const wavecc_compile_options *o, char **error);
 /* Compile n kernels with one llvm-mc run (autotuning sweeps): out[i] is the
  * result of ks[i], or NULL with errors[i] (errors may be NULL) set. Returns
  * the number that compiled. */
 size_t wavecc_compile_many(const wavecc_kernel *const *ks, size_t n, const wavecc_options *o, wavecc_compiled **out,
 	char **errors);
+/* The same with every option (since 0.3). Bad options fail every kernel,
+ * with the message in each errors[i]. */
+size_t wavecc_compile_many_ex(const wavecc_kernel *const *ks, size_t n, const wavecc_compile_options *o,
+	wavecc_compiled **out, char **errors);
 void wavecc_compiled_free(wavecc_compiled *c);
 
 /* The outputs: assembly text for llvm-mc, the code object (ELF bytes for
@@ -159,6 +203,9 @@ const char *wavecc_compiled_assembly(const wavecc_compiled *c, size_t *len);
 const void *wavecc_compiled_code_object(const wavecc_compiled *c, size_t *len);
 const char *wavecc_compiled_launch(const wavecc_compiled *c, size_t *len);
 const char *wavecc_compiled_stats(const wavecc_compiled *c);
+/* What compile_options.dump_mir and dump_plan asked for ("" otherwise;
+ * since 0.3). */
+const char *wavecc_compiled_dump(const wavecc_compiled *c, size_t *len);
 
 /* The parameters of the compiled code object, as wavecc_kernel_param gave
  * them at compile time (since 0.3). Text belongs to c. */

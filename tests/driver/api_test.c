@@ -399,6 +399,129 @@ START_TEST(every_parameter_with_its_slot)
 }
 END_TEST
 
+/* wavecc_compile_ex carries the command line's options: each one shows in
+ * what comes back; bad ones are refused before anything compiles. */
+START_TEST(compile_options_reach_the_compiler)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_global.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	/* NULL options: the defaults, as wavecc_compile */
+	wavecc_compiled *c = wavecc_compile_ex(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(c, NULL), "// schedule: prefetch"));
+	ck_assert_str_eq(wavecc_compiled_dump(c, NULL), "");
+	wavecc_compiled_free(c);
+	/* --schedule none, --dump-mir, --dump-plan */
+	wavecc_compile_options o = {.struct_size = sizeof o, .schedule = "none", .dump_mir = 1, .dump_plan = 1};
+	c = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(c, "%s", err);
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(c, NULL), "// schedule: none"));
+	const char *dump = wavecc_compiled_dump(c, NULL);
+	ck_assert_msg(strstr(dump, "## after allocate_registers") && strstr(dump, "## plan"), "%.300s", dump);
+	wavecc_compiled_free(c);
+	/* -S: the assembly without llvm-mc (a missing one is never run) */
+	o = (wavecc_compile_options){.struct_size = sizeof o, .assembly_only = 1, .llvm_mc = "/nonexistent/llvm-mc",
+		.target = "gfx90a"};
+	c = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(c, "%s", err);
+	size_t len = 1;
+	ck_assert_ptr_null(wavecc_compiled_code_object(c, &len));
+	ck_assert_uint_eq(len, 0);
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(c, NULL), "gfx90a"));
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_launch(c, NULL), "wavecc-launch/1"));
+	wavecc_compiled_free(c);
+	/* the same through compile_many_ex */
+	const wavecc_kernel *ks[2] = {k, k};
+	wavecc_compiled *out[2];
+	char *errs[2];
+	ck_assert_uint_eq(wavecc_compile_many_ex(ks, 2, &o, out, errs), 2);
+	ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(out[1], NULL), "gfx90a"));
+	wavecc_compiled_free(out[0]);
+	wavecc_compiled_free(out[1]);
+	/* bad options: a bad argument, nothing compiled */
+	o = (wavecc_compile_options){.struct_size = sizeof o, .schedule = "fastest"};
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "schedule fastest: expected none, prefetch"), "%s", err);
+	free(err);
+	ck_assert_uint_eq(wavecc_compile_many_ex(ks, 2, &o, out, errs), 0);
+	ck_assert_msg(errs[1] && strstr(errs[1], "schedule fastest"), "%s", errs[1]);
+	free(errs[0]);
+	free(errs[1]);
+	o = (wavecc_compile_options){.struct_size = sizeof o, .waves_per_eu = 9};
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "waves_per_eu 1 to 8"), "%s", err);
+	free(err);
+	o = (wavecc_compile_options){.struct_size = sizeof o, .denorm_fp_math_f32 = "flush"};
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "denorm_fp_math_f32 flush"), "%s", err);
+	free(err);
+	o = (wavecc_compile_options){.struct_size = 16};
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "struct_size is 16"), "%s", err);
+	free(err);
+	/* a newer caller's larger struct: zero extra bytes are fine, a field
+	 * this library does not know is refused, not ignored */
+	struct {
+		wavecc_compile_options o;
+		int64_t newer_field;
+	} big = {.o = {.struct_size = sizeof big}};
+	c = wavecc_compile_ex(k, &big.o, &err);
+	ck_assert_msg(c, "%s", err);
+	wavecc_compiled_free(c);
+	big.newer_field = 1;
+	ck_assert_ptr_null(wavecc_compile_ex(k, &big.o, &err));
+	ck_assert_msg(err && strstr(err, "does not have"), "%s", err);
+	free(err);
+	wavecc_kernel_free(k);
+
+	/* -D: defines specialise this compile only (no runtime size left),
+	 * over the handle's bindings; a name the kernel lacks is bad input */
+	k = wavecc_kernel_load(example("copy_dynamic.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	ck_assert_int_eq(wavecc_kernel_set_symbol(k, "M", 1000, &err), WAVECC_OK);
+	wavecc_define defs[2] = {{"M", 4}, {"N", 64}};
+	o = (wavecc_compile_options){.struct_size = sizeof o, .defines = defs, .ndefines = 2};
+	c = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(c, "%s", err);
+	ck_assert_uint_eq(wavecc_compiled_num_params(c), 2);
+	wavecc_param_info p = {.struct_size = sizeof p};
+	ck_assert_int_eq(wavecc_compiled_param(c, 0, &p, &err), WAVECC_OK);
+	ck_assert(p.shape[0] == 4 && p.shape[1] == 64 && p.bytes == 4 * 64 * 2);
+	ck_assert_uint_eq(wavecc_kernel_num_params(k), 3); /* the handle still has N as a size */
+	uint16_t a[256], b[256] = {0};
+	for (int i = 0; i < 256; i++)
+		a[i] = (uint16_t)(0x3c00 + i);
+	wavecc_buffer bufs[2] = {{"a", a, sizeof a}, {"b", b, sizeof b}};
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, bufs, 2, &err), WAVECC_OK);
+	ck_assert(memcmp(a, b, sizeof a) == 0);
+	wavecc_compiled_free(c);
+	defs[1].name = "Q";
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "-D Q: kernel dynamic_copy has no symbol"), "%s", err);
+	free(err);
+	wavecc_kernel_free(k);
+
+	/* denorm_fp_math_f32 over the graph's: softmax's exp without the
+	 * rescaling around it */
+	k = wavecc_kernel_load(example("softmax.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	o = (wavecc_compile_options){.struct_size = sizeof o, .assembly_only = 1};
+	c = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(c, "%s", err);
+	o.denorm_fp_math_f32 = "preserve-sign";
+	wavecc_compiled *flush = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(flush, "%s", err);
+	size_t keep_len, flush_len;
+	wavecc_compiled_assembly(c, &keep_len);
+	wavecc_compiled_assembly(flush, &flush_len);
+	ck_assert_msg(flush_len < keep_len, "%zu >= %zu", flush_len, keep_len);
+	wavecc_compiled_free(c);
+	wavecc_compiled_free(flush);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -410,6 +533,7 @@ int main(void)
 	tcase_add_test(t, one_code_object_three_shapes);
 	tcase_add_test(t, run_code_object_checks_the_descriptor);
 	tcase_add_test(t, every_parameter_with_its_slot);
+	tcase_add_test(t, compile_options_reach_the_compiler);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
