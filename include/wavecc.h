@@ -19,11 +19,13 @@
  * line, located like the command line's: "FILE:LINE:COL: error: JSON.path:
  * message" for the kernel graph and a launch descriptor, the graph op's
  * location for what the compiler cannot compile, "wavecc: error: message"
- * where no input is to blame. On success *error is set to NULL. The library
- * never prints an error, never exits, and bad input never crashes it; a bug
- * in wavecc itself aborts with "internal error at FILE:LINE". llvm-mc (an
- * LLVM 17 or newer with AMDGPU; see wavecc_options.llvm_mc) runs as a child
- * process when a kernel is compiled.
+ * where no input is to blame. On success *error is set to NULL. The same
+ * diagnostics, warnings included, are data too (wavecc_last_diagnostic).
+ * The library never prints an error, never exits, and bad input never
+ * crashes it; a bug in wavecc itself returns WAVECC_EINTERNAL ("Internal
+ * errors" below). llvm-mc (an LLVM 17 or newer with AMDGPU; see
+ * wavecc_options.llvm_mc) runs as a child process when a kernel is
+ * compiled. docs/library.md documents the library.
  *
  * Typical use (examples/api_gemm.c):
  *   k = wavecc_kernel_load("gemm.json", &err);
@@ -57,7 +59,53 @@ typedef enum wavecc_status {
 	WAVECC_EINPUT = 1,  /* bad input: the kernel graph, a symbol, a buffer, a code object */
 	WAVECC_EARG = 2,    /* a bad argument to the call itself (NULL, unknown name, index) */
 	WAVECC_ERUN = 3,    /* the run failed: an emulator fault, no GPU for HIP */
+	WAVECC_EINTERNAL = 4, /* a bug in wavecc (since 0.3): the call was abandoned, see
+			       * "Internal errors" below */
 } wavecc_status;
+
+/* ---- diagnostics as data (since 0.3) ----
+ *
+ * Every call that has an `error` parameter also keeps what it reported —
+ * errors, and warnings even when it succeeds — as a list of diagnostics
+ * for the calling thread, replacing the list of that thread's previous
+ * such call (the text stays valid until then). A compiled kernel keeps
+ * the warnings of its compile for its life (wavecc_compiled_diagnostic).
+ * The `error` text is the same messages as printed lines.
+ *
+ * Internal errors. A bug in wavecc (a verifier, a checker, an impossible
+ * state: what the command line reports as "internal error at FILE:LINE"
+ * and aborts on) makes the call return WAVECC_EINTERNAL (or NULL) with
+ * "wavecc: internal error at FILE:LINE: message" in *error and one
+ * diagnostic of severity WAVECC_SEVERITY_INTERNAL whose file and line are
+ * wavecc's source; the host process goes on. What the call had allocated
+ * is freed, except what the failing stage held only in its own stack
+ * frames (leaked); no object is half made; the handles passed in are
+ * unchanged and remain usable (a kernel's graph is never modified), and
+ * no lock stays held. docs/library.md says more. */
+typedef enum wavecc_severity {
+	WAVECC_SEVERITY_ERROR = 0,
+	WAVECC_SEVERITY_WARNING = 1,
+	WAVECC_SEVERITY_INTERNAL = 2, /* a bug in wavecc: file and line are wavecc's source */
+} wavecc_severity;
+
+typedef struct wavecc_diagnostic {
+	size_t struct_size;     /* set by the caller: sizeof(wavecc_diagnostic) */
+	wavecc_severity severity;
+	const char *message;    /* the message alone: no location, severity or JSON path */
+	const char *file;       /* the document it is about (a kernel graph, "<launch descriptor>"), or NULL */
+	int line, col;          /* in it, 1-based; 0 when not known */
+	const char *json_path;  /* the place in the document: "graph[3].mapping", "symbols.M"; or NULL */
+	const char *op;         /* the graph op it is about, by name, or NULL */
+	const char *source_file; /* that op's place in the program that made the graph (the op's
+				  * "loc" key, docs/kernel-format.md), or NULL */
+	int source_line, source_col;
+	const char *hint;       /* a fix, when there is one; NULL otherwise */
+	const char *text;       /* the whole message, as the error text and the command line give it */
+} wavecc_diagnostic;
+
+/* The calling thread's list: how many, and diagnostic i. */
+size_t wavecc_last_diagnostic_count(void);
+wavecc_status wavecc_last_diagnostic(size_t i, wavecc_diagnostic *d);
 
 /* ---- kernel graphs ---- */
 
@@ -206,6 +254,10 @@ const char *wavecc_compiled_stats(const wavecc_compiled *c);
 /* What compile_options.dump_mir and dump_plan asked for ("" otherwise;
  * since 0.3). */
 const char *wavecc_compiled_dump(const wavecc_compiled *c, size_t *len);
+/* The warnings of the compile that made c (waves_per_eu not met, llvm-mc's
+ * warnings, ...): as wavecc_last_diagnostic, for c's life (since 0.3). */
+size_t wavecc_compiled_num_diagnostics(const wavecc_compiled *c);
+wavecc_status wavecc_compiled_diagnostic(const wavecc_compiled *c, size_t i, wavecc_diagnostic *d);
 
 /* The parameters of the compiled code object, as wavecc_kernel_param gave
  * them at compile time (since 0.3). Text belongs to c. */

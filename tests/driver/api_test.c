@@ -522,6 +522,163 @@ START_TEST(compile_options_reach_the_compiler)
 }
 END_TEST
 
+/* Diagnostic i of the thread's list. */
+static wavecc_diagnostic last(size_t i)
+{
+	wavecc_diagnostic d = {.struct_size = sizeof d};
+	ck_assert_msg(wavecc_last_diagnostic(i, &d) == WAVECC_OK, "no diagnostic %zu of %zu", i,
+		wavecc_last_diagnostic_count());
+	return d;
+}
+
+/* Diagnostics come back as data, every field from what the library knows:
+ * the JSON reader's paths, the compiler's op paths and ops, an op's
+ * source location from its "loc", the launch descriptor's lines, warnings
+ * of a compile that succeeds (kept by the compiled kernel), hints. */
+START_TEST(diagnostics_are_data)
+{
+	char *err = NULL;
+	/* the reader: path, location, no op (the graph was not made) */
+	static const char bad[] = "{\"format\": \"wavecc-kernel/1\", \"name\": \"k\",\n"
+				  " \"arguments\": [{\"name\": \"a\", \"type\": \"memory\", \"dtype\": \"f17\",\n"
+				  "   \"shape\": [4], \"address_space\": \"global\"}], \"constraints\": [], \"graph\": []}";
+	ck_assert_ptr_null(wavecc_kernel_parse(bad, strlen(bad), "bad.json", &err));
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 3);
+	wavecc_diagnostic d = last(2);
+	ck_assert_str_eq(last(0).json_path, "constraints");
+	ck_assert_str_eq(last(1).json_path, "arguments[0].shape[0]");
+	ck_assert_int_eq(d.severity, WAVECC_SEVERITY_ERROR);
+	ck_assert_str_eq(d.file, "bad.json");
+	ck_assert_int_eq(d.line, 2);
+	ck_assert_int_gt(d.col, 0);
+	ck_assert_str_eq(d.json_path, "arguments[0].dtype");
+	ck_assert_msg(strstr(d.message, "f17") && !strstr(d.message, "arguments[0]"), "%s", d.message);
+	ck_assert_ptr_null(d.op);
+	ck_assert_msg(strstr(err, d.text), "%s / %s", err, d.text); /* the text is the error's line */
+	free(err);
+	/* a struct too small for the first version */
+	wavecc_diagnostic small = {.struct_size = 16};
+	ck_assert_int_eq(wavecc_last_diagnostic(0, &small), WAVECC_EARG);
+	ck_assert_int_eq(wavecc_last_diagnostic(99, &d), WAVECC_EARG);
+
+	/* the compiler: the op by its path, its source location from "loc";
+	 * the warning before the error is kept too */
+	wavecc_kernel *k = wavecc_kernel_load(example("../tests/driver/data/api_collide_loc.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 0); /* a success without warnings: the list is empty */
+	ck_assert_ptr_null(wavecc_compile(k, NULL, &err));
+	size_t n = wavecc_last_diagnostic_count();
+	ck_assert_uint_ge(n, 1);
+	d = last(n - 1);
+	ck_assert_int_eq(d.severity, WAVECC_SEVERITY_ERROR);
+	ck_assert_str_eq(d.json_path, "graph[1]");
+	ck_assert_str_eq(d.op, "write");
+	ck_assert_int_eq(d.line, 78);
+	ck_assert_str_eq(d.source_file, "collide.py");
+	ck_assert_int_eq(d.source_line, 12);
+	ck_assert_int_eq(d.source_col, 9);
+	ck_assert_msg(strncmp(d.message, "the write's mapping", 19) == 0, "%s", d.message);
+	ck_assert_msg(strstr(d.text, "graph[1]: the write's") && strstr(d.text, "(at collide.py:12:9)"), "%s", d.text);
+	ck_assert_msg(strstr(err, "(at collide.py:12:9)"), "%s", err);
+	free(err);
+	wavecc_kernel_free(k);
+
+	/* a bad "loc" is located like any field */
+	{
+		size_t len;
+		char *text = read_file(example("../tests/driver/data/api_collide_loc.json"), &len);
+		ck_assert_ptr_nonnull(text);
+		char *at = strstr(text, "\"line\": 12");
+		ck_assert_ptr_nonnull(at);
+		at[8] = '0';
+		at[9] = ' ';
+		ck_assert_ptr_null(wavecc_kernel_parse(text, len, "loc.json", &err));
+		ck_assert_msg(err && strstr(err, "graph[1].loc.line"), "%s", err);
+		free(err);
+		free(text);
+	}
+
+	/* a constraint's path, no op */
+	k = wavecc_kernel_load(example("../tests/driver/data/softmax_big_workgroup.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	ck_assert_ptr_null(wavecc_compile(k, NULL, &err));
+	free(err);
+	d = last(0);
+	ck_assert_str_eq(d.json_path, "constraints[0]");
+	ck_assert_ptr_null(d.op);
+	/* an unknown target, with its fix */
+	wavecc_options o = {.target = "gfx1100"};
+	ck_assert_ptr_null(wavecc_compile(k, &o, &err));
+	free(err);
+	d = last(0);
+	ck_assert_msg(d.hint && strstr(d.hint, "gfx942"), "%s", d.hint ? d.hint : "(no hint)");
+	wavecc_kernel_free(k);
+
+	/* a warning of a compile that succeeds: no error text, but data, on
+	 * the thread's list and on the compiled kernel for its life */
+	k = wavecc_kernel_load(example("attention.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compile_options co = {.struct_size = sizeof co, .waves_per_eu = 8, .assembly_only = 1};
+	wavecc_compiled *c = wavecc_compile_ex(k, &co, &err);
+	ck_assert_msg(c, "%s", err);
+	ck_assert_ptr_null(err);
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 1);
+	ck_assert_uint_eq(wavecc_compiled_num_diagnostics(c), 1);
+	wavecc_kernel_free(k); /* the compiled kernel's diagnostics are its own */
+	wavecc_version();      /* not a call with `error`: the list stays */
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 1);
+	d = (wavecc_diagnostic){.struct_size = sizeof d};
+	ck_assert_int_eq(wavecc_compiled_diagnostic(c, 0, &d), WAVECC_OK);
+	ck_assert_int_eq(d.severity, WAVECC_SEVERITY_WARNING);
+	ck_assert_msg(strstr(d.message, "waves_per_eu 8 not met"), "%s", d.message);
+	ck_assert_msg(d.hint && strstr(d.hint, "waves_per_eu 2"), "%s", d.hint ? d.hint : "(no hint)");
+	ck_assert_int_eq(wavecc_compiled_diagnostic(c, 1, &d), WAVECC_EARG);
+	wavecc_compiled_free(c);
+
+	/* the runtime's messages: the launch descriptor's path and place */
+	k = wavecc_kernel_load(example("copy.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	wavecc_param_info p = {.struct_size = sizeof p};
+	ck_assert_int_eq(wavecc_compiled_param(c, 1, &p, &err), WAVECC_OK);
+	void *mem = calloc(1, p.bytes + 2);
+	wavecc_buffer b[2] = {{"a", mem, p.bytes}, {"b", mem, p.bytes + 2}};
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, b, 2, &err), WAVECC_EINPUT);
+	d = last(0);
+	ck_assert_str_eq(d.file, "<launch descriptor>");
+	ck_assert_int_gt(d.line, 0);
+	ck_assert_str_eq(d.json_path, "args[1]");
+	ck_assert_msg(strncmp(d.message, "buffer 'b' has", 14) == 0, "%s", d.message);
+	ck_assert_msg(strstr(err, d.text), "%s", err);
+	free(err);
+	/* a bad argument: a message without a place */
+	ck_assert_int_eq(wavecc_run(NULL, WAVECC_BACKEND_EMULATOR, b, 2, &err), WAVECC_EARG);
+	d = last(0);
+	ck_assert_ptr_null(d.file);
+	ck_assert_ptr_null(d.json_path);
+	free(err);
+	/* the next call replaces the list */
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, b, 1, &err), WAVECC_EINPUT);
+	free(err);
+	ck_assert_int_eq(wavecc_interpret(k, b, 0, &err), WAVECC_EINPUT);
+	free(err);
+	ck_assert_msg(strstr(last(0).message, "needs a buffer"), "%s", last(0).message);
+	/* a dynamic symbol without a value: its fix */
+	wavecc_kernel_free(k);
+	k = wavecc_kernel_load(example("copy_dynamic.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_arg_info info;
+	ck_assert_int_eq(wavecc_kernel_arg(k, 0, &info, &err), WAVECC_EINPUT);
+	free(err);
+	d = last(0);
+	ck_assert_msg(d.hint && strstr(d.hint, "wavecc_kernel_set_symbol(k, \"M\""), "%s", d.hint ? d.hint : "-");
+	free(mem);
+	wavecc_compiled_free(c);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -534,6 +691,7 @@ int main(void)
 	tcase_add_test(t, run_code_object_checks_the_descriptor);
 	tcase_add_test(t, every_parameter_with_its_slot);
 	tcase_add_test(t, compile_options_reach_the_compiler);
+	tcase_add_test(t, diagnostics_are_data);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
