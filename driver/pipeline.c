@@ -400,6 +400,7 @@ int compile_run(Compile *c)
 		call; \
 		double t1_ = compile_now_us(); \
 		c->pass_us[i] = t1_ - t0_; \
+		die_test_point(#fn); \
 		if (c->opt.dump_plan && c->opt.dump_out && !*failed && strcmp(#fn, "allocate_registers") == 0) { \
 			Buf d = {0}; \
 			compile_print_plan(c, &d); \

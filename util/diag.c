@@ -188,3 +188,10 @@ void die_at(const char *file, int line, const char *fmt, ...)
 	fputs("\nthis is a bug in wavecc; please report it with the input\n", stderr);
 	abort();
 }
+
+void die_test_point_at(const char *file, int line, const char *where)
+{
+	const char *at = getenv("WAVECC_INTERNAL_ERROR_AT");
+	if (at && strcmp(at, where) == 0)
+		die_at(file, line, "forced at %s by WAVECC_INTERNAL_ERROR_AT", where);
+}

@@ -104,6 +104,11 @@ typedef struct DieCatch {
 } DieCatch;
 void die_catch_push(DieCatch *c);
 void die_catch_pop(DieCatch *c);
+/* A test hook: die() here when the environment variable
+ * WAVECC_INTERNAL_ERROR_AT names `where` (a pipeline row, "interp",
+ * "run"), so tests can see what an internal error does (docs/library.md). */
+void die_test_point_at(const char *file, int line, const char *where);
+#define die_test_point(where) die_test_point_at(__FILE__, __LINE__, where)
 /* Checked invariant that stays on in release builds. */
 #define check_that(c) ((c) ? (void)0 : die("invariant failed: %s", #c))
 

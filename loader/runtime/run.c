@@ -243,6 +243,7 @@ static int bind_buffers(RunPlan *p, const LaunchDesc *d, HostBuffer *bufs, size_
 int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
 	size_t nbufs, Buf *msg)
 {
+	die_test_point("run");
 	CodeObject co;
 	RunPlan p = {0};
 	int r = -1;
@@ -301,8 +302,9 @@ int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, co
 	p.bufs = xcalloc(d->nargs + 1, sizeof *p.bufs);
 	if (bind_buffers(&p, d, bufs, nbufs, msg) != 0)
 		goto out;
-	/* a zero-byte buffer still needs an address */
-	static uint8_t empty[16];
+	/* a zero-byte buffer still needs an address (one per run: runs may go
+	 * on on several threads) */
+	uint8_t empty[16] = {0};
 	for (size_t i = 0; i < p.nbufs; i++)
 		if (!p.bufs[i].host)
 			p.bufs[i].host = empty;

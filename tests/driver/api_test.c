@@ -679,6 +679,67 @@ START_TEST(diagnostics_are_data)
 }
 END_TEST
 
+/* An internal error (forced through the test hook) ends the call with
+ * WAVECC_EINTERNAL and wavecc's file:line, never the process; the handles
+ * stay usable and unlocked, so the next call works. Under check-asan this
+ * also shows the call released what it held. */
+START_TEST(internal_errors_return)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_global.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	/* a die() after a pipeline row */
+	setenv("WAVECC_INTERNAL_ERROR_AT", "allocate_registers", 1);
+	ck_assert_ptr_null(wavecc_compile(k, NULL, &err));
+	ck_assert_msg(err && strstr(err, "wavecc: internal error at driver/pipeline.c:") &&
+			strstr(err, "forced at allocate_registers"),
+		"%s", err);
+	free(err);
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 1);
+	wavecc_diagnostic d = last(0);
+	ck_assert_int_eq(d.severity, WAVECC_SEVERITY_INTERNAL);
+	ck_assert_str_eq(d.file, "driver/pipeline.c");
+	ck_assert_int_gt(d.line, 0);
+	ck_assert_ptr_nonnull(d.hint);
+	/* compile_many: every kernel fails with it, nothing half made */
+	const wavecc_kernel *ks[2] = {k, k};
+	wavecc_compiled *out[2] = {NULL, NULL};
+	char *errs[2];
+	ck_assert_uint_eq(wavecc_compile_many(ks, 2, NULL, out, errs), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert_ptr_null(out[i]);
+		ck_assert_msg(errs[i] && strstr(errs[i], "internal error at driver/pipeline.c:"), "%s", errs[i]);
+		free(errs[i]);
+	}
+	/* the same handle compiles once the hook is off: it was released */
+	unsetenv("WAVECC_INTERNAL_ERROR_AT");
+	wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	/* in the runtime and in the interpreter */
+	wavecc_buffer b[3];
+	for (size_t i = 0; i < 3; i++) {
+		wavecc_arg_info info;
+		ck_assert_int_eq(wavecc_kernel_arg(k, i, &info, &err), WAVECC_OK);
+		b[i] = (wavecc_buffer){info.name, calloc(1, info.bytes), info.bytes};
+	}
+	setenv("WAVECC_INTERNAL_ERROR_AT", "run", 1);
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, b, 3, &err), WAVECC_EINTERNAL);
+	ck_assert_msg(err && strstr(err, "internal error at loader/runtime/run.c:"), "%s", err);
+	free(err);
+	setenv("WAVECC_INTERNAL_ERROR_AT", "interp", 1);
+	ck_assert_int_eq(wavecc_interpret(k, b, 3, &err), WAVECC_EINTERNAL);
+	ck_assert_msg(err && strstr(err, "internal error at interp/exec.c:"), "%s", err);
+	free(err);
+	unsetenv("WAVECC_INTERNAL_ERROR_AT");
+	ck_assert_int_eq(wavecc_run(c, WAVECC_BACKEND_EMULATOR, b, 3, &err), WAVECC_OK);
+	ck_assert_int_eq(wavecc_interpret(k, b, 3, &err), WAVECC_OK);
+	for (size_t i = 0; i < 3; i++)
+		free(b[i].data);
+	wavecc_compiled_free(c);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -692,6 +753,7 @@ int main(void)
 	tcase_add_test(t, every_parameter_with_its_slot);
 	tcase_add_test(t, compile_options_reach_the_compiler);
 	tcase_add_test(t, diagnostics_are_data);
+	tcase_add_test(t, internal_errors_return);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
