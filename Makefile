@@ -13,6 +13,7 @@
 #                     printed whole when it ends; the ten slowest at the end;
 #                     TEST_SRCS=tests/ir/sym/sym_test.c runs just that one
 #   make check-asan   make check under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-tsan   the library's multi-threaded suite under ThreadSanitizer (clang-19)
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
 
 CC ?= cc
@@ -27,7 +28,7 @@ PKGS = jansson libelf msgpack
 WFLAGS = -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # -fPIC: the same objects make the static and the shared library.
 ALL_CFLAGS = $(WFLAGS) $(OPT) -fPIC $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
-LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
+LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm -pthread
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 # The library's folders, lowest first (docs/architecture.md); each holds its
@@ -84,7 +85,7 @@ INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
+.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -254,6 +255,13 @@ check-asan:
 	@if [ -n "$$(ls -A $(SAN_LOG))" ]; then head -c 20000 $(SAN_LOG)/*; \
 		echo "make check-asan: sanitizer reports above (build-asan/sanitizer/)"; exit 1; fi
 
+# The library from several threads at once (tests/driver/api_threads_test.c)
+# under ThreadSanitizer: any data race in the process-wide state fails it.
+TSAN = -fsanitize=thread
+check-tsan:
+	$(MAKE) CC=clang-19 BUILD=build-tsan OPT="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/driver/api_threads.test
+	TSAN_OPTIONS="halt_on_error=1:$(TSAN_OPTIONS)" CK_FORK=no WAVECC_ROOT=$(CURDIR) build-tsan/tests/driver/api_threads.test
+
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk
 	$(MAKE) -C . -f tests/fuzz/graph.mk
@@ -311,7 +319,7 @@ $(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/ref
 $(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 
 clean:
-	rm -rf build build-asan build-fuzz wavecc
+	rm -rf build build-asan build-tsan build-fuzz wavecc
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 include python/python.mk

@@ -10,9 +10,14 @@
  * malloc and freed by the caller with free(). Buffers passed in stay the
  * caller's: the library reads and writes them during the call only.
  *
- * Threading. Not thread-safe: names are interned in one process-wide
- * table. Call the library from one thread at a time (any thread; a lock
- * around the calls is enough).
+ * Threading (since 0.3). Thread-safe: any number of threads may call the
+ * library at once. A call that uses a kernel handle holds that handle's
+ * lock for its length, so calls on one handle take turns (the rest run in
+ * parallel); a compiled kernel never changes after it is made, so any
+ * threads may run and query it at once. Freeing a handle while another
+ * thread uses it is the caller's mistake. The process-wide state (interned
+ * names, the emulator's decode tables, libelf's start-up, SIGPIPE while
+ * llvm-mc runs) is locked or made once; the diagnostics are per thread.
  *
  * Errors. A function that can fail returns NULL or a nonzero wavecc_status.
  * When `error` is not NULL it then receives the diagnostics as text, one per
