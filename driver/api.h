@@ -120,6 +120,13 @@ wavecc_status api_diag_out(const ApiDiags *list, size_t i, wavecc_diagnostic *ou
 /* The calling thread's list. */
 const ApiDiags *api_last(void);
 
+/* ---- api_launch.c ---- */
+/* wavecc_launch_evaluate's work: bindings ("NAME=VALUE", first) and values
+ * bind the descriptor's symbols; code may be NULL. */
+wavecc_status api_launch_evaluate(ApiCall *call, const void *code, size_t code_len, const char *launch,
+	size_t launch_len, const char *const *bindings, size_t nbindings, const wavecc_define *values, size_t n,
+	wavecc_launch_info *info);
+
 /* ---- api_params.c ---- */
 /* The parameters of g under the bindings (n of them), in kernarg order,
  * into *out (an array in a, text in a too): 0, or -1 after reporting a

@@ -704,6 +704,43 @@ const char *wavecc_compiled_dump(const wavecc_compiled *c, size_t *len)
 	return c ? c->dump : NULL;
 }
 
+/* ---- launch geometry ---- */
+
+static bool compiled_binding(const wavecc_compiled *c, const char *name, int64_t *v);
+
+wavecc_status wavecc_launch_evaluate(const void *code_object, size_t code_len, const char *launch_json,
+	size_t launch_len, const wavecc_define *values, size_t n, wavecc_launch_info *info, char **error)
+{
+	API_BEGIN(call, "wavecc_launch_evaluate", error, WAVECC_EINTERNAL);
+	return api_end(call, api_launch_evaluate(call, code_object, code_len, launch_json, launch_len, NULL, 0, values,
+				     n, info));
+}
+
+wavecc_status wavecc_compiled_launch_evaluate(const wavecc_compiled *c, const wavecc_define *values, size_t n,
+	wavecc_launch_info *info, char **error)
+{
+	API_BEGIN(call, "wavecc_compiled_launch_evaluate", error, WAVECC_EINTERNAL);
+	if (!c) {
+		api_error(call, "wavecc_compiled_launch_evaluate: no compiled kernel");
+		return api_end(call, WAVECC_EARG);
+	}
+	/* a value of a symbol c was compiled with a binding for must agree */
+	for (size_t i = 0; i < n && values; i++) {
+		int64_t bound;
+		if (values[i].name && compiled_binding(c, values[i].name, &bound) && bound != values[i].value) {
+			api_error(call, "wavecc_compiled_launch_evaluate: %s is %lld in the values, but the kernel was compiled "
+					"with %s=%lld",
+				values[i].name, (long long)values[i].value, values[i].name, (long long)bound);
+			return api_end(call, WAVECC_EINPUT);
+		}
+	}
+	/* the code object, when there is one (not with assembly_only: the
+	 * descriptor's static LDS then) */
+	return api_end(call, api_launch_evaluate(call, c->code_object.len ? c->code_object.data : NULL,
+				     c->code_object.len, c->launch_json.data, c->launch_json.len,
+				     (const char *const *)c->bind, (size_t)c->nbind, values, n, info));
+}
+
 /* ---- running ---- */
 
 /* What a run holds until the call ends. */

@@ -269,6 +269,30 @@ wavecc_status wavecc_compiled_diagnostic(const wavecc_compiled *c, size_t i, wav
 size_t wavecc_compiled_num_params(const wavecc_compiled *c);
 wavecc_status wavecc_compiled_param(const wavecc_compiled *c, size_t i, wavecc_param_info *info, char **error);
 
+/* A launch's geometry for given values of the runtime sizes (since 0.3):
+ * what hipModuleLaunchKernel takes. */
+typedef struct wavecc_launch_info {
+	size_t struct_size;          /* set by the caller: sizeof(wavecc_launch_info) */
+	uint32_t grid[3];            /* workgroups in x, y, z (not work-items; HIP's gridDim) */
+	uint32_t workgroup_size[3];  /* work-items per workgroup (HIP's blockDim) */
+	uint32_t static_lds_bytes;   /* the kernel's own LDS (the code object's group segment) */
+	uint32_t dynamic_lds_bytes;  /* the LDS to launch with: HIP's sharedMemBytes */
+	uint32_t kernarg_size;       /* bytes of the kernarg segment the parameters are written into */
+} wavecc_launch_info;
+
+/* c's launch for the values of its runtime sizes (the symbols it was not
+ * compiled with a binding for; a value of a symbol it was compiled with
+ * must be that binding's). An expression that needs a value not given is
+ * bad input naming the symbol. */
+wavecc_status wavecc_compiled_launch_evaluate(const wavecc_compiled *c, const wavecc_define *values, size_t n,
+	wavecc_launch_info *info, char **error);
+/* The same for any launch descriptor (docs/launch-format.md) and its code
+ * object: the static LDS is the code object's; code_object may be NULL,
+ * then it is the descriptor's static_lds_bytes (or, without that key, all
+ * of lds_bytes: the first revision's files do not say). */
+wavecc_status wavecc_launch_evaluate(const void *code_object, size_t code_len, const char *launch_json,
+	size_t launch_len, const wavecc_define *values, size_t n, wavecc_launch_info *info, char **error);
+
 /* ---- running ---- */
 
 /* One parameter's data, by name.

@@ -740,6 +740,85 @@ START_TEST(internal_errors_return)
 }
 END_TEST
 
+/* The launch of a kernel compiled once for every size, evaluated for given
+ * sizes, is the launch of the kernel compiled for those sizes: grid,
+ * workgroup size, static and dynamic LDS (hipModuleLaunchKernel's
+ * sharedMemBytes), kernarg size. */
+START_TEST(launch_for_given_sizes)
+{
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_dynamic.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compile_options o = {.struct_size = sizeof o, .assembly_only = 1};
+	wavecc_compiled *generic = wavecc_compile_ex(k, &o, &err); /* the assembly suffices: no llvm-mc */
+	ck_assert_msg(generic, "%s", err);
+	wavecc_compiled *full = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(full, "%s", err);
+	static const int64_t sizes[3][3] = {{128, 128, 128}, {100, 70, 90}, {1, 200, 5}};
+	for (int s = 0; s < 3; s++) {
+		wavecc_define v[3] = {{"M", sizes[s][0]}, {"N", sizes[s][1]}, {"K", sizes[s][2]}};
+		wavecc_launch_info got = {.struct_size = sizeof got}, want = {.struct_size = sizeof want};
+		ck_assert_int_eq(wavecc_compiled_launch_evaluate(full, v, 3, &got, &err), WAVECC_OK);
+		wavecc_launch_info from_asm = {.struct_size = sizeof from_asm};
+		ck_assert_int_eq(wavecc_compiled_launch_evaluate(generic, v, 3, &from_asm, &err), WAVECC_OK);
+		/* the kernel specialised to these sizes says the same in literals */
+		for (int d = 0; d < 3; d++)
+			ck_assert_int_eq(wavecc_kernel_set_symbol(k, v[d].name, v[d].value, &err), WAVECC_OK);
+		wavecc_compiled *special = wavecc_compile(k, NULL, &err);
+		ck_assert_msg(special, "%s", err);
+		ck_assert_int_eq(wavecc_compiled_launch_evaluate(special, NULL, 0, &want, &err), WAVECC_OK);
+		for (int d = 0; d < 3; d++) {
+			ck_assert_uint_eq(got.grid[d], want.grid[d]);
+			ck_assert_uint_eq(got.workgroup_size[d], want.workgroup_size[d]);
+			ck_assert_uint_eq(from_asm.grid[d], want.grid[d]);
+		}
+		ck_assert_uint_eq(got.grid[0], (uint32_t)((sizes[s][0] + 63) / 64));
+		ck_assert_uint_eq(got.grid[1], (uint32_t)((sizes[s][1] + 63) / 64));
+		ck_assert_uint_eq(got.static_lds_bytes, 8192);
+		ck_assert_uint_eq(want.static_lds_bytes, 8192);
+		ck_assert_uint_eq(from_asm.static_lds_bytes, 8192);
+		ck_assert_uint_eq(got.dynamic_lds_bytes, 0);
+		ck_assert_uint_eq(got.kernarg_size, 36); /* 3 buffers, then M, N, K */
+		ck_assert_uint_eq(want.kernarg_size, 24);
+		/* a specialised kernel takes its own value, and no other */
+		v[0].value++;
+		ck_assert_int_eq(wavecc_compiled_launch_evaluate(special, v, 1, &want, &err), WAVECC_EINPUT);
+		ck_assert_msg(err && strstr(err, "compiled with M="), "%s", err);
+		free(err);
+		wavecc_compiled_free(special);
+	}
+	/* a size not given is named */
+	wavecc_define mn[2] = {{"M", 64}, {"N", 64}};
+	wavecc_launch_info info = {.struct_size = sizeof info};
+	ck_assert_int_eq(wavecc_compiled_launch_evaluate(full, mn, 1, &info, &err), WAVECC_EINPUT);
+	ck_assert_msg(err && strstr(err, "grid[1]: unbound symbol 'N'"), "%s", err);
+	free(err);
+	ck_assert_int_eq(wavecc_compiled_launch_evaluate(full, mn, 2, &info, &err), WAVECC_OK);
+	info.struct_size = 4;
+	ck_assert_int_eq(wavecc_compiled_launch_evaluate(full, mn, 2, &info, &err), WAVECC_EARG);
+	free(err);
+	wavecc_compiled_free(generic);
+	wavecc_compiled_free(full);
+	wavecc_kernel_free(k);
+
+	/* any descriptor: without a code object the static LDS is its own */
+	static const char desc[] =
+		"{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", \"arch\": \"gfx942\", "
+		"\"workgroup_size\": [256, 1, 1], \"grid\": [\"(N + 255) // 256\", 1, 1], \"static_lds_bytes\": 1024, "
+		"\"dynamic_lds_bytes\": 4096, \"kernarg_size\": 12, \"args\": [{\"name\": \"x\", \"kind\": \"buffer\", "
+		"\"dtype\": \"f32\", \"shape\": [\"N\"], \"offset\": 0, \"access\": \"readwrite\"}, {\"name\": \"N\", "
+		"\"kind\": \"scalar\", \"dtype\": \"i32\", \"offset\": 8}]}";
+	wavecc_define n = {"N", 1000};
+	info = (wavecc_launch_info){.struct_size = sizeof info};
+	ck_assert_int_eq(wavecc_launch_evaluate(NULL, 0, desc, strlen(desc), &n, 1, &info, &err), WAVECC_OK);
+	ck_assert_uint_eq(info.grid[0], 4);
+	ck_assert_uint_eq(info.workgroup_size[0], 256);
+	ck_assert_uint_eq(info.static_lds_bytes, 1024);
+	ck_assert_uint_eq(info.dynamic_lds_bytes, 4096);
+	ck_assert_uint_eq(info.kernarg_size, 12);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -754,6 +833,7 @@ int main(void)
 	tcase_add_test(t, compile_options_reach_the_compiler);
 	tcase_add_test(t, diagnostics_are_data);
 	tcase_add_test(t, internal_errors_return);
+	tcase_add_test(t, launch_for_given_sizes);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
