@@ -112,6 +112,53 @@ typedef struct wavecc_diagnostic {
 size_t wavecc_last_diagnostic_count(void);
 wavecc_status wavecc_last_diagnostic(size_t i, wavecc_diagnostic *d);
 
+/* ---- what the compiler knows (since 0.3) ----
+ * From the compiler's own tables, so a frontend need not copy them. Text
+ * is static. A `_info` struct is versioned like the others: the caller
+ * sets struct_size = sizeof of it first. */
+
+/* The processors wavecc compiles for ("gfx942", "gfx90a"; a target ID
+ * may add features: "gfx942:sramecc-:xnack+"), NULL past the end. */
+size_t wavecc_num_targets(void);
+const char *wavecc_target(size_t i);
+
+/* Wave's MMA types (MMAType): the matrix shape, the operand and
+ * accumulator dtypes, and the targets wavecc compiles each for. */
+typedef struct wavecc_mma_type_info {
+	size_t struct_size;
+	const char *name;       /* "F32_16x16x16_F16" */
+	int m, n, k;            /* the product shape of one instruction (K8/K4 types: of both halves) */
+	const char *in_dtype;   /* the operands' dtype ("f16"; the *_F16 types also take "bf16") */
+	const char *acc_dtype;  /* the accumulator's */
+	int native;             /* 0: a Wave virtual type that runs as two instructions */
+	const char *targets;    /* the targets wavecc compiles it for with in_dtype operands,
+				 * space-separated ("gfx942 gfx90a"); "" for none yet */
+	const char *bf16_targets; /* the same with bf16 operands ("" when it takes none) */
+} wavecc_mma_type_info;
+size_t wavecc_num_mma_types(void);
+wavecc_status wavecc_mma_type(size_t i, wavecc_mma_type_info *info);
+
+/* The ops of the kernel graph format (docs/kernel-format.md). */
+typedef struct wavecc_op_info {
+	size_t struct_size;
+	const char *name;        /* "read", "mma", "exp2", ... */
+	const char *op_class;    /* "memory", "unary", "binary", "reduce", ... */
+	const char *operands;    /* its operand keys, space-separated ("lhs rhs acc") */
+	const char *attributes;  /* its other keys ("elements_per_thread mapping ...") */
+} wavecc_op_info;
+size_t wavecc_num_ops(void);
+wavecc_status wavecc_op(size_t i, wavecc_op_info *info);
+
+/* The element types ("f16", "bf16", "f32", "i8", "f8e4m3fnuz", ...). */
+typedef struct wavecc_dtype_info {
+	size_t struct_size;
+	const char *name;
+	size_t size;             /* bytes per element */
+	const char *kind;        /* "float", "int" or "uint" */
+} wavecc_dtype_info;
+size_t wavecc_num_dtypes(void);
+wavecc_status wavecc_dtype(size_t i, wavecc_dtype_info *info);
+
 /* ---- kernel graphs ---- */
 
 typedef struct wavecc_kernel wavecc_kernel;

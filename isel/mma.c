@@ -284,6 +284,12 @@ static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 	}
 }
 
+bool isel_mma_supported(MmaType mt, DType t, bool gfx90a)
+{
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, t);
+	return mfma && isa_mfma_passes(mfma, gfx90a);
+}
+
 /* Is v a `register` of all-zero bits (+0.0, integer 0)? Then the MFMAs
  * start from srcC = 0, the inline constant (as clang-19 emits for a zero
  * accumulator; tests/validate xlane_mfma_zero), and the register op's

@@ -819,6 +819,88 @@ START_TEST(launch_for_given_sizes)
 }
 END_TEST
 
+/* What the compiler knows comes from its tables, and says what compiles:
+ * every target and every MMA type claimed for a target compiles there
+ * (those the gemm example can take), the rest are refused. */
+START_TEST(queries_from_the_tables)
+{
+	ck_assert_uint_eq(wavecc_num_targets(), 2);
+	ck_assert_str_eq(wavecc_target(0), "gfx942");
+	ck_assert_str_eq(wavecc_target(1), "gfx90a");
+	ck_assert_ptr_null(wavecc_target(2));
+	size_t nm = wavecc_num_mma_types();
+	ck_assert_uint_eq(nm, 16);
+	int found = 0;
+	for (size_t i = 0; i < nm; i++) {
+		wavecc_mma_type_info m = {.struct_size = sizeof m};
+		ck_assert_int_eq(wavecc_mma_type(i, &m), WAVECC_OK);
+		if (strcmp(m.name, "F32_16x16x16_F16") == 0) {
+			ck_assert(m.m == 16 && m.n == 16 && m.k == 16 && m.native);
+			ck_assert_str_eq(m.in_dtype, "f16");
+			ck_assert_str_eq(m.acc_dtype, "f32");
+			ck_assert_str_eq(m.targets, "gfx942 gfx90a");
+			ck_assert_str_eq(m.bf16_targets, "gfx942 gfx90a");
+			found++;
+		} else if (strcmp(m.name, "F32_16x16x32_F8") == 0) { /* fp8 MFMAs: gfx942 only */
+			ck_assert_str_eq(m.in_dtype, "f8e4m3fnuz");
+			ck_assert_str_eq(m.targets, "gfx942");
+			ck_assert_str_eq(m.bf16_targets, "");
+			found++;
+		} else if (strcmp(m.name, "I32_16x16x16_I8") == 0) { /* gone on gfx942 */
+			ck_assert_str_eq(m.targets, "gfx90a");
+			found++;
+		} else if (strcmp(m.name, "F32_16x16x32_F16") == 0) { /* gfx950's */
+			ck_assert_str_eq(m.targets, "");
+			found++;
+		} else if (strcmp(m.name, "F32_16x16x32_K8_F16") == 0) {
+			ck_assert_int_eq(m.native, 0);
+			found++;
+		}
+	}
+	ck_assert_int_eq(found, 5);
+	wavecc_mma_type_info small = {.struct_size = 8};
+	ck_assert_int_eq(wavecc_mma_type(0, &small), WAVECC_EARG);
+	ck_assert_int_eq(wavecc_mma_type(nm, &small), WAVECC_EARG);
+	/* the claims hold: the f16 type compiles on both targets */
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_16x16x16.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	for (size_t t = 0; t < wavecc_num_targets(); t++) {
+		wavecc_compile_options o = {.struct_size = sizeof o, .target = wavecc_target(t), .assembly_only = 1};
+		wavecc_compiled *c = wavecc_compile_ex(k, &o, &err);
+		ck_assert_msg(c, "%s: %s", wavecc_target(t), err);
+		wavecc_compiled_free(c);
+	}
+	wavecc_kernel_free(k);
+
+	size_t no = wavecc_num_ops();
+	ck_assert_uint_gt(no, 40);
+	bool mma = false, read = false;
+	for (size_t i = 0; i < no; i++) {
+		wavecc_op_info o = {.struct_size = sizeof o};
+		ck_assert_int_eq(wavecc_op(i, &o), WAVECC_OK);
+		if (strcmp(o.name, "mma") == 0) {
+			ck_assert_str_eq(o.op_class, "mma");
+			ck_assert_str_eq(o.operands, "lhs rhs acc");
+			mma = true;
+		}
+		if (strcmp(o.name, "read") == 0) {
+			ck_assert_str_eq(o.op_class, "memory");
+			ck_assert_ptr_nonnull(strstr(o.attributes, "mapping"));
+			read = true;
+		}
+	}
+	ck_assert(mma && read);
+	ck_assert_int_eq(wavecc_op(no, &(wavecc_op_info){.struct_size = sizeof(wavecc_op_info)}), WAVECC_EARG);
+	wavecc_dtype_info d = {.struct_size = sizeof d};
+	ck_assert_uint_ge(wavecc_num_dtypes(), 13);
+	ck_assert_int_eq(wavecc_dtype(0, &d), WAVECC_OK);
+	ck_assert_str_eq(d.name, "f16");
+	ck_assert_uint_eq(d.size, 2);
+	ck_assert_str_eq(d.kind, "float");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -834,6 +916,7 @@ int main(void)
 	tcase_add_test(t, diagnostics_are_data);
 	tcase_add_test(t, internal_errors_return);
 	tcase_add_test(t, launch_for_given_sizes);
+	tcase_add_test(t, queries_from_the_tables);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
