@@ -18,6 +18,8 @@ typedef struct ApiDiags {
 
 struct wavecc_kernel {
 	Kernel *k;
+	char *source; /* the JSON as given (the compile cache's key) */
+	size_t source_len;
 	pthread_mutex_t lock; /* held by the call using the handle (api_lock_all) */
 	int ndefs;
 	const char *def_name[MAX_DEFS];
@@ -126,6 +128,17 @@ const ApiDiags *api_last(void);
 wavecc_status api_launch_evaluate(ApiCall *call, const void *code, size_t code_len, const char *launch,
 	size_t launch_len, const char *const *bindings, size_t nbindings, const wavecc_define *values, size_t n,
 	wavecc_launch_info *info);
+
+/* ---- api_cache.c: the compile cache ---- */
+/* The cache folder o asks for (or $WAVECC_CACHE_DIR), NULL for none. */
+const char *api_cache_dir(const wavecc_compile_options *o);
+/* Everything a compile of k under co depends on, appended to key. */
+void api_cache_key(Buf *key, const wavecc_kernel *k, const CompileOptions *co);
+/* The stored result for key (its params not yet set), or NULL. */
+wavecc_compiled *api_cache_load(const char *dir, const Buf *key);
+/* Store c under key; false when the folder cannot be written (the
+ * compile stands; the cache only missed a store). */
+bool api_cache_store(const char *dir, const Buf *key, const wavecc_compiled *c);
 
 /* ---- api_params.c ---- */
 /* The parameters of g under the bindings (n of them), in kernarg order,

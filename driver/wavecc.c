@@ -16,6 +16,7 @@
  * to the graph's shared SymCtx, so a call that uses a handle holds its
  * lock (api_lock_all); compiled kernels never change after they are made
  * and need none. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,12 +62,17 @@ wavecc_status wavecc_last_diagnostic(size_t i, wavecc_diagnostic *d)
 
 /* ---- kernels ---- */
 
-static wavecc_kernel *wrap_kernel(Kernel *k)
+/* A handle for k, loaded from text (copied: the compile cache's key). */
+static wavecc_kernel *wrap_kernel(Kernel *k, const char *text, size_t len)
 {
 	if (!k)
 		return NULL;
 	wavecc_kernel *h = xcalloc(1, sizeof *h);
 	h->k = k;
+	h->source = xmalloc(len + 1);
+	memcpy(h->source, text, len);
+	h->source[len] = 0;
+	h->source_len = len;
 	arena_init(&h->params_arena);
 	pthread_mutex_init(&h->lock, NULL);
 	return h;
@@ -81,7 +87,7 @@ wavecc_kernel *wavecc_kernel_parse(const char *json, size_t len, const char *nam
 		return NULL;
 	}
 	/* names live as long as the process (interned): locations point at them */
-	wavecc_kernel *h = wrap_kernel(load_kernel_text(json, len, intern(name ? name : "<memory>"), &call->d));
+	wavecc_kernel *h = wrap_kernel(load_kernel_text(json, len, intern(name ? name : "<memory>"), &call->d), json, len);
 	api_end(call, h ? WAVECC_OK : WAVECC_EINPUT);
 	return h;
 }
@@ -94,7 +100,15 @@ wavecc_kernel *wavecc_kernel_load(const char *path, char **error)
 		api_end(call, WAVECC_EARG);
 		return NULL;
 	}
-	wavecc_kernel *h = wrap_kernel(load_kernel_file(intern(path), &call->d));
+	size_t len;
+	char *text = read_file(path, &len);
+	if (!text) {
+		diag_error(&call->d, (Loc){intern(path), 0, 0}, "cannot read: %s", file_strerror(errno));
+		api_end(call, WAVECC_EINPUT);
+		return NULL;
+	}
+	api_defer(call, free, text);
+	wavecc_kernel *h = wrap_kernel(load_kernel_text(text, len, intern(path), &call->d), text, len);
 	api_end(call, h ? WAVECC_OK : WAVECC_EINPUT);
 	return h;
 }
@@ -107,6 +121,7 @@ void wavecc_kernel_free(wavecc_kernel *k)
 		free(k->def_text[i]);
 	arena_free(&k->params_arena);
 	kernel_free(k->k);
+	free(k->source);
 	pthread_mutex_destroy(&k->lock);
 	free(k);
 }
@@ -297,7 +312,7 @@ wavecc_status wavecc_kernel_param(const wavecc_kernel *k, size_t i, wavecc_param
 /* ---- compiling ---- */
 
 /* The first version's size: the struct as 0.3 declared it. */
-#define COMPILE_OPTIONS_SIZE_0_3 (offsetof(wavecc_compile_options, dump_plan) + sizeof(int))
+#define COMPILE_OPTIONS_SIZE_0_3 (offsetof(wavecc_compile_options, cache_dir) + sizeof(const char *))
 
 /* o checked and read into co, over k's bindings: 0, or -1 after reporting
  * (bad options are a bad argument). The defines go after the handle's
@@ -399,6 +414,8 @@ typedef struct Job {
 	Diag d;
 	ApiDiags diags;
 	ApiSink sink;
+	const char *cache_dir; /* NULL: no cache (or dumps asked for) */
+	Buf key;
 } Job;
 
 static void job_release(Job *j)
@@ -409,25 +426,61 @@ static void job_release(Job *j)
 		fclose(j->dump_f);
 	free(j->dump);
 	api_diags_free(&j->diags);
+	buf_free(&j->key);
 }
 
-/* Set up job j for k under o; false after reporting bad options. */
-static bool job_init(ApiCall *call, Job *j, const wavecc_kernel *k, const wavecc_compile_options *o)
+/* The bindings r was compiled with and the parameters they give. */
+static void set_params(wavecc_compiled *r, const Job *j)
+{
+	const CompileOptions *co = &j->co;
+	r->nbind = co->ndefs;
+	for (int i = 0; i < co->ndefs; i++) {
+		char text[512];
+		snprintf(text, sizeof text, "%s=%lld", co->def_name[i], (long long)co->def_val[i]);
+		r->bind[i] = xstrdup(text);
+	}
+	/* the bindings compiled, so they are good */
+	Diag quiet = j->d;
+	quiet.sink = NULL;
+	if (api_params(j->k->k, co->ndefs, co->def_name, co->def_val, &r->arena, &r->params, &r->nparams, &quiet) != 0)
+		die("the parameters of a kernel that compiled");
+}
+
+/* Read job j's options for k under o; false after reporting bad options. */
+static bool job_prepare(ApiCall *call, Job *j, const wavecc_kernel *k, const wavecc_compile_options *o)
 {
 	j->k = k;
 	j->sink = (ApiSink){&j->diags, k->k};
 	api_diag_to(call, &j->d, &j->sink);
 	if (options_of(call, k, o, &j->co) != 0)
 		return false;
+	if (!j->co.dump && !j->co.dump_plan && (j->cache_dir = api_cache_dir(o)))
+		api_cache_key(&j->key, k, &j->co);
+	return true;
+}
+
+/* The cached result of a prepared job, or NULL. */
+static wavecc_compiled *job_cached(Job *j)
+{
+	wavecc_compiled *r = j->cache_dir ? api_cache_load(j->cache_dir, &j->key) : NULL;
+	if (r) {
+		set_params(r, j);
+		api_diags_copy(&j->diags, &r->diags); /* the warnings, again */
+	}
+	return r;
+}
+
+/* Start the pipeline of a prepared job. */
+static void job_start(Job *j)
+{
 	if (j->co.dump || j->co.dump_plan) {
 		j->dump_f = open_memstream(&j->dump, &j->dump_len);
 		if (!j->dump_f)
 			die("open_memstream: out of memory");
 		j->co.dump_out = j->dump_f;
 	}
-	compile_init(&j->c, k->k, &j->co, &j->d);
+	compile_init(&j->c, j->k->k, &j->co, &j->d);
 	j->started = true;
-	return true;
 }
 
 /* The result of job j run to the end (or to its assembly). */
@@ -459,21 +512,14 @@ static wavecc_compiled *take_result(Job *j)
 	r->code_object = c->code_object;
 	r->launch_json = c->launch_json;
 	c->asm_text = c->code_object = c->launch_json = (Buf){0};
-	r->nbind = co->ndefs;
-	for (int i = 0; i < co->ndefs; i++) {
-		char text[512];
-		snprintf(text, sizeof text, "%s=%lld", co->def_name[i], (long long)co->def_val[i]);
-		r->bind[i] = xstrdup(text);
-	}
 	/* llvm-mc's own warnings on a success are the compile's too */
 	if (c->tool_msg.len)
 		diag_warning(&j->d, (Loc){j->k->k->file, 0, 0}, "llvm-mc: %s", buf_cstr(&c->tool_msg));
 	api_diags_copy(&r->diags, &j->diags);
-	/* the bindings compiled, so they are good */
-	Diag quiet = j->d;
-	quiet.sink = NULL;
-	if (api_params(j->k->k, co->ndefs, co->def_name, co->def_val, &r->arena, &r->params, &r->nparams, &quiet) != 0)
-		die("the parameters of a kernel that compiled");
+	set_params(r, j);
+	/* a store that fails costs the next compile a miss, nothing more */
+	if (j->cache_dir)
+		api_cache_store(j->cache_dir, &j->key, r);
 	return r;
 }
 
@@ -494,8 +540,12 @@ static wavecc_compiled *compile_ex(ApiCall *call, const wavecc_kernel *k, const 
 	call->sink.k = k->k;
 	Job *j = xcalloc(1, sizeof *j);
 	api_defer(call, job_free, j);
-	bool ok = job_init(call, j, k, o) && compile_run(&j->c) == 0;
-	wavecc_compiled *r = ok ? take_result(j) : NULL;
+	wavecc_compiled *r = NULL;
+	if (job_prepare(call, j, k, o) && !(r = job_cached(j))) {
+		job_start(j);
+		if (compile_run(&j->c) == 0)
+			r = take_result(j);
+	}
 	api_diags_append(call, &j->diags);
 	return r;
 }
@@ -550,7 +600,7 @@ static size_t compile_many_ex(ApiCall *call, const wavecc_kernel *const *ks, siz
 			continue;
 		}
 		size_t before = call->diags.v.len;
-		if (!job_init(call, j, ks[i], o)) {
+		if (!job_prepare(call, j, ks[i], o)) {
 			/* the options' message, for this kernel */
 			if (errors) {
 				ApiDiags one = {.v = {call->diags.v.data + before, call->diags.v.len - before, 0}};
@@ -558,6 +608,11 @@ static size_t compile_many_ex(ApiCall *call, const wavecc_kernel *const *ks, siz
 			}
 			continue;
 		}
+		if ((out[i] = job_cached(j))) {
+			api_diags_append(call, &j->diags);
+			continue;
+		}
+		job_start(j);
 		b->ps[m++] = &j->c;
 	}
 	/* the assembly alone needs no llvm-mc run to share */
@@ -569,6 +624,7 @@ static size_t compile_many_ex(ApiCall *call, const wavecc_kernel *const *ks, siz
 	size_t ok = 0;
 	for (size_t i = 0; i < n; i++) {
 		Job *j = &b->jobs[i];
+		ok += out[i] && !j->started; /* from the cache */
 		if (!j->started)
 			continue;
 		bool good = !compile_failed(&j->c);

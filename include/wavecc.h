@@ -274,6 +274,9 @@ typedef struct wavecc_compile_options {
 	int dump_mir;                 /* --dump-mir: the machine IR after each machine pass, in
 				       * wavecc_compiled_dump */
 	int dump_plan;                /* --dump-plan: the loop plan, in wavecc_compiled_dump */
+	const char *cache_dir;        /* the on-disk compile cache's folder (created if missing);
+				       * NULL: $WAVECC_CACHE_DIR if set; "" or neither: no cache
+				       * (docs/library.md, "Compile cache") */
 } wavecc_compile_options;
 
 typedef struct wavecc_compiled wavecc_compiled;

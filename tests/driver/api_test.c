@@ -3,6 +3,7 @@
  * compiles, runs on the emulator and matches the interpreter in memory,
  * symbols set on a handle reach compile, run and interpret alike, and the
  * handle's graph never changes. */
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -901,6 +902,197 @@ START_TEST(queries_from_the_tables)
 }
 END_TEST
 
+/* needle in the n bytes at hay, or NULL (memmem is a GNU extension). */
+static char *find_bytes(char *hay, size_t n, const char *needle)
+{
+	size_t m = strlen(needle);
+	for (size_t i = 0; i + m <= n; i++)
+		if (memcmp(hay + i, needle, m) == 0)
+			return hay + i;
+	return NULL;
+}
+
+/* Entries in a cache folder. */
+static int cache_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)))
+		n += strstr(e->d_name, ".wcc") != NULL;
+	closedir(d);
+	return n;
+}
+
+/* The first entry's path in dir. */
+static void first_entry(const char *dir, char *path, size_t len)
+{
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	path[0] = 0;
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".wcc")) {
+			snprintf(path, len, "%s/%s", dir, e->d_name);
+			break;
+		}
+	closedir(d);
+	ck_assert(path[0]);
+}
+
+/* The same outputs; the statistics too (times and all) when b was read
+ * from the cache entry a wrote. */
+static void same_output(const wavecc_compiled *a, const wavecc_compiled *b, bool read_back)
+{
+	size_t la, lb;
+	const char *ta = wavecc_compiled_assembly(a, &la), *tb = wavecc_compiled_assembly(b, &lb);
+	ck_assert(la == lb && memcmp(ta, tb, la) == 0);
+	const void *ca = wavecc_compiled_code_object(a, &la), *cb = wavecc_compiled_code_object(b, &lb);
+	ck_assert(la == lb && (la == 0 || memcmp(ca, cb, la) == 0));
+	ck_assert_str_eq(wavecc_compiled_launch(a, NULL), wavecc_compiled_launch(b, NULL));
+	if (read_back)
+		ck_assert_str_eq(wavecc_compiled_stats(a), wavecc_compiled_stats(b));
+	ck_assert_uint_eq(wavecc_compiled_num_params(a), wavecc_compiled_num_params(b));
+}
+
+/* The compile cache: a second compile with the same key is read back (no
+ * pipeline runs: the internal-error hook on the first row would fire),
+ * byte for byte the first; any change of graph, option or binding is
+ * another key; a damaged entry, or one whose key differs (a hash
+ * collision), is a miss that compiles and replaces it; warnings come back
+ * with the entry; $WAVECC_CACHE_DIR turns it on, "" off. */
+START_TEST(compile_cache)
+{
+	char dir[4096], dir2[4096], path[8192];
+	snprintf(dir, sizeof dir, "%s/c", test_tmpdir("api_cache"));
+	snprintf(dir2, sizeof dir2, "%s", test_tmpdir("api_cache_env"));
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_load(example("gemm_global.json"), &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compile_options o = {.struct_size = sizeof o, .cache_dir = dir};
+	wavecc_compiled *first = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(first, "%s", err);
+	ck_assert_int_eq(cache_entries(dir), 1); /* the folder was made */
+	setenv("WAVECC_INTERNAL_ERROR_AT", "subst_symbols", 1);
+	wavecc_compiled *again = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(again, "%s", err);
+	same_output(first, again, true);
+	wavecc_compiled_free(again);
+	/* another option: a miss, which compiles (and meets the hook) */
+	o.schedule = "none";
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	ck_assert_msg(err && strstr(err, "forced at subst_symbols"), "%s", err);
+	free(err);
+	unsetenv("WAVECC_INTERNAL_ERROR_AT");
+	wavecc_compiled *none = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(none, "%s", err);
+	ck_assert_int_eq(cache_entries(dir), 2);
+	wavecc_compiled_free(none);
+	o.schedule = NULL;
+	/* a binding: another key */
+	ck_assert_int_eq(wavecc_kernel_set_symbol(k, "BLOCK_K", 16, &err), WAVECC_OK);
+	wavecc_compiled *k16 = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(k16, "%s", err);
+	ck_assert_int_eq(cache_entries(dir), 3);
+	wavecc_compiled_free(k16);
+	wavecc_kernel_free(k);
+	k = wavecc_kernel_load(example("gemm_global.json"), &err);
+	ck_assert_msg(k, "%s", err);
+
+	/* every entry names wavecc's version in its key */
+	first_entry(dir, path, sizeof path);
+	size_t len;
+	char *text = read_file(path, &len);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(find_bytes(text, len, "wavecc " WAVECC_VERSION_STRING "\n"));
+	free(text);
+	/* damaged entries: each a miss that compiles and replaces them */
+	for (int round = 0; round < 2; round++) {
+		wavecc_kernel *e = wavecc_kernel_load(example("copy.json"), &err);
+		ck_assert_msg(e, "%s", err);
+		snprintf(dir2, sizeof dir2, "%s/r%d", test_tmpdir("api_cache_damage"), round);
+		o.cache_dir = dir2;
+		wavecc_compiled *c1 = wavecc_compile_ex(e, &o, &err);
+		ck_assert_msg(c1, "%s", err);
+		first_entry(dir2, path, sizeof path);
+		text = read_file(path, &len);
+		ck_assert_ptr_nonnull(text);
+		if (round == 0) {
+			ck_assert_int_eq(file_write_output(path, text, len / 2, 0644), 0); /* cut short */
+		} else {
+			char *at = find_bytes(text, len, "\"name\": \"copy\"");
+			ck_assert_ptr_nonnull(at);
+			at[9] = 'k'; /* another kernel's key under this name */
+			ck_assert_int_eq(file_write_output(path, text, len, 0644), 0);
+		}
+		setenv("WAVECC_INTERNAL_ERROR_AT", "subst_symbols", 1);
+		ck_assert_ptr_null(wavecc_compile_ex(e, &o, &err)); /* a miss: it compiles */
+		free(err);
+		unsetenv("WAVECC_INTERNAL_ERROR_AT");
+		wavecc_compiled *c2 = wavecc_compile_ex(e, &o, &err);
+		ck_assert_msg(c2, "%s", err);
+		same_output(c1, c2, false);
+		size_t len2;
+		char *text2 = read_file(path, &len2);
+		ck_assert(text2 && len2 == len); /* whole again */
+		free(text2);
+		free(text);
+		wavecc_compiled_free(c1);
+		wavecc_compiled_free(c2);
+		wavecc_kernel_free(e);
+	}
+	o.cache_dir = dir;
+
+	/* the warnings come back with the entry */
+	wavecc_kernel *att = wavecc_kernel_load(example("attention.json"), &err);
+	ck_assert_msg(att, "%s", err);
+	wavecc_compile_options w = {.struct_size = sizeof w, .waves_per_eu = 8, .assembly_only = 1, .cache_dir = dir};
+	wavecc_compiled *a1 = wavecc_compile_ex(att, &w, &err);
+	ck_assert_msg(a1, "%s", err);
+	setenv("WAVECC_INTERNAL_ERROR_AT", "subst_symbols", 1);
+	wavecc_compiled *a2 = wavecc_compile_ex(att, &w, &err);
+	unsetenv("WAVECC_INTERNAL_ERROR_AT");
+	ck_assert_msg(a2, "%s", err);
+	same_output(a1, a2, true);
+	ck_assert_uint_eq(wavecc_compiled_num_diagnostics(a2), 1);
+	ck_assert_uint_eq(wavecc_last_diagnostic_count(), 1);
+	wavecc_diagnostic d = {.struct_size = sizeof d};
+	ck_assert_int_eq(wavecc_compiled_diagnostic(a2, 0, &d), WAVECC_OK);
+	ck_assert_int_eq(d.severity, WAVECC_SEVERITY_WARNING);
+	ck_assert_msg(strstr(d.message, "waves_per_eu 8 not met") && d.hint, "%s", d.message);
+	wavecc_compiled_free(a1);
+	wavecc_compiled_free(a2);
+
+	/* compile_many: the cached one read, the other compiled */
+	const wavecc_kernel *ks[2] = {k, att};
+	wavecc_compiled *out[2];
+	char *errs[2];
+	ck_assert_uint_eq(wavecc_compile_many_ex(ks, 2, &o, out, errs), 2);
+	same_output(first, out[0], true);
+	wavecc_compiled_free(out[0]);
+	wavecc_compiled_free(out[1]);
+	wavecc_kernel_free(att);
+
+	/* $WAVECC_CACHE_DIR with no option; "" turns it off */
+	snprintf(dir2, sizeof dir2, "%s/env", test_tmpdir("api_cache_env"));
+	setenv("WAVECC_CACHE_DIR", dir2, 1);
+	wavecc_compiled *c = wavecc_compile(k, NULL, &err);
+	ck_assert_msg(c, "%s", err);
+	wavecc_compiled_free(c);
+	ck_assert_int_eq(cache_entries(dir2), 1);
+	o = (wavecc_compile_options){.struct_size = sizeof o, .cache_dir = "", .schedule = "none"};
+	c = wavecc_compile_ex(k, &o, &err);
+	ck_assert_msg(c, "%s", err);
+	wavecc_compiled_free(c);
+	ck_assert_int_eq(cache_entries(dir2), 1);
+	unsetenv("WAVECC_CACHE_DIR");
+	wavecc_compiled_free(first);
+	wavecc_kernel_free(k);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -917,6 +1109,7 @@ int main(void)
 	tcase_add_test(t, internal_errors_return);
 	tcase_add_test(t, launch_for_given_sizes);
 	tcase_add_test(t, queries_from_the_tables);
+	tcase_add_test(t, compile_cache);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
