@@ -1,8 +1,10 @@
 # wavecc — plain Makefile. Sources are picked up by folder, so a new file in a
 # stage folder needs no edit here. Out-of-tree builds: BUILD=dir.
 #   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a and .so, ./wavecc link
-#   make install      install the command, the libraries, include/wavecc.h and
-#                     wavecc.pc under PREFIX (default /usr/local; DESTDIR too)
+#   make install      install the command, the libraries, include/wavecc.h,
+#                     wavecc.pc and the documentation (docs/*.md, the format
+#                     schema, README.md: PREFIX/share/doc/wavecc) under PREFIX
+#                     (default /usr/local; DESTDIR too)
 #   make uninstall    remove what install put there
 #   make check-fast   the fast tier (about 20 s): the unit and golden-file
 #                     suites of FAST_SUITES (below) and the dependency check,
@@ -84,6 +86,9 @@ LIBDIR = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
+DOCDIR = $(PREFIX)/share/doc/wavecc
+# What install puts in DOCDIR: the pages the header and the command point to.
+DOCS = README.md $(wildcard docs/*.md) docs/kernel-format.schema.json
 
 .PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
@@ -130,11 +135,14 @@ install: all $(BUILD)/wavecc.pc
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so
 	install -m 644 include/wavecc.h $(DESTDIR)$(INCLUDEDIR)/wavecc.h
 	install -m 644 $(BUILD)/wavecc.pc $(DESTDIR)$(PCDIR)/wavecc.pc
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wavecc $(DESTDIR)$(LIBDIR)/libwavecc.a $(DESTDIR)$(LIBDIR)/libwavecc.so.$(VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so $(DESTDIR)$(INCLUDEDIR)/wavecc.h \
-		$(DESTDIR)$(PCDIR)/wavecc.pc
+		$(DESTDIR)$(PCDIR)/wavecc.pc $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 $(BUILD)/wavecc: $(CLI_OBJ) $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libwavecc.a $(LIBS) -o $@
@@ -218,8 +226,8 @@ check-deps: all
 
 # The library as another program sees it: install into a scratch prefix,
 # build examples/api_gemm.c against it with pkg-config alone, run it
-# (compile gemm_global in memory, emulate, interpret, compare: PASS), then
-# uninstall and check nothing is left. The sub-makes inherit BUILD, OPT and
+# (compile gemm_global in memory, emulate, interpret, compare: PASS), check
+# the documentation is there, then uninstall and check nothing is left. The sub-makes inherit BUILD, OPT and
 # LDFLAGS, so under check-asan the example links the sanitizer runtime too.
 INST = $(abspath $(BUILD)/tests/install)
 check-install: all
@@ -232,8 +240,11 @@ check-install: all
 		tail -n 3 $(INST)/api_gemm.out; tail -n 1 $(INST)/api_gemm.out | grep -qx PASS
 	@LD_LIBRARY_PATH=$(INST)/lib ldd $(INST)/api_gemm | grep -q "libwavecc.so.$(SOMAJOR) => $(INST)/lib/" || \
 		{ echo "install: api_gemm does not use the installed shared library"; ldd $(INST)/api_gemm; exit 1; }
+	@for f in $(notdir $(DOCS)); do [ -f $(INST)/share/doc/wavecc/$$f ] || { echo "install: no $$f in share/doc/wavecc"; exit 1; }; done
+	@grep -q "share/doc/wavecc/library.md" $(INST)/include/wavecc.h || { echo "install: the header does not say where the docs are"; exit 1; }
 	@$(MAKE) --no-print-directory -s uninstall PREFIX=$(INST)
 	@left=$$(find $(INST) -type f -o -type l | grep -v '/api_gemm'); \
+		[ ! -d $(INST)/share/doc/wavecc ] || left="$$left $(INST)/share/doc/wavecc"; \
 		if [ -n "$$left" ]; then echo "uninstall left: $$left"; exit 1; fi
 	@echo "install: PASS (installed, built with pkg-config, ran, uninstalled)"
 

@@ -30,7 +30,9 @@
  * crashes it; a bug in wavecc itself returns WAVECC_EINTERNAL ("Internal
  * errors" below). llvm-mc (an LLVM 17 or newer with AMDGPU; see
  * wavecc_options.llvm_mc) runs as a child process when a kernel is
- * compiled. docs/library.md documents the library.
+ * compiled. docs/library.md documents the library (installed by `make
+ * install` as PREFIX/share/doc/wavecc/library.md, beside the kernel graph
+ * and launch descriptor formats).
  *
  * Typical use (examples/api_gemm.c):
  *   k = wavecc_kernel_load("gemm.json", &err);
