@@ -237,11 +237,13 @@ static bool is_path(const char *s, size_t n)
 	return true;
 }
 
-/* One line "[FILE:LINE:COL: ][PATH: ]msg". */
+/* One line "[FILE:LINE:COL: ][error: |warning: ][PATH: ]msg" (buf_diag's
+ * form; "wavecc: " stands for no file). */
 static void add_line(ApiCall *c, const char *line)
 {
 	Loc loc = {0};
 	const char *rest = line;
+	wavecc_severity sev = WAVECC_SEVERITY_ERROR;
 	/* the location: the first ": " after ":LINE:COL" */
 	for (const char *p = strstr(line, ": "); p; p = strstr(p + 1, ": ")) {
 		const char *q = p;
@@ -262,13 +264,21 @@ static void add_line(ApiCall *c, const char *line)
 			break;
 		}
 	}
+	if (strncmp(rest, "wavecc: ", 8) == 0)
+		rest += 8;
+	if (strncmp(rest, "error: ", 7) == 0) {
+		rest += 7;
+	} else if (strncmp(rest, "warning: ", 9) == 0) {
+		rest += 9;
+		sev = WAVECC_SEVERITY_WARNING;
+	}
 	const char *path = NULL;
 	const char *colon = strstr(rest, ": ");
 	if (colon && is_path(rest, (size_t)(colon - rest))) {
 		path = arena_strndup(&c->diags.arena, rest, (size_t)(colon - rest));
 		rest = colon + 2;
 	}
-	add(&c->sink, WAVECC_SEVERITY_ERROR, loc, path, rest, NULL, line);
+	add(&c->sink, sev, loc, path, rest, NULL, line);
 }
 
 void api_text(ApiCall *c, const char *text)

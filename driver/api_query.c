@@ -11,7 +11,7 @@
 
 static const char *processors[8];
 static size_t nprocessors;
-static const char *mma_targets[MMA_COUNT][2]; /* [0] in_dtype operands, [1] bf16 ones */
+static const char *mma_targets[MMA_COUNT][3]; /* in_dtype operands, f16 ones, bf16 ones */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* "gfx942 gfx90a": the processors isel compiles type mt for with t. */
@@ -19,7 +19,7 @@ static const char *targets_for(MmaType mt, DType t)
 {
 	Buf b = {0};
 	for (size_t p = 0; p < nprocessors; p++)
-		if (isel_mma_supported(mt, t, strcmp(processors[p], "gfx90a") == 0))
+		if (isel_mma_supported(mt, t, processors[p]))
 			buf_printf(&b, "%s%s", b.len ? " " : "", processors[p]);
 	const char *r = intern(buf_cstr(&b));
 	buf_free(&b);
@@ -38,7 +38,8 @@ static void build(void)
 	}
 	for (int m = 0; m < MMA_COUNT; m++) {
 		mma_targets[m][0] = targets_for((MmaType)m, mma_info[m].in);
-		mma_targets[m][1] = mma_info[m].in == DT_F16 ? targets_for((MmaType)m, DT_BF16) : "";
+		mma_targets[m][1] = mma_info[m].in == DT_F16 ? mma_targets[m][0] : targets_for((MmaType)m, DT_F16);
+		mma_targets[m][2] = mma_info[m].in == DT_BF16 ? mma_targets[m][0] : targets_for((MmaType)m, DT_BF16);
 	}
 }
 
@@ -83,7 +84,7 @@ wavecc_status wavecc_mma_type(size_t i, wavecc_mma_type_info *info)
 	ready();
 	const MmaInfo *m = &mma_info[i];
 	wavecc_mma_type_info r = {sizeof r, m->name, m->m, m->n, m->k, dtype_name(m->in), dtype_name(m->acc), m->native,
-		mma_targets[i][0], mma_targets[i][1]};
+		mma_targets[i][0], mma_targets[i][1], mma_targets[i][2]};
 	return copy_out(info, &r, sizeof r, sizeof r);
 }
 

@@ -91,6 +91,7 @@ static void collect_node(G *g, JV jn, NList *list)
 			names[i] = op_info[i].name;
 		Buf m = {0};
 		nearest_message(&m, opname, names, OP_COUNT);
+		ld_hint_name(L, opname, names, OP_COUNT);
 		ld_err(L, fo, "unknown op '%s'%s", opname, buf_cstr(&m));
 		buf_free(&m);
 		n->bad = true;

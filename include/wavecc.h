@@ -119,7 +119,7 @@ wavecc_status wavecc_last_diagnostic(size_t i, wavecc_diagnostic *d);
  * is static. A `_info` struct is versioned like the others: the caller
  * sets struct_size = sizeof of it first. */
 
-/* The processors wavecc compiles for ("gfx942", "gfx90a"; a target ID
+/* The processors wavecc compiles for ("gfx942", "gfx90a", "gfx950"; a target ID
  * may add features: "gfx942:sramecc-:xnack+"), NULL past the end. */
 size_t wavecc_num_targets(void);
 const char *wavecc_target(size_t i);
@@ -130,12 +130,14 @@ typedef struct wavecc_mma_type_info {
 	size_t struct_size;
 	const char *name;       /* "F32_16x16x16_F16" */
 	int m, n, k;            /* the product shape of one instruction (K8/K4 types: of both halves) */
-	const char *in_dtype;   /* the operands' dtype ("f16"; the *_F16 types also take "bf16") */
+	const char *in_dtype;   /* the operands' dtype in its name ("f16" for the *_F16 types) */
 	const char *acc_dtype;  /* the accumulator's */
 	int native;             /* 0: a Wave virtual type that runs as two instructions */
 	const char *targets;    /* the targets wavecc compiles it for with in_dtype operands,
 				 * space-separated ("gfx942 gfx90a"); "" for none yet */
-	const char *bf16_targets; /* the same with bf16 operands ("" when it takes none) */
+	const char *f16_targets;  /* the same with f16 operands ("" when none takes them) */
+	const char *bf16_targets; /* the same with bf16 operands (the *_F16 types take bf16 as
+				   * Wave does; gfx950 runs the F8 shapes on 16-bit data) */
 } wavecc_mma_type_info;
 size_t wavecc_num_mma_types(void);
 wavecc_status wavecc_mma_type(size_t i, wavecc_mma_type_info *info);

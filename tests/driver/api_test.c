@@ -825,10 +825,11 @@ END_TEST
  * (those the gemm example can take), the rest are refused. */
 START_TEST(queries_from_the_tables)
 {
-	ck_assert_uint_eq(wavecc_num_targets(), 2);
+	ck_assert_uint_eq(wavecc_num_targets(), 3);
 	ck_assert_str_eq(wavecc_target(0), "gfx942");
 	ck_assert_str_eq(wavecc_target(1), "gfx90a");
-	ck_assert_ptr_null(wavecc_target(2));
+	ck_assert_str_eq(wavecc_target(2), "gfx950");
+	ck_assert_ptr_null(wavecc_target(3));
 	size_t nm = wavecc_num_mma_types();
 	ck_assert_uint_eq(nm, 16);
 	int found = 0;
@@ -839,22 +840,27 @@ START_TEST(queries_from_the_tables)
 			ck_assert(m.m == 16 && m.n == 16 && m.k == 16 && m.native);
 			ck_assert_str_eq(m.in_dtype, "f16");
 			ck_assert_str_eq(m.acc_dtype, "f32");
-			ck_assert_str_eq(m.targets, "gfx942 gfx90a");
-			ck_assert_str_eq(m.bf16_targets, "gfx942 gfx90a");
+			ck_assert_str_eq(m.targets, "gfx942 gfx90a gfx950");
+			ck_assert_str_eq(m.f16_targets, m.targets);
+			ck_assert_str_eq(m.bf16_targets, "gfx942 gfx90a gfx950");
 			found++;
-		} else if (strcmp(m.name, "F32_16x16x32_F8") == 0) { /* fp8 MFMAs: gfx942 only */
+		} else if (strcmp(m.name, "F32_16x16x32_F8") == 0) {
+			/* fp8 (FNUZ) MFMAs: gfx942's; gfx950 runs the shape on 16-bit data */
 			ck_assert_str_eq(m.in_dtype, "f8e4m3fnuz");
 			ck_assert_str_eq(m.targets, "gfx942");
-			ck_assert_str_eq(m.bf16_targets, "");
+			ck_assert_str_eq(m.f16_targets, "gfx950");
+			ck_assert_str_eq(m.bf16_targets, "gfx950");
 			found++;
 		} else if (strcmp(m.name, "I32_16x16x16_I8") == 0) { /* gone on gfx942 */
 			ck_assert_str_eq(m.targets, "gfx90a");
+			ck_assert_str_eq(m.f16_targets, "");
 			found++;
 		} else if (strcmp(m.name, "F32_16x16x32_F16") == 0) { /* gfx950's */
-			ck_assert_str_eq(m.targets, "");
+			ck_assert_str_eq(m.targets, "gfx950");
 			found++;
 		} else if (strcmp(m.name, "F32_16x16x32_K8_F16") == 0) {
 			ck_assert_int_eq(m.native, 0);
+			ck_assert_str_eq(m.targets, "gfx942 gfx90a gfx950");
 			found++;
 		}
 	}
@@ -1093,6 +1099,95 @@ START_TEST(compile_cache)
 }
 END_TEST
 
+/* The gemm example's text with from replaced by to (every occurrence). */
+static char *gemm_variant(const char *from, const char *to, size_t *len)
+{
+	char *text = read_file(example("gemm_16x16x16.json"), len);
+	ck_assert_ptr_nonnull(text);
+	Buf b = {0};
+	size_t fl = strlen(from);
+	for (const char *p = text; *p;) {
+		const char *at = strstr(p, from);
+		if (!at) {
+			buf_puts(&b, p);
+			break;
+		}
+		buf_putn(&b, p, (size_t)(at - p));
+		buf_puts(&b, to);
+		p = at + fl;
+	}
+	free(text);
+	*len = b.len;
+	return (char *)buf_cstr(&b);
+}
+
+/* The hint of the thread's first diagnostic at path. */
+static const char *hint_at(const char *path)
+{
+	for (size_t i = 0; i < wavecc_last_diagnostic_count(); i++) {
+		wavecc_diagnostic d = last(i);
+		if (d.json_path && strcmp(d.json_path, path) == 0)
+			return d.hint ? d.hint : "(no hint)";
+	}
+	return "(no diagnostic at that path)";
+}
+
+/* Common mistakes come with their fix as data: the nearest name of an op,
+ * dtype or MMA type; for an MMA type the target does not run, the one of
+ * the same shape it does (a gfx950 type's K8 form) and the target that
+ * runs it. */
+START_TEST(hints_for_common_mistakes)
+{
+	static const struct {
+		const char *from, *to, *path, *hint;
+	} cases[] = {
+		{"\"op\": \"mma\"", "\"op\": \"mmma\"", "graph[1].body[2].op", "did you mean 'mma'?"},
+		{"\"f16\"", "\"F16\"", "arguments[0].dtype", "did you mean 'f16'?"},
+		{"F32_16x16x16_F16", "F32_16x16x16_f16", "constraints[5].mma_type", "did you mean 'F32_16x16x16_F16'?"},
+		{"\"kind\": \"wave\"", "\"kind\": \"wavee\"", "constraints[3].kind", "did you mean 'wave'?"},
+		{"\"f16\"", "\"q7\"", "arguments[0].dtype", "one of f16, bf16, f32"},
+		{"F32_16x16x16_F16", "F32_16x16x32_F16", "graph[1].body[2]",
+			"on gfx942 use F32_16x16x32_K8_F16 (16x16x32); gfx950 runs this one"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t len;
+		char *text = gemm_variant(cases[i].from, cases[i].to, &len);
+		char *err = NULL;
+		wavecc_kernel *k = wavecc_kernel_parse(text, len, "gemm.json", &err);
+		if (k) {
+			wavecc_compile_options o = {.struct_size = sizeof o, .assembly_only = 1};
+			ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+			wavecc_kernel_free(k);
+		}
+		free(err);
+		const char *h = hint_at(cases[i].path);
+		ck_assert_msg(strncmp(h, cases[i].hint, strlen(cases[i].hint)) == 0, "case %zu: %s", i, h);
+		free(text);
+	}
+	/* an MMA type of the other target: its same-shaped one here, and where it runs */
+	size_t len;
+	char *text = gemm_variant("F32_16x16x16_F16", "I32_16x16x16_I8", &len);
+	char *t2 = text;
+	for (char *p; (p = strstr(t2, "\"f16\"")); t2 = p)
+		memcpy(p, "\"i8\" ", 5);
+	for (char *p; (p = strstr(text, "\"f32\"")); )
+		memcpy(p, "\"i32\"", 5);
+	char *err = NULL;
+	wavecc_kernel *k = wavecc_kernel_parse(text, len, "gemm_i8.json", &err);
+	ck_assert_msg(k, "%s", err);
+	wavecc_compile_options o = {.struct_size = sizeof o, .assembly_only = 1};
+	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
+	free(err);
+	ck_assert_str_eq(hint_at("graph[1].body[2]"), "on gfx942 use I32_16x16x32_I8 (16x16x32); gfx90a runs this one");
+	o.target = "gfx90a";
+	wavecc_compiled *c = wavecc_compile_ex(k, &o, &err); /* which it does */
+	ck_assert_msg(c, "%s", err);
+	wavecc_compiled_free(c);
+	wavecc_kernel_free(k);
+	free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("driver/api");
@@ -1110,6 +1205,7 @@ int main(void)
 	tcase_add_test(t, launch_for_given_sizes);
 	tcase_add_test(t, queries_from_the_tables);
 	tcase_add_test(t, compile_cache);
+	tcase_add_test(t, hints_for_common_mistakes);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
