@@ -383,7 +383,7 @@ void compile_print_plan(const Compile *c, Buf *b)
 int compile_run(Compile *c)
 {
 	if (!c->t) {
-		diag_hint(c->an.diag, "give gfx942 or gfx90a, optionally with :sramecc+/- and :xnack+/-");
+		diag_hint(c->an.diag, "give gfx942, gfx90a or gfx950, optionally with :sramecc+/- and :xnack+/-");
 		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "unknown target %s", c->opt.mcpu);
 		return -1;
 	}

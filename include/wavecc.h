@@ -1,5 +1,5 @@
 /* wavecc.h — the wavecc library: compile Wave kernel graphs (JSON, format
- * wavecc-kernel/1) to AMD GPU code objects for CDNA chips (gfx942, gfx90a),
+ * wavecc-kernel/1) to AMD GPU code objects for CDNA chips (gfx942, gfx90a, gfx950),
  * run code objects on wavecc's emulator or through the HIP runtime, and run
  * the reference interpreter on the same buffers.
  *
