@@ -201,8 +201,8 @@ START_TEST(lds_split)
 	} bad[] = {
 		{"\"lds_bytes\": 17408, \"static_lds_bytes\": 16384, \"dynamic_lds_bytes\": 2048",
 			"lds_bytes: 17408 is not static_lds_bytes + dynamic_lds_bytes (16384 + 2048)"},
-		{"\"static_lds_bytes\": 65536, \"dynamic_lds_bytes\": 1",
-			"dynamic_lds_bytes: static 65536 + dynamic 1 bytes of LDS: at most 65536"},
+		{"\"static_lds_bytes\": 163840, \"dynamic_lds_bytes\": 1",
+			"dynamic_lds_bytes: static 163840 + dynamic 1 bytes of LDS: at most 163840"},
 		{"\"lds_bytes\": 1024, \"static_lds_bytes\": 2048", "static_lds_bytes: static_lds_bytes 2048 is more than"},
 		{"\"static_lds_bytes\": 16384", "missing field 'lds_bytes'"},
 		{"\"lds_bytes\": 17408, \"dynamic_lds_bytes\": -1", "dynamic_lds_bytes: -1 is out of range"},
@@ -526,7 +526,7 @@ START_TEST(run_checks_against_code_object)
 			      "[64, 1, 1] (.reqd_workgroup_size)"},
 		{"big.json", "big.json:2:20: error: workgroup_size: 128 work-items but kernel 'vadd' in ./vadd.hsaco allows at most "
 			     "64 (.max_flat_workgroup_size)"},
-		{"split.json", "split.json:2:79: static_lds_bytes: 128 is not the static LDS of kernel 'vadd' (256 bytes)"},
+		{"split.json", "split.json:2:79: error: static_lds_bytes: 128 is not the static LDS of kernel 'vadd' (256 bytes)"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
 		snprintf(cmd, sizeof cmd, "cd '%s' && %s run ./%s -D N=256 --out c=c.npy", dir, test_bin(), files[i].file);
