@@ -1,8 +1,10 @@
 # wavecc — plain Makefile. Sources are picked up by folder, so a new file in a
 # stage folder needs no edit here. Out-of-tree builds: BUILD=dir.
 #   make              build $(BUILD)/wavecc, $(BUILD)/libwavecc.a and .so, ./wavecc link
-#   make install      install the command, the libraries, include/wavecc.h and
-#                     wavecc.pc under PREFIX (default /usr/local; DESTDIR too)
+#   make install      install the command, the libraries, include/wavecc.h,
+#                     wavecc.pc and the documentation (docs/*.md, the format
+#                     schema, README.md: PREFIX/share/doc/wavecc) under PREFIX
+#                     (default /usr/local; DESTDIR too)
 #   make uninstall    remove what install put there
 #   make check-fast   the fast tier (about 20 s): the unit and golden-file
 #                     suites of FAST_SUITES (below) and the dependency check,
@@ -13,6 +15,7 @@
 #                     printed whole when it ends; the ten slowest at the end;
 #                     TEST_SRCS=tests/ir/sym/sym_test.c runs just that one
 #   make check-asan   make check under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-tsan   the library's multi-threaded suite under ThreadSanitizer (clang-19)
 #   make fuzz         build the libFuzzer harnesses (clang-19) into build-fuzz/
 
 CC ?= cc
@@ -27,7 +30,7 @@ PKGS = jansson libelf msgpack
 WFLAGS = -std=c11 -Wall -Wextra -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 # -fPIC: the same objects make the static and the shared library.
 ALL_CFLAGS = $(WFLAGS) $(OPT) -fPIC $(CFLAGS) $(shell pkg-config --cflags $(PKGS)) -MMD -MP
-LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm
+LIBS = $(shell pkg-config --libs $(PKGS)) -ldl -lm -pthread
 CHECK_LIBS = $(shell pkg-config --libs check)
 
 # The library's folders, lowest first (docs/architecture.md); each holds its
@@ -83,8 +86,11 @@ LIBDIR = $(PREFIX)/lib
 INCLUDEDIR = $(PREFIX)/include
 BINDIR = $(PREFIX)/bin
 PCDIR = $(LIBDIR)/pkgconfig
+DOCDIR = $(PREFIX)/share/doc/wavecc
+# What install puts in DOCDIR: the pages the header and the command point to.
+DOCS = README.md $(wildcard docs/*.md) docs/kernel-format.schema.json
 
-.PHONY: all check check-deps check-install check-asan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
+.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -129,11 +135,14 @@ install: all $(BUILD)/wavecc.pc
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so
 	install -m 644 include/wavecc.h $(DESTDIR)$(INCLUDEDIR)/wavecc.h
 	install -m 644 $(BUILD)/wavecc.pc $(DESTDIR)$(PCDIR)/wavecc.pc
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/wavecc $(DESTDIR)$(LIBDIR)/libwavecc.a $(DESTDIR)$(LIBDIR)/libwavecc.so.$(VERSION) \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libwavecc.so $(DESTDIR)$(INCLUDEDIR)/wavecc.h \
-		$(DESTDIR)$(PCDIR)/wavecc.pc
+		$(DESTDIR)$(PCDIR)/wavecc.pc $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 $(BUILD)/wavecc: $(CLI_OBJ) $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(CLI_OBJ) $(BUILD)/libwavecc.a $(LIBS) -o $@
@@ -217,8 +226,8 @@ check-deps: all
 
 # The library as another program sees it: install into a scratch prefix,
 # build examples/api_gemm.c against it with pkg-config alone, run it
-# (compile gemm_global in memory, emulate, interpret, compare: PASS), then
-# uninstall and check nothing is left. The sub-makes inherit BUILD, OPT and
+# (compile gemm_global in memory, emulate, interpret, compare: PASS), check
+# the documentation is there, then uninstall and check nothing is left. The sub-makes inherit BUILD, OPT and
 # LDFLAGS, so under check-asan the example links the sanitizer runtime too.
 INST = $(abspath $(BUILD)/tests/install)
 check-install: all
@@ -231,8 +240,11 @@ check-install: all
 		tail -n 3 $(INST)/api_gemm.out; tail -n 1 $(INST)/api_gemm.out | grep -qx PASS
 	@LD_LIBRARY_PATH=$(INST)/lib ldd $(INST)/api_gemm | grep -q "libwavecc.so.$(SOMAJOR) => $(INST)/lib/" || \
 		{ echo "install: api_gemm does not use the installed shared library"; ldd $(INST)/api_gemm; exit 1; }
+	@for f in $(notdir $(DOCS)); do [ -f $(INST)/share/doc/wavecc/$$f ] || { echo "install: no $$f in share/doc/wavecc"; exit 1; }; done
+	@grep -q "share/doc/wavecc/library.md" $(INST)/include/wavecc.h || { echo "install: the header does not say where the docs are"; exit 1; }
 	@$(MAKE) --no-print-directory -s uninstall PREFIX=$(INST)
 	@left=$$(find $(INST) -type f -o -type l | grep -v '/api_gemm'); \
+		[ ! -d $(INST)/share/doc/wavecc ] || left="$$left $(INST)/share/doc/wavecc"; \
 		if [ -n "$$left" ]; then echo "uninstall left: $$left"; exit 1; fi
 	@echo "install: PASS (installed, built with pkg-config, ran, uninstalled)"
 
@@ -253,6 +265,13 @@ check-asan:
 		$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 	@if [ -n "$$(ls -A $(SAN_LOG))" ]; then head -c 20000 $(SAN_LOG)/*; \
 		echo "make check-asan: sanitizer reports above (build-asan/sanitizer/)"; exit 1; fi
+
+# The library from several threads at once (tests/driver/api_threads_test.c)
+# under ThreadSanitizer: any data race in the process-wide state fails it.
+TSAN = -fsanitize=thread
+check-tsan:
+	$(MAKE) CC=clang-19 BUILD=build-tsan OPT="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" build-tsan/tests/driver/api_threads.test
+	TSAN_OPTIONS="halt_on_error=1:$(TSAN_OPTIONS)" CK_FORK=no WAVECC_ROOT=$(CURDIR) build-tsan/tests/driver/api_threads.test
 
 fuzz:
 	$(MAKE) -C . -f tests/fuzz/fuzz.mk
@@ -311,7 +330,7 @@ $(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/ref
 $(BUILD)/tests/bench/attention_report.test: $(BUILD)/bench/attention_report
 
 clean:
-	rm -rf build build-asan build-fuzz wavecc
+	rm -rf build build-asan build-tsan build-fuzz wavecc
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 include python/python.mk

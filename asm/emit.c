@@ -247,7 +247,9 @@ void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
 		buf_printf(l, "%s", g ? ", " : "");
 		launch_int_or_expr(c, l, c->grid[g], c->grid_sym[g]);
 	}
-	buf_printf(l, "], \"lds_bytes\": %d, \"kernarg_size\": %d,\n \"args\": [", f->lds_bytes, kernarg_size);
+	/* all of it static: wavecc's kernels take no dynamic LDS */
+	buf_printf(l, "], \"lds_bytes\": %d, \"static_lds_bytes\": %d, \"dynamic_lds_bytes\": 0, \"kernarg_size\": %d,\n \"args\": [",
+		f->lds_bytes, f->lds_bytes, kernarg_size);
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
 		buf_printf(l, "%s\n  {\"name\": %s, \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",

@@ -3,15 +3,23 @@
  * The assembler is a child process: the text goes to its stdin, the object
  * comes back on its stdout (`-o -`), diagnostics on stderr. One poll() loop
  * feeds stdin and drains both outputs at once, so neither side can block on a
- * full pipe whatever the sizes. SIGPIPE is ignored while the child runs (it
+ * full pipe whatever the sizes. SIGPIPE is ignored while a child runs (it
  * may exit before reading all its input; that shows as EPIPE and its exit
- * status tells why). No temporary files are made. The target is a target ID
+ * status tells why): the disposition is the process's, so the library's
+ * threads share it, counted (the first to start a child ignores it, the
+ * last to finish restores it). The pipes are close-on-exec, so a child
+ * started by another thread at the same moment never holds this child's
+ * pipe ends (which would keep this child's input open); the child calls
+ * only async-signal-safe functions between fork and exec. No temporary
+ * files are made. The target is a target ID
  * (gfx942, gfx942:sramecc-, ...): the processor becomes -mcpu, the features
  * -mattr, which llvm-mc requires to agree with the text's .amdgcn_target;
  * a bare processor therefore takes the directive's features. */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,42 +249,70 @@ static void append_diagnostics(Buf *msg, const char *text, size_t len, const cha
 	}
 }
 
+/* SIGPIPE ignored while any thread's child runs. */
+static pthread_mutex_t sigpipe_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sigpipe_users;
+static struct sigaction sigpipe_old;
+
+static void sigpipe_ignore(void)
+{
+	pthread_mutex_lock(&sigpipe_lock);
+	if (sigpipe_users++ == 0) {
+		struct sigaction ign = {0};
+		ign.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &ign, &sigpipe_old);
+	}
+	pthread_mutex_unlock(&sigpipe_lock);
+}
+
+static void sigpipe_restore(void)
+{
+	pthread_mutex_lock(&sigpipe_lock);
+	if (--sigpipe_users == 0)
+		sigaction(SIGPIPE, &sigpipe_old, NULL);
+	pthread_mutex_unlock(&sigpipe_lock);
+}
+
+/* In the child: write s to fd 2 (async-signal-safe). */
+static void child_say(const char *s)
+{
+	ssize_t w = write(2, s, strlen(s));
+	(void)w;
+}
+
 /* Run argv[0] with `in` on stdin; collect stdout into out and stderr into
  * errs. Returns the wait status, or -1 if the process could not be started. */
 static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out, Buf *errs)
 {
 	int pin[2], pout[2], perr[2];
-	if (pipe(pin) != 0)
+	if (pipe2(pin, O_CLOEXEC) != 0)
 		return -1;
-	if (pipe(pout) != 0) {
+	if (pipe2(pout, O_CLOEXEC) != 0) {
 		close(pin[0]);
 		close(pin[1]);
 		return -1;
 	}
-	if (pipe(perr) != 0) {
+	if (pipe2(perr, O_CLOEXEC) != 0) {
 		close(pin[0]);
 		close(pin[1]);
 		close(pout[0]);
 		close(pout[1]);
 		return -1;
 	}
-	struct sigaction ign = {0}, old;
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &ign, &old);
+	sigpipe_ignore();
 	pid_t pid = fork();
 	if (pid == 0) {
+		/* dup2 clears close-on-exec on 0, 1 and 2; the rest close at exec */
 		dup2(pin[0], 0);
 		dup2(pout[1], 1);
 		dup2(perr[1], 2);
-		close(pin[0]);
-		close(pin[1]);
-		close(pout[0]);
-		close(pout[1]);
-		close(perr[0]);
-		close(perr[1]);
-		signal(SIGPIPE, SIG_DFL);
+		struct sigaction dfl = {0};
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGPIPE, &dfl, NULL);
 		execv(argv[0], argv);
-		fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
+		child_say("cannot execute ");
+		child_say(argv[0]);
+		child_say(errno == ENOENT ? ": no such file\n" : errno == EACCES ? ": permission denied\n" : "\n");
 		_exit(127);
 	}
 	close(pin[0]);
@@ -286,7 +322,7 @@ static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out
 		close(pin[1]);
 		close(pout[0]);
 		close(perr[0]);
-		sigaction(SIGPIPE, &old, NULL);
+		sigpipe_restore();
 		return -1;
 	}
 	fcntl(pin[1], F_SETFL, O_NONBLOCK);
@@ -338,7 +374,7 @@ static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out
 			st = -1;
 			break;
 		}
-	sigaction(SIGPIPE, &old, NULL);
+	sigpipe_restore();
 	return st;
 }
 

@@ -76,12 +76,16 @@ static void assemble_group(Compile **g, size_t n)
 
 size_t compile_batch(Compile **cs, size_t n)
 {
-	Compile **g = xcalloc(n + 1, sizeof *g);
-	bool *done = xcalloc(n + 1, sizeof *done);
 	for (size_t i = 0; i < n; i++) {
 		cs[i]->opt.stop_after = "emit_assembly";
-		done[i] = compile_run(cs[i]) != 0;
+		compile_run(cs[i]);
 	}
+	/* allocated after the pipelines ran: an internal error in one that the
+	 * library catches leaves nothing of this frame behind */
+	Compile **g = xcalloc(n + 1, sizeof *g);
+	bool *done = xcalloc(n + 1, sizeof *done);
+	for (size_t i = 0; i < n; i++)
+		done[i] = compile_failed(cs[i]);
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;

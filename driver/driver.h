@@ -42,6 +42,8 @@ typedef struct CompileOptions {
 	ScheduleKind schedule;
 	int lds_stages, waves_per_eu;
 	const char *interleave;  /* --interleave (NULL: the kernel's, if any) */
+	/* denorm_fp_math_f32 over the kernel's (the library's options) */
+	enum { F32_DENORM_KERNEL, F32_DENORM_KEEP, F32_DENORM_FLUSH } f32_denorm;
 } CompileOptions;
 
 typedef struct Compile {

@@ -49,7 +49,7 @@ int compile_resolve_options(Compile *c)
 	r->lds_stages = o->lds_stages ? o->lds_stages : ko->lds_stages ? ko->lds_stages : multi ? 2 : DEFAULT_LDS_STAGES;
 	r->waves_per_eu = o->waves_per_eu ? o->waves_per_eu : ko->waves_per_eu;
 	r->interleave = o->interleave ? o->interleave : ko->interleave;
-	r->f32_denorm_flush = ko->f32_denorm_flush;
+	r->f32_denorm_flush = o->f32_denorm ? o->f32_denorm == F32_DENORM_FLUSH : ko->f32_denorm_flush;
 	if (r->interleave) {
 		Buf err = {0};
 		int rc = sched_groups_parse(r->interleave, &c->order, &err);
@@ -90,6 +90,8 @@ void compile_check_occupancy(Compile *c)
 	 * meet it; wavecc has no scratch spills, so the kernel stands, correct,
 	 * at the occupancy its registers allow, and the user is told */
 	int total = (vgprs + 7) / 8 * 8;
+	diag_hint(c->an.diag, "ask for waves_per_eu %d (what the registers allow), or make the tiles smaller",
+		MAX(1, MIN(8, 512 / total)));
 	diag_warning(c->an.diag, where(c, !c->opt.waves_per_eu),
 		"waves_per_eu %d not met: it allows %d VGPRs and AGPRs per wave; the kernel needs %d (VGPRs %d, AGPRs "
 		"%d): %d wave%s per SIMD (wavecc does not spill to scratch memory)",

@@ -383,6 +383,7 @@ void compile_print_plan(const Compile *c, Buf *b)
 int compile_run(Compile *c)
 {
 	if (!c->t) {
+		diag_hint(c->an.diag, "give gfx942, gfx90a or gfx950, optionally with :sramecc+/- and :xnack+/-");
 		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "unknown target %s", c->opt.mcpu);
 		return -1;
 	}
@@ -399,6 +400,7 @@ int compile_run(Compile *c)
 		call; \
 		double t1_ = compile_now_us(); \
 		c->pass_us[i] = t1_ - t0_; \
+		die_test_point(#fn); \
 		if (c->opt.dump_plan && c->opt.dump_out && !*failed && strcmp(#fn, "allocate_registers") == 0) { \
 			Buf d = {0}; \
 			compile_print_plan(c, &d); \

@@ -232,6 +232,7 @@ static void load_hardware(Ld *L, JV c, Constraint *hw)
 					names[i] = mma_info[i].name;
 				Buf m = {0};
 				nearest_message(&m, s, names, MMA_COUNT);
+				ld_hint_name(L, s, names, MMA_COUNT);
 				ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
 				buf_free(&m);
 			}
@@ -291,6 +292,10 @@ static void load_constraints(Ld *L, JV root)
 			continue;
 		ConKind ck = con_from_name(kind);
 		if (ck == CON_COUNT) {
+			const char *kinds[CON_COUNT];
+			for (int i = 0; i < CON_COUNT; i++)
+				kinds[i] = con_info[i].name;
+			ld_hint_name(L, kind, kinds, CON_COUNT);
 			ld_err(L, kf, "unknown constraint kind '%s'", kind);
 			continue;
 		}

@@ -49,6 +49,10 @@ static inline bool get_bool(Ld *L, JV v, bool *out) { return jr_bool(&L->r, v, o
 static inline bool get_number(Ld *L, JV v, double *out) { return jr_number(&L->r, v, out); }
 
 bool ld_get_ident(Ld *L, JV v, const char **out);  /* identifier, interned */
+/* The fix for the next message about an unknown name word of names[0..n)
+ * (the diagnostics' hint, util/diag.c): the nearest name, else the names
+ * when they are few. */
+void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n);
 bool ld_get_dtype(Ld *L, JV v, DType *out);
 bool ld_is_identifier(const char *s);
 

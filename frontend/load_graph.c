@@ -29,7 +29,7 @@
 
 /* ---- phase 1: collect ---- */
 
-static const char *const COMMON_FIELDS = "name op type index";
+static const char *const COMMON_FIELDS = "name op type index loc";
 
 static NList *new_list(G *g, NList *parent, Node *owner)
 {
@@ -91,6 +91,7 @@ static void collect_node(G *g, JV jn, NList *list)
 			names[i] = op_info[i].name;
 		Buf m = {0};
 		nearest_message(&m, opname, names, OP_COUNT);
+		ld_hint_name(L, opname, names, OP_COUNT);
 		ld_err(L, fo, "unknown op '%s'%s", opname, buf_cstr(&m));
 		buf_free(&m);
 		n->bad = true;
@@ -444,6 +445,32 @@ static bool operand_values(G *g, Node *n, Value ***out, int *nout, JV **jvs)
 	return ok;
 }
 
+/* The node's optional "loc", where the program that made the graph made
+ * the op: {"file": NAME, "line": N >= 1, "col": N >= 0 (0 or absent:
+ * unknown)}, for the library's diagnostics about the op. */
+static bool load_src(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	JV f = jv_get(L, n->jv, "loc");
+	if (!f.v)
+		return true;
+	if (!json_is_object(f.v)) {
+		ld_err(L, f, "expected an object {\"file\": NAME, \"line\": N, \"col\": N}");
+		return false;
+	}
+	check_fields(L, f, "file line col", NULL);
+	JV ff = jv_get(L, f, "file"), fl = jv_get(L, f, "line"), fc = jv_get(L, f, "col");
+	const char *file;
+	long long line, col = 0;
+	if (!need(L, f, ff, "file") || !get_string(L, ff, &file) || !need(L, f, fl, "line") ||
+		!get_int(L, fl, 1, 1 << 30, &line) || (fc.v && !get_int(L, fc, 0, 1 << 30, &col)))
+		return false;
+	SrcLoc *src = ARENA_NEW(&g->k->arena, SrcLoc);
+	*src = (SrcLoc){arena_strdup(&g->k->arena, file), (int)line, (int)col};
+	op->src = src;
+	return true;
+}
+
 static void build_list(G *g, NList *l);
 
 static void build_node(G *g, Node *n)
@@ -480,6 +507,8 @@ static void build_node(G *g, Node *n)
 		memcpy(op->args, vals, sizeof(Value *) * (size_t)nv);
 	op->loc = (Loc){L->file, n->jv.pos ? n->jv.pos->line : 0, n->jv.pos ? n->jv.pos->col : 0};
 	op->path = arena_strdup(&g->k->arena, n->jv.path);
+	if (!load_src(g, n, op))
+		return;
 	/* Memory arguments only feed read/write (and mma, rejected below). */
 	for (int i = 0; i < nv; i++) {
 		bool mem_ok = (n->kind == OP_READ && i == 0) || ((n->kind == OP_WRITE || n->kind == OP_ATOMIC_ADD) && i == 1);

@@ -374,6 +374,7 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 					names[i] = mma_info[i].name;
 				Buf m = {0};
 				nearest_message(&m, s, names, MMA_COUNT);
+				ld_hint_name(L, s, names, MMA_COUNT);
 				ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
 				buf_free(&m);
 			}

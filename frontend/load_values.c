@@ -39,6 +39,22 @@ bool ld_get_ident(Ld *L, JV v, const char **out)
 	return true;
 }
 
+void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n)
+{
+	const char *near = nearest_name(word, names, n);
+	if (near) {
+		diag_hint(L->d, "did you mean '%s'?", near);
+		return;
+	}
+	if (n > 24)
+		return;
+	Buf b = {0};
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+	diag_hint(L->d, "one of %s", buf_cstr(&b));
+	buf_free(&b);
+}
+
 bool ld_get_dtype(Ld *L, JV v, DType *out)
 {
 	const char *s;
@@ -51,6 +67,7 @@ bool ld_get_dtype(Ld *L, JV v, DType *out)
 			names[i] = dtype_info[i].name;
 		Buf m = {0};
 		nearest_message(&m, s, names, DT_COUNT);
+		ld_hint_name(L, s, names, DT_COUNT);
 		ld_err(L, v, "unknown dtype '%s'%s", s, buf_cstr(&m));
 		buf_free(&m);
 		return false;

@@ -710,6 +710,7 @@ static bool next(int n, const int64_t *count, int64_t *idx)
 
 int interp_run(Interp *in)
 {
+	die_test_point("interp");
 	Run r = {0};
 	r.in = in;
 	r.k = in->k;

@@ -206,6 +206,7 @@ struct Op {
 	Region *parent;
 	Loc loc;          /* the node's '{' in the input */
 	const char *path; /* JSON path, e.g. "graph[3].body[1]" */
+	const SrcLoc *src; /* its "loc": where the program that made the graph made it, or NULL */
 
 	int nargs;
 	Value **args; /* layout per kind: graph_ops.h */

@@ -56,6 +56,11 @@ const Target *target_from_name(const char *mcpu)
 	return NULL;
 }
 
+const Target *target_at(size_t i)
+{
+	return i < ARRAY_LEN(targets) ? &targets[i] : NULL;
+}
+
 int rc_align(RegClass rc, const Target *t)
 {
 	int n = rc_size(rc);

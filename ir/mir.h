@@ -56,6 +56,9 @@ extern const Target target_gfx942, target_gfx90a, target_gfx950;
 /* A processor with optional features in LLVM's target-ID order,
  * `gfx942[:sramecc(+|-)][:xnack(+|-)]`; NULL if unknown or malformed. */
 const Target *target_from_name(const char *mcpu);
+/* Target i of every target ID the compiler knows (each processor with each
+ * combination of features, processors in order), or NULL past the end. */
+const Target *target_at(size_t i);
 
 /* ---- register classes ---- */
 typedef enum RegFile { RF_SGPR, RF_VGPR, RF_AGPR, RF_COUNT } RegFile;

@@ -366,6 +366,9 @@ bool isel_select_const_register(Isel *s, Op *op);
 void isel_select_reduce(Isel *s, Op *op);
 
 /* ---- mma.c ---- */
+/* Does isel compile MMA type mt on operands of dtype t for processor proc
+ * ("gfx942", "gfx90a", "gfx950")? The rule isel_select_mma applies. */
+bool isel_mma_supported(MmaType mt, DType t, const char *proc);
 void isel_select_register(Isel *s, Op *op);
 void isel_select_mma(Isel *s, Op *op);
 /* Whether the accumulators of region r's MMAs go to AGPRs. */

@@ -284,6 +284,56 @@ static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 	}
 }
 
+/* The MFMA isel_select_mma gives type mt on operands t for processor
+ * proc, or 0 when proc has none for it (the rule it applies). */
+static MOp mfma_for(MmaType mt, DType t, const char *proc)
+{
+	bool gfx950 = strcmp(proc, "gfx950") == 0, gfx90a = strcmp(proc, "gfx90a") == 0;
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, t, gfx950);
+	if (!mfma || (gfx950 && t == DT_F8E4M3FNUZ) || !isa_mfma_passes(mfma, gfx90a) ||
+		((isa_info[mfma].flags & IF_GFX950) && !gfx950))
+		return 0;
+	return mfma;
+}
+
+bool isel_mma_supported(MmaType mt, DType t, const char *proc)
+{
+	return mfma_for(mt, t, proc) != 0;
+}
+
+/* The fix for an MMA type this target does not run with operands t (the
+ * diagnostics' hint): a type it does run of the same M, N and K (the K8
+ * form of a gfx950 type), else of the same M and N, with the same
+ * accumulator; and the targets that run this one. */
+static void hint_mma(Analysis *c, MmaType mt, DType t, const char *proc)
+{
+	const MmaInfo *mi = &mma_info[mt];
+	MmaType alt = MMA_NONE;
+	for (int pass = 0; pass < 2 && alt == MMA_NONE; pass++)
+		for (int i = 0; i < MMA_COUNT && alt == MMA_NONE; i++) {
+			const MmaInfo *o = &mma_info[i];
+			if (i != mt && o->m == mi->m && o->n == mi->n && (pass || o->k == mi->k) && o->acc == mi->acc &&
+				isel_mma_supported((MmaType)i, t, proc))
+				alt = (MmaType)i;
+		}
+	Buf where = {0};
+	for (size_t i = 0; target_at(i); i++) {
+		const char *p = target_at(i)->name;
+		if (strcmp(p, proc) != 0 && !strstr(buf_cstr(&where), p) && isel_mma_supported(mt, t, p))
+			buf_printf(&where, "%s%s", where.len ? ", " : "", p);
+	}
+	if (alt != MMA_NONE)
+		diag_hint(c->diag, "on %s use %s (%dx%dx%d)%s%s%s", proc, mma_info[alt].name, mma_info[alt].m,
+			mma_info[alt].n, mma_info[alt].k, where.len ? "; " : "", buf_cstr(&where),
+			where.len ? " runs this one" : "");
+	else if (where.len)
+		diag_hint(c->diag, "compile for %s, which runs %s with %s operands", buf_cstr(&where), mi->name,
+			dtype_name(t));
+	else
+		diag_hint(c->diag, "%s with %s operands runs on no target wavecc compiles for", mi->name, dtype_name(t));
+	buf_free(&where);
+}
+
 /* Is v a `register` of all-zero bits (+0.0, integer 0)? Then the MFMAs
  * start from srcC = 0, the inline constant (as clang-19 emits for a zero
  * accumulator; tests/validate xlane_mfma_zero), and the register op's
@@ -322,18 +372,22 @@ void isel_select_mma(Isel *s, Op *op)
 	int dpc = (int)(kper * es / 4), halves = dpc * kstep / od;
 	if (!mfma || b->dtype != a->dtype || acc->dtype != mi->acc || !a->packed || !b->packed || a->ix->epc != kper ||
 		b->ix->epc != kper || halves < 1 || (dpc * kstep) % od) {
+		if (!mfma && mt != MMA_NONE)
+			hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
 			mt == MMA_NONE ? "?" : mi->name, dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(acc->dtype));
 		return;
 	}
 	bool gfx90a = isel_is_gfx90a(s);
 	if (isel_is_gfx950(s) && a->dtype == DT_F8E4M3FNUZ) {
+		hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: MMA type %s with f8e4m3fnuz operands is not compiled for gfx950, whose fp8 "
 					  "MFMAs read the OCP encoding (f8e4m3fn)",
 			op->path, mi->name);
 		return;
 	}
 	if (!isa_mfma_passes(mfma, gfx90a) || ((isa_info[mfma].flags & IF_GFX950) && !isel_is_gfx950(s))) {
+		hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs %s, which %s does not have", op->path,
 			mi->name, dtype_name(a->dtype), isa_info[mfma].name, s->f->target->name);
 		return;

@@ -109,7 +109,7 @@ def link_graphs(defs, uses):
 # belong to. Pass entry points are named after what they do, as the pipeline
 # lists them.
 PREFIXES = {
-    'util': r'arena_|buf_|vec_|intern|diag_|x(malloc|calloc|realloc|strdup|strndup)$|die_at$|dtype_|npy_|jpos_|jr_|'
+    'util': r'arena_|buf_|vec_|intern|diag_|x(malloc|calloc|realloc|strdup|strndup)$|die_at$|die_catch_|die_test_point_at$|dtype_|npy_|jpos_|jr_|'
             r'outputs_|tempdir_|read_file|write_file|file_|nearest_',
     'ir/sym': r'sym_',
     'ir/isa': r'isa_',
@@ -126,7 +126,7 @@ PREFIXES = {
     'loader/emu': r'emu_',
     'loader/timing': r'tm_',
     'loader/runtime': r'launch_|hip_',
-    'driver': r'compile_|wavecc_|stats_|allocate_registers$|check_allocation$',
+    'driver': r'compile_|wavecc_|stats_|api_|allocate_registers$|check_allocation$',
 }
 
 

@@ -27,9 +27,8 @@ Loc jr_loc(const JReader *r, const JPos *p)
 static void verr(JReader *r, Loc loc, const char *path, const char *fmt, va_list ap)
 {
 	Buf b = {0};
-	buf_printf(&b, "%s: ", path && *path ? path : "(document)");
 	buf_vprintf(&b, fmt, ap);
-	diag_error(r->d, loc, "%s", buf_cstr(&b));
+	diag_error_path(r->d, loc, path && *path ? path : "(document)", "%s", buf_cstr(&b));
 	buf_free(&b);
 	r->errors++;
 }

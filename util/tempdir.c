@@ -10,11 +10,13 @@
  * stored in a static array, then restores the previous action and raises
  * the signal again, so the process still dies (or a sanitizer still
  * reports) as it would have. The removal is recursive; nothing runs a
- * shell. */
+ * shell. Creating and removing take a mutex (the registry is the
+ * process's; the signal path takes none). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +31,7 @@ static volatile sig_atomic_t nlive_flag[MAX_TEMPDIRS];
 static bool handlers_installed;
 static const int fatal_signals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGINT, SIGTERM, SIGHUP};
 static struct sigaction previous[ARRAY_LEN(fatal_signals)];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Remove everything below the open folder `dfd`, then close it. Uses
  * getdents64 directly so it is safe in a signal handler. */
@@ -113,7 +116,7 @@ static void install_handlers(void)
 	}
 }
 
-const char *tempdir_create(const char *prefix)
+static const char *create(const char *prefix)
 {
 	int slot = 0;
 	while (slot < MAX_TEMPDIRS && nlive_flag[slot])
@@ -137,11 +140,23 @@ const char *tempdir_create(const char *prefix)
 	return live[slot];
 }
 
+const char *tempdir_create(const char *prefix)
+{
+	pthread_mutex_lock(&lock);
+	const char *r = create(prefix);
+	int e = errno;
+	pthread_mutex_unlock(&lock);
+	errno = e;
+	return r;
+}
+
 void tempdir_remove(const char *dir)
 {
+	pthread_mutex_lock(&lock);
 	for (int i = 0; i < MAX_TEMPDIRS; i++)
 		if (nlive_flag[i] && live[i] == dir) {
 			nlive_flag[i] = 0;
 			remove_tree(live[i]);
 		}
+	pthread_mutex_unlock(&lock);
 }

@@ -12,6 +12,7 @@
 #ifndef WAVECC_UTIL_H
 #define WAVECC_UTIL_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,14 +39,37 @@ typedef struct Loc {
 	const char *file;
 	int line, col;
 } Loc;
+/* Where the program that made a kernel graph made one of its ops (the op's
+ * "loc", docs/kernel-format.md): a file, a 1-based line and column (0:
+ * not known). */
+typedef struct SrcLoc {
+	const char *file;
+	int line, col;
+} SrcLoc;
 
 /* Collected diagnostics. Messages are printed to `out` (stderr by default)
- * as they arrive, formatted "file:line:col: error: msg". */
+ * as they arrive, formatted "file:line:col: error: msg"; a message about one
+ * place of a JSON document (diag_error_path) prints "path: msg" after the
+ * severity. When `sink` is set, every message printed is also handed to it
+ * as data (the library's diagnostics, driver/api_call.c), with the hint
+ * given by diag_hint (never printed: the message says it too, in words). */
+typedef enum DiagSeverity { DIAG_ERROR, DIAG_WARNING } DiagSeverity;
+typedef struct DiagInfo {
+	DiagSeverity severity;
+	Loc loc;
+	const char *path; /* JSON path, or NULL */
+	const char *hint; /* a fix, or NULL */
+	const char *msg;  /* without location, severity and path */
+	const char *text; /* the whole message as printed, without the newline */
+} DiagInfo;
 typedef struct Diag {
 	FILE *out;
 	int nerrors;
 	int nwarnings;
 	int max_errors; /* stop printing after this many (0: no limit) */
+	void (*sink)(void *ctx, const DiagInfo *info);
+	void *sink_ctx;
+	char hint[256]; /* diag_hint's, for the next message */
 } Diag;
 
 void diag_init(Diag *d);
@@ -57,10 +81,34 @@ void diag_warning(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
  * ignored): "FILE:LINE:COL: ", "FILE:LINE: ", "FILE: ", or "wavecc: " when
  * there is no file. The severity follows it ("error: "). */
 const char *diag_loc_format(Loc loc);
+/* An error at JSON path `path` (may be NULL) of the document at loc. */
+void diag_error_path(Diag *d, Loc loc, const char *path, const char *fmt, ...) PRINTF_LIKE(4, 5);
+/* A fix for the next message (its data only: the sink's hint). */
+void diag_hint(Diag *d, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
-/* Internal bug: print "wavecc: internal error at file:line: msg" and abort. */
+/* Internal bug: print "wavecc: internal error at file:line: msg" and abort;
+ * or, inside a DieCatch on this thread (the library's calls,
+ * driver/api_call.c), record file, line and message in it and longjmp to
+ * it instead. */
 NORETURN void die_at(const char *file, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
 #define die(...) die_at(__FILE__, __LINE__, __VA_ARGS__)
+/* A place die() returns to: push it, setjmp(jb) in the same function, pop
+ * it when the guarded work is done. Catches nest (the innermost wins) and
+ * are per thread. A die() inside pops the catch, then longjmps with 1. */
+typedef struct DieCatch {
+	jmp_buf jb;
+	const char *file; /* where die() was called */
+	int line;
+	char msg[1024];
+	struct DieCatch *outer;
+} DieCatch;
+void die_catch_push(DieCatch *c);
+void die_catch_pop(DieCatch *c);
+/* A test hook: die() here when the environment variable
+ * WAVECC_INTERNAL_ERROR_AT names `where` (a pipeline row, "interp",
+ * "run"), so tests can see what an internal error does (docs/library.md). */
+void die_test_point_at(const char *file, int line, const char *where);
+#define die_test_point(where) die_test_point_at(__FILE__, __LINE__, where)
 /* Checked invariant that stays on in release builds. */
 #define check_that(c) ((c) ? (void)0 : die("invariant failed: %s", #c))
 

@@ -9,6 +9,7 @@
  * out of the image, decode it and tie it to its metadata entry and to the
  * function symbol at its entry. Every offset taken from the file is bounds
  * checked before use. */
+#include <pthread.h>
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -23,6 +24,20 @@
 enum { ELFOSABI_AMDGPU_HSA_ = 64, NT_AMDGPU_METADATA_ = 32, MAX_IMAGE = 256 << 20, MAX_FILE = 1 << 30 };
 
 /* FMT_AMDGPU_MACH values we name (LLVM AMDGPUUsage, "ELF Header"). */
+/* libelf's version handshake, once per process (it sets libelf's global
+ * state; library calls may run on several threads at once). */
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+static bool elf_ok;
+static void elf_init(void)
+{
+	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+static bool elf_ready(void)
+{
+	pthread_once(&elf_once, elf_init);
+	return elf_ok;
+}
+
 static const struct {
 	uint32_t mach;
 	const char *name;
@@ -183,7 +198,7 @@ int codeobj_read(const void *bytes, size_t len, const char *name, CodeObject *co
 	memset(co, 0, sizeof *co);
 	arena_init(&co->arena);
 	co->name = arena_strdup(&co->arena, name);
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if (!elf_ready())
 		return fail(name, msg, "libelf: %s", elf_errmsg(-1));
 	/* libelf wants a mutable buffer; the copy also outlives the caller's */
 	char *copy = arena_alloc(&co->arena, len ? len : 1);

@@ -34,6 +34,7 @@
  * sections' sizes from a count of the dynamic symbols, assign_addresses);
  * relocate (apply_relocs, build_symbols, check_kds); write (fill_synthetic,
  * program_headers, write_linked_elf through libelf). */
+#include <pthread.h>
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -98,6 +99,20 @@ typedef struct {
 	size_t note_index;
 	char **names;
 } Link;
+
+/* libelf's version handshake, once per process (it sets libelf's global
+ * state; library calls may run on several threads at once). */
+static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
+static bool elf_ok;
+static void elf_init(void)
+{
+	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+}
+static bool elf_ready(void)
+{
+	pthread_once(&elf_once, elf_init);
+	return elf_ok;
+}
 
 static int fail(Link *l, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static int fail(Link *l, const char *fmt, ...)
@@ -867,7 +882,7 @@ static int write_output(Link *l, Image *im, Buf *out)
 
 static int link_object(Link *l, const void *obj, size_t len, Buf *out)
 {
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	if (!elf_ready())
 		return fail(l, "libelf: %s", elf_errmsg(-1));
 	char *copy = xmalloc(len ? len : 1);
 	if (len)

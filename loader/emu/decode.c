@@ -8,6 +8,7 @@
  * insts.h; VOP1/VOP2/VOPC rows also fill the VOP3 table at +0x140/+0x100/+0.
  * A 32-bit literal follows when a source field is 255 (and always for
  * v_madmk/v_madak); DPP and SDWA add their second dword. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,8 +20,10 @@ typedef struct {
 	uint16_t ds[256], mubuf[128], flat[3][128];
 } OpTables;
 
+/* Built once per process, before the first decode (pthread_once: emulator
+ * runs may start on several threads at once), then only read. */
 static OpTables tables[2]; /* 0: gfx942 (and gfx950), 1: gfx90a */
-static bool tables_built[2];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void build_tables(int t)
 {
@@ -51,7 +54,12 @@ static void build_tables(int t)
 		default: break;
 		}
 	}
-	tables_built[t] = true;
+}
+
+static void build_all_tables(void)
+{
+	build_tables(0);
+	build_tables(1);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -74,8 +82,7 @@ static bool is_vop_e32(const Inst *in)
 int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 {
 	int t = arch == EMU_GFX90A ? 1 : 0;
-	if (!tables_built[t])
-		build_tables(t);
+	pthread_once(&tables_once, build_all_tables);
 	OpTables *T = &tables[t];
 	memset(in, 0, sizeof *in);
 	if (avail < 4)

@@ -15,6 +15,7 @@
  *   structured (idxen, stride != 0): in range iff index < num_records.
  * Out-of-range loads give 0 and out-of-range stores are dropped, per dword
  * for the x2/x3/x4 forms. */
+#include <pthread.h>
 #include <math.h>
 #include <string.h>
 
@@ -122,15 +123,22 @@ static unsigned elem_size_of(const IsaInfo *r)
 	return 4;
 }
 
-/* Element size by instruction, computed once from the mnemonics (the
- * per-lane paths must not parse names). */
+/* Element size by instruction, computed once per process from the
+ * mnemonics (the per-lane paths must not parse names; pthread_once:
+ * emulator runs may start on several threads at once). */
+static uint8_t elem_sizes[I_COUNT];
+static pthread_once_t elem_sizes_once = PTHREAD_ONCE_INIT;
+
+static void elem_sizes_build(void)
+{
+	for (size_t i = 0; i < I_COUNT; i++)
+		elem_sizes[i] = (uint8_t)elem_size_of(&isa_info[i]);
+}
+
 static unsigned elem_size(const IsaInfo *r)
 {
-	static uint8_t size[I_COUNT];
-	size_t id = (size_t)(r - isa_info);
-	if (!size[id])
-		size[id] = (uint8_t)elem_size_of(r);
-	return size[id];
+	pthread_once(&elem_sizes_once, elem_sizes_build);
+	return elem_sizes[r - isa_info];
 }
 
 /* Load `size` (1 or 2) bytes into a register value per the row's flags. A

@@ -194,6 +194,46 @@ static void check_layout(P *p, JV args)
 	}
 }
 
+/* The LDS keys: lds_bytes (static + dynamic, the first revision's one
+ * key), static_lds_bytes and dynamic_lds_bytes (the split, optional).
+ * lds_bytes may be left out when dynamic_lds_bytes is given; when all
+ * three are given they must add up. Each at most gfx950's 160 KiB
+ * (LAUNCH_MAX_LDS_BYTES); the emulator holds each arch to its own. */
+static void parse_lds(P *p, JV root)
+{
+	LaunchDesc *d = p->d;
+	JReader *r = &p->r;
+	int64_t x;
+	d->static_lds = d->dynamic_lds = -1;
+	JV st = jr_get(r, root, "static_lds_bytes"), dy = jr_get(r, root, "dynamic_lds_bytes");
+	if (st.v && get_int(p, st, 0, LAUNCH_MAX_LDS_BYTES, &x)) {
+		d->static_lds = x;
+		d->static_lds_loc = jr_loc(r, st.pos);
+	}
+	if (dy.v && get_int(p, dy, 0, LAUNCH_MAX_LDS_BYTES, &x))
+		d->dynamic_lds = x;
+	JV v = dy.v ? jr_get(r, root, "lds_bytes") : need(p, root, "lds_bytes");
+	d->lds_bytes_loc = v.v ? jr_loc(r, v.pos) : dy.v ? jr_loc(r, dy.pos) : jr_loc(r, v.pos);
+	if (v.v && get_int(p, v, 0, LAUNCH_MAX_LDS_BYTES, &x)) {
+		d->lds_bytes = (uint32_t)x;
+		d->has_lds_bytes = true;
+	}
+	if (d->static_lds >= 0 && d->dynamic_lds >= 0) {
+		if (d->static_lds + d->dynamic_lds > LAUNCH_MAX_LDS_BYTES)
+			jr_err(r, dy, "static %lld + dynamic %lld bytes of LDS: at most %d", (long long)d->static_lds,
+				(long long)d->dynamic_lds, LAUNCH_MAX_LDS_BYTES);
+		else if (d->has_lds_bytes && d->lds_bytes != d->static_lds + d->dynamic_lds)
+			jr_err(r, v, "%u is not static_lds_bytes + dynamic_lds_bytes (%lld + %lld)", d->lds_bytes,
+				(long long)d->static_lds, (long long)d->dynamic_lds);
+		else if (!d->has_lds_bytes)
+			d->lds_bytes = (uint32_t)(d->static_lds + d->dynamic_lds);
+	} else if (d->has_lds_bytes && d->static_lds > (int64_t)d->lds_bytes) {
+		jr_err(r, st, "static_lds_bytes %lld is more than lds_bytes %u", (long long)d->static_lds, d->lds_bytes);
+	} else if (d->has_lds_bytes && d->dynamic_lds > (int64_t)d->lds_bytes) {
+		jr_err(r, dy, "dynamic_lds_bytes %lld is more than lds_bytes %u", (long long)d->dynamic_lds, d->lds_bytes);
+	}
+}
+
 int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, Diag *diag)
 {
 	memset(d, 0, sizeof *d);
@@ -257,12 +297,8 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 			for (size_t i = 0; i < 3; i++)
 				get_dim(&p, jr_at(r, v, i), &d->grid[i]);
 	}
+	parse_lds(&p, root);
 	int64_t x;
-	v = need(&p, root, "lds_bytes");
-	d->lds_bytes_loc = jr_loc(r, v.pos);
-	/* at most gfx950's 160 KiB; the emulator holds each arch to its own */
-	if (v.v && get_int(&p, v, 0, 163840, &x))
-		d->lds_bytes = (uint32_t)x;
 	if ((v = need(&p, root, "kernarg_size")).v && get_int(&p, v, 0, 1 << 20, &x))
 		d->kernarg_size = (uint32_t)x;
 	bool layout_ok = r->errors == 0;
@@ -381,11 +417,11 @@ static const char *shape_text(LaunchDesc *d, const LaunchArg *a)
 	return r;
 }
 
-int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag)
+/* The -D values (and the integer scalars' own values) as symbol bindings
+ * in env, scalars' values set; the errors found. */
+static int bind_values(LaunchDesc *d, int ndefs, const char *const *defs, Env *e, Diag *diag)
 {
 	int errors = 0;
-	uint64_t total = 0; /* bytes of all buffers */
-	bool total_reported = false;
 	Env env = {0};
 	/* -D values, by name; a later -D of the same name wins */
 	const char **names = xcalloc((size_t)ndefs + 1, sizeof *names);
@@ -450,8 +486,17 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 			vec_push(&env.vals, a->ivalue);
 		}
 	}
+	free(names);
+	free(vals);
+	*e = env;
+	return errors;
+}
+
+static int resolve_grid(LaunchDesc *d, Env *e, Diag *diag)
+{
+	int errors = 0;
 	for (int i = 0; i < 3; i++) {
-		if (eval_dim(d, &env, &d->grid[i], diag) != 0)
+		if (eval_dim(d, e, &d->grid[i], diag) != 0)
 			errors++;
 		else if (d->grid[i].value < 0 || d->grid[i].value > UINT32_MAX) {
 			/* 0 is an empty launch (a runtime size of 0: nothing to do) */
@@ -460,6 +505,26 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 			errors++;
 		}
 	}
+	return errors;
+}
+
+int launch_resolve_grid(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag)
+{
+	Env env;
+	int errors = bind_values(d, ndefs, defs, &env, diag);
+	errors += resolve_grid(d, &env, diag);
+	vec_free(&env.syms);
+	vec_free(&env.vals);
+	return errors ? -1 : 0;
+}
+
+int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag)
+{
+	uint64_t total = 0; /* bytes of all buffers */
+	bool total_reported = false;
+	Env env;
+	int errors = bind_values(d, ndefs, defs, &env, diag);
+	errors += resolve_grid(d, &env, diag);
 	for (size_t i = 0; i < d->nargs; i++) {
 		LaunchArg *a = &d->args[i];
 		if (a->kind == LARG_SCALAR) {
@@ -520,8 +585,6 @@ int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag
 			}
 		}
 	}
-	free(names);
-	free(vals);
 	vec_free(&env.syms);
 	vec_free(&env.vals);
 	return errors ? -1 : 0;

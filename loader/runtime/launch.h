@@ -35,6 +35,9 @@
 /* A descriptor file is read whole: at most 16 MiB, a regular file. */
 #define LAUNCH_MAX_FILE_BYTES (UINT64_C(1) << 24)
 #define LAUNCH_MAX_CODE_OBJECT_BYTES (UINT64_C(1) << 30)
+/* LDS per workgroup: gfx950's 160 KiB (the others have 64 KiB; the
+ * emulator holds each arch to its own). */
+#define LAUNCH_MAX_LDS_BYTES 163840
 
 typedef enum { LARG_BUFFER, LARG_SCALAR } LaunchArgKind;
 enum { ACC_READ = 1, ACC_WRITE = 2, ACC_READWRITE = 3 };
@@ -74,11 +77,15 @@ typedef struct LaunchDesc {
 	uint32_t workgroup_size[3];
 	LaunchDim grid[3];
 	uint32_t lds_bytes, kernarg_size;
+	/* the LDS split (optional keys): -1 when the descriptor does not say;
+	 * lds_bytes is then static + dynamic (has_lds_bytes: it was given) */
+	int64_t static_lds, dynamic_lds;
+	bool has_lds_bytes;
 	LaunchArg *args;
 	size_t nargs;
 	Loc loc; /* the document */
 	/* where the keys checked against the code object at run time are */
-	Loc code_object_loc, kernel_loc, arch_loc, workgroup_size_loc, lds_bytes_loc;
+	Loc code_object_loc, kernel_loc, arch_loc, workgroup_size_loc, lds_bytes_loc, static_lds_loc;
 } LaunchDesc;
 
 /* ---- launch.c ---- */
@@ -91,6 +98,9 @@ void launch_free(LaunchDesc *d);
  * shapes and scalar values. A scalar's value comes from -D, else "value";
  * an integer scalar also binds the symbol of its name. */
 int launch_resolve(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag);
+/* The same for the grid alone (the buffers' shapes and the scalars' values
+ * are not needed): d->grid[i].value. */
+int launch_resolve_grid(LaunchDesc *d, int ndefs, const char *const *defs, Diag *diag);
 const LaunchArg *launch_arg(const LaunchDesc *d, const char *name);
 
 /* ---- run.c ---- */
@@ -118,6 +128,11 @@ typedef struct RunOptions {
 	const struct EmuHook *emu_hook; /* emulator: record each instruction (loader/emu/emu.h), NULL: off */
 } RunOptions;
 
+/* The dynamic LDS of a launch of d's kernel whose code object gives it
+ * kd_static bytes of static LDS (group_segment_fixed_size): dynamic_lds_bytes
+ * when the descriptor gives it, else lds_bytes - the static LDS; -1 with a
+ * located message in msg when the descriptor disagrees with the kernel. */
+int64_t launch_dynamic_lds(const LaunchDesc *d, uint32_t kd_static, Buf *msg);
 /* Run a resolved descriptor: load the code object, allocate and fill the
  * buffers, build the kernarg segment, launch, write the outputs. Messages
  * go to `msg` (one line each). Returns 0 or -1. */

@@ -273,9 +273,34 @@ static int bind_buffers(RunPlan *p, const LaunchDesc *d, HostBuffer *bufs, size_
 	return 0;
 }
 
+int64_t launch_dynamic_lds(const LaunchDesc *d, uint32_t kd_static, Buf *msg)
+{
+	if (d->static_lds >= 0 && d->static_lds != kd_static) {
+		launch_msg(msg, d->static_lds_loc, "static_lds_bytes", "%lld is not the static LDS of kernel '%s' (%u bytes)",
+			   (long long)d->static_lds, d->kernel, kd_static);
+		return -1;
+	}
+	if (d->dynamic_lds >= 0) {
+		if (d->dynamic_lds + kd_static > LAUNCH_MAX_LDS_BYTES) {
+			launch_msg(msg, d->lds_bytes_loc, "dynamic_lds_bytes",
+				   "%lld with the static LDS of kernel '%s' (%u bytes) is more than %d",
+				   (long long)d->dynamic_lds, d->kernel, kd_static, LAUNCH_MAX_LDS_BYTES);
+			return -1;
+		}
+		return d->dynamic_lds;
+	}
+	if (d->lds_bytes < kd_static) {
+		launch_msg(msg, d->lds_bytes_loc, "lds_bytes", "%u is less than the static LDS of kernel '%s' (%u bytes)",
+			   d->lds_bytes, d->kernel, kd_static);
+		return -1;
+	}
+	return d->lds_bytes - kd_static;
+}
+
 int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
 	size_t nbufs, Buf *msg)
 {
+	die_test_point("run");
 	CodeObject co;
 	RunPlan p = {0};
 	int r = -1;
@@ -307,12 +332,10 @@ int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, co
 	p.kernel = k;
 	for (int i = 0; i < 3; i++)
 		p.grid[i] = (uint32_t)d->grid[i].value;
-	if (d->lds_bytes < k->kd.group_segment_fixed_size) {
-		launch_msg(msg, d->lds_bytes_loc, "lds_bytes", "%u is less than the static LDS of kernel '%s' (%u bytes)",
-			   d->lds_bytes, d->kernel, k->kd.group_segment_fixed_size);
+	int64_t dyn_lds = launch_dynamic_lds(d, k->kd.group_segment_fixed_size, msg);
+	if (dyn_lds < 0)
 		goto out;
-	}
-	p.dynamic_lds = d->lds_bytes - k->kd.group_segment_fixed_size;
+	p.dynamic_lds = (uint32_t)dyn_lds;
 	/* kernarg: what the descriptor says, grown to what the kernel declares
 	 * (hidden arguments of clang-built kernels live past the explicit ones) */
 	p.kernarg_len = MAX(d->kernarg_size, k->kd.kernarg_size);
@@ -334,8 +357,9 @@ int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, co
 	p.bufs = xcalloc(d->nargs + 1, sizeof *p.bufs);
 	if (bind_buffers(&p, d, bufs, nbufs, msg) != 0)
 		goto out;
-	/* a zero-byte buffer still needs an address */
-	static uint8_t empty[16];
+	/* a zero-byte buffer still needs an address (one per run: runs may go
+	 * on on several threads) */
+	uint8_t empty[16] = {0};
 	for (size_t i = 0; i < p.nbufs; i++)
 		if (!p.bufs[i].host)
 			p.bufs[i].host = empty;

@@ -165,6 +165,75 @@ START_TEST(bad_fields_located)
 }
 END_TEST
 
+/* The LDS split: static_lds_bytes and dynamic_lds_bytes beside (or, with
+ * the dynamic part, instead of) lds_bytes; the first revision's files
+ * have lds_bytes alone and mean static + dynamic. */
+START_TEST(lds_split)
+{
+	static const struct {
+		const char *to;
+		uint32_t total;
+		int64_t st, dyn;
+	} ok[] = {
+		{"\"lds_bytes\": 17408", 17408, -1, -1},
+		{"\"lds_bytes\": 17408, \"static_lds_bytes\": 16384, \"dynamic_lds_bytes\": 1024", 17408, 16384, 1024},
+		{"\"static_lds_bytes\": 16384, \"dynamic_lds_bytes\": 1024", 17408, 16384, 1024},
+		{"\"dynamic_lds_bytes\": 1024", 0, -1, 1024},
+		{"\"lds_bytes\": 17408, \"static_lds_bytes\": 16384", 17408, 16384, -1},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(ok); i++) {
+		char *t = variant("\"lds_bytes\": 17408", ok[i].to);
+		Diag diag;
+		diag_init(&diag);
+		LaunchDesc d;
+		ck_assert_msg(launch_parse(t, strlen(t), "t.json", &d, &diag) == 0, "case %zu", i);
+		ck_assert_uint_eq(d.lds_bytes, ok[i].total);
+		ck_assert_int_eq(d.static_lds, ok[i].st);
+		ck_assert_int_eq(d.dynamic_lds, ok[i].dyn);
+		/* the dynamic LDS a launch passes, for a kernel of 16384 static bytes */
+		Buf msg = {0};
+		ck_assert_int_eq(launch_dynamic_lds(&d, 16384, &msg), 1024);
+		buf_free(&msg);
+		launch_free(&d);
+		free(t);
+	}
+	static const struct {
+		const char *to, *want;
+	} bad[] = {
+		{"\"lds_bytes\": 17408, \"static_lds_bytes\": 16384, \"dynamic_lds_bytes\": 2048",
+			"lds_bytes: 17408 is not static_lds_bytes + dynamic_lds_bytes (16384 + 2048)"},
+		{"\"static_lds_bytes\": 163840, \"dynamic_lds_bytes\": 1",
+			"dynamic_lds_bytes: static 163840 + dynamic 1 bytes of LDS: at most 163840"},
+		{"\"lds_bytes\": 1024, \"static_lds_bytes\": 2048", "static_lds_bytes: static_lds_bytes 2048 is more than"},
+		{"\"static_lds_bytes\": 16384", "missing field 'lds_bytes'"},
+		{"\"lds_bytes\": 17408, \"dynamic_lds_bytes\": -1", "dynamic_lds_bytes: -1 is out of range"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+		char *t = variant("\"lds_bytes\": 17408", bad[i].to);
+		int r;
+		const char *defs[] = {"K=64"};
+		char *m = parse_msgs(t, 1, defs, &r);
+		ck_assert_msg(r == -1, "case %zu accepted", i);
+		ck_assert_msg(strstr(m, bad[i].want), "case %zu: got '%s', want '%s'", i, m, bad[i].want);
+		free(m);
+		free(t);
+	}
+	/* against the kernel's static LDS */
+	Diag diag;
+	diag_init(&diag);
+	LaunchDesc d;
+	char *t = variant("\"lds_bytes\": 17408", "\"static_lds_bytes\": 16384, \"dynamic_lds_bytes\": 1024");
+	ck_assert_int_eq(launch_parse(t, strlen(t), "t.json", &d, &diag), 0);
+	Buf msg = {0};
+	ck_assert_int_eq(launch_dynamic_lds(&d, 8192, &msg), -1);
+	ck_assert_msg(strstr(buf_cstr(&msg), "static_lds_bytes: 16384 is not the static LDS of kernel 'gemm' (8192 bytes)"),
+		"%s", buf_cstr(&msg));
+	buf_free(&msg);
+	launch_free(&d);
+	free(t);
+}
+END_TEST
+
 START_TEST(unbound_and_bad_bindings)
 {
 	int r;
@@ -443,7 +512,9 @@ START_TEST(run_checks_against_code_object)
 		 "\"$S\" > reqd.s && %s as lds.s -o lds.hsaco && %s as reqd.s -o reqd.hsaco && "
 		 "sed 's/vadd.hsaco/lds.hsaco/' vadd.json > lds.json && "
 		 "sed 's/vadd.hsaco/reqd.hsaco/; s/\\[64, 1, 1\\]/[32, 1, 1]/' vadd.json > reqd.json && "
-		 "sed 's/\\[64, 1, 1\\]/[128, 1, 1]/; s|N // 64|N // 128|' vadd.json > big.json",
+		 "sed 's/\\[64, 1, 1\\]/[128, 1, 1]/; s|N // 64|N // 128|' vadd.json > big.json && "
+		 "sed 's/vadd.hsaco/lds.hsaco/; s/\"lds_bytes\": 0/\"static_lds_bytes\": 128, \"dynamic_lds_bytes\": 0/' "
+		 "vadd.json > split.json",
 		 dir, test_root(), test_bin(), test_bin());
 	CmdResult r = run_cmd(cmd, NULL);
 	ck_assert_msg(r.status == 0, "%s", r.err);
@@ -456,6 +527,7 @@ START_TEST(run_checks_against_code_object)
 			      "[64, 1, 1] (.reqd_workgroup_size)"},
 		{"big.json", "big.json:2:20: error: workgroup_size: 128 work-items but kernel 'vadd' in ./vadd.hsaco allows at most "
 			     "64 (.max_flat_workgroup_size)"},
+		{"split.json", "split.json:2:79: error: static_lds_bytes: 128 is not the static LDS of kernel 'vadd' (256 bytes)"},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(files); i++) {
 		snprintf(cmd, sizeof cmd, "cd '%s' && %s run ./%s -D N=256 --out c=c.npy", dir, test_bin(), files[i].file);
@@ -471,6 +543,14 @@ START_TEST(run_checks_against_code_object)
 	ck_assert_int_ne(stat(path, &st), 0);
 	/* the same code object with a matching descriptor runs */
 	snprintf(cmd, sizeof cmd, "cd '%s' && sed 's/vadd.hsaco/reqd.hsaco/' vadd.json > ok.json && %s run ./ok.json -D N=256",
+		 dir, test_bin());
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	/* the kernel with static LDS, its dynamic LDS alone given */
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && sed 's/vadd.hsaco/lds.hsaco/; s/\"lds_bytes\": 0/\"dynamic_lds_bytes\": 512/' vadd.json > dyn.json && "
+		 "%s run ./dyn.json -D N=256",
 		 dir, test_bin());
 	r = run_cmd(cmd, NULL);
 	ck_assert_msg(r.status == 0, "%s", r.err);
@@ -641,6 +721,7 @@ int main(void)
 	tcase_add_test(tc, bad_descriptors_located);
 	tcase_add_test(tc, bad_fields_located);
 	tcase_add_test(tc, unbound_and_bad_bindings);
+	tcase_add_test(tc, lds_split);
 	tcase_add_test(tc, run_vadd_on_emulator);
 	tcase_add_test(tc, run_random_is_reproducible);
 	tcase_add_test(tc, run_scalar_kernel);
