@@ -9,11 +9,10 @@ names), compiles it when it needs no call-time values, and returns a
 WaveKernel.
 
 Calling a WaveKernel with numpy arrays (or CPU torch tensors) runs it on the
-emulator: dynamic symbols take their values from the arrays' shapes, scalar
-arguments from the call; the kernel is compiled once per distinct set of
-those values. libwavecc 0.2 takes no scalar values for a run, so a scalar
-argument's value is compiled into the kernel as a `scalar` constant for that
-call (kernel.json keeps the argument). Outputs land in the arrays given.
+emulator: dynamic symbols take their values from the arrays' shapes (the
+kernel is compiled once per distinct set of them), scalar arguments from the
+call, passed to wavecc_run as value entries (libwavecc 0.3). Outputs land in
+the arrays given.
 """
 import copy
 import inspect
@@ -430,7 +429,9 @@ class WaveKernel:
         missing = [d for d in self._dyn if d not in dyn]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
-        key = (tuple(sorted(dyn.items())), tuple(scal)) if (dyn or scal) else None
+        # scalar values go to the run (libwavecc 0.3: a buffer entry holding the value), so one compile serves
+        # every value
+        key = (tuple(sorted(dyn.items())), ()) if dyn else None
         lk, c = self._compile_doc(key)
         self._last = (lk, c)
         infos = {i.name: i for i in lk.args()}
@@ -452,6 +453,8 @@ class WaveKernel:
                 tmp = np.ascontiguousarray(arr)
                 bufs[name] = tmp
                 back.append((arr, tmp))
+        for name, (v, t) in scal:
+            bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
         c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
         for arr, tmp in back:
             if arr.flags.writeable:

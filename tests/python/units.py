@@ -119,6 +119,10 @@ def call_with_numpy():
         np.testing.assert_allclose(b, (a * 2 - 1) / np.float32(s) + np.abs(a), rtol=1e-6, atol=1e-6)
         assert (c == np.where(a > 0, 7, -3)).all(), c
     assert "v_" in k.asm
+    # the scalar's value goes to the run: another value at a size already seen compiles nothing
+    k(a, 0.5, b, c)
+    np.testing.assert_allclose(b, (a * 2 - 1) / np.float32(0.5) + np.abs(a), rtol=1e-6, atol=1e-6)
+    assert len(k._compiled) == 2, k._compiled.keys()
     _raises(lambda: k(a, 1.0, b.astype(np.float16), c), "argument b", "f32")
 
 
