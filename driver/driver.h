@@ -42,6 +42,8 @@ typedef struct CompileOptions {
 	ScheduleKind schedule;
 	int lds_stages, waves_per_eu;
 	const char *interleave;  /* --interleave (NULL: the kernel's, if any) */
+	int branch_reach;        /* dwords a short branch may jump (relax_branches; 0: the hardware's
+	                            RELAX_REACH): tests set it low to make every branch long */
 } CompileOptions;
 
 typedef struct Compile {
