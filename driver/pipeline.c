@@ -44,6 +44,7 @@ static void link_code_object(Compile *c);
  *   takes only its own IR. */
 #define PIPELINE(X) \
 	X(subst_symbols, subst_symbols(&c->an), 0, true) \
+	X(eliminate_dead_ops, eliminate_dead_ops(&c->an), 0, true) \
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
