@@ -21,7 +21,7 @@
  *     the same value wherever the later one was read). A vreg defined more
  *     than once (a loop-carried register) is never touched;
  *   - a SALU row that writes SCC besides its vreg: only if SCC is written
- *     again, unread, later in the block (scc_dead_after).
+ *     again, unread, later in the block (scc_dead_from).
  * An available entry goes away when any vreg it reads is written, when
  * vcc is written (if it reads or writes vcc), and everything goes when
  * EXEC may change (VALU results hold only the lanes of the EXEC they ran
@@ -180,23 +180,27 @@ static bool same(const MFunc *f, const MInst *a, const MInst *b)
 	return true;
 }
 
-/* Is the SCC that instruction i of b writes overwritten before anything
- * may read it? Any scalar row not known to leave SCC alone, or the end of
- * the block, counts as a read. */
-static bool scc_dead_after(const MBlock *b, size_t i)
+/* For each position i of b, into dead[i]: is the SCC an instruction
+ * before i writes overwritten, from i on, before anything may read it? Any
+ * scalar row not known to leave SCC alone, or the end of the block, counts
+ * as a read. One backward pass (the question asked of every position is
+ * answered by the next instruction that decides it). */
+static void scc_dead_from(const MBlock *b, bool *dead)
 {
-	for (size_t j = i + 1; j < b->insts.len; j++) {
+	dead[b->insts.len] = false;
+	for (size_t j = b->insts.len; j-- > 0;) {
 		MOp op = b->insts.data[j].op;
 		uint8_t fmt = isa_info[op].fmt;
-		if (scc_row(op) || fmt == FMT_SOPC)
-			return true;
 		bool scalar = fmt == FMT_SOP1 || fmt == FMT_SOP2 || fmt == FMT_SOPK || fmt == FMT_SOPP;
 		bool leaves_scc = op == I_S_MOV_B32 || op == I_S_MOV_B64 || op == I_S_MUL_I32 || op == I_S_MUL_HI_U32 ||
 				  op == I_S_WAITCNT || op == I_S_BARRIER || op == I_S_NOP;
-		if (scalar && !leaves_scc)
-			return false;
+		if (scc_row(op) || fmt == FMT_SOPC)
+			dead[j] = true;
+		else if (scalar && !leaves_scc)
+			dead[j] = false;
+		else
+			dead[j] = dead[j + 1];
 	}
-	return false;
 }
 
 /* The available instructions: a hash table of entries (chains newest
@@ -378,6 +382,8 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 {
 	int n = 0;
 	retire_all(av);
+	bool *scc_dead = xmalloc((b->insts.len + 1) * sizeof *scc_dead);
+	scc_dead_from(b, scc_dead);
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
 		rename_uses(in, to);
@@ -385,7 +391,7 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 		const MInst *e = cand ? lookup(f, av, in) : NULL;
 		bool vreg = cand && in->def[0].kind == MO_VREG;
 		if (e && (!vreg || (single_def(f, in->def[0], ndefs) && single_def(f, e->def[0], ndefs))) &&
-			(!scc_row(in->op) || scc_dead_after(b, i))) {
+			(!scc_row(in->op) || scc_dead[i + 1])) {
 			if (vreg)
 				to[in->def[0].reg] = e->def[0].reg;
 			dead[i] = true;
@@ -396,6 +402,7 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 		if (cand && (!vreg || single_def(f, in->def[0], ndefs)))
 			avail_add(f, av, in);
 	}
+	free(scc_dead);
 	return n;
 }
 
@@ -425,12 +432,16 @@ static int remove_dead(MFunc *f)
 			}
 		for (size_t b = 0; b < f->blocks.len; b++) {
 			MBlock *bl = f->blocks.data[b];
+			/* of the block as the round found it (compaction below
+			 * only overwrites positions already passed) */
+			bool *scc_dead = xmalloc((bl->insts.len + 1) * sizeof *scc_dead);
+			scc_dead_from(bl, scc_dead);
 			size_t k = 0;
 			for (size_t i = 0; i < bl->insts.len; i++) {
 				const MInst *in = &bl->insts.data[i];
 				bool dead = pure_row(in->op) && in->ndef == 1 && in->def[0].kind == MO_VREG && !in->dpp &&
 					    !(in->flags & MIF_TIED) && !uses[in->def[0].reg] && !writes_vcc(in) &&
-					    !writes_exec(in) && (!scc_row(in->op) || scc_dead_after(bl, i));
+					    !writes_exec(in) && (!scc_row(in->op) || scc_dead[i + 1]);
 				if (dead) {
 					n++;
 					changed = true;
@@ -439,6 +450,7 @@ static int remove_dead(MFunc *f)
 				}
 			}
 			bl->insts.len = k;
+			free(scc_dead);
 		}
 	}
 	free(uses);
