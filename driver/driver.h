@@ -44,6 +44,8 @@ typedef struct CompileOptions {
 	const char *interleave;  /* --interleave (NULL: the kernel's, if any) */
 	/* denorm_fp_math_f32 over the kernel's (the library's options) */
 	enum { F32_DENORM_KERNEL, F32_DENORM_KEEP, F32_DENORM_FLUSH } f32_denorm;
+	int branch_reach;        /* dwords a short branch may jump (relax_branches; 0: the hardware's
+	                            RELAX_REACH): tests set it low to make every branch long */
 } CompileOptions;
 
 typedef struct Compile {

@@ -32,6 +32,8 @@
 #include "driver.h"
 
 static void select_planned(Compile *c);
+static void relax(Compile *c);
+static const Op *noted_op(const Compile *c, const char *note);
 static void emit(Compile *c);
 static void assemble(Compile *c);
 static void link_code_object(Compile *c);
@@ -42,6 +44,7 @@ static void link_code_object(Compile *c);
  *   takes only its own IR. */
 #define PIPELINE(X) \
 	X(subst_symbols, subst_symbols(&c->an), 0, true) \
+	X(eliminate_dead_ops, eliminate_dead_ops(&c->an), 0, true) \
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
@@ -53,6 +56,7 @@ static void link_code_object(Compile *c);
 	X(allocate_registers, allocate_registers(c), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \
+	X(relax_branches, relax(c), 3, true) \
 	X(emit_assembly, emit(c), 3, true) \
 	X(assemble, assemble(c), 0, false) \
 	X(link, link_code_object(c), 0, false)
@@ -259,10 +263,7 @@ void allocate_registers(Compile *c)
 	int rc = best.rc;
 	if (rc != 0) {
 		/* located at the graph op where the file ran out */
-		const Op *at = NULL;
-		for (size_t i = 0; ra->fail_op && !at && i < c->k->op_list.len; i++)
-			if (c->k->op_list.data[i]->name == ra->fail_op)
-				at = c->k->op_list.data[i];
+		const Op *at = noted_op(c, ra->fail_op);
 		if (at)
 			analysis_error(&c->an, at->loc, "%s: %s", at->path, buf_cstr(&err));
 		else
@@ -287,6 +288,32 @@ int check_allocation(Compile *c, Buf *msg)
 	free(c->ra);
 	c->ra = NULL;
 	return n;
+}
+
+/* The graph op named by a machine instruction's note, or NULL. */
+static const Op *noted_op(const Compile *c, const char *note)
+{
+	for (size_t i = 0; note && i < c->k->op_list.len; i++)
+		if (c->k->op_list.data[i]->name == note)
+			return c->k->op_list.data[i];
+	return NULL;
+}
+
+/* Branches beyond a short branch's reach made long; where no SGPR pair is
+ * free for one, the kernel is rejected at the branch's graph op (its loop
+ * or conditional). */
+static void relax(Compile *c)
+{
+	const char *where = NULL;
+	if (relax_branches(c->mf, c->opt.branch_reach, &where) >= 0)
+		return;
+	const Op *at = noted_op(c, where);
+	const char *why = "a branch reaches past 32768 dwords of code and no SGPR pair is free for a long branch "
+			  "(the code is too long: not compiled yet)";
+	if (at)
+		analysis_error(&c->an, at->loc, "%s: %s", at->path, why);
+	else
+		analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "%s", why);
 }
 
 static void emit(Compile *c)

@@ -105,16 +105,180 @@ Kernel *kernel_view(const Kernel *k)
 	return v;
 }
 
+static void graph_free(Kernel *v)
+{
+	region_free(v->body);
+	vec_free(&v->values);
+	vec_free(&v->op_list);
+	vec_free(&v->scalar_args);
+}
+
 void kernel_view_free(Kernel *v)
 {
 	if (!v)
 		return;
 	if (!v->view_of)
 		die("kernel_view_free: %s is not a view", v->name);
+	if (v->owns_graph)
+		graph_free(v);
 	vec_free(&v->syms);
 	free(v->symtab);
 	arena_free(&v->arena);
 	free(v);
+}
+
+/* ---- pruned views ---- */
+
+typedef struct Prune {
+	Kernel *v;
+	const bool *keep_op, *keep_val;
+	Value **val; /* by old value id: its copy */
+	Op **op;     /* by old op id: its copy */
+	uint32_t *seen, stamp; /* by value id: read by a kept op of the body being copied */
+} Prune;
+
+/* Is carried value j of iterate `it` kept? */
+static bool carried_kept(const Prune *p, const Op *it, int j)
+{
+	return p->keep_val[it->results[j]->id] || p->keep_val[it->body->params[j]->id];
+}
+
+static Value *copy_value(Prune *p, const Value *old)
+{
+	Value *nv = ARENA_NEW(&p->v->arena, Value);
+	*nv = *old;
+	p->val[old->id] = nv;
+	return nv;
+}
+
+static Value *mapped(const Prune *p, Value *old)
+{
+	if (old->kind == VAL_MEMORY)
+		return old;
+	Value *m = p->val[old->id];
+	if (!m)
+		die("kernel_view_prune: %s is read by a kept op but not kept", old->name);
+	return m;
+}
+
+/* Marks (p->stamp) every value a kept op of r, or of a region nested in
+ * it, reads. */
+static void mark_reads(Prune *p, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (!p->keep_op[op->id])
+			continue;
+		for (int a = 0; a < op->nargs; a++)
+			p->seen[op->args[a]->id] = p->stamp;
+		if (op->body)
+			mark_reads(p, op->body);
+	}
+}
+
+static Region *copy_region(Prune *p, const Region *old, Region *parent, Op *owner);
+
+static Op *copy_op(Prune *p, const Op *old, Region *r)
+{
+	Kernel *v = p->v;
+	Op *n = ARENA_NEW(&v->arena, Op);
+	*n = *old;
+	n->parent = r;
+	p->op[old->id] = n;
+	bool iterate = old->kind == OP_ITERATE;
+	/* results: an iterate's kept carried values, else all */
+	n->results = old->nresults ? ARENA_NEWN(&v->arena, Value *, old->nresults) : NULL;
+	n->nresults = 0;
+	for (int j = 0; j < old->nresults; j++)
+		if (!iterate || carried_kept(p, old, j)) {
+			Value *nv = copy_value(p, old->results[j]);
+			nv->def = n;
+			nv->res_idx = n->nresults;
+			n->results[n->nresults++] = nv;
+		}
+	/* operands */
+	n->args = old->nargs ? ARENA_NEWN(&v->arena, Value *, old->nargs) : NULL;
+	n->nargs = 0;
+	const Op *owner = old->parent ? old->parent->owner : NULL;
+	if (iterate) {
+		for (int j = 0; j < old->ninit; j++)
+			if (carried_kept(p, old, j))
+				n->args[n->nargs++] = mapped(p, old->args[j]);
+		n->ninit = n->nargs;
+		p->stamp++;
+		mark_reads(p, old->body);
+		for (int a = old->ninit; a < old->nargs; a++) /* the captures the kept body reads */
+			if (p->seen[old->args[a]->id] == p->stamp)
+				n->args[n->nargs++] = mapped(p, old->args[a]);
+	} else if (old->kind == OP_OUTPUT && owner && owner->kind == OP_ITERATE) {
+		for (int j = 0; j < old->nargs; j++)
+			if (carried_kept(p, owner, j))
+				n->args[n->nargs++] = mapped(p, old->args[j]);
+	} else {
+		for (int a = 0; a < old->nargs; a++)
+			n->args[n->nargs++] = mapped(p, old->args[a]);
+		if (old->kind == OP_GET_RESULT)
+			n->res_idx = n->args[0]->res_idx;
+	}
+	if (old->body)
+		n->body = copy_region(p, old->body, r, n);
+	return n;
+}
+
+static Region *copy_region(Prune *p, const Region *old, Region *parent, Op *owner)
+{
+	Region *r = region_new(p->v, owner, parent);
+	const Op *oo = old->owner;
+	r->params = old->nparams ? ARENA_NEWN(&p->v->arena, Value *, old->nparams) : NULL;
+	for (int j = 0; j < old->nparams; j++)
+		if (!oo || oo->kind != OP_ITERATE || carried_kept(p, oo, j)) {
+			Value *nv = copy_value(p, old->params[j]);
+			nv->loop = owner;
+			nv->arg_idx = r->nparams;
+			r->params[r->nparams++] = nv;
+		}
+	for (size_t i = 0; i < old->ops.len; i++) {
+		const Op *op = old->ops.data[i];
+		if (p->keep_op[op->id] || (op->kind == OP_OUTPUT && oo && oo->kind == OP_ITERATE))
+			vec_push(&r->ops, copy_op(p, op, r));
+	}
+	return r;
+}
+
+void kernel_view_prune(Kernel *v, const bool *keep_op, const bool *keep_val)
+{
+	if (!v->view_of)
+		die("kernel_view_prune: %s is not a view", v->name);
+	Prune p = {.v = v, .keep_op = keep_op, .keep_val = keep_val};
+	p.val = xcalloc((size_t)v->nvalues + 1, sizeof *p.val);
+	p.op = xcalloc((size_t)v->nops + 1, sizeof *p.op);
+	p.seen = xcalloc((size_t)v->nvalues + 1, sizeof *p.seen);
+	Kernel old = *v;
+	v->body = copy_region(&p, old.body, NULL, NULL);
+	memset(&v->values, 0, sizeof v->values);
+	memset(&v->op_list, 0, sizeof v->op_list);
+	memset(&v->scalar_args, 0, sizeof v->scalar_args);
+	for (size_t i = 0; i < old.values.len; i++) {
+		Value *x = old.values.data[i];
+		Value *m = x->kind == VAL_MEMORY ? x : p.val[x->id];
+		if (m)
+			vec_push(&v->values, m);
+	}
+	for (size_t i = 0; i < old.op_list.len; i++)
+		if (p.op[old.op_list.data[i]->id])
+			vec_push(&v->op_list, p.op[old.op_list.data[i]->id]);
+	for (size_t i = 0; i < old.scalar_args.len; i++) {
+		Op *m = p.op[old.scalar_args.data[i]->id];
+		if (!m)
+			die("kernel_view_prune: scalar argument %s not kept", old.scalar_args.data[i]->name);
+		vec_push(&v->scalar_args, m);
+	}
+	if (old.owns_graph)
+		graph_free(&old);
+	v->owns_graph = true;
+	free(p.val);
+	free(p.op);
+	free(p.seen);
 }
 
 Sym *kernel_sym(Kernel *k, const char *name)

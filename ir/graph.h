@@ -313,6 +313,7 @@ struct Kernel {
 	Vec(Value *) values;    /* by id */
 	Vec(Op *) op_list;      /* by id */
 	const Kernel *view_of;  /* kernel_view: the kernel whose graph this shares */
+	bool owns_graph;        /* a view with a graph of its own (kernel_view_prune) */
 	/* the document's optional "options" (Wave's compile options); 0: not
 	 * given, the command line's or the default value applies */
 	KernelOptions opts;
@@ -328,6 +329,17 @@ void kernel_free(Kernel *k);
  * to the view's graph. Released with kernel_view_free. */
 Kernel *kernel_view(const Kernel *k);
 void kernel_view_free(Kernel *v);
+/* View v given a graph of its own: a copy, in the view's arena, of the
+ * part of its graph to keep, the kernel it views untouched:
+ *   - the ops with keep_op[id] (an iterate's body keeps its output op);
+ *   - in each iterate, the carried values j whose result or iter arg has
+ *     keep_val[id]: its init arg, iter arg, output value and result go
+ *     together, and a get_result's res_idx follows its result;
+ *   - of an iterate's implicit captures, those a kept op of its body reads.
+ * Ids keep their numbers (nops and nvalues too), so tables by id still fit;
+ * op_list and values hold the kept ones, scalar_args their copies (every
+ * scalar argument must be kept). Memory arguments stay shared. */
+void kernel_view_prune(Kernel *v, const bool *keep_op, const bool *keep_val);
 
 /* Builders (used by the frontend and by tests). Names are interned here. */
 Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as);

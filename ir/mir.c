@@ -149,9 +149,59 @@ MInst *mblock_branch(MBlock *b, MOp op, int target)
 	return in;
 }
 
-bool mop_is_branch(MOp op) { return isa_class(op) == MC_BRANCH && op != I_S_SETPC_B64 && op != I_S_SWAPPC_B64; }
+bool mop_is_branch(MOp op) { return isa_class(op) == MC_BRANCH && op != I_S_SWAPPC_B64; }
 
-bool mop_is_uncond_branch(MOp op) { return op == I_S_BRANCH; }
+bool mop_is_uncond_branch(MOp op) { return op == I_S_BRANCH || op == I_S_SETPC_B64; }
+
+static bool is_vgpr(MOpnd o) { return mo_is_reg(o) && rc_file(o.rc) == RF_VGPR; }
+
+/* Does llvm-mc take the VOP3 form of a VOP1/VOP2/VOPC row printed without
+ * a suffix? When an operand does not fit the 32-bit form: src1 of a VOP2
+ * row not a VGPR, a compare's or carry's result not in vcc, a carry-in or
+ * condition not read from vcc. */
+static bool takes_vop3(const MInst *in)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	if (r->fmt == FMT_VOP2 && in->nuse >= 2 && !is_vgpr(in->use[1]))
+		return true;
+	if (r->fmt == FMT_VOPC && in->ndef && in->def[0].kind != MO_VCC && !(r->flags & IF_CMPX))
+		return true;
+	for (int d = 1; d < in->ndef; d++)
+		if (in->def[d].kind != MO_VCC)
+			return true;
+	if (r->flags & IF_VCCIN)
+		for (int u = 2; u < in->nuse; u++)
+			if (in->use[u].kind != MO_VCC)
+				return true;
+	return false;
+}
+
+int mir_inst_bytes(const MInst *in)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	bool literal = in->flags & (MIF_PCREL_LO | MIF_PCREL_HI);
+	for (int u = 0; u < in->nuse; u++)
+		if (in->use[u].kind == MO_IMM && (in->use[u].imm < -16 || in->use[u].imm > 64))
+			literal = true; /* outside the integer inline constants */
+	switch ((IsaFormat)r->fmt) {
+	case FMT_SOPP:
+	case FMT_SOPK: /* a 16-bit immediate inside the word */
+		return 4;
+	case FMT_SOP1:
+	case FMT_SOP2:
+	case FMT_SOPC:
+		return literal ? 8 : 4;
+	case FMT_VOP1:
+	case FMT_VOP2:
+	case FMT_VOPC:
+		if (in->op == I_V_MADMK_F32 || in->op == I_V_MADAK_F32 || in->op == I_V_FMAMK_F32 ||
+			in->op == I_V_FMAAK_F32)
+			return 8; /* the constant K is always a literal */
+		return (in->flags & MIF_E64) || in->dpp || literal || takes_vop3(in) ? 8 : 4;
+	default: /* SMEM, VOP3, VOP3P, DS, MUBUF, FLAT: 64-bit words (gfx9 VOP3 takes no literal) */
+		return 8;
+	}
+}
 
 int mfunc_succs(const MFunc *f, size_t bi, int succ[2])
 {
@@ -194,6 +244,32 @@ static void vfail(Buf *msg, int *n, const MFunc *f, size_t bi, size_t ii, const 
 	buf_printf(msg, "mir verify: %s: block %zu inst %zu (%s): %s\n", f->name, bi, ii,
 		mop_name(f->blocks.data[bi]->insts.data[ii].op), what);
 	(*n)++;
+}
+
+static bool same_sreg(MOpnd a, int file_reg)
+{
+	return a.kind == MO_PREG && rc_file(a.rc) == RF_SGPR && rc_size(a.rc) == 1 && (int)a.reg == file_reg;
+}
+
+/* Is the s_setpc_b64 at ii of b the end of a long branch (mir.h): getpc,
+ * add, addc and setpc on one allocated SGPR pair, both adds naming the
+ * setpc's target? */
+static bool long_branch_ok(const MBlock *b, size_t ii)
+{
+	if (ii < 3)
+		return false;
+	const MInst *g = &b->insts.data[ii - 3], *lo = g + 1, *hi = g + 2, *set = g + 3;
+	if (g->op != I_S_GETPC_B64 || lo->op != I_S_ADD_U32 || hi->op != I_S_ADDC_U32 || g->ndef != 1 ||
+		set->nuse != 1 || lo->nuse != 2 || hi->nuse != 2)
+		return false;
+	MOpnd pr = g->def[0];
+	if (pr.kind != MO_PREG || rc_file(pr.rc) != RF_SGPR || rc_size(pr.rc) != 2 || pr.reg % 2)
+		return false;
+	int r = (int)pr.reg;
+	return set->use[0].kind == MO_PREG && set->use[0].rc == pr.rc && set->use[0].reg == pr.reg &&
+	       (lo->flags & MIF_PCREL_LO) && (hi->flags & MIF_PCREL_HI) && lo->target == set->target &&
+	       hi->target == set->target && same_sreg(lo->def[0], r) && same_sreg(lo->use[0], r) &&
+	       same_sreg(hi->def[0], r + 1) && same_sreg(hi->use[0], r + 1);
 }
 
 /* Expected register width of def/use slot i for ALU rows, 0 to skip. */
@@ -345,6 +421,18 @@ int mir_verify(const MFunc *f, Buf *msg)
 				}
 				if (ii + 1 != b->insts.len)
 					vfail(msg, &n, f, bi, ii, "branch is not the last instruction of its block");
+				if (in->op == I_S_SETPC_B64 && !long_branch_ok(b, ii))
+					vfail(msg, &n, f, bi, ii,
+						"s_setpc_b64 does not end a long branch (s_getpc_b64, s_add_u32, s_addc_u32 on "
+						"one SGPR pair, one target)");
+			}
+			if (in->flags & (MIF_PCREL_LO | MIF_PCREL_HI)) {
+				/* the adds of a long branch: two and one before its end */
+				MOp want = (in->flags & MIF_PCREL_LO) ? I_S_ADD_U32 : I_S_ADDC_U32;
+				size_t end = ii + (want == I_S_ADD_U32 ? 3 : 2);
+				if (in->op != want || (in->flags & MIF_PCREL_LO && in->flags & MIF_PCREL_HI) ||
+					end != b->insts.len || b->insts.data[end - 1].op != I_S_SETPC_B64)
+					vfail(msg, &n, f, bi, ii, "a long branch's distance outside its s_add_u32/s_addc_u32");
 			}
 			for (int u = 0; u < in->nuse; u++) {
 				MOpnd o = in->use[u];

@@ -121,7 +121,22 @@ enum {
 	                       it is live into the instruction; not printed as a use */
 	MIF_GLC = 1 << 4,   /* MUBUF atomic: returns the old value (glc; sc0 on gfx942)
 	                       into its data register (def[0], MIF_TIED) */
+	MIF_PCREL_LO = 1 << 5, /* s_add_u32 of a long branch (below): its immediate is the low
+	                          word of the distance from it to block `target` */
+	MIF_PCREL_HI = 1 << 6, /* s_addc_u32 of a long branch: the high word of that distance */
 };
+
+/* A long branch (passes/machine/branch.c) reaches any block, where
+ * s_branch and s_cbranch_* reach 32768 dwords each way. It ends its block:
+ *     s_getpc_b64 s[p:p+1]                  the address of the next instruction
+ *     s_add_u32 s[p], s[p], LO              MIF_PCREL_LO, target T
+ *     s_addc_u32 s[p+1], s[p+1], HI         MIF_PCREL_HI, target T
+ *     s_setpc_b64 s[p:p+1]                  target T: an unconditional branch
+ * The immediates are not known to the compiler (they are 0 in the IR):
+ * the printer writes them as expressions of T's label that llvm-mc
+ * resolves, `(T-.)&4294967295` and `(T-.+8)>>32` (`.` is the instruction's
+ * own address; the s_add_u32 before the s_addc_u32 is 8 bytes, as its
+ * operand is always a literal). The pair is dead at T; SCC is written. */
 
 enum { MI_MAX_DEFS = 2, MI_MAX_USES = 4 };
 
@@ -179,8 +194,14 @@ MInst *mblock_branch(MBlock *b, MOp op, int target);
  * branch target of its last instruction, and the next block in layout
  * order unless the block ends in s_branch or s_endpgm. */
 int mfunc_succs(const MFunc *f, size_t bi, int succ[2]);
-bool mop_is_branch(MOp op);        /* s_branch and the s_cbranch_* rows */
-bool mop_is_uncond_branch(MOp op); /* s_branch */
+bool mop_is_branch(MOp op);        /* s_branch, the s_cbranch_* rows, s_setpc_b64 (a long branch) */
+bool mop_is_uncond_branch(MOp op); /* s_branch, s_setpc_b64 */
+/* Bytes the instruction takes in the code llvm-mc assembles from its
+ * printed form: exact for the forms the compiler emits, more where the
+ * encoding depends on what this does not model (a float immediate that is
+ * an inline constant is counted as a 32-bit literal), never fewer, so a
+ * distance summed from it bounds the real one (branch relaxation). */
+int mir_inst_bytes(const MInst *in);
 
 const char *mop_name(MOp op);
 /* Issue-to-result latency in cycles, a coarse model for the scheduler and

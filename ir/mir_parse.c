@@ -10,7 +10,9 @@
  * MFMA spellings too) with `_e32`, `_e64` or `_dpp`, the defs then the uses
  * (mir_ndef says how many defs a row has), then a branch target label and
  * the modifiers `offen`, `offset:N`, the DPP controls, or s_waitcnt's
- * `vmcnt(N) lgkmcnt(N)`. Blank lines and lines starting with `;` (test
+ * `vmcnt(N) lgkmcnt(N)`. A long branch (mir.h) names its target in its
+ * adds' distance operands, `(LABEL-.)&4294967295` and `(LABEL-.+8)>>32`;
+ * its s_setpc_b64 takes the target of the s_addc_u32 before it. Blank lines and lines starting with `;` (test
  * annotations) are skipped.
  *
  * Errors: bad text never aborts; mir_parse returns NULL with one
@@ -241,6 +243,18 @@ static bool dpp_controls(P *p, uint16_t *dpp)
 	return true;
 }
 
+/* The instruction about to be appended to b names label l: resolved at
+ * the end, when every block is known. */
+static void add_fix(P *p, const MBlock *b, const char *l, size_t n)
+{
+	if (p->nfix == p->capfix) {
+		p->capfix = p->capfix ? 2 * p->capfix : 16;
+		p->fix = xrealloc(p->fix, p->capfix * sizeof *p->fix);
+	}
+	p->fix[p->nfix++] = (struct Fix){p->f->blocks.len - 1, b->insts.len, intern_n(l, n), p->line,
+		(int)(l - p->line0) + 1};
+}
+
 static bool instruction(P *p, MBlock *b, const char *note)
 {
 	const char *w = p->s;
@@ -283,7 +297,9 @@ static bool instruction(P *p, MBlock *b, const char *note)
 	} else {
 		MOpnd ops[MI_MAX_DEFS + MI_MAX_USES];
 		int nops = 0;
-		bool branch = mop_is_branch((MOp)op);
+		bool branch = mop_is_branch((MOp)op) && op != I_S_SETPC_B64; /* a long branch's target: its adds */
+		const char *pcrel = NULL; /* a long branch's distance operand: the label in it */
+		size_t pcrel_len = 0;
 		skip_space(p);
 		/* operands until a modifier word or the end */
 		while (p->s < p->end && !branch) {
@@ -291,7 +307,23 @@ static bool instruction(P *p, MBlock *b, const char *note)
 				break; /* the modifiers */
 			if (nops == MI_MAX_DEFS + MI_MAX_USES)
 				return fail(p, p->s, "too many operands");
-			if (!operand(p, &ops[nops++]))
+			if (*p->s == '(') { /* (LABEL-.)&4294967295 or (LABEL-.+8)>>32 (mir.h) */
+				const char *at = p->s++;
+				pcrel = p->s;
+				while (p->s < p->end && *p->s != '-' && !isspace((unsigned char)*p->s))
+					p->s++;
+				pcrel_len = (size_t)(p->s - pcrel);
+				if (eat(p, "-.)&4294967295") && op == I_S_ADD_U32)
+					in.flags |= MIF_PCREL_LO;
+				else if (eat(p, "-.+8)>>32") && op == I_S_ADDC_U32)
+					in.flags |= MIF_PCREL_HI;
+				else
+					return fail(p, at, "expected a long branch's (LABEL-.)&4294967295 in s_add_u32 or "
+							   "(LABEL-.+8)>>32 in s_addc_u32");
+				if (!pcrel_len)
+					return fail(p, at, "a long branch's distance needs a target label");
+				ops[nops++] = mo_imm(0);
+			} else if (!operand(p, &ops[nops++]))
 				return false;
 			skip_space(p);
 			if (!eat(p, ","))
@@ -316,13 +348,10 @@ static bool instruction(P *p, MBlock *b, const char *note)
 				p->s++;
 			if (p->s == l)
 				return fail(p, l, "a branch needs a target label");
-			if (p->nfix == p->capfix) {
-				p->capfix = p->capfix ? 2 * p->capfix : 16;
-				p->fix = xrealloc(p->fix, p->capfix * sizeof *p->fix);
-			}
-			p->fix[p->nfix++] = (struct Fix){p->f->blocks.len - 1, b->insts.len, intern_n(l, (size_t)(p->s - l)),
-				p->line, (int)(l - p->line0) + 1};
+			add_fix(p, b, l, (size_t)(p->s - l));
 		}
+		if (pcrel)
+			add_fix(p, b, pcrel, pcrel_len);
 		skip_space(p);
 		if (eat(p, "offen")) {
 			in.flags |= MIF_OFFEN;
@@ -456,6 +485,14 @@ MFunc *mir_parse(const char *text, size_t len, const char *name, const Target *t
 			break;
 		}
 		p.f->blocks.data[p.fix[i].block]->insts.data[p.fix[i].inst].target = target;
+	}
+	/* a long branch's s_setpc_b64 goes where the s_addc_u32 before it says
+	 * (mir_verify checks the whole sequence) */
+	for (size_t bi = 0; bi < p.f->blocks.len && !p.failed; bi++) {
+		MBlock *blk = p.f->blocks.data[bi];
+		for (size_t i = 1; i < blk->insts.len; i++)
+			if (blk->insts.data[i].op == I_S_SETPC_B64 && (blk->insts.data[i - 1].flags & MIF_PCREL_HI))
+				blk->insts.data[i].target = blk->insts.data[i - 1].target;
 	}
 	free(p.fix);
 	vec_free(&p.labels);

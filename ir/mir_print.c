@@ -81,12 +81,18 @@ static void print_dpp(Buf *b, unsigned c)
 }
 
 /* The label a branch to block i prints (blocks without a label get one). */
-static void print_target(Buf *b, const MFunc *f, int i)
+static void print_label(Buf *b, const MFunc *f, int i)
 {
 	if (f && i >= 0 && (size_t)i < f->blocks.len && f->blocks.data[i]->label)
-		buf_printf(b, " %s", f->blocks.data[i]->label);
+		buf_puts(b, f->blocks.data[i]->label);
 	else
-		buf_printf(b, " .LBB_%d", i);
+		buf_printf(b, ".LBB_%d", i);
+}
+
+static void print_target(Buf *b, const MFunc *f, int i)
+{
+	buf_putc(b, ' ');
+	print_label(b, f, i);
 }
 
 /* The row's mnemonic as the function's target spells it (ir/isa). */
@@ -123,9 +129,16 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 	}
 	for (int i = 0; i < in->nuse; i++, k++) {
 		buf_puts(b, k ? ", " : " ");
+		if (in->use[i].kind == MO_IMM && (in->flags & (MIF_PCREL_LO | MIF_PCREL_HI))) {
+			/* a long branch's distance, resolved by llvm-mc (mir.h) */
+			buf_putc(b, '(');
+			print_label(b, f, in->target);
+			buf_puts(b, in->flags & MIF_PCREL_LO ? "-.)&4294967295" : "-.+8)>>32");
+			continue;
+		}
 		mir_print_opnd(b, in->use[i]);
 	}
-	if (mop_is_branch(in->op))
+	if (mop_is_branch(in->op) && in->op != I_S_SETPC_B64) /* a long branch's target is in its adds */
 		print_target(b, f, in->target);
 	if (in->flags & MIF_OFFEN)
 		buf_puts(b, " offen");

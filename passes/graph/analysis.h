@@ -162,6 +162,10 @@ static inline bool analysis_many(int64_t n) { return n != 1; }
 
 /* ---- subst.c ---- */
 void subst_symbols(Analysis *c);
+/* ---- dce.c ---- */
+/* The ops whose results nothing needs (and an iterate's carried values
+ * nothing reads) dropped from the analysed view, before the analyses. */
+void eliminate_dead_ops(Analysis *c);
 /* Bind ndefs symbols to values in the view v (kernel_view) and resolve
  * every symbol again; errors through d. Returns 0 or -1. The interpreter's
  * callers use it to see the same bindings the compiler does. */

@@ -12,7 +12,8 @@
  *        role (lhs, rhs, acc) from the MMA type (Wave's offset/size/stride, docs/wave-semantics.md;
  *        lane = Mod($T0, 64)); the roles flow backward from each mma
  *        through casts, iterate outputs, iter args and init args, and the
- *        acc role forward to the iterate result and what consumes it.
+ *        acc role forward to the iterate result and what consumes it; an
+ *        iter arg no op places takes its output value's (carried_roles).
  *        Chained MMAs (attention: a second mma over other dims or of
  *        another type) give each mma its own layout (MmaLay); a computed
  *        value takes its producer's layout first (forward_roles), so the
@@ -743,6 +744,33 @@ static bool forward_roles(Ctx *x, Region *r)
 	return changed;
 }
 
+/* One layout: a loop-carried value whose iter arg no op of the body
+ * places (it is only passed on to an output, or read by nothing) takes its
+ * output value's role, and gives it to its init, so that the carried
+ * registers have the layout of what goes back into them. Repeated until
+ * nothing changes (an output may be another carried value's iter arg). */
+static bool carried_roles(Ctx *x, Region *r)
+{
+	bool changed = false;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (!op->body)
+			continue;
+		changed |= carried_roles(x, op->body);
+		if (op->kind != OP_ITERATE)
+			continue;
+		Op *out = vec_last(&op->body->ops);
+		for (int p = 0; p < op->body->nparams && p < out->nargs; p++) {
+			Value *ia = op->body->params[p], *o = out->args[p];
+			if (x->role[ia->id] != R_NONE || value_role(x, o) == R_NONE)
+				continue;
+			set_role(x, ia, value_role(x, o)); /* and its init */
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 /* A value's MMA role; an iterate result has its output value's. */
 static Role value_role(Ctx *x, Value *v)
 {
@@ -1208,8 +1236,11 @@ void analyze_indices(Analysis *c)
 		if (c->failed)
 			return;
 		use_lay(&x, 0);
-		if (x.nlay == 1)
+		if (x.nlay == 1) {
 			acc_forward(&x, k->body);
+			for (int n = 0; n < 8 && carried_roles(&x, k->body); n++)
+				;
+		}
 		c->mma_operand = ARENA_NEWN(&c->arena, NodeIndex *, 2 * (size_t)k->nops);
 	}
 	x.dvm_user = ARENA_NEWN(&c->arena, Op *, k->nvalues + 1);

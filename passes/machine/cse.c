@@ -21,7 +21,7 @@
  *     the same value wherever the later one was read). A vreg defined more
  *     than once (a loop-carried register) is never touched;
  *   - a SALU row that writes SCC besides its vreg: only if SCC is written
- *     again, unread, later in the block (scc_dead_after).
+ *     again, unread, later in the block (scc_dead_from).
  * An available entry goes away when any vreg it reads is written, when
  * vcc is written (if it reads or writes vcc), and everything goes when
  * EXEC may change (VALU results hold only the lanes of the EXEC they ran
@@ -180,65 +180,184 @@ static bool same(const MFunc *f, const MInst *a, const MInst *b)
 	return true;
 }
 
-/* Is the SCC that instruction i of b writes overwritten before anything
- * may read it? Any scalar row not known to leave SCC alone, or the end of
- * the block, counts as a read. */
-static bool scc_dead_after(const MBlock *b, size_t i)
+/* For each position i of b, into dead[i]: is the SCC an instruction
+ * before i writes overwritten, from i on, before anything may read it? Any
+ * scalar row not known to leave SCC alone, or the end of the block, counts
+ * as a read. One backward pass (the question asked of every position is
+ * answered by the next instruction that decides it). */
+static void scc_dead_from(const MBlock *b, bool *dead)
 {
-	for (size_t j = i + 1; j < b->insts.len; j++) {
+	dead[b->insts.len] = false;
+	for (size_t j = b->insts.len; j-- > 0;) {
 		MOp op = b->insts.data[j].op;
 		uint8_t fmt = isa_info[op].fmt;
-		if (scc_row(op) || fmt == FMT_SOPC)
-			return true;
 		bool scalar = fmt == FMT_SOP1 || fmt == FMT_SOP2 || fmt == FMT_SOPK || fmt == FMT_SOPP;
 		bool leaves_scc = op == I_S_MOV_B32 || op == I_S_MOV_B64 || op == I_S_MUL_I32 || op == I_S_MUL_HI_U32 ||
 				  op == I_S_WAITCNT || op == I_S_BARRIER || op == I_S_NOP;
-		if (scalar && !leaves_scc)
-			return false;
+		if (scc_row(op) || fmt == FMT_SOPC)
+			dead[j] = true;
+		else if (scalar && !leaves_scc)
+			dead[j] = false;
+		else
+			dead[j] = dead[j + 1];
 	}
-	return false;
 }
 
-/* Does instruction in write a vreg entry e reads, or vcc when e names it? */
-static bool clobbers(const MInst *in, const MInst *e, bool vcc)
-{
-	if (vcc && (reads_vcc(e) || e->def[0].kind == MO_VCC))
-		return true;
-	for (int d = 0; d < in->ndef; d++) {
-		if (in->def[d].kind != MO_VREG)
-			continue;
-		for (int u = 0; u < e->nuse; u++)
-			if (e->use[u].kind == MO_VREG && e->use[u].reg == in->def[d].reg)
-				return true;
-	}
-	return false;
-}
+/* The available instructions: a hash table of entries (chains newest
+ * first) keyed by what same() compares, and, to retire entries without
+ * scanning them all, the entries reading each vreg and those naming vcc.
+ * An entry is valid while it is not dead and its generation is the
+ * table's: a new block or an EXEC write starts a new generation, which
+ * retires every entry at once. Retired entries leave the chains when a
+ * lookup passes them, so a function costs time linear in its
+ * instructions. */
+typedef struct Entry {
+	const MInst *in;
+	uint32_t gen;
+	bool dead;
+	int next; /* the next older entry of its chain, or -1 */
+} Entry;
+
+typedef struct Link {
+	int entry, next;
+} Link;
 
 typedef struct Avail {
-	const MInst **e;
-	size_t n, cap;
+	Vec(Entry) e;
+	int *head;       /* per bucket: newest entry, or -1 */
+	size_t mask;     /* buckets - 1 */
+	Vec(Link) links; /* the lists below */
+	int *users;      /* per vreg: links to the entries that read it, or -1 */
+	uint32_t *ugen;  /* per vreg: the generation users[] belongs to */
+	int vcc;         /* links to the entries reading or writing vcc */
+	uint32_t gen;
 } Avail;
 
-/* Entries in clobbers no more. */
+static uint64_t mix(uint64_t h, uint64_t x) { return (h ^ x) * 0x100000001b3ull; }
+
+/* A hash of what same() compares. */
+static size_t key(const MFunc *f, const MInst *in)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = mix(h, in->op);
+	h = mix(h, in->flags);
+	h = mix(h, (uint32_t)in->offset);
+	h = mix(h, in->nuse);
+	h = mix(h, (uint64_t)in->def[0].kind << 16 | (uint64_t)in->def[0].rc << 8 | in->def[0].sub);
+	if (in->def[0].kind == MO_VREG)
+		h = mix(h, f->vregs.data[in->def[0].reg]);
+	for (int u = 0; u < in->nuse; u++) {
+		MOpnd o = in->use[u];
+		h = mix(h, o.kind);
+		if (o.kind == MO_VREG)
+			h = mix(h, (uint64_t)o.reg << 16 | (uint64_t)o.rc << 8 | o.sub);
+		else if (o.kind == MO_IMM)
+			h = mix(h, (uint64_t)o.imm);
+	}
+	return (size_t)(h ^ h >> 29);
+}
+
+static void avail_init(Avail *av, const MFunc *f)
+{
+	size_t n = 0;
+	for (size_t b = 0; b < f->blocks.len; b++)
+		n += f->blocks.data[b]->insts.len;
+	size_t buckets = 64;
+	while (buckets < 2 * n)
+		buckets *= 2;
+	*av = (Avail){.mask = buckets - 1, .vcc = -1, .gen = 1};
+	av->head = xmalloc(buckets * sizeof *av->head);
+	memset(av->head, 0xff, buckets * sizeof *av->head);
+	av->users = xcalloc(f->vregs.len + 1, sizeof *av->users);
+	av->ugen = xcalloc(f->vregs.len + 1, sizeof *av->ugen);
+}
+
+static void avail_free(Avail *av)
+{
+	vec_free(&av->e);
+	vec_free(&av->links);
+	free(av->head);
+	free(av->users);
+	free(av->ugen);
+}
+
+static bool valid(const Avail *av, int e) { return !av->e.data[e].dead && av->e.data[e].gen == av->gen; }
+
+/* Every entry available so far goes (a new block, an EXEC write). */
+static void retire_all(Avail *av)
+{
+	av->gen++;
+	av->vcc = -1;
+}
+
+static void retire_list(Avail *av, int l)
+{
+	for (; l >= 0; l = av->links.data[l].next)
+		av->e.data[av->links.data[l].entry].dead = true;
+}
+
+static void link_push(Avail *av, int *list, int entry)
+{
+	vec_push(&av->links, ((Link){entry, *list}));
+	*list = (int)av->links.len - 1;
+}
+
+/* Entries in makes stale go: those reading a vreg it writes, those naming
+ * vcc when it may write vcc, all of them when it may write EXEC. */
 static void invalidate(Avail *av, const MInst *in)
 {
 	if (writes_exec(in)) {
-		av->n = 0;
+		retire_all(av);
 		return;
 	}
-	bool vcc = writes_vcc(in);
-	size_t k = 0;
-	for (size_t j = 0; j < av->n; j++)
-		if (!clobbers(in, av->e[j], vcc))
-			av->e[k++] = av->e[j];
-	av->n = k;
+	if (writes_vcc(in)) {
+		retire_list(av, av->vcc);
+		av->vcc = -1;
+	}
+	for (int d = 0; d < in->ndef; d++) {
+		uint32_t v = in->def[d].reg;
+		if (in->def[d].kind != MO_VREG || av->ugen[v] != av->gen)
+			continue;
+		retire_list(av, av->users[v]);
+		av->users[v] = -1;
+	}
 }
 
-static const MInst *lookup(const MFunc *f, const Avail *av, const MInst *in)
+static void avail_add(const MFunc *f, Avail *av, const MInst *in)
 {
-	for (size_t j = av->n; j-- > 0;)
-		if (same(f, av->e[j], in))
-			return av->e[j];
+	int e = (int)av->e.len;
+	size_t h = key(f, in) & av->mask;
+	vec_push(&av->e, ((Entry){in, av->gen, false, av->head[h]}));
+	av->head[h] = e;
+	if (reads_vcc(in) || in->def[0].kind == MO_VCC)
+		link_push(av, &av->vcc, e);
+	for (int u = 0; u < in->nuse; u++) {
+		uint32_t v = in->use[u].reg;
+		if (in->use[u].kind != MO_VREG)
+			continue;
+		if (av->ugen[v] != av->gen) {
+			av->ugen[v] = av->gen;
+			av->users[v] = -1;
+		}
+		link_push(av, &av->users[v], e);
+	}
+}
+
+/* The newest valid entry computing what in computes; retired entries met
+ * on the way leave the chain. */
+static const MInst *lookup(const MFunc *f, Avail *av, const MInst *in)
+{
+	int *at = &av->head[key(f, in) & av->mask];
+	while (*at >= 0) {
+		Entry *en = &av->e.data[*at];
+		if (!valid(av, *at)) {
+			*at = en->next;
+			continue;
+		}
+		if (same(f, en->in, in))
+			return en->in;
+		at = &en->next;
+	}
 	return NULL;
 }
 
@@ -262,7 +381,9 @@ static bool single_def(const MFunc *f, MOpnd d, const int *ndefs)
 static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *to, bool *dead, Avail *av)
 {
 	int n = 0;
-	av->n = 0;
+	retire_all(av);
+	bool *scc_dead = xmalloc((b->insts.len + 1) * sizeof *scc_dead);
+	scc_dead_from(b, scc_dead);
 	for (size_t i = 0; i < b->insts.len; i++) {
 		MInst *in = &b->insts.data[i];
 		rename_uses(in, to);
@@ -270,7 +391,7 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 		const MInst *e = cand ? lookup(f, av, in) : NULL;
 		bool vreg = cand && in->def[0].kind == MO_VREG;
 		if (e && (!vreg || (single_def(f, in->def[0], ndefs) && single_def(f, e->def[0], ndefs))) &&
-			(!scc_row(in->op) || scc_dead_after(b, i))) {
+			(!scc_row(in->op) || scc_dead[i + 1])) {
 			if (vreg)
 				to[in->def[0].reg] = e->def[0].reg;
 			dead[i] = true;
@@ -278,14 +399,10 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 			continue;
 		}
 		invalidate(av, in);
-		if (cand && (!vreg || single_def(f, in->def[0], ndefs))) {
-			if (av->n == av->cap) {
-				av->cap = av->cap ? 2 * av->cap : 64;
-				av->e = xrealloc(av->e, av->cap * sizeof *av->e);
-			}
-			av->e[av->n++] = in;
-		}
+		if (cand && (!vreg || single_def(f, in->def[0], ndefs)))
+			avail_add(f, av, in);
 	}
+	free(scc_dead);
 	return n;
 }
 
@@ -315,12 +432,16 @@ static int remove_dead(MFunc *f)
 			}
 		for (size_t b = 0; b < f->blocks.len; b++) {
 			MBlock *bl = f->blocks.data[b];
+			/* of the block as the round found it (compaction below
+			 * only overwrites positions already passed) */
+			bool *scc_dead = xmalloc((bl->insts.len + 1) * sizeof *scc_dead);
+			scc_dead_from(bl, scc_dead);
 			size_t k = 0;
 			for (size_t i = 0; i < bl->insts.len; i++) {
 				const MInst *in = &bl->insts.data[i];
 				bool dead = pure_row(in->op) && in->ndef == 1 && in->def[0].kind == MO_VREG && !in->dpp &&
 					    !(in->flags & MIF_TIED) && !uses[in->def[0].reg] && !writes_vcc(in) &&
-					    !writes_exec(in) && (!scc_row(in->op) || scc_dead_after(bl, i));
+					    !writes_exec(in) && (!scc_row(in->op) || scc_dead[i + 1]);
 				if (dead) {
 					n++;
 					changed = true;
@@ -329,6 +450,7 @@ static int remove_dead(MFunc *f)
 				}
 			}
 			bl->insts.len = k;
+			free(scc_dead);
 		}
 	}
 	free(uses);
@@ -343,7 +465,8 @@ int eliminate_redundant(MFunc *f)
 	for (uint32_t v = 0; v <= nv; v++)
 		to[v] = v;
 	int n = 0;
-	Avail av = {0};
+	Avail av;
+	avail_init(&av, f);
 	for (size_t b = 0; b < f->blocks.len; b++) {
 		MBlock *bl = f->blocks.data[b];
 		bool *dead = xcalloc(bl->insts.len + 1, sizeof *dead);
@@ -361,7 +484,7 @@ int eliminate_redundant(MFunc *f)
 		for (size_t i = 0; i < bl->insts.len; i++)
 			rename_uses(&bl->insts.data[i], to);
 	}
-	free(av.e);
+	avail_free(&av);
 	free(to);
 	free(ndefs);
 	return n + remove_dead(f);

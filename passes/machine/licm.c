@@ -23,6 +23,7 @@
  * never puts a loop under an exec mask), and VALU writes no SCC, so the
  * branch ending P is unaffected. Contract: virtual registers in, the same
  * values in every register every instruction reads. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "machine.h"
@@ -44,19 +45,10 @@ static bool pure_valu(const MInst *in)
 	}
 }
 
-/* Is vreg v defined by an instruction of b? */
-static bool defined_in(const MBlock *b, uint32_t v)
-{
-	for (size_t i = 0; i < b->insts.len; i++) {
-		const MInst *in = &b->insts.data[i];
-		for (int d = 0; d < in->ndef; d++)
-			if (in->def[d].kind == MO_VREG && in->def[d].reg == v)
-				return true;
-	}
-	return false;
-}
-
-static bool hoistable(const MBlock *loop, const MInst *in, const int *ndefs)
+/* in defines one whole vreg defined nowhere else, reading only immediates
+ * and vregs no instruction left in the loop defines (in_loop[v]: how many
+ * of its definitions the loop still holds). */
+static bool hoistable(const MInst *in, const int *ndefs, const int *in_loop)
 {
 	if (!pure_valu(in) || in->def[0].kind != MO_VREG || in->def[0].sub || ndefs[in->def[0].reg] != 1)
 		return false;
@@ -64,10 +56,17 @@ static bool hoistable(const MBlock *loop, const MInst *in, const int *ndefs)
 		MOpnd o = in->use[u];
 		if (o.kind == MO_IMM)
 			continue;
-		if (o.kind != MO_VREG || defined_in(loop, o.reg))
+		if (o.kind != MO_VREG || in_loop[o.reg])
 			return false;
 	}
 	return true;
+}
+
+static void count_defs(const MInst *in, int *in_loop, int by)
+{
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_VREG)
+			in_loop[in->def[d].reg] += by;
 }
 
 /* Is block p the only predecessor of block l other than l itself, falling
@@ -87,29 +86,39 @@ static bool preheader(const MFunc *f, size_t p, size_t l)
 	return false;
 }
 
+/* Passes over the loop, each moving (in order) every instruction
+ * hoistable when it is reached, until a pass moves none; the moved ones go
+ * to the end of the preheader, before its branch, in the order they moved.
+ * A pass keeps the rest in order by compaction, and the loop's definitions
+ * are counted per vreg, so a pass costs the loop's length. */
 static int hoist_loop(MFunc *f, size_t l, const int *ndefs)
 {
-	int n = 0;
 	MBlock *loop = f->blocks.data[l], *pre = f->blocks.data[l - 1];
-	bool moved = true;
-	while (moved) {
-		moved = false;
+	int *in_loop = xcalloc(f->vregs.len + 1, sizeof *in_loop);
+	for (size_t i = 0; i < loop->insts.len; i++)
+		count_defs(&loop->insts.data[i], in_loop, 1);
+	Vec(MInst) moved = {0};
+	for (size_t before = SIZE_MAX; moved.len != before;) {
+		before = moved.len;
+		size_t k = 0;
 		for (size_t i = 0; i < loop->insts.len; i++) {
-			if (!hoistable(loop, &loop->insts.data[i], ndefs))
-				continue;
 			MInst in = loop->insts.data[i];
-			size_t at = pre->insts.len;
-			if (at && mop_is_branch(pre->insts.data[at - 1].op))
-				at--;
-			mblock_insert(pre, at, in);
-			for (size_t j = i + 1; j < loop->insts.len; j++)
-				loop->insts.data[j - 1] = loop->insts.data[j];
-			loop->insts.len--;
-			i--;
-			moved = true;
-			n++;
+			if (hoistable(&in, ndefs, in_loop)) {
+				count_defs(&in, in_loop, -1);
+				vec_push(&moved, in);
+			} else
+				loop->insts.data[k++] = in;
 		}
+		loop->insts.len = k;
 	}
+	size_t at = pre->insts.len;
+	if (at && mop_is_branch(pre->insts.data[at - 1].op))
+		at--;
+	for (size_t j = 0; j < moved.len; j++)
+		mblock_insert(pre, at + j, moved.data[j]);
+	int n = (int)moved.len;
+	vec_free(&moved);
+	free(in_loop);
 	return n;
 }
 

@@ -51,6 +51,16 @@ int hoist_invariants(MFunc *f);
  * removed; returns how many went. */
 int eliminate_redundant(MFunc *f);
 
+/* ---- branch.c ---- */
+/* The dwords a short branch reaches forward (one more backward). */
+enum { RELAX_REACH = 32767 };
+/* Branches whose target lies beyond `reach` dwords (0 or more than
+ * RELAX_REACH: RELAX_REACH; at least 6) made long (ir/mir.h), after register
+ * allocation, as the last machine pass. Returns how many, or -1 when no
+ * SGPR pair is free for one (then *where, if where is not NULL, is the
+ * branch's note: its graph op). */
+int relax_branches(MFunc *f, int reach, const char **where);
+
 /* ---- waitcnt.c ---- */
 void insert_waitcnt(MFunc *f);
 /* ---- waitcnt_check.c ---- */

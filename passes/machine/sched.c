@@ -124,6 +124,7 @@ typedef struct Node {
 	int busy;      /* matrix pipe cycles (MFMA), else 0 */
 	int lds;       /* LDS pipe cycles (DS access), else 0 */
 	bool placed;
+	bool queued;   /* among the list scheduler's candidates (or placed) */
 } Node;
 
 /* One access of an instruction: slots [first, first + n). */
@@ -416,7 +417,7 @@ static void place(Node *nodes, int i, int t, Pipes *ps, Timing *tm)
 static void reset_nodes(Node *nodes, int n)
 {
 	for (int i = 0; i < n; i++) {
-		nodes[i].placed = false;
+		nodes[i].placed = nodes[i].queued = false;
 		nodes[i].ready = 0;
 		nodes[i].npred = 0;
 	}
@@ -525,13 +526,23 @@ static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure 
 			pt->left[isa_class(ins[i].op)]++;
 		pt->g = pt->used = 0;
 	}
+	/* the candidates: every node whose predecessors are all placed (the
+	 * keys are a total order, so which is best does not depend on the
+	 * order they are looked at in; keeping them apart makes a step cost
+	 * the candidates, not the region) */
+	int *ready = xmalloc((size_t)n * sizeof *ready), nready = 0;
+	for (int i = 0; i < n; i++)
+		if (!nodes[i].npred) {
+			nodes[i].queued = true;
+			ready[nready++] = i;
+		}
 	for (int k = 0; k < n; k++) {
 		int want = pattern_class(pt);
 		Cand best = {-1, 0, 0, 0};
 		bool best_asked = false;
-		for (int i = 0; i < n; i++) {
-			if (nodes[i].placed || nodes[i].npred)
-				continue;
+		int best_at = -1;
+		for (int r = 0; r < nready; r++) {
+			int i = ready[r];
 			SchedDelta dl;
 			sched_pressure_delta(p, &ins[i], &dl);
 			Cand c = {i, issue_time(&nodes[i], &ps), dl.peak > limit || dl.peakv > vcap, dl.after};
@@ -539,14 +550,27 @@ static Timing list_schedule(Node *nodes, const MInst *ins, int n, SchedPressure 
 			if (best.i < 0 || (asked && !best_asked) || (asked == best_asked && better(&c, &best, nodes))) {
 				best = c;
 				best_asked = asked;
+				best_at = r;
 			}
 		}
 		check_that(best.i >= 0); /* the DAG is acyclic: edges go forward */
+		ready[best_at] = ready[--nready];
 		order[k] = best.i;
 		place(nodes, best.i, best.t, &ps, &tm);
 		sched_pressure_place(p, &ins[best.i]);
 		pattern_placed(pt, isa_class(ins[best.i].op));
+		/* successors whose last predecessor this was (an edge's target
+		 * may repeat: it is taken when its count reaches 0, once) */
+		const Node *nd = &nodes[best.i];
+		for (size_t e = 0; e < nd->succ.len; e++) {
+			Node *to = &nodes[nd->succ.data[e].to];
+			if (!to->npred && !to->queued) {
+				to->queued = true;
+				ready[nready++] = nd->succ.data[e].to;
+			}
+		}
 	}
+	free(ready);
 	return tm;
 }
 

@@ -5,7 +5,7 @@
  * A file is the machine IR in mir_print's form (read by mir_parse) with
  * annotation lines `; KEYWORD: TEXT` (other lines starting with ';' are
  * comments; an unknown upper-case keyword is an error):
- *   ; RUN: PASS         insert_waitcnt, resolve_hazards, regalloc, verify,
+ *   ; RUN: PASS         insert_waitcnt, resolve_hazards, relax_branches, regalloc, verify,
  *                       schedule (the list scheduler; its output is then
  *                       also allocated, waited and hazard-resolved, and
  *                       every checker must pass on that) or
@@ -14,6 +14,8 @@
  *   ; REMOVED: N        eliminate_redundant removed exactly N instructions
  *   ; TARGET: gfx90a    the target (default gfx942)
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
+ *   ; REACH: N          relax_branches: the dwords a short branch reaches
+ *   ; LONG: N           relax_branches made exactly N branches long
  *   ; INTERLEAVE: P     schedule: the asked order in loops ("mfma:1,lds:1")
  *   ; BEFORE: TEXT      the pass's independent checker, run on the input,
  *                       reports a problem containing TEXT (the input really
@@ -95,7 +97,7 @@ static void run_case(const char *dir, const char *name)
 	Ann a[64];
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
-	int limit = 0, removed = -1;
+	int limit = 0, removed = -1, reach = 0, nlong = -1;
 	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
@@ -120,6 +122,10 @@ static void run_case(const char *dir, const char *name)
 				limit = atoi(val);
 			else if (strcmp(kind, "REMOVED") == 0)
 				removed = atoi(val);
+			else if (strcmp(kind, "REACH") == 0)
+				reach = atoi(val);
+			else if (strcmp(kind, "LONG") == 0)
+				nlong = atoi(val);
 			else if (strcmp(kind, "INTERLEAVE") == 0)
 				snprintf(interleave, sizeof interleave, "%s", val);
 			else {
@@ -158,6 +164,9 @@ static void run_case(const char *dir, const char *name)
 		insert_waitcnt(f);
 	} else if (strcmp(run, "resolve_hazards") == 0) {
 		resolve_hazards(f);
+	} else if (strcmp(run, "relax_branches") == 0) {
+		int n = relax_branches(f, reach, NULL);
+		ck_assert_msg(nlong < 0 || n == nlong, "%s: %d branches made long, expected %d", name, n, nlong);
 	} else if (strcmp(run, "regalloc") == 0) {
 		RegAssign ra = {0};
 		if (regalloc_mfunc(f, &ra, &msg) != 0) {
@@ -186,8 +195,8 @@ static void run_case(const char *dir, const char *name)
 		errors_in(name, a, na, buf_cstr(&msg));
 		goto done;
 	} else {
-		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, regalloc, verify, schedule or "
-			     "eliminate_redundant", name,
+		ck_abort_msg("%s: RUN is '%s'; expected insert_waitcnt, resolve_hazards, relax_branches, regalloc, verify, "
+			     "schedule or eliminate_redundant", name,
 			run);
 	}
 	ck_assert_msg(!want_error, "%s: expected an error, the pass succeeded", name);
@@ -197,8 +206,10 @@ static void run_case(const char *dir, const char *name)
 	int n = mir_verify(f, &msg);
 	if (strcmp(run, "insert_waitcnt") == 0)
 		n += check_waitcnt(f, &msg);
-	if (strcmp(run, "resolve_hazards") == 0)
+	if (strcmp(run, "resolve_hazards") == 0 || strcmp(run, "relax_branches") == 0)
 		n += check_hazards(f, &msg);
+	if (strcmp(run, "relax_branches") == 0)
+		n += check_waitcnt(f, &msg);
 	ck_assert_msg(n == 0, "%s: checkers after %s: %s", name, run, buf_cstr(&msg));
 	mir_print(&out, f);
 	if (getenv("WAVECC_MIR_PRINT"))
