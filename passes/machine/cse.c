@@ -408,48 +408,59 @@ static int number_block(const MFunc *f, MBlock *b, const int *ndefs, uint32_t *t
 
 /* Dead definitions: a pure row (no memory, EXEC, VCC or DPP, not tied)
  * whose vreg nothing reads anywhere in the function, its SCC (for a SALU
- * row that writes one) dead after it, is removed; repeated until none is
- * left, as removing one can leave its operands' definitions unread. (An
+ * row that writes one) dead after it, is removed, bottom-up so that a
+ * chain goes in one sweep (removing one can leave its operands'
+ * definitions unread). (An
  * index or address whose every use a folded mask or a moved read dropped
  * is left behind by selection.) Returns how many went. */
 static int remove_dead(MFunc *f)
 {
 	int n = 0;
 	uint32_t *uses = xcalloc(f->vregs.len + 1, sizeof *uses);
+	for (size_t b = 0; b < f->blocks.len; b++)
+		for (size_t i = 0; i < f->blocks.data[b]->insts.len; i++) {
+			const MInst *in = &f->blocks.data[b]->insts.data[i];
+			for (int u = 0; u < in->nuse; u++)
+				if (in->use[u].kind == MO_VREG)
+					uses[in->use[u].reg]++;
+			if (in->flags & MIF_TIED) /* a tied def reads its register too */
+				for (int d = 0; d < in->ndef; d++)
+					if (in->def[d].kind == MO_VREG)
+						uses[in->def[d].reg]++;
+		}
+	/* bottom-up (blocks last first, each from its end): a removed
+	 * instruction gives back its operands' uses before their definitions
+	 * are looked at, so a dead chain goes in one sweep; another sweep only
+	 * for chains around a loop's back edge. Removing an SCC writer whose
+	 * SCC was dead keeps an earlier one's dead: nothing reads SCC before
+	 * the next live writer. */
 	for (bool changed = true; changed;) {
 		changed = false;
-		memset(uses, 0, (f->vregs.len + 1) * sizeof *uses);
-		for (size_t b = 0; b < f->blocks.len; b++)
-			for (size_t i = 0; i < f->blocks.data[b]->insts.len; i++) {
-				const MInst *in = &f->blocks.data[b]->insts.data[i];
-				for (int u = 0; u < in->nuse; u++)
-					if (in->use[u].kind == MO_VREG)
-						uses[in->use[u].reg]++;
-				if (in->flags & MIF_TIED) /* a tied def reads its register too */
-					for (int d = 0; d < in->ndef; d++)
-						if (in->def[d].kind == MO_VREG)
-							uses[in->def[d].reg]++;
-			}
-		for (size_t b = 0; b < f->blocks.len; b++) {
+		for (size_t b = f->blocks.len; b-- > 0;) {
 			MBlock *bl = f->blocks.data[b];
-			/* of the block as the round found it (compaction below
-			 * only overwrites positions already passed) */
 			bool *scc_dead = xmalloc((bl->insts.len + 1) * sizeof *scc_dead);
+			bool *gone = xcalloc(bl->insts.len + 1, sizeof *gone);
 			scc_dead_from(bl, scc_dead);
-			size_t k = 0;
-			for (size_t i = 0; i < bl->insts.len; i++) {
+			for (size_t i = bl->insts.len; i-- > 0;) {
 				const MInst *in = &bl->insts.data[i];
 				bool dead = pure_row(in->op) && in->ndef == 1 && in->def[0].kind == MO_VREG && !in->dpp &&
 					    !(in->flags & MIF_TIED) && !uses[in->def[0].reg] && !writes_vcc(in) &&
 					    !writes_exec(in) && (!scc_row(in->op) || scc_dead[i + 1]);
-				if (dead) {
-					n++;
-					changed = true;
-				} else {
-					bl->insts.data[k++] = bl->insts.data[i];
-				}
+				if (!dead)
+					continue;
+				gone[i] = true;
+				n++;
+				changed = true;
+				for (int u = 0; u < in->nuse; u++)
+					if (in->use[u].kind == MO_VREG)
+						uses[in->use[u].reg]--;
 			}
+			size_t k = 0;
+			for (size_t i = 0; i < bl->insts.len; i++)
+				if (!gone[i])
+					bl->insts.data[k++] = bl->insts.data[i];
 			bl->insts.len = k;
+			free(gone);
 			free(scc_dead);
 		}
 	}
