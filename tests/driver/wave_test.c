@@ -137,6 +137,14 @@ static const WaveCase cases[] = {
 	{"vector_add.json -D M=111 -D N=813", NULL, NULL},
 	/* test_elementwise.py::test_cast, f32 -> f16 at (256, 64) */
 	{"cast.json -D M=256 -D N=64", NULL, NULL},
+	/* lit_tests/kernel/wave/casting.py::test_cast (a codegen test; here it
+	 * runs) at its 16 x 16: f16 -> f32 -> i8 -> f16 -> i16 -> i32 -> f32 ->
+	 * f16, then an i1 register cast to f16 written (the chain's value is
+	 * dropped, as in Wave's test); lit_cast_chain writes the chain's value
+	 * instead (arith.fptosi: toward zero, saturated to i32, wrapped to i8
+	 * and i16) */
+	{"lit_cast.json", NULL, NULL},
+	{"lit_cast_chain.json", NULL, NULL},
 	/* test_elementwise.py::test_broadcast_scaled_add at (256, 256): memory
 	 * dims N/2 (an expression dim) */
 	{"broadcast_scaled_add.json", NULL, NULL},
