@@ -355,8 +355,15 @@ static const WaveCase cases[] = {
 	{"block_scan.json -D M=256 -D N=1024", NULL, NULL},
 	{"block_scan.json -D M=145 -D N=32000", "125 elements of N per thread in one run: at most 64 are compiled yet", NULL},
 	/* test_misc_ops.py::test_self_index: (48, 4, 128), i32: sum over N,
-	 * broadcast, cumsum, ge, self_index, select */
-	{"self_index.json", "graph[3]: cumsum over N in this layout is not compiled yet", NULL},
+	 * broadcast, cumsum, ge, self_index, select. Its 192 copies (M and K
+	 * of vector shape 0) of 2 elements each keep 384 dwords of the read and
+	 * as many of the cumsum live per thread: over the 512 VGPRs and AGPRs
+	 * without spilling to scratch; 8 x 4 and 24 x 4 (also unaligned N)
+	 * run the same kernel */
+	{"self_index.json", "out of accumulator registers", NULL},
+	{"self_index.json -D M=8 -D K=4", NULL, NULL},
+	{"self_index.json -D M=24 -D K=4", NULL, NULL},
+	{"self_index.json -D M=4 -D K=2 -D N=100", NULL, NULL},
 	/* test_misc_ops.py::test_set_symbol: S (dynamic) set from off, a[S,N]
 	 * read through the mapping {S: S, N: j}; default shapes, S bound to M */
 	{"set_symbol.json -D M=1 -D N=27 -D S=1", NULL, NULL},
