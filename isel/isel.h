@@ -356,6 +356,8 @@ bool isel_select_elementwise(Isel *s, Op *op);
 /* v rearranged to the element order of ix (elements matched by their
  * coordinates); NULL after reporting when some element has no source. */
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+/* Whether a and b hold the same elements in the same order (elt.c). */
+bool isel_same_index(const NodeIndex *a, const NodeIndex *b);
 
 /* ---- index.c ---- */
 /* A constant register of f16, bf16, u32 or i1; false for the other

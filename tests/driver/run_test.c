@@ -217,6 +217,31 @@ START_TEST(gemm_reduce_passes)
 }
 END_TEST
 
+/* Values without an MMA role in an MMA kernel (passes/graph/indices.c
+ * vs_index: Wave's vector-shape layout where the read/write anchors do not
+ * cover the window): a copy beside the GEMM (in and out of the K loop,
+ * which used to leave columns unwritten), and reductions beside it (Wave's
+ * test_gemm_and_reduce and its kin, isel/reduce.c): a max over K of the B
+ * operand and of a read no mma takes, an f32 sum over K of a cast of the A
+ * operand, a max over N of a read outside the loop moved into the
+ * accumulator's layout for the epilogue (each of the two waves along N
+ * with its own window's maxima: isel/relayout.c's boxes per wave). Both
+ * targets, the adversarial wave order, an unaligned shape each. */
+static const char *const beside[] = {"gemm_copy_beside", "gemm_copy_k_beside", "gemm_rhs_max_k", "gemm_read_max_k",
+	"gemm_read_max_k_32x32x8", "gemm_lhs_sum_k_f32", "gemm_read_max_n_epilogue", "gemm_read_max_n_epilogue_32x32x8"};
+
+START_TEST(reductions_beside_mma_pass)
+{
+	const char *name = beside[_i / 4], *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	const char *shape = (_i / 2) % 2 ? " -D M=100 -D N=70 -D K=40" : "";
+	char args[512];
+	snprintf(args, sizeof args,
+		"run tests/driver/data/%s.json --mcpu %s --seed %d --wave-order random --fill garbage%s", name, mcpu,
+		31 + _i, shape);
+	expect_pass(args);
+}
+END_TEST
+
 /* Found by a configuration sweep and its probes: iter args whose outputs come back in
  * another order (or an iter arg passed through while another is updated
  * in place) are one parallel copy at the end of each trip; a one-wave
@@ -570,6 +595,7 @@ int main(void)
 	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
 	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
 	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
+	tcase_add_loop_test(tc, reductions_beside_mma_pass, 0, (int)(4 * ARRAY_LEN(beside)));
 	tcase_add_loop_test(tc, sweep_found_passes, 0, (int)(2 * ARRAY_LEN(sweep_found)));
 	tcase_add_loop_test(tc, fp8_casts_pass, 0, (int)(2 * ARRAY_LEN(fp8_casts)));
 	tcase_add_loop_test(tc, i8_dequant_epilogue_passes, 0, 4);

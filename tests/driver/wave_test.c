@@ -201,6 +201,13 @@ static const WaveCase cases[] = {
 	{"lit_tiled_reduce_min_unaligned.json", NULL, NULL},
 	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
 	{"lit_reduction_and_elemwise.json", "N is split over 4 waves", NULL},
+	/* lit_tests/kernel/wave/gemm.py::test_gemm_and_reduce (64, 128, 64),
+	 * 32x32x16 tiles, 2x2 waves, F32_16x16x16_F16: a max over K of the A
+	 * operand carried beside the accumulator, then c = acc / max (the max
+	 * in the operand's rows, moved into the accumulator's for the
+	 * division); also unaligned */
+	{"lit_gemm_and_reduce.json", NULL, NULL},
+	{"lit_gemm_and_reduce.json -D M=50 -D N=100 -D K=90", NULL, NULL},
 	{"lit_multiple_reduction_iv.json", "N is split over 4 waves", NULL},
 	{"lit_reduce_propagate_broadcast.json", "N is split over 8 waves", NULL},
 	/* test_transpose.py::test_transpose_read: default shapes reversed
