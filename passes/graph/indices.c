@@ -78,6 +78,7 @@ enum { MAX_LAYS = 8 };
 
 typedef struct Ctx {
 	Analysis *c;
+	int *uses;      /* by value id: operand uses */
 	SymCtx *sc;
 	Role *role;     /* by value id (MMA mode) */
 	uint8_t *lay;   /* by value id: the layout role[] refers to */
@@ -1011,6 +1012,25 @@ static NodeIndex *dyn_read_index(Ctx *x, Value *res)
 	return aix ? index_dyn_value(x->c, user, aix, x->dvm_which[res->id], &why) : NULL;
 }
 
+/* A read whose one use is a bitcast between widths is indexed where the
+ * bitcast needs it: the bitcast's index with its last dim scaled back
+ * (an MMA operand's run of 4 f16 is a run of 2 i32), so the bitcast only
+ * reinterprets the dwords (isel/bitcast.c). Reads the plan fuses into
+ * their bitcast drop this index; mapped ones keep it. */
+static void bitcast_read_index(Ctx *x, Op *op, const NodeIndex *ni)
+{
+	Value *a = op->args[0], *res = op_result(op);
+	if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->parent != op->parent || x->uses[a->id] != 1 ||
+		a->shape.rank < 1)
+		return;
+	int sa = dtype_size(a->dtype), sr = dtype_size(res->dtype);
+	if (sa == sr)
+		return;
+	NodeIndex *r = index_bitcast_scaled(x->c, ni, a->shape.dims[a->shape.rank - 1], sr, sa);
+	if (r)
+		x->c->index[a->def->id] = r;
+}
+
 static void index_region(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -1059,6 +1079,8 @@ static void index_region(Ctx *x, Region *r)
 				mma_operands(x, op);
 		}
 		c->index[op->id] = ni;
+		if (op->kind == OP_BITCAST && ni)
+			bitcast_read_index(x, op, ni);
 	}
 }
 
@@ -1328,6 +1350,8 @@ void analyze_indices(Analysis *c)
 	x.dvm_user = ARENA_NEWN(&c->arena, Op *, k->nvalues + 1);
 	x.dvm_which = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
 	index_dyn_users(k->body, x.dvm_user, x.dvm_which);
+	x.uses = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
+	region_count_uses(k->body, x.uses);
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(&x, k->body);
