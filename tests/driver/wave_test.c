@@ -288,19 +288,40 @@ static const WaveCase cases[] = {
 	{"cdna4_gemm_32x32x16_bf16_bf16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
 	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
 	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
-	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942 only),
-	 * testCDNA2IntGemm (I32_16x16x16_I8, I32_32x32x8_I8: gfx90a only;
-	 * static and dynamic with K > 4 * BLOCK_K) and testF8Gemm (f16 cast to
-	 * f8e4m3fnuz in the loop; native and K4 types: gfx942 only), 64x64x32
-	 * tiles; test_gemm's first shape runs with WAVECC_WAVE_SLOW=1 */
-	{"wg_gemm_int_16x16x32_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
-	{"wg_gemm_int_32x32x16_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x32_i8.json -D M=100 -D N=70 -D K=90", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_32x32x8_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
+	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942's
+	 * instructions; gfx90a runs each as two of its 16x16x16 or 32x32x8
+	 * MFMAs, a dword of each lane's 8 k apiece), testCDNA2IntGemm
+	 * (I32_16x16x16_I8, I32_32x32x8_I8: gfx90a's; gfx942 runs each on its
+	 * wider MFMA with a zero dword after each lane's 4 k; static and
+	 * dynamic with K > 4 * BLOCK_K) and testF8Gemm (f16 cast to f8e4m3fnuz
+	 * in the loop; native and K4 types: gfx942 only), 64x64x32 tiles;
+	 * test_gemm's first shape runs with WAVECC_WAVE_SLOW=1 */
+	{"wg_gemm_int_16x16x32_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_32x32x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_16x16x32_i8.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_32x32x8_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
+	/* an f8 K step of 32 in a K tile of 16: the lanes whose k lie past the
+	 * trip's window get zero operands */
+	{"wg_gemm_f8_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=16", NULL, "gfx942"},
+	/* wave_gemm_test.py::testI8HwTransposeGemm (gfx950's hardware transpose
+	 * loads in Wave; here a mapped read): 16x16x16 tiles, one wave, a and
+	 * b shared, b i8[K, N] read through {N: i, K: j}, I32_16x16x32_I8 and
+	 * I32_32x32x16_I8. Under I32_16x16x32_I8 the K tile of 16 is half the
+	 * MFMA's K: the lanes holding k 16-31 get zero operands (gfx942; no
+	 * smaller i8 MFMA there) or run as two 16x16x16 MFMAs (gfx90a).
+	 * Wave's (4096, 4096, 4096) is slow; BLOCK_K 8 and 24 too */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=8", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=24", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=6",
+		"a K tile of 6 is not a multiple of I32_16x16x32_I8's K 32: not compiled yet for this type (8-bit operands "
+		"need a tile of whole dwords", NULL},
 	{"wg_gemm_f8_32x32x16.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=100 -D N=70 -D K=96", NULL, "gfx942"},
@@ -941,13 +962,15 @@ static const WaveCase slow[] = {
 	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_bf16_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 --max-instructions 100000000000", NULL, NULL},
-	{"wg_gemm_int_16x16x32_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
-	{"wg_gemm_int_32x32x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
+	{"wg_gemm_int_16x16x32_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_32x32x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_f8_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=1024 -D N=1024 -D K=1024", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=1024 -D N=1024 -D K=1024", NULL, NULL},
 	{"wg_gemm_f8_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
