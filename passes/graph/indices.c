@@ -1200,7 +1200,8 @@ static bool check_write_races(Ctx *x, Region *r)
 						  "%s (a race); a reduction across %s is not supported%s",
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
 				sym_name(dd->dim), count, wgs ? "workgroups" : "waves", mem->name,
-				wgs ? "workgroups" : "waves", wgs ? "" : " without \"block\": true");
+				wgs ? "workgroups" : "waves",
+				wgs ? " by a write (atomic_add adds the partial results into memory)" : " without \"block\": true");
 			return false;
 		}
 	}
