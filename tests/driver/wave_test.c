@@ -1237,6 +1237,12 @@ static const WaveCase gfx950[] = {
 	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
 	{"copy.json -D M=111 -D N=813", NULL, NULL},
 	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
+	/* testI8HwTransposeGemm is a gfx950 test in Wave (require_cdna4): its
+	 * K tile of 16 under I32_16x16x32_I8, and the CDNA2 i8 type on the
+	 * wider MFMA */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
 		NULL},
