@@ -192,8 +192,6 @@ static bool nested_over_same_dim(Isel *s, Op *op)
 	return false;
 }
 
-/* One trip of loop op's body (its carried values in carried): the body's
- * ops, then its outputs copied into the carried registers. */
 /* The index iterate op's output i will have, where the analysis gives
  * it one (the output computed by a plain op of the body); NULL else. */
 static const NodeIndex *output_index(Isel *s, Op *op, int i)
@@ -205,6 +203,9 @@ static const NodeIndex *output_index(Isel *s, Op *op, int i)
 	return s->c->index[v->def->id];
 }
 
+/* One trip of loop op's body (its carried values in carried): the body's
+ * ops, then its outputs copied into the carried registers (their layouts
+ * must agree: the init was moved into the output's before the loop). */
 static bool select_trip(Isel *s, Op *op, TVal **carried)
 {
 	Analysis *c = s->c;
