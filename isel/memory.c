@@ -529,6 +529,7 @@ MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds)
 {
 	if (n == 0)
 		return voff;
+	MOpnd r = isel_v1(s);
 	uint32_t mask;
 	bool in_vcc;
 	isel_expr_conds_mask(s, n, conds, op->loc, &mask, &in_vcc);
@@ -547,7 +548,7 @@ MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds)
 		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 		s->b = b;
 	}
-	MOpnd r = isel_v1(s), u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
+	MOpnd u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
 	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
 	return r;
