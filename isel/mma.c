@@ -472,7 +472,8 @@ void isel_select_mma(Isel *s, Op *op)
 	if (window && (k4 || (es == 1 && t->tile % 4) || es == 4)) {
 		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet for "
 					  "this type%s",
-			op->path, (long long)t->tile, mi->name, mi->k, es == 1 && !k4 ? " (8-bit operands need a tile of whole dwords, a multiple of 4)" : "");
+			op->path, (long long)t->tile, mi->name, mi->k,
+			es == 1 && !k4 ? " (8-bit operands need a tile of whole dwords, a multiple of 4)" : "");
 		return;
 	}
 	MOpnd zero = {0};
