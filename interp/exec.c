@@ -540,7 +540,8 @@ static int exec_op(Run *r, Op *op)
 	}
 	case OP_CAST: {
 		const ITensor *ops[1] = {run_get(r, op->args[0])};
-		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_COPY, 1, ops);
+		bool fptosi = dtype_is_float(ops[0]->dtype) && !dtype_is_float(res->dtype) && res->dtype != DT_I1;
+		ITensor *y = it_map(&r->arena, &e, res->dtype, fptosi ? IT_FPTOSI : IT_COPY, 1, ops);
 		if (!y)
 			return run_fail(r, op, "%s", e.msg);
 		return run_set(r, op, y);

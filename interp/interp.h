@@ -48,6 +48,11 @@ typedef enum ItFn {
 	IT_AND, IT_OR, IT_XOR,
 	IT_EQ, IT_NE, IT_LT, IT_LE, IT_GT, IT_GE,
 	IT_SELECT, IT_COPY,
+	/* a float to an integer type (Wave's arith.fptosi): NaN 0, truncated
+	 * toward zero, saturated to the i32 range for types of 32 bits or
+	 * fewer (v_cvt_i32_f32's rule), then wrapped to the width by the
+	 * rounding to the result dtype */
+	IT_FPTOSI,
 	IT_NEG, IT_ABS, IT_EXP, IT_EXP2, IT_LOG, IT_LOG2, IT_LOG10, IT_SQRT, IT_RSQRT, IT_RECIP,
 	IT_SIN, IT_COS, IT_SINH, IT_TANH, IT_CBRT, IT_ROUND, IT_ROUNDEVEN, IT_FLOOR, IT_CEIL, IT_NOT,
 	/* the same where f32 denormals may be flushed (the kernel's

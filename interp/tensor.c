@@ -665,7 +665,6 @@ double it_apply(ItFn fn, DType rt, DType at, const double *x)
 {
 	double a = x[0], b = x[1];
 	bool isint = !dtype_is_float(at);
-	(void)rt;
 	switch (fn) {
 	case IT_ADD: return a + b;
 	case IT_SUB: return a - b;
@@ -698,6 +697,12 @@ double it_apply(ItFn fn, DType rt, DType at, const double *x)
 	case IT_GE: return a >= b;
 	case IT_SELECT: return a != 0 ? x[1] : x[2];
 	case IT_COPY: return a;
+	case IT_FPTOSI:
+		if (isnan(a))
+			return 0;
+		if (dtype_size(rt) <= 4)
+			return a >= 2147483647.0 ? 2147483647.0 : a <= -2147483648.0 ? -2147483648.0 : trunc(a);
+		return trunc(a);
 	case IT_NEG: return -a;
 	case IT_ABS: return fabs(a);
 	case IT_EXP: return exp(a);

@@ -10,7 +10,11 @@
  *   f32       buffer_atomic_add_f32  (gfx90a and gfx942)
  * With users of the result the atomic returns the old value (glc; sc0 on
  * gfx942) into its data register, which therefore starts as a copy of the
- * added value (MIF_TIED).
+ * added value (MIF_TIED). An element several lanes of a wave hold (a
+ * reduction's result, the same in every lane that reduced it; a
+ * reduction across workgroups is then one atomic per wave, as Wave's
+ * split-K GEMM does with its partial products) is added by one of them:
+ * the others' offsets are sent past the buffer.
  *
  * Float atomics on fine-grained memory: LLVM 19 turns an `atomicrmw fadd`
  * f32 on gfx90a into a compare-and-swap loop unless the function is marked
@@ -24,6 +28,8 @@
  * add -0.0, and the lanes' halves differ in a row of odd length), 8-, 16-
  * and 64-bit integers, f64, and a register whose dims differ from the
  * memory's (no mapping). */
+#include <string.h>
+
 #include "isel.h"
 
 typedef struct AtomicCtx {
@@ -31,12 +37,54 @@ typedef struct AtomicCtx {
 	bool ret;        /* the result has users: return the old values */
 	const TVal *src; /* the added values, in the op's layout */
 	TVal *old;       /* the result, or NULL */
+	uint32_t *dup;   /* by element: the lane bits the element repeats over */
 } AtomicCtx;
+
+/* Element (cn, j) of ix: the lane bits over which every lane holds the
+ * same coordinates (a reduction's result, held by all the lanes that
+ * reduced it); those copies add once, from the lane whose such bits are
+ * 0. Per wave: the interpreter runs the op once per wave, so waves that
+ * hold the same element (a block reduction's total) each add it, as
+ * there. -1 where the lanes' coordinates cannot be told apart by bits
+ * (reported by the caller). */
+static int64_t repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j)
+{
+	int64_t at[64][MAX_DIMS];
+	for (int l = 0; l < 64; l++)
+		for (int i = 0; i < ix->ndims; i++)
+			if (!isel_at_lane(c, index_coord(c, ix, i, cn, j), l, &at[l][i]))
+				return -1;
+	uint32_t bits = 0;
+	for (int b = 0; b < 6; b++) {
+		bool same = true;
+		for (int l = 0; l < 64 && same; l++)
+			same = !memcmp(at[l], at[l ^ (1 << b)], sizeof at[l][0] * (size_t)ix->ndims);
+		bits |= (uint32_t)same << b;
+	}
+	/* every other pair of lanes must differ: the copies are exactly the
+	 * lanes that agree outside those bits */
+	for (int l = 0; l < 64; l++)
+		for (int m = l + 1; m < 64; m++)
+			if (((l ^ m) & ~bits) && !memcmp(at[l], at[m], sizeof at[l][0] * (size_t)ix->ndims))
+				return -1;
+	return bits;
+}
 
 static void emit_element(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm)
 {
 	AtomicCtx *a = ctx;
-	(void)op;
+	if (a->dup[e]) {
+		/* only the lane whose repeat bits are 0 adds: the others' offset
+		 * lies past the buffer, which drops their atomic */
+		SymCtx *sc = s->c->k->sc;
+		Sym *conds[6];
+		int n = 0;
+		for (int b = 0; b < 6; b++)
+			if (a->dup[e] >> b & 1)
+				conds[n++] = sym_rel(sc, SYM_LT, sym_mod(sc, sym_symbol(sc, "$T0"), sym_int(sc, 2 << b)),
+					sym_int(sc, 1 << b)); /* bit b of the lane is 0 */
+		voff = isel_offset_where(s, op, voff, n, conds);
+	}
 	MOpnd data = isel_vgpr(s, a->src->d[e]);
 	MOpnd u[4] = {data, voff, mo_vreg(desc, RC_S4), soff};
 	MInst *in;
@@ -108,6 +156,24 @@ void isel_select_atomic_add(Isel *s, Op *op)
 		return;
 	}
 	AtomicCtx a = {.op = mop, .ret = s->uses[op_result(op)->id] > 0, .src = v};
+	a.dup = ARENA_NEWN(&s->c->arena, uint32_t, v->n ? v->n : 1);
+	for (int64_t e = 0; e < v->n; e++) {
+		int64_t bits = repeat_bits(s->c, ix, e / ix->epc, e % ix->epc);
+		if (bits < 0) {
+			analysis_error(s->c, op->loc, "%s: atomic_add of a value whose lanes' copies of an element cannot be "
+						  "told apart (each must add once) is not compiled yet",
+				op->path);
+			return;
+		}
+		if (bits && a.ret) {
+			analysis_error(s->c, op->loc, "%s: the old values of an atomic_add whose lanes hold copies of one "
+						  "element (a reduction's result) are not compiled yet: one copy adds, the others "
+						  "would not see the old value",
+				op->path);
+			return;
+		}
+		a.dup[e] = (uint32_t)bits;
+	}
 	if (a.ret) {
 		a.old = isel_tval_new(s, mem->dtype, v->n, ix);
 		for (int64_t e = 0; e < v->n; e++)

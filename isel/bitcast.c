@@ -10,8 +10,36 @@
  * bitcast's consumers need (its own index, an MMA operand's), straight from
  * global memory as mapped reads of shared tensors are. The plan makes the
  * fusion (passes/plan/plan.c, step 0): the read loses its index, so
- * neither staging nor select_read touches it. */
+ * neither staging nor select_read touches it. Any other value (a mapped
+ * read, which index analysis indexes where its bitcast needs it) keeps its
+ * dwords: the index's last dim regrouped (index_bitcast_scaled: a run of 2
+ * i32 is a run of 4 f16 at twice the start), then gathered into the
+ * bitcast's own index (register renaming where they agree). A run that
+ * does not split into whole dwords is a located error. */
 #include "isel.h"
+
+/* v's dwords seen as res's dtype: the elements along the last dim
+ * regrouped (each i32 element two f16 ones, or two packed f16 one i32),
+ * the index scaled to match; NULL where the thread does not hold whole
+ * groups in whole dwords. */
+static TVal *regroup(Isel *s, const TVal *v, Value *res)
+{
+	Analysis *c = s->c;
+	int sa = dtype_size(v->dtype), sr = dtype_size(res->dtype);
+	if (!v->ix || res->shape.rank < 1 || sa > 4 || sr > 4 || v->dtype == DT_I1 || res->dtype == DT_I1)
+		return NULL;
+	NodeIndex *nx = index_bitcast_scaled(c, v->ix, res->shape.dims[res->shape.rank - 1], sa, sr);
+	if (!nx)
+		return NULL;
+	TVal *r = isel_tval_new(s, res->dtype, v->n * sa / sr, nx);
+	/* the same bytes: every dword of v is one of r, both filled */
+	bool whole = (sa == 4 || v->packed) && (sr == 4 || r->packed) && r->nd == v->nd;
+	if (!whole)
+		return NULL;
+	for (int i = 0; i < r->nd; i++)
+		r->d[i] = v->d[i];
+	return r;
+}
 
 void isel_select_bitcast(Isel *s, Op *op)
 {
@@ -34,14 +62,23 @@ void isel_select_bitcast(Isel *s, Op *op)
 	TVal *v = s->val[a->id];
 	if (!v)
 		return;
-	if (dtype_size(a->dtype) != dtype_size(res->dtype)) {
-		analysis_error(c, op->loc, "%s: a bitcast from %s to %s of a value that is not read just for it is not "
-					  "compiled yet",
-			op->path, dtype_name(a->dtype), dtype_name(res->dtype));
+	int sa = dtype_size(a->dtype), sr = dtype_size(res->dtype);
+	if (sa == sr) {
+		TVal *r = ARENA_NEW(&c->arena, TVal);
+		*r = *v;
+		r->dtype = res->dtype;
+		s->val[res->id] = r;
 		return;
 	}
-	TVal *r = ARENA_NEW(&c->arena, TVal);
-	*r = *v;
-	r->dtype = res->dtype;
+	TVal *r = regroup(s, v, res);
+	if (!r) {
+		analysis_error(c, op->loc, "%s: a bitcast from %s to %s of a value whose elements along %s are not held in "
+					  "whole groups of %d per dword is not compiled yet",
+			op->path, dtype_name(a->dtype), dtype_name(res->dtype),
+			a->shape.rank ? sym_name(a->shape.dims[a->shape.rank - 1]) : "its last dim", sa > sr ? sa / sr : sr / sa);
+		return;
+	}
+	if (ix && !(r = isel_tval_gather(s, r, ix, op)))
+		return;
 	s->val[res->id] = r;
 }

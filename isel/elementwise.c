@@ -4,7 +4,8 @@
  * Operands come gathered into the op's layout (elt.c). f16 values packed two per dword use packed VOP3P instructions; f32 one
  * VOP2 per dword. exp(x) is v_exp_f32(x * log2(e)) (v_exp_f32 is 2^x);
  * x / y is x * v_rcp_f32(y), about 1 ulp from IEEE division (the default
- * f32 tolerance of `wavecc run` is 1e-5 relative); conversions are elt.c's.
+ * f32 tolerance of `wavecc run` is 1e-5 relative); conversions are elt.c's
+ * and, to and from the integer types, cast_int.c's.
  * Requires: operand values selected before (graph order). */
 #include <string.h>
 
@@ -305,10 +306,16 @@ static bool select_cast(Isel *s, Op *op)
 			op->path);
 		return true;
 	}
-	TVal *r = !a ? NULL : a->dtype == DT_I1 || op->dtype == DT_I1 ? isel_elt_cast_i1(s, a, op->dtype)
-								  : isel_elt_cast(s, a, op->dtype);
-	if (!r)
+	if (!a)
 		return false;
+	TVal *r = a->dtype == DT_I1 || op->dtype == DT_I1 ? isel_elt_cast_i1(s, a, op->dtype) : isel_elt_cast(s, a, op->dtype);
+	if (!r && a->dtype != DT_I1 && op->dtype != DT_I1)
+		r = isel_cast_int(s, a, op->dtype);
+	if (!r) {
+		analysis_error(s->c, op->loc, "%s: a cast from %s to %s is not compiled yet", op->path, dtype_name(a->dtype),
+			dtype_name(op->dtype));
+		return true;
+	}
 	s->val[op_result(op)->id] = r;
 	return true;
 }

@@ -20,7 +20,7 @@
 
 #include "elt.h"
 
-static bool same_index(const NodeIndex *a, const NodeIndex *b)
+bool isel_same_index(const NodeIndex *a, const NodeIndex *b)
 {
 	if (a == b)
 		return true;
@@ -161,7 +161,7 @@ static MOpnd gather_bytes(Isel *s, const TVal *v, const int64_t *src, int cnt)
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 {
 	Analysis *c = s->c;
-	if (same_index(v->ix, ix))
+	if (isel_same_index(v->ix, ix))
 		return (TVal *)v;
 	const NodeIndex *vx = v->ix;
 	if (vx && vx->ndims == 0 && v->nd == 1) {

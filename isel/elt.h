@@ -67,6 +67,11 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to);
  * result; *k7fff caches the rounding constant's register. */
 MOpnd isel_elt_f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
+/* ---- cast_int.c ---- */
+/* a cast to or from i8, u8, i16, u16, i32 or u32 (from or to another of
+ * them, f32, f16 or bf16); NULL if not one of those. */
+TVal *isel_cast_int(Isel *s, const TVal *a, DType to);
+
 /* ---- compare.c ---- */
 bool isel_select_compare(Isel *s, Op *op);
 bool isel_select_select(Isel *s, Op *op);

@@ -192,8 +192,20 @@ static bool nested_over_same_dim(Isel *s, Op *op)
 	return false;
 }
 
+/* The index iterate op's output i will have, where the analysis gives
+ * it one (the output computed by a plain op of the body); NULL else. */
+static const NodeIndex *output_index(Isel *s, Op *op, int i)
+{
+	Op *out = vec_last(&op->body->ops);
+	Value *v = i < out->nargs ? out->args[i] : NULL;
+	if (!v || v->kind != VAL_RESULT || v->def->body || v->def->kind == OP_GET_RESULT || v->def->nresults != 1)
+		return NULL;
+	return s->c->index[v->def->id];
+}
+
 /* One trip of loop op's body (its carried values in carried): the body's
- * ops, then its outputs copied into the carried registers. */
+ * ops, then its outputs copied into the carried registers (their layouts
+ * must agree: the init was moved into the output's before the loop). */
 static bool select_trip(Isel *s, Op *op, TVal **carried)
 {
 	Analysis *c = s->c;
@@ -210,7 +222,7 @@ static bool select_trip(Isel *s, Op *op, TVal **carried)
 	TVal **src = ARENA_NEWN(&c->arena, TVal *, body->nparams + 1);
 	for (int i = 0; i < out->nargs && i < body->nparams; i++) {
 		TVal *o = s->val[out->args[i]->id];
-		if (!o || o->nd != carried[i]->nd) {
+		if (!o || o->nd != carried[i]->nd || (o->ix && carried[i]->ix && !isel_same_index(o->ix, carried[i]->ix))) {
 			analysis_error(c, out->loc, "%s: output %d does not match its iter arg's layout", out->path, i);
 			return false;
 		}
@@ -261,7 +273,19 @@ static void select_iterate(Isel *s, Op *op)
 			analysis_error(c, op->loc, "%s: init value %s has no per-thread value", op->path, op->args[i]->name);
 			return;
 		}
-		carried[i] = s->uses[op->args[i]->id] == 1 && !tval_aliased(init) ? init : tval_copy(s, init);
+		/* the carried registers hold the output's layout from the first
+		 * trip on: the init is moved into it (a reduction's result
+		 * beside an MMA carried from a register made in another) */
+		const NodeIndex *oix = output_index(s, op, i);
+		bool moved = false;
+		if (oix && init->ix && !isel_same_index(init->ix, oix)) {
+			TVal *g = isel_tval_gather(s, init, oix, op);
+			if (!g)
+				return;
+			moved = g != init;
+			init = g;
+		}
+		carried[i] = !moved && s->uses[op->args[i]->id] == 1 && !tval_aliased(init) ? init : tval_copy(s, init);
 		if (carried[i] == init)
 			isel_elt_i1_forget(s, init); /* its words are rewritten each trip */
 		if (carried[i]->splat) { /* rewritten each trip: no longer a splat */

@@ -325,6 +325,9 @@ void isel_select_write(Isel *s, Op *op);
 /* memory.c: the elements of an access one by one (atomic.c) */
 typedef void (*IselElemFn)(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm);
 bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselElemFn fn, void *ctx);
+/* The lane offset voff where all n conds hold, else one past the buffer's
+ * range (the access is dropped, a load or returning atomic gives 0). */
+MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds);
 /* atomic.c */
 void isel_select_atomic_add(Isel *s, Op *op);
 
@@ -356,6 +359,8 @@ bool isel_select_elementwise(Isel *s, Op *op);
 /* v rearranged to the element order of ix (elements matched by their
  * coordinates); NULL after reporting when some element has no source. */
 TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op);
+/* Whether a and b hold the same elements in the same order (elt.c). */
+bool isel_same_index(const NodeIndex *a, const NodeIndex *b);
 
 /* ---- index.c ---- */
 /* A constant register of f16, bf16, u32 or i1; false for the other

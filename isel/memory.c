@@ -512,16 +512,27 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	}
 	if (s->pre && inv)
 		s->b = s->pre;
-	MOpnd r = isel_v1(s);
+	MOpnd r;
 	if (e->never) {
+		r = isel_v1(s);
 		MOpnd u = mo_imm(OOB_OFFSET);
 		mblock_add(s->b, I_V_MOV_B32, 1, &r, 1, &u);
 		s->b = save;
 		return r;
 	}
+	r = isel_offset_where(s, op, voff, e->nconds, e->conds);
+	s->b = save;
+	return r;
+}
+
+MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds)
+{
+	if (n == 0)
+		return voff;
+	MOpnd r = isel_v1(s);
 	uint32_t mask;
 	bool in_vcc;
-	isel_expr_conds_mask(s, e->nconds, e->conds, op->loc, &mask, &in_vcc);
+	isel_expr_conds_mask(s, n, conds, op->loc, &mask, &in_vcc);
 	if (!in_vcc) {
 		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
 		mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
@@ -540,7 +551,6 @@ static MOpnd masked_offset(Isel *s, Op *op, MOpnd voff, const Elem *e)
 	MOpnd u[3] = {mo_vreg(s->oob, RC_V1), voff, mo_special(MO_VCC)};
 	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
 	in->flags |= MIF_E32;
-	s->b = save;
 	return r;
 }
 

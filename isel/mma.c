@@ -16,8 +16,11 @@
  * (gfx90a and gfx942 accept VGPR srcC/dst); AGPR placement is a register
  * allocation decision for later.
  * Inside a K loop whose tile is not a multiple of the MMA's K (BLOCK_K 8
- * or 24 with K steps of 16), the lanes of a K copy past the trip's window
- * get zero operands (v_cndmask) and copies wholly past it are skipped.
+ * or 24 with K steps of 16, an i8 or f8 type's K of 32 in a tile of 16),
+ * the lanes of a K copy past the trip's window get zero operands
+ * (v_cndmask) and copies wholly past it are skipped. The i8 types run on
+ * the target that lacks their instruction through the other shape of the
+ * family (mfma_on_target).
  * Requires: the operands' per-thread values. */
 #include <math.h>
 #include <string.h>
@@ -146,27 +149,29 @@ static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
  * reaches past the trip's window [base, base + tile) (TileLoop.base) into the next
  * trip's: those lanes' operands are zeroed (both, so no inf or NaN of the
  * next tile gets in), as the window has them not. `in` holds, for the run
- * of 4 f16 each lane holds along K (2 dwords, element j in the low half of
- * dword j/2 when j is even), whether element j is in the window. */
+ * of n elements each lane holds along K (element j in dword j * es / 4),
+ * whether element j is in the window. */
+enum { MAX_RUN = 16 };
 typedef struct KWindow {
-	Sym *in[4];
+	Sym *in[MAX_RUN];
+	int n;
 	bool all_in, all_out;
 } KWindow;
 
-static KWindow k_window(Analysis *c, const TVal *v, const Sym *K, int64_t cn, const TileLoop *t)
+static KWindow k_window(Analysis *c, const TVal *v, const Sym *K, int64_t cn, const TileLoop *t, int n)
 {
 	SymCtx *sc = c->k->sc;
-	KWindow w = {.all_in = true, .all_out = true};
+	KWindow w = {.n = n, .all_in = true, .all_out = true};
 	int pos = -1;
 	for (int i = 0; i < v->ix->ndims; i++)
 		if (v->ix->d[i].dim == K)
 			pos = i;
 	Sym *end = sym_add(sc, t->base, sym_int(sc, t->tile));
-	for (int j = 0; j < 4; j++) {
-		/* a tile that is a multiple of 4 keeps each lane's run (its start
-		 * is a multiple of 4) wholly in or out: element 0 decides */
-		w.in[j] = j && t->tile % 4 == 0
-				  ? w.in[0]
+	for (int j = 0; j < n; j++) {
+		/* a tile that is a multiple of 4 keeps each lane's runs of 4 (their
+		 * starts are multiples of 4) wholly in or out: element 4q decides */
+		w.in[j] = j % 4 && t->tile % 4 == 0
+				  ? w.in[j - j % 4]
 				  : sym_simplify(sc, sym_rel(sc, SYM_LT, index_coord(c, v->ix, pos, cn, j), end), c->assume);
 		w.all_in &= sym_kind(w.in[j]) == SYM_TRUE;
 		w.all_out &= sym_kind(w.in[j]) == SYM_FALSE;
@@ -188,48 +193,54 @@ static MOpnd select_in(Isel *s, Op *op, Sym *in, MOpnd x, MOpnd r)
 	return d;
 }
 
-/* The operand tuple of copy cn (2 dwords at 2 * cn), its elements outside
- * the K window zeroed. The window's end is monotone along the run: a dword
- * whose high half is in is whole; one whose low half only is in keeps that
- * half (v_and 0xffff). */
-static MOpnd operand(Isel *s, Op *op, const TVal *v, int64_t cn, const KWindow *w, MOpnd *zero)
+/* A VGPR of 0, made once per mma (cndmask reading vcc takes no literal). */
+static MOpnd zero_vgpr(Isel *s, MOpnd *zero)
 {
-	if (!w || w->all_in)
-		return isel_tuple_of(s, v, (int)(2 * cn), 2);
-	if (zero->kind != MO_VREG) { /* a VGPR: cndmask reading vcc takes no literal */
+	if (zero->kind != MO_VREG) {
 		MOpnd d = isel_v1(s), u = mo_imm(0);
 		mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 		*zero = d;
 	}
-	TVal t = {.dtype = v->dtype, .n = 4, .packed = true, .nd = 2, .d = ARENA_NEWN(&s->c->arena, MOpnd, 2)};
-	for (int k = 0; k < 2; k++) {
-		MOpnd x = v->d[2 * cn + k], r = *zero;
-		if (w->in[2 * k] == w->in[2 * k + 1]) { /* both halves in or out together */
-			t.d[k] = select_in(s, op, w->in[2 * k], x, r);
-			continue;
-		}
-		if (sym_kind(w->in[2 * k]) != SYM_FALSE) {
-			MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), isel_expr_to_vgpr(s, x)};
-			mblock_add(s->b, I_V_AND_B32, 1, &lo, 2, u);
-			r = select_in(s, op, w->in[2 * k], lo, r);
-		}
-		t.d[k] = select_in(s, op, w->in[2 * k + 1], x, r);
+	return *zero;
+}
+
+/* Dword k of a copy (its elements from 4k / es on), the elements outside
+ * the K window zeroed. The window's end is monotone along the run: a
+ * 16-bit dword whose high half is in is whole; one whose low half only is
+ * in keeps that half (v_and 0xffff); an 8-bit dword is wholly in or out
+ * (the tile is a multiple of 4: isel_select_mma checks). */
+static MOpnd masked_dword(Isel *s, Op *op, MOpnd x, int es, int k, const KWindow *w, MOpnd *zero)
+{
+	int per = 4 / es, e0 = k * per;
+	if (!w || w->all_in)
+		return x;
+	MOpnd r = zero_vgpr(s, zero);
+	if (per != 2 || w->in[e0] == w->in[e0 + 1])
+		return select_in(s, op, w->in[e0], x, r);
+	if (sym_kind(w->in[e0]) != SYM_FALSE) {
+		MOpnd lo = isel_v1(s), u[2] = {mo_imm(0xffff), isel_expr_to_vgpr(s, x)};
+		mblock_add(s->b, I_V_AND_B32, 1, &lo, 2, u);
+		r = select_in(s, op, w->in[e0], lo, r);
 	}
-	return isel_tuple_of(s, &t, 0, 2);
+	return select_in(s, op, w->in[e0 + 1], x, r);
 }
 
 /* The od-dword A or B operand of one MFMA: dwords [od*half, od*half + od)
- * of copy (x along X, kk along K) of v, each copy dpc dwords; with kstep 2
- * (K4), copies kk and kk + 1 whole, one after the other. */
-static MOpnd mfma_operand(Isel *s, const TVal *v, const Sym *X, int64_t x, const Sym *K, int64_t kk, int kstep,
-	int dpc, int od, int half)
+ * of copy (x along X, kk along K) of v, each copy dpc dwords, masked to
+ * the K window w when there is one; with kstep 2 (K4), copies kk and kk +
+ * 1 whole, one after the other; an instruction wider than the copy (an
+ * i8 type run on the next-larger MFMA, pad) gets zero dwords after it. */
+static MOpnd mfma_operand(Isel *s, Op *op, const TVal *v, const Sym *X, int64_t x, const Sym *K, int64_t kk,
+	int kstep, int dpc, int od, int half, const KWindow *w, MOpnd *zero)
 {
 	MOpnd *d = ARENA_NEWN(&s->c->arena, MOpnd, od);
-	int n = 0;
+	int n = 0, es = dtype_size(v->dtype);
 	for (int q = 0; q < kstep; q++) {
 		int64_t cn = copy_num(v->ix, X, x, K, kk + q);
-		for (int i = 0; i < (kstep > 1 ? dpc : od) && n < od; i++)
-			d[n++] = v->d[cn * dpc + (kstep > 1 ? 0 : od * half) + i];
+		for (int i = 0; i < (kstep > 1 ? dpc : od) && n < od; i++) {
+			int k = (kstep > 1 ? 0 : od * half) + i;
+			d[n++] = k < dpc ? masked_dword(s, op, v->d[cn * dpc + k], es, k, w, zero) : zero_vgpr(s, zero);
+		}
 	}
 	TVal t = {.dtype = v->dtype, .n = v->n, .packed = v->packed, .nd = od, .d = d, .ix = v->ix};
 	return isel_tuple_of(s, &t, 0, od);
@@ -284,12 +295,32 @@ static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 	}
 }
 
+/* The i8 types on the target that lacks their instruction: CDNA2
+ * (gfx90a) has 16x16x16 and 32x32x8, CDNA3 (gfx942) 16x16x32 and 32x32x16,
+ * with one output layout per shape. The wider type's run of 8 k per lane
+ * goes to two of the narrower MFMAs, a dword each (halves); the narrower
+ * type's run of 4 to the wider one with a zero dword after it (pad): the
+ * MFMA sums over its whole K, and A and B agree on which k sits where, so
+ * the sum has the same terms (zeros add nothing, exactly, in i32). */
+static MOp mfma_on_target(MOp m, bool gfx90a)
+{
+	if (gfx90a && m == I_V_MFMA_I32_16X16X32_I8)
+		return I_V_MFMA_I32_16X16X16_I8;
+	if (gfx90a && m == I_V_MFMA_I32_32X32X16_I8)
+		return I_V_MFMA_I32_32X32X8_I8;
+	if (!gfx90a && m == I_V_MFMA_I32_16X16X16_I8)
+		return I_V_MFMA_I32_16X16X32_I8;
+	if (!gfx90a && m == I_V_MFMA_I32_32X32X8_I8)
+		return I_V_MFMA_I32_32X32X16_I8;
+	return m;
+}
+
 /* The MFMA isel_select_mma gives type mt on operands t for processor
  * proc, or 0 when proc has none for it (the rule it applies). */
 static MOp mfma_for(MmaType mt, DType t, const char *proc)
 {
 	bool gfx950 = strcmp(proc, "gfx950") == 0, gfx90a = strcmp(proc, "gfx90a") == 0;
-	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, t, gfx950);
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_on_target(mfma_of(mt, t, gfx950), gfx90a);
 	if (!mfma || (gfx950 && t == DT_F8E4M3FNUZ) || !isa_mfma_passes(mfma, gfx90a) ||
 		((isa_info[mfma].flags & IF_GFX950) && !gfx950))
 		return 0;
@@ -358,7 +389,8 @@ void isel_select_mma(Isel *s, Op *op)
 		return;
 	MmaType mt = op_mma_type(c->k, op);
 	const MmaInfo *mi = &mma_info[mt];
-	MOp mfma = mt == MMA_NONE ? 0 : mfma_of(mt, a->dtype, isel_is_gfx950(s));
+	bool gfx90a = isel_is_gfx90a(s);
+	MOp mfma = mt == MMA_NONE ? 0 : mfma_on_target(mfma_of(mt, a->dtype, isel_is_gfx950(s)), gfx90a);
 	/* each lane holds kper consecutive k of an operand copy: dpc dwords,
 	 * which `halves` MFMAs of od dwords each take in turn (two for the
 	 * K8 types: elements 0-3, then 4-7; A and B agree on the k order, so
@@ -370,15 +402,17 @@ void isel_select_mma(Isel *s, Op *op)
 	 * from each */
 	int kstep = k4 ? 2 : 1;
 	int dpc = (int)(kper * es / 4), halves = dpc * kstep / od;
+	bool pad = kstep == 1 && od == 2 * dpc; /* an i8 type on the next-larger MFMA */
+	if (pad)
+		halves = 1;
 	if (!mfma || b->dtype != a->dtype || acc->dtype != mi->acc || !a->packed || !b->packed || a->ix->epc != kper ||
-		b->ix->epc != kper || halves < 1 || (dpc * kstep) % od) {
+		b->ix->epc != kper || halves < 1 || ((dpc * kstep) % od && !pad) || kper > MAX_RUN) {
 		if (!mfma && mt != MMA_NONE)
 			hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: this mma (%s, %s x %s -> %s) is not compiled yet", op->path,
 			mt == MMA_NONE ? "?" : mi->name, dtype_name(a->dtype), dtype_name(b->dtype), dtype_name(acc->dtype));
 		return;
 	}
-	bool gfx90a = isel_is_gfx90a(s);
 	if (isel_is_gfx950(s) && a->dtype == DT_F8E4M3FNUZ) {
 		hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: MMA type %s with f8e4m3fnuz operands is not compiled for gfx950, whose fp8 "
@@ -432,29 +466,31 @@ void isel_select_mma(Isel *s, Op *op)
 			op->path, mi->name, (long long)kper, (long long)kc);
 		return;
 	}
-	if (window && (halves > 1 || es != 2 || k4)) {
+	/* the K window (a tile that is not whole MMA steps) zeroes the
+	 * lanes' elements past it: whole dwords of 8-bit elements, so a tile
+	 * of whole dwords; the K4 runs straddle two copies */
+	if (window && (k4 || (es == 1 && t->tile % 4) || es == 4)) {
 		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet for "
-					  "this type",
-			op->path, (long long)t->tile, mi->name, mi->k);
+					  "this type%s",
+			op->path, (long long)t->tile, mi->name, mi->k,
+			es == 1 && !k4 ? " (8-bit operands need a tile of whole dwords, a multiple of 4)" : "");
 		return;
 	}
 	MOpnd zero = {0};
 	for (int64_t kk = 0; kk < kc; kk += kstep) {
 		KWindow wa, wb;
 		if (window) {
-			wa = k_window(c, a, K, copy_num(a->ix, M, 0, K, kk), t);
-			wb = k_window(c, b, K, copy_num(b->ix, N, 0, K, kk), t);
+			wa = k_window(c, a, K, copy_num(a->ix, M, 0, K, kk), t, (int)kper);
+			wb = k_window(c, b, K, copy_num(b->ix, N, 0, K, kk), t, (int)kper);
 			if (wa.all_out || wb.all_out)
 				continue; /* the whole copy lies past the window: adds nothing */
 		}
 		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
 		for (int half = 0; half < halves; half++) {
 			for (int64_t m = 0; m < mc; m++)
-				A[m] = window ? operand(s, op, a, copy_num(a->ix, M, m, K, kk), &wa, &zero)
-					      : mfma_operand(s, a, M, m, K, kk, kstep, dpc, od, half);
+				A[m] = mfma_operand(s, op, a, M, m, K, kk, kstep, dpc, od, half, window ? &wa : NULL, &zero);
 			for (int64_t n = 0; n < nc; n++)
-				B[n] = window ? operand(s, op, b, copy_num(b->ix, N, n, K, kk), &wb, &zero)
-					      : mfma_operand(s, b, N, n, K, kk, kstep, dpc, od, half);
+				B[n] = mfma_operand(s, op, b, N, n, K, kk, kstep, dpc, od, half, window ? &wb : NULL, &zero);
 			for (int64_t m = 0; m < mc; m++)
 				for (int64_t n = 0; n < nc; n++) {
 					int64_t cr = copy_num(rx, M, m, N, n);

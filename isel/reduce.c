@@ -31,7 +31,12 @@
  *      window's result — each wave stores its value to
  *      an LDS slot, waits, meets the others at s_barrier and folds every
  *      wave's slot in wave order (so all waves agree);
- *   5. an init operand, if given, is combined last.
+ *   5. an init operand, if given, is combined last;
+ *   6. a result whose layout is not the source's with the reduced dim
+ *      gone (a reduction beside an MMA, its result given the
+ *      accumulator's layout) is reduced into that natural layout, moved
+ *      into its own (isel_tval_gather: through LDS across lanes), and
+ *      combined with init there.
  * Several sources (Wave's `sum([a, b], dim)`) are first combined element
  * by element, in source order (Wave's emit_sources_reduction). f32, f16,
  * bf16 and i32 (reduce_elem.c: 16-bit values are widened to f32 and every
@@ -227,6 +232,39 @@ static int64_t result_copy(const NodeIndex *ix, const NodeIndex *rx, int k, int6
 	return r;
 }
 
+/* Whether every copy of source index ix maps onto one copy of result
+ * index rx (dst[cn]). */
+static bool maps_onto(const NodeIndex *ix, const NodeIndex *rx, int k, bool fold, int64_t *dst)
+{
+	if (rx->epc != (fold ? 1 : ix->epc) || ix->ncopies != rx->ncopies * ix->d[k].copies)
+		return false;
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		if ((dst[cn] = result_copy(ix, rx, k, cn)) < 0)
+			return false;
+	return true;
+}
+
+/* ix without its dim k: each lane's results where its elements lay. */
+static const NodeIndex *natural_index(Isel *s, const NodeIndex *ix, int k)
+{
+	NodeIndex *r = ARENA_NEW(&s->c->arena, NodeIndex);
+	*r = *ix;
+	r->ndims = 0;
+	for (int i = 0; i < ix->ndims; i++)
+		if (i != k)
+			r->d[r->ndims++] = ix->d[i];
+	r->ncopies = ix->ncopies / ix->d[k].copies;
+	r->epc = ix->epc / ix->d[k].size;
+	return r;
+}
+
+/* Whether op's dim is split over more than one wave. */
+static bool dd0_waves(Analysis *c, const Op *op)
+{
+	const DimDist *dd = analysis_dist(c, op->dim);
+	return dd && dd->waves > 1;
+}
+
 void isel_select_reduce(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -268,11 +306,17 @@ void isel_select_reduce(Isel *s, Op *op)
 	 * of each copy feeds element j of the result) */
 	bool fold = edim < 0 || edim == k;
 	/* each source copy feeds one result copy: copies along the other
-	 * dims (BLOCK_M > 1) map one to one, the reduced dim's fold */
+	 * dims (BLOCK_M > 1) map one to one, the reduced dim's fold. A result
+	 * laid out otherwise (a reduction beside an MMA whose result has the
+	 * accumulator's layout, its source not) is reduced in the source's
+	 * own layout and moved into the result's after (step 6) */
 	int64_t *dst = k >= 0 ? ARENA_NEWN(&c->arena, int64_t, ix->ncopies) : NULL;
-	bool ok = k >= 0 && rx->epc == (fold ? 1 : ix->epc) && ix->ncopies == rx->ncopies * ix->d[k].copies;
-	for (int64_t cn = 0; ok && cn < ix->ncopies; cn++)
-		ok = (dst[cn] = result_copy(ix, rx, k, cn)) >= 0;
+	const NodeIndex *want = rx;
+	bool ok = k >= 0 && maps_onto(ix, rx, k, fold, dst);
+	if (!ok && k >= 0) {
+		rx = natural_index(s, ix, k);
+		ok = maps_onto(ix, rx, k, fold, dst);
+	}
 	if (!ok) {
 		analysis_error(c, op->loc, "%s: this reduction's layout (elements along dims other than %s) is not "
 					  "compiled yet",
@@ -324,6 +368,16 @@ void isel_select_reduce(Isel *s, Op *op)
 		}
 		bits |= (unsigned)red << b;
 	}
+	/* a 16-bit sum rounds at every step, so its order shows: the
+	 * interpreter folds an MMA kernel's sums in coordinate order, which
+	 * lanes that share a result (or waves) do not follow */
+	if (c->mode == IM_MMA && op->kind == OP_SUM && dtype_size(v->dtype) < 4 && (bits || (op->block && dd0_waves(c, op)))) {
+		analysis_error(c, op->loc, "%s: a sum of %s values in an MMA kernel whose lanes share a result is not compiled yet "
+					  "(its roundings would follow the lanes' order, not the coordinate order the "
+					  "interpreter defines; a sum of the values cast to f32 is)",
+			op->path, dtype_name(v->dtype));
+		return;
+	}
 	/* the low bits: the butterfly of mirrors; other sets bit by bit */
 	bool prefix = (bits & (bits + 1)) == 0;
 	int64_t cluster = prefix ? (int64_t)bits + 1 : 0;
@@ -355,8 +409,11 @@ void isel_select_reduce(Isel *s, Op *op)
 	bool per_lane = bits != (unsigned)(lanes - 1);
 	Value *init = op_reduce_init(op);
 	const TVal *iv = NULL;
-	if (init && (!(iv = s->val[init->id]) || !(iv = isel_tval_gather(s, iv, rx, op))))
+	if (init && (!(iv = s->val[init->id]) || !(iv = isel_tval_gather(s, iv, want, op))))
 		return;
+	const TVal *iv_late = rx != want ? iv : NULL; /* combined after step 6 */
+	if (iv_late)
+		iv = NULL;
 	RedArith ra = {.kind = op->kind, .dtype = v->dtype};
 	MOpnd *res = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies * rx->epc);
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
@@ -394,5 +451,18 @@ void isel_select_reduce(Isel *s, Op *op)
 			int64_t e = rc * rx->epc + jr;
 			res[e] = iv ? isel_red_combine(s, &ra, isel_red_elem(s, &ra, iv, e), acc, 0) : acc;
 		}
-	s->val[op_result(op)->id] = isel_red_result(s, &ra, res, rx->ncopies * rx->epc, rx);
+	TVal *r = isel_red_result(s, &ra, res, rx->ncopies * rx->epc, rx);
+	if (rx != want) {
+		/* 6. into the result's layout (across lanes through LDS where
+		 * they differ), then init */
+		if (!(r = isel_tval_gather(s, r, want, op)))
+			return;
+		if (iv_late) {
+			MOpnd *fin = ARENA_NEWN(&c->arena, MOpnd, want->ncopies * want->epc);
+			for (int64_t e = 0; e < want->ncopies * want->epc; e++)
+				fin[e] = isel_red_combine(s, &ra, isel_red_elem(s, &ra, iv_late, e), isel_red_elem(s, &ra, r, e), 0);
+			r = isel_red_result(s, &ra, fin, want->ncopies * want->epc, want);
+		}
+	}
+	s->val[op_result(op)->id] = r;
 }

@@ -12,7 +12,11 @@
  * box's extent comes from the source, and every coordinate the new layout
  * reads must be one some work-item writes, or the value is rejected at the
  * op; so a read never sees an unwritten slot. Copies of one element in
- * several lanes write the same value. 32-bit elements move as dwords,
+ * several lanes of one wave write the same value; waves that write the
+ * same coordinates (a reduction's partial results over their own windows,
+ * which may differ) each get a box of their own when every wave reads
+ * only what it wrote, and share one otherwise (the values are then the
+ * same: a value replicated across waves). 32-bit elements move as dwords,
  * 16-bit ones as halves (ds_write_b16, ds_read_u16, the pairs joined with
  * v_perm_b32 as lds_stage.c does: no d16 loads, which SRAM ECC makes clobber
  * the other half). Addresses: one VGPR per distinct lane expression, the
@@ -38,6 +42,7 @@ typedef struct Box {
 	int64_t ext[MAX_DIMS]; /* the box's extent */
 	int64_t stride[MAX_DIMS];
 	int64_t size;          /* elements */
+	int waves;             /* > 1: a box per wave (private) */
 } Box;
 
 /* The coordinate of element (cn, j) of ix along its dim i, relative to the
@@ -124,13 +129,19 @@ static bool prove_cover(Isel *s, Box *b, const Points *src, const Points *dst, c
 			return false;
 		}
 	}
-	uint8_t *seen = ARENA_NEWN(&c->arena, uint8_t, (size_t)b->size);
+	/* which waves write each slot (a bit per wave; the workgroup's at most
+	 * 16 waves: 1024 work-items) */
+	uint16_t *seen = ARENA_NEWN(&c->arena, uint16_t, (size_t)b->size);
+	bool shared = false; /* some slot written by two waves */
 	for (int64_t q = 0; q < threads * src->n; q++) {
 		int64_t lin = 0;
 		for (int k = 0; k < nd; k++)
 			lin += sv[q * nd + k] * b->stride[k];
-		seen[lin] = 1;
+		uint16_t w = (uint16_t)(1u << (q / src->n / 64 % 16));
+		shared |= seen[lin] && !(seen[lin] & w);
+		seen[lin] |= w;
 	}
+	bool own = true; /* every wave reads only slots it writes itself */
 	for (int64_t t = 0; t < threads; t++) {
 		int64_t tid[3] = {t % c->wg_size[0], t / c->wg_size[0] % c->wg_size[1], t / c->wg_size[0] / c->wg_size[1]};
 		bool ok = eval_points(sc, dst, nd, ids, tid, dv);
@@ -141,12 +152,17 @@ static bool prove_cover(Isel *s, Box *b, const Points *src, const Points *dst, c
 				lin += dv[e * nd + k] * b->stride[k];
 			}
 			ok = ok && seen[lin];
+			own &= ok && (seen[lin] >> (t / 64 % 16) & 1);
 		}
 		if (!ok) {
 			*why = "the new layout needs elements no work-item of the workgroup holds";
 			return false;
 		}
 	}
+	/* waves that hold the same coordinates may hold different values (a
+	 * reduction's partial results, each over its wave's window): where
+	 * each wave only reads what it writes, each gets a box of its own */
+	b->waves = shared && own ? (int)((threads + 63) / 64) : 1;
 	return true;
 }
 
@@ -166,6 +182,12 @@ static MOpnd point_addr(Isel *s, Op *op, const Box *b, const Points *p, int64_t 
 	Sym *lin = sym_int(sc, 0);
 	for (int k = 0; k < b->ndims; k++)
 		lin = sym_add(sc, lin, sym_mul(sc, p->coord[e * b->ndims + k], sym_int(sc, b->stride[k] * es)));
+	if (b->waves > 1) { /* the wave's own box: the linear work-item id / 64 */
+		Sym *t = sym_add(sc, sym_symbol(sc, "$T0"),
+			sym_mul(sc, sym_int(sc, c->wg_size[0]),
+				sym_add(sc, sym_symbol(sc, "$T1"), sym_mul(sc, sym_int(sc, c->wg_size[1]), sym_symbol(sc, "$T2")))));
+		lin = sym_add(sc, lin, sym_mul(sc, sym_floor(sc, sym_div(sc, t, sym_int(sc, 64))), sym_int(sc, b->size * es)));
+	}
 	lin = sym_simplify(sc, lin, c->assume);
 	for (size_t i = 0; i < addrs->len; i++) {
 		int64_t d;
@@ -222,7 +244,10 @@ TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	if (!why)
 		prove_cover(s, &b, &src, &dst, &why);
 	bool reuse = false;
-	int base = why ? -1 : isel_lds_alloc(s, (int)(b.size * es + 3) & ~3, &reuse);
+	int64_t bytes = b.size * es * b.waves;
+	if (!why && bytes > 65536)
+		why = "the waves' boxes of the value are larger than LDS";
+	int base = why ? -1 : isel_lds_alloc(s, (int)(bytes + 3) & ~3, &reuse);
 	if (!why && base < 0)
 		why = "the value does not fit in the LDS left";
 	if (why) {

@@ -2,10 +2,12 @@
  * integers, within the wave and, with `block`, across the waves of the
  * workgroup (the interpreter's semantics: interp/scan.c).
  *
- * Layout: lane l holds the e consecutive elements l*e .. l*e + e - 1 of the
- * wave's window along the dim (the read/write layout of a dim on workgroup
- * dim 0 whose wave tile is 64*e), nothing else varying with the lane; other
- * layouts are reported. Algorithm:
+ * Layout: in each copy of the value, lane l holds the e consecutive
+ * elements l*e .. l*e + e - 1 of the wave's window along the dim (the
+ * read/write layout of a dim on workgroup dim 0 whose wave tile is 64*e),
+ * nothing else varying with the lane; copies (along other dims, Wave's
+ * vector shape 0 of test_self_index) scan on their own. Other layouts are
+ * reported. Algorithm, per copy:
  *   1. the lane's elements in order: p[j] = p[j-1] + x[j];
  *   2. an inclusive scan of the lane totals t = p[e-1] across the wave:
  *      within each row of 16 lanes, four steps acc += acc from 1, 2, 4, 8
@@ -14,23 +16,26 @@
  *      does not write them); then rows: lanes from 16, 32, 48 on add the
  *      row totals read from lanes 15, 31, 47 (v_readlane, v_cndmask);
  *   3. the lane's exclusive prefix is that minus t; element j is p[j] plus it;
- *   4. block: every wave stores its total (lane 63) to an LDS slot, meets
- *      the others at s_barrier and adds the slots of the waves before it
- *      along the dim (a v_cndmask per slot on wave id < slot), in order. */
+ *   4. block (one copy): every wave stores its total (lane 63) to an LDS
+ *      slot, meets the others at s_barrier and adds the slots of the waves
+ *      before it along the dim (a v_cndmask per slot on wave id < slot), in
+ *      order. */
 #include <string.h>
 
 #include "isel.h"
 
-/* Is ix the layout of the file comment along dim position k, e each? */
-static bool lane_runs(Analysis *c, const NodeIndex *ix, int k, int64_t e)
+/* Is copy cn of ix the layout of the file comment along dim position k,
+ * e each? */
+static bool lane_runs(Analysis *c, const NodeIndex *ix, int k, int64_t e, int64_t cn)
 {
 	int64_t base, v;
-	if (ix->ncopies != 1 || ix->epc != e || ix->d[k].size != e || !isel_at_lane(c, index_coord(c, ix, k, 0, 0), 0, &base))
+	if (ix->epc != e || ix->d[k].size != e || !isel_at_lane(c, index_coord(c, ix, k, cn, 0), 0, &base))
 		return false;
 	for (int64_t l = 0; l < 64; l++)
 		for (int i = 0; i < ix->ndims; i++) {
 			int64_t v0;
-			if (!isel_at_lane(c, index_coord(c, ix, i, 0, 0), 0, &v0) || !isel_at_lane(c, index_coord(c, ix, i, 0, 0), l, &v))
+			if (!isel_at_lane(c, index_coord(c, ix, i, cn, 0), 0, &v0) ||
+				!isel_at_lane(c, index_coord(c, ix, i, cn, 0), l, &v))
 				return false;
 			if (i == k ? v != base + l * e : v != v0)
 				return false;
@@ -138,7 +143,10 @@ void isel_select_scan(Isel *s, Op *op)
 			k = i;
 	const DimDist *dd = analysis_dist(c, op->dim);
 	int64_t e = k >= 0 ? ix->d[k].size : 0;
-	if (k < 0 || !dd || dd->wg_dim != 0 || dd->wave_tile != 64 * e || ix->d[k].limit || !lane_runs(c, ix, k, e)) {
+	bool runs = k >= 0 && dd && dd->wg_dim == 0 && dd->wave_tile == 64 * e && !ix->d[k].limit;
+	for (int64_t cn = 0; runs && cn < ix->ncopies; cn++)
+		runs = lane_runs(c, ix, k, e, cn);
+	if (!runs) {
 		analysis_error(c, op->loc, "%s: cumsum over %s in this layout is not compiled yet (lanes must hold "
 					  "consecutive runs covering the wave's window of a dim on workgroup dim 0)",
 			op->path, sym_name(op->dim));
@@ -146,34 +154,38 @@ void isel_select_scan(Isel *s, Op *op)
 	}
 	bool cross = op->block && dd->waves > 1;
 	SymCtx *sc = c->k->sc;
-	if (cross && (c->wg_size[0] / 64 != dd->waves || c->wg_size[1] * c->wg_size[2] != 1)) {
-		analysis_error(c, op->loc, "%s: a block cumsum with waves along other dims than %s is not compiled yet",
+	if (cross && (c->wg_size[0] / 64 != dd->waves || c->wg_size[1] * c->wg_size[2] != 1 || ix->ncopies != 1)) {
+		analysis_error(c, op->loc, "%s: a block cumsum with waves along other dims than %s, or of a value "
+					  "with several copies, is not compiled yet",
 			op->path, sym_name(op->dim));
 		return;
 	}
 	v = isel_tval_in_vgprs(s, v);
-	/* 1. within the lane */
-	MOpnd *p = ARENA_NEWN(&c->arena, MOpnd, e);
-	p[0] = isel_vgpr(s, v->d[0]);
-	for (int64_t j = 1; j < e; j++)
-		p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, v->d[j]));
-	/* 2., 3. across the lanes: the exclusive prefix */
-	MOpnd incl = wave_scan(s, op, p[e - 1]);
-	MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
-	if (cross) {
-		MOpnd total = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {incl, mo_imm(63)};
-		mblock_add(s->b, I_V_READLANE_B32, 1, &total, 2, u);
-		Sym *wr = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
-		MOpnd before = waves_before(s, op, total, dd->waves, wr, sym_int(sc, 0));
-		if (c->failed)
-			return;
-		if (before.kind == MO_VREG)
-			excl = vop2(s, I_V_ADD_U32, excl, before);
-	}
 	TVal *r = ARENA_NEW(&c->arena, TVal);
 	*r = *v;
 	r->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
-	for (int64_t j = 0; j < e; j++)
-		r->d[j] = vop2(s, I_V_ADD_U32, p[j], excl);
+	MOpnd *p = ARENA_NEWN(&c->arena, MOpnd, e);
+	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
+		const MOpnd *x = v->d + cn * e;
+		/* 1. within the lane */
+		p[0] = isel_vgpr(s, x[0]);
+		for (int64_t j = 1; j < e; j++)
+			p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, x[j]));
+		/* 2., 3. across the lanes: the exclusive prefix */
+		MOpnd incl = wave_scan(s, op, p[e - 1]);
+		MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
+		if (cross) {
+			MOpnd total = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {incl, mo_imm(63)};
+			mblock_add(s->b, I_V_READLANE_B32, 1, &total, 2, u);
+			Sym *wr = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+			MOpnd before = waves_before(s, op, total, dd->waves, wr, sym_int(sc, 0));
+			if (c->failed)
+				return;
+			if (before.kind == MO_VREG)
+				excl = vop2(s, I_V_ADD_U32, excl, before);
+		}
+		for (int64_t j = 0; j < e; j++)
+			r->d[cn * e + j] = vop2(s, I_V_ADD_U32, p[j], excl);
+	}
 	s->val[op_result(op)->id] = r;
 }

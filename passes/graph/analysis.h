@@ -191,6 +191,10 @@ TileLoop *analysis_tile(Analysis *c, const Sym *dim);
 Sym *index_coord(Analysis *c, const NodeIndex *x, int i, int64_t cn, int64_t j);
 /* x's dim d, or NULL. */
 const DimIndex *index_dim(const NodeIndex *x, const Sym *d);
+/* x with its last dim, renamed to dim, scaled by num/den (a bitcast
+ * between widths regroups the elements along it); NULL where the thread's
+ * run does not split into whole groups. */
+NodeIndex *index_bitcast_scaled(Analysis *c, const NodeIndex *x, Sym *dim, int64_t num, int64_t den);
 /* "{M: start : size : stride, ...}" for copy number cn, SymPy syntax. */
 void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn);
 

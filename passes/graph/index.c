@@ -1,6 +1,6 @@
 /* index.c — reading a per-thread index (NodeIndex, analysis.h): a dim's
- * part, an element's coordinate, and the printed form `wavecc dump-indices`
- * shows. Shared by the index passes (indices.c, dynindex.c) and the stages
+ * part, an element's coordinate, the printed form `wavecc dump-indices`
+ * shows, and an index regrouped by a bitcast between widths. Shared by the index passes (indices.c, dynindex.c) and the stages
  * after them; calls none of them. */
 #include "analysis.h"
 
@@ -41,4 +41,37 @@ void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn)
 			(long long)di->size, (long long)di->stride);
 	}
 	buf_putc(b, '}');
+}
+
+/* ix with its last dim, renamed to dim, scaled by num/den (a bitcast
+ * between widths: f elements along the last dim for one, or one for f):
+ * the run, its start and the copies' step; NULL where the run does not
+ * split into whole groups (a start not a multiple of den, say) or the
+ * thread's elements lie along another dim. */
+NodeIndex *index_bitcast_scaled(Analysis *c, const NodeIndex *ix, Sym *dim, int64_t num, int64_t den)
+{
+	SymCtx *sc = c->k->sc;
+	if (!ix || ix->ndims < 1)
+		return NULL;
+	int l = ix->ndims - 1;
+	const DimIndex *d = &ix->d[l];
+	if (ix->epc != d->size || (d->size * num) % den || (d->step * num) % den)
+		return NULL;
+	Sym *J = sym_symbol(sc, "$J");
+	if (d->size > 1 && sym_simplify(sc, sym_sub(sc, d->coord, sym_add(sc, d->start, J)), c->assume) != sym_int(sc, 0))
+		return NULL; /* the run is not consecutive */
+	Sym *start = sym_simplify(sc, sym_div(sc, sym_mul(sc, d->start, sym_int(sc, num)), sym_int(sc, den)), c->assume);
+	if (den > 1 && sym_simplify(sc, sym_mod(sc, d->start, sym_int(sc, den)), c->assume) != sym_int(sc, 0))
+		return NULL;
+	NodeIndex *r = ARENA_NEW(&c->arena, NodeIndex);
+	*r = *ix;
+	DimIndex *q = &r->d[l];
+	q->dim = dim;
+	q->size = d->size * num / den;
+	q->step = d->step * num / den;
+	q->start = start;
+	q->coord = q->size > 1 ? sym_simplify(sc, sym_add(sc, start, J), c->assume) : start;
+	q->limit = 0;
+	r->epc = q->size;
+	return q->size >= 1 ? r : NULL;
 }

@@ -79,6 +79,7 @@ enum { MAX_LAYS = 8 };
 
 typedef struct Ctx {
 	Analysis *c;
+	int *uses;      /* by value id: operand uses */
 	SymCtx *sc;
 	Role *role;     /* by value id (MMA mode) */
 	uint8_t *lay;   /* by value id: the layout role[] refers to */
@@ -364,6 +365,88 @@ static bool reduced_window(Ctx *x, const Op *op, DimIndex *di)
 	return false;
 }
 
+static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t rw_ept);
+
+/* In an MMA kernel, a value without an MMA role gets the read/write
+ * anchors (the lane on the dim of workgroup dim 0) but the MMA's vector
+ * shapes as copy steps; the two agree only where a copy steps by what the
+ * lanes cover. */
+static bool rw_covers(Ctx *x, const NodeIndex *ni)
+{
+	for (int i = 0; i < ni->ndims; i++) {
+		const DimIndex *di = &ni->d[i];
+		DimDist *d = analysis_dist(x->c, di->dim);
+		int64_t cover = di->size * (d && d->wg_dim == 0 ? 64 : 1);
+		if (di->step > 0 && di->step != cover)
+			return false;
+	}
+	return true;
+}
+
+/* Where they do not, Wave's vector-shape layout (its access pattern for
+ * ops outside the MMA): a copy is one block of the dims' vector shapes,
+ * row-major, its elements dealt to the 64 lanes in runs of ept = block /
+ * 64 along the last dim (lanes repeat the block when it is smaller than
+ * 64); copies step by the vector shapes over the window, which they must
+ * tile. NULL after reporting what it cannot lay out. */
+static NodeIndex *vs_index(Ctx *x, const Op *op, Shape sh)
+{
+	Analysis *c = x->c;
+	SymCtx *sc = x->sc;
+	int64_t vs[MAX_DIMS], block = 1;
+	int fast = -1;
+	for (int i = 0; i < sh.rank; i++) {
+		vs[i] = vector_shape(x, sh.dims[i]);
+		if (vs[i] < 1)
+			vs[i] = 1;
+		if (vs[i] > 1)
+			fast = i;
+		block *= vs[i];
+	}
+	int64_t ept = block >= 64 ? block / 64 : 1;
+	if ((block >= 64 && block % 64) || (fast >= 0 && vs[fast] % ept) || ept > MAX_EPC) {
+		analysis_error(c, op->loc, "%s: this value has no MMA role and its vector shapes (%lld elements a block) "
+					  "do not deal evenly to the 64 lanes: not compiled yet",
+			op->path, (long long)block);
+		return NULL;
+	}
+	NodeIndex *ni = ARENA_NEW(&c->arena, NodeIndex);
+	ni->ndims = sh.rank;
+	ni->ncopies = 1;
+	ni->epc = ept;
+	Sym *J = sym_symbol(sc, "$J");
+	Sym *pos = sym_mul(sc, block >= 64 ? lane(x) : sym_mod(sc, lane(x), num(x, block)), num(x, ept));
+	int64_t stride = block;
+	for (int i = 0; i < sh.rank; i++) {
+		DimIndex *di = &ni->d[i];
+		stride /= vs[i];
+		*di = (DimIndex){.dim = sh.dims[i], .size = i == fast ? ept : 1, .stride = 1};
+		Sym *at = sym_mod(sc, sym_floor(sc, sym_div(sc, pos, num(x, stride))), num(x, vs[i]));
+		Sym *cs = constraint_start(x, op, di->dim);
+		di->start = sym_simplify(sc, sym_add(sc, at, cs), c->assume);
+		di->coord = di->size > 1 ? sym_simplify(sc, sym_add(sc, di->start, J), c->assume) : di->start;
+		int64_t w = window_length(x, op, di->dim);
+		if (w <= 0)
+			return NULL;
+		di->copies = w / vs[i] + (w % vs[i] != 0);
+		di->step = vs[i];
+		if (di->copies * vs[i] != w && di->copies > 1) {
+			analysis_error(c, op->loc, "%s: this value has no MMA role, and the vector shape %lld of %s does not "
+						  "tile its window of %lld: not compiled yet",
+				op->path, (long long)vs[i], sym_name(di->dim), (long long)w);
+			return NULL;
+		}
+		if (di->copies > MAX_THREAD_ELEMS / ni->epc / ni->ncopies) {
+			analysis_error(c, op->loc, "%s: %s is covered by %lld copies of %lld element(s) per thread: one value "
+						  "of more than %d elements per thread does not fit in a lane's registers",
+				op->path, sym_name(di->dim), (long long)di->copies, (long long)di->size, MAX_THREAD_ELEMS);
+			return NULL;
+		}
+		ni->ncopies *= di->copies;
+	}
+	return ni;
+}
+
 static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t rw_ept)
 {
 	Analysis *c = x->c;
@@ -465,6 +548,9 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 		analysis_error(c, op->loc, "%s: %lld elements per thread in one run: at most %d are compiled yet", op->path,
 			(long long)ni->epc, MAX_EPC);
 		return NULL;
+	}
+	if (c->mode == IM_MMA && role == R_NONE && !rw_covers(x, ni)) {
+		return vs_index(x, op, sh);
 	}
 	return ni;
 }
@@ -873,6 +959,31 @@ static NodeIndex *index_widened(Ctx *x, const Op *op, const NodeIndex *src, Shap
 	return found == src->ndims ? ni : NULL;
 }
 
+/* A reduction's result in its source's layout, the reduced dim gone: the
+ * other dims keep their lanes, copies and elements (each lane's partial
+ * result lies where its source elements lay), which is what isel/reduce.c
+ * folds into (an MMA operand's rows, Wave's gemm-and-reduce). NULL when
+ * src lacks the dim or holds elements along it and another dim at once. */
+static NodeIndex *index_reduced(Ctx *x, const NodeIndex *src, const Sym *dim)
+{
+	if (!src)
+		return NULL;
+	NodeIndex *ni = ARENA_NEW(&x->c->arena, NodeIndex);
+	*ni = *src;
+	ni->ndims = 0;
+	bool found = false;
+	for (int i = 0; i < src->ndims; i++) {
+		if (src->d[i].dim != dim) {
+			ni->d[ni->ndims++] = src->d[i];
+			continue;
+		}
+		found = true;
+		ni->ncopies = src->ncopies / src->d[i].copies;
+		ni->epc = src->epc / src->d[i].size;
+	}
+	return found ? ni : NULL;
+}
+
 /* An mma whose lhs or rhs is held in another layout (a chained MMA's
  * operand computed from the previous one's result): the index it needs
  * the operand in, for isel to gather it into. */
@@ -929,6 +1040,25 @@ static NodeIndex *dyn_read_index(Ctx *x, Value *res)
 	return aix ? index_dyn_value(x->c, user, aix, x->dvm_which[res->id], &why) : NULL;
 }
 
+/* A read whose one use is a bitcast between widths is indexed where the
+ * bitcast needs it: the bitcast's index with its last dim scaled back
+ * (an MMA operand's run of 4 f16 is a run of 2 i32), so the bitcast only
+ * reinterprets the dwords (isel/bitcast.c). Reads the plan fuses into
+ * their bitcast drop this index; mapped ones keep it. */
+static void bitcast_read_index(Ctx *x, Op *op, const NodeIndex *ni)
+{
+	Value *a = op->args[0], *res = op_result(op);
+	if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->parent != op->parent || x->uses[a->id] != 1 ||
+		a->shape.rank < 1)
+		return;
+	int sa = dtype_size(a->dtype), sr = dtype_size(res->dtype);
+	if (sa == sr)
+		return;
+	NodeIndex *r = index_bitcast_scaled(x->c, ni, a->shape.dims[a->shape.rank - 1], sr, sa);
+	if (r)
+		x->c->index[a->def->id] = r;
+}
+
 static void index_region(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -966,6 +1096,9 @@ static void index_region(Ctx *x, Region *r)
 			if (c->mode == IM_READ_WRITE && op->kind != OP_READ && op->kind != OP_REGISTER && op->nargs &&
 				operand_index(x, op->args[0]) && shape_eq(res->shape, op->args[0]->shape))
 				ni = operand_index(x, op->args[0]);
+			else if (c->mode == IM_MMA && role == R_NONE && op_is_reduce(op->kind) &&
+				 (ni = index_reduced(x, operand_index(x, op->args[0]), op->dim)) != NULL)
+				; /* a reduction beside the MMA (of an operand, say) */
 			else if (c->mode == IM_MMA && role == R_NONE && op->nargs && operand_index(x, op->args[0]))
 				ni = operand_index(x, op->args[0]);
 			else
@@ -974,6 +1107,8 @@ static void index_region(Ctx *x, Region *r)
 				mma_operands(x, op);
 		}
 		c->index[op->id] = ni;
+		if (op->kind == OP_BITCAST && ni)
+			bitcast_read_index(x, op, ni);
 	}
 }
 
@@ -1093,7 +1228,8 @@ static bool check_write_races(Ctx *x, Region *r)
 						  "%s (a race); a reduction across %s is not supported%s",
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
 				sym_name(dd->dim), count, wgs ? "workgroups" : "waves", mem->name,
-				wgs ? "workgroups" : "waves", wgs ? "" : " without \"block\": true");
+				wgs ? "workgroups" : "waves",
+				wgs ? " by a write (atomic_add adds the partial results into memory)" : " without \"block\": true");
 			return false;
 		}
 	}
@@ -1246,6 +1382,8 @@ void analyze_indices(Analysis *c)
 	x.dvm_user = ARENA_NEWN(&c->arena, Op *, k->nvalues + 1);
 	x.dvm_which = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
 	index_dyn_users(k->body, x.dvm_user, x.dvm_which);
+	x.uses = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
+	region_count_uses(k->body, x.uses);
 	index_region(&x, k->body);
 	if (!c->failed)
 		check_write_races(&x, k->body);

@@ -66,6 +66,13 @@ typedef struct {
 	"{\"name\":\"l\",\"op\":\"log\",\"arg\":\"a\"},{\"name\":\"m\",\"op\":\"" OP "\",\"lhs\":\"l\",\"rhs\":\"b\"}," \
 	"{\"name\":\"out\",\"op\":\"" OP "\",\"lhs\":\"b\",\"rhs\":\"m\"}"
 
+/* out = cast(a * k, TO): Wave's casts to and from integers (isel/cast_int.c) */
+#define CAST(T, K, TO)                                                                                             \
+	"{\"name\":\"k\",\"op\":\"scalar\",\"value\":" K ",\"dtype\":\"" T "\"},"                                \
+	"{\"name\":\"x\",\"op\":\"mul\",\"lhs\":\"a\",\"rhs\":\"k\"},"                                             \
+	"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"x\",\"dtype\":\"" TO "\"}"
+#define CAST1(TO) "{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"a\",\"dtype\":\"" TO "\"}"
+
 #define APPLY(EXPR)                                                                                                \
 	"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\",\"b\"],\"params\":[\"x\",\"y\"],"              \
 	"\"expr\":\"" EXPR "\"},{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}"
@@ -128,6 +135,29 @@ static const EltCase cases[] = {
 	{"cast_i1_i32", "i32", "bf16",
 		"{\"name\":\"t\",\"op\":\"cast\",\"arg\":\"a\",\"dtype\":\"i1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"t\",\"dtype\":\"bf16\"}", ""},
+	/* float to integer (arith.fptosi: toward zero, NaN 0, saturated to
+	 * i32, then wrapped to narrower widths): a * 1.5e9 reaches +-3e9 and
+	 * saturates, f16 a * 40000 overflows to +-inf, log(a) gives NaN and
+	 * -inf; integers to floats and between widths (sign or zero
+	 * extension, wrapping), packed 8- and 16-bit results */
+	{"cast_f32_i32", "f32", "i32", CAST("f32", "3.7", "i32"), ""},
+	{"cast_f32_i32_sat", "f32", "i32", CAST("f32", "1.5e9", "i32"), ""},
+	{"cast_f32_u32_sat", "f32", "u32", CAST("f32", "1.5e9", "u32"), ""},
+	{"cast_f16_i32_inf", "f16", "i32", CAST("f16", "40000.0", "i32"), ""},
+	{"cast_bf16_i32_sat", "bf16", "i32", CAST("bf16", "1.5e9", "i32"), ""},
+	{"cast_f32_i32_nan", "f32", "i32",
+		"{\"name\":\"l\",\"op\":\"log\",\"arg\":\"a\"},{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"l\",\"dtype\":\"i32\"}", ""},
+	{"cast_f32_i8", "f32", "i8", CAST("f32", "100.0", "i8"), ""},
+	{"cast_f32_u8", "f32", "u8", CAST("f32", "200.0", "u8"), ""},
+	{"cast_f16_i16", "f16", "i16", CAST("f16", "30000.0", "i16"), ""},
+	{"cast_i32_i8", "i32", "i8", CAST("i32", "1000003", "i8"), ""},
+	{"cast_i32_u16", "i32", "u16", CAST("i32", "1000003", "u16"), ""},
+	{"cast_i32_u32", "i32", "u32", CAST("i32", "1000003", "u32"), ""},
+	{"cast_u32_f32", "u32", "f32", CAST("u32", "300000007", "f32"), "--atol 0 --rtol 0"},
+	{"cast_i8_f16", "i8", "f16", CAST1("f16"), "--atol 0 --rtol 0"},
+	{"cast_u8_f32", "u8", "f32", CAST1("f32"), "--atol 0 --rtol 0"},
+	{"cast_i16_i32", "i16", "i32", CAST1("i32"), ""},
+	{"cast_i8_bf16", "i8", "bf16", CAST1("bf16"), "--atol 0 --rtol 0"},
 	/* f32 math over wide ranges, with tolerances tighter than the default */
 	{"sin_f32", "f32", "f32", UNARY("sin", "f32", "mul", "5000.0"), "--atol 1e-6 --rtol 0"},
 	{"cos_f32", "f32", "f32", UNARY("cos", "f32", "mul", "5000.0"), "--atol 1e-6 --rtol 0"},

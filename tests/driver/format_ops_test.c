@@ -40,6 +40,14 @@ static const char *const passing[] = {
 	/* the same with the shared reads inside the branch: their LDS tiles
 	 * are staged (barriers and all) on the branch's side */
 	"tests/driver/data/gemm_conditional_tiles_staged.json -D M=100 -D N=70 -D K=96",
+	/* bitcasts of computed values and of a read with another use (not
+	 * fused into a read): the dwords regrouped along the last dim, f16
+	 * pairs into i32 and back, i32 into four i8; packed 16-bit runs, a
+	 * partial last workgroup */
+	"tests/driver/data/bitcast_f16_i32.json", "tests/driver/data/bitcast_f16_i32.json -D M=3 -D N=300",
+	"tests/driver/data/bitcast_i32_f16.json", "tests/driver/data/bitcast_i32_f16.json -D M=3 -D N=300",
+	"tests/driver/data/bitcast_i32_i8.json -D M=3 -D N=300",
+	"tests/driver/data/bitcast_two_uses.json -D M=3 -D N=300",
 };
 
 START_TEST(passes)
@@ -104,7 +112,9 @@ static void write_npy(const char *path, const char *descr, int rank, const int64
 
 /* testPackedGemm with f16 data in i32 buffers (Wave passes a.view(int32)):
  * the emulator's c must match the interpreter's (wavecc run) and a host
- * GEMM of the f16 values computed here, for both MMA types and targets. */
+ * GEMM of the f16 values computed here, for both MMA types and targets;
+ * and testPackedNonTransposeGemm, whose b is b.view(int32).T: i32[K/2, N]
+ * read through a transposing mapping before its bitcast. */
 START_TEST(packed_gemm_f16_data)
 {
 	enum { M = 128, N = 192, K = 160 };
@@ -123,11 +133,20 @@ START_TEST(packed_gemm_f16_data)
 		else
 			b[i - M * K] = h;
 	}
-	int64_t sa[2] = {M, K / 2}, sb[2] = {N, K / 2};
+	bool nt = _i / 4; /* testPackedNonTransposeGemm: b's pairs as [K/2][N] */
+	uint16_t *bt = malloc(sizeof(uint16_t) * N * K);
+	for (int kp = 0; kp < K / 2; kp++)
+		for (int n = 0; n < N; n++)
+			for (int h = 0; h < 2; h++)
+				bt[(kp * N + n) * 2 + h] = b[n * K + 2 * kp + h];
+	int64_t sa[2] = {M, K / 2}, sb[2] = {N, K / 2}, sbt[2] = {K / 2, N};
+	snprintf(pb, sizeof pb, "%s/b%d.npy", dir, nt);
 	write_npy(pa, "<i4", 2, sa, a, sizeof(uint16_t) * M * K);
-	write_npy(pb, "<i4", 2, sb, b, sizeof(uint16_t) * N * K);
-	snprintf(args, sizeof args, "run tests/driver/wave/packed_gemm_%s.json -D M=%d -D N=%d -D K=%d --in a='%s' --in b='%s' "
-		"--out c='%s' --mcpu %s", _i / 2 ? "32x32x8" : "16x16x16", M, N, K, pa, pb, pc, targets[_i % 2]);
+	write_npy(pb, "<i4", 2, nt ? sbt : sb, nt ? bt : b, sizeof(uint16_t) * N * K);
+	free(bt);
+	snprintf(args, sizeof args, "run tests/driver/wave/packed_%sgemm_%s.json -D M=%d -D N=%d -D K=%d --in a='%s' --in b='%s' "
+		"--out c='%s' --mcpu %s", nt ? "nontranspose_" : "", _i / 2 % 2 ? "32x32x8" : "16x16x16", M, N, K, pa, pb, pc,
+		targets[_i % 2]);
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out, r.err);
 	cmd_result_free(&r);
@@ -160,7 +179,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_loop_test(tc, rejected_with_location, 0, (int)ARRAY_LEN(rejects));
-	tcase_add_loop_test(tc, packed_gemm_f16_data, 0, 4);
+	tcase_add_loop_test(tc, packed_gemm_f16_data, 0, 8);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -137,6 +137,14 @@ static const WaveCase cases[] = {
 	{"vector_add.json -D M=111 -D N=813", NULL, NULL},
 	/* test_elementwise.py::test_cast, f32 -> f16 at (256, 64) */
 	{"cast.json -D M=256 -D N=64", NULL, NULL},
+	/* lit_tests/kernel/wave/casting.py::test_cast (a codegen test; here it
+	 * runs) at its 16 x 16: f16 -> f32 -> i8 -> f16 -> i16 -> i32 -> f32 ->
+	 * f16, then an i1 register cast to f16 written (the chain's value is
+	 * dropped, as in Wave's test); lit_cast_chain writes the chain's value
+	 * instead (arith.fptosi: toward zero, saturated to i32, wrapped to i8
+	 * and i16) */
+	{"lit_cast.json", NULL, NULL},
+	{"lit_cast_chain.json", NULL, NULL},
 	/* test_elementwise.py::test_broadcast_scaled_add at (256, 256): memory
 	 * dims N/2 (an expression dim) */
 	{"broadcast_scaled_add.json", NULL, NULL},
@@ -193,6 +201,13 @@ static const WaveCase cases[] = {
 	{"lit_tiled_reduce_min_unaligned.json", NULL, NULL},
 	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
 	{"lit_reduction_and_elemwise.json", "N is split over 4 waves", NULL},
+	/* lit_tests/kernel/wave/gemm.py::test_gemm_and_reduce (64, 128, 64),
+	 * 32x32x16 tiles, 2x2 waves, F32_16x16x16_F16: a max over K of the A
+	 * operand carried beside the accumulator, then c = acc / max (the max
+	 * in the operand's rows, moved into the accumulator's for the
+	 * division); also unaligned */
+	{"lit_gemm_and_reduce.json", NULL, NULL},
+	{"lit_gemm_and_reduce.json -D M=50 -D N=100 -D K=90", NULL, NULL},
 	{"lit_multiple_reduction_iv.json", "N is split over 4 waves", NULL},
 	{"lit_reduce_propagate_broadcast.json", "N is split over 8 waves", NULL},
 	/* test_transpose.py::test_transpose_read: default shapes reversed
@@ -273,19 +288,40 @@ static const WaveCase cases[] = {
 	{"cdna4_gemm_32x32x16_bf16_bf16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
 	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
 	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
-	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942 only),
-	 * testCDNA2IntGemm (I32_16x16x16_I8, I32_32x32x8_I8: gfx90a only;
-	 * static and dynamic with K > 4 * BLOCK_K) and testF8Gemm (f16 cast to
-	 * f8e4m3fnuz in the loop; native and K4 types: gfx942 only), 64x64x32
-	 * tiles; test_gemm's first shape runs with WAVECC_WAVE_SLOW=1 */
-	{"wg_gemm_int_16x16x32_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
-	{"wg_gemm_int_32x32x16_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x32_i8.json -D M=100 -D N=70 -D K=90", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_32x32x8_i8.json -D M=128 -D N=192 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=100 -D N=70 -D K=160", NULL, "gfx90a"},
+	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942's
+	 * instructions; gfx90a runs each as two of its 16x16x16 or 32x32x8
+	 * MFMAs, a dword of each lane's 8 k apiece), testCDNA2IntGemm
+	 * (I32_16x16x16_I8, I32_32x32x8_I8: gfx90a's; gfx942 runs each on its
+	 * wider MFMA with a zero dword after each lane's 4 k; static and
+	 * dynamic with K > 4 * BLOCK_K) and testF8Gemm (f16 cast to f8e4m3fnuz
+	 * in the loop; native and K4 types: gfx942 only), 64x64x32 tiles;
+	 * test_gemm's first shape runs with WAVECC_WAVE_SLOW=1 */
+	{"wg_gemm_int_16x16x32_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_32x32x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_16x16x32_i8.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_32x32x8_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
+	/* an f8 K step of 32 in a K tile of 16: the lanes whose k lie past the
+	 * trip's window get zero operands */
+	{"wg_gemm_f8_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=16", NULL, "gfx942"},
+	/* wave_gemm_test.py::testI8HwTransposeGemm (gfx950's hardware transpose
+	 * loads in Wave; here a mapped read): 16x16x16 tiles, one wave, a and
+	 * b shared, b i8[K, N] read through {N: i, K: j}, I32_16x16x32_I8 and
+	 * I32_32x32x16_I8. Under I32_16x16x32_I8 the K tile of 16 is half the
+	 * MFMA's K: the lanes holding k 16-31 get zero operands (gfx942; no
+	 * smaller i8 MFMA there) or run as two 16x16x16 MFMAs (gfx90a).
+	 * Wave's (4096, 4096, 4096) is slow; BLOCK_K 8 and 24 too */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=8", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=24", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=6",
+		"a K tile of 6 is not a multiple of I32_16x16x32_I8's K 32: not compiled yet for this type (8-bit operands "
+		"need a tile of whole dwords", NULL},
 	{"wg_gemm_f8_32x32x16.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=100 -D N=70 -D K=96", NULL, "gfx942"},
@@ -305,6 +341,17 @@ static const WaveCase cases[] = {
 	 * pairs, which made c NaN everywhere */
 	{"packed_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:192,80", NULL, NULL},
 	{"packed_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:192,80", NULL, NULL},
+	/* wave_gemm_test.py::testPackedNonTransposeGemm: b is i32[K/2, N]
+	 * (Wave's b.view(int32).T) read through the mapping {N: i, K/2: j}
+	 * into [N, K/2], then bitcast to f16 [N, K]: the read indexed where
+	 * the bitcast needs it (runs of 2 i32 for the MMA's runs of 4 f16),
+	 * the bitcast a renaming of its dwords (isel/bitcast.c); (100, 70, 90)
+	 * is unaligned */
+	{"packed_nontranspose_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
+		NULL},
+	{"packed_nontranspose_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
+		NULL},
+	{"packed_nontranspose_gemm_16x16x16.json -D M=100 -D N=70 -D K=90 --packed a:100,45 --packed b:45,70", NULL, NULL},
 	/* test_misc_ops.py::test_conditional: write a to b under mask > 0
 	 * (apply_expr), BLOCK_N = 64, f16 data, i32 mask; default shapes */
 	{"conditional.json -D M=1 -D N=27", NULL, NULL},
@@ -347,8 +394,15 @@ static const WaveCase cases[] = {
 	{"block_scan.json -D M=256 -D N=1024", NULL, NULL},
 	{"block_scan.json -D M=145 -D N=32000", "125 elements of N per thread in one run: at most 64 are compiled yet", NULL},
 	/* test_misc_ops.py::test_self_index: (48, 4, 128), i32: sum over N,
-	 * broadcast, cumsum, ge, self_index, select */
-	{"self_index.json", "graph[3]: cumsum over N in this layout is not compiled yet", NULL},
+	 * broadcast, cumsum, ge, self_index, select. Its 192 copies (M and K
+	 * of vector shape 0) of 2 elements each keep 384 dwords of the read and
+	 * as many of the cumsum live per thread: over the 512 VGPRs and AGPRs
+	 * without spilling to scratch; 8 x 4 and 24 x 4 (also unaligned N)
+	 * run the same kernel */
+	{"self_index.json", "out of accumulator registers", NULL},
+	{"self_index.json -D M=8 -D K=4", NULL, NULL},
+	{"self_index.json -D M=24 -D K=4", NULL, NULL},
+	{"self_index.json -D M=4 -D K=2 -D N=100", NULL, NULL},
 	/* test_misc_ops.py::test_set_symbol: S (dynamic) set from off, a[S,N]
 	 * read through the mapping {S: S, N: j}; default shapes, S bound to M */
 	{"set_symbol.json -D M=1 -D N=27 -D S=1", NULL, NULL},
@@ -895,6 +949,10 @@ static const WaveCase slow[] = {
 	{"wg_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"packed_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:5120,320", NULL, NULL},
 	{"packed_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:5120,320", NULL, NULL},
+	{"packed_nontranspose_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:320,5120",
+		NULL, NULL},
+	{"packed_nontranspose_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:320,5120",
+		NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
@@ -904,13 +962,15 @@ static const WaveCase slow[] = {
 	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_bf16_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 --max-instructions 100000000000", NULL, NULL},
-	{"wg_gemm_int_16x16x32_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
-	{"wg_gemm_int_32x32x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
-	{"wg_gemm_int_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
-	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx90a"},
+	{"wg_gemm_int_16x16x32_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_32x32x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_dyn_16x16x16_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"wg_gemm_int_dyn_32x32x8_i8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_f8_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=1024 -D N=1024 -D K=1024", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=1024 -D N=1024 -D K=1024", NULL, NULL},
 	{"wg_gemm_f8_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
@@ -1177,6 +1237,12 @@ static const WaveCase gfx950[] = {
 	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
 	{"copy.json -D M=111 -D N=813", NULL, NULL},
 	{"lit_tiled_reduce_max.json", "N is split over 4 waves", NULL},
+	/* testI8HwTransposeGemm is a gfx950 test in Wave (require_cdna4): its
+	 * K tile of 16 under I32_16x16x32_I8, and the CDNA2 i8 type on the
+	 * wider MFMA */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
 		NULL},

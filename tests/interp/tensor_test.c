@@ -194,6 +194,33 @@ START_TEST(rounding_per_dtype)
 }
 END_TEST
 
+/* casts from float to integers (IT_FPTOSI, then the rounding to the
+ * dtype): NaN 0, toward zero, saturated to the i32 range (v_cvt_i32_f32),
+ * then wrapped to narrower widths; i64 is not saturated at 32 bits */
+static double fptosi(DType t, double v)
+{
+	double x[3] = {v, 0, 0};
+	return it_round(t, it_apply(IT_FPTOSI, t, DT_F32, x));
+}
+
+START_TEST(float_to_int_casts)
+{
+	ck_assert_double_eq(fptosi(DT_I32, -2.7), -2.0);
+	ck_assert_double_eq(fptosi(DT_I32, 2.7), 2.0);
+	ck_assert_double_eq(fptosi(DT_I32, NAN), 0.0);
+	ck_assert_double_eq(fptosi(DT_I32, 3e9), 2147483647.0);
+	ck_assert_double_eq(fptosi(DT_I32, -3e9), -2147483648.0);
+	ck_assert_double_eq(fptosi(DT_I32, INFINITY), 2147483647.0);
+	ck_assert_double_eq(fptosi(DT_I32, -INFINITY), -2147483648.0);
+	ck_assert_double_eq(fptosi(DT_U32, -1.5), 4294967295.0); /* fptosi's bits read as u32 */
+	ck_assert_double_eq(fptosi(DT_U32, 5e9), 2147483647.0);
+	ck_assert_double_eq(fptosi(DT_I8, 300.7), 44.0);
+	ck_assert_double_eq(fptosi(DT_I8, 1e10), -1.0); /* INT32_MAX's low byte */
+	ck_assert_double_eq(fptosi(DT_I16, -65504.0), 32.0);
+	ck_assert_double_eq(fptosi(DT_I64, 3e9), 3e9);
+}
+END_TEST
+
 int main(void)
 {
 	setup();
@@ -204,6 +231,7 @@ int main(void)
 	tcase_add_test(tc, reduce_with_init_and_broadcast);
 	tcase_add_test(tc, permute_and_expand);
 	tcase_add_test(tc, rounding_per_dtype);
+	tcase_add_test(tc, float_to_int_casts);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
