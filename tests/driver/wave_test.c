@@ -1007,6 +1007,10 @@ static void take_inputs(char *args, const char *flag, const char *(*make)(const 
 	}
 }
 
+/* WAVECC_WAVE_FILTER: only the cases whose args contain it run (a file
+ * name, "-D B=2", ...): one transcription's cases without the others */
+static const char *case_filter;
+
 /* Case i of a list on target mcpu, adversarially where `adverse` (see
  * below). */
 static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on);
@@ -1016,6 +1020,8 @@ static void run_case(const WaveCase *c, int i) { run_case_on(c, i, i % 2 ? "gfx9
 
 static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on)
 {
+	if (case_filter && *case_filter && !strstr(c->args, case_filter))
+		return;
 	/* "--perm SPEC" at the end of args: an input file wave_perm_input
 	 * writes (a permutation, where random offsets would collide) */
 	char cmd[8192], args[1024], in[4200] = "";
@@ -1203,6 +1209,7 @@ END_TEST
 int main(void)
 {
 	const char *every = getenv("WAVECC_WAVE_SAMPLE"), *at = getenv("WAVECC_WAVE_SAMPLE_AT");
+	case_filter = getenv("WAVECC_WAVE_FILTER");
 	if (every && atoi(every) > 1) {
 		sample_every = atoi(every);
 		sample_at = at ? abs(atoi(at)) % sample_every : 0;
