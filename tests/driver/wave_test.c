@@ -803,6 +803,71 @@ static const WaveCase cases[] = {
 		NULL, NULL},
 	{"attention_bwd_32x32x8.json -D B=2 -D M=32 -D N=32 -D K1=32 -D K2=32 -D scale=0.1767766952966369 --atol 3e-3 --rtol 3e-3",
 		NULL, NULL},
+	/* ---- the sweep of wave_gemm_test.py and the other remaining Wave tests
+	 * (wave/README.md, "The remaining tests"): one block, in the README's
+	 * order ---- */
+	/* testGemmTransposeAB (get_gemm_kernel_transpose_a_b: a [K, M] and b
+	 * [K, N] read with source=(k, m), target=(m, k), i.e. the transposed
+	 * mapping; 64x64x32, 2x2 waves, shared); static and M, N, K dynamic
+	 * with K > 4 * BLOCK_K; test_gemm's first shape is slow */
+	{"gemm_transpose_ab_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
+	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
+	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
+	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1):
+	 * a tiling constraint over B with start INIT (a dynamic symbol, Wave's
+	 * init_value argument) and iters B - INIT; INIT 0 (Wave's), 3, and 9
+	 * (no trip: c keeps its contents) */
+	{"sequential_batched_gemm_while.json -D INIT=0", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
+	/* testSequentialBatchedGemmWhileWithOutputSum: its inner accumulator
+	 * is [M, N] while a and b are [B, M, K] and [B, N, K] */
+	{"sequential_batched_gemm_while_sum.json -D INIT=0",
+		"must share exactly one reduction dim not in acc f32[M, N], found 2", NULL},
+	/* testI8HwTransposeGemm (b i8 [K, N] read through {N: i, K: j}, one
+	 * wave, 16x16x16 tiles; gfx942's i8 MFMAs); Wave's 4096^3 is not run
+	 * (65536 workgroups of 256 trips), here (256, 256, 256) */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=256 -D N=256 -D K=256",
+		"a K tile of 16 is not a multiple of I32_16x16x32_I8's K 32", "gfx942"},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=256 -D N=256 -D K=256", NULL, "gfx942"},
+	/* testFloatHwTransposeGemm (f16 a [M, K], b [K, N] mapped; 128x256x64,
+	 * 4x2 waves) with each of its ten MMA types at a cut of its shapes
+	 * (partial tiles along M and N): the F16 16x16x32 and 32x32x16 types
+	 * are gfx950's; Wave's BF16 and F8 types on f16 operands emit the same
+	 * gfx950 f16 instruction (amdgpu.mfma picks it by the operand type),
+	 * which format 1 rejects as a dtype mismatch */
+	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192",
+		"this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192",
+		"this mma (F32_32x32x16_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192",
+		"dtype mismatch: F32_16x16x32_BF16 takes bf16 operands", NULL},
+	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192",
+		"dtype mismatch: F32_32x32x16_BF16 takes bf16 operands", NULL},
+	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192",
+		"dtype mismatch: F32_16x16x32_F8 takes f8e4m3fnuz operands", NULL},
+	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192",
+		"dtype mismatch: F32_32x32x16_F8 takes f8e4m3fnuz operands", NULL},
+	/* testPackedNonTransposeGemm (a i32 [M, K/2], b i32 [K/2, N] read
+	 * through {N: i, K: j}, both bitcast to f16): the bitcast of the
+	 * mapped read is not compiled yet */
+	{"packed_non_transpose_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
+	{"packed_non_transpose_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
+	{"packed_non_transpose_gemm_dyn_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
+	{"packed_non_transpose_gemm_dyn_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
+	/* ---- end of the sweep's block ---- */
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -833,6 +898,12 @@ static const WaveCase scheduled[] = {
 	{"quantized_attention_16x16x32.json -D N_Q=512 -D N_KV=512 --waves-per-eu 2 --quant q:1,512,64,128 --quant "
 	 "k:1,512,64,128 --quant v:1,512,64,128",
 		NULL, "gfx942"},
+	/* the sweep's block: testGemmTransposeAB under Wave's other schedules
+	 * (its PREFETCH is xfail in Wave; here it is the default) */
+	{"gemm_transpose_ab_16x16x16.json -D M=128 -D N=192 -D K=160 --schedule four_stage", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160 --schedule modulo", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160 --schedule none", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 static const WaveCase slow[] = {
@@ -914,6 +985,18 @@ static const WaveCase slow[] = {
 	{"wg_gemm_f8_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	/* the sweep's block (wave/README.md, "The remaining tests") at Wave's
+	 * shapes: testGemmTransposeAB at test_gemm's first (about 40 s a run),
+	 * the sequential batched GEMM while-loop at test_batched_gemm's second,
+	 * testFloatHwTransposeGemm at its all-unaligned (2560, 2560, 1536) */
+	{"gemm_transpose_ab_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
