@@ -867,6 +867,72 @@ static const WaveCase cases[] = {
 		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
 	{"packed_non_transpose_gemm_dyn_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
 		"a bitcast from i32 to f16 of a value that is not read just for it is not compiled yet", NULL},
+	/* test_explicit_shared_gemm: tkw.allocate and shared_memory_barrier
+	 * are not in format 1; the same GEMM with a and b shared arguments
+	 * (wavecc stages them through LDS itself) at three of its (m, n, k) x
+	 * block sets */
+	{"wg_gemm_16x16x16.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=128", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	/* the manual-schedule tests (templates/test_kernels.py and
+	 * schedules/gemm_two_pp_cluster.py): their kernels are get_gemm_kernel's
+	 * (64x64x32, 2x2 waves) and get_tagged_gemm's (4x2 waves, the
+	 * pingpong JSON), at their shapes; the schedule is wavecc's own */
+	{"wg_gemm_16x16x16.json -D M=512 -D N=512 -D K=512 --schedule prefetch", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=128 -D N=256 -D K=1024", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=512", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=544", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=256 -D K=232 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64 "
+	 "--schedule modulo", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=512 -D N=512 -D K=512 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64",
+		NULL, NULL},
+	/* test_cdna4_mfma: gfx950's 16x16x32 and 32x32x16 f16 and bf16 MFMAs */
+	{"cdna4_mfma_16x16x32_f16.json -D M=128 -D N=128 -D K=128",
+		"this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	{"cdna4_mfma_32x32x16_f16.json -D M=128 -D N=128 -D K=128",
+		"this mma (F32_32x32x16_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	{"cdna4_mfma_16x16x32_bf16.json -D M=128 -D N=128 -D K=128",
+		"this mma (F32_16x16x32_BF16, bf16 x bf16 -> f32) is not compiled yet", NULL},
+	{"cdna4_mfma_32x32x16_bf16.json -D M=128 -D N=128 -D K=128",
+		"this mma (F32_32x32x16_BF16, bf16 x bf16 -> f32) is not compiled yet", NULL},
+	/* dynamic_strides_test.py: each strided view's buffer an argument of
+	 * its own run-time row length (KA, KB, NC: dynamic symbols), the view
+	 * its read or write mapping (the offset view: i + 4, j + 8), static
+	 * and with M, N, K dynamic; Wave's shapes are slow, here (128, 192,
+	 * 160) with the same row-length ratios */
+	{"gemm_dynamic_strides.json -D M=128 -D N=192 -D K=160 -D KA=640 -D KB=320", NULL, NULL},
+	{"gemm_dynamic_strides_dyn.json -D M=128 -D N=192 -D K=160 -D KA=640 -D KB=320", NULL, NULL},
+	{"gemm_dynamic_strides_output.json -D M=128 -D N=192 -D K=160 -D NC=576", NULL, NULL},
+	{"gemm_dynamic_strides_output_dyn.json -D M=128 -D N=192 -D K=160 -D NC=576", NULL, NULL},
+	{"gemm_dynamic_strides_in_out.json -D M=128 -D N=192 -D K=160 -D KA=320 -D KB=320 -D NC=384", NULL, NULL},
+	{"gemm_dynamic_strides_in_out_dyn.json -D M=128 -D N=192 -D K=160 -D KA=320 -D KB=320 -D NC=384", NULL, NULL},
+	{"gemm_dynamic_strides_offset.json -D M=128 -D N=192 -D K=160 -D MA=132 -D KA=168 -D NB=194 -D KB=168",
+		NULL, NULL},
+	{"gemm_dynamic_strides_offset_dyn.json -D M=128 -D N=192 -D K=160 -D MA=132 -D KA=168 -D NB=194 -D KB=168",
+		NULL, NULL},
+	/* test_vector_shape_override.py: K 64 over F32_16x16x32_F16's 32
+	 * (gfx950's MFMA), M, N 32 over F32_16x16x16_F16's 16, and M 20, N 24
+	 * (Wave skips it: "known to give incorrect results"; here it passes) */
+	{"vector_shape_override_k.json", "this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	{"vector_shape_override_mn.json", NULL, NULL},
+	{"vector_shape_override_non_multiples.json", NULL, NULL},
+	/* dist_gemm_test.py::testDistGemm: DeviceConstraint (multi-GPU) is not
+	 * in format 1; with one device the kernel is wg_gemm's */
+	{"dist_gemm_16x16x16.json", "unknown constraint kind 'device'", NULL},
+	{"dist_gemm_32x32x8.json", "unknown constraint kind 'device'", NULL},
+	/* moe_test.py::testReferenceMoe: its two kernels (templates/moe.py) at
+	 * the loop's shapes: the gate/up GEMM (M tokens of an expert, K 511, N
+	 * 128 or 1024), the down GEMM (K = n, N 511), silu_and_mul; f16 and
+	 * bf16, waves_per_eu 2, denormals preserve-sign */
+	{"moe_gemm_f16.json -D M=33 -D N=128 -D K=511", NULL, NULL},
+	{"moe_gemm_f16.json -D M=1 -D N=1024 -D K=511", NULL, NULL},
+	{"moe_gemm_f16.json -D M=9 -D N=511 -D K=128", NULL, NULL},
+	{"moe_gemm_bf16.json -D M=33 -D N=1024 -D K=511", NULL, NULL},
+	{"moe_gemm_bf16.json -D M=9 -D N=511 -D K=1024", NULL, NULL},
+	{"moe_silu_and_mul_f16.json -D M=33 -D N=128", NULL, NULL},
+	{"moe_silu_and_mul_f16.json -D M=1 -D N=1024", NULL, NULL},
+	{"moe_silu_and_mul_bf16.json -D M=9 -D N=1024", NULL, NULL},
+	{"moe_silu_and_mul_bf16.json -D M=33 -D N=128", NULL, NULL},
 	/* ---- end of the sweep's block ---- */
 };
 
@@ -996,6 +1062,16 @@ static const WaveCase slow[] = {
 	{"sequential_batched_gemm_while.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
 	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
 	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	/* test_gemm_two_async_cluster_pingpong's 4096^3 (128x128x64 tiles) */
+	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
+	 "--max-instructions 100000000000", NULL, NULL},
+	/* dynamic_strides_test.py at Wave's shapes */
+	{"gemm_dynamic_strides.json -D KA=4096 -D KB=2048", NULL, NULL},
+	{"gemm_dynamic_strides_dyn.json -D M=1024 -D N=1024 -D K=1024 -D KA=4096 -D KB=2048", NULL, NULL},
+	{"gemm_dynamic_strides_output.json -D M=1024 -D N=512 -D K=512 -D NC=1536", NULL, NULL},
+	{"gemm_dynamic_strides_in_out.json -D M=512 -D N=1024 -D K=2048 -D KA=4096 -D KB=4096 -D NC=2048", NULL, NULL},
+	{"gemm_dynamic_strides_offset.json -D M=4096 -D N=2048 -D K=4096 -D MA=4100 -D KA=4104 -D NB=2050 -D KB=4104 "
+	 "--max-instructions 100000000000", NULL, NULL},
 	/* end of the sweep's block */
 };
 
