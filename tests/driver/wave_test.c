@@ -1,5 +1,6 @@
 /* wave_test.c — Wave's own end-to-end tests (iree-org/wave,
- * tests/kernel/wave/e2e/), transcribed into wavecc kernels under
+ * tests/kernel/e2e/ and the GEMM and attention tests of tests/kernel/),
+ * transcribed into wavecc kernels under
  * tests/driver/wave/ (which test each JSON transcribes: wave/README.md).
  *
  * Every case runs `wavecc run` on gfx942 and on gfx90a, the gfx90a run in
