@@ -839,24 +839,18 @@ static const WaveCase cases[] = {
 	 * 4x2 waves) with each of its ten MMA types at a cut of its shapes
 	 * (partial tiles along M and N): the F16 16x16x32 and 32x32x16 types
 	 * are gfx950's; Wave's BF16 and F8 types on f16 operands emit the same
-	 * gfx950 f16 instruction (amdgpu.mfma picks it by the operand type),
-	 * which format 1 rejects as a dtype mismatch */
+	 * gfx950 f16 instruction (amdgpu.mfma picks it by the operand type):
+	 * those six run in gfx950[] */
 	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
 	{"float_hw_transpose_gemm_16x16x32_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
 	{"float_hw_transpose_gemm_32x32x16_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
 	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
-	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192",
-		"this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
-	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192",
-		"this mma (F32_32x32x16_F16, f16 x f16 -> f32) is not compiled yet", NULL},
-	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192",
-		"dtype mismatch: F32_16x16x32_BF16 takes bf16 operands", NULL},
-	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192",
-		"dtype mismatch: F32_32x32x16_BF16 takes bf16 operands", NULL},
-	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192",
-		"dtype mismatch: F32_16x16x32_F8 takes f8e4m3fnuz operands", NULL},
-	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192",
-		"dtype mismatch: F32_32x32x16_F8 takes f8e4m3fnuz operands", NULL},
+	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
 	/* testPackedNonTransposeGemm (a i32 [M, K/2], b i32 [K/2, N] read
 	 * through {N: i, K: j}, both bitcast to f16): the bitcast of the
 	 * mapped read is not compiled yet */
@@ -887,15 +881,6 @@ static const WaveCase cases[] = {
 	 "--schedule modulo", NULL, NULL},
 	{"wg_gemm_pingpong_16x16x16.json -D M=512 -D N=512 -D K=512 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64",
 		NULL, NULL},
-	/* test_cdna4_mfma: gfx950's 16x16x32 and 32x32x16 f16 and bf16 MFMAs */
-	{"cdna4_mfma_16x16x32_f16.json -D M=128 -D N=128 -D K=128",
-		"this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
-	{"cdna4_mfma_32x32x16_f16.json -D M=128 -D N=128 -D K=128",
-		"this mma (F32_32x32x16_F16, f16 x f16 -> f32) is not compiled yet", NULL},
-	{"cdna4_mfma_16x16x32_bf16.json -D M=128 -D N=128 -D K=128",
-		"this mma (F32_16x16x32_BF16, bf16 x bf16 -> f32) is not compiled yet", NULL},
-	{"cdna4_mfma_32x32x16_bf16.json -D M=128 -D N=128 -D K=128",
-		"this mma (F32_32x32x16_BF16, bf16 x bf16 -> f32) is not compiled yet", NULL},
 	/* dynamic_strides_test.py: each strided view's buffer an argument of
 	 * its own run-time row length (KA, KB, NC: dynamic symbols), the view
 	 * its read or write mapping (the offset view: i + 4, j + 8), static
@@ -912,15 +897,19 @@ static const WaveCase cases[] = {
 	{"gemm_dynamic_strides_offset_dyn.json -D M=128 -D N=192 -D K=160 -D MA=132 -D KA=168 -D NB=194 -D KB=168",
 		NULL, NULL},
 	/* test_vector_shape_override.py: K 64 over F32_16x16x32_F16's 32
-	 * (gfx950's MFMA), M, N 32 over F32_16x16x16_F16's 16, and M 20, N 24
-	 * (Wave skips it: "known to give incorrect results"; here it passes) */
-	{"vector_shape_override_k.json", "this mma (F32_16x16x32_F16, f16 x f16 -> f32) is not compiled yet", NULL},
+	 * (gfx950's MFMA: it runs in gfx950[]), M, N 32 over F32_16x16x16_F16's
+	 * 16, and M 20, N 24 (Wave skips it: "known to give incorrect results";
+	 * here it passes) */
+	{"vector_shape_override_k.json", NULL, "gfx950"},
 	{"vector_shape_override_mn.json", NULL, NULL},
 	{"vector_shape_override_non_multiples.json", NULL, NULL},
-	/* dist_gemm_test.py::testDistGemm: DeviceConstraint (multi-GPU) is not
-	 * in format 1; with one device the kernel is wg_gemm's */
-	{"dist_gemm_16x16x16.json", "unknown constraint kind 'device'", NULL},
-	{"dist_gemm_32x32x8.json", "unknown constraint kind 'device'", NULL},
+	/* dist_gemm_test.py::testDistGemm (get_gemm_kernel with
+	 * DeviceConstraint(M, DEVICE_M, 0), DeviceConstraint(N, DEVICE_N, 1)):
+	 * wavecc runs every device's tile in one launch; DEVICE_M, DEVICE_N are
+	 * M / device_m, N / device_n: one device, and (2, 4) devices */
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"dist_gemm_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 -D DEVICE_M=64 -D DEVICE_N=48", NULL, NULL},
 	/* moe_test.py::testReferenceMoe: its two kernels (templates/moe.py) at
 	 * the loop's shapes: the gate/up GEMM (M tokens of an expert, K 511, N
 	 * 128 or 1024), the down GEMM (K = n, N 511), silu_and_mul; f16 and
@@ -1095,6 +1084,9 @@ static const WaveCase slow[] = {
 	{"sequential_batched_gemm_while.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
 	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
 	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	/* testDistGemm at test_gemm's first shape, one device */
+	{"dist_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"dist_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	/* test_gemm_two_async_cluster_pingpong's 4096^3 (128x128x64 tiles) */
 	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
 	 "--max-instructions 100000000000", NULL, NULL},
@@ -1383,6 +1375,24 @@ static const WaveCase gfx950[] = {
 	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
 		NULL},
+	/* the sweep's block (wave/README.md, "The remaining tests"): Wave's
+	 * gfx950 (require_cdna4) tests, and a sample of the others */
+	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=256 -D N=256 -D K=256",
+		"a K tile of 16 is not a multiple of I32_16x16x32_I8's K 32", NULL},
+	{"vector_shape_override_k.json", NULL, NULL},
+	{"vector_shape_override_mn.json", NULL, NULL},
+	{"vector_shape_override_non_multiples.json", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 START_TEST(wave_gfx950)
