@@ -188,7 +188,6 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len)
 	return opt;
 }
 
-/* A standard normal value from two uniform ones (Box-Muller). */
 const char *wave_prefill_input(const char *spec, char *opt, size_t len)
 {
 	enum { MAX_SEQ = 16 };
@@ -219,6 +218,32 @@ const char *wave_prefill_input(const char *spec, char *opt, size_t len)
 	return opt;
 }
 
+const char *wave_paged_input(const char *spec, char *opt, size_t len)
+{
+	long n, kv;
+	char tail;
+	if (sscanf(spec, "%ld,%ld%c", &n, &kv, &tail) != 2 || n < 1 || n > 100000 || kv < 1 || kv > 1000000)
+		die("wave_paged_input: bad spec '%s' (NUM_SEQS,KV_LEN)", spec);
+	int32_t *ri = malloc(sizeof *ri * (size_t)(n + 1));
+	if (!ri)
+		die("wave_paged_input: out of memory");
+	/* Wave's create_inputs: the running sums of n lengths kv, each inner
+	 * boundary moved by randint(-d, d), d = kv / 10 */
+	uint64_t s = (uint64_t)(n * 7919 + kv);
+	long d = kv / 10;
+	for (long i = 0; i <= n; i++) {
+		ri[i] = (int32_t)(i * kv);
+		if (d > 0 && i > 0 && i < n)
+			ri[i] += (int32_t)((long)(next(&s) % (uint64_t)(2 * d)) - d);
+	}
+	char dir[160];
+	snprintf(dir, sizeof dir, "wave_inputs_paged_%ld_%ld", n, kv);
+	write_i32(test_tmpdir(dir), "request_indices", ri, n + 1, opt, len);
+	free(ri);
+	return opt;
+}
+
+/* A standard normal value from two uniform ones (Box-Muller). */
 static double gauss(uint64_t *s)
 {
 	double u1 = ((double)(next(s) >> 11) + 1) / 9007199254740993.0; /* (0, 1] */

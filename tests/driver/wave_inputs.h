@@ -29,6 +29,12 @@ const char *wave_extend_input(const char *spec, char *opt, size_t len);
  * sums, from 0); the --in options written into opt. */
 const char *wave_prefill_input(const char *spec, char *opt, size_t len);
 
+/* Paged decode attention's request_indices for the spec
+ * "NUM_SEQS,KV_LEN": NUM_SEQS + 1 running sums of KV_LEN, each inner one
+ * moved by a seeded randint(-KV_LEN/10, KV_LEN/10) (Wave's create_inputs);
+ * the --in option appended to opt. */
+const char *wave_paged_input(const char *spec, char *opt, size_t len);
+
 /* Append to opt the option loading the f16 buffer spec
  * "NAME:D0,...,SCALE" (one to four dims) describes: seeded integers
  * ceil(clamp(normal·SCALE, -SCALE, SCALE)), Wave's quantized_tensor. */

@@ -1,5 +1,6 @@
 /* wave_test.c — Wave's own end-to-end tests (iree-org/wave,
- * tests/kernel/wave/e2e/), transcribed into wavecc kernels under
+ * tests/kernel/e2e/ and the GEMM and attention tests of tests/kernel/),
+ * transcribed into wavecc kernels under
  * tests/driver/wave/ (which test each JSON transcribes: wave/README.md).
  *
  * Every case runs `wavecc run` on gfx942 and on gfx90a, the gfx90a run in
@@ -857,6 +858,159 @@ static const WaveCase cases[] = {
 		NULL, NULL},
 	{"attention_bwd_32x32x8.json -D B=2 -D M=32 -D N=32 -D K1=32 -D K2=32 -D scale=0.1767766952966369 --atol 3e-3 --rtol 3e-3",
 		NULL, NULL},
+	/* ---- the sweep of wave_gemm_test.py and the other remaining Wave tests
+	 * (wave/README.md, "The remaining tests"): one block, in the README's
+	 * order ---- */
+	/* testGemmTransposeAB (get_gemm_kernel_transpose_a_b: a [K, M] and b
+	 * [K, N] read with source=(k, m), target=(m, k), i.e. the transposed
+	 * mapping; 64x64x32, 2x2 waves, shared); static and M, N, K dynamic
+	 * with K > 4 * BLOCK_K; test_gemm's first shape is slow */
+	{"gemm_transpose_ab_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
+	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
+	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
+	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1):
+	 * a tiling constraint over B with start INIT (a dynamic symbol, Wave's
+	 * init_value argument) and iters B - INIT; INIT 0 (Wave's), 3, and 9
+	 * (no trip: c keeps its contents) */
+	{"sequential_batched_gemm_while.json -D INIT=0", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
+	/* testSequentialBatchedGemmWhileWithOutputSum: its inner accumulator
+	 * is [M, N] while a and b are [B, M, K] and [B, N, K] */
+	{"sequential_batched_gemm_while_sum.json -D INIT=0",
+		"must share exactly one reduction dim not in acc f32[M, N], found 2", NULL},
+	/* testI8HwTransposeGemm (b i8 [K, N] read through {N: i, K: j}, one
+	 * wave, 16x16x16 tiles; gfx942's i8 MFMAs); Wave's 4096^3 is not run
+	 * (65536 workgroups of 256 trips), here (256, 256, 256) */
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=256 -D N=256 -D K=256", NULL, "gfx942"},
+	/* testFloatHwTransposeGemm (f16 a [M, K], b [K, N] mapped; 128x256x64,
+	 * 4x2 waves) with each of its ten MMA types at a cut of its shapes
+	 * (partial tiles along M and N): the F16 16x16x32 and 32x32x16 types
+	 * are gfx950's; Wave's BF16 and F8 types on f16 operands emit the same
+	 * gfx950 f16 instruction (amdgpu.mfma picks it by the operand type):
+	 * those six run in gfx950[] */
+	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
+	/* testPackedNonTransposeGemm (a i32 [M, K/2], b i32 [K/2, N] read
+	 * through {N: i, K: j}, both bitcast to f16; the sweep's transcription
+	 * beside packed_nontranspose_gemm_*.json above): static PASS; with M,
+	 * N, K dynamic, the staged b's box along K/2 (an alias of the runtime
+	 * K) is rejected */
+	{"packed_non_transpose_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
+		NULL},
+	{"packed_non_transpose_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
+		NULL},
+	{"packed_non_transpose_gemm_dyn_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"K/2 is K/2, not a compile-time integer", NULL},
+	{"packed_non_transpose_gemm_dyn_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
+		"K/2 is K/2, not a compile-time integer", NULL},
+	/* test_explicit_shared_gemm: tkw.allocate and shared_memory_barrier
+	 * are not in format 1; the same GEMM with a and b shared arguments
+	 * (wavecc stages them through LDS itself) at three of its (m, n, k) x
+	 * block sets */
+	{"wg_gemm_16x16x16.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=128", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	/* the manual-schedule tests (templates/test_kernels.py and
+	 * schedules/gemm_two_pp_cluster.py): their kernels are get_gemm_kernel's
+	 * (64x64x32, 2x2 waves) and get_tagged_gemm's (4x2 waves, the
+	 * pingpong JSON), at their shapes; the schedule is wavecc's own */
+	{"wg_gemm_16x16x16.json -D M=512 -D N=512 -D K=512 --schedule prefetch", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=128 -D N=256 -D K=1024", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=512", NULL, NULL},
+	{"wg_gemm_16x16x16.json -D M=256 -D N=256 -D K=544", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=256 -D N=256 -D K=232 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64 "
+	 "--schedule modulo", NULL, NULL},
+	{"wg_gemm_pingpong_16x16x16.json -D M=512 -D N=512 -D K=512 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64",
+		NULL, NULL},
+	/* dynamic_strides_test.py: each strided view's buffer an argument of
+	 * its own run-time row length (KA, KB, NC: dynamic symbols), the view
+	 * its read or write mapping (the offset view: i + 4, j + 8), static
+	 * and with M, N, K dynamic; Wave's shapes are slow, here (128, 192,
+	 * 160) with the same row-length ratios */
+	{"gemm_dynamic_strides.json -D M=128 -D N=192 -D K=160 -D KA=640 -D KB=320", NULL, NULL},
+	{"gemm_dynamic_strides_dyn.json -D M=128 -D N=192 -D K=160 -D KA=640 -D KB=320", NULL, NULL},
+	{"gemm_dynamic_strides_output.json -D M=128 -D N=192 -D K=160 -D NC=576", NULL, NULL},
+	{"gemm_dynamic_strides_output_dyn.json -D M=128 -D N=192 -D K=160 -D NC=576", NULL, NULL},
+	{"gemm_dynamic_strides_in_out.json -D M=128 -D N=192 -D K=160 -D KA=320 -D KB=320 -D NC=384", NULL, NULL},
+	{"gemm_dynamic_strides_in_out_dyn.json -D M=128 -D N=192 -D K=160 -D KA=320 -D KB=320 -D NC=384", NULL, NULL},
+	{"gemm_dynamic_strides_offset.json -D M=128 -D N=192 -D K=160 -D MA=132 -D KA=168 -D NB=194 -D KB=168",
+		NULL, NULL},
+	{"gemm_dynamic_strides_offset_dyn.json -D M=128 -D N=192 -D K=160 -D MA=132 -D KA=168 -D NB=194 -D KB=168",
+		NULL, NULL},
+	/* test_vector_shape_override.py: K 64 over F32_16x16x32_F16's 32
+	 * (gfx950's MFMA: it runs in gfx950[]), M, N 32 over F32_16x16x16_F16's
+	 * 16, and M 20, N 24 (Wave skips it: "known to give incorrect results";
+	 * here it passes) */
+	{"vector_shape_override_k.json", NULL, "gfx950"},
+	{"vector_shape_override_mn.json", NULL, NULL},
+	{"vector_shape_override_non_multiples.json", NULL, NULL},
+	/* dist_gemm_test.py::testDistGemm (get_gemm_kernel with
+	 * DeviceConstraint(M, DEVICE_M, 0), DeviceConstraint(N, DEVICE_N, 1)):
+	 * wavecc runs every device's tile in one launch; DEVICE_M, DEVICE_N are
+	 * M / device_m, N / device_n: one device, and (2, 4) devices */
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"dist_gemm_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 -D DEVICE_M=64 -D DEVICE_N=48", NULL, NULL},
+	/* moe_test.py::testReferenceMoe: its two kernels (templates/moe.py) at
+	 * the loop's shapes: the gate/up GEMM (M tokens of an expert, K 511, N
+	 * 128 or 1024), the down GEMM (K = n, N 511), silu_and_mul; f16 and
+	 * bf16, waves_per_eu 2, denormals preserve-sign */
+	{"moe_gemm_f16.json -D M=33 -D N=128 -D K=511", NULL, NULL},
+	{"moe_gemm_f16.json -D M=1 -D N=1024 -D K=511", NULL, NULL},
+	{"moe_gemm_f16.json -D M=9 -D N=511 -D K=128", NULL, NULL},
+	{"moe_gemm_bf16.json -D M=33 -D N=1024 -D K=511", NULL, NULL},
+	{"moe_gemm_bf16.json -D M=9 -D N=511 -D K=1024", NULL, NULL},
+	{"moe_silu_and_mul_f16.json -D M=33 -D N=128", NULL, NULL},
+	{"moe_silu_and_mul_f16.json -D M=1 -D N=1024", NULL, NULL},
+	{"moe_silu_and_mul_bf16.json -D M=9 -D N=1024", NULL, NULL},
+	{"moe_silu_and_mul_bf16.json -D M=33 -D N=128", NULL, NULL},
+	/* attention/paged_attention_test.py (templates/paged_decode_attention.py,
+	 * 8 KV splits): phase 0 (GQA; f16, and bf16 with logit_cap 30) at
+	 * (16 query heads, 1 kv head, 64, 64, 2 sequences, 100 tokens): its
+	 * set_symbol of K2 reads request_indices along S, which sits on
+	 * workgroup dim 0, where the lanes of a wave hold different S */
+#define PAGED0_ARGS " -D S=2 -D SP1=3 -D K2=200 -D N_KV=200 -D KV_START_IDX=0 -D SEQ_LEN=0 -D SPLIT_OFF=0 " \
+	"-D SPLIT_LEN=0 --paged 2,100"
+#define PAGED0_REJECT "set_symbol of K2: 'seq_end' differs between the lanes of a wave"
+	{"paged_decode_phase0_f16.json" PAGED0_ARGS, PAGED0_REJECT, NULL},
+	{"paged_decode_phase0_bf16_cap.json" PAGED0_ARGS, PAGED0_REJECT, NULL},
+	/* phase 1 (combining the splits; the same for testPagedFlashDecodingMHA)
+	 * at every (query heads B, head_size_kv N, sequences S) of both tests'
+	 * shapes; SPLITS_ACTIVE is given as U (below, the README row) */
+	{"paged_decode_phase1_f16.json -D S=2 -D SP1=3 -D B=16 -D N=64 -D SPLITS_ACTIVE=8 --paged 2,100", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=2 -D SP1=3 -D B=16 -D N=64 -D SPLITS_ACTIVE=8 --paged 2,3", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=1 -D SP1=2 -D B=6 -D N=128 -D SPLITS_ACTIVE=8 --paged 1,100", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=1 -D SP1=2 -D B=64 -D N=13 -D SPLITS_ACTIVE=8 --paged 1,100", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=1 -D SP1=2 -D B=16 -D N=64 -D SPLITS_ACTIVE=8 --paged 1,100", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=2 -D SP1=3 -D B=64 -D N=80 -D SPLITS_ACTIVE=8 --paged 2,128", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=1 -D SP1=2 -D B=17 -D N=1 -D SPLITS_ACTIVE=8 --paged 1,1", NULL, NULL},
+	{"paged_decode_phase1_f16.json -D S=1 -D SP1=2 -D B=2 -D N=1 -D SPLITS_ACTIVE=8 --paged 1,9", NULL, NULL},
+	{"paged_decode_phase1_bf16.json -D S=2 -D SP1=3 -D B=16 -D N=64 -D SPLITS_ACTIVE=8 --paged 2,100", NULL, NULL},
+	{"paged_decode_phase1_bf16.json -D S=2 -D SP1=3 -D B=64 -D N=80 -D SPLITS_ACTIVE=8 --paged 2,128", NULL, NULL},
+	/* more than 64 query heads: B in 64-head tiles, N in 16s; the
+	 * division of the [S, B, N] sum by the [S, B] one is not compiled */
+#define PAGED1_BIG_REJECT "the operand's elements are held by other lanes, and moving them through LDS fails"
+	{"paged_decode_phase1_f16_big_b.json -D S=2 -D SP1=3 -D B=128 -D N=80 -D SPLITS_ACTIVE=8 --paged 2,500",
+		PAGED1_BIG_REJECT, NULL},
+	{"paged_decode_phase1_bf16_big_b.json -D S=2 -D SP1=3 -D B=128 -D N=80 -D SPLITS_ACTIVE=8 --paged 2,500",
+		PAGED1_BIG_REJECT, NULL},
+	{"paged_decode_phase1_bf16_big_b.json -D S=32 -D SP1=33 -D B=128 -D N=512 -D SPLITS_ACTIVE=8 --paged 32,500",
+		PAGED1_BIG_REJECT, NULL},
+	/* ---- end of the sweep's block ---- */
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -887,6 +1041,12 @@ static const WaveCase scheduled[] = {
 	{"quantized_attention_16x16x32.json -D N_Q=512 -D N_KV=512 --waves-per-eu 2 --quant q:1,512,64,128 --quant "
 	 "k:1,512,64,128 --quant v:1,512,64,128",
 		NULL, "gfx942"},
+	/* the sweep's block: testGemmTransposeAB under Wave's other schedules
+	 * (its PREFETCH is xfail in Wave; here it is the default) */
+	{"gemm_transpose_ab_16x16x16.json -D M=128 -D N=192 -D K=160 --schedule four_stage", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160 --schedule modulo", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160 --schedule none", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 static const WaveCase slow[] = {
@@ -974,6 +1134,35 @@ static const WaveCase slow[] = {
 	{"wg_gemm_f8_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_16x16x32.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
 	{"wg_gemm_f8_k4_32x32x16.json -D M=1024 -D N=5120 -D K=640", NULL, "gfx942"},
+	/* the sweep's block (wave/README.md, "The remaining tests") at Wave's
+	 * shapes: testGemmTransposeAB at test_gemm's first (about 40 s a run),
+	 * the sequential batched GEMM while-loop at test_batched_gemm's second,
+	 * testFloatHwTransposeGemm at its all-unaligned (2560, 2560, 1536) */
+	{"gemm_transpose_ab_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"sequential_batched_gemm_while.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
+	/* testDistGemm at test_gemm's first shape, one device */
+	{"dist_gemm_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"dist_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	/* test_gemm_two_async_cluster_pingpong's 4096^3 (128x128x64 tiles) */
+	{"wg_gemm_pingpong_16x16x16.json -D M=4096 -D N=4096 -D K=4096 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64 "
+	 "--max-instructions 100000000000", NULL, NULL},
+	/* dynamic_strides_test.py at Wave's shapes */
+	/* paged decode phase 1 at the expensive shape (32, 8, 128, 128, 32,
+	 * 1319, 1018) */
+	{"paged_decode_phase1_f16.json -D S=1319 -D SP1=1320 -D B=32 -D N=128 -D SPLITS_ACTIVE=8 --paged 1319,1018",
+		NULL, NULL},
+	{"gemm_dynamic_strides.json -D KA=4096 -D KB=2048", NULL, NULL},
+	{"gemm_dynamic_strides_dyn.json -D M=1024 -D N=1024 -D K=1024 -D KA=4096 -D KB=2048", NULL, NULL},
+	{"gemm_dynamic_strides_output.json -D M=1024 -D N=512 -D K=512 -D NC=1536", NULL, NULL},
+	{"gemm_dynamic_strides_in_out.json -D M=512 -D N=1024 -D K=2048 -D KA=4096 -D KB=4096 -D NC=2048", NULL, NULL},
+	{"gemm_dynamic_strides_offset.json -D M=4096 -D N=2048 -D K=4096 -D MA=4100 -D KA=4104 -D NB=2050 -D KB=4104 "
+	 "--max-instructions 100000000000", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
@@ -1067,6 +1256,10 @@ static void take_inputs(char *args, const char *flag, const char *(*make)(const 
 	}
 }
 
+/* WAVECC_WAVE_FILTER: only the cases whose args contain it run (a file
+ * name, "-D B=2", ...): one transcription's cases without the others */
+static const char *case_filter;
+
 /* Case i of a list on target mcpu, adversarially where `adverse` (see
  * below). */
 static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on);
@@ -1076,6 +1269,8 @@ static void run_case(const WaveCase *c, int i) { run_case_on(c, i, i % 2 ? "gfx9
 
 static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on)
 {
+	if (case_filter && *case_filter && !strstr(c->args, case_filter))
+		return;
 	/* "--perm SPEC" at the end of args: an input file wave_perm_input
 	 * writes (a permutation, where random offsets would collide) */
 	char cmd[8192], args[1024], in[4200] = "";
@@ -1104,6 +1299,7 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	 * of f16 pairs, one per --packed */
 	take_inputs(args, " --quant ", wave_quant_input, in, sizeof in);
 	take_inputs(args, " --packed ", wave_packed_input, in, sizeof in);
+	take_inputs(args, " --paged ", wave_paged_input, in, sizeof in); /* paged attention's request_indices */
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
@@ -1246,6 +1442,23 @@ static const WaveCase gfx950[] = {
 	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
 		NULL},
+	/* the sweep's block (wave/README.md, "The remaining tests"): Wave's
+	 * gfx950 (require_cdna4) tests, and a sample of the others */
+	{"float_hw_transpose_gemm_16x16x32_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_bf16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_bf16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_f8.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x32_k8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"i8_hw_transpose_gemm_32x32x16.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"i8_hw_transpose_gemm_16x16x32.json -D M=256 -D N=256 -D K=256", NULL, NULL},
+	{"vector_shape_override_k.json", NULL, NULL},
+	{"vector_shape_override_mn.json", NULL, NULL},
+	{"vector_shape_override_non_multiples.json", NULL, NULL},
+	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	/* end of the sweep's block */
 };
 
 START_TEST(wave_gfx950)
@@ -1269,6 +1482,7 @@ END_TEST
 int main(void)
 {
 	const char *every = getenv("WAVECC_WAVE_SAMPLE"), *at = getenv("WAVECC_WAVE_SAMPLE_AT");
+	case_filter = getenv("WAVECC_WAVE_FILTER");
 	if (every && atoi(every) > 1) {
 		sample_every = atoi(every);
 		sample_at = at ? abs(atoi(at)) % sample_every : 0;
