@@ -368,16 +368,7 @@ static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
 			return false;
 		op->mma_type = mma_from_name(s);
 		if (op->mma_type == MMA_NONE) {
-			{
-				const char *names[MMA_COUNT];
-				for (int i = 0; i < MMA_COUNT; i++)
-					names[i] = mma_info[i].name;
-				Buf m = {0};
-				nearest_message(&m, s, names, MMA_COUNT);
-				ld_hint_name(L, s, names, MMA_COUNT);
-				ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
-				buf_free(&m);
-			}
+			ld_err_unknown_mma(L, f, s);
 			return false;
 		}
 	}

@@ -55,6 +55,18 @@ void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n)
 	buf_free(&b);
 }
 
+void ld_err_unknown_mma(Ld *L, JV f, const char *s)
+{
+	const char *names[MMA_COUNT];
+	for (int i = 0; i < MMA_COUNT; i++)
+		names[i] = mma_info[i].name;
+	Buf m = {0};
+	nearest_message(&m, s, names, MMA_COUNT);
+	ld_hint_name(L, s, names, MMA_COUNT);
+	ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
+	buf_free(&m);
+}
+
 bool ld_get_dtype(Ld *L, JV v, DType *out)
 {
 	const char *s;
