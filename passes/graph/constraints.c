@@ -523,6 +523,42 @@ static bool add_reordering(Analysis *c)
 	return ok;
 }
 
+/* A set_symbol of a symbol a tiling constraint's iters or start uses: the
+ * loop's trips and start are taken from the symbol's launch value (the
+ * interpreter likewise), not from what the graph sets, so such a kernel
+ * would compute with the wrong trip count: rejected, naming both. */
+static bool set_feeds_loop(Analysis *c, const Region *r)
+{
+	Kernel *k = c->k;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->body && !set_feeds_loop(c, op->body))
+			return false;
+		if (op->kind != OP_SET_SYMBOL || !op->dim)
+			continue;
+		for (size_t j = 0; j < k->cons.len; j++) {
+			const Constraint *con = &k->cons.data[j];
+			if (con->kind != CON_TILING)
+				continue;
+			Sym *e[2] = {con->iters, con->start};
+			for (int q = 0; q < 2; q++) {
+				Sym *fs[16];
+				size_t n = e[q] ? sym_free_symbols(k->sc, e[q], fs, 16) : 0;
+				for (size_t s = 0; s < n && s < 16; s++)
+					if (fs[s] == op->dim) {
+						analysis_error(c, op->loc, "%s: set_symbol of %s, which the %s of %s uses: a loop "
+									   "whose trips or start follow a value the graph sets is "
+									   "not compiled (both sides would take %s's launch value)",
+							op->path, sym_name(op->dim), q ? "start" : "iters", con->path,
+							sym_name(op->dim));
+						return false;
+					}
+			}
+		}
+	}
+	return true;
+}
+
 void analyze_constraints(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -533,6 +569,8 @@ void analyze_constraints(Analysis *c)
 		analysis_error(c, hw->loc, "threads_per_wave %d: CDNA kernels run wave64", tpw);
 		return;
 	}
+	if (!set_feeds_loop(c, k->body))
+		return;
 	for (size_t i = 0; i < k->cons.len; i++) {
 		const Constraint *con = &k->cons.data[i];
 		if (con->kind == CON_TILING) {
