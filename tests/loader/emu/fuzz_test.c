@@ -51,7 +51,7 @@ static int row_words(uint64_t *sd, uint32_t w[2])
 static int launch_words(const uint32_t *code, int n, int prog, uint32_t *buf, size_t buf_size, char *err, size_t len)
 {
 	EmuMemory *m = emu_mem_new();
-	ck_assert_int_eq(emu_mem_map_at(m, H_CODE_ADDR, code, (size_t)n * 4, false, "code"), 0);
+	ck_assert_int_eq(emu_mem_map_at(m, H_CODE_ADDR, (void *)code, (size_t)n * 4, false, "code"), 0);
 	uint64_t b = emu_mem_map(m, buf, buf_size, 256, true, "buf");
 	uint8_t kernarg[64];
 	for (int i = 0; i < 8; i++)
