@@ -53,7 +53,9 @@ bool ld_get_ident(Ld *L, JV v, const char **out);  /* identifier, interned */
  * (the diagnostics' hint, util/diag.c): the nearest name, else the names
  * when they are few. */
 void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n);
-/* "unknown mma_type 'S' (did you mean ...? known: ...)" at f, with its fix hint. */
+/* "unknown WHAT 'S' (did you mean ...? known: ...)" at `at`, with its fix
+ * hint; and that for an MMA type name. */
+void ld_err_unknown(Ld *L, JV at, const char *what, const char *s, const char *const *names, size_t n);
 void ld_err_unknown_mma(Ld *L, JV f, const char *s);
 bool ld_get_dtype(Ld *L, JV v, DType *out);
 bool ld_is_identifier(const char *s);

@@ -89,11 +89,7 @@ static void collect_node(G *g, JV jn, NList *list)
 		const char *names[OP_COUNT];
 		for (int i = 0; i < OP_COUNT; i++)
 			names[i] = op_info[i].name;
-		Buf m = {0};
-		nearest_message(&m, opname, names, OP_COUNT);
-		ld_hint_name(L, opname, names, OP_COUNT);
-		ld_err(L, fo, "unknown op '%s'%s", opname, buf_cstr(&m));
-		buf_free(&m);
+		ld_err_unknown(L, fo, "op", opname, names, OP_COUNT);
 		n->bad = true;
 		return;
 	}

@@ -55,16 +55,21 @@ void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n)
 	buf_free(&b);
 }
 
+void ld_err_unknown(Ld *L, JV at, const char *what, const char *s, const char *const *names, size_t n)
+{
+	Buf m = {0};
+	nearest_message(&m, s, names, n);
+	ld_hint_name(L, s, names, n);
+	ld_err(L, at, "unknown %s '%s'%s", what, s, buf_cstr(&m));
+	buf_free(&m);
+}
+
 void ld_err_unknown_mma(Ld *L, JV f, const char *s)
 {
 	const char *names[MMA_COUNT];
 	for (int i = 0; i < MMA_COUNT; i++)
 		names[i] = mma_info[i].name;
-	Buf m = {0};
-	nearest_message(&m, s, names, MMA_COUNT);
-	ld_hint_name(L, s, names, MMA_COUNT);
-	ld_err(L, f, "unknown mma_type '%s'%s", s, buf_cstr(&m));
-	buf_free(&m);
+	ld_err_unknown(L, f, "mma_type", s, names, MMA_COUNT);
 }
 
 bool ld_get_dtype(Ld *L, JV v, DType *out)
@@ -77,11 +82,7 @@ bool ld_get_dtype(Ld *L, JV v, DType *out)
 		const char *names[DT_COUNT];
 		for (int i = 0; i < DT_COUNT; i++)
 			names[i] = dtype_info[i].name;
-		Buf m = {0};
-		nearest_message(&m, s, names, DT_COUNT);
-		ld_hint_name(L, s, names, DT_COUNT);
-		ld_err(L, v, "unknown dtype '%s'%s", s, buf_cstr(&m));
-		buf_free(&m);
+		ld_err_unknown(L, v, "dtype", s, names, DT_COUNT);
 		return false;
 	}
 	*out = t;
