@@ -305,10 +305,12 @@ bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 # The attention kernels' registers, occupancy and main loop (instructions by
 # class, per MFMA, llvm-mca-22's MFMA pressure) against clang-19's GEMM loop
-# (bench/attention_report.c).
+# (bench/attention_report.c), then wavecc beside AMD's FA v3 forward in the same
+# cycle model (bench/attention_aiter.py; needs WAVECC_AITER, else one SKIP line).
 bench-attention: $(BUILD)/bench/attention_report $(BUILD)/wavecc
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+	$(PYTHON_ANY) bench/attention_aiter.py $(abspath $(BUILD)/wavecc)
 # The modelled TFLOP/s or GB/s of every example next to clang-19 -O3's
 # equivalent OpenCL kernel in the same cycle model (bench/profile_report.c).
 bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
@@ -334,3 +336,15 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 include python/python.mk
+
+# AMD's hand-written code objects (ROCm/aiter; no AMD binary is part of wavecc) on the emulator against a
+# float64 reference (tools/aiter.py check): aiter's folder comes from WAVECC_AITER; without it, or without a
+# python3 with numpy, the suite passes with a SKIP line in its log.
+AITER_TEST = $(if $(PYTHON),$(PYTHON) -B tools/aiter.py check --wavecc $(abspath $(BUILD)/wavecc),\
+	echo "SKIP: aiter's kernels: no python3 with numpy and sympy")
+ifeq ($(TEST_SRCS),$(ALL_TEST_SRCS))
+SUITES += loader/aiter
+endif
+.PHONY: check-run/loader/aiter
+check-run/loader/aiter: all
+	@$(call check_logged,loader/aiter,$(AITER_TEST))

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""aiter.py — AMD's hand-written kernels from ROCm/aiter on wavecc's emulator.
+
+aiter (github.com/ROCm/aiter, MIT) ships assembly code objects under hsa/<arch>/
+with the host code that launches them. No AMD binary is part of wavecc: this
+script takes aiter's folder (the repository root, or any folder holding its
+hsa/ tree) from --aiter or the WAVECC_AITER environment variable.
+
+For a kernel it writes what wavecc needs to run it: a launch descriptor
+(docs/launch-format.md) whose arguments sit at the byte offsets of aiter's
+packed argument struct, and seeded random inputs as .npy files. Then
+`wavecc run DESC --in ... --out ...` runs the code object on the emulator and
+the result is compared with a float64 reference computed here with NumPy;
+`wavecc profile DESC` gives the cycle model's figures for the same launch.
+
+Kernels:
+  fav3  FA v3 forward attention (hsa/<arch>/fmha_v3_fwd/), batch mode, BHSD
+        layout. The argument struct is aiter's `fmha_fwd_v3_args`
+        (csrc/include/mha_fwd.h): every field padded to 16 bytes (a pointer
+        and 8 pad bytes, or a 32-bit value and 12), filled as
+        init_fmha_fwd_v3_args does (csrc/cpp_itfs/mha_fwd.cu): strides in
+        bytes, s_Ts = ts_qo rows of Q, tune option 5 (3 for causal masks when
+        the head count is not a multiple of 8). Grid as get_grid_dim: x =
+        ceil(ceil(S_q / ts_qo) / tg) with tg = 2 for causal (a workgroup takes
+        a head tile and a tail tile), y = heads, z = batch; 512 threads.
+
+Usage:
+  aiter.py check [--aiter DIR] [--wavecc BIN] [--arch gfx942] [--quick]
+      run the kernels at small shapes against float64; exit 1 on a mismatch,
+      0 with a SKIP line when no aiter folder is given
+  aiter.py desc fav3 OUTDIR [--causal] [-B N] [-H N] [-S N] [-D N] [--arch A]
+      write OUTDIR/fav3.json (+ inputs) for `wavecc run` / `wavecc profile`
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+FAV3_FIELDS = [  # (name, kind) in fmha_fwd_v3_args order; each 16 bytes
+    ("ptr_o", "p"), ("ptr_q", "p"), ("ptr_k", "p"), ("ptr_v", "p"), ("ptr_lse", "p"),
+    ("scalar", "f"), ("s_seq_len", "u"), ("s_Seqs", "u"), ("s_Ts", "u"), ("s_Hs", "u"),
+    ("s_Bs", "u"), ("s_gqa", "u"), ("s_k_Seqs", "u"), ("s_k_Hs", "u"), ("s_k_Bs", "u"),
+    ("s_opt", "u"), ("s_lse", "u"), ("s_kv_seq_len", "u"), ("s_qk_head_dim", "u"),
+    ("s_v_head_dim", "u"), ("s_q_head_num", "u"), ("s_v_Seqs", "u"), ("s_v_Hs", "u"),
+    ("s_v_Bs", "u"), ("s_o_Seqs", "u"), ("s_o_Hs", "u"), ("s_o_Bs", "u"),
+    ("ptr_qseq", "p"), ("ptr_kseq", "p"), ("s_lse_Hs", "u"), ("ptr_qseq_padding", "p"),
+    ("ptr_kseq_padding", "p"), ("ptr_q_descale", "p"), ("ptr_k_descale", "p"),
+    ("ptr_v_descale", "p"), ("s_descale_q_Bs", "u"), ("s_descale_q_Hs", "u"),
+    ("s_descale_k_Bs", "u"), ("s_descale_k_Hs", "u"), ("s_descale_v_Bs", "u"),
+    ("s_descale_v_Hs", "u"),
+]
+
+
+def aiter_dir(arg):
+    d = arg or os.environ.get("WAVECC_AITER", "")
+    if not d:
+        return None
+    if not os.path.isdir(os.path.join(d, "hsa")):
+        sys.exit("aiter.py: %s has no hsa/ folder (WAVECC_AITER or --aiter names aiter's repository)" % d)
+    return d
+
+
+def fav3_code_object(root, arch, causal):
+    """(code object path, kernel name, ts_qo) of the hd128 bf16 batch-mode
+    kernel with round-to-nearest-even conversion, from aiter's fmha_fwd.csv
+    (columns dtype,hdim_q,hdim_v,mask,mode,bf16_cvt,ts_qo,ts_kv,knl_name,
+    co_name; mask 2 is causal). gfx942's code objects sit in MI300/."""
+    d = os.path.join(root, "hsa", arch, "fmha_v3_fwd")
+    try:
+        rows = [l.strip().split(",") for l in open(os.path.join(d, "fmha_fwd.csv"))][1:]
+    except OSError as e:
+        sys.exit("aiter.py: %s" % e)
+    for r in rows:
+        if r[:6] == ["bf16", "128", "128", "2" if causal else "0", "0", "0"]:
+            sub = "MI300" if arch == "gfx942" else ""
+            return os.path.join(d, sub, r[9]), r[8], int(r[6])
+    sys.exit("aiter.py: no hd128 bf16 %skernel in %s/fmha_fwd.csv" % ("causal " if causal else "", d))
+
+
+def bf16_bits(x):
+    """float32 array -> bf16 bits (uint16), round to nearest even."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    return u.astype(np.uint16)
+
+
+def bf16_value(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def fav3_desc(out, root, arch="gfx942", causal=False, B=1, H=1, S=256, D=128, seed=1):
+    """Write the descriptor and inputs of one FA v3 forward launch into out/;
+    returns (descriptor path, {name: npy path} of inputs, q, k, v as float64)."""
+    co, kname, ts_qo = fav3_code_object(root, arch, causal)
+    if not os.path.exists(co):
+        sys.exit("aiter.py: no %s in aiter's folder" % co)
+    rng = np.random.default_rng(seed)
+    shp = (B, H, S, D)
+    ins, vals = {}, {}
+    for n in ("q", "k", "v"):
+        bits = bf16_bits(rng.standard_normal(shp, dtype=np.float32))
+        path = os.path.join(out, n + ".npy")
+        np.save(path, bits)
+        ins[n], vals[n] = path, bf16_value(bits)
+    e = 2  # bytes per bf16
+    row, head, batch = D * e, S * D * e, H * S * D * e
+    tg = 2 if causal else 1
+    opt = 3 if causal and (H % 8 != 0 or S > 16384) else 5
+    v = {"scalar": 1.0 / math.sqrt(D), "s_seq_len": S, "s_Seqs": row, "s_Ts": ts_qo * row,
+         "s_Hs": head, "s_Bs": batch, "s_gqa": 1, "s_k_Seqs": row, "s_k_Hs": head, "s_k_Bs": batch,
+         "s_opt": opt, "s_lse": 1, "s_kv_seq_len": S, "s_qk_head_dim": D, "s_v_head_dim": D,
+         "s_q_head_num": H, "s_v_Seqs": row, "s_v_Hs": head, "s_v_Bs": batch, "s_o_Seqs": row,
+         "s_o_Hs": head, "s_o_Bs": batch, "s_lse_Hs": S * 4}
+    bufs = {"ptr_o": ("o", "bf16", list(shp), "write"), "ptr_q": ("q", "bf16", list(shp), "read"),
+            "ptr_k": ("k", "bf16", list(shp), "read"), "ptr_v": ("v", "bf16", list(shp), "read"),
+            "ptr_lse": ("lse", "f32", [B, H, S], "write")}
+    args = []
+    for i, (f, kind) in enumerate(FAV3_FIELDS):
+        if f in bufs:
+            n, dt, s, acc = bufs[f]
+            args.append({"name": n, "kind": "buffer", "dtype": dt, "shape": s, "offset": 16 * i,
+                         "access": acc})
+        elif f in v:
+            args.append({"name": f, "kind": "scalar", "dtype": "f32" if kind == "f" else "u32",
+                         "offset": 16 * i, "value": v[f]})
+    grid = [(-(-S // ts_qo) + tg - 1) // tg, H, B]
+    desc = {"format": "wavecc-launch/1", "code_object": os.path.abspath(co), "kernel": kname, "arch": arch,
+            "workgroup_size": [512, 1, 1], "grid": grid, "dynamic_lds_bytes": 0,
+            "kernarg_size": 16 * len(FAV3_FIELDS), "args": args}
+    path = os.path.join(out, "fav3.json")
+    with open(path, "w") as fh:
+        json.dump(desc, fh, indent=1)
+    return path, ins, vals
+
+
+def attention_ref(q, k, v, causal):
+    """float64 softmax(q k^T / sqrt(D)) v per batch and head, and log-sum-exp."""
+    D = q.shape[-1]
+    s = np.einsum("bhqd,bhkd->bhqk", q, k) / math.sqrt(D)
+    if causal:
+        S = q.shape[2]
+        s = np.where(np.tril(np.ones((S, S), dtype=bool)), s, -np.inf)
+    m = s.max(axis=-1, keepdims=True)
+    p = np.exp(s - m)
+    l = p.sum(axis=-1, keepdims=True)
+    return np.einsum("bhqk,bhkd->bhqd", p / l, v), (m + np.log(l))[..., 0]
+
+
+def fav3_check(root, wavecc, arch, causal, B, H, S, seed, extra=()):
+    with tempfile.TemporaryDirectory() as t:
+        desc, ins, vals = fav3_desc(t, root, arch, causal, B, H, S, 128, seed)
+        o_path, lse_path = os.path.join(t, "o.npy"), os.path.join(t, "lse.npy")
+        flat = [wavecc, "run", desc]
+        for n, p in ins.items():
+            flat += ["--in", "%s=%s" % (n, p)]
+        flat += ["--out", "o=" + o_path, "--out", "lse=" + lse_path] + list(extra)
+        r = subprocess.run(flat, capture_output=True, text=True)
+        if r.returncode != 0:
+            return False, "wavecc run failed (%d): %s" % (r.returncode, (r.stderr or r.stdout).strip()[-400:])
+        o = bf16_value(np.load(o_path))
+        lse = np.load(lse_path).astype(np.float64)
+    ref, ref_lse = attention_ref(vals["q"], vals["k"], vals["v"], causal)
+    err = np.abs(o - ref).max()
+    # bf16 output: half an ulp of |o| < 2 is 2^-8; P is rounded to bf16 before the second GEMM
+    ok = bool(np.isfinite(o).all()) and err <= 2e-2
+    msg = "max |o - ref| %.3g" % err
+    if lse.shape == ref_lse.shape and np.isfinite(lse).all():
+        # aiter stores the log-sum-exp of the scaled scores in base e
+        lerr = np.abs(lse - ref_lse).max()
+        msg += ", max |lse - ref| %.3g" % lerr
+        ok = ok and lerr <= 1e-3
+    else:
+        ok = False
+        msg += ", lse not finite"
+    return ok, msg
+
+
+def main():
+    ap = argparse.ArgumentParser(description="aiter's kernels on wavecc's emulator")
+    ap.add_argument("cmd", choices=["check", "desc"])
+    ap.add_argument("kernel", nargs="?", default="fav3")
+    ap.add_argument("outdir", nargs="?")
+    ap.add_argument("--aiter")
+    ap.add_argument("--wavecc", default=os.path.join(os.environ.get("WAVECC_BUILD", "build"), "wavecc"))
+    ap.add_argument("--arch", default="gfx942")
+    ap.add_argument("--causal", action="store_true")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("-B", type=int, default=1)
+    ap.add_argument("-H", type=int, default=1)
+    ap.add_argument("-S", type=int, default=256)
+    ap.add_argument("-D", type=int, default=128)
+    a = ap.parse_args()
+    root = aiter_dir(a.aiter)
+    if root is None:
+        print("SKIP: aiter's kernels: set WAVECC_AITER to aiter's repository folder (github.com/ROCm/aiter)")
+        return 0
+    if a.cmd == "desc":
+        if not a.outdir:
+            ap.error("desc needs OUTDIR")
+        os.makedirs(a.outdir, exist_ok=True)
+        print(fav3_desc(a.outdir, root, a.arch, a.causal, a.B, a.H, a.S, a.D)[0])
+        return 0
+    # the emulator's strict modes (docs/emulator.md): late memory, seeded random wave
+    # order, reversed workgroups, garbage-filled registers and LDS; races reported
+    strict = ["--memory", "late", "--wave-order", "random", "--wg-order", "reverse", "--fill", "garbage",
+              "--races"]
+    cases = [(False, 1, 1, 256, ()), (True, 1, 1, 512, ()), (False, 1, 2, 512, strict)]
+    if not a.quick:
+        cases += [(False, 2, 2, 384, ()), (True, 1, 8, 512, strict)]
+    bad = 0
+    for causal, B, H, S, extra in cases:
+        ok, msg = fav3_check(root, a.wavecc, a.arch, causal, B, H, S, B * 100 + H * 10 + S, extra)
+        print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
+              ("PASS" if ok else "FAIL", a.arch, " causal" if causal else "", B, H, S,
+               " (strict emulator modes)" if extra else "", msg))
+        bad += not ok
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
