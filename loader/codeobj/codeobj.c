@@ -111,6 +111,10 @@ static int build_image(CodeObject *co, Elf *e, const uint8_t *bytes, size_t len,
 				    i, (unsigned long long)ph.p_memsz, MAX_IMAGE >> 20);
 		lo = MIN(lo, ph.p_vaddr);
 		hi = MAX(hi, ph.p_vaddr + ph.p_memsz);
+		if (ph.p_flags & PF_X) {
+			co->exec_lo = co->exec_hi > co->exec_lo ? MIN(co->exec_lo, ph.p_vaddr) : ph.p_vaddr;
+			co->exec_hi = MAX(co->exec_hi, ph.p_vaddr + ph.p_filesz);
+		}
 		co->nload++;
 	}
 	if (!co->nload)

@@ -71,6 +71,7 @@ typedef struct CodeObject {
 	uint64_t image_size;
 	uint8_t *image;          /* one allocation, image_size bytes (freed by codeobj_free) */
 	int nload;               /* PT_LOAD segments */
+	uint64_t exec_lo, exec_hi; /* the executable PT_LOAD segments' file bytes, [lo, hi) (0, 0: none) */
 	CodeKernel *kernels;
 	size_t nkernels;
 	CodeMetadata meta;

@@ -661,3 +661,34 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 	}
 	(void)pc;
 }
+
+/* The listing of `wavecc info --disasm`: decode from the start, one line per
+ * instruction ("  +0xOFFS  TEXT"), after trimming the trailing padding
+ * assemblers put after a function (s_code_end 0xbf9f0000 and zero dwords).
+ * Unknown encodings are printed as such and counted. */
+size_t emu_disassemble(EmuArch arch, const uint8_t *code, size_t len, uint64_t base, FILE *out)
+{
+	len &= ~(size_t)3;
+	while (len >= 4) {
+		uint32_t w = rd32(code + len - 4);
+		if (w != 0xbf9f0000u && w != 0)
+			break;
+		len -= 4;
+	}
+	size_t unknown = 0;
+	char text[256];
+	for (size_t off = 0; off < len;) {
+		Inst in;
+		int words = emu_decode(arch, code + off, len - off, &in);
+		if (words == 0) { /* an instruction cut by the end */
+			fprintf(out, "  +0x%04llx  <truncated instruction>\n", (unsigned long long)(base + off));
+			unknown++;
+			break;
+		}
+		emu_print(&in, base + off, text, sizeof text);
+		fprintf(out, "  +0x%04llx  %s\n", (unsigned long long)(base + off), text);
+		unknown += in.id == I_UNKNOWN;
+		off += (size_t)words * 4;
+	}
+	return unknown;
+}

@@ -13,6 +13,7 @@
 #define WAVECC_EMU_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -133,6 +134,11 @@ typedef struct EmuHook {
 	 * are not computed */
 	uint64_t wg_first, wg_count;
 } EmuHook;
+
+/* List the instructions of code[0..len) (offsets printed from `base`) to
+ * out, one per line, trailing s_code_end/zero padding trimmed; returns how
+ * many encodings the emulator does not know (printed as such). */
+size_t emu_disassemble(EmuArch arch, const uint8_t *code, size_t len, uint64_t base, FILE *out);
 
 /* The event's instruction as the disassembler prints it. */
 void emu_event_text(const EmuEvent *ev, char *buf, size_t len);

@@ -272,7 +272,7 @@ static const CmdOpts COMMANDS[] = {
 	{"run", {"--backend", "-D NAME=VALUE", "--in", "--out", "--seed", "--max-instructions", "--trace", "-v",
 			"--mcpu", "--atol", "--rtol", "--memory", "--races", "--canary", "--version", "-h"}},
 	{"interp", {"-D SYM=VAL", "--in", "--out", "--seed", "-v", "--version", "-h"}},
-	{"info", {"-v", "--version", "-h"}},
+	{"info", {"-v", "--version", "-h", "--disasm"}},
 	{"sym", {"--assume", "--bench", "-v", "--version", "-h"}},
 	{"dump-graph", {"-v", "--version", "-h"}},
 	{"dump-indices", {"-D SYM=VAL", "-v", "--version", "-h"}},
@@ -360,6 +360,32 @@ START_TEST(as_takes_the_target_from_the_file)
 	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:sramecc+ -o '%s'", se, path("se2.hsaco"))), 1);
 	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:sramecc- -o '%s'", se, path("se3.hsaco"))), 0);
 	ck_assert_int_eq(status_of(test_wavecc("as '%s' --mcpu gfx942:bogus+", se)), 2);
+}
+END_TEST
+
+/* info --disasm lists each kernel's code as the emulator decodes it and
+ * fails on an encoding the emulator does not know (here an MTBUF load). */
+START_TEST(info_lists_the_code)
+{
+	const char *o = path("dis.hsaco"), *s = path("mtbuf.s"), *so = path("mtbuf.hsaco");
+	ck_assert_int_eq(status_of(test_wavecc("compile examples/gemm_16x16x16.json -o '%s'", o)), 0);
+	CmdResult r = test_wavecc("info --disasm '%s'", o);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.out, "code of gemm") && strstr(r.out, "v_mfma_f32_16x16x16_f16") &&
+			      strstr(r.out, "s_endpgm") && !strstr(r.out, "unknown"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	r = test_wavecc("compile examples/add.json -S -o - | sed 's/^\\ts_endpgm/\\ttbuffer_load_format_x v1, off, "
+			"s[0:3], 0 format:116\\n\\ts_endpgm/' > '%s'",
+		s);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	ck_assert_int_eq(status_of(test_wavecc("as '%s' -o '%s'", s, so)), 0);
+	r = test_wavecc("info --disasm '%s'", so);
+	ck_assert_msg(r.status == 1 && strstr(r.out, "<unknown encoding") &&
+			      strstr(r.out, "1 encodings the emulator does not know"),
+		"%d %s", r.status, r.out);
+	cmd_result_free(&r);
 }
 END_TEST
 
@@ -709,6 +735,7 @@ int main(void)
 	tcase_add_test(tc, every_command_takes_the_common_options);
 	tcase_add_test(tc, clang_and_llvm_mc_spellings);
 	tcase_add_test(tc, as_takes_the_target_from_the_file);
+	tcase_add_test(tc, info_lists_the_code);
 	tcase_add_test(tc, one_seed_option_and_out_everywhere);
 	tcase_add_test(tc, usage_mistakes_exit_2_everywhere);
 	tcase_add_test(tc, assembler_errors_name_the_generated_line_and_op);
