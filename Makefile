@@ -69,7 +69,7 @@ FAST_SUITES = \
 	isel/isel_file \
 	regalloc/regalloc regalloc/coalesce \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
-	loader/emu/decode loader/emu/exec loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
+	loader/emu/decode loader/emu/exec loader/emu/foreign loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
 	loader/emu/fuzz loader/emu/clang loader/emu/order loader/emu/memory \
 	loader/timing/timing loader/timing/calib
 ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)

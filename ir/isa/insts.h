@@ -94,6 +94,7 @@ enum {
 	X(S_ANDN2_SAVEEXEC_B64, "s_andn2_saveexec_b64", FMT_SOP1, 0x23, SAME, T_B64, 2, 2, 0, 0, 0) \
 	X(S_ORN2_SAVEEXEC_B64, "s_orn2_saveexec_b64", FMT_SOP1, 0x24, SAME, T_B64, 2, 2, 0, 0, 0) \
 	X(S_ABS_I32, "s_abs_i32", FMT_SOP1, 0x30, SAME, T_I32, 1, 1, 0, 0, 0) \
+	X(S_SET_GPR_IDX_IDX, "s_set_gpr_idx_idx", FMT_SOP1, 0x32, SAME, T_B32, 0, 1, 0, 0, 0) \
 	X(S_ANDN1_SAVEEXEC_B64, "s_andn1_saveexec_b64", FMT_SOP1, 0x33, SAME, T_B64, 2, 2, 0, 0, 0) \
 	X(S_ADD_U32, "s_add_u32", FMT_SOP2, 0x00, SAME, T_U32, 1, 1, 1, 0, 0) \
 	X(S_SUB_U32, "s_sub_u32", FMT_SOP2, 0x01, SAME, T_U32, 1, 1, 1, 0, 0) \
@@ -119,6 +120,7 @@ enum {
 	X(S_ORN2_B64, "s_orn2_b64", FMT_SOP2, 0x15, SAME, T_B64, 2, 2, 2, 0, 0) \
 	X(S_NAND_B64, "s_nand_b64", FMT_SOP2, 0x17, SAME, T_B64, 2, 2, 2, 0, 0) \
 	X(S_NOR_B64, "s_nor_b64", FMT_SOP2, 0x19, SAME, T_B64, 2, 2, 2, 0, 0) \
+	X(S_NOR_B32, "s_nor_b32", FMT_SOP2, 0x18, SAME, T_B32, 1, 1, 1, 0, 0) \
 	X(S_XNOR_B64, "s_xnor_b64", FMT_SOP2, 0x1b, SAME, T_B64, 2, 2, 2, 0, 0) \
 	X(S_LSHL_B32, "s_lshl_b32", FMT_SOP2, 0x1c, SAME, T_B32, 1, 1, 1, 0, 0) \
 	X(S_LSHL_B64, "s_lshl_b64", FMT_SOP2, 0x1d, SAME, T_B64, 2, 2, 1, 0, 0) \
@@ -127,6 +129,7 @@ enum {
 	X(S_ASHR_I32, "s_ashr_i32", FMT_SOP2, 0x20, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(S_ASHR_I64, "s_ashr_i64", FMT_SOP2, 0x21, SAME, T_I64, 2, 2, 1, 0, 0) \
 	X(S_BFM_B32, "s_bfm_b32", FMT_SOP2, 0x22, SAME, T_B32, 1, 1, 1, 0, 0) \
+	X(S_BFM_B64, "s_bfm_b64", FMT_SOP2, 0x23, SAME, T_B64, 2, 1, 1, 0, 0) \
 	X(S_MUL_I32, "s_mul_i32", FMT_SOP2, 0x24, SAME, T_I32, 1, 1, 1, 0, 0) \
 	X(S_BFE_U32, "s_bfe_u32", FMT_SOP2, 0x25, SAME, T_U32, 1, 1, 1, 0, 0) \
 	X(S_BFE_I32, "s_bfe_i32", FMT_SOP2, 0x26, SAME, T_I32, 1, 1, 1, 0, 0) \
@@ -175,6 +178,8 @@ enum {
 	X(S_BITCMP1_B32, "s_bitcmp1_b32", FMT_SOPC, 0x0d, SAME, T_B32, 0, 1, 1, 0, 0) \
 	X(S_BITCMP0_B64, "s_bitcmp0_b64", FMT_SOPC, 0x0e, SAME, T_B64, 0, 2, 1, 0, 0) \
 	X(S_BITCMP1_B64, "s_bitcmp1_b64", FMT_SOPC, 0x0f, SAME, T_B64, 0, 2, 1, 0, 0) \
+	X(S_SETVSKIP, "s_setvskip", FMT_SOPC, 0x10, SAME, T_B32, 0, 1, 1, 0, 0) \
+	X(S_SET_GPR_IDX_ON, "s_set_gpr_idx_on", FMT_SOPC, 0x11, SAME, T_B32, 0, 1, 0, 0, 0) \
 	X(S_CMP_EQ_U64, "s_cmp_eq_u64", FMT_SOPC, 0x12, SAME, T_U64, 0, 2, 2, 0, 0) \
 	X(S_CMP_LG_U64, "s_cmp_lg_u64", FMT_SOPC, 0x13, SAME, T_U64, 0, 2, 2, 0, 0) \
 	X(S_NOP, "s_nop", FMT_SOPP, 0x00, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
@@ -190,6 +195,8 @@ enum {
 	X(S_WAITCNT, "s_waitcnt", FMT_SOPP, 0x0c, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
 	X(S_SLEEP, "s_sleep", FMT_SOPP, 0x0e, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
 	X(S_SETPRIO, "s_setprio", FMT_SOPP, 0x0f, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
+	X(S_SET_GPR_IDX_OFF, "s_set_gpr_idx_off", FMT_SOPP, 0x1c, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
+	X(S_SET_GPR_IDX_MODE, "s_set_gpr_idx_mode", FMT_SOPP, 0x1d, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
 	X(S_SENDMSG, "s_sendmsg", FMT_SOPP, 0x10, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
 	X(S_TRAP, "s_trap", FMT_SOPP, 0x12, SAME, T_NONE, 0, 0, 0, 0, IF_NOSRC) \
 	X(S_LOAD_DWORD, "s_load_dword", FMT_SMEM, 0x00, SAME, T_B32, 1, 0, 0, 0, IF_LOAD) \
@@ -205,6 +212,8 @@ enum {
 	X(S_STORE_DWORD, "s_store_dword", FMT_SMEM, 0x10, SAME, T_B32, 1, 0, 0, 0, IF_STORE) \
 	X(S_STORE_DWORDX2, "s_store_dwordx2", FMT_SMEM, 0x11, SAME, T_B32, 2, 0, 0, 0, IF_STORE) \
 	X(S_STORE_DWORDX4, "s_store_dwordx4", FMT_SMEM, 0x12, SAME, T_B32, 4, 0, 0, 0, IF_STORE) \
+	X(S_ATOMIC_INC, "s_atomic_inc", FMT_SMEM, 0x8b, SAME, T_U32, 1, 0, 0, 0, IF_ATOMIC) \
+	X(S_ATOMIC_DEC, "s_atomic_dec", FMT_SMEM, 0x8c, SAME, T_U32, 1, 0, 0, 0, IF_ATOMIC) \
 	X(S_DCACHE_INV, "s_dcache_inv", FMT_SMEM, 0x20, SAME, T_NONE, 0, 0, 0, 0, 0) \
 	X(S_DCACHE_WB, "s_dcache_wb", FMT_SMEM, 0x21, SAME, T_NONE, 0, 0, 0, 0, 0) \
 	X(S_MEMTIME, "s_memtime", FMT_SMEM, 0x24, SAME, T_B64, 2, 0, 0, 0, 0) \
@@ -228,6 +237,7 @@ enum {
 	X(V_CVT_F32_F64, "v_cvt_f32_f64", FMT_VOP1, 0x0f, SAME, T_F64, 1, 2, 0, 0, 0) \
 	X(V_CVT_F64_F32, "v_cvt_f64_f32", FMT_VOP1, 0x10, SAME, T_F32, 2, 1, 0, 0, 0) \
 	X(V_CVT_F32_UBYTE0, "v_cvt_f32_ubyte0", FMT_VOP1, 0x11, SAME, T_U32, 1, 1, 0, 0, 0) \
+	X(V_CVT_OFF_F32_I4, "v_cvt_off_f32_i4", FMT_VOP1, 0x0e, SAME, T_U32, 1, 1, 0, 0, 0) \
 	X(V_CVT_F32_UBYTE1, "v_cvt_f32_ubyte1", FMT_VOP1, 0x12, SAME, T_U32, 1, 1, 0, 0, 0) \
 	X(V_CVT_F32_UBYTE2, "v_cvt_f32_ubyte2", FMT_VOP1, 0x13, SAME, T_U32, 1, 1, 0, 0, 0) \
 	X(V_CVT_F32_UBYTE3, "v_cvt_f32_ubyte3", FMT_VOP1, 0x14, SAME, T_U32, 1, 1, 0, 0, 0) \
@@ -684,7 +694,9 @@ enum {
 	ISA_VMEM_ROWS(X, BUFFER, "buffer", FMT_MUBUF, SAME) \
 	ISA_VMEM_ROWS(X, FLAT, "flat", FMT_FLAT, NA) \
 	ISA_VMEM_ROWS(X, GLOBAL, "global", FMT_FLAT, SAME) \
-	ISA_VMEM_LDST_ROWS(X, SCRATCH, "scratch", FMT_FLAT)
+	ISA_VMEM_LDST_ROWS(X, SCRATCH, "scratch", FMT_FLAT) \
+	X(FLAT_ATOMIC_PK_ADD_BF16, "flat_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC) \
+	X(GLOBAL_ATOMIC_PK_ADD_BF16, "global_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC)
 
 #define ISA_INSTS(X) \
 	ISA_INSTS_SALU(X) ISA_INSTS_VOP1(X) ISA_INSTS_VOP2(X) ISA_INSTS_VOPC(X) \

@@ -395,6 +395,22 @@ static void append(char *buf, size_t len, size_t *pos, const char *fmt, const ch
 		char t_[96]; snprintf(t_, sizeof t_, __VA_ARGS__); append(buf, len, &pos, "%s", t_); \
 	} while (0)
 
+/* s_set_gpr_idx_on/mode's operand as llvm-mc writes it: gpr_idx(SRC0,DST) */
+static const char *gpr_idx_mode(char *b, size_t n, unsigned mode)
+{
+	static const char *const names[] = {"SRC0", "SRC1", "SRC2", "DST"};
+	size_t pos = 0;
+	append(b, n, &pos, "%s", "gpr_idx(");
+	for (int i = 0, k = 0; i < 4; i++)
+		if (mode >> i & 1) {
+			if (k++)
+				append(b, n, &pos, "%s", ",");
+			append(b, n, &pos, "%s", names[i]);
+		}
+	append(b, n, &pos, "%s", ")");
+	return b;
+}
+
 void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 {
 	size_t pos = 0;
@@ -422,6 +438,12 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		APP("_sdwa");
 	switch (in->fmt) {
 	case FMT_SOP1: case FMT_SOP2: case FMT_SOPC:
+		if (in->id == I_S_SET_GPR_IDX_ON) {
+			put_src(s, sizeof s, in, in->src[0], 1, 'v');
+			char m[40];
+			APP(" %s, %s", s, gpr_idx_mode(m, sizeof m, in->src[1] & 15));
+			break;
+		}
 		if (r->dst) {
 			put_src(s, sizeof s, in, in->dst, r->dst, 'v');
 			APP(" %s", s);
@@ -451,7 +473,10 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				APP(" expcnt(%u)", ex);
 			if (lg != 15)
 				APP(" lgkmcnt(%u)", lg);
-		} else if (in->id != I_S_ENDPGM && in->id != I_S_BARRIER)
+		} else if (in->id == I_S_SET_GPR_IDX_MODE) {
+			char m[40];
+			APP(" %s", gpr_idx_mode(m, sizeof m, (unsigned)in->imm & 15));
+		} else if (in->id != I_S_ENDPGM && in->id != I_S_BARRIER && in->id != I_S_SET_GPR_IDX_OFF)
 			APP(" %d", in->imm);
 		break;
 	case FMT_SMEM:
@@ -539,6 +564,8 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				APP(" row_bcast:15");
 			else if (c == 0x143)
 				APP(" row_bcast:31");
+			else if (c >= 0x150 && c <= 0x15f)
+				APP(" row_newbcast:%u", c & 15);
 			else
 				APP(" dpp_ctrl:0x%x", c);
 			APP(" row_mask:0x%x bank_mask:0x%x%s", in->row_mask, in->bank_mask, in->bound_ctrl ? " bound_ctrl:1" : "");

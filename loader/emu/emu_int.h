@@ -84,6 +84,8 @@ typedef struct Wave {
 	uint32_t accum_offset;
 	uint32_t id;      /* wave index in the workgroup */
 	bool done, at_barrier;
+	bool vskip;       /* s_setvskip: vector instructions are skipped */
+	bool gpr_idx;     /* s_set_gpr_idx_on: VALU VGPR operands named by M0[15:12] are offset by M0[7:0] */
 	struct LateWave *late; /* late memory: what is outstanding (late.c), else NULL */
 } Wave;
 

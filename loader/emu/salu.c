@@ -90,6 +90,7 @@ void emu_exec_salu(Emu *e, Wave *w, const Inst *in)
 	case I_S_ORN2_B64: d64 = a64 | ~b64, w->scc = d64 != 0, wide = 2; break;
 	case I_S_NAND_B64: d64 = ~(a64 & b64), w->scc = d64 != 0, wide = 2; break;
 	case I_S_NOR_B64: d64 = ~(a64 | b64), w->scc = d64 != 0, wide = 2; break;
+	case I_S_NOR_B32: d = ~(a | b), w->scc = d != 0, wide = 1; break;
 	case I_S_XNOR_B64: d64 = ~(a64 ^ b64), w->scc = d64 != 0, wide = 2; break;
 	case I_S_LSHL_B32: d = a << (b & 31), w->scc = d != 0, wide = 1; break;
 	case I_S_LSHL_B64: d64 = a64 << (b & 63), w->scc = d64 != 0, wide = 2; break;
@@ -98,6 +99,7 @@ void emu_exec_salu(Emu *e, Wave *w, const Inst *in)
 	case I_S_ASHR_I32: d = (uint32_t)((int32_t)a >> (b & 31)), w->scc = d != 0, wide = 1; break;
 	case I_S_ASHR_I64: d64 = (uint64_t)((int64_t)a64 >> (b & 63)), w->scc = d64 != 0, wide = 2; break;
 	case I_S_BFM_B32: d = ((1u << (a & 31)) - 1) << (b & 31), wide = 1; break;
+	case I_S_BFM_B64: d64 = ((UINT64_C(1) << (a & 63)) - 1) << (b & 63), wide = 2; break;
 	case I_S_MUL_I32: d = a * b, wide = 1; break;
 	case I_S_MUL_HI_U32: d = (uint32_t)(((uint64_t)a * b) >> 32), wide = 1; break;
 	case I_S_MUL_HI_I32: d = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32), wide = 1; break;
@@ -166,9 +168,21 @@ void emu_exec_salu(Emu *e, Wave *w, const Inst *in)
 	case I_S_BITCMP0_B64: w->scc = !((a64 >> (b & 63)) & 1); break;
 	case I_S_BITCMP1_B64: w->scc = (a64 >> (b & 63)) & 1; break;
 	case I_S_CMP_EQ_U64: w->scc = a64 == b64; break;
+	/* VSKIP = S0[S1[4:0]]: while set, the wave skips vector instructions (wave.c) */
+	case I_S_SETVSKIP: w->vskip = (a >> (b & 31)) & 1; break;
+	/* GPR indexing (the Vega/CDNA3 ISA guides): on sets M0[7:0] = S0[7:0]
+	 * and M0[15:12] = the 4-bit mode (src0, src1, src2, dst) from the ssrc1
+	 * field; mode and idx set either part; off leaves M0 alone */
+	case I_S_SET_GPR_IDX_ON:
+		w->m0 = (w->m0 & ~UINT32_C(0xf0ff)) | (a & 0xff) | (uint32_t)(in->src[1] & 15) << 12;
+		w->gpr_idx = true;
+		break;
+	case I_S_SET_GPR_IDX_IDX: w->m0 = (w->m0 & ~UINT32_C(0xff)) | (a & 0xff); break;
 	case I_S_CMP_LG_U64: w->scc = a64 != b64; break;
 	/* SOPP */
 	case I_S_NOP: case I_S_WAITCNT: case I_S_SLEEP: case I_S_SETPRIO: case I_S_SENDMSG: break;
+	case I_S_SET_GPR_IDX_OFF: w->gpr_idx = false; break;
+	case I_S_SET_GPR_IDX_MODE: w->m0 = (w->m0 & ~UINT32_C(0xf000)) | (k & 15) << 12; break;
 	case I_S_ENDPGM: w->done = true; return;
 	case I_S_BARRIER: w->at_barrier = true; return; /* pc advances when released */
 	case I_S_BRANCH: next += 4 * (int64_t)in->imm; break;

@@ -74,6 +74,8 @@ static int dpp_src_lane(unsigned c, int l)
 		return r < (int)(c & 15) ? -1 : l - (int)(c & 15);
 	if (c >= 0x121 && c <= 0x12f)
 		return (l & ~15) | ((r - (int)(c & 15)) & 15);
+	if (c >= 0x150 && c <= 0x15f) /* row_newbcast:n (gfx90a, gfx942): lane n of each row to the row */
+		return (l & ~15) | (int)(c & 15);
 	switch (c) {
 	case 0x130: return l == 63 ? -1 : l + 1;
 	case 0x134: return (l + 1) & 63;
@@ -1190,6 +1192,8 @@ static bool valu_i32(const Inst *in, Rows *rw)
 	case I_V_CVT_F32_I32: LOOP(d[l] = U((float)(int32_t)a[l])); rw->fres = true; break;
 	case I_V_CVT_F32_U32: LOOP(d[l] = U((float)a[l])); rw->fres = true; break;
 	case I_V_CVT_F32_UBYTE0: LOOP(d[l] = U((float)(a[l] & 0xff))); break;
+	/* S0[3:0] as a signed 4-bit integer over 16: -0.5 .. 0.4375 */
+	case I_V_CVT_OFF_F32_I4: LOOP(d[l] = U((float)((int32_t)((a[l] & 15) ^ 8) - 8) / 16.0f)); break;
 	case I_V_CVT_F32_UBYTE1: LOOP(d[l] = U((float)((a[l] >> 8) & 0xff))); break;
 	case I_V_CVT_F32_UBYTE2: LOOP(d[l] = U((float)((a[l] >> 16) & 0xff))); break;
 	case I_V_CVT_F32_UBYTE3: LOOP(d[l] = U((float)(a[l] >> 24))); break;

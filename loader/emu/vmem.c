@@ -94,16 +94,23 @@ void emu_exec_smem(Emu *e, Wave *w, const Inst *in)
 	 * page-granular): dwords past the end of the region holding the first
 	 * dword read as 0. Stores must fit. */
 	const EmuRegion *reg = emu_mem_find(e->mem, addr, 4);
-	if (!(r->flags & IF_STORE) && reg && !emu_mem_find(e->mem, addr, 4 * n)) {
+	if (!(r->flags & (IF_STORE | IF_ATOMIC)) && reg && !emu_mem_find(e->mem, addr, 4 * n)) {
 		for (unsigned k = 0; k < n; k++) {
 			uint64_t a = addr + 4 * k;
 			w->sgpr[in->dst + k] = a + 4 <= reg->addr + reg->size ? ld32(reg->host + (a - reg->addr)) : 0;
 		}
 		return;
 	}
-	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & IF_STORE) != 0, -1);
+	uint8_t *p = dev_ptr(e, w, in, addr, 4 * n, (r->flags & (IF_STORE | IF_ATOMIC)) != 0, -1);
 	if (!p)
 		return;
+	if (r->flags & IF_ATOMIC) { /* s_atomic_inc/dec: the old value returned with glc */
+		uint32_t old = ld32(p), v = w->sgpr[in->dst];
+		st32(p, in->id == I_S_ATOMIC_INC ? (old >= v ? 0 : old + 1) : (old == 0 || old > v ? v : old - 1));
+		if (in->glc)
+			w->sgpr[in->dst] = old;
+		return;
+	}
 	for (unsigned k = 0; k < n; k++) {
 		if (r->flags & IF_STORE)
 			st32(p + 4 * k, w->sgpr[in->dst + k]);
@@ -197,6 +204,13 @@ static uint32_t atomic_op(IsaOp id, uint32_t old, uint32_t v, uint32_t cmp)
 		 * rounds to the same f16 as the exact sum) */
 		uint32_t lo = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)old) + dtype_f16_to_f32((uint16_t)v));
 		uint32_t hi = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)(old >> 16)) + dtype_f16_to_f32((uint16_t)(v >> 16)));
+		return lo | hi << 16;
+	}
+	case I_FLAT_ATOMIC_PK_ADD_BF16: case I_GLOBAL_ATOMIC_PK_ADD_BF16: {
+		/* as pk_add_f16: a bf16 has 8 significant bits, the f32 sum
+		 * of two rounds to the bf16 the exact sum rounds to */
+		uint32_t lo = dtype_f32_to_bf16(dtype_bf16_to_f32((uint16_t)old) + dtype_bf16_to_f32((uint16_t)v));
+		uint32_t hi = dtype_f32_to_bf16(dtype_bf16_to_f32((uint16_t)(old >> 16)) + dtype_bf16_to_f32((uint16_t)(v >> 16)));
 		return lo | hi << 16;
 	}
 	default: return old;

@@ -243,6 +243,21 @@ void emu_event_text(const EmuEvent *ev, char *buf, size_t len)
 	emu_print((const Inst *)ev->inst, ev->pc, buf, len);
 }
 
+/* A VALU instruction under s_set_gpr_idx_on: each VGPR operand whose bit
+ * is set in M0[15:12] (src0, src1, src2, dst) is offset by M0[7:0]. */
+static const Inst *gpr_indexed(const Wave *w, const Inst *in, Inst *out)
+{
+	unsigned mode = (w->m0 >> 12) & 15, idx = w->m0 & 0xff;
+	*out = *in;
+	for (int i = 0; i < 3; i++)
+		if ((mode >> i & 1) && out->src[i] >= SRC_VGPR)
+			out->src[i] = (uint16_t)(out->src[i] + idx);
+	const IsaInfo *r = &isa_info[in->id];
+	if ((mode & 8) && r->fmt != FMT_VOPC && !(r->flags & IF_SDST))
+		out->dst = (uint16_t)(out->dst + idx);
+	return out;
+}
+
 /* Issue one instruction of w. */
 static void issue(Emu *e, Wave *w)
 {
@@ -264,6 +279,14 @@ static void issue(Emu *e, Wave *w)
 		return;
 	uint64_t pc0 = w->pc, exec0 = w->exec;
 	bool sets_pc = false;
+	bool vector = in->fmt >= FMT_VOP1;
+	if (w->vskip && vector) { /* s_setvskip: skipped, as a no-op */
+		w->pc += 4u * in->words;
+		return;
+	}
+	Inst indexed;
+	if (w->gpr_idx && vector && in->fmt <= FMT_VOP3P)
+		in = gpr_indexed(w, in, &indexed);
 	switch (in->fmt) {
 	case FMT_SOP1: case FMT_SOP2: case FMT_SOPK: case FMT_SOPC: case FMT_SOPP:
 		emu_exec_salu(e, w, in);
