@@ -14,6 +14,8 @@ the result is compared with a float64 reference computed here with NumPy;
 `wavecc profile DESC` gives the cycle model's figures for the same launch.
 
 Kernels:
+  i8gemm   int8 GEMMs (hsa/gfx942/i8gemm/), bf16 out, per-token scales, bias
+  bf16gemm bf16 GEMMs (hsa/gfx942/bf16gemm/), f32 out
   fav3  FA v3 forward attention (hsa/<arch>/fmha_v3_fwd/), batch mode, BHSD
         layout. The argument struct is aiter's `fmha_fwd_v3_args`
         (csrc/include/mha_fwd.h): every field padded to 16 bytes (a pointer
@@ -268,6 +270,59 @@ def i8gemm_check(root, wavecc, tile, M, N, K, seed, extra=()):
         err.max(), best, c.size, warn)
 
 
+BF16GEMM_FIELDS = [  # aiter's KernelArgs of csrc/py_itfs_cu/asm_gemm_a16w16.cu, each 16 bytes
+    ("ptr_D", "p"), ("ptr_C", "p"), ("ptr_A", "p"), ("ptr_B", "p"), ("alpha", "f"), ("beta", "f"),
+    ("stride_D0", "u"), ("stride_D1", "u"), ("stride_C0", "u"), ("stride_C1", "u"), ("stride_A0", "u"),
+    ("stride_A1", "u"), ("stride_B0", "u"), ("stride_B1", "u"), ("M", "u"), ("N", "u"), ("K", "u"),
+    ("splitk", "u"), ("is_out_b16", "u"), ("ptr_Bias", "p"), ("add_bias", "u"), ("ptr_semaphore", "p"),
+]
+
+
+def bf16gemm_check(root, wavecc, kernel, M, N, K, seed, extra=()):
+    """hsa/gfx942/bf16gemm's `kernel` (a name of its csv without the aiter
+    prefix, B not preshuffled): D[M, N] f32 = A[M, K] bf16 . B[N, K]^T, no
+    split-K, no bias, as gemm_a16w16_asm fills the arguments; grid
+    (ceil(N / tileN), ceil(M / tileM), 1), 256 threads. Against float64."""
+    d = os.path.join(root, "hsa", "gfx942", "bf16gemm")
+    rows = [l.strip().split(",") for l in open(os.path.join(d, "bf16gemm_fp32bf16.csv"))][1:]
+    r = [r for r in rows if r[1] == kernel + ".co"]
+    if not r:
+        sys.exit("aiter.py: no %s in %s" % (kernel, d))
+    tm, tn = int(r[0][3]), int(r[0][4])
+    rng = np.random.default_rng(seed)
+    a16, b16 = bf16_bits(rng.standard_normal((M, K), dtype=np.float32)), \
+        bf16_bits(rng.standard_normal((N, K), dtype=np.float32))
+    v = {"alpha": 1.0, "beta": 0.0, "stride_D0": 4 * N, "stride_C0": 4 * N, "stride_A0": 2 * K,
+         "stride_B0": 2 * K, "M": M, "N": N, "K": K, "splitk": 1, "is_out_b16": 0, "add_bias": 0}
+    bufs = {"ptr_D": ("d", "f32", [M, N], "write"), "ptr_A": ("a", "bf16", [M, K], "read"),
+            "ptr_B": ("b", "bf16", [N, K], "read")}
+    args = []
+    for i, (f, kind) in enumerate(BF16GEMM_FIELDS):
+        if f in bufs:
+            n, dt, shp, acc = bufs[f]
+            args.append({"name": n, "kind": "buffer", "dtype": dt, "shape": shp, "offset": 16 * i, "access": acc})
+        elif f in v:
+            args.append({"name": f, "kind": "scalar", "dtype": "f32" if kind == "f" else "u32",
+                         "offset": 16 * i, "value": v[f]})
+    desc = {"format": "wavecc-launch/1", "code_object": os.path.join(d, r[0][1]), "kernel": r[0][0],
+            "arch": "gfx942", "workgroup_size": [256, 1, 1], "grid": [-(-N // tn), -(-M // tm), 1],
+            "dynamic_lds_bytes": 0, "kernarg_size": 16 * len(BF16GEMM_FIELDS), "args": args}
+    with tempfile.TemporaryDirectory() as t:
+        path = os.path.join(t, "bf16gemm.json")
+        json.dump(desc, open(path, "w"))
+        np.save(os.path.join(t, "a.npy"), a16)
+        np.save(os.path.join(t, "b.npy"), b16)
+        cmd = [wavecc, "run", path, "--in", "a=%s/a.npy" % t, "--in", "b=%s/b.npy" % t, "--out", "d=%s/d.npy" % t]
+        res = subprocess.run(cmd + list(extra), capture_output=True, text=True)
+        if res.returncode != 0:
+            return False, "wavecc run failed (%d): %s" % (res.returncode, (res.stderr or res.stdout).strip()[-400:])
+        out = np.load(os.path.join(t, "d.npy")).astype(np.float64)
+    ref = bf16_value(a16) @ bf16_value(b16).T
+    err = np.abs(out - ref).max()
+    # f32 sums of K products of magnitude ~1: a few K * 2^-24 * sqrt(K) at most
+    return bool(np.isfinite(out).all()) and err <= 1e-4 * K ** 0.5, "max |d - ref| %.3g" % err
+
+
 def main():
     ap = argparse.ArgumentParser(description="aiter's kernels on wavecc's emulator")
     ap.add_argument("cmd", choices=["check", "desc"])
@@ -310,12 +365,25 @@ def main():
         print("%s: int8 GEMM %s (bf16 out, per-token scales, bias) M=%d N=%d K=%d: %s" %
               ("PASS" if ok else "FAIL", tile, M, N, K, msg))
         bad += not ok
+    for kernel, M, N, K in [("bf16gemm_fp32bf16_tn_64x64_pf3_splitk", 100, 128, 256)]:
+        ok, msg = bf16gemm_check(root, a.wavecc, kernel, M, N, K, M + N + K)
+        print("%s: bf16 GEMM %s (f32 out) M=%d N=%d K=%d: %s" % ("PASS" if ok else "FAIL", kernel, M, N, K, msg))
+        bad += not ok
     for causal, B, H, S, extra in cases:
         ok, msg = fav3_check(root, a.wavecc, a.arch, causal, B, H, S, B * 100 + H * 10 + S, extra)
         print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
               ("PASS" if ok else "FAIL", a.arch, " causal" if causal else "", B, H, S,
                " (strict emulator modes)" if extra else "", msg))
         bad += not ok
+    if not a.quick:  # every gfx942 code object listed with no encoding unknown to the emulator
+        cos = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(root, "hsa", "gfx942"))
+                     for f in fs if f.endswith(".co"))
+        unknown = [c for c in cos if subprocess.run([a.wavecc, "info", "--disasm", c],
+                                                    capture_output=True).returncode != 0]
+        print("%s: %d gfx942 code objects listed by wavecc info --disasm, %d with encodings the emulator "
+              "does not know%s" % ("FAIL" if unknown or not cos else "PASS", len(cos), len(unknown),
+                                   (": " + ", ".join(unknown[:5])) if unknown else ""))
+        bad += bool(unknown) or not cos
     return 1 if bad else 0
 
 
