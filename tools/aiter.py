@@ -195,33 +195,37 @@ def shuffle_weight_i8(w):
     return w.reshape(n // 16, 16, k // 32, 2, 16).transpose(0, 2, 3, 1, 4).reshape(n, k).copy()
 
 
-def i8gemm_desc(out, root, tile, M, N, K, seed=1, pad_a=128):
+def i8gemm_desc(out, root, tile, M, N, K, seed=1, pad_a=128, data=True, ks=1):
     """One launch of hsa/gfx942/i8gemm's kernel for `tile` ("112x256", ...):
     C[M, N] bf16 = (A[M, K] i8 . B[N, K] i8^T) * sa[M] * sb[N] + bias[N], A
     with row stride K + pad_a (as aiter's test pads it), B in aiter's 16x16
-    shuffled layout. Grid as gemm_a8w8_asm: x = N / tile_n (no split-K),
-    y = ceil(M / tile_m), 256 threads."""
+    shuffled layout. Grid as gemm_a8w8_asm: x = N / tile_n * ks (split-K
+    in ks parts), y = ceil(M / tile_m), 256 threads. data=False writes no
+    inputs (for `wavecc profile`, which runs on zeros)."""
     d = os.path.join(root, "hsa", "gfx942", "i8gemm")
     rows = [l.strip().split(",") for l in open(os.path.join(d, "i8gemm_bf16_perTokenI8.csv"))][1:]
     r = [r for r in rows if "%sx%s" % (r[0], r[1]) == tile]
     if not r:
         sys.exit("aiter.py: no %s kernel in %s" % (tile, d))
     tm, tn, kname, co = int(r[0][0]), int(r[0][1]), r[0][4], os.path.join(d, r[0][5])
-    rng = np.random.default_rng(seed)
     lda = K + pad_a
-    a = rng.integers(-128, 128, (M, lda), dtype=np.int8)
-    b = rng.integers(-128, 128, (N, K), dtype=np.int8)
-    sa = rng.uniform(0.001, 0.02, (M, 1)).astype(np.float32)
-    sb = rng.uniform(0.001, 0.02, (1, N)).astype(np.float32)
-    bias = (rng.random((1, N)) * 10).astype(np.float32)
     ins = {}
-    for n, v in (("a", a), ("b", shuffle_weight_i8(b)), ("sa", sa), ("sb", sb), ("bias", bias)):
-        ins[n] = os.path.join(out, n + ".npy")
-        np.save(ins[n], v)
+    if not data:
+        a = b = sa = sb = bias = None
+    else:
+        rng = np.random.default_rng(seed)
+        a = rng.integers(-128, 128, (M, lda), dtype=np.int8)
+        b = rng.integers(-128, 128, (N, K), dtype=np.int8)
+        sa = rng.uniform(0.001, 0.02, (M, 1)).astype(np.float32)
+        sb = rng.uniform(0.001, 0.02, (1, N)).astype(np.float32)
+        bias = (rng.random((1, N)) * 10).astype(np.float32)
+        for n, v in (("a", a), ("b", shuffle_weight_i8(b)), ("sa", sa), ("sb", sb), ("bias", bias)):
+            ins[n] = os.path.join(out, n + ".npy")
+            np.save(ins[n], v)
     bufs = {"ptr_c": ("c", "bf16", [M, N], "write"), "ptr_a": ("a", "i8", [M, lda], "read"),
             "ptr_b": ("b", "i8", [N, K], "read"), "ptr_sa": ("sa", "f32", [M, 1], "read"),
             "ptr_sb": ("sb", "f32", [1, N], "read"), "ptr_bias": ("bias", "f32", [1, N], "read")}
-    v = {"m": M, "n": N, "k": K, "lda": lda, "ldb": K, "ldc": 2 * N, "ks": 1}
+    v = {"m": M, "n": N, "k": K, "lda": lda, "ldb": K, "ldc": 2 * N, "ks": ks}
     args = []
     for i, (f, kind) in enumerate(I8GEMM_FIELDS):
         if f in bufs:
@@ -230,12 +234,12 @@ def i8gemm_desc(out, root, tile, M, N, K, seed=1, pad_a=128):
         else:
             args.append({"name": f, "kind": "scalar", "dtype": "u32", "offset": 16 * i, "value": v[f]})
     desc = {"format": "wavecc-launch/1", "code_object": os.path.abspath(co), "kernel": kname, "arch": "gfx942",
-            "workgroup_size": [256, 1, 1], "grid": [N // tn, -(-M // tm), 1], "dynamic_lds_bytes": 0,
+            "workgroup_size": [256, 1, 1], "grid": [N // tn * ks, -(-M // tm), 1], "dynamic_lds_bytes": 0,
             "kernarg_size": 16 * len(I8GEMM_FIELDS), "args": args}
     path = os.path.join(out, "i8gemm.json")
     with open(path, "w") as fh:
         json.dump(desc, fh, indent=1)
-    return path, ins, (a[:, :K], b, sa, sb, bias)
+    return path, ins, (a[:, :K] if data else None, b, sa, sb, bias)
 
 
 def i8gemm_check(root, wavecc, tile, M, N, K, seed, extra=()):
