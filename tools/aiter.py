@@ -334,7 +334,7 @@ def main():
     ap.add_argument("outdir", nargs="?")
     ap.add_argument("--aiter")
     ap.add_argument("--wavecc", default=os.path.join(os.environ.get("WAVECC_BUILD", "build"), "wavecc"))
-    ap.add_argument("--arch", default="gfx942")
+    ap.add_argument("--arch", help="desc: gfx942 (default) or gfx950; check: only this one's FA v3")
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("-B", type=int, default=1)
@@ -350,7 +350,7 @@ def main():
         if not a.outdir:
             ap.error("desc needs OUTDIR")
         os.makedirs(a.outdir, exist_ok=True)
-        print(fav3_desc(a.outdir, root, a.arch, a.causal, a.B, a.H, a.S, a.D)[0])
+        print(fav3_desc(a.outdir, root, a.arch or "gfx942", a.causal, a.B, a.H, a.S, a.D)[0])
         return 0
     # the emulator's strict modes (docs/emulator.md): late memory, seeded random wave
     # order, reversed workgroups, garbage-filled registers and LDS; races reported
@@ -373,11 +373,12 @@ def main():
         ok, msg = bf16gemm_check(root, a.wavecc, kernel, M, N, K, M + N + K)
         print("%s: bf16 GEMM %s (f32 out) M=%d N=%d K=%d: %s" % ("PASS" if ok else "FAIL", kernel, M, N, K, msg))
         bad += not ok
-    for causal, B, H, S, extra in cases:
-        ok, msg = fav3_check(root, a.wavecc, a.arch, causal, B, H, S, B * 100 + H * 10 + S, extra)
-        print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
-              ("PASS" if ok else "FAIL", a.arch, " causal" if causal else "", B, H, S,
-               " (strict emulator modes)" if extra else "", msg))
+    for arch in [a.arch] if a.arch else ["gfx942", "gfx950"]:
+        for causal, B, H, S, extra in cases:
+            ok, msg = fav3_check(root, a.wavecc, arch, causal, B, H, S, B * 100 + H * 10 + S, extra)
+            print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
+                  ("PASS" if ok else "FAIL", arch, " causal" if causal else "", B, H, S,
+                   " (strict emulator modes)" if extra else "", msg))
         bad += not ok
     if not a.quick:  # every gfx942 code object listed with no encoding unknown to the emulator
         cos = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(root, "hsa", "gfx942"))
