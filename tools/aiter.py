@@ -16,6 +16,7 @@ the result is compared with a float64 reference computed here with NumPy;
 Kernels:
   i8gemm   int8 GEMMs (hsa/gfx942/i8gemm/), bf16 out, per-token scales, bias
   bf16gemm bf16 GEMMs (hsa/gfx942/bf16gemm/), f32 out
+  f4gemm   MXFP4 GEMM (hsa/gfx950/f4gemm/), bf16 out, e8m0 scales per 32
   fav3  FA v3 forward attention (hsa/<arch>/fmha_v3_fwd/), batch mode, BHSD
         layout. The argument struct is aiter's `fmha_fwd_v3_args`
         (csrc/include/mha_fwd.h): every field padded to 16 bytes (a pointer
@@ -327,6 +328,78 @@ def bf16gemm_check(root, wavecc, kernel, M, N, K, seed, extra=()):
     return bool(np.isfinite(out).all()) and err <= 1e-4 * K ** 0.5, "max |d - ref| %.3g" % err
 
 
+F4GEMM_FIELDS = [  # aiter's KernelArgs of csrc/py_itfs_cu/asm_gemm_a4w4.cu, 16 bytes each but the last
+    ("ptr_D", "p"), ("ptr_C", "p"), ("ptr_A", "p"), ("ptr_B", "p"), ("alpha", "f"), ("beta", "f"),
+    ("stride_D0", "u"), ("stride_D1", "u"), ("stride_C0", "u"), ("stride_C1", "u"), ("stride_A0", "u"),
+    ("stride_A1", "u"), ("stride_B0", "u"), ("stride_B1", "u"), ("M", "u"), ("N", "u"), ("K", "u"),
+    ("ptr_ScaleA", "p"), ("ptr_ScaleB", "p"), ("stride_ScaleA0", "u"), ("stride_ScaleA1", "u"),
+    ("stride_ScaleB0", "u"), ("stride_ScaleB1", "u"), ("log2_k_split", "u"),
+]
+FP4_VALUES = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0]  # OCP e2m1, codes 0-7; bit 3 the sign
+
+
+def shuffle_scale_e8m0(s):
+    """aiter's shuffle_scale (e8m0_shuffle) of an [m, n] scale array: padded
+    to multiples of (256, 8), viewed as (m/32, 2, 16, n/8, 2, 4), permuted
+    to (m/32, n/8, 4, 16, 2, 2)."""
+    m, n = s.shape
+    p = np.zeros((-(-m // 256) * 256, -(-n // 8) * 8), dtype=np.uint8)
+    p[:m, :n] = s
+    sm, sn = p.shape
+    return p.reshape(sm // 32, 2, 16, sn // 8, 2, 4).transpose(0, 3, 5, 2, 4, 1).reshape(sm, sn).copy()
+
+
+def f4gemm_check(root, wavecc, M, N, K, seed, extra=()):
+    """hsa/gfx950/f4gemm's 256x256 kernel with B not preshuffled (MXFP4):
+    D[M, N] bf16 = (A[M, K] fp4 * 2^(sa - 127) per 32 of K) . (B[N, K] ... )^T,
+    fp4 packed two per byte (low nibble first), e8m0 scales in aiter's
+    shuffled layout; arguments as gemm_a4w4_asm fills them, grid (ceil(N /
+    256), ceil(M / 256), 1), 256 threads. Against float64 (exact products)."""
+    d = os.path.join(root, "hsa", "gfx950", "f4gemm")
+    kname, co = "_ZN5aiter44f4gemm_bf16_per1x32Fp4_noBpreShuffle_256x256E", \
+        os.path.join(d, "f4gemm_bf16_per1x32Fp4_noBpreShuffle_256x256.co")
+    if not os.path.exists(co):
+        sys.exit("aiter.py: no %s" % co)
+    rng = np.random.default_rng(seed)
+    ca, cb = rng.integers(0, 16, (M, K), dtype=np.uint8), rng.integers(0, 16, (N, K), dtype=np.uint8)
+    sa, sb = rng.integers(122, 132, (M, K // 32), dtype=np.uint8), rng.integers(122, 132, (N, K // 32), dtype=np.uint8)
+    pack = lambda c: (c[:, 0::2] | (c[:, 1::2] << 4)).astype(np.uint8)
+    sa_s, sb_s = shuffle_scale_e8m0(sa), shuffle_scale_e8m0(sb)
+    v = {"alpha": 1.0, "beta": 0.0, "stride_D0": N, "stride_C0": N, "stride_A0": K, "stride_B0": K, "M": M, "N": N,
+         "K": K, "stride_ScaleA0": sa_s.shape[1], "stride_ScaleB0": sb_s.shape[1], "log2_k_split": 0}
+    bufs = {"ptr_D": ("d", "bf16", [M, N], "write"), "ptr_A": ("a", "u8", [M, K // 2], "read"),
+            "ptr_B": ("b", "u8", [N, K // 2], "read"), "ptr_ScaleA": ("sa", "u8", list(sa_s.shape), "read"),
+            "ptr_ScaleB": ("sb", "u8", list(sb_s.shape), "read")}
+    args = []
+    for i, (f, kind) in enumerate(F4GEMM_FIELDS):
+        if f in bufs:
+            n, dt, shp, acc = bufs[f]
+            args.append({"name": n, "kind": "buffer", "dtype": dt, "shape": shp, "offset": 16 * i, "access": acc})
+        elif f in v:
+            args.append({"name": f, "kind": "scalar", "dtype": "f32" if kind == "f" else "u32",
+                         "offset": 16 * i, "value": v[f]})
+    desc = {"format": "wavecc-launch/1", "code_object": co, "kernel": kname, "arch": "gfx950",
+            "workgroup_size": [256, 1, 1], "grid": [-(-N // 256), -(-M // 256), 1], "dynamic_lds_bytes": 0,
+            "kernarg_size": 16 * (len(F4GEMM_FIELDS) - 1) + 4, "args": args}
+    with tempfile.TemporaryDirectory() as t:
+        path = os.path.join(t, "f4gemm.json")
+        json.dump(desc, open(path, "w"))
+        cmd = [wavecc, "run", path]
+        for n, arr in (("a", pack(ca)), ("b", pack(cb)), ("sa", sa_s), ("sb", sb_s)):
+            np.save(os.path.join(t, n + ".npy"), arr)
+            cmd += ["--in", "%s=%s/%s.npy" % (n, t, n)]
+        res = subprocess.run(cmd + ["--out", "d=%s/d.npy" % t] + list(extra), capture_output=True, text=True)
+        if res.returncode != 0:
+            return False, "wavecc run failed (%d): %s" % (res.returncode, (res.stderr or res.stdout).strip()[-400:])
+        out = bf16_value(np.load(os.path.join(t, "d.npy")))
+    val = lambda c: np.where(c & 8, -1.0, 1.0) * np.array(FP4_VALUES)[c & 7]
+    fa = val(ca) * np.repeat(2.0 ** (sa.astype(np.float64) - 127), 32, axis=1)
+    fb = val(cb) * np.repeat(2.0 ** (sb.astype(np.float64) - 127), 32, axis=1)
+    ref = fa @ fb.T
+    err = np.abs(out - ref) / (np.abs(ref) + 1e-2 * np.abs(ref).max())
+    return bool(np.isfinite(out).all()) and err.max() <= 2 ** -7, "max relative error %.3g" % err.max()
+
+
 def main():
     ap = argparse.ArgumentParser(description="aiter's kernels on wavecc's emulator")
     ap.add_argument("cmd", choices=["check", "desc"])
@@ -372,6 +445,11 @@ def main():
     for kernel, M, N, K in [("bf16gemm_fp32bf16_tn_64x64_pf3_splitk", 100, 128, 256)]:
         ok, msg = bf16gemm_check(root, a.wavecc, kernel, M, N, K, M + N + K)
         print("%s: bf16 GEMM %s (f32 out) M=%d N=%d K=%d: %s" % ("PASS" if ok else "FAIL", kernel, M, N, K, msg))
+        bad += not ok
+    for M, N, K in [(256, 256, 512)]:
+        ok, msg = f4gemm_check(root, a.wavecc, M, N, K, M + N + K)
+        print("%s: MXFP4 GEMM gfx950 256x256 (bf16 out, e8m0 scales per 32) M=%d N=%d K=%d: %s" %
+              ("PASS" if ok else "FAIL", M, N, K, msg))
         bad += not ok
     for arch in [a.arch] if a.arch else ["gfx942", "gfx950"]:
         for causal, B, H, S, extra in cases:
