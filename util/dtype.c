@@ -1,4 +1,5 @@
-/* dtype.c — the element-type table and exact float conversions.
+/* dtype.c — the element-type table and exact float conversions (also the
+ * OCP MX minifloats f8/f6/f4 and the e8m0 scale; f4 packed two per byte).
  * f32 -> f16/bf16 round to nearest even on the bit patterns, so results match
  * the GPU's v_cvt_f16_f32 (RNE mode) and NumPy's astype. */
 #include <math.h>
@@ -92,31 +93,41 @@ uint16_t dtype_f32_to_bf16(float f)
 	return (uint16_t)(u >> 16);
 }
 
-/* ---- 8-bit floats ----
- * Four encodings, sign in bit 7: e4m3fnuz (bias 8) and e5m2fnuz (bias 16),
- * the gfx942 formats, have no infinity and no negative zero, and 0x80 is
- * their only NaN; OCP e4m3fn (bias 7) has no infinity and NaN at
- * S.1111.111; OCP e5m2 (bias 15) is IEEE-like. Exponent field 0 holds
- * subnormals. Conversion rounds to nearest even; a value past the largest
- * finite one by half an ulp or more becomes NaN (infinity for e5m2), as
- * LLVM's APFloat does for these formats (a clamped hardware conversion
- * saturates instead; wavecc does not compile f8 conversions yet). */
-typedef struct {
-	int mbits, bias;
-	bool fnuz, ieee; /* fnuz: 0x80 NaN, no -0; ieee: e5m2's inf/NaN */
-} F8;
+/* ---- minifloats: the 8-bit floats and OCP's f6 and f4 ----
+ * Sign in the top bit of an n-bit code, then the exponent, then m mantissa
+ * bits; exponent field 0 holds subnormals. Four kinds of specials:
+ * e4m3fnuz (bias 8) and e5m2fnuz (bias 16), the gfx942 formats, have no
+ * infinity and no negative zero, and 0x80 is their only NaN; OCP e4m3fn
+ * (bias 7) has no infinity and NaN at S.1111.111 (max 448); OCP e5m2 (bias
+ * 15) is IEEE-like; OCP's f6e2m3fn (bias 1), f6e3m2fn (bias 3) and
+ * f4e2m1fn (bias 1) have neither NaN nor infinity (all codes finite).
+ * Conversion rounds to nearest even. Past the largest finite value by half
+ * an ulp or more, f8 becomes NaN (infinity for e5m2), as LLVM's APFloat does
+ * for these formats (a clamped hardware conversion saturates instead;
+ * wavecc does not compile f8 conversions yet); f6 and f4 saturate to their
+ * largest magnitude, as the OCP MX spec has conversions to them do, and NaN
+ * (which they cannot hold) becomes +0. */
+typedef enum { MF_FNUZ, MF_FN, MF_IEEE, MF_FINITE } MfKind;
 
-static F8 f8_of(DType t)
+typedef struct {
+	int nbits, mbits, bias;
+	MfKind kind;
+} Mf;
+
+static Mf mf_of(DType t)
 {
 	switch (t) {
-	case DT_F8E4M3FNUZ: return (F8){3, 8, true, false};
-	case DT_F8E5M2FNUZ: return (F8){2, 16, true, false};
-	case DT_F8E4M3FN: return (F8){3, 7, false, false};
-	default: return (F8){2, 15, false, true}; /* DT_F8E5M2 */
+	case DT_F8E4M3FNUZ: return (Mf){8, 3, 8, MF_FNUZ};
+	case DT_F8E5M2FNUZ: return (Mf){8, 2, 16, MF_FNUZ};
+	case DT_F8E4M3FN: return (Mf){8, 3, 7, MF_FN};
+	case DT_F6E2M3FN: return (Mf){6, 3, 1, MF_FINITE};
+	case DT_F6E3M2FN: return (Mf){6, 2, 3, MF_FINITE};
+	case DT_F4E2M1FN: return (Mf){4, 1, 1, MF_FINITE};
+	default: return (Mf){8, 2, 15, MF_IEEE}; /* DT_F8E5M2 */
 	}
 }
 
-/* 2^e, exactly, for the exponents of these formats (|e| < 32): the bits
+/* 2^e, exactly, for the exponents of these formats (|e| < 1000): the bits
  * of a double, not ldexp (the conversions run per element in the
  * interpreter) */
 static double pow2(int e)
@@ -127,65 +138,93 @@ static double pow2(int e)
 	return d;
 }
 
-static double f8_decode(F8 k, unsigned c)
+static double mf_decode(Mf k, unsigned c)
 {
-	int ebits = 7 - k.mbits, emax = (1 << ebits) - 1;
+	unsigned sbit = 1u << (k.nbits - 1), mag = sbit - 1;
+	int ebits = k.nbits - 1 - k.mbits, emax = (1 << ebits) - 1;
 	unsigned e = (c >> k.mbits) & (unsigned)emax, m = c & ((1u << k.mbits) - 1);
-	double sign = (c & 0x80) ? -1.0 : 1.0;
-	if (k.fnuz && c == 0x80)
+	double sign = (c & sbit) ? -1.0 : 1.0;
+	if (k.kind == MF_FNUZ && c == sbit)
 		return NAN;
-	if (!k.fnuz && !k.ieee && (c & 0x7f) == 0x7f)
+	if (k.kind == MF_FN && (c & mag) == mag)
 		return NAN;
-	if (k.ieee && (int)e == emax)
+	if (k.kind == MF_IEEE && (int)e == emax)
 		return m ? NAN : sign * INFINITY;
 	double v = e ? (1.0 + (double)m * pow2(-k.mbits)) * pow2((int)e - k.bias) : (double)m * pow2(1 - k.bias - k.mbits);
 	return sign * v;
 }
 
-static bool f8_finite_code(F8 k, unsigned c) { return isfinite(f8_decode(k, c)); }
-
-static unsigned f8_encode(F8 k, double x)
+static unsigned mf_encode(Mf k, double x)
 {
-	unsigned nan = k.fnuz ? 0x80 : 0x7f;
+	unsigned sbit = 1u << (k.nbits - 1), mag = sbit - 1;
+	unsigned nan = k.kind == MF_FNUZ ? sbit : mag;
 	if (isnan(x))
-		return nan;
+		return k.kind == MF_FINITE ? 0 : nan;
 	bool neg = signbit(x);
 	double a = fabs(x);
 	/* the largest finite code and the ulp just below it */
-	unsigned top = 0x7f;
-	while (!f8_finite_code(k, top))
+	unsigned top = mag;
+	while (!isfinite(mf_decode(k, top)))
 		top--;
-	double maxv = f8_decode(k, top), ulp = maxv - f8_decode(k, top - 1);
+	double maxv = mf_decode(k, top), ulp = maxv - mf_decode(k, top - 1);
 	unsigned c;
-	if (a >= maxv + ulp / 2) { /* top is odd: a tie rounds away, too */
-		if (!k.ieee)
+	if (a >= maxv + ulp / 2 && k.kind != MF_FINITE) { /* top is odd: a tie rounds away, too */
+		if (k.kind != MF_IEEE)
 			return nan;
-		c = 0x7c; /* e5m2 infinity */
+		c = (unsigned)((1 << (k.nbits - 1 - k.mbits)) - 1) << k.mbits; /* e5m2 infinity */
+	} else if (a >= maxv) {
+		c = top; /* f6 and f4 saturate */
 	} else {
 		/* codes 0..top increase in value: the nearest is lo, the largest
 		 * not above a, or lo + 1; a tie goes to the even code */
 		unsigned lo = 0, hi = top;
 		while (lo < hi) {
 			unsigned mid = (lo + hi + 1) / 2;
-			if (f8_decode(k, mid) <= a)
+			if (mf_decode(k, mid) <= a)
 				lo = mid;
 			else
 				hi = mid - 1;
 		}
 		c = lo;
 		if (lo < top) {
-			double below = a - f8_decode(k, lo), above = f8_decode(k, lo + 1) - a;
+			double below = a - mf_decode(k, lo), above = mf_decode(k, lo + 1) - a;
 			if (above < below || (above == below && !((lo + 1) & 1)))
 				c = lo + 1;
 		}
 	}
-	if (neg && !(k.fnuz && c == 0))
-		c |= 0x80;
+	if (neg && !(k.kind == MF_FNUZ && c == 0))
+		c |= sbit;
 	return c;
+}
+
+/* ---- f8e8m0fnu, the MX scale: 2^(c - 127), 0xff NaN ---- */
+static double e8m0_decode(unsigned c) { return c == 0xff ? NAN : pow2((int)c - 127); }
+
+/* The nearest power of two in [2^-127, 2^127] (no zero, no sign: zero,
+ * negative and tiny values give 2^-127; infinity 2^127); a value halfway
+ * between 2^e and 2^(e+1), 1.5 * 2^e, goes to the even code. */
+static unsigned e8m0_encode(double x)
+{
+	if (isnan(x))
+		return 0xff;
+	if (!(x > 0))
+		return 0;
+	int e;
+	double f = frexp(x, &e); /* x = f * 2^e, f in [0.5, 1): between 2^(e-1) and 2^e */
+	int lo = e - 1;
+	if (f > 0.75 || (f == 0.75 && !((lo + 127 + 1) & 1)))
+		lo++;
+	if (lo < -127)
+		return 0;
+	if (lo > 127)
+		return 0xfe;
+	return (unsigned)(lo + 127);
 }
 
 double dtype_load(DType t, const void *buf, uint64_t i)
 {
+	if (t == DT_F4E2M1FN)
+		return mf_decode(mf_of(t), (((const unsigned char *)buf)[i / 2] >> (4 * (i % 2))) & 0xf);
 	const unsigned char *p = (const unsigned char *)buf + i * (uint64_t)dtype_size(t);
 	union {
 		uint16_t u16;
@@ -212,7 +251,9 @@ double dtype_load(DType t, const void *buf, uint64_t i)
 	case DT_U32: return v.u32;
 	case DT_I64: return (double)v.i64;
 	case DT_U64: return (double)v.u64;
-	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2: return f8_decode(f8_of(t), p[0]);
+	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2: return mf_decode(mf_of(t), p[0]);
+	case DT_F6E2M3FN: case DT_F6E3M2FN: return mf_decode(mf_of(t), p[0] & 0x3f);
+	case DT_F8E8M0FNU: return e8m0_decode(p[0]);
 	default: die("dtype_load: dtype %d not supported", (int)t);
 	}
 }
@@ -230,6 +271,12 @@ static int64_t to_int(double v)
 
 void dtype_store(DType t, void *buf, uint64_t i, double v)
 {
+	if (t == DT_F4E2M1FN) {
+		unsigned char *q = (unsigned char *)buf + i / 2;
+		unsigned sh = 4 * (unsigned)(i % 2), c = mf_encode(mf_of(t), v);
+		*q = (unsigned char)((*q & ~(0xfu << sh)) | (c << sh));
+		return;
+	}
 	unsigned char *p = (unsigned char *)buf + i * (uint64_t)dtype_size(t);
 	uint16_t h;
 	float f;
@@ -244,9 +291,11 @@ void dtype_store(DType t, void *buf, uint64_t i, double v)
 	case DT_I16: case DT_U16: h = (uint16_t)n; memcpy(p, &h, 2); return;
 	case DT_I32: case DT_U32: { uint32_t w = (uint32_t)n; memcpy(p, &w, 4); return; }
 	case DT_I64: case DT_U64: memcpy(p, &n, 8); return;
-	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2:
-		p[0] = (unsigned char)f8_encode(f8_of(t), v);
+	case DT_F8E4M3FNUZ: case DT_F8E5M2FNUZ: case DT_F8E4M3FN: case DT_F8E5M2: case DT_F6E2M3FN:
+	case DT_F6E3M2FN:
+		p[0] = (unsigned char)mf_encode(mf_of(t), v);
 		return;
+	case DT_F8E8M0FNU: p[0] = (unsigned char)e8m0_encode(v); return;
 	default: die("dtype_store: dtype %d not supported", (int)t);
 	}
 }
