@@ -226,9 +226,11 @@ static void walk_op(Walk *w, const Op *op)
 		grow(w, res, of(w, mem));
 		return;
 	}
-	case OP_MMA: {
-		Prec lhs = of(w, op->args[0]), rhs = of(w, op->args[1]);
-		Prec x = join(join(lhs, rhs), of(w, op->args[2]));
+	case OP_MMA: case OP_SCALED_MMA: {
+		/* scaled_mma: the scales are powers of two, exact */
+		bool sc = op->kind == OP_SCALED_MMA;
+		Prec lhs = of(w, op->args[0]), rhs = of(w, op->args[sc ? 2 : 1]);
+		Prec x = join(join(lhs, rhs), of(w, op->args[sc ? 4 : 2]));
 		grow(w, res, summed(summed(rounded(x, res->dtype, op), lhs, op), rhs, op));
 		return;
 	}

@@ -449,6 +449,11 @@ static void load_scalar_argument(Ld *L, JV a, size_t i)
 	DType dt = DT_NONE;
 	f = jv_get(L, a, "dtype");
 	ok &= need(L, a, f, "dtype") && ld_get_dtype(L, f, &dt);
+	if (ok && dtype_is_mx_narrow(dt)) {
+		ld_err(L, f, "scalar argument of %s: scalar arguments are of whole-byte integer and float types",
+			dtype_name(dt));
+		ok = false;
+	}
 	if (!ok || !name)
 		return;
 	Op *op = op_new(k, k->body, OP_SCALAR, name, 0, 1);
@@ -506,6 +511,14 @@ static void load_arguments(Ld *L, JV root)
 		DType dt = DT_NONE;
 		f = jv_get(L, a, "dtype");
 		ok &= need(L, a, f, "dtype") && ld_get_dtype(L, f, &dt);
+		if (ok && (dt == DT_F4E2M1FN || dt == DT_F6E2M3FN || dt == DT_F6E3M2FN)) {
+			/* buffers are whole bytes per element (.npy, launches): MX
+			 * data comes as i8 and is bitcast, as in Wave's tests */
+			ld_err(L, f, "memory '%s' of %s: declare packed MX data as i8 (f4e2m1fn: [..., K/2]) and bitcast "
+				     "what is read",
+				name ? name : "?", dtype_name(dt));
+			ok = false;
+		}
 		AddrSpace as = AS_GLOBAL;
 		const char *space_sym = NULL;
 		f = jv_get(L, a, "address_space");

@@ -5,7 +5,10 @@
  * becomes f along the last dim, and f of them become one when it is f times
  * narrower, so the last dim L is replaced by a dim of f times (or 1/f) its
  * extent: the one `target_shape` names, else the dim that L is an alias
- * of (`K/2` as a memory dim: K) or an alias of L (`K/2` for K). */
+ * of (`K/2` as a memory dim: K) or an alias of L (`K/2` for K). Widths are
+ * storage bits (dtype_bits): i8 to f4e2m1fn doubles the last dim (Wave's
+ * MXFP4 operands, two per byte, low nibble first); the f6 types, stored one
+ * per byte without a packed form, take no bitcast. */
 #include "load_graph.h"
 
 /* A dim whose extent is L's times num/den, from L's alias definitions. */
@@ -41,7 +44,14 @@ bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs)
 	JV f = jv_get(L, n->jv, "dtype");
 	if (!need(L, n->jv, f, "dtype") || !ld_get_dtype(L, f, &op->dtype))
 		return false;
-	int sa = dtype_size(a->dtype), sd = dtype_size(op->dtype);
+	int sa = dtype_bits(a->dtype), sd = dtype_bits(op->dtype);
+	bool f6 = a->dtype == DT_F6E2M3FN || a->dtype == DT_F6E3M2FN || op->dtype == DT_F6E2M3FN ||
+		  op->dtype == DT_F6E3M2FN;
+	if (f6) {
+		ld_err(L, f, "bitcast of %s to %s: f6 values have no packed form in wavecc (one per byte): cast them",
+			ld_vstr(g, a), dtype_name(op->dtype));
+		return false;
+	}
 	if (a->dtype == DT_I1 || op->dtype == DT_I1 || (sa % sd && sd % sa)) {
 		ld_err(L, f, "bitcast of %s to %s: the widths must divide one another (i1 has no width)",
 			ld_vstr(g, a), dtype_name(op->dtype));

@@ -63,6 +63,14 @@ bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);
 
 /* load_bitcast.c */
 bool ld_build_bitcast(G *g, Node *n, Op *op, JV *jvs);
+/* load_scaled_mma.c */
+bool ld_build_scaled_mma(G *g, Node *n, Op *op, JV *jvs);
+/* load_mma.c: mma; and, shared with scaled_mma, the optional mma_type
+ * field and the dims of lhs, rhs, acc (jvs[0..2]: where each is named)
+ * with their one reduction dim */
+bool ld_build_mma(G *g, Node *n, Op *op, JV *jvs);
+bool ld_get_op_mma_type(G *g, Node *n, Op *op);
+bool ld_check_mma_dims(G *g, Node *n, Value *lhs, Value *rhs, Value *acc, const JV *jvs, Sym **kdim);
 
 /* load_names.c */
 Ent *ld_tab_find(G *g, const char *key);

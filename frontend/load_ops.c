@@ -290,7 +290,7 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 	ok &= dtype_eq(g, n, jvs[0], op_name(op->kind), reg, mem);
 	if (op->kind == OP_ATOMIC_ADD) {
 		/* Wave's AtomicOp: the result (the old values) has the register's type */
-		if (mem->dtype == DT_I1 || mem->dtype >= DT_F8E4M3FNUZ) {
+		if (mem->dtype == DT_I1 || dtype_is_f8(mem->dtype) || dtype_is_mx_narrow(mem->dtype)) {
 			ld_err(L, jvs[1], "atomic_add on %s memory '%s': only integer, f16, bf16, f32 and f64 elements add",
 				dtype_name(mem->dtype), mem->name);
 			ok = false;
@@ -311,122 +311,6 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		ok = false;
 	}
 	return ok;
-}
-
-static bool mma_dtype_ok(DType want, DType have)
-{
-	if (want == have)
-		return true;
-	/* Wave's *_F16 names serve bf16 operands too (CDNA3 runs them on the
-	 * bf16 MFMA of the same shape). */
-	if (want == DT_F16 && have == DT_BF16)
-		return true;
-	/* and gfx950's *_BF16 names f16 operands (Wave emits the MFMA of the
-	 * operands' type; its test_cdna4_mfma runs every type on both) */
-	if (want == DT_BF16 && have == DT_F16)
-		return true;
-	/* and the 16x16x32 / 32x32x16 f8 names f16 and bf16 ones, which gfx950
-	 * runs on its MFMAs of that shape (Wave's testFloatHwTransposeGemm) */
-	if (want >= DT_F8E4M3FNUZ && (have == DT_F16 || have == DT_BF16))
-		return true;
-	/* The F8 types take any of the f8 encodings. */
-	bool want_f8 = want >= DT_F8E4M3FNUZ, have_f8 = have >= DT_F8E4M3FNUZ;
-	return want_f8 && have_f8;
-}
-
-/* Does the hardware constraint give dim d vector shape 0? Such a dim is
- * one position per register (Wave's GQA: the kv head of K and V, tied to
- * the query head by a workgroup constraint), so an mma operand may carry
- * it without the accumulator (Wave keeps the operand's other dims). */
-static bool vector_shape_zero(const Kernel *k, const Sym *d)
-{
-	const Constraint *hw = kernel_hardware(k);
-	int64_t v;
-	for (int i = 0; hw && i < hw->nvector_shapes; i++)
-		if (hw->vs_dims[i] == d)
-			return sym_is_int(hw->vs_sizes[i], &v) && v == 0;
-	return false;
-}
-
-/* x's dims that are neither in acck nor of vector shape 0 are a mismatch. */
-static bool mma_operand_dims_ok(const Kernel *k, Shape x, Shape acck)
-{
-	for (int i = 0; i < x.rank; i++)
-		if (shape_find(acck, x.dims[i]) < 0 && !vector_shape_zero(k, x.dims[i]))
-			return false;
-	return true;
-}
-
-static bool build_mma(G *g, Node *n, Op *op, JV *jvs)
-{
-	Ld *L = g->L;
-	Value *lhs = op->args[0], *rhs = op->args[1], *acc = op->args[2];
-	JV f = jv_get(L, n->jv, "mma_type");
-	const char *s;
-	if (f.v) {
-		if (!get_string(L, f, &s))
-			return false;
-		op->mma_type = mma_from_name(s);
-		if (op->mma_type == MMA_NONE) {
-			ld_err_unknown_mma(L, f, s);
-			return false;
-		}
-	}
-	if (!dtype_eq(g, n, jvs[1], "mma operands", lhs, rhs))
-		return false;
-	if (acc->shape.rank < 2) {
-		ld_err(L, jvs[2], "shape mismatch: the accumulator '%s' %s needs at least 2 dims",
-			acc->name, ld_vstr(g, acc));
-		return false;
-	}
-	Sym *md = acc->shape.dims[acc->shape.rank - 2], *nd = acc->shape.dims[acc->shape.rank - 1];
-	Sym *kd = NULL;
-	int nk = 0;
-	for (int i = 0; i < lhs->shape.rank; i++) {
-		Sym *d = lhs->shape.dims[i];
-		if (shape_find(rhs->shape, d) >= 0 && shape_find(acc->shape, d) < 0) {
-			kd = d;
-			nk++;
-		}
-	}
-	if (nk != 1) {
-		ld_err(L, n->jv,
-			"shape mismatch: lhs %s and rhs %s must share exactly one reduction dim not in "
-			"acc %s, found %d",
-			ld_vstr(g, lhs), ld_vstr(g, rhs), ld_vstr(g, acc), nk);
-		return false;
-	}
-	Sym *ex[] = {kd};
-	Shape acck = {acc->shape.rank + 1, ARENA_NEWN(&L->tmp, Sym *, acc->shape.rank + 1)};
-	memcpy(acck.dims, acc->shape.dims, sizeof(Sym *) * (size_t)acc->shape.rank);
-	acck.dims[acc->shape.rank] = ex[0];
-	if (shape_find(lhs->shape, md) < 0 || !mma_operand_dims_ok(g->k, lhs->shape, acck)) {
-		ld_err(L, jvs[0], "shape mismatch: lhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, lhs),
-			sym_name(md), sym_name(kd), ld_vstr(g, acc));
-		return false;
-	}
-	if (shape_find(rhs->shape, nd) < 0 || !mma_operand_dims_ok(g->k, rhs->shape, acck)) {
-		ld_err(L, jvs[1], "shape mismatch: rhs %s must be [..., %s, %s] over acc %s", ld_vstr(g, rhs),
-			sym_name(nd), sym_name(kd), ld_vstr(g, acc));
-		return false;
-	}
-	MmaType mt = op_mma_type(g->k, op);
-	if (mt != MMA_NONE) {
-		const MmaInfo *mi = &mma_info[mt];
-		if (!mma_dtype_ok(mi->in, lhs->dtype)) {
-			ld_err(L, jvs[0], "dtype mismatch: %s takes %s operands, '%s' is %s", mi->name,
-				dtype_name(mi->in), lhs->name, ld_vstr(g, lhs));
-			return false;
-		}
-		if (acc->dtype != mi->acc) {
-			ld_err(L, jvs[2], "dtype mismatch: %s accumulates in %s, '%s' is %s", mi->name,
-				dtype_name(mi->acc), acc->name, ld_vstr(g, acc));
-			return false;
-		}
-	}
-	op->results[0]->dtype = acc->dtype;
-	op->results[0]->shape = acc->shape;
-	return true;
 }
 
 /* Broadcast result of shapes a and b; false if neither contains the other. */
@@ -875,12 +759,13 @@ static BuildFn *const op_builder[OP_COUNT] = {
 	[OP_CONDITIONAL] = ld_build_conditional,
 	[OP_SET_SYMBOL] = ld_build_set_symbol,
 	[OP_BITCAST] = ld_build_bitcast,
+	[OP_SCALED_MMA] = ld_build_scaled_mma,
 };
 
 static BuildFn *const class_builder[OPC_COUNT] = {
 	[OPC_SOURCE] = build_constant,
 	[OPC_MEMORY] = build_memory,
-	[OPC_MMA] = build_mma,
+	[OPC_MMA] = ld_build_mma,
 	[OPC_UNARY] = build_unary,
 	[OPC_BINARY] = build_binary,
 	[OPC_COMPARE] = build_binary,

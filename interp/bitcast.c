@@ -2,7 +2,9 @@
  * along the last dim is stored as the source dtype (little-endian bytes, as
  * in the buffers) and loaded back as the result's. A source f times wider
  * gives f times as many elements along the (renamed) last dim, its window
- * scaled by f; a narrower one needs its window to hold whole groups of f. */
+ * scaled by f; a narrower one needs its window to hold whole groups of f.
+ * Widths are storage bits (dtype_bits): f4e2m1fn is two per byte, element
+ * 2j in the low nibble of byte j, so an i8 run of n bytes is 2n f4 values. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@ int interp_exec_bitcast(Run *r, const Op *op)
 {
 	const ITensor *x = run_get(r, op->args[0]);
 	const Value *res = op_result(op);
-	int sa = dtype_size(x->dtype), sd = dtype_size(res->dtype), last = x->rank - 1;
+	int sa = dtype_bits(x->dtype), sd = dtype_bits(res->dtype), last = x->rank - 1;
 	int64_t start[IT_MAX_RANK], ext[IT_MAX_RANK];
 	const char *dim[IT_MAX_RANK];
 	for (int i = 0; i < x->rank; i++) {
@@ -39,7 +41,7 @@ int interp_exec_bitcast(Run *r, const Op *op)
 	}
 	ITensor *y = it_new(&r->arena, res->dtype, x->rank, dim, start, ext);
 	int64_t row = last >= 0 ? x->ext[last] : 1, rows = row ? x->count / row : 0, out = last >= 0 ? ext[last] : 1;
-	unsigned char *buf = xmalloc((size_t)(row * sa) + 8);
+	unsigned char *buf = xcalloc((size_t)(row * sa) / 8 + 8, 1);
 	for (int64_t q = 0; q < rows; q++) {
 		for (int64_t i = 0; i < row; i++)
 			dtype_store(x->dtype, buf, (uint64_t)i, x->v[q * row + i]);

@@ -293,7 +293,8 @@ static ItFn binary_fn(OpKind k)
 static bool has_mma(const Region *rg)
 {
 	for (size_t i = 0; i < rg->ops.len; i++)
-		if (rg->ops.data[i]->kind == OP_MMA || (rg->ops.data[i]->body && has_mma(rg->ops.data[i]->body)))
+		if (rg->ops.data[i]->kind == OP_MMA || rg->ops.data[i]->kind == OP_SCALED_MMA ||
+			(rg->ops.data[i]->body && has_mma(rg->ops.data[i]->body)))
 			return true;
 	return false;
 }
@@ -517,6 +518,7 @@ static int exec_op(Run *r, Op *op)
 			return run_fail(r, op, "%s", e.msg);
 		return run_set(r, op, y);
 	}
+	case OP_SCALED_MMA: return interp_exec_scaled_mma(r, op);
 	case OP_ITERATE: return exec_iterate(r, op);
 	case OP_GET_RESULT: {
 		const Value *v = op->args[0];

@@ -359,7 +359,7 @@ static int64_t lane_elements(Run *r, const Op *op, IDim *x, int tpw)
 	for (size_t i = 0; i < r->k->op_list.len; i++) {
 		const Op *o = r->k->op_list.data[i];
 		const char *why = NULL;
-		if (o->kind == OP_MMA || op_is_reduce(o->kind))
+		if (o->kind == OP_MMA || o->kind == OP_SCALED_MMA || op_is_reduce(o->kind))
 			why = "its threads hold values in the layout of";
 		else if ((o->kind == OP_READ || o->kind == OP_WRITE || o->kind == OP_ATOMIC_ADD) && o->ept && o->ept != e)
 			why = "elements_per_thread differs from the default in";

@@ -124,6 +124,8 @@ int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Ru
 
 /* bitcast.c */
 int interp_exec_bitcast(Run *r, const Op *op);
+/* scaled_mma.c: the OCP MX dot product, per 32 k one e8m0 scale */
+int interp_exec_scaled_mma(Run *r, const Op *op);
 /* threads.c: thread-dependent scalars (a pseudo-dim "$T0" over the wave's
  * lanes; run_conform gives each element its thread's value); see the rule
  * there. */

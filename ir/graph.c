@@ -539,9 +539,10 @@ double kernel_mma_flops(Kernel *k)
 	double flops = 0;
 	for (size_t i = 0; i < k->op_list.len; i++) {
 		const Op *op = k->op_list.data[i];
-		if (op->kind != OP_MMA || op->nargs < 3)
+		bool scaled = op->kind == OP_SCALED_MMA;
+		if ((op->kind != OP_MMA || op->nargs < 3) && (!scaled || op->nargs < 5))
 			continue;
-		Shape acc = op->args[2]->shape;
+		Shape acc = op->args[scaled ? 4 : 2]->shape;
 		double out = shape_extent(k, acc, NULL), red = shape_extent(k, op->args[0]->shape, &acc);
 		if (out < 0 || red < 0)
 			return -1;

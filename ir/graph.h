@@ -385,6 +385,11 @@ typedef Sym *(*KernelResolveCheck)(void *ctx, KSymbol *s, Sym *resolved);
 size_t kernel_resolve_symbols(Kernel *k, KernelResolveCheck check, void *ctx);
 /* The op's mma type, falling back to the hardware constraint's. */
 MmaType op_mma_type(const Kernel *k, const Op *op);
+/* Wave's ScaledMMAType rows (scaled_mma's types, OCP MX operands). */
+static inline bool mma_is_scaled(MmaType t) { return t == MMA_F32_16x16x128_F8F6F4 || t == MMA_F32_32x32x64_F8F6F4; }
+/* SCALE_GROUP_SIZE of Wave's mxfp_utils.py and the OCP MX block: the k one
+ * e8m0 scale covers. */
+enum { MX_SCALE_GROUP = 32 };
 
 /* The useful work of k's mma ops in FLOPs: each op once at its whole
  * symbolic shape (an iterate tiles one of its dims; it does not repeat the

@@ -13,6 +13,7 @@
  *   write         [register, memory, dyn_vals...]
  *   atomic_add    [register (lhs), memory (rhs), dyn_vals...]  (as write)
  *   mma           [lhs, rhs, acc]
+ *   scaled_mma    [lhs, lhs_scale, rhs, rhs_scale, acc]  (OCP MX: e8m0 scale per 32 k)
  *   iterate       [init_args..., implicit_captures...]  (Op.ninit init args)
  *   get_result    [value]
  *   output        [values...]
@@ -37,7 +38,7 @@
 #define OP_CLASSES(X) \
 	X(OPC_SOURCE, "source")   /* register, scalar, self_index: no value operands */ \
 	X(OPC_MEMORY, "memory")   /* read, write, atomic_add */ \
-	X(OPC_MMA, "mma")         /* mma */ \
+	X(OPC_MMA, "mma")         /* mma, scaled_mma */ \
 	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional, set_symbol */ \
 	X(OPC_UNARY, "unary")     /* elementwise, one operand, same type */ \
 	X(OPC_BINARY, "binary")   /* elementwise, two operands, broadcasting */ \
@@ -61,6 +62,7 @@
 	X(OP_ATOMIC_ADD, "atomic_add", OPC_MEMORY, "lhs rhs", \
 		"elements_per_thread mapping mapping_dynamic_vals") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
+	X(OP_SCALED_MMA, "scaled_mma", OPC_MMA, "lhs lhs_scale rhs rhs_scale acc", "mma_type") \
 	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \
 	X(OP_GET_RESULT, "get_result", OPC_CONTROL, "value", "res_idx") \
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
@@ -133,7 +135,10 @@
 /* MMA types (Wave's MMAType), X(enum, "json name", m, n, k, operand dtype,
  * accumulator dtype, native): native 0 marks Wave's virtual K8/K4 types that
  * decompose into two native instructions. Which chips run which type is the
- * backend's business; the graph accepts them all. */
+ * backend's business; the graph accepts them all. The *_F8F6F4 rows are
+ * Wave's ScaledMMAType (scaled_mma only, mma_is_scaled): their operand
+ * column names f4e2m1fn, the narrowest of the five OCP element types they
+ * take (f8e4m3fn, f8e5m2, f6e2m3fn, f6e3m2fn, f4e2m1fn). */
 #define MMA_TYPES(X) \
 	X(MMA_F32_16x16x16_F16, "F32_16x16x16_F16", 16, 16, 16, DT_F16, DT_F32, 1) \
 	X(MMA_F32_32x32x8_F16, "F32_32x32x8_F16", 32, 32, 8, DT_F16, DT_F32, 1) \
@@ -150,7 +155,9 @@
 	X(MMA_F32_16x16x32_F16, "F32_16x16x32_F16", 16, 16, 32, DT_F16, DT_F32, 1) \
 	X(MMA_F32_32x32x16_F16, "F32_32x32x16_F16", 32, 32, 16, DT_F16, DT_F32, 1) \
 	X(MMA_F32_16x16x32_BF16, "F32_16x16x32_BF16", 16, 16, 32, DT_BF16, DT_F32, 1) \
-	X(MMA_F32_32x32x16_BF16, "F32_32x32x16_BF16", 32, 32, 16, DT_BF16, DT_F32, 1)
+	X(MMA_F32_32x32x16_BF16, "F32_32x32x16_BF16", 32, 32, 16, DT_BF16, DT_F32, 1) \
+	X(MMA_F32_16x16x128_F8F6F4, "F32_16x16x128_F8F6F4", 16, 16, 128, DT_F4E2M1FN, DT_F32, 1) \
+	X(MMA_F32_32x32x64_F8F6F4, "F32_32x32x64_F8F6F4", 32, 32, 64, DT_F4E2M1FN, DT_F32, 1)
 
 /* Address spaces of Memory arguments: X(enum, "json name", "Wave's name"). */
 #define ADDR_SPACES(X) \

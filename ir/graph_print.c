@@ -259,7 +259,7 @@ static void print_attrs(Buf *b, const Op *op)
 			buf_puts(&a, "]");
 		}
 		break;
-	case OP_MMA:
+	case OP_MMA: case OP_SCALED_MMA:
 		if (op->mma_type != MMA_NONE)
 			SEP(), buf_printf(&a, "mma_type %s", mma_info[op->mma_type].name);
 		break;

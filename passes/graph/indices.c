@@ -1298,8 +1298,34 @@ static bool check_loop_exprs(Analysis *c)
 	return true;
 }
 
+/* What the compiler has no code for yet, rejected before anything is laid
+ * out for it: scaled_mma and values of the OCP MX types narrower than a byte
+ * and the e8m0 scales (the interpreter runs them). True if none. */
+static bool mx_not_compiled(Analysis *c)
+{
+	const Kernel *k = c->k;
+	for (size_t i = 0; i < k->op_list.len; i++)
+		if (k->op_list.data[i]->kind == OP_SCALED_MMA) {
+			analysis_error(c, k->op_list.data[i]->loc, "%s: scaled_mma is not compiled yet (wavecc interp runs it)",
+				k->op_list.data[i]->path);
+			return false;
+		}
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		const Op *op = k->op_list.data[i];
+		for (int r = 0; r < op->nresults; r++)
+			if (op->results[r] && dtype_is_mx_narrow(op->results[r]->dtype)) {
+				analysis_error(c, op->loc, "%s: %s values are not compiled yet (wavecc interp runs them)",
+					op->path, dtype_name(op->results[r]->dtype));
+				return false;
+			}
+	}
+	return true;
+}
+
 void analyze_indices(Analysis *c)
 {
+	if (!mx_not_compiled(c))
+		return;
 	Kernel *k = c->k;
 	SymCtx *sc = k->sc;
 	SymAssume *as = c->assume = sym_assume_new(sc);

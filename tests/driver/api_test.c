@@ -831,7 +831,7 @@ START_TEST(queries_from_the_tables)
 	ck_assert_str_eq(wavecc_target(2), "gfx950");
 	ck_assert_ptr_null(wavecc_target(3));
 	size_t nm = wavecc_num_mma_types();
-	ck_assert_uint_eq(nm, 16);
+	ck_assert_uint_eq(nm, 18);
 	int found = 0;
 	for (size_t i = 0; i < nm; i++) {
 		wavecc_mma_type_info m = {.struct_size = sizeof m};
@@ -864,9 +864,15 @@ START_TEST(queries_from_the_tables)
 			ck_assert_int_eq(m.native, 0);
 			ck_assert_str_eq(m.targets, "gfx942 gfx90a gfx950");
 			found++;
+		} else if (strcmp(m.name, "F32_16x16x128_F8F6F4") == 0) {
+			/* Wave's ScaledMMAType: scaled_mma's, interpreted, not compiled yet */
+			ck_assert(m.m == 16 && m.n == 16 && m.k == 128 && m.native);
+			ck_assert_str_eq(m.in_dtype, "f4e2m1fn");
+			ck_assert_str_eq(m.targets, "");
+			found++;
 		}
 	}
-	ck_assert_int_eq(found, 5);
+	ck_assert_int_eq(found, 6);
 	wavecc_mma_type_info small = {.struct_size = 8};
 	ck_assert_int_eq(wavecc_mma_type(0, &small), WAVECC_EARG);
 	ck_assert_int_eq(wavecc_mma_type(nm, &small), WAVECC_EARG);
