@@ -15,6 +15,7 @@
  * (ceil(clamp(randn·128, -128, 128))): with the fill's [-2, 2) the f8
  * scales would make every score nearly 0 and the softmax flat, so a wrong
  * Q·Kᵀ could not show. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +329,73 @@ const char *wave_packed_input(const char *spec, char *opt, size_t len)
 	snprintf(dir, sizeof dir, "wave_inputs_packed_%s_%ldx%ld", name, rows, cols);
 	write_2d("wave_packed_input", dir, name, DT_I32, rows, cols, v, path, sizeof path);
 	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}
+
+/* e8m0_shuffle of Wave's mxfp_utils.py on the rows x cols scales s: padded
+ * with zeros to rows a multiple of 256 and cols of 8, viewed as
+ * (r/32, 2, 16, c/8, 2, 4), permuted (0, 3, 5, 2, 4, 1), cut back to rows
+ * x cols. */
+static void e8m0_shuffle(const uint8_t *s, uint8_t *out, long rows, long cols)
+{
+	long sm = (rows + 255) / 256 * 256, sn = (cols + 7) / 8 * 8, o = 0;
+	for (long a = 0; a < sm / 32; a++)
+		for (long d = 0; d < sn / 8; d++)
+			for (long f = 0; f < 4; f++)
+				for (long c = 0; c < 16; c++)
+					for (long e = 0; e < 2; e++)
+						for (long b = 0; b < 2; b++, o++) {
+							long i = a * 32 + b * 16 + c, j = d * 8 + e * 4 + f;
+							long r = o / sn, q = o % sn;
+							if (r < rows && q < cols)
+								out[r * cols + q] = i < rows && j < cols ? s[i * cols + j] : 0;
+						}
+}
+
+const char *wave_mx_input(const char *spec, char *opt, size_t len)
+{
+	char name[64], dims[64], kind[32];
+	int64_t d[3];
+	if (sscanf(spec, "%63[^:]:%63[^:]:%31s", name, dims, kind) != 3)
+		die("wave_mx_input: bad spec '%s' (NAME:D0[,D1[,D2]]:KIND)", spec);
+	int rank = sscanf(dims, "%" SCNd64 ",%" SCNd64 ",%" SCNd64, &d[0], &d[1], &d[2]);
+	int64_t n = 1;
+	for (int i = 0; i < rank; i++)
+		n *= d[i] > 0 ? d[i] : 0;
+	if (rank < 1 || n < 1)
+		die("wave_mx_input: bad dims in '%s'", spec);
+	uint8_t *v = malloc((size_t)n), *t = malloc((size_t)n);
+	if (!v || !t)
+		die("wave_mx_input: out of memory");
+	uint64_t s = (uint64_t)n * 7919 * 31 + (uint64_t)(unsigned char)name[0] + (uint64_t)strlen(name);
+	bool scale = strncmp(kind, "scale", 5) == 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (strcmp(kind, "f4") == 0) /* two e2m1 codes 0..15 */
+			v[i] = (uint8_t)(next(&s) >> 56);
+		else if (scale) /* randint(124, 128): 2^-3 .. 2^0 */
+			v[i] = (uint8_t)(124 + (next(&s) >> 62));
+		else if (strcmp(kind, "e5m2") == 0 || strcmp(kind, "e4m3") == 0) /* randn(...).to(f8) */
+			dtype_store(kind[1] == '5' ? DT_F8E5M2 : DT_F8E4M3FN, v, (uint64_t)i, gauss(&s));
+		else
+			die("wave_mx_input: kind '%s' (f4, e5m2, e4m3, scale, scale_shuffled)", kind);
+	}
+	if (strcmp(kind, "scale_shuffled") == 0) {
+		if (rank != 2)
+			die("wave_mx_input: scale_shuffled takes two dims ('%s')", spec);
+		e8m0_shuffle(v, t, (long)d[0], (long)d[1]);
+		memcpy(v, t, (size_t)n);
+	}
+	char dir[200], path[4096], err[256];
+	snprintf(dir, sizeof dir, "wave_inputs_mx_%s_%s_%s", name, dims, kind);
+	for (char *c = dir; *c; c++)
+		*c = *c == ',' ? 'x' : *c;
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	if (npy_write(path, DT_I8, rank, d, v, err, sizeof err) < 0)
+		die("wave_mx_input: %s", err);
+	free(v);
+	free(t);
 	size_t used = strlen(opt);
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 	return opt;

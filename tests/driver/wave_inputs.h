@@ -46,4 +46,12 @@ const char *wave_quant_input(const char *spec, char *opt, size_t len);
  * draws f16 (multiples of 1/64 in [-2, 2)). */
 const char *wave_packed_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading the i8 buffer spec "NAME:D0[,D1[,D2]]:KIND"
+ * describes, as Wave's mxfp_utils.py generate_gemm_afp4wfp4_inputs and
+ * wave_gemm_mxfp_test.py generate_gemm_afp8wfp8_inputs build them: KIND f4
+ * is random bytes (two e2m1 codes each), e5m2 / e4m3 the OCP f8 of normal
+ * samples, scale e8m0 scales 124..127 (2^-3 .. 1), scale_shuffled those
+ * through e8m0_shuffle (the preshuffled-scale kernels' layout; two dims). */
+const char *wave_mx_input(const char *spec, char *opt, size_t len);
+
 #endif
