@@ -751,6 +751,121 @@ START_TEST(bitcast_and_expression_dims)
 }
 END_TEST
 
+/* scaled_mma: i8 data and scales bitcast to f4e2m1fn (K/2 -> K) and
+ * f8e8m0fnu, the result typed as acc; then each rule's located error. */
+static const char *MX_CONS =
+	"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": \"F32_16x16x128_F8F6F4\"},\n"
+	"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 0},\n"
+	"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BN\", \"workgroup_dim\": 1},\n"
+	"  {\"kind\": \"tiling\", \"dim\": \"K\", \"tile\": \"BK\"}";
+static const char *MX_ARGS =
+	"{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"K/2\"], \"address_space\": \"global\", \"dtype\": \"i8\"},\n"
+	"  {\"name\": \"as\", \"type\": \"memory\", \"shape\": [\"M\", \"K/32\"], \"address_space\": \"global\", \"dtype\": \"i8\"},\n"
+	"  {\"name\": \"b\", \"type\": \"memory\", \"shape\": [\"N\", \"K/2\"], \"address_space\": \"global\", \"dtype\": \"i8\"},\n"
+	"  {\"name\": \"bs\", \"type\": \"memory\", \"shape\": [\"N\", \"K/32\"], \"address_space\": \"global\", \"dtype\": \"i8\"},\n"
+	"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", \"dtype\": \"f32\"}";
+
+/* the graph with the scaled_mma node's fields after its operands */
+static char *mx_kernel(const char *cons, const char *lhs_dtype, const char *extra)
+{
+	Buf g = {0};
+	buf_printf(&g,
+		"{\"name\": \"acc\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"ra\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"{\"name\": \"fa\", \"op\": \"bitcast\", \"arg\": \"ra\", \"dtype\": \"%s\"},\n"
+		"{\"name\": \"ras\", \"op\": \"read\", \"memory\": \"as\"},\n"
+		"{\"name\": \"sa\", \"op\": \"bitcast\", \"arg\": \"ras\", \"dtype\": \"f8e8m0fnu\"},\n"
+		"{\"name\": \"rb\", \"op\": \"read\", \"memory\": \"b\"},\n"
+		"{\"name\": \"fb\", \"op\": \"bitcast\", \"arg\": \"rb\", \"dtype\": \"f4e2m1fn\"},\n"
+		"{\"name\": \"rbs\", \"op\": \"read\", \"memory\": \"bs\"},\n"
+		"{\"name\": \"sb\", \"op\": \"bitcast\", \"arg\": \"rbs\", \"dtype\": \"f8e8m0fnu\"},\n"
+		"{\"name\": \"mm\", \"op\": \"scaled_mma\", \"lhs\": \"fa\", \"lhs_scale\": \"sa\", \"rhs\": \"fb\", \"rhs_scale\": "
+		"\"sb\", \"acc\": \"acc\"%s},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"mm\", \"memory\": \"c\"}",
+		lhs_dtype, extra ? extra : "");
+	char *t = kernel("\"M\": 64, \"N\": 64, \"K\": 256, \"BM\": 32, \"BN\": 32, \"BK\": 128", cons ? cons : MX_CONS,
+		MX_ARGS, g.data);
+	buf_free(&g);
+	return t;
+}
+
+START_TEST(scaled_mma_types)
+{
+	char *t = mx_kernel(NULL, "f4e2m1fn", NULL);
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	Value *fa = kernel_value(r.k, "fa"), *sa = kernel_value(r.k, "sa"), *mm = kernel_value(r.k, "mm");
+	ck_assert_int_eq(fa->dtype, DT_F4E2M1FN);
+	ck_assert_str_eq(sym_name(fa->shape.dims[1]), "K"); /* i8 [M, K/2] -> f4 [M, K] */
+	ck_assert_int_eq(sa->dtype, DT_F8E8M0FNU);
+	ck_assert_str_eq(sym_name(sa->shape.dims[1]), "K/32");
+	ck_assert_int_eq(mm->dtype, DT_F32);
+	ck_assert_int_eq(mm->def->kind, OP_SCALED_MMA);
+	ck_assert_int_eq(mm->def->nargs, 5);
+	ck_assert_ptr_eq(mm->def->args[1], sa);
+	loaded_free(&r);
+	free(t);
+	/* an mma_type of its own */
+	t = mx_kernel(NULL, "f8e5m2", ", \"mma_type\": \"F32_32x32x64_F8F6F4\"");
+	/* f8e5m2 from i8 [M, K/2] keeps K/2: the dims no longer match */
+	expect_error(t, pos_of(t, "{\"name\": \"mm\"", 0),
+		"graph[9]: shape mismatch: lhs f8e5m2[M, K/2] and rhs f4e2m1fn[N, K] must share exactly one reduction "
+		"dim not in acc f32[M, N], found 0");
+	free(t);
+	t = mx_kernel(NULL, "f4e2m1fn", ", \"mma_type\": \"F32_16x16x16_F16\"");
+	expect_error(t, pos_of(t, "\"F32_16x16x16_F16\"", 0),
+		"graph[9].mma_type: scaled_mma needs a scaled MMA type (Wave's ScaledMMAType: F32_16x16x128_F8F6F4 or "
+		"F32_32x32x64_F8F6F4) in its mma_type or the hardware constraint's, not F32_16x16x16_F16");
+	free(t);
+	t = mx_kernel(NULL, "i8", NULL);
+	expect_error(t, pos_of(t, "\"lhs\": \"fa\"", 7),
+		"graph[9].lhs: dtype mismatch: scaled_mma's lhs 'fa' is i8[M, K/2]; it takes the OCP MX element types "
+		"f8e4m3fn, f8e5m2, f6e2m3fn, f6e3m2fn and f4e2m1fn");
+	free(t);
+	t = mx_kernel(NULL, "f6e2m3fn", NULL);
+	expect_error(t, pos_of(t, "\"f6e2m3fn\"", 0),
+		"graph[2].dtype: bitcast of i8[M, K/2] to f6e2m3fn: f6 values have no packed form in wavecc (one per "
+		"byte): cast them");
+	free(t);
+	/* the scale's dtype and dims */
+	Buf g = {0};
+	char *base = mx_kernel(NULL, "f4e2m1fn", NULL);
+	buf_puts(&g, base);
+	free(base);
+	char *u = strstr(g.data, "\"lhs_scale\": \"sa\"");
+	memcpy(u, "\"lhs_scale\": \"ra\"", 17);
+	expect_error(g.data, pos_of(g.data, "\"lhs_scale\": \"ra\"", 13),
+		"graph[9].lhs_scale: dtype mismatch: scaled_mma's lhs_scale 'ra' is i8[M, K/2], scales are f8e8m0fnu "
+		"(bitcast the i8 scales to it)");
+	memcpy(u, "\"lhs_scale\": \"sb\"", 17);
+	expect_error(g.data, pos_of(g.data, "\"lhs_scale\": \"sb\"", 13),
+		"graph[9].lhs_scale: shape mismatch: scaled_mma's lhs_scale 'sb' f8e8m0fnu[N, K/32] must have the dims of "
+		"'fa' f4e2m1fn[M, K] with K replaced by K/32 (one e8m0 scale per 32 k)");
+	buf_free(&g);
+	/* mma takes no scaled type; f4 memories are declared i8 */
+	const char *cons16 =
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": \"F32_16x16x128_F8F6F4\"},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 1},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BN\", \"workgroup_dim\": 0},\n"
+		"  {\"kind\": \"tiling\", \"dim\": \"K\", \"tile\": \"BK\"}";
+	t = kernel(NULL, cons16, NULL,
+		"{\"name\": \"acc\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"ra\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"{\"name\": \"rb\", \"op\": \"read\", \"memory\": \"b\"},\n"
+		"{\"name\": \"mm\", \"op\": \"mma\", \"lhs\": \"ra\", \"rhs\": \"rb\", \"acc\": \"acc\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"mm\"", 0),
+		"graph[3]: F32_16x16x128_F8F6F4 is a scaled MMA type (Wave's ScaledMMAType): it is scaled_mma's, with e8m0 "
+		"scales; mma takes an MMAType");
+	free(t);
+	t = kernel(NULL, NULL, "{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"K\"], \"address_space\": \"global\", \"dtype\": \"f4e2m1fn\"}",
+		"{\"name\": \"ra\", \"op\": \"read\", \"memory\": \"a\"}");
+	expect_error(t, pos_of(t, "\"f4e2m1fn\"", 0),
+		"arguments[0].dtype: memory 'a' of f4e2m1fn: declare packed MX data as i8 (f4e2m1fn: [..., K/2]) and "
+		"bitcast what is read");
+	free(t);
+}
+END_TEST
+
 START_TEST(err_cycle)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -962,6 +1077,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, positions_with_escapes);
 	tcase_add_test(tc, schema_matches_tables);
 	tcase_add_test(tc, bitcast_and_expression_dims);
+	tcase_add_test(tc, scaled_mma_types);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("errors");
 	tcase_add_test(tc, err_json_syntax);

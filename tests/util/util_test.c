@@ -207,6 +207,104 @@ START_TEST(f8_conversions)
 }
 END_TEST
 
+/* OCP MX element types: every f4e2m1fn code against the table of Wave's
+ * mxfp_utils.py (mxfp4_to_f32), the f6 extremes, saturation (f4/f6 have no
+ * NaN or infinity), round to nearest even, the f4 nibble order (element 2j
+ * low, 2j+1 high, a store keeping the other nibble), and the e8m0 scale
+ * (2^(c-127), 0xff NaN, the nearest power of two, clamped). */
+static const double f4_table[16] = {0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6};
+
+START_TEST(mx_conversions)
+{
+	const DType f4 = DT_F4E2M1FN, e2m3 = DT_F6E2M3FN, e3m2 = DT_F6E3M2FN, e8 = DT_F8E8M0FNU;
+	ck_assert_int_eq(dtype_bits(f4), 4);
+	ck_assert_int_eq(dtype_bits(e2m3), 8);
+	ck_assert_int_eq(dtype_bits(DT_I8), 8);
+	ck_assert_int_eq(dtype_bits(DT_F32), 32);
+	for (unsigned c = 0; c < 16; c++) {
+		unsigned char b[1] = {(unsigned char)(c | (0xa << 4))};
+		ck_assert_msg(dtype_load(f4, b, 0) == f4_table[c] && signbit(dtype_load(f4, b, 0)) == signbit(f4_table[c]),
+			"f4 code %x", c);
+		ck_assert(dtype_load(f4, b, 1) == -1.0); /* 0xa, the high nibble */
+		unsigned char o[1] = {0x5a};
+		dtype_store(f4, o, 0, f4_table[c]);
+		ck_assert_uint_eq(o[0], 0x50 | c); /* the high nibble kept */
+		dtype_store(f4, o, 1, f4_table[c]);
+		ck_assert_uint_eq(o[0], (c << 4) | c);
+	}
+	unsigned char b[2] = {0, 0};
+	dtype_store(f4, b, 3, 7.0); /* past 6: saturates */
+	ck_assert_uint_eq(b[1], 0x70);
+	dtype_store(f4, b, 2, -1e30);
+	ck_assert_uint_eq(b[1], 0x7f);
+	dtype_store(f4, b, 2, 5.0); /* tie of 4 (0x6) and 6 (0x7): even */
+	ck_assert_uint_eq(b[1] & 0xf, 0x6);
+	dtype_store(f4, b, 2, 2.5); /* tie of 2 (0x4) and 3 (0x5) */
+	ck_assert_uint_eq(b[1] & 0xf, 0x4);
+	dtype_store(f4, b, 2, 0.25); /* tie of 0 and 0.5 */
+	ck_assert_uint_eq(b[1] & 0xf, 0x0);
+	dtype_store(f4, b, 2, 0.26);
+	ck_assert_uint_eq(b[1] & 0xf, 0x1);
+	dtype_store(f4, b, 2, NAN);
+	ck_assert_uint_eq(b[1] & 0xf, 0x0);
+	/* f6: largest 7.5 (e2m3) and 28 (e3m2), smallest subnormals 1/8 and 1/16 */
+	unsigned char x[1] = {0x1f};
+	ck_assert(dtype_load(e2m3, x, 0) == 7.5);
+	ck_assert(dtype_load(e3m2, x, 0) == 28.0);
+	x[0] = 0x21;
+	ck_assert(dtype_load(e2m3, x, 0) == -0.125);
+	ck_assert(dtype_load(e3m2, x, 0) == -0.0625);
+	x[0] = 0xdf; /* the top two bits are not part of an f6 */
+	ck_assert(dtype_load(e2m3, x, 0) == 7.5);
+	ck_assert_uint_eq(f8(e2m3, 100.0), 0x1f);
+	ck_assert_uint_eq(f8(e3m2, -100.0), 0x3f);
+	ck_assert_uint_eq(f8(e2m3, 1.0), 0x08);
+	ck_assert_uint_eq(f8(e3m2, 1.0), 0x0c);
+	for (unsigned c = 0; c < 64; c++) {
+		x[0] = (unsigned char)c;
+		double v = dtype_load(e2m3, x, 0), w = dtype_load(e3m2, x, 0);
+		ck_assert_msg(f8(e2m3, v) == c || (v == 0 && c == 0x20), "e2m3 %02x", c);
+		ck_assert_msg(f8(e3m2, w) == c || (w == 0 && c == 0x20), "e3m2 %02x", c);
+	}
+	/* e8m0 */
+	x[0] = 127;
+	ck_assert(dtype_load(e8, x, 0) == 1.0);
+	x[0] = 0;
+	ck_assert(dtype_load(e8, x, 0) == 0x1p-127);
+	x[0] = 254;
+	ck_assert(dtype_load(e8, x, 0) == 0x1p127);
+	x[0] = 255;
+	ck_assert(isnan(dtype_load(e8, x, 0)));
+	ck_assert_uint_eq(f8(e8, 0.25), 125);
+	ck_assert_uint_eq(f8(e8, 1.4), 127);
+	ck_assert_uint_eq(f8(e8, 1.6), 128);
+	ck_assert_uint_eq(f8(e8, 1.5), 128); /* tie of 127 and 128: even */
+	ck_assert_uint_eq(f8(e8, 3.0), 128); /* tie of 128 and 129 */
+	ck_assert_uint_eq(f8(e8, 0.0), 0);
+	ck_assert_uint_eq(f8(e8, -4.0), 0);
+	ck_assert_uint_eq(f8(e8, 1e300), 254);
+	ck_assert_uint_eq(f8(e8, INFINITY), 254);
+	ck_assert_uint_eq(f8(e8, NAN), 255);
+	for (unsigned c = 0; c < 255; c++) {
+		x[0] = (unsigned char)c;
+		ck_assert_uint_eq(f8(e8, dtype_load(e8, x, 0)), c);
+	}
+	/* the OCP f8 specials: e4m3fn has no infinity, NaN S.1111.111, max 448 */
+	x[0] = 0x7f;
+	ck_assert(isnan(dtype_load(DT_F8E4M3FN, x, 0)));
+	x[0] = 0xfe;
+	ck_assert(dtype_load(DT_F8E4M3FN, x, 0) == -448.0);
+	x[0] = 0x78; /* e4m3fn: the exponent field all ones is a number */
+	ck_assert(dtype_load(DT_F8E4M3FN, x, 0) == 256.0);
+	x[0] = 0x7c;
+	ck_assert(isinf(dtype_load(DT_F8E5M2, x, 0)));
+	x[0] = 0x7b;
+	ck_assert(dtype_load(DT_F8E5M2, x, 0) == 57344.0);
+	ck_assert(dtype_is_mx_element(DT_F8E5M2) && dtype_is_mx_element(f4) && !dtype_is_mx_element(DT_F8E4M3FNUZ));
+	ck_assert(dtype_is_f8(DT_F8E4M3FN) && !dtype_is_f8(e8) && !dtype_is_f8(f4));
+}
+END_TEST
+
 START_TEST(half_conversions_round_to_nearest_even)
 {
 	/* exact values and both kinds of tie */
@@ -513,6 +611,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, arena_zeroed_aligned_and_reset);
 	tcase_add_test(tc, f8_conversions);
+	tcase_add_test(tc, mx_conversions);
 	tcase_add_test(tc, vec_push_grows);
 	tcase_add_test(tc, buf_printf_appends);
 	tcase_add_test(tc, intern_identity);
