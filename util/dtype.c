@@ -209,6 +209,8 @@ static unsigned e8m0_encode(double x)
 		return 0xff;
 	if (!(x > 0))
 		return 0;
+	if (isinf(x))
+		return 0xfe;
 	int e;
 	double f = frexp(x, &e); /* x = f * 2^e, f in [0.5, 1): between 2^(e-1) and 2^e */
 	int lo = e - 1;
