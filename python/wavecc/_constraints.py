@@ -35,6 +35,7 @@ class MMAType(enum.Enum):
 class ScaledMMAType(enum.Enum):
     F32_16x16x128_F8F6F4 = 0x1340
     F32_32x32x64_F8F6F4 = 0x1341
+    GFX1250_F32_16x16x128_F8F6F4 = 0x1940
 
 
 class MMAOperand(enum.Enum):
@@ -66,8 +67,8 @@ class HardwareConstraint(Constraint):
         if self.waves_per_block is not None:
             d["waves_per_block"] = [int(x) for x in self.waves_per_block]
         if self.mma_type is not None:
-            if isinstance(self.mma_type, ScaledMMAType) or self.mma_type.value >= 0x1900:
-                fail("HardwareConstraint: MMA type %s is not one wavecc compiles (gfx942, gfx90a)"
+            if self.mma_type.value >= 0x1900:
+                fail("HardwareConstraint: MMA type %s is not in wavecc-kernel/1 (a gfx1250 / RDNA type)"
                      % self.mma_type.name, getattr(self, "_loc", None))
             d["mma_type"] = self.mma_type.name
         if self.vector_shapes:

@@ -86,12 +86,22 @@ f8e4m3fn = DataType("f8E4M3FN")
 f8e4m3fnuz = DataType("f8E4M3FNUZ")
 f8e8m0fnu = DataType("f8E8M0FNU")
 f6e2m3fn = DataType("f6E2M3FN")
+f6e3m2fn = DataType("f6E3M2FN")  # OCP MX FP6 E3M2 (the format has it; Wave names only E2M3)
 f4e2m1fn = DataType("f4E2M1FN")
 index = DataType("index")
 
 # Wave's alternative spellings
 f8E5M2, f8E5M2FNUZ, f8E4M3FN, f8E4M3FNUZ = f8e5m2, f8e5m2fnuz, f8e4m3fn, f8e4m3fnuz
-f8E8M0FNU, f6E2M3FN, f4E2M1FN = f8e8m0fnu, f6e2m3fn, f4e2m1fn
+f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN = f8e8m0fnu, f6e2m3fn, f6e3m2fn, f4e2m1fn
 
 FORMAT_DTYPES = ("f16 bf16 f32 f64 i1 i8 i16 i32 i64 u8 u16 u32 u64 "
-                 "f8e4m3fnuz f8e5m2fnuz f8e4m3fn f8e5m2").split()
+                 "f8e4m3fnuz f8e5m2fnuz f8e4m3fn f8e5m2 f4e2m1fn f6e2m3fn f6e3m2fn f8e8m0fnu").split()
+# OCP MX element types (scaled_mma's operands) and storage bits per element in
+# wavecc (f4 packed two per byte; f6 one per byte and never bitcast)
+MX_ELEMENT_DTYPES = ("f8e4m3fn", "f8e5m2", "f6e2m3fn", "f6e3m2fn", "f4e2m1fn")
+
+
+def storage_bits(d):
+    """Bits of buffer storage per element (docs/kernel-format.md, "Element types")."""
+    n = d.format_name
+    return 4 if n == "f4e2m1fn" else 1 if n == "i1" else 8 if n.startswith("f6") else d.bitwidth()

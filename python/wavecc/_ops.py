@@ -4,7 +4,7 @@ Signatures follow Wave's wave_lang/kernel/ops/wave_ops.py (argument names and
 order, so positional and keyword calls both work); each function checks its
 operands, infers the result type by the format's rules and calls
 _trace.record. Ops Wave has and kernel format 1 does not (topk, scatter_add,
-atomic_min, reshape, shuffle, allocate, barriers, debug_log, scaled_mma, ...)
+atomic_min, reshape, shuffle, allocate, barriers, debug_log, ...)
 raise a TraceError naming the Python line; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
@@ -13,7 +13,7 @@ import inspect
 
 import sympy
 
-from ._dtype import DataType, i1
+from ._dtype import MX_ELEMENT_DTYPES, DataType, i1, storage_bits
 from ._trace import (Reg, as_reg, as_mem, coerce, dim_name, dim_set, dims_json, fail, is_symbolic, record,
                      region, user_location, _binary, _unary)
 from ._types import IndexMapping
@@ -168,6 +168,29 @@ def mma(lhs, rhs, acc, mma_type=None, tag=None):
     return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
 
 
+def scaled_mma(lhs, lhs_scale, rhs, rhs_scale, acc, mma_type=None, tag=None):
+    """Wave's tkw.scaled_mma: the OCP MX dot product, an e8m0 scale per 32 k (docs/kernel-format.md)."""
+    loc = user_location()
+    a = as_reg(lhs, "tkw.scaled_mma lhs", loc)
+    sa = as_reg(lhs_scale, "tkw.scaled_mma lhs_scale", loc)
+    b = as_reg(rhs, "tkw.scaled_mma rhs", loc)
+    sb = as_reg(rhs_scale, "tkw.scaled_mma rhs_scale", loc)
+    c = as_reg(acc, "tkw.scaled_mma acc", loc)
+    for x, what in ((a, "lhs"), (b, "rhs")):
+        if x.dtype.format_name not in MX_ELEMENT_DTYPES:
+            fail("tkw.scaled_mma: %s %s is %s; it takes %s" % (what, x.name, x.dtype, ", ".join(MX_ELEMENT_DTYPES)),
+                 loc)
+    for x, what in ((sa, "lhs_scale"), (sb, "rhs_scale")):
+        if x.dtype.format_name != "f8e8m0fnu":
+            fail("tkw.scaled_mma: %s %s is %s, not f8e8m0fnu (bitcast the i8 scales)" % (what, x.name, x.dtype), loc)
+    fields = {"lhs": a, "lhs_scale": sa, "rhs": b, "rhs_scale": sb, "acc": c}
+    if mma_type is not None:
+        if getattr(mma_type, "value", 0) >= 0x1900:
+            fail("tkw.scaled_mma: %s is not in wavecc-kernel/1 (a gfx1250 type)" % mma_type.name, loc)
+        fields["mma_type"] = getattr(mma_type, "name", mma_type)
+    return record("scaled_mma", fields, [(c.shape, c.dtype)], loc=loc)
+
+
 def cast(src, dtype):
     loc = user_location()
     x = as_reg(src, "tkw.cast", loc)
@@ -181,9 +204,17 @@ def bitcast(src, dtype, target_shape=None):
     _dtype(dtype, "tkw.bitcast", loc)
     fields = {"arg": x, "dtype": dtype}
     shape = x.shape
+    if any(t.format_name.startswith("f6") for t in (x.dtype, dtype)):
+        fail("tkw.bitcast: %s to %s: f6 values have no packed form in wavecc-kernel/1: cast them"
+             % (x.dtype, dtype), loc)
+    sa, sd = storage_bits(x.dtype), storage_bits(dtype)
     if target_shape is not None:
         fields["target_shape"] = list(target_shape)
         shape = tuple(target_shape)
+    elif sa != sd and shape:
+        # the last dim f times longer (or shorter): i8 [M, K/2] to f4e2m1fn is [M, K]
+        last = sympy.sympify(shape[-1]) if isinstance(shape[-1], str) else shape[-1]
+        shape = tuple(shape[:-1]) + (last * sympy.Rational(sa, sd),)
     return record("bitcast", fields, [(shape, dtype)], loc=loc)
 
 
@@ -392,7 +423,7 @@ def _unsupported(name, why):
 
 _OUTSIDE = {
     "topk": "", "scatter_add": " (it needs tkw.allocate)", "atomic_min": "", "reshape": "", "shuffle": "",
-    "allocate": " (wavecc allocates LDS itself)", "softsign": "", "scaled_mma": "", "debug_log": "",
+    "allocate": " (wavecc allocates LDS itself)", "softsign": "", "debug_log": "",
     "bounds_check": "", "shared_memory_barrier": " (wavecc places its own barriers)",
     "workgroup_barrier": " (wavecc places its own barriers)", "shared_memory_barrier_signal": "",
     "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
@@ -407,7 +438,7 @@ def tag(expr, tag_name):
     return expr
 
 
-__all__ = (["read", "write", "atomic_add", "register", "scalar", "self_index", "mma", "cast", "bitcast",
+__all__ = (["read", "write", "atomic_add", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
             "scheduling_group_barrier", "tag"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))

@@ -17,8 +17,8 @@ import re
 
 import sympy
 
-OPERANDS = {"lhs", "rhs", "acc", "arg", "register", "memory", "init", "cond", "if_true", "if_false",
-            "init_args", "values", "else_return", "mapping_dynamic_vals", "value"}
+OPERANDS = {"lhs", "rhs", "acc", "lhs_scale", "rhs_scale", "arg", "register", "memory", "init", "cond", "if_true",
+            "if_false", "init_args", "values", "else_return", "mapping_dynamic_vals", "value"}
 EXPRS = {"tile", "iters", "start", "wave_id", "expr", "elements_per_thread", "offset", "size", "stride"}
 _ID = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]*")
 _FUNCS = {"floor", "ceiling", "Mod", "Max", "Min", "Piecewise", "Eq", "Ne", "And", "Or", "Not", "True", "False",

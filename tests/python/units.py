@@ -126,7 +126,104 @@ def call_with_numpy():
     _raises(lambda: k(a, 1.0, b.astype(np.float16), c), "argument b", "f32")
 
 
+def scaled_gemm_mxfp4():
+    """Wave's testScaledGemmMXFP4 (wave_gemm_mxfp_test.py, imports changed) traces to the transcription
+    tests/driver/wave/scaled_gemm_mxfp4.json; its JSON interprets to Wave's torchScaledGemmMXFP4 reference
+    (mxfp_utils.py, in numpy here); compiling it is rejected at the scaled_mma; the MXFP8 form's bitcast keeps K
+    and the type errors name the Python line."""
+    import os
+    import subprocess
+    import tempfile
+    import normalize
+    import wave_kernels
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc._compile import emit_kernel
+    from wavecc.wave_lang.kernel.lang.global_symbols import GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE
+    from wave_kernels import M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE, opts
+
+    def build(elem, k_packed):
+        constraints = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+        constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+        constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+        constraints += [tkw.WaveConstraint(M, BLOCK_M / 2)]
+        constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+        constraints += [tkw.HardwareConstraint(threads_per_wave=64,
+                                               mma_type=tkw.ScaledMMAType.F32_16x16x128_F8F6F4)]
+
+        @tkw.wave(constraints)
+        def gemm(a: tkl.Memory[M, k_packed, ADDRESS_SPACE, tkl.i8],
+                 a_scale: tkl.Memory[M, K / 32, ADDRESS_SPACE, tkl.i8],
+                 b: tkl.Memory[N, k_packed, ADDRESS_SPACE, tkl.i8],
+                 b_scale: tkl.Memory[N, K / 32, ADDRESS_SPACE, tkl.i8],
+                 c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+            c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+            @tkw.iterate(K, init_args=[c_reg])
+            def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+                a_reg = tkw.read(a)
+                a_reg = tkw.bitcast(a_reg, elem)
+                a_scale_reg = tkw.read(a_scale)
+                a_scale_reg = tkw.bitcast(a_scale_reg, tkl.f8e8m0fnu)
+                b_reg = tkw.read(b)
+                b_reg = tkw.bitcast(b_reg, elem)
+                b_scale_reg = tkw.read(b_scale)
+                b_scale_reg = tkw.bitcast(b_scale_reg, tkl.f8e8m0fnu)
+                acc = tkw.scaled_mma(a_reg, a_scale_reg, b_reg, b_scale_reg, acc)
+                return acc
+
+            tkw.write(repeat, c)
+        return gemm
+
+    subs = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 256, M: 1024, N: 1024, K: 1024}
+    defs = {"M": 1024, "N": 1024, "K": 1024}
+    for name, elem, kp in [("scaled_gemm_mxfp4.json", tkl.f4e2m1fn, K / 2), ("scaled_gemm_mxfp8.json", tkl.f8e5m2, K)]:
+        ours, _ = emit_kernel(build(elem, kp), opts(subs))
+        theirs = json.load(open(os.path.join(wave_kernels.WAVE_DIR, name)))
+        diffs = normalize.compare(ours, theirs, defs)
+        assert not diffs, "%s:\n%s" % (name, "\n".join(diffs))
+    ours, _ = emit_kernel(build(tkl.f4e2m1fn, K / 2), opts(subs))
+    # Wave's generate_gemm_afp4wfp4_inputs and torchScaledGemmMXFP4, in numpy, at (64, 64, 512)
+    m, n, k = 64, 64, 512
+    rng = np.random.default_rng(5)
+    x = (rng.integers(0, 16, (m, k // 2)) | (rng.integers(0, 16, (m, k // 2)) << 4)).astype(np.uint8)
+    w = (rng.integers(0, 16, (n, k // 2)) | (rng.integers(0, 16, (n, k // 2)) << 4)).astype(np.uint8)
+    xs = rng.integers(124, 128, (m, k // 32)).astype(np.uint8)
+    ws = rng.integers(124, 128, (n, k // 32)).astype(np.uint8)
+    lut = np.array([0, .5, 1, 1.5, 2, 3, 4, 6, -0., -.5, -1, -1.5, -2, -3, -4, -6])
+
+    def f32(p, s):
+        v = np.empty((p.shape[0], 2 * p.shape[1]))
+        v[:, 0::2], v[:, 1::2] = lut[p & 15], lut[p >> 4]
+        return v * np.repeat(2.0 ** (s.astype(np.float64) - 127), 32, axis=1)
+    ref = f32(x, xs) @ f32(w, ws).T
+    wavecc = os.path.join(wave_kernels.BUILD, "wavecc")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.json")
+        json.dump(ours, open(path, "w"))
+        ins = []
+        for nm, arr in [("a", x), ("a_scale", xs), ("b", w), ("b_scale", ws)]:
+            np.save(os.path.join(d, nm + ".npy"), arr.view(np.int8))
+            ins += ["--in", "%s=%s" % (nm, os.path.join(d, nm + ".npy"))]
+        out = os.path.join(d, "c.npy")
+        r = subprocess.run([wavecc, "interp", path, "-D", "M=%d" % m, "-D", "N=%d" % n, "-D", "K=%d" % k] + ins +
+                           ["--out", "c=" + out], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        c = np.load(out)
+        assert np.array_equal(c, ref.astype(np.float32)), np.abs(c - ref).max()
+        r = subprocess.run([wavecc, "compile", path, "--mcpu", "gfx950", "-o", os.path.join(d, "k.hsaco")],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 1 and "scaled_mma is not compiled yet" in r.stderr, r.stderr
+
+    def bad_scale(a: tkl.Memory[M, K / 2, ADDRESS_SPACE, tkl.i8], c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        r = tkw.bitcast(tkw.read(a), tkl.f4e2m1fn)
+        tkw.write(tkw.scaled_mma(r, r, r, r, tkl.Register[M, N, tkl.f32](0.0)), c)
+    _raises(lambda: emit_kernel(tkw.wave(build(tkl.f4e2m1fn, K / 2).constraints)(bad_scale), opts(subs)),
+            "units.py", "lhs_scale", "not f8e8m0fnu")
+
+
 def tests():
     return [("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
-            ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy)]
+            ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
+            ("scaled_gemm_mxfp4", scaled_gemm_mxfp4)]
