@@ -185,6 +185,13 @@ DimDist *analysis_dist(Analysis *c, const Sym *dim);
 
 /* ---- indices.c ---- */
 void analyze_indices(Analysis *c);
+/* What the compiler has no code for yet (the interpreter runs it):
+ * scaled_mma, and values of the OCP MX types narrower than a byte and the
+ * e8m0 scales. Reports a located error naming the first such op (a
+ * scaled_mma first) and returns false; true if there is none. The loop
+ * plan asks it first, so that the indices (wavecc dump-indices) are
+ * analysed and nothing later sees these ops. */
+bool analysis_mx_not_compiled(Analysis *c);
 /* The loop over dim, or NULL. */
 TileLoop *analysis_tile(Analysis *c, const Sym *dim);
 /* The coordinate along index dim i of element j of copy number cn. */

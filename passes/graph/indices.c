@@ -8,8 +8,10 @@
  *      the iterate over D, the loop's $ARG<D> * tile. Ids whose range is a
  *      single value are written as 0, so expressions stay small.
  *   2. The thread-dependent anchor, by kernel mode:
- *      - MMA (the kernel has an mma op): operands get the layout of their
- *        role (lhs, rhs, acc) from the MMA type (Wave's offset/size/stride, docs/wave-semantics.md;
+ *      - MMA (the kernel has an mma or scaled_mma op): operands get the
+ *        layout of their role (lhs, rhs, acc; a scaled_mma's scales theirs,
+ *        one e8m0 a lane over K/32) from the MMA type (Wave's
+ *        offset/size/stride, docs/wave-semantics.md;
  *        lane = Mod($T0, 64)); the roles flow backward from each mma
  *        through casts, iterate outputs, iter args and init args, and the
  *        acc role forward to the iterate result and what consumes it; an
@@ -46,6 +48,10 @@
  * `wavecc dump-indices` see canonical forms. Bounds are not stored: isel
  * asks, per element, whether coord < size simplifies to true (the same
  * simplifier proves Wave's divisibility cases).
+ * An alias of a tiled dim (K/2, K/32 in the loop over K) takes the loop's
+ * window mapped through the alias expression (alias_loop), as the
+ * interpreter windows it. A read whose one use is a width-changing bitcast
+ * takes the bitcast's index, scaled (bitcast_read_index).
  * Index mappings (also with dynamic values) keep the register's index:
  * isel/memory.c maps each element. A read whose value an access takes
  * through dynamic_val_mappings gets the index that access needs
@@ -64,7 +70,9 @@ enum {
 	MAX_THREAD_ELEMS = 512,
 };
 
-typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
+/* scaled_mma adds its scales' roles (R_LSCALE over lhs's dims, R_RSCALE over
+ * rhs's, each with K/32 for K) */
+typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC, R_LSCALE, R_RSCALE } Role;
 
 /* One MMA layout: a type and the dims in its M, N and K places. Chained
  * MMAs (attention) have one each; MMAs of the same type over the same
@@ -72,6 +80,12 @@ typedef enum Role { R_NONE, R_LHS, R_RHS, R_ACC } Role;
 typedef struct MmaLay {
 	MmaType mma;
 	Sym *mdim, *ndim, *kdim;
+	/* scaled_mma: the scales' block dim (K/32; NULL when both scales are
+	 * broadcast over K), and whether each lane's 32 k are two runs of 16
+	 * half an MMA K apart (F32_16x16x128_F8F6F4 on f8 and f6 operands;
+	 * f4 ones are one run of 32: Wave's MMA_SCALE_FP4) */
+	Sym *ksdim;
+	bool halves;
 	const Op *op; /* the first mma with it */
 } MmaLay;
 
@@ -89,7 +103,8 @@ typedef struct Ctx {
 	/* the layout in use (use_lay): what the layout rules below read */
 	int cur;
 	MmaType mma;
-	Sym *mdim, *ndim, *kdim;
+	Sym *mdim, *ndim, *kdim, *ksdim;
+	bool halves;
 	const Op *mma_op;
 	Sym *reduce_dim; /* reduce mode */
 	Op **dvm_user;   /* by value id: an access taking it through dynamic_val_mappings */
@@ -104,6 +119,8 @@ static void use_lay(Ctx *x, int l)
 	x->mdim = L->mdim;
 	x->ndim = L->ndim;
 	x->kdim = L->kdim;
+	x->ksdim = L->ksdim;
+	x->halves = L->halves;
 	x->mma_op = L->op;
 }
 
@@ -140,11 +157,48 @@ static bool uses_value(const Op *op, const Value *v)
 	return false;
 }
 
+/* The loop of an alias of a tiled dim inside the iterate over it (a
+ * scale's K/32 in the loop over K, as the interpreter windows it): the
+ * target's loop mapped through an alias expression target·p/q, its tile
+ * tile·p/q (which must be whole), its window start base·p/q. NULL when
+ * dim is no such alias or op is outside the loop. */
+static TileLoop *alias_loop(Analysis *c, const Op *op, const Sym *dim)
+{
+	const Kernel *k = c->k;
+	SymCtx *sc = k->sc;
+	for (size_t j = 0; j < k->cons.len; j++) {
+		const Constraint *con = &k->cons.data[j];
+		if (con->kind != CON_SYMBOLIC_ALIAS || con->source != dim || !con->target || !con->expr)
+			continue;
+		TileLoop *t = NULL;
+		for (Region *r = op->parent; r && r->owner && !t; r = r->parent)
+			if (r->owner->kind == OP_ITERATE && r->owner->dim == con->target)
+				t = analysis_tile(c, con->target);
+		SymRat q;
+		if (!t || !sym_is_num(sym_simplify(sc, sym_div(sc, con->expr, con->target), NULL), &q) || q.p <= 0 ||
+			(t->tile * q.p) % q.q)
+			return NULL;
+		TileLoop *a = ARENA_NEW(&c->arena, TileLoop);
+		*a = *t;
+		Sym *r = sym_rat(sc, q.p, q.q);
+		a->dim = (Sym *)dim;
+		a->tile = t->tile * q.p / q.q;
+		a->size = t->size >= 0 && (t->size * q.p) % q.q == 0 ? t->size * q.p / q.q : -1;
+		a->start = sym_simplify(sc, sym_mul(sc, t->start, r), NULL);
+		a->base = sym_simplify(sc, sym_mul(sc, t->base, r), NULL);
+		return a;
+	}
+	return NULL;
+}
+
 static TileLoop *enclosing_loop(Analysis *c, const Op *op, const Sym *dim)
 {
 	for (Region *r = op->parent; r && r->owner; r = r->parent)
 		if (r->owner->dim == dim)
 			return analysis_tile(c, dim);
+	TileLoop *al = alias_loop(c, op, dim);
+	if (al)
+		return al;
 	if (op->kind != OP_REGISTER || !op->parent)
 		return NULL;
 	Value *res = op_result((Op *)op);
@@ -201,7 +255,9 @@ static int64_t vector_shape(Ctx *x, const Sym *dim)
 		if (dim == x->ndim)
 			return mi->n;
 		if (dim == x->kdim)
-			return k4_type(x->mma) ? mi->k / 2 : mi->k; /* K4: one run per copy */
+			return k4_type(x->mma) || x->halves ? mi->k / 2 : mi->k; /* K4, halves: one run per copy */
+		if (dim == x->ksdim)
+			return mi->k / MX_SCALE_GROUP; /* a scale per 32 k */
 	}
 	return hw_vector_shape(x, dim);
 }
@@ -299,9 +355,13 @@ static void set_copies(Ctx *x, const Op *op, DimIndex *di)
 	di->step = vs;
 }
 
-static bool is_mma_dim(Ctx *x, const Sym *dim) { return dim == x->mdim || dim == x->ndim || dim == x->kdim; }
+static bool is_mma_dim(Ctx *x, const Sym *dim)
+{
+	return dim == x->mdim || dim == x->ndim || dim == x->kdim || (x->ksdim && dim == x->ksdim);
+}
 
-/* MMA layout of one dim for a role (Wave's constraints.py, MMAType). */
+/* MMA layout of one dim for a role (Wave's constraints.py, MMAType and
+ * ScaledMMAType). */
 static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 {
 	const MmaInfo *mi = &mma_info[x->mma];
@@ -309,15 +369,25 @@ static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 	Sym *ln = lane(x), *J = sym_symbol(sc, "$J");
 	int64_t rows = mi->m; /* 16 or 32 lanes share a column */
 	Sym *grp = sym_floor(sc, sym_div(sc, ln, num(x, rows)));
-	if (dim == x->kdim && r != R_ACC) {
+	bool scale = r == R_LSCALE || r == R_RSCALE;
+	if (dim == x->kdim && (r == R_LHS || r == R_RHS)) {
 		/* each group of `rows` lanes holds k / (64 / rows) consecutive k:
 		 * 4 for the native types, 8 for the K8 ones (two native MFMAs,
-		 * the first on elements 0-3, the second on 4-7) */
-		int64_t kper = k4_type(x->mma) ? 4 : mi->k * rows / 64;
+		 * the first on elements 0-3, the second on 4-7), 32 for the
+		 * scaled ones (f4: one run; f8, f6 on 16x16x128: two runs of 16,
+		 * 64 k apart, one per copy as K4's) */
+		int64_t kper = k4_type(x->mma) ? 4 : x->halves ? 16 : mi->k * rows / 64;
 		di->start = sym_mul(sc, grp, num(x, kper));
 		di->size = kper;
 		di->stride = 1;
-	} else if ((dim == x->mdim && r != R_ACC) || (dim == x->ndim && r == R_RHS) || (dim == x->ndim && r == R_ACC)) {
+	} else if (scale && x->ksdim && dim == x->ksdim) {
+		/* the scale of row m's block b sits in lane m + rows * b: one a
+		 * lane, whatever the operands' k layout */
+		di->start = grp;
+		di->size = 1;
+		di->stride = 1;
+	} else if ((dim == x->mdim && r != R_ACC && r != R_RSCALE) || (dim == x->ndim && r == R_RHS) ||
+		   (dim == x->ndim && r == R_RSCALE) || (dim == x->ndim && r == R_ACC)) {
 		di->start = sym_mod(sc, ln, num(x, rows));
 		di->size = 1;
 		di->stride = 1;
@@ -563,8 +633,9 @@ static void set_role_of_op(Ctx *x, Op *op, Role r)
 {
 	if (!op)
 		return;
-	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST)
-		set_role(x, op->args[0], r);
+	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST ||
+		(op->kind == OP_BITCAST && dtype_bits(op->dtype) == dtype_bits(op->args[0]->dtype)))
+		set_role(x, op->args[0], r); /* (a bitcast of one width: the same elements) */
 	else if (op_is_binary(op->kind)) {
 		/* an elementwise op on an MMA operand (a scaled A): its operands
 		 * hold their elements in the same layout, projected on their own
@@ -593,17 +664,48 @@ static void set_role(Ctx *x, Value *v, Role r)
 }
 
 /* The layout of mma op (added on first sight), or -1 after an error. */
+/* A scale's block dim: its dim that its operand lacks (the frontend made
+ * it K/32), or NULL for a scale broadcast over K. */
+static Sym *scale_dim(const Value *sc, const Value *x)
+{
+	for (int i = 0; i < sc->shape.rank; i++)
+		if (shape_find(x->shape, sc->shape.dims[i]) < 0)
+			return sc->shape.dims[i];
+	return NULL;
+}
+
 static int mma_lay(Ctx *x, const Op *op)
 {
 	Analysis *c = x->c;
-	Value *a = op->args[0], *b = op->args[1];
+	bool scaled = op->kind == OP_SCALED_MMA;
+	Value *a = op->args[0], *b = op->args[scaled ? 2 : 1];
 	int ra = a->shape.rank, rb = b->shape.rank;
 	if (ra < 2 || rb < 2) {
 		analysis_error(c, op->loc, "%s: mma operands need two dims (M, K and N, K)", op->path);
 		return -1;
 	}
 	/* the last two dims are the MMA's; the others batch dims */
-	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], op};
+	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], NULL,
+		false, op};
+	if (scaled) {
+		Sym *la = scale_dim(op->args[1], a), *lb = scale_dim(op->args[3], b);
+		L.ksdim = la ? la : lb;
+		if (la && lb && la != lb) {
+			analysis_error(c, op->loc, "%s: the scales' block dims differ (%s, %s)", op->path, sym_name(la),
+				sym_name(lb));
+			return -1;
+		}
+		/* Wave lays f4 operands out in one run of 32 k and the others in
+		 * two (MMA_SCALE_FP4): one operand of each would pair different
+		 * k in the lanes */
+		if ((a->dtype == DT_F4E2M1FN) != (b->dtype == DT_F4E2M1FN)) {
+			analysis_error(c, op->loc, "%s: scaled_mma of %s and %s operands: f4 with another element type is not "
+						  "laid out yet (Wave's scaled MMAs take one element type)",
+				op->path, dtype_name(a->dtype), dtype_name(b->dtype));
+			return -1;
+		}
+		L.halves = L.mma == MMA_F32_16x16x128_F8F6F4 && a->dtype != DT_F4E2M1FN;
+	}
 	if (b->shape.dims[rb - 1] != L.kdim) {
 		/* B given as [K, N] (the textbook layout) where Wave's mma takes
 		 * it as [N, K] */
@@ -617,7 +719,7 @@ static int mma_lay(Ctx *x, const Op *op)
 	}
 	for (int l = 0; l < x->nlay; l++)
 		if (x->lays[l].mma == L.mma && x->lays[l].mdim == L.mdim && x->lays[l].ndim == L.ndim &&
-			x->lays[l].kdim == L.kdim)
+			x->lays[l].kdim == L.kdim && x->lays[l].ksdim == L.ksdim && x->lays[l].halves == L.halves)
 			return l;
 	if (x->nlay == MAX_LAYS) {
 		analysis_error(c, op->loc, "%s: more than %d different MMA layouts in one kernel", op->path, MAX_LAYS);
@@ -632,7 +734,7 @@ static void find_mode(Ctx *x, Region *r)
 	Analysis *c = x->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		if (op->kind == OP_MMA) {
+		if (op->kind == OP_MMA || op->kind == OP_SCALED_MMA) {
 			c->mode = IM_MMA;
 			if (mma_lay(x, op) < 0)
 				return;
@@ -742,7 +844,7 @@ static void mma_roles(Ctx *x, Region *r)
 		Op *op = r->ops.data[i];
 		if (op->body)
 			mma_roles(x, op->body);
-		if (op->kind != OP_MMA)
+		if (op->kind != OP_MMA && op->kind != OP_SCALED_MMA)
 			continue;
 		int l = mma_lay(x, op);
 		if (l < 0)
@@ -751,6 +853,14 @@ static void mma_roles(Ctx *x, Region *r)
 		Value *res = op_result(op);
 		x->role[res->id] = R_ACC; /* first: the operands may come from it */
 		x->lay[res->id] = (uint8_t)l;
+		if (op->kind == OP_SCALED_MMA) {
+			set_role(x, op->args[0], R_LHS);
+			set_role(x, op->args[1], R_LSCALE);
+			set_role(x, op->args[2], R_RHS);
+			set_role(x, op->args[3], R_RSCALE);
+			set_role(x, op->args[4], R_ACC);
+			continue;
+		}
 		set_role(x, op->args[0], R_LHS);
 		set_role(x, op->args[1], R_RHS);
 		set_role(x, op->args[2], R_ACC);
@@ -773,7 +883,7 @@ static bool forward_op(Ctx *x, Op *op)
 	Value *res = op_result(op);
 	if (!res || x->role[res->id] != R_NONE)
 		return false;
-	if (op->kind == OP_MMA) {
+	if (op->kind == OP_MMA || op->kind == OP_SCALED_MMA) {
 		x->role[res->id] = R_ACC;
 		x->lay[res->id] = (uint8_t)mma_lay(x, op);
 		return true;
@@ -997,6 +1107,24 @@ static void mma_operands(Ctx *x, Op *op)
 	}
 }
 
+/* A scaled_mma's operands and scales must hold its layout: gathering one
+ * from another layout (a chained MMA's) is not done for them. */
+static bool scaled_operands_placed(Ctx *x, Op *op)
+{
+	static const Role want[4] = {R_LHS, R_LSCALE, R_RHS, R_RSCALE};
+	static const char *const what[4] = {"lhs", "lhs_scale", "rhs", "rhs_scale"};
+	for (int a = 0; a < 4; a++) {
+		Value *v = op->args[a];
+		if (value_role(x, v) != want[a] || value_lay(x, v) != x->cur) {
+			analysis_error(x->c, op->loc, "%s: scaled_mma's %s '%s' is computed in another MMA's layout: not "
+						       "laid out yet",
+				op->path, what[a], v->name);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* A write's or atomic_add's index: over its register's dims with a
  * mapping (isel/memory.c maps them to memory), else the memory's. */
 static NodeIndex *write_index(Ctx *x, Op *op)
@@ -1045,16 +1173,39 @@ static NodeIndex *dyn_read_index(Ctx *x, Value *res)
  * (an MMA operand's run of 4 f16 is a run of 2 i32), so the bitcast only
  * reinterprets the dwords (isel/bitcast.c). Reads the plan fuses into
  * their bitcast drop this index; mapped ones keep it. */
+/* Is op a read whose one use is such a bitcast (its index waits for the
+ * bitcast's: a read of i8 [N, K/2] has no layout of its own in an MMA
+ * kernel that its f4 [N, K] bitcast could be made from)? */
+static Op *read_of_width_bitcast(Ctx *x, Op *op)
+{
+	Value *res = op_result(op);
+	if (op->kind != OP_READ || !res || x->uses[res->id] != 1 || res->shape.rank < 1)
+		return NULL;
+	for (size_t i = 0; i < op->parent->ops.len; i++) {
+		Op *u = op->parent->ops.data[i];
+		if (u->kind == OP_BITCAST && u->args[0] == res)
+			return dtype_bits(u->dtype) != dtype_bits(res->dtype) ? u : NULL;
+	}
+	return NULL;
+}
+
 static void bitcast_read_index(Ctx *x, Op *op, const NodeIndex *ni)
 {
 	Value *a = op->args[0], *res = op_result(op);
 	if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->parent != op->parent || x->uses[a->id] != 1 ||
 		a->shape.rank < 1)
 		return;
-	int sa = dtype_size(a->dtype), sr = dtype_size(res->dtype);
+	int sa = dtype_bits(a->dtype), sr = dtype_bits(res->dtype);
 	if (sa == sr)
 		return;
-	NodeIndex *r = index_bitcast_scaled(x->c, ni, a->shape.dims[a->shape.rank - 1], sr, sa);
+	int g = sa < sr ? sa : sr; /* the widths: multiples of a nibble, dividing one another */
+	while (sa % g || sr % g)
+		g--;
+	NodeIndex *r = index_bitcast_scaled(x->c, ni, a->shape.dims[a->shape.rank - 1], sr / g, sa / g);
+	if (!r && !x->c->index[a->def->id]) { /* the read's own layout after all */
+		Role role = x->c->mode == IM_MMA ? value_role(x, a) : R_NONE;
+		r = new_index(x, a->def, a->shape, role, default_ept(x, a->def, a->shape));
+	}
 	if (r)
 		x->c->index[a->def->id] = r;
 }
@@ -1076,6 +1227,8 @@ static void index_region(Ctx *x, Region *r)
 										    : 0);
 		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
 			ni = write_index(x, op);
+		} else if (read_of_width_bitcast(x, op)) {
+			ni = NULL; /* bitcast_read_index, at the bitcast */
 		} else if (op->kind == OP_READ && (ni = dyn_read_index(x, res)) != NULL) {
 			/* read where the access that takes it needs it */
 		} else if (op->kind == OP_PERMUTE && operand_index(x, op->args[0])) {
@@ -1091,7 +1244,7 @@ static void index_region(Ctx *x, Region *r)
 			ni = out && out->kind == OP_OUTPUT && out->nargs ? operand_index(x, out->args[0]) : NULL;
 		} else if (res) {
 			Role role = c->mode == IM_MMA ? value_role(x, res) : R_NONE;
-			if (op->kind == OP_MMA)
+			if (op->kind == OP_MMA || op->kind == OP_SCALED_MMA)
 				role = R_ACC;
 			if (c->mode == IM_READ_WRITE && op->kind != OP_READ && op->kind != OP_REGISTER && op->nargs &&
 				operand_index(x, op->args[0]) && shape_eq(res->shape, op->args[0]->shape))
@@ -1105,6 +1258,8 @@ static void index_region(Ctx *x, Region *r)
 				ni = new_index(x, op, res->shape, role, default_ept(x, op, res->shape));
 			if (op->kind == OP_MMA)
 				mma_operands(x, op);
+			else if (op->kind == OP_SCALED_MMA && !scaled_operands_placed(x, op))
+				return;
 		}
 		c->index[op->id] = ni;
 		if (op->kind == OP_BITCAST && ni)
@@ -1298,10 +1453,7 @@ static bool check_loop_exprs(Analysis *c)
 	return true;
 }
 
-/* What the compiler has no code for yet, rejected before anything is laid
- * out for it: scaled_mma and values of the OCP MX types narrower than a byte
- * and the e8m0 scales (the interpreter runs them). True if none. */
-static bool mx_not_compiled(Analysis *c)
+bool analysis_mx_not_compiled(Analysis *c)
 {
 	const Kernel *k = c->k;
 	for (size_t i = 0; i < k->op_list.len; i++)
@@ -1324,8 +1476,6 @@ static bool mx_not_compiled(Analysis *c)
 
 void analyze_indices(Analysis *c)
 {
-	if (!mx_not_compiled(c))
-		return;
 	Kernel *k = c->k;
 	SymCtx *sc = k->sc;
 	SymAssume *as = c->assume = sym_assume_new(sc);

@@ -349,6 +349,8 @@ static void walk_region(Walk *w, Region *r)
 
 Plan plan_loops(Analysis *c)
 {
+	if (!analysis_mx_not_compiled(c)) /* scaled_mma: selection not written yet */
+		return (Plan){0};
 	Kernel *k = c->k;
 	ScheduleKind asked = c->opts.asked;
 	Plan p = {

@@ -912,17 +912,21 @@ static const WaveCase cases[] = {
 	{"float_hw_transpose_gemm_32x32x16_f8.json -D M=320 -D N=384 -D K=192", NULL, "gfx950"},
 	/* testPackedNonTransposeGemm (a i32 [M, K/2], b i32 [K/2, N] read
 	 * through {N: i, K: j}, both bitcast to f16; the sweep's transcription
-	 * beside packed_nontranspose_gemm_*.json above): static PASS; with M,
-	 * N, K dynamic, the staged b's box along K/2 (an alias of the runtime
-	 * K) is rejected */
+	 * beside packed_nontranspose_gemm_*.json above): static and with M, N,
+	 * K dynamic (K/2 windowed by the loop over K, not the runtime K/2),
+	 * also at unaligned shapes */
 	{"packed_non_transpose_gemm_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
 		NULL},
 	{"packed_non_transpose_gemm_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192", NULL,
 		NULL},
 	{"packed_non_transpose_gemm_dyn_16x16x16.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
-		"K/2 is K/2, not a compile-time integer", NULL},
+		NULL, NULL},
 	{"packed_non_transpose_gemm_dyn_32x32x8.json -D M=128 -D N=192 -D K=160 --packed a:128,80 --packed b:80,192",
-		"K/2 is K/2, not a compile-time integer", NULL},
+		NULL, NULL},
+	{"packed_non_transpose_gemm_dyn_16x16x16.json -D M=100 -D N=70 -D K=100 --packed a:100,50 --packed b:50,70",
+		NULL, NULL},
+	{"packed_non_transpose_gemm_dyn_32x32x8.json -D M=33 -D N=17 -D K=70 --packed a:33,35 --packed b:35,17",
+		NULL, NULL},
 	/* test_explicit_shared_gemm: tkw.allocate and shared_memory_barrier
 	 * are not in format 1; the same GEMM with a and b shared arguments
 	 * (wavecc stages them through LDS itself) at three of its (m, n, k) x

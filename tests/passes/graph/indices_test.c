@@ -137,6 +137,42 @@ START_TEST(copies_follow_the_lanes_coverage)
 }
 END_TEST
 
+/* scaled_mma (Wave's ScaledMMAType offsets, constraints.py): F32_16x16x128
+ * on f4 gives each lane one run of 32 k at 32*floor(lane/16) (the i8 read:
+ * 16 bytes of K/2), on f8 two runs of 16 at 16*floor(lane/16), 64 apart;
+ * the scales one e8m0 a lane at K/32 = floor(lane/16), in the loop's window
+ * of K/32 (8*$ARGK for BLOCK_K 256) for the i8 read too; F32_32x32x64 one
+ * run of 32 at 32*floor(lane/32) and the scale at floor(lane/32). */
+START_TEST(scaled_mma_layouts)
+{
+	CmdResult r = dump("tests/driver/wave/scaled_gemm_mxfp4.json -D M=64 -D N=64 -D K=512");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "  read a_reg[K/2:1] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 16) : 1 : 1, "
+	       "K/2: 128*$ARGK + 16*floor(Mod($T0, 64)/16) + 64 : 16 : 1}\n");
+	HAS(r, "  bitcast a_reg_1[K:1] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 16) : 1 : 1, "
+	       "K: 256*$ARGK + 32*floor(Mod($T0, 64)/16) + 128 : 32 : 1}\n");
+	HAS(r, "  read a_scale_reg[K/32:1] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 16) : 1 : 1, "
+	       "K/32: 8*$ARGK + floor(Mod($T0, 64)/16) + 4 : 1 : 1}\n");
+	HAS(r, "  bitcast b_scale_reg_1[K/32:0] {N: 16*$T1 + 32*$WG1 + Mod($T0, 16) : 1 : 1, "
+	       "K/32: 8*$ARGK + floor(Mod($T0, 64)/16) : 1 : 1}\n");
+	HAS(r, "  scaled_mma scaled_mma {M: 32*$WG0 + 16*floor($T0/64) + 4*floor(Mod($T0, 64)/16) : 4 : 16, "
+	       "N: 16*$T1 + 32*$WG1 + Mod($T0, 16) : 1 : 1}\n");
+	cmd_result_free(&r);
+	r = dump("tests/driver/wave/scaled_gemm_mxfp8.json -D M=64 -D N=64 -D K=512");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "  bitcast a_reg_1[K:1] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 16) : 1 : 1, "
+	       "K: 256*$ARGK + 16*floor(Mod($T0, 64)/16) + 64 : 16 : 1}\n");
+	cmd_result_free(&r);
+	r = dump("tests/driver/wave/scaled_gemm_mxfp4_32x32x64.json -D M=64 -D N=64 -D K=512");
+	ck_assert_int_eq(r.status, 0);
+	HAS(r, "  bitcast a_reg_1[K:3] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 32) : 1 : 1, "
+	       "K: 256*$ARGK + 32*floor(Mod($T0, 64)/32) + 192 : 32 : 1}\n");
+	HAS(r, "  bitcast a_scale_reg_1[K/32:3] {M: 32*$WG0 + 16*floor($T0/64) + Mod($T0, 32) : 1 : 1, "
+	       "K/32: 8*$ARGK + floor(Mod($T0, 64)/32) + 6 : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("indices");
@@ -147,6 +183,7 @@ int main(void)
 	tcase_add_test(t, reduction_and_read_write_anchors);
 	tcase_add_test(t, bad_input_and_usage);
 	tcase_add_test(t, copies_follow_the_lanes_coverage);
+	tcase_add_test(t, scaled_mma_layouts);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
