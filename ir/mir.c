@@ -198,8 +198,9 @@ int mir_inst_bytes(const MInst *in)
 			in->op == I_V_FMAAK_F32)
 			return 8; /* the constant K is always a literal */
 		return (in->flags & MIF_E64) || in->dpp || literal || takes_vop3(in) ? 8 : 4;
-	default: /* SMEM, VOP3, VOP3P, DS, MUBUF, FLAT: 64-bit words (gfx9 VOP3 takes no literal) */
-		return 8;
+	default: /* SMEM, VOP3, VOP3P, DS, MUBUF, FLAT: 64-bit words (gfx9 VOP3 takes no literal);
+		  * a scaled MFMA is two (VOP3PX2) */
+		return (r->flags & IF_MSCALE) ? 16 : 8;
 	}
 }
 
@@ -272,13 +273,20 @@ static bool long_branch_ok(const MBlock *b, size_t ii)
 	       same_sreg(hi->def[0], r + 1) && same_sreg(hi->use[0], r + 1);
 }
 
-/* Expected register width of def/use slot i for ALU rows, 0 to skip. */
-static int slot_width(const IsaInfo *r, bool def, int i)
+/* Expected register width of def/use slot i for ALU rows, 0 to skip: the
+ * row's, an f8f6f4 MFMA's A and B by their formats, a scaled MFMA's scale
+ * registers one. */
+static int slot_width(const MInst *in, bool def, int i)
 {
+	const IsaInfo *r = &isa_info[in->op];
 	if (r->fmt == FMT_SOPP || r->fmt == FMT_SMEM || r->fmt == FMT_MUBUF || r->fmt == FMT_FLAT || r->fmt == FMT_DS)
 		return 0;
 	if (def)
 		return i == 0 ? r->dst : 0;
+	if ((r->flags & IF_F8F6F4) && i < 2)
+		return isa_f8f6f4_dwords(i == 0 ? mi_cbsz(in) : mi_blgp(in));
+	if ((r->flags & IF_MSCALE) && i >= 3)
+		return 1;
 	return i < 3 ? r->src[i] : 0;
 }
 
@@ -438,7 +446,7 @@ int mir_verify(const MFunc *f, Buf *msg)
 				MOpnd o = in->use[u];
 				if (o.kind == MO_VREG && !vreg_access_ok(f, o))
 					vfail(msg, &n, f, bi, ii, "reads outside any virtual register (number, file or dwords)");
-				int w = slot_width(r, false, u);
+				int w = slot_width(in, false, u);
 				if (mo_is_reg(o) && w && rc_size(o.rc) != w && !(r->fmt == FMT_VOPC && w == 2))
 					vfail(msg, &n, f, bi, ii, "source register width differs from the row");
 			}
@@ -446,7 +454,7 @@ int mir_verify(const MFunc *f, Buf *msg)
 				MOpnd o = in->def[d];
 				if (o.kind == MO_VREG && !vreg_access_ok(f, o))
 					vfail(msg, &n, f, bi, ii, "writes outside any virtual register (number, file or dwords)");
-				int w = slot_width(r, true, d);
+				int w = slot_width(in, true, d);
 				if (mo_is_reg(o) && w && rc_size(o.rc) != w)
 					vfail(msg, &n, f, bi, ii, "result register width differs from the row");
 			}

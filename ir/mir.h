@@ -138,7 +138,7 @@ enum {
  * own address; the s_add_u32 before the s_addc_u32 is 8 bytes, as its
  * operand is always a literal). The pair is dead at T; SCC is written. */
 
-enum { MI_MAX_DEFS = 2, MI_MAX_USES = 4 };
+enum { MI_MAX_DEFS = 2, MI_MAX_USES = 5 }; /* 5: a scaled MFMA's A, B, C and two scales */
 
 typedef struct MInst {
 	MOp op;
@@ -150,11 +150,24 @@ typedef struct MInst {
 	                        (read only for branch rows) */
 	uint16_t dpp;        /* VOP1/VOP2 with a DPP source: dpp_ctrl (0 = none;
 	                        quad_perm [0,0,0,0] is never useful) */
-	uint16_t pad_;
+	uint16_t mods;       /* modifiers printed after the operands (MI_MODS_* below) */
 	const char *note;    /* the graph op this came from, or NULL */
 	MOpnd def[MI_MAX_DEFS];
 	MOpnd use[MI_MAX_USES];
 } MInst;
+
+static inline unsigned mi_cbsz(const MInst *in) { return in->mods & 7u; }
+static inline unsigned mi_blgp(const MInst *in) { return in->mods >> 3 & 7u; }
+static inline unsigned mi_scale_sel(const MInst *in, int b) { return in->mods >> (6 + 2 * b) & 3u; }
+
+/* MInst.mods. gfx950's f8f6f4 MFMAs (IF_F8F6F4): A's format (cbsz) in
+ * bits 0-2, B's (blgp) in 3-5 (0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4), and on
+ * the scaled ones the byte of each scale register the scale is in, A's in
+ * 6-7 and B's in 8-9 (printed as op_sel/op_sel_hi). VOP3 rows: op_sel
+ * (bit i for source i, bit 3 for the destination; the scaled conversions'
+ * byte and word selects). */
+#define MI_MODS_MFMA(cbsz, blgp, sela, selb) \
+	((uint16_t)((unsigned)(cbsz) | (unsigned)(blgp) << 3 | (unsigned)(sela) << 6 | (unsigned)(selb) << 8))
 
 typedef struct MBlock {
 	const char *label;

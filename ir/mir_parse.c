@@ -9,7 +9,8 @@
  * instructions below it. An instruction is its row's mnemonic (gfx90a
  * MFMA spellings too) with `_e32`, `_e64` or `_dpp`, the defs then the uses
  * (mir_ndef says how many defs a row has), then a branch target label and
- * the modifiers `offen`, `offset:N`, the DPP controls, or s_waitcnt's
+ * the modifiers `offen`, `offset:N`, the DPP controls, `op_sel:[..]`,
+ * `op_sel_hi:[..]`, `cbsz:N`, `blgp:N` (MInst.mods), or s_waitcnt's
  * `vmcnt(N) lgkmcnt(N)`. A long branch (mir.h) names its target in its
  * adds' distance operands, `(LABEL-.)&4294967295` and `(LABEL-.+8)>>32`;
  * its s_setpc_b64 takes the target of the s_addc_u32 before it. Blank lines and lines starting with `;` (test
@@ -255,6 +256,58 @@ static void add_fix(P *p, const MBlock *b, const char *l, size_t n)
 		(int)(l - p->line0) + 1};
 }
 
+/* `[b0,b1,...]` of 0s and 1s: bit i of *bits is entry i; *n entries. */
+static bool bit_list(P *p, unsigned *bits, int *n)
+{
+	*bits = 0;
+	*n = 0;
+	if (!eat(p, "["))
+		return fail(p, p->s, "expected [");
+	do {
+		long long v;
+		if (!number(p, &v) || (v != 0 && v != 1) || *n == 4)
+			return fail(p, p->s, "expected a list of up to 4 bits");
+		*bits |= (unsigned)v << (*n)++;
+	} while (eat(p, ","));
+	return eat(p, "]") || fail(p, p->s, "expected ]");
+}
+
+/* The modifiers mir_print writes from MInst.mods (mir.h): an f8f6f4
+ * MFMA's op_sel/op_sel_hi (its scale bytes), cbsz and blgp; a VOP3 row's
+ * op_sel, its last entry the destination's. */
+static bool mods(P *p, MInst *in)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	bool mfma = r->flags & IF_F8F6F4;
+	unsigned lo = 0, hi = 0, cbsz = 0, blgp = 0;
+	for (skip_space(p); p->s < p->end; skip_space(p)) {
+		const char *at = p->s;
+		unsigned bits;
+		int n;
+		long long v;
+		if (eat(p, "op_sel_hi:")) {
+			if (!mfma || !bit_list(p, &hi, &n) || n != 3 || (hi & 4))
+				return p->failed ? false : fail(p, at, "op_sel_hi only on a scaled MFMA, as [a,b,0]");
+		} else if (eat(p, "op_sel:")) {
+			if (!bit_list(p, &bits, &n))
+				return false;
+			int want = mfma ? 3 : r->src[2] ? 4 : 3;
+			if (n != want || (mfma && (bits & 4)) || (!mfma && r->fmt != FMT_VOP3))
+				return fail(p, at, "op_sel here takes %d entries", want);
+			lo = mfma || n == 4 ? bits : (bits & 3) | (bits >> 2) << 3;
+		} else if (eat(p, "cbsz:") || eat(p, "blgp:")) {
+			bool a = at[0] == 'c';
+			if (!mfma || !number(p, &v) || v < 0 || v > 4)
+				return fail(p, at, "%s is an f8f6f4 MFMA's operand format, 0 to 4", a ? "cbsz" : "blgp");
+			*(a ? &cbsz : &blgp) = (unsigned)v;
+		} else
+			break;
+	}
+	in->mods = mfma ? MI_MODS_MFMA(cbsz, blgp, (lo & 1) | (hi & 1) << 1, (lo >> 1 & 1) | (hi & 2))
+			: (uint16_t)lo;
+	return true;
+}
+
 static bool instruction(P *p, MBlock *b, const char *note)
 {
 	const char *w = p->s;
@@ -303,7 +356,8 @@ static bool instruction(P *p, MBlock *b, const char *note)
 		skip_space(p);
 		/* operands until a modifier word or the end */
 		while (p->s < p->end && !branch) {
-			if (starts(p, "offen") || starts(p, "offset:") || (dpp && (starts(p, "quad_perm") || starts(p, "row_"))))
+			if (starts(p, "offen") || starts(p, "offset:") || (dpp && (starts(p, "quad_perm") || starts(p, "row_"))) ||
+				starts(p, "op_sel") || starts(p, "cbsz:") || starts(p, "blgp:"))
 				break; /* the modifiers */
 			if (nops == MI_MAX_DEFS + MI_MAX_USES)
 				return fail(p, p->s, "too many operands");
@@ -376,6 +430,8 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			skip_space(p);
 		}
 		if (dpp && !dpp_controls(p, &in.dpp))
+			return false;
+		if (!mods(p, &in))
 			return false;
 	}
 	skip_space(p);

@@ -103,6 +103,33 @@ static void print_name(Buf *b, const MFunc *f, MOp op)
 	buf_puts(b, name);
 }
 
+/* MInst.mods as llvm-mc spells them (mir.h): an f8f6f4 MFMA's scale bytes
+ * as op_sel (low bit) and op_sel_hi (high bit) of sources 0 and 1, then
+ * cbsz and blgp; a VOP3 row's op_sel with one entry per source and the
+ * destination's last. */
+static void print_mods(Buf *b, const MInst *in)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	if (!in->mods)
+		return;
+	if (r->flags & IF_F8F6F4) {
+		unsigned a = mi_scale_sel(in, 0), c = mi_scale_sel(in, 1);
+		if ((a | c) & 1)
+			buf_printf(b, " op_sel:[%u,%u,0]", a & 1, c & 1);
+		if ((a | c) & 2)
+			buf_printf(b, " op_sel_hi:[%u,%u,0]", a >> 1, c >> 1);
+		if (mi_cbsz(in))
+			buf_printf(b, " cbsz:%u", mi_cbsz(in));
+		if (mi_blgp(in))
+			buf_printf(b, " blgp:%u", mi_blgp(in));
+		return;
+	}
+	buf_printf(b, " op_sel:[%u,%u", in->mods & 1u, in->mods >> 1 & 1u);
+	if (r->src[2])
+		buf_printf(b, ",%u", in->mods >> 2 & 1u);
+	buf_printf(b, ",%u]", in->mods >> 3 & 1u);
+}
+
 static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 {
 	print_name(b, f, in->op);
@@ -148,6 +175,7 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 		buf_puts(b, f && f->target && strcmp(f->target->name, "gfx90a") != 0 ? " sc0" : " glc");
 	if (in->dpp)
 		print_dpp(b, in->dpp);
+	print_mods(b, in);
 }
 
 void mir_print_inst(Buf *b, const MInst *in) { print_inst(b, NULL, in); }

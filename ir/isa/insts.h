@@ -57,6 +57,8 @@ enum {
 	IF_CMPSWAP = 1 << 16, /* atomic compare-swap: data is {new, cmp}, twice the width */
 	IF_XDL = 1 << 27,    /* MFMA on gfx942's XDL pipe (AMD CDNA3 ISA guide 4.1; LLVM isXDL) */
 	IF_GFX950 = 1 << 28, /* only on gfx950 (CDNA4): op942 is its gfx950 opcode, passes are gfx950's */
+	IF_F8F6F4 = 1 << 29, /* MFMA whose A/B formats are cbsz/blgp (gfx950 f8f6f4, ISA_INSTS_MFMA_MX) */
+	IF_MSCALE = 1 << 30,  /* scaled MFMA: uses 3 and 4 are the e8m0 scale registers (VOP3PX2) */
 };
 /* MFMA rows: passes on gfx942 and on gfx90a (0: not on that target), from
  * LLVM's SISchedule.td and llvm-mca-19's RThroughput; bits 17..26. */
@@ -495,7 +497,25 @@ enum {
 	X(V_CVT_PK_FP8_F32, "v_cvt_pk_fp8_f32", FMT_VOP3, 0x2a2, NA, T_F32, 1, 1, 1, 0, 0) \
 	X(V_CVT_PK_BF8_F32, "v_cvt_pk_bf8_f32", FMT_VOP3, 0x2a3, NA, T_F32, 1, 1, 1, 0, 0) \
 	X(V_CVT_SR_FP8_F32, "v_cvt_sr_fp8_f32", FMT_VOP3, 0x2a4, NA, T_F32, 1, 1, 1, 0, 0) \
-	X(V_CVT_SR_BF8_F32, "v_cvt_sr_bf8_f32", FMT_VOP3, 0x2a5, NA, T_F32, 1, 1, 1, 0, 0)
+	X(V_CVT_SR_BF8_F32, "v_cvt_sr_bf8_f32", FMT_VOP3, 0x2a5, NA, T_F32, 1, 1, 1, 0, 0) \
+	ISA_INSTS_VOP3_MX(X)
+
+/* gfx950's scaled conversions between f32 and the OCP 8- and 4-bit floats
+ * (opcodes from llvm-mc-22 -mcpu=gfx950). The scale is an f32 operand
+ * whose exponent field scales (loader/emu/valu.c). op_sel picks the source
+ * byte (fp4: op_sel[1:0]; the single fp8: op_sel[1:0]; the fp8 pair: the
+ * word, op_sel[0]); the narrowing forms write one byte (fp4: op_sel[3:2])
+ * or word (fp8: op_sel[3]) of their destination and keep the rest (the
+ * destination is read: MIF_TIED in the machine IR). */
+#define ISA_INSTS_VOP3_MX(X) \
+	X(V_CVT_SCALEF32_PK_FP8_F32, "v_cvt_scalef32_pk_fp8_f32", FMT_VOP3, 0x235, NA, T_F32, 1, 1, 1, 1, IF_GFX950) \
+	X(V_CVT_SCALEF32_PK_BF8_F32, "v_cvt_scalef32_pk_bf8_f32", FMT_VOP3, 0x236, NA, T_F32, 1, 1, 1, 1, IF_GFX950) \
+	X(V_CVT_SCALEF32_PK_F32_FP8, "v_cvt_scalef32_pk_f32_fp8", FMT_VOP3, 0x239, NA, T_F32, 2, 1, 1, 0, IF_GFX950) \
+	X(V_CVT_SCALEF32_PK_F32_BF8, "v_cvt_scalef32_pk_f32_bf8", FMT_VOP3, 0x23a, NA, T_F32, 2, 1, 1, 0, IF_GFX950) \
+	X(V_CVT_SCALEF32_F32_FP8, "v_cvt_scalef32_f32_fp8", FMT_VOP3, 0x23b, NA, T_F32, 1, 1, 1, 0, IF_GFX950) \
+	X(V_CVT_SCALEF32_F32_BF8, "v_cvt_scalef32_f32_bf8", FMT_VOP3, 0x23c, NA, T_F32, 1, 1, 1, 0, IF_GFX950) \
+	X(V_CVT_SCALEF32_PK_FP4_F32, "v_cvt_scalef32_pk_fp4_f32", FMT_VOP3, 0x23d, NA, T_F32, 1, 1, 1, 1, IF_GFX950) \
+	X(V_CVT_SCALEF32_PK_F32_FP4, "v_cvt_scalef32_pk_f32_fp4", FMT_VOP3, 0x23f, NA, T_F32, 2, 1, 1, 0, IF_GFX950)
 
 #define ISA_INSTS_VOP3P(X) \
 	X(V_PK_MAD_I16, "v_pk_mad_i16", FMT_VOP3P, 0x00, SAME, T_I16, 1, 1, 1, 1, 0) \
@@ -530,7 +550,27 @@ enum {
 	X(V_PK_ADD_F32, "v_pk_add_f32", FMT_VOP3P, 0x32, SAME, T_F32, 2, 2, 2, 0, 0) \
 	X(V_PK_MOV_B32, "v_pk_mov_b32", FMT_VOP3P, 0x33, SAME, T_B32, 2, 2, 2, 0, 0) \
 	X(V_ACCVGPR_READ_B32, "v_accvgpr_read_b32", FMT_VOP3P, 0x58, SAME, T_B32, 1, 1, 0, 0, 0) \
-	X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32", FMT_VOP3P, 0x59, SAME, T_B32, 1, 1, 0, 0, 0)
+	X(V_ACCVGPR_WRITE_B32, "v_accvgpr_write_b32", FMT_VOP3P, 0x59, SAME, T_B32, 1, 1, 0, 0, 0) \
+	/* gfx950: the first half of a scaled MFMA (ISA_INSTS_MFMA_MX), alone */ \
+	X(V_MFMA_LD_SCALE_B32, "v_mfma_ld_scale_b32", FMT_VOP3P, 0x2c, NA, T_B32, 0, 1, 1, 0, IF_GFX950)
+
+/* gfx950's doubled-K i8 MFMAs and the f8f6f4 family (opcodes from
+ * llvm-mc-22 -mcpu=gfx950, passes from the wait states llc-22 inserts
+ * after them). The f8f6f4 rows (IF_F8F6F4) take A's format in cbsz and
+ * B's in blgp (0 fp8 e4m3, 1 bf8 e5m2, 2 fp6 e2m3, 3 bf6 e3m2, 4 fp4 e2m1;
+ * A/B are 8, 8, 6, 6 or 4 registers: isa_f8f6f4_dwords); their passes are
+ * the row's with 6- and 4-bit operands and twice that when A or B is 8-bit
+ * (isa_mfma_passes_fmt). The scaled rows (IF_MSCALE) are the VOP3PX2 pair
+ * v_mfma_ld_scale_b32 + the MFMA (16 bytes; the MFMA's abid[0] set): two
+ * more 1-register sources, the e8m0 scales of A and B, whose byte
+ * {op_sel_hi, op_sel} picks; they share the unscaled row's opcode. */
+#define ISA_INSTS_MFMA_MX(X) \
+	X(V_MFMA_I32_16X16X64_I8, "v_mfma_i32_16x16x64_i8", FMT_VOP3P, 0x36, NA, T_I32, 4, 4, 4, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950) \
+	X(V_MFMA_I32_32X32X32_I8, "v_mfma_i32_32x32x32_i8", FMT_VOP3P, 0x38, NA, T_I32, 16, 4, 4, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950) \
+	X(V_MFMA_F32_16X16X128_F8F6F4, "v_mfma_f32_16x16x128_f8f6f4", FMT_VOP3P, 0x2d, NA, T_B32, 4, 8, 8, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950 | IF_F8F6F4) \
+	X(V_MFMA_F32_32X32X64_F8F6F4, "v_mfma_f32_32x32x64_f8f6f4", FMT_VOP3P, 0x2e, NA, T_B32, 16, 8, 8, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950 | IF_F8F6F4) \
+	X(V_MFMA_SCALE_F32_16X16X128_F8F6F4, "v_mfma_scale_f32_16x16x128_f8f6f4", FMT_VOP3P, 0x2d, NA, T_B32, 4, 8, 8, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950 | IF_F8F6F4 | IF_MSCALE) \
+	X(V_MFMA_SCALE_F32_32X32X64_F8F6F4, "v_mfma_scale_f32_32x32x64_f8f6f4", FMT_VOP3P, 0x2e, NA, T_B32, 16, 8, 8, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950 | IF_F8F6F4 | IF_MSCALE)
 
 /* MFMA rows: dst/s2 = C/D registers, s0/s1 = A/B registers. The type is the
  * A/B element type; flags carry the passes per target and the XDL pipe.
@@ -576,6 +616,7 @@ enum {
 	X(V_MFMA_F32_32X32X16_F16, "v_mfma_f32_32x32x16_f16", FMT_VOP3P, 0x55, NA, T_F16, 16, 4, 4, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950) \
 	X(V_MFMA_F32_16X16X32_BF16, "v_mfma_f32_16x16x32_bf16", FMT_VOP3P, 0x35, NA, T_BF16, 4, 4, 4, 4, IF_MFMA | IF_PASSES(4, 0) | IF_XDL | IF_GFX950) \
 	X(V_MFMA_F32_32X32X16_BF16, "v_mfma_f32_32x32x16_bf16", FMT_VOP3P, 0x37, NA, T_BF16, 16, 4, 4, 16, IF_MFMA | IF_PASSES(8, 0) | IF_XDL | IF_GFX950) \
+	ISA_INSTS_MFMA_MX(X) \
 	X(V_MFMA_F64_16X16X4_F64, "v_mfma_f64_16x16x4_f64", FMT_VOP3P, 0x6e, SAME, T_F64, 8, 2, 2, 8, IF_MFMA | IF_PASSES(8, 8)) \
 	X(V_MFMA_F64_4X4X4_4B_F64, "v_mfma_f64_4x4x4_4b_f64", FMT_VOP3P, 0x6f, SAME, T_F64, 2, 2, 2, 2, IF_MFMA | IF_PASSES(4, 4))
 

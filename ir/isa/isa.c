@@ -55,3 +55,11 @@ bool isa_mfma_xdl(int op, bool gfx90a)
 		return false;
 	return gfx90a || (r->flags & IF_XDL);
 }
+
+int isa_mfma_passes_fmt(int op, bool gfx90a, unsigned fa, unsigned fb)
+{
+	int p = isa_mfma_passes(op, gfx90a);
+	if (isa_info[op].flags & IF_F8F6F4)
+		return fa <= 1 || fb <= 1 ? 2 * p : p;
+	return p;
+}

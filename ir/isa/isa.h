@@ -51,6 +51,14 @@ int isa_mfma_passes(int op, bool gfx90a);
 /* An MFMA on the XDL pipe: every non-DGEMM MFMA on gfx90a, the rows the
  * CDNA3 guide lists on gfx942. */
 bool isa_mfma_xdl(int op, bool gfx90a);
+/* gfx950's f8f6f4 MFMAs (IF_F8F6F4): the registers of an A or B operand
+ * of format f (cbsz for A, blgp for B: 0 fp8, 1 bf8, 2 fp6, 3 bf6, 4 fp4),
+ * and the passes with A in format fa and B in fb: the row's, twice that
+ * when either is an 8-bit format (the wait states llc-22 inserts after
+ * v_mfma_scale_f32_16x16x128_f8f6f4: 12 after fp8 operands, 8 after
+ * fp6/fp4 ones, so 8 and 4 passes). Other rows: isa_mfma_passes. */
+static inline int isa_f8f6f4_dwords(unsigned f) { return f <= 1 ? 8 : f <= 3 ? 6 : 4; }
+int isa_mfma_passes_fmt(int op, bool gfx90a, unsigned fa, unsigned fb);
 
 /* ---- syntax.c: the assembler's spellings ---- */
 /* Register `v5`, `s[4:7]`, `a[0:15]`: file letter s, v or a. */

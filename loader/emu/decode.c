@@ -47,7 +47,10 @@ static void build_tables(int t)
 		case FMT_VOP2: T->vop2[op] = id; T->vop3[0x100 + op] = id; break;
 		case FMT_VOPC: T->vopc[op] = id; T->vop3[op] = id; break;
 		case FMT_VOP3: T->vop3[op] = id; break;
-		case FMT_VOP3P: T->vop3p[op] = id; break;
+		case FMT_VOP3P:
+			if (!(r->flags & IF_MSCALE)) /* the scaled pair: decoded from its ld_scale half */
+				T->vop3p[op] = id;
+			break;
 		case FMT_DS: T->ds[op] = id; break;
 		case FMT_MUBUF: T->mubuf[op] = id; break;
 		case FMT_FLAT: T->flat[r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0][op] = id; break;
@@ -72,6 +75,41 @@ static int32_t sext(uint32_t v, int bits)
 	uint32_t m = 1u << (bits - 1);
 	v &= (bits == 32) ? 0xffffffffu : ((1u << bits) - 1);
 	return (int32_t)((v ^ m) - m);
+}
+
+/* A v_mfma_ld_scale_b32 followed by an f8f6f4 MFMA with abid[0] set is
+ * one 16-byte instruction, v_mfma_scale_* (LLVM's VOP3PX2): the MFMA's
+ * fields, and the ld_scale's sources as the scales with their byte selects
+ * {op_sel_hi[i], op_sel[i]}. `in` holds the decoded ld_scale. */
+static bool scaled_mfma(const OpTables *T, const uint8_t *p, Inst *in)
+{
+	uint32_t w0 = rd32(p + 8), w1 = rd32(p + 12);
+	if ((w0 >> 23) != 0x1a7 || !((w0 >> 11) & 1)) /* VOP3P, abid[0] */
+		return false;
+	uint16_t id = T->vop3p[(w0 >> 16) & 0x7f];
+	if (id != I_V_MFMA_F32_16X16X128_F8F6F4 && id != I_V_MFMA_F32_32X32X64_F8F6F4)
+		return false;
+	Inst ls = *in;
+	memset(in, 0, sizeof *in);
+	in->fmt = FMT_VOP3P;
+	in->id = id == I_V_MFMA_F32_16X16X128_F8F6F4 ? I_V_MFMA_SCALE_F32_16X16X128_F8F6F4
+						      : I_V_MFMA_SCALE_F32_32X32X64_F8F6F4;
+	in->dst = w0 & 0xff;
+	in->src[0] = w1 & 0x1ff;
+	in->src[1] = (w1 >> 9) & 0x1ff;
+	in->src[2] = (w1 >> 18) & 0x1ff;
+	in->acc_cd = (w0 >> 15) & 1;
+	in->abid = (w0 >> 11) & 0xf;
+	in->cbsz = (w0 >> 8) & 7;
+	in->blgp = (w1 >> 29) & 7;
+	in->acc_a = (w1 >> 27) & 1;
+	in->acc_b = (w1 >> 28) & 1;
+	in->scale_src[0] = ls.src[0];
+	in->scale_src[1] = ls.src[1];
+	for (int i = 0; i < 2; i++)
+		in->scale_sel[i] = (uint8_t)(((ls.opsel >> i) & 1) | ((ls.opsel_hi >> i) & 1) << 1);
+	in->raw = ls.raw;
+	return true;
 }
 
 static bool is_vop_e32(const Inst *in)
@@ -301,6 +339,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in)
 		in->has_lit = true;
 		words++;
 	}
+	if (in->id == I_V_MFMA_LD_SCALE_B32 && avail >= 16 && scaled_mfma(T, p, in))
+		words = 4;
 	in->words = (uint8_t)words;
 	return words;
 }
@@ -321,6 +361,8 @@ int emu_operand_width(const Inst *in, int i)
 			return 1;
 		return is64((IsaType)r->type) ? 2 : 1;
 	}
+	if ((r->flags & IF_F8F6F4) && (i == 0 || i == 1))
+		return isa_f8f6f4_dwords(i == 0 ? in->cbsz : in->blgp);
 	return i < 0 ? r->dst : r->src[i];
 }
 
@@ -526,7 +568,8 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 				sp = 'a';
 			put_src(s, sizeof s, in, in->src[i], w, sp);
 			bool ab = (in->abs >> i) & 1, ng = (in->neg >> i) & 1;
-			APP(", %s%s%s%s", ng ? "-" : "", ab ? "|" : "", s, ab ? "|" : "");
+			bool first = i == 0 && !dw && in->fmt != FMT_VOPC && !(r->flags & IF_SDST); /* v_mfma_ld_scale_b32 */
+			APP("%s%s%s%s%s", first ? " " : ", ", ng ? "-" : "", ab ? "|" : "", s, ab ? "|" : "");
 			if ((in->id == I_V_MADMK_F32 || in->id == I_V_FMAMK_F32) && i == 0)
 				APP(", 0x%x", in->lit);
 		}
@@ -579,7 +622,24 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			if (emu_operand_width(in, 1))
 				APP(" src1_sel:%s", sel[in->sdwa_sel[1] & 7]);
 		}
-		if (mfma && (in->cbsz || in->abid || in->blgp))
+		if (r->flags & IF_MSCALE) {
+			for (int i = 0; i < 2; i++) {
+				put_src(s, sizeof s, in, in->scale_src[i], 1, 'v');
+				APP(", %s", s);
+			}
+			unsigned a = in->scale_sel[0], c = in->scale_sel[1];
+			if ((a | c) & 1)
+				APP(" op_sel:[%u,%u,0]", a & 1, c & 1);
+			APP(" op_sel_hi:[%u,%u,0]", a >> 1, c >> 1);
+		}
+		if (r->flags & IF_F8F6F4) {
+			if (in->cbsz)
+				APP(" cbsz:%u", in->cbsz);
+			if (in->blgp)
+				APP(" blgp:%u", in->blgp);
+			if (in->abid && !(r->flags & IF_MSCALE))
+				APP(" abid:%u", in->abid);
+		} else if (mfma && (in->cbsz || in->abid || in->blgp))
 			APP(" cbsz:%u abid:%u blgp:%u", in->cbsz, in->abid, in->blgp);
 		if (in->fmt == FMT_VOP3P && !mfma) {
 			int ns = r->src[2] ? 3 : 2;

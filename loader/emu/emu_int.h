@@ -59,6 +59,10 @@ typedef struct Inst {
 	/* MFMA */
 	uint8_t cbsz, abid, blgp;
 	bool acc_cd, acc_a, acc_b;
+	/* a scaled MFMA (IF_MSCALE, its v_mfma_ld_scale_b32 half): the scale
+	 * operands' codes and the byte of each ({op_sel_hi, op_sel}) */
+	uint16_t scale_src[2];
+	uint8_t scale_sel[2];
 	/* memory */
 	uint16_t addr, data0, data1; /* VGPRs */
 	uint8_t offset0, offset1;   /* DS */
@@ -177,7 +181,8 @@ int emu_decode(EmuArch arch, const uint8_t *p, size_t avail, Inst *in);
 /* Disassemble into buf (llvm-mc-like syntax). */
 void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len);
 const char *emu_inst_name(const Inst *in);
-/* Width in dwords of operand i (0..2) or of the destination (i = -1). */
+/* Width in dwords of operand i (0..2) or of the destination (i = -1); an
+ * f8f6f4 MFMA's A and B by their formats (cbsz, blgp). */
 int emu_operand_width(const Inst *in, int i);
 
 /* ---- mem.c ---- */

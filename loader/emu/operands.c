@@ -41,9 +41,12 @@ static void valu_use(const Wave *w, const Inst *in, RegUse *u)
 	unsigned acc = w->accum_offset;
 	if (r->flags & IF_MFMA) {
 		add(u, true, in->dst + (in->acc_cd ? acc : 0), r->dst, true);
-		add_code(u, in->src[0], r->src[0], in->acc_a ? acc : 0, false);
-		add_code(u, in->src[1], r->src[1], in->acc_b ? acc : 0, false);
+		add_code(u, in->src[0], emu_operand_width(in, 0), in->acc_a ? acc : 0, false);
+		add_code(u, in->src[1], emu_operand_width(in, 1), in->acc_b ? acc : 0, false);
 		add_code(u, in->src[2], r->src[2], in->acc_cd ? acc : 0, false);
+		if (r->flags & IF_MSCALE)
+			for (int i = 0; i < 2; i++)
+				add_code(u, in->scale_src[i], 1, 0, false);
 		return;
 	}
 	bool e32 = !in->vop3 && in->fmt != FMT_VOP3 && in->fmt != FMT_VOP3P;

@@ -14,7 +14,10 @@
 #include "../../../loader/emu/emu_int.h"
 #include "../../test.h"
 
-static int encode(int id, int op, uint32_t w[2])
+/* v_mfma_ld_scale_b32's opcode (the first half of a scaled MFMA) */
+#define I_V_MFMA_LD_SCALE_B32_OP (isa_info[I_V_MFMA_LD_SCALE_B32].op942)
+
+static int encode(int id, int op, uint32_t w[4])
 {
 	const IsaInfo *r = &isa_info[id];
 	switch (r->fmt) {
@@ -49,6 +52,20 @@ static int encode(int id, int op, uint32_t w[2])
 		w[1] = 258u | (r->src[1] ? 260u << 9 : 0) | (r->src[2] ? 262u << 18 : 0);
 		return 2;
 	case FMT_VOP3P:
+		if (r->flags & IF_MSCALE) {
+			/* v_mfma_ld_scale_b32 v20, v21 op_sel_hi:[0,0], then the MFMA
+			 * with abid[0] set (LLVM's VOP3PX2 pair) */
+			w[0] = 0xD3800000u | (uint32_t)I_V_MFMA_LD_SCALE_B32_OP << 16;
+			w[1] = 276u | 277u << 9;
+			w[2] = 0xD3800000u | (uint32_t)op << 16 | 1u << 11 | 32u;
+			w[3] = 258u | 260u << 9 | 288u << 18;
+			return 4;
+		}
+		if (id == I_V_MFMA_LD_SCALE_B32) { /* no destination */
+			w[0] = 0xD3800000u | (uint32_t)op << 16 | 1u << 14;
+			w[1] = 258u | 260u << 9 | 3u << 27;
+			return 2;
+		}
 		if (r->flags & IF_MFMA) {
 			w[0] = 0xD3800000u | (uint32_t)op << 16 | 32u;
 			w[1] = 258u | 260u << 9 | 288u << 18;
@@ -142,7 +159,7 @@ static void check_arch(EmuArch arch, const char *mcpu)
 			continue; /* gfx950's own rows: the gfx950 test */
 		if (arch == EMU_GFX950 && (id == I_V_MFMA_F32_16X16X8_XF32 || id == I_V_MFMA_F32_32X32X4_XF32))
 			continue; /* gfx950 dropped the xf32 MFMAs (llvm-mc-22 rejects them there) */
-		uint32_t w[2];
+		uint32_t w[4];
 		int k = encode(id, op, w);
 		at[id] = (int)n;
 		for (int i = 0; i < k; i++)
