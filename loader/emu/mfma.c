@@ -1,6 +1,6 @@
 /* mfma.c — matrix FMA (v_mfma_*) for the single-block shapes, with the
- * operand lane layouts AMD documents for CDNA3 (the ISA guide's matrix
- * instructions and AMD's Matrix Instruction Calculator):
+ * operand lane layouts AMD documents for CDNA3 and CDNA4 (the ISA guides'
+ * matrix instructions and AMD's Matrix Instruction Calculator):
  *
  *   M = N = 16 or 32, G = 64 / M lane groups, KL = K / G elements per lane.
  *   A[i][k]: lane i + M*floor(k/KL), element e = k % KL of that lane;
@@ -14,32 +14,56 @@
  *   (gfx90a's i8 16x16x16 and 32x32x8: KL = 4, one dword of 4 bytes per lane,
  *   k = 4*floor(lane/M) + byte.)
  *
- * gfx950's 16x16x32 and 32x32x16 f16/bf16 forms follow the same rule with
- * KL = 8 (four registers of two elements), as the CDNA4 ISA guide lays them
- * out; they fault on other processors.
+ * gfx950's 16x16x32 and 32x32x16 f16/bf16 forms and its i8 16x16x64 and
+ * 32x32x32 follow the same rule with KL = 8 and 16 (four registers); they
+ * fault on other processors.
  *
- * Element types: f16, bf16, f32, i8, and the gfx942 fp8/bf8 (E4M3/E5M2
- * "FNUZ" encodings, decoded exactly; their NaN/bias details are not
- * confirmed on hardware).
+ * gfx950's f8f6f4 family (v_mfma_[scale_]f32_16x16x128_f8f6f4 and
+ * 32x32x64): 32 elements of A and of B per lane, each operand in the format
+ * its field names (cbsz for A, blgp for B: 0 fp8 e4m3fn, 1 bf8 e5m2, 2 fp6
+ * e2m3, 3 bf6 e3m2, 4 fp4 e2m1), packed from bit 0 of the first register
+ * up (8, 6 or 4 bits an element; a 6-bit one may straddle two registers).
+ * Which k element e of lane l holds depends on the width: the 8-bit
+ * formats take K in two halves of 16 per lane (as AMD's CDNA4 blog on
+ * matrix cores lays out 32x32x64 fp8 and Wave's ScaledMMAType mapping does
+ * for both shapes): k = (K/2)*floor(e/16) + 16*floor(l/M) + e%16; the 6-
+ * and 4-bit formats run K contiguously: k = 32*floor(l/M) + e (the blog's
+ * fp4 layout, Wave's MMA_SCALE_FP4; fp6 is taken to share fp4's, as it
+ * shares its single-pass timing). The scaled forms multiply each product
+ * by 2^(sa - 127) * 2^(sb - 127), the e8m0 scales of A's row and B's
+ * column for the 32-wide block k / 32: for A row i and block b the byte
+ * scale_sel[0] of scale register A in lane i + M*b, for B column j the
+ * byte scale_sel[1] of scale register B in lane j + M*b (0xff is NaN: the
+ * block's products, so the result, are NaN). Element decodings follow the
+ * OCP 8-bit and MX specifications (ocp_value): e4m3fn has no infinity and
+ * S.1111.111 as NaN, e5m2 is IEEE-like, the 6- and 4-bit formats have
+ * neither.
+ *
+ * Element types: f16, bf16, f32, i8, the fp8/bf8 of the fp8 MFMAs: gfx942's
+ * E4M3/E5M2 "FNUZ" encodings (decoded exactly; their NaN/bias details are
+ * not confirmed on hardware) and, on gfx950, the OCP e4m3fn and e5m2.
  *
  * Products are accumulated in double and rounded once to f32 (i32 for the
  * i8 forms), then added to C: hardware does not promise a summation order,
  * so tests compare with a tolerance. EXEC is ignored, as on hardware. C may
  * be an inline constant. AGPR operands (acc_cd, acc bits) index the unified
- * file from accum_offset. Blocked shapes (…_2b/_4b/_16b), xf32, f64 and the
- * cbsz/abid/blgp broadcast controls are not implemented and stop with a
- * message. */
+ * file from accum_offset. Blocked shapes (…_2b/_4b/_16b), xf32, f64, the
+ * cbsz/abid/blgp broadcast controls of the other MFMAs and a lone
+ * v_mfma_ld_scale_b32 are not implemented and stop with a message. */
 #include <math.h>
 #include <string.h>
 
 #include "../../util/dtype.h"
 #include "emu_int.h"
 
-typedef enum { E_F16, E_BF16, E_F32, E_I8, E_FP8, E_BF8 } Elem;
+typedef enum {
+	E_F16, E_BF16, E_F32, E_I8, E_FP8, E_BF8, /* E_FP8/E_BF8: FNUZ on gfx942, OCP on gfx950 */
+	E_OCP_FP8, E_OCP_BF8, E_FP6, E_BF6, E_FP4 /* the f8f6f4 formats, in cbsz/blgp order */
+} Elem;
 
 typedef struct {
 	int m, k;      /* M = N, K */
-	int per_reg;   /* A/B elements per register */
+	int per_reg;   /* A/B elements per register (f8f6f4: by format) */
 	Elem a, b;     /* element types of A and B */
 } Shape;
 
@@ -69,6 +93,16 @@ static bool shape_of(IsaOp id, Shape *s)
 	case I_V_MFMA_F32_32X32X16_F16: *s = (Shape){32, 16, 2, E_F16, E_F16}; return true;
 	case I_V_MFMA_F32_16X16X32_BF16: *s = (Shape){16, 32, 2, E_BF16, E_BF16}; return true;
 	case I_V_MFMA_F32_32X32X16_BF16: *s = (Shape){32, 16, 2, E_BF16, E_BF16}; return true;
+	/* gfx950: sixteen i8 per lane in four registers */
+	case I_V_MFMA_I32_16X16X64_I8: *s = (Shape){16, 64, 4, E_I8, E_I8}; return true;
+	case I_V_MFMA_I32_32X32X32_I8: *s = (Shape){32, 32, 4, E_I8, E_I8}; return true;
+	/* gfx950 f8f6f4: the formats come from cbsz/blgp (exec_f8f6f4) */
+	case I_V_MFMA_F32_16X16X128_F8F6F4: case I_V_MFMA_SCALE_F32_16X16X128_F8F6F4:
+		*s = (Shape){16, 128, 0, E_OCP_FP8, E_OCP_FP8};
+		return true;
+	case I_V_MFMA_F32_32X32X64_F8F6F4: case I_V_MFMA_SCALE_F32_32X32X64_F8F6F4:
+		*s = (Shape){32, 64, 0, E_OCP_FP8, E_OCP_FP8};
+		return true;
 	default: return false;
 	}
 }
@@ -84,14 +118,46 @@ static double fnuz8(uint8_t v, int mbits, int bias)
 	return (v & 0x80) ? -mag : mag;
 }
 
-static double elem(Elem t, uint32_t reg, int part)
+/* An OCP float of 1 sign, `eb` exponent and `mb` mantissa bits (bias
+ * 2^(eb-1) - 1) in the low bits of v: e5m2 reserves its top exponent for
+ * infinity and NaN as IEEE does; e4m3fn has no infinity and only
+ * S.1111.111 is NaN; the 6- and 4-bit MX formats have neither (OCP 8-bit
+ * floating point specification, OCP Microscaling Formats v1.0). */
+static double ocp_value(uint32_t v, int eb, int mb)
+{
+	int bias = (1 << (eb - 1)) - 1, emax = (1 << eb) - 1;
+	uint32_t sign = v >> (eb + mb) & 1;
+	int e = (int)(v >> mb) & emax, m = (int)v & ((1 << mb) - 1);
+	double mag;
+	if (eb == 5 && mb == 2 && e == emax)
+		mag = m ? NAN : INFINITY;
+	else if (eb == 4 && mb == 3 && e == emax && m == (1 << mb) - 1)
+		mag = NAN;
+	else
+		mag = e == 0 ? ldexp(m, 1 - bias - mb) : ldexp((1 << mb) + m, e - bias - mb);
+	return sign ? -mag : mag;
+}
+
+/* Bits [bit, bit + n) of a lane's register tuple starting at r (n <= 8). */
+static uint32_t lane_bits(Wave *w, unsigned r, int lane, int bit, int n)
+{
+	uint64_t v = vreg(w, r + (unsigned)(bit / 32))[lane];
+	if (bit % 32 + n > 32)
+		v |= (uint64_t)vreg(w, r + (unsigned)(bit / 32) + 1)[lane] << 32;
+	return (uint32_t)(v >> (bit % 32)) & ((1u << n) - 1);
+}
+
+/* Element `part` of register value reg in type t (not the f8f6f4 formats). */
+static double elem(Elem t, uint32_t reg, int part, bool ocp)
 {
 	switch (t) {
 	case E_F16: return dtype_f16_to_f32((uint16_t)(reg >> (16 * part)));
 	case E_BF16: return dtype_bf16_to_f32((uint16_t)(reg >> (16 * part)));
 	case E_I8: return (int8_t)(reg >> (8 * part));
-	case E_FP8: return fnuz8((uint8_t)(reg >> (8 * part)), 3, 8);
-	case E_BF8: return fnuz8((uint8_t)(reg >> (8 * part)), 2, 16);
+	case E_FP8:
+		return ocp ? ocp_value((reg >> (8 * part)) & 0xff, 4, 3) : fnuz8((uint8_t)(reg >> (8 * part)), 3, 8);
+	case E_BF8:
+		return ocp ? ocp_value((reg >> (8 * part)) & 0xff, 5, 2) : fnuz8((uint8_t)(reg >> (8 * part)), 2, 16);
 	default: {
 		float f;
 		memcpy(&f, &reg, 4);
@@ -100,29 +166,66 @@ static double elem(Elem t, uint32_t reg, int part)
 	}
 }
 
+/* Bits per element of f8f6f4 format f, and its exponent and mantissa bits. */
+static const struct { int bits, eb, mb; } FMT8[5] = {{8, 4, 3}, {8, 5, 2}, {6, 2, 3}, {6, 3, 2}, {4, 2, 1}};
+
+/* One f8f6f4 operand (M x K for A, stored as X[row][k]) from the tuple at
+ * r in format f (see the file comment for the k of each element). */
+static void gather_f8f6f4(Wave *w, unsigned r, unsigned f, int M, int K, double X[32][128])
+{
+	int bits = FMT8[f].bits;
+	for (int l = 0; l < 64; l++)
+		for (int e = 0; e < 32; e++) {
+			int k = bits == 8 ? (K / 2) * (e / 16) + 16 * (l / M) + e % 16 : 32 * (l / M) + e;
+			X[l % M][k] = ocp_value(lane_bits(w, r, l, e * bits, bits), FMT8[f].eb, FMT8[f].mb);
+		}
+}
+
+/* A scaled MFMA's e8m0 scales: S[x][b] = 2^(byte - 127) (NaN for 0xff) of
+ * operand `which`'s scale register in lane x + M*b. */
+static bool gather_scales(Emu *e, Wave *w, const Inst *in, int which, int M, int nb, double S[32][4])
+{
+	unsigned c = in->scale_src[which];
+	uint32_t uni = 0;
+	if (c >= SRC_VGPR) {
+		if (!emu_vreg_ok(e, w, in, c - SRC_VGPR, 1))
+			return false;
+	} else
+		uni = emu_scalar_src(e, w, in, c, T_B32);
+	for (int x = 0; x < M; x++)
+		for (int b = 0; b < nb; b++) {
+			uint32_t v = c >= SRC_VGPR ? vreg(w, c - SRC_VGPR)[x + M * b] : uni;
+			unsigned byte = v >> (8 * in->scale_sel[which]) & 0xff;
+			S[x][b] = byte == 0xff ? NAN : ldexp(1.0, (int)byte - 127);
+		}
+	return true;
+}
+
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 {
 	Shape s;
+	const IsaInfo *r = &isa_info[in->id];
 	if (!shape_of((IsaOp)in->id, &s)) {
 		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
 		return;
 	}
-	if ((isa_info[in->id].flags & IF_GFX950) && e->arch != EMU_GFX950) {
+	if ((r->flags & IF_GFX950) && e->arch != EMU_GFX950) {
 		emu_fail(e, w, in, "%s is a gfx950 instruction (the code object is for another processor)",
 			emu_inst_name(in));
 		return;
 	}
-	if (e->arch == EMU_GFX950 && (s.a == E_FP8 || s.a == E_BF8 || s.b == E_FP8 || s.b == E_BF8)) {
-		emu_fail(e, w, in, "%s on gfx950 reads the OCP fp8 formats, which are not emulated yet",
-			emu_inst_name(in));
-		return;
-	}
-	if (in->cbsz || in->abid || in->blgp) {
+	bool f864 = r->flags & IF_F8F6F4, ocp = e->arch == EMU_GFX950;
+	if (f864) {
+		if (in->cbsz > 4 || in->blgp > 4 || (!(r->flags & IF_MSCALE) && in->abid)) {
+			emu_fail(e, w, in, "%s with cbsz:%u blgp:%u abid:%u: reserved formats or broadcast", emu_inst_name(in),
+				in->cbsz, in->blgp, in->abid);
+			return;
+		}
+	} else if (in->cbsz || in->abid || in->blgp) {
 		emu_fail(e, w, in, "unimplemented MFMA broadcast controls cbsz/abid/blgp");
 		return;
 	}
-	const IsaInfo *r = &isa_info[in->id];
-	int M = s.m, G = 64 / M, KL = s.k / G, nab = r->src[0], ncd = r->dst;
+	int M = s.m, G = 64 / M, KL = s.k / G, ncd = r->dst;
 	if (in->src[0] < SRC_VGPR || in->src[1] < SRC_VGPR) {
 		emu_fail(e, w, in, "MFMA A/B operands must be registers");
 		return;
@@ -130,19 +233,28 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 	unsigned ra = in->src[0] - SRC_VGPR + (in->acc_a ? w->accum_offset : 0);
 	unsigned rb = in->src[1] - SRC_VGPR + (in->acc_b ? w->accum_offset : 0);
 	unsigned rd = in->dst + (in->acc_cd ? w->accum_offset : 0);
-	if (!emu_vreg_ok(e, w, in, ra, (unsigned)nab) || !emu_vreg_ok(e, w, in, rb, (unsigned)nab) ||
-	    !emu_vreg_ok(e, w, in, rd, (unsigned)ncd))
+	if (!emu_vreg_ok(e, w, in, ra, (unsigned)emu_operand_width(in, 0)) ||
+	    !emu_vreg_ok(e, w, in, rb, (unsigned)emu_operand_width(in, 1)) || !emu_vreg_ok(e, w, in, rd, (unsigned)ncd))
 		return;
-	/* gather A (M x K) and B (K x N) */
-	double A[32][32], B[32][32];
-	for (int l = 0; l < 64; l++) {
-		int row = l % M, kb = KL * (l / M);
-		for (int el = 0; el < KL; el++) {
-			int reg = el / s.per_reg, part = el % s.per_reg;
-			A[row][kb + el] = elem(s.a, vreg(w, ra + (unsigned)reg)[l], part);
-			B[kb + el][row] = elem(s.b, vreg(w, rb + (unsigned)reg)[l], part);
+	/* gather A (M x K) and B, stored transposed as Bt[j][k] (N x K) */
+	static _Thread_local double A[32][128], Bt[32][128], SA[32][4], SB[32][4];
+	int nb = s.k / 32; /* scale blocks */
+	if (f864) {
+		gather_f8f6f4(w, ra, in->cbsz, M, s.k, A);
+		gather_f8f6f4(w, rb, in->blgp, M, s.k, Bt);
+		if ((r->flags & IF_MSCALE) &&
+			(!gather_scales(e, w, in, 0, M, nb, SA) || !gather_scales(e, w, in, 1, M, nb, SB)))
+			return;
+	} else
+		for (int l = 0; l < 64; l++) {
+			int row = l % M, kb = KL * (l / M);
+			for (int el = 0; el < KL; el++) {
+				int reg = el / s.per_reg, part = el % s.per_reg;
+				A[row][kb + el] = elem(s.a, vreg(w, ra + (unsigned)reg)[l], part, ocp);
+				Bt[row][kb + el] = elem(s.b, vreg(w, rb + (unsigned)reg)[l], part, ocp);
+			}
 		}
-	}
+	bool scaled = r->flags & IF_MSCALE;
 	/* C, then D = A*B + C */
 	uint32_t out[16][64];
 	bool cconst = in->src[2] < SRC_VGPR;
@@ -157,12 +269,17 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 			if (s.a == E_I8) {
 				int64_t acc = 0;
 				for (int k = 0; k < s.k; k++)
-					acc += (int64_t)A[i][k] * (int64_t)B[k][j];
+					acc += (int64_t)A[i][k] * (int64_t)Bt[j][k];
 				out[reg][l] = (uint32_t)((int32_t)c + (int32_t)acc);
 			} else {
 				double acc = 0;
-				for (int k = 0; k < s.k; k++)
-					acc += A[i][k] * B[k][j];
+				for (int b = 0; b < (scaled ? nb : 1); b++) {
+					int k0 = scaled ? 32 * b : 0, k1 = scaled ? k0 + 32 : s.k;
+					double part = 0;
+					for (int k = k0; k < k1; k++)
+						part += A[i][k] * Bt[j][k];
+					acc += scaled ? part * SA[i][b] * SB[j][b] : part;
+				}
 				float cf, df;
 				memcpy(&cf, &c, 4);
 				df = (float)(acc + cf);

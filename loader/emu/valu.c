@@ -504,6 +504,72 @@ static uint32_t cvt_pk_fnuz8(float x, float y, int mbits, int bias)
 	return f32_to_fnuz8(U(x), mbits, bias) | f32_to_fnuz8(U(y), mbits, bias) << 8;
 }
 
+/* gfx950's 8-bit floats are the OCP ones, e4m3fn (fp8) and e5m2 (bf8), and
+ * its scaled conversions add the MX element formats e2m1 (fp4); all keep a
+ * sign bit with zero (OCP 8-bit floating point specification, OCP
+ * Microscaling Formats v1.0). Decoding is exact: e5m2 has IEEE infinities
+ * and NaNs in its top exponent, e4m3fn no infinity and only S.1111.111 as
+ * NaN, e2m1 neither. Encoding rounds to nearest even; what happens past the
+ * range follows gfx942's FP16_OVFL = 0 column (above) for the 8-bit
+ * formats -- a value that rounds above the largest (448, 57344), an
+ * infinity or a NaN gives NaN (S.1111.111) for fp8, +-inf (or NaN for NaN)
+ * for bf8 -- and the MX specification's clamp for e2m1, which has no
+ * infinity or NaN: beyond +-6 gives +-6, and so does a NaN (the format has
+ * nothing else to give; gem5's model of these instructions does the same). */
+typedef struct { int eb, mb; } OcpFmt;
+static const OcpFmt OCP_FP8 = {4, 3}, OCP_BF8 = {5, 2}, OCP_FP4 = {2, 1};
+
+static double ocp_to_f64(uint32_t v, OcpFmt f)
+{
+	int bias = (1 << (f.eb - 1)) - 1, emax = (1 << f.eb) - 1;
+	int e = (int)(v >> f.mb) & emax, m = (int)v & ((1 << f.mb) - 1);
+	double mag;
+	if (f.eb == 5 && e == emax)
+		mag = m ? NAN : INFINITY;
+	else if (f.eb == 4 && f.mb == 3 && e == emax && m == (1 << f.mb) - 1)
+		mag = NAN;
+	else
+		mag = e ? ldexp((1 << f.mb) + m, e - bias - f.mb) : ldexp(m, 1 - bias - f.mb);
+	return (v >> (f.eb + f.mb)) & 1 ? -mag : mag;
+}
+
+static uint32_t f64_to_ocp(double x, OcpFmt f)
+{
+	uint32_t sign = signbit(x) ? 1u << (f.eb + f.mb) : 0, nan = sign | ((1u << (f.eb + f.mb)) - 1);
+	int bias = (1 << (f.eb - 1)) - 1;
+	/* the largest finite code: e4m3fn's S.1111.110, e5m2's S.11110.11,
+	 * e2m1's S.11.1 */
+	uint32_t maxc = f.eb == 4 ? 0x7e : f.eb == 5 ? 0x7b : (1u << (f.eb + f.mb)) - 1;
+	bool mx = f.eb == 2; /* e2m1: clamp */
+	if (isnan(x))
+		return mx ? sign | maxc : f.eb == 5 ? sign | 0x7f : nan;
+	double mag = fabs(x);
+	if (mag == 0)
+		return sign;
+	uint32_t code;
+	if (isinf(mag))
+		code = maxc + 1;
+	else {
+		int ex;
+		frexp(mag, &ex);
+		int qe = (ex - 1 > 1 - bias ? ex - 1 : 1 - bias) - f.mb; /* the quantum's exponent */
+		double q = nearbyint(ldexp(mag, -qe));                     /* round to nearest even */
+		code = ex - 1 > 1 - bias ? (uint32_t)((ex - 1 + bias) << f.mb) + (uint32_t)q - (1u << f.mb) : (uint32_t)q;
+	}
+	if (code <= maxc)
+		return sign | code;
+	return mx ? sign | maxc : f.eb == 5 ? sign | 0x7c : nan;
+}
+
+/* The scale of a scaled conversion: 2^(exponent field - 127) of the f32
+ * operand (its mantissa is not read), NaN for an all-ones field (gem5's
+ * model of these instructions reads the scale the same way). */
+static double scalef32(uint32_t u)
+{
+	unsigned ef = (u >> 23) & 0xff;
+	return ef == 0xff ? NAN : ldexp(1.0, (int)ef - 127);
+}
+
 static int32_t cvt_i32(double f)
 {
 	if (isnan(f))
@@ -654,6 +720,9 @@ static void exec_cvt_from_fnuz8(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	bool bf8 = in->id == I_V_CVT_F32_BF8 || in->id == I_V_CVT_PK_F32_BF8;
 	bool pk = in->id == I_V_CVT_PK_F32_FP8 || in->id == I_V_CVT_PK_F32_BF8;
 	int mbits = bf8 ? 2 : 3, bias = bf8 ? 16 : 8;
+	bool ocp = e->arch == EMU_GFX950; /* gfx950: the OCP encodings */
+	OcpFmt of = bf8 ? OCP_BF8 : OCP_FP8;
+#define FROM8(v) (ocp ? (float)ocp_to_f64((v) & 0xff, of) : fnuz8_to_f32((v), mbits, bias))
 	Inst plain = *in;
 	plain.abs = plain.neg = 0;
 	plain.sdwa_sext[0] = false;
@@ -666,14 +735,81 @@ static void exec_cvt_from_fnuz8(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	if (pk) {
 		uint64_t d[64];
 		for (int l = 0; l < 64; l++)
-			d[l] = U(fnuz8_to_f32(a[l], mbits, bias)) | (uint64_t)U(fnuz8_to_f32(a[l] >> 8, mbits, bias)) << 32;
+			d[l] = U(FROM8(a[l])) | (uint64_t)U(FROM8(a[l] >> 8)) << 32;
 		write64(e, w, in, in->dst, d, m);
 	} else {
 		uint32_t d[64];
 		for (int l = 0; l < 64; l++)
-			d[l] = U(fnuz8_to_f32(a[l], mbits, bias));
+			d[l] = U(FROM8(a[l]));
 		write32(e, w, &plain, in->dst, d, m, false);
 	}
+#undef FROM8
+}
+
+/* gfx950's scaled conversions (ir/isa/insts.h ISA_INSTS_VOP3_MX): source 0
+ * holds the narrow values (widening) or the first f32 (narrowing: sources 0
+ * and 1, the scale source 2), the scale is source 1 (widening); op_sel
+ * picks the source byte (fp4, the single fp8) or word (the fp8 pair) and
+ * the destination byte (fp4) or word (fp8) a narrowing writes, keeping the
+ * rest of it. Widening multiplies by the scale, exactly, then rounds to
+ * f32; narrowing divides, then rounds to the format (f64_to_ocp). The
+ * first element is the low one. abs, neg, clamp and omod are not
+ * modelled (llvm-mc-22 takes none of them here) and stop the run. */
+static void exec_cvt_scalef32(Emu *e, Wave *w, const Inst *in, Ctx *cx)
+{
+	if (in->abs || in->neg || in->clamp || in->omod) {
+		emu_fail(e, w, in, "abs/neg/clamp/omod on %s are not modelled", emu_inst_name(in));
+		return;
+	}
+	IsaOp id = (IsaOp)in->id;
+	bool narrow = id == I_V_CVT_SCALEF32_PK_FP8_F32 || id == I_V_CVT_SCALEF32_PK_BF8_F32 ||
+		      id == I_V_CVT_SCALEF32_PK_FP4_F32;
+	bool fp4 = id == I_V_CVT_SCALEF32_PK_FP4_F32 || id == I_V_CVT_SCALEF32_PK_F32_FP4;
+	bool bf8 = id == I_V_CVT_SCALEF32_PK_BF8_F32 || id == I_V_CVT_SCALEF32_PK_F32_BF8 || id == I_V_CVT_SCALEF32_F32_BF8;
+	OcpFmt f = fp4 ? OCP_FP4 : bf8 ? OCP_BF8 : OCP_FP8;
+	int bits = fp4 ? 4 : 8;
+	uint32_t a[64], b[64], c[64];
+	src32(e, w, in, 0, narrow ? T_F32 : T_B32, a, cx, false);
+	src32(e, w, in, 1, T_F32, b, cx, false);
+	if (narrow)
+		src32(e, w, in, 2, T_F32, c, cx, false);
+	if (e->failed)
+		return;
+	uint64_t m = w->exec & cx->wmask;
+	if (narrow) {
+		/* two codes into the op_sel[3:2] byte (fp4) or op_sel[3] word (fp8) */
+		unsigned sh = fp4 ? 8 * ((in->opsel >> 2) & 3) : 16 * ((in->opsel >> 3) & 1), width = 2 * (unsigned)bits;
+		uint32_t mask = ((1u << width) - 1) << sh, d[64];
+		if (!emu_vreg_ok(e, w, in, in->dst, 1))
+			return;
+		const uint32_t *old = vreg(w, in->dst);
+		for (int l = 0; l < 64; l++) {
+			double s = scalef32(c[l]);
+			uint32_t p = f64_to_ocp(F(a[l]) / s, f) | f64_to_ocp(F(b[l]) / s, f) << bits;
+			d[l] = (old[l] & ~mask) | (p << sh & mask);
+		}
+		write32(e, w, in, in->dst, d, m, false);
+		return;
+	}
+	/* widening: the byte op_sel[1:0] (fp4, the single fp8) or the word
+	 * op_sel[0] (the fp8 pair) */
+	bool pair = id != I_V_CVT_SCALEF32_F32_FP8 && id != I_V_CVT_SCALEF32_F32_BF8;
+	unsigned sh = fp4 || !pair ? 8 * (in->opsel & 3) : 16 * (in->opsel & 1);
+	if (!pair) {
+		uint32_t d[64];
+		for (int l = 0; l < 64; l++)
+			d[l] = U((float)(ocp_to_f64(a[l] >> sh & 0xff, f) * scalef32(b[l])));
+		write32(e, w, in, in->dst, d, m, false);
+		return;
+	}
+	uint64_t d[64];
+	uint32_t em = (1u << bits) - 1;
+	for (int l = 0; l < 64; l++) {
+		double s = scalef32(b[l]);
+		float x = (float)(ocp_to_f64(a[l] >> sh & em, f) * s), y = (float)(ocp_to_f64(a[l] >> (sh + (unsigned)bits) & em, f) * s);
+		d[l] = U(x) | (uint64_t)U(y) << 32;
+	}
+	write64(e, w, in, in->dst, d, m);
 }
 /* The body of a 32-bit lane loop: a, b, c are the source rows, d the result. */
 #define LOOP(...) do { for (int l = 0; l < 64; l++) { __VA_ARGS__; } } while (0)
@@ -727,6 +863,14 @@ static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	}
 	case I_V_CVT_F32_FP8: case I_V_CVT_F32_BF8: case I_V_CVT_PK_F32_FP8: case I_V_CVT_PK_F32_BF8:
 		exec_cvt_from_fnuz8(e, w, in, cx);
+		return true;
+	case I_V_CVT_SCALEF32_PK_FP8_F32: case I_V_CVT_SCALEF32_PK_BF8_F32: case I_V_CVT_SCALEF32_PK_F32_FP8:
+	case I_V_CVT_SCALEF32_PK_F32_BF8: case I_V_CVT_SCALEF32_F32_FP8: case I_V_CVT_SCALEF32_F32_BF8:
+	case I_V_CVT_SCALEF32_PK_FP4_F32: case I_V_CVT_SCALEF32_PK_F32_FP4:
+		exec_cvt_scalef32(e, w, in, cx);
+		return true;
+	case I_V_MFMA_LD_SCALE_B32: /* alone, not the first half of a v_mfma_scale_* */
+		emu_fail(e, w, in, "%s not followed by an f8f6f4 MFMA with abid:1 is not emulated", emu_inst_name(in));
 		return true;
 	case I_V_ACCVGPR_READ_B32: case I_V_ACCVGPR_WRITE_B32: case I_V_ACCVGPR_MOV_B32: {
 		bool from_acc = in->id != I_V_ACCVGPR_WRITE_B32, to_acc = in->id != I_V_ACCVGPR_READ_B32;
@@ -1050,10 +1194,14 @@ static bool valu_f32(Emu *e, Wave *w, const Inst *in, Rows *rw)
 	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
 	/* f32 pair -> two 8-bit codes in the op_sel[3] word, the other word kept;
 	 * neg/abs were applied by src32, clamp and omod are ignored (see above) */
-	case I_V_CVT_PK_FP8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 3, 8);
-		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
-	case I_V_CVT_PK_BF8_F32: LOOP(uint32_t p = cvt_pk_fnuz8(F(a[l]), F(b[l]), 2, 16);
-		d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p); break;
+	case I_V_CVT_PK_FP8_F32: case I_V_CVT_PK_BF8_F32: {
+		/* gfx950: the OCP encodings */
+		bool bf8 = in->id == I_V_CVT_PK_BF8_F32, ocp = e->arch == EMU_GFX950;
+		LOOP(uint32_t p = ocp ? f64_to_ocp(F(a[l]), bf8 ? OCP_BF8 : OCP_FP8) | f64_to_ocp(F(b[l]), bf8 ? OCP_BF8 : OCP_FP8) << 8
+				      : cvt_pk_fnuz8(F(a[l]), F(b[l]), bf8 ? 2 : 3, bf8 ? 16 : 8);
+			d[l] = in->opsel & 8 ? (dold[l] & 0xffffu) | p << 16 : (dold[l] & 0xffff0000u) | p);
+		break;
+	}
 	default: return false;
 	}
 	return true;
@@ -1332,12 +1480,8 @@ void emu_exec_valu(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
 	Ctx cx = {~0ull, 0};
-	/* gfx950's fp8/bf8 are the OCP encodings, which this emulator does not
-	 * model: stop rather than give gfx942's FNUZ values */
-	if (e->arch == EMU_GFX950 && (in->id == I_V_CVT_F32_FP8 || in->id == I_V_CVT_F32_BF8 ||
-					     in->id == I_V_CVT_PK_F32_FP8 || in->id == I_V_CVT_PK_F32_BF8 ||
-					     in->id == I_V_CVT_PK_FP8_F32 || in->id == I_V_CVT_PK_BF8_F32)) {
-		emu_fail(e, w, in, "%s on gfx950 converts the OCP fp8 formats, which are not emulated yet",
+	if ((r->flags & IF_GFX950) && e->arch != EMU_GFX950) {
+		emu_fail(e, w, in, "%s is a gfx950 instruction (the code object is for another processor)",
 			emu_inst_name(in));
 		return;
 	}

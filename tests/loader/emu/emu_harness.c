@@ -31,8 +31,9 @@ size_t h_assemble(const char *body, uint8_t **code, const char *mcpu)
 		die("cannot write %s", buf_cstr(&path));
 	fprintf(f, ".text\n%s\ns_endpgm\n", body);
 	fclose(f);
-	buf_printf(&cmd, "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj k.s -o k.o && "
-		   "llvm-objcopy-19 -O binary --only-section=.text k.o k.bin", dir, mcpu);
+	int v = strcmp(mcpu, "gfx950") == 0 ? 22 : 19; /* LLVM 19 does not know gfx950 */
+	buf_printf(&cmd, "cd '%s' && llvm-mc-%d -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj k.s -o k.o && "
+		   "llvm-objcopy-%d -O binary --only-section=.text k.o k.bin", dir, v, mcpu, v);
 	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
 	size_t n = 0;
 	if (r.status != 0) {
@@ -124,14 +125,15 @@ bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *fla
 		die("cannot write %s", buf_cstr(&path));
 	fputs(source, f);
 	fclose(f);
-	buf_printf(&cmd, "cd '%s' && clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o && "
-		   "llvm-objcopy-19 -O binary --only-section=.text k.o k.text && "
-		   "llvm-objcopy-19 -O binary --only-section=.rodata k.o k.kd", dir, mcpu, flags ? flags : "");
+	int v = strcmp(mcpu, "gfx950") == 0 ? 22 : 19; /* LLVM 19 does not know gfx950 */
+	buf_printf(&cmd, "cd '%s' && clang-%d -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o && "
+		   "llvm-objcopy-%d -O binary --only-section=.text k.o k.text && "
+		   "llvm-objcopy-%d -O binary --only-section=.rodata k.o k.kd", dir, v, mcpu, flags ? flags : "", v, v);
 	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
 	buf_free(&cmd);
 	buf_free(&path);
 	if (r.status != 0) {
-		fprintf(stderr, "clang-19 failed:\n%s\n", r.err);
+		fprintf(stderr, "clang-%d failed:\n%s\n", v, r.err);
 		cmd_result_free(&r);
 		return false;
 	}
@@ -153,7 +155,7 @@ bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *fla
 	ck_assert_int_eq(emu_mem_map_at(h->mem, H_CODE_ADDR, h->code, h->code_size, false, "code"), 0);
 	/* the KD's entry offset is a relocation in the .o: the kernel is at .text+0 */
 	h->l.kd.kernel_code_entry_byte_offset = 0;
-	h->l.arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : EMU_GFX942;
+	h->l.arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : v == 22 ? EMU_GFX950 : EMU_GFX942;
 	h->l.kd_addr = H_CODE_ADDR;
 	h->l.kernarg_addr = emu_mem_map(h->mem, h->kernarg, sizeof h->kernarg, 16, false, "kernarg");
 	h->l.grid[0] = h->l.grid[1] = h->l.grid[2] = 1;
@@ -164,4 +166,11 @@ bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *fla
 	if (system(rm) != 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 	return true;
+}
+
+bool h_have_tool(const char *name)
+{
+	char cmd[256];
+	snprintf(cmd, sizeof cmd, "command -v '%s' >/dev/null 2>&1", name);
+	return system(cmd) == 0;
 }

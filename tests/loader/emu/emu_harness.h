@@ -33,9 +33,12 @@ void h_arg32(Harness *h, unsigned off, uint32_t v);
 /* Launch; returns emu_launch's result (message in h->err). */
 int h_run(Harness *h);
 void h_free(Harness *h);
-/* Compile OpenCL C (one kernel) with clang-19 for `mcpu` (extra `flags`), take its .text and
+/* Compile OpenCL C (one kernel) with clang-19 for `mcpu` (clang-22 for
+ * gfx950, which LLVM 19 does not know; extra `flags`), take its .text and
  * its kernel descriptor from the relocatable object (no linker), and set up
  * as h_init does. Returns false (with a message) if clang fails. */
 bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *flags);
+/* Is the program `name` on PATH (command -v)? */
+bool h_have_tool(const char *name);
 
 #endif
