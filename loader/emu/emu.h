@@ -109,6 +109,7 @@ typedef struct EmuEvent {
 	uint64_t pc, next_pc;
 	uint16_t op;        /* IsaOp row (ir/isa/insts.h) */
 	uint8_t fmt;        /* IsaFormat of the encoding */
+	uint8_t mfma_fmt;   /* an f8f6f4 MFMA's operand formats: cbsz | blgp << 3 (its passes) */
 	int32_t imm;        /* simm16 of SOPP/SOPK, memory offset */
 	uint64_t exec;      /* EXEC before the instruction */
 	/* VGPRs in the unified file (AGPR n is accum_offset + n): first

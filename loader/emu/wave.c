@@ -224,7 +224,7 @@ static void event_regs(const Wave *w, const Inst *in, EmuEvent *ev)
 static void record(Emu *e, Wave *w, const Inst *in, uint64_t pc, uint64_t exec)
 {
 	EmuEvent ev = {.wg = e->wg_linear, .wave = w->id, .pc = pc, .next_pc = w->done ? pc : w->at_barrier ? pc + 4 : w->pc,
-		       .op = in->id, .fmt = in->fmt, .imm = in->imm, .exec = exec, .inst = in};
+		       .op = in->id, .fmt = in->fmt, .mfma_fmt = (uint8_t)(in->cbsz | in->blgp << 3), .imm = in->imm, .exec = exec, .inst = in};
 	if (e->cap_mask || e->cap_space) {
 		ev.addr = e->cap_addr;
 		ev.amask = e->cap_mask;

@@ -406,7 +406,7 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 		break;
 	}
 	case TM_MFMA: {
-		int np = isa_mfma_passes(e->op, s->g90a);
+		int np = isa_mfma_passes_fmt(e->op, s->g90a, e->mfma_fmt & 7u, e->mfma_fmt >> 3 & 7u);
 		if (np <= 0)
 			np = 4;
 		uint64_t busy = (uint64_t)np * (uint64_t)p->mfma_pass_cycles;

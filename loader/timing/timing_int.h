@@ -18,6 +18,7 @@ typedef struct TEv {
 	uint32_t pc;        /* index into the recorder's pcs */
 	uint16_t op;
 	uint8_t cat, kind, flags;
+	uint8_t mfma_fmt;   /* EmuEvent.mfma_fmt */
 	int32_t imm;
 	uint16_t vdst, nvdst, vsrc[3], nvsrc[3];
 	uint32_t line0;     /* VMEM/SMEM: first of nlines cache-line numbers in the recorder's lines */

@@ -218,6 +218,7 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 	TEv t = {0};
 	t.pc = pc_index(r, ev);
 	t.op = ev->op;
+	t.mfma_fmt = ev->mfma_fmt;
 	TmKind kind;
 	t.cat = (uint8_t)tm_category(ev->op, ev->fmt, &kind, &t.flags);
 	t.kind = (uint8_t)kind;

@@ -52,11 +52,11 @@ static int fixed(const Target *t, HazardRule r) { return is_942(t) ? rule_942[r]
 
 /* Passes of an MFMA on target t: the row's (ir/isa); die() for a row
  * without a count on t. */
-int hz_mfma_passes(MOp op, const Target *t)
+int hz_mfma_passes(const MInst *in, const Target *t)
 {
-	int p = isa_mfma_passes(op, !is_942(t));
+	int p = isa_mfma_passes_fmt(in->op, !is_942(t), mi_cbsz(in), mi_blgp(in));
 	if (!p)
-		die("%s has no MFMA pass count on %s (ir/isa/insts.h)", mop_name(op), t->name);
+		die("%s has no MFMA pass count on %s (ir/isa/insts.h)", mop_name(in->op), t->name);
 	return p;
 }
 
@@ -186,6 +186,29 @@ static int exposed_store_data(const MInst *p)
 	return data;
 }
 
+/* Does p write a byte or word of its VGPR above the lowest, keeping the
+ * rest (LLVM's getDstSelForwardingOperand): a VOP3 row with op_sel[3] (a
+ * 16-bit result in the high half, v_cvt_pk_fp8_f32's high word), gfx950's
+ * scaled narrowing conversions with a nonzero destination byte (fp4:
+ * op_sel[3:2]) or word (fp8: op_sel[3]). The machine IR has no SDWA. */
+static bool dst_sel_forwards(const MInst *p)
+{
+	const IsaInfo *r = &isa_info[p->op];
+	if (r->fmt != FMT_VOP3 || !p->ndef)
+		return false;
+	if (p->op == I_V_CVT_SCALEF32_PK_FP4_F32)
+		return (p->mods & 0xc) != 0;
+	return (p->mods & 8) != 0;
+}
+
+/* Does c read (explicitly, or through a tied destination) a VGPR p writes? */
+static bool vector_raw_tied(const MInst *p, const MInst *c)
+{
+	Range r;
+	return vector_raw(p, c) ||
+	       ((c->flags & MIF_TIED) && c->ndef && range(c->def[0], &r) && r.file != RF_SGPR && writes(p, r));
+}
+
 static void take(int *need, HazardRule *rule, int n, HazardRule r)
 {
 	if (n > *need) {
@@ -198,9 +221,11 @@ static void take(int *need, HazardRule *rule, int n, HazardRule r)
 static void mfma_to_mfma(const Target *t, const MInst *p, const MInst *c, int *need, HazardRule *rule)
 {
 	bool g942 = is_942(t);
-	int np = hz_mfma_passes(p->op, t);
+	int np = hz_mfma_passes(p, t);
 	bool p_d16 = is_dgemm(p) && np == 8, p_d4 = is_dgemm(p) && np == 4;
-	for (int u = 0; u < c->nuse && u < 3; u++) {
+	/* uses 3 and 4 of a scaled MFMA (its scales) count as SrcA/SrcB, as
+	 * LLVM's loop over every use but src2 has them */
+	for (int u = 0; u < c->nuse; u++) {
 		if (!opnd_overlap(p->def[0], c->use[u]))
 			continue;
 		if (u == 2) { /* SrcC */
@@ -212,7 +237,7 @@ static void mfma_to_mfma(const Target *t, const MInst *p, const MInst *c, int *n
 			else if (full)
 				/* Accumulation chain: 0; 2 after a 2-pass producer on 942;
 				 * 4 for DGEMM 4x4 -> DGEMM 4x4. */
-				n = p_d4 && is_dgemm(c) && hz_mfma_passes(c->op, t) == 4 ? 4 : g942 && np == 2 ? 2 : 0;
+				n = p_d4 && is_dgemm(c) && hz_mfma_passes(c, t) == 4 ? 4 : g942 && np == 2 ? 2 : 0;
 			else if (p_d16)
 				n = is_xdl(t, c) ? 0 : 9;
 			else if (p_d4)
@@ -237,7 +262,7 @@ static void mfma_to_mfma(const Target *t, const MInst *p, const MInst *c, int *n
 static void mfma_to_other(const Target *t, const MInst *p, const MInst *c, int *need, HazardRule *rule)
 {
 	bool g942 = is_942(t), mem = is_vmem(c) || is_ds(c);
-	int np = hz_mfma_passes(p->op, t);
+	int np = hz_mfma_passes(p, t);
 	/* RAW: DGEMM 4-pass VALU 6 / mem 9, 8-pass VALU 11 / mem 18; otherwise
 	 * 942 XDL NP+3 (7 for 16x16x16 f16, 11 for 32x32x8 f16), non-XDL NP+2;
 	 * 90a NP+3 (5 / 11 / 19). */
@@ -280,6 +305,7 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 	RULE(HZ_VALU_EXEC_LANE, pv && (readlane || c->op == I_V_WRITELANE_B32) && writes(p, R_EXEC));
 	RULE(HZ_TRANS_USE, isa_class(p->op) == MC_TRANS && cv && isa_class(c->op) != MC_TRANS && p->ndef &&
 				   (vector_raw(p, c) || sgpr_raw(p, c, false, false)));
+	RULE(HZ_DSTSEL_FWD, pv && cv && dst_sel_forwards(p) && vector_raw_tied(p, c));
 	RULE(HZ_VGPR_DPP, c->dpp && vector_raw(p, c));
 	RULE(HZ_VALU_EXEC_DPP, pv && c->dpp && writes(p, R_EXEC));
 	RULE(HZ_VALU_VCC_DIVFMAS, pv && (c->op == I_V_DIV_FMAS_F32 || c->op == I_V_DIV_FMAS_F64) && writes(p, R_VCC));

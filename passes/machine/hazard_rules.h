@@ -61,7 +61,9 @@ enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
 	X(HZ_DGEMM_FMA64, "DGEMM -> v_fma_f64/v_fmac_f64", 2, 2, "HR checkMAIVALUHazards") \
 	X(HZ_DOT_RAW, "DOT writes -> VALU/VMEM/DS reads it (another op, or the same op's A/B)", 3, 3, \
 		"HR checkMAIVALUHazards") \
-	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "HR checkMAIVALUHazards")
+	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "HR checkMAIVALUHazards") \
+	X(HZ_DSTSEL_FWD, "VALU writes a byte or word of its VGPR above the lowest (op_sel dst) -> VALU reads it", 1, \
+		HZ_OFF, "HR checkVALUHazards (DstSelForwarding, gfx950's CvtScaleForwarding; llc-22 -mcpu=gfx950)")
 
 typedef enum HazardRule {
 #define X(id, what, a, b, src) id,
@@ -76,8 +78,9 @@ extern const char *const hazard_rule_name[HZ_COUNT];
  * RAW distance, one more on gfx950): walks back this far and no further. */
 enum { HZ_MAX_STATES = 20 };
 
-/* Passes of an MFMA on target t (die() for a row without a count). */
-int hz_mfma_passes(MOp op, const Target *t);
+/* Passes of an MFMA on target t (die() for a row without a count); an
+ * f8f6f4 MFMA's by its operand formats (isa_mfma_passes_fmt). */
+int hz_mfma_passes(const MInst *in, const Target *t);
 
 /* The wait states rule(s) require between producer p and a later consumer
  * c on target t (0: none); *rule gets the row asking the most. The pair's

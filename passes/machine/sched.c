@@ -261,7 +261,7 @@ static int accesses(const Sched *s, const MInst *in, Acc *a)
 
 static int mfma_passes(const Sched *s, const MInst *in)
 {
-	return isa_mfma_passes(in->op, s->gfx90a);
+	return isa_mfma_passes_fmt(in->op, s->gfx90a, mi_cbsz(in), mi_blgp(in));
 }
 
 static int latency(const Sched *s, const MInst *in)

@@ -141,6 +141,145 @@ static void b_mfma950_valu_mfma(MBlock *b)
 	emit(b, I_V_MFMA_F32_16X16X32_F16, OPS(AN(0, 4)), OPS(VN(0, 4), VN(4, 4), AN(0, 4)));
 }
 
+/* gfx950's f8f6f4 MFMAs: scaled (5 uses) and not, A and B in the formats
+ * `fa`, `fb` (cbsz/blgp; 4-dword operands for fp4, 8 for fp8). */
+static MInst *mx16(MBlock *b, MOpnd d, unsigned fa, unsigned fb, MOpnd c, bool scaled, MOpnd sa, MOpnd sb)
+{
+	MOpnd a = VN(16, isa_f8f6f4_dwords(fa)), bb = VN(24, isa_f8f6f4_dwords(fb));
+	MInst *in = scaled ? emit(b, I_V_MFMA_SCALE_F32_16X16X128_F8F6F4, OPS(d), OPS(a, bb, c, sa, sb))
+			   : emit(b, I_V_MFMA_F32_16X16X128_F8F6F4, OPS(d), OPS(a, bb, c));
+	in->mods = MI_MODS_MFMA(fa, fb, 0, 0);
+	return in;
+}
+static void b_mx_fp8_valu(MBlock *b)
+{
+	mx16(b, VN(0, 4), 0, 1, VN(0, 4), true, V(40), V(41));
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(1)));
+}
+static void b_mx_fp4_valu(MBlock *b)
+{
+	mx16(b, VN(0, 4), 4, 4, VN(0, 4), true, V(40), V(41));
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(1)));
+}
+static void b_mx_fp4_unscaled_valu(MBlock *b)
+{
+	mx16(b, VN(0, 4), 4, 2, VN(0, 4), false, V(0), V(0));
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(1)));
+}
+static void b_mx32_fp8_valu(MBlock *b)
+{
+	MInst *in = emit(b, I_V_MFMA_SCALE_F32_32X32X64_F8F6F4, OPS(VN(0, 16)),
+		OPS(VN(16, 8), VN(24, 8), VN(0, 16), V(40), V(41)));
+	in->mods = MI_MODS_MFMA(0, 0, 1, 2);
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(15)));
+}
+static void b_mx32_fp4_valu(MBlock *b)
+{
+	MInst *in = emit(b, I_V_MFMA_SCALE_F32_32X32X64_F8F6F4, OPS(VN(0, 16)),
+		OPS(VN(16, 4), VN(24, 4), VN(0, 16), V(40), V(41)));
+	in->mods = MI_MODS_MFMA(4, 4, 0, 0);
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(15)));
+}
+static void b_valu_scale(MBlock *b)
+{
+	emit(b, I_V_MOV_B32, OPS(V(41)), OPS(IMM(127)));
+	mx16(b, VN(0, 4), 4, 4, VN(0, 4), true, V(40), V(41));
+}
+static void b_mx_d_to_scale(MBlock *b)
+{
+	mx16(b, VN(0, 4), 0, 0, VN(0, 4), true, V(40), V(41));
+	mx16(b, VN(4, 4), 4, 4, VN(4, 4), true, V(2), V(41));
+}
+static void b_mx_fp4_chain(MBlock *b)
+{
+	mx16(b, VN(0, 4), 4, 4, VN(0, 4), true, V(40), V(41));
+	mx16(b, VN(0, 4), 4, 4, VN(0, 4), true, V(42), V(43));
+}
+static void b_i8_64_valu(MBlock *b)
+{
+	emit(b, I_V_MFMA_I32_16X16X64_I8, OPS(VN(0, 4)), OPS(VN(16, 4), VN(20, 4), VN(0, 4)));
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(3)));
+}
+static void b_i8_32_valu(MBlock *b)
+{
+	emit(b, I_V_MFMA_I32_32X32X32_I8, OPS(VN(0, 16)), OPS(VN(16, 4), VN(20, 4), VN(0, 16)));
+	emit(b, I_V_MOV_B32, OPS(V(50)), OPS(V(3)));
+}
+/* a narrowing conversion into a higher byte, then a read of it */
+static void b_cvt_fp4_hi(MBlock *b)
+{
+	MInst *in = emit(b, I_V_CVT_SCALEF32_PK_FP4_F32, OPS(V(5)), OPS(V(0), V(1), S(2)));
+	in->flags |= MIF_TIED;
+	in->mods = 0x4; /* op_sel:[0,0,1,0]: byte 1 */
+	emit(b, I_V_ADD_U32, OPS(V(6)), OPS(IMM(1), V(5)));
+}
+static void b_cvt_fp4_lo(MBlock *b)
+{
+	MInst *in = emit(b, I_V_CVT_SCALEF32_PK_FP4_F32, OPS(V(5)), OPS(V(0), V(1), S(2)));
+	in->flags |= MIF_TIED;
+	emit(b, I_V_ADD_U32, OPS(V(6)), OPS(IMM(1), V(5)));
+}
+static void b_cvt_fp8_hi_tied(MBlock *b)
+{
+	MInst *in = emit(b, I_V_CVT_SCALEF32_PK_FP8_F32, OPS(V(5)), OPS(V(0), V(1), S(2)));
+	in->flags |= MIF_TIED;
+	in->mods = 0x8; /* the high word */
+	in = emit(b, I_V_CVT_SCALEF32_PK_FP8_F32, OPS(V(5)), OPS(V(2), V(3), S(2)));
+	in->flags |= MIF_TIED; /* reads v5 through its kept word */
+}
+
+/* gfx950's MX rows, the numbers llc-22 -mcpu=gfx950 inserts on the same
+ * pairs (clang-22 on the builtins): an f8f6f4 MFMA is 4 passes (16x16x128)
+ * or 8 (32x32x64) with 6- and 4-bit operands and twice that with an 8-bit
+ * one, so a VALU reads its result 8 / 12 or 12 / 20 wait states later
+ * (NP + 3 + 1, xdl_950); a scale register written by a VALU is read 2
+ * later, one an MFMA wrote as SrcA/B is; a narrowing conversion into a
+ * byte or word above the lowest is read 1 wait state later (LLVM's
+ * DstSelForwarding / CvtScaleForwarding; none into the lowest). */
+START_TEST(gfx950_mx_rows)
+{
+	static const struct {
+		Build *b;
+		int gap;
+		const char *what;
+	} rows[] = {
+		{b_mx_fp8_valu, 12, "scaled 16x16x128 fp8 x bf8 -> VALU"},
+		{b_mx_fp4_valu, 8, "scaled 16x16x128 fp4 x fp4 -> VALU"},
+		{b_mx_fp4_unscaled_valu, 8, "16x16x128 fp4 x fp6 -> VALU"},
+		{b_mx32_fp8_valu, 20, "scaled 32x32x64 fp8 -> VALU"},
+		{b_mx32_fp4_valu, 12, "scaled 32x32x64 fp4 -> VALU"},
+		{b_valu_scale, 2, "VALU -> scale register"},
+		{b_mx_d_to_scale, 12, "scaled fp8 MFMA D -> scale register of the next"},
+		{b_mx_fp4_chain, 0, "accumulation chain"},
+		{b_i8_64_valu, 8, "16x16x64 i8 -> VALU"},
+		{b_i8_32_valu, 12, "32x32x32 i8 -> VALU"},
+		{b_cvt_fp4_hi, 1, "v_cvt_scalef32_pk_fp4_f32 byte 1 -> VALU"},
+		{b_cvt_fp4_lo, 0, "v_cvt_scalef32_pk_fp4_f32 byte 0 -> VALU"},
+		{b_cvt_fp8_hi_tied, 1, "v_cvt_scalef32_pk_fp8_f32 high word -> its next (tied)"},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		MFunc *f = mfb_new(&target_gfx950);
+		MBlock *b = mfunc_block(f, NULL);
+		rows[i].b(b);
+		Buf m = {0};
+		ck_assert_msg((check_hazards(f, &m) > 0) == (rows[i].gap > 0), "%s: checker before\n%s", rows[i].what,
+			buf_cstr(&m));
+		buf_free(&m);
+		run_hazards(f);
+		size_t at = b->insts.len - 1;
+		ck_assert_msg(check(f) == 0 && nops_before(f, 0, at) == rows[i].gap, "%s: expected %d wait states\n%s",
+			rows[i].what, rows[i].gap, mfb_text(f));
+		if (rows[i].gap) {
+			shorten(f, 0, at);
+			ck_assert_msg(check(f) > 0, "%s: one short passes", rows[i].what);
+		}
+		mfunc_free(f);
+	}
+	/* on gfx942 the DstSel row is the same for VOP3 op_sel[3] writes; on
+	 * gfx90a it does not exist (v_cvt_pk_fp8_f32 is gfx940's) */
+}
+END_TEST
+
 /* gfx950: gfx942's rows, an XDL result one wait state later for its
  * readers and writers (hazard_rules.c, xdl_950); its own 16x16x32 f16 is
  * 4 passes like gfx942's 16x16x16 (llvm-mca-22 -mcpu=gfx950). The third
@@ -422,6 +561,7 @@ int main(void)
 	TCase *t = tcase_create("hazards");
 	tcase_add_test(t, mfma_rows);
 	tcase_add_test(t, gfx950_rows);
+	tcase_add_test(t, gfx950_mx_rows);
 	tcase_add_test(t, other_rows);
 	tcase_add_test(t, loop_back_edge_mfma);
 	tcase_add_test(t, random_streams);
