@@ -25,15 +25,17 @@
 static TVal *regroup(Isel *s, const TVal *v, Value *res)
 {
 	Analysis *c = s->c;
-	int sa = dtype_size(v->dtype), sr = dtype_size(res->dtype);
-	if (!v->ix || res->shape.rank < 1 || sa > 4 || sr > 4 || v->dtype == DT_I1 || res->dtype == DT_I1)
+	int sa = dtype_bits(v->dtype), sr = dtype_bits(res->dtype);
+	if (!v->ix || res->shape.rank < 1 || sa > 32 || sr > 32 || v->dtype == DT_I1 || res->dtype == DT_I1)
 		return NULL;
-	NodeIndex *nx = index_bitcast_scaled(c, v->ix, res->shape.dims[res->shape.rank - 1], sa, sr);
+	/* in bits: an i8 element is two f4e2m1fn ones */
+	int g = sa > sr ? sa / sr : sr / sa;
+	NodeIndex *nx = index_bitcast_scaled(c, v->ix, res->shape.dims[res->shape.rank - 1], sa > sr ? g : 1, sa > sr ? 1 : g);
 	if (!nx)
 		return NULL;
 	TVal *r = isel_tval_new(s, res->dtype, v->n * sa / sr, nx);
 	/* the same bytes: every dword of v is one of r, both filled */
-	bool whole = (sa == 4 || v->packed) && (sr == 4 || r->packed) && r->nd == v->nd;
+	bool whole = (sa == 32 || v->packed) && (sr == 32 || r->packed) && r->nd == v->nd;
 	if (!whole)
 		return NULL;
 	for (int i = 0; i < r->nd; i++)
@@ -62,11 +64,15 @@ void isel_select_bitcast(Isel *s, Op *op)
 	TVal *v = s->val[a->id];
 	if (!v)
 		return;
-	int sa = dtype_size(a->dtype), sr = dtype_size(res->dtype);
+	int sa = dtype_bits(a->dtype), sr = dtype_bits(res->dtype);
 	if (sa == sr) {
 		TVal *r = ARENA_NEW(&c->arena, TVal);
 		*r = *v;
 		r->dtype = res->dtype;
+		/* in the bitcast's own index where it has another (index
+		 * analysis gives both the same role; gather where not) */
+		if (ix && v->ix && ix != v->ix && !(r = isel_tval_gather(s, r, ix, op)))
+			return;
 		s->val[res->id] = r;
 		return;
 	}
@@ -75,7 +81,8 @@ void isel_select_bitcast(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: a bitcast from %s to %s of a value whose elements along %s are not held in "
 					  "whole groups of %d per dword is not compiled yet",
 			op->path, dtype_name(a->dtype), dtype_name(res->dtype),
-			a->shape.rank ? sym_name(a->shape.dims[a->shape.rank - 1]) : "its last dim", sa > sr ? sa / sr : sr / sa);
+			a->shape.rank ? sym_name(a->shape.dims[a->shape.rank - 1]) : "its last dim",
+			32 / (sa > sr ? sr : sa));
 		return;
 	}
 	if (ix && !(r = isel_tval_gather(s, r, ix, op)))

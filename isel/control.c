@@ -52,7 +52,7 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
 		bool bad = op->kind == OP_ITERATE ||
-			   (masked && (op->kind == OP_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
+			   (masked && (op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
 					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping) ||
 					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED)));
 		if (bad) {

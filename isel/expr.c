@@ -531,13 +531,32 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			 * arithmetic shift, right for negative x too */
 			Sym *x = sym_simplify(sc, sym_mul(sc, e, sym_int(sc, q.q)), NULL);
 			int64_t mul = sym_multiple_of(sc, sym_simplify(sc, sym_div(sc, x, sym_int(sc, q.p)), NULL), s->c->assume);
-			if (mul > 0 && mul % q.q == 0) {
+			/* or a size known at run time only (a K/2 or K/32 alias of a
+			 * runtime K: the memory of packed MX data and its scales,
+			 * which exists only for a K it divides; floor otherwise) */
+			if ((mul > 0 && mul % q.q == 0) || analysis_runtime(s->c, e)) {
 				MOpnd a = lower(s, x, loc);
 				if (s->c->failed)
 					return mo_imm(0);
 				if (a.kind == MO_IMM)
 					return mo_imm(a.imm / q.q);
 				return ashr(s, a, log2_exact(q.q));
+			}
+			/* p/2^k * K * X with K known at run time only: (K p / 2^k)
+			 * first, as a size (the row length K/2 of packed MX data
+			 * times a row), then times X */
+			for (int i = 1; i < sym_nargs(e); i++) {
+				Sym *f = sym_arg(e, i);
+				if (!analysis_runtime(s->c, f))
+					continue;
+				Sym *rest = sym_int(sc, 1);
+				for (int j = 1; j < sym_nargs(e); j++)
+					if (j != i)
+						rest = sym_mul(sc, rest, sym_arg(e, j));
+				MOpnd a = lower(s, sym_mul(sc, sym_arg(e, 0), f), loc), b = lower(s, rest, loc);
+				if (s->c->failed)
+					return mo_imm(0);
+				return binop(s, I_S_MUL_I32, I_V_MUL_LO_U32, a, b);
 			}
 		}
 		int64_t k = 1;

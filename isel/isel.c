@@ -368,7 +368,8 @@ static void select_op(Isel *s, Op *op)
 	 * op reads them from VGPRs (once: the copy replaces the value) */
 	bool elementwise = op_is_unary(op->kind) || op_is_binary(op->kind) || op->kind == OP_CAST ||
 			   op->kind == OP_BROADCAST || op->kind == OP_PERMUTE;
-	if (s->acc_agpr && !elementwise && op->kind != OP_MMA && op->kind != OP_WRITE && op->kind != OP_ITERATE &&
+	if (s->acc_agpr && !elementwise && op->kind != OP_MMA && op->kind != OP_SCALED_MMA && op->kind != OP_WRITE &&
+		op->kind != OP_ITERATE &&
 		op->kind != OP_OUTPUT && op->kind != OP_GET_RESULT)
 		for (int a = 0; a < op->nargs; a++)
 			if (op->args[a] && s->val[op->args[a]->id])
@@ -391,6 +392,9 @@ static void select_op(Isel *s, Op *op)
 		break;
 	case OP_MMA:
 		isel_select_mma(s, op);
+		break;
+	case OP_SCALED_MMA:
+		isel_select_scaled_mma(s, op);
 		break;
 	case OP_ITERATE:
 		select_iterate(s, op);
@@ -479,6 +483,17 @@ MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got)
 	s.desc = ARENA_NEWN(&c->arena, uint32_t, k->args.len + 1);
 	for (size_t i = 0; i < k->args.len; i++)
 		s.desc[i] = UINT32_MAX;
+	/* gfx950's scaled MFMAs: a scaled_mma elsewhere is rejected before
+	 * anything is selected (or staged) for it */
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		Op *op = k->op_list.data[i];
+		if (op->kind == OP_SCALED_MMA && !isel_is_gfx950(&s)) {
+			isel_select_scaled_mma(&s, op);
+			break;
+		}
+	}
+	if (c->failed)
+		return s.f;
 	emit_entry(&s);
 	s.acc_agpr = isel_acc_in_agprs(&s, k->body);
 	select_region(&s, k->body);

@@ -36,7 +36,7 @@ typedef struct TVal {
 } TVal;
 
 /* Elements per dword of v (isel_per_dword) and the dword holding element e. */
-static inline int isel_per_dword(const TVal *v) { return v->packed ? 4 / dtype_size(v->dtype) : 1; }
+static inline int isel_per_dword(const TVal *v) { return v->packed ? 32 / dtype_bits(v->dtype) : 1; }
 static inline int isel_elem_dword(const TVal *v, int64_t e) { return (int)(e / isel_per_dword(v)); }
 
 typedef struct ExprCacheEnt {
@@ -376,6 +376,8 @@ void isel_select_reduce(Isel *s, Op *op);
 bool isel_mma_supported(MmaType mt, DType t, const char *proc);
 void isel_select_register(Isel *s, Op *op);
 void isel_select_mma(Isel *s, Op *op);
+/* scaled_mma on gfx950 (v_mfma_scale_f32_*_f8f6f4; mma.c). */
+void isel_select_scaled_mma(Isel *s, Op *op);
 /* Whether the accumulators of region r's MMAs go to AGPRs. */
 bool isel_acc_in_agprs(Isel *s, Region *r);
 

@@ -56,7 +56,7 @@ bool isel_acc_in_agprs(Isel *s, Region *r)
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
 		const NodeIndex *ix = s->c->index[op->id];
-		if (op->kind == OP_MMA && ix && ix->ncopies * ix->epc > ACC_VGPR_MAX)
+		if ((op->kind == OP_MMA || op->kind == OP_SCALED_MMA) && ix && ix->ncopies * ix->epc > ACC_VGPR_MAX)
 			return true;
 		if (op->body && isel_acc_in_agprs(s, op->body))
 			return true;
@@ -501,6 +501,165 @@ void isel_select_mma(Isel *s, Op *op)
 		}
 	}
 	/* a zero copy no MFMA wrote (its K lies wholly past the window) */
+	for (int64_t cn = 0; cn < rx->ncopies; cn++)
+		for (int k = 0; k < w && !started[cn]; k++)
+			isel_mov(s, r->d[cn * w + k], mo_imm(0));
+	s->val[op_result(op)->id] = r;
+}
+
+/* ---- scaled_mma: gfx950's v_mfma_scale_f32_{16x16x128,32x32x64}_f8f6f4 ----
+ *
+ * The operands come in the layouts index analysis gives a scaled MMA
+ * (passes/graph/indices.c): lhs and rhs f4e2m1fn with 32 consecutive k a
+ * lane (four dwords, eight elements each), or 8-bit OCP floats in two
+ * copies of 16 k, K/2 apart (the instruction's layout for 8-bit formats:
+ * one MFMA takes the two copies, eight dwords, as the K4 types take two);
+ * each scale one e8m0 byte a lane (row or column lane % M, block
+ * floor(lane / M) of the MMA's K/32), in the low byte of its own dword
+ * (op_sel 0). One MFMA per (K step, M copy, N copy), A's format in cbsz
+ * and B's in blgp, each reading the scales of its M and N copy and of its
+ * block copy (the block dim steps by the MMA's K/32, one copy per K step;
+ * a scale broadcast along K has one). The accumulator as isel_select_mma
+ * keeps it. What gfx950 cannot run (f6 operands, which have no packed
+ * form here) or the layouts do not give is a located error. */
+
+/* The f8f6f4 format code (cbsz/blgp) of an OCP element type, -1 for none. */
+static int f8f6f4_code(DType t)
+{
+	switch (t) {
+	case DT_F8E4M3FN: return 0;
+	case DT_F8E5M2: return 1;
+	case DT_F6E2M3FN: return 2;
+	case DT_F6E3M2FN: return 3;
+	case DT_F4E2M1FN: return 4;
+	default: return -1;
+	}
+}
+
+/* The scale dword of copy (x along X, block copy kb) of scale value sc:
+ * its element's own VGPR (a splat's inline value moved into one). */
+static MOpnd scale_dword(Isel *s, const TVal *sc, const Sym *X, int64_t x, const Sym *B, int64_t kb)
+{
+	int64_t cn = copy_num(sc->ix, X, x, B, kb);
+	MOpnd d = sc->d[isel_elem_dword(sc, cn * sc->ix->epc)];
+	if (d.kind != MO_VREG) {
+		MOpnd v = isel_v1(s);
+		isel_mov(s, v, d);
+		return v;
+	}
+	return isel_vgpr(s, d);
+}
+
+/* The block dim of a scale: its dim that is not its operand's (NULL: the
+ * scale is broadcast along K). */
+static Sym *scale_block(const Value *sc, const Value *x)
+{
+	for (int i = 0; i < sc->shape.rank; i++)
+		if (shape_find(x->shape, sc->shape.dims[i]) < 0)
+			return sc->shape.dims[i];
+	return NULL;
+}
+
+void isel_select_scaled_mma(Isel *s, Op *op)
+{
+	Analysis *c = s->c;
+	Value *va = op->args[0], *vsa = op->args[1], *vb = op->args[2], *vsb = op->args[3];
+	const TVal *a = s->val[va->id], *sa = s->val[vsa->id], *b = s->val[vb->id], *sb = s->val[vsb->id];
+	const TVal *acc = s->val[op->args[4]->id];
+	const NodeIndex *rx = c->index[op->id];
+	MmaType mt = op_mma_type(c->k, op);
+	const MmaInfo *mi = &mma_info[mt];
+	if (!isel_is_gfx950(s) || !mma_is_scaled(mt)) {
+		analysis_error(c, op->loc, "%s: scaled_mma (%s) needs gfx950's v_mfma_scale_f32_*_f8f6f4, which %s does not "
+					  "have",
+			op->path, mt == MMA_NONE ? "?" : mi->name, s->f->target->name);
+		return;
+	}
+	if (!a || !sa || !b || !sb || !acc || !rx)
+		return;
+	int fa = f8f6f4_code(a->dtype), fb = f8f6f4_code(b->dtype);
+	if (fa < 0 || fb < 0 || fa == 2 || fa == 3 || fb == 2 || fb == 3) {
+		analysis_error(c, op->loc, "%s: scaled_mma of %s x %s is not compiled yet (f4e2m1fn and the OCP f8 types are; "
+					  "f6 values have no packed form here)",
+			op->path, dtype_name(a->dtype), dtype_name(b->dtype));
+		return;
+	}
+	bool split = fa <= 1; /* 8-bit: K in two halves (indices.c, MmaLay.split) */
+	int kstep = split ? 2 : 1;
+	int64_t kper = split ? 16 : 32;
+	int dpc = (int)(kper * dtype_bits(a->dtype) / 32), od = isa_f8f6f4_dwords((unsigned)fa);
+	MOp mfma = mi->m == 16 ? I_V_MFMA_SCALE_F32_16X16X128_F8F6F4 : I_V_MFMA_SCALE_F32_32X32X64_F8F6F4;
+	bool layouts = !(c->mma_operand && (c->mma_operand[2 * op->id] || c->mma_operand[2 * op->id + 1]));
+	if (!layouts || !a->packed || !b->packed || a->ix->epc != kper || b->ix->epc != kper || dpc * kstep != od ||
+		sa->ix->epc != 1 || sb->ix->epc != 1 || acc->dtype != mi->acc) {
+		analysis_error(c, op->loc, "%s: this scaled_mma (%s, %s x %s) is not compiled yet: its operands or scales are "
+					  "not held in the MFMA's layout (%lld k a lane%s, one scale a lane)",
+			op->path, mi->name, dtype_name(a->dtype), dtype_name(b->dtype), (long long)kper,
+			split ? " in two runs" : "");
+		return;
+	}
+	int ra = va->shape.rank, rb = vb->shape.rank;
+	Sym *M = va->shape.dims[ra - 2], *K = va->shape.dims[ra - 1], *N = vb->shape.dims[rb - 2];
+	Sym *BA = scale_block(vsa, va), *BB = scale_block(vsb, vb);
+	int64_t mc = copies_of(rx, M), nc = copies_of(rx, N), kc = copies_of(a->ix, K);
+	if (kc != copies_of(b->ix, K) || mc != copies_of(a->ix, M) || nc != copies_of(b->ix, N) || kc % kstep ||
+		(BA && copies_of(sa->ix, BA) != kc / kstep) || (BB && copies_of(sb->ix, BB) != kc / kstep)) {
+		analysis_error(c, op->loc, "%s: the operands' and scales' expansion copies do not match", op->path);
+		return;
+	}
+	const TileLoop *t = loop_over(c, op, K);
+	if (t && (analysis_many(t->trips) || t->iters) && t->tile % mi->k) {
+		analysis_error(c, op->loc, "%s: a K tile of %lld is not a multiple of %s's K %d: not compiled yet", op->path,
+			(long long)t->tile, mi->name, mi->k);
+		return;
+	}
+	/* the accumulator: as isel_select_mma keeps it */
+	bool zacc = zero_acc(op->args[4]);
+	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
+		return;
+	int w = (int)rx->epc;
+	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
+	RegClass rc = rc_make(file, w);
+	TVal *r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
+	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
+	bool *started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
+	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
+		started[cn] = !zacc;
+		if (zacc)
+			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
+		else
+			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
+		if (!zacc && s->uses[op->args[4]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
+			uint32_t tr = mfunc_vreg(s->f, rc);
+			for (int k = 0; k < w; k++)
+				isel_mov(s, mo_vsub(tr, k, rc_make(file, 1)), acc->d[cn * w + k]);
+			ct[cn] = mo_vreg(tr, rc);
+		}
+		for (int k = 0; k < w; k++)
+			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
+	}
+	MOpnd zero = {0};
+	for (int64_t kk = 0; kk < kc; kk += kstep) {
+		int64_t kb = kk / kstep;
+		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
+		MOpnd *SA = ARENA_NEWN(&c->arena, MOpnd, mc), *SB = ARENA_NEWN(&c->arena, MOpnd, nc);
+		for (int64_t m = 0; m < mc; m++) {
+			A[m] = mfma_operand(s, op, a, M, m, K, kk, kstep, dpc, od, 0, NULL, &zero);
+			SA[m] = scale_dword(s, sa, M, m, BA, kb);
+		}
+		for (int64_t n = 0; n < nc; n++) {
+			B[n] = mfma_operand(s, op, b, N, n, K, kk, kstep, dpc, od, 0, NULL, &zero);
+			SB[n] = scale_dword(s, sb, N, n, BB, kb);
+		}
+		for (int64_t m = 0; m < mc; m++)
+			for (int64_t n = 0; n < nc; n++) {
+				int64_t cr = copy_num(rx, M, m, N, n);
+				MOpnd u[5] = {A[m], B[n], started[cr] ? ct[cr] : mo_imm(0), SA[m], SB[n]};
+				MInst *in = mblock_add(s->b, mfma, 1, &ct[cr], 5, u);
+				in->mods = MI_MODS_MFMA(fa, fb, 0, 0);
+				started[cr] = true;
+			}
+	}
 	for (int64_t cn = 0; cn < rx->ncopies; cn++)
 		for (int k = 0; k < w && !started[cn]; k++)
 			isel_mov(s, r->d[cn * w + k], mo_imm(0));

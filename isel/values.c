@@ -13,10 +13,10 @@ TVal *isel_tval_new(Isel *s, DType t, int64_t n, const NodeIndex *ix)
 	v->dtype = t;
 	v->n = n;
 	v->ix = ix;
-	int es = dtype_size(t);
-	/* 16-bit elements two per dword, 8-bit four, when each copy fills
-	 * whole dwords (a copy's run then starts a dword) */
-	v->packed = es < 4 && ix && ix->epc % (4 / es) == 0;
+	int bits = dtype_bits(t);
+	/* 16-bit elements two per dword, 8-bit four, 4-bit (f4e2m1fn) eight,
+	 * when each copy fills whole dwords (a copy's run then starts a dword) */
+	v->packed = bits < 32 && ix && ix->epc % (32 / bits) == 0;
 	int per = isel_per_dword(v);
 	v->nd = (int)((n + per - 1) / per);
 	v->d = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1);

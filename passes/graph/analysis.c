@@ -81,3 +81,24 @@ int64_t analysis_int(Analysis *c, Sym *e, Loc loc, const char *what)
 		what, sym_str(c->k->sc, v));
 	return -1;
 }
+
+bool analysis_alias_of(Analysis *c, const Sym *dim, const Sym **base, int64_t *p, int64_t *q)
+{
+	KSymbol *ks = kernel_symbol(c->k, sym_name(dim));
+	if (!ks || ks->kind != SYMK_ALIAS || !ks->value)
+		return false;
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ntile + c->ndist; i++) {
+		Sym *b = i < c->ntile ? c->tile[i].dim : c->dist[i - c->ntile].dim;
+		if (b == dim)
+			continue;
+		SymRat r;
+		if (!sym_is_num(sym_simplify(sc, sym_div(sc, ks->value, b), NULL), &r) || r.p <= 0)
+			continue;
+		*base = b;
+		*p = r.p;
+		*q = r.q;
+		return true;
+	}
+	return false;
+}

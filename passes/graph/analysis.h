@@ -157,6 +157,10 @@ int analysis_runtime_arg(const Kernel *k, const Sym *s, int *n);
  * segment's size (buffers, runtime sizes and scalars). */
 int analysis_scalar_arg_offset(const Kernel *k, int j);
 int analysis_kernarg_size(const Kernel *k);
+/* A dim whose symbol is an alias of a positive rational multiple p/q of a
+ * tiled or distributed dim (Wave's K/2 of packed operands, K/32 of MX
+ * scales): that dim into *base; false otherwise. */
+bool analysis_alias_of(Analysis *c, const Sym *dim, const Sym **base, int64_t *p, int64_t *q);
 /* More than one (or a number known at run time only). */
 static inline bool analysis_many(int64_t n) { return n != 1; }
 

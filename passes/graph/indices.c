@@ -704,7 +704,11 @@ static int mma_lay(Ctx *x, const Op *op)
 				op->path, dtype_name(a->dtype), dtype_name(b->dtype));
 			return -1;
 		}
-		L.halves = L.mma == MMA_F32_16x16x128_F8F6F4 && a->dtype != DT_F4E2M1FN;
+		/* (gfx950 lays 8-bit operands of 32x32x64 out in halves too, K/2
+		 * apart: AMD's CDNA4 matrix-core blog's fp8 32x32x64 example, and
+		 * the emulator; Wave's offsets say one run there, which only scales
+		 * that differ along K would tell apart) */
+		L.halves = a->dtype != DT_F4E2M1FN;
 	}
 	if (b->shape.dims[rb - 1] != L.kdim) {
 		/* B given as [K, N] (the textbook layout) where Wave's mma takes
@@ -1456,20 +1460,38 @@ static bool check_loop_exprs(Analysis *c)
 bool analysis_mx_not_compiled(Analysis *c)
 {
 	const Kernel *k = c->k;
+	bool gfx950 = c->t && strcmp(c->t->name, "gfx950") == 0;
 	for (size_t i = 0; i < k->op_list.len; i++)
-		if (k->op_list.data[i]->kind == OP_SCALED_MMA) {
-			analysis_error(c, k->op_list.data[i]->loc, "%s: scaled_mma is not compiled yet (wavecc interp runs it)",
-				k->op_list.data[i]->path);
+		if (k->op_list.data[i]->kind == OP_SCALED_MMA && !gfx950) {
+			analysis_error(c, k->op_list.data[i]->loc, "%s: scaled_mma needs gfx950's scaled MFMAs "
+								   "(v_mfma_scale_f32_*_f8f6f4), which %s does not have (wavecc "
+								   "interp runs it)",
+				k->op_list.data[i]->path, c->t ? c->t->name : "this target");
 			return false;
 		}
+	/* f4e2m1fn and e8m0 values only as bitcasts of i8 reads straight into
+	 * a scaled_mma's operands and scales (isel/mma.c); f6 not at all */
 	for (size_t i = 0; i < k->op_list.len; i++) {
 		const Op *op = k->op_list.data[i];
-		for (int r = 0; r < op->nresults; r++)
-			if (op->results[r] && dtype_is_mx_narrow(op->results[r]->dtype)) {
-				analysis_error(c, op->loc, "%s: %s values are not compiled yet (wavecc interp runs them)",
-					op->path, dtype_name(op->results[r]->dtype));
+		for (int r = 0; r < op->nresults; r++) {
+			Value *v = op->results[r];
+			if (!v || !dtype_is_mx_narrow(v->dtype))
+				continue;
+			bool f6 = v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN, ok = !f6 && op->kind == OP_BITCAST;
+			for (size_t j = 0; ok && j < k->op_list.len; j++) {
+				const Op *u = k->op_list.data[j];
+				for (int a = 0; a < u->nargs; a++)
+					ok &= u->args[a] != v || u->kind == OP_SCALED_MMA;
+			}
+			if (!ok) {
+				analysis_error(c, op->loc,
+					f6 ? "%s: %s values are not compiled yet (wavecc interp runs them)"
+					   : "%s: %s values are compiled only as bitcasts of i8 reads straight into a scaled_mma's "
+					     "operands or scales (wavecc interp runs the rest)",
+					op->path, dtype_name(v->dtype));
 				return false;
 			}
+		}
 	}
 	return true;
 }

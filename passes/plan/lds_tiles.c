@@ -77,6 +77,9 @@ static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
 	return NULL;
 }
 
+static bool box_index(Analysis *c, const Op *op, const Value *mem, const NodeIndex *ix, int i, PlanTile *st, Sym *start,
+	int64_t ext);
+
 /* Step 1 for dim i of the read. */
 static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex *ix, int i, PlanTile *st)
 {
@@ -85,6 +88,22 @@ static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex
 	const DimDist *d = analysis_dist(c, dim);
 	const TileLoop *t = loop_over(c, op, dim);
 	Sym *start = sym_int(sc, 0);
+	/* an alias of a multiple p/q of a tiled or distributed dim (K/2 of
+	 * packed MX operands, K/32 of their scales): that dim's tile, scaled,
+	 * where it scales to whole elements */
+	const Sym *base;
+	int64_t p = 1, q = 1;
+	if (!d && !t && analysis_alias_of(c, dim, &base, &p, &q)) {
+		const DimDist *bd = analysis_dist(c, base);
+		const TileLoop *bt = loop_over(c, op, base);
+		int64_t bext = bd && bt ? MIN(bd->wg_tile, bt->tile) : bd ? bd->wg_tile : bt ? bt->tile : 0;
+		if (bext > 0 && (bext * p) % q == 0) {
+			Sym *bs = sym_add(sc, bd ? bd->wg_start : sym_int(sc, 0), bt ? bt->base : sym_int(sc, 0));
+			start = sym_simplify(sc, sym_div(sc, sym_mul(sc, bs, sym_int(sc, p)), sym_int(sc, q)), c->assume);
+			int64_t ext = bext * p / q;
+			return box_index(c, op, mem, ix, i, st, start, ext);
+		}
+	}
 	/* a runtime extent needs a tile: a workgroup or loop constraint */
 	int64_t ext = 0;
 	if (!d && !t && !tile_int(c, st, dim, sym_name(dim), &ext))
@@ -97,7 +116,16 @@ static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex
 		start = sym_add(sc, start, t->base);
 		ext = d ? MIN(ext, t->tile) : t->tile;
 	}
-	start = sym_simplify(sc, start, c->assume);
+	return box_index(c, op, mem, ix, i, st, sym_simplify(sc, start, c->assume), ext);
+}
+
+/* Step 1's check of the read's index against the box [start, start + ext)
+ * along dim i (the box grows to what the index reaches). */
+static bool box_index(Analysis *c, const Op *op, const Value *mem, const NodeIndex *ix, int i, PlanTile *st, Sym *start,
+	int64_t ext)
+{
+	SymCtx *sc = c->k->sc;
+	Sym *dim = st->dims[i];
 	int pos = -1;
 	for (int k = 0; k < ix->ndims; k++)
 		if (ix->d[k].dim == dim)

@@ -85,6 +85,9 @@ static bool feeds_mma(const Region *r, const Value *v)
 		const Op *op = r->ops.data[i];
 		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
 			return true;
+		/* a scaled_mma's operands and scales (gfx950) */
+		if (op->kind == OP_SCALED_MMA && (op->args[0] == v || op->args[1] == v || op->args[2] == v || op->args[3] == v))
+			return true;
 		if (op->body && feeds_mma(op->body, v))
 			return true;
 	}
@@ -107,7 +110,7 @@ static bool only_mma_operand(const Region *r, const Value *v, bool no_set)
 		if (no_set && op->kind == OP_SET_SYMBOL)
 			return false;
 		for (int a = 0; a < op->nargs; a++)
-			if (op->args[a] == v && !(op->kind == OP_MMA && a < 2))
+			if (op->args[a] == v && !(op->kind == OP_MMA && a < 2) && !(op->kind == OP_SCALED_MMA && a < 4))
 				return false;
 		if (op->body && !only_mma_operand(op->body, v, no_set))
 			return false;
@@ -349,7 +352,7 @@ static void walk_region(Walk *w, Region *r)
 
 Plan plan_loops(Analysis *c)
 {
-	if (!analysis_mx_not_compiled(c)) /* scaled_mma: selection not written yet */
+	if (!analysis_mx_not_compiled(c)) /* scaled_mma off gfx950, f6 and stray MX values */
 		return (Plan){0};
 	Kernel *k = c->k;
 	ScheduleKind asked = c->opts.asked;

@@ -287,12 +287,12 @@ static const WaveCase cases[] = {
 	 * gfx950 instruction (they run in gfx950[] below) */
 	{"cdna4_gemm_16x16x32_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
 	{"cdna4_gemm_32x32x16_bf16_bf16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
-	/* wave_gemm_mxfp_test.py's scaled GEMMs: gfx950's (scaled MFMAs), not
-	 * compiled yet on any target (gfx950[] below lists them all) */
+	/* wave_gemm_mxfp_test.py's scaled GEMMs: gfx950's (v_mfma_scale_*), the
+	 * other targets reject them naming themselves (gfx950[] runs them) */
 	{"scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp8.json -D M=128 -D N=128 -D K=512 --mx a:128,512:e5m2 --mx a_scale:128,16:scale --mx b:128,512:e5m2 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	/* testCDNA2IntGemm / testCDNA3IntGemm (i8 -> i32) and testF8Gemm (f16
 	 * cast to f8e4m3fnuz in the loop) at test_gemm's first shape */
 	/* testCDNA3IntGemm (I32_16x16x32_I8, I32_32x32x16_I8: gfx942's
@@ -1064,27 +1064,26 @@ static const WaveCase scheduled[] = {
 	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160 --schedule none", NULL, NULL},
 	/* end of the sweep's block */
 	/* wave_gemm_mxfp_test.py (MXFP4 / MXFP8 scaled GEMMs, tkw.scaled_mma on
-	 * gfx950's v_mfma_scale_f32_*_f8f6f4): the interpreter runs them
-	 * (tests/interp/mx_test.c checks it against a float64 reference);
-	 * selection is not written yet, so the compiler rejects the op on
-	 * every target. Inputs as Wave's generate_gemm_afp4wfp4_inputs (--mx,
-	 * wave_inputs.c); Wave's shapes in slow[] */
+	 * gfx950's v_mfma_scale_f32_*_f8f6f4): gfx950's own, run in gfx950[]
+	 * below; gfx942 and gfx90a reject them naming themselves. Inputs as
+	 * Wave's generate_gemm_afp4wfp4_inputs (--mx, wave_inputs.c); Wave's
+	 * shapes in slow[] */
 	{"scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp4_dyn.json -D M=160 -D N=96 -D K=768 --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp8.json -D M=128 -D N=128 -D K=512 --mx a:128,512:e5m2 --mx a_scale:128,16:scale --mx b:128,512:e5m2 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_prefetch_mxfp4.json -D M=256 -D N=256 -D K=512 --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"broadcasted_scale_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_batched_gemm_mxfp4.json -D B=2 -D M=256 -D N=128 -D K=512 --mx a:2,256,256:f4 --mx a_scale:2,256,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp4_preshuffle_scales.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp4_32x32x64.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 };
 
 static const WaveCase slow[] = {
@@ -1204,11 +1203,11 @@ static const WaveCase slow[] = {
 	/* wave_gemm_mxfp_test.py at Wave's shapes (1024^3; the broadcast scale
 	 * at 512^3) */
 	{"scaled_gemm_mxfp4.json --mx a:1024,512:f4 --mx a_scale:1024,32:scale --mx b:1024,512:f4 --mx b_scale:1024,32:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"scaled_gemm_mxfp8.json --mx a:1024,1024:e5m2 --mx a_scale:1024,32:scale --mx b:1024,1024:e5m2 --mx b_scale:1024,32:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 	{"broadcasted_scale_gemm_mxfp4.json --mx a:512,256:f4 --mx a_scale:512:scale --mx b:512,256:f4 --mx b_scale:512,16:scale",
-		"scaled_mma is not compiled yet", NULL},
+		NULL, "gfx950"},
 };
 
 /* Compiler bugs found by the transcription (see wave/README.md): none so
@@ -1506,6 +1505,23 @@ static const WaveCase gfx950[] = {
 	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
 	{"dist_gemm_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* end of the sweep's block */
+	/* wave_gemm_mxfp_test.py (scaled_mma on v_mfma_scale_f32_*_f8f6f4) */
+	{"scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_dyn.json -D M=160 -D N=96 -D K=768 --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp8.json -D M=128 -D N=128 -D K=512 --mx a:128,512:e5m2 --mx a_scale:128,16:scale --mx b:128,512:e5m2 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_prefetch_mxfp4.json -D M=256 -D N=256 -D K=512 --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
+		NULL, NULL},
+	{"broadcasted_scale_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	{"scaled_batched_gemm_mxfp4.json -D B=2 -D M=256 -D N=128 -D K=512 --mx a:2,256,256:f4 --mx a_scale:2,256,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_preshuffle_scales.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_32x32x64.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
 };
 
 START_TEST(wave_gfx950)
