@@ -301,6 +301,15 @@ static bool select_cast(Isel *s, Op *op)
 			op->path, op->dtype == DT_F8E4M3FNUZ ? "to" : "from");
 		return true;
 	}
+	/* the OCP ones are gfx950's: gfx942's fp8 instructions read FNUZ */
+	if ((op->dtype == DT_F8E4M3FN || op->dtype == DT_F8E5M2 || (a && (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2))) &&
+		!isel_is_gfx950(s)) {
+		analysis_error(s->c, op->loc, "%s: a cast %s %s needs gfx950's OCP fp8 conversions, which %s does not have",
+			op->path, a && (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2) ? "from" : "to",
+			dtype_name(a && (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2) ? a->dtype : op->dtype),
+			s->f->target->name);
+		return true;
+	}
 	if (a && a->dtype == DT_F8E4M3FNUZ && isel_is_gfx90a(s)) {
 		analysis_error(s->c, op->loc, "%s: a cast from f8e4m3fnuz needs v_cvt_f32_fp8, which gfx90a does not have",
 			op->path);

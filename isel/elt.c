@@ -536,13 +536,16 @@ MOpnd isel_elt_f32(Isel *s, const TVal *a, int64_t e)
 	return d;
 }
 
-/* A float value to f8 E4M3 FNUZ (gfx942's fp8): v_cvt_pk_fp8_f32 turns
- * two f32 into the codes in bytes 0-1 of its result (round to nearest
- * even; util/dtype.c's rule); a packed dword's two pairs are joined with
- * v_perm_b32, so no write into the other word of a live register (op_sel)
- * is needed. f16 and bf16 go through f32, which holds them exactly. */
+/* A float value to f8 E4M3 FNUZ (gfx942's fp8) or, on gfx950, to OCP
+ * f8e4m3fn or f8e5m2 (its fp8 instructions read and write those):
+ * v_cvt_pk_fp8_f32 (v_cvt_pk_bf8_f32 for e5m2) turns two f32 into the
+ * codes in bytes 0-1 of its result (round to nearest even; util/dtype.c's
+ * rule); a packed dword's two pairs are joined with v_perm_b32, so no
+ * write into the other word of a live register (op_sel) is needed. f16
+ * and bf16 go through f32, which holds them exactly. */
 static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
 {
+	MOp cvt = r->dtype == DT_F8E5M2 ? I_V_CVT_PK_BF8_F32 : I_V_CVT_PK_FP8_F32;
 	MOpnd pair[2];
 	for (int i = 0; i < r->nd; i++) {
 		int per = isel_per_dword(r);
@@ -551,7 +554,7 @@ static TVal *cast_to_fp8(Isel *s, const TVal *a, TVal *r)
 			MOpnd x0 = isel_elt_f32(s, a, e), x1 = per == 4 ? isel_elt_f32(s, a, e + 1) : mo_imm(0);
 			pair[h] = isel_v1(s);
 			MOpnd u[2] = {x0, x1};
-			mblock_add(s->b, I_V_CVT_PK_FP8_F32, 1, &pair[h], 2, u);
+			mblock_add(s->b, cvt, 1, &pair[h], 2, u);
 		}
 		if (per == 1) {
 			r->d[i] = pair[0];
@@ -573,8 +576,9 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 	TVal *r = isel_tval_new(s, to, a->n, a->ix);
 	if (a->dtype == to) {
 		*r = *a;
-	} else if (to == DT_F8E4M3FNUZ && (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16) &&
-		   !isel_is_gfx90a(s)) {
+	} else if (((to == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) && !isel_is_gfx950(s)) ||
+			   ((to == DT_F8E4M3FN || to == DT_F8E5M2) && isel_is_gfx950(s))) &&
+		   (a->dtype == DT_F32 || a->dtype == DT_F16 || a->dtype == DT_BF16)) {
 		return cast_to_fp8(s, a, r);
 	} else if (a->dtype == DT_I32 && (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
 		/* v_cvt_f32_i32 rounds to nearest even, as the interpreter's
@@ -587,10 +591,13 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 			mblock_add(s->b, I_V_CVT_F32_I32, 1, &f->d[j], 1, &x);
 		}
 		return to == DT_F32 ? f : isel_elt_cast(s, f, to);
-	} else if (a->dtype == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) &&
+	} else if (((a->dtype == DT_F8E4M3FNUZ && !isel_is_gfx90a(s) && !isel_is_gfx950(s)) ||
+			   ((a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2) && isel_is_gfx950(s))) &&
 		   (to == DT_F32 || to == DT_F16 || to == DT_BF16)) {
-		/* each code's byte moved down, v_cvt_f32_fp8 (exact: every E4M3
-		 * FNUZ value is an f32, an f16 and a bf16), then as from f32 */
+		/* each code's byte moved down, v_cvt_f32_fp8 (v_cvt_f32_bf8 for
+		 * e5m2; exact: every value of the 8-bit formats is an f32, an
+		 * f16 and a bf16), then as from f32 */
+		MOp cvt = a->dtype == DT_F8E5M2 ? I_V_CVT_F32_BF8 : I_V_CVT_F32_FP8;
 		TVal *f = isel_tval_new(s, DT_F32, a->n, a->ix);
 		for (int64_t j = 0; j < a->n; j++) {
 			MOpnd src = isel_vgpr(s, a->d[isel_elem_dword(a, j)]);
@@ -601,7 +608,7 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 				src = t;
 			}
 			f->d[j] = isel_v1(s);
-			mblock_add(s->b, I_V_CVT_F32_FP8, 1, &f->d[j], 1, &src);
+			mblock_add(s->b, cvt, 1, &f->d[j], 1, &src);
 		}
 		return to == DT_F32 ? f : isel_elt_cast(s, f, to);
 	} else if (a->dtype == DT_F32 && to == DT_F16) {

@@ -279,18 +279,24 @@ static MOp mfma_of(MmaType mt, DType t, bool gfx950)
 	case MMA_I32_32x32x8_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X8_I8 : 0;    /* gfx90a only */
 	case MMA_I32_16x16x32_I8: return t == DT_I8 ? I_V_MFMA_I32_16X16X32_I8 : 0;
 	case MMA_I32_32x32x16_I8: return t == DT_I8 ? I_V_MFMA_I32_32X32X16_I8 : 0;
+	/* the fp8 MFMAs read FNUZ bytes on gfx942 and OCP ones on gfx950
+	 * (mfma_for keeps each dtype to its target); e5m2 is bf8 */
 	case MMA_F32_16x16x32_F8:
 		if (t == DT_F16 || t == DT_BF16) /* the shape on 16-bit data: gfx950's */
 			return t == DT_F16 ? I_V_MFMA_F32_16X16X32_F16 : I_V_MFMA_F32_16X16X32_BF16;
-		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_16X16X32_FP8_FP8 : 0;
+		/* fall through */
 	case MMA_F32_16x16x32_K4_F8:
-		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_16X16X32_FP8_FP8 : 0;
+		return t == DT_F8E4M3FNUZ || t == DT_F8E4M3FN ? I_V_MFMA_F32_16X16X32_FP8_FP8
+		       : t == DT_F8E5M2                       ? I_V_MFMA_F32_16X16X32_BF8_BF8
+							      : 0;
 	case MMA_F32_32x32x16_F8:
 		if (t == DT_F16 || t == DT_BF16)
 			return t == DT_F16 ? I_V_MFMA_F32_32X32X16_F16 : I_V_MFMA_F32_32X32X16_BF16;
-		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_32X32X16_FP8_FP8 : 0;
+		/* fall through */
 	case MMA_F32_32x32x16_K4_F8:
-		return t == DT_F8E4M3FNUZ ? I_V_MFMA_F32_32X32X16_FP8_FP8 : 0;
+		return t == DT_F8E4M3FNUZ || t == DT_F8E4M3FN ? I_V_MFMA_F32_32X32X16_FP8_FP8
+		       : t == DT_F8E5M2                       ? I_V_MFMA_F32_32X32X16_BF8_BF8
+							      : 0;
 	default: return 0;
 	}
 }
@@ -321,7 +327,8 @@ static MOp mfma_for(MmaType mt, DType t, const char *proc)
 {
 	bool gfx950 = strcmp(proc, "gfx950") == 0, gfx90a = strcmp(proc, "gfx90a") == 0;
 	MOp mfma = mt == MMA_NONE ? 0 : mfma_on_target(mfma_of(mt, t, gfx950), gfx90a);
-	if (!mfma || (gfx950 && t == DT_F8E4M3FNUZ) || !isa_mfma_passes(mfma, gfx90a) ||
+	bool ocp = t == DT_F8E4M3FN || t == DT_F8E5M2;
+	if (!mfma || (gfx950 && t == DT_F8E4M3FNUZ) || (!gfx950 && ocp) || !isa_mfma_passes(mfma, gfx90a) ||
 		((isa_info[mfma].flags & IF_GFX950) && !gfx950))
 		return 0;
 	return mfma;
@@ -420,6 +427,13 @@ void isel_select_mma(Isel *s, Op *op)
 			op->path, mi->name);
 		return;
 	}
+	if (!isel_is_gfx950(s) && (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2)) {
+		hint_mma(c, mt, a->dtype, s->f->target->name);
+		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs gfx950's OCP fp8 MFMAs, which %s does not "
+					  "have (its fp8 MFMAs read f8e4m3fnuz)",
+			op->path, mi->name, dtype_name(a->dtype), s->f->target->name);
+		return;
+	}
 	if (!isa_mfma_passes(mfma, gfx90a) || ((isa_info[mfma].flags & IF_GFX950) && !isel_is_gfx950(s))) {
 		hint_mma(c, mt, a->dtype, s->f->target->name);
 		analysis_error(c, op->loc, "%s: MMA type %s with %s operands needs %s, which %s does not have", op->path,
@@ -476,6 +490,30 @@ void isel_select_mma(Isel *s, Op *op)
 			es == 1 && !k4 ? " (8-bit operands need a tile of whole dwords, a multiple of 4)" : "");
 		return;
 	}
+	/* gfx950's doubled-K MFMAs: i8 16x16x64 / 32x32x32 take two K copies
+	 * of the 16x16x32 / 32x32x16 layout at once, the f8f6f4 16x16x128 /
+	 * 32x32x64 four of the OCP fp8 ones (unscaled; cbsz = blgp = the
+	 * format). A and B agree on which k sits in which lane and element, so
+	 * the sum has the same terms, in half or a quarter of the passes.
+	 * Whole groups of copies, no K window. */
+	unsigned wfmt = 0;
+	if (isel_is_gfx950(s) && !k4 && !window && kstep == 1 && halves == 1 && !pad) {
+		MOp wide = 0;
+		int wk = 1;
+		if (mfma == I_V_MFMA_I32_16X16X32_I8 || mfma == I_V_MFMA_I32_32X32X16_I8)
+			wide = mfma == I_V_MFMA_I32_16X16X32_I8 ? I_V_MFMA_I32_16X16X64_I8 : I_V_MFMA_I32_32X32X32_I8, wk = 2;
+		else if (a->dtype == DT_F8E4M3FN || a->dtype == DT_F8E5M2) {
+			bool s16 = mfma == I_V_MFMA_F32_16X16X32_FP8_FP8 || mfma == I_V_MFMA_F32_16X16X32_BF8_BF8;
+			wide = s16 ? I_V_MFMA_F32_16X16X128_F8F6F4 : I_V_MFMA_F32_32X32X64_F8F6F4, wk = 4;
+			wfmt = a->dtype == DT_F8E5M2 ? 1 : 0;
+		}
+		if (wide && kc % wk == 0 && dpc * wk == isa_info[wide].src[0]) {
+			mfma = wide;
+			kstep = wk;
+			od = dpc * wk;
+		} else
+			wfmt = 0;
+	}
 	MOpnd zero = {0};
 	for (int64_t kk = 0; kk < kc; kk += kstep) {
 		KWindow wa, wb;
@@ -495,7 +533,9 @@ void isel_select_mma(Isel *s, Op *op)
 				for (int64_t n = 0; n < nc; n++) {
 					int64_t cr = copy_num(rx, M, m, N, n);
 					MOpnd u[3] = {A[m], B[n], started[cr] ? ct[cr] : mo_imm(0)};
-					mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
+					MInst *in = mblock_add(s->b, mfma, 1, &ct[cr], 3, u);
+					if (isa_info[mfma].flags & IF_F8F6F4)
+						in->mods = MI_MODS_MFMA(wfmt, wfmt, 0, 0);
 					started[cr] = true;
 				}
 		}

@@ -1483,6 +1483,12 @@ bool analysis_mx_not_compiled(Analysis *c)
 				for (int a = 0; a < u->nargs; a++)
 					ok &= u->args[a] != v || u->kind == OP_SCALED_MMA;
 			}
+			if (!ok && (v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN)) {
+				analysis_error(c, op->loc, "%s: %s values are not compiled yet (held a byte each here; gfx950's "
+							  "scaled MFMAs take them packed; wavecc interp runs them)",
+					op->path, dtype_name(v->dtype));
+				return false;
+			}
 			if (!ok) {
 				analysis_error(c, op->loc,
 					f6 ? "%s: %s values are not compiled yet (wavecc interp runs them)"

@@ -101,6 +101,86 @@ START_TEST(emulator_keeps_gfx950_mfmas_to_gfx950)
 }
 END_TEST
 
+/* scaled_mma: one v_mfma_scale_f32_16x16x128_f8f6f4 per K step and copy,
+ * A's and B's formats in cbsz/blgp (fp4: 4, e5m2: 1), the two scale VGPRs
+ * after C; the 32x32x64 type on its own instruction. (wave_test.c's
+ * gfx950 list runs them against the interpreter.) */
+START_TEST(scaled_mma_selected)
+{
+	static const struct {
+		const char *file, *want;
+	} k[] = {
+		{"scaled_gemm_mxfp4.json", "v_mfma_scale_f32_16x16x128_f8f6f4"},
+		{"scaled_gemm_mxfp8.json", "v_mfma_scale_f32_16x16x128_f8f6f4"},
+		{"scaled_gemm_mxfp4_32x32x64.json", "v_mfma_scale_f32_32x32x64_f8f6f4"},
+	};
+	for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+		CmdResult r = test_wavecc("compile tests/driver/wave/%s -D M=128 -D N=128 -D K=512 --mcpu gfx950 -S -o -",
+			k[i].file);
+		const char *at = strstr(r.out, k[i].want);
+		bool fp4 = strstr(k[i].file, "mxfp4") != NULL;
+		ck_assert_msg(r.status == 0 && at, "%s: %s", k[i].file, r.err);
+		const char *eol = strchr(at, '\n');
+		char line[256];
+		snprintf(line, sizeof line, "%.*s", (int)(eol ? eol - at : 200), at);
+		ck_assert_msg(strstr(line, fp4 ? "cbsz:4 blgp:4" : "cbsz:1 blgp:1"), "%s: %s", k[i].file, line);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
+/* gfx950's OCP fp8 GEMM (testF8Gemm on f8e4m3fn): the fp8 MFMA per K copy
+ * at a K tile of 32, the unscaled 16x16x128 f8f6f4 for four copies at 128;
+ * an i8 GEMM's two K copies on v_mfma_i32_32x32x32_i8. gfx942 rejects the
+ * OCP kernel naming itself. */
+START_TEST(ocp_f8_and_i8_doubled_k)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/wg_gemm_f8_ocp_16x16x32.json -D M=128 -D N=192 -D K=160 "
+				  "--mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_mfma_f32_16x16x32_fp8_fp8") && strstr(r.out, "v_cvt_pk_fp8_f32"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_f8_ocp_16x16x32.json -D M=128 -D N=192 -D K=160 -D BLOCK_K=128 "
+			"--mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_mfma_f32_16x16x128_f8f6f4") &&
+			      !strstr(r.out, "v_mfma_f32_16x16x32_fp8_fp8"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_int_32x32x16_i8.json -D M=64 -D N=64 -D K=64 --mcpu gfx950 -S "
+			"-o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_mfma_i32_32x32x32_i8") && !strstr(r.out, "v_mfma_i32_32x32x16_i8"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_f8_ocp_16x16x32.json --mcpu gfx942 -o %s/o.co",
+		test_tmpdir("gfx950"));
+	ck_assert_msg(r.status == 1 && strstr(r.err, ": error: ") && strstr(r.err, "which gfx942 does not have"), "%s",
+		r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* What the scaled MFMAs are not given in their layouts is a located error
+ * naming the op: an fp8 lhs with an fp4 rhs (gfx950 lays the two widths
+ * out differently along K). */
+START_TEST(scaled_mma_mixed_widths_rejected)
+{
+	const char *dir = test_tmpdir("gfx950");
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd,
+		"cd '%s' && sed -e '0,\\|\"K/2\"|s||\"K\"|' -e '0,\\|\"f4e2m1fn\"|s||\"f8e5m2\"|' "
+		"tests/driver/wave/scaled_gemm_mxfp4.json > '%s/mixed.json'",
+		test_root(), dir);
+	CmdResult r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 0);
+	cmd_result_free(&r);
+	r = test_wavecc("compile %s/mixed.json -D M=128 -D N=128 -D K=512 --mcpu gfx950 -o %s/m.co", dir, dir);
+	ck_assert_msg(r.status == 1 && strstr(r.err, "mixed.json:") && strstr(r.err, ": error: graph[1].body[8]") &&
+			      strstr(r.err, "scaled_mma of f8e5m2 and f4e2m1fn"),
+		"%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* The cycle model's MI355X: gfx950's default GPU. */
 START_TEST(profile_mi355x)
 {
@@ -125,6 +205,9 @@ int main(void)
 	tcase_add_test(tc, fnuz_f8_rejected);
 	tcase_add_test(tc, emulator_keeps_gfx950_mfmas_to_gfx950);
 	tcase_add_test(tc, profile_mi355x);
+	tcase_add_test(tc, scaled_mma_selected);
+	tcase_add_test(tc, ocp_f8_and_i8_doubled_k);
+	tcase_add_test(tc, scaled_mma_mixed_widths_rejected);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

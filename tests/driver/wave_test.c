@@ -314,6 +314,10 @@ static const WaveCase cases[] = {
 	/* an f8 K step of 32 in a K tile of 16: the lanes whose k lie past the
 	 * trip's window get zero operands */
 	{"wg_gemm_f8_16x16x32.json -D M=100 -D N=70 -D K=90 -D BLOCK_K=16", NULL, "gfx942"},
+	/* testF8Gemm with gfx950's fp8, the OCP f8e4m3fn and f8e5m2 (its fp8
+	 * conversions and MFMAs read no FNUZ): gfx950's (gfx950[] below) */
+	{"wg_gemm_f8_ocp_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, "gfx950"},
+	{"wg_gemm_bf8_ocp_32x32x16.json -D M=100 -D N=70 -D K=96", NULL, "gfx950"},
 	/* wave_gemm_test.py::testI8HwTransposeGemm (gfx950's hardware transpose
 	 * loads in Wave; here a mapped read): 16x16x16 tiles, one wave, a and
 	 * b shared, b i8[K, N] read through {N: i, K: j}, I32_16x16x32_I8 and
@@ -1485,6 +1489,18 @@ static const WaveCase gfx950[] = {
 	{"i8_hw_transpose_gemm_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	{"i8_hw_transpose_gemm_32x32x16.json -D M=100 -D N=70 -D K=90", NULL, NULL},
 	{"wg_gemm_int_16x16x16_i8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	/* gfx950's fp8 is OCP (e4m3fn): testF8Gemm on f8e4m3fn and f8e5m2,
+	 * with the K tile one MFMA's K (v_mfma_f32_16x16x32_fp8_fp8 on OCP
+	 * bytes) and four (the unscaled v_mfma_f32_16x16x128_f8f6f4 and
+	 * 32x32x64 take four K copies at once); the i8 GEMMs with two K copies
+	 * a step (v_mfma_i32_16x16x64_i8, 32x32x32); unaligned shapes too */
+	{"wg_gemm_f8_ocp_16x16x32.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"wg_gemm_f8_ocp_16x16x32.json -D M=128 -D N=192 -D K=160 -D BLOCK_K=128", NULL, NULL},
+	{"wg_gemm_f8_ocp_16x16x32.json -D M=100 -D N=70 -D K=96 -D BLOCK_K=128", NULL, NULL},
+	{"wg_gemm_bf8_ocp_32x32x16.json -D M=128 -D N=192 -D K=160 -D BLOCK_K=64", NULL, NULL},
+	{"wg_gemm_bf8_ocp_32x32x16.json -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"wg_gemm_int_16x16x32_i8.json -D M=128 -D N=192 -D K=160 -D BLOCK_K=64", NULL, NULL},
+	{"wg_gemm_int_32x32x16_i8.json -D M=100 -D N=70 -D K=90", NULL, NULL},
 	/* gfx950's fp8 is OCP (e4m3fn): the FNUZ transcriptions are rejected */
 	{"wg_gemm_f8_16x16x32.json -D M=128 -D N=192 -D K=160", "whose fp8 instructions use the OCP encodings",
 		NULL},
