@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 PKGS="build-essential pkg-config libjansson-dev libelf-dev libmsgpack-dev check \
-llvm-19 clang-19 lld-19 libclang-rt-19-dev libamdhip64-dev python3 python3-numpy python3-sympy llvm-22"
+llvm-19 clang-19 lld-19 libclang-rt-19-dev libamdhip64-dev python3 python3-numpy python3-sympy llvm-22 clang-22 lld-22"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
