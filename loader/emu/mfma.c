@@ -23,13 +23,13 @@
  * its field names (cbsz for A, blgp for B: 0 fp8 e4m3fn, 1 bf8 e5m2, 2 fp6
  * e2m3, 3 bf6 e3m2, 4 fp4 e2m1), packed from bit 0 of the first register
  * up (8, 6 or 4 bits an element; a 6-bit one may straddle two registers).
- * Which k element e of lane l holds depends on the width: the 8-bit
- * formats take K in two halves of 16 per lane (as AMD's CDNA4 blog on
- * matrix cores lays out 32x32x64 fp8 and Wave's ScaledMMAType mapping does
- * for both shapes): k = (K/2)*floor(e/16) + 16*floor(l/M) + e%16; the 6-
- * and 4-bit formats run K contiguously: k = 32*floor(l/M) + e (the blog's
- * fp4 layout, Wave's MMA_SCALE_FP4; fp6 is taken to share fp4's, as it
- * shares its single-pass timing). The scaled forms multiply each product
+ * Which k element e of lane l holds depends on the width: the 8- and
+ * 6-bit formats take K in two halves of 16 per lane (as AMD's CDNA4 blog
+ * on matrix cores lays out 32x32x64 fp8, and Wave's ScaledMMAType mapping
+ * 16x16x128's fp8 and fp6): k = (K/2)*floor(e/16) + 16*floor(l/M) + e%16
+ * (a 6-bit half is three registers); fp4 runs K contiguously:
+ * k = 32*floor(l/M) + e (the blog's fp4 layout, Wave's MMA_SCALE_FP4).
+ * The scaled forms multiply each product
  * by 2^(sa - 127) * 2^(sb - 127), the e8m0 scales of A's row and B's
  * column for the 32-wide block k / 32: for A row i and block b the byte
  * scale_sel[0] of scale register A in lane i + M*b, for B column j the
@@ -176,7 +176,7 @@ static void gather_f8f6f4(Wave *w, unsigned r, unsigned f, int M, int K, double 
 	int bits = FMT8[f].bits;
 	for (int l = 0; l < 64; l++)
 		for (int e = 0; e < 32; e++) {
-			int k = bits == 8 ? (K / 2) * (e / 16) + 16 * (l / M) + e % 16 : 32 * (l / M) + e;
+			int k = bits != 4 ? (K / 2) * (e / 16) + 16 * (l / M) + e % 16 : 32 * (l / M) + e;
 			X[l % M][k] = ocp_value(lane_bits(w, r, l, e * bits, bits), FMT8[f].eb, FMT8[f].mb);
 		}
 }

@@ -11,8 +11,8 @@
  *   scales 2^(e - 127) with 0xff NaN, conversions to a format by searching
  *   all its codes for the nearest value (ties to the even code);
  *   operands packed into the lanes from the matrices as the CDNA4 layouts
- *   put them (8-bit formats of the f8f6f4 MFMAs in two halves of K,
- *   6- and 4-bit ones contiguous; the scale of row/column x and block b in
+ *   put them (8- and 6-bit formats of the f8f6f4 MFMAs in two halves of
+ *   K, 4-bit ones contiguous; the scale of row/column x and block b in
  *   lane x + M*b) -- the direction opposite to the emulator's gather.
  *
  * clang is the check on the encodings (cbsz/blgp, the scale op_sel bytes,
@@ -132,7 +132,7 @@ static void put_bits(uint32_t v[8], int bit, int w, unsigned x)
 /* The k the CDNA4 layout gives element e of a lane in lane group g. */
 static int lane_k(Fmt f, int K, int g, int e)
 {
-	return FBITS[f] == 8 ? (K / 2) * (e / 16) + 16 * g + e % 16 : 32 * g + e;
+	return FBITS[f] != 4 ? (K / 2) * (e / 16) + 16 * g + e % 16 : 32 * g + e;
 }
 
 static void run_mx(const MxCase *c)
