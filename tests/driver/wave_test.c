@@ -1538,6 +1538,13 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	{"scaled_gemm_mxfp4_32x32x64.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
 		NULL, NULL},
+	/* unaligned M, N and a K that is not whole K tiles (a masked tail:
+	 * zero operands, whatever scale beside them, add nothing), static and
+	 * dynamic */
+	{"scaled_gemm_mxfp4.json -D M=100 -D N=70 -D K=288 --mx a:100,144:f4 --mx a_scale:100,9:scale --mx b:70,144:f4 --mx b_scale:70,9:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_dyn.json -D M=100 -D N=70 -D K=288 --mx a:100,144:f4 --mx a_scale:100,9:scale --mx b:70,144:f4 --mx b_scale:70,9:scale",
+		NULL, NULL},
 };
 
 START_TEST(wave_gfx950)
