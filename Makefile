@@ -90,7 +90,7 @@ DOCDIR = $(PREFIX)/share/doc/wavecc
 # What install puts in DOCDIR: the pages the header and the command point to.
 DOCS = README.md $(wildcard docs/*.md) docs/kernel-format.schema.json
 
-.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-aiter-gemm bench-profile bench-schedule clean install uninstall
+.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-aiter-gemm bench-profile bench-schedule bench-calibrate clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -320,6 +320,11 @@ bench-aiter-gemm: $(BUILD)/wavecc
 bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
 	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+# the cycle model against AMD-measured GEMM times (bench/calibrate.c, bench/calibration/aiter_gemms.csv);
+# AITER_HSA: aiter's hsa/ folder of code objects (github.com/ROCm/aiter; default: an aiter/hsa beside the checkout)
+AITER_HSA ?= $(abspath $(firstword $(wildcard ../aiter/hsa ../../aiter/hsa)))
+bench-calibrate: $(BUILD)/bench/calibrate
+	AITER_HSA='$(AITER_HSA)' $(BUILD)/bench/calibrate $(CALIBRATE_FLAGS)
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(BUILD)/libwavecc.a $(LIBS) -o $@

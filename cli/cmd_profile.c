@@ -160,6 +160,49 @@ static void usage(FILE *f)
 
 /* ---- running the sample ---- */
 
+/* Run d on zero-filled buffers with options o; launch_run_memory's result
+ * (its messages appended to msg). */
+static int run_zeroed(const LaunchDesc *d, const void *code, size_t len, const RunOptions *o, Buf *msg)
+{
+	Vec(HostBuffer) hb = {0};
+	for (size_t i = 0; i < d->nargs; i++) {
+		if (d->args[i].kind != LARG_BUFFER)
+			continue;
+		void *host = calloc(d->args[i].nbytes ? d->args[i].nbytes : 1, 1);
+		if (!host)
+			die("cannot allocate %llu bytes for buffer '%s'", (unsigned long long)d->args[i].nbytes, d->args[i].name);
+		vec_push(&hb, ((HostBuffer){d->args[i].name, host, d->args[i].nbytes}));
+	}
+	int lr = launch_run_memory(d, code, len, o, hb.data, hb.len, msg);
+	for (size_t i = 0; i < hb.len; i++)
+		free(hb.data[i].data);
+	vec_free(&hb);
+	return lr;
+}
+
+/* The L2 model needs to know which of the first workgroup's lines its
+ * neighbours along y and z (and x, when the sample has one workgroup)
+ * share: each neighbour the sample does not hold runs as a probe, its
+ * first PROBE_INSTS wave instructions recorded (a prefix tells the
+ * classes; a probe that fails or stops early still says what it saw). */
+enum { PROBE_INSTS = 200000 };
+static void probe_neighbours(const LaunchDesc *d, const void *code, size_t len, const Profile *pr, TmRecorder *rec,
+	uint64_t sample, uint32_t nwaves)
+{
+	uint64_t stride[3] = {1, pr->grid[0], (uint64_t)pr->grid[0] * pr->grid[1]};
+	for (int dim = 0; dim < 3; dim++) {
+		if (pr->grid[dim] < 2 || stride[dim] < sample)
+			continue;
+		TmRecorder *probe = tm_probe_new(pr->arch, stride[dim], nwaves);
+		RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(probe), .max_instructions = PROBE_INSTS,
+				 .policy = {.waves = EMU_WAVES_BARRIER}};
+		Buf msg = {0};
+		(void)run_zeroed(d, code, len, &ro, &msg);
+		buf_free(&msg);
+		tm_recorder_attach_probe(rec, dim, probe);
+	}
+}
+
 static int profile_run(const LaunchDesc *d, const void *code, size_t len, const ProfArgs *a, Profile *pr)
 {
 	CodeObject co;
@@ -200,25 +243,18 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	if (sample > share)
 		sample = share; /* more would put other CUs' workgroups on this one */
 	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
-	Vec(HostBuffer) hb = {0};
+	tm_recorder_grid(rec, pr->grid[0], pr->grid[1], pr->grid[2]);
 	pr->footprint = 0;
-	for (size_t i = 0; i < d->nargs; i++) {
-		if (d->args[i].kind != LARG_BUFFER)
-			continue;
-		void *host = calloc(d->args[i].nbytes ? d->args[i].nbytes : 1, 1);
-		if (!host)
-			die("cannot allocate %llu bytes for buffer '%s'", (unsigned long long)d->args[i].nbytes, d->args[i].name);
-		vec_push(&hb, ((HostBuffer){d->args[i].name, host, d->args[i].nbytes}));
-		pr->footprint += (double)d->args[i].nbytes;
-	}
+	for (size_t i = 0; i < d->nargs; i++)
+		if (d->args[i].kind == LARG_BUFFER)
+			pr->footprint += (double)d->args[i].nbytes;
 	/* The recorder keeps one stream per wave, so the wave order does not
 	 * change what a race-free kernel records; run-to-barrier pins the rest
 	 * (the first-seen order of the pc table, racy kernels). */
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
-	int lr = launch_run_memory(d, code, len, &ro, hb.data, hb.len, &msg);
-	for (size_t i = 0; i < hb.len; i++)
-		free(hb.data[i].data);
-	vec_free(&hb);
+	int lr = run_zeroed(d, code, len, &ro, &msg);
+	if (lr == 0)
+		probe_neighbours(d, code, len, pr, rec, sample, nwaves);
 	int rc = 0;
 	if (lr != 0) {
 		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */

@@ -88,8 +88,8 @@ typedef struct {
 	uint32_t next_wg, resident_wgs, simd_waves[8];
 	uint32_t simd_list[8][64]; /* the resident waves of each SIMD (indices into w) */
 	uint32_t running;          /* dispatched waves not yet ended */
-	double valu_free[8], mfma_free[8], ta_free, lds_free, l2_free, hbm_free;
-	double hbm_latency; /* at the configured clock */
+	double valu_free[8], mfma_free[8], ta_free, lds_free, l2_free, mall_free, hbm_free;
+	double hbm_latency, mall_latency; /* at the configured clock */
 	Cache l1, sc;
 	uint64_t *l2seen;
 	size_t l2cap, l2len;
@@ -162,13 +162,20 @@ static bool l2_first_touch(Sim *s, uint64_t line)
 	}
 }
 
-/* A line's first touch goes to HBM for the fraction l2_miss_fraction of
- * lines, chosen by address (the same line always decides the same way). */
-static bool goes_to_hbm(Sim *s, uint64_t line)
+/* Where a line's load is served beyond the L1: a first touch of the
+ * sample misses the XCD's L2 for the fraction l2_miss_fraction of lines,
+ * and of those the Infinity Cache for mall_miss_fraction (without a MALL
+ * every L2 miss goes to HBM); lines are chosen by address, so a line
+ * always decides the same way. */
+enum { AT_L2, AT_MALL, AT_HBM };
+static double unit_hash(uint64_t x) { return (double)(mix(x) >> 11) * 0x1p-53; }
+static int load_level(Sim *s, uint64_t line)
 {
-	if (!l2_first_touch(s, line))
-		return false;
-	return (double)(mix(line) >> 11) * 0x1p-53 < s->cfg->l2_miss_fraction;
+	if (!l2_first_touch(s, line) || unit_hash(line) >= s->cfg->l2_miss_fraction)
+		return AT_L2;
+	if (s->cfg->mall_bytes_per_clk <= 0)
+		return AT_HBM;
+	return unit_hash(line ^ UINT64_C(0x9e3779b97f4a7c15)) < s->cfg->mall_miss_fraction ? AT_HBM : AT_MALL;
 }
 
 /* A bandwidth server: the transfer starts when both it and the server are
@@ -296,9 +303,11 @@ static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
 		uint64_t line = s->r->lines.data[e->line0 + k];
 		double t = start + k * lb / l1rate, d;
 		if (store) {
+			/* write-through to L2; a line's first write is written
+			 * back to HBM (the Infinity Cache keeps no dirty data) */
 			d = serve(&s->l2_free, t, lb, s->cfg->l2_bytes_per_clk) + p->store_ack_latency;
 			s->out->bytes_l2 += (uint64_t)lb;
-			if (goes_to_hbm(s, line)) {
+			if (l2_first_touch(s, line)) {
 				serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk);
 				s->out->bytes_hbm += (uint64_t)lb;
 			}
@@ -309,10 +318,18 @@ static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
 			s->out->bytes_l1 += (uint64_t)lb;
 			s->out->bytes_l2 += (uint64_t)lb;
 			d = serve(&s->l2_free, t, lb, s->cfg->l2_bytes_per_clk);
-			if (goes_to_hbm(s, line)) {
+			switch (load_level(s, line)) {
+			case AT_HBM:
+				if (s->cfg->mall_bytes_per_clk > 0)
+					serve(&s->mall_free, t, lb, s->cfg->mall_bytes_per_clk);
 				d = serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk) + s->hbm_latency;
 				s->out->bytes_hbm += (uint64_t)lb;
-			} else {
+				break;
+			case AT_MALL:
+				d = serve(&s->mall_free, t, lb, s->cfg->mall_bytes_per_clk) + s->mall_latency;
+				s->out->bytes_mall += (uint64_t)lb;
+				break;
+			default:
 				d += p->l2_latency;
 			}
 		}
@@ -609,6 +626,7 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 	 * clock */
 	double scale = cfg->clock_mhz > 0 ? cfg->clock_mhz / s.p.latency_clock_mhz : 1;
 	s.hbm_latency = s.p.l2_latency + (s.p.hbm_latency - s.p.l2_latency) * scale;
+	s.mall_latency = s.p.l2_latency + fmax(0, s.p.mall_latency - s.p.l2_latency) * scale;
 	s.nw = (uint32_t)(r->wg_count * r->nwaves);
 	s.w = xcalloc(s.nw + 1, sizeof *s.w);
 	s.wg_live = xcalloc(r->wg_count + 1, sizeof *s.wg_live);
@@ -665,7 +683,7 @@ int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, cha
 		}
 	}
 	/* written-back data still draining from L2 to HBM ends with the kernel */
-	double drain = fmax(s.hbm_free, s.l2_free);
+	double drain = fmax(fmax(s.hbm_free, s.l2_free), s.mall_free);
 	if (drain > (double)out->cycles)
 		out->cycles = (uint64_t)ceil(drain);
 	for (uint32_t i = 0; i < s.nw; i++) {

@@ -54,11 +54,15 @@ void tm_occupancy(const TmGpu *g, const KernelDescriptor *kd, uint32_t lds_bytes
 		o->wgs_per_cu = 1, o->limit = "does not fit (modelled as 1)";
 }
 
+/* The busiest CU's workgroups: round-robin over the XCDs, then over the
+ * CUs of each. */
 static uint64_t per_cu(const TmGpu *g, uint64_t nwg, uint64_t *active)
 {
-	uint64_t cus = (uint64_t)g->cus;
+	uint64_t cus = (uint64_t)g->cus, per = (uint64_t)g->cus_per_l2;
+	uint64_t xcds = per ? (uint64_t)fmax(1, round(g->cus / g->cus_per_l2)) : 1;
 	*active = nwg < cus ? nwg : cus;
-	return (nwg + cus - 1) / cus;
+	uint64_t on_xcd = (nwg + xcds - 1) / xcds;
+	return per ? (on_xcd + per - 1) / per : (nwg + cus - 1) / cus;
 }
 
 uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ)
@@ -66,6 +70,84 @@ uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ)
 	uint64_t active, w = per_cu(g, nwg, &active);
 	uint64_t cap = 2 * (uint64_t)occ > 2 ? 2 * (uint64_t)occ : 2;
 	return w < cap ? w : cap;
+}
+
+/* ---- the L2 and Infinity Cache model ----
+ * Workgroups go round-robin to the XCDs (workgroup i to XCD i mod X), and
+ * each XCD runs its share in rounds of (CUs per XCD x occupancy). The lines
+ * of a workgroup fall into classes by the grid dims they depend on
+ * (tm_recorder_classes); a set of workgroups touches, of class c, one copy
+ * per distinct projection of their coordinates onto c's dims. An XCD's L2
+ * misses are the union of its workgroups' lines when that fits in its L2,
+ * else the sum of each round's union (concurrent workgroups share, earlier
+ * rounds are evicted); the Infinity Cache misses are the grid's union when
+ * it fits in the MALL (at most the kernel's buffers), else every L2 miss. */
+
+/* Distinct projections onto the dims of class c of the workgroups first,
+ * first + step, ... (count of them), each wg id below nwg. */
+static uint64_t distinct_proj(int c, const uint32_t g[3], uint64_t first, uint64_t step, uint64_t count)
+{
+	if (c == 0)
+		return count ? 1 : 0;
+	LineSet set = {0};
+	for (uint64_t k = 0; k < count; k++) {
+		uint64_t i = first + k * step, x = i % g[0], y = i / g[0] % g[1], z = i / g[0] / g[1];
+		uint64_t key = (c & 1 ? x : 0) + (uint64_t)g[0] * ((c & 2 ? y : 0) + (uint64_t)g[1] * (c & 4 ? z : 0));
+		tm_lineset_add(&set, key);
+	}
+	uint64_t n = set.len;
+	tm_lineset_free(&set);
+	return n;
+}
+
+static double union_bytes(const double frac[8], double wg_bytes, const uint32_t g[3], uint64_t first, uint64_t step,
+	uint64_t count)
+{
+	double sum = 0;
+	for (int c = 0; c < 8; c++)
+		if (frac[c] > 0)
+			sum += frac[c] * (double)distinct_proj(c, g, first, step, count);
+	return wg_bytes * sum;
+}
+
+enum { REUSE_MAX_IDS = 1 << 18 }; /* workgroups walked per estimate (beyond: extrapolated) */
+
+static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o,
+	double footprint, TmCuConfig *c)
+{
+	double frac[8];
+	bool known[3];
+	double wg_bytes = tm_recorder_classes(r, frac, known);
+	double unique, requested;
+	tm_recorder_traffic(r, &unique, &requested);
+	uint32_t gr[3] = {r->grid[0] ? r->grid[0] : (uint32_t)nwg, r->grid[1] ? r->grid[1] : 1, r->grid[2] ? r->grid[2] : 1};
+	double q = unique * (double)nwg;
+	uint64_t xcds = (uint64_t)fmax(1, round(p->cus / p->cus_per_l2));
+	uint64_t per_round = (uint64_t)p->cus_per_l2 * (o->wgs_per_cu ? o->wgs_per_cu : 1);
+	uint64_t w0 = (nwg + xcds - 1) / xcds; /* XCD 0's workgroups: 0, X, 2X, ... */
+	uint64_t walk = w0 < REUSE_MAX_IDS ? w0 : REUSE_MAX_IDS;
+	double rounds = 0;
+	for (uint64_t k = 0; k < walk; k += per_round)
+		rounds += union_bytes(frac, wg_bytes, gr, k * xcds, xcds, walk - k < per_round ? walk - k : per_round);
+	double all = union_bytes(frac, wg_bytes, gr, 0, xcds, walk);
+	double l2cap = g->l2_mib * 1048576.0;
+	double m0 = (all <= l2cap ? all : rounds) * (double)w0 / (double)(walk ? walk : 1);
+	double m2 = m0 * (double)nwg / (double)(w0 ? w0 : 1); /* every XCD like XCD 0 */
+	double grid = 0;
+	for (int k = 0; k < 8; k++)
+		grid += frac[k] * (k & 1 ? gr[0] : 1) * (k & 2 ? gr[1] : 1) * (k & 4 ? gr[2] : 1);
+	grid *= wg_bytes;
+	double hbm;
+	if (p->mall_mib > 0 && grid <= p->mall_mib * 1048576.0)
+		hbm = footprint > 0 ? fmin(grid, footprint) : grid;
+	else
+		hbm = m2;
+	m2 = fmax(m2, hbm);
+	c->first_touch_bytes = q;
+	c->l2_miss_bytes = m2;
+	c->hbm_read_bytes = hbm;
+	c->l2_miss_fraction = q > 0 ? fmin(1.0, m2 / q) : 1.0;
+	c->mall_miss_fraction = m2 > 0 ? fmin(1.0, hbm / m2) : 1.0;
 }
 
 void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
@@ -88,14 +170,11 @@ void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOcc
 	double l2s = ceil(p.cus / p.cus_per_l2);
 	double per_l2 = ceil((double)active / l2s);
 	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
-	/* HBM data reaches a CU through its L2 path */
+	/* HBM and Infinity Cache data reach a CU through its L2 path */
 	c->hbm_bytes_per_clk = fmin(c->hbm_bytes_per_clk, c->l2_bytes_per_clk);
-	double unique, requested;
-	tm_recorder_traffic(r, &unique, &requested);
-	/* HBM must deliver the kernel's footprint once; first touches of the
-	 * whole grid beyond it are L2 (or Infinity Cache) hits */
-	double first = unique * (double)nwg;
-	c->l2_miss_fraction = footprint_bytes > 0 && first > 0 ? fmin(1.0, footprint_bytes / first) : 1.0;
+	if (p.mall_gbps > 0 && p.mall_mib > 0)
+		c->mall_bytes_per_clk = fmin(p.mall_gbps * 1e9 / clk / (double)active, c->l2_bytes_per_clk);
+	cache_model(g, &p, r, nwg, o, footprint_bytes, c);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -134,8 +213,12 @@ void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint
 	double hbm_rate = p.hbm_gbps * p.hbm_efficiency * 1e9; /* achievable, not peak */
 	if (hbm_total / hbm_rate * clk > cycles)
 		cycles = hbm_total / hbm_rate * clk;
+	double mall_total = s ? (double)cu->bytes_mall / s * (double)nwg : 0;
+	if (p.mall_gbps > 0 && mall_total / (p.mall_gbps * 1e9) * clk > cycles)
+		cycles = mall_total / (p.mall_gbps * 1e9) * clk;
 	e->cu_cycles = cycles;
-	e->seconds = cycles / clk;
+	e->launch_seconds = p.launch_us * 1e-6;
+	e->seconds = cycles / clk + e->launch_seconds;
 	double per_wg = s ? 1.0 / s : 0;
 	if (e->seconds > 0) {
 		e->tflops = cu->mfma_flops * per_wg * (double)nwg / e->seconds / 1e12;

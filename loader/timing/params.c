@@ -42,24 +42,27 @@ const TmGpu *tm_gpu_default(EmuArch arch)
 const char *tm_gpu_names(void) { return "MI300X, MI308X, MI325X, MI355X or MI250X"; }
 
 const char *const tm_param_name[TM_NPARAMS] = {
-#define X(name, a, b, unit, src) #name,
+#define X(name, a, b, c, unit, src) #name,
 	TM_PARAMS(X)
 #undef X
 };
 
 static const char *const param_src[TM_NPARAMS] = {
-#define X(name, a, b, unit, src) src,
+#define X(name, a, b, c, unit, src) src,
 	TM_PARAMS(X)
 #undef X
 };
 
-bool tm_param_guessed(int i) { return i >= 0 && i < TM_NPARAMS && strstr(param_src[i], "guessed") != NULL; }
+bool tm_param_guessed(int i)
+{
+	return i >= 0 && i < TM_NPARAMS && (strstr(param_src[i], "guessed") || strncmp(param_src[i], "fitted", 6) == 0);
+}
 
 void tm_gpu_params(const TmGpu *g, TmParams *p)
 {
-	bool g90a = g->arch == EMU_GFX90A;
-#define X(name, a, b, unit, src) \
-	p->name = (g90a ? (double)(b) : (double)(a)) * (g->param_scale ? g->param_scale[TM_PARAM_##name] : 1);
+#define X(name, a, b, c, unit, src) \
+	p->name = (g->arch == EMU_GFX90A ? (double)(b) : g->arch == EMU_GFX950 ? (double)(c) : (double)(a)) * \
+		  (g->param_scale ? g->param_scale[TM_PARAM_##name] : 1);
 	TM_PARAMS(X)
 #undef X
 	p->cus = g->cus;
@@ -73,8 +76,9 @@ void tm_params(EmuArch arch, TmParams *p) { tm_gpu_params(tm_gpu_default(arch), 
 
 void tm_params_print(FILE *f)
 {
-	fprintf(f, "%-26s %10s %10s  %-14s %s\n", "parameter", "gfx942", "gfx90a", "unit", "source");
-#define X(name, a, b, unit, src) fprintf(f, "%-26s %10g %10g  %-14s %s\n", #name, (double)(a), (double)(b), unit, src);
+	fprintf(f, "%-26s %10s %10s %10s  %-14s %s\n", "parameter", "gfx942", "gfx90a", "gfx950", "unit", "source");
+#define X(name, a, b, c, unit, src) \
+	fprintf(f, "%-26s %10g %10g %10g  %-14s %s\n", #name, (double)(a), (double)(b), (double)(c), unit, src);
 	TM_PARAMS(X)
 #undef X
 	fprintf(f, "\nGPU configurations (--gpu; the first of an arch is its default):\n");

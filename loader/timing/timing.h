@@ -19,49 +19,55 @@
 #include "../emu/emu.h"
 
 /* ---- params.c: the parameter table ----
- * X(name, gfx942, gfx90a, unit, source): the compute unit's, by target.
- * "guessed" in the source column marks a value no document gave us. The
- * chip's figures (CUs, clocks, HBM, LDS) are the GPU configuration's
- * (TM_GPUS). */
+ * X(name, gfx942, gfx90a, gfx950, unit, source): the compute unit's and
+ * the memory system's, by target. "guessed" in the source column marks a
+ * value no document gave us, "fitted" one set by the calibration fit (make
+ * bench-calibrate, docs/cycle-model.md); profile --sensitivity varies
+ * both. The chip's figures (CUs, clocks, HBM, LDS) are the GPU
+ * configuration's (TM_GPUS). */
 #define TM_PARAMS(X) \
-	X(latency_clock_mhz, 2100, 1700, "MHz", "the engine clock of the published pointer chases and bandwidth runs the latencies and bandwidths per clock come from (MT4G: MI300X VF at 2.1 GHz, MI210 at 1.7 GHz)") \
-	X(clock_duty_exponent, 1, 1, "", "guessed: the shape of the clock's fall with the matrix-core duty d, clock = boost - (boost - full-duty clock) x d^exponent; 1 is linear in d (the ROCm blog's median clocks give only the full-duty end)") \
-	X(simds, 4, 4, "SIMDs/CU", "CDNA3 white paper / ISA guide: 4 SIMD units per CU") \
-	X(wave_slots, 8, 8, "waves/SIMD", "LLVM AMDGPU getMaxWavesPerEU for gfx90a and gfx942") \
-	X(max_wgs_per_cu, 32, 32, "workgroups", "guessed: workgroups (barrier resources) one CU holds") \
-	X(vgprs, 512, 512, "regs/lane/SIMD", "unified VGPR+AGPR file, LLVM AMDGPU (gfx90a/gfx940 getTotalNumVGPRs)") \
-	X(vgpr_granule, 8, 8, "regs", "LLVM AMDGPU VGPR allocation granule for gfx90a/gfx940") \
-	X(sgprs, 800, 800, "regs/SIMD", "LLVM AMDGPU getTotalNumSGPRs for GFX9") \
-	X(sgpr_granule, 16, 16, "regs", "LLVM AMDGPU SGPR allocation granule for GFX9") \
-	X(issue_period, 4, 4, "clk", "each SIMD gets an issue turn every 4 clocks (GCN/CDNA sequencer); one wait state = one turn (assumption)") \
-	X(valu_cycles, 4, 4, "clk", "wave64 on a 16-lane SIMD: 4 clocks per VALU op (CDNA3 ISA guide)") \
-	X(trans_cycles, 16, 16, "clk", "guessed: transcendentals at quarter rate") \
-	X(valu_latency, 4, 4, "clk", "dependent VALU ops issue back to back (one turn); the tree's isa.h VALU class latency 4") \
-	X(trans_latency, 16, 16, "clk", "guessed (isa.h's TRANS class says 8; the quarter-rate pipe keeps it busy 16)") \
-	X(mfma_pass_cycles, 4, 4, "clk", "one MFMA pass is 4 clocks; passes per row from ir/isa/insts.h (CDNA3 ISA guide 7.1)") \
-	X(mfma_dep_passes, 3, 3, "passes", "XDL result read as SrcA/B or by VALU/VMEM: NP+3 wait states (CDNA3 ISA guide 7.6; passes/machine/hazard_rules.c)") \
-	X(mfma_srcc_overlap_passes, 1, 0, "passes", "SrcC overlapping (not equal to) a previous D: NP+1 on gfx942, NP on gfx90a (hazard_rules.c)") \
-	X(salu_latency, 4, 4, "clk", "one turn (guessed)") \
-	X(branch_taken_cycles, 16, 16, "clk", "guessed: refetch after a taken branch") \
-	X(barrier_cycles, 16, 16, "clk", "guessed: release of s_barrier after the last arrival") \
-	X(sleep_unit, 64, 64, "clk", "CDNA3 ISA guide: s_sleep N waits about 64*N clocks") \
-	X(lds_banks, 32, 32, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes") \
-	X(lds_bytes_per_clk, 128, 128, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU") \
-	X(lds_latency, 44, 40, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 LDS 52 / 48 clk load-to-use, less the 8 the model's chase adds (pipe pass, s_waitcnt turn)") \
-	X(vmem_lanes_per_clk, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
-	X(line_bytes, 128, 64, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \
-	X(l1_bytes, 32768, 16384, "bytes", "CDNA3 white paper: 32 KiB vector L1 per CU; CDNA2: 16 KiB") \
-	X(cache_ways, 4, 4, "ways", "guessed: associativity of the modelled vector L1 and scalar cache (LRU, set = line mod sets); no document found") \
-	X(l1_bytes_per_clk, 128, 64, "B/clk/CU", "CDNA3 white paper: L1 128 B/clk per CU (doubled from CDNA2's 64)") \
-	X(l1_latency, 112, 120, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L1 116 / 124 clk load-to-use, less the 4 the model's chase adds") \
-	X(l2_bytes_per_clk, 2048, 4096, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
-	X(l2_latency, 280, 284, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 L2 288 / 292 clk load-to-use, less the 8 the model's chase adds") \
-	X(l2_cu_bytes_per_clk, 24, 24, "B/clk/CU", "MT4G L2 read bandwidth with every CU reading: MI300X 14364.7 GiB/s over 304 CUs at 2.1 GHz = 24.2, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz = 24.4 B/clk/CU") \
-	X(hbm_efficiency, 0.775, 0.711, "fraction", "achievable share of hbm_gbps: MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G)") \
-	X(hbm_latency, 868, 676, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 HBM (main) 876 / 684 clk load-to-use incl. Infinity Cache miss, less the 8 the model's chase adds") \
-	X(scache_lines, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
-	X(scache_latency, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results, MI300X VF / MI210 as CDNA2), p50 scalar L1 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
-	X(store_ack_latency, 280, 284, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
+	X(latency_clock_mhz, 2100, 1700, 2200, "MHz", "the engine clock of the published pointer chases and bandwidth runs the latencies and bandwidths per clock come from (MT4G: MI300X VF at 2.1 GHz, MI210 at 1.7 GHz, MI350P at 2.2 GHz)") \
+	X(clock_duty_exponent, 1.75, 1.75, 1.75, "", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv, with launch_us): the shape of the clock's fall with the matrix-core duty d, clock = boost - (boost - full-duty clock) x d^exponent (the ROCm blog's median clocks give only the full-duty end; 1 would be linear)") \
+	X(simds, 4, 4, 4, "SIMDs/CU", "CDNA3 white paper / ISA guide: 4 SIMD units per CU") \
+	X(wave_slots, 8, 8, 8, "waves/SIMD", "LLVM AMDGPU getMaxWavesPerEU for gfx90a and gfx942") \
+	X(max_wgs_per_cu, 32, 32, 32, "workgroups", "guessed: workgroups (barrier resources) one CU holds") \
+	X(vgprs, 512, 512, 512, "regs/lane/SIMD", "unified VGPR+AGPR file, LLVM AMDGPU (gfx90a/gfx940 getTotalNumVGPRs)") \
+	X(vgpr_granule, 8, 8, 8, "regs", "LLVM AMDGPU VGPR allocation granule for gfx90a/gfx940") \
+	X(sgprs, 800, 800, 800, "regs/SIMD", "LLVM AMDGPU getTotalNumSGPRs for GFX9") \
+	X(sgpr_granule, 16, 16, 16, "regs", "LLVM AMDGPU SGPR allocation granule for GFX9") \
+	X(issue_period, 4, 4, 4, "clk", "each SIMD gets an issue turn every 4 clocks (GCN/CDNA sequencer); one wait state = one turn (assumption)") \
+	X(valu_cycles, 4, 4, 4, "clk", "wave64 on a 16-lane SIMD: 4 clocks per VALU op (CDNA3 ISA guide)") \
+	X(trans_cycles, 16, 16, 16, "clk", "guessed: transcendentals at quarter rate") \
+	X(valu_latency, 4, 4, 4, "clk", "dependent VALU ops issue back to back (one turn); the tree's isa.h VALU class latency 4") \
+	X(trans_latency, 16, 16, 16, "clk", "guessed (isa.h's TRANS class says 8; the quarter-rate pipe keeps it busy 16)") \
+	X(mfma_pass_cycles, 4, 4, 4, "clk", "one MFMA pass is 4 clocks; passes per row from ir/isa/insts.h (CDNA3 ISA guide 7.1)") \
+	X(mfma_dep_passes, 3, 3, 3, "passes", "XDL result read as SrcA/B or by VALU/VMEM: NP+3 wait states (CDNA3 ISA guide 7.6; passes/machine/hazard_rules.c)") \
+	X(mfma_srcc_overlap_passes, 1, 0, 1, "passes", "SrcC overlapping (not equal to) a previous D: NP+1 on gfx942, NP on gfx90a (hazard_rules.c)") \
+	X(salu_latency, 4, 4, 4, "clk", "one turn (guessed)") \
+	X(branch_taken_cycles, 16, 16, 16, "clk", "guessed: refetch after a taken branch") \
+	X(barrier_cycles, 16, 16, 16, "clk", "guessed: release of s_barrier after the last arrival") \
+	X(sleep_unit, 64, 64, 64, "clk", "CDNA3 ISA guide: s_sleep N waits about 64*N clocks") \
+	X(lds_banks, 32, 32, 32, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes") \
+	X(lds_bytes_per_clk, 128, 128, 128, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU") \
+	X(lds_latency, 44, 40, 40, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 LDS 52 / 48 / 48 clk load-to-use, less the 8 the model's chase adds (pipe pass, s_waitcnt turn)") \
+	X(vmem_lanes_per_clk, 16, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
+	X(line_bytes, 128, 64, 128, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \
+	X(l1_bytes, 32768, 16384, 32768, "bytes", "CDNA3 white paper: 32 KiB vector L1 per CU; CDNA2: 16 KiB") \
+	X(cache_ways, 4, 4, 4, "ways", "guessed: associativity of the modelled vector L1 and scalar cache (LRU, set = line mod sets); no document found") \
+	X(l1_bytes_per_clk, 128, 64, 128, "B/clk/CU", "CDNA3 white paper: L1 128 B/clk per CU (doubled from CDNA2's 64)") \
+	X(l1_latency, 112, 120, 108, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 L1 116 / 124 / 112 clk load-to-use, less the 4 the model's chase adds") \
+	X(l2_bytes_per_clk, 2048, 4096, 2048, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
+	X(l2_latency, 280, 284, 248, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 L2 288 / 292 / 256 clk load-to-use, less the 8 the model's chase adds") \
+	X(l2_cu_bytes_per_clk, 24, 24, 48, "B/clk/CU", "MT4G L2 read bandwidth with every CU reading: MI300X 14364.7 GiB/s over 304 CUs at 2.1 GHz = 24.2, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz = 24.4, MI350P 12494.5 GiB/s over 128 CUs at 2.2 GHz = 47.6 B/clk/CU") \
+	X(hbm_efficiency, 0.775, 0.711, 0.642, "fraction", "achievable share of hbm_gbps: MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G); CDNA4: MI350P read 2448.9 GiB/s of 4.1 TB/s (MT4G: 4096-bit bus at 2 GHz, 8 Gb/s per pin)") \
+	X(hbm_latency, 868, 676, 732, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 HBM (main) 876 / 684 / 740 clk load-to-use incl. Infinity Cache miss, less the 8 the model's chase adds") \
+	X(mall_latency, 450, 0, 436, "clk", "load-to-use latency of an L2 miss that hits the Infinity Cache (MALL), less the 8 the model's chase adds: MI300X about 218 ns (Chips and Cheese, Testing AMD's Giant MI300X, chipsandcheese.com/p/testing-amds-giant-mi300x) = 458 clk at 2.1 GHz; MI350P p50 L3 444 clk (MT4G); CDNA2 has no MALL") \
+	X(mall_mib, 256, 0, 256, "MiB", "Infinity Cache (MALL) capacity, memory-side, shared by every XCD: 256 MB on MI300X, MI325X and MI355X (ROCm GPU specifications, rocm.docs.amd.com reference/gpu-specs; AMD CDNA 3 white paper); CDNA2 has none") \
+	X(mall_gbps, 11900, 0, 13085, "GB/s", "Infinity Cache read bandwidth of the whole chip: MI300X 11.9 TB/s measured (Chips and Cheese, Testing AMD's Giant MI300X; the CDNA 3 white paper's peak is 17.2 TB/s); CDNA4: MT4G's MI350P L3 read 12186.5 GiB/s, guessed for MI355X (whose 8 XCDs may draw more); CDNA2 has none") \
+	X(launch_us, 1.0, 1.0, 3.8, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(scache_lines, 256, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
+	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
+	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
 
 /* The data types of MFMA instructions, for the clock model. */
 #define TM_DTYPES(X) X(TM_DT_F16, "f16") X(TM_DT_BF16, "bf16") X(TM_DT_FP8, "fp8") X(TM_DT_I8, "i8") \
@@ -108,9 +114,9 @@ typedef struct TmGpu {
 } TmGpu;
 
 /* The TM_PARAMS rows: how many, each one's name, and whether its source
- * says it is guessed. */
+ * says it is guessed or fitted. */
 enum {
-#define X(name, a, b, unit, src) TM_PARAM_##name,
+#define X(name, a, b, c, unit, src) TM_PARAM_##name,
 	TM_PARAMS(X)
 #undef X
 	TM_NPARAMS
@@ -126,7 +132,7 @@ const TmGpu *tm_gpu_default(EmuArch arch);
 const char *tm_gpu_names(void);
 
 typedef struct TmParams {
-#define X(name, a, b, unit, src) double name;
+#define X(name, a, b, c, unit, src) double name;
 	TM_PARAMS(X)
 #undef X
 	/* the GPU configuration's */
@@ -147,6 +153,23 @@ typedef struct TmRecorder TmRecorder;
 TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, uint32_t nwaves);
 const EmuHook *tm_recorder_hook(TmRecorder *r);
 void tm_recorder_free(TmRecorder *r);
+/* The launch's grid in workgroups (x, y, z): what the L2 and Infinity
+ * Cache model needs to place workgroups on XCDs (without it the grid is
+ * taken as one row). */
+void tm_recorder_grid(TmRecorder *r, uint32_t gx, uint32_t gy, uint32_t gz);
+/* A probe: records only the global cache lines workgroup `wg` touches (run
+ * it with a cap on instructions: a prefix is enough). Attached to a sample
+ * as its first workgroup's neighbour along `dim` (0 x, 1 y, 2 z), it tells
+ * which of that workgroup's lines its neighbours share (the sample itself
+ * serves when it holds the neighbour); the sample takes ownership. */
+TmRecorder *tm_probe_new(EmuArch arch, uint64_t wg, uint32_t nwaves);
+void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe);
+/* The sample's first workgroup's global lines by the grid dims they depend
+ * on: frac[c] for c a bit set of dims (1 x, 2 y, 4 z) is the share of its
+ * lines its neighbours along exactly those dims do not touch; known[d]
+ * false when nothing told (a dim without a neighbour counts as depended
+ * on). Returns the workgroup's distinct global bytes. */
+double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3]);
 
 /* ---- cu.c: one compute unit ---- */
 typedef enum {
@@ -195,7 +218,7 @@ typedef struct TmCuResult {
 	uint64_t mfma_busy;              /* matrix-core busy cycles, summed over the SIMDs */
 	uint64_t mfma_busy_dt[TM_NDTYPES]; /* the same by the MFMAs' data type */
 	double mfma_flops;
-	uint64_t bytes_l1, bytes_l2, bytes_hbm, bytes_lds; /* served by each level */
+	uint64_t bytes_l1, bytes_l2, bytes_mall, bytes_hbm, bytes_lds; /* served by each level */
 	uint64_t lds_conflict_cycles;
 	TmPc *pcs;
 	size_t npcs;
@@ -208,7 +231,11 @@ typedef struct TmCuConfig {
 	uint32_t resident;      /* workgroups resident at once (occupancy) */
 	double hbm_bytes_per_clk; /* this CU's share of HBM bandwidth */
 	double l2_bytes_per_clk;  /* this CU's share of L2 bandwidth */
-	double l2_miss_fraction;  /* of first touches of a line: the fraction that go to HBM */
+	double mall_bytes_per_clk; /* this CU's share of the Infinity Cache's bandwidth (0: none) */
+	double l2_miss_fraction;  /* of the sample's first touches of a line: the fraction that miss the XCD's L2 */
+	double mall_miss_fraction; /* of those: the fraction that miss the Infinity Cache too (HBM) */
+	/* the grid's traffic as the L2/MALL model sees it (bytes; for the report) */
+	double first_touch_bytes, l2_miss_bytes, hbm_read_bytes;
 	uint32_t waves_per_simd_cap; /* by registers, 0: wave_slots */
 	const TmGpu *gpu;       /* whose parameters the CU runs with (NULL: the arch's default) */
 } TmCuConfig;
@@ -258,6 +285,7 @@ typedef struct TmEstimate {
 	double clock_mhz;     /* the clock of cu_cycles */
 	double cu_cycles;     /* per CU, extrapolated to its share of the grid */
 	double seconds, tflops, gbps_hbm; /* tflops: the MFMAs' work (2*M*N*K*blocks per instruction) */
+	double launch_seconds; /* of seconds: the dispatch's overhead (launch_us) */
 	double matrix_util;   /* MFMA busy / (SIMDs * cycles) */
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */

@@ -12,7 +12,7 @@ typedef enum {
 	TK_PLAIN, TK_WAITCNT, TK_NOP, TK_SLEEP, TK_SETPRIO, TK_BARRIER, TK_ENDPGM, TK_LOAD, TK_STORE
 } TmKind;
 
-enum { TE_TAKEN = 1, TE_BACKWARD = 2, TE_TRANS = 4, TE_LDS_DMA = 8 };
+enum { TE_TAKEN = 1, TE_BACKWARD = 2, TE_TRANS = 4, TE_LDS_DMA = 8, TE_GLOBAL = 16 /* a global-memory access */ };
 
 typedef struct TEv {
 	uint32_t pc;        /* index into the recorder's pcs */
@@ -48,7 +48,22 @@ struct TmRecorder {
 	uint64_t *seen;             /* open-addressing set of line numbers (+1) */
 	size_t seen_cap, seen_len;
 	uint64_t requested_lines;
+	uint32_t grid[3];           /* the launch's workgroups in x, y, z (tm_recorder_grid; 0: unknown) */
+	/* a probe (tm_probe_new) keeps no streams: only its workgroup's global
+	 * lines (in seen) and how many instructions it recorded */
+	bool probe;
+	uint64_t probe_insts;
+	struct TmRecorder *probes[3]; /* attached probes of the x, y, z neighbours (owned) */
 };
+
+/* Line sets: a small open-addressing set of line numbers. */
+typedef struct LineSet {
+	uint64_t *slot; /* line + 1, 0 empty */
+	size_t cap, len;
+} LineSet;
+bool tm_lineset_add(LineSet *s, uint64_t line); /* true if it was new */
+bool tm_lineset_has(const LineSet *s, uint64_t line);
+void tm_lineset_free(LineSet *s);
 
 TmCat tm_category(int op, int fmt, TmKind *kind, uint8_t *flags);
 

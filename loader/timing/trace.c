@@ -129,10 +129,10 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The distinct lines of `lb` bytes the active lanes touch, appended. */
-static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
+/* The distinct lines of `lb` bytes the active lanes touch, sorted, into
+ * tmp (at most 256); their count. */
+static size_t collect_lines(const EmuEvent *ev, unsigned lb, uint64_t tmp[256])
 {
-	uint64_t tmp[256];
 	size_t n = 0;
 	unsigned bytes = ev->lane_bytes ? ev->lane_bytes : 4;
 	for (int l = 0; l < 64; l++) {
@@ -143,16 +143,27 @@ static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
 			tmp[n++] = x;
 	}
 	qsort(tmp, n, sizeof *tmp, cmp_u64);
-	t->line0 = (uint32_t)r->lines.len;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (i == 0 || tmp[i] != tmp[i - 1]) {
-			vec_push(&r->lines, tmp[i]);
-			if (ev->space == EMU_SPACE_GLOBAL)
-				note_line(r, tmp[i]);
-			k++;
-		}
-	t->nlines = (uint16_t)k;
+		if (i == 0 || tmp[i] != tmp[k - 1])
+			tmp[k++] = tmp[i];
+	return k;
+}
+
+/* The distinct lines of `lb` bytes the active lanes touch, appended. */
+static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
+{
+	uint64_t tmp[256];
+	size_t n = collect_lines(ev, lb, tmp);
+	t->line0 = (uint32_t)r->lines.len;
+	for (size_t i = 0; i < n; i++) {
+		vec_push(&r->lines, tmp[i]);
+		if (ev->space == EMU_SPACE_GLOBAL)
+			note_line(r, tmp[i]);
+	}
+	t->nlines = (uint16_t)n;
+	if (ev->space == EMU_SPACE_GLOBAL)
+		t->flags |= TE_GLOBAL;
 }
 
 /* Cycles of one address set (addr[off .. off+63]) in the LDS pipe. */
@@ -215,6 +226,18 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 	TmRecorder *r = ctx;
 	if (ev->wg < r->wg_first || ev->wg - r->wg_first >= r->wg_count || ev->wave >= r->nwaves)
 		return;
+	if (r->probe) { /* only the global lines */
+		r->probe_insts++;
+		TmKind k;
+		uint8_t fl = 0;
+		if (ev->amask && ev->space == EMU_SPACE_GLOBAL && tm_category(ev->op, ev->fmt, &k, &fl) == TM_VMEM) {
+			uint64_t tmp[256];
+			size_t n = collect_lines(ev, (unsigned)r->p.line_bytes, tmp);
+			for (size_t i = 0; i < n; i++)
+				note_line(r, tmp[i]);
+		}
+		return;
+	}
 	TEv t = {0};
 	t.pc = pc_index(r, ev);
 	t.op = ev->op;
@@ -278,6 +301,8 @@ void tm_recorder_free(TmRecorder *r)
 {
 	if (!r)
 		return;
+	for (int d = 0; d < 3; d++)
+		tm_recorder_free(r->probes[d]);
 	for (uint64_t i = 0; i < r->wg_count * r->nwaves; i++)
 		vec_free(&r->waves[i]);
 	free(r->waves);
@@ -286,4 +311,152 @@ void tm_recorder_free(TmRecorder *r)
 	free(r->pc_slot);
 	free(r->seen);
 	free(r);
+}
+
+/* ---- probes and the classes of a workgroup's lines ---- */
+
+TmRecorder *tm_probe_new(EmuArch arch, uint64_t wg, uint32_t nwaves)
+{
+	TmRecorder *r = tm_recorder_new(arch, wg, 1, nwaves);
+	r->probe = true;
+	return r;
+}
+
+void tm_recorder_grid(TmRecorder *r, uint32_t gx, uint32_t gy, uint32_t gz)
+{
+	r->grid[0] = gx, r->grid[1] = gy, r->grid[2] = gz;
+}
+
+void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe)
+{
+	if (dim < 0 || dim > 2 || !probe) {
+		tm_recorder_free(probe);
+		return;
+	}
+	tm_recorder_free(r->probes[dim]);
+	r->probes[dim] = probe;
+}
+
+bool tm_lineset_add(LineSet *s, uint64_t line)
+{
+	if (2 * (s->len + 1) > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 1024;
+		uint64_t *t = xcalloc(cap, sizeof *t);
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i])
+				for (size_t h = hash64(s->slot[i]) & (cap - 1);; h = (h + 1) & (cap - 1))
+					if (!t[h]) {
+						t[h] = s->slot[i];
+						break;
+					}
+		free(s->slot);
+		s->slot = t;
+		s->cap = cap;
+	}
+	for (size_t h = hash64(line + 1) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+		if (s->slot[h] == line + 1)
+			return false;
+		if (!s->slot[h]) {
+			s->slot[h] = line + 1;
+			s->len++;
+			return true;
+		}
+	}
+}
+
+bool tm_lineset_has(const LineSet *s, uint64_t line)
+{
+	if (!s->cap)
+		return false;
+	for (size_t h = hash64(line + 1) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+		if (s->slot[h] == line + 1)
+			return true;
+		if (!s->slot[h])
+			return false;
+	}
+}
+
+void tm_lineset_free(LineSet *s)
+{
+	free(s->slot);
+	memset(s, 0, sizeof *s);
+}
+
+static bool seen_has(const TmRecorder *r, uint64_t line)
+{
+	LineSet s = {r->seen, r->seen_cap, r->seen_len};
+	return tm_lineset_has(&s, line);
+}
+
+/* The global lines of the sample's workgroup `rel` (0-based in the
+ * sample), each wave's first `limit` instructions. */
+static void wg_lines(const TmRecorder *r, uint64_t rel, uint64_t limit, LineSet *out)
+{
+	for (uint32_t w = 0; w < r->nwaves; w++) {
+		const TEvVec *v = &r->waves[rel * r->nwaves + w];
+		for (size_t i = 0; i < v->len && i < limit; i++)
+			if (v->data[i].flags & TE_GLOBAL)
+				for (uint32_t k = 0; k < v->data[i].nlines; k++)
+					tm_lineset_add(out, r->lines.data[v->data[i].line0 + k]);
+	}
+}
+
+double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3])
+{
+	for (int c = 0; c < 8; c++)
+		frac[c] = 0;
+	uint32_t g[3] = {r->grid[0] ? r->grid[0] : (uint32_t)(r->wg_first + r->wg_count), r->grid[1] ? r->grid[1] : 1,
+			 r->grid[2] ? r->grid[2] : 1};
+	uint64_t b = r->wg_first, coord[3] = {b % g[0], b / g[0] % g[1], b / g[0] / g[1]};
+	uint64_t stride[3] = {1, g[0], (uint64_t)g[0] * g[1]};
+	/* each dim's neighbour: in the sample, or a probe, or unknown */
+	LineSet nb[3] = {{0}};
+	const TmRecorder *pr[3] = {0};
+	uint64_t limit = UINT64_MAX;
+	bool varies[3];
+	for (int d = 0; d < 3; d++) {
+		varies[d] = coord[d] + 1 < g[d];
+		known[d] = !varies[d];
+		if (!varies[d])
+			continue;
+		uint64_t rel = stride[d];
+		if (rel < r->wg_count && !r->probe) {
+			wg_lines(r, rel, UINT64_MAX, &nb[d]);
+			known[d] = true;
+		} else if (r->probes[d]) {
+			pr[d] = r->probes[d];
+			known[d] = true;
+			uint64_t per_wave = r->probes[d]->probe_insts / (r->nwaves ? r->nwaves : 1);
+			if (per_wave < limit)
+				limit = per_wave;
+		}
+	}
+	/* the base workgroup's lines, in the prefix every probe covers */
+	LineSet mine = {0}, whole = {0};
+	wg_lines(r, 0, limit, &mine);
+	wg_lines(r, 0, UINT64_MAX, &whole);
+	double bytes = (double)whole.len * r->p.line_bytes;
+	tm_lineset_free(&whole);
+	uint64_t count[8] = {0}, total = 0;
+	for (size_t i = 0; i < mine.cap; i++) {
+		if (!mine.slot[i])
+			continue;
+		uint64_t line = mine.slot[i] - 1;
+		int c = 0;
+		for (int d = 0; d < 3; d++) {
+			if (!varies[d])
+				continue;
+			bool shared = pr[d] ? seen_has(pr[d], line) : known[d] && tm_lineset_has(&nb[d], line);
+			if (!shared)
+				c |= 1 << d;
+		}
+		count[c]++;
+		total++;
+	}
+	for (int c = 0; c < 8; c++)
+		frac[c] = total ? (double)count[c] / (double)total : c == 7 ? 1 : 0;
+	tm_lineset_free(&mine);
+	for (int d = 0; d < 3; d++)
+		tm_lineset_free(&nb[d]);
+	return bytes;
 }
