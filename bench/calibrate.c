@@ -262,7 +262,7 @@ static void run_row(Row *r, const char *hsa, bool fit)
 	CodeObject co;
 	const CodeKernel *k = NULL;
 	if (!code) {
-		snprintf(r->why, sizeof r->why, "no code object %s", r->co);
+		snprintf(r->why, sizeof r->why, "no code object %.140s", r->co);
 	} else if (codeobj_read(code, len, r->co, &co, &msg) != 0) {
 		snprintf(r->why, sizeof r->why, "unreadable code object");
 		code = (free(code), NULL);
@@ -290,7 +290,7 @@ static void run_row(Row *r, const char *hsa, bool fit)
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	if (run_zeroed(&d, code, len, &ro, &msg) != 0) {
 		const char *m = buf_cstr(&msg), *e = strstr(m, "error: ");
-		snprintf(r->why, sizeof r->why, "%.*s", (int)strcspn(e ? e + 7 : m, "\n["), e ? e + 7 : m);
+		snprintf(r->why, sizeof r->why, "%.*s", (int)strcspn(e ? e + 7 : m, "\n[("), e ? e + 7 : m);
 	} else {
 		uint64_t stride[3] = {1, grid[0], (uint64_t)grid[0] * grid[1]};
 		for (int dim = 0; dim < 3; dim++) { /* as cli/cmd_profile.c's probe_neighbours */
@@ -345,14 +345,14 @@ typedef struct Score {
 	double median, worst; /* of |modelled / measured - 1| */
 } Score;
 
-/* The score of the rows of `set` (NULL: all) whose times are t[i] (< 0:
- * not run). */
-static Score score(const Row *rows, int n, const char *set, const double *t)
+/* The score of the rows of `set` (NULL: all) and of GPU `gpu` (NULL: any)
+ * whose times are t[i] (< 0: not run). */
+static Score score_of(const Row *rows, int n, const char *set, const char *gpu, const double *t)
 {
 	double *e = xcalloc((size_t)n + 1, sizeof *e);
 	Score s = {0};
 	for (int i = 0; i < n; i++)
-		if (t[i] >= 0 && (!set || strcmp(rows[i].set, set) == 0))
+		if (t[i] >= 0 && (!set || strcmp(rows[i].set, set) == 0) && (!gpu || strcmp(rows[i].gpu, gpu) == 0))
 			e[s.n++] = fabs(t[i] / rows[i].us - 1);
 	qsort(e, (size_t)s.n, sizeof *e, cmp_dbl);
 	if (s.n) {
@@ -361,6 +361,11 @@ static Score score(const Row *rows, int n, const char *set, const double *t)
 	}
 	free(e);
 	return s;
+}
+
+static Score score(const Row *rows, int n, const char *set, const double *t)
+{
+	return score_of(rows, n, set, NULL, t);
 }
 
 static void print_score(const char *what, Score s)
@@ -471,6 +476,14 @@ int main(int argc, char **argv)
 	print_score("fit set", score(rows, n, "fit", t));
 	print_score("held-out check set", score(rows, n, "check", t));
 	print_score("all", score(rows, n, NULL, t));
+	const char *gpus[] = {"MI300X", "MI308X", "MI355X"};
+	for (int i = 0; i < 3; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "held-out check set, %s", gpus[i]);
+		print_score(what, score_of(rows, n, "check", gpus[i], t));
+		snprintf(what, sizeof what, "all, %s", gpus[i]);
+		print_score(what, score_of(rows, n, NULL, gpus[i], t));
+	}
 	free(t);
 	if (fit)
 		fit_rows(rows, n);

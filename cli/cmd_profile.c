@@ -73,7 +73,18 @@ typedef struct {
 	uint64_t base; /* the lowest pc executed: addresses print relative to it */
 	SensRow sens[TM_NPARAMS];
 	int nsens;
+	/* kernel graphs: the graph op of each TmPc (cu.pcs order) and, for a
+	 * loop's back edge, the iterate op of the loop (NULL: unknown) */
+	const char **pc_op, **loop_op;
 } Profile;
+
+static void profile_free(Profile *pr)
+{
+	tm_cu_result_free(&pr->cu);
+	free(pr->pc_op);
+	free(pr->loop_op);
+	pr->pc_op = pr->loop_op = NULL;
+}
 
 /* --sensitivity: the recorded sample simulated again with each guessed
  * parameter halved and increased by half (the occupancy recomputed, as
@@ -418,6 +429,69 @@ static void check_graph_defines(const ProfArgs *a, Kernel *k)
 	}
 }
 
+/* The graph op of each executed instruction (the assembly's op comments
+ * paired with the code, loader/timing/source.c) and the iterate op of each
+ * loop: the innermost iterate owning most of the ops between the loop's
+ * head and its back edge. Nothing when the two do not line up. */
+static void annotate(Profile *pr, const Compile *c, const Kernel *k, const char *kernel)
+{
+	CodeObject co;
+	Buf msg = {0};
+	int ok = codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", &co, &msg);
+	buf_free(&msg);
+	if (ok != 0)
+		return;
+	const CodeKernel *ck = codeobj_kernel(&co, kernel);
+	TmSourceMap map;
+	if (!ck || ck->entry_vaddr < co.base || ck->entry_vaddr - co.base >= co.image_size ||
+		tm_source_map(pr->arch, co.image + (ck->entry_vaddr - co.base), co.image_size - (ck->entry_vaddr - co.base),
+			c->asm_text.data, c->asm_text.len, kernel, &map) != 0) {
+		codeobj_free(&co);
+		return;
+	}
+	codeobj_free(&co);
+	size_t n = pr->cu.npcs;
+	pr->pc_op = xcalloc(n + 1, sizeof *pr->pc_op);
+	pr->loop_op = xcalloc(n + 1, sizeof *pr->loop_op);
+	for (size_t i = 0; i < n; i++)
+		pr->pc_op[i] = tm_source_op(&map, pr->cu.pcs[i].pc - pr->base);
+	for (size_t i = 0; i < n; i++) {
+		const TmPc *p = &pr->cu.pcs[i];
+		if (!p->loop_intervals || p->loop_target > p->pc)
+			continue;
+		const char *best = NULL;
+		int best_n = 0;
+		Vec(const char *) names = {0};
+		Vec(int) votes = {0};
+		for (size_t j = 0; j < map.n; j++) {
+			uint64_t at = map.offset[j] + pr->base;
+			if (at < p->loop_target || at > p->pc || !map.op[j])
+				continue;
+			const Op *owner = NULL;
+			for (size_t o = 0; o < k->op_list.len && !owner; o++) {
+				const Op *op = k->op_list.data[o];
+				if (op && op->name && strcmp(op->name, map.op[j]) == 0)
+					owner = op->parent && op->parent->owner ? op->parent->owner : NULL;
+			}
+			if (!owner || !owner->name)
+				continue;
+			size_t v = 0;
+			while (v < names.len && names.data[v] != owner->name)
+				v++;
+			if (v == names.len) {
+				vec_push(&names, owner->name);
+				vec_push(&votes, 0);
+			}
+			if (++votes.data[v] > best_n)
+				best_n = votes.data[v], best = owner->name;
+		}
+		pr->loop_op[i] = best;
+		vec_free(&names);
+		vec_free(&votes);
+	}
+	tm_source_map_free(&map);
+}
+
 static int profile_graph(const ProfArgs *a, Profile *pr)
 {
 	Diag d;
@@ -460,6 +534,8 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 		if (launch_parse(c.launch_json.data, c.launch_json.len, "kernel.launch.json", &ld, &ldd) == 0 &&
 			resolve(&ld, a, &ldd) == 0)
 			rc = profile_run(&ld, c.code_object.data, c.code_object.len, a, pr);
+		if (rc == 0)
+			annotate(pr, &c, k, ld.kernel);
 		launch_free(&ld);
 	}
 	compile_free(&c);
@@ -616,12 +692,101 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 }
 
 static const char *LIMITS =
-	"model limits: one CU is simulated and all CUs assumed alike; HBM and L2 bandwidth split evenly; "
-	"L2 hits by a first-touch rule (the kernel's buffer footprint comes from HBM once, the rest hits), no "
-	"Infinity Cache, TLB, DRAM page or channel effects; instruction fetch and launch overhead not modelled; the clock "
-	"is calibrated to AMD's median clocks under dense GEMM, its fall with matrix-core duty guessed; "
-	"latencies calibrated to published pointer chases, other figures marked guessed in the parameter table "
-	"(wavecc profile --params)";
+	"model limits: one CU is simulated and all CUs assumed alike; HBM, Infinity Cache and L2 bandwidth split evenly; "
+	"L2 and Infinity Cache hits from the workgroups' placement on the XCDs and the grid dims each line depends on "
+	"(one workgroup's neighbours), not simulated other CUs; no TLB, DRAM page or channel effects; instruction fetch "
+	"not modelled; the launch overhead and the clock's fall with matrix-core duty are fitted to AMD-measured GEMMs, "
+	"the full-duty clock is AMD's median under dense GEMM; latencies calibrated to published pointer chases, other "
+	"figures marked guessed in the parameter table (wavecc profile --params)";
+
+/* " (±8.6%, worst ±18.8%)": the calibration's error band, or a note that
+ * none was measured on this arch. */
+static void band_str(const Profile *pr, char *buf, size_t len)
+{
+	double med, worst;
+	if (tm_band(pr->arch, &med, &worst))
+		snprintf(buf, len, " (±%.0f%%, worst ±%.0f%%)", 100 * med, 100 * worst);
+	else
+		snprintf(buf, len, " (error unknown)");
+}
+
+static void band_line(const Profile *pr)
+{
+	double med, worst;
+	if (tm_band(pr->arch, &med, &worst))
+		printf("error band: ±%.1f%% median, ±%.1f%% worst: the model against AMD-measured times of held-out GEMMs on "
+		       "MI300X, MI308X and MI355X (make bench-calibrate; docs/cycle-model.md); other kernel classes are not "
+		       "checked by it\n", 100 * med, 100 * worst);
+	else
+		printf("error band: unknown on %s: no measured kernel of this target checks the model\n", arch_name(pr->arch));
+}
+
+/* The L2 and Infinity Cache model's view of the grid's traffic. */
+static void caches_line(const Profile *pr)
+{
+	const TmCuConfig *c = &pr->cfg;
+	double xcds = round(pr->p.cus / pr->p.cus_per_l2);
+	printf("caches (whole grid, workgroups round-robin over %.0f L2%s of %g MiB): %.1f MB first touches per CU's sample "
+	       "scaled, %.0f%% of them miss L2 (%.1f MB)",
+	       xcds, xcds == 1 ? "" : "s", pr->gpu->l2_mib, c->first_touch_bytes / 1e6, 100 * c->l2_miss_fraction,
+	       c->l2_miss_bytes / 1e6);
+	if (pr->p.mall_mib > 0)
+		printf(", %.1f MB of those miss the %g MiB Infinity Cache and read HBM\n", c->hbm_read_bytes / 1e6,
+		       pr->p.mall_mib);
+	else
+		printf(" and read HBM\n");
+}
+
+/* Stall cycles and issued instructions summed by graph op, most stalls
+ * first; the count of ops (0 without an op map). The caller frees *t. */
+typedef struct OpTotal {
+	const char *op;
+	uint64_t stalls, issued;
+} OpTotal;
+
+static int by_stalls(const void *x, const void *y)
+{
+	const OpTotal *a = x, *b = y;
+	return a->stalls < b->stalls ? 1 : a->stalls > b->stalls ? -1 : strcmp(a->op, b->op);
+}
+
+static size_t op_totals(const Profile *pr, OpTotal **t)
+{
+	*t = NULL;
+	if (!pr->pc_op)
+		return 0;
+	const TmCuResult *cu = &pr->cu;
+	Vec(OpTotal) v = {0};
+	for (size_t i = 0; i < cu->npcs; i++) {
+		const char *op = pr->pc_op[i] ? pr->pc_op[i] : "(no op)";
+		size_t k = 0;
+		while (k < v.len && strcmp(v.data[k].op, op) != 0)
+			k++;
+		if (k == v.len)
+			vec_push(&v, ((OpTotal){op, 0, 0}));
+		v.data[k].stalls += stall_total(&cu->pcs[i]);
+		v.data[k].issued += cu->pcs[i].issued;
+	}
+	qsort(v.data, v.len, sizeof *v.data, by_stalls);
+	*t = v.data;
+	return v.len;
+}
+
+static void by_op(const Profile *pr, long long top)
+{
+	OpTotal *t;
+	size_t n = op_totals(pr, &t);
+	if (!n)
+		return;
+	uint64_t all = 0;
+	for (size_t i = 0; i < n; i++)
+		all += t[i].stalls;
+	printf("by graph op (stall cycles, share, wave instructions issued):\n");
+	for (size_t i = 0; i < n && (long long)i < top; i++)
+		printf("  %10llu  %5.1f%%  %10llu  %s\n", (unsigned long long)t[i].stalls,
+		       all ? 100.0 * (double)t[i].stalls / (double)all : 0, (unsigned long long)t[i].issued, t[i].op);
+	free(t);
+}
 
 static void print_text(const Profile *pr, const ProfArgs *a)
 {
@@ -642,37 +807,48 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	       "a workgroup lives %.0f cycles on average\n", cu->workgroups, (unsigned long long)e->wgs_per_cu, cu->resident,
 	       (unsigned long long)cu->cycles, cu->workgroups ? life / cu->workgroups : 0);
 	for (size_t i = 0; i < cu->npcs; i++)
-		if (cu->pcs[i].loop_intervals)
-			printf("loop +0x%llx..+0x%llx: %.1f iterations per wave, %.1f cycles per iteration\n",
+		if (cu->pcs[i].loop_intervals) {
+			printf("loop ");
+			if (pr->loop_op && pr->loop_op[i])
+				printf("%s (iterate) ", pr->loop_op[i]);
+			printf("+0x%llx..+0x%llx: %.1f iterations per wave, %.1f cycles per iteration\n",
 			       (unsigned long long)(cu->pcs[i].loop_target - pr->base), (unsigned long long)(cu->pcs[i].pc - pr->base),
 			       (double)cu->pcs[i].backward_taken / (cu->waves ? cu->waves : 1),
 			       (double)cu->pcs[i].loop_cycles / (double)cu->pcs[i].loop_intervals);
+		}
 	printf("matrix core utilisation %.1f%%; issue (share of SIMD turns):", 100 * e->matrix_util);
 	double turns = pr->p.simds * cyc / pr->p.issue_period;
 	for (int c = 0; c < TM_NCAT; c++)
 		if (cu->issued[c])
 			printf(" %s %.1f%%", tm_cat_name[c], 100.0 * (double)cu->issued[c] / turns);
 	printf("\n");
-	printf("bytes per clock: L1 %.1f, L2 %.1f, HBM %.2f (share %.2f), LDS %.1f; LDS bank-conflict cycles %llu\n",
-	       (double)cu->bytes_l1 / cyc, (double)cu->bytes_l2 / cyc, (double)cu->bytes_hbm / cyc,
-	       pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc, (unsigned long long)cu->lds_conflict_cycles);
+	printf("bytes per clock: L1 %.1f, L2 %.1f (share %.1f), Infinity Cache %.2f (share %.2f), HBM %.2f (share %.2f), "
+	       "LDS %.1f; LDS bank-conflict cycles %llu\n",
+	       (double)cu->bytes_l1 / cyc, (double)cu->bytes_l2 / cyc, pr->cfg.l2_bytes_per_clk, (double)cu->bytes_mall / cyc,
+	       pr->cfg.mall_bytes_per_clk, (double)cu->bytes_hbm / cyc, pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc,
+	       (unsigned long long)cu->lds_conflict_cycles);
+	caches_line(pr);
 	char why[512];
 	clock_why(pr, why, sizeof why);
 	printf("clock %.0f MHz (%s)\n", pr->clk.mhz, why);
 	double tf = useful_tflops(pr);
-	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz = %.3f ms; ", e->cu_cycles, e->clock_mhz,
-	       e->seconds * 1e3);
+	char band[64];
+	band_str(pr, band, sizeof band);
+	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz + %.1f us launch = %.3f ms%s; ",
+	       e->cu_cycles, e->clock_mhz, e->launch_seconds * 1e6, e->seconds * 1e3, band);
 	if (pr->useful_flops < 0 && e->tflops > 0)
-		printf("%.1f TFLOP/s of MFMA work (a launch descriptor has no graph: the padded tiles' work, not the "
-		       "useful one)", e->tflops);
+		printf("%.1f TFLOP/s of MFMA work%s (a launch descriptor has no graph: the padded tiles' work, not the "
+		       "useful one)", e->tflops, band);
 	else if (pr->useful_flops > 0 || e->tflops > 0)
-		printf("%.1f TFLOP/s useful (the graph's mma ops: 2*M*N*K for a GEMM)", tf);
+		printf("%.1f TFLOP/s useful%s (the graph's mma ops: 2*M*N*K for a GEMM)", tf, band);
 	if (pr->useful_flops > 0 || e->tflops > 0)
 		printf(", %.1f%% of the %.0f TFLOP/s f16 matrix peak at the boost clock; ",
 		       100 * tf * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12);
 	if (padded(pr))
-		printf("%.1f TFLOP/s of MFMA work with the padded tiles; ", e->tflops);
-	printf("%.0f GB/s useful (every buffer once), %.0f GB/s HBM traffic\n", useful_gbps(pr), e->gbps_hbm);
+		printf("%.1f TFLOP/s of MFMA work with the padded tiles%s; ", e->tflops, band);
+	printf("%.0f GB/s useful%s (every buffer once), %.0f GB/s HBM traffic%s\n", useful_gbps(pr), band, e->gbps_hbm,
+	       band);
+	band_line(pr);
 	char line[512];
 	printf("grid: %s\n", (grid_fill(pr, line, sizeof line), line));
 	printf("bound by: %s\n", verdict(pr, line, sizeof line));
@@ -691,7 +867,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	for (size_t i = 0; i < n; i++)
 		order[i] = &cu->pcs[i];
 	qsort(order, n, sizeof *order, by_stall);
-	printf("hot spots (stall cycles summed over waves, charged to the instruction that waited):\n");
+	printf("hot spots (stall cycles summed over waves, charged to the instruction that waited; its graph op):\n");
 	for (size_t i = 0; i < n && (long long)i < a->top; i++) {
 		const TmPc *p = order[i];
 		uint64_t t = stall_total(p);
@@ -701,8 +877,9 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 		for (int r = 1; r < TM_NREASONS; r++)
 			if (p->stall[r] > p->stall[worst])
 				worst = r;
-		printf("  %10llu  +0x%04llx  %-52s %s", (unsigned long long)t, (unsigned long long)(p->pc - pr->base), p->text,
-		       t ? tm_reason_name[worst] : "");
+		const char *op = pr->pc_op ? pr->pc_op[p - cu->pcs] : NULL;
+		printf("  %10llu  +0x%04llx  %-52s %-12s %s", (unsigned long long)t, (unsigned long long)(p->pc - pr->base),
+		       p->text, op ? op : "-", t ? tm_reason_name[worst] : "");
 		if (p->waited_on)
 			printf(" for +0x%04llx %s", (unsigned long long)(cu->pcs[p->waited_on - 1].pc - pr->base),
 			       cu->pcs[p->waited_on - 1].text);
@@ -711,6 +888,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 		printf("\n");
 	}
 	free(order);
+	by_op(pr, a->top);
 	if (a->asm_listing) {
 		TmPc *sorted = xcalloc(n + 1, sizeof *sorted);
 		memcpy(sorted, cu->pcs, n * sizeof *sorted);
@@ -771,6 +949,28 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "cycles", json_integer((json_int_t)cu->cycles));
 	json_object_set_new(o, "cu_cycles_estimate", json_real(e->cu_cycles));
 	json_object_set_new(o, "seconds", json_real(e->seconds));
+	json_object_set_new(o, "launch_seconds", json_real(e->launch_seconds));
+	double med, worst;
+	json_t *band = json_object();
+	if (tm_band(pr->arch, &med, &worst)) {
+		json_object_set_new(band, "median", json_real(med));
+		json_object_set_new(band, "worst", json_real(worst));
+		json_object_set_new(band, "basis", json_string("held-out AMD-measured GEMMs on MI300X, MI308X and MI355X "
+							    "(make bench-calibrate); other kernel classes unchecked"));
+	} else {
+		json_object_set_new(band, "median", json_null());
+		json_object_set_new(band, "worst", json_null());
+		json_object_set_new(band, "basis", json_string("none: no measured kernel of this target"));
+	}
+	json_object_set_new(o, "error_band", band);
+	json_t *ca = json_object();
+	json_object_set_new(ca, "l2s", json_real(round(pr->p.cus / pr->p.cus_per_l2)));
+	json_object_set_new(ca, "first_touch_bytes", json_real(pr->cfg.first_touch_bytes));
+	json_object_set_new(ca, "l2_miss_bytes", json_real(pr->cfg.l2_miss_bytes));
+	json_object_set_new(ca, "hbm_read_bytes", json_real(pr->cfg.hbm_read_bytes));
+	json_object_set_new(ca, "l2_miss_fraction", json_real(pr->cfg.l2_miss_fraction));
+	json_object_set_new(ca, "mall_miss_fraction", json_real(pr->cfg.mall_miss_fraction));
+	json_object_set_new(o, "caches", ca);
 	json_object_set_new(o, "tflops", json_real(useful_tflops(pr)));
 	json_object_set_new(o, "tflops_padded", json_real(e->tflops));
 	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
@@ -787,6 +987,7 @@ static void print_json(const Profile *pr)
 	json_t *by = json_object();
 	json_object_set_new(by, "l1", json_integer((json_int_t)cu->bytes_l1));
 	json_object_set_new(by, "l2", json_integer((json_int_t)cu->bytes_l2));
+	json_object_set_new(by, "mall", json_integer((json_int_t)cu->bytes_mall));
 	json_object_set_new(by, "hbm", json_integer((json_int_t)cu->bytes_hbm));
 	json_object_set_new(by, "lds", json_integer((json_int_t)cu->bytes_lds));
 	json_object_set_new(o, "bytes", by);
@@ -809,9 +1010,37 @@ static void print_json(const Profile *pr)
 			json_object_set_new(x, "lds_conflict_cycles", json_integer((json_int_t)p->lds_conflict_cycles));
 		if (p->loop_intervals)
 			json_object_set_new(x, "cycles_per_iteration", json_real((double)p->loop_cycles / (double)p->loop_intervals));
+		if (pr->pc_op && pr->pc_op[i])
+			json_object_set_new(x, "op", json_string(pr->pc_op[i]));
 		json_array_append_new(insts, x);
 	}
 	json_object_set_new(o, "instructions", insts);
+	json_t *loops = json_array();
+	for (size_t i = 0; i < cu->npcs; i++) {
+		const TmPc *p = &cu->pcs[i];
+		if (!p->loop_intervals)
+			continue;
+		json_t *x = json_object();
+		json_object_set_new(x, "iterate", pr->loop_op && pr->loop_op[i] ? json_string(pr->loop_op[i]) : json_null());
+		json_object_set_new(x, "head_offset", json_integer((json_int_t)(p->loop_target - pr->base)));
+		json_object_set_new(x, "back_edge_offset", json_integer((json_int_t)(p->pc - pr->base)));
+		json_object_set_new(x, "iterations_per_wave", json_real((double)p->backward_taken / (cu->waves ? cu->waves : 1)));
+		json_object_set_new(x, "cycles_per_iteration", json_real((double)p->loop_cycles / (double)p->loop_intervals));
+		json_array_append_new(loops, x);
+	}
+	json_object_set_new(o, "loops", loops);
+	OpTotal *t;
+	size_t nt = op_totals(pr, &t);
+	json_t *ops = json_array();
+	for (size_t i = 0; i < nt; i++) {
+		json_t *x = json_object();
+		json_object_set_new(x, "op", json_string(t[i].op));
+		json_object_set_new(x, "stall_cycles", json_integer((json_int_t)t[i].stalls));
+		json_object_set_new(x, "issued", json_integer((json_int_t)t[i].issued));
+		json_array_append_new(ops, x);
+	}
+	free(t);
+	json_object_set_new(o, "by_op", ops);
 	json_object_set_new(o, "limits", json_string(LIMITS));
 	char *s = json_dumps(o, JSON_INDENT(1));
 	printf("%s\n", s);
@@ -890,7 +1119,7 @@ static int profile_sweep(const ProfArgs *a)
 		} else {
 			failed++;
 		}
-		tm_cu_result_free(&pr.cu);
+		profile_free(&pr);
 		vec_free(&b.defs);
 		for (int s = nsw - 1; s >= 0; s--) { /* the odometer: the last sweep varies fastest */
 			if (++idx[s] < nval[s])
@@ -1030,7 +1259,7 @@ int cmd_profile(int argc, char **argv)
 		else
 			print_text(&pr, &a);
 	}
-	tm_cu_result_free(&pr.cu);
+	profile_free(&pr);
 	vec_free(&a.defs);
 	return rc;
 }

@@ -98,3 +98,10 @@ void tm_params_print(FILE *f)
 		   "the full-duty clocks are AMD's median clocks under its max-achievable GEMMs (ROCm blog, Measuring "
 		   "Max-Achievable FLOPs - Part 2, Table 1), the shape between boost and them is guessed\n");
 }
+
+bool tm_band(EmuArch arch, double *median, double *worst)
+{
+	*median = TM_BAND_MEDIAN;
+	*worst = TM_BAND_WORST;
+	return arch != EMU_GFX90A;
+}

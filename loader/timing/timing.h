@@ -139,6 +139,17 @@ typedef struct TmParams {
 	double cus, cus_per_l2, clock_mhz /* boost */, hbm_gbps, lds_bytes;
 } TmParams;
 
+/* The model's error band: the median and worst |modelled / measured - 1|
+ * over the held-out check set of bench/calibration/aiter_gemms.csv at
+ * this parameter table (make bench-calibrate; docs/cycle-model.md,
+ * "Calibration against measured kernels"). Measured on GEMMs of gfx942
+ * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
+#define TM_BAND_MEDIAN 0.086
+#define TM_BAND_WORST 0.189
+/* The band for arch into *median, *worst; false when no measured kernel
+ * of that arch checks the model (gfx90a). */
+bool tm_band(EmuArch arch, double *median, double *worst);
+
 /* The parameters of g's arch with g's chip figures. */
 void tm_gpu_params(const TmGpu *g, TmParams *p);
 /* The same for the arch's default GPU. */
@@ -164,7 +175,7 @@ void tm_recorder_grid(TmRecorder *r, uint32_t gx, uint32_t gy, uint32_t gz);
  * serves when it holds the neighbour); the sample takes ownership. */
 TmRecorder *tm_probe_new(EmuArch arch, uint64_t wg, uint32_t nwaves);
 void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe);
-/* The sample's first workgroup's global lines by the grid dims they depend
+/* The global lines the sample's first workgroup loads, by the grid dims they depend
  * on: frac[c] for c a bit set of dims (1 x, 2 y, 4 z) is the share of its
  * lines its neighbours along exactly those dims do not touch; known[d]
  * false when nothing told (a dim without a neighbour counts as depended
@@ -251,6 +262,22 @@ void tm_recorder_traffic(const TmRecorder *r, double *unique_bytes_per_wg, doubl
 double tm_mfma_flops(int op);
 /* The data type of an MFMA row's sources (xf32 counts as f32). */
 TmDtype tm_mfma_dtype(int op);
+
+/* ---- source.c: the graph op of each instruction ---- */
+typedef struct TmSourceMap {
+	size_t n;
+	uint64_t *offset;  /* byte offset from the kernel's entry, ascending */
+	const char **op;   /* the graph op (interned), or NULL before the first op comment */
+} TmSourceMap;
+/* Pair the instructions of `kernel` in the compiler's assembly text with
+ * the code at its entry (code_len bytes): each instruction's offset and the
+ * op its `// NAME` comment names. Returns 0, or -1 when the two do not
+ * line up (then nothing is attributed). */
+int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char *text, size_t text_len,
+	const char *kernel, TmSourceMap *m);
+/* The op of the instruction at `offset`, or NULL. */
+const char *tm_source_op(const TmSourceMap *m, uint64_t offset);
+void tm_source_map_free(TmSourceMap *m);
 
 /* ---- gpu.c: occupancy, the clock and the whole GPU ---- */
 typedef struct TmOccupancy {

@@ -150,7 +150,8 @@ static size_t collect_lines(const EmuEvent *ev, unsigned lb, uint64_t tmp[256])
 	return k;
 }
 
-/* The distinct lines of `lb` bytes the active lanes touch, appended. */
+/* The distinct lines of `lb` bytes the active lanes touch, appended; a
+ * global load's (not a store's) count in the traffic the L2 model reads. */
 static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
 {
 	uint64_t tmp[256];
@@ -158,7 +159,7 @@ static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
 	t->line0 = (uint32_t)r->lines.len;
 	for (size_t i = 0; i < n; i++) {
 		vec_push(&r->lines, tmp[i]);
-		if (ev->space == EMU_SPACE_GLOBAL)
+		if (ev->space == EMU_SPACE_GLOBAL && t->kind != TK_STORE)
 			note_line(r, tmp[i]);
 	}
 	t->nlines = (uint16_t)n;
@@ -230,7 +231,8 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 		r->probe_insts++;
 		TmKind k;
 		uint8_t fl = 0;
-		if (ev->amask && ev->space == EMU_SPACE_GLOBAL && tm_category(ev->op, ev->fmt, &k, &fl) == TM_VMEM) {
+		if (ev->amask && ev->space == EMU_SPACE_GLOBAL && tm_category(ev->op, ev->fmt, &k, &fl) == TM_VMEM &&
+			k != TK_STORE) {
 			uint64_t tmp[256];
 			size_t n = collect_lines(ev, (unsigned)r->p.line_bytes, tmp);
 			for (size_t i = 0; i < n; i++)
@@ -388,14 +390,14 @@ static bool seen_has(const TmRecorder *r, uint64_t line)
 	return tm_lineset_has(&s, line);
 }
 
-/* The global lines of the sample's workgroup `rel` (0-based in the
- * sample), each wave's first `limit` instructions. */
+/* The global lines the sample's workgroup `rel` (0-based in the sample)
+ * loads, in each wave's first `limit` instructions. */
 static void wg_lines(const TmRecorder *r, uint64_t rel, uint64_t limit, LineSet *out)
 {
 	for (uint32_t w = 0; w < r->nwaves; w++) {
 		const TEvVec *v = &r->waves[rel * r->nwaves + w];
 		for (size_t i = 0; i < v->len && i < limit; i++)
-			if (v->data[i].flags & TE_GLOBAL)
+			if ((v->data[i].flags & TE_GLOBAL) && v->data[i].kind != TK_STORE)
 				for (uint32_t k = 0; k < v->data[i].nlines; k++)
 					tm_lineset_add(out, r->lines.data[v->data[i].line0 + k]);
 	}

@@ -434,6 +434,90 @@ START_TEST(gpu_and_clock_usage)
 }
 END_TEST
 
+/* The tuning loop: a compiled kernel's loop is named by its iterate op,
+ * hot spots and the per-op totals name the graph op each instruction came
+ * from (an MFMA from the mma op), in the text and the JSON. */
+START_TEST(loops_and_ops_named)
+{
+	json_t *m = profile_json("examples/gemm_16x16x16.json");
+	json_t *loops = json_object_get(m, "loops");
+	ck_assert_int_eq((int)json_array_size(loops), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(loops, 0), "iterate")), "repeat");
+	json_t *insts = json_object_get(m, "instructions");
+	int mfmas = 0;
+	for (size_t i = 0; i < json_array_size(insts); i++) {
+		json_t *x = json_array_get(insts, i);
+		if (strstr(json_string_value(json_object_get(x, "text")), "v_mfma")) {
+			ck_assert_str_eq(json_string_value(json_object_get(x, "op")), "mma");
+			mfmas++;
+		}
+	}
+	ck_assert_int_gt(mfmas, 0);
+	json_t *ops = json_object_get(m, "by_op");
+	bool mma = false;
+	uint64_t issued = 0, total = 0;
+	for (size_t i = 0; i < json_array_size(ops); i++) {
+		json_t *x = json_array_get(ops, i);
+		mma |= strcmp(json_string_value(json_object_get(x, "op")), "mma") == 0;
+		issued += (uint64_t)num(x, "issued");
+	}
+	for (size_t i = 0; i < json_array_size(insts); i++)
+		total += (uint64_t)num(json_array_get(insts, i), "issued");
+	ck_assert(mma);
+	ck_assert_uint_eq(issued, total);
+	json_decref(m);
+	profile_prints("examples/gemm_16x16x16.json", "loop repeat (iterate) +0x");
+	profile_prints("examples/gemm_16x16x16.json", "by graph op (stall cycles");
+}
+END_TEST
+
+/* Every time and rate carries the calibration's error band (gfx942: the
+ * table's; gfx90a: none measured), and the time includes the launch. */
+START_TEST(error_band_and_launch)
+{
+	json_t *m = profile_json("examples/gemm_16x16x16.json");
+	json_t *b = json_object_get(m, "error_band");
+	ck_assert_double_eq_tol(num(b, "median"), TM_BAND_MEDIAN, 1e-12);
+	ck_assert_double_eq_tol(num(b, "worst"), TM_BAND_WORST, 1e-12);
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	ck_assert_double_eq_tol(num(m, "launch_seconds"), p.launch_us * 1e-6, 1e-15);
+	ck_assert(num(m, "launch_seconds") > 0 && num(m, "launch_seconds") < num(m, "seconds"));
+	json_decref(m);
+	m = profile_json("examples/gemm_16x16x16.json --mcpu gfx90a");
+	ck_assert(json_is_null(json_object_get(json_object_get(m, "error_band"), "median")));
+	json_decref(m);
+	char want[64];
+	snprintf(want, sizeof want, "ms (±%.0f%%, worst ±%.0f%%)", 100 * TM_BAND_MEDIAN, 100 * TM_BAND_WORST);
+	profile_prints("examples/gemm_16x16x16.json", want);
+	profile_prints("examples/gemm_16x16x16.json", "TFLOP/s useful (±");
+	profile_prints("examples/gemm_16x16x16.json --mcpu gfx90a", "error band: unknown on gfx90a");
+}
+END_TEST
+
+/* The caches over the grid: a 2048-cube f16 GEMM reads A and B from HBM
+ * once (they fit the Infinity Cache) while the 8 XCDs' L2s miss more than
+ * that (each XCD reads the tiles its workgroups need); a copy misses
+ * everywhere. */
+START_TEST(caches_of_a_gemm_and_a_copy)
+{
+	json_t *m = profile_json("examples/gemm_16x16x16.json -D M=2048 -D N=2048 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128");
+	json_t *c = json_object_get(m, "caches");
+	double ab = 2.0 * 2048 * 2048 * 2;
+	ck_assert_double_eq(num(c, "l2s"), 8);
+	ck_assert_msg(fabs(num(c, "hbm_read_bytes") / ab - 1) < 0.05, "HBM reads %g of A and B's %g", num(c, "hbm_read_bytes"),
+		ab);
+	ck_assert_msg(num(c, "l2_miss_bytes") > 1.5 * ab && num(c, "l2_miss_bytes") <= 8 * ab, "L2 misses %g",
+		num(c, "l2_miss_bytes"));
+	json_decref(m);
+	m = profile_json("examples/copy.json -D M=8192 -D N=8192");
+	c = json_object_get(m, "caches");
+	ck_assert_double_eq(num(c, "l2_miss_fraction"), 1);
+	ck_assert_double_eq(num(c, "mall_miss_fraction"), 1);
+	json_decref(m);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -451,6 +535,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, sensitivity_rows);
 	tcase_add_test(tc, verdict_and_grid_fill);
 	tcase_add_test(tc, sweep_ranked);
+	tcase_add_test(tc, loops_and_ops_named);
+	tcase_add_test(tc, error_band_and_launch);
+	tcase_add_test(tc, caches_of_a_gemm_and_a_copy);
 	suite_add_tcase(s, tc);
 	return s;
 }

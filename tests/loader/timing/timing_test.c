@@ -393,6 +393,112 @@ START_TEST(mfma_only_at_the_modelled_clock)
 }
 END_TEST
 
+/* A GEMM's access pattern on an 8x8 grid of one-wave workgroups: workgroup
+ * (x, y) loads 64 lines of "A" block y and 64 lines of "B" block x. */
+static const char *TILES =
+	"s_load_dwordx2 s[4:5], s[0:1], 0\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"v_lshlrev_b32 v1, 7, v0\n"
+	"s_lshl_b32 s6, s3, 13\n"
+	"v_add_u32 v2, s6, v1\n"
+	"global_load_dword v3, v2, s[4:5]\n"
+	"s_lshl_b32 s7, s2, 13\n"
+	"s_add_u32 s7, s7, 0x10000\n"
+	"v_add_u32 v4, s7, v1\n"
+	"global_load_dword v5, v4, s[4:5]\n"
+	"s_waitcnt vmcnt(0)\n"
+	"s_endpgm\n";
+
+/* Record workgroups [first, first + count) of TILES on an 8x8 grid (a probe
+ * when `probe`). */
+static TmRecorder *tiles_record(uint64_t first, uint64_t count, bool probe)
+{
+	static uint8_t buf[1 << 17];
+	Harness h;
+	h_init(&h, TILES);
+	h_buffer(&h, buf, sizeof buf, 0, false);
+	h.l.grid[0] = 8, h.l.grid[1] = 8;
+	TmRecorder *r = probe ? tm_probe_new(EMU_GFX942, first, 1) : tm_recorder_new(EMU_GFX942, first, count, 1);
+	h.l.hook = tm_recorder_hook(r);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	h_free(&h);
+	if (!probe)
+		tm_recorder_grid(r, 8, 8, 1);
+	return r;
+}
+
+/* The L2 model: half of a workgroup's lines depend on x (B), half on y (A).
+ * On MI300X the workgroups go round-robin to 8 XCDs, so XCD x runs the
+ * column x: it reads its B block once and all 8 A blocks, 9 blocks per XCD
+ * and 72 over the chip, while HBM (through the Infinity Cache, which holds
+ * them all) delivers each of the 16 blocks once; MI250X's one L2 reads the
+ * 16 blocks once. A sample of one workgroup with probes of its x and y
+ * neighbours tells the same as a sample of the whole grid. */
+START_TEST(l2_per_xcd_round_robin)
+{
+	const double block = 64 * 128;
+	for (int probed = 0; probed < 2; probed++) {
+		TmRecorder *r = tiles_record(0, probed ? 1 : 64, false);
+		if (probed) {
+			tm_recorder_attach_probe(r, 0, tiles_record(1, 1, true));
+			tm_recorder_attach_probe(r, 1, tiles_record(8, 1, true));
+		}
+		double frac[8];
+		bool known[3];
+		double bytes = tm_recorder_classes(r, frac, known);
+		ck_assert_double_eq_tol(bytes, 2 * block, 1e-9);
+		ck_assert(known[0] && known[1] && known[2]);
+		ck_assert_double_eq_tol(frac[1], 0.5, 1e-9); /* B: depends on x */
+		ck_assert_double_eq_tol(frac[2], 0.5, 1e-9); /* A: depends on y */
+		Harness h;
+		h_init(&h, TILES);
+		TmOccupancy occ;
+		tm_occupancy(tm_gpu("MI300X"), &h.l.kd, 0, 1, &occ);
+		h_free(&h);
+		TmCuConfig c;
+		tm_cu_config(tm_gpu("MI300X"), r, 64, &occ, 0, 0, &c);
+		ck_assert_double_eq_tol(c.l2_miss_bytes, 72 * block, 1e-6);
+		ck_assert_double_eq_tol(c.hbm_read_bytes, 16 * block, 1e-6);
+		ck_assert(c.mall_bytes_per_clk > 0);
+		tm_cu_config(tm_gpu("MI250X"), r, 64, &occ, 0, 0, &c);
+		ck_assert_double_eq_tol(c.l2_miss_bytes, 16 * block, 1e-6);
+		ck_assert_double_eq_tol(c.hbm_read_bytes, 16 * block, 1e-6);
+		ck_assert(c.mall_bytes_per_clk == 0);
+		tm_recorder_free(r);
+	}
+}
+END_TEST
+
+/* The graph op of each instruction: the assembly's op comments paired with
+ * its code; text that does not match the code gives no map at all. */
+START_TEST(source_map_pairs_ops)
+{
+	const char *body = "s_mov_b32 s10, 16\n"
+			   "v_add_u32 v1, v2, v3\n"
+			   "v_mfma_f32_16x16x16_f16 v[0:3], v[40:41], v[42:43], v[0:3]\n"
+			   "s_endpgm\n";
+	uint8_t *code;
+	size_t len = h_assemble(body, &code, "gfx942");
+	ck_assert(len > 0);
+	const char *text = "\t.text\nk:\n\t// setup\n\ts_mov_b32 s10, 16\n\tv_add_u32_e32 v1, v2, v3\n.LBB_1:\n"
+			   "\t// mma\n\tv_mfma_f32_16x16x16_f16 v[0:3], v[40:41], v[42:43], v[0:3]\n\ts_endpgm\n"
+			   "\t.size k, .Lend-k\n";
+	TmSourceMap m;
+	ck_assert_int_eq(tm_source_map(EMU_GFX942, code, len, text, strlen(text), "k", &m), 0);
+	ck_assert_uint_eq(m.n, 4);
+	ck_assert_str_eq(tm_source_op(&m, 0), "setup");
+	ck_assert_str_eq(tm_source_op(&m, m.offset[1]), "setup");
+	ck_assert_str_eq(tm_source_op(&m, m.offset[2]), "mma");
+	ck_assert_str_eq(tm_source_op(&m, m.offset[3]), "mma");
+	ck_assert_ptr_null(tm_source_op(&m, 2)); /* not an instruction's start */
+	tm_source_map_free(&m);
+	const char *wrong = "k:\n\t// setup\n\ts_mov_b32 s10, 16\n\tv_sub_u32 v1, v2, v3\n";
+	ck_assert_int_eq(tm_source_map(EMU_GFX942, code, len, wrong, strlen(wrong), "k", &m), -1);
+	ck_assert_int_eq(tm_source_map(EMU_GFX942, code, len, text, strlen(text), "other", &m), -1);
+	free(code);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -409,6 +515,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, setprio_reorders);
 	tcase_add_test(tc, clock_falls_with_duty);
 	tcase_add_test(tc, mfma_only_at_the_modelled_clock);
+	tcase_add_test(tc, l2_per_xcd_round_robin);
+	tcase_add_test(tc, source_map_pairs_ops);
 	suite_add_tcase(s, tc);
 	return s;
 }
