@@ -161,8 +161,8 @@ static void usage(FILE *f)
 		   "  --asm           list every instruction with its issue count and stall cycles\n"
 		   "  --json          print the result as JSON\n"
 		   "  --params        print the model's parameter table with sources and exit\n"
-		   "  --sensitivity   also simulate with each parameter marked guessed at x0.5 and x1.5 and\n"
-		   "                  print how the time and matrix-core utilisation move\n"
+		   "  --sensitivity   also simulate with each parameter marked guessed or fitted at x0.5 and\n"
+		   "                  x1.5 and print how the time and matrix-core utilisation move\n"
 		   "  --sweep SYM=V1,V2,...  kernel graphs: profile every combination of the values (several\n"
 		   "                  --sweep), one line each, fastest first\n"
 		   "  kernel graphs also take compile's --schedule, --lds-stages, --waves-per-eu and\n"
@@ -854,7 +854,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	printf("bound by: %s\n", verdict(pr, line, sizeof line));
 	printf("%s\n", LIMITS);
 	if (a->sensitivity) {
-		printf("sensitivity (each parameter marked guessed at x0.5 and x1.5, the rest as is; widest first):\n");
+		printf("sensitivity (each parameter marked guessed or fitted at x0.5 and x1.5, the rest as is; widest first):\n");
 		for (int i = 0; i < pr->nsens; i++) {
 			const SensRow *s = &pr->sens[i];
 			printf("  %-24s time %+6.1f%% / %+6.1f%%   matrix core %.1f%% / %.1f%%\n", tm_param_name[s->param],
@@ -1048,6 +1048,16 @@ static void print_json(const Profile *pr)
 	json_decref(o);
 }
 
+/* The target a kernel graph is compiled for: --gpu's, else --mcpu's, else
+ * gfx942. */
+static EmuArch graph_arch(const ProfArgs *a)
+{
+	if (a->gpu)
+		return a->gpu->arch;
+	const char *m = a->mcpu && target_from_name(a->mcpu) ? target_from_name(a->mcpu)->name : "gfx942";
+	return strcmp(m, "gfx90a") == 0 ? EMU_GFX90A : strcmp(m, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+}
+
 /* --sweep: every combination of the swept values (the first sweep varies
  * slowest), each compiled and profiled as `-D SYM=V` would, ranked by the
  * modelled time; a variant that does not compile or run is listed with
@@ -1147,7 +1157,13 @@ static int profile_sweep(const ProfArgs *a)
 		free(s);
 		json_decref(arr);
 	} else {
-		printf("%zu variants of %s, fastest first (model, not a measurement):\n", total, a->path);
+		double med, worst;
+		if (tm_band(graph_arch(a), &med, &worst))
+			printf("%zu variants of %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
+			       "±%.0f%%):\n", total, a->path, 100 * med, 100 * worst);
+		else
+			printf("%zu variants of %s, fastest first (model, not a measurement; error band unknown on this "
+			       "target):\n", total, a->path);
 		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", "defines", "bound by");
 		for (size_t v = 0; v < total; v++) {
 			if (rows[v].ok)

@@ -1,17 +1,21 @@
 /* calib_test.c — calibration of the cycle model (loader/timing) against
- * published MI300X (gfx942) and CDNA2 (gfx90a) microbenchmark figures
- * (docs/cycle-model.md, "Calibration"): hand-written pointer-chase
- * microkernels reproduce the published load-to-use latency of each level
- * (vector L1, L2, HBM, scalar cache, LDS) within LAT_TOL, and bandwidth
+ * published MI300X (gfx942), CDNA2 (gfx90a) and CDNA4 (gfx950)
+ * microbenchmark figures (docs/cycle-model.md, "Calibration by
+ * microbenchmarks"): hand-written pointer-chase microkernels reproduce the
+ * published load-to-use latency of each level (vector L1, L2, Infinity
+ * Cache, HBM, scalar cache, LDS) within LAT_TOL, and bandwidth
  * microkernels reproduce the published achievable bandwidth (HBM copy for
  * the whole chip, L2 reads per CU) within BW_TOL, and reach the documented
  * peaks of L1 and LDS without exceeding them.
  *
  * The published figures and where they come from:
  *  - latencies, in clocks: MT4G (caps-tum/mt4g, sample_results "AMD
- *    Instinct MI300X VF" and "AMD Instinct MI210"), pointer chasing, median
- *    (p50) of 255 measurements. MI210 stands for CDNA2 (gfx90a): MT4G
- *    published no MI250X run, and MI210 is the same CDNA2 compute unit;
+ *    Instinct MI300X VF", "AMD Instinct MI210" and AMD_Instinct_MI350P),
+ *    pointer chasing, median (p50) of 255 measurements. MI210 stands for
+ *    CDNA2 (gfx90a): MT4G published no MI250X run, and MI210 is the same
+ *    CDNA2 compute unit; MI350P for CDNA4 (gfx950). MI300X's Infinity
+ *    Cache: about 218 ns at 2.1 GHz (Chips and Cheese, "Testing AMD's
+ *    Giant MI300X"); CDNA2 has none;
  *  - L2 read bandwidth: the same reports (MI300X 14364.7 GiB/s over 304 CUs
  *    at 2.1 GHz, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz), compared per
  *    CU and clock;
@@ -29,18 +33,21 @@
 #define LAT_TOL 0.05
 #define BW_TOL 0.10
 
-typedef enum { LV_L1, LV_L2, LV_HBM, LV_SCALAR, LV_LDS, LV_N } Level;
-static const char *const level_name[LV_N] = {"vector L1", "L2", "HBM", "scalar cache", "LDS"};
-/* published p50 pointer-chase latencies in clocks: [gfx942, gfx90a] */
-static const double published_latency[LV_N][2] = {
-	{116, 124}, /* MT4G l1.latency p50 */
-	{288, 292}, /* MT4G l2.latency p50 */
-	{876, 684}, /* MT4G main.latency p50 */
-	{48, 48},   /* MT4G scalarL1.latency p50 */
-	{52, 48},   /* MT4G shared.latency p50 */
+typedef enum { LV_L1, LV_L2, LV_MALL, LV_HBM, LV_SCALAR, LV_LDS, LV_N } Level;
+static const char *const level_name[LV_N] = {"vector L1", "L2", "Infinity Cache", "HBM", "scalar cache", "LDS"};
+/* published p50 pointer-chase latencies in clocks: [gfx942, gfx90a, gfx950]
+ * (0: no such level) */
+static const double published_latency[LV_N][3] = {
+	{116, 124, 112}, /* MT4G l1.latency p50 */
+	{288, 292, 256}, /* MT4G l2.latency p50 */
+	{458, 0, 444},   /* 218 ns x 2.1 GHz (Chips and Cheese); MT4G MI350P l3.latency p50 */
+	{876, 684, 740}, /* MT4G main.latency p50 */
+	{48, 48, 48},    /* MT4G scalarL1.latency p50 */
+	{52, 48, 48},    /* MT4G shared.latency p50 */
 };
 
-static int col(EmuArch a) { return a == EMU_GFX90A; }
+static int col(EmuArch a) { return a == EMU_GFX90A ? 1 : a == EMU_GFX950 ? 2 : 0; }
+static const char *arch_str(EmuArch a) { return a == EMU_GFX90A ? "gfx90a" : a == EMU_GFX950 ? "gfx950" : "gfx942"; }
 
 /* ---- latency: one wave chasing pointers, `hops` dependent loads ---- */
 
@@ -83,7 +90,8 @@ static uint64_t chase_cycles(EmuArch arch, Level lv, int hops, uint32_t *chain, 
 	tm_params(arch, &p);
 	/* an idle chip: bandwidth never limits; L2 level: first touches hit */
 	TmCuConfig c = {.arch = arch, .resident = 1, .hbm_bytes_per_clk = 1e6, .l2_bytes_per_clk = 1e6,
-			.l2_miss_fraction = lv == LV_HBM ? 1 : 0};
+			.mall_bytes_per_clk = p.mall_mib > 0 ? 1e6 : 0, .l2_miss_fraction = lv == LV_HBM || lv == LV_MALL,
+			.mall_miss_fraction = lv == LV_HBM};
 	TmCuResult res;
 	h_simulate(&h, arch, 1, &c, &res);
 	uint64_t cyc = res.cycles;
@@ -114,7 +122,7 @@ static double modelled_latency(EmuArch arch, Level lv)
 	switch (lv) {
 	case LV_L1: lines = 8, n = 64; break;           /* 8 lines: L1 hits after the first pass */
 	case LV_L2: lines = 4 * (size_t)(p.l1_bytes / p.line_bytes), n = 256; break; /* 4x L1: every hop misses L1 */
-	case LV_HBM: lines = 1024, n = 256; break;      /* 2n < lines: every hop a first touch */
+	case LV_HBM: case LV_MALL: lines = 1024, n = 256; break; /* 2n < lines: every hop a first touch */
 	case LV_SCALAR: lines = 4, stride = 64, n = 64; break;
 	default: lines = 1, n = 64; break;              /* LDS: the chain is written by the kernel */
 	}
@@ -128,15 +136,18 @@ static void latencies(EmuArch arch)
 {
 	double model[LV_N];
 	for (int lv = 0; lv < LV_N; lv++) {
-		model[lv] = modelled_latency(arch, (Level)lv);
 		double pub = published_latency[lv][col(arch)];
+		if (!pub)
+			continue;
+		model[lv] = modelled_latency(arch, (Level)lv);
 		if (getenv("CALIB_PRINT"))
-			printf("calib %s latency %-12s published %6.1f clk, model %6.1f clk (%+.1f%%)\n",
-			       arch == EMU_GFX90A ? "gfx90a" : "gfx942", level_name[lv], pub, model[lv],
-			       100 * (model[lv] / pub - 1));
+			printf("calib %s latency %-14s published %6.1f clk, model %6.1f clk (%+.1f%%)\n", arch_str(arch),
+			       level_name[lv], pub, model[lv], 100 * (model[lv] / pub - 1));
 	}
 	for (int lv = 0; lv < LV_N; lv++) {
 		double m = model[lv], pub = published_latency[lv][col(arch)];
+		if (!pub)
+			continue;
 		ck_assert_msg(m >= pub * (1 - LAT_TOL) && m <= pub * (1 + LAT_TOL),
 			      "%s latency: model %.1f clk, published %.1f clk", level_name[lv], m, pub);
 	}
@@ -146,6 +157,9 @@ START_TEST(latency_gfx942) { latencies(EMU_GFX942); }
 END_TEST
 
 START_TEST(latency_gfx90a) { latencies(EMU_GFX90A); }
+END_TEST
+
+START_TEST(latency_gfx950) { latencies(EMU_GFX950); }
 END_TEST
 
 /* ---- bandwidth ---- */
@@ -362,6 +376,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, latency_gfx942);
 	tcase_add_test(tc, latency_gfx90a);
+	tcase_add_test(tc, latency_gfx950);
 	tcase_add_test(tc, hbm_copy_gfx942);
 	tcase_add_test(tc, l2_read_gfx942);
 	tcase_add_test(tc, l2_read_gfx90a);
