@@ -455,7 +455,11 @@ int main(int argc, char **argv)
 		if (only && !strstr(r->kernel, only) && !strstr(r->gpu, only))
 			continue;
 		run_row(r, hsa, fit);
-		const char *name = strstr(r->kernel, "gemm") ? strstr(r->kernel, "gemm") - 2 : r->kernel;
+		/* the symbol _ZN5aiterNNname E without the mangling */
+		const char *name = r->kernel;
+		if (strncmp(name, "_ZN5aiter", 9) == 0)
+			for (name += 9; *name >= '0' && *name <= '9'; name++)
+				;
 		char shortname[45];
 		snprintf(shortname, sizeof shortname, "%.*s", (int)strcspn(name, "E"), name);
 		if (r->ran)

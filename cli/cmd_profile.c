@@ -638,8 +638,8 @@ static void grid_fill(const Profile *pr, char *buf, size_t len)
 
 /* What bounds the kernel, by the first test that holds: the matrix core
  * busy at least 85% of the time; an issue class taking 80% of the SIMDs'
- * turns; HBM, L2 or LDS moving at least 85% of the bytes per clock the CU
- * gets; a grid that fills half of the slots or less; else waiting, named
+ * turns; HBM, the Infinity Cache, L2 or LDS moving at least 85% of the
+ * bytes per clock the CU gets; a grid that fills half of the slots or less; else waiting, named
  * by the stall reason with the most cycles. */
 static const char *verdict(const Profile *pr, char *buf, size_t len)
 {
@@ -658,6 +658,12 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 	double hbm = (double)cu->bytes_hbm / cyc, l2 = (double)cu->bytes_l2 / cyc, lds = (double)cu->bytes_lds / cyc;
 	if (pr->cfg.hbm_bytes_per_clk > 0 && hbm >= 0.85 * pr->cfg.hbm_bytes_per_clk) {
 		snprintf(buf, len, "HBM bandwidth (%.2f of the CU's %.2f bytes per clock)", hbm, pr->cfg.hbm_bytes_per_clk);
+		return buf;
+	}
+	double mall = (double)cu->bytes_mall / cyc;
+	if (pr->cfg.mall_bytes_per_clk > 0 && mall >= 0.85 * pr->cfg.mall_bytes_per_clk) {
+		snprintf(buf, len, "Infinity Cache bandwidth (%.2f of the CU's %.2f bytes per clock)", mall,
+			pr->cfg.mall_bytes_per_clk);
 		return buf;
 	}
 	if (pr->cfg.l2_bytes_per_clk > 0 && l2 >= 0.85 * pr->cfg.l2_bytes_per_clk) {
