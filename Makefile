@@ -320,11 +320,12 @@ bench-aiter-gemm: $(BUILD)/wavecc
 bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
 	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/profile_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
-# the cycle model against AMD-measured GEMM times (bench/calibrate.c, bench/calibration/aiter_gemms.csv);
-# AITER_HSA: aiter's hsa/ folder of code objects (github.com/ROCm/aiter; default: an aiter/hsa beside the checkout)
-AITER_HSA ?= $(abspath $(firstword $(wildcard ../aiter/hsa ../../aiter/hsa)))
+# the cycle model against AMD-measured GEMM times, fit and held-out errors (bench/calibrate.c,
+# bench/calibration/aiter_gemms.csv); aiter's folder from WAVECC_AITER, else an aiter/ beside the checkout with an
+# hsa/ folder, else one SKIP line; CALIBRATE_FLAGS=--fit refits the guessed parameters
+CALIBRATE_AITER = $(or $(WAVECC_AITER),$(abspath $(patsubst %/hsa,%,$(firstword $(wildcard ../aiter/hsa ../../aiter/hsa)))))
 bench-calibrate: $(BUILD)/bench/calibrate
-	AITER_HSA='$(AITER_HSA)' $(BUILD)/bench/calibrate $(CALIBRATE_FLAGS)
+	WAVECC_AITER='$(CALIBRATE_AITER)' $(BUILD)/bench/calibrate $(CALIBRATE_FLAGS)
 .PRECIOUS: $(BUILD)/bench/%.o
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 	$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) $(filter %.o,$^) $(BUILD)/libwavecc.a $(LIBS) -o $@

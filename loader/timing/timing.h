@@ -27,7 +27,7 @@
  * configuration's (TM_GPUS). */
 #define TM_PARAMS(X) \
 	X(latency_clock_mhz, 2100, 1700, 2200, "MHz", "the engine clock of the published pointer chases and bandwidth runs the latencies and bandwidths per clock come from (MT4G: MI300X VF at 2.1 GHz, MI210 at 1.7 GHz, MI350P at 2.2 GHz)") \
-	X(clock_duty_exponent, 1.75, 1.75, 1.75, "", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv, with launch_us): the shape of the clock's fall with the matrix-core duty d, clock = boost - (boost - full-duty clock) x d^exponent (the ROCm blog's median clocks give only the full-duty end; 1 would be linear)") \
+	X(clock_duty_exponent, 1.05, 1.05, 1.05, "", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv, with launch_us): the shape of the clock's fall with the matrix-core duty d, clock = boost - (boost - full-duty clock) x d^exponent (the ROCm blog's median clocks give only the full-duty end; 1 would be linear)") \
 	X(simds, 4, 4, 4, "SIMDs/CU", "CDNA3 white paper / ISA guide: 4 SIMD units per CU") \
 	X(wave_slots, 8, 8, 8, "waves/SIMD", "LLVM AMDGPU getMaxWavesPerEU for gfx90a and gfx942") \
 	X(max_wgs_per_cu, 32, 32, 32, "workgroups", "guessed: workgroups (barrier resources) one CU holds") \
@@ -64,7 +64,7 @@
 	X(mall_latency, 450, 0, 436, "clk", "load-to-use latency of an L2 miss that hits the Infinity Cache (MALL), less the 8 the model's chase adds: MI300X about 218 ns (Chips and Cheese, Testing AMD's Giant MI300X, chipsandcheese.com/p/testing-amds-giant-mi300x) = 458 clk at 2.1 GHz; MI350P p50 L3 444 clk (MT4G); CDNA2 has no MALL") \
 	X(mall_mib, 256, 0, 256, "MiB", "Infinity Cache (MALL) capacity, memory-side, shared by every XCD: 256 MB on MI300X, MI325X and MI355X (ROCm GPU specifications, rocm.docs.amd.com reference/gpu-specs; AMD CDNA 3 white paper); CDNA2 has none") \
 	X(mall_gbps, 11900, 0, 13085, "GB/s", "Infinity Cache read bandwidth of the whole chip: MI300X 11.9 TB/s measured (Chips and Cheese, Testing AMD's Giant MI300X; the CDNA 3 white paper's peak is 17.2 TB/s); CDNA4: MT4G's MI350P L3 read 12186.5 GiB/s, guessed for MI355X (whose 8 XCDs may draw more); CDNA2 has none") \
-	X(launch_us, 1.0, 1.0, 3.8, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(launch_us, 1.6, 1.6, 4.8, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
 	X(scache_lines, 256, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
 	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
@@ -144,8 +144,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.086
-#define TM_BAND_WORST 0.189
+#define TM_BAND_MEDIAN 0.089
+#define TM_BAND_WORST 0.215
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);

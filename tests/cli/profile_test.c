@@ -300,7 +300,7 @@ START_TEST(verdict_and_grid_fill)
 }
 END_TEST
 
-/* --sensitivity: every parameter marked guessed gets a row with its time
+/* --sensitivity: every parameter marked guessed or fitted gets a row with its time
  * and utilisation at x0.5 and x1.5; the clock's duty exponent moves a
  * GEMM's time (a lower exponent slows the clock sooner), and with --clock
  * the same exponent moves nothing (the clock model is not consulted). */
@@ -335,7 +335,7 @@ START_TEST(sensitivity_rows)
 	}
 	json_decref(f);
 	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=256 --sensitivity",
-		"sensitivity (each parameter marked guessed at x0.5 and x1.5");
+		"sensitivity (each parameter marked guessed or fitted at x0.5 and x1.5");
 }
 END_TEST
 

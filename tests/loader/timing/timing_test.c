@@ -345,7 +345,7 @@ START_TEST(clock_falls_with_duty)
 END_TEST
 
 /* The MFMA-only microkernel (8 independent 16x16x16 f16 MFMAs per
- * iteration, one wave per SIMD on every CU of an MI300X, 128 workgroups per
+ * iteration, one wave per SIMD on every CU of an MI300X, 256 workgroups per
  * CU in turn: a kernel long enough, as AMD's max-achievable GEMMs are, that
  * its launch is under 1% of its time) through the whole-GPU path at the
  * modelled clock lands in AMD's max-achievable f16 range for MI300X (654
@@ -365,7 +365,7 @@ START_TEST(mfma_only_at_the_modelled_clock)
 	h.l.hook = tm_recorder_hook(r);
 	h.l.grid[0] = 1;
 	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
-	uint64_t nwg = 128 * (uint64_t)g->cus; /* one workgroup per CU at a time, 128 each */
+	uint64_t nwg = 256 * (uint64_t)g->cus; /* one workgroup per CU at a time, 256 each */
 	TmCuConfig c;
 	TmCuResult res;
 	TmClock clk;
