@@ -14,9 +14,11 @@
  * modelled CU and the result scaled to the grid (loader/timing/gpu.c), at
  * the clock model's clock for the kernel's MFMA data type and matrix-core
  * duty, or --clock's.
- * Output: a summary (cycles, loops, utilisation per unit, bytes per clock
- * per memory level, the clock and why, the whole-GPU estimate with the
- * model's limits) and the stall hot spots by instruction and reason; --asm
+ * Output: a summary (cycles, loops named by their iterate op, utilisation
+ * per unit, bytes per clock per memory level, the caches' traffic, the
+ * clock and why, the whole-GPU estimate with the launch overhead, the
+ * error band and the model's limits), the stall hot spots by instruction,
+ * reason and graph op, and the totals by graph op; --asm
  * lists every instruction with its counts; --json the same as one JSON
  * document. TFLOP/s is the useful work of the graph's mma ops (2*M*N*K
  * for a GEMM, kernel_mma_flops) with the MFMAs' work, which counts padded

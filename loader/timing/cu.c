@@ -12,10 +12,12 @@
  * forwarded back to back), its SIMD's VALU or matrix core is free, no
  * s_nop/s_sleep/taken-branch refetch is pending, it is not held at a
  * barrier. Memory is a chain of bandwidth servers with latencies: the
- * vector L1 (per CU, LRU by line), the L2 (this CU's bandwidth share) and
- * HBM (this CU's share), the scalar cache, and the LDS pipe whose occupancy
- * is the access's bank-conflict cycles; the HBM latency beyond L2 is fixed
- * in time, so it takes fewer clocks at a lower configured clock. Every
+ * vector L1 (per CU, LRU by line), the L2 (this CU's bandwidth share), the
+ * Infinity Cache and HBM (this CU's shares; which lines miss L2 and the
+ * Infinity Cache comes from gpu.c's cache model, by address hash), the
+ * scalar cache, and the LDS pipe whose occupancy is the access's
+ * bank-conflict cycles; the latencies beyond L2 are fixed in time, so they
+ * take fewer clocks at a lower configured clock. Every
  * clock a wave waits beyond its turn is charged to the instruction it waits
  * with and the reason.
  * Workgroups are dispatched in order as occupancy allows. */

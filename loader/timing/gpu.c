@@ -3,13 +3,16 @@
  * clock the GPU runs the kernel at, and the scaling of the CU's result to
  * the grid.
  *
- * Model (docs/cycle-model.md): workgroups are spread evenly over the CUs
- * (each CU runs ceil(grid / CUs) of them, as many at once as occupancy
- * allows); every CU behaves like the simulated one; HBM and L2 bandwidth
- * are split evenly between the CUs that have work (HBM at its achievable
- * share, hbm_efficiency). When a CU's share is
+ * Model (docs/cycle-model.md): workgroups go round-robin to the XCDs and
+ * are spread over each XCD's CUs (the busiest CU's count sets the time, as
+ * many at once as occupancy allows); every CU behaves like the simulated
+ * one; HBM, Infinity Cache and L2 bandwidth are split evenly between the
+ * CUs that have work (HBM at its achievable share, hbm_efficiency). Which
+ * first touches miss the XCD's L2 and the Infinity Cache follows from the
+ * grid dims each line depends on (cache_model). When a CU's share is
  * larger than the sample, the time is extrapolated from the sample's steady
- * state (the interval between workgroup completions after the first round).
+ * state (the interval between workgroup completions after the first round);
+ * the launch overhead (launch_us) is added.
  *
  * The clock (tm_clock): the boost clock without matrix-core work, falling
  * toward AMD's published median clock under dense GEMM of the MFMAs' data
