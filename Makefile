@@ -90,7 +90,7 @@ DOCDIR = $(PREFIX)/share/doc/wavecc
 # What install puts in DOCDIR: the pages the header and the command point to.
 DOCS = README.md $(wildcard docs/*.md) docs/kernel-format.schema.json
 
-.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-aiter-gemm bench-profile bench-schedule bench-calibrate clean install uninstall
+.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule bench-calibrate clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -311,10 +311,6 @@ bench-attention: $(BUILD)/bench/attention_report $(BUILD)/wavecc
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/attention_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 	$(PYTHON_ANY) bench/attention_aiter.py $(abspath $(BUILD)/wavecc)
-# The cycle model against AMD's measured times of AMD's own int8 GEMM code
-# objects (bench/aiter_gemm.py; needs WAVECC_AITER, else one SKIP line).
-bench-aiter-gemm: $(BUILD)/wavecc
-	$(PYTHON_ANY) bench/aiter_gemm.py $(abspath $(BUILD)/wavecc)
 # The modelled TFLOP/s or GB/s of every example next to clang-19 -O3's
 # equivalent OpenCL kernel in the same cycle model (bench/profile_report.c).
 bench-profile: $(BUILD)/bench/profile_report $(BUILD)/wavecc
