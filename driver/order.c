@@ -36,6 +36,7 @@ static MFunc *copy_mfunc(const MFunc *f)
 	memcpy(g->nregs, f->nregs, sizeof g->nregs);
 	g->allocated = f->allocated;
 	g->lds_bytes = f->lds_bytes;
+	g->input_sgprs = f->input_sgprs;
 	return g;
 }
 

@@ -284,6 +284,8 @@ int check_allocation(Compile *c, Buf *msg)
 	if (!c->ra)
 		return 0;
 	int n = regalloc_check(c->ra->pre, c->ra->phys, c->mf, msg);
+	if (c->ra->orig) /* something spilled: values followed through their homes */
+		n += regalloc_check_spills(c->ra->orig, c->mf, msg);
 	regassign_free(c->ra);
 	free(c->ra);
 	c->ra = NULL;

@@ -40,7 +40,11 @@
 
 #include "regalloc.h"
 
-static int file_limit(const Target *t, RegFile f) { return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs; }
+static int file_limit(const Target *t, const RaLimits *lim, RegFile f)
+{
+	int n = f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs;
+	return lim && lim->regs[f] > 0 && lim->regs[f] < n ? lim->regs[f] : n;
+}
 
 static const char *file_word(RegFile f) { return f == RF_SGPR ? "scalar" : f == RF_VGPR ? "vector" : "accumulator"; }
 
@@ -59,6 +63,10 @@ static MFunc *mfunc_copy(const MFunc *f)
 		vec_push(&g->vregs, f->vregs.data[v]);
 	memcpy(g->nregs, f->nregs, sizeof g->nregs);
 	g->allocated = f->allocated;
+	g->lds_bytes = f->lds_bytes;
+	g->scratch_bytes = f->scratch_bytes;
+	g->scratch_wave_sgpr = f->scratch_wave_sgpr;
+	g->input_sgprs = f->input_sgprs;
 	return g;
 }
 
@@ -173,19 +181,46 @@ static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, Re
 		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
 	buf_printf(err, " (kernel %s, block %zu, instruction %d); ", f->name, bi, ii);
 	if (spilled)
-		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes) and no more can go: ", spilled);
-	else if (rf != RF_AGPR)
+		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes, VGPRs and AGPRs to scratch "
+				"memory) and no more can go: ", spilled);
+	else
 		buf_printf(err, "no value live there can be spilled: ");
-	buf_printf(err, "smaller tiles, fewer elements per thread or more waves lower the pressure (spilling to scratch "
-			"memory is not implemented)");
+	buf_printf(err, "the instruction there needs more registers than the file has; smaller tiles or fewer elements "
+			"per thread lower the pressure");
 	if (keep)
 		keep->fail_op = op;
 	free(note);
 }
 
-/* One allocation round: 0 done, -1 out of registers (err written), 1 the
- * VGPRs ran out and victims[0..*nvictims) should move to AGPRs first. */
-static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_t *victims, int *nvictims)
+/* Take victims for value v, which found no room at pos in file rf: VGPRs
+ * to AGPRs, SGPRs to lanes, and what the AGPRs cannot take (or a VGPR
+ * value that may go nowhere else) to scratch. Their registers are free
+ * from here on in this round (the scan goes on as if they were spilled
+ * already, so one round finds most of what must go). Returns how many. */
+static int take_victims(const MFunc *f, Spill *sp, SpillReqs *out, RegFile rf, const MInst *at, int pos,
+	const int *lo, const int *hi, int *busy, uint32_t *who, int lim, int size)
+{
+	uint32_t got[MIR_MAX_PHYS];
+	uint8_t home = rf == RF_SGPR ? SPILL_TO_LANES : SPILL_TO_AGPR;
+	int n = rf == RF_AGPR ? 0 : spill_pick(f, sp, rf, false, at, pos, lo, hi, busy, who, lim, size, got);
+	if (n == 0 && rf != RF_SGPR) {
+		home = SPILL_TO_SCRATCH;
+		n = spill_pick(f, sp, rf, true, at, pos, lo, hi, busy, who, lim, size, got);
+	}
+	for (int i = 0; i < n; i++) {
+		vec_push(out, ((SpillReq){got[i], home}));
+		for (int r = 0; r < lim; r++)
+			if (who[r] == got[i]) {
+				who[r] = UINT32_MAX;
+				busy[r] = -1;
+			}
+	}
+	return n;
+}
+
+/* One allocation round: 0 done, -1 out of registers (err written), 1 a
+ * file ran out and the values in `reqs` should move to their homes first. */
+static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *err, Spill *sp, SpillReqs *reqs)
 {
 	const Target *t = f->target;
 	MirLive lv;
@@ -247,27 +282,33 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		uint32_t v = order[oi];
 		RegClass cls = f->vregs.data[v];
 		RegFile rf = rc_file(cls);
-		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, rf);
-		int r = 0;
-		for (; r + size <= lim; r += align) {
-			bool ok = true;
-			for (int d = 0; d < size && ok; d++)
-				ok = busy[rf][r + d] < lo[v];
-			if (ok)
+		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, lims, rf);
+		int r;
+		for (;;) {
+			for (r = 0; r + size <= lim; r += align) {
+				bool ok = true;
+				for (int d = 0; d < size && ok; d++)
+					ok = busy[rf][r + d] < lo[v];
+				if (ok)
+					break;
+			}
+			if (r + size <= lim)
 				break;
-		}
-		if (r + size > lim) {
 			size_t bi;
 			int ii;
 			locate(&ps, lo[v], &bi, &ii);
 			const MBlock *bb = f->blocks.data[bi];
 			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
-			if ((rf == RF_VGPR || rf == RF_SGPR) &&
-				(*nvictims = spill_pick(f, sp, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size, victims)) > 0) {
+			if (take_victims(f, sp, reqs, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size) == 0)
+				break;
+		}
+		if (r + size > lim) {
+			if (reqs->len) { /* spill what was found, then try again */
 				rc = 1;
 				break;
 			}
-			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf], sp->count);
+			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf],
+				sp->count + sp->scratch_values);
 			rc = -1;
 			break;
 		}
@@ -278,6 +319,8 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		phys[v] = (uint32_t)r;
 		used[rf] = MAX(used[rf], r + size);
 	}
+	if (rc == 0 && reqs->len)
+		rc = 1; /* the victims go first */
 	if (rc == 0) {
 		if (keep)
 			keep->pre = mfunc_copy(f);
@@ -308,34 +351,47 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 	free(hi);
 	regalloc_positions_free(&ps);
 	mir_live_free(&lv);
+	spill_round_end(sp);
 	return rc;
 }
 
-int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
+int regalloc_mfunc_limits(MFunc *f, const RaLimits *lim, RegAssign *keep, Buf *err)
 {
 	check_that(!f->allocated);
-	Spill sp = {.lanes_vreg = UINT32_MAX};
-	uint32_t victims[MIR_MAX_PHYS];
-	int n = 0, rc;
-	while ((rc = allocate_once(f, keep, err, &sp, victims, &n)) == 1)
-		for (int i = 0; i < n; i++) {
-			if (rc_file(f->vregs.data[victims[i]]) == RF_SGPR)
-				spill_sgpr(f, &sp, victims[i]);
-			else
-				spill_vreg(f, &sp, victims[i]);
-		}
-	if (keep)
+	Spill sp = {.lanes_vreg = UINT32_MAX, .rsrc_vreg = UINT32_MAX};
+	SpillReqs reqs = {0};
+	int rc;
+	MFunc *orig = NULL;
+	while ((rc = allocate_once(f, lim, keep, err, &sp, &reqs)) == 1) {
+		if (!orig && keep)
+			orig = mfunc_copy(f); /* for the spill checker */
+		spill_apply(f, &sp, reqs.data, reqs.len);
+		reqs.len = 0;
+	}
+	vec_free(&reqs);
+	if (keep) {
 		keep->spills = sp.count;
+		keep->scratch_values = sp.scratch_values;
+		keep->scratch_dwords = sp.scratch_dwords;
+		if (rc == 0)
+			keep->orig = orig;
+		else
+			mfunc_free(orig);
+	}
 	spill_free(&sp);
 	return rc;
 }
+
+int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err) { return regalloc_mfunc_limits(f, NULL, keep, err); }
 
 void regassign_free(RegAssign *ra)
 {
 	if (!ra)
 		return;
 	mfunc_free(ra->pre);
+	mfunc_free(ra->orig);
 	free(ra->phys);
 	ra->pre = NULL;
+	ra->orig = NULL;
 	ra->phys = NULL;
 }
