@@ -836,7 +836,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	       pr->cfg.mall_bytes_per_clk, (double)cu->bytes_hbm / cyc, pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc,
 	       (unsigned long long)cu->lds_conflict_cycles);
 	if (cu->bytes_scratch) /* register spills (regalloc/spill.c), through L1 and L2 */
-		printf("; of them scratch (spills) %.1f, %.0f bytes per workgroup", (double)cu->bytes_scratch / cyc,
+		printf("; scratch accesses (spills) %.1f, %.0f bytes per workgroup", (double)cu->bytes_scratch / cyc,
 			(double)cu->bytes_scratch / (double)(cu->workgroups ? cu->workgroups : 1));
 	printf("\n");
 	caches_line(pr);
