@@ -25,16 +25,25 @@
  *      same instruction unless it is the same vreg. That is exactly the
  *      MFMA early-clobber rule (vdst differs from srcA/srcB and, unless it is
  *      the same accumulator vreg, from srcC), given for every instruction.
- *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs. When the
- *      VGPRs run out, one-dword values live across that point move to AGPRs
- *      (spill.c) and the scan starts over; running out otherwise (or with
- *      nothing left to spill) is an error naming the kernel, the file and
- *      the pressure, and no register is rewritten then.
+ *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs (each
+ *      capped further by RaLimits, for tests). When a file runs out at a
+ *      value, values live across that point are victims (spill.c): VGPR
+ *      values move to AGPRs, SGPR values to VGPR lanes, and where the
+ *      AGPRs run out too, VGPR and AGPR values to scratch memory. The
+ *      victims' registers are free for the rest of the round, the scan goes
+ *      on and takes the victims of every later value that finds no room;
+ *      then spill.c rewrites the function for all of them and the scan
+ *      starts over. Running out with nothing left to spill (every value
+ *      live there named by the instruction or fixed, or scratch full) is an
+ *      error naming the kernel, the file and the pressure, and no register
+ *      is rewritten then.
  *   6. Every MO_VREG operand becomes MO_PREG (first register + sub); f->nregs
  *      gets the next free register of each file for the kernel descriptor.
  * Cost: liveness plus O(vregs x registers) for first fit.
  * Requires: mir_verify-clean MIR with vregs. Keeps (optionally) a copy of
- * the function and the vreg→register map for the checker (check.c). */
+ * the function and the vreg→register map for the checker (check.c), and
+ * after spills the function as it came for the spill checker
+ * (spill_check.c). */
 #include <limits.h>
 #include <string.h>
 
@@ -133,7 +142,7 @@ static const char **def_notes(const MFunc *f)
  * what holds the file there, by the graph op that defined each live value
  * (a kernel author knows ops, not vreg numbers). */
 static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, RegAssign *keep, uint32_t v, int size,
-	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled)
+	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled, bool scratch_full)
 {
 	const char **note = def_notes(f);
 	size_t bi;
@@ -180,7 +189,10 @@ static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, Re
 	if (fixed)
 		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
 	buf_printf(err, " (kernel %s, block %zu, instruction %d); ", f->name, bi, ii);
-	if (spilled)
+	if (scratch_full)
+		buf_printf(err, "%d values were spilled and scratch memory is full (%d KiB per work-item): ", spilled,
+			SPILL_SCRATCH_MAX_BYTES / 1024);
+	else if (spilled)
 		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes, VGPRs and AGPRs to scratch "
 				"memory) and no more can go: ", spilled);
 	else
@@ -209,6 +221,8 @@ static int take_victims(const MFunc *f, Spill *sp, SpillReqs *out, RegFile rf, c
 	}
 	for (int i = 0; i < n; i++) {
 		vec_push(out, ((SpillReq){got[i], home}));
+		if (home == SPILL_TO_SCRATCH)
+			sp->scratch_pending += rc_size(f->vregs.data[got[i]]);
 		for (int r = 0; r < lim; r++)
 			if (who[r] == got[i]) {
 				who[r] = UINT32_MAX;
@@ -308,7 +322,7 @@ static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *e
 				break;
 			}
 			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf],
-				sp->count + sp->scratch_values);
+				sp->count + sp->scratch_values, 4 * (sp->scratch_dwords + size) > SPILL_SCRATCH_MAX_BYTES);
 			rc = -1;
 			break;
 		}

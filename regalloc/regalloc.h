@@ -64,6 +64,10 @@ int regalloc_mfunc_limits(MFunc *f, const RaLimits *lim, RegAssign *keep, Buf *e
 void regassign_free(RegAssign *ra);
 
 /* ---- spill.c ---- */
+/* Scratch a work-item may take for spills: the emulator's and about the
+ * hardware's bound (a wave's scratch size field, in KiB granules, holds
+ * 8 MiB: 128 KiB per lane). */
+enum { SPILL_SCRATCH_MAX_BYTES = 128 * 1024 };
 /* What a vreg is to the spiller (Spill.mark). */
 enum {
 	SPILL_FREE,    /* a victim for any home */
@@ -85,6 +89,7 @@ typedef struct Spill {
 	int scratch_values;  /* values spilled to scratch */
 	int scratch_dwords;  /* scratch dwords per lane given out */
 	int *uses;           /* this round's instructions naming each vreg (spill_pick), or NULL */
+	int scratch_pending; /* dwords of this round's scratch victims, not yet given out */
 } Spill;
 /* A value to move, and where. */
 enum { SPILL_TO_AGPR, SPILL_TO_LANES, SPILL_TO_SCRATCH };

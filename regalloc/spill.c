@@ -152,6 +152,9 @@ int spill_pick(const MFunc *f, Spill *sp, RegFile rf, bool scratch, const MInst 
 			if (busy[r] < pos || u == UINT32_MAX || rc_file(f->vregs.data[u]) != rf || !may_spill(sp, u, scratch) ||
 				lo[u] >= pos || hi[u] <= pos || (at && names(at, u)))
 				continue;
+			if (scratch && 4 * (sp->scratch_dwords + sp->scratch_pending + got + rc_size(f->vregs.data[u])) >
+					       SPILL_SCRATCH_MAX_BYTES)
+				continue; /* scratch is full */
 			bool taken = false;
 			for (int k = 0; k < n; k++)
 				taken |= out[k] == u;
@@ -525,6 +528,7 @@ void spill_round_end(Spill *sp)
 {
 	free(sp->uses);
 	sp->uses = NULL;
+	sp->scratch_pending = 0;
 }
 
 void spill_free(Spill *sp)
