@@ -282,6 +282,9 @@ START_TEST(out_of_registers_names_kernel_file_and_pressure)
 	MFunc *f = pressure_fn("wide", rc_make(RF_VGPR, 16), 1);
 	expect_pressure_error(f, &(RaLimits){.regs = {[RF_VGPR] = 8}},
 		"out of vector registers: a value of 16 dwords needs room where 0 of 8 are live");
+	/* past the 512 registers and 128 KiB of scratch per work-item */
+	expect_pressure_error(pressure_fn("full", rc_make(RF_VGPR, 16), 2100), NULL,
+		"and scratch memory is full (128 KiB per work-item)");
 	/* exactly at the limit it fits */
 	f = pressure_fn("vfull", RC_V1, 255);
 	RegAssign ra = {0};
