@@ -93,6 +93,17 @@ START_TEST(private_segment_per_target)
 		free(s);
 		cmd_result_free(&r);
 	}
+	/* the descriptor as the loader reads it (wavecc info) */
+	char args[2048];
+	snprintf(args, sizeof args, "compile %s --mcpu gfx90a -o '%s/k.hsaco' && '%s' info '%s/k.hsaco'", kernels[1], dir,
+		test_bin(), dir);
+	CmdResult i = wavecc(args);
+	ck_assert_msg(i.status == 0, "%s", i.err);
+	ck_assert_msg(strstr(i.out, "user SGPRs (6): private_segment_buffer=s[0:3] kernarg_segment_ptr=s[4:5]\n") &&
+			      strstr(i.out, "system SGPRs: workgroup_id_x=s6 private_segment_wave_offset=s7\n") &&
+			      strstr(i.out, "private segment on"),
+		"%s", i.out);
+	cmd_result_free(&i);
 	/* nothing spilled: no private segment */
 	CmdResult r = wavecc("compile examples/gemm_global.json -S -o - ");
 	ck_assert_int_eq(r.status, 0);
