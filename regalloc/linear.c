@@ -376,6 +376,14 @@ int regalloc_mfunc_limits(MFunc *f, const RaLimits *lim, RegAssign *keep, Buf *e
 	SpillReqs reqs = {0};
 	int rc;
 	MFunc *orig = NULL;
+	if (lim && lim->nscratch > 0) { /* a test's choice of victims */
+		if (keep)
+			orig = mfunc_copy(f);
+		for (int i = 0; i < lim->nscratch && i < (int)ARRAY_LEN(lim->scratch); i++)
+			vec_push(&reqs, ((SpillReq){lim->scratch[i], SPILL_TO_SCRATCH}));
+		spill_apply(f, &sp, reqs.data, reqs.len);
+		reqs.len = 0;
+	}
 	while ((rc = allocate_once(f, lim, keep, err, &sp, &reqs)) == 1) {
 		if (!orig && keep)
 			orig = mfunc_copy(f); /* for the spill checker */

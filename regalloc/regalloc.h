@@ -44,9 +44,12 @@ typedef struct RegAssign {
 	int scratch_dwords; /* scratch dwords per work-item they take (f->scratch_bytes / 4) */
 } RegAssign;
 
-/* Caps on the register files for tests of spilling (0: the target's). */
+/* For tests of spilling: caps on the register files (0: the target's),
+ * and values sent to scratch memory before the first round. */
 typedef struct RaLimits {
 	int regs[RF_COUNT];
+	uint32_t scratch[8];
+	int nscratch;
 } RaLimits;
 
 /* Allocate f's virtual registers and rewrite them to physical ones; fill

@@ -57,7 +57,12 @@
  *     its own (never a victim): s_add_u32 R0, s0, sW; s_addc_u32 R1, s1, 0;
  *     s_mov_b64 R[2:3], s[2:3].
  * Offsets past the 12-bit field (4 KiB of spill per lane) go into an SGPR
- * temporary set just before (saddr on gfx942, soffset on gfx90a). Ordering:
+ * temporary set just before (saddr on gfx942, soffset on gfx90a). Then,
+ * block by block (forward_reloads): a reload of a slot that a store or
+ * load at most FORWARD_GAP instructions before left in a register not
+ * written since, with no EXEC write between, becomes moves from that
+ * register; and a store the block writes over before anything loads the
+ * slot (no EXEC write between: the same lanes) goes. Ordering:
  * a wave's own scratch accesses to one address complete in order, so a
  * reload needs no wait for the store before it; the reload's own result is
  * waited for by insert_waitcnt like any VMEM load.
@@ -481,6 +486,172 @@ static void scratch_setup(MFunc *f, Spill *sp)
 	entry_add(f, &at, I_S_MOV_B64, mo_vsub(sp->rsrc_vreg, 2, RC_S2), 1, &hi);
 }
 
+/* ---- reloads forwarded from registers ---- */
+
+/* A scratch dword whose value a register dword holds: the source of the
+ * store that wrote it or the destination of a load that read it. */
+typedef struct Avail {
+	size_t slot;   /* scratch dword */
+	MOpnd reg;     /* one dword of a vreg */
+	size_t at;     /* where it was stored or loaded (index in the block) */
+} Avail;
+typedef Vec(Avail) AvailVec;
+
+/* A reload that follows a store or load of the same slot by at most
+ * FORWARD_GAP instructions becomes register moves (a VALU move is cheaper
+ * than a trip to memory and its wait). */
+enum { FORWARD_GAP = 4 };
+
+/* May in change EXEC (v_cmpx, the saveexec rows, an exec def)? */
+static bool writes_exec(const MInst *in)
+{
+	for (int d = 0; d < in->ndef; d++)
+		if (in->def[d].kind == MO_EXEC)
+			return true;
+	return (isa_info[in->op].flags & IF_CMPX) || strstr(isa_info[in->op].name, "exec") != NULL;
+}
+
+/* The scratch dword a spill access of the function starts at, its data
+ * operand and whether it loads; false for anything else (or an offset in
+ * an SGPR). */
+static bool spill_access(const MInst *in, size_t *slot, MOpnd *data, bool *load)
+{
+	const IsaInfo *r = &isa_info[in->op];
+	if (!(in->flags & MIF_SPILL) || (r->fmt != FMT_FLAT && r->fmt != FMT_MUBUF))
+		return false;
+	*load = (r->flags & IF_LOAD) != 0;
+	*data = *load ? in->def[0] : in->use[r->fmt == FMT_MUBUF ? 0 : 1];
+	MOpnd base = in->use[in->nuse - 1];
+	if (!(base.kind == MO_OFF || (base.kind == MO_IMM && base.imm == 0)) || data->kind != MO_VREG)
+		return false;
+	*slot = (size_t)in->offset / 4;
+	return true;
+}
+
+/* A move of one dword between register files. */
+static MOp move_op(RegFile to, RegFile from)
+{
+	if (to == RF_VGPR)
+		return from == RF_VGPR ? I_V_MOV_B32 : I_V_ACCVGPR_READ_B32;
+	return from == RF_VGPR ? I_V_ACCVGPR_WRITE_B32 : I_V_ACCVGPR_MOV_B32;
+}
+
+/* One block: reloads forwarded where every dword they load is available. */
+static void forward_block(MBlock *b, AvailVec *av)
+{
+	MBlock out = {.label = b->label};
+	av->len = 0;
+	for (size_t k = 0; k < b->insts.len; k++) {
+		MInst in = b->insts.data[k];
+		size_t slot;
+		MOpnd data;
+		bool load;
+		/* entries too old to be worth a register's longer life go */
+		size_t keep = 0;
+		for (size_t i = 0; i < av->len; i++)
+			if (k - av->data[i].at <= FORWARD_GAP)
+				av->data[keep++] = av->data[i];
+		av->len = keep;
+		bool acc = spill_access(&in, &slot, &data, &load);
+		int n = acc ? rc_size(data.rc) : 0;
+		MOpnd from[4];
+		int found = 0;
+		for (int d = 0; acc && load && d < n; d++)
+			for (size_t i = av->len; i-- > 0;)
+				if (av->data[i].slot == slot + (size_t)d) {
+					from[found++] = av->data[i].reg;
+					break;
+				}
+		if (acc && load && found == n) {
+			for (int d = 0; d < n; d++) {
+				MOpnd to = mo_vsub(data.reg, data.sub + d, rc_make(rc_file(data.rc), 1));
+				spill_add(&out, move_op(rc_file(to.rc), rc_file(from[d].rc)), 1, &to, 1, &from[d], in.note);
+			}
+		} else {
+			vec_push(&out.insts, in);
+		}
+		/* what it writes is no longer what any slot holds ... */
+		for (int j = 0; j < in.ndef; j++) {
+			MOpnd o = in.def[j];
+			if (o.kind != MO_VREG)
+				continue;
+			size_t w = 0;
+			for (size_t i = 0; i < av->len; i++) {
+				MOpnd r = av->data[i].reg;
+				bool hit = r.reg == o.reg && r.sub >= o.sub && r.sub < o.sub + rc_size(o.rc);
+				if (!hit)
+					av->data[w++] = av->data[i];
+			}
+			av->len = w;
+		}
+		if (writes_exec(&in)) /* other lanes from here on */
+			av->len = 0;
+		if (!acc)
+			continue;
+		/* ... and the slots it accessed are held by its data now */
+		for (int d = 0; d < n; d++) {
+			size_t w = 0;
+			for (size_t i = 0; i < av->len; i++)
+				if (av->data[i].slot != slot + (size_t)d)
+					av->data[w++] = av->data[i];
+			av->len = w;
+			MOpnd r = mo_vsub(data.reg, data.sub + d, rc_make(rc_file(data.rc), 1));
+			vec_push(av, ((Avail){slot + (size_t)d, r, k}));
+		}
+	}
+	vec_free(&b->insts);
+	b->insts.data = out.insts.data;
+	b->insts.len = out.insts.len;
+	b->insts.cap = out.insts.cap;
+}
+
+/* One block, backward: a spill store whose dwords a later store of the
+ * block writes again before anything loads them, with no EXEC write
+ * between (the same lanes), is dead. over[s]: slot s is written again
+ * below before a load (scratch, per block). */
+static void drop_dead_stores(MBlock *b, uint8_t *over, size_t nslots)
+{
+	memset(over, 0, nslots);
+	size_t w = b->insts.len;
+	for (size_t k = b->insts.len; k-- > 0;) {
+		MInst in = b->insts.data[k];
+		size_t slot;
+		MOpnd data;
+		bool load;
+		if (writes_exec(&in))
+			memset(over, 0, nslots);
+		if (spill_access(&in, &slot, &data, &load) && slot + (size_t)rc_size(data.rc) <= nslots) {
+			int n = rc_size(data.rc);
+			bool dead = !load;
+			for (int d = 0; d < n; d++) {
+				dead &= over[slot + (size_t)d];
+				over[slot + (size_t)d] = !load;
+			}
+			if (dead)
+				continue;
+		}
+		b->insts.data[--w] = in;
+	}
+	/* the kept instructions are at [w, len): close the gap */
+	memmove(b->insts.data, b->insts.data + w, (b->insts.len - w) * sizeof(MInst));
+	b->insts.len -= w;
+}
+
+/* Reloads of a slot a store or load just before in the block left in a
+ * register become moves from it (no EXEC write between, the register not
+ * written since); then stores written over before any load go. */
+static void forward_reloads(MFunc *f, size_t nslots)
+{
+	AvailVec av = {0};
+	uint8_t *over = xmalloc(nslots + 1);
+	for (size_t bi = 0; bi < f->blocks.len; bi++) {
+		forward_block(f->blocks.data[bi], &av);
+		drop_dead_stores(f->blocks.data[bi], over, nslots);
+	}
+	free(over);
+	vec_free(&av);
+}
+
 void spill_apply(MFunc *f, Spill *sp, const SpillReq *reqs, size_t n)
 {
 	if (!n)
@@ -519,6 +690,8 @@ void spill_apply(MFunc *f, Spill *sp, const SpillReq *reqs, size_t n)
 		}
 	}
 	rewrite_uses(f, sp, homes, home_of, nv, cls);
+	if (sp->scratch_dwords)
+		forward_reloads(f, (size_t)sp->scratch_dwords);
 	free(home_of);
 	free(homes);
 	free(cls);

@@ -23,7 +23,7 @@
  *      the value its orig operand names; its defs put their values in the
  *      registers written and take them out of every other location (a new
  *      version: an old copy, say in a home, is stale from then on). Spill
- *      code moves values: v_accvgpr_read/write and s_mov copy,
+ *      code moves values: v_accvgpr_read/write/mov, v_mov and s_mov copy,
  *      v_writelane/v_readlane go through a lane location, scratch stores
  *      and loads through the scratch dwords their address names (checked
  *      to be inside the function's scratch bytes, through the scratch V#
@@ -327,6 +327,7 @@ static void spill_inst(SC *k, size_t bi, size_t ii, const MInst *in, bool rep)
 	switch (in->op) {
 	case I_V_ACCVGPR_READ_B32:
 	case I_V_ACCVGPR_WRITE_B32:
+	case I_V_ACCVGPR_MOV_B32:
 	case I_V_MOV_B32:
 	case I_S_MOV_B32:
 	case I_S_MOV_B64:

@@ -16,6 +16,8 @@
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
  *   ; REGS: v8 a4 s16   regalloc: the register files capped (RaLimits), so a
  *                       small case spills to AGPRs, lanes and scratch
+ *   ; SPILL: 5 0        regalloc: these vregs go to scratch memory first,
+ *                       whatever the pressure (tests of the spill code)
  *   ; REACH: N          relax_branches: the dwords a short branch reaches
  *   ; LONG: N           relax_branches made exactly N branches long
  *   ; INTERLEAVE: P     schedule: the asked order in loops ("mfma:1,lds:1")
@@ -128,6 +130,11 @@ static void run_case(const char *dir, const char *name)
 					int file = w[0] == 's' ? RF_SGPR : w[0] == 'v' ? RF_VGPR : w[0] == 'a' ? RF_AGPR : -1;
 					ck_assert_msg(file >= 0 && atoi(w + 1) > 0, "%s: REGS takes v8 a4 s16 ...", name);
 					regs.regs[file] = atoi(w + 1);
+				}
+			} else if (strcmp(kind, "SPILL") == 0) {
+				for (char *w = strtok(val, " "); w; w = strtok(NULL, " ")) {
+					ck_assert_msg(regs.nscratch < 8, "%s: at most 8 SPILL vregs", name);
+					regs.scratch[regs.nscratch++] = (uint32_t)atoi(w);
 				}
 			} else if (strcmp(kind, "REMOVED") == 0)
 				removed = atoi(val);
