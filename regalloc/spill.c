@@ -23,9 +23,11 @@
  *
  * Victims (spill_pick): among the values of the file live across the
  * position where a value found no room and not named by the instruction
- * there, the cheapest: fewest instructions naming them per position of live
+ * there, the cheapest: fewest instructions naming them (one in a loop
+ * counting LOOP_WEIGHT times per loop around it) per position of live
  * range, times their size (an operand tuple loaded early and read late goes
- * before an accumulator every MFMA rewrites). Values whose def also reads
+ * before an accumulator every MFMA rewrites, a value live across a loop
+ * and unused in it before one the loop reads). Values whose def also reads
  * the old contents (MIF_TIED) never go to AGPRs (their temporary would have
  * to be filled first); to scratch they may, with one temporary filled
  * before and stored after.
@@ -108,10 +110,32 @@ static bool names(const MInst *in, uint32_t v)
 	return false;
 }
 
-/* How many instructions name each vreg (recounted per round). */
+/* Each block's weight: LOOP_WEIGHT to the power of the loops around it.
+ * Loops are laid out contiguously (isel), so a branch back from block l to
+ * block h <= l encloses h..l. */
+enum { LOOP_WEIGHT = 8, MAX_WEIGHT = 1 << 20 };
+static int *block_weights(const MFunc *f)
+{
+	size_t nb = f->blocks.len;
+	int *w = xmalloc((nb + 1) * sizeof *w);
+	for (size_t b = 0; b < nb; b++)
+		w[b] = 1;
+	for (size_t l = 0; l < nb; l++) {
+		int sb[2];
+		int m = mfunc_succs(f, l, sb);
+		for (int j = 0; j < m; j++)
+			for (size_t b = (size_t)sb[j]; sb[j] <= (int)l && b <= l; b++)
+				w[b] = MIN(w[b] * LOOP_WEIGHT, MAX_WEIGHT);
+	}
+	return w;
+}
+
+/* How many instructions name each vreg, an instruction in a loop counting
+ * LOOP_WEIGHT times per loop around it (recounted per round). */
 static int *name_counts(const MFunc *f)
 {
 	int *n = xcalloc(f->vregs.len + 1, sizeof *n);
+	int *bw = block_weights(f);
 	for (size_t bi = 0; bi < f->blocks.len; bi++)
 		for (size_t i = 0; i < f->blocks.data[bi]->insts.len; i++) {
 			const MInst *in = &f->blocks.data[bi]->insts.data[i];
@@ -124,10 +148,11 @@ static int *name_counts(const MFunc *f)
 					dup = seen[j] == o->reg;
 				if (!dup) {
 					seen[ns++] = o->reg;
-					n[o->reg]++;
+					n[o->reg] += bw[bi];
 				}
 			}
 		}
+	free(bw);
 	return n;
 }
 
