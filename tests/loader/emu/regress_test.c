@@ -399,8 +399,8 @@ START_TEST(scratch_private)
 	 * nonzero: the kernel adds it to the V#'s base as LLVM does (or passes
 	 * it as soffset); one that forgets it reaches outside its bytes */
 	static const char *const with_offset[] = {
-		"s_add_u32 s8, s8, s20\ns_addc_u32 s9, s9, 0\n"
-		"buffer_store_dword v0, off, s[8:11], 0 offset:4\nbuffer_load_dword v5, off, s[8:11], 0 offset:4\n",
+		("s_add_u32 s8, s8, s20\ns_addc_u32 s9, s9, 0\n"
+		 "buffer_store_dword v0, off, s[8:11], 0 offset:4\nbuffer_load_dword v5, off, s[8:11], 0 offset:4\n"),
 		"buffer_store_dword v0, off, s[8:11], s20 offset:4\nbuffer_load_dword v5, off, s[8:11], s20 offset:4\n",
 		"buffer_store_dword v0, off, s[8:11], 0 offset:4\nbuffer_load_dword v5, off, s[8:11], 0 offset:4\n"};
 	for (int i = 0; i < 3; i++) {

@@ -102,7 +102,7 @@ static void run_case(const char *dir, const char *name)
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
 	int limit = 0, removed = -1, reach = 0, nlong = -1;
-	RaLimits regs = {{0}};
+	RaLimits regs = {.nscratch = 0};
 	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
