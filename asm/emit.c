@@ -125,6 +125,26 @@ static void launch_int_or_expr(Analysis *c, Buf *l, int64_t v, Sym *e)
 		buf_printf(l, "%s", quoted(c, sym_str(c->k->sc, e)));
 }
 
+/* The private segment of a kernel that spills to scratch (regalloc/spill.c,
+ * docs/abi.md "Scratch"): gfx942 and gfx950 have architected flat scratch,
+ * which the enable bit sets up; gfx90a gets the private segment buffer V#
+ * in s[0:3] (the inputs follow it) and the wave's scratch offset after the
+ * workgroup ids, where the spill code reads it. */
+static void scratch_directives(Analysis *c, const MFunc *f, Buf *b)
+{
+	if (strcmp(c->t->name, "gfx90a") == 0) {
+		int wave = 4 + 2 + 1 + analysis_many(c->grid[1]) + analysis_many(c->grid[2]);
+		if (f->scratch_wave_sgpr != wave)
+			die("the spill code reads the wave's scratch offset from s%d; the descriptor puts it in s%d",
+				f->scratch_wave_sgpr, wave);
+		buf_printf(b, "\t\t.amdhsa_user_sgpr_private_segment_buffer 1\n");
+		buf_printf(b, "\t\t.amdhsa_system_sgpr_private_segment_wavefront_offset 1\n");
+	} else {
+		buf_printf(b, "\t\t.amdhsa_enable_private_segment 1\n");
+	}
+	buf_printf(b, "\t\t.amdhsa_private_segment_fixed_size %d\n", f->scratch_bytes);
+}
+
 void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFunc *f, const char *tag, Buf *b)
 {
 	Kernel *k = c->k;
@@ -149,8 +169,11 @@ void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFun
 			buf_printf(b, "%s", sym_str(c->k->sc, c->grid_sym[g]));
 	}
 	buf_printf(b, " workgroups of %d x %d x %d work-items\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
-	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes\n", f->nregs[RF_VGPR], agprs,
+	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
+	if (f->scratch_bytes > 0)
+		buf_printf(b, "; scratch %d bytes per work-item (spills)", f->scratch_bytes);
+	buf_printf(b, "\n");
 	buf_printf(b, "// schedule: %s, %d loop%s prefetched, %d with 2 LDS buffers", kernel_schedule_name(p->schedule),
 		got->prefetched, got->prefetched == 1 ? "" : "s", got->lds_doubled);
 	if (p->schedule == SCHED_FOUR_STAGE) /* where the shape fits (isel/four_stage.c) */
@@ -198,6 +221,8 @@ void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFun
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_y %d\n", analysis_many(c->grid[1]));
 	buf_printf(b, "\t\t.amdhsa_system_sgpr_workgroup_id_z %d\n", analysis_many(c->grid[2]));
 	buf_printf(b, "\t\t.amdhsa_system_vgpr_workitem_id %d\n", tid_dims);
+	if (f->scratch_bytes > 0)
+		scratch_directives(c, f, b);
 	buf_printf(b, "\t\t.amdhsa_next_free_vgpr %d\n", accum + agprs);
 	buf_printf(b, "\t\t.amdhsa_next_free_sgpr %d\n", sgprs);
 	buf_printf(b, "\t\t.amdhsa_accum_offset %d\n", accum);
@@ -209,7 +234,8 @@ void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFun
 	buf_printf(b, "  - .name: !str %s\n    .symbol: !str %s\n", quoted(c, name),
 		quoted(c, arena_printf(&c->arena, "%s.kd", name)));
 	buf_printf(b, "    .kernarg_segment_size: %d\n    .kernarg_segment_align: 8\n", kernarg_size);
-	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: 0\n", f->lds_bytes);
+	buf_printf(b, "    .group_segment_fixed_size: %d\n    .private_segment_fixed_size: %d\n", f->lds_bytes,
+		f->scratch_bytes);
 	buf_printf(b, "    .wavefront_size: 64\n    .sgpr_count: %d\n    .vgpr_count: %d\n    .agpr_count: %d\n",
 		sgprs + 2, vgprs, agprs);
 	buf_printf(b, "    .max_flat_workgroup_size: %d\n", threads);

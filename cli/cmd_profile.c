@@ -831,10 +831,14 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 			printf(" %s %.1f%%", tm_cat_name[c], 100.0 * (double)cu->issued[c] / turns);
 	printf("\n");
 	printf("bytes per clock: L1 %.1f, L2 %.1f (share %.1f), Infinity Cache %.2f (share %.2f), HBM %.2f (share %.2f), "
-	       "LDS %.1f; LDS bank-conflict cycles %llu\n",
+	       "LDS %.1f; LDS bank-conflict cycles %llu",
 	       (double)cu->bytes_l1 / cyc, (double)cu->bytes_l2 / cyc, pr->cfg.l2_bytes_per_clk, (double)cu->bytes_mall / cyc,
 	       pr->cfg.mall_bytes_per_clk, (double)cu->bytes_hbm / cyc, pr->cfg.hbm_bytes_per_clk, (double)cu->bytes_lds / cyc,
 	       (unsigned long long)cu->lds_conflict_cycles);
+	if (cu->bytes_scratch) /* register spills (regalloc/spill.c), through L1 and L2 */
+		printf("; scratch accesses (spills) %.1f, %.0f bytes per workgroup", (double)cu->bytes_scratch / cyc,
+			(double)cu->bytes_scratch / (double)(cu->workgroups ? cu->workgroups : 1));
+	printf("\n");
 	caches_line(pr);
 	char why[512];
 	clock_why(pr, why, sizeof why);
@@ -998,6 +1002,7 @@ static void print_json(const Profile *pr)
 	json_object_set_new(by, "mall", json_integer((json_int_t)cu->bytes_mall));
 	json_object_set_new(by, "hbm", json_integer((json_int_t)cu->bytes_hbm));
 	json_object_set_new(by, "lds", json_integer((json_int_t)cu->bytes_lds));
+	json_object_set_new(by, "scratch", json_integer((json_int_t)cu->bytes_scratch));
 	json_object_set_new(o, "bytes", by);
 	json_object_set_new(o, "lds_conflict_cycles", json_integer((json_int_t)cu->lds_conflict_cycles));
 	json_t *insts = json_array();

@@ -68,6 +68,9 @@ typedef struct Compile {
 	int next_row;      /* the row compile_run starts at (it resumes after stop_after) */
 	SchedOptions order; /* the asked instruction order (its groups; options.c) */
 	int hoisted;       /* instructions hoist_invariants moved */
+	/* what allocation spilled (allocate_registers; --stats): values to
+	 * AGPRs or VGPR lanes, values and dwords per work-item to scratch */
+	int spilled, scratch_values, scratch_dwords;
 	Plan plan;         /* plan_loops → select_instructions (lighter ones: allocate_registers) */
 	PlanReport got;    /* what select_instructions made of the plan */
 

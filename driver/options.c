@@ -87,14 +87,16 @@ void compile_check_occupancy(Compile *c)
 	if (vgprs <= register_budget(w))
 		return;
 	/* Wave passes the target to LLVM, which spills to scratch memory to
-	 * meet it; wavecc has no scratch spills, so the kernel stands, correct,
-	 * at the occupancy its registers allow, and the user is told */
+	 * meet it; wavecc spills only where the files run out (regalloc/spill.c),
+	 * so the kernel stands, correct, at the occupancy its registers allow,
+	 * and the user is told */
 	int total = (vgprs + 7) / 8 * 8;
 	diag_hint(c->an.diag, "ask for waves_per_eu %d (what the registers allow), or make the tiles smaller",
 		MAX(1, MIN(8, 512 / total)));
 	diag_warning(c->an.diag, where(c, !c->opt.waves_per_eu),
 		"waves_per_eu %d not met: it allows %d VGPRs and AGPRs per wave; the kernel needs %d (VGPRs %d, AGPRs "
-		"%d): %d wave%s per SIMD (wavecc does not spill to scratch memory)",
+		"%d): %d wave%s per SIMD (wavecc spills to scratch memory only where the registers run out, not to "
+		"meet a target)",
 		w, register_budget(w), vgprs, c->mf->nregs[RF_VGPR], c->mf->nregs[RF_AGPR], 512 / total,
 		512 / total == 1 ? "" : "s");
 }

@@ -8,7 +8,7 @@
  * wave per SIMD or push values into AGPRs. So the row allocates a copy of
  * the function both ways (scheduled and as isel left it) and keeps the
  * schedule only if it allocates and, where isel's order allocates too,
- * needs no more AGPRs and keeps the waves per SIMD (registers, LDS and
+ * needs no more AGPRs nor scratch and keeps the waves per SIMD (registers, LDS and
  * slots together: compile_waves); otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
  * order (so a kernel that runs out of registers fails as it would
@@ -36,12 +36,13 @@ static MFunc *copy_mfunc(const MFunc *f)
 	memcpy(g->nregs, f->nregs, sizeof g->nregs);
 	g->allocated = f->allocated;
 	g->lds_bytes = f->lds_bytes;
+	g->input_sgprs = f->input_sgprs;
 	return g;
 }
 
 typedef struct Fit {
 	bool ok;
-	int vgprs, agprs, waves;
+	int vgprs, agprs, waves, scratch;
 } Fit;
 
 /* Allocate a copy of f: its registers and the waves per SIMD they allow
@@ -55,6 +56,7 @@ static Fit trial(const Compile *c, const MFunc *f)
 		r.vgprs = g->nregs[RF_VGPR];
 		r.agprs = g->nregs[RF_AGPR];
 		r.waves = compile_waves(c, g);
+		r.scratch = g->scratch_bytes;
 	}
 	buf_free(&err);
 	mfunc_free(g);
@@ -73,7 +75,8 @@ void compile_order(Compile *c)
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c, c->mf);
-		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs))) {
+		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs &&
+						   now.scratch <= base.scratch))) {
 			mfunc_free(plain);
 			return;
 		}

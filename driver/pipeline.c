@@ -156,13 +156,17 @@ static Form allocate_form(Compile *c)
 	Form f = {.mf = c->mf, .ra = xcalloc(1, sizeof *f.ra)};
 	c->mf = NULL;
 	f.rc = regalloc_mfunc(f.mf, f.ra, &f.err);
-	f.spills = f.rc == 0 && f.ra->spills > 0;
+	f.spills = f.rc == 0 && (f.ra->spills > 0 || f.ra->scratch_values > 0);
 	f.waves = f.rc == 0 && !f.spills ? compile_waves(c, f.mf) : 0;
 	f.hoisted = c->hoisted;
 	f.plan = c->plan;
 	f.got = c->got;
 	return f;
 }
+
+/* How bad a form is: 0 clean, 1 spills to AGPRs or lanes, 2 to scratch,
+ * 3 out of registers. */
+static int form_cost(const Form *f) { return f->rc != 0 ? 3 : f->ra->scratch_values > 0 ? 2 : f->spills ? 1 : 0; }
 
 static void form_free(Form *f)
 {
@@ -229,8 +233,10 @@ void allocate_registers(Compile *c)
 			return;
 		}
 		step = p.light;
-		bool bad = best.rc != 0 || best.spills;
-		if (bad || (f.rc == 0 && !f.spills && f.waves > best.waves)) {
+		/* a bad form gives way to a lighter one no worse; a clean one to
+		 * a clean one with more waves */
+		bool take = form_cost(&best) ? form_cost(&f) <= form_cost(&best) : !form_cost(&f) && f.waves > best.waves;
+		if (take) {
 			form_free(&best);
 			best = f;
 		} else
@@ -271,6 +277,9 @@ void allocate_registers(Compile *c)
 		free(ra);
 	} else {
 		c->ra = ra;
+		c->spilled = ra->spills;
+		c->scratch_values = ra->scratch_values;
+		c->scratch_dwords = ra->scratch_dwords;
 		compile_check_occupancy(c);
 	}
 	buf_free(&err);
@@ -284,6 +293,8 @@ int check_allocation(Compile *c, Buf *msg)
 	if (!c->ra)
 		return 0;
 	int n = regalloc_check(c->ra->pre, c->ra->phys, c->mf, msg);
+	if (c->ra->orig) /* something spilled: values followed through their homes */
+		n += regalloc_check_spills(c->ra->orig, c->mf, msg);
 	regassign_free(c->ra);
 	free(c->ra);
 	c->ra = NULL;

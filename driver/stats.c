@@ -7,6 +7,8 @@
  *   - allocated registers: MFunc.nregs after register allocation;
  *   - descriptor figures and LDS: decoded from the kernel descriptor of the
  *     linked code object (loader/codeobj/kd.h), i.e. what the hardware will see;
+ *   - spills: what register allocation reported (Compile.spilled and
+ *     scratch_*); the scratch bytes from the descriptor;
  *   - instruction counts: the machine function as printed into the assembly
  *     (emit_assembly prints it whole), by isa_class;
  *   - code size: the size of the kernel's function symbol in the code object.
@@ -113,6 +115,13 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 		else
 			buf_printf(out, "%d bytes)\n", c->got.lds_padded);
 	}
+	/* regalloc/spill.c: where values went when the files ran out */
+	key(out, "spill", "values");
+	buf_printf(out, "%d (to AGPRs or VGPR lanes %d, to scratch memory %d)\n", c->spilled + c->scratch_values,
+		c->spilled, c->scratch_values);
+	key(out, "scratch", "bytes");
+	buf_printf(out, "%u per work-item (the descriptor's private segment; %d dwords of spilled values)\n",
+		kd->private_segment_fixed_size, c->scratch_dwords);
 	key(out, "waves", "per SIMD");
 	buf_printf(out, "%d (limited by %s; VGPRs allow %d, SGPRs %d, slots %d; "
 			"workgroups of %d wave%s, %d per CU",
@@ -159,6 +168,8 @@ int compile_stats_line(Buf *out, const Compile *c, Buf *msg)
 		c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2], &o);
 	buf_printf(out, "vgpr %d agpr %d sgpr %d lds %d waves/SIMD %d (%s) code %llu bytes", v, a, s, lds,
 		o.waves_per_simd, o.limit, (unsigned long long)kern->code_size);
+	if (kern->kd.private_segment_fixed_size)
+		buf_printf(out, " scratch %u bytes", kern->kd.private_segment_fixed_size);
 	codeobj_free(&co);
 	return 0;
 }

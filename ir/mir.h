@@ -124,6 +124,9 @@ enum {
 	MIF_PCREL_LO = 1 << 5, /* s_add_u32 of a long branch (below): its immediate is the low
 	                          word of the distance from it to block `target` */
 	MIF_PCREL_HI = 1 << 6, /* s_addc_u32 of a long branch: the high word of that distance */
+	MIF_SPILL = 1 << 7, /* spill code register allocation added (regalloc/spill.c): a copy to or
+	                       from a spill home (AGPR, VGPR lane, scratch), or its set-up; the
+	                       spill checker follows values through these */
 };
 
 /* A long branch (passes/machine/branch.c) reaches any block, where
@@ -184,6 +187,17 @@ typedef struct MFunc {
 	int nregs[RF_COUNT];
 	bool allocated;
 	int lds_bytes; /* LDS the kernel allocates (isel: block reductions) */
+	/* Scratch (private segment) memory, set by register allocation when it
+	 * spills there (regalloc/spill.c, docs/abi.md "Scratch"): bytes per
+	 * work-item, and on gfx90a the SGPR the hardware loads the wave's
+	 * scratch offset into (the ABI's input SGPRs then start at s4, after
+	 * the private segment buffer's V#); 0: none. */
+	int scratch_bytes;
+	int scratch_wave_sgpr;
+	/* The SGPRs the hardware initialises (user and system SGPRs: the
+	 * kernarg pointer, the workgroup ids) as isel set them up, whether or
+	 * not the code still reads them all; 0: only those the code names. */
+	int input_sgprs;
 } MFunc;
 
 /* ---- mir.c ---- */

@@ -54,6 +54,7 @@ static void emit_entry(Isel *s)
 			mblock_add(s->b, I_S_MOV_B32, 1, &d, 1, &u);
 		}
 	}
+	s->f->input_sgprs = sg;
 	/* reordering constraints: the ids workgroups take, from the hardware's
 	 * (constraints.c checked them to permute the grid), before anything
 	 * else lowers an expression of them; what lowering them cached names

@@ -25,22 +25,35 @@
  *      same instruction unless it is the same vreg. That is exactly the
  *      MFMA early-clobber rule (vdst differs from srcA/srcB and, unless it is
  *      the same accumulator vreg, from srcC), given for every instruction.
- *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs. When the
- *      VGPRs run out, one-dword values live across that point move to AGPRs
- *      (spill.c) and the scan starts over; running out otherwise (or with
- *      nothing left to spill) is an error naming the kernel, the file and
- *      the pressure, and no register is rewritten then.
+ *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs (each
+ *      capped further by RaLimits, for tests). When a file runs out at a
+ *      value, values live across that point are victims (spill.c): VGPR
+ *      values move to AGPRs, SGPR values to VGPR lanes, and where the
+ *      AGPRs run out too, VGPR and AGPR values to scratch memory. The
+ *      victims' registers are free for the rest of the round, the scan goes
+ *      on and takes the victims of every later value that finds no room;
+ *      then spill.c rewrites the function for all of them and the scan
+ *      starts over. Running out with nothing left to spill (every value
+ *      live there named by the instruction or fixed, or scratch full) is an
+ *      error naming the kernel, the file and the pressure, and no register
+ *      is rewritten then.
  *   6. Every MO_VREG operand becomes MO_PREG (first register + sub); f->nregs
  *      gets the next free register of each file for the kernel descriptor.
  * Cost: liveness plus O(vregs x registers) for first fit.
  * Requires: mir_verify-clean MIR with vregs. Keeps (optionally) a copy of
- * the function and the vreg→register map for the checker (check.c). */
+ * the function and the vreg→register map for the checker (check.c), and
+ * after spills the function as it came for the spill checker
+ * (spill_check.c). */
 #include <limits.h>
 #include <string.h>
 
 #include "regalloc.h"
 
-static int file_limit(const Target *t, RegFile f) { return f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs; }
+static int file_limit(const Target *t, const RaLimits *lim, RegFile f)
+{
+	int n = f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs;
+	return lim && lim->regs[f] > 0 && lim->regs[f] < n ? lim->regs[f] : n;
+}
 
 static const char *file_word(RegFile f) { return f == RF_SGPR ? "scalar" : f == RF_VGPR ? "vector" : "accumulator"; }
 
@@ -59,6 +72,10 @@ static MFunc *mfunc_copy(const MFunc *f)
 		vec_push(&g->vregs, f->vregs.data[v]);
 	memcpy(g->nregs, f->nregs, sizeof g->nregs);
 	g->allocated = f->allocated;
+	g->lds_bytes = f->lds_bytes;
+	g->scratch_bytes = f->scratch_bytes;
+	g->scratch_wave_sgpr = f->scratch_wave_sgpr;
+	g->input_sgprs = f->input_sgprs;
 	return g;
 }
 
@@ -125,7 +142,7 @@ static const char **def_notes(const MFunc *f)
  * what holds the file there, by the graph op that defined each live value
  * (a kernel author knows ops, not vreg numbers). */
 static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, RegAssign *keep, uint32_t v, int size,
-	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled)
+	int rf, int lim, int pos, const int *busy, const uint32_t *who, int spilled, bool scratch_full)
 {
 	const char **note = def_notes(f);
 	size_t bi;
@@ -172,20 +189,52 @@ static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, Re
 	if (fixed)
 		buf_printf(err, "%s%d fixed registers", nn ? " and " : "", fixed);
 	buf_printf(err, " (kernel %s, block %zu, instruction %d); ", f->name, bi, ii);
-	if (spilled)
-		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes) and no more can go: ", spilled);
-	else if (rf != RF_AGPR)
+	if (scratch_full)
+		buf_printf(err, "%d values were spilled and scratch memory is full (%d KiB per work-item): ", spilled,
+			SPILL_SCRATCH_MAX_BYTES / 1024);
+	else if (spilled)
+		buf_printf(err, "%d values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes, VGPRs and AGPRs to scratch "
+				"memory) and no more can go: ", spilled);
+	else
 		buf_printf(err, "no value live there can be spilled: ");
-	buf_printf(err, "smaller tiles, fewer elements per thread or more waves lower the pressure (spilling to scratch "
-			"memory is not implemented)");
+	buf_printf(err, "the instruction there needs more registers than the file has; smaller tiles or fewer elements "
+			"per thread lower the pressure");
 	if (keep)
 		keep->fail_op = op;
 	free(note);
 }
 
-/* One allocation round: 0 done, -1 out of registers (err written), 1 the
- * VGPRs ran out and victims[0..*nvictims) should move to AGPRs first. */
-static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_t *victims, int *nvictims)
+/* Take victims for value v, which found no room at pos in file rf: VGPRs
+ * to AGPRs, SGPRs to lanes, and what the AGPRs cannot take (or a VGPR
+ * value that may go nowhere else) to scratch. Their registers are free
+ * from here on in this round (the scan goes on as if they were spilled
+ * already, so one round finds most of what must go). Returns how many. */
+static int take_victims(const MFunc *f, Spill *sp, SpillReqs *out, RegFile rf, const MInst *at, int pos,
+	const int *lo, const int *hi, int *busy, uint32_t *who, int lim, int size)
+{
+	uint32_t got[MIR_MAX_PHYS];
+	uint8_t home = rf == RF_SGPR ? SPILL_TO_LANES : SPILL_TO_AGPR;
+	int n = rf == RF_AGPR ? 0 : spill_pick(f, sp, rf, false, at, pos, lo, hi, busy, who, lim, size, got);
+	if (n == 0 && rf != RF_SGPR) {
+		home = SPILL_TO_SCRATCH;
+		n = spill_pick(f, sp, rf, true, at, pos, lo, hi, busy, who, lim, size, got);
+	}
+	for (int i = 0; i < n; i++) {
+		vec_push(out, ((SpillReq){got[i], home}));
+		if (home == SPILL_TO_SCRATCH)
+			sp->scratch_pending += rc_size(f->vregs.data[got[i]]);
+		for (int r = 0; r < lim; r++)
+			if (who[r] == got[i]) {
+				who[r] = UINT32_MAX;
+				busy[r] = -1;
+			}
+	}
+	return n;
+}
+
+/* One allocation round: 0 done, -1 out of registers (err written), 1 a
+ * file ran out and the values in `reqs` should move to their homes first. */
+static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *err, Spill *sp, SpillReqs *reqs)
 {
 	const Target *t = f->target;
 	MirLive lv;
@@ -247,27 +296,33 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		uint32_t v = order[oi];
 		RegClass cls = f->vregs.data[v];
 		RegFile rf = rc_file(cls);
-		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, rf);
-		int r = 0;
-		for (; r + size <= lim; r += align) {
-			bool ok = true;
-			for (int d = 0; d < size && ok; d++)
-				ok = busy[rf][r + d] < lo[v];
-			if (ok)
+		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, lims, rf);
+		int r;
+		for (;;) {
+			for (r = 0; r + size <= lim; r += align) {
+				bool ok = true;
+				for (int d = 0; d < size && ok; d++)
+					ok = busy[rf][r + d] < lo[v];
+				if (ok)
+					break;
+			}
+			if (r + size <= lim)
 				break;
-		}
-		if (r + size > lim) {
 			size_t bi;
 			int ii;
 			locate(&ps, lo[v], &bi, &ii);
 			const MBlock *bb = f->blocks.data[bi];
 			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
-			if ((rf == RF_VGPR || rf == RF_SGPR) &&
-				(*nvictims = spill_pick(f, sp, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size, victims)) > 0) {
+			if (take_victims(f, sp, reqs, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size) == 0)
+				break;
+		}
+		if (r + size > lim) {
+			if (reqs->len) { /* spill what was found, then try again */
 				rc = 1;
 				break;
 			}
-			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf], sp->count);
+			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf],
+				sp->count + sp->scratch_values, 4 * (sp->scratch_dwords + size) > SPILL_SCRATCH_MAX_BYTES);
 			rc = -1;
 			break;
 		}
@@ -278,6 +333,8 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 		phys[v] = (uint32_t)r;
 		used[rf] = MAX(used[rf], r + size);
 	}
+	if (rc == 0 && reqs->len)
+		rc = 1; /* the victims go first */
 	if (rc == 0) {
 		if (keep)
 			keep->pre = mfunc_copy(f);
@@ -308,34 +365,55 @@ static int allocate_once(MFunc *f, RegAssign *keep, Buf *err, Spill *sp, uint32_
 	free(hi);
 	regalloc_positions_free(&ps);
 	mir_live_free(&lv);
+	spill_round_end(sp);
 	return rc;
 }
 
-int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err)
+int regalloc_mfunc_limits(MFunc *f, const RaLimits *lim, RegAssign *keep, Buf *err)
 {
 	check_that(!f->allocated);
-	Spill sp = {.lanes_vreg = UINT32_MAX};
-	uint32_t victims[MIR_MAX_PHYS];
-	int n = 0, rc;
-	while ((rc = allocate_once(f, keep, err, &sp, victims, &n)) == 1)
-		for (int i = 0; i < n; i++) {
-			if (rc_file(f->vregs.data[victims[i]]) == RF_SGPR)
-				spill_sgpr(f, &sp, victims[i]);
-			else
-				spill_vreg(f, &sp, victims[i]);
-		}
-	if (keep)
+	Spill sp = {.lanes_vreg = UINT32_MAX, .rsrc_vreg = UINT32_MAX};
+	SpillReqs reqs = {0};
+	int rc;
+	MFunc *orig = NULL;
+	if (lim && lim->nscratch > 0) { /* a test's choice of victims */
+		if (keep)
+			orig = mfunc_copy(f);
+		for (int i = 0; i < lim->nscratch && i < (int)ARRAY_LEN(lim->scratch); i++)
+			vec_push(&reqs, ((SpillReq){lim->scratch[i], SPILL_TO_SCRATCH}));
+		spill_apply(f, &sp, reqs.data, reqs.len);
+		reqs.len = 0;
+	}
+	while ((rc = allocate_once(f, lim, keep, err, &sp, &reqs)) == 1) {
+		if (!orig && keep)
+			orig = mfunc_copy(f); /* for the spill checker */
+		spill_apply(f, &sp, reqs.data, reqs.len);
+		reqs.len = 0;
+	}
+	vec_free(&reqs);
+	if (keep) {
 		keep->spills = sp.count;
+		keep->scratch_values = sp.scratch_values;
+		keep->scratch_dwords = sp.scratch_dwords;
+		if (rc == 0)
+			keep->orig = orig;
+		else
+			mfunc_free(orig);
+	}
 	spill_free(&sp);
 	return rc;
 }
+
+int regalloc_mfunc(MFunc *f, RegAssign *keep, Buf *err) { return regalloc_mfunc_limits(f, NULL, keep, err); }
 
 void regassign_free(RegAssign *ra)
 {
 	if (!ra)
 		return;
 	mfunc_free(ra->pre);
+	mfunc_free(ra->orig);
 	free(ra->phys);
 	ra->pre = NULL;
+	ra->orig = NULL;
 	ra->phys = NULL;
 }

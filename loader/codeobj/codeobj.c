@@ -281,7 +281,7 @@ const CodeKernel *codeobj_kernel(const CodeObject *co, const char *name)
 	return NULL;
 }
 
-static void print_kd(const KernelDescriptor *kd, FILE *out)
+static void print_kd(const KernelDescriptor *kd, bool arch_scratch, FILE *out)
 {
 	static const char *const round[] = {"near-even", "+inf", "-inf", "zero"};
 	static const char *const denorm[] = {"flush in+out", "flush out", "flush in", "keep"};
@@ -319,6 +319,14 @@ static void print_kd(const KernelDescriptor *kd, FILE *out)
 				fprintf(out, " %s=s[%d:%d]", u[i].what, u[i].at, u[i].at + u[i].n - 1);
 			any = 1;
 		}
+		/* the private segment's wave offset comes last, where the
+		 * processor has no architected flat scratch (gfx90a) */
+		if (sys && kd->enable_private_segment && !arch_scratch) {
+			int at = (int)kd->user_sgpr_count + kd->enable_wgid[0] + kd->enable_wgid[1] + kd->enable_wgid[2] +
+				 kd->enable_wg_info;
+			fprintf(out, " private_segment_wave_offset=s%d", at);
+			any = 1;
+		}
 		if (!any)
 			fprintf(out, " none");
 	}
@@ -354,7 +362,8 @@ void codeobj_print(const CodeObject *co, FILE *out)
 			k->kd_symbol, (unsigned long long)k->kd_vaddr, (unsigned long long)k->entry_vaddr,
 			eo < 0 ? "-" : "+", (unsigned long long)(eo < 0 ? -(uint64_t)eo : (uint64_t)eo),
 			(unsigned long long)k->code_size);
-		print_kd(&k->kd, out);
+		/* gfx940 on: architected flat scratch, no wave offset SGPR */
+		print_kd(&k->kd, strncmp(co->mcpu, "gfx94", 5) == 0 || strncmp(co->mcpu, "gfx95", 5) == 0, out);
 		const KernelMeta *m = k->meta;
 		if (!m) {
 			fprintf(out, "  metadata: none for this kernel\n");

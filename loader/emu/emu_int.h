@@ -87,6 +87,8 @@ typedef struct Wave {
 	uint32_t nregs;   /* unified file size */
 	uint32_t accum_offset;
 	uint32_t id;      /* wave index in the workgroup */
+	uint32_t priv_offset; /* gfx90a: the wave's scratch offset the ABI hands it (an SGPR); MUBUF
+	                         through the private segment V# takes it off the address */
 	bool done, at_barrier;
 	bool vskip;       /* s_setvskip: vector instructions are skipped */
 	bool gpr_idx;     /* s_set_gpr_idx_on: VALU VGPR operands named by M0[15:12] are offset by M0[7:0] */

@@ -515,7 +515,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 				if (!((w->exec >> l) & 1))
 					continue;
 				uint32_t voff = in->offen ? vreg(w, in->addr + (in->idxen ? 1 : 0))[l] : 0;
-				uint32_t a = w->sgpr[s] + soff + (uint32_t)in->imm + voff;
+				/* the base and soffset carry the wave's offset once */
+				uint32_t a = w->sgpr[s] + soff + (uint32_t)in->imm + voff - w->priv_offset;
 				emu_note_access(e, EMU_SPACE_SCRATCH, es < 4 ? es : 4 * n, false);
 				emu_note_addr(e, l, emu_scratch_addr(w, a, l));
 				uint8_t *base = priv_ptr(e, w, in, a, es < 4 ? es : 4 * n, l);

@@ -373,12 +373,32 @@ static void run_workgroup(Emu *e, Workgroup *g)
 }
 
 /* The SGPRs the hardware initialises: the user SGPRs, then the system
- * SGPRs (workgroup ids, workgroup info, private segment wave offset). */
-static unsigned abi_sgprs(const KernelDescriptor *kd)
+ * SGPRs (workgroup ids, workgroup info, and on gfx90a the private segment
+ * wave offset; gfx942's architected flat scratch has none). */
+static unsigned abi_sgprs(const EmuLaunch *l)
 {
+	const KernelDescriptor *kd = &l->kd;
 	unsigned n = kd->user_sgpr_count + kd->enable_wgid[0] + kd->enable_wgid[1] + kd->enable_wgid[2] +
-		     kd->enable_wg_info + kd->enable_private_segment;
+		     kd->enable_wg_info + (l->arch == EMU_GFX90A && kd->enable_private_segment);
 	return n < NUM_SGPRS ? n : NUM_SGPRS;
+}
+
+/* gfx90a's private segment wave offset: the byte offset of the wave's
+ * scratch in the queue's scratch buffer, which the kernel adds to the
+ * private segment buffer V#'s base (or passes as soffset). Nonzero and
+ * different per wave, so that code that forgets it (or adds it twice)
+ * reaches outside the lane's private bytes instead of passing by chance. */
+static void private_offset(const EmuLaunch *l, Wave *w)
+{
+	const KernelDescriptor *kd = &l->kd;
+	w->priv_offset = 0;
+	if (l->arch != EMU_GFX90A || !kd->enable_private_segment)
+		return;
+	unsigned s = kd->user_sgpr_count + kd->enable_wgid[0] + kd->enable_wgid[1] + kd->enable_wgid[2] +
+		     kd->enable_wg_info;
+	w->priv_offset = (w->id + 1) << 20;
+	if (s < NUM_SGPRS)
+		w->sgpr[s] = w->priv_offset;
 }
 
 static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32_t items)
@@ -390,7 +410,7 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 		 * else a pattern of this wave's own */
 		uint64_t s = stream(l->policy.seed, e->wg_linear, 2 + w->id);
 		fill_garbage(w->sgpr, sizeof w->sgpr, &s);
-		memset(w->sgpr, 0, abi_sgprs(kd) * sizeof *w->sgpr);
+		memset(w->sgpr, 0, abi_sgprs(l) * sizeof *w->sgpr);
 		uint64_t x = rng_next(&s);
 		w->m0 = (uint32_t)x | 1;
 		w->scc = x >> 63;
@@ -414,7 +434,7 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 		w->sgpr[kd->sgpr_kernarg_ptr + 1] = (uint32_t)(l->kernarg_addr >> 32);
 	}
 	if (kd->sgpr_private_segment_buffer >= 0 && kd->sgpr_private_segment_buffer + 3 < NUM_SGPRS) {
-		/* the private wave byte offset system SGPR stays 0 */
+		/* base 0: the wave's offset comes in its own SGPR */
 		uint32_t *v = &w->sgpr[kd->sgpr_private_segment_buffer];
 		v[0] = 0, v[1] = EMU_PRIVATE_VSHARP_HI, v[2] = 0xffffffffu, v[3] = 1u << 23; /* add_tid */
 	}
@@ -425,6 +445,7 @@ static void init_wave(Emu *e, Workgroup *g, Wave *w, uint32_t first_item, uint32
 			w->sgpr[kd->sgpr_wgid[d]] = g->id[d];
 	if (kd->sgpr_wg_info >= 0)
 		w->sgpr[kd->sgpr_wg_info] = g->nwaves;
+	private_offset(l, w);
 	uint32_t *v0 = vreg(w, 0);
 	uint32_t sx = l->wg_size[0], sy = l->wg_size[1];
 	for (uint32_t lane = 0; lane < 64 && lane < items; lane++) {

@@ -14,8 +14,12 @@
  * hipModuleGetFunction, hipMalloc + hipMemcpy per buffer, the kernarg
  * segment passed whole with HIP_LAUNCH_PARAM_BUFFER_POINTER to
  * hipModuleLaunchKernel (grid in workgroups), hipDeviceSynchronize, copies
- * back, frees. Nothing here has run on a GPU: on our machines the path ends
- * at the device check. */
+ * back, frees. A kernel that spills to scratch asks nothing more of this
+ * path: the runtime sizes the dispatch's scratch from the code object
+ * (the descriptor's and the metadata's private_segment_fixed_size), and
+ * the descriptor enables the private segment (docs/abi.md, "Scratch").
+ * Nothing here has run on a GPU: on our machines the path ends at the
+ * device check. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>

@@ -301,6 +301,8 @@ static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
 	s->ta_free = start + ta;
 	double done = start + ta;
 	bool store = e->kind == TK_STORE;
+	if (e->flags & TE_SCRATCH)
+		s->out->bytes_scratch += e->bytes;
 	for (uint32_t k = 0; k < e->nlines; k++) {
 		uint64_t line = s->r->lines.data[e->line0 + k];
 		double t = start + k * lb / l1rate, d;

@@ -230,6 +230,7 @@ typedef struct TmCuResult {
 	uint64_t mfma_busy_dt[TM_NDTYPES]; /* the same by the MFMAs' data type */
 	double mfma_flops;
 	uint64_t bytes_l1, bytes_l2, bytes_mall, bytes_hbm, bytes_lds; /* served by each level */
+	uint64_t bytes_scratch; /* of those, scratch (private segment) bytes the lanes moved: spills */
 	uint64_t lds_conflict_cycles;
 	TmPc *pcs;
 	size_t npcs;

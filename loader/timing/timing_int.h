@@ -12,7 +12,8 @@ typedef enum {
 	TK_PLAIN, TK_WAITCNT, TK_NOP, TK_SLEEP, TK_SETPRIO, TK_BARRIER, TK_ENDPGM, TK_LOAD, TK_STORE
 } TmKind;
 
-enum { TE_TAKEN = 1, TE_BACKWARD = 2, TE_TRANS = 4, TE_LDS_DMA = 8, TE_GLOBAL = 16 /* a global-memory access */ };
+enum { TE_TAKEN = 1, TE_BACKWARD = 2, TE_TRANS = 4, TE_LDS_DMA = 8, TE_GLOBAL = 16 /* a global-memory access */,
+	TE_SCRATCH = 32 /* a scratch access (spills) */ };
 
 typedef struct TEv {
 	uint32_t pc;        /* index into the recorder's pcs */

@@ -266,6 +266,8 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 	t.bytes = (uint32_t)active * ev->lane_bytes * (ev->two ? 2 : 1);
 	if (t.cat == TM_VMEM && ev->space == EMU_SPACE_LDS) /* a flat access into LDS */
 		t.cat = TM_LDS;
+	if (t.cat == TM_VMEM && ev->space == EMU_SPACE_SCRATCH) /* spills: L1 and L2 lines like any other */
+		t.flags |= TE_SCRATCH;
 	if (t.cat == TM_VMEM || t.cat == TM_SMEM) {
 		if (ev->amask)
 			add_lines(r, ev, t.cat == TM_SMEM ? 64 : (unsigned)r->p.line_bytes, &t);

@@ -89,14 +89,6 @@ static const Reject rejects[] = {
 	{"tests/driver/data/reduce_sum_waves.json", "tests/driver/data/reduce_sum_waves.json:100:5: error: ",
 		"N is split over 2 waves: each would write its partial result to the same elements of c (a race); a "
 		"reduction across waves is not supported without \"block\": true"},
-	/* out of registers: located at the graph op, the live values named by
-	 * the ops that hold them (it read "%67" at 1:1); the 256x256 tile's
-	 * accumulators fill the AGPRs, so the 128-deep K steps of both
-	 * operands, past the VGPRs, have nowhere to spill */
-	{"examples/gemm_global.json -D BLOCK_M=256 -D BLOCK_N=256 -D M=256 -D N=256 -D BLOCK_K=128",
-		"examples/gemm_global.json:108:9: error: ",
-		"graph[1].body[0]: out of accumulator registers at graph op 'a_reg': a value of 1 dword needs room where 256 "
-		"of 256 are live, held by the values of ops 'c_reg' (256)"},
 	/* a non-primary workgroup constraint takes the ids of the primary one
 	 * on its workgroup_dim (GQA's H_KV on H's); without one, the
 	 * interpreter gives it a single workgroup: rejected, not compiled to

@@ -407,10 +407,10 @@ static const WaveCase cases[] = {
 	/* test_misc_ops.py::test_self_index: (48, 4, 128), i32: sum over N,
 	 * broadcast, cumsum, ge, self_index, select. Its 192 copies (M and K
 	 * of vector shape 0) of 2 elements each keep 384 dwords of the read and
-	 * as many of the cumsum live per thread: over the 512 VGPRs and AGPRs
-	 * without spilling to scratch; 8 x 4 and 24 x 4 (also unaligned N)
-	 * run the same kernel */
-	{"self_index.json", "out of accumulator registers", NULL},
+	 * as many of the cumsum live per thread: over the 512 VGPRs and AGPRs,
+	 * so values spill to scratch memory (regalloc/spill.c); 8 x 4 and
+	 * 24 x 4 (also unaligned N) run the same kernel without */
+	{"self_index.json", NULL, NULL},
 	{"self_index.json -D M=8 -D K=4", NULL, NULL},
 	{"self_index.json -D M=24 -D K=4", NULL, NULL},
 	{"self_index.json -D M=4 -D K=2 -D N=100", NULL, NULL},

@@ -39,6 +39,7 @@ void alloc_clean(MFunc *f, RegAssign *ra)
 	ck_assert_msg(regalloc_mfunc(f, ra, &m) == 0, "%s", buf_cstr(&m));
 	ck_assert_msg(mir_verify(f, &m) == 0, "after: %s", buf_cstr(&m));
 	ck_assert_msg(regalloc_check(ra->pre, ra->phys, f, &m) == 0, "%s", buf_cstr(&m));
+	ck_assert_msg(!ra->orig || regalloc_check_spills(ra->orig, f, &m) == 0, "%s", buf_cstr(&m));
 	buf_free(&m);
 }
 

@@ -218,42 +218,80 @@ static MFunc *pressure_fn(const char *name, RegClass rc, int n)
 	return f;
 }
 
-static void expect_pressure_error(MFunc *f, const char *want)
+/* 256 fixed VGPRs (v0..v255) written, a value of class rc defined while
+ * they are live, then all of them read: nothing that holds the VGPRs can be
+ * spilled. */
+static MFunc *fixed_fn(const char *name, RegClass rc)
+{
+	MFunc *f = mfunc_new(name, &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	for (uint32_t r = 0; r < 256; r++)
+		i1(b, I_V_MOV_B32, mo_preg(r, RC_V1), mo_imm(r));
+	uint32_t v = mfunc_vreg(f, rc);
+	for (int d = 0; d < rc_size(rc); d++)
+		i1(b, I_V_MOV_B32, mo_vsub(v, d, RC_V1), mo_imm(d));
+	for (uint32_t r = 0; r < 256; r++)
+		i2(b, I_V_ADD_U32, mo_preg(r, RC_V1), mo_preg(r, RC_V1), mo_vsub(v, 0, RC_V1));
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
+	return f;
+}
+
+static void expect_pressure_error(MFunc *f, const RaLimits *lim, const char *want)
 {
 	Buf m = {0};
 	ck_assert_int_eq(mir_verify(f, &m), 0);
 	RegAssign ra = {0};
-	ck_assert_int_eq(regalloc_mfunc(f, &ra, &m), -1);
+	ck_assert_int_eq(regalloc_mfunc_limits(f, lim, &ra, &m), -1);
 	ck_assert_msg(strstr(buf_cstr(&m), want), "%s", buf_cstr(&m));
-	ck_assert_msg(strstr(buf_cstr(&m), "spilling to scratch memory is not implemented"), "%s", buf_cstr(&m));
+	ck_assert_msg(strstr(buf_cstr(&m), "smaller tiles or fewer elements per thread lower the pressure"), "%s",
+		buf_cstr(&m));
 	/* no physical register written, nothing kept */
 	ck_assert(!f->allocated);
 	ck_assert_ptr_null(ra.pre);
+	ck_assert_ptr_null(ra.orig);
 	ck_assert_ptr_null(ra.phys);
-	for (size_t i = 0; i < f->blocks.data[0]->insts.len; i++)
-		ck_assert_int_ne(f->blocks.data[0]->insts.data[i].def[0].kind, MO_PREG);
+	for (size_t i = 0; i < f->blocks.data[0]->insts.len; i++) {
+		const MInst *in = &f->blocks.data[0]->insts.data[i];
+		for (int k = 0; k < in->ndef + in->nuse; k++) {
+			MOpnd o = k < in->ndef ? in->def[k] : in->use[k - in->ndef];
+			ck_assert(o.kind != MO_PREG || rc_file(o.rc) == RF_VGPR); /* only fixed_fn's own */
+		}
+	}
 	buf_free(&m);
 	mfunc_free(f);
 }
 
+/* Instructions of f with op (and, if file >= 0, a def or use in that file). */
+static int count_ops(const MFunc *f, MOp op)
+{
+	int n = 0;
+	for (size_t bi = 0; bi < f->blocks.len; bi++)
+		for (size_t i = 0; i < f->blocks.data[bi]->insts.len; i++)
+			n += f->blocks.data[bi]->insts.data[i].op == op;
+	return n;
+}
+
 START_TEST(out_of_registers_names_kernel_file_and_pressure)
 {
-	/* VGPR values past the VGPRs spill to AGPRs (spill.c) until those run
-	 * out as well: 512 registers, and the sum needs one more */
-	expect_pressure_error(pressure_fn("vpress", RC_V1, 513),
-		"out of accumulator registers: a value of 1 dword needs room where 256 of 256 are live, held by the values "
-		"of ops '(no graph op)' (256) (kernel vpress, block 0, instruction");
-	expect_pressure_error(pressure_fn("apress", rc_make(RF_AGPR, 16), 17),
-		"out of accumulator registers: a value of 16 dwords needs room where 256 of 256 are live");
-	/* tuples spill whole */
-	expect_pressure_error(pressure_fn("v16press", rc_make(RF_VGPR, 16), 33),
-		"values were spilled (VGPRs to AGPRs, SGPRs to VGPR lanes) and no more can go");
+	/* fixed registers cannot move: the value finds no room and nothing
+	 * live there can be spilled */
+	expect_pressure_error(fixed_fn("fixed", RC_V1), NULL,
+		"out of vector registers: a value of 1 dword needs room where 256 of 256 are live, held by 256 fixed "
+		"registers (kernel fixed, block 0, instruction 256); no value live there can be spilled");
+	/* a tuple wider than the (capped) file */
+	MFunc *f = pressure_fn("wide", rc_make(RF_VGPR, 16), 1);
+	expect_pressure_error(f, &(RaLimits){.regs = {[RF_VGPR] = 8}},
+		"out of vector registers: a value of 16 dwords needs room where 0 of 8 are live");
+	/* past the 512 registers and 128 KiB of scratch per work-item */
+	expect_pressure_error(pressure_fn("full", rc_make(RF_VGPR, 16), 2100), NULL,
+		"and scratch memory is full (128 KiB per work-item)");
 	/* exactly at the limit it fits */
-	MFunc *f = pressure_fn("vfull", RC_V1, 255);
+	f = pressure_fn("vfull", RC_V1, 255);
 	RegAssign ra = {0};
 	alloc_clean(f, &ra);
 	ck_assert_int_eq(f->nregs[RF_VGPR], 256);
 	ck_assert_int_eq(f->nregs[RF_AGPR], 0);
+	ck_assert_ptr_null(ra.orig); /* nothing spilled: nothing kept for the spill checker */
 	regassign_free(&ra);
 	mfunc_free(f);
 	/* SGPRs past the 102 go to lanes of a VGPR (zeroed at the start),
@@ -265,11 +303,12 @@ START_TEST(out_of_registers_names_kernel_file_and_pressure)
 	int wl = 0, rl = 0;
 	for (size_t i = 0; i < f->blocks.data[0]->insts.len; i++) {
 		const MInst *in = &f->blocks.data[0]->insts.data[i];
-		wl += in->op == I_V_WRITELANE_B32 && (in->flags & MIF_TIED);
-		rl += in->op == I_V_READLANE_B32;
+		wl += in->op == I_V_WRITELANE_B32 && (in->flags & MIF_TIED) && (in->flags & MIF_SPILL);
+		rl += in->op == I_V_READLANE_B32 && (in->flags & MIF_SPILL);
 	}
 	ck_assert_int_eq(wl, rl);
 	ck_assert_int_ge(wl, 120 - 102);
+	ck_assert_ptr_nonnull(ra.orig);
 	regassign_free(&ra);
 	mfunc_free(f);
 	/* past it, the values live longest without use move to AGPRs, each
@@ -278,15 +317,92 @@ START_TEST(out_of_registers_names_kernel_file_and_pressure)
 	alloc_clean(f, &ra);
 	ck_assert_int_le(f->nregs[RF_VGPR], 256);
 	ck_assert_int_ge(f->nregs[RF_AGPR], 300 - 256);
-	int reads = 0, writes = 0;
-	for (size_t i = 0; i < f->blocks.data[0]->insts.len; i++) {
-		reads += f->blocks.data[0]->insts.data[i].op == I_V_ACCVGPR_READ_B32;
-		writes += f->blocks.data[0]->insts.data[i].op == I_V_ACCVGPR_WRITE_B32;
-	}
+	int reads = count_ops(f, I_V_ACCVGPR_READ_B32), writes = count_ops(f, I_V_ACCVGPR_WRITE_B32);
 	ck_assert_int_eq(reads, writes); /* each spilled value written once, read once */
 	ck_assert_int_ge(writes, 300 - 256);
+	ck_assert_int_eq(f->scratch_bytes, 0);
 	regassign_free(&ra);
 	mfunc_free(f);
+}
+END_TEST
+
+/* Past the VGPRs and the AGPRs, values go to scratch memory: on gfx942
+ * through architected flat scratch (scratch_* with no address registers),
+ * on gfx90a through the private segment buffer V#, the inputs 4 SGPRs up;
+ * each spilled value stored once after its def and loaded once before its
+ * use; both checkers pass. */
+START_TEST(scratch_spills_past_the_agprs)
+{
+	for (int g = 0; g < 2; g++) {
+		const Target *t = g ? &target_gfx90a : &target_gfx942;
+		for (int tuple = 0; tuple < 2; tuple++) {
+			RegClass rc = tuple ? rc_make(RF_VGPR, 4) : RC_V1;
+			int n = tuple ? 150 : 600, dw = n * rc_size(rc);
+			MFunc *f = pressure_fn("press", rc, n);
+			f->target = t;
+			/* the kernarg pointer, as isel copies it */
+			uint32_t ka = mfunc_vreg(f, RC_S2);
+			MInst in = {.op = I_S_MOV_B64, .ndef = 1, .nuse = 1, .vmcnt = -1, .lgkmcnt = -1, .target = -1};
+			in.def[0] = mo_vreg(ka, RC_S2);
+			in.use[0] = mo_preg(0, RC_S2);
+			mblock_insert(f->blocks.data[0], 0, in);
+			MBlock *b = f->blocks.data[0];
+			b->insts.len--; /* s_endpgm last again */
+			MOpnd sd = mo_vreg(mfunc_vreg(f, RC_S1), RC_S1), su[2] = {mo_vreg(ka, RC_S2), mo_imm(0)};
+			mblock_add(b, I_S_LOAD_DWORD, 1, &sd, 2, su);
+			mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
+			f->input_sgprs = 3;
+			RegAssign ra = {0};
+			alloc_clean(f, &ra);
+			ck_assert_ptr_nonnull(ra.orig);
+			ck_assert_int_gt(ra.scratch_values, 0);
+			ck_assert_int_eq(f->scratch_bytes, 4 * ra.scratch_dwords);
+			ck_assert_int_ge(ra.scratch_dwords, dw - 512);
+			MOp ld = g ? I_BUFFER_LOAD_DWORD : I_SCRATCH_LOAD_DWORD, st = g ? I_BUFFER_STORE_DWORD : I_SCRATCH_STORE_DWORD;
+			/* each spilled dword stored once after its def (one dword
+			 * each) and loaded where read (one dword each) */
+			int loads = count_ops(f, ld), stores = count_ops(f, st);
+			ck_assert_int_eq(stores, ra.scratch_dwords);
+			ck_assert_int_ge(loads, ra.scratch_values);
+			/* gfx90a: the V# set up from s[0:3] and the wave's offset in s7
+			 * (after the 3 inputs), the kernarg pointer read from s[4:5] */
+			const MInst *e = b->insts.data;
+			if (g) {
+				ck_assert_int_eq(f->scratch_wave_sgpr, 7);
+				ck_assert_int_eq(e[0].op, I_S_ADD_U32);
+				ck_assert_int_eq(e[0].use[0].reg, 0);
+				ck_assert_int_eq(e[0].use[1].reg, 7);
+				ck_assert_int_eq(e[1].op, I_S_ADDC_U32);
+				ck_assert_int_eq(e[2].op, I_S_MOV_B64);
+				ck_assert_int_eq(e[3].op, I_S_MOV_B64);
+				ck_assert_int_eq(e[3].use[0].reg, 4);
+			} else {
+				ck_assert_int_eq(f->scratch_wave_sgpr, 0);
+				ck_assert_int_eq(e[0].use[0].reg, 0);
+			}
+			regassign_free(&ra);
+			mfunc_free(f);
+		}
+	}
+}
+END_TEST
+
+/* Register files capped (RaLimits, for small spill tests): a value past
+ * 4 VGPRs goes to the 2 AGPRs and past those to scratch. */
+START_TEST(capped_files_spill_early)
+{
+	MFunc *f = pressure_fn("capped", RC_V1, 10);
+	RegAssign ra = {0};
+	Buf m = {0};
+	ck_assert_int_eq(regalloc_mfunc_limits(f, &(RaLimits){.regs = {[RF_VGPR] = 4, [RF_AGPR] = 2}}, &ra, &m), 0);
+	ck_assert_int_le(f->nregs[RF_VGPR], 4);
+	ck_assert_int_le(f->nregs[RF_AGPR], 2);
+	ck_assert_int_gt(f->scratch_bytes, 0);
+	ck_assert_int_eq(regalloc_check(ra.pre, ra.phys, f, &m), 0);
+	ck_assert_msg(regalloc_check_spills(ra.orig, f, &m) == 0, "%s", buf_cstr(&m));
+	regassign_free(&ra);
+	mfunc_free(f);
+	buf_free(&m);
 }
 END_TEST
 
@@ -302,12 +418,12 @@ START_TEST(pipeline_entry_reports_through_compile_error)
 	d.out = mem;
 	Compile c;
 	compile_init(&c, k, &(CompileOptions){0}, &d);
-	c.mf = pressure_fn("press", RC_V1, 600); /* past VGPRs and AGPRs */
+	c.mf = fixed_fn("press", RC_V1); /* no room, nothing to spill */
 	allocate_registers(&c);
 	fflush(mem);
 	ck_assert(compile_failed(&c));
 	ck_assert_ptr_null(c.ra);
-	ck_assert_msg(strstr(text, "press.json: error: out of accumulator registers: a value of 1 dword needs room where "
+	ck_assert_msg(strstr(text, "press.json: error: out of vector registers: a value of 1 dword needs room where "
 				   "256 of 256"),
 		"%s", text);
 	compile_free(&c);
@@ -326,6 +442,122 @@ START_TEST(pipeline_entry_reports_through_compile_error)
 	fclose(mem);
 	free(text);
 	kernel_free(k);
+}
+END_TEST
+
+/* ---- the spill checker ---- */
+
+/* Values %0..%5 defined, each redefined (read, then written), then all
+ * summed: with 3 VGPRs and 1 AGPR some live in AGPRs and scratch. */
+static MFunc *redef_fn(const Target *t)
+{
+	MFunc *f = mfunc_new("redef", t);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t v[6];
+	for (int k = 0; k < 6; k++) {
+		v[k] = mfunc_vreg(f, RC_V1);
+		i1(b, I_V_MOV_B32, vv(v[k]), mo_imm(k + 1));
+	}
+	for (int k = 0; k < 6; k++)
+		i2(b, I_V_ADD_U32, vv(v[k]), vv(v[k]), mo_imm(10));
+	for (int k = 1; k < 6; k++)
+		i2(b, I_V_ADD_U32, vv(v[0]), vv(v[0]), vv(v[k]));
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
+	return f;
+}
+
+/* f allocated with files capped (clean), its orig kept in *ra. */
+static void alloc_capped(MFunc *f, RegAssign *ra, int v, int a, int sg)
+{
+	Buf m = {0};
+	ck_assert_int_eq(regalloc_mfunc_limits(f, &(RaLimits){.regs = {[RF_SGPR] = sg, [RF_VGPR] = v, [RF_AGPR] = a}}, ra,
+				 &m), 0);
+	ck_assert_ptr_nonnull(ra->orig);
+	ck_assert_msg(regalloc_check(ra->pre, ra->phys, f, &m) == 0, "%s", buf_cstr(&m));
+	ck_assert_msg(regalloc_check_spills(ra->orig, f, &m) == 0, "%s", buf_cstr(&m));
+	buf_free(&m);
+}
+
+/* The n-th instruction of block 0 with op (n from 0), or NULL. */
+static MInst *nth_op(MFunc *f, MOp op, int n)
+{
+	MBlock *b = f->blocks.data[0];
+	for (size_t i = 0; i < b->insts.len; i++)
+		if (b->insts.data[i].op == op && n-- == 0)
+			return &b->insts.data[i];
+	return NULL;
+}
+
+static void expect_spill_error(const RegAssign *ra, const MFunc *f, const char *want)
+{
+	Buf m = {0};
+	ck_assert_int_gt(regalloc_check_spills(ra->orig, f, &m), 0);
+	ck_assert_msg(strstr(buf_cstr(&m), want), "wanted '%s' in:\n%s", want, buf_cstr(&m));
+	buf_free(&m);
+}
+
+START_TEST(spill_checker_catches_wrong_reloads)
+{
+	RegAssign ra = {0};
+	/* a reload from another value's slot */
+	MFunc *f = redef_fn(&target_gfx942);
+	alloc_capped(f, &ra, 3, 1, 0);
+	MInst *ld = nth_op(f, I_SCRATCH_LOAD_DWORD, 0);
+	ck_assert_ptr_nonnull(ld);
+	ck_assert_int_gt(f->scratch_bytes, 4);
+	ld->offset = ld->offset ? 0 : 4;
+	expect_spill_error(&ra, f, "which holds %");
+	/* ... and from past the scratch bytes */
+	ld->offset = f->scratch_bytes;
+	expect_spill_error(&ra, f, "outside the");
+	regassign_free(&ra);
+	mfunc_free(f);
+	/* a store left out after a redefinition: the slot's copy is stale */
+	f = redef_fn(&target_gfx942);
+	alloc_capped(f, &ra, 3, 1, 0);
+	MBlock *b = f->blocks.data[0];
+	size_t at = 0;
+	for (size_t i = 1; i < b->insts.len && !at; i++)
+		if (b->insts.data[i].op == I_SCRATCH_STORE_DWORD && b->insts.data[i - 1].op == I_V_ADD_U32 &&
+			b->insts.data[i - 1].use[1].kind == MO_IMM)
+			at = i;
+	ck_assert_uint_gt(at, 0);
+	memmove(&b->insts.data[at], &b->insts.data[at + 1], (b->insts.len - at - 1) * sizeof(MInst));
+	b->insts.len--;
+	expect_spill_error(&ra, f, "which holds nothing known");
+	regassign_free(&ra);
+	mfunc_free(f);
+	/* an AGPR home read from the wrong AGPR */
+	f = pressure_fn("agpr", RC_V1, 10);
+	alloc_capped(f, &ra, 4, 3, 0);
+	MInst *rd = nth_op(f, I_V_ACCVGPR_READ_B32, 0);
+	ck_assert_ptr_nonnull(rd);
+	rd->use[0].reg = (rd->use[0].reg + 1) % 3;
+	expect_spill_error(&ra, f, "which holds");
+	regassign_free(&ra);
+	mfunc_free(f);
+	/* an SGPR lane read from the wrong lane */
+	f = pressure_fn("lanes", RC_S1, 20);
+	alloc_capped(f, &ra, 0, 0, 8);
+	MInst *rl = nth_op(f, I_V_READLANE_B32, 1);
+	ck_assert_ptr_nonnull(rl);
+	rl->use[1].imm = 63;
+	expect_spill_error(&ra, f, "which holds nothing known");
+	regassign_free(&ra);
+	mfunc_free(f);
+	/* gfx90a: a reload not through the scratch V# */
+	f = redef_fn(&target_gfx90a);
+	alloc_capped(f, &ra, 3, 1, 0);
+	ld = nth_op(f, I_BUFFER_LOAD_DWORD, 0);
+	ck_assert_ptr_nonnull(ld);
+	ld->use[1].reg += 4;
+	expect_spill_error(&ra, f, "not through the scratch V#");
+	ld->use[1].reg -= 4;
+	/* ... or a spill instruction that is no spill */
+	ld->flags &= ~(uint32_t)MIF_SPILL;
+	expect_spill_error(&ra, f, "not the kernel's instruction");
+	regassign_free(&ra);
+	mfunc_free(f);
 }
 END_TEST
 
@@ -684,9 +916,12 @@ int main(void)
 	tcase_add_test(t, tuples_are_aligned);
 	tcase_add_test(t, mfma_result_avoids_its_sources);
 	tcase_add_test(t, out_of_registers_names_kernel_file_and_pressure);
+	tcase_add_test(t, scratch_spills_past_the_agprs);
+	tcase_add_test(t, capped_files_spill_early);
 	tcase_add_test(t, pipeline_entry_reports_through_compile_error);
 	tcase_add_test(t, empty_and_unreachable_blocks);
 	tcase_add_test(t, checker_catches_wrong_assignments);
+	tcase_add_test(t, spill_checker_catches_wrong_reloads);
 	tcase_add_test(t, checker_catches_clobbered_fixed_registers);
 	tcase_add_test(t, checker_catches_mfma_overlap);
 	tcase_add_test(t, verify_definitions_on_every_path);

@@ -394,6 +394,37 @@ START_TEST(scratch_private)
 		ck_assert_uint_eq(o2[1][l], 500 + l);
 	}
 	h_free(&h);
+	/* with the private segment enabled, the wave's scratch offset comes in
+	 * the SGPR after the workgroup ids (s5 here: 2 user SGPRs, 3 ids),
+	 * nonzero: the kernel adds it to the V#'s base as LLVM does (or passes
+	 * it as soffset); one that forgets it reaches outside its bytes */
+	static const char *const with_offset[] = {
+		("s_add_u32 s8, s8, s20\ns_addc_u32 s9, s9, 0\n"
+		 "buffer_store_dword v0, off, s[8:11], 0 offset:4\nbuffer_load_dword v5, off, s[8:11], 0 offset:4\n"),
+		"buffer_store_dword v0, off, s[8:11], s20 offset:4\nbuffer_load_dword v5, off, s[8:11], s20 offset:4\n",
+		"buffer_store_dword v0, off, s[8:11], 0 offset:4\nbuffer_load_dword v5, off, s[8:11], 0 offset:4\n"};
+	for (int i = 0; i < 3; i++) {
+		Buf k = {0};
+		buf_printf(&k, "s_mov_b32 s20, s5\ns_load_dwordx2 s[4:5], s[0:1], 0x0\nv_and_b32 v0, 0x3ff, v0\n"
+			       "v_lshlrev_b32 v1, 2, v0\n%ss_waitcnt vmcnt(0) lgkmcnt(0)\nglobal_store_dword v1, v5, s[4:5]\n",
+			with_offset[i]);
+		h_init(&h, buf_cstr(&k));
+		buf_free(&k);
+		h.l.arch = EMU_GFX90A;
+		h.l.kd.private_segment_fixed_size = 16;
+		h.l.kd.sgpr_private_segment_buffer = 8;
+		h.l.kd.enable_private_segment = true;
+		h_buffer(&h, o2, sizeof o2[0], 0, true);
+		if (i < 2) {
+			ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+			for (uint32_t l = 0; l < 64; l++)
+				ck_assert_uint_eq(o2[0][l], l);
+		} else {
+			ck_assert_int_eq(h_run(&h), -1);
+			ck_assert_msg(strstr(h.err, "scratch access outside the lane's 16 private bytes") != NULL, "%s", h.err);
+		}
+		h_free(&h);
+	}
 	/* outside the lane's private bytes: an error naming the access */
 	h_init(&h, "v_mov_b32 v2, 0\nscratch_load_dword v1, v2, off offset:64\n");
 	h.l.kd.private_segment_fixed_size = 64;

@@ -14,6 +14,10 @@
  *   ; REMOVED: N        eliminate_redundant removed exactly N instructions
  *   ; TARGET: gfx90a    the target (default gfx942)
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
+ *   ; REGS: v8 a4 s16   regalloc: the register files capped (RaLimits), so a
+ *                       small case spills to AGPRs, lanes and scratch
+ *   ; SPILL: 5 0        regalloc: these vregs go to scratch memory first,
+ *                       whatever the pressure (tests of the spill code)
  *   ; REACH: N          relax_branches: the dwords a short branch reaches
  *   ; LONG: N           relax_branches made exactly N branches long
  *   ; INTERLEAVE: P     schedule: the asked order in loops ("mfma:1,lds:1")
@@ -98,6 +102,7 @@ static void run_case(const char *dir, const char *name)
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
 	int limit = 0, removed = -1, reach = 0, nlong = -1;
+	RaLimits regs = {.nscratch = 0};
 	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
@@ -120,7 +125,18 @@ static void run_case(const char *dir, const char *name)
 				snprintf(target, sizeof target, "%s", val);
 			else if (strcmp(kind, "LIMIT") == 0)
 				limit = atoi(val);
-			else if (strcmp(kind, "REMOVED") == 0)
+			else if (strcmp(kind, "REGS") == 0) {
+				for (char *w = strtok(val, " "); w; w = strtok(NULL, " ")) {
+					int file = w[0] == 's' ? RF_SGPR : w[0] == 'v' ? RF_VGPR : w[0] == 'a' ? RF_AGPR : -1;
+					ck_assert_msg(file >= 0 && atoi(w + 1) > 0, "%s: REGS takes v8 a4 s16 ...", name);
+					regs.regs[file] = atoi(w + 1);
+				}
+			} else if (strcmp(kind, "SPILL") == 0) {
+				for (char *w = strtok(val, " "); w; w = strtok(NULL, " ")) {
+					ck_assert_msg(regs.nscratch < 8, "%s: at most 8 SPILL vregs", name);
+					regs.scratch[regs.nscratch++] = (uint32_t)atoi(w);
+				}
+			} else if (strcmp(kind, "REMOVED") == 0)
 				removed = atoi(val);
 			else if (strcmp(kind, "REACH") == 0)
 				reach = atoi(val);
@@ -169,13 +185,15 @@ static void run_case(const char *dir, const char *name)
 		ck_assert_msg(nlong < 0 || n == nlong, "%s: %d branches made long, expected %d", name, n, nlong);
 	} else if (strcmp(run, "regalloc") == 0) {
 		RegAssign ra = {0};
-		if (regalloc_mfunc(f, &ra, &msg) != 0) {
+		if (regalloc_mfunc_limits(f, &regs, &ra, &msg) != 0) {
 			ck_assert_msg(want_error, "%s: allocation failed: %s", name, buf_cstr(&msg));
 			errors_in(name, a, na, buf_cstr(&msg));
 			regassign_free(&ra);
 			goto done;
 		}
 		ck_assert_msg(regalloc_check(ra.pre, ra.phys, f, &msg) == 0, "%s: allocation checker: %s", name,
+			buf_cstr(&msg));
+		ck_assert_msg(!ra.orig || regalloc_check_spills(ra.orig, f, &msg) == 0, "%s: spill checker: %s", name,
 			buf_cstr(&msg));
 		regassign_free(&ra);
 	} else if (strcmp(run, "schedule") == 0) {
