@@ -739,10 +739,31 @@ enum {
 	X(FLAT_ATOMIC_PK_ADD_BF16, "flat_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC) \
 	X(GLOBAL_ATOMIC_PK_ADD_BF16, "global_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC)
 
+/* ---- gfx950 (CDNA4): transposing LDS reads, lane swaps, bf16 packing,
+ * 96/128-bit direct-to-LDS loads. Opcodes from llvm-mc-22 -mcpu=gfx950
+ * -show-encoding (tests/loader/emu/decode_test.c checks them against
+ * llvm-objdump-22). A DS transposing read: each lane reads 64 (96) bits at
+ * its address, the 16 lanes of each row exchange elements (docs/emulator.md);
+ * v_permlane*_swap write both operands; global_load_lds_dwordx3/x4 write LDS
+ * at M0 + offset + 12/16 * lane, no VGPR (`dst` is the data width). The
+ * buffer_load_dwordx3/x4 forms with the lds bit are the MUBUF rows with the
+ * bit set (Inst.lds; in the machine IR MIF_LDS). */
+#define ISA_INSTS_GFX950_XFER(X) \
+	X(DS_READ_B64_TR_B4, "ds_read_b64_tr_b4", FMT_DS, 0xe0, NA, T_B32, 2, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(DS_READ_B96_TR_B6, "ds_read_b96_tr_b6", FMT_DS, 0xe1, NA, T_B32, 3, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(DS_READ_B64_TR_B8, "ds_read_b64_tr_b8", FMT_DS, 0xe2, NA, T_B32, 2, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(DS_READ_B64_TR_B16, "ds_read_b64_tr_b16", FMT_DS, 0xe3, NA, T_B32, 2, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(V_PERMLANE16_SWAP_B32, "v_permlane16_swap_b32", FMT_VOP1, 0x59, NA, T_B32, 1, 1, 0, 0, IF_GFX950) \
+	X(V_PERMLANE32_SWAP_B32, "v_permlane32_swap_b32", FMT_VOP1, 0x5a, NA, T_B32, 1, 1, 0, 0, IF_GFX950) \
+	X(V_CVT_PK_BF16_F32, "v_cvt_pk_bf16_f32", FMT_VOP3, 0x268, NA, T_F32, 1, 1, 1, 0, IF_GFX950) \
+	X(GLOBAL_LOAD_LDS_DWORDX3, "global_load_lds_dwordx3", FMT_FLAT, 0x7e, NA, T_B32, 3, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(GLOBAL_LOAD_LDS_DWORDX4, "global_load_lds_dwordx4", FMT_FLAT, 0x7d, NA, T_B32, 4, 0, 0, 0, IF_LOAD | IF_GFX950)
+
 #define ISA_INSTS(X) \
 	ISA_INSTS_SALU(X) ISA_INSTS_VOP1(X) ISA_INSTS_VOP2(X) ISA_INSTS_VOPC(X) \
 	ISA_INSTS_VOP3(X) ISA_INSTS_VOP3P(X) ISA_INSTS_MFMA(X) ISA_INSTS_DS(X) \
-	ISA_INSTS_VMEM(X)
+	ISA_INSTS_VMEM(X) \
+	ISA_INSTS_GFX950_XFER(X)
 
 typedef enum {
 	I_UNKNOWN,

@@ -577,6 +577,8 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 			APP(", 0x%x", in->lit);
 		if ((r->flags & IF_VCCIN) && !in->vop3 && in->fmt == FMT_VOP2)
 			APP(", vcc");
+		if ((in->id == I_V_PERMLANE16_SWAP_B32 || in->id == I_V_PERMLANE32_SWAP_B32) && in->vop3)
+			APP("%s%s", in->opsel & 2 ? " bound_ctrl:1" : "", in->opsel & 1 ? " fi:1" : "");
 		if (in->clamp)
 			APP(" clamp");
 		if (in->omod)
@@ -714,7 +716,7 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 	case FMT_FLAT: {
 		bool store = r->flags & IF_STORE;
 		bool rtn = (r->flags & IF_ATOMIC) && in->glc;
-		if (!store && (!(r->flags & IF_ATOMIC) || rtn)) {
+		if (!store && (!(r->flags & IF_ATOMIC) || rtn) && !isa_lds_dma(in->id)) {
 			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst);
 			APP(" %s,", s);
 		}

@@ -229,7 +229,7 @@ START_TEST(lengths_and_modifiers)
 }
 END_TEST
 
-/* Full disassembly text against llvm-objdump-19 for one line per encoding
+/* Full disassembly text against llvm-objdump-19 (gfx950: 22) for one line per encoding
  * form (a sample of every gfx942 encoding family that llvm-mc-19 accepts,
  * scratch excluded): operands, modifiers,
  * DPP/SDWA controls, cache bits, waitcnt fields. */
@@ -347,17 +347,48 @@ static const char *FORMS =
 	"v_accvgpr_mov_b32 a1, a2\n"
 ;
 
-START_TEST(text_matches_llvm_objdump)
+/* gfx950's own forms against llvm-objdump-22: the transposing LDS reads,
+ * the lane swaps (e32, and e64 with fi/bound_ctrl), the bf16 pack, the
+ * 96/128-bit direct-to-LDS loads. */
+static const char *FORMS_950 =
+	"ds_read_b64_tr_b16 v[2:3], v1\n"
+	"ds_read_b64_tr_b16 v[2:3], v1 offset:16\n"
+	"ds_read_b64_tr_b16 a[2:3], v1 offset:65528\n"
+	"ds_read_b64_tr_b8 v[4:5], v1 offset:8\n"
+	"ds_read_b64_tr_b4 v[4:5], v7\n"
+	"ds_read_b96_tr_b6 v[3:5], v1 offset:24\n"
+	"v_permlane16_swap_b32 v1, v2\n"
+	"v_permlane32_swap_b32 v3, v4\n"
+	"v_permlane16_swap_b32_e64 v1, v2 bound_ctrl:1\n"
+	"v_permlane32_swap_b32_e64 v1, v2 fi:1\n"
+	"v_permlane16_swap_b32_e64 v1, v2 bound_ctrl:1 fi:1\n"
+	"v_cvt_pk_bf16_f32 v1, v2, v3\n"
+	"v_cvt_pk_bf16_f32 v1, s2, v3\n"
+	"v_cvt_pk_bf16_f32 v1, -v2, |v3|\n"
+	"v_cvt_pk_bf16_f32 v1, v2, 1.0\n"
+	"buffer_load_dwordx4 v1, s[4:7], 0 offen lds\n"
+	"buffer_load_dwordx3 v1, s[4:7], s3 offen offset:64 lds\n"
+	"buffer_load_dword v1, s[4:7], 0 offen lds\n"
+	"global_load_lds_dwordx4 v[2:3], off\n"
+	"global_load_lds_dwordx3 v[2:3], off offset:-16\n"
+	"global_load_lds_dwordx4 v2, s[4:5] offset:16\n"
+	"v_mfma_f32_16x16x32_bf16 a[0:3], v[0:3], v[4:7], a[0:3]\n"
+;
+
+/* The disassembly of `forms` assembled for mcpu by llvm-mc-V and printed by
+ * llvm-objdump-V against emu_print's, line by line. */
+static void check_text(EmuArch arch, const char *mcpu, int v, const char *forms, int min)
 {
-	const char *dir = test_tmpdir("emu-decode-text");
+	const char *dir = test_tmpdir(arch == EMU_GFX950 ? "emu-decode-text-950" : "emu-decode-text");
 	Buf s = {0}, cmd = {0};
 	buf_printf(&s, "%s/t.s", dir);
 	FILE *f = fopen(buf_cstr(&s), "w");
 	ck_assert_ptr_nonnull(f);
-	fprintf(f, ".text\n%s", FORMS);
+	fprintf(f, ".text\n%s", forms);
 	fclose(f);
-	buf_printf(&cmd, "cd '%s' && llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=gfx942 -filetype=obj t.s -o t.o && "
-		   "llvm-objcopy-19 -O binary --only-section=.text t.o t.bin && llvm-objdump-19 -d --mcpu=gfx942 t.o", dir);
+	buf_printf(&cmd, "cd '%s' && llvm-mc-%d -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj t.s -o t.o && "
+		   "llvm-objcopy-%d -O binary --only-section=.text t.o t.bin && llvm-objdump-%d -d --mcpu=%s t.o", dir, v,
+		   mcpu, v, v, mcpu);
 	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
 	ck_assert_msg(r.status == 0, "llvm tools failed: %s", r.err);
 	Buf bin = {0};
@@ -380,14 +411,14 @@ START_TEST(text_matches_llvm_objdump)
 			len--;
 		want[len] = 0;
 		Inst in;
-		ck_assert_int_gt(emu_decode(EMU_GFX942, (const uint8_t *)code + addr, n - addr, &in), 0);
+		ck_assert_int_gt(emu_decode(arch, (const uint8_t *)code + addr, n - addr, &in), 0);
 		char mine[256];
 		emu_print(&in, addr, mine, sizeof mine);
 		checked++;
 		if (strcmp(mine, want) != 0 && bad++ < 20)
 			fprintf(stderr, "llvm-objdump: '%s'\nemu:          '%s'\n", want, mine);
 	}
-	ck_assert_int_gt(checked, 90);
+	ck_assert_int_gt(checked, min);
 	ck_assert_int_eq(bad, 0);
 	free(code);
 	buf_free(&bin);
@@ -395,6 +426,11 @@ START_TEST(text_matches_llvm_objdump)
 	buf_free(&s);
 	buf_free(&cmd);
 }
+
+START_TEST(text_matches_llvm_objdump) { check_text(EMU_GFX942, "gfx942", 19, FORMS, 90); }
+END_TEST
+
+START_TEST(text_matches_llvm_objdump_gfx950) { check_text(EMU_GFX950, "gfx950", 22, FORMS_950, 20); }
 END_TEST
 
 static Suite *suite(void)
@@ -407,6 +443,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, table_matches_llvm_gfx950);
 	tcase_add_test(tc, lengths_and_modifiers);
 	tcase_add_test(tc, text_matches_llvm_objdump);
+	tcase_add_test(tc, text_matches_llvm_objdump_gfx950);
 	suite_add_tcase(s, tc);
 	return s;
 }
