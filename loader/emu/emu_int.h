@@ -152,6 +152,10 @@ struct Emu {
 	struct LateMem *lm; /* late.c */
 };
 
+/* An LDS DMA: a MUBUF load with the lds bit, or gfx950's
+ * global_load_lds_dwordx3/x4; it reads global memory and writes LDS. */
+static inline bool emu_is_lds_dma(const Inst *in) { return (in->fmt == FMT_MUBUF && in->lds) || isa_lds_dma(in->id); }
+
 /* Record lane `lane`'s address (slot 64 + lane: a ds_*2 second address). */
 static inline void emu_note_addr(Emu *e, int slot, uint64_t a)
 {

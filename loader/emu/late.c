@@ -392,7 +392,7 @@ bool emu_late_before(Emu *e, Wave *w, const Inst *in)
 	LateOp *op = &lw->op[s];
 	op->wait = c;
 	op->lds = in->fmt == FMT_DS;
-	op->own = in->fmt == FMT_MUBUF && in->lds;
+	op->own = emu_is_lds_dma(in);
 	op->pc = w->pc;
 	op->exec = w->exec;
 	op->in = in;
@@ -518,7 +518,7 @@ static uint16_t conflict(Emu *e, Wave *w, const Inst *in, uint16_t t, uint16_t m
 	if (!t || t == mine)
 		return 0;
 	bool other = (unsigned)(t >> 7) - 1 != w->id;
-	bool dma = in->fmt == FMT_MUBUF && in->lds;
+	bool dma = emu_is_lds_dma(in);
 	if (!other && (dma || !tag_own(e->wg, t)))
 		return 0;
 	return t;

@@ -7,7 +7,8 @@
  * emu_print) and the executors: VALU sources by their operand widths (VGPR
  * codes from 256, SGPR codes below NUM_SGPRS; inline constants, literals,
  * M0, EXEC and the other specials name no tracked register), the implicit
- * VCC of the e32 carry and cndmask forms and of v_div_fmas, the VOP3b and
+ * VCC of the e32 carry and cndmask forms and of v_div_fmas, both operands
+ * of the swaps (v_swap_b32, v_permlane16/32_swap_b32), the VOP3b and
  * VOPC SGPR-pair results; MFMA A/B/C/D in AGPRs by their acc bits; SALU
  * destinations and sources by the row's widths (a SOPK destination is also
  * read), s_cbranch_vcc* reading VCC; SMEM base, offset and data; DS address,
@@ -75,6 +76,10 @@ static void valu_use(const Wave *w, const Inst *in, RegUse *u)
 	}
 	if (in->id == I_V_DIV_FMAS_F32 || in->id == I_V_DIV_FMAS_F64)
 		add(u, false, SRC_VCC_LO, 2, false);
+	if (in->id == I_V_PERMLANE16_SWAP_B32 || in->id == I_V_PERMLANE32_SWAP_B32 || in->id == I_V_SWAP_B32) {
+		add(u, true, in->dst, 1, false); /* both operands read and written */
+		add_code(u, in->src[0], 1, 0, true);
+	}
 }
 
 static void salu_use(const Inst *in, RegUse *u)
@@ -172,7 +177,7 @@ static void flat_use(const Wave *w, const Inst *in, RegUse *u)
 	}
 	if (r->flags & (IF_STORE | IF_ATOMIC))
 		add(u, true, in->data0 + acc, r->dst * ((r->flags & IF_CMPSWAP) ? 2 : 1), false);
-	if ((r->flags & IF_LOAD) || ((r->flags & IF_ATOMIC) && in->glc))
+	if (((r->flags & IF_LOAD) && !isa_lds_dma(in->id)) || ((r->flags & IF_ATOMIC) && in->glc))
 		add(u, true, in->dst + acc, r->dst, true);
 }
 

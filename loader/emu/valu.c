@@ -819,6 +819,38 @@ static void exec_cvt_scalef32(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 /* The rows that do not fit the row model: lane reads and writes, swaps and
  * AGPR moves (an SGPR or AGPR operand, a single lane) and the fp8/bf8
  * conversions (their own source rules). False if in is none of them. */
+/* gfx950's v_permlane16_swap_b32 vdst, vsrc swaps the odd rows (16 lanes)
+ * of vdst with the even rows of vsrc: lanes 16-31 of vdst with lanes 0-15 of
+ * vsrc and lanes 48-63 with 32-47 (lane i of one row with lane i of the
+ * other); v_permlane32_swap_b32 the upper half of vdst (lanes 32-63) with
+ * the lower half of vsrc (CDNA4 ISA guide; LLVM's permlane16/32_swap
+ * intrinsics return the two registers, tests/loader/emu/clang_test.c).
+ * fi and bound_ctrl change only what inactive lanes give: a partial EXEC
+ * is not emulated. */
+static void exec_permlane_swap(Emu *e, Wave *w, const Inst *in)
+{
+	if (in->src[0] < SRC_VGPR) {
+		emu_fail(e, w, in, "%s swaps two VGPRs; its source is not one", emu_inst_name(in));
+		return;
+	}
+	if (w->exec != ~0ull) {
+		emu_fail(e, w, in, "%s with a partial EXEC (0x%016llx) is not emulated", emu_inst_name(in),
+			 (unsigned long long)w->exec);
+		return;
+	}
+	unsigned y = in->src[0] - SRC_VGPR;
+	if (!emu_vreg_ok(e, w, in, in->dst, 1) || !emu_vreg_ok(e, w, in, y, 1))
+		return;
+	uint32_t *dv = vreg(w, in->dst), *sv = vreg(w, y);
+	int row = in->id == I_V_PERMLANE16_SWAP_B32 ? 16 : 32;
+	for (int l = 0; l < 64; l++)
+		if ((l / row) % 2 == 0) { /* sv's lane l (an even row) with dv's lane l + row */
+			uint32_t t = dv[l + row];
+			dv[l + row] = sv[l];
+			sv[l] = t;
+		}
+}
+
 static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 {
 	uint64_t exec = w->exec;
@@ -861,6 +893,9 @@ static bool exec_lane_op(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 			}
 		return true;
 	}
+	case I_V_PERMLANE16_SWAP_B32: case I_V_PERMLANE32_SWAP_B32:
+		exec_permlane_swap(e, w, in);
+		return true;
 	case I_V_CVT_F32_FP8: case I_V_CVT_F32_BF8: case I_V_CVT_PK_F32_FP8: case I_V_CVT_PK_F32_BF8:
 		exec_cvt_from_fnuz8(e, w, in, cx);
 		return true;
@@ -1192,6 +1227,13 @@ static bool valu_f32(Emu *e, Wave *w, const Inst *in, Rows *rw)
 	case I_V_MUL_LEGACY_F32: LOOP(float x = F(a[l]), y = F(b[l]); d[l] = U(x == 0.0f || y == 0.0f ? 0.0f : x * y)); rw->fres = true; break;
 	case I_V_LDEXP_F32: LOOP(d[l] = U(ldexpf(F(a[l]), (int32_t)b[l] < -400 ? -400 : (int32_t)b[l] > 400 ? 400 : (int32_t)b[l]))); rw->fres = true; break;
 	case I_V_CVT_PKRTZ_F16_F32: LOOP(d[l] = f16_rtz(F(a[l])) | f16_rtz(F(b[l])) << 16); break;
+	/* gfx950: round to nearest even on the bits, a NaN quiet with its sign
+	 * and high payload (util/dtype.c's rule); clamp and omod not emulated */
+	case I_V_CVT_PK_BF16_F32:
+		if (in->clamp || in->omod)
+			return false;
+		LOOP(d[l] = dtype_f32_to_bf16(F(a[l])) | (uint32_t)dtype_f32_to_bf16(F(b[l])) << 16);
+		break;
 	/* f32 pair -> two 8-bit codes in the op_sel[3] word, the other word kept;
 	 * neg/abs were applied by src32, clamp and omod are ignored (see above) */
 	case I_V_CVT_PK_FP8_F32: case I_V_CVT_PK_BF8_F32: {

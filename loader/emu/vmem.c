@@ -353,9 +353,79 @@ static void ds_cross_lane(Emu *e, Wave *w, const Inst *in)
 			dst[l] = out[l];
 }
 
+/* Bits [pos, pos + n) of the little-endian bytes p (n <= 16). */
+static uint32_t get_bits(const uint8_t *p, unsigned pos, unsigned n)
+{
+	uint32_t v = 0;
+	for (unsigned b = 0; b < n; b++)
+		v |= (uint32_t)((p[(pos + b) / 8] >> ((pos + b) % 8)) & 1) << b;
+	return v;
+}
+
+/* gfx950's transposing reads (ds_read_b64_tr_b16/b8/b4, ds_read_b96_tr_b6):
+ * each lane reads 64 (96) bits at its address, n elements of 16, 8, 4 (6)
+ * bits, n = 4, 8, 16 (16); within each row of 16 lanes, element j of lane
+ * i comes from lane R*j + i/n (R = 16/n lanes per source row), its element
+ * i%n: the 16 lanes' reads, taken as n rows of R lanes (a row of 16
+ * elements), transposed so that lane i gets column i. For b16 these are
+ * four 4x4 transposes over the lanes {q, q+4, q+8, q+12}, for b8 two
+ * interleaved 8x8 transposes (even and odd lanes), for b4 and b6 one 16x16
+ * (the CDNA4 ISA guide's MFMA transpose loads: each lane holds consecutive
+ * M or N values of one K; Wave's hardware_transpose.py lays lane t at row
+ * t/R, column group t%R). A lane whose source lane is inactive is an
+ * error. */
+static void ds_read_tr(Emu *e, Wave *w, const Inst *in)
+{
+	unsigned bits = (unsigned)isa_ds_tr_bits(in->id), bytes = bits == 6 ? 12 : 8, n = bytes * 8 / bits, R = 16 / n;
+	unsigned vdst = in->dst + (in->acc ? w->accum_offset : 0);
+	if (!emu_vreg_ok(e, w, in, in->addr, 1) || !emu_vreg_ok(e, w, in, vdst, bytes / 4))
+		return;
+	uint8_t raw[64][12];
+	const uint32_t *addr = vreg(w, in->addr);
+	emu_note_access(e, EMU_SPACE_LDS, bytes, false);
+	for (int l = 0; l < 64; l++) {
+		if (!((w->exec >> l) & 1))
+			continue;
+		uint64_t a = (uint64_t)addr[l] + ((unsigned)in->imm & 0xffff);
+		emu_note_addr(e, l, a);
+		uint8_t *p = lds_ptr(e, w, in, a, bytes, l);
+		if (!p)
+			return;
+		memcpy(raw[l], p, bytes);
+	}
+	uint32_t out[64][3];
+	for (int l = 0; l < 64; l++) {
+		if (!((w->exec >> l) & 1))
+			continue;
+		unsigned i = (unsigned)l % 16;
+		uint8_t o[12] = {0};
+		for (unsigned j = 0; j < n; j++) {
+			unsigned src = (unsigned)l - i + R * j + i / n;
+			if (!((w->exec >> src) & 1)) {
+				emu_fail(e, w, in, "%s: lane %d takes element %u of lane %u, which is inactive", emu_inst_name(in), l,
+					 i % n, src);
+				return;
+			}
+			uint32_t v = get_bits(raw[src], (i % n) * bits, bits);
+			for (unsigned b = 0; b < bits; b++)
+				o[(j * bits + b) / 8] |= (uint8_t)(((v >> b) & 1) << ((j * bits + b) % 8));
+		}
+		for (unsigned k = 0; k < bytes / 4; k++)
+			out[l][k] = ld32(o + 4 * k);
+	}
+	for (int l = 0; l < 64; l++)
+		if ((w->exec >> l) & 1)
+			for (unsigned k = 0; k < bytes / 4; k++)
+				vreg(w, vdst + k)[l] = out[l][k];
+}
+
 void emu_exec_ds(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
+	if (isa_ds_tr_bits(in->id)) {
+		ds_read_tr(e, w, in);
+		return;
+	}
 	if (in->id == I_DS_SWIZZLE_B32 || in->id == I_DS_PERMUTE_B32 || in->id == I_DS_BPERMUTE_B32) {
 		emu_note_access(e, EMU_SPACE_LDS, 4, false);
 		ds_cross_lane(e, w, in);
@@ -478,6 +548,13 @@ static bool canary_hit(Emu *e, Wave *w, const Inst *in, uint64_t base, uint64_t 
 	return true;
 }
 
+/* An LDS-DMA's LDS base: M0's low 16 bits, 18 on gfx950, whose 160 KiB of
+ * LDS M0 reaches past 64 KiB (aiter's gfx950 kernels set M0 above 0xffff). */
+static uint64_t lds_dma_base(const Emu *e, const Wave *w)
+{
+	return w->m0 & (e->arch == EMU_GFX950 ? 0x3ffffu : 0xffffu);
+}
+
 void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 {
 	const IsaInfo *r = &isa_info[in->id];
@@ -490,7 +567,7 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 		vdst = vdata = in->dst + acc;
 	else
 		vdst = in->dst + acc, vdata = in->data0 + acc;
-	if ((load || (atomic && in->glc)) && !in->lds && !emu_vreg_ok(e, w, in, vdst, n))
+	if ((load || (atomic && in->glc)) && !in->lds && !isa_lds_dma(in->id) && !emu_vreg_ok(e, w, in, vdst, n))
 		return;
 	if ((store || atomic) && !emu_vreg_ok(e, w, in, vdata, n * ((r->flags & IF_CMPSWAP) ? 2 : 1)))
 		return;
@@ -527,8 +604,10 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 			}
 			return;
 		}
-		if (in->lds && (!load || es != 4 || n != 1)) {
-			emu_fail(e, w, in, "unimplemented instruction %s with lds", emu_inst_name(in));
+		/* LDS-DMA: dwords (gfx950 also 96 and 128 bits per lane) */
+		if (in->lds && (!load || es != 4 || n == 2 || (n > 1 && e->arch != EMU_GFX950))) {
+			emu_fail(e, w, in, "unimplemented instruction %s with lds%s", emu_inst_name(in),
+				 n > 2 && e->arch != EMU_GFX950 ? " (96/128-bit LDS-DMA is gfx950's)" : "");
 			return;
 		}
 		for (int l = 0; l < 64 && !e->failed; l++) {
@@ -541,7 +620,7 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 			uint64_t off = (uint64_t)soff + (uint32_t)in->imm + voff;
 			bool structured = in->idxen && stride != 0;
 			uint64_t a = base + off + (uint64_t)stride * index;
-			emu_note_access(e, EMU_SPACE_GLOBAL, in->lds ? 4 : es < 4 ? es : 4 * n, false);
+			emu_note_access(e, EMU_SPACE_GLOBAL, es < 4 ? es : 4 * n, false);
 			emu_note_addr(e, l, a);
 			uint8_t *p[4] = {0};
 			unsigned bytes = es < 4 ? es : 4;
@@ -555,11 +634,12 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 				    canary_hit(e, w, in, base, off + 4 * k, num, l))
 					return;
 			}
-			if (in->lds) { /* LDS-DMA: LDS[M0 + inst_offset + 4*lane] = dword */
-				uint8_t *d = lds_ptr(e, w, in, (uint64_t)(w->m0 & 0xffff) + (uint32_t)in->imm + 4u * (unsigned)l, 4, l);
+			if (in->lds) { /* LDS-DMA: LDS[M0 + inst_offset + 4n*lane + 4k] = dword k, 0 out of range */
+				uint8_t *d = lds_ptr(e, w, in, lds_dma_base(e, w) + (uint32_t)in->imm + 4u * n * (unsigned)l, 4 * n, l);
 				if (!d)
 					return;
-				st32(d, p[0] ? ld32(p[0]) : 0);
+				for (unsigned k = 0; k < n; k++)
+					st32(d + 4 * k, p[k] ? ld32(p[k]) : 0);
 				continue;
 			}
 			lane_access(e, w, in, l, p, vdst, vdata);
@@ -576,6 +656,17 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 			continue;
 		uint64_t a = sbase ? sb + vreg(w, in->addr)[l] : (vreg(w, in->addr)[l] | (uint64_t)vreg(w, in->addr + 1)[l] << 32);
 		a += (uint64_t)(int64_t)in->imm;
+		if (isa_lds_dma(in->id)) { /* LDS[M0 + inst_offset + 4n*lane] = the lane's n dwords */
+			emu_note_access(e, EMU_SPACE_GLOBAL, 4 * n, false);
+			emu_note_addr(e, l, a);
+			uint8_t *src = dev_ptr(e, w, in, a, 4 * n, false, l);
+			uint8_t *d = src ? lds_ptr(e, w, in, lds_dma_base(e, w) + (uint32_t)in->imm + 4u * n * (unsigned)l, 4 * n, l) : NULL;
+			if (!d)
+				return;
+			for (unsigned k = 0; k < n; k++)
+				st32(d + 4 * k, ld32(src + 4 * k));
+			continue;
+		}
 		unsigned bytes = es < 4 ? es : 4 * n;
 		emu_note_access(e, (a >> 32) == EMU_SHARED_HI && in->seg == 0 ? EMU_SPACE_LDS : EMU_SPACE_GLOBAL, bytes, false);
 		emu_note_addr(e, l, (a >> 32) == EMU_SHARED_HI && in->seg == 0 ? (uint32_t)a : a);

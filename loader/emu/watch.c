@@ -134,7 +134,7 @@ uint64_t emu_watch_races(const Emu *e) { return e->wt ? e->wt->npairs : 0; }
 static EmuAccess access_kind(const Inst *in, bool lds)
 {
 	const IsaInfo *r = &isa_info[in->id];
-	if (in->fmt == FMT_MUBUF && in->lds)
+	if (emu_is_lds_dma(in))
 		return lds ? MA_WRITE : MA_READ;
 	if (r->flags & IF_ATOMIC)
 		return MA_ATOMIC;

@@ -275,6 +275,11 @@ static void issue(Emu *e, Wave *w)
 		emu_fail(e, w, in, "unknown instruction encoding");
 		return;
 	}
+	if ((isa_info[in->id].flags & IF_GFX950) && e->arch != EMU_GFX950) {
+		emu_fail(e, w, in, "%s is a gfx950 instruction (the code object is for another processor)",
+			 emu_inst_name(in));
+		return;
+	}
 	if (e->watch && e->late && !emu_late_before(e, w, in)) /* one test when the modes are off */
 		return;
 	uint64_t pc0 = w->pc, exec0 = w->exec;
