@@ -744,8 +744,9 @@ enum {
  * -show-encoding (tests/loader/emu/decode_test.c checks them against
  * llvm-objdump-22). A DS transposing read: each lane reads 64 (96) bits at
  * its address, the 16 lanes of each row exchange elements (docs/emulator.md);
- * v_permlane*_swap write both operands; global_load_lds_dwordx3/x4 write LDS
- * at M0 + offset + 12/16 * lane, no VGPR (`dst` is the data width). The
+ * v_permlane*_swap write both operands; global_load_lds_dword (gfx942's
+ * too) and _dwordx3/x4 write LDS at M0 + offset + 4/12/16 * lane, no VGPR
+ * (`dst` is the data width). The
  * buffer_load_dwordx3/x4 forms with the lds bit are the MUBUF rows with the
  * bit set (Inst.lds; in the machine IR MIF_LDS). */
 #define ISA_INSTS_GFX950_XFER(X) \
@@ -756,6 +757,7 @@ enum {
 	X(V_PERMLANE16_SWAP_B32, "v_permlane16_swap_b32", FMT_VOP1, 0x59, NA, T_B32, 1, 1, 0, 0, IF_GFX950) \
 	X(V_PERMLANE32_SWAP_B32, "v_permlane32_swap_b32", FMT_VOP1, 0x5a, NA, T_B32, 1, 1, 0, 0, IF_GFX950) \
 	X(V_CVT_PK_BF16_F32, "v_cvt_pk_bf16_f32", FMT_VOP3, 0x268, NA, T_F32, 1, 1, 1, 0, IF_GFX950) \
+	X(GLOBAL_LOAD_LDS_DWORD, "global_load_lds_dword", FMT_FLAT, 0x2a, NA, T_B32, 1, 0, 0, 0, IF_LOAD) \
 	X(GLOBAL_LOAD_LDS_DWORDX3, "global_load_lds_dwordx3", FMT_FLAT, 0x7e, NA, T_B32, 3, 0, 0, 0, IF_LOAD | IF_GFX950) \
 	X(GLOBAL_LOAD_LDS_DWORDX4, "global_load_lds_dwordx4", FMT_FLAT, 0x7d, NA, T_B32, 4, 0, 0, 0, IF_LOAD | IF_GFX950)
 

@@ -59,12 +59,12 @@ bool isa_mfma_xdl(int op, bool gfx90a);
  * fp6/fp4 ones, so 8 and 4 passes). Other rows: isa_mfma_passes. */
 static inline int isa_f8f6f4_dwords(unsigned f) { return f <= 1 ? 8 : f <= 3 ? 6 : 4; }
 int isa_mfma_passes_fmt(int op, bool gfx90a, unsigned fa, unsigned fb);
-/* A FLAT row that writes LDS instead of VGPRs (gfx950's
- * global_load_lds_dwordx3/x4): LDS at M0 + offset + its width per lane.
+/* A FLAT row that writes LDS instead of VGPRs (global_load_lds_dword,
+ * gfx950's _dwordx3/x4): LDS at M0 + offset + its width per lane.
  * The MUBUF loads with the lds bit are the plain rows (Inst.lds, MIF_LDS). */
 static inline bool isa_lds_dma(int op)
 {
-	return op == I_GLOBAL_LOAD_LDS_DWORDX3 || op == I_GLOBAL_LOAD_LDS_DWORDX4;
+	return op == I_GLOBAL_LOAD_LDS_DWORD || op == I_GLOBAL_LOAD_LDS_DWORDX3 || op == I_GLOBAL_LOAD_LDS_DWORDX4;
 }
 /* gfx950's transposing LDS reads (ds_read_b64_tr_b4/b8/b16,
  * ds_read_b96_tr_b6): the element width in bits, else 0. */

@@ -294,6 +294,8 @@ static const char *FORMS =
 	"buffer_store_dword v1, v2, s[4:7], 0 offen\n"
 	"buffer_load_dword v2, s[4:7], 0 offen lds\n"
 	"global_load_dword v1, v[2:3], off offset:-16\n"
+	"global_load_lds_dword v[2:3], off offset:8\n"
+	"global_load_lds_dword v2, s[4:5]\n"
 	"global_load_dword v1, v2, s[4:5] offset:4095\n"
 	"global_store_dwordx4 v2, v[4:7], s[4:5] offset:-4096\n"
 	"flat_load_dword v1, v[2:3] offset:4095\n"
