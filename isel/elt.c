@@ -479,12 +479,24 @@ void isel_elt_log2_f32(Isel *s, MOpnd r, MOpnd x)
 	mblock_add(s->b, I_V_SUB_F32, 1, &r, 2, m);
 }
 
+/* gfx950's v_cvt_pk_bf16_f32: bf16(lo) | bf16(hi) << 16, each rounded to
+ * nearest even, a NaN quiet with its sign and payload's top (util/dtype.c's
+ * rule, the emulator's and the interpreter's). */
+static MOpnd cvt_pk_bf16(Isel *s, MOpnd lo, MOpnd hi)
+{
+	MOpnd d = isel_v1(s), u[2] = {lo, hi};
+	mblock_add(s->b, I_V_CVT_PK_BF16_F32, 1, &d, 2, u);
+	return d;
+}
+
 /* The bf16 of f32 x in the high half of the result (the low half is
  * rounding residue): round to nearest even on the bits,
  * x + 0x7fff + bit 16 of x; a NaN keeps its sign and payload and gets the
  * quiet bit (util/dtype.c's rule, which the interpreter follows). */
 MOpnd isel_elt_f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff)
 {
+	if (isel_is_gfx950(s)) /* gfx950 rounds the same way in one instruction (low half: bf16 of 0) */
+		return cvt_pk_bf16(s, mo_imm(0), x);
 	if (k7fff->kind != MO_VREG) { /* VOP3 takes no literal on gfx9 */
 		*k7fff = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
 		MOpnd u = mo_imm(0x7fff);
@@ -627,6 +639,12 @@ TVal *isel_elt_cast(Isel *s, const TVal *a, DType to)
 			r->d[i] = isel_v1(s);
 			MOpnd u[2] = {lo, hi};
 			mblock_add(s->b, I_V_PACK_B32_F16, 1, &r->d[i], 2, u);
+		}
+	} else if (a->dtype == DT_F32 && to == DT_BF16 && isel_is_gfx950(s)) {
+		for (int i = 0; i < r->nd; i++) { /* a pair per instruction; an unpacked or last one over 0 */
+			int64_t e = r->packed ? 2 * i : i;
+			bool pair = r->packed && e + 1 < a->n;
+			r->d[i] = cvt_pk_bf16(s, isel_vgpr(s, a->d[e]), pair ? isel_vgpr(s, a->d[e + 1]) : mo_imm(0));
 		}
 	} else if (a->dtype == DT_F32 && to == DT_BF16) {
 		MOpnd k = {0};
