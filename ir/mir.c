@@ -227,6 +227,10 @@ int mir_ndef(MOp op, uint32_t flags)
 	/* a MUBUF atomic writes its data register only when it returns */
 	if (r->fmt == FMT_MUBUF && (r->flags & IF_ATOMIC))
 		return (flags & MIF_GLC) ? 1 : 0;
+	if ((flags & MIF_LDS) || isa_lds_dma(op)) /* an LDS DMA writes LDS, no register */
+		return 0;
+	if (op == I_V_PERMLANE16_SWAP_B32 || op == I_V_PERMLANE32_SWAP_B32)
+		return 2; /* both operands written (and read: the same two as uses) */
 	if (r->dst == 0 || (r->flags & IF_STORE) || r->fmt == FMT_SOPP || r->fmt == FMT_SOPC)
 		return 0;
 	return (r->flags & IF_VOP3B) ? 2 : 1;

@@ -127,6 +127,9 @@ enum {
 	MIF_SPILL = 1 << 7, /* spill code register allocation added (regalloc/spill.c): a copy to or
 	                       from a spill home (AGPR, VGPR lane, scratch), or its set-up; the
 	                       spill checker follows values through these */
+	MIF_LDS = 1 << 8,   /* MUBUF load with the lds bit (LDS DMA): no def, the data goes to
+	                       LDS at M0 + offset + the row's width x lane; M0 is its last use,
+	                       not printed (gfx942: dwords; gfx950: also 96 and 128 bits) */
 };
 
 /* A long branch (passes/machine/branch.c) reaches any block, where

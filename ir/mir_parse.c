@@ -9,7 +9,7 @@
  * instructions below it. An instruction is its row's mnemonic (gfx90a
  * MFMA spellings too) with `_e32`, `_e64` or `_dpp`, the defs then the uses
  * (mir_ndef says how many defs a row has), then a branch target label and
- * the modifiers `offen`, `offset:N`, the DPP controls, `op_sel:[..]`,
+ * the modifiers `offen`, `offset:N`, `lds`, the DPP controls, `op_sel:[..]`,
  * `op_sel_hi:[..]`, `cbsz:N`, `blgp:N` (MInst.mods), or s_waitcnt's
  * `vmcnt(N) lgkmcnt(N)`. A long branch (mir.h) names its target in its
  * adds' distance operands, `(LABEL-.)&4294967295` and `(LABEL-.+8)>>32`;
@@ -386,6 +386,14 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			if (p->s == p->end)
 				return fail(p, p->s, "expected an operand");
 		}
+		/* a MUBUF load ending in `lds` is an LDS DMA: no def (mir.h) */
+		const char *e = p->end;
+		while (e > p->s && isspace((unsigned char)e[-1]))
+			e--;
+		if (isa_info[op].fmt == FMT_MUBUF && (isa_info[op].flags & IF_LOAD) && e - p->s >= 3 &&
+			strncmp(e - 3, "lds", 3) == 0 && (e - p->s == 3 || isspace((unsigned char)e[-4])))
+			flags |= MIF_LDS;
+		in.flags |= flags & MIF_LDS;
 		int nd = mir_ndef((MOp)op, flags);
 		if (nops < nd)
 			return fail(p, w, "%s has %d def%s, got %d operands", isa_info[op].name, nd, nd == 1 ? "" : "s",
@@ -428,6 +436,15 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			in.ndef = 1;
 			in.nuse--;
 			skip_space(p);
+		}
+		if ((in.flags & MIF_LDS) && !eat(p, "lds"))
+			return fail(p, p->s, "expected lds");
+		if (((in.flags & MIF_LDS) || isa_lds_dma((MOp)op)) && in.nuse < MI_MAX_USES)
+			in.use[in.nuse++] = mo_special(MO_M0); /* the DMA's LDS address */
+		if (op == I_V_PERMLANE16_SWAP_B32 || op == I_V_PERMLANE32_SWAP_B32) {
+			if (in.nuse)
+				return fail(p, w, "a lane swap names its two registers once");
+			in.use[0] = in.def[0], in.use[1] = in.def[1], in.nuse = 2;
 		}
 		if (dpp && !dpp_controls(p, &in.dpp))
 			return false;

@@ -8,8 +8,9 @@
  * every virtual register's class. mir_parse.c reads this form back.
  *
  * Operand order is the assembler's: defs, then uses, then modifiers
- * (MUBUF `offen offset:N`). s_waitcnt prints its counters from the
- * instruction's vmcnt/lgkmcnt fields. */
+ * (MUBUF `offen offset:N`, `lds`). s_waitcnt prints its counters from the
+ * instruction's vmcnt/lgkmcnt fields. An LDS DMA's M0 use and a lane
+ * swap's uses (its two defs again) are not printed. */
 #include <string.h>
 
 #include "mir.h"
@@ -154,7 +155,11 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 		buf_puts(b, k ? ", " : " ");
 		mir_print_opnd(b, in->def[i]);
 	}
+	bool dma = (in->flags & MIF_LDS) || isa_lds_dma(in->op);
+	bool swap = in->op == I_V_PERMLANE16_SWAP_B32 || in->op == I_V_PERMLANE32_SWAP_B32;
 	for (int i = 0; i < in->nuse; i++, k++) {
+		if (swap || (dma && in->use[i].kind == MO_M0))
+			continue; /* a swap's uses are its defs; a DMA's M0 is implicit */
 		buf_puts(b, k ? ", " : " ");
 		if (in->use[i].kind == MO_IMM && (in->flags & (MIF_PCREL_LO | MIF_PCREL_HI))) {
 			/* a long branch's distance, resolved by llvm-mc (mir.h) */
@@ -173,6 +178,8 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 		buf_printf(b, " offset:%d", in->offset);
 	if (in->flags & MIF_GLC) /* gfx940 renamed the bit (llvm-mc-19 takes only sc0 there) */
 		buf_puts(b, f && f->target && strcmp(f->target->name, "gfx90a") != 0 ? " sc0" : " glc");
+	if (in->flags & MIF_LDS)
+		buf_puts(b, " lds");
 	if (in->dpp)
 		print_dpp(b, in->dpp);
 	print_mods(b, in);

@@ -42,6 +42,8 @@ static bool is_942(const Target *t) { return strcmp(t->name, "gfx90a") != 0; }
  * Where the exact gfx950 rule is not pinned down here the extra state is
  * taken for every XDL pass count: more s_nop than needed is slower, never
  * wrong. */
+static bool is_950(const Target *t) { return strcmp(t->name, "gfx950") == 0; }
+
 static int xdl_950(const Target *t, const MInst *p)
 {
 	return strcmp(t->name, "gfx950") == 0 && isa_mfma_xdl(p->op, false) ? 1 : 0;
@@ -76,6 +78,13 @@ static bool is_ds(const MInst *i) { return isa_class(i->op) == MC_LDS; }
 static bool is_dgemm(const MInst *i) { return is_mfma(i) && isa_info[i->op].type == T_F64; }
 static bool is_dot(const MInst *i) { return strncmp(mop_name(i->op), "v_dot", 5) == 0; }
 static bool is_e32_implicit(const MInst *i) { return !(i->flags & MIF_E64) && !i->dpp; }
+static bool is_permlane_swap(const MInst *i) { return i->op == I_V_PERMLANE16_SWAP_B32 || i->op == I_V_PERMLANE32_SWAP_B32; }
+/* An LDS DMA reads M0 (its LDS address): a MUBUF load with the lds bit,
+ * global_load_lds_*. */
+static bool is_lds_dma(const MInst *i)
+{
+	return ((i->flags & MIF_LDS) && isa_info[i->op].fmt == FMT_MUBUF) || isa_lds_dma(i->op);
+}
 /* XDL as LLVM's isXDL: on gfx90a every non-DGEMM MFMA, on gfx942 the rows
  * flagged IF_XDL (ir/isa/insts.h). */
 static bool is_xdl(const Target *t, const MInst *i) { return isa_mfma_xdl(i->op, !is_942(t)); }
@@ -103,7 +112,7 @@ static bool opnd_overlap(MOpnd a, MOpnd b)
 	return range(a, &x) && range(b, &y) && overlap(x, y);
 }
 
-static const Range R_VCC = {RF_SGPR, 106, 108}, R_EXEC = {RF_SGPR, 126, 128};
+static const Range R_VCC = {RF_SGPR, 106, 108}, R_EXEC = {RF_SGPR, 126, 128}, R_M0 = {RF_SGPR, 124, 125};
 
 static bool has_explicit(const MOpnd *o, int n, MOpndKind k)
 {
@@ -310,6 +319,10 @@ int hz_need(const Target *t, const MInst *p, const MInst *c, HazardRule *rule)
 	RULE(HZ_VALU_EXEC_DPP, pv && c->dpp && writes(p, R_EXEC));
 	RULE(HZ_VALU_VCC_DIVFMAS, pv && (c->op == I_V_DIV_FMAS_F32 || c->op == I_V_DIV_FMAS_F64) && writes(p, R_VCC));
 	RULE(HZ_SETREG, p->op == I_S_SETREG_B32 && (c->op == I_S_SETREG_B32 || c->op == I_S_GETREG_B32));
+	/* gfx950's swaps read both operands (the MIR lists them as uses) */
+	RULE(HZ_VALU_PERMLANE, is_950(t) && pv && is_permlane_swap(c) && vector_raw(p, c));
+	RULE(HZ_VALU_EXEC_PERMLANE, is_950(t) && pv && is_permlane_swap(c) && writes(p, R_EXEC));
+	RULE(HZ_M0_LDS_DMA, isa_class(p->op) == MC_SALU && is_lds_dma(c) && writes(p, R_M0));
 	if (cv && !is_mfma(c)) {
 		int data = exposed_store_data(p);
 		for (int d = 0; data >= 0 && d < c->ndef; d++)

@@ -6,7 +6,9 @@
  * A wait state is one issued instruction between producer and consumer;
  * `s_nop k` counts k + 1 (AMDGPUUsage). Sources: for every row and the operand
  * details, LLVM's GCNHazardRecognizer.cpp @00b3068e
- * ("HR fn" names the function). MFMA pass counts and the XDL flag are in
+ * ("HR fn" names the function); the gfx950 rows (permlane swaps) from LLVM
+ * 22's, what llc-22 -mcpu=gfx950 inserts and rocRoller's gfx950 wait-state
+ * observers; they apply on gfx950 only, where the consumers exist. MFMA pass counts and the XDL flag are in
  * each MFMA's row of the instruction table (ir/isa/insts.h, IF_PASSES and
  * IF_XDL, from the CDNA3 ISA guide and LLVM's isXDL) — never guessed from the shape.
  *
@@ -63,7 +65,13 @@ enum { HZ_OFF = -1, HZ_BY_PASSES = -2 };
 		"HR checkMAIVALUHazards") \
 	X(HZ_DOT_WAW, "DOT writes -> another VALU/VMEM/DS op writes it", 3, 3, "HR checkMAIVALUHazards") \
 	X(HZ_DSTSEL_FWD, "VALU writes a byte or word of its VGPR above the lowest (op_sel dst) -> VALU reads it", 1, \
-		HZ_OFF, "HR checkVALUHazards (DstSelForwarding, gfx950's CvtScaleForwarding; llc-22 -mcpu=gfx950)")
+		HZ_OFF, "HR checkVALUHazards (DstSelForwarding, gfx950's CvtScaleForwarding; llc-22 -mcpu=gfx950)") \
+	X(HZ_VALU_PERMLANE, "VALU writes VGPR -> v_permlane16/32_swap reads it (gfx950)", 2, HZ_OFF, \
+		"HR checkPermlaneHazards (VALUWritesVDstWaitStates)") \
+	X(HZ_VALU_EXEC_PERMLANE, "VALU writes EXEC (v_cmpx) -> v_permlane16/32_swap (gfx950)", 4, HZ_OFF, \
+		"HR checkPermlaneHazards (VCmpXWritesExecWaitStates)") \
+	X(HZ_M0_LDS_DMA, "SALU writes M0 -> LDS DMA (buffer_load ... lds, global_load_lds_*)", 1, 1, \
+		"HR checkReadM0Hazards (hasReadM0LdsDmaHazard)")
 
 typedef enum HazardRule {
 #define X(id, what, a, b, src) id,

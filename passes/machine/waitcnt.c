@@ -23,6 +23,13 @@
  * so a DS result mixed with SMEM traffic still gets lgkmcnt(k), and only an
  * SMEM (or FLAT) result needs lgkmcnt(0).
  *
+ * LDS DMA (buffer_load ... lds, global_load_lds_*; LLVM's SIInsertWaitcnts
+ * tracks them as VMEM events that write LDS): counted in vmcnt, in order
+ * with the other VMEM ops; what it writes to LDS may be read (or written)
+ * by a DS op of the same wave only after vmcnt covers it, and before an
+ * s_barrier it must be complete too, since the waves past the barrier read
+ * that LDS (no alias analysis here: any LDS access waits for every DMA).
+ *
  * s_barrier: a wave's LDS accesses must be complete before the barrier that
  * orders them against other waves' (AMDGPUUsage's memory model: the workgroup release
  * fence; clang-19 for gfx90a/gfx942 puts s_waitcnt lgkmcnt(0) before
@@ -33,8 +40,9 @@
  *
  * Algorithm: per program point a state per register dword (slot): the
  * number of same-queue ops issued after the newest outstanding VMEM / DS
- * load that writes it (-1: none), SMEM/FLAT flags, and the same count for
- * the newest outstanding LDS access. Forward dataflow over the CFG
+ * load that writes it (-1: none), SMEM/FLAT flags, the same count for the
+ * newest outstanding LDS access and the VMEM count for the newest
+ * outstanding LDS DMA. Forward dataflow over the CFG
  * (mfunc_succs) to a fixpoint: a block's entry state is the join of its
  * predecessors' exit states, loop back edges included — the join keeps the
  * smaller count per slot, which is the conservative one (vmcnt(k) with the
@@ -59,6 +67,7 @@ enum { F_SMEM = 1, F_FLAT_VM = 2, F_FLAT_LGKM = 4 };
 typedef struct WState {
 	bool valid; /* reached by the dataflow yet */
 	int8_t ds_mem; /* DS ops after the newest outstanding LDS access, -1 none */
+	int8_t vm_lds; /* VMEM ops after the newest outstanding LDS DMA, -1 none */
 	int8_t vm[NSLOT]; /* VMEM ops issued after the newest outstanding VMEM load writing it */
 	int8_t ds[NSLOT]; /* DS ops issued after the newest outstanding DS op writing it */
 	uint8_t ooo[NSLOT]; /* F_*: an out-of-order load may write it */
@@ -68,6 +77,7 @@ static void state_empty(WState *s)
 {
 	s->valid = true;
 	s->ds_mem = -1;
+	s->vm_lds = -1;
 	memset(s->vm, -1, sizeof s->vm);
 	memset(s->ds, -1, sizeof s->ds);
 	memset(s->ooo, 0, sizeof s->ooo);
@@ -89,6 +99,9 @@ static bool state_join(WState *d, const WState *s)
 	int8_t m = join_count(d->ds_mem, s->ds_mem);
 	ch |= m != d->ds_mem;
 	d->ds_mem = m;
+	m = join_count(d->vm_lds, s->vm_lds);
+	ch |= m != d->vm_lds;
+	d->vm_lds = m;
 	for (int i = 0; i < NSLOT; i++) {
 		int8_t v = join_count(d->vm[i], s->vm[i]), w = join_count(d->ds[i], s->ds[i]);
 		uint8_t o = d->ooo[i] | s->ooo[i];
@@ -149,7 +162,13 @@ static void apply_wait(WState *s, int vmcnt, int lgkmcnt)
 	}
 	if (lgkmcnt >= 0 && s->ds_mem >= lgkmcnt)
 		s->ds_mem = -1;
+	if (vmcnt >= 0 && s->vm_lds >= vmcnt)
+		s->vm_lds = -1;
 }
+
+/* An LDS DMA (buffer_load ... lds, global_load_lds_*): a VMEM op whose
+ * data goes to LDS, no register. */
+static bool is_lds_dma(const MInst *in) { return (in->flags & MIF_LDS) || isa_lds_dma(in->op); }
 
 /* The wait `in` needs (-1: none) on each counter, given state s. */
 static void needed_wait(const WState *s, const MInst *in, int *vmcnt, int *lgkmcnt)
@@ -174,6 +193,10 @@ static void needed_wait(const WState *s, const MInst *in, int *vmcnt, int *lgkmc
 	}
 	if (in->op == I_S_BARRIER && s->ds_mem >= 0)
 		lg = MIN(lg, s->ds_mem);
+	/* the LDS an outstanding DMA writes: not before its vmcnt, for this
+	 * wave's LDS accesses and for the other waves past a barrier */
+	if (s->vm_lds >= 0 && (in->op == I_S_BARRIER || (mk == MK_DS && ds_touches_lds(in->op))))
+		vm = MIN(vm, s->vm_lds);
 	*vmcnt = vm == 1000 ? -1 : MIN(vm, VM_MAX);
 	*lgkmcnt = lg == 1000 ? -1 : MIN(lg, LGKM_MAX);
 }
@@ -189,9 +212,11 @@ static void issue(WState *s, const MInst *in)
 		 * a needed wait cleared pending loads of it already. */
 		return;
 	}
-	if (mk == MK_VMEM)
+	if (mk == MK_VMEM) {
 		for (int i = 0; i < NSLOT; i++)
 			s->vm[i] = bump(s->vm[i], VM_MAX);
+		s->vm_lds = is_lds_dma(in) ? 0 : bump(s->vm_lds, VM_MAX);
+	}
 	if (mk == MK_DS) {
 		for (int i = 0; i < NSLOT; i++)
 			s->ds[i] = bump(s->ds[i], LGKM_MAX);

@@ -4,7 +4,8 @@
  * that can observe one. It shares no code with the inserter (waitcnt.c):
  * it models operations, not counters, and registers as ranges, not slots.
  *
- * Hardware model (AMD's CDNA3 ISA guide, s_waitcnt): an operation is outstanding from its
+ * Hardware model (AMD's CDNA3 ISA guide, s_waitcnt; an LDS DMA is a VMEM
+ * op): an operation is outstanding from its
  * issue until a later s_waitcnt proves it done. `s_waitcnt vmcnt(N)` proves
  * done every VMEM op (MUBUF, global_, scratch_; loads, stores and atomics
  * complete in order) with at least N VMEM ops issued after it; lgkmcnt(N)
@@ -18,8 +19,11 @@
  *   - it writes such a register, unless it is a later op of the same
  *     in-order queue (VMEM after VMEM, DS after DS), whose write lands last;
  *   - s_barrier is reached while a DS op that accesses LDS memory (not
- *     ds_swizzle/ds_permute/ds_bpermute) is outstanding: other waves may
- *     read or overwrite that LDS after the barrier.
+ *     ds_swizzle/ds_permute/ds_bpermute) or an LDS DMA (a VMEM load with
+ *     the lds bit, global_load_lds_*) is outstanding: other waves may read
+ *     or overwrite that LDS after the barrier;
+ *   - a DS op accesses LDS while an LDS DMA is outstanding (whatever the
+ *     addresses: the LDS the DMA writes is not known here).
  * A reported op is then treated as done, so one missing wait is one report.
  *
  * Algorithm: the state at a program point is the set of possibly
@@ -61,6 +65,12 @@ static bool accesses_lds(MOp op)
 	const char *n = mop_name(op);
 	return queue_of(op) == Q_DS && strcmp(n, "ds_swizzle_b32") && strcmp(n, "ds_permute_b32") &&
 	       strcmp(n, "ds_bpermute_b32");
+}
+
+/* A VMEM op that writes LDS (buffer_load ... lds, global_load_lds_*). */
+static bool writes_lds(const MInst *in)
+{
+	return (in->flags & MIF_LDS) || strncmp(mop_name(in->op), "global_load_lds_", 16) == 0;
 }
 
 /* A register operand as [lo, hi) in a file; false for non-registers. */
@@ -146,8 +156,10 @@ static int conflict(const Checker *k, const MInst *in, Pend o)
 {
 	const MInst *p = inst_at(k, o);
 	Queue qp = queue_of(p->op), qi = queue_of(in->op);
-	if (in->op == I_S_BARRIER && accesses_lds(p->op))
+	if (in->op == I_S_BARRIER && (accesses_lds(p->op) || writes_lds(p)))
 		return 3;
+	if (writes_lds(p) && accesses_lds(in->op))
+		return 4;
 	for (int w = 0; w < p->ndef; w++) {
 		for (int u = 0; u < in->nuse; u++)
 			if (opnds_overlap(p->def[w], in->use[u]))
@@ -168,7 +180,8 @@ static void walk(Checker *k, size_t bi, OpSet *set)
 {
 	static const char *const what[] = {"", "reads a register an outstanding load still writes",
 		"overwrites a register an outstanding load still writes",
-		"is a barrier reached with an LDS access outstanding"};
+		"is a barrier reached with an LDS access outstanding",
+		"accesses LDS an outstanding LDS DMA still writes"};
 	const MBlock *b = k->f->blocks.data[bi];
 	for (size_t i = 0; i < b->insts.len; i++) {
 		const MInst *in = &b->insts.data[i];
@@ -219,7 +232,7 @@ static void walk(Checker *k, size_t bi, OpSet *set)
 			if (oq == q && q == Q_DS && o->after < 16)
 				o->after++;
 		}
-		if (in->ndef || accesses_lds(in->op))
+		if (in->ndef || accesses_lds(in->op) || writes_lds(in))
 			vec_push(set, ((Pend){.blk = (uint32_t)bi, .idx = (uint32_t)i, .flat_left = q == Q_FLAT ? 3 : 0}));
 		set_normalise(set);
 	}

@@ -118,6 +118,36 @@ START_TEST(every_example_round_trips)
 }
 END_TEST
 
+/* gfx950's forms read back: the transposing read, the bf16 pack, the
+ * lane swap (its uses are its defs), the LDS DMAs (no def, M0 their last
+ * use, `lds` on the MUBUF form), and print again to the same text. */
+START_TEST(gfx950_forms_round_trip)
+{
+	static const char text[] = "\tds_read_b64_tr_b16 v[2:3], v1 offset:16\n"
+				   "\tv_cvt_pk_bf16_f32 v4, v5, 0\n"
+				   "\tv_permlane16_swap_b32 v6, v7\n"
+				   "\tbuffer_load_dwordx4 v1, s[4:7], 0 offen offset:64 lds\n"
+				   "\tglobal_load_lds_dwordx4 v[2:3], off\n";
+	Buf err = {0}, out = {0};
+	MFunc *f = mir_parse(text, strlen(text), "950.mir", &target_gfx950, &err);
+	ck_assert_msg(f, "%s", buf_cstr(&err));
+	const MBlock *b = f->blocks.data[0];
+	ck_assert_int_eq(b->insts.len, 5);
+	const MInst *sw = &b->insts.data[2], *dma = &b->insts.data[3], *g = &b->insts.data[4];
+	ck_assert(sw->ndef == 2 && sw->nuse == 2 && sw->use[0].reg == 6 && sw->use[1].reg == 7);
+	ck_assert(dma->ndef == 0 && (dma->flags & MIF_LDS) && (dma->flags & MIF_OFFEN) && dma->offset == 64);
+	ck_assert(dma->nuse == 4 && dma->use[3].kind == MO_M0);
+	ck_assert(g->ndef == 0 && g->nuse == 3 && g->use[2].kind == MO_M0);
+	ck_assert_int_eq(mir_verify(f, &err), 0);
+	mir_print(&out, f);
+	ck_assert_str_eq(buf_cstr(&out), text);
+	round_trip(f, "950.mir");
+	mfunc_free(f);
+	buf_free(&err);
+	buf_free(&out);
+}
+END_TEST
+
 static char *parse_err(const char *text)
 {
 	Buf err = {0};
@@ -221,6 +251,7 @@ int main(void)
 	TCase *t = tcase_create("core");
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, every_example_round_trips);
+	tcase_add_test(t, gfx950_forms_round_trip);
 	tcase_add_test(t, bad_text_is_located);
 	tcase_add_test(t, mutated_text_never_aborts);
 	suite_add_tcase(s, t);

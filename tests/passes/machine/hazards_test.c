@@ -422,6 +422,62 @@ START_TEST(other_rows)
 }
 END_TEST
 
+/* ---- gfx950's lane swaps and the LDS DMA's M0 ---- */
+static void b_valu_permlane(MBlock *b)
+{
+	emit(b, I_V_ADD_F32, OPS(V(1)), OPS(V(2), V(3)));
+	emit(b, I_V_PERMLANE16_SWAP_B32, OPS(V(4), V(1)), OPS(V(4), V(1)));
+}
+static void b_valu_permlane_vdst(MBlock *b)
+{
+	emit(b, I_V_MOV_B32, OPS(V(4)), OPS(IMM(0)));
+	emit(b, I_V_PERMLANE32_SWAP_B32, OPS(V(4), V(1)), OPS(V(4), V(1)));
+}
+static void b_exec_permlane(MBlock *b)
+{
+	emit(b, I_V_CMPX_GT_I32, OPS(mo_special(MO_VCC)), OPS(V(9), V(10)))->flags |= MIF_E32;
+	emit(b, I_V_PERMLANE32_SWAP_B32, OPS(V(4), V(1)), OPS(V(4), V(1)));
+}
+static void b_permlane_use(MBlock *b)
+{
+	emit(b, I_V_PERMLANE16_SWAP_B32, OPS(V(4), V(1)), OPS(V(4), V(1)));
+	emit(b, I_V_ADD_F32, OPS(V(5)), OPS(V(4), V(1)));
+}
+static void b_m0_buffer_lds(MBlock *b)
+{
+	emit(b, I_S_MOV_B32, OPS(mo_special(MO_M0)), OPS(S(2)));
+	emit(b, I_BUFFER_LOAD_DWORDX4, NONE, OPS(V(0), SN(8, 4), IMM(0), mo_special(MO_M0)))->flags |= MIF_OFFEN | MIF_LDS;
+}
+static void b_m0_global_lds(MBlock *b)
+{
+	emit(b, I_S_MOV_B32, OPS(mo_special(MO_M0)), OPS(S(2)));
+	emit(b, I_GLOBAL_LOAD_LDS_DWORDX4, NONE, OPS(V(0), SN(4, 2), mo_special(MO_M0)));
+}
+static void b_m0_ds(MBlock *b)
+{
+	emit(b, I_S_MOV_B32, OPS(mo_special(MO_M0)), OPS(S(2)));
+	emit(b, I_DS_READ_B64_TR_B16, OPS(VN(2, 2)), OPS(V(0)));
+}
+
+/* LLVM 22's checkPermlaneHazards: a VALU result read by a swap 2 wait
+ * states later (what llc-22 -mcpu=gfx950 puts between a v_mov and the
+ * swap reading it), an EXEC write by v_cmpx 4; gfx950 only (the swaps do
+ * not exist elsewhere). checkReadM0Hazards: an M0 write is read by an LDS
+ * DMA one wait state later on every GFX9 target (llc-22's s_nop 0 between
+ * s_movk_i32 m0 and buffer_load_dwordx3 ... lds); other DS rows do not read
+ * M0 on gfx9. */
+START_TEST(gfx950_xfer_rows)
+{
+	expect_gap_on(b_valu_permlane, (int[]){0, 0, 2}, 3, "VALU -> v_permlane16_swap src");
+	expect_gap_on(b_valu_permlane_vdst, (int[]){0, 0, 2}, 3, "VALU -> v_permlane32_swap vdst");
+	expect_gap_on(b_exec_permlane, (int[]){0, 0, 4}, 3, "v_cmpx (EXEC) -> v_permlane32_swap");
+	expect_gap_on(b_permlane_use, (int[]){0, 0, 0}, 3, "v_permlane16_swap -> VALU reads it");
+	expect_gap_on(b_m0_buffer_lds, (int[]){1, 1, 1}, 3, "s_mov m0 -> buffer_load_dwordx4 lds");
+	expect_gap_on(b_m0_global_lds, (int[]){1, 1, 1}, 3, "s_mov m0 -> global_load_lds_dwordx4");
+	expect_gap_on(b_m0_ds, (int[]){0, 0, 0}, 3, "s_mov m0 -> ds_read_b64_tr_b16");
+}
+END_TEST
+
 /* An MFMA at the bottom of a loop; the top of the next iteration reads its
  * accumulator. The back edge gives 3 wait states (s_sub, s_cmp, branch);
  * the rest is inserted at the loop top. */
@@ -563,6 +619,7 @@ int main(void)
 	tcase_add_test(t, gfx950_rows);
 	tcase_add_test(t, gfx950_mx_rows);
 	tcase_add_test(t, other_rows);
+	tcase_add_test(t, gfx950_xfer_rows);
 	tcase_add_test(t, loop_back_edge_mfma);
 	tcase_add_test(t, random_streams);
 	suite_add_tcase(s, t);

@@ -163,6 +163,58 @@ START_TEST(barrier_waits_for_lds)
 }
 END_TEST
 
+/* LDS DMA (gfx950's buffer_load_dwordx4 ... lds, global_load_lds_dwordx4):
+ * counted in vmcnt with the other VMEM ops, it writes LDS, so a DS access
+ * after it waits for it (vmcnt of the VMEM ops issued since: a global load
+ * after it stays in flight), and so does an s_barrier (the other waves read
+ * that LDS past it); a VALU on registers does not wait, nor the transposing
+ * read's own result more than lgkmcnt. */
+static void dma(MBlock *b, unsigned a)
+{
+	emit(b, I_BUFFER_LOAD_DWORDX4, NONE, OPS(V(a), SN(4, 4), IMM(0), mo_special(MO_M0)))->flags |= MIF_OFFEN | MIF_LDS;
+}
+START_TEST(lds_dma_waits)
+{
+	MFunc *f = mfb_new(&target_gfx950);
+	MBlock *b = mfunc_block(f, NULL);
+	emit(b, I_S_MOV_B32, OPS(mo_special(MO_M0)), OPS(IMM(0)));
+	dma(b, 0);
+	emit(b, I_GLOBAL_LOAD_LDS_DWORDX4, NONE, OPS(VN(2, 2), mo_special(MO_OFF), mo_special(MO_M0)));
+	load(b, 7, 0);
+	add(b, 8, 1, 1);
+	emit(b, I_DS_READ_B64_TR_B16, OPS(VN(10, 2)), OPS(V(9)));
+	add(b, 12, 10, 11);
+	emit(b, I_S_BARRIER, NONE, NONE);
+	dma(b, 0);
+	emit(b, I_S_BARRIER, NONE, NONE);
+	add(b, 13, 7, 7);
+	end(b);
+	Buf m = {0};
+	ck_assert_int_eq(check_waitcnt(f, &m), 5);
+	ck_assert_msg(strstr(buf_cstr(&m), "inst 5 (ds_read_b64_tr_b16) accesses LDS an outstanding LDS DMA still writes"),
+		"%s", buf_cstr(&m));
+	ck_assert_msg(strstr(buf_cstr(&m), "(s_barrier) is a barrier reached with an LDS access outstanding"), "%s",
+		buf_cstr(&m));
+	buf_free(&m);
+	run_waitcnt(f);
+	ck_assert_msg(check(f) == 0, "%s", mfb_text(f));
+	/* vmcnt(1) before the read (the global load may stay out), lgkmcnt(0)
+	 * for its result, vmcnt(0) before the second barrier, and the global
+	 * load's own vmcnt(0) was already given there */
+	ck_assert_int_eq(count_op(f, I_S_WAITCNT), 3);
+	MInst *w0 = nth_op(f, I_S_WAITCNT, 0), *w1 = nth_op(f, I_S_WAITCNT, 1), *w2 = nth_op(f, I_S_WAITCNT, 2);
+	ck_assert(w0->vmcnt == 1 && w0->lgkmcnt == -1);
+	ck_assert(w1->vmcnt == -1 && w1->lgkmcnt == 0);
+	ck_assert(w2->vmcnt == 0 && w2->lgkmcnt == -1);
+	w0->vmcnt = 2;
+	ck_assert_int_eq(check(f), 1);
+	w0->vmcnt = 1;
+	w2->vmcnt = 1;
+	ck_assert_int_eq(check(f), 1);
+	mfunc_free(f);
+}
+END_TEST
+
 /* Overwrites: a later VMEM load may overwrite an outstanding VMEM load's
  * register (in order); a DS load or a VALU may not; nor may an SMEM load
  * overwrite an SMEM load's (out of order). */
@@ -304,6 +356,7 @@ int main(void)
 	tcase_add_test(t, join_keeps_the_stricter_path);
 	tcase_add_test(t, lds_in_order_smem_out_of_order);
 	tcase_add_test(t, barrier_waits_for_lds);
+	tcase_add_test(t, lds_dma_waits);
 	tcase_add_test(t, overwrites);
 	tcase_add_test(t, degenerate);
 	tcase_add_test(t, random_cfgs_minimal_and_sound);
