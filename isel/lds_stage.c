@@ -238,7 +238,8 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
  * goes through the mapping and is bounded (or 0) as the read's own would. */
 static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
 {
-	if (!op->mapping)
+	const PlanTile *t = s->plan->tile[op->id];
+	if (!op->mapping || (t && t->tr)) /* tr: the box is over the memory's dims */
 		return isel_read_global(s, op, mem, gx);
 	NodeIndex **own = &s->c->index[op->id], *saved = *own;
 	*own = gx;
@@ -611,6 +612,50 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	note_since(s, &m, ops[0]->name);
 }
 
+/* gfx950's transposing reads of ix (passes/plan/lds_tr.c): one address
+ * register, the byte address of element (0, 0) of the lane that each lane
+ * reads for (its $T0 replaced by 16*(T0/16) + n*(T0%R)) plus the pitch
+ * times (T0%16)/R; each block of n elements of each copy one
+ * ds_read_b64_tr_b16 (_b8) at its constant distance. False (nothing
+ * emitted) when they do not apply. */
+static bool read_tr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int ahead, TVal *v)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	PlanTr tr;
+	if (st->layout != 0 || s->masked || !v->packed || !plan_tile_tr(c, st->t, 0, ix, &tr))
+		return false;
+	int es = dtype_size(mem->dtype), R = 16 / tr.n;
+	Sym *t0 = sym_symbol(sc, "$T0"), *m16 = sym_mod(sc, t0, sym_int(sc, 16));
+	Sym *src = sym_add(sc, sym_sub(sc, t0, m16), sym_mul(sc, sym_int(sc, tr.n), sym_mod(sc, t0, sym_int(sc, R))));
+	Sym *e00 = plan_tile_elem(c, st->t, 0, ix, 0, 0);
+	Sym *bytes = sym_add(sc, sym_mul(sc, sym_subs(sc, e00, 1, &t0, &src), sym_int(sc, es)), sym_int(sc, st->base));
+	bytes = sym_add(sc, bytes, sym_mul(sc, sym_floordiv(sc, m16, sym_int(sc, R)), sym_int(sc, tr.pitch * es)));
+	if (st->nbuf > 1) {
+		Sym *which = sym_mod(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), sym_int(sc, st->nbuf));
+		bytes = sym_add(sc, bytes, sym_mul(sc, which, sym_int(sc, st->buf_bytes)));
+	}
+	MBlock *save = s->b;
+	MOpnd addr = isel_expr_lower(s, sym_simplify(sc, bytes, c->assume), op->loc);
+	if (s->pre && addr.kind != MO_VREG)
+		s->b = s->pre;
+	addr = isel_expr_to_vgpr(s, addr);
+	s->b = save;
+	MOp rd = es == 2 ? I_DS_READ_B64_TR_B16 : I_DS_READ_B64_TR_B8;
+	for (int64_t cn = 0; cn < ix->ncopies; cn++)
+		for (int64_t j = 0; j < ix->epc; j += tr.n) {
+			int64_t d;
+			if (!lds_delta(s, op, st, mem, ix, cn, j, &d))
+				return true;
+			uint32_t r = mfunc_vreg(s->f, RC_V2);
+			isel_ds(s, rd, addr, d, mo_vreg(r, RC_V2), false);
+			int d0 = isel_elem_dword(v, cn * ix->epc + j);
+			v->d[d0] = mo_vsub(r, 0, RC_V1);
+			v->d[d0 + 1] = mo_vsub(r, 1, RC_V1);
+		}
+	return true;
+}
+
 /* isel_read_shared from the buffer of trip iv + ahead. */
 static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int ahead)
 {
@@ -620,6 +665,8 @@ static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int a
 		die("shared read %s was not staged", op->name);
 	int es = dtype_size(mem->dtype);
 	TVal *v = isel_tval_new(s, mem->dtype, ix->ncopies * ix->epc, ix);
+	if (st->t->tr && read_tr(s, op, st, mem, ix, ahead, v))
+		return c->failed ? NULL : v;
 	int64_t align = 0;
 	bool swz = st->layout != 0;
 	SwzBases sb = {0};

@@ -339,8 +339,8 @@ static bool swizzle_fits(Analysis *c, const Op *op, PlanTile *t)
 }
 
 /* Steps 2 and 3 for t, its box made: the chunk size, the cooperative
- * load's index, the layouts. */
-static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanTile *t)
+ * load's index, the layouts. mapped: the box is over the register's dims. */
+static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanTile *t, bool mapped)
 {
 	int last = t->rank - 1;
 	/* a runtime row length is not known to be a multiple of a chunk: one
@@ -352,7 +352,7 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	/* through a mapping memory.c bounds each element of a chunk on its own
 	 * (a chunk's elements land anywhere in memory), so the register row's
 	 * length does not limit the chunk */
-	if (op->mapping)
+	if (mapped)
 		size_last = 0;
 	int64_t rows = 0, vec;
 	/* a chunk is valid or masked whole when the fast dim's size and the
@@ -376,7 +376,7 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 		for (vec = CHUNK_BYTES / t->es; vec >= 1; vec /= 2)
 			if (e % vec == 0 && (vec == 1 || size_last % vec == 0) &&
 				(vec == 1 || start_mult == 0 || start_mult % vec == 0) && coop_index(c, t, vec, &t->gx, &rows)) {
-				if (!op->mapping) {
+				if (!mapped) {
 					found = true;
 					break;
 				}
@@ -407,7 +407,7 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	return true;
 }
 
-PlanTile *plan_tile(Analysis *c, const Op *op)
+static PlanTile *make_tile(Analysis *c, const Op *op, bool mapped)
 {
 	const Value *mem = op->args[0];
 	PlanTile *t = ARENA_NEW(&c->arena, PlanTile);
@@ -421,13 +421,39 @@ PlanTile *plan_tile(Analysis *c, const Op *op)
 	}
 	/* a mapped read's box is over its register dims (the mapping's
 	 * outputs, [M, K] for conv's A): the MMA's operand reads index those */
-	const Shape *box = op->mapping ? &op_result((Op *)op)->shape : &mem->shape;
+	const Shape *box = mapped ? &op_result((Op *)op)->shape : &mem->shape;
 	t->rank = box->rank;
 	for (int i = 0; i < t->rank; i++)
 		t->dims[i] = box->dims[i];
 	for (int i = 0; i < t->rank; i++)
 		if (!box_dim(c, op, mem, c->index[op->id], i, t))
 			return t;
-	chunk_and_lay_out(c, op, mem, t);
+	chunk_and_lay_out(c, op, mem, t, mapped);
 	return t;
+}
+
+PlanTile *plan_tile(Analysis *c, const Op *op) { return make_tile(c, op, op->mapping != NULL); }
+
+/* Does mapping m only reorder the dims (memory dim D indexed by the
+ * iterator that indexes register dim D)? */
+static bool reorders_dims(const Mapping *m)
+{
+	if (!m || m->ndyn || m->nin != m->nout)
+		return false;
+	for (int i = 0; i < m->nin; i++) {
+		int k = -1;
+		for (int j = 0; j < m->nout; j++)
+			if (m->out_dims[j] == m->in_dims[i])
+				k = j;
+		if (k < 0 || m->in_exprs[i] != m->out_exprs[k] || sym_kind(m->in_exprs[i]) != SYM_SYMBOL)
+			return false;
+	}
+	return true;
+}
+
+PlanTile *plan_tile_mem(Analysis *c, const Op *op)
+{
+	return reorders_dims(op->mapping) && op->args[0]->shape.rank == op_result((Op *)op)->shape.rank
+		       ? make_tile(c, op, false)
+		       : NULL;
 }

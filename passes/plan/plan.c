@@ -227,10 +227,22 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 
 static void walk_region(Walk *w, Region *r);
 
-/* The LDS tile of staged read op, made once. */
+/* The LDS tile of staged read op, made once. On gfx950 a mapped read that
+ * only reorders the dims is staged as its memory lies (contiguous loads)
+ * where the transposing DS reads then give each lane its elements
+ * (lds_tr.c), else over its register dims. */
 static PlanTile *tile_of(Walk *w, const Op *op)
 {
 	PlanTile **t = &w->p->tile[op->id];
+	PlanTr tr;
+	if (!*t && op->mapping && w->c->t && strcmp(w->c->t->name, "gfx950") == 0) {
+		PlanTile *m = plan_tile_mem(w->c, op);
+		if (m && !m->error && plan_tile_tr(w->c, m, 0, w->c->index[op->id], &tr)) {
+			m->tr = true;
+			m->swz.row_bytes = 0;
+			*t = m;
+		}
+	}
 	if (!*t)
 		*t = plan_tile(w->c, op);
 	return *t;

@@ -74,6 +74,8 @@ typedef struct PlanTile {
 	int64_t stride[2][MAX_DIMS]; /* LDS elements per step along each dim, per layout */
 	int64_t bytes[2];         /* a buffer's bytes per layout, multiples of 16 */
 	LdsSwizzle swz;           /* layout 1's swizzle; row_bytes 0: the tile stays padded */
+	bool tr;                  /* gfx950: a mapped read staged over the memory's dims, read with
+	                             the transposing DS reads (lds_tr.c; never swizzled) */
 } PlanTile;
 
 typedef struct Plan {
@@ -151,6 +153,24 @@ Sym *plan_tile_swz_elem(Analysis *c, const PlanTile *t, const NodeIndex *ix, int
 int plan_tile_swz_match(Analysis *c, Sym *const *at, int n, Sym *x, int64_t *d);
 /* The largest power of two dividing v, at most cap (v == 0: cap). */
 int64_t plan_pow2_dividing(int64_t v, int64_t cap);
+
+/* The tile of mapped staged read op over the memory's dims, as an
+ * unmapped read's (its cooperative load contiguous along the memory's
+ * fast dim), when op's mapping only reorders the dims (each memory dim
+ * indexed by the iterator of the register dim of the same name), else
+ * NULL. The read's own index names the same dims, so plan_tile_elem
+ * places its elements in it. */
+PlanTile *plan_tile_mem(Analysis *c, const Op *op);
+
+/* ---- lds_tr.c ---- */
+/* gfx950's transposing reads of ix from t (layout, unswizzled): each lane's
+ * elements in reads of n (4 of 16 bits, 8 of 8 bits), pitch LDS elements
+ * apart (lds_tr.c says when they apply). */
+typedef struct PlanTr {
+	int n;
+	int64_t pitch;
+} PlanTr;
+bool plan_tile_tr(Analysis *c, const PlanTile *t, int layout, const NodeIndex *ix, PlanTr *tr);
 
 /* ---- fold_mask.c ---- */
 /* The boolean apply_exprs of r (and the regions in it) that the index
