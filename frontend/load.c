@@ -582,9 +582,9 @@ static void load_options(Ld *L, JV root)
 		char name[64];
 		snprintf(name, sizeof name, "%.*s", (int)len, n);
 		JV f = jv_get(L, o, name);
-		bool b;
-		if (f.v)
-			get_bool(L, f, &b);
+		bool b = false;
+		if (f.v && get_bool(L, f, &b) && b && strcmp(name, "use_global_to_shared") == 0)
+			ko->global_to_shared = true; /* gfx950's direct-to-LDS loads (isel/lds_stage.c) */
 		n += len + (n[len] == ' ');
 	}
 	const char *s;

@@ -126,6 +126,8 @@ typedef struct KernelOptions {
 	const char *interleave; /* the instruction order asked for within a trip (passes/machine/sched_groups.c) */
 	bool f32_denorm_flush;  /* denorm_fp_math_f32 "preserve-sign" or "positive-zero": f32 denormals may be
 				   flushed, so exp/log need no rescaling around them (isel/elt.c, interp/exec.c) */
+	bool global_to_shared;  /* Wave's use_global_to_shared: on gfx950 staged tiles load straight into LDS
+				   (buffer_load_dwordx4 ... lds) where isel/lds_stage.c can; elsewhere no effect */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the

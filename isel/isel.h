@@ -274,6 +274,12 @@ bool isel_select_index_expr(Isel *s, Op *op);
 /* The elements ix gives of global tensor mem (buffer loads with bounds);
  * NULL after reporting. op locates errors. */
 TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix);
+/* gfx950's direct-to-LDS loads of index gx of mem (an LDS tile's
+ * cooperative load): does each copy make one 16-byte run (fits), and
+ * their buffer_load_dwordx4 ... lds, copy cn to the LDS byte address
+ * lds[cn] (S1) for the wave's first lane, 16 bytes per lane on. */
+bool isel_lds_dma_fits(Isel *s, Op *op, Value *mem, const NodeIndex *gx);
+void isel_read_global_lds(Isel *s, Op *op, Value *mem, const NodeIndex *gx, const MOpnd *lds);
 
 /* ---- dynmap.c ---- */
 /* The dynamic values of op's mapping m gathered into ix's element order

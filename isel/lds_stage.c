@@ -54,11 +54,16 @@ enum { CHUNK_BYTES = 16 };
 /* One read's LDS tile as allocated: the plan's tile in one of its layouts. */
 typedef struct Staged {
 	const PlanTile *t;        /* the box, the cooperative load, the layouts (passes/plan/lds_tiles.c) */
-	int layout;               /* 0: rows padded; 1: unpadded and swizzled (t->swz) */
+	int layout;               /* 0: rows padded; 1: unpadded and swizzled (t->swz); 2: unpadded (gfx950's
+	                             direct-to-LDS loads: strides of layout 1, no swizzle) */
 	int base;                 /* bytes */
 	int nbuf;                 /* a prefetched loop's buffers (prefetch.c), one after the other */
+	bool dma;                 /* gfx950: loaded straight into LDS (use_global_to_shared; layout 2) */
 	int64_t buf_bytes;        /* ... each this long */
 } Staged;
+
+/* The plan's strides of st's layout (plan_tile_elem): padded, or unpadded. */
+static int strides(const Staged *st) { return st->layout ? 1 : 0; }
 
 /* A swizzled tile's accesses' address registers: each access is at a
  * constant distance from one of these bases, or makes a new one. */
@@ -79,7 +84,7 @@ static MOpnd lds_base_addr(Isel *s, Op *op, const Staged *st, Value *mem, const 
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	int es = dtype_size(mem->dtype);
-	Sym *bytes = sym_simplify(sc, sym_add(sc, sym_mul(sc, plan_tile_elem(s->c, st->t, st->layout, ix, 0, 0), sym_int(sc, es)),
+	Sym *bytes = sym_simplify(sc, sym_add(sc, sym_mul(sc, plan_tile_elem(s->c, st->t, strides(st), ix, 0, 0), sym_int(sc, es)),
 					      sym_int(sc, st->base)),
 		c->assume);
 	*align = plan_pow2_dividing(sym_multiple_of(sc, bytes, c->assume), CHUNK_BYTES);
@@ -139,7 +144,7 @@ static bool lds_delta(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
-	Sym *d = sym_simplify(sc, sym_sub(sc, plan_tile_elem(s->c, st->t, st->layout, ix, cn, j), plan_tile_elem(s->c, st->t, st->layout, ix, 0, 0)),
+	Sym *d = sym_simplify(sc, sym_sub(sc, plan_tile_elem(s->c, st->t, strides(st), ix, cn, j), plan_tile_elem(s->c, st->t, strides(st), ix, 0, 0)),
 		c->assume);
 	if (sym_is_int(d, delta)) {
 		*delta *= dtype_size(mem->dtype);
@@ -211,7 +216,7 @@ static bool write_box_swz(Isel *s, Op *op, const Staged *st, Value *mem, const N
 static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v, int ahead)
 {
 	int es = dtype_size(mem->dtype);
-	if (st->layout)
+	if (st->layout == 1)
 		return write_box_swz(s, op, st, mem, gx, v, ahead);
 	int64_t align;
 	MOpnd addr = lds_base_addr(s, op, st, mem, gx, ahead, &align);
@@ -259,6 +264,49 @@ static Staged *plan_box(Isel *s, Op *op)
 	return st;
 }
 
+/* gfx950 with Wave's use_global_to_shared: op's tile in a region that is
+ * not a pipelined loop's body loads straight into LDS where its
+ * cooperative load allows (passes/plan/lds_tr.c, memory.c). */
+static bool dma_pays(Isel *s, Op *op, const Staged *st)
+{
+	return s->c->opts.global_to_shared && isel_is_gfx950(s) && !s->masked && !(s->pipe && s->pipe->body == op->parent) &&
+	       !st->t->error && plan_tile_dma(s->c, st->t) && isel_lds_dma_fits(s, op, op->args[0], &st->t->gx);
+}
+
+/* Copy cn's LDS byte addresses of gx's first lane in each wave (S1), for
+ * the direct-to-LDS loads: the tile address with $T0 at its wave's first
+ * work-item, read into an SGPR, plus each copy's distance. */
+static MOpnd *dma_bases(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int es = dtype_size(mem->dtype);
+	Sym *t0 = sym_symbol(sc, "$T0"), *w0 = sym_sub(sc, t0, sym_mod(sc, t0, sym_int(sc, 64)));
+	Sym *bytes = sym_add(sc, sym_mul(sc, sym_subs(sc, plan_tile_elem(c, st->t, 1, gx, 0, 0), 1, &t0, &w0),
+					sym_int(sc, es)), sym_int(sc, st->base));
+	MOpnd a = isel_expr_lower(s, sym_simplify(sc, bytes, c->assume), op->loc);
+	MBlock *save = s->b;
+	if (s->pre && a.kind != MO_VREG)
+		s->b = s->pre;
+	a = isel_expr_to_vgpr(s, a);
+	s->b = save;
+	MOpnd base = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+	mblock_add(s->b, I_V_READFIRSTLANE_B32, 1, &base, 1, &a);
+	MOpnd *r = ARENA_NEWN(&c->arena, MOpnd, gx->ncopies);
+	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
+		int64_t d;
+		if (!lds_delta(s, op, st, mem, gx, cn, 0, &d))
+			return NULL;
+		r[cn] = base;
+		if (d) {
+			r[cn] = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+			MOpnd u[2] = {base, mo_imm(d)};
+			mblock_add(s->b, I_S_ADD_U32, 1, &r[cn], 2, u);
+		}
+	}
+	return r;
+}
+
 /* The plan's tile of op in one of its layouts, allocated, and its
  * cooperative global load (into *gx, *v; no load without v). The layout:
  * unpadded and swizzled where s->lds_swizzle asks and the tile allows;
@@ -274,9 +322,9 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 	}
 	*gx = t->gx;
 	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
-	bool can = t->swz.row_bytes != 0;
-	st->layout = can && s->lds_swizzle;
-	int64_t bytes = t->bytes[st->layout];
+	bool can = t->swz.row_bytes != 0 && !st->dma;
+	st->layout = st->dma ? 2 : can && s->lds_swizzle;
+	int64_t bytes = t->bytes[st->layout ? 1 : 0];
 	if (can && !s->lds_swizzle)
 		s->lds_swz_saving += (t->bytes[0] - t->bytes[1]) * st->nbuf;
 	st->buf_bytes = bytes;
@@ -315,7 +363,7 @@ static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVa
 		return false;
 	}
 	*reused |= reuse;
-	if (!v) /* a prefetched loop loads later (stage_prefetched) */
+	if (!v || st->dma) /* a prefetched loop loads later (stage_prefetched); a DMA after the barrier */
 		return true;
 	*v = coop_load(s, op, mem, gx);
 	return *v != NULL;
@@ -569,6 +617,8 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		Staged *st = plan_staged_read(s->c, op) ? plan_box(s, op) : NULL;
+		if (st)
+			st->dma = dma_pays(s, op, st);
 		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused)) {
 			s->lds_trial = false;
 			return;
@@ -592,6 +642,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 			continue;
 		Value *mem = op->args[0];
 		Staged *st = plan_box(s, op);
+		st->dma = dma_pays(s, op, st);
 		if (!load_box(s, op, mem, st, &gx[k], &v[k], &reused)) {
 			s->lds_swizzle = false;
 			return;
@@ -605,9 +656,17 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	 * previous trip; in reused space, what a region that ended read */
 	if (in_loop || reused)
 		isel_lds_barrier(s);
-	for (size_t i = 0; i < k && !c->failed; i++)
-		if (!write_box(s, ops[i], s->staged[ops[i]->id], ops[i]->args[0], &gx[i], v[i], 0))
+	for (size_t i = 0; i < k && !c->failed; i++) {
+		const Staged *st = s->staged[ops[i]->id];
+		if (st->dma) { /* straight into LDS, after the barrier; the wait pass waits for it before the next */
+			MOpnd *lds = dma_bases(s, ops[i], st, ops[i]->args[0], &gx[i]);
+			if (lds)
+				isel_read_global_lds(s, ops[i], ops[i]->args[0], &gx[i], lds);
+			continue;
+		}
+		if (!write_box(s, ops[i], st, ops[i]->args[0], &gx[i], v[i], 0))
 			return;
+	}
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);
 	note_since(s, &m, ops[0]->name);
 }
@@ -623,12 +682,12 @@ static bool read_tr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeInd
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	PlanTr tr;
-	if (st->layout != 0 || s->masked || !v->packed || !plan_tile_tr(c, st->t, 0, ix, &tr))
+	if (st->layout == 1 || s->masked || !v->packed || !plan_tile_tr(c, st->t, strides(st), ix, &tr))
 		return false;
 	int es = dtype_size(mem->dtype), R = 16 / tr.n;
 	Sym *t0 = sym_symbol(sc, "$T0"), *m16 = sym_mod(sc, t0, sym_int(sc, 16));
 	Sym *src = sym_add(sc, sym_sub(sc, t0, m16), sym_mul(sc, sym_int(sc, tr.n), sym_mod(sc, t0, sym_int(sc, R))));
-	Sym *e00 = plan_tile_elem(c, st->t, 0, ix, 0, 0);
+	Sym *e00 = plan_tile_elem(c, st->t, strides(st), ix, 0, 0);
 	Sym *bytes = sym_add(sc, sym_mul(sc, sym_subs(sc, e00, 1, &t0, &src), sym_int(sc, es)), sym_int(sc, st->base));
 	bytes = sym_add(sc, bytes, sym_mul(sc, sym_floordiv(sc, m16, sym_int(sc, R)), sym_int(sc, tr.pitch * es)));
 	if (st->nbuf > 1) {
@@ -668,7 +727,7 @@ static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int a
 	if (st->t->tr && read_tr(s, op, st, mem, ix, ahead, v))
 		return c->failed ? NULL : v;
 	int64_t align = 0;
-	bool swz = st->layout != 0;
+	bool swz = st->layout == 1;
 	SwzBases sb = {0};
 	/* swizzled, each access has its own address register (one of sb's) */
 	MOpnd addr = swz ? mo_imm(0) : lds_base_addr(s, op, st, mem, ix, ahead, &align);

@@ -25,6 +25,10 @@
  *     (two ushort loads joined by v_perm_b32; never a d16 load, whose
  *     other half is zeroed, not kept, when SRAM ECC is on, as on MI200
  *     and MI300 by default: LLVM's d16PreservesUnusedBits).
+ * gfx950's direct-to-LDS form (isel_read_global_lds, for lds_stage.c):
+ * the same offsets and masking, each copy's 16-byte run one
+ * buffer_load_dwordx4 ... lds writing LDS at M0 + offset + 16 lane (an
+ * out-of-bounds lane's load gives 0, which goes to LDS).
  * Requires: isel.c's entry (kernarg pointer). */
 #include <stdlib.h>
 #include <string.h>
@@ -707,6 +711,51 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 		mblock_add(s->b, I_V_PERM_B32, 1, &v->d[i], 3, u);
 	}
 	return v;
+}
+
+/* Is every copy of gx one 16-byte run, valid or out of bounds as a whole
+ * (one buffer_load_dwordx4 each)? */
+bool isel_lds_dma_fits(Isel *s, Op *op, Value *mem, const NodeIndex *gx)
+{
+	Access p;
+	if (dtype_size(mem->dtype) * gx->epc != 16 || !plan_access(s, op, mem, gx, &p))
+		return false;
+	for (int64_t cn = 0; cn < gx->ncopies; cn++)
+		if (!p.run_ok[cn] || p.el[cn * p.epc].own)
+			return false;
+	return true;
+}
+
+void isel_read_global_lds(Isel *s, Op *op, Value *mem, const NodeIndex *gx, const MOpnd *lds)
+{
+	int es = dtype_size(mem->dtype);
+	Access p;
+	if (!plan_access(s, op, mem, gx, &p))
+		return;
+	uint32_t desc = descriptor(s, mem);
+	MOpnd soff, voff;
+	base_offsets(s, op, &p, &soff, &voff);
+	for (int64_t cn = 0; cn < gx->ncopies; cn++) {
+		const Elem *e0 = &p.el[cn * p.epc];
+		MOpnd vo = masked_offset(s, op, voff, e0), eso = elem_soffset(s, op, &p, soff, e0);
+		int64_t imm = e0->delta * es;
+		if (imm >= 4096 || imm < 0) { /* past the offset field: into the VGPR */
+			MOpnd d = isel_v1(s), u[2] = {mo_imm(imm), vo};
+			mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+			vo = d;
+			imm = 0;
+		}
+		/* the immediate offset moves the LDS address too: M0 takes it off */
+		MOpnd m0 = mo_special(MO_M0), u2[2] = {lds[cn], mo_imm(-imm)};
+		if (imm)
+			mblock_add(s->b, I_S_ADD_U32, 1, &m0, 2, u2);
+		else
+			mblock_add(s->b, I_S_MOV_B32, 1, &m0, 1, &lds[cn]);
+		MOpnd u[4] = {vo, mo_vreg(desc, RC_S4), eso, mo_special(MO_M0)};
+		MInst *in = mblock_add(s->b, I_BUFFER_LOAD_DWORDX4, 0, NULL, 4, u);
+		in->flags |= MIF_OFFEN | MIF_LDS;
+		in->offset = (int32_t)imm;
+	}
 }
 
 static int cmp_key(const void *a, const void *b);

@@ -29,7 +29,8 @@
  *   - vcc: every row that may touch it (a vcc operand, the VCCIN/VCCOUT/
  *     VOP3B flags, VOPC, v_div_fmas) keeps its order; m0 likewise;
  *   - memory: LDS and global (buffer, global, scalar memory; flat counts as
- *     both) — a store or atomic is a write of its space, a load a read, so
+ *     both; an LDS DMA reads global and writes LDS) — a store or atomic is a
+ *     write of its space, a load a read, so
  *     loads move freely among loads but never across a store of their
  *     space, and stores keep their order. s_barrier is a store to both
  *     spaces: no memory access crosses it, while register-only work does —
@@ -241,7 +242,11 @@ static int accesses(const Sched *s, const MInst *in, Acc *a)
 		 * arithmetic) moves across it freely */
 		lds = global = store = true;
 	}
-	if (lds || (global && (store || load))) {
+	if ((in->flags & MIF_LDS) || isa_lds_dma(in->op)) {
+		/* an LDS DMA reads global memory and writes LDS */
+		acc_add(a, &na, sp + SL_MEM_LDS, 1, true, true);
+		acc_add(a, &na, sp + SL_MEM_GLOBAL, 1, false, true);
+	} else if (lds || (global && (store || load))) {
 		if (lds)
 			acc_add(a, &na, sp + SL_MEM_LDS, 1, store, true);
 		if (global)

@@ -1,4 +1,7 @@
-/* lds_tr.c — gfx950's transposing LDS reads of a staged tile: when a read's
+/* lds_tr.c — gfx950's LDS transfers of a staged tile: its transposing reads
+ * and its direct-to-LDS loads.
+ *
+ * Transposing reads: when a read's
  * elements, n to a 64-bit read (n = 4 16-bit or 8 8-bit ones), run along a
  * tile dim that is strided in LDS (an MMA operand whose K runs across the
  * tile's rows: attention's V, a transposed B), each 16-lane row of the wave
@@ -25,7 +28,17 @@
  * element offsets evaluated at each, from its $T0, $T1, $T2), which must
  * be whole waves whose x extent keeps 16-lane rows inside one $T0 run; a
  * tile offset with any other symbol (a loop variable, a runtime size) is
- * not taken. */
+ * not taken.
+ *
+ * Direct-to-LDS loads (buffer_load_dwordx4 ... lds): lane l of a wave
+ * writes its 16 bytes at M0 + 16 l, so the cooperative load's chunks go
+ * straight to LDS when they are 16 bytes and, in the tile's unpadded
+ * unswizzled layout (layout 1's strides), lane l's chunk of every copy lies
+ * 16 l bytes past lane 0's of its wave (checked over every work-item) and
+ * each copy a constant distance past copy 0 (M0 of copy c: the wave's
+ * first lane's address, the same expression with $T0 at its wave's first
+ * work-item, plus that distance). Waves along x only (x extent a multiple
+ * of 64), so the wave's first work-item is $T0 - $T0 % 64. */
 #include <string.h>
 
 #include "plan.h"
@@ -91,5 +104,27 @@ bool plan_tile_tr(Analysis *c, const PlanTile *t, int layout, const NodeIndex *i
 	}
 	tr->n = n;
 	tr->pitch = pitch;
+	return true;
+}
+
+bool plan_tile_dma(Analysis *c, const PlanTile *t)
+{
+	SymCtx *sc = c->k->sc;
+	const NodeIndex *gx = &t->gx;
+	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	if (!c->t || strcmp(c->t->name, "gfx950") != 0 || t->vec * t->es != 16 || threads % 64 ||
+		threads > TR_THREADS_MAX || c->wg_size[0] % 64 || gx->epc != t->vec)
+		return false;
+	Sym *e00 = plan_tile_elem(c, t, 1, gx, 0, 0);
+	for (int64_t cn = 1; cn < gx->ncopies; cn++) { /* each copy a constant distance on */
+		int64_t d;
+		if (!sym_is_int(sym_simplify(sc, sym_sub(sc, plan_tile_elem(c, t, 1, gx, cn, 0), e00), c->assume), &d))
+			return false;
+	}
+	for (int64_t L = 0; L < threads; L++) { /* lane l's chunk l chunks past lane 0's */
+		int64_t e, e0;
+		if (!at_thread(c, e00, L, &e) || !at_thread(c, e00, L - L % 64, &e0) || e != e0 + t->vec * (L % 64))
+			return false;
+	}
 	return true;
 }

@@ -171,6 +171,9 @@ typedef struct PlanTr {
 	int64_t pitch;
 } PlanTr;
 bool plan_tile_tr(Analysis *c, const PlanTile *t, int layout, const NodeIndex *ix, PlanTr *tr);
+/* Can t's cooperative load go straight to LDS on gfx950 (16-byte chunks,
+ * each wave's in lane order in the unpadded layout; lds_tr.c)? */
+bool plan_tile_dma(Analysis *c, const PlanTile *t);
 
 /* ---- fold_mask.c ---- */
 /* The boolean apply_exprs of r (and the regions in it) that the index
