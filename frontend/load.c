@@ -554,7 +554,8 @@ static void load_arguments(Ld *L, JV root)
 
 /* Wave compile options (WaveCompileOptions) that change only how Wave
  * itself generates code, booleans all: wavecc accepts and ignores them
- * (docs/kernel-format.md). */
+ * (docs/kernel-format.md), but use_global_to_shared, which asks for
+ * gfx950's direct-to-LDS loads (KernelOptions.global_to_shared). */
 #define WAVE_ONLY_OPTIONS \
 	"canonicalize use_buffer_ops use_scheduling_barriers use_global_to_shared minimize_shared_allocs " \
 	"reorder_allocs linearize_reads linearize_shared_access scalarize_packed_math use_fast_math"

@@ -1545,6 +1545,31 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	{"scaled_gemm_mxfp4_dyn.json -D M=100 -D N=70 -D K=288 --mx a:100,144:f4 --mx a_scale:100,9:scale --mx b:70,144:f4 --mx b_scale:70,9:scale",
 		NULL, NULL},
+	/* gfx950's transposing LDS reads (ds_read_b64_tr_b16 where gfx942
+	 * gathers the operand element by element; passes/plan/lds_tr.c):
+	 * attention's V and transposed-B GEMMs, aligned, unaligned (M, N past
+	 * the tiles), dynamic, two LDS buffers; i8 takes ds_read_b64_tr_b8 */
+	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"vanilla_attention_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bhsd_attention_causal_dyn_16x16x32_k8.json -D B=1 -D H=2 -D M=128 -D K2=128 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"gemm_transpose_ab_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160 --schedule modulo", NULL, NULL},
+	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=320 -D N=384 -D K=192", NULL, NULL},
+	{"decode_gqa_phase0_16x16x16.json", NULL, NULL},
+	/* wave_gemm_test.py::testGemmGlobalToLDS (use_global_to_shared: on
+	 * gfx950 the staged tiles outside pipelined loops load straight into
+	 * LDS, buffer_load_dwordx4 ... lds) at its small shapes under its
+	 * schedules, M, N dynamic, and F32_32x32x16_F16 (require_cdna4);
+	 * a multi-trip K loop without pipelining; vanilla_attention_test.py's
+	 * g2s parameter (attention loops are not pipelined by default) */
+	{"wg_gemm_g2s_16x16x16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_g2s_16x16x16.json -D M=15 -D N=13 -D K=4", NULL, NULL},
+	{"wg_gemm_g2s_32x32x8.json -D M=17 -D N=23 -D K=32 --schedule modulo", NULL, NULL},
+	{"wg_gemm_g2s_dynmn_16x16x16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"cdna4_gemm_g2s_32x32x16_f16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
+	{"wg_gemm_g2s_16x16x16.json -D M=256 -D N=256 -D K=128 --schedule none", NULL, NULL},
+	{"vanilla_attention_g2s_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule none", NULL, NULL},
 };
 
 START_TEST(wave_gfx950)
