@@ -59,6 +59,8 @@ typedef struct Staged {
 	int base;                 /* bytes */
 	int nbuf;                 /* a prefetched loop's buffers (prefetch.c), one after the other */
 	bool dma;                 /* gfx950: loaded straight into LDS (use_global_to_shared; layout 2) */
+	int8_t tr_known;          /* read_tr: 0 not checked yet, 1 the transposing reads apply (tr), -1 not */
+	PlanTr tr;
 	int64_t buf_bytes;        /* ... each this long */
 } Staged;
 
@@ -677,13 +679,17 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
  * times (T0%16)/R; each block of n elements of each copy one
  * ds_read_b64_tr_b16 (_b8) at its constant distance. False (nothing
  * emitted) when they do not apply. */
-static bool read_tr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *ix, int ahead, TVal *v)
+static bool read_tr(Isel *s, Op *op, Staged *st, Value *mem, const NodeIndex *ix, int ahead, TVal *v)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
-	PlanTr tr;
-	if (st->layout == 1 || s->masked || !v->packed || !plan_tile_tr(c, st->t, strides(st), ix, &tr))
+	if (st->layout == 1 || s->masked || !v->packed)
 		return false;
+	if (!st->tr_known) /* checked once per tile (its own index) */
+		st->tr_known = ix == c->index[op->id] && plan_tile_tr(c, st->t, strides(st), ix, &st->tr) ? 1 : -1;
+	if (st->tr_known < 0)
+		return false;
+	PlanTr tr = st->tr;
 	int es = dtype_size(mem->dtype), R = 16 / tr.n;
 	Sym *t0 = sym_symbol(sc, "$T0"), *m16 = sym_mod(sc, t0, sym_int(sc, 16));
 	Sym *src = sym_add(sc, sym_sub(sc, t0, m16), sym_mul(sc, sym_int(sc, tr.n), sym_mod(sc, t0, sym_int(sc, R))));
@@ -719,7 +725,7 @@ static bool read_tr(Isel *s, Op *op, const Staged *st, Value *mem, const NodeInd
 static TVal *read_shared(Isel *s, Op *op, Value *mem, const NodeIndex *ix, int ahead)
 {
 	Analysis *c = s->c;
-	const Staged *st = s->staged[op->id];
+	Staged *st = s->staged[op->id];
 	if (!st)
 		die("shared read %s was not staged", op->name);
 	int es = dtype_size(mem->dtype);
