@@ -2,7 +2,9 @@
  * the target IDs, llvm-mc-22 chosen for it, its own MFMAs (one per K step
  * where gfx942 runs Wave's K8 types as two), 160 KiB of LDS, the OCP fp8
  * rejection, the emulator refusing gfx950 MFMAs in a code object run as
- * gfx942, and `wavecc profile` on the MI355X configuration. Kernels from
+ * gfx942, `wavecc profile` on the MI355X configuration, and gfx950's own
+ * selection: transposing LDS reads, the bf16 pack, direct-to-LDS loads
+ * (each against gfx942's code for the same kernel). Kernels from
  * Wave's tests run in wave_test.c's gfx950 list; this suite covers what is
  * gfx950's own. Nothing here ran on a GPU. */
 #include <stdio.h>
@@ -194,6 +196,67 @@ START_TEST(profile_mi355x)
 }
 END_TEST
 
+/* Transposing reads: Wave's hardware-transpose GEMM's mapped b [K, N]
+ * (read as [N, K]) is gathered element by element from global memory on
+ * gfx942 (buffer_load_ushort) and on gfx950 staged as it lies, 16-byte
+ * loads, each 4 k of a lane one ds_read_b64_tr_b16; both PASS. */
+START_TEST(transposed_operand_reads_tr_b16)
+{
+	const char *args = "tests/driver/wave/float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192";
+	CmdResult r = test_wavecc("compile %s --mcpu gfx942 -S -o -", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "buffer_load_ushort") && !strstr(r.out, "_tr_b16"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile %s --mcpu gfx950 -S -o -", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "ds_read_b64_tr_b16") && !strstr(r.out, "buffer_load_ushort") &&
+			      strstr(r.out, "buffer_load_dwordx4"),
+		"%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s --mcpu gfx950 --memory late --races", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* f32 -> bf16: one v_cvt_pk_bf16_f32 per pair on gfx950, gfx942's integer
+ * sequence elsewhere; the interpreter's rounding either way. */
+START_TEST(bf16_pack)
+{
+	const char *args = "tests/driver/wave/moe_silu_and_mul_bf16.json -D M=9 -D N=1024";
+	CmdResult r = test_wavecc("compile %s --mcpu gfx942 -S -o -", args);
+	ck_assert_msg(r.status == 0 && !strstr(r.out, "v_cvt_pk_bf16_f32") && strstr(r.out, "v_add3_u32"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile %s --mcpu gfx950 -S -o -", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "v_cvt_pk_bf16_f32") && !strstr(r.out, "v_add3_u32"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s --mcpu gfx950", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* use_global_to_shared: buffer_load_dwordx4 ... lds on gfx950 (M0 set per
+ * wave, the wait before the barrier), ordinary loads and ds_write
+ * elsewhere; the same kernel without the option has no DMA. */
+START_TEST(global_to_shared_dma)
+{
+	const char *args = "-D M=256 -D N=256 -D K=128 --schedule none";
+	CmdResult r = test_wavecc("compile tests/driver/wave/wg_gemm_g2s_16x16x16.json %s --mcpu gfx950 -S -o -", args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "offen lds\n") && strstr(r.out, "s_mov_b32 m0,"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_g2s_16x16x16.json %s --mcpu gfx942 -S -o -", args);
+	ck_assert_msg(r.status == 0 && !strstr(r.out, " lds\n") && strstr(r.out, "ds_write"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/wg_gemm_16x16x16.json %s --mcpu gfx950 -S -o -", args);
+	ck_assert_msg(r.status == 0 && !strstr(r.out, " lds\n"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run tests/driver/wave/wg_gemm_g2s_16x16x16.json %s --mcpu gfx950 --memory late --races "
+			"--wave-order random",
+		args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compile/gfx950");
@@ -208,6 +271,9 @@ int main(void)
 	tcase_add_test(tc, scaled_mma_selected);
 	tcase_add_test(tc, ocp_f8_and_i8_doubled_k);
 	tcase_add_test(tc, scaled_mma_mixed_widths_rejected);
+	tcase_add_test(tc, transposed_operand_reads_tr_b16);
+	tcase_add_test(tc, bf16_pack);
+	tcase_add_test(tc, global_to_shared_dma);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
