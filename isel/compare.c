@@ -114,6 +114,8 @@ static int i1_known(const Isel *s, const Value *v)
 	return konst[v->id] == 2 ? 1 : konst[v->id] == 1 ? 0 : -1;
 }
 
+int isel_i1_known(const Isel *s, const Value *v) { return i1_known(s, v); }
+
 /* select with a condition the plan folded: the chosen operand when it
  * is a splat in VGPRs, as a splat repeating its first register (so that a
  * loop carrying the result copies it, isel.c tval_aliased, rather than

@@ -84,6 +84,12 @@ void isel_pk_f32_scale(Isel *s, const TVal *a, MOpnd *x, uint32_t k);
  * aligned pairs of one tuple, inside a loop, into *out; false (nothing
  * emitted) else. */
 bool isel_pk_f32_sum(Isel *s, const MOpnd *x, int64_t n, MOpnd *out);
+/* add op of x and +0 whose one reader is a mul by a positive constant, in
+ * a loop: selected as nothing (the mul computes fma(x, c, +0)); true then. */
+bool isel_pk_f32_zero_add(Isel *s, Op *op);
+/* mul op reading such an add: fma(x, c, +0), two dwords a row where x is
+ * whole tuples; false when op reads none. */
+bool isel_pk_f32_fma_zero(Isel *s, Op *op);
 
 /* ---- cast_int.c ---- */
 /* a cast to or from i8, u8, i16, u16, i32 or u32 (from or to another of
@@ -92,6 +98,9 @@ TVal *isel_cast_int(Isel *s, const TVal *a, DType to);
 
 /* ---- compare.c ---- */
 bool isel_select_compare(Isel *s, Op *op);
+/* The constant of an i1 value the plan folded (seen through i1 casts,
+ * broadcasts and permutes): 1, 0, or -1 when not known. */
+int isel_i1_known(const Isel *s, const Value *v);
 bool isel_select_select(Isel *s, Op *op);
 
 /* ---- math.c ---- */

@@ -20,8 +20,17 @@
  * is computed as before, one VOP2 each. Returns NULL (nothing emitted)
  * when no tuple qualifies, so such code is unchanged.
  *
+ * (x + 0) * c, with x + 0 read only by the mul and c a constant whose sign
+ * bit is clear (Wave's folded K2 mask adds +0 to the scores, which are then
+ * scaled), is fma(x, c, +0): the add is selected as nothing and the mul is
+ * v_pk_fma_f32 (v_fma_f32 off the tuples). Exact: for x = -0 both give +0
+ * (-0 * c is -0, plus +0 is +0; -0 + 0 is +0, times c is +0), else x + 0
+ * is x and the fma rounds x * c once, as the mul does; NaN and flushed
+ * denormals alike.
+ *
  * Outside loops nothing changes: epilogues run once, and the rows' even
  * register pairs would only constrain the allocator there. */
+#include <math.h>
 #include <string.h>
 
 #include "elt.h"
@@ -242,6 +251,122 @@ bool isel_pk_f32_sum(Isel *s, const MOpnd *x, int64_t n, MOpnd *out)
 	MOpnd d = isel_v1(s), u[2] = {mo_vsub(p[0].reg, p[0].sub, RC_V1), mo_vsub(p[0].reg, p[0].sub + 1, RC_V1)};
 	mblock_add(s->b, I_V_ADD_F32, 1, &d, 2, u);
 	*out = d;
+	return true;
+}
+
+/* ---- (x + 0) * c as fma(x, c, +0) ---- */
+
+/* Is v, in every element, the f32 constant k (a register op, or a select
+ * the plan folded to one), with k's sign bit clear when pos? */
+static bool f32_constant(const Isel *s, const Value *v, double *k)
+{
+	while (v->kind == VAL_RESULT && v->def->kind == OP_SELECT) {
+		int c = isel_i1_known(s, v->def->args[0]);
+		if (c < 0)
+			return false;
+		v = v->def->args[c ? 1 : 2];
+	}
+	if (v->kind != VAL_RESULT || v->def->kind != OP_REGISTER || v->dtype != DT_F32)
+		return false;
+	*k = v->def->value;
+	return true;
+}
+
+/* The mul reading add op's result (its one reader, in its region), or
+ * NULL. */
+static const Op *one_mul(const Isel *s, const Op *op)
+{
+	const Value *r = op_result(op);
+	if (s->uses[r->id] != 1)
+		return NULL;
+	for (size_t i = 0; i < op->parent->ops.len; i++) {
+		const Op *u = op->parent->ops.data[i];
+		for (int a = 0; a < u->nargs; a++)
+			if (u->args[a] == r)
+				return u->kind == OP_MUL && op_result(u)->dtype == DT_F32 && u->nargs == 2 ? u : NULL;
+	}
+	return NULL;
+}
+
+/* The operand of zero add op that is not +0 (its index), or -1. */
+static int nonzero_arg(const Isel *s, const Op *op)
+{
+	double k;
+	for (int a = 0; a < 2; a++)
+		if (f32_constant(s, op->args[a], &k) && k == 0 && !signbit(k) && op->args[1 - a]->dtype == DT_F32)
+			return 1 - a;
+	return -1;
+}
+
+/* Is mul u's operand other than v a constant with its sign bit clear?
+ * Then fma(x, c, +0) == (x + 0) * c: for x = -0 both give +0 (which
+ * needs c's sign clear), otherwise x + 0 is x and fma rounds x * c once,
+ * as the mul does. */
+static bool positive_factor(const Isel *s, const Op *u, const Value *v)
+{
+	double k;
+	const Value *c = u->args[0] == v ? u->args[1] : u->args[0];
+	return c != v && f32_constant(s, c, &k) && !signbit(k);
+}
+
+bool isel_pk_f32_zero_add(Isel *s, Op *op)
+{
+	if (!s->iv_sym || op->kind != OP_ADD || op->nargs != 2 || op_result(op)->dtype != DT_F32 || nonzero_arg(s, op) < 0)
+		return false;
+	const Op *u = one_mul(s, op);
+	if (!u || !positive_factor(s, u, op_result(op)))
+		return false;
+	s->fused[op->id] = true;
+	return true;
+}
+
+bool isel_pk_f32_fma_zero(Isel *s, Op *op)
+{
+	if (op->kind != OP_MUL || op->nargs != 2)
+		return false;
+	int k = -1;
+	for (int a = 0; a < 2; a++)
+		if (op->args[a]->kind == VAL_RESULT && op->args[a]->def->kind == OP_ADD && s->fused[op->args[a]->def->id])
+			k = a;
+	if (k < 0)
+		return false;
+	const Op *add = op->args[k]->def;
+	const NodeIndex *ix = s->c->index[op->id];
+	const TVal *x = isel_elt_words(s, s->val[add->args[nonzero_arg(s, add)]->id]);
+	const TVal *c = isel_elt_words(s, s->val[op->args[1 - k]->id]);
+	if (!x || !c || !ix || !(x = isel_tval_gather(s, x, ix, op)) || !(c = isel_tval_gather(s, c, ix, op)))
+		return true; /* reported, or reported at the add's operand */
+	TVal *r = isel_tval_new(s, DT_F32, x->n, ix);
+	PairCache pc = {0};
+	for (int i = 0; i < r->nd;) {
+		int w;
+		bool run = whole_tuple(s, x, i, &w) && w <= 16;
+		for (int q = 0; run && q < w / 2; q++)
+			run = pair_of(s, c, i + 2 * q, false, &pc, true).kind != MO_NONE;
+		if (run) {
+			uint32_t t = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
+			for (int q = 0; q < w / 2; q++) {
+				MOpnd d = mo_vsub(t, 2 * q, RC_V2);
+				MOpnd u[3] = {mo_vsub(x->d[i].reg, 2 * q, RC_V2), pair_of(s, c, i + 2 * q, false, &pc, false), mo_imm(0)};
+				mblock_add(s->b, I_V_PK_FMA_F32, 1, &d, 3, u);
+				r->d[i + 2 * q] = mo_vsub(t, 2 * q, RC_V1);
+				r->d[i + 2 * q + 1] = mo_vsub(t, 2 * q + 1, RC_V1);
+			}
+			i += w;
+			continue;
+		}
+		MOpnd cv = c->d[i];
+		if (cv.kind == MO_IMM) { /* VOP3 takes no literal on gfx9 */
+			MOpnd t = isel_v1(s);
+			mblock_add(s->b, I_V_MOV_B32, 1, &t, 1, &cv);
+			cv = t;
+		}
+		MOpnd u[3] = {isel_vgpr(s, x->d[i]), isel_vgpr(s, cv), mo_imm(0)};
+		r->d[i] = isel_v1(s);
+		mblock_add(s->b, I_V_FMA_F32, 1, &r->d[i], 3, u);
+		i++;
+	}
+	s->val[op_result(op)->id] = r;
 	return true;
 }
 

@@ -7,7 +7,10 @@
  * at Wave's K8 16x16x32 shapes (and 34 adds and muls of exp2's denormal
  * rescaling), now at most 8, 2 and 2 (and those), with the pairs of
  * a repeated value made once per op (the loop-invariant ones before the
- * loop). The same arithmetic outside a loop (a GEMM's bias epilogue) keeps
+ * loop); the scores plus the folded mask's +0 times the positive scale is
+ * one v_pk_fma_f32 (fma(x, c, +0) == (x + 0) * c exactly when c's sign
+ * bit is clear), not with a negative scale. The same arithmetic outside a
+ * loop (a GEMM's bias epilogue) keeps
  * its v_add_f32. The kernels pass on the emulator on both targets, gfx90a
  * in the strict modes (the pairs' registers, the tuples written a pair at
  * a time). */
@@ -50,14 +53,48 @@ START_TEST(attention_loop_packed)
 		_i ? "--mcpu gfx90a" : "");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	char *loop = loop_text(r.out);
-	ck_assert_int_ge(count(loop, "v_pk_mul_f32"), 32);
-	ck_assert_int_ge(count(loop, "v_pk_add_f32"), 40);
+	/* the scores plus the folded mask's +0, times the scale: one fma */
+	ck_assert_int_ge(count(loop, "v_pk_fma_f32"), 16);
+	ck_assert_int_ge(count(loop, "v_pk_mul_f32"), 16);
+	ck_assert_int_ge(count(loop, "v_pk_add_f32"), 24);
 	/* 34 of each for exp2's denormal rescaling (no preserve-sign) */
 	ck_assert_int_le(count(loop, "v_add_f32 "), 34 + 8);
 	ck_assert_int_le(count(loop, "v_mul_f32 "), 34 + 2);
 	ck_assert_int_le(count(loop, "v_sub_f32 "), 2);
 	/* the pairs of the scale and of the zero mask: made before the loop */
 	ck_assert_int_le(count(loop, "v_mov_b32"), 8);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* (x + 0) * c is fma(x, c, +0) only for c with its sign bit clear: with
+ * c < 0, x = -0 gives -0 one way and +0 the other. */
+START_TEST(negative_scale_keeps_the_add)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/driver/wave/vanilla_attention_16x16x32_k8.json", test_root());
+	size_t n;
+	char *src = read_file(path, &n);
+	ck_assert_ptr_nonnull(src);
+	const char *k = "\"value\": 0.18033688011112042";
+	char *at = strstr(src, k);
+	ck_assert_ptr_nonnull(at);
+	const char *dir = test_tmpdir("pk_f32");
+	char out[4200];
+	snprintf(out, sizeof out, "%s/negative_scale.json", dir);
+	FILE *f = fopen(out, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%.*s\"value\": -0.18033688011112042%s", (int)(at - src), src, at + strlen(k));
+	fclose(f);
+	free(src);
+	CmdResult r = test_wavecc("compile %s -S -o -", out);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	char *loop = loop_text(r.out);
+	ck_assert_int_eq(count(loop, "v_pk_fma_f32"), 0);
+	ck_assert_int_ge(count(loop, "v_pk_mul_f32"), 16);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s -D B=2 --atol 1e-3 --rtol 1e-3", out);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "PASS"), "%s%s", r.out, r.err);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -98,6 +135,7 @@ int main(void)
 	TCase *t = tcase_create("pk_f32");
 	tcase_set_timeout(t, 120);
 	tcase_add_loop_test(t, attention_loop_packed, 0, 2);
+	tcase_add_test(t, negative_scale_keeps_the_add);
 	tcase_add_test(t, epilogue_unpacked);
 	tcase_add_test(t, packed_kernels_pass);
 	suite_add_tcase(s, t);
