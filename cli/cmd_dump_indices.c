@@ -52,8 +52,12 @@ static void print_region(Buf *b, Analysis *c, const Region *r, int depth)
 		const NodeIndex *x = c->index[op->id];
 		if (op->kind == OP_ITERATE) {
 			TileLoop *t = analysis_tile(c, op->dim);
-			buf_printf(b, "%*siterate %s over %s: %lld trips, %s\n", 2 * depth, "", op->name, sym_name(op->dim),
-				t ? (long long)t->trips : 0LL, t ? sym_name(t->iv) : "?");
+			buf_printf(b, "%*siterate %s over %s: ", 2 * depth, "", op->name, sym_name(op->dim));
+			if (t && t->trips < 0 && t->count) /* known at run time: the count the kernel computes */
+				buf_printf(b, "%s", sym_str(c->k->sc, t->count));
+			else
+				buf_printf(b, "%lld", t ? (long long)t->trips : 0LL);
+			buf_printf(b, " trips, %s\n", t ? sym_name(t->iv) : "?");
 			print_region(b, c, op->body, depth + 1);
 			continue;
 		}
@@ -108,7 +112,7 @@ int cmd_dump_indices(int argc, char **argv)
 			kernel_free(k);
 			usage_err("%s", msg);
 		}
-	o.stop_after = "analyze_indices";
+	o.stop_after = "bound_masked_loops";
 	Compile c;
 	compile_init(&c, k, &o, &d);
 	rc = 1;

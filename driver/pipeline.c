@@ -47,6 +47,7 @@ static void link_code_object(Compile *c);
 	X(eliminate_dead_ops, eliminate_dead_ops(&c->an), 0, true) \
 	X(analyze_constraints, analyze_constraints(&c->an), 0, true) \
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
+	X(bound_masked_loops, bound_masked_loops(&c->an), 0, true) \
 	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
 	X(select_instructions, select_planned(c), 1, true) \
 	X(hoist_invariants, c->hoisted = c->plan.licm ? hoist_invariants(c->mf) : 0, 1, true) \

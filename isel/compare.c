@@ -12,7 +12,18 @@
  * are the ordered compares (false on NaN) and ne the unordered one (true
  * on NaN), as C's operators in the interpreter. i32 compares signed, u32
  * and i1 unsigned. A 16-bit select packs its halves with v_perm_b32 when
- * the two elements of a dword have different conditions. */
+ * the two elements of a dword have different conditions.
+ *
+ * Fused selects (in a loop body): where a compare's result reaches
+ * nothing but the conditions of 32-bit selects, through i1 casts,
+ * broadcasts, permutes and and_ with other such compares or with a mask
+ * the plan folded to true (causal attention's m >= k2 & k2 < K2), the
+ * compare and those ops are selected as nothing (Isel.fused) and each
+ * select computes its condition per element right where it picks: one
+ * compare into vcc and v_cndmask_b32 (two VALU), or for an and_ of n
+ * compares n compares into SGPR pairs, s_and_b64 and v_cndmask_b32 —
+ * where the i1 words cost a compare, a v_cndmask into a word, an SGPR copy,
+ * a v_and_b32 and a compare back into vcc per element. */
 #include "elt.h"
 
 static MOp cmp_op(OpKind k, DType t)
@@ -32,8 +43,12 @@ static MOp cmp_op(OpKind k, DType t)
 	return t == DT_I32 ? i32[i] : t == DT_U32 || t == DT_I1 ? u32[i] : 0;
 }
 
+static bool fuse_compare(Isel *s, Op *op);
+
 bool isel_select_compare(Isel *s, Op *op)
 {
+	if (fuse_compare(s, op))
+		return true; /* each select computes it (select_fused) */
 	const NodeIndex *ix = s->c->index[op->id];
 	const TVal *a = isel_elt_operand(s, op, 0), *b = a ? isel_elt_operand(s, op, 1) : NULL;
 	if (!a || !b)
@@ -99,6 +114,8 @@ static int i1_known(const Isel *s, const Value *v)
 	return konst[v->id] == 2 ? 1 : konst[v->id] == 1 ? 0 : -1;
 }
 
+int isel_i1_known(const Isel *s, const Value *v) { return i1_known(s, v); }
+
 /* select with a condition the plan folded: the chosen operand when it
  * is a splat in VGPRs, as a splat repeating its first register (so that a
  * loop carrying the result copies it, isel.c tval_aliased, rather than
@@ -122,9 +139,200 @@ static bool select_known(Isel *s, Op *op)
 	return true;
 }
 
+/* ---- fused selects ---- */
+
+/* Does the condition chain go on through op u, which reads v? An i1
+ * cast, broadcast or permute of i1, or an and_ of i1 values. */
+static bool through(const Op *u, const Value *v)
+{
+	if (v->dtype != DT_I1 || op_result(u)->dtype != DT_I1)
+		return false;
+	return u->kind == OP_BROADCAST || u->kind == OP_PERMUTE || u->kind == OP_CAST ||
+	       (u->kind == OP_AND && u->nargs == 2);
+}
+
+/* Is every reader of v, in region r, a 32-bit select's condition or an op
+ * the chain goes on through whose result is such a value too? The ops of
+ * the chain go into ops (n of them, at most cap). */
+static bool chain_ok(Isel *s, const Region *r, const Value *v, const Op **ops, int *n, int cap, int depth)
+{
+	if (depth > 8)
+		return false;
+	int seen = 0;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *u = r->ops.data[i];
+		for (int a = 0; a < u->nargs; a++) {
+			if (u->args[a] != v)
+				continue;
+			seen++;
+			if (u->kind == OP_SELECT) {
+				const Value *t = u->args[1];
+				if (a != 0 || dtype_size(t->dtype) != 4 || u->args[2]->dtype != t->dtype)
+					return false;
+				continue;
+			}
+			if (!through(u, v) || *n == cap)
+				return false;
+			bool dup = false;
+			for (int k = 0; k < *n; k++)
+				dup |= ops[k] == u;
+			if (dup)
+				continue;
+			ops[(*n)++] = u;
+			if (!chain_ok(s, r, op_result(u), ops, n, cap, depth + 1))
+				return false;
+		}
+	}
+	return seen > 0 && seen == s->uses[v->id];
+}
+
+/* Decide at compare op: are it and the chain after it fused (selected as
+ * nothing, the selects computing the condition)? The other compares an
+ * and_ of the chain joins whose results only the chain reads are fused
+ * with it (marked now, before their turn); the and_s' other operands stay
+ * values of their own (words), read by the selects. */
+static bool fuse_compare(Isel *s, Op *op)
+{
+	enum { CAP = 16 };
+	const Op *ops[CAP];
+	int n = 0;
+	if (!s->iv_sym || s->masked || !chain_ok(s, op->parent, op_result(op), ops, &n, CAP, 0))
+		return false;
+	s->fused[op->id] = true;
+	for (int k = 0; k < n; k++)
+		s->fused[ops[k]->id] = true;
+	for (int k = 0; k < n; k++)
+		for (int a = 0; ops[k]->kind == OP_AND && a < 2; a++) {
+			const Value *x = ops[k]->args[a];
+			const Op *sub[CAP];
+			int m = 0;
+			if (x->kind == VAL_RESULT && op_is_compare(x->def->kind) && x->def->parent == op->parent &&
+				!s->fused[x->def->id] && !s->val[x->id] && chain_ok(s, op->parent, x, sub, &m, CAP, 0))
+				s->fused[x->def->id] = true;
+		}
+	return true;
+}
+
+/* A leaf of a fused condition: a fused compare, or an i1 value's words. */
+typedef struct Leaf {
+	const Value *v;
+	const TVal *x, *y; /* a compare's operands, or the words, in the select's layout */
+} Leaf;
+
+/* The leaves of a fused condition v (an and_ tree through i1 casts,
+ * broadcasts and permutes; values the plan folded true dropped), their
+ * number; -1 when v is not a fused condition. */
+static int fused_leaves(Isel *s, const Value *v, Leaf *leaf, int cap, bool top)
+{
+	while (v->kind == VAL_RESULT && (v->def->kind == OP_BROADCAST || v->def->kind == OP_PERMUTE ||
+					  (v->def->kind == OP_CAST && v->def->args[0]->dtype == DT_I1)))
+		v = v->def->args[0];
+	if (i1_known(s, v) == 1)
+		return 0;
+	bool fused = v->kind == VAL_RESULT && s->fused[v->def->id];
+	if (top && !fused)
+		return -1;
+	if (fused && v->def->kind == OP_AND) {
+		int a = fused_leaves(s, v->def->args[0], leaf, cap, false);
+		int b = a < 0 ? -1 : fused_leaves(s, v->def->args[1], leaf + a, cap - a, false);
+		return b < 0 ? -1 : a + b;
+	}
+	if (cap < 1 || (fused && !op_is_compare(v->def->kind)) || (!fused && v->dtype != DT_I1))
+		return -1;
+	leaf[0] = (Leaf){.v = v};
+	return 1;
+}
+
+/* Leaf l's lane mask for element e of the select's index, in a new SGPR
+ * pair: the compare (VOP3), or the word compared with 0. The operands are
+ * gathered to that index once. */
+static bool leaf_mask(Isel *s, Op *sel, Leaf *l, int64_t e, MOpnd *pair)
+{
+	const NodeIndex *ix = s->c->index[sel->id];
+	const Op *cmp = l->v->kind == VAL_RESULT && s->fused[l->v->def->id] ? l->v->def : NULL;
+	if (!l->x) {
+		const TVal *a = isel_elt_words(s, s->val[(cmp ? cmp->args[0] : l->v)->id]);
+		const TVal *b = cmp ? isel_elt_words(s, s->val[cmp->args[1]->id]) : a;
+		if (!a || !b || !(l->x = isel_tval_gather(s, a, ix, sel)) || !(l->y = isel_tval_gather(s, b, ix, sel)))
+			return false;
+	}
+	MOp m = !cmp ? I_V_CMP_NE_U32 : l->x->dtype == l->y->dtype ? cmp_op(cmp->kind, l->x->dtype) : 0;
+	if (!m)
+		return false;
+	bool fl = cmp && dtype_is_float(l->x->dtype);
+	MOpnd a = !cmp ? mo_imm(0) : fl ? isel_elt_f32(s, l->x, e) : isel_vgpr(s, l->x->d[e]);
+	MOpnd b = fl ? isel_elt_f32(s, l->y, e) : isel_vgpr(s, l->y->d[e]);
+	*pair = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2);
+	MOpnd u[2] = {a, b};
+	mblock_add(s->b, m, 1, pair, 2, u)->flags |= MIF_E64;
+	return true;
+}
+
+static bool select_fused(Isel *s, Op *op)
+{
+	enum { CAP = 8 };
+	Leaf leaf[CAP];
+	int n = fused_leaves(s, op->args[0], leaf, CAP, true);
+	if (n < 0)
+		return false;
+	if (n == 0) /* every leaf folded true */
+		die("compare.c: a fused select of folded masks only");
+	const NodeIndex *ix = s->c->index[op->id];
+	const TVal *t = isel_elt_operand(s, op, 1), *f = t ? isel_elt_operand(s, op, 2) : NULL;
+	if (!t || !f)
+		return true; /* reported */
+	if (t->packed || f->packed || t->nd != f->nd || dtype_size(t->dtype) != 4)
+		die("compare.c: a fused select of operands chain_ok does not take");
+	TVal *r = isel_elt_new(s, t->dtype, t->n, ix);
+	/* element i's mask in an SGPR pair of its own (the leaves' pairs
+	 * joined by s_and_b64), read LAG elements later: gfx942 wants two wait
+	 * states between a VALU writing an SGPR and a VALU reading it
+	 * (HZ_VALU_SGPR_VALU), which the compares of the elements between fill
+	 * instead of s_nop */
+	enum { LAG = 2 };
+	MOpnd *mask = ARENA_NEWN(&s->c->arena, MOpnd, r->nd + 1);
+	/* the results in aligned pairs, which packed f32 arithmetic on them
+	 * takes as they are (pk_f32.c: the bias added to MFMA tuples) */
+	uint32_t pair = 0;
+	for (int i = 0; i < r->nd + LAG; i++) {
+		if (i < r->nd) {
+			MOpnd acc = {0};
+			for (int k = 0; k < n; k++) {
+				MOpnd p;
+				if (!leaf_mask(s, op, &leaf[k], i, &p)) {
+					if (!s->c->failed) /* chain_ok took a compare isel cannot */
+						analysis_error(s->c, op->loc, "%s: its condition's compare is not compiled yet",
+							op->path);
+					return true;
+				}
+				if (acc.kind) {
+					MOpnd d = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), u[2] = {acc, p};
+					mblock_add(s->b, I_S_AND_B64, 1, &d, 2, u);
+					p = d;
+				}
+				acc = p;
+			}
+			mask[i] = acc;
+		}
+		int e = i - LAG;
+		if (e < 0)
+			continue;
+		if (e % 2 == 0 && e + 1 < r->nd)
+			pair = mfunc_vreg(s->f, RC_V2);
+		MOpnd d = e % 2 || e + 1 < r->nd ? mo_vsub(pair, e % 2, RC_V1) : isel_v1(s);
+		MOpnd u[3] = {isel_vgpr(s, f->d[e]), isel_vgpr(s, t->d[e]), mask[e]};
+		mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, u)->flags |= MIF_E64;
+		r->d[e] = d;
+	}
+	s->val[op_result(op)->id] = r;
+	return true;
+}
+
 bool isel_select_select(Isel *s, Op *op)
 {
 	if (select_known(s, op))
+		return true;
+	if (select_fused(s, op))
 		return true;
 	const NodeIndex *ix = s->c->index[op->id];
 	const TVal *c = isel_elt_operand(s, op, 0), *t = c ? isel_elt_operand(s, op, 1) : NULL;

@@ -105,6 +105,9 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
+	/* (x + 0) * c in a loop: one fma (pk_f32.c) */
+	if (isel_pk_f32_zero_add(s, op) || isel_pk_f32_fma_zero(s, op))
+		return true;
 	const NodeIndex *ix = c->index[op->id];
 	const TVal *a = isel_elt_words(s, s->val[op->args[0]->id]), *b = isel_elt_words(s, s->val[op->args[1]->id]);
 	if (!a || !b || !ix || a->dtype != b->dtype)
@@ -161,8 +164,13 @@ static bool select_binary(Isel *s, Op *op)
 	MOp mop = a->dtype == DT_F16 ? f16 : a->dtype == DT_F32 ? f32 : 0;
 	if (!mop)
 		return false;
-	TVal *r = isel_tval_new(s, a->dtype, a->n, ix);
 	const TVal *in_place = reusable_agprs(s, op, a, 0) ? a : reusable_agprs(s, op, b, 1) ? b : NULL;
+	TVal *r = t == DT_F32 && !in_place && !div ? isel_pk_f32_binary(s, op, a, b, ix) : NULL;
+	if (r) { /* pk_f32.c: two dwords a row */
+		s->val[op_result(op)->id] = r;
+		return true;
+	}
+	r = isel_tval_new(s, a->dtype, a->n, ix);
 	MOpnd rcp_of[2] = {{0}, {0}}; /* the last reciprocal: broadcast divisors repeat */
 	MOpnd qnan = {0};
 	for (int i = 0; i < r->nd; i++) {
@@ -237,13 +245,20 @@ static bool select_unary(Isel *s, Op *op)
 	if ((op->kind == OP_EXP2 || op->kind == OP_EXP) && !in_place) {
 		/* all elements at once: elt.c interleaves them around the hazards */
 		MOpnd *x = ARENA_NEWN(&s->c->arena, MOpnd, r->nd ? r->nd : 1);
-		for (int i = 0; i < r->nd; i++) {
-			x[i] = isel_vgpr(s, a->d[i]);
-			r->d[i] = isel_v1(s);
-			if (op->kind == OP_EXP) {
-				MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x[i]}; /* log2(e) as f32 */
-				mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
-				x[i] = t;
+		/* in a loop, tuples in, tuples out (pk_f32.c: the packed sums) */
+		bool tuples = isel_pk_f32_dests(s, a, r);
+		if (op->kind == OP_EXP && tuples) {
+			isel_pk_f32_scale(s, a, x, 0x3fb8aa3b); /* log2(e) as f32 */
+		} else {
+			for (int i = 0; i < r->nd; i++) {
+				x[i] = isel_vgpr(s, a->d[i]);
+				if (!tuples)
+					r->d[i] = isel_v1(s);
+				if (op->kind == OP_EXP) {
+					MOpnd t = isel_v1(s), u[2] = {mo_imm(0x3fb8aa3b), x[i]}; /* log2(e) as f32 */
+					mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
+					x[i] = t;
+				}
 			}
 		}
 		isel_elt_exp2_f32_n(s, r->d, x, r->nd);

@@ -67,6 +67,30 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to);
  * result; *k7fff caches the rounding constant's register. */
 MOpnd isel_elt_f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
+/* ---- pk_f32.c ---- */
+/* f32 add, sub or mul op of a and b (gathered to ix) with v_pk_add_f32 /
+ * v_pk_mul_f32 where an operand's dwords are whole VGPR tuples, inside a
+ * loop body; NULL, with nothing emitted, where no tuple qualifies. */
+TVal *isel_pk_f32_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);
+/* r's dwords made fresh (r->nd == a->nd), inside a loop body as tuples
+ * where a's dwords are whole VGPR tuples (so that the next packed op or
+ * sum takes them in pairs); false, r untouched, outside loops or where
+ * none is. */
+bool isel_pk_f32_dests(Isel *s, const TVal *a, TVal *r);
+/* x[i] = a's dword i times the f32 constant with bits k, two dwords a row
+ * where a's are whole tuples inside a loop (exp's log2(e)). */
+void isel_pk_f32_scale(Isel *s, const TVal *a, MOpnd *x, uint32_t k);
+/* The f32 sum of x[0..n) as a tree of v_pk_add_f32 where the x come in
+ * aligned pairs of one tuple, inside a loop, into *out; false (nothing
+ * emitted) else. */
+bool isel_pk_f32_sum(Isel *s, const MOpnd *x, int64_t n, MOpnd *out);
+/* add op of x and +0 whose one reader is a mul by a positive constant, in
+ * a loop: selected as nothing (the mul computes fma(x, c, +0)); true then. */
+bool isel_pk_f32_zero_add(Isel *s, Op *op);
+/* mul op reading such an add: fma(x, c, +0), two dwords a row where x is
+ * whole tuples; false when op reads none. */
+bool isel_pk_f32_fma_zero(Isel *s, Op *op);
+
 /* ---- cast_int.c ---- */
 /* a cast to or from i8, u8, i16, u16, i32 or u32 (from or to another of
  * them, f32, f16 or bf16); NULL if not one of those. */
@@ -74,6 +98,9 @@ TVal *isel_cast_int(Isel *s, const TVal *a, DType to);
 
 /* ---- compare.c ---- */
 bool isel_select_compare(Isel *s, Op *op);
+/* The constant of an i1 value the plan folded (seen through i1 casts,
+ * broadcasts and permutes): 1, 0, or -1 when not known. */
+int isel_i1_known(const Isel *s, const Value *v);
 bool isel_select_select(Isel *s, Op *op);
 
 /* ---- math.c ---- */

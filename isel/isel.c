@@ -375,7 +375,7 @@ static void select_op(Isel *s, Op *op)
 		for (int a = 0; a < op->nargs; a++)
 			if (op->args[a] && s->val[op->args[a]->id])
 				s->val[op->args[a]->id] = isel_tval_in_vgprs(s, s->val[op->args[a]->id]);
-	if (!isel_i64_guard(s, op))
+	if (!isel_i64_guard(s, op) || s->fused[op->id]) /* fused: compare.c */
 		return;
 	switch (op->kind) {
 	case OP_READ:
@@ -476,6 +476,7 @@ MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got)
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
 	region_count_uses(k->body, s.uses);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
+	s.fused = ARENA_NEWN(&c->arena, bool, k->nops);
 	int ndyn;
 	analysis_runtime_arg(k, NULL, &ndyn);
 	s.dyn = ARENA_NEWN(&c->arena, uint32_t, ndyn + 1);

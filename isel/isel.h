@@ -100,6 +100,8 @@ typedef struct Isel {
 	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
 	struct HoistedRead *hoisted; /* invariant_read.c: the reads loaded before their loop */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
+	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
+			    * reading it compute themselves: selected as nothing */
 	bool lds_swizzle;  /* lds_stage.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
 	bool lds_trial;    /* lds_stage.c: planning padded to compare: allocations past the LDS are counted, not errors */

@@ -46,6 +46,7 @@
  * per-thread values. */
 #include <string.h>
 
+#include "elt.h"
 #include "reduce.h"
 
 /* Element x (at coordinate coord along the reduced dim) or, where coord is
@@ -177,6 +178,10 @@ static MOpnd source_elem(Isel *s, RedArith *ra, const TVal **src, int nsrc, int6
 /* Step 2: the thread's n elements x pairwise (a tree, for ILP) ... */
 static MOpnd fold_tree(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
 {
+	/* f32 sums of tuples' pairs in a loop: two at a time (pk_f32.c) */
+	MOpnd pk;
+	if (ra->kind == OP_SUM && ra->dtype == DT_F32 && isel_pk_f32_sum(s, x, n, &pk))
+		return pk;
 	/* max and min: three at a time (v_max3_f32), a tree of ceil(log3 n)
 	 * levels and about n/2 instructions instead of n - 1 */
 	if (isel_red_op3(ra)) {

@@ -116,7 +116,7 @@ PREFIXES = {
     'ir': r'kernel_|op_|region_|shape_|mfunc_|mblock_|mir_|mop_|mo_|rc_|target_|addr_space|value_|graph_|con_|mma_',
     'frontend': r'load_kernel|ld_',
     'interp': r'interp_|it_|run_',
-    'passes/graph': r'analysis_|analyze_|subst_|index_|eliminate_dead_ops$',
+    'passes/graph': r'analysis_|analyze_|subst_|index_|eliminate_dead_ops$|bound_masked_loops$',
     'passes/plan': r'plan_',
     'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|relax_branches$|hoist_invariants$|eliminate_redundant$|hazard_|hz_|sched_',
     'isel': r'select_instructions$|isel_',

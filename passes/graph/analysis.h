@@ -209,6 +209,12 @@ NodeIndex *index_bitcast_scaled(Analysis *c, const NodeIndex *x, Sym *dim, int64
 /* "{M: start : size : stride, ...}" for copy number cn, SymPy syntax. */
 void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn);
 
+/* ---- mask_bound.c ---- */
+/* Each loop whose trips past some count are proven fully masked
+ * identities (causal attention's tiles above the diagonal) stops there:
+ * its trip count becomes Min(trips, that count). */
+void bound_masked_loops(Analysis *c);
+
 /* ---- dynindex.c: dynamic values with dynamic_val_mappings ---- */
 /* The index dynamic value d of mapped access op (indexed by aix) is held
  * in so that each thread has the elements its access elements take (Wave's

@@ -209,7 +209,7 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 		extent_set(w, t->dim) || !body_plain(op->body))
 		return;
 	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
-	if (!size || (t->size >= 0 && (t->trips <= 1 || t->size / t->tile < 1)))
+	if (!size || (t->size >= 0 && ((t->trips >= 0 && t->trips <= 1) || t->size / t->tile < 1)))
 		return;
 	lp->whole = sym_simplify(sc, sym_floor(sc, sym_div(sc, size, sym_int(sc, t->tile))), c->assume);
 	Sym *u = sym_symbol(sc, "$PEEL_U");
