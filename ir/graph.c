@@ -454,9 +454,9 @@ static bool region_accesses_mem(const Region *r, const Value *mem, bool write)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		bool hit = (op->kind == OP_ATOMIC_ADD && op->args[1] == mem) ||
-			   (write && op->kind == OP_WRITE && op->args[1] == mem) ||
-			   (!write && op->kind == OP_READ && op->args[0] == mem);
+		/* atomics and scatter_add read what they combine with */
+		bool rmw = op_is_atomic(op->kind) || op->kind == OP_SCATTER_ADD;
+		bool hit = op_memory(op) == mem && (rmw || (write ? op->kind == OP_WRITE : op->kind == OP_READ));
 		if (hit || (op->body && region_accesses_mem(op->body, mem, write)))
 			return true;
 	}

@@ -236,6 +236,10 @@ struct Op {
 	int nslice;      /* extract: 1; extract_slice: entries in offset/size/stride */
 	Sym **offset, **size, **stride;
 
+	Sym **alloc_ext; /* allocate: distributed_shape, one extent per dim of `shape` */
+	int padding;     /* allocate: elements at the end of the last dim's rows (in alloc_ext's) */
+	int sdim;        /* scatter_add: the memory dim (position) the index register gives */
+
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
 	bool has_type;   /* the input gave "type"; it matched the inferred type */
@@ -406,6 +410,28 @@ static inline bool op_is_binary(OpKind k) { return op_info[k].cls == OPC_BINARY;
 static inline bool op_is_compare(OpKind k) { return op_info[k].cls == OPC_COMPARE; }
 static inline bool op_is_reduce(OpKind k) { return op_info[k].cls == OPC_REDUCE; }
 static inline Value *op_result(const Op *op) { return op->nresults ? op->results[0] : NULL; }
+/* atomic_add and atomic_min: a write that combines with memory and
+ * returns the old values. */
+static inline bool op_is_atomic(OpKind k) { return k == OP_ATOMIC_ADD || k == OP_ATOMIC_MIN; }
+/* Ops that store into their memory operand: write, the atomics,
+ * scatter_add (its memory is args[2], the others' args[1]). */
+static inline bool op_stores(OpKind k) { return k == OP_WRITE || op_is_atomic(k) || k == OP_SCATTER_ADD; }
+/* The memory operand of a memory access (read, write, atomics,
+ * scatter_add), or NULL. */
+static inline Value *op_memory(const Op *op)
+{
+	switch (op->kind) {
+	case OP_READ: return op->args[0];
+	case OP_WRITE: case OP_ATOMIC_ADD: case OP_ATOMIC_MIN: return op->args[1];
+	case OP_SCATTER_ADD: return op->args[2];
+	default: return NULL;
+	}
+}
+/* A workgroup-local buffer: the result of an allocate op (Wave's
+ * tkw.allocate), held in LDS, one per workgroup. */
+static inline bool value_is_local(const Value *v) { return v->kind == VAL_RESULT && v->def->kind == OP_ALLOCATE; }
+/* A memory value: a Memory argument or an allocation. */
+static inline bool value_is_memory(const Value *v) { return v->kind == VAL_MEMORY || value_is_local(v); }
 /* sum/max/min: the reduced sources and the optional init. */
 static inline int op_reduce_nsrc(const Op *op) { return op->nargs - (op->has_init ? 1 : 0); }
 static inline Value *op_reduce_init(const Op *op)
