@@ -227,6 +227,9 @@ int mir_ndef(MOp op, uint32_t flags)
 	/* a MUBUF atomic writes its data register only when it returns */
 	if (r->fmt == FMT_MUBUF && (r->flags & IF_ATOMIC))
 		return (flags & MIF_GLC) ? 1 : 0;
+	/* a DS atomic returns the old value in its _rtn form only */
+	if (r->fmt == FMT_DS && (r->flags & IF_ATOMIC))
+		return (r->flags & IF_LOAD) ? 1 : 0;
 	if (r->dst == 0 || (r->flags & IF_STORE) || r->fmt == FMT_SOPP || r->fmt == FMT_SOPC)
 		return 0;
 	return (r->flags & IF_VOP3B) ? 2 : 1;

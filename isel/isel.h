@@ -104,6 +104,8 @@ typedef struct Isel {
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
 	bool lds_trial;    /* lds_stage.c: planning padded to compare: allocations past the LDS are counted, not errors */
 	bool lds_over;     /* ... and a pipelined loop's tiles padded, one buffer each, did not fit but may unpadded */
+	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
+	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
@@ -328,8 +330,25 @@ bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselEle
 /* The lane offset voff where all n conds hold, else one past the buffer's
  * range (the access is dropped, a load or returning atomic gives 0). */
 MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds);
-/* atomic.c */
+/* atomic.c: atomic_add and atomic_min to global memory */
 void isel_select_atomic_add(Isel *s, Op *op);
+/* Element (cn, j) of ix: the lane bits over which every lane of a wave
+ * holds the same coordinates (a reduction's result), whose copies combine
+ * once; -1 where the lanes' coordinates cannot be told apart by bits. */
+int64_t isel_repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j);
+
+/* ---- local.c: allocations (Wave's tkw.allocate) in LDS ---- */
+/* Before selection: which ops need an s_barrier before them (the
+ * accesses of allocations in program order) and the allocations' table. */
+void isel_local_plan(Isel *s);
+/* Before op: its s_barrier, if the plan put one there. */
+void isel_local_sync(Isel *s, Op *op);
+void isel_select_allocate(Isel *s, Op *op);
+void isel_select_barrier(Isel *s, Op *op);
+void isel_select_local_read(Isel *s, Op *op);
+void isel_select_local_write(Isel *s, Op *op);
+/* atomic_add, atomic_min, scatter_add on an allocation */
+void isel_select_local_combine(Isel *s, Op *op);
 
 /* ---- expr.c ---- */
 /* e = lane + uni: lane holds the terms that depend on a work-item id. */

@@ -267,7 +267,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Access
 {
 	/* the op's own mapping, when this is the op's own index (not the
 	 * cooperative load of an LDS tile) */
-	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) &&
+	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE || op_is_atomic(op->kind)) &&
 				     ix == s->c->index[op->id] ? op->mapping : NULL;
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;

@@ -1136,7 +1136,7 @@ static NodeIndex *write_index(Ctx *x, Op *op)
 	Analysis *c = x->c;
 	NodeIndex *ni = NULL;
 	Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
-	Shape wsh = op->mapping ? op->args[0]->shape : op->args[1]->shape;
+	Shape wsh = op->mapping ? op->args[0]->shape : op_memory(op)->shape;
 	/* in MMA mode a value without a role (a permuted result) is written
 	 * in its own layout */
 	if (c->mode == IM_MMA && role == R_NONE)
@@ -1225,11 +1225,11 @@ static void index_region(Ctx *x, Region *r)
 			index_region(x, op->body);
 		if (op->kind == OP_OUTPUT)
 			continue;
+		if (op->kind == OP_ALLOCATE)
+			continue; /* a memory value: its accesses are indexed */
 		if (c->mode == IM_MMA)
-			use_lay(x, op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD ? value_lay(x, op->args[0])
-				    : res                                           ? value_lay(x, res)
-										    : 0);
-		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
+			use_lay(x, op_stores(op->kind) ? value_lay(x, op->args[0]) : res ? value_lay(x, res) : 0);
+		if (op_stores(op->kind)) { /* the atomics, scatter_add: indexed as a write */
 			ni = write_index(x, op);
 		} else if (read_of_width_bitcast(x, op)) {
 			ni = NULL; /* bitcast_read_index, at the bitcast */
@@ -1361,21 +1361,25 @@ static bool check_write_races(Ctx *x, Region *r)
 			return false;
 		if (op->kind != OP_WRITE)
 			continue;
-		if (!check_write_overlap(x, op))
-			return false;
 		Value *mem = op->args[1];
+		/* an allocation is the workgroup's own, and its accesses are
+		 * ordered by barriers (isel/local.c): lanes past a window write
+		 * the values the owner does, and only the waves can collide */
+		bool local = value_is_local(mem);
+		if (!local && !check_write_overlap(x, op))
+			return false;
 		for (int d = 0; d < c->ndist; d++) {
 			const DimDist *dd = &c->dist[d];
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
 				in_mem |= mem->shape.dims[j] == dd->dim || split_slot(c, mem->shape.dims[j], dd);
-			if (in_mem || (dd->count == 1 && dd->waves <= 1))
+			if (in_mem || ((dd->count == 1 || local) && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
-			if (!red || (dd->count == 1 && red->block))
+			if (!red || ((dd->count == 1 || local) && red->block))
 				continue;
-			bool wgs = analysis_many(dd->count);
+			bool wgs = !local && analysis_many(dd->count);
 			char count[32]; /* a runtime grid has no count yet */
 			int64_t n = wgs ? dd->count : dd->waves;
 			if (n > 0)
