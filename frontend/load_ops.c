@@ -291,8 +291,8 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 	if (op_is_atomic(op->kind)) {
 		/* Wave's AtomicOp: the result (the old values) has the register's type */
 		if (mem->dtype == DT_I1 || dtype_is_f8(mem->dtype) || dtype_is_mx_narrow(mem->dtype)) {
-			ld_err(L, jvs[1], "%s on %s memory '%s': only integer, f16, bf16, f32 and f64 elements combine",
-				op_name(op->kind), dtype_name(mem->dtype), mem->name);
+			ld_err(L, jvs[1], "%s on %s memory '%s': only integer, f16, bf16, f32 and f64 elements %s",
+				op_name(op->kind), dtype_name(mem->dtype), mem->name, op->kind == OP_ATOMIC_ADD ? "add" : "combine");
 			ok = false;
 		}
 		op->results[0]->dtype = reg->dtype;

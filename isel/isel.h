@@ -330,6 +330,14 @@ bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselEle
 /* The lane offset voff where all n conds hold, else one past the buffer's
  * range (the access is dropped, a load or returning atomic gives 0). */
 MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds);
+/* The bounds that keep a store's element (at coordinate co along register
+ * dim `dim`) inside its window, into rel (at most 2; returns how many):
+ * with `wave`, the wave's window along a workgroup dim and the trip's
+ * inside the iterate over dim, else the workgroup's tile along a dim split
+ * over several workgroups. Lanes past a window hold elements another wave,
+ * trip or workgroup owns (a wave tile below the 64 lanes' run or the
+ * MMA's), which the interpreter stores from that one only. */
+int isel_window_conds(Isel *s, Op *op, Sym *dim, Sym *co, bool wave, Sym **rel);
 /* atomic.c: atomic_add and atomic_min to global memory */
 void isel_select_atomic_add(Isel *s, Op *op);
 /* Element (cn, j) of ix: the lane bits over which every lane of a wave

@@ -4,9 +4,11 @@
  *
  * Space: an allocate op takes its distributed_shape's bytes (its padding
  * included: the last dim's rows are that long) on the LDS stack at a
- * 16-byte boundary, plus 32 bytes no element uses: lanes whose element is
- * out of bounds address them instead (16 written, 16 read), since a DS
- * access has no range check. The space is the region's (isel_lds_alloc),
+ * 16-byte boundary, plus bytes no element uses: lanes whose element is
+ * out of bounds address them instead (16 they read, and 16 per wave they
+ * write: waves storing different values to one place would race, which is
+ * harmless but what the emulator's checks report), since a DS access has
+ * no range check. The space is the region's (isel_lds_alloc),
  * and space a region that ended used gets a barrier before it is reused.
  *
  * Addresses: an element's coordinate along each register dim counts from
@@ -56,7 +58,7 @@
 #include "isel.h"
 
 enum {
-	TRASH_BYTES = 32, /* 16 bytes lanes out of bounds write, 16 they read */
+	TRASH_BYTES = 16, /* per wave, the bytes its lanes out of bounds write; 16 more they read */
 	MAX_SLOTS = 64,   /* allocations one barrier plan tracks */
 	MAX_LCONDS = 4 * MAX_DIMS + 6,
 };
@@ -279,7 +281,8 @@ void isel_select_allocate(Isel *s, Op *op)
 	if (!alloc_extents(s, op, ext, &bytes))
 		return;
 	int pad = (16 - s->lds_top % 16) % 16;
-	int64_t want = pad + ((bytes + 15) & ~15) + TRASH_BYTES;
+	int waves = (s->c->wg_size[0] * s->c->wg_size[1] * s->c->wg_size[2] + 63) / 64;
+	int64_t want = pad + ((bytes + 15) & ~15) + TRASH_BYTES * (waves + 1);
 	bool reuse = false;
 	int at = want <= s->f->target->lds_bytes ? isel_lds_alloc(s, (int)want, &reuse) : -1;
 	if (at < 0) {
@@ -309,7 +312,7 @@ typedef struct LAccess {
 	const NodeIndex *ix;
 	int es;
 	int64_t base;     /* the allocation's LDS offset */
-	int64_t trash;    /* its unused bytes */
+	int64_t trash;    /* its unused bytes: 16 read, then 16 per wave written */
 	int64_t n;
 	LElem *el;
 	Vec(struct LAddr { Sym *lane; MOpnd reg; }) addrs;
@@ -480,9 +483,13 @@ static bool plan_local(Isel *s, LAccess *a, const TVal *idx)
 		int64_t cn = e / ix->epc, j = e % ix->epc;
 		Sym *lc[MAX_DIMS], *mc[MAX_DIMS];
 		for (int k = 0; k < ix->ndims; k++) {
-			Sym *co = index_coord(c, ix, k, cn, j);
+			Sym *co = index_coord(c, ix, k, cn, j), *win[2];
 			if (size[k] && !add_cond(s, a, el, sym_simplify(sc, sym_rel(sc, SYM_LT, co, size[k]), c->assume)))
 				return false;
+			int nw = op->kind == OP_READ ? 0 : isel_window_conds(s, op, ix->d[k].dim, co, true, win);
+			for (int q = 0; q < nw; q++)
+				if (!add_cond(s, a, el, sym_simplify(sc, win[q], c->assume)))
+					return false;
 			lc[k] = sym_simplify(sc, sym_sub(sc, co, base[k]), c->assume);
 		}
 		if (!m) {
@@ -599,6 +606,21 @@ static MOpnd select_by(Isel *s, uint32_t mask, MOpnd yes, MOpnd no)
 	return d;
 }
 
+/* The bytes this wave's masked lanes write: its own 16 after the 16 the
+ * masked lanes read (waves writing one place would race, harmlessly on the
+ * hardware, but the emulator's late-memory and race checks see it). */
+static MOpnd trash_of_wave(Isel *s, const LAccess *a)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *t = sym_add(sc, sym_symbol(sc, "$T0"),
+		sym_mul(sc, sym_int(sc, c->wg_size[0]),
+			sym_add(sc, sym_symbol(sc, "$T1"), sym_mul(sc, sym_int(sc, c->wg_size[1]), sym_symbol(sc, "$T2")))));
+	Sym *at = sym_add(sc, sym_int(sc, a->trash + TRASH_BYTES),
+		sym_mul(sc, sym_floor(sc, sym_div(sc, t, sym_int(sc, 64))), sym_int(sc, TRASH_BYTES)));
+	return isel_expr_lower(s, sym_simplify(sc, at, c->assume), a->op->loc);
+}
+
 /* The address of element e (its mask in *mask, UINT32_MAX for none): a
  * masked lane's goes to the unused bytes (read: the second 16). */
 static MOpnd elem_addr(Isel *s, LAccess *a, const LElem *e, bool read, uint32_t *mask, int64_t *off)
@@ -613,7 +635,7 @@ static MOpnd elem_addr(Isel *s, LAccess *a, const LElem *e, bool read, uint32_t 
 		r = d;
 		*off = 0;
 	}
-	return select_by(s, *mask, r, mo_imm(a->trash + (read ? 16 : 0)));
+	return select_by(s, *mask, r, read ? mo_imm(a->trash) : trash_of_wave(s, a));
 }
 
 /* Is byte address `bytes` (from the base, itself 16-aligned) a multiple
