@@ -297,9 +297,9 @@ static int undefined(Run *r, const Op *op, const InterpArg *a, const int64_t *mc
 	size_t n = 0;
 	for (int d = 0; d < a->rank && n < sizeof at; d++)
 		n += (size_t)snprintf(at + n, sizeof at - n, "%s%lld", d ? ", " : "", (long long)mc[d]);
-	return run_fail(r, op, "%s reads element [%s] of allocation %s, which no op stored before it (its value would "
-			       "be whatever the LDS held)",
-		op_name(op->kind), at, a->name);
+	return run_fail(r, op, "%s %s element [%s] of allocation %s, which no op stored before it (its value would be "
+			       "whatever the LDS held)",
+		op->name, op->kind == OP_READ ? "reads" : "combines into", at, a->name);
 }
 
 /* The bases an access of an allocation counts its coordinates from

@@ -221,12 +221,14 @@ void isel_local_plan(Isel *s)
 	SyncWalk w = {.s = s, .slot = slot, .mark = waves > 1};
 	SyncSet empty = {{0}};
 	walk(&w, k->body, empty, false);
-	if (w.bad && waves > 1)
-		analysis_error(c, w.bad->loc, "%s: %s inside a conditional, which may run in some waves only: a barrier "
-					  "there is not compiled (the accesses of allocations in a conditional body must "
-					  "need no barrier between them)",
-			w.bad->path, w.bad->kind == OP_CONDITIONAL ? "the accesses of an allocation need a barrier"
-								    : "a barrier");
+	if (w.bad && waves > 1 && w.bad->kind == OP_CONDITIONAL)
+		analysis_error(c, w.bad->loc, "%s: the accesses of allocations in conditional '%s' need a barrier between "
+					      "them; a barrier inside a conditional (which may run in some waves only) is not "
+					      "compiled",
+			w.bad->path, w.bad->name);
+	else if (w.bad && waves > 1)
+		analysis_error(c, w.bad->loc, "%s: %s inside a conditional (which may run in some waves only) is not compiled",
+			w.bad->path, op_name(w.bad->kind));
 }
 
 void isel_local_sync(Isel *s, Op *op)
@@ -566,12 +568,17 @@ static MOpnd addr_of(Isel *s, LAccess *a, Sym *bytes, int64_t *off)
 			return a->addrs.data[i].reg;
 		}
 	}
-	/* the expression's constant in the offset field */
+	/* the expression's constant in the offset field, when the rest is not
+	 * negative (the address adds the two unsigned: 256 - 256*i + 4*j
+	 * keeps its 256 in the register) */
 	Sym *lane = bytes;
 	int64_t k = 0;
 	if (sym_kind(bytes) == SYM_ADD && sym_is_int(sym_arg(bytes, 0), &k) && a->base + k >= 0 && a->base + k <= 65535)
 		lane = sym_simplify(sc, sym_sub(sc, bytes, sym_int(sc, k)), s->c->assume);
-	else
+	if (lane != bytes &&
+		sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, lane, sym_int(sc, 0)), s->c->assume)) != SYM_TRUE)
+		lane = bytes;
+	if (lane == bytes)
 		k = 0;
 	struct LAddr x = {lane, isel_expr_to_vgpr(s, isel_expr_lower(s, lane, a->op->loc))};
 	vec_push(&a->addrs, x);

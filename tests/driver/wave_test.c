@@ -487,6 +487,36 @@ static const WaveCase cases[] = {
 	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
 	 * (a `shared` argument: still the global tensor), the old values to c */
 	{"atomic_add_no_map.json", NULL, NULL},
+	/* test_advanced_ops.py::test_scatter_add, wave64: a tkw.allocate'd tile
+	 * zeroed, a workgroup_barrier, scatter_add along M (dim 0) of a =
+	 * arange(M*N) at index = randint(0, M), read back into b; its four
+	 * (shape, elems_per_thread) with BLOCK = the shape, one wave */
+	{"scatter_add.json -D M=3840 -D N=1 --arange a:3840,1 --randint index:3840,1,0,3840", NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 --arange a:64,64 --randint index:64,64,0,64", NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 -D LOAD_ELEMS_PER_THREAD=2 -D STORE_ELEMS_PER_THREAD=2 --arange a:64,64 "
+	 "--randint index:64,64,0,64",
+	 NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 -D LOAD_ELEMS_PER_THREAD=4 -D STORE_ELEMS_PER_THREAD=4 --arange a:64,64 "
+	 "--randint index:64,64,0,64",
+	 NULL, NULL},
+	/* test_atomic.py::test_atomic_min (2, 64): two waves min their rows
+	 * into row 0 of a tkw.allocate'd (1, BLOCK_N) buffer set to 1e6, then
+	 * read it back into both rows; a = randint(0, 10) */
+	{"atomic_min.json --randint a:2,64,0,10", NULL, NULL},
+	/* test_atomic.py::test_dyn_atomic_add (64, 4): a histogram in an
+	 * allocation, atomic_add of ones at the bins idx = randint(0, 4) names
+	 * (the register over NUMEL: see README.md) */
+	{"dyn_atomic_add.json --randint indices:64,0,4", NULL, NULL},
+	/* wave_gemm_test.py::test_explicit_shared_gemm: a and b tiles written
+	 * into tkw.allocate'd buffers, a shared_memory_barrier, read back into
+	 * the MMA; its seven (m, n, k) x block combinations */
+	{"explicit_shared_gemm.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
@@ -1350,6 +1380,9 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	take_inputs(args, " --packed ", wave_packed_input, in, sizeof in);
 	take_inputs(args, " --paged ", wave_paged_input, in, sizeof in); /* paged attention's request_indices */
 	take_inputs(args, " --mx ", wave_mx_input, in, sizeof in); /* MXFP data and e8m0 scales */
+	/* Wave's randint and arange inputs (scatter indices, histogram bins) */
+	take_inputs(args, " --randint ", wave_randint_input, in, sizeof in);
+	take_inputs(args, " --arange ", wave_arange_input, in, sizeof in);
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
