@@ -259,6 +259,15 @@ static void print_attrs(Buf *b, const Op *op)
 			buf_puts(&a, "]");
 		}
 		break;
+	case OP_ALLOCATE:
+		SEP(), buf_puts(&a, "distributed_shape ["), print_syms(&a, ", ", op->shape.rank, op->alloc_ext);
+		buf_puts(&a, "] shared");
+		if (op->padding)
+			buf_printf(&a, ", padding %d", op->padding);
+		break;
+	case OP_SCATTER_ADD:
+		SEP(), buf_printf(&a, "dim %s", sym_name(op->args[2]->shape.dims[op->sdim]));
+		break;
 	case OP_MMA: case OP_SCALED_MMA:
 		if (op->mma_type != MMA_NONE)
 			SEP(), buf_printf(&a, "mma_type %s", mma_info[op->mma_type].name);
