@@ -490,6 +490,8 @@ static void build_node(G *g, Node *n)
 	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL || n->kind == OP_SCATTER_ADD ||
 		n->kind == OP_SHARED_MEMORY_BARRIER || n->kind == OP_WORKGROUP_BARRIER)
 		nres = 0;
+	else if (n->kind == OP_TOPK)
+		nres = 2;
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
 	else if (n->kind == OP_CONDITIONAL)

@@ -391,6 +391,39 @@ static bool build_scatter_add(G *g, Node *n, Op *op, JV *jvs)
 	return ok;
 }
 
+/* topk (Wave's tkw.topk(src, k_dim, dim)): the k_dim largest elements
+ * of arg along dim, dim replaced by k_dim in place; results: the values
+ * (arg's dtype) and their coordinates along dim (i32). */
+static bool build_topk(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *a = op->args[0];
+	(void)jvs;
+	JV fd = jv_get(L, n->jv, "dim"), fk = jv_get(L, n->jv, "k_dim");
+	if (!need(L, n->jv, fd, "dim") || !need(L, n->jv, fk, "k_dim") || !(op->dim = ld_get_dim(L, fd)) ||
+		!(op->kdim = ld_get_dim(L, fk)))
+		return false;
+	int pos = shape_find(a->shape, op->dim);
+	if (pos < 0) {
+		ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to select along", a->name, ld_vstr(g, a),
+			sym_name(op->dim));
+		return false;
+	}
+	if (shape_find(a->shape, op->kdim) >= 0) {
+		ld_err(L, fk, "shape mismatch: '%s' %s has dim '%s' already: k_dim names the results' new dim", a->name,
+			ld_vstr(g, a), sym_name(op->kdim));
+		return false;
+	}
+	Shape sh = shape_new(g->k, a->shape.rank);
+	for (int i = 0; i < a->shape.rank; i++)
+		sh.dims[i] = i == pos ? op->kdim : a->shape.dims[i];
+	op->results[0]->dtype = a->dtype;
+	op->results[0]->shape = sh;
+	op->results[1]->dtype = DT_I32;
+	op->results[1]->shape = sh;
+	return true;
+}
+
 /* allocate (Wave's tkw.allocate): a buffer of `shape` and dtype in the
  * workgroup's shared memory (LDS), of `distributed_shape` elements per
  * dim; `padding` extra elements end each row of the last dim. */
@@ -913,6 +946,7 @@ static BuildFn *const op_builder[OP_COUNT] = {
 	[OP_BITCAST] = ld_build_bitcast,
 	[OP_SCALED_MMA] = ld_build_scaled_mma,
 	[OP_SCATTER_ADD] = build_scatter_add,
+	[OP_TOPK] = build_topk,
 	[OP_ALLOCATE] = build_allocate,
 	[OP_SHARED_MEMORY_BARRIER] = build_barrier,
 	[OP_WORKGROUP_BARRIER] = build_barrier,

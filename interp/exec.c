@@ -537,6 +537,7 @@ static int exec_op(Run *r, Op *op)
 	case OP_SET_SYMBOL: return interp_exec_set_symbol(r, op);
 	case OP_CUMSUM: return interp_exec_cumsum(r, op);
 	case OP_BITCAST: return interp_exec_bitcast(r, op);
+	case OP_TOPK: return interp_exec_topk(r, op);
 	case OP_SELECT: {
 		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);

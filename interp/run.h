@@ -140,6 +140,9 @@ int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *
 int interp_exec_cumsum(Run *r, const Op *op);
 int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Run *, int));
 
+/* topk.c */
+int interp_exec_topk(Run *r, const Op *op);
+
 /* bitcast.c */
 int interp_exec_bitcast(Run *r, const Op *op);
 /* scaled_mma.c: the OCP MX dot product, per 32 k one e8m0 scale */

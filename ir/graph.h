@@ -239,6 +239,7 @@ struct Op {
 	Sym **alloc_ext; /* allocate: distributed_shape, one extent per dim of `shape` */
 	int padding;     /* allocate: elements at the end of the last dim's rows (in alloc_ext's) */
 	int sdim;        /* scatter_add: the memory dim (position) the index register gives */
+	Sym *kdim;       /* topk: the dim of the k results (op->dim: the dim it selects along) */
 
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;

@@ -31,6 +31,7 @@
  *   sum/max/min   [args..., init]  (init present iff Op.has_init)
  *   apply_expr    [registers...]
  *   extract, extract_slice           [register]
+ *   topk          [arg]  (two results: the values, their i32 indices)
  *   register, scalar, self_index     []
  * "arg" of a reduction and "register" of apply_expr accept one name or a
  * list of names, so they are listed as attributes and read specially.
@@ -53,7 +54,8 @@
 	X(OPC_REDUCE, "reduce")   /* sum, max, min */ \
 	X(OPC_SCAN, "scan")       /* cumsum */ \
 	X(OPC_INDEX, "index")     /* apply_expr */ \
-	X(OPC_EXTRACT, "extract") /* extract, extract_slice */
+	X(OPC_EXTRACT, "extract") /* extract, extract_slice */ \
+	X(OPC_TOPK, "topk")       /* topk */
 
 /*  X(enum,            json name,     class,       operands,               attributes) */
 #define GRAPH_OPS(X) \
@@ -129,7 +131,8 @@
 	X(OP_CUMSUM, "cumsum", OPC_SCAN, "arg", "dim block") \
 	X(OP_APPLY_EXPR, "apply_expr", OPC_INDEX, "", "register params expr dtype") \
 	X(OP_EXTRACT, "extract", OPC_EXTRACT, "register", "offset") \
-	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride")
+	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride") \
+	X(OP_TOPK, "topk", OPC_TOPK, "arg", "k_dim dim")
 
 /* Constraint kinds: X(enum, "json kind", "fields besides kind"). */
 #define CONSTRAINT_KINDS(X) \

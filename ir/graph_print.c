@@ -265,6 +265,10 @@ static void print_attrs(Buf *b, const Op *op)
 		if (op->padding)
 			buf_printf(&a, ", padding %d", op->padding);
 		break;
+	case OP_TOPK:
+		SEP(), buf_puts(&a, "k_dim "), sym_print(&a, op->kdim);
+		SEP(), buf_puts(&a, "dim "), sym_print(&a, op->dim);
+		break;
 	case OP_SCATTER_ADD:
 		SEP(), buf_printf(&a, "dim %s", sym_name(op->args[2]->shape.dims[op->sdim]));
 		break;

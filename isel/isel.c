@@ -437,8 +437,15 @@ static void select_op(Isel *s, Op *op)
 	case OP_BITCAST:
 		isel_select_bitcast(s, op);
 		break;
+	case OP_TOPK:
+		isel_select_topk(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
+		if (it->kind == VAL_RESULT && it->def->kind == OP_TOPK) { /* the result itself */
+			s->val[op_result(op)->id] = s->val[it->id];
+			break;
+		}
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
 			analysis_error(c, op->loc, "%s: get_result of a non-iterate value", op->path);
 			return;

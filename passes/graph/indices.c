@@ -742,10 +742,11 @@ static void find_mode(Ctx *x, Region *r)
 			c->mode = IM_MMA;
 			if (mma_lay(x, op) < 0)
 				return;
-		} else if (op_is_reduce(op->kind) && c->mode == IM_READ_WRITE) {
-			c->mode = IM_REDUCE;
+		} else if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && c->mode == IM_READ_WRITE) {
+			c->mode = IM_REDUCE; /* topk selects along its dim as a reduction folds it */
 			x->reduce_dim = op->dim;
-		} else if (op_is_reduce(op->kind) && c->mode == IM_REDUCE && op->dim != x->reduce_dim) {
+		} else if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && c->mode == IM_REDUCE &&
+			   op->dim != x->reduce_dim) {
 			analysis_error(c, op->loc, "%s: reductions over two dims (%s, %s) are not compiled yet", op->path,
 				sym_name(x->reduce_dim), sym_name(op->dim));
 			return;
@@ -1279,7 +1280,7 @@ static const Op *reduced_over(Value *v, const Sym *dim, bool *seen)
 		return NULL;
 	seen[v->id] = true;
 	const Op *op = v->def;
-	if (op_is_reduce(op->kind) && op->dim == dim)
+	if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && op->dim == dim)
 		return op;
 	if (op->kind == OP_ITERATE) {
 		Op *out = vec_last(&op->body->ops);
@@ -1392,7 +1393,9 @@ static bool check_write_races(Ctx *x, Region *r)
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
 				sym_name(dd->dim), count, wgs ? "workgroups" : "waves", mem->name,
 				wgs ? "workgroups" : "waves",
-				wgs ? " by a write (atomic_add adds the partial results into memory)" : " without \"block\": true");
+				wgs                        ? " by a write (atomic_add adds the partial results into memory)"
+				: red->kind == OP_TOPK ? ""
+							 : " without \"block\": true");
 			return false;
 		}
 	}

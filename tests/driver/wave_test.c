@@ -233,11 +233,13 @@ static const WaveCase cases[] = {
 	/* test_advanced_ops.py::test_fused_softmax, f32, vector shape N = N */
 	{"fused_softmax.json -D M=2 -D N=128", NULL, NULL},
 	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
-	/* test_advanced_ops.py::test_topk, f16 values and i32 indices: the op is
-	 * not in the kernel format yet */
-	{"topk.json -D M=32 -D N=64 -D K=2", "unknown op 'topk'", NULL},
-	{"topk.json -D M=64 -D N=128 -D K=4", "unknown op 'topk'", NULL},
-	{"topk.json -D M=128 -D N=256 -D K=8", "unknown op 'topk'", NULL},
+	/* test_advanced_ops.py::test_topk (wave64), f16 values and i32
+	 * indices, one row per workgroup; the seeded fill's values repeat
+	 * (Wave's allow_duplicates): ties go to the lower index, as the format
+	 * defines and the kernel computes */
+	{"topk.json -D M=32 -D N=64 -D K=2", NULL, NULL},
+	{"topk.json -D M=64 -D N=128 -D K=4", NULL, NULL},
+	{"topk.json -D M=128 -D N=256 -D K=8", NULL, NULL},
 	/* wave_gemm_test.py::testGemmSmallTiles: BLOCK_M = BLOCK_N = BLOCK_K = 8,
 	 * one wave, a and b in shared memory, both MFMA variants, shapes
 	 * (32,32,32) and test_gemm's first (1024,5120,640) */
