@@ -28,7 +28,7 @@
  * The transfer, by op:
  *   - sources (register, scalar, self_index) and reads of the inputs: exact;
  *   - data movement (read of a buffer the graph writes, permute, broadcast,
- *     extract, get_result, select, bitcast, abs, neg, maximum, minimum,
+ *     extract, get_result, select, bitcast, topk, abs, neg, maximum, minimum,
  *     max/min reductions, comparisons, iterate/conditional results and iter
  *     args): the join (largest u, largest ua) of the operands, no rounding;
  *   - arithmetic (every other unary, binary, apply_expr; mma; sum, cumsum;
@@ -201,7 +201,7 @@ static bool moves(OpKind k)
 {
 	switch (k) {
 	case OP_ABS: case OP_NEG: case OP_MAXIMUM: case OP_MINIMUM: case OP_MAX: case OP_MIN: case OP_SELECT:
-	case OP_BITCAST: case OP_BROADCAST: case OP_PERMUTE: case OP_EXTRACT: case OP_EXTRACT_SLICE:
+	case OP_BITCAST: case OP_BROADCAST: case OP_PERMUTE: case OP_EXTRACT: case OP_EXTRACT_SLICE: case OP_TOPK:
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 		return true;
 	default:
