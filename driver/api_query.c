@@ -18,8 +18,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *targets_for(MmaType mt, DType t)
 {
 	Buf b = {0};
-	for (size_t p = 0; p < nprocessors; p++)
-		if (isel_mma_supported(mt, t, processors[p]))
+	for (size_t p = 0; p < nprocessors; p++) /* a GenericDot (isel/dot.c): f16, bf16 on every target */
+		if (mt == MMA_GENERIC_DOT ? t == DT_F16 || t == DT_BF16 : isel_mma_supported(mt, t, processors[p]))
 			buf_printf(&b, "%s%s", b.len ? " " : "", processors[p]);
 	const char *r = intern(buf_cstr(&b));
 	buf_free(&b);

@@ -510,6 +510,28 @@ Sym *kernel_subs(Kernel *k, Sym *e)
 	return sym_simplify(k->sc, r, NULL);
 }
 
+GenericDot op_generic_dot(const Kernel *k, const Op *op)
+{
+	if (op->mma_type != MMA_NONE)
+		return op->gdot;
+	const Constraint *hw = kernel_hardware(k);
+	return hw ? hw->gdot : GENERIC_DOT_DEFAULT;
+}
+
+void mma_shape(MmaType t, GenericDot g, int threads, int *m, int *n, int *kk)
+{
+	if (t != MMA_GENERIC_DOT) {
+		*m = mma_info[t].m;
+		*n = mma_info[t].n;
+		*kk = mma_info[t].k;
+		return;
+	}
+	int out = g.out_vec, lanes = g.k_mult ? threads / g.k_mult : 0;
+	*m = g.along_m ? lanes : out;
+	*n = g.along_m ? out : lanes;
+	*kk = g.k_vec * g.k_mult;
+}
+
 MmaType op_mma_type(const Kernel *k, const Op *op)
 {
 	if (op->mma_type != MMA_NONE)

@@ -104,6 +104,18 @@ extern const char *const addr_space_wave_name[AS_COUNT]; /* "GLOBAL_ADDRESS_SPAC
 
 typedef struct Kernel Kernel;
 
+/* Wave's GenericDot MMA type (constraints.py): an mma computed by dot
+ * products on the vector ALU instead of an MFMA. With along_m false
+ * (Wave's along_dim N) a wave computes an out_vec x (threads / k_mult)
+ * tile of M x N with k_vec * k_mult k per step: lane l holds row
+ * l % out_vec (the accumulator out_vec rows), column l / k_mult, and k_vec
+ * consecutive k from (l % k_mult) * k_vec; along_m swaps M and N. */
+typedef struct GenericDot {
+	int out_vec, k_vec, k_mult;
+	bool along_m;
+} GenericDot;
+#define GENERIC_DOT_DEFAULT ((GenericDot){1, 4, 1, false})
+
 /* Compile options a kernel document or the command line may give (Wave's
  * schedule, multi_buffer_count / LDS stages and waves_per_eu): 0 in a field
  * means not given. */
@@ -229,6 +241,7 @@ struct Op {
 	Mapping *mapping; /* read, write; NULL for the identity */
 	int ndyn;        /* read, write: number of mapping_dynamic_vals */
 	MmaType mma_type; /* mma: MMA_NONE = the hardware constraint's */
+	GenericDot gdot;  /* mma of MMA_GENERIC_DOT: its parameters */
 	int res_idx;     /* get_result */
 	int ninit;       /* iterate: init args (the rest of args are implicit captures) */
 	int nparams;     /* apply_expr: parameter symbols, one per register */
@@ -292,6 +305,7 @@ typedef struct Constraint {
 	int threads_per_wave;
 	int waves_per_block[3]; /* all 0 when not given */
 	MmaType mma_type;       /* default F32_16x16x16_F16 */
+	GenericDot gdot;        /* mma_type MMA_GENERIC_DOT: its parameters */
 	int nvector_shapes;
 	Sym **vs_dims;
 	Sym **vs_sizes;
@@ -395,6 +409,11 @@ static inline bool mma_is_scaled(MmaType t) { return t == MMA_F32_16x16x128_F8F6
 /* SCALE_GROUP_SIZE of Wave's mxfp_utils.py and the OCP MX block: the k one
  * e8m0 scale covers. */
 enum { MX_SCALE_GROUP = 32 };
+/* The GenericDot parameters of an mma whose type is MMA_GENERIC_DOT. */
+GenericDot op_generic_dot(const Kernel *k, const Op *op);
+/* The M x N x K shape an mma of type t (parameters g, for GenericDot)
+ * computes per step in a wave of `threads` lanes. */
+void mma_shape(MmaType t, GenericDot g, int threads, int *m, int *n, int *kk);
 
 /* The useful work of k's mma ops in FLOPs: each op once at its whole
  * symbolic shape (an iterate tiles one of its dims; it does not repeat the

@@ -171,7 +171,8 @@
 	X(MMA_F32_16x16x32_BF16, "F32_16x16x32_BF16", 16, 16, 32, DT_BF16, DT_F32, 1) \
 	X(MMA_F32_32x32x16_BF16, "F32_32x32x16_BF16", 32, 32, 16, DT_BF16, DT_F32, 1) \
 	X(MMA_F32_16x16x128_F8F6F4, "F32_16x16x128_F8F6F4", 16, 16, 128, DT_F4E2M1FN, DT_F32, 1) \
-	X(MMA_F32_32x32x64_F8F6F4, "F32_32x32x64_F8F6F4", 32, 32, 64, DT_F4E2M1FN, DT_F32, 1)
+	X(MMA_F32_32x32x64_F8F6F4, "F32_32x32x64_F8F6F4", 32, 32, 64, DT_F4E2M1FN, DT_F32, 1) \
+	X(MMA_GENERIC_DOT, "GenericDot", 0, 0, 0, DT_F16, DT_F32, 0) /* shape: GenericDot (graph.h) */
 
 /* Address spaces of Memory arguments: X(enum, "json name", "Wave's name"). */
 #define ADDR_SPACES(X) \

@@ -415,7 +415,10 @@ static void select_op(Isel *s, Op *op)
 			isel_select_register(s, op);
 		break;
 	case OP_MMA:
-		isel_select_mma(s, op);
+		if (op_mma_type(c->k, op) == MMA_GENERIC_DOT)
+			isel_select_dot(s, op); /* dot.c */
+		else
+			isel_select_mma(s, op);
 		break;
 	case OP_SCALED_MMA:
 		isel_select_scaled_mma(s, op);

@@ -394,6 +394,9 @@ bool isel_same_index(const NodeIndex *a, const NodeIndex *b);
  * dtypes (mma.c's isel_select_register). */
 bool isel_select_const_register(Isel *s, Op *op);
 
+/* ---- dot.c: mma ops of Wave's GenericDot type ---- */
+void isel_select_dot(Isel *s, Op *op);
+
 /* ---- topk.c ---- */
 void isel_select_topk(Isel *s, Op *op);
 

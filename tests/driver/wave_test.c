@@ -270,6 +270,27 @@ static const WaveCase cases[] = {
 	{"wg_gemm_vmfma_32x32x16_k8.json -D M=17 -D N=23 -D K=32", NULL, NULL},
 	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
+	/* wave_gemm_test.py::testGemmDot: GenericDot MMA types (dot products
+	 * on the vector ALU), (64, 64, 64), BLOCK 4x64x16 along N and 64x4x16
+	 * along M, a and b shared, schedule none; static and M, N, K dynamic;
+	 * Wave's xfails (out_vec_size 2 and 4) are rejections here */
+	{"gemm_dot_m_kvec4.json", NULL, NULL},
+	{"gemm_dot_m_kmult4.json", NULL, NULL},
+	{"gemm_dot_n.json", NULL, NULL},
+	{"gemm_dot_n_kmult2.json", NULL, NULL},
+	{"gemm_dot_n_kmult4.json", NULL, NULL},
+	{"gemm_dot_n_kvec1.json", NULL, NULL},
+	{"gemm_dot_n_kvec2.json", NULL, NULL},
+	{"gemm_dot_dyn_m_kvec4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_m_kmult4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kmult2.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kmult4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kvec1.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kvec2.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_m_out4.json", "GenericDot with out_vec_size 4 and k_mult 1 is not compiled yet", NULL},
+	{"gemm_dot_n_out2.json", "GenericDot with out_vec_size 2 and k_mult 1 is not compiled yet", NULL},
+	{"gemm_dot_n_out4.json", "GenericDot with out_vec_size 4 and k_mult 1 is not compiled yet", NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	/* testGemmDumpOverrideSchedule's bf16 datatype (get_gemm_kernel, bf16
