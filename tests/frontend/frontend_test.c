@@ -1152,6 +1152,9 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("frontend");
 	TCase *tc = tcase_create("valid");
+	/* schema_matches_tables runs Python's jsonschema twice: seconds on a
+	 * loaded machine, past Check's default 4 s */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, valid_gemm_out_of_order);
 	tcase_add_test(tc, scalar_arguments);
 	tcase_add_test(tc, valid_symbols_resolve);
