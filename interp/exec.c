@@ -53,7 +53,9 @@ static bool plain_gemm_body(const Op *op)
 	const Op *mma = NULL;
 	for (size_t i = 0; i + 1 < b->ops.len; i++) {
 		const Op *o = b->ops.data[i];
-		if (o->kind == OP_READ && !o->mapping)
+		/* (not an allocation: its coordinates count from the trip's
+		 * window, which one merged trip would change) */
+		if (o->kind == OP_READ && !o->mapping && !value_is_local(o->args[0]))
 			continue;
 		if (o->kind == OP_CAST && o->args[0]->kind == VAL_RESULT && o->args[0]->def->parent == b)
 			continue;

@@ -23,8 +23,13 @@ static const char *const targets[] = {"gfx942", "gfx90a"};
  * histogram_rtn: four waves, the old values of the adds summed per bin
  * into a second allocation (the same in any order of the adds);
  * cond_swap: an exec-masked conditional reading the other wave's row: the
- * barrier goes before the conditional. */
-static const char *const passing[] = {"rotate_rows", "transpose_f16", "histogram", "histogram_rtn", "cond_swap"};
+ * barrier goes before the conditional;
+ * gemm_alloc_a: A stored whole into an allocation before the K loop and
+ * read as the MMA's operand through a mapping over $ARGK (the coordinates
+ * count from the trip's window); gemm_alloc_tile0: the same read without
+ * the mapping, so every trip takes the allocation's first K tile. */
+static const char *const passing[] = {"rotate_rows", "transpose_f16", "histogram", "histogram_rtn", "cond_swap",
+	"gemm_alloc_a", "gemm_alloc_tile0"};
 
 START_TEST(local_kernels_pass)
 {
