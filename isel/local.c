@@ -255,11 +255,12 @@ static bool alloc_extents(Isel *s, const Op *a, int64_t *ext, int64_t *bytes)
 		ext[i] = analysis_int(c, a->alloc_ext[i], a->loc, "distributed_shape");
 		if (c->failed)
 			return false;
-		if (ext[i] < 1 || (i == v->shape.rank - 1 && ext[i] <= a->padding) || ext[i] > 65536 ||
-			(*bytes *= ext[i]) > 65536) {
-			analysis_error(c, a->loc, "%s: allocation %s of %lld bytes or more does not fit in LDS (64 KiB; "
-						  "an extent below 1 or all padding is no allocation either)",
-				a->path, v->name, (long long)*bytes);
+		int64_t lds = s->f->target->lds_bytes;
+		if (ext[i] < 1 || (i == v->shape.rank - 1 && ext[i] <= a->padding) || ext[i] > lds ||
+			(*bytes *= ext[i]) > lds) {
+			analysis_error(c, a->loc, "%s: allocation %s of %lld bytes or more does not fit in the %lld bytes of "
+						  "LDS (an extent below 1 or all padding is no allocation either)",
+				a->path, v->name, (long long)*bytes, (long long)lds);
 			return false;
 		}
 	}
