@@ -63,12 +63,11 @@ static const char *access_mode(Analysis *c, const Value *mem)
 	bool rd = false, wr = false;
 	for (size_t i = 0; i < c->k->op_list.len; i++) {
 		const Op *op = c->k->op_list.data[i];
-		if (op->kind == OP_READ && op->args[0] == mem)
-			rd = true;
-		if (op->kind == OP_WRITE && op->args[1] == mem)
-			wr = true;
-		if (op->kind == OP_ATOMIC_ADD && op->args[1] == mem) /* reads and writes it */
-			rd = wr = true;
+		if (op_memory(op) != mem)
+			continue;
+		/* the atomics and scatter_add read and write it */
+		rd |= op->kind != OP_WRITE;
+		wr |= op->kind != OP_READ;
 	}
 	return rd && wr ? "readwrite" : wr ? "write" : "read";
 }

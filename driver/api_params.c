@@ -51,8 +51,9 @@ static void describe_buffer(Kernel *v, const Value *m, size_t i, Arena *a, wavec
 	p->bytes = !known ? 0 : count > UINT64_MAX / p->element_size ? UINT64_MAX : count * p->element_size;
 	for (size_t j = 0; j < v->op_list.len; j++) {
 		const Op *op = v->op_list.data[j];
-		p->reads |= (op->kind == OP_READ && op->args[0] == m) || (op->kind == OP_ATOMIC_ADD && op->args[1] == m);
-		p->writes |= (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == m;
+		/* the atomics and scatter_add read what they combine with */
+		p->reads |= op_memory(op) == m && op->kind != OP_WRITE;
+		p->writes |= op_memory(op) == m && op_stores(op->kind);
 	}
 }
 

@@ -18,8 +18,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *targets_for(MmaType mt, DType t)
 {
 	Buf b = {0};
-	for (size_t p = 0; p < nprocessors; p++)
-		if (isel_mma_supported(mt, t, processors[p]))
+	for (size_t p = 0; p < nprocessors; p++) /* a GenericDot (isel/dot.c): f16, bf16 on every target */
+		if (mt == MMA_GENERIC_DOT ? t == DT_F16 || t == DT_BF16 : isel_mma_supported(mt, t, processors[p]))
 			buf_printf(&b, "%s%s", b.len ? " " : "", processors[p]);
 	const char *r = intern(buf_cstr(&b));
 	buf_free(&b);
@@ -83,7 +83,9 @@ wavecc_status wavecc_mma_type(size_t i, wavecc_mma_type_info *info)
 		return WAVECC_EARG;
 	ready();
 	const MmaInfo *m = &mma_info[i];
-	wavecc_mma_type_info r = {sizeof r, m->name, m->m, m->n, m->k, dtype_name(m->in), dtype_name(m->acc), m->native,
+	int sm, sn, sk; /* a GenericDot's shape: its default parameters' on 64 lanes */
+	mma_shape((MmaType)i, GENERIC_DOT_DEFAULT, 64, &sm, &sn, &sk);
+	wavecc_mma_type_info r = {sizeof r, m->name, sm, sn, sk, dtype_name(m->in), dtype_name(m->acc), m->native,
 		mma_targets[i][0], mma_targets[i][1], mma_targets[i][2]};
 	return copy_out(info, &r, sizeof r, sizeof r);
 }

@@ -28,7 +28,7 @@
  * The transfer, by op:
  *   - sources (register, scalar, self_index) and reads of the inputs: exact;
  *   - data movement (read of a buffer the graph writes, permute, broadcast,
- *     extract, get_result, select, bitcast, abs, neg, maximum, minimum,
+ *     extract, get_result, select, bitcast, topk, abs, neg, maximum, minimum,
  *     max/min reductions, comparisons, iterate/conditional results and iter
  *     args): the join (largest u, largest ua) of the operands, no rounding;
  *   - arithmetic (every other unary, binary, apply_expr; mma; sum, cumsum;
@@ -38,7 +38,9 @@
  *     their summed operands' u into ua;
  *   - cast: a rounding at the target dtype only of a value that is not exact
  *     (the same value rounds the same way on both sides);
- *   - write and atomic_add: the memory value joins what is stored into it.
+ *   - write, atomic_add, atomic_min, scatter_add (its sum as atomic_add's):
+ *     the memory value (an argument's or an allocation's) joins what is
+ *     stored into it.
  * Integer results join their operands and add no rounding (their compare is
  * exact anyway). A buffer's level is the precision whose unit roundoff is
  * the larger of its u and its own dtype's; the tolerance is that level's row
@@ -199,7 +201,7 @@ static bool moves(OpKind k)
 {
 	switch (k) {
 	case OP_ABS: case OP_NEG: case OP_MAXIMUM: case OP_MINIMUM: case OP_MAX: case OP_MIN: case OP_SELECT:
-	case OP_BITCAST: case OP_BROADCAST: case OP_PERMUTE: case OP_EXTRACT: case OP_EXTRACT_SLICE:
+	case OP_BITCAST: case OP_BROADCAST: case OP_PERMUTE: case OP_EXTRACT: case OP_EXTRACT_SLICE: case OP_TOPK:
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
 		return true;
 	default:
@@ -219,13 +221,20 @@ static void walk_op(Walk *w, const Op *op)
 	case OP_WRITE:
 		grow(w, op->args[1], of(w, op->args[0]));
 		return;
-	case OP_ATOMIC_ADD: {
-		const Value *mem = op->args[1];
+	case OP_ATOMIC_ADD: case OP_SCATTER_ADD: {
+		const Value *mem = op_memory(op);
 		Prec lhs = of(w, op->args[0]);
 		grow(w, mem, summed(rounded(join(lhs, of(w, mem)), mem->dtype, op), lhs, op));
-		grow(w, res, of(w, mem));
+		if (res)
+			grow(w, res, of(w, mem));
 		return;
 	}
+	case OP_ATOMIC_MIN: /* picks one of two values: no rounding */
+		grow(w, op->args[1], of(w, op->args[0]));
+		grow(w, res, of(w, op->args[1]));
+		return;
+	case OP_ALLOCATE: case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER:
+		return;
 	case OP_MMA: case OP_SCALED_MMA: {
 		/* scaled_mma: the scales are powers of two, exact */
 		bool sc = op->kind == OP_SCALED_MMA;

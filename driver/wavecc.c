@@ -238,8 +238,9 @@ static wavecc_status kernel_arg(ApiCall *call, const wavecc_kernel *k, size_t i,
 	info->bytes = count == UINT64_MAX ? UINT64_MAX : count * info->element_size;
 	for (size_t j = 0; j < v->op_list.len; j++) {
 		const Op *op = v->op_list.data[j];
-		info->reads |= (op->kind == OP_READ && op->args[0] == a) || (op->kind == OP_ATOMIC_ADD && op->args[1] == a);
-		info->writes |= (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == a;
+		/* the atomics and scatter_add read what they combine with */
+		info->reads |= op_memory(op) == a && op->kind != OP_WRITE;
+		info->writes |= op_memory(op) == a && op_stores(op->kind);
 	}
 	return WAVECC_OK;
 }

@@ -222,14 +222,9 @@ static void load_hardware(Ld *L, JV c, Constraint *hw)
 				hw->waves_per_block[i] = (int)x;
 	}
 	f = jv_get(L, c, "mma_type");
-	const char *s;
-	if (f.v && get_string(L, f, &s)) {
-		hw->mma_type = mma_from_name(s);
-		if (hw->mma_type == MMA_NONE) {
-			ld_err_unknown_mma(L, f, s);
-			hw->mma_type = MMA_F32_16x16x16_F16;
-		}
-	}
+	hw->gdot = GENERIC_DOT_DEFAULT;
+	if (f.v && !ld_get_mma_type(L, f, &hw->mma_type, &hw->gdot))
+		hw->mma_type = MMA_F32_16x16x16_F16;
 	f = jv_get(L, c, "vector_shapes");
 	if (f.v && !json_is_object(f.v))
 		wrong_type(L, f, "an object (dim: size)");

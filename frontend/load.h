@@ -57,6 +57,10 @@ void ld_hint_name(Ld *L, const char *word, const char *const *names, size_t n);
  * hint; and that for an MMA type name. */
 void ld_err_unknown(Ld *L, JV at, const char *what, const char *s, const char *const *names, size_t n);
 void ld_err_unknown_mma(Ld *L, JV f, const char *s);
+/* An mma_type: a name of the MMA table (Wave's MMAType) or a GenericDot,
+ * given as "GenericDot" (Wave's defaults) or as an object {"kind":
+ * "GenericDot", "out_vec_size", "k_vec_size", "k_mult", "along_dim"}. */
+bool ld_get_mma_type(Ld *L, JV f, MmaType *t, GenericDot *g);
 bool ld_get_dtype(Ld *L, JV v, DType *out);
 bool ld_is_identifier(const char *s);
 

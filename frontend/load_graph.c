@@ -197,6 +197,7 @@ static bool node_refs(G *g, Node *n, Refs *out)
 	case OP_READ:
 	case OP_WRITE:
 	case OP_ATOMIC_ADD:
+	case OP_ATOMIC_MIN:
 		f = jv_get(L, n->jv, "mapping_dynamic_vals");
 		if (f.v)
 			ok &= ref_list(g, f, false, out);
@@ -486,8 +487,11 @@ static void build_node(G *g, Node *n)
 	if (!operand_values(g, n, &vals, &nv, &jvs))
 		return; /* poisoned by an earlier error */
 	int nres = 1;
-	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL)
+	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL || n->kind == OP_SCATTER_ADD ||
+		n->kind == OP_SHARED_MEMORY_BARRIER || n->kind == OP_WORKGROUP_BARRIER)
 		nres = 0;
+	else if (n->kind == OP_TOPK)
+		nres = 2;
 	else if (n->kind == OP_ITERATE)
 		nres = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
 	else if (n->kind == OP_CONDITIONAL)
@@ -505,11 +509,19 @@ static void build_node(G *g, Node *n)
 	op->path = arena_strdup(&g->k->arena, n->jv.path);
 	if (!load_src(g, n, op))
 		return;
-	/* Memory arguments only feed read/write (and mma, rejected below). */
+	/* Memory arguments and allocations only feed the memory ops' memory
+	 * operand, and an iterate's or conditional's implicit captures (Wave
+	 * lists an allocation its body uses there). */
+	int caps = n->kind == OP_ITERATE || n->kind == OP_CONDITIONAL
+			   ? nv - (int)json_array_size(json_object_get(n->jv.v, "implicit_captures"))
+			   : nv;
 	for (int i = 0; i < nv; i++) {
-		bool mem_ok = (n->kind == OP_READ && i == 0) || ((n->kind == OP_WRITE || n->kind == OP_ATOMIC_ADD) && i == 1);
-		if (vals[i] && vals[i]->kind == VAL_MEMORY && !mem_ok) {
-			ld_err(L, jvs[i], "'%s' is a memory argument; read it first", vals[i]->name);
+		bool mem_ok = (n->kind == OP_READ && i == 0) ||
+			      ((n->kind == OP_WRITE || op_is_atomic(n->kind)) && i == 1) || (n->kind == OP_SCATTER_ADD && i == 2) ||
+			      i >= caps;
+		if (vals[i] && value_is_memory(vals[i]) && !mem_ok) {
+			ld_err(L, jvs[i], "'%s' is %s; read it first", vals[i]->name,
+				vals[i]->kind == VAL_MEMORY ? "a memory argument" : "an allocation");
 			return;
 		}
 	}

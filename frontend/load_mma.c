@@ -56,17 +56,9 @@ bool ld_get_op_mma_type(G *g, Node *n, Op *op)
 {
 	Ld *L = g->L;
 	JV f = jv_get(L, n->jv, "mma_type");
-	const char *s;
 	if (!f.v)
 		return true;
-	if (!get_string(L, f, &s))
-		return false;
-	op->mma_type = mma_from_name(s);
-	if (op->mma_type == MMA_NONE) {
-		ld_err_unknown_mma(L, f, s);
-		return false;
-	}
-	return true;
+	return ld_get_mma_type(L, f, &op->mma_type, &op->gdot); /* a name, or a GenericDot */
 }
 
 /* The dims of an mma's or a scaled_mma's lhs, rhs and acc (jvs: where each
@@ -129,6 +121,12 @@ bool ld_build_mma(G *g, Node *n, Op *op, JV *jvs)
 	if (!ld_check_mma_dims(g, n, lhs, rhs, acc, jvs, &kd))
 		return false;
 	MmaType mt = op_mma_type(g->k, op);
+	if (mt == MMA_GENERIC_DOT && (!dtype_is_float(lhs->dtype) || dtype_is_f8(lhs->dtype) ||
+				      dtype_is_mx_narrow(lhs->dtype))) {
+		ld_err(L, jvs[0], "dtype mismatch: a GenericDot takes f16, bf16, f32 or f64 operands, '%s' is %s",
+			lhs->name, ld_vstr(g, lhs));
+		return false;
+	}
 	if (mt != MMA_NONE && mma_is_scaled(mt)) {
 		JV f = jv_get(L, n->jv, "mma_type");
 		ld_err(L, f.v ? f : n->jv, "%s is a scaled MMA type (Wave's ScaledMMAType): it is scaled_mma's, with "
@@ -138,7 +136,8 @@ bool ld_build_mma(G *g, Node *n, Op *op, JV *jvs)
 	}
 	if (mt != MMA_NONE) {
 		const MmaInfo *mi = &mma_info[mt];
-		if (!mma_dtype_ok(mi->in, lhs->dtype)) {
+		/* a GenericDot takes any float operands (cast to the accumulator's) */
+		if (mt != MMA_GENERIC_DOT && !mma_dtype_ok(mi->in, lhs->dtype)) {
 			ld_err(L, jvs[0], "dtype mismatch: %s takes %s operands, '%s' is %s", mi->name,
 				dtype_name(mi->in), lhs->name, ld_vstr(g, lhs));
 			return false;

@@ -232,13 +232,13 @@ static Shape map_shape(int n, Sym **dims)
 static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
-	/* atomic_add has write's operand layout (graph_ops.h) */
-	bool is_write = op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD;
+	/* the atomics have write's operand layout (graph_ops.h) */
+	bool is_write = op->kind == OP_WRITE || op_is_atomic(op->kind);
 	Value *mem = op->args[is_write ? 1 : 0];
 	JV mjv = jvs[is_write ? 1 : 0];
 	bool ok = get_ept(g, n, op);
-	if (mem->kind != VAL_MEMORY) {
-		ld_err(L, mjv, "'%s' is not a memory argument", mem->name);
+	if (!value_is_memory(mem)) {
+		ld_err(L, mjv, "'%s' is not a memory argument or an allocation", mem->name);
 		return false;
 	}
 	JV f = jv_get(L, n->jv, "mapping");
@@ -288,11 +288,11 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		return false;
 	}
 	ok &= dtype_eq(g, n, jvs[0], op_name(op->kind), reg, mem);
-	if (op->kind == OP_ATOMIC_ADD) {
+	if (op_is_atomic(op->kind)) {
 		/* Wave's AtomicOp: the result (the old values) has the register's type */
 		if (mem->dtype == DT_I1 || dtype_is_f8(mem->dtype) || dtype_is_mx_narrow(mem->dtype)) {
-			ld_err(L, jvs[1], "atomic_add on %s memory '%s': only integer, f16, bf16, f32 and f64 elements add",
-				dtype_name(mem->dtype), mem->name);
+			ld_err(L, jvs[1], "%s on %s memory '%s': only integer, f16, bf16, f32 and f64 elements %s",
+				op_name(op->kind), dtype_name(mem->dtype), mem->name, op->kind == OP_ATOMIC_ADD ? "add" : "combine");
 			ok = false;
 		}
 		op->results[0]->dtype = reg->dtype;
@@ -311,6 +311,191 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		ok = false;
 	}
 	return ok;
+}
+
+static bool get_expr_list(G *g, JV f, int *n, Sym ***out);
+static bool get_op_dtype(G *g, Node *n, Op *op);
+
+/* scatter_add (Wave's tkw.scatter_add): register_src added element by
+ * element into `memory` at the place a write of it would go, with the
+ * coordinate along memory dim `dim` (its position, or its name) replaced
+ * by register_idx's element; no result. */
+static bool build_scatter_add(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *src = op->args[0], *idx = op->args[1], *mem = op->args[2];
+	bool ok = get_ept(g, n, op);
+	if (!value_is_memory(mem)) {
+		ld_err(L, jvs[2], "'%s' is not a memory argument or an allocation", mem->name);
+		return false;
+	}
+	ok &= dtype_eq(g, n, jvs[0], "scatter_add", src, mem);
+	if (mem->dtype == DT_I1 || dtype_is_f8(mem->dtype) || dtype_is_mx_narrow(mem->dtype)) {
+		ld_err(L, jvs[2], "scatter_add on %s memory '%s': only integer, f16, bf16, f32 and f64 elements add",
+			dtype_name(mem->dtype), mem->name);
+		ok = false;
+	}
+	if (!ld_is_int_dtype(idx->dtype)) {
+		ld_err(L, jvs[1], "scatter_add's register_idx '%s' must have an integer dtype, got %s", idx->name,
+			ld_vstr(g, idx));
+		ok = false;
+	}
+	if (!ld_same_set(idx->shape, src->shape)) {
+		ld_err(L, jvs[1], "shape mismatch: register_idx '%s' %s must have the dims of register_src '%s' %s",
+			idx->name, ld_vstr(g, idx), src->name, ld_vstr(g, src));
+		ok = false;
+	}
+	JV f = jv_get(L, n->jv, "dim");
+	long long d = -1;
+	if (!need(L, n->jv, f, "dim"))
+		return false;
+	if (json_is_string(f.v)) {
+		Sym *ds = ld_get_dim(L, f);
+		if (!ds)
+			return false;
+		d = shape_find(mem->shape, ds);
+		if (d < 0) {
+			ld_err(L, f, "'%s' is not a dim of '%s' %s", sym_name(ds), mem->name, ld_vstr(g, mem));
+			return false;
+		}
+	} else if (!get_int(L, f, 0, mem->shape.rank - 1, &d)) {
+		return false;
+	}
+	op->sdim = (int)d;
+	f = jv_get(L, n->jv, "mapping");
+	if (f.v) {
+		if (!(op->mapping = get_mapping(g, f)))
+			return false;
+		ld_mapping_set_symbols(g, n, op->mapping);
+		if (op->mapping->ndyn) {
+			ld_err(L, f, "scatter_add's mapping takes no dynamic values (register_idx gives the scattered "
+				     "coordinate)");
+			return false;
+		}
+		Mapping *m = op->mapping;
+		if (!ld_same_set(map_shape(m->nout, m->out_dims), mem->shape)) {
+			ld_err(L, f, "shape mismatch: the mapping's outputs dims %s must be the dims of '%s' %s",
+				ld_tstr(g, mem->dtype, map_shape(m->nout, m->out_dims)), mem->name, ld_vstr(g, mem));
+			ok = false;
+		}
+		if (!ld_same_set(map_shape(m->nin, m->in_dims), src->shape)) {
+			ld_err(L, f, "shape mismatch: the mapping's inputs dims %s must be the dims of '%s' %s",
+				ld_tstr(g, src->dtype, map_shape(m->nin, m->in_dims)), src->name, ld_vstr(g, src));
+			ok = false;
+		}
+	} else if (!ld_subset(src->shape, mem->shape)) {
+		ld_err(L, jvs[0], "shape mismatch: register '%s' %s has dims that memory '%s' %s lacks", src->name,
+			ld_vstr(g, src), mem->name, ld_vstr(g, mem));
+		ok = false;
+	}
+	return ok;
+}
+
+/* topk (Wave's tkw.topk(src, k_dim, dim)): the k_dim largest elements
+ * of arg along dim, dim replaced by k_dim in place; results: the values
+ * (arg's dtype) and their coordinates along dim (i32). */
+static bool build_topk(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *a = op->args[0];
+	(void)jvs;
+	JV fd = jv_get(L, n->jv, "dim"), fk = jv_get(L, n->jv, "k_dim");
+	if (!need(L, n->jv, fd, "dim") || !need(L, n->jv, fk, "k_dim") || !(op->dim = ld_get_dim(L, fd)) ||
+		!(op->kdim = ld_get_dim(L, fk)))
+		return false;
+	int pos = shape_find(a->shape, op->dim);
+	if (pos < 0) {
+		ld_err(L, fd, "shape mismatch: '%s' %s has no dim '%s' to select along", a->name, ld_vstr(g, a),
+			sym_name(op->dim));
+		return false;
+	}
+	if (shape_find(a->shape, op->kdim) >= 0) {
+		ld_err(L, fk, "shape mismatch: '%s' %s has dim '%s' already: k_dim names the results' new dim", a->name,
+			ld_vstr(g, a), sym_name(op->kdim));
+		return false;
+	}
+	Shape sh = shape_new(g->k, a->shape.rank);
+	for (int i = 0; i < a->shape.rank; i++)
+		sh.dims[i] = i == pos ? op->kdim : a->shape.dims[i];
+	op->results[0]->dtype = a->dtype;
+	op->results[0]->shape = sh;
+	op->results[1]->dtype = DT_I32;
+	op->results[1]->shape = sh;
+	return true;
+}
+
+/* allocate (Wave's tkw.allocate): a buffer of `shape` and dtype in the
+ * workgroup's shared memory (LDS), of `distributed_shape` elements per
+ * dim; `padding` extra elements end each row of the last dim. */
+static bool build_allocate(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	Value *res = op_result(op);
+	(void)jvs;
+	JV f = jv_get(L, n->jv, "shape");
+	if (!need(L, n->jv, f, "shape") || !ld_get_shape(L, f, &op->shape) || !get_op_dtype(g, n, op))
+		return false;
+	if (op->shape.rank < 1) {
+		ld_err(L, f, "an allocation needs at least one dim");
+		return false;
+	}
+	int nd;
+	f = jv_get(L, n->jv, "distributed_shape");
+	if (!need(L, n->jv, f, "distributed_shape") || !get_expr_list(g, f, &nd, &op->alloc_ext))
+		return false;
+	if (nd != op->shape.rank) {
+		ld_err(L, f, "distributed_shape has %d entries for the %d dims of shape", nd, op->shape.rank);
+		return false;
+	}
+	for (int i = 0; i < nd; i++) {
+		int64_t v;
+		if (!sym_is_int(kernel_subs(g->k, op->alloc_ext[i]), &v) || v < 1 || v > (1 << 20)) {
+			ld_err(L, jv_at(L, f, (size_t)i), "distributed_shape entry '%s' must have an integer value in "
+							  "[1, 2^20] (an allocation's size is fixed when the kernel is compiled)",
+				sym_str(g->k->sc, op->alloc_ext[i]));
+			return false;
+		}
+	}
+	f = jv_get(L, n->jv, "address_space");
+	const char *space;
+	if (f.v) {
+		if (!get_string(L, f, &space))
+			return false;
+		AddrSpace as = addr_space_from_name(space);
+		KSymbol *s = as == AS_COUNT ? kernel_symbol(g->k, space) : NULL;
+		if (s && s->kind == SYMK_ADDRESS_SPACE)
+			as = s->space;
+		if (as != AS_SHARED) {
+			ld_err(L, f, "allocate in address space '%s': only shared memory (\"shared\", "
+				     "SHARED_ADDRESS_SPACE or a symbol standing for it) is allocated",
+				space);
+			return false;
+		}
+	}
+	f = jv_get(L, n->jv, "padding");
+	long long pad = 0;
+	if (f.v && !get_int(L, f, 0, 1 << 16, &pad))
+		return false;
+	op->padding = (int)pad;
+	res->shape = op->shape;
+	res->space = AS_SHARED;
+	return true;
+}
+
+/* shared_memory_barrier and workgroup_barrier: Wave's flags are booleans
+ * and change nothing here. */
+static bool build_barrier(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	bool b;
+	(void)op, (void)jvs;
+	const char *flags[] = {"wait_async_ops", "tensor_wait"};
+	for (int i = 0; i < 2; i++) {
+		JV f = jv_get(L, n->jv, flags[i]);
+		if (f.v && !get_bool(L, f, &b))
+			return false;
+	}
+	return true;
 }
 
 /* Broadcast result of shapes a and b; false if neither contains the other. */
@@ -760,6 +945,11 @@ static BuildFn *const op_builder[OP_COUNT] = {
 	[OP_SET_SYMBOL] = ld_build_set_symbol,
 	[OP_BITCAST] = ld_build_bitcast,
 	[OP_SCALED_MMA] = ld_build_scaled_mma,
+	[OP_SCATTER_ADD] = build_scatter_add,
+	[OP_TOPK] = build_topk,
+	[OP_ALLOCATE] = build_allocate,
+	[OP_SHARED_MEMORY_BARRIER] = build_barrier,
+	[OP_WORKGROUP_BARRIER] = build_barrier,
 };
 
 static BuildFn *const class_builder[OPC_COUNT] = {

@@ -72,6 +72,52 @@ void ld_err_unknown_mma(Ld *L, JV f, const char *s)
 	ld_err_unknown(L, f, "mma_type", s, names, MMA_COUNT);
 }
 
+bool ld_get_mma_type(Ld *L, JV f, MmaType *t, GenericDot *g)
+{
+	const char *s;
+	*g = GENERIC_DOT_DEFAULT;
+	if (json_is_object(f.v)) { /* Wave's GenericDot(out_vec_size, k_vec_size, k_mult, along_dim) */
+		check_fields(L, f, "kind out_vec_size k_vec_size k_mult along_dim", NULL);
+		JV k = jv_get(L, f, "kind");
+		if (!need(L, f, k, "kind") || !get_string(L, k, &s))
+			return false;
+		if (strcmp(s, "GenericDot") != 0) {
+			ld_err(L, k, "unknown mma_type kind '%s' (an object mma_type is a \"GenericDot\")", s);
+			return false;
+		}
+		static const char *const fields[] = {"out_vec_size", "k_vec_size", "k_mult"};
+		int *dst[] = {&g->out_vec, &g->k_vec, &g->k_mult};
+		for (int i = 0; i < 3; i++) {
+			JV x = jv_get(L, f, fields[i]);
+			long long v;
+			if (x.v && !get_int(L, x, 1, 64, &v))
+				return false;
+			if (x.v)
+				*dst[i] = (int)v;
+		}
+		JV a = jv_get(L, f, "along_dim");
+		if (a.v) {
+			if (!get_string(L, a, &s))
+				return false;
+			if (strcmp(s, "M") != 0 && strcmp(s, "N") != 0) {
+				ld_err(L, a, "along_dim '%s' must be \"M\" or \"N\" (Wave's MMAOperand.M or .N)", s);
+				return false;
+			}
+			g->along_m = s[0] == 'M';
+		}
+		*t = MMA_GENERIC_DOT;
+		return true;
+	}
+	if (!get_string(L, f, &s))
+		return false;
+	*t = mma_from_name(s);
+	if (*t == MMA_NONE) {
+		ld_err_unknown_mma(L, f, s);
+		return false;
+	}
+	return true;
+}
+
 bool ld_get_dtype(Ld *L, JV v, DType *out)
 {
 	const char *s;

@@ -129,7 +129,8 @@ const char *wavecc_target(size_t i);
 typedef struct wavecc_mma_type_info {
 	size_t struct_size;
 	const char *name;       /* "F32_16x16x16_F16" */
-	int m, n, k;            /* the product shape of one instruction (K8/K4 types: of both halves) */
+	int m, n, k;            /* the product shape of one instruction (K8/K4 types: of both halves;
+				 * "GenericDot": of its default parameters, 1 x 64 x 4) */
 	const char *in_dtype;   /* the operands' dtype in its name ("f16" for the *_F16 types) */
 	const char *acc_dtype;  /* the accumulator's */
 	int native;             /* 0: a Wave virtual type that runs as two instructions */

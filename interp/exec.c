@@ -53,7 +53,9 @@ static bool plain_gemm_body(const Op *op)
 	const Op *mma = NULL;
 	for (size_t i = 0; i + 1 < b->ops.len; i++) {
 		const Op *o = b->ops.data[i];
-		if (o->kind == OP_READ && !o->mapping)
+		/* (not an allocation: its coordinates count from the trip's
+		 * window, which one merged trip would change) */
+		if (o->kind == OP_READ && !o->mapping && !value_is_local(o->args[0]))
 			continue;
 		if (o->kind == OP_CAST && o->args[0]->kind == VAL_RESULT && o->args[0]->def->parent == b)
 			continue;
@@ -511,7 +513,11 @@ static int exec_op(Run *r, Op *op)
 	}
 	case OP_READ: return interp_exec_read(r, op);
 	case OP_WRITE: return interp_exec_write(r, op);
-	case OP_ATOMIC_ADD: return interp_exec_atomic_add(r, op);
+	case OP_ATOMIC_ADD: case OP_ATOMIC_MIN: return interp_exec_atomic(r, op);
+	case OP_SCATTER_ADD: return interp_exec_scatter_add(r, op);
+	/* the waves run in lockstep: every op sees what the ops before it
+	 * stored (the compiled kernel's barriers make it so) */
+	case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER: return 0;
 	case OP_MMA: {
 		ITensor *y = it_mma(&r->arena, &e, run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2]));
 		if (!y)
@@ -533,6 +539,7 @@ static int exec_op(Run *r, Op *op)
 	case OP_SET_SYMBOL: return interp_exec_set_symbol(r, op);
 	case OP_CUMSUM: return interp_exec_cumsum(r, op);
 	case OP_BITCAST: return interp_exec_bitcast(r, op);
+	case OP_TOPK: return interp_exec_topk(r, op);
 	case OP_SELECT: {
 		const ITensor *ops[3] = {run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2])};
 		ITensor *y = it_map(&r->arena, &e, res->dtype, IT_SELECT, 3, ops);
@@ -598,6 +605,11 @@ static int exec_region(Run *r, Region *g)
 		Op *op = g->ops.data[i];
 		if (op->kind == OP_ITERATE) {
 			if (exec_iterate(r, op) < 0)
+				return -1;
+			continue;
+		}
+		if (op->kind == OP_ALLOCATE) { /* one buffer for all the waves (local.c) */
+			if (interp_local_alloc(r, op) < 0)
 				return -1;
 			continue;
 		}
@@ -734,6 +746,7 @@ int interp_run(Interp *in)
 	size_t nvals = (size_t)r.nw * (size_t)in->k->nvalues + 1;
 	r.vals = xcalloc(nvals, sizeof(ITensor *));
 	r.read_memo = xcalloc((size_t)in->k->nvalues + 1, sizeof(ITensor *));
+	r.local = xcalloc((size_t)in->k->nops + 1, sizeof(InterpArg *));
 	r.val = r.vals;
 	for (int g = 0; g < r.ng && rc == 0; g++)
 		if (r.gcount[g] == 0)
@@ -759,12 +772,14 @@ int interp_run(Interp *in)
 			r.nset = 0;
 			memset(r.vals, 0, sizeof(ITensor *) * nvals);
 			memset(r.read_memo, 0, sizeof(ITensor *) * ((size_t)in->k->nvalues + 1));
+			memset(r.local, 0, sizeof(InterpArg *) * ((size_t)in->k->nops + 1));
 		} while (rc == 0 && next(r.ng, r.gcount, r.gid));
 	}
 done:
 	arena_free(&r.arena);
 	free(r.vals);
 	free(r.read_memo);
+	free(r.local);
 	vec_free(&r.cache_from);
 	vec_free(&r.cache_to);
 	return rc;

@@ -96,13 +96,12 @@ static int mapped_coords(Run *r, const Op *op, const InterpArg *a, int n, Sym **
 	return 0;
 }
 
-/* Does an op in r write (or atomically add) to memory argument mem? */
+/* Does an op in r store into (write, combine into) memory argument mem? */
 static bool writes_memory(const Region *r, const Value *mem)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if (((op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) && op->args[1] == mem) ||
-			(op->body && writes_memory(op->body, mem)))
+		if ((op_stores(op->kind) && op_memory(op) == mem) || (op->body && writes_memory(op->body, mem)))
 			return true;
 	}
 	return false;
@@ -149,14 +148,16 @@ static int dyn_mapped(Run *r, const Op *op, const Mapping *m, int d, const ITens
 	return 0;
 }
 
-/* Bind the iterators, dynamic values and set symbols for element i of reg:
- * a dynamic value at the element's register coordinates, or with
- * dynamic_val_mappings where its expressions say; -1 after reporting. */
+/* Bind the iterators, dynamic values and set symbols for element i of reg
+ * (global coordinates c; the iterators take ic, the coordinates the
+ * memory counts in: c, or an allocation's local ones): a dynamic value at
+ * the element's register coordinates, or with dynamic_val_mappings where
+ * its expressions say; -1 after reporting. */
 static int bind_element(Run *r, const Op *op, const Mapping *m, const int *reg_pos, const int64_t *c,
-	ITensor *const *dynv, const ITensor *reg)
+	const int64_t *ic, ITensor *const *dynv, const ITensor *reg)
 {
 	for (int it = 0; it < m->niters; it++)
-		run_env_push(r, m->iters[it], c[reg_pos[it]]);
+		run_env_push(r, m->iters[it], ic[reg_pos[it]]);
 	int64_t v[16];
 	for (int d = 0; d < m->ndyn; d++) {
 		if (!m->dvm_n)
@@ -288,13 +289,54 @@ static bool same_windows(Run *r, const Op *op, const ITensor *x, Shape shape)
 	return true;
 }
 
+/* An element of an allocation that no op stored yet: its value is what
+ * the LDS held before, so reading or combining it is reported. */
+static int undefined(Run *r, const Op *op, const InterpArg *a, const int64_t *mc)
+{
+	char at[160];
+	size_t n = 0;
+	for (int d = 0; d < a->rank && n < sizeof at; d++)
+		n += (size_t)snprintf(at + n, sizeof at - n, "%s%lld", d ? ", " : "", (long long)mc[d]);
+	return run_fail(r, op, "%s %s element [%s] of allocation %s, which no op stored before it (its value would be "
+			       "whatever the LDS held)",
+		op->name, op->kind == OP_READ ? "reads" : "combines into", at, a->name);
+}
+
+/* The bases an access of an allocation counts its coordinates from
+ * (local.c), one per dim of x; all 0 for an argument. False after
+ * reporting. */
+static bool local_bases(Run *r, const Op *op, bool local, const ITensor *x, int64_t *base)
+{
+	for (int d = 0; d < x->rank; d++) {
+		base[d] = 0;
+		if (local && run_local_base(r, op, sym_symbol(r->k->sc, x->dim[d]), &base[d]) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* An allocation's dynamic values are taken at the element's own
+ * coordinates only (Wave's shared-memory index drops the workgroup and
+ * loop terms, which dynamic_val_mappings would otherwise name). */
+static int local_mapping_ok(Run *r, const Op *op, bool local, const Mapping *m)
+{
+	if (local && m && m->dvm_n)
+		return run_fail(r, op, "dynamic_val_mappings on an access of an allocation is not supported");
+	return 0;
+}
+
 int interp_exec_read(Run *r, const Op *op)
 {
 	const Value *mv = op->args[0];
-	InterpArg *a = &r->in->args[mv->arg_idx];
+	bool local = value_is_local(mv);
+	InterpArg *a = run_buffer(r, op, mv);
+	if (!a)
+		return -1;
 	Value *res = op_result(op);
 	const Mapping *m = op->mapping;
-	ITensor *memo = m ? NULL : r->read_memo[res->id];
+	if (local_mapping_ok(r, op, local, m) < 0)
+		return -1;
+	ITensor *memo = m || local ? NULL : r->read_memo[res->id];
 	if (memo && same_windows(r, op, memo, res->shape))
 		return run_set(r, op, memo);
 	ITensor *x = run_source(r, op, a->dtype, res->shape);
@@ -325,21 +367,26 @@ int interp_exec_read(Run *r, const Op *op)
 		pos[d] = it_find(x, sym_name(a->mem->shape.dims[d]));
 		check_that(pos[d] >= 0);
 	}
-	if (!m) {
+	if (!m && !local) {
 		read_rows(a, x, pos, lim);
 		r->read_memo[res->id] = x;
 		return run_set(r, op, x);
 	}
+	int64_t lc[IT_MAX_RANK], base[IT_MAX_RANK];
+	if (!local_bases(r, op, local, x, base))
+		return -1;
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
 		bool ok = true;
-		for (int d = 0; d < x->rank; d++)
+		for (int d = 0; d < x->rank; d++) {
 			ok &= c[d] >= 0 && c[d] < lim[d];
+			lc[d] = c[d] - base[d];
+		}
 		if (!ok)
 			continue;
 		if (m) {
 			int save = r->nenv;
-			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			int rc = bind_element(r, op, m, reg_pos, c, lc, dynv, x);
 			if (rc == 0)
 				rc = mapped_coords(r, op, a, m->nin, m->in_dims, m->in_exprs, mc);
 			r->nenv = save;
@@ -347,10 +394,14 @@ int interp_exec_read(Run *r, const Op *op)
 				return -1;
 		} else {
 			for (int d = 0; d < a->rank; d++)
-				mc[d] = c[pos[d]];
+				mc[d] = lc[pos[d]];
 		}
-		if (mem_in_bounds(a, mc))
-			x->v[i] = dtype_load(a->dtype, a->data, mem_offset(a, mc));
+		if (!mem_in_bounds(a, mc))
+			continue;
+		uint64_t off = mem_offset(a, mc);
+		if (local && !a->written[off])
+			return undefined(r, op, a, mc);
+		x->v[i] = dtype_load(a->dtype, a->data, off);
 	}
 	return run_set(r, op, x);
 }
@@ -372,17 +423,27 @@ static double atomic_sum(DType t, double a, double b)
 	return dtype_info[t].cls == DTC_INT ? (double)(int64_t)u : (double)u;
 }
 
-/* write and atomic_add: each element of the register (conformed as the op
- * says) goes to its memory element; with `old`, added to it atomically
- * (atomic_add), the previous memory value going to *old at the element's
- * position (0 where the element is out of bounds). */
+/* atomic_min's value: the smaller, NaN when either is (Wave's minimumf;
+ * integers compare as their type's values, which the doubles hold). */
+static double atomic_lesser(double a, double b)
+{
+	if (a != a || b != b)
+		return a != a ? a : b;
+	return b < a ? b : a;
+}
+
+/* write, the atomics and scatter_add: each element of the register
+ * (conformed as the op says) goes to its memory element; an atomic
+ * combines it with the element (the previous value going to *old at the
+ * element's position, 0 where the element is out of bounds); scatter_add
+ * adds it at the coordinate along dim sdim its index register gives. */
 static int write_elems(Run *r, const Op *op, ITensor **old);
 
 int interp_exec_write(Run *r, const Op *op) { return write_elems(r, op, NULL); }
 
-/* atomic_add (docs/interpreter.md, "Atomics"): the interpreter's element
- * order is one interleaving of the GPU's. */
-int interp_exec_atomic_add(Run *r, const Op *op)
+/* atomic_add, atomic_min (docs/interpreter.md, "Atomics"): the
+ * interpreter's element order is one interleaving of the GPU's. */
+int interp_exec_atomic(Run *r, const Op *op)
 {
 	ITensor *old = NULL;
 	if (write_elems(r, op, &old) < 0)
@@ -390,14 +451,22 @@ int interp_exec_atomic_add(Run *r, const Op *op)
 	return run_set(r, op, old);
 }
 
+int interp_exec_scatter_add(Run *r, const Op *op) { return write_elems(r, op, NULL); }
+
 static int write_elems(Run *r, const Op *op, ITensor **old)
 {
 	/* a read after this one may see what it writes */
 	memset(r->read_memo, 0, sizeof(ITensor *) * ((size_t)r->k->nvalues + 1));
 	const ITensor *reg = run_get(r, op->args[0]);
-	const Value *mv = op->args[1];
-	InterpArg *a = &r->in->args[mv->arg_idx];
+	const Value *mv = op_memory(op);
+	bool local = value_is_local(mv), scatter = op->kind == OP_SCATTER_ADD;
+	bool combine = scatter || op_is_atomic(op->kind);
+	InterpArg *a = run_buffer(r, op, mv);
+	if (!a)
+		return -1;
 	const Mapping *m = op->mapping;
+	if (local_mapping_ok(r, op, local, m) < 0)
+		return -1;
 	ITensor *x;
 	if (!m) {
 		/* Place the register over the memory's dims; dims it lacks are
@@ -411,6 +480,10 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 			return -1;
 	}
 	Shape xs = m ? op->args[0]->shape : mv->shape;
+	/* scatter_add's index register over the same elements */
+	const ITensor *idx = scatter ? run_conform(r, op, run_get(r, op->args[1]), xs, op->args[1]->dtype) : NULL;
+	if (scatter && !idx)
+		return -1;
 	int reg_pos[IT_MAX_RANK * 2];
 	ITensor *dynv[16];
 	if (m) {
@@ -423,12 +496,16 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 	}
 	if (old && !(*old = it_new(&r->arena, x->dtype, x->rank, x->dim, x->start, x->ext)))
 		return run_fail(r, op, "out of memory");
-	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK];
+	int64_t c[IT_MAX_RANK], mc[IT_MAX_RANK], lc[IT_MAX_RANK], base[IT_MAX_RANK];
+	if (!local_bases(r, op, local, x, base))
+		return -1;
 	for (int64_t i = 0; i < x->count; i++) {
 		run_coords(x, i, c);
 		bool ok = true;
-		for (int d = 0; d < x->rank; d++)
+		for (int d = 0; d < x->rank; d++) {
 			ok &= in_dim(r, xs.dims[d], c[d]);
+			lc[d] = c[d] - base[d];
+		}
 		if (!ok)
 			continue;
 		if (r->ncond) {
@@ -440,27 +517,34 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 		}
 		if (m) {
 			int save = r->nenv;
-			int rc = bind_element(r, op, m, reg_pos, c, dynv, x);
+			int rc = bind_element(r, op, m, reg_pos, c, lc, dynv, x);
 			if (rc == 0)
 				rc = mapped_coords(r, op, a, m->nout, m->out_dims, m->out_exprs, mc);
 			r->nenv = save;
 			if (rc < 0)
 				return -1;
 		} else {
-			memcpy(mc, c, sizeof(int64_t) * (size_t)x->rank);
+			memcpy(mc, lc, sizeof(int64_t) * (size_t)x->rank);
 		}
+		if (scatter)
+			mc[op->sdim] = (int64_t)run_at(idx, x->rank, x->dim, c);
 		if (!mem_in_bounds(a, mc))
 			continue;
+		uint64_t off = mem_offset(a, mc);
+		if (local && combine && !a->written[off])
+			return undefined(r, op, a, mc);
 		if (!a->written)
 			a->written = xcalloc(a->count, 1);
-		a->written[mem_offset(a, mc)] = 1;
-		if (old) {
-			double prev = dtype_load(a->dtype, a->data, mem_offset(a, mc));
-			(*old)->v[i] = prev;
-			dtype_store(a->dtype, a->data, mem_offset(a, mc), atomic_sum(a->dtype, prev, x->v[i]));
-		} else {
-			dtype_store(a->dtype, a->data, mem_offset(a, mc), x->v[i]);
+		a->written[off] = 1;
+		if (!combine) {
+			dtype_store(a->dtype, a->data, off, x->v[i]);
+			continue;
 		}
+		double prev = dtype_load(a->dtype, a->data, off);
+		if (old)
+			(*old)->v[i] = prev;
+		dtype_store(a->dtype, a->data, off,
+			op->kind == OP_ATOMIC_MIN ? atomic_lesser(prev, x->v[i]) : atomic_sum(a->dtype, prev, x->v[i]));
 	}
 	return 0;
 }

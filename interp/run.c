@@ -361,7 +361,7 @@ static int64_t lane_elements(Run *r, const Op *op, IDim *x, int tpw)
 		const char *why = NULL;
 		if (o->kind == OP_MMA || o->kind == OP_SCALED_MMA || op_is_reduce(o->kind))
 			why = "its threads hold values in the layout of";
-		else if ((o->kind == OP_READ || o->kind == OP_WRITE || o->kind == OP_ATOMIC_ADD) && o->ept && o->ept != e)
+		else if ((o->kind == OP_READ || op_stores(o->kind)) && o->ept && o->ept != e)
 			why = "elements_per_thread differs from the default in";
 		if (why) {
 			run_fail(r, op, "a value that depends on $T0 is not defined in this kernel: %s %s (%s)", why,

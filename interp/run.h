@@ -59,6 +59,10 @@ typedef struct Run {
 	ITensor **read_memo;
 	Vec(Sym *) cache_from; /* interp_subs memo */
 	Vec(Sym *) cache_to;
+	/* local.c: the buffer of each allocate op (by op id) in this
+	 * workgroup, NULL before the op runs; its `written` marks the
+	 * elements an op has stored (the others hold no value yet) */
+	InterpArg **local;
 	/* control.c: the conditions of the enclosing conditionals, innermost last */
 	int ncond;
 	const Value *cond[MAX_COND];
@@ -101,7 +105,21 @@ double run_at(const ITensor *x, int n, const char *const *dim, const int64_t *c)
 /* memory.c */
 int interp_exec_read(Run *r, const Op *op);
 int interp_exec_write(Run *r, const Op *op);
-int interp_exec_atomic_add(Run *r, const Op *op);
+/* atomic_add, atomic_min */
+int interp_exec_atomic(Run *r, const Op *op);
+int interp_exec_scatter_add(Run *r, const Op *op);
+
+/* local.c: allocations (docs/interpreter.md, "Allocations") */
+/* An allocate op: a fresh buffer for the workgroup, no element written. */
+int interp_local_alloc(Run *r, const Op *op);
+/* The buffer of memory value mv: an argument's, or the workgroup's
+ * allocation (NULL after reporting when its op has not run). */
+InterpArg *run_buffer(Run *r, const Op *op, const Value *mv);
+/* The start of the window along register dim d that an allocation's
+ * coordinates count from: the workgroup's first coordinate (workgroup
+ * id x workgroup tile) of a workgroup dim, the trip's window start inside
+ * the iterate over d, else 0. */
+int run_local_base(Run *r, const Op *op, Sym *d, int64_t *base);
 
 /* control.c */
 /* Do the conditions in force select the element at coordinates c of x's
@@ -121,6 +139,9 @@ int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *
  * workgroup dim g, all waves at once (select_wave picks each). */
 int interp_exec_cumsum(Run *r, const Op *op);
 int interp_exec_block_cumsum(Run *r, const Op *op, int g, void (*select_wave)(Run *, int));
+
+/* topk.c */
+int interp_exec_topk(Run *r, const Op *op);
 
 /* bitcast.c */
 int interp_exec_bitcast(Run *r, const Op *op);

@@ -454,9 +454,9 @@ static bool region_accesses_mem(const Region *r, const Value *mem, bool write)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		bool hit = (op->kind == OP_ATOMIC_ADD && op->args[1] == mem) ||
-			   (write && op->kind == OP_WRITE && op->args[1] == mem) ||
-			   (!write && op->kind == OP_READ && op->args[0] == mem);
+		/* atomics and scatter_add read what they combine with */
+		bool rmw = op_is_atomic(op->kind) || op->kind == OP_SCATTER_ADD;
+		bool hit = op_memory(op) == mem && (rmw || (write ? op->kind == OP_WRITE : op->kind == OP_READ));
 		if (hit || (op->body && region_accesses_mem(op->body, mem, write)))
 			return true;
 	}
@@ -508,6 +508,28 @@ Sym *kernel_subs(Kernel *k, Sym *e)
 	free(from);
 	free(to);
 	return sym_simplify(k->sc, r, NULL);
+}
+
+GenericDot op_generic_dot(const Kernel *k, const Op *op)
+{
+	if (op->mma_type != MMA_NONE)
+		return op->gdot;
+	const Constraint *hw = kernel_hardware(k);
+	return hw ? hw->gdot : GENERIC_DOT_DEFAULT;
+}
+
+void mma_shape(MmaType t, GenericDot g, int threads, int *m, int *n, int *kk)
+{
+	if (t != MMA_GENERIC_DOT) {
+		*m = mma_info[t].m;
+		*n = mma_info[t].n;
+		*kk = mma_info[t].k;
+		return;
+	}
+	int out = g.out_vec, lanes = g.k_mult ? threads / g.k_mult : 0;
+	*m = g.along_m ? lanes : out;
+	*n = g.along_m ? out : lanes;
+	*kk = g.k_vec * g.k_mult;
 }
 
 MmaType op_mma_type(const Kernel *k, const Op *op)

@@ -104,6 +104,18 @@ extern const char *const addr_space_wave_name[AS_COUNT]; /* "GLOBAL_ADDRESS_SPAC
 
 typedef struct Kernel Kernel;
 
+/* Wave's GenericDot MMA type (constraints.py): an mma computed by dot
+ * products on the vector ALU instead of an MFMA. With along_m false
+ * (Wave's along_dim N) a wave computes an out_vec x (threads / k_mult)
+ * tile of M x N with k_vec * k_mult k per step: lane l holds row
+ * l % out_vec (the accumulator out_vec rows), column l / k_mult, and k_vec
+ * consecutive k from (l % k_mult) * k_vec; along_m swaps M and N. */
+typedef struct GenericDot {
+	int out_vec, k_vec, k_mult;
+	bool along_m;
+} GenericDot;
+#define GENERIC_DOT_DEFAULT ((GenericDot){1, 4, 1, false})
+
 /* Compile options a kernel document or the command line may give (Wave's
  * schedule, multi_buffer_count / LDS stages and waves_per_eu): 0 in a field
  * means not given. */
@@ -231,12 +243,18 @@ struct Op {
 	Mapping *mapping; /* read, write; NULL for the identity */
 	int ndyn;        /* read, write: number of mapping_dynamic_vals */
 	MmaType mma_type; /* mma: MMA_NONE = the hardware constraint's */
+	GenericDot gdot;  /* mma of MMA_GENERIC_DOT: its parameters */
 	int res_idx;     /* get_result */
 	int ninit;       /* iterate: init args (the rest of args are implicit captures) */
 	int nparams;     /* apply_expr: parameter symbols, one per register */
 	Sym **params;
 	int nslice;      /* extract: 1; extract_slice: entries in offset/size/stride */
 	Sym **offset, **size, **stride;
+
+	Sym **alloc_ext; /* allocate: distributed_shape, one extent per dim of `shape` */
+	int padding;     /* allocate: elements at the end of the last dim's rows (in alloc_ext's) */
+	int sdim;        /* scatter_add: the memory dim (position) the index register gives */
+	Sym *kdim;       /* topk: the dim of the k results (op->dim: the dim it selects along) */
 
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
@@ -289,6 +307,7 @@ typedef struct Constraint {
 	int threads_per_wave;
 	int waves_per_block[3]; /* all 0 when not given */
 	MmaType mma_type;       /* default F32_16x16x16_F16 */
+	GenericDot gdot;        /* mma_type MMA_GENERIC_DOT: its parameters */
 	int nvector_shapes;
 	Sym **vs_dims;
 	Sym **vs_sizes;
@@ -392,6 +411,11 @@ static inline bool mma_is_scaled(MmaType t) { return t == MMA_F32_16x16x128_F8F6
 /* SCALE_GROUP_SIZE of Wave's mxfp_utils.py and the OCP MX block: the k one
  * e8m0 scale covers. */
 enum { MX_SCALE_GROUP = 32 };
+/* The GenericDot parameters of an mma whose type is MMA_GENERIC_DOT. */
+GenericDot op_generic_dot(const Kernel *k, const Op *op);
+/* The M x N x K shape an mma of type t (parameters g, for GenericDot)
+ * computes per step in a wave of `threads` lanes. */
+void mma_shape(MmaType t, GenericDot g, int threads, int *m, int *n, int *kk);
 
 /* The useful work of k's mma ops in FLOPs: each op once at its whole
  * symbolic shape (an iterate tiles one of its dims; it does not repeat the
@@ -408,6 +432,28 @@ static inline bool op_is_binary(OpKind k) { return op_info[k].cls == OPC_BINARY;
 static inline bool op_is_compare(OpKind k) { return op_info[k].cls == OPC_COMPARE; }
 static inline bool op_is_reduce(OpKind k) { return op_info[k].cls == OPC_REDUCE; }
 static inline Value *op_result(const Op *op) { return op->nresults ? op->results[0] : NULL; }
+/* atomic_add and atomic_min: a write that combines with memory and
+ * returns the old values. */
+static inline bool op_is_atomic(OpKind k) { return k == OP_ATOMIC_ADD || k == OP_ATOMIC_MIN; }
+/* Ops that store into their memory operand: write, the atomics,
+ * scatter_add (its memory is args[2], the others' args[1]). */
+static inline bool op_stores(OpKind k) { return k == OP_WRITE || op_is_atomic(k) || k == OP_SCATTER_ADD; }
+/* The memory operand of a memory access (read, write, atomics,
+ * scatter_add), or NULL. */
+static inline Value *op_memory(const Op *op)
+{
+	switch (op->kind) {
+	case OP_READ: return op->args[0];
+	case OP_WRITE: case OP_ATOMIC_ADD: case OP_ATOMIC_MIN: return op->args[1];
+	case OP_SCATTER_ADD: return op->args[2];
+	default: return NULL;
+	}
+}
+/* A workgroup-local buffer: the result of an allocate op (Wave's
+ * tkw.allocate), held in LDS, one per workgroup. */
+static inline bool value_is_local(const Value *v) { return v->kind == VAL_RESULT && v->def->kind == OP_ALLOCATE; }
+/* A memory value: a Memory argument or an allocation. */
+static inline bool value_is_memory(const Value *v) { return v->kind == VAL_MEMORY || value_is_local(v); }
 /* sum/max/min: the reduced sources and the optional init. */
 static inline int op_reduce_nsrc(const Op *op) { return op->nargs - (op->has_init ? 1 : 0); }
 static inline Value *op_reduce_init(const Op *op)

@@ -12,6 +12,9 @@
  *   read          [memory, dyn_vals...]          (dyn vals: mapping_dynamic_vals)
  *   write         [register, memory, dyn_vals...]
  *   atomic_add    [register (lhs), memory (rhs), dyn_vals...]  (as write)
+ *   atomic_min    [register (lhs), memory (rhs), dyn_vals...]  (as write)
+ *   scatter_add   [register_src, register_idx, memory]
+ *   allocate      []  (its result is a workgroup-local memory value)
  *   mma           [lhs, rhs, acc]
  *   scaled_mma    [lhs, lhs_scale, rhs, rhs_scale, acc]  (OCP MX: e8m0 scale per 32 k)
  *   iterate       [init_args..., implicit_captures...]  (Op.ninit init args)
@@ -20,6 +23,7 @@
  *   conditional   [else_return..., condition, implicit_captures...]  (Op.ninit else values;
  *                 no condition slot when it is an expression, Op.expr)
  *   set_symbol    [register]
+ *   shared_memory_barrier, workgroup_barrier  []
  *   cumsum        [arg]
  *   unary, cast, bitcast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
@@ -27,6 +31,7 @@
  *   sum/max/min   [args..., init]  (init present iff Op.has_init)
  *   apply_expr    [registers...]
  *   extract, extract_slice           [register]
+ *   topk          [arg]  (two results: the values, their i32 indices)
  *   register, scalar, self_index     []
  * "arg" of a reduction and "register" of apply_expr accept one name or a
  * list of names, so they are listed as attributes and read specially.
@@ -37,9 +42,9 @@
 /* Op classes, in the order their rows appear in GRAPH_OPS. */
 #define OP_CLASSES(X) \
 	X(OPC_SOURCE, "source")   /* register, scalar, self_index: no value operands */ \
-	X(OPC_MEMORY, "memory")   /* read, write, atomic_add */ \
+	X(OPC_MEMORY, "memory")   /* read, write, atomic_add, atomic_min, scatter_add, allocate */ \
 	X(OPC_MMA, "mma")         /* mma, scaled_mma */ \
-	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional, set_symbol */ \
+	X(OPC_CONTROL, "control") /* iterate, get_result, output, conditional, set_symbol, barriers */ \
 	X(OPC_UNARY, "unary")     /* elementwise, one operand, same type */ \
 	X(OPC_BINARY, "binary")   /* elementwise, two operands, broadcasting */ \
 	X(OPC_COMPARE, "compare") /* elementwise, two operands -> i1 */ \
@@ -49,7 +54,8 @@
 	X(OPC_REDUCE, "reduce")   /* sum, max, min */ \
 	X(OPC_SCAN, "scan")       /* cumsum */ \
 	X(OPC_INDEX, "index")     /* apply_expr */ \
-	X(OPC_EXTRACT, "extract") /* extract, extract_slice */
+	X(OPC_EXTRACT, "extract") /* extract, extract_slice */ \
+	X(OPC_TOPK, "topk")       /* topk */
 
 /*  X(enum,            json name,     class,       operands,               attributes) */
 #define GRAPH_OPS(X) \
@@ -61,6 +67,11 @@
 		"elements_per_thread mapping mapping_dynamic_vals") \
 	X(OP_ATOMIC_ADD, "atomic_add", OPC_MEMORY, "lhs rhs", \
 		"elements_per_thread mapping mapping_dynamic_vals") \
+	X(OP_ATOMIC_MIN, "atomic_min", OPC_MEMORY, "lhs rhs", \
+		"elements_per_thread mapping mapping_dynamic_vals") \
+	X(OP_SCATTER_ADD, "scatter_add", OPC_MEMORY, "register_src register_idx memory", \
+		"dim mapping elements_per_thread") \
+	X(OP_ALLOCATE, "allocate", OPC_MEMORY, "", "shape distributed_shape dtype address_space padding") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
 	X(OP_SCALED_MMA, "scaled_mma", OPC_MMA, "lhs lhs_scale rhs rhs_scale acc", "mma_type") \
 	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \
@@ -69,6 +80,8 @@
 	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \
 		"condition else_return iter_args body implicit_captures") \
 	X(OP_SET_SYMBOL, "set_symbol", OPC_CONTROL, "register", "symbol") \
+	X(OP_SHARED_MEMORY_BARRIER, "shared_memory_barrier", OPC_CONTROL, "", "wait_async_ops tensor_wait") \
+	X(OP_WORKGROUP_BARRIER, "workgroup_barrier", OPC_CONTROL, "", "") \
 	X(OP_ABS, "abs", OPC_UNARY, "arg", "") \
 	X(OP_NEG, "neg", OPC_UNARY, "arg", "") \
 	X(OP_EXP, "exp", OPC_UNARY, "arg", "") \
@@ -118,7 +131,8 @@
 	X(OP_CUMSUM, "cumsum", OPC_SCAN, "arg", "dim block") \
 	X(OP_APPLY_EXPR, "apply_expr", OPC_INDEX, "", "register params expr dtype") \
 	X(OP_EXTRACT, "extract", OPC_EXTRACT, "register", "offset") \
-	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride")
+	X(OP_EXTRACT_SLICE, "extract_slice", OPC_EXTRACT, "register", "offset size stride") \
+	X(OP_TOPK, "topk", OPC_TOPK, "arg", "k_dim dim")
 
 /* Constraint kinds: X(enum, "json kind", "fields besides kind"). */
 #define CONSTRAINT_KINDS(X) \
@@ -157,7 +171,8 @@
 	X(MMA_F32_16x16x32_BF16, "F32_16x16x32_BF16", 16, 16, 32, DT_BF16, DT_F32, 1) \
 	X(MMA_F32_32x32x16_BF16, "F32_32x32x16_BF16", 32, 32, 16, DT_BF16, DT_F32, 1) \
 	X(MMA_F32_16x16x128_F8F6F4, "F32_16x16x128_F8F6F4", 16, 16, 128, DT_F4E2M1FN, DT_F32, 1) \
-	X(MMA_F32_32x32x64_F8F6F4, "F32_32x32x64_F8F6F4", 32, 32, 64, DT_F4E2M1FN, DT_F32, 1)
+	X(MMA_F32_32x32x64_F8F6F4, "F32_32x32x64_F8F6F4", 32, 32, 64, DT_F4E2M1FN, DT_F32, 1) \
+	X(MMA_GENERIC_DOT, "GenericDot", 0, 0, 0, DT_F16, DT_F32, 0) /* shape: GenericDot (graph.h) */
 
 /* Address spaces of Memory arguments: X(enum, "json name", "Wave's name"). */
 #define ADDR_SPACES(X) \

@@ -115,6 +115,13 @@ static void print_symbols(Buf *b, const Kernel *k)
 	}
 }
 
+/* A GenericDot's parameters, after its name. */
+static void print_gdot(Buf *b, GenericDot g)
+{
+	buf_printf(b, "(out_vec_size=%d, k_vec_size=%d, k_mult=%d, along_dim=%s)", g.out_vec, g.k_vec, g.k_mult,
+		g.along_m ? "M" : "N");
+}
+
 static void print_constraint(Buf *b, const Constraint *c)
 {
 	buf_printf(b, "  %s", con_info[c->kind].name);
@@ -152,6 +159,8 @@ static void print_constraint(Buf *b, const Constraint *c)
 			buf_printf(b, " waves_per_block [%d, %d, %d]", c->waves_per_block[0],
 				c->waves_per_block[1], c->waves_per_block[2]);
 		buf_printf(b, " mma_type %s", mma_info[c->mma_type].name);
+		if (c->mma_type == MMA_GENERIC_DOT)
+			print_gdot(b, c->gdot);
 		if (c->nvector_shapes) {
 			buf_puts(b, " vector_shapes ");
 			print_dim_map(b, c->nvector_shapes, c->vs_dims, c->vs_sizes);
@@ -259,9 +268,24 @@ static void print_attrs(Buf *b, const Op *op)
 			buf_puts(&a, "]");
 		}
 		break;
+	case OP_ALLOCATE:
+		SEP(), buf_puts(&a, "distributed_shape ["), print_syms(&a, ", ", op->shape.rank, op->alloc_ext);
+		buf_puts(&a, "] shared");
+		if (op->padding)
+			buf_printf(&a, ", padding %d", op->padding);
+		break;
+	case OP_TOPK:
+		SEP(), buf_puts(&a, "k_dim "), sym_print(&a, op->kdim);
+		SEP(), buf_puts(&a, "dim "), sym_print(&a, op->dim);
+		break;
+	case OP_SCATTER_ADD:
+		SEP(), buf_printf(&a, "dim %s", sym_name(op->args[2]->shape.dims[op->sdim]));
+		break;
 	case OP_MMA: case OP_SCALED_MMA:
 		if (op->mma_type != MMA_NONE)
 			SEP(), buf_printf(&a, "mma_type %s", mma_info[op->mma_type].name);
+		if (op->mma_type == MMA_GENERIC_DOT)
+			print_gdot(&a, op->gdot);
 		break;
 	default:
 		break;

@@ -231,6 +231,9 @@ int mir_ndef(MOp op, uint32_t flags)
 		return 0;
 	if (op == I_V_PERMLANE16_SWAP_B32 || op == I_V_PERMLANE32_SWAP_B32)
 		return 2; /* both operands written (and read: the same two as uses) */
+	/* a DS atomic returns the old value in its _rtn form only */
+	if (r->fmt == FMT_DS && (r->flags & IF_ATOMIC))
+		return (r->flags & IF_LOAD) ? 1 : 0;
 	if (r->dst == 0 || (r->flags & IF_STORE) || r->fmt == FMT_SOPP || r->fmt == FMT_SOPC)
 		return 0;
 	return (r->flags & IF_VOP3B) ? 2 : 1;

@@ -1,4 +1,5 @@
-/* atomic.c — instruction selection of atomic_add to global memory.
+/* atomic.c — instruction selection of atomic_add and atomic_min to global
+ * memory (local.c has the allocations').
  *
  * An atomic_add is placed like a write (passes/graph/indices.c indexes it
  * over the memory's dims, or over the register's through a mapping) and
@@ -8,6 +9,7 @@
  * elements do). Every element is its own MUBUF atomic:
  *   i32, u32  buffer_atomic_add      (both targets)
  *   f32       buffer_atomic_add_f32  (gfx90a and gfx942)
+ *   atomic_min: i32 buffer_atomic_smin, u32 buffer_atomic_umin
  * With users of the result the atomic returns the old value (glc; sc0 on
  * gfx942) into its data register, which therefore starts as a copy of the
  * added value (MIF_TIED). An element several lanes of a wave hold (a
@@ -47,7 +49,7 @@ typedef struct AtomicCtx {
  * hold the same element (a block reduction's total) each add it, as
  * there. -1 where the lanes' coordinates cannot be told apart by bits
  * (reported by the caller). */
-static int64_t repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j)
+int64_t isel_repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j)
 {
 	int64_t at[64][MAX_DIMS];
 	for (int l = 0; l < 64; l++)
@@ -102,9 +104,16 @@ static void emit_element(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, M
 	in->offset = (int32_t)imm;
 }
 
-/* The instruction for dtype t, or 0 after reporting. */
+/* The instruction for op on dtype t, or 0 after reporting. */
 static MOp atomic_op(Isel *s, Op *op, DType t)
 {
+	if (op->kind == OP_ATOMIC_MIN) {
+		if (t == DT_I32 || t == DT_U32)
+			return t == DT_I32 ? I_BUFFER_ATOMIC_SMIN : I_BUFFER_ATOMIC_UMIN;
+		analysis_error(s->c, op->loc, "%s: atomic_min of %s elements is not compiled yet (i32 and u32 are)", op->path,
+			dtype_name(t));
+		return 0;
+	}
 	switch (t) {
 	case DT_I32:
 	case DT_U32:
@@ -145,8 +154,8 @@ void isel_select_atomic_add(Isel *s, Op *op)
 	/* a `shared` argument is still a global tensor (docs/kernel-format.md):
 	 * the atomic goes to it directly, no LDS tile is involved */
 	if (!op->mapping && !same_dims(op->args[0]->shape, mem->shape)) {
-		analysis_error(s->c, op->loc, "%s: atomic_add of a register whose dims differ from %s's is not compiled yet",
-			op->path, mem->name);
+		analysis_error(s->c, op->loc, "%s: %s of a register whose dims differ from %s's is not compiled yet",
+			op->path, op_name(op->kind), mem->name);
 		return;
 	}
 	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))
@@ -158,7 +167,7 @@ void isel_select_atomic_add(Isel *s, Op *op)
 	AtomicCtx a = {.op = mop, .ret = s->uses[op_result(op)->id] > 0, .src = v};
 	a.dup = ARENA_NEWN(&s->c->arena, uint32_t, v->n ? v->n : 1);
 	for (int64_t e = 0; e < v->n; e++) {
-		int64_t bits = repeat_bits(s->c, ix, e / ix->epc, e % ix->epc);
+		int64_t bits = isel_repeat_bits(s->c, ix, e / ix->epc, e % ix->epc);
 		if (bits < 0) {
 			analysis_error(s->c, op->loc, "%s: atomic_add of a value whose lanes' copies of an element cannot be "
 						  "told apart (each must add once) is not compiled yet",

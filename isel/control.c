@@ -53,14 +53,18 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 		Op *op = r->ops.data[i];
 		bool bad = op->kind == OP_ITERATE ||
 			   (masked && (op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
-					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping) ||
-					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED)));
+					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping &&
+						      !value_is_local(op->args[0])) ||
+					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED &&
+						      !value_is_local(op->args[1]))));
 		if (bad) {
 			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
 				op_name(op->kind), cop->name);
 			return false;
 		}
-		if (op->kind == OP_WRITE && cix && !agrees(s, cix, c->index[op->id])) {
+		/* (an allocation's stores too: local.c runs them under the mask) */
+		bool store = op->kind == OP_WRITE || (op_stores(op->kind) && value_is_local(op_memory(op)));
+		if (store && cix && !agrees(s, cix, c->index[op->id])) {
 			analysis_error(c, op->loc,
 				"%s: a lane writes elements at other coordinates than its element of the condition of '%s': "
 				"not compiled yet",

@@ -241,7 +241,7 @@ static bool read_dyn_proven(Isel *s, const Op *op)
 	for (int i = 0; i < op->nargs; i++) {
 		int64_t lo, hi;
 		const Value *a = op->args[i];
-		if (a && a->kind != VAL_MEMORY && is64(a->dtype) && !(value_range(s, a, 0, &lo, &hi) && fits32(lo, hi)))
+		if (a && !value_is_memory(a) && is64(a->dtype) && !(value_range(s, a, 0, &lo, &hi) && fits32(lo, hi)))
 			return false;
 	}
 	return true;
@@ -251,7 +251,7 @@ bool isel_i64_guard(Isel *s, Op *op)
 {
 	bool uses64 = false;
 	for (int i = 0; i < op->nargs; i++)
-		uses64 |= op->args[i] && op->args[i]->kind != VAL_MEMORY && is64(op->args[i]->dtype);
+		uses64 |= op->args[i] && !value_is_memory(op->args[i]) && is64(op->args[i]->dtype);
 	for (int i = 0; i < op->nresults; i++)
 		uses64 |= op->kind != OP_ITERATE && op->kind != OP_GET_RESULT && is64(op->results[i]->dtype);
 	if (!uses64)

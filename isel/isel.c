@@ -377,22 +377,49 @@ static void select_op(Isel *s, Op *op)
 				s->val[op->args[a]->id] = isel_tval_in_vgprs(s, s->val[op->args[a]->id]);
 	if (!isel_i64_guard(s, op) || s->fused[op->id]) /* fused: compare.c */
 		return;
+	Value *mem = op_memory(op);
+	bool local = mem && value_is_local(mem); /* an allocation (local.c) */
 	switch (op->kind) {
 	case OP_READ:
-		select_read(s, op);
+		if (local)
+			isel_select_local_read(s, op);
+		else
+			select_read(s, op);
 		break;
 	case OP_WRITE:
-		isel_select_write(s, op);
+		if (local)
+			isel_select_local_write(s, op);
+		else
+			isel_select_write(s, op);
 		break;
 	case OP_ATOMIC_ADD:
-		isel_select_atomic_add(s, op);
+	case OP_ATOMIC_MIN:
+	case OP_SCATTER_ADD:
+		if (local)
+			isel_select_local_combine(s, op);
+		else if (op->kind == OP_SCATTER_ADD)
+			analysis_error(c, op->loc, "%s: scatter_add into global memory (%s) is not compiled yet: Wave lowers it "
+						   "into a tkw.allocate'd buffer only (an allocation)",
+				op->path, mem->name);
+		else
+			isel_select_atomic_add(s, op);
+		break;
+	case OP_ALLOCATE:
+		isel_select_allocate(s, op);
+		break;
+	case OP_SHARED_MEMORY_BARRIER:
+	case OP_WORKGROUP_BARRIER:
+		isel_select_barrier(s, op);
 		break;
 	case OP_REGISTER:
 		if (!isel_select_const_register(s, op))
 			isel_select_register(s, op);
 		break;
 	case OP_MMA:
-		isel_select_mma(s, op);
+		if (op_mma_type(c->k, op) == MMA_GENERIC_DOT)
+			isel_select_dot(s, op); /* dot.c */
+		else
+			isel_select_mma(s, op);
 		break;
 	case OP_SCALED_MMA:
 		isel_select_scaled_mma(s, op);
@@ -414,8 +441,15 @@ static void select_op(Isel *s, Op *op)
 	case OP_BITCAST:
 		isel_select_bitcast(s, op);
 		break;
+	case OP_TOPK:
+		isel_select_topk(s, op);
+		break;
 	case OP_GET_RESULT: {
 		Value *it = op->args[0];
+		if (it->kind == VAL_RESULT && it->def->kind == OP_TOPK) { /* the result itself */
+			s->val[op_result(op)->id] = s->val[it->id];
+			break;
+		}
 		if (it->kind != VAL_RESULT || it->def->kind != OP_ITERATE || op->res_idx >= it->def->nresults) {
 			analysis_error(c, op->loc, "%s: get_result of a non-iterate value", op->path);
 			return;
@@ -444,6 +478,7 @@ static void select_region(Isel *s, Region *r)
 		Op *op = r->ops.data[i];
 		MBlock *b0 = s->b, *p0 = s->pre, *e0 = s->f->blocks.data[0];
 		size_t first = b0->insts.len, pfirst = p0 ? p0->insts.len : 0, efirst = e0->insts.len;
+		isel_local_sync(s, op); /* an allocation's barrier (local.c) */
 		select_op(s, op);
 		if (op->kind == OP_OUTPUT) /* a prefetched loop's next tiles (lds_stage.c) */
 			isel_stage_shared_end(s, r);
@@ -498,6 +533,7 @@ MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got)
 		return s.f;
 	emit_entry(&s);
 	s.acc_agpr = isel_acc_in_agprs(&s, k->body);
+	isel_local_plan(&s);
 	select_region(&s, k->body);
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);

@@ -106,6 +106,8 @@ typedef struct Isel {
 	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
 	bool lds_trial;    /* lds_stage.c: planning padded to compare: allocations past the LDS are counted, not errors */
 	bool lds_over;     /* ... and a pipelined loop's tiles padded, one buffer each, did not fit but may unpadded */
+	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
+	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
@@ -336,8 +338,33 @@ bool isel_each_element(Isel *s, Op *op, Value *mem, const NodeIndex *ix, IselEle
 /* The lane offset voff where all n conds hold, else one past the buffer's
  * range (the access is dropped, a load or returning atomic gives 0). */
 MOpnd isel_offset_where(Isel *s, Op *op, MOpnd voff, int n, Sym *const *conds);
-/* atomic.c */
+/* The bounds that keep a store's element (at coordinate co along register
+ * dim `dim`) inside its window, into rel (at most 2; returns how many):
+ * with `wave`, the wave's window along a workgroup dim and the trip's
+ * inside the iterate over dim, else the workgroup's tile along a dim split
+ * over several workgroups. Lanes past a window hold elements another wave,
+ * trip or workgroup owns (a wave tile below the 64 lanes' run or the
+ * MMA's), which the interpreter stores from that one only. */
+int isel_window_conds(Isel *s, Op *op, Sym *dim, Sym *co, bool wave, Sym **rel);
+/* atomic.c: atomic_add and atomic_min to global memory */
 void isel_select_atomic_add(Isel *s, Op *op);
+/* Element (cn, j) of ix: the lane bits over which every lane of a wave
+ * holds the same coordinates (a reduction's result), whose copies combine
+ * once; -1 where the lanes' coordinates cannot be told apart by bits. */
+int64_t isel_repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j);
+
+/* ---- local.c: allocations (Wave's tkw.allocate) in LDS ---- */
+/* Before selection: which ops need an s_barrier before them (the
+ * accesses of allocations in program order) and the allocations' table. */
+void isel_local_plan(Isel *s);
+/* Before op: its s_barrier, if the plan put one there. */
+void isel_local_sync(Isel *s, Op *op);
+void isel_select_allocate(Isel *s, Op *op);
+void isel_select_barrier(Isel *s, Op *op);
+void isel_select_local_read(Isel *s, Op *op);
+void isel_select_local_write(Isel *s, Op *op);
+/* atomic_add, atomic_min, scatter_add on an allocation */
+void isel_select_local_combine(Isel *s, Op *op);
 
 /* ---- expr.c ---- */
 /* e = lane + uni: lane holds the terms that depend on a work-item id. */
@@ -374,6 +401,12 @@ bool isel_same_index(const NodeIndex *a, const NodeIndex *b);
 /* A constant register of f16, bf16, u32 or i1; false for the other
  * dtypes (mma.c's isel_select_register). */
 bool isel_select_const_register(Isel *s, Op *op);
+
+/* ---- dot.c: mma ops of Wave's GenericDot type ---- */
+void isel_select_dot(Isel *s, Op *op);
+
+/* ---- topk.c ---- */
+void isel_select_topk(Isel *s, Op *op);
 
 /* ---- reduce.c ---- */
 void isel_select_reduce(Isel *s, Op *op);

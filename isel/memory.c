@@ -226,6 +226,83 @@ static bool map_bounds(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix, i
 	return true;
 }
 
+int isel_window_conds(Isel *s, Op *op, Sym *dim, Sym *co, bool wave, Sym **rel)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	const DimDist *d = analysis_dist(c, dim);
+	TileLoop *t = NULL;
+	for (Region *r = op->parent; wave && r && r->owner && !t; r = r->parent)
+		if (r->owner->kind == OP_ITERATE && r->owner->dim == dim)
+			t = analysis_tile(c, dim);
+	if (d && (d->alias_of || d->unbounded))
+		d = NULL; /* their windows are another dim's (constraints.c) */
+	if (!wave) {
+		if (!d || !analysis_many(d->count))
+			return 0;
+		rel[0] = sym_rel(sc, SYM_LT, co, sym_add(sc, d->wg_start, sym_int(sc, d->wg_tile)));
+		return 1;
+	}
+	if (!d && !t)
+		return 0;
+	Sym *start = sym_int(sc, 0), *len = NULL;
+	int n = 0;
+	if (d) {
+		start = d->wg_start;
+		if (d->waves > 1) {
+			Sym *wid;
+			if (d->wg_dim == 0)
+				wid = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+			else {
+				char name[8];
+				snprintf(name, sizeof name, "$T%d", d->wg_dim);
+				wid = sym_symbol(sc, name);
+			}
+			/* the last wave's window ends with the workgroup's */
+			rel[n++] = sym_rel(sc, SYM_LT, co, sym_add(sc, d->wg_start, sym_int(sc, d->wg_tile)));
+			start = sym_add(sc, start, sym_mul(sc, wid, sym_int(sc, d->wave_tile)));
+		}
+		len = sym_int(sc, d->wave_tile);
+	}
+	if (t) {
+		start = sym_add(sc, start, t->base);
+		len = sym_int(sc, t->tile);
+	}
+	rel[n++] = sym_rel(sc, SYM_LT, co, sym_add(sc, start, len));
+	return n;
+}
+
+/* Does the kernel hold an allocation? (Its values differ from workgroup
+ * to workgroup at one coordinate.) */
+static bool has_allocation(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (r->ops.data[i]->kind == OP_ALLOCATE || (r->ops.data[i]->body && has_allocation(r->ops.data[i]->body)))
+			return true;
+	return false;
+}
+
+/* The window bounds of a store's element (isel_window_conds): an atomic's
+ * lanes past their wave's window would combine a second time; a write's
+ * past their workgroup's tile store what another workgroup stores, the
+ * same value as long as a value at a coordinate is the same in every
+ * workgroup, which an allocation's reads (each workgroup's own buffer)
+ * break. */
+static bool store_window(Isel *s, Op *op, const NodeIndex *ix, int64_t cn, int64_t j, Elem *e)
+{
+	bool atomic = op_is_atomic(op->kind);
+	if (!atomic && !(op->kind == OP_WRITE && has_allocation(s->c->k->body)))
+		return true;
+	for (int k = 0; k < ix->ndims; k++) {
+		Sym *rel[2];
+		int n = isel_window_conds(s, op, ix->d[k].dim, index_coord(s->c, ix, k, cn, j), atomic, rel);
+		for (int q = 0; q < n; q++)
+			if (!add_bound(s, op, e, sym_simplify(s->c->k->sc, rel[q], s->c->assume)))
+				return false;
+	}
+	return true;
+}
+
 /* Is cond among e's conditions? (Simplified relations are hash-consed.) */
 static bool has_cond(const Elem *e, const Sym *cond)
 {
@@ -271,7 +348,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Access
 {
 	/* the op's own mapping, when this is the op's own index (not the
 	 * cooperative load of an LDS tile) */
-	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) &&
+	const Mapping *map = (op->kind == OP_READ || op->kind == OP_WRITE || op_is_atomic(op->kind)) &&
 				     ix == s->c->index[op->id] ? op->mapping : NULL;
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
@@ -338,6 +415,8 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Access
 					return false;
 			}
 			if (map && !map_bounds(s, op, map, ix, cn, j, e))
+				return false;
+			if (ix == c->index[op->id] && !store_window(s, op, ix, cn, j, e))
 				return false;
 			if (!p->base)
 				p->base = sym_simplify(sc, lin, c->assume);

@@ -4,9 +4,10 @@
  * registers, loads and time, and an op the compiler rejects stopped the
  * kernel even where nothing read it).
  *
- * Roots (ops kept for what they do, not for a value): write, atomic_add,
- * set_symbol (it sets an extent or a value the mappings after it read) and
- * the scalar kernel arguments (they are the kernel's interface).
+ * Roots (ops kept for what they do, not for a value): write, the atomics,
+ * scatter_add, the barriers, set_symbol (it sets an extent or a value the
+ * mappings after it read) and the scalar kernel arguments (they are the
+ * kernel's interface).
  *
  * Algorithm: liveness by worklists over ops and values, each visited once
  * (time linear in the graph):
@@ -118,8 +119,8 @@ static void visit_op(Live *l, const Op *op)
 
 static bool root(const Op *op)
 {
-	return op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD || op->kind == OP_SET_SYMBOL ||
-	       (op->kind == OP_SCALAR && op->sarg);
+	return op_stores(op->kind) || op->kind == OP_SET_SYMBOL || op->kind == OP_SHARED_MEMORY_BARRIER ||
+	       op->kind == OP_WORKGROUP_BARRIER || (op->kind == OP_SCALAR && op->sarg);
 }
 
 void eliminate_dead_ops(Analysis *c)

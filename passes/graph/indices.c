@@ -87,6 +87,7 @@ typedef struct MmaLay {
 	Sym *ksdim;
 	bool halves;
 	const Op *op; /* the first mma with it */
+	GenericDot gd; /* mma MMA_GENERIC_DOT: its parameters */
 } MmaLay;
 
 enum { MAX_LAYS = 8 };
@@ -103,6 +104,7 @@ typedef struct Ctx {
 	/* the layout in use (use_lay): what the layout rules below read */
 	int cur;
 	MmaType mma;
+	GenericDot gd;
 	Sym *mdim, *ndim, *kdim, *ksdim;
 	bool halves;
 	const Op *mma_op;
@@ -116,6 +118,7 @@ static void use_lay(Ctx *x, int l)
 	const MmaLay *L = &x->lays[l];
 	x->cur = l;
 	x->mma = L->mma;
+	x->gd = L->gd;
 	x->mdim = L->mdim;
 	x->ndim = L->ndim;
 	x->kdim = L->kdim;
@@ -249,15 +252,16 @@ static bool k4_type(MmaType t) { return t == MMA_F32_16x16x32_K4_F8 || t == MMA_
 static int64_t vector_shape(Ctx *x, const Sym *dim)
 {
 	if (x->c->mode == IM_MMA) {
-		const MmaInfo *mi = &mma_info[x->mma];
+		int m, n, k;
+		mma_shape(x->mma, x->gd, 64, &m, &n, &k);
 		if (dim == x->mdim)
-			return mi->m;
+			return m;
 		if (dim == x->ndim)
-			return mi->n;
+			return n;
 		if (dim == x->kdim)
-			return k4_type(x->mma) || x->halves ? mi->k / 2 : mi->k; /* K4, halves: one run per copy */
+			return k4_type(x->mma) || x->halves ? k / 2 : k; /* K4, halves: one run per copy */
 		if (dim == x->ksdim)
-			return mi->k / MX_SCALE_GROUP; /* a scale per 32 k */
+			return k / MX_SCALE_GROUP; /* a scale per 32 k */
 	}
 	return hw_vector_shape(x, dim);
 }
@@ -360,10 +364,36 @@ static bool is_mma_dim(Ctx *x, const Sym *dim)
 	return dim == x->mdim || dim == x->ndim || dim == x->kdim || (x->ksdim && dim == x->ksdim);
 }
 
+/* A GenericDot's layout of one dim for a role (Wave's get_index_offset,
+ * size and stride; out_vec_size 1): along N, lane l holds column
+ * floor(l / k_mult) and k_vec consecutive k from (l % k_mult) * k_vec; the
+ * row is every lane's (out_vec 1); along M, M and N swap. */
+static bool dot_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
+{
+	SymCtx *sc = x->sc;
+	const GenericDot *g = &x->gd;
+	Sym *ln = lane(x), *spread = g->along_m ? x->mdim : x->ndim, *one = g->along_m ? x->ndim : x->mdim;
+	di->stride = 1;
+	di->size = 1;
+	if (dim == x->kdim && r != R_ACC) {
+		di->start = sym_mul(sc, sym_mod(sc, ln, num(x, g->k_mult)), num(x, g->k_vec));
+		di->size = g->k_vec;
+	} else if (dim == spread && (r == R_ACC || r == (g->along_m ? R_LHS : R_RHS))) {
+		di->start = sym_floor(sc, sym_div(sc, ln, num(x, g->k_mult)));
+	} else if (dim == one && (r == R_ACC || r == (g->along_m ? R_RHS : R_LHS))) {
+		di->start = num(x, 0); /* out_vec_size 1: one row (column) for all lanes */
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /* MMA layout of one dim for a role (Wave's constraints.py, MMAType and
  * ScaledMMAType). */
 static bool mma_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 {
+	if (x->mma == MMA_GENERIC_DOT)
+		return dot_dim(x, r, dim, di);
 	const MmaInfo *mi = &mma_info[x->mma];
 	SymCtx *sc = x->sc;
 	Sym *ln = lane(x), *J = sym_symbol(sc, "$J");
@@ -686,7 +716,7 @@ static int mma_lay(Ctx *x, const Op *op)
 	}
 	/* the last two dims are the MMA's; the others batch dims */
 	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], NULL,
-		false, op};
+		false, op, op_generic_dot(c->k, op)};
 	if (scaled) {
 		Sym *la = scale_dim(op->args[1], a), *lb = scale_dim(op->args[3], b);
 		L.ksdim = la ? la : lb;
@@ -723,7 +753,8 @@ static int mma_lay(Ctx *x, const Op *op)
 	}
 	for (int l = 0; l < x->nlay; l++)
 		if (x->lays[l].mma == L.mma && x->lays[l].mdim == L.mdim && x->lays[l].ndim == L.ndim &&
-			x->lays[l].kdim == L.kdim && x->lays[l].ksdim == L.ksdim && x->lays[l].halves == L.halves)
+			x->lays[l].kdim == L.kdim && x->lays[l].ksdim == L.ksdim && x->lays[l].halves == L.halves &&
+			(L.mma != MMA_GENERIC_DOT || !memcmp(&x->lays[l].gd, &L.gd, sizeof L.gd)))
 			return l;
 	if (x->nlay == MAX_LAYS) {
 		analysis_error(c, op->loc, "%s: more than %d different MMA layouts in one kernel", op->path, MAX_LAYS);
@@ -742,10 +773,11 @@ static void find_mode(Ctx *x, Region *r)
 			c->mode = IM_MMA;
 			if (mma_lay(x, op) < 0)
 				return;
-		} else if (op_is_reduce(op->kind) && c->mode == IM_READ_WRITE) {
-			c->mode = IM_REDUCE;
+		} else if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && c->mode == IM_READ_WRITE) {
+			c->mode = IM_REDUCE; /* topk selects along its dim as a reduction folds it */
 			x->reduce_dim = op->dim;
-		} else if (op_is_reduce(op->kind) && c->mode == IM_REDUCE && op->dim != x->reduce_dim) {
+		} else if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && c->mode == IM_REDUCE &&
+			   op->dim != x->reduce_dim) {
 			analysis_error(c, op->loc, "%s: reductions over two dims (%s, %s) are not compiled yet", op->path,
 				sym_name(x->reduce_dim), sym_name(op->dim));
 			return;
@@ -1136,7 +1168,7 @@ static NodeIndex *write_index(Ctx *x, Op *op)
 	Analysis *c = x->c;
 	NodeIndex *ni = NULL;
 	Role role = c->mode == IM_MMA ? value_role(x, op->args[0]) : R_NONE;
-	Shape wsh = op->mapping ? op->args[0]->shape : op->args[1]->shape;
+	Shape wsh = op->mapping ? op->args[0]->shape : op_memory(op)->shape;
 	/* in MMA mode a value without a role (a permuted result) is written
 	 * in its own layout */
 	if (c->mode == IM_MMA && role == R_NONE)
@@ -1225,11 +1257,11 @@ static void index_region(Ctx *x, Region *r)
 			index_region(x, op->body);
 		if (op->kind == OP_OUTPUT)
 			continue;
+		if (op->kind == OP_ALLOCATE)
+			continue; /* a memory value: its accesses are indexed */
 		if (c->mode == IM_MMA)
-			use_lay(x, op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD ? value_lay(x, op->args[0])
-				    : res                                           ? value_lay(x, res)
-										    : 0);
-		if (op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD) { /* atomic_add: indexed as a write */
+			use_lay(x, op_stores(op->kind) ? value_lay(x, op->args[0]) : res ? value_lay(x, res) : 0);
+		if (op_stores(op->kind)) { /* the atomics, scatter_add: indexed as a write */
 			ni = write_index(x, op);
 		} else if (read_of_width_bitcast(x, op)) {
 			ni = NULL; /* bitcast_read_index, at the bitcast */
@@ -1279,7 +1311,7 @@ static const Op *reduced_over(Value *v, const Sym *dim, bool *seen)
 		return NULL;
 	seen[v->id] = true;
 	const Op *op = v->def;
-	if (op_is_reduce(op->kind) && op->dim == dim)
+	if ((op_is_reduce(op->kind) || op->kind == OP_TOPK) && op->dim == dim)
 		return op;
 	if (op->kind == OP_ITERATE) {
 		Op *out = vec_last(&op->body->ops);
@@ -1361,21 +1393,25 @@ static bool check_write_races(Ctx *x, Region *r)
 			return false;
 		if (op->kind != OP_WRITE)
 			continue;
-		if (!check_write_overlap(x, op))
-			return false;
 		Value *mem = op->args[1];
+		/* an allocation is the workgroup's own, and its accesses are
+		 * ordered by barriers (isel/local.c): lanes past a window write
+		 * the values the owner does, and only the waves can collide */
+		bool local = value_is_local(mem);
+		if (!local && !check_write_overlap(x, op))
+			return false;
 		for (int d = 0; d < c->ndist; d++) {
 			const DimDist *dd = &c->dist[d];
 			bool in_mem = false;
 			for (int j = 0; j < mem->shape.rank; j++)
 				in_mem |= mem->shape.dims[j] == dd->dim || split_slot(c, mem->shape.dims[j], dd);
-			if (in_mem || (dd->count == 1 && dd->waves <= 1))
+			if (in_mem || ((dd->count == 1 || local) && dd->waves <= 1))
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
-			if (!red || (dd->count == 1 && red->block))
+			if (!red || ((dd->count == 1 || local) && red->block))
 				continue;
-			bool wgs = analysis_many(dd->count);
+			bool wgs = !local && analysis_many(dd->count);
 			char count[32]; /* a runtime grid has no count yet */
 			int64_t n = wgs ? dd->count : dd->waves;
 			if (n > 0)
@@ -1388,7 +1424,9 @@ static bool check_write_races(Ctx *x, Region *r)
 				op->path, mem->name, sym_name(dd->dim), op_name(red->kind), red->path, sym_name(dd->dim),
 				sym_name(dd->dim), count, wgs ? "workgroups" : "waves", mem->name,
 				wgs ? "workgroups" : "waves",
-				wgs ? " by a write (atomic_add adds the partial results into memory)" : " without \"block\": true");
+				wgs                        ? " by a write (atomic_add adds the partial results into memory)"
+				: red->kind == OP_TOPK ? ""
+							 : " without \"block\": true");
 			return false;
 		}
 	}
@@ -1557,6 +1595,16 @@ void analyze_indices(Analysis *c)
 	 * whether the target has the instruction is isel's question (mma.c) */
 	for (int l = 0; l < x.nlay; l++) {
 		MmaType t = x.lays[l].mma;
+		const GenericDot *g = &x.lays[l].gd;
+		if (t == MMA_GENERIC_DOT && (g->out_vec != 1 || g->k_mult & (g->k_mult - 1))) {
+			analysis_error(c, x.lays[l].op->loc, "%s: GenericDot with out_vec_size %d and k_mult %d is not compiled "
+							     "yet (out_vec_size 1 and a power-of-two k_mult are; Wave itself "
+							     "decomposes only out_vec_size 1)",
+				x.lays[l].op->path, g->out_vec, g->k_mult);
+			return;
+		}
+		if (t == MMA_GENERIC_DOT)
+			continue;
 		bool k8 = t == MMA_F32_16x16x32_K8_F16 || t == MMA_F32_32x32x16_K8_F16;
 		if (t == MMA_NONE || (!mma_info[t].native && !k8 && !k4_type(t))) {
 			analysis_error(c, x.lays[l].op->loc, "%s: MMA type %s is not compiled yet (the native f16/bf16, "

@@ -96,7 +96,8 @@ static bool feeds_mma(const Region *r, const Value *v)
 
 bool plan_staged_read(const Analysis *c, const Op *op)
 {
-	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || !c->index[op->id])
+	/* an allocation is LDS already (isel/local.c) */
+	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || value_is_local(op->args[0]) || !c->index[op->id])
 		return false;
 	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
 }
@@ -159,7 +160,7 @@ static bool body_plain(const Region *r)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
-		if (op->body || op->kind == OP_WRITE || op->kind == OP_ATOMIC_ADD || op->kind == OP_SET_SYMBOL ||
+		if (op->body || op_stores(op->kind) || op->kind == OP_SET_SYMBOL ||
 			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (op->kind == OP_READ && op->mapping))
 			return false;
 	}

@@ -831,12 +831,16 @@ START_TEST(queries_from_the_tables)
 	ck_assert_str_eq(wavecc_target(2), "gfx950");
 	ck_assert_ptr_null(wavecc_target(3));
 	size_t nm = wavecc_num_mma_types();
-	ck_assert_uint_eq(nm, 18);
+	ck_assert_uint_eq(nm, 19); /* 18 of Wave's MMAType and ScaledMMAType, and GenericDot */
 	int found = 0;
 	for (size_t i = 0; i < nm; i++) {
 		wavecc_mma_type_info m = {.struct_size = sizeof m};
 		ck_assert_int_eq(wavecc_mma_type(i, &m), WAVECC_OK);
-		if (strcmp(m.name, "F32_16x16x16_F16") == 0) {
+		if (strcmp(m.name, "GenericDot") == 0) { /* dot products on the vector ALU (isel/dot.c) */
+			ck_assert(m.m == 1 && m.n == 64 && m.k == 4 && !m.native);
+			ck_assert_str_eq(m.f16_targets, "gfx942 gfx90a gfx950");
+			ck_assert_str_eq(m.bf16_targets, "gfx942 gfx90a gfx950");
+		} else if (strcmp(m.name, "F32_16x16x16_F16") == 0) {
 			ck_assert(m.m == 16 && m.n == 16 && m.k == 16 && m.native);
 			ck_assert_str_eq(m.in_dtype, "f16");
 			ck_assert_str_eq(m.acc_dtype, "f32");

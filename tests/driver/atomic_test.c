@@ -10,14 +10,15 @@ static const char *const targets[] = {"gfx942", "gfx90a"};
 
 /* Column sums through a many-to-one mapping (register [M, N] onto memory
  * [N]): 37 rows from 37 workgroups add into each element, in f32
- * (buffer_atomic_add_f32) and i32 (buffer_atomic_add, wrapping).
- * Reductions across workgroups (Wave's split-K way): each wave's partial
+ * (buffer_atomic_add_f32) and i32 (buffer_atomic_add, wrapping), and in
+ * i32 over 32-column workgroups (the 64 lanes' run covers two: the lanes
+ * past the tile must not add). Reductions across workgroups (Wave's split-K way): each wave's partial
  * sum of a*b over its window of N added into c[M], over 13 workgroups
  * (N = 813 in tiles of 64), over 4 waves of one workgroup, and the sum
  * over N of a GEMM's accumulator (2 waves by 3 workgroups along N) — every
  * lane that reduced a row holds its sum, and exactly one of them adds it
  * (the i32 sums are exact: a second add shows). */
-static const char *const passing[] = {"colsum_f32", "colsum_i32", "rowsum_wg_f32", "rowsum_wg_i32",
+static const char *const passing[] = {"colsum_f32", "colsum_i32", "colsum_i32_narrow", "rowsum_wg_f32", "rowsum_wg_i32",
 	"rowsum_waves_f32", "gemm_rowsum_32x32x8"};
 
 START_TEST(atomic_kernels_pass)

@@ -400,3 +400,68 @@ const char *wave_mx_input(const char *spec, char *opt, size_t len)
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 	return opt;
 }
+
+const char *wave_randint_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	int64_t d[5];
+	long lo, hi;
+	int rank = 0; /* NAME:D0,...,LO,HI: the dims, then lo and hi */
+	const char *colon = strchr(spec, ':'), *p = colon ? colon + 1 : NULL;
+	if (!colon || colon == spec || colon - spec > 63)
+		die("wave_randint_input: bad spec '%s' (NAME:D0,...,LO,HI, one to three dims)", spec);
+	snprintf(name, sizeof name, "%.*s", (int)(colon - spec), spec);
+	for (char *end = NULL; rank < 5; p = end + 1) {
+		d[rank++] = strtoll(p, &end, 10);
+		if (end == p || (*end != ',' && *end != 0))
+			die("wave_randint_input: bad spec '%s' (NAME:D0,...,LO,HI, one to three dims)", spec);
+		if (*end == 0)
+			break;
+	}
+	if (rank < 3)
+		die("wave_randint_input: bad spec '%s' (NAME:D0,...,LO,HI, one to three dims)", spec);
+	hi = (long)d[--rank];
+	lo = (long)d[--rank];
+	int64_t n = 1;
+	for (int i = 0; i < rank; i++)
+		n *= d[i];
+	if (hi <= lo || n < 1)
+		die("wave_randint_input: bad spec '%s' (NAME:D0,...,LO,HI, one to three dims)", spec);
+	int32_t *v = malloc(sizeof *v * (size_t)n);
+	if (!v)
+		die("wave_randint_input: out of memory");
+	uint64_t s = (uint64_t)n * 7907 * 31 + (uint64_t)(hi - lo) + (uint64_t)(unsigned char)name[0];
+	for (int64_t i = 0; i < n; i++)
+		v[i] = (int32_t)(lo + (long)(next(&s) % (uint64_t)(hi - lo)));
+	char dir[200], dims[96] = "", path[4096], err[256];
+	for (int i = 0; i < rank; i++)
+		snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", i ? "x" : "", (long long)d[i]);
+	snprintf(dir, sizeof dir, "wave_inputs_randint_%s_%s_%ld_%ld", name, dims, lo, hi);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	if (npy_write(path, DT_I32, rank, d, v, err, sizeof err) < 0)
+		die("wave_randint_input: %s", err);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}
+
+const char *wave_arange_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long rows, cols;
+	if (sscanf(spec, "%63[^:]:%ld,%ld", name, &rows, &cols) != 3 || rows < 1 || cols < 1)
+		die("wave_arange_input: bad spec '%s' (NAME:ROWS,COLS)", spec);
+	float *v = malloc(sizeof *v * (size_t)(rows * cols));
+	if (!v)
+		die("wave_arange_input: out of memory");
+	for (long i = 0; i < rows * cols; i++)
+		v[i] = (float)i;
+	char dir[128], path[4096];
+	snprintf(dir, sizeof dir, "wave_inputs_arange_%s_%ldx%ld", name, rows, cols);
+	write_2d("wave_arange_input", dir, name, DT_F32, rows, cols, v, path, sizeof path);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}

@@ -54,4 +54,13 @@ const char *wave_packed_input(const char *spec, char *opt, size_t len);
  * through e8m0_shuffle (the preshuffled-scale kernels' layout; two dims). */
 const char *wave_mx_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading the i32 buffer spec
+ * "NAME:D0,...,LO,HI" (one to three dims) describes: seeded integers
+ * uniform in [LO, HI) (Wave's randint(LO, HI, shape)). */
+const char *wave_randint_input(const char *spec, char *opt, size_t len);
+
+/* Append to opt the option loading the f32 buffer "NAME:ROWS,COLS" of
+ * 0, 1, 2, ... in C order (Wave's arange(ROWS * COLS).reshape(ROWS, COLS)). */
+const char *wave_arange_input(const char *spec, char *opt, size_t len);
+
 #endif

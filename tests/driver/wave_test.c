@@ -233,11 +233,13 @@ static const WaveCase cases[] = {
 	/* test_advanced_ops.py::test_fused_softmax, f32, vector shape N = N */
 	{"fused_softmax.json -D M=2 -D N=128", NULL, NULL},
 	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
-	/* test_advanced_ops.py::test_topk, f16 values and i32 indices: the op is
-	 * not in the kernel format yet */
-	{"topk.json -D M=32 -D N=64 -D K=2", "unknown op 'topk'", NULL},
-	{"topk.json -D M=64 -D N=128 -D K=4", "unknown op 'topk'", NULL},
-	{"topk.json -D M=128 -D N=256 -D K=8", "unknown op 'topk'", NULL},
+	/* test_advanced_ops.py::test_topk (wave64), f16 values and i32
+	 * indices, one row per workgroup; the seeded fill's values repeat
+	 * (Wave's allow_duplicates): ties go to the lower index, as the format
+	 * defines and the kernel computes */
+	{"topk.json -D M=32 -D N=64 -D K=2", NULL, NULL},
+	{"topk.json -D M=64 -D N=128 -D K=4", NULL, NULL},
+	{"topk.json -D M=128 -D N=256 -D K=8", NULL, NULL},
 	/* wave_gemm_test.py::testGemmSmallTiles: BLOCK_M = BLOCK_N = BLOCK_K = 8,
 	 * one wave, a and b in shared memory, both MFMA variants, shapes
 	 * (32,32,32) and test_gemm's first (1024,5120,640) */
@@ -268,6 +270,27 @@ static const WaveCase cases[] = {
 	{"wg_gemm_vmfma_32x32x16_k8.json -D M=17 -D N=23 -D K=32", NULL, NULL},
 	{"wg_gemm_vmfma_dyn_16x16x32_k8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	{"wg_gemm_vmfma_dyn_32x32x16_k8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
+	/* wave_gemm_test.py::testGemmDot: GenericDot MMA types (dot products
+	 * on the vector ALU), (64, 64, 64), BLOCK 4x64x16 along N and 64x4x16
+	 * along M, a and b shared, schedule none; static and M, N, K dynamic;
+	 * Wave's xfails (out_vec_size 2 and 4) are rejections here */
+	{"gemm_dot_m_kvec4.json", NULL, NULL},
+	{"gemm_dot_m_kmult4.json", NULL, NULL},
+	{"gemm_dot_n.json", NULL, NULL},
+	{"gemm_dot_n_kmult2.json", NULL, NULL},
+	{"gemm_dot_n_kmult4.json", NULL, NULL},
+	{"gemm_dot_n_kvec1.json", NULL, NULL},
+	{"gemm_dot_n_kvec2.json", NULL, NULL},
+	{"gemm_dot_dyn_m_kvec4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_m_kmult4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kmult2.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kmult4.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kvec1.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_dyn_n_kvec2.json -D M=64 -D N=64 -D K=64", NULL, NULL},
+	{"gemm_dot_m_out4.json", "GenericDot with out_vec_size 4 and k_mult 1 is not compiled yet", NULL},
+	{"gemm_dot_n_out2.json", "GenericDot with out_vec_size 2 and k_mult 1 is not compiled yet", NULL},
+	{"gemm_dot_n_out4.json", "GenericDot with out_vec_size 4 and k_mult 1 is not compiled yet", NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=17 -D N=23 -D K=160", NULL, NULL},
 	/* testGemmDumpOverrideSchedule's bf16 datatype (get_gemm_kernel, bf16
@@ -487,6 +510,36 @@ static const WaveCase cases[] = {
 	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
 	 * (a `shared` argument: still the global tensor), the old values to c */
 	{"atomic_add_no_map.json", NULL, NULL},
+	/* test_advanced_ops.py::test_scatter_add, wave64: a tkw.allocate'd tile
+	 * zeroed, a workgroup_barrier, scatter_add along M (dim 0) of a =
+	 * arange(M*N) at index = randint(0, M), read back into b; its four
+	 * (shape, elems_per_thread) with BLOCK = the shape, one wave */
+	{"scatter_add.json -D M=3840 -D N=1 --arange a:3840,1 --randint index:3840,1,0,3840", NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 --arange a:64,64 --randint index:64,64,0,64", NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 -D LOAD_ELEMS_PER_THREAD=2 -D STORE_ELEMS_PER_THREAD=2 --arange a:64,64 "
+	 "--randint index:64,64,0,64",
+	 NULL, NULL},
+	{"scatter_add.json -D M=64 -D N=64 -D LOAD_ELEMS_PER_THREAD=4 -D STORE_ELEMS_PER_THREAD=4 --arange a:64,64 "
+	 "--randint index:64,64,0,64",
+	 NULL, NULL},
+	/* test_atomic.py::test_atomic_min (2, 64): two waves min their rows
+	 * into row 0 of a tkw.allocate'd (1, BLOCK_N) buffer set to 1e6, then
+	 * read it back into both rows; a = randint(0, 10) */
+	{"atomic_min.json --randint a:2,64,0,10", NULL, NULL},
+	/* test_atomic.py::test_dyn_atomic_add (64, 4): a histogram in an
+	 * allocation, atomic_add of ones at the bins idx = randint(0, 4) names
+	 * (the register over NUMEL: see README.md) */
+	{"dyn_atomic_add.json --randint indices:64,0,4", NULL, NULL},
+	/* wave_gemm_test.py::test_explicit_shared_gemm: a and b tiles written
+	 * into tkw.allocate'd buffers, a shared_memory_barrier, read back into
+	 * the MMA; its seven (m, n, k) x block combinations */
+	{"explicit_shared_gemm.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128", NULL, NULL},
+	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
@@ -1350,6 +1403,9 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	take_inputs(args, " --packed ", wave_packed_input, in, sizeof in);
 	take_inputs(args, " --paged ", wave_paged_input, in, sizeof in); /* paged attention's request_indices */
 	take_inputs(args, " --mx ", wave_mx_input, in, sizeof in); /* MXFP data and e8m0 scales */
+	/* Wave's randint and arange inputs (scatter indices, histogram bins) */
+	take_inputs(args, " --randint ", wave_randint_input, in, sizeof in);
+	take_inputs(args, " --arange ", wave_arange_input, in, sizeof in);
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");

@@ -905,6 +905,86 @@ START_TEST(err_hardware)
 }
 END_TEST
 
+/* GenericDot MMA types: the object form, its defaults, its errors. */
+START_TEST(generic_dot_mma_type)
+{
+	char *t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": {\"kind\": \"GenericDot\", \"k_mult\": 4, "
+		"\"along_dim\": \"M\"}}",
+		NULL, "");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	const Constraint *hw = kernel_hardware(r.k);
+	ck_assert_int_eq(hw->mma_type, MMA_GENERIC_DOT);
+	ck_assert(hw->gdot.k_mult == 4 && hw->gdot.k_vec == 4 && hw->gdot.out_vec == 1 && hw->gdot.along_m);
+	int m, n, k;
+	mma_shape(hw->mma_type, hw->gdot, 64, &m, &n, &k);
+	ck_assert(m == 16 && n == 1 && k == 16);
+	loaded_free(&r);
+	free(t);
+	t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": {\"kind\": \"GenericDot\", "
+		"\"along_dim\": \"K\"}}",
+		NULL, "");
+	expect_error(t, pos_of(t, "\"K\"}", 0),
+		"constraints[0].mma_type.along_dim: along_dim 'K' must be \"M\" or \"N\" (Wave's MMAOperand.M or .N)");
+	free(t);
+	t = kernel(NULL,
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"mma_type\": {\"kind\": \"Dot\"}}", NULL, "");
+	expect_error(t, pos_of(t, "\"Dot\"", 0),
+		"constraints[0].mma_type.kind: unknown mma_type kind 'Dot' (an object mma_type is a \"GenericDot\")");
+	free(t);
+}
+END_TEST
+
+/* allocate, scatter_add, topk: the type rules and their errors. */
+START_TEST(err_allocate_scatter_topk)
+{
+	const char *alloc = "{\"name\": \"l\", \"op\": \"allocate\", \"shape\": [\"M\", \"N\"], "
+			    "\"distributed_shape\": [\"BM\", \"BN\"], \"dtype\": \"f32\"},\n";
+	Buf g = {0};
+	buf_printf(&g, "%s{\"name\": \"r\", \"op\": \"read\", \"memory\": \"l\"},\n"
+		       "{\"name\": \"e\", \"op\": \"exp\", \"arg\": \"l\"}",
+		alloc);
+	char *t = kernel(NULL, NULL, NULL, g.data);
+	expect_error(t, pos_of(t, "\"arg\": \"l\"", 7), "graph[2].arg: 'l' is an allocation; read it first");
+	free(t);
+	g.len = 0;
+	buf_printf(&g, "%s{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		       "{\"name\": \"s\", \"op\": \"scatter_add\", \"register_src\": \"r\", \"register_idx\": \"r\", "
+		       "\"dim\": 0, \"memory\": \"l\"}",
+		alloc);
+	t = kernel(NULL, NULL, NULL, g.data);
+	expect_error(t, pos_of(t, "\"register_idx\": \"r\"", 16),
+		"graph[2].register_idx: scatter_add's register_idx 'r' must have an integer dtype, got f32[M, N]");
+	free(t);
+	g.len = 0;
+	buf_printf(&g, "%s{\"name\": \"i\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"i32\", "
+		       "\"value\": 0},\n{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		       "{\"name\": \"s\", \"op\": \"scatter_add\", \"register_src\": \"r\", \"register_idx\": \"i\", "
+		       "\"dim\": 2, \"memory\": \"l\"}",
+		alloc);
+	t = kernel(NULL, NULL, NULL, g.data);
+	expect_error(t, pos_of(t, "2, \"memory", 0), "graph[3].dim:");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"t\", \"op\": \"topk\", \"arg\": \"r\", \"k_dim\": \"K\", \"dim\": \"N\"},\n"
+		"{\"name\": \"v\", \"op\": \"get_result\", \"value\": \"t\", \"res_idx\": 1, "
+		"\"type\": {\"shape\": [\"M\", \"K\"], \"dtype\": \"i32\"}}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	loaded_free(&r);
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"t\", \"op\": \"topk\", \"arg\": \"r\", \"k_dim\": \"K\", \"dim\": \"K\"}");
+	expect_error(t, pos_of(t, "\"K\"}", 0), "graph[1].dim: shape mismatch: 'r' f32[M, N] has no dim 'K' to select along");
+	free(t);
+	buf_free(&g);
+}
+END_TEST
+
 START_TEST(err_duplicate_name)
 {
 	char *t = kernel(NULL, NULL, NULL, "{\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"}");
@@ -1035,9 +1115,12 @@ START_TEST(schema_matches_tables)
 		CON_COUNT, con_nm, "constraint kinds");
 	json_t *hw = json_array_get(json_object_get(json_object_get(defs, "constraint"), "allOf"),
 		CON_HARDWARE);
-	expect_enum(json_object_get(json_object_get(json_object_get(json_object_get(hw, "then"),
-					    "properties"), "mma_type"), "enum"),
-		MMA_COUNT, mma_nm, "mma types");
+	/* an MMA type is a name of the table or a GenericDot object */
+	json_t *mt = json_object_get(json_object_get(json_object_get(hw, "then"), "properties"), "mma_type");
+	json_t *names = json_object_get(mt, "enum");
+	for (size_t i = 0; !names && i < json_array_size(json_object_get(mt, "anyOf")); i++)
+		names = json_object_get(json_array_get(json_object_get(mt, "anyOf"), i), "enum");
+	expect_enum(names, MMA_COUNT, mma_nm, "mma types");
 	expect_enum(json_object_get(json_object_get(defs, "dtype"), "enum"), DT_COUNT, dt_nm, "dtypes");
 	json_decref(s);
 
@@ -1069,6 +1152,9 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("frontend");
 	TCase *tc = tcase_create("valid");
+	/* schema_matches_tables runs Python's jsonschema twice: seconds on a
+	 * loaded machine, past Check's default 4 s */
+	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, valid_gemm_out_of_order);
 	tcase_add_test(tc, scalar_arguments);
 	tcase_add_test(tc, valid_symbols_resolve);
@@ -1100,6 +1186,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_cumsum);
 	tcase_add_test(tc, err_cycle);
 	tcase_add_test(tc, err_hardware);
+	tcase_add_test(tc, generic_dot_mma_type);
+	tcase_add_test(tc, err_allocate_scatter_topk);
 	tcase_add_test(tc, err_duplicate_name);
 	tcase_add_test(tc, err_many_independent);
 	suite_add_tcase(s, tc);

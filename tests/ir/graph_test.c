@@ -18,7 +18,10 @@ START_TEST(tables_round_trip)
 		ck_assert_int_eq(con_from_name(con_info[i].name), i);
 	for (int i = 0; i < MMA_COUNT; i++) {
 		ck_assert_int_eq(mma_from_name(mma_info[i].name), i);
-		ck_assert_int_gt(mma_info[i].m * mma_info[i].n * mma_info[i].k, 0);
+		/* a GenericDot's shape is its parameters' (Wave's get_shape) */
+		int m, n, k;
+		mma_shape((MmaType)i, GENERIC_DOT_DEFAULT, 64, &m, &n, &k);
+		ck_assert_int_gt(m * n * k, 0);
 	}
 	ck_assert_int_eq(op_from_name("reduction"), OP_COUNT);
 	ck_assert_int_eq(mma_from_name("F32_16x16x16"), MMA_NONE);
@@ -34,6 +37,9 @@ START_TEST(tables_round_trip)
 	const MmaInfo *m = &mma_info[MMA_F32_32x32x8_F16];
 	ck_assert(m->m == 32 && m->n == 32 && m->k == 8 && m->in == DT_F16 && m->acc == DT_F32);
 	ck_assert(!mma_info[MMA_F32_16x16x32_K8_F16].native);
+	int gm, gn, gk; /* GenericDot(k_mult=4, along_dim=M): 16 x 1 x 16 */
+	mma_shape(MMA_GENERIC_DOT, (GenericDot){1, 4, 4, true}, 64, &gm, &gn, &gk);
+	ck_assert(gm == 16 && gn == 1 && gk == 16);
 }
 END_TEST
 
