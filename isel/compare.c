@@ -14,7 +14,8 @@
  * and i1 unsigned. A 16-bit select packs its halves with v_perm_b32 when
  * the two elements of a dword have different conditions.
  *
- * Fused selects (in a loop body): where a compare's result reaches
+ * Fused selects (in the body of a loop that holds an mma, attention's:
+ * isel_pk_f32_loop): where a compare's result reaches
  * nothing but the conditions of 32-bit selects, through i1 casts,
  * broadcasts, permutes and and_ with other such compares or with a mask
  * the plan folded to true (causal attention's m >= k2 & k2 < K2), the
@@ -145,7 +146,7 @@ static bool select_known(Isel *s, Op *op)
  * cast, broadcast or permute of i1, or an and_ of i1 values. */
 static bool through(const Op *u, const Value *v)
 {
-	if (v->dtype != DT_I1 || op_result(u)->dtype != DT_I1)
+	if (v->dtype != DT_I1 || !op_result(u) || op_result(u)->dtype != DT_I1)
 		return false;
 	return u->kind == OP_BROADCAST || u->kind == OP_PERMUTE || u->kind == OP_CAST ||
 	       (u->kind == OP_AND && u->nargs == 2);
@@ -196,7 +197,7 @@ static bool fuse_compare(Isel *s, Op *op)
 	enum { CAP = 16 };
 	const Op *ops[CAP];
 	int n = 0;
-	if (!s->iv_sym || s->masked || !chain_ok(s, op->parent, op_result(op), ops, &n, CAP, 0))
+	if (!isel_pk_f32_loop(s, op) || s->masked || !chain_ok(s, op->parent, op_result(op), ops, &n, CAP, 0))
 		return false;
 	s->fused[op->id] = true;
 	for (int k = 0; k < n; k++)

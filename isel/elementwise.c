@@ -246,7 +246,7 @@ static bool select_unary(Isel *s, Op *op)
 		/* all elements at once: elt.c interleaves them around the hazards */
 		MOpnd *x = ARENA_NEWN(&s->c->arena, MOpnd, r->nd ? r->nd : 1);
 		/* in a loop, tuples in, tuples out (pk_f32.c: the packed sums) */
-		bool tuples = isel_pk_f32_dests(s, a, r);
+		bool tuples = isel_pk_f32_dests(s, op, a, r);
 		if (op->kind == OP_EXP && tuples) {
 			isel_pk_f32_scale(s, a, x, 0x3fb8aa3b); /* log2(e) as f32 */
 		} else {

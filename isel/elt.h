@@ -68,6 +68,9 @@ TVal *isel_elt_cast_i1(Isel *s, const TVal *a, DType to);
 MOpnd isel_elt_f32_to_bf16_hi(Isel *s, MOpnd x, MOpnd *k7fff);
 
 /* ---- pk_f32.c ---- */
+/* Is op in the body of a loop that holds an mma (where the packed forms
+ * below apply)? */
+bool isel_pk_f32_loop(const Isel *s, const Op *op);
 /* f32 add, sub or mul op of a and b (gathered to ix) with v_pk_add_f32 /
  * v_pk_mul_f32 where an operand's dwords are whole VGPR tuples, inside a
  * loop body; NULL, with nothing emitted, where no tuple qualifies. */
@@ -76,7 +79,7 @@ TVal *isel_pk_f32_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const No
  * where a's dwords are whole VGPR tuples (so that the next packed op or
  * sum takes them in pairs); false, r untouched, outside loops or where
  * none is. */
-bool isel_pk_f32_dests(Isel *s, const TVal *a, TVal *r);
+bool isel_pk_f32_dests(Isel *s, const Op *op, const TVal *a, TVal *r);
 /* x[i] = a's dword i times the f32 constant with bits k, two dwords a row
  * where a's are whole tuples inside a loop (exp's log2(e)). */
 void isel_pk_f32_scale(Isel *s, const TVal *a, MOpnd *x, uint32_t k);

@@ -6,7 +6,7 @@
  * are MFMA tuples (4 or 16 dwords of one register), the other operand a
  * constant or a row's value repeated along the tuple.
  *
- * Algorithm (isel_pk_f32_binary, for a binary op inside a loop body):
+ * Algorithm (isel_pk_f32_binary, for a binary op in such a loop's body):
  * walk the result's dwords; where one operand's dwords i..i+w-1 are a whole
  * VGPR tuple of w >= 2 dwords, in order (an MFMA result, or a result of
  * this file), and the other operand gives each aligned pair either as an
@@ -28,12 +28,33 @@
  * is x and the fma rounds x * c once, as the mul does; NaN and flushed
  * denormals alike.
  *
- * Outside loops nothing changes: epilogues run once, and the rows' even
- * register pairs would only constrain the allocator there. */
+ * Only in the body of a loop that holds an mma (isel_pk_f32_loop: the
+ * attention and online-softmax loops; elsewhere the code stays as it
+ * was): epilogues run once, and the rows' even register pairs would only
+ * constrain the allocator there. */
 #include <math.h>
 #include <string.h>
 
 #include "elt.h"
+
+/* Does region r, or a region in it, hold an mma? */
+static bool holds_mma(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA || (op->body && holds_mma(op->body)))
+			return true;
+	}
+	return false;
+}
+
+bool isel_pk_f32_loop(const Isel *s, const Op *op)
+{
+	const Region *r = op->parent;
+	while (r && r->owner && r->owner->kind != OP_ITERATE)
+		r = r->owner->parent;
+	return s->iv_sym && r && r->owner && holds_mma(r);
+}
 
 /* The vreg of a whole tuple that v's dwords i.. are, in order (a VGPR
  * tuple of an even size >= 2 that fits in the value), or 0 with *w = 0. */
@@ -155,7 +176,7 @@ static bool tuple_run(Isel *s, OpKind k, const TVal *a, const TVal *b, int i, in
 TVal *isel_pk_f32_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix)
 {
 	OpKind k = op->kind;
-	if (!s->iv_sym || a->dtype != DT_F32 || b->dtype != DT_F32 || a->nd != b->nd ||
+	if (!isel_pk_f32_loop(s, op) || a->dtype != DT_F32 || b->dtype != DT_F32 || a->nd != b->nd ||
 		(k != OP_ADD && k != OP_SUB && k != OP_MUL))
 		return NULL;
 	/* does any tuple qualify? (a sum or product is taken either way) */
@@ -184,9 +205,9 @@ TVal *isel_pk_f32_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const No
 	return r;
 }
 
-bool isel_pk_f32_dests(Isel *s, const TVal *a, TVal *r)
+bool isel_pk_f32_dests(Isel *s, const Op *op, const TVal *a, TVal *r)
 {
-	if (!s->iv_sym || a->dtype != DT_F32 || r->nd != a->nd)
+	if (!isel_pk_f32_loop(s, op) || a->dtype != DT_F32 || r->nd != a->nd)
 		return false;
 	bool any = false;
 	for (int i = 0; i < r->nd;) {
@@ -311,7 +332,8 @@ static bool positive_factor(const Isel *s, const Op *u, const Value *v)
 
 bool isel_pk_f32_zero_add(Isel *s, Op *op)
 {
-	if (!s->iv_sym || op->kind != OP_ADD || op->nargs != 2 || op_result(op)->dtype != DT_F32 || nonzero_arg(s, op) < 0)
+	if (op->kind != OP_ADD || !isel_pk_f32_loop(s, op) || op->nargs != 2 || op_result(op)->dtype != DT_F32 ||
+		nonzero_arg(s, op) < 0)
 		return false;
 	const Op *u = one_mul(s, op);
 	if (!u || !positive_factor(s, u, op_result(op)))

@@ -180,7 +180,7 @@ static MOpnd fold_tree(Isel *s, RedArith *ra, MOpnd *x, int64_t n)
 {
 	/* f32 sums of tuples' pairs in a loop: two at a time (pk_f32.c) */
 	MOpnd pk;
-	if (ra->kind == OP_SUM && ra->dtype == DT_F32 && isel_pk_f32_sum(s, x, n, &pk))
+	if (ra->pk && ra->kind == OP_SUM && ra->dtype == DT_F32 && isel_pk_f32_sum(s, x, n, &pk))
 		return pk;
 	/* max and min: three at a time (v_max3_f32), a tree of ceil(log3 n)
 	 * levels and about n/2 instructions instead of n - 1 */
@@ -419,7 +419,7 @@ void isel_select_reduce(Isel *s, Op *op)
 	const TVal *iv_late = rx != want ? iv : NULL; /* combined after step 6 */
 	if (iv_late)
 		iv = NULL;
-	RedArith ra = {.kind = op->kind, .dtype = v->dtype};
+	RedArith ra = {.kind = op->kind, .dtype = v->dtype, .pk = isel_pk_f32_loop(s, op)};
 	MOpnd *res = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies * rx->epc);
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
 	bool seq = dtype_size(v->dtype) < 4;

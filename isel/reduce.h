@@ -14,6 +14,7 @@ typedef struct RedArith {
 	DType dtype;  /* the reduced values' dtype */
 	MOpnd k7fff;  /* bf16 rounding constant, made on first use */
 	MOpnd ident;  /* the identity in a VGPR, made on first use */
+	bool pk;      /* f32 sums of pairs may be packed (isel_pk_f32_loop) */
 } RedArith;
 
 /* Can reductions of dtype t be compiled? */
