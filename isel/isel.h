@@ -108,6 +108,8 @@ typedef struct Isel {
 	bool lds_over;     /* ... and a pipelined loop's tiles padded, one buffer each, did not fit but may unpadded */
 	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
 	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
+	bool has_alloc;    /* local.c: the kernel holds an allocation (its values differ from workgroup
+			    * to workgroup at one coordinate: memory.c's store bounds) */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */

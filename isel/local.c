@@ -216,6 +216,7 @@ void isel_local_plan(Isel *s)
 	for (int i = 0; i < k->nops; i++)
 		slot[i] = -1;
 	number_allocs(s, k->body, slot, &n);
+	s->has_alloc = n > 0;
 	if (n == 0 || c->failed)
 		return;
 	SyncWalk w = {.s = s, .slot = slot, .mark = waves > 1};

@@ -272,16 +272,6 @@ int isel_window_conds(Isel *s, Op *op, Sym *dim, Sym *co, bool wave, Sym **rel)
 	return n;
 }
 
-/* Does the kernel hold an allocation? (Its values differ from workgroup
- * to workgroup at one coordinate.) */
-static bool has_allocation(const Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++)
-		if (r->ops.data[i]->kind == OP_ALLOCATE || (r->ops.data[i]->body && has_allocation(r->ops.data[i]->body)))
-			return true;
-	return false;
-}
-
 /* The window bounds of a store's element (isel_window_conds): an atomic's
  * lanes past their wave's window would combine a second time; a write's
  * past their workgroup's tile store what another workgroup stores, the
@@ -291,7 +281,7 @@ static bool has_allocation(const Region *r)
 static bool store_window(Isel *s, Op *op, const NodeIndex *ix, int64_t cn, int64_t j, Elem *e)
 {
 	bool atomic = op_is_atomic(op->kind);
-	if (!atomic && !(op->kind == OP_WRITE && has_allocation(s->c->k->body)))
+	if (!atomic && !(op->kind == OP_WRITE && s->has_alloc))
 		return true;
 	for (int k = 0; k < ix->ndims; k++) {
 		Sym *rel[2];
