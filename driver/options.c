@@ -81,10 +81,26 @@ static int register_budget(int waves_per_eu)
 void compile_check_occupancy(Compile *c)
 {
 	int w = c->an.opts.waves_per_eu;
-	if (!w || !c->mf || !c->mf->allocated)
+	if (!c->mf || !c->mf->allocated)
 		return;
 	/* the AGPRs start at the VGPR count rounded up to 4 (accum_offset) */
 	int vgprs = (c->mf->nregs[RF_VGPR] + 3) / 4 * 4 + c->mf->nregs[RF_AGPR];
+	/* a workgroup's waves spread over the CU's 4 SIMDs: with more than 4
+	 * waves each SIMD must hold several at once, and registers that allow
+	 * fewer leave a kernel that cannot launch at all */
+	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
+	int per_simd = ((threads + 63) / 64 + 3) / 4;
+	if (per_simd > 1 && vgprs > register_budget(per_simd)) {
+		analysis_error(&c->an, (Loc){c->k->file, 0, 0},
+			"kernel %s: a workgroup of %d waves needs %d waves on each SIMD, which allows %d VGPRs and AGPRs "
+			"per wave; the kernel needs %d (VGPRs %d, AGPRs %d): it could not launch; use smaller tiles per "
+			"wave or fewer waves per workgroup",
+			c->k->name, (threads + 63) / 64, per_simd, register_budget(per_simd), vgprs,
+			c->mf->nregs[RF_VGPR], c->mf->nregs[RF_AGPR]);
+		return;
+	}
+	if (!w)
+		return;
 	if (vgprs <= register_budget(w))
 		return;
 	/* Wave passes the target to LLVM, which spills to scratch memory to

@@ -37,25 +37,6 @@
 
 #include "elt.h"
 
-/* Does region r, or a region in it, hold an mma? */
-static bool holds_mma(const Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (op->kind == OP_MMA || (op->body && holds_mma(op->body)))
-			return true;
-	}
-	return false;
-}
-
-bool isel_pk_f32_loop(const Isel *s, const Op *op)
-{
-	const Region *r = op->parent;
-	while (r && r->owner && r->owner->kind != OP_ITERATE)
-		r = r->owner->parent;
-	return s->iv_sym && r && r->owner && holds_mma(r);
-}
-
 /* The vreg of a whole tuple that v's dwords i.. are, in order (a VGPR
  * tuple of an even size >= 2 that fits in the value), or 0 with *w = 0. */
 static uint32_t whole_tuple(const Isel *s, const TVal *v, int i, int *w)

@@ -167,3 +167,23 @@ bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
 	}
 	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
 }
+
+/* (pk_f32.c and compare.c ask it: here, so neither calls the other back) */
+/* Does region r, or a region in it, hold an mma? */
+static bool holds_mma(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA || (op->body && holds_mma(op->body)))
+			return true;
+	}
+	return false;
+}
+
+bool isel_pk_f32_loop(const Isel *s, const Op *op)
+{
+	const Region *r = op->parent;
+	while (r && r->owner && r->owner->kind != OP_ITERATE)
+		r = r->owner->parent;
+	return s->iv_sym && r && r->owner && holds_mma(r);
+}
