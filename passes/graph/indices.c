@@ -1212,15 +1212,19 @@ static NodeIndex *dyn_read_index(Ctx *x, Value *res)
 /* Is op a read whose one use is such a bitcast (its index waits for the
  * bitcast's: a read of i8 [N, K/2] has no layout of its own in an MMA
  * kernel that its f4 [N, K] bitcast could be made from)? */
-static Op *read_of_width_bitcast(Ctx *x, Op *op)
+static Op *read_of_width_bitcast(Ctx *x, Op *op, size_t at)
 {
 	Value *res = op_result(op);
 	if (op->kind != OP_READ || !res || x->uses[res->id] != 1 || res->shape.rank < 1)
 		return NULL;
-	for (size_t i = 0; i < op->parent->ops.len; i++) {
+	/* op is ops[at] of its region; its one use follows it: the first op
+	 * after it that names it (linear in the distance, not the region) */
+	for (size_t i = at + 1; i < op->parent->ops.len; i++) {
 		Op *u = op->parent->ops.data[i];
-		if (u->kind == OP_BITCAST && u->args[0] == res)
-			return dtype_bits(u->dtype) != dtype_bits(res->dtype) ? u : NULL;
+		for (int k = 0; k < u->nargs; k++)
+			if (u->args[k] == res)
+				return u->kind == OP_BITCAST && k == 0 && dtype_bits(u->dtype) != dtype_bits(res->dtype) ? u
+																	   : NULL;
 	}
 	return NULL;
 }
@@ -1263,7 +1267,7 @@ static void index_region(Ctx *x, Region *r)
 			use_lay(x, op_stores(op->kind) ? value_lay(x, op->args[0]) : res ? value_lay(x, res) : 0);
 		if (op_stores(op->kind)) { /* the atomics, scatter_add: indexed as a write */
 			ni = write_index(x, op);
-		} else if (read_of_width_bitcast(x, op)) {
+		} else if (read_of_width_bitcast(x, op, i)) {
 			ni = NULL; /* bitcast_read_index, at the bitcast */
 		} else if (op->kind == OP_READ && (ni = dyn_read_index(x, res)) != NULL) {
 			/* read where the access that takes it needs it */
