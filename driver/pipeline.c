@@ -226,7 +226,7 @@ void allocate_registers(Compile *c)
 		/* the best plan so far, a step on from the last step tried */
 		Plan p = plan_copy(&best.plan, &c->an.arena);
 		p.light = step;
-		if (!plan_lighten(&p, &best.got, best.hoisted))
+		if (!plan_lighten(&c->an, &p, &best.got, best.hoisted))
 			break;
 		Form f;
 		if (!reselect(c, &p, &f)) {
@@ -246,10 +246,10 @@ void allocate_registers(Compile *c)
 	/* the swizzled layout, chosen on LDS alone, where the registers allow
 	 * no more waves than the padded one's LDS would: padded tiles keep
 	 * their b128 accesses and fewer address registers */
-	if (best.rc == 0 && !best.spills && best.got.swizzled &&
-		compile_waves_lds(c, best.mf, MAX(best.got.lds_padded, best.mf->lds_bytes)) >= best.waves) {
+	if (best.rc == 0 && !best.spills && best.plan.swizzled &&
+		compile_waves_lds(c, best.mf, MAX(best.plan.lds_padded, best.mf->lds_bytes)) >= best.waves) {
 		Plan p = plan_copy(&best.plan, &c->an.arena);
-		p.swizzle = false;
+		plan_no_swizzle(&c->an, &p);
 		Form f;
 		if (!reselect(c, &p, &f)) {
 			form_free(&best);
@@ -412,9 +412,9 @@ void compile_print_plan(const Compile *c, Buf *b)
 	plan_print(b, &c->an, &c->plan);
 	const PlanReport *g = &c->got;
 	buf_printf(b, "selected: %d loop%s pipelined, %d with 2 LDS buffers, %d in four stages, %d split, %d read%s "
-		      "hoisted, %d region%s swizzled\n",
+		      "hoisted\n",
 		g->prefetched, g->prefetched == 1 ? "" : "s", g->lds_doubled, g->four_staged, g->peeled, g->hoisted_reads,
-		g->hoisted_reads == 1 ? "" : "s", g->swizzled, g->swizzled == 1 ? "" : "s");
+		g->hoisted_reads == 1 ? "" : "s");
 }
 
 /* Each pass is timed on its own (pass_us); the verifier and checkers after

@@ -36,7 +36,7 @@
  *     an accumulator's value by a VGPR copy made in the loop), the
  *     expression cache and the lane-mask ring (both may hold registers
  *     defined in the main loop, which does not dominate the tail), the
- *     LDS reuse mark and the swizzle count. A prefetched loop's prologue,
+ *     LDS reuse mark. A prefetched loop's prologue,
  *     tiles and carried registers are made once, by the first selection
  *     (lds_stage.c's isel_stage_shared does not stage the body again); the
  *     prologue's loads keep their bounds (isel_peel_drops skips the
@@ -58,7 +58,6 @@ struct IselPeel {
 	MOpnd split;       /* M */
 	TVal **val;        /* the values before the main loop */
 	int lds_dirty;
-	int swizzled;      /* lds_stage.c's count before the tail's selection */
 };
 
 bool isel_peel_drops(Isel *s, Sym *rel)
@@ -158,7 +157,6 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	memcpy(s->val, p->val, sizeof *p->val * (size_t)c->k->nvalues);
 	s->nlanemask = 0;
 	s->lds_dirty = p->lds_dirty;
-	p->swizzled = s->got->swizzled; /* the tail's tiles are the main loop's, counted once */
 	p->main = false;
 	s->b = mfunc_block(s->f, NULL);
 	return (int)(s->f->blocks.len - 1);
@@ -166,7 +164,6 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 
 void isel_peel_done(Isel *s, IselPeel *p)
 {
-	s->got->swizzled = p->swizzled;
 	s->peel = NULL;
 	if (p->guard_tail >= 0) { /* past the tail: the block after the loops */
 		MBlock *g = s->f->blocks.data[p->guard_tail];

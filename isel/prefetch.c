@@ -18,7 +18,7 @@
  * trip counts of 1, odd ones and runtime ones need no epilogue; a runtime
  * count of 0 skips the prologue with the loop (the prologue block lies
  * after the trip-count guard). When two buffers of every tile do not fit in
- * LDS, the loop gets one (lds_stage.c plans again).
+ * LDS, the loop gets one (the plan places them: passes/plan/lds_place.c).
  *
  * Global reads of the body (not staged: gemm_global's operands) are
  * prefetched the same way without LDS: the prologue loads trip 0 into a
