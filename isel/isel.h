@@ -208,7 +208,6 @@ typedef struct Pipe {
 	TVal **gnext;    /* ... the registers holding their next trip's values */
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
-	int ahead;       /* isel_pf_begin: the most trips ahead a load read (peel.c) */
 	bool staged;     /* lds_stage.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;

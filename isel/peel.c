@@ -22,11 +22,11 @@
  *              add_bound asks isel_peel_drops of each bound, which drops
  *              the ones the plan proves (plan_peel_proves);
  *       tail:  trips [M, trips), selected as the loop was before.
- *     M = F - A, where A is the most trips ahead any load of the body
- *     reads (prefetch.c notes it in Pipe.ahead: the prefetch schedule
- *     loads trip min(i + A, last) in trip i), so that every trip any load
- *     of the main loop reads is below F. With constant sizes M is
- *     min(F - A, trips - 1) and the plan asks F - 3 >= 1 of a pipelined loop (A is at most 3:
+ *     M is the plan's (LoopPlan.split): F - A, where A is the most trips
+ *     ahead any load of the body reads (the prefetch schedule loads trip
+ *     min(i + A, last) in trip i), so that every trip any load of the main
+ *     loop reads is below F. With constant sizes M is min(F - A, trips -
+ *     1) and the plan asks F - 3 >= 1 of a pipelined loop (A is at most 3:
  *     four_stage), so both loops have trips and need no guard; with
  *     runtime sizes M = min(F - A, trips) is computed in the block before
  *     the loop, a guard `0 < M` skips the main loop and one `iv < trips`
@@ -90,18 +90,13 @@ void isel_peel_main(Isel *s, IselPeel *p)
 	p->lds_dirty = s->lds_dirty;
 	p->main = true;
 	s->peel = p;
-	if (s->pipe)
-		s->pipe->ahead = 0;
 }
 
-/* M, into an SGPR in the block before the loop (it dominates both loops). */
+/* M (the plan's), into an SGPR in the block before the loop (it dominates
+ * both loops). */
 static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
 {
-	SymCtx *sc = s->c->k->sc;
-	const TileLoop *t = p->t;
-	Sym *m = sym_sub(sc, p->lp->whole, sym_int(sc, s->pipe ? s->pipe->ahead : 0));
-	m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : isel_loop_count(s, t));
-	m = sym_simplify(sc, m, s->c->assume);
+	Sym *m = p->lp->split;
 	MBlock *b = s->b;
 	s->b = s->pre;
 	MOpnd r = isel_expr_lower(s, m, op->loc); /* an immediate when constant */

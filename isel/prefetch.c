@@ -134,7 +134,6 @@ void isel_pf_begin(Isel *s, int ahead, PfSave *sv)
 	SymCtx *sc = s->c->k->sc;
 	sv->iv = s->iv;
 	if (ahead > 0) {
-		s->pipe->ahead = MAX(s->pipe->ahead, ahead); /* peel.c's split */
 		/* min(iv + ahead, last), lowered with the current trip's cache */
 		Sym *trip = sym_min(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), s->pipe->last);
 		MOpnd x = isel_expr_to_sgpr(s, isel_expr_lower(s, trip, s->pipe->body->owner->loc));

@@ -342,6 +342,38 @@ static void walk_region(Walk *w, Region *r)
 	}
 }
 
+/* The split loops' main counts (LoopPlan.ahead, .split), once the pipes
+ * are final (after the LDS placement). */
+static void split_counts(Analysis *c, Plan *p)
+{
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < p->nloops; i++) {
+		LoopPlan *lp = &p->loop[i];
+		const Region *body = lp->op->body;
+		bool staged = false, global = false;
+		for (size_t j = 0; j < body->ops.len; j++) {
+			const Op *x = body->ops.data[j];
+			staged |= plan_staged_read(c, x);
+			global |= (p->read[x->id] & PLAN_READ_PREFETCHED) != 0;
+		}
+		lp->ahead = !lp->pipe ? 0 : staged ? (lp->pipe == PIPE_FOUR_STAGE ? 3 : 2) : global ? 1 : 0;
+		lp->split = NULL;
+		if (!lp->peel)
+			continue;
+		const TileLoop *t = lp->t;
+		Sym *m = sym_sub(sc, lp->whole, sym_int(sc, lp->ahead));
+		m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : t->count);
+		lp->split = sym_simplify(sc, m, c->assume);
+	}
+}
+
+/* What follows from the loops' plans: the LDS placement, the split counts. */
+static void plan_finish(Analysis *c, Plan *p)
+{
+	plan_place_lds(c, p);
+	split_counts(c, p);
+}
+
 Plan plan_loops(Analysis *c)
 {
 	if (!analysis_mx_not_compiled(c)) /* scaled_mma off gfx950, f6 and stray MX values */
@@ -373,7 +405,7 @@ Plan plan_loops(Analysis *c)
 	plan_fold_masks(c, k->body, p.konst);
 	walk_region(&w, k->body);
 	if (!c->failed)
-		plan_place_lds(c, &p);
+		plan_finish(c, &p);
 	return p;
 }
 
@@ -395,7 +427,7 @@ Plan plan_copy(const Plan *p, Arena *a)
 void plan_no_swizzle(Analysis *c, Plan *p)
 {
 	p->swizzle = false;
-	plan_place_lds(c, p);
+	plan_finish(c, p);
 }
 
 bool plan_lighten(Analysis *c, Plan *p, const PlanReport *got, int machine_hoisted)
@@ -444,6 +476,6 @@ bool plan_lighten(Analysis *c, Plan *p, const PlanReport *got, int machine_hoist
 			p->read[i] &= (uint8_t) ~(PLAN_READ_HOISTED | (pf ? PLAN_READ_PREFETCHED : 0));
 	} else
 		return false;
-	plan_place_lds(c, p);
+	plan_finish(c, p);
 	return true;
 }

@@ -50,6 +50,13 @@ typedef struct LoopPlan {
 	bool peel;
 	bool peel_unpiped;   /* it would be split if it were not pipelined */
 	Sym *whole, *below;
+	/* the most trips ahead of the current one its loads read (0 unpipelined,
+	 * 1 a prefetched global read, 2 a staged tile, 3 under four_stage), and
+	 * the split's main loop count: trips [0, split) run unmasked, every trip
+	 * any of their loads reads below the whole tiles (F - ahead, at most the
+	 * trips less one: the tail keeps a trip) */
+	int ahead;
+	Sym *split;
 } LoopPlan;
 
 /* A staged read's LDS tile (lds_tiles.c): the workgroup's box of the

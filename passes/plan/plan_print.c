@@ -7,7 +7,7 @@
  * addresses or ids, so the text is the same from run to run and can be a
  * golden test's expectation:
  *     plan: schedule prefetch (yields), swizzle on, licm on, light none
- *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64)
+ *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64) - 2 (floor(K/64) whole tiles)
  *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled; at 0 padded
  *       read b: prefetched
  *     mask k2_mask: true
@@ -88,8 +88,8 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 			buf_printf(b, ", %d LDS buffer%s", lp->lds_stages, lp->lds_stages == 1 ? "" : "s");
 		if (lp->staged)
 			buf_printf(b, ", staged");
-		if (lp->peel)
-			buf_printf(b, "; split at %s", sym_str(sc, lp->whole));
+		if (lp->peel && lp->split)
+			buf_printf(b, "; split at %s (%s whole tiles)", sym_str(sc, lp->split), sym_str(sc, lp->whole));
 		buf_printf(b, "\n");
 		print_reads(b, p, lp->op->body, 1);
 	}
