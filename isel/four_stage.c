@@ -61,7 +61,6 @@ bool isel_fs_fits(Isel *s, Pipe *p)
 	if (p->lp->pipe != PIPE_FOUR_STAGE || !p->n || s->c->failed)
 		return false;
 	p->lnext = ARENA_NEWN(&s->c->arena, TVal *, p->n);
-	s->got->four_staged++;
 	return true;
 }
 

@@ -51,9 +51,9 @@ typedef struct IselExtent {
 
 /* ---- isel.c ---- */
 /* The machine function of the analysed kernel c (virtual registers) as
- * plan p says (passes/plan), what was made of the plan into *got;
- * unsupported ops are reported through analysis_error. */
-MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got);
+ * plan p says (passes/plan); unsupported ops are reported through
+ * analysis_error. */
+MFunc *select_instructions(Analysis *c, const Plan *p);
 
 /* elt.c: an i1 word (vreg d, 0 or 1) and the SGPR pair p holding the same
  * condition as a lane mask; the last ISEL_LANEMASKS made are remembered. */
@@ -64,8 +64,7 @@ typedef struct IselLaneMask {
 
 typedef struct Isel {
 	Analysis *c;
-	const Plan *plan; /* what to do with the loops and reads (passes/plan) ... */
-	PlanReport *got;  /* ... and what was made of it */
+	const Plan *plan; /* what to do with the loops and reads (passes/plan) */
 	MFunc *f;
 	MBlock *b;        /* where instructions go */
 	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */

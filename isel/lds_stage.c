@@ -463,8 +463,6 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	/* none left (bitcast.c took the reads over): an empty prologue */
 	if ((!p->n && !p->ng) || c->failed)
 		return;
-	if (p->n && p->nbuf > 1)
-		s->got->lds_doubled++;
 	MBlock *body = s->b;
 	s->b = p->prol;
 	Mark m = mark(s);

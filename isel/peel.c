@@ -73,7 +73,6 @@ IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp)
 	IselPeel *p = ARENA_NEW(&s->c->arena, IselPeel);
 	p->lp = lp;
 	p->t = lp->t;
-	s->got->peeled++;
 	p->guard_main = p->guard_tail = -1;
 	if (p->t->trips < 0) { /* filled by isel_peel_tail, once M is known */
 		mfunc_block(s->f, NULL);

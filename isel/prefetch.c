@@ -117,7 +117,6 @@ Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op, const LoopPlan *lp)
 {
 	SymCtx *sc = s->c->k->sc;
 	Pipe *p = ARENA_NEW(&s->c->arena, Pipe);
-	s->got->prefetched++;
 	p->body = op->body;
 	p->lp = lp;
 	p->nbuf = lp->lds_stages > 1 ? 2 : 1;

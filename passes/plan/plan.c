@@ -367,11 +367,31 @@ static void split_counts(Analysis *c, Plan *p)
 	}
 }
 
-/* What follows from the loops' plans: the LDS placement, the split counts. */
+/* p->sum: what p asks for, counted. */
+static void summarise(Plan *p)
+{
+	PlanSummary *s = &p->sum;
+	*s = (PlanSummary){0};
+	for (int i = 0; i < p->nloops; i++) {
+		const LoopPlan *lp = &p->loop[i];
+		s->peeled += lp->peel;
+		if (!lp->pipe)
+			continue;
+		s->prefetched++;
+		s->lds_doubled += lp->staged && lp->lds_stages > 1;
+		s->four_staged += lp->pipe == PIPE_FOUR_STAGE;
+	}
+	for (int i = 0; i < p->nops; i++)
+		s->hoisted_reads += (p->read[i] & PLAN_READ_HOISTED) != 0;
+}
+
+/* What follows from the loops' plans: the LDS placement, the split
+ * counts, the summary. */
 static void plan_finish(Analysis *c, Plan *p)
 {
 	plan_place_lds(c, p);
 	split_counts(c, p);
+	summarise(p);
 }
 
 Plan plan_loops(Analysis *c)
@@ -430,8 +450,9 @@ void plan_no_swizzle(Analysis *c, Plan *p)
 	plan_finish(c, p);
 }
 
-bool plan_lighten(Analysis *c, Plan *p, const PlanReport *got, int machine_hoisted)
+bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 {
+	const PlanSummary *got = &p->sum;
 	/* the default pipelines and hoists where it costs no spills and no
 	 * waves: a kernel whose registers are full without them (attention)
 	 * is better off as it was */

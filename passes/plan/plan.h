@@ -11,9 +11,9 @@
  * boolean apply_exprs the index ranges decide (folded masks), and where
  * every staged LDS tile of the kernel lies: its offset, buffers and layout
  * (padded or swizzled). `wavecc compile --dump-plan` prints it
- * (plan_print.c); tests read the printed plan. What selection made of the
- * plan comes back in a PlanReport, which the driver's lighter-form search
- * (plan_lighten) reads to make the next plan. */
+ * (plan_print.c); tests read the printed plan. Selection reports nothing
+ * back: the driver's lighter-form search (plan_lighten) reads the plan to
+ * make the next one. */
 #ifndef WAVECC_PLAN_H
 #define WAVECC_PLAN_H
 
@@ -96,6 +96,16 @@ typedef struct PlanLds {
  * (16 more they read; isel/local.c). */
 enum { PLAN_LOCAL_TRASH_BYTES = 16 };
 
+/* What a plan asks for, counted (the driver's lighter-form search and the
+ * assembly's header read it). */
+typedef struct PlanSummary {
+	int prefetched;    /* loops pipelined */
+	int lds_doubled;   /* of those, loops whose tiles get two LDS buffers */
+	int four_staged;   /* of those, loops whose LDS reads run a trip ahead */
+	int hoisted_reads; /* reads loaded before their loop */
+	int peeled;        /* loops split into a main loop and a masked tail */
+} PlanSummary;
+
 typedef struct Plan {
 	int nloops;
 	LoopPlan *loop;      /* in graph order (outer loops before the loops they hold) */
@@ -115,16 +125,8 @@ typedef struct Plan {
 	bool split;          /* loops may be split (off after the UNPEELED step) */
 	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
 	PlanLight light;     /* the lighter-form steps taken so far */
+	PlanSummary sum;     /* what it asks for, counted */
 } Plan;
-
-/* What selection made of a plan (isel fills it; zero it first). */
-typedef struct PlanReport {
-	int prefetched;    /* loops pipelined */
-	int lds_doubled;   /* of those, loops whose tiles got two LDS buffers */
-	int four_staged;   /* of those, loops whose LDS reads run a trip ahead */
-	int hoisted_reads; /* reads loaded before their loop */
-	int peeled;        /* loops split into a main loop and a masked tail */
-} PlanReport;
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:
@@ -138,13 +140,13 @@ static inline LoopPlan *plan_loop(const Plan *p, const Op *op)
 }
 /* A copy of p whose loops and reads can be changed without changing p's. */
 Plan plan_copy(const Plan *p, Arena *a);
-/* One step lighter than the plan whose selection got `got` (machine_hoisted:
- * instructions hoist_invariants moved); false when no step is left. The
+/* One step lighter than p (machine_hoisted: instructions hoist_invariants
+ * moved in the function selected from it); false when no step is left. The
  * steps, in order: a split loop is selected whole (a split keeps both forms
  * of the loads' offsets live); four_stage gives way to prefetch with two
  * buffers, then one (where the pipelining yields); then no pipelining and
  * no hoisting at all. */
-bool plan_lighten(Analysis *c, Plan *p, const PlanReport *got, int machine_hoisted);
+bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted);
 /* p with its tiles laid out padded everywhere (placed again). */
 void plan_no_swizzle(Analysis *c, Plan *p);
 /* Does bound rel (over loop lp's induction variable) hold in every trip

@@ -8,8 +8,7 @@
  *   # LDS-STAGES: 2           the --lds-stages option
  *   # AFTER: allocate_registers
  *       the plan the kernel was compiled from (after the lighter-form
- *       search), with the "selected:" line of what selection made of it;
- *       by default the plan right after plan_loops.
+ *       search); by default the plan right after plan_loops.
  * WAVECC_PLAN_PRINT=1 prints each plan; WAVECC_PLAN_UPDATE=1 writes each
  * NAME.plan again, its '#' lines first and then the plan made now (to be
  * read in the diff before it is committed). */
@@ -63,10 +62,7 @@ static void run_case(const char *dir, const char *json)
 	compile_init(&c, k, &o, &d);
 	ck_assert_msg(compile_run(&c) == 0, "%s does not compile", json);
 	Buf out = {0};
-	if (strcmp(o.stop_after, "plan_loops") == 0)
-		plan_print(&out, &c.an, &c.plan);
-	else
-		compile_print_plan(&c, &out);
+	plan_print(&out, &c.an, &c.plan);
 	if (getenv("WAVECC_PLAN_PRINT"))
 		printf("== %s\n%s", json, buf_cstr(&out));
 	if (getenv("WAVECC_PLAN_UPDATE")) {
