@@ -2,8 +2,9 @@
  *
  * One line for the kernel, then per loop (graph order) its pipelining, LDS
  * buffers and split, then one line per read the plan moves, fuses or
- * stages through LDS (its tile) and per folded mask, each naming the
- * graph op. Names and symbols only, no
+ * stages through LDS (its tile and where it lies), per allocation (where
+ * it lies) and per folded mask, each naming the graph op, and the LDS the
+ * tiles take. Names and symbols only, no
  * addresses or ids, so the text is the same from run to run and can be a
  * golden test's expectation:
  *     plan: schedule prefetch (yields), swizzle on, licm on, light none
@@ -11,7 +12,7 @@
  *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled; at 0 padded
  *       read b: prefetched
  *     mask k2_mask: true
- *     lds: tiles in 4608 B, 0 regions swizzled */
+ *     lds: 4608 B, 0 regions swizzled */
 #include "plan.h"
 
 static const char *const light_name[] = {"none", "unpeeled", "two_buffers", "one_buffer", "plain"};
@@ -46,7 +47,8 @@ static void print_tile(Buf *b, const PlanTile *t, const PlanLds *pl, int depth)
 	buf_printf(b, "\n");
 }
 
-/* The reads of region r (and the regions in it) the plan decided about. */
+/* The reads of region r (and the regions in it) the plan decided about,
+ * and its allocations. */
 static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
@@ -59,6 +61,9 @@ static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 				d & PLAN_READ_FUSED ? " fused into its bitcast" : "");
 		if (t)
 			print_tile(b, t, &p->lds[op->id], depth);
+		if (op->kind == OP_ALLOCATE && p->lds && p->lds[op->id].nbuf)
+			buf_printf(b, "%*sallocate %s: at %d, %lld B\n", 2 * depth, "", op_label(op), p->lds[op->id].base,
+				(long long)p->lds[op->id].buf_bytes);
 		if (op->body && !plan_loop(p, op)) /* a planned loop prints its own */
 			print_reads(b, p, op->body, depth);
 	}
@@ -95,7 +100,7 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 	}
 	print_masks(b, p, c->k->body);
 	if (p->lds_bytes) {
-		buf_printf(b, "lds: tiles in %d B, %d region%s swizzled", p->lds_bytes, p->swizzled,
+		buf_printf(b, "lds: %d B, %d region%s swizzled", p->lds_bytes, p->swizzled,
 			p->swizzled == 1 ? "" : "s");
 		if (p->swizzled)
 			buf_printf(b, p->lds_padded > c->t->lds_bytes ? " (padded: over the LDS)" : " (padded: %d B)",
