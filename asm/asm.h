@@ -70,7 +70,7 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
  * directive, sections NAME.TAG, symbols KERNEL__TAG, block labels
  * .LTAG_..., metadata unchanged (loader/codeobj/link.c undoes the rest).
  * The header names the plan's schedule and what selection made of it. */
-void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFunc *f, const char *tag, Buf *text);
+void emit_assembly(Analysis *c, const Plan *p, const MFunc *f, const char *tag, Buf *text);
 /* The launch descriptor (docs/launch-format.md) naming code_object,
  * appended to json. */
 void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *json);

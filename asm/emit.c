@@ -144,8 +144,9 @@ static void scratch_directives(Analysis *c, const MFunc *f, Buf *b)
 	buf_printf(b, "\t\t.amdhsa_private_segment_fixed_size %d\n", f->scratch_bytes);
 }
 
-void emit_assembly(Analysis *c, const Plan *p, const PlanReport *got, const MFunc *f, const char *tag, Buf *b)
+void emit_assembly(Analysis *c, const Plan *p, const MFunc *f, const char *tag, Buf *b)
 {
+	const PlanSummary *got = &p->sum;
 	Kernel *k = c->k;
 	const char *name = kernel_entry_name(c);
 	const char *mcpu = c->t->name;

@@ -42,7 +42,7 @@ static void assemble_group(Compile **g, size_t n)
 	char tag[32];
 	for (size_t j = 0; j < n; j++) {
 		snprintf(tag, sizeof tag, "wavecc_v%zu", j);
-		emit_assembly(&g[j]->an, &g[j]->plan, &g[j]->got, g[j]->mf, tag, &text);
+		emit_assembly(&g[j]->an, &g[j]->plan, g[j]->mf, tag, &text);
 	}
 	AsmOptions ao = {.llvm_mc = c0->opt.llvm_mc, .mcpu = c0->opt.mcpu, .source_name = "<batch assembly>",
 		.verbose = c0->opt.verbose};

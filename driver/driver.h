@@ -72,7 +72,6 @@ typedef struct Compile {
 	 * AGPRs or VGPR lanes, values and dwords per work-item to scratch */
 	int spilled, scratch_values, scratch_dwords;
 	Plan plan;         /* plan_loops → select_instructions (lighter ones: allocate_registers) */
-	PlanReport got;    /* what select_instructions made of the plan */
 
 	/* wall time of each pipeline row, in PIPELINE order (names in
 	 * compile_pass_name), and of the verifier and checkers run between
@@ -82,8 +81,6 @@ typedef struct Compile {
 } Compile;
 
 /* ---- pipeline.c ---- */
-/* c's loop plan as compiled (plan_print) and what selection made of it. */
-void compile_print_plan(const Compile *c, Buf *b);
 /* Start compiling k; an unknown o->mcpu is reported through d and makes
  * compile_run fail. */
 void compile_init(Compile *c, const Kernel *k, const CompileOptions *o, Diag *d);

@@ -132,15 +132,13 @@ static void rerun_before_allocation(Compile *c)
 #undef RERUN
 }
 
-/* The plan selected (a fresh report of what was made of it). */
+/* The function selected from the plan. */
 static void select_planned(Compile *c)
 {
-	c->got = (PlanReport){0};
-	c->mf = select_instructions(&c->an, &c->plan, &c->got);
+	c->mf = select_instructions(&c->an, &c->plan);
 }
 
-/* One allocated form of the function, with the plan it was selected from
- * and what was made of it. */
+/* One allocated form of the function, with the plan it was selected from. */
 typedef struct Form {
 	MFunc *mf;
 	RegAssign *ra;
@@ -149,7 +147,6 @@ typedef struct Form {
 	bool spills;
 	int hoisted; /* instructions hoist_invariants moved */
 	Plan plan;
-	PlanReport got;
 } Form;
 
 static Form allocate_form(Compile *c)
@@ -161,7 +158,6 @@ static Form allocate_form(Compile *c)
 	f.waves = f.rc == 0 && !f.spills ? compile_waves(c, f.mf) : 0;
 	f.hoisted = c->hoisted;
 	f.plan = c->plan;
-	f.got = c->got;
 	return f;
 }
 
@@ -215,18 +211,18 @@ void allocate_registers(Compile *c)
 	/* a schedule asked for by name still gives way to a waves_per_eu
 	 * target it misses */
 	int want = best.plan.yields ? 8 : c->an.opts.waves_per_eu;
-	if (best.rc == 0 && !best.spills && best.got.prefetched && best.waves < want)
+	if (best.rc == 0 && !best.spills && best.plan.sum.prefetched && best.waves < want)
 		best.plan.yields = true;
 	PlanLight step = best.plan.light;
 	/* reads hoisted out of a loop (isel/invariant_read.c) give way as
 	 * the default schedule does, whatever schedule was asked for: only
 	 * the hoisting goes (plan_lighten's plain step) */
-	while (best.rc != 0 || best.spills || (best.plan.yields && best.got.prefetched && best.waves < want) ||
-		(best.got.hoisted_reads && best.plan.light != LIGHT_PLAIN && best.waves < 8)) {
+	while (best.rc != 0 || best.spills || (best.plan.yields && best.plan.sum.prefetched && best.waves < want) ||
+		(best.plan.sum.hoisted_reads && best.plan.light != LIGHT_PLAIN && best.waves < 8)) {
 		/* the best plan so far, a step on from the last step tried */
 		Plan p = plan_copy(&best.plan, &c->an.arena);
 		p.light = step;
-		if (!plan_lighten(&p, &best.got, best.hoisted))
+		if (!plan_lighten(&c->an, &p, best.hoisted))
 			break;
 		Form f;
 		if (!reselect(c, &p, &f)) {
@@ -246,10 +242,10 @@ void allocate_registers(Compile *c)
 	/* the swizzled layout, chosen on LDS alone, where the registers allow
 	 * no more waves than the padded one's LDS would: padded tiles keep
 	 * their b128 accesses and fewer address registers */
-	if (best.rc == 0 && !best.spills && best.got.swizzled &&
-		compile_waves_lds(c, best.mf, MAX(best.got.lds_padded, best.mf->lds_bytes)) >= best.waves) {
+	if (best.rc == 0 && !best.spills && best.plan.swizzled &&
+		compile_waves_lds(c, best.mf, MAX(best.plan.lds_padded, best.mf->lds_bytes)) >= best.waves) {
 		Plan p = plan_copy(&best.plan, &c->an.arena);
-		p.swizzle = false;
+		plan_no_swizzle(&c->an, &p);
 		Form f;
 		if (!reselect(c, &p, &f)) {
 			form_free(&best);
@@ -262,7 +258,6 @@ void allocate_registers(Compile *c)
 			form_free(&f);
 	}
 	c->plan = best.plan;
-	c->got = best.got;
 	c->hoisted = best.hoisted;
 	c->mf = best.mf;
 	RegAssign *ra = best.ra;
@@ -331,7 +326,7 @@ static void relax(Compile *c)
 static void emit(Compile *c)
 {
 	c->kernarg_size = emit_kernarg_size(c->an.k);
-	emit_assembly(&c->an, &c->plan, &c->got, c->mf, NULL, &c->asm_text);
+	emit_assembly(&c->an, &c->plan, c->mf, NULL, &c->asm_text);
 	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", &c->launch_json);
 }
 
@@ -407,16 +402,6 @@ static void verify(Compile *c, const char *after, int level)
 	buf_free(&msg);
 }
 
-void compile_print_plan(const Compile *c, Buf *b)
-{
-	plan_print(b, &c->an, &c->plan);
-	const PlanReport *g = &c->got;
-	buf_printf(b, "selected: %d loop%s pipelined, %d with 2 LDS buffers, %d in four stages, %d split, %d read%s "
-		      "hoisted, %d region%s swizzled\n",
-		g->prefetched, g->prefetched == 1 ? "" : "s", g->lds_doubled, g->four_staged, g->peeled, g->hoisted_reads,
-		g->hoisted_reads == 1 ? "" : "s", g->swizzled, g->swizzled == 1 ? "" : "s");
-}
-
 /* Each pass is timed on its own (pass_us); the verifier and checkers after
  * it add to check_us, so the two together are the compiler's own time. */
 int compile_run(Compile *c)
@@ -442,7 +427,7 @@ int compile_run(Compile *c)
 		die_test_point(#fn); \
 		if (c->opt.dump_plan && c->opt.dump_out && !*failed && strcmp(#fn, "allocate_registers") == 0) { \
 			Buf d = {0}; \
-			compile_print_plan(c, &d); \
+			plan_print(&d, &c->an, &c->plan); \
 			fprintf(c->opt.dump_out, "## plan\n%s", buf_cstr(&d)); \
 			buf_free(&d); \
 		} \

@@ -105,15 +105,15 @@ int compile_stats(Buf *out, const Compile *c, const StageTimes *st, Buf *msg)
 	buf_printf(out, "%u (with VCC, FLAT_SCRATCH, XNACK_MASK; granule 8)\n", kd->sgpr_alloc);
 	key(out, "lds", "bytes");
 	buf_printf(out, "%d (allocated %d)\n", lds, o.lds_alloc);
-	if (c->got.swizzled) {
+	if (c->plan.swizzled) {
 		/* lds_stage.c: tiles unpadded and XOR-swizzled, where that gains
 		 * a workgroup per CU or padded tiles do not fit */
 		key(out, "lds", "layout");
-		buf_printf(out, "swizzled in %d region%s (padded: ", c->got.swizzled, c->got.swizzled == 1 ? "" : "s");
-		if (c->got.lds_padded > c->t->lds_bytes)
+		buf_printf(out, "swizzled in %d region%s (padded: ", c->plan.swizzled, c->plan.swizzled == 1 ? "" : "s");
+		if (c->plan.lds_padded > c->t->lds_bytes)
 			buf_printf(out, "over the %d KiB)\n", c->t->lds_bytes / 1024);
 		else
-			buf_printf(out, "%d bytes)\n", c->got.lds_padded);
+			buf_printf(out, "%d bytes)\n", c->plan.lds_padded);
 	}
 	/* regalloc/spill.c: where values went when the files ran out */
 	key(out, "spill", "values");

@@ -49,20 +49,18 @@
  * trip writes. So a read whose LDS address moves with the loop (other than
  * its buffer) would need the next trip's index too. The plan
  * (passes/plan/plan.c) asks for four_stage only where every staged read's
- * value is only an MMA operand and its tile's address does not move; a loop
- * whose tiles do not fit twice in LDS gets the plain prefetch schedule
- * here. */
+ * value is only an MMA operand and its tile's address does not move, and
+ * (passes/plan/lds_place.c) where its tiles fit twice in LDS. */
 #include "isel.h"
 
 bool isel_fs_fits(Isel *s, Pipe *p)
 {
 	/* the plan asked for it where the reads' values are only MMA
-	 * operands and the tiles' LDS addresses do not move with the loop;
-	 * two buffers must have fitted */
-	if (p->lp->pipe != PIPE_FOUR_STAGE || !p->n || p->nbuf != 2 || s->c->failed)
+	 * operands, the tiles' LDS addresses do not move with the loop and
+	 * two buffers of every tile fit */
+	if (p->lp->pipe != PIPE_FOUR_STAGE || !p->n || s->c->failed)
 		return false;
 	p->lnext = ARENA_NEWN(&s->c->arena, TVal *, p->n);
-	s->got->four_staged++;
 	return true;
 }
 

@@ -49,7 +49,6 @@ TVal *isel_read_hoisted(Isel *s, Op *op)
 		if (!s->pre->insts.data[j].note)
 			s->pre->insts.data[j].note = op->name;
 	if (v) {
-		s->got->hoisted_reads++;
 		HoistedRead *h = ARENA_NEW(&s->c->arena, HoistedRead);
 		*h = (HoistedRead){op, s->pre, v, s->hoisted};
 		s->hoisted = h;

@@ -501,10 +501,10 @@ static void select_region(Isel *s, Region *r)
 	s->lds_top = lds_base;
 }
 
-MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got)
+MFunc *select_instructions(Analysis *c, const Plan *p)
 {
 	Kernel *k = c->k;
-	Isel s = {.c = c, .plan = p, .got = got, .oob = UINT32_MAX};
+	Isel s = {.c = c, .plan = p, .oob = UINT32_MAX};
 	s.f = mfunc_new(k->name, c->t);
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);

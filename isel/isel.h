@@ -51,9 +51,9 @@ typedef struct IselExtent {
 
 /* ---- isel.c ---- */
 /* The machine function of the analysed kernel c (virtual registers) as
- * plan p says (passes/plan), what was made of the plan into *got;
- * unsupported ops are reported through analysis_error. */
-MFunc *select_instructions(Analysis *c, const Plan *p, PlanReport *got);
+ * plan p says (passes/plan); unsupported ops are reported through
+ * analysis_error. */
+MFunc *select_instructions(Analysis *c, const Plan *p);
 
 /* elt.c: an i1 word (vreg d, 0 or 1) and the SGPR pair p holding the same
  * condition as a lane mask; the last ISEL_LANEMASKS made are remembered. */
@@ -64,8 +64,7 @@ typedef struct IselLaneMask {
 
 typedef struct Isel {
 	Analysis *c;
-	const Plan *plan; /* what to do with the loops and reads (passes/plan) ... */
-	PlanReport *got;  /* ... and what was made of it */
+	const Plan *plan; /* what to do with the loops and reads (passes/plan) */
 	MFunc *f;
 	MBlock *b;        /* where instructions go */
 	MBlock *pre;      /* inside a loop: the block before it (loop-invariant code) */
@@ -102,10 +101,6 @@ typedef struct Isel {
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */
-	bool lds_swizzle;  /* lds_stage.c: lay staged tiles out swizzled where lds_layout.c can, unpadded */
-	int64_t lds_swz_saving; /* ... and, planning padded, the bytes that would save */
-	bool lds_trial;    /* lds_stage.c: planning padded to compare: allocations past the LDS are counted, not errors */
-	bool lds_over;     /* ... and a pipelined loop's tiles padded, one buffer each, did not fit but may unpadded */
 	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
 	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
 	bool has_alloc;    /* local.c: the kernel holds an allocation (its values differ from workgroup
@@ -138,12 +133,19 @@ MOpnd isel_insert_byte(Isel *s, MOpnd dword, MOpnd x, int p);
 /* Does e mention the loop induction variable? */
 bool isel_depends_on_loop(Isel *s, const Sym *e);
 
-/* LDS for a region's values (values.c; a stack, each region's allocations
- * freed when the region ends, the function's size its high-water mark):
- * the byte offset of `bytes` more, or -1 past the target's LDS. *reuse:
- * the space was used by a region that ended, so an s_barrier must come
- * before the first write into it (isel_lds_barrier). */
+/* LDS for a region's own values (cross-wave slots, layout changes:
+ * values.c; a stack, each region's allocations freed when the region
+ * ends, the function's size its high-water mark): the byte offset of
+ * `bytes` more, or -1 past the target's LDS. *reuse: the space was used
+ * by a region that ended, so an s_barrier must come before the first
+ * write into it (isel_lds_barrier). */
 int isel_lds_alloc(Isel *s, int bytes, bool *reuse);
+/* The plan's tile of `bytes` at base (passes/plan/lds_place.c) taken on
+ * the stack; whether an s_barrier must come before its first write, as
+ * isel_lds_alloc's *reuse: the space was used by a region that ended, or
+ * by an op done before in an enclosing region (the plan does not see
+ * that space, and may place a later region's tiles on it). */
+bool isel_lds_place(Isel *s, int base, int bytes);
 /* One DS instruction (a store of data, or a load into it) at addr + off;
  * an offset past the 16-bit field goes into the address. */
 void isel_ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store);
@@ -203,10 +205,8 @@ typedef struct Pipe {
 	size_t ng;       /* global reads of the body prefetched into registers ... */
 	Op **gops;
 	TVal **gnext;    /* ... the registers holding their next trip's values */
-	bool refit;      /* lds_stage.c: two LDS buffers per tile did not fit */
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
-	int ahead;       /* isel_pf_begin: the most trips ahead a load read (peel.c) */
 	bool staged;     /* lds_stage.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;

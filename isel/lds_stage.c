@@ -11,15 +11,11 @@
  * tile allows it), both free of bank conflicts for the MFMA operand reads.
  *
  * Algorithm, per region (the kernel body or a loop body), before its ops:
- *   1. The layout and the allocation. The region's tiles are placed padded
- *      first; where that costs a workgroup per CU against the unpadded
- *      layout (the function's LDS size with and without the padding of the
- *      tiles that can be swizzled), and the plan allows swizzling, they
- *      are placed again unpadded (swizzle_pays). Allocations follow each
- *      other on the LDS stack (values.c); over the target's LDS (64 KiB,
- *      gfx950 160 KiB) is an error naming
- *      the read. A pipelined loop's tiles get the buffers the plan asks
- *      for, one where two do not fit.
+ *   1. The tiles where the plan placed them (passes/plan/lds_place.c: the
+ *      offset, the buffers of a pipelined loop's tile, padded, swizzled or,
+ *      loaded straight into LDS on gfx950, unpadded), taken on the LDS
+ *      stack (values.c); a tile the plan could not place (over the
+ *      target's LDS, 64 KiB, gfx950 160 KiB) is an error named at the read.
  *   2. The cooperative load of each tile: memory.c's buffer loads with
  *      bounds (past the tensor, the load returns 0 and 0 goes to LDS).
  *      Rows of a last, partial round land in the allocation's tail, which
@@ -266,13 +262,13 @@ static Staged *plan_box(Isel *s, Op *op)
 	return st;
 }
 
-/* gfx950 with Wave's use_global_to_shared: op's tile in a region that is
- * not a pipelined loop's body loads straight into LDS where its
- * cooperative load allows (passes/plan/lds_tr.c, memory.c). */
-static bool dma_pays(Isel *s, Op *op, const Staged *st)
+/* gfx950 with Wave's use_global_to_shared: op's tile, which the plan laid
+ * out for it (unpadded, layout 2: passes/plan/lds_place.c), loads straight
+ * into LDS where its loads allow (memory.c); else its cooperative load is
+ * written to that layout as any other. */
+static bool dma_fits(Isel *s, Op *op, const Staged *st)
 {
-	return s->c->opts.global_to_shared && isel_is_gfx950(s) && !s->masked && !(s->pipe && s->pipe->body == op->parent) &&
-	       !st->t->error && plan_tile_dma(s->c, st->t) && isel_lds_dma_fits(s, op, op->args[0], &st->t->gx);
+	return st->layout == 2 && isel_lds_dma_fits(s, op, op->args[0], &st->t->gx);
 }
 
 /* Copy cn's LDS byte addresses of gx's first lane in each wave (S1), for
@@ -309,62 +305,26 @@ static MOpnd *dma_bases(Isel *s, Op *op, const Staged *st, Value *mem, const Nod
 	return r;
 }
 
-/* The plan's tile of op in one of its layouts, allocated, and its
- * cooperative global load (into *gx, *v; no load without v). The layout:
- * unpadded and swizzled where s->lds_swizzle asks and the tile allows;
- * else padded, and where the tile could be swizzled the bytes that would
- * save are counted (s->lds_swz_saving). */
+/* The plan's tile of op where the plan placed it (passes/plan/lds_place.c:
+ * its offset, buffers and layout), and its cooperative global load (into
+ * *gx, *v; no load without v, nor for a tile loaded straight into LDS). */
 static bool load_box(Isel *s, Op *op, Value *mem, Staged *st, NodeIndex *gx, TVal **v, bool *reused)
 {
 	Analysis *c = s->c;
-	const PlanTile *t = st->t;
-	if (t->error) {
-		analysis_error(c, op->loc, "%s", t->error);
+	const PlanLds *pl = &s->plan->lds[op->id];
+	if (pl->error) {
+		analysis_error(c, op->loc, "%s", pl->error);
 		return false;
 	}
-	*gx = t->gx;
-	st->nbuf = s->pipe && s->pipe->body == op->parent ? s->pipe->nbuf : 1;
-	bool can = t->swz.row_bytes != 0 && !st->dma;
-	st->layout = st->dma ? 2 : can && s->lds_swizzle;
-	int64_t bytes = t->bytes[st->layout ? 1 : 0];
-	if (can && !s->lds_swizzle)
-		s->lds_swz_saving += (t->bytes[0] - t->bytes[1]) * st->nbuf;
-	st->buf_bytes = bytes;
-	bool reuse = false;
-	int lds_max = s->f->target->lds_bytes;
-	st->base = bytes * st->nbuf > lds_max ? -1 : isel_lds_alloc(s, (int)(bytes * st->nbuf), &reuse);
-	if (st->base < 0 && s->lds_trial) {
-		/* planning padded only to compare: the size counts even past
-		 * the LDS (the unpadded layout may fit) */
-		st->base = s->lds_top;
-		s->lds_top += (int)MIN(bytes * st->nbuf, 4 * (int64_t)lds_max);
-		s->f->lds_bytes = MAX(s->f->lds_bytes, s->lds_top);
-	}
-	if (st->base < 0 && st->nbuf > 1) {
-		/* two buffers of every tile do not fit: stage_prefetched plans
-		 * again with one */
-		s->pipe->refit = true;
-		return false;
-	}
-	if (st->base < 0 && s->pipe && s->pipe->body == op->parent && !s->lds_swizzle && s->plan->swizzle) {
-		/* one buffer of every tile padded does not fit: stage_prefetched
-		 * plans again unpadded, where that is an error */
-		s->lds_over = true;
-		return false;
-	}
-	if (st->base < 0) {
-		Buf box = {0};
-		for (int i = 0; i < t->rank; i++)
-			buf_printf(&box, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
-		analysis_error(c, op->loc, "%s: staging %s in LDS takes %lld bytes (%s), %d already allocated: over the "
-					  "%d KiB of LDS; its box is %s elements of %s: use smaller tiles along these dims",
-			op->path, mem->name, (long long)(bytes * st->nbuf),
-			st->layout ? "unpadded, swizzled" : can && s->plan->swizzle ? "rows padded; unpadded it would not fit either" : "rows padded by 8 bytes",
-			s->lds_top, lds_max / 1024, buf_cstr(&box), dtype_name(mem->dtype));
-		buf_free(&box);
-		return false;
-	}
-	*reused |= reuse;
+	if (!pl->nbuf)
+		die("staged read %s has no place in LDS", op->name);
+	*gx = st->t->gx;
+	st->layout = pl->layout;
+	st->nbuf = pl->nbuf;
+	st->buf_bytes = pl->buf_bytes;
+	st->base = pl->base;
+	st->dma = dma_fits(s, op, st);
+	*reused |= isel_lds_place(s, pl->base, (int)(pl->buf_bytes * pl->nbuf));
 	if (!v || st->dma) /* a prefetched loop loads later (stage_prefetched); a DMA after the barrier */
 		return true;
 	*v = coop_load(s, op, mem, gx);
@@ -443,16 +403,9 @@ static void pf_barrier(Isel *s, Pipe *p)
 	vec_last(&s->b->insts).note = p->ops[0]->name;
 }
 
-/* A prefetched loop's staging (the schedule: prefetch.c): the tiles
- * planned, the prologue's loads of trips 0 and 1 and LDS writes of trip 0
- * emitted into p->prol. The barrier before those writes keeps them after
- * every read of the space by an earlier region or an enclosing loop's
- * previous trip. */
 /* The LDS tiles of a prefetched loop's staged reads (p->ops, p->gx),
- * planned and allocated: 0, -1 after reporting, 1 when two buffers per
- * tile (p->nbuf 2) do not fit (p->refit; nothing reported), 2 when one
- * buffer per tile padded does not fit (s->lds_over; nothing reported). */
-static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
+ * placed; false after reporting. */
+static bool place_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 {
 	Analysis *c = s->c;
 	p->n = 0;
@@ -462,25 +415,11 @@ static int plan_tiles(Isel *s, Region *r, Pipe *p, bool *reused)
 			continue;
 		Staged *st = plan_box(s, op);
 		if (!load_box(s, op, op->args[0], st, &p->gx[p->n], NULL, reused))
-			return p->refit ? 1 : s->lds_over ? 2 : -1;
+			return false;
 		s->staged[op->id] = st;
 		p->ops[p->n++] = op;
 	}
-	return c->failed ? -1 : 0;
-}
-
-/* After planning a region's tiles padded (peak: the function's LDS size
- * before): would laying the swizzleable ones out unpadded let more
- * workgroups share a CU? Decided on LDS alone; where the registers cap
- * the workgroups anyway, allocate_registers selects the function again
- * with a plan whose swizzle is off. */
-static bool swizzle_pays(Isel *s, int peak)
-{
-	if (!s->plan->swizzle)
-		return false;
-	int64_t unpadded = MAX(peak, s->lds_top - s->lds_swz_saving);
-	return s->lds_swz_saving > 0 && plan_lds_workgroups_per_cu(unpadded, s->f->target->lds_bytes) >
-					     plan_lds_workgroups_per_cu(s->f->lds_bytes, s->f->target->lds_bytes);
+	return !c->failed;
 }
 
 /* four_stage (four_stage.c): the reads of trip iv + ahead's tiles, kept
@@ -501,6 +440,11 @@ static bool fs_reads(Isel *s, Pipe *p, int ahead)
 	return true;
 }
 
+/* A prefetched loop's staging (the schedule: prefetch.c): the tiles
+ * placed, the prologue's loads of trips 0 and 1 and LDS writes of trip 0
+ * emitted into p->prol. The barrier before those writes keeps them after
+ * every read of the space by an earlier region or an enclosing loop's
+ * previous trip. */
 static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 {
 	Analysis *c = s->c;
@@ -513,35 +457,12 @@ static void stage_prefetched(Isel *s, Region *r, Pipe *p)
 	p->pack = ARENA_NEWN(&c->arena, PfPack, n + 1);
 	p->ops = ARENA_NEWN(&c->arena, Op *, n + 1);
 	bool reused = false;
-	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
-	s->lds_swz_saving = 0;
-	int rc = plan_tiles(s, r, p, &reused);
-	if (rc == 1) { /* again with one buffer per tile */
-		s->lds_top = lds_top;
-		s->f->lds_bytes = lds_bytes;
-		p->nbuf = 1;
-		s->lds_swz_saving = 0;
-		rc = plan_tiles(s, r, p, &reused);
-	}
-	bool over = rc == 2; /* padded does not fit: unpadded or not at all */
-	if (over || (!rc && swizzle_pays(s, lds_bytes))) { /* again unpadded */
-		s->lds_over = false;
-		s->got->swizzled++;
-		s->got->lds_padded = MAX(s->got->lds_padded, over ? s->f->target->lds_bytes + 1 : s->f->lds_bytes);
-		s->lds_top = lds_top;
-		s->f->lds_bytes = lds_bytes;
-		s->lds_swizzle = true;
-		rc = plan_tiles(s, r, p, &reused);
-		s->lds_swizzle = false;
-	}
-	if (rc)
+	if (!place_tiles(s, r, p, &reused))
 		return;
 	isel_pf_plan_globals(s, r, p);
 	/* none left (bitcast.c took the reads over): an empty prologue */
 	if ((!p->n && !p->ng) || c->failed)
 		return;
-	if (p->n && p->nbuf > 1)
-		s->got->lds_doubled++;
 	MBlock *body = s->b;
 	s->b = p->prol;
 	Mark m = mark(s);
@@ -611,49 +532,18 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 	size_t k = 0;
 	Mark m = mark(s);
 	bool reused = false;
-	/* the tiles planned padded first (no loads), to see whether the
-	 * swizzled layout pays */
-	int lds_top = s->lds_top, lds_bytes = s->f->lds_bytes;
-	s->lds_swz_saving = 0;
-	s->lds_trial = s->plan->swizzle;
-	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
-		Op *op = r->ops.data[i];
-		Staged *st = plan_staged_read(s->c, op) ? plan_box(s, op) : NULL;
-		if (st)
-			st->dma = dma_pays(s, op, st);
-		if (st && !load_box(s, op, op->args[0], st, &gx[0], NULL, &reused)) {
-			s->lds_trial = false;
-			return;
-		}
-	}
-	s->lds_trial = false;
-	if (c->failed)
-		return;
-	bool swz = swizzle_pays(s, lds_bytes);
-	if (swz) {
-		s->got->swizzled++;
-		s->got->lds_padded = MAX(s->got->lds_padded, s->f->lds_bytes);
-	}
-	s->lds_top = lds_top;
-	s->f->lds_bytes = lds_bytes;
-	reused = false;
-	s->lds_swizzle = swz;
 	for (size_t i = 0; i < r->ops.len && !c->failed; i++) {
 		Op *op = r->ops.data[i];
 		if (!plan_staged_read(s->c, op))
 			continue;
 		Value *mem = op->args[0];
 		Staged *st = plan_box(s, op);
-		st->dma = dma_pays(s, op, st);
-		if (!load_box(s, op, mem, st, &gx[k], &v[k], &reused)) {
-			s->lds_swizzle = false;
+		if (!load_box(s, op, mem, st, &gx[k], &v[k], &reused))
 			return;
-		}
 		s->staged[op->id] = st;
 		ops[k++] = op;
 		note_since(s, &m, op->name);
 	}
-	s->lds_swizzle = false;
 	/* in a loop, no wave may overwrite what another still reads from the
 	 * previous trip; in reused space, what a region that ended read */
 	if (in_loop || reused)

@@ -8,8 +8,9 @@
  * out of bounds address them instead (16 they read, and 16 per wave they
  * write: waves storing different values to one place would race, which is
  * harmless but what the emulator's checks report), since a DS access has
- * no range check. The space is the region's (isel_lds_alloc),
- * and space a region that ended used gets a barrier before it is reused.
+ * no range check. The plan places it (passes/plan/lds_place.c) on the
+ * region's LDS stack, and space a region that ended used gets a barrier
+ * before it is reused.
  *
  * Addresses: an element's coordinate along each register dim counts from
  * its workgroup's tile and its loop trip's window (the index's coordinate
@@ -58,7 +59,7 @@
 #include "isel.h"
 
 enum {
-	TRASH_BYTES = 16, /* per wave, the bytes its lanes out of bounds write; 16 more they read */
+	TRASH_BYTES = PLAN_LOCAL_TRASH_BYTES, /* per wave, the bytes its lanes out of bounds write; 16 more they read */
 	MAX_SLOTS = 64,   /* allocations one barrier plan tracks */
 	MAX_LCONDS = 4 * MAX_DIMS + 6,
 };
@@ -284,19 +285,16 @@ void isel_select_allocate(Isel *s, Op *op)
 	}
 	if (!alloc_extents(s, op, ext, &bytes))
 		return;
-	int pad = (16 - s->lds_top % 16) % 16;
-	int waves = (s->c->wg_size[0] * s->c->wg_size[1] * s->c->wg_size[2] + 63) / 64;
-	int64_t want = pad + ((bytes + 15) & ~15) + TRASH_BYTES * (waves + 1);
-	bool reuse = false;
-	int at = want <= s->f->target->lds_bytes ? isel_lds_alloc(s, (int)want, &reuse) : -1;
-	if (at < 0) {
-		analysis_error(s->c, op->loc, "%s: allocation %s (%lld bytes) does not fit in the LDS left (%d of %d bytes "
-					  "in use here)",
-			op->path, v->name, (long long)bytes, s->lds_top, s->f->target->lds_bytes);
+	/* where the plan placed it (passes/plan/lds_place.c) */
+	const PlanLds *pl = &s->plan->lds[op->id];
+	if (pl->error) {
+		analysis_error(s->c, op->loc, "%s", pl->error);
 		return;
 	}
-	s->local_base[op->id] = at + pad;
-	if (reuse) /* a wave may still read this space for a region that ended */
+	if (!pl->nbuf)
+		die("allocation %s has no place in LDS", op->name);
+	s->local_base[op->id] = pl->base;
+	if (isel_lds_place(s, pl->base, (int)pl->buf_bytes)) /* a wave may still read this space */
 		isel_lds_barrier(s);
 }
 

@@ -22,11 +22,11 @@
  *              add_bound asks isel_peel_drops of each bound, which drops
  *              the ones the plan proves (plan_peel_proves);
  *       tail:  trips [M, trips), selected as the loop was before.
- *     M = F - A, where A is the most trips ahead any load of the body
- *     reads (prefetch.c notes it in Pipe.ahead: the prefetch schedule
- *     loads trip min(i + A, last) in trip i), so that every trip any load
- *     of the main loop reads is below F. With constant sizes M is
- *     min(F - A, trips - 1) and the plan asks F - 3 >= 1 of a pipelined loop (A is at most 3:
+ *     M is the plan's (LoopPlan.split): F - A, where A is the most trips
+ *     ahead any load of the body reads (the prefetch schedule loads trip
+ *     min(i + A, last) in trip i), so that every trip any load of the main
+ *     loop reads is below F. With constant sizes M is min(F - A, trips -
+ *     1) and the plan asks F - 3 >= 1 of a pipelined loop (A is at most 3:
  *     four_stage), so both loops have trips and need no guard; with
  *     runtime sizes M = min(F - A, trips) is computed in the block before
  *     the loop, a guard `0 < M` skips the main loop and one `iv < trips`
@@ -36,7 +36,7 @@
  *     an accumulator's value by a VGPR copy made in the loop), the
  *     expression cache and the lane-mask ring (both may hold registers
  *     defined in the main loop, which does not dominate the tail), the
- *     LDS reuse mark and the swizzle count. A prefetched loop's prologue,
+ *     LDS reuse mark. A prefetched loop's prologue,
  *     tiles and carried registers are made once, by the first selection
  *     (lds_stage.c's isel_stage_shared does not stage the body again); the
  *     prologue's loads keep their bounds (isel_peel_drops skips the
@@ -58,7 +58,6 @@ struct IselPeel {
 	MOpnd split;       /* M */
 	TVal **val;        /* the values before the main loop */
 	int lds_dirty;
-	int swizzled;      /* lds_stage.c's count before the tail's selection */
 };
 
 bool isel_peel_drops(Isel *s, Sym *rel)
@@ -74,7 +73,6 @@ IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp)
 	IselPeel *p = ARENA_NEW(&s->c->arena, IselPeel);
 	p->lp = lp;
 	p->t = lp->t;
-	s->got->peeled++;
 	p->guard_main = p->guard_tail = -1;
 	if (p->t->trips < 0) { /* filled by isel_peel_tail, once M is known */
 		mfunc_block(s->f, NULL);
@@ -91,18 +89,13 @@ void isel_peel_main(Isel *s, IselPeel *p)
 	p->lds_dirty = s->lds_dirty;
 	p->main = true;
 	s->peel = p;
-	if (s->pipe)
-		s->pipe->ahead = 0;
 }
 
-/* M, into an SGPR in the block before the loop (it dominates both loops). */
+/* M (the plan's), into an SGPR in the block before the loop (it dominates
+ * both loops). */
 static MOpnd split_count(Isel *s, const IselPeel *p, Op *op)
 {
-	SymCtx *sc = s->c->k->sc;
-	const TileLoop *t = p->t;
-	Sym *m = sym_sub(sc, p->lp->whole, sym_int(sc, s->pipe ? s->pipe->ahead : 0));
-	m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : isel_loop_count(s, t));
-	m = sym_simplify(sc, m, s->c->assume);
+	Sym *m = p->lp->split;
 	MBlock *b = s->b;
 	s->b = s->pre;
 	MOpnd r = isel_expr_lower(s, m, op->loc); /* an immediate when constant */
@@ -158,7 +151,6 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	memcpy(s->val, p->val, sizeof *p->val * (size_t)c->k->nvalues);
 	s->nlanemask = 0;
 	s->lds_dirty = p->lds_dirty;
-	p->swizzled = s->got->swizzled; /* the tail's tiles are the main loop's, counted once */
 	p->main = false;
 	s->b = mfunc_block(s->f, NULL);
 	return (int)(s->f->blocks.len - 1);
@@ -166,7 +158,6 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 
 void isel_peel_done(Isel *s, IselPeel *p)
 {
-	s->got->swizzled = p->swizzled;
 	s->peel = NULL;
 	if (p->guard_tail >= 0) { /* past the tail: the block after the loops */
 		MBlock *g = s->f->blocks.data[p->guard_tail];

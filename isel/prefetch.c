@@ -18,7 +18,7 @@
  * trip counts of 1, odd ones and runtime ones need no epilogue; a runtime
  * count of 0 skips the prologue with the loop (the prologue block lies
  * after the trip-count guard). When two buffers of every tile do not fit in
- * LDS, the loop gets one (lds_stage.c plans again).
+ * LDS, the loop gets one (the plan places them: passes/plan/lds_place.c).
  *
  * Global reads of the body (not staged: gemm_global's operands) are
  * prefetched the same way without LDS: the prologue loads trip 0 into a
@@ -117,7 +117,6 @@ Pipe *isel_pf_new(Isel *s, const TileLoop *t, Op *op, const LoopPlan *lp)
 {
 	SymCtx *sc = s->c->k->sc;
 	Pipe *p = ARENA_NEW(&s->c->arena, Pipe);
-	s->got->prefetched++;
 	p->body = op->body;
 	p->lp = lp;
 	p->nbuf = lp->lds_stages > 1 ? 2 : 1;
@@ -134,7 +133,6 @@ void isel_pf_begin(Isel *s, int ahead, PfSave *sv)
 	SymCtx *sc = s->c->k->sc;
 	sv->iv = s->iv;
 	if (ahead > 0) {
-		s->pipe->ahead = MAX(s->pipe->ahead, ahead); /* peel.c's split */
 		/* min(iv + ahead, last), lowered with the current trip's cache */
 		Sym *trip = sym_min(sc, sym_add(sc, s->iv_sym, sym_int(sc, ahead)), s->pipe->last);
 		MOpnd x = isel_expr_to_sgpr(s, isel_expr_lower(s, trip, s->pipe->body->owner->loc));

@@ -128,6 +128,18 @@ int isel_lds_alloc(Isel *s, int bytes, bool *reuse)
 	return base;
 }
 
+bool isel_lds_place(Isel *s, int base, int bytes)
+{
+	/* below the stack's top lies only this function's own LDS of ops
+	 * done before (the plan's tiles never overlap): dead, but another
+	 * wave may still read it until the next s_barrier */
+	bool reuse = base < s->lds_dirty || base < s->lds_top;
+	s->lds_top = MAX(s->lds_top, base + bytes);
+	if (s->lds_top > s->f->lds_bytes)
+		s->f->lds_bytes = s->lds_top;
+	return reuse;
+}
+
 void isel_lds_barrier(Isel *s)
 {
 	mblock_add(s->b, I_S_BARRIER, 0, NULL, 0, NULL);

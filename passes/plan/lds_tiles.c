@@ -407,6 +407,30 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	return true;
 }
 
+/* Does v feed an MMA as its lhs or rhs, in region r or one nested in it? */
+static bool feeds_mma(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
+			return true;
+		/* a scaled_mma's operands and scales (gfx950) */
+		if (op->kind == OP_SCALED_MMA && (op->args[0] == v || op->args[1] == v || op->args[2] == v || op->args[3] == v))
+			return true;
+		if (op->body && feeds_mma(op->body, v))
+			return true;
+	}
+	return false;
+}
+
+bool plan_staged_read(const Analysis *c, const Op *op)
+{
+	/* an allocation is LDS already (isel/local.c) */
+	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || value_is_local(op->args[0]) || !c->index[op->id])
+		return false;
+	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
+}
+
 static PlanTile *make_tile(Analysis *c, const Op *op, bool mapped)
 {
 	const Value *mem = op->args[0];

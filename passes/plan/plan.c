@@ -22,11 +22,11 @@
  *        where the loop is outside conditionals and its body stages
  *        shared reads through LDS or has global reads that move with the
  *        loop (those are loaded a trip ahead: PLAN_READ_PREFETCHED);
- *        four_stage where, moreover, two LDS buffers are asked for and
- *        every staged read's value is only an MMA's lhs or rhs (the next
- *        trip's LDS reads refill the registers the MFMAs read) and its
- *        tile's address does not move with the loop (only its buffer
- *        does), else prefetch;
+ *        four_stage where, moreover, two LDS buffers are asked for (and
+ *        fit: step 4) and every staged read's value is only an MMA's lhs
+ *        or rhs (the next trip's LDS reads refill the registers the MFMAs
+ *        read) and its tile's address does not move with the loop (only
+ *        its buffer does), else prefetch;
  *      - the split into a main loop without the bounds along the loop's
  *        dim and a masked tail (isel/peel.c translates it): an outermost
  *        loop outside conditionals over a dim with no set extent, from 0,
@@ -43,9 +43,12 @@
  *      mention the innermost loop's induction variable and whose value
  *      only MMAs read (as lhs or rhs, which never rewrite their registers)
  *      in a body that sets no symbol, is loaded once before the innermost
- *      loop (PLAN_READ_HOISTED).
+ *      loop (PLAN_READ_HOISTED);
+ *   4. the LDS of the whole kernel (lds_place.c): where each tile lies,
+ *      the buffers each pipelined loop's tiles get (four_stage gives way
+ *      to prefetch where two do not fit) and each region's layout.
  * plan_lighten makes the driver's lighter plans (allocate_registers): a
- * function from plan to plan. */
+ * function from plan to plan, whose LDS is placed again. */
 #include <string.h>
 
 #include "plan.h"
@@ -76,30 +79,6 @@ bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv)
 		if (sym_mentions(ix->d[k].start, iv) || sym_mentions(ix->d[k].coord, iv))
 			return true;
 	return false;
-}
-
-/* Does v feed an MMA as its lhs or rhs, in region r or one nested in it? */
-static bool feeds_mma(const Region *r, const Value *v)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (op->kind == OP_MMA && (op->args[0] == v || op->args[1] == v))
-			return true;
-		/* a scaled_mma's operands and scales (gfx950) */
-		if (op->kind == OP_SCALED_MMA && (op->args[0] == v || op->args[1] == v || op->args[2] == v || op->args[3] == v))
-			return true;
-		if (op->body && feeds_mma(op->body, v))
-			return true;
-	}
-	return false;
-}
-
-bool plan_staged_read(const Analysis *c, const Op *op)
-{
-	/* an allocation is LDS already (isel/local.c) */
-	if (op->kind != OP_READ || op->args[0]->space == AS_GLOBAL || value_is_local(op->args[0]) || !c->index[op->id])
-		return false;
-	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
 }
 
 /* Is every use of v in r (and the regions nested in it) an MMA's lhs or
@@ -363,6 +342,58 @@ static void walk_region(Walk *w, Region *r)
 	}
 }
 
+/* The split loops' main counts (LoopPlan.ahead, .split), once the pipes
+ * are final (after the LDS placement). */
+static void split_counts(Analysis *c, Plan *p)
+{
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < p->nloops; i++) {
+		LoopPlan *lp = &p->loop[i];
+		const Region *body = lp->op->body;
+		bool staged = false, global = false;
+		for (size_t j = 0; j < body->ops.len; j++) {
+			const Op *x = body->ops.data[j];
+			staged |= plan_staged_read(c, x);
+			global |= (p->read[x->id] & PLAN_READ_PREFETCHED) != 0;
+		}
+		lp->ahead = !lp->pipe ? 0 : staged ? (lp->pipe == PIPE_FOUR_STAGE ? 3 : 2) : global ? 1 : 0;
+		lp->split = NULL;
+		if (!lp->peel)
+			continue;
+		const TileLoop *t = lp->t;
+		Sym *m = sym_sub(sc, lp->whole, sym_int(sc, lp->ahead));
+		m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : t->count);
+		lp->split = sym_simplify(sc, m, c->assume);
+	}
+}
+
+/* p->sum: what p asks for, counted. */
+static void summarise(Plan *p)
+{
+	PlanSummary *s = &p->sum;
+	*s = (PlanSummary){0};
+	for (int i = 0; i < p->nloops; i++) {
+		const LoopPlan *lp = &p->loop[i];
+		s->peeled += lp->peel;
+		if (!lp->pipe)
+			continue;
+		s->prefetched++;
+		s->lds_doubled += lp->staged && lp->lds_stages > 1;
+		s->four_staged += lp->pipe == PIPE_FOUR_STAGE;
+	}
+	for (int i = 0; i < p->nops; i++)
+		s->hoisted_reads += (p->read[i] & PLAN_READ_HOISTED) != 0;
+}
+
+/* What follows from the loops' plans: the LDS placement, the split
+ * counts, the summary. */
+static void plan_finish(Analysis *c, Plan *p)
+{
+	plan_place_lds(c, p);
+	split_counts(c, p);
+	summarise(p);
+}
+
 Plan plan_loops(Analysis *c)
 {
 	if (!analysis_mx_not_compiled(c)) /* scaled_mma off gfx950, f6 and stray MX values */
@@ -384,6 +415,7 @@ Plan plan_loops(Analysis *c)
 		p.loop_of[i] = -1;
 	p.read = ARENA_NEWN(&c->arena, uint8_t, p.nops + 1);
 	p.tile = ARENA_NEWN(&c->arena, PlanTile *, p.nops + 1);
+	p.lds = ARENA_NEWN(&c->arena, PlanLds, p.nops + 1);
 	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
 	Walk w = {.c = c, .p = &p, .loop = -1};
 	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);
@@ -392,6 +424,8 @@ Plan plan_loops(Analysis *c)
 	fuse_bitcast_reads(&w, k->body);
 	plan_fold_masks(c, k->body, p.konst);
 	walk_region(&w, k->body);
+	if (!c->failed)
+		plan_finish(c, &p);
 	return p;
 }
 
@@ -402,13 +436,23 @@ Plan plan_copy(const Plan *p, Arena *a)
 	if (p->nloops)
 		memcpy(q.loop, p->loop, sizeof *q.loop * (size_t)p->nloops);
 	q.read = ARENA_NEWN(a, uint8_t, p->nops + 1);
-	if (p->read) /* (a function allocated with no plan made has none) */
+	q.lds = ARENA_NEWN(a, PlanLds, p->nops + 1);
+	if (p->read) { /* (a function allocated with no plan made has none) */
 		memcpy(q.read, p->read, (size_t)p->nops + 1);
+		memcpy(q.lds, p->lds, sizeof *q.lds * ((size_t)p->nops + 1));
+	}
 	return q;
 }
 
-bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted)
+void plan_no_swizzle(Analysis *c, Plan *p)
 {
+	p->swizzle = false;
+	plan_finish(c, p);
+}
+
+bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
+{
+	const PlanSummary *got = &p->sum;
 	/* the default pipelines and hoists where it costs no spills and no
 	 * waves: a kernel whose registers are full without them (attention)
 	 * is better off as it was */
@@ -453,5 +497,6 @@ bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted)
 			p->read[i] &= (uint8_t) ~(PLAN_READ_HOISTED | (pf ? PLAN_READ_PREFETCHED : 0));
 	} else
 		return false;
+	plan_finish(c, p);
 	return true;
 }

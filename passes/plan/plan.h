@@ -8,17 +8,12 @@
  * many LDS buffers its staged tiles get, whether it is split into an
  * unmasked main loop and a masked tail, which of its global reads are
  * loaded a trip ahead and which once before it; for the kernel, which
- * boolean apply_exprs the index ranges decide (folded masks) and whether
- * staged LDS tiles may be swizzled. `wavecc compile --dump-plan` prints it
- * (plan_print.c); tests read the printed plan.
- *
- * What selection still finds out for itself, because it depends on the
- * LDS stack isel keeps (the space other regions' tiles and cross-wave
- * slots take): whether two buffers per tile fit in LDS (else one), whether
- * a four_stage loop's tiles keep a fixed address (else prefetch), and
- * whether the swizzled layout gains a workgroup per CU. What it made of the
- * plan comes back in a PlanReport, which the driver's lighter-form search
- * (plan_lighten) reads to make the next plan. */
+ * boolean apply_exprs the index ranges decide (folded masks), and where
+ * every staged LDS tile of the kernel lies: its offset, buffers and layout
+ * (padded or swizzled). `wavecc compile --dump-plan` prints it
+ * (plan_print.c); tests read the printed plan. Selection reports nothing
+ * back: the driver's lighter-form search (plan_lighten) reads the plan to
+ * make the next one. */
 #ifndef WAVECC_PLAN_H
 #define WAVECC_PLAN_H
 
@@ -45,7 +40,7 @@ typedef struct LoopPlan {
 	const Op *op;        /* the iterate */
 	const TileLoop *t;
 	PipeKind pipe;       /* PIPE_NONE: the loop runs as written */
-	int lds_stages;      /* LDS buffers per staged tile asked for: 1 or 2 */
+	int lds_stages;      /* LDS buffers per staged tile: 1 or 2 (asked for, then as placed: lds_place.c) */
 	bool staged;         /* its body stages shared reads through LDS */
 	/* the split: main loop over the whole tiles F (an integer or an
 	 * expression of runtime sizes) less the trips its loads read ahead,
@@ -55,6 +50,13 @@ typedef struct LoopPlan {
 	bool peel;
 	bool peel_unpiped;   /* it would be split if it were not pipelined */
 	Sym *whole, *below;
+	/* the most trips ahead of the current one its loads read (0 unpipelined,
+	 * 1 a prefetched global read, 2 a staged tile, 3 under four_stage), and
+	 * the split's main loop count: trips [0, split) run unmasked, every trip
+	 * any of their loads reads below the whole tiles (F - ahead, at most the
+	 * trips less one: the tail keeps a trip) */
+	int ahead;
+	Sym *split;
 } LoopPlan;
 
 /* A staged read's LDS tile (lds_tiles.c): the workgroup's box of the
@@ -78,6 +80,32 @@ typedef struct PlanTile {
 	                             the transposing DS reads (lds_tr.c; never swizzled) */
 } PlanTile;
 
+/* Where a staged read's tile or an allocation lies in LDS (lds_place.c;
+ * Plan.lds, by op id): its first byte, its buffers (one after the other,
+ * buf_bytes each) and a tile's layout, or why it cannot be placed. */
+typedef struct PlanLds {
+	int base;           /* bytes from the start of LDS */
+	int nbuf;           /* 1, or 2 for a pipelined loop's tile (0: not placed) */
+	int layout;         /* 0 rows padded, 1 unpadded and swizzled (PlanTile.swz), 2 unpadded (gfx950's
+			     * direct-to-LDS loads) */
+	int64_t buf_bytes;  /* an allocation's: its elements and the bytes out-of-bounds lanes address */
+	const char *error;  /* reported where selection stages the read or allocates, or NULL */
+} PlanLds;
+
+/* Bytes per wave after an allocation that its lanes out of bounds write
+ * (16 more they read; isel/local.c). */
+enum { PLAN_LOCAL_TRASH_BYTES = 16 };
+
+/* What a plan asks for, counted (the driver's lighter-form search and the
+ * assembly's header read it). */
+typedef struct PlanSummary {
+	int prefetched;    /* loops pipelined */
+	int lds_doubled;   /* of those, loops whose tiles get two LDS buffers */
+	int four_staged;   /* of those, loops whose LDS reads run a trip ahead */
+	int hoisted_reads; /* reads loaded before their loop */
+	int peeled;        /* loops split into a main loop and a masked tail */
+} PlanSummary;
+
 typedef struct Plan {
 	int nloops;
 	LoopPlan *loop;      /* in graph order (outer loops before the loops they hold) */
@@ -85,6 +113,10 @@ typedef struct Plan {
 	int nops;
 	uint8_t *read;       /* by op id: PLAN_READ_* */
 	PlanTile **tile;     /* by op id: the LDS tile of a staged read, else NULL */
+	PlanLds *lds;        /* by op id: where a staged read's tile lies (lds_place.c) */
+	int swizzled;        /* regions whose tiles are laid out unpadded, swizzled ... */
+	int lds_padded;      /* ... and the LDS the tiles took padded, at most (past the target's: did not fit) */
+	int lds_bytes;       /* the LDS the tiles take, at most */
 	int nvalues;
 	int8_t *konst;       /* by value id: a folded boolean apply_expr (1 false, 2 true), else 0 */
 	ScheduleKind schedule; /* the kernel's schedule now (Wave's name), for the assembly's header */
@@ -93,18 +125,8 @@ typedef struct Plan {
 	bool split;          /* loops may be split (off after the UNPEELED step) */
 	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
 	PlanLight light;     /* the lighter-form steps taken so far */
+	PlanSummary sum;     /* what it asks for, counted */
 } Plan;
-
-/* What selection made of a plan (isel fills it; zero it first). */
-typedef struct PlanReport {
-	int prefetched;    /* loops pipelined */
-	int lds_doubled;   /* of those, loops whose tiles got two LDS buffers */
-	int four_staged;   /* of those, loops whose LDS reads run a trip ahead */
-	int swizzled;      /* regions whose staged tiles were laid out swizzled, unpadded */
-	int lds_padded;    /* the LDS bytes those regions took padded, at most */
-	int hoisted_reads; /* reads loaded before their loop */
-	int peeled;        /* loops split into a main loop and a masked tail */
-} PlanReport;
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:
@@ -118,13 +140,15 @@ static inline LoopPlan *plan_loop(const Plan *p, const Op *op)
 }
 /* A copy of p whose loops and reads can be changed without changing p's. */
 Plan plan_copy(const Plan *p, Arena *a);
-/* One step lighter than the plan whose selection got `got` (machine_hoisted:
- * instructions hoist_invariants moved); false when no step is left. The
+/* One step lighter than p (machine_hoisted: instructions hoist_invariants
+ * moved in the function selected from it); false when no step is left. The
  * steps, in order: a split loop is selected whole (a split keeps both forms
  * of the loads' offsets live); four_stage gives way to prefetch with two
  * buffers, then one (where the pipelining yields); then no pipelining and
  * no hoisting at all. */
-bool plan_lighten(Plan *p, const PlanReport *got, int machine_hoisted);
+bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted);
+/* p with its tiles laid out padded everywhere (placed again). */
+void plan_no_swizzle(Analysis *c, Plan *p);
 /* Does bound rel (over loop lp's induction variable) hold in every trip
  * below its whole tiles, so that the split's main loop drops it? */
 bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
@@ -134,13 +158,13 @@ bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
  * the op is). And does its index mention iv? */
 bool plan_movable_read(Analysis *c, const Op *op);
 bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
+
+/* ---- lds_tiles.c ---- */
 /* Is op a read staged through LDS? Every read of shared memory with an
  * index, but through a mapping only an MMA's operand (the tile other waves
  * read too) and only a mapping of the iterators: a mapping with dynamic
  * values (an offset or paged gather) reads global memory directly. */
 bool plan_staged_read(const Analysis *c, const Op *op);
-
-/* ---- lds_tiles.c ---- */
 /* The LDS tile of staged read op (its error set when it cannot be staged). */
 PlanTile *plan_tile(Analysis *c, const Op *op);
 /* The LDS element offset, from the tile's start, of element j of copy cn
@@ -174,6 +198,13 @@ bool plan_tile_tr(Analysis *c, const PlanTile *t, int layout, const NodeIndex *i
 /* Can t's cooperative load go straight to LDS on gfx950 (16-byte chunks,
  * each wave's in lane order in the unpadded layout; lds_tr.c)? */
 bool plan_tile_dma(Analysis *c, const PlanTile *t);
+
+/* ---- lds_place.c ---- */
+/* Where p's staged tiles and allocations lie (p->lds, p->swizzled,
+ * p->lds_padded), the buffers a pipelined loop's tiles get (lds_stages;
+ * four_stage gives way to prefetch where two do not fit) and each
+ * region's layout. */
+void plan_place_lds(Analysis *c, Plan *p);
 
 /* ---- fold_mask.c ---- */
 /* The boolean apply_exprs of r (and the regions in it) that the index

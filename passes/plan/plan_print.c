@@ -2,15 +2,17 @@
  *
  * One line for the kernel, then per loop (graph order) its pipelining, LDS
  * buffers and split, then one line per read the plan moves, fuses or
- * stages through LDS (its tile) and per folded mask, each naming the
- * graph op. Names and symbols only, no
+ * stages through LDS (its tile and where it lies), per allocation (where
+ * it lies) and per folded mask, each naming the graph op, and the LDS the
+ * tiles take. Names and symbols only, no
  * addresses or ids, so the text is the same from run to run and can be a
  * golden test's expectation:
  *     plan: schedule prefetch (yields), swizzle on, licm on, light none
- *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64)
- *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled
+ *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64) - 2 (floor(K/64) whole tiles)
+ *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled; at 0 padded
  *       read b: prefetched
- *     mask k2_mask: true */
+ *     mask k2_mask: true
+ *     lds: 4608 B, 0 regions swizzled */
 #include "plan.h"
 
 static const char *const light_name[] = {"none", "unpeeled", "two_buffers", "one_buffer", "plain"};
@@ -22,8 +24,9 @@ static const char *op_label(const Op *op)
 }
 
 /* A staged read's LDS tile: the box, the chunks of its cooperative load,
- * the bytes of a buffer padded and, where it can be, swizzled. */
-static void print_tile(Buf *b, const PlanTile *t, int depth)
+ * the bytes of a buffer padded and, where it can be, swizzled; where it
+ * lies (lds_place.c). */
+static void print_tile(Buf *b, const PlanTile *t, const PlanLds *pl, int depth)
 {
 	buf_printf(b, "%*sread %s: staged", 2 * depth, "", op_label(t->op));
 	if (t->error) {
@@ -36,10 +39,16 @@ static void print_tile(Buf *b, const PlanTile *t, int depth)
 	buf_printf(b, ", chunks of %lld, %lld B padded", (long long)t->vec, (long long)t->bytes[0]);
 	if (t->swz.row_bytes)
 		buf_printf(b, " or %lld B swizzled", (long long)t->bytes[1]);
+	if (pl->nbuf)
+		buf_printf(b, "; at %d %s%s", pl->base, pl->layout ? "swizzled" : "padded",
+			pl->nbuf > 1 ? ", 2 buffers" : "");
+	else if (pl->error)
+		buf_printf(b, "; not placed: %s", pl->error);
 	buf_printf(b, "\n");
 }
 
-/* The reads of region r (and the regions in it) the plan decided about. */
+/* The reads of region r (and the regions in it) the plan decided about,
+ * and its allocations. */
 static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
@@ -51,7 +60,10 @@ static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 				d & PLAN_READ_PREFETCHED ? " prefetched" : "", d & PLAN_READ_HOISTED ? " hoisted" : "",
 				d & PLAN_READ_FUSED ? " fused into its bitcast" : "");
 		if (t)
-			print_tile(b, t, depth);
+			print_tile(b, t, &p->lds[op->id], depth);
+		if (op->kind == OP_ALLOCATE && p->lds && p->lds[op->id].nbuf)
+			buf_printf(b, "%*sallocate %s: at %d, %lld B\n", 2 * depth, "", op_label(op), p->lds[op->id].base,
+				(long long)p->lds[op->id].buf_bytes);
 		if (op->body && !plan_loop(p, op)) /* a planned loop prints its own */
 			print_reads(b, p, op->body, depth);
 	}
@@ -81,10 +93,18 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 			buf_printf(b, ", %d LDS buffer%s", lp->lds_stages, lp->lds_stages == 1 ? "" : "s");
 		if (lp->staged)
 			buf_printf(b, ", staged");
-		if (lp->peel)
-			buf_printf(b, "; split at %s", sym_str(sc, lp->whole));
+		if (lp->peel && lp->split)
+			buf_printf(b, "; split at %s (%s whole tiles)", sym_str(sc, lp->split), sym_str(sc, lp->whole));
 		buf_printf(b, "\n");
 		print_reads(b, p, lp->op->body, 1);
 	}
 	print_masks(b, p, c->k->body);
+	if (p->lds_bytes) {
+		buf_printf(b, "lds: %d B, %d region%s swizzled", p->lds_bytes, p->swizzled,
+			p->swizzled == 1 ? "" : "s");
+		if (p->swizzled)
+			buf_printf(b, p->lds_padded > c->t->lds_bytes ? " (padded: over the LDS)" : " (padded: %d B)",
+				p->lds_padded);
+		buf_printf(b, "\n");
+	}
 }

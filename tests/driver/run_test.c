@@ -172,7 +172,7 @@ START_TEST(byte_copy_passes)
 }
 END_TEST
 
-/* LDS reuse (isel.c isel_lds_alloc): two GEMM loops in a row stage their
+/* LDS reuse (passes/plan/lds_place.c): two GEMM loops in a row stage their
  * tiles in the same 8192 bytes (unpadded, swizzled: 9216 padded would
  * allow 7 workgroups per CU, not 8) (one loop's tiles are dead when the next
  * begins; its first s_barrier keeps a fast wave from overwriting what a
@@ -187,6 +187,32 @@ START_TEST(lds_reused_between_loops)
 		test_tmpdir("lds"), _i);
 	CmdResult r = wavecc(args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 8192 "), "%s\n%s%s", args, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* Selection's own LDS under a later region's tiles (passes/plan/lds_place.c,
+ * isel/values.c isel_lds_place): Wave's GEMM-and-reduce with the loop's max
+ * started from a max over the whole rows of A before the loop
+ * (gemm_reduce_before_loop: the init moves into the loop's layout through
+ * LDS at the iterate, before the loop's tiles are staged). The plan places
+ * the loop's tiles right after A's whole-row tile (8192 bytes swizzled),
+ * on the layout change's 256 bytes, which are dead by then; the loop's
+ * first LDS writes come after an s_barrier. LDS 16384 bytes in all (the
+ * tiles' own), where putting the tiles past that space took 18944 and
+ * allowed 3 workgroups per CU, not 4. Run on both targets, gfx90a with
+ * late memory and the race detector. */
+START_TEST(lds_scratch_under_later_tiles)
+{
+	const char *mcpu = _i ? "gfx90a" : "gfx942", *strict = _i ? " --memory late --races" : "";
+	char args[512];
+	snprintf(args, sizeof args, "run tests/driver/data/gemm_reduce_before_loop.json --mcpu %s --seed %d%s", mcpu,
+		21 + _i, strict);
+	expect_pass(args);
+	snprintf(args, sizeof args, "compile tests/driver/data/gemm_reduce_before_loop.json --mcpu %s --stats -o '%s/grb%d.co'",
+		mcpu, test_tmpdir("lds"), _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 16384 "), "%s\n%s%s", args, r.out, r.err);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -622,6 +648,7 @@ int main(void)
 	tcase_add_loop_test(tc, narrow_mma_passes, 0, (int)(2 * ARRAY_LEN(narrow)));
 	tcase_add_loop_test(tc, byte_copy_passes, 0, 4);
 	tcase_add_loop_test(tc, lds_reused_between_loops, 0, 4);
+	tcase_add_loop_test(tc, lds_scratch_under_later_tiles, 0, 2);
 	tcase_add_loop_test(tc, spilled_to_agprs_passes, 0, 4);
 	tcase_add_loop_test(tc, gemm_reduce_passes, 0, (int)(4 * ARRAY_LEN(reduces)));
 	tcase_add_loop_test(tc, reductions_beside_mma_pass, 0, (int)(4 * ARRAY_LEN(beside)));

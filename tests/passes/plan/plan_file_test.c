@@ -8,9 +8,10 @@
  *   # LDS-STAGES: 2           the --lds-stages option
  *   # AFTER: allocate_registers
  *       the plan the kernel was compiled from (after the lighter-form
- *       search), with the "selected:" line of what selection made of it;
- *       by default the plan right after plan_loops.
- * WAVECC_PLAN_PRINT=1 prints each plan. */
+ *       search); by default the plan right after plan_loops.
+ * WAVECC_PLAN_PRINT=1 prints each plan; WAVECC_PLAN_UPDATE=1 writes each
+ * NAME.plan again, its '#' lines first and then the plan made now (to be
+ * read in the diff before it is committed). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,15 @@ static void run_case(const char *dir, const char *json)
 	ck_assert_msg(spec, "%s: no %s", json, spec_path);
 	CompileOptions o = {.mcpu = "gfx942", .stop_after = "plan_loops"};
 	char target[32], after[64], sched[32];
-	Buf want = {0};
+	Buf want = {0}, notes = {0};
 	for (const char *p = spec; p && *p;) {
 		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
 		char name[128];
 		long long v;
+		buf_putn(p[0] == '#' ? &notes : &want, p, n);
 		if (p[0] != '#') {
-			buf_putn(&want, p, nl ? (size_t)(nl - p + 1) : strlen(p));
+			/* a line of the plan */
 		} else if (sscanf(p, "# TARGET: %31s", target) == 1) {
 			o.mcpu = target;
 		} else if (sscanf(p, "# DEFINE: %127[A-Za-z0-9_]=%lld", name, &v) == 2) {
@@ -59,16 +62,21 @@ static void run_case(const char *dir, const char *json)
 	compile_init(&c, k, &o, &d);
 	ck_assert_msg(compile_run(&c) == 0, "%s does not compile", json);
 	Buf out = {0};
-	if (strcmp(o.stop_after, "plan_loops") == 0)
-		plan_print(&out, &c.an, &c.plan);
-	else
-		compile_print_plan(&c, &out);
+	plan_print(&out, &c.an, &c.plan);
 	if (getenv("WAVECC_PLAN_PRINT"))
 		printf("== %s\n%s", json, buf_cstr(&out));
+	if (getenv("WAVECC_PLAN_UPDATE")) {
+		FILE *f = fopen(spec_path, "w");
+		ck_assert_msg(f && fprintf(f, "%s%s", buf_cstr(&notes), buf_cstr(&out)) >= 0 && fclose(f) == 0,
+			"%s: cannot write", spec_path);
+		buf_clear(&want);
+		buf_puts(&want, buf_cstr(&out));
+	}
 	ck_assert_msg(strcmp(buf_cstr(&out), buf_cstr(&want)) == 0, "%s: the plan is\n%s\nexpected\n%s", json,
 		buf_cstr(&out), buf_cstr(&want));
 	buf_free(&out);
 	buf_free(&want);
+	buf_free(&notes);
 	compile_free(&c);
 	kernel_free(k);
 	free(spec);
