@@ -303,6 +303,7 @@ bench-sweep: $(BUILD)/bench/sweep_bench $(BUILD)/wavecc
 bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx950
 # The attention kernels' registers, occupancy and main loop (instructions by
 # class, per MFMA, llvm-mca-22's MFMA pressure) against clang-19's GEMM loop
 # (bench/attention_report.c), then wavecc beside AMD's FA v3 forward in the same
@@ -330,6 +331,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libwavecc.a
 bench-schedule: $(BUILD)/bench/schedule_report $(BUILD)/wavecc
 	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
+	$(BUILD)/bench/schedule_report $(abspath $(BUILD)/wavecc) --mcpu gfx950
 # the static reports share the main loop's measure (bench/loop_report.c)
 $(BUILD)/bench/gemm_report $(BUILD)/bench/attention_report $(BUILD)/bench/profile_report $(BUILD)/bench/schedule_report: $(BUILD)/bench/loop_report.o
 # the reports with clang-19 references share their build and profile (bench/ref_profile.c)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../util/util.h"
 
@@ -18,6 +19,13 @@ static inline void bench_fail(int status, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(status);
+}
+
+/* The reference compiler for a target: clang-19, or clang-22 for gfx950,
+ * which LLVM 19 does not know. */
+static inline const char *bench_clang(const char *mcpu)
+{
+	return strcmp(mcpu, "gfx950") == 0 ? "clang-22" : "clang-19";
 }
 
 #endif

@@ -1,6 +1,8 @@
-/* gemm_report.c — the static quality of compiled GEMMs, next to clang-19
- * -O3 on an equivalent OpenCL kernel with the same tiling, in one run
- * (`make bench-gemm`; issue 11 item 9).
+/* gemm_report.c — the static quality of compiled GEMMs, next to clang -O3
+ * (clang-19; clang-22 for gfx950, which LLVM 19 does not know) on an
+ * equivalent OpenCL kernel with the same tiling, in one run (`make
+ * bench-gemm`; issue 11 item 9). Rows of gfx950's own MFMAs print on gfx950
+ * only.
  *
  * Per kernel: the main loop (the innermost backward branch holding the most
  * MFMAs), its instructions per MFMA, registers (VGPR + AGPR), LDS bytes and
@@ -28,17 +30,21 @@
 
 typedef struct Row {
 	const char *name, *args; /* kernel file and -D values */
+	const char *only;        /* the one target the row's MMA exists on, or NULL */
 } Row;
 
 static const Row rows[] = {
-	{"gemm_16x16x16 (shared, 64x64x32, 2x2 waves)", "examples/gemm_16x16x16.json"},
-	{"gemm_global (global, 64x64x32, 2x2 waves)", "examples/gemm_global.json"},
-	{"gemm_32x32x8 (shared, 64x64x32)", "examples/gemm_32x32x8.json"},
-	{"gemm_16x16x16 128x128x32", "examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D M=256 -D N=256"},
+	{"gemm_16x16x16 (shared, 64x64x32, 2x2 waves)", "examples/gemm_16x16x16.json", NULL},
+	{"gemm_global (global, 64x64x32, 2x2 waves)", "examples/gemm_global.json", NULL},
+	{"gemm_32x32x8 (shared, 64x64x32)", "examples/gemm_32x32x8.json", NULL},
+	{"gemm_16x16x16 128x128x32", "examples/gemm_16x16x16.json -D BLOCK_M=128 -D BLOCK_N=128 -D M=256 -D N=256", NULL},
 	{"gemm_16x16x16 256x256x32 (AGPR acc)",
-		"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512"},
-	{"gemm bf16 32x32x8 (shared)", "tests/driver/data/gemm_bf16_32x32x8.json"},
+		"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D M=512 -D N=512", NULL},
+	{"gemm bf16 32x32x8 (shared)", "tests/driver/data/gemm_bf16_32x32x8.json", NULL},
+	{"gemm 16x16x32 f16 (gfx950 MFMA, 64x64x32)", "tests/driver/wave/cdna4_gemm_16x16x32_f16_f16.json", "gfx950"},
+	{"gemm 32x32x16 f16 (gfx950 MFMA, 64x64x32)", "tests/driver/wave/cdna4_gemm_32x32x16_f16_f16.json", "gfx950"},
 };
+
 
 typedef struct Quality {
 	int insts, mfmas;       /* in the main loop */
@@ -97,6 +103,8 @@ int main(int argc, char **argv)
 	printf("%-46s %6s %5s %8s %5s %5s %6s %6s %8s %6s %7s\n", "kernel", "loop", "mfma", "inst/mf", "vgpr", "agpr",
 		"lds", "w/simd", "cyc/it", "xdl/it", "xdl%");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (rows[i].only && strcmp(rows[i].only, mcpu) != 0)
+			continue;
 		char cmd[8192];
 		Quality q = {0};
 		snprintf(cmd, sizeof cmd, "'%s' compile %s --mcpu %s -S -o - 2>/dev/null", wavecc, rows[i].args, mcpu);
@@ -114,12 +122,13 @@ int main(int argc, char **argv)
 		occupancy(&q, mcpu);
 		print_row(rows[i].name, &q);
 	}
-	/* the reference: clang-19 -O3 on the same tiling */
-	char cmd[8192];
+	/* the reference: clang -O3 on the same tiling */
+	const char *clang = bench_clang(mcpu);
+	char cmd[8192], label[96];
 	snprintf(cmd, sizeof cmd,
-		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 -S -o - "
+		"%s -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 -S -o - "
 		"tests/validate/kernels/gemm_lds.cl 2>/dev/null",
-		mcpu);
+		clang, mcpu);
 	char *s = bench_run_out(cmd);
 	Quality q = {0};
 	if (s) {
@@ -130,9 +139,10 @@ int main(int argc, char **argv)
 		loop_quality(s, mcpu, tmp, &q);
 		free(s);
 		occupancy(&q, mcpu);
-		print_row("clang-19 -O3 gemm_lds.cl (64x64x32, 2x2 waves)", &q);
+		snprintf(label, sizeof label, "%s -O3 gemm_lds.cl (64x64x32, 2x2 waves)", clang);
+		print_row(label, &q);
 	} else {
-		printf("clang-19 on tests/validate/kernels/gemm_lds.cl did not run\n");
+		printf("%s on tests/validate/kernels/gemm_lds.cl did not run\n", clang);
 	}
 	char rm[4200];
 	snprintf(rm, sizeof rm, "rm -rf '%s'", tmp);

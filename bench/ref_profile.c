@@ -1,4 +1,4 @@
-/* ref_profile.c — clang-19 -O3 reference kernels through the cycle model
+/* ref_profile.c — clang -O3 (bench_clang) reference kernels through the cycle model
  * (bench/ref_profile.h): the build of an OpenCL kernel with its launch
  * descriptor, and the figures of `wavecc profile --json`. */
 #include "ref_profile.h"
@@ -37,8 +37,8 @@ char *ref_build(const Ref *r, const char *mcpu, const char *tmp)
 {
 	char cmd[8192], *path = xmalloc(4200);
 	snprintf(cmd, sizeof cmd,
-		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s %s -o '%s/%s.hsaco' 2>/dev/null",
-		mcpu, r->flags, r->cl, tmp, r->kernel);
+		"%s -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s %s -o '%s/%s.hsaco' 2>/dev/null",
+		bench_clang(mcpu), mcpu, r->flags, r->cl, tmp, r->kernel);
 	if (system(cmd) != 0) {
 		free(path);
 		return NULL;

@@ -9,7 +9,7 @@
  * Every figure is a model's: the cycle model simulates one CU and scales to
  * the grid; llvm-mca models one wave in order. Nothing here ran on a GPU.
  *
- * Beside them, for the LDS GEMM rows, clang-19 -O3 on the same tiling:
+ * Beside them, for the LDS GEMM rows, clang -O3 (clang-19; clang-22 for gfx950) on the same tiling:
  * bench/ref/gemm_lds_tiled.cl built with the row's tile, K step and wave
  * grid (-D BM, BN, BK, WAVES_M, WAVES_N; the workgroup shaped as wavecc's)
  * through the same cycle model (bench/ref_profile.c), llvm-mca-22's MFMA
@@ -130,7 +130,7 @@ static Figures clang_figures(const char *wavecc, const Row *r, const char *mcpu,
 	}
 	char cmd[4096];
 	snprintf(cmd, sizeof cmd,
-		"clang-19 -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -S -o - %s 2>/dev/null", mcpu,
+		"%s -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -S -o - %s 2>/dev/null", bench_clang(mcpu), mcpu,
 		flags, ref.cl);
 	char *s = bench_run_out(cmd);
 	if (s) {
