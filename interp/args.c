@@ -57,15 +57,18 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 	in->nargs = (int)(k->args.len + k->scalar_args.len);
 	in->args = xcalloc(in->nargs ? (size_t)in->nargs : 1, sizeof(InterpArg));
 	int rc = 0;
-	/* a runtime size travels in a 32-bit kernel argument, and the compiler
-	 * assumes 0 <= size < 2^31 (passes/graph/indices.c) */
-	for (size_t i = 0; i < nd && rc == 0; i++)
-		if (in->dyn[i] < 0 || in->dyn[i] > INT32_MAX) {
+	/* the compiler assumes 0 <= value <= kernel_runtime_max
+	 * (passes/graph/indices.c) */
+	for (size_t i = 0; i < nd && rc == 0; i++) {
+		int64_t max = kernel_runtime_max(k, syms[i]);
+		if (in->dyn[i] < 0 || in->dyn[i] > max) {
 			diag_error(d, kernel_symbol(k, sym_name(syms[i]))->loc,
-				"interp: runtime size %s = %lld: sizes are from 0 to 2^31 - 1", sym_name(syms[i]),
-				(long long)in->dyn[i]);
+				"interp: runtime %s %s = %lld: from 0 to %s (%lld)",
+				max == GRAPH_MAX_RUNTIME_SIZE ? "size of dim" : "value of", sym_name(syms[i]),
+				(long long)in->dyn[i], max == GRAPH_MAX_RUNTIME_SIZE ? "2^31 - 2^16" : "2^31 - 1", (long long)max);
 			rc = -1;
 		}
+	}
 	for (int i = 0; i < (int)k->args.len && rc == 0; i++) {
 		const Value *v = k->args.data[i];
 		InterpArg *a = &in->args[i];

@@ -448,6 +448,17 @@ const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *di
 	return NULL;
 }
 
+int64_t kernel_runtime_max(const Kernel *k, const Sym *s)
+{
+	for (size_t i = 0; i < k->args.len; i++) {
+		const Value *v = k->args.data[i];
+		for (int d = 0; d < v->shape.rank; d++)
+			if (v->shape.dims[d] == s)
+				return GRAPH_MAX_RUNTIME_SIZE;
+	}
+	return GRAPH_MAX_RUNTIME_VALUE;
+}
+
 /* Does an op of r (or of a region nested in it) access mem as
  * region_writes_mem (write) or region_reads_mem (!write) asks? */
 static bool region_accesses_mem(const Region *r, const Value *mem, bool write)

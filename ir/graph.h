@@ -39,6 +39,14 @@
 #include "sym/sym.h"
 
 #define GRAPH_FORMAT "wavecc-kernel/1"
+/* The largest value of a dynamic symbol: it travels in a 32-bit kernel
+ * argument (2^31 - 1); a dim's runtime size stays 2^16 below 2^31, which
+ * keeps every coordinate of a tile of up to 2^16 elements (a workgroup's
+ * whole tiles cover up to a tile past the size) a signed 32-bit value. The
+ * launch rejects larger values (interp_init); the compiler assumes them
+ * (passes/graph/indices.c, kernel_runtime_max). */
+#define GRAPH_MAX_RUNTIME_VALUE INT64_C(2147483647)
+#define GRAPH_MAX_RUNTIME_SIZE ((INT64_C(1) << 31) - 65536)
 
 typedef enum OpKind {
 #define X(e, name, cls, operands, attrs) e,
@@ -380,6 +388,9 @@ KSymbol *kernel_symbol(const Kernel *k, const char *name); /* NULL if none */
 Value *kernel_value(const Kernel *k, const char *name);    /* NULL if none */
 /* The first constraint of `kind` on `dim` (NULL dim: any), or NULL. */
 const Constraint *kernel_constraint(const Kernel *k, ConKind kind, const Sym *dim);
+/* The largest value dynamic symbol s takes at a launch: GRAPH_MAX_RUNTIME_SIZE
+ * for a dim of a memory argument, else GRAPH_MAX_RUNTIME_VALUE. */
+int64_t kernel_runtime_max(const Kernel *k, const Sym *s);
 const Constraint *kernel_hardware(const Kernel *k);
 /* Does set_symbol op set the run-time extent of a dim that a workgroup,
  * tiling or wave constraint distributes (docs/kernel-format.md,

@@ -170,7 +170,10 @@ TVal **isel_dyn_values(Isel *s, Op *op, const Mapping *m, const NodeIndex *ix)
 			dv[d] = self;
 			continue;
 		}
-		if (dtype_info[x->dtype].cls == DTC_FLOAT || dtype_size(x->dtype) != 4) {
+		/* an i64 value here is proven to fit 32 bits and held as i32
+		 * words (index64.c: isel_i64_guard passed the read) */
+		bool wide = x->dtype == DT_I64 || x->dtype == DT_U64;
+		if (dtype_info[x->dtype].cls == DTC_FLOAT || (dtype_size(x->dtype) != 4 && !wide)) {
 			analysis_error(c, op->loc, "%s: dynamic value %s is %s: only 32-bit integer dynamic values are "
 						  "compiled yet",
 				op->path, x->name, dtype_name(x->dtype));

@@ -74,8 +74,8 @@ static bool all_fit(Isel *s, Sym *e, const SymAssume *a)
 	return true;
 }
 
-/* The analysis' assumptions and runtime sizes in [0, 2^31), as
- * analyze_indices assumes them; NULL if they do not combine. */
+/* The analysis' assumptions and runtime values in [0, kernel_runtime_max],
+ * as analyze_indices assumes them; NULL if they do not combine. */
 static SymAssume *runtime_assume(Isel *s)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -86,7 +86,7 @@ static SymAssume *runtime_assume(Isel *s)
 		const char *why;
 		if (analysis_runtime_arg(kern, n, NULL) >= 0 &&
 			(sym_assume_add(a, sym_rel(sc, SYM_GE, n, sym_int(sc, 0)), &why) != 0 ||
-				sym_assume_add(a, sym_rel(sc, SYM_LT, n, sym_int(sc, INT64_C(1) << 31)), &why) != 0))
+				sym_assume_add(a, sym_rel(sc, SYM_LE, n, sym_int(sc, kernel_runtime_max(kern, n))), &why) != 0))
 			return NULL;
 	}
 	return a;

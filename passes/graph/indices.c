@@ -1555,7 +1555,7 @@ void analyze_indices(Analysis *c)
 		sym_assume_add(as, sym_rel(sc, SYM_GE, t, sym_int(sc, 0)), &why);
 		sym_assume_add(as, sym_rel(sc, SYM_LT, t, sym_int(sc, c->wg_size[g])), &why);
 		sym_assume_add(as, sym_rel(sc, SYM_GE, w, sym_int(sc, 0)), &why);
-		if (c->grid[g] > 0) /* a runtime grid bounds nothing here */
+		if (c->grid[g] > 0) /* a runtime grid: below, once the sizes are bounded */
 			sym_assume_add(as, sym_rel(sc, SYM_LT, w, sym_int(sc, c->grid[g])), &why);
 	}
 	for (int i = 0; i < c->ntile; i++) {
@@ -1566,15 +1566,27 @@ void analyze_indices(Analysis *c)
 		else if (t->trips < 0 && !t->iters && t->tile > 0)
 			/* ceiling(size / tile) trips of a runtime size below 2^31 */
 			sym_assume_add(as,
-				sym_rel(sc, SYM_LT, t->iv, sym_int(sc, ((INT64_C(1) << 31) + t->tile - 1) / t->tile)), &why);
+				sym_rel(sc, SYM_LT, t->iv, sym_int(sc, (GRAPH_MAX_RUNTIME_VALUE + t->tile) / t->tile)), &why);
 	}
-	/* a runtime size is a size, in a 32-bit kernel argument: the launch
-	 * rejects one outside [0, 2^31) (interp_init), which bounds every
-	 * coordinate along it */
+	/* a runtime value travels in a 32-bit kernel argument: the launch
+	 * rejects one outside [0, kernel_runtime_max] (interp_init), which
+	 * bounds every coordinate along a dim of that size */
 	for (size_t i = 0; i < k->dyn_syms.len; i++)
 		if (analysis_runtime_arg(k, k->dyn_syms.data[i], NULL) >= 0) {
 			sym_assume_add(as, sym_rel(sc, SYM_GE, k->dyn_syms.data[i], sym_int(sc, 0)), &why);
-			sym_assume_add(as, sym_rel(sc, SYM_LT, k->dyn_syms.data[i], sym_int(sc, INT64_C(1) << 31)), &why);
+			sym_assume_add(as,
+				sym_rel(sc, SYM_LE, k->dyn_syms.data[i],
+					sym_int(sc, kernel_runtime_max(k, k->dyn_syms.data[i]))),
+				&why);
+		}
+	/* the launch's grid is the kernel's (the loader and the launch file
+	 * compute it from the same expression): a runtime grid bounds $WG by
+	 * the largest value of that expression over the sizes */
+	for (int g = 0; g < 3; g++)
+		if (c->grid[g] < 0 && c->grid_sym[g]) {
+			SymBound b = sym_bounds(sc, c->grid_sym[g], as);
+			if (b.has_hi && b.hi.q > 0 && b.hi.p >= 0)
+				sym_assume_add(as, sym_rel(sc, SYM_LT, tsym(c, "$WG", g), sym_int(sc, b.hi.p / b.hi.q)), &why);
 		}
 	/* a workgroup count given by runtime iters is at least 1 wherever the
 	 * kernel runs (a count of 0 launches no workgroup): S - 1 divides the
