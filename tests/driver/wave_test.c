@@ -306,6 +306,53 @@ static const WaveCase cases[] = {
 	 * shape with WAVECC_WAVE_SLOW=1) */
 	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", NULL, NULL},
+	/* e2e/test_loop_pipeline.py::test_gemm_pipelined_dynamic_K (64x64
+	 * with a dynamic K, 32x32x32 tiles, 2x2 waves, schedule PREFETCH) at
+	 * each K of the test: one tile (fewer than the stages), two, three,
+	 * and 133 (no multiple of BLOCK_K); its RDNA4 parameter is not CDNA's */
+	{"loop_pipeline_dynamic_k.json -D K=32 --schedule prefetch", NULL, NULL},
+	{"loop_pipeline_dynamic_k.json -D K=64 --schedule prefetch", NULL, NULL},
+	{"loop_pipeline_dynamic_k.json -D K=96 --schedule prefetch", NULL, NULL},
+	{"loop_pipeline_dynamic_k.json -D K=133 --schedule prefetch", NULL, NULL},
+	/* test_gemm_pipelined_remainder_start (require_cdna4 in Wave, an f16
+	 * MFMA every CDNA target has): M, N, K dynamic, 64x64x256 tiles, at
+	 * (640, 256, 768): three K tiles, fewer than the pipeline's rounding */
+	{"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", NULL, NULL},
+	/* nn/wave_linear_test.py (nn/linear.py get_linear_kernel: B and M
+	 * dynamic, B on workgroup dim 2 with vector shape 0, 64x64x32 tiles,
+	 * 2x2 waves, f16 result; the bias version starts the accumulator at the
+	 * broadcast bias): 32 rows of 64 -> 128 features, no batch, a batch of
+	 * 16 and the 3-D batch [2, 4, 8] flattened to 64 */
+	{"wave_linear_bias.json -D B=1 -D M=32 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"wave_linear.json -D B=16 -D M=32 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"wave_linear_bias.json -D B=16 -D M=32 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"wave_linear_bias.json -D B=64 -D M=32 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* nn/wave_quant_linear_test.py (nn/quant_linear.py: the same GEMM with
+	 * f16 inputs scaled, clamped to +-240 and cast to f8e4m3fnuz in the
+	 * loop, F32_16x16x32_F8, the f16 result scaled back; per-tensor scales
+	 * 0.37 and 0.61 for the test's torch.rand(1)): gfx942's f8 MFMA */
+	{"wave_quant_linear.json -D B=16 -D M=32", NULL, "gfx942"},
+	/* nn/functional/wave_sdpa_test.py (nn/functional/attention.py: the
+	 * vanilla attention template with B, M, N, K2 dynamic, head size 128,
+	 * schedule none, waves_per_eu 2): SD, BSD, BHSD (4 x 8 heads) and
+	 * causal BHSD */
+	{"sdpa_16x16x16.json -D B=1 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_16x16x16.json -D B=4 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_causal_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 "
+	 "--rtol 1e-3",
+		NULL, NULL},
+	/* nn/functional/wave_quant_attention_test.py (quant_attention.py: the
+	 * brevitas per-tensor fp8 template on f32 inputs, the test's scales,
+	 * F32_16x16x32_F8 and its K4 form, B, N_Q, N_KV dynamic, head size
+	 * 128): SD, BSD, BHSD, causal BHSD; gfx942's f8 MFMAs */
+	{"sdpa_fp8_16x16x32.json -D B=1 -D N_Q=256 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_16x16x32.json -D B=4 -D N_Q=256 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_causal_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
 	/* test_cdna4_mfma's kernels on gfx942 and gfx90a: rejected, naming the
 	 * gfx950 instruction (they run in gfx950[] below) */
 	{"cdna4_gemm_16x16x32_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
@@ -723,14 +770,13 @@ static const WaveCase cases[] = {
 	{"extend_attention_custom_mask_16x16x16.json" EXTEND_MASK_ARGS, NULL, NULL},
 	{"extend_attention_custom_mask_32x32x8.json" EXTEND_MASK_ARGS, NULL, NULL},
 	/* testExtendRpeAttention (templates/extend_attention_rpe.py, causal):
-	 * rejected, its i64 self_index of N_Q (the rpe offset's d0) has no
-	 * proven 32-bit range: N_Q's workgroup count is the runtime
-	 * ceiling(MAX_EXTEND_SEQ_LEN / 64) */
+	 * its i64 self_index of N_Q (the rpe offset's d0) is proven to fit 32
+	 * bits by the runtime grid's bound on $WG0 (N_Q's workgroup count is
+	 * the runtime ceiling(MAX_EXTEND_SEQ_LEN / 64)) */
 #define EXTEND_RPE_ARGS " -D N_Q=200 -D N_KV=247 -D S=3 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=90 " \
 	"--atol 1e-3 --rtol 1e-3 --extend 37/50,70/90:247"
-#define EXTEND_RPE_REJECT "graph[22].body[6]: self_index: i64 coordinates of N_Q are not proven to fit 32 bits"
-	{"extend_attention_rpe_16x16x16.json" EXTEND_RPE_ARGS, EXTEND_RPE_REJECT, NULL},
-	{"extend_attention_rpe_32x32x8.json" EXTEND_RPE_ARGS, EXTEND_RPE_REJECT, NULL},
+	{"extend_attention_rpe_16x16x16.json" EXTEND_RPE_ARGS, NULL, NULL},
+	{"extend_attention_rpe_32x32x8.json" EXTEND_RPE_ARGS, NULL, NULL},
 	/* prefill_attention_test.py::testPrefillAttention
 	 * (templates/prefill_attention.py, 16x16x16 for both mmas) at both of
 	 * its shapes, (1, 1, 13, 13, (64, 64)) and (4, 1, 64, 64, (128, 256)):
@@ -1518,6 +1564,8 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
  * adversarial (as gfx90a's). */
 static const WaveCase gfx950[] = {
+	{"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", NULL, NULL},
+	{"loop_pipeline_dynamic_k.json -D K=133 --schedule prefetch", NULL, NULL},
 	{"cdna4_gemm_16x16x32_f16_f16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	{"cdna4_gemm_16x16x32_f16_bf16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
 	{"cdna4_gemm_32x32x16_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
