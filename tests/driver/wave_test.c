@@ -318,6 +318,32 @@ static const WaveCase cases[] = {
 	 * MFMA every CDNA target has): M, N, K dynamic, 64x64x256 tiles, at
 	 * (640, 256, 768): three K tiles, fewer than the pipeline's rounding */
 	{"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", NULL, NULL},
+	/* lit_tests/kernel/wave/codegen.py's kernels that Wave only compiles
+	 * (it checks their MLIR), run here at the test's own bindings (M, N, K
+	 * 16 unless the test sets others; a dynamic S at 16): copies through
+	 * mappings (diagonal, masked, dynamic offsets, broadcast, chained
+	 * symbols), int-to-float, reductions, broadcasts, select, scalar and
+	 * register codegen, a scalar-conditioned copy, a transposed load */
+	{"lit_cg_block_reduce_sum.json", NULL, NULL},
+	{"lit_cg_broadcast_add.json", NULL, NULL},
+	{"lit_cg_explicit_broadcast.json", NULL, NULL},
+	{"lit_cg_int_to_float_handler_conversion.json", NULL, NULL},
+	{"lit_cg_read_write.json", NULL, NULL},
+	{"lit_cg_read_write_diagonal.json", NULL, NULL},
+	{"lit_cg_read_write_dynamic_mapping.json", NULL, NULL},
+	{"lit_cg_read_write_dynamic_mapping_broadcast.json", NULL, NULL},
+	{"lit_cg_read_write_dynamic_symbol.json -D S=16", NULL, NULL},
+	{"lit_cg_read_write_dynamic_symbol_expr.json -D S=16", NULL, NULL},
+	{"lit_cg_read_write_mapping.json", NULL, NULL},
+	{"lit_cg_read_write_masked.json", NULL, NULL},
+	{"lit_cg_read_write_masked_shared.json", NULL, NULL},
+	{"lit_cg_reduce_sum.json", NULL, NULL},
+	{"lit_cg_register_codegen_i32.json", NULL, NULL},
+	{"lit_cg_scalar_codegen_f32.json", NULL, NULL},
+	{"lit_cg_scalar_codegen_i32.json", NULL, NULL},
+	{"lit_cg_scalar_cond_copy.json", NULL, NULL},
+	{"lit_cg_select_with_broadcast.json", NULL, NULL},
+	{"lit_cg_transposed_load.json", NULL, NULL},
 	/* nn/wave_linear_test.py (nn/linear.py get_linear_kernel: B and M
 	 * dynamic, B on workgroup dim 2 with vector shape 0, 64x64x32 tiles,
 	 * 2x2 waves, f16 result; the bias version starts the accumulator at the
