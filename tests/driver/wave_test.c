@@ -1583,6 +1583,11 @@ START_TEST(wave_slow)
 }
 END_TEST
 
+/* asm/test_waveasm_e2e.py's located rejections (wave/README.md, "WaveASM"): a
+ * preshuffled-B MXFP4 GEMM with 256x48 wave tiles holds a value of 1024 f4
+ * elements per lane; split-K with a bf16 result adds bf16 atomically */
+#define PRESHUFFLE_B_256x192_REJECT "one value of more than 512 elements per thread does not fit"
+#define BF16_ATOMIC_REJECT "atomic_add of bf16 elements is not compiled yet"
 /* gfx950 (CDNA4): wave_gemm_test.py::test_cdna4_mfma (get_gemm_kernel,
  * 64x64x32, 2x2 waves, shared a/b, each of gfx950's four MMA types with f16
  * and with bf16 data; Wave's 4096^3 cut to (128,192,160) and (17,23,32)),
@@ -1705,6 +1710,151 @@ static const WaveCase gfx950[] = {
 	{"cdna4_gemm_g2s_32x32x16_f16.json -D M=17 -D N=23 -D K=32", NULL, NULL},
 	{"wg_gemm_g2s_16x16x16.json -D M=256 -D N=256 -D K=128 --schedule none", NULL, NULL},
 	{"vanilla_attention_g2s_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3 --schedule none", NULL, NULL},
+	/* asm/test_waveasm_e2e.py (WaveASM's end-to-end tests, all require_cdna4;
+	 * wave/README.md, "WaveASM"): test_copy_kernel_cpp_backend, the single
+	 * MMA at each mma_type / k_size / load_elems, the multi-workgroup single
+	 * wave and multi-wave MMAs (8192x8192 in slow950[]) */
+	{"waveasm_copy.json", NULL, NULL},
+	{"waveasm_mma_16x16x16.json", NULL, NULL},
+	{"waveasm_mma_16x16x32.json", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=32 -D N=32 -D K=16", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=64 -D N=64 -D K=16", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=128 -D N=128 -D K=16", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=256 -D N=256 -D K=16", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=256 -D N=256 -D K=16 -D BLOCK_M=64 -D BLOCK_N=64", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=64 -D N=64 -D K=16 -D BLOCK_M=64 -D BLOCK_N=64", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=64 -D N=32 -D K=16 -D BLOCK_M=64 -D BLOCK_N=32", NULL, NULL},
+	{"waveasm_mma_16x16x16.json -D M=128 -D N=64 -D K=16 -D BLOCK_M=32 -D BLOCK_N=32", NULL, NULL},
+	/* test_gemm_cpp_backend: its 12 shape / BLOCK_K / tile configurations
+	 * for both MMA types, with and without use_global_to_shared (BLOCK_K at
+	 * least 32 for F32_16x16x32_F16, as the test bumps it); its K-unroll
+	 * variant's two configurations are among these (16x16x32, g2s) */
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=128 -D N=64 -D K=64 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D WAVE_M=32 -D WAVE_N=32",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=128 -D N=64 -D K=64 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D WAVE_M=32 -D WAVE_N=32",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=128 -D N=64 -D K=64 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D WAVE_M=32 -D WAVE_N=32",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=128 -D N=128 -D K=64 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=32", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=128 -D N=64 -D K=64 -D BLOCK_M=64 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=64 -D N=128 -D K=64 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_16x16x32_g2s.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=64 -D WAVE_M=32 -D WAVE_N=32",
+		NULL, NULL},
+	/* test_gemm_pipelined_cpp_backend (SchedulingType.PREFETCH; its
+	 * use_buffer_ops has no counterpart) and test_bf16_gemm_cpp_backend */
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16 --schedule prefetch",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x16.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 --schedule prefetch",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16 --schedule prefetch",
+		NULL, NULL},
+	{"waveasm_gemm_16x16x16_g2s.json -D M=64 -D N=64 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=16 --schedule prefetch",
+		NULL, NULL},
+	{"waveasm_gemm_bf16.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_bf16.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	{"waveasm_gemm_bf16_g2s.json -D M=64 -D N=64 -D K=64 -D BLOCK_M=16 -D BLOCK_N=16 -D BLOCK_K=16", NULL, NULL},
+	{"waveasm_gemm_bf16_g2s.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=32 -D BLOCK_N=32 -D BLOCK_K=64", NULL, NULL},
+	/* test_mxfp4_scaled_gemm_cpp_backend: 32x32x128 tiles, 2x2 waves, with
+	 * and without use_global_to_shared */
+	{"scaled_gemm_mxfp4.json -D M=32 -D N=32 -D K=128 -D BLOCK_K=128 --mx a:32,64:f4 --mx a_scale:32,4:scale --mx b:32,64:f4 --mx b_scale:32,4:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4.json -D M=64 -D N=64 -D K=512 -D BLOCK_K=128 --mx a:64,256:f4 --mx a_scale:64,16:scale --mx b:64,256:f4 --mx b_scale:64,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 -D BLOCK_K=128 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_g2s.json -D M=32 -D N=32 -D K=128 -D BLOCK_K=128 --mx a:32,64:f4 --mx a_scale:32,4:scale --mx b:32,64:f4 --mx b_scale:32,4:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_g2s.json -D M=64 -D N=64 -D K=512 -D BLOCK_K=128 --mx a:64,256:f4 --mx a_scale:64,16:scale --mx b:64,256:f4 --mx b_scale:64,16:scale",
+		NULL, NULL},
+	{"scaled_gemm_mxfp4_g2s.json -D M=128 -D N=128 -D K=512 -D BLOCK_K=128 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
+		NULL, NULL},
+	/* test_dbuf_4wave_mxfp4_gemm_cpp_backend (get_tagged_mxfp4_gemm_preshuffle_b:
+	 * a_scale through e8m0_shuffle, b through aiter's preshuffle, b and
+	 * b_scale global, grouped workgroup order unless dynamic): each block
+	 * shape once, one workgroup (K 2048: the template assumes K > 6 BLOCK_K),
+	 * f32 / bf16 and static / dynamic in turn; the whole matrix at Wave's
+	 * shapes in slow950[]. 256x192 (1x4 waves): a's value of 1024 f4 per lane
+	 * is over the 512 elements a value may hold; use_schedule=False as
+	 * --schedule none */
+	{"mxfp4_preshuffle_b.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=128 -D N=32 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:32,1024:f4 --mx b_scale:32,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=224 -D N=160 -D K=2048 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:224,1024:f4 --mx a_scale:224,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:224,1024:f4 --mx b_scale:224,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=128 -D N=256 -D K=2048 --schedule none --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
+	/* test_dbuf_4wave_mxfp4_dynamic_mn_reorder_cpp_backend: the grouped order
+	 * over a grid of run-time size; test_dbuf_8wave_mxfp4_gemm_cpp_backend
+	 * (get_tagged_mxfp4_gemm, 256x256x256, 4x2 waves): compiled unpipelined
+	 * by default, and rejected for registers under prefetch */
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=128 -D N=256 -D K=2048 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		"the reordered id uses 'M'", NULL},
+	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
+	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 --schedule prefetch --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		MXFP4_PREFETCH_REJECT, NULL},
+	/* the split-K MXFP4 tests: bf16 atomics (test_splitk_mxfp4_bf16_atomic_,
+	 * _asm_emission, _preshuffle_scales_) are rejected; the same templates
+	 * with f32 output (not Wave tests) and test_splitk_mxfp4_f32_atomic_ pass */
+	{"splitk_mxfp4_bf16.json --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
+		BF16_ATOMIC_REJECT, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		BF16_ATOMIC_REJECT, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		BF16_ATOMIC_REJECT, NULL},
+	{"splitk_mxfp4_f32.json --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=128 -D N=128 -D K=2048 -D S=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"splitk_mxfp4_inline_f32.json -D K=256 -D S=1 --mx a:256,128:f4 --mx a_scale:256,8:scale --mx b:256,128:f4 --mx b_scale:256,8:scale",
+		NULL, NULL},
+	{"splitk_mxfp4_inline_f32.json -D K=256 -D S=2 --mx a:256,128:f4 --mx a_scale:256,8:scale --mx b:256,128:f4 --mx b_scale:256,8:scale",
+		NULL, NULL},
+	/* end of asm/test_waveasm_e2e.py */
 };
 
 START_TEST(wave_gfx950)
@@ -1713,6 +1863,108 @@ START_TEST(wave_gfx950)
 		return;
 	case_tag = "gfx950";
 	run_case_on(&gfx950[_i / 2], _i, "gfx950", _i % 2);
+}
+END_TEST
+
+/* gfx950 cases that take minutes on the emulator (Wave's shapes of the
+ * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
+static const WaveCase slow950[] = {
+	/* asm/test_waveasm_e2e.py at Wave's shapes: the multi-wave MMA's 8192x8192,
+	 * the 4-wave preshuffled-B MXFP4 GEMM's whole matrix (f32 / bf16, static /
+	 * dynamic), the 8-wave tagged GEMM, the preshuffled-scale split-K (f32) */
+	{"waveasm_mma_16x16x16.json -D M=8192 -D N=8192 -D K=16 -D BLOCK_M=32 -D BLOCK_N=32", NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=896 -D N=640 -D K=8192 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:896,4096:f4 --mx a_scale:896,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=1024 -D N=768 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:768,4096:f4 --mx b_scale:768,256:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b.json -D M=1024 -D N=640 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=1024 -D N=896 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:896,4096:f4 --mx b_scale:896,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=896 -D N=640 -D K=8192 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:896,4096:f4 --mx a_scale:896,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=1024 -D N=768 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:768,4096:f4 --mx b_scale:768,256:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=1024 -D N=640 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_bf16.json -D M=1024 -D N=896 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:896,4096:f4 --mx b_scale:896,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=896 -D N=640 -D K=8192 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:896,4096:f4 --mx a_scale:896,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=1024 -D N=768 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:768,4096:f4 --mx b_scale:768,256:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=1024 -D N=640 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=1024 -D N=896 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:896,4096:f4 --mx b_scale:896,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=1024 -D N=1024 -D K=8192 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=896 -D N=640 -D K=8192 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:896,4096:f4 --mx a_scale:896,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=1024 -D N=768 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:768,4096:f4 --mx b_scale:768,256:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=1024 -D N=640 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:640,4096:f4 --mx b_scale:640,256:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=1024 -D N=896 -D K=8192 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:896,4096:f4 --mx b_scale:896,256:scale",
+		NULL, NULL},
+	{"mxfp4_tagged_8wave.json --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		NULL, NULL},
+};
+
+START_TEST(wave_slow950)
+{
+	if (shard_index != 0)
+		return;
+	case_tag = "slow950";
+	run_case_on(&slow950[_i / 2], _i, "gfx950", _i % 2);
+}
+END_TEST
+
+/* asm/test_waveasm_e2e.py also checks the assembly: split-K MXFP4 with f32
+ * atomics on v_mfma_scale_f32_16x16x128_f8f6f4 and buffer_atomic_add_f32
+ * (test_splitk_mxfp4_f32_atomic_cpp_backend), the bf16 result packed by
+ * v_cvt_pk_bf16_f32 (test_bf16_gemm_cpp_backend, the emission test); the
+ * emission test's split-K with bf16 atomics is rejected, naming the op. */
+START_TEST(waveasm_emission)
+{
+	static const struct {
+		const char *args, *want1, *want2;
+	} k[] = {
+		{"splitk_mxfp4_inline_f32.json -D K=256", "v_mfma_scale_f32_16x16x128_f8f6f4", "buffer_atomic_add_f32"},
+		{"splitk_mxfp4_f32.json", "v_mfma_scale_f32_16x16x128_f8f6f4", "buffer_atomic_add_f32"},
+		{"waveasm_gemm_bf16.json", "v_cvt_pk_bf16_f32", "v_mfma_f32_16x16x16_f16"},
+		{"mxfp4_preshuffle_b_bf16.json -D M=128 -D N=256 -D K=2048", "v_mfma_scale_f32_16x16x128_f8f6f4",
+			"v_cvt_pk_bf16_f32"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
+		CmdResult r = test_wavecc("compile tests/driver/wave/%s --mcpu gfx950 -S -o -", k[i].args);
+		ck_assert_msg(r.status == 0 && strstr(r.out, k[i].want1) && strstr(r.out, k[i].want2), "%s: %s",
+			k[i].args, r.err);
+		cmd_result_free(&r);
+	}
+	CmdResult r = test_wavecc("compile tests/driver/wave/splitk_mxfp4_bf16.json --mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 1 && !*r.out && strstr(r.err, "splitk_mxfp4_bf16.json:") &&
+			      strstr(r.err, BF16_ATOMIC_REJECT),
+		"%s%s", r.out, r.err);
+	cmd_result_free(&r);
 }
 END_TEST
 
@@ -1742,11 +1994,13 @@ int main(void)
 	tcase_add_loop_test(tc, wave_igemm, 0, (int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)));
 	tcase_add_loop_test(tc, wave_scheduled, 0, (int)(2 * ARRAY_LEN(scheduled)));
 	tcase_add_loop_test(tc, wave_gfx950, 0, (int)(2 * ARRAY_LEN(gfx950)));
+	tcase_add_test(tc, waveasm_emission);
 	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
 	if (slow_on && strcmp(slow_on, "1") == 0) {
 		TCase *ts = tcase_create("slow");
 		tcase_set_timeout(ts, 3600);
 		tcase_add_loop_test(ts, wave_slow, 0, (int)(2 * ARRAY_LEN(slow)));
+		tcase_add_loop_test(ts, wave_slow950, 0, (int)(2 * ARRAY_LEN(slow950)));
 		suite_add_tcase(s, ts);
 	}
 	const char *known = getenv("WAVECC_WAVE_KNOWN");
