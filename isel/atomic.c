@@ -9,6 +9,8 @@
  * elements do). Every element is its own MUBUF atomic:
  *   i32, u32  buffer_atomic_add      (both targets)
  *   f32       buffer_atomic_add_f32  (gfx90a and gfx942)
+ *   f16       buffer_atomic_pk_add_f16 (gfx90a, gfx942, gfx950)
+ *   bf16      buffer_atomic_pk_add_bf16 (gfx950 only)
  *   atomic_min: i32 buffer_atomic_smin, u32 buffer_atomic_umin
  * With users of the result the atomic returns the old value (glc; sc0 on
  * gfx942) into its data register, which therefore starts as a copy of the
@@ -25,11 +27,20 @@
  * instruction. wavecc's tensors are device (coarse-grained) allocations, so
  * both targets get the instruction (docs/kernel-format.md, "Atomics").
  *
- * Not compiled yet (located errors): f16/bf16 (buffer_atomic_pk_add_f16
- * adds two halves of a dword: a lone element needs its neighbour's half to
- * add -0.0, and the lanes' halves differ in a row of odd length), 8-, 16-
- * and 64-bit integers, f64, and a register whose dims differ from the
- * memory's (no mapping). */
+ * f16 and bf16: the packed atomics add the two halves of a dword. Each lane
+ * adds its element on its own: its byte offset (VGPR + soffset + immediate,
+ * computed in a VGPR) gives the dword (offset & ~3) and the half
+ * (offset & 2; a row of odd length puts the elements of one register at
+ * either half), the data is the element in that half and -0.0 in the other
+ * (x + -0.0 is x for every x, -0.0 and NaN included, so the neighbour
+ * is untouched). The tensor's base is 4-byte aligned (wavecc's buffers
+ * are) and its element count must be even, provably: the last element's
+ * dword then lies in the buffer, which the range check would otherwise
+ * drop whole. The old values (the result with users) are not returned.
+ *
+ * Not compiled yet (located errors): bf16 before gfx950, the old values of
+ * f16/bf16 atomics, 8-, 16- and 64-bit integers, f64, and a register whose
+ * dims differ from the memory's (no mapping). */
 #include <string.h>
 
 #include "isel.h"
@@ -40,6 +51,7 @@ typedef struct AtomicCtx {
 	const TVal *src; /* the added values, in the op's layout */
 	TVal *old;       /* the result, or NULL */
 	uint32_t *dup;   /* by element: the lane bits the element repeats over */
+	bool half;       /* 16-bit elements: packed atomics on their dwords */
 } AtomicCtx;
 
 /* Element (cn, j) of ix: the lane bits over which every lane holds the
@@ -72,6 +84,35 @@ int64_t isel_repeat_bits(Analysis *c, const NodeIndex *ix, int64_t cn, int64_t j
 	return bits;
 }
 
+static MOpnd valu2(Isel *s, MOp op, MOpnd a, MOpnd b)
+{
+	MOpnd d = isel_v1(s), u[2] = {a, b};
+	mblock_add(s->b, op, 1, &d, 2, u);
+	return d;
+}
+
+/* The 16-bit element in the low half (high where hi) of data, at byte
+ * offset voff + soff + imm, as the data of a packed atomic: the offset
+ * becomes its dword's (in *voff; *soff and *imm 0), the element goes to
+ * its half and -0.0 (0x8000) to the other. */
+static MOpnd half_in_dword(Isel *s, MOpnd data, bool hi, MOpnd *voff, MOpnd *soff, int64_t *imm)
+{
+	MOpnd t = *voff;
+	if (!(soff->kind == MO_IMM && soff->imm == 0))
+		t = valu2(s, I_V_ADD_U32, *soff, t);
+	if (*imm)
+		t = valu2(s, I_V_ADD_U32, mo_imm(*imm), t);
+	*voff = valu2(s, I_V_AND_B32, mo_imm(-4), t);
+	*soff = mo_imm(0);
+	*imm = 0;
+	MOpnd sh = valu2(s, I_V_LSHLREV_B32, mo_imm(3), valu2(s, I_V_AND_B32, mo_imm(2), t)); /* 0 or 16 */
+	MOpnd elem = hi ? valu2(s, I_V_LSHRREV_B32, mo_imm(16), data) : valu2(s, I_V_AND_B32, mo_imm(0xffff), data);
+	MOpnd mine = valu2(s, I_V_LSHLREV_B32, sh, elem);
+	MOpnd negz = isel_v1(s);
+	isel_mov(s, negz, mo_imm((int64_t)0x80000000));
+	return valu2(s, I_V_OR_B32, mine, valu2(s, I_V_LSHRREV_B32, sh, negz));
+}
+
 static void emit_element(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, MOpnd soff, MOpnd voff, int64_t imm)
 {
 	AtomicCtx *a = ctx;
@@ -87,7 +128,9 @@ static void emit_element(Isel *s, Op *op, void *ctx, int64_t e, uint32_t desc, M
 					sym_int(sc, 1 << b)); /* bit b of the lane is 0 */
 		voff = isel_offset_where(s, op, voff, n, conds);
 	}
-	MOpnd data = isel_vgpr(s, a->src->d[e]);
+	MOpnd data = isel_vgpr(s, a->src->d[isel_elem_dword(a->src, e)]);
+	if (a->half)
+		data = half_in_dword(s, data, a->src->packed && e % 2, &voff, &soff, &imm);
 	MOpnd u[4] = {data, voff, mo_vreg(desc, RC_S4), soff};
 	MInst *in;
 	if (a->ret) {
@@ -120,9 +163,19 @@ static MOp atomic_op(Isel *s, Op *op, DType t)
 		return I_BUFFER_ATOMIC_ADD;
 	case DT_F32:
 		return I_BUFFER_ATOMIC_ADD_F32;
+	case DT_F16:
+		return I_BUFFER_ATOMIC_PK_ADD_F16;
+	case DT_BF16:
+		if (isel_is_gfx950(s))
+			return I_BUFFER_ATOMIC_PK_ADD_BF16;
+		analysis_error(s->c, op->loc,
+			"%s: atomic_add of bf16 elements needs buffer_atomic_pk_add_bf16, which %s does not have", op->path,
+			s->f->target->name);
+		return 0;
 	default:
-		analysis_error(s->c, op->loc, "%s: atomic_add of %s elements is not compiled yet (i32, u32 and f32 are)",
-			op->path, dtype_name(t));
+		analysis_error(s->c, op->loc,
+			"%s: atomic_add of %s elements is not compiled yet (i32, u32, f32, f16 and bf16 are)", op->path,
+			dtype_name(t));
 		return 0;
 	}
 }
@@ -137,6 +190,38 @@ static bool same_dims(Shape a, Shape b)
 			found |= a.dims[i] == b.dims[j];
 		if (!found)
 			return false;
+	}
+	return true;
+}
+
+/* A packed 16-bit atomic needs mem's element count to be even (its last
+ * dword whole in the buffer) and no old values. */
+static bool half_atomic_ok(Isel *s, Op *op, Value *mem, bool ret)
+{
+	if (ret) {
+		analysis_error(s->c, op->loc, "%s: the old values of an atomic_add of %s elements are not compiled yet",
+			op->path, dtype_name(mem->dtype));
+		return false;
+	}
+	SymCtx *sc = s->c->k->sc;
+	Sym *n = sym_int(sc, 1);
+	for (int i = 0; i < mem->shape.rank; i++) {
+		Sym *rt = analysis_runtime(s->c, mem->shape.dims[i]);
+		if (!rt) {
+			int64_t v = analysis_int(s->c, mem->shape.dims[i], mem->loc, sym_name(mem->shape.dims[i]));
+			if (v < 0)
+				return false;
+			rt = sym_int(sc, v);
+		}
+		n = sym_mul(sc, n, rt);
+	}
+	int64_t odd = 1;
+	if (!sym_is_int(sym_simplify(sc, sym_mod(sc, n, sym_int(sc, 2)), s->c->assume), &odd) || odd != 0) {
+		analysis_error(s->c, op->loc,
+			"%s: an atomic_add of %s elements into %s needs an element count proven even (the packed atomic "
+			"adds whole dwords): not compiled yet",
+			op->path, dtype_name(mem->dtype), mem->name);
+		return false;
 	}
 	return true;
 }
@@ -160,11 +245,14 @@ void isel_select_atomic_add(Isel *s, Op *op)
 	}
 	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))
 		return;
-	if (v->packed) {
+	if (v->packed && dtype_size(v->dtype) != 2) {
 		analysis_error(s->c, op->loc, "%s: atomic_add of packed values is not compiled yet", op->path);
 		return;
 	}
 	AtomicCtx a = {.op = mop, .ret = s->uses[op_result(op)->id] > 0, .src = v};
+	a.half = dtype_size(mem->dtype) == 2;
+	if (a.half && !half_atomic_ok(s, op, mem, a.ret))
+		return;
 	a.dup = ARENA_NEWN(&s->c->arena, uint32_t, v->n ? v->n : 1);
 	for (int64_t e = 0; e < v->n; e++) {
 		int64_t bits = isel_repeat_bits(s->c, ix, e / ix->epc, e % ix->epc);

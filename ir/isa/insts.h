@@ -744,8 +744,10 @@ enum {
  * -show-encoding (tests/loader/emu/decode_test.c checks them against
  * llvm-objdump-22). A DS transposing read: each lane reads 64 (96) bits at
  * its address, the 16 lanes of each row exchange elements (docs/emulator.md);
- * v_permlane*_swap write both operands; global_load_lds_dword (gfx942's
- * too) and _dwordx3/x4 write LDS at M0 + offset + 4/12/16 * lane, no VGPR
+ * v_permlane*_swap write both operands; buffer_atomic_pk_add_bf16 is the
+ * MUBUF form of global_atomic_pk_add_bf16 (gfx942 has only the FLAT ones);
+ * global_load_lds_dword (gfx942's too) and _dwordx3/x4 write LDS at
+ * M0 + offset + 4/12/16 * lane, no VGPR
  * (`dst` is the data width). The
  * buffer_load_dwordx3/x4 forms with the lds bit are the MUBUF rows with the
  * bit set (Inst.lds; in the machine IR MIF_LDS). */
@@ -759,7 +761,8 @@ enum {
 	X(V_CVT_PK_BF16_F32, "v_cvt_pk_bf16_f32", FMT_VOP3, 0x268, NA, T_F32, 1, 1, 1, 0, IF_GFX950) \
 	X(GLOBAL_LOAD_LDS_DWORD, "global_load_lds_dword", FMT_FLAT, 0x2a, NA, T_B32, 1, 0, 0, 0, IF_LOAD) \
 	X(GLOBAL_LOAD_LDS_DWORDX3, "global_load_lds_dwordx3", FMT_FLAT, 0x7e, NA, T_B32, 3, 0, 0, 0, IF_LOAD | IF_GFX950) \
-	X(GLOBAL_LOAD_LDS_DWORDX4, "global_load_lds_dwordx4", FMT_FLAT, 0x7d, NA, T_B32, 4, 0, 0, 0, IF_LOAD | IF_GFX950)
+	X(GLOBAL_LOAD_LDS_DWORDX4, "global_load_lds_dwordx4", FMT_FLAT, 0x7d, NA, T_B32, 4, 0, 0, 0, IF_LOAD | IF_GFX950) \
+	X(BUFFER_ATOMIC_PK_ADD_BF16, "buffer_atomic_pk_add_bf16", FMT_MUBUF, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC | IF_GFX950)
 
 #define ISA_INSTS(X) \
 	ISA_INSTS_SALU(X) ISA_INSTS_VOP1(X) ISA_INSTS_VOP2(X) ISA_INSTS_VOPC(X) \

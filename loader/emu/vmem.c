@@ -206,7 +206,7 @@ static uint32_t atomic_op(IsaOp id, uint32_t old, uint32_t v, uint32_t cmp)
 		uint32_t hi = dtype_f32_to_f16(dtype_f16_to_f32((uint16_t)(old >> 16)) + dtype_f16_to_f32((uint16_t)(v >> 16)));
 		return lo | hi << 16;
 	}
-	case I_FLAT_ATOMIC_PK_ADD_BF16: case I_GLOBAL_ATOMIC_PK_ADD_BF16: {
+	case I_BUFFER_ATOMIC_PK_ADD_BF16: case I_FLAT_ATOMIC_PK_ADD_BF16: case I_GLOBAL_ATOMIC_PK_ADD_BF16: {
 		/* as pk_add_f16: a bf16 has 8 significant bits, the f32 sum
 		 * of two rounds to the bf16 the exact sum rounds to */
 		uint32_t lo = dtype_f32_to_bf16(dtype_bf16_to_f32((uint16_t)old) + dtype_bf16_to_f32((uint16_t)v));

@@ -17,9 +17,12 @@ static const char *const targets[] = {"gfx942", "gfx90a"};
  * (N = 813 in tiles of 64), over 4 waves of one workgroup, and the sum
  * over N of a GEMM's accumulator (2 waves by 3 workgroups along N) — every
  * lane that reduced a row holds its sum, and exactly one of them adds it
- * (the i32 sums are exact: a second add shows). */
+ * (the i32 sums are exact: a second add shows). f16 (buffer_atomic_pk_add_f16,
+ * one element a lane with -0.0 in the other half): the column sums, and
+ * rows of odd length, whose elements sit in either half of their dword row
+ * by row. */
 static const char *const passing[] = {"colsum_f32", "colsum_i32", "colsum_i32_narrow", "rowsum_wg_f32", "rowsum_wg_i32",
-	"rowsum_waves_f32", "gemm_rowsum_32x32x8"};
+	"rowsum_waves_f32", "gemm_rowsum_32x32x8", "colsum_f16", "f16_odd_rows"};
 
 START_TEST(atomic_kernels_pass)
 {
@@ -55,7 +58,11 @@ static const struct {
 	{"bad_rhs_register", "graph[1].rhs: 'x' is not a memory argument", true},
 	{"bad_dtype", "graph[1].lhs: dtype mismatch: atomic_add: 'x' is f32[M, N], 's' is i32[N]", true},
 	{"bad_i1", "graph[1].rhs: atomic_add on i1 memory 's': only integer, f16, bf16, f32 and f64 elements add", true},
-	{"f16_rejected", "graph[1]: atomic_add of f16 elements is not compiled yet (i32, u32 and f32 are)", false},
+	{"f16_odd_count_rejected",
+	 "graph[1]: an atomic_add of f16 elements into s needs an element count proven even (the packed atomic adds "
+	 "whole dwords): not compiled yet",
+	 false},
+	{"f16_old_rejected", "graph[1]: the old values of an atomic_add of f16 elements are not compiled yet", false},
 	{"broadcast_rejected", "graph[1]: atomic_add of a register whose dims differ from s's is not compiled yet",
 	 false},
 	{"rowsum_old_rejected",
@@ -106,6 +113,33 @@ START_TEST(returning_atomic_spelling)
 }
 END_TEST
 
+/* bf16 atomics are gfx950's (buffer_atomic_pk_add_bf16; gfx942 has only
+ * the FLAT form): rows of odd length pass there, adversarially and
+ * strictly; gfx942 and gfx90a reject them naming themselves. f16 takes
+ * buffer_atomic_pk_add_f16 on every target. */
+START_TEST(atomic_16bit)
+{
+	CmdResult r = test_wavecc("run tests/driver/atomic/bf16_odd_rows.json --mcpu gfx950 --wave-order random "
+				  "--wg-order reverse --fill garbage --memory late --races --canary");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+	for (int i = 0; i < 2; i++) {
+		r = test_wavecc("run tests/driver/atomic/bf16_odd_rows.json --mcpu %s", targets[i]);
+		char want[128];
+		snprintf(want, sizeof want, "needs buffer_atomic_pk_add_bf16, which %s does not have", targets[i]);
+		ck_assert_msg(r.status == 1 && strstr(r.err, "bf16_odd_rows.json:") && strstr(r.err, want), "%s%s",
+			r.out, r.err);
+		cmd_result_free(&r);
+	}
+	r = test_wavecc("compile tests/driver/atomic/bf16_odd_rows.json --mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "buffer_atomic_pk_add_bf16 v"), "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/atomic/f16_odd_rows.json --mcpu gfx90a -S -o -");
+	ck_assert_msg(r.status == 0 && strstr(r.out, "buffer_atomic_pk_add_f16 v"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("atomic");
@@ -114,6 +148,7 @@ int main(void)
 	tcase_add_loop_test(tc, atomic_kernels_pass, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_loop_test(tc, atomic_bad_input_is_located, 0, (int)(2 * ARRAY_LEN(rejected)));
 	tcase_add_test(tc, returning_atomic_spelling);
+	tcase_add_test(tc, atomic_16bit);
 	tcase_add_loop_test(tc, returning_atomic_partial_tiles, 0, 4);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -465,3 +465,24 @@ const char *wave_arange_input(const char *spec, char *opt, size_t len)
 	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
 	return opt;
 }
+
+const char *wave_zeros_input(const char *spec, char *opt, size_t len)
+{
+	char name[64], dt[16];
+	long rows, cols;
+	if (sscanf(spec, "%63[^:]:%ld,%ld:%15s", name, &rows, &cols, dt) != 4 || rows < 1 || cols < 1)
+		die("wave_zeros_input: bad spec '%s' (NAME:ROWS,COLS:DTYPE)", spec);
+	DType t = dtype_from_name(dt);
+	if (t == DT_NONE || dtype_size(t) < 1 || dtype_size(t) > 8)
+		die("wave_zeros_input: bad dtype in '%s'", spec);
+	void *v = calloc((size_t)(rows * cols), (size_t)dtype_size(t));
+	if (!v)
+		die("wave_zeros_input: out of memory");
+	char dir[128], path[4096];
+	snprintf(dir, sizeof dir, "wave_inputs_zeros_%s_%ldx%ld_%s", name, rows, cols, dt);
+	write_2d("wave_zeros_input", dir, name, t, rows, cols, v, path, sizeof path);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}

@@ -63,4 +63,9 @@ const char *wave_randint_input(const char *spec, char *opt, size_t len);
  * 0, 1, 2, ... in C order (Wave's arange(ROWS * COLS).reshape(ROWS, COLS)). */
 const char *wave_arange_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading the buffer "NAME:ROWS,COLS:DTYPE" of
+ * zeros (Wave's torch.zeros output of an atomic_add: the seeded fill
+ * would make a bf16 sum's roundings depend on the adds' order). */
+const char *wave_zeros_input(const char *spec, char *opt, size_t len);
+
 #endif

@@ -1483,6 +1483,7 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	/* Wave's randint and arange inputs (scatter indices, histogram bins) */
 	take_inputs(args, " --randint ", wave_randint_input, in, sizeof in);
 	take_inputs(args, " --arange ", wave_arange_input, in, sizeof in);
+	take_inputs(args, " --zeros ", wave_zeros_input, in, sizeof in); /* atomic outputs from zero */
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
 	const char *extra = getenv("WAVECC_WAVE_OPTIONS");
@@ -1583,11 +1584,10 @@ START_TEST(wave_slow)
 }
 END_TEST
 
-/* asm/test_waveasm_e2e.py's located rejections (wave/README.md, "WaveASM"): a
+/* asm/test_waveasm_e2e.py's located rejection (wave/README.md, "WaveASM"): a
  * preshuffled-B MXFP4 GEMM with 256x48 wave tiles holds a value of 1024 f4
- * elements per lane; split-K with a bf16 result adds bf16 atomically */
+ * elements per lane */
 #define PRESHUFFLE_B_256x192_REJECT "one value of more than 512 elements per thread does not fit"
-#define BF16_ATOMIC_REJECT "atomic_add of bf16 elements is not compiled yet"
 /* gfx950 (CDNA4): wave_gemm_test.py::test_cdna4_mfma (get_gemm_kernel,
  * 64x64x32, 2x2 waves, shared a/b, each of gfx950's four MMA types with f16
  * and with bf16 data; Wave's 4096^3 cut to (128,192,160) and (17,23,32)),
@@ -1837,15 +1837,16 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 --schedule prefetch --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
 		MXFP4_PREFETCH_REJECT, NULL},
-	/* the split-K MXFP4 tests: bf16 atomics (test_splitk_mxfp4_bf16_atomic_,
-	 * _asm_emission, _preshuffle_scales_) are rejected; the same templates
-	 * with f32 output (not Wave tests) and test_splitk_mxfp4_f32_atomic_ pass */
-	{"splitk_mxfp4_bf16.json --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
-		BF16_ATOMIC_REJECT, NULL},
-	{"splitk_mxfp4_preshuffle_scales_bf16.json -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
-		BF16_ATOMIC_REJECT, NULL},
-	{"splitk_mxfp4_preshuffle_scales_bf16.json -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
-		BF16_ATOMIC_REJECT, NULL},
+	/* the split-K MXFP4 tests with bf16 atomics (test_splitk_mxfp4_bf16_atomic_,
+	 * _preshuffle_scales_: the latter at 128x128, Wave's 512x512 in slow950[]),
+	 * the same templates with f32 output (not Wave tests), and
+	 * test_splitk_mxfp4_f32_atomic_ */
+	{"splitk_mxfp4_bf16.json --atol 1 --rtol 5e-2 --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale --zeros c:256,256:bf16",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json --atol 2 --rtol 5e-2 -D M=128 -D N=128 -D K=2048 -D S=2 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled --zeros c:128,128:bf16",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json --atol 4 --rtol 5e-2 -D M=128 -D N=128 -D K=2048 -D S=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled --zeros c:128,128:bf16",
+		NULL, NULL},
 	{"splitk_mxfp4_f32.json --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale",
 		NULL, NULL},
 	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=128 -D N=128 -D K=2048 -D S=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
@@ -1873,7 +1874,7 @@ static const WaveCase slow950[] = {
 	 * preshuffled-B MXFP4 GEMM's whole matrix (f32 / bf16, static / dynamic)
 	 * at 2x2 workgroups, and at Wave's shapes (K 8192, about 6 CPU minutes
 	 * a run) with f32 static; the 8-wave tagged GEMM at Wave's shape; the
-	 * preshuffled-scale split-K (f32) at Wave's */
+	 * preshuffled-scale split-K (bf16, and f32) at Wave's */
 	{"waveasm_mma_16x16x16.json -D M=8192 -D N=8192 -D K=16 -D BLOCK_M=32 -D BLOCK_N=32", NULL, NULL},
 	{"mxfp4_preshuffle_b.json -D M=256 -D N=512 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:512,1024:f4 --mx b_scale:512,64:scale",
 		NULL, NULL},
@@ -1937,6 +1938,10 @@ static const WaveCase slow950[] = {
 		NULL, NULL},
 	{"mxfp4_tagged_8wave.json --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
 		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json --atol 2 --rtol 5e-2 -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled --zeros c:512,512:bf16",
+		NULL, NULL},
+	{"splitk_mxfp4_preshuffle_scales_bf16.json --atol 4 --rtol 5e-2 -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled --zeros c:512,512:bf16",
+		NULL, NULL},
 	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
 		NULL, NULL},
 	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
@@ -1952,11 +1957,11 @@ START_TEST(wave_slow950)
 }
 END_TEST
 
-/* asm/test_waveasm_e2e.py also checks the assembly: split-K MXFP4 with f32
- * atomics on v_mfma_scale_f32_16x16x128_f8f6f4 and buffer_atomic_add_f32
- * (test_splitk_mxfp4_f32_atomic_cpp_backend), the bf16 result packed by
- * v_cvt_pk_bf16_f32 (test_bf16_gemm_cpp_backend, the emission test); the
- * emission test's split-K with bf16 atomics is rejected, naming the op. */
+/* asm/test_waveasm_e2e.py also checks the assembly: split-K MXFP4 with bf16
+ * atomics (test_splitk_mxfp4_bf16_asm_emission: buffer_atomic_pk_add_bf16,
+ * v_mfma_scale_f32_16x16x128_f8f6f4, v_cvt_pk_bf16_f32) and with f32 ones
+ * (test_splitk_mxfp4_f32_atomic_cpp_backend: buffer_atomic_add_f32); the
+ * bf16 result of test_bf16_gemm_cpp_backend packed by v_cvt_pk_bf16_f32. */
 START_TEST(waveasm_emission)
 {
 	static const struct {
@@ -1975,9 +1980,9 @@ START_TEST(waveasm_emission)
 		cmd_result_free(&r);
 	}
 	CmdResult r = test_wavecc("compile tests/driver/wave/splitk_mxfp4_bf16.json --mcpu gfx950 -S -o -");
-	ck_assert_msg(r.status == 1 && !*r.out && strstr(r.err, "splitk_mxfp4_bf16.json:") &&
-			      strstr(r.err, BF16_ATOMIC_REJECT),
-		"%s%s", r.out, r.err);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "buffer_atomic_pk_add_bf16") &&
+			      strstr(r.out, "v_mfma_scale_f32_16x16x128_f8f6f4") && strstr(r.out, "v_cvt_pk_bf16_f32"),
+		"%s", r.err);
 	cmd_result_free(&r);
 }
 END_TEST

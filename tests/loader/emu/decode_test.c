@@ -351,7 +351,7 @@ static const char *FORMS =
 
 /* gfx950's own forms against llvm-objdump-22: the transposing LDS reads,
  * the lane swaps (e32, and e64 with fi/bound_ctrl), the bf16 pack, the
- * 96/128-bit direct-to-LDS loads. */
+ * 96/128-bit direct-to-LDS loads, the MUBUF bf16 pair atomic. */
 static const char *FORMS_950 =
 	"ds_read_b64_tr_b16 v[2:3], v1\n"
 	"ds_read_b64_tr_b16 v[2:3], v1 offset:16\n"
@@ -371,6 +371,8 @@ static const char *FORMS_950 =
 	"buffer_load_dwordx4 v1, s[4:7], 0 offen lds\n"
 	"buffer_load_dwordx3 v1, s[4:7], s3 offen offset:64 lds\n"
 	"buffer_load_dword v1, s[4:7], 0 offen lds\n"
+	"buffer_atomic_pk_add_bf16 v1, v2, s[4:7], 0 offen\n"
+	"buffer_atomic_pk_add_bf16 v1, v2, s[4:7], s3 offen offset:8 sc0\n"
 	"global_load_lds_dwordx4 v[2:3], off\n"
 	"global_load_lds_dwordx3 v[2:3], off offset:-16\n"
 	"global_load_lds_dwordx4 v2, s[4:5] offset:16\n"
