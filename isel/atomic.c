@@ -32,8 +32,10 @@
  * computed in a VGPR) gives the dword (offset & ~3) and the half
  * (offset & 2; a row of odd length puts the elements of one register at
  * either half), the data is the element in that half and -0.0 in the other
- * (x + -0.0 is x for every x, -0.0 and NaN included, so the neighbour
- * is untouched). The tensor's base is 4-byte aligned (wavecc's buffers
+ * (x + -0.0 is x for every number x, -0.0 included, and a NaN stays a
+ * NaN: the neighbour keeps its value). clang-22 selects the same
+ * instruction for llvm.amdgcn.raw.ptr.buffer.atomic.fadd.v2bf16 on gfx950
+ * (and cannot on gfx942). The tensor's base is 4-byte aligned (wavecc's buffers
  * are) and its element count must be even, provably: the last element's
  * dword then lies in the buffer, which the range check would otherwise
  * drop whole. The old values (the result with users) are not returned.
