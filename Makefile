@@ -196,6 +196,9 @@ check_run = start=$$(date +%s); rm -f $(2:%=$(BUILD)/tests/%.result); \
 	echo "== the ten slowest of make $(1) ($(words $(2)) runs, $(if $(check_j),$(CHECK_JOBS) at a time,make's -j)):"; \
 	cat $(2:%=$(BUILD)/tests/%.result) 2>/dev/null | sort -rn | head -n 10 | \
 		awk '{ printf "   %6.1f s  %s%s\n", $$1 / 1000, $$3, $$2 ? "  FAILED" : "" }'; \
+	skipped=$$(cd $(BUILD)/tests && grep -l '^SKIP' $(2:%=%.log) 2>/dev/null | sed 's/\.log$$//' | tr '\n' ' '); \
+	if [ -n "$$skipped" ]; then echo "== skipped in part (a tool or folder missing: the SKIP lines of their logs):" \
+		"$$skipped"; fi; \
 	took=$$(( $$(date +%s) - start )); \
 	if [ -n "$$failed$$unrun" ]; then \
 		echo "make $(1): FAILED after $$took s:$${failed:+ failed$$failed (logs: $(BUILD)/tests/NAME.log)}$${unrun:+; not run (their build failed, above):$$unrun}"; \

@@ -165,7 +165,7 @@ START_TEST(numpy_interop)
 {
 	const char *py = numpy_python();
 	if (!py) {
-		fprintf(stderr, "npy_test: NumPy not found, numpy_interop skipped\n");
+		test_skip("npy: numpy_interop", "NumPy not found (tools/setup.sh installs python3-numpy)");
 		return;
 	}
 	const char *dir = test_tmpdir("npy_numpy");
