@@ -59,7 +59,7 @@ TEST_COMMON = $(wildcard tests/*.c)
 # interp/attention: big reference attentions, interp/cli: the command). A
 # new suite joins the fast tier by being listed here.
 FAST_SUITES = \
-	util/util util/npy \
+	util/util util/npy util/match_checks \
 	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
 	frontend/frontend \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast interp/mx interp/wave_ref \
