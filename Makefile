@@ -90,7 +90,7 @@ DOCDIR = $(PREFIX)/share/doc/wavecc
 # What install puts in DOCDIR: the pages the header and the command point to.
 DOCS = README.md $(wildcard docs/*.md) docs/kernel-format.schema.json
 
-.PHONY: all check check-deps check-install check-asan check-tsan fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule bench-calibrate clean install uninstall
+.PHONY: all check check-deps check-install check-asan check-tsan check-mutants fuzz fuzz-mutate bench bench-emu bench-compile bench-sweep bench-gemm bench-attention bench-profile bench-schedule bench-calibrate clean install uninstall
 all: $(BUILD)/wavecc $(BUILD)/libwavecc.a $(BUILD)/libwavecc.so.$(VERSION)
 ifeq ($(BUILD),build)
 all: wavecc
@@ -283,6 +283,11 @@ fuzz:
 # The mutation fuzzer over the examples on the sanitizer build (tests/fuzz/mutate.mk).
 fuzz-mutate:
 	$(MAKE) -f tests/fuzz/mutate.mk SAN="$(SAN)" run
+
+# Issue 27's deliberate compiler bugs, each applied to a copy of the tree and
+# required to fail the suite it names (tests/mutants/mutants.sh; MUTANTS=names).
+check-mutants: all
+	tests/mutants/mutants.sh $(MUTANTS)
 
 # Benchmarks (bench/*.c, one program each). SYM_CORPUS: the expression corpus.
 SYM_CORPUS ?= tests/ir/sym/data/sym_corpus

@@ -14,8 +14,8 @@
 # one is missed or its edit no longer applies (the code moved: update the
 # pattern).
 #
-# Usage: tests/mutants/mutants.sh [NAME...]   (default: all; from the tree's
-# root, after `make`; about a minute per mutant on two cores)
+# Usage: tests/mutants/mutants.sh [NAME...] or make check-mutants [MUTANTS=...] (default: all; from the tree's
+# root, after `make`; a minute or a few per mutant on two cores)
 #   MUTANTS_KEEP=1 keeps the scratch folder.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
