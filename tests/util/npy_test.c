@@ -215,6 +215,7 @@ int main(void)
 {
 	Suite *s = suite_create("npy");
 	TCase *tc = tcase_create("npy");
+	tcase_set_timeout(tc, 60); /* numpy_interop starts python3 with NumPy: seconds on a loaded machine */
 	tcase_add_test(tc, round_trip_all_dtypes);
 	tcase_add_test(tc, zero_d_and_one_d_and_empty);
 	tcase_add_test(tc, mismatch_messages);
