@@ -14,10 +14,12 @@
  *  - f32 -> f8e4m3fnuz (gfx942's FNUZ encoding: bias 8, no negative zero,
  *    0x80 NaN), in range, as LLVM's APFloat encodes Float8E4M3FNUZ (round
  *    to nearest even; a cast to f8e5m2fnuz is not compiled yet);
- *  - read mappings with floor, ceiling and Mod of negative values (floor
- *    rounds toward minus infinity, Mod takes the divisor's sign, as sympy's
- *    and Wave's): b[j] = a[f(j)] with a[i] = i, the expected indices from
- *    C's own integer arithmetic. */
+ *  - read mappings with floor, ceiling, // and Mod of negative values
+ *    (floor rounds toward minus infinity, Mod by a positive divisor is
+ *    never negative, as sympy's and Wave's): b[j] = a[f(j)] with a[i] = i,
+ *    the expected indices from C's own integer arithmetic (a read outside
+ *    a gives 0). The compiler takes power-of-two divisors only here
+ *    (ceiling by 3, Mod by a negative divisor: "not compiled yet"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
