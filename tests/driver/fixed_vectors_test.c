@@ -18,8 +18,8 @@
  *    (floor rounds toward minus infinity, Mod by a positive divisor is
  *    never negative, as sympy's and Wave's): b[j] = a[f(j)] with a[i] = i,
  *    the expected indices from C's own integer arithmetic (a read outside
- *    a gives 0). The compiler takes power-of-two divisors only here
- *    (ceiling by 3, Mod by a negative divisor: "not compiled yet"). */
+ *    a gives 0). Not every form compiles: ceiling by 3, Mod by a negative
+ *    divisor and floor of -j / 3 are rejected ("not compiled yet"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
