@@ -90,6 +90,27 @@ bool have_program(const char *name)
 	return system(cmd) == 0;
 }
 
+void test_skip(const char *what, const char *fmt, ...)
+{
+	char why[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	const char *req = getenv("WAVECC_REQUIRE_TOOLS");
+	if (req && *req && strcmp(req, "0"))
+		ck_abort_msg("%s: %s, and WAVECC_REQUIRE_TOOLS is set: not skipped", what, why);
+	fprintf(stderr, "SKIP %s: %s\n", what, why);
+}
+
+bool test_need(const char *what, const char *program)
+{
+	if (have_program(program))
+		return true;
+	test_skip(what, "%s is not on PATH (tools/setup.sh installs it)", program);
+	return false;
+}
+
 int run_suite(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

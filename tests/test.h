@@ -30,6 +30,14 @@ CmdResult test_wavecc(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 /* True if a program is on PATH (for optional tools in tests). */
 bool have_program(const char *name);
+/* A test that cannot run (a tool or a permission missing) says so and
+ * returns: it prints "SKIP <what>: <why>" on stderr, which `make check`
+ * lists after its summary (the suites whose logs hold one). With
+ * WAVECC_REQUIRE_TOOLS=1 (.ci/run, after tools/setup.sh installed every
+ * tool) it fails the test instead: a skip never passes for a run. */
+void test_skip(const char *what, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* have_program(program), or test_skip(what, ...) naming it. */
+bool test_need(const char *what, const char *program);
 
 /* Match the `; CHECK: TEXT`, `; CHECK-NEXT: TEXT` and `; CHECK-NOT: TEXT`
  * lines of spec against output in order (the form of tests/passes/machine/data and

@@ -47,7 +47,9 @@
  * i8 forms), then added to C: hardware does not promise a summation order,
  * so tests compare with a tolerance. EXEC is ignored, as on hardware. C may
  * be an inline constant. AGPR operands (acc_cd, acc bits) index the unified
- * file from accum_offset. Blocked shapes (…_2b/_4b/_16b), xf32, f64, the
+ * file from accum_offset. v_mfma_f64_16x16x4_f64 has its own layout and
+ * accumulation (exec_mfma_f64). Blocked shapes (…_2b/_4b/_16b, f64's
+ * 4x4x4_4b too), xf32, the
  * cbsz/abid/blgp broadcast controls of the other MFMAs and a lone
  * v_mfma_ld_scale_b32 are not implemented and stop with a message. */
 #include <math.h>
@@ -201,10 +203,67 @@ static bool gather_scales(Emu *e, Wave *w, const Inst *in, int which, int M, int
 	return true;
 }
 
+static double f64_at(Wave *w, unsigned r, int lane)
+{
+	uint64_t u = (uint64_t)vreg(w, r)[lane] | (uint64_t)vreg(w, r + 1)[lane] << 32;
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+/* v_mfma_f64_16x16x4_f64 (gfx90a, gfx942): A[i][k] is the f64 pair of
+ * lane i + 16k, B[k][j] that of lane j + 16k; D[i][j] the pair 2·(i % 4)
+ * of lane j + 16·floor(i / 4) (eight registers). Each element is
+ * C + sum over k of A·B, the products fused one at a time in k order
+ * (fma), which clang-19's kernels of tests/validate/mfma_test.c check
+ * against a double reference. C may be an inline constant (f64). */
+static void exec_mfma_f64(Emu *e, Wave *w, const Inst *in)
+{
+	if (in->cbsz || in->abid || in->blgp) {
+		emu_fail(e, w, in, "unimplemented MFMA broadcast controls cbsz/abid/blgp");
+		return;
+	}
+	if (in->src[0] < SRC_VGPR || in->src[1] < SRC_VGPR) {
+		emu_fail(e, w, in, "MFMA A/B operands must be registers");
+		return;
+	}
+	unsigned ra = in->src[0] - SRC_VGPR + (in->acc_a ? w->accum_offset : 0);
+	unsigned rb = in->src[1] - SRC_VGPR + (in->acc_b ? w->accum_offset : 0);
+	unsigned rd = in->dst + (in->acc_cd ? w->accum_offset : 0);
+	bool cconst = in->src[2] < SRC_VGPR;
+	unsigned rc = in->src[2] - SRC_VGPR + (in->acc_cd ? w->accum_offset : 0);
+	if (!emu_vreg_ok(e, w, in, ra, 2) || !emu_vreg_ok(e, w, in, rb, 2) || !emu_vreg_ok(e, w, in, rd, 8) ||
+	    (!cconst && !emu_vreg_ok(e, w, in, rc, 8)))
+		return;
+	double cval = 0;
+	if (cconst) {
+		uint64_t u = emu_scalar_src64(e, w, in, in->src[2], T_F64);
+		memcpy(&cval, &u, 8);
+	}
+	uint32_t out[8][64];
+	for (int l = 0; l < 64; l++)
+		for (int v = 0; v < 4; v++) {
+			int i = 4 * (l / 16) + v, j = l % 16;
+			double acc = cconst ? cval : f64_at(w, rc + 2 * (unsigned)v, l);
+			for (int k = 0; k < 4; k++)
+				acc = fma(f64_at(w, ra, i + 16 * k), f64_at(w, rb, j + 16 * k), acc);
+			uint64_t u;
+			memcpy(&u, &acc, 8);
+			out[2 * v][l] = (uint32_t)u;
+			out[2 * v + 1][l] = (uint32_t)(u >> 32);
+		}
+	for (int reg = 0; reg < 8; reg++)
+		memcpy(vreg(w, rd + (unsigned)reg), out[reg], sizeof out[reg]);
+}
+
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 {
 	Shape s;
 	const IsaInfo *r = &isa_info[in->id];
+	if (in->id == I_V_MFMA_F64_16X16X4_F64) {
+		exec_mfma_f64(e, w, in);
+		return;
+	}
 	if (!shape_of((IsaOp)in->id, &s)) {
 		emu_fail(e, w, in, "unimplemented instruction %s", emu_inst_name(in));
 		return;

@@ -35,8 +35,8 @@
  * 512^3 GEMM through LDS: 183k), so a runaway loop fails a test quickly. */
 enum { DEFAULT_CAP = 100000000u };
 /* Largest private segment per work-item the emulator allocates (host memory
- * is 64 bytes per byte per wave). */
-enum { EMU_MAX_PRIVATE = 128 * 1024 };
+ * is 64 bytes per byte per wave); the registers per lane of a SIMD. */
+enum { EMU_MAX_PRIVATE = 128 * 1024, EMU_SIMD_REGS = 512 };
 
 /* ---- the policy: names, the seeded generator, the workgroup order, garbage ---- */
 
@@ -503,6 +503,20 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
 		snprintf(err, n, "accum_offset %u beyond the %u allocated registers", kd->accum_offset, kd->vgpr_alloc);
+		return -1;
+	}
+	/* A workgroup runs on one CU, its waves spread over the 4 SIMDs, all
+	 * resident at once (they meet at barriers); a SIMD's register file
+	 * holds 512 VGPRs+AGPRs per lane (gfx90a, gfx942, gfx950): a
+	 * workgroup whose waves cannot all hold their allocation there could
+	 * not launch on hardware. (The emulator itself needs no such limit.) */
+	uint64_t waves = (items + 63) / 64, per_simd = (waves + 3) / 4;
+	if (kd->vgpr_alloc && per_simd * kd->vgpr_alloc > EMU_SIMD_REGS) {
+		snprintf(err, n,
+			"workgroup of %llu waves puts %llu on each SIMD, whose %d registers per lane hold %llu of %u VGPRs "
+			"and AGPRs each: it could not launch",
+			(unsigned long long)waves, (unsigned long long)per_simd, EMU_SIMD_REGS,
+			(unsigned long long)(EMU_SIMD_REGS / kd->vgpr_alloc), kd->vgpr_alloc);
 		return -1;
 	}
 	return 0;

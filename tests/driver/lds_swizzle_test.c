@@ -8,6 +8,7 @@
  * model sees no LDS bank conflict in them (unpadded unswizzled rows of 128
  * bytes would put the 16 rows of each ds_read_b64 group on one bank pair). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../test.h"
@@ -59,6 +60,35 @@ START_TEST(padding_kept_where_registers_cap)
 	ck_assert_msg(r.status == 0 && strstr(r.out, "lds bytes                 17408 ") &&
 			      strstr(r.out, "waves per SIMD            3 (limited by VGPRs"),
 		"%s: %s%s", mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
+/* A tile the plan cannot swizzle keeps its row padding (nothing else
+ * spreads its MFMA reads over the banks): Wave's GQA decode phase 0 stages
+ * k as 32 rows of D_Q 256 f16 through a mapping with no swizzled layout,
+ * padded to 32·(512 + 8) = 16640 bytes (16384 unpadded); v, which has one,
+ * beside it. The cycle model's count of bank-conflict cycles stays at the
+ * padded layout's (8192, from other accesses; unpadded k adds more).
+ * (--dump-plan writes to stderr, --stats to stdout.) */
+START_TEST(padding_on_tiles_that_cannot_be_swizzled)
+{
+	const char *dir = test_tmpdir("lds_swizzle");
+	CmdResult r = test_wavecc("compile tests/driver/wave/decode_gqa_phase0_32x32x8.json --mcpu %s --dump-plan --stats "
+				  "-o %s/g%d.co --launch %s/g%d.json",
+		mcpu(_i), dir, _i, dir, _i);
+	ck_assert_msg(r.status == 0 &&
+			      strstr(r.err, "read k_reg: staged, box B 1 x H_KV 1 x N_KV 32 x D_Q 256, chunks of 8, 16640 B "
+					    "padded; at 0 padded\n") &&
+			      strstr(r.out, "lds bytes                 35072 "),
+		"%s: %s%s", mcpu(_i), r.out, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s/g%d.json", dir, _i);
+	const char *at = strstr(r.out, "LDS bank-conflict cycles ");
+	ck_assert_msg(r.status == 0 && at, "%s: %s%s", mcpu(_i), r.out, r.err);
+	long cycles = strtol(at + strlen("LDS bank-conflict cycles "), NULL, 10);
+	ck_assert_msg(cycles <= 8192, "%s: %ld LDS bank-conflict cycles, more than the padded layout's 8192", mcpu(_i),
+		cycles);
 	cmd_result_free(&r);
 }
 END_TEST
@@ -158,6 +188,7 @@ int main(void)
 	tcase_add_loop_test(tc, tiles_128x128x64_take_32768_bytes, 0, 2);
 	tcase_add_loop_test(tc, padding_kept_where_it_costs_nothing, 0, 2);
 	tcase_add_loop_test(tc, padding_kept_where_registers_cap, 0, 2);
+	tcase_add_loop_test(tc, padding_on_tiles_that_cannot_be_swizzled, 0, 2);
 	tcase_add_loop_test(tc, only_unpadded_fits, 0, (int)(2 * ARRAY_LEN(exact_fits)));
 	tcase_add_loop_test(tc, neither_layout_fits, 0, 2);
 	tcase_add_loop_test(tc, swizzled_gemm_passes, 0, (int)(2 * ARRAY_LEN(runs)));

@@ -1531,7 +1531,9 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
  * in WAVECC_WAVE_SAMPLE, those whose number is WAVECC_WAVE_SAMPLE_AT
  * modulo it. The plain build runs them all; the sanitizers look for memory
  * and UB bugs in code paths, which a sample covers at a fraction of the
- * time (every case is an emulator run of seconds under ASan). */
+ * time (every case is an emulator run of seconds under ASan). .ci/run
+ * samples the slow shapes (WAVECC_WAVE_SLOW=1) the same way, a different
+ * slice each day. */
 static int sample_every = 1, sample_at;
 /* WAVECC_WAVE_JOBS processes share the (sampled) cases, case n in process
  * (n / sample_every) % jobs: each case is an emulator run of its own, so
@@ -1577,7 +1579,7 @@ END_TEST
 
 START_TEST(wave_slow)
 {
-	if (shard_index != 0)
+	if (sampled_out(_i))
 		return;
 	case_tag = "slow";
 	run_case(&slow[_i / 2], _i);

@@ -34,9 +34,12 @@ START_TEST(nested_iterates_carry_values)
 }
 END_TEST
 
-/* c[s, m, n] = sum over k in [32 s, K) of a[m, k] b[n, k]: split s starts
- * at $WG2 * 32 and runs ceil(K / 16) - 2 s trips of 16 (K = 40: 3, 1 and
- * -1, which is none). */
+/* Split K (tests/driver/data/gemm_split_k_dyn.json): split s starts at
+ * $WG2 * 32 and runs Min(2, ceil(K / 16) - 2 s) trips of 16, so the splits
+ * partition K (K = 40: 2, 1 and -1 trips, which is none):
+ * c[s, m, n] = sum over k in [32 s, min(K, 32 s + 32)) of a[m, k] b[n, k],
+ * and the partial products sum to the GEMM a·bᵀ over all of K (checked
+ * too: windows that overlapped would count some k twice). */
 START_TEST(split_k_start_and_iters)
 {
 	Example ex;
@@ -52,9 +55,20 @@ START_TEST(split_k_start_and_iters)
 	for (int64_t s = 0; s < S; s++)
 		for (int64_t m = 0; m < M; m++)
 			for (int64_t n = 0; n < N; n++)
-				for (int64_t k = 32 * s; k < K; k++)
+				for (int64_t k = 32 * s; k < K && k < 32 * s + 32; k++)
 					ref[(s * M + m) * N + n] += el(a, (uint64_t)(m * K + k)) * el(b, (uint64_t)(n * K + k));
+	/* the last split runs no trip and writes zeros */
 	expect_close("gemm_split_k_dyn", c, ref, 0, 0);
+	for (int64_t m = 0; m < M; m++)
+		for (int64_t n = 0; n < N; n++) {
+			double sum = 0, gemm = 0;
+			for (int64_t s = 0; s < S; s++)
+				sum += el(c, (uint64_t)((s * M + m) * N + n));
+			for (int64_t k = 0; k < K; k++)
+				gemm += el(a, (uint64_t)(m * K + k)) * el(b, (uint64_t)(n * K + k));
+			ck_assert_msg(sum == gemm, "split K: the partials of (%lld, %lld) sum to %g, the GEMM is %g",
+				(long long)m, (long long)n, sum, gemm);
+		}
 	free(ref);
 	ex_close(&ex);
 }

@@ -165,7 +165,7 @@ START_TEST(numpy_interop)
 {
 	const char *py = numpy_python();
 	if (!py) {
-		fprintf(stderr, "npy_test: NumPy not found, numpy_interop skipped\n");
+		test_skip("npy: numpy_interop", "NumPy not found (tools/setup.sh installs python3-numpy)");
 		return;
 	}
 	const char *dir = test_tmpdir("npy_numpy");
@@ -215,6 +215,7 @@ int main(void)
 {
 	Suite *s = suite_create("npy");
 	TCase *tc = tcase_create("npy");
+	tcase_set_timeout(tc, 60); /* numpy_interop starts python3 with NumPy: seconds on a loaded machine */
 	tcase_add_test(tc, round_trip_all_dtypes);
 	tcase_add_test(tc, zero_d_and_one_d_and_empty);
 	tcase_add_test(tc, mismatch_messages);

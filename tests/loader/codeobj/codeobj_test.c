@@ -149,7 +149,7 @@ END_TEST
 /* ld.lld-19's output reads to the same kernels and descriptors. */
 START_TEST(read_lld_output)
 {
-	if (!have_program("ld.lld-19"))
+	if (!test_need("codeobj: lld", "ld.lld-19"))
 		return;
 	const char *dir = test_tmpdir("co_lld");
 	char cmd[4096], p[1024];

@@ -149,7 +149,7 @@ static char *summarize(const char *path, bool with_text)
  * and compare the summaries. */
 static void compare_with_lld(const char *src, const char *mcpu, const char *tag, bool with_text)
 {
-	if (!have_program("ld.lld-19") || !have_program("llvm-mc-19"))
+	if (!test_need(tag, "ld.lld-19") || !test_need(tag, "llvm-mc-19"))
 		return;
 	const char *dir = test_tmpdir(tag);
 	char cmd[4096];
@@ -232,7 +232,7 @@ END_TEST
  * compute the same, correct result on the emulator. */
 START_TEST(clang_kernel_matches_lld)
 {
-	if (!have_program("clang-19") || !have_program("ld.lld-19"))
+	if (!test_need("link: asm_clang_src", "clang-19") || !test_need("link: asm_clang_src", "ld.lld-19"))
 		return;
 	const char *dir = test_tmpdir("asm_clang_src");
 	char cmd[8192], src[1024];
@@ -461,7 +461,7 @@ END_TEST
 /* Hand-check the PC-relative lo/hi result against lld's. */
 START_TEST(rel32_pair_matches_lld)
 {
-	if (!have_program("ld.lld-19"))
+	if (!test_need("link: asm_rel32", "ld.lld-19"))
 		return;
 	const char *dir = test_tmpdir("asm_rel32");
 	char src[1024], cmd[4096];

@@ -24,10 +24,7 @@ static bool have_clang22(void)
 {
 	static int have = -1;
 	if (have < 0) {
-		have = have_program("clang-22") && have_program("llvm-objcopy-22");
-		if (!have)
-			fprintf(stderr, "SKIP clang950: clang-22 is not on PATH (tools/setup.sh installs clang-22 from "
-					"Debian 12's security suite)\n");
+		have = test_need("clang950", "clang-22") && test_need("clang950", "llvm-objcopy-22");
 	}
 	return have;
 }

@@ -461,6 +461,43 @@ START_TEST(bad_launch_rejected)
 }
 END_TEST
 
+/* A workgroup whose waves cannot all hold their VGPRs and AGPRs on the 4
+ * SIMDs (512 per lane each) could not launch on hardware: the emulator
+ * refuses it. 8 waves of 256 fit (2 per SIMD), 8 of 264 do not; 4 waves of
+ * 512 fit (one per SIMD), 5 do not. The LDS limit likewise (64 KiB). */
+START_TEST(register_file_and_lds_limits)
+{
+	static const struct {
+		uint32_t threads, vgprs;
+		bool ok;
+	} cases[] = {{512, 256, true}, {512, 264, false}, {256, 512, true}, {320, 512, false}, {1024, 128, true},
+		{1024, 136, false}, {64, 512, true}};
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		Harness h;
+		h_init(&h, "s_nop 0");
+		h.l.wg_size[0] = cases[i].threads;
+		h.l.kd.vgpr_alloc = cases[i].vgprs;
+		h.l.kd.accum_offset = cases[i].vgprs / 2;
+		int rc = h_run(&h);
+		ck_assert_msg(rc == (cases[i].ok ? 0 : -1), "%u threads, %u registers: %s", cases[i].threads,
+			cases[i].vgprs, h.err);
+		if (!cases[i].ok)
+			ck_assert_msg(strstr(h.err, "on each SIMD, whose 512 registers per lane") &&
+					      strstr(h.err, "it could not launch"),
+				"%s", h.err);
+		h_free(&h);
+	}
+	Harness h;
+	h_init(&h, "s_nop 0");
+	h.l.kd.group_segment_fixed_size = 65536;
+	ck_assert_int_eq(h_run(&h), 0);
+	h.l.kd.group_segment_fixed_size = 65540;
+	ck_assert_int_eq(h_run(&h), -1);
+	ck_assert_ptr_nonnull(strstr(h.err, "LDS of 65540 bytes exceeds the 65536-byte limit"));
+	h_free(&h);
+}
+END_TEST
+
 /* s_getpc / s_swappc / s_setpc: a call and a return. */
 START_TEST(call_and_return)
 {
@@ -572,6 +609,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, out_of_bounds_access_reported);
 	tcase_add_test(tc, unknown_and_unimplemented_reported);
 	tcase_add_test(tc, bad_launch_rejected);
+	tcase_add_test(tc, register_file_and_lds_limits);
 	tcase_add_test(tc, call_and_return);
 	tcase_add_test(tc, dpp_more_patterns);
 	tcase_add_test(tc, flat_lds_aperture);

@@ -33,8 +33,8 @@ static bool have_clang22(void)
 	if (have < 0) {
 		have = h_have_tool("clang-22") && h_have_tool("llvm-objcopy-22");
 		if (!have)
-			fprintf(stderr, "emu_mx: clang-22 (and llvm-objcopy-22) not found: the gfx950 kernels are skipped "
-					"(tools/setup.sh installs them)\n");
+			test_skip("emu_mx", "clang-22 (and llvm-objcopy-22) not found: the gfx950 kernels are skipped "
+					    "(tools/setup.sh installs them)");
 	}
 	return have;
 }

@@ -20,6 +20,13 @@ static void setup(Harness *h, void *out, size_t size, uint32_t items, uint32_t l
 	h_buffer(h, out, size, 0, true);
 	h->l.wg_size[0] = items;
 	h->l.kd.group_segment_fixed_size = lds;
+	/* registers the waves can all hold on the 4 SIMDs (the emulator
+	 * refuses a workgroup that could not launch) */
+	uint32_t per_simd = ((items + 63) / 64 + 3) / 4, regs = 512 / (per_simd ? per_simd : 1) / 8 * 8;
+	if (h->l.kd.vgpr_alloc > regs) {
+		h->l.kd.vgpr_alloc = regs;
+		h->l.kd.accum_offset = regs / 2;
+	}
 }
 
 /* Run r of a sweep over the orders: the first two fixed orders (interleave,

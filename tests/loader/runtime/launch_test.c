@@ -584,7 +584,7 @@ END_TEST
  * and the gfx90a build runs too. */
 START_TEST(run_ours_lld_and_gfx90a_agree)
 {
-	if (!have_program("ld.lld-19"))
+	if (!test_need("launch: run_lld", "ld.lld-19"))
 		return;
 	const char *dir = setup_vadd("run_lld");
 	char cmd[4096];
