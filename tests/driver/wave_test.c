@@ -2021,8 +2021,13 @@ int main(void)
 		TCase *ts = tcase_create("slow");
 		tcase_set_timeout(ts, 3600);
 		tcase_add_loop_test(ts, wave_slow, 0, (int)(2 * ARRAY_LEN(slow)));
-		tcase_add_loop_test(ts, wave_slow950, 0, (int)(2 * ARRAY_LEN(slow950)));
 		suite_add_tcase(s, ts);
+		/* gfx950's slow shapes, a case of their own (CK_RUN_CASE=slow950):
+		 * several run for minutes each, too long for .ci/run's slice */
+		TCase *t9 = tcase_create("slow950");
+		tcase_set_timeout(t9, 3600);
+		tcase_add_loop_test(t9, wave_slow950, 0, (int)(2 * ARRAY_LEN(slow950)));
+		suite_add_tcase(s, t9);
 	}
 	const char *known = getenv("WAVECC_WAVE_KNOWN");
 	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0)
