@@ -480,6 +480,18 @@ bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 			if (p->loop[i].pipe == PIPE_FOUR_STAGE)
 				p->loop[i].pipe = PIPE_PREFETCH;
 		}
+	} else if (p->light < LIGHT_UNPIPED && pf && (machine_hoisted || got->hoisted_reads)) {
+		/* the prefetch's carried registers go first, the hoisted reads
+		 * (a few registers, no reload a trip) stay: attention's Q tile */
+		p->light = LIGHT_UNPIPED;
+		p->schedule = SCHED_NONE;
+		for (int i = 0; i < p->nloops; i++) {
+			LoopPlan *lp = &p->loop[i];
+			lp->pipe = PIPE_NONE;
+			lp->peel = lp->peel_unpiped && p->split;
+		}
+		for (int i = 0; i < p->nops; i++)
+			p->read[i] &= (uint8_t)~PLAN_READ_PREFETCHED;
 	} else if (p->light != LIGHT_PLAIN && (pf || machine_hoisted || got->hoisted_reads)) {
 		p->light = LIGHT_PLAIN;
 		p->licm = false;

@@ -32,9 +32,16 @@ enum {
 
 /* The lighter-form steps taken (plan_lighten), in the order they are
  * tried: no loop split (UNPEELED), four_stage as prefetch with two LDS
- * buffers (TWO_BUFFERS), one buffer (ONE_BUFFER), no pipelining and no
- * hoisting (PLAIN). */
-typedef enum PlanLight { LIGHT_NONE, LIGHT_UNPEELED, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } PlanLight;
+ * buffers (TWO_BUFFERS), one buffer (ONE_BUFFER), no pipelining but the
+ * hoisting kept (UNPIPED), no pipelining and no hoisting (PLAIN). */
+typedef enum PlanLight {
+	LIGHT_NONE,
+	LIGHT_UNPEELED,
+	LIGHT_TWO_BUFFERS,
+	LIGHT_ONE_BUFFER,
+	LIGHT_UNPIPED,
+	LIGHT_PLAIN
+} PlanLight;
 
 typedef struct LoopPlan {
 	const Op *op;        /* the iterate */
