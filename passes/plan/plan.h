@@ -133,7 +133,14 @@ typedef struct Plan {
 	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
 	PlanLight light;     /* the lighter-form steps taken so far */
 	PlanSummary sum;     /* what it asks for, counted */
+	const char **raised; /* the MMAs whose MFMAs run at raised wave priority (pingpong.c), by name (isel's notes) */
+	int nraised;
 } Plan;
+
+/* ---- pingpong.c ---- */
+/* Plan.raised: the MMAs of each loop body whose lhs or rhs the body computes
+ * from another of its MMAs (attention's P·V after Q·Kᵀ). */
+void plan_pingpong(Analysis *c, Plan *p, const Region *body);
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:
