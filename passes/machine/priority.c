@@ -29,6 +29,36 @@ static void setprio(MBlock *b, size_t at, int level, const char *note)
 	mblock_insert(b, at, in);
 }
 
+/* Does in read a register of d (a defined range)? */
+static bool reads(const MInst *in, const MOpnd *d)
+{
+	for (int u = 0; u < in->nuse; u++) {
+		const MOpnd *o = &in->use[u];
+		if (o->kind == MO_PREG && d->kind == MO_PREG && rc_file(o->rc) == rc_file(d->rc) &&
+			o->reg < d->reg + (uint32_t)rc_size(d->rc) && d->reg < o->reg + (uint32_t)rc_size(o->rc))
+			return true;
+	}
+	return false;
+}
+
+/* The first instruction before `before` that reads what an MFMA of the
+ * block not in names wrote earlier in the block (the trip's first use of
+ * its first product), or `before`. */
+static size_t first_consumer(const MBlock *b, size_t before, const char *const *names, int n)
+{
+	for (size_t i = 0; i < before; i++) {
+		const MInst *in = &b->insts.data[i];
+		if (isa_class(in->op) == MC_MFMA)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const MInst *m = &b->insts.data[j];
+			if (isa_class(m->op) == MC_MFMA && !raised(m, names, n) && m->ndef && reads(in, &m->def[0]))
+				return i;
+		}
+	}
+	return before;
+}
+
 int raise_priorities(MFunc *f, const char *const *names, int n)
 {
 	int loops = 0;
@@ -49,8 +79,18 @@ int raise_priorities(MFunc *f, const char *const *names, int n)
 		if (first == b->insts.len)
 			continue;
 		const char *note = b->insts.data[first].note;
-		setprio(b, end, 0, note);
-		setprio(b, first, 1, note);
+		size_t low = first_consumer(b, first, names, n);
+		if (low < first && bi + 1 < f->blocks.len) {
+			/* normal priority from the first use of the first product to
+			 * the second: raised across the back edge and the next
+			 * trip's first product; normal again after the loop */
+			setprio(f->blocks.data[bi + 1], 0, 0, note);
+			setprio(b, first, 1, note);
+			setprio(b, low, 0, note);
+		} else {
+			setprio(b, end, 0, note);
+			setprio(b, first, 1, note);
+		}
 		loops++;
 	}
 	return loops;
