@@ -10,19 +10,24 @@ Per shape (bf16, head dim 128, B*H heads, sequence S for queries and keys,
 causal or not) it profiles
   aiter  hsa/gfx942/fmha_v3_fwd's kernel (tools/aiter.py writes the launch
          descriptor from aiter's fmha_fwd_v3_args), 256 query rows and 8
-         waves per workgroup;
+         waves per workgroup, key tiles of 32 (fmha_fwd.csv's ts_kv);
   wavecc Wave's vanilla attention with K8 MMAs (F32_16x16x32_K8_F16 on bf16 data), the
          transcription tests/driver/wave/vanilla_attention[_causal]_16x16x32_k8
          with bf16 inputs, the whole head dim in one workgroup (BLOCK_N = 128)
          and denorm_fp_math_f32 "preserve-sign" as Wave's tests compile it,
-         with 128 query rows (4 waves) and 256;
+         at the tilings TILINGS (BLOCK_M query rows: 128 is 4 waves, 256 is 8;
+         BLOCK_K2 keys a trip: Wave's template takes both as parameters);
 and prints matrix-core utilisation and modelled time of each and the ratio
-of times (wavecc / aiter: above 1 is slower). Causal rows get no ratio:
+of times (wavecc's best / aiter: above 1 is slower). Causal rows get no ratio:
 `wavecc profile` simulates the grid's first workgroups, and wavecc's causal
 loop stops at each workgroup's diagonal, so its first workgroups are its
 lightest and its time comes out far too low (docs/compiler.md measures the
 middle rows with a reordering constraint instead). The ratio does not depend on
 the model's clock much: both run at the clock the model gives their duty.
+Then SDXL's head-dim-64 f16 attentions (batch 2, 10 heads over 64x64 latents,
+20 heads over 32x32: B*H 20 at S 4096 and 40 at S 1024), wavecc only (aiter's
+gfx942 FA v3 has no head dim 64), at TILINGS64 (BLOCK_N = 64); the
+issue's target is 60% matrix-core utilisation.
 All figures are `wavecc profile`'s model of MI300X, not measurements.
 
 Usage: attention_aiter.py WAVECC [--quick]
@@ -46,15 +51,39 @@ def profile(wavecc, path, defs=()):
     return j, None
 
 
-def ours(tmp, causal, block_m):
+# (BLOCK_M, BLOCK_K2) of wavecc's columns, head dim 128 and 64
+TILINGS = [(128, 64), (128, 32), (256, 64)]
+TILINGS64 = [(64, 64), (128, 64), (128, 32)]
+# SDXL's self-attentions at 1024x1024 (batch 2 with classifier-free guidance):
+# (B*H, S), head dim 64, f16
+SDXL = [(20, 4096), (40, 1024)]
+
+
+def ours(tmp, causal, dtype):
     name = "vanilla_attention_%s16x16x32_k8.json" % ("causal_" if causal else "")
     # every 16-bit float of the graph bf16 (Wave's F32_16x16x32_K8_F16 names a
     # 16-bit float MMA: bf16 operands select the bf16 instruction)
-    g = json.loads(open(os.path.join("tests", "driver", "wave", name)).read().replace('"f16"', '"bf16"'))
+    g = json.loads(open(os.path.join("tests", "driver", "wave", name)).read().replace('"f16"', '"%s"' % dtype))
     g.setdefault("options", {})["denorm_fp_math_f32"] = "preserve-sign"
-    path = os.path.join(tmp, "ours_%s_%d.json" % ("c" if causal else "n", block_m))
+    path = os.path.join(tmp, "ours_%s_%s.json" % ("c" if causal else "n", dtype))
     json.dump(g, open(path, "w"))
     return path
+
+
+def ours_cells(wavecc, path, bh, s, hd, tilings):
+    """One cell per tiling, and the best time (with its utilisation)."""
+    cells, best = [], None
+    for bm, bk in tilings:
+        defs = [("B", bh), ("M", s), ("K2", s), ("N", hd), ("K1", hd), ("BLOCK_N", hd), ("BLOCK_M", bm),
+                ("BLOCK_K2", bk)]
+        jo, err = profile(wavecc, path, defs)
+        if jo:
+            cells.append("%5.1f%% %8.3f ms" % (100 * jo["matrix_utilisation"], 1e3 * jo["seconds"]))
+            if best is None or jo["seconds"] < best[0]:
+                best = (jo["seconds"], jo["matrix_utilisation"])
+        else:
+            cells.append("rejected")
+    return cells, best
 
 
 def main():
@@ -71,35 +100,33 @@ def main():
     if not quick:
         shapes += [(32, 1024, False), (32, 16384, False), (64, 2048, False), (32, 1024, True),
                    (32, 16384, True)]
-    print("bf16, head dim 128, modelled MI300X (wavecc profile; not measurements)")
-    print("%-8s %6s %-7s | %-18s | %-18s | %-18s | %s" %
-          ("B*H", "S", "mask", "aiter FA v3", "wavecc 128 rows", "wavecc 256 rows", "time ratio (best)"))
+    heads = ["wavecc %dx%d" % t for t in TILINGS]
+    print("bf16, head dim 128, modelled MI300X (wavecc profile; not measurements); wavecc BLOCK_MxBLOCK_K2")
+    print("%-5s %6s %-6s | %-18s | %s | %s" % ("B*H", "S", "mask", "aiter FA v3",
+                                             " | ".join("%-18s" % h for h in heads), "time ratio (best)"))
     with tempfile.TemporaryDirectory() as tmp:
         for bh, s, causal in shapes:
             d = os.path.join(tmp, "a%d_%d_%d" % (bh, s, causal))
             os.makedirs(d)
             desc = aiter.fav3_desc(d, root, "gfx942", causal, 1, bh, s, 128, 1)[0]
             ja, err = profile(wavecc, desc)
-            cells = []
             if ja:
-                cells.append("%5.1f%% %8.3f ms" % (100 * ja["matrix_utilisation"], 1e3 * ja["seconds"]))
+                first = "%5.1f%% %8.3f ms" % (100 * ja["matrix_utilisation"], 1e3 * ja["seconds"])
             else:
-                cells.append("error: %s" % err)
-            best = None
-            for bm in (128, 256):
-                defs = [("B", bh), ("M", s), ("K2", s), ("N", 128), ("K1", 128), ("BLOCK_N", 128),
-                        ("BLOCK_M", bm)]
-                jo, err = profile(wavecc, ours(tmp, causal, bm), defs)
-                if jo:
-                    cells.append("%5.1f%% %8.3f ms" % (100 * jo["matrix_utilisation"], 1e3 * jo["seconds"]))
-                    best = jo["seconds"] if best is None else min(best, jo["seconds"])
-                else:
-                    cells.append("rejected")
+                first = "error: %s" % err
+            cells, best = ours_cells(wavecc, ours(tmp, causal, "bf16"), bh, s, 128, TILINGS)
             # causal: the model samples the grid's first workgroups, which after
             # wavecc's diagonal cut are its lightest ones: no fair ratio
-            ratio = "-" if causal else "%.2fx" % (best / ja["seconds"]) if ja and best else "-"
-            print("%-8d %6d %-7s | %-18s | %-18s | %-18s | %s" %
-                  (bh, s, "causal" if causal else "none", cells[0], cells[1], cells[2], ratio))
+            ratio = "-" if causal else "%.2fx" % (best[0] / ja["seconds"]) if ja and best else "-"
+            print("%-5d %6d %-6s | %-18s | %s | %s" %
+                  (bh, s, "causal" if causal else "none", first, " | ".join("%-18s" % c for c in cells), ratio))
+        print("SDXL, f16, head dim 64, non-causal (no aiter kernel for head dim 64; target 60%)")
+        print("%-5s %6s %-6s | %s | %s" % ("B*H", "S", "mask", " | ".join("%-18s" % ("wavecc %dx%d" % t)
+                                                                         for t in TILINGS64), "utilisation (fastest)"))
+        for bh, s in (SDXL if not quick else SDXL[:1]):
+            cells, best = ours_cells(wavecc, ours(tmp, False, "f16"), bh, s, 64, TILINGS64)
+            print("%-5d %6d %-6s | %s | %s" % (bh, s, "none", " | ".join("%-18s" % c for c in cells),
+                                              "%.1f%%" % (100 * best[1]) if best else "-"))
     return 0
 
 

@@ -55,6 +55,7 @@ static void link_code_object(Compile *c);
 	X(coalesce_copies, coalesce_copies(c->mf), 1, true) \
 	X(order_instructions, compile_order(c), 1, true) \
 	X(allocate_registers, allocate_registers(c), 1, true) \
+	X(raise_priorities, raise_priorities(c->mf, c->plan.raised, c->plan.nraised), 1, true) \
 	X(insert_waitcnt, insert_waitcnt(c->mf), 2, true) \
 	X(resolve_hazards, resolve_hazards(c->mf), 3, true) \
 	X(relax_branches, relax(c), 3, true) \

@@ -118,7 +118,7 @@ PREFIXES = {
     'interp': r'interp_|it_|run_',
     'passes/graph': r'analysis_|analyze_|subst_|index_|eliminate_dead_ops$|bound_masked_loops$',
     'passes/plan': r'plan_',
-    'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|relax_branches$|hoist_invariants$|eliminate_redundant$|hazard_|hz_|sched_',
+    'passes/machine': r'insert_waitcnt$|check_waitcnt$|resolve_hazards$|check_hazards$|relax_branches$|hoist_invariants$|eliminate_redundant$|raise_priorities$|hazard_|hz_|sched_',
     'isel': r'select_instructions$|isel_',
     'regalloc': r'regalloc_|regassign_|spill_|coalesce_copies$',
     'asm': r'asm_|emit_|llvm_mc_',

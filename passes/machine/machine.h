@@ -12,6 +12,12 @@
 
 #include "../../ir/mir.h"
 
+/* ---- priority.c ---- */
+/* s_setprio 1 before the first and s_setprio 0 after the last MFMA noted
+ * with one of names[0, n) (graph op names: the plan's raised MMAs) in each
+ * single-block loop (after register allocation); the loops changed. */
+int raise_priorities(MFunc *f, const char *const *names, int n);
+
 /* ---- sched.c ---- */
 /* The list scheduler (before register allocation): reorders instructions
  * inside each block's regions between fences, keeping every dependence. */

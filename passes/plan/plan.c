@@ -46,7 +46,8 @@
  *      loop (PLAN_READ_HOISTED);
  *   4. the LDS of the whole kernel (lds_place.c): where each tile lies,
  *      the buffers each pipelined loop's tiles get (four_stage gives way
- *      to prefetch where two do not fit) and each region's layout.
+ *      to prefetch where two do not fit) and each region's layout;
+ *   5. the MMAs whose MFMAs run at raised wave priority (pingpong.c).
  * plan_lighten makes the driver's lighter plans (allocate_registers): a
  * function from plan to plan, whose LDS is placed again. */
 #include <string.h>
@@ -424,6 +425,7 @@ Plan plan_loops(Analysis *c)
 	fuse_bitcast_reads(&w, k->body);
 	plan_fold_masks(c, k->body, p.konst);
 	walk_region(&w, k->body);
+	plan_pingpong(c, &p, k->body);
 	if (!c->failed)
 		plan_finish(c, &p);
 	return p;
@@ -480,6 +482,18 @@ bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 			if (p->loop[i].pipe == PIPE_FOUR_STAGE)
 				p->loop[i].pipe = PIPE_PREFETCH;
 		}
+	} else if (p->light < LIGHT_UNPIPED && pf && (machine_hoisted || got->hoisted_reads)) {
+		/* the prefetch's carried registers go first, the hoisted reads
+		 * (a few registers, no reload a trip) stay: attention's Q tile */
+		p->light = LIGHT_UNPIPED;
+		p->schedule = SCHED_NONE;
+		for (int i = 0; i < p->nloops; i++) {
+			LoopPlan *lp = &p->loop[i];
+			lp->pipe = PIPE_NONE;
+			lp->peel = lp->peel_unpiped && p->split;
+		}
+		for (int i = 0; i < p->nops; i++)
+			p->read[i] &= (uint8_t)~PLAN_READ_PREFETCHED;
 	} else if (p->light != LIGHT_PLAIN && (pf || machine_hoisted || got->hoisted_reads)) {
 		p->light = LIGHT_PLAIN;
 		p->licm = false;

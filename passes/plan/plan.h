@@ -32,9 +32,16 @@ enum {
 
 /* The lighter-form steps taken (plan_lighten), in the order they are
  * tried: no loop split (UNPEELED), four_stage as prefetch with two LDS
- * buffers (TWO_BUFFERS), one buffer (ONE_BUFFER), no pipelining and no
- * hoisting (PLAIN). */
-typedef enum PlanLight { LIGHT_NONE, LIGHT_UNPEELED, LIGHT_TWO_BUFFERS, LIGHT_ONE_BUFFER, LIGHT_PLAIN } PlanLight;
+ * buffers (TWO_BUFFERS), one buffer (ONE_BUFFER), no pipelining but the
+ * hoisting kept (UNPIPED), no pipelining and no hoisting (PLAIN). */
+typedef enum PlanLight {
+	LIGHT_NONE,
+	LIGHT_UNPEELED,
+	LIGHT_TWO_BUFFERS,
+	LIGHT_ONE_BUFFER,
+	LIGHT_UNPIPED,
+	LIGHT_PLAIN
+} PlanLight;
 
 typedef struct LoopPlan {
 	const Op *op;        /* the iterate */
@@ -126,7 +133,14 @@ typedef struct Plan {
 	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
 	PlanLight light;     /* the lighter-form steps taken so far */
 	PlanSummary sum;     /* what it asks for, counted */
+	const char **raised; /* the MMAs whose MFMAs run at raised wave priority (pingpong.c), by name (isel's notes) */
+	int nraised;
 } Plan;
+
+/* ---- pingpong.c ---- */
+/* Plan.raised: the MMAs of each loop body whose lhs or rhs the body computes
+ * from another of its MMAs (attention's P·V after Q·Kᵀ). */
+void plan_pingpong(Analysis *c, Plan *p, const Region *body);
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:

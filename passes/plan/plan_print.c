@@ -15,7 +15,7 @@
  *     lds: 4608 B, 0 regions swizzled */
 #include "plan.h"
 
-static const char *const light_name[] = {"none", "unpeeled", "two_buffers", "one_buffer", "plain"};
+static const char *const light_name[] = {"none", "unpeeled", "two_buffers", "one_buffer", "unpiped", "plain"};
 static const char *const pipe_name[] = {"none", "prefetch", "four_stage"};
 
 static const char *op_label(const Op *op)
