@@ -194,19 +194,19 @@ static int run_zeroed(const LaunchDesc *d, const void *code, size_t len, const R
 }
 
 /* The L2 model needs to know which of the first workgroup's lines its
- * neighbours along y and z (and x, when the sample has one workgroup)
+ * neighbours along x, y and z (the next, or the previous at the edge)
  * share: each neighbour the sample does not hold runs as a probe, its
  * first PROBE_INSTS wave instructions recorded (a prefix tells the
  * classes; a probe that fails or stops early still says what it saw). */
 enum { PROBE_INSTS = 200000 };
 static void probe_neighbours(const LaunchDesc *d, const void *code, size_t len, const Profile *pr, TmRecorder *rec,
-	uint64_t sample, uint32_t nwaves)
+	uint32_t nwaves)
 {
-	uint64_t stride[3] = {1, pr->grid[0], (uint64_t)pr->grid[0] * pr->grid[1]};
 	for (int dim = 0; dim < 3; dim++) {
-		if (pr->grid[dim] < 2 || stride[dim] < sample)
+		uint64_t wg;
+		if (!tm_recorder_probe_wanted(rec, dim, &wg))
 			continue;
-		TmRecorder *probe = tm_probe_new(pr->arch, stride[dim], nwaves);
+		TmRecorder *probe = tm_probe_new(pr->arch, wg, nwaves);
 		RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(probe), .max_instructions = PROBE_INSTS,
 				 .policy = {.waves = EMU_WAVES_BARRIER}};
 		Buf msg = {0};
@@ -255,7 +255,12 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	uint64_t share = tm_sample_size(pr->gpu, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
 	if (sample > share)
 		sample = share; /* more would put other CUs' workgroups on this one */
-	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
+	/* the sample spread over the grid (tm_sample_ids): work that varies
+	 * across it is sampled over its range */
+	uint64_t *ids = xcalloc(sample + 1, sizeof *ids);
+	sample = tm_sample_ids(pr->grid, sample, ids);
+	TmRecorder *rec = tm_recorder_new_ids(pr->arch, ids, sample, nwaves);
+	free(ids);
 	tm_recorder_grid(rec, pr->grid[0], pr->grid[1], pr->grid[2]);
 	pr->footprint = 0;
 	for (size_t i = 0; i < d->nargs; i++)
@@ -267,7 +272,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	int lr = run_zeroed(d, code, len, &ro, &msg);
 	if (lr == 0)
-		probe_neighbours(d, code, len, pr, rec, sample, nwaves);
+		probe_neighbours(d, code, len, pr, rec, nwaves);
 	int rc = 0;
 	if (lr != 0) {
 		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */

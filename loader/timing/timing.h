@@ -162,6 +162,9 @@ typedef struct TmRecorder TmRecorder;
 /* Record the workgroups [wg_first, wg_first + wg_count) of a launch whose
  * workgroups have `nwaves` waves. */
 TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, uint32_t nwaves);
+/* Record the workgroups whose linear ids are ids[0..n), ascending (a
+ * sample spread over the grid: tm_sample_ids). */
+TmRecorder *tm_recorder_new_ids(EmuArch arch, const uint64_t *ids, uint64_t n, uint32_t nwaves);
 const EmuHook *tm_recorder_hook(TmRecorder *r);
 void tm_recorder_free(TmRecorder *r);
 /* The launch's grid in workgroups (x, y, z): what the L2 and Infinity
@@ -175,6 +178,11 @@ void tm_recorder_grid(TmRecorder *r, uint32_t gx, uint32_t gy, uint32_t gz);
  * serves when it holds the neighbour); the sample takes ownership. */
 TmRecorder *tm_probe_new(EmuArch arch, uint64_t wg, uint32_t nwaves);
 void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe);
+/* Whether the classes need a probe along dim: the sample's first
+ * workgroup's neighbour along it (the next one, the previous one at the
+ * grid's edge) is *wg and the sample does not hold it. Set the grid
+ * first. */
+bool tm_recorder_probe_wanted(const TmRecorder *r, int dim, uint64_t *wg);
 /* The global lines the sample's first workgroup loads, by the grid dims they depend
  * on: frac[c] for c a bit set of dims (1 x, 2 y, 4 z) is the share of its
  * lines its neighbours along exactly those dims do not touch; known[d]
@@ -318,6 +326,10 @@ typedef struct TmEstimate {
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */
 uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ);
+/* Which n workgroups of the grid (x, y, z) to simulate, spread over each
+ * dim (stratified; all of them when n covers the grid) into ids,
+ * ascending; returns how many (min(n, grid)). */
+uint64_t tm_sample_ids(const uint32_t grid[3], uint64_t n, uint64_t *ids);
 /* Scale a CU simulation of `sample` workgroups, run with configuration c,
  * to the grid. */
 void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
