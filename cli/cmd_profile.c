@@ -572,13 +572,23 @@ static int by_pc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The f16 matrix peak at the boost clock, FLOP/s. */
-static double chip_peak_f16(const Profile *pr)
+/* The matrix peak at the boost clock, FLOP/s, of the kernel's MFMA data
+ * types, each against its own (tm_cu_mfma_peak: an int8 GEMM against the
+ * i8 peak, twice the f16 one on CDNA3), weighted by their busy cycles;
+ * without MFMAs the f16 peak. Per CU and clock these are AMD's data
+ * sheets' dense peaks (f16 1024 on CDNA2, 2048 on CDNA3, 4096 on CDNA4). */
+static double chip_peak(const Profile *pr)
 {
-	/* dense f16 FLOP per CU per clock: 1024 on CDNA2, 2048 on CDNA3, 4096 on
-	 * CDNA4 (AMD's data sheets' peaks over CUs and clock) */
-	return (pr->arch == EMU_GFX90A ? 1024.0 : pr->arch == EMU_GFX950 ? 4096.0 : 2048.0) * pr->p.cus *
-	       pr->p.clock_mhz * 1e6;
+	double per = tm_cu_mfma_peak(pr->arch, &pr->cu);
+	if (per <= 0)
+		per = tm_dtype_peak(pr->arch, TM_DT_F16);
+	return per * pr->p.cus * pr->p.clock_mhz * 1e6;
+}
+
+/* The peak's name: the data type, "mixed" for several. */
+static const char *peak_name(const Profile *pr)
+{
+	return pr->clk.dtype < 0 ? "f16" : pr->clk.mixed ? "mixed-type" : tm_dtype_name[pr->clk.dtype];
 }
 
 /* The useful FLOP/s (the graph's mma work; without a graph, the MFMAs'). */
@@ -859,8 +869,8 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	else if (pr->useful_flops > 0 || e->tflops > 0)
 		printf("%.1f TFLOP/s useful%s (the graph's mma ops: 2*M*N*K for a GEMM)", tf, band);
 	if (pr->useful_flops > 0 || e->tflops > 0)
-		printf(", %.1f%% of the %.0f TFLOP/s f16 matrix peak at the boost clock; ",
-		       100 * tf * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12);
+		printf(", %.1f%% of the %.0f TFLOP/s %s matrix peak at the boost clock; ",
+		       100 * tf * 1e12 / chip_peak(pr), chip_peak(pr) / 1e12, peak_name(pr));
 	if (padded(pr))
 		printf("%.1f TFLOP/s of MFMA work with the padded tiles%s; ", e->tflops, band);
 	printf("%.0f GB/s useful%s (every buffer once), %.0f GB/s HBM traffic%s\n", useful_gbps(pr), band, e->gbps_hbm,
@@ -990,6 +1000,8 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "caches", ca);
 	json_object_set_new(o, "tflops", json_real(useful_tflops(pr)));
 	json_object_set_new(o, "tflops_padded", json_real(e->tflops));
+	json_object_set_new(o, "peak_tflops", json_real(chip_peak(pr) / 1e12));
+	json_object_set_new(o, "peak_dtype", json_string(peak_name(pr)));
 	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
 		: "none: a launch descriptor has no graph, tflops is the MFMAs' work with padded tiles"));
 	if (pr->useful_flops >= 0)

@@ -69,9 +69,11 @@
 	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
 
-/* The data types of MFMA instructions, for the clock model. */
+/* The data types of MFMA instructions, for the clock model and each
+ * type's own matrix peak (xf32 and gfx950's fp6/fp4 formats run faster
+ * than f32 and fp8). */
 #define TM_DTYPES(X) X(TM_DT_F16, "f16") X(TM_DT_BF16, "bf16") X(TM_DT_FP8, "fp8") X(TM_DT_I8, "i8") \
-	X(TM_DT_F32, "f32") X(TM_DT_F64, "f64")
+	X(TM_DT_F32, "f32") X(TM_DT_F64, "f64") X(TM_DT_XF32, "xf32") X(TM_DT_FP4, "fp6/fp4")
 typedef enum {
 #define X(e, s) e,
 	TM_DTYPES(X)
@@ -269,8 +271,18 @@ void tm_cu_result_free(TmCuResult *res);
 void tm_recorder_traffic(const TmRecorder *r, double *unique_bytes_per_wg, double *requested_bytes_per_wg);
 /* The MFMA FLOPs of one MFMA row (2*M*N*K*blocks), 0 for other rows. */
 double tm_mfma_flops(int op);
-/* The data type of an MFMA row's sources (xf32 counts as f32). */
+/* The data type of an MFMA row's sources; an f8f6f4 row's from its
+ * operand formats (EmuEvent.mfma_fmt: fp6/fp4 when either is). */
 TmDtype tm_mfma_dtype(int op);
+TmDtype tm_mfma_dtype_fmt(int op, unsigned mfma_fmt);
+/* The matrix peak of a data type on arch, dense FLOP per clock per CU:
+ * its fastest MFMA row's FLOPs over its busy clocks (passes x
+ * mfma_pass_cycles) on each SIMD; 0 when the arch has no MFMA of it. */
+double tm_dtype_peak(EmuArch arch, TmDtype dt);
+/* The peak FLOP per clock per CU of the MFMA types the CU ran, weighted
+ * by their busy cycles (each type against its own peak); 0 without
+ * MFMAs. */
+double tm_cu_mfma_peak(EmuArch arch, const TmCuResult *cu);
 
 /* ---- source.c: the graph op of each instruction ---- */
 typedef struct TmSourceMap {

@@ -344,6 +344,37 @@ START_TEST(clock_falls_with_duty)
 }
 END_TEST
 
+/* Each MFMA data type's own matrix peak, dense FLOP per clock per CU, as
+ * AMD's data sheets give them over CUs and clock (MI250X GCD, MI300X,
+ * MI355X): an int8 GEMM is measured against the i8 peak, not f16's; a
+ * CU result's peak weights its types by their busy cycles. */
+START_TEST(dtype_peaks)
+{
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_F16), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_I8), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_F64), 256);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_FP8), 0);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_F16), 2048);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_BF16), 2048);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_FP8), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_I8), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_XF32), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_F32), 256);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_F16), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_FP8), 8192);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_I8), 8192);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_FP4), 16384);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_XF32), 0);
+	TmCuResult r = busy_cu(1, TM_DT_I8);
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 4096);
+	r.mfma_busy_dt[TM_DT_I8] = r.mfma_busy / 2;
+	r.mfma_busy_dt[TM_DT_F16] = r.mfma_busy / 2;
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 3072);
+	r = (TmCuResult){0};
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 0);
+}
+END_TEST
+
 /* The MFMA-only microkernel (8 independent 16x16x16 f16 MFMAs per
  * iteration, one wave per SIMD on every CU of an MI300X, 256 workgroups per
  * CU in turn: a kernel long enough, as AMD's max-achievable GEMMs are, that
@@ -606,6 +637,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, waits_charged_to_waitcnt_only);
 	tcase_add_test(tc, setprio_reorders);
 	tcase_add_test(tc, clock_falls_with_duty);
+	tcase_add_test(tc, dtype_peaks);
 	tcase_add_test(tc, mfma_only_at_the_modelled_clock);
 	tcase_add_test(tc, causal_like_sampled_across_the_grid);
 	tcase_add_test(tc, l2_per_xcd_round_robin);
