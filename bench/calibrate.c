@@ -249,6 +249,14 @@ static void run_row(Row *r, const char *hsa, bool fit)
 {
 	Buf text = {0}, msg = {0};
 	descriptor(r, hsa, &text);
+	const char *keep = getenv("CALIBRATE_DESC"); /* write the row's launch descriptor there (for wavecc profile) */
+	if (keep && *keep) {
+		FILE *f = fopen(keep, "w");
+		if (f) {
+			fwrite(text.data, 1, text.len, f);
+			fclose(f);
+		}
+	}
 	LaunchDesc d;
 	Diag diag;
 	diag_init(&diag);
