@@ -47,8 +47,8 @@
 	X(branch_taken_cycles, 16, 16, 16, "clk", "guessed: refetch after a taken branch") \
 	X(barrier_cycles, 16, 16, 16, "clk", "guessed: release of s_barrier after the last arrival") \
 	X(sleep_unit, 64, 64, 64, "clk", "CDNA3 ISA guide: s_sleep N waits about 64*N clocks") \
-	X(lds_banks, 32, 32, 32, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes") \
-	X(lds_bytes_per_clk, 128, 128, 128, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU") \
+	X(lds_banks, 32, 32, 64, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes; CDNA4 (gfx950): 64, as AMD's Composable Kernel docs (LDS and bank conflicts: 32 or 64 banks depending on the architecture) allow and aiter's gfx950 GEMMs imply (their ds_read_b128 tile reads are conflict-free with 64 banks, 4-way conflicted with 32)") \
+	X(lds_bytes_per_clk, 128, 128, 256, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU; gfx950: one 4-byte word per bank per clock over its 64 banks") \
 	X(lds_latency, 44, 40, 40, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 LDS 52 / 48 / 48 clk load-to-use, less the 8 the model's chase adds (pipe pass, s_waitcnt turn)") \
 	X(vmem_lanes_per_clk, 16, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
 	X(line_bytes, 128, 64, 128, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \

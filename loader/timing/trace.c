@@ -174,8 +174,8 @@ static unsigned lds_phase(const EmuEvent *ev, int off, unsigned banks, unsigned 
 	unsigned per_group = bpc / bytes ? bpc / bytes : 1, dwords = bytes / 4;
 	unsigned total = 0;
 	for (unsigned g0 = 0; g0 < 64; g0 += per_group) {
-		uint64_t seen[32][8]; /* distinct dwords per bank, capped */
-		unsigned cnt[32] = {0}, worst = 0;
+		uint64_t seen[64][8]; /* distinct dwords per bank, capped */
+		unsigned cnt[64] = {0}, worst = 0;
 		bool any = false;
 		for (unsigned l = g0; l < g0 + per_group && l < 64; l++) {
 			if (!((ev->amask >> l) & 1))
@@ -207,8 +207,8 @@ static unsigned lds_phase(const EmuEvent *ev, int off, unsigned banks, unsigned 
 static void lds_cost(const TmRecorder *r, const EmuEvent *ev, TEv *t)
 {
 	unsigned banks = (unsigned)r->p.lds_banks, bpc = (unsigned)r->p.lds_bytes_per_clk, ideal = 0, c;
-	if (banks > 32)
-		banks = 32;
+	if (banks > 64)
+		banks = 64;
 	if (!ev->amask) { /* cross-lane (swizzle, permute): no bank traffic modelled */
 		t->lds_cycles = t->lds_ideal = 2;
 		return;
