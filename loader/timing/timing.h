@@ -288,6 +288,7 @@ double tm_cu_mfma_peak(EmuArch arch, const TmCuResult *cu);
 typedef struct TmSourceMap {
 	size_t n;
 	uint64_t *offset;  /* byte offset from the kernel's entry, ascending */
+	size_t *line_end;  /* where the instruction's line ends in the text (its '\n' or the end) */
 	const char **op;   /* the graph op (interned), or NULL before the first op comment */
 } TmSourceMap;
 /* Pair the instructions of `kernel` in the compiler's assembly text with
@@ -296,6 +297,9 @@ typedef struct TmSourceMap {
  * line up (then nothing is attributed). */
 int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char *text, size_t text_len,
 	const char *kernel, TmSourceMap *m);
+/* The text with "  // +0xOFFS" after each instruction m pairs (a new
+ * string of *len bytes, NUL-terminated; the caller frees it). */
+char *tm_source_offsets(const char *text, size_t text_len, const TmSourceMap *m, size_t *len);
 /* The op of the instruction at `offset`, or NULL. */
 const char *tm_source_op(const TmSourceMap *m, uint64_t offset);
 void tm_source_map_free(TmSourceMap *m);

@@ -465,9 +465,30 @@ START_TEST(loops_and_ops_named)
 		total += (uint64_t)num(json_array_get(insts, i), "issued");
 	ck_assert(mma);
 	ck_assert_uint_eq(issued, total);
-	json_decref(m);
 	profile_prints("examples/gemm_16x16x16.json", "loop repeat (iterate) +0x");
 	profile_prints("examples/gemm_16x16x16.json", "by graph op (stall cycles");
+	/* compile -S --offsets: every instruction the profile lists is on a line
+	 * of the assembly with its offset, the same mnemonic (the profile's
+	 * text is the disassembler's: an _e32/_e64 suffix aside) */
+	CmdResult r = test_wavecc("compile -S --offsets examples/gemm_16x16x16.json -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_null(strstr(r.err, "warning"));
+	for (size_t i = 0; i < json_array_size(insts); i++) {
+		json_t *x = json_array_get(insts, i);
+		const char *text = json_string_value(json_object_get(x, "text"));
+		char want[64];
+		snprintf(want, sizeof want, "  // +0x%04llx\n", (unsigned long long)num(x, "offset"));
+		const char *at = strstr(r.out, want);
+		ck_assert_msg(at, "no '%s' (%s) in compile -S --offsets", want, text);
+		while (at > r.out && at[-1] != '\n')
+			at--;
+		at += strspn(at, " \t");
+		size_t n = strcspn(at, " \n"), m = strcspn(text, " ");
+		ck_assert_msg(strncmp(at, text, n) == 0 && (m == n || text[n] == '_'), "+0x%04llx: '%.*s' in the assembly, '%s' profiled",
+			(unsigned long long)num(x, "offset"), (int)n, at, text);
+	}
+	cmd_result_free(&r);
+	json_decref(m);
 }
 END_TEST
 
