@@ -50,6 +50,7 @@ typedef struct {
 	bool sched_given;
 	bool sensitivity; /* --sensitivity: each guessed parameter at x0.5 and x1.5 */
 	Vec(const char *) sweeps; /* --sweep SYM=V1,V2,... (kernel graphs) */
+	Vec(const char *) paths;  /* every input file; more than one: ranked (profile_many) */
 } ProfArgs;
 
 /* One guessed parameter's effect on the headline figures (--sensitivity). */
@@ -140,7 +141,7 @@ static const char *arch_name(EmuArch a) { return a == EMU_GFX90A ? "gfx90a" : a 
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
+	fprintf(f, "usage: wavecc profile FILE.json... [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
 		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--sensitivity]\n"
 		   "                      [--sweep SYM=V1,V2,...]...\n"
 		   "                      [--version] [-h]\n"
@@ -149,7 +150,8 @@ static void usage(FILE *f)
 		   "  emulator, a cycle model of one compute unit replays them (docs/cycle-model.md), the\n"
 		   "  result is scaled to the grid at the clock the GPU would run the kernel at. A model,\n"
 		   "  not a measurement: its limits are printed with the figures.\n"
-		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
+		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does);\n"
+		   "  several files are each profiled alone and ranked, one line each, fastest first.\n"
 		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
 		   "  --mcpu CPU      kernel graphs: gfx942 (default), gfx950 or gfx90a\n"
 		   "  --gpu NAME      MI300X (the gfx942 default), MI308X, MI325X (gfx942), MI355X (gfx950)\n"
@@ -1107,6 +1109,9 @@ static int by_time(const void *x, const void *y)
 	return a->ms < b->ms ? -1 : a->ms > b->ms;
 }
 
+static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const char *what, const char *of,
+	const char *col);
+
 static int profile_sweep(const ProfArgs *a)
 {
 	int nsw = (int)a->sweeps.len, idx[16] = {0}, nval[16];
@@ -1167,12 +1172,23 @@ static int profile_sweep(const ProfArgs *a)
 			idx[s] = 0;
 		}
 	}
+	print_ranked(a, rows, total, "variants of", a->path, "defines");
+	free(rows);
+	return failed ? 1 : 0;
+}
+
+/* Ranked rows (--sweep's variants, several files), fastest first: a table,
+ * or with --json an array. `what`/`of` head the table, `col` names the
+ * rows' label column ("defines" or "file"). */
+static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const char *what, const char *of,
+	const char *col)
+{
 	qsort(rows, total, sizeof *rows, by_time);
 	if (a->json) {
 		json_t *arr = json_array();
 		for (size_t v = 0; v < total; v++) {
 			json_t *o = json_object();
-			json_object_set_new(o, "defines", json_string(rows[v].defs));
+			json_object_set_new(o, col, json_string(rows[v].defs));
 			json_object_set_new(o, "ok", json_boolean(rows[v].ok));
 			if (rows[v].ok) {
 				json_object_set_new(o, "ms", json_real(rows[v].ms));
@@ -1189,12 +1205,12 @@ static int profile_sweep(const ProfArgs *a)
 	} else {
 		double med, worst;
 		if (tm_band(graph_arch(a), &med, &worst))
-			printf("%zu variants of %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
-			       "±%.0f%%):\n", total, a->path, 100 * med, 100 * worst);
+			printf("%zu %s %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
+			       "±%.0f%%):\n", total, what, of, 100 * med, 100 * worst);
 		else
-			printf("%zu variants of %s, fastest first (model, not a measurement; error band unknown on this "
-			       "target):\n", total, a->path);
-		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", "defines", "bound by");
+			printf("%zu %s %s, fastest first (model, not a measurement; error band unknown on this "
+			       "target):\n", total, what, of);
+		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", col, "bound by");
 		for (size_t v = 0; v < total; v++) {
 			if (rows[v].ok)
 				printf("  %4zu  %10.4f  %6.1f%%  %8.1f  %-40s %s\n", v + 1, rows[v].ms, 100 * rows[v].util,
@@ -1203,6 +1219,39 @@ static int profile_sweep(const ProfArgs *a)
 				printf("  %4s  %10s  %7s  %8s  %-40s\n", "-", "FAILED", "", "", rows[v].defs);
 		}
 	}
+}
+
+/* Several input files: each profiled as alone (a kernel graph compiled
+ * with the -D and compile options, a launch descriptor run), one ranked
+ * line each, fastest first; a file that fails is listed FAILED after the
+ * others (its errors on stderr) and the command exits 1. */
+static int profile_many(const ProfArgs *a)
+{
+	size_t total = a->paths.len;
+	SweepRow *rows = xcalloc(total, sizeof *rows);
+	int failed = 0;
+	for (size_t v = 0; v < total; v++) {
+		ProfArgs b = *a;
+		b.path = a->paths.data[v];
+		SweepRow *r = &rows[v];
+		snprintf(r->defs, sizeof r->defs, "%s", b.path);
+		char fmt[64];
+		bool graph = strcmp(input_format(b.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
+		Profile pr;
+		memset(&pr, 0, sizeof pr);
+		pr.useful_flops = -1;
+		r->ok = (graph ? profile_graph(&b, &pr) : profile_descriptor(&b, &pr)) == 0;
+		if (r->ok) {
+			r->ms = pr.est.seconds * 1e3;
+			r->util = pr.est.matrix_util;
+			r->tflops = useful_tflops(&pr);
+			verdict(&pr, r->bound, sizeof r->bound);
+		} else {
+			failed++;
+		}
+		profile_free(&pr);
+	}
+	print_ranked(a, rows, total, "kernels", "(one file each)", "file");
 	free(rows);
 	return failed ? 1 : 0;
 }
@@ -1257,6 +1306,7 @@ int cmd_profile(int argc, char **argv)
 		} else if (strcmp(argv[i], "--params") == 0) {
 			tm_params_print(stdout);
 			vec_free(&a.defs);
+			vec_free(&a.paths);
 			return 0;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			verbose = true;
@@ -1264,18 +1314,30 @@ int cmd_profile(int argc, char **argv)
 			a.sched_given = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			usage_err("profile: unknown option '%s'", argv[i]);
-		} else if (!a.path) {
-			a.path = argv[i];
 		} else {
-			usage_err("profile: more than one input file ('%s' and '%s')", a.path, argv[i]);
+			if (!a.path)
+				a.path = argv[i];
+			vec_push(&a.paths, argv[i]);
 		}
 	}
 	if (opt_version_only(verbose, a.path)) {
 		vec_free(&a.defs);
+		vec_free(&a.paths);
 		return 0;
 	}
 	if (!a.path)
 		usage_err("profile: no input file");
+	if (a.paths.len > 1) {
+		if (a.sweeps.len || a.sensitivity || a.asm_listing)
+			usage_err("profile: several files are ranked: --sweep, --sensitivity and --asm apply to one kernel");
+		if (a.mcpu || a.sched_given)
+			usage_err("profile: several files: --mcpu and compile options apply to one kernel graph");
+		rc = profile_many(&a);
+		vec_free(&a.paths);
+		vec_free(&a.defs);
+		return rc;
+	}
+	vec_free(&a.paths);
 	char fmt[64];
 	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)

@@ -492,6 +492,43 @@ START_TEST(loops_and_ops_named)
 }
 END_TEST
 
+/* Several files at once: each profiled alone, one line each, fastest
+ * first (as --sweep ranks), the JSON an array with each one's file; a file
+ * that fails is listed FAILED last and the command exits 1. */
+START_TEST(several_files_ranked)
+{
+	const char *files = "examples/gemm_global.json examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=512";
+	CmdResult r = test_wavecc("profile %s", files);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	const char *lds = strstr(r.out, "examples/gemm_16x16x16.json"), *glob = strstr(r.out, "examples/gemm_global.json");
+	ck_assert_msg(lds && glob && lds < glob, "the LDS GEMM does not rank before the global one:\n%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "2 kernels (one file each), fastest first"));
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s --json", files);
+	ck_assert_int_eq(r.status, 0);
+	json_error_t je;
+	json_t *doc = json_loads(r.out, 0, &je);
+	ck_assert_msg(json_is_array(doc) && json_array_size(doc) == 2, "%s", r.out);
+	double prev = 0;
+	for (size_t i = 0; i < 2; i++) {
+		json_t *o = json_array_get(doc, i);
+		ck_assert(json_is_true(json_object_get(o, "ok")));
+		ck_assert_ptr_nonnull(json_string_value(json_object_get(o, "file")));
+		ck_assert(num(o, "ms") >= prev);
+		prev = num(o, "ms");
+	}
+	json_decref(doc);
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/copy.json /nonexistent.json -D M=256 -D N=256");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.out, "FAILED"));
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/copy.json examples/copy.json --sensitivity");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* Every time and rate carries the calibration's error band (gfx942: the
  * table's; gfx90a: none measured), and the time includes the launch. */
 START_TEST(error_band_and_launch)
@@ -557,6 +594,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, verdict_and_grid_fill);
 	tcase_add_test(tc, sweep_ranked);
 	tcase_add_test(tc, loops_and_ops_named);
+	tcase_add_test(tc, several_files_ranked);
 	tcase_add_test(tc, error_band_and_launch);
 	tcase_add_test(tc, caches_of_a_gemm_and_a_copy);
 	suite_add_tcase(s, tc);
