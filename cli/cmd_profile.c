@@ -650,12 +650,15 @@ static void grid_fill(const Profile *pr, char *buf, size_t len)
 {
 	double cus = pr->p.cus, occ = pr->occ.wgs_per_cu ? pr->occ.wgs_per_cu : 1, slots = cus * occ;
 	double wgs = (double)pr->est.grid_wgs, rounds = wgs / slots, whole = ceil(rounds);
-	snprintf(buf, len, "%llu workgroups on %.0f CUs at %.0f per CU: %.2f round%s, %.0f%% of the slots filled",
+	int n = snprintf(buf, len, "%llu workgroups on %.0f CUs at %.0f per CU: %.2f round%s, %.0f%% of the slots filled",
 		(unsigned long long)pr->est.grid_wgs, cus, occ, rounds, rounds == 1 ? "" : "s",
 		whole > 0 ? 100 * wgs / (whole * slots) : 0);
+	if (wgs < cus && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %.0f of the %.0f CUs get no workgroup", cus - wgs, cus);
 }
 
-/* What bounds the kernel, by the first test that holds: the matrix core
+/* What bounds the kernel, by the first test that holds: a grid that
+ * leaves more than half of the CUs without a workgroup; the matrix core
  * busy at least 85% of the time; an issue class taking 80% of the SIMDs'
  * turns; HBM, the Infinity Cache, L2 or LDS moving at least 85% of the
  * bytes per clock the CU gets; a grid that fills half of the slots or less; else waiting, named
@@ -664,6 +667,11 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 {
 	const TmCuResult *cu = &pr->cu;
 	double cyc = cu->cycles ? (double)cu->cycles : 1, turns = pr->p.simds * cyc / pr->p.issue_period;
+	if ((double)pr->est.grid_wgs <= 0.5 * pr->p.cus) {
+		snprintf(buf, len, "grid fill (%llu workgroups: %.0f of the %.0f CUs idle)",
+			(unsigned long long)pr->est.grid_wgs, pr->p.cus - (double)pr->est.grid_wgs, pr->p.cus);
+		return buf;
+	}
 	if (pr->est.matrix_util >= 0.85) {
 		snprintf(buf, len, "matrix core (busy %.1f%%)", 100 * pr->est.matrix_util);
 		return buf;

@@ -297,6 +297,12 @@ START_TEST(verdict_and_grid_fill)
 	ck_assert_msg(b && *b, "no bound_by");
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(m, "grid_fill")), "1024 workgroups on 304 CUs"));
 	json_decref(m);
+	/* 16 workgroups leave 288 of 304 CUs idle: said plainly, and that bounds it */
+	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=1024",
+		"grid: 16 workgroups on 304 CUs at 8 per CU: 0.01 rounds, 1% of the slots filled; 288 of the 304 CUs get no "
+		"workgroup");
+	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=1024",
+		"bound by: grid fill (16 workgroups: 288 of the 304 CUs idle)");
 }
 END_TEST
 
