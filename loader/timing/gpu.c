@@ -127,7 +127,8 @@ uint64_t tm_sample_ids(const uint32_t grid[3], uint64_t n, uint64_t *ids)
  * misses are the union of its workgroups' lines when that fits in its L2,
  * else the sum of each round's union (concurrent workgroups share, earlier
  * rounds are evicted); the Infinity Cache misses are the grid's union when
- * it fits in the MALL (at most the kernel's buffers), else every L2 miss. */
+ * it fits in the MALL (at most the kernel's buffers), else that union and
+ * of the L2 misses beyond it the share (union - MALL) / union. */
 
 /* Distinct projections onto the dims of class c of the workgroups first,
  * first + step, ... (count of them), each wg id below nwg. */
@@ -183,11 +184,13 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	for (int k = 0; k < 8; k++)
 		grid += frac[k] * (k & 1 ? gr[0] : 1) * (k & 2 ? gr[1] : 1) * (k & 4 ? gr[2] : 1);
 	grid *= wg_bytes;
-	double hbm;
-	if (p->mall_mib > 0 && grid <= p->mall_mib * 1048576.0)
-		hbm = footprint > 0 ? fmin(grid, footprint) : grid;
-	else
+	double hbm, once = footprint > 0 ? fmin(grid, footprint) : grid;
+	if (p->mall_mib <= 0)
 		hbm = m2;
+	else if (grid <= p->mall_mib * 1048576.0)
+		hbm = once;
+	else /* the union once, and of the L2s' re-reads the share the MALL cannot hold (guessed: capacity over union) */
+		hbm = once + fmax(0, m2 - once) * (1 - p->mall_mib * 1048576.0 / grid);
 	m2 = fmax(m2, hbm);
 	c->first_touch_bytes = q;
 	c->l2_miss_bytes = m2;

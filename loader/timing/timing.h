@@ -64,7 +64,7 @@
 	X(mall_latency, 450, 0, 436, "clk", "load-to-use latency of an L2 miss that hits the Infinity Cache (MALL), less the 8 the model's chase adds: MI300X about 218 ns (Chips and Cheese, Testing AMD's Giant MI300X, chipsandcheese.com/p/testing-amds-giant-mi300x) = 458 clk at 2.1 GHz; MI350P p50 L3 444 clk (MT4G); CDNA2 has no MALL") \
 	X(mall_mib, 256, 0, 256, "MiB", "Infinity Cache (MALL) capacity, memory-side, shared by every XCD: 256 MB on MI300X, MI325X and MI355X (ROCm GPU specifications, rocm.docs.amd.com reference/gpu-specs; AMD CDNA 3 white paper); CDNA2 has none") \
 	X(mall_gbps, 11900, 0, 13085, "GB/s", "Infinity Cache read bandwidth of the whole chip: MI300X 11.9 TB/s measured (Chips and Cheese, Testing AMD's Giant MI300X; the CDNA 3 white paper's peak is 17.2 TB/s); CDNA4: MT4G's MI350P L3 read 12186.5 GiB/s, guessed for MI355X (whose 8 XCDs may draw more); CDNA2 has none") \
-	X(launch_us, 1.6, 1.6, 4.8, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(launch_us, 1.6, 1.6, 6.1, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
 	X(scache_lines, 256, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
 	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
@@ -98,9 +98,9 @@ extern const char *const tm_dtype_name[TM_NDTYPES];
 		"80 CUs: ROCm/mori pull request 514 (an AMD reviewer: MI308X is 80 CU) and aiter's gfx942 tuned-GEMM tables with cu_num 80; 4 XCDs in SPX mode: rocprofiler-compute src/utils/mi_gpu_spec.yaml (mi308x num_xcds spx 4), so 20 CUs per L2; guessed (no MI308X data sheet found): boost clock, HBM, LDS, L2 and full-duty clocks as MI300X's") \
 	X("MI325X", EMU_GFX942, 304, 38, 2100, 6000, 64, 4, 1354, 1447, 1464, NULL, \
 		"CUs, CUs per XCD, LDS, L2 per XCD: ROCm GPU specifications; HBM 6 TB/s: AMD's MI325X product page (as Vultr's ROCm docs, Hardware Requirements, quote it); boost clock: its 1307.4 TFLOP/s dense f16 peak = 304 CUs x 2048 FLOP/clk x 2.1 GHz; full-duty clocks: the ROCm blog Measuring Max-Achievable FLOPs Part 2, Table 1 (median clocks at 794, 843 and 1519 TFLOP/s)") \
-	X("MI355X", EMU_GFX950, 256, 32, 2400, 8000, 160, 4, 2400, 2400, 2400, \
-		"none published for MI355X, so the boost clock", \
-		"CUs (256 in 8 XCDs), LDS 160 KiB per CU, L2 4 MiB per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); 2400 MHz peak engine clock and 8 TB/s HBM3E: AMD's MI355X product page; full-duty clocks: no published median clock under GEMM was found, so the boost clock") \
+	X("MI355X", EMU_GFX950, 256, 32, 2400, 8000, 160, 4, 1570, 1570, 1570, \
+		"fitted: none published for MI355X; make bench-calibrate --fit's MI355X bf16 rows chose 1570 MHz (with launch_us), fp8 taken the same (guessed)", \
+		"CUs (256 in 8 XCDs), LDS 160 KiB per CU, L2 4 MiB per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); 2400 MHz peak engine clock and 8 TB/s HBM3E: AMD's MI355X product page; full-duty clocks: no published median clock under GEMM was found, so fitted to aiter's measured MI355X GEMMs (the fit set of bench/calibration/aiter_gemms.csv)") \
 	X("MI250X", EMU_GFX90A, 110, 110, 1700, 1600, 64, 8, 1700, 1700, 1700, \
 		"none published for MI250X, so the boost clock", \
 		"one GCD of two: 110 CUs, one 8 MiB L2 per GCD, LDS 64 KiB: ROCm GPU specifications; 1700 MHz peak engine clock and 3.2 TB/s over two GCDs: MI250X data sheet (siliconcat.net's spec page: boost 1700 MHz, 3277 GB/s); full-duty clocks: no published median clock under GEMM was found, so the boost clock (the clock model changes nothing on MI250X)")
@@ -146,8 +146,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.089
-#define TM_BAND_WORST 0.215
+#define TM_BAND_MEDIAN 0.094
+#define TM_BAND_WORST 0.438
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);
