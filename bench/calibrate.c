@@ -249,6 +249,14 @@ static void run_row(Row *r, const char *hsa, bool fit)
 {
 	Buf text = {0}, msg = {0};
 	descriptor(r, hsa, &text);
+	const char *keep = getenv("CALIBRATE_DESC"); /* write the row's launch descriptor there (for wavecc profile) */
+	if (keep && *keep) {
+		FILE *f = fopen(keep, "w");
+		if (f) {
+			fwrite(text.data, 1, text.len, f);
+			fclose(f);
+		}
+	}
 	LaunchDesc d;
 	Diag diag;
 	diag_init(&diag);
@@ -286,18 +294,21 @@ static void run_row(Row *r, const char *hsa, bool fit)
 	TmOccupancy occ;
 	tm_occupancy(r->g, &kd, lds, 4, &occ);
 	uint64_t sample = tm_sample_size(r->g, nwg, occ.wgs_per_cu);
-	TmRecorder *rec = tm_recorder_new(r->g->arch, 0, sample, 4);
+	uint64_t *ids = xcalloc(sample + 1, sizeof *ids);
+	sample = tm_sample_ids(grid, sample, ids);
+	TmRecorder *rec = tm_recorder_new_ids(r->g->arch, ids, sample, 4);
+	free(ids);
 	tm_recorder_grid(rec, grid[0], grid[1], grid[2]);
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	if (run_zeroed(&d, code, len, &ro, &msg) != 0) {
 		const char *m = buf_cstr(&msg), *e = strstr(m, "error: ");
 		snprintf(r->why, sizeof r->why, "%.*s", (int)strcspn(e ? e + 7 : m, "\n[("), e ? e + 7 : m);
 	} else {
-		uint64_t stride[3] = {1, grid[0], (uint64_t)grid[0] * grid[1]};
 		for (int dim = 0; dim < 3; dim++) { /* as cli/cmd_profile.c's probe_neighbours */
-			if (grid[dim] < 2 || stride[dim] < sample)
+			uint64_t wg;
+			if (!tm_recorder_probe_wanted(rec, dim, &wg))
 				continue;
-			TmRecorder *p = tm_probe_new(r->g->arch, stride[dim], 4);
+			TmRecorder *p = tm_probe_new(r->g->arch, wg, 4);
 			RunOptions po = ro;
 			po.emu_hook = tm_recorder_hook(p);
 			po.max_instructions = 200000;

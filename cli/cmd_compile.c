@@ -33,6 +33,8 @@
 #include "../driver/stats.h"
 #include "../frontend/frontend.h"
 #include "../driver/driver.h"
+#include "../loader/codeobj/codeobj.h"
+#include "../loader/timing/timing.h"
 #include "cli.h"
 
 static void usage(FILE *out)
@@ -43,6 +45,8 @@ static void usage(FILE *out)
 		     "  -o OUT            output (default: K's base name + .hsaco, or .s with -S); '-' is\n"
 		     "                    stdout; a device or FIFO is written into (also -oOUT, -o=OUT)\n"
 		     "  -S                write the assembly instead of the code object\n"
+		     "  --offsets         with -S: each instruction's offset from the kernel's entry as a\n"
+		     "                    trailing comment (// +0x0123), as `wavecc profile` prints them\n"
 		     "  --launch FILE     write the launch descriptor to FILE (default without -S: beside a\n"
 		     "                    regular OUT, as OUT-without-.hsaco.launch.json; with -S, or when\n"
 		     "                    OUT is '-' or not a regular file: none unless given)\n"
@@ -110,13 +114,39 @@ static char *code_object_ref(const char *launch, const char *obj)
  * writes the assembly to `out`, else the code object; `launch` (may be
  * NULL) receives the descriptor. With -S and no --stats the pipeline stops
  * after the assembly (no llvm-mc run). */
+/* The assembly with each instruction's offset from the kernel's entry
+ * (--offsets: the offsets `wavecc profile` prints), from the linked code
+ * object through the profiler's source map (loader/timing/source.c); NULL
+ * when the two do not line up. */
+static char *asm_offsets(const Compile *c, size_t *len)
+{
+	CodeObject co;
+	Buf msg = {0};
+	int ok = codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", &co, &msg);
+	buf_free(&msg);
+	if (ok != 0)
+		return NULL;
+	char *r = NULL;
+	const CodeKernel *ck = co.nkernels == 1 ? &co.kernels[0] : NULL;
+	EmuArch arch = strcmp(co.mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(co.mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+	TmSourceMap map;
+	if (ck && ck->entry_vaddr >= co.base && ck->entry_vaddr - co.base < co.image_size &&
+		tm_source_map(arch, co.image + (ck->entry_vaddr - co.base), co.image_size - (ck->entry_vaddr - co.base),
+			c->asm_text.data, c->asm_text.len, ck->name, &map) == 0) {
+		r = tm_source_offsets(c->asm_text.data, c->asm_text.len, &map, len);
+		tm_source_map_free(&map);
+	}
+	codeobj_free(&co);
+	return r;
+}
+
 static int compile_files(Kernel *k, const char *out, bool asm_only, const char *launch, const CompileOptions *o,
-	Diag *d, StageTimes *st, double t0)
+	Diag *d, StageTimes *st, double t0, bool offsets)
 {
 	Compile c;
 	int rc = 1;
 	CompileOptions co = *o;
-	if (asm_only && !st)
+	if (asm_only && !st && !offsets)
 		co.stop_after = "emit_assembly";
 	compile_init(&c, k, &co, d);
 	if (compile_run(&c) != 0)
@@ -128,7 +158,13 @@ static int compile_files(Kernel *k, const char *out, bool asm_only, const char *
 	outputs_init(&set);
 	const char *failed = out;
 	const Buf *main_out = asm_only ? &c.asm_text : &c.code_object;
-	int w = outputs_add(&set, out, main_out->data, main_out->len, 0644);
+	size_t alen = 0;
+	char *annotated = asm_only && offsets ? asm_offsets(&c, &alen) : NULL;
+	if (asm_only && offsets && !annotated)
+		fprintf(stderr, "wavecc: warning: --offsets: the assembly and the code object do not line up; no offsets\n");
+	int w = annotated ? outputs_add(&set, out, annotated, alen, 0644)
+			  : outputs_add(&set, out, main_out->data, main_out->len, 0644);
+	free(annotated);
 	if (w == 0 && launch) {
 		failed = launch;
 		w = outputs_add(&set, launch, c.launch_json.data, c.launch_json.len, 0644);
@@ -171,7 +207,7 @@ static bool regular_or_new(const char *path)
 int cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *launch_opt = NULL, *mcpu = "gfx942", *llvm_mc = NULL, *v;
-	bool asm_only = false, stats = false, verbose = false;
+	bool asm_only = false, stats = false, verbose = false, offsets = false;
 	CompileOptions o = {0};
 	ManyOptions many = {0};
 	Vec(const char *) inputs = {0};
@@ -185,6 +221,8 @@ int cmd_compile(int argc, char **argv)
 			asm_only = true;
 		} else if (strcmp(a, "--stats") == 0) {
 			stats = true;
+		} else if (strcmp(a, "--offsets") == 0) {
+			offsets = true;
 		} else if (strcmp(a, "--dump-mir") == 0) {
 			o.dump = ~0u;
 		} else if (strcmp(a, "--dump-plan") == 0) {
@@ -311,7 +349,7 @@ int cmd_compile(int argc, char **argv)
 		o.llvm_mc = llvm_mc;
 		o.verbose = verbose;
 		o.dump_out = stderr;
-		rc = compile_files(k, out, asm_only, launch, &o, &d, stats ? &st : NULL, t0);
+		rc = compile_files(k, out, asm_only, launch, &o, &d, stats ? &st : NULL, t0, offsets);
 		kernel_free(k);
 	}
 	free(out_owned);

@@ -50,6 +50,7 @@ typedef struct {
 	bool sched_given;
 	bool sensitivity; /* --sensitivity: each guessed parameter at x0.5 and x1.5 */
 	Vec(const char *) sweeps; /* --sweep SYM=V1,V2,... (kernel graphs) */
+	Vec(const char *) paths;  /* every input file; more than one: ranked (profile_many) */
 } ProfArgs;
 
 /* One guessed parameter's effect on the headline figures (--sensitivity). */
@@ -140,7 +141,7 @@ static const char *arch_name(EmuArch a) { return a == EMU_GFX90A ? "gfx90a" : a 
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: wavecc profile FILE.json [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
+	fprintf(f, "usage: wavecc profile FILE.json... [-D NAME=VALUE]... [--mcpu CPU] [--gpu NAME] [--clock MHZ]\n"
 		   "                      [--sample N] [--top N] [--asm] [--json] [--params] [--sensitivity]\n"
 		   "                      [--sweep SYM=V1,V2,...]...\n"
 		   "                      [--version] [-h]\n"
@@ -149,7 +150,8 @@ static void usage(FILE *f)
 		   "  emulator, a cycle model of one compute unit replays them (docs/cycle-model.md), the\n"
 		   "  result is scaled to the grid at the clock the GPU would run the kernel at. A model,\n"
 		   "  not a measurement: its limits are printed with the figures.\n"
-		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does).\n"
+		   "  FILE.json is a launch descriptor or a kernel graph (compiled as `wavecc run` does);\n"
+		   "  several files are each profiled alone and ranked, one line each, fastest first.\n"
 		   "  -D NAME=VALUE   bind a symbol or a scalar argument (unbound scalars are 1)\n"
 		   "  --mcpu CPU      kernel graphs: gfx942 (default), gfx950 or gfx90a\n"
 		   "  --gpu NAME      MI300X (the gfx942 default), MI308X, MI325X (gfx942), MI355X (gfx950)\n"
@@ -194,19 +196,19 @@ static int run_zeroed(const LaunchDesc *d, const void *code, size_t len, const R
 }
 
 /* The L2 model needs to know which of the first workgroup's lines its
- * neighbours along y and z (and x, when the sample has one workgroup)
+ * neighbours along x, y and z (the next, or the previous at the edge)
  * share: each neighbour the sample does not hold runs as a probe, its
  * first PROBE_INSTS wave instructions recorded (a prefix tells the
  * classes; a probe that fails or stops early still says what it saw). */
 enum { PROBE_INSTS = 200000 };
 static void probe_neighbours(const LaunchDesc *d, const void *code, size_t len, const Profile *pr, TmRecorder *rec,
-	uint64_t sample, uint32_t nwaves)
+	uint32_t nwaves)
 {
-	uint64_t stride[3] = {1, pr->grid[0], (uint64_t)pr->grid[0] * pr->grid[1]};
 	for (int dim = 0; dim < 3; dim++) {
-		if (pr->grid[dim] < 2 || stride[dim] < sample)
+		uint64_t wg;
+		if (!tm_recorder_probe_wanted(rec, dim, &wg))
 			continue;
-		TmRecorder *probe = tm_probe_new(pr->arch, stride[dim], nwaves);
+		TmRecorder *probe = tm_probe_new(pr->arch, wg, nwaves);
 		RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(probe), .max_instructions = PROBE_INSTS,
 				 .policy = {.waves = EMU_WAVES_BARRIER}};
 		Buf msg = {0};
@@ -255,7 +257,12 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	uint64_t share = tm_sample_size(pr->gpu, nwg, UINT32_MAX / 4); /* the CU's share of the grid */
 	if (sample > share)
 		sample = share; /* more would put other CUs' workgroups on this one */
-	TmRecorder *rec = tm_recorder_new(pr->arch, 0, sample, nwaves);
+	/* the sample spread over the grid (tm_sample_ids): work that varies
+	 * across it is sampled over its range */
+	uint64_t *ids = xcalloc(sample + 1, sizeof *ids);
+	sample = tm_sample_ids(pr->grid, sample, ids);
+	TmRecorder *rec = tm_recorder_new_ids(pr->arch, ids, sample, nwaves);
+	free(ids);
 	tm_recorder_grid(rec, pr->grid[0], pr->grid[1], pr->grid[2]);
 	pr->footprint = 0;
 	for (size_t i = 0; i < d->nargs; i++)
@@ -267,7 +274,7 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	int lr = run_zeroed(d, code, len, &ro, &msg);
 	if (lr == 0)
-		probe_neighbours(d, code, len, pr, rec, sample, nwaves);
+		probe_neighbours(d, code, len, pr, rec, nwaves);
 	int rc = 0;
 	if (lr != 0) {
 		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */
@@ -567,13 +574,23 @@ static int by_pc(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The f16 matrix peak at the boost clock, FLOP/s. */
-static double chip_peak_f16(const Profile *pr)
+/* The matrix peak at the boost clock, FLOP/s, of the kernel's MFMA data
+ * types, each against its own (tm_cu_mfma_peak: an int8 GEMM against the
+ * i8 peak, twice the f16 one on CDNA3), weighted by their busy cycles;
+ * without MFMAs the f16 peak. Per CU and clock these are AMD's data
+ * sheets' dense peaks (f16 1024 on CDNA2, 2048 on CDNA3, 4096 on CDNA4). */
+static double chip_peak(const Profile *pr)
 {
-	/* dense f16 FLOP per CU per clock: 1024 on CDNA2, 2048 on CDNA3, 4096 on
-	 * CDNA4 (AMD's data sheets' peaks over CUs and clock) */
-	return (pr->arch == EMU_GFX90A ? 1024.0 : pr->arch == EMU_GFX950 ? 4096.0 : 2048.0) * pr->p.cus *
-	       pr->p.clock_mhz * 1e6;
+	double per = tm_cu_mfma_peak(pr->arch, &pr->cu);
+	if (per <= 0)
+		per = tm_dtype_peak(pr->arch, TM_DT_F16);
+	return per * pr->p.cus * pr->p.clock_mhz * 1e6;
+}
+
+/* The peak's name: the data type, "mixed" for several. */
+static const char *peak_name(const Profile *pr)
+{
+	return pr->clk.dtype < 0 ? "f16" : pr->clk.mixed ? "mixed-type" : tm_dtype_name[pr->clk.dtype];
 }
 
 /* The useful FLOP/s (the graph's mma work; without a graph, the MFMAs'). */
@@ -633,12 +650,15 @@ static void grid_fill(const Profile *pr, char *buf, size_t len)
 {
 	double cus = pr->p.cus, occ = pr->occ.wgs_per_cu ? pr->occ.wgs_per_cu : 1, slots = cus * occ;
 	double wgs = (double)pr->est.grid_wgs, rounds = wgs / slots, whole = ceil(rounds);
-	snprintf(buf, len, "%llu workgroups on %.0f CUs at %.0f per CU: %.2f round%s, %.0f%% of the slots filled",
+	int n = snprintf(buf, len, "%llu workgroups on %.0f CUs at %.0f per CU: %.2f round%s, %.0f%% of the slots filled",
 		(unsigned long long)pr->est.grid_wgs, cus, occ, rounds, rounds == 1 ? "" : "s",
 		whole > 0 ? 100 * wgs / (whole * slots) : 0);
+	if (wgs < cus && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "; %.0f of the %.0f CUs get no workgroup", cus - wgs, cus);
 }
 
-/* What bounds the kernel, by the first test that holds: the matrix core
+/* What bounds the kernel, by the first test that holds: a grid that
+ * leaves more than half of the CUs without a workgroup; the matrix core
  * busy at least 85% of the time; an issue class taking 80% of the SIMDs'
  * turns; HBM, the Infinity Cache, L2 or LDS moving at least 85% of the
  * bytes per clock the CU gets; a grid that fills half of the slots or less; else waiting, named
@@ -647,6 +667,11 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 {
 	const TmCuResult *cu = &pr->cu;
 	double cyc = cu->cycles ? (double)cu->cycles : 1, turns = pr->p.simds * cyc / pr->p.issue_period;
+	if ((double)pr->est.grid_wgs <= 0.5 * pr->p.cus) {
+		snprintf(buf, len, "grid fill (%llu workgroups: %.0f of the %.0f CUs idle)",
+			(unsigned long long)pr->est.grid_wgs, pr->p.cus - (double)pr->est.grid_wgs, pr->p.cus);
+		return buf;
+	}
 	if (pr->est.matrix_util >= 0.85) {
 		snprintf(buf, len, "matrix core (busy %.1f%%)", 100 * pr->est.matrix_util);
 		return buf;
@@ -854,8 +879,8 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	else if (pr->useful_flops > 0 || e->tflops > 0)
 		printf("%.1f TFLOP/s useful%s (the graph's mma ops: 2*M*N*K for a GEMM)", tf, band);
 	if (pr->useful_flops > 0 || e->tflops > 0)
-		printf(", %.1f%% of the %.0f TFLOP/s f16 matrix peak at the boost clock; ",
-		       100 * tf * 1e12 / chip_peak_f16(pr), chip_peak_f16(pr) / 1e12);
+		printf(", %.1f%% of the %.0f TFLOP/s %s matrix peak at the boost clock; ",
+		       100 * tf * 1e12 / chip_peak(pr), chip_peak(pr) / 1e12, peak_name(pr));
 	if (padded(pr))
 		printf("%.1f TFLOP/s of MFMA work with the padded tiles%s; ", e->tflops, band);
 	printf("%.0f GB/s useful%s (every buffer once), %.0f GB/s HBM traffic%s\n", useful_gbps(pr), band, e->gbps_hbm,
@@ -985,6 +1010,8 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "caches", ca);
 	json_object_set_new(o, "tflops", json_real(useful_tflops(pr)));
 	json_object_set_new(o, "tflops_padded", json_real(e->tflops));
+	json_object_set_new(o, "peak_tflops", json_real(chip_peak(pr) / 1e12));
+	json_object_set_new(o, "peak_dtype", json_string(peak_name(pr)));
 	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
 		: "none: a launch descriptor has no graph, tflops is the MFMAs' work with padded tiles"));
 	if (pr->useful_flops >= 0)
@@ -1090,6 +1117,9 @@ static int by_time(const void *x, const void *y)
 	return a->ms < b->ms ? -1 : a->ms > b->ms;
 }
 
+static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const char *what, const char *of,
+	const char *col);
+
 static int profile_sweep(const ProfArgs *a)
 {
 	int nsw = (int)a->sweeps.len, idx[16] = {0}, nval[16];
@@ -1150,12 +1180,23 @@ static int profile_sweep(const ProfArgs *a)
 			idx[s] = 0;
 		}
 	}
+	print_ranked(a, rows, total, "variants of", a->path, "defines");
+	free(rows);
+	return failed ? 1 : 0;
+}
+
+/* Ranked rows (--sweep's variants, several files), fastest first: a table,
+ * or with --json an array. `what`/`of` head the table, `col` names the
+ * rows' label column ("defines" or "file"). */
+static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const char *what, const char *of,
+	const char *col)
+{
 	qsort(rows, total, sizeof *rows, by_time);
 	if (a->json) {
 		json_t *arr = json_array();
 		for (size_t v = 0; v < total; v++) {
 			json_t *o = json_object();
-			json_object_set_new(o, "defines", json_string(rows[v].defs));
+			json_object_set_new(o, col, json_string(rows[v].defs));
 			json_object_set_new(o, "ok", json_boolean(rows[v].ok));
 			if (rows[v].ok) {
 				json_object_set_new(o, "ms", json_real(rows[v].ms));
@@ -1172,12 +1213,12 @@ static int profile_sweep(const ProfArgs *a)
 	} else {
 		double med, worst;
 		if (tm_band(graph_arch(a), &med, &worst))
-			printf("%zu variants of %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
-			       "±%.0f%%):\n", total, a->path, 100 * med, 100 * worst);
+			printf("%zu %s %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
+			       "±%.0f%%):\n", total, what, of, 100 * med, 100 * worst);
 		else
-			printf("%zu variants of %s, fastest first (model, not a measurement; error band unknown on this "
-			       "target):\n", total, a->path);
-		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", "defines", "bound by");
+			printf("%zu %s %s, fastest first (model, not a measurement; error band unknown on this "
+			       "target):\n", total, what, of);
+		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", col, "bound by");
 		for (size_t v = 0; v < total; v++) {
 			if (rows[v].ok)
 				printf("  %4zu  %10.4f  %6.1f%%  %8.1f  %-40s %s\n", v + 1, rows[v].ms, 100 * rows[v].util,
@@ -1186,6 +1227,39 @@ static int profile_sweep(const ProfArgs *a)
 				printf("  %4s  %10s  %7s  %8s  %-40s\n", "-", "FAILED", "", "", rows[v].defs);
 		}
 	}
+}
+
+/* Several input files: each profiled as alone (a kernel graph compiled
+ * with the -D and compile options, a launch descriptor run), one ranked
+ * line each, fastest first; a file that fails is listed FAILED after the
+ * others (its errors on stderr) and the command exits 1. */
+static int profile_many(const ProfArgs *a)
+{
+	size_t total = a->paths.len;
+	SweepRow *rows = xcalloc(total, sizeof *rows);
+	int failed = 0;
+	for (size_t v = 0; v < total; v++) {
+		ProfArgs b = *a;
+		b.path = a->paths.data[v];
+		SweepRow *r = &rows[v];
+		snprintf(r->defs, sizeof r->defs, "%s", b.path);
+		char fmt[64];
+		bool graph = strcmp(input_format(b.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
+		Profile pr;
+		memset(&pr, 0, sizeof pr);
+		pr.useful_flops = -1;
+		r->ok = (graph ? profile_graph(&b, &pr) : profile_descriptor(&b, &pr)) == 0;
+		if (r->ok) {
+			r->ms = pr.est.seconds * 1e3;
+			r->util = pr.est.matrix_util;
+			r->tflops = useful_tflops(&pr);
+			verdict(&pr, r->bound, sizeof r->bound);
+		} else {
+			failed++;
+		}
+		profile_free(&pr);
+	}
+	print_ranked(a, rows, total, "kernels", "(one file each)", "file");
 	free(rows);
 	return failed ? 1 : 0;
 }
@@ -1240,6 +1314,7 @@ int cmd_profile(int argc, char **argv)
 		} else if (strcmp(argv[i], "--params") == 0) {
 			tm_params_print(stdout);
 			vec_free(&a.defs);
+			vec_free(&a.paths);
 			return 0;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			verbose = true;
@@ -1247,18 +1322,30 @@ int cmd_profile(int argc, char **argv)
 			a.sched_given = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			usage_err("profile: unknown option '%s'", argv[i]);
-		} else if (!a.path) {
-			a.path = argv[i];
 		} else {
-			usage_err("profile: more than one input file ('%s' and '%s')", a.path, argv[i]);
+			if (!a.path)
+				a.path = argv[i];
+			vec_push(&a.paths, argv[i]);
 		}
 	}
 	if (opt_version_only(verbose, a.path)) {
 		vec_free(&a.defs);
+		vec_free(&a.paths);
 		return 0;
 	}
 	if (!a.path)
 		usage_err("profile: no input file");
+	if (a.paths.len > 1) {
+		if (a.sweeps.len || a.sensitivity || a.asm_listing)
+			usage_err("profile: several files are ranked: --sweep, --sensitivity and --asm apply to one kernel");
+		if (a.mcpu || a.sched_given)
+			usage_err("profile: several files: --mcpu and compile options apply to one kernel graph");
+		rc = profile_many(&a);
+		vec_free(&a.paths);
+		vec_free(&a.defs);
+		return rc;
+	}
+	vec_free(&a.paths);
 	char fmt[64];
 	bool graph = strcmp(input_format(a.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
 	if (!graph && a.mcpu)

@@ -134,6 +134,10 @@ typedef struct EmuHook {
 	 * wg_count) (wg_count 0: all): a profile samples, the others' results
 	 * are not computed */
 	uint64_t wg_first, wg_count;
+	/* or, when wg_nids > 0, only the linear ids wg_ids[0..wg_nids)
+	 * (ascending): a sample spread over the grid */
+	const uint64_t *wg_ids;
+	size_t wg_nids;
 } EmuHook;
 
 /* List the instructions of code[0..len) (offsets printed from `base`) to

@@ -174,6 +174,24 @@ static void trace(Emu *e, Wave *w, const Inst *in)
 
 /* ---- the recording hook ---- */
 
+/* Whether the hook's sample holds workgroup `lin` (a range, or an
+ * ascending list searched by halves). */
+static bool hook_runs(const EmuHook *h, uint64_t lin)
+{
+	if (h->wg_nids) {
+		size_t lo = 0, hi = h->wg_nids;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (h->wg_ids[mid] < lin)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < h->wg_nids && h->wg_ids[lo] == lin;
+	}
+	return !h->wg_count || (lin >= h->wg_first && lin - h->wg_first < h->wg_count);
+}
+
 static void set_reg(uint16_t *first, uint16_t *n, unsigned reg, int width)
 {
 	*first = (uint16_t)reg;
@@ -583,7 +601,7 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 	bool garbage = l->policy.fill == EMU_FILL_GARBAGE;
 	for (uint64_t k = 0; k < total && !e.failed; k++) {
 		uint64_t lin = wg_at(&order, k);
-		if (l->hook && l->hook->wg_count && (lin < l->hook->wg_first || lin - l->hook->wg_first >= l->hook->wg_count))
+		if (l->hook && !hook_runs(l->hook, lin))
 			continue;
 		g.id[0] = (uint32_t)(lin % l->grid[0]);
 		g.id[1] = (uint32_t)(lin / l->grid[0] % l->grid[1]);

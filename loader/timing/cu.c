@@ -434,7 +434,7 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 		s->mfma_free[w->simd] = (double)(c + busy);
 		w->busy_until = c + busy;
 		o->mfma_busy += busy;
-		o->mfma_busy_dt[tm_mfma_dtype(e->op)] += busy;
+		o->mfma_busy_dt[tm_mfma_dtype_fmt(e->op, e->mfma_fmt)] += busy;
 		o->mfma_flops += tm_mfma_flops(e->op);
 		uint64_t same = c + busy + (!s->g90a && np == 2 ? 2 * (uint64_t)p->issue_period : 0);
 		uint64_t ovl = c + (uint64_t)(np + p->mfma_srcc_overlap_passes) * (uint64_t)p->issue_period;
@@ -733,10 +733,69 @@ double tm_mfma_flops(int op)
 	return 2.0 * m * n * k * b;
 }
 
+TmDtype tm_mfma_dtype_fmt(int op, unsigned mfma_fmt)
+{
+	TmDtype t = tm_mfma_dtype(op);
+	if (t == TM_DT_FP8 && (isa_info[op].flags & IF_F8F6F4) && ((mfma_fmt & 7u) > 1 || (mfma_fmt >> 3 & 7u) > 1))
+		return TM_DT_FP4;
+	return t;
+}
+
+/* Whether arch has MFMA row op: gfx90a's rows have gfx90a passes; gfx942
+ * has the rows with gfx942 passes but gfx950's own; gfx950 all of those
+ * but xf32 (dropped by CDNA4). */
+static bool mfma_on(EmuArch arch, int op)
+{
+	const IsaInfo *r = &isa_info[op];
+	if (arch == EMU_GFX90A)
+		return isa_mfma_passes(op, true) > 0;
+	if (isa_mfma_passes(op, false) <= 0)
+		return false;
+	if (arch == EMU_GFX942)
+		return !(r->flags & IF_GFX950);
+	return strstr(r->name, "xf32") == NULL;
+}
+
+double tm_dtype_peak(EmuArch arch, TmDtype dt)
+{
+	TmParams p;
+	tm_params(arch, &p);
+	double best = 0;
+	for (int op = 0; op < I_COUNT; op++) {
+		if (!(isa_info[op].flags & IF_MFMA) || !mfma_on(arch, op))
+			continue;
+		bool f8f6f4 = isa_info[op].flags & IF_F8F6F4;
+		/* an f8f6f4 row: fp8 operands (format 0), or fp4 ones (4) */
+		unsigned fmt = dt == TM_DT_FP4 ? 4u | 4u << 3 : 0;
+		if (tm_mfma_dtype_fmt(op, fmt) != dt || (f8f6f4 && dt != TM_DT_FP8 && dt != TM_DT_FP4))
+			continue;
+		int np = isa_mfma_passes_fmt(op, arch == EMU_GFX90A, fmt & 7u, fmt >> 3 & 7u);
+		double r = np > 0 ? tm_mfma_flops(op) / (np * p.mfma_pass_cycles) * p.simds : 0;
+		if (r > best)
+			best = r;
+	}
+	return best;
+}
+
+double tm_cu_mfma_peak(EmuArch arch, const TmCuResult *cu)
+{
+	double busy = 0, w = 0;
+	for (int t = 0; t < TM_NDTYPES; t++) {
+		double b = (double)cu->mfma_busy_dt[t];
+		busy += b;
+		w += b * tm_dtype_peak(arch, (TmDtype)t);
+	}
+	return busy > 0 ? w / busy : 0;
+}
+
 TmDtype tm_mfma_dtype(int op)
 {
 	const char *name = isa_info[op].name, *t = strrchr(name, '_');
 	t = t ? t + 1 : name;
+	if (strcmp(t, "f8f6f4") == 0)
+		return TM_DT_FP8;
+	if (strcmp(t, "xf32") == 0)
+		return TM_DT_XF32;
 	if (strcmp(t, "bf16") == 0)
 		return TM_DT_BF16;
 	if (strcmp(t, "fp8") == 0 || strcmp(t, "bf8") == 0)

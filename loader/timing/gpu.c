@@ -75,6 +75,49 @@ uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ)
 	return w < cap ? w : cap;
 }
 
+/* The sample's workgroups, spread over the grid: workgroup k of n sits at
+ * position u_d(k) in [0, 1) of each dim d, x stratified ((k + 1/2) / n),
+ * y and z on additive recurrences (frac(1/2 + k a_d), a_d the R2
+ * sequence's irrational steps) so that no dim's coordinates repeat with
+ * another's (a stride over the linear id would alias with the grid's row
+ * length); ids that coincide move to the next free one. Work that varies
+ * over the grid (causal attention cut at the diagonal: early rows are
+ * cheap) is then sampled across its range, not at its start. */
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+uint64_t tm_sample_ids(const uint32_t grid[3], uint64_t n, uint64_t *ids)
+{
+	uint64_t g[3] = {grid[0] ? grid[0] : 1, grid[1] ? grid[1] : 1, grid[2] ? grid[2] : 1};
+	uint64_t nwg = g[0] * g[1] * g[2];
+	if (n >= nwg) {
+		for (uint64_t i = 0; i < nwg; i++)
+			ids[i] = i;
+		return nwg;
+	}
+	static const double step[3] = {0, 0.7548776662466927, 0.5698402909980532}; /* R2: 1/p, 1/p^2 (p the plastic number) */
+	LineSet taken = {0};
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t c[3];
+		for (int d = 0; d < 3; d++) {
+			double u = d == 0 ? ((double)k + 0.5) / (double)n : fmod(0.5 + (double)k * step[d], 1.0);
+			c[d] = (uint64_t)(u * (double)g[d]);
+			if (c[d] >= g[d])
+				c[d] = g[d] - 1;
+		}
+		uint64_t id = c[0] + g[0] * (c[1] + g[1] * c[2]);
+		while (!tm_lineset_add(&taken, id))
+			id = (id + 1) % nwg;
+		ids[k] = id;
+	}
+	tm_lineset_free(&taken);
+	qsort(ids, n, sizeof *ids, cmp_id);
+	return n;
+}
+
 /* ---- the L2 and Infinity Cache model ----
  * Workgroups go round-robin to the XCDs (workgroup i to XCD i mod X), and
  * each XCD runs its share in rounds of (CUs per XCD x occupancy). The lines
@@ -84,7 +127,8 @@ uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ)
  * misses are the union of its workgroups' lines when that fits in its L2,
  * else the sum of each round's union (concurrent workgroups share, earlier
  * rounds are evicted); the Infinity Cache misses are the grid's union when
- * it fits in the MALL (at most the kernel's buffers), else every L2 miss. */
+ * it fits in the MALL (at most the kernel's buffers), else that union and
+ * of the L2 misses beyond it the share (union - MALL) / union. */
 
 /* Distinct projections onto the dims of class c of the workgroups first,
  * first + step, ... (count of them), each wg id below nwg. */
@@ -140,11 +184,13 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	for (int k = 0; k < 8; k++)
 		grid += frac[k] * (k & 1 ? gr[0] : 1) * (k & 2 ? gr[1] : 1) * (k & 4 ? gr[2] : 1);
 	grid *= wg_bytes;
-	double hbm;
-	if (p->mall_mib > 0 && grid <= p->mall_mib * 1048576.0)
-		hbm = footprint > 0 ? fmin(grid, footprint) : grid;
-	else
+	double hbm, once = footprint > 0 ? fmin(grid, footprint) : grid;
+	if (p->mall_mib <= 0)
 		hbm = m2;
+	else if (grid <= p->mall_mib * 1048576.0)
+		hbm = once;
+	else /* the union once, and of the L2s' re-reads the share the MALL cannot hold (guessed: capacity over union) */
+		hbm = once + fmax(0, m2 - once) * (1 - p->mall_mib * 1048576.0 / grid);
 	m2 = fmax(m2, hbm);
 	c->first_touch_bytes = q;
 	c->l2_miss_bytes = m2;

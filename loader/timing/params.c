@@ -14,10 +14,11 @@ const char *const tm_dtype_name[TM_NDTYPES] = {
 #undef X
 };
 
-/* i8 MFMAs take fp8's full-duty clock, f32 and f64 ones f16's (guessed). */
+/* i8 and fp6/fp4 MFMAs take fp8's full-duty clock, f32, f64 and xf32
+ * ones f16's (guessed). */
 static const TmGpu gpus[] = {
 #define X(name, arch, cus, per_l2, boost, hbm, lds, l2, f16, bf16, fp8, note, src) \
-	{name, arch, cus, per_l2, boost, hbm, lds, l2, {f16, bf16, fp8, fp8, f16, f16}, note, src, NULL},
+	{name, arch, cus, per_l2, boost, hbm, lds, l2, {f16, bf16, fp8, fp8, f16, f16, f16, fp8}, note, src, NULL},
 	TM_GPUS(X)
 #undef X
 };

@@ -13,7 +13,9 @@
  * decoded instruction. Each pair must agree on the mnemonic (suffixes such
  * as _e32/_e64 aside); alignment padding the assembler inserted (s_nop)
  * is skipped. Any other disagreement abandons the map: no attribution is
- * better than a wrong one. */
+ * better than a wrong one. tm_source_offsets writes the text back with
+ * each paired line's offset appended as a comment (`compile -S
+ * --offsets`), the offsets `profile` prints. */
 #include <string.h>
 
 #include "../emu/emu_int.h"
@@ -51,6 +53,7 @@ int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char
 	bool in = false;
 	size_t off = 0;
 	Vec(uint64_t) offs = {0};
+	Vec(size_t) ends = {0};
 	Vec(const char *) ops = {0};
 	int rc = 0;
 	while (p < end && rc == 0) {
@@ -95,6 +98,7 @@ int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char
 			base_mnemonic(name, strlen(name), got, sizeof got);
 			if (strcmp(want, got) == 0) {
 				vec_push(&offs, (uint64_t)off);
+				vec_push(&ends, (size_t)(le - text));
 				vec_push(&ops, note);
 				off += (size_t)words * 4;
 				break;
@@ -108,13 +112,32 @@ int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char
 	}
 	if (rc != 0 || offs.len == 0) {
 		vec_free(&offs);
+		vec_free(&ends);
 		vec_free(&ops);
 		return -1;
 	}
 	m->n = offs.len;
 	m->offset = offs.data;
+	m->line_end = ends.data;
 	m->op = ops.data;
 	return 0;
+}
+
+char *tm_source_offsets(const char *text, size_t text_len, const TmSourceMap *m, size_t *out_len)
+{
+	Buf b = {0};
+	size_t at = 0;
+	for (size_t i = 0; i < m->n; i++) {
+		if (m->line_end[i] < at || m->line_end[i] > text_len)
+			break;
+		buf_putn(&b, text + at, m->line_end[i] - at);
+		buf_printf(&b, "  // +0x%04llx", (unsigned long long)m->offset[i]);
+		at = m->line_end[i];
+	}
+	buf_putn(&b, text + at, text_len - at);
+	buf_cstr(&b);
+	*out_len = b.len;
+	return b.data;
 }
 
 const char *tm_source_op(const TmSourceMap *m, uint64_t offset)
@@ -133,6 +156,7 @@ const char *tm_source_op(const TmSourceMap *m, uint64_t offset)
 void tm_source_map_free(TmSourceMap *m)
 {
 	free(m->offset);
+	free(m->line_end);
 	free(m->op);
 	memset(m, 0, sizeof *m);
 }

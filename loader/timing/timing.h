@@ -47,8 +47,8 @@
 	X(branch_taken_cycles, 16, 16, 16, "clk", "guessed: refetch after a taken branch") \
 	X(barrier_cycles, 16, 16, 16, "clk", "guessed: release of s_barrier after the last arrival") \
 	X(sleep_unit, 64, 64, 64, "clk", "CDNA3 ISA guide: s_sleep N waits about 64*N clocks") \
-	X(lds_banks, 32, 32, 32, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes") \
-	X(lds_bytes_per_clk, 128, 128, 128, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU") \
+	X(lds_banks, 32, 32, 64, "banks", "CDNA3 ISA guide / white paper: 32 banks of 4 bytes; CDNA4 (gfx950): 64, as AMD's Composable Kernel docs (LDS and bank conflicts: 32 or 64 banks depending on the architecture) allow and aiter's gfx950 GEMMs imply (their ds_read_b128 tile reads are conflict-free with 64 banks, 4-way conflicted with 32)") \
+	X(lds_bytes_per_clk, 128, 128, 256, "B/clk/CU", "CDNA3 white paper: LDS bandwidth 128 bytes per clock per CU; gfx950: one 4-byte word per bank per clock over its 64 banks") \
 	X(lds_latency, 44, 40, 40, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 LDS 52 / 48 / 48 clk load-to-use, less the 8 the model's chase adds (pipe pass, s_waitcnt turn)") \
 	X(vmem_lanes_per_clk, 16, 16, 16, "lanes/clk", "guessed: the texture addresser takes 16 lanes per clock") \
 	X(line_bytes, 128, 64, 128, "bytes", "CDNA3 white paper: 128-byte cache lines; CDNA2: 64-byte L1 lines") \
@@ -64,14 +64,16 @@
 	X(mall_latency, 450, 0, 436, "clk", "load-to-use latency of an L2 miss that hits the Infinity Cache (MALL), less the 8 the model's chase adds: MI300X about 218 ns (Chips and Cheese, Testing AMD's Giant MI300X, chipsandcheese.com/p/testing-amds-giant-mi300x) = 458 clk at 2.1 GHz; MI350P p50 L3 444 clk (MT4G); CDNA2 has no MALL") \
 	X(mall_mib, 256, 0, 256, "MiB", "Infinity Cache (MALL) capacity, memory-side, shared by every XCD: 256 MB on MI300X, MI325X and MI355X (ROCm GPU specifications, rocm.docs.amd.com reference/gpu-specs; AMD CDNA 3 white paper); CDNA2 has none") \
 	X(mall_gbps, 11900, 0, 13085, "GB/s", "Infinity Cache read bandwidth of the whole chip: MI300X 11.9 TB/s measured (Chips and Cheese, Testing AMD's Giant MI300X; the CDNA 3 white paper's peak is 17.2 TB/s); CDNA4: MT4G's MI350P L3 read 12186.5 GiB/s, guessed for MI355X (whose 8 XCDs may draw more); CDNA2 has none") \
-	X(launch_us, 1.6, 1.6, 4.8, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(launch_us, 1.6, 1.6, 6.1, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
 	X(scache_lines, 256, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
 	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
 
-/* The data types of MFMA instructions, for the clock model. */
+/* The data types of MFMA instructions, for the clock model and each
+ * type's own matrix peak (xf32 and gfx950's fp6/fp4 formats run faster
+ * than f32 and fp8). */
 #define TM_DTYPES(X) X(TM_DT_F16, "f16") X(TM_DT_BF16, "bf16") X(TM_DT_FP8, "fp8") X(TM_DT_I8, "i8") \
-	X(TM_DT_F32, "f32") X(TM_DT_F64, "f64")
+	X(TM_DT_F32, "f32") X(TM_DT_F64, "f64") X(TM_DT_XF32, "xf32") X(TM_DT_FP4, "fp6/fp4")
 typedef enum {
 #define X(e, s) e,
 	TM_DTYPES(X)
@@ -96,9 +98,9 @@ extern const char *const tm_dtype_name[TM_NDTYPES];
 		"80 CUs: ROCm/mori pull request 514 (an AMD reviewer: MI308X is 80 CU) and aiter's gfx942 tuned-GEMM tables with cu_num 80; 4 XCDs in SPX mode: rocprofiler-compute src/utils/mi_gpu_spec.yaml (mi308x num_xcds spx 4), so 20 CUs per L2; guessed (no MI308X data sheet found): boost clock, HBM, LDS, L2 and full-duty clocks as MI300X's") \
 	X("MI325X", EMU_GFX942, 304, 38, 2100, 6000, 64, 4, 1354, 1447, 1464, NULL, \
 		"CUs, CUs per XCD, LDS, L2 per XCD: ROCm GPU specifications; HBM 6 TB/s: AMD's MI325X product page (as Vultr's ROCm docs, Hardware Requirements, quote it); boost clock: its 1307.4 TFLOP/s dense f16 peak = 304 CUs x 2048 FLOP/clk x 2.1 GHz; full-duty clocks: the ROCm blog Measuring Max-Achievable FLOPs Part 2, Table 1 (median clocks at 794, 843 and 1519 TFLOP/s)") \
-	X("MI355X", EMU_GFX950, 256, 32, 2400, 8000, 160, 4, 2400, 2400, 2400, \
-		"none published for MI355X, so the boost clock", \
-		"CUs (256 in 8 XCDs), LDS 160 KiB per CU, L2 4 MiB per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); 2400 MHz peak engine clock and 8 TB/s HBM3E: AMD's MI355X product page; full-duty clocks: no published median clock under GEMM was found, so the boost clock") \
+	X("MI355X", EMU_GFX950, 256, 32, 2400, 8000, 160, 4, 1570, 1570, 1570, \
+		"fitted: none published for MI355X; make bench-calibrate --fit's MI355X bf16 rows chose 1570 MHz (with launch_us), fp8 taken the same (guessed)", \
+		"CUs (256 in 8 XCDs), LDS 160 KiB per CU, L2 4 MiB per XCD: ROCm GPU specifications (rocm.docs.amd.com, reference/gpu-specs); 2400 MHz peak engine clock and 8 TB/s HBM3E: AMD's MI355X product page; full-duty clocks: no published median clock under GEMM was found, so fitted to aiter's measured MI355X GEMMs (the fit set of bench/calibration/aiter_gemms.csv)") \
 	X("MI250X", EMU_GFX90A, 110, 110, 1700, 1600, 64, 8, 1700, 1700, 1700, \
 		"none published for MI250X, so the boost clock", \
 		"one GCD of two: 110 CUs, one 8 MiB L2 per GCD, LDS 64 KiB: ROCm GPU specifications; 1700 MHz peak engine clock and 3.2 TB/s over two GCDs: MI250X data sheet (siliconcat.net's spec page: boost 1700 MHz, 3277 GB/s); full-duty clocks: no published median clock under GEMM was found, so the boost clock (the clock model changes nothing on MI250X)")
@@ -144,8 +146,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.089
-#define TM_BAND_WORST 0.215
+#define TM_BAND_MEDIAN 0.094
+#define TM_BAND_WORST 0.438
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);
@@ -162,6 +164,9 @@ typedef struct TmRecorder TmRecorder;
 /* Record the workgroups [wg_first, wg_first + wg_count) of a launch whose
  * workgroups have `nwaves` waves. */
 TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, uint32_t nwaves);
+/* Record the workgroups whose linear ids are ids[0..n), ascending (a
+ * sample spread over the grid: tm_sample_ids). */
+TmRecorder *tm_recorder_new_ids(EmuArch arch, const uint64_t *ids, uint64_t n, uint32_t nwaves);
 const EmuHook *tm_recorder_hook(TmRecorder *r);
 void tm_recorder_free(TmRecorder *r);
 /* The launch's grid in workgroups (x, y, z): what the L2 and Infinity
@@ -175,6 +180,11 @@ void tm_recorder_grid(TmRecorder *r, uint32_t gx, uint32_t gy, uint32_t gz);
  * serves when it holds the neighbour); the sample takes ownership. */
 TmRecorder *tm_probe_new(EmuArch arch, uint64_t wg, uint32_t nwaves);
 void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe);
+/* Whether the classes need a probe along dim: the sample's first
+ * workgroup's neighbour along it (the next one, the previous one at the
+ * grid's edge) is *wg and the sample does not hold it. Set the grid
+ * first. */
+bool tm_recorder_probe_wanted(const TmRecorder *r, int dim, uint64_t *wg);
 /* The global lines the sample's first workgroup loads, by the grid dims they depend
  * on: frac[c] for c a bit set of dims (1 x, 2 y, 4 z) is the share of its
  * lines its neighbours along exactly those dims do not touch; known[d]
@@ -261,13 +271,24 @@ void tm_cu_result_free(TmCuResult *res);
 void tm_recorder_traffic(const TmRecorder *r, double *unique_bytes_per_wg, double *requested_bytes_per_wg);
 /* The MFMA FLOPs of one MFMA row (2*M*N*K*blocks), 0 for other rows. */
 double tm_mfma_flops(int op);
-/* The data type of an MFMA row's sources (xf32 counts as f32). */
+/* The data type of an MFMA row's sources; an f8f6f4 row's from its
+ * operand formats (EmuEvent.mfma_fmt: fp6/fp4 when either is). */
 TmDtype tm_mfma_dtype(int op);
+TmDtype tm_mfma_dtype_fmt(int op, unsigned mfma_fmt);
+/* The matrix peak of a data type on arch, dense FLOP per clock per CU:
+ * its fastest MFMA row's FLOPs over its busy clocks (passes x
+ * mfma_pass_cycles) on each SIMD; 0 when the arch has no MFMA of it. */
+double tm_dtype_peak(EmuArch arch, TmDtype dt);
+/* The peak FLOP per clock per CU of the MFMA types the CU ran, weighted
+ * by their busy cycles (each type against its own peak); 0 without
+ * MFMAs. */
+double tm_cu_mfma_peak(EmuArch arch, const TmCuResult *cu);
 
 /* ---- source.c: the graph op of each instruction ---- */
 typedef struct TmSourceMap {
 	size_t n;
 	uint64_t *offset;  /* byte offset from the kernel's entry, ascending */
+	size_t *line_end;  /* where the instruction's line ends in the text (its '\n' or the end) */
 	const char **op;   /* the graph op (interned), or NULL before the first op comment */
 } TmSourceMap;
 /* Pair the instructions of `kernel` in the compiler's assembly text with
@@ -276,6 +297,9 @@ typedef struct TmSourceMap {
  * line up (then nothing is attributed). */
 int tm_source_map(EmuArch arch, const uint8_t *code, size_t code_len, const char *text, size_t text_len,
 	const char *kernel, TmSourceMap *m);
+/* The text with "  // +0xOFFS" after each instruction m pairs (a new
+ * string of *len bytes, NUL-terminated; the caller frees it). */
+char *tm_source_offsets(const char *text, size_t text_len, const TmSourceMap *m, size_t *len);
 /* The op of the instruction at `offset`, or NULL. */
 const char *tm_source_op(const TmSourceMap *m, uint64_t offset);
 void tm_source_map_free(TmSourceMap *m);
@@ -318,6 +342,10 @@ typedef struct TmEstimate {
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */
 uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ);
+/* Which n workgroups of the grid (x, y, z) to simulate, spread over each
+ * dim (stratified; all of them when n covers the grid) into ids,
+ * ascending; returns how many (min(n, grid)). */
+uint64_t tm_sample_ids(const uint32_t grid[3], uint64_t n, uint64_t *ids);
 /* Scale a CU simulation of `sample` workgroups, run with configuration c,
  * to the grid. */
 void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,

@@ -40,6 +40,7 @@ struct TmRecorder {
 	TmParams p;
 	EmuHook hook;
 	uint64_t wg_first, wg_count;
+	uint64_t *ids;              /* NULL: the range [wg_first, wg_first + wg_count); else its wg_count ids, ascending */
 	uint32_t nwaves;
 	TEvVec *waves;              /* wg_count * nwaves streams */
 	Vec(uint64_t) lines;        /* line numbers of VMEM/SMEM events */

@@ -174,8 +174,8 @@ static unsigned lds_phase(const EmuEvent *ev, int off, unsigned banks, unsigned 
 	unsigned per_group = bpc / bytes ? bpc / bytes : 1, dwords = bytes / 4;
 	unsigned total = 0;
 	for (unsigned g0 = 0; g0 < 64; g0 += per_group) {
-		uint64_t seen[32][8]; /* distinct dwords per bank, capped */
-		unsigned cnt[32] = {0}, worst = 0;
+		uint64_t seen[64][8]; /* distinct dwords per bank, capped */
+		unsigned cnt[64] = {0}, worst = 0;
 		bool any = false;
 		for (unsigned l = g0; l < g0 + per_group && l < 64; l++) {
 			if (!((ev->amask >> l) & 1))
@@ -207,8 +207,8 @@ static unsigned lds_phase(const EmuEvent *ev, int off, unsigned banks, unsigned 
 static void lds_cost(const TmRecorder *r, const EmuEvent *ev, TEv *t)
 {
 	unsigned banks = (unsigned)r->p.lds_banks, bpc = (unsigned)r->p.lds_bytes_per_clk, ideal = 0, c;
-	if (banks > 32)
-		banks = 32;
+	if (banks > 64)
+		banks = 64;
 	if (!ev->amask) { /* cross-lane (swizzle, permute): no bank traffic modelled */
 		t->lds_cycles = t->lds_ideal = 2;
 		return;
@@ -222,10 +222,27 @@ static void lds_cost(const TmRecorder *r, const EmuEvent *ev, TEv *t)
 
 /* ---- the hook ---- */
 
+/* The sample's slot of workgroup `wg`, or -1 when the sample lacks it. */
+static int64_t wg_slot(const TmRecorder *r, uint64_t wg)
+{
+	if (!r->ids)
+		return wg >= r->wg_first && wg - r->wg_first < r->wg_count ? (int64_t)(wg - r->wg_first) : -1;
+	size_t lo = 0, hi = r->wg_count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->ids[mid] < wg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->wg_count && r->ids[lo] == wg ? (int64_t)lo : -1;
+}
+
 static void on_inst(void *ctx, const EmuEvent *ev)
 {
 	TmRecorder *r = ctx;
-	if (ev->wg < r->wg_first || ev->wg - r->wg_first >= r->wg_count || ev->wave >= r->nwaves)
+	int64_t slot = wg_slot(r, ev->wg);
+	if (slot < 0 || ev->wave >= r->nwaves)
 		return;
 	if (r->probe) { /* only the global lines */
 		r->probe_insts++;
@@ -276,7 +293,7 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 	} else if (t.cat == TM_LDS) {
 		lds_cost(r, ev, &t);
 	}
-	vec_push(&r->waves[(ev->wg - r->wg_first) * r->nwaves + ev->wave], t);
+	vec_push(&r->waves[(uint64_t)slot * r->nwaves + ev->wave], t);
 }
 
 TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, uint32_t nwaves)
@@ -289,6 +306,16 @@ TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, 
 	r->nwaves = nwaves;
 	r->waves = xcalloc(wg_count * nwaves + 1, sizeof *r->waves);
 	r->hook = (EmuHook){.on_inst = on_inst, .ctx = r, .wg_first = wg_first, .wg_count = wg_count};
+	return r;
+}
+
+TmRecorder *tm_recorder_new_ids(EmuArch arch, const uint64_t *ids, uint64_t n, uint32_t nwaves)
+{
+	TmRecorder *r = tm_recorder_new(arch, n ? ids[0] : 0, n, nwaves);
+	r->ids = xcalloc(n + 1, sizeof *r->ids);
+	memcpy(r->ids, ids, n * sizeof *ids);
+	r->hook.wg_ids = r->ids;
+	r->hook.wg_nids = n;
 	return r;
 }
 
@@ -310,6 +337,7 @@ void tm_recorder_free(TmRecorder *r)
 	for (uint64_t i = 0; i < r->wg_count * r->nwaves; i++)
 		vec_free(&r->waves[i]);
 	free(r->waves);
+	free(r->ids);
 	vec_free(&r->lines);
 	vec_free(&r->pcs);
 	free(r->pc_slot);
@@ -405,27 +433,56 @@ static void wg_lines(const TmRecorder *r, uint64_t rel, uint64_t limit, LineSet 
 	}
 }
 
+/* The grid (x, y, z) of the recorder's launch (unknown: one row). */
+static void rec_grid(const TmRecorder *r, uint32_t g[3])
+{
+	uint64_t last = r->ids && r->wg_count ? r->ids[r->wg_count - 1] + 1 : r->wg_first + r->wg_count;
+	g[0] = r->grid[0] ? r->grid[0] : (uint32_t)last;
+	g[1] = r->grid[1] ? r->grid[1] : 1;
+	g[2] = r->grid[2] ? r->grid[2] : 1;
+}
+
+/* The base workgroup's (the sample's first) neighbour along dim d: the
+ * next one, or the previous one at the grid's edge; false when the dim
+ * has one workgroup. */
+static bool neighbour_of(const TmRecorder *r, int d, uint64_t *wg)
+{
+	uint32_t g[3];
+	rec_grid(r, g);
+	uint64_t b = r->wg_first, coord[3] = {b % g[0], b / g[0] % g[1], b / g[0] / g[1]};
+	uint64_t stride[3] = {1, g[0], (uint64_t)g[0] * g[1]};
+	if (coord[d] + 1 < g[d])
+		*wg = b + stride[d];
+	else if (coord[d] > 0)
+		*wg = b - stride[d];
+	else
+		return false;
+	return true;
+}
+
+bool tm_recorder_probe_wanted(const TmRecorder *r, int dim, uint64_t *wg)
+{
+	return dim >= 0 && dim < 3 && !r->probe && neighbour_of(r, dim, wg) && wg_slot(r, *wg) < 0;
+}
+
 double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3])
 {
 	for (int c = 0; c < 8; c++)
 		frac[c] = 0;
-	uint32_t g[3] = {r->grid[0] ? r->grid[0] : (uint32_t)(r->wg_first + r->wg_count), r->grid[1] ? r->grid[1] : 1,
-			 r->grid[2] ? r->grid[2] : 1};
-	uint64_t b = r->wg_first, coord[3] = {b % g[0], b / g[0] % g[1], b / g[0] / g[1]};
-	uint64_t stride[3] = {1, g[0], (uint64_t)g[0] * g[1]};
 	/* each dim's neighbour: in the sample, or a probe, or unknown */
 	LineSet nb[3] = {{0}};
 	const TmRecorder *pr[3] = {0};
 	uint64_t limit = UINT64_MAX;
 	bool varies[3];
 	for (int d = 0; d < 3; d++) {
-		varies[d] = coord[d] + 1 < g[d];
+		uint64_t wg;
+		varies[d] = neighbour_of(r, d, &wg);
 		known[d] = !varies[d];
 		if (!varies[d])
 			continue;
-		uint64_t rel = stride[d];
-		if (rel < r->wg_count && !r->probe) {
-			wg_lines(r, rel, UINT64_MAX, &nb[d]);
+		int64_t rel = r->probe ? -1 : wg_slot(r, wg);
+		if (rel >= 0) {
+			wg_lines(r, (uint64_t)rel, UINT64_MAX, &nb[d]);
 			known[d] = true;
 		} else if (r->probes[d]) {
 			pr[d] = r->probes[d];

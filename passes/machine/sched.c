@@ -46,11 +46,16 @@
  *     plain DAG competes (Acceptance); outside loops only the plain DAG.
  *
  * Priority: the critical path to the region's end (height), with latencies
- * from the instruction table (isa_latency; an MFMA's is its passes x 4 on
- * the target, plus one issue slot when the consumer is another MFMA, which
- * spaces dependent MFMAs). Cycle model: one wave issues in order, one
- * instruction every SCHED_ISSUE cycles; an instruction waits for its
- * operands; an MFMA also waits for the matrix pipe, busy passes x 4 cycles.
+ * from the instruction table (isa_latency; an MFMA's is its passes x
+ * mfma_pass_cycles on the target, plus one issue slot when the consumer is
+ * another MFMA, which spaces dependent MFMAs). Cycle model: one wave issues
+ * in order, one instruction every issue_period cycles; an instruction waits
+ * for its operands; an MFMA also waits for the matrix pipe, busy passes x
+ * mfma_pass_cycles, a DS access for its SIMD's share of the LDS pipe. The
+ * three figures are the cycle model's (TM_PARAMS, loader/timing/timing.h:
+ * one table for the profiler and the scheduler); the memory latencies are
+ * the instruction classes', not the model's per-level load-to-use ones,
+ * which a static schedule cannot choose between (docs/cycle-model.md).
  *
  * Algorithm (per region): list scheduling. At each step the candidates are
  * the unscheduled instructions whose predecessors are all placed; pick the
@@ -95,15 +100,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../loader/timing/timing.h"
 #include "machine.h"
 #include "sched_pressure.h"
 
+/* The occupancy figures (the same on every target the cycle model's
+ * TM_PARAMS covers: vgprs, vgpr_granule, wave_slots). The issue period,
+ * MFMA pass clocks and LDS bytes per clock come from TM_PARAMS itself
+ * (Sched.issue, .pass_cycles, .lds_share). */
 enum {
-	SCHED_ISSUE = 4,   /* cycles between two instructions of one wave */
 	SCHED_VGPR_FILE = 512, /* unified VGPR + AGPR registers per lane per SIMD */
 	SCHED_GRANULE = 8,
 	SCHED_WAVE_SLOTS = 8,
-	SCHED_LDS_BYTES_PER_CLK = 32, /* a SIMD's share of the CU's LDS pipe */
 };
 
 /* Special slots after the register dwords. */
@@ -124,6 +132,7 @@ typedef struct Node {
 	int lat;       /* result latency */
 	int busy;      /* matrix pipe cycles (MFMA), else 0 */
 	int lds;       /* LDS pipe cycles (DS access), else 0 */
+	int issue;     /* cycles to the wave's next issue (issue_period) */
 	bool placed;
 	bool queued;   /* among the list scheduler's candidates (or placed) */
 } Node;
@@ -144,6 +153,11 @@ typedef struct SlotState {
 typedef struct Sched {
 	MFunc *f;
 	bool gfx90a;
+	/* from the cycle model's parameter table (loader/timing, TM_PARAMS) of
+	 * the target: clocks between two issues of one wave (issue_period),
+	 * per MFMA pass (mfma_pass_cycles), and a SIMD's share of the CU's
+	 * LDS bytes per clock (lds_bytes_per_clk / simds) */
+	int issue, pass_cycles, lds_share;
 	size_t nv;           /* virtual registers */
 	const uint32_t *vbase; /* first slot of each vreg, nv + 1 entries (the liveness's) */
 	uint32_t nslots;     /* vreg dwords + SL_NSPECIAL */
@@ -272,13 +286,13 @@ static int mfma_passes(const Sched *s, const MInst *in)
 static int latency(const Sched *s, const MInst *in)
 {
 	int p = mfma_passes(s, in);
-	return p ? 4 * p : isa_latency(in->op);
+	return p ? s->pass_cycles * p : isa_latency(in->op);
 }
 
 /* LDS pipe cycles of a DS access: the data dwords per lane of its VGPR
  * operands (the loaded def, or a store's data uses: every VGPR use but the
  * address, the first) for 64 lanes at the SIMD's share of the pipe. */
-static int lds_cycles(const MInst *in)
+static int lds_cycles(const Sched *s, const MInst *in)
 {
 	if (isa_info[in->op].fmt != FMT_DS)
 		return 0;
@@ -293,8 +307,8 @@ static int lds_cycles(const MInst *in)
 				dw += rc_size(in->use[u].rc);
 			addr = false;
 		}
-	int c = dw * 4 * 64 / SCHED_LDS_BYTES_PER_CLK;
-	return c > 0 ? c : 4 * 64 / SCHED_LDS_BYTES_PER_CLK;
+	int c = dw * 4 * 64 / s->lds_share;
+	return c > 0 ? c : 4 * 64 / s->lds_share;
 }
 
 /* ---- the DAG ---- */
@@ -315,8 +329,9 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barri
 		nodes[i] = (Node){0};
 		nodes[i].lat = latency(s, &ins[i]);
 		int p = mfma_passes(s, &ins[i]);
-		nodes[i].busy = p ? 4 * p : 0;
-		nodes[i].lds = lds_cycles(&ins[i]);
+		nodes[i].busy = p ? s->pass_cycles * p : 0;
+		nodes[i].lds = lds_cycles(s, &ins[i]);
+		nodes[i].issue = s->issue;
 	}
 	for (int i = 0; i < n; i++) {
 		Acc a[MAX_ACC];
@@ -331,7 +346,7 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barri
 					if (d >= 0) {
 						int lat = a[k].mem ? 1 : nodes[d].lat;
 						if (nodes[d].busy && nodes[i].busy)
-							lat += SCHED_ISSUE; /* space dependent MFMAs */
+							lat += s->issue; /* space dependent MFMAs */
 						add_edge(nodes, d, i, lat, !a[k].mem);
 					}
 					vec_push(&st->readers, i);
@@ -409,7 +424,7 @@ static void place(Node *nodes, int i, int t, Pipes *ps, Timing *tm)
 			to->ready = t + nd->succ.data[e].lat;
 		to->npred--;
 	}
-	ps->cycle = t + SCHED_ISSUE;
+	ps->cycle = t + nd->issue;
 	if (nd->busy)
 		ps->mfma = t + nd->busy;
 	if (nd->lds)
@@ -784,6 +799,11 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 		return 0;
 	inherit_notes(f);
 	Sched s = {.f = f, .gfx90a = strcmp(f->target->name, "gfx90a") == 0, .nv = f->vregs.len, .o = o};
+	TmParams tp;
+	tm_params(s.gfx90a ? EMU_GFX90A : strcmp(f->target->name, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942, &tp);
+	s.issue = (int)tp.issue_period;
+	s.pass_cycles = (int)tp.mfma_pass_cycles;
+	s.lds_share = (int)(tp.lds_bytes_per_clk / tp.simds);
 	SchedPressure p;
 	sched_pressure_init(&p, f);
 	s.vbase = p.lv.vbase;

@@ -297,6 +297,12 @@ START_TEST(verdict_and_grid_fill)
 	ck_assert_msg(b && *b, "no bound_by");
 	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(m, "grid_fill")), "1024 workgroups on 304 CUs"));
 	json_decref(m);
+	/* 16 workgroups leave 288 of 304 CUs idle: said plainly, and that bounds it */
+	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=1024",
+		"grid: 16 workgroups on 304 CUs at 8 per CU: 0.01 rounds, 1% of the slots filled; 288 of the 304 CUs get no "
+		"workgroup");
+	profile_prints("examples/gemm_16x16x16.json -D M=256 -D N=256 -D K=1024",
+		"bound by: grid fill (16 workgroups: 288 of the 304 CUs idle)");
 }
 END_TEST
 
@@ -465,9 +471,67 @@ START_TEST(loops_and_ops_named)
 		total += (uint64_t)num(json_array_get(insts, i), "issued");
 	ck_assert(mma);
 	ck_assert_uint_eq(issued, total);
-	json_decref(m);
 	profile_prints("examples/gemm_16x16x16.json", "loop repeat (iterate) +0x");
 	profile_prints("examples/gemm_16x16x16.json", "by graph op (stall cycles");
+	/* compile -S --offsets: every instruction the profile lists is on a line
+	 * of the assembly with its offset, the same mnemonic (the profile's
+	 * text is the disassembler's: an _e32/_e64 suffix aside) */
+	CmdResult r = test_wavecc("compile -S --offsets examples/gemm_16x16x16.json -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_null(strstr(r.err, "warning"));
+	for (size_t i = 0; i < json_array_size(insts); i++) {
+		json_t *x = json_array_get(insts, i);
+		const char *text = json_string_value(json_object_get(x, "text"));
+		char want[64];
+		snprintf(want, sizeof want, "  // +0x%04llx\n", (unsigned long long)num(x, "offset"));
+		const char *at = strstr(r.out, want);
+		ck_assert_msg(at, "no '%s' (%s) in compile -S --offsets", want, text);
+		while (at > r.out && at[-1] != '\n')
+			at--;
+		at += strspn(at, " \t");
+		size_t n = strcspn(at, " \n"), m = strcspn(text, " ");
+		ck_assert_msg(strncmp(at, text, n) == 0 && (m == n || text[n] == '_'), "+0x%04llx: '%.*s' in the assembly, '%s' profiled",
+			(unsigned long long)num(x, "offset"), (int)n, at, text);
+	}
+	cmd_result_free(&r);
+	json_decref(m);
+}
+END_TEST
+
+/* Several files at once: each profiled alone, one line each, fastest
+ * first (as --sweep ranks), the JSON an array with each one's file; a file
+ * that fails is listed FAILED last and the command exits 1. */
+START_TEST(several_files_ranked)
+{
+	const char *files = "examples/gemm_global.json examples/gemm_16x16x16.json -D M=512 -D N=512 -D K=512";
+	CmdResult r = test_wavecc("profile %s", files);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	const char *lds = strstr(r.out, "examples/gemm_16x16x16.json"), *glob = strstr(r.out, "examples/gemm_global.json");
+	ck_assert_msg(lds && glob && lds < glob, "the LDS GEMM does not rank before the global one:\n%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "2 kernels (one file each), fastest first"));
+	cmd_result_free(&r);
+	r = test_wavecc("profile %s --json", files);
+	ck_assert_int_eq(r.status, 0);
+	json_error_t je;
+	json_t *doc = json_loads(r.out, 0, &je);
+	ck_assert_msg(json_is_array(doc) && json_array_size(doc) == 2, "%s", r.out);
+	double prev = 0;
+	for (size_t i = 0; i < 2; i++) {
+		json_t *o = json_array_get(doc, i);
+		ck_assert(json_is_true(json_object_get(o, "ok")));
+		ck_assert_ptr_nonnull(json_string_value(json_object_get(o, "file")));
+		ck_assert(num(o, "ms") >= prev);
+		prev = num(o, "ms");
+	}
+	json_decref(doc);
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/copy.json /nonexistent.json -D M=256 -D N=256");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_ptr_nonnull(strstr(r.out, "FAILED"));
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/copy.json examples/copy.json --sensitivity");
+	ck_assert_int_eq(r.status, 2);
+	cmd_result_free(&r);
 }
 END_TEST
 
@@ -536,6 +600,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, verdict_and_grid_fill);
 	tcase_add_test(tc, sweep_ranked);
 	tcase_add_test(tc, loops_and_ops_named);
+	tcase_add_test(tc, several_files_ranked);
 	tcase_add_test(tc, error_band_and_launch);
 	tcase_add_test(tc, caches_of_a_gemm_and_a_copy);
 	suite_add_tcase(s, tc);

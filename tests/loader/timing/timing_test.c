@@ -344,6 +344,37 @@ START_TEST(clock_falls_with_duty)
 }
 END_TEST
 
+/* Each MFMA data type's own matrix peak, dense FLOP per clock per CU, as
+ * AMD's data sheets give them over CUs and clock (MI250X GCD, MI300X,
+ * MI355X): an int8 GEMM is measured against the i8 peak, not f16's; a
+ * CU result's peak weights its types by their busy cycles. */
+START_TEST(dtype_peaks)
+{
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_F16), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_I8), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_F64), 256);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX90A, TM_DT_FP8), 0);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_F16), 2048);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_BF16), 2048);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_FP8), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_I8), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_XF32), 1024);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX942, TM_DT_F32), 256);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_F16), 4096);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_FP8), 8192);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_I8), 8192);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_FP4), 16384);
+	ck_assert_double_eq(tm_dtype_peak(EMU_GFX950, TM_DT_XF32), 0);
+	TmCuResult r = busy_cu(1, TM_DT_I8);
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 4096);
+	r.mfma_busy_dt[TM_DT_I8] = r.mfma_busy / 2;
+	r.mfma_busy_dt[TM_DT_F16] = r.mfma_busy / 2;
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 3072);
+	r = (TmCuResult){0};
+	ck_assert_double_eq(tm_cu_mfma_peak(EMU_GFX942, &r), 0);
+}
+END_TEST
+
 /* The MFMA-only microkernel (8 independent 16x16x16 f16 MFMAs per
  * iteration, one wave per SIMD on every CU of an MI300X, 256 workgroups per
  * CU in turn: a kernel long enough, as AMD's max-achievable GEMMs are, that
@@ -390,6 +421,98 @@ START_TEST(mfma_only_at_the_modelled_clock)
 	tm_cu_result_free(&res);
 	tm_recorder_free(r);
 	h_free(&h);
+}
+END_TEST
+
+/* Causal-like work: workgroup x runs (x >> 4) + 1 iterations of 8
+ * independent MFMAs (a causal attention's row block x stops at the
+ * diagonal: early rows are cheap); UNIFORM runs the grid's mean trip
+ * count, 38 (x < 1216: 1..76 trips), everywhere. */
+static const char *CAUSAL_LOOP =
+	"s_lshr_b32 s10, s2, 4\n"
+	"s_add_u32 s10, s10, 1\n"
+	"loop:\n"
+	"v_mfma_f32_16x16x16_f16 v[0:3], v[40:41], v[42:43], v[0:3]\n"
+	"v_mfma_f32_16x16x16_f16 v[4:7], v[40:41], v[42:43], v[4:7]\n"
+	"s_sub_u32 s10, s10, 1\n"
+	"v_mfma_f32_16x16x16_f16 v[8:11], v[40:41], v[42:43], v[8:11]\n"
+	"v_mfma_f32_16x16x16_f16 v[12:15], v[40:41], v[42:43], v[12:15]\n"
+	"s_cmp_lg_u32 s10, 0\n"
+	"v_mfma_f32_16x16x16_f16 v[16:19], v[40:41], v[42:43], v[16:19]\n"
+	"v_mfma_f32_16x16x16_f16 v[20:23], v[40:41], v[42:43], v[20:23]\n"
+	"v_mfma_f32_16x16x16_f16 v[24:27], v[40:41], v[42:43], v[24:27]\n"
+	"v_mfma_f32_16x16x16_f16 v[28:31], v[40:41], v[42:43], v[28:31]\n"
+	"s_cbranch_scc1 loop\n"
+	"s_endpgm\n";
+
+/* The whole-GPU estimate (MI300X, 4-wave workgroups on a grid of 1216) of
+ * `body` from the workgroups tm_sample_ids picks, or from the grid's first
+ * ones when `first`. */
+static double grid_seconds(const char *body, bool first)
+{
+	const TmGpu *g = tm_gpu("MI300X");
+	enum { GRID = 1216 };
+	Harness h;
+	h_init(&h, body);
+	h.l.wg_size[0] = 256;
+	h.l.arch = EMU_GFX942;
+	h.l.grid[0] = GRID;
+	TmOccupancy occ;
+	tm_occupancy(g, &h.l.kd, 0, 4, &occ);
+	uint64_t n = tm_sample_size(g, GRID, occ.wgs_per_cu), ids[64];
+	ck_assert_uint_ge(n, 2);
+	ck_assert_uint_le(n, 64);
+	uint32_t grid[3] = {GRID, 1, 1};
+	if (first)
+		for (uint64_t i = 0; i < n; i++)
+			ids[i] = i;
+	else
+		ck_assert_uint_eq(tm_sample_ids(grid, n, ids), n);
+	for (uint64_t i = 1; i < n; i++)
+		ck_assert_uint_gt(ids[i], ids[i - 1]);
+	TmRecorder *r = tm_recorder_new_ids(EMU_GFX942, ids, n, 4);
+	tm_recorder_grid(r, GRID, 1, 1);
+	h.l.hook = tm_recorder_hook(r);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	TmCuConfig c;
+	TmCuResult res;
+	TmClock clk;
+	TmEstimate e;
+	char err[256];
+	ck_assert_msg(tm_profile(g, r, GRID, &occ, 0, 0, &c, &res, &clk, &e, err, sizeof err) == 0, "%s", err);
+	ck_assert_uint_eq(res.workgroups, n);
+	tm_cu_result_free(&res);
+	tm_recorder_free(r);
+	h_free(&h);
+	return e.seconds - e.launch_seconds;
+}
+
+/* A kernel whose work grows along the grid is sampled across it: its
+ * estimate is within 20% of a uniform kernel doing the mean work, where
+ * the grid's first workgroups (the cheapest) would give under a fifth. */
+START_TEST(causal_like_sampled_across_the_grid)
+{
+	char uniform[1024];
+	snprintf(uniform, sizeof uniform, "s_mov_b32 s10, 38\n%s", strstr(CAUSAL_LOOP, "loop:"));
+	double mean = grid_seconds(uniform, false), spread = grid_seconds(CAUSAL_LOOP, false);
+	double head = grid_seconds(CAUSAL_LOOP, true);
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "causal-like: uniform %.3g s, spread sample %.3g s, first workgroups %.3g s\n", mean, spread,
+			head);
+	ck_assert_msg(spread >= 0.8 * mean && spread <= 1.2 * mean, "spread sample %.3g s, uniform mean work %.3g s", spread,
+		mean);
+	ck_assert_msg(head < 0.2 * mean, "the first workgroups %.3g s, uniform %.3g s: the test does not tell", head, mean);
+	/* the ids: spread over each dim, all of a small grid */
+	uint32_t g3[3] = {32, 1, 32};
+	uint64_t ids[8];
+	ck_assert_uint_eq(tm_sample_ids(g3, 4, ids), 4);
+	bool xs[32] = {0};
+	for (int i = 0; i < 4; i++)
+		xs[ids[i] % 32] = true;
+	ck_assert(xs[4] && xs[12] && xs[20] && xs[28]);
+	uint32_t g1[3] = {3, 1, 1};
+	ck_assert_uint_eq(tm_sample_ids(g1, 8, ids), 3);
+	ck_assert_uint_eq(ids[2], 2);
 }
 END_TEST
 
@@ -514,7 +637,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, waits_charged_to_waitcnt_only);
 	tcase_add_test(tc, setprio_reorders);
 	tcase_add_test(tc, clock_falls_with_duty);
+	tcase_add_test(tc, dtype_peaks);
 	tcase_add_test(tc, mfma_only_at_the_modelled_clock);
+	tcase_add_test(tc, causal_like_sampled_across_the_grid);
 	tcase_add_test(tc, l2_per_xcd_round_robin);
 	tcase_add_test(tc, source_map_pairs_ops);
 	suite_add_tcase(s, tc);
