@@ -74,6 +74,7 @@ void compile_order(Compile *c)
 	for (int round = 0; round < SCHED_ROUNDS; round++) {
 		SchedOptions o = c->order;
 		o.margin = round * SCHED_STEP;
+		o.cap = compile_register_cap(c);
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c, c->mf);
