@@ -1168,8 +1168,9 @@ static const WaveCase cases[] = {
 /* Wave's prefetched MXFP4 GEMM (256x256 tiles, 8 waves) and its
  * preshuffled-scale GEMM: 8 waves need 2 per SIMD, which allow each 256
  * VGPRs and AGPRs; prefetched they would need 284 and 312. The allocator
- * keeps within 256 (driver/pipeline.c: the named prefetch gives way, then
- * the preshuffled one spills a few values to scratch), and both run. */
+ * keeps them within 256: the first's named prefetch gives way to the
+ * plain loop, the second's prefetched loop is scheduled within the cap
+ * (docs/compiler.md, the workgroup's register cap); both run. */
 static const WaveCase scheduled[] = {
 	{"wg_gemm_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule modulo", NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=15 -D N=13 -D K=4 --schedule four_stage", NULL, NULL},
