@@ -307,11 +307,14 @@ SWEEP_RUNS ?= 3
 bench-sweep: $(BUILD)/bench/sweep_bench $(BUILD)/wavecc
 	$(BUILD)/bench/sweep_bench $(abspath $(BUILD)/wavecc) examples/gemm_global.json -n $(SWEEP_RUNS)
 # GEMM static report: loop instructions per MFMA, registers, LDS, occupancy
-# and llvm-mca-22's MFMA pressure, next to clang-19 -O3 (bench/gemm_report.c).
+# and llvm-mca-22's MFMA pressure, next to clang-19 -O3 (bench/gemm_report.c);
+# then gfx950's MXFP4 GEMM beside aiter's f4gemm in the same cycle model
+# (bench/gemm_mxfp4_aiter.py; needs WAVECC_AITER, else one SKIP line).
 bench-gemm: $(BUILD)/bench/gemm_report $(BUILD)/wavecc
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx942
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx90a
 	$(BUILD)/bench/gemm_report $(abspath $(BUILD)/wavecc) --mcpu gfx950
+	$(PYTHON_ANY) bench/gemm_mxfp4_aiter.py $(abspath $(BUILD)/wavecc)
 # The attention kernels' registers, occupancy and main loop (instructions by
 # class, per MFMA, llvm-mca-22's MFMA pressure) against clang-19's GEMM loop
 # (bench/attention_report.c), then wavecc beside AMD's FA v3 forward in the same

@@ -118,6 +118,11 @@ int compile_waves_lds(const Compile *c, const MFunc *f, int lds_bytes);
 int compile_resolve_options(Compile *c);
 /* Warn when the allocated registers exceed the waves_per_eu target. */
 void compile_check_occupancy(Compile *c);
+/* The VGPRs and AGPRs a wave may hold together when the workgroup's waves
+ * must share SIMDs (more than 4 waves): 512 / waves per SIMD, in granules
+ * of 8; 0 when each wave may have a SIMD's registers (register allocation
+ * keeps within it: RaLimits.unified). */
+int compile_register_cap(const Compile *c);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per
  * target: each ends as compile_run would leave it, with its own code

@@ -78,6 +78,15 @@ static int register_budget(int waves_per_eu)
 	return 512 / waves_per_eu / 8 * 8;
 }
 
+int compile_register_cap(const Compile *c)
+{
+	/* a workgroup's waves spread over the CU's 4 SIMDs: with more than 4
+	 * waves each SIMD must hold several at once */
+	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
+	int per_simd = ((threads + 63) / 64 + 3) / 4;
+	return per_simd > 1 ? register_budget(per_simd) : 0;
+}
+
 void compile_check_occupancy(Compile *c)
 {
 	int w = c->an.opts.waves_per_eu;
@@ -85,9 +94,9 @@ void compile_check_occupancy(Compile *c)
 		return;
 	/* the AGPRs start at the VGPR count rounded up to 4 (accum_offset) */
 	int vgprs = (c->mf->nregs[RF_VGPR] + 3) / 4 * 4 + c->mf->nregs[RF_AGPR];
-	/* a workgroup's waves spread over the CU's 4 SIMDs: with more than 4
-	 * waves each SIMD must hold several at once, and registers that allow
-	 * fewer leave a kernel that cannot launch at all */
+	/* registers past the cap of a workgroup whose waves share a SIMD leave
+	 * a kernel that cannot launch at all: the allocator keeps within it
+	 * (compile_register_cap), so only a form it could not fit gets here */
 	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
 	int per_simd = ((threads + 63) / 64 + 3) / 4;
 	if (per_simd > 1 && vgprs > register_budget(per_simd)) {

@@ -12,7 +12,8 @@
  * slots together: compile_waves); otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
  * order (so a kernel that runs out of registers fails as it would
- * unscheduled). The copies are thrown away; the real allocation is the
+ * unscheduled). The trials keep within the registers a wave of the
+ * workgroup may hold (compile_register_cap), as the real allocation does. The copies are thrown away; the real allocation is the
  * next row. */
 #include <string.h>
 
@@ -51,7 +52,8 @@ static Fit trial(const Compile *c, const MFunc *f)
 {
 	MFunc *g = copy_mfunc(f);
 	Buf err = {0};
-	Fit r = {.ok = regalloc_mfunc(g, NULL, &err) == 0};
+	RaLimits lim = {.unified = compile_register_cap(c)};
+	Fit r = {.ok = regalloc_mfunc_limits(g, &lim, NULL, &err) == 0};
 	if (r.ok) {
 		r.vgprs = g->nregs[RF_VGPR];
 		r.agprs = g->nregs[RF_AGPR];
@@ -72,6 +74,7 @@ void compile_order(Compile *c)
 	for (int round = 0; round < SCHED_ROUNDS; round++) {
 		SchedOptions o = c->order;
 		o.margin = round * SCHED_STEP;
+		o.cap = compile_register_cap(c);
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c, c->mf);

@@ -154,7 +154,8 @@ static Form allocate_form(Compile *c)
 {
 	Form f = {.mf = c->mf, .ra = xcalloc(1, sizeof *f.ra)};
 	c->mf = NULL;
-	f.rc = regalloc_mfunc(f.mf, f.ra, &f.err);
+	RaLimits lim = {.unified = compile_register_cap(c)};
+	f.rc = regalloc_mfunc_limits(f.mf, &lim, f.ra, &f.err);
 	f.spills = f.rc == 0 && (f.ra->spills > 0 || f.ra->scratch_values > 0);
 	f.waves = f.rc == 0 && !f.spills ? compile_waves(c, f.mf) : 0;
 	f.hoisted = c->hoisted;
@@ -205,14 +206,22 @@ static bool reselect(Compile *c, const Plan *p, Form *f)
  * target, for a schedule asked for by name); a lighter form is kept only
  * if it allocates without spills and gains a wave. Waves count registers,
  * LDS and slots together (compile_waves): registers saved where the LDS
- * caps the workgroups per CU gain nothing. */
+ * caps the workgroups per CU gain nothing.
+ *
+ * A workgroup of more than 4 waves caps each wave's registers
+ * (compile_register_cap; the allocator keeps within the cap, spilling what
+ * does not fit): a schedule asked for by name gives way too when it spills
+ * under that cap, so the prefetch goes before any value goes to memory,
+ * and scratch is left for the kernels whose lightest form still needs it. */
 void allocate_registers(Compile *c)
 {
 	Form best = allocate_form(c);
 	/* a schedule asked for by name still gives way to a waves_per_eu
-	 * target it misses */
+	 * target it misses, and to the registers its workgroup allows */
 	int want = best.plan.yields ? 8 : c->an.opts.waves_per_eu;
 	if (best.rc == 0 && !best.spills && best.plan.sum.prefetched && best.waves < want)
+		best.plan.yields = true;
+	if ((best.rc != 0 || best.spills) && best.plan.sum.prefetched && compile_register_cap(c))
 		best.plan.yields = true;
 	PlanLight step = best.plan.light;
 	/* reads hoisted out of a loop (isel/invariant_read.c) give way as

@@ -26,7 +26,13 @@
  *      MFMA early-clobber rule (vdst differs from srcA/srcB and, unless it is
  *      the same accumulator vreg, from srcC), given for every instruction.
  *   5. Files: SGPRs up to t->sgprs, 256 arch VGPRs, t->agprs AGPRs (each
- *      capped further by RaLimits, for tests). When a file runs out at a
+ *      capped further by RaLimits, for tests). Under a unified cap U
+ *      (RaLimits.unified: the registers a wave may hold when several waves
+ *      share a SIMD) a value's file ends where the other file's registers
+ *      given out so far leave room: VGPRs below U - AGPRs used (down to a
+ *      multiple of 4, where the AGPRs start), AGPRs below U - the VGPRs
+ *      used rounded up to 4; neither bound ever falls below what its file
+ *      already uses, so the allocation ends within U. When a file runs out at a
  *      value, values live across that point are victims (spill.c): VGPR
  *      values move to AGPRs, SGPR values to VGPR lanes, and where the
  *      AGPRs run out too, VGPR and AGPR values to scratch memory. The
@@ -53,6 +59,19 @@ static int file_limit(const Target *t, const RaLimits *lim, RegFile f)
 {
 	int n = f == RF_SGPR ? t->sgprs : f == RF_VGPR ? 256 : t->agprs;
 	return lim && lim->regs[f] > 0 && lim->regs[f] < n ? lim->regs[f] : n;
+}
+
+static int align4(int x) { return (x + 3) / 4 * 4; }
+
+/* Where file rf ends for the next value: its own cap, and under a unified
+ * cap what the other file's registers used so far leave of it. */
+static int value_limit(const Target *t, const RaLimits *lim, RegFile rf, const int *used)
+{
+	int n = file_limit(t, lim, rf);
+	if (!lim || lim->unified <= 0 || rf == RF_SGPR)
+		return n;
+	int room = rf == RF_VGPR ? (lim->unified - used[RF_AGPR]) / 4 * 4 : lim->unified - align4(used[RF_VGPR]);
+	return MAX(0, MIN(n, room));
 }
 
 static const char *file_word(RegFile f) { return f == RF_SGPR ? "scalar" : f == RF_VGPR ? "vector" : "accumulator"; }
@@ -209,12 +228,16 @@ static void out_of_registers(const MFunc *f, const RaPositions *ps, Buf *err, Re
  * value that may go nowhere else) to scratch. Their registers are free
  * from here on in this round (the scan goes on as if they were spilled
  * already, so one round finds most of what must go). Returns how many. */
-static int take_victims(const MFunc *f, Spill *sp, SpillReqs *out, RegFile rf, const MInst *at, int pos,
-	const int *lo, const int *hi, int *busy, uint32_t *who, int lim, int size)
+static int take_victims(const MFunc *f, Spill *sp, SpillReqs *out, RegFile rf, bool unified, const MInst *at,
+	int pos, const int *lo, const int *hi, int *busy, uint32_t *who, int lim, int size)
 {
 	uint32_t got[MIR_MAX_PHYS];
 	uint8_t home = rf == RF_SGPR ? SPILL_TO_LANES : SPILL_TO_AGPR;
-	int n = rf == RF_AGPR ? 0 : spill_pick(f, sp, rf, false, at, pos, lo, hi, busy, who, lim, size, got);
+	/* under a unified cap an AGPR home takes the room a VGPR gives up:
+	 * VGPR values go to scratch */
+	int n = rf == RF_AGPR || (unified && rf == RF_VGPR)
+			? 0
+			: spill_pick(f, sp, rf, false, at, pos, lo, hi, busy, who, lim, size, got);
 	if (n == 0 && rf != RF_SGPR) {
 		home = SPILL_TO_SCRATCH;
 		n = spill_pick(f, sp, rf, true, at, pos, lo, hi, busy, who, lim, size, got);
@@ -296,7 +319,7 @@ static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *e
 		uint32_t v = order[oi];
 		RegClass cls = f->vregs.data[v];
 		RegFile rf = rc_file(cls);
-		int size = rc_size(cls), align = rc_align(cls, t), lim = file_limit(t, lims, rf);
+		int size = rc_size(cls), align = rc_align(cls, t), lim = value_limit(t, lims, rf, used);
 		int r;
 		for (;;) {
 			for (r = 0; r + size <= lim; r += align) {
@@ -313,7 +336,8 @@ static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *e
 			locate(&ps, lo[v], &bi, &ii);
 			const MBlock *bb = f->blocks.data[bi];
 			const MInst *at = ii < (int)bb->insts.len ? &bb->insts.data[ii] : NULL;
-			if (take_victims(f, sp, reqs, rf, at, lo[v], lo, hi, busy[rf], who[rf], lim, size) == 0)
+			if (take_victims(f, sp, reqs, rf, lims && lims->unified > 0, at, lo[v], lo, hi, busy[rf], who[rf],
+				    lim, size) == 0)
 				break;
 		}
 		if (r + size > lim) {
@@ -323,6 +347,9 @@ static int allocate_once(MFunc *f, const RaLimits *lims, RegAssign *keep, Buf *e
 			}
 			out_of_registers(f, &ps, err, keep, v, size, rf, lim, lo[v], busy[rf], who[rf],
 				sp->count + sp->scratch_values, 4 * (sp->scratch_dwords + size) > SPILL_SCRATCH_MAX_BYTES);
+			if (lim < file_limit(t, lims, rf))
+				buf_printf(err, " (the waves that share a SIMD allow each %d VGPRs and AGPRs together)",
+					lims->unified);
 			rc = -1;
 			break;
 		}

@@ -44,10 +44,14 @@ typedef struct RegAssign {
 	int scratch_dwords; /* scratch dwords per work-item they take (f->scratch_bytes / 4) */
 } RegAssign;
 
-/* For tests of spilling: caps on the register files (0: the target's),
- * and values sent to scratch memory before the first round. */
+/* Caps on the register files (0: the target's), a cap on the VGPRs and
+ * AGPRs of a wave together (`unified`: the 4-aligned VGPRs plus the AGPRs,
+ * as the unified file holds them; 0: none; the driver's, where a
+ * workgroup's waves must share a SIMD), and, for tests of spilling, values
+ * sent to scratch memory before the first round. */
 typedef struct RaLimits {
 	int regs[RF_COUNT];
+	int unified;
 	uint32_t scratch[8];
 	int nscratch;
 } RaLimits;

@@ -153,7 +153,7 @@ static bool is_word(const char *k, size_t kl, const char *w)
  * isel_file_test.c). */
 static bool known_directive(const char *k, size_t kl)
 {
-	static const char *const known[] = {"RUN", "TARGET", "DEFINE", "BEFORE", "REMOVED", "LIMIT", "INTERLEAVE", "REACH", "LONG", "REGS", "SPILL",
+	static const char *const known[] = {"RUN", "TARGET", "DEFINE", "BEFORE", "REMOVED", "LIMIT", "CAP", "INTERLEAVE", "REACH", "LONG", "REGS", "SPILL",
 		"ERROR"};
 	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
 		if (is_word(k, kl, known[i]))

@@ -32,6 +32,10 @@ typedef struct SchedOptions {
 	int limit;  /* VGPR + AGPR dwords live at most; 0: the largest that keeps
 	               the original order's waves per SIMD, less margin */
 	int margin; /* dwords below that default limit (and the VGPR file) */
+	int cap;    /* VGPR + AGPR dwords a wave may hold at all (a workgroup whose
+	               waves share a SIMD; 0: none): a region whose original order
+	               goes past cap - margin takes a schedule within it even if
+	               the model finds it slower */
 	/* the order asked for within a loop's trip (the "interleave" option):
 	 * groups filled in turn, cyclically; 0 groups: the scheduler's own */
 	int ngroups;

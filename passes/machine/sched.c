@@ -82,6 +82,13 @@
  * every candidate would, and then the one that adds least; as that greedy
  * choice can overshoot, lower targets are tried (SCHED_TRIES).
  *
+ * A hard cap (SchedOptions.cap, less the margin: the registers a wave of
+ * a workgroup whose waves share a SIMD may hold) over a region's original
+ * peak makes the cap the target instead, tightened a granule a try, and
+ * the first list schedule that ends within it is kept whatever its time
+ * (on a loop, the faster of the two DAGs' that fit): without it the
+ * allocator would spill to scratch.
+ *
  * An asked order (SchedOptions.groups, the "interleave" option: sched_groups.c)
  * replaces the first key in a loop's regions: a ready instruction of the
  * class the current group asks for goes first; the groups fill in turn,
@@ -164,6 +171,7 @@ typedef struct Sched {
 	SlotState *slot;
 	Vec(uint32_t) touched;
 	int limit;           /* pressure limit (VGPR + AGPR dwords) */
+	int cap;             /* hard cap less the margin (SchedOptions.cap), 0: none */
 	int vgpr_cap;        /* arch VGPRs per wave */
 	int changed;         /* regions reordered */
 	const SchedOptions *o; /* NULL: defaults */
@@ -681,6 +689,34 @@ static bool try_dag(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judg
 	return false;
 }
 
+/* A region whose original order passes the hard cap: the list schedule
+ * at targets from the cap down, a granule a try; into order the first
+ * that ends within the cap (and then *best is its time), when none fitted
+ * before (*fits) or it is faster than what did. */
+static bool try_cap(Sched *s, Region *r, SchedPressure *p, Node *dag, Node *judge, int *order, Timing *best,
+	bool *fits)
+{
+	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
+	int n = (int)(r->hi - r->lo);
+	for (int k = 0; k < SCHED_TRIES; k++) {
+		int target = s->cap - k * SCHED_GRANULE;
+		sched_pressure_region(p, r->bi, r->lo, r->hi);
+		Timing t1 = list_schedule(dag, ins, n, p, target, s->vgpr_cap, order, NULL);
+		if (judge != dag) {
+			sched_pressure_region(p, r->bi, r->lo, r->hi);
+			t1 = model_order(judge, ins, n, order, p);
+		}
+		if (p->peak > s->cap || p->peakv > s->vgpr_cap)
+			continue;
+		if (*fits && !(t1.end < best->end || (t1.end == best->end && t1.last < best->last)))
+			return false;
+		*best = t1;
+		*fits = true;
+		return true;
+	}
+	return false;
+}
+
 /* The region's instructions in `order` (indices into the region). */
 static void apply_order(Sched *s, const Region *r, const int *order)
 {
@@ -741,6 +777,20 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	Timing best = model_original(nodes, ins, n, p);
 	r->peakv0 = p->peakv;
 	bool found = false;
+	if (s->cap > 0 && r->peak0 > s->cap) {
+		bool fits = false;
+		if (try_cap(s, r, p, r->in_loop ? alt : nodes, nodes, order, &best, &fits)) {
+			memcpy(best_order, order, (size_t)n * sizeof *order);
+			found = true;
+		}
+		if (r->in_loop && try_cap(s, r, p, nodes, nodes, order, &best, &fits)) {
+			memcpy(best_order, order, (size_t)n * sizeof *order);
+			found = true;
+		}
+		if (found)
+			apply_order(s, r, best_order);
+		goto out;
+	}
 	if (try_dag(s, r, p, r->in_loop ? alt : nodes, nodes, order, &best)) {
 		memcpy(best_order, order, (size_t)n * sizeof *order);
 		found = true;
@@ -751,6 +801,7 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	}
 	if (found)
 		apply_order(s, r, best_order);
+out:
 	for (int i = 0; i < n; i++) {
 		vec_free(&nodes[i].succ);
 		if (r->in_loop)
@@ -817,6 +868,7 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 	int peak = original_peaks(&s, rs.data, rs.len, &p);
 	int margin = o ? o->margin : 0;
 	s.vgpr_cap -= margin;
+	s.cap = o && o->cap > 0 ? o->cap - margin : 0;
 	s.limit = o && o->limit > 0 ? o->limit
 				    : sched_occupancy_limit(peak, f->target->vgprs + f->target->agprs) - margin;
 	size_t maxn = 1;

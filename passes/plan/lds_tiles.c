@@ -49,7 +49,23 @@
 #include "lds_layout.h"
 #include "plan.h"
 
-enum { ROW_PAD_BYTES = 8, CHUNK_BYTES = 16, SWZ_MAX_BASES = 16 };
+enum { ROW_PAD_BYTES = 8, WIDE_PAD_BYTES = 16, CHUNK_BYTES = 16, SWZ_MAX_BASES = 16 };
+
+static bool feeds_scaled_operand(const Region *r, const Value *v);
+
+/* The row padding of layout 0: 8 bytes, or 16 for a tile whose lanes read
+ * 16 bytes of a row at once as a scaled MMA's lhs or rhs (gfx950's f4
+ * operands: 32 k a lane). Rows of 16·m + 16 bytes keep every row's chunk
+ * 16-byte aligned, so the read is one ds_read_b128 into the operand's own
+ * tuple (with 8 bytes, two ds_read_b64 and four copies), and 8 lanes at
+ * one column land on 8 distinct groups of 4 banks: no conflict. */
+static int64_t row_pad_bytes(const Analysis *c, const Op *op, const PlanTile *t)
+{
+	const NodeIndex *ix = c->index[op->id];
+	if (ix && ix->epc * t->es >= WIDE_PAD_BYTES && feeds_scaled_operand(c->k->body, op_result(op)))
+		return WIDE_PAD_BYTES;
+	return ROW_PAD_BYTES;
+}
 
 /* e as an integer into *v, or the message analysis_int would give into
  * t->error. */
@@ -403,7 +419,7 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	t->rows = rows;
 	t->bytes[1] = layout_box(t, 1, 0);
 	swizzle_fits(c, op, t);
-	t->bytes[0] = layout_box(t, 0, ROW_PAD_BYTES / t->es);
+	t->bytes[0] = layout_box(t, 0, row_pad_bytes(c, op, t) / t->es);
 	return true;
 }
 
@@ -418,6 +434,22 @@ static bool feeds_mma(const Region *r, const Value *v)
 		if (op->kind == OP_SCALED_MMA && (op->args[0] == v || op->args[1] == v || op->args[2] == v || op->args[3] == v))
 			return true;
 		if (op->body && feeds_mma(op->body, v))
+			return true;
+	}
+	return false;
+}
+
+/* Is v (or a bitcast of it) a scaled MMA's lhs or rhs, in region r or one
+ * nested in it? */
+static bool feeds_scaled_operand(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_SCALED_MMA && (op->args[0] == v || op->args[2] == v))
+			return true;
+		if (op->kind == OP_BITCAST && op->args[0] == v && feeds_scaled_operand(r, op_result(op)))
+			return true;
+		if (op->body && feeds_scaled_operand(op->body, v))
 			return true;
 	}
 	return false;

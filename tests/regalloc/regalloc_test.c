@@ -406,6 +406,48 @@ START_TEST(capped_files_spill_early)
 }
 END_TEST
 
+/* A unified cap (RaLimits.unified: several waves on a SIMD): 8 AGPR
+ * values and 12 VGPR values live at once under a cap of 16 registers.
+ * The VGPRs stop where the AGPRs leave room (16 - 8), the overflow goes
+ * to scratch (an AGPR home would take the room a VGPR gives up), and the
+ * 4-aligned VGPRs plus the AGPRs stay within the cap. */
+START_TEST(unified_cap_spills_to_scratch)
+{
+	MFunc *f = mfunc_new("unified", &target_gfx942);
+	MBlock *b = mfunc_block(f, NULL);
+	uint32_t a[8], v[12];
+	for (int k = 0; k < 8; k++) {
+		a[k] = mfunc_vreg(f, rc_make(RF_AGPR, 1));
+		i1(b, I_V_ACCVGPR_WRITE_B32, mo_vsub(a[k], 0, rc_make(RF_AGPR, 1)), mo_imm(k));
+	}
+	for (int k = 0; k < 12; k++) {
+		v[k] = mfunc_vreg(f, RC_V1);
+		i1(b, I_V_MOV_B32, vv(v[k]), mo_imm(100 + k));
+	}
+	for (int k = 1; k < 12; k++)
+		i2(b, I_V_ADD_U32, vv(v[0]), vv(v[0]), vv(v[k]));
+	for (int k = 0; k < 8; k++) {
+		uint32_t t = mfunc_vreg(f, RC_V1);
+		i1(b, I_V_ACCVGPR_READ_B32, vv(t), mo_vsub(a[k], 0, rc_make(RF_AGPR, 1)));
+		i2(b, I_V_ADD_U32, vv(v[0]), vv(v[0]), vv(t));
+	}
+	mblock_add(b, I_S_ENDPGM, 0, NULL, 0, NULL);
+	RegAssign ra = {0};
+	Buf m = {0};
+	ck_assert_int_eq(regalloc_mfunc_limits(f, &(RaLimits){.unified = 16}, &ra, &m), 0);
+	ck_assert_int_le((f->nregs[RF_VGPR] + 3) / 4 * 4 + f->nregs[RF_AGPR], 16);
+	ck_assert_int_eq(f->nregs[RF_AGPR], 8);
+	ck_assert_int_eq(ra.spills, 0);
+	ck_assert_int_gt(ra.scratch_values, 0);
+	ck_assert_int_gt(f->scratch_bytes, 0);
+	ck_assert_msg(regalloc_check(ra.pre, ra.phys, f, &m) == 0, "%s", buf_cstr(&m));
+	ck_assert_msg(regalloc_check_spills(ra.orig, f, &m) == 0, "%s", buf_cstr(&m));
+	regassign_free(&ra);
+	mfunc_free(f);
+	buf_free(&m);
+}
+END_TEST
+
 START_TEST(pipeline_entry_reports_through_compile_error)
 {
 	Kernel *k = kernel_new("press");
@@ -918,6 +960,7 @@ int main(void)
 	tcase_add_test(t, out_of_registers_names_kernel_file_and_pressure);
 	tcase_add_test(t, scratch_spills_past_the_agprs);
 	tcase_add_test(t, capped_files_spill_early);
+	tcase_add_test(t, unified_cap_spills_to_scratch);
 	tcase_add_test(t, pipeline_entry_reports_through_compile_error);
 	tcase_add_test(t, empty_and_unreachable_blocks);
 	tcase_add_test(t, checker_catches_wrong_assignments);

@@ -14,6 +14,8 @@
  *   ; REMOVED: N        eliminate_redundant removed exactly N instructions
  *   ; TARGET: gfx90a    the target (default gfx942)
  *   ; LIMIT: N          schedule: the pressure limit (VGPR + AGPR dwords)
+ *   ; CAP: N            schedule: the hard cap (SchedOptions.cap): kept to
+ *                       even where the model finds the order slower
  *   ; REGS: v8 a4 s16   regalloc: the register files capped (RaLimits), so a
  *                       small case spills to AGPRs, lanes and scratch
  *   ; SPILL: 5 0        regalloc: these vregs go to scratch memory first,
@@ -101,7 +103,7 @@ static void run_case(const char *dir, const char *name)
 	Ann a[64];
 	size_t na = 0;
 	char run[32] = "", target[32] = "gfx942";
-	int limit = 0, removed = -1, reach = 0, nlong = -1;
+	int limit = 0, cap = 0, removed = -1, reach = 0, nlong = -1;
 	RaLimits regs = {.nscratch = 0};
 	char interleave[128] = "";
 	for (char *p = text; p && *p;) {
@@ -125,6 +127,8 @@ static void run_case(const char *dir, const char *name)
 				snprintf(target, sizeof target, "%s", val);
 			else if (strcmp(kind, "LIMIT") == 0)
 				limit = atoi(val);
+			else if (strcmp(kind, "CAP") == 0)
+				cap = atoi(val);
 			else if (strcmp(kind, "REGS") == 0) {
 				for (char *w = strtok(val, " "); w; w = strtok(NULL, " ")) {
 					int file = w[0] == 's' ? RF_SGPR : w[0] == 'v' ? RF_VGPR : w[0] == 'a' ? RF_AGPR : -1;
@@ -197,7 +201,7 @@ static void run_case(const char *dir, const char *name)
 			buf_cstr(&msg));
 		regassign_free(&ra);
 	} else if (strcmp(run, "schedule") == 0) {
-		SchedOptions o = {.limit = limit};
+		SchedOptions o = {.limit = limit, .cap = cap};
 		if (interleave[0])
 			ck_assert_msg(sched_groups_parse(interleave, &o, &msg) == 0, "%s: %s", name, buf_cstr(&msg));
 		o.limit = limit;
