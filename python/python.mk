@@ -28,7 +28,8 @@ install-python:
 	@if [ -z "$(PYSITE)" ]; then echo "install: no python3: the Python package wavecc is not installed"; else \
 	for f in $(PY_FILES); do install -d $(DESTDIR)$(PYSITE)/$$(dirname $$f) && \
 		install -m 644 python/$$f $(DESTDIR)$(PYSITE)/$$f || exit 1; done; \
-	printf '"""Written by make install: where libwavecc.so.0 is."""\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	printf '"""Written by make install: where libwavecc.so.0 and wavecc are."""\nLIBDIR = "%s"\nBINDIR = "%s"\n' \
+		'$(LIBDIR)' '$(BINDIR)' \
 		> $(DESTDIR)$(PYSITE)/wavecc/_config.py; fi
 uninstall-python:
 	@if [ -n "$(PYSITE)" ]; then rm -rf $(DESTDIR)$(PYSITE)/wavecc; \

@@ -17,7 +17,11 @@ the arrays given.
 import copy
 import inspect
 import json
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 
 from . import _lib
 from ._dtype import DataType
@@ -75,7 +79,7 @@ _OPTION_FIELDS = {
     "print_mlir_before_water": False, "print_mlir_after_water": False, "print_pass_times": False,
     "compile_to_asm": False,
     # wavecc's own
-    "llvm_mc": None, "interleave": None, "lds_stages": None,
+    "llvm_mc": None, "interleave": None, "lds_stages": None, "wavecc_backend": None,
 }
 
 # Wave's boolean options that wavecc-kernel/1 accepts (and ignores) under "options"
@@ -275,6 +279,7 @@ def _shift(path, k):
     return "graph[%d]%s" % (int(m.group(1)) + k, m.group(2)) if m else path
 
 
+_AT = re.compile(r" \(at [^()]*:\d+(?::\d+)?\)$")
 _PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\])")
 
 
@@ -282,6 +287,7 @@ def locate_errors(text, paths, kernel):
     """Prefix each diagnostic line that names a JSON path with the Python location of its op."""
     out = []
     for line in text.splitlines():
+        line = _AT.sub("", line)
         m = None
         for m in _PATH.finditer(line):
             break
@@ -339,6 +345,8 @@ class WaveKernel:
         self._lk = self._parse(self.json, self.paths)
         self._compiled = {}
         self._last = None
+        self._last_values = {}
+        self.last_backend = None
         tr = kernel.trace()
         self._dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
@@ -387,6 +395,45 @@ class WaveKernel:
     @property
     def stats(self):
         return self._compiled_last().stats
+
+    @property
+    def warnings(self):
+        """The compile's warnings (wavecc.Diagnostic: message, hint, source_file, source_line, ...)."""
+        return self._compiled_last().warnings
+
+    def launch_info(self, values=None):
+        """Grid, workgroup size, static and dynamic LDS (HIP's sharedMemBytes) and kernarg size, a dict; values
+        gives the dynamic symbols the last compile left to run time."""
+        return self._compiled_last().launch_evaluate(values)
+
+    def profile(self, gpu=None, clock=None, as_text=False):
+        """The cycle model's estimate of this kernel on a modelled GPU (`wavecc profile --json`, docs/
+        cycle-model.md): a dict (cycles, seconds, tflops, the bound, the hot spots...), or the report as text.
+        A model of the hardware, not a measurement: nothing runs on a GPU. The values of the last call (dynamic
+        symbols, scalars) are used; scalars not yet given are 1."""
+        self._compiled_last()
+        exe = wavecc_executable()
+        doc = json.loads(self.json)
+        defs = dict(self._last_values)
+        with tempfile.TemporaryDirectory(prefix="wavecc-profile-") as d:
+            path = os.path.join(d, "%s.json" % self.kernel.name)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            cmd = [exe, "profile", path]
+            if not as_text:
+                cmd.append("--json")
+            if self.options.target:
+                cmd += ["--mcpu", str(self.options.target)]
+            if gpu:
+                cmd += ["--gpu", str(gpu)]
+            if clock:
+                cmd += ["--clock", str(clock)]
+            for n, v in defs.items():
+                cmd += ["-D", "%s=%s" % (n, v)]
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if r.returncode != 0:
+            raise WaveccError("kernel %s: wavecc profile failed: %s" % (self.kernel.name, r.stderr.strip()))
+        return r.stdout if as_text else json.loads(r.stdout)
 
     def get_kernel_name(self):
         return self.kernel.name
@@ -455,13 +502,61 @@ class WaveKernel:
                 back.append((arr, tmp))
         for name, (v, t) in scal:
             bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
-        c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
+        self._last_values = dict(dyn)
+        self._last_values.update((n, v) for n, (v, t) in scal)
+        self.last_backend = _run(c, bufs, self.options)
         for arr, tmp in back:
             if arr.flags.writeable:
                 arr[...] = tmp
 
     def __repr__(self):
         return "<WaveKernel %s>" % self.kernel.name
+
+
+# Whether this process has found no GPU through HIP (then every run goes to the emulator).
+_no_device = []
+
+
+def _backend_wanted(options):
+    """'hip', 'emulator' or 'auto': $WAVECC_BACKEND, else options.wavecc_backend."""
+    b = os.environ.get("WAVECC_BACKEND") or getattr(options, "wavecc_backend", None) or "auto"
+    b = {"emu": "emulator", "gpu": "hip"}.get(b, b)
+    if b not in ("auto", "hip", "emulator"):
+        raise WaveccError("backend %r: give auto, hip or emulator (WAVECC_BACKEND or options.wavecc_backend)" % b)
+    return b
+
+
+def _run(c, bufs, options):
+    """Run on HIP when a GPU is there (auto, hip), else on the emulator (auto, emulator); the backend used."""
+    want = _backend_wanted(options)
+    if want == "hip" or (want == "auto" and not _no_device):
+        try:
+            c.run(bufs, _lib.WAVECC_BACKEND_HIP)
+            return "hip"
+        except _lib.NoDeviceError:
+            if want == "hip":
+                raise
+            _no_device.append(True)
+    c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
+    return "emulator"
+
+
+def wavecc_executable():
+    """The wavecc command (for profile): $WAVECC_EXE, make install's BINDIR, the source tree's, then PATH."""
+    cands = [os.environ.get("WAVECC_EXE")]
+    try:
+        from . import _config
+        cands.append(os.path.join(getattr(_config, "BINDIR", ""), "wavecc"))
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.environ.get("WAVECC_BUILD"):
+        cands.append(os.path.join(os.environ["WAVECC_BUILD"], "wavecc"))
+    cands += [os.path.join(here, "..", "..", "build", "wavecc"), shutil.which("wavecc")]
+    for p in cands:
+        if p and os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    raise WaveccError("the wavecc command was not found (make install puts it in PREFIX/bin; or set WAVECC_EXE)")
 
 
 def wave_compile(options, kernel):

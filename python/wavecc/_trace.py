@@ -459,6 +459,8 @@ def emit_body(nodes, prefix, paths):
         d = {"name": n.name, "op": n.op}
         for k, v in n.fields.items():
             d[k] = _field_json(v, path_fail)
+        if n.loc and n.loc[1]:
+            d["loc"] = {"file": n.loc[0], "line": n.loc[1]}
         if n.body is not None:
             d["body"] = emit_body(n.body, path + ".body", paths)
         out.append(d)
