@@ -1159,7 +1159,8 @@ START_TEST(hints_for_common_mistakes)
 		{"\"kind\": \"wave\"", "\"kind\": \"wavee\"", "constraints[3].kind", "did you mean 'wave'?"},
 		{"\"f16\"", "\"q7\"", "arguments[0].dtype", "one of f16, bf16, f32"},
 		{"F32_16x16x16_F16", "F32_16x16x32_F16", "graph[1].body[2]",
-			"on gfx942 use F32_16x16x32_K8_F16 (16x16x32); gfx950 runs this one"},
+			"on gfx942 use F32_16x16x32_K8_F16 (16x16x32), or compile for gfx950, the only target with it "
+			"(--mcpu; Wave's options.target)"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		size_t len;
