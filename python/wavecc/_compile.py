@@ -202,8 +202,12 @@ def _options_json(o):
         if name is True:
             name = "PREFETCH"
         if str(name).upper() == "MANUAL":
-            fail("WaveCompileOptions: schedule MANUAL (Wave's manual schedules) is not in wavecc-kernel/1")
+            return _options_json_rest(o, d)  # wavecc's own schedule (see wave_compile)
         d["schedule"] = str(name).lower()
+    return _options_json_rest(o, d)
+
+
+def _options_json_rest(o, d):
     if o.multi_buffer_count is not None:
         d["multi_buffer_count"] = int(o.multi_buffer_count)
     if o.lds_stages is not None:
@@ -253,6 +257,23 @@ def emit_kernel(kernel, options, scalar_values=None):
                          "dtype": a.dtype.format_name})
         elif scalar_values is None or a.name not in scalar_values:
             args.append({"name": a.name, "type": "scalar", "dtype": a.dtype.format_name})
+    nodes = list(_walk(tr.root))
+    # Wave's set_symbol may name a symbol nothing binds (5_gemm.py's IDX): the format's set_symbol takes a
+    # dynamic symbol, so it becomes one (bound to 0 at a call when no argument's shape gives it)
+    for n in nodes:
+        if n.op == "set_symbol" and n.fields["symbol"] not in symbols and n.fields["symbol"] not in dyn:
+            dyn.append(n.fields["symbol"])
+    # a Memory argument in the shared address space that the kernel only writes is written to global memory
+    # (Wave promotes reads through LDS, never writes): the format's "shared" promotes, so it is given as global
+    read_args = set()
+    for n in nodes:
+        for k, v in n.fields.items():
+            if isinstance(v, MemArg) and not (n.op == "write" and k == "memory"):
+                read_args.add(v.name)
+    for a in args:
+        if a["type"] == "memory" and a["name"] not in read_args and \
+                (a["address_space"] == "shared" or spaces.get(a["address_space"]) == "shared"):
+            a["address_space"] = "global"
     doc = {"format": "wavecc-kernel/1", "name": kernel.name}
     if symbols:
         doc["symbols"] = symbols
@@ -263,6 +284,7 @@ def emit_kernel(kernel, options, scalar_values=None):
     doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
     doc["arguments"] = args
     graph = emit_body(tr.root, "graph", paths)
+    _drop_unused_vector_shapes(doc, graph)
     if scalar_values:
         consts = [{"name": n, "op": "scalar", "value": v, "dtype": t} for n, (v, t) in scalar_values.items()]
         graph = consts + graph
@@ -272,6 +294,31 @@ def emit_kernel(kernel, options, scalar_values=None):
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _walk(nodes):
+    for n in nodes:
+        yield n
+        if n.body:
+            yield from _walk(n.body)
+
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]*")
+
+
+def _drop_unused_vector_shapes(doc, graph):
+    """Wave ignores a vector_shapes entry of a symbol the kernel never uses (3_atomics.py's LIMIT_VAL, with no
+    value); the format would ask for its value, so such an entry is left out."""
+    used = set(doc.get("symbols", {})) | set(doc.get("dynamic_symbols", []))
+    text = json.dumps([doc["arguments"], graph] + [c for c in doc["constraints"] if c.get("kind") != "hardware"])
+    used |= set(_IDENT.findall(text))
+    for c in doc["constraints"]:
+        vs = c.get("vector_shapes")
+        if c.get("kind") == "hardware" and vs:
+            for k in [k for k in vs if k not in used]:
+                del vs[k]
+            if not vs:
+                del c["vector_shapes"]
 
 
 def _shift(path, k):
@@ -348,10 +395,13 @@ class WaveKernel:
         self._last_values = {}
         self.last_backend = None
         tr = kernel.trace()
-        self._dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
+        self._dyn = list(self.doc.get("dynamic_symbols", []))
+        self._set_only = [d for d in self._dyn if d not in [_sym_name(s) for s in (options.dynamic_symbols or [])]]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
         if not self._dyn:
             self._last = self._compile_doc(None)
+        elif set(self._dyn) == set(self._set_only):
+            self._last = self._compile_doc((tuple(sorted((d, 0) for d in self._dyn)), ()))
 
     def _on_error(self, paths):
         return lambda text: locate_errors(text, paths, self.kernel)
@@ -473,6 +523,8 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
+        for d in self._set_only:
+            dyn.setdefault(d, 0)
         missing = [d for d in self._dyn if d not in dyn]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
@@ -559,8 +611,15 @@ def wavecc_executable():
     raise WaveccError("the wavecc command was not found (make install puts it in PREFIX/bin; or set WAVECC_EXE)")
 
 
-def wave_compile(options, kernel):
-    """Trace, validate and compile kernel under options (Wave's wave_compile)."""
+def wave_compile(options, kernel, schedule=None):
+    """Trace, validate and compile kernel under options (Wave's wave_compile). A manual schedule (Wave's
+    wave_schedule function, SchedulingType.MANUAL) orders the same operations differently: wavecc does not apply
+    it and schedules the kernel itself (the results are the same), with a Python warning saying so."""
     if not isinstance(kernel, LaunchableWave):
         raise TypeError("wave_compile(options, kernel): kernel must be a @tkw.wave function, got %r" % (kernel,))
+    name = getattr(options.schedule, "name", options.schedule)
+    if schedule is not None or str(name).upper() == "MANUAL":
+        import warnings
+        warnings.warn("wavecc: kernel %s: Wave's manual schedule is not applied; wavecc schedules the kernel "
+                      "itself (the same results)" % kernel.name, stacklevel=2)
     return WaveKernel(options, kernel)
