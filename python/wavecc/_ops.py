@@ -30,7 +30,7 @@ def _dtype(d, what, loc):
     return d
 
 
-def _mapping_json(m, dyn, what, loc):
+def _mapping_json(m, dyn, what, loc, swap=False):
     if m is None:
         return None
     if not isinstance(m, IndexMapping):
@@ -39,6 +39,8 @@ def _mapping_json(m, dyn, what, loc):
     d = {"iterators": [s.name for s, _ in iters],
          "inputs": {dim_name(k): v for k, v in m.input_mapping.items()},
          "outputs": {dim_name(k): v for k, v in m.output_mapping.items()}}
+    if swap:
+        d["inputs"], d["outputs"] = d["outputs"], d["inputs"]
     if dyn:
         d["dynamic_values"] = [IndexMapping.dynamic_val(i).name for i in range(len(dyn))]
     if m.dynamic_val_mappings:
@@ -58,12 +60,12 @@ def _dyn_vals(vals, what, loc):
     return [as_reg(v, what + " mapping_dynamic_vals", loc) for v in vals]
 
 
-def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, what, loc):
+def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, what, loc, swap=False):
     dyn = _dyn_vals(mapping_dynamic_vals, what, loc)
     if elements_per_thread is not None:
         fields["elements_per_thread"] = elements_per_thread
     if mapping is not None:
-        fields["mapping"] = _mapping_json(mapping, dyn, what, loc)
+        fields["mapping"] = _mapping_json(mapping, dyn, what, loc, swap)
     if dyn:
         if mapping is None:
             fail("%s: mapping_dynamic_vals need a mapping" % what, loc)
@@ -106,8 +108,10 @@ def atomic_add(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic
     loc = user_location()
     reg = as_reg(lhs, "tkw.atomic_add", loc)
     mem = as_mem(rhs, "tkw.atomic_add", loc)
+    # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
+    # the format places them like a write (inputs the register's): the sides swap
     fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
-                            "tkw.atomic_add", loc)
+                            "tkw.atomic_add", loc, swap=True)
     return record("atomic_add", fields, [(reg.shape, reg.dtype)], loc=loc)
 
 
@@ -115,8 +119,10 @@ def atomic_min(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic
     loc = user_location()
     reg = as_reg(lhs, "tkw.atomic_min", loc)
     mem = as_mem(rhs, "tkw.atomic_min", loc)
+    # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
+    # the format places them like a write (inputs the register's): the sides swap
     fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
-                            "tkw.atomic_min", loc)
+                            "tkw.atomic_min", loc, swap=True)
     return record("atomic_min", fields, [(reg.shape, reg.dtype)], loc=loc)
 
 
