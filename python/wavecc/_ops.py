@@ -9,6 +9,7 @@ raise a TraceError naming the Python line; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
+import enum
 import inspect
 
 import sympy
@@ -73,9 +74,19 @@ def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, w
     return fields
 
 
+class MemoryAccessFlags(enum.IntFlag):
+    """Wave's flags of read and write: NONTEMPORAL (a cache hint) changes no result and is dropped; VOLATILE is not
+    in wavecc-kernel/1."""
+    NONE = 0
+    VOLATILE = 1
+    NONTEMPORAL = 2
+
+
 def _check_flags(flags, what, loc):
-    if flags not in (None, 0) and getattr(flags, "value", 0) != 0:
-        fail("%s: memory access flags are not in wavecc-kernel/1" % what, loc)
+    v = int(getattr(flags, "value", flags) or 0)
+    if v & ~int(MemoryAccessFlags.NONTEMPORAL):
+        fail("%s: memory access flag VOLATILE is not in wavecc-kernel/1 (NONTEMPORAL, a cache hint, is dropped)"
+             % what, loc)
 
 
 # ---- memory ----
@@ -177,9 +188,12 @@ def register(shape, dtype, value):
     if isinstance(value, Reg):
         fail("Register[...](value): the value must be a number or an index expression, not a traced value", loc)
     if is_symbolic(value) and not value.is_number:
-        if not dtype.is_int_asm():
-            fail("Register[...](%s): an index expression value needs an integer dtype" % value, loc)
-        s = record("scalar", {"value": str(value), "dtype": dtype}, [((), dtype)], loc=loc)
+        if dtype.is_int_asm():
+            s = record("scalar", {"value": str(value), "dtype": dtype}, [((), dtype)], loc=loc)
+        else:  # a float register of an index expression (rmsnorm's Register[M, N, f32](EMB_SIZE)): its value cast
+            from ._dtype import i32
+            s = record("scalar", {"value": str(value), "dtype": i32}, [((), i32)], loc=loc)
+            s = record("cast", {"arg": s, "dtype": dtype}, [((), dtype)], loc=loc)
         return record("broadcast", {"arg": s, "target_shape": list(shape)}, [(shape, dtype)], loc=loc)
     if is_symbolic(value):
         value = int(value) if value.is_Integer else float(value)
@@ -225,7 +239,8 @@ def mma(lhs, rhs, acc, mma_type=None, tag=None):
     c = as_reg(acc, "tkw.mma acc", loc)
     fields = {"lhs": a, "rhs": b, "acc": c}
     if mma_type is not None:
-        fields["mma_type"] = getattr(mma_type, "name", mma_type)
+        fields["mma_type"] = mma_type.to_json() if hasattr(mma_type, "to_json") else getattr(mma_type, "name",
+                                                                                             mma_type)
     return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
 
 
@@ -511,7 +526,7 @@ def tag(expr, tag_name):
     return expr
 
 
-__all__ = (["read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate", "shared_memory_barrier",
+__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate", "shared_memory_barrier",
             "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",

@@ -33,3 +33,23 @@ def torch_dtype_to_wave(torch_dtype):
 def check_leaks(f):
     """Wave's torch-tensor leak check (with WAVE_CHECK_LEAKS=1): wavecc keeps no tensors, so f unchanged."""
     return f
+
+
+def _torch_dtype_table():
+    out = {}
+    try:
+        import torch
+    except ImportError:
+        return out
+    for name in ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+                 "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3fn", "float8_e5m2"):
+        t = getattr(torch, name, None)
+        if t is not None and t not in out:
+            try:
+                out[t] = torch_dtype_to_wave(t)
+            except (ValueError, TypeError):
+                pass
+    return out
+
+
+TORCH_DTYPE_TO_WAVE = _torch_dtype_table()
