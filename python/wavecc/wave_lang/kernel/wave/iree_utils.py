@@ -9,10 +9,14 @@ def _np():
     return numpy
 
 
+def _is_torch(t):
+    return not isinstance(t, _np().ndarray) and hasattr(t, "detach")
+
+
 def _host(t):
     """A float32 numpy copy of a numpy array or a CPU torch tensor."""
     np = _np()
-    if hasattr(t, "detach"):
+    if _is_torch(t):
         t = t.detach().float().cpu().numpy()
     a = np.asarray(t)
     return a.astype(np.float64 if a.dtype == np.float64 else np.float32)
@@ -20,7 +24,7 @@ def _host(t):
 
 def _store(out, r):
     np = _np()
-    if hasattr(out, "detach"):
+    if _is_torch(out):
         import torch
         out[...] = torch.from_numpy(np.ascontiguousarray(r)).to(out.dtype)
     else:
@@ -41,7 +45,7 @@ def generate_iree_ref(kernel_type, kernel_inputs, kernel_outputs, options=None, 
         q, k, v = ins
         in_dt = kernel_inputs[0].dtype
         s = np.matmul(k, np.swapaxes(q, 1, 2))                       # [B, K2, M]
-        if not hasattr(kernel_inputs[0], "detach"):
+        if not _is_torch(kernel_inputs[0]):
             s = s.astype(in_dt).astype(np.float32)                    # the cast to the inputs' dtype
         r = np.swapaxes(np.matmul(np.swapaxes(s, 1, 2), np.swapaxes(v, 1, 2)), 1, 2)  # [B, N, M]
     else:
