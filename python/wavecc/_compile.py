@@ -282,6 +282,8 @@ def emit_kernel(kernel, options, scalar_values=None):
     if spaces:
         doc["address_spaces"] = spaces
     doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
+    for i, c in enumerate(kernel.constraints):
+        paths["constraints[%d]" % i] = c
     doc["arguments"] = args
     graph = emit_body(tr.root, "graph", paths)
     _drop_unused_vector_shapes(doc, graph)
@@ -327,7 +329,7 @@ def _shift(path, k):
 
 
 _AT = re.compile(r" \(at [^()]*:\d+(?::\d+)?\)$")
-_PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\])")
+_PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\]|constraints\[\d+\])")
 
 
 def locate_errors(text, paths, kernel):
@@ -345,13 +347,26 @@ def locate_errors(text, paths, kernel):
                 p = p[:p.rfind(".body")] if ".body" in p else ""
             obj = paths.get(p)
             if obj is not None:
-                loc = getattr(obj, "loc", None)
-                what = ("%s '%s'" % (obj.op, obj.name)) if hasattr(obj, "op") else "argument '%s'" % obj.name
+                loc = getattr(obj, "loc", None) or getattr(obj, "_loc", None)
+                what = ("%s '%s'" % (obj.op, obj.name)) if hasattr(obj, "op") else \
+                    ("argument '%s'" % obj.name) if hasattr(obj, "name") else type(obj).__name__
                 where = "%s: %s" % (format_location(loc), what)
         if where is None and line.strip():
             where = "%s: kernel %s" % (format_location(kernel.loc), kernel.name)
+        if m:  # a constraint named further on (what to shrink): where the program made it
+            head, tail = line[:m.end()], line[m.end():]
+            line = head + _CON_TILE.sub(lambda c: _constraint_at(c, paths), tail)
         out.append("%s: %s" % (where, line) if where else line)
     return "\n".join(out)
+
+
+_CON_TILE = re.compile(r"constraints\[(\d+)\]\.tile")
+
+
+def _constraint_at(m, paths):
+    c = paths.get("constraints[%s]" % m.group(1))
+    loc = getattr(c, "_loc", None)
+    return "%s (%s at %s)" % (m.group(0), type(c).__name__, format_location(loc)) if loc else m.group(0)
 
 
 def _np():

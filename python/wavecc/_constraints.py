@@ -8,7 +8,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ._trace import dim_name, expr_json, fail
+from ._trace import dim_name, expr_json, fail, user_location
 
 
 class MMAType(enum.Enum):
@@ -206,6 +206,22 @@ class ReorderingConstraint(Constraint):
     def to_json(self):
         return {"kind": "reordering", "expr": expr_json(self.reordered_equation),
                 "workgroup_dim": int(self.workgroup_dim)}
+
+
+def _record_location(cls):
+    """cls's constructor records where the program made it (c._loc), which errors about it name."""
+    init = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._loc = user_location()
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__
+
+
+for _cls in (HardwareConstraint, WorkgroupConstraint, TilingConstraint, WaveConstraint, Assumption, SymbolicAlias,
+             DeviceConstraint, ReorderingConstraint):
+    _record_location(_cls)
 
 
 def constraint_json(c):

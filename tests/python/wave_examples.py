@@ -349,6 +349,27 @@ def diagnostics_as_data():
     o.target = "gfx950"
     k = wave_compile(o, kern)  # the same kernel for gfx950
     assert "v_mfma_f32_16x16x32_f16" in k.asm
+    # out of LDS: the read's line, and the constraints whose tiles to shrink at their own lines
+    from wave_kernels import BLOCK_M, BLOCK_N, BLOCK_K, _gemm_constraints
+    kern, o = get_gemm_kernel((512, 512, 512), False, tkw.MMAType.F32_16x16x16_F16)
+    o.subs.update({BLOCK_M: 256, BLOCK_N: 256, BLOCK_K: 128})
+    wg_line = inspect.getsourcelines(_gemm_constraints)[1] + 2
+    try:
+        wave_compile(o, kern)
+        raise AssertionError("256x256x128 f16 tiles fit in LDS")
+    except wavecc.WaveccError as e:
+        msg = str(e)
+    assert "wave_kernels.py:%d: read" % (inspect.getsourcelines(get_gemm_kernel)[1] + 14) in msg, msg
+    assert "constraints[1].tile (WorkgroupConstraint at %s:%d) (workgroup, along N)" % (
+        os.path.join(os.path.dirname(os.path.abspath(__file__)), "wave_kernels.py"), wg_line) in msg, msg
+    # a constraint the library rejects is located where the program made it
+    kern, o = get_gemm_kernel((64, 64, 64), False, tkw.MMAType.F32_16x16x16_F16)
+    kern.constraints.append(tkw.WaveConstraint(tkl.sym.Q, tkl.sym.BLOCK_Q)); line = inspect.currentframe().f_lineno
+    try:
+        wave_compile(o, kern)
+        raise AssertionError("a constraint on an unknown dim accepted")
+    except wavecc.WaveccError as e:
+        assert "wave_examples.py:%d: WaveConstraint: " % line in str(e) and "'Q'" in str(e), e
 
 
 def generic_dot_json():
