@@ -151,6 +151,49 @@ def atomic_add_return_value():
     assert "LIMIT_VAL" not in hw["vector_shapes"], hw
 
 
+# ---- examples/python/4_reductions.py ----
+
+def moe_weighted_sum():
+    """3D weighted sum: 2D weights broadcast to 3D, multiplied, summed along the middle dim."""
+    shape = (64, 64, 128)  # (B, K, D)
+    B, K, D = tkl.sym.B, tkl.sym.K, tkl.sym.D
+    wave_size = 64
+    BLOCK_B = 1
+    BLOCK_K = sympy.ceiling(shape[1] / wave_size) * wave_size
+    BLOCK_D = 1
+    constraints = [tkw.HardwareConstraint(threads_per_wave=64, vector_shapes={B: BLOCK_B, K: BLOCK_K, D: BLOCK_D})]
+    constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+    constraints += [tkw.WorkgroupConstraint(K, BLOCK_K, 0)]
+    constraints += [tkw.WorkgroupConstraint(D, BLOCK_D, 1)]
+    constraints += [tkw.WaveConstraint(B, BLOCK_B)]
+    constraints += [tkw.WaveConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(D, BLOCK_D)]
+
+    @tkw.wave(constraints)
+    def test(out: tkl.Memory[B, K, D, ADDRESS_SPACE, tkl.f16], topk_weights: tkl.Memory[B, K, ADDRESS_SPACE, tkl.f16],
+             result: tkl.Memory[B, D, ADDRESS_SPACE, tkl.f16], temp_output: tkl.Memory[B, K, D, ADDRESS_SPACE, tkl.f16]):
+        out_vals = tkw.read(out)
+        weights = tkw.read(topk_weights)
+        weights_broadcast = tkw.broadcast(weights, [B, K, D])
+        weighted = out_vals * weights_broadcast
+        tkw.write(weighted, temp_output)
+        res = tkw.sum(weighted, dim=K)
+        tkw.write(res, result)
+    rng = np.random.default_rng(4)
+    out = rng.standard_normal(shape).astype(np.float16)
+    topk_weights = rng.standard_normal(shape[:2]).astype(np.float16)
+    result = np.zeros((shape[0], shape[2]), np.float16)
+    temp_output = np.zeros(shape, np.float16)
+    ref_temp = out * topk_weights.reshape(shape[0], shape[1], 1)
+    ref = ref_temp.astype(np.float32).sum(axis=1)
+    options = WaveCompileOptions(subs={B: shape[0], K: shape[1], D: shape[2], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+                                 canonicalize=True)
+    test = wave_compile(options, test)
+    test(out, topk_weights, result, temp_output)
+    np.testing.assert_allclose(temp_output.astype(np.float32), ref_temp.astype(np.float32), atol=0.1, rtol=1e-5)
+    np.testing.assert_allclose(result.astype(np.float32), ref, atol=0.1, rtol=1e-5)
+
+
 # ---- tests/kernel/e2e/test_atomic.py ----
 
 def atomic_min():
@@ -399,6 +442,7 @@ def tests():
             ("1_dynamic_mapping.test_dynamic_offset_1", dynamic_offset_1),
             ("1_dynamic_mapping.test_fixed_offset", fixed_offset),
             ("3_atomics.test_atomic_add_return_value", atomic_add_return_value),
+            ("4_reductions.test_moe_weighted_sum", moe_weighted_sum),
             ("e2e/test_atomic.test_atomic_min", atomic_min),
             ("5_gemm.test_gemm_dynamic_expert", gemm_dynamic_expert),
             ("6.1_schedule.test_gemm_manual_pipeline", gemm_manual_pipeline),
