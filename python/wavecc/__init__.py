@@ -13,6 +13,6 @@ from ._lib import WaveccError, NoDeviceError, Diagnostic, Kernel, Compiled, ArgI
     WAVECC_BACKEND_EMULATOR, WAVECC_BACKEND_HIP
 from ._trace import TraceError
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 __all__ = ["WaveccError", "NoDeviceError", "Diagnostic", "TraceError", "Kernel", "Compiled", "ArgInfo", "version", "WAVECC_BACKEND_EMULATOR",
            "WAVECC_BACKEND_HIP"]
