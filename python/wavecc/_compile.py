@@ -466,6 +466,11 @@ class WaveKernel:
         """The compile's warnings (wavecc.Diagnostic: message, hint, source_file, source_line, ...)."""
         return self._compiled_last().warnings
 
+    def params(self):
+        """The compiled kernel's parameters in kernarg order (wavecc.ParamInfo: kind, dtype, kernarg offset and
+        size, dims), for a frontend that launches the code object itself."""
+        return self._compiled_last().params()
+
     def launch_info(self, values=None):
         """Grid, workgroup size, static and dynamic LDS (HIP's sharedMemBytes) and kernarg size, a dict; values
         gives the dynamic symbols the last compile left to run time."""

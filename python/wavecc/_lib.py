@@ -56,6 +56,59 @@ class _Diag(ctypes.Structure):
     ]
 
 
+class _ParamInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("name", ctypes.c_char_p),
+        ("kind", ctypes.c_int),
+        ("dtype", ctypes.c_char_p),
+        ("element_size", ctypes.c_size_t),
+        ("kernarg_offset", ctypes.c_uint32),
+        ("kernarg_bytes", ctypes.c_uint32),
+        ("rank", ctypes.c_int),
+        ("shape", ctypes.c_int64 * 8),
+        ("dims", ctypes.c_char_p * 8),
+        ("bytes", ctypes.c_uint64),
+        ("reads", ctypes.c_int),
+        ("writes", ctypes.c_int),
+    ]
+
+
+PARAM_KINDS = ("buffer", "scalar", "size")
+
+
+class ParamInfo:
+    """One kernel parameter in kernarg order (wavecc_param_info): buffers, runtime sizes, scalars."""
+
+    def __init__(self, p):
+        self.name = p.name.decode()
+        self.kind = PARAM_KINDS[p.kind] if 0 <= p.kind < len(PARAM_KINDS) else str(p.kind)
+        self.dtype = p.dtype.decode()
+        self.element_size = p.element_size
+        self.kernarg_offset, self.kernarg_bytes = p.kernarg_offset, p.kernarg_bytes
+        self.shape = tuple(p.shape[i] for i in range(p.rank))
+        self.dims = tuple(p.dims[i].decode() for i in range(p.rank))
+        self.bytes = p.bytes
+        self.reads, self.writes = bool(p.reads), bool(p.writes)
+
+    def __repr__(self):
+        return "ParamInfo(%s %s: %s%s at kernarg %d, %d bytes)" % (self.kind, self.name, self.dtype,
+                                                                   list(self.dims), self.kernarg_offset,
+                                                                   self.kernarg_bytes)
+
+
+def _params(num, get, h, on_error):
+    out = []
+    for i in range(num(h)):
+        info = _ParamInfo()
+        info.struct_size = ctypes.sizeof(_ParamInfo)
+        err = ctypes.c_void_p()
+        if get(h, i, ctypes.byref(info), ctypes.byref(err)) != 0:
+            raise _error(on_error, err)
+        out.append(ParamInfo(info))
+    return out
+
+
 class _Define(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_int64)]
 
@@ -209,6 +262,11 @@ def _declare(h):
         "wavecc_compile_ex": (P, [P, ctypes.POINTER(_CompileOptions), ctypes.POINTER(P)]),
         "wavecc_compiled_launch_evaluate": (ctypes.c_int, [P, ctypes.POINTER(_Define), ctypes.c_size_t,
                                                            ctypes.POINTER(_LaunchInfo), ctypes.POINTER(P)]),
+        "wavecc_kernel_num_params": (ctypes.c_size_t, [P]),
+        "wavecc_kernel_param": (ctypes.c_int, [P, ctypes.c_size_t, ctypes.POINTER(_ParamInfo), ctypes.POINTER(P)]),
+        "wavecc_compiled_num_params": (ctypes.c_size_t, [P]),
+        "wavecc_compiled_param": (ctypes.c_int, [P, ctypes.c_size_t, ctypes.POINTER(_ParamInfo),
+                                                 ctypes.POINTER(P)]),
         "wavecc_fill_random": (ctypes.c_int, [P, ctypes.c_size_t, ctypes.c_uint64, P, ctypes.c_size_t,
                                               ctypes.POINTER(P)]),
     }
@@ -315,6 +373,11 @@ class Kernel:
             out.append(ArgInfo(info))
         return out
 
+    def params(self):
+        """Every parameter, scalars and runtime sizes included, with dtype, kernarg offset and size."""
+        L = lib()
+        return _params(L.wavecc_kernel_num_params, L.wavecc_kernel_param, self._h, self._on_error)
+
     def compile(self, target=None, llvm_mc=None, schedule=None, lds_stages=0, waves_per_eu=0, interleave=None,
                 no_schedule=False, denorm_fp_math_f32=None, cache_dir=None, defines=None):
         """wavecc_compile_ex with the command line's options (None / 0: the graph's options, else the default)."""
@@ -389,6 +452,11 @@ class Compiled:
                     raise NoDeviceError(text, diags)
                 raise WaveccError(self._on_error(text), diags)
             raise _error(self._on_error, err)
+
+    def params(self):
+        """The compiled kernel's parameters in kernarg order (what a launch writes where)."""
+        L = lib()
+        return _params(L.wavecc_compiled_num_params, L.wavecc_compiled_param, self._h, self._on_error)
 
     def launch_evaluate(self, values=None):
         """Grid, workgroup size, static and dynamic LDS and kernarg size for {symbol: value} of the runtime

@@ -360,6 +360,9 @@ def runtime_features():
         finally:
             del os.environ["WAVECC_BACKEND"]
         assert C._no_device  # remembered: later calls go straight to the emulator
+    ps = k.params()
+    assert [(p.kind, p.name, p.dtype, p.kernarg_offset, p.kernarg_bytes, p.dims) for p in ps] == [
+        ("buffer", "a", "f16", 0, 8, ("4", "64")), ("buffer", "b", "f16", 8, 8, ("4", "64"))], ps
     info = k.launch_info()
     assert info["grid"][0] * info["grid"][1] * info["grid"][2] >= 1 and info["workgroup_size"][0] >= 64, info
     assert info["dynamic_lds_bytes"] == 0 and info["kernarg_size"] >= 16, info
