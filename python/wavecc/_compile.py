@@ -392,7 +392,19 @@ def _as_array(x, name):
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "detach") and hasattr(x, "numpy"):  # a torch CPU tensor: shares its memory
-        return x.detach().numpy()
+        dev = str(getattr(x, "device", "cpu"))
+        if dev != "cpu":
+            raise WaveccError("argument %s: a torch tensor on %s; wavecc takes host memory (a CPU tensor or a "
+                              "numpy array)" % (name, dev))
+        t = x.detach()
+        dt = str(getattr(t, "dtype", ""))
+        if dt == "torch.bfloat16":  # numpy has no bf16: its raw bits, as the kernel reads them
+            import torch
+            return t.view(torch.int16).numpy().view(np.uint16)
+        if dt.startswith("torch.float8"):
+            import torch
+            return t.view(torch.uint8).numpy()
+        return t.numpy()
     raise WaveccError("argument %s: expected a numpy array (or a CPU torch tensor), got %s" % (name, type(x)))
 
 

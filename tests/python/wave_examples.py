@@ -360,6 +360,19 @@ def runtime_features():
         finally:
             del os.environ["WAVECC_BACKEND"]
         assert C._no_device  # remembered: later calls go straight to the emulator
+    class GpuTensor:  # what a torch tensor on a GPU looks like to the call
+        device = "cuda:0"
+
+        def detach(self):
+            return self
+
+        def numpy(self):
+            raise AssertionError("read a GPU tensor")
+    try:
+        k(GpuTensor(), b)
+        raise AssertionError("a GPU tensor accepted")
+    except wavecc.WaveccError as e:
+        assert "cuda:0" in str(e) and "host memory" in str(e), e
     ps = k.params()
     assert [(p.kind, p.name, p.dtype, p.kernarg_offset, p.kernarg_bytes, p.dims) for p in ps] == [
         ("buffer", "a", "f16", 0, 8, ("4", "64")), ("buffer", "b", "f16", 8, 8, ("4", "64"))], ps
