@@ -245,6 +245,7 @@ check-install: all
 		{ echo "install: api_gemm does not use the installed shared library"; ldd $(INST)/api_gemm; exit 1; }
 	@for f in $(notdir $(DOCS)); do [ -f $(INST)/share/doc/wavecc/$$f ] || { echo "install: no $$f in share/doc/wavecc"; exit 1; }; done
 	@grep -q "share/doc/wavecc/library.md" $(INST)/include/wavecc.h || { echo "install: the header does not say where the docs are"; exit 1; }
+	@$(PY_INSTALL_CHECK)
 	@$(MAKE) --no-print-directory -s uninstall PREFIX=$(INST)
 	@left=$$(find $(INST) -type f -o -type l | grep -v '/api_gemm'); \
 		[ ! -d $(INST)/share/doc/wavecc ] || left="$$left $(INST)/share/doc/wavecc"; \

@@ -337,8 +337,15 @@ void api_diag_to(ApiCall *c, Diag *d, ApiSink *s)
 char *api_diags_text(const ApiDiags *list)
 {
 	Buf b = {0};
-	for (size_t i = 0; i < list->v.len; i++)
-		buf_printf(&b, "%s\n", list->v.data[i].text);
+	for (size_t i = 0; i < list->v.len; i++) {
+		const wavecc_diagnostic *d = &list->v.data[i];
+		buf_printf(&b, "%s\n", d->text);
+		/* the fix on a line of its own, as the command line prints it (util/diag.c) */
+		if (d->hint && d->text && !strstr(d->text, d->hint)) {
+			const char *sev = strstr(d->text, d->severity == WAVECC_SEVERITY_WARNING ? "warning: " : "error: ");
+			buf_printf(&b, "%.*shint: %s\n", sev ? (int)(sev - d->text) : 0, d->text, d->hint);
+		}
+	}
 	char *r = xstrdup(buf_cstr(&b));
 	buf_free(&b);
 	return r;

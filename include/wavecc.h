@@ -77,7 +77,8 @@ typedef enum wavecc_status {
  * for the calling thread, replacing the list of that thread's previous
  * such call (the text stays valid until then). A compiled kernel keeps
  * the warnings of its compile for its life (wavecc_compiled_diagnostic).
- * The `error` text is the same messages as printed lines.
+ * The `error` text is the same messages as printed lines (a hint the
+ * message lacks on a "hint:" line after it, as the command line prints it).
  *
  * Internal errors. A bug in wavecc (a verifier, a checker, an impossible
  * state: what the command line reports as "internal error at FILE:LINE"

@@ -355,18 +355,25 @@ static void hint_mma(Analysis *c, MmaType mt, DType t, const char *proc)
 				alt = (MmaType)i;
 		}
 	Buf where = {0};
+	int nwhere = 0;
 	for (size_t i = 0; target_at(i); i++) {
 		const char *p = target_at(i)->name;
-		if (strcmp(p, proc) != 0 && !strstr(buf_cstr(&where), p) && isel_mma_supported(mt, t, p))
+		if (strcmp(p, proc) != 0 && !strstr(buf_cstr(&where), p) && isel_mma_supported(mt, t, p)) {
 			buf_printf(&where, "%s%s", where.len ? ", " : "", p);
+			nwhere++;
+		}
 	}
-	if (alt != MMA_NONE)
-		diag_hint(c->diag, "on %s use %s (%dx%dx%d)%s%s%s", proc, mma_info[alt].name, mma_info[alt].m,
-			mma_info[alt].n, mma_info[alt].k, where.len ? "; " : "", buf_cstr(&where),
-			where.len ? " runs this one" : "");
+	/* a type only some targets have says which (Wave's gfx950-only MMA types on gfx942) */
+	const char *only = nwhere == 1 ? ", the only target with it" : "";
+	if (alt != MMA_NONE && where.len)
+		diag_hint(c->diag, "on %s use %s (%dx%dx%d), or compile for %s%s (--mcpu; Wave's options.target)", proc,
+			mma_info[alt].name, mma_info[alt].m, mma_info[alt].n, mma_info[alt].k, buf_cstr(&where), only);
+	else if (alt != MMA_NONE)
+		diag_hint(c->diag, "on %s use %s (%dx%dx%d)", proc, mma_info[alt].name, mma_info[alt].m, mma_info[alt].n,
+			mma_info[alt].k);
 	else if (where.len)
-		diag_hint(c->diag, "compile for %s, which runs %s with %s operands", buf_cstr(&where), mi->name,
-			dtype_name(t));
+		diag_hint(c->diag, "compile for %s%s (--mcpu; Wave's options.target), which runs %s with %s operands",
+			buf_cstr(&where), only, mi->name, dtype_name(t));
 	else
 		diag_hint(c->diag, "%s with %s operands runs on no target wavecc compiles for", mi->name, dtype_name(t));
 	buf_free(&where);

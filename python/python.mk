@@ -4,6 +4,8 @@
 #                    (PYSITE: $(LIBDIR)/python3.X/dist-packages for Debian's
 #                    python3, site-packages for others) with _config.py naming
 #                    LIBDIR, where the package finds libwavecc.so.0
+#   make check-install also imports the installed package and runs a GEMM
+#                    with it (the installed library and command, not the tree's)
 #   make check       runs tests/python/run_tests.py full (Wave programs traced,
 #                    compared with their transcriptions, run on the emulator)
 #   make check-fast  runs its fast part (GEMM, softmax, the tracer's units)
@@ -28,11 +30,24 @@ install-python:
 	@if [ -z "$(PYSITE)" ]; then echo "install: no python3: the Python package wavecc is not installed"; else \
 	for f in $(PY_FILES); do install -d $(DESTDIR)$(PYSITE)/$$(dirname $$f) && \
 		install -m 644 python/$$f $(DESTDIR)$(PYSITE)/$$f || exit 1; done; \
-	printf '"""Written by make install: where libwavecc.so.0 is."""\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	printf '"""Written by make install: where libwavecc.so.0 and wavecc are."""\nLIBDIR = "%s"\nBINDIR = "%s"\n' \
+		'$(LIBDIR)' '$(BINDIR)' \
 		> $(DESTDIR)$(PYSITE)/wavecc/_config.py; fi
 uninstall-python:
 	@if [ -n "$(PYSITE)" ]; then rm -rf $(DESTDIR)$(PYSITE)/wavecc; \
 		rmdir -p $(DESTDIR)$(PYSITE) 2>/dev/null || true; fi
+
+# check-install: the installed package finds the installed library and
+# command (not the source tree's) and runs Wave's 5_gemm.py GEMM.
+PY_INSTALL_CHECK = if [ -z "$(PYTHON)" ] || [ -n "$(findstring -fsanitize,$(OPT) $(LDFLAGS))" ]; then \
+	echo "install: python package not checked (no python3 with numpy and sympy, or a sanitizer build)"; else \
+	site=$$(ls -d $(INST)/lib/python3*/*-packages | head -n 1) && cd $(INST) && \
+	env -u WAVECC_LIBRARY -u WAVECC_BUILD -u WAVECC_EXE PYTHONPATH=$$site:$(CURDIR)/tests/python $(PYTHON) -B -c \
+	'import wavecc, wavecc._lib as L, gemm_example; from wavecc._compile import wavecc_executable as exe; \
+	gemm_example.simple_gemm_test(); assert L._lib._name.startswith("$(INST)/lib/"), L._lib._name; \
+	assert exe().startswith("$(INST)/bin/"), exe(); assert wavecc.__file__.startswith("'"$$site"'"), wavecc.__file__' \
+	> $(INST)-python.out 2>&1 && echo "install: python package PASS (from $$site)" || \
+	{ cat $(INST)-python.out; echo "install: the installed python package failed"; exit 1; }; fi
 
 # The two suites join make check and make check-fast as python/full and
 # python/fast (only when all suites run, not under TEST_SRCS=...).

@@ -78,6 +78,9 @@ static void report(Diag *d, DiagSeverity sev, Loc loc, const char *path, const c
 	FILE *out = d->out ? d->out : stderr;
 	fputs(text, out);
 	fputc('\n', out);
+	/* the fix, on a line of its own, unless the message already gives it */
+	if (d->hint[0] && !strstr(msg, d->hint))
+		fprintf(out, "%shint: %s\n", where, d->hint);
 	if (d->sink) {
 		DiagInfo info = {sev, loc, path, d->hint[0] ? d->hint : NULL, msg, text};
 		d->sink(d->sink_ctx, &info);

@@ -61,18 +61,27 @@ static void fail_tile(LdsWalk *w, const Op *op, PlanLds *pl, int64_t bytes)
 	const PlanTile *t = w->p->tile[op->id];
 	const Value *mem = op->args[0];
 	bool can = t->swz.row_bytes != 0;
-	Buf box = {0};
-	for (int i = 0; i < t->rank; i++)
+	Buf box = {0}, which = {0};
+	for (int i = 0; i < t->rank; i++) {
 		buf_printf(&box, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
+		/* the constraints whose tiles make the box: what to shrink */
+		for (size_t j = 0; j < c->k->cons.len; j++) {
+			const Constraint *k = &c->k->cons.data[j];
+			if ((k->kind == CON_WORKGROUP || k->kind == CON_TILING) && k->dim == t->dims[i] && k->path)
+				buf_printf(&which, "%s%s.tile (%s, along %s)", which.len ? ", " : ": ", k->path,
+					k->kind == CON_WORKGROUP ? "workgroup" : "tiling", sym_name(k->dim));
+		}
+	}
 	pl->error = arena_printf(&c->arena,
 		"%s: staging %s in LDS takes %lld bytes (%s), %d already allocated: over the %d KiB of LDS; its box is "
-		"%s elements of %s: use smaller tiles along these dims",
+		"%s elements of %s: use smaller tiles along these dims%s",
 		op->path, mem->name, (long long)bytes,
 		pl->layout == 2 ? "unpadded" : pl->layout ? "unpadded, swizzled"
 		: can && w->p->swizzle ? "rows padded; unpadded it would not fit either"
 				       : "rows padded by 8 bytes",
-		w->top, w->max / 1024, buf_cstr(&box), dtype_name(mem->dtype));
+		w->top, w->max / 1024, buf_cstr(&box), dtype_name(mem->dtype), buf_cstr(&which));
 	buf_free(&box);
+	buf_free(&which);
 }
 
 /* Staged read op's tile in nbuf buffers, unpadded where `swizzle` and the

@@ -9,9 +9,11 @@ by libwavecc through ctypes, and run on wavecc's CPU emulator of the code object
 The lower level: wavecc.Kernel (a parsed JSON graph), .compile(), .run(),
 .interpret() — include/wavecc.h in Python.
 """
-from ._lib import WaveccError, Kernel, Compiled, ArgInfo, version, WAVECC_BACKEND_EMULATOR, WAVECC_BACKEND_HIP
+from ._lib import WaveccError, NoDeviceError, Diagnostic, Kernel, Compiled, ArgInfo, ParamInfo, version, \
+    WAVECC_BACKEND_EMULATOR, WAVECC_BACKEND_HIP
 from ._trace import TraceError
 
-__version__ = "0.2.0"
-__all__ = ["WaveccError", "TraceError", "Kernel", "Compiled", "ArgInfo", "version", "WAVECC_BACKEND_EMULATOR",
+__version__ = "0.3.0"
+__all__ = ["WaveccError", "NoDeviceError", "Diagnostic", "TraceError", "Kernel", "Compiled", "ArgInfo", "ParamInfo",
+           "version", "WAVECC_BACKEND_EMULATOR",
            "WAVECC_BACKEND_HIP"]

@@ -17,7 +17,11 @@ the arrays given.
 import copy
 import inspect
 import json
+import os
 import re
+import shutil
+import subprocess
+import tempfile
 
 from . import _lib
 from ._dtype import DataType
@@ -75,7 +79,7 @@ _OPTION_FIELDS = {
     "print_mlir_before_water": False, "print_mlir_after_water": False, "print_pass_times": False,
     "compile_to_asm": False,
     # wavecc's own
-    "llvm_mc": None, "interleave": None, "lds_stages": None,
+    "llvm_mc": None, "interleave": None, "lds_stages": None, "wavecc_backend": None,
 }
 
 # Wave's boolean options that wavecc-kernel/1 accepts (and ignores) under "options"
@@ -198,8 +202,12 @@ def _options_json(o):
         if name is True:
             name = "PREFETCH"
         if str(name).upper() == "MANUAL":
-            fail("WaveCompileOptions: schedule MANUAL (Wave's manual schedules) is not in wavecc-kernel/1")
+            return _options_json_rest(o, d)  # wavecc's own schedule (see wave_compile)
         d["schedule"] = str(name).lower()
+    return _options_json_rest(o, d)
+
+
+def _options_json_rest(o, d):
     if o.multi_buffer_count is not None:
         d["multi_buffer_count"] = int(o.multi_buffer_count)
     if o.lds_stages is not None:
@@ -249,6 +257,23 @@ def emit_kernel(kernel, options, scalar_values=None):
                          "dtype": a.dtype.format_name})
         elif scalar_values is None or a.name not in scalar_values:
             args.append({"name": a.name, "type": "scalar", "dtype": a.dtype.format_name})
+    nodes = list(_walk(tr.root))
+    # Wave's set_symbol may name a symbol nothing binds (5_gemm.py's IDX): the format's set_symbol takes a
+    # dynamic symbol, so it becomes one (bound to 0 at a call when no argument's shape gives it)
+    for n in nodes:
+        if n.op == "set_symbol" and n.fields["symbol"] not in symbols and n.fields["symbol"] not in dyn:
+            dyn.append(n.fields["symbol"])
+    # a Memory argument in the shared address space that the kernel only writes is written to global memory
+    # (Wave promotes reads through LDS, never writes): the format's "shared" promotes, so it is given as global
+    read_args = set()
+    for n in nodes:
+        for k, v in n.fields.items():
+            if isinstance(v, MemArg) and not (n.op == "write" and k == "memory"):
+                read_args.add(v.name)
+    for a in args:
+        if a["type"] == "memory" and a["name"] not in read_args and \
+                (a["address_space"] == "shared" or spaces.get(a["address_space"]) == "shared"):
+            a["address_space"] = "global"
     doc = {"format": "wavecc-kernel/1", "name": kernel.name}
     if symbols:
         doc["symbols"] = symbols
@@ -257,8 +282,11 @@ def emit_kernel(kernel, options, scalar_values=None):
     if spaces:
         doc["address_spaces"] = spaces
     doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
+    for i, c in enumerate(kernel.constraints):
+        paths["constraints[%d]" % i] = c
     doc["arguments"] = args
     graph = emit_body(tr.root, "graph", paths)
+    _drop_unused_vector_shapes(doc, graph)
     if scalar_values:
         consts = [{"name": n, "op": "scalar", "value": v, "dtype": t} for n, (v, t) in scalar_values.items()]
         graph = consts + graph
@@ -270,18 +298,45 @@ def emit_kernel(kernel, options, scalar_values=None):
     return doc, paths
 
 
+def _walk(nodes):
+    for n in nodes:
+        yield n
+        if n.body:
+            yield from _walk(n.body)
+
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$.]*")
+
+
+def _drop_unused_vector_shapes(doc, graph):
+    """Wave ignores a vector_shapes entry of a symbol the kernel never uses (3_atomics.py's LIMIT_VAL, with no
+    value); the format would ask for its value, so such an entry is left out."""
+    used = set(doc.get("symbols", {})) | set(doc.get("dynamic_symbols", []))
+    text = json.dumps([doc["arguments"], graph] + [c for c in doc["constraints"] if c.get("kind") != "hardware"])
+    used |= set(_IDENT.findall(text))
+    for c in doc["constraints"]:
+        vs = c.get("vector_shapes")
+        if c.get("kind") == "hardware" and vs:
+            for k in [k for k in vs if k not in used]:
+                del vs[k]
+            if not vs:
+                del c["vector_shapes"]
+
+
 def _shift(path, k):
     m = re.match(r"graph\[(\d+)\](.*)", path)
     return "graph[%d]%s" % (int(m.group(1)) + k, m.group(2)) if m else path
 
 
-_PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\])")
+_AT = re.compile(r" \(at [^()]*:\d+(?::\d+)?\)$")
+_PATH = re.compile(r"(graph(?:\[\d+\](?:\.body\[\d+\])*)|arguments\[\d+\]|constraints\[\d+\])")
 
 
 def locate_errors(text, paths, kernel):
     """Prefix each diagnostic line that names a JSON path with the Python location of its op."""
     out = []
     for line in text.splitlines():
+        line = _AT.sub("", line)
         m = None
         for m in _PATH.finditer(line):
             break
@@ -292,13 +347,26 @@ def locate_errors(text, paths, kernel):
                 p = p[:p.rfind(".body")] if ".body" in p else ""
             obj = paths.get(p)
             if obj is not None:
-                loc = getattr(obj, "loc", None)
-                what = ("%s '%s'" % (obj.op, obj.name)) if hasattr(obj, "op") else "argument '%s'" % obj.name
+                loc = getattr(obj, "loc", None) or getattr(obj, "_loc", None)
+                what = ("%s '%s'" % (obj.op, obj.name)) if hasattr(obj, "op") else \
+                    ("argument '%s'" % obj.name) if hasattr(obj, "name") else type(obj).__name__
                 where = "%s: %s" % (format_location(loc), what)
         if where is None and line.strip():
             where = "%s: kernel %s" % (format_location(kernel.loc), kernel.name)
+        if m:  # a constraint named further on (what to shrink): where the program made it
+            head, tail = line[:m.end()], line[m.end():]
+            line = head + _CON_TILE.sub(lambda c: _constraint_at(c, paths), tail)
         out.append("%s: %s" % (where, line) if where else line)
     return "\n".join(out)
+
+
+_CON_TILE = re.compile(r"constraints\[(\d+)\]\.tile")
+
+
+def _constraint_at(m, paths):
+    c = paths.get("constraints[%s]" % m.group(1))
+    loc = getattr(c, "_loc", None)
+    return "%s (%s at %s)" % (m.group(0), type(c).__name__, format_location(loc)) if loc else m.group(0)
 
 
 def _np():
@@ -324,7 +392,19 @@ def _as_array(x, name):
     if isinstance(x, np.ndarray):
         return x
     if hasattr(x, "detach") and hasattr(x, "numpy"):  # a torch CPU tensor: shares its memory
-        return x.detach().numpy()
+        dev = str(getattr(x, "device", "cpu"))
+        if dev != "cpu":
+            raise WaveccError("argument %s: a torch tensor on %s; wavecc takes host memory (a CPU tensor or a "
+                              "numpy array)" % (name, dev))
+        t = x.detach()
+        dt = str(getattr(t, "dtype", ""))
+        if dt == "torch.bfloat16":  # numpy has no bf16: its raw bits, as the kernel reads them
+            import torch
+            return t.view(torch.int16).numpy().view(np.uint16)
+        if dt.startswith("torch.float8"):
+            import torch
+            return t.view(torch.uint8).numpy()
+        return t.numpy()
     raise WaveccError("argument %s: expected a numpy array (or a CPU torch tensor), got %s" % (name, type(x)))
 
 
@@ -339,11 +419,16 @@ class WaveKernel:
         self._lk = self._parse(self.json, self.paths)
         self._compiled = {}
         self._last = None
+        self._last_values = {}
+        self.last_backend = None
         tr = kernel.trace()
-        self._dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
+        self._dyn = list(self.doc.get("dynamic_symbols", []))
+        self._set_only = [d for d in self._dyn if d not in [_sym_name(s) for s in (options.dynamic_symbols or [])]]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
         if not self._dyn:
             self._last = self._compile_doc(None)
+        elif set(self._dyn) == set(self._set_only):
+            self._last = self._compile_doc((tuple(sorted((d, 0) for d in self._dyn)), ()))
 
     def _on_error(self, paths):
         return lambda text: locate_errors(text, paths, self.kernel)
@@ -388,6 +473,50 @@ class WaveKernel:
     def stats(self):
         return self._compiled_last().stats
 
+    @property
+    def warnings(self):
+        """The compile's warnings (wavecc.Diagnostic: message, hint, source_file, source_line, ...)."""
+        return self._compiled_last().warnings
+
+    def params(self):
+        """The compiled kernel's parameters in kernarg order (wavecc.ParamInfo: kind, dtype, kernarg offset and
+        size, dims), for a frontend that launches the code object itself."""
+        return self._compiled_last().params()
+
+    def launch_info(self, values=None):
+        """Grid, workgroup size, static and dynamic LDS (HIP's sharedMemBytes) and kernarg size, a dict; values
+        gives the dynamic symbols the last compile left to run time."""
+        return self._compiled_last().launch_evaluate(values)
+
+    def profile(self, gpu=None, clock=None, as_text=False):
+        """The cycle model's estimate of this kernel on a modelled GPU (`wavecc profile --json`, docs/
+        cycle-model.md): a dict (cycles, seconds, tflops, the bound, the hot spots...), or the report as text.
+        A model of the hardware, not a measurement: nothing runs on a GPU. The values of the last call (dynamic
+        symbols, scalars) are used; scalars not yet given are 1."""
+        self._compiled_last()
+        exe = wavecc_executable()
+        doc = json.loads(self.json)
+        defs = dict(self._last_values)
+        with tempfile.TemporaryDirectory(prefix="wavecc-profile-") as d:
+            path = os.path.join(d, "%s.json" % self.kernel.name)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            cmd = [exe, "profile", path]
+            if not as_text:
+                cmd.append("--json")
+            if self.options.target:
+                cmd += ["--mcpu", str(self.options.target)]
+            if gpu:
+                cmd += ["--gpu", str(gpu)]
+            if clock:
+                cmd += ["--clock", str(clock)]
+            for n, v in defs.items():
+                cmd += ["-D", "%s=%s" % (n, v)]
+            r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if r.returncode != 0:
+            raise WaveccError("kernel %s: wavecc profile failed: %s" % (self.kernel.name, r.stderr.strip()))
+        return r.stdout if as_text else json.loads(r.stdout)
+
     def get_kernel_name(self):
         return self.kernel.name
 
@@ -426,6 +555,8 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
+        for d in self._set_only:
+            dyn.setdefault(d, 0)
         missing = [d for d in self._dyn if d not in dyn]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
@@ -455,7 +586,9 @@ class WaveKernel:
                 back.append((arr, tmp))
         for name, (v, t) in scal:
             bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
-        c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
+        self._last_values = dict(dyn)
+        self._last_values.update((n, v) for n, (v, t) in scal)
+        self.last_backend = _run(c, bufs, self.options)
         for arr, tmp in back:
             if arr.flags.writeable:
                 arr[...] = tmp
@@ -464,8 +597,61 @@ class WaveKernel:
         return "<WaveKernel %s>" % self.kernel.name
 
 
-def wave_compile(options, kernel):
-    """Trace, validate and compile kernel under options (Wave's wave_compile)."""
+# Whether this process has found no GPU through HIP (then every run goes to the emulator).
+_no_device = []
+
+
+def _backend_wanted(options):
+    """'hip', 'emulator' or 'auto': $WAVECC_BACKEND, else options.wavecc_backend."""
+    b = os.environ.get("WAVECC_BACKEND") or getattr(options, "wavecc_backend", None) or "auto"
+    b = {"emu": "emulator", "gpu": "hip"}.get(b, b)
+    if b not in ("auto", "hip", "emulator"):
+        raise WaveccError("backend %r: give auto, hip or emulator (WAVECC_BACKEND or options.wavecc_backend)" % b)
+    return b
+
+
+def _run(c, bufs, options):
+    """Run on HIP when a GPU is there (auto, hip), else on the emulator (auto, emulator); the backend used."""
+    want = _backend_wanted(options)
+    if want == "hip" or (want == "auto" and not _no_device):
+        try:
+            c.run(bufs, _lib.WAVECC_BACKEND_HIP)
+            return "hip"
+        except _lib.NoDeviceError:
+            if want == "hip":
+                raise
+            _no_device.append(True)
+    c.run(bufs, _lib.WAVECC_BACKEND_EMULATOR)
+    return "emulator"
+
+
+def wavecc_executable():
+    """The wavecc command (for profile): $WAVECC_EXE, make install's BINDIR, the source tree's, then PATH."""
+    cands = [os.environ.get("WAVECC_EXE")]
+    try:
+        from . import _config
+        cands.append(os.path.join(getattr(_config, "BINDIR", ""), "wavecc"))
+    except ImportError:
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.environ.get("WAVECC_BUILD"):
+        cands.append(os.path.join(os.environ["WAVECC_BUILD"], "wavecc"))
+    cands += [os.path.join(here, "..", "..", "build", "wavecc"), shutil.which("wavecc")]
+    for p in cands:
+        if p and os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    raise WaveccError("the wavecc command was not found (make install puts it in PREFIX/bin; or set WAVECC_EXE)")
+
+
+def wave_compile(options, kernel, schedule=None):
+    """Trace, validate and compile kernel under options (Wave's wave_compile). A manual schedule (Wave's
+    wave_schedule function, SchedulingType.MANUAL) orders the same operations differently: wavecc does not apply
+    it and schedules the kernel itself (the results are the same), with a Python warning saying so."""
     if not isinstance(kernel, LaunchableWave):
         raise TypeError("wave_compile(options, kernel): kernel must be a @tkw.wave function, got %r" % (kernel,))
+    name = getattr(options.schedule, "name", options.schedule)
+    if schedule is not None or str(name).upper() == "MANUAL":
+        import warnings
+        warnings.warn("wavecc: kernel %s: Wave's manual schedule is not applied; wavecc schedules the kernel "
+                      "itself (the same results)" % kernel.name, stacklevel=2)
     return WaveKernel(options, kernel)

@@ -8,7 +8,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ._trace import dim_name, expr_json, fail
+from ._trace import dim_name, expr_json, fail, user_location
 
 
 class MMAType(enum.Enum):
@@ -44,6 +44,27 @@ class MMAOperand(enum.Enum):
     K = 2
 
 
+@dataclass
+class GenericDot:
+    """Wave's GenericDot: an MMA computed by dot products on the vector ALU (docs/kernel-format.md)."""
+    out_vec_size: int = 1
+    k_vec_size: int = 4
+    k_mult: int = 1
+    along_dim: Any = MMAOperand.N
+
+    def __post_init__(self):
+        if self.along_dim not in (MMAOperand.M, MMAOperand.N):
+            raise ValueError("Invalid 'along_dim': %s. Must be 'MMAOperand.M' or 'MMAOperand.N'." % self.along_dim)
+
+    def get_shape(self, threads_per_wave):
+        m, n, k = self.out_vec_size, threads_per_wave // self.k_mult, self.k_vec_size * self.k_mult
+        return (m, n, k) if self.along_dim == MMAOperand.N else (n, m, k)
+
+    def to_json(self):
+        return {"kind": "GenericDot", "out_vec_size": int(self.out_vec_size), "k_vec_size": int(self.k_vec_size),
+                "k_mult": int(self.k_mult), "along_dim": self.along_dim.name}
+
+
 class Constraint:
     """Base of Wave's constraints."""
 
@@ -66,7 +87,9 @@ class HardwareConstraint(Constraint):
         d = {"kind": "hardware", "threads_per_wave": int(self.threads_per_wave)}
         if self.waves_per_block is not None:
             d["waves_per_block"] = [int(x) for x in self.waves_per_block]
-        if self.mma_type is not None:
+        if isinstance(self.mma_type, GenericDot):
+            d["mma_type"] = self.mma_type.to_json()
+        elif self.mma_type is not None:
             if self.mma_type.value >= 0x1900:
                 fail("HardwareConstraint: MMA type %s is not in wavecc-kernel/1 (a gfx1250 / RDNA type)"
                      % self.mma_type.name, getattr(self, "_loc", None))
@@ -183,6 +206,22 @@ class ReorderingConstraint(Constraint):
     def to_json(self):
         return {"kind": "reordering", "expr": expr_json(self.reordered_equation),
                 "workgroup_dim": int(self.workgroup_dim)}
+
+
+def _record_location(cls):
+    """cls's constructor records where the program made it (c._loc), which errors about it name."""
+    init = cls.__init__
+
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self._loc = user_location()
+    __init__.__doc__ = init.__doc__
+    cls.__init__ = __init__
+
+
+for _cls in (HardwareConstraint, WorkgroupConstraint, TilingConstraint, WaveConstraint, Assumption, SymbolicAlias,
+             DeviceConstraint, ReorderingConstraint):
+    _record_location(_cls)
 
 
 def constraint_json(c):

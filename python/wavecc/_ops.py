@@ -9,13 +9,14 @@ raise a TraceError naming the Python line; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
+import enum
 import inspect
 
 import sympy
 
 from ._dtype import MX_ELEMENT_DTYPES, DataType, i1, storage_bits
-from ._trace import (Reg, as_reg, as_mem, coerce, dim_name, dim_set, dims_json, fail, is_symbolic, record,
-                     region, user_location, _binary, _unary)
+from ._trace import (MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name, dim_set, dims_json, fail,
+                     is_symbolic, record, region, user_location, _binary, _unary)
 from ._types import IndexMapping
 
 UNARY = ("abs exp exp2 log log2 log10 sqrt rsqrt reciprocal round roundeven sin cos sinh tanh tanh_approx "
@@ -30,7 +31,7 @@ def _dtype(d, what, loc):
     return d
 
 
-def _mapping_json(m, ndyn, what, loc):
+def _mapping_json(m, dyn, what, loc, swap=False):
     if m is None:
         return None
     if not isinstance(m, IndexMapping):
@@ -39,10 +40,16 @@ def _mapping_json(m, ndyn, what, loc):
     d = {"iterators": [s.name for s, _ in iters],
          "inputs": {dim_name(k): v for k, v in m.input_mapping.items()},
          "outputs": {dim_name(k): v for k, v in m.output_mapping.items()}}
-    if ndyn:
-        d["dynamic_values"] = [IndexMapping.dynamic_val(i).name for i in range(ndyn)]
+    if swap:
+        d["inputs"], d["outputs"] = d["outputs"], d["inputs"]
+    if dyn:
+        d["dynamic_values"] = [IndexMapping.dynamic_val(i).name for i in range(len(dyn))]
     if m.dynamic_val_mappings:
-        d["dynamic_val_mappings"] = [{dim_name(k): v for k, v in dm.items()} for dm in m.dynamic_val_mappings]
+        # a scalar dynamic value (a kernel's scalar argument, tkw.scalar) is the same at every coordinate: Wave
+        # ignores the dims its dynamic_val_mappings entry names, the format wants none
+        d["dynamic_val_mappings"] = [{} if i < len(dyn) and not dyn[i].shape else
+                                     {dim_name(k): v for k, v in dm.items()}
+                                     for i, dm in enumerate(m.dynamic_val_mappings)]
     return d
 
 
@@ -54,12 +61,12 @@ def _dyn_vals(vals, what, loc):
     return [as_reg(v, what + " mapping_dynamic_vals", loc) for v in vals]
 
 
-def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, what, loc):
+def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, what, loc, swap=False):
     dyn = _dyn_vals(mapping_dynamic_vals, what, loc)
     if elements_per_thread is not None:
         fields["elements_per_thread"] = elements_per_thread
     if mapping is not None:
-        fields["mapping"] = _mapping_json(mapping, len(dyn), what, loc)
+        fields["mapping"] = _mapping_json(mapping, dyn, what, loc, swap)
     if dyn:
         if mapping is None:
             fail("%s: mapping_dynamic_vals need a mapping" % what, loc)
@@ -67,9 +74,19 @@ def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, w
     return fields
 
 
+class MemoryAccessFlags(enum.IntFlag):
+    """Wave's flags of read and write: NONTEMPORAL (a cache hint) changes no result and is dropped; VOLATILE is not
+    in wavecc-kernel/1."""
+    NONE = 0
+    VOLATILE = 1
+    NONTEMPORAL = 2
+
+
 def _check_flags(flags, what, loc):
-    if flags not in (None, 0) and getattr(flags, "value", 0) != 0:
-        fail("%s: memory access flags are not in wavecc-kernel/1" % what, loc)
+    v = int(getattr(flags, "value", flags) or 0)
+    if v & ~int(MemoryAccessFlags.NONTEMPORAL):
+        fail("%s: memory access flag VOLATILE is not in wavecc-kernel/1 (NONTEMPORAL, a cache hint, is dropped)"
+             % what, loc)
 
 
 # ---- memory ----
@@ -102,9 +119,64 @@ def atomic_add(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic
     loc = user_location()
     reg = as_reg(lhs, "tkw.atomic_add", loc)
     mem = as_mem(rhs, "tkw.atomic_add", loc)
+    # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
+    # the format places them like a write (inputs the register's): the sides swap
     fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
-                            "tkw.atomic_add", loc)
+                            "tkw.atomic_add", loc, swap=True)
     return record("atomic_add", fields, [(reg.shape, reg.dtype)], loc=loc)
+
+
+def atomic_min(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()):
+    loc = user_location()
+    reg = as_reg(lhs, "tkw.atomic_min", loc)
+    mem = as_mem(rhs, "tkw.atomic_min", loc)
+    # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
+    # the format places them like a write (inputs the register's): the sides swap
+    fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
+                            "tkw.atomic_min", loc, swap=True)
+    return record("atomic_min", fields, [(reg.shape, reg.dtype)], loc=loc)
+
+
+def scatter_add(register_src, register_idx, dim, memory, mapping=None, elements_per_thread=1, bounds=None):
+    loc = user_location()
+    src = as_reg(register_src, "tkw.scatter_add register_src", loc)
+    idx = as_reg(register_idx, "tkw.scatter_add register_idx", loc)
+    mem = as_mem(memory, "tkw.scatter_add", loc)
+    fields = {"register_src": src, "register_idx": idx,
+              "dim": dim if isinstance(dim, int) else dim_name(dim), "memory": mem}
+    fields = _access_fields(fields, elements_per_thread, mapping, (), "tkw.scatter_add", loc)
+    record("scatter_add", fields, [], loc=loc)
+
+
+def allocate(shape, distributed_shape, dtype, address_space=None, padding=0):
+    """Wave's tkw.allocate: a workgroup buffer in shared memory, which read, write and the atomics take."""
+    loc = user_location()
+    _dtype(dtype, "tkw.allocate", loc)
+    shape = tuple(shape)
+    if len(tuple(distributed_shape)) != len(shape):
+        fail("tkw.allocate: distributed_shape has %d entries for the %d dims of %s"
+             % (len(tuple(distributed_shape)), len(shape), dims_json(shape)), loc)
+    fields = {"shape": [dim_name(d) for d in shape], "distributed_shape": list(distributed_shape), "dtype": dtype}
+    if address_space is not None:
+        sp = getattr(address_space, "name", address_space)
+        fields["address_space"] = "shared" if sp in ("$SHARED_ADDRESS_SPACE", "SHARED_ADDRESS_SPACE") else sp
+    if padding:
+        fields["padding"] = int(padding)
+    tr = current()
+    node = Node(tr.unique("allocate"), "allocate", fields, loc, [])
+    tr.stack[-1].append(node)
+    return MemValue(node, shape, dtype)
+
+
+def shared_memory_barrier(wait_async_ops=False):
+    """An s_barrier: the waves of the workgroup meet (after writing an allocation, before reading it)."""
+    loc = user_location()
+    record("shared_memory_barrier", {"wait_async_ops": True} if wait_async_ops else {}, [], loc=loc)
+
+
+def workgroup_barrier():
+    loc = user_location()
+    record("workgroup_barrier", {}, [], loc=loc)
 
 
 # ---- values ----
@@ -116,9 +188,12 @@ def register(shape, dtype, value):
     if isinstance(value, Reg):
         fail("Register[...](value): the value must be a number or an index expression, not a traced value", loc)
     if is_symbolic(value) and not value.is_number:
-        if not dtype.is_int_asm():
-            fail("Register[...](%s): an index expression value needs an integer dtype" % value, loc)
-        s = record("scalar", {"value": str(value), "dtype": dtype}, [((), dtype)], loc=loc)
+        if dtype.is_int_asm():
+            s = record("scalar", {"value": str(value), "dtype": dtype}, [((), dtype)], loc=loc)
+        else:  # a float register of an index expression (rmsnorm's Register[M, N, f32](EMB_SIZE)): its value cast
+            from ._dtype import i32
+            s = record("scalar", {"value": str(value), "dtype": i32}, [((), i32)], loc=loc)
+            s = record("cast", {"arg": s, "dtype": dtype}, [((), dtype)], loc=loc)
         return record("broadcast", {"arg": s, "target_shape": list(shape)}, [(shape, dtype)], loc=loc)
     if is_symbolic(value):
         value = int(value) if value.is_Integer else float(value)
@@ -164,7 +239,8 @@ def mma(lhs, rhs, acc, mma_type=None, tag=None):
     c = as_reg(acc, "tkw.mma acc", loc)
     fields = {"lhs": a, "rhs": b, "acc": c}
     if mma_type is not None:
-        fields["mma_type"] = getattr(mma_type, "name", mma_type)
+        fields["mma_type"] = mma_type.to_json() if hasattr(mma_type, "to_json") else getattr(mma_type, "name",
+                                                                                             mma_type)
     return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
 
 
@@ -339,6 +415,18 @@ def cumsum(src, acc=None, dim=None, block=False):
     return _reduce("cumsum", src, None, dim, block, loc)
 
 
+def topk(src, k_dim, dim):
+    """Wave's tkw.topk: the k_dim largest elements along dim and their coordinates (i32), a pair."""
+    loc = user_location()
+    x = as_reg(src, "tkw.topk", loc)
+    if not any(dim_name(d) == dim_name(dim) for d in x.shape):
+        fail("tkw.topk: %s is not a dim of %s%s" % (dim_name(dim), x.dtype, dims_json(x.shape)), loc)
+    shape = tuple(k_dim if dim_name(d) == dim_name(dim) else d for d in x.shape)
+    from ._dtype import i32
+    return record("topk", {"arg": x, "k_dim": dim_name(k_dim), "dim": dim_name(dim)},
+                  [(shape, x.dtype), (shape, i32)], loc=loc)
+
+
 # ---- regions ----
 
 def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
@@ -422,10 +510,10 @@ def _unsupported(name, why):
 
 
 _OUTSIDE = {
-    "topk": "", "scatter_add": " (it needs tkw.allocate)", "atomic_min": "", "reshape": "", "shuffle": "",
-    "allocate": " (wavecc allocates LDS itself)", "softsign": "", "debug_log": "",
-    "bounds_check": "", "shared_memory_barrier": " (wavecc places its own barriers)",
-    "workgroup_barrier": " (wavecc places its own barriers)", "shared_memory_barrier_signal": "",
+    "reshape": "", "shuffle": "",
+    "softsign": "", "debug_log": "",
+    "bounds_check": "",
+    "shared_memory_barrier_signal": "",
     "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
     "tensor_counter_wait": "", "tensor_load_to_lds": "", "gather_to_lds": "",
 }
@@ -438,7 +526,8 @@ def tag(expr, tag_name):
     return expr
 
 
-__all__ = (["read", "write", "atomic_add", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
+__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate", "shared_memory_barrier",
+            "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
             "scheduling_group_barrier", "tag"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))

@@ -360,8 +360,33 @@ class ScalarArg(Ref):
         self.loc = loc
 
 
+class MemValue:
+    """A memory value made by a node (tkw.allocate: a workgroup buffer in shared memory)."""
+
+    def __init__(self, node, shape, dtype):
+        self.node = node
+        self.name = node.name
+        self._shape = tuple(shape)
+        self._dtype = dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def type(self):
+        return RegType(self._shape, self._dtype)
+
+    def __repr__(self):
+        return "<allocation %s: %s%s>" % (self.name, self.dtype, dims_json(self.shape))
+
+
 def as_mem(x, what, loc):
-    if isinstance(x, MemArg):
+    if isinstance(x, (MemArg, MemValue)):
         return x
     fail("%s: expected a Memory argument of the kernel, got %r" % (what, x), loc)
 
@@ -430,8 +455,8 @@ def region(op, f, inits, fields, loc):
 # ---- emission ----
 
 def _field_json(v, path_fail):
-    if isinstance(v, (Reg, MemArg)):
-        return v.name if isinstance(v, MemArg) else v.ref.name
+    if isinstance(v, (Reg, MemArg, MemValue)):
+        return v.ref.name if isinstance(v, Reg) else v.name
     if isinstance(v, Ref):
         return v.name
     if isinstance(v, DataType):
@@ -459,6 +484,8 @@ def emit_body(nodes, prefix, paths):
         d = {"name": n.name, "op": n.op}
         for k, v in n.fields.items():
             d[k] = _field_json(v, path_fail)
+        if n.loc and n.loc[1]:
+            d["loc"] = {"file": n.loc[0], "line": n.loc[1]}
         if n.body is not None:
             d["body"] = emit_body(n.body, path + ".body", paths)
         out.append(d)

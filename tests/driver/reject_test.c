@@ -142,7 +142,8 @@ static const Reject rejects[] = {
 	{"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",
 		"examples/gemm_16x16x16.json:114:9: error: ",
 		"graph[1].body[1]: staging b in LDS takes 65536 bytes (unpadded, swizzled), 65536 already allocated: over "
-		"the 64 KiB of LDS; its box is N 256 x K 128 elements of f16: use smaller tiles along these dims"},
+		"the 64 KiB of LDS; its box is N 256 x K 128 elements of f16: use smaller tiles along these dims: "
+		"constraints[1].tile (workgroup, along N), constraints[2].tile (tiling, along K)"},
 };
 
 START_TEST(rejected_with_location)

@@ -174,7 +174,7 @@ class Norm:
     def node(self, n, ref, env, depth):
         d = {}
         for f, v in n.items():
-            if f in ("name", "type", "index", "body", "iter_args", "implicit_captures"):
+            if f in ("name", "type", "index", "loc", "body", "iter_args", "implicit_captures"):
                 continue
             if f == "value" and n["op"] != "get_result":
                 d[f] = float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else self.expr(v)

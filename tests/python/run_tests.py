@@ -1,7 +1,9 @@
 """run_tests.py — the Python package's tests: `run_tests.py fast` or `run_tests.py full`.
 
 fast: Wave's 5_gemm.py GEMM and the fused softmax (imports changed only) against numpy
-references on the emulator, and the tracer's units (tests/python/units.py).
+references on the emulator, and the tracer's units (tests/python/units.py); the kernels of Wave's
+examples and e2e tests that needed the package's later additions, and the compiled kernel's run-time
+features (tests/python/wave_examples.py).
 full: the kernels of tests/driver/wave/*.json written in the Python DSL
 (tests/python/wave_kernels.py): each traced graph must equal the hand transcription
 after normalisation, and its compiled code must match the reference interpreter on the
@@ -26,7 +28,8 @@ def main():
         return 0
     if mode == "fast":
         import units
-        tests = units.tests()
+        import wave_examples
+        tests = units.tests() + wave_examples.tests()
     else:
         import wave_kernels
         tests = wave_kernels.tests()

@@ -1,4 +1,6 @@
 """Wave's wave_lang.kernel.lang.global_symbols: address spaces and hardware symbols."""
+import sympy  # noqa: F401  (Wave's module imports it: `from ...global_symbols import *` gives it)
+
 from ....indexing import index_symbol, THREAD_SYMBOL_NAMES, WORKGROUP_SYMBOL_NAMES, DEVICE_SYMBOL_NAMES, \
     GPR_SYMBOL_NAME, MMA_ACC_SYMBOL_NAME
 
@@ -25,6 +27,10 @@ THREAD_2 = index_symbol(THREAD_SYMBOL_NAMES[2])
 MMA_LHS = index_symbol("$MMA_LHS")
 MMA_RHS = index_symbol("$MMA_RHS")
 MMA_ACC = index_symbol(MMA_ACC_SYMBOL_NAME)
+MMA_LHS_SCALE = index_symbol("$MMA_LHS_SCALE")
+MMA_RHS_SCALE = index_symbol("$MMA_RHS_SCALE")
+MMA_SCALE_FP4 = index_symbol("$MMA_SCALE_FP4")
+INPUT_SELECTOR = index_symbol("$INPUT_SELECTOR")
 GPR_NUM = index_symbol(GPR_SYMBOL_NAME)
 LINEAR_INDEX = index_symbol("$LINEAR_INDEX")
 
@@ -42,3 +48,7 @@ GLOBAL_MEMORY_UNITS = index_symbol("$GLOBAL_MEMORY_UNITS")
 MMA_UNITS = index_symbol("$MMA_UNITS")
 VALU_UNITS = index_symbol("$VALU_UNITS")
 SHUFFLE_UNITS = index_symbol("$SHUFFLE_UNITS")
+
+
+def GET_ITER_ARG(i):
+    return sympy.Symbol("$GET_ITER_ARG_%d" % i)

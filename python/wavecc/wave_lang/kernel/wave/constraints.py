@@ -1,3 +1,4 @@
 """Wave's wave_lang.kernel.wave.constraints."""
 from ...._constraints import (Constraint, DistributionConstraint, HardwareConstraint, WorkgroupConstraint,  # noqa
-                              TilingConstraint, WaveConstraint, ReorderingConstraint, DeviceConstraint, MMAType, ScaledMMAType, MMAOperand)
+                              TilingConstraint, WaveConstraint, ReorderingConstraint, DeviceConstraint, MMAType, ScaledMMAType, MMAOperand,
+                              GenericDot)

@@ -8,3 +8,48 @@ def get_default_scheduling_params():
     return {g.READ_SHARED_DELAY: 1, g.WRITE_SHARED_DELAY: 1, g.READ_GLOBAL_DELAY: 2, g.WRITE_GLOBAL_DELAY: 2,
             g.MMA_DELAY: 1, g.VALU_DELAY: 1, g.SHUFFLE_DELAY: 1, g.SHARED_MEMORY_UNITS: 4,
             g.GLOBAL_MEMORY_UNITS: 4, g.MMA_UNITS: 4, g.VALU_UNITS: 2, g.SHUFFLE_UNITS: 2}
+
+
+def ceildiv(a, b):
+    return -(-a // b)
+
+
+def torch_dtype_to_wave(torch_dtype):
+    """Wave's dtype of a torch (or numpy) dtype."""
+    from ..... import _dtype
+    name = getattr(torch_dtype, "__name__", None) or str(torch_dtype).replace("torch.", "")
+    table = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8",
+             "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "i1",
+             "float8_e4m3fnuz": "f8e4m3fnuz", "float8_e5m2fnuz": "f8e5m2fnuz", "float8_e4m3fn": "f8e4m3fn",
+             "float8_e5m2": "f8e5m2"}
+    if name not in table:
+        raise ValueError("no Wave dtype for %s" % torch_dtype)
+    for v in vars(_dtype).values():
+        if isinstance(v, _dtype.DataType) and v.format_name == table[name]:
+            return v
+    raise ValueError("no Wave dtype for %s" % torch_dtype)
+
+
+def check_leaks(f):
+    """Wave's torch-tensor leak check (with WAVE_CHECK_LEAKS=1): wavecc keeps no tensors, so f unchanged."""
+    return f
+
+
+def _torch_dtype_table():
+    out = {}
+    try:
+        import torch
+    except ImportError:
+        return out
+    for name in ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+                 "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e4m3fn", "float8_e5m2"):
+        t = getattr(torch, name, None)
+        if t is not None and t not in out:
+            try:
+                out[t] = torch_dtype_to_wave(t)
+            except (ValueError, TypeError):
+                pass
+    return out
+
+
+TORCH_DTYPE_TO_WAVE = _torch_dtype_table()

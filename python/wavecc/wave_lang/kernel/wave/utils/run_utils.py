@@ -4,3 +4,13 @@
 def set_default_run_config(options):
     """Wave points the options at the local GPU; wavecc runs on its emulator, so the target stays."""
     return options
+
+
+def get_default_arch():
+    """The target wavecc compiles for by default (Wave: the local GPU's): $WAVECC_TARGET, else gfx942."""
+    import os
+    return os.environ.get("WAVECC_TARGET") or "gfx942"
+
+
+def get_arch_family():
+    return "CDNA"
