@@ -415,6 +415,19 @@ static void load_constraints(Ld *L, JV root)
 				con->expr = NULL;
 			}
 			break;
+		case CON_GRID: /* Wave's GridConstraint(grid_size): one count, or a list of one */
+			f = jv_get(L, c, "grid_size");
+			if (need(L, c, f, "grid_size")) {
+				if (json_is_array(f.v) && json_array_size(f.v) != 1)
+					ld_err(L, f, "a grid is one workgroup count (Wave's grids are 1-D), got %zu",
+						json_array_size(f.v));
+				else
+					con->expr = ld_get_expr(L, json_is_array(f.v) ? jv_at(L, f, 0) : f, NULL);
+			}
+			for (size_t j = 0; j + 1 < k->cons.len; j++)
+				if (k->cons.data[j].kind == CON_GRID)
+					ld_err(L, c, "a second grid constraint (the first is %s)", k->cons.data[j].path);
+			break;
 		case CON_COUNT:
 			break;
 		}

@@ -229,7 +229,7 @@ int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 		return 0;
 	}
 	if (x->g >= 0) {
-		*start = r->gid[x->g] * x->wg_tile;
+		*start = r->fixed_grid ? 0 : r->gid[x->g] * x->wg_tile;
 		*ext = x->wg_tile;
 		if (x->wave_tile) {
 			*start += r->wid[x->g] * x->wave_tile;

@@ -50,6 +50,7 @@ typedef struct Run {
 	int ndims;
 	int ng;
 	int64_t gcount[MAX_WG_DIMS], gwaves[MAX_WG_DIMS], gid[MAX_WG_DIMS], wid[MAX_WG_DIMS];
+	bool fixed_grid; /* a grid constraint: gcount is its grid, workgroup windows start at 0 */
 	int nenv;
 	Sym *env_sym[MAX_ENV];
 	int64_t env_val[MAX_ENV];

@@ -74,7 +74,7 @@
 	X(OP_ALLOCATE, "allocate", OPC_MEMORY, "", "shape distributed_shape dtype address_space padding") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
 	X(OP_SCALED_MMA, "scaled_mma", OPC_MMA, "lhs lhs_scale rhs rhs_scale acc", "mma_type") \
-	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \
+	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures start condition") \
 	X(OP_GET_RESULT, "get_result", OPC_CONTROL, "value", "res_idx") \
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
 	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \
@@ -144,7 +144,8 @@
 	X(CON_ASSUMPTION, "assumption", "expr") \
 	X(CON_SYMBOLIC_ALIAS, "symbolic_alias", "source target expr") \
 	X(CON_REORDERING, "reordering", "expr workgroup_dim") \
-	X(CON_DEVICE, "device", "dim tile device_dim")
+	X(CON_DEVICE, "device", "dim tile device_dim") \
+	X(CON_GRID, "grid", "grid_size")
 
 /* MMA types (Wave's MMAType), X(enum, "json name", m, n, k, operand dtype,
  * accumulator dtype, native): native 0 marks Wave's virtual K8/K4 types that

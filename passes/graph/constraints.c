@@ -523,6 +523,44 @@ static bool add_reordering(Analysis *c)
 	return ok;
 }
 
+/* A grid constraint (Wave's GridConstraint, persistent GEMMs) fixes the
+ * grid at (grid_size, 1, 1) workgroups: the workgroup constraints keep
+ * their tiles (a workgroup's register extent along each dim) but place no
+ * workgroup anywhere, every workgroup's window starting at 0 (Wave's
+ * set_thread_independent_index skips them), so the kernel moves its tiles
+ * itself (mappings over $WG0 and its loops). grid_size is an integer. */
+static bool add_grid(Analysis *c)
+{
+	const Constraint *gc = NULL;
+	for (size_t i = 0; i < c->k->cons.len && !gc; i++)
+		if (c->k->cons.data[i].kind == CON_GRID)
+			gc = &c->k->cons.data[i];
+	if (!gc || !gc->expr)
+		return true;
+	int64_t n = con_int(c, gc, gc->expr, "grid_size");
+	if (c->failed)
+		return false;
+	int64_t most = MAX_GRID_ITEMS / c->wg_size[0];
+	if (n < 1 || n > most) {
+		analysis_error(c, gc->loc, "%s: a grid of %lld workgroups: from 1 to %lld are supported", gc->path,
+			(long long)n, (long long)most);
+		return false;
+	}
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ndist; i++) {
+		DimDist *d = &c->dist[i];
+		d->count = 1;
+		d->iters_sym = NULL;
+		d->wg_id = sym_int(sc, 0);
+		d->wg_start = sym_int(sc, 0);
+	}
+	for (int g = 0; g < 3; g++) {
+		c->grid[g] = g ? 1 : n;
+		c->grid_sym[g] = NULL;
+	}
+	return true;
+}
+
 /* A set_symbol of a symbol a tiling constraint's iters or start uses: the
  * loop's trips and start are taken from the symbol's launch value (the
  * interpreter likewise), not from what the graph sets, so such a kernel
@@ -708,7 +746,8 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 	}
-	add_reordering(c);
+	if (add_grid(c))
+		add_reordering(c);
 }
 
 DimDist *analysis_dist(Analysis *c, const Sym *dim) { return find_dist(c, dim); }
