@@ -668,6 +668,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 		L.k->name = s;
 	}
 	declare_symbols(&L, r);
+	ld_declare_loop_symbols(&L, r);
 	load_symbol_values(&L, r);
 	load_constraints(&L, r);
 	resolve_symbols(&L, r);
@@ -680,6 +681,7 @@ out:
 	json_decref(root);
 	vec_free(&L.ivars);
 	vec_free(&L.bad_args);
+	vec_free(&L.loop_syms);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);
