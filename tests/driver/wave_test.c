@@ -68,6 +68,7 @@ static const char *const igemm_shapes[] = {
 	"-D N=1 -D H=5 -D W=5 -D C=1 -D HF=3 -D WF=3 -D NF=1 -D stride=1",
 };
 
+#define PERSIST_REORDER_REJECT "this form is not compiled yet"
 static const WaveCase cases[] = {
 	{"copy.json -D M=1 -D N=27", NULL, NULL},
 	{"copy.json -D M=111 -D N=813", NULL, NULL},
@@ -1018,6 +1019,26 @@ static const WaveCase cases[] = {
 	 * is [M, N] while a and b are [B, M, K] and [B, N, K] */
 	{"sequential_batched_gemm_while_sum.json -D INIT=0",
 		"must share exactly one reduction dim not in acc f32[M, N], found 2", NULL},
+	/* test_persistent_gemm (templates/gemm.py get_persistent_gemm_kernel:
+	 * GridConstraint(NUM_CTAS = 304), 128x256x64 tiles, a while loop over
+	 * TILE_IDX from $WG0 stepped by NUM_CTAS, the tile's offsets set by
+	 * set_symbol): its first shape at both MMA types and both wave
+	 * layouts; with 4 and 5 workgroups each loops over several tiles
+	 * (Wave's 304 CTAs take at most one tile at its shapes) */
+	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
+	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
+	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json", NULL, NULL},
+	{"persistent_gemm_16x16x16_4x1.json -D NUM_CTAS=4", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json -D NUM_CTAS=5", NULL, NULL},
+	/* test_persistent_reordering_gemm (get_persistent_reordering_kernel:
+	 * the XCD-chunked start and the grouped tile order inside the loop):
+	 * the tile's offsets divide by Min(GROUP_SIZE_M, M_TILES - first row),
+	 * a value of the loop's trip */
+	{"persistent_reordering_gemm_16x16x16_4x1.json", PERSIST_REORDER_REJECT, NULL},
+	{"persistent_reordering_gemm_16x16x16_2x2.json", PERSIST_REORDER_REJECT, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json", PERSIST_REORDER_REJECT, NULL},
+	{"persistent_reordering_gemm_32x32x8_2x2.json", PERSIST_REORDER_REJECT, NULL},
 	/* testI8HwTransposeGemm (b i8 [K, N] read through {N: i, K: j}, one
 	 * wave, 16x16x16 tiles; gfx942's i8 MFMAs); Wave's 4096^3 is not run
 	 * (65536 workgroups of 256 trips), here (256, 256, 256) */
