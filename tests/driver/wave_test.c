@@ -1242,6 +1242,9 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* test_persistent_gemm's other shapes (up to 128 tiles of 32 trips) */
+	{"persistent_gemm_16x16x16_4x1.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=5120", NULL, NULL},
 	/* backward_attention_test.py's kernels at big_shapes' (2, 1024, 64,
 	 * 64, 1024) (3 to 8 s a run); the dq kernel there unrolls K2 = 1024
