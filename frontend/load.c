@@ -325,6 +325,12 @@ static void load_constraints(Ld *L, JV root)
 			f = jv_get(L, c, "iters");
 			if (f.v)
 				con->iters = ld_get_expr(L, f, NULL);
+			f = jv_get(L, c, "apply_fn"); /* Wave's apply_fn, printed on WORKGROUP_<d> */
+			if (f.v && (con->expr = ld_get_expr(L, f, NULL)) && sym_is_bool(con->expr)) {
+				ld_err(L, f, "apply_fn gives a workgroup's first coordinate, got the relation '%s'",
+					sym_str(k->sc, con->expr));
+				con->expr = NULL;
+			}
 			break;
 		case CON_WAVE:
 			f = jv_get(L, c, "wave_id");

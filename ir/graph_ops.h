@@ -136,7 +136,7 @@
 
 /* Constraint kinds: X(enum, "json kind", "fields besides kind"). */
 #define CONSTRAINT_KINDS(X) \
-	X(CON_WORKGROUP, "workgroup", "dim tile workgroup_dim primary iters") \
+	X(CON_WORKGROUP, "workgroup", "dim tile workgroup_dim primary iters apply_fn") \
 	X(CON_WAVE, "wave", "dim tile wave_id") \
 	X(CON_TILING, "tiling", "dim tile induction_var iters start") \
 	X(CON_HARDWARE, "hardware", \

@@ -577,9 +577,14 @@ static const WaveCase cases[] = {
 	 * sequence, 32 query heads on 1 kv head, 8000 keys in 8 splits, head
 	 * size 256. Phase 0's mmas take k and v with the kv head H_KV (vector
 	 * shape 0) that the accumulators lack; H_KV's workgroup constraint
-	 * has iters, H_Q's is not primary (shares H_KV's workgroup id) */
+	 * has iters, H_Q's is not primary (shares H_KV's workgroup id). H_KV's
+	 * apply_fn wg // ceil(head_ratio / 32) is the identity at this shape;
+	 * at 128 query heads on 2 kv heads (2000 keys) it sends workgroups 0-3
+	 * to kv heads 0, 0, 1, 1 */
 	{"decode_gqa_phase0_16x16x16.json", NULL, NULL},
 	{"decode_gqa_phase0_32x32x8.json", NULL, NULL},
+	{"decode_gqa_phase0_16x16x16.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", NULL, NULL},
+	{"decode_gqa_phase0_32x32x8.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", NULL, NULL},
 	{"decode_gqa_phase1.json", NULL, NULL},
 	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
 	 * (a `shared` argument: still the global tensor), the old values to c */
