@@ -97,13 +97,7 @@ bool ld_build_while(G *g, Node *n, Op *op)
 			c.v ? "a condition" : "a start", c.v ? "a start" : "a condition");
 		return false;
 	}
-	if (!ld_is_loop_symbol(L, sym_name(op->dim))) {
-		ld_err(L, jv_get(L, n->jv, "axis"), "the axis '%s' of a loop with a condition takes its values from "
-						    "start and its set_symbol: it must have no value of its own",
-			sym_name(op->dim));
-		return false;
-	}
-	struct While w = {n, op, NULL, NULL, NULL, s};
+	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim))};
 	if (!(w.cond = ld_get_expr(L, c, NULL)))
 		return false;
 	if (!sym_is_bool(w.cond)) {
@@ -118,6 +112,15 @@ bool ld_build_while(G *g, Node *n, Op *op)
 		return false;
 	vec_push(&g->whiles, w);
 	return true;
+}
+
+/* Is ks the axis of the while loop whose body holds n directly? */
+bool ld_is_while_axis(G *g, const Node *n, const KSymbol *ks)
+{
+	for (size_t i = 0; i < g->whiles.len; i++)
+		if (g->whiles.data[i].n == n->list->owner && g->whiles.data[i].op->dim == ks->sym)
+			return true;
+	return false;
 }
 
 /* ld_build_set_symbol: a set_symbol of a loop symbol, directly in a while
@@ -206,6 +209,12 @@ static Sym *fold(Fold *f, const Value *v, int depth)
 		if (ld_is_int_dtype(op->dtype))
 			return a;
 		break;
+	case OP_APPLY_EXPR: {
+		if (op->nparams < 1 || op->nparams > 3 || op->nparams != op->nargs || !op->expr)
+			break;
+		Sym *vals[3] = {a, b, c};
+		return sym_subs(sc, op->expr, op->nparams, op->params, vals);
+	}
 	default:
 		break;
 	}
@@ -357,6 +366,8 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	}
 	Constraint *t = (Constraint *)kernel_constraint(k, CON_TILING, axis);
 	int64_t tile;
+	if (w->dim_axis)
+		goto dim_axis;
 	if (!t || t->start || t->iters || !sym_is_int(kernel_subs(k, t->tile), &tile) || tile != 1) {
 		ld_err(L, jv_get(L, w->n->jv, "axis"), "the tiling constraint of %s, the axis of a loop with a "
 						       "condition, must have a tile of 1 and no start or iters (the loop's "
@@ -365,7 +376,29 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 		return false;
 	}
 	/* the trips: the number of S + i*STEP that meet the condition */
+dim_axis:;
 	Sym *num = sym_add(sc, sym_sub(sc, bound, start), sym_int(sc, incl ? step : step - 1));
+	if (w->dim_axis) {
+		/* the axis stays a dim: trip i's window [S + i*tile, + tile) is
+		 * the axis' value when the step is the tile; the set symbols
+		 * take that value for the axis */
+		if (!t || t->start || t->iters || !sym_is_int(kernel_subs(k, t->tile), &tile) || tile != step) {
+			ld_err(L, jv_get(L, w->n->jv, "axis"), "the tiling constraint of %s, the axis of a loop with a "
+							       "condition, must have the loop's step %lld as its tile and no "
+							       "start or iters",
+				sym_name(axis), (long long)step);
+			return false;
+		}
+		t->start = start;
+		t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), sym_int(sc, step)), NULL);
+		Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, sym_int(sc, step)));
+		for (size_t i = 0; i < g->loop_sets.len; i++) {
+			struct LoopSet *x = &g->loop_sets.data[i];
+			if (x->n->list->owner == w->n && x->op->dim != axis)
+				x->value = sym_subs(sc, x->value, 1, &axis, &at);
+		}
+		return true;
+	}
 	/* (a negative count runs no trip: Max keeps the division unsigned) */
 	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), sym_int(sc, step)), NULL);
 	t->tile = sym_int(sc, 1);

@@ -1013,10 +1013,11 @@ static const WaveCase cases[] = {
 	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
 	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
 	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
-	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1):
-	 * a tiling constraint over B with start INIT (a dynamic symbol, Wave's
-	 * init_value argument) and iters B - INIT; INIT 0 (Wave's), 3, and 9
-	 * (no trip: c keeps its contents) */
+	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1),
+	 * as Wave writes it (the loader folds it into the tiling constraint's
+	 * start INIT and iters B - INIT; INIT a dynamic symbol for Wave's
+	 * init_value argument); INIT 0 (Wave's), 3, and 9 (no trip: c keeps
+	 * its contents) */
 	{"sequential_batched_gemm_while.json -D INIT=0", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
