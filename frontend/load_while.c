@@ -48,7 +48,7 @@ static void declare_in(Ld *L, json_t *list)
 		if (!op || (strcmp(op, "iterate") != 0 && strcmp(op, "conditional") != 0))
 			continue;
 		json_t *body = json_object_get(n, "body");
-		if (strcmp(op, "iterate") == 0 && json_object_get(n, "condition")) {
+		if (strcmp(op, "iterate") == 0 && (json_object_get(n, "condition") || json_object_get(n, "start"))) {
 			const char *ax = json_string_value(json_object_get(n, "axis"));
 			if (ax && ld_is_identifier(ax) && !kernel_symbol(L->k, ax)) {
 				kernel_add_symbol(L->k, ax, SYMK_VALUE);

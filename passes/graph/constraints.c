@@ -263,6 +263,8 @@ static bool check_apply_fn_writes(Analysis *c)
 		const Op *w = d->apply_fn ? writes_dim(c->k->body, d->dim) : NULL;
 		if (!w)
 			continue;
+		if (d->count == 1)
+			continue; /* one workgroup along the dim: one window */
 		bool disjoint = d->count > 0 && d->count <= MAX_APPLY_CHECK && sym_free_symbols(sc, d->wg_id, NULL, 0) <= 1;
 		int64_t *st = disjoint ? calloc((size_t)d->count, sizeof *st) : NULL;
 		Sym *fs[1];
@@ -649,6 +651,7 @@ static bool add_grid(Analysis *c)
 		d->iters_sym = NULL;
 		d->wg_id = sym_int(sc, 0);
 		d->wg_start = sym_int(sc, 0);
+		d->apply_fn = false; /* Wave skips the workgroup constraints' indices under a grid */
 	}
 	for (int g = 0; g < 3; g++) {
 		c->grid[g] = g ? 1 : n;
