@@ -335,10 +335,17 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 			w->n->name, sym_name(axis), cnt);
 		return false;
 	}
+	/* the step stays an expression (a -D of NUM_CTAS changes it): checked
+	 * here on the document's values, and as a tile by the analysis and the
+	 * interpreter on the bound ones */
 	Sym *next = step_set->value;
-	Sym *step_e = kernel_subs(k, sym_sub(sc, next, axis));
+	Sym *st = sym_simplify(sc, sym_sub(sc, next, axis), NULL), *fs[16];
 	int64_t step;
-	if (!sym_is_int(step_e, &step) || step < 1) {
+	size_t nfs = sym_free_symbols(sc, st, fs, 16);
+	bool sym_ok = nfs <= 16;
+	for (size_t i = 0; i < nfs && i < 16; i++)
+		sym_ok = sym_ok && fs[i] != axis && !ld_is_loop_symbol(L, sym_name(fs[i])) && sym_name(fs[i])[0] != '$';
+	if (!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) {
 		ld_err(L, step_set->n->jv, "the next value of %s is %s: a loop with a condition is compiled when it "
 					   "steps its axis by a positive constant",
 			sym_name(axis), sym_str(sc, next));
@@ -365,33 +372,30 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 		return false;
 	}
 	Constraint *t = (Constraint *)kernel_constraint(k, CON_TILING, axis);
-	int64_t tile;
-	if (w->dim_axis)
-		goto dim_axis;
-	if (!t || t->start || t->iters || !sym_is_int(kernel_subs(k, t->tile), &tile) || tile != 1) {
-		ld_err(L, jv_get(L, w->n->jv, "axis"), "the tiling constraint of %s, the axis of a loop with a "
-						       "condition, must have a tile of 1 and no start or iters (the loop's "
-						       "start, condition and set_symbol give them)",
-			sym_name(axis));
+	bool dim_ok = t && !t->start && !t->iters &&
+		      (w->dim_axis ? sym_is_int(sym_simplify(sc, sym_sub(sc, t->tile, st), NULL), &step) && step == 0
+				   : sym_is_int(kernel_subs(k, t->tile), &step) && step == 1);
+	if (!dim_ok) {
+		ld_err(L, jv_get(L, w->n->jv, "axis"), w->dim_axis ? "the tiling constraint of %s, the axis of a loop with "
+								     "a condition, must have the loop's step %s as its "
+								     "tile and no start or iters"
+								   : "the tiling constraint of %s, the axis of a loop with "
+								     "a condition, must have a tile of 1 and no start or "
+								     "iters (the loop's start, condition and set_symbol "
+								     "give them; step %s)",
+			sym_name(axis), sym_str(sc, st));
 		return false;
 	}
-	/* the trips: the number of S + i*STEP that meet the condition */
-dim_axis:;
-	Sym *num = sym_add(sc, sym_sub(sc, bound, start), sym_int(sc, incl ? step : step - 1));
+	/* the trips: the number of S + i*STEP that meet the condition (a
+	 * negative count runs no trip: Max keeps the division unsigned) */
+	Sym *num = sym_add(sc, sym_sub(sc, bound, start), incl ? st : sym_sub(sc, st, sym_int(sc, 1)));
+	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), st), NULL);
+	Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, st));
 	if (w->dim_axis) {
 		/* the axis stays a dim: trip i's window [S + i*tile, + tile) is
-		 * the axis' value when the step is the tile; the set symbols
-		 * take that value for the axis */
-		if (!t || t->start || t->iters || !sym_is_int(kernel_subs(k, t->tile), &tile) || tile != step) {
-			ld_err(L, jv_get(L, w->n->jv, "axis"), "the tiling constraint of %s, the axis of a loop with a "
-							       "condition, must have the loop's step %lld as its tile and no "
-							       "start or iters",
-				sym_name(axis), (long long)step);
-			return false;
-		}
+		 * the axis' value (the step is the tile); the set symbols take
+		 * that value for the axis */
 		t->start = start;
-		t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), sym_int(sc, step)), NULL);
-		Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, sym_int(sc, step)));
 		for (size_t i = 0; i < g->loop_sets.len; i++) {
 			struct LoopSet *x = &g->loop_sets.data[i];
 			if (x->n->list->owner == w->n && x->op->dim != axis)
@@ -399,9 +403,9 @@ dim_axis:;
 		}
 		return true;
 	}
-	/* (a negative count runs no trip: Max keeps the division unsigned) */
-	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), sym_int(sc, step)), NULL);
-	t->tile = sym_int(sc, 1);
+	/* the tile is the step, so that the analysis and the interpreter
+	 * reject a bound step below 1; no value has the fresh dim */
+	t->tile = st;
 	const char *fresh = arena_printf(&k->arena, "%s$trips", sym_name(axis));
 	KSymbol *fd = kernel_add_symbol(k, fresh, SYMK_VALUE);
 	fd->value = sym_int(sc, 1);
@@ -414,7 +418,7 @@ dim_axis:;
 		if (hw->vs_dims[i] == axis)
 			hw->vs_dims[i] = F;
 	KSymbol *ks = kernel_symbol(k, sym_name(axis));
-	ks->value = sym_add(sc, start, sym_mul(sc, t->induction_var, sym_int(sc, step)));
+	ks->value = at;
 	ks->loc = t->loc;
 	return check_uses(g, step_set->n, sym_name(axis), true);
 }

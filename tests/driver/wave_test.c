@@ -68,7 +68,6 @@ static const char *const igemm_shapes[] = {
 	"-D N=1 -D H=5 -D W=5 -D C=1 -D HF=3 -D WF=3 -D NF=1 -D stride=1",
 };
 
-#define PERSIST_REORDER_REJECT "this form is not compiled yet"
 static const WaveCase cases[] = {
 	{"copy.json -D M=1 -D N=27", NULL, NULL},
 	{"copy.json -D M=111 -D N=813", NULL, NULL},
@@ -1038,13 +1037,16 @@ static const WaveCase cases[] = {
 	{"persistent_gemm_16x16x16_4x1.json -D NUM_CTAS=4", NULL, NULL},
 	{"persistent_gemm_32x32x8_2x2.json -D NUM_CTAS=5", NULL, NULL},
 	/* test_persistent_reordering_gemm (get_persistent_reordering_kernel:
-	 * the XCD-chunked start and the grouped tile order inside the loop):
-	 * the tile's offsets divide by Min(GROUP_SIZE_M, M_TILES - first row),
-	 * a value of the loop's trip */
-	{"persistent_reordering_gemm_16x16x16_4x1.json", PERSIST_REORDER_REJECT, NULL},
-	{"persistent_reordering_gemm_16x16x16_2x2.json", PERSIST_REORDER_REJECT, NULL},
-	{"persistent_reordering_gemm_32x32x8_4x1.json", PERSIST_REORDER_REJECT, NULL},
-	{"persistent_reordering_gemm_32x32x8_2x2.json", PERSIST_REORDER_REJECT, NULL},
+	 * the XCD-chunked start and the grouped tile order inside the loop,
+	 * whose offsets divide by Min(GROUP_SIZE_M, M_TILES - first row), a
+	 * value of the loop's trip); also at 1100 rows, where the chunked
+	 * start remaps workgroups 0-16 (tests/driver/persistent_test.c checks
+	 * these against a GEMM) */
+	{"persistent_reordering_gemm_16x16x16_4x1.json", NULL, NULL},
+	{"persistent_reordering_gemm_16x16x16_2x2.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_2x2.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json -D M=1100 -D K=64", NULL, NULL},
 	/* testI8HwTransposeGemm (b i8 [K, N] read through {N: i, K: j}, one
 	 * wave, 16x16x16 tiles; gfx942's i8 MFMAs); Wave's 4096^3 is not run
 	 * (65536 workgroups of 256 trips), here (256, 256, 256) */
@@ -1251,6 +1253,8 @@ static const WaveCase slow[] = {
 	/* test_persistent_gemm's other shapes (up to 128 tiles of 32 trips) */
 	{"persistent_gemm_16x16x16_4x1.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
 	{"persistent_gemm_32x32x8_2x2.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
+	{"persistent_reordering_gemm_16x16x16_2x2.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=5120", NULL, NULL},
 	/* backward_attention_test.py's kernels at big_shapes' (2, 1024, 64,
 	 * 64, 1024) (3 to 8 s a run); the dq kernel there unrolls K2 = 1024
