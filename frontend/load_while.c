@@ -532,7 +532,6 @@ void ld_finish_while(G *g)
 {
 	Ld *L = g->L;
 	Kernel *k = g->k;
-	int nerr = L->d->nerrors;
 	if (!g->loop_sets.len && !g->whiles.len)
 		return;
 	Fold f = {.g = g};
@@ -579,6 +578,5 @@ void ld_finish_while(G *g)
 	remove_folded(g, &f);
 	check_axis_dims(g, k->body);
 out:
-	(void)nerr;
 	vec_free(&f.visited);
 }
