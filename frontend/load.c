@@ -325,6 +325,12 @@ static void load_constraints(Ld *L, JV root)
 			f = jv_get(L, c, "iters");
 			if (f.v)
 				con->iters = ld_get_expr(L, f, NULL);
+			f = jv_get(L, c, "apply_fn"); /* Wave's apply_fn, printed on WORKGROUP_<d> */
+			if (f.v && (con->expr = ld_get_expr(L, f, NULL)) && sym_is_bool(con->expr)) {
+				ld_err(L, f, "apply_fn gives a workgroup's first coordinate, got the relation '%s'",
+					sym_str(k->sc, con->expr));
+				con->expr = NULL;
+			}
 			break;
 		case CON_WAVE:
 			f = jv_get(L, c, "wave_id");
@@ -414,6 +420,19 @@ static void load_constraints(Ld *L, JV root)
 					sym_str(k->sc, con->expr));
 				con->expr = NULL;
 			}
+			break;
+		case CON_GRID: /* Wave's GridConstraint(grid_size): one count, or a list of one */
+			f = jv_get(L, c, "grid_size");
+			if (need(L, c, f, "grid_size")) {
+				if (json_is_array(f.v) && json_array_size(f.v) != 1)
+					ld_err(L, f, "a grid is one workgroup count (Wave's grids are 1-D), got %zu",
+						json_array_size(f.v));
+				else
+					con->expr = ld_get_expr(L, json_is_array(f.v) ? jv_at(L, f, 0) : f, NULL);
+			}
+			for (size_t j = 0; j + 1 < k->cons.len; j++)
+				if (k->cons.data[j].kind == CON_GRID)
+					ld_err(L, c, "a second grid constraint (the first is %s)", k->cons.data[j].path);
 			break;
 		case CON_COUNT:
 			break;
@@ -655,6 +674,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 		L.k->name = s;
 	}
 	declare_symbols(&L, r);
+	ld_declare_loop_symbols(&L, r);
 	load_symbol_values(&L, r);
 	load_constraints(&L, r);
 	resolve_symbols(&L, r);
@@ -667,6 +687,7 @@ out:
 	json_decref(root);
 	vec_free(&L.ivars);
 	vec_free(&L.bad_args);
+	vec_free(&L.loop_syms);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);

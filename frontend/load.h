@@ -25,7 +25,10 @@ typedef struct Ld {
 	JReader r; /* the JSON reader (util/json.h), over d, file and tmp */
 	Vec(Sym *) ivars; /* induction variables of tiling constraints */
 	Vec(const char *) bad_args; /* arguments reported and left out: their uses say nothing more */
+	Vec(const char *) loop_syms; /* interned: symbols a loop with a condition sets (load_while.c) */
 } Ld;
+void ld_declare_loop_symbols(Ld *L, JV root);
+bool ld_is_loop_symbol(const Ld *L, const char *name);
 
 /* Located reports and typed reads go through the shared JSON reader
  * (util/json.h); these name them in the frontend's terms. */

@@ -227,6 +227,8 @@ bool ld_build_set_symbol(G *g, Node *n, Op *op, JV *jvs)
 	if (!need(L, n->jv, f, "symbol") || !ld_get_ident(L, f, &name))
 		return false;
 	KSymbol *ks = kernel_symbol(k, name);
+	if (ks && (ld_is_loop_symbol(L, name) || ld_is_while_axis(g, n, ks)))
+		return ld_build_loop_set(g, n, op, f, ks);
 	if (!ks || ks->kind != SYMK_DYNAMIC) {
 		ld_err(L, f, "set_symbol needs a dynamic symbol ('%s' is %s): its launch value stays the extent of the "
 			     "dims it names",

@@ -580,6 +580,8 @@ void ld_load_graph(Ld *L, JV graph)
 	for (size_t i = 0; i < g.lists.len; i++)
 		sort_list(&g, g.lists.data[i]);
 	build_list(&g, top);
+	if (L->d->nerrors == 0)
+		ld_finish_while(&g);
 	for (size_t i = 0; i < g.all.len; i++) {
 		vec_free(&g.all.data[i]->deps);
 		vec_free(&g.all.data[i]->refs);
@@ -594,5 +596,7 @@ void ld_load_graph(Ld *L, JV graph)
 	vec_free(&g.all);
 	vec_free(&g.lists);
 	vec_free(&g.setters);
+	vec_free(&g.whiles);
+	vec_free(&g.loop_sets);
 	free(g.tab);
 }

@@ -56,7 +56,18 @@ typedef struct G {
 	Vec(NList *) lists;
 	Vec(Node *) all;
 	Vec(struct Setter { Node *n; Op *op; }) setters; /* set_symbols built so far (load_control.c) */
+	/* iterates with a condition and the set_symbols of their bodies' loop
+	 * symbols (load_while.c) */
+	Vec(struct While { Node *n; Op *op; Sym *cond; Sym *start; Node *start_node; JV start_jv;
+		bool dim_axis; /* the axis is a dim of the kernel (Wave's sequential batched GEMM's B) */ }) whiles;
+	Vec(struct LoopSet { Node *n; Op *op; Sym *value; }) loop_sets;
 } G;
+
+/* load_while.c: iterates with a condition (Wave's while loops) */
+bool ld_build_while(G *g, Node *n, Op *op);
+bool ld_build_loop_set(G *g, Node *n, Op *op, JV f, KSymbol *ks);
+bool ld_is_while_axis(G *g, const Node *n, const KSymbol *ks);
+void ld_finish_while(G *g);
 
 /* load_scan.c: cumsum */
 bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);

@@ -521,6 +521,8 @@ static bool build_iterate(G *g, Node *n, Op *op, JV *jvs)
 		ld_err(L, f, "iterate axis '%s' has no tiling constraint", sym_name(op->dim));
 		return false;
 	}
+	if (!ld_build_while(g, n, op))
+		return false;
 	JV ia = jv_get(L, n->jv, "init_args");
 	int ninit = (int)json_array_size(ia.v);
 	op->ninit = ninit;

@@ -649,6 +649,28 @@ static int exec_region(Run *r, Region *g)
 
 /* ---- the launch ---- */
 
+/* A grid constraint: grid_size workgroups along dim 0, each starting every
+ * workgroup-distributed dim at 0 (r->fixed_grid; the kernel places its
+ * tiles itself from $WG0). */
+static int setup_fixed_grid(Run *r)
+{
+	for (size_t i = 0; i < r->k->cons.len; i++) {
+		const Constraint *c = &r->k->cons.data[i];
+		if (c->kind != CON_GRID || !c->expr)
+			continue;
+		int64_t n;
+		if (run_eval_con(r, c, c->expr, &n) < 0)
+			return -1;
+		if (n < 1)
+			return run_fail_con(r, c, "a grid of %lld workgroups", (long long)n);
+		for (int g = 0; g < MAX_WG_DIMS; g++)
+			r->gcount[g] = g ? 1 : n;
+		r->ng = MAX(r->ng, 1);
+		r->fixed_grid = true;
+	}
+	return 0;
+}
+
 static int setup_grid(Run *r)
 {
 	Kernel *k = r->k;
@@ -688,7 +710,7 @@ static int setup_grid(Run *r)
 			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], w);
 		}
 	}
-	return 0;
+	return setup_fixed_grid(r);
 }
 
 /* The workgroup ids an expression may name (a tiling constraint's start

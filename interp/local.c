@@ -71,6 +71,6 @@ int run_local_base(Run *r, const Op *op, Sym *d, int64_t *base)
 	if (x->in_loop)
 		*base = x->tstart + x->iv * x->ttile;
 	else if (x->g >= 0)
-		*base = r->gid[x->g] * x->wg_tile;
+		return run_wg_start(r, x, base);
 	return 0;
 }

@@ -100,6 +100,22 @@ int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out)
 
 /* ---- dims and windows ---- */
 
+int run_wg_start(Run *r, const IDim *x, int64_t *start)
+{
+	if (r->fixed_grid) {
+		*start = 0;
+		return 0;
+	}
+	if (!x->wgc || !x->wgc->expr) {
+		*start = r->gid[x->g] * x->wg_tile;
+		return 0;
+	}
+	char name[16];
+	snprintf(name, sizeof name, "$WG%d", x->wgc->wg_dim);
+	Sym *id = sym_symbol(r->k->sc, name), *v = sym_int(r->k->sc, r->gid[x->g]);
+	return run_eval_con(r, x->wgc, sym_subs(r->k->sc, x->wgc->expr, 1, &id, &v), start);
+}
+
 static int dim_setup(Run *r, IDim *x)
 {
 	Kernel *k = r->k;
@@ -115,6 +131,7 @@ static int dim_setup(Run *r, IDim *x)
 	const Constraint *tl = kernel_constraint(k, CON_TILING, x->sym);
 	if (wg) {
 		x->g = wg->wg_dim;
+		x->wgc = wg;
 		if (run_eval_con(r, wg, wg->tile, &x->wg_tile) < 0)
 			return -1;
 		if (x->wg_tile <= 0)
@@ -229,7 +246,8 @@ int run_window(Run *r, const Op *op, Sym *d, int64_t *start, int64_t *ext)
 		return 0;
 	}
 	if (x->g >= 0) {
-		*start = r->gid[x->g] * x->wg_tile;
+		if (run_wg_start(r, x, start) < 0)
+			return -1;
 		*ext = x->wg_tile;
 		if (x->wave_tile) {
 			*start += r->wid[x->g] * x->wave_tile;

@@ -23,6 +23,7 @@ typedef struct IDim {
 	int64_t size;  /* -1 if it has no integer value */
 	int g;         /* workgroup dim, -1 if none */
 	int64_t wg_tile, wave_tile; /* wave_tile 0: no wave constraint */
+	const Constraint *wgc; /* the workgroup constraint (its apply_fn: run_wg_start) */
 	/* a non-primary workgroup dim (Wave's GQA kv head, tied to the query
 	 * head's workgroup id) whose size is a multiple of its tile: its
 	 * register coordinates follow the primary dim's workgroups past its
@@ -50,6 +51,7 @@ typedef struct Run {
 	int ndims;
 	int ng;
 	int64_t gcount[MAX_WG_DIMS], gwaves[MAX_WG_DIMS], gid[MAX_WG_DIMS], wid[MAX_WG_DIMS];
+	bool fixed_grid; /* a grid constraint: gcount is its grid, workgroup windows start at 0 */
 	int nenv;
 	Sym *env_sym[MAX_ENV];
 	int64_t env_val[MAX_ENV];
@@ -165,6 +167,10 @@ bool run_dim_is_set(const Run *r, const Sym *d);
 int64_t run_dim_size(const Run *r, const IDim *x);
 /* run_eval_int for an expression of constraint c, located at c. */
 int run_eval_con(Run *r, const Constraint *c, Sym *e, int64_t *out);
+/* The first coordinate of the workgroup's window along workgroup dim x:
+ * id * tile, its constraint's apply_fn of the id, or 0 under a grid
+ * constraint; -1 after reporting. */
+int run_wg_start(Run *r, const IDim *x, int64_t *start);
 /* ceil(a / b) for a, b > 0 (0 otherwise), without a + b - 1 overflowing. */
 static inline int64_t ceil_div(int64_t a, int64_t b)
 {

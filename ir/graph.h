@@ -309,7 +309,8 @@ typedef struct Constraint {
 	Sym *induction_var; /* tiling: default $ARG<dim> */
 	Sym *start;   /* tiling: default 0 */
 	Sym *expr;    /* assumption: the relation; symbolic_alias: source = expr(target); reordering: the id
-		       * workgroups of hardware ids $WG0-2 take along wg_dim */
+		       * workgroups of hardware ids $WG0-2 take along wg_dim; grid: the workgroup count;
+		       * workgroup: apply_fn, the window's start as an expression of $WG<workgroup_dim>, or NULL */
 	Sym *source, *target; /* symbolic_alias */
 	/* hardware */
 	int threads_per_wave;

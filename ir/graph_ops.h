@@ -74,7 +74,7 @@
 	X(OP_ALLOCATE, "allocate", OPC_MEMORY, "", "shape distributed_shape dtype address_space padding") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
 	X(OP_SCALED_MMA, "scaled_mma", OPC_MMA, "lhs lhs_scale rhs rhs_scale acc", "mma_type") \
-	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures") \
+	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures start condition") \
 	X(OP_GET_RESULT, "get_result", OPC_CONTROL, "value", "res_idx") \
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
 	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \
@@ -136,7 +136,7 @@
 
 /* Constraint kinds: X(enum, "json kind", "fields besides kind"). */
 #define CONSTRAINT_KINDS(X) \
-	X(CON_WORKGROUP, "workgroup", "dim tile workgroup_dim primary iters") \
+	X(CON_WORKGROUP, "workgroup", "dim tile workgroup_dim primary iters apply_fn") \
 	X(CON_WAVE, "wave", "dim tile wave_id") \
 	X(CON_TILING, "tiling", "dim tile induction_var iters start") \
 	X(CON_HARDWARE, "hardware", \
@@ -144,7 +144,8 @@
 	X(CON_ASSUMPTION, "assumption", "expr") \
 	X(CON_SYMBOLIC_ALIAS, "symbolic_alias", "source target expr") \
 	X(CON_REORDERING, "reordering", "expr workgroup_dim") \
-	X(CON_DEVICE, "device", "dim tile device_dim")
+	X(CON_DEVICE, "device", "dim tile device_dim") \
+	X(CON_GRID, "grid", "grid_size")
 
 /* MMA types (Wave's MMAType), X(enum, "json name", m, n, k, operand dtype,
  * accumulator dtype, native): native 0 marks Wave's virtual K8/K4 types that

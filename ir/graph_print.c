@@ -187,6 +187,10 @@ static void print_constraint(Buf *b, const Constraint *c)
 		buf_printf(b, " workgroup_dim %d ", c->wg_dim);
 		sym_print(b, c->expr);
 		break;
+	case CON_GRID:
+		buf_puts(b, " grid_size ");
+		sym_print(b, c->expr);
+		break;
 	case CON_COUNT:
 		die("bad constraint kind");
 	}

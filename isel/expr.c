@@ -10,8 +10,12 @@
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
  * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
- * x >= 0, by a wave-uniform value known at run time (rtdiv.c), and
- * Piecewise with per-lane conditions (a select per branch), and Xor (the
+ * x >= 0, by a wave-uniform value known at run time (rtdiv.c; one that
+ * changes with a loop's trip gets its reciprocal in the loop, outside
+ * exec-masked bodies; non-negative by structure, or by evaluating it at
+ * every workgroup id and trip the code runs at: enum_nonneg), and
+ * Piecewise with per-lane conditions (a select per branch) or uniform ones
+ * (s_cmp and s_cselect_b32), and Xor (the
  * LDS swizzle, lds_layout.c) as v_xor_b32. Each distinct subexpression is lowered once per kernel
  * (a cache keyed by the hash-consed Sym pointer), so accesses share their
  * address arithmetic. Other forms are reported as not compiled yet.
@@ -310,7 +314,117 @@ static bool split_quotient(Isel *s, Sym *m, Sym **x, Sym **D)
  * coefficients), and floor, inverse powers and Mod of such operands (the
  * simplifier cannot tell Mod(x, D) >= 0 for a symbolic D; rt_divmod's
  * Mod(x, D) lies in [0, D) for D > 0 and is x for D = 0). */
-static bool proven_nonneg(Isel *s, Sym *e)
+static bool enum_nonneg(Isel *s, Sym *e);
+
+static bool nonneg_struct(Isel *s, Sym *e);
+
+static bool proven_nonneg(Isel *s, Sym *e) { return nonneg_struct(s, e) || enum_nonneg(s, e); }
+
+/* Is e >= 0 at every point where code computing it runs, found by
+ * evaluating it there: e a function of workgroup ids (over a grid known
+ * when compiling) and loop induction variables, each iv below its loop's
+ * trip count at those ids (a constant, or the count the kernel computes
+ * from the ids: the persistent GEMMs' tile loop). At most 2^16 points. */
+enum { MAX_ENUM_POINTS = 1 << 16 };
+
+static bool enum_nonneg(Isel *s, Sym *e)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	Sym *fs[8], *syms[8];
+	size_t n = sym_free_symbols(sc, e, fs, 8);
+	if (n == 0 || n > 8)
+		return false;
+	int wg[8], tl[8];
+	int64_t hi[8], v[8];
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = sym_name(fs[i]);
+		syms[i] = fs[i];
+		wg[i] = tl[i] = -1;
+		if (strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4] && c->grid[nm[3] - '0'] > 0) {
+			wg[i] = nm[3] - '0';
+			hi[i] = c->grid[wg[i]];
+		}
+		for (int t = 0; t < c->ntile && wg[i] < 0; t++)
+			if (c->tile[t].iv == fs[i])
+				tl[i] = t;
+		if (wg[i] < 0 && tl[i] < 0)
+			return false;
+	}
+	/* each iv's trip count bound: the largest over the grid, found with
+	 * the ids; the points past a workgroup's own count are skipped below */
+	int64_t points = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (tl[i] >= 0) {
+			const TileLoop *t = &c->tile[tl[i]];
+			if (t->trips >= 0)
+				hi[i] = t->trips;
+			else {
+				Sym *ws[3] = {sym_symbol(sc, "$WG0"), sym_symbol(sc, "$WG1"), sym_symbol(sc, "$WG2")};
+				int64_t most = 0;
+				if (!t->count || c->grid[0] <= 0 || c->grid[1] <= 0 || c->grid[2] <= 0 ||
+					c->grid[0] * c->grid[1] * c->grid[2] > MAX_ENUM_POINTS)
+					return false;
+				for (int64_t l = 0; l < c->grid[0] * c->grid[1] * c->grid[2]; l++) {
+					int64_t at[3] = {l % c->grid[0], l / c->grid[0] % c->grid[1], l / c->grid[0] / c->grid[1]};
+					SymRat q;
+					const char *msg;
+					if (sym_eval(sc, t->count, 3, ws, at, &q, &msg) < 0 || q.q != 1)
+						return false;
+					most = q.p > most ? q.p : most;
+				}
+				hi[i] = most;
+			}
+		}
+		if (hi[i] <= 0)
+			return true; /* no point: the code never runs */
+		if ((points *= hi[i]) > MAX_ENUM_POINTS)
+			return false;
+	}
+	for (int64_t p = 0; p < points; p++) {
+		int64_t r = p;
+		for (size_t i = 0; i < n; i++) {
+			v[i] = r % hi[i];
+			r /= hi[i];
+		}
+		/* an iv at or past its loop's count at these ids: not run */
+		bool runs = true;
+		for (size_t i = 0; i < n && runs; i++) {
+			const TileLoop *t = tl[i] >= 0 ? &c->tile[tl[i]] : NULL;
+			if (!t || t->trips >= 0)
+				continue;
+			Sym *ws[3] = {sym_symbol(sc, "$WG0"), sym_symbol(sc, "$WG1"), sym_symbol(sc, "$WG2")};
+			int64_t at[3] = {0, 0, 0};
+			for (size_t j = 0; j < n; j++)
+				if (wg[j] >= 0)
+					at[wg[j]] = v[j];
+			SymRat q;
+			const char *msg;
+			/* ids e does not name: the count must not depend on them */
+			Sym *fc[4];
+			size_t nc = sym_free_symbols(sc, t->count, fc, 4);
+			for (size_t k = 0; k < nc && k < 4; k++) {
+				bool named = false;
+				for (size_t j = 0; j < n; j++)
+					named = named || fs[j] == fc[k];
+				if (!named)
+					return false;
+			}
+			if (nc > 4 || sym_eval(sc, t->count, 3, ws, at, &q, &msg) < 0 || q.q != 1)
+				return false;
+			runs = v[i] < q.p;
+		}
+		if (!runs)
+			continue;
+		SymRat q;
+		const char *msg;
+		if (sym_eval(sc, e, (int)n, syms, v, &q, &msg) < 0 || q.p < 0)
+			return false;
+	}
+	return true;
+}
+
+static bool nonneg_struct(Isel *s, Sym *e)
 {
 	SymCtx *sc = s->c->k->sc;
 	if (sym_kind(sym_simplify(sc, sym_rel(sc, SYM_GE, e, sym_int(sc, 0)), s->c->assume)) == SYM_TRUE)
@@ -321,15 +435,15 @@ static bool proven_nonneg(Isel *s, Sym *e)
 	case SYM_MUL:
 		for (int i = 0; i < sym_nargs(e); i++) {
 			Sym *a = sym_arg(e, i);
-			if (sym_is_num(a, &r) ? r.p < 0 : !proven_nonneg(s, a))
+			if (sym_is_num(a, &r) ? r.p < 0 : !nonneg_struct(s, a))
 				return false;
 		}
 		return true;
 	case SYM_MOD:
-		return proven_nonneg(s, sym_arg(e, 0)) && proven_nonneg(s, sym_arg(e, 1));
+		return nonneg_struct(s, sym_arg(e, 0)) && nonneg_struct(s, sym_arg(e, 1));
 	case SYM_FLOOR: /* of a sum or product of such terms, x / D included */
 	case SYM_POW:   /* D^-1 (compiled as a division, 0 for D = 0) */
-		return proven_nonneg(s, sym_arg(e, 0));
+		return nonneg_struct(s, sym_arg(e, 0));
 	default:
 		return false;
 	}
@@ -388,19 +502,51 @@ static void recip_of(Isel *s, Sym *D, Loc loc, RtRecip *rc)
 	rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
 }
 
+/* The reciprocal of a wave-uniform divisor D that depends on a loop's
+ * induction variable, made in the block D's own lowering goes to (the
+ * loop's, or the block before it when D does not change with the trip),
+ * cached with D's lowered value under a key no expression contains. */
+#define LOOP_RECIP "$rcp_loop"
+
+static void loop_recip_of(Isel *s, Sym *D, Loc loc, RtRecip *rc)
+{
+	char name[64];
+	snprintf(name, sizeof name, LOOP_RECIP "@%p", (void *)D);
+	Sym *key = sym_symbol(s->c->k->sc, name);
+	rc->d = isel_expr_to_sgpr(s, lower(s, D, loc));
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (s->cache.data[i].e == key) {
+			rc->z = s->cache.data[i].o;
+			return;
+		}
+	MBlock *save = s->b;
+	if (s->pre && !isel_depends_on_loop(s, D))
+		s->b = s->pre;
+	isel_rtdiv_recip(s, rc->d, rc);
+	s->b = save;
+	vec_push(&s->cache, ((ExprCacheEnt){key, rc->z}));
+}
+
 /* floor(x / D) (rem false) or Mod(x, D) (rem true) for a divisor D known
  * at run time; {0} unless D is a function of runtime sizes and workgroup ids
  * (no lane or loop values) and x >= 0 and D >= 0 are proven (the division
  * is unsigned). */
 static MOpnd rt_divmod(Isel *s, Sym *x, Sym *D, bool rem, Loc loc)
 {
-	if (!entry_computable(s, D) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
+	/* a divisor that changes with a loop's trip (the persistent reordering
+	 * GEMM's group height): its reciprocal made where D is, outside any
+	 * exec-masked body (v_readfirstlane_b32 needs a lane that computed it) */
+	bool in_loop = !entry_computable(s, D);
+	if ((in_loop && (s->masked || depends_on_lane(D))) || !proven_nonneg(s, x) || !proven_nonneg(s, D))
 		return (MOpnd){0};
 	MOpnd a = lower(s, x, loc);
 	if (s->c->failed)
 		return mo_imm(0);
 	RtRecip rc;
-	recip_of(s, D, loc, &rc);
+	if (in_loop)
+		loop_recip_of(s, D, loc, &rc);
+	else
+		recip_of(s, D, loc, &rc);
 	/* the other of floor and Mod costs little more here than alone (an
 	 * im2col's j // C and j % C): both are made and cached */
 	SymCtx *sc = s->c->k->sc;
@@ -441,6 +587,43 @@ static bool relations(Sym *c, Sym **out, int *n, int max)
  * so nothing clobbers vcc between the compare and the select. The last
  * condition must be True and the others relations other than == and !=
  * or And of them; any other form is reported at loc. */
+/* A Piecewise of wave-uniform values and conditions (the persistent
+ * reordering GEMM's chunked start): on the scalar unit, each relation an
+ * s_cmp against 0 and an s_cselect_b32 right after it (nothing between
+ * them writes SCC); an And of relations selects once per relation. */
+static MOpnd piecewise_uniform(Isel *s, Sym *e, Loc loc)
+{
+	SymCtx *sc = s->c->k->sc;
+	int nb = sym_nargs(e) / 2;
+	MOpnd r = isel_expr_to_sgpr(s, lower(s, sym_arg(e, 2 * nb - 2), loc));
+	for (int b = nb - 2; b >= 0 && !s->c->failed; b--) {
+		Sym *rel[MAX_DIMS * 2];
+		int n = 0;
+		if (!relations(sym_arg(e, 2 * b + 1), rel, &n, MAX_DIMS * 2)) {
+			analysis_error(s->c, loc, "index expression %s: condition %s is not compiled yet (relations, and "
+						  "And of them, are)",
+				sym_str(sc, e), sym_str(sc, sym_arg(e, 2 * b + 1)));
+			return mo_imm(0);
+		}
+		MOpnd t = isel_expr_to_sgpr(s, lower(s, sym_arg(e, 2 * b), loc));
+		for (int i = 0; i < n && !s->c->failed; i++) {
+			static const MOp cmp[] = {[SYM_LT] = I_S_CMP_LT_I32, [SYM_LE] = I_S_CMP_LE_I32,
+				[SYM_GT] = I_S_CMP_GT_I32, [SYM_GE] = I_S_CMP_GE_I32, [SYM_EQ] = I_S_CMP_EQ_I32,
+				[SYM_NE] = I_S_CMP_LG_I32};
+			MOpnd d = isel_expr_to_sgpr(s, lower(s, sym_arg(rel[i], 0), loc));
+			if (s->c->failed)
+				return mo_imm(0);
+			MOpnd u[2] = {d, mo_imm(0)};
+			mblock_add(s->b, cmp[sym_kind(rel[i])], 0, NULL, 2, u);
+			MOpnd x = newreg(s, false), v[2] = {t, r};
+			mblock_add(s->b, I_S_CSELECT_B32, 1, &x, 2, v);
+			t = x;
+		}
+		r = t;
+	}
+	return r;
+}
+
 static MOpnd piecewise(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -450,6 +633,8 @@ static MOpnd piecewise(Isel *s, Sym *e, Loc loc)
 					  "compiled", sym_str(sc, e));
 		return mo_imm(0);
 	}
+	if (!depends_on_lane(e))
+		return piecewise_uniform(s, e, loc);
 	MOpnd r = lower(s, sym_arg(e, 2 * nb - 2), loc);
 	for (int b = nb - 2; b >= 0 && !s->c->failed; b--) {
 		Sym *rel[MAX_DIMS * 2];
@@ -583,7 +768,11 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 		if (has_neg_pow(m)) {
 			/* floor(x / D), D known at run time (a digit of a folded
 			 * grid dim, a mapping's runtime size) */
-			MOpnd o = split_quotient(s, m, &x, &D) ? rt_divmod(s, x, D, false, loc) : (MOpnd){0};
+			bool split = split_quotient(s, m, &x, &D);
+			MOpnd o = split ? rt_divmod(s, x, D, false, loc) : (MOpnd){0};
+			if (!o.kind && split) /* x / D with both negated by the simplifier: (-x) / (-D) */
+				o = rt_divmod(s, sym_simplify(sc, sym_neg(sc, x), NULL), sym_simplify(sc, sym_neg(sc, D), NULL),
+					false, loc);
 			if (o.kind)
 				return o;
 			break;
@@ -772,8 +961,11 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	isel_expr_split(s, sym_arg(cond, 0), &lane, &uni);
 	MOpnd a = lower(s, sym_neg(sc, uni), loc);
 	MOpnd b = isel_expr_to_vgpr(s, lower(s, lane, loc));
-	if (is_v(a)) /* cannot happen: uni has no lane terms */
-		die("uniform side lowered to a VGPR");
+	if (is_v(a)) { /* uni has no lane terms: a uniform form lowered per lane */
+		analysis_error(s->c, loc, "bound %s: its uniform side %s is computed per lane: not compiled yet",
+			sym_str(sc, cond), sym_str(sc, uni));
+		return;
+	}
 	MOp op = k == SYM_LT ? I_V_CMP_GT_I32 : k == SYM_LE ? I_V_CMP_GE_I32 : k == SYM_GT ? I_V_CMP_LT_I32
 										     : I_V_CMP_LE_I32;
 	MOpnd d = mo_special(MO_VCC), u[2] = {a, b};

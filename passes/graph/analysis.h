@@ -40,6 +40,7 @@ typedef struct DimDist {
 	int64_t wave_tile; /* elements per wave */
 	int waves;       /* waves per workgroup along this dim */
 	Sym *wg_id;      /* the workgroup's id along the dim ($WGg or a digit of $WG2) */
+	bool apply_fn;   /* wg_start is the constraint's apply_fn, not wg_id * wg_tile */
 	const Sym *alias_of; /* a symbolic_alias source: its target, whose ids it
 			      * shares (tiles mapped through the alias); not in the grid */
 	const Sym *tied_to;  /* a non-primary workgroup constraint's dim: the primary

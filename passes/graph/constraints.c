@@ -197,6 +197,100 @@ static bool add_tiling(Analysis *c, const Constraint *con)
 	return true;
 }
 
+/* A workgroup constraint's apply_fn (Wave's WorkgroupConstraint apply_fn,
+ * the GQA decode kernels' kv head wg // ratio): the workgroup's first
+ * coordinate along the dim is the expression with $WG<workgroup_dim>
+ * standing for the workgroup's id along it (d->wg_id), in place of id *
+ * tile. Its symbols other than that id must have values. */
+static bool apply_fn_start(Analysis *c, DimDist *d, const Constraint *con)
+{
+	if (!con || !con->expr)
+		return true;
+	SymCtx *sc = c->k->sc;
+	char name[16];
+	snprintf(name, sizeof name, "$WG%d", con->wg_dim);
+	Sym *id = sym_symbol(sc, name), *fs[8];
+	Sym *e = kernel_subs(c->k, con->expr);
+	size_t n = sym_free_symbols(sc, e, fs, 8);
+	for (size_t i = 0; i < n; i++)
+		if (i >= 8 || fs[i] != id) {
+			analysis_error(c, con->loc, "%s: apply_fn %s names %s: only the workgroup's id %s along its "
+						    "workgroup_dim and symbols with values are compiled",
+				con->path, sym_str(sc, con->expr), i < 8 ? sym_name(fs[i]) : "more symbols", name);
+			return false;
+		}
+	d->wg_start = sym_simplify(sc, sym_subs(sc, e, 1, &id, &d->wg_id), NULL);
+	d->apply_fn = true;
+	return true;
+}
+
+/* A write (or scatter_add) into an argument with dim `dim`, in r or a
+ * region in it; NULL if none. */
+static const Op *writes_dim(const Region *r, const Sym *dim)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		const Op *w = op->body ? writes_dim(op->body, dim) : NULL;
+		if (w)
+			return w;
+		int m = op->kind == OP_WRITE ? 1 : op->kind == OP_SCATTER_ADD ? 2 : -1;
+		const Value *v = m >= 0 && m < op->nargs ? op->args[m] : NULL;
+		for (int d = 0; v && v->kind == VAL_MEMORY && d < v->shape.rank; d++)
+			if (v->shape.dims[d] == dim)
+				return op;
+	}
+	return NULL;
+}
+
+/* An apply_fn may send two workgroups to overlapping windows (Wave's GQA
+ * kv head: several query-head workgroups read one kv head); reads are
+ * fine, but two workgroups writing one element would race, so a write to
+ * an argument with that dim is rejected unless the windows are disjoint
+ * (checked by enumerating the ids along the dim). */
+enum { MAX_APPLY_CHECK = 1 << 22 };
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static bool check_apply_fn_writes(Analysis *c)
+{
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ndist; i++) {
+		const DimDist *d = &c->dist[i];
+		const Op *w = d->apply_fn ? writes_dim(c->k->body, d->dim) : NULL;
+		if (!w)
+			continue;
+		if (d->count == 1)
+			continue; /* one workgroup along the dim: one window */
+		bool disjoint = d->count > 0 && d->count <= MAX_APPLY_CHECK && sym_free_symbols(sc, d->wg_id, NULL, 0) <= 1;
+		int64_t *st = disjoint ? calloc((size_t)d->count, sizeof *st) : NULL;
+		Sym *fs[1];
+		if (disjoint && sym_free_symbols(sc, d->wg_id, fs, 1) == 1 && sym_kind(d->wg_id) == SYM_SYMBOL) {
+			for (int64_t id = 0; id < d->count && disjoint; id++) {
+				Sym *v = sym_int(sc, id);
+				disjoint = sym_is_int(sym_simplify(sc, sym_subs(sc, d->wg_start, 1, &fs[0], &v), NULL), &st[id]);
+			}
+			if (disjoint)
+				qsort(st, (size_t)d->count, sizeof *st, cmp_i64);
+			for (int64_t a = 0; a + 1 < d->count && disjoint; a++)
+				disjoint = st[a] + d->wg_tile <= st[a + 1];
+		} else
+			disjoint = false;
+		free(st);
+		if (!disjoint) {
+			analysis_error(c, w->loc, "%s: '%s' writes along %s, whose workgroup constraint's apply_fn gives "
+						  "workgroups overlapping windows (or ones not checked at compile time): they would "
+						  "write the same elements",
+				w->path, w->name, sym_name(d->dim));
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Wave's grid (wave.py, infer_grid_shape and
  * initialize_workgroup_constraints): workgroup_dims 0 and 1 are grid dims
  * 0 and 1; workgroup_dims 2, 3, ... all fold into grid dim 2, whose size is
@@ -260,6 +354,8 @@ static bool fold_grid(Analysis *c, Loc kloc)
 			id = sym_mod(sc, id, count);
 		d->wg_id = d->count == 1 ? sym_int(sc, 0) : id;
 		d->wg_start = d->count == 1 ? sym_int(sc, 0) : sym_mul(sc, id, sym_int(sc, d->wg_tile));
+		if (!apply_fn_start(c, d, kernel_constraint(c->k, CON_WORKGROUP, d->dim)))
+			return false;
 		if (g <= 2) { /* the grid dim's size: the slowest digit's count times the radix */
 			Sym *r = g == 2 ? radix_sym : sym_int(sc, 1);
 			if (d->count < 0 || (g == 2 && rt_radix)) {
@@ -382,6 +478,8 @@ static bool tie(Analysis *c, const Constraint *con, const DimDist *p, DimDist *a
 	a->count = p->count;
 	a->wg_id = p->wg_id;
 	a->wg_start = p->count == 1 ? sym_int(c->k->sc, 0) : sym_mul(c->k->sc, p->wg_id, sym_int(c->k->sc, a->wg_tile));
+	if (!apply_fn_start(c, a, con))
+		return false;
 	a->unbounded = a->size > 0 && a->size % a->wg_tile == 0;
 	return true;
 }
@@ -521,6 +619,45 @@ static bool add_reordering(Analysis *c)
 	}
 	free(taken);
 	return ok;
+}
+
+/* A grid constraint (Wave's GridConstraint, persistent GEMMs) fixes the
+ * grid at (grid_size, 1, 1) workgroups: the workgroup constraints keep
+ * their tiles (a workgroup's register extent along each dim) but place no
+ * workgroup anywhere, every workgroup's window starting at 0 (Wave's
+ * set_thread_independent_index skips them), so the kernel moves its tiles
+ * itself (mappings over $WG0 and its loops). grid_size is an integer. */
+static bool add_grid(Analysis *c)
+{
+	const Constraint *gc = NULL;
+	for (size_t i = 0; i < c->k->cons.len && !gc; i++)
+		if (c->k->cons.data[i].kind == CON_GRID)
+			gc = &c->k->cons.data[i];
+	if (!gc || !gc->expr)
+		return true;
+	int64_t n = con_int(c, gc, gc->expr, "grid_size");
+	if (c->failed)
+		return false;
+	int64_t most = MAX_GRID_ITEMS / c->wg_size[0];
+	if (n < 1 || n > most) {
+		analysis_error(c, gc->loc, "%s: a grid of %lld workgroups: from 1 to %lld are supported", gc->path,
+			(long long)n, (long long)most);
+		return false;
+	}
+	SymCtx *sc = c->k->sc;
+	for (int i = 0; i < c->ndist; i++) {
+		DimDist *d = &c->dist[i];
+		d->count = 1;
+		d->iters_sym = NULL;
+		d->wg_id = sym_int(sc, 0);
+		d->wg_start = sym_int(sc, 0);
+		d->apply_fn = false; /* Wave skips the workgroup constraints' indices under a grid */
+	}
+	for (int g = 0; g < 3; g++) {
+		c->grid[g] = g ? 1 : n;
+		c->grid_sym[g] = NULL;
+	}
+	return true;
 }
 
 /* A set_symbol of a symbol a tiling constraint's iters or start uses: the
@@ -708,7 +845,8 @@ void analyze_constraints(Analysis *c)
 			return;
 		}
 	}
-	add_reordering(c);
+	if (add_grid(c) && check_apply_fn_writes(c))
+		add_reordering(c);
 }
 
 DimDist *analysis_dist(Analysis *c, const Sym *dim) { return find_dist(c, dim); }

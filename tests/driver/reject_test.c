@@ -137,6 +137,20 @@ static const Reject rejects[] = {
 		"not a permutation of the grid"},
 	{"tests/driver/wave/reordered_gemm.json -D GROUP_SIZE_M=0", "tests/driver/wave/reordered_gemm.json:44:5: error: ",
 		"constraints[5]: the reordered id along grid dim 0 of workgroup (0, 0, 0) cannot be evaluated: Mod by zero"},
+	/* an apply_fn sending two workgroups to one window, with a write along
+	 * its dim (docs/kernel-format.md, "apply_fn") */
+	{"tests/driver/data/apply_fn_overlap.json", "tests/driver/data/apply_fn_overlap.json:74:5: error: ",
+		"graph[1]: 'write' writes along M, whose workgroup constraint's apply_fn gives workgroups overlapping "
+		"windows"},
+	/* loops with a condition (load_while.c): another form of condition, a
+	 * step that is not a constant, a set symbol named before its set_symbol */
+	{"tests/driver/data/while_condition_form.json", "tests/driver/data/while_condition_form.json:107:17: error: ",
+		"graph[1].condition: the condition TILE_IDX > TOTAL_TILES is not compiled"},
+	{"tests/driver/data/while_step.json", "tests/driver/data/while_step.json:284:5: error: ",
+		"graph[1].body[16]: the next value of TILE_IDX is 2*TILE_IDX: a loop with a condition is compiled when it "
+		"steps its axis by a positive constant"},
+	{"tests/driver/data/while_use_before_set.json", "tests/driver/data/while_use_before_set.json:96:3: error: ",
+		"graph[0]: 'init_tile_id' names CTA_M_OFFSET, which set_symbol sets only for the ops after it in its body"},
 	/* LDS: the two staged 256x128 f16 tiles need 2 x 67584 bytes padded,
 	 * 2 x 65536 unpadded (128x128x128 fits unpadded: lds_swizzle_test.c) */
 	{"examples/gemm_16x16x16.json -D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=128 -D M=256 -D N=256 -D K=256",

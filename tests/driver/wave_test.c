@@ -576,9 +576,14 @@ static const WaveCase cases[] = {
 	 * sequence, 32 query heads on 1 kv head, 8000 keys in 8 splits, head
 	 * size 256. Phase 0's mmas take k and v with the kv head H_KV (vector
 	 * shape 0) that the accumulators lack; H_KV's workgroup constraint
-	 * has iters, H_Q's is not primary (shares H_KV's workgroup id) */
+	 * has iters, H_Q's is not primary (shares H_KV's workgroup id). H_KV's
+	 * apply_fn wg // ceil(head_ratio / 32) is the identity at this shape;
+	 * at 128 query heads on 2 kv heads (2000 keys) it sends workgroups 0-3
+	 * to kv heads 0, 0, 1, 1 */
 	{"decode_gqa_phase0_16x16x16.json", NULL, NULL},
 	{"decode_gqa_phase0_32x32x8.json", NULL, NULL},
+	{"decode_gqa_phase0_16x16x16.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", NULL, NULL},
+	{"decode_gqa_phase0_32x32x8.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", NULL, NULL},
 	{"decode_gqa_phase1.json", NULL, NULL},
 	/* test_atomic.py::test_no_map_atomic_add: a register of ones added to a
 	 * (a `shared` argument: still the global tensor), the old values to c */
@@ -1007,10 +1012,11 @@ static const WaveCase cases[] = {
 	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
 	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
 	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
-	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1):
-	 * a tiling constraint over B with start INIT (a dynamic symbol, Wave's
-	 * init_value argument) and iters B - INIT; INIT 0 (Wave's), 3, and 9
-	 * (no trip: c keeps its contents) */
+	 * condition=B < B's extent) stepped by set_symbol(B, self_index + 1),
+	 * as Wave writes it (the loader folds it into the tiling constraint's
+	 * start INIT and iters B - INIT; INIT a dynamic symbol for Wave's
+	 * init_value argument); INIT 0 (Wave's), 3, and 9 (no trip: c keeps
+	 * its contents) */
 	{"sequential_batched_gemm_while.json -D INIT=0", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
@@ -1018,6 +1024,29 @@ static const WaveCase cases[] = {
 	 * is [M, N] while a and b are [B, M, K] and [B, N, K] */
 	{"sequential_batched_gemm_while_sum.json -D INIT=0",
 		"must share exactly one reduction dim not in acc f32[M, N], found 2", NULL},
+	/* test_persistent_gemm (templates/gemm.py get_persistent_gemm_kernel:
+	 * GridConstraint(NUM_CTAS = 304), 128x256x64 tiles, a while loop over
+	 * TILE_IDX from $WG0 stepped by NUM_CTAS, the tile's offsets set by
+	 * set_symbol): its first shape at both MMA types and both wave
+	 * layouts; with 4 and 5 workgroups each loops over several tiles
+	 * (Wave's 304 CTAs take at most one tile at its shapes) */
+	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
+	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
+	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json", NULL, NULL},
+	{"persistent_gemm_16x16x16_4x1.json -D NUM_CTAS=4", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json -D NUM_CTAS=5", NULL, NULL},
+	/* test_persistent_reordering_gemm (get_persistent_reordering_kernel:
+	 * the XCD-chunked start and the grouped tile order inside the loop,
+	 * whose offsets divide by Min(GROUP_SIZE_M, M_TILES - first row), a
+	 * value of the loop's trip); also at 1100 rows, where the chunked
+	 * start remaps workgroups 0-16 (tests/driver/persistent_test.c checks
+	 * these against a GEMM) */
+	{"persistent_reordering_gemm_16x16x16_4x1.json", NULL, NULL},
+	{"persistent_reordering_gemm_16x16x16_2x2.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_2x2.json", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json -D M=1100 -D K=64", NULL, NULL},
 	/* testI8HwTransposeGemm (b i8 [K, N] read through {N: i, K: j}, one
 	 * wave, 16x16x16 tiles; gfx942's i8 MFMAs); Wave's 4096^3 is not run
 	 * (65536 workgroups of 256 trips), here (256, 256, 256) */
@@ -1222,6 +1251,11 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* test_persistent_gemm's other shapes (up to 128 tiles of 32 trips) */
+	{"persistent_gemm_16x16x16_4x1.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
+	{"persistent_gemm_32x32x8_2x2.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
+	{"persistent_reordering_gemm_16x16x16_2x2.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
+	{"persistent_reordering_gemm_32x32x8_4x1.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=5120", NULL, NULL},
 	/* backward_attention_test.py's kernels at big_shapes' (2, 1024, 64,
 	 * 64, 1024) (3 to 8 s a run); the dq kernel there unrolls K2 = 1024

@@ -1,0 +1,582 @@
+/* load_while.c — the loader's rules for an iterate with a `condition`
+ * (Wave's `tkw.iterate(AXIS, start=..., condition=AXIS < BOUND)`, the
+ * persistent GEMMs' loop over output tiles) and the set_symbols in its
+ * body, which the loader folds into plain format-1 constructs.
+ *
+ * Wave's semantics (handle_iterate_while): the axis symbol takes `start`;
+ * while the condition holds the body runs, and the value the body's
+ * set_symbol gives the axis is the next one. The symbols the body sets
+ * (CTA_M_OFFSET) stand for their values in the ops after it.
+ *
+ * Algorithm (ld_finish_while, after the graph is built):
+ *   - each set_symbol of a loop symbol (a symbol nothing else declares,
+ *     set directly in such a body) folds its register into an expression:
+ *     scalar values, self_index of the axis, + - * // %, minimum, maximum,
+ *     comparisons, select and integer casts of rank-0 (or axis-shaped)
+ *     integer values, with Wave's floor semantics;
+ *   - the axis' own set_symbol must give axis + STEP, STEP a positive
+ *     integer; the condition must be axis < B or axis <= B (B free of the
+ *     axis); start folds like a set value (or is an expression);
+ *   - the loop becomes a counted one: its tiling constraint moves to a
+ *     fresh dim AXIS$trips (tile 1, start 0) with iters floor((B - S +
+ *     STEP - 1) / STEP) (B - S + STEP for <=), and the axis becomes a
+ *     symbol of value S + iv * STEP (iv the constraint's induction
+ *     variable); each loop symbol gets its folded value. Values substitute
+ *     as any symbol's (kernel_subs), in the compiler and the interpreter;
+ *   - the set_symbols and the ops only they (or the start) used leave the
+ *     graph; an op left that still has the axis as a dim is an error.
+ * A loop symbol is global once folded, so an op that names it and does
+ * not follow its set_symbol (in its body or one nested in it) is an
+ * error, as is a use of the axis outside the loop. */
+#include <string.h>
+
+#include "load_graph.h"
+
+static bool is_while_node(const Node *n)
+{
+	return n && n->kind == OP_ITERATE && json_object_get(n->jv.v, "condition");
+}
+
+/* Step 1 (declare_symbols): the axes of while loops and the symbols set
+ * directly in their bodies, when nothing else declares them, become value
+ * symbols whose values the graph gives (ld_finish_while). */
+static void declare_in(Ld *L, json_t *list)
+{
+	for (size_t i = 0; json_is_array(list) && i < json_array_size(list); i++) {
+		json_t *n = json_array_get(list, i);
+		const char *op = json_string_value(json_object_get(n, "op"));
+		if (!op || (strcmp(op, "iterate") != 0 && strcmp(op, "conditional") != 0))
+			continue;
+		json_t *body = json_object_get(n, "body");
+		if (strcmp(op, "iterate") == 0 && (json_object_get(n, "condition") || json_object_get(n, "start"))) {
+			const char *ax = json_string_value(json_object_get(n, "axis"));
+			if (ax && ld_is_identifier(ax) && !kernel_symbol(L->k, ax)) {
+				kernel_add_symbol(L->k, ax, SYMK_VALUE);
+				vec_push(&L->loop_syms, intern(ax));
+			}
+			for (size_t j = 0; json_is_array(body) && j < json_array_size(body); j++) {
+				json_t *m = json_array_get(body, j);
+				const char *mop = json_string_value(json_object_get(m, "op"));
+				const char *s = json_string_value(json_object_get(m, "symbol"));
+				if (mop && strcmp(mop, "set_symbol") == 0 && s && ld_is_identifier(s) &&
+					!ld_is_builtin_symbol(s) && !kernel_symbol(L->k, s)) {
+					kernel_add_symbol(L->k, s, SYMK_VALUE);
+					vec_push(&L->loop_syms, intern(s));
+				}
+			}
+		}
+		declare_in(L, body);
+	}
+}
+
+void ld_declare_loop_symbols(Ld *L, JV root)
+{
+	declare_in(L, json_object_get(root.v, "graph"));
+}
+
+bool ld_is_loop_symbol(const Ld *L, const char *name)
+{
+	name = intern(name);
+	for (size_t i = 0; i < L->loop_syms.len; i++)
+		if (L->loop_syms.data[i] == name)
+			return true;
+	return false;
+}
+
+/* build_iterate: a while loop's condition and start, kept for
+ * ld_finish_while. */
+bool ld_build_while(G *g, Node *n, Op *op)
+{
+	Ld *L = g->L;
+	JV c = jv_get(L, n->jv, "condition"), s = jv_get(L, n->jv, "start");
+	if (!c.v && !s.v)
+		return true;
+	if (!c.v || !s.v) {
+		ld_err(L, c.v ? c : s, "an iterate with %s needs %s too (Wave's while loop; a counted loop's start is its "
+				       "tiling constraint's)",
+			c.v ? "a condition" : "a start", c.v ? "a start" : "a condition");
+		return false;
+	}
+	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim))};
+	if (!(w.cond = ld_get_expr(L, c, NULL)))
+		return false;
+	if (!sym_is_bool(w.cond)) {
+		ld_err(L, c, "a loop condition must be a relation, got '%s'", sym_str(g->k->sc, w.cond));
+		return false;
+	}
+	const char *sn = json_string_value(s.v);
+	Ent *e = sn ? ld_tab_find(g, intern(sn)) : NULL;
+	if (e && e->kind == E_NODE)
+		w.start_node = e->node;
+	else if (!(w.start = ld_get_expr(L, s, NULL)))
+		return false;
+	vec_push(&g->whiles, w);
+	return true;
+}
+
+/* Is ks the axis of the while loop whose body holds n directly? */
+bool ld_is_while_axis(G *g, const Node *n, const KSymbol *ks)
+{
+	for (size_t i = 0; i < g->whiles.len; i++)
+		if (g->whiles.data[i].n == n->list->owner && g->whiles.data[i].op->dim == ks->sym)
+			return true;
+	return false;
+}
+
+/* ld_build_set_symbol: a set_symbol of a loop symbol, directly in a while
+ * loop's body. */
+bool ld_build_loop_set(G *g, Node *n, Op *op, JV f, KSymbol *ks)
+{
+	Ld *L = g->L;
+	if (!n->list->owner || !is_while_node(n->list->owner)) {
+		ld_err(L, f, "'%s' is set by the graph only directly in the body of an iterate with a condition", ks->name);
+		return false;
+	}
+	Value *v = op->args[0];
+	if (!ld_is_int_dtype(v->dtype)) {
+		ld_err(L, jv_get(L, n->jv, "register"), "dtype mismatch: set_symbol's value '%s' must have an integer "
+							"dtype, got %s",
+			v->name, ld_vstr(g, v));
+		return false;
+	}
+	op->dim = ks->sym;
+	op->expr = ks->sym;
+	struct LoopSet s = {n, op, NULL};
+	vec_push(&g->loop_sets, s);
+	return true;
+}
+
+typedef struct Fold {
+	G *g;
+	Sym *axis;         /* the axis of the loop being folded */
+	Vec(Op *) visited; /* the ops folded (candidates for removal) */
+	Node *at;          /* where to report */
+} Fold;
+
+/* v as an expression of symbols and the axis, or NULL after reporting. */
+static Sym *fold(Fold *f, const Value *v, int depth)
+{
+	G *g = f->g;
+	SymCtx *sc = g->k->sc;
+	const Op *op = v->kind == VAL_RESULT ? v->def : NULL;
+	bool shape_ok = v->shape.rank == 0 || (v->shape.rank == 1 && v->shape.dims[0] == f->axis);
+	if (!op || depth > 64 || !shape_ok || (!ld_is_int_dtype(v->dtype) && v->dtype != DT_I1)) {
+		ld_err(g->L, f->at->jv, "'%s' cannot be folded into a symbol's value: a loop with a condition sets "
+					"symbols from scalar integer values and its axis (scalar, self_index of the axis, + "
+					"- * // %%, minimum, maximum, comparisons, select, integer casts)",
+			v->name);
+		return NULL;
+	}
+	vec_push(&f->visited, (Op *)op);
+	Sym *a = NULL, *b = NULL, *c = NULL;
+	if (op->nargs >= 1 && op->kind != OP_SCALAR && op->kind != OP_SELF_INDEX && !(a = fold(f, op->args[0], depth + 1)))
+		return NULL;
+	if (op->nargs >= 2 && !(b = fold(f, op->args[1], depth + 1)))
+		return NULL;
+	if (op->nargs >= 3 && !(c = fold(f, op->args[2], depth + 1)))
+		return NULL;
+	switch (op->kind) {
+	case OP_SCALAR:
+		if (op->sarg)
+			break;
+		if (op->expr)
+			return op->expr;
+		if (op->value == (double)(int64_t)op->value)
+			return sym_int(sc, (int64_t)op->value);
+		break;
+	case OP_SELF_INDEX:
+		if (op->dim == f->axis)
+			return f->axis;
+		break;
+	case OP_ADD: return sym_add(sc, a, b);
+	case OP_SUB: return sym_sub(sc, a, b);
+	case OP_MUL: return sym_mul(sc, a, b);
+	case OP_FLOORDIV: return sym_floordiv(sc, a, b);
+	case OP_MOD: return sym_mod(sc, a, b);
+	case OP_MINIMUM: return sym_min(sc, a, b);
+	case OP_MAXIMUM: return sym_max(sc, a, b);
+	case OP_LT: return sym_rel(sc, SYM_LT, a, b);
+	case OP_LE: return sym_rel(sc, SYM_LE, a, b);
+	case OP_GT: return sym_rel(sc, SYM_GT, a, b);
+	case OP_GE: return sym_rel(sc, SYM_GE, a, b);
+	case OP_EQ: return sym_rel(sc, SYM_EQ, a, b);
+	case OP_NE: return sym_rel(sc, SYM_NE, a, b);
+	case OP_SELECT: {
+		Sym *vals[2] = {b, c}, *conds[2] = {a, sym_true(sc)};
+		return sym_is_bool(a) ? sym_piecewise(sc, 2, vals, conds) : NULL;
+	}
+	case OP_CAST:
+		if (ld_is_int_dtype(op->dtype))
+			return a;
+		break;
+	case OP_APPLY_EXPR: {
+		if (op->nparams < 1 || op->nparams > 3 || op->nparams != op->nargs || !op->expr)
+			break;
+		Sym *vals[3] = {a, b, c};
+		return sym_subs(sc, op->expr, op->nparams, op->params, vals);
+	}
+	default:
+		break;
+	}
+	ld_err(g->L, f->at->jv, "'%s' (%s) cannot be folded into a symbol's value: a loop with a condition sets symbols "
+				"from scalar integer values and its axis (scalar, self_index of the axis, + - * // %%, "
+				"minimum, maximum, comparisons, select, integer casts)",
+		v->name, op_info[op->kind].name);
+	return NULL;
+}
+
+/* Is `name` one of the identifiers in s? */
+static bool mentions(const char *s, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = s; *p;) {
+		size_t w = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$.");
+		if (w == len && strncmp(p, name, len) == 0)
+			return true;
+		p += w ? w : 1;
+	}
+	return false;
+}
+
+/* Does a string of JSON value j (not a node's body) name `name`? */
+static bool json_mentions(json_t *j, const char *name)
+{
+	if (json_is_string(j))
+		return mentions(json_string_value(j), name);
+	if (json_is_array(j)) {
+		for (size_t i = 0; i < json_array_size(j); i++)
+			if (json_mentions(json_array_get(j, i), name))
+				return true;
+	}
+	if (json_is_object(j)) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(j, key, v)
+			if (strcmp(key, "body") != 0 && strcmp(key, "name") != 0 && json_mentions(v, name))
+				return true;
+	}
+	return false;
+}
+
+/* Is x m, or after m in m's body, or in a body nested there? */
+static bool after(const Node *m, const Node *x)
+{
+	if (!ld_list_encloses(m->list, x->list))
+		return false;
+	const Node *a = x;
+	while (a->list != m->list)
+		a = a->list->owner;
+	return a->idx > m->idx;
+}
+
+/* A loop symbol named where its value is not yet set: reported. */
+static bool check_uses(G *g, const Node *m, const char *name, bool axis)
+{
+	for (size_t i = 0; i < g->all.len; i++) {
+		const Node *x = g->all.data[i];
+		if (x == m || !json_mentions(x->jv.v, name))
+			continue;
+		bool ok = axis ? (x != m->list->owner && ld_list_encloses(m->list, x->list)) : after(m, x);
+		if (axis && x == m->list->owner) /* the loop's own axis and condition */
+			continue;
+		if (!ok) {
+			ld_err(g->L, x->jv, "'%s' names %s, which %s sets only %s", x->name, name, m->name,
+				axis ? "inside the loop" : "for the ops after it in its body");
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct LoopSet *find_set(G *g, const Node *loop, Sym *s, int *count)
+{
+	struct LoopSet *r = NULL;
+	*count = 0;
+	for (size_t i = 0; i < g->loop_sets.len; i++) {
+		struct LoopSet *x = &g->loop_sets.data[i];
+		if (x->op->dim == s && (!loop || x->n->list->owner == loop)) {
+			r = r ? r : x;
+			++*count;
+		}
+	}
+	return r;
+}
+
+/* The loop's bound from axis < B or axis <= B, in whichever form the
+ * relation was simplified to (it compares one expression d with 0); NULL
+ * if the condition is not of that form. *incl: <=. */
+static Sym *bound_of(SymCtx *sc, Sym *cond, Sym *axis, bool *incl)
+{
+	SymKind k = sym_kind(cond);
+	if (k != SYM_LT && k != SYM_LE && k != SYM_GT && k != SYM_GE)
+		return NULL;
+	Sym *d = sym_arg(cond, 0);
+	*incl = k == SYM_LE || k == SYM_GE;
+	if (k == SYM_LT || k == SYM_LE) { /* axis + r < 0: axis < -r */
+		Sym *r = sym_simplify(sc, sym_sub(sc, d, axis), NULL);
+		return sym_mentions(r, axis) ? NULL : sym_simplify(sc, sym_neg(sc, r), NULL);
+	}
+	Sym *r = sym_simplify(sc, sym_add(sc, d, axis), NULL); /* -axis + r > 0: axis < r */
+	return sym_mentions(r, axis) ? NULL : r;
+}
+
+static bool finish_one(G *g, struct While *w, Fold *f)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	SymCtx *sc = k->sc;
+	Sym *axis = w->op->dim;
+	f->axis = axis;
+	int cnt;
+	struct LoopSet *step_set = find_set(g, w->n, axis, &cnt);
+	if (cnt != 1) {
+		ld_err(L, w->n->jv, "the body of '%s' sets %s %d times: a loop with a condition takes its next value from "
+				    "one set_symbol of its axis",
+			w->n->name, sym_name(axis), cnt);
+		return false;
+	}
+	/* the step stays an expression (a -D of NUM_CTAS changes it): checked
+	 * here on the document's values, and as a tile by the analysis and the
+	 * interpreter on the bound ones */
+	Sym *next = step_set->value;
+	Sym *st = sym_simplify(sc, sym_sub(sc, next, axis), NULL), *fs[16];
+	int64_t step;
+	size_t nfs = sym_free_symbols(sc, st, fs, 16);
+	bool sym_ok = nfs <= 16;
+	for (size_t i = 0; i < nfs && i < 16; i++)
+		sym_ok = sym_ok && fs[i] != axis && !ld_is_loop_symbol(L, sym_name(fs[i])) && sym_name(fs[i])[0] != '$';
+	if (!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) {
+		ld_err(L, step_set->n->jv, "the next value of %s is %s: a loop with a condition is compiled when it "
+					   "steps its axis by a positive constant",
+			sym_name(axis), sym_str(sc, next));
+		return false;
+	}
+	Sym *start = w->start;
+	if (!start) {
+		if (!w->start_node->op)
+			return false; /* reported where it was built */
+		f->at = w->n;
+		if (!(start = fold(f, op_result(w->start_node->op), 0)))
+			return false;
+	}
+	if (sym_mentions(kernel_subs(k, start), axis)) {
+		ld_err(L, w->start_jv, "the start of '%s' names its own axis %s", w->n->name, sym_name(axis));
+		return false;
+	}
+	bool incl = false;
+	Sym *bound = bound_of(sc, w->cond, axis, &incl);
+	if (!bound) {
+		ld_err(L, jv_get(L, w->n->jv, "condition"), "the condition %s is not compiled: a loop with a condition is "
+							    "compiled for %s < B or %s <= B",
+			sym_str(sc, w->cond), sym_name(axis), sym_name(axis));
+		return false;
+	}
+	Constraint *t = (Constraint *)kernel_constraint(k, CON_TILING, axis);
+	bool dim_ok = t && !t->start && !t->iters &&
+		      (w->dim_axis ? sym_is_int(sym_simplify(sc, sym_sub(sc, t->tile, st), NULL), &step) && step == 0
+				   : sym_is_int(kernel_subs(k, t->tile), &step) && step == 1);
+	if (!dim_ok) {
+		ld_err(L, jv_get(L, w->n->jv, "axis"), w->dim_axis ? "the tiling constraint of %s, the axis of a loop with "
+								     "a condition, must have the loop's step %s as its "
+								     "tile and no start or iters"
+								   : "the tiling constraint of %s, the axis of a loop with "
+								     "a condition, must have a tile of 1 and no start or "
+								     "iters (the loop's start, condition and set_symbol "
+								     "give them; step %s)",
+			sym_name(axis), sym_str(sc, st));
+		return false;
+	}
+	/* the trips: the number of S + i*STEP that meet the condition (a
+	 * negative count runs no trip: Max keeps the division unsigned) */
+	Sym *num = sym_add(sc, sym_sub(sc, bound, start), incl ? st : sym_sub(sc, st, sym_int(sc, 1)));
+	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), st), NULL);
+	Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, st));
+	if (w->dim_axis) {
+		/* the axis stays a dim: trip i's window [S + i*tile, + tile) is
+		 * the axis' value (the step is the tile); the set symbols take
+		 * that value for the axis */
+		t->start = start;
+		for (size_t i = 0; i < g->loop_sets.len; i++) {
+			struct LoopSet *x = &g->loop_sets.data[i];
+			if (x->n->list->owner == w->n && x->op->dim != axis)
+				x->value = sym_subs(sc, x->value, 1, &axis, &at);
+		}
+		return true;
+	}
+	/* the tile is the step, so that the analysis and the interpreter
+	 * reject a bound step below 1; no value has the fresh dim */
+	t->tile = st;
+	const char *fresh = arena_printf(&k->arena, "%s$trips", sym_name(axis));
+	KSymbol *fd = kernel_add_symbol(k, fresh, SYMK_VALUE);
+	fd->value = sym_int(sc, 1);
+	fd->loc = t->loc;
+	Sym *F = fd->sym;
+	t->dim = F;
+	w->op->dim = F;
+	Constraint *hw = k->hw >= 0 ? &k->cons.data[k->hw] : NULL;
+	for (int i = 0; hw && i < hw->nvector_shapes; i++)
+		if (hw->vs_dims[i] == axis)
+			hw->vs_dims[i] = F;
+	KSymbol *ks = kernel_symbol(k, sym_name(axis));
+	ks->value = at;
+	ks->loc = t->loc;
+	return check_uses(g, step_set->n, sym_name(axis), true);
+}
+
+/* Remove the folded ops nothing else uses, and the loop set_symbols. */
+static void remove_folded(G *g, Fold *f)
+{
+	Kernel *k = g->k;
+	int *uses = xcalloc((size_t)k->nvalues + 1, sizeof(int));
+	bool *gone = xcalloc((size_t)k->nops + 1, sizeof(bool));
+	bool *cand = xcalloc((size_t)k->nops + 1, sizeof(bool));
+	for (size_t i = 0; i < f->visited.len; i++)
+		cand[f->visited.data[i]->id] = true;
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		Op *op = k->op_list.data[i];
+		for (int a = 0; a < op->nargs; a++)
+			if (op->args[a])
+				uses[op->args[a]->id]++;
+	}
+	Vec(Op *) work = {0};
+	for (size_t i = 0; i < g->loop_sets.len; i++)
+		vec_push(&work, g->loop_sets.data[i].op);
+	while (work.len) {
+		Op *op = vec_pop(&work);
+		if (gone[op->id])
+			continue;
+		gone[op->id] = true;
+		for (int a = 0; a < op->nargs; a++) {
+			Value *v = op->args[a];
+			if (v && --uses[v->id] == 0 && v->kind == VAL_RESULT && cand[v->def->id]) {
+				bool unused = true;
+				for (int r = 0; r < v->def->nresults; r++)
+					unused = unused && uses[v->def->results[r]->id] == 0;
+				if (unused)
+					vec_push(&work, v->def);
+			}
+		}
+	}
+	/* the starts' ops, which no op uses */
+	for (size_t i = 0; i < f->visited.len; i++) {
+		Op *op = f->visited.data[i];
+		bool unused = !gone[op->id];
+		for (int r = 0; r < op->nresults && unused; r++)
+			unused = uses[op->results[r]->id] == 0;
+		if (unused)
+			vec_push(&work, op);
+	}
+	while (work.len) {
+		Op *op = vec_pop(&work);
+		if (gone[op->id])
+			continue;
+		gone[op->id] = true;
+		for (int a = 0; a < op->nargs; a++) {
+			Value *v = op->args[a];
+			if (v && --uses[v->id] == 0 && v->kind == VAL_RESULT && cand[v->def->id] && v->def->nresults == 1)
+				vec_push(&work, v->def);
+		}
+	}
+	vec_free(&work);
+	size_t n = 0;
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		Op *op = k->op_list.data[i];
+		if (gone[op->id]) {
+			Region *r = op->parent;
+			size_t m = 0;
+			for (size_t j = 0; j < r->ops.len; j++)
+				if (r->ops.data[j] != op)
+					r->ops.data[m++] = r->ops.data[j];
+			r->ops.len = m;
+			continue;
+		}
+		k->op_list.data[n++] = op;
+	}
+	k->op_list.len = n;
+	n = 0;
+	for (size_t i = 0; i < k->values.len; i++) {
+		Value *v = k->values.data[i];
+		if (!(v->kind == VAL_RESULT && gone[v->def->id]))
+			k->values.data[n++] = v;
+	}
+	k->values.len = n;
+	free(uses);
+	free(gone);
+	free(cand);
+}
+
+/* An op left with a while loop's axis as a dim: its value is the axis'
+ * symbol now, not a dim. */
+static bool check_axis_dims(G *g, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->body && !check_axis_dims(g, op->body))
+			return false;
+		for (int j = 0; j < op->nresults; j++) {
+			const Value *v = op->results[j];
+			for (int d = 0; d < v->shape.rank; d++)
+				if (ld_is_loop_symbol(g->L, sym_name(v->shape.dims[d]))) {
+					diag_error(g->L->d, op->loc, "%s: '%s' has %s as a dim, which a loop with a condition "
+								     "sets: such a value is compiled only as a set_symbol's "
+								     "value",
+						op->path, op->name, sym_name(v->shape.dims[d]));
+					return false;
+				}
+		}
+	}
+	return true;
+}
+
+void ld_finish_while(G *g)
+{
+	Ld *L = g->L;
+	Kernel *k = g->k;
+	if (!g->loop_sets.len && !g->whiles.len)
+		return;
+	Fold f = {.g = g};
+	/* each loop symbol once, from its register */
+	for (size_t i = 0; i < g->loop_sets.len; i++) {
+		struct LoopSet *s = &g->loop_sets.data[i];
+		int cnt;
+		find_set(g, NULL, s->op->dim, &cnt);
+		if (cnt != 1) {
+			ld_err(L, s->n->jv, "%s is set %d times: a symbol the graph sets in a loop with a condition is set once",
+				sym_name(s->op->dim), cnt);
+			goto out;
+		}
+		f.axis = NULL;
+		for (size_t w = 0; w < g->whiles.len; w++)
+			if (g->whiles.data[w].n == s->n->list->owner)
+				f.axis = g->whiles.data[w].op->dim;
+		f.at = s->n;
+		if (!(s->value = fold(&f, s->op->args[0], 0)))
+			goto out;
+	}
+	for (size_t w = 0; w < g->whiles.len; w++)
+		if (!finish_one(g, &g->whiles.data[w], &f))
+			goto out;
+	for (size_t i = 0; i < g->loop_sets.len; i++) {
+		struct LoopSet *s = &g->loop_sets.data[i];
+		KSymbol *ks = kernel_symbol(k, sym_name(s->op->dim));
+		if (ks->value) /* an axis: set by finish_one */
+			continue;
+		ks->value = s->value;
+		ks->loc = s->op->loc;
+		if (!check_uses(g, s->n, ks->name, false))
+			goto out;
+	}
+	for (size_t i = 0; i < L->loop_syms.len; i++) {
+		KSymbol *ks = kernel_symbol(k, L->loop_syms.data[i]);
+		if (ks && !ks->value) {
+			ld_err(L, g->all.data[0]->jv, "symbol '%s' is the axis of a loop with a condition that was not built",
+				ks->name);
+			goto out;
+		}
+	}
+	kernel_resolve_symbols(k, NULL, NULL);
+	remove_folded(g, &f);
+	check_axis_dims(g, k->body);
+out:
+	vec_free(&f.visited);
+}
