@@ -27,7 +27,7 @@
  * writes its tensor, and every use of its value is an MMA's operand
  * (which never rewrites its registers) in a body that sets no symbol.
  *
- * The view gets a graph of its own the first time anything moves
+ * The view gets a graph of its own where a loop reads global memory
  * (kernel_view_prune keeping everything: ids keep their numbers), so the
  * caller's kernel, which the interpreter runs, is never changed; plan_loops
  * asks for it before it records ops (plan_own_graph). */
@@ -36,11 +36,24 @@
 
 #include "plan.h"
 
+/* Is there a global read in a loop's body in r (in_loop: r is one)? */
+static bool loop_reads_global(const Region *r, bool in_loop)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (in_loop && op->kind == OP_READ && op->args[0]->space == AS_GLOBAL)
+			return true;
+		if (op->body && loop_reads_global(op->body, in_loop || op->kind == OP_ITERATE))
+			return true;
+	}
+	return false;
+}
+
 void plan_own_graph(Analysis *c)
 {
 	Kernel *k = c->k;
-	if (k->owns_graph || !k->view_of)
-		return;
+	if (k->owns_graph || !k->view_of || !loop_reads_global(k->body, false))
+		return; /* (nothing for plan_loops to hoist) */
 	bool *op = xcalloc((size_t)k->nops + 1, sizeof *op), *val = xcalloc((size_t)k->nvalues + 1, sizeof *val);
 	memset(op, 1, (size_t)k->nops + 1);
 	memset(val, 1, (size_t)k->nvalues + 1);
@@ -76,7 +89,7 @@ static void put_at(Region *r, size_t i, Op *op)
 
 void plan_hoist_reads(Analysis *c, const Plan *p)
 {
-	(void)c;
+	check_that(!p->nhoist || c->k->owns_graph); /* plan_own_graph */
 	for (int i = 0; i < p->nhoist; i++) /* 1 */
 		if (p->hoist[i].read->parent != p->hoist[i].home)
 			take_out(p->hoist[i].read);

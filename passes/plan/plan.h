@@ -190,8 +190,8 @@ bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
  * before each selection from p. */
 void plan_hoist_reads(Analysis *c, const Plan *p);
 /* c's view of the kernel given a graph of its own (a copy keeping every op,
- * ids unchanged), which hoist_reads may change; plan_loops asks for it
- * before it records any op. */
+ * ids unchanged) where a loop reads global memory, which plan_hoist_reads
+ * may change; plan_loops asks for it before it records any op. */
 void plan_own_graph(Analysis *c);
 
 /* ---- lds_tiles.c ---- */
