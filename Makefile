@@ -65,7 +65,7 @@ FAST_SUITES = \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast interp/mx interp/wave_ref \
 	passes/graph/indices \
 	passes/machine/mir_file passes/machine/hazards passes/machine/waitcnt passes/machine/licm \
-	passes/machine/loop_emu passes/plan/plan_file \
+	passes/machine/loop_emu passes/plan/plan_file passes/plan/hoist \
 	isel/isel_file \
 	regalloc/regalloc regalloc/coalesce \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \

@@ -49,6 +49,7 @@ static void link_code_object(Compile *c);
 	X(analyze_indices, analyze_indices(&c->an), 0, true) \
 	X(bound_masked_loops, bound_masked_loops(&c->an), 0, true) \
 	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
+	X(hoist_reads, plan_hoist_reads(&c->an, &c->plan), 0, true) \
 	X(select_instructions, select_planned(c), 1, true) \
 	X(hoist_invariants, c->hoisted = c->plan.licm ? hoist_invariants(c->mf) : 0, 1, true) \
 	X(eliminate_redundant, eliminate_redundant(c->mf), 1, true) \
@@ -185,6 +186,7 @@ static bool reselect(Compile *c, const Plan *p, Form *f)
 {
 	c->plan = *p;
 	c->hoisted = 0;
+	plan_hoist_reads(&c->an, p); /* the graph as p says (passes/plan/hoist.c) */
 	select_planned(c);
 	if (!compile_failed(c))
 		rerun_before_allocation(c);
@@ -224,7 +226,7 @@ void allocate_registers(Compile *c)
 	if ((best.rc != 0 || best.spills) && best.plan.sum.prefetched && compile_register_cap(c))
 		best.plan.yields = true;
 	PlanLight step = best.plan.light;
-	/* reads hoisted out of a loop (isel/invariant_read.c) give way as
+	/* reads hoisted out of a loop (passes/plan/hoist.c) give way as
 	 * the default schedule does, whatever schedule was asked for: only
 	 * the hoisting goes (plan_lighten's plain step) */
 	while (best.rc != 0 || best.spills || (best.plan.yields && best.plan.sum.prefetched && best.waves < want) ||
@@ -268,6 +270,7 @@ void allocate_registers(Compile *c)
 			form_free(&f);
 	}
 	c->plan = best.plan;
+	plan_hoist_reads(&c->an, &c->plan); /* the graph as the plan kept says */
 	c->hoisted = best.hoisted;
 	c->mf = best.mf;
 	RegAssign *ra = best.ra;

@@ -354,8 +354,6 @@ static void select_read(Isel *s, Op *op)
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
 	/* prefetched (prefetch.c), or read a trip ahead (four_stage.c) */
 	TVal *v = global ? isel_pf_global_read(s, op) : isel_fs_shared_read(s, op);
-	if (!v && global && !s->c->failed) /* loaded before the loop (invariant_read.c) */
-		v = isel_read_hoisted(s, op);
 	if (!v && !s->c->failed)
 		v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
 	if (v)

@@ -97,7 +97,6 @@ typedef struct Isel {
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
-	struct HoistedRead *hoisted; /* invariant_read.c: the reads loaded before their loop */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */
@@ -210,10 +209,6 @@ typedef struct Pipe {
 	bool staged;     /* lds_stage.c: staged once (peel.c selects the body again) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
-/* invariant_read.c: op's value loaded before the innermost loop, when
- * the plan hoists it (PLAN_READ_HOISTED); NULL when not (nothing
- * emitted). */
-TVal *isel_read_hoisted(Isel *s, Op *op);
 /* pf_pack.c: memory.c's loads of v (its lo halves in v's dwords, the hi
  * halves in hi, MO_NONE for a dword loaded whole) left unjoined: the
  * registers to carry, and into *pk how they pack; v itself when no pair. */

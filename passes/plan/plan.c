@@ -42,12 +42,16 @@
  *      that a load may move (plan_movable_read), whose index does not
  *      mention the innermost loop's induction variable and whose value
  *      only MMAs read (as lhs or rhs, which never rewrite their registers)
- *      in a body that sets no symbol, is loaded once before the innermost
- *      loop (PLAN_READ_HOISTED);
+ *      in a body that sets no symbol, and whose index mentions no loop of
+ *      one trip between it and that loop, is loaded once before the
+ *      innermost loop (PLAN_READ_HOISTED; Plan.hoist records where it is
+ *      written and the loop, and the graph pass hoist.c moves it there);
  *   4. the LDS of the whole kernel (lds_place.c): where each tile lies,
  *      the buffers each pipelined loop's tiles get (four_stage gives way
  *      to prefetch where two do not fit) and each region's layout;
  *   5. the MMAs whose MFMAs run at raised wave priority (pingpong.c).
+ * The walk runs on a graph of the view's own (plan_own_graph), as hoist.c
+ * moves the ops it records.
  * plan_lighten makes the driver's lighter plans (allocate_registers): a
  * function from plan to plan, whose LDS is placed again. */
 #include <string.h>
@@ -61,6 +65,7 @@ typedef struct Walk {
 	int *uses;        /* by value id */
 	const Sym *iv;    /* the innermost loop of more than one trip: its induction variable ... */
 	int loop;         /* ... and its plan (-1: none) */
+	int hcap;         /* of p->hoist */
 	int depth;        /* such loops around */
 	int cond;         /* conditional bodies around */
 	const Sym **extent; /* dims whose run-time extent a set_symbol set, in order */
@@ -299,17 +304,38 @@ static void plan_iterate(Walk *w, Op *op)
 	w->loop = loop;
 }
 
-/* Step 3 for one read. */
-static void plan_hoist(Walk *w, Op *op)
+/* Does read op's index mention the induction variable of a loop between
+ * it and loop (loops of one trip, left with it)? */
+static bool moves_with_between(Analysis *c, const Op *op, const Op *loop)
+{
+	for (const Region *r = op->parent; r && r->owner && r->owner != loop; r = r->parent) {
+		const TileLoop *t = r->owner->kind == OP_ITERATE ? analysis_tile(c, r->owner->dim) : NULL;
+		if (!t || plan_read_moves_with(c, op, t->iv))
+			return true;
+	}
+	return false;
+}
+
+/* Step 3 for read op, the place-th op of its region. */
+static void plan_hoist(Walk *w, Op *op, size_t place)
 {
 	Analysis *c = w->c;
-	const Region *body = op->parent;
+	Region *body = op->parent;
 	if (!w->iv || w->cond || !body || !body->owner || body->owner->kind != OP_ITERATE)
 		return;
-	if (plan_movable_read(c, op) && !plan_read_moves_with(c, op, w->iv) &&
-		only_mma_operand(body, op_result(op), true)) {
-		w->p->read[op->id] |= PLAN_READ_HOISTED;
+	Op *loop = (Op *)w->p->loop[w->loop].op;
+	if (!plan_movable_read(c, op) || plan_read_moves_with(c, op, w->iv) ||
+		!only_mma_operand(body, op_result(op), true) || moves_with_between(c, op, loop))
+		return;
+	w->p->read[op->id] |= PLAN_READ_HOISTED;
+	if (w->p->nhoist == w->hcap) {
+		w->hcap = w->hcap ? 2 * w->hcap : 4;
+		PlanHoist *n = ARENA_NEWN(&c->arena, PlanHoist, w->hcap);
+		if (w->p->nhoist)
+			memcpy(n, w->p->hoist, sizeof *n * (size_t)w->p->nhoist);
+		w->p->hoist = n;
 	}
+	w->p->hoist[w->p->nhoist++] = (PlanHoist){op, body, place, loop};
 }
 
 static void walk_region(Walk *w, Region *r)
@@ -330,7 +356,7 @@ static void walk_region(Walk *w, Region *r)
 			w->cond--;
 			break;
 		case OP_READ:
-			plan_hoist(w, op);
+			plan_hoist(w, op, i);
 			break;
 		case OP_SET_SYMBOL:
 			if (op_sets_extent(w->c->k, op))
@@ -418,6 +444,7 @@ Plan plan_loops(Analysis *c)
 	p.tile = ARENA_NEWN(&c->arena, PlanTile *, p.nops + 1);
 	p.lds = ARENA_NEWN(&c->arena, PlanLds, p.nops + 1);
 	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
+	plan_own_graph(c); /* hoist_reads moves the ops recorded here */
 	Walk w = {.c = c, .p = &p, .loop = -1};
 	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);
 	w.extent = ARENA_NEWN(&c->arena, const Sym *, p.nops + 1);

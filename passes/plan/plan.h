@@ -113,6 +113,15 @@ typedef struct PlanSummary {
 	int peeled;        /* loops split into a main loop and a masked tail */
 } PlanSummary;
 
+/* A read plan_loops hoists (PLAN_READ_HOISTED): the region it is written
+ * in and its place there, and the loop it is loaded before (hoist.c). */
+typedef struct PlanHoist {
+	Op *read;
+	Region *home;
+	size_t place;
+	Op *loop;
+} PlanHoist;
+
 typedef struct Plan {
 	int nloops;
 	LoopPlan *loop;      /* in graph order (outer loops before the loops they hold) */
@@ -126,6 +135,8 @@ typedef struct Plan {
 	int lds_bytes;       /* the LDS the tiles take, at most */
 	int nvalues;
 	int8_t *konst;       /* by value id: a folded boolean apply_expr (1 false, 2 true), else 0 */
+	int nhoist;          /* the reads hoisted, in graph order (hoist_reads moves them; */
+	PlanHoist *hoist;    /*   PLAN_READ_HOISTED says which still are) */
 	ScheduleKind schedule; /* the kernel's schedule now (Wave's name), for the assembly's header */
 	bool yields;         /* the pipelining gives way where it costs spills or waves */
 	bool swizzle;        /* staged tiles may be laid out swizzled where that pays */
@@ -172,6 +183,16 @@ bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
  * the op is). And does its index mention iv? */
 bool plan_movable_read(Analysis *c, const Op *op);
 bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
+
+/* ---- hoist.c ---- */
+/* The analysed graph as p says (its hoisted reads before their loops,
+ * the others where they are written): a graph transformation, done
+ * before each selection from p. */
+void plan_hoist_reads(Analysis *c, const Plan *p);
+/* c's view of the kernel given a graph of its own (a copy keeping every op,
+ * ids unchanged) where a loop reads global memory, which plan_hoist_reads
+ * may change; plan_loops asks for it before it records any op. */
+void plan_own_graph(Analysis *c);
 
 /* ---- lds_tiles.c ---- */
 /* Is op a read staged through LDS? Every read of shared memory with an

@@ -1,6 +1,6 @@
 /* loop_reads_test.c — what a reduction loop loads in each trip: a global
  * read whose elements do not move with the loop is loaded once before it
- * (isel/invariant_read.c), and a prefetched 16-bit tile loaded one element
+ * (moved there by passes/plan/hoist.c), and a prefetched 16-bit tile loaded one element
  * per register is carried as loaded and packed a trip later, where it is
  * written to LDS (isel/pf_pack.c). Wave's vanilla attention has both (its
  * Q tile; its V tile, read across its rows): the loop loads no Q, packs no
