@@ -25,6 +25,7 @@
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
+#include "ref_inputs.h"
 
 typedef struct {
 	const char *mma;             /* phase 0 file suffix: the MMA type */
@@ -46,29 +47,6 @@ static const DecodeCase slow_cases[] = {
 	{"16x16x16", 2, 1024, 64, 64, 1024},
 	{"32x32x8", 2, 1024, 64, 64, 1024},
 };
-
-static uint32_t lcg(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
-
-/* n f16 values uniform in [-scale, scale), into h and (as doubles) d */
-static void fill_f16(uint16_t *h, double *d, size_t n, uint32_t seed, double scale)
-{
-	for (size_t i = 0; i < n; i++) {
-		double u = (double)lcg(&seed) / (double)(1u << 24) * 2 - 1;
-		h[i] = dtype_f32_to_f16((float)(u * scale));
-		d[i] = dtype_f16_to_f32(h[i]);
-	}
-}
-
-static void write_npy(const char *dir, const char *name, int ndim, const int64_t *shape, const uint16_t *data)
-{
-	char path[1024], err[256];
-	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
-	ck_assert_msg(npy_write(path, DT_F16, ndim, shape, data, err, sizeof err) == 0, "%s", err);
-}
 
 /* out[b, m, n] = sum_j 2^(s_j - max s) v[b, n, j] / sum_j 2^(s_j - max s),
  * s_j = sum_c q[b, m, c] k[b, j, c] (v is [B, N, K2], Wave's permuted v) */
@@ -120,12 +98,12 @@ static void two_launches(const DecodeCase *c, const char *mcpu, int seed, const 
 	uint16_t *hq = malloc(nq * 2), *hk = malloc(nk * 2), *hv = malloc(nv * 2);
 	double *q = malloc(nq * sizeof(double)), *k = malloc(nk * sizeof(double)), *v = malloc(nv * sizeof(double));
 	ck_assert(hq && hk && hv && q && k && v);
-	fill_f16(hq, q, nq, 61 + (uint32_t)seed, 1.44269504089 / sqrt(c->K1));
-	fill_f16(hk, k, nk, 71 + (uint32_t)seed, 1);
-	fill_f16(hv, v, nv, 81 + (uint32_t)seed, 1);
-	write_npy(dir, "q", 3, (int64_t[]){c->B, c->M, c->K1}, hq);
-	write_npy(dir, "k", 3, (int64_t[]){c->B, c->K2, c->K1}, hk);
-	write_npy(dir, "v", 3, (int64_t[]){c->B, c->N, c->K2}, hv);
+	ref_fill_f16(hq, q, nq, 61 + (uint32_t)seed, 1.44269504089 / sqrt(c->K1));
+	ref_fill_f16(hk, k, nk, 71 + (uint32_t)seed, 1);
+	ref_fill_f16(hv, v, nv, 81 + (uint32_t)seed, 1);
+	ref_write_npy(dir, "q", DT_F16, 3, (int64_t[]){c->B, c->M, c->K1}, hq);
+	ref_write_npy(dir, "k", DT_F16, 3, (int64_t[]){c->B, c->K2, c->K1}, hk);
+	ref_write_npy(dir, "v", DT_F16, 3, (int64_t[]){c->B, c->N, c->K2}, hv);
 
 	snprintf(dims, sizeof dims, "-D B=%d -D M=%d -D N=%d -D K2=%d", c->B, c->M, c->N, c->K2);
 	snprintf(args, sizeof args,

@@ -21,6 +21,7 @@
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
+#include "ref_inputs.h"
 
 typedef struct {
 	const char *file; /* under tests/driver/wave/ */
@@ -44,29 +45,6 @@ static const PersistCase cases[] = {
 	{"persistent_reordering_gemm_32x32x8_4x1.json", 1100, 300, 64, 0, "gfx90a"},
 };
 
-static uint32_t lcg(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
-
-/* n f16 values uniform in [-1, 1), into h and (as doubles) d */
-static void fill_f16(uint16_t *h, double *d, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		double u = (double)lcg(&seed) / (double)(1u << 24) * 2 - 1;
-		h[i] = dtype_f32_to_f16((float)u);
-		d[i] = dtype_f16_to_f32(h[i]);
-	}
-}
-
-static void write_npy(const char *dir, const char *name, DType t, int64_t rows, int64_t cols, const void *data)
-{
-	char path[1024], err[256];
-	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
-	ck_assert_msg(npy_write(path, t, 2, (int64_t[]){rows, cols}, data, err, sizeof err) == 0, "%s", err);
-}
-
 START_TEST(persistent_against_gemm)
 {
 	const PersistCase *c = &cases[_i];
@@ -81,11 +59,11 @@ START_TEST(persistent_against_gemm)
 	double *a = malloc(na * sizeof(double)), *b = malloc(nb * sizeof(double));
 	float *zero = calloc(nc, sizeof(float));
 	ck_assert(ha && hb && a && b && zero);
-	fill_f16(ha, a, na, 7u + (uint32_t)_i);
-	fill_f16(hb, b, nb, 29u + (uint32_t)_i);
-	write_npy(dir, "a", DT_F16, c->M, c->K, ha);
-	write_npy(dir, "b", DT_F16, c->N, c->K, hb);
-	write_npy(dir, "c0", DT_F32, c->M, c->N, zero);
+	ref_fill_f16(ha, a, na, 7u + (uint32_t)_i, 1);
+	ref_fill_f16(hb, b, nb, 29u + (uint32_t)_i, 1);
+	ref_write_npy(dir, "a", DT_F16, 2, (int64_t[]){c->M, c->K}, ha);
+	ref_write_npy(dir, "b", DT_F16, 2, (int64_t[]){c->N, c->K}, hb);
+	ref_write_npy(dir, "c0", DT_F32, 2, (int64_t[]){c->M, c->N}, zero);
 	CmdResult r = test_wavecc("run tests/driver/wave/%s -D M=%d -D N=%d -D K=%d%s --mcpu %s --in a='%s/a.npy' "
 				  "--in b='%s/b.npy' --in c='%s/c0.npy' --out c='%s/c.npy'",
 		c->file, c->M, c->N, c->K, ctas, c->mcpu, dir, dir, dir, dir);

@@ -23,34 +23,12 @@
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
+#include "ref_inputs.h"
 
 enum { B = 2, M = 128, N = 128, K1 = 64, K2 = 200, WINDOW = 40 };
 
 static const char *const files[] = {"attention_sliding_window_40_32x32x8.json",
 	"attention_sliding_window_40_16x16x16.json"};
-
-static uint32_t lcg(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
-
-/* n f16 values uniform in [-1, 1), into h and (as doubles) d */
-static void fill_f16(uint16_t *h, double *d, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		double u = (double)lcg(&seed) / (double)(1u << 24) * 2 - 1;
-		h[i] = dtype_f32_to_f16((float)u);
-		d[i] = dtype_f16_to_f32(h[i]);
-	}
-}
-
-static void write_npy(const char *dir, const char *name, const int64_t *shape, const uint16_t *data)
-{
-	char path[1024], err[256];
-	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
-	ck_assert_msg(npy_write(path, DT_F16, 3, shape, data, err, sizeof err) == 0, "%s", err);
-}
 
 /* out[b, m, n] = sum_j p_j v[b, n, j] / sum_j p_j over the keys j <= m
  * with m - j <= window (window < 0: causal only), p_j = 2^(s_j - max s),
@@ -95,12 +73,12 @@ START_TEST(window_masks)
 	uint16_t *hq = malloc(nq * 2), *hk = malloc(nk * 2), *hv = malloc(nv * 2);
 	double *q = malloc(nq * sizeof(double)), *k = malloc(nk * sizeof(double)), *v = malloc(nv * sizeof(double));
 	ck_assert(hq && hk && hv && q && k && v);
-	fill_f16(hq, q, nq, 31);
-	fill_f16(hk, k, nk, 37);
-	fill_f16(hv, v, nv, 41);
-	write_npy(dir, "q", (int64_t[]){B, M, K1}, hq);
-	write_npy(dir, "k", (int64_t[]){B, K2, K1}, hk);
-	write_npy(dir, "v", (int64_t[]){B, N, K2}, hv);
+	ref_fill_f16(hq, q, nq, 31, 1);
+	ref_fill_f16(hk, k, nk, 37, 1);
+	ref_fill_f16(hv, v, nv, 41, 1);
+	ref_write_npy(dir, "q", DT_F16, 3, (int64_t[]){B, M, K1}, hq);
+	ref_write_npy(dir, "k", DT_F16, 3, (int64_t[]){B, K2, K1}, hk);
+	ref_write_npy(dir, "v", DT_F16, 3, (int64_t[]){B, N, K2}, hv);
 
 	CmdResult r = test_wavecc("run tests/driver/data/%s -D B=%d -D M=%d -D N=%d -D K1=%d -D K2=%d --mcpu %s "
 				  "--in q='%s/q.npy' --in k='%s/k.npy' --in v='%s/v.npy' --out c='%s/c.npy' "

@@ -30,6 +30,7 @@
 #include "../../util/dtype.h"
 #include "../../util/npy.h"
 #include "../test.h"
+#include "ref_inputs.h"
 
 enum { BLOCK_K = 32 };
 
@@ -58,29 +59,6 @@ static const SplitCase slow_cases[] = {
 	{"splitk_gemm.json", 1024, 1024, 1024, 2, true},
 	{"splitk_gemm.json", 1024, 1024, 1024, 4, true},
 };
-
-static uint32_t lcg(uint32_t *s)
-{
-	*s = *s * 1664525u + 1013904223u;
-	return *s >> 8;
-}
-
-/* n f16 values uniform in [-1, 1), into h and (as doubles) d */
-static void fill_f16(uint16_t *h, double *d, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; i++) {
-		double u = (double)lcg(&seed) / (double)(1u << 24) * 2 - 1;
-		h[i] = dtype_f32_to_f16((float)u);
-		d[i] = dtype_f16_to_f32(h[i]);
-	}
-}
-
-static void write_npy(const char *dir, const char *name, DType t, int64_t rows, int64_t cols, const void *data)
-{
-	char path[1024], err[256];
-	snprintf(path, sizeof path, "%s/%s.npy", dir, name);
-	ck_assert_msg(npy_write(path, t, 2, (int64_t[]){rows, cols}, data, err, sizeof err) == 0, "%s", err);
-}
 
 /* How many splits' K loops cover each k < K, by the template's formulas:
  * split s starts at s*ceiling(K/S) (the file's K_PER_SPLIT for the exact
@@ -114,11 +92,11 @@ static void check_case(const SplitCase *c, const char *mcpu, const char *tag)
 	float *zero = calloc(nc, sizeof(float));
 	int *mult = malloc(sizeof(int) * (size_t)c->K);
 	ck_assert(ha && hb && a && b && zero && mult);
-	fill_f16(ha, a, na, 11u + (uint32_t)c->K);
-	fill_f16(hb, b, nb, 23u + (uint32_t)c->S);
-	write_npy(dir, "a", DT_F16, c->M, c->K, ha);
-	write_npy(dir, "b", DT_F16, c->N, c->K, hb);
-	write_npy(dir, "c0", DT_F32, c->M, c->N, zero);
+	ref_fill_f16(ha, a, na, 11u + (uint32_t)c->K, 1);
+	ref_fill_f16(hb, b, nb, 23u + (uint32_t)c->S, 1);
+	ref_write_npy(dir, "a", DT_F16, 2, (int64_t[]){c->M, c->K}, ha);
+	ref_write_npy(dir, "b", DT_F16, 2, (int64_t[]){c->N, c->K}, hb);
+	ref_write_npy(dir, "c0", DT_F32, 2, (int64_t[]){c->M, c->N}, zero);
 
 	CmdResult r = test_wavecc("run tests/driver/wave/%s -D M=%d -D N=%d -D K=%d -D S=%d --mcpu %s --in a='%s/a.npy' "
 				  "--in b='%s/b.npy' --in c='%s/c0.npy' --out c='%s/c.npy'",
