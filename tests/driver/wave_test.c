@@ -364,11 +364,8 @@ static const WaveCase cases[] = {
 	 * causal BHSD */
 	{"sdpa_16x16x16.json -D B=1 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
 		NULL, NULL},
-	{"sdpa_16x16x16.json -D B=4 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
-		NULL, NULL},
-	{"sdpa_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
-		NULL, NULL},
-	{"sdpa_causal_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 "
+	/* the BHSD shapes with 2 of the 32 heads (the whole test in slow[]) */
+	{"sdpa_causal_16x16x16.json -D B=2 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 "
 	 "--rtol 1e-3",
 		NULL, NULL},
 	/* nn/functional/wave_quant_attention_test.py (quant_attention.py: the
@@ -376,9 +373,7 @@ static const WaveCase cases[] = {
 	 * F32_16x16x32_F8 and its K4 form, B, N_Q, N_KV dynamic, head size
 	 * 128): SD, BSD, BHSD, causal BHSD; gfx942's f8 MFMAs */
 	{"sdpa_fp8_16x16x32.json -D B=1 -D N_Q=256 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
-	{"sdpa_fp8_16x16x32.json -D B=4 -D N_Q=256 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
-	{"sdpa_fp8_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
-	{"sdpa_fp8_causal_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_causal_16x16x32.json -D B=2 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
 	/* test_cdna4_mfma's kernels on gfx942 and gfx90a: rejected, naming the
 	 * gfx950 instruction (they run in gfx950[] below) */
 	{"cdna4_gemm_16x16x32_f16_f16.json -D M=17 -D N=23 -D K=32", NULL, "gfx950"},
@@ -1251,6 +1246,18 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* nn/functional/wave_sdpa_test.py and wave_quant_attention_test.py at
+	 * their BSD and BHSD shapes (4 and 32 heads) */
+	{"sdpa_16x16x16.json -D B=4 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_causal_16x16x16.json -D B=32 -D M=64 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 "
+	 "--rtol 1e-3",
+		NULL, NULL},
+	{"sdpa_fp8_16x16x32.json -D B=4 -D N_Q=256 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
+	{"sdpa_fp8_causal_16x16x32.json -D B=32 -D N_Q=64 -D N_KV=256 --schedule none --waves-per-eu 2", NULL, "gfx942"},
 	/* test_persistent_gemm's other shapes (up to 128 tiles of 32 trips) */
 	{"persistent_gemm_16x16x16_4x1.json -D M=2048 -D N=2048 -D K=2048", NULL, NULL},
 	{"persistent_gemm_32x32x8_2x2.json -D M=1792 -D N=2895 -D K=2048", NULL, NULL},
@@ -1858,12 +1865,6 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	{"mxfp4_preshuffle_b.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale",
 		PRESHUFFLE_B_256x192_REJECT, NULL},
-	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
-		NULL, NULL},
-	{"mxfp4_preshuffle_b.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:224,1024:f4 --mx b_scale:224,64:scale",
-		NULL, NULL},
-	{"mxfp4_preshuffle_b.json -D M=128 -D N=256 -D K=2048 --schedule none --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
-		NULL, NULL},
 	/* test_dbuf_4wave_mxfp4_dynamic_mn_reorder_cpp_backend: the grouped order
 	 * over a grid of run-time size; test_dbuf_8wave_mxfp4_gemm_cpp_backend
 	 * (get_tagged_mxfp4_gemm, 256x256x256, 4x2 waves): compiled unpipelined
@@ -1908,6 +1909,14 @@ END_TEST
 /* gfx950 cases that take minutes on the emulator (Wave's shapes of the
  * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
 static const WaveCase slow950[] = {
+	/* test_dbuf_4wave_mxfp4_gemm_cpp_backend: the rest of its one-workgroup
+	 * rows (the main list keeps three blocks and the rejection) */
+	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:224,1024:f4 --mx b_scale:224,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=128 -D N=256 -D K=2048 --schedule none --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
 	/* asm/test_waveasm_e2e.py: the multi-wave MMA's 8192x8192; the 4-wave
 	 * preshuffled-B MXFP4 GEMM's whole matrix (f32 / bf16, static / dynamic)
 	 * at 2x2 workgroups, and at Wave's shapes (K 8192, about 6 CPU minutes
