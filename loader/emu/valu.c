@@ -1084,6 +1084,9 @@ static void exec_valu64(Emu *e, Wave *w, const Inst *in, Ctx *cx)
 	if (e->failed)
 		return;
 	bool wide = r->dst == 2;
+	/* v_fmac_f64 reads its destination pair as the addend */
+	if (in->id == I_V_FMAC_F64 && !emu_vreg_ok(e, w, in, in->dst, 2))
+		return;
 	uint64_t carry = 0, vcc_in = in->id == I_V_DIV_FMAS_F64 ? emu_sreg_read64(e, w, SRC_VCC_LO) : 0;
 	for (int l = 0; l < 64; l++) {
 		switch (in->id) {
