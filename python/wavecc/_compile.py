@@ -230,6 +230,10 @@ def emit_kernel(kernel, options, scalar_values=None):
     dyn = [_sym_name(s) for s in (options.dynamic_symbols or [])]
     symbols, spaces = {}, {}
     for k, v in (options.subs or {}).items():
+        # a number as a key (a test that set BLOCK_N = 64 before writing
+        # {BLOCK_N: 64}) substitutes nothing in Wave: no symbol of that name
+        if isinstance(k, (int, float)) or getattr(k, "is_Number", False):
+            continue
         name = _sym_name(k)
         sp = _space_name(v)
         if sp:

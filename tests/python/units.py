@@ -44,6 +44,21 @@ def compare_detects_differences():
 
 
 
+def number_keys_in_subs():
+    """A subs entry keyed by a number (Wave's codegen test_scanop_cumsum binds BLOCK_N = 64, then writes
+    {BLOCK_N: 64}) is no symbol: it is left out, as Wave's substitution ignores it."""
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc._compile import emit_kernel
+    from wave_kernels import M, N, ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE, opts
+
+    def body(a, b):
+        tkw.write(tkw.read(a), b)
+    doc, _ = emit_kernel(_copy_kernel(body), opts({M: 4, N: 64, 64: 64, 1: 1, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}))
+    assert "64" not in doc["symbols"] and "1" not in doc["symbols"], doc["symbols"]
+    assert doc["symbols"]["N"] == 64
+
+
 def _copy_kernel(body, dtype=None, extra=None):
     """A row-wise kernel over a, b: f16[M, N] whose body is body(a, b)."""
     import wavecc.wave_lang.kernel.lang as tkl
@@ -230,4 +245,4 @@ def tests():
     return [("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
-            ("scaled_gemm_mxfp4", scaled_gemm_mxfp4)]
+            ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]
