@@ -140,17 +140,6 @@ bool ld_finish_conditional(G *g, Node *n, Op *op)
  * uniformity analysis). A node's mapping that mentions S depends on the
  * set_symbol, so the order is kept whatever the data dependencies. */
 
-/* Does node x come after set_symbol node m, in m's body or one nested in
- * it? */
-static bool follows(const Node *m, const Node *x)
-{
-	if (!ld_list_encloses(m->list, x->list))
-		return false;
-	const Node *a = x;
-	while (a->list != m->list)
-		a = a->list->owner;
-	return a != m && a->idx > m->idx;
-}
 
 /* Is `name` one of the identifiers in string s? */
 static bool text_mentions(const char *s, const char *name)
@@ -207,7 +196,7 @@ void ld_set_symbol_deps(G *g)
 			extent_barrier(m);
 		for (size_t j = 0; j < g->all.len; j++) {
 			Node *x = g->all.data[j];
-			if (x->bad || (x->kind != OP_READ && x->kind != OP_WRITE) || !follows(m, x) ||
+			if (x->bad || (x->kind != OP_READ && x->kind != OP_WRITE) || !ld_node_follows(m, x) ||
 				!mapping_mentions(x, sym))
 				continue;
 			Node *a = x;
@@ -267,7 +256,7 @@ void ld_mapping_set_symbols(G *g, Node *n, Mapping *m)
 	 * earlier ones find nothing left to rename */
 	for (size_t i = g->setters.len; i-- > 0;) {
 		struct Setter *st = &g->setters.data[i];
-		if (!follows(st->n, n))
+		if (!ld_node_follows(st->n, n))
 			continue;
 		for (int j = 0; j < m->nin; j++)
 			m->in_exprs[j] = sym_subs(sc, m->in_exprs[j], 1, &st->op->dim, &st->op->expr);
@@ -283,7 +272,7 @@ Sym *ld_expr_set_extents(G *g, Node *n, Sym *e)
 {
 	for (size_t i = g->setters.len; i-- > 0;) {
 		struct Setter *st = &g->setters.data[i];
-		if (follows(st->n, n) && op_sets_extent(g->k, st->op))
+		if (ld_node_follows(st->n, n) && op_sets_extent(g->k, st->op))
 			e = sym_subs(g->k->sc, e, 1, &st->op->dim, &st->op->expr);
 	}
 	return e;
@@ -296,7 +285,7 @@ Shape ld_without_set_symbols(G *g, Node *n, Shape s)
 	for (int i = 0; i < s.rank; i++) {
 		bool set = false;
 		for (size_t j = 0; j < g->setters.len && !set; j++)
-			set = g->setters.data[j].op->dim == s.dims[i] && follows(g->setters.data[j].n, n) &&
+			set = g->setters.data[j].op->dim == s.dims[i] && ld_node_follows(g->setters.data[j].n, n) &&
 			      !op_sets_extent(g->k, g->setters.data[j].op);
 		if (!set)
 			r.dims[r.rank++] = s.dims[i];

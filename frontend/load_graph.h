@@ -94,6 +94,9 @@ bool ld_subset(Shape a, Shape b);   /* dims of a among those of b */
 bool ld_same_set(Shape a, Shape b); /* same dims, any order */
 bool ld_is_int_dtype(DType t);
 bool ld_list_encloses(const NList *outer, const NList *l); /* is l outer or inside it? */
+/* Does node x come after node m in m's list, or in a body nested in a node
+ * that does? */
+bool ld_node_follows(const Node *m, const Node *x);
 
 /* load_ops.c */
 /* Attributes and result type of one op (operands in op->args, their JSON

@@ -38,3 +38,13 @@ bool ld_list_encloses(const NList *outer, const NList *l)
 			return true;
 	return false;
 }
+
+bool ld_node_follows(const Node *m, const Node *x)
+{
+	if (!ld_list_encloses(m->list, x->list))
+		return false;
+	const Node *a = x;
+	while (a->list != m->list)
+		a = a->list->owner;
+	return a->idx > m->idx;
+}

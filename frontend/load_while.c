@@ -258,17 +258,6 @@ static bool json_mentions(json_t *j, const char *name)
 	return false;
 }
 
-/* Is x m, or after m in m's body, or in a body nested there? */
-static bool after(const Node *m, const Node *x)
-{
-	if (!ld_list_encloses(m->list, x->list))
-		return false;
-	const Node *a = x;
-	while (a->list != m->list)
-		a = a->list->owner;
-	return a->idx > m->idx;
-}
-
 /* A loop symbol named where its value is not yet set: reported. */
 static bool check_uses(G *g, const Node *m, const char *name, bool axis)
 {
@@ -276,7 +265,7 @@ static bool check_uses(G *g, const Node *m, const char *name, bool axis)
 		const Node *x = g->all.data[i];
 		if (x == m || !json_mentions(x->jv.v, name))
 			continue;
-		bool ok = axis ? (x != m->list->owner && ld_list_encloses(m->list, x->list)) : after(m, x);
+		bool ok = axis ? (x != m->list->owner && ld_list_encloses(m->list, x->list)) : ld_node_follows(m, x);
 		if (axis && x == m->list->owner) /* the loop's own axis and condition */
 			continue;
 		if (!ok) {
