@@ -1109,6 +1109,24 @@ typedef struct {
 	char bound[256];
 } SweepRow;
 
+/* Profile b (a kernel graph, or else a launch descriptor) into its ranked
+ * row r: time, utilisation, useful rate and verdict; false if it failed. */
+static bool rank_row(const ProfArgs *b, bool graph, SweepRow *r)
+{
+	Profile pr;
+	memset(&pr, 0, sizeof pr);
+	pr.useful_flops = -1;
+	r->ok = (graph ? profile_graph(b, &pr) : profile_descriptor(b, &pr)) == 0;
+	if (r->ok) {
+		r->ms = pr.est.seconds * 1e3;
+		r->util = pr.est.matrix_util;
+		r->tflops = useful_tflops(&pr);
+		verdict(&pr, r->bound, sizeof r->bound);
+	}
+	profile_free(&pr);
+	return r->ok;
+}
+
 static int by_time(const void *x, const void *y)
 {
 	const SweepRow *a = x, *b = y;
@@ -1160,19 +1178,7 @@ static int profile_sweep(const ProfArgs *a)
 			off += (size_t)snprintf(r->defs + off, off < sizeof r->defs ? sizeof r->defs - off : 0, "%s%s",
 				s ? " " : "", def[s]);
 		}
-		Profile pr;
-		memset(&pr, 0, sizeof pr);
-		pr.useful_flops = -1;
-		r->ok = profile_graph(&b, &pr) == 0;
-		if (r->ok) {
-			r->ms = pr.est.seconds * 1e3;
-			r->util = pr.est.matrix_util;
-			r->tflops = useful_tflops(&pr);
-			verdict(&pr, r->bound, sizeof r->bound);
-		} else {
-			failed++;
-		}
-		profile_free(&pr);
+		failed += !rank_row(&b, true, r);
 		vec_free(&b.defs);
 		for (int s = nsw - 1; s >= 0; s--) { /* the odometer: the last sweep varies fastest */
 			if (++idx[s] < nval[s])
@@ -1245,19 +1251,7 @@ static int profile_many(const ProfArgs *a)
 		snprintf(r->defs, sizeof r->defs, "%s", b.path);
 		char fmt[64];
 		bool graph = strcmp(input_format(b.path, fmt, sizeof fmt), "wavecc-kernel/1") == 0;
-		Profile pr;
-		memset(&pr, 0, sizeof pr);
-		pr.useful_flops = -1;
-		r->ok = (graph ? profile_graph(&b, &pr) : profile_descriptor(&b, &pr)) == 0;
-		if (r->ok) {
-			r->ms = pr.est.seconds * 1e3;
-			r->util = pr.est.matrix_util;
-			r->tflops = useful_tflops(&pr);
-			verdict(&pr, r->bound, sizeof r->bound);
-		} else {
-			failed++;
-		}
-		profile_free(&pr);
+		failed += !rank_row(&b, graph, r);
 	}
 	print_ranked(a, rows, total, "kernels", "(one file each)", "file");
 	free(rows);
