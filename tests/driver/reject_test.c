@@ -291,6 +291,23 @@ static void write_fill(const char *path, int wg_dim, int block_n)
 	fclose(f);
 }
 
+/* A dim's runtime size is at most 2^31 - 2^16 (the compiler relies on it to
+ * keep tile coordinates signed 32-bit: ir/graph.h GRAPH_MAX_RUNTIME_SIZE),
+ * a runtime value that sizes no dim up to 2^31 - 1: one past the limit is a
+ * launch error (exit 1) naming the symbol, before any buffer is made. */
+START_TEST(runtime_size_limit)
+{
+	CmdResult r = wavecc("run tests/driver/wave/sdpa_16x16x16.json -D B=1 -D M=2147418113 -D N=128 -D K2=256");
+	ck_assert_msg(r.status == 1 && strstr(r.err, "runtime size of dim M = 2147418113: from 0 to 2^31 - 2^16"),
+		"status %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+	r = wavecc("run tests/driver/data/copy_rotate_rt.json -D M=3 -D N=100 -D S=2147483648 -D R=3");
+	ck_assert_msg(r.status == 1 && strstr(r.err, "runtime value of S = 2147483648: from 0 to 2^31 - 1"),
+		"status %d\n%s%s", r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(wide_register_runs)
 {
 	const char *dir = test_tmpdir("reject_register");
@@ -322,6 +339,7 @@ int main(void)
 	tcase_add_test(tc, shared_tiles_pass);
 	tcase_add_test(tc, reduction_variants_pass);
 	tcase_add_test(tc, wide_register_runs);
+	tcase_add_test(tc, runtime_size_limit);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
