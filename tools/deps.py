@@ -66,23 +66,31 @@ def include_graph(files):
 
 
 def nm_symbols(build, files):
-    """defined and undefined global symbols per source .c file"""
-    defs, uses = {}, {}
+    """defined and undefined global symbols per source .c file (one nm run
+    over every object: a process per object took seconds)"""
+    objs = {}
     for f in files:
         if not f.endswith('.c'):
             continue
         obj = os.path.join(build, f[:-2] + '.o')
         if not os.path.exists(obj):
             sys.exit('deps.py: %s is missing; build first (make BUILD=%s)' % (obj, build))
-        out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
-        d, u = set(), set()
+        objs[obj] = f
+    defs = {f: set() for f in objs.values()}
+    uses = {f: set() for f in objs.values()}
+    names = sorted(objs)
+    for i in range(0, len(names), 200):
+        out = subprocess.run(['nm', '-A'] + names[i:i + 200], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
-            parts = line.split()
+            obj, _, rest = line.partition(':')  # nm -A: "FILE:VALUE TYPE NAME"
+            if obj not in objs:
+                continue
+            f = objs[obj]
+            parts = rest.split()
             if len(parts) == 2 and parts[0] == 'U':
-                u.add(parts[1])
+                uses[f].add(parts[1])
             elif len(parts) == 3 and parts[1] in 'TDBRCGSV':
-                d.add(parts[2])
-        defs[f], uses[f] = d, u
+                defs[f].add(parts[2])
     return defs, uses
 
 

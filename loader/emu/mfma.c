@@ -256,6 +256,33 @@ static void exec_mfma_f64(Emu *e, Wave *w, const Inst *in)
 		memcpy(vreg(w, rd + (unsigned)reg), out[reg], sizeof out[reg]);
 }
 
+/* Acc[i][j] = sum over k of A[i][k] * B[k][j] for an M x M result (per
+ * 32-wide scale block, times the blocks' scales, when scaled), each sum
+ * in k order: what the emulator computes for one MFMA. M is a constant at
+ * each call (16 or 32), so a row of sums stays in vector registers across
+ * the k loop (this is the emulator's hottest loop in GEMM runs). */
+static _Thread_local double A[32][128], Bt[32][128], B[128][32], Acc[32][32], SA[32][4], SB[32][4];
+
+static inline void products(int M, int K, int nblk, bool scaled, double SA_[32][4], double SB_[32][4])
+{
+	int kw = K / nblk;
+	for (int i = 0; i < M; i++) {
+		double acc[32] = {0};
+		for (int bl = 0; bl < nblk; bl++) {
+			double p[32] = {0};
+			for (int k = bl * kw; k < bl * kw + kw; k++) {
+				double a = A[i][k];
+				for (int j = 0; j < M; j++)
+					p[j] += a * B[k][j];
+			}
+			for (int j = 0; j < M; j++)
+				acc[j] += scaled ? p[j] * SA_[i][bl] * SB_[j][bl] : p[j];
+		}
+		for (int j = 0; j < M; j++)
+			Acc[i][j] = acc[j];
+	}
+}
+
 void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 {
 	Shape s;
@@ -296,7 +323,6 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 	    !emu_vreg_ok(e, w, in, rb, (unsigned)emu_operand_width(in, 1)) || !emu_vreg_ok(e, w, in, rd, (unsigned)ncd))
 		return;
 	/* gather A (M x K) and B, stored transposed as Bt[j][k] (N x K) */
-	static _Thread_local double A[32][128], Bt[32][128], SA[32][4], SB[32][4];
 	int nb = s.k / 32; /* scale blocks */
 	if (f864) {
 		gather_f8f6f4(w, ra, in->cbsz, M, s.k, A);
@@ -314,6 +340,29 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 			}
 		}
 	bool scaled = r->flags & IF_MSCALE;
+	/* the products, P[i][j] = sum over k of A[i][k] * B[k][j] (per scale
+	 * block when scaled), each sum in k order as before; the loops run j
+	 * innermost over B's transpose so that they vectorize (the emulator's
+	 * hottest loop in GEMM runs) */
+	static _Thread_local int64_t Pi[32][32];
+	for (int j = 0; j < M; j++)
+		for (int k = 0; k < s.k; k++)
+			B[k][j] = Bt[j][k];
+	if (s.a == E_I8) {
+		for (int i = 0; i < M; i++) {
+			for (int j = 0; j < M; j++)
+				Pi[i][j] = 0;
+			for (int k = 0; k < s.k; k++) {
+				int64_t a = (int64_t)A[i][k];
+				for (int j = 0; j < M; j++)
+					Pi[i][j] += a * (int64_t)B[k][j];
+			}
+		}
+	} else if (M == 16) {
+		products(16, s.k, scaled ? nb : 1, scaled, SA, SB);
+	} else {
+		products(32, s.k, scaled ? nb : 1, scaled, SA, SB);
+	}
 	/* C, then D = A*B + C */
 	uint32_t out[16][64];
 	bool cconst = in->src[2] < SRC_VGPR;
@@ -326,22 +375,11 @@ void emu_exec_mfma(Emu *e, Wave *w, const Inst *in)
 			int i = 4 * G * (reg / 4) + 4 * (l / M) + reg % 4, j = l % M;
 			uint32_t c = cconst ? cval : vreg(w, rc + (unsigned)reg)[l];
 			if (s.a == E_I8) {
-				int64_t acc = 0;
-				for (int k = 0; k < s.k; k++)
-					acc += (int64_t)A[i][k] * (int64_t)Bt[j][k];
-				out[reg][l] = (uint32_t)((int32_t)c + (int32_t)acc);
+				out[reg][l] = (uint32_t)((int32_t)c + (int32_t)Pi[i][j]);
 			} else {
-				double acc = 0;
-				for (int b = 0; b < (scaled ? nb : 1); b++) {
-					int k0 = scaled ? 32 * b : 0, k1 = scaled ? k0 + 32 : s.k;
-					double part = 0;
-					for (int k = k0; k < k1; k++)
-						part += A[i][k] * Bt[j][k];
-					acc += scaled ? part * SA[i][b] * SB[j][b] : part;
-				}
 				float cf, df;
 				memcpy(&cf, &c, 4);
-				df = (float)(acc + cf);
+				df = (float)(Acc[i][j] + cf);
 				memcpy(&out[reg][l], &df, 4);
 			}
 		}
