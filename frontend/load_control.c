@@ -169,9 +169,10 @@ static bool mapping_mentions(const Node *x, const char *name)
 	return false;
 }
 
-/* A set_symbol of a dim's extent keeps its place in the input order: what
- * comes before it sees the old extent, what follows the new one (the loop
- * over the dim and everything in it), whatever the data dependencies. */
+/* A set_symbol of a dim's extent, or of a loop's start or iters, keeps its
+ * place in the input order: what comes before it sees the old extent or
+ * bound, what follows the new one (the loop and everything in it),
+ * whatever the data dependencies. */
 static void extent_barrier(Node *m)
 {
 	for (size_t i = 0; i < m->list->nodes.len; i++) {
@@ -192,7 +193,7 @@ void ld_set_symbol_deps(G *g)
 			continue;
 		KSymbol *ks = kernel_symbol(g->k, sym);
 		Op probe = {.kind = OP_SET_SYMBOL, .dim = ks ? ks->sym : NULL};
-		if (op_sets_extent(g->k, &probe))
+		if (op_sets_extent(g->k, &probe) || op_sets_loop_bound(g->k, &probe))
 			extent_barrier(m);
 		for (size_t j = 0; j < g->all.len; j++) {
 			Node *x = g->all.data[j];

@@ -131,8 +131,39 @@ static int set_extent(Run *r, const Op *op)
 		}
 	if (r->nset == MAX_SET)
 		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
-	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], true, v};
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], true, v, false};
 	run_env_push(r, op->expr, v);
+	return 0;
+}
+
+/* A set_symbol of a symbol a tiling constraint's start or iters uses
+ * (op_sets_loop_bound, in the kernel body): besides the per-lane binding
+ * of the mappings that follow, the symbol itself takes the value from here
+ * on in the loops' start and trip count (run_loop_expr at the iterate:
+ * the symbol may be bound by value, which plain evaluation substitutes
+ * first). One element per wave, the same in every wave (the first
+ * records it, the others must agree), clamped to [0, kernel_runtime_max]
+ * as the compiled kernel clamps it: the range the compiler assumes of a
+ * dynamic symbol. */
+static int set_loop_bound(Run *r, const Op *op, struct RunSet *rs, bool first)
+{
+	const ITensor *t = run_get(r, op->args[0]);
+	if (t->count != 1)
+		return run_fail(r, op,
+			"set_symbol of %s, a loop's start or iters: '%s' holds %lld elements in this wave, the bound needs "
+			"one per workgroup",
+			sym_name(op->dim), op->args[0]->name, (long long)t->count);
+	double x = t->v[0];
+	int64_t hi = kernel_runtime_max(r->k, op->dim);
+	int64_t v = !(x > 0) ? 0 : x >= (double)hi ? hi : (int64_t)x;
+	if (!first) {
+		if (rs->size != v)
+			return run_fail(r, op, "set_symbol of %s: the waves of a workgroup give %lld and %lld",
+				sym_name(op->dim), (long long)rs->size, (long long)v);
+		return 0;
+	}
+	rs->size = v;
+	rs->bound = true;
 	return 0;
 }
 
@@ -140,15 +171,26 @@ int interp_exec_set_symbol(Run *r, const Op *op)
 {
 	if (op_sets_extent(r->k, op))
 		return set_extent(r, op);
+	bool bound = op_sets_loop_bound(r->k, op);
 	for (int i = 0; i < r->nset; i++)
 		if (r->set[i].repl == op->expr) {
-			r->set[i].v = op->args[0]; /* again (inside a loop): the same binding */
-			return 0;
+			r->set[i].v = op->args[0]; /* again (inside a loop, or another wave): the same binding */
+			return bound ? set_loop_bound(r, op, &r->set[i], false) : 0;
 		}
 	if (r->nset == MAX_SET)
 		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
-	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], false, 0};
-	return 0;
+	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], false, 0, false};
+	return bound ? set_loop_bound(r, op, &r->set[r->nset - 1], true) : 0;
+}
+
+Sym *run_loop_expr(Run *r, Sym *e)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].bound && sym_mentions(e, r->set[i].sym)) {
+			Sym *v = sym_int(r->k->sc, r->set[i].size);
+			e = sym_subs(r->k->sc, e, 1, &r->set[i].sym, &v);
+		}
+	return e;
 }
 
 int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c)

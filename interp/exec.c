@@ -124,10 +124,10 @@ static int exec_iterate(Run *r, const Op *op)
 	/* start and iters may name the workgroup ids ($WG2 * K_PER_SPLIT,
 	 * Wave's split K): evaluated per workgroup */
 	x->tstart = 0;
-	if (c->start && run_eval_int(r, op, c->start, &x->tstart) < 0)
+	if (c->start && run_eval_int(r, op, run_loop_expr(r, c->start), &x->tstart) < 0)
 		return -1;
 	if (c->iters) {
-		if (run_eval_int(r, op, c->iters, &count) < 0)
+		if (run_eval_int(r, op, run_loop_expr(r, c->iters), &count) < 0)
 			return -1;
 	} else {
 		int64_t size = run_dim_size(r, x);

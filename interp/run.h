@@ -78,6 +78,7 @@ typedef struct Run {
 		 * the dim's run-time extent in this workgroup */
 		bool extent;
 		int64_t size;
+		bool bound; /* op_sets_loop_bound: size is the value the loops' start and iters take */
 	} set[MAX_SET];
 } Run;
 
@@ -85,6 +86,9 @@ typedef struct Run {
 int run_fail(Run *r, const Op *op, const char *fmt, ...) PRINTF_LIKE(3, 4);
 int run_fail_con(Run *r, const Constraint *c, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void run_env_push(Run *r, Sym *s, int64_t v);
+/* control.c: e (a tiling constraint's start or iters) with the loop bounds
+ * the set_symbols so far set (op_sets_loop_bound) in place of their symbols. */
+Sym *run_loop_expr(Run *r, Sym *e);
 /* e evaluated to an integer under the current bindings. */
 int run_eval_int(Run *r, const Op *op, Sym *e, int64_t *out);
 /* What the constraints say about dim d (created on first use). */

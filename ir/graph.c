@@ -497,6 +497,19 @@ bool op_sets_extent(const Kernel *k, const Op *op)
 		       kernel_constraint(k, CON_WAVE, op->dim));
 }
 
+bool op_sets_loop_bound(const Kernel *k, const Op *op)
+{
+	if (op->kind != OP_SET_SYMBOL || !op->dim || op_sets_extent(k, op))
+		return false;
+	for (size_t j = 0; j < k->cons.len; j++) {
+		const Constraint *con = &k->cons.data[j];
+		if (con->kind == CON_TILING && ((con->iters && sym_mentions(con->iters, op->dim)) ||
+						       (con->start && sym_mentions(con->start, op->dim))))
+			return true;
+	}
+	return false;
+}
+
 const Constraint *kernel_hardware(const Kernel *k)
 {
 	return k->hw >= 0 ? &k->cons.data[k->hw] : NULL;

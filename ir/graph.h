@@ -397,6 +397,11 @@ const Constraint *kernel_hardware(const Kernel *k);
  * tiling or wave constraint distributes (docs/kernel-format.md,
  * "set_symbol")? Otherwise it sets a per-element value seen by mappings. */
 bool op_sets_extent(const Kernel *k, const Op *op);
+/* Does set_symbol op set a symbol that a tiling constraint's iters or
+ * start uses (paged decode's SPLITS_ACTIVE, KV_START_IDX)? From the op on,
+ * the loops over that constraint take the set value (one per workgroup),
+ * clamped to [0, kernel_runtime_max]: docs/kernel-format.md, "set_symbol". */
+bool op_sets_loop_bound(const Kernel *k, const Op *op);
 /* Does region r (or a region nested in it) write or atomically update mem? */
 bool region_writes_mem(const Region *r, const Value *mem);
 /* Does it read mem (a read, or an atomic update, which reads what it adds

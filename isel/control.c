@@ -316,4 +316,6 @@ void isel_select_set_symbol(Isel *s, Op *op)
 		return;
 	}
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
+	if (op_sets_loop_bound(s->c->k, op))
+		isel_set_loop_bound(s, op, v);
 }

@@ -687,6 +687,9 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			uint32_t w = s->wg_id[n[3] - '0'];
 			return w == UINT32_MAX ? mo_imm(0) : mo_vreg(w, RC_S1); /* grid of 1: id 0 */
 		}
+		for (size_t i = s->bounds.len; i-- > 0;) /* a loop bound a set_symbol set (extent.c) */
+			if (s->bounds.data[i].e == e)
+				return s->bounds.data[i].o;
 		if (analysis_runtime_arg(s->c->k, e, NULL) >= 0)
 			return runtime_arg(s, e);
 		unsigned reg, sub; /* a dynamic value's dword (dynmap.c) */

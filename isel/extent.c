@@ -22,6 +22,35 @@
  * count is computed as for one). */
 #include "isel.h"
 
+/* The register's one 32-bit element, the same in every lane (no index of
+ * the value depends on the lane: lane 0's element is every lane's), read
+ * into an SGPR; `what` names what the value sets, for the errors. */
+static bool uniform_sgpr(Isel *s, Op *op, TVal *v, const char *what, MOpnd *d)
+{
+	if (v->n != 1 || dtype_size(v->dtype) != 4 || v->ix == NULL) {
+		analysis_error(s->c, op->loc, "%s: set_symbol of %s: %s needs one 32-bit element per thread, '%s' has %lld of %s",
+			op->path, sym_name(op->dim), what, op->args[0]->name, (long long)v->n, dtype_name(v->dtype));
+		return false;
+	}
+	for (int i = 0; i < v->ix->ndims; i++) {
+		Sym *lane, *uni;
+		int64_t z;
+		isel_expr_split(s, v->ix->d[i].start, &lane, &uni);
+		if (sym_is_int(lane, &z) && z == 0)
+			continue;
+		analysis_error(s->c, op->loc,
+			"%s: set_symbol of %s: '%s' differs between the lanes of a wave (index %s along %s); "
+			"%s is one value per workgroup",
+			op->path, sym_name(op->dim), op->args[0]->name, sym_str(s->c->k->sc, v->ix->d[i].start),
+			sym_name(v->ix->d[i].dim), what);
+		return false;
+	}
+	*d = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+	MOpnd u = isel_vgpr(s, v->d[0]);
+	mblock_add(s->b, I_V_READFIRSTLANE_B32, 1, d, 1, &u);
+	return true;
+}
+
 void isel_set_extent(Isel *s, Op *op, TVal *v)
 {
 	if (!analysis_runtime(s->c, op->dim)) {
@@ -31,31 +60,40 @@ void isel_set_extent(Isel *s, Op *op, TVal *v)
 			op->path, sym_name(op->dim));
 		return;
 	}
-	if (v->n != 1 || dtype_size(v->dtype) != 4 || v->ix == NULL) {
-		analysis_error(s->c, op->loc,
-			"%s: set_symbol of %s: the extent needs one 32-bit element per thread, '%s' has %lld of %s",
-			op->path, sym_name(op->dim), op->args[0]->name, (long long)v->n, dtype_name(v->dtype));
+	MOpnd d;
+	if (!uniform_sgpr(s, op, v, "an extent", &d))
 		return;
-	}
-	/* the same element in every lane: no index of the value may depend
-	 * on the lane (then lane 0's element is every lane's) */
-	for (int i = 0; i < v->ix->ndims; i++) {
-		Sym *lane, *uni;
-		int64_t z;
-		isel_expr_split(s, v->ix->d[i].start, &lane, &uni);
-		if (sym_is_int(lane, &z) && z == 0)
-			continue;
-		analysis_error(s->c, op->loc,
-			"%s: set_symbol of %s: '%s' differs between the lanes of a wave (index %s along %s); "
-			"an extent is one value per workgroup",
-			op->path, sym_name(op->dim), op->args[0]->name, sym_str(s->c->k->sc, v->ix->d[i].start),
-			sym_name(v->ix->d[i].dim));
-		return;
-	}
-	MOpnd d = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u = isel_vgpr(s, v->d[0]);
-	mblock_add(s->b, I_V_READFIRSTLANE_B32, 1, &d, 1, &u);
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, d}));
 	vec_push(&s->extents, ((IselExtent){op->dim, op->expr}));
+}
+
+void isel_set_loop_bound(Isel *s, Op *op, TVal *v)
+{
+	if (!analysis_runtime(s->c, op->dim)) {
+		analysis_error(s->c, op->loc,
+			"%s: set_symbol of %s: its launch value is a compile-time integer here (bound with -D); "
+			"a loop bound it sets is compiled over a runtime launch value only",
+			op->path, sym_name(op->dim));
+		return;
+	}
+	MOpnd d;
+	if (!uniform_sgpr(s, op, v, "a loop bound", &d))
+		return;
+	/* clamped to [0, max] (signed): the range analysis assumed of the
+	 * symbol as a launch value, which the interpreter clamps to alike */
+	int64_t hi = kernel_runtime_max(s->c->k, op->dim);
+	MOpnd lo[2] = {d, mo_imm(0)}, top = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), k = mo_imm(hi);
+	mblock_add(s->b, I_S_MAX_I32, 1, &d, 2, lo);
+	mblock_add(s->b, I_S_MOV_B32, 1, &top, 1, &k);
+	MOpnd up[2] = {d, top};
+	mblock_add(s->b, I_S_MIN_I32, 1, &d, 2, up);
+	/* what was lowered with the launch value is stale from here on */
+	size_t n = 0;
+	for (size_t i = 0; i < s->cache.len; i++)
+		if (!sym_mentions(s->cache.data[i].e, op->dim))
+			s->cache.data[n++] = s->cache.data[i];
+	s->cache.len = n;
+	vec_push(&s->bounds, ((ExprCacheEnt){op->dim, d}));
 }
 
 Sym *isel_extent_of(const Isel *s, const Sym *dim)

@@ -89,6 +89,8 @@ typedef struct Isel {
 	Vec(ExprCacheEnt) setsym; /* control.c: each set_symbol's per-lane symbol and its VGPR
 				   * (extent.c: an extent's symbol and its SGPR) */
 	Vec(IselExtent) extents;  /* extent.c: the extents set so far, in order */
+	Vec(ExprCacheEnt) bounds; /* extent.c: the loop bounds set so far, each symbol and its SGPR (the
+				   * latest of a symbol wins) */
 	int masked; /* control.c: depth of exec-masked conditional bodies being selected */
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
@@ -170,6 +172,10 @@ void isel_select_set_symbol(Isel *s, Op *op);
 /* A set_symbol of a distributed dim (value v): the dim's extent from here
  * on, an SGPR. */
 void isel_set_extent(Isel *s, Op *op, TVal *v);
+/* A set_symbol of a symbol a loop's start or iters uses (op_sets_loop_bound):
+ * the value, read into an SGPR and clamped to the symbol's launch range,
+ * stands for the symbol in what is lowered after it (Isel.bounds). */
+void isel_set_loop_bound(Isel *s, Op *op, TVal *v);
 /* The symbol of dim's current set extent, or NULL (the launch extent). */
 Sym *isel_extent_of(const Isel *s, const Sym *dim);
 /* The trip count of the loop t as the kernel computes it now: over the

@@ -177,7 +177,19 @@ bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
 		from[n] = c->tile[i].iv;
 		to[n++] = sym_int(sc, 0);
 	}
-	return sym_is_int(sym_simplify(sc, sym_subs(sc, e, n, from, to), NULL), out);
+	e = sym_subs(sc, e, n, from, to);
+	/* a loop's start, where it is a runtime value (a launch value or one
+	 * a set_symbol sets: the same in every lane), counts as trip 0's does */
+	for (int i = 0; i < c->ntile; i++) {
+		Sym *fs[8];
+		size_t nf = c->tile[i].start ? sym_free_symbols(sc, c->tile[i].start, fs, 8) : 0;
+		for (size_t j = 0; j < nf && j < 8; j++) {
+			Sym *zero = sym_int(sc, 0);
+			if (analysis_runtime_arg(c->k, fs[j], NULL) >= 0)
+				e = sym_subs(sc, e, 1, &fs[j], &zero);
+		}
+	}
+	return sym_is_int(sym_simplify(sc, e, NULL), out);
 }
 
 /* (pk_f32.c and compare.c ask it: here, so neither calls the other back) */

@@ -660,10 +660,12 @@ static bool add_grid(Analysis *c)
 	return true;
 }
 
-/* A set_symbol of a symbol a tiling constraint's iters or start uses: the
- * loop's trips and start are taken from the symbol's launch value (the
- * interpreter likewise), not from what the graph sets, so such a kernel
- * would compute with the wrong trip count: rejected, naming both. */
+/* A set_symbol of a symbol a tiling constraint's iters or start uses
+ * (op_sets_loop_bound): the loops over the constraint after it take the
+ * set value, one per workgroup, which the kernel computes once and keeps
+ * while they run. Compiled only in the kernel body (the interpreter binds
+ * the value there; in a loop or a conditional selection would define it
+ * on one path only): elsewhere rejected, naming both. */
 static bool set_feeds_loop(Analysis *c, const Region *r)
 {
 	Kernel *k = c->k;
@@ -671,27 +673,12 @@ static bool set_feeds_loop(Analysis *c, const Region *r)
 		const Op *op = r->ops.data[i];
 		if (op->body && !set_feeds_loop(c, op->body))
 			return false;
-		if (op->kind != OP_SET_SYMBOL || !op->dim)
+		if (!op_sets_loop_bound(k, op) || r == k->body)
 			continue;
-		for (size_t j = 0; j < k->cons.len; j++) {
-			const Constraint *con = &k->cons.data[j];
-			if (con->kind != CON_TILING)
-				continue;
-			Sym *e[2] = {con->iters, con->start};
-			for (int q = 0; q < 2; q++) {
-				Sym *fs[16];
-				size_t n = e[q] ? sym_free_symbols(k->sc, e[q], fs, 16) : 0;
-				for (size_t s = 0; s < n && s < 16; s++)
-					if (fs[s] == op->dim) {
-						analysis_error(c, op->loc, "%s: set_symbol of %s, which the %s of %s uses: a loop "
-									   "whose trips or start follow a value the graph sets is "
-									   "not compiled (both sides would take %s's launch value)",
-							op->path, sym_name(op->dim), q ? "start" : "iters", con->path,
-							sym_name(op->dim));
-						return false;
-					}
-			}
-		}
+		analysis_error(c, op->loc, "%s: set_symbol of %s, which a tiling constraint's iters or start uses, inside "
+					   "'%s': a loop bound is set only in the kernel body",
+			op->path, sym_name(op->dim), r->owner ? r->owner->name : "?");
+		return false;
 	}
 	return true;
 }

@@ -61,6 +61,11 @@ static const Reject rejects[] = {
 	{"tests/driver/data/add_inplace.json -D BLOCK_N=16", "tests/driver/data/add_inplace.json:94:5: error: ",
 		"graph[3]: a is also read, and each wave writes 64 elements along N where its window is 16: lanes past "
 		"the window would write elements another wave or workgroup reads (a race)"},
+	/* a loop's iters set inside the loop itself: the bound is one value per
+	 * workgroup, set in the kernel body (set_loop_bound_test.c) */
+	{"tests/driver/data/set_loop_bound_in_loop.json", "tests/driver/data/set_loop_bound_in_loop.json:124:9: error: ",
+		"graph[5].body[0]: set_symbol of TRIPS, which a tiling constraint's iters or start uses, inside 'loop': a "
+		"loop bound is set only in the kernel body"},
 	{"tests/driver/data/softmax_big_workgroup.json", "tests/driver/data/softmax_big_workgroup.json:13:5: error: ",
 		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
