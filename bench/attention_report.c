@@ -38,6 +38,9 @@ static const Row rows[] = {
 	{"causal sliding window 16x16x16 (Wave)", "tests/driver/wave/vanilla_attention_causal_sw_16x16x16.json"},
 	{"examples/attention.json", "examples/attention.json"},
 	{"decode phase 0 16x16x16 (Wave)", "tests/driver/wave/decode_attention_phase0_16x16x16.json"},
+	{"extend 16x16x16 (Wave, SGLang)", "tests/driver/wave/extend_attention_16x16x16.json"},
+	{"extend causal 16x16x16 (Wave, SGLang)", "tests/driver/wave/extend_attention_causal_16x16x16.json"},
+	{"paged decode phase 1 (Wave, SGLang)", "tests/driver/wave/paged_decode_phase1_f16.json -D B=16 -D N=64"},
 	{"gemm_16x16x16 (reference: 64x64x32, 2x2)", "examples/gemm_16x16x16.json"},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
