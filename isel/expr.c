@@ -976,10 +976,24 @@ void isel_expr_cond_to_vcc(Isel *s, Sym *cond, Loc loc)
 	in->flags |= MIF_E32;
 }
 
+/* A lane mask of several conditions is made once where its conditions'
+ * values are: kept in the expression cache under the And of them (no
+ * value is lowered from an And, so the key is the mask's alone), it goes
+ * where those values go (dropped with the loop or conditional body that
+ * made them). A gathered tile's elements share their bounds, and each
+ * built the same compares and ands again. */
 bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *mask, bool *in_vcc)
 {
 	bool have = false;
 	*in_vcc = false;
+	Sym *key = n > 1 ? sym_andv(s->c->k->sc, n, conds) : NULL;
+	if (key && sym_kind(key) != SYM_AND)
+		key = NULL;
+	for (size_t i = 0; key && i < s->cache.len; i++)
+		if (s->cache.data[i].e == key && s->cache.data[i].o.kind == MO_VREG && s->cache.data[i].o.rc == RC_S2) {
+			*mask = s->cache.data[i].o.reg;
+			return true;
+		}
 	for (int i = 0; i < n; i++) {
 		isel_expr_cond_to_vcc(s, conds[i], loc);
 		if (have) {
@@ -997,5 +1011,7 @@ bool isel_expr_conds_mask(Isel *s, int n, Sym *const *conds, Loc loc, uint32_t *
 		}
 		have = true;
 	}
+	if (key && have && !*in_vcc && !s->c->failed)
+		vec_push(&s->cache, ((ExprCacheEnt){key, mo_vreg(*mask, RC_S2)}));
 	return have;
 }
