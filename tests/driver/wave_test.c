@@ -1454,6 +1454,14 @@ static void asm_case(const char *dir, const WaveCase *c, int i, const char *mcpu
 		bool retry = at && colon && strstr(at, "has no symbol of that name") && strlen(drop) + 64 < sizeof drop;
 		if (retry)
 			snprintf(drop + strlen(drop), sizeof drop - strlen(drop), "%.*s ", (int)(colon - at - 12), at + 12);
+		/* a dynamic symbol a set_symbol sets is a launch value in `run`:
+		 * compiled unbound */
+		const char *set = strstr(r.out, "set_symbol of "), *sc = set ? strchr(set + 14, ':') : NULL;
+		if (!retry && set && sc && strstr(sc, "is a compile-time integer here (bound with -D)") &&
+			strlen(drop) + 64 < sizeof drop) {
+			retry = true;
+			snprintf(drop + strlen(drop), sizeof drop - strlen(drop), "%.*s ", (int)(sc - set - 14), set + 14);
+		}
 		cmd_result_free(&r);
 		if (!retry)
 			return;
