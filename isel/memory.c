@@ -699,6 +699,125 @@ static bool wide_run(const Access *p, const TVal *v, int64_t cn, int *d0, int *n
 	return true;
 }
 
+/* ---- scale dwords: 8-bit scales four to a dword ----
+ *
+ * A scaled MMA's scale is one e8m0 byte a lane; a read of them gathers
+ * each byte into its own VGPR. When the value goes only to scaled MMAs'
+ * scale operands (the MFMA picks a byte of its scale register by op_sel),
+ * elements whose bytes share an aligned dword of memory (Wave's
+ * preshuffled layout puts the two M copies and the two K blocks of a K
+ * tile of 256 in one) are one buffer_load_dword, each element then byte
+ * sel[e] of it. Elements are grouped when: their addresses differ by a
+ * constant, the group's dword start is the first address minus a proved
+ * constant (its address mod 4 simplifies to an integer), they have the
+ * same bounds (one lane mask decides for all), and the tensor's bytes are
+ * a multiple of 4 (an aligned dword holding an in-bounds byte is in bounds
+ * whole). Others are a byte each, as before. */
+
+/* Is v used (in region r and below) only as a scaled MMA's scale, or by a
+ * same-width bitcast in the same index whose result is? */
+static bool only_scale_uses(Analysis *c, const Region *r, const Value *v, const NodeIndex *ix)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *o = r->ops.data[i];
+		for (int a = 0; a < o->nargs; a++) {
+			if (o->args[a] != v || (o->kind == OP_SCALED_MMA && (a == 1 || a == 3)))
+				continue;
+			const Value *res = op_result(o);
+			if (o->kind != OP_BITCAST || !res || dtype_size(res->dtype) != dtype_size(v->dtype) ||
+				!isel_same_index(c->index[o->id], ix) || !only_scale_uses(c, c->k->body, res, ix))
+				return false;
+		}
+		if (o->body && !only_scale_uses(c, o->body, v, ix))
+			return false;
+	}
+	return true;
+}
+
+/* Element e's linear index (its own, or the base's plus its distance). */
+static Sym *elem_index(SymCtx *sc, const Access *p, const Elem *e)
+{
+	if (e->own)
+		return e->own;
+	Sym *x = sym_add(sc, p->base, sym_int(sc, e->delta));
+	return e->udelta ? sym_add(sc, x, e->udelta) : x;
+}
+
+static bool same_conds(const Elem *a, const Elem *b)
+{
+	if (a->never != b->never || a->nconds != b->nconds)
+		return false;
+	for (int i = 0; i < a->nconds; i++)
+		if (!has_cond(b, a->conds[i]))
+			return false;
+	return true;
+}
+
+/* Are the tensor's bytes a multiple of 4 (some extent's product is)? */
+static bool whole_dwords(Isel *s, Op *op, Value *mem)
+{
+	int64_t acc = dtype_size(mem->dtype) % 4;
+	for (int i = 0; i < mem->shape.rank; i++) {
+		Sym *rt;
+		int64_t n = extent(s->c, op, mem->shape.dims[i], &rt);
+		if (!rt)
+			acc = acc * (n % 4) % 4;
+	}
+	return acc == 0;
+}
+
+/* Loads v's elements a dword per group as above, filling v->d and v->sel;
+ * false (nothing emitted) where the value is not only scales. */
+static bool read_scale_dwords(Isel *s, Op *op, Access *p, TVal *v, uint32_t desc, MOpnd soff, MOpnd voff)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	if (dtype_size(p->mem->dtype) != 1 || v->packed || p->epc != 1 || p->ix != c->index[op->id] || !op_result(op) ||
+		!only_scale_uses(c, c->k->body, op_result(op), p->ix) || !whole_dwords(s, op, p->mem))
+		return false;
+	uint8_t *sel = ARENA_NEWN(&c->arena, uint8_t, p->n ? p->n : 1);
+	bool *done = ARENA_NEWN(&c->arena, bool, p->n ? p->n : 1);
+	Sym **at = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1);
+	for (int64_t e = 0; e < p->n; e++)
+		at[e] = sym_simplify(sc, elem_index(sc, p, &p->el[e]), c->assume);
+	for (int64_t e = 0; e < p->n; e++) {
+		if (done[e])
+			continue;
+		const Elem *el = &p->el[e];
+		int64_t r = 0;
+		Sym *m = sym_simplify(sc, sym_mod(sc, at[e], sym_int(sc, 4)), c->assume);
+		if (el->never || !sym_is_int(m, &r) || r < 0 || r > 3) {
+			/* a byte on its own, in the low byte of its register */
+			MOpnd eso, vo = elem_offsets(s, op, p, el, soff, voff, &eso);
+			v->d[e] = isel_v1(s);
+			mubuf(s, I_BUFFER_LOAD_UBYTE, false, v->d[e], vo, desc, eso, el->delta, 0);
+			done[e] = true;
+			continue;
+		}
+		/* the group's leader: this element moved back to its dword */
+		Elem lead = *el;
+		if (lead.own)
+			lead.own = sym_simplify(sc, sym_sub(sc, lead.own, sym_int(sc, r)), c->assume);
+		else
+			lead.delta -= r;
+		MOpnd eso, vo = elem_offsets(s, op, p, &lead, soff, voff, &eso), d = isel_v1(s);
+		mubuf(s, I_BUFFER_LOAD_DWORD, false, d, vo, desc, eso, lead.own ? 0 : lead.delta, 0);
+		for (int64_t f = e; f < p->n; f++) {
+			int64_t k;
+			if (done[f] || !same_conds(el, &p->el[f]))
+				continue;
+			Sym *dl = f == e ? sym_int(sc, 0) : sym_simplify(sc, sym_sub(sc, at[f], at[e]), c->assume);
+			if (!sym_is_int(dl, &k) || r + k < 0 || r + k > 3)
+				continue;
+			v->d[f] = d;
+			sel[f] = (uint8_t)(r + k);
+			done[f] = true;
+		}
+	}
+	v->sel = sel;
+	return true;
+}
+
 TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
 	DType t = mem->dtype;
@@ -717,6 +836,8 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	MOpnd *hi_reg = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1), sel = {0};
 	for (int i = 0; i < v->nd; i++)
 		hi_of[i] = -1;
+	if (read_scale_dwords(s, op, &p, v, desc, soff, voff))
+		return v;
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
 		int d0, nd;
