@@ -777,16 +777,23 @@ static bool read_scale_dwords(Isel *s, Op *op, Access *p, TVal *v, uint32_t desc
 		return false;
 	uint8_t *sel = ARENA_NEWN(&c->arena, uint8_t, p->n ? p->n : 1);
 	bool *done = ARENA_NEWN(&c->arena, bool, p->n ? p->n : 1);
-	Sym **at = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1);
-	for (int64_t e = 0; e < p->n; e++)
+	/* each element's index, its byte in its dword (-1: not proved) and
+	 * its dword's index */
+	Sym **at = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1), **dw = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1);
+	int *byte = ARENA_NEWN(&c->arena, int, p->n ? p->n : 1);
+	for (int64_t e = 0; e < p->n; e++) {
+		int64_t r;
 		at[e] = sym_simplify(sc, elem_index(sc, p, &p->el[e]), c->assume);
+		Sym *m = sym_simplify(sc, sym_mod(sc, at[e], sym_int(sc, 4)), c->assume);
+		byte[e] = !p->el[e].never && sym_is_int(m, &r) && r >= 0 && r <= 3 ? (int)r : -1;
+		dw[e] = sym_simplify(sc, sym_floordiv(sc, at[e], sym_int(sc, 4)), c->assume);
+	}
 	for (int64_t e = 0; e < p->n; e++) {
 		if (done[e])
 			continue;
 		const Elem *el = &p->el[e];
-		int64_t r = 0;
-		Sym *m = sym_simplify(sc, sym_mod(sc, at[e], sym_int(sc, 4)), c->assume);
-		if (el->never || !sym_is_int(m, &r) || r < 0 || r > 3) {
+		int r = byte[e];
+		if (r < 0) {
 			/* a byte on its own, in the low byte of its register */
 			MOpnd eso, vo = elem_offsets(s, op, p, el, soff, voff, &eso);
 			v->d[e] = isel_v1(s);
@@ -803,14 +810,18 @@ static bool read_scale_dwords(Isel *s, Op *op, Access *p, TVal *v, uint32_t desc
 		MOpnd eso, vo = elem_offsets(s, op, p, &lead, soff, voff, &eso), d = isel_v1(s);
 		mubuf(s, I_BUFFER_LOAD_DWORD, false, d, vo, desc, eso, lead.own ? 0 : lead.delta, 0);
 		for (int64_t f = e; f < p->n; f++) {
-			int64_t k;
-			if (done[f] || !same_conds(el, &p->el[f]))
+			int64_t k = 0;
+			if (done[f] || byte[f] < 0 || !same_conds(el, &p->el[f]))
 				continue;
-			Sym *dl = f == e ? sym_int(sc, 0) : sym_simplify(sc, sym_sub(sc, at[f], at[e]), c->assume);
-			if (!sym_is_int(dl, &k) || r + k < 0 || r + k > 3)
+			/* in the same dword: its index the same (or r + the elements'
+			 * constant distance is its byte) */
+			bool same = f == e || dw[f] == dw[e] ||
+				    (sym_is_int(sym_simplify(sc, sym_sub(sc, dw[f], dw[e]), c->assume), &k) && k == 0) ||
+				    (sym_is_int(sym_simplify(sc, sym_sub(sc, at[f], at[e]), c->assume), &k) && r + k == byte[f]);
+			if (!same)
 				continue;
 			v->d[f] = d;
-			sel[f] = (uint8_t)(r + k);
+			sel[f] = (uint8_t)byte[f];
 			done[f] = true;
 		}
 	}
