@@ -131,18 +131,18 @@ START_TEST(scaled_mma_selected)
 }
 END_TEST
 
-/* Preshuffled scales (Wave's e8m0_shuffle layout): a wave's 24 scale bytes
- * a K tile come four to a dword (6 buffer_load_dword, no byte loads),
- * each MFMA picking its byte with op_sel (bit 0) and op_sel_hi (bit 1):
- * every byte position is used, and the loads are prefetched a trip ahead
- * (issued in the loop after its first MFMA's scales were copied out). The
- * unshuffled layout's scales (a byte a row, 8 apart) stay bytes. (wave_test.c
- * runs both against the interpreter; with the byte selects dropped the
- * preshuffled rows fail.) */
+/* Preshuffled scales (Wave's e8m0_shuffle layout) at K = 8192: a wave's 24
+ * scale bytes a K tile come four to a dword (6 buffer_load_dword, no byte
+ * loads), each MFMA picking its byte with op_sel (bit 0: the M or N copy's
+ * parity) and op_sel_hi (bit 1: the second K block); the loads are
+ * prefetched a trip ahead (6 in the prologue, 6 in the loop). The
+ * unshuffled layout's scales (a row's bytes in lanes 8 apart) stay bytes in
+ * byte 0. (wave_test.c runs both against the interpreter; with the byte
+ * selects dropped the preshuffled rows fail.) */
 START_TEST(scale_dwords_byte_select)
 {
 	CmdResult r = test_wavecc("compile tests/driver/wave/scaled_gemm_mxfp4_preshuffle_scales.json -D M=256 -D N=256 "
-				  "-D K=2048 --mcpu gfx950 -S -o -");
+				  "-D K=8192 --mcpu gfx950 -S -o -");
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	ck_assert_msg(!strstr(r.out, "buffer_load_ubyte"), "%s", r.out);
 	int dwords = 0;
@@ -150,8 +150,8 @@ START_TEST(scale_dwords_byte_select)
 		dwords++;
 	/* in the prologue (trip 0) and in the loop (the next trip) */
 	ck_assert_int_eq(dwords, 12);
-	ck_assert_msg(strstr(r.out, "op_sel:[1,0,0]") && strstr(r.out, "op_sel:[0,1,0]") &&
-			      strstr(r.out, "op_sel_hi:[1,0,0]") && strstr(r.out, "op_sel_hi:[0,1,0]"),
+	ck_assert_msg(strstr(r.out, "op_sel:[1,0,0]") && strstr(r.out, "op_sel:[0,1,0]") && strstr(r.out, "op_sel:[1,1,0]") &&
+			      strstr(r.out, "op_sel_hi:[1,1,0]"),
 		"%s", r.out);
 	cmd_result_free(&r);
 	r = test_wavecc("compile tests/driver/wave/scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mcpu gfx950 -S -o -");
