@@ -29,6 +29,10 @@
  * the same offsets and masking, each copy's 16-byte run one
  * buffer_load_dwordx4 ... lds writing LDS at M0 + offset + 16 lane (an
  * out-of-bounds lane's load gives 0, which goes to LDS).
+ * Scale dwords: e8m0 scale bytes that only scaled MMAs read, four to an
+ * aligned dword where they share one (TVal.sel; the MFMA's op_sel picks).
+ * Swapped pairs (gfx950): a 16x16 MMA accumulator's N-neighbour copies are
+ * stored after v_permlane16_swap_b32, twice the consecutive bytes a row.
  * Requires: isel.c's entry (kernarg pointer). */
 #include <stdlib.h>
 #include <string.h>
