@@ -14,10 +14,13 @@ Per shape (M = N = K; fp4 e2m1 operands packed two per byte, e8m0 scales per
          layout's shapes);
   wavecc Wave's MXFP4 GEMM (tests/driver/wave/scaled_gemm_mxfp4.json, f32
          out, v_mfma_scale_f32_16x16x128_f8f6f4) at the tiles given below,
-         4 waves of 128x128 each for 256x256;
+         4 waves of 128x128 each for 256x256; and Wave's preshuffled-scale
+         GEMM (scaled_gemm_mxfp4_preshuffle_scales.json, 256x256x256, 8
+         waves, --lds-stages 2), f32 out and bf16 out (_bf16.json);
 and prints matrix-core utilisation and modelled time of each and the ratio
-of times (wavecc / aiter: above 1 is slower). The graph's output is f32 as
-in Wave's test, twice aiter's bf16 bytes: the comparison favours aiter there.
+of times (wavecc / aiter: above 1 is slower). The graphs' output is f32 as
+in Wave's tests, twice aiter's bf16 bytes (the comparison favours aiter
+there), except the bf16 preshuffled row's.
 All figures are `wavecc profile`'s model of MI355X, not measurements.
 
 Usage: gemm_mxfp4_aiter.py WAVECC [--quick]
@@ -33,6 +36,11 @@ import aiter  # noqa: E402
 
 # wavecc's tiles: (BLOCK_M, BLOCK_N, BLOCK_K) of scaled_gemm_mxfp4.json (2x2 waves)
 TILES = [(256, 256, 256), (128, 256, 256)]
+# Wave's preshuffled-scale GEMM (256x256x256, 4x2 waves; scales four to a dword,
+# prefetched), with two LDS buffers: f32 out as Wave's test, bf16 out (the
+# template's output_dtype) as aiter's kernel writes
+PRESHUFFLED = [("preshuffled f32 out", "scaled_gemm_mxfp4_preshuffle_scales.json", ["--lds-stages", "2"]),
+               ("preshuffled bf16 out", "scaled_gemm_mxfp4_preshuffle_scales_bf16.json", ["--lds-stages", "2"])]
 
 
 def profile(wavecc, path, defs=(), extra=()):
@@ -92,7 +100,7 @@ def main():
                          "scaled_gemm_mxfp4.json")
     print("MXFP4 GEMM (fp4 x fp4, e8m0 scales per 32), M = N = K, modelled MI355X (wavecc profile; not "
           "measurements); matrix-core utilisation and time")
-    head = ["aiter f4gemm 256x256"] + ["wavecc %dx%dx%d" % t for t in TILES]
+    head = ["aiter f4gemm 256x256"] + ["wavecc %dx%dx%d" % t for t in TILES] + ["wavecc " + p[0] for p in PRESHUFFLED]
     print("%6s | %s | %s" % ("size", " | ".join("%-20s" % h for h in head), "time ratio (best)"))
     with tempfile.TemporaryDirectory() as tmp:
         for s in sizes:
@@ -105,6 +113,12 @@ def main():
             for bm, bn, bk in TILES:
                 jo, err = profile(wavecc, graph, [("M", s), ("N", s), ("K", s), ("BLOCK_M", bm), ("BLOCK_N", bn),
                                                   ("BLOCK_K", bk)], ["--mcpu", "gfx950"])
+                cells.append(cell(jo, err))
+                if jo:
+                    best = jo["seconds"] if best is None else min(best, jo["seconds"])
+            for _, pfile, popts in PRESHUFFLED:
+                jo, err = profile(wavecc, os.path.join(os.path.dirname(graph), pfile), [("M", s), ("N", s), ("K", s)],
+                                  ["--mcpu", "gfx950"] + popts)
                 cells.append(cell(jo, err))
                 if jo:
                     best = jo["seconds"] if best is None else min(best, jo["seconds"])

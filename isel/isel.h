@@ -33,6 +33,11 @@ typedef struct TVal {
 	/* every element the same value in every lane (a `register` op): any
 	 * layout is had by repeating a dword, none is moved across lanes */
 	bool splat;
+	/* non-NULL: element e (one a copy, 8-bit, not packed) is byte sel[e]
+	 * of dword d[e], which it shares with up to three others (memory.c's
+	 * scale dwords); only a scaled MMA's scale operand reads such a value
+	 * (its MFMA's op_sel picks the byte) */
+	const uint8_t *sel;
 } TVal;
 
 /* Elements per dword of v (isel_per_dword) and the dword holding element e. */

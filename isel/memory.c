@@ -29,6 +29,10 @@
  * the same offsets and masking, each copy's 16-byte run one
  * buffer_load_dwordx4 ... lds writing LDS at M0 + offset + 16 lane (an
  * out-of-bounds lane's load gives 0, which goes to LDS).
+ * Scale dwords: e8m0 scale bytes that only scaled MMAs read, four to an
+ * aligned dword where they share one (TVal.sel; the MFMA's op_sel picks).
+ * Swapped pairs (gfx950): a 16x16 MMA accumulator's N-neighbour copies are
+ * stored after v_permlane16_swap_b32, twice the consecutive bytes a row.
  * Requires: isel.c's entry (kernarg pointer). */
 #include <stdlib.h>
 #include <string.h>
@@ -699,6 +703,136 @@ static bool wide_run(const Access *p, const TVal *v, int64_t cn, int *d0, int *n
 	return true;
 }
 
+/* ---- scale dwords: 8-bit scales four to a dword ----
+ *
+ * A scaled MMA's scale is one e8m0 byte a lane; a read of them gathers
+ * each byte into its own VGPR. When the value goes only to scaled MMAs'
+ * scale operands (the MFMA picks a byte of its scale register by op_sel),
+ * elements whose bytes share an aligned dword of memory (Wave's
+ * preshuffled layout puts the two M copies and the two K blocks of a K
+ * tile of 256 in one) are one buffer_load_dword, each element then byte
+ * sel[e] of it. Elements are grouped when: their addresses differ by a
+ * constant, the group's dword start is the first address minus a proved
+ * constant (its address mod 4 simplifies to an integer), they have the
+ * same bounds (one lane mask decides for all), and the tensor's bytes are
+ * a multiple of 4 (an aligned dword holding an in-bounds byte is in bounds
+ * whole). Others are a byte each, as before. */
+
+/* Is v used (in region r and below) only as a scaled MMA's scale, or by a
+ * same-width bitcast in the same index whose result is? */
+static bool only_scale_uses(Analysis *c, const Region *r, const Value *v, const NodeIndex *ix)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *o = r->ops.data[i];
+		for (int a = 0; a < o->nargs; a++) {
+			if (o->args[a] != v || (o->kind == OP_SCALED_MMA && (a == 1 || a == 3)))
+				continue;
+			const Value *res = op_result(o);
+			if (o->kind != OP_BITCAST || !res || dtype_size(res->dtype) != dtype_size(v->dtype) ||
+				!isel_same_index(c->index[o->id], ix) || !only_scale_uses(c, c->k->body, res, ix))
+				return false;
+		}
+		if (o->body && !only_scale_uses(c, o->body, v, ix))
+			return false;
+	}
+	return true;
+}
+
+/* Element e's linear index (its own, or the base's plus its distance). */
+static Sym *elem_index(SymCtx *sc, const Access *p, const Elem *e)
+{
+	if (e->own)
+		return e->own;
+	Sym *x = sym_add(sc, p->base, sym_int(sc, e->delta));
+	return e->udelta ? sym_add(sc, x, e->udelta) : x;
+}
+
+static bool same_conds(const Elem *a, const Elem *b)
+{
+	if (a->never != b->never || a->nconds != b->nconds)
+		return false;
+	for (int i = 0; i < a->nconds; i++)
+		if (!has_cond(b, a->conds[i]))
+			return false;
+	return true;
+}
+
+/* Are the tensor's bytes a multiple of 4 (some extent's product is)? */
+static bool whole_dwords(Isel *s, Op *op, Value *mem)
+{
+	int64_t acc = dtype_size(mem->dtype) % 4;
+	for (int i = 0; i < mem->shape.rank; i++) {
+		Sym *rt;
+		int64_t n = extent(s->c, op, mem->shape.dims[i], &rt);
+		if (!rt)
+			acc = acc * (n % 4) % 4;
+	}
+	return acc == 0;
+}
+
+/* Loads v's elements a dword per group as above, filling v->d and v->sel;
+ * false (nothing emitted) where the value is not only scales. */
+static bool read_scale_dwords(Isel *s, Op *op, Access *p, TVal *v, uint32_t desc, MOpnd soff, MOpnd voff)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	if (dtype_size(p->mem->dtype) != 1 || v->packed || p->epc != 1 || p->ix != c->index[op->id] || !op_result(op) ||
+		!only_scale_uses(c, c->k->body, op_result(op), p->ix) || !whole_dwords(s, op, p->mem))
+		return false;
+	uint8_t *sel = ARENA_NEWN(&c->arena, uint8_t, p->n ? p->n : 1);
+	bool *done = ARENA_NEWN(&c->arena, bool, p->n ? p->n : 1);
+	/* each element's index, its byte in its dword (-1: not proved) and
+	 * its dword's index */
+	Sym **at = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1), **dw = ARENA_NEWN(&c->arena, Sym *, p->n ? p->n : 1);
+	int *byte = ARENA_NEWN(&c->arena, int, p->n ? p->n : 1);
+	for (int64_t e = 0; e < p->n; e++) {
+		int64_t r;
+		at[e] = sym_simplify(sc, elem_index(sc, p, &p->el[e]), c->assume);
+		Sym *m = sym_simplify(sc, sym_mod(sc, at[e], sym_int(sc, 4)), c->assume);
+		byte[e] = !p->el[e].never && sym_is_int(m, &r) && r >= 0 && r <= 3 ? (int)r : -1;
+		dw[e] = sym_simplify(sc, sym_floordiv(sc, at[e], sym_int(sc, 4)), c->assume);
+	}
+	for (int64_t e = 0; e < p->n; e++) {
+		if (done[e])
+			continue;
+		const Elem *el = &p->el[e];
+		int r = byte[e];
+		if (r < 0) {
+			/* a byte on its own, in the low byte of its register */
+			MOpnd eso, vo = elem_offsets(s, op, p, el, soff, voff, &eso);
+			v->d[e] = isel_v1(s);
+			mubuf(s, I_BUFFER_LOAD_UBYTE, false, v->d[e], vo, desc, eso, el->delta, 0);
+			done[e] = true;
+			continue;
+		}
+		/* the group's leader: this element moved back to its dword */
+		Elem lead = *el;
+		if (lead.own)
+			lead.own = sym_simplify(sc, sym_sub(sc, lead.own, sym_int(sc, r)), c->assume);
+		else
+			lead.delta -= r;
+		MOpnd eso, vo = elem_offsets(s, op, p, &lead, soff, voff, &eso), d = isel_v1(s);
+		mubuf(s, I_BUFFER_LOAD_DWORD, false, d, vo, desc, eso, lead.own ? 0 : lead.delta, 0);
+		for (int64_t f = e; f < p->n; f++) {
+			int64_t k = 0;
+			if (done[f] || byte[f] < 0 || !same_conds(el, &p->el[f]))
+				continue;
+			/* in the same dword: its index the same (or r + the elements'
+			 * constant distance is its byte) */
+			bool same = f == e || dw[f] == dw[e] ||
+				    (sym_is_int(sym_simplify(sc, sym_sub(sc, dw[f], dw[e]), c->assume), &k) && k == 0) ||
+				    (sym_is_int(sym_simplify(sc, sym_sub(sc, at[f], at[e]), c->assume), &k) && r + k == byte[f]);
+			if (!same)
+				continue;
+			v->d[f] = d;
+			sel[f] = (uint8_t)byte[f];
+			done[f] = true;
+		}
+	}
+	v->sel = sel;
+	return true;
+}
+
 TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 {
 	DType t = mem->dtype;
@@ -717,6 +851,8 @@ TVal *isel_read_global(Isel *s, Op *op, Value *mem, const NodeIndex *ix)
 	MOpnd *hi_reg = ARENA_NEWN(&s->c->arena, MOpnd, v->nd ? v->nd : 1), sel = {0};
 	for (int i = 0; i < v->nd; i++)
 		hi_of[i] = -1;
+	if (read_scale_dwords(s, op, &p, v, desc, soff, voff))
+		return v;
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
 		int d0, nd;
@@ -999,6 +1135,141 @@ static int cmp_key(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* ---- gfx950: accumulator rows joined by v_permlane16_swap_b32 ----
+ *
+ * A 16x16 MFMA's accumulator holds, per register, 16 consecutive N of a
+ * row in each 16-lane row of the wave (4 rows in all): a store writes four
+ * 64-byte pieces of four rows (f32; 32-byte ones in bf16), so every line
+ * of the output is written in two (four) pieces. Two copies 16 elements
+ * apart along the contiguous dim (N neighbours) are swapped per dword
+ * (v_permlane16_swap_b32 a, b: a's odd 16-lane rows <-> b's even ones):
+ * then each of a and b holds 32 consecutive N of two rows, and each lane
+ * stores the element it now holds at that element's address. A lane's
+ * partner in the swap is lane l ^ 16, so with P the lane's base offset and
+ * Q the partner's (the base's lane part with $T0 -> $T0 ^ 16):
+ *   a: odd rows (bit 4 of the lane) hold b's element of the partner,
+ *      Q + 16 elements, even ones their own, P;
+ *   b: odd rows their own, P + 16, even ones a's element of the partner, Q;
+ * each store with a's element's immediate offset. Only where both copies'
+ * elements are unconditionally in bounds (no lane mask to move) and their
+ * distances are constants; correct for any layout, used for the MFMA's. */
+
+/* Does v come (through casts and a loop's result) from a 16x16 MMA? */
+static bool from_mma16(const Kernel *k, const Value *v)
+{
+	for (int guard = 0; v && v->kind == VAL_RESULT && v->def && guard < 16; guard++) {
+		const Op *d = v->def;
+		if (d->kind == OP_CAST)
+			v = d->args[0];
+		else if (d->kind == OP_ITERATE && d->body && d->body->ops.len &&
+			 d->body->ops.data[d->body->ops.len - 1]->kind == OP_OUTPUT &&
+			 v->res_idx < d->body->ops.data[d->body->ops.len - 1]->nargs)
+			v = d->body->ops.data[d->body->ops.len - 1]->args[v->res_idx];
+		else if (d->kind == OP_MMA || d->kind == OP_SCALED_MMA) {
+			MmaType t = op_mma_type(k, d);
+			return t != MMA_NONE && mma_info[t].m == 16 && mma_info[t].n == 16;
+		} else
+			return false;
+	}
+	return false;
+}
+
+/* Can copy b's elements pair with copy a's (b's 16 elements on)? */
+static bool swap_pair(const Access *p, int64_t a, int64_t b)
+{
+	for (int64_t j = 0; j < p->epc; j++) {
+		const Elem *x = &p->el[a * p->epc + j], *y = &p->el[b * p->epc + j];
+		if (x->own || y->own || x->udelta || y->udelta || x->nconds || y->nconds || x->never || y->never ||
+			y->delta != x->delta + 16)
+			return false;
+	}
+	return true;
+}
+
+/* vcc ? t : f, one VGPR */
+static MOpnd lane_select(Isel *s, uint32_t mask, bool in_vcc, MOpnd f, MOpnd t)
+{
+	if (!in_vcc) {
+		MOpnd d = mo_special(MO_VCC), u = mo_vreg(mask, RC_S2);
+		mblock_add(s->b, I_S_MOV_B64, 1, &d, 1, &u);
+	}
+	MOpnd r = isel_v1(s), u[3] = {isel_vgpr(s, f), isel_vgpr(s, t), mo_special(MO_VCC)};
+	MInst *in = mblock_add(s->b, I_V_CNDMASK_B32, 1, &r, 3, u);
+	in->flags |= MIF_E32;
+	return r;
+}
+
+static MOpnd add_imm(Isel *s, MOpnd x, int64_t k)
+{
+	MOpnd d = isel_v1(s), u[2] = {mo_imm(k), isel_vgpr(s, x)};
+	mblock_add(s->b, I_V_ADD_U32, 1, &d, 2, u);
+	return d;
+}
+
+/* Stores the pairs it finds (done[cn] set for their copies); nothing where
+ * the write does not qualify. */
+static void write_swapped_pairs(Isel *s, Op *op, const Access *p, const TVal *v, uint32_t desc, MOpnd soff,
+	MOpnd voff, bool *done)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	int es = dtype_size(p->mem->dtype), per = isel_per_dword(v);
+	const NodeIndex *ix = p->ix;
+	if (!isel_is_gfx950(s) || op->mapping || v->sel || (es != 4 && es != 2) || (es == 2 && !v->packed) ||
+		p->epc % per || !from_mma16(c->k, op->args[0]))
+		return;
+	int64_t *mate = ARENA_NEWN(&c->arena, int64_t, ix->ncopies);
+	int npairs = 0;
+	bool *taken = ARENA_NEWN(&c->arena, bool, ix->ncopies);
+	for (int64_t a = 0; a < ix->ncopies; a++)
+		mate[a] = -1;
+	for (int64_t a = 0; a < ix->ncopies; a++)
+		for (int64_t b = 0; b < ix->ncopies && !taken[a] && !done[a] && !p->run_ok[a]; b++)
+			if (b != a && !taken[b] && !done[b] && !p->run_ok[b] && swap_pair(p, a, b)) {
+				mate[a] = b;
+				taken[a] = taken[b] = true;
+				npairs++;
+			}
+	if (!npairs)
+		return;
+	/* the partner lane's base: $T0 ^ 16 (the same wave) */
+	Sym *t0 = sym_symbol(sc, "$T0"), *bit = sym_mod(sc, sym_floordiv(sc, t0, sym_int(sc, 16)), sym_int(sc, 2));
+	Sym *partner = sym_sub(sc, sym_add(sc, t0, sym_int(sc, 16)), sym_mul(sc, bit, sym_int(sc, 32)));
+	/* its offset less the base's wave-uniform part (the same terms: the
+	 * partner is a lane of the same wave) */
+	Sym *lane = sym_simplify(sc,
+		sym_sub(sc, sym_mul(sc, sym_subs(sc, p->base, 1, &t0, &partner), sym_int(sc, es)), p->uni_bytes), c->assume);
+	if (isel_depends_on_loop(s, lane))
+		return;
+	MOpnd q = isel_expr_to_vgpr(s, isel_expr_lower(s, lane, op->loc)), pv = isel_vgpr(s, voff);
+	uint32_t mask;
+	bool in_vcc;
+	Sym *even = sym_simplify(sc, sym_rel(sc, SYM_LT, sym_mod(sc, t0, sym_int(sc, 32)), sym_int(sc, 16)), c->assume);
+	if (!isel_expr_conds_mask(s, 1, &even, op->loc, &mask, &in_vcc))
+		return;
+	MOpnd oa = lane_select(s, mask, in_vcc, add_imm(s, q, 16 * es), pv);
+	MOpnd ob = lane_select(s, mask, true, add_imm(s, pv, 16 * es), q); /* vcc still holds it */
+	for (int64_t a = 0; a < ix->ncopies; a++) {
+		if (mate[a] < 0)
+			continue;
+		int64_t b = mate[a];
+		for (int64_t j = 0; j < p->epc; j += per) {
+			MOpnd x = isel_v1(s), y = isel_v1(s);
+			isel_mov(s, x, v->d[isel_elem_dword(v, a * p->epc + j)]);
+			isel_mov(s, y, v->d[isel_elem_dword(v, b * p->epc + j)]);
+			MOpnd d[2] = {x, y};
+			mblock_add(s->b, I_V_PERMLANE16_SWAP_B32, 2, d, 2, d);
+			for (int h = 0; h < per; h++) {
+				const Elem *el = &p->el[a * p->epc + j + h];
+				MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : h ? I_BUFFER_STORE_SHORT_D16_HI : I_BUFFER_STORE_SHORT;
+				mubuf(s, sop, true, x, oa, desc, soff, el->delta * es, 0);
+				mubuf(s, sop, true, y, ob, desc, soff, el->delta * es, 0);
+			}
+		}
+		done[a] = done[b] = true;
+	}
+}
+
 void isel_select_write(Isel *s, Op *op)
 {
 	Value *mem = op->args[1];
@@ -1028,9 +1299,13 @@ void isel_select_write(Isel *s, Op *op)
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
 	base_offsets(s, op, &p, &soff, &voff);
+	bool *done = ARENA_NEWN(&s->c->arena, bool, ix->ncopies ? ix->ncopies : 1);
+	write_swapped_pairs(s, op, &p, v, desc, soff, voff, done);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
 		int d0, nd;
+		if (done[cn])
+			continue;
 		if (wide_run(&p, v, cn, &d0, &nd)) {
 			MOpnd vo = masked_offset(s, op, voff, e0);
 			for (int d = 0; d < nd; d += 4) {

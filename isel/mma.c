@@ -563,7 +563,8 @@ void isel_select_mma(Isel *s, Op *op)
  * one MFMA takes the two copies, eight dwords, as the K4 types take two);
  * each scale one e8m0 byte a lane (row or column lane % M, block
  * floor(lane / M) of the MMA's K/32), in the low byte of its own dword
- * (op_sel 0). One MFMA per (K step, M copy, N copy), A's format in cbsz
+ * (op_sel 0) or, read four to a dword (memory.c's scale dwords), in the
+ * byte TVal.sel gives, which the MFMA's op_sel/op_sel_hi pick. One MFMA per (K step, M copy, N copy), A's format in cbsz
  * and B's in blgp, each reading the scales of its M and N copy and of its
  * block copy (the block dim steps by the MMA's K/32, one copy per K step;
  * a scale broadcast along K has one). The accumulator as isel_select_mma
@@ -584,10 +585,12 @@ static int f8f6f4_code(DType t)
 }
 
 /* The scale dword of copy (x along X, block copy kb) of scale value sc:
- * its element's own VGPR (a splat's inline value moved into one). */
-static MOpnd scale_dword(Isel *s, const TVal *sc, const Sym *X, int64_t x, const Sym *B, int64_t kb)
+ * its element's own VGPR (a splat's inline value moved into one), the
+ * byte the element is in in *byte (memory.c's scale dwords: TVal.sel). */
+static MOpnd scale_dword(Isel *s, const TVal *sc, const Sym *X, int64_t x, const Sym *B, int64_t kb, unsigned *byte)
 {
 	int64_t cn = copy_num(sc->ix, X, x, B, kb);
+	*byte = sc->sel ? sc->sel[cn * sc->ix->epc] : 0;
 	MOpnd d = sc->d[isel_elem_dword(sc, cn * sc->ix->epc)];
 	if (d.kind != MO_VREG) {
 		MOpnd v = isel_v1(s);
@@ -690,20 +693,21 @@ void isel_select_scaled_mma(Isel *s, Op *op)
 		int64_t kb = kk / kstep;
 		MOpnd *A = ARENA_NEWN(&c->arena, MOpnd, mc), *B = ARENA_NEWN(&c->arena, MOpnd, nc);
 		MOpnd *SA = ARENA_NEWN(&c->arena, MOpnd, mc), *SB = ARENA_NEWN(&c->arena, MOpnd, nc);
+		unsigned *BYA = ARENA_NEWN(&c->arena, unsigned, mc), *BYB = ARENA_NEWN(&c->arena, unsigned, nc);
 		for (int64_t m = 0; m < mc; m++) {
 			A[m] = mfma_operand(s, op, a, M, m, K, kk, kstep, dpc, od, 0, NULL, &zero);
-			SA[m] = scale_dword(s, sa, M, m, BA, kb);
+			SA[m] = scale_dword(s, sa, M, m, BA, kb, &BYA[m]);
 		}
 		for (int64_t n = 0; n < nc; n++) {
 			B[n] = mfma_operand(s, op, b, N, n, K, kk, kstep, dpc, od, 0, NULL, &zero);
-			SB[n] = scale_dword(s, sb, N, n, BB, kb);
+			SB[n] = scale_dword(s, sb, N, n, BB, kb, &BYB[n]);
 		}
 		for (int64_t m = 0; m < mc; m++)
 			for (int64_t n = 0; n < nc; n++) {
 				int64_t cr = copy_num(rx, M, m, N, n);
 				MOpnd u[5] = {A[m], B[n], started[cr] ? ct[cr] : mo_imm(0), SA[m], SB[n]};
 				MInst *in = mblock_add(s->b, mfma, 1, &ct[cr], 5, u);
-				in->mods = MI_MODS_MFMA(fa, fb, 0, 0);
+				in->mods = MI_MODS_MFMA(fa, fb, BYA[m], BYB[n]);
 				started[cr] = true;
 			}
 	}

@@ -69,6 +69,8 @@ void isel_pf_globals_prologue(Isel *s, Pipe *p)
 /* New vregs shaped as v's (carried registers are distinct vregs, whole
  * or dwords of tuples): each tuple of v has a new one of its class, so
  * whatever reads v's tuples whole reads the copy's the same way. */
+static bool first_dword(const TVal *v, int k);
+
 static TVal *tval_same_shape(Isel *s, const TVal *v)
 {
 	Arena *ar = &s->c->arena;
@@ -103,7 +105,8 @@ TVal *isel_pf_global_read(Isel *s, Op *op)
 	 * next trip's loads then refill while this trip computes */
 	TVal *next = p->gnext[i], *cur = tval_same_shape(s, next);
 	for (int k = 0; k < next->nd; k++)
-		isel_mov(s, cur->d[k], next->d[k]);
+		if (first_dword(next, k))
+			isel_mov(s, cur->d[k], next->d[k]);
 	PfSave sv;
 	isel_pf_begin(s, 1, &sv);
 	TVal *v = isel_read_global(s, op, op->args[0], s->c->index[op->id]);
@@ -175,15 +178,25 @@ void isel_pf_end(Isel *s, PfSave *sv)
 	s->iv = sv->iv;
 }
 
-/* Are v's dwords distinct virtual registers (or distinct dwords of them)? */
+/* Is dword k of v the first of v's dwords in its register? (A value of
+ * scale dwords, TVal.sel, names each dword once per element in it.) */
+static bool first_dword(const TVal *v, int k)
+{
+	for (int j = 0; j < k; j++)
+		if (v->d[j].kind == MO_VREG && v->d[j].reg == v->d[k].reg && v->d[j].sub == v->d[k].sub)
+			return false;
+	return true;
+}
+
+/* Are v's dwords distinct virtual registers (or distinct dwords of them;
+ * scale dwords repeat by design: each load's own register)? */
 static bool distinct_vregs(const TVal *v)
 {
 	for (int k = 0; k < v->nd; k++) {
 		if (v->d[k].kind != MO_VREG || rc_file(v->d[k].rc) != RF_VGPR)
 			return false;
-		for (int j = 0; j < k; j++)
-			if (v->d[j].reg == v->d[k].reg && v->d[j].sub == v->d[k].sub)
-				return false;
+		if (!v->sel && !first_dword(v, k))
+			return false;
 	}
 	return true;
 }
@@ -208,5 +221,6 @@ void isel_pf_into(Isel *s, const TVal *fresh, const TVal *carried)
 	/* copies: coalesce_copies (regalloc/coalesce.c) renames the loads'
 	 * registers to the carried ones where nothing else reads them between */
 	for (int k = 0; k < carried->nd; k++)
-		isel_mov(s, carried->d[k], fresh->d[k]);
+		if (first_dword(carried, k))
+			isel_mov(s, carried->d[k], fresh->d[k]);
 }

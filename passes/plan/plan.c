@@ -104,6 +104,38 @@ static bool only_mma_operand(const Region *r, const Value *v, bool no_set)
 	return true;
 }
 
+/* Is every use of v in r (and below) a scaled MMA's scale, directly or
+ * through a bitcast of the same width? */
+static bool only_scale_operand(const Region *r, const Value *v)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		for (int a = 0; a < op->nargs; a++) {
+			if (op->args[a] != v || (op->kind == OP_SCALED_MMA && (a == 1 || a == 3)))
+				continue;
+			if (op->kind != OP_BITCAST || !op_result(op) ||
+				dtype_size(op_result(op)->dtype) != dtype_size(v->dtype) || !only_scale_operand(r, op_result(op)))
+				return false;
+		}
+		if (op->body && !only_scale_operand(op->body, v))
+			return false;
+	}
+	return true;
+}
+
+/* A global read prefetched a trip ahead: one a load may move, or a mapped
+ * read (no dynamic values) of 8-bit scales that only scaled MMAs read
+ * (Wave's preshuffled scales; isel/memory.c loads them four a dword). */
+static bool prefetched_read(Analysis *c, const Region *body, const Op *x, const Sym *iv)
+{
+	if (plan_movable_read(c, x))
+		return plan_read_moves_with(c, x, iv);
+	return x->kind == OP_READ && x->mapping && !x->mapping->ndyn && c->index[x->id] &&
+	       x->args[0]->space == AS_GLOBAL && dtype_size(x->args[0]->dtype) == 1 &&
+	       !region_writes_mem(c->k->body, x->args[0]) && plan_read_moves_with(c, x, iv) &&
+	       only_scale_operand(body, op_result((Op *)x));
+}
+
 /* Step 0. */
 static void fuse_bitcast_reads(Walk *w, Region *r)
 {
@@ -274,7 +306,7 @@ static void plan_iterate(Walk *w, Op *op)
 	for (size_t i = 0; i < body->ops.len; i++) {
 		const Op *x = body->ops.data[i];
 		lp->staged |= plan_staged_read(c, x);
-		moves |= plan_movable_read(c, x) && plan_read_moves_with(c, x, t->iv);
+		moves |= prefetched_read(c, body, x, t->iv);
 	}
 	ScheduleKind k = c->opts.schedule;
 	if ((k == SCHED_PREFETCH || k == SCHED_FOUR_STAGE) && !w->cond && (lp->staged || moves)) {
@@ -287,7 +319,7 @@ static void plan_iterate(Walk *w, Op *op)
 		lp->pipe = four ? PIPE_FOUR_STAGE : PIPE_PREFETCH;
 		for (size_t i = 0; i < body->ops.len; i++) {
 			const Op *x = body->ops.data[i];
-			if (plan_movable_read(c, x) && plan_read_moves_with(c, x, t->iv)) {
+			if (prefetched_read(c, body, x, t->iv)) {
 				w->p->read[x->id] |= PLAN_READ_PREFETCHED;
 			}
 		}

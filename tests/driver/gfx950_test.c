@@ -131,6 +131,35 @@ START_TEST(scaled_mma_selected)
 }
 END_TEST
 
+/* Preshuffled scales (Wave's e8m0_shuffle layout) at K = 8192: a wave's 24
+ * scale bytes a K tile come four to a dword (6 buffer_load_dword, no byte
+ * loads), each MFMA picking its byte with op_sel (bit 0: the M or N copy's
+ * parity) and op_sel_hi (bit 1: the second K block); the loads are
+ * prefetched a trip ahead (6 in the prologue, 6 in the loop). The
+ * unshuffled layout's scales (a row's bytes in lanes 8 apart) stay bytes in
+ * byte 0. (wave_test.c runs both against the interpreter; with the byte
+ * selects dropped the preshuffled rows fail.) */
+START_TEST(scale_dwords_byte_select)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/scaled_gemm_mxfp4_preshuffle_scales.json -D M=256 -D N=256 "
+				  "-D K=8192 --mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(!strstr(r.out, "buffer_load_ubyte"), "%s", r.out);
+	int dwords = 0;
+	for (const char *p = r.out; (p = strstr(p, "buffer_load_dword ")); p++)
+		dwords++;
+	/* in the prologue (trip 0) and in the loop (the next trip) */
+	ck_assert_int_eq(dwords, 12);
+	ck_assert_msg(strstr(r.out, "op_sel:[1,0,0]") && strstr(r.out, "op_sel:[0,1,0]") && strstr(r.out, "op_sel:[1,1,0]") &&
+			      strstr(r.out, "op_sel_hi:[1,1,0]"),
+		"%s", r.out);
+	cmd_result_free(&r);
+	r = test_wavecc("compile tests/driver/wave/scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --mcpu gfx950 -S -o -");
+	ck_assert_msg(r.status == 0 && !strstr(r.out, "op_sel"), "%s%s", r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* gfx950's OCP fp8 GEMM (testF8Gemm on f8e4m3fn): the fp8 MFMA per K copy
  * at a K tile of 32, the unscaled 16x16x128 f8f6f4 for four copies at 128;
  * an i8 GEMM's two K copies on v_mfma_i32_32x32x32_i8. gfx942 rejects the
@@ -269,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, emulator_keeps_gfx950_mfmas_to_gfx950);
 	tcase_add_test(tc, profile_mi355x);
 	tcase_add_test(tc, scaled_mma_selected);
+	tcase_add_test(tc, scale_dwords_byte_select);
 	tcase_add_test(tc, ocp_f8_and_i8_doubled_k);
 	tcase_add_test(tc, scaled_mma_mixed_widths_rejected);
 	tcase_add_test(tc, transposed_operand_reads_tr_b16);

@@ -1793,6 +1793,10 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	{"scaled_gemm_mxfp4_preshuffle_scales.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
 		NULL, NULL},
+	/* the same template with its output_dtype = bf16 (a cast before the
+	 * write), 2x2 workgroups */
+	{"scaled_gemm_mxfp4_preshuffle_scales_bf16.json -D M=512 -D N=512 -D K=2048 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		NULL, NULL},
 	{"scaled_gemm_mxfp4_32x32x64.json -D M=128 -D N=128 -D K=512 --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale",
 		NULL, NULL},
 	/* unaligned M, N and a K that is not whole K tiles (a masked tail:
