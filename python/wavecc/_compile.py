@@ -29,7 +29,7 @@ from ._lib import WaveccError
 from ._trace import (Trace, MemArg, Reg, ScalarArg, _current, emit_body, expr_json, dim_name, dims_json,
                      fail, format_location)
 from ._types import Memory, SymbolBind
-from ._constraints import constraint_json
+from ._constraints import constraint_json, IteratorBindings
 
 
 def _make_sched():
@@ -142,6 +142,7 @@ class LaunchableWave:
         if self._trace is not None:
             return self._trace
         tr = Trace(self._name)
+        tr.constraints = self.constraints
         sig = inspect.signature(self._f)
         hints = dict(getattr(self._f, "__annotations__", {}))
         params = []
@@ -264,9 +265,16 @@ def emit_kernel(kernel, options, scalar_values=None):
     nodes = list(_walk(tr.root))
     # Wave's set_symbol may name a symbol nothing binds (5_gemm.py's IDX): the format's set_symbol takes a
     # dynamic symbol, so it becomes one (bound to 0 at a call when no argument's shape gives it)
+    # -- except in a loop with a condition, whose axis and the symbols set directly in its body are the loop's
+    loop_set = set()
     for n in nodes:
-        if n.op == "set_symbol" and n.fields["symbol"] not in symbols and n.fields["symbol"] not in dyn:
-            dyn.append(n.fields["symbol"])
+        if n.op == "iterate" and "condition" in n.fields:
+            loop_set.add(n.fields["axis"])
+            loop_set.update(m.fields["symbol"] for m in n.body if m.op == "set_symbol")
+    for n in nodes:
+        s = n.fields.get("symbol") if n.op == "set_symbol" else None
+        if s is not None and s not in symbols and s not in dyn and s not in loop_set:
+            dyn.append(s)
     # a Memory argument in the shared address space that the kernel only writes is written to global memory
     # (Wave promotes reads through LDS, never writes): the format's "shared" promotes, so it is given as global
     read_args = set()
@@ -285,8 +293,9 @@ def emit_kernel(kernel, options, scalar_values=None):
         doc["dynamic_symbols"] = dyn
     if spaces:
         doc["address_spaces"] = spaces
-    doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
-    for i, c in enumerate(kernel.constraints):
+    emitted = [c for c in kernel.constraints if not isinstance(c, IteratorBindings)]  # used by the trace only
+    doc["constraints"] = [constraint_json(c) for c in emitted]
+    for i, c in enumerate(emitted):
         paths["constraints[%d]" % i] = c
     doc["arguments"] = args
     graph = emit_body(tr.root, "graph", paths)

@@ -3,9 +3,9 @@
 Signatures follow Wave's wave_lang/kernel/ops/wave_ops.py (argument names and
 order, so positional and keyword calls both work); each function checks its
 operands, infers the result type by the format's rules and calls
-_trace.record. Ops Wave has and kernel format 1 does not (topk, scatter_add,
-atomic_min, reshape, shuffle, allocate, barriers, debug_log, ...)
-raise a TraceError naming the Python line; scheduling hints that do not change
+_trace.record. Ops Wave has and kernel format 1 does not (reshape, shuffle,
+softsign, ...) raise a TraceError (also a NotImplementedError) naming the op and
+the Python line; debug_log records nothing; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
@@ -15,7 +15,7 @@ import inspect
 import sympy
 
 from ._dtype import MX_ELEMENT_DTYPES, DataType, i1, storage_bits
-from ._trace import (MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name, dim_set, dims_json, fail,
+from ._trace import (TraceError, format_location, MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name, dim_set, dims_json, fail,
                      is_symbolic, record, region, user_location, _binary, _unary)
 from ._types import IndexMapping
 
@@ -91,11 +91,43 @@ def _check_flags(flags, what, loc):
 
 # ---- memory ----
 
+def _bound_mapping(mem_shape, mem_iters, reg_iters, what, loc, mapping, write=False):
+    """The IndexMapping of Wave's source= / target= iterators (bound to dims by an IteratorBindings constraint):
+    mem_iters name the memory's dims in order, reg_iters the register's."""
+    from ._constraints import IteratorBindings
+    if mapping is not None:
+        fail("%s: source/target and a mapping together" % what, loc)
+    if mem_iters is None or reg_iters is None:
+        fail("%s: source and target go together" % what, loc)
+    binds = {}
+    for c in getattr(current(), "constraints", ()):
+        if isinstance(c, IteratorBindings):
+            binds.update({dim_name(k): v for k, v in c.bindings.items()})
+    mem_iters, reg_iters = tuple(mem_iters), tuple(reg_iters)
+    for s in mem_iters + reg_iters:
+        if dim_name(s) not in binds:
+            fail("%s: iterator %s has no dim: bind it with tkw.IteratorBindings({%s: DIM}) in the constraints"
+                 % (what, dim_name(s), dim_name(s)), loc)
+    if len(mem_iters) != len(mem_shape) or [dim_name(binds[dim_name(s)]) for s in mem_iters] != dims_json(mem_shape):
+        fail("%s: the memory side's iterators %s do not name its dims %s in order"
+             % (what, [dim_name(s) for s in mem_iters], dims_json(mem_shape)), loc)
+    if sorted(dim_name(s) for s in mem_iters) != sorted(dim_name(s) for s in reg_iters):
+        fail("%s: source and target must name the same iterators" % what, loc)
+    it = {dim_name(s): IndexMapping.iterator(i) for i, s in enumerate(reg_iters)}
+    mem_side = {binds[dim_name(s)]: it[dim_name(s)] for s in mem_iters}
+    reg_side = {binds[dim_name(s)]: it[dim_name(s)] for s in reg_iters}
+    if write:
+        return IndexMapping(len(reg_iters), reg_side, mem_side)
+    return IndexMapping(len(reg_iters), mem_side, reg_side)
+
+
 def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,
          target=None, bounds=None, tag=None):
     loc = user_location()
     mem = as_mem(memory, "tkw.read", loc)
     _check_flags(flags, "tkw.read", loc)
+    if source is not None or target is not None:
+        mapping = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)
@@ -107,6 +139,8 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     reg = as_reg(register_, "tkw.write", loc)
     mem = as_mem(memory, "tkw.write", loc)
     _check_flags(flags, "tkw.write", loc)
+    if source is not None or target is not None:
+        mapping = _bound_mapping(mem.shape, target, source, "tkw.write", loc, mapping, write=True)
     if reg.dtype != mem.dtype:
         fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
              loc)
@@ -430,14 +464,31 @@ def topk(src, k_dim, dim):
 # ---- regions ----
 
 def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
+    """Wave's tkw.iterate: a counted loop over axis's tiles, or, with start and condition, a while loop (the body
+    sets the axis with tkw.set_symbol; docs/kernel-format.md, "Loops with a condition")."""
     loc = user_location()
-    if start is not None or condition is not None or step != 1:
-        fail("tkw.iterate: start, condition and step are not in wavecc-kernel/1 (a TilingConstraint's start "
-             "and iters are)", loc)
+    if (start is None) != (condition is None):
+        fail("tkw.iterate: start and condition go together (a loop with a condition)", loc)
+    if step != 1:
+        fail("tkw.iterate: step %r: a loop's step is its tiling constraint's tile (or, with a condition, what the "
+             "body's set_symbol adds to the axis)" % (step,), loc)
     inits = [as_reg(v, "tkw.iterate init_args", loc) for v in init_args]
+    fields = {"axis": dim_name(axis)}
+    if start is not None:
+        if isinstance(start, Reg):
+            fields["start"] = start
+        elif isinstance(start, (int, sympy.Basic)) and not isinstance(start, bool):
+            fields["start"] = start
+        else:
+            fail("tkw.iterate: start must be a traced integer value (tkw.scalar) or an index expression, got %r"
+                 % (start,), loc)
+        if isinstance(condition, Reg) or not isinstance(condition, (sympy.Basic, bool)):
+            fail("tkw.iterate: condition must be an index expression over %s (AXIS < B), got %r"
+                 % (dim_name(axis), condition), loc)
+        fields["condition"] = condition
 
     def decorator(f):
-        return region("iterate", f, inits, {"axis": dim_name(axis)}, loc)
+        return region("iterate", f, inits, fields, loc)
     return decorator
 
 
@@ -502,23 +553,40 @@ def scheduling_group_barrier(*args, **kwargs):
     """A scheduling hint: accepted and dropped."""
 
 
-def _unsupported(name, why):
-    def op(*args, **kwargs):
-        fail("tkw.%s is not in wavecc-kernel/1%s" % (name, why), user_location())
-    op.__name__ = name
-    return op
-
-
 _OUTSIDE = {
-    "reshape": "", "shuffle": "",
-    "softsign": "", "debug_log": "",
+    "reshape": " (wavecc distributes registers itself: read or compute the value in the shape needed, or use "
+               "tkw.extract / tkw.extract_slice / tkw.permute)",
+    "shuffle": " (a lane exchange: wavecc's reductions (tkw.sum, tkw.max, ...) emit their own cross-lane steps)",
+    "softsign": "",
     "bounds_check": "",
     "shared_memory_barrier_signal": "",
     "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
     "tensor_counter_wait": "", "tensor_load_to_lds": "", "gather_to_lds": "",
 }
+
+
+class _NotInFormat(TraceError, NotImplementedError):
+    """An op Wave has and wavecc-kernel/1 does not: a TraceError that is also a NotImplementedError."""
+
+
+def _unsupported(name, why):
+    def op(*args, **kwargs):
+        loc = user_location()
+        raise _NotInFormat("%s: tkw.%s is not implemented by wavecc: the op is not in wavecc-kernel/1%s"
+                           % (format_location(loc), name, why))
+    op.__name__ = name
+    return op
+
+
 for _n, _why in _OUTSIDE.items():
     globals()[_n] = _unsupported(_n, _why)
+
+
+def debug_log(register_, label=None, extra_iteration_dimensions=None, mapping=None, mapping_dynamic_vals=(),
+              printer=None, handler=None):
+    """Wave's tkw.debug_log (values copied out for the host to print): a no-op in wavecc, which records nothing
+    and prints nothing; the kernel's results are unchanged."""
+    as_reg(register_, "tkw.debug_log", user_location())
 
 
 def tag(expr, tag_name):
@@ -530,4 +598,4 @@ __all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "s
             "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
-            "scheduling_group_barrier", "tag"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
+            "scheduling_group_barrier", "tag", "debug_log"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))

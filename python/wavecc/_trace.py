@@ -34,6 +34,8 @@ from ._lib import WaveccError
 from ._dtype import DataType, i1
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# the kernel templates are Wave programs: their lines are the ops' locations
+_TEMPLATES_DIR = os.path.join(_PKG_DIR, "wave_lang", "kernel", "wave", "templates")
 
 
 class TraceError(WaveccError):
@@ -45,7 +47,10 @@ class TraceError(WaveccError):
 def user_location():
     """(file, line, function) of the innermost frame outside this package."""
     f = sys._getframe(1)
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
+    while f is not None:
+        path = os.path.abspath(f.f_code.co_filename)
+        if not path.startswith(_PKG_DIR) or path.startswith(_TEMPLATES_DIR):
+            break
         f = f.f_back
     if f is None:
         return None
