@@ -110,6 +110,80 @@ def streamk_rejected():
     raise AssertionError("get_streamk_gemm_kernel did not raise")
 
 
+# ---- vanilla_attention.py (attention/vanilla_attention_test.py) ----
+
+def _attention_ref(q, k, v, causal=False, window=-1, row_mask=None):
+    """softmax(q k^T / sqrt(d)) v over the last two dims of [..., S, D] arrays, in float64."""
+    q, k, v = (x.astype(np.float64) for x in (q, k, v))
+    s = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    m, n = s.shape[-2:]
+    if causal:
+        i, j = np.arange(m)[:, None], np.arange(n)[None, :]
+        keep = j <= i
+        if window > 0:
+            keep &= i - j <= window
+        s = np.where(keep, s, -np.inf)
+    if row_mask is not None:
+        s = np.where(row_mask[..., :, None], -np.inf, s)
+    mx = np.max(s, axis=-1, keepdims=True)
+    mx = np.where(np.isfinite(mx), mx, 0)
+    p = np.exp(s - mx)
+    tot = p.sum(-1, keepdims=True)
+    return np.where(tot > 0, (p @ v) / np.where(tot > 0, tot, 1), 0)
+
+
+def vanilla_attention(mfma=(MMAType.F32_16x16x16_F16,) * 2, causal=False, window=-1, v_t=False, dyn=False,
+                      heads=2, m=128, k2=128, d=64, dv=64):
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_vanilla_attention_kernel
+        shape = AttentionShape(num_query_heads=heads, num_kv_heads=heads, query_seq_len=m, head_size_kv=dv,
+                               head_size=d, kv_seq_len=k2)
+        kernel, hp, dsyms = get_vanilla_attention_kernel(shape, mfma, dyn, is_causal=causal, is_v_transposed=v_t,
+                                                        sliding_window_size=window)
+        g = compile_(kernel, hp, dsyms)
+        q, k, v = randn(heads, m, d), randn(heads, k2, d), randn(heads, k2, dv)
+        out = np.zeros((heads, m, dv), np.float32)
+        g(q, k, np.ascontiguousarray(np.swapaxes(v, 1, 2)) if v_t else v, out)
+        close(out, _attention_ref(q, k, v, causal, window), 1e-3, 1e-3, "vanilla_attention")
+    return run
+
+
+def bxsd_attention(layout, causal=False, custom_mask=False, heads=2, m=128, k2=128, d=64, dv=64, batch=1):
+    """test_bshd_attention / test_bhsd_attention (and the custom mask)."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates import vanilla_attention as t
+        shape = AttentionShape(num_query_heads=heads, num_kv_heads=heads, query_seq_len=m, head_size_kv=dv,
+                               head_size=d, kv_seq_len=k2, batch_size=batch)
+        mma = (MMAType.F32_16x16x16_F16,) * 2
+        if layout == "bshd":
+            kernel, hp, dsyms = t.get_bshd_attention_kernel(shape, mma, False, is_causal=causal,
+                                                            is_custom_mask=custom_mask)
+        else:
+            kernel, hp, dsyms = t.get_bhsd_attention_kernel(shape, mma, False, is_causal=causal)
+        b = hp[tkl.sym.B]
+        g = compile_(kernel, hp, dsyms)
+        q, k, v = randn(b, heads, m, d), randn(b, heads, k2, d), randn(b, heads, k2, dv)
+        row_mask = None
+        args = []
+        if layout == "bshd":
+            args = [np.ascontiguousarray(np.swapaxes(x, 1, 2)) for x in (q, k, v)]
+        else:
+            args = [q, k, v]
+        if custom_mask:
+            mask = (RNG.random((b, m)) < 0.3).astype(np.int8)
+            args.append(mask)
+            row_mask = np.broadcast_to(mask.astype(bool)[:, None, :], (b, heads, m))
+        want = _attention_ref(q.astype(np.float16) * np.float16(1), k, v, causal, row_mask=row_mask)
+        out = np.zeros((b, m, heads, dv) if layout == "bshd" else (b, heads, m, dv), np.float32)
+        g(*args, out)
+        if layout == "bshd":
+            out = np.swapaxes(out, 1, 2)
+        close(out, want, 2e-2, 2e-2, layout + " attention")  # q is scaled in f16 first
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -119,6 +193,12 @@ def tests():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
+        ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
+        ("templates.vanilla_attention.get_vanilla_attention_kernel causal 32x32x8",
+         vanilla_attention((MMAType.F32_32x32x8_F16,) * 2, causal=True)),
+        ("templates.vanilla_attention.get_bshd_attention_kernel causal", bxsd_attention("bshd", causal=True)),
+        ("templates.vanilla_attention.get_bhsd_attention_kernel", bxsd_attention("bhsd", batch=2)),
+        ("templates.vanilla_attention.get_bshd_attention_kernel custom mask", bxsd_attention("bshd", custom_mask=True)),
     ]
 
 
@@ -126,6 +206,8 @@ def slow_tests():
     return [
         ("templates.gemm.get_gemm_kernel 1024x1024x1024 prefetch",
          gemm((1024, 1024, 1024), False, schedule=SchedulingType.PREFETCH)),
+        ("templates.vanilla_attention.get_vanilla_attention_kernel sliding window, transposed v, dynamic",
+         vanilla_attention(causal=True, window=64, v_t=True, dyn=True, heads=4, m=256, k2=300)),
     ]
 
 
