@@ -184,6 +184,36 @@ def bxsd_attention(layout, causal=False, custom_mask=False, heads=2, m=128, k2=1
     return run
 
 
+# ---- test_kernels.py (e2e/test_elementwise.py, wave_gemm_test.py's manual schedules) ----
+
+def broadcast_scaled_add(shape=(256, 256)):
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.test_kernels import get_broadcast_scaled_add
+        from wavecc.wave_lang.kernel.wave.utils.torch_utils import device_randn, device_zeros
+        kernel, hp = get_broadcast_scaled_add(shape)
+        half = (shape[0], shape[1] // 2)
+        a = device_randn(half, dtype=np.float16)
+        b = device_randn((half[0]), dtype=np.float16)
+        c = device_zeros(half, dtype=np.float16)
+        options = set_default_run_config(WaveCompileOptions(subs=hp, canonicalize=True, use_buffer_ops=True))
+        wave_compile(options, kernel)(a, b, c)
+        close(c, a + b.reshape(-1, 1), 1e-3, 1e-3, "broadcast_scaled_add")
+    return run
+
+
+def scheduled_gemm(which, shape):
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates import test_kernels as t
+        kernel, schedule, options = getattr(t, "get_gemm_%s_kernel_and_schedule" % which)(
+            shape=shape, mfma_variant=MMAType.F32_16x16x16_F16, compile_to_mlir=False)
+        g = wave_compile(set_default_run_config(options), kernel, schedule)
+        a, b = randn(shape[0], shape[2]), randn(shape[1], shape[2])
+        c = randn(shape[0], shape[1], dtype=np.float32)
+        g(a, b, c)
+        close(c, _gemm_ref(a, b), 1e-3, 1e-2, which)
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -193,6 +223,9 @@ def tests():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
+        ("templates.test_kernels.get_broadcast_scaled_add", broadcast_scaled_add()),
+        ("templates.test_kernels.get_gemm_prefetch_kernel_and_schedule", scheduled_gemm("prefetch", (128, 128, 128))),
+        ("templates.test_kernels.get_gemm_unroll_kernel_and_schedule", scheduled_gemm("unroll", (128, 128, 256))),
         ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
         ("templates.vanilla_attention.get_vanilla_attention_kernel causal 32x32x8",
          vanilla_attention((MMAType.F32_32x32x8_F16,) * 2, causal=True)),
@@ -204,6 +237,10 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.test_kernels.get_gemm_pipeline_then_unroll_kernel_and_schedule 256x256x544",
+         scheduled_gemm("pipeline_then_unroll", (256, 256, 544))),
+        ("templates.test_kernels.get_gemm_unroll_with_iteration_access_kernel_and_schedule 256x256x512",
+         scheduled_gemm("unroll_with_iteration_access", (256, 256, 512))),
         ("templates.gemm.get_gemm_kernel 1024x1024x1024 prefetch",
          gemm((1024, 1024, 1024), False, schedule=SchedulingType.PREFETCH)),
         ("templates.vanilla_attention.get_vanilla_attention_kernel sliding window, transposed v, dynamic",
