@@ -100,6 +100,19 @@ def persistent_gemm(shape=(256, 256, 64), block_shape=(64, 64, 32), num_ctas=3, 
     return run
 
 
+def reordered_gemm(shape=(256, 256, 256), blocks=(128, 256, 64), group=16):
+    """testReorderedGemm (reordered_gemm_test.py): Wave's tiles and group size, prefetch schedule."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.reordered_gemm import get_reordered_matmul
+        kernel, hp = get_reordered_matmul(*shape, *blocks, group, MMAType.F32_16x16x16_F16)
+        g = compile_(kernel, hp, schedule=SchedulingType.PREFETCH, use_buffer_ops=True)
+        a, b = randn(shape[0], shape[2]), randn(shape[1], shape[2])
+        c = np.zeros((shape[0], shape[1]), np.float32)
+        g(a, b, c)
+        close(c, _gemm_ref(a, b), 1e-3, 1e-2, "reordered_gemm")
+    return run
+
+
 def streamk_rejected():
     from wavecc.wave_lang.kernel.wave.templates.gemm import get_streamk_gemm_kernel
     try:
@@ -223,6 +236,9 @@ def tests():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
+        ("templates.reordered_gemm.get_reordered_matmul 256^3", reordered_gemm()),
+        ("templates.reordered_gemm.get_reordered_matmul 20 tiles, groups of 2",
+         reordered_gemm((320, 256, 64), (64, 64, 32), 2)),
         ("templates.test_kernels.get_broadcast_scaled_add", broadcast_scaled_add()),
         ("templates.test_kernels.get_gemm_prefetch_kernel_and_schedule", scheduled_gemm("prefetch", (128, 128, 128))),
         ("templates.test_kernels.get_gemm_unroll_kernel_and_schedule", scheduled_gemm("unroll", (128, 128, 256))),
