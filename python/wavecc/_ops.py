@@ -91,34 +91,40 @@ def _check_flags(flags, what, loc):
 
 # ---- memory ----
 
-def _bound_mapping(mem_shape, mem_iters, reg_iters, what, loc, mapping, write=False):
-    """The IndexMapping of Wave's source= / target= iterators (bound to dims by an IteratorBindings constraint):
-    mem_iters name the memory's dims in order, reg_iters the register's."""
+def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=False):
+    """The IndexMapping of Wave's source= / target= (iterator symbols bound to dims by an IteratorBindings
+    constraint): reg_iters are iterator symbols, one per register dim; mem_side one index expression of them per
+    memory dim, in the memory's order (templates/conv.py reads an image at (m // SZ_OUT, k % C, ...))."""
     from ._constraints import IteratorBindings
     if mapping is not None:
         fail("%s: source/target and a mapping together" % what, loc)
-    if mem_iters is None or reg_iters is None:
+    if mem_side is None or reg_iters is None:
         fail("%s: source and target go together" % what, loc)
     binds = {}
     for c in getattr(current(), "constraints", ()):
         if isinstance(c, IteratorBindings):
             binds.update({dim_name(k): v for k, v in c.bindings.items()})
-    mem_iters, reg_iters = tuple(mem_iters), tuple(reg_iters)
-    for s in mem_iters + reg_iters:
-        if dim_name(s) not in binds:
+    mem_side, reg_iters = tuple(mem_side), tuple(reg_iters)
+    for s in reg_iters:
+        if not isinstance(s, sympy.Symbol):
+            fail("%s: the register side's iterators must be symbols, got %s" % (what, s), loc)
+        if s.name not in binds:
             fail("%s: iterator %s has no dim: bind it with tkw.IteratorBindings({%s: DIM}) in the constraints"
-                 % (what, dim_name(s), dim_name(s)), loc)
-    if len(mem_iters) != len(mem_shape) or [dim_name(binds[dim_name(s)]) for s in mem_iters] != dims_json(mem_shape):
-        fail("%s: the memory side's iterators %s do not name its dims %s in order"
-             % (what, [dim_name(s) for s in mem_iters], dims_json(mem_shape)), loc)
-    if sorted(dim_name(s) for s in mem_iters) != sorted(dim_name(s) for s in reg_iters):
-        fail("%s: source and target must name the same iterators" % what, loc)
-    it = {dim_name(s): IndexMapping.iterator(i) for i, s in enumerate(reg_iters)}
-    mem_side = {binds[dim_name(s)]: it[dim_name(s)] for s in mem_iters}
-    reg_side = {binds[dim_name(s)]: it[dim_name(s)] for s in reg_iters}
+                 % (what, s.name, s.name), loc)
+    if len(mem_side) != len(mem_shape):
+        fail("%s: %d indices for a memory of %d dims %s" % (what, len(mem_side), len(mem_shape),
+                                                            dims_json(mem_shape)), loc)
+    it = {s: IndexMapping.iterator(i) for i, s in enumerate(reg_iters)}
+    for e in mem_side:
+        free = {x for x in sympy.sympify(e).free_symbols if x.name in binds}
+        if not free <= set(it):
+            fail("%s: the memory side's index %s names iterators the register side does not (%s)"
+                 % (what, e, ", ".join(sorted(x.name for x in free - set(it)))), loc)
+    mem_map = {d: sympy.sympify(e).xreplace(it) for d, e in zip(mem_shape, mem_side)}
+    reg_map = {binds[s.name]: it[s] for s in reg_iters}
     if write:
-        return IndexMapping(len(reg_iters), reg_side, mem_side)
-    return IndexMapping(len(reg_iters), mem_side, reg_side)
+        return IndexMapping(len(reg_iters), reg_map, mem_map)
+    return IndexMapping(len(reg_iters), mem_map, reg_map)
 
 
 def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,

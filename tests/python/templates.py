@@ -227,6 +227,44 @@ def scheduled_gemm(which, shape):
     return run
 
 
+# ---- conv.py (e2e/test_conv.py test_igemm_conv) ----
+
+def _conv_ref(x, we, stride):
+    """out[n, f, i, j] = sum over c, a, b of x[n, c, i*stride + a, j*stride + b] we[f, c, a, b]."""
+    n, c, h, w = x.shape
+    nf, _, hf, wf = we.shape
+    ho, wo = (h - hf) // stride + 1, (w - wf) // stride + 1
+    out = np.zeros((n, nf, ho, wo))
+    x, we = x.astype(np.float64), we.astype(np.float64)
+    for a in range(hf):
+        for b in range(wf):
+            patch = x[:, :, a:a + stride * (ho - 1) + 1:stride, b:b + stride * (wo - 1) + 1:stride]
+            out += np.einsum("nchw,fc->nfhw", patch, we[:, :, a, b])
+    return out
+
+
+def igemm_conv(n, h, w, c, hf, wf, nf, stride, layout, space="shared"):
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.conv import get_igemm_conv2d
+        from wavecc.wave_lang.kernel.lang.global_symbols import GLOBAL_ADDRESS_SPACE, SHARED_ADDRESS_SPACE
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        x, we = randn(n, c, h, w), randn(nf, c, hf, wf)
+        want = _conv_ref(x, we, stride)
+        if layout == "nhwc_hwcf":
+            x, we = np.ascontiguousarray(x.transpose(0, 2, 3, 1)), np.ascontiguousarray(we.transpose(2, 3, 1, 0))
+            want = want.transpose(0, 2, 3, 1)
+        conv, hp = get_igemm_conv2d(layout=layout, n=n, h=h, w=w, c=c, hf=hf, wf=wf, nf=nf, stride=stride,
+                                    input_dtype=tkl.f16, output_dtype=tkl.f32,
+                                    mem_space=SHARED_ADDRESS_SPACE if space == "shared" else GLOBAL_ADDRESS_SPACE)
+        hp.update(get_default_scheduling_params())
+        options = set_default_run_config(WaveCompileOptions(subs=hp, canonicalize=True, use_buffer_ops=True))
+        g = wave_compile(options, conv)
+        out = np.zeros(want.shape, np.float32)
+        g(x, we, out)
+        close(out, want, 1e-3, 1e-3, "igemm_conv " + layout)
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -242,6 +280,14 @@ def tests():
         ("templates.test_kernels.get_broadcast_scaled_add", broadcast_scaled_add()),
         ("templates.test_kernels.get_gemm_prefetch_kernel_and_schedule", scheduled_gemm("prefetch", (128, 128, 128))),
         ("templates.test_kernels.get_gemm_unroll_kernel_and_schedule", scheduled_gemm("unroll", (128, 128, 256))),
+        ("templates.conv.get_igemm_conv2d nchw_fchw (4, 5, 5, 10, 2, 2, 16, 1) global",
+         igemm_conv(4, 5, 5, 10, 2, 2, 16, 1, "nchw_fchw", "global")),
+        ("templates.conv.get_igemm_conv2d nhwc_hwcf (1, 5, 5, 10, 2, 2, 16, 3) shared",
+         igemm_conv(1, 5, 5, 10, 2, 2, 16, 3, "nhwc_hwcf")),
+        ("templates.conv.get_igemm_conv2d nhwc_hwcf (1, 5, 5, 1, 3, 3, 1, 1) shared",
+         igemm_conv(1, 5, 5, 1, 3, 3, 1, 1, "nhwc_hwcf")),
+        ("templates.conv.get_igemm_conv2d nchw_fchw (1, 5, 5, 3, 2, 2, 2, 2) shared",
+         igemm_conv(1, 5, 5, 3, 2, 2, 2, 2, "nchw_fchw")),
         ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
         ("templates.vanilla_attention.get_vanilla_attention_kernel causal 32x32x8",
          vanilla_attention((MMAType.F32_32x32x8_F16,) * 2, causal=True)),
@@ -253,6 +299,8 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.conv.get_igemm_conv2d nhwc_hwcf 2x32x32x64 3x3 -> 64 shared",
+         igemm_conv(2, 32, 32, 64, 3, 3, 64, 1, "nhwc_hwcf")),
         ("templates.test_kernels.get_gemm_pipeline_then_unroll_kernel_and_schedule 256x256x544",
          scheduled_gemm("pipeline_then_unroll", (256, 256, 544))),
         ("templates.test_kernels.get_gemm_unroll_with_iteration_access_kernel_and_schedule 256x256x512",
