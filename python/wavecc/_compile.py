@@ -23,6 +23,8 @@ import shutil
 import subprocess
 import tempfile
 
+import sympy
+
 from . import _lib
 from ._dtype import DataType
 from ._lib import WaveccError
@@ -245,6 +247,19 @@ def emit_kernel(kernel, options, scalar_values=None):
             fail("options.subs[%s] = %r: symbol values are integers" % (name, v), kernel.loc)
         else:
             symbols[name] = expr_json(v, "options.subs[%s]" % name)
+    for axis, step, loc in getattr(tr, "unit_tiles", ()):
+        v = sympy.sympify(step).subs({sympy.Symbol(k, integer=True, nonnegative=True): val
+                                      for k, val in symbols.items() if isinstance(val, int)})
+        if v != 1:
+            fail("a read of a memory with dim %s inside the loop over %s reads one %s per trip (its vector shape "
+                 "is 1), so its tile must be 1, not %s" % (axis, axis, axis, v), loc)
+    # a symbolic alias defines its source (Wave's decode templates also give U a value in subs and list it as
+    # dynamic: the alias' expression stands for it)
+    for c in kernel.constraints:
+        if type(c).__name__ == "SymbolicAlias":
+            src = _sym_name(c.source)
+            symbols.pop(src, None)
+            dyn = [d for d in dyn if d != src]
     paths = {}
     args = []
     for i, a in enumerate(tr.args):

@@ -127,6 +127,37 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
     return IndexMapping(len(reg_iters), mem_map, reg_map)
 
 
+def _loop_axis_mapping(mem, loc):
+    """Wave reads a memory with a dim A inside the loop over A, whose vector shape is 1, as one A element per trip
+    (decode attention's phase 1 reads logits[U, B, N, M] in the loop over U as [B, N, M]): the format's read takes
+    the mapping A = start + $ARG<A> * tile, the other dims unchanged; emission checks that the tile is 1."""
+    from ._constraints import HardwareConstraint, TilingConstraint
+    tr = current()
+    cons = getattr(tr, "constraints", ())
+    dims = dims_json(mem.shape)
+    for axis in reversed(tr.loop_axes):
+        if axis is None or axis not in dims:
+            continue
+        unit = any(isinstance(c, HardwareConstraint) and c.vector_shapes and
+                   any(dim_name(k) == axis and v == 1 for k, v in c.vector_shapes.items()) for c in cons)
+        tiling = [c for c in cons if isinstance(c, TilingConstraint) and dim_name(c.dim) == axis]
+        if not unit or not tiling:
+            return None
+        t = tiling[0]
+        step = t.tile_size if t.tile_size is not None else 1
+        var = t.induction_var if t.induction_var is not None else sympy.Symbol("$ARG" + axis)
+        others = [d for d in mem.shape if dim_name(d) != axis]
+        its = [IndexMapping.iterator(i) for i in range(len(others))]
+        inputs = dict(zip(others, its))
+        for d in mem.shape:
+            if dim_name(d) == axis:
+                inputs[d] = (t.start or 0) + var * step
+        inputs = {d: inputs[d] for d in mem.shape}
+        tr.unit_tiles.append((axis, step, loc))
+        return IndexMapping(len(others), inputs, dict(zip(others, its)))
+    return None
+
+
 def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,
          target=None, bounds=None, tag=None):
     loc = user_location()
@@ -134,6 +165,8 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
     _check_flags(flags, "tkw.read", loc)
     if source is not None or target is not None:
         mapping = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
+    if mapping is None:
+        mapping = _loop_axis_mapping(mem, loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)

@@ -145,6 +145,8 @@ class Trace:
         self.root = []
         self.stack = [self.root]
         self.args = []
+        self.loop_axes = []     # the axes of the iterates being traced, innermost last
+        self.unit_tiles = []    # (axis, loc): reads that index a loop's axis by its counter need its tile to be 1
 
     def unique(self, base):
         base = base if base else "v"
@@ -426,6 +428,7 @@ def region(op, f, inits, fields, loc):
     regs = [Reg(r, v.shape, v.dtype) for r, v in zip(refs, inits)]
     body = []
     tr.stack.append(body)
+    tr.loop_axes.append(fields.get("axis") if op == "iterate" else None)
     try:
         ret = f(*regs)
         outs = _outputs(ret, "%s %s" % (op, name), loc)
@@ -440,6 +443,7 @@ def region(op, f, inits, fields, loc):
         body.append(node_out)
     finally:
         tr.stack.pop()
+        tr.loop_axes.pop()
     f2 = dict(fields)
     if op == "iterate":
         f2["init_args"] = list(inits)

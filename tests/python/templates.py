@@ -4,6 +4,8 @@ compiled, run on the emulator and compared with a numpy reference (Wave's tolera
 Wave's tests call the templates the way these functions do (the test each follows is named); tensors are numpy
 arrays (Wave makes torch tensors on the GPU). tests() gives the fast ones (small shapes), slow_tests() the rest.
 """
+import math
+
 import numpy as np
 
 import wavecc.wave_lang.kernel.lang as tkl
@@ -265,6 +267,29 @@ def igemm_conv(n, h, w, c, hf, wf, nf, stride, layout, space="shared"):
     return run
 
 
+# ---- decode_attention.py (attention/decode_attention_test.py testFlashDecoding) ----
+
+def flash_decoding(shape=(8, 128, 128, 64, 256), mfma=MMAType.F32_16x16x16_F16, dyn=False):
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.decode_attention import get_decode_attention_kernels
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        p0, p1, hp0, hp1, dyn0, dyn1, u = get_decode_attention_kernels(shape, mfma, dyn)
+        hp0.update(get_default_scheduling_params())
+        hp1.update(get_default_scheduling_params())
+        b, m, n, k1, k2 = shape
+        q, k, v = randn(b, m, k1), randn(b, k2, k1), randn(b, k2, n)
+        part = np.zeros((u, b, n, m), np.float32)
+        part_max = np.zeros((u, b, m), np.float32)
+        out = np.zeros((b, m, n), np.float32)
+        g0 = compile_(p0, hp0, dyn0)
+        g0((q * np.float16(math.sqrt(1.0 / k1) * 1.44269504089)).astype(np.float16), k,
+           np.ascontiguousarray(v.transpose(0, 2, 1)), part, part_max)
+        g1 = compile_(p1, hp1, dyn1)
+        g1(part, part_max, out)
+        close(out, _attention_ref(q, k, v), 1e-3, 1e-3, "flash decoding")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -289,6 +314,8 @@ def tests():
         ("templates.conv.get_igemm_conv2d nchw_fchw (1, 5, 5, 3, 2, 2, 2, 2) shared",
          igemm_conv(1, 5, 5, 3, 2, 2, 2, 2, "nchw_fchw")),
         ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
+        ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
+         flash_decoding((2, 16, 64, 64, 128))),
         ("templates.vanilla_attention.get_vanilla_attention_kernel causal 32x32x8",
          vanilla_attention((MMAType.F32_32x32x8_F16,) * 2, causal=True)),
         ("templates.vanilla_attention.get_bshd_attention_kernel causal", bxsd_attention("bshd", causal=True)),
@@ -299,6 +326,10 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.decode_attention.get_decode_attention_kernels (8, 128, 128, 64, 256) 32x32x8",
+         flash_decoding((8, 128, 128, 64, 256), MMAType.F32_32x32x8_F16)),
+        ("templates.decode_attention.get_decode_attention_kernels (8, 128, 128, 64, 256) dynamic",
+         flash_decoding((8, 128, 128, 64, 256), dyn=True)),
         ("templates.conv.get_igemm_conv2d nhwc_hwcf 2x32x32x64 3x3 -> 64 shared",
          igemm_conv(2, 32, 32, 64, 3, 3, 64, 1, "nhwc_hwcf")),
         ("templates.test_kernels.get_gemm_pipeline_then_unroll_kernel_and_schedule 256x256x544",
