@@ -157,9 +157,6 @@ class LaunchableWave:
                     fail("kernel %s: parameter %s: annotation %r: %s" % (self._name, p.name, ann, e), self.loc)
             tr.names.add(p.name)
             if inspect.isclass(ann) and issubclass(ann, Memory):
-                if ann.physical_layout is not None:
-                    fail("kernel %s: parameter %s: a MemoryLayout is not in wavecc-kernel/1" % (self._name, p.name),
-                         self.loc)
                 a = MemArg(p.name, ann, self.loc)
             elif isinstance(ann, DataType):
                 a = Reg(ScalarArg(p.name, ann, self.loc), (), ann)
@@ -265,6 +262,7 @@ def emit_kernel(kernel, options, scalar_values=None):
     for i, a in enumerate(tr.args):
         paths["arguments[%d]" % i] = a
         if isinstance(a, MemArg):
+            _check_layout(a, symbols, kernel.loc)
             space = a.mtype.address_space
             sp = _space_name(space)
             if sp is None:
@@ -324,6 +322,21 @@ def emit_kernel(kernel, options, scalar_values=None):
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _check_layout(a, symbols, loc):
+    """Wave's MemoryLayout(shape=...) gives a memory's physical shape; wavecc-kernel/1 has none, so a layout is
+    accepted only where its shape is the memory's own (Wave's GQA decode passes the k and v shapes so)."""
+    layout = a.mtype.physical_layout
+    if layout is None:
+        return
+    vals = {sympy.Symbol(k, integer=True, nonnegative=True): v for k, v in symbols.items() if isinstance(v, int)}
+    dims = [sympy.sympify(d).subs(vals) for d in a.shape]
+    want = list(layout.shape or ())
+    if len(want) != len(dims) or any(not d.is_Integer or int(d) != int(w) for d, w in zip(dims, want)):
+        fail("argument %s: a MemoryLayout of shape %s differs from the memory's %s (%s): a physical layout other "
+             "than the memory's own is not in wavecc-kernel/1" % (a.name, tuple(want), dims_json(a.shape),
+                                                                  [str(d) for d in dims]), loc)
 
 
 def _walk(nodes):

@@ -93,6 +93,9 @@ class HardwareConstraint(Constraint):
         if isinstance(self.mma_type, GenericDot):
             d["mma_type"] = self.mma_type.to_json()
         elif self.mma_type is not None:
+            if not isinstance(self.mma_type, (MMAType, ScaledMMAType)):
+                fail("HardwareConstraint: mma_type must be an MMAType, ScaledMMAType or GenericDot, got %r"
+                     % (self.mma_type,), getattr(self, "_loc", None))
             if self.mma_type.value >= 0x1900:
                 fail("HardwareConstraint: MMA type %s is not in wavecc-kernel/1 (a gfx1250 / RDNA type)"
                      % self.mma_type.name, getattr(self, "_loc", None))

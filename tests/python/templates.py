@@ -290,6 +290,32 @@ def flash_decoding(shape=(8, 128, 128, 64, 256), mfma=MMAType.F32_16x16x16_F16, 
     return run
 
 
+def gqa_flash_decoding(seqs=2, hq=64, hkv=2, kv_len=500, d=64, dv=64, splits=8,
+                       mfma=(MMAType.F32_16x16x16_F16,) * 2):
+    """testGqaFlashDecoding: phase 0 per split and head block (apply_fn picks the kv head), phase 1 merges."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.gqa_decode_attention import get_gqa_decode_attention_kernels
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        shape = AttentionShape(num_seqs=seqs, num_query_heads=hq, num_kv_heads=hkv, query_seq_len=1,
+                               kv_seq_len=kv_len, head_size_kv=dv, head_size=d)
+        k_shape, v_shape = (seqs, kv_len, hkv, d), (seqs, kv_len, hkv, dv)
+        p0, p1, hp0, hp1 = get_gqa_decode_attention_kernels(shape, mfma, splits, k_shape, v_shape)
+        hp0.update(get_default_scheduling_params())
+        hp1.update(get_default_scheduling_params())
+        q, k, v = randn(seqs, hq, d), randn(*k_shape), randn(*v_shape)
+        part = np.zeros((splits, seqs, dv, hq), np.float32)
+        part_max = np.zeros((splits, seqs, hq), np.float32)
+        out = np.zeros((seqs, hq, dv), np.float16)
+        compile_(p0, hp0)(q, k, v, part, part_max)
+        compile_(p1, hp1)(part, part_max, out)
+        kh = np.repeat(k.transpose(0, 2, 1, 3), hq // hkv, axis=1)  # [seqs, hq, kv_len, d]
+        vh = np.repeat(v.transpose(0, 2, 1, 3), hq // hkv, axis=1)
+        want = _attention_ref(q[:, :, None, :], kh, vh)[:, :, 0, :]
+        close(out, want, 1e-2, 1e-2, "gqa flash decoding")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -316,6 +342,8 @@ def tests():
         ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
+        ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
+         gqa_flash_decoding()),
         ("templates.vanilla_attention.get_vanilla_attention_kernel causal 32x32x8",
          vanilla_attention((MMAType.F32_32x32x8_F16,) * 2, causal=True)),
         ("templates.vanilla_attention.get_bshd_attention_kernel causal", bxsd_attention("bshd", causal=True)),
@@ -326,6 +354,8 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels Wave's shape (32 heads, 8000 keys, 256)",
+         gqa_flash_decoding(1, 32, 1, 8000, 256, 256, 8)),
         ("templates.decode_attention.get_decode_attention_kernels (8, 128, 128, 64, 256) 32x32x8",
          flash_decoding((8, 128, 128, 64, 256), MMAType.F32_32x32x8_F16)),
         ("templates.decode_attention.get_decode_attention_kernels (8, 128, 128, 64, 256) dynamic",
