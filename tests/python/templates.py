@@ -115,6 +115,39 @@ def reordered_gemm(shape=(256, 256, 256), blocks=(128, 256, 64), group=16):
     return run
 
 
+def dist_gemm(shape=(128, 128, 64), devices=(2, 2)):
+    """testDistGemm (dist_gemm_test.py): one launch computes all the devices' tiles."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.dist_gemm import get_dist_gemm_kernel
+        kernel, hp, dyn = get_dist_gemm_kernel(shape, False, MMAType.F32_16x16x16_F16, np.float16, *devices)
+        g = compile_(kernel, hp, dyn)
+        a, b = randn(shape[0], shape[2]), randn(shape[1], shape[2])
+        c = np.zeros((shape[0], shape[1]), np.float32)
+        g(a, b, c)
+        close(c, _gemm_ref(a, b), 1e-3, 1e-2, "dist_gemm")
+    return run
+
+
+def moe_kernels(m=64, k=128, n=192):
+    """moe_test.py's GEMM and silu_and_mul kernels (templates.moe), f16."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.moe import get_gemm_kernel, get_silu_and_mul_kernel
+        kernel, hp = get_gemm_kernel(m, k, n, MMAType.F32_16x16x16_F16, tkl.f16)
+        a, b = randn(m, k), randn(n, k)
+        c = np.zeros((m, n), np.float32)
+        compile_(kernel, hp)(a, b, c)
+        close(c, _gemm_ref(a, b), 1e-3, 1e-2, "moe gemm")
+        kernel, hp = get_silu_and_mul_kernel(m, n, tkl.f16)
+        x1, x2 = randn(m, n), randn(m, n)
+        x1 = (np.sign(x1) * (np.abs(x1) + 0.5)).astype(np.float16)  # away from Wave's pole at 0 (c = -1)
+        out = np.zeros((m, n), np.float16)
+        compile_(kernel, hp)(x1, x2, out)
+        x = x1.astype(np.float32)
+        want = (-1.0 / (-1.0 + np.exp2(-x))) * x * x2.astype(np.float32)  # Wave's constants, both -1
+        close(out, want, 1e-2, 1e-2, "moe silu_and_mul")
+    return run
+
+
 def streamk_rejected():
     from wavecc.wave_lang.kernel.wave.templates.gemm import get_streamk_gemm_kernel
     try:
@@ -326,6 +359,8 @@ def tests():
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
         ("templates.reordered_gemm.get_reordered_matmul 256^3", reordered_gemm()),
+        ("templates.dist_gemm.get_dist_gemm_kernel 2x2 devices", dist_gemm()),
+        ("templates.moe get_gemm_kernel, get_silu_and_mul_kernel", moe_kernels()),
         ("templates.reordered_gemm.get_reordered_matmul 20 tiles, groups of 2",
          reordered_gemm((320, 256, 64), (64, 64, 32), 2)),
         ("templates.test_kernels.get_broadcast_scaled_add", broadcast_scaled_add()),
