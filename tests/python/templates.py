@@ -349,6 +349,54 @@ def gqa_flash_decoding(seqs=2, hq=64, hkv=2, kv_len=500, d=64, dv=64, splits=8,
     return run
 
 
+def gqa_bshd_attention(causal=False, window=-1, seqs=1, hq=4, hkv=2, nq=128, nkv=160, d=64, dv=128,
+                       mfma=(MMAType.F32_16x16x16_F16,) * 2):
+    """gqa_vanilla_attention_test.py: query head h attends kv head h // (hq / hkv)."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.gqa_vanilla_attention import get_gqa_bshd_attention_kernel
+        shape = AttentionShape(num_seqs=seqs, num_query_heads=hq, num_kv_heads=hkv, query_seq_len=nq,
+                               kv_seq_len=nkv, head_size=d, head_size_kv=dv)
+        kernel, hp, dyn = get_gqa_bshd_attention_kernel(shape, mfma, np.float16, np.float32, is_causal=causal,
+                                                        sliding_window_size=window)
+        q, k, v = randn(seqs, nq, hq, d), randn(seqs, nkv, hkv, d), randn(seqs, nkv, hkv, dv)
+        out = np.zeros((seqs, nq, hq, dv), np.float32)
+        compile_(kernel, hp, dyn)(q, k, v, out)
+        r = hq // hkv
+        kh = np.repeat(k.transpose(0, 2, 1, 3), r, axis=1)
+        vh = np.repeat(v.transpose(0, 2, 1, 3), r, axis=1)
+        want = _attention_ref(q.transpose(0, 2, 1, 3), kh, vh, causal, window).transpose(0, 2, 1, 3)
+        close(out, want, 1e-3, 1e-3, "gqa bshd attention")
+    return run
+
+
+def gqa_bshd_attention_f8(seqs=1, hq=4, hkv=1, n=128, d=64, window=-1,
+                          mfma=(MMAType.F32_16x16x32_F8, MMAType.F32_16x16x32_K4_F8)):
+    """testCausalGQABSHDAttentionF8: whole-number inputs in [-128, 128], Wave's scales, RMSE below 0.04."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.gqa_vanilla_attention import get_gqa_bshd_attention_kernel
+        from wavecc.wave_lang.kernel.wave.utils.torch_utils import quantized_tensor
+        qs, ks, vs = 0.02578124962747097, 0.02363281324505806, 0.010286458767950535
+        shape = AttentionShape(num_seqs=seqs, num_query_heads=hq, num_kv_heads=hkv, query_seq_len=n,
+                               kv_seq_len=n, head_size=d, head_size_kv=d)
+        kernel, hp, dyn = get_gqa_bshd_attention_kernel(shape, mfma, np.float16, np.float32, is_causal=True,
+                                                        sliding_window_size=window, q_scale=qs, k_scale=ks,
+                                                        v_scale=vs, use_fp8=True)
+        g = compile_(kernel, hp, dyn, waves_per_eu=2, denorm_fp_math_f32="preserve-sign")
+        q = quantized_tensor((seqs, hq, n, d), dtype=np.float16, scale=128)
+        k = quantized_tensor((seqs, hkv, n, d), dtype=np.float16, scale=128)
+        v = quantized_tensor((seqs, hkv, n, d), dtype=np.float16, scale=128)
+        out = np.zeros((seqs, n, hq, d), np.float32)
+        g(*(np.ascontiguousarray(x.transpose(0, 2, 1, 3)) for x in (q, k, v)), out)
+        r = hq // hkv
+        want = _attention_ref(q.astype(np.float32) * qs, np.repeat(k.astype(np.float32) * ks, r, axis=1),
+                              np.repeat(v.astype(np.float32) * vs, r, axis=1), True, window)
+        rmse = np.sqrt(np.mean(np.square(out.transpose(0, 2, 1, 3) - want)))
+        assert rmse < 0.04, "RMSE %g is too high, expected less than 0.04" % rmse
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -375,6 +423,10 @@ def tests():
         ("templates.conv.get_igemm_conv2d nchw_fchw (1, 5, 5, 3, 2, 2, 2, 2) shared",
          igemm_conv(1, 5, 5, 3, 2, 2, 2, 2, "nchw_fchw")),
         ("templates.vanilla_attention.get_vanilla_attention_kernel", vanilla_attention()),
+        ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel", gqa_bshd_attention()),
+        ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel causal, window 64",
+         gqa_bshd_attention(True, 64, nkv=128, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
+        ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel f8 causal", gqa_bshd_attention_f8()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
