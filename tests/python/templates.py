@@ -397,6 +397,57 @@ def gqa_bshd_attention_f8(seqs=1, hq=4, hkv=1, n=128, d=64, window=-1,
     return run
 
 
+# ---- alibi_attention.py, t5_rpe_attention.py (attention/alibi_attention_test.py, t5_rpe_attention_test.py) ----
+
+def _slopes(n_heads):
+    """alibi_attention_test.py's precompute_alibi_slopes."""
+    n = 2 ** math.floor(math.log2(n_heads))
+    m = (2.0 ** (-8.0 / n)) ** np.arange(1, 1 + n)
+    if n < n_heads:
+        m = np.concatenate([m, (2.0 ** (-4.0 / n)) ** np.arange(1, 1 + 2 * (n_heads - n), 2)])
+    return m
+
+
+def _biased_ref(q, k, v, bias):
+    s = q.astype(np.float64) @ np.swapaxes(k.astype(np.float64), -1, -2) / math.sqrt(q.shape[-1]) + bias
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v.astype(np.float64)
+
+
+def biased_attention(kind, shape=(4, 4, 64, 64, 128, 128), mfma=(MMAType.F32_16x16x16_F16,) * 2, max_rpe=10):
+    """test_alibi_attention / test_t5_rpe_attention: (heads, kv heads, head size, head size kv, q len, kv len)."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        h, _, d, dv, m, k2 = shape
+        a = AttentionShape(num_query_heads=h, num_kv_heads=shape[1], head_size=d, head_size_kv=dv,
+                           query_seq_len=m, kv_seq_len=k2)
+        q, k, v = randn(h, m, d), randn(h, k2, d), randn(h, k2, dv)
+        log2e = 1.44269504089
+        qs = (q * np.float16(math.sqrt(1.0 / d) * log2e)).astype(np.float16)
+        rel = np.minimum(np.arange(k2)[None, :] - np.arange(m)[:, None], 0)
+        if kind == "alibi":
+            from wavecc.wave_lang.kernel.wave.templates.alibi_attention import get_alibi_attention_kernel
+            kernel, hp, dyn = get_alibi_attention_kernel(a, mfma, dynamic_dims=False)
+            slopes = _slopes(d)[:h]  # Wave's test takes the slopes of head_size heads
+            extra = [(slopes * log2e).astype(np.float32)]
+            bias = slopes[:, None, None] * rel[None]
+        else:
+            from wavecc.wave_lang.kernel.wave.templates.t5_rpe_attention import get_t5_rpe_attention_kernel
+            kernel, hp, dyn = get_t5_rpe_attention_kernel(a, mfma, False, max_rpe)
+            rpe = RNG.standard_normal(max_rpe + 1).astype(np.float32)
+            diff = np.arange(m)[:, None] - np.arange(k2)[None, :]
+            # the test zeroes rpe's last entry; the kernel adds rpe[max_rpe] outside the window
+            rpe[max_rpe] = 0.0
+            bias = np.where((diff >= 0) & (diff < max_rpe), rpe[np.clip(diff, 0, max_rpe)], 0.0)[None]
+            extra = [(rpe * log2e).astype(np.float32)]
+        hp.update(get_default_scheduling_params())
+        out = np.zeros((h, m, dv), np.float32)
+        compile_(kernel, hp, dyn)(qs, k, np.ascontiguousarray(v.transpose(0, 2, 1)), *extra, out)
+        close(out, _biased_ref(q, k, v, bias), 2e-3, 2e-3, kind + " attention")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -427,6 +478,8 @@ def tests():
         ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel causal, window 64",
          gqa_bshd_attention(True, 64, nkv=128, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
         ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel f8 causal", gqa_bshd_attention_f8()),
+        ("templates.alibi_attention.get_alibi_attention_kernel", biased_attention("alibi")),
+        ("templates.t5_rpe_attention.get_t5_rpe_attention_kernel", biased_attention("t5")),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
@@ -441,6 +494,10 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.alibi_attention.get_alibi_attention_kernel Wave's shape 128^6",
+         biased_attention("alibi", (128,) * 6)),
+        ("templates.t5_rpe_attention.get_t5_rpe_attention_kernel Wave's shape 128^6, 128 positions 32x32x8",
+         biased_attention("t5", (128,) * 6, (MMAType.F32_32x32x8_F16,) * 2, 128)),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels Wave's shape (32 heads, 8000 keys, 256)",
          gqa_flash_decoding(1, 32, 1, 8000, 256, 256, 8)),
         ("templates.decode_attention.get_decode_attention_kernels (8, 128, 128, 64, 256) 32x32x8",
