@@ -448,6 +448,32 @@ def biased_attention(kind, shape=(4, 4, 64, 64, 128, 128), mfma=(MMAType.F32_16x
     return run
 
 
+def quantized_attention(shape=(2, 128, 64, 64, 256), mfma=(MMAType.F32_16x16x32_F8, MMAType.F32_16x16x32_K4_F8),
+                        causal=False):
+    """testAttentionQuantized (quantized_attention_test.py): (heads, q len, head size kv, head size, kv len)."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.quantized_attention import \
+            get_brevitas_pertensor_fp8_attention_kernel
+        from wavecc.wave_lang.kernel.wave.utils.torch_utils import quantized_tensor
+        b, m, dv, d, k2 = shape
+        qs, ks, vs = 0.02578124962747097, 0.02363281324505806, 0.010286458767950535
+        a = AttentionShape(num_query_heads=b, num_kv_heads=b, query_seq_len=m, head_size_kv=dv, head_size=d,
+                           kv_seq_len=k2)
+        kernel, hp, dyn = get_brevitas_pertensor_fp8_attention_kernel(a, mfma, q_scale=qs, k_scale=ks, v_scale=vs,
+                                                                      is_causal=causal)
+        q = quantized_tensor((b, m, d), dtype=np.float16, scale=128)
+        k = quantized_tensor((b, k2, d), dtype=np.float16, scale=128)
+        v = quantized_tensor((b, k2, dv), dtype=np.float16, scale=128)
+        out = np.zeros((b, m, dv), np.float32)
+        compile_(kernel, hp, dyn)(q, k, v, out)
+        want = _attention_ref(q.astype(np.float32) * qs, k.astype(np.float32) * ks, v.astype(np.float32) * vs,
+                              causal)
+        rmse = np.sqrt(np.mean(np.square(out - want)))
+        assert rmse < 0.04, "RMSE %g is too high, expected less than 0.04" % rmse
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -480,6 +506,9 @@ def tests():
         ("templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel f8 causal", gqa_bshd_attention_f8()),
         ("templates.alibi_attention.get_alibi_attention_kernel", biased_attention("alibi")),
         ("templates.t5_rpe_attention.get_t5_rpe_attention_kernel", biased_attention("t5")),
+        ("templates.quantized_attention.get_brevitas_pertensor_fp8_attention_kernel", quantized_attention()),
+        ("templates.quantized_attention.get_brevitas_pertensor_fp8_attention_kernel causal 32x32x16",
+         quantized_attention(mfma=(MMAType.F32_32x32x16_F8, MMAType.F32_32x32x16_K4_F8), causal=True)),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
