@@ -474,6 +474,32 @@ def quantized_attention(shape=(2, 128, 64, 64, 256), mfma=(MMAType.F32_16x16x32_
     return run
 
 
+def evoformer(shape=(1, 4, 64, 2, 32, 64, 32), tiles=(1, 1, 32, 1, None, 64, 32)):
+    """testEvoformerAttentionForward: shape (batch, n, kv len, heads, head dim, q len, v dim), f16, 32x32x8."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.evoformer import get_evoformer_kernel
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        kernel, symbols = get_evoformer_kernel(*zip(shape, tiles), MMAType.F32_32x32x8_F16, tkl.f16)
+        symbols.update(get_default_scheduling_params())
+        g = compile_(kernel, symbols, waves_per_eu=2, denorm_fp_math_f32="preserve-sign")
+        b, n, k2, h, d, m, dv = shape
+        q, k, v = randn(b, n, m, h, d), randn(b, n, k2, h, d), randn(b, n, k2, h, dv)
+        mask = RNG.integers(0, 2, (b, n, k2))
+        mask_bias = np.where(mask == 1, 0.0, -np.inf).astype(np.float16)
+        bias = randn(b, h, m, k2)
+        out = np.zeros((b, n, m, h, dv), np.float16)
+        log2e = 1.44269504089
+        g((q * np.float16(math.sqrt(1.0 / d) * log2e)).astype(np.float16), k,
+          np.ascontiguousarray(v.transpose(0, 1, 4, 3, 2)), mask_bias, (bias * np.float16(log2e)).astype(np.float16),
+          out)
+        qt, kt, vt = (x.transpose(0, 1, 3, 2, 4).astype(np.float64) for x in (q, k, v))  # [b, n, h, s, d]
+        s_ = qt @ np.swapaxes(kt, -1, -2) / math.sqrt(d) + mask_bias[:, :, None, None, :] + bias[:, None]
+        p_ = np.exp(s_ - s_.max(-1, keepdims=True))
+        want = ((p_ / p_.sum(-1, keepdims=True)) @ vt).transpose(0, 1, 3, 2, 4)
+        close(out, want, 2e-2, 2e-2, "evoformer")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -509,6 +535,7 @@ def tests():
         ("templates.quantized_attention.get_brevitas_pertensor_fp8_attention_kernel", quantized_attention()),
         ("templates.quantized_attention.get_brevitas_pertensor_fp8_attention_kernel causal 32x32x16",
          quantized_attention(mfma=(MMAType.F32_32x32x16_F8, MMAType.F32_32x32x16_K4_F8), causal=True)),
+        ("templates.evoformer.get_evoformer_kernel", evoformer()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
