@@ -333,7 +333,9 @@ def _check_layout(a, symbols, loc):
     vals = {sympy.Symbol(k, integer=True, nonnegative=True): v for k, v in symbols.items() if isinstance(v, int)}
     dims = [sympy.sympify(d).subs(vals) for d in a.shape]
     want = list(layout.shape or ())
-    if len(want) != len(dims) or any(not d.is_Integer or int(d) != int(w) for d, w in zip(dims, want)):
+    # a dim with no value (a dynamic symbol, or one a set_symbol gives) takes the array's extent at a call, which
+    # is the physical one: any layout entry goes (Wave's prefill lays N_Q out as the packed token count)
+    if len(want) != len(dims) or any(d.is_Integer and (w is None or int(d) != int(w)) for d, w in zip(dims, want)):
         fail("argument %s: a MemoryLayout of shape %s differs from the memory's %s (%s): a physical layout other "
              "than the memory's own is not in wavecc-kernel/1" % (a.name, tuple(want), dims_json(a.shape),
                                                                   [str(d) for d in dims]), loc)
@@ -468,7 +470,9 @@ class WaveKernel:
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
         if not self._dyn:
             self._last = self._compile_doc(None)
-        elif set(self._dyn) == set(self._set_only):
+        elif set(self._dyn) == set(self._set_only) and not any(
+                dim_name(d) in self._dyn for a in tr.args if isinstance(a, MemArg) for d in a.shape):
+            # symbols only set_symbol gives, none a dim of an argument (whose extent a call gives): compile now
             self._last = self._compile_doc((tuple(sorted((d, 0) for d in self._dyn)), ()))
 
     def _on_error(self, paths):
@@ -596,9 +600,13 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
+        # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
+        # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
+        runtime = {d: dyn.pop(d) for d in self._set_only if d in dyn}
         for d in self._set_only:
-            dyn.setdefault(d, 0)
-        missing = [d for d in self._dyn if d not in dyn]
+            if d not in runtime:
+                dyn.setdefault(d, 0)
+        missing = [d for d in self._dyn if d not in dyn and d not in runtime]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
         # scalar values go to the run (libwavecc 0.3: a buffer entry holding the value), so one compile serves
@@ -606,19 +614,22 @@ class WaveKernel:
         key = (tuple(sorted(dyn.items())), ()) if dyn else None
         lk, c = self._compile_doc(key)
         self._last = (lk, c)
-        infos = {i.name: i for i in lk.args()}
+        # the arguments' dtypes and shapes (with runtime sizes left open the library gives no shapes yet: the
+        # arrays' own extents are the launch values then)
+        infos = {i.name: (i.dtype, i.shape) for i in lk.args()} if not runtime else \
+            {a.name: (a.dtype.format_name, None) for a in tr.args if isinstance(a, MemArg)}
         np = _np()
         bufs, back = {}, []
         for name, arr in arrays.items():
-            info = infos[name]
-            want = numpy_dtype(info.dtype)
-            raw = info.dtype not in _NP_DTYPES
+            dtype, shape = infos[name]
+            want = numpy_dtype(dtype)
+            raw = dtype not in _NP_DTYPES
             if arr.dtype != want and not (raw and arr.dtype.itemsize == want.itemsize):
                 raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
-                                  % (name, info.dtype, want, arr.dtype))
-            if tuple(arr.shape) != info.shape:
+                                  % (name, dtype, want, arr.dtype))
+            if shape is not None and tuple(arr.shape) != shape:
                 raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
-                                  % (name, list(info.shape), list(arr.shape)))
+                                  % (name, list(shape), list(arr.shape)))
             if arr.flags.c_contiguous and arr.flags.writeable:
                 bufs[name] = arr
             else:
@@ -627,6 +638,8 @@ class WaveKernel:
                 back.append((arr, tmp))
         for name, (v, t) in scal:
             bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
+        for name, v in runtime.items():
+            bufs[name] = bytearray(np.array(v, dtype=np.int32).tobytes())
         self._last_values = dict(dyn)
         self._last_values.update((n, v) for n, (v, t) in scal)
         self.last_backend = _run(c, bufs, self.options)

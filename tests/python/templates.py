@@ -500,6 +500,32 @@ def evoformer(shape=(1, 4, 64, 2, 32, 64, 32), tiles=(1, 1, 32, 1, None, 64, 32)
     return run
 
 
+def prefill_attention(shape=(4, 1, 64, 64, (128, 256))):
+    """testPrefillAttention: (query heads, kv heads, head size, head size kv, sequence lengths), packed."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.prefill_attention import get_prefill_attention_kernel
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        hq, hkv, d, dv, lens = shape
+        a = AttentionShape(num_query_heads=hq, num_kv_heads=hkv, head_size=d, head_size_kv=dv, num_seqs=len(lens),
+                           max_seq_len=max(lens), total_seq_len=sum(lens))
+        total = sum(lens)
+        q, k, v = randn(total, hq, d), randn(total, hkv, d), randn(total, hkv, d)
+        starts = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int32)
+        kernel, hp = get_prefill_attention_kernel(a, (MMAType.F32_16x16x16_F16,) * 2, q.shape, k.shape, v.shape,
+                                                  (total, hq, dv))
+        hp.update(get_default_scheduling_params())
+        out = np.zeros((total, hq, dv), np.float32)
+        compile_(kernel, hp)((q * np.float16(math.sqrt(1.0 / d) * 1.44269504089)).astype(np.float16), k, v, starts,
+                             np.array(lens, np.int32), out)
+        r = hq // hkv
+        for st, n in zip(starts, lens):
+            qs, ks, vs = (x[st:st + n].transpose(1, 0, 2) for x in (q, k, v))
+            want = _attention_ref(qs, np.repeat(ks, r, axis=0), np.repeat(vs, r, axis=0)).transpose(1, 0, 2)
+            close(out[st:st + n], want, 1e-3, 1e-3, "prefill attention (sequence at %d)" % st)
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -536,6 +562,10 @@ def tests():
         ("templates.quantized_attention.get_brevitas_pertensor_fp8_attention_kernel causal 32x32x16",
          quantized_attention(mfma=(MMAType.F32_32x32x16_F8, MMAType.F32_32x32x16_K4_F8), causal=True)),
         ("templates.evoformer.get_evoformer_kernel", evoformer()),
+        ("templates.prefill_attention.get_prefill_attention_kernel (1, 1, 13, 13, (64, 64))",
+         prefill_attention((1, 1, 13, 13, (64, 64)))),
+        ("templates.prefill_attention.get_prefill_attention_kernel (4, 1, 64, 64, (128, 256))",
+         prefill_attention()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
