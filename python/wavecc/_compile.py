@@ -624,7 +624,10 @@ class WaveKernel:
             dtype, shape = infos[name]
             want = numpy_dtype(dtype)
             raw = dtype not in _NP_DTYPES
-            if arr.dtype != want and not (raw and arr.dtype.itemsize == want.itemsize):
+            # the same bits: a raw dtype's storage, or signed and unsigned integers of one width (Wave's tests pass
+            # uint8 tensors for i8 memories of packed MXFP4)
+            same_bits = arr.dtype.itemsize == want.itemsize and (raw or (arr.dtype.kind in "iu" and want.kind in "iu"))
+            if arr.dtype != want and not same_bits:
                 raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
                                   % (name, dtype, want, arr.dtype))
             if shape is not None and tuple(arr.shape) != shape:

@@ -148,6 +148,40 @@ def moe_kernels(m=64, k=128, n=192):
     return run
 
 
+def scaled_gemm(shape=(256, 256, 256)):
+    """testScaledGemmMXFP4-like (wave_gemm_mxfp_test.py): get_scaled_gemm_kernel on gfx950 against
+    mxfp_utils.torchScaledGemmMXFP4 (numpy), inputs from generate_gemm_afp4wfp4_inputs."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.gemm import get_scaled_gemm_kernel
+        from wavecc.wave_lang.kernel.wave.constraints import ScaledMMAType
+        from wavecc.wave_lang.kernel.wave.utils.mxfp_utils import (generate_gemm_afp4wfp4_inputs,
+                                                                  torchScaledGemmMXFP4)
+        x, w, xs, ws = generate_gemm_afp4wfp4_inputs(shape)
+        kernel, hp = get_scaled_gemm_kernel(shape, ScaledMMAType.F32_16x16x128_F8F6F4)
+        g = compile_(kernel, hp, target="gfx950")
+        out = np.zeros((shape[0], shape[1]), np.float32)
+        g(x, xs, np.ascontiguousarray(w.T), ws, out)
+        close(out, torchScaledGemmMXFP4(x, w, xs, ws), 1e-5, 1e-4, "scaled mxfp4 gemm")
+    return run
+
+
+def broadcast_scale_gemm(shape=(256, 256, 256)):
+    """test_kernels.get_broadcasted_scale_gemm_mxfp4: one A scale per row, broadcast over K/32 (gfx950)."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.test_kernels import get_broadcasted_scale_gemm_mxfp4
+        from wavecc.wave_lang.kernel.wave.constraints import ScaledMMAType
+        from wavecc.wave_lang.kernel.wave.utils.mxfp_utils import (generate_gemm_afp4wfp4_inputs,
+                                                                  torchScaledGemmMXFP4)
+        x, w, xs, ws = generate_gemm_afp4wfp4_inputs(shape)
+        row_scale = np.ascontiguousarray(xs[:, 0])
+        kernel, hp = get_broadcasted_scale_gemm_mxfp4(shape, ScaledMMAType.F32_16x16x128_F8F6F4)
+        out = np.zeros((shape[0], shape[1]), np.float32)
+        compile_(kernel, hp, target="gfx950")(x, row_scale, np.ascontiguousarray(w.T), ws, out)
+        want = torchScaledGemmMXFP4(x, w, np.repeat(row_scale[:, None], xs.shape[1], axis=1), ws)
+        close(out, want, 1e-5, 1e-4, "broadcast-scale mxfp4 gemm")
+    return run
+
+
 def streamk_rejected():
     from wavecc.wave_lang.kernel.wave.templates.gemm import get_streamk_gemm_kernel
     try:
@@ -535,6 +569,8 @@ def tests():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
+        ("templates.gemm.get_scaled_gemm_kernel MXFP4 gfx950 (utils.mxfp_utils)", scaled_gemm()),
+        ("templates.test_kernels.get_broadcasted_scale_gemm_mxfp4 gfx950", broadcast_scale_gemm()),
         ("templates.reordered_gemm.get_reordered_matmul 256^3", reordered_gemm()),
         ("templates.dist_gemm.get_dist_gemm_kernel 2x2 devices", dist_gemm()),
         ("templates.moe get_gemm_kernel, get_silu_and_mul_kernel", moe_kernels()),
