@@ -182,6 +182,23 @@ def broadcast_scale_gemm(shape=(256, 256, 256)):
     return run
 
 
+def tagged_mxfp4_gemm(shape=(512, 512, 512), block=(256, 256, 256), group=32):
+    """examples/python/7_mxfp_gemm.py test_basic_mxfp_gemm (gfx950), 8 waves, Wave's options."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates import get_tagged_mxfp4_gemm
+        from wavecc.wave_lang.kernel.wave.utils.mxfp_utils import (generate_gemm_afp4wfp4_inputs,
+                                                                  torchScaledGemmMXFP4)
+        gemm, options = get_tagged_mxfp4_gemm(shape, block, num_waves=8, group_size_n=group)
+        options.schedule = None
+        options.target = "gfx950"
+        g = wave_compile(set_default_run_config(options), gemm)
+        x, w, xs, ws = generate_gemm_afp4wfp4_inputs(shape)
+        out = np.zeros((shape[0], shape[1]), np.float32)
+        g(x, xs, np.ascontiguousarray(w.T), ws, out)
+        close(out, torchScaledGemmMXFP4(x, w, xs, ws), 1e-5, 1e-4, "tagged mxfp4 gemm")
+    return run
+
+
 def streamk_rejected():
     from wavecc.wave_lang.kernel.wave.templates.gemm import get_streamk_gemm_kernel
     try:
@@ -571,6 +588,9 @@ def tests():
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
         ("templates.gemm.get_scaled_gemm_kernel MXFP4 gfx950 (utils.mxfp_utils)", scaled_gemm()),
         ("templates.test_kernels.get_broadcasted_scale_gemm_mxfp4 gfx950", broadcast_scale_gemm()),
+        ("templates.get_tagged_mxfp4_gemm gfx950 (7_mxfp_gemm.py)", tagged_mxfp4_gemm()),
+        ("templates.get_tagged_mxfp4_gemm gfx950 3x5 tiles in groups of 2 along N",
+         tagged_mxfp4_gemm((384, 640, 256), (128, 128, 256), 2)),
         ("templates.reordered_gemm.get_reordered_matmul 256^3", reordered_gemm()),
         ("templates.dist_gemm.get_dist_gemm_kernel 2x2 devices", dist_gemm()),
         ("templates.moe get_gemm_kernel, get_silu_and_mul_kernel", moe_kernels()),
