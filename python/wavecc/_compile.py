@@ -468,6 +468,11 @@ class WaveKernel:
         self._dyn = list(self.doc.get("dynamic_symbols", []))
         self._set_only = [d for d in self._dyn if d not in [_sym_name(s) for s in (options.dynamic_symbols or [])]]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
+        # the dims of arguments that the kernel sets (set_symbol): runtime sizes whose launch value is the array's
+        # extent (passed to each run, never compiled in: the kernel sets the extent it works on from there)
+        set_syms = {n.fields["symbol"] for n in _walk(tr.root) if n.op == "set_symbol"}
+        arg_dims = {dim_name(d) for a in tr.args if isinstance(a, MemArg) for d in a.shape}
+        self._runtime = [d for d in self._dyn if d in set_syms and d in arg_dims]
         if not self._dyn:
             self._last = self._compile_doc(None)
         elif set(self._dyn) == set(self._set_only) and not any(
@@ -602,7 +607,7 @@ class WaveKernel:
                 scal.append((a.ref.name, (v, t)))
         # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
         # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
-        runtime = {d: dyn.pop(d) for d in self._set_only if d in dyn}
+        runtime = {d: dyn.pop(d) for d in self._runtime if d in dyn}
         for d in self._set_only:
             if d not in runtime:
                 dyn.setdefault(d, 0)

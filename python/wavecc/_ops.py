@@ -127,35 +127,50 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
     return IndexMapping(len(reg_iters), mem_map, reg_map)
 
 
-def _loop_axis_mapping(mem, loc):
+def _loop_axis_mapping(mem, mapping, loc):
     """Wave reads a memory with a dim A inside the loop over A, whose vector shape is 1, as one A element per trip
     (decode attention's phase 1 reads logits[U, B, N, M] in the loop over U as [B, N, M]): the format's read takes
-    the mapping A = start + $ARG<A> * tile, the other dims unchanged; emission checks that the tile is 1."""
+    a mapping with A = start + $ARG<A> * tile on the memory side and no A on the register side (a given mapping
+    whose register side has A as a bare iterator is rewritten so); emission checks that the tile is 1. Returns
+    the mapping to use (the given one, unchanged, when the rule does not apply)."""
     from ._constraints import HardwareConstraint, TilingConstraint
     tr = current()
     cons = getattr(tr, "constraints", ())
-    dims = dims_json(mem.shape)
+    reg_dims = dims_json(mem.shape) if mapping is None else [dim_name(d) for d in mapping.output_mapping]
     for axis in reversed(tr.loop_axes):
-        if axis is None or axis not in dims:
+        if axis is None or axis not in reg_dims:
             continue
         unit = any(isinstance(c, HardwareConstraint) and c.vector_shapes and
                    any(dim_name(k) == axis and v == 1 for k, v in c.vector_shapes.items()) for c in cons)
         tiling = [c for c in cons if isinstance(c, TilingConstraint) and dim_name(c.dim) == axis]
         if not unit or not tiling:
-            return None
+            return mapping
         t = tiling[0]
         step = t.tile_size if t.tile_size is not None else 1
         var = t.induction_var if t.induction_var is not None else sympy.Symbol("$ARG" + axis)
-        others = [d for d in mem.shape if dim_name(d) != axis]
-        its = [IndexMapping.iterator(i) for i in range(len(others))]
-        inputs = dict(zip(others, its))
-        for d in mem.shape:
-            if dim_name(d) == axis:
-                inputs[d] = (t.start or 0) + var * step
-        inputs = {d: inputs[d] for d in mem.shape}
+        at = (t.start or 0) + var * step
+        if mapping is None:
+            others = [d for d in mem.shape if dim_name(d) != axis]
+            its = [IndexMapping.iterator(i) for i in range(len(others))]
+            inputs = dict(zip(others, its))
+            inputs.update({d: at for d in mem.shape if dim_name(d) == axis})
+            inputs = {d: inputs[d] for d in mem.shape}
+            tr.unit_tiles.append((axis, step, loc))
+            return IndexMapping(len(others), inputs, dict(zip(others, its)))
+        old = [v for k, v in mapping.output_mapping.items() if dim_name(k) == axis][0]
+        if not isinstance(old, sympy.Symbol) or old not in mapping.iters:
+            return mapping
+        keep = sorted((s_ for s_ in mapping.iters if s_ != old), key=lambda s_: mapping.iters[s_])
+        ren = {s_: IndexMapping.iterator(i) for i, s_ in enumerate(keep)}
+        ren[old] = at
+
+        def sub(e):
+            return sympy.sympify(e).xreplace(ren)
+        outs = {k: sub(v) for k, v in mapping.output_mapping.items() if dim_name(k) != axis}
+        dvm = tuple({k: sub(v) for k, v in m.items() if dim_name(k) != axis} for m in mapping.dynamic_val_mappings)
         tr.unit_tiles.append((axis, step, loc))
-        return IndexMapping(len(others), inputs, dict(zip(others, its)))
-    return None
+        return IndexMapping(len(keep), {k: sub(v) for k, v in mapping.input_mapping.items()}, outs, dvm)
+    return mapping
 
 
 def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,
@@ -165,8 +180,7 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
     _check_flags(flags, "tkw.read", loc)
     if source is not None or target is not None:
         mapping = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
-    if mapping is None:
-        mapping = _loop_axis_mapping(mem, loc)
+    mapping = _loop_axis_mapping(mem, mapping, loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)

@@ -577,6 +577,35 @@ def prefill_attention(shape=(4, 1, 64, 64, (128, 256))):
     return run
 
 
+def paged_decoding_rejected(shape=(16, 1, 64, 64, 32, 2, 100), splits=8):
+    """testPagedFlashDecoding's kernels trace, and wavecc rejects both phases with a located error (their loops
+    start at, or run, counts the kernel sets; tests/driver/wave/README.md): a call raises WaveccError naming the
+    template's set_symbol line."""
+    def run():
+        from wavecc import WaveccError
+        from wavecc.wave_lang.kernel.wave.templates.paged_decode_attention import (
+            get_paged_decode_attention_kernels, get_paged_decode_intermediate_arrays_shapes,
+            paged_decode_attention_shape)
+        hq, hkv, d, dv, bs, seqs, kv_len = shape
+        ps = paged_decode_attention_shape(num_query_heads=hq, num_kv_heads=hkv, head_size=d, head_size_kv=dv,
+                                          block_size=bs, num_seqs=seqs)
+        p0, p1, hp0, hp1, dyn0, dyn1 = get_paged_decode_attention_kernels(ps, (MMAType.F32_16x16x16_F16,) * 2, splits)
+        o_shape, m_shape = get_paged_decode_intermediate_arrays_shapes(ps, splits)
+        part, part_max = np.zeros(o_shape, np.float32), np.zeros(m_shape, np.float32)
+        req = np.array([0, kv_len, 2 * kv_len][:seqs + 1], np.int32)
+        calls = [(p0, hp0, dyn0, (randn(seqs, hq, d), randn(seqs * kv_len, hkv, d), randn(seqs * kv_len, hkv, dv),
+                                  req, np.arange(seqs * kv_len, dtype=np.int32), part, part_max)),
+                 (p1, hp1, dyn1, (part, part_max, req, np.zeros((seqs, hq, dv), np.float16)))]
+        for kernel, hp, dyn, args in calls:
+            try:
+                compile_(kernel, hp, dyn)(*args)
+            except WaveccError as e:
+                assert "paged_decode_attention.py:" in str(e) and "set_symbol of" in str(e), e
+                continue
+            raise AssertionError("%s was not rejected" % kernel.name)
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -622,6 +651,7 @@ def tests():
          prefill_attention((1, 1, 13, 13, (64, 64)))),
         ("templates.prefill_attention.get_prefill_attention_kernel (4, 1, 64, 64, (128, 256))",
          prefill_attention()),
+        ("templates.paged_decode_attention traced, rejected with a located error", paged_decoding_rejected()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
