@@ -28,7 +28,8 @@ import sympy
 from . import _lib
 from ._dtype import DataType
 from ._lib import WaveccError
-from ._trace import (Trace, MemArg, Reg, ScalarArg, _current, emit_body, expr_json, dim_name, dims_json,
+from .indexing import index_symbol
+from ._trace import (Trace, MemArg, Reg, ScalarArg, SymbolArg, _current, emit_body, expr_json, dim_name, dims_json,
                      fail, format_location)
 from ._types import Memory, SymbolBind
 from ._constraints import constraint_json, IteratorBindings
@@ -161,8 +162,13 @@ class LaunchableWave:
             elif isinstance(ann, DataType):
                 a = Reg(ScalarArg(p.name, ann, self.loc), (), ann)
             elif inspect.isclass(ann) and issubclass(ann, SymbolBind):
-                fail("kernel %s: parameter %s: SymbolBind is not in wavecc-kernel/1 (use a scalar argument and "
-                     "tkw.set_symbol)" % (self._name, p.name), self.loc)
+                if ann.dtype is not None and not ann.dtype.is_int_asm():
+                    fail("kernel %s: parameter %s: SymbolBind[%s]: a symbol's value is an integer"
+                         % (self._name, p.name, ann.dtype), self.loc)
+                a = SymbolArg(p.name, ann.dtype, self.loc)
+                tr.args.append(a)
+                params.append(index_symbol(p.name))
+                continue
             else:
                 fail("kernel %s: parameter %s needs a Memory[...] or dtype annotation, has %r"
                      % (self._name, p.name, ann), self.loc)
@@ -259,8 +265,13 @@ def emit_kernel(kernel, options, scalar_values=None):
             dyn = [d for d in dyn if d != src]
     paths = {}
     args = []
-    for i, a in enumerate(tr.args):
-        paths["arguments[%d]" % i] = a
+    for a in tr.args:
+        if isinstance(a, SymbolArg):  # a dynamic symbol, no argument of the format
+            symbols.pop(a.name, None)
+            if a.name not in dyn:
+                dyn.append(a.name)
+            continue
+        paths["arguments[%d]" % len(args)] = a
         if isinstance(a, MemArg):
             _check_layout(a, symbols, kernel.loc)
             space = a.mtype.address_space
@@ -322,6 +333,11 @@ def emit_kernel(kernel, options, scalar_values=None):
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _launch_shape(a, arr, runtime):
+    """The shape argument a is launched with: the array's, with each runtime size at its launch value."""
+    return tuple(runtime.get(dim_name(d), n) if dim_name(d) in runtime else n for d, n in zip(a.shape, arr.shape))
 
 
 def _check_layout(a, symbols, loc):
@@ -466,7 +482,9 @@ class WaveKernel:
         self.last_backend = None
         tr = kernel.trace()
         self._dyn = list(self.doc.get("dynamic_symbols", []))
-        self._set_only = [d for d in self._dyn if d not in [_sym_name(s) for s in (options.dynamic_symbols or [])]]
+        bound = [_sym_name(s) for s in (options.dynamic_symbols or [])] + \
+            [a.name for a in kernel.trace().args if isinstance(a, SymbolArg)]
+        self._set_only = [d for d in self._dyn if d not in bound]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
         # the dims of arguments that the kernel sets (set_symbol): runtime sizes whose launch value is the array's
         # extent (passed to each run, never compiled in: the kernel sets the extent it works on from there)
@@ -586,6 +604,14 @@ class WaveKernel:
         arrays = {}
         scal = []
         for a, x in zip(tr.args, args):
+            if isinstance(a, SymbolArg):
+                v = x.item() if hasattr(x, "item") else x
+                if isinstance(v, float) and v.is_integer():
+                    v = int(v)
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise WaveccError("argument %s (a SymbolBind): expected an integer, got %r" % (a.name, x))
+                dyn[a.name] = v
+                continue
             if isinstance(a, MemArg):
                 arr = _as_array(x, a.name)
                 arrays[a.name] = arr
@@ -594,7 +620,9 @@ class WaveKernel:
                                                                                  dims_json(a.shape)))
                 for d, n in zip(a.shape, arr.shape):
                     dn = dim_name(d)
-                    if dn in self._dyn:
+                    if dn in self._runtime:  # the arrays may differ (Wave's MemoryLayouts): the largest is launched
+                        dyn[dn] = max(dyn.get(dn, 0), n)
+                    elif dn in self._dyn:
                         if dyn.setdefault(dn, n) != n:
                             raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s"
                                               % (dn, dyn[dn], n, a.name))
@@ -625,6 +653,7 @@ class WaveKernel:
             {a.name: (a.dtype.format_name, None) for a in tr.args if isinstance(a, MemArg)}
         np = _np()
         bufs, back = {}, []
+        margs = {a.name: a for a in tr.args if isinstance(a, MemArg)}
         for name, arr in arrays.items():
             dtype, shape = infos[name]
             want = numpy_dtype(dtype)
@@ -638,6 +667,15 @@ class WaveKernel:
             if shape is not None and tuple(arr.shape) != shape:
                 raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
                                   % (name, list(shape), list(arr.shape)))
+            full = _launch_shape(margs[name], arr, runtime)
+            if full != tuple(arr.shape):
+                # shorter than the launch extent of a runtime size it shares with a longer array: a zero-padded
+                # copy (the kernel's own extents, which it sets, stay inside the array's), written back after
+                tmp = np.zeros(full, dtype=arr.dtype)
+                tmp[tuple(slice(0, n) for n in arr.shape)] = arr
+                bufs[name] = tmp
+                back.append((arr, tmp))
+                continue
             if arr.flags.c_contiguous and arr.flags.writeable:
                 bufs[name] = arr
             else:
@@ -653,7 +691,7 @@ class WaveKernel:
         self.last_backend = _run(c, bufs, self.options)
         for arr, tmp in back:
             if arr.flags.writeable:
-                arr[...] = tmp
+                arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
 
     def __repr__(self):
         return "<WaveKernel %s>" % self.kernel.name

@@ -105,6 +105,9 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
         if isinstance(c, IteratorBindings):
             binds.update({dim_name(k): v for k, v in c.bindings.items()})
     mem_side, reg_iters = tuple(mem_side), tuple(reg_iters)
+    # a traced value on the memory side (extend attention's k_cache rows through kv_indices) is a dynamic value
+    # of the mapping, indexed by the iterators of the register dims it has
+    dyn_regs = [e for e in mem_side if isinstance(e, Reg)]
     for s in reg_iters:
         if not isinstance(s, sympy.Symbol):
             fail("%s: the register side's iterators must be symbols, got %s" % (what, s), loc)
@@ -115,6 +118,19 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
         fail("%s: %d indices for a memory of %d dims %s" % (what, len(mem_side), len(mem_shape),
                                                             dims_json(mem_shape)), loc)
     it = {s: IndexMapping.iterator(i) for i, s in enumerate(reg_iters)}
+    dim_it = {dim_name(binds[s.name]): it[s] for s in reg_iters}
+    dvm = []
+    sides = []
+    for e in mem_side:
+        if isinstance(e, Reg):
+            if not dim_set(e.shape) <= set(dim_it):
+                fail("%s: the index value %s%s has dims the register side lacks (%s)"
+                     % (what, e.name, dims_json(e.shape), ", ".join(sorted(dim_set(e.shape) - set(dim_it)))), loc)
+            sides.append(IndexMapping.dynamic_val(len(dvm)))
+            dvm.append({d: dim_it[dim_name(d)] for d in e.shape})
+            continue
+        sides.append(e)
+    mem_side = tuple(sides)
     for e in mem_side:
         free = {x for x in sympy.sympify(e).free_symbols if x.name in binds}
         if not free <= set(it):
@@ -123,8 +139,8 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
     mem_map = {d: sympy.sympify(e).xreplace(it) for d, e in zip(mem_shape, mem_side)}
     reg_map = {binds[s.name]: it[s] for s in reg_iters}
     if write:
-        return IndexMapping(len(reg_iters), reg_map, mem_map)
-    return IndexMapping(len(reg_iters), mem_map, reg_map)
+        return IndexMapping(len(reg_iters), reg_map, mem_map, tuple(dvm)), dyn_regs
+    return IndexMapping(len(reg_iters), mem_map, reg_map, tuple(dvm)), dyn_regs
 
 
 def _loop_axis_mapping(mem, mapping, loc):
@@ -179,7 +195,9 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
     mem = as_mem(memory, "tkw.read", loc)
     _check_flags(flags, "tkw.read", loc)
     if source is not None or target is not None:
-        mapping = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
+        mapping, regs = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
+        if regs:
+            mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.read", loc))
     mapping = _loop_axis_mapping(mem, mapping, loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
@@ -193,7 +211,9 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     mem = as_mem(memory, "tkw.write", loc)
     _check_flags(flags, "tkw.write", loc)
     if source is not None or target is not None:
-        mapping = _bound_mapping(mem.shape, target, source, "tkw.write", loc, mapping, write=True)
+        mapping, regs = _bound_mapping(mem.shape, target, source, "tkw.write", loc, mapping, write=True)
+        if regs:
+            mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.write", loc))
     if reg.dtype != mem.dtype:
         fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
              loc)

@@ -367,6 +367,23 @@ class ScalarArg(Ref):
         self.loc = loc
 
 
+class SymbolArg:
+    """A SymbolBind[dtype] parameter of the kernel (Wave's extend attention's MAX_EXTEND_SEQ_LEN): a dynamic
+    symbol of the parameter's name whose value a call gives, as an argument, in its place."""
+
+    def __init__(self, name, dtype, loc):
+        self.name = name
+        self.dtype = dtype
+        self.loc = loc
+
+    @property
+    def ref(self):
+        return self
+
+    def __repr__(self):
+        return "<symbol %s>" % self.name
+
+
 class MemValue:
     """A memory value made by a node (tkw.allocate: a workgroup buffer in shared memory)."""
 

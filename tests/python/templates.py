@@ -606,6 +606,79 @@ def paged_decoding_rejected(shape=(16, 1, 64, 64, 32, 2, 100), splits=8):
     return run
 
 
+def _extend_inputs(seqs, ctx, hq, hkv, d, rng):
+    """extend_attention_test.py's create_inputs in numpy: per sequence a cached prefix and new tokens."""
+    pre = rng.integers(1, ctx // 2, seqs).astype(np.int32)
+    ext = rng.integers(1, ctx // 2, seqs).astype(np.int32)
+    tot = pre + ext
+    start = np.concatenate([[0], np.cumsum(tot)[:-1]]).astype(np.int32)
+    kv_indptr = np.concatenate([[0], np.cumsum(pre)]).astype(np.int32)
+    kv_indices = np.concatenate([np.arange(start[i], start[i] + pre[i]) for i in range(seqs)]).astype(np.int32)
+    k_buf = (0.1 + 0.2 * rng.standard_normal((tot.sum(), hkv, d))).astype(np.float16)
+    v_buf = (0.1 + 0.2 * rng.standard_normal((tot.sum(), hkv, d))).astype(np.float16)
+    k_ext = np.concatenate([k_buf[start[i] + pre[i]:start[i] + tot[i]] for i in range(seqs)])
+    v_ext = np.concatenate([v_buf[start[i] + pre[i]:start[i] + tot[i]] for i in range(seqs)])
+    q_ext = (0.1 + 0.2 * rng.standard_normal((ext.sum(), hq, d))).astype(np.float16)
+    qo_indptr = np.concatenate([[0], np.cumsum(ext)]).astype(np.int32)
+    mask_len = ext * tot
+    mask_offsets = np.concatenate([[0], np.cumsum(mask_len)]).astype(np.int32)
+    custom = np.concatenate([np.concatenate([np.ones((ext[i], pre[i]), np.int8),
+                                             np.tril(np.ones((ext[i], ext[i]), np.int8))], axis=1).ravel()
+                             for i in range(seqs)])
+    return dict(pre=pre, ext=ext, start=start, q=q_ext, k=k_ext, v=v_ext, k_buf=k_buf, v_buf=v_buf,
+                qo_indptr=qo_indptr, kv_indptr=kv_indptr, kv_indices=kv_indices, custom=custom,
+                mask_offsets=mask_offsets)
+
+
+def _extend_ref(x, hq, hkv, causal, logit_cap):
+    """Per sequence: its new queries against its prefix and new keys (causal over the new ones)."""
+    outs = []
+    r = hq // hkv
+    for i in range(len(x["pre"])):
+        st, pre, ext = x["start"][i], x["pre"][i], x["ext"][i]
+        q = x["q"][x["qo_indptr"][i]:x["qo_indptr"][i + 1]].astype(np.float64)  # [ext, hq, d]
+        k = np.repeat(x["k_buf"][st:st + pre + ext].astype(np.float64), r, axis=1)
+        v = np.repeat(x["v_buf"][st:st + pre + ext].astype(np.float64), r, axis=1)
+        a = np.einsum("qhd,khd->hqk", q, k) / math.sqrt(q.shape[-1])
+        if logit_cap > 0:
+            a = logit_cap * np.tanh(a / logit_cap)
+        if causal:
+            a = np.where(np.arange(pre + ext)[None, None, :] <= pre + np.arange(ext)[None, :, None], a, -np.inf)
+        p_ = np.exp(a - a.max(-1, keepdims=True))
+        outs.append(np.einsum("hqk,khd->qhd", p_ / p_.sum(-1, keepdims=True), v))
+    return np.concatenate(outs)
+
+
+def extend_attention(seqs=2, ctx=128, hq=2, hkv=1, d=64, causal=False, custom_mask=False, seed=11,
+                     mfma=(MMAType.F32_16x16x16_F16,) * 2, cap=30.0):
+    """testExtendAttention (Wave's create_inputs at a smaller context; Wave's logit cap 30, which these scores
+    hardly reach: a cap of 0.1 checks it)."""
+    def run():
+        from dataclasses import replace
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.extend_attention import get_extend_attention_kernel
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        x = _extend_inputs(seqs, ctx, hq, hkv, d, np.random.default_rng(seed))
+        shape = AttentionShape(num_seqs=seqs, context_len=ctx, num_query_heads=hq, num_kv_heads=hkv,
+                               head_size=d, head_size_kv=d, block_size=64)
+        max_ext = int(x["ext"].max())
+        shape = replace(shape, max_seq_len=max_ext)
+        out = np.zeros((x["q"].shape[0], hq, d), np.float32)
+        waves = 2 if mfma[1] == MMAType.F32_32x32x8_F16 else 4
+        kernel, hp, dyn = get_extend_attention_kernel(shape, mfma, x["q"].shape, x["k"].shape, x["v"].shape,
+                                                      x["k_buf"].shape, x["v_buf"].shape, out.shape,
+                                                      is_causal=causal, logit_cap=cap, num_waves=waves,
+                                                      use_custom_mask=custom_mask)
+        hp.update(get_default_scheduling_params())
+        g = compile_(kernel, hp, dyn)
+        args = [x["q"], x["k"], x["v"], x["k_buf"], x["v_buf"], x["qo_indptr"], x["kv_indptr"], x["kv_indices"]]
+        if custom_mask:
+            args += [x["custom"], x["mask_offsets"]]
+        g(*args, max_ext, out)
+        close(out, _extend_ref(x, hq, hkv, causal or custom_mask, cap), 1e-3, 1e-3, "extend attention")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -652,6 +725,12 @@ def tests():
         ("templates.prefill_attention.get_prefill_attention_kernel (4, 1, 64, 64, (128, 256))",
          prefill_attention()),
         ("templates.paged_decode_attention traced, rejected with a located error", paged_decoding_rejected()),
+        ("templates.extend_attention.get_extend_attention_kernel", extend_attention()),
+        ("templates.extend_attention.get_extend_attention_kernel causal 32x32x8",
+         extend_attention(causal=True, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
+        ("templates.extend_attention.get_extend_attention_kernel custom mask", extend_attention(custom_mask=True)),
+        ("templates.extend_attention.get_extend_attention_kernel soft cap 0.1, 4 heads on 2",
+         extend_attention(hq=4, hkv=2, cap=0.1)),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
@@ -666,6 +745,8 @@ def tests():
 
 def slow_tests():
     return [
+        ("templates.extend_attention.get_extend_attention_kernel Wave's shape (2 sequences, context 1024, 16 heads "
+         "on 1, head 128) causal", extend_attention(2, 1024, 16, 1, 128, causal=True)),
         ("templates.alibi_attention.get_alibi_attention_kernel Wave's shape 128^6",
          biased_attention("alibi", (128,) * 6)),
         ("templates.t5_rpe_attention.get_t5_rpe_attention_kernel Wave's shape 128^6, 128 positions 32x32x8",
