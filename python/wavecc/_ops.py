@@ -672,3 +672,24 @@ __all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "s
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
             "scheduling_group_barrier", "tag", "debug_log"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
+
+
+def _accept_tag(fn):
+    """Wave's ops all take tag= (names for manual schedules, which wavecc does not run): accepted and dropped."""
+    try:
+        if "tag" in inspect.signature(fn).parameters:
+            return fn
+    except (TypeError, ValueError):
+        return fn
+    import functools
+
+    @functools.wraps(fn)
+    def op(*args, tag=None, **kwargs):
+        return fn(*args, **kwargs)
+    return op
+
+
+for _n in __all__:
+    _f = globals().get(_n)
+    if inspect.isfunction(_f) and _n not in ("tag", "iterate", "reduction", "conditional"):
+        globals()[_n] = _accept_tag(_f)

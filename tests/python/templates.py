@@ -679,6 +679,24 @@ def extend_attention(seqs=2, ctx=128, hq=2, hkv=1, d=64, causal=False, custom_ma
     return run
 
 
+def tagged_attention(causal=False, heads=4, kv_heads=2, n=256, d=64, num_waves=4,
+                     mfma=(MMAType.F32_16x16x16_F16,) * 2):
+    """manual_scheduled_attention_test.py's tagged kernel (every op tagged; wavecc's own schedule), B = 1."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates import AttentionShape, get_tagged_bshd_attention_kernel
+        shape = AttentionShape(num_query_heads=heads, num_kv_heads=kv_heads, head_size=d, head_size_kv=d,
+                               query_seq_len=n, kv_seq_len=n)
+        kernel, hp, dyn = get_tagged_bshd_attention_kernel(shape, mfma, False, is_causal=causal, num_waves=num_waves)
+        q, k, v = randn(1, n, heads, d), randn(1, n, kv_heads, d), randn(1, n, kv_heads, d)
+        out = np.zeros((1, n, heads, d), np.float32)
+        compile_(kernel, hp, dyn)(q, k, v, out)
+        r = heads // kv_heads
+        want = _attention_ref(q.transpose(0, 2, 1, 3), np.repeat(k.transpose(0, 2, 1, 3), r, axis=1),
+                              np.repeat(v.transpose(0, 2, 1, 3), r, axis=1), causal).transpose(0, 2, 1, 3)
+        close(out, want, 2e-2, 2e-2, "tagged attention")  # q is scaled in f16 first
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -731,6 +749,8 @@ def tests():
         ("templates.extend_attention.get_extend_attention_kernel custom mask", extend_attention(custom_mask=True)),
         ("templates.extend_attention.get_extend_attention_kernel soft cap 0.1, 4 heads on 2",
          extend_attention(hq=4, hkv=2, cap=0.1)),
+        ("templates.tagged_attention.get_tagged_bshd_attention_kernel", tagged_attention()),
+        ("templates.tagged_attention.get_tagged_bshd_attention_kernel causal", tagged_attention(True)),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",
