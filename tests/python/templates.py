@@ -630,8 +630,9 @@ def _extend_inputs(seqs, ctx, hq, hkv, d, rng):
                 mask_offsets=mask_offsets)
 
 
-def _extend_ref(x, hq, hkv, causal, logit_cap):
-    """Per sequence: its new queries against its prefix and new keys (causal over the new ones)."""
+def _extend_ref(x, hq, hkv, causal, logit_cap, rpe=None):
+    """Per sequence: its new queries against its prefix and new keys (causal over the new ones); rpe: the T5 bias
+    rpe[q - k] (q - k in [0, len(rpe) - 1), else rpe[-1]) on the new keys' scores."""
     outs = []
     r = hq // hkv
     for i in range(len(x["pre"])):
@@ -642,6 +643,10 @@ def _extend_ref(x, hq, hkv, causal, logit_cap):
         a = np.einsum("qhd,khd->hqk", q, k) / math.sqrt(q.shape[-1])
         if logit_cap > 0:
             a = logit_cap * np.tanh(a / logit_cap)
+        if rpe is not None:
+            diff = np.arange(ext)[:, None] - np.arange(ext)[None, :]
+            mx = len(rpe) - 1
+            a[:, :, pre:] += np.where((diff >= 0) & (diff < mx), rpe[np.clip(diff, 0, mx)], rpe[mx])[None]
         if causal:
             a = np.where(np.arange(pre + ext)[None, None, :] <= pre + np.arange(ext)[None, :, None], a, -np.inf)
         p_ = np.exp(a - a.max(-1, keepdims=True))
@@ -694,6 +699,34 @@ def tagged_attention(causal=False, heads=4, kv_heads=2, n=256, d=64, num_waves=4
         want = _attention_ref(q.transpose(0, 2, 1, 3), np.repeat(k.transpose(0, 2, 1, 3), r, axis=1),
                               np.repeat(v.transpose(0, 2, 1, 3), r, axis=1), causal).transpose(0, 2, 1, 3)
         close(out, want, 2e-2, 2e-2, "tagged attention")  # q is scaled in f16 first
+    return run
+
+
+def extend_attention_rpe(seqs=2, ctx=128, hq=2, hkv=1, d=64, causal=True, max_rpe=10, seed=13):
+    """testExtendRpeAttention: extend attention with T5's bias on the new tokens (rpe's last entry 0, as Wave's
+    test has it), block size 64."""
+    def run():
+        from dataclasses import replace
+        from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+        from wavecc.wave_lang.kernel.wave.templates.extend_attention_rpe import get_extend_attention_rpe_kernel
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        rng = np.random.default_rng(seed)
+        x = _extend_inputs(seqs, ctx, hq, hkv, d, rng)
+        rpe = rng.standard_normal(max_rpe + 1).astype(np.float32)
+        rpe[max_rpe] = 0.0
+        shape = AttentionShape(num_seqs=seqs, context_len=ctx, num_query_heads=hq, num_kv_heads=hkv,
+                               head_size=d, head_size_kv=d, block_size=64)
+        max_ext = int(x["ext"].max())
+        shape = replace(shape, max_seq_len=max_ext)
+        out = np.zeros((x["q"].shape[0], hq, d), np.float32)
+        kernel, hp, dyn = get_extend_attention_rpe_kernel(shape, (MMAType.F32_16x16x16_F16,) * 2, x["q"].shape,
+                                                          x["k"].shape, x["v"].shape, x["k_buf"].shape,
+                                                          x["v_buf"].shape, out.shape, is_causal=causal,
+                                                          max_rpe_context_length=max_rpe)
+        hp.update(get_default_scheduling_params())
+        compile_(kernel, hp, dyn)(x["q"], x["k"], x["v"], x["k_buf"], x["v_buf"], x["qo_indptr"], x["kv_indptr"],
+                                  x["kv_indices"], rpe, max_ext, out)
+        close(out, _extend_ref(x, hq, hkv, causal, 0.0, rpe), 1e-3, 1e-3, "extend attention rpe")
     return run
 
 
@@ -751,6 +784,7 @@ def tests():
          extend_attention(hq=4, hkv=2, cap=0.1)),
         ("templates.tagged_attention.get_tagged_bshd_attention_kernel", tagged_attention()),
         ("templates.tagged_attention.get_tagged_bshd_attention_kernel causal", tagged_attention(True)),
+        ("templates.extend_attention_rpe.get_extend_attention_rpe_kernel", extend_attention_rpe()),
         ("templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
          flash_decoding((2, 16, 64, 64, 128))),
         ("templates.gqa_decode_attention.get_gqa_decode_attention_kernels 64/2 heads, 500 keys, 8 splits",

@@ -241,8 +241,75 @@ def scaled_gemm_mxfp4():
             "units.py", "lhs_scale", "not f8e8m0fnu")
 
 
+def tracer_gaps():
+    """debug_log records nothing (the kernel and its results are those without it); reshape and shuffle raise a
+    NotImplementedError naming the op and the Python line; tag= goes with every op; iterate's start and condition
+    go together; a GridConstraint and an apply_fn are emitted as the format's."""
+    import inspect
+    import numpy as np
+    import sympy
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc._compile import emit_kernel
+    from wavecc.wave_lang.kernel.wave.compile import wave_compile
+    from wavecc.wave_lang.kernel.lang.global_symbols import WORKGROUP_0
+    from wave_kernels import M, N, ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE, opts
+    here = __file__
+    o = opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE})
+
+    def logged(a, b):
+        x = tkw.read(a, tag="r")
+        tkw.debug_log(x, label="x")
+        tkw.write(tkw.exp2(x, tag="e"), b, tag="w")
+
+    def plain(a, b):
+        tkw.write(tkw.exp2(tkw.read(a)), b)
+    strip = (lambda d: json.dumps([{k: v for k, v in n.items() if k != "loc"} for n in d["graph"]]))
+    assert strip(emit_kernel(_copy_kernel(logged), o)[0]) == strip(emit_kernel(_copy_kernel(plain), o)[0])
+    a = np.linspace(-1, 1, 256).astype(np.float16).reshape(4, 64)
+    b = np.zeros_like(a)
+    wave_compile(o, _copy_kernel(logged))(a, b)
+    assert np.allclose(b.astype(np.float32), np.exp2(a.astype(np.float32)), rtol=1e-3, atol=1e-3)
+
+    for op, call in (("reshape", lambda x: tkw.reshape([x], {N: 4})), ("shuffle", lambda x: tkw.shuffle(x, 1, 64))):
+        def body(a, b, call=call):
+            tkw.write(call(tkw.read(a)), b)
+        try:
+            wave_compile(o, _copy_kernel(body))
+        except NotImplementedError as e:  # located at the lambda's line, where the op is called
+            assert "tkw.%s" % op in str(e) and "%s:" % here in str(e), e
+        else:
+            raise AssertionError("tkw.%s did not raise" % op)
+
+    def half_while(a, b):
+        @tkw.iterate(M, start=0, init_args=[])
+        def loop():
+            pass
+    _raises(lambda: wave_compile(o, _copy_kernel(half_while)), "start and condition go together")
+
+    K, T, NUM, TOT = tkl.sym.K, tkl.sym.T_IDX, tkl.sym.NUM, tkl.sym.TOT
+    grid = tkw.GridConstraint(NUM)
+    wg = tkw.WorkgroupConstraint(N, tkl.sym.BLOCK_N, 1, apply_fn=lambda w: w // 2)
+    assert grid.to_json() == {"kind": "grid", "grid_size": "NUM"}
+    assert wg.to_json()["apply_fn"] == "floor($WG1/2)", wg.to_json()
+
+    def while_body(a, b):
+        first = tkw.scalar(WORKGROUP_0, tkl.i32)
+
+        @tkw.iterate(T, start=first, condition=T < TOT, init_args=[])
+        def loop():
+            t = tkw.scalar(T, tkl.i32)
+            tkw.set_symbol(T, t + tkw.scalar(NUM, tkl.i32))
+    doc, _ = emit_kernel(_copy_kernel(while_body), opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}))
+    loop = [n for n in doc["graph"] if n["op"] == "iterate"][0]
+    assert loop["start"] == doc["graph"][0]["name"] and loop["condition"] == "T_IDX < TOT", loop
+    assert "T_IDX" not in doc.get("dynamic_symbols", []), doc.get("dynamic_symbols")
+    assert sympy.Symbol  # keeps the import used
+    del K
+
+
 def tests():
-    return [("gemm_5_example", gemm), ("fused_softmax", softmax),
+    return [("tracer_gaps", tracer_gaps), ("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
             ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]

@@ -38,6 +38,15 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
                                 o_shape, input_dtype=F16, output_dtype="float32", size_dtype="int32",
                                 is_causal=False, logit_cap=0.0, layer_scaling=None, num_waves=4,
                                 use_custom_mask=False):
+    return _extend(shape, mfma_variant, (q_shape, k_shape, v_shape, k_cache_shape, v_cache_shape, o_shape),
+                   input_dtype, output_dtype, size_dtype, is_causal, logit_cap, layer_scaling, num_waves,
+                   use_custom_mask, None)
+
+
+def _extend(shape, mfma_variant, shapes, input_dtype, output_dtype, size_dtype, is_causal, logit_cap, layer_scaling,
+            num_waves, use_custom_mask, max_rpe):
+    """The extend kernel; max_rpe (not None) adds extend_attention_rpe's T5 bias to the second loop's scores."""
+    q_shape, k_shape, v_shape, k_cache_shape, v_cache_shape, o_shape = shapes
     t_in, t_out, t_size = wave_dtype(input_dtype), wave_dtype(output_dtype), wave_dtype(size_dtype)
     if t_in not in (tkl.f16, tkl.bf16):
         raise AssertionError("Unsupported input datatype: %s" % t_in)
@@ -55,7 +64,7 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
     f32 = tkl.f32
 
     tile, kv_div = shape.block_size, 2
-    if tile is None:
+    if tile is None and max_rpe is None:
         tile, kv_div = (64, 2) if shape.max_seq_len <= 128 else (128, 4)
     cap = logit_cap * 1.44269504089
     scale = (layer_scaling or math.sqrt(1.0 / shape.head_size)) * 1.44269504089
@@ -79,7 +88,7 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
     lay = tkl.MemoryLayout
     seqs_layout, open_layout = lay(shape=[None]), lay(shape=[None])
 
-    def core(q, k, v, k_cache, v_cache, qo_indptr, kv_indptr, kv_indices, custom_mask, mask_offsets, c):
+    def core(q, k, v, k_cache, v_cache, qo_indptr, kv_indptr, kv_indices, custom_mask, mask_offsets, c, rpe=None):
         zero, neg = tkl.Register[N_Q, N_KV, f32](0.0), tkl.Register[N_Q, N_KV, f32](-1e6)
         scaling = tkl.Register[H, N_Q, N_KV, f32](scale)
         cap_reg = tkl.Register[H, N_Q, N_KV, f32](cap) if cap > 0 else None
@@ -95,11 +104,13 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
             tkw.set_symbol(SEQ_LEN, prefix_len + ext_len)
             tkw.set_symbol(MASK_START_IDX, tkw.read(mask_offsets, elements_per_thread=1))
 
-        def step(m_old, d_old, acc, k_reg, v_reader, mask_extra, causal):
-            """One kv tile folded into the online softmax."""
+        def step(m_old, d_old, acc, k_reg, v_reader, mask_extra, causal, bias=None):
+            """One kv tile folded into the online softmax (bias: a function giving a term added to the scores)."""
             qr = tkw.read(q, elements_per_thread=qk_ept, source=(n_q + EXT_IDX, h, d_q), target=(h, n_q, d_q))
             sc = tkw.mma(k_reg, qr, tkl.Register[H, N_KV, N_Q, f32](0.0), mfma_variant[0])
             x = tkw.permute(sc, target_shape=[H, N_Q, N_KV]) * scaling
+            if bias is not None:
+                x = x + bias()
             if cap_reg is not None:
                 x = cap_reg * tkw.tanh_approx(x * tkw.reciprocal(cap_reg))
             col = tkw.self_index(N_KV, tkl.i32)
@@ -134,11 +145,26 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
 
         m1, d1, acc1 = prefix_loop
         new_len = ext_len
-        if is_causal:
+        if is_causal and max_rpe is None:
             new_len = tkw.apply_expr(ext_len, lambda x: sympy.Min(x, (WORKGROUP_0 + 1) * BLOCK_N_Q))
         tkw.set_symbol(N_KV, new_len)
         if use_custom_mask:
             tkw.set_symbol(PREFIX_LEN, prefix_len)
+
+        def rpe_bias():
+            """T5's bias rpe[d] for d = n_q - n_kv in [0, max_rpe), else rpe[max_rpe], times log2 e."""
+            dist = tkw.IndexMapping.dynamic_val(0) - tkw.IndexMapping.dynamic_val(1)
+            at = sympy.Piecewise((dist, (dist < max_rpe) & (dist >= 0)), (max_rpe, True))
+            i3 = [tkw.IndexMapping.iterator(x) for x in range(3)]
+            gather = tkw.IndexMapping(num_iterators=3, inputs={N_KV: at},
+                                      outputs={H: i3[0], N_Q: i3[1], N_KV: i3[2]},
+                                      dynamic_val_mappings=({H: i3[0], N_Q: i3[1], N_KV: i3[2]}, {N_KV: i3[2]}))
+            rows = tkw.broadcast(tkw.self_index(N_Q, tkl.i64, elements_per_thread=1), target_shape=[H, N_Q, N_KV])
+            cols = tkw.self_index(N_KV, tkl.i64, elements_per_thread=st_ept)
+            val = tkw.read(rpe, mapping=gather, mapping_dynamic_vals=(rows, cols), elements_per_thread=st_ept)
+            return val * tkl.Register[H, N_Q, N_KV, f32](1.44269504089)
+        if max_rpe is None:
+            rpe_bias = None  # noqa: F811
 
         @tkw.iterate(N_KV, init_args=[m1, d1, acc1])
         def extend_loop(m_old: tkl.Register[H, N_Q, f32], d_old: tkl.Register[H, N_Q, f32],
@@ -149,7 +175,7 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
             def vr():
                 return tkw.read(v, elements_per_thread=pv_ept, source=(n_kv + EXT_IDX, h_kv // ratio, d_kv),
                                 target=(h_kv, d_kv, n_kv))
-            return step(m_old, d_old, acc, kr, vr, PREFIX_LEN, is_causal)
+            return step(m_old, d_old, acc, kr, vr, PREFIX_LEN, is_causal, rpe_bias)
 
         _, total, acc = extend_loop
         res = acc * tkw.reciprocal(total)
@@ -157,7 +183,23 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
             res = tkw.cast(res, t_out)
         tkw.write(res, c, source=(h, d_kv, n_q), target=(n_q + EXT_IDX, h, d_kv), elements_per_thread=st_ept)
 
-    if use_custom_mask:
+    if max_rpe is not None:
+        @tkw.wave(constraints)
+        def extend_attention_rpe(
+                q: tkl.Memory[N_Q, H, D_Q, GLOBAL_ADDRESS_SPACE, t_in, lay(shape=_first_dim_open(q_shape))],
+                k: tkl.Memory[N_KV, H_KV, D_Q, AS, t_in, lay(shape=_first_dim_open(k_shape))],
+                v: tkl.Memory[N_KV, H_KV, D_KV, AS, t_in, lay(shape=_first_dim_open(v_shape))],
+                k_cache: tkl.Memory[N_KV, H_KV, D_Q, AS, t_in, lay(shape=k_cache_shape)],
+                v_cache: tkl.Memory[N_KV, H_KV, D_KV, AS, t_in, lay(shape=v_cache_shape)],
+                qo_indptr: tkl.Memory[S, GLOBAL_ADDRESS_SPACE, tkl.i32, seqs_layout],
+                kv_indptr: tkl.Memory[S, GLOBAL_ADDRESS_SPACE, tkl.i32, seqs_layout],
+                kv_indices: tkl.Memory[N_KV, GLOBAL_ADDRESS_SPACE, tkl.i32, open_layout],
+                rpe: tkl.Memory[N_KV, GLOBAL_ADDRESS_SPACE, tkl.f32, lay(shape=[max_rpe + 1])],
+                MAX_EXTEND_SEQ_LEN: tkl.SymbolBind[tkl.i32],
+                c: tkl.Memory[N_Q, H, D_KV, GLOBAL_ADDRESS_SPACE, t_out, lay(shape=_first_dim_open(o_shape))]):
+            core(q, k, v, k_cache, v_cache, qo_indptr, kv_indptr, kv_indices, None, None, c, rpe)
+        kernel = extend_attention_rpe
+    elif use_custom_mask:
         @tkw.wave(constraints)
         def extend_attention_custom_mask(
                 q: tkl.Memory[N_Q, H, D_Q, GLOBAL_ADDRESS_SPACE, t_in, lay(shape=_first_dim_open(q_shape))],
@@ -193,7 +235,7 @@ def get_extend_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape, 
     hp = {AS: SHARED_ADDRESS_SPACE, qk_ept: get_mfma_load_elems_per_thread(mfma_variant[0]),
           pv_ept: get_mfma_load_elems_per_thread(mfma_variant[1]),
           st_ept: get_mfma_store_elems_per_thread(mfma_variant[1]), BLOCK_H: 1, BLOCK_N_Q: tile,
-          BLOCK_D_KV: shape.head_size_kv, BLOCK_N_KV: tile // kv_div, BLOCK_S: 1, H: shape.num_query_heads,
+          BLOCK_D_KV: shape.head_size_kv if max_rpe is None else tile, BLOCK_N_KV: tile // kv_div, BLOCK_S: 1, H: shape.num_query_heads,
           H_KV: shape.num_kv_heads, D_KV: shape.head_size_kv, D_Q: shape.head_size}
     dyn = [N_Q, N_KV, S] + ([MASK_LEN] if use_custom_mask else [])
     return kernel, hp, dyn
