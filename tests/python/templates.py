@@ -730,6 +730,24 @@ def extend_attention_rpe(seqs=2, ctx=128, hq=2, hkv=1, d=64, causal=True, max_rp
     return run
 
 
+def two_pp_cluster_gemm(shape=(128, 256, 256)):
+    """wave_gemm_test.py's get_tagged_gemm with get_two_pp_cluster_schedule (accepted, not applied)."""
+    def run():
+        import warnings
+        from wavecc.wave_lang.kernel.wave.schedules.gemm_two_pp_cluster import (get_tagged_gemm,
+                                                                               get_two_pp_cluster_schedule)
+        gemm, options = get_tagged_gemm(shape)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            g = wave_compile(set_default_run_config(options), gemm, get_two_pp_cluster_schedule())
+        assert any("manual schedule is not applied" in str(x.message) for x in w), [str(x.message) for x in w]
+        a, b = randn(shape[0], shape[2]), randn(shape[1], shape[2])
+        c = np.zeros((shape[0], shape[1]), np.float32)
+        g(a, b, c)
+        close(c, _gemm_ref(a, b), 1e-3, 1e-2, "tagged gemm")
+    return run
+
+
 def tests():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
@@ -745,6 +763,7 @@ def tests():
         ("templates.get_tagged_mxfp4_gemm gfx950 3x5 tiles in groups of 2 along N",
          tagged_mxfp4_gemm((384, 640, 256), (128, 128, 256), 2)),
         ("templates.reordered_gemm.get_reordered_matmul 256^3", reordered_gemm()),
+        ("schedules.gemm_two_pp_cluster get_tagged_gemm + get_two_pp_cluster_schedule", two_pp_cluster_gemm()),
         ("templates.dist_gemm.get_dist_gemm_kernel 2x2 devices", dist_gemm()),
         ("templates.moe get_gemm_kernel, get_silu_and_mul_kernel", moe_kernels()),
         ("templates.reordered_gemm.get_reordered_matmul 20 tiles, groups of 2",

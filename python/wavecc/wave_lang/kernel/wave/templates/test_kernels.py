@@ -71,7 +71,7 @@ def get_broadcasted_scale_gemm_mxfp4(shape, mfma_variant):
     return broadcasted_scale_scaled_mma, hp
 
 
-def _tagged_gemm(name, mfma_variant):
+def _tagged_gemm(name, mfma_variant, waves=(2, 2)):
     """The f16 GEMM of the schedule templates: C (ADDRESS_SPACE_0) = A B^T, ops tagged k_loop, read_a, read_b,
     mma."""
     M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
@@ -81,8 +81,8 @@ def _tagged_gemm(name, mfma_variant):
         tkw.WorkgroupConstraint(M, BLOCK_M, 0),
         tkw.WorkgroupConstraint(N, BLOCK_N, 1),
         tkw.TilingConstraint(K, BLOCK_K),
-        tkw.WaveConstraint(M, BLOCK_M / 2),
-        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.WaveConstraint(M, BLOCK_M / waves[0]),
+        tkw.WaveConstraint(N, BLOCK_N / waves[1]),
         tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant),
     ]
 
