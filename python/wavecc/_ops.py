@@ -15,8 +15,8 @@ import inspect
 import sympy
 
 from ._dtype import MX_ELEMENT_DTYPES, DataType, i1, storage_bits
-from ._trace import (TraceError, format_location, MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name, dim_set, dims_json, fail,
-                     is_symbolic, record, region, user_location, _binary, _unary)
+from ._trace import (TraceError, format_location, MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name,
+                     dim_set, dims_json, fail, is_symbolic, record, region, user_location, _binary, _unary)
 from ._types import IndexMapping
 
 UNARY = ("abs exp exp2 log log2 log10 sqrt rsqrt reciprocal round roundeven sin cos sinh tanh tanh_approx "
@@ -667,7 +667,8 @@ def tag(expr, tag_name):
     return expr
 
 
-__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate", "shared_memory_barrier",
+__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate",
+            "shared_memory_barrier",
             "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",

@@ -8,7 +8,8 @@ features (tests/python/wave_examples.py); Wave's kernel templates at small shape
 full: the kernels of tests/driver/wave/*.json written in the Python DSL
 (tests/python/wave_kernels.py): each traced graph must equal the hand transcription
 after normalisation, and its compiled code must match the reference interpreter on the
-emulator; the templates at Wave's larger shapes (templates.py slow_tests()). Prints SKIP and passes when numpy or sympy is missing.
+emulator; the templates at Wave's larger shapes (templates.py slow_tests()). Prints SKIP and passes when numpy
+or sympy is missing.
 """
 import os
 import sys

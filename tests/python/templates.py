@@ -2,7 +2,8 @@
 compiled, run on the emulator and compared with a numpy reference (Wave's tolerances where its test has them).
 
 Wave's tests call the templates the way these functions do (the test each follows is named); tensors are numpy
-arrays (Wave makes torch tensors on the GPU). tests() gives the fast ones (small shapes), slow_tests() the rest.
+arrays (Wave makes torch tensors on the GPU). tests() gives the fast tier's share (FAST), slow_tests() the other
+small cases and Wave's larger shapes; `python3 templates.py TEXT...` runs the cases whose names contain a TEXT.
 """
 import math
 
@@ -748,7 +749,26 @@ def two_pp_cluster_gemm(shape=(128, 256, 256)):
     return run
 
 
+# the fast tier's share (make check-fast): one or two of each family; the rest of _small() runs in the full tier
+FAST = {
+    "templates.gemm.get_gemm_kernel 64^3", "templates.gemm.get_gemm_kernel dynamic 96x80x128",
+    "templates.gemm.get_persistent_gemm_kernel", "templates.gemm.get_streamk_gemm_kernel rejected",
+    "templates.get_tagged_mxfp4_gemm gfx950 (7_mxfp_gemm.py)", "templates.test_kernels.get_broadcast_scaled_add",
+    "templates.conv.get_igemm_conv2d nchw_fchw (4, 5, 5, 10, 2, 2, 16, 1) global",
+    "templates.vanilla_attention.get_vanilla_attention_kernel",
+    "templates.gqa_vanilla_attention.get_gqa_bshd_attention_kernel",
+    "templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
+    "templates.extend_attention.get_extend_attention_kernel",
+    "templates.prefill_attention.get_prefill_attention_kernel (1, 1, 13, 13, (64, 64))",
+    "templates.paged_decode_attention traced, rejected with a located error",
+}
+
+
 def tests():
+    return [t for t in _small() if t[0] in FAST]
+
+
+def _small():
     return [
         ("templates.gemm.get_gemm_kernel 64^3", gemm()),
         ("templates.gemm.get_gemm_kernel dynamic 96x80x128", gemm((96, 80, 128), True)),
@@ -817,7 +837,7 @@ def tests():
 
 
 def slow_tests():
-    return [
+    return [t for t in _small() if t[0] not in FAST] + [
         ("templates.extend_attention.get_extend_attention_kernel Wave's shape (2 sequences, context 1024, 16 heads "
          "on 1, head 128) causal", extend_attention(2, 1024, 16, 1, 128, causal=True)),
         ("templates.alibi_attention.get_alibi_attention_kernel Wave's shape 128^6",
@@ -849,7 +869,7 @@ if __name__ == "__main__":
     import traceback
     sel = sys.argv[1:]
     failed = 0
-    for name, fn in tests() + slow_tests():
+    for name, fn in _small() + slow_tests()[len(_small()) - len(tests()):]:
         if sel and not any(s in name for s in sel):
             continue
         t = time.time()

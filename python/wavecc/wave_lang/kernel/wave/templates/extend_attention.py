@@ -151,7 +151,7 @@ def _extend(shape, mfma_variant, shapes, input_dtype, output_dtype, size_dtype, 
         if use_custom_mask:
             tkw.set_symbol(PREFIX_LEN, prefix_len)
 
-        def rpe_bias():
+        def t5_bias():
             """T5's bias rpe[d] for d = n_q - n_kv in [0, max_rpe), else rpe[max_rpe], times log2 e."""
             dist = tkw.IndexMapping.dynamic_val(0) - tkw.IndexMapping.dynamic_val(1)
             at = sympy.Piecewise((dist, (dist < max_rpe) & (dist >= 0)), (max_rpe, True))
@@ -163,8 +163,7 @@ def _extend(shape, mfma_variant, shapes, input_dtype, output_dtype, size_dtype, 
             cols = tkw.self_index(N_KV, tkl.i64, elements_per_thread=st_ept)
             val = tkw.read(rpe, mapping=gather, mapping_dynamic_vals=(rows, cols), elements_per_thread=st_ept)
             return val * tkl.Register[H, N_Q, N_KV, f32](1.44269504089)
-        if max_rpe is None:
-            rpe_bias = None  # noqa: F811
+        rpe_bias = t5_bias if max_rpe is not None else None
 
         @tkw.iterate(N_KV, init_args=[m1, d1, acc1])
         def extend_loop(m_old: tkl.Register[H, N_Q, f32], d_old: tkl.Register[H, N_Q, f32],
@@ -235,7 +234,8 @@ def _extend(shape, mfma_variant, shapes, input_dtype, output_dtype, size_dtype, 
     hp = {AS: SHARED_ADDRESS_SPACE, qk_ept: get_mfma_load_elems_per_thread(mfma_variant[0]),
           pv_ept: get_mfma_load_elems_per_thread(mfma_variant[1]),
           st_ept: get_mfma_store_elems_per_thread(mfma_variant[1]), BLOCK_H: 1, BLOCK_N_Q: tile,
-          BLOCK_D_KV: shape.head_size_kv if max_rpe is None else tile, BLOCK_N_KV: tile // kv_div, BLOCK_S: 1, H: shape.num_query_heads,
+          BLOCK_D_KV: shape.head_size_kv if max_rpe is None else tile, BLOCK_N_KV: tile // kv_div, BLOCK_S: 1,
+          H: shape.num_query_heads,
           H_KV: shape.num_kv_heads, D_KV: shape.head_size_kv, D_Q: shape.head_size}
     dyn = [N_Q, N_KV, S] + ([MASK_LEN] if use_custom_mask else [])
     return kernel, hp, dyn

@@ -50,7 +50,8 @@ def get_prefill_attention_kernel(shape, mfma_variant, q_shape, k_shape, v_shape,
     ]
     ratio = shape.num_query_heads // shape.num_kv_heads
     i, j, k = (tkw.IndexMapping.iterator(x) for x in range(3))
-    out_map = tkw.IndexMapping(num_iterators=3, inputs={H: i, D_KV: j, N_Q: k}, outputs={H: i, N_Q: k + OFFSET, D_KV: j})
+    out_map = tkw.IndexMapping(num_iterators=3, inputs={H: i, D_KV: j, N_Q: k},
+                               outputs={H: i, N_Q: k + OFFSET, D_KV: j})
     q_map = tkw.IndexMapping(num_iterators=3, inputs={H: i, N_Q: j + OFFSET, D_Q: k}, outputs={H: i, N_Q: j, D_Q: k})
     k_map = tkw.IndexMapping(num_iterators=3, inputs={H_KV: i // ratio, N_KV: j + OFFSET, D_Q: k},
                              outputs={H_KV: i, N_KV: j, D_Q: k})
