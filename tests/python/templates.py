@@ -72,11 +72,12 @@ def gemm_transpose_a_b(shape=(64, 64, 64)):
     return run
 
 
-def splitk_gemm(shape=(64, 64, 256), num_splits=2):
+def splitk_gemm(shape=(64, 64, 256), num_splits=2, block_shape=(32, 32, 32)):
     """testSplitKGemm: get_splitk_gemm_kernel, C zeroed, partial products added atomically."""
     def run():
         from wavecc.wave_lang.kernel.wave.templates.gemm import get_splitk_gemm_kernel
-        kernel, hp = get_splitk_gemm_kernel(shape, num_splits, MMAType.F32_16x16x16_F16, np.float16)
+        kernel, hp = get_splitk_gemm_kernel(shape, num_splits=num_splits, mfma_variant=MMAType.F32_16x16x16_F16,
+                                            threads_per_wave=64, block_shape=block_shape)
         g = compile_(kernel, hp)
         a, b = randn(shape[0], shape[2]), randn(shape[1], shape[2])
         c = np.zeros((shape[0], shape[1]), np.float32)
@@ -85,13 +86,16 @@ def splitk_gemm(shape=(64, 64, 256), num_splits=2):
     return run
 
 
-def persistent_gemm(shape=(256, 256, 64), block_shape=(64, 64, 32), num_ctas=3, reordering=False):
+def persistent_gemm(shape=(256, 256, 64), block_shape=(64, 64, 32), num_ctas=3, reordering=False, wave_default=False):
     """test_persistent_gemm / test_persistent_reordering_gemm: a fixed grid walking the tiles."""
     def run():
         from wavecc.wave_lang.kernel.wave.templates import gemm as t
         if reordering:  # test_persistent_reordering_gemm: Wave's tiles, one per workgroup
             kernel, hp = t.get_persistent_reordering_kernel(shape=shape, mfma_variant=MMAType.F32_16x16x16_F16,
                                                             threads_per_wave=64, waves_per_block=(2, 2))
+        elif wave_default:  # test_persistent_gemm: Wave's tiles and 304 workgroups
+            kernel, hp = t.get_persistent_gemm_kernel(shape=shape, mfma_variant=MMAType.F32_16x16x16_F16,
+                                                      threads_per_wave=64, waves_per_block=(4, 1))
         else:
             kernel, hp = t.get_persistent_gemm_kernel(shape, MMAType.F32_16x16x16_F16, block_shape=block_shape,
                                                       waves_per_block=(2, 2), num_ctas=num_ctas)
@@ -838,6 +842,9 @@ def _small():
 
 def slow_tests():
     return [t for t in _small() if t[0] not in FAST] + [
+        ("templates.gemm.get_persistent_gemm_kernel Wave's 300^3, 304 workgroups, 4x1 waves",
+         persistent_gemm((300, 300, 300), wave_default=True)),
+        ("templates.gemm.get_splitk_gemm_kernel Wave's 256^3, 4 splits", splitk_gemm((256, 256, 256), 4, None)),
         ("templates.extend_attention.get_extend_attention_kernel Wave's shape (2 sequences, context 1024, 16 heads "
          "on 1, head 128) causal", extend_attention(2, 1024, 16, 1, 128, causal=True)),
         ("templates.alibi_attention.get_alibi_attention_kernel Wave's shape 128^6",
