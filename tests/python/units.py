@@ -308,8 +308,45 @@ def tracer_gaps():
     del K
 
 
+def wave_sim_runs_interpreter():
+    """wave_sim(constraints)(func) (wave_sim_test.py's eltwise, a GEMM) runs on the reference interpreter with no
+    hyperparameters: sizes from the arrays, tiles over whole dims, elements per thread dropped."""
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc.wave_lang.kernel.wave.wave_sim import wave_sim
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BM, BN, BK, AS = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K, tkl.sym.ADDRESS_SPACE
+    LE, SE = tkl.sym.LOAD_ELEMS_PER_THREAD, tkl.sym.STORE_ELEMS_PER_THREAD
+
+    @wave_sim([tkw.WorkgroupConstraint(M, BM, 0), tkw.WorkgroupConstraint(N, BN, 1),
+               tkw.HardwareConstraint(threads_per_wave=64)])
+    def eltwise(a: tkl.Memory[M, N, AS, tkl.f32], b: tkl.Memory[M, N, AS, tkl.f32], c: tkl.Memory[M, N, AS, tkl.f32]):
+        tkw.write(tkw.read(a, elements_per_thread=LE) + tkw.read(b, elements_per_thread=LE), c,
+                  elements_per_thread=SE)
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((128, 256)).astype(np.float32), rng.standard_normal((128, 256)).astype(np.float32)
+    c = np.zeros_like(a)
+    eltwise(a, b, c)
+    assert np.allclose(c, a + b)
+
+    @wave_sim([tkw.WorkgroupConstraint(M, BM, 0), tkw.WorkgroupConstraint(N, BN, 1), tkw.TilingConstraint(K, BK),
+               tkw.WaveConstraint(M, BM / 2), tkw.WaveConstraint(N, BN / 2),
+               tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16)])
+    def gemm(a: tkl.Memory[M, K, AS, tkl.f16], b: tkl.Memory[N, K, AS, tkl.f16], c: tkl.Memory[M, N, AS, tkl.f32]):
+        zero = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[zero])
+        def loop(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            return tkw.mma(tkw.read(a, elements_per_thread=LE), tkw.read(b, elements_per_thread=LE), acc)
+        tkw.write(loop, c, elements_per_thread=SE)
+    a, b = rng.standard_normal((64, 128)).astype(np.float16), rng.standard_normal((96, 128)).astype(np.float16)
+    c = np.zeros((64, 96), np.float32)
+    gemm(a, b, c)
+    assert np.allclose(c, a.astype(np.float32) @ b.astype(np.float32).T, atol=1e-2, rtol=1e-3)
+
+
 def tests():
-    return [("tracer_gaps", tracer_gaps), ("gemm_5_example", gemm), ("fused_softmax", softmax),
+    return [("tracer_gaps", tracer_gaps), ("wave_sim_runs_interpreter", wave_sim_runs_interpreter), ("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
             ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]
