@@ -346,7 +346,8 @@ def wave_sim_runs_interpreter():
 
 
 def tests():
-    return [("tracer_gaps", tracer_gaps), ("wave_sim_runs_interpreter", wave_sim_runs_interpreter), ("gemm_5_example", gemm), ("fused_softmax", softmax),
+    return [("tracer_gaps", tracer_gaps), ("wave_sim_runs_interpreter", wave_sim_runs_interpreter),
+            ("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
             ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]
