@@ -482,21 +482,14 @@ class WaveKernel:
         self.last_backend = None
         tr = kernel.trace()
         self._dyn = list(self.doc.get("dynamic_symbols", []))
-        bound = [_sym_name(s) for s in (options.dynamic_symbols or [])] + \
-            [a.name for a in kernel.trace().args if isinstance(a, SymbolArg)]
-        self._set_only = [d for d in self._dyn if d not in bound]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
-        # the dims of arguments that the kernel sets (set_symbol): runtime sizes whose launch value is the array's
-        # extent (passed to each run, never compiled in: the kernel sets the extent it works on from there)
+        # the symbols the kernel sets (set_symbol) are runtime sizes, never compiled in: the kernel sets the extent,
+        # loop start or trip count it works with from there; their launch value is the extent of the arrays that
+        # have them as a dim, else 0
         set_syms = {n.fields["symbol"] for n in _walk(tr.root) if n.op == "set_symbol"}
-        arg_dims = {dim_name(d) for a in tr.args if isinstance(a, MemArg) for d in a.shape}
-        self._runtime = [d for d in self._dyn if d in set_syms and d in arg_dims]
-        if not self._dyn:
+        self._runtime = [d for d in self._dyn if d in set_syms]
+        if set(self._dyn) <= set(self._runtime):  # nothing a call would compile in: compile now
             self._last = self._compile_doc(None)
-        elif set(self._dyn) == set(self._set_only) and not any(
-                dim_name(d) in self._dyn for a in tr.args if isinstance(a, MemArg) for d in a.shape):
-            # symbols only set_symbol gives, none a dim of an argument (whose extent a call gives): compile now
-            self._last = self._compile_doc((tuple(sorted((d, 0) for d in self._dyn)), ()))
 
     def _on_error(self, paths):
         return lambda text: locate_errors(text, paths, self.kernel)
@@ -635,10 +628,7 @@ class WaveKernel:
                 scal.append((a.ref.name, (v, t)))
         # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
         # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
-        runtime = {d: dyn.pop(d) for d in self._runtime if d in dyn}
-        for d in self._set_only:
-            if d not in runtime:
-                dyn.setdefault(d, 0)
+        runtime = {d: dyn.pop(d) if d in dyn else 0 for d in self._runtime}
         missing = [d for d in self._dyn if d not in dyn and d not in runtime]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)

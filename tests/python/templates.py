@@ -582,33 +582,65 @@ def prefill_attention(shape=(4, 1, 64, 64, (128, 256))):
     return run
 
 
-def paged_decoding_rejected(shape=(16, 1, 64, 64, 32, 2, 100), splits=8):
-    """testPagedFlashDecoding's kernels trace, and wavecc rejects both phases with a located error (their loops
-    start at, or run, counts the kernel sets; tests/driver/wave/README.md): a call raises WaveccError naming the
-    template's set_symbol line."""
+def paged_decoding(shape=(16, 1, 64, 64, 32, 2, 100), splits=8, logit_cap=0.0, seed=3):
+    """testPagedFlashDecoding: (query heads, kv heads, head size, head size kv, block size, sequences, kv len),
+    Wave's create_inputs (lengths jittered by up to a tenth; the block table a permutation here), f16. Phase 0 is
+    rejected with a located error (its loop starts at SPLIT_OFF + KV_START_IDX, which it sets; with 4 waves along
+    the query heads, also those); phase 1 runs on partial results computed here and is compared with the attention
+    itself."""
     def run():
         from wavecc import WaveccError
         from wavecc.wave_lang.kernel.wave.templates.paged_decode_attention import (
             get_paged_decode_attention_kernels, get_paged_decode_intermediate_arrays_shapes,
             paged_decode_attention_shape)
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
         hq, hkv, d, dv, bs, seqs, kv_len = shape
         ps = paged_decode_attention_shape(num_query_heads=hq, num_kv_heads=hkv, head_size=d, head_size_kv=dv,
                                           block_size=bs, num_seqs=seqs)
-        p0, p1, hp0, hp1, dyn0, dyn1 = get_paged_decode_attention_kernels(ps, (MMAType.F32_16x16x16_F16,) * 2, splits)
+        rng = np.random.default_rng(seed)
+        q, kc, vc = randn(seqs, hq, d), randn(seqs * kv_len, hkv, d), randn(seqs * kv_len, hkv, dv)
+        table = rng.permutation(seqs * kv_len).astype(np.int32)
+        req = np.concatenate([[0], np.cumsum([kv_len] * seqs)]).astype(np.int32)
+        if kv_len // 10 > 0 and seqs > 1:
+            req[1:seqs] += rng.integers(-(kv_len // 10), kv_len // 10, seqs - 1).astype(np.int32)
+        p0, p1, hp0, hp1, dyn0, dyn1 = get_paged_decode_attention_kernels(ps, (MMAType.F32_16x16x16_F16,) * 2, splits,
+                                                                           np.float16, np.float16,
+                                                                           logit_cap=logit_cap)
+        hp0.update(get_default_scheduling_params())
+        hp1.update(get_default_scheduling_params())
         o_shape, m_shape = get_paged_decode_intermediate_arrays_shapes(ps, splits)
         part, part_max = np.zeros(o_shape, np.float32), np.zeros(m_shape, np.float32)
-        req = np.array([0, kv_len, 2 * kv_len][:seqs + 1], np.int32)
-        calls = [(p0, hp0, dyn0, (randn(seqs, hq, d), randn(seqs * kv_len, hkv, d), randn(seqs * kv_len, hkv, dv),
-                                  req, np.arange(seqs * kv_len, dtype=np.int32), part, part_max)),
-                 (p1, hp1, dyn1, (part, part_max, req, np.zeros((seqs, hq, dv), np.float16)))]
-        for kernel, hp, dyn, args in calls:
-            try:
-                compile_(kernel, hp, dyn)(*args)
-            except WaveccError as e:
-                assert "paged_decode_attention.py:" in str(e) and "set_symbol of" in str(e), e
-                continue
-            raise AssertionError("%s was not rejected" % kernel.name)
+        try:
+            compile_(p0, hp0, dyn0)(q, kc, vc, req, table, part, part_max)
+            raise AssertionError("phase_0 was not rejected")
+        except WaveccError as e:
+            assert "paged_decode_attention.py:" in str(e) and "error:" in str(e), e
+        # phase 0's results, computed here: per split its normalised partial output and m + log2(sum)
+        r = hq // hkv
+        want = np.zeros((seqs, hq, dv))
+        for i in range(seqs):
+            n = req[i + 1] - req[i]
+            rows = table[req[i]:req[i + 1]]
+            k_ = np.repeat(kc[rows].astype(np.float64), r, axis=1)
+            v_ = np.repeat(vc[rows].astype(np.float64), r, axis=1)
+            a = np.einsum("hd,khd->hk", q[i].astype(np.float64), k_) / math.sqrt(d) * 1.44269504089
+            p_ = np.exp2(a - a.max(-1, keepdims=True))
+            want[i] = np.einsum("hk,khd->hd", p_ / p_.sum(-1, keepdims=True), v_)
+            per = -(-n // splits)
+            for u in range(splits):
+                lo, hi = u * per, min(n, (u + 1) * per)
+                if hi <= lo:
+                    part_max[u, i] = -1e6
+                    continue
+                m = a[:, lo:hi].max(-1)
+                e = np.exp2(a[:, lo:hi] - m[:, None])
+                part[u, i] = (np.einsum("hk,khd->hd", e, v_[lo:hi]) / e.sum(-1)[:, None])
+                part_max[u, i] = m + np.log2(e.sum(-1))
+        out = np.zeros((seqs, hq, dv), np.float16)
+        compile_(p1, hp1, dyn1)(part, part_max, req, out)
+        close(out, want, 1e-2, 1e-2, "paged decoding phase 1")
     return run
+
 
 
 def _extend_inputs(seqs, ctx, hq, hkv, d, rng):
@@ -764,7 +796,7 @@ FAST = {
     "templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
     "templates.extend_attention.get_extend_attention_kernel",
     "templates.prefill_attention.get_prefill_attention_kernel (1, 1, 13, 13, (64, 64))",
-    "templates.paged_decode_attention traced, rejected with a located error",
+    "templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phase 0 rejected, phase 1",
 }
 
 
@@ -818,7 +850,9 @@ def _small():
          prefill_attention((1, 1, 13, 13, (64, 64)))),
         ("templates.prefill_attention.get_prefill_attention_kernel (4, 1, 64, 64, (128, 256))",
          prefill_attention()),
-        ("templates.paged_decode_attention traced, rejected with a located error", paged_decoding_rejected()),
+        ("templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phase 0 rejected, phase 1", paged_decoding()),
+        ("templates.paged_decode_attention (2, 1, 1, 1, 1, 1, 9): splits past the length",
+         paged_decoding((2, 1, 1, 1, 1, 1, 9))),
         ("templates.extend_attention.get_extend_attention_kernel", extend_attention()),
         ("templates.extend_attention.get_extend_attention_kernel causal 32x32x8",
          extend_attention(causal=True, mfma=(MMAType.F32_32x32x8_F16,) * 2)),

@@ -16,9 +16,9 @@ get_paged_decode_intermediate_arrays_shapes gives phase 0's output shapes. Retur
 symbols_1, dynamic_symbols_0, dynamic_symbols_1).
 
 request_indices has S + 1 entries (Wave declares it Memory[S] and reads past it): here it is Memory[SP1], SP1 a
-dynamic symbol (in both dynamic_symbols lists). wavecc rejects both phases when compiling them, with a located
-error: phase 0's loop starts at SPLIT_OFF + KV_START_IDX, which the kernel sets (set_symbol), and phase 1's
-loop runs SPLITS_ACTIVE trips, which it sets too; the compiler takes neither from a value the graph sets.
+dynamic symbol (in both dynamic_symbols lists). Phase 1 compiles and runs (its loop runs the SPLITS_ACTIVE trips
+the kernel sets) with up to 64 query heads; with more (query heads over lanes) the compiler rejects it, and it
+rejects phase 0 (its loop starts at SPLIT_OFF + KV_START_IDX, set from one value per split), with located errors.
 """
 import math
 from collections import namedtuple
@@ -174,7 +174,7 @@ def get_paged_decode_attention_kernels(shape, mfma_variant, num_kv_splits, input
         @tkw.iterate(U, init_args=[tkl.Register[S, B, f32](-1e6), tkl.Register[S, B, f32](0.0),
                                    tkl.Register[S, B, N, f32](0.0)])
         def merge(m_old: tkl.Register[S, B, f32], d_old: tkl.Register[S, B, f32], acc: tkl.Register[S, B, N, f32]):
-            part = tkw.read(logits, bounds={}, mapping=logits_map)
+            part = tkw.read(logits, bounds={})  # [S, B, N] per split, the order of acc
             lse = tkw.read(logits_max, bounds={})
             m_new = tkw.maximum(lse, m_old)
             keep, take = tkw.exp2(m_old - m_new), tkw.exp2(lse - m_new)
