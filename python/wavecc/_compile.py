@@ -23,13 +23,16 @@ import shutil
 import subprocess
 import tempfile
 
+import sympy
+
 from . import _lib
 from ._dtype import DataType
 from ._lib import WaveccError
-from ._trace import (Trace, MemArg, Reg, ScalarArg, _current, emit_body, expr_json, dim_name, dims_json,
+from .indexing import index_symbol
+from ._trace import (Trace, MemArg, Reg, ScalarArg, SymbolArg, _current, emit_body, expr_json, dim_name, dims_json,
                      fail, format_location)
 from ._types import Memory, SymbolBind
-from ._constraints import constraint_json
+from ._constraints import constraint_json, IteratorBindings
 
 
 def _make_sched():
@@ -142,6 +145,7 @@ class LaunchableWave:
         if self._trace is not None:
             return self._trace
         tr = Trace(self._name)
+        tr.constraints = self.constraints
         sig = inspect.signature(self._f)
         hints = dict(getattr(self._f, "__annotations__", {}))
         params = []
@@ -154,15 +158,17 @@ class LaunchableWave:
                     fail("kernel %s: parameter %s: annotation %r: %s" % (self._name, p.name, ann, e), self.loc)
             tr.names.add(p.name)
             if inspect.isclass(ann) and issubclass(ann, Memory):
-                if ann.physical_layout is not None:
-                    fail("kernel %s: parameter %s: a MemoryLayout is not in wavecc-kernel/1" % (self._name, p.name),
-                         self.loc)
                 a = MemArg(p.name, ann, self.loc)
             elif isinstance(ann, DataType):
                 a = Reg(ScalarArg(p.name, ann, self.loc), (), ann)
             elif inspect.isclass(ann) and issubclass(ann, SymbolBind):
-                fail("kernel %s: parameter %s: SymbolBind is not in wavecc-kernel/1 (use a scalar argument and "
-                     "tkw.set_symbol)" % (self._name, p.name), self.loc)
+                if ann.dtype is not None and not ann.dtype.is_int_asm():
+                    fail("kernel %s: parameter %s: SymbolBind[%s]: a symbol's value is an integer"
+                         % (self._name, p.name, ann.dtype), self.loc)
+                a = SymbolArg(p.name, ann.dtype, self.loc)
+                tr.args.append(a)
+                params.append(index_symbol(p.name))
+                continue
             else:
                 fail("kernel %s: parameter %s needs a Memory[...] or dtype annotation, has %r"
                      % (self._name, p.name, ann), self.loc)
@@ -244,11 +250,30 @@ def emit_kernel(kernel, options, scalar_values=None):
             fail("options.subs[%s] = %r: symbol values are integers" % (name, v), kernel.loc)
         else:
             symbols[name] = expr_json(v, "options.subs[%s]" % name)
+    for axis, step, loc in getattr(tr, "unit_tiles", ()):
+        v = sympy.sympify(step).subs({sympy.Symbol(k, integer=True, nonnegative=True): val
+                                      for k, val in symbols.items() if isinstance(val, int)})
+        if v != 1:
+            fail("a read of a memory with dim %s inside the loop over %s reads one %s per trip (its vector shape "
+                 "is 1), so its tile must be 1, not %s" % (axis, axis, axis, v), loc)
+    # a symbolic alias defines its source (Wave's decode templates also give U a value in subs and list it as
+    # dynamic: the alias' expression stands for it)
+    for c in kernel.constraints:
+        if type(c).__name__ == "SymbolicAlias":
+            src = _sym_name(c.source)
+            symbols.pop(src, None)
+            dyn = [d for d in dyn if d != src]
     paths = {}
     args = []
-    for i, a in enumerate(tr.args):
-        paths["arguments[%d]" % i] = a
+    for a in tr.args:
+        if isinstance(a, SymbolArg):  # a dynamic symbol, no argument of the format
+            symbols.pop(a.name, None)
+            if a.name not in dyn:
+                dyn.append(a.name)
+            continue
+        paths["arguments[%d]" % len(args)] = a
         if isinstance(a, MemArg):
+            _check_layout(a, symbols, kernel.loc)
             space = a.mtype.address_space
             sp = _space_name(space)
             if sp is None:
@@ -264,9 +289,16 @@ def emit_kernel(kernel, options, scalar_values=None):
     nodes = list(_walk(tr.root))
     # Wave's set_symbol may name a symbol nothing binds (5_gemm.py's IDX): the format's set_symbol takes a
     # dynamic symbol, so it becomes one (bound to 0 at a call when no argument's shape gives it)
+    # -- except in a loop with a condition, whose axis and the symbols set directly in its body are the loop's
+    loop_set = set()
     for n in nodes:
-        if n.op == "set_symbol" and n.fields["symbol"] not in symbols and n.fields["symbol"] not in dyn:
-            dyn.append(n.fields["symbol"])
+        if n.op == "iterate" and "condition" in n.fields:
+            loop_set.add(n.fields["axis"])
+            loop_set.update(m.fields["symbol"] for m in n.body if m.op == "set_symbol")
+    for n in nodes:
+        s = n.fields.get("symbol") if n.op == "set_symbol" else None
+        if s is not None and s not in symbols and s not in dyn and s not in loop_set:
+            dyn.append(s)
     # a Memory argument in the shared address space that the kernel only writes is written to global memory
     # (Wave promotes reads through LDS, never writes): the format's "shared" promotes, so it is given as global
     read_args = set()
@@ -285,8 +317,9 @@ def emit_kernel(kernel, options, scalar_values=None):
         doc["dynamic_symbols"] = dyn
     if spaces:
         doc["address_spaces"] = spaces
-    doc["constraints"] = [constraint_json(c) for c in kernel.constraints]
-    for i, c in enumerate(kernel.constraints):
+    emitted = [c for c in kernel.constraints if not isinstance(c, IteratorBindings)]  # used by the trace only
+    doc["constraints"] = [constraint_json(c) for c in emitted]
+    for i, c in enumerate(emitted):
         paths["constraints[%d]" % i] = c
     doc["arguments"] = args
     graph = emit_body(tr.root, "graph", paths)
@@ -300,6 +333,28 @@ def emit_kernel(kernel, options, scalar_values=None):
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _launch_shape(a, arr, runtime):
+    """The shape argument a is launched with: the array's, with each runtime size at its launch value."""
+    return tuple(runtime.get(dim_name(d), n) if dim_name(d) in runtime else n for d, n in zip(a.shape, arr.shape))
+
+
+def _check_layout(a, symbols, loc):
+    """Wave's MemoryLayout(shape=...) gives a memory's physical shape; wavecc-kernel/1 has none, so a layout is
+    accepted only where its shape is the memory's own (Wave's GQA decode passes the k and v shapes so)."""
+    layout = a.mtype.physical_layout
+    if layout is None:
+        return
+    vals = {sympy.Symbol(k, integer=True, nonnegative=True): v for k, v in symbols.items() if isinstance(v, int)}
+    dims = [sympy.sympify(d).subs(vals) for d in a.shape]
+    want = list(layout.shape or ())
+    # a dim with no value (a dynamic symbol, or one a set_symbol gives) takes the array's extent at a call, which
+    # is the physical one: any layout entry goes (Wave's prefill lays N_Q out as the packed token count)
+    if len(want) != len(dims) or any(d.is_Integer and (w is None or int(d) != int(w)) for d, w in zip(dims, want)):
+        fail("argument %s: a MemoryLayout of shape %s differs from the memory's %s (%s): a physical layout other "
+             "than the memory's own is not in wavecc-kernel/1" % (a.name, tuple(want), dims_json(a.shape),
+                                                                  [str(d) for d in dims]), loc)
 
 
 def _walk(nodes):
@@ -427,12 +482,14 @@ class WaveKernel:
         self.last_backend = None
         tr = kernel.trace()
         self._dyn = list(self.doc.get("dynamic_symbols", []))
-        self._set_only = [d for d in self._dyn if d not in [_sym_name(s) for s in (options.dynamic_symbols or [])]]
         self._scalars = [a for a in tr.args if isinstance(a, Reg)]
-        if not self._dyn:
+        # the symbols the kernel sets (set_symbol) are runtime sizes, never compiled in: the kernel sets the extent,
+        # loop start or trip count it works with from there; their launch value is the extent of the arrays that
+        # have them as a dim, else 0
+        set_syms = {n.fields["symbol"] for n in _walk(tr.root) if n.op == "set_symbol"}
+        self._runtime = [d for d in self._dyn if d in set_syms]
+        if set(self._dyn) <= set(self._runtime):  # nothing a call would compile in: compile now
             self._last = self._compile_doc(None)
-        elif set(self._dyn) == set(self._set_only):
-            self._last = self._compile_doc((tuple(sorted((d, 0) for d in self._dyn)), ()))
 
     def _on_error(self, paths):
         return lambda text: locate_errors(text, paths, self.kernel)
@@ -540,6 +597,14 @@ class WaveKernel:
         arrays = {}
         scal = []
         for a, x in zip(tr.args, args):
+            if isinstance(a, SymbolArg):
+                v = x.item() if hasattr(x, "item") else x
+                if isinstance(v, float) and v.is_integer():
+                    v = int(v)
+                if not isinstance(v, int) or isinstance(v, bool):
+                    raise WaveccError("argument %s (a SymbolBind): expected an integer, got %r" % (a.name, x))
+                dyn[a.name] = v
+                continue
             if isinstance(a, MemArg):
                 arr = _as_array(x, a.name)
                 arrays[a.name] = arr
@@ -548,7 +613,9 @@ class WaveKernel:
                                                                                  dims_json(a.shape)))
                 for d, n in zip(a.shape, arr.shape):
                     dn = dim_name(d)
-                    if dn in self._dyn:
+                    if dn in self._runtime:  # the arrays may differ (Wave's MemoryLayouts): the largest is launched
+                        dyn[dn] = max(dyn.get(dn, 0), n)
+                    elif dn in self._dyn:
                         if dyn.setdefault(dn, n) != n:
                             raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s"
                                               % (dn, dyn[dn], n, a.name))
@@ -559,9 +626,10 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
-        for d in self._set_only:
-            dyn.setdefault(d, 0)
-        missing = [d for d in self._dyn if d not in dyn]
+        # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
+        # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
+        runtime = {d: dyn.pop(d) if d in dyn else 0 for d in self._runtime}
+        missing = [d for d in self._dyn if d not in dyn and d not in runtime]
         if missing:
             raise WaveccError("dynamic symbols %s are no dim of any argument: their values are unknown" % missing)
         # scalar values go to the run (libwavecc 0.3: a buffer entry holding the value), so one compile serves
@@ -569,19 +637,35 @@ class WaveKernel:
         key = (tuple(sorted(dyn.items())), ()) if dyn else None
         lk, c = self._compile_doc(key)
         self._last = (lk, c)
-        infos = {i.name: i for i in lk.args()}
+        # the arguments' dtypes and shapes (with runtime sizes left open the library gives no shapes yet: the
+        # arrays' own extents are the launch values then)
+        infos = {i.name: (i.dtype, i.shape) for i in lk.args()} if not runtime else \
+            {a.name: (a.dtype.format_name, None) for a in tr.args if isinstance(a, MemArg)}
         np = _np()
         bufs, back = {}, []
+        margs = {a.name: a for a in tr.args if isinstance(a, MemArg)}
         for name, arr in arrays.items():
-            info = infos[name]
-            want = numpy_dtype(info.dtype)
-            raw = info.dtype not in _NP_DTYPES
-            if arr.dtype != want and not (raw and arr.dtype.itemsize == want.itemsize):
+            dtype, shape = infos[name]
+            want = numpy_dtype(dtype)
+            raw = dtype not in _NP_DTYPES
+            # the same bits: a raw dtype's storage, or signed and unsigned integers of one width (Wave's tests pass
+            # uint8 tensors for i8 memories of packed MXFP4)
+            same_bits = arr.dtype.itemsize == want.itemsize and (raw or (arr.dtype.kind in "iu" and want.kind in "iu"))
+            if arr.dtype != want and not same_bits:
                 raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
-                                  % (name, info.dtype, want, arr.dtype))
-            if tuple(arr.shape) != info.shape:
+                                  % (name, dtype, want, arr.dtype))
+            if shape is not None and tuple(arr.shape) != shape:
                 raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
-                                  % (name, list(info.shape), list(arr.shape)))
+                                  % (name, list(shape), list(arr.shape)))
+            full = _launch_shape(margs[name], arr, runtime)
+            if full != tuple(arr.shape):
+                # shorter than the launch extent of a runtime size it shares with a longer array: a zero-padded
+                # copy (the kernel's own extents, which it sets, stay inside the array's), written back after
+                tmp = np.zeros(full, dtype=arr.dtype)
+                tmp[tuple(slice(0, n) for n in arr.shape)] = arr
+                bufs[name] = tmp
+                back.append((arr, tmp))
+                continue
             if arr.flags.c_contiguous and arr.flags.writeable:
                 bufs[name] = arr
             else:
@@ -590,12 +674,14 @@ class WaveKernel:
                 back.append((arr, tmp))
         for name, (v, t) in scal:
             bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
+        for name, v in runtime.items():
+            bufs[name] = bytearray(np.array(v, dtype=np.int32).tobytes())
         self._last_values = dict(dyn)
         self._last_values.update((n, v) for n, (v, t) in scal)
         self.last_backend = _run(c, bufs, self.options)
         for arr, tmp in back:
             if arr.flags.writeable:
-                arr[...] = tmp
+                arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
 
     def __repr__(self):
         return "<WaveKernel %s>" % self.kernel.name

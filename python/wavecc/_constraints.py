@@ -8,6 +8,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+import sympy
+
+from .indexing import index_symbol
 from ._trace import dim_name, expr_json, fail, user_location
 
 
@@ -90,6 +93,9 @@ class HardwareConstraint(Constraint):
         if isinstance(self.mma_type, GenericDot):
             d["mma_type"] = self.mma_type.to_json()
         elif self.mma_type is not None:
+            if not isinstance(self.mma_type, (MMAType, ScaledMMAType)):
+                fail("HardwareConstraint: mma_type must be an MMAType, ScaledMMAType or GenericDot, got %r"
+                     % (self.mma_type,), getattr(self, "_loc", None))
             if self.mma_type.value >= 0x1900:
                 fail("HardwareConstraint: MMA type %s is not in wavecc-kernel/1 (a gfx1250 / RDNA type)"
                      % self.mma_type.name, getattr(self, "_loc", None))
@@ -115,16 +121,40 @@ class WorkgroupConstraint(DistributionConstraint):
     per_device_dim: Any = None
 
     def to_json(self):
-        if self.apply_fn is not None:
-            fail("WorkgroupConstraint(%s): apply_fn is not in wavecc-kernel/1" % dim_name(self.dim),
-                 getattr(self, "_loc", None))
         d = {"kind": "workgroup", "dim": dim_name(self.dim), "tile": expr_json(self.tile_size, "tile"),
              "workgroup_dim": int(self.workgroup_dim)}
         if self.primary is False:
             d["primary"] = False
         if self.iters is not None:
             d["iters"] = expr_json(self.iters)
+        if self.apply_fn is not None:
+            # Wave's lambda of the workgroup's id along workgroup_dim, written as its value on $WG<d>
+            wg = index_symbol("$WG%d" % int(self.workgroup_dim))
+            try:
+                e = self.apply_fn(wg)
+            except Exception as ex:
+                fail("WorkgroupConstraint(%s): apply_fn(%s) raised %s: %s" % (dim_name(self.dim), wg, type(ex).__name__,
+                     ex), getattr(self, "_loc", None))
+            if not isinstance(e, (int, sympy.Basic)) or isinstance(e, bool):
+                fail("WorkgroupConstraint(%s): apply_fn must give an index expression of the workgroup id, got %r"
+                     % (dim_name(self.dim), e), getattr(self, "_loc", None))
+            d["apply_fn"] = expr_json(sympy.sympify(e))
         return d
+
+
+@dataclass
+class GridConstraint(Constraint):
+    """Wave's GridConstraint(grid_size): a fixed 1-D grid of grid_size workgroups (the persistent GEMMs)."""
+    grid_size: Any
+
+    def __post_init__(self):
+        if isinstance(self.grid_size, (tuple, list)):
+            if len(self.grid_size) != 1:
+                raise ValueError("Grid size must be 1D, got %dD" % len(self.grid_size))
+            self.grid_size = self.grid_size[0]
+
+    def to_json(self):
+        return {"kind": "grid", "grid_size": expr_json(self.grid_size, "grid size")}
 
 
 @dataclass
@@ -208,6 +238,17 @@ class ReorderingConstraint(Constraint):
                 "workgroup_dim": int(self.workgroup_dim)}
 
 
+class IteratorBindings:
+    """Wave's IteratorBindings({m: M, ...}): the dim each iterator symbol of a read's or write's source and target
+    stands for (tkw.read(a, source=(k, m), target=(m, k)) reads a [K, M] memory as an [M, K] register)."""
+
+    def __init__(self, bindings):
+        self.bindings = dict(bindings)
+
+    def __repr__(self):
+        return "IteratorBindings(%r)" % (self.bindings,)
+
+
 def _record_location(cls):
     """cls's constructor records where the program made it (c._loc), which errors about it name."""
     init = cls.__init__
@@ -220,7 +261,7 @@ def _record_location(cls):
 
 
 for _cls in (HardwareConstraint, WorkgroupConstraint, TilingConstraint, WaveConstraint, Assumption, SymbolicAlias,
-             DeviceConstraint, ReorderingConstraint):
+             DeviceConstraint, ReorderingConstraint, GridConstraint):
     _record_location(_cls)
 
 

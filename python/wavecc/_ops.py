@@ -3,9 +3,9 @@
 Signatures follow Wave's wave_lang/kernel/ops/wave_ops.py (argument names and
 order, so positional and keyword calls both work); each function checks its
 operands, infers the result type by the format's rules and calls
-_trace.record. Ops Wave has and kernel format 1 does not (topk, scatter_add,
-atomic_min, reshape, shuffle, allocate, barriers, debug_log, ...)
-raise a TraceError naming the Python line; scheduling hints that do not change
+_trace.record. Ops Wave has and kernel format 1 does not (reshape, shuffle,
+softsign, ...) raise a TraceError (also a NotImplementedError) naming the op and
+the Python line; debug_log records nothing; scheduling hints that do not change
 results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
@@ -15,8 +15,8 @@ import inspect
 import sympy
 
 from ._dtype import MX_ELEMENT_DTYPES, DataType, i1, storage_bits
-from ._trace import (MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name, dim_set, dims_json, fail,
-                     is_symbolic, record, region, user_location, _binary, _unary)
+from ._trace import (TraceError, format_location, MemValue, Node, Reg, as_reg, as_mem, coerce, current, dim_name,
+                     dim_set, dims_json, fail, is_symbolic, record, region, user_location, _binary, _unary)
 from ._types import IndexMapping
 
 UNARY = ("abs exp exp2 log log2 log10 sqrt rsqrt reciprocal round roundeven sin cos sinh tanh tanh_approx "
@@ -91,11 +91,114 @@ def _check_flags(flags, what, loc):
 
 # ---- memory ----
 
+def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=False):
+    """The IndexMapping of Wave's source= / target= (iterator symbols bound to dims by an IteratorBindings
+    constraint): reg_iters are iterator symbols, one per register dim; mem_side one index expression of them per
+    memory dim, in the memory's order (templates/conv.py reads an image at (m // SZ_OUT, k % C, ...))."""
+    from ._constraints import IteratorBindings
+    if mapping is not None:
+        fail("%s: source/target and a mapping together" % what, loc)
+    if mem_side is None or reg_iters is None:
+        fail("%s: source and target go together" % what, loc)
+    binds = {}
+    for c in getattr(current(), "constraints", ()):
+        if isinstance(c, IteratorBindings):
+            binds.update({dim_name(k): v for k, v in c.bindings.items()})
+    mem_side, reg_iters = tuple(mem_side), tuple(reg_iters)
+    # a traced value on the memory side (extend attention's k_cache rows through kv_indices) is a dynamic value
+    # of the mapping, indexed by the iterators of the register dims it has
+    dyn_regs = [e for e in mem_side if isinstance(e, Reg)]
+    for s in reg_iters:
+        if not isinstance(s, sympy.Symbol):
+            fail("%s: the register side's iterators must be symbols, got %s" % (what, s), loc)
+        if s.name not in binds:
+            fail("%s: iterator %s has no dim: bind it with tkw.IteratorBindings({%s: DIM}) in the constraints"
+                 % (what, s.name, s.name), loc)
+    if len(mem_side) != len(mem_shape):
+        fail("%s: %d indices for a memory of %d dims %s" % (what, len(mem_side), len(mem_shape),
+                                                            dims_json(mem_shape)), loc)
+    it = {s: IndexMapping.iterator(i) for i, s in enumerate(reg_iters)}
+    dim_it = {dim_name(binds[s.name]): it[s] for s in reg_iters}
+    dvm = []
+    sides = []
+    for e in mem_side:
+        if isinstance(e, Reg):
+            if not dim_set(e.shape) <= set(dim_it):
+                fail("%s: the index value %s%s has dims the register side lacks (%s)"
+                     % (what, e.name, dims_json(e.shape), ", ".join(sorted(dim_set(e.shape) - set(dim_it)))), loc)
+            sides.append(IndexMapping.dynamic_val(len(dvm)))
+            dvm.append({d: dim_it[dim_name(d)] for d in e.shape})
+            continue
+        sides.append(e)
+    mem_side = tuple(sides)
+    for e in mem_side:
+        free = {x for x in sympy.sympify(e).free_symbols if x.name in binds}
+        if not free <= set(it):
+            fail("%s: the memory side's index %s names iterators the register side does not (%s)"
+                 % (what, e, ", ".join(sorted(x.name for x in free - set(it)))), loc)
+    mem_map = {d: sympy.sympify(e).xreplace(it) for d, e in zip(mem_shape, mem_side)}
+    reg_map = {binds[s.name]: it[s] for s in reg_iters}
+    if write:
+        return IndexMapping(len(reg_iters), reg_map, mem_map, tuple(dvm)), dyn_regs
+    return IndexMapping(len(reg_iters), mem_map, reg_map, tuple(dvm)), dyn_regs
+
+
+def _loop_axis_mapping(mem, mapping, loc):
+    """Wave reads a memory with a dim A inside the loop over A, whose vector shape is 1, as one A element per trip
+    (decode attention's phase 1 reads logits[U, B, N, M] in the loop over U as [B, N, M]): the format's read takes
+    a mapping with A = start + $ARG<A> * tile on the memory side and no A on the register side (a given mapping
+    whose register side has A as a bare iterator is rewritten so); emission checks that the tile is 1. Returns
+    the mapping to use (the given one, unchanged, when the rule does not apply)."""
+    from ._constraints import HardwareConstraint, TilingConstraint
+    tr = current()
+    cons = getattr(tr, "constraints", ())
+    reg_dims = dims_json(mem.shape) if mapping is None else [dim_name(d) for d in mapping.output_mapping]
+    for axis in reversed(tr.loop_axes):
+        if axis is None or axis not in reg_dims:
+            continue
+        unit = any(isinstance(c, HardwareConstraint) and c.vector_shapes and
+                   any(dim_name(k) == axis and v == 1 for k, v in c.vector_shapes.items()) for c in cons)
+        tiling = [c for c in cons if isinstance(c, TilingConstraint) and dim_name(c.dim) == axis]
+        if not unit or not tiling:
+            return mapping
+        t = tiling[0]
+        step = t.tile_size if t.tile_size is not None else 1
+        var = t.induction_var if t.induction_var is not None else sympy.Symbol("$ARG" + axis)
+        at = (t.start or 0) + var * step
+        if mapping is None:
+            others = [d for d in mem.shape if dim_name(d) != axis]
+            its = [IndexMapping.iterator(i) for i in range(len(others))]
+            inputs = dict(zip(others, its))
+            inputs.update({d: at for d in mem.shape if dim_name(d) == axis})
+            inputs = {d: inputs[d] for d in mem.shape}
+            tr.unit_tiles.append((axis, step, loc))
+            return IndexMapping(len(others), inputs, dict(zip(others, its)))
+        old = [v for k, v in mapping.output_mapping.items() if dim_name(k) == axis][0]
+        if not isinstance(old, sympy.Symbol) or old not in mapping.iters:
+            return mapping
+        keep = sorted((s_ for s_ in mapping.iters if s_ != old), key=lambda s_: mapping.iters[s_])
+        ren = {s_: IndexMapping.iterator(i) for i, s_ in enumerate(keep)}
+        ren[old] = at
+
+        def sub(e):
+            return sympy.sympify(e).xreplace(ren)
+        outs = {k: sub(v) for k, v in mapping.output_mapping.items() if dim_name(k) != axis}
+        dvm = tuple({k: sub(v) for k, v in m.items() if dim_name(k) != axis} for m in mapping.dynamic_val_mappings)
+        tr.unit_tiles.append((axis, step, loc))
+        return IndexMapping(len(keep), {k: sub(v) for k, v in mapping.input_mapping.items()}, outs, dvm)
+    return mapping
+
+
 def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=(), flags=None, source=None,
          target=None, bounds=None, tag=None):
     loc = user_location()
     mem = as_mem(memory, "tkw.read", loc)
     _check_flags(flags, "tkw.read", loc)
+    if source is not None or target is not None:
+        mapping, regs = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
+        if regs:
+            mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.read", loc))
+    mapping = _loop_axis_mapping(mem, mapping, loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)
@@ -107,6 +210,10 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     reg = as_reg(register_, "tkw.write", loc)
     mem = as_mem(memory, "tkw.write", loc)
     _check_flags(flags, "tkw.write", loc)
+    if source is not None or target is not None:
+        mapping, regs = _bound_mapping(mem.shape, target, source, "tkw.write", loc, mapping, write=True)
+        if regs:
+            mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.write", loc))
     if reg.dtype != mem.dtype:
         fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
              loc)
@@ -430,14 +537,31 @@ def topk(src, k_dim, dim):
 # ---- regions ----
 
 def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
+    """Wave's tkw.iterate: a counted loop over axis's tiles, or, with start and condition, a while loop (the body
+    sets the axis with tkw.set_symbol; docs/kernel-format.md, "Loops with a condition")."""
     loc = user_location()
-    if start is not None or condition is not None or step != 1:
-        fail("tkw.iterate: start, condition and step are not in wavecc-kernel/1 (a TilingConstraint's start "
-             "and iters are)", loc)
+    if (start is None) != (condition is None):
+        fail("tkw.iterate: start and condition go together (a loop with a condition)", loc)
+    if step != 1:
+        fail("tkw.iterate: step %r: a loop's step is its tiling constraint's tile (or, with a condition, what the "
+             "body's set_symbol adds to the axis)" % (step,), loc)
     inits = [as_reg(v, "tkw.iterate init_args", loc) for v in init_args]
+    fields = {"axis": dim_name(axis)}
+    if start is not None:
+        if isinstance(start, Reg):
+            fields["start"] = start
+        elif isinstance(start, (int, sympy.Basic)) and not isinstance(start, bool):
+            fields["start"] = start
+        else:
+            fail("tkw.iterate: start must be a traced integer value (tkw.scalar) or an index expression, got %r"
+                 % (start,), loc)
+        if isinstance(condition, Reg) or not isinstance(condition, (sympy.Basic, bool)):
+            fail("tkw.iterate: condition must be an index expression over %s (AXIS < B), got %r"
+                 % (dim_name(axis), condition), loc)
+        fields["condition"] = condition
 
     def decorator(f):
-        return region("iterate", f, inits, {"axis": dim_name(axis)}, loc)
+        return region("iterate", f, inits, fields, loc)
     return decorator
 
 
@@ -502,23 +626,40 @@ def scheduling_group_barrier(*args, **kwargs):
     """A scheduling hint: accepted and dropped."""
 
 
-def _unsupported(name, why):
-    def op(*args, **kwargs):
-        fail("tkw.%s is not in wavecc-kernel/1%s" % (name, why), user_location())
-    op.__name__ = name
-    return op
-
-
 _OUTSIDE = {
-    "reshape": "", "shuffle": "",
-    "softsign": "", "debug_log": "",
+    "reshape": " (wavecc distributes registers itself: read or compute the value in the shape needed, or use "
+               "tkw.extract / tkw.extract_slice / tkw.permute)",
+    "shuffle": " (a lane exchange: wavecc's reductions (tkw.sum, tkw.max, ...) emit their own cross-lane steps)",
+    "softsign": "",
     "bounds_check": "",
     "shared_memory_barrier_signal": "",
     "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
     "tensor_counter_wait": "", "tensor_load_to_lds": "", "gather_to_lds": "",
 }
+
+
+class _NotInFormat(TraceError, NotImplementedError):
+    """An op Wave has and wavecc-kernel/1 does not: a TraceError that is also a NotImplementedError."""
+
+
+def _unsupported(name, why):
+    def op(*args, **kwargs):
+        loc = user_location()
+        raise _NotInFormat("%s: tkw.%s is not implemented by wavecc: the op is not in wavecc-kernel/1%s"
+                           % (format_location(loc), name, why))
+    op.__name__ = name
+    return op
+
+
 for _n, _why in _OUTSIDE.items():
     globals()[_n] = _unsupported(_n, _why)
+
+
+def debug_log(register_, label=None, extra_iteration_dimensions=None, mapping=None, mapping_dynamic_vals=(),
+              printer=None, handler=None):
+    """Wave's tkw.debug_log (values copied out for the host to print): a no-op in wavecc, which records nothing
+    and prints nothing; the kernel's results are unchanged."""
+    as_reg(register_, "tkw.debug_log", user_location())
 
 
 def tag(expr, tag_name):
@@ -526,8 +667,30 @@ def tag(expr, tag_name):
     return expr
 
 
-__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate", "shared_memory_barrier",
+__all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "scatter_add", "allocate",
+            "shared_memory_barrier",
             "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
-            "scheduling_group_barrier", "tag"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
+            "scheduling_group_barrier", "tag", "debug_log"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
+
+
+def _accept_tag(fn):
+    """Wave's ops all take tag= (names for manual schedules, which wavecc does not run): accepted and dropped."""
+    try:
+        if "tag" in inspect.signature(fn).parameters:
+            return fn
+    except (TypeError, ValueError):
+        return fn
+    import functools
+
+    @functools.wraps(fn)
+    def op(*args, tag=None, **kwargs):
+        return fn(*args, **kwargs)
+    return op
+
+
+for _n in __all__:
+    _f = globals().get(_n)
+    if inspect.isfunction(_f) and _n not in ("tag", "iterate", "reduction", "conditional"):
+        globals()[_n] = _accept_tag(_f)

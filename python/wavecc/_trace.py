@@ -34,6 +34,8 @@ from ._lib import WaveccError
 from ._dtype import DataType, i1
 
 _PKG_DIR = os.path.dirname(os.path.abspath(__file__))
+# the kernel templates are Wave programs: their lines are the ops' locations
+_TEMPLATES_DIR = os.path.join(_PKG_DIR, "wave_lang", "kernel", "wave", "templates")
 
 
 class TraceError(WaveccError):
@@ -45,7 +47,10 @@ class TraceError(WaveccError):
 def user_location():
     """(file, line, function) of the innermost frame outside this package."""
     f = sys._getframe(1)
-    while f is not None and os.path.abspath(f.f_code.co_filename).startswith(_PKG_DIR):
+    while f is not None:
+        path = os.path.abspath(f.f_code.co_filename)
+        if not path.startswith(_PKG_DIR) or path.startswith(_TEMPLATES_DIR):
+            break
         f = f.f_back
     if f is None:
         return None
@@ -140,6 +145,8 @@ class Trace:
         self.root = []
         self.stack = [self.root]
         self.args = []
+        self.loop_axes = []     # the axes of the iterates being traced, innermost last
+        self.unit_tiles = []    # (axis, loc): reads that index a loop's axis by its counter need its tile to be 1
 
     def unique(self, base):
         base = base if base else "v"
@@ -360,6 +367,23 @@ class ScalarArg(Ref):
         self.loc = loc
 
 
+class SymbolArg:
+    """A SymbolBind[dtype] parameter of the kernel (Wave's extend attention's MAX_EXTEND_SEQ_LEN): a dynamic
+    symbol of the parameter's name whose value a call gives, as an argument, in its place."""
+
+    def __init__(self, name, dtype, loc):
+        self.name = name
+        self.dtype = dtype
+        self.loc = loc
+
+    @property
+    def ref(self):
+        return self
+
+    def __repr__(self):
+        return "<symbol %s>" % self.name
+
+
 class MemValue:
     """A memory value made by a node (tkw.allocate: a workgroup buffer in shared memory)."""
 
@@ -421,6 +445,7 @@ def region(op, f, inits, fields, loc):
     regs = [Reg(r, v.shape, v.dtype) for r, v in zip(refs, inits)]
     body = []
     tr.stack.append(body)
+    tr.loop_axes.append(fields.get("axis") if op == "iterate" else None)
     try:
         ret = f(*regs)
         outs = _outputs(ret, "%s %s" % (op, name), loc)
@@ -435,6 +460,7 @@ def region(op, f, inits, fields, loc):
         body.append(node_out)
     finally:
         tr.stack.pop()
+        tr.loop_axes.pop()
     f2 = dict(fields)
     if op == "iterate":
         f2["init_args"] = list(inits)

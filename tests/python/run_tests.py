@@ -3,11 +3,13 @@
 fast: Wave's 5_gemm.py GEMM and the fused softmax (imports changed only) against numpy
 references on the emulator, and the tracer's units (tests/python/units.py); the kernels of Wave's
 examples and e2e tests that needed the package's later additions, and the compiled kernel's run-time
-features (tests/python/wave_examples.py).
+features (tests/python/wave_examples.py); Wave's kernel templates at small shapes
+(tests/python/templates.py tests()).
 full: the kernels of tests/driver/wave/*.json written in the Python DSL
 (tests/python/wave_kernels.py): each traced graph must equal the hand transcription
 after normalisation, and its compiled code must match the reference interpreter on the
-emulator. Prints SKIP and passes when numpy or sympy is missing.
+emulator; the templates at Wave's larger shapes (templates.py slow_tests()). Prints SKIP and passes when numpy
+or sympy is missing.
 """
 import os
 import sys
@@ -29,10 +31,12 @@ def main():
     if mode == "fast":
         import units
         import wave_examples
-        tests = units.tests() + wave_examples.tests()
+        import templates
+        tests = units.tests() + wave_examples.tests() + templates.tests()
     else:
         import wave_kernels
-        tests = wave_kernels.tests()
+        import templates
+        tests = wave_kernels.tests() + templates.slow_tests()
     failed = 0
     for name, fn in tests:
         t = time.time()

@@ -241,8 +241,113 @@ def scaled_gemm_mxfp4():
             "units.py", "lhs_scale", "not f8e8m0fnu")
 
 
+def tracer_gaps():
+    """debug_log records nothing (the kernel and its results are those without it); reshape and shuffle raise a
+    NotImplementedError naming the op and the Python line; tag= goes with every op; iterate's start and condition
+    go together; a GridConstraint and an apply_fn are emitted as the format's."""
+    import inspect
+    import numpy as np
+    import sympy
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc._compile import emit_kernel
+    from wavecc.wave_lang.kernel.wave.compile import wave_compile
+    from wavecc.wave_lang.kernel.lang.global_symbols import WORKGROUP_0
+    from wave_kernels import M, N, ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE, opts
+    here = __file__
+    o = opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE})
+
+    def logged(a, b):
+        x = tkw.read(a, tag="r")
+        tkw.debug_log(x, label="x")
+        tkw.write(tkw.exp2(x, tag="e"), b, tag="w")
+
+    def plain(a, b):
+        tkw.write(tkw.exp2(tkw.read(a)), b)
+    strip = (lambda d: json.dumps([{k: v for k, v in n.items() if k != "loc"} for n in d["graph"]]))
+    assert strip(emit_kernel(_copy_kernel(logged), o)[0]) == strip(emit_kernel(_copy_kernel(plain), o)[0])
+    a = np.linspace(-1, 1, 256).astype(np.float16).reshape(4, 64)
+    b = np.zeros_like(a)
+    wave_compile(o, _copy_kernel(logged))(a, b)
+    assert np.allclose(b.astype(np.float32), np.exp2(a.astype(np.float32)), rtol=1e-3, atol=1e-3)
+
+    for op, call in (("reshape", lambda x: tkw.reshape([x], {N: 4})), ("shuffle", lambda x: tkw.shuffle(x, 1, 64))):
+        def body(a, b, call=call):
+            tkw.write(call(tkw.read(a)), b)
+        try:
+            wave_compile(o, _copy_kernel(body))
+        except NotImplementedError as e:  # located at the lambda's line, where the op is called
+            assert "tkw.%s" % op in str(e) and "%s:" % here in str(e), e
+        else:
+            raise AssertionError("tkw.%s did not raise" % op)
+
+    def half_while(a, b):
+        @tkw.iterate(M, start=0, init_args=[])
+        def loop():
+            pass
+    _raises(lambda: wave_compile(o, _copy_kernel(half_while)), "start and condition go together")
+
+    K, T, NUM, TOT = tkl.sym.K, tkl.sym.T_IDX, tkl.sym.NUM, tkl.sym.TOT
+    grid = tkw.GridConstraint(NUM)
+    wg = tkw.WorkgroupConstraint(N, tkl.sym.BLOCK_N, 1, apply_fn=lambda w: w // 2)
+    assert grid.to_json() == {"kind": "grid", "grid_size": "NUM"}
+    assert wg.to_json()["apply_fn"] == "floor($WG1/2)", wg.to_json()
+
+    def while_body(a, b):
+        first = tkw.scalar(WORKGROUP_0, tkl.i32)
+
+        @tkw.iterate(T, start=first, condition=T < TOT, init_args=[])
+        def loop():
+            t = tkw.scalar(T, tkl.i32)
+            tkw.set_symbol(T, t + tkw.scalar(NUM, tkl.i32))
+    doc, _ = emit_kernel(_copy_kernel(while_body), opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}))
+    loop = [n for n in doc["graph"] if n["op"] == "iterate"][0]
+    assert loop["start"] == doc["graph"][0]["name"] and loop["condition"] == "T_IDX < TOT", loop
+    assert "T_IDX" not in doc.get("dynamic_symbols", []), doc.get("dynamic_symbols")
+    assert sympy.Symbol  # keeps the import used
+    del K
+
+
+def wave_sim_runs_interpreter():
+    """wave_sim(constraints)(func) (wave_sim_test.py's eltwise, a GEMM) runs on the reference interpreter with no
+    hyperparameters: sizes from the arrays, tiles over whole dims, elements per thread dropped."""
+    import wavecc.wave_lang.kernel.lang as tkl
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc.wave_lang.kernel.wave.wave_sim import wave_sim
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BM, BN, BK, AS = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K, tkl.sym.ADDRESS_SPACE
+    LE, SE = tkl.sym.LOAD_ELEMS_PER_THREAD, tkl.sym.STORE_ELEMS_PER_THREAD
+
+    @wave_sim([tkw.WorkgroupConstraint(M, BM, 0), tkw.WorkgroupConstraint(N, BN, 1),
+               tkw.HardwareConstraint(threads_per_wave=64)])
+    def eltwise(a: tkl.Memory[M, N, AS, tkl.f32], b: tkl.Memory[M, N, AS, tkl.f32], c: tkl.Memory[M, N, AS, tkl.f32]):
+        tkw.write(tkw.read(a, elements_per_thread=LE) + tkw.read(b, elements_per_thread=LE), c,
+                  elements_per_thread=SE)
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((128, 256)).astype(np.float32), rng.standard_normal((128, 256)).astype(np.float32)
+    c = np.zeros_like(a)
+    eltwise(a, b, c)
+    assert np.allclose(c, a + b)
+
+    @wave_sim([tkw.WorkgroupConstraint(M, BM, 0), tkw.WorkgroupConstraint(N, BN, 1), tkw.TilingConstraint(K, BK),
+               tkw.WaveConstraint(M, BM / 2), tkw.WaveConstraint(N, BN / 2),
+               tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16)])
+    def gemm(a: tkl.Memory[M, K, AS, tkl.f16], b: tkl.Memory[N, K, AS, tkl.f16], c: tkl.Memory[M, N, AS, tkl.f32]):
+        zero = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[zero])
+        def loop(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            return tkw.mma(tkw.read(a, elements_per_thread=LE), tkw.read(b, elements_per_thread=LE), acc)
+        tkw.write(loop, c, elements_per_thread=SE)
+    a, b = rng.standard_normal((64, 128)).astype(np.float16), rng.standard_normal((96, 128)).astype(np.float16)
+    c = np.zeros((64, 96), np.float32)
+    gemm(a, b, c)
+    assert np.allclose(c, a.astype(np.float32) @ b.astype(np.float32).T, atol=1e-2, rtol=1e-3)
+
+
 def tests():
-    return [("gemm_5_example", gemm), ("fused_softmax", softmax),
+    return [("tracer_gaps", tracer_gaps), ("wave_sim_runs_interpreter", wave_sim_runs_interpreter),
+            ("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
             ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]

@@ -2,7 +2,8 @@
 from ...._ops import *  # noqa: F401,F403
 from ...._ops import sum, max, min, abs, round  # noqa: F401  (shadow the builtins, as Wave does)
 from ...._constraints import (Constraint, DistributionConstraint, HardwareConstraint, WorkgroupConstraint,  # noqa
-                              TilingConstraint, WaveConstraint, ReorderingConstraint, DeviceConstraint, Assumption, SymbolicAlias, MMAType,
+                              TilingConstraint, WaveConstraint, ReorderingConstraint, DeviceConstraint,
+                              GridConstraint, IteratorBindings, Assumption, SymbolicAlias, MMAType,
                               ScaledMMAType, MMAOperand, GenericDot)
 from ...._types import IndexMapping, Register, Memory  # noqa: F401
 from ...._compile import wave, wave_trace_only, LaunchableWave  # noqa: F401

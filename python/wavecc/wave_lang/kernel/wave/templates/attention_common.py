@@ -1,10 +1,11 @@
 """Wave's wave_lang.kernel.wave.templates.attention_common: AttentionShape, the shape record attention tests pass
-around (the fields Wave names; unset ones are None and skipped by iteration)."""
+around (the fields Wave names; unset ones are None and skipped by iteration), and the symbols the attention
+templates share (H_Q, N_KV, D_KV, BLOCK_*: Wave's names; N_Q is the symbol N_D, as in Wave)."""
 from dataclasses import dataclass, fields
 from typing import Optional
 
 
-@dataclass
+@dataclass(frozen=True)
 class AttentionShape:
     num_query_heads: int
     num_kv_heads: int
@@ -26,3 +27,25 @@ class AttentionShape:
             v = getattr(self, f.name)
             if v:
                 yield v
+
+
+def _symbols():
+    from ...lang import sym
+    return sym
+
+
+_S = _symbols()
+H = _S.H
+H_Q = _S.H_Q
+H_KV = _S.H_KV
+N_Q = _S.N_D
+N_KV = _S.N_KV
+D_Q = _S.D_Q
+D_KV = _S.D_KV
+BLOCK_H = _S.BLOCK_H
+BLOCK_H_Q = _S.BLOCK_H_Q
+BLOCK_H_KV = _S.BLOCK_H_KV
+BLOCK_N_Q = _S.BLOCK_N_Q
+BLOCK_N_KV = _S.BLOCK_N_KV
+BLOCK_D_Q = _S.BLOCK_D_Q
+BLOCK_D_KV = _S.BLOCK_D_KV

@@ -17,6 +17,8 @@ def ceildiv(a, b):
 def torch_dtype_to_wave(torch_dtype):
     """Wave's dtype of a torch (or numpy) dtype."""
     from ..... import _dtype
+    if isinstance(torch_dtype, _dtype.DataType):
+        return torch_dtype
     name = getattr(torch_dtype, "__name__", None) or str(torch_dtype).replace("torch.", "")
     table = {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64", "int8": "i8",
              "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8", "bool": "i1",

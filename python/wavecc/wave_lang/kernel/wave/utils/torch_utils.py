@@ -108,3 +108,12 @@ def device_ones(*args, **kwargs):
 
 def ceildiv(a, b):
     return -(-a // b) if isinstance(a, int) and isinstance(b, int) else math.ceil(a / b)
+
+
+def quantized_tensor(shape, dtype, scale):
+    """Wave's: ceil(clamp(randn(shape) * scale, -scale, scale)), whole numbers in [-scale, scale]."""
+    x = device_randn(shape, dtype=dtype) * scale
+    if _torch is not None:
+        return _torch.ceil(_torch.clamp(x, -scale, scale))
+    np = _np()
+    return np.ceil(np.clip(x, -scale, scale)).astype(x.dtype)
