@@ -9,6 +9,8 @@
 #   make check       runs tests/python/run_tests.py full (Wave programs traced,
 #                    compared with their transcriptions, run on the emulator)
 #   make check-fast  runs its fast part (GEMM, softmax, the tracer's units)
+#   (.ci/run also runs tests/python/run_tests.py slow: the templates at Wave's
+#   largest shapes, 10 s or more each)
 # The tests need a python3 with numpy and sympy (Debian's python3-numpy and
 # python3-sympy): PYTHON is the first of /usr/bin/python3 and python3 that
 # imports both; without one the suites pass with a SKIP line. Under a

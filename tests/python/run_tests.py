@@ -1,4 +1,4 @@
-"""run_tests.py — the Python package's tests: `run_tests.py fast` or `run_tests.py full`.
+"""run_tests.py — the Python package's tests: `run_tests.py fast`, `full` or `slow`.
 
 fast: Wave's 5_gemm.py GEMM and the fused softmax (imports changed only) against numpy
 references on the emulator, and the tracer's units (tests/python/units.py); the kernels of Wave's
@@ -33,6 +33,9 @@ def main():
         import wave_examples
         import templates
         tests = units.tests() + wave_examples.tests() + templates.tests()
+    elif mode == "slow":
+        import templates
+        tests = templates.largest_tests()
     else:
         import wave_kernels
         import templates

@@ -874,7 +874,26 @@ def _small():
     ]
 
 
+# Wave's largest shapes (10 s or more each on the emulator): not in make
+# check's full tier but in run_tests.py slow, which .ci/run runs after it.
+LARGEST = ("Wave's shape (2 sequences, context 1024", "alibi_attention_kernel Wave's shape",
+           "t5_rpe_attention_kernel Wave's shape", "gqa_decode_attention_kernels Wave's shape",
+           "get_gemm_kernel 1024x1024x1024")
+
+
+def _largest(name):
+    return any(x in name for x in LARGEST)
+
+
 def slow_tests():
+    return [t for t in _all_slow() if not _largest(t[0])]
+
+
+def largest_tests():
+    return [t for t in _all_slow() if _largest(t[0])]
+
+
+def _all_slow():
     return [t for t in _small() if t[0] not in FAST] + [
         ("templates.gemm.get_persistent_gemm_kernel Wave's 300^3, 304 workgroups, 4x1 waves",
          persistent_gemm((300, 300, 300), wave_default=True)),
@@ -910,7 +929,7 @@ if __name__ == "__main__":
     import traceback
     sel = sys.argv[1:]
     failed = 0
-    for name, fn in _small() + slow_tests()[len(_small()) - len(tests()):]:
+    for name, fn in _small() + _all_slow()[len(_small()) - len(tests()):]:
         if sel and not any(s in name for s in sel):
             continue
         t = time.time()
