@@ -319,3 +319,34 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	if (op_sets_loop_bound(s->c->k, op))
 		isel_set_loop_bound(s, op, v);
 }
+
+/* ---- Wave's counter waits and hints ----
+ * memory_counter_wait: an s_waitcnt where it stands, vmcnt the smaller of
+ * load and store (gfx9 counts both in vmcnt; 0..63), lgkmcnt ds (0..15);
+ * exp has no counter of interest (exports only on gfx9). The wait pass
+ * honours it and adds its own waits where they are needed, so it only ever
+ * waits longer. memory_counter_wait_barrier: that wait, then the s_barrier
+ * (the barrier plan in local.c counts it as a barrier). set_wave_prio: an
+ * s_setprio. The scheduling barriers steer LLVM's scheduler in Wave and
+ * emit nothing here (an SOPP row is a fence to wavecc's list scheduler, so
+ * the waits and s_setprio keep their place among the other instructions). */
+static int clamp(int v, int hi) { return v > hi ? hi : v; }
+
+void isel_select_hint(Isel *s, Op *op)
+{
+	if (op->kind == OP_MEMORY_COUNTER_WAIT || op->kind == OP_MEMORY_COUNTER_WAIT_BARRIER) {
+		int vm = op->hint[0], st = op->hint[1], ds = op->hint[2];
+		if (vm < 0 || (st >= 0 && st < vm))
+			vm = st;
+		if (vm >= 0 || ds >= 0) {
+			MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
+			w->vmcnt = (int16_t)(vm >= 0 ? clamp(vm, 63) : -1);
+			w->lgkmcnt = (int16_t)(ds >= 0 ? clamp(ds, 15) : -1);
+		}
+		if (op->kind == OP_MEMORY_COUNTER_WAIT_BARRIER)
+			isel_lds_barrier(s);
+	} else if (op->kind == OP_SET_WAVE_PRIO) {
+		MOpnd u = mo_imm(op->hint[0]);
+		mblock_add(s->b, I_S_SETPRIO, 0, NULL, 1, &u);
+	}
+}

@@ -167,6 +167,8 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
 /* A set_symbol: its per-lane symbol stands for the lane's element of the
  * register in the expressions lowered after it. */
 void isel_select_set_symbol(Isel *s, Op *op);
+/* memory_counter_wait(_barrier), set_wave_prio, the scheduling barriers. */
+void isel_select_hint(Isel *s, Op *op);
 
 /* ---- extent.c ---- */
 /* A set_symbol of a distributed dim (value v): the dim's extent from here

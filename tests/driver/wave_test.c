@@ -613,6 +613,19 @@ static const WaveCase cases[] = {
 	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
 	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128", NULL, NULL},
 	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	/* Wave's scheduling ops (lit codegen.py::test_scheduling_ops: the
+	 * barriers, set_wave_prio, memory_counter_wait(_barrier); the lit test
+	 * writes nothing, so the read is also written to b here) at its 16x16,
+	 * unaligned and with the scheduling barriers; and inside the K loop of
+	 * test_explicit_shared_gemm (memory_counter_wait_barrier as its barrier,
+	 * s_setprio around the MMA), static, unaligned and dynamic */
+	{"lit_scheduling_ops_write.json", NULL, NULL},
+	{"lit_scheduling_ops_write.json -D M=37 -D N=50", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm_hints_dyn.json -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"explicit_shared_gemm_hints_dyn.json -D M=128 -D N=128 -D K=64", NULL, NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
