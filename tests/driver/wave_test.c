@@ -626,6 +626,15 @@ static const WaveCase cases[] = {
 	{"explicit_shared_gemm_hints.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
 	{"explicit_shared_gemm_hints_dyn.json -D M=100 -D N=70 -D K=96", NULL, NULL},
 	{"explicit_shared_gemm_hints_dyn.json -D M=128 -D N=128 -D K=64", NULL, NULL},
+	/* tkw.softsign (lit codegen.py::test_unary_lowerings: after tanh_approx,
+	 * logit_cap 30, apply_scaling, head_dim 128; 4 elements per thread, the
+	 * test's 16x16) and unscaled with cap 2.5, f16 at 16x16, unaligned and
+	 * 64x64; f32 with M, N dynamic */
+	{"lit_softsign_f16.json", NULL, NULL},
+	{"lit_softsign_f16.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_softsign_f16.json -D M=64 -D N=64", NULL, NULL},
+	{"lit_softsign_f32_dyn.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_softsign_f32_dyn.json -D M=16 -D N=16", NULL, NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
