@@ -635,6 +635,27 @@ static const WaveCase cases[] = {
 	{"lit_softsign_f16.json -D M=64 -D N=64", NULL, NULL},
 	{"lit_softsign_f32_dyn.json -D M=37 -D N=50", NULL, NULL},
 	{"lit_softsign_f32_dyn.json -D M=16 -D N=16", NULL, NULL},
+	/* lit placeholder_iterate_in_conditional.py::test_iterate_result_placeholder
+	 * (the GEMM loop's result as the init of a loop over ITER_IDX inside
+	 * conditional(is_first == 1), partial written under its negation), at
+	 * its (32, 32, 64), ITER_IDX 2; is_first 1, 0 and 7. A loop in a
+	 * conditional whose condition is the same in every lane runs under a
+	 * scalar branch: the K loop itself inside one (LDS-staged a and b, an
+	 * else value in another layout), static, unaligned and M, N, K dynamic,
+	 * and under an expression condition; a condition per lane is rejected */
+	{"lit_iterate_in_conditional.json -D is_first=1", NULL, NULL},
+	{"lit_iterate_in_conditional.json -D is_first=0", NULL, NULL},
+	{"lit_iterate_in_conditional.json -D is_first=7", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=1", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=0", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=1 -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=0 -D M=128 -D N=64 -D K=128", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=32 -D N=32 -D K=64", NULL, NULL},
+	{"gemm_in_conditional_expr.json -D K=64", NULL, NULL},
+	{"gemm_in_conditional_expr.json -D K=96 -D M=50 -D N=40", NULL, NULL},
+	{"gemm_in_conditional_lane.json -D is_first=1",
+		"op 'iterate' inside the conditional 'branch', whose condition 'cond' may differ between lanes", NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),
