@@ -654,6 +654,11 @@ static const WaveCase cases[] = {
 	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=32 -D N=32 -D K=64", NULL, NULL},
 	{"gemm_in_conditional_expr.json -D K=64", NULL, NULL},
 	{"gemm_in_conditional_expr.json -D K=96 -D M=50 -D N=40", NULL, NULL},
+	/* (an MMA without a loop under an expression condition, the else value
+	 * a splat register: the result was left in the register's layout, a
+	 * wrong kernel, until the else value moved into the MMA's) */
+	{"mma_in_conditional_expr.json", NULL, NULL},
+	{"mma_in_conditional_expr.json -D M=16", NULL, NULL},
 	{"gemm_in_conditional_lane.json -D is_first=1",
 		"op 'iterate' inside the conditional 'branch', whose condition 'cond' may differ between lanes", NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
