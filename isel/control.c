@@ -25,7 +25,7 @@
  * other condition around a loop is a located error naming the iterate. */
 #include <string.h>
 
-#include "isel.h"
+#include "elt.h"
 
 /* Is every element of ix in this lane at the condition's coordinates? */
 static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
@@ -119,18 +119,30 @@ static bool uniform(const Value *v)
 	return true;
 }
 
-/* vcc = the lanes whose condition element is nonzero. */
-static void cond_to_vcc(Isel *s, const TVal *cv)
+/* vcc = the lanes whose element e of the condition is nonzero. */
+static void elem_to_vcc(Isel *s, const TVal *cv, int64_t e)
 {
-	MOpnd x = isel_vgpr(s, cv->d[0]);
-	int bits = 8 * dtype_size(cv->dtype);
+	MOpnd x = isel_vgpr(s, cv->d[isel_elem_dword(cv, e)]);
+	int bits = 8 * dtype_size(cv->dtype), part = (int)(e % isel_per_dword(cv));
 	if (bits < 32) { /* only the element's own bits count */
-		MOpnd t = isel_v1(s), u[3] = {x, mo_imm(0), mo_imm(bits)};
+		MOpnd t = isel_v1(s), u[3] = {x, mo_imm(part * bits), mo_imm(bits)};
 		mblock_add(s->b, I_V_BFE_U32, 1, &t, 3, u);
 		x = t;
 	}
 	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(0), x};
 	mblock_add(s->b, I_V_CMP_NE_U32, 1, &d, 2, u)->flags |= MIF_E32;
+}
+
+static void cond_to_vcc(Isel *s, const TVal *cv) { elem_to_vcc(s, cv, 0); }
+
+MOpnd isel_cond_offset(Isel *s, const TVal *c, int64_t e, MOpnd voff)
+{
+	/* the constant in a VGPR: a VOP2 reading vcc takes no literal (one
+	 * constant-bus read on gfx9) */
+	MOpnd oob = isel_v1(s), k = mo_imm((int64_t)0x80000000);
+	mblock_add(s->b, I_V_MOV_B32, 1, &oob, 1, &k);
+	elem_to_vcc(s, c, e);
+	return isel_elt_cnd(s, oob, isel_vgpr(s, voff));
 }
 
 /* Code made "once, in the entry block" (descriptors, runtime sizes, the
@@ -293,6 +305,102 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region, const TVal *cv)
 	}
 }
 
+/* A body under a condition of several elements per lane: every lane runs
+ * it (its ops are elementwise and reads, whose extra elements change
+ * nothing), and each write stores only the elements whose own condition
+ * element holds (memory.c through Isel.wcond: the others get the
+ * out-of-range offset). Anything else in the body is a located error. */
+static bool elem_body_ok(Isel *s, Op *cop, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		OpClass k = op_class(op->kind);
+		bool ok = k == OPC_SOURCE || k == OPC_UNARY || k == OPC_BINARY || k == OPC_COMPARE || k == OPC_SELECT ||
+			  k == OPC_CAST || k == OPC_SHAPE || k == OPC_INDEX || op->kind == OP_OUTPUT || op_is_hint(op->kind) ||
+			  (op->kind == OP_READ && !value_is_local(op->args[0]) && op->args[0]->space == AS_GLOBAL) ||
+			  (op->kind == OP_WRITE && !value_is_local(op->args[1]) && op->args[1]->space == AS_GLOBAL);
+		if (!ok) {
+			analysis_error(s->c, op->loc, "%s: op '%s' inside the conditional '%s', whose condition holds several "
+						      "elements per thread, is not compiled yet (only elementwise ops, global "
+						      "reads and writes)",
+				op->path, op_name(op->kind), cop->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Result i of a per-element conditional: element by element the body's
+ * value where the condition element holds, else the else value, in the
+ * else value's layout (16-bit pairs through a mask of the halves and
+ * v_bfi_b32). NULL after reporting. */
+static TVal *select_elements(Isel *s, Op *op, int i, const TVal *cv, TVal *ev, const TVal *y)
+{
+	Analysis *c = s->c;
+	ev = isel_tval_in_vgprs(s, ev);
+	if (!ev->ix || (y->ix != ev->ix && !(y = isel_tval_gather(s, y, ev->ix, op))) ||
+		(cv->ix != ev->ix && !(cv = isel_tval_gather(s, cv, ev->ix, op))))
+		return NULL;
+	y = isel_tval_in_vgprs(s, (TVal *)y);
+	if (y->nd != ev->nd || y->n != ev->n || y->packed != ev->packed || cv->n != ev->n) {
+		analysis_error(c, op->loc, "%s: result %d: the body's value and the else value are laid out differently: "
+					   "not compiled yet", op->path, i);
+		return NULL;
+	}
+	TVal *r = ARENA_NEW(&c->arena, TVal);
+	*r = *ev;
+	r->splat = false;
+	r->d = ARENA_NEWN(&c->arena, MOpnd, ev->nd ? ev->nd : 1);
+	int per = isel_per_dword(ev), bits = 32 / per;
+	for (int k = 0; k < ev->nd; k++) {
+		if (per == 1) {
+			elem_to_vcc(s, cv, k);
+			r->d[k] = isel_elt_cnd(s, ev->d[k], isel_vgpr(s, y->d[k]));
+			continue;
+		}
+		MOpnd m = {0};
+		for (int p = 0; p < per && (int64_t)k * per + p < ev->n; p++) {
+			uint32_t field = (bits == 32 ? 0xffffffffu : ((1u << bits) - 1)) << (p * bits);
+			elem_to_vcc(s, cv, (int64_t)k * per + p);
+			MOpnd t = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst_shared(s, field));
+			m = p ? isel_elt_op2(s, I_V_OR_B32, m, t) : t;
+		}
+		r->d[k] = isel_elt_op3(s, I_V_BFI_B32, m, isel_vgpr(s, y->d[k]), isel_vgpr(s, ev->d[k]));
+	}
+	return r;
+}
+
+static void select_per_element(Isel *s, Op *op, IselRegionFn region, const TVal *cv)
+{
+	if (s->masked || s->wcond) {
+		analysis_error(s->c, op->loc, "%s: a condition of %lld elements per thread inside another conditional is not "
+					      "compiled yet", op->path, (long long)cv->n);
+		return;
+	}
+	if (!elem_body_ok(s, op, op->body))
+		return;
+	Region *body = op->body;
+	for (int i = 0; i < op->ninit; i++) {
+		if (!s->val[op->args[i]->id])
+			return;
+		if (i < body->nparams)
+			s->val[body->params[i]->id] = s->val[op->args[i]->id];
+	}
+	cv = s->wcond = isel_tval_in_vgprs(s, (TVal *)cv);
+	region(s, body);
+	s->wcond = NULL;
+	if (s->c->failed || !op->ninit)
+		return;
+	Op *out = vec_last(&body->ops);
+	for (int i = 0; i < op->ninit; i++) {
+		TVal *y = s->val[out->args[i]->id];
+		TVal *r = y ? select_elements(s, op, i, cv, s->val[op->args[i]->id], y) : NULL;
+		if (!r)
+			return;
+		s->val[op->results[i]->id] = r;
+	}
+}
+
 void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
@@ -327,6 +435,10 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 		return;
 	}
 	const NodeIndex *cix = cond->shape.rank ? c->index[cond->def ? cond->def->id : 0] : NULL;
+	if (cv->n > 1 && cond->shape.rank && cond->kind == VAL_RESULT && cix && cv->ix) {
+		select_per_element(s, op, region, cv);
+		return;
+	}
 	if (cv->n != 1 || (cond->shape.rank && (cond->kind != VAL_RESULT || !cix))) {
 		analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet", op->path,
 			(long long)cv->n);

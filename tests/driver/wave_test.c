@@ -654,6 +654,21 @@ static const WaveCase cases[] = {
 	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=32 -D N=32 -D K=64", NULL, NULL},
 	{"gemm_in_conditional_expr.json -D K=64", NULL, NULL},
 	{"gemm_in_conditional_expr.json -D K=96 -D M=50 -D N=40", NULL, NULL},
+	/* lit codegen.py::test_read_write_conditional (vector shapes 1x1: 16
+	 * condition elements per lane, one per copy) at its 16x16, unaligned
+	 * and 64x16; a condition of 4 contiguous elements per lane (gt of an
+	 * i32 read) over a body with an add and a read, static, unaligned and
+	 * dynamic: each element stored where its own condition element holds;
+	 * with an else value (f16 pairs selected by halves) */
+	{"lit_read_write_conditional.json", NULL, NULL},
+	{"lit_read_write_conditional.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_read_write_conditional.json -D M=64 -D N=16", NULL, NULL},
+	{"read_write_conditional_ept4.json -D M=16 -D N=16", NULL, NULL},
+	{"read_write_conditional_ept4.json -D M=37 -D N=500", NULL, NULL},
+	{"read_write_conditional_ept4_dyn.json -D M=37 -D N=500", NULL, NULL},
+	{"read_write_conditional_ept4_dyn.json -D M=4 -D N=1024", NULL, NULL},
+	{"read_write_conditional_else.json", NULL, NULL},
+	{"read_write_conditional_else.json -D M=37 -D N=500", NULL, NULL},
 	/* (an MMA without a loop under an expression condition, the else value
 	 * a splat register: the result was left in the register's layout, a
 	 * wrong kernel, until the else value moved into the MMA's) */
