@@ -22,7 +22,14 @@
  * lane, when its condition is the same in every lane and wave (uniform():
  * a rank-0 value of scalar arguments, constants and symbols): v_cmp into
  * vcc, s_and_b64 with exec into scc, s_cbranch_scc0 past the body; any
- * other condition around a loop is a located error naming the iterate. */
+ * other condition around a loop is a located error naming the iterate.
+ * A condition of several elements per lane (select_per_element): the body,
+ * only elementwise ops and global reads and writes, runs in every lane;
+ * each write stores an element only where its own condition element holds
+ * (Isel.wcond: memory.c gives the others the out-of-range offset), and each
+ * result is chosen element by element (v_cndmask per dword, or v_bfi_b32
+ * with a mask of the halves for 16-bit pairs).
+ * Also here: Wave's counter waits and scheduling hints (isel_select_hint). */
 #include <string.h>
 
 #include "elt.h"
