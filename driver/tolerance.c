@@ -233,7 +233,8 @@ static void walk_op(Walk *w, const Op *op)
 		grow(w, op->args[1], of(w, op->args[0]));
 		grow(w, res, of(w, op->args[1]));
 		return;
-	case OP_ALLOCATE: case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER:
+	case OP_ALLOCATE: case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER: case OP_MEMORY_COUNTER_WAIT_BARRIER:
+	case OP_MEMORY_COUNTER_WAIT: case OP_SET_WAVE_PRIO: case OP_SCHEDULING_BARRIER: case OP_SCHEDULING_GROUP_BARRIER:
 		return;
 	case OP_MMA: case OP_SCALED_MMA: {
 		/* scaled_mma: the scales are powers of two, exact */

@@ -293,3 +293,83 @@ Shape ld_without_set_symbols(G *g, Node *n, Shape s)
 	}
 	return r;
 }
+
+/* ---- Wave's scheduling hints and counter waits ----
+ * memory_counter_wait and memory_counter_wait_barrier: load, store, ds,
+ * exp, each a count >= 0 or null/absent (not waited on); set_wave_prio: a
+ * priority 0-3 (s_setprio's field); scheduling_barrier: operations, a list
+ * of Wave's Operation names; scheduling_group_barrier: instructions, an
+ * object from Operation name to a count, and sync_id. The last two only
+ * steer LLVM's scheduler in Wave: they are checked and have no effect. */
+static const char *const sched_ops[] = {"read_shared", "write_shared", "read_global", "write_global",
+	"global_to_shared", "mma", "alu", "valu", "salu", "noop", "shuffle"};
+
+static bool sched_op(Ld *L, JV v, const char *s)
+{
+	for (size_t i = 0; i < sizeof sched_ops / sizeof *sched_ops; i++)
+		if (strcmp(s, sched_ops[i]) == 0)
+			return true;
+	ld_err(L, v, "'%s' is not one of Wave's scheduling operations (read_shared, write_shared, read_global, "
+		     "write_global, global_to_shared, mma, alu, valu, salu, noop, shuffle)", s);
+	return false;
+}
+
+bool ld_build_hint(G *g, Node *n, Op *op, JV *jvs)
+{
+	Ld *L = g->L;
+	long long x;
+	(void)jvs;
+	for (int i = 0; i < 4; i++)
+		op->hint[i] = -1;
+	if (op->kind == OP_MEMORY_COUNTER_WAIT || op->kind == OP_MEMORY_COUNTER_WAIT_BARRIER) {
+		static const char *const cnt[] = {"load", "store", "ds", "exp"};
+		for (int i = 0; i < 4; i++) {
+			JV f = jv_get(L, n->jv, cnt[i]);
+			if (!f.v || json_is_null(f.v))
+				continue;
+			if (!get_int(L, f, 0, 1 << 16, &x))
+				return false;
+			op->hint[i] = (int)x;
+		}
+		return true;
+	}
+	if (op->kind == OP_SET_WAVE_PRIO) {
+		JV f = jv_get(L, n->jv, "priority");
+		if (!need(L, n->jv, f, "priority") || !get_int(L, f, 0, 3, &x))
+			return false;
+		op->hint[0] = (int)x;
+		return true;
+	}
+	if (op->kind == OP_SCHEDULING_BARRIER) {
+		JV f = jv_get(L, n->jv, "operations");
+		if (!f.v)
+			return true;
+		if (!jr_array(&L->r, f))
+			return false;
+		for (size_t i = 0; i < json_array_size(f.v); i++) {
+			JV e = jv_at(L, f, i);
+			const char *s;
+			if (!jr_string(&L->r, e, &s) || !sched_op(L, e, s))
+				return false;
+		}
+		return true;
+	}
+	/* scheduling_group_barrier */
+	JV f = jv_get(L, n->jv, "instructions"), sid = jv_get(L, n->jv, "sync_id");
+	if (sid.v && !get_int(L, sid, 0, 1 << 30, &x))
+		return false;
+	if (!f.v)
+		return true;
+	if (!jr_object(&L->r, f))
+		return false;
+	const char *key;
+	json_t *val;
+	json_object_foreach(f.v, key, val)
+	{
+		(void)val;
+		JV e = jv_get(L, f, key);
+		if (!sched_op(L, e, key) || !get_int(L, e, 0, 1 << 16, &x))
+			return false;
+	}
+	return true;
+}

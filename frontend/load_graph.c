@@ -488,7 +488,7 @@ static void build_node(G *g, Node *n)
 		return; /* poisoned by an earlier error */
 	int nres = 1;
 	if (n->kind == OP_WRITE || n->kind == OP_OUTPUT || n->kind == OP_SET_SYMBOL || n->kind == OP_SCATTER_ADD ||
-		n->kind == OP_SHARED_MEMORY_BARRIER || n->kind == OP_WORKGROUP_BARRIER)
+		op_is_barrier(n->kind) || op_is_hint(n->kind))
 		nres = 0;
 	else if (n->kind == OP_TOPK)
 		nres = 2;

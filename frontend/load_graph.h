@@ -69,6 +69,12 @@ bool ld_build_loop_set(G *g, Node *n, Op *op, JV f, KSymbol *ks);
 bool ld_is_while_axis(G *g, const Node *n, const KSymbol *ks);
 void ld_finish_while(G *g);
 
+/* load_control.c: Wave's scheduling hints and counter waits (graph.h op_is_hint,
+ * memory_counter_wait_barrier) */
+bool ld_build_hint(G *g, Node *n, Op *op, JV *jvs);
+/* load_softsign.c: softsign, expanded into the elementwise ops Wave lowers it to */
+bool ld_build_softsign(G *g, Node *n, Op *op, JV *jvs);
+
 /* load_scan.c: cumsum */
 bool ld_build_scan(G *g, Node *n, Op *op, JV *jvs);
 

@@ -952,6 +952,12 @@ static BuildFn *const op_builder[OP_COUNT] = {
 	[OP_ALLOCATE] = build_allocate,
 	[OP_SHARED_MEMORY_BARRIER] = build_barrier,
 	[OP_WORKGROUP_BARRIER] = build_barrier,
+	[OP_MEMORY_COUNTER_WAIT_BARRIER] = ld_build_hint,
+	[OP_MEMORY_COUNTER_WAIT] = ld_build_hint,
+	[OP_SET_WAVE_PRIO] = ld_build_hint,
+	[OP_SCHEDULING_BARRIER] = ld_build_hint,
+	[OP_SCHEDULING_GROUP_BARRIER] = ld_build_hint,
+	[OP_SOFTSIGN] = ld_build_softsign,
 };
 
 static BuildFn *const class_builder[OPC_COUNT] = {

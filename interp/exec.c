@@ -517,7 +517,10 @@ static int exec_op(Run *r, Op *op)
 	case OP_SCATTER_ADD: return interp_exec_scatter_add(r, op);
 	/* the waves run in lockstep: every op sees what the ops before it
 	 * stored (the compiled kernel's barriers make it so) */
-	case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER: return 0;
+	case OP_SHARED_MEMORY_BARRIER: case OP_WORKGROUP_BARRIER: case OP_MEMORY_COUNTER_WAIT_BARRIER: return 0;
+	/* scheduling hints: no effect on any value */
+	case OP_MEMORY_COUNTER_WAIT: case OP_SET_WAVE_PRIO: case OP_SCHEDULING_BARRIER: case OP_SCHEDULING_GROUP_BARRIER:
+		return 0;
 	case OP_MMA: {
 		ITensor *y = it_mma(&r->arena, &e, run_get(r, op->args[0]), run_get(r, op->args[1]), run_get(r, op->args[2]));
 		if (!y)

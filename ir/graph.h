@@ -263,6 +263,8 @@ struct Op {
 	int padding;     /* allocate: elements at the end of the last dim's rows (in alloc_ext's) */
 	int sdim;        /* scatter_add: the memory dim (position) the index register gives */
 	Sym *kdim;       /* topk: the dim of the k results (op->dim: the dim it selects along) */
+	int hint[4];     /* memory_counter_wait(_barrier): load, store, ds, exp (-1: not given);
+	                    set_wave_prio: hint[0] the priority */
 
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
@@ -455,6 +457,18 @@ static inline bool op_is_atomic(OpKind k) { return k == OP_ATOMIC_ADD || k == OP
 /* Ops that store into their memory operand: write, the atomics,
  * scatter_add (its memory is args[2], the others' args[1]). */
 static inline bool op_stores(OpKind k) { return k == OP_WRITE || op_is_atomic(k) || k == OP_SCATTER_ADD; }
+/* The explicit workgroup barriers: an s_barrier where they stand. */
+static inline bool op_is_barrier(OpKind k)
+{
+	return k == OP_SHARED_MEMORY_BARRIER || k == OP_WORKGROUP_BARRIER || k == OP_MEMORY_COUNTER_WAIT_BARRIER;
+}
+/* Wave's scheduling hints: no operands, no results, no effect on any value
+ * (an s_waitcnt, an s_setprio or nothing where they stand). */
+static inline bool op_is_hint(OpKind k)
+{
+	return k == OP_MEMORY_COUNTER_WAIT || k == OP_SET_WAVE_PRIO || k == OP_SCHEDULING_BARRIER ||
+	       k == OP_SCHEDULING_GROUP_BARRIER;
+}
 /* The memory operand of a memory access (read, write, atomics,
  * scatter_add), or NULL. */
 static inline Value *op_memory(const Op *op)

@@ -23,7 +23,9 @@
  *   conditional   [else_return..., condition, implicit_captures...]  (Op.ninit else values;
  *                 no condition slot when it is an expression, Op.expr)
  *   set_symbol    [register]
- *   shared_memory_barrier, workgroup_barrier  []
+ *   shared_memory_barrier, workgroup_barrier, memory_counter_wait_barrier  []  (op_is_barrier)
+ *   memory_counter_wait, set_wave_prio, scheduling_barrier,
+ *   scheduling_group_barrier  []  (op_is_hint: no effect on values)
  *   cumsum        [arg]
  *   unary, cast, bitcast, broadcast, permute  [arg]
  *   binary, compare                  [lhs, rhs]
@@ -82,6 +84,11 @@
 	X(OP_SET_SYMBOL, "set_symbol", OPC_CONTROL, "register", "symbol") \
 	X(OP_SHARED_MEMORY_BARRIER, "shared_memory_barrier", OPC_CONTROL, "", "wait_async_ops tensor_wait") \
 	X(OP_WORKGROUP_BARRIER, "workgroup_barrier", OPC_CONTROL, "", "") \
+	X(OP_MEMORY_COUNTER_WAIT_BARRIER, "memory_counter_wait_barrier", OPC_CONTROL, "", "load store ds exp") \
+	X(OP_MEMORY_COUNTER_WAIT, "memory_counter_wait", OPC_CONTROL, "", "load store ds exp") \
+	X(OP_SET_WAVE_PRIO, "set_wave_prio", OPC_CONTROL, "", "priority") \
+	X(OP_SCHEDULING_BARRIER, "scheduling_barrier", OPC_CONTROL, "", "operations") \
+	X(OP_SCHEDULING_GROUP_BARRIER, "scheduling_group_barrier", OPC_CONTROL, "", "instructions sync_id") \
 	X(OP_ABS, "abs", OPC_UNARY, "arg", "") \
 	X(OP_NEG, "neg", OPC_UNARY, "arg", "") \
 	X(OP_EXP, "exp", OPC_UNARY, "arg", "") \
@@ -99,6 +106,7 @@
 	X(OP_SINH, "sinh", OPC_UNARY, "arg", "") \
 	X(OP_TANH, "tanh", OPC_UNARY, "arg", "") \
 	X(OP_TANH_APPROX, "tanh_approx", OPC_UNARY, "arg", "") \
+	X(OP_SOFTSIGN, "softsign", OPC_UNARY, "arg", "logit_cap apply_scaling head_dim") \
 	X(OP_CBRT, "cbrt", OPC_UNARY, "arg", "") \
 	X(OP_INVERT, "invert", OPC_UNARY, "arg", "") \
 	X(OP_ADD, "add", OPC_BINARY, "lhs rhs", "") \

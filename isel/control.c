@@ -17,10 +17,22 @@
  * VGPRs holds only its active lanes' values, so the expression cache and the
  * work-item ids made inside are forgotten at its end. Ops whose lanes talk
  * to each other (reductions, MMAs, LDS staging) are rejected inside a masked
- * body: a masked lane would feed them stale values; loops inside either. */
+ * body: a masked lane would feed them stale values; loops inside either.
+ * A body holding a loop runs under a scalar branch instead, with every
+ * lane, when its condition is the same in every lane and wave (uniform():
+ * a rank-0 value of scalar arguments, constants and symbols): v_cmp into
+ * vcc, s_and_b64 with exec into scc, s_cbranch_scc0 past the body; any
+ * other condition around a loop is a located error naming the iterate.
+ * A condition of several elements per lane (select_per_element): the body,
+ * only elementwise ops and global reads and writes, runs in every lane;
+ * each write stores an element only where its own condition element holds
+ * (Isel.wcond: memory.c gives the others the out-of-range offset), and each
+ * result is chosen element by element (v_cndmask per dword, or v_bfi_b32
+ * with a mask of the halves for 16-bit pairs).
+ * Also here: Wave's counter waits and scheduling hints (isel_select_hint). */
 #include <string.h>
 
-#include "isel.h"
+#include "elt.h"
 
 /* Is every element of ix in this lane at the condition's coordinates? */
 static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
@@ -44,19 +56,18 @@ static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
 }
 
 /* Reject what a body cannot run (masked: anything whose lanes talk to each
- * other; under a scalar branch, with every lane, only loops); check each
- * masked write's layout. */
+ * other, and loops; under a scalar branch, with every lane, nothing); check
+ * each masked write's layout. */
 static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool masked)
 {
 	Analysis *c = s->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		bool bad = op->kind == OP_ITERATE ||
-			   (masked && (op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
+		bool bad = masked && (op->kind == OP_ITERATE || op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
 					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping &&
 						      !value_is_local(op->args[0])) ||
 					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED &&
-						      !value_is_local(op->args[1]))));
+						      !value_is_local(op->args[1])));
 		if (bad) {
 			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
 				op_name(op->kind), cop->name);
@@ -77,18 +88,68 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 	return true;
 }
 
-/* vcc = the lanes whose condition element is nonzero. */
-static void cond_to_vcc(Isel *s, const TVal *cv)
+/* The first loop in r or its nested bodies, or NULL. */
+static const Op *first_loop(const Region *r)
 {
-	MOpnd x = isel_vgpr(s, cv->d[0]);
-	int bits = 8 * dtype_size(cv->dtype);
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->kind == OP_ITERATE)
+			return op;
+		const Op *l = op->body ? first_loop(op->body) : NULL;
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
+static bool has_lane_sym(const Sym *e);
+
+/* Is v (rank 0) the same in every lane of every wave: made only of scalar
+ * arguments, constants and expressions of symbols without work-item ids,
+ * through elementwise ops? Anything else (a read, a reduction, a loop
+ * result) counts as varying. */
+static bool uniform(const Value *v)
+{
+	if (v->shape.rank || v->kind != VAL_RESULT)
+		return false;
+	const Op *d = v->def;
+	if (d->kind == OP_SCALAR)
+		return !d->expr || !has_lane_sym(d->expr);
+	if (d->kind == OP_REGISTER)
+		return true;
+	OpClass k = op_class(d->kind);
+	if (k != OPC_UNARY && k != OPC_BINARY && k != OPC_COMPARE && k != OPC_SELECT && k != OPC_CAST)
+		return false;
+	for (int i = 0; i < d->nargs; i++)
+		if (!uniform(d->args[i]))
+			return false;
+	return true;
+}
+
+/* vcc = the lanes whose element e of the condition is nonzero. */
+static void elem_to_vcc(Isel *s, const TVal *cv, int64_t e)
+{
+	MOpnd x = isel_vgpr(s, cv->d[isel_elem_dword(cv, e)]);
+	int bits = 8 * dtype_size(cv->dtype), part = (int)(e % isel_per_dword(cv));
 	if (bits < 32) { /* only the element's own bits count */
-		MOpnd t = isel_v1(s), u[3] = {x, mo_imm(0), mo_imm(bits)};
+		MOpnd t = isel_v1(s), u[3] = {x, mo_imm(part * bits), mo_imm(bits)};
 		mblock_add(s->b, I_V_BFE_U32, 1, &t, 3, u);
 		x = t;
 	}
 	MOpnd d = mo_special(MO_VCC), u[2] = {mo_imm(0), x};
 	mblock_add(s->b, I_V_CMP_NE_U32, 1, &d, 2, u)->flags |= MIF_E32;
+}
+
+static void cond_to_vcc(Isel *s, const TVal *cv) { elem_to_vcc(s, cv, 0); }
+
+MOpnd isel_cond_offset(Isel *s, const TVal *c, int64_t e, MOpnd voff)
+{
+	/* the constant in a VGPR: a VOP2 reading vcc takes no literal (one
+	 * constant-bus read on gfx9) */
+	MOpnd oob = isel_v1(s), k = mo_imm((int64_t)0x80000000);
+	mblock_add(s->b, I_V_MOV_B32, 1, &oob, 1, &k);
+	elem_to_vcc(s, c, e);
+	return isel_elt_cnd(s, oob, isel_vgpr(s, voff));
 }
 
 /* Code made "once, in the entry block" (descriptors, runtime sizes, the
@@ -112,6 +173,21 @@ static bool has_lane_sym(const Sym *e)
 	return false;
 }
 
+/* The layout of the body's i-th output where the index analysis gives it
+ * (a loop's result has its own output's), or NULL. */
+static const NodeIndex *out_index(Isel *s, const Region *body, int i)
+{
+	const Op *out = vec_last(&body->ops);
+	const Value *v = i < out->nargs ? out->args[i] : NULL;
+	while (v && v->kind == VAL_RESULT && v->def->kind == OP_ITERATE) {
+		const Op *o = vec_last(&v->def->body->ops);
+		v = v->res_idx < o->nargs ? o->args[v->res_idx] : NULL;
+	}
+	if (!v || v->kind != VAL_RESULT || v->def->body || v->def->kind == OP_GET_RESULT || v->def->nresults != 1)
+		return NULL;
+	return s->c->index[v->def->id];
+}
+
 /* scc = the uniform condition x OP 0 (OP from relation kind k; any other
  * expression: x != 0), in the forms s_cmp_lt_i32 / eq / lg take. */
 static void cond_to_scc(Isel *s, SymKind k, MOpnd x)
@@ -133,22 +209,27 @@ static void cond_to_scc(Isel *s, SymKind k, MOpnd x)
  * branch around the body, which runs with every lane. A condition the
  * compiler can decide selects the body or nothing. Each result is a copy of
  * its else value made before the branch and overwritten at the body's end. */
-static void select_uniform(Isel *s, Op *op, IselRegionFn region)
+static void select_uniform(Isel *s, Op *op, IselRegionFn region, const TVal *cv)
 {
 	Analysis *c = s->c;
 	int n = op->ninit;
 	Region *body = op->body;
-	if (has_lane_sym(op->expr)) {
-		analysis_error(c, op->loc, "%s: a condition expression over work-item ids is not compiled yet", op->path);
-		return;
-	}
-	Sym *e = sym_simplify(c->k->sc, kernel_subs(c->k, op->expr), c->assume);
-	bool rel = sym_kind_is_rel(sym_kind(e));
+	Sym *e = NULL;
+	bool rel = false;
 	int64_t known = -1, v;
-	if (sym_kind(e) == SYM_TRUE || (sym_is_int(e, &v) && v))
-		known = 1;
-	else if (sym_kind(e) == SYM_FALSE || (sym_is_int(e, &v) && !v))
-		known = 0;
+	if (!cv) {
+		if (has_lane_sym(op->expr)) {
+			analysis_error(c, op->loc, "%s: a condition expression over work-item ids is not compiled yet",
+				op->path);
+			return;
+		}
+		e = sym_simplify(c->k->sc, kernel_subs(c->k, op->expr), c->assume);
+		rel = sym_kind_is_rel(sym_kind(e));
+		if (sym_kind(e) == SYM_TRUE || (sym_is_int(e, &v) && v))
+			known = 1;
+		else if (sym_kind(e) == SYM_FALSE || (sym_is_int(e, &v) && !v))
+			known = 0;
+	}
 	TVal **res = ARENA_NEWN(&c->arena, TVal *, n + 1);
 	for (int i = 0; i < n; i++) {
 		TVal *ev = s->val[op->args[i]->id];
@@ -158,22 +239,35 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region)
 			s->val[op->results[i]->id] = ev;
 			continue;
 		}
+		if (i < body->nparams)
+			s->val[body->params[i]->id] = ev;
+		/* the result takes the body's layout where it is known (an MMA's
+		 * accumulator): the else value is moved into it */
+		const NodeIndex *oix = out_index(s, body, i);
+		if (oix && ev->ix && !isel_same_index(ev->ix, oix) && !(ev = isel_tval_gather(s, ev, oix, op)))
+			return;
 		ev = isel_tval_in_vgprs(s, ev);
 		res[i] = ARENA_NEW(&c->arena, TVal);
 		*res[i] = *ev;
+		res[i]->splat = false; /* overwritten by the body's value */
 		res[i]->d = ARENA_NEWN(&c->arena, MOpnd, ev->nd ? ev->nd : 1);
 		for (int k = 0; k < ev->nd; k++) {
 			res[i]->d[k] = isel_v1(s);
 			isel_mov(s, res[i]->d[k], ev->d[k]);
 		}
-		if (i < body->nparams)
-			s->val[body->params[i]->id] = ev;
 	}
 	if (known == 0)
 		return;
 	leave_entry_block(s);
 	MBlock *from = s->b;
-	if (known < 0) {
+	if (known < 0 && cv) {
+		/* the same in every lane: scc = some active lane holds it */
+		cond_to_vcc(s, cv);
+		MOpnd t = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), u[2] = {mo_special(MO_VCC), mo_special(MO_EXEC)};
+		mblock_add(s->b, I_S_AND_B64, 1, &t, 2, u);
+		mblock_branch(s->b, I_S_CBRANCH_SCC0, 0); /* target set below */
+		s->b = mfunc_block(s->f, NULL);
+	} else if (known < 0) {
 		MOpnd x = isel_expr_lower(s, rel ? sym_arg(e, 0) : e, op->loc);
 		if (c->failed)
 			return;
@@ -183,15 +277,19 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region)
 	}
 	size_t cache_len = s->cache.len;
 	uint32_t tid[3] = {s->tid[0], s->tid[1], s->tid[2]}, oob = s->oob;
-	s->masked++;
+	/* (a body around a loop runs with every lane: not masked) */
+	s->masked += !cv;
 	region(s, body);
-	s->masked--;
+	s->masked -= !cv;
 	if (c->failed)
 		return;
 	if (n) {
 		Op *out = vec_last(&body->ops);
 		for (int i = 0; i < n; i++) {
 			TVal *y = s->val[out->args[i]->id];
+			if (y && y->ix && res[i]->ix && !isel_same_index(y->ix, res[i]->ix) &&
+				!(y = isel_tval_gather(s, y, res[i]->ix, op)))
+				return;
 			if (!y || y->nd != res[i]->nd || y->packed != res[i]->packed) {
 				analysis_error(c, op->loc, "%s: result %d: the body's value and the else value are laid out "
 							   "differently: not compiled yet", op->path, i);
@@ -214,21 +312,140 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region)
 	}
 }
 
+/* A body under a condition of several elements per lane: every lane runs
+ * it (its ops are elementwise and reads, whose extra elements change
+ * nothing), and each write stores only the elements whose own condition
+ * element holds (memory.c through Isel.wcond: the others get the
+ * out-of-range offset). Anything else in the body is a located error. */
+static bool elem_body_ok(Isel *s, Op *cop, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		OpClass k = op_class(op->kind);
+		bool ok = k == OPC_SOURCE || k == OPC_UNARY || k == OPC_BINARY || k == OPC_COMPARE || k == OPC_SELECT ||
+			  k == OPC_CAST || k == OPC_SHAPE || k == OPC_INDEX || op->kind == OP_OUTPUT || op_is_hint(op->kind) ||
+			  (op->kind == OP_READ && !value_is_local(op->args[0]) && op->args[0]->space == AS_GLOBAL) ||
+			  (op->kind == OP_WRITE && !value_is_local(op->args[1]) && op->args[1]->space == AS_GLOBAL);
+		if (!ok) {
+			analysis_error(s->c, op->loc, "%s: op '%s' inside the conditional '%s', whose condition holds several "
+						      "elements per thread, is not compiled yet (only elementwise ops, global "
+						      "reads and writes)",
+				op->path, op_name(op->kind), cop->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Result i of a per-element conditional: element by element the body's
+ * value where the condition element holds, else the else value, in the
+ * else value's layout (16-bit pairs through a mask of the halves and
+ * v_bfi_b32). NULL after reporting. */
+static TVal *select_elements(Isel *s, Op *op, int i, const TVal *cv, TVal *ev, const TVal *y)
+{
+	Analysis *c = s->c;
+	ev = isel_tval_in_vgprs(s, ev);
+	if (!ev->ix || (y->ix != ev->ix && !(y = isel_tval_gather(s, y, ev->ix, op))) ||
+		(cv->ix != ev->ix && !(cv = isel_tval_gather(s, cv, ev->ix, op))))
+		return NULL;
+	y = isel_tval_in_vgprs(s, (TVal *)y);
+	if (y->nd != ev->nd || y->n != ev->n || y->packed != ev->packed || cv->n != ev->n) {
+		analysis_error(c, op->loc, "%s: result %d: the body's value and the else value are laid out differently: "
+					   "not compiled yet", op->path, i);
+		return NULL;
+	}
+	TVal *r = ARENA_NEW(&c->arena, TVal);
+	*r = *ev;
+	r->splat = false;
+	r->d = ARENA_NEWN(&c->arena, MOpnd, ev->nd ? ev->nd : 1);
+	int per = isel_per_dword(ev), bits = 32 / per;
+	for (int k = 0; k < ev->nd; k++) {
+		if (per == 1) {
+			elem_to_vcc(s, cv, k);
+			r->d[k] = isel_elt_cnd(s, ev->d[k], isel_vgpr(s, y->d[k]));
+			continue;
+		}
+		MOpnd m = {0};
+		for (int p = 0; p < per && (int64_t)k * per + p < ev->n; p++) {
+			uint32_t field = (bits == 32 ? 0xffffffffu : ((1u << bits) - 1)) << (p * bits);
+			elem_to_vcc(s, cv, (int64_t)k * per + p);
+			MOpnd t = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst_shared(s, field));
+			m = p ? isel_elt_op2(s, I_V_OR_B32, m, t) : t;
+		}
+		r->d[k] = isel_elt_op3(s, I_V_BFI_B32, m, isel_vgpr(s, y->d[k]), isel_vgpr(s, ev->d[k]));
+	}
+	return r;
+}
+
+static void select_per_element(Isel *s, Op *op, IselRegionFn region, const TVal *cv)
+{
+	if (s->masked || s->wcond) {
+		analysis_error(s->c, op->loc, "%s: a condition of %lld elements per thread inside another conditional is not "
+					      "compiled yet", op->path, (long long)cv->n);
+		return;
+	}
+	if (!elem_body_ok(s, op, op->body))
+		return;
+	Region *body = op->body;
+	for (int i = 0; i < op->ninit; i++) {
+		if (!s->val[op->args[i]->id])
+			return;
+		if (i < body->nparams)
+			s->val[body->params[i]->id] = s->val[op->args[i]->id];
+	}
+	cv = s->wcond = isel_tval_in_vgprs(s, (TVal *)cv);
+	region(s, body);
+	s->wcond = NULL;
+	if (s->c->failed || !op->ninit)
+		return;
+	Op *out = vec_last(&body->ops);
+	for (int i = 0; i < op->ninit; i++) {
+		TVal *y = s->val[out->args[i]->id];
+		TVal *r = y ? select_elements(s, op, i, cv, s->val[op->args[i]->id], y) : NULL;
+		if (!r)
+			return;
+		s->val[op->results[i]->id] = r;
+	}
+}
+
 void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
 	int n = op->ninit;
-	if (!body_ok(s, op, NULL, op->body, !op->expr))
-		return;
-	if (op->expr) {
-		select_uniform(s, op, region);
+	Value *cond = op->expr ? NULL : op->args[n];
+	const Op *loop = first_loop(op->body);
+	/* a loop's control is scalar: only a condition the same in every lane
+	 * (and every wave) branches around it, with every lane in the body */
+	if (cond && loop && !uniform(cond)) {
+		analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' may "
+					   "differ between lanes: not compiled (a loop runs in a conditional whose "
+					   "condition is made of scalar arguments, constants and symbols only)",
+			loop->path, op->name, cond->name);
 		return;
 	}
-	Value *cond = op->args[n];
+	if (!body_ok(s, op, NULL, op->body, cond && !loop))
+		return;
+	if (!cond) {
+		select_uniform(s, op, region, NULL);
+		return;
+	}
 	TVal *cv = s->val[cond->id];
 	if (!cv)
 		return;
+	if (loop) {
+		if (cv->n != 1) {
+			analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet",
+				op->path, (long long)cv->n);
+			return;
+		}
+		select_uniform(s, op, region, cv);
+		return;
+	}
 	const NodeIndex *cix = cond->shape.rank ? c->index[cond->def ? cond->def->id : 0] : NULL;
+	if (cv->n > 1 && cond->shape.rank && cond->kind == VAL_RESULT && cix && cv->ix) {
+		select_per_element(s, op, region, cv);
+		return;
+	}
 	if (cv->n != 1 || (cond->shape.rank && (cond->kind != VAL_RESULT || !cix))) {
 		analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet", op->path,
 			(long long)cv->n);
@@ -318,4 +535,35 @@ void isel_select_set_symbol(Isel *s, Op *op)
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
 	if (op_sets_loop_bound(s->c->k, op))
 		isel_set_loop_bound(s, op, v);
+}
+
+/* ---- Wave's counter waits and hints ----
+ * memory_counter_wait: an s_waitcnt where it stands, vmcnt the smaller of
+ * load and store (gfx9 counts both in vmcnt; 0..63), lgkmcnt ds (0..15);
+ * exp has no counter of interest (exports only on gfx9). The wait pass
+ * honours it and adds its own waits where they are needed, so it only ever
+ * waits longer. memory_counter_wait_barrier: that wait, then the s_barrier
+ * (the barrier plan in local.c counts it as a barrier). set_wave_prio: an
+ * s_setprio. The scheduling barriers steer LLVM's scheduler in Wave and
+ * emit nothing here (an SOPP row is a fence to wavecc's list scheduler, so
+ * the waits and s_setprio keep their place among the other instructions). */
+static int clamp(int v, int hi) { return v > hi ? hi : v; }
+
+void isel_select_hint(Isel *s, Op *op)
+{
+	if (op->kind == OP_MEMORY_COUNTER_WAIT || op->kind == OP_MEMORY_COUNTER_WAIT_BARRIER) {
+		int vm = op->hint[0], st = op->hint[1], ds = op->hint[2];
+		if (vm < 0 || (st >= 0 && st < vm))
+			vm = st;
+		if (vm >= 0 || ds >= 0) {
+			MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
+			w->vmcnt = (int16_t)(vm >= 0 ? clamp(vm, 63) : -1);
+			w->lgkmcnt = (int16_t)(ds >= 0 ? clamp(ds, 15) : -1);
+		}
+		if (op->kind == OP_MEMORY_COUNTER_WAIT_BARRIER)
+			isel_lds_barrier(s);
+	} else if (op->kind == OP_SET_WAVE_PRIO) {
+		MOpnd u = mo_imm(op->hint[0]);
+		mblock_add(s->b, I_S_SETPRIO, 0, NULL, 1, &u);
+	}
 }

@@ -409,6 +409,10 @@ static void select_op(Isel *s, Op *op)
 	case OP_WORKGROUP_BARRIER:
 		isel_select_barrier(s, op);
 		break;
+	case OP_MEMORY_COUNTER_WAIT_BARRIER: case OP_MEMORY_COUNTER_WAIT: case OP_SET_WAVE_PRIO:
+	case OP_SCHEDULING_BARRIER: case OP_SCHEDULING_GROUP_BARRIER:
+		isel_select_hint(s, op); /* control.c */
+		break;
 	case OP_REGISTER:
 		if (!isel_select_const_register(s, op))
 			isel_select_register(s, op);

@@ -97,6 +97,8 @@ typedef struct Isel {
 	Vec(ExprCacheEnt) bounds; /* extent.c: the loop bounds set so far, each symbol and its SGPR (the
 				   * latest of a symbol wins) */
 	int masked; /* control.c: depth of exec-masked conditional bodies being selected */
+	const TVal *wcond; /* control.c: the condition of several elements per lane whose body is being
+	                      selected: each write stores only the elements it selects (isel_cond_offset) */
 	int lds_top;      /* isel_lds_alloc: the end of the live LDS allocations */
 	int lds_dirty;    /* ... and of the space a region that ended used: a
 	                     wave may still read it until the next s_barrier */
@@ -172,6 +174,11 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
 /* A set_symbol: its per-lane symbol stands for the lane's element of the
  * register in the expressions lowered after it. */
 void isel_select_set_symbol(Isel *s, Op *op);
+/* memory_counter_wait(_barrier), set_wave_prio, the scheduling barriers. */
+void isel_select_hint(Isel *s, Op *op);
+/* voff, or the out-of-range offset 0x80000000 where element e of the
+ * condition c (in the write's layout) is 0: a write under Isel.wcond. */
+MOpnd isel_cond_offset(Isel *s, const TVal *c, int64_t e, MOpnd voff);
 
 /* ---- extent.c ---- */
 /* A set_symbol of a distributed dim (value v): the dim's extent from here

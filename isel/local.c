@@ -160,7 +160,7 @@ static SyncSet walk(SyncWalk *w, Region *r, SyncSet st, bool in_cond)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		if (op->kind == OP_SHARED_MEMORY_BARRIER || op->kind == OP_WORKGROUP_BARRIER) {
+		if (op_is_barrier(op->kind)) {
 			if (in_cond && !w->bad)
 				w->bad = op;
 			memset(&st, 0, sizeof st);

@@ -1296,17 +1296,23 @@ void isel_select_write(Isel *s, Op *op)
 		return;
 	if (v->ix != ix && !(v = isel_tval_gather(s, v, ix, op)))
 		return;
+	/* under a condition of several elements per lane (control.c): each
+	 * element stored where its own condition element holds */
+	const TVal *wc = s->wcond;
+	if (wc && wc->ix != ix && !(wc = isel_tval_gather(s, wc, ix, op)))
+		return;
 	uint32_t desc = descriptor(s, mem);
 	MOpnd soff, voff;
 	base_offsets(s, op, &p, &soff, &voff);
 	bool *done = ARENA_NEWN(&s->c->arena, bool, ix->ncopies ? ix->ncopies : 1);
-	write_swapped_pairs(s, op, &p, v, desc, soff, voff, done);
+	if (!wc) /* (per-element conditions store element by element) */
+		write_swapped_pairs(s, op, &p, v, desc, soff, voff, done);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const Elem *e0 = &p.el[cn * p.epc];
 		int d0, nd;
 		if (done[cn])
 			continue;
-		if (wide_run(&p, v, cn, &d0, &nd)) {
+		if (!wc && wide_run(&p, v, cn, &d0, &nd)) {
 			MOpnd vo = masked_offset(s, op, voff, e0);
 			for (int d = 0; d < nd; d += 4) {
 				int w = MIN(4, nd - d);
@@ -1322,6 +1328,8 @@ void isel_select_write(Isel *s, Op *op)
 			if (el->never)
 				continue;
 			MOpnd eso, vo = elem_offsets(s, op, &p, el, soff, voff, &eso);
+			if (wc)
+				vo = isel_cond_offset(s, wc, e, vo);
 			int part = (int)(e % isel_per_dword(v)); /* the element's place in its dword */
 			MOpnd x = v->d[isel_elem_dword(v, e)];
 			MOp sop = es == 4 ? I_BUFFER_STORE_DWORD : es == 2 ? I_BUFFER_STORE_SHORT : I_BUFFER_STORE_BYTE;

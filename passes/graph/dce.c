@@ -119,8 +119,8 @@ static void visit_op(Live *l, const Op *op)
 
 static bool root(const Op *op)
 {
-	return op_stores(op->kind) || op->kind == OP_SET_SYMBOL || op->kind == OP_SHARED_MEMORY_BARRIER ||
-	       op->kind == OP_WORKGROUP_BARRIER || (op->kind == OP_SCALAR && op->sarg);
+	return op_stores(op->kind) || op->kind == OP_SET_SYMBOL || op_is_barrier(op->kind) ||
+	       op_is_hint(op->kind) || (op->kind == OP_SCALAR && op->sarg);
 }
 
 void eliminate_dead_ops(Analysis *c)

@@ -615,25 +615,57 @@ def log(src):
 # ---- hints and the ops outside the format ----
 
 def set_wave_prio(priority):
-    """A scheduling hint: accepted and dropped (wavecc's scheduler orders instructions)."""
+    """An s_setprio where it stands (docs/kernel-format.md)."""
+    record("set_wave_prio", {"priority": int(priority)}, [], loc=user_location())
 
 
-def scheduling_barrier(*args, **kwargs):
-    """A scheduling hint: accepted and dropped."""
+def _sched_op(o):
+    return str(getattr(o, "value", o))
 
 
-def scheduling_group_barrier(*args, **kwargs):
-    """A scheduling hint: accepted and dropped."""
+def scheduling_barrier(operations=(), *args, **kwargs):
+    """A hint to LLVM's scheduler in Wave: recorded, no code."""
+    record("scheduling_barrier", {"operations": [_sched_op(o) for o in operations or ()]}, [], loc=user_location())
+
+
+def scheduling_group_barrier(instructions=None, sync_id=0, *args, **kwargs):
+    """A hint to LLVM's scheduler in Wave: recorded, no code."""
+    fields = {"instructions": {_sched_op(k): int(v) for k, v in (instructions or {}).items()}, "sync_id": int(sync_id)}
+    record("scheduling_group_barrier", fields, [], loc=user_location())
+
+
+def _counter_wait(op, load, store, ds, exp):
+    fields = {k: int(v) for k, v in (("load", load), ("store", store), ("ds", ds), ("exp", exp)) if v is not None}
+    record(op, fields, [], loc=user_location())
+
+
+def memory_counter_wait(load=None, store=None, ds=None, exp=None):
+    """An s_waitcnt where it stands (wavecc still adds every wait the kernel needs)."""
+    _counter_wait("memory_counter_wait", load, store, ds, exp)
+
+
+def memory_counter_wait_barrier(load=None, store=None, ds=None, exp=None):
+    """memory_counter_wait, then an s_barrier."""
+    _counter_wait("memory_counter_wait_barrier", load, store, ds, exp)
+
+
+def softsign(src, logit_cap=30.0, apply_scaling=False, head_dim=None):
+    """Wave's softsign logit cap: x / (1 + |x / cap|), cap scaled by head_dim^-1/2 with apply_scaling."""
+    loc = user_location()
+    x = as_reg(src, "softsign", loc)
+    fields = {"arg": x, "logit_cap": float(logit_cap), "apply_scaling": bool(apply_scaling)}
+    if head_dim is not None:
+        fields["head_dim"] = int(head_dim)
+    return record("softsign", fields, [(x.shape, x.dtype)], loc=loc)
 
 
 _OUTSIDE = {
     "reshape": " (wavecc distributes registers itself: read or compute the value in the shape needed, or use "
                "tkw.extract / tkw.extract_slice / tkw.permute)",
     "shuffle": " (a lane exchange: wavecc's reductions (tkw.sum, tkw.max, ...) emit their own cross-lane steps)",
-    "softsign": "",
     "bounds_check": "",
     "shared_memory_barrier_signal": "",
-    "shared_memory_barrier_wait": "", "memory_counter_wait": "", "memory_counter_wait_barrier": "",
+    "shared_memory_barrier_wait": "",
     "tensor_counter_wait": "", "tensor_load_to_lds": "", "gather_to_lds": "",
 }
 
@@ -672,7 +704,8 @@ __all__ = (["MemoryAccessFlags", "read", "write", "atomic_add", "atomic_min", "s
             "workgroup_barrier", "topk", "register", "scalar", "self_index", "mma", "scaled_mma", "cast", "bitcast",
             "broadcast", "permute", "select", "extract", "extract_slice", "set_symbol", "apply_expr", "sum", "max",
             "min", "cumsum", "iterate", "reduction", "conditional", "log", "set_wave_prio", "scheduling_barrier",
-            "scheduling_group_barrier", "tag", "debug_log"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
+            "scheduling_group_barrier", "memory_counter_wait", "memory_counter_wait_barrier", "softsign", "tag",
+            "debug_log"] + UNARY + BINARY + COMPARE + list(_OUTSIDE))
 
 
 def _accept_tag(fn):

@@ -67,6 +67,8 @@ START_TEST(local_barriers)
 		{"tests/driver/local/cond_swap.json", "", 1},
 		{"tests/driver/wave/scatter_add.json", "", 1},                     /* the explicit one */
 		{"tests/driver/wave/explicit_shared_gemm.json", "--schedule none", 2}, /* in the loop */
+		/* its barrier a memory_counter_wait_barrier: the same two */
+		{"tests/driver/wave/explicit_shared_gemm_hints.json", "--schedule none", 2},
 	};
 	for (size_t i = 0; i < ARRAY_LEN(want); i++) {
 		CmdResult r = test_wavecc("compile %s %s -S -o -", want[i].file, want[i].args);
@@ -97,6 +99,10 @@ static const struct {
 	 false},
 	{"cond_explicit_barrier_rejected",
 	 "graph[5].body[0]: workgroup_barrier inside a conditional (which may run in some waves only) is not compiled",
+	 false},
+	{"cond_wait_barrier_rejected",
+	 "graph[5].body[0]: memory_counter_wait_barrier inside a conditional (which may run in some waves only) is not "
+	 "compiled",
 	 false},
 	/* the interpreter's: the kernel would read what the LDS held */
 	{"unwritten_read",

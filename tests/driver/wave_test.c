@@ -613,6 +613,69 @@ static const WaveCase cases[] = {
 	{"explicit_shared_gemm.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
 	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128", NULL, NULL},
 	{"explicit_shared_gemm.json -D M=256 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	/* Wave's scheduling ops (lit codegen.py::test_scheduling_ops: the
+	 * barriers, set_wave_prio, memory_counter_wait(_barrier); the lit test
+	 * writes nothing, so the read is also written to b here) at its 16x16,
+	 * unaligned and with the scheduling barriers; and inside the K loop of
+	 * test_explicit_shared_gemm (memory_counter_wait_barrier as its barrier,
+	 * s_setprio around the MMA), static, unaligned and dynamic */
+	{"lit_scheduling_ops_write.json", NULL, NULL},
+	{"lit_scheduling_ops_write.json -D M=37 -D N=50", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=64 -D N=128 -D K=64", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"explicit_shared_gemm_hints.json -D M=128 -D N=256 -D K=128 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=64", NULL, NULL},
+	{"explicit_shared_gemm_hints_dyn.json -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"explicit_shared_gemm_hints_dyn.json -D M=128 -D N=128 -D K=64", NULL, NULL},
+	/* tkw.softsign (lit codegen.py::test_unary_lowerings: after tanh_approx,
+	 * logit_cap 30, apply_scaling, head_dim 128; 4 elements per thread, the
+	 * test's 16x16) and unscaled with cap 2.5, f16 at 16x16, unaligned and
+	 * 64x64; f32 with M, N dynamic */
+	{"lit_softsign_f16.json", NULL, NULL},
+	{"lit_softsign_f16.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_softsign_f16.json -D M=64 -D N=64", NULL, NULL},
+	{"lit_softsign_f32_dyn.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_softsign_f32_dyn.json -D M=16 -D N=16", NULL, NULL},
+	/* lit placeholder_iterate_in_conditional.py::test_iterate_result_placeholder
+	 * (the GEMM loop's result as the init of a loop over ITER_IDX inside
+	 * conditional(is_first == 1), partial written under its negation), at
+	 * its (32, 32, 64), ITER_IDX 2; is_first 1, 0 and 7. A loop in a
+	 * conditional whose condition is the same in every lane runs under a
+	 * scalar branch: the K loop itself inside one (LDS-staged a and b, an
+	 * else value in another layout), static, unaligned and M, N, K dynamic,
+	 * and under an expression condition; a condition per lane is rejected */
+	{"lit_iterate_in_conditional.json -D is_first=1", NULL, NULL},
+	{"lit_iterate_in_conditional.json -D is_first=0", NULL, NULL},
+	{"lit_iterate_in_conditional.json -D is_first=7", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=1", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=0", NULL, NULL},
+	{"gemm_in_conditional.json -D is_first=1 -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=100 -D N=70 -D K=96", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=0 -D M=128 -D N=64 -D K=128", NULL, NULL},
+	{"gemm_in_conditional_dyn.json -D is_first=1 -D M=32 -D N=32 -D K=64", NULL, NULL},
+	{"gemm_in_conditional_expr.json -D K=64", NULL, NULL},
+	{"gemm_in_conditional_expr.json -D K=96 -D M=50 -D N=40", NULL, NULL},
+	/* lit codegen.py::test_read_write_conditional (vector shapes 1x1: 16
+	 * condition elements per lane, one per copy) at its 16x16, unaligned
+	 * and 64x16; a condition of 4 contiguous elements per lane (gt of an
+	 * i32 read) over a body with an add and a read, static, unaligned and
+	 * dynamic: each element stored where its own condition element holds;
+	 * with an else value (f16 pairs selected by halves) */
+	{"lit_read_write_conditional.json", NULL, NULL},
+	{"lit_read_write_conditional.json -D M=37 -D N=50", NULL, NULL},
+	{"lit_read_write_conditional.json -D M=64 -D N=16", NULL, NULL},
+	{"read_write_conditional_ept4.json -D M=16 -D N=16", NULL, NULL},
+	{"read_write_conditional_ept4.json -D M=37 -D N=500", NULL, NULL},
+	{"read_write_conditional_ept4_dyn.json -D M=37 -D N=500", NULL, NULL},
+	{"read_write_conditional_ept4_dyn.json -D M=4 -D N=1024", NULL, NULL},
+	{"read_write_conditional_else.json", NULL, NULL},
+	{"read_write_conditional_else.json -D M=37 -D N=500", NULL, NULL},
+	/* (an MMA without a loop under an expression condition, the else value
+	 * a splat register: the result was left in the register's layout, a
+	 * wrong kernel, until the else value moved into the MMA's) */
+	{"mma_in_conditional_expr.json", NULL, NULL},
+	{"mma_in_conditional_expr.json -D M=16", NULL, NULL},
+	{"gemm_in_conditional_lane.json -D is_first=1",
+		"op 'iterate' inside the conditional 'branch', whose condition 'cond' may differ between lanes", NULL},
 	/* wave_gemm_test.py::testSplitKGemm (templates/gemm.py
 	 * get_splitk_gemm_kernel): K split over workgroup dim 2, the partial
 	 * products atomically added into c; (256,256,256) and (1024,1024,1024),

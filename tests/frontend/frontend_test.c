@@ -7,6 +7,7 @@
  * only what differs; expected positions are computed from the text with
  * pos_of() (the line:col of a marker substring), never hard-coded. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +424,76 @@ START_TEST(err_wrong_type)
 	free(t);
 	t = kernel(NULL, NULL, NULL, "{\"name\": \"r\", \"op\": \"exp\", \"arg\": 3}");
 	expect_error(t, pos_of(t, "3}", 0), "graph[0].arg: expected a name (string), got an integer");
+	free(t);
+}
+END_TEST
+
+/* Wave's scheduling hints and softsign: their fields are checked; softsign
+ * becomes the elementwise ops Wave lowers it to (load_softsign.c). */
+START_TEST(hints_and_softsign)
+{
+	char *t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"p\", \"op\": \"set_wave_prio\", \"priority\": 5}");
+	expect_error(t, pos_of(t, "5}", 0), "graph[0].priority: ");
+	free(t);
+	t = kernel(NULL, NULL, NULL, "{\"name\": \"p\", \"op\": \"set_wave_prio\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"p\"", 0), "graph[0]: missing field 'priority'");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"s\", \"op\": \"scheduling_barrier\", \"operations\": [\"mma\", \"dma\"]}");
+	expect_error(t, pos_of(t, "\"dma", 0), "graph[0].operations[1]: 'dma' is not one of Wave's scheduling operations");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"s\", \"op\": \"scheduling_group_barrier\", \"instructions\": {\"mma\": -1}, \"sync_id\": 0}");
+	expect_error(t, pos_of(t, "-1", 0), "graph[0].instructions.mma: ");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"w\", \"op\": \"memory_counter_wait\", \"load\": null, \"ds\": \"x\"}");
+	expect_error(t, pos_of(t, "\"x\"}", 0), "graph[0].ds: ");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"s\", \"op\": \"softsign\", \"arg\": \"r\", \"apply_scaling\": true}");
+	expect_error(t, pos_of(t, "{\"name\": \"s\"", 0), "graph[1]: softsign with apply_scaling needs head_dim");
+	free(t);
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"s\", \"op\": \"softsign\", \"arg\": \"r\", \"logit_cap\": -2}");
+	expect_error(t, pos_of(t, "-2}", 0), "graph[1].logit_cap: softsign's logit_cap must be a finite number above 0");
+	free(t);
+	/* valid: the hints load with no result; softsign is a mul of x by
+	 * reciprocal(1 + abs(x * (1 / cap))), cap = 30 / sqrt(128) */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"r\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		"{\"name\": \"p\", \"op\": \"set_wave_prio\", \"priority\": 3},\n"
+		"{\"name\": \"w\", \"op\": \"memory_counter_wait_barrier\", \"load\": 3, \"store\": 2},\n"
+		"{\"name\": \"s\", \"op\": \"softsign\", \"arg\": \"r\", \"logit_cap\": 30.0, \"apply_scaling\": true, "
+		"\"head_dim\": 128},\n"
+		"{\"name\": \"o\", \"op\": \"write\", \"register\": \"s\", \"memory\": \"x\"}");
+	Loaded r = load(t);
+	ck_assert_msg(r.k, "%s", r.msgs);
+	Region *b = r.k->body;
+	Op *mul = NULL, *prio = NULL, *wait = NULL, *rc = NULL;
+	for (size_t i = 0; i < b->ops.len; i++) {
+		Op *op = b->ops.data[i];
+		if (strcmp(op->name, "s") == 0)
+			mul = op;
+		if (strcmp(op->name, "p") == 0)
+			prio = op;
+		if (strcmp(op->name, "w") == 0)
+			wait = op;
+		if (strcmp(op->name, "s#softsign.rcap") == 0)
+			rc = op;
+	}
+	ck_assert(mul && prio && wait && rc);
+	ck_assert_int_eq(prio->hint[0], 3);
+	ck_assert_int_eq(prio->nresults, 0);
+	ck_assert(wait->hint[0] == 3 && wait->hint[1] == 2 && wait->hint[2] == -1 && wait->hint[3] == -1);
+	ck_assert_int_eq(mul->kind, OP_MUL);
+	ck_assert_int_eq(mul->args[1]->def->kind, OP_RECIPROCAL);
+	ck_assert_int_eq(mul->args[1]->def->args[0]->def->kind, OP_ADD);
+	ck_assert(fabs(rc->value - sqrt(128.0) / 30.0) < 1e-12);
+	loaded_free(&r);
 	free(t);
 }
 END_TEST
@@ -1190,6 +1261,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_allocate_scatter_topk);
 	tcase_add_test(tc, err_duplicate_name);
 	tcase_add_test(tc, err_many_independent);
+	tcase_add_test(tc, hints_and_softsign);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
 	tcase_set_timeout(tc, 30);

@@ -59,6 +59,44 @@ def number_keys_in_subs():
     assert doc["symbols"]["N"] == 64
 
 
+def hints_and_softsign():
+    """Wave's scheduling ops and softsign are recorded as the format's nodes (lit codegen.py's
+    test_scheduling_ops and test_unary_lowerings); the kernel passes on the emulator, with its s_setprio and
+    s_waitcnt vmcnt(2) in the assembly."""
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc._compile import emit_kernel
+    from wave_kernels import M, N, ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE, opts
+
+    def body(a, b):
+        tkw.set_wave_prio(1)
+        r = tkw.read(a)
+        tkw.memory_counter_wait_barrier(load=3, store=2)
+        tkw.memory_counter_wait(ds=1, exp=0)
+        tkw.scheduling_barrier([])
+        tkw.scheduling_group_barrier({}, 0)
+        tkw.set_wave_prio(0)
+        tkw.write(tkw.softsign(r, logit_cap=30.0, apply_scaling=True, head_dim=128), b)
+    doc, k = emit_kernel(_copy_kernel(body), opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}))
+    ops = [n["op"] for n in doc["graph"]]
+    for o in ("set_wave_prio", "memory_counter_wait_barrier", "memory_counter_wait", "scheduling_barrier",
+              "scheduling_group_barrier", "softsign"):
+        assert o in ops, ops
+    ss = next(n for n in doc["graph"] if n["op"] == "softsign")
+    assert ss["head_dim"] == 128 and ss["apply_scaling"] is True, ss
+    wait = next(n for n in doc["graph"] if n["op"] == "memory_counter_wait_barrier")
+    assert wait["load"] == 3 and wait["store"] == 2 and "ds" not in wait, wait
+    import os, subprocess, tempfile, wave_kernels
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.json")
+        json.dump(doc, open(path, "w"))
+        r = subprocess.run([os.path.join(wave_kernels.BUILD, "wavecc"), "run", path], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0 and "PASS" in r.stdout, r.stdout + r.stderr
+        r = subprocess.run([os.path.join(wave_kernels.BUILD, "wavecc"), "compile", "-S", path, "-o", "-"],
+                           capture_output=True, text=True, timeout=120)
+        assert "s_setprio 1" in r.stdout and "s_waitcnt vmcnt(2)" in r.stdout, r.stderr
+
+
 def _copy_kernel(body, dtype=None, extra=None):
     """A row-wise kernel over a, b: f16[M, N] whose body is body(a, b)."""
     import wavecc.wave_lang.kernel.lang as tkl
@@ -350,4 +388,5 @@ def tests():
             ("gemm_5_example", gemm), ("fused_softmax", softmax),
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
-            ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs)]
+            ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs),
+            ("hints_and_softsign", hints_and_softsign)]
