@@ -66,13 +66,18 @@ typedef struct {
 	const TmGpu *gpu;
 	TmParams p;
 	TmClock clk;
-	double useful_flops; /* the graph's mma work (kernel_mma_flops); -1: no graph or not known */
+	double useful_flops; /* the graph's mma work (useful_mma_flops); -1: no graph or not known */
+	/* the graph's masks the useful work counts: "causal: the mask (select
+	 * NAME) keeps 50.0% of the (M, K2) pairs", or why useful_flops is -1
+	 * for a graph; "" when none */
+	char useful_note[192];
 	uint32_t grid[3], wg_items;
 	TmOccupancy occ;
 	TmCuConfig cfg;
 	TmCuResult cu;
 	TmEstimate est;
-	double footprint;
+	double footprint;      /* every buffer's bytes once (useful GB/s) */
+	double read_footprint; /* the bytes of the buffers the kernel may read: bounds what the caches can hold */
 	uint64_t base; /* the lowest pc executed: addresses print relative to it */
 	SensRow sens[TM_NPARAMS];
 	int nsens;
@@ -125,7 +130,7 @@ static void sensitivity(const TmRecorder *rec, uint64_t nwg, const KernelDescrip
 			TmEstimate est;
 			char err[256];
 			ok = occ.wgs_per_cu > 0 &&
-			     tm_profile(&g, rec, nwg, &occ, pr->footprint, a->clock, &cfg, &cu, &clk, &est, err, sizeof err) == 0;
+			     tm_profile(&g, rec, nwg, &occ, pr->read_footprint, a->clock, &cfg, &cu, &clk, &est, err, sizeof err) == 0;
 			if (ok) {
 				row->ms[s] = est.seconds * 1e3;
 				row->util[s] = est.matrix_util;
@@ -218,6 +223,24 @@ static void probe_neighbours(const LaunchDesc *d, const void *code, size_t len, 
 	}
 }
 
+/* The L2 model measures how much the workgroups that run at once on one
+ * XCD share (tm_round_ids): each runs as a probe of the same prefix. */
+static void probe_round(const LaunchDesc *d, const void *code, size_t len, const Profile *pr, TmRecorder *rec,
+	uint64_t nwg, uint32_t nwaves)
+{
+	uint64_t ids[TM_ROUND_PROBES];
+	uint64_t n = tm_round_ids(pr->gpu, nwg, pr->occ.wgs_per_cu, ids);
+	for (uint64_t i = 0; i < n; i++) {
+		TmRecorder *probe = tm_probe_new(pr->arch, ids[i], nwaves);
+		RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(probe),
+				 .max_instructions = TM_ROUND_PROBE_INSTS, .policy = {.waves = EMU_WAVES_BARRIER}};
+		Buf msg = {0};
+		(void)run_zeroed(d, code, len, &ro, &msg);
+		buf_free(&msg);
+		tm_recorder_attach_round(rec, probe);
+	}
+}
+
 static int profile_run(const LaunchDesc *d, const void *code, size_t len, const ProfArgs *a, Profile *pr)
 {
 	CodeObject co;
@@ -264,24 +287,29 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	TmRecorder *rec = tm_recorder_new_ids(pr->arch, ids, sample, nwaves);
 	free(ids);
 	tm_recorder_grid(rec, pr->grid[0], pr->grid[1], pr->grid[2]);
-	pr->footprint = 0;
+	pr->footprint = pr->read_footprint = 0;
 	for (size_t i = 0; i < d->nargs; i++)
-		if (d->args[i].kind == LARG_BUFFER)
+		if (d->args[i].kind == LARG_BUFFER) {
 			pr->footprint += (double)d->args[i].nbytes;
+			if (d->args[i].access & ACC_READ)
+				pr->read_footprint += (double)d->args[i].nbytes;
+		}
 	/* The recorder keeps one stream per wave, so the wave order does not
 	 * change what a race-free kernel records; run-to-barrier pins the rest
 	 * (the first-seen order of the pc table, racy kernels). */
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	int lr = run_zeroed(d, code, len, &ro, &msg);
-	if (lr == 0)
+	if (lr == 0) {
 		probe_neighbours(d, code, len, pr, rec, nwaves);
+		probe_round(d, code, len, pr, rec, nwg, nwaves);
+	}
 	int rc = 0;
 	if (lr != 0) {
 		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */
 		rc = 1;
 	} else {
 		char err[256];
-		if (tm_profile(pr->gpu, rec, nwg, &pr->occ, pr->footprint, a->clock, &pr->cfg, &pr->cu, &pr->clk, &pr->est,
+		if (tm_profile(pr->gpu, rec, nwg, &pr->occ, pr->read_footprint, a->clock, &pr->cfg, &pr->cu, &pr->clk, &pr->est,
 			    err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: %s\n", err);
 			rc = 1;
