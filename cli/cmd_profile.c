@@ -985,11 +985,24 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 
 static const char *LIMITS =
 	"model limits: one CU is simulated and all CUs assumed alike; HBM, Infinity Cache and L2 bandwidth split evenly; "
-	"L2 and Infinity Cache hits from the workgroups' placement on the XCDs and the grid dims each line depends on "
-	"(one workgroup's neighbours), not simulated other CUs; no TLB, DRAM page or channel effects; instruction fetch "
+	"L2 and Infinity Cache hits from the workgroups' placement on the XCDs, the lines one XCD's first round of "
+	"workgroups share (probed) and the grid dims each line depends on (one workgroup's neighbours), not simulated "
+	"other CUs; no TLB, DRAM page or channel effects; instruction fetch "
 	"not modelled; the launch overhead and the clock's fall with matrix-core duty are fitted to AMD-measured GEMMs, "
 	"the full-duty clock is AMD's median under dense GEMM; latencies calibrated to published pointer chases, other "
 	"figures marked guessed in the parameter table (wavecc profile --params)";
+
+/* The wave order the figures rest on (docs/emulator.md, "The modes"):
+ * the emulator runs the sample functionally in its `barrier` order (what
+ * each wave executes: the same streams in every order for a race-free
+ * kernel), and the CU model issues them by its own arbiter in time; it
+ * does not replay the emulator's `interleave` round-robin, which has no
+ * time in it. */
+static const char *WAVE_ORDER =
+	"wave order: the sample ran on the emulator with each wave to its next s_barrier in turn (its barrier order: "
+	"what each wave executes, the same in every order for a race-free kernel); the CU model issues those streams in "
+	"its own order in time (each SIMD every 4th clock, highest s_setprio then oldest wave first, one instruction per "
+	"wave and unit), not the emulator's round-robin interleave";
 
 /* " (±8.6%, worst ±18.8%)": the calibration's error band, or a note that
  * none was measured on this arch. */
@@ -1153,7 +1166,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	char line[512];
 	printf("grid: %s\n", (grid_fill(pr, line, sizeof line), line));
 	printf("bound by: %s\n", verdict(pr, line, sizeof line));
-	printf("%s\n", LIMITS);
+	printf("%s\n%s\n", LIMITS, WAVE_ORDER);
 	if (a->sensitivity) {
 		printf("sensitivity (each parameter marked guessed or fitted at x0.5 and x1.5, the rest as is; widest first):\n");
 		for (int i = 0; i < pr->nsens; i++) {
@@ -1349,6 +1362,7 @@ static void print_json(const Profile *pr)
 	free(t);
 	json_object_set_new(o, "by_op", ops);
 	json_object_set_new(o, "limits", json_string(LIMITS));
+	json_object_set_new(o, "wave_order", json_string(WAVE_ORDER));
 	char *s = json_dumps(o, JSON_INDENT(1));
 	printf("%s\n", s);
 	free(s);
