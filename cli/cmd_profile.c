@@ -21,7 +21,7 @@
  * reason and graph op, and the totals by graph op; --asm
  * lists every instruction with its counts; --json the same as one JSON
  * document. TFLOP/s is the useful work of the graph's mma ops (2*M*N*K
- * for a GEMM, kernel_mma_flops) with the MFMAs' work, which counts padded
+ * for a GEMM; the pairs a mask select rejects left out: useful_flops) with the MFMAs' work, which counts padded
  * tiles, beside it when they differ; a launch descriptor has no graph, so
  * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
  * once, the modelled HBM traffic beside it. */

@@ -62,6 +62,8 @@ START_TEST(every_example)
 		ck_assert_msg(r.status == 0, "%s: %s", path, r.err);
 		ck_assert_msg(strstr(r.out, "estimate (model, not a measurement)"), "%s: no estimate:\n%s", path, r.out);
 		ck_assert_msg(strstr(r.out, "model limits:"), "%s: limits not stated", path);
+		ck_assert_msg(strstr(r.out, "wave order: the sample ran on the emulator with each wave to its next "
+					    "s_barrier in turn"), "%s: wave order not stated", path);
 		cmd_result_free(&r);
 		/* HBM at its achievable share (timing.h hbm_efficiency), not the peak */
 		check_json(path, defs_for(e->d_name), "gfx942", 2048.0 * 304 * 2.1e9 / 1e12, 5300 * 0.775);
