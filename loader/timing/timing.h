@@ -200,7 +200,7 @@ double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3]);
  * the share of their prefixes' lines that are distinct is what the XCD's
  * L2 misses per round are measured by, whatever order the kernel maps its
  * workgroup ids to tiles in (cache_model, gpu.c). */
-enum { TM_ROUND_PROBES = 64, TM_ROUND_PROBE_INSTS = 20000 };
+enum { TM_ROUND_PROBES = 64, TM_ROUND_PROBE_INSTS = 4000 };
 uint64_t tm_round_ids(const TmGpu *g, uint64_t nwg, uint32_t occ, uint64_t *ids);
 void tm_recorder_attach_round(TmRecorder *r, TmRecorder *probe);
 /* Of the attached round probes' lines, distinct lines over the sum of each
