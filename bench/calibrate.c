@@ -211,11 +211,13 @@ static int run_zeroed(const LaunchDesc *d, const void *code, size_t len, const R
 	return rc;
 }
 
+/* The bytes of the buffers the kernel may read (cli/cmd_profile.c's
+ * read_footprint): no set of workgroups loads more distinct lines. */
 static double row_footprint(const LaunchDesc *d)
 {
 	double f = 0;
 	for (size_t i = 0; i < d->nargs; i++)
-		if (d->args[i].kind == LARG_BUFFER)
+		if (d->args[i].kind == LARG_BUFFER && (d->args[i].access & ACC_READ))
 			f += (double)d->args[i].nbytes;
 	return f;
 }
@@ -316,6 +318,19 @@ static void run_row(Row *r, const char *hsa, bool fit)
 			(void)run_zeroed(&d, code, len, &po, &pm);
 			buf_free(&pm);
 			tm_recorder_attach_probe(rec, dim, p);
+		}
+		/* XCD 0's first round, as cli/cmd_profile.c's probe_round */
+		uint64_t rid[TM_ROUND_PROBES];
+		uint64_t nr = tm_round_ids(r->g, nwg, occ.wgs_per_cu, rid);
+		for (uint64_t i = 0; i < nr; i++) {
+			TmRecorder *p = tm_probe_new(r->g->arch, rid[i], 4);
+			RunOptions po = ro;
+			po.emu_hook = tm_recorder_hook(p);
+			po.max_instructions = TM_ROUND_PROBE_INSTS;
+			Buf pm = {0};
+			(void)run_zeroed(&d, code, len, &po, &pm);
+			buf_free(&pm);
+			tm_recorder_attach_round(rec, p);
 		}
 		double fp = row_footprint(&d);
 		TmParams p;

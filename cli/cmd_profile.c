@@ -21,7 +21,7 @@
  * reason and graph op, and the totals by graph op; --asm
  * lists every instruction with its counts; --json the same as one JSON
  * document. TFLOP/s is the useful work of the graph's mma ops (2*M*N*K
- * for a GEMM, kernel_mma_flops) with the MFMAs' work, which counts padded
+ * for a GEMM; the pairs a mask select rejects left out: useful_flops) with the MFMAs' work, which counts padded
  * tiles, beside it when they differ; a launch descriptor has no graph, so
  * its TFLOP/s is the MFMAs' work and says so. GB/s is every buffer's bytes
  * once, the modelled HBM traffic beside it. */
@@ -66,13 +66,18 @@ typedef struct {
 	const TmGpu *gpu;
 	TmParams p;
 	TmClock clk;
-	double useful_flops; /* the graph's mma work (kernel_mma_flops); -1: no graph or not known */
+	double useful_flops; /* the graph's mma work (useful_mma_flops); -1: no graph or not known */
+	/* the graph's masks the useful work counts: "causal: the mask (select
+	 * NAME) keeps 50.0% of the (M, K2) pairs", or why useful_flops is -1
+	 * for a graph; "" when none */
+	char useful_note[192];
 	uint32_t grid[3], wg_items;
 	TmOccupancy occ;
 	TmCuConfig cfg;
 	TmCuResult cu;
 	TmEstimate est;
-	double footprint;
+	double footprint;      /* every buffer's bytes once (useful GB/s) */
+	double read_footprint; /* the bytes of the buffers the kernel may read: bounds what the caches can hold */
 	uint64_t base; /* the lowest pc executed: addresses print relative to it */
 	SensRow sens[TM_NPARAMS];
 	int nsens;
@@ -125,7 +130,7 @@ static void sensitivity(const TmRecorder *rec, uint64_t nwg, const KernelDescrip
 			TmEstimate est;
 			char err[256];
 			ok = occ.wgs_per_cu > 0 &&
-			     tm_profile(&g, rec, nwg, &occ, pr->footprint, a->clock, &cfg, &cu, &clk, &est, err, sizeof err) == 0;
+			     tm_profile(&g, rec, nwg, &occ, pr->read_footprint, a->clock, &cfg, &cu, &clk, &est, err, sizeof err) == 0;
 			if (ok) {
 				row->ms[s] = est.seconds * 1e3;
 				row->util[s] = est.matrix_util;
@@ -218,6 +223,24 @@ static void probe_neighbours(const LaunchDesc *d, const void *code, size_t len, 
 	}
 }
 
+/* The L2 model measures how much the workgroups that run at once on one
+ * XCD share (tm_round_ids): each runs as a probe of the same prefix. */
+static void probe_round(const LaunchDesc *d, const void *code, size_t len, const Profile *pr, TmRecorder *rec,
+	uint64_t nwg, uint32_t nwaves)
+{
+	uint64_t ids[TM_ROUND_PROBES];
+	uint64_t n = tm_round_ids(pr->gpu, nwg, pr->occ.wgs_per_cu, ids);
+	for (uint64_t i = 0; i < n; i++) {
+		TmRecorder *probe = tm_probe_new(pr->arch, ids[i], nwaves);
+		RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(probe),
+				 .max_instructions = TM_ROUND_PROBE_INSTS, .policy = {.waves = EMU_WAVES_BARRIER}};
+		Buf msg = {0};
+		(void)run_zeroed(d, code, len, &ro, &msg);
+		buf_free(&msg);
+		tm_recorder_attach_round(rec, probe);
+	}
+}
+
 static int profile_run(const LaunchDesc *d, const void *code, size_t len, const ProfArgs *a, Profile *pr)
 {
 	CodeObject co;
@@ -264,24 +287,29 @@ static int profile_run(const LaunchDesc *d, const void *code, size_t len, const 
 	TmRecorder *rec = tm_recorder_new_ids(pr->arch, ids, sample, nwaves);
 	free(ids);
 	tm_recorder_grid(rec, pr->grid[0], pr->grid[1], pr->grid[2]);
-	pr->footprint = 0;
+	pr->footprint = pr->read_footprint = 0;
 	for (size_t i = 0; i < d->nargs; i++)
-		if (d->args[i].kind == LARG_BUFFER)
+		if (d->args[i].kind == LARG_BUFFER) {
 			pr->footprint += (double)d->args[i].nbytes;
+			if (d->args[i].access & ACC_READ)
+				pr->read_footprint += (double)d->args[i].nbytes;
+		}
 	/* The recorder keeps one stream per wave, so the wave order does not
 	 * change what a race-free kernel records; run-to-barrier pins the rest
 	 * (the first-seen order of the pc table, racy kernels). */
 	RunOptions ro = {.backend = BACKEND_EMU, .emu_hook = tm_recorder_hook(rec), .policy = {.waves = EMU_WAVES_BARRIER}};
 	int lr = run_zeroed(d, code, len, &ro, &msg);
-	if (lr == 0)
+	if (lr == 0) {
 		probe_neighbours(d, code, len, pr, rec, nwaves);
+		probe_round(d, code, len, pr, rec, nwg, nwaves);
+	}
 	int rc = 0;
 	if (lr != 0) {
 		fputs(buf_cstr(&msg), stderr); /* complete lines (launch.h) */
 		rc = 1;
 	} else {
 		char err[256];
-		if (tm_profile(pr->gpu, rec, nwg, &pr->occ, pr->footprint, a->clock, &pr->cfg, &pr->cu, &pr->clk, &pr->est,
+		if (tm_profile(pr->gpu, rec, nwg, &pr->occ, pr->read_footprint, a->clock, &pr->cfg, &pr->cu, &pr->clk, &pr->est,
 			    err, sizeof err) != 0) {
 			fprintf(stderr, "wavecc: error: %s\n", err);
 			rc = 1;
@@ -374,10 +402,236 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	return rc;
 }
 
-/* The graph's mma work at the -D values (kernel_mma_flops), -1 when a dim
- * has no value. Bindings the compile rejects (unknown symbols, aliases)
- * are left to it to report. */
-static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d)
+/* ---- useful work: the graph's mma ops, masked pairs left out ----
+ * An mma op counts 2 x its accumulator's elements x the extent of the dims
+ * its lhs reduces (kernel_mma_flops), at the bound symbol values. Inside
+ * an iterate over K, a `select` whose if_false is a large negative constant
+ * (at most MASK_NEG: Wave's -1e6 bias, -inf) masks the scores of the pairs
+ * (d, k) its condition rejects: their exp is 0, they add nothing (causal
+ * attention's pairs above the diagonal). Its condition is evaluated on the
+ * pairs of a lattice of at most MASK_LATTICE^2 points of (D, K) (every
+ * pair when both sizes are within it), as a tree of compares, and_/or_,
+ * add/sub/mul, casts and shape ops over self_index of K and of one other
+ * dim D, constants and apply_expr; the share it keeps scales each mma of
+ * the loop whose operands hold both D and K. A mask whose condition is
+ * anything else (a runtime scalar, a third dim, a loaded value) cannot be
+ * counted: the useful work is then not known, and the profile prints the
+ * MFMAs' work labelled as the padded figure. */
+enum { MASK_LATTICE = 512, MASK_DEPTH = 64 };
+#define MASK_NEG (-1e4)
+
+typedef struct MaskEval {
+	Kernel *k;
+	const Sym *kdim, *ddim; /* the loop's axis; the other dim the condition reads (NULL: none yet) */
+	int64_t m, kk;          /* the pair being evaluated */
+} MaskEval;
+
+static bool mask_int(Kernel *k, Sym *e, int64_t *v) { return e && sym_is_int(kernel_subs(k, e), v); }
+
+/* v's value at the pair (x->m, x->kk); false when it cannot be known. */
+static bool mask_value(MaskEval *x, const Value *v, double *out, int depth)
+{
+	if (!v || v->kind != VAL_RESULT || depth > MASK_DEPTH)
+		return false;
+	const Op *op = v->def;
+	double a, b;
+	switch (op->kind) {
+	case OP_SELF_INDEX:
+		if (op->dim == x->kdim)
+			return *out = (double)x->kk, true;
+		if (!x->ddim)
+			x->ddim = op->dim;
+		if (op->dim != x->ddim)
+			return false; /* a third dim */
+		return *out = (double)x->m, true;
+	case OP_REGISTER:
+		return *out = op->value, true;
+	case OP_SCALAR: {
+		int64_t i;
+		if (op->sarg)
+			return false; /* given at launch */
+		if (!op->expr)
+			return *out = op->value, true;
+		return mask_int(x->k, op->expr, &i) && (*out = (double)i, true);
+	}
+	case OP_CAST:
+	case OP_BROADCAST:
+	case OP_PERMUTE:
+		return op->nargs >= 1 && mask_value(x, op->args[0], out, depth + 1);
+	case OP_NEG:
+		return op->nargs >= 1 && mask_value(x, op->args[0], &a, depth + 1) && (*out = -a, true);
+	case OP_APPLY_EXPR: {
+		enum { MAXP = 4 };
+		if (op->nparams < 1 || op->nparams > MAXP || op->nargs != op->nparams || !op->expr)
+			return false;
+		int64_t val[MAXP];
+		for (int i = 0; i < op->nparams; i++) {
+			if (!mask_value(x, op->args[i], &a, depth + 1) || a != floor(a) || fabs(a) > 9e15)
+				return false;
+			val[i] = (int64_t)a;
+		}
+		SymRat r;
+		const char *why;
+		if (sym_eval(x->k->sc, kernel_subs(x->k, op->expr), op->nparams, op->params, val, &r, &why) != 0 || !r.q)
+			return false;
+		return *out = (double)r.p / (double)r.q, true;
+	}
+	default:
+		break;
+	}
+	if (op->nargs != 2 || !mask_value(x, op->args[0], &a, depth + 1) || !mask_value(x, op->args[1], &b, depth + 1))
+		return false;
+	switch (op->kind) {
+	case OP_ADD: *out = a + b; return true;
+	case OP_SUB: *out = a - b; return true;
+	case OP_MUL: *out = a * b; return true;
+	case OP_MINIMUM: *out = fmin(a, b); return true;
+	case OP_MAXIMUM: *out = fmax(a, b); return true;
+	case OP_LT: *out = a < b; return true;
+	case OP_LE: *out = a <= b; return true;
+	case OP_GT: *out = a > b; return true;
+	case OP_GE: *out = a >= b; return true;
+	case OP_EQ: *out = a == b; return true;
+	case OP_NE: *out = a != b; return true;
+	case OP_AND: *out = a != 0 && b != 0; return true;
+	case OP_OR: *out = a != 0 || b != 0; return true;
+	default: return false;
+	}
+}
+
+/* The constant a register, through casts and shape ops, holds; false when
+ * v is not one. */
+static bool mask_const(const Value *v, double *out)
+{
+	for (int i = 0; v && v->kind == VAL_RESULT && i < MASK_DEPTH; i++) {
+		const Op *op = v->def;
+		if (op->kind == OP_REGISTER)
+			return *out = op->value, true;
+		if ((op->kind != OP_CAST && op->kind != OP_BROADCAST && op->kind != OP_PERMUTE) || op->nargs < 1)
+			return false;
+		v = op->args[0];
+	}
+	return false;
+}
+
+static int64_t dim_size(Kernel *k, const Sym *d)
+{
+	int64_t v;
+	return mask_int(k, (Sym *)d, &v) && v > 0 ? v : -1;
+}
+
+/* The share of the (D, K) pairs select `sel`'s condition keeps in a loop
+ * over `axis`, and D in *ddim; -1 when it cannot be known. */
+static double mask_share(Kernel *k, const Op *sel, const Sym *axis, const Sym **ddim)
+{
+	MaskEval x = {.k = k, .kdim = axis};
+	double c;
+	if (!mask_value(&x, sel->args[0], &c, 0)) /* finds D (at the pair 0, 0) */
+		return -1;
+	int64_t nk = dim_size(k, axis), nd = x.ddim ? dim_size(k, x.ddim) : 1;
+	if (nk <= 0 || nd <= 0)
+		return -1;
+	int64_t sd = nd < MASK_LATTICE ? nd : MASK_LATTICE, sk = nk < MASK_LATTICE ? nk : MASK_LATTICE;
+	double kept = 0;
+	for (int64_t i = 0; i < sd; i++)
+		for (int64_t j = 0; j < sk; j++) {
+			x.m = sd == nd ? i : (int64_t)(((double)i + 0.5) * (double)nd / (double)sd);
+			x.kk = sk == nk ? j : (int64_t)(((double)j + 0.5) * (double)nk / (double)sk);
+			if (!mask_value(&x, sel->args[0], &c, 0))
+				return -1;
+			kept += c != 0;
+		}
+	*ddim = x.ddim;
+	return kept / ((double)sd * (double)sk);
+}
+
+static bool shape_has(Shape s, const Sym *d) { return d && shape_find(s, d) >= 0; }
+
+/* The mma work of the ops of region r (and its loops), masks of the
+ * enclosing loops applied: share[i] of the pairs (dd[i], kd[i]) for the
+ * n masks around. -1 when a dim has no value or a mask cannot be counted
+ * (its select named in note). */
+enum { MASK_NEST = 8 };
+static double region_flops(Kernel *k, const Region *r, int n, const double *share, const Sym *const *dd,
+	const Sym *const *kd, char *note, size_t nlen)
+{
+	double flops = 0;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op->body && op->kind != OP_ITERATE) { /* a conditional's ops: the same masks */
+			double f = region_flops(k, op->body, n, share, dd, kd, note, nlen);
+			if (f < 0)
+				return -1;
+			flops += f;
+			continue;
+		}
+		if (op->kind == OP_ITERATE && op->body) {
+			double sh[MASK_NEST];
+			const Sym *d2[MASK_NEST], *k2[MASK_NEST];
+			int m = n;
+			memcpy(sh, share, sizeof *sh * (size_t)n);
+			memcpy(d2, dd, sizeof *d2 * (size_t)n);
+			memcpy(k2, kd, sizeof *k2 * (size_t)n);
+			for (size_t j = 0; j < op->body->ops.len && m < MASK_NEST; j++) {
+				const Op *s = op->body->ops.data[j];
+				double neg;
+				if (s->kind != OP_SELECT || s->nargs < 3 || !mask_const(s->args[2], &neg) || !(neg <= MASK_NEG))
+					continue;
+				const Sym *ddim = NULL;
+				double f = mask_share(k, s, op->dim, &ddim);
+				if (f < 0) {
+					snprintf(note, nlen, "the mask of select %s in iterate %s could not be counted", s->name,
+						op->name);
+					return -1;
+				}
+				if (!ddim || f >= 1)
+					continue; /* keeps every pair of the loop's range (a bound check) */
+				snprintf(note, nlen, "the mask of select %s keeps %.1f%% of the (%s, %s) pairs of iterate %s", s->name,
+					100 * f, sym_name(ddim), sym_name(op->dim), op->name);
+				sh[m] = f, d2[m] = ddim, k2[m++] = op->dim;
+			}
+			double f = region_flops(k, op->body, m, sh, d2, k2, note, nlen);
+			if (f < 0)
+				return -1;
+			flops += f;
+			continue;
+		}
+		bool scaled = op->kind == OP_SCALED_MMA;
+		if ((op->kind != OP_MMA || op->nargs < 3) && (!scaled || op->nargs < 5))
+			continue;
+		Shape acc = op->args[scaled ? 4 : 2]->shape, lhs = op->args[0]->shape, rhs = op->args[scaled ? 2 : 1]->shape;
+		double out = 1, red = 1;
+		for (int j = 0; j < acc.rank; j++) {
+			int64_t v = dim_size(k, acc.dims[j]);
+			if (v < 0)
+				return -1;
+			out *= (double)v;
+		}
+		for (int j = 0; j < lhs.rank; j++) {
+			if (shape_has(acc, lhs.dims[j]))
+				continue;
+			int64_t v = dim_size(k, lhs.dims[j]);
+			if (v < 0)
+				return -1;
+			red *= (double)v;
+		}
+		double f = 2 * out * red;
+		for (int j = 0; j < n; j++) {
+			bool hd = shape_has(acc, dd[j]) || shape_has(lhs, dd[j]) || shape_has(rhs, dd[j]);
+			bool hk = shape_has(acc, kd[j]) || shape_has(lhs, kd[j]) || shape_has(rhs, kd[j]);
+			if (hd && hk)
+				f *= share[j];
+		}
+		flops += f;
+	}
+	return flops;
+}
+
+/* The graph's useful mma work at the -D values (region_flops over the
+ * kernel body), -1 when a dim has no value or a mask cannot be counted.
+ * Bindings the compile rejects (unknown symbols, aliases) are left to it
+ * to report. */
+static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d, char *note, size_t nlen)
 {
 	const char *name[MAX_DEFS];
 	int64_t val[MAX_DEFS];
@@ -395,7 +649,12 @@ static double useful_flops(const Kernel *k, const ProfArgs *a, Diag *d)
 		val[n++] = opt_int("-D", eq + 1);
 	}
 	Kernel *v = subst_bound_view(k, n, name, val, d);
-	double f = v ? kernel_mma_flops(v) : -1;
+	note[0] = 0;
+	double sh[MASK_NEST] = {0};
+	const Sym *dd[MASK_NEST] = {0}, *kd[MASK_NEST] = {0};
+	double f = v ? region_flops(v, v->body, 0, sh, dd, kd, note, nlen) : -1;
+	if (v && f < 0 && !note[0])
+		snprintf(note, nlen, "a dim of an mma has no value");
 	kernel_view_free(v);
 	return f;
 }
@@ -532,7 +791,7 @@ static int profile_graph(const ProfArgs *a, Profile *pr)
 		co.def_name[co.ndefs] = name;
 		co.def_val[co.ndefs++] = opt_int("-D", eq + 1);
 	}
-	pr->useful_flops = useful_flops(k, a, &d);
+	pr->useful_flops = useful_flops(k, a, &d, pr->useful_note, sizeof pr->useful_note);
 	Compile c;
 	compile_init(&c, k, &co, &d);
 	int rc = 1;
@@ -726,11 +985,24 @@ static const char *verdict(const Profile *pr, char *buf, size_t len)
 
 static const char *LIMITS =
 	"model limits: one CU is simulated and all CUs assumed alike; HBM, Infinity Cache and L2 bandwidth split evenly; "
-	"L2 and Infinity Cache hits from the workgroups' placement on the XCDs and the grid dims each line depends on "
-	"(one workgroup's neighbours), not simulated other CUs; no TLB, DRAM page or channel effects; instruction fetch "
+	"L2 and Infinity Cache hits from the workgroups' placement on the XCDs, the lines one XCD's first round of "
+	"workgroups share (probed) and the grid dims each line depends on (one workgroup's neighbours), not simulated "
+	"other CUs; no TLB, DRAM page or channel effects; instruction fetch "
 	"not modelled; the launch overhead and the clock's fall with matrix-core duty are fitted to AMD-measured GEMMs, "
 	"the full-duty clock is AMD's median under dense GEMM; latencies calibrated to published pointer chases, other "
 	"figures marked guessed in the parameter table (wavecc profile --params)";
+
+/* The wave order the figures rest on (docs/emulator.md, "The modes"):
+ * the emulator runs the sample functionally in its `barrier` order (what
+ * each wave executes: the same streams in every order for a race-free
+ * kernel), and the CU model issues them by its own arbiter in time; it
+ * does not replay the emulator's `interleave` round-robin, which has no
+ * time in it. */
+static const char *WAVE_ORDER =
+	"wave order: the sample ran on the emulator with each wave to its next s_barrier in turn (its barrier order: "
+	"what each wave executes, the same in every order for a race-free kernel); the CU model issues those streams in "
+	"its own order in time (each SIMD every 4th clock, highest s_setprio then oldest wave first, one instruction per "
+	"wave and unit), not the emulator's round-robin interleave";
 
 /* " (±8.6%, worst ±18.8%)": the calibration's error band, or a note that
  * none was measured on this arch. */
@@ -873,9 +1145,14 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	band_str(pr, band, sizeof band);
 	printf("estimate (model, not a measurement): %.0f cycles per CU at %.0f MHz + %.1f us launch = %.3f ms%s; ",
 	       e->cu_cycles, e->clock_mhz, e->launch_seconds * 1e6, e->seconds * 1e3, band);
-	if (pr->useful_flops < 0 && e->tflops > 0)
+	if (pr->useful_flops < 0 && e->tflops > 0 && pr->useful_note[0])
+		printf("%.1f TFLOP/s of MFMA work%s (the padded figure, masked pairs included: %s)", e->tflops, band,
+		       pr->useful_note);
+	else if (pr->useful_flops < 0 && e->tflops > 0)
 		printf("%.1f TFLOP/s of MFMA work%s (a launch descriptor has no graph: the padded tiles' work, not the "
 		       "useful one)", e->tflops, band);
+	else if ((pr->useful_flops > 0 || e->tflops > 0) && pr->useful_note[0])
+		printf("%.1f TFLOP/s useful%s (the graph's mma ops; %s)", tf, band, pr->useful_note);
 	else if (pr->useful_flops > 0 || e->tflops > 0)
 		printf("%.1f TFLOP/s useful%s (the graph's mma ops: 2*M*N*K for a GEMM)", tf, band);
 	if (pr->useful_flops > 0 || e->tflops > 0)
@@ -889,7 +1166,7 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	char line[512];
 	printf("grid: %s\n", (grid_fill(pr, line, sizeof line), line));
 	printf("bound by: %s\n", verdict(pr, line, sizeof line));
-	printf("%s\n", LIMITS);
+	printf("%s\n%s\n", LIMITS, WAVE_ORDER);
 	if (a->sensitivity) {
 		printf("sensitivity (each parameter marked guessed or fitted at x0.5 and x1.5, the rest as is; widest first):\n");
 		for (int i = 0; i < pr->nsens; i++) {
@@ -1013,7 +1290,10 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "peak_tflops", json_real(chip_peak(pr) / 1e12));
 	json_object_set_new(o, "peak_dtype", json_string(peak_name(pr)));
 	json_object_set_new(o, "useful_work", json_string(pr->useful_flops >= 0 ? "graph"
+		: pr->useful_note[0] ? "not known: tflops is the MFMAs' work with padded tiles and masked pairs"
 		: "none: a launch descriptor has no graph, tflops is the MFMAs' work with padded tiles"));
+	if (pr->useful_note[0])
+		json_object_set_new(o, "useful_note", json_string(pr->useful_note));
 	if (pr->useful_flops >= 0)
 		json_object_set_new(o, "useful_flops", json_real(pr->useful_flops));
 	json_object_set_new(o, "gbps", json_real(useful_gbps(pr)));
@@ -1082,6 +1362,7 @@ static void print_json(const Profile *pr)
 	free(t);
 	json_object_set_new(o, "by_op", ops);
 	json_object_set_new(o, "limits", json_string(LIMITS));
+	json_object_set_new(o, "wave_order", json_string(WAVE_ORDER));
 	char *s = json_dumps(o, JSON_INDENT(1));
 	printf("%s\n", s);
 	free(s);

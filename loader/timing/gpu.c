@@ -9,7 +9,8 @@
  * one; HBM, Infinity Cache and L2 bandwidth are split evenly between the
  * CUs that have work (HBM at its achievable share, hbm_efficiency). Which
  * first touches miss the XCD's L2 and the Infinity Cache follows from the
- * grid dims each line depends on (cache_model). When a CU's share is
+ * lines XCD 0's first round of workgroups share (probed) and the grid dims
+ * each line depends on (cache_model). When a CU's share is
  * larger than the sample, the time is extrapolated from the sample's steady
  * state (the interval between workgroup completions after the first round);
  * the launch overhead (launch_us) is added.
@@ -126,9 +127,31 @@ uint64_t tm_sample_ids(const uint32_t grid[3], uint64_t n, uint64_t *ids)
  * per distinct projection of their coordinates onto c's dims. An XCD's L2
  * misses are the union of its workgroups' lines when that fits in its L2,
  * else the sum of each round's union (concurrent workgroups share, earlier
- * rounds are evicted); the Infinity Cache misses are the grid's union when
- * it fits in the MALL (at most the kernel's buffers), else that union and
- * of the L2 misses beyond it the share (union - MALL) / union. */
+ * rounds are evicted). A round's union is measured when the round probes
+ * ran (tm_round_ids: XCD 0's first round, the same prefix of each; the
+ * share of their lines that are distinct, for every round): a kernel that
+ * maps its workgroup ids to tiles in its own order (aiter's 256x256 GEMM
+ * takes the ids in groups of 32 tile columns) shares lines between other
+ * workgroups than the launch grid's dims say, and the classes, from the
+ * launch grid's neighbours, then count its B tiles as depending on x and
+ * y. The Infinity Cache misses are the grid's union when it fits in the
+ * MALL, else that union and of the L2 misses beyond it the share
+ * (union - MALL) / union; the grid's union is at most the bytes of the
+ * buffers the kernel reads (the footprint), whatever the classes say. */
+
+uint64_t tm_round_ids(const TmGpu *g, uint64_t nwg, uint32_t occ, uint64_t *ids)
+{
+	uint64_t xcds = g->cus_per_l2 > 0 ? (uint64_t)fmax(1, round(g->cus / g->cus_per_l2)) : 1;
+	uint64_t per_round = (uint64_t)(g->cus_per_l2 > 0 ? g->cus_per_l2 : g->cus) * (occ ? occ : 1);
+	uint64_t w0 = (nwg + xcds - 1) / xcds, n = w0 < per_round ? w0 : per_round;
+	if (n > TM_ROUND_PROBES)
+		n = TM_ROUND_PROBES;
+	if (n < 2)
+		return 0;
+	for (uint64_t k = 0; k < n; k++)
+		ids[k] = k * xcds;
+	return n;
+}
 
 /* Distinct projections onto the dims of class c of the workgroups first,
  * first + step, ... (count of them), each wg id below nwg. */
@@ -176,6 +199,12 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	double rounds = 0;
 	for (uint64_t k = 0; k < walk; k += per_round)
 		rounds += union_bytes(frac, wg_bytes, gr, k * xcds, xcds, walk - k < per_round ? walk - k : per_round);
+	/* measured: the round probes' share of distinct lines, for every round
+	 * (a kernel that maps its ids to tiles in its own order shares lines
+	 * between other workgroups than the grid dims say) */
+	double shared = tm_recorder_round_sharing(r, NULL);
+	if (shared >= 0)
+		rounds = shared * (double)walk * wg_bytes;
 	double all = union_bytes(frac, wg_bytes, gr, 0, xcds, walk);
 	double l2cap = g->l2_mib * 1048576.0;
 	double m0 = (all <= l2cap ? all : rounds) * (double)w0 / (double)(walk ? walk : 1);
@@ -187,10 +216,10 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	double hbm, once = footprint > 0 ? fmin(grid, footprint) : grid;
 	if (p->mall_mib <= 0)
 		hbm = m2;
-	else if (grid <= p->mall_mib * 1048576.0)
+	else if (once <= p->mall_mib * 1048576.0)
 		hbm = once;
 	else /* the union once, and of the L2s' re-reads the share the MALL cannot hold (guessed: capacity over union) */
-		hbm = once + fmax(0, m2 - once) * (1 - p->mall_mib * 1048576.0 / grid);
+		hbm = once + fmax(0, m2 - once) * (1 - p->mall_mib * 1048576.0 / once);
 	m2 = fmax(m2, hbm);
 	c->first_touch_bytes = q;
 	c->l2_miss_bytes = m2;
@@ -301,6 +330,10 @@ int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupa
 	double clock_mhz, TmCuConfig *c, TmCuResult *cu, TmClock *clk, TmEstimate *e, char *err, size_t err_len)
 {
 	double mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
+	if (nwg == 0) {
+		snprintf(err, err_len, "the grid has no workgroups at these sizes: nothing to profile");
+		return -1;
+	}
 	for (int run = 0;; run++) {
 		tm_cu_config(g, r, nwg, o, footprint_bytes, mhz, c);
 		if (tm_simulate(r, c, cu, err, err_len) != 0)

@@ -146,8 +146,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.094
-#define TM_BAND_WORST 0.438
+#define TM_BAND_MEDIAN 0.092
+#define TM_BAND_WORST 0.216
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);
@@ -191,6 +191,21 @@ bool tm_recorder_probe_wanted(const TmRecorder *r, int dim, uint64_t *wg);
  * false when nothing told (a dim without a neighbour counts as depended
  * on). Returns the workgroup's distinct global bytes. */
 double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3]);
+/* The round probes: the workgroups that run at once on XCD 0 first (ids
+ * 0, X, 2X, ... for X XCDs, as many as its CUs hold at occupancy `occ`,
+ * at most TM_ROUND_PROBES) into ids; returns how many (0 when the round
+ * is one workgroup: nothing to share). Each runs as a probe capped at
+ * TM_ROUND_PROBE_INSTS instructions (the same prefix for each) and is
+ * attached with tm_recorder_attach_round (the sample takes ownership):
+ * the share of their prefixes' lines that are distinct is what the XCD's
+ * L2 misses per round are measured by, whatever order the kernel maps its
+ * workgroup ids to tiles in (cache_model, gpu.c). */
+enum { TM_ROUND_PROBES = 64, TM_ROUND_PROBE_INSTS = 4000 };
+uint64_t tm_round_ids(const TmGpu *g, uint64_t nwg, uint32_t occ, uint64_t *ids);
+void tm_recorder_attach_round(TmRecorder *r, TmRecorder *probe);
+/* Of the attached round probes' lines, distinct lines over the sum of each
+ * probe's (1: nothing shared); -1 without two probes that loaded a line. */
+double tm_recorder_round_sharing(const TmRecorder *r, uint32_t *nprobes);
 
 /* ---- cu.c: one compute unit ---- */
 typedef enum {
@@ -352,7 +367,8 @@ void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint
 	TmEstimate *e);
 /* The CU configuration for a grid of nwg workgroups at `clock_mhz` (0: the
  * boost clock): bandwidth shares and the L2 miss fraction from the
- * recorded traffic and the kernel's buffer footprint (0: estimate it from
+ * recorded traffic and the bytes of the buffers the kernel may read (its
+ * footprint, which bounds the grid's distinct lines; 0: estimate it from
  * the sample). */
 void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
 	double clock_mhz, TmCuConfig *c);

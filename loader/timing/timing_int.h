@@ -56,6 +56,7 @@ struct TmRecorder {
 	bool probe;
 	uint64_t probe_insts;
 	struct TmRecorder *probes[3]; /* attached probes of the x, y, z neighbours (owned) */
+	Vec(struct TmRecorder *) round; /* attached probes of XCD 0's first round (owned; tm_round_ids) */
 };
 
 /* Line sets: a small open-addressing set of line numbers. */

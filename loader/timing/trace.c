@@ -334,6 +334,9 @@ void tm_recorder_free(TmRecorder *r)
 		return;
 	for (int d = 0; d < 3; d++)
 		tm_recorder_free(r->probes[d]);
+	for (size_t i = 0; i < r->round.len; i++)
+		tm_recorder_free(r->round.data[i]);
+	vec_free(&r->round);
 	for (uint64_t i = 0; i < r->wg_count * r->nwaves; i++)
 		vec_free(&r->waves[i]);
 	free(r->waves);
@@ -367,6 +370,34 @@ void tm_recorder_attach_probe(TmRecorder *r, int dim, TmRecorder *probe)
 	}
 	tm_recorder_free(r->probes[dim]);
 	r->probes[dim] = probe;
+}
+
+void tm_recorder_attach_round(TmRecorder *r, TmRecorder *probe)
+{
+	if (probe)
+		vec_push(&r->round, probe);
+}
+
+double tm_recorder_round_sharing(const TmRecorder *r, uint32_t *nprobes)
+{
+	LineSet all = {0};
+	double sum = 0;
+	uint32_t n = 0;
+	for (size_t i = 0; i < r->round.len; i++) {
+		const TmRecorder *p = r->round.data[i];
+		if (!p->seen_len)
+			continue;
+		n++;
+		sum += (double)p->seen_len;
+		for (size_t j = 0; j < p->seen_cap; j++)
+			if (p->seen[j])
+				tm_lineset_add(&all, p->seen[j] - 1);
+	}
+	double s = n >= 2 && sum > 0 ? (double)all.len / sum : -1;
+	tm_lineset_free(&all);
+	if (nprobes)
+		*nprobes = n;
+	return s;
 }
 
 bool tm_lineset_add(LineSet *s, uint64_t line)
@@ -469,6 +500,12 @@ double tm_recorder_classes(const TmRecorder *r, double frac[8], bool known[3])
 {
 	for (int c = 0; c < 8; c++)
 		frac[c] = 0;
+	if (!r->wg_count) { /* nothing recorded (an empty grid) */
+		frac[7] = 1;
+		for (int d = 0; d < 3; d++)
+			known[d] = false;
+		return 0;
+	}
 	/* each dim's neighbour: in the sample, or a probe, or unknown */
 	LineSet nb[3] = {{0}};
 	const TmRecorder *pr[3] = {0};

@@ -62,6 +62,8 @@ START_TEST(every_example)
 		ck_assert_msg(r.status == 0, "%s: %s", path, r.err);
 		ck_assert_msg(strstr(r.out, "estimate (model, not a measurement)"), "%s: no estimate:\n%s", path, r.out);
 		ck_assert_msg(strstr(r.out, "model limits:"), "%s: limits not stated", path);
+		ck_assert_msg(strstr(r.out, "wave order: the sample ran on the emulator with each wave to its next "
+					    "s_barrier in turn"), "%s: wave order not stated", path);
 		cmd_result_free(&r);
 		/* HBM at its achievable share (timing.h hbm_efficiency), not the peak */
 		check_json(path, defs_for(e->d_name), "gfx942", 2048.0 * 304 * 2.1e9 / 1e12, 5300 * 0.775);
@@ -382,6 +384,97 @@ START_TEST(useful_work_of_a_padded_gemm)
 }
 END_TEST
 
+/* Causal attention's useful work leaves the masked pairs out: the mask
+ * select(m >= k2, 0, -1e6) of Wave's vanilla causal attention keeps
+ * sum_{m < M} min(m + 1, K2) of the M x K2 pairs, and both mma ops (Q K^T
+ * and P V) count that share; the MFMAs' work (the tiles on the diagonal
+ * run whole) is printed beside it. A mask over a third dim (a window
+ * bounded by the batch index) cannot be counted: the figure is the padded
+ * one, said so. */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = calloc((size_t)n + 1, 1);
+	ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return s;
+}
+
+/* s with its first `from` replaced by `to` (which must be there). */
+static char *replace1(char *s, const char *from, const char *to)
+{
+	char *at = strstr(s, from);
+	ck_assert_msg(at, "no '%s' to replace", from);
+	size_t n = strlen(s) - strlen(from) + strlen(to) + 1, pre = (size_t)(at - s);
+	char *t = calloc(n, 1);
+	memcpy(t, s, pre);
+	strcpy(t + pre, to);
+	strcat(t, at + strlen(from));
+	free(s);
+	return t;
+}
+
+static void causal_share(int64_t m, int64_t k2, double *share)
+{
+	double kept = 0;
+	for (int64_t i = 0; i < m; i++)
+		kept += (double)(i + 1 < k2 ? i + 1 : k2);
+	*share = kept / ((double)m * (double)k2);
+}
+
+START_TEST(useful_work_of_causal_attention)
+{
+	const char *k = "tests/driver/wave/vanilla_attention_causal_16x16x16.json";
+	const int64_t B = 8, N = 128, K1 = 64;
+	const int64_t shapes[][2] = {{256, 256}, {128, 256}}; /* square; M < K2 (the graph's own sizes) */
+	for (int i = 0; i < 2; i++) {
+		int64_t M = shapes[i][0], K2 = shapes[i][1];
+		char args[512];
+		snprintf(args, sizeof args, "%s -D M=%ld -D K2=%ld", k, (long)M, (long)K2);
+		json_t *d = profile_json(args);
+		double share, full = 2.0 * B * M * K2 * K1 + 2.0 * B * M * N * K2;
+		causal_share(M, K2, &share);
+		ck_assert_str_eq(json_string_value(json_object_get(d, "useful_work")), "graph");
+		ck_assert_double_eq_tol(num(d, "useful_flops"), share * full, 1e-9 * full);
+		ck_assert_msg(num(d, "tflops_padded") > num(d, "tflops") * 1.05, "the diagonal's tiles run whole");
+		const char *note = json_string_value(json_object_get(d, "useful_note"));
+		char want[64];
+		snprintf(want, sizeof want, "keeps %.1f%% of the (M, K2) pairs", 100 * share);
+		ck_assert_msg(note && strstr(note, want), "note '%s' lacks '%s'", note ? note : "(none)", want);
+		json_decref(d);
+	}
+	profile_prints(k, "(the graph's mma ops; the mask of select bias keeps 25.2% of the (M, K2) pairs of iterate repeat)");
+	/* without a mask: the whole product, no note */
+	json_t *a = profile_json("examples/attention.json");
+	ck_assert_ptr_null(json_object_get(a, "useful_note"));
+	json_decref(a);
+	/* the window's bound a third dim's index (the batch's): not counted, the padded figure said so */
+	char *g = slurp("tests/driver/wave/vanilla_attention_causal_sw_16x16x16.json");
+	g = replace1(g,
+		"\"name\": \"sliding_window\",\n      \"op\": \"register\",\n      \"shape\": [\n        \"M\",\n"
+		"        \"K2\"\n      ],\n      \"dtype\": \"i64\",\n      \"value\": 1024",
+		"\"name\": \"sliding_window\", \"op\": \"self_index\", \"dim\": \"B\", \"dtype\": \"i64\"");
+	const char *dir = test_tmpdir("profile_causal");
+	char path[4200];
+	snprintf(path, sizeof path, "%s/sw_by_batch.json", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(g, f);
+	fclose(f);
+	free(g);
+	json_t *u = profile_json(path);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(u, "useful_work")), "not known"));
+	ck_assert_ptr_null(json_object_get(u, "useful_flops"));
+	ck_assert_double_eq(num(u, "tflops"), num(u, "tflops_padded"));
+	json_decref(u);
+	profile_prints(path, "(the padded figure, masked pairs included: the mask of select bias in iterate repeat could not be counted)");
+}
+END_TEST
+
 /* --gpu MI308X: 80 CUs, the same CU; a grid of 1520 workgroups (5 per CU
  * on 304 CUs, 19 on 80) takes about 19/5 as long at the same clock. */
 START_TEST(gpu_mi308x_scales_with_its_cus)
@@ -594,6 +687,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, schedule_options_reach_the_compile);
 	tcase_add_test(tc, clock_modelled_and_overridden);
 	tcase_add_test(tc, useful_work_of_a_padded_gemm);
+	tcase_add_test(tc, useful_work_of_causal_attention);
 	tcase_add_test(tc, gpu_mi308x_scales_with_its_cus);
 	tcase_add_test(tc, gpu_and_clock_usage);
 	tcase_add_test(tc, sensitivity_rows);

@@ -532,13 +532,34 @@ static const char *TILES =
 	"s_waitcnt vmcnt(0)\n"
 	"s_endpgm\n";
 
-/* Record workgroups [first, first + count) of TILES on an 8x8 grid (a probe
- * when `probe`). */
-static TmRecorder *tiles_record(uint64_t first, uint64_t count, bool probe)
+/* The same blocks with the tiles mapped in the kernel's own order, as
+ * aiter's 256x256 GEMM maps its ids: workgroup (x, y) loads A block y and
+ * B block (x + (y & 1)) & 7, so its y neighbour shares no B block while
+ * XCD x (the column x) reads only two. */
+static const char *TILES_REMAPPED =
+	"s_load_dwordx2 s[4:5], s[0:1], 0\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"v_lshlrev_b32 v1, 7, v0\n"
+	"s_lshl_b32 s6, s3, 13\n"
+	"v_add_u32 v2, s6, v1\n"
+	"global_load_dword v3, v2, s[4:5]\n"
+	"s_and_b32 s8, s3, 1\n"
+	"s_add_u32 s7, s2, s8\n"
+	"s_and_b32 s7, s7, 7\n"
+	"s_lshl_b32 s7, s7, 13\n"
+	"s_add_u32 s7, s7, 0x10000\n"
+	"v_add_u32 v4, s7, v1\n"
+	"global_load_dword v5, v4, s[4:5]\n"
+	"s_waitcnt vmcnt(0)\n"
+	"s_endpgm\n";
+
+/* Record workgroups [first, first + count) of `src` on an 8x8 grid (a
+ * probe when `probe`). */
+static TmRecorder *tiles_record_of(const char *src, uint64_t first, uint64_t count, bool probe)
 {
 	static uint8_t buf[1 << 17];
 	Harness h;
-	h_init(&h, TILES);
+	h_init(&h, src);
 	h_buffer(&h, buf, sizeof buf, 0, false);
 	h.l.grid[0] = 8, h.l.grid[1] = 8;
 	TmRecorder *r = probe ? tm_probe_new(EMU_GFX942, first, 1) : tm_recorder_new(EMU_GFX942, first, count, 1);
@@ -548,6 +569,11 @@ static TmRecorder *tiles_record(uint64_t first, uint64_t count, bool probe)
 	if (!probe)
 		tm_recorder_grid(r, 8, 8, 1);
 	return r;
+}
+
+static TmRecorder *tiles_record(uint64_t first, uint64_t count, bool probe)
+{
+	return tiles_record_of(TILES, first, count, probe);
 }
 
 /* The L2 model: half of a workgroup's lines depend on x (B), half on y (A).
@@ -587,6 +613,48 @@ START_TEST(l2_per_xcd_round_robin)
 		ck_assert_double_eq_tol(c.l2_miss_bytes, 16 * block, 1e-6);
 		ck_assert_double_eq_tol(c.hbm_read_bytes, 16 * block, 1e-6);
 		ck_assert(c.mall_bytes_per_clk == 0);
+		tm_recorder_free(r);
+	}
+}
+END_TEST
+
+/* A kernel that maps its ids to tiles in its own order: the launch grid's
+ * neighbours make its B lines depend on x and y (16 blocks per XCD round),
+ * the probes of XCD 0's first round (workgroups 0, 8, ..., 56: the column
+ * x = 0) see the 10 it reads (8 A, 2 B). With an L2 too small to keep a
+ * block between rounds the L2s miss 8 x 10 blocks, not 8 x 16; with the
+ * probes of the plain TILES the two agree (9 per XCD). */
+START_TEST(l2_round_probes_see_a_remap)
+{
+	const double block = 64 * 128;
+	TmGpu g = *tm_gpu("MI300X");
+	g.l2_mib = 1.0 / 1024; /* 1 KiB: each round's union misses */
+	Harness h;
+	h_init(&h, TILES);
+	TmOccupancy occ;
+	tm_occupancy(&g, &h.l.kd, 0, 1, &occ);
+	h_free(&h);
+	uint64_t ids[TM_ROUND_PROBES];
+	ck_assert_uint_eq(tm_round_ids(&g, 64, occ.wgs_per_cu, ids), 8);
+	ck_assert_uint_eq(ids[1], 8);
+	ck_assert_uint_eq(ids[7], 56);
+	const char *src[2] = {TILES_REMAPPED, TILES};
+	const double want_classes[2] = {16, 9}, want_probed[2] = {10, 9};
+	for (int k = 0; k < 2; k++) {
+		TmRecorder *r = tiles_record_of(src[k], 0, 1, false);
+		tm_recorder_attach_probe(r, 0, tiles_record_of(src[k], 1, 1, true));
+		tm_recorder_attach_probe(r, 1, tiles_record_of(src[k], 8, 1, true));
+		TmCuConfig c;
+		tm_cu_config(&g, r, 64, &occ, 0, 0, &c);
+		ck_assert_double_eq_tol(c.l2_miss_bytes, 8 * want_classes[k] * block, 1e-6);
+		ck_assert(tm_recorder_round_sharing(r, NULL) == -1); /* no round probes yet */
+		for (int i = 0; i < 8; i++)
+			tm_recorder_attach_round(r, tiles_record_of(src[k], ids[i], 1, true));
+		uint32_t n;
+		ck_assert_double_eq_tol(tm_recorder_round_sharing(r, &n), want_probed[k] / 16, 1e-9);
+		ck_assert_uint_eq(n, 8);
+		tm_cu_config(&g, r, 64, &occ, 0, 0, &c);
+		ck_assert_double_eq_tol(c.l2_miss_bytes, 8 * want_probed[k] * block, 1e-6);
 		tm_recorder_free(r);
 	}
 }
@@ -641,6 +709,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, mfma_only_at_the_modelled_clock);
 	tcase_add_test(tc, causal_like_sampled_across_the_grid);
 	tcase_add_test(tc, l2_per_xcd_round_robin);
+	tcase_add_test(tc, l2_round_probes_see_a_remap);
 	tcase_add_test(tc, source_map_pairs_ops);
 	suite_add_tcase(s, tc);
 	return s;
