@@ -276,6 +276,10 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx);
 void isel_peel_done(Isel *s, IselPeel *p);
 /* memory.c: is bound rel of an access in the main loop dropped? */
 bool isel_peel_drops(Isel *s, Sym *rel);
+/* In the main loop of a split at causal attention's diagonal
+ * (passes/plan/diag_split.c): does select sel's condition hold, every
+ * element? */
+bool isel_peel_diag_true(const Isel *s, const Op *sel);
 
 /* ---- bitcast.c ---- */
 void isel_select_bitcast(Isel *s, Op *op);

@@ -57,6 +57,7 @@ struct IselPeel {
 	int guard_tail;    /* runtime: the guard block before the tail loop, or -1 */
 	MOpnd split;       /* M */
 	TVal **val;        /* the values before the main loop */
+	bool *fused;       /* compare.c's and pk_f32.c's fused ops before the main loop */
 	int lds_dirty;
 };
 
@@ -68,13 +69,19 @@ bool isel_peel_drops(Isel *s, Sym *rel)
 	return plan_peel_proves(s->c, p->lp, rel);
 }
 
+bool isel_peel_diag_true(const Isel *s, const Op *sel)
+{
+	const IselPeel *p = s->peel;
+	return p && p->main && p->lp->diag && s->plan->diag_true && s->plan->diag_true[sel->id];
+}
+
 IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp)
 {
 	IselPeel *p = ARENA_NEW(&s->c->arena, IselPeel);
 	p->lp = lp;
 	p->t = lp->t;
 	p->guard_main = p->guard_tail = -1;
-	if (p->t->trips < 0) { /* filled by isel_peel_tail, once M is known */
+	if (p->t->trips < 0 || lp->diag) { /* filled by isel_peel_tail, once M is known */
 		mfunc_block(s->f, NULL);
 		p->guard_main = (int)(s->f->blocks.len - 1);
 	}
@@ -86,6 +93,8 @@ void isel_peel_main(Isel *s, IselPeel *p)
 	Analysis *c = s->c;
 	p->val = ARENA_NEWN(&c->arena, TVal *, c->k->nvalues);
 	memcpy(p->val, s->val, sizeof *p->val * (size_t)c->k->nvalues);
+	p->fused = ARENA_NEWN(&c->arena, bool, c->k->nops);
+	memcpy(p->fused, s->fused, sizeof *p->fused * (size_t)c->k->nops);
 	p->lds_dirty = s->lds_dirty;
 	p->main = true;
 	s->peel = p;
@@ -126,7 +135,7 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	if (c->failed)
 		return -1;
 	/* the plan's F - 3 >= 1 keeps a constant main loop non-empty */
-	if (p->t->trips > 0 && (p->split.kind != MO_IMM || p->split.imm < 1)) {
+	if (p->t->trips > 0 && !p->lp->diag && (p->split.kind != MO_IMM || p->split.imm < 1)) {
 		analysis_error(c, op->loc, "%s: internal: the split loop's main part has no trips", op->path);
 		return -1;
 	}
@@ -140,7 +149,8 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 		guard_block(s, op, p->guard_main, I_S_CMP_LT_I32, mo_imm(0), p->split);
 		MBlock *b = s->b;
 		s->b = s->pre;
-		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, p->t), op->loc));
+		Sym *count = p->t->trips > 0 ? sym_int(c->k->sc, p->t->trips) : isel_loop_count(s, p->t);
+		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, count, op->loc));
 		s->b = b;
 		p->guard_tail = guard_block(s, op, -1, I_S_CMP_LT_U32, mo_vreg(s->iv, RC_S1), n);
 		/* no main trips: straight to the tail's guard */
@@ -149,6 +159,7 @@ int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx)
 	}
 	/* the tail is selected from the state before the main loop */
 	memcpy(s->val, p->val, sizeof *p->val * (size_t)c->k->nvalues);
+	memcpy(s->fused, p->fused, sizeof *p->fused * (size_t)c->k->nops);
 	s->nlanemask = 0;
 	s->lds_dirty = p->lds_dirty;
 	p->main = false;

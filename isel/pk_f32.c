@@ -259,11 +259,12 @@ bool isel_pk_f32_sum(Isel *s, const MOpnd *x, int64_t n, MOpnd *out)
 /* ---- (x + 0) * c as fma(x, c, +0) ---- */
 
 /* Is v, in every element, the f32 constant k (a register op, or a select
- * the plan folded to one), with k's sign bit clear when pos? */
+ * the plan folded to one, or one that picks it in a diagonal split's main
+ * loop), with k's sign bit clear when pos? */
 static bool f32_constant(const Isel *s, const Value *v, double *k)
 {
 	while (v->kind == VAL_RESULT && v->def->kind == OP_SELECT) {
-		int c = isel_i1_known(s, v->def->args[0]);
+		int c = isel_select_cond_known(s, v->def);
 		if (c < 0)
 			return false;
 		v = v->def->args[c ? 1 : 2];

@@ -169,16 +169,17 @@ static bool proved_whole(Analysis *c, const LoopPlan *lp, Sym *rel)
 
 bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel)
 {
-	return lp && lp->peel && proved_whole(c, lp, rel);
+	return lp && lp->peel && !lp->diag && proved_whole(c, lp, rel);
 }
 
-/* Ops whose selection the two loops of a split could not share. */
-static bool body_plain(const Region *r)
+/* Ops whose selection the two loops of a split could not share (mapped
+ * reads: only when the split drops bounds of loads). */
+static bool body_plain(const Region *r, bool mapped)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
 		if (op->body || op_stores(op->kind) || op->kind == OP_SET_SYMBOL ||
-			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (op->kind == OP_READ && op->mapping))
+			op->kind == OP_ITERATE || op->kind == OP_CONDITIONAL || (!mapped && op->kind == OP_READ && op->mapping))
 			return false;
 	}
 	return true;
@@ -224,7 +225,7 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 	const TileLoop *t = lp->t;
 	int64_t start;
 	if (w->depth || w->cond || t->iters || t->tile <= 0 || !sym_is_int(t->start, &start) || start != 0 ||
-		extent_set(w, t->dim) || !body_plain(op->body))
+		extent_set(w, t->dim) || !body_plain(op->body, true))
 		return;
 	Sym *size = t->size >= 0 ? sym_int(sc, t->size) : analysis_runtime(c, t->dim);
 	if (!size || (t->size >= 0 && ((t->trips >= 0 && t->trips <= 1) || t->size / t->tile < 1)))
@@ -235,8 +236,12 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 	/* u appears nowhere but in the proofs */
 	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
 	lp->below = sym_sub(sc, sym_sub(sc, lp->whole, sym_int(sc, 1)), u);
-	if (!masks_to_drop(c, lp, op->body, size))
+	if (!body_plain(op->body, false) || !masks_to_drop(c, lp, op->body, size)) {
+		/* else causal attention's split at the diagonal (diag_split.c) */
+		if (plan_diag_split(c, w->p, lp, op))
+			lp->peel_unpiped = lp->peel = true;
 		return;
+	}
 	/* a pipelined loop's loads read up to 3 trips ahead (four_stage):
 	 * its main loop needs F - 3 >= 1 */
 	lp->peel_unpiped = true;
@@ -419,6 +424,10 @@ static void split_counts(Analysis *c, Plan *p)
 		lp->split = NULL;
 		if (!lp->peel)
 			continue;
+		if (lp->diag) {
+			lp->split = lp->diag_split;
+			continue;
+		}
 		const TileLoop *t = lp->t;
 		Sym *m = sym_sub(sc, lp->whole, sym_int(sc, lp->ahead));
 		m = sym_min(sc, m, t->trips > 0 ? sym_int(sc, t->trips - 1) : t->count);
@@ -433,7 +442,7 @@ static void summarise(Plan *p)
 	*s = (PlanSummary){0};
 	for (int i = 0; i < p->nloops; i++) {
 		const LoopPlan *lp = &p->loop[i];
-		s->peeled += lp->peel;
+		s->peeled += lp->peel && !lp->diag; /* a diagonal split keeps one form of the offsets */
 		if (!lp->pipe)
 			continue;
 		s->prefetched++;
@@ -476,6 +485,7 @@ Plan plan_loops(Analysis *c)
 	p.tile = ARENA_NEWN(&c->arena, PlanTile *, p.nops + 1);
 	p.lds = ARENA_NEWN(&c->arena, PlanLds, p.nops + 1);
 	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
+	p.diag_true = ARENA_NEWN(&c->arena, uint8_t, p.nops + 1);
 	plan_own_graph(c); /* hoist_reads moves the ops recorded here */
 	Walk w = {.c = c, .p = &p, .loop = -1};
 	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);
@@ -524,7 +534,7 @@ bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 		p->light = LIGHT_UNPEELED;
 		p->split = false;
 		for (int i = 0; i < p->nloops; i++)
-			p->loop[i].peel = false;
+			p->loop[i].peel = p->loop[i].peel && p->loop[i].diag;
 	} else if (p->light < LIGHT_TWO_BUFFERS && pf && got->four_staged) {
 		/* the LDS reads a trip ahead hold a second set of operands */
 		p->light = LIGHT_TWO_BUFFERS;
@@ -549,7 +559,7 @@ bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 		for (int i = 0; i < p->nloops; i++) {
 			LoopPlan *lp = &p->loop[i];
 			lp->pipe = PIPE_NONE;
-			lp->peel = lp->peel_unpiped && p->split;
+			lp->peel = lp->peel_unpiped && (p->split || lp->diag);
 		}
 		for (int i = 0; i < p->nops; i++)
 			p->read[i] &= (uint8_t)~PLAN_READ_PREFETCHED;
@@ -563,7 +573,7 @@ bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted)
 			if (pf) {
 				lp->pipe = PIPE_NONE;
 				/* unpipelined, a loop of fewer whole tiles splits */
-				lp->peel = lp->peel_unpiped && p->split;
+				lp->peel = lp->peel_unpiped && (p->split || lp->diag);
 			}
 		}
 		for (int i = 0; i < p->nops; i++)

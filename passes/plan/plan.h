@@ -64,6 +64,11 @@ typedef struct LoopPlan {
 	 * trips less one: the tail keeps a trip) */
 	int ahead;
 	Sym *split;
+	/* diag_split.c: the split is causal attention's at the diagonal (the
+	 * main loop's selects of Plan.diag_true pick their if_true operand;
+	 * no load bound is dropped), its main count min(L, trips) */
+	bool diag;
+	Sym *diag_split;
 } LoopPlan;
 
 /* A staged read's LDS tile (lds_tiles.c): the workgroup's box of the
@@ -135,6 +140,7 @@ typedef struct Plan {
 	int lds_bytes;       /* the LDS the tiles take, at most */
 	int nvalues;
 	int8_t *konst;       /* by value id: a folded boolean apply_expr (1 false, 2 true), else 0 */
+	uint8_t *diag_true;  /* by op id: a select whose condition holds in every main trip of its diag-split loop */
 	int nhoist;          /* the reads hoisted, in graph order (hoist_reads moves them; */
 	PlanHoist *hoist;    /*   PLAN_READ_HOISTED says which still are) */
 	ScheduleKind schedule; /* the kernel's schedule now (Wave's name), for the assembly's header */
@@ -177,6 +183,10 @@ void plan_no_swizzle(Analysis *c, Plan *p);
 /* Does bound rel (over loop lp's induction variable) hold in every trip
  * below its whole tiles, so that the split's main loop drops it? */
 bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
+
+/* diag_split.c: is loop (lp's) split at causal attention's diagonal? Sets
+ * lp->diag, lp->diag_split and p->diag_true of the body's selects. */
+bool plan_diag_split(Analysis *c, Plan *p, LoopPlan *lp, const Op *loop);
 /* May a load of read op be moved away from it (a trip ahead, or before
  * the loop)? A plain read (no mapping) of a global tensor nothing in the
  * kernel writes, of at most 4-byte elements (index64.c's checks run where

@@ -93,7 +93,9 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 			buf_printf(b, ", %d LDS buffer%s", lp->lds_stages, lp->lds_stages == 1 ? "" : "s");
 		if (lp->staged)
 			buf_printf(b, ", staged");
-		if (lp->peel && lp->split)
+		if (lp->peel && lp->split && lp->diag)
+			buf_printf(b, "; split at the diagonal, %s", sym_str(sc, lp->split));
+		else if (lp->peel && lp->split)
 			buf_printf(b, "; split at %s (%s whole tiles)", sym_str(sc, lp->split), sym_str(sc, lp->whole));
 		buf_printf(b, "\n");
 		print_reads(b, p, lp->op->body, 1);
