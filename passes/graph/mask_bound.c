@@ -53,7 +53,9 @@
  *      identity when every output i is same(i).
  * Then the loop's trip count becomes Min(trips, U) (an expression of the
  * workgroup ids and runtime sizes, computed before the loop and tested
- * like any runtime trip count; isel/isel.c).
+ * like any runtime trip count; isel/isel.c), and the workgroups along the
+ * row dim take their tiles in reverse order, longest first (heavy_first,
+ * a reordering of the grid).
  *
  * Contract (what "identity" rests on): the values are finite, and the
  * values a row's running max reduces, taken unmasked, lie within SPREAD =
@@ -544,6 +546,41 @@ static Sym *find_cut(Cut *x, const Sym **rowdim)
 	return NULL;
 }
 
+/* Heavy workgroups first: the cut count rises with the id along rowdim's
+ * grid dim g, and the hardware hands out workgroups in id order, so the
+ * last, longest ones would start last and run alone at the end (the tail
+ * of a grid of more than one round). Workgroup i takes the id grid - 1 - i
+ * along g instead (a reordering, as Wave's reordering constraint gives,
+ * isel.c's entry): the same tiles in the reverse order, longest first, as
+ * FlashAttention launches causal row blocks. Only where the dim is alone
+ * on a grid dim of constant size with no reordering, grid constraint or
+ * apply_fn of its own, and every grid dim between it and the outermost is
+ * one workgroup. */
+static void heavy_first(Analysis *c, const Sym *rowdim)
+{
+	SymCtx *sc = c->k->sc;
+	const DimDist *d = analysis_dist(c, rowdim);
+	if (!d || d->apply_fn || d->alias_of || d->wg_logical != d->wg_dim || d->wg_dim < 0 || d->wg_dim > 2)
+		return;
+	int g = d->wg_dim;
+	if (c->reorder[g] || c->grid[g] < 2 || d->count != c->grid[g])
+		return;
+	/* (a grid dim of more than one workgroup between g and the outermost,
+	 * Wave's N halves at BLOCK_N 64: the model then gives mixed results,
+	 * docs/compiler.md) */
+	for (int h = g + 1; h < 2; h++)
+		if (c->grid[h] != 1)
+			return;
+	for (int i = 0; i < c->ndist; i++)
+		if (&c->dist[i] != d && c->dist[i].wg_tile > 0 && c->dist[i].wg_dim == g && !c->dist[i].alias_of)
+			return;
+	for (size_t i = 0; i < c->k->cons.len; i++)
+		if (c->k->cons.data[i].kind == CON_GRID || c->k->cons.data[i].kind == CON_REORDERING)
+			return;
+	static const char *const ids[3] = {"$WG0", "$WG1", "$WG2"};
+	c->reorder[g] = sym_sub(sc, sym_int(sc, c->grid[g] - 1), sym_symbol(sc, ids[g]));
+}
+
 static void bound_loop(Analysis *c, Op *op)
 {
 	SymCtx *sc = c->k->sc;
@@ -578,6 +615,7 @@ static void bound_loop(Analysis *c, Op *op)
 	}
 	t->trips = -1;
 	t->count = now;
+	heavy_first(c, rowdim);
 }
 
 void bound_masked_loops(Analysis *c)
