@@ -114,7 +114,7 @@ def main():
             else:
                 first = "error: %s" % err
             cells, best = ours_cells(wavecc, ours(tmp, causal, "bf16"), bh, s, 128, TILINGS)
-            ratio = "%.2fx" % (best[0] / ja["seconds"]) if ja and best else "-"
+            ratio = "%.3fx" % (best[0] / ja["seconds"]) if ja and best else "-"
             print("%-5d %6d %-6s | %-18s | %s | %s" %
                   (bh, s, "causal" if causal else "none", first, " | ".join("%-18s" % c for c in cells), ratio))
         print("SDXL, f16, head dim 64, non-causal (no aiter kernel for head dim 64; target 60%)")
