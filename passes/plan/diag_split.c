@@ -29,8 +29,9 @@
  *      of the select's index (the coordinates, index_coord) with the
  *      induction variable replaced by L - 1 - u (u >= 0), simplifies to
  *      True. Such a select is recorded (Plan.diag_true);
- *   3. when some select is, the loop is split (LoopPlan.diag): its main
- *      count is min(L, trips), computed before the loop (peel.c's runtime
+ *   3. when some select is and min(L, trips) is not a constant 0 or less
+ *      (one row tile: no main trip anywhere), the loop is split
+ *      (LoopPlan.diag): its main count is min(L, trips), computed before the loop (peel.c's runtime
  *      form: a guard skips each loop that runs no trip). The loads keep
  *      their bounds in both loops (the split proves nothing of them).
  *
@@ -166,9 +167,11 @@ bool plan_diag_split(Analysis *c, Plan *p, LoopPlan *lp, const Op *loop)
 			any = true;
 		}
 	}
-	if (!any)
+	Sym *split = sym_simplify(sc, sym_min(sc, L, trips), c->assume);
+	int64_t n;
+	if (!any || (sym_is_int(split, &n) && n <= 0)) /* no workgroup's main loop would run */
 		return false;
 	lp->diag = true;
-	lp->diag_split = sym_simplify(sc, sym_min(sc, L, trips), c->assume);
+	lp->diag_split = split;
 	return true;
 }
