@@ -1052,8 +1052,17 @@ static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
 	return n > 1 ? n : 1;
 }
 
+/* The index of the elements v holds: an op's; result k of an iterate or
+ * conditional (what get_result k takes) its output value k's, not the op's
+ * own (its first output's: a [S, B] max where result 2 is an [S, B, N]
+ * sum); an iter arg its init's. */
 static NodeIndex *operand_index(Ctx *x, Value *v)
 {
+	if (v->kind == VAL_RESULT && v->def->body && v->res_idx > 0 && v->def->body->ops.len) {
+		Op *out = vec_last(&v->def->body->ops);
+		if (out->kind == OP_OUTPUT && v->res_idx < out->nargs && out->args[v->res_idx])
+			return operand_index(x, out->args[v->res_idx]);
+	}
 	if (v->kind == VAL_RESULT)
 		return x->c->index[v->def->id];
 	if (v->kind == VAL_ITER_ARG && v->arg_idx < v->loop->ninit)
