@@ -30,7 +30,8 @@
  *        Max(ceiling(wg_tile / threads along its workgroup dim), 1)) along
  *        their fastest dim — the innermost one whose later dims have vector
  *        shape 1 — at (T_g % (64 if g == 0 else 1)) * ept; other ops take
- *        their first operand's index (propagation).
+ *        their first operand's index (propagation; a get_result k
+ *        its iterate's output k's).
  *   3. Expansion: a dim is covered by copies = ceiling(wave_tile / vs)
  *      (workgroup dims), ceiling(tile / vs) (tiling dims, inside the loop)
  *      or ceiling(size / vs) (unconstrained dims; vs 0 means no copies);

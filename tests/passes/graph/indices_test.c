@@ -173,6 +173,22 @@ START_TEST(scaled_mma_layouts)
 }
 END_TEST
 
+/* get_result k of an iterate holds its output k's elements: paged decode
+ * phase 1 with 64-head tiles carries an [S, B] max and sum and an [S, B, N]
+ * accumulator; the accumulator's get_result and the division of it by the
+ * sum keep N's 16 copies (they took the first output's [S, B] index, and
+ * the division could not gather the accumulator into it) */
+START_TEST(iterate_results_take_their_outputs_index)
+{
+	CmdResult r = dump("tests/driver/wave/paged_decode_phase1_f16_big_b.json -D S=2 -D SP1=3 -D B=128 -D N=80");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	HAS(r, "get_result res_sum {S: $WG2 : 1 : 64, B: $T0 + 64*$WG0 : 1 : 1}\n");
+	HAS(r, "get_result res_mm[N:15] {S: $WG2 : 1 : 64, B: $T0 + 64*$WG0 : 1 : 1, N: 16*$WG1 + 15 : 1 : 1}\n");
+	HAS(r, "truediv res[N:15] {S: $WG2 : 1 : 64, B: $T0 + 64*$WG0 : 1 : 1, N: 16*$WG1 + 15 : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("indices");
@@ -184,6 +200,7 @@ int main(void)
 	tcase_add_test(t, bad_input_and_usage);
 	tcase_add_test(t, copies_follow_the_lanes_coverage);
 	tcase_add_test(t, scaled_mma_layouts);
+	tcase_add_test(t, iterate_results_take_their_outputs_index);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -17,8 +17,8 @@ symbols_1, dynamic_symbols_0, dynamic_symbols_1).
 
 request_indices has S + 1 entries (Wave declares it Memory[S] and reads past it): here it is Memory[SP1], SP1 a
 dynamic symbol (in both dynamic_symbols lists). Phase 1 compiles and runs (its loop runs the SPLITS_ACTIVE trips
-the kernel sets) with up to 64 query heads; with more (query heads over lanes) the compiler rejects it, and it
-rejects phase 0 (its loop starts at SPLIT_OFF + KV_START_IDX, set from one value per split), with located errors.
+the kernel sets), also with more than 64 query heads (query heads over lanes); the compiler rejects phase 0 (its
+loop starts at SPLIT_OFF + KV_START_IDX, set from one value per split) with a located error.
 """
 import math
 from collections import namedtuple
