@@ -222,14 +222,17 @@ TVal *isel_relayout(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	const NodeIndex *vx = v->ix;
 	int es = dtype_size(v->dtype);
 	const char *why = NULL;
+	char lacks[160];
 	Box b = {.ndims = vx->ndims};
 	for (int k = 0; k < vx->ndims && !why; k++) {
 		b.pos[k] = -1;
 		for (int q = 0; q < ix->ndims; q++)
 			if (ix->d[q].dim == vx->d[k].dim)
 				b.pos[k] = q;
-		if (b.pos[k] < 0)
-			why = "the new layout lacks one of the value's dims";
+		if (b.pos[k] < 0) {
+			snprintf(lacks, sizeof lacks, "the new layout lacks the value's dim %s", sym_name(vx->d[k].dim));
+			why = lacks;
+		}
 		Sym *z[4] = {sym_symbol(sc, "$T0"), sym_symbol(sc, "$T1"), sym_symbol(sc, "$T2"), sym_symbol(sc, "$J")};
 		Sym *zero[4] = {sym_int(sc, 0), sym_int(sc, 0), sym_int(sc, 0), sym_int(sc, 0)};
 		b.base[k] = sym_simplify(sc, sym_subs(sc, vx->d[k].start, 4, z, zero), c->assume);
