@@ -853,6 +853,8 @@ def _small():
         ("templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phase 0 rejected, phase 1", paged_decoding()),
         ("templates.paged_decode_attention (2, 1, 1, 1, 1, 1, 9): splits past the length",
          paged_decoding((2, 1, 1, 1, 1, 1, 9))),
+        ("templates.paged_decode_attention (128, 8, 64, 80, 32, 2, 100): phase 1 over 64-head tiles",
+         paged_decoding((128, 8, 64, 80, 32, 2, 100))),
         ("templates.extend_attention.get_extend_attention_kernel", extend_attention()),
         ("templates.extend_attention.get_extend_attention_kernel causal 32x32x8",
          extend_attention(causal=True, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
