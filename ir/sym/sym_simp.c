@@ -21,7 +21,7 @@
  *   Mod    terms that are multiples of n dropped (also for a symbolic n);
  *          Mod(Mod(z, k*n), n) -> Mod(z, n); the constant into [0, n);
  *          in-range argument kept; lattice multiples -> 0
- *   Max/Min dominated arguments dropped by bounds
+ *   Max/Min dominated arguments dropped by bounds (their own, or their difference's)
  *   xor    bit-disjoint operands become a sum; high bits split off
  *   relations decided by bounds, lattices and assumed facts
  *   Piecewise conditions decided; each value simplified knowing its
@@ -683,6 +683,16 @@ static Sym *minmax_rules(SymCtx *c, Sym *e)
 				dominated = r > 0 || (r == 0 && j > i) || (r == 0 && !(bb[j].has_lo && bb[i].has_hi &&
 									       sym_rat_cmp(bb[j].lo, bb[i].hi) >= 0));
 			}
+		}
+		/* or by the bounds of the difference (Min(x + 4, x) -> x: the
+		 * two arguments' own bounds overlap, their difference's do not) */
+		for (int j = 0; j < n && !dominated; j++) {
+			if (i == j)
+				continue;
+			SymBound d = sym_bnd(c, sym_sub(c, e->args[i], e->args[j]));
+			int r = is_max ? (d.has_hi ? sym_rat_cmp(d.hi, rat_i(0)) : 1)
+				       : (d.has_lo ? -sym_rat_cmp(d.lo, rat_i(0)) : 1);
+			dominated = r < 0 || (r == 0 && j > i);
 		}
 		if (!dominated)
 			vec_push(&keep, e->args[i]);

@@ -337,6 +337,10 @@ START_TEST(rules_other)
 	ck_simp("Max(1, $T0 + 1)", "$T0 + 1");
 	ck_simp("Min(300, $T0, 256)", "$T0");
 	ck_simp("Max(x, -1)", "x");
+	/* ... and by the bounds of their difference (the arguments' own overlap) */
+	ck_simp("Min(4*$WG0 + 4, 4*$WG0)", "4*$WG0");
+	ck_simp("Max(y + 3, y - 2, z)", "Max(z, y + 3)");
+	ck_simp("Min(y, z)", "Min(y, z)");
 	/* xor swizzles */
 	ck_simp("xor(Mod($T0, 4), 8*floor($T0/8))", "8*floor($T0/8) + Mod($T0, 4)");
 	ck_simp("xor(16*y + Mod($T0, 8), Mod(x, 4))", "16*y + xor(Mod($T0, 8), Mod(x, 4))");
