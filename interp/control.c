@@ -106,6 +106,28 @@ int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Regi
  * it holds one element along it (Wave gives it index 0). A set_symbol of a
  * distributed dim sets its extent instead (set_extent). */
 
+/* The register's one element in this wave (*x), which `value`, set for
+ * the whole workgroup (of `what`), needs; -1 after reporting. */
+static int workgroup_element(Run *r, const Op *op, const char *what, const char *value, double *x)
+{
+	const ITensor *t = run_get(r, op->args[0]);
+	if (t->count != 1)
+		return run_fail(r, op, "set_symbol of %s, %s: '%s' holds %lld elements in this wave, %s needs one per "
+				       "workgroup",
+			sym_name(op->dim), what, op->args[0]->name, (long long)t->count, value);
+	*x = t->v[0];
+	return 0;
+}
+
+/* A later wave's value v against the first wave's (have). */
+static int waves_agree(Run *r, const Op *op, int64_t have, int64_t v)
+{
+	if (have != v)
+		return run_fail(r, op, "set_symbol of %s: the waves of a workgroup give %lld and %lld", sym_name(op->dim),
+			(long long)have, (long long)v);
+	return 0;
+}
+
 /* A set_symbol of a distributed dim's extent (op_sets_extent):
  * the register must hold one element in each wave (as a per-sequence
  * length read at a workgroup tile of 1 does), the same in every wave of the
@@ -115,20 +137,13 @@ int interp_exec_conditional(Run *r, const Op *op, int (*exec_region)(Run *, Regi
  * records it, the others must agree. */
 static int set_extent(Run *r, const Op *op)
 {
-	const ITensor *t = run_get(r, op->args[0]);
-	if (t->count != 1)
-		return run_fail(r, op,
-			"set_symbol of %s, a distributed dim: '%s' holds %lld elements in this wave, the extent needs one "
-			"per workgroup",
-			sym_name(op->dim), op->args[0]->name, (long long)t->count);
-	int64_t v = (int64_t)t->v[0];
+	double x;
+	if (workgroup_element(r, op, "a distributed dim", "the extent", &x) < 0)
+		return -1;
+	int64_t v = (int64_t)x;
 	for (int i = 0; i < r->nset; i++)
-		if (r->set[i].repl == op->expr) {
-			if (r->set[i].size != v)
-				return run_fail(r, op, "set_symbol of %s: the waves of a workgroup give %lld and %lld",
-					sym_name(op->dim), (long long)r->set[i].size, (long long)v);
-			return 0;
-		}
+		if (r->set[i].repl == op->expr)
+			return waves_agree(r, op, r->set[i].size, v);
 	if (r->nset == MAX_SET)
 		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
 	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], true, v, false};
@@ -147,21 +162,13 @@ static int set_extent(Run *r, const Op *op)
  * dynamic symbol. */
 static int set_loop_bound(Run *r, const Op *op, struct RunSet *rs, bool first)
 {
-	const ITensor *t = run_get(r, op->args[0]);
-	if (t->count != 1)
-		return run_fail(r, op,
-			"set_symbol of %s, a loop's start or iters: '%s' holds %lld elements in this wave, the bound needs "
-			"one per workgroup",
-			sym_name(op->dim), op->args[0]->name, (long long)t->count);
-	double x = t->v[0];
+	double x;
+	if (workgroup_element(r, op, "a loop's start or iters", "the bound", &x) < 0)
+		return -1;
 	int64_t hi = kernel_runtime_max(r->k, op->dim);
 	int64_t v = !(x > 0) ? 0 : x >= (double)hi ? hi : (int64_t)x;
-	if (!first) {
-		if (rs->size != v)
-			return run_fail(r, op, "set_symbol of %s: the waves of a workgroup give %lld and %lld",
-				sym_name(op->dim), (long long)rs->size, (long long)v);
-		return 0;
-	}
+	if (!first)
+		return waves_agree(r, op, rs->size, v);
 	rs->size = v;
 	rs->bound = true;
 	return 0;
