@@ -51,17 +51,24 @@ static bool uniform_sgpr(Isel *s, Op *op, TVal *v, const char *what, MOpnd *d)
 	return true;
 }
 
+/* The set symbol's launch value (`launch`: its extent or value) must be a
+ * runtime one: bound with -D, what the kernel computes from it was fixed
+ * at compile time, and `sets` would be ignored. */
+static bool runtime_launch(Isel *s, Op *op, const char *launch, const char *sets)
+{
+	if (analysis_runtime(s->c, op->dim))
+		return true;
+	analysis_error(s->c, op->loc,
+		"%s: set_symbol of %s: its launch %s is a compile-time integer here (bound with -D); %s is compiled "
+		"over a runtime launch %s only",
+		op->path, sym_name(op->dim), launch, sets, launch);
+	return false;
+}
+
 void isel_set_extent(Isel *s, Op *op, TVal *v)
 {
-	if (!analysis_runtime(s->c, op->dim)) {
-		analysis_error(s->c, op->loc,
-			"%s: set_symbol of %s: its launch extent is a compile-time integer here (bound with -D); "
-			"the extent it sets is compiled over a runtime launch extent only",
-			op->path, sym_name(op->dim));
-		return;
-	}
 	MOpnd d;
-	if (!uniform_sgpr(s, op, v, "an extent", &d))
+	if (!runtime_launch(s, op, "extent", "the extent it sets") || !uniform_sgpr(s, op, v, "an extent", &d))
 		return;
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, d}));
 	vec_push(&s->extents, ((IselExtent){op->dim, op->expr}));
@@ -69,15 +76,8 @@ void isel_set_extent(Isel *s, Op *op, TVal *v)
 
 void isel_set_loop_bound(Isel *s, Op *op, TVal *v)
 {
-	if (!analysis_runtime(s->c, op->dim)) {
-		analysis_error(s->c, op->loc,
-			"%s: set_symbol of %s: its launch value is a compile-time integer here (bound with -D); "
-			"a loop bound it sets is compiled over a runtime launch value only",
-			op->path, sym_name(op->dim));
-		return;
-	}
 	MOpnd d;
-	if (!uniform_sgpr(s, op, v, "a loop bound", &d))
+	if (!runtime_launch(s, op, "value", "a loop bound it sets") || !uniform_sgpr(s, op, v, "a loop bound", &d))
 		return;
 	/* clamped to [0, max] (signed): the range analysis assumed of the
 	 * symbol as a launch value, which the interpreter clamps to alike */
