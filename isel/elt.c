@@ -8,10 +8,11 @@
  * dim; when they differ (a broadcast's result against its source, an
  * operand with fewer dims), isel_tval_gather matches elements by their
  * coordinates: result element e takes the source element whose coordinate
- * along every source dim simplifies to the same expression. Broadcasting
- * costs no instructions: the same dword serves several elements. An
- * element no register of the thread holds is moved through LDS
- * (relayout.c). Conversions f32 -> f16 round to nearest even
+ * along every source dim simplifies to the same expression (a source dim
+ * the result lacks must hold one position, the same in every thread).
+ * Broadcasting costs no instructions: the same dword serves several
+ * elements. An element no register of the thread holds is moved through
+ * LDS (relayout.c). Conversions f32 -> f16 round to nearest even
  * (v_cvt_f16_f32) and pack pairs with v_pack_b32_f16; f16 -> f32 takes
  * the high half through a shift.
  * The selectors (elementwise.c, compare.c, math.c, index.c) call these;
@@ -33,6 +34,16 @@ bool isel_same_index(const NodeIndex *a, const NodeIndex *b)
 	return true;
 }
 
+/* e mentions none of the thread ids $T0-2. */
+static bool thread_free(SymCtx *sc, const Sym *e)
+{
+	static const char *const tid[] = {"$T0", "$T1", "$T2"};
+	for (int i = 0; i < 3; i++)
+		if (sym_mentions(e, sym_symbol(sc, tid[i])))
+			return false;
+	return true;
+}
+
 /* The source element of v that element j of copy cn of ix is, matched by
  * coordinates along v's dims; -1 if v has none in this thread. */
 static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, int64_t cn, int64_t j)
@@ -48,7 +59,11 @@ static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, int64_
 				if (ix->d[q].dim == vx->d[k].dim)
 					p = q;
 			if (p < 0) {
-				eq = vx->d[k].size == 1 && vx->d[k].copies == 1;
+				/* a dim ix lacks: v must hold one position along it,
+				 * the same in every thread (a workgroup's, or a
+				 * constant); a position per lane is no broadcast */
+				eq = vx->d[k].size == 1 && vx->d[k].copies == 1 &&
+				     thread_free(sc, sym_simplify(sc, index_coord(c, vx, k, e / vx->epc, e % vx->epc), c->assume));
 				continue;
 			}
 			Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
