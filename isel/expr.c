@@ -578,38 +578,38 @@ static bool relations(Sym *c, Sym **out, int *n, int max)
 	return true;
 }
 
-/* Piecewise((v1, c1), ..., (vn, True)) with conditions that vary per lane
- * (Wave's T5 relative position bias: the rpe offset m - k2 where
- * 0 <= m - k2 < max, else max), lowered back to front: r = vn; then for
- * each earlier branch r = ci ? vi : r, one v_cndmask_b32 each, ci the lane
- * mask of its relations (an And of relations, each compiled as bounds are:
- * isel_expr_conds_mask). The values are lowered before the mask is built,
- * so nothing clobbers vcc between the compare and the select. The last
- * condition must be True and the others relations other than == and !=
- * or And of them; any other form is reported at loc. */
+/* The relations of Piecewise e's branch b's condition into rel (*n of
+ * them); false, with the error reported at loc, when it is not a relation
+ * other than == and != or an And of them. */
+static bool branch_relations(Isel *s, Sym *e, int b, Sym **rel, int *n, Loc loc)
+{
+	*n = 0;
+	if (relations(sym_arg(e, 2 * b + 1), rel, n, MAX_DIMS * 2))
+		return true;
+	SymCtx *sc = s->c->k->sc;
+	analysis_error(s->c, loc, "index expression %s: condition %s is not compiled yet (relations other than == "
+				  "and !=, and And of them, are)",
+		sym_str(sc, e), sym_str(sc, sym_arg(e, 2 * b + 1)));
+	return false;
+}
+
 /* A Piecewise of wave-uniform values and conditions (the persistent
  * reordering GEMM's chunked start): on the scalar unit, each relation an
  * s_cmp against 0 and an s_cselect_b32 right after it (nothing between
  * them writes SCC); an And of relations selects once per relation. */
 static MOpnd piecewise_uniform(Isel *s, Sym *e, Loc loc)
 {
-	SymCtx *sc = s->c->k->sc;
+	static const MOp cmp[] = {[SYM_LT] = I_S_CMP_LT_I32, [SYM_LE] = I_S_CMP_LE_I32, [SYM_GT] = I_S_CMP_GT_I32,
+		[SYM_GE] = I_S_CMP_GE_I32};
 	int nb = sym_nargs(e) / 2;
 	MOpnd r = isel_expr_to_sgpr(s, lower(s, sym_arg(e, 2 * nb - 2), loc));
 	for (int b = nb - 2; b >= 0 && !s->c->failed; b--) {
 		Sym *rel[MAX_DIMS * 2];
-		int n = 0;
-		if (!relations(sym_arg(e, 2 * b + 1), rel, &n, MAX_DIMS * 2)) {
-			analysis_error(s->c, loc, "index expression %s: condition %s is not compiled yet (relations, and "
-						  "And of them, are)",
-				sym_str(sc, e), sym_str(sc, sym_arg(e, 2 * b + 1)));
+		int n;
+		if (!branch_relations(s, e, b, rel, &n, loc))
 			return mo_imm(0);
-		}
 		MOpnd t = isel_expr_to_sgpr(s, lower(s, sym_arg(e, 2 * b), loc));
 		for (int i = 0; i < n && !s->c->failed; i++) {
-			static const MOp cmp[] = {[SYM_LT] = I_S_CMP_LT_I32, [SYM_LE] = I_S_CMP_LE_I32,
-				[SYM_GT] = I_S_CMP_GT_I32, [SYM_GE] = I_S_CMP_GE_I32, [SYM_EQ] = I_S_CMP_EQ_I32,
-				[SYM_NE] = I_S_CMP_LG_I32};
 			MOpnd d = isel_expr_to_sgpr(s, lower(s, sym_arg(rel[i], 0), loc));
 			if (s->c->failed)
 				return mo_imm(0);
@@ -624,6 +624,16 @@ static MOpnd piecewise_uniform(Isel *s, Sym *e, Loc loc)
 	return r;
 }
 
+/* Piecewise((v1, c1), ..., (vn, True)): uniform ones on the scalar unit
+ * (piecewise_uniform); with conditions that vary per lane (Wave's T5
+ * relative position bias: the rpe offset m - k2 where 0 <= m - k2 < max,
+ * else max), lowered back to front: r = vn; then for each earlier branch
+ * r = ci ? vi : r, one v_cndmask_b32 each, ci the lane mask of its
+ * relations (isel_expr_conds_mask, compiled as bounds are). The values are
+ * lowered before the mask is built, so nothing clobbers vcc between the
+ * compare and the select. The last condition must be True and the others
+ * relations other than == and != or And of them (branch_relations); any
+ * other form is reported at loc. */
 static MOpnd piecewise(Isel *s, Sym *e, Loc loc)
 {
 	SymCtx *sc = s->c->k->sc;
@@ -638,13 +648,9 @@ static MOpnd piecewise(Isel *s, Sym *e, Loc loc)
 	MOpnd r = lower(s, sym_arg(e, 2 * nb - 2), loc);
 	for (int b = nb - 2; b >= 0 && !s->c->failed; b--) {
 		Sym *rel[MAX_DIMS * 2];
-		int n = 0;
-		if (!relations(sym_arg(e, 2 * b + 1), rel, &n, MAX_DIMS * 2)) {
-			analysis_error(s->c, loc, "index expression %s: condition %s is not compiled yet (relations "
-						  "other than == and !=, and And of them, are)",
-				sym_str(sc, e), sym_str(sc, sym_arg(e, 2 * b + 1)));
+		int n;
+		if (!branch_relations(s, e, b, rel, &n, loc))
 			return mo_imm(0);
-		}
 		MOpnd yes = isel_expr_to_vgpr(s, lower(s, sym_arg(e, 2 * b), loc));
 		MOpnd no = isel_expr_to_vgpr(s, r);
 		uint32_t mask;
