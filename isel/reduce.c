@@ -351,17 +351,20 @@ void isel_select_reduce(Isel *s, Op *op)
 	/* 3. which lanes share a result: the lane bits that change the
 	 * reduced dim's start; none of them may change another dim's */
 	int64_t lanes = MIN(64, c->wg_size[0]);
+	int64_t *at = ARENA_NEWN(&c->arena, int64_t, lanes * MAX_DIMS); /* each dim's start per lane */
+	for (int64_t l = 0; l < lanes; l++)
+		for (int i = 0; i < ix->ndims; i++)
+			if (!isel_at_lane(c, ix->d[i].start, l, &at[l * MAX_DIMS + i])) {
+				analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
+					sym_name(ix->d[i].dim));
+				return;
+			}
 	unsigned bits = 0;
 	for (int b = 0; (1 << b) < lanes; b++) {
 		bool red = false, other = false;
 		for (int64_t l = 0; l < lanes; l++)
 			for (int i = 0; i < ix->ndims; i++) {
-				int64_t p, q;
-				if (!isel_at_lane(c, ix->d[i].start, l, &p) || !isel_at_lane(c, ix->d[i].start, l ^ (1 << b), &q)) {
-					analysis_error(c, op->loc, "%s: the start of %s is not a function of the lane", op->path,
-						sym_name(ix->d[i].dim));
-					return;
-				}
+				int64_t p = at[l * MAX_DIMS + i], q = at[(l ^ (1 << b)) * MAX_DIMS + i];
 				red |= i == k && p != q;
 				other |= i != k && p != q;
 			}

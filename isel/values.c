@@ -162,16 +162,12 @@ void isel_ds(Isel *s, MOp mop, MOpnd addr, int64_t off, MOpnd data, bool store)
 bool isel_at_lane(Analysis *c, Sym *e, int64_t t0, int64_t *out)
 {
 	SymCtx *sc = c->k->sc;
+	static const char *const ids[] = {"$T0", "$WG0", "$T1", "$WG1", "$T2", "$WG2"};
 	Sym *from[6 + MAX_DIMS], *to[6 + MAX_DIMS];
 	int n = 0;
-	char name[16];
-	for (int g = 0; g < 3; g++) {
-		snprintf(name, sizeof name, "$T%d", g);
-		from[n] = sym_symbol(sc, name);
+	for (int g = 0; g < 6; g++) {
+		from[n] = sym_symbol(sc, ids[g]);
 		to[n++] = sym_int(sc, g == 0 ? t0 : 0);
-		snprintf(name, sizeof name, "$WG%d", g);
-		from[n] = sym_symbol(sc, name);
-		to[n++] = sym_int(sc, 0);
 	}
 	for (int i = 0; i < c->ntile; i++) {
 		from[n] = c->tile[i].iv;
