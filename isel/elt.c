@@ -44,31 +44,57 @@ static bool thread_free(SymCtx *sc, const Sym *e)
 	return true;
 }
 
+/* A gather's coordinates, each made once: v's dims' positions in ix (-1:
+ * ix lacks it), and v's elements' coordinates, computed when first asked
+ * (a[e * ndims + k], NULL until then). */
+typedef struct Coords {
+	int *p;
+	Sym **a;
+} Coords;
+
+static Coords coords_new(Isel *s, const TVal *v, const NodeIndex *ix)
+{
+	Arena *ar = &s->c->arena;
+	const NodeIndex *vx = v->ix;
+	Coords g = {ARENA_NEWN(ar, int, vx->ndims + 1), ARENA_NEWN(ar, Sym *, v->n * vx->ndims + 1)};
+	for (int k = 0; k < vx->ndims; k++) {
+		g.p[k] = -1;
+		for (int q = 0; q < ix->ndims; q++)
+			if (ix->d[q].dim == vx->d[k].dim)
+				g.p[k] = q;
+	}
+	return g;
+}
+
 /* The source element of v that element j of copy cn of ix is, matched by
  * coordinates along v's dims; -1 if v has none in this thread. */
-static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, int64_t cn, int64_t j)
+static int64_t gather_source(Isel *s, const TVal *v, const NodeIndex *ix, Coords *g, int64_t cn, int64_t j)
 {
 	Analysis *c = s->c;
 	SymCtx *sc = c->k->sc;
 	const NodeIndex *vx = v->ix;
+	Sym *b[MAX_DIMS] = {0}; /* element j of copy cn's, when first asked */
 	for (int64_t e = 0; e < v->n; e++) {
 		bool eq = true;
 		for (int k = 0; k < vx->ndims && eq; k++) {
-			int p = -1;
-			for (int q = 0; q < ix->ndims; q++)
-				if (ix->d[q].dim == vx->d[k].dim)
-					p = q;
+			int p = g->p[k];
+			Sym **a = &g->a[e * vx->ndims + k];
+			if (p < 0 && !(vx->d[k].size == 1 && vx->d[k].copies == 1)) {
+				eq = false;
+				continue;
+			}
+			if (!*a)
+				*a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
 			if (p < 0) {
 				/* a dim ix lacks: v must hold one position along it,
 				 * the same in every thread (a workgroup's, or a
 				 * constant); a position per lane is no broadcast */
-				eq = vx->d[k].size == 1 && vx->d[k].copies == 1 &&
-				     thread_free(sc, sym_simplify(sc, index_coord(c, vx, k, e / vx->epc, e % vx->epc), c->assume));
+				eq = thread_free(sc, *a);
 				continue;
 			}
-			Sym *a = index_coord(c, vx, k, e / vx->epc, e % vx->epc);
-			Sym *b = index_coord(c, ix, p, cn, j);
-			eq = sym_simplify(sc, sym_sub(sc, a, b), c->assume) == sym_int(sc, 0);
+			if (!b[k])
+				b[k] = index_coord(c, ix, p, cn, j);
+			eq = *a == b[k] || sym_simplify(sc, sym_sub(sc, *a, b[k]), c->assume) == sym_int(sc, 0);
 		}
 		if (eq)
 			return e;
@@ -204,9 +230,10 @@ TVal *isel_tval_gather(Isel *s, const TVal *v, const NodeIndex *ix, Op *op)
 	}
 	int64_t n = ix->ncopies * ix->epc;
 	int64_t *src = ARENA_NEWN(&c->arena, int64_t, n);
+	Coords g = coords_new(s, v, ix);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++)
 		for (int64_t j = 0; j < ix->epc; j++) {
-			src[cn * ix->epc + j] = gather_source(s, v, ix, cn, j);
+			src[cn * ix->epc + j] = gather_source(s, v, ix, &g, cn, j);
 			if (src[cn * ix->epc + j] < 0)
 				return isel_relayout(s, v, ix, op); /* held by other lanes */
 		}
