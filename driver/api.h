@@ -62,7 +62,7 @@ struct wavecc_compiled {
  * Whatever the work must release even if it dies is given to api_defer
  * (heap objects only: the work's stack frames are gone after a die), and
  * released at the end either way, last deferred first. */
-enum { API_MAX_DEFER = 16, API_MAX_LOCKS = 64 };
+enum { API_MAX_DEFER = 16 };
 /* Where a Diag's messages go as data: a list, with the kernel that paths
  * and ops are recognised in (may be NULL). */
 typedef struct ApiSink {
@@ -85,8 +85,8 @@ typedef struct ApiCall {
 		void *p;
 	} defer[API_MAX_DEFER];
 	int ndefer;
-	int nlocks;       /* kernel handles locked (api_lock) */
-	wavecc_kernel *locks[API_MAX_LOCKS];
+	int nlocks, caplocks; /* kernel handles locked (api_lock), as many as a call names */
+	wavecc_kernel **locks;
 } ApiCall;
 
 ApiCall *api_begin(const char *fn, char **error);

@@ -373,6 +373,10 @@ static int by_address(const void *a, const void *b)
 
 void api_lock_all(ApiCall *c, wavecc_kernel *const *ks, size_t n)
 {
+	if ((size_t)(c->caplocks - c->nlocks) < n) { /* room for all of them */
+		c->caplocks = c->nlocks + (int)n;
+		c->locks = xrealloc(c->locks, (size_t)c->caplocks * sizeof *c->locks);
+	}
 	wavecc_kernel **l = c->locks + c->nlocks;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -383,8 +387,6 @@ void api_lock_all(ApiCall *c, wavecc_kernel *const *ks, size_t n)
 			seen = c->locks[j] == ks[i];
 		if (seen)
 			continue;
-		if (c->nlocks + (int)m == API_MAX_LOCKS)
-			die("%s: more than %d kernel handles", c->fn, API_MAX_LOCKS);
 		l[m++] = ks[i];
 	}
 	/* one order for every thread: no two calls wait on each other */
@@ -404,6 +406,7 @@ static void finish(ApiCall *c, wavecc_status st)
 	}
 	for (int i = c->nlocks - 1; i >= 0; i--)
 		pthread_mutex_unlock(&c->locks[i]->lock);
+	free(c->locks);
 	fclose(c->f); /* what was printed is what the diagnostics' text says */
 	free(c->text);
 	if (st != WAVECC_OK && c->error)

@@ -440,6 +440,22 @@ START_TEST(compile_options_reach_the_compiler)
 	ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(out[1], NULL), "gfx90a"));
 	wavecc_compiled_free(out[0]);
 	wavecc_compiled_free(out[1]);
+	/* a hundred handles in one call (each locked for the call: there
+	 * was a limit of 64) */
+	enum { MANY = 100 };
+	wavecc_kernel *many[MANY];
+	wavecc_compiled *mout[MANY];
+	char *merr[MANY];
+	for (int i = 0; i < MANY; i++) {
+		many[i] = wavecc_kernel_load(example("copy.json"), &err);
+		ck_assert_msg(many[i], "%s", err);
+	}
+	ck_assert_uint_eq(wavecc_compile_many_ex((const wavecc_kernel *const *)many, MANY, &o, mout, merr), MANY);
+	for (int i = 0; i < MANY; i++) {
+		ck_assert_ptr_nonnull(strstr(wavecc_compiled_assembly(mout[i], NULL), "gfx90a"));
+		wavecc_compiled_free(mout[i]);
+		wavecc_kernel_free(many[i]);
+	}
 	/* bad options: a bad argument, nothing compiled */
 	o = (wavecc_compile_options){.struct_size = sizeof o, .schedule = "fastest"};
 	ck_assert_ptr_null(wavecc_compile_ex(k, &o, &err));
