@@ -388,6 +388,58 @@ static bool zero_acc(const Value *v)
 	return v->kind == VAL_RESULT && v->def->kind == OP_REGISTER && v->def->value == 0 && !signbit(v->def->value);
 }
 
+/* The accumulator of an MMA op (its argument ai) as the MFMAs write it:
+ * a tuple per copy of the result's layout rx, fresh from a zero
+ * accumulator (the first MFMA of a copy then reads srcC = 0), else the
+ * accumulator's own registers, copied first where another op still reads
+ * them; r names the tuples' dwords as the result. */
+typedef struct AccTuples {
+	int w;         /* dwords a copy */
+	TVal *r;       /* the result */
+	MOpnd *ct;     /* each copy's tuple */
+	bool *started; /* copy cn has had its first MFMA (or holds an accumulator) */
+} AccTuples;
+
+static bool acc_tuples(Isel *s, Op *op, int ai, const TVal *acc, const NodeIndex *rx, AccTuples *at)
+{
+	Analysis *c = s->c;
+	bool zacc = zero_acc(op->args[ai]);
+	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
+		return false;
+	int w = at->w = (int)rx->epc;
+	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
+	RegClass rc = rc_make(file, w);
+	TVal *r = at->r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
+	MOpnd *ct = at->ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
+	at->started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
+	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
+		at->started[cn] = !zacc;
+		if (zacc)
+			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
+		else
+			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
+		if (!zacc && s->uses[op->args[ai]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
+			uint32_t t = mfunc_vreg(s->f, rc);
+			for (int k = 0; k < w; k++)
+				isel_mov(s, mo_vsub(t, k, rc_make(file, 1)), acc->d[cn * w + k]);
+			ct[cn] = mo_vreg(t, rc);
+		}
+		for (int k = 0; k < w; k++)
+			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
+	}
+	return true;
+}
+
+/* The MMA op's result: at's tuples, zeroed where no MFMA wrote a copy
+ * (its K lies wholly past the window). */
+static void acc_done(Isel *s, Op *op, const AccTuples *at)
+{
+	for (int64_t cn = 0; cn < at->r->ix->ncopies; cn++)
+		for (int k = 0; k < at->w && !at->started[cn]; k++)
+			isel_mov(s, at->r->d[cn * at->w + k], mo_imm(0));
+	s->val[op_result(op)->id] = at->r;
+}
+
 void isel_select_mma(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -454,32 +506,11 @@ void isel_select_mma(Isel *s, Op *op)
 		analysis_error(c, op->loc, "%s: the operands' expansion copies do not match", op->path);
 		return;
 	}
-	bool zacc = zero_acc(op->args[2]);
-	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
+	AccTuples at;
+	if (!acc_tuples(s, op, 2, acc, rx, &at))
 		return;
-	int w = (int)rx->epc;
-	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
-	RegClass rc = rc_make(file, w);
-	TVal *r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
-	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
-	/* started[cr]: copy cr has had its first MFMA (from a zero acc, the
-	 * one reading srcC = 0 into a fresh tuple) */
-	bool *started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
-	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
-		started[cn] = !zacc;
-		if (zacc)
-			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
-		else
-			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
-		if (!zacc && s->uses[op->args[2]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
-			uint32_t t = mfunc_vreg(s->f, rc);
-			for (int k = 0; k < w; k++)
-				isel_mov(s, mo_vsub(t, k, rc_make(file, 1)), acc->d[cn * w + k]);
-			ct[cn] = mo_vreg(t, rc);
-		}
-		for (int k = 0; k < w; k++)
-			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
-	}
+	MOpnd *ct = at.ct;
+	bool *started = at.started;
 	const TileLoop *t = loop_over(c, op, K);
 	bool window = t && (analysis_many(t->trips) || t->iters) && t->tile % mi->k;
 	if (kc % kstep) {
@@ -547,11 +578,7 @@ void isel_select_mma(Isel *s, Op *op)
 				}
 		}
 	}
-	/* a zero copy no MFMA wrote (its K lies wholly past the window) */
-	for (int64_t cn = 0; cn < rx->ncopies; cn++)
-		for (int k = 0; k < w && !started[cn]; k++)
-			isel_mov(s, r->d[cn * w + k], mo_imm(0));
-	s->val[op_result(op)->id] = r;
+	acc_done(s, op, &at);
 }
 
 /* ---- scaled_mma: gfx950's v_mfma_scale_f32_{16x16x128,32x32x64}_f8f6f4 ----
@@ -664,30 +691,11 @@ void isel_select_scaled_mma(Isel *s, Op *op)
 		return;
 	}
 	/* the accumulator: as isel_select_mma keeps it */
-	bool zacc = zero_acc(op->args[4]);
-	if (!zacc && !(acc = isel_tval_gather(s, acc, rx, op)))
+	AccTuples at;
+	if (!acc_tuples(s, op, 4, acc, rx, &at))
 		return;
-	int w = (int)rx->epc;
-	RegFile file = s->acc_agpr ? RF_AGPR : RF_VGPR;
-	RegClass rc = rc_make(file, w);
-	TVal *r = isel_tval_new(s, acc->dtype, rx->ncopies * w, rx);
-	MOpnd *ct = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies);
-	bool *started = ARENA_NEWN(&c->arena, bool, rx->ncopies);
-	for (int64_t cn = 0; cn < rx->ncopies; cn++) {
-		started[cn] = !zacc;
-		if (zacc)
-			ct[cn] = mo_vreg(mfunc_vreg(s->f, rc), rc);
-		else
-			ct[cn] = isel_tuple_of(s, acc, (int)(cn * w), w);
-		if (!zacc && s->uses[op->args[4]->id] > 1 && ct[cn].reg == acc->d[cn * w].reg) {
-			uint32_t tr = mfunc_vreg(s->f, rc);
-			for (int k = 0; k < w; k++)
-				isel_mov(s, mo_vsub(tr, k, rc_make(file, 1)), acc->d[cn * w + k]);
-			ct[cn] = mo_vreg(tr, rc);
-		}
-		for (int k = 0; k < w; k++)
-			r->d[cn * w + k] = mo_vsub(ct[cn].reg, ct[cn].sub + k, rc_make(rc_file(ct[cn].rc), 1));
-	}
+	MOpnd *ct = at.ct;
+	bool *started = at.started;
 	MOpnd zero = {0};
 	for (int64_t kk = 0; kk < kc; kk += kstep) {
 		int64_t kb = kk / kstep;
@@ -711,8 +719,5 @@ void isel_select_scaled_mma(Isel *s, Op *op)
 				started[cr] = true;
 			}
 	}
-	for (int64_t cn = 0; cn < rx->ncopies; cn++)
-		for (int k = 0; k < w && !started[cn]; k++)
-			isel_mov(s, r->d[cn * w + k], mo_imm(0));
-	s->val[op_result(op)->id] = r;
+	acc_done(s, op, &at);
 }
