@@ -70,7 +70,7 @@ FAST_SUITES = \
 	regalloc/regalloc regalloc/coalesce \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
 	loader/emu/decode loader/emu/exec loader/emu/foreign loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
-	loader/emu/fuzz loader/emu/clang loader/emu/clang950 loader/emu/order loader/emu/memory \
+	loader/emu/fuzz loader/emu/clang loader/emu/clang950 loader/emu/order loader/emu/memory loader/emu/semantics \
 	loader/timing/timing loader/timing/calib
 ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)
 $(error FAST_SUITES names no suite: $(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)))
