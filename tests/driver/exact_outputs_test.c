@@ -8,7 +8,10 @@
  * and the interpreter share cannot pass either:
  *  - an i8 result written transposed (b[n][m] = a[m][n]): each lane's four
  *    bytes of a dword go to four rows, one buffer_store_byte each, bytes
- *    1-3 shifted down first by 8, 16 and 24 bits; */
+ *    1-3 shifted down first by 8, 16 and 24 bits;
+ *  - atomic_min of u32 values on both sides of 2^31 into global memory:
+ *    buffer_atomic_umin, not smin (the interpreter's doubles agree with
+ *    either only below 2^31). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,12 +100,74 @@ START_TEST(i8_transposed_write)
 }
 END_TEST
 
+/* c[0][j] = min(c[0][j], a[0..M)[j]) as unsigned 32-bit integers, every
+ * row of a into row 0 of c (the rest of c as it was) */
+START_TEST(u32_atomic_min)
+{
+	enum { M = 4, N = 64 };
+	const char *dir = test_tmpdir("u32_atomic_min");
+	char k[1024], ina[1024], inc[1024], out[1024], err[256];
+	snprintf(k, sizeof k, "%s/k.json", dir);
+	snprintf(ina, sizeof ina, "%s/a.npy", dir);
+	snprintf(inc, sizeof inc, "%s/c.npy", dir);
+	snprintf(out, sizeof out, "%s/out.npy", dir);
+	FILE *f = fopen(k, "w");
+	ck_assert(f != NULL);
+	fprintf(f, "{\"format\": \"wavecc-kernel/1\", \"name\": \"umin\", \"symbols\": {\"M\": %d, \"N\": %d},\n"
+		   " \"constraints\": [\n"
+		   "  {\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+		   "  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": 1, \"workgroup_dim\": 1},\n"
+		   "  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": 64, \"workgroup_dim\": 0},\n"
+		   "  {\"kind\": \"wave\", \"dim\": \"M\", \"tile\": 1}, {\"kind\": \"wave\", \"dim\": \"N\", \"tile\": 64}],\n"
+		   " \"arguments\": [\n"
+		   "  {\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", "
+		   "\"dtype\": \"u32\"},\n"
+		   "  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", "
+		   "\"dtype\": \"u32\"}],\n"
+		   " \"graph\": [\n"
+		   "  {\"name\": \"x\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		   "  {\"name\": \"m\", \"op\": \"atomic_min\", \"lhs\": \"x\", \"rhs\": \"c\", \"mapping\": {\"iterators\": "
+		   "[\"i\", \"j\"], \"inputs\": {\"M\": \"i\", \"N\": \"j\"}, \"outputs\": {\"M\": 0, \"N\": \"j\"}}}]}\n",
+		M, N);
+	fclose(f);
+	uint32_t a[M][N], c[M][N];
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			a[i][j] = 0x7ffffff0u + (uint32_t)i * 0x10000000u + (uint32_t)j * 0x1234567u;
+			c[i][j] = 0x90000000u - (uint32_t)j;
+		}
+	const int64_t shape[2] = {M, N};
+	ck_assert_msg(npy_write(ina, DT_U32, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_write(inc, DT_U32, 2, shape, c, err, sizeof err) == 0, "%s", err);
+	CmdResult r = test_wavecc("run '%s' --in a='%s' --in c='%s' --out c='%s' %s", k, ina, inc, out, STRICT);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "PASS"), "u32_atomic_min: wavecc run failed (%d):\n%s%s", r.status,
+		r.out, r.err);
+	cmd_result_free(&r);
+	NpyArray b;
+	ck_assert_msg(npy_read(out, &b, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_check(&b, "c", DT_U32, 2, shape, err, sizeof err) == 0, "%s", err);
+	const uint32_t *got = b.data;
+	int bad = 0;
+	for (int i = 0; i < M; i++)
+		for (int j = 0; j < N; j++) {
+			uint32_t want = c[i][j];
+			for (int r2 = 0; i == 0 && r2 < M; r2++)
+				want = a[r2][j] < want ? a[r2][j] : want;
+			if (got[i * N + j] != want && bad++ < 10)
+				fprintf(stderr, "u32_atomic_min: c[%d][%d] = %#x, expected %#x\n", i, j, got[i * N + j], want);
+		}
+	ck_assert_int_eq(bad, 0);
+	npy_free(&b);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("exact_outputs");
 	TCase *tc = tcase_create("exact");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, i8_transposed_write);
+	tcase_add_test(tc, u32_atomic_min);
 	suite_add_tcase(s, tc);
 	return s;
 }
