@@ -88,6 +88,74 @@ mutant isel_mfma_ab_swapped isel/mma.c \
 	isel/isel_file "the MFMA's A and B operands in order"
 
 
+mutant isel_red_mirror isel/reduce.c \
+	's/\[4\] = 0x141, \[8\] = 0x140/[4] = 0x140, [8] = 0x140/' \
+	isel/isel_file "the butterfly's stride-4 stage is row_half_mirror (golden isel checks)"
+mutant isel_bf16_round_bit isel/elt.c \
+	's/u3\[3\] = \{x, mo_imm\(16\), mo_imm\(1\)\}/u3[3] = {x, mo_imm(15), mo_imm(1)}/' \
+	driver/fixed_vectors "cast_bf16: the tie rounds on bit 16"
+mutant isel_load_halves_swapped isel/memory.c \
+	's/MOpnd u\[3\] = \{hi_reg\[i\], v->d\[i\], sel\};/MOpnd u[3] = {v->d[i], hi_reg[i], sel};/' \
+	isel/isel_file "two ushort loads joined low half first (golden isel checks)"
+mutant ra_interference_first_dword regalloc/linear.c \
+	's/for \(int d = 0; d < size && ok; d\+\+\)\n(\t+)ok = busy/for (int d = 0; d < 1 && ok; d++)\n$1ok = busy/' \
+	passes/machine/mir_file "a tuple's every dword checked for a free register"
+mutant ra_check_mfma_overlap regalloc/check.c \
+	's/if \(overlap && !\(u == 2 && same\)\)/if (overlap && u != 2)/' \
+	regalloc/regalloc "checker_catches_mfma_overlap: an MFMA result over its own A or B"
+mutant wc_barrier_lds_off_by_one passes/machine/waitcnt.c \
+	's/if \(in->op == I_S_BARRIER && s->ds_mem >= 0\)/if (in->op == I_S_BARRIER && s->ds_mem > 0)/' \
+	passes/machine/waitcnt "barrier_waits_for_lds: the LDS op just before the barrier waited for"
+mutant wcc_lenient_lgkm passes/machine/waitcnt_check.c \
+	's/\(q == Q_DS && in->lgkmcnt >= 0 && o\.after >= in->lgkmcnt\)/(q == Q_DS && in->lgkmcnt >= 0 && o.after + 1 >= in->lgkmcnt)/' \
+	passes/machine/waitcnt "the checker flags an lgkmcnt one too weak"
+mutant hz_xdl_srcab_short passes/machine/hazard_rules.c \
+	's/g942 && !is_xdl\(t, p\) \? np \+ 2 : np \+ 3 \+ xdl_950\(t, p\);\n(\t+)\/\* 942: XDL NP\+3/g942 && !is_xdl(t, p) ? np + 2 : np + 2 + xdl_950(t, p);\n$1\/* 942: XDL NP+3/' \
+	passes/machine/hazards "MFMA D -> MFMA SrcA wait states on gfx942"
+mutant isel_i16_zero_extended isel/cast_int.c \
+	's/bool sign = a->dtype == DT_I8 \|\| a->dtype == DT_I16;/bool sign = a->dtype == DT_I8;/' \
+	driver/elt_ops "an i16 element sign-extended before its cast"
+mutant sched_barrier_no_lds passes/machine/sched.c \
+	's/lds = global = store = true;/global = store = true;/' \
+	driver/run "LDS reads kept after the barrier that orders them"
+mutant dce_set_symbol_dead passes/graph/dce.c \
+	's/op_stores\(op->kind\) \|\| op->kind == OP_SET_SYMBOL \|\|/op_stores(op->kind) ||/' \
+	driver/set_extent "set_symbol is a root of liveness"
+mutant dce_cond_output passes/graph/dce.c \
+	's/case OP_CONDITIONAL:\n(\t+)if \(body_output\(op\)\)\n(\t+)op_live\(l, body_output\(op\)\);\n/case OP_CONDITIONAL:\n/' \
+	isel/isel_file "a conditional's yielded values are live"
+mutant interp_round_half_even interp/tensor.c \
+	's/case IT_ROUND: return round\(a\);/case IT_ROUND: return nearbyint(a);/' \
+	driver/elt_ops "round: halves go away from zero"
+mutant interp_int_floordiv_trunc interp/tensor.c \
+	's/return b == 0 \? 0 : floor\(a \/ b\);/return b == 0 ? 0 : trunc(a \/ b);/' \
+	driver/elt_ops "integer // floors negative quotients"
+mutant sym_mod_symbolic_inclusive ir/sym/sym_simp.c \
+	's/sym_rat_cmp\(bx\.hi, bm\.lo\) < 0\)/sym_rat_cmp(bx.hi, bm.lo) <= 0)/' \
+	ir/sym/sym_random "Mod(x, m) is x only for x < m"
+mutant sym_max_diff_lo ir/sym/sym_simp.c \
+	's/int r = is_max \? \(d\.has_hi \? sym_rat_cmp\(d\.hi, rat_i\(0\)\) : 1\)/int r = is_max ? (d.has_lo ? sym_rat_cmp(d.lo, rat_i(0)) : 1)/' \
+	ir/sym/sym_random "Max's dominance by the upper bound of the difference"
+mutant ra_agpr_copy_write regalloc/spill.c \
+	's/return from == RF_VGPR \? I_V_ACCVGPR_WRITE_B32 : I_V_ACCVGPR_MOV_B32;/return I_V_ACCVGPR_WRITE_B32;/' \
+	regalloc/spill_forward "a forwarded AGPR reload into an AGPR is v_accvgpr_mov_b32"
+mutant cse_ignores_sub passes/machine/cse.c \
+	's/return a\.reg == b\.reg && a\.sub == b\.sub && a\.rc == b\.rc;/return a.reg == b.reg && a.rc == b.rc;/' \
+	passes/machine/mir_file "cse_subregs.mir: reads of different dwords of a tuple are different operands"
+mutant isel_store_byte_shift isel/memory.c \
+	's/u\[2\] = \{mo_imm\(8 \* part\), isel_vgpr\(s, x\)\}/u[2] = {mo_imm(8), isel_vgpr(s, x)}/' \
+	driver/exact_outputs "i8_transposed_write: bytes 1-3 of a dword stored to their own rows"
+mutant licm_multi_def passes/machine/licm.c \
+	's/ \|\| ndefs\[in->def\[0\]\.reg\] != 1\)/)/' \
+	passes/machine/licm "redefined_constant_stays: a vreg defined twice is not hoisted"
+mutant isel_atomic_umin_signed isel/atomic.c \
+	's/return t == DT_I32 \? I_BUFFER_ATOMIC_SMIN : I_BUFFER_ATOMIC_UMIN;/return I_BUFFER_ATOMIC_SMIN;/' \
+	driver/exact_outputs "u32_atomic_min: buffer_atomic_umin for u32, values past 2^31"
+mutant fe_mma_two_k frontend/load_mma.c \
+	's/if \(nk != 1\) \{/if (nk < 1) {/' \
+	frontend/frontend "err_mma_two_reduction_dims: two shared reduction dims rejected by the count"
+
+
 want=("$@")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wavecc-mutants.XXXXXX")
 [ -n "${MUTANTS_KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
