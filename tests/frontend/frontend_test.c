@@ -687,6 +687,17 @@ START_TEST(err_iterate_body)
 	expect_error(t, pos_of(t, "\"register\": \"h\"", 12),
 		"graph[2].register: 'h' is defined inside the body of 'l' and is not visible here");
 	free(t);
+	/* An iter arg used after its loop (an outside mutant that swapped the
+	 * scope test's two lists, tests/mutants/mutants.sh, let it through) */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"exp\", \"arg\": \"acc\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"h\"]}]},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"acc\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "\"register\": \"acc\"", 12),
+		"graph[2].register: 'acc' is an iter arg of 'l' and is not visible here");
+	free(t);
 	/* A body node with a duplicate name: one message, no follow-up about the
 	 * body's output. */
 	t = kernel(NULL, NULL, NULL,

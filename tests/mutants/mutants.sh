@@ -156,6 +156,23 @@ mutant fe_mma_two_k frontend/load_mma.c \
 	frontend/frontend "err_mma_two_reduction_dims: two shared reduction dims rejected by the count"
 
 
+mutant idx_wave_id_32 passes/graph/indices.c \
+	's/sym_floor\(x->sc, sym_div\(x->sc, tsym\(c, \"\$T\", 0\), num\(x, 64\)\)\)/sym_floor(x->sc, sym_div(x->sc, tsym(c, \"\$T\", 0), num(x, 32)))/' \
+	passes/graph/indices "the wave id along workgroup dim 0: lane id over 64"
+mutant fe_iter_arg_scope_swapped frontend/load_graph.c \
+	's/if \(e->kind == E_PARAM && !ld_list_encloses\(e->list, n->list\)\)/if (e->kind == E_PARAM \&\& !ld_list_encloses(n->list, e->list))/' \
+	frontend/frontend "an iter arg used after its loop is rejected"
+mutant interp_cumsum_exclusive interp/scan.c \
+	's/acc = it_round\(x->dtype, acc \+ x->v\[at\]\);\n(\t+)y->v\[at\] = acc;/y->v[at] = acc;\n$1acc = it_round(x->dtype, acc + x->v[at]);/' \
+	interp/control "cumsum is inclusive"
+mutant isel_udiv_magic_off_by_one isel/expr.c \
+	's/\/ \(uint64_t\)d\) \+ 1\);/\/ (uint64_t)d));/' \
+	driver/fixed_vectors "index arithmetic dividing by a constant that is no power of two (its magic reciprocal)"
+mutant coalesce_fold_across_exec regalloc/coalesce.c \
+	's/if \(touches\(&bl->insts\.data\[j\], d\) \|\| may_write_exec\(&bl->insts\.data\[j\]\)\)/if (touches(\&bl->insts.data[j], d))/' \
+	regalloc/coalesce "a copy is not folded into a def across an EXEC write"
+
+
 want=("$@")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wavecc-mutants.XXXXXX")
 [ -n "${MUTANTS_KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
