@@ -139,9 +139,6 @@ mutant sym_max_diff_lo ir/sym/sym_simp.c \
 mutant ra_agpr_copy_write regalloc/spill.c \
 	's/return from == RF_VGPR \? I_V_ACCVGPR_WRITE_B32 : I_V_ACCVGPR_MOV_B32;/return I_V_ACCVGPR_WRITE_B32;/' \
 	regalloc/spill_forward "a forwarded AGPR reload into an AGPR is v_accvgpr_mov_b32"
-mutant cse_ignores_sub passes/machine/cse.c \
-	's/return a\.reg == b\.reg && a\.sub == b\.sub && a\.rc == b\.rc;/return a.reg == b.reg && a.rc == b.rc;/' \
-	passes/machine/mir_file "cse_subregs.mir: reads of different dwords of a tuple are different operands"
 mutant isel_store_byte_shift isel/memory.c \
 	's/u\[2\] = \{mo_imm\(8 \* part\), isel_vgpr\(s, x\)\}/u[2] = {mo_imm(8), isel_vgpr(s, x)}/' \
 	driver/exact_outputs "i8_transposed_write: bytes 1-3 of a dword stored to their own rows"
@@ -172,6 +169,10 @@ mutant coalesce_fold_across_exec regalloc/coalesce.c \
 	's/if \(touches\(&bl->insts\.data\[j\], d\) \|\| may_write_exec\(&bl->insts\.data\[j\]\)\)/if (touches(\&bl->insts.data[j], d))/' \
 	regalloc/coalesce "a copy is not folded into a def across an EXEC write"
 
+
+mutant cse_saveexec_not_exec passes/machine/cse.c \
+	's/if \(\(isa_info\[in->op\]\.flags & IF_CMPX\) \|\| strstr\(isa_info\[in->op\]\.name, "exec"\)\)/if (isa_info[in->op].flags \& IF_CMPX)/' \
+	passes/machine/mir_file "cse_kept.mir: nothing is shared across s_and_saveexec (EXEC changes)"
 
 want=("$@")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wavecc-mutants.XXXXXX")
