@@ -174,6 +174,14 @@ mutant cse_saveexec_not_exec passes/machine/cse.c \
 	's/if \(\(isa_info\[in->op\]\.flags & IF_CMPX\) \|\| strstr\(isa_info\[in->op\]\.name, "exec"\)\)/if (isa_info[in->op].flags \& IF_CMPX)/' \
 	passes/machine/mir_file "cse_kept.mir: nothing is shared across s_and_saveexec (EXEC changes)"
 
+mutant idx_acc32_row_stride passes/graph/indices.c \
+	's/sym_floor\(sc, sym_div\(sc, J, num\(x, 4\)\)\), num\(x, 8\)\)/sym_floor(sc, sym_div(sc, J, num(x, 4))), num(x, 4))/' \
+	isel/isel_file "a 32x32 accumulator's register g holds row 8*floor(g/4) + ... (golden isel checks)"
+mutant emu_d16_keeps_wrong_half loader/emu/vmem.c \
+	's/return \(old & 0xffff0000u\) \| \(v & 0xffff\);/return (old \& 0xffffu) | (v \& 0xffff);/' \
+	loader/emu/d16 "a d16 load keeps the high half of its register"
+
+
 want=("$@")
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/wavecc-mutants.XXXXXX")
 [ -n "${MUTANTS_KEEP:-}" ] || trap 'rm -rf "$scratch"' EXIT
