@@ -30,7 +30,7 @@ mutant store_bound_off_by_one isel/memory.c \
 	's/sym_rel\(sc, SYM_LT, co, size_s\[i\]\)/sym_rel(sc, op->kind == OP_WRITE ? SYM_LE : SYM_LT, co, size_s[i])/' \
 	driver/run "example_passes: a store one element past a row, under reversed workgroups and the canary"
 mutant no_padding_when_unswizzled passes/plan/lds_tiles.c \
-	's/t->bytes\[0\] = layout_box\(t, 0, ROW_PAD_BYTES \/ t->es\);/t->bytes[0] = layout_box(t, 0, t->swz.row_bytes ? ROW_PAD_BYTES \/ t->es : 0);/' \
+	's/t->bytes\[0\] = layout_box\(t, 0, row_pad_bytes\(c, op, t\) \/ t->es\);/t->bytes[0] = layout_box(t, 0, t->swz.row_bytes ? row_pad_bytes(c, op, t) \/ t->es : 0);/' \
 	driver/lds_swizzle "padding_on_tiles_that_cannot_be_swizzled: GQA decode's k staged unpadded"
 mutant swizzle_key_zero passes/plan/lds_layout.c \
 	's/Sym \*key = sym_mod\(sc, sym_floordiv\(sc, row, sym_int\(sc, z->lines\)\), sym_int\(sc, z->keys\)\);/Sym *key = sym_int(sc, 0);/' \
