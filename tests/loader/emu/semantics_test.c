@@ -36,7 +36,9 @@ static uint32_t r_mad_i64_lo_add(In x)
  * -2.5 -> -2), not to even */
 static uint32_t r_rpi(In x) { return (uint32_t)(int32_t)floor((double)x.fa + 0.5); }
 /* VOPC: the lanes EXEC disables get 0 in the result mask (v_cmp) and in
- * EXEC itself (v_cmpx), whatever their compare would give */
+ * EXEC itself (v_cmpx), whatever their compare would give (LLVM relies on
+ * it: a v_cmp result needs no s_and with EXEC before s_cbranch_vccnz,
+ * reviews.llvm.org/D105709) */
 static uint32_t r_cmp_partial(In x) { return active(x.lane) && x.fa > x.fb; }
 static uint32_t r_cmp_i32_partial(In x) { return active(x.lane) && (int32_t)x.a < (int32_t)x.b; }
 /* s_and_saveexec_b64: D = EXEC, EXEC = S0 & EXEC (a nested if narrows) */
