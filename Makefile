@@ -67,10 +67,10 @@ FAST_SUITES = \
 	passes/machine/mir_file passes/machine/hazards passes/machine/waitcnt passes/machine/licm \
 	passes/machine/loop_emu passes/plan/plan_file passes/plan/hoist \
 	isel/isel_file \
-	regalloc/regalloc regalloc/coalesce \
+	regalloc/regalloc regalloc/coalesce regalloc/spill_forward \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
 	loader/emu/decode loader/emu/exec loader/emu/foreign loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
-	loader/emu/fuzz loader/emu/clang loader/emu/clang950 loader/emu/order loader/emu/memory \
+	loader/emu/fuzz loader/emu/clang loader/emu/clang950 loader/emu/order loader/emu/memory loader/emu/semantics \
 	loader/timing/timing loader/timing/calib
 ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)
 $(error FAST_SUITES names no suite: $(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)))

@@ -545,6 +545,34 @@ START_TEST(err_shape_mismatch)
 }
 END_TEST
 
+/* mma whose operands share two reduction dims (K and L): rejected by the
+ * count, "found 2" (an outside mutant that accepted more than one,
+ * tests/mutants/mutants.sh, was stopped only later by a message about
+ * the lhs's layout that names the wrong problem) */
+START_TEST(err_mma_two_reduction_dims)
+{
+	char *t = kernel("\"M\": 64, \"N\": 128, \"K\": 32, \"L\": 16, \"BM\": 16, \"BN\": 64",
+		"{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 1},\n"
+		"  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BN\", \"workgroup_dim\": 0}",
+		"{\"name\": \"a\", \"type\": \"memory\", \"shape\": [\"M\", \"L\", \"K\"], \"address_space\": \"global\", "
+		"\"dtype\": \"f16\"},\n"
+		"  {\"name\": \"b\", \"type\": \"memory\", \"shape\": [\"N\", \"L\", \"K\"], \"address_space\": \"global\", "
+		"\"dtype\": \"f16\"},\n"
+		"  {\"name\": \"c\", \"type\": \"memory\", \"shape\": [\"M\", \"N\"], \"address_space\": \"global\", "
+		"\"dtype\": \"f32\"}",
+		"{\"name\": \"p\", \"op\": \"read\", \"memory\": \"a\"},\n"
+		"{\"name\": \"q\", \"op\": \"read\", \"memory\": \"b\"},\n"
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"m\", \"op\": \"mma\", \"lhs\": \"p\", \"rhs\": \"q\", \"acc\": \"z\"},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"m\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "{\"name\": \"m\"", 0),
+		"graph[3]: shape mismatch: lhs f16[M, L, K] and rhs f16[N, L, K] must share exactly one reduction dim "
+		"not in acc f32[M, N], found 2");
+	free(t);
+}
+END_TEST
+
 START_TEST(err_dtype_mismatch)
 {
 	char *t = kernel(NULL, NULL, NULL,
@@ -658,6 +686,17 @@ START_TEST(err_iterate_body)
 		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"h\", \"memory\": \"c\"}");
 	expect_error(t, pos_of(t, "\"register\": \"h\"", 12),
 		"graph[2].register: 'h' is defined inside the body of 'l' and is not visible here");
+	free(t);
+	/* An iter arg used after its loop (an outside mutant that swapped the
+	 * scope test's two lists, tests/mutants/mutants.sh, let it through) */
+	t = kernel(NULL, NULL, NULL,
+		"{\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 0},\n"
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"K\", \"init_args\": [\"z\"], \"iter_args\": [\"acc\"],\n"
+		" \"body\": [{\"name\": \"h\", \"op\": \"exp\", \"arg\": \"acc\"},\n"
+		"  {\"name\": \"o\", \"op\": \"output\", \"values\": [\"h\"]}]},\n"
+		"{\"name\": \"w\", \"op\": \"write\", \"register\": \"acc\", \"memory\": \"c\"}");
+	expect_error(t, pos_of(t, "\"register\": \"acc\"", 12),
+		"graph[2].register: 'acc' is an iter arg of 'l' and is not visible here");
 	free(t);
 	/* A body node with a duplicate name: one message, no follow-up about the
 	 * body's output. */
@@ -1248,6 +1287,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, err_undefined_reference);
 	tcase_add_test(tc, err_shape_mismatch);
 	tcase_add_test(tc, err_dtype_mismatch);
+	tcase_add_test(tc, err_mma_two_reduction_dims);
 	tcase_add_test(tc, err_symbol_without_value);
 	tcase_add_test(tc, err_invalid_expression);
 	tcase_add_test(tc, err_iterate_without_tiling);

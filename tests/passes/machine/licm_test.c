@@ -80,12 +80,40 @@ START_TEST(second_entry_keeps_the_loop)
 }
 END_TEST
 
+/* A constant that a loop-carried register takes late in each trip
+ * (k = 0 before the loop; loop: s = k + x, then k = 5): every operand is
+ * invariant, but k has two definitions, so the first trip must read 0 and
+ * the move stays in the loop (an outside mutant that hoisted it,
+ * tests/mutants/mutants.sh, passed every other suite). */
+START_TEST(redefined_constant_stays)
+{
+	MFunc *f = mfunc_new("k", &target_gfx942);
+	MBlock *pre = mfunc_block(f, NULL), *loop = mfunc_block(f, NULL), *after = mfunc_block(f, NULL);
+	MOpnd x = vr(f), k = vr(f), sum = vr(f), tid = mo_preg(0, RC_V1), zero = mo_imm(0), five = mo_imm(5);
+	mblock_add(pre, I_V_MOV_B32, 1, &x, 1, &tid);
+	mblock_add(pre, I_V_MOV_B32, 1, &k, 1, &zero);
+	MOpnd u[2] = {k, x};
+	mblock_add(loop, I_V_ADD_U32, 1, &sum, 2, u);
+	mblock_add(loop, I_V_MOV_B32, 1, &k, 1, &five);
+	MOpnd sc[2] = {mo_preg(5, RC_S1), mo_imm(8)};
+	mblock_add(loop, I_S_CMP_LT_U32, 0, NULL, 2, sc);
+	mblock_branch(loop, I_S_CBRANCH_SCC1, 1);
+	mblock_add(after, I_S_ENDPGM, 0, NULL, 0, NULL);
+	hoist_invariants(f);
+	ck_assert_int_eq(pre->insts.len, 2);
+	ck_assert_int_eq(find(loop, I_V_ADD_U32, sum.reg), 0);
+	ck_assert_int_eq(find(loop, I_V_MOV_B32, k.reg), 1);
+	mfunc_free(f);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("licm");
 	TCase *t = tcase_create("licm");
 	tcase_add_test(t, invariant_adds_move_out);
 	tcase_add_test(t, second_entry_keeps_the_loop);
+	tcase_add_test(t, redefined_constant_stays);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
