@@ -418,6 +418,28 @@ static int check_defined(const MFunc *f, Buf *msg)
 	return n;
 }
 
+/* The AGPR moves' files, which llvm-mc checks and the row does not say:
+ * v_accvgpr_read_b32 AGPR -> VGPR, v_accvgpr_write_b32 VGPR (or SGPR or a
+ * constant) -> AGPR, v_accvgpr_mov_b32 AGPR -> AGPR. */
+static bool accvgpr_files_ok(const MInst *in)
+{
+	if (in->op != I_V_ACCVGPR_READ_B32 && in->op != I_V_ACCVGPR_WRITE_B32 && in->op != I_V_ACCVGPR_MOV_B32)
+		return true;
+	if (in->ndef != 1 || in->nuse < 1)
+		return true; /* the def count check reports it */
+	MOpnd d = in->def[0], u = in->use[0];
+	bool ud = mo_is_reg(d), uu = mo_is_reg(u);
+	RegFile fd = ud ? rc_file(d.rc) : RF_VGPR, fu = uu ? rc_file(u.rc) : RF_VGPR;
+	switch (in->op) {
+	case I_V_ACCVGPR_READ_B32:
+		return (!ud || fd == RF_VGPR) && (!uu || fu == RF_AGPR);
+	case I_V_ACCVGPR_WRITE_B32:
+		return (!ud || fd == RF_AGPR) && (!uu || fu != RF_AGPR);
+	default:
+		return (!ud || fd == RF_AGPR) && (!uu || fu == RF_AGPR);
+	}
+}
+
 int mir_verify(const MFunc *f, Buf *msg)
 {
 	int n = 0;
@@ -465,6 +487,9 @@ int mir_verify(const MFunc *f, Buf *msg)
 				if (mo_is_reg(o) && w && rc_size(o.rc) != w)
 					vfail(msg, &n, f, bi, ii, "result register width differs from the row");
 			}
+			if (!accvgpr_files_ok(in))
+				vfail(msg, &n, f, bi, ii, "v_accvgpr_* operand in the wrong register file (read: AGPR to VGPR, "
+							  "write: VGPR or SGPR to AGPR, mov: AGPR to AGPR)");
 			if (!f->allocated)
 				continue;
 			for (int k = 0; k < in->ndef + in->nuse; k++) {
