@@ -446,6 +446,23 @@ def numpy_dtype(fmt):
     return np.dtype("uint16" if fmt == "bf16" else "uint8")
 
 
+def _scalar_bytes(v, fmt):
+    """A scalar argument's value as the kernel reads it: bf16 as its bits (rounded to nearest even)."""
+    np = _np()
+    if fmt == "bf16":
+        from . import bf16
+        return bf16.to_bf16(v).tobytes()
+    if fmt not in _NP_DTYPES:
+        raise WaveccError("a %s scalar argument: give its value through a wider dtype and tkw.cast (wavecc "
+                          "converts only bf16 numbers to their bits)" % fmt)
+    return np.array(v, dtype=numpy_dtype(fmt)).tobytes()
+
+
+def _write(path, data):
+    with open(path, "wb" if isinstance(data, (bytes, bytearray)) else "w") as f:
+        f.write(data)
+
+
 def _as_array(x, name):
     np = _np()
     if isinstance(x, np.ndarray):
@@ -510,7 +527,28 @@ class WaveKernel:
             lk.set_symbol(n, v)
         c = lk.compile(target=self.options.target if self.options.target else None, llvm_mc=self.options.llvm_mc)
         self._compiled[key] = (lk, c)
+        self._dump(c)
         return lk, c
+
+    def _dump(self, c):
+        """Wave's file options, with wavecc's products: dump_intermediates gets the traced graph (NAME.json) and
+        the annotated assembly (NAME.rocmasm), dump_binaries and create_vmfb_file the ELF code object (not an
+        IREE module: wavecc makes none), dump_schedule a note naming the schedule wavecc applied (it has no
+        Wave schedule to write; override_schedule is accepted and not read)."""
+        o, name = self.options, self.kernel.name
+        if o.dump_intermediates:
+            os.makedirs(str(o.dump_intermediates), exist_ok=True)
+            _write(os.path.join(str(o.dump_intermediates), name + ".json"), self.json)
+            _write(os.path.join(str(o.dump_intermediates), name + ".rocmasm"), c.assembly)
+        if o.dump_binaries:
+            os.makedirs(str(o.dump_binaries), exist_ok=True)
+            _write(os.path.join(str(o.dump_binaries), name + ".hsaco"), c.code_object)
+        if o.create_vmfb_file:
+            _write(str(o.create_vmfb_file), c.code_object)
+        if o.dump_schedule:
+            sched = self.doc.get("options", {}).get("schedule", "wavecc's default")
+            _write(str(o.dump_schedule), "# wavecc: kernel %s scheduled by wavecc (schedule: %s); Wave's schedule "
+                   "file format is not written and override_schedule is not read\n" % (name, sched))
 
     def _compiled_last(self):
         if self._last is None:
@@ -652,8 +690,10 @@ class WaveKernel:
             # uint8 tensors for i8 memories of packed MXFP4)
             same_bits = arr.dtype.itemsize == want.itemsize and (raw or (arr.dtype.kind in "iu" and want.kind in "iu"))
             if arr.dtype != want and not same_bits:
-                raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
-                                  % (name, dtype, want, arr.dtype))
+                hint = "; numpy has no bf16: pass its bit patterns, wavecc.bf16.to_bf16(x)" if dtype == "bf16" \
+                    else ""
+                raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s%s"
+                                  % (name, dtype, want, arr.dtype, hint))
             if shape is not None and tuple(arr.shape) != shape:
                 raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
                                   % (name, list(shape), list(arr.shape)))
@@ -673,7 +713,7 @@ class WaveKernel:
                 bufs[name] = tmp
                 back.append((arr, tmp))
         for name, (v, t) in scal:
-            bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
+            bufs[name] = bytearray(_scalar_bytes(v, t))
         for name, v in runtime.items():
             bufs[name] = bytearray(np.array(v, dtype=np.int32).tobytes())
         self._last_values = dict(dyn)

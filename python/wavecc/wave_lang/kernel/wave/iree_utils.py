@@ -1,7 +1,8 @@
 """Wave's wave_lang.kernel.wave.iree_utils: generate_iree_ref, the reference results Wave's GEMM tests compare
 with (Wave builds them with IREE). wavecc computes them with numpy, in f32 (f64 for f64 inputs): "mmt"
 (out = lhs @ rhs^T), "bmmt" (batched), "chain_mmt" (attention's two GEMMs, the first result cast to the inputs'
-dtype). The f8 kinds and convolutions are not here."""
+dtype). bf16 numpy arrays are their bit patterns (wavecc.bfloat16, wavecc.bf16). The f8 kinds and convolutions
+are not here."""
 
 
 def _np():
@@ -19,6 +20,9 @@ def _host(t):
     if _is_torch(t):
         t = t.detach().float().cpu().numpy()
     a = np.asarray(t)
+    from .... import bf16
+    if bf16.is_bf16_dtype(a.dtype):
+        return bf16.from_bf16(a)
     return a.astype(np.float64 if a.dtype == np.float64 else np.float32)
 
 
@@ -28,7 +32,8 @@ def _store(out, r):
         import torch
         out[...] = torch.from_numpy(np.ascontiguousarray(r)).to(out.dtype)
     else:
-        out[...] = r.astype(out.dtype)
+        from .... import bf16
+        out[...] = bf16.to_bf16(r) if bf16.is_bf16_dtype(out.dtype) else r.astype(out.dtype)
 
 
 def _mmt(a, b):
