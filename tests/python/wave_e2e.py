@@ -19,7 +19,7 @@ from wavecc.wave_lang.kernel.wave.compile import WaveCompileOptions, wave_compil
 from wavecc.wave_lang.kernel.wave.utils.run_utils import set_default_run_config
 from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
     device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros)
-from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv
+from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
 from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
 from wavecc.wave_lang.kernel.wave.constraints import MMAType
 from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
@@ -632,6 +632,230 @@ def test_dynamic_copy(shape, use_buffer_ops=False, run_bench=False):
     assert_close(a, b)
 
 
+# ---- tests/kernel/e2e/test_advanced_ops.py ----
+
+def test_scatter_add(shape, elems_per_thread, threads_per_wave=64, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    LOAD_ELEMS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    STORE_ELEMS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+    m_size, n_size = shape
+
+    constraints = [
+        tkw.HardwareConstraint(
+            threads_per_wave=threads_per_wave,
+            waves_per_block=(1, 1, 1),
+            vector_shapes={M: threads_per_wave, N: elems_per_thread},
+        ),
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.WaveConstraint(M, BLOCK_M),
+        tkw.WaveConstraint(N, BLOCK_N),
+    ]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={M: i, N: j}, outputs={M: i, N: j})
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        index: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        a_reg = tkw.read(a, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+        index_reg = tkw.read(index, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+        lds = tkw.allocate((M, N), (BLOCK_M, BLOCK_N), tkl.f32, SHARED_ADDRESS_SPACE)
+        zero = tkw.Register[M, N, tkl.f32](0.0)
+        tkw.write(zero, lds, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+        tkw.workgroup_barrier()
+        tkw.scatter_add(a_reg, index_reg, dim=0, memory=lds, mapping=mapping,
+                        elements_per_thread=STORE_ELEMS_PER_THREAD)
+        lds_reg = tkw.read(lds, elements_per_thread=LOAD_ELEMS_PER_THREAD, mapping=mapping)
+        tkw.write(lds_reg, b, elements_per_thread=STORE_ELEMS_PER_THREAD, mapping=mapping)
+
+    options = WaveCompileOptions(
+        subs={M: m_size, N: n_size, BLOCK_M: m_size, BLOCK_N: n_size,
+              LOAD_ELEMS_PER_THREAD: elems_per_thread, STORE_ELEMS_PER_THREAD: elems_per_thread},
+        canonicalize=True,
+        run_bench=run_bench,
+        minimize_shared_allocs=False,
+    )
+    options = set_default_run_config(options)
+    test_fn = wave_compile(options, test)
+
+    input = np.ascontiguousarray(device_arange(m_size * n_size, dtype=np.float32).reshape(m_size, n_size))
+    index = device_randint(0, m_size, (m_size, n_size), dtype=np.int32)
+    output = device_zeros((m_size, n_size), dtype=np.float32)
+    test_fn(input, index, output)
+    ref = np.zeros(input.shape, dtype=np.float32)
+    np.add.at(ref, (index.astype(np.int64), np.arange(n_size)[None, :].repeat(m_size, 0)), input)
+    assert_close(output, ref)
+
+
+def test_topk(shape, k, allow_duplicates, threads_per_wave=64, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K = tkl.sym.K
+    BLOCK_M = 1
+    BLOCK_N = sympy.ceiling(N / threads_per_wave) * threads_per_wave
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=threads_per_wave, vector_shapes={M: 1, N: BLOCK_N, K: K})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        values: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        indices: tkl.Memory[M, K, ADDRESS_SPACE, tkl.i32],
+    ):
+        src = tkw.read(a)
+        topk_values, topk_indices = tkw.topk(src, K, N)
+        tkw.write(topk_values, values, elements_per_thread=K)
+        tkw.write(topk_indices, indices, elements_per_thread=K)
+
+    np.random.seed(1)
+    if allow_duplicates:
+        a = device_randn(shape, dtype=np.float16)
+    else:
+        a = device_zeros(shape, dtype=np.float16)
+        for i in range(shape[0]):
+            perm = device_randperm(shape[1], dtype=np.int32)
+            a[i, :] = (perm.astype(np.float32) + device_randn(shape[1]) * 0.1).astype(np.float16)
+    values_out = device_zeros((shape[0], k), dtype=np.float16)
+    indices_out = device_zeros((shape[0], k), dtype=np.int32)
+    ref_indices = np.argsort(-a.astype(np.float32), axis=-1, kind="stable")[:, :k].astype(np.int32)
+    ref_values = np.take_along_axis(a, ref_indices, axis=-1)
+
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], K: k, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, values_out, indices_out)
+    assert values_out.shape == ref_values.shape
+    assert indices_out.shape == ref_indices.shape
+    assert_close(ref_values, values_out, atol=0.1, rtol=1e-05)
+    if not allow_duplicates:
+        assert np.array_equal(ref_indices, indices_out)
+
+
+# ---- tests/kernel/e2e/test_bounds_check.py ----
+
+def test_bound_check(shape, use_buffer_ops=False, run_bench=False):
+    options, test = get_copy_template(shape, run_bench=run_bench, use_buffer_ops=use_buffer_ops)
+    options = set_default_run_config(options)
+    options.use_bound_check = True
+    test = wave_compile(options, test)
+    a = device_randn(shape, dtype=np.float16)
+    b = device_zeros(shape, dtype=np.float16)
+    test(a, b)
+    assert_close(a, b)
+
+
+# ---- tests/kernel/e2e/test_loop_pipeline.py ----
+
+def _pipelined_gemm(mma_type=tkw.MMAType.F32_16x16x16_F16, threads_per_wave=64):
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K
+    ADDRESS_SPACE, ADDRESS_SPACE_0 = tkl.sym.ADDRESS_SPACE, tkl.sym.ADDRESS_SPACE_0
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 2),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mma_type),
+    ]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE_0, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE_0, tkl.f16],
+        c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+    return gemm
+
+
+def test_gemm_pipelined_dynamic_K(K_value, run_bench=False):
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K
+    ADDRESS_SPACE, ADDRESS_SPACE_0 = tkl.sym.ADDRESS_SPACE, tkl.sym.ADDRESS_SPACE_0
+    m_size = 64
+    n_size = 64
+    gemm = _pipelined_gemm()
+    np.random.seed(42)
+    a = device_randn((m_size, K_value), dtype=np.float16)
+    b = device_randn((n_size, K_value), dtype=np.float16)
+    c = device_zeros((m_size, n_size), dtype=np.float32)
+    ref_result = a.astype(np.float32) @ b.T.astype(np.float32)
+    subs = {M: m_size, N: n_size, BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 32,
+            ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE, ADDRESS_SPACE_0: SHARED_ADDRESS_SPACE}
+    subs.update(get_default_scheduling_params())
+    compile_options = WaveCompileOptions(
+        subs=subs,
+        dynamic_symbols=[K],
+        canonicalize=True,
+        schedule=SchedulingType.PREFETCH,
+        run_bench=run_bench,
+    )
+    compile_options = set_default_run_config(compile_options)
+    compiled_gemm = wave_compile(compile_options, gemm)
+    compiled_gemm(a, b, c)
+    assert_close(c, ref_result, rtol=1e-3, atol=1e-3)
+
+
+def test_gemm_pipelined_remainder_start(shape, block, run_bench=False):
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K
+    ADDRESS_SPACE, ADDRESS_SPACE_0 = tkl.sym.ADDRESS_SPACE, tkl.sym.ADDRESS_SPACE_0
+    m_size, n_size, k_size = shape
+    block_m, block_n, block_k = block
+    gemm = _pipelined_gemm()
+    np.random.seed(42)
+    a = device_randn((m_size, k_size), dtype=np.float16)
+    b = device_randn((n_size, k_size), dtype=np.float16)
+    c = device_zeros((m_size, n_size), dtype=np.float32)
+    ref_result = a.astype(np.float32) @ b.T.astype(np.float32)
+    subs = {M: m_size, N: n_size, K: k_size, BLOCK_M: block_m, BLOCK_N: block_n, BLOCK_K: block_k,
+            ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE, ADDRESS_SPACE_0: SHARED_ADDRESS_SPACE}
+    subs.update(get_default_scheduling_params())
+    dynamic_symbols = [M, N, K]
+    for sym in dynamic_symbols:
+        del subs[sym]
+    compile_options = WaveCompileOptions(
+        subs=subs,
+        dynamic_symbols=dynamic_symbols,
+        canonicalize=True,
+        schedule=SchedulingType.PREFETCH,
+        run_bench=run_bench,
+    )
+    compile_options = set_default_run_config(compile_options)
+    compiled_gemm = wave_compile(compile_options, gemm)
+    compiled_gemm(a, b, c)
+    assert_close(c, ref_result, rtol=1e-3, atol=1e-3)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -673,6 +897,10 @@ def tests():
         ("bf16_elementwise", bf16_elementwise),
         _case(test_dump_vmfb, (1, 27), TMP), _case(test_dump_intermediates, (1, 27), False, TMP),
         _case(test_dynamic_copy, (111, 813)),
+        _case(test_scatter_add, (64, 64), 2), _case(test_scatter_add, (3840, 1), 1),
+        _case(test_topk, (32, 64), 2, True), _case(test_topk, (64, 128), 4, False),
+        _case(test_bound_check, (111, 813)),
+        _case(test_gemm_pipelined_dynamic_K, 96), _case(test_gemm_pipelined_dynamic_K, 133),
         _case(testGemmDumpOverrideSchedule, (64, 64, 64), SchedulingType.MODULO, False, MMAType.F32_16x16x16_F16,
               tkl.bf16, TMP),
     ]
@@ -685,6 +913,10 @@ def slow_tests():
         _case(test_offset_write, (111, 813)), _case(test_offset_write_one, (256, 1024)),
         _case(test_scalar_cond_copy, (111, 813)),
         _case(test_arbitrary_transpose, (1024, 64)), _case(test_arbitrary_transpose, (64, 1024)),
+        _case(test_scatter_add, (64, 64), 1), _case(test_scatter_add, (64, 64), 4),
+        _case(test_topk, (128, 256), 8, False), _case(test_topk, (128, 256), 8, True),
+        _case(test_gemm_pipelined_dynamic_K, 32), _case(test_gemm_pipelined_dynamic_K, 64),
+        _case(test_gemm_pipelined_remainder_start, (640, 256, 768), (64, 64, 256)),
     ]
 
 
