@@ -21,7 +21,7 @@ from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
     device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros)
 from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
 from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
-from wavecc.wave_lang.kernel.wave.constraints import MMAType
+from wavecc.wave_lang.kernel.wave.constraints import GenericDot, MMAOperand, MMAType
 from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
 from wavecc.wave_lang.kernel.wave.templates.gemm import get_gemm_kernel
 
@@ -856,6 +856,314 @@ def test_gemm_pipelined_remainder_start(shape, block, run_bench=False):
     assert_close(c, ref_result, rtol=1e-3, atol=1e-3)
 
 
+# Wave's GEMM tests below share one kernel shape: B is [N, K] (or [K, N] through a mapping), M and N split over
+# 2x2 waves, K tiled; they run here at shapes the emulator takes in a fraction of a second (Wave's are 1024x5120x640
+# and up: slow_tests() runs one of those).
+
+def _gemm_syms():
+    return (tkl.sym.M, tkl.sym.N, tkl.sym.K, tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K,
+            tkl.sym.ADDRESS_SPACE)
+
+
+def _gemm_constraints(mfma_variant, threads_per_wave=64, dynamic_dims=False, wave_div=2):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, _ = _gemm_syms()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / wave_div)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / wave_div)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mfma_variant)]
+    if dynamic_dims:
+        constraints += [tkw.Assumption(K > BLOCK_K * 4)]
+    return constraints
+
+
+def _gemm_options(shape, enable_scheduling, dynamic_dims, block=(64, 64, 32)):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: block[0], BLOCK_N: block[1], BLOCK_K: block[2],
+                   M: shape[0], N: shape[1], K: shape[2]}
+    hyperparams.update(get_default_scheduling_params())
+    dynamic_symbols = []
+    if dynamic_dims:
+        dynamic_symbols.append(M)
+        dynamic_symbols.append(N)
+        dynamic_symbols.append(K)
+        del hyperparams[M]
+        del hyperparams[N]
+        del hyperparams[K]
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling,
+                                 dynamic_symbols=dynamic_symbols)
+    return set_default_run_config(options)
+
+
+def testNonTransposeGemm(shape, enable_scheduling, dynamic_dims, mfma_variant, threads_per_wave=64):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints = _gemm_constraints(mfma_variant, threads_per_wave, dynamic_dims)
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    b_mapping = tkw.IndexMapping(num_iterators=2, inputs={N: i, K: j}, outputs={N: i, K: j})
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[K, N, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b, mapping=b_mapping)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, dynamic_dims, (64, 128, 32)), gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[2], shape[1], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    torch_ref = (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+    assert_close(c.astype(np.float16), torch_ref, atol=1e-2, rtol=1e-2)
+
+
+def testGemmDot(shape, enable_scheduling, dynamic_dims, mfma_variant):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant)]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    block = (4 if mfma_variant.along_dim == MMAOperand.N else 64, 64 if mfma_variant.along_dim == MMAOperand.N else 4,
+             16)
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, dynamic_dims, block), gemm)
+    np.random.seed(3)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, atol=1e-3, rtol=1e-3)
+
+
+def _plain_gemm(constraints, in_dtype, acc_dtype, cast_to=None):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, in_dtype],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, in_dtype],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, acc_dtype],
+    ):
+        c_reg = tkl.Register[M, N, acc_dtype](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, acc_dtype]) -> tkl.Register[M, N, acc_dtype]:
+            a_reg = tkw.read(a)
+            if cast_to is not None:
+                a_reg = tkw.cast(a_reg, cast_to)
+            b_reg = tkw.read(b)
+            if cast_to is not None:
+                b_reg = tkw.cast(b_reg, cast_to)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+    return gemm
+
+
+def testVMFMAGemm(shape, enable_scheduling, dynamic_dims, mfma_variant):
+    gemm = _plain_gemm(_gemm_constraints(mfma_variant, 64, dynamic_dims), tkl.f16, tkl.f32)
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, dynamic_dims), gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, atol=2e-4, rtol=3e-4)
+
+
+def testCDNA3IntGemm(shape, enable_scheduling, mfma_variant):
+    """Wave's kernel: i8 inputs, an i32 accumulator (the Register made from 0.0, as Wave writes it)."""
+    gemm = _plain_gemm(_gemm_constraints(mfma_variant), tkl.i8, tkl.i32)
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, False), gemm)
+    randint_hi = 4
+    a = device_randint(randint_hi, (shape[0], shape[2]), dtype=np.int8)
+    b = device_randint(randint_hi, (shape[1], shape[2]), dtype=np.int8)
+    c = device_zeros(shape[0], shape[1], dtype=np.int32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c)
+
+
+def testF8Gemm(shape, enable_scheduling, mfma_variant):
+    gemm = _plain_gemm(_gemm_constraints(mfma_variant), tkl.f16, tkl.f32, cast_to=tkl.f8e4m3fnuz)
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, False), gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, ref_type="mmt_f8", rtol=3e-4, atol=3e-5)
+
+
+def testPackedGemm(shape, enable_scheduling, dynamic_dims, mfma_variant, threads_per_wave=64):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints = _gemm_constraints(mfma_variant, threads_per_wave, dynamic_dims)
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K / 2, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[N, K / 2, ADDRESS_SPACE, tkl.i32],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)  # tkw.Register[M, K/2, tkl.i32]
+            a_reg = tkw.bitcast(a_reg, tkl.f16)  # tkw.Register[M, K, tkl.f16]
+            b_reg = tkw.read(b)  # tkw.Register[N, K/2, tkl.i32]
+            b_reg = tkw.bitcast(b_reg, tkl.f16)  # tkw.Register[M, K, tkl.f16]
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, dynamic_dims), gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a.view(np.int32), b.view(np.int32), c)
+    validate_gemm_result(a, b, c)
+
+
+def testPackedNonTransposeGemm(shape, enable_scheduling, dynamic_dims, mfma_variant, threads_per_wave=64):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints = _gemm_constraints(mfma_variant, threads_per_wave, dynamic_dims)
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    b_mapping = tkw.IndexMapping(num_iterators=2, inputs={N: i, K: j}, outputs={N: i, K: j})
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K / 2, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[K / 2, N, ADDRESS_SPACE, tkl.i32],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            a_reg = tkw.bitcast(a_reg, tkl.f16)
+            b_reg = tkw.read(b, mapping=b_mapping)
+            b_reg = tkw.bitcast(b_reg, tkl.f16)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    gemm = wave_compile(_gemm_options(shape, enable_scheduling, dynamic_dims), gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[2], shape[1], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a.view(np.int32), b.view(np.int32), c)
+    ref = a.astype(np.float32) @ b.astype(np.float32)
+    assert_close(c, ref, atol=1e-2, rtol=1e-3)
+
+
+def packed_non_transpose_rejected():
+    """Wave's mapping names K for b's dim K / 2 (i32 pairs of f16): the format wants the memory's own dims, so
+    wavecc rejects the read, naming its Python line."""
+    import inspect
+    try:
+        testPackedNonTransposeGemm((128, 128, 64), SchedulingType.NONE, False, MMAType.F32_32x32x8_F16)
+    except wavecc.WaveccError as e:
+        src, first = inspect.getsourcelines(testPackedNonTransposeGemm)
+        line = first + [i for i, t in enumerate(src) if "b_reg = tkw.read(b, mapping=b_mapping)" in t][0]
+        assert ("wave_e2e.py:%d:" % line) in str(e) and "K/2" in str(e), e
+        return
+    raise AssertionError("accepted")
+
+
+# ---- tests/kernel/test_vector_shape_override.py (cdna4: run with target gfx950) ----
+
+def _vector_shape_override(mma_type, vector_shapes, mnk, blocks, target="gfx950"):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M),
+        tkw.WaveConstraint(N, BLOCK_N),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=mma_type,
+                               vector_shapes={M: vector_shapes[0], N: vector_shapes[1], K: vector_shapes[2]}),
+    ]
+
+    @tkw.wave(constraints)
+    def gemm_with_override(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    m, n, k = mnk
+    block_m, block_n, block_k = blocks
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: block_m, BLOCK_N: block_n, BLOCK_K: block_k,
+                   M: m, N: n, K: k}
+    np.random.seed(42)
+    a = device_randn(m, k, dtype=np.float16)
+    b = device_randn(n, k, dtype=np.float16)
+    c = device_zeros(m, n, dtype=np.float32)
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True)
+    options = set_default_run_config(options)
+    options.target = target
+    compiled = wave_compile(options, gemm_with_override)
+    compiled(a, b, c)
+    ref = a.astype(np.float32) @ b.T.astype(np.float32)
+    assert_close(c, ref, rtol=1e-3, atol=1e-3)
+
+
+def test_vector_shape_override_k():
+    _vector_shape_override(tkw.MMAType.F32_16x16x32_F16, (16, 16, 64), (128, 128, 128), (16, 16, 64))
+
+
+def test_vector_shape_override_m_n_multiples():
+    _vector_shape_override(tkw.MMAType.F32_16x16x16_F16, (32, 32, 16), (128, 128, 64), (32, 32, 16))
+
+
+def test_vector_shape_override_non_multiples():
+    _vector_shape_override(tkw.MMAType.F32_16x16x16_F16, (20, 24, 16), (160, 120, 64), (20, 24, 16))
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -901,6 +1209,17 @@ def tests():
         _case(test_topk, (32, 64), 2, True), _case(test_topk, (64, 128), 4, False),
         _case(test_bound_check, (111, 813)),
         _case(test_gemm_pipelined_dynamic_K, 96), _case(test_gemm_pipelined_dynamic_K, 133),
+        _case(testNonTransposeGemm, (128, 256, 64), SchedulingType.NONE, False, MMAType.F32_16x16x16_F16),
+        _case(testGemmDot, (64, 64, 64), SchedulingType.NONE, False, GenericDot(k_vec_size=4, along_dim=MMAOperand.M)),
+        _case(testGemmDot, (64, 64, 64), SchedulingType.NONE, True, GenericDot(k_mult=2)),
+        _case(testVMFMAGemm, (128, 128, 128), SchedulingType.MODULO, False, MMAType.F32_32x32x16_K8_F16),
+        _case(testCDNA3IntGemm, (128, 128, 64), SchedulingType.NONE, MMAType.I32_16x16x32_I8),
+        _case(testF8Gemm, (128, 128, 64), SchedulingType.NONE, MMAType.F32_16x16x32_F8),
+        _case(testPackedGemm, (128, 128, 64), SchedulingType.NONE, False, MMAType.F32_16x16x16_F16),
+        ("testPackedNonTransposeGemm rejected at its read", packed_non_transpose_rejected),
+        ("test_vector_shape_override_k", test_vector_shape_override_k),
+        ("test_vector_shape_override_m_n_multiples", test_vector_shape_override_m_n_multiples),
+        ("test_vector_shape_override_non_multiples", test_vector_shape_override_non_multiples),
         _case(testGemmDumpOverrideSchedule, (64, 64, 64), SchedulingType.MODULO, False, MMAType.F32_16x16x16_F16,
               tkl.bf16, TMP),
     ]

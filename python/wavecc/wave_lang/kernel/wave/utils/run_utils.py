@@ -2,7 +2,11 @@
 
 
 def set_default_run_config(options):
-    """Wave points the options at the local GPU; wavecc runs on its emulator, so the target stays."""
+    """Wave points the options at the local GPU's target; wavecc runs on its emulator, so the target stays, but
+    for $WAVECC_TARGET (e.g. gfx950: the target Wave's require_cdna4 tests want, get_default_arch's answer)."""
+    import os
+    if os.environ.get("WAVECC_TARGET"):
+        options.target = os.environ["WAVECC_TARGET"]
     return options
 
 
