@@ -265,7 +265,10 @@ def emit_kernel(kernel, options, scalar_values=None):
             dyn = [d for d in dyn if d != src]
     paths = {}
     args = []
-    for a in tr.args:
+    for d in tr.debug_logs:  # tkw.debug_log's memories: after the kernel's own arguments; extra dims' sizes
+        for sym, n in d["extra"]:
+            symbols[_sym_name(sym)] = n
+    for a in list(tr.args) + [d["arg"] for d in tr.debug_logs]:
         if isinstance(a, SymbolArg):  # a dynamic symbol, no argument of the format
             symbols.pop(a.name, None)
             if a.name not in dyn:
@@ -621,6 +624,7 @@ class WaveKernel:
 
     def __call__(self, *args, **kwargs):
         tr = self.kernel.trace()
+        debug_logs = kwargs.pop("debug_logs", None)  # Wave's: filled with tkw.debug_log's values
         if kwargs:
             names = [a.name if isinstance(a, MemArg) else a.ref.name for a in tr.args]
             extra = [k for k in kwargs if k not in names]
@@ -664,6 +668,8 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
+        debug = self._debug_arrays(dyn)
+        arrays.update((d["arg"].name, arr) for d, arr in debug)
         # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
         # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
         runtime = {d: dyn.pop(d) if d in dyn else 0 for d in self._runtime}
@@ -677,11 +683,12 @@ class WaveKernel:
         self._last = (lk, c)
         # the arguments' dtypes and shapes (with runtime sizes left open the library gives no shapes yet: the
         # arrays' own extents are the launch values then)
+        all_args = list(tr.args) + [d["arg"] for d in tr.debug_logs]
         infos = {i.name: (i.dtype, i.shape) for i in lk.args()} if not runtime else \
-            {a.name: (a.dtype.format_name, None) for a in tr.args if isinstance(a, MemArg)}
+            {a.name: (a.dtype.format_name, None) for a in all_args if isinstance(a, MemArg)}
         np = _np()
         bufs, back = {}, []
-        margs = {a.name: a for a in tr.args if isinstance(a, MemArg)}
+        margs = {a.name: a for a in all_args if isinstance(a, MemArg)}
         for name, arr in arrays.items():
             dtype, shape = infos[name]
             want = numpy_dtype(dtype)
@@ -722,6 +729,42 @@ class WaveKernel:
         for arr, tmp in back:
             if arr.flags.writeable:
                 arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
+        self._debug_report(debug, debug_logs)
+
+    def _debug_arrays(self, dyn):
+        """Zeroed arrays for tkw.debug_log's memories, their dims from subs, the dynamic values and the extra
+        iteration dims' counts."""
+        tr = self.kernel.trace()
+        if not tr.debug_logs:
+            return []
+        values = {_sym_name(k): v for k, v in (self.options.subs or {}).items() if isinstance(v, int)}
+        values.update(dyn)
+        out = []
+        for d in tr.debug_logs:
+            values.update((_sym_name(s_), n) for s_, n in d["extra"])
+            shape = []
+            for dim in d["symbolic_shape"]:
+                v = sympy.sympify(dim).subs({sympy.Symbol(k, integer=True, nonnegative=True): n
+                                             for k, n in values.items()})
+                if not v.is_Integer:
+                    raise WaveccError("debug_log %s: dim %s has no value" % (d["name"], dim))
+                shape.append(int(v))
+            out.append((d, _np().zeros(shape, dtype=numpy_dtype(d["arg"].dtype.format_name))))
+        return out
+
+    def _debug_report(self, debug, debug_logs):
+        """Wave's launcher: the logs into debug_logs, then each log's printer and the handlers."""
+        if not debug:
+            return
+        logs = debug_logs if debug_logs is not None else {}
+        for d, arr in debug:
+            logs[d["name"]] = {"value": arr, "symbolic_shape": list(d["symbolic_shape"]),
+                               "iteration_dimensions": [s_ for s_, _ in d["extra"]]}
+        for d, arr in debug:
+            if d["printer"] is not None:
+                d["printer"](d["name"], arr)
+        for h in self.kernel.trace().debug_handlers:
+            h(logs)
 
     def __repr__(self):
         return "<WaveKernel %s>" % self.kernel.name

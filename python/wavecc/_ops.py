@@ -5,8 +5,8 @@ order, so positional and keyword calls both work); each function checks its
 operands, infers the result type by the format's rules and calls
 _trace.record. Ops Wave has and kernel format 1 does not (reshape, shuffle,
 softsign, ...) raise a TraceError (also a NotImplementedError) naming the op and
-the Python line; debug_log records nothing; scheduling hints that do not change
-results (set_wave_prio, scheduling barriers) are accepted and dropped.
+the Python line; debug_log writes to a hidden memory argument the call returns;
+scheduling hints that do not change results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
 import enum
@@ -688,10 +688,58 @@ for _n, _why in _OUTSIDE.items():
 
 
 def debug_log(register_, label=None, extra_iteration_dimensions=None, mapping=None, mapping_dynamic_vals=(),
-              printer=None, handler=None):
-    """Wave's tkw.debug_log (values copied out for the host to print): a no-op in wavecc, which records nothing
-    and prints nothing; the kernel's results are unchanged."""
-    as_reg(register_, "tkw.debug_log", user_location())
+              printer=None, handler=None, tag=None):
+    """Wave's tkw.debug_log: a write of the value to a hidden global memory the call allocates (named label, else
+    debug_log_output_<i>; its dims the value's, or the mapping's memory side), returned in the call's debug_logs=
+    dict as {"value": array, "symbolic_shape": dims, "iteration_dimensions": [...]}, then printer(name, value)
+    and handler(debug_logs) run. extra_iteration_dimensions [(SYM, AXIS, n)] add a leading dim SYM of n slots
+    written at the loop over AXIS' trip min(trip, n - 1)."""
+    from ._types import Memory
+    from .indexing import index_symbol
+    loc = user_location()
+    reg = as_reg(register_, "tkw.debug_log", loc)
+    tr = current()
+    logs = tr.debug_logs
+    name = label if label else "debug_log_output_%d" % len(logs)
+    if name in [d["name"] for d in logs]:
+        fail("tkw.debug_log: label %r is taken by another log" % name, loc)
+    arg_name = tr.unique(name)  # the argument's name in the graph (a value may have the label's name)
+    if mapping is None:
+        dims = list(reg.shape)
+        its = [IndexMapping.iterator(i) for i in range(len(dims))]
+        mapping_in, mapping_out, dvm = dict(zip(dims, its)), dict(zip(dims, its)), ()
+    else:
+        if not isinstance(mapping, IndexMapping):
+            fail("tkw.debug_log: mapping must be a tkw.IndexMapping, got %r" % (mapping,), loc)
+        mapping_in, mapping_out = dict(mapping.input_mapping), dict(mapping.output_mapping)
+        dvm = mapping.dynamic_val_mappings
+    extra = []
+    for entry in extra_iteration_dimensions or ():
+        if len(entry) != 3:
+            fail("tkw.debug_log: extra_iteration_dimensions entries are (symbol, iteration axis, count), got %r"
+                 % (entry,), loc)
+        sym, axis, n = entry
+        if dim_name(axis) not in tr.loop_axes:
+            fail("tkw.debug_log: extra iteration dimension %s: %s is not the axis of an enclosing tkw.iterate"
+                 % (dim_name(sym), dim_name(axis)), loc)
+        from ._constraints import TilingConstraint
+        t = [c for c in getattr(tr, "constraints", ()) if isinstance(c, TilingConstraint)
+             and dim_name(c.dim) == dim_name(axis)]
+        var = t[0].induction_var if t and t[0].induction_var is not None else \
+            sympy.Symbol("$ARG" + dim_name(axis))
+        extra.append((sym, int(n)))
+        mapping_out = dict([(sym, sympy.Min(var, int(n) - 1))] + list(mapping_out.items()))
+    mem_dims = list(mapping_out.keys())
+    mtype = Memory[tuple(mem_dims) + (index_symbol("$GLOBAL_ADDRESS_SPACE"), reg.dtype)]
+    from ._trace import MemArg
+    arg = MemArg(arg_name, mtype, loc)
+    logs.append({"name": name, "arg": arg, "printer": printer, "extra": extra,
+                 "symbolic_shape": mem_dims})
+    if handler is not None:
+        tr.debug_handlers.append(handler)
+    m = None if mapping is None and not extra else \
+        IndexMapping(mapping.num_iterators if mapping is not None else len(reg.shape), mapping_in, mapping_out, dvm)
+    write(reg, arg, mapping=m, mapping_dynamic_vals=mapping_dynamic_vals)
 
 
 def tag(expr, tag_name):

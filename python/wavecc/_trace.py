@@ -147,6 +147,8 @@ class Trace:
         self.args = []
         self.loop_axes = []     # the axes of the iterates being traced, innermost last
         self.unit_tiles = []    # (axis, loc): reads that index a loop's axis by its counter need its tile to be 1
+        self.debug_logs = []    # tkw.debug_log's hidden memories: {"name", "arg", "printer", "extra", ...}
+        self.debug_handlers = []
 
     def unique(self, base):
         base = base if base else "v"

@@ -1163,6 +1163,144 @@ def test_vector_shape_override_non_multiples():
     _vector_shape_override(tkw.MMAType.F32_16x16x16_F16, (20, 24, 16), (160, 120, 64), (20, 24, 16))
 
 
+# ---- tests/kernel/e2e/test_debug.py ----
+
+def test_debug_log_core(dynamic_dims, mapped_log=True):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    shape = (256, 128)
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = sympy.Max(sympy.Min(shape[1], 256), wave_size)
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    read_mapping = tkw.IndexMapping(num_iterators=2, inputs={M: i // 2, N: j}, outputs={M: i, N: j})
+    write_mapping = tkw.IndexMapping(num_iterators=read_mapping.num_iterators, inputs=read_mapping.output_mapping,
+                                     outputs=read_mapping.input_mapping)
+    constraints = [tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N})]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+    printer_args = None
+    handler_arg = None
+
+    def printer(*args):
+        nonlocal printer_args
+        printer_args = args
+
+    def handler(arg):
+        nonlocal handler_arg
+        handler_arg = arg
+
+    @tkw.wave(constraints)
+    def test(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+             c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16]):
+        lhs = tkw.read(a)
+        rhs = tkw.read(b)
+        tkw.debug_log(lhs, printer=printer)
+        tkw.debug_log(rhs, label="rhslog")
+        lhs_mapped = tkw.read(a, mapping=read_mapping)
+        if mapped_log:
+            tkw.debug_log(lhs_mapped, label="lhs_mapped", mapping=write_mapping)
+        res = lhs + rhs
+        tkw.debug_log(res, label="res", handler=handler)
+        tkw.write(res, c)
+
+    a = device_randn(shape, dtype=np.float16)
+    b = device_randn(shape, dtype=np.float16)
+    c = device_zeros(shape, dtype=np.float16)
+    subs = {ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}
+    dynamic_symbols = []
+    if dynamic_dims:
+        dynamic_symbols = [M, N]
+    else:
+        subs[M] = shape[0]
+        subs[N] = shape[1]
+    options = WaveCompileOptions(subs=subs, dynamic_symbols=dynamic_symbols)
+    options = set_default_run_config(options)
+    if mapped_log and not dynamic_dims:
+        # Wave writes the duplicated rows twice to one place (the same values); wavecc rejects such a mapping as
+        # a race, naming the log's line
+        import inspect
+        line = inspect.getsourcelines(test_debug_log_core)[1] + [
+            i for i, t in enumerate(inspect.getsourcelines(test_debug_log_core)[0]) if "label=\"lhs_mapped\"" in t][0]
+        try:
+            wave_compile(options, test)
+        except wavecc.WaveccError as e:
+            assert ("wave_e2e.py:%d:" % line) in str(e) and "race" in str(e), e
+            return
+        raise AssertionError("the racing debug_log mapping was accepted")
+    test = wave_compile(options, test)
+    debug_logs = {}
+    test(a, b, c, debug_logs=debug_logs)
+    assert_close(a, debug_logs["debug_log_output_0"]["value"])
+    assert printer_args[0] == "debug_log_output_0"
+    assert printer_args[1] is debug_logs["debug_log_output_0"]["value"]
+    assert_close(b, debug_logs["rhslog"]["value"])
+    assert_close(c, debug_logs["res"]["value"])
+    if mapped_log:
+        assert_close(a[0: shape[0] // 2, :], debug_logs["lhs_mapped"]["value"][0: shape[0] // 2, :])
+    assert handler_arg == debug_logs
+
+
+def test_debug_log_iteration_dims(mfma_variant=tkw.MMAType.F32_16x16x16_F16, threads_per_wave=64):
+    iterations = 4
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K = tkl.sym.K
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K = tkl.sym.BLOCK_K
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 2),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mfma_variant),
+    ]
+    debug_logs = None
+
+    def handler(logs):
+        nonlocal debug_logs
+        debug_logs = logs
+
+    @tkw.wave(constraints)
+    def gemm(a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+             c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        c_reg = tkw.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkw.Register[M, N, tkl.f32]) -> tkw.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            tkw.debug_log(acc, "acc", extra_iteration_dimensions=[(tkl.sym.iter, K, iterations)], handler=handler)
+            return acc
+
+        tkw.write(repeat, c)
+
+    m, n, k = 128, 256, 128
+    np.random.seed(0)
+    a = np.random.randn(m, k).astype(np.float16)
+    b = np.random.randn(n, k).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float32)
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32, M: m, N: n, K: k}
+    options = WaveCompileOptions(subs=hyperparams)
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, gemm)
+    compiled_gemm(a, b, c)
+    assert len(debug_logs["acc"]["value"]) == iterations
+    assert debug_logs["acc"]["iteration_dimensions"] == [tkl.sym.iter]
+    assert np.array_equal(debug_logs["acc"]["value"][-1], c)
+    assert not np.allclose(debug_logs["acc"]["value"][0], c)
+    ref = a[:, :32].astype(np.float32) @ b[:, :32].astype(np.float32).T
+    assert np.allclose(debug_logs["acc"]["value"][0], ref, atol=1e-2, rtol=1e-3)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -1217,6 +1355,8 @@ def tests():
         _case(testF8Gemm, (128, 128, 64), SchedulingType.NONE, MMAType.F32_16x16x32_F8),
         _case(testPackedGemm, (128, 128, 64), SchedulingType.NONE, False, MMAType.F32_16x16x16_F16),
         ("testPackedNonTransposeGemm rejected at its read", packed_non_transpose_rejected),
+        _case(test_debug_log_core, False), _case(test_debug_log_core, True, mapped_log=False),
+        ("test_debug_log_iteration_dims", test_debug_log_iteration_dims),
         ("test_vector_shape_override_k", test_vector_shape_override_k),
         ("test_vector_shape_override_m_n_multiples", test_vector_shape_override_m_n_multiples),
         ("test_vector_shape_override_non_multiples", test_vector_shape_override_non_multiples),

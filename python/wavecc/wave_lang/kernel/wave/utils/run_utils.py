@@ -1,4 +1,11 @@
-"""Wave's wave_lang.kernel.wave.utils.run_utils: set_default_run_config."""
+"""Wave's wave_lang.kernel.wave.utils.run_utils: set_default_run_config and the environment flags Wave's tests
+read (WAVE_DUMP_MLIR, WAVE_USE_SCHED_BARRIERS, WAVE_CHECK_INDIV_KERNS, as Wave reads them)."""
+import os
+
+dump_generated_mlir = int(os.environ.get("WAVE_DUMP_MLIR", 0))
+dump_generated_mlir_file = os.environ.get("WAVE_DUMP_MLIR_FILE", None)
+enable_scheduling_barriers = os.environ.get("WAVE_USE_SCHED_BARRIERS", None)
+check_individual_kernels = os.environ.get("WAVE_CHECK_INDIV_KERNS", None)
 
 
 def set_default_run_config(options):
