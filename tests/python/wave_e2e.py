@@ -21,6 +21,8 @@ from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
     device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros)
 from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
 from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+from wavecc.wave_lang.kernel.wave.utils.mma_utils import (
+    get_mfma_load_elems_per_thread, get_mfma_store_elems_per_thread)
 from wavecc.wave_lang.kernel.wave.constraints import GenericDot, MMAOperand, MMAType
 from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
 from wavecc.wave_lang.kernel.wave.templates.gemm import get_gemm_kernel
@@ -1301,6 +1303,166 @@ def test_debug_log_iteration_dims(mfma_variant=tkw.MMAType.F32_16x16x16_F16, thr
     assert np.allclose(debug_logs["acc"]["value"][0], ref, atol=1e-2, rtol=1e-3)
 
 
+# ---- tests/kernel/rmsnorm_test.py ----
+
+def test_rmsnorm(shape):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    ELEMS_PER_THREAD = tkl.sym.ELEMS_PER_THREAD
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    EMB_SIZE = tkl.sym.EMB_SIZE
+    TOKENS_PER_WK = tkl.sym.TOKENS_PER_WK
+    num_waves = 4
+    wave_size = 64
+    BLOCK_N = N
+    BLOCK_M = TOKENS_PER_WK
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=64, vector_shapes={M: 1, N: ELEMS_PER_THREAD * wave_size})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / num_waves)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        gamma: tkl.Memory[N, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        length_embedding = tkl.Register[M, tkl.f16](EMB_SIZE)
+        lhs = tkw.read(a, elements_per_thread=ELEMS_PER_THREAD)
+        lhs_pow = lhs * lhs
+        red = tkw.sum(lhs_pow, dim=N, block=True)
+        result = red / length_embedding
+        rms = tkw.sqrt(result)
+        rms_broad = tkw.broadcast(rms, [M, N])
+        a_scaled = lhs / rms_broad
+        gamma_reg = tkw.read(gamma, elements_per_thread=ELEMS_PER_THREAD)
+        gamma_broad = tkw.broadcast(gamma_reg, [M, N])
+        output = a_scaled * gamma_broad
+        tkw.write(output, c, elements_per_thread=ELEMS_PER_THREAD)
+
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], TOKENS_PER_WK: 1, EMB_SIZE: shape[1], ELEMS_PER_THREAD: 4,
+              ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    np.random.seed(1)
+    a = device_randn(shape, dtype=np.float16)
+    gamma = device_randn(shape[1], dtype=np.float16)
+    c = device_zeros(shape, dtype=np.float16)
+    test(a, gamma, c)
+    rms = np.sqrt(np.mean(a * a, axis=-1, keepdims=True, dtype=np.float16))
+    ref = (a / rms) * gamma
+    assert_close(ref, c, atol=1e-02, rtol=1e-05)
+
+
+# ---- tests/kernel/attention/chained_gemm_test.py ----
+
+def _chained_gemm(shape, mfma_variant, f8=False, threads_per_wave=64):
+    B = tkl.sym.B
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K1 = tkl.sym.K1
+    K2 = tkl.sym.K2
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    LOAD_ELEMS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    STORE_ELEMS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+    mma0, mma1 = (mfma_variant, mfma_variant) if not f8 else mfma_variant
+
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+    constraints += [tkw.TilingConstraint(K2, BLOCK_K2)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 2)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mma0, vector_shapes={B: 0})]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    mapping = tkw.IndexMapping(num_iterators=3, inputs={B: i, M: j, N: k}, outputs={B: i, N: k, M: j})
+
+    @tkw.wave(constraints)
+    def chained_gemm(
+        q: tkl.Memory[B, M, K1, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2, K1, ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, N, K2, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[B, N, M, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[B, M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K2, init_args=[c_reg])
+        def repeat(acc: tkl.Register[B, M, N, tkl.f32]) -> tkl.Register[B, M, N, tkl.f32]:
+            inner_acc = tkl.Register[B, K2, M, tkl.f32](0.0)
+            q_reg = tkw.read(q, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+            k_reg = tkw.read(k, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+            if f8:
+                q_reg = tkw.cast(q_reg, tkl.f8e4m3fnuz)
+                k_reg = tkw.cast(k_reg, tkl.f8e4m3fnuz)
+            kq_reg = tkw.mma(k_reg, q_reg, inner_acc)
+            qk_reg = tkw.permute(kq_reg, target_shape=[B, M, K2])
+            qk_cast_reg = tkw.cast(qk_reg, tkl.f8e4m3fnuz if f8 else tkl.f16)
+            v_reg = tkw.read(v, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+            if f8:
+                v_reg = tkw.cast(v_reg, tkl.f8e4m3fnuz)
+                acc = tkw.mma(qk_cast_reg, v_reg, acc, mma1)
+            else:
+                acc = tkw.mma(qk_cast_reg, v_reg, acc)
+            return acc
+
+        tkw.write(repeat, c, mapping=mapping, elements_per_thread=STORE_ELEMS_PER_THREAD)
+
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        LOAD_ELEMS_PER_THREAD: get_mfma_load_elems_per_thread(mma0),
+        STORE_ELEMS_PER_THREAD: get_mfma_store_elems_per_thread(mma1),
+        BLOCK_B: 1, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K2: 32,
+        B: batch, M: q_seq_len, N: v_head_dim, K1: qk_head_dim, K2: kv_seq_len,
+    }
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, run_bench=False, benchmark_batch_size=10,
+                                 benchmark_repetitions=3, benchmark_results_file=None)
+    options = set_default_run_config(options)
+    chained_gemm = wave_compile(options, chained_gemm)
+    q = device_randn(batch, q_seq_len, qk_head_dim, dtype=np.float16)
+    k = device_randn(batch, kv_seq_len, qk_head_dim, dtype=np.float16)
+    v = device_randn(batch, v_head_dim, kv_seq_len, dtype=np.float16)
+    output = device_zeros(batch, v_head_dim, q_seq_len, dtype=np.float32)
+    chained_gemm(q, k, v, output)
+    iree_ref = device_zeros(batch, v_head_dim, q_seq_len, dtype=np.float32)
+    return q, k, v, output, iree_ref, options
+
+
+def testChainedGemm(shape, enable_scheduling, mfma_variant):
+    q, k, v, output, iree_ref, options = _chained_gemm(shape, mfma_variant)
+    generate_iree_ref("chain_mmt", [q, k, v], [iree_ref], options)
+    # Wave: atol=rtol=0 (IREE sums in Wave's order); numpy's f32 sums in another order round a few of the first
+    # GEMM's results to the neighbouring f16
+    assert_close(output, iree_ref, atol=1e-2, rtol=1e-3)
+    torch_qk = q.astype(np.float32) @ np.swapaxes(k, -1, -2).astype(np.float32)
+    torch_ref = (torch_qk.astype(np.float16).astype(np.float32) @ np.swapaxes(v, -1, -2).astype(np.float32))
+    output_for_cmp = np.swapaxes(output, -1, -2).astype(np.float16)
+    assert_close(output_for_cmp, torch_ref.astype(np.float16), atol=5e-2, rtol=5e-3)
+
+
+def testChainedGemmF8(shape, enable_scheduling, mfma_variant):
+    q, k, v, output, iree_ref, options = _chained_gemm(shape, mfma_variant, f8=True)
+    generate_iree_ref("chain_mmt_f8", [q, k, v], [iree_ref], options)
+    assert_close(output, iree_ref, atol=7e-5, rtol=2e-3)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -1357,6 +1519,9 @@ def tests():
         ("testPackedNonTransposeGemm rejected at its read", packed_non_transpose_rejected),
         _case(test_debug_log_core, False), _case(test_debug_log_core, True, mapped_log=False),
         ("test_debug_log_iteration_dims", test_debug_log_iteration_dims),
+        _case(test_rmsnorm, (1, 5120)),
+        _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
+        _case(testChainedGemmF8, (2, 128, 64, 64, 128), False, (MMAType.F32_16x16x32_F8, MMAType.F32_16x16x32_K4_F8)),
         ("test_vector_shape_override_k", test_vector_shape_override_k),
         ("test_vector_shape_override_m_n_multiples", test_vector_shape_override_m_n_multiples),
         ("test_vector_shape_override_non_multiples", test_vector_shape_override_non_multiples),

@@ -1,7 +1,8 @@
 """Wave's wave_lang.kernel.wave.iree_utils: generate_iree_ref, the reference results Wave's GEMM tests compare
 with (Wave builds them with IREE). wavecc computes them with numpy, in f32 (f64 for f64 inputs): "mmt"
 (out = lhs @ rhs^T), "bmmt" (batched), "chain_mmt" (attention's two GEMMs, the first result cast to the inputs'
-dtype), "mmt_f8" (the inputs rounded to f8e4m3fnuz first, as Wave's f8 GEMMs cast them). bf16 numpy arrays are their bit patterns (wavecc.bfloat16, wavecc.bf16). The f8 kinds and convolutions
+dtype), "mmt_f8" and "chain_mmt_f8" (the inputs, and the first GEMM's result, rounded to f8e4m3fnuz, as Wave's f8
+kernels cast them). bf16 numpy arrays are their bit patterns (wavecc.bfloat16, wavecc.bf16). The f8 kinds and convolutions
 are not here."""
 
 
@@ -71,8 +72,12 @@ def generate_iree_ref(kernel_type, kernel_inputs, kernel_outputs, options=None, 
         if not _is_torch(kernel_inputs[0]):
             s = s.astype(in_dt).astype(np.float32)                    # the cast to the inputs' dtype
         r = np.swapaxes(np.matmul(np.swapaxes(s, 1, 2), np.swapaxes(v, 1, 2)), 1, 2)  # [B, N, M]
+    elif kernel_type == "chain_mmt_f8":
+        q, k, v = (round_to_f8(x) for x in ins)
+        s = round_to_f8(np.matmul(k, np.swapaxes(q, 1, 2)))          # [B, K2, M], cast to f8
+        r = np.swapaxes(np.matmul(np.swapaxes(s, 1, 2), np.swapaxes(v, 1, 2)), 1, 2)  # [B, N, M]
     else:
-        raise NotImplementedError("generate_iree_ref(%r): wavecc's numpy reference has mmt, bmmt, mmt_f8 and "
-                                  "chain_mmt"
+        raise NotImplementedError("generate_iree_ref(%r): wavecc's numpy reference has mmt, bmmt, mmt_f8, "
+                                  "chain_mmt and chain_mmt_f8"
                                   % kernel_type)
     _store(kernel_outputs[0], r)
