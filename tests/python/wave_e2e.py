@@ -1464,6 +1464,72 @@ def testChainedGemmF8(shape, enable_scheduling, mfma_variant):
     assert_close(output, iree_ref, atol=7e-5, rtol=2e-3)
 
 
+# ---- tests/kernel/dynamic_strides_test.py (Wave's shapes are 512 to 4096 a side: smaller here) ----
+
+def _compile_gemm(shape, dynamic_dims=False, buffer_ops=False, use_waveasm=False):
+    gemm, hyperparams, dynamic_symbols = get_gemm_kernel(shape, dynamic_dims=dynamic_dims,
+                                                         mfma_variant=MMAType.F32_16x16x16_F16)
+    options = WaveCompileOptions(
+        subs=hyperparams,
+        canonicalize=True,
+        dynamic_symbols=dynamic_symbols,
+        wave_runtime=True,
+        use_buffer_ops=buffer_ops,
+        allow_noncontiguous_runtime_buffers=True,
+        backend="asm" if use_waveasm else "llvm",
+    )
+    options = set_default_run_config(options)
+    return wave_compile(options, gemm), options
+
+
+def test_gemm_dynamic_strides(dynamic_dims, buffer_ops, use_waveasm, shape=(128, 128, 64)):
+    gemm, options = _compile_gemm(shape, dynamic_dims, buffer_ops, use_waveasm)
+    m, n, k = shape
+    a = device_randn(m, k * 4, dtype=np.float16)
+    b = device_randn(n, k * 2, dtype=np.float16)
+    a = a[:, :k]
+    b = b[:, :k]
+    assert not a.flags.c_contiguous and not b.flags.c_contiguous
+    c = device_randn(m, n, dtype=np.float32)
+    gemm(a, b, c)
+    iree_ref = device_randn(m, n, dtype=np.float32)
+    generate_iree_ref("mmt", [np.ascontiguousarray(a), np.ascontiguousarray(b)], [iree_ref], options)
+    assert_close(c, iree_ref)
+
+
+def test_gemm_dynamic_strides_output(dynamic_dims, buffer_ops, use_waveasm, shape=(128, 64, 64)):
+    gemm, options = _compile_gemm(shape, dynamic_dims, buffer_ops, use_waveasm)
+    m, n, k = shape
+    a = device_randn(m, k, dtype=np.float16)
+    b = device_randn(n, k, dtype=np.float16)
+    c_big = device_zeros(m, n * 3, dtype=np.float32)
+    c = c_big[:, :n]
+    assert c.shape == (m, n) and not c.flags.c_contiguous
+    gemm(a, b, c)
+    iree_ref = device_zeros(m, n, dtype=np.float32)
+    generate_iree_ref("mmt", [a, b], [iree_ref], options)
+    assert_close(c, iree_ref)
+    assert not c_big[:, n:].any()  # the rest of the big array untouched
+
+
+def test_gemm_dynamic_strides_offset(dynamic_dims, buffer_ops, use_waveasm, shape=(128, 64, 128)):
+    gemm, options = _compile_gemm(shape, dynamic_dims, buffer_ops, use_waveasm)
+    m, n, k = shape
+    offset_m, offset_k = 4, 8
+    a_big = device_randn(m + offset_m, k + offset_k, dtype=np.float16)
+    a = a_big[offset_m:, offset_k:]
+    offset_n = 2
+    b_big = device_randn(n + offset_n, k + offset_k, dtype=np.float16)
+    b = b_big[offset_n:, offset_k:]
+    assert a.shape == (m, k) and b.shape == (n, k)
+    assert not a.flags.c_contiguous and not b.flags.c_contiguous
+    c = device_zeros(m, n, dtype=np.float32)
+    gemm(a, b, c)
+    iree_ref = device_zeros(m, n, dtype=np.float32)
+    generate_iree_ref("mmt", [np.ascontiguousarray(a), np.ascontiguousarray(b)], [iree_ref], options)
+    assert_close(c, iree_ref)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -1521,6 +1587,8 @@ def tests():
         _case(test_debug_log_core, False), _case(test_debug_log_core, True, mapped_log=False),
         ("test_debug_log_iteration_dims", test_debug_log_iteration_dims),
         _case(test_rmsnorm, (1, 5120)),
+        _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
+        _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
         _case(testChainedGemmF8, (2, 128, 64, 64, 128), False, (MMAType.F32_16x16x32_F8, MMAType.F32_16x16x32_K4_F8)),
         ("test_vector_shape_override_k", test_vector_shape_override_k),
