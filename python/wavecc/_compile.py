@@ -269,7 +269,9 @@ def emit_kernel(kernel, options, scalar_values=None):
         for sym, n in d["extra"]:
             symbols[_sym_name(sym)] = n
     for a in list(tr.args) + [d["arg"] for d in tr.debug_logs]:
-        if isinstance(a, SymbolArg):  # a dynamic symbol, no argument of the format
+        if isinstance(a, SymbolArg) or (isinstance(a, Reg) and a.ref.name in tr.symbol_scalars):
+            # a dynamic symbol, no argument of the format
+            a = a if isinstance(a, SymbolArg) else a.ref
             symbols.pop(a.name, None)
             if a.name not in dyn:
                 dyn.append(a.name)
@@ -639,7 +641,8 @@ class WaveKernel:
         arrays = {}
         scal = []
         for a, x in zip(tr.args, args):
-            if isinstance(a, SymbolArg):
+            if isinstance(a, SymbolArg) or (isinstance(a, Reg) and a.ref.name in tr.symbol_scalars):
+                a = a if isinstance(a, SymbolArg) else a.ref
                 v = x.item() if hasattr(x, "item") else x
                 if isinstance(v, float) and v.is_integer():
                     v = int(v)
@@ -661,6 +664,8 @@ class WaveKernel:
                         if dyn.setdefault(dn, n) != n:
                             raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s"
                                               % (dn, dyn[dn], n, a.name))
+                    else:
+                        self._solve_dim(d, n, a.name, dyn)
             else:
                 v = x.item() if hasattr(x, "item") else x
                 if not isinstance(v, (int, float)):
@@ -730,6 +735,22 @@ class WaveKernel:
             if arr.flags.writeable:
                 arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
         self._debug_report(debug, debug_logs)
+
+    def _solve_dim(self, d, n, arg, dyn):
+        """A dim that is an expression of one dynamic symbol (testPackedNonTransposeGemm's K / 2) gives the symbol
+        its value: the integer solution of dim = extent."""
+        e = sympy.sympify(d)
+        free = [x for x in e.free_symbols if x.name in self._dyn]
+        if len(free) != 1 or e.is_Symbol:
+            return
+        sols = [v for v in sympy.solve(sympy.Eq(e, n), free[0]) if getattr(v, "is_Integer", False)]
+        if len(sols) != 1:
+            raise WaveccError("argument %s: dim %s has extent %d, which gives %s no integer value"
+                              % (arg, dim_name(d), n, free[0].name))
+        v = int(sols[0])
+        if dyn.setdefault(free[0].name, v) != v:
+            raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s (dim %s)"
+                              % (free[0].name, dyn[free[0].name], v, arg, dim_name(d)))
 
     def _debug_arrays(self, dyn):
         """Zeroed arrays for tkw.debug_log's memories, their dims from subs, the dynamic values and the extra

@@ -143,6 +143,33 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
     return IndexMapping(len(reg_iters), mem_map, reg_map, tuple(dvm)), dyn_regs
 
 
+def _dims_by_symbol(mem, mapping, write=False):
+    """Wave lets a mapping name a memory dim by a symbol of it ({K: j} for b: Memory[K / 2, N], testPacked-
+    NonTransposeGemm): a key that is no dim of the memory and is a free symbol of exactly one dim no key names is
+    renamed to that dim, on both sides (the register's dim is then K / 2 too, as Wave's read gives it). Returns the
+    mapping to use."""
+    if mapping is None or not isinstance(mapping, IndexMapping):
+        return mapping
+    mem_side = mapping.output_mapping if write else mapping.input_mapping
+    dims = [sympy.sympify(d) for d in mem.shape]
+    keys = [sympy.sympify(k) for k in mem_side]
+    ren = {}
+    for k in keys:
+        if k in dims or not isinstance(k, sympy.Symbol):
+            continue
+        cands = [d for d in dims if d not in keys and k in d.free_symbols]
+        if len(cands) != 1:
+            return mapping
+        ren[k] = cands[0]
+    if not ren:
+        return mapping
+
+    def side(m):
+        return {ren.get(sympy.sympify(k), k): v for k, v in m.items()}
+    return IndexMapping(mapping.num_iterators, side(mapping.input_mapping), side(mapping.output_mapping),
+                        mapping.dynamic_val_mappings)
+
+
 def _loop_axis_mapping(mem, mapping, loc):
     """Wave reads a memory with a dim A inside the loop over A, whose vector shape is 1, as one A element per trip
     (decode attention's phase 1 reads logits[U, B, N, M] in the loop over U as [B, N, M]): the format's read takes
@@ -198,7 +225,7 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
         mapping, regs = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
         if regs:
             mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.read", loc))
-    mapping = _loop_axis_mapping(mem, mapping, loc)
+    mapping = _loop_axis_mapping(mem, _dims_by_symbol(mem, mapping), loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)
@@ -217,6 +244,7 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     if reg.dtype != mem.dtype:
         fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
              loc)
+    mapping = _dims_by_symbol(mem, mapping, write=True)
     fields = _access_fields({"register": reg, "memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
                             "tkw.write", loc)
     record("write", fields, [], loc=loc)
@@ -549,6 +577,14 @@ def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
     fields = {"axis": dim_name(axis)}
     if start is not None:
         if isinstance(start, Reg):
+            from ._trace import ScalarArg
+            if isinstance(start.ref, ScalarArg) and start.dtype.is_int_asm():
+                # a kernel's integer scalar argument (Wave's sequential batched GEMM's init_value): the format's
+                # start must fold into a symbol's value, so the argument becomes a dynamic symbol of its name
+                # (a call's value compiles the kernel for it) and start a scalar node of that symbol
+                from .indexing import index_symbol
+                current().symbol_scalars.add(start.ref.name)
+                start = scalar(index_symbol(start.ref.name), start.dtype)
             fields["start"] = start
         elif isinstance(start, (int, sympy.Basic)) and not isinstance(start, bool):
             fields["start"] = start

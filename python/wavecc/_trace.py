@@ -149,6 +149,7 @@ class Trace:
         self.unit_tiles = []    # (axis, loc): reads that index a loop's axis by its counter need its tile to be 1
         self.debug_logs = []    # tkw.debug_log's hidden memories: {"name", "arg", "printer", "extra", ...}
         self.debug_handlers = []
+        self.symbol_scalars = set()  # scalar arguments a loop's start made dynamic symbols (tkw.iterate)
 
     def unique(self, base):
         base = base if base else "v"
