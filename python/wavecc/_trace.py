@@ -308,6 +308,13 @@ class Reg:
     def __iter__(self):
         fail("%s has one result: it cannot be unpacked" % self.ref.name)
 
+    def __getitem__(self, i):
+        """value[i]: Wave's element i of a register (wave_sim_test's `tkw.read(b)[0]`): the format's extract."""
+        if not isinstance(i, int) or isinstance(i, bool):
+            fail("%s[%r]: a traced value takes one integer index (tkw.extract_slice for more)" % (self.ref.name, i))
+        from ._ops import extract
+        return extract(self, [i])
+
 
 class Results:
     """The results of an iterate or conditional with several values."""

@@ -26,6 +26,7 @@ from wavecc.wave_lang.kernel.wave.utils.mma_utils import (
 from wavecc.wave_lang.kernel.wave.constraints import GenericDot, MMAOperand, MMAType
 from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
 from wavecc.wave_lang.kernel.wave.templates.gemm import get_gemm_kernel
+from wavecc.wave_lang.kernel.wave.wave_sim import wave_sim
 
 
 def assert_close(actual, expected, atol=None, rtol=None, check_dtype=True):
@@ -1640,6 +1641,88 @@ def test_gemm_dynamic_strides_offset(dynamic_dims, buffer_ops, use_waveasm, shap
     assert_close(c, iree_ref)
 
 
+# ---- tests/kernel/wave_sim_test.py (wave_sim: the reference interpreter on whole arrays) ----
+
+def _sim_constraints(tiled_k=False):
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, tkl.sym.BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, tkl.sym.BLOCK_N, 1)]
+    if tiled_k:
+        constraints += [tkw.TilingConstraint(K, tkl.sym.BLOCK_K)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64)]
+    return constraints
+
+
+def test_sim_broadcast_3():
+    """Wave's test_broadcast_3: `tkw.read(b)[0]`, element 0 of a register, written over [M, N]."""
+    M, N, ADDRESS_SPACE = tkl.sym.M, tkl.sym.N, tkl.sym.ADDRESS_SPACE
+    LOAD_ELEMS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    STORE_ELEMS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+
+    @wave_sim(_sim_constraints())
+    def eltwise(
+        b: tkl.Memory[N, ADDRESS_SPACE, tkl.f32],
+        c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+    ):
+        b_reg = tkw.read(b, elements_per_thread=LOAD_ELEMS_PER_THREAD)[0]
+        tkw.write(b_reg, c, elements_per_thread=STORE_ELEMS_PER_THREAD)
+
+    b = device_randn(256, dtype=np.float32)
+    c = device_zeros(128, 256, dtype=np.float32)
+    eltwise(b, c)
+    assert_close(c, b[0] + device_zeros(128, 256, dtype=np.float32))
+
+
+def test_sim_gemm():
+    M, N, K, ADDRESS_SPACE = tkl.sym.M, tkl.sym.N, tkl.sym.K, tkl.sym.ADDRESS_SPACE
+    LOAD_ELEMS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    STORE_ELEMS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+
+    @wave_sim(_sim_constraints(tiled_k=True))
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+            b_reg = tkw.read(b, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c, elements_per_thread=STORE_ELEMS_PER_THREAD)
+
+    a = device_randn(64, 256, dtype=np.float16)
+    b = device_randn(128, 256, dtype=np.float16)
+    c = device_zeros(64, 128, dtype=np.float32)
+    gemm(a, b, c)
+    assert_close(c, a.astype(np.float32) @ b.T.astype(np.float32), atol=1e-3, rtol=1e-4)
+
+
+def test_register_index_compiled():
+    """value[0] through wave_compile: the format's extract, which the compiler does not compile yet: rejected with
+    the Python line of the indexing."""
+    import inspect
+    M, N = tkl.sym.M, tkl.sym.N
+    constraints, _ = _row_constraints((4, 64), M, N)
+
+    @tkw.wave(constraints)
+    def first(b: tkl.Memory[N, GLOBAL_ADDRESS_SPACE, tkl.f32], c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        tkw.write(tkw.broadcast(tkw.read(b)[0], target_shape=[M, N]), c)
+
+    line = inspect.getsourcelines(test_register_index_compiled)[1] + [
+        i for i, t in enumerate(inspect.getsourcelines(test_register_index_compiled)[0]) if "read(b)[0]" in t][0]
+    try:
+        wave_compile(WaveCompileOptions(subs={M: 4, N: 64}), first)
+    except wavecc.WaveccError as e:
+        assert ("wave_e2e.py:%d: extract" % line) in str(e), e
+        return
+    raise AssertionError("compiled: make this test run the kernel")
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -1700,6 +1783,8 @@ def tests():
         _case(testSequentialBatchedGemmWhile, (3, 64, 128, 64), SchedulingType.NONE),
         ("testSequentialBatchedGemmWhileWithOutputSum rejected at its mma", seq_batched_sum_rejected),
         _case(test_rmsnorm, (1, 5120)),
+        ("wave_sim_test.test_broadcast_3", test_sim_broadcast_3), ("wave_sim_test.test_gemm", test_sim_gemm),
+        ("register_index_compiled", test_register_index_compiled),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
