@@ -334,10 +334,66 @@ def emit_kernel(kernel, options, scalar_values=None):
         graph = consts + graph
         paths = {_shift(p, len(consts)): n for p, n in paths.items()}
     doc["graph"] = graph
+    _name_compound_dims(doc)
     opts = _options_json(options)
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _compound(text):
+    """Whether a dim's text is an expression of more than one symbol (Wave's M = SZ_OUT * N)."""
+    if not isinstance(text, str) or "$" in text:
+        return False
+    try:
+        e = sympy.sympify(text, locals={n: sympy.Symbol(n) for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)})
+    except (sympy.SympifyError, SyntaxError, TypeError):
+        return False
+    return len(e.free_symbols) > 1
+
+
+def _name_compound_dims(doc):
+    """The format's dims are symbols or expressions of one symbol; Wave's may be any expression (test_conv's
+    M = SZ_OUT * N, K = HF * WF * C): each such dim becomes a symbol named after its text (C*HF*WF: C_HF_WF)
+    whose value is the expression, everywhere the dim is named."""
+    found = []
+    for a in doc.get("arguments", []):
+        found += a.get("shape", [])
+    found += [c.get("dim") for c in doc.get("constraints", [])]
+
+    def nodes(ns):
+        for n in ns:
+            yield n
+            yield from nodes(n.get("body", []))
+    for n in nodes(doc.get("graph", [])):
+        found += n.get("shape", []) + n.get("target_shape", [])
+        for k in ("inputs", "outputs"):
+            found += list((n.get("mapping") or {}).get(k, {}))
+    compound = [t for t in dict.fromkeys(found) if _compound(t)]
+    if not compound:
+        return
+    taken = set(doc.get("symbols", {})) | set(doc.get("dynamic_symbols", [])) | \
+        set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", json.dumps(doc)))
+    names = {}
+    for t in compound:
+        base = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", t)).strip("_") or "DIM"
+        name, i = base, 0
+        while name in taken:
+            i += 1
+            name = "%s_%d" % (base, i)
+        taken.add(name)
+        names[t] = name
+
+    def sub(x):
+        if isinstance(x, dict):
+            return {names.get(k, k) if isinstance(k, str) else k: sub(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [sub(v) for v in x]
+        return names.get(x, x) if isinstance(x, str) else x
+    for k in list(doc):
+        if k not in ("symbols", "format", "name"):
+            doc[k] = sub(doc[k])
+    doc.setdefault("symbols", {}).update((n, t) for t, n in names.items())
 
 
 def _launch_shape(a, arr, runtime):

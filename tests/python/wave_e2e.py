@@ -1723,6 +1723,176 @@ def test_register_index_compiled():
     raise AssertionError("compiled: make this test run the kernel")
 
 
+# ---- tests/kernel/e2e/test_conv.py ----
+
+def _unfold(a, hf, wf, stride):
+    """torch.nn.Unfold(kernel_size=(hf, wf), stride)(a)[0].T: rows the output positions, columns (c, kh, kw)."""
+    n, c, h, w = a.shape
+    h_out, w_out = (h - hf) // stride + 1, (w - wf) // stride + 1
+    rows = []
+    for oh in range(h_out):
+        for ow in range(w_out):
+            rows.append(a[0, :, oh * stride:oh * stride + hf, ow * stride:ow * stride + wf].reshape(-1))
+    return np.stack(rows)
+
+
+def test_im2col(run_bench=False):
+    n, c, h, w = 1, 2, 9, 9  # Image.
+    cf, hf, wf = c, 2, 2  # Filters.
+    padding = 0
+    stride = 1
+    sym = tkl.sym
+    ADDRESS_SPACE = sym.ADDRESS_SPACE
+    N, C, H, W = sym.N, sym.C, sym.H, sym.W
+    NF, HF, WF = sym.NF, sym.HF, sym.WF
+    H_OUT = (H + 2 * padding - HF) // stride + 1
+    W_OUT = (W + 2 * padding - WF) // stride + 1
+    SZ_OUT = H_OUT * W_OUT
+    M = sym.M
+    K = sym.K
+    wave_size = 64
+    BLOCK_K = hf * wf * c
+    BLOCK_M = 64
+    ELEMS_PER_THREAD = 4
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(
+        num_iterators=2,
+        inputs={
+            N: i // SZ_OUT,
+            C: j // (HF * WF),
+            H: (i % SZ_OUT) // W_OUT * stride + (j % (HF * WF)) // WF,
+            W: (i % SZ_OUT) % W_OUT * stride + (j % (HF * WF)) % WF,
+        },
+        outputs={M: i, K: j},
+    )
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, K: ELEMS_PER_THREAD})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(K, BLOCK_K, 1)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(K, BLOCK_K)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[N, C, H, W, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+    ):
+        res = tkw.read(a, mapping=mapping, elements_per_thread=ELEMS_PER_THREAD)
+        tkw.write(res, b, elements_per_thread=ELEMS_PER_THREAD)
+
+    h_out = (h + 2 * padding - hf) // stride + 1
+    w_out = (w + 2 * padding - wf) // stride + 1
+    res_shape = (h_out * w_out * n, hf * wf * c)
+    a = device_randn((n, c, h, w), dtype=np.float16)
+    b = device_zeros(res_shape, dtype=np.float16)
+    expected = _unfold(a, hf, wf, stride)
+    options = WaveCompileOptions(
+        subs={N: n, C: c, W: w, H: h, WF: wf, HF: hf, M: res_shape[0], K: res_shape[1],
+              ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b)
+    assert_close(b, expected)
+
+
+def test_im2col_mma(run_bench=False):
+    """Wave's reference is the kernel function on wave_sim; here also a numpy convolution."""
+    n, c, h, w = 1, 4, 9, 9  # Image.
+    nf, cf, hf, wf = 64, c, 2, 2  # Filters.
+    padding = 0
+    stride = 1
+    x = device_randn(n, c, h, w, dtype=np.float16)
+    we = device_randn(nf, cf, hf, wf, dtype=np.float16)
+    sym = tkl.sym
+    N, C, H, W = sym.N, sym.C, sym.H, sym.W
+    NF, HF, WF = sym.NF, sym.HF, sym.WF
+    H_OUT = (H + 2 * padding - HF) // stride + 1
+    W_OUT = (W + 2 * padding - WF) // stride + 1
+    SZ_OUT = H_OUT * W_OUT
+    K = HF * WF * C
+    M = SZ_OUT * N
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    x_mapping = tkw.IndexMapping(
+        num_iterators=2,
+        inputs={
+            N: i // SZ_OUT,
+            C: j // (HF * WF),
+            H: (i % SZ_OUT) % W_OUT * stride + (j % (HF * WF)) % WF,
+            W: (i % SZ_OUT) // W_OUT * stride + (j % (HF * WF)) // WF,
+        },
+        outputs={M: i, K: j},
+    )
+    w_mapping = tkw.IndexMapping(
+        num_iterators=2,
+        inputs={NF: i % NF, C: j // (HF * WF), HF: j % WF, WF: (j % (HF * WF)) // WF},
+        outputs={NF: i, K: j},
+    )
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K = K
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    ELEMS_PER_THREAD = tkl.sym.ELEMS_PER_THREAD
+
+    constraints: list[tkw.Constraint] = []
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(NF, BLOCK_N, 1)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(NF, BLOCK_N)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64)]
+
+    def func(
+        x: tkl.Memory[N, C, H, W, ADDRESS_SPACE, tkl.f16],
+        we: tkl.Memory[NF, C, HF, WF, ADDRESS_SPACE, tkl.f16],
+        out: tkl.Memory[M, NF, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, NF, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, NF, tkl.f32]) -> tkl.Register[M, NF, tkl.f32]:
+            a_reg = tkw.read(x, mapping=x_mapping, elements_per_thread=ELEMS_PER_THREAD)
+            b_reg = tkw.read(we, mapping=w_mapping, elements_per_thread=ELEMS_PER_THREAD)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, out, elements_per_thread=ELEMS_PER_THREAD)
+
+    sim_func = wave_sim(constraints)(func)
+    gpu_func = tkw.wave(constraints)(func)
+    h_out = (h + 2 * padding - hf) // stride + 1
+    w_out = (w + 2 * padding - wf) // stride + 1
+    res_shape = (h_out * w_out * n, nf)
+    out_ref = np.zeros(res_shape, dtype=np.float32)
+    sim_func(x, we, out_ref)
+    out = np.zeros_like(out_ref)
+    options = WaveCompileOptions(
+        subs={N: n, C: c, W: w, H: h, NF: nf, WF: wf, HF: hf, BLOCK_M: 64, BLOCK_N: 64, ELEMS_PER_THREAD: 4,
+              ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    gpu_func = wave_compile(options, gpu_func)
+    gpu_func(x, we, out)
+    assert_close(out, out_ref, rtol=1e-05, atol=1e-05)
+    # the kernel's mappings: out[m, f] is the convolution at (h, w) = (m % W_OUT, m // W_OUT)
+    conv = np.zeros((w_out, h_out, nf), dtype=np.float32)
+    xf, wef = x.astype(np.float32), we.astype(np.float32)
+    for i_w in range(w_out):
+        for i_h in range(h_out):
+            patch = xf[0, :, i_h:i_h + hf, i_w:i_w + wf]  # [c, dh, dw]
+            conv[i_w, i_h] = np.einsum("cab,fcab->f", patch, wef)
+    assert_close(out, conv.reshape(res_shape), rtol=1e-3, atol=1e-3)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -1785,6 +1955,7 @@ def tests():
         _case(test_rmsnorm, (1, 5120)),
         ("wave_sim_test.test_broadcast_3", test_sim_broadcast_3), ("wave_sim_test.test_gemm", test_sim_gemm),
         ("register_index_compiled", test_register_index_compiled),
+        ("test_conv.test_im2col", test_im2col), ("test_conv.test_im2col_mma", test_im2col_mma),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
