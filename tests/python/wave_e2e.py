@@ -1091,6 +1091,124 @@ def testPackedNonTransposeGemm(shape, enable_scheduling, dynamic_dims, mfma_vari
     validate_gemm_result(a, b, c)
 
 
+def test_cdna4_mfma(shape, datatype, mfma_variant):
+    """On gfx950 (Wave: require_cdna4); Wave pairs each MMA type with both dtypes (the bf16 types take bf16)."""
+    gemm, hyperparams, dynamic_symbols = get_gemm_kernel(shape, False, mfma_variant, datatype)
+    options = WaveCompileOptions(subs=hyperparams, wave_runtime=True, canonicalize=True,
+                                 use_scheduling_barriers=False, dynamic_symbols=[])
+    options = set_default_run_config(options)
+    options.target = "gfx950"
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], device="cuda", dtype=datatype)
+    b = device_randn(shape[1], shape[2], device="cuda", dtype=datatype)
+    c = device_randn(shape[0], shape[1], device="cuda", dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, options)
+
+
+def testFloatHwTransposeGemm(shape, mfma_variant, target="gfx950"):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_syms()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 4)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant)]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    b_mapping = tkw.IndexMapping(num_iterators=2, inputs={N: i, K: j}, outputs={N: i, K: j})
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[K, N, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b, mapping=b_mapping)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 64,
+                   M: shape[0], N: shape[1], K: shape[2]}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, wave_runtime=True, canonicalize=True,
+                                 use_scheduling_barriers=False, dynamic_symbols=[])
+    options = set_default_run_config(options)
+    options.target = target
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], device="cuda", dtype=np.float16)
+    b = device_randn(shape[2], shape[1], device="cuda", dtype=np.float16)
+    c = device_randn(shape[0], shape[1], device="cuda", dtype=np.float32)
+    gemm(a, b, c)
+    torch_ref = a.astype(np.float32) @ b.astype(np.float32)
+    assert_close(c.astype(np.float32), torch_ref, atol=1e-2, rtol=1e-2)
+
+
+def test_explicit_shared_gemm(m, n, k, block_m, block_n, block_k, run_bench=False):
+    """GEMM with explicit shared memory management."""
+    M, N, K = tkl.sym.M, tkl.sym.N, tkl.sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K
+    ADDRESS_SPACE_A = tkl.sym.ADDRESS_SPACE_A
+    ADDRESS_SPACE_B = tkl.sym.ADDRESS_SPACE_B
+    ADDRESS_SPACE_C = tkl.sym.ADDRESS_SPACE_C
+    constraints = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 2),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16,
+                               vector_shapes={M: 16, N: 16, K: 16}),
+    ]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE_A, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE_B, tkl.f16],
+        c: tkl.Memory[M, N, ADDRESS_SPACE_C, tkl.f32],
+    ):
+        a_shared = tkw.allocate((M, K), (BLOCK_M, BLOCK_K), tkl.f16, SHARED_ADDRESS_SPACE)
+        b_shared = tkw.allocate((N, K), (BLOCK_N, BLOCK_K), tkl.f16, SHARED_ADDRESS_SPACE)
+        c_acc = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_acc])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_global = tkw.read(a)
+            b_global = tkw.read(b)
+            tkw.write(a_global, a_shared)
+            tkw.write(b_global, b_shared)
+            tkw.shared_memory_barrier()
+            a_reg = tkw.read(a_shared)
+            b_reg = tkw.read(b_shared)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    np.random.seed(0)
+    a = device_randn((m, k), dtype=np.float16)
+    b = device_randn((n, k), dtype=np.float16)
+    c = device_zeros((m, n), dtype=np.float32)
+    hyperparams = {BLOCK_M: block_m, BLOCK_N: block_n, BLOCK_K: block_k, M: m, N: n, K: k,
+                   ADDRESS_SPACE_A: GLOBAL_ADDRESS_SPACE, ADDRESS_SPACE_B: GLOBAL_ADDRESS_SPACE,
+                   ADDRESS_SPACE_C: GLOBAL_ADDRESS_SPACE}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, use_scheduling_barriers=False, minimize_shared_allocs=False,
+                                 canonicalize=True, run_bench=run_bench)
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, gemm)
+    compiled_gemm(a, b, c)
+    expected = (a.astype(np.float32) @ b.T.astype(np.float32)).astype(np.float16)
+    assert_close(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2)
+
+
 def _seq_batched_constraints():
     B, M, N, K = tkl.sym.B, tkl.sym.M, tkl.sym.N, tkl.sym.K
     BLOCK_M, BLOCK_N, BLOCK_K = tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K
@@ -1955,6 +2073,9 @@ def tests():
         _case(test_rmsnorm, (1, 5120)),
         ("wave_sim_test.test_broadcast_3", test_sim_broadcast_3), ("wave_sim_test.test_gemm", test_sim_gemm),
         ("register_index_compiled", test_register_index_compiled),
+        _case(test_cdna4_mfma, (128, 128, 64), tkl.bf16, MMAType.F32_16x16x32_BF16),
+        _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_16x16x32_F16),
+        _case(test_explicit_shared_gemm, 128, 128, 64, 64, 64, 32),
         ("test_conv.test_im2col", test_im2col), ("test_conv.test_im2col_mma", test_im2col_mma),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
@@ -1983,6 +2104,10 @@ def slow_tests():
         _case(test_topk, (128, 256), 8, False), _case(test_topk, (128, 256), 8, True),
         _case(test_gemm_pipelined_dynamic_K, 32), _case(test_gemm_pipelined_dynamic_K, 64),
         _case(test_gemm_pipelined_remainder_start, (640, 256, 768), (64, 64, 256)),
+        _case(test_cdna4_mfma, (128, 128, 64), np.float16, MMAType.F32_32x32x16_F16),
+        _case(test_cdna4_mfma, (128, 128, 64), tkl.bf16, MMAType.F32_32x32x16_BF16),
+        _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_32x32x8_F16),
+        _case(test_explicit_shared_gemm, 256, 256, 128, 128, 128, 64),
     ]
 
 
