@@ -2011,6 +2011,249 @@ def test_im2col_mma(run_bench=False):
     assert_close(out, conv.reshape(res_shape), rtol=1e-3, atol=1e-3)
 
 
+# ---- tests/kernel/attention/backward_attention_test.py (forward and dv kernels) ----
+
+def attention_numpy_ops_ref(q, k, v, do, scale=1):
+    """Wave's attention_torch_ops_ref in numpy (f32 arithmetic on the f16 inputs; the f16 results as torch's):
+    o, lse, dv, s, p."""
+    qf, kf, vf, dof = (x.astype(np.float32) for x in (q, k, v, do))
+    s = scale * (qf @ np.swapaxes(kf, -1, -2))
+    m = s.max(axis=-1, keepdims=True)
+    e = np.exp(s - m)
+    p = e / e.sum(axis=-1, keepdims=True)
+    o = p @ vf
+    lse = m[..., 0] + np.log(e.sum(axis=-1))
+    dv = np.swapaxes(p, -1, -2) @ dof
+    return (o.astype(np.float16), lse.astype(np.float16), dv.astype(np.float16), s, p.astype(np.float16))
+
+
+def get_attention_fwd_kernel(batch, kv_seq_len, qk_head_dim, q_seq_len, v_head_dim, mfma_variant, scale):
+    B = tkl.sym.B
+    M_qs = tkl.sym.M
+    N_vd = tkl.sym.N
+    K1_qkd = tkl.sym.K1
+    K2_kvs = tkl.sym.K2
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M_r_qs = tkl.sym.BLOCK_M
+    BLOCK_N_vd = tkl.sym.BLOCK_N
+    BLOCK_K2_c_kvs = tkl.sym.BLOCK_K2
+    WAVES_PER_BLOCK_M = 1
+    WAVES_PER_BLOCK_N = 1
+    WAVES_PER_BLOCK_B = 1
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    MFMA_INPUT_ELS_PER_THREAD = tkl.sym.MFMA_INPUT_ELS_PER_THREAD
+    MFMA_OUTPUT_ELS_PER_THREAD = tkl.sym.MFMA_OUTPUT_ELS_PER_THREAD
+
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M_qs, BLOCK_M_r_qs, 0)]
+    constraints += [tkw.WorkgroupConstraint(N_vd, BLOCK_N_vd, 1)]
+    constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+    constraints += [tkw.TilingConstraint(K2_kvs, BLOCK_K2_c_kvs)]
+    constraints += [tkw.WaveConstraint(M_qs, BLOCK_M_r_qs / WAVES_PER_BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N_vd, BLOCK_N_vd / WAVES_PER_BLOCK_N)]
+    constraints += [tkw.WaveConstraint(B, BLOCK_B / WAVES_PER_BLOCK_B)]
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        vec_size = 16
+    if mfma_variant == MMAType.F32_32x32x8_F16:
+        vec_size = 32
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant, vector_shapes={B: 0})]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    flip_n_m_write_mapping = tkw.IndexMapping(
+        num_iterators=3, inputs={B: i, N_vd: j, M_qs: k}, outputs={B: i, M_qs: k, N_vd: j})
+
+    @tkw.wave(constraints)
+    def attention_fwd(
+        q: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, N_vd, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        s: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        o: tkl.Memory[B, M_qs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        lse: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+    ):
+        init_m = tkl.Register[B, M_qs, tkl.f32](-1e6)
+        init_l = tkl.Register[B, M_qs, tkl.f32](0.0)
+        init_o = tkl.Register[B, N_vd, M_qs, tkl.f32](0.0)
+
+        @tkw.iterate(K2_kvs, init_args=[init_m, init_l, init_o])
+        def repeat(
+            m_prev: tkl.Register[B, M_qs, tkl.f32],
+            l_prev: tkl.Register[B, M_qs, tkl.f32],
+            o_prev: tkl.Register[B, N_vd, M_qs, tkl.f32],
+        ):
+            s_acc = tkl.Register[B, K2_kvs, M_qs, tkl.f32](0.0)
+            log2e = tkl.Register[B, M_qs, tkl.f32](1.44269504089)
+            scale_reg = tkl.Register[B, K2_kvs, M_qs, tkl.f32](scale)
+            q_i = tkw.read(q, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            k_j = tkw.read(k, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            s_unscaled_ij = tkw.mma(k_j, q_i, s_acc)
+            s_unscaled_ij = tkw.permute(s_unscaled_ij, [B, K2_kvs, M_qs])
+            s_ij = scale_reg * s_unscaled_ij
+            s_ij = tkw.permute(s_ij, target_shape=[B, M_qs, K2_kvs])
+            tkw.write(s_ij, s, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            m_ij = tkw.max(s_ij, m_prev, dim=K2_kvs)
+            e_delta_max = tkw.exp2(log2e * (m_prev - m_ij))
+            p_ij = tkw.exp2(log2e * (s_ij - m_ij))
+            l_init = e_delta_max * l_prev
+            l_ij = tkw.sum(p_ij, l_init, dim=K2_kvs)
+            v_j = tkw.read(v, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            o_init = e_delta_max * o_prev
+            o_ij = tkw.mma(v_j, tkw.cast(p_ij, tkl.f16), o_init)
+            return m_ij, l_ij, o_ij
+
+        log2e = tkl.Register[B, M_qs, tkl.f32](1.44269504089)
+        m_i, l_i, o_i = repeat
+        o_i = tkw.reciprocal(l_i) * o_i
+        tkw.write(tkw.cast(o_i, tkl.f16), o, mapping=flip_n_m_write_mapping,
+                  elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+        lse_i = m_i + (tkw.log2(l_i) / log2e)
+        tkw.write(tkw.cast(lse_i, tkl.f16), lse, elements_per_thread=1)
+
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        MFMA_INPUT_ELS_PER_THREAD: get_mfma_load_elems_per_thread(mfma_variant),
+        MFMA_OUTPUT_ELS_PER_THREAD: get_mfma_store_elems_per_thread(mfma_variant),
+        BLOCK_B: 1, BLOCK_M_r_qs: vec_size, BLOCK_N_vd: vec_size, BLOCK_K2_c_kvs: vec_size,
+        B: batch, M_qs: q_seq_len, N_vd: v_head_dim, K1_qkd: qk_head_dim, K2_kvs: kv_seq_len,
+    }
+    return attention_fwd, hyperparams
+
+
+def get_attention_bwd_dv_kernel(batch, kv_seq_len, qk_head_dim, q_seq_len, v_head_dim, mfma_variant, scale):
+    B = tkl.sym.B
+    M_qs = tkl.sym.M
+    N_vd = tkl.sym.N
+    K1_qkd = tkl.sym.K1
+    K2_kvs = tkl.sym.K2
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K1 = tkl.sym.BLOCK_K1
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    MFMA_INPUT_ELS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    MFMA_OUTPUT_ELS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        vec_size = 16
+    elif mfma_variant == MMAType.F32_32x32x8_F16:
+        vec_size = 32
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(K2_kvs, BLOCK_K2, 0),
+        tkw.WorkgroupConstraint(K1_qkd, BLOCK_K1, 1),
+        tkw.WorkgroupConstraint(N_vd, BLOCK_N, 2),
+        tkw.WorkgroupConstraint(B, BLOCK_B, 3),
+        tkw.TilingConstraint(M_qs, BLOCK_M),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant, vector_shapes={B: 0}),
+    ]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    flip_m_n_read_mapping = tkw.IndexMapping(
+        num_iterators=3, inputs={B: i, M_qs: k, N_vd: j}, outputs={B: i, N_vd: j, M_qs: k})
+
+    @tkw.wave(constraints)
+    def attention_bwd_dv(
+        q: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        do: tkl.Memory[B, M_qs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        lse: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dv: tkl.Memory[B, K2_kvs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        s: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        p: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+    ):
+        dv_init = tkl.Register[B, K2_kvs, N_vd, tkl.f32](0.0)
+
+        @tkw.iterate(M_qs, init_args=[dv_init])
+        def loop_q_seq_len(dv_prev: tkl.Register[B, K2_kvs, N_vd, tkl.f32]):
+            k_j = tkw.read(k, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            q_i = tkw.read(q, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            s_acc = tkl.Register[B, M_qs, K2_kvs, tkl.f32](0.0)
+            log2e = tkl.Register[B, M_qs, K2_kvs, tkl.f16](1.44269504089)
+            scale_s_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f32](scale)
+            s_unscaled_ij = tkw.mma(q_i, k_j, s_acc)
+            s_unscaled_ij = tkw.permute(s_unscaled_ij, [B, M_qs, K2_kvs])
+            s_ij = scale_s_reg * s_unscaled_ij
+            tkw.write(s_ij, s, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            lse_i = tkw.read(lse, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            p_ij = tkw.exp2(log2e * (tkw.cast(s_ij, tkl.f16) - lse_i))
+            tkw.write(p_ij, p, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            p_ij = tkw.permute(p_ij, [B, K2_kvs, M_qs])
+            do_i = tkw.read(do, mapping=flip_m_n_read_mapping, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            dv_j = tkw.mma(p_ij, do_i, dv_prev)
+            return dv_j
+
+        tkw.write(tkw.cast(loop_q_seq_len, tkl.f16), dv, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        MFMA_INPUT_ELS_PER_THREAD: get_mfma_load_elems_per_thread(mfma_variant),
+        MFMA_OUTPUT_ELS_PER_THREAD: get_mfma_store_elems_per_thread(mfma_variant),
+        BLOCK_B: 1, BLOCK_M: vec_size, BLOCK_N: max(v_head_dim, vec_size), BLOCK_K1: max(qk_head_dim, vec_size),
+        BLOCK_K2: vec_size,
+        B: batch, M_qs: q_seq_len, N_vd: v_head_dim, K1_qkd: qk_head_dim, K2_kvs: kv_seq_len,
+    }
+    return attention_bwd_dv, hyperparams
+
+
+def _attention_inputs(shape):
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    np.random.seed(0)
+    q = device_randn(batch, q_seq_len, qk_head_dim, dtype=np.float16)
+    k = device_randn(batch, kv_seq_len, qk_head_dim, dtype=np.float16)
+    v = device_randn(batch, kv_seq_len, v_head_dim, dtype=np.float16)
+    do = device_randn(batch, q_seq_len, v_head_dim, dtype=np.float16)
+    return q, k, v, do
+
+
+def testAttentionForward(mfma_variant, shape):
+    import math
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    scale = math.sqrt(1.0 / qk_head_dim)
+    cmp_params = dict(atol=3e-3, rtol=3e-3, check_dtype=False)
+    q, k, v, do = _attention_inputs(shape)
+    o_ref, lse_ref, _, s_ref, _ = attention_numpy_ops_ref(q, k, v, do, scale=scale)
+    attention_fwd, hyperparams = get_attention_fwd_kernel(
+        batch=batch, kv_seq_len=kv_seq_len, qk_head_dim=qk_head_dim, q_seq_len=q_seq_len, v_head_dim=v_head_dim,
+        mfma_variant=mfma_variant, scale=scale)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, run_bench=False, waves_per_eu=2,
+                                 denorm_fp_math_f32="preserve-sign")
+    options = set_default_run_config(options)
+    attention_fwd = wave_compile(options, attention_fwd)
+    o = device_zeros(batch, q_seq_len, v_head_dim, dtype=np.float16)
+    lse = device_zeros(batch, q_seq_len, dtype=np.float16)
+    s = device_zeros(batch, q_seq_len, kv_seq_len)
+    attention_fwd(q, k, np.ascontiguousarray(np.swapaxes(v, -1, -2)), s, o, lse)
+    assert_close(s, s_ref, **cmp_params)
+    assert_close(lse, lse_ref, **cmp_params)
+    assert_close(o, o_ref, **cmp_params)
+
+
+def testAttentionBackward_dv(mfma_variant, shape):
+    import math
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    scale = math.sqrt(1.0 / qk_head_dim)
+    cmp_params = dict(atol=3e-3, rtol=3e-3, check_dtype=False)
+    q, k, v, do = _attention_inputs(shape)
+    _, lse_ref, dv_ref, s_ref, p_ref = attention_numpy_ops_ref(q, k, v, do, scale=scale)
+    attention_bwd_dv, hyperparams_dv = get_attention_bwd_dv_kernel(
+        batch=batch, kv_seq_len=kv_seq_len, qk_head_dim=qk_head_dim, q_seq_len=q_seq_len, v_head_dim=v_head_dim,
+        mfma_variant=mfma_variant, scale=scale)
+    hyperparams_dv.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams_dv, run_bench=False, waves_per_eu=2,
+                                 denorm_fp_math_f32="preserve-sign")
+    options = set_default_run_config(options)
+    attention_bwd_dv = wave_compile(options, attention_bwd_dv)
+    dv = np.zeros_like(v)
+    s = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float32)
+    p = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    attention_bwd_dv(q, k, do, lse_ref, dv, s, p)
+    assert_close(s, s_ref, **cmp_params)
+    assert_close(p, p_ref, **cmp_params)
+    assert_close(dv, dv_ref, **cmp_params)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -2077,6 +2320,8 @@ def tests():
         _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_16x16x32_F16),
         _case(test_explicit_shared_gemm, 128, 128, 64, 64, 64, 32),
         ("test_conv.test_im2col", test_im2col), ("test_conv.test_im2col_mma", test_im2col_mma),
+        _case(testAttentionForward, MMAType.F32_16x16x16_F16, (1, 16, 16, 64, 16)),
+        _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
@@ -2108,6 +2353,10 @@ def slow_tests():
         _case(test_cdna4_mfma, (128, 128, 64), tkl.bf16, MMAType.F32_32x32x16_BF16),
         _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_32x32x8_F16),
         _case(test_explicit_shared_gemm, 256, 256, 128, 128, 128, 64),
+        _case(testAttentionForward, MMAType.F32_32x32x8_F16, (1, 32, 32, 32, 64)),
+        _case(testAttentionForward, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
+        _case(testAttentionBackward_dv, MMAType.F32_32x32x8_F16, (1, 64, 32, 32, 32)),
+        _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
     ]
 
 
