@@ -372,11 +372,25 @@ def mma(lhs, rhs, acc, mma_type=None, tag=None):
     a = as_reg(lhs, "tkw.mma lhs", loc)
     b = as_reg(rhs, "tkw.mma rhs", loc)
     c = as_reg(acc, "tkw.mma acc", loc)
+    a, b = _reduction_dim_last(a, c, b, loc), _reduction_dim_last(b, c, a, loc)
     fields = {"lhs": a, "rhs": b, "acc": c}
     if mma_type is not None:
         fields["mma_type"] = mma_type.to_json() if hasattr(mma_type, "to_json") else getattr(mma_type, "name",
                                                                                              mma_type)
     return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
+
+
+def _reduction_dim_last(x, acc, other, loc):
+    """Wave's registers index by dim names, so an mma operand may carry its reduction dim anywhere
+    (backward_attention_test's ds_scaled_ij [B, M, K2] reducing M, the order a product with its [B, K2, M] factor
+    took); the format wants it last: x permuted so (the same values)."""
+    names = [dim_name(d) for d in x.shape]
+    acc_names = {dim_name(d) for d in acc.shape}
+    red = [d for d in names if d in {dim_name(e) for e in other.shape} and d not in acc_names]
+    if len(red) != 1 or names[-1] == red[0]:
+        return x
+    order = [d for d in x.shape if dim_name(d) != red[0]] + [d for d in x.shape if dim_name(d) == red[0]]
+    return record("permute", {"arg": x, "target_shape": list(order)}, [(tuple(order), x.dtype)], loc=loc)
 
 
 def scaled_mma(lhs, lhs_scale, rhs, rhs_scale, acc, mma_type=None, tag=None):

@@ -2254,6 +2254,198 @@ def testAttentionBackward_dv(mfma_variant, shape):
     assert_close(dv, dv_ref, **cmp_params)
 
 
+def get_attention_bwd_dk_kernel(
+    batch: int,
+    kv_seq_len: int,
+    qk_head_dim: int,
+    q_seq_len: int,
+    v_head_dim: int,
+    mfma_variant: MMAType,
+    scale: float,
+):
+    """Flash Attention 2 backward kernel for dk only.
+
+    Isolates the dk calculation so that we can work on working through bugs and
+    extra reads separately.
+    """
+    B = tkl.sym.B  # batch
+    M_qs = tkl.sym.M  # query sequence length
+    N_vd = tkl.sym.N  # value head dimension
+    K1_qkd = tkl.sym.K1  # query/key head dimension
+    K2_kvs = tkl.sym.K2  # key/value sequence length
+
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K1 = tkl.sym.BLOCK_K1
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    MFMA_INPUT_ELS_PER_THREAD = tkl.sym.MFMA_INPUT_ELS_PER_THREAD
+    MFMA_OUTPUT_ELS_PER_THREAD = tkl.sym.MFMA_OUTPUT_ELS_PER_THREAD
+
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        vec_size = 16
+    elif mfma_variant == MMAType.F32_32x32x8_F16:
+        vec_size = 32
+
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(K2_kvs, BLOCK_K2, 0),
+        tkw.WorkgroupConstraint(K1_qkd, BLOCK_K1, 1),
+        tkw.WorkgroupConstraint(N_vd, BLOCK_N, 2),
+        tkw.WorkgroupConstraint(B, BLOCK_B, 3),
+        tkw.TilingConstraint(M_qs, BLOCK_M),
+        tkw.HardwareConstraint(
+            threads_per_wave=64,
+            mma_type=mfma_variant,
+            vector_shapes={B: 0},
+        ),
+    ]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    flip_k2_m_write_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, K2_kvs: j, M_qs: k},
+        outputs={B: i, M_qs: k, K2_kvs: j},
+    )
+
+    flip_m_k1_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, M_qs: k, K1_qkd: j},
+        outputs={B: i, K1_qkd: j, M_qs: k},
+    )
+
+    @tkw.wave(constraints)
+    def attention_bwd_dk(
+        q: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, K2_kvs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        do: tkl.Memory[B, M_qs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        lse: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        D: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dk: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        s: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        p: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        ds: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dp: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        dp_sub: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+    ):
+
+        dk_init = tkl.Register[B, K2_kvs, K1_qkd, tkl.f32](0.0)
+
+        @tkw.iterate(M_qs, init_args=[dk_init])
+        def loop_q_seq_len(dk_prev: tkl.Register[B, K2_kvs, K1_qkd, tkl.f32]):
+            k_j = tkw.read(k, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            q_i = tkw.read(q, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+
+            s_acc = tkl.Register[B, M_qs, K2_kvs, tkl.f32](0.0)
+            log2e = tkl.Register[B, M_qs, K2_kvs, tkl.f16](1.44269504089)
+            scale_s_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f32](scale)
+            s_unscaled_ij = tkw.mma(q_i, k_j, s_acc)
+            s_unscaled_ij = tkw.permute(s_unscaled_ij, [B, M_qs, K2_kvs])
+            s_ij = scale_s_reg * s_unscaled_ij
+            tkw.write(s_ij, s, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            lse_i = tkw.read(lse, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            p_ij = tkw.exp2(log2e * (tkw.cast(s_ij, tkl.f16) - lse_i))
+            tkw.write(p_ij, p, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            p_ij = tkw.permute(p_ij, [B, K2_kvs, M_qs])
+
+            dp_acc = tkl.Register[B, M_qs, K2_kvs, tkl.f32](0.0)
+            v_j = tkw.read(v, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            do_i = tkw.read(do, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            dp_ij = tkw.mma(do_i, v_j, dp_acc)
+            dp_ij = tkw.permute(dp_ij, [B, M_qs, K2_kvs])
+            tkw.write(dp_ij, dp, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            D_i = tkw.read(D, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            dp_ij_sub = tkw.cast(dp_ij, tkl.f16) - D_i
+            tkw.write(dp_ij_sub, dp_sub, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            dp_ij_sub = tkw.permute(dp_ij_sub, [B, K2_kvs, M_qs])
+
+            ds_ij = p_ij * dp_ij_sub
+            tkw.write(
+                ds_ij,
+                ds,
+                mapping=flip_k2_m_write_mapping,
+                elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD,
+            )
+            scale_ds_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f16](scale)
+            ds_scaled_ij = scale_ds_reg * ds_ij
+
+            q_i_for_dk = tkw.read(
+                q,
+                mapping=flip_m_k1_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            dk_j = tkw.mma(ds_scaled_ij, q_i_for_dk, dk_prev)
+
+            return dk_j
+
+        tkw.write(
+            tkw.cast(loop_q_seq_len, tkl.f16),
+            dk,
+            elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD,
+        )
+
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        MFMA_INPUT_ELS_PER_THREAD: get_mfma_load_elems_per_thread(mfma_variant),
+        MFMA_OUTPUT_ELS_PER_THREAD: get_mfma_store_elems_per_thread(mfma_variant),
+        BLOCK_B: 1,
+        BLOCK_M: vec_size,
+        BLOCK_N: max(v_head_dim, vec_size),
+        BLOCK_K1: max(qk_head_dim, vec_size),
+        BLOCK_K2: vec_size,
+        B: batch,
+        M_qs: q_seq_len,
+        N_vd: v_head_dim,
+        K1_qkd: qk_head_dim,
+        K2_kvs: kv_seq_len,
+    }
+
+    return attention_bwd_dk, hyperparams
+
+
+def testAttentionBackward_dk(mfma_variant, shape):
+    import math
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    scale = math.sqrt(1.0 / qk_head_dim)
+    cmp_params = dict(atol=3e-3, rtol=3e-3, check_dtype=False)
+    q, k, v, do = _attention_inputs(shape)
+    o_ref, lse_ref, _, s_ref, p_ref = attention_numpy_ops_ref(q, k, v, do, scale=scale)
+    # the softmax's backward: dp = do v^T, ds = p (dp - rowsum(p dp)), dk = ds^T q (ds = dL/ds of s = scale q k^T)
+    pf = np.exp(s_ref - s_ref.max(-1, keepdims=True))
+    pf /= pf.sum(-1, keepdims=True)
+    dp_ref = do.astype(np.float32) @ np.swapaxes(v.astype(np.float32), -1, -2)
+    ds_f = pf * (dp_ref - (pf * dp_ref).sum(-1, keepdims=True))
+    ds_ref = ds_f.astype(np.float16)
+    dk_ref = (scale * np.swapaxes(ds_f, -1, -2) @ q.astype(np.float32)).astype(np.float16)
+    attention_bwd_dk, hyperparams_dk = get_attention_bwd_dk_kernel(
+        batch=batch, kv_seq_len=kv_seq_len, qk_head_dim=qk_head_dim, q_seq_len=q_seq_len, v_head_dim=v_head_dim,
+        mfma_variant=mfma_variant, scale=scale)
+    hyperparams_dk.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams_dk, run_bench=False, waves_per_eu=2,
+                                 denorm_fp_math_f32="preserve-sign")
+    options = set_default_run_config(options)
+    attention_bwd_dk = wave_compile(options, attention_bwd_dk)
+    D = np.sum(do.astype(np.float32) * o_ref.astype(np.float32), -1).astype(np.float16)
+    dk = np.zeros_like(k)
+    s = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float32)
+    p = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    ds = np.zeros_like(p)
+    dp = np.zeros_like(s)
+    dp_sub = np.zeros_like(p)
+    attention_bwd_dk(q, k, v, do, lse_ref, D, dk, s, p, ds, dp, dp_sub)
+    dp_sub_ref = (dp_ref - D.reshape((batch, q_seq_len, 1))).astype(np.float16)
+    assert_close(s, s_ref, **cmp_params)
+    assert_close(p, p_ref, **cmp_params)
+    assert_close(dp, dp_ref, **cmp_params)
+    assert_close(dp_sub, dp_sub_ref, **cmp_params)
+    assert_close(ds, ds_ref, **cmp_params)
+    assert_close(dk, dk_ref, **cmp_params)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -2322,6 +2514,7 @@ def tests():
         ("test_conv.test_im2col", test_im2col), ("test_conv.test_im2col_mma", test_im2col_mma),
         _case(testAttentionForward, MMAType.F32_16x16x16_F16, (1, 16, 16, 64, 16)),
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
+        _case(testAttentionBackward_dk, MMAType.F32_16x16x16_F16, (1, 16, 32, 16, 16)),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
@@ -2357,6 +2550,7 @@ def slow_tests():
         _case(testAttentionForward, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
         _case(testAttentionBackward_dv, MMAType.F32_32x32x8_F16, (1, 64, 32, 32, 32)),
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
+        _case(testAttentionBackward_dk, MMAType.F32_32x32x8_F16, (1, 32, 32, 64, 32)),
     ]
 
 
