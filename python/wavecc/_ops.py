@@ -242,8 +242,8 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
         if regs:
             mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.write", loc))
     if reg.dtype != mem.dtype:
-        fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
-             loc)
+        # Wave's write converts the value to the memory's element type (its codegen's cast_vector): a cast
+        reg = record("cast", {"arg": reg, "dtype": mem.dtype}, [(reg.shape, mem.dtype)], loc=loc)
     mapping = _dims_by_symbol(mem, mapping, write=True)
     fields = _access_fields({"register": reg, "memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
                             "tkw.write", loc)

@@ -130,10 +130,18 @@ def errors_name_python_lines():
 
     def bad_trace(a, b):
         x = tkw.read(a)
-        tkw.write(tkw.cast(x, tkw.f32), b)  # f32 into an f16 buffer
+        tkw.write(tkw.permute(x, target_shape=[M]), b)  # a permute that drops a dim
     line = inspect.getsourcelines(bad_trace)[1] + 2
     o = opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE})
-    _raises(lambda: wave_compile(o, _copy_kernel(bad_trace)), "%s:%d" % (here, line), "tkw.write")
+    _raises(lambda: wave_compile(o, _copy_kernel(bad_trace)), "%s:%d" % (here, line), "tkw.permute")
+
+    def cast_on_write(a, b):  # Wave's write converts to the memory's dtype: f32 into an f16 buffer
+        tkw.write(tkw.cast(tkw.read(a), tkw.f32) * 2.0, b)
+    import numpy as np
+    x = np.linspace(-1, 1, 256).astype(np.float16).reshape(4, 64)
+    y = np.zeros_like(x)
+    wave_compile(o, _copy_kernel(cast_on_write))(x, y)
+    assert np.array_equal(y, (x.astype(np.float32) * 2).astype(np.float16))
 
     def bad_graph(a, b):
         x = tkw.read(a)

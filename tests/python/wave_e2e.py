@@ -2446,6 +2446,204 @@ def testAttentionBackward_dk(mfma_variant, shape):
     assert_close(dk, dk_ref, **cmp_params)
 
 
+def get_attention_bwd_dq_kernel(
+    batch: int,
+    kv_seq_len: int,
+    qk_head_dim: int,
+    q_seq_len: int,
+    v_head_dim: int,
+    mfma_variant: MMAType,
+    scale: float,
+):
+    """Flash Attention 2 backward kernel for dq only.
+
+    Isolates the dq calculation so that we can work on working through bugs and
+    extra reads separately.
+    """
+    B = tkl.sym.B  # batch
+    M_qs = tkl.sym.M  # query sequence length
+    N_vd = tkl.sym.N  # value head dimension
+    K1_qkd = tkl.sym.K1  # query/key head dimension
+    K2_kvs = tkl.sym.K2  # key/value sequence length
+
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K1 = tkl.sym.BLOCK_K1
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    MFMA_INPUT_ELS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    MFMA_OUTPUT_ELS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        vec_size = 16
+    elif mfma_variant == MMAType.F32_32x32x8_F16:
+        vec_size = 32
+
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(K2_kvs, BLOCK_K2, 0),
+        tkw.WorkgroupConstraint(K1_qkd, BLOCK_K1, 1),
+        tkw.WorkgroupConstraint(N_vd, BLOCK_N, 2),
+        tkw.WorkgroupConstraint(B, BLOCK_B, 3),
+        tkw.TilingConstraint(M_qs, BLOCK_M),
+        tkw.HardwareConstraint(
+            threads_per_wave=64,
+            mma_type=mfma_variant,
+            vector_shapes={B: 0},
+        ),
+    ]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    flip_k2_m_write_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, K2_kvs: j, M_qs: k},
+        outputs={B: i, M_qs: k, K2_kvs: j},
+    )
+
+    flip_k2_k1_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, K2_kvs: k, K1_qkd: j},
+        outputs={B: i, K1_qkd: j, K2_kvs: k},
+    )
+
+    @tkw.wave(constraints)
+    def attention_bwd_dq(
+        q: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, K2_kvs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        do: tkl.Memory[B, M_qs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        lse: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        D: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dq: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        s: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        s_sub: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        p: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        ds: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dp: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        dp_sub: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+    ):
+
+        dummy_init = tkl.Register[B, tkl.f16](0.0)
+
+        @tkw.iterate(M_qs, init_args=[dummy_init])
+        def loop_q_seq_len(dummy_prev: tkl.Register[B, tkl.f16]):
+            k_j = tkw.read(k, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            q_i = tkw.read(q, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+
+            s_acc = tkl.Register[B, K2_kvs, M_qs, tkl.f32](0.0)
+            scale_s_reg = tkl.Register[B, K2_kvs, M_qs, tkl.f32](scale)
+            s_unscaled_ij = tkw.mma(k_j, q_i, s_acc)
+            s_unscaled_ij = tkw.permute(s_unscaled_ij, [B, K2_kvs, M_qs])
+            s_ij = scale_s_reg * s_unscaled_ij
+            tkw.write(
+                s_ij,
+                s,
+                mapping=flip_k2_m_write_mapping,
+                elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD,
+            )
+            s_ij = tkw.permute(s_ij, [B, M_qs, K2_kvs])
+            lse_i = tkw.read(lse, elements_per_thread=1)
+            s_ij_sub = tkw.cast(s_ij, tkl.f16) - lse_i
+            tkw.write(s_ij_sub, s_sub, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            log2e = tkl.Register[B, K2_kvs, M_qs, tkl.f16](1.44269504089)
+            log2e = tkw.permute(log2e, [B, M_qs, K2_kvs])
+            p_ij = tkw.exp2(log2e * s_ij_sub)
+            tkw.write(p_ij, p, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            v_j = tkw.read(v, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            do_i = tkw.read(do, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            dp_acc = tkl.Register[B, K2_kvs, M_qs, tkl.f32](0.0)
+            dp_ij = tkw.mma(v_j, do_i, dp_acc)
+            tkw.write(
+                dp_ij,
+                dp,
+                mapping=flip_k2_m_write_mapping,
+                elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD,
+            )
+            dp_ij = tkw.permute(dp_ij, [B, M_qs, K2_kvs])
+            D_i = tkw.read(D, elements_per_thread=1)
+            dp_ij_sub = tkw.cast(dp_ij, tkl.f16) - D_i
+            tkw.write(dp_ij_sub, dp_sub, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            ds_ij = p_ij * dp_ij_sub
+            tkw.write(ds_ij, ds, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            scale_ds_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f16](scale)
+            ds_scaled_ij = scale_ds_reg * ds_ij
+
+            k_j_for_dq = tkw.read(
+                k,
+                mapping=flip_k2_k1_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            dq_prev = tkw.read(dq, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            dq_i = tkw.mma(ds_scaled_ij, k_j_for_dq, tkw.cast(dq_prev, tkl.f32))
+            tkw.write(dq_i, dq, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            return dummy_prev
+
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        MFMA_INPUT_ELS_PER_THREAD: get_mfma_load_elems_per_thread(mfma_variant),
+        MFMA_OUTPUT_ELS_PER_THREAD: get_mfma_store_elems_per_thread(mfma_variant),
+        BLOCK_B: 1,
+        BLOCK_M: vec_size,
+        BLOCK_N: max(v_head_dim, vec_size),
+        BLOCK_K1: max(qk_head_dim, vec_size),
+        BLOCK_K2: max(kv_seq_len, vec_size),
+        B: batch,
+        M_qs: q_seq_len,
+        N_vd: v_head_dim,
+        K1_qkd: qk_head_dim,
+        K2_kvs: kv_seq_len,
+    }
+
+    return attention_bwd_dq, hyperparams
+
+
+def testAttentionBackward_dq(mfma_variant, shape):
+    import math
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    scale = math.sqrt(1.0 / qk_head_dim)
+    cmp_params = dict(atol=3e-3, rtol=3e-3, check_dtype=False)
+    q, k, v, do = _attention_inputs(shape)
+    o_ref, lse_ref, _, s_ref, p_ref = attention_numpy_ops_ref(q, k, v, do, scale=scale)
+    pf = np.exp(s_ref - s_ref.max(-1, keepdims=True))
+    pf /= pf.sum(-1, keepdims=True)
+    dp_ref = do.astype(np.float32) @ np.swapaxes(v.astype(np.float32), -1, -2)
+    ds_f = pf * (dp_ref - (pf * dp_ref).sum(-1, keepdims=True))
+    ds_ref = ds_f.astype(np.float16)
+    dq_ref = (scale * ds_f @ k.astype(np.float32)).astype(np.float16)
+    attention_bwd_dq, hyperparams_dq = get_attention_bwd_dq_kernel(
+        batch=batch, kv_seq_len=kv_seq_len, qk_head_dim=qk_head_dim, q_seq_len=q_seq_len, v_head_dim=v_head_dim,
+        mfma_variant=mfma_variant, scale=scale)
+    hyperparams_dq.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams_dq, run_bench=False, waves_per_eu=2,
+                                 denorm_fp_math_f32="preserve-sign")
+    options = set_default_run_config(options)
+    attention_bwd_dq = wave_compile(options, attention_bwd_dq)
+    D = np.sum(do.astype(np.float32) * o_ref.astype(np.float32), -1).astype(np.float16)
+    dq = np.zeros_like(q)
+    s = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float32)
+    p = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    s_sub = np.zeros_like(p)
+    ds = np.zeros_like(p)
+    dp = np.zeros_like(s)
+    dp_sub = np.zeros_like(p)
+    attention_bwd_dq(q, k, v, do, lse_ref, D, dq, s, s_sub, p, ds, dp, dp_sub)
+    s_sub_ref = s_ref.astype(np.float16) - np.broadcast_to(lse_ref.reshape((batch, q_seq_len, 1)),
+                                                           (batch, q_seq_len, kv_seq_len))
+    dp_sub_ref = (dp_ref - D.reshape((batch, q_seq_len, 1))).astype(np.float16)
+    assert_close(s, s_ref, **cmp_params)
+    assert_close(s_sub, s_sub_ref, **cmp_params)
+    assert_close(p, p_ref, **cmp_params)
+    assert_close(dp, dp_ref, **cmp_params)
+    assert_close(dp_sub, dp_sub_ref, **cmp_params)
+    assert_close(ds, ds_ref, **cmp_params)
+    assert_close(dq, dq_ref, **cmp_params)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -2515,6 +2713,7 @@ def tests():
         _case(testAttentionForward, MMAType.F32_16x16x16_F16, (1, 16, 16, 64, 16)),
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
         _case(testAttentionBackward_dk, MMAType.F32_16x16x16_F16, (1, 16, 32, 16, 16)),
+        _case(testAttentionBackward_dq, MMAType.F32_16x16x16_F16, (1, 32, 16, 16, 16)),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
@@ -2551,6 +2750,7 @@ def slow_tests():
         _case(testAttentionBackward_dv, MMAType.F32_32x32x8_F16, (1, 64, 32, 32, 32)),
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
         _case(testAttentionBackward_dk, MMAType.F32_32x32x8_F16, (1, 32, 32, 64, 32)),
+        _case(testAttentionBackward_dq, MMAType.F32_32x32x8_F16, (2, 32, 32, 32, 64)),
     ]
 
 
