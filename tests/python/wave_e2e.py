@@ -2644,6 +2644,259 @@ def testAttentionBackward_dq(mfma_variant, shape):
     assert_close(dq, dq_ref, **cmp_params)
 
 
+def get_attention_bwd_kernel(
+    batch: int,
+    kv_seq_len: int,
+    qk_head_dim: int,
+    q_seq_len: int,
+    v_head_dim: int,
+    mfma_variant: MMAType,
+    scale: float,
+):
+    """Flash Attention 2 backward kernel.
+
+    Includes outputting intermediate values so that they can be verified for
+    testing, which obviously we would not want to do when optimizing for
+    performance.
+
+    This also currently has to perform a lot of extra reads to satisfy the
+    layout restrictions wave has for MMAs, including having to write out and
+    then read back an intermediate variable. Hopefully these can be elimanted.
+    """
+    B = tkl.sym.B  # batch
+    M_qs = tkl.sym.M  # query sequence length
+    N_vd = tkl.sym.N  # value head dimension
+    K1_qkd = tkl.sym.K1  # query/key head dimension
+    K2_kvs = tkl.sym.K2  # key/value sequence length
+
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K1 = tkl.sym.BLOCK_K1
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    MFMA_INPUT_ELS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    MFMA_OUTPUT_ELS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        vec_size = 16
+    elif mfma_variant == MMAType.F32_32x32x8_F16:
+        vec_size = 32
+
+    constraints: list[tkw.Constraint] = [
+        tkw.WorkgroupConstraint(K2_kvs, BLOCK_K2, 0),
+        tkw.WorkgroupConstraint(K1_qkd, BLOCK_K1, 1),
+        tkw.WorkgroupConstraint(N_vd, BLOCK_N, 2),
+        tkw.WorkgroupConstraint(B, BLOCK_B, 3),
+        tkw.TilingConstraint(M_qs, BLOCK_M),
+        tkw.HardwareConstraint(
+            threads_per_wave=64,
+            mma_type=mfma_variant,
+            vector_shapes={B: 0, N_vd: vec_size},
+        ),
+    ]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    flip_k2_m_write_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, K2_kvs: j, M_qs: k},
+        outputs={B: i, M_qs: k, K2_kvs: j},
+    )
+
+    flip_m_n_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, M_qs: k, N_vd: j},
+        outputs={B: i, N_vd: j, M_qs: k},
+    )
+    flip_m_k1_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, M_qs: k, K1_qkd: j},
+        outputs={B: i, K1_qkd: j, M_qs: k},
+    )
+    flip_m_k2_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, M_qs: k, K2_kvs: j},
+        outputs={B: i, K2_kvs: j, M_qs: k},
+    )
+    flip_k2_k1_read_mapping = tkw.IndexMapping(
+        num_iterators=3,
+        inputs={B: i, K2_kvs: k, K1_qkd: j},
+        outputs={B: i, K1_qkd: j, K2_kvs: k},
+    )
+
+    @tkw.wave(constraints)
+    def attention_bwd(
+        q: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, K2_kvs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        do: tkl.Memory[B, M_qs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        lse: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        D: tkl.Memory[B, M_qs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dq: tkl.Memory[B, M_qs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dk: tkl.Memory[B, K2_kvs, K1_qkd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dv: tkl.Memory[B, K2_kvs, N_vd, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        s: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        p: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        ds: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        ds_scaled: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+        dp: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        dp_sub: tkl.Memory[B, M_qs, K2_kvs, GLOBAL_ADDRESS_SPACE, tkl.f16],
+    ):
+
+        dv_init = tkl.Register[B, K2_kvs, N_vd, tkl.f32](0.0)
+        dk_init = tkl.Register[B, K2_kvs, K1_qkd, tkl.f32](0.0)
+
+        @tkw.iterate(M_qs, init_args=[dv_init, dk_init])
+        def loop_q_seq_len(
+            dv_prev: tkl.Register[B, K2_kvs, N_vd, tkl.f32],
+            dk_prev: tkl.Register[B, K2_kvs, K1_qkd, tkl.f32],
+        ):
+            k_j = tkw.read(k, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            q_i = tkw.read(q, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+
+            s_acc = tkl.Register[B, M_qs, K2_kvs, tkl.f32](0.0)
+            log2e = tkl.Register[B, M_qs, K2_kvs, tkl.f16](1.44269504089)
+            scale_s_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f32](scale)
+            s_unscaled_ij = tkw.mma(q_i, k_j, s_acc)
+            s_unscaled_ij = tkw.permute(s_unscaled_ij, [B, M_qs, K2_kvs])
+            s_ij = scale_s_reg * s_unscaled_ij
+            tkw.write(s_ij, s, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            s_ij = tkw.permute(s_ij, [B, K2_kvs, M_qs])
+            lse_i = tkw.read(lse, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            p_ij = tkw.exp2(log2e * (tkw.cast(s_ij, tkl.f16) - lse_i))
+            tkw.write(
+                p_ij,
+                p,
+                mapping=flip_k2_m_write_mapping,
+                elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD,
+            )
+
+            do_i_for_dv = tkw.read(
+                do,
+                mapping=flip_m_n_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            dv_j = tkw.mma(p_ij, do_i_for_dv, dv_prev)
+
+            v_j = tkw.read(v, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            do_i_for_dp = tkw.read(do, elements_per_thread=MFMA_INPUT_ELS_PER_THREAD)
+            dp_acc = tkl.Register[B, K2_kvs, M_qs, tkl.f32](0.0)
+            dp_ij = tkw.mma(v_j, do_i_for_dp, dp_acc)
+            dp_ij = tkw.permute(dp_ij, [B, M_qs, K2_kvs])
+            tkw.write(dp_ij, dp, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            D_i = tkw.read(D, elements_per_thread=1)
+            dp_ij_sub = tkw.cast(dp_ij, tkl.f16) - tkw.broadcast(D_i, [B, M_qs, K2_kvs])
+            tkw.write(dp_ij_sub, dp_sub, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+
+            scale_ds_reg = tkl.Register[B, M_qs, K2_kvs, tkl.f16](scale)
+            p_ij_for_ds = tkw.read(p, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            ds_ij = p_ij_for_ds * dp_ij_sub
+            tkw.write(ds_ij, ds, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            ds_scaled_ij = scale_ds_reg * ds_ij
+            tkw.write(
+                ds_scaled_ij, ds_scaled, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD
+            )
+
+            ds_scaled_ij_for_dk = tkw.read(
+                ds_scaled,
+                mapping=flip_m_k2_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            q_i_for_dk = tkw.read(
+                q,
+                mapping=flip_m_k1_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            dk_j = tkw.mma(ds_scaled_ij_for_dk, q_i_for_dk, dk_prev)
+
+            k_j_for_dq = tkw.read(
+                k,
+                mapping=flip_k2_k1_read_mapping,
+                elements_per_thread=MFMA_INPUT_ELS_PER_THREAD,
+            )
+            dq_prev = tkw.read(dq, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            dq_i = tkw.mma(ds_scaled_ij, k_j_for_dq, tkw.cast(dq_prev, tkl.f32))
+            tkw.write(dq_i, dq, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD)
+            return (
+                dv_j,
+                dk_j,
+            )
+
+        dv_j, dk_j = loop_q_seq_len
+        tkw.write(
+            tkw.cast(dv_j, tkl.f16), dv, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD
+        )
+        tkw.write(
+            tkw.cast(dk_j, tkl.f16), dk, elements_per_thread=MFMA_OUTPUT_ELS_PER_THREAD
+        )
+
+    hyperparams = {
+        ADDRESS_SPACE: SHARED_ADDRESS_SPACE,
+        MFMA_INPUT_ELS_PER_THREAD: get_mfma_load_elems_per_thread(mfma_variant),
+        MFMA_OUTPUT_ELS_PER_THREAD: get_mfma_store_elems_per_thread(mfma_variant),
+        BLOCK_B: 1,
+        BLOCK_M: vec_size,
+        BLOCK_N: max(v_head_dim, vec_size),
+        BLOCK_K1: max(qk_head_dim, vec_size),
+        BLOCK_K2: max(kv_seq_len, vec_size),
+        B: batch,
+        M_qs: q_seq_len,
+        N_vd: v_head_dim,
+        K1_qkd: qk_head_dim,
+        K2_kvs: kv_seq_len,
+    }
+
+    return attention_bwd, hyperparams
+
+
+def testAttentionBackward(mfma_variant, shape):
+    """The fused backward kernel (dq, dk, dv in one loop nest)."""
+    import math
+    batch, q_seq_len, v_head_dim, qk_head_dim, kv_seq_len = shape
+    scale = math.sqrt(1.0 / qk_head_dim)
+    cmp_params = dict(atol=3e-3, rtol=3e-3, check_dtype=False)
+    q, k, v, do = _attention_inputs(shape)
+    o_ref, lse_ref, dv_ref, s_ref, p_ref = attention_numpy_ops_ref(q, k, v, do, scale=scale)
+    pf = np.exp(s_ref - s_ref.max(-1, keepdims=True))
+    pf /= pf.sum(-1, keepdims=True)
+    dp_ref = do.astype(np.float32) @ np.swapaxes(v.astype(np.float32), -1, -2)
+    ds_f = pf * (dp_ref - (pf * dp_ref).sum(-1, keepdims=True))
+    ds_ref = ds_f.astype(np.float16)
+    dk_ref = (scale * np.swapaxes(ds_f, -1, -2) @ q.astype(np.float32)).astype(np.float16)
+    dq_ref = (scale * ds_f @ k.astype(np.float32)).astype(np.float16)
+    attention_bwd, hyperparams = get_attention_bwd_kernel(
+        batch=batch, kv_seq_len=kv_seq_len, qk_head_dim=qk_head_dim, q_seq_len=q_seq_len, v_head_dim=v_head_dim,
+        mfma_variant=mfma_variant, scale=scale)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, run_bench=False, waves_per_eu=2,
+                                 denorm_fp_math_f32="preserve-sign")
+    options = set_default_run_config(options)
+    attention_bwd = wave_compile(options, attention_bwd)
+    D = np.sum(do.astype(np.float32) * o_ref.astype(np.float32), -1).astype(np.float16)
+    dq = np.zeros_like(q)
+    dk = np.zeros_like(k)
+    dv = np.zeros_like(v)
+    s = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float32)
+    p = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    ds = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    ds_scaled = np.zeros_like(ds)
+    dp = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float32)
+    dp_sub = device_zeros(batch, q_seq_len, kv_seq_len, dtype=np.float16)
+    attention_bwd(q, k, v, do, lse_ref, D, dq, dk, dv, s, p, ds, ds_scaled, dp, dp_sub)
+    assert_close(s, s_ref, **cmp_params)
+    assert_close(p, p_ref, **cmp_params)
+    assert_close(dv, dv_ref, **cmp_params)
+    dp_sub_ref = (dp_ref - D.reshape((batch, q_seq_len, 1))).astype(np.float16)
+    assert_close(dp, dp_ref, **cmp_params)
+    assert_close(dp_sub, dp_sub_ref, **cmp_params)
+    assert_close(ds, ds_ref, **cmp_params)
+    assert_close(dk, dk_ref, **cmp_params)
+    assert_close(dq, dq_ref, **cmp_params)
+
+
 class _TmpPath:
     """Stands for pytest's tmp_path in a case's arguments: a fresh folder for the run, removed after."""
 
@@ -2714,6 +2967,7 @@ def tests():
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
         _case(testAttentionBackward_dk, MMAType.F32_16x16x16_F16, (1, 16, 32, 16, 16)),
         _case(testAttentionBackward_dq, MMAType.F32_16x16x16_F16, (1, 32, 16, 16, 16)),
+        _case(testAttentionBackward, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
         _case(test_gemm_dynamic_strides, False, False, False), _case(test_gemm_dynamic_strides_output, True, True, False),
         _case(test_gemm_dynamic_strides_offset, False, True, False),
         _case(testChainedGemm, (2, 128, 64, 64, 128), False, MMAType.F32_16x16x16_F16),
@@ -2751,6 +3005,7 @@ def slow_tests():
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
         _case(testAttentionBackward_dk, MMAType.F32_32x32x8_F16, (1, 32, 32, 64, 32)),
         _case(testAttentionBackward_dq, MMAType.F32_32x32x8_F16, (2, 32, 32, 32, 64)),
+        _case(testAttentionBackward, MMAType.F32_16x16x16_F16, (1, 16, 32, 64, 32)),
     ]
 
 
