@@ -167,3 +167,5 @@ def quantized_tensor(shape, dtype, scale):
         return _torch.ceil(_torch.clamp(x, -scale, scale))
     np = _np()
     return np.ceil(np.clip(x, -scale, scale)).astype(x.dtype)
+
+DEFAULT_GPU_DEVICE = "cpu"  # Wave: the GPU tensors go to; wavecc makes host tensors
