@@ -27,6 +27,7 @@ from wavecc.wave_lang.kernel.wave.constraints import GenericDot, MMAOperand, MMA
 from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
 from wavecc.wave_lang.kernel.wave.templates.gemm import get_gemm_kernel
 from wavecc.wave_lang.kernel.wave.wave_sim import wave_sim
+from wavecc.wave_lang.kernel.wave.utils.classes import CoalescingType
 
 
 def assert_close(actual, expected, atol=None, rtol=None, check_dtype=True):
@@ -1207,6 +1208,29 @@ def test_explicit_shared_gemm(m, n, k, block_m, block_n, block_k, run_bench=Fals
     compiled_gemm(a, b, c)
     expected = (a.astype(np.float32) @ b.T.astype(np.float32)).astype(np.float16)
     assert_close(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2)
+
+
+def testGemmGlobalToLDS(shape, enable_scheduling, coalescing_strategy_hint, dynamic_dims, mfma_variant,
+                        threads_per_wave=64, datatype=np.float16):
+    """Wave's global-to-LDS GEMM (dynamic_dims as a tuple per dim, Wave's unroll postprocess string); Wave also
+    checks its MLIR for gather_to_lds, which wavecc's assembly does not have (a hint wavecc does not take)."""
+    gemm, hyperparams, dynamic_symbols = get_gemm_kernel(shape, dynamic_dims, mfma_variant, datatype,
+                                                         threads_per_wave=threads_per_wave)
+    multibuffer = enable_scheduling in [SchedulingType.FOUR_STAGE, SchedulingType.MODULO]
+    UNROLL_FACTOR = tkl.sym.UNROLL_FACTOR
+    hyperparams[UNROLL_FACTOR] = 2 if multibuffer else 1
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling,
+                                 dynamic_symbols=dynamic_symbols, use_global_to_shared=True,
+                                 coalescing_strategy_hint=coalescing_strategy_hint)
+    options = set_default_run_config(options)
+    options.postprocess = "transform.loop.unroll %0 { factor = %%UNROLL_FACTOR%% }"
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], dtype=datatype)
+    b = device_randn(shape[1], shape[2], dtype=datatype)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    assert "mfma" in gemm.asm
+    validate_gemm_result(a, b, c, options)
 
 
 def _seq_batched_constraints():
@@ -2962,6 +2986,8 @@ def tests():
         _case(test_cdna4_mfma, (128, 128, 64), tkl.bf16, MMAType.F32_16x16x32_BF16),
         _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_16x16x32_F16),
         _case(test_explicit_shared_gemm, 128, 128, 64, 64, 64, 32),
+        _case(testGemmGlobalToLDS, (17, 23, 32), SchedulingType.NONE, CoalescingType.LINEAR, (True, True, False),
+              MMAType.F32_16x16x16_F16),
         ("test_conv.test_im2col", test_im2col), ("test_conv.test_im2col_mma", test_im2col_mma),
         _case(testAttentionForward, MMAType.F32_16x16x16_F16, (1, 16, 16, 64, 16)),
         _case(testAttentionBackward_dv, MMAType.F32_16x16x16_F16, (2, 16, 16, 16, 16)),
@@ -2999,6 +3025,10 @@ def slow_tests():
         _case(test_cdna4_mfma, (128, 128, 64), tkl.bf16, MMAType.F32_32x32x16_BF16),
         _case(testFloatHwTransposeGemm, (256, 256, 128), MMAType.F32_32x32x8_F16),
         _case(test_explicit_shared_gemm, 256, 256, 128, 128, 128, 64),
+        _case(testGemmGlobalToLDS, (15, 13, 4), SchedulingType.NONE, CoalescingType.LINEAR, (False, False, False),
+              MMAType.F32_32x32x8_F16),
+        _case(testGemmGlobalToLDS, (128, 160, 96), SchedulingType.MODULO, CoalescingType.LINEAR,
+              (False, False, False), MMAType.F32_16x16x16_F16),
         _case(testAttentionForward, MMAType.F32_32x32x8_F16, (1, 32, 32, 32, 64)),
         _case(testAttentionForward, MMAType.F32_16x16x16_F16, (2, 64, 128, 32, 256)),
         _case(testAttentionBackward_dv, MMAType.F32_32x32x8_F16, (1, 64, 32, 32, 32)),
