@@ -613,8 +613,15 @@ class WaveKernel:
 
     def _compiled_last(self):
         if self._last is None:
-            raise WaveccError("kernel %s has dynamic symbols: call it once to compile it for their values"
-                              % self.kernel.name)
+            # dynamic symbols and no call yet (Wave's lit tests print .asm right after wave_compile): the kernel
+            # compiled with them as runtime sizes, its launch grid expressions of them; calls still compile per
+            # value
+            try:
+                self._last = self._compile_doc(None)
+            except WaveccError as e:
+                raise WaveccError("kernel %s has dynamic symbols and does not compile with them left to run "
+                                  "time: call it once to compile it for their values (%s)"
+                                  % (self.kernel.name, e)) from e
         return self._last[1]
 
     @property

@@ -5,6 +5,7 @@ torch's references become numpy ones. The kernels, constraints, mappings and opt
 Wave writes them; each test runs one or two of Wave's parameters (small ones in tests(), more in slow_tests()) on
 the emulator and compares with the reference. `python3 tests/python/wave_e2e.py TEXT` runs the tests whose names
 contain TEXT."""
+import json
 import sys
 
 import numpy as np
@@ -629,6 +630,8 @@ def test_dynamic_copy(shape, use_buffer_ops=False, run_bench=False):
                                       use_buffer_ops=use_buffer_ops)
     options = set_default_run_config(options)
     test = wave_compile(options, test)
+    # before any call (Wave's lit tests print it so): the kernel compiled with M and N as runtime sizes
+    assert "load" in test.asm and "M" in json.loads(test.launch)["grid"], test.launch
     a = device_randn(shape, dtype=np.float16)
     b = device_zeros(shape, dtype=np.float16)
     test(a, b)
