@@ -12,8 +12,9 @@ The lower level: wavecc.Kernel (a parsed JSON graph), .compile(), .run(),
 from ._lib import WaveccError, NoDeviceError, Diagnostic, Kernel, Compiled, ArgInfo, ParamInfo, version, \
     WAVECC_BACKEND_EMULATOR, WAVECC_BACKEND_HIP
 from ._trace import TraceError
+from .bf16 import bfloat16, to_bf16, from_bf16
 
 __version__ = "0.3.0"
 __all__ = ["WaveccError", "NoDeviceError", "Diagnostic", "TraceError", "Kernel", "Compiled", "ArgInfo", "ParamInfo",
-           "version", "WAVECC_BACKEND_EMULATOR",
+           "version", "WAVECC_BACKEND_EMULATOR", "bfloat16", "to_bf16", "from_bf16",
            "WAVECC_BACKEND_HIP"]

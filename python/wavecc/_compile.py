@@ -265,8 +265,13 @@ def emit_kernel(kernel, options, scalar_values=None):
             dyn = [d for d in dyn if d != src]
     paths = {}
     args = []
-    for a in tr.args:
-        if isinstance(a, SymbolArg):  # a dynamic symbol, no argument of the format
+    for d in tr.debug_logs:  # tkw.debug_log's memories: after the kernel's own arguments; extra dims' sizes
+        for sym, n in d["extra"]:
+            symbols[_sym_name(sym)] = n
+    for a in list(tr.args) + [d["arg"] for d in tr.debug_logs]:
+        if isinstance(a, SymbolArg) or (isinstance(a, Reg) and a.ref.name in tr.symbol_scalars):
+            # a dynamic symbol, no argument of the format
+            a = a if isinstance(a, SymbolArg) else a.ref
             symbols.pop(a.name, None)
             if a.name not in dyn:
                 dyn.append(a.name)
@@ -329,10 +334,66 @@ def emit_kernel(kernel, options, scalar_values=None):
         graph = consts + graph
         paths = {_shift(p, len(consts)): n for p, n in paths.items()}
     doc["graph"] = graph
+    _name_compound_dims(doc)
     opts = _options_json(options)
     if opts:
         doc["options"] = opts
     return doc, paths
+
+
+def _compound(text):
+    """Whether a dim's text is an expression of more than one symbol (Wave's M = SZ_OUT * N)."""
+    if not isinstance(text, str) or "$" in text:
+        return False
+    try:
+        e = sympy.sympify(text, locals={n: sympy.Symbol(n) for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)})
+    except (sympy.SympifyError, SyntaxError, TypeError):
+        return False
+    return len(e.free_symbols) > 1
+
+
+def _name_compound_dims(doc):
+    """The format's dims are symbols or expressions of one symbol; Wave's may be any expression (test_conv's
+    M = SZ_OUT * N, K = HF * WF * C): each such dim becomes a symbol named after its text (C*HF*WF: C_HF_WF)
+    whose value is the expression, everywhere the dim is named."""
+    found = []
+    for a in doc.get("arguments", []):
+        found += a.get("shape", [])
+    found += [c.get("dim") for c in doc.get("constraints", [])]
+
+    def nodes(ns):
+        for n in ns:
+            yield n
+            yield from nodes(n.get("body", []))
+    for n in nodes(doc.get("graph", [])):
+        found += n.get("shape", []) + n.get("target_shape", [])
+        for k in ("inputs", "outputs"):
+            found += list((n.get("mapping") or {}).get(k, {}))
+    compound = [t for t in dict.fromkeys(found) if _compound(t)]
+    if not compound:
+        return
+    taken = set(doc.get("symbols", {})) | set(doc.get("dynamic_symbols", [])) | \
+        set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", json.dumps(doc)))
+    names = {}
+    for t in compound:
+        base = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_]", "_", t)).strip("_") or "DIM"
+        name, i = base, 0
+        while name in taken:
+            i += 1
+            name = "%s_%d" % (base, i)
+        taken.add(name)
+        names[t] = name
+
+    def sub(x):
+        if isinstance(x, dict):
+            return {names.get(k, k) if isinstance(k, str) else k: sub(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [sub(v) for v in x]
+        return names.get(x, x) if isinstance(x, str) else x
+    for k in list(doc):
+        if k not in ("symbols", "format", "name"):
+            doc[k] = sub(doc[k])
+    doc.setdefault("symbols", {}).update((n, t) for t, n in names.items())
 
 
 def _launch_shape(a, arr, runtime):
@@ -446,6 +507,23 @@ def numpy_dtype(fmt):
     return np.dtype("uint16" if fmt == "bf16" else "uint8")
 
 
+def _scalar_bytes(v, fmt):
+    """A scalar argument's value as the kernel reads it: bf16 as its bits (rounded to nearest even)."""
+    np = _np()
+    if fmt == "bf16":
+        from . import bf16
+        return bf16.to_bf16(v).tobytes()
+    if fmt not in _NP_DTYPES:
+        raise WaveccError("a %s scalar argument: give its value through a wider dtype and tkw.cast (wavecc "
+                          "converts only bf16 numbers to their bits)" % fmt)
+    return np.array(v, dtype=numpy_dtype(fmt)).tobytes()
+
+
+def _write(path, data):
+    with open(path, "wb" if isinstance(data, (bytes, bytearray)) else "w") as f:
+        f.write(data)
+
+
 def _as_array(x, name):
     np = _np()
     if isinstance(x, np.ndarray):
@@ -510,12 +588,40 @@ class WaveKernel:
             lk.set_symbol(n, v)
         c = lk.compile(target=self.options.target if self.options.target else None, llvm_mc=self.options.llvm_mc)
         self._compiled[key] = (lk, c)
+        self._dump(c)
         return lk, c
+
+    def _dump(self, c):
+        """Wave's file options, with wavecc's products: dump_intermediates gets the traced graph (NAME.json) and
+        the annotated assembly (NAME.rocmasm), dump_binaries and create_vmfb_file the ELF code object (not an
+        IREE module: wavecc makes none), dump_schedule a note naming the schedule wavecc applied (it has no
+        Wave schedule to write; override_schedule is accepted and not read)."""
+        o, name = self.options, self.kernel.name
+        if o.dump_intermediates:
+            os.makedirs(str(o.dump_intermediates), exist_ok=True)
+            _write(os.path.join(str(o.dump_intermediates), name + ".json"), self.json)
+            _write(os.path.join(str(o.dump_intermediates), name + ".rocmasm"), c.assembly)
+        if o.dump_binaries:
+            os.makedirs(str(o.dump_binaries), exist_ok=True)
+            _write(os.path.join(str(o.dump_binaries), name + ".hsaco"), c.code_object)
+        if o.create_vmfb_file:
+            _write(str(o.create_vmfb_file), c.code_object)
+        if o.dump_schedule:
+            sched = self.doc.get("options", {}).get("schedule", "wavecc's default")
+            _write(str(o.dump_schedule), "# wavecc: kernel %s scheduled by wavecc (schedule: %s); Wave's schedule "
+                   "file format is not written and override_schedule is not read\n" % (name, sched))
 
     def _compiled_last(self):
         if self._last is None:
-            raise WaveccError("kernel %s has dynamic symbols: call it once to compile it for their values"
-                              % self.kernel.name)
+            # dynamic symbols and no call yet (Wave's lit tests print .asm right after wave_compile): the kernel
+            # compiled with them as runtime sizes, its launch grid expressions of them; calls still compile per
+            # value
+            try:
+                self._last = self._compile_doc(None)
+            except WaveccError as e:
+                raise WaveccError("kernel %s has dynamic symbols and does not compile with them left to run "
+                                  "time: call it once to compile it for their values (%s)"
+                                  % (self.kernel.name, e)) from e
         return self._last[1]
 
     @property
@@ -583,6 +689,7 @@ class WaveKernel:
 
     def __call__(self, *args, **kwargs):
         tr = self.kernel.trace()
+        debug_logs = kwargs.pop("debug_logs", None)  # Wave's: filled with tkw.debug_log's values
         if kwargs:
             names = [a.name if isinstance(a, MemArg) else a.ref.name for a in tr.args]
             extra = [k for k in kwargs if k not in names]
@@ -597,7 +704,8 @@ class WaveKernel:
         arrays = {}
         scal = []
         for a, x in zip(tr.args, args):
-            if isinstance(a, SymbolArg):
+            if isinstance(a, SymbolArg) or (isinstance(a, Reg) and a.ref.name in tr.symbol_scalars):
+                a = a if isinstance(a, SymbolArg) else a.ref
                 v = x.item() if hasattr(x, "item") else x
                 if isinstance(v, float) and v.is_integer():
                     v = int(v)
@@ -619,6 +727,8 @@ class WaveKernel:
                         if dyn.setdefault(dn, n) != n:
                             raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s"
                                               % (dn, dyn[dn], n, a.name))
+                    else:
+                        self._solve_dim(d, n, a.name, dyn)
             else:
                 v = x.item() if hasattr(x, "item") else x
                 if not isinstance(v, (int, float)):
@@ -626,6 +736,8 @@ class WaveKernel:
                 t = a.dtype.format_name
                 v = float(v) if a.dtype.is_float_asm() else int(v)
                 scal.append((a.ref.name, (v, t)))
+        debug = self._debug_arrays(dyn)
+        arrays.update((d["arg"].name, arr) for d, arr in debug)
         # a symbol only set_symbol gives that is a dim of an argument (prefill's N_Q) stays a runtime size: the
         # kernel sets its extent from the array's (the launch value) down to what it reads; it is passed to the run
         runtime = {d: dyn.pop(d) if d in dyn else 0 for d in self._runtime}
@@ -639,11 +751,12 @@ class WaveKernel:
         self._last = (lk, c)
         # the arguments' dtypes and shapes (with runtime sizes left open the library gives no shapes yet: the
         # arrays' own extents are the launch values then)
+        all_args = list(tr.args) + [d["arg"] for d in tr.debug_logs]
         infos = {i.name: (i.dtype, i.shape) for i in lk.args()} if not runtime else \
-            {a.name: (a.dtype.format_name, None) for a in tr.args if isinstance(a, MemArg)}
+            {a.name: (a.dtype.format_name, None) for a in all_args if isinstance(a, MemArg)}
         np = _np()
         bufs, back = {}, []
-        margs = {a.name: a for a in tr.args if isinstance(a, MemArg)}
+        margs = {a.name: a for a in all_args if isinstance(a, MemArg)}
         for name, arr in arrays.items():
             dtype, shape = infos[name]
             want = numpy_dtype(dtype)
@@ -652,8 +765,10 @@ class WaveKernel:
             # uint8 tensors for i8 memories of packed MXFP4)
             same_bits = arr.dtype.itemsize == want.itemsize and (raw or (arr.dtype.kind in "iu" and want.kind in "iu"))
             if arr.dtype != want and not same_bits:
-                raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s"
-                                  % (name, dtype, want, arr.dtype))
+                hint = "; numpy has no bf16: pass its bit patterns, wavecc.bf16.to_bf16(x)" if dtype == "bf16" \
+                    else ""
+                raise WaveccError("argument %s: the kernel takes %s (numpy %s), the array is %s%s"
+                                  % (name, dtype, want, arr.dtype, hint))
             if shape is not None and tuple(arr.shape) != shape:
                 raise WaveccError("argument %s: the kernel takes shape %s, the array has %s"
                                   % (name, list(shape), list(arr.shape)))
@@ -673,7 +788,7 @@ class WaveKernel:
                 bufs[name] = tmp
                 back.append((arr, tmp))
         for name, (v, t) in scal:
-            bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(t)).tobytes())
+            bufs[name] = bytearray(_scalar_bytes(v, t))
         for name, v in runtime.items():
             bufs[name] = bytearray(np.array(v, dtype=np.int32).tobytes())
         self._last_values = dict(dyn)
@@ -682,6 +797,58 @@ class WaveKernel:
         for arr, tmp in back:
             if arr.flags.writeable:
                 arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
+        self._debug_report(debug, debug_logs)
+
+    def _solve_dim(self, d, n, arg, dyn):
+        """A dim that is an expression of one dynamic symbol (testPackedNonTransposeGemm's K / 2) gives the symbol
+        its value: the integer solution of dim = extent."""
+        e = sympy.sympify(d)
+        free = [x for x in e.free_symbols if x.name in self._dyn]
+        if len(free) != 1 or e.is_Symbol:
+            return
+        sols = [v for v in sympy.solve(sympy.Eq(e, n), free[0]) if getattr(v, "is_Integer", False)]
+        if len(sols) != 1:
+            raise WaveccError("argument %s: dim %s has extent %d, which gives %s no integer value"
+                              % (arg, dim_name(d), n, free[0].name))
+        v = int(sols[0])
+        if dyn.setdefault(free[0].name, v) != v:
+            raise WaveccError("dynamic symbol %s is %d by one argument and %d by %s (dim %s)"
+                              % (free[0].name, dyn[free[0].name], v, arg, dim_name(d)))
+
+    def _debug_arrays(self, dyn):
+        """Zeroed arrays for tkw.debug_log's memories, their dims from subs, the dynamic values and the extra
+        iteration dims' counts."""
+        tr = self.kernel.trace()
+        if not tr.debug_logs:
+            return []
+        values = {_sym_name(k): v for k, v in (self.options.subs or {}).items() if isinstance(v, int)}
+        values.update(dyn)
+        out = []
+        for d in tr.debug_logs:
+            values.update((_sym_name(s_), n) for s_, n in d["extra"])
+            shape = []
+            for dim in d["symbolic_shape"]:
+                v = sympy.sympify(dim).subs({sympy.Symbol(k, integer=True, nonnegative=True): n
+                                             for k, n in values.items()})
+                if not v.is_Integer:
+                    raise WaveccError("debug_log %s: dim %s has no value" % (d["name"], dim))
+                shape.append(int(v))
+            out.append((d, _np().zeros(shape, dtype=numpy_dtype(d["arg"].dtype.format_name))))
+        return out
+
+    def _debug_report(self, debug, debug_logs):
+        """Wave's launcher: the logs into debug_logs, then each log's printer and the handlers."""
+        if not debug:
+            return
+        logs = debug_logs if debug_logs is not None else {}
+        for d, arr in debug:
+            logs[d["name"]] = {"value": arr, "symbolic_shape": list(d["symbolic_shape"]),
+                               "iteration_dimensions": [s_ for s_, _ in d["extra"]]}
+        for d, arr in debug:
+            if d["printer"] is not None:
+                d["printer"](d["name"], arr)
+        for h in self.kernel.trace().debug_handlers:
+            h(logs)
 
     def __repr__(self):
         return "<WaveKernel %s>" % self.kernel.name

@@ -5,8 +5,8 @@ order, so positional and keyword calls both work); each function checks its
 operands, infers the result type by the format's rules and calls
 _trace.record. Ops Wave has and kernel format 1 does not (reshape, shuffle,
 softsign, ...) raise a TraceError (also a NotImplementedError) naming the op and
-the Python line; debug_log records nothing; scheduling hints that do not change
-results (set_wave_prio, scheduling barriers) are accepted and dropped.
+the Python line; debug_log writes to a hidden memory argument the call returns;
+scheduling hints that do not change results (set_wave_prio, scheduling barriers) are accepted and dropped.
 """
 import builtins
 import enum
@@ -143,6 +143,33 @@ def _bound_mapping(mem_shape, mem_side, reg_iters, what, loc, mapping, write=Fal
     return IndexMapping(len(reg_iters), mem_map, reg_map, tuple(dvm)), dyn_regs
 
 
+def _dims_by_symbol(mem, mapping, write=False):
+    """Wave lets a mapping name a memory dim by a symbol of it ({K: j} for b: Memory[K / 2, N], testPacked-
+    NonTransposeGemm): a key that is no dim of the memory and is a free symbol of exactly one dim no key names is
+    renamed to that dim, on both sides (the register's dim is then K / 2 too, as Wave's read gives it). Returns the
+    mapping to use."""
+    if mapping is None or not isinstance(mapping, IndexMapping):
+        return mapping
+    mem_side = mapping.output_mapping if write else mapping.input_mapping
+    dims = [sympy.sympify(d) for d in mem.shape]
+    keys = [sympy.sympify(k) for k in mem_side]
+    ren = {}
+    for k in keys:
+        if k in dims or not isinstance(k, sympy.Symbol):
+            continue
+        cands = [d for d in dims if d not in keys and k in d.free_symbols]
+        if len(cands) != 1:
+            return mapping
+        ren[k] = cands[0]
+    if not ren:
+        return mapping
+
+    def side(m):
+        return {ren.get(sympy.sympify(k), k): v for k, v in m.items()}
+    return IndexMapping(mapping.num_iterators, side(mapping.input_mapping), side(mapping.output_mapping),
+                        mapping.dynamic_val_mappings)
+
+
 def _loop_axis_mapping(mem, mapping, loc):
     """Wave reads a memory with a dim A inside the loop over A, whose vector shape is 1, as one A element per trip
     (decode attention's phase 1 reads logits[U, B, N, M] in the loop over U as [B, N, M]): the format's read takes
@@ -198,7 +225,7 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
         mapping, regs = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
         if regs:
             mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.read", loc))
-    mapping = _loop_axis_mapping(mem, mapping, loc)
+    mapping = _loop_axis_mapping(mem, _dims_by_symbol(mem, mapping), loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
     return record("read", fields, [(shape, mem.dtype)], loc=loc)
@@ -215,8 +242,9 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
         if regs:
             mapping_dynamic_vals = tuple(regs) + tuple(_dyn_vals(mapping_dynamic_vals, "tkw.write", loc))
     if reg.dtype != mem.dtype:
-        fail("tkw.write: the value is %s but %s is %s (cast it with tkw.cast)" % (reg.dtype, mem.name, mem.dtype),
-             loc)
+        # Wave's write converts the value to the memory's element type (its codegen's cast_vector): a cast
+        reg = record("cast", {"arg": reg, "dtype": mem.dtype}, [(reg.shape, mem.dtype)], loc=loc)
+    mapping = _dims_by_symbol(mem, mapping, write=True)
     fields = _access_fields({"register": reg, "memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
                             "tkw.write", loc)
     record("write", fields, [], loc=loc)
@@ -344,11 +372,25 @@ def mma(lhs, rhs, acc, mma_type=None, tag=None):
     a = as_reg(lhs, "tkw.mma lhs", loc)
     b = as_reg(rhs, "tkw.mma rhs", loc)
     c = as_reg(acc, "tkw.mma acc", loc)
+    a, b = _reduction_dim_last(a, c, b, loc), _reduction_dim_last(b, c, a, loc)
     fields = {"lhs": a, "rhs": b, "acc": c}
     if mma_type is not None:
         fields["mma_type"] = mma_type.to_json() if hasattr(mma_type, "to_json") else getattr(mma_type, "name",
                                                                                              mma_type)
     return record("mma", fields, [(c.shape, c.dtype)], loc=loc)
+
+
+def _reduction_dim_last(x, acc, other, loc):
+    """Wave's registers index by dim names, so an mma operand may carry its reduction dim anywhere
+    (backward_attention_test's ds_scaled_ij [B, M, K2] reducing M, the order a product with its [B, K2, M] factor
+    took); the format wants it last: x permuted so (the same values)."""
+    names = [dim_name(d) for d in x.shape]
+    acc_names = {dim_name(d) for d in acc.shape}
+    red = [d for d in names if d in {dim_name(e) for e in other.shape} and d not in acc_names]
+    if len(red) != 1 or names[-1] == red[0]:
+        return x
+    order = [d for d in x.shape if dim_name(d) != red[0]] + [d for d in x.shape if dim_name(d) == red[0]]
+    return record("permute", {"arg": x, "target_shape": list(order)}, [(tuple(order), x.dtype)], loc=loc)
 
 
 def scaled_mma(lhs, lhs_scale, rhs, rhs_scale, acc, mma_type=None, tag=None):
@@ -549,6 +591,14 @@ def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
     fields = {"axis": dim_name(axis)}
     if start is not None:
         if isinstance(start, Reg):
+            from ._trace import ScalarArg
+            if isinstance(start.ref, ScalarArg) and start.dtype.is_int_asm():
+                # a kernel's integer scalar argument (Wave's sequential batched GEMM's init_value): the format's
+                # start must fold into a symbol's value, so the argument becomes a dynamic symbol of its name
+                # (a call's value compiles the kernel for it) and start a scalar node of that symbol
+                from .indexing import index_symbol
+                current().symbol_scalars.add(start.ref.name)
+                start = scalar(index_symbol(start.ref.name), start.dtype)
             fields["start"] = start
         elif isinstance(start, (int, sympy.Basic)) and not isinstance(start, bool):
             fields["start"] = start
@@ -688,10 +738,58 @@ for _n, _why in _OUTSIDE.items():
 
 
 def debug_log(register_, label=None, extra_iteration_dimensions=None, mapping=None, mapping_dynamic_vals=(),
-              printer=None, handler=None):
-    """Wave's tkw.debug_log (values copied out for the host to print): a no-op in wavecc, which records nothing
-    and prints nothing; the kernel's results are unchanged."""
-    as_reg(register_, "tkw.debug_log", user_location())
+              printer=None, handler=None, tag=None):
+    """Wave's tkw.debug_log: a write of the value to a hidden global memory the call allocates (named label, else
+    debug_log_output_<i>; its dims the value's, or the mapping's memory side), returned in the call's debug_logs=
+    dict as {"value": array, "symbolic_shape": dims, "iteration_dimensions": [...]}, then printer(name, value)
+    and handler(debug_logs) run. extra_iteration_dimensions [(SYM, AXIS, n)] add a leading dim SYM of n slots
+    written at the loop over AXIS' trip min(trip, n - 1)."""
+    from ._types import Memory
+    from .indexing import index_symbol
+    loc = user_location()
+    reg = as_reg(register_, "tkw.debug_log", loc)
+    tr = current()
+    logs = tr.debug_logs
+    name = label if label else "debug_log_output_%d" % len(logs)
+    if name in [d["name"] for d in logs]:
+        fail("tkw.debug_log: label %r is taken by another log" % name, loc)
+    arg_name = tr.unique(name)  # the argument's name in the graph (a value may have the label's name)
+    if mapping is None:
+        dims = list(reg.shape)
+        its = [IndexMapping.iterator(i) for i in range(len(dims))]
+        mapping_in, mapping_out, dvm = dict(zip(dims, its)), dict(zip(dims, its)), ()
+    else:
+        if not isinstance(mapping, IndexMapping):
+            fail("tkw.debug_log: mapping must be a tkw.IndexMapping, got %r" % (mapping,), loc)
+        mapping_in, mapping_out = dict(mapping.input_mapping), dict(mapping.output_mapping)
+        dvm = mapping.dynamic_val_mappings
+    extra = []
+    for entry in extra_iteration_dimensions or ():
+        if len(entry) != 3:
+            fail("tkw.debug_log: extra_iteration_dimensions entries are (symbol, iteration axis, count), got %r"
+                 % (entry,), loc)
+        sym, axis, n = entry
+        if dim_name(axis) not in tr.loop_axes:
+            fail("tkw.debug_log: extra iteration dimension %s: %s is not the axis of an enclosing tkw.iterate"
+                 % (dim_name(sym), dim_name(axis)), loc)
+        from ._constraints import TilingConstraint
+        t = [c for c in getattr(tr, "constraints", ()) if isinstance(c, TilingConstraint)
+             and dim_name(c.dim) == dim_name(axis)]
+        var = t[0].induction_var if t and t[0].induction_var is not None else \
+            sympy.Symbol("$ARG" + dim_name(axis))
+        extra.append((sym, int(n)))
+        mapping_out = dict([(sym, sympy.Min(var, int(n) - 1))] + list(mapping_out.items()))
+    mem_dims = list(mapping_out.keys())
+    mtype = Memory[tuple(mem_dims) + (index_symbol("$GLOBAL_ADDRESS_SPACE"), reg.dtype)]
+    from ._trace import MemArg
+    arg = MemArg(arg_name, mtype, loc)
+    logs.append({"name": name, "arg": arg, "printer": printer, "extra": extra,
+                 "symbolic_shape": mem_dims})
+    if handler is not None:
+        tr.debug_handlers.append(handler)
+    m = None if mapping is None and not extra else \
+        IndexMapping(mapping.num_iterators if mapping is not None else len(reg.shape), mapping_in, mapping_out, dvm)
+    write(reg, arg, mapping=m, mapping_dynamic_vals=mapping_dynamic_vals)
 
 
 def tag(expr, tag_name):

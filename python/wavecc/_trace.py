@@ -147,6 +147,9 @@ class Trace:
         self.args = []
         self.loop_axes = []     # the axes of the iterates being traced, innermost last
         self.unit_tiles = []    # (axis, loc): reads that index a loop's axis by its counter need its tile to be 1
+        self.debug_logs = []    # tkw.debug_log's hidden memories: {"name", "arg", "printer", "extra", ...}
+        self.debug_handlers = []
+        self.symbol_scalars = set()  # scalar arguments a loop's start made dynamic symbols (tkw.iterate)
 
     def unique(self, base):
         base = base if base else "v"
@@ -304,6 +307,13 @@ class Reg:
 
     def __iter__(self):
         fail("%s has one result: it cannot be unpacked" % self.ref.name)
+
+    def __getitem__(self, i):
+        """value[i]: Wave's element i of a register (wave_sim_test's `tkw.read(b)[0]`): the format's extract."""
+        if not isinstance(i, int) or isinstance(i, bool):
+            fail("%s[%r]: a traced value takes one integer index (tkw.extract_slice for more)" % (self.ref.name, i))
+        from ._ops import extract
+        return extract(self, [i])
 
 
 class Results:

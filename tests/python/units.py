@@ -130,10 +130,18 @@ def errors_name_python_lines():
 
     def bad_trace(a, b):
         x = tkw.read(a)
-        tkw.write(tkw.cast(x, tkw.f32), b)  # f32 into an f16 buffer
+        tkw.write(tkw.permute(x, target_shape=[M]), b)  # a permute that drops a dim
     line = inspect.getsourcelines(bad_trace)[1] + 2
     o = opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE})
-    _raises(lambda: wave_compile(o, _copy_kernel(bad_trace)), "%s:%d" % (here, line), "tkw.write")
+    _raises(lambda: wave_compile(o, _copy_kernel(bad_trace)), "%s:%d" % (here, line), "tkw.permute")
+
+    def cast_on_write(a, b):  # Wave's write converts to the memory's dtype: f32 into an f16 buffer
+        tkw.write(tkw.cast(tkw.read(a), tkw.f32) * 2.0, b)
+    import numpy as np
+    x = np.linspace(-1, 1, 256).astype(np.float16).reshape(4, 64)
+    y = np.zeros_like(x)
+    wave_compile(o, _copy_kernel(cast_on_write))(x, y)
+    assert np.array_equal(y, (x.astype(np.float32) * 2).astype(np.float16))
 
     def bad_graph(a, b):
         x = tkw.read(a)
@@ -280,7 +288,8 @@ def scaled_gemm_mxfp4():
 
 
 def tracer_gaps():
-    """debug_log records nothing (the kernel and its results are those without it); reshape and shuffle raise a
+    """debug_log adds a write of its value to a hidden argument (the rest of the kernel and its results are those
+    without it) whose array the call returns in debug_logs; reshape and shuffle raise a
     NotImplementedError naming the op and the Python line; tag= goes with every op; iterate's start and condition
     go together; a GridConstraint and an apply_fn are emitted as the format's."""
     import inspect
@@ -302,12 +311,18 @@ def tracer_gaps():
 
     def plain(a, b):
         tkw.write(tkw.exp2(tkw.read(a)), b)
-    strip = (lambda d: json.dumps([{k: v for k, v in n.items() if k != "loc"} for n in d["graph"]]))
-    assert strip(emit_kernel(_copy_kernel(logged), o)[0]) == strip(emit_kernel(_copy_kernel(plain), o)[0])
+    strip = (lambda d: json.dumps([{k: v for k, v in n.items() if k not in ("loc", "name")} for n in d["graph"]
+                                   if not (n["op"] == "write" and n["memory"] == "x")]))
+    doc = emit_kernel(_copy_kernel(logged), o)[0]
+    assert strip(doc) == strip(emit_kernel(_copy_kernel(plain), o)[0])
+    assert doc["arguments"][-1] == {"name": "x", "type": "memory", "shape": ["M", "N"], "address_space": "global",
+                                    "dtype": "f16"}, doc["arguments"]
     a = np.linspace(-1, 1, 256).astype(np.float16).reshape(4, 64)
     b = np.zeros_like(a)
-    wave_compile(o, _copy_kernel(logged))(a, b)
+    logs = {}
+    wave_compile(o, _copy_kernel(logged))(a, b, debug_logs=logs)
     assert np.allclose(b.astype(np.float32), np.exp2(a.astype(np.float32)), rtol=1e-3, atol=1e-3)
+    assert np.array_equal(logs["x"]["value"], a) and logs["x"]["symbolic_shape"] == [M, N], logs
 
     for op, call in (("reshape", lambda x: tkw.reshape([x], {N: 4})), ("shuffle", lambda x: tkw.shuffle(x, 1, 64))):
         def body(a, b, call=call):

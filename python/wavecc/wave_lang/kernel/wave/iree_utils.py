@@ -1,7 +1,9 @@
 """Wave's wave_lang.kernel.wave.iree_utils: generate_iree_ref, the reference results Wave's GEMM tests compare
 with (Wave builds them with IREE). wavecc computes them with numpy, in f32 (f64 for f64 inputs): "mmt"
 (out = lhs @ rhs^T), "bmmt" (batched), "chain_mmt" (attention's two GEMMs, the first result cast to the inputs'
-dtype). The f8 kinds and convolutions are not here."""
+dtype), "mmt_f8" and "chain_mmt_f8" (the inputs, and the first GEMM's result, rounded to f8e4m3fnuz, as Wave's f8
+kernels cast them). bf16 numpy arrays are their bit patterns (wavecc.bfloat16, wavecc.bf16). The f8 kinds and convolutions
+are not here."""
 
 
 def _np():
@@ -19,6 +21,9 @@ def _host(t):
     if _is_torch(t):
         t = t.detach().float().cpu().numpy()
     a = np.asarray(t)
+    from .... import bf16
+    if bf16.is_bf16_dtype(a.dtype):
+        return bf16.from_bf16(a)
     return a.astype(np.float64 if a.dtype == np.float64 else np.float32)
 
 
@@ -28,7 +33,8 @@ def _store(out, r):
         import torch
         out[...] = torch.from_numpy(np.ascontiguousarray(r)).to(out.dtype)
     else:
-        out[...] = r.astype(out.dtype)
+        from .... import bf16
+        out[...] = bf16.to_bf16(r) if bf16.is_bf16_dtype(out.dtype) else r.astype(out.dtype)
 
 
 def _mmt(a, b):
@@ -36,11 +42,29 @@ def _mmt(a, b):
     return np.matmul(a, np.swapaxes(b, -1, -2))
 
 
+# f8e4m3fnuz: 3 mantissa bits, smallest normal exponent -7, largest value 240
+_F8_E4M3FNUZ = (3, -7, 240.0)
+
+
+def round_to_f8(x, fmt=_F8_E4M3FNUZ):
+    """x (float32) rounded to an f8 format's values (to nearest, ties to even; beyond the largest: saturated)."""
+    np = _np()
+    mant, min_exp, largest = fmt
+    x = np.asarray(x, dtype=np.float64)
+    mag = np.abs(x)
+    e = np.floor(np.log2(np.where(mag > 0, mag, 1.0)))
+    step = np.exp2(np.maximum(e, min_exp) - mant)
+    r = np.round(x / step) * step
+    return np.clip(r, -largest, largest).astype(np.float32)
+
+
 def generate_iree_ref(kernel_type, kernel_inputs, kernel_outputs, options=None, **kwargs):
     np = _np()
     ins = [_host(t) for t in kernel_inputs]
     if kernel_type in ("mmt", "bmmt"):
         r = _mmt(ins[0], ins[1])
+    elif kernel_type == "mmt_f8":
+        r = _mmt(round_to_f8(ins[0]), round_to_f8(ins[1]))
     elif kernel_type == "chain_mmt":
         q, k, v = ins
         in_dt = kernel_inputs[0].dtype
@@ -48,7 +72,12 @@ def generate_iree_ref(kernel_type, kernel_inputs, kernel_outputs, options=None, 
         if not _is_torch(kernel_inputs[0]):
             s = s.astype(in_dt).astype(np.float32)                    # the cast to the inputs' dtype
         r = np.swapaxes(np.matmul(np.swapaxes(s, 1, 2), np.swapaxes(v, 1, 2)), 1, 2)  # [B, N, M]
+    elif kernel_type == "chain_mmt_f8":
+        q, k, v = (round_to_f8(x) for x in ins)
+        s = round_to_f8(np.matmul(k, np.swapaxes(q, 1, 2)))          # [B, K2, M], cast to f8
+        r = np.swapaxes(np.matmul(np.swapaxes(s, 1, 2), np.swapaxes(v, 1, 2)), 1, 2)  # [B, N, M]
     else:
-        raise NotImplementedError("generate_iree_ref(%r): wavecc's numpy reference has mmt, bmmt and chain_mmt"
+        raise NotImplementedError("generate_iree_ref(%r): wavecc's numpy reference has mmt, bmmt, mmt_f8, "
+                                  "chain_mmt and chain_mmt_f8"
                                   % kernel_type)
     _store(kernel_outputs[0], r)

@@ -78,6 +78,11 @@ class _Simulated:
             buf = np.ascontiguousarray(arr)
             bufs[name] = buf
             back.append((arr, buf, orig))
+        for d in tr.debug_logs:  # tkw.debug_log's memories: written, not returned (wave_sim takes no debug_logs)
+            vals = {sympy.Symbol(k, integer=True, nonnegative=True): v for k, v in subs.items() if isinstance(k, str)}
+            vals.update((sympy.Symbol(dim_name(s_), integer=True, nonnegative=True), n) for s_, n in d["extra"])
+            shape = [int(sympy.sympify(x).subs(vals)) for x in d["symbolic_shape"]]
+            bufs[d["arg"].name] = np.zeros(shape, dtype=numpy_dtype(d["arg"].dtype.format_name))
         for name, v in scalars.items():
             a = [x for x in tr.args if not isinstance(x, (MemArg, SymbolArg)) and x.ref.name == name][0]
             bufs[name] = bytearray(np.array(v, dtype=numpy_dtype(a.dtype.format_name)).tobytes())

@@ -10,3 +10,10 @@ def get_speculative_sampling_kernel(*args, **kwargs):
     raise NotImplementedError(
         "templates.speculative_decoding.get_speculative_sampling_kernel is not implemented by wavecc: its loops end "
         "on flags read from memory (a loop condition on a read value), which wavecc-kernel/1 does not compile")
+
+
+def get_speculative_decoding_kernel(*args, **kwargs):
+    """Wave's earlier name of get_speculative_sampling_kernel (its tests until mid 2025)."""
+    raise NotImplementedError(
+        "templates.speculative_decoding.get_speculative_decoding_kernel is not implemented by wavecc: its loops end "
+        "on flags read from memory (a loop condition on a read value), which wavecc-kernel/1 does not compile")

@@ -55,3 +55,22 @@ def _torch_dtype_table():
 
 
 TORCH_DTYPE_TO_WAVE = _torch_dtype_table()
+
+
+def run_test(func):
+    """Wave's lit-test helper: prints the function's name, runs it, prints a separator, returns it."""
+    print(func.__name__)
+    func()
+    print("-----")
+    return func
+
+
+def delinearize_index(index, shape):
+    """The multi-dimensional index of a linear index in shape (row-major): for [5, 4, 3], [x // 12 % 5,
+    x // 3 % 4, x % 3] (Wave's, as SymPy floor and Mod)."""
+    import sympy
+    out, product = [], 1
+    for i, size in enumerate(reversed(shape)):
+        out.append(index % size if i == 0 else sympy.floor(index / product) % size)
+        product *= size
+    return out[::-1]

@@ -2,8 +2,14 @@
 
 Wave makes its tensors on the GPU; wavecc runs kernels on its emulator (or
 on HIP through the library, from host memory), so these make host tensors:
-CPU torch tensors when torch is installed, else numpy arrays (the dtype then
-a numpy dtype: numpy.float16, ...). A kernel call takes either."""
+CPU torch tensors when torch is installed, else numpy arrays. Without torch
+the dtype may be a numpy dtype (numpy.float16), a Wave dtype (tkl.f16), a
+name ("float16"), or None (float32; int64 for the integer makers); bf16
+(tkl.bf16, "bfloat16", wavecc.bfloat16) gives uint16 bit patterns
+(wavecc.bf16), f8 types their raw uint8 bits. Arguments are torch's:
+device_randint(high, size), (low, high, size) or low=, high=, size=
+keywords; the shape as one tuple or as separate numbers. A kernel call takes
+either kind of tensor."""
 import math
 
 try:
@@ -28,8 +34,41 @@ def _shape(args, kwargs=None):
 def _host(kwargs):
     kwargs = dict(kwargs)
     kwargs.pop("device", None)
-    kwargs.pop("size", None) if _torch is None else None
+    if _torch is None:
+        for k in ("size", "generator", "requires_grad", "layout", "pin_memory", "memory_format"):
+            kwargs.pop(k, None)
+        kwargs["dtype"] = _np_dtype(kwargs.get("dtype"))
     return kwargs
+
+
+_RAW_BITS = {"bf16": "uint16", "f8e4m3fnuz": "uint8", "f8e5m2fnuz": "uint8", "f8e4m3fn": "uint8",
+             "f8e5m2": "uint8", "f8e8m0fnu": "uint8"}
+
+
+def _np_dtype(d):
+    """The numpy dtype a dtype argument names (None stays None: the maker's default)."""
+    if d is None:
+        return None
+    from ..... import bf16
+    if bf16.is_bf16_dtype(d):
+        return bf16.bfloat16
+    np = _np()
+    fmt = getattr(d, "format_name", None)  # a Wave dtype
+    if fmt is not None:
+        from ....._compile import numpy_dtype
+        return numpy_dtype(fmt)
+    name = str(d).replace("torch.", "")
+    if name.startswith("float8"):
+        return np.dtype(np.uint8)
+    return np.dtype(d)
+
+
+def _cast(values, dtype):
+    """values (float64 or integers) as dtype; to bf16 bits rounded."""
+    from ..... import bf16
+    if dtype is not None and bf16.is_bf16_dtype(dtype):
+        return bf16.to_bf16(values)
+    return values.astype(dtype)
 
 
 def get_default_gpu_device_name():
@@ -48,7 +87,8 @@ def device_arange(*args, **kwargs):
     if _torch is not None:
         return _torch.arange(*args, **_host(kwargs))
     kw = _host(kwargs)
-    return _np().arange(*args, dtype=kw.get("dtype"))
+    dtype = kw.get("dtype")
+    return _cast(_np().arange(*args), dtype) if dtype is not None else _np().arange(*args)
 
 
 def device_empty(*args, **kwargs):
@@ -58,7 +98,8 @@ def device_empty(*args, **kwargs):
 def device_full(size, fill_value, **kwargs):
     if _torch is not None:
         return _torch.full(size, fill_value, **_host(kwargs))
-    return _np().full(size, fill_value, dtype=_host(kwargs).get("dtype"))
+    dtype = _host(kwargs).get("dtype")
+    return _cast(_np().full(size, fill_value), dtype) if dtype is not None else _np().full(size, fill_value)
 
 
 def device_randn(*args, **kwargs):
@@ -66,7 +107,7 @@ def device_randn(*args, **kwargs):
         return _torch.randn(*args, **_host(kwargs))
     kw = _host(kwargs)
     np = _np()
-    return np.random.standard_normal(_shape(args, kwargs)).astype(kw.get("dtype") or np.float32)
+    return _cast(np.random.standard_normal(_shape(args, kwargs)), kw.get("dtype") or np.dtype(np.float32))
 
 
 def device_randint(*args, **kwargs):
@@ -74,8 +115,15 @@ def device_randint(*args, **kwargs):
         return _torch.randint(*args, **_host(kwargs))
     kw = _host(kwargs)
     np = _np()
-    low, high, size = (0, args[0], args[1]) if len(args) == 2 else args[:3]
-    size = kw.get("size", size)
+    pos = list(args)
+    if len(pos) == 3 or (len(pos) == 2 and "size" in kwargs):  # low, high, size or low, high
+        low, high = pos[0], pos[1]
+    elif pos:  # high, size or high
+        low, high = kwargs.get("low", 0), pos[0]
+    else:
+        low, high = kwargs.get("low", 0), kwargs["high"]
+    size = kwargs["size"] if "size" in kwargs else pos[-1] if len(pos) >= 2 else ()
+    size = (size,) if isinstance(size, int) else tuple(size)
     return np.random.randint(low, high, size=size).astype(kw.get("dtype") or np.int64)
 
 
@@ -89,7 +137,8 @@ def device_randperm(n, **kwargs):
 def device_tensor(data, **kwargs):
     if _torch is not None:
         return _torch.tensor(data, **_host(kwargs))
-    return _np().array(data, dtype=_host(kwargs).get("dtype"))
+    dtype = _host(kwargs).get("dtype")
+    return _cast(_np().array(data), dtype) if dtype is not None else _np().array(data)
 
 
 def device_zeros(*args, **kwargs):
@@ -103,7 +152,8 @@ def device_ones(*args, **kwargs):
     if _torch is not None:
         return _torch.ones(*args, **_host(kwargs))
     np = _np()
-    return np.ones(_shape(args, kwargs), dtype=_host(kwargs).get("dtype") or np.float32)
+    dtype = _host(kwargs).get("dtype") or np.dtype(np.float32)
+    return _cast(np.ones(_shape(args, kwargs)), dtype)
 
 
 def ceildiv(a, b):
@@ -117,3 +167,5 @@ def quantized_tensor(shape, dtype, scale):
         return _torch.ceil(_torch.clamp(x, -scale, scale))
     np = _np()
     return np.ceil(np.clip(x, -scale, scale)).astype(x.dtype)
+
+DEFAULT_GPU_DEVICE = "cpu"  # Wave: the GPU tensors go to; wavecc makes host tensors
