@@ -1,6 +1,8 @@
 /* scan.c — cumsum (an inclusive prefix sum along one dim) of 32-bit
  * integers, within the wave and, with `block`, across the waves of the
- * workgroup (the interpreter's semantics: interp/scan.c).
+ * workgroup (the interpreter's semantics: interp/scan.c); of f32 and f16
+ * within the wave, in element order (seq_scan: float adds do not
+ * reassociate, so the parallel steps below would round differently).
  *
  * Layout: in each copy of the value, lane l holds the e consecutive
  * elements l*e .. l*e + e - 1 of the wave's window along the dim (the
@@ -22,7 +24,7 @@
  *      order. */
 #include <string.h>
 
-#include "isel.h"
+#include "elt.h"
 
 /* Is copy cn of ix the layout of the file comment along dim position k,
  * e each? */
@@ -125,15 +127,64 @@ static MOpnd waves_before(Isel *s, Op *op, MOpnd total, int waves, Sym *wr, Sym 
 	return sum.kind ? sum : mo_imm(0);
 }
 
+/* Float cumsum of copy x (e elements a lane, consecutive along the dim,
+ * lane l holding l*e .. l*e + e - 1) into out: in element order, one add
+ * at a time, as the interpreter accumulates (interp/scan.c), so each
+ * partial sum is rounded exactly as there. acc (the same in every lane)
+ * takes lane l's elements, read by v_readlane, in turn, and lane l's
+ * results are taken from it with a v_cndmask on lane == l. f16 elements
+ * are added with v_add_f16 on the low halves of their own dwords (half:
+ * the high halves shifted down first) and packed at the end. */
+static void seq_scan(Isel *s, Op *op, const TVal *v, int64_t cn, int64_t e, TVal *r)
+{
+	SymCtx *sc = s->c->k->sc;
+	bool f16 = v->dtype == DT_F16;
+	MOp add = f16 ? I_V_ADD_F16 : I_V_ADD_F32;
+	MOpnd *x = ARENA_NEWN(&s->c->arena, MOpnd, e), *y = ARENA_NEWN(&s->c->arena, MOpnd, e);
+	for (int64_t j = 0; j < e; j++) {
+		int64_t el = cn * e + j;
+		x[j] = isel_vgpr(s, v->packed ? v->d[el / 2] : v->d[el]);
+		if (v->packed && el % 2)
+			x[j] = vop2(s, I_V_LSHRREV_B32, mo_imm(16), x[j]);
+		y[j] = isel_v1(s);
+		isel_mov(s, y[j], mo_imm(0));
+	}
+	MOpnd lane = isel_expr_to_vgpr(s, isel_expr_lower(s, sym_mod(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)), op->loc));
+	MOpnd acc = isel_v1(s);
+	isel_mov(s, acc, mo_imm(0));
+	for (int l = 0; l < 64; l++) {
+		MOpnd vcc = mo_special(MO_VCC), cu[2] = {mo_imm(l), lane};
+		mblock_add(s->b, I_V_CMP_EQ_U32, 1, &vcc, 2, cu)->flags |= MIF_E32;
+		for (int64_t j = 0; j < e; j++) {
+			MOpnd t = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {x[j], mo_imm(l)};
+			mblock_add(s->b, I_V_READLANE_B32, 1, &t, 2, u);
+			acc = vop2(s, add, t, acc);
+			MOpnd d = isel_v1(s), m[3] = {y[j], acc, mo_special(MO_VCC)};
+			mblock_add(s->b, I_V_CNDMASK_B32, 1, &d, 3, m)->flags |= MIF_E32;
+			y[j] = d;
+		}
+	}
+	for (int64_t j = 0; j < e; j++) {
+		int64_t el = cn * e + j;
+		if (!r->packed)
+			r->d[el] = y[j];
+		else if (el % 2)
+			r->d[el / 2] = isel_elt_pack_halves(s, y[j - 1], false, y[j], false);
+		else if (j + 1 == e) /* an odd run: its last element alone */
+			r->d[el / 2] = y[j];
+	}
+}
+
 void isel_select_scan(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	TVal *v = s->val[op->args[0]->id];
 	if (!v)
 		return;
-	if (v->dtype != DT_I32 && v->dtype != DT_U32) {
-		analysis_error(c, op->loc, "%s: cumsum of %s is not compiled yet (32-bit integers only)", op->path,
-			dtype_name(v->dtype));
+	bool fp = v->dtype == DT_F32 || v->dtype == DT_F16;
+	if (v->dtype != DT_I32 && v->dtype != DT_U32 && !fp) {
+		analysis_error(c, op->loc, "%s: cumsum of %s is not compiled yet (32-bit integers, f32 and f16 are)",
+			op->path, dtype_name(v->dtype));
 		return;
 	}
 	const NodeIndex *ix = v->ix;
@@ -160,10 +211,27 @@ void isel_select_scan(Isel *s, Op *op)
 			op->path, sym_name(op->dim));
 		return;
 	}
+	if (fp && cross) {
+		analysis_error(c, op->loc, "%s: a block cumsum of %s across %d waves is not compiled yet (floats scan "
+					  "within a wave)",
+			op->path, dtype_name(v->dtype), dd->waves);
+		return;
+	}
+	if (fp && v->packed && e % 2) {
+		analysis_error(c, op->loc, "%s: a cumsum of f16 with an odd number of elements a lane is not compiled yet",
+			op->path);
+		return;
+	}
 	v = isel_tval_in_vgprs(s, v);
 	TVal *r = ARENA_NEW(&c->arena, TVal);
 	*r = *v;
 	r->d = ARENA_NEWN(&c->arena, MOpnd, v->nd ? v->nd : 1);
+	if (fp) {
+		for (int64_t cn = 0; cn < ix->ncopies; cn++)
+			seq_scan(s, op, v, cn, e, r);
+		s->val[op_result(op)->id] = r;
+		return;
+	}
 	MOpnd *p = ARENA_NEWN(&c->arena, MOpnd, e);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
 		const MOpnd *x = v->d + cn * e;

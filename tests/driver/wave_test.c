@@ -487,6 +487,14 @@ static const WaveCase cases[] = {
 	{"scan_2d.json -D M=1 -D N=256", NULL, NULL},
 	{"scan_2d.json -D M=1 -D N=512", NULL, NULL},
 	{"scan_2d.json -D M=64 -D N=500", NULL, NULL},
+	/* float cumsums, in element order (lit test_scanop_cumsum is f16) */
+	{"lit_scanop_cumsum_f16.json", NULL, NULL},
+	{"scan_2d_f32.json -D M=1 -D N=27", NULL, NULL},
+	{"scan_2d_f32.json -D M=3 -D N=256", NULL, NULL},
+	{"scan_2d_f32.json -D M=64 -D N=500", NULL, NULL},
+	{"scan_2d_f16.json -D M=1 -D N=27", NULL, NULL},
+	{"scan_2d_f16.json -D M=2 -D N=256", NULL, NULL},
+	{"scan_2d_f16.json -D M=5 -D N=500", NULL, NULL},
 	/* test_scan.py::test_block_scanop_cumsum: 4 waves along N, block=True,
 	 * ELEMS_PER_WAVE = Max(ceiling(ceiling(N/4)/64)*64, 64); shapes of
 	 * common/shapes.py "test_block_scan" */
