@@ -4,7 +4,8 @@
  * reductions with and without init, scalar operands, extract and
  * extract_slice, a gather through mapping_dynamic_vals (out-of-bounds
  * indices read zero), permute of a value written back transposed, and
- * block reductions across the waves of a workgroup.
+ * block reductions across the waves of a workgroup, rounding and integer
+ * division against C.
  * Tolerances: exact where only selection or copying happens; 1e-6 relative
  * for the f32 math (one rounding per op). */
 #include <math.h>
@@ -283,6 +284,66 @@ static void expect_interp_error(const char *text, const char *needle)
 	ex_close(&ex);
 }
 
+/* Rounding and integer division against C: round takes halves away from
+ * zero and roundeven to even (x in halves over [-4, 4)); floordiv and mod
+ * of i32 round toward negative infinity (Python's // and %, the sign of
+ * mod the divisor's), truediv of i32 toward zero, over negative and
+ * positive operands. */
+START_TEST(rounding_and_integer_division)
+{
+	Example ex;
+	open_text(&ex, HEAD("rdiv", "\"M\": 2, \"N\": 64") HW_ROWS
+		"\"arguments\": [" ARG("x", "[\"M\", \"N\"]", "f32") ", " ARG("p", "[\"M\", \"N\"]", "i32") ", "
+		ARG("q", "[\"M\", \"N\"]", "i32") ", " ARG("r", "[\"M\", \"N\"]", "f32") ", "
+		ARG("re", "[\"M\", \"N\"]", "f32") ", " ARG("fd", "[\"M\", \"N\"]", "i32") ", "
+		ARG("md", "[\"M\", \"N\"]", "i32") ", " ARG("td", "[\"M\", \"N\"]", "i32") "],\n"
+		"\"graph\": [{\"name\": \"xv\", \"op\": \"read\", \"memory\": \"x\"},\n"
+		" {\"name\": \"pv\", \"op\": \"read\", \"memory\": \"p\"},\n"
+		" {\"name\": \"qv\", \"op\": \"read\", \"memory\": \"q\"},\n"
+		" {\"name\": \"a\", \"op\": \"round\", \"arg\": \"xv\"},\n"
+		" {\"name\": \"b\", \"op\": \"roundeven\", \"arg\": \"xv\"},\n"
+		" {\"name\": \"c\", \"op\": \"floordiv\", \"lhs\": \"pv\", \"rhs\": \"qv\"},\n"
+		" {\"name\": \"d\", \"op\": \"mod\", \"lhs\": \"pv\", \"rhs\": \"qv\"},\n"
+		" {\"name\": \"e\", \"op\": \"truediv\", \"lhs\": \"pv\", \"rhs\": \"qv\"},\n"
+		" {\"name\": \"w0\", \"op\": \"write\", \"register\": \"a\", \"memory\": \"r\"},\n"
+		" {\"name\": \"w1\", \"op\": \"write\", \"register\": \"b\", \"memory\": \"re\"},\n"
+		" {\"name\": \"w2\", \"op\": \"write\", \"register\": \"c\", \"memory\": \"fd\"},\n"
+		" {\"name\": \"w3\", \"op\": \"write\", \"register\": \"d\", \"memory\": \"md\"},\n"
+		" {\"name\": \"w4\", \"op\": \"write\", \"register\": \"e\", \"memory\": \"td\"}]}\n");
+	InterpArg *x = ex_arg(&ex, "x"), *p = ex_arg(&ex, "p"), *q = ex_arg(&ex, "q");
+	fill(x, 5, -4, 4, 0.5);
+	fill(p, 6, -20, 20, 1);
+	for (uint64_t i = 0; i < q->count; i++) { /* nonzero divisors of both signs */
+		int v = (int)(i % 14) - 7;
+		dtype_store(q->dtype, q->data, i, v >= 0 ? v + 1 : v);
+	}
+	ex_run(&ex);
+	double rr[128], rre[128], rfd[128], rmd[128], rtd[128];
+	int halves = 0, negq = 0;
+	for (int i = 0; i < 128; i++) {
+		double xv = el(x, (uint64_t)i);
+		int pv = (int)el(p, (uint64_t)i), qv = (int)el(q, (uint64_t)i);
+		rr[i] = xv < 0 ? -floor(-xv + 0.5) : floor(xv + 0.5);
+		double fl = floor(xv), fr = xv - fl;
+		rre[i] = fr < 0.5 ? fl : fr > 0.5 ? fl + 1 : (fmod(fl, 2) == 0 ? fl : fl + 1);
+		int t = pv / qv;
+		rfd[i] = (pv % qv != 0 && (pv < 0) != (qv < 0)) ? t - 1 : t;
+		rmd[i] = pv - qv * rfd[i];
+		rtd[i] = t;
+		halves += fr == 0.5;
+		negq += qv < 0 && pv % qv != 0;
+	}
+	ck_assert_int_gt(halves, 10); /* the ties are there */
+	ck_assert_int_gt(negq, 10);   /* and inexact quotients of both signs */
+	expect_close("round", ex_arg(&ex, "r"), rr, 0, 0);
+	expect_close("roundeven", ex_arg(&ex, "re"), rre, 0, 0);
+	expect_close("floordiv", ex_arg(&ex, "fd"), rfd, 0, 0);
+	expect_close("mod", ex_arg(&ex, "md"), rmd, 0, 0);
+	expect_close("truediv", ex_arg(&ex, "td"), rtd, 0, 0);
+	ex_close(&ex);
+}
+END_TEST
+
 START_TEST(bad_kernels_are_reported)
 {
 	const char *args = "\"arguments\": [" ARG("a", "[\"M\", \"N\"]", "f32") "],\n";
@@ -317,6 +378,7 @@ int main(void)
 	tcase_add_test(tc, extract_and_extract_slice);
 	tcase_add_test(tc, gather_through_dynamic_values_and_permute);
 	tcase_add_test(tc, block_reduce_across_waves);
+	tcase_add_test(tc, rounding_and_integer_division);
 	tcase_add_test(tc, bad_kernels_are_reported);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
