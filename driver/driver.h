@@ -123,6 +123,8 @@ void compile_check_occupancy(Compile *c);
  * of 8; 0 when each wave may have a SIMD's registers (register allocation
  * keeps within it: RaLimits.unified). */
 int compile_register_cap(const Compile *c);
+/* The workgroup's waves on each SIMD: ceil(waves / 4). */
+int compile_simd_waves(const Compile *c);
 /* ---- batch.c ---- */
 /* Compile n kernels (compile_init'ed, not run) with one llvm-mc run per
  * target: each ends as compile_run would leave it, with its own code

@@ -78,12 +78,17 @@ static int register_budget(int waves_per_eu)
 	return 512 / waves_per_eu / 8 * 8;
 }
 
-int compile_register_cap(const Compile *c)
+int compile_simd_waves(const Compile *c)
 {
 	/* a workgroup's waves spread over the CU's 4 SIMDs: with more than 4
 	 * waves each SIMD must hold several at once */
 	int threads = c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2];
-	int per_simd = ((threads + 63) / 64 + 3) / 4;
+	return ((threads + 63) / 64 + 3) / 4;
+}
+
+int compile_register_cap(const Compile *c)
+{
+	int per_simd = compile_simd_waves(c);
 	return per_simd > 1 ? register_budget(per_simd) : 0;
 }
 

@@ -75,6 +75,7 @@ void compile_order(Compile *c)
 		SchedOptions o = c->order;
 		o.margin = round * SCHED_STEP;
 		o.cap = compile_register_cap(c);
+		o.simd_waves = compile_simd_waves(c);
 		if (sched_mfunc(c->mf, &o) == 0)
 			break; /* nothing moved: isel's order stands */
 		Fit now = trial(c, c->mf);

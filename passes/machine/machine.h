@@ -36,6 +36,8 @@ typedef struct SchedOptions {
 	               waves share a SIMD; 0: none): a region whose original order
 	               goes past cap - margin takes a schedule within it even if
 	               the model finds it slower */
+	int simd_waves; /* the workgroup's waves on each SIMD (more than 4 waves), which
+	                   share its LDS pipe; 0 or 1: one */
 	/* the order asked for within a loop's trip (the "interleave" option):
 	 * groups filled in turn, cyclically; 0 groups: the scheduler's own */
 	int ngroups;

@@ -51,7 +51,10 @@
  * another MFMA, which spaces dependent MFMAs). Cycle model: one wave issues
  * in order, one instruction every issue_period cycles; an instruction waits
  * for its operands; an MFMA also waits for the matrix pipe, busy passes x
- * mfma_pass_cycles, a DS access for its SIMD's share of the LDS pipe. The
+ * mfma_pass_cycles, a DS access for its share of the LDS pipe: the SIMD's
+ * (the CU's bytes per clock over its SIMDs), split among the workgroup's
+ * waves on the SIMD (SchedOptions.simd_waves) in a one-barrier loop trip
+ * their LDS traffic bounds (region_lds_share). The
  * three figures are the cycle model's (TM_PARAMS, loader/timing/timing.h:
  * one table for the profiler and the scheduler); the memory latencies are
  * the instruction classes', not the model's per-level load-to-use ones,
@@ -162,9 +165,12 @@ typedef struct Sched {
 	bool gfx90a;
 	/* from the cycle model's parameter table (loader/timing, TM_PARAMS) of
 	 * the target: clocks between two issues of one wave (issue_period),
-	 * per MFMA pass (mfma_pass_cycles), and a SIMD's share of the CU's
-	 * LDS bytes per clock (lds_bytes_per_clk / simds) */
+	 * per MFMA pass (mfma_pass_cycles), and a wave's share of the CU's
+	 * LDS bytes per clock (lds_bytes_per_clk / simds / the workgroup's
+	 * waves on a SIMD) */
 	int issue, pass_cycles, lds_share;
+	int simd_share;      /* the SIMD's share of the LDS bytes per clock */
+	int simd_waves;      /* the workgroup's waves on a SIMD (SchedOptions.simd_waves, at least 1) */
 	size_t nv;           /* virtual registers */
 	const uint32_t *vbase; /* first slot of each vreg, nv + 1 entries (the liveness's) */
 	uint32_t nslots;     /* vreg dwords + SL_NSPECIAL */
@@ -299,7 +305,7 @@ static int latency(const Sched *s, const MInst *in)
 
 /* LDS pipe cycles of a DS access: the data dwords per lane of its VGPR
  * operands (the loaded def, or a store's data uses: every VGPR use but the
- * address, the first) for 64 lanes at the SIMD's share of the pipe. */
+ * address, the first) for 64 lanes at the wave's share of the pipe. */
 static int lds_cycles(const Sched *s, const MInst *in)
 {
 	if (isa_info[in->op].fmt != FMT_DS)
@@ -317,6 +323,41 @@ static int lds_cycles(const Sched *s, const MInst *in)
 		}
 	int c = dw * 4 * 64 / s->lds_share;
 	return c > 0 ? c : 4 * 64 / s->lds_share;
+}
+
+/* A wave's share of the LDS pipe in the region ins[0..n) (Sched.lds_share):
+ * the SIMD's, split among the workgroup's waves on the SIMD in a loop trip
+ * with one s_barrier (two LDS buffers: this trip's reads and the next
+ * trip's writes between the same barriers) whose LDS traffic bounds it,
+ * the SIMD's waves' LDS cycles at the SIMD's share reaching the wave's
+ * MFMA cycles (Wave's 8-wave MXFP4 GEMM on gfx950 with 2 LDS stages: 2
+ * waves x 512 LDS cycles a trip against 1024 of MFMAs). Those waves leave
+ * the one barrier together and run their trip's LDS accesses at the same
+ * time; the list, seeing each access take its real share of the pipe,
+ * puts the barrier after the MFMAs that cover the trip's last reads
+ * instead of where its lgkmcnt(0) stalls both waves (the MXFP4 GEMM at
+ * 8192^3: 72.2% -> 78.3% modelled matrix-core use). A trip with two
+ * barriers (one LDS buffer) keeps the SIMD's share: its barriers already
+ * split the trip into phases (8-wave f16 GEMMs on gfx942 modelled up to 9
+ * points slower split). The matrix core stays whole to the wave: the
+ * schedule's aim is the wave's own dense MFMA stream, whose gaps the other
+ * wave fills (splitting it as well modelled the MXFP4 GEMM at 71.1%). */
+static int region_lds_share(Sched *s, const MInst *ins, int n, bool in_loop)
+{
+	if (s->simd_waves < 2 || !in_loop)
+		return s->simd_share;
+	long lds = 0, mfma = 0;
+	int bars = 0;
+	s->lds_share = s->simd_share; /* lds_cycles at the SIMD's share */
+	for (int i = 0; i < n; i++) {
+		bars += ins[i].op == I_S_BARRIER;
+		lds += lds_cycles(s, &ins[i]);
+		mfma += (long)s->pass_cycles * mfma_passes(s, &ins[i]);
+	}
+	if (bars != 1 || mfma == 0 || (long)s->simd_waves * lds < mfma)
+		return s->simd_share;
+	int share = s->simd_share / s->simd_waves;
+	return share > 0 ? share : 1;
 }
 
 /* ---- the DAG ---- */
@@ -739,6 +780,7 @@ static void schedule_asked(Sched *s, Region *r, SchedPressure *p, Node *nodes, i
 {
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
+	s->lds_share = region_lds_share(s, ins, n, true);
 	build_dag(s, ins, n, nodes, false);
 	sched_pressure_region(p, r->bi, r->lo, r->hi);
 	model_original(nodes, ins, n, p);
@@ -770,6 +812,7 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	MBlock *b = s->f->blocks.data[r->bi];
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &b->insts.data[r->lo];
+	s->lds_share = region_lds_share(s, ins, n, r->in_loop);
 	build_dag(s, ins, n, nodes, r->in_loop);
 	if (r->in_loop)
 		build_dag(s, ins, n, alt, false);
@@ -854,7 +897,9 @@ int sched_mfunc(MFunc *f, const SchedOptions *o)
 	tm_params(s.gfx90a ? EMU_GFX90A : strcmp(f->target->name, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942, &tp);
 	s.issue = (int)tp.issue_period;
 	s.pass_cycles = (int)tp.mfma_pass_cycles;
-	s.lds_share = (int)(tp.lds_bytes_per_clk / tp.simds);
+	s.simd_share = (int)(tp.lds_bytes_per_clk / tp.simds);
+	s.lds_share = s.simd_share;
+	s.simd_waves = o && o->simd_waves > 1 ? o->simd_waves : 1;
 	SchedPressure p;
 	sched_pressure_init(&p, f);
 	s.vbase = p.lv.vbase;
