@@ -160,6 +160,53 @@ START_TEST(scale_dwords_byte_select)
 }
 END_TEST
 
+/* The MFMAs before the s_barrier of the loop (a block branching back to
+ * its own label) with one barrier and the most MFMAs; -1 if none. */
+static int mfmas_before_barrier(const char *s)
+{
+	int best = -1, most = 0;
+	for (const char *b = strstr(s, "s_cbranch_scc1 .LBB_"); b; b = strstr(b + 1, "s_cbranch_scc1 .LBB_")) {
+		char label[32];
+		if (sscanf(b + strlen("s_cbranch_scc1 "), "%20[.A-Z_0-9]", label) != 1)
+			continue;
+		strcat(label, ":");
+		const char *l = strstr(s, label);
+		if (!l || l > b)
+			continue;
+		int mfmas = 0, before = 0, bars = 0;
+		for (const char *p = l; p < b; p++)
+			if (strncmp(p, "v_mfma", 6) == 0) {
+				mfmas++;
+				before += bars == 0;
+			} else if (strncmp(p, "s_barrier", 9) == 0)
+				bars++;
+		if (bars == 1 && mfmas > most) {
+			most = mfmas;
+			best = before;
+		}
+	}
+	return best;
+}
+
+/* Wave's 8-wave preshuffled-scale MXFP4 GEMM with two LDS buffers (one
+ * barrier a trip, 64 MFMAs a wave): the scheduler gives each of a SIMD's two
+ * waves half its LDS share (sched.c's region_lds_share), so the barrier
+ * comes after the MFMAs that cover the trip's last LDS reads and writes
+ * (54 of 64; at the SIMD's whole share it came right after the last read,
+ * after 41, and the model's trip took 2367 cycles instead of 2147). One
+ * LDS buffer (two barriers a trip) is not split. wave_test.c's slow950 runs
+ * the kernel against the interpreter. */
+START_TEST(lds_share_two_buffers)
+{
+	CmdResult r = test_wavecc("compile tests/driver/wave/scaled_gemm_mxfp4_preshuffle_scales_bf16.json -D M=256 "
+				  "-D N=256 -D K=8192 --mcpu gfx950 --lds-stages 2 -S -o -");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	int n = mfmas_before_barrier(r.out);
+	ck_assert_msg(n >= 48 && n < 64, "%d MFMAs before the barrier", n);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* gfx950's OCP fp8 GEMM (testF8Gemm on f8e4m3fn): the fp8 MFMA per K copy
  * at a K tile of 32, the unscaled 16x16x128 f8f6f4 for four copies at 128;
  * an i8 GEMM's two K copies on v_mfma_i32_32x32x32_i8. gfx942 rejects the
@@ -299,6 +346,7 @@ int main(void)
 	tcase_add_test(tc, profile_mi355x);
 	tcase_add_test(tc, scaled_mma_selected);
 	tcase_add_test(tc, scale_dwords_byte_select);
+	tcase_add_test(tc, lds_share_two_buffers);
 	tcase_add_test(tc, ocp_f8_and_i8_doubled_k);
 	tcase_add_test(tc, scaled_mma_mixed_widths_rejected);
 	tcase_add_test(tc, transposed_operand_reads_tr_b16);

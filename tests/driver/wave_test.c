@@ -2057,6 +2057,11 @@ END_TEST
 /* gfx950 cases that take minutes on the emulator (Wave's shapes of the
  * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
 static const WaveCase slow950[] = {
+	/* with two LDS buffers at K = 8192, 16 s (bench/gemm_mxfp4_aiter.py's form:
+	 * one barrier a trip, scheduled at the wave's LDS share, sched.c's
+	 * region_lds_share) */
+	{"scaled_gemm_mxfp4_preshuffle_scales_bf16.json --lds-stages 2 -D M=256 -D N=256 -D K=8192 --mx a:256,4096:f4 --mx a_scale:256,256:scale_shuffled --mx b:256,4096:f4 --mx b_scale:256,256:scale_shuffled",
+		NULL, NULL},
 	/* test_dbuf_4wave_mxfp4_gemm_cpp_backend: the rest of its one-workgroup
 	 * rows (the main list keeps three blocks and the rejection) */
 	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
