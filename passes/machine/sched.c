@@ -136,6 +136,7 @@ typedef struct Node {
 	int dheight;   /* the same over data edges only (ties: who is needed first) */
 	int first_use; /* region index of the first instruction reading its result, or n */
 	int ready;     /* earliest issue cycle from the placed predecessors */
+	int ready0;    /* ... and from a loop-carried global load (build_dag's carried) */
 	int lat;       /* result latency */
 	int busy;      /* matrix pipe cycles (MFMA), else 0 */
 	int lds;       /* LDS pipe cycles (DS access), else 0 */
@@ -330,8 +331,14 @@ static void add_edge(Node *nodes, int from, int to, int lat, bool data)
 }
 
 /* The DAG of a region; with barrier_wait, the edges from LDS accesses into
- * an s_barrier carry their latency (the s_waitcnt the wait pass puts there). */
-static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait)
+ * an s_barrier carry their latency (the s_waitcnt the wait pass puts there).
+ * With carried (a loop's region), an instruction reading a register before
+ * a global load later in the region writes it (a prefetched tile the next
+ * trip reads, such as the pairs lds_stage.c joins before its LDS writes)
+ * reads that load's result of the previous trip: it is ready no earlier
+ * than the load's latency less the region's issue after the load, so the
+ * list does not put it at the trip's top to wait there. */
+static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait, bool carried)
 {
 	for (int i = 0; i < n; i++) {
 		nodes[i] = (Node){0};
@@ -362,6 +369,12 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barri
 				}
 				/* a write: after the previous writer (a chain slot's
 				 * order carries the producer's latency) and its readers */
+				if (carried && d < 0 && sl < s->vbase[s->nv] && isa_class(ins[i].op) == MC_VMEM_LOAD) {
+					int r0 = nodes[i].lat - (n - 1 - i) * s->issue;
+					for (size_t r = 0; r < st->readers.len; r++)
+						if (nodes[st->readers.data[r]].ready0 < r0)
+							nodes[st->readers.data[r]].ready0 = r0;
+				}
 				/* the wait pass puts lgkmcnt(0) before a barrier: it
 				 * waits for the LDS accesses before it to complete */
 				bool lds_wait = barrier_wait && ins[i].op == I_S_BARRIER && sl == s->vbase[s->nv] + SL_MEM_LDS;
@@ -446,7 +459,7 @@ static void reset_nodes(Node *nodes, int n)
 {
 	for (int i = 0; i < n; i++) {
 		nodes[i].placed = nodes[i].queued = false;
-		nodes[i].ready = 0;
+		nodes[i].ready = nodes[i].ready0;
 		nodes[i].npred = 0;
 	}
 	for (int i = 0; i < n; i++)
@@ -739,7 +752,7 @@ static void schedule_asked(Sched *s, Region *r, SchedPressure *p, Node *nodes, i
 {
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
-	build_dag(s, ins, n, nodes, false);
+	build_dag(s, ins, n, nodes, false, r->in_loop);
 	sched_pressure_region(p, r->bi, r->lo, r->hi);
 	model_original(nodes, ins, n, p);
 	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
@@ -770,9 +783,9 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	MBlock *b = s->f->blocks.data[r->bi];
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &b->insts.data[r->lo];
-	build_dag(s, ins, n, nodes, r->in_loop);
+	build_dag(s, ins, n, nodes, r->in_loop, r->in_loop);
 	if (r->in_loop)
-		build_dag(s, ins, n, alt, false);
+		build_dag(s, ins, n, alt, false, r->in_loop);
 	sched_pressure_region(p, r->bi, r->lo, r->hi);
 	Timing best = model_original(nodes, ins, n, p);
 	r->peakv0 = p->peakv;

@@ -74,6 +74,7 @@ START_TEST(attention_loop_loads)
 	ck_assert_int_ge(count(loop, "buffer_load_dwordx2") - count(last, "buffer_load_dwordx2"), 3);
 	ck_assert_int_eq(count(last, "v_perm_b32"), 0);
 	ck_assert_int_ge(count(loop, "v_perm_b32"), 8);
+	ck_assert(strstr(loop, "v_mfma") < strstr(loop, "v_perm_b32"));
 	cmd_result_free(&r);
 }
 END_TEST
