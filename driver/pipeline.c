@@ -245,6 +245,11 @@ void allocate_registers(Compile *c)
 		/* a bad form gives way to a lighter one no worse; a clean one to
 		 * a clean one with more waves */
 		bool take = form_cost(&best) ? form_cost(&f) <= form_cost(&best) : !form_cost(&f) && f.waves > best.waves;
+		/* a ping-pong loop (attention: passes/plan/pingpong.c) keeps its
+		 * prefetch at two waves per SIMD, the pair it alternates */
+		if (take && !form_cost(&best) && best.plan.sum.prefetched && !f.plan.sum.prefetched &&
+			best.plan.nraised && best.waves >= 2)
+			take = false;
 		if (take) {
 			form_free(&best);
 			best = f;
