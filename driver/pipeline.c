@@ -246,9 +246,10 @@ void allocate_registers(Compile *c)
 		 * a clean one with more waves */
 		bool take = form_cost(&best) ? form_cost(&f) <= form_cost(&best) : !form_cost(&f) && f.waves > best.waves;
 		/* a ping-pong loop (attention: passes/plan/pingpong.c) keeps its
-		 * prefetch at two waves per SIMD, the pair it alternates */
+		 * prefetch at two waves per SIMD, the pair it alternates, unless
+		 * the kernel asks for more (waves_per_eu) */
 		if (take && !form_cost(&best) && best.plan.sum.prefetched && !f.plan.sum.prefetched &&
-			best.plan.nraised && best.waves >= 2)
+			best.plan.nraised && best.waves >= 2 && !c->an.opts.waves_per_eu)
 			take = false;
 		if (take) {
 			form_free(&best);
