@@ -65,6 +65,43 @@ static Fit trial(const Compile *c, const MFunc *f)
 	return r;
 }
 
+/* One wave per SIMD where the registers alone keep a second out (the
+ * kernel's LDS and slots allow it): isel's order scheduled once more
+ * within two waves' registers (SchedOptions.cap: the first list that fits,
+ * whatever its time), kept if it allocates to two waves without scratch.
+ * A lone wave hides none of its own latency (attention's 128x64 prefetched
+ * tile: 260 registers in isel's order). */
+static void two_waves(Compile *c, const MFunc *plain, Fit got)
+{
+	int cap = compile_register_cap(c);
+	if (!got.ok || got.waves != 1 || (cap && cap <= 256))
+		return;
+	MFunc *lean = copy_mfunc(c->mf);
+	lean->nregs[RF_VGPR] = 1;
+	lean->nregs[RF_AGPR] = 0;
+	bool room = compile_waves(c, lean) >= 2;
+	mfunc_free(lean);
+	if (!room)
+		return;
+	/* the allocator's fragmentation on top of the scheduler's model: the
+	 * cap lowered as compile_order lowers its limit */
+	for (int round = 0; round < SCHED_ROUNDS; round++) {
+		MFunc *g = copy_mfunc(plain);
+		SchedOptions o = c->order;
+		o.margin = round * SCHED_STEP;
+		o.cap = 256;
+		Fit now = {0};
+		if (sched_mfunc(g, &o) != 0)
+			now = trial(c, g);
+		if (now.ok && now.waves >= 2 && now.scratch <= got.scratch) {
+			mfunc_free(c->mf);
+			c->mf = g;
+			return;
+		}
+		mfunc_free(g);
+	}
+}
+
 void compile_order(Compile *c)
 {
 	if (c->opt.no_schedule || !c->mf)
@@ -80,6 +117,7 @@ void compile_order(Compile *c)
 		Fit now = trial(c, c->mf);
 		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs &&
 						   now.scratch <= base.scratch))) {
+			two_waves(c, plain, now);
 			mfunc_free(plain);
 			return;
 		}
@@ -88,5 +126,7 @@ void compile_order(Compile *c)
 		c->mf = copy_mfunc(plain);
 	}
 	mfunc_free(c->mf);
-	c->mf = plain;
+	c->mf = copy_mfunc(plain);
+	two_waves(c, plain, base);
+	mfunc_free(plain);
 }
