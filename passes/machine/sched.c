@@ -45,6 +45,13 @@
  *     can also push the loads after the barrier late, so the list over the
  *     plain DAG competes (Acceptance); outside loops only the plain DAG.
  *
+ * Loop-carried loads: in a loop's region, a v_perm_b32 that reads a
+ * register before a global load later in the region writes it reads the
+ * load of the previous trip (a prefetched tile joined before its LDS
+ * writes: isel/lds_stage.c); it is ready no earlier than that load's
+ * latency less the region's issue after the load (build_dag's carried),
+ * so the list does not put it at the trip's top to wait for the load.
+ *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x
  * mfma_pass_cycles on the target, plus one issue slot when the consumer is
@@ -332,12 +339,14 @@ static void add_edge(Node *nodes, int from, int to, int lat, bool data)
 
 /* The DAG of a region; with barrier_wait, the edges from LDS accesses into
  * an s_barrier carry their latency (the s_waitcnt the wait pass puts there).
- * With carried (a loop's region), an instruction reading a register before
- * a global load later in the region writes it (a prefetched tile the next
- * trip reads, such as the pairs lds_stage.c joins before its LDS writes)
+ * With carried (a loop's region), a v_perm_b32 reading a register before
+ * a global load later in the region writes it (the join of a prefetched
+ * tile's halves the next trip writes to LDS: lds_stage.c, pf_pack.c)
  * reads that load's result of the previous trip: it is ready no earlier
  * than the load's latency less the region's issue after the load, so the
- * list does not put it at the trip's top to wait there. */
+ * list does not put it at the trip's top to wait there. Other readers (the
+ * LDS writes, which the barrier keeps late anyway; copies) are left as
+ * they were. */
 static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait, bool carried)
 {
 	for (int i = 0; i < n; i++) {
@@ -372,7 +381,7 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barri
 				if (carried && d < 0 && sl < s->vbase[s->nv] && isa_class(ins[i].op) == MC_VMEM_LOAD) {
 					int r0 = nodes[i].lat - (n - 1 - i) * s->issue;
 					for (size_t r = 0; r < st->readers.len; r++)
-						if (nodes[st->readers.data[r]].ready0 < r0)
+						if (ins[st->readers.data[r]].op == I_V_PERM_B32 && nodes[st->readers.data[r]].ready0 < r0)
 							nodes[st->readers.data[r]].ready0 = r0;
 				}
 				/* the wait pass puts lgkmcnt(0) before a barrier: it
