@@ -12,7 +12,8 @@
  * slots together: compile_waves); otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
  * order (so a kernel that runs out of registers fails as it would
- * unscheduled). The trials keep within the registers a wave of the
+ * unscheduled). A kernel left at one wave per SIMD by its registers alone
+ * is scheduled once more within two waves' registers (two_waves). The trials keep within the registers a wave of the
  * workgroup may hold (compile_register_cap), as the real allocation does. The copies are thrown away; the real allocation is the
  * next row. */
 #include <string.h>
@@ -65,7 +66,7 @@ static Fit trial(const Compile *c, const MFunc *f)
 	return r;
 }
 
-/* One wave per SIMD where the registers alone keep a second out (the
+/* One wave per SIMD where a few registers alone keep a second out (the
  * kernel's LDS and slots allow it): isel's order scheduled once more
  * within two waves' registers (SchedOptions.cap: the first list that fits,
  * whatever its time), kept if it allocates to two waves without scratch.
@@ -74,7 +75,10 @@ static Fit trial(const Compile *c, const MFunc *f)
 static void two_waves(Compile *c, const MFunc *plain, Fit got)
 {
 	int cap = compile_register_cap(c);
-	if (!got.ok || got.waves != 1 || (cap && cap <= 256))
+	/* within a few registers of two waves' (no more than the margins
+	 * compile_order tries): a tile far over them stays as it is */
+	if (!got.ok || got.waves != 1 || (cap && cap <= 256) ||
+		(got.vgprs + 3) / 4 * 4 + got.agprs > 256 + SCHED_ROUNDS * SCHED_STEP / 2)
 		return;
 	MFunc *lean = copy_mfunc(c->mf);
 	lean->nregs[RF_VGPR] = 1;
