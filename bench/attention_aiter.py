@@ -52,7 +52,7 @@ def profile(wavecc, path, defs=()):
 
 # (BLOCK_M, BLOCK_K2) of wavecc's columns, head dim 128 and 64
 TILINGS = [(128, 64), (128, 32), (256, 64)]
-TILINGS64 = [(64, 64), (128, 64), (128, 32)]
+TILINGS64 = [(64, 64), (64, 128), (128, 64), (128, 32)]
 # SDXL's self-attentions at 1024x1024 (batch 2 with classifier-free guidance):
 # (B*H, S), head dim 64, f16
 SDXL = [(20, 4096), (40, 1024)]

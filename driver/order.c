@@ -12,7 +12,8 @@
  * slots together: compile_waves); otherwise it schedules again under a limit lowered by
  * SCHED_STEP dwords, up to SCHED_ROUNDS times, and at the end keeps isel's
  * order (so a kernel that runs out of registers fails as it would
- * unscheduled). The trials keep within the registers a wave of the
+ * unscheduled). A kernel left at one wave per SIMD by its registers alone
+ * is scheduled once more within two waves' registers (two_waves). The trials keep within the registers a wave of the
  * workgroup may hold (compile_register_cap), as the real allocation does. The copies are thrown away; the real allocation is the
  * next row. */
 #include <string.h>
@@ -65,6 +66,46 @@ static Fit trial(const Compile *c, const MFunc *f)
 	return r;
 }
 
+/* One wave per SIMD where a few registers alone keep a second out (the
+ * kernel's LDS and slots allow it): isel's order scheduled once more
+ * within two waves' registers (SchedOptions.cap: the first list that fits,
+ * whatever its time), kept if it allocates to two waves without scratch.
+ * A lone wave hides none of its own latency (attention's 128x64 prefetched
+ * tile: 260 registers in isel's order). */
+static void two_waves(Compile *c, const MFunc *plain, Fit got)
+{
+	int cap = compile_register_cap(c);
+	/* within a few registers of two waves' (no more than the margins
+	 * compile_order tries): a tile far over them stays as it is */
+	if (!got.ok || got.waves != 1 || (cap && cap <= 256) ||
+		(got.vgprs + 3) / 4 * 4 + got.agprs > 256 + SCHED_ROUNDS * SCHED_STEP / 2)
+		return;
+	MFunc *lean = copy_mfunc(c->mf);
+	lean->nregs[RF_VGPR] = 1;
+	lean->nregs[RF_AGPR] = 0;
+	bool room = compile_waves(c, lean) >= 2;
+	mfunc_free(lean);
+	if (!room)
+		return;
+	/* the allocator's fragmentation on top of the scheduler's model: the
+	 * cap lowered as compile_order lowers its limit */
+	for (int round = 0; round < SCHED_ROUNDS; round++) {
+		MFunc *g = copy_mfunc(plain);
+		SchedOptions o = c->order;
+		o.margin = round * SCHED_STEP;
+		o.cap = 256;
+		Fit now = {0};
+		if (sched_mfunc(g, &o) != 0)
+			now = trial(c, g);
+		if (now.ok && now.waves >= 2 && now.scratch <= got.scratch) {
+			mfunc_free(c->mf);
+			c->mf = g;
+			return;
+		}
+		mfunc_free(g);
+	}
+}
+
 void compile_order(Compile *c)
 {
 	if (c->opt.no_schedule || !c->mf)
@@ -81,6 +122,7 @@ void compile_order(Compile *c)
 		Fit now = trial(c, c->mf);
 		if (now.ok && (!base.ok || (now.waves >= base.waves && now.agprs <= base.agprs &&
 						   now.scratch <= base.scratch))) {
+			two_waves(c, plain, now);
 			mfunc_free(plain);
 			return;
 		}
@@ -89,5 +131,7 @@ void compile_order(Compile *c)
 		c->mf = copy_mfunc(plain);
 	}
 	mfunc_free(c->mf);
-	c->mf = plain;
+	c->mf = copy_mfunc(plain);
+	two_waves(c, plain, base);
+	mfunc_free(plain);
 }

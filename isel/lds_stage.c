@@ -37,7 +37,11 @@
  * whose result is an MMA operand is staged the same way over its register
  * dims: the cooperative load reads the op through its mapping (memory.c
  * bounds each element, 0 outside), LDS holds the register tile densely,
- * and the MMA's operand reads are those of an unmapped tile.
+ * and the MMA's operand reads are those of an unmapped tile. A block-loaded
+ * tile (PlanTile.tb: attention's V, its register row across the memory's
+ * rows) is loaded over the memory's dims, wide, and each lane's rows are
+ * joined per column by v_perm_b32 into the dwords of the LDS row
+ * (write_box_tb).
  * What the plan could not stage (a tile's error) is reported here, at the
  * read, in the order of the kernel's ops. */
 #include <string.h>
@@ -209,11 +213,85 @@ static bool write_box_swz(Isel *s, Op *op, const Staged *st, Value *mem, const N
 	return true;
 }
 
+/* write_box of a block-loaded tile (PlanTile.tb, passes/plan/lds_tiles.c:
+ * gx over the memory's dims, copy (k, c) row k of the lane's tb rows of K,
+ * chunk c along the memory's row): per column n, the tb elements of its
+ * rows joined pairwise into dwords by v_perm_b32 (the low halves of rows k
+ * and k + 1 for an even n, the high halves for an odd one: K runs along
+ * the LDS row, lower k in the lower half) and written as one DS write at
+ * row k = 0's element, the others 2, 4, ... bytes on (checked). */
+static bool write_box_tb(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v,
+	int ahead)
+{
+	Analysis *c = s->c;
+	int rows = st->t->tb, w = rows / 2;
+	int64_t cN = gx->ncopies / rows, vec = gx->epc;
+	if (!v->packed || rows < 2 || vec % 2) {
+		analysis_error(c, op->loc, "%s: the block load of %s is not in pairs", op->path, mem->name);
+		return false;
+	}
+	MOpnd sel[2];
+	static const int64_t selk[2] = {0x05040100, 0x07060302}; /* low halves, high halves */
+	for (int h = 0; h < 2; h++) { /* VOP3 takes no literal on gfx9 */
+		MOpnd k = mo_imm(selk[h]);
+		sel[h] = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1);
+		mblock_add(s->b, I_S_MOV_B32, 1, &sel[h], 1, &k);
+	}
+	SwzBases b = {0};
+	int64_t align = 0;
+	MOpnd addr = st->layout == 1 ? mo_imm(0) : lds_base_addr(s, op, st, mem, gx, ahead, &align);
+	RegClass rc = rc_make(RF_VGPR, w);
+	for (int64_t cc = 0; cc < cN; cc++)
+		for (int64_t j = 0; j < vec; j++) {
+			int64_t off, d;
+			if (st->layout == 1) {
+				if (!swz_access(s, op, st, mem, gx, cc, j, ahead, &b, &addr, &off, &align))
+					return false;
+			} else if (!lds_delta(s, op, st, mem, gx, cc, j, &off))
+				return false;
+			/* rows 1 .. tb - 1 follow row 0 in LDS */
+			for (int k = 1; k < rows; k++) {
+				if (st->layout == 1) {
+					int64_t al;
+					Sym *x0 = plan_tile_swz_elem(c, st->t, gx, cc, j, &al);
+					Sym *xk = plan_tile_swz_elem(c, st->t, gx, k * cN + cc, j, &al);
+					if (!sym_is_int(sym_simplify(c->k->sc, sym_sub(c->k->sc, xk, x0), c->assume), &d))
+						d = -1;
+					d += off;
+				} else if (!lds_delta(s, op, st, mem, gx, k * cN + cc, j, &d))
+					return false;
+				if (d != off + 2 * k) {
+					analysis_error(c, op->loc, "%s: the block load of %s: row %d of column %lld is not "
+								  "next to row 0 in LDS", op->path, mem->name, k, (long long)j);
+					return false;
+				}
+			}
+			uint32_t r = mfunc_vreg(s->f, rc);
+			for (int a = 0; a < w; a++) {
+				MOpnd lo = v->d[isel_elem_dword(v, ((2 * a) * cN + cc) * vec + j)];
+				MOpnd hi = v->d[isel_elem_dword(v, ((2 * a + 1) * cN + cc) * vec + j)];
+				MOpnd u[3] = {hi, lo, sel[j % 2]}, dst = w > 1 ? mo_vsub(r, a, RC_V1) : mo_vreg(r, RC_V1);
+				mblock_add(s->b, I_V_PERM_B32, 1, &dst, 3, u);
+			}
+			int ww = w;
+			while (ww > 1 && ((st->layout != 1 && plan_pow2_dividing(off, CHUNK_BYTES) < 4 * ww) ||
+						 align < 4 * ww))
+				ww /= 2;
+			for (int a = 0; a < w; a += ww)
+				isel_ds(s, ds_write_op(ww), addr, off + 4 * a,
+					ww == w ? mo_vreg(r, rc) : w == 1 ? mo_vreg(r, RC_V1)
+								     : mo_vsub(r, a, rc_make(RF_VGPR, ww)), true);
+		}
+	return true;
+}
+
 /* Step 3's LDS writes of the cooperative value v (index gx), into the
  * buffer of trip iv + ahead. */
 static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeIndex *gx, const TVal *v, int ahead)
 {
 	int es = dtype_size(mem->dtype);
+	if (st->t->tb)
+		return write_box_tb(s, op, st, mem, gx, v, ahead);
 	if (st->layout == 1)
 		return write_box_swz(s, op, st, mem, gx, v, ahead);
 	int64_t align;
@@ -242,7 +320,7 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
 static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
 {
 	const PlanTile *t = s->plan->tile[op->id];
-	if (!op->mapping || (t && t->tr)) /* tr: the box is over the memory's dims */
+	if (!op->mapping || (t && (t->tr || t->tb))) /* tr, tb: the box's load is over the memory's dims */
 		return isel_read_global(s, op, mem, gx);
 	NodeIndex **own = &s->c->index[op->id], *saved = *own;
 	*own = gx;

@@ -45,6 +45,13 @@
  *     can also push the loads after the barrier late, so the list over the
  *     plain DAG competes (Acceptance); outside loops only the plain DAG.
  *
+ * Loop-carried loads: in a loop's region, a v_perm_b32 that reads a
+ * register before a global load later in the region writes it reads the
+ * load of the previous trip (a prefetched tile joined before its LDS
+ * writes: isel/lds_stage.c); it is ready no earlier than that load's
+ * latency less the region's issue after the load (build_dag's carried),
+ * so the list does not put it at the trip's top to wait for the load.
+ *
  * Priority: the critical path to the region's end (height), with latencies
  * from the instruction table (isa_latency; an MFMA's is its passes x
  * mfma_pass_cycles on the target, plus one issue slot when the consumer is
@@ -139,6 +146,7 @@ typedef struct Node {
 	int dheight;   /* the same over data edges only (ties: who is needed first) */
 	int first_use; /* region index of the first instruction reading its result, or n */
 	int ready;     /* earliest issue cycle from the placed predecessors */
+	int ready0;    /* ... and from a loop-carried global load (build_dag's carried) */
 	int lat;       /* result latency */
 	int busy;      /* matrix pipe cycles (MFMA), else 0 */
 	int lds;       /* LDS pipe cycles (DS access), else 0 */
@@ -371,8 +379,16 @@ static void add_edge(Node *nodes, int from, int to, int lat, bool data)
 }
 
 /* The DAG of a region; with barrier_wait, the edges from LDS accesses into
- * an s_barrier carry their latency (the s_waitcnt the wait pass puts there). */
-static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait)
+ * an s_barrier carry their latency (the s_waitcnt the wait pass puts there).
+ * With carried (a loop's region), a v_perm_b32 reading a register before
+ * a global load later in the region writes it (the join of a prefetched
+ * tile's halves the next trip writes to LDS: lds_stage.c, pf_pack.c)
+ * reads that load's result of the previous trip: it is ready no earlier
+ * than the load's latency less the region's issue after the load, so the
+ * list does not put it at the trip's top to wait there. Other readers (the
+ * LDS writes, which the barrier keeps late anyway; copies) are left as
+ * they were. */
+static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barrier_wait, bool carried)
 {
 	for (int i = 0; i < n; i++) {
 		nodes[i] = (Node){0};
@@ -403,6 +419,12 @@ static void build_dag(Sched *s, const MInst *ins, int n, Node *nodes, bool barri
 				}
 				/* a write: after the previous writer (a chain slot's
 				 * order carries the producer's latency) and its readers */
+				if (carried && d < 0 && sl < s->vbase[s->nv] && isa_class(ins[i].op) == MC_VMEM_LOAD) {
+					int r0 = nodes[i].lat - (n - 1 - i) * s->issue;
+					for (size_t r = 0; r < st->readers.len; r++)
+						if (ins[st->readers.data[r]].op == I_V_PERM_B32 && nodes[st->readers.data[r]].ready0 < r0)
+							nodes[st->readers.data[r]].ready0 = r0;
+				}
 				/* the wait pass puts lgkmcnt(0) before a barrier: it
 				 * waits for the LDS accesses before it to complete */
 				bool lds_wait = barrier_wait && ins[i].op == I_S_BARRIER && sl == s->vbase[s->nv] + SL_MEM_LDS;
@@ -487,7 +509,7 @@ static void reset_nodes(Node *nodes, int n)
 {
 	for (int i = 0; i < n; i++) {
 		nodes[i].placed = nodes[i].queued = false;
-		nodes[i].ready = 0;
+		nodes[i].ready = nodes[i].ready0;
 		nodes[i].npred = 0;
 	}
 	for (int i = 0; i < n; i++)
@@ -781,7 +803,7 @@ static void schedule_asked(Sched *s, Region *r, SchedPressure *p, Node *nodes, i
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &s->f->blocks.data[r->bi]->insts.data[r->lo];
 	s->lds_share = region_lds_share(s, ins, n, true);
-	build_dag(s, ins, n, nodes, false);
+	build_dag(s, ins, n, nodes, false, r->in_loop);
 	sched_pressure_region(p, r->bi, r->lo, r->hi);
 	model_original(nodes, ins, n, p);
 	int vcap = s->vgpr_cap > p->peakv ? s->vgpr_cap : p->peakv;
@@ -813,9 +835,9 @@ static void schedule_region(Sched *s, Region *r, SchedPressure *p, Node *nodes, 
 	int n = (int)(r->hi - r->lo);
 	MInst *ins = &b->insts.data[r->lo];
 	s->lds_share = region_lds_share(s, ins, n, r->in_loop);
-	build_dag(s, ins, n, nodes, r->in_loop);
+	build_dag(s, ins, n, nodes, r->in_loop, r->in_loop);
 	if (r->in_loop)
-		build_dag(s, ins, n, alt, false);
+		build_dag(s, ins, n, alt, false, r->in_loop);
 	sched_pressure_region(p, r->bi, r->lo, r->hi);
 	Timing best = model_original(nodes, ins, n, p);
 	r->peakv0 = p->peakv;

@@ -31,7 +31,11 @@
  *      ordinary NodeIndex read (gx). When the threads cover no whole rows
  *      or rounds, the fast dim grows up to the next power of two (the extra
  *      columns are loaded, 0 past the tensor, and never read). A mapped
- *      read takes the chunk size that loads the fewest elements.
+ *      read takes the chunk size that loads the fewest elements; a mapped
+ *      16-bit read whose register row runs across the memory's rows
+ *      (attention's V) is loaded in blocks instead where one round covers
+ *      the box (tb_index: each lane 4 or 2 rows of a chunk along the
+ *      memory's row, joined into the LDS rows' dwords as they are written).
  *   3. The layouts: row-major over the box, each row of the fastest dim
  *      padded by 8 bytes (layout 0: a box row of 16·m bytes then has a
  *      stride of 4·m' + 2 dwords, so the 16 or 32 rows an MFMA operand read
@@ -463,6 +467,111 @@ bool plan_staged_read(const Analysis *c, const Op *op)
 	return !op->mapping || (!op->mapping->ndyn && feeds_mma(op->parent, op_result(op)));
 }
 
+static bool reorders_dims(const Mapping *m);
+
+/* Does every block-loaded column's row k lie k elements past its row 0 in
+ * layout 0 (swz: k·es bytes in the swizzled layout), as the block writes
+ * take them (one DS write per column)? */
+static bool tb_rows_next(Analysis *c, const PlanTile *t, const NodeIndex *gx, int64_t rows, int64_t cN, bool swz)
+{
+	SymCtx *sc = c->k->sc;
+	for (int64_t cc = 0; cc < cN; cc++)
+		for (int64_t j = 0; j < gx->epc; j++)
+			for (int64_t k = 1; k < rows; k++) {
+				int64_t d, al;
+				Sym *x0 = swz ? plan_tile_swz_elem(c, t, gx, cc, j, &al) : plan_tile_elem(c, t, 0, gx, cc, j);
+				Sym *xk = swz ? plan_tile_swz_elem(c, t, gx, k * cN + cc, j, &al)
+					      : plan_tile_elem(c, t, 0, gx, k * cN + cc, j);
+				if (!sym_is_int(sym_simplify(sc, sym_sub(sc, xk, x0), c->assume), &d) ||
+					d != (swz ? k * t->es : k))
+					return false;
+			}
+	return true;
+}
+
+/* Step 2's block load of a mapped 16-bit tile whose register row (dim K,
+ * the box's last) runs across the memory's rows (attention's V: register
+ * [N, K2], memory [K2, N]): lane (i, g) of Nv x G loads rows r·g .. r·g +
+ * r - 1 of K, vec contiguous elements each at n = vec·i (cN copies vec·Nv
+ * apart), as any tile load over the memory's dims (wide loads, bounded per
+ * row and chunk); its writes then join each column's r elements into r/2
+ * dwords (isel/lds_stage.c). One round covers the box: threads·vec·r·cN =
+ * ext(N)·ext(K). Fewer loads than chunks along K (one load per element
+ * there, its pairs not adjacent in memory) and the registers hold pairs. */
+static void tb_index(Analysis *c, const Op *op, const Value *mem, PlanTile *t)
+{
+	SymCtx *sc = c->k->sc;
+	int r = t->rank, last = r - 1, mr = mem->shape.rank;
+	if (t->error || t->es != 2 || !reorders_dims(op->mapping) || mr != r)
+		return;
+	Sym *kd = t->dims[last], *nd = mem->shape.dims[mr - 1];
+	if (kd == nd)
+		return;
+	int kp = -1, np = -1; /* box positions */
+	for (int i = 0; i < r; i++) {
+		if (t->dims[i] == nd)
+			np = i;
+		else if (t->dims[i] != kd && t->extent[i] != 1)
+			return; /* other dims one element */
+	}
+	kp = last;
+	int64_t size_n;
+	if (np < 0 || analysis_runtime(c, nd) || !sym_is_int(kernel_subs(c->k, nd), &size_n))
+		return;
+	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
+	int64_t ek = t->extent[kp], en = t->extent[np], smult = sym_multiple_of(sc, t->start[np], c->assume);
+	for (int64_t rows = 4; rows >= 2; rows /= 2)
+		for (int64_t vec = 8; vec >= 2; vec /= 2) {
+			if (ek % rows || threads % (ek / rows) || size_n % vec || (smult && smult % vec))
+				continue;
+			int64_t G = ek / rows, Nv = threads / G;
+			if (en % (vec * Nv))
+				continue;
+			int64_t cN = en / (vec * Nv);
+			if (rows * cN * vec > 4096)
+				continue;
+			Sym *tid = sym_add(sc, sym_symbol(sc, "$T0"),
+				sym_add(sc, sym_mul(sc, sym_symbol(sc, "$T1"), sym_int(sc, c->wg_size[0])),
+					sym_mul(sc, sym_symbol(sc, "$T2"), sym_int(sc, (int64_t)c->wg_size[0] * c->wg_size[1]))));
+			NodeIndex tgx, *gx = &tgx;
+			memset(gx, 0, sizeof *gx);
+			gx->ndims = mr;
+			gx->epc = vec;
+			gx->ncopies = rows * cN;
+			Sym *J = sym_symbol(sc, "$J");
+			for (int i = 0; i < mr; i++) {
+				DimIndex *di = &gx->d[i];
+				di->dim = mem->shape.dims[i];
+				di->size = i == mr - 1 ? vec : 1;
+				di->copies = 1;
+				int bp = 0;
+				for (int k = 0; k < r; k++)
+					if (t->dims[k] == di->dim)
+						bp = k;
+				di->start = t->start[bp];
+				if (di->dim == kd) {
+					di->start = sym_add(sc, di->start, sym_mul(sc, sym_int(sc, rows),
+										sym_mod(sc, tid, sym_int(sc, G))));
+					di->copies = rows;
+					di->step = 1;
+				} else if (di->dim == nd) {
+					di->start = sym_add(sc, di->start, sym_mul(sc, sym_int(sc, vec),
+										sym_floordiv(sc, tid, sym_int(sc, G))));
+					di->copies = cN;
+					di->step = vec * Nv;
+				}
+				di->start = sym_simplify(sc, di->start, c->assume);
+				di->coord = di->size > 1 ? sym_add(sc, di->start, J) : di->start;
+			}
+			if (!tb_rows_next(c, t, gx, rows, cN, 0))
+				return;
+			t->gx = tgx;
+			t->tb = (int)rows;
+			t->vec = vec;
+			return;
+		}
+}
+
 static PlanTile *make_tile(Analysis *c, const Op *op, bool mapped)
 {
 	const Value *mem = op->args[0];
@@ -484,7 +593,14 @@ static PlanTile *make_tile(Analysis *c, const Op *op, bool mapped)
 	for (int i = 0; i < t->rank; i++)
 		if (!box_dim(c, op, mem, c->index[op->id], i, t))
 			return t;
-	chunk_and_lay_out(c, op, mem, t, mapped);
+	if (chunk_and_lay_out(c, op, mem, t, mapped) && mapped) {
+		tb_index(c, op, mem, t);
+		/* the block writes: swizzled where each column's rows stay in one
+		 * granule (an 8-byte write), else padded */
+		if (t->tb && (!swizzle_fits(c, op, t) ||
+				     !tb_rows_next(c, t, &t->gx, t->tb, t->gx.ncopies / t->tb, true)))
+			t->swz.row_bytes = 0;
+	}
 	return t;
 }
 

@@ -112,7 +112,7 @@ bool plan_tile_dma(Analysis *c, const PlanTile *t)
 	SymCtx *sc = c->k->sc;
 	const NodeIndex *gx = &t->gx;
 	int64_t threads = (int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2];
-	if (!c->t || strcmp(c->t->name, "gfx950") != 0 || t->vec * t->es != 16 || threads % 64 ||
+	if (!c->t || strcmp(c->t->name, "gfx950") != 0 || t->tb || t->vec * t->es != 16 || threads % 64 ||
 		threads > TR_THREADS_MAX || c->wg_size[0] % 64 || gx->epc != t->vec)
 		return false;
 	Sym *e00 = plan_tile_elem(c, t, 1, gx, 0, 0);

@@ -90,6 +90,10 @@ typedef struct PlanTile {
 	LdsSwizzle swz;           /* layout 1's swizzle; row_bytes 0: the tile stays padded */
 	bool tr;                  /* gfx950: a mapped read staged over the memory's dims, read with
 	                             the transposing DS reads (lds_tr.c; never swizzled) */
+	int tb;                   /* > 0: a mapped 16-bit read whose register row (K) runs across the
+	                             memory's rows, loaded in blocks (lds_tiles.c, tb_index): gx is over
+	                             the memory's dims, each lane tb rows of K by a chunk along the
+	                             memory's row, and the writes transpose them (isel/lds_stage.c) */
 } PlanTile;
 
 /* Where a staged read's tile or an allocation lies in LDS (lds_place.c;

@@ -10,6 +10,7 @@
  *     plan: schedule prefetch (yields), swizzle on, licm on, light none
  *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64) - 2 (floor(K/64) whole tiles)
  *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled; at 0 padded
+ *     (a block-loaded tile, lds_tiles.c: "chunks of 4 in blocks of 4 rows")
  *       read b: prefetched
  *     mask k2_mask: true
  *     lds: 4608 B, 0 regions swizzled */
@@ -36,7 +37,10 @@ static void print_tile(Buf *b, const PlanTile *t, const PlanLds *pl, int depth)
 	buf_printf(b, ", box ");
 	for (int i = 0; i < t->rank; i++)
 		buf_printf(b, "%s%s %lld", i ? " x " : "", sym_name(t->dims[i]), (long long)t->extent[i]);
-	buf_printf(b, ", chunks of %lld, %lld B padded", (long long)t->vec, (long long)t->bytes[0]);
+	buf_printf(b, ", chunks of %lld", (long long)t->vec);
+	if (t->tb) /* lds_tiles.c's block load: tb rows a lane, written transposed */
+		buf_printf(b, " in blocks of %d rows", t->tb);
+	buf_printf(b, ", %lld B padded", (long long)t->bytes[0]);
 	if (t->swz.row_bytes)
 		buf_printf(b, " or %lld B swizzled", (long long)t->bytes[1]);
 	if (pl->nbuf)

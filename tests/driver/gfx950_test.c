@@ -273,14 +273,17 @@ START_TEST(profile_mi355x)
 END_TEST
 
 /* Transposing reads: Wave's hardware-transpose GEMM's mapped b [K, N]
- * (read as [N, K]) is gathered element by element from global memory on
- * gfx942 (buffer_load_ushort) and on gfx950 staged as it lies, 16-byte
+ * (read as [N, K]) is loaded in blocks of rows on gfx942 (no load of one
+ * element; the rows joined by v_perm_b32 as they are written to LDS:
+ * passes/plan/lds_tiles.c) and on gfx950 staged as it lies, 16-byte
  * loads, each 4 k of a lane one ds_read_b64_tr_b16; both PASS. */
 START_TEST(transposed_operand_reads_tr_b16)
 {
 	const char *args = "tests/driver/wave/float_hw_transpose_gemm_16x16x16_f16.json -D M=320 -D N=384 -D K=192";
 	CmdResult r = test_wavecc("compile %s --mcpu gfx942 -S -o -", args);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "buffer_load_ushort") && !strstr(r.out, "_tr_b16"), "%s", r.err);
+	ck_assert_msg(r.status == 0 && !strstr(r.out, "buffer_load_ushort") && strstr(r.out, "v_perm_b32") &&
+			      !strstr(r.out, "_tr_b16"),
+		"%s", r.err);
 	cmd_result_free(&r);
 	r = test_wavecc("compile %s --mcpu gfx950 -S -o -", args);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "ds_read_b64_tr_b16") && !strstr(r.out, "buffer_load_ushort") &&

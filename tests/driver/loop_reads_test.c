@@ -1,10 +1,12 @@
 /* loop_reads_test.c — what a reduction loop loads in each trip: a global
  * read whose elements do not move with the loop is loaded once before it
- * (moved there by passes/plan/hoist.c), and a prefetched 16-bit tile loaded one element
- * per register is carried as loaded and packed a trip later, where it is
- * written to LDS (isel/pf_pack.c). Wave's vanilla attention has both (its
- * Q tile; its V tile, read across its rows): the loop loads no Q, packs no
- * V after the trip's loads of it, and the kernel passes on both targets,
+ * (moved there by passes/plan/hoist.c), and a prefetched 16-bit tile read
+ * across its rows is loaded in blocks (passes/plan/lds_tiles.c) carried as
+ * loaded and joined a trip later, where it is written to LDS
+ * (isel/lds_stage.c), not at the trip's top (passes/machine/sched.c's
+ * carried loads). Wave's vanilla attention has both (its Q tile; its V
+ * tile, read across its rows): the loop loads no Q, joins no V after the
+ * trip's loads of it, and the kernel passes on both targets,
  * as do the causal and GQA forms. Its mask of the scores past K2
  * (apply_expr(self_index(K2), x < K2) steering a select) is decided by the
  * index ranges where K2 is a multiple of its tile (isel/fold_mask.c): no
@@ -57,17 +59,22 @@ START_TEST(attention_loop_loads)
 	char *loop = loop_text(r.out);
 	size_t before = (size_t)(loop - r.out);
 	/* Q: eight dwordx2 loads, all before the loop */
-	ck_assert_int_eq(count(loop, "buffer_load_dwordx2"), 0);
+	ck_assert_int_eq(count(loop, "// q_reg"), 0);
 	char *head = strndup(r.out, before);
 	ck_assert_int_ge(count(head, "buffer_load_dwordx2"), 8);
 	free(head);
-	/* V: loaded a trip ahead, packed where written, not after its loads */
+	/* V: loaded a trip ahead in blocks of 4 rows by 4 columns (no load
+	 * of one element), joined where written, not after its loads nor
+	 * at the trip's top, where they would wait for the loads */
+	ck_assert_int_eq(count(r.out, "buffer_load_ushort"), 0);
 	char *last = NULL;
-	for (char *p = strstr(loop, "buffer_load_ushort"); p; p = strstr(p + 1, "buffer_load_ushort"))
+	for (char *p = strstr(loop, "buffer_load_dwordx2"); p; p = strstr(p + 1, "buffer_load_dwordx2"))
 		last = p;
 	ck_assert_ptr_nonnull(last);
+	ck_assert_int_ge(count(loop, "buffer_load_dwordx2") - count(last, "buffer_load_dwordx2"), 3);
 	ck_assert_int_eq(count(last, "v_perm_b32"), 0);
 	ck_assert_int_ge(count(loop, "v_perm_b32"), 8);
+	ck_assert(strstr(loop, "v_mfma") < strstr(loop, "v_perm_b32"));
 	cmd_result_free(&r);
 }
 END_TEST
@@ -89,6 +96,8 @@ static const char *const attention[] = {
 	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=2",
 	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=1 -D K2=320 --schedule none",
 	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=1 -D K2=300",
+	/* V in blocks of 2 rows (16-key tiles), padded, with a masked tail */
+	"tests/driver/wave/vanilla_attention_16x16x16.json -D B=1 -D K2=200 -D BLOCK_K2=16",
 	"tests/driver/wave/vanilla_attention_causal_32x32x8.json -D B=2",
 	"tests/driver/wave/gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320",
 };
