@@ -301,6 +301,35 @@ static Sym *rw_anchor(Ctx *x, Sym *dim, int64_t n)
 	return sym_mul(x->sc, lane(x), num(x, n));
 }
 
+/* Is dim the M, N or K (or scale block) dim of any of the kernel's MMA
+ * layouts? */
+static bool any_mma_dim(Ctx *x, const Sym *dim)
+{
+	for (int l = 0; l < x->nlay; l++) {
+		const MmaLay *L = &x->lays[l];
+		if (dim == L->mdim || dim == L->ndim || dim == L->kdim || (L->ksdim && dim == L->ksdim))
+			return true;
+	}
+	return false;
+}
+
+/* In an MMA kernel, does a value without an MMA role hold dim without the
+ * lane, where the read/write rule would put it (dim on workgroup dim 0)?
+ * Wave's MMA mode gives no op a thread-dependent part along a dim that is
+ * no MMA's M, N or K (its sources hold only those; an op the MMA does not
+ * reach keeps the constraints' start: a read of per-sequence data along S
+ * in paged decode attention). Where the op's window along dim is one
+ * element (workgroup tile 1, one wave, no loop over it) every lane holds
+ * that element; lanes past it would hold other workgroups' elements. A
+ * longer window keeps the lanes (one element a thread would not cover
+ * it). */
+static bool lane_free(Ctx *x, const Op *op, const Sym *dim)
+{
+	DimDist *d = analysis_dist(x->c, dim);
+	return x->c->mode == IM_MMA && d && d->wg_dim == 0 && d->wave_tile == 1 && !enclosing_loop(x->c, op, dim) &&
+	       !any_mma_dim(x, dim);
+}
+
 /* Does a set_symbol in r set dim? (As a register dim it then has one
  * position, docs/kernel-format.md "set_symbol"; not when it sets the
  * extent of a distributed dim.) */
@@ -472,11 +501,13 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
  * anchors (the lane on the dim of workgroup dim 0) but the MMA's vector
  * shapes as copy steps; the two agree only where a copy steps by what the
  * lanes cover. */
-static bool rw_covers(Ctx *x, const NodeIndex *ni)
+static bool rw_covers(Ctx *x, const Op *op, const NodeIndex *ni)
 {
 	for (int i = 0; i < ni->ndims; i++) {
 		const DimIndex *di = &ni->d[i];
 		DimDist *d = analysis_dist(x->c, di->dim);
+		if (lane_free(x, op, di->dim))
+			continue; /* its one element is the whole window */
 		int64_t cover = di->size * (d && d->wg_dim == 0 ? 64 : 1);
 		if (di->step > 0 && di->step != cover)
 			return false;
@@ -605,6 +636,8 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 			di->start = rw_anchor(x, di->dim, rw_ept);
 		} else if (c->mode == IM_REDUCE) {
 			di->start = num(x, 0); /* the lanes hold the reduced dim */
+		} else if (lane_free(x, op, di->dim)) {
+			di->start = num(x, 0); /* the window's one element, every lane */
 		} else {
 			di->start = rw_anchor(x, di->dim, 1);
 		}
@@ -650,7 +683,7 @@ static NodeIndex *new_index(Ctx *x, const Op *op, Shape sh, Role role, int64_t r
 			(long long)ni->epc, MAX_EPC);
 		return NULL;
 	}
-	if (c->mode == IM_MMA && role == R_NONE && !rw_covers(x, ni)) {
+	if (c->mode == IM_MMA && role == R_NONE && !rw_covers(x, op, ni)) {
 		return vs_index(x, op, sh);
 	}
 	return ni;
@@ -1185,7 +1218,7 @@ static NodeIndex *write_index(Ctx *x, Op *op)
 		ni = index_reordered(x, operand_index(x, op->args[0]), wsh);
 	/* or, into memory with a split dim the value lacks (decode
 	 * attention's [B, M] into [U, B, M]), widened by it */
-	if (c->mode == IM_MMA && role == R_NONE && !ni && !op->mapping)
+	if (c->mode == IM_MMA && role == R_NONE && !ni)
 		ni = index_widened(x, op, operand_index(x, op->args[0]), wsh);
 	return ni ? ni : new_index(x, op, wsh, role, default_ept(x, op, wsh));
 }
