@@ -60,12 +60,16 @@ void run_env_push(Run *r, Sym *s, int64_t v)
 }
 
 /* Evaluate e (after substituting symbol values) to an integer under the
- * current bindings. */
+ * current bindings. A symbol a set_symbol has set as a loop bound has its
+ * set value here (run_loop_expr): in the loops that follow and in every
+ * other expression evaluated after it (apply_expr, a conditional's
+ * condition), as Wave's emitter uses the set value of a dynamic symbol
+ * from the set_symbol on. */
 int run_eval_int(Run *r, const Op *op, Sym *e, int64_t *out)
 {
 	SymRat v;
 	const char *msg = NULL;
-	Sym *s = subs(r, e);
+	Sym *s = subs(r, run_loop_expr(r, e));
 	if (sym_eval(r->k->sc, s, r->nenv, r->env_sym, r->env_val, &v, &msg) < 0)
 		return run_fail(r, op, "cannot evaluate '%s': %s", sym_str(r->k->sc, e), msg ? msg : "error");
 	if (v.q != 1)

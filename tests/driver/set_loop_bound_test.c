@@ -11,7 +11,11 @@
  * kept them would fail. The rows cover no trip, a negative start and a
  * negative count (clamped to 0), a window past the end of a and one
  * reaching into it. The interpreter is checked against the formula, the
- * compiled kernel against the interpreter on both targets and schedules. */
+ * compiled kernel against the interpreter on both targets and schedules.
+ * set_loop_bound_expr.json adds what follows the loop: an apply_expr
+ * TRIPS + 100 * START written to e, and a conditional `TRIPS > 1` writing
+ * c's row to g; both see the set values (as Wave's emitter does from the
+ * set_symbol on), not the launch values. */
 #include <math.h>
 #include <stdio.h>
 
@@ -70,9 +74,47 @@ START_TEST(interp_matches_formula)
 }
 END_TEST
 
+/* The set values in the expressions after the loop: e[m] = T + 100 S, and
+ * g[m] = c[m] only where T > 1 (the rest keeps the NaN it starts as). */
+START_TEST(interp_expressions_see_set_values)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/driver/data/set_loop_bound_expr.json", test_root());
+	Diag d;
+	diag_init(&d);
+	Kernel *k = load_kernel_file(path, &d);
+	ck_assert_msg(k != NULL, "%s does not load", path);
+	const int64_t dyn[] = {ROWS, COLS, LAUNCH_START, LAUNCH_TRIPS};
+	Interp in;
+	ck_assert(interp_init(&in, k, dyn, &d) == 0);
+	InterpArg *t = interp_arg(&in, "trips"), *f = interp_arg(&in, "first"), *a = interp_arg(&in, "a"),
+		  *c = interp_arg(&in, "c"), *e = interp_arg(&in, "e"), *g = interp_arg(&in, "g");
+	ck_assert(t && f && a && c && e && g && e->dtype == DT_I32 && g->dtype == DT_F32);
+	for (int m = 0; m < ROWS; m++) {
+		((int32_t *)t->data)[m] = trips[m];
+		((int32_t *)f->data)[m] = first[m];
+		((float *)g->data)[m] = NAN;
+	}
+	fill_a((float *)a->data);
+	ck_assert_msg(interp_run(&in) == 0, "interp_run failed");
+	for (int m = 0; m < ROWS; m++) {
+		int32_t tt = trips[m] < 0 ? 0 : trips[m], ff = first[m] < 0 ? 0 : first[m];
+		int32_t got = ((const int32_t *)e->data)[m];
+		ck_assert_msg(got == tt + 100 * ff, "row %d: e = %d, expected %d", m, got, tt + 100 * ff);
+		float gv = ((const float *)g->data)[m], cv = ((const float *)c->data)[m];
+		if (tt > 1)
+			ck_assert_msg(gv == cv, "row %d (trips %d): g = %g, expected c's %g", m, tt, gv, cv);
+		else
+			ck_assert_msg(isnan(gv), "row %d (trips %d): g written (%g) though TRIPS > 1 fails", m, tt, gv);
+	}
+	interp_free(&in);
+	kernel_free(k);
+}
+END_TEST
+
 START_TEST(compiled_matches_interp)
 {
-	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *sched = _i / 2 ? "prefetch" : "none";
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942", *sched = _i / 2 % 2 ? "prefetch" : "none";
 	char tp[4096], fp[4096], err[256];
 	const char *dir = test_tmpdir(_i % 2 ? "set_loop_bound_gfx90a" : "set_loop_bound_gfx942");
 	snprintf(tp, sizeof tp, "%s/trips.npy", dir);
@@ -80,9 +122,9 @@ START_TEST(compiled_matches_interp)
 	int64_t shape[1] = {ROWS};
 	ck_assert_msg(npy_write(tp, DT_I32, 1, shape, trips, err, sizeof err) == 0, "%s", err);
 	ck_assert_msg(npy_write(fp, DT_I32, 1, shape, first, err, sizeof err) == 0, "%s", err);
-	CmdResult r = test_wavecc("run tests/driver/data/set_loop_bound.json -D M=%d -D N=%d -D START=%d -D TRIPS=%d "
+	CmdResult r = test_wavecc("run tests/driver/data/set_loop_bound%s.json -D M=%d -D N=%d -D START=%d -D TRIPS=%d "
 				  "--in trips=%s --in first=%s --mcpu %s --schedule %s",
-		ROWS, COLS, LAUNCH_START, LAUNCH_TRIPS, tp, fp, mcpu, sched);
+		_i / 4 ? "_expr" : "", ROWS, COLS, LAUNCH_START, LAUNCH_TRIPS, tp, fp, mcpu, sched);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s, schedule %s: status %d\n%s%s", mcpu, sched,
 		r.status, r.out, r.err);
 	cmd_result_free(&r);
@@ -108,7 +150,8 @@ int main(void)
 	TCase *tc = tcase_create("set_loop_bound");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, interp_matches_formula);
-	tcase_add_loop_test(tc, compiled_matches_interp, 0, 4);
+	tcase_add_test(tc, interp_expressions_see_set_values);
+	tcase_add_loop_test(tc, compiled_matches_interp, 0, 8); /* 4-7: set_loop_bound_expr.json */
 	tcase_add_test(tc, compile_time_launch_value_rejected);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
