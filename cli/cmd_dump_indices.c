@@ -61,6 +61,10 @@ static void print_region(Buf *b, Analysis *c, const Region *r, int depth)
 			print_region(b, c, op->body, depth + 1);
 			continue;
 		}
+		if (op->body) { /* a conditional: its body, then its results' index */
+			buf_printf(b, "%*s%s %s\n", 2 * depth, "", op_name(op->kind), op->name);
+			print_region(b, c, op->body, depth + 1);
+		}
 		if (!x)
 			continue;
 		for (int64_t cn = 0; cn < x->ncopies; cn++) {
