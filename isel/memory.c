@@ -297,6 +297,48 @@ static bool store_window(Isel *s, Op *op, const NodeIndex *ix, int64_t cn, int64
 	return true;
 }
 
+/* Does another distributed dim share d's workgroup dim (a non-primary
+ * constraint tied to it, or its primary)? */
+static bool shares_wg_dim(const Analysis *c, const DimDist *d)
+{
+	for (int i = 0; i < c->ndist; i++) {
+		const DimDist *o = &c->dist[i];
+		if (o != d && !o->alias_of && o->wg_dim == d->wg_dim)
+			return true;
+	}
+	return false;
+}
+
+/* A write whose layout steps along a distributed dim by a vector shape
+ * that the workgroup tile is no multiple of (8 query heads a workgroup in
+ * a 16-wide MMA) holds elements past the tile, which the next workgroup
+ * along the dim owns. Where the dim has its workgroup dim to itself, the
+ * next workgroup computes them from the same coordinates: the same value,
+ * stored twice (store_window). Where another dim shares the workgroup id
+ * (paged decode: the kv head BH, which B's workgroups give through an
+ * apply_fn), this workgroup's copy has its own coordinate along that dim,
+ * not the owner's: a wrong value that races with the right one, so it is
+ * not stored. Wave's get_index_bound bounds such a dim to its tile (the
+ * start plus the tile) in every case. */
+static bool store_tile(Isel *s, Op *op, const NodeIndex *ix, int64_t cn, int64_t j, Elem *e)
+{
+	Analysis *c = s->c;
+	SymCtx *sc = c->k->sc;
+	if (op->kind != OP_WRITE)
+		return true;
+	for (int k = 0; k < ix->ndims; k++) {
+		const DimDist *d = analysis_dist(c, ix->d[k].dim);
+		int64_t vs = ix->d[k].step;
+		if (!d || d->alias_of || !analysis_many(d->count) || vs <= 1 || d->wg_tile % vs == 0 ||
+			!shares_wg_dim(c, d))
+			continue;
+		Sym *rel = sym_rel(sc, SYM_LT, index_coord(c, ix, k, cn, j), sym_add(sc, d->wg_start, sym_int(sc, d->wg_tile)));
+		if (!add_bound(s, op, e, sym_simplify(sc, rel, c->assume)))
+			return false;
+	}
+	return true;
+}
+
 /* Is cond among e's conditions? (Simplified relations are hash-consed.) */
 static bool has_cond(const Elem *e, const Sym *cond)
 {
@@ -410,7 +452,7 @@ static bool plan_access(Isel *s, Op *op, Value *mem, const NodeIndex *ix, Access
 			}
 			if (map && !map_bounds(s, op, map, ix, cn, j, e))
 				return false;
-			if (ix == c->index[op->id] && !store_window(s, op, ix, cn, j, e))
+			if (ix == c->index[op->id] && (!store_window(s, op, ix, cn, j, e) || !store_tile(s, op, ix, cn, j, e)))
 				return false;
 			if (!p->base)
 				p->base = sym_simplify(sc, lin, c->assume);
