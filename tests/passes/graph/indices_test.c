@@ -189,6 +189,26 @@ START_TEST(iterate_results_take_their_outputs_index)
 }
 END_TEST
 
+/* Wave's MMA mode gives no op a lane along a dim that is no MMA's M, N
+ * or K: paged decode phase 0 reads request_indices along S (workgroup dim
+ * 0, tile 1) at the workgroup's sequence in every lane ($WG0, not
+ * $T0 + $WG0, which a set_symbol of an extent cannot take), and writes the
+ * [U, S, N, B] broadcast of its [S, N, B] result in the result's own
+ * layout, widened by the split U (no move through LDS inside the
+ * conditional); dump-indices shows the conditional's body */
+START_TEST(mma_kernel_batch_dim_without_lanes)
+{
+	CmdResult r = dump("tests/driver/wave/paged_decode_phase0_f16.json -D S=2 -D SP1=3 -D K2=200 -D N_KV=200");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	HAS(r, "read seq_end {S: $WG0 : 1 : 1}\n");
+	HAS(r, "apply_expr split_len {S: $WG0 : 1 : 1}\n");
+	HAS(r, "conditional then\n");
+	HAS(r, "  write write[N:3] {U: $WG2 : 1 : 1, S: $WG0 : 1 : 1, N: 4*floor($T0/16) + 48 : 4 : 16, "
+	       "B: Mod($T0, 16) : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("indices");
@@ -201,6 +221,7 @@ int main(void)
 	tcase_add_test(t, copies_follow_the_lanes_coverage);
 	tcase_add_test(t, scaled_mma_layouts);
 	tcase_add_test(t, iterate_results_take_their_outputs_index);
+	tcase_add_test(t, mma_kernel_batch_dim_without_lanes);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
