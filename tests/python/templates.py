@@ -584,12 +584,11 @@ def prefill_attention(shape=(4, 1, 64, 64, (128, 256))):
 
 def paged_decoding(shape=(16, 1, 64, 64, 32, 2, 100), splits=8, logit_cap=0.0, seed=3):
     """testPagedFlashDecoding: (query heads, kv heads, head size, head size kv, block size, sequences, kv len),
-    Wave's create_inputs (lengths jittered by up to a tenth; the block table a permutation here), f16. Phase 0 is
-    rejected with a located error (its loop starts at SPLIT_OFF + KV_START_IDX, which it sets; with 4 waves along
-    the query heads, also those); phase 1 runs on partial results computed here and is compared with the attention
-    itself."""
+    Wave's create_inputs (lengths jittered by up to a tenth; the block table a permutation here), f16. Phase 0
+    (each split's normalised partial output and m + log2(sum)) is compared with those computed here, and phase 1,
+    run on phase 0's results as the host chains them, with the attention itself (logit_cap: c·tanh(x / c) on the
+    scaled logits)."""
     def run():
-        from wavecc import WaveccError
         from wavecc.wave_lang.kernel.wave.templates.paged_decode_attention import (
             get_paged_decode_attention_kernels, get_paged_decode_intermediate_arrays_shapes,
             paged_decode_attention_shape)
@@ -610,37 +609,57 @@ def paged_decoding(shape=(16, 1, 64, 64, 32, 2, 100), splits=8, logit_cap=0.0, s
         hp1.update(get_default_scheduling_params())
         o_shape, m_shape = get_paged_decode_intermediate_arrays_shapes(ps, splits)
         part, part_max = np.zeros(o_shape, np.float32), np.zeros(m_shape, np.float32)
-        try:
-            compile_(p0, hp0, dyn0)(q, kc, vc, req, table, part, part_max)
-            raise AssertionError("phase_0 was not rejected")
-        except WaveccError as e:
-            assert "paged_decode_attention.py:" in str(e) and "error:" in str(e), e
-        # phase 0's results, computed here: per split its normalised partial output and m + log2(sum)
+        compile_(p0, hp0, dyn0)(q, kc, vc, req, table, part, part_max)
+        # phase 0's results computed here: per split its normalised partial output and m + log2(sum)
         r = hq // hkv
         want = np.zeros((seqs, hq, dv))
+        want_part, want_max = np.zeros(o_shape), np.zeros(m_shape)
         for i in range(seqs):
             n = req[i + 1] - req[i]
             rows = table[req[i]:req[i + 1]]
             k_ = np.repeat(kc[rows].astype(np.float64), r, axis=1)
             v_ = np.repeat(vc[rows].astype(np.float64), r, axis=1)
-            a = np.einsum("hd,khd->hk", q[i].astype(np.float64), k_) / math.sqrt(d) * 1.44269504089
+            a = np.einsum("hd,khd->hk", q[i].astype(np.float64), k_) / math.sqrt(d)
+            if logit_cap > 0:
+                a = logit_cap * np.tanh(a / logit_cap)
+            a = a * 1.44269504089
             p_ = np.exp2(a - a.max(-1, keepdims=True))
             want[i] = np.einsum("hk,khd->hd", p_ / p_.sum(-1, keepdims=True), v_)
             per = -(-n // splits)
             for u in range(splits):
                 lo, hi = u * per, min(n, (u + 1) * per)
                 if hi <= lo:
-                    part_max[u, i] = -1e6
+                    want_max[u, i] = -1e6
                     continue
                 m = a[:, lo:hi].max(-1)
                 e = np.exp2(a[:, lo:hi] - m[:, None])
-                part[u, i] = (np.einsum("hk,khd->hd", e, v_[lo:hi]) / e.sum(-1)[:, None])
-                part_max[u, i] = m + np.log2(e.sum(-1))
+                want_part[u, i] = (np.einsum("hk,khd->hd", e, v_[lo:hi]) / e.sum(-1)[:, None])
+                want_max[u, i] = m + np.log2(e.sum(-1))
+        close(part, want_part, 1e-2, 1e-2, "paged decoding phase 0 (partial outputs)")
+        close(part_max, want_max, 1e-2, 1e-2, "paged decoding phase 0 (m + log2(sum))")
         out = np.zeros((seqs, hq, dv), np.float16)
         compile_(p1, hp1, dyn1)(part, part_max, req, out)
-        close(out, want, 1e-2, 1e-2, "paged decoding phase 1")
+        close(out, want, 1e-2, 1e-2, "paged decoding phases 0 and 1")
     return run
 
+
+def paged_decoding_waves_rejected():
+    """64 query heads a kv head: Wave's phase 0 puts 4 waves along B, whose workgroup dim BH (one wave) is primary
+    on; rejected with a located error at the template's constraint."""
+    from wavecc import WaveccError
+    from wavecc.wave_lang.kernel.wave.templates.paged_decode_attention import (
+        get_paged_decode_attention_kernels, paged_decode_attention_shape)
+    ps = paged_decode_attention_shape(num_query_heads=64, num_kv_heads=1, head_size=64, head_size_kv=64,
+                                      block_size=32, num_seqs=1)
+    p0, _, hp0, _, dyn0, _ = get_paged_decode_attention_kernels(ps, (MMAType.F32_16x16x16_F16,) * 2, 8)
+    o = np.zeros((8, 1, 64, 64), np.float32)
+    try:
+        compile_(p0, hp0, dyn0)(randn(1, 64, 64), randn(100, 1, 64), randn(100, 1, 64),
+                                np.array([0, 100], np.int32), np.arange(100, dtype=np.int32), o,
+                                np.zeros((8, 1, 64), np.float32))
+        raise AssertionError("phase_0 with 4 waves along B was not rejected")
+    except WaveccError as e:
+        assert "paged_decode_attention.py:" in str(e) and "4 waves along B but 1 along BH" in str(e), e
 
 
 def _extend_inputs(seqs, ctx, hq, hkv, d, rng):
@@ -796,7 +815,7 @@ FAST = {
     "templates.decode_attention.get_decode_attention_kernels (2, 16, 64, 64, 128)",
     "templates.extend_attention.get_extend_attention_kernel",
     "templates.prefill_attention.get_prefill_attention_kernel (1, 1, 13, 13, (64, 64))",
-    "templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phase 0 rejected, phase 1",
+    "templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phases 0 and 1",
 }
 
 
@@ -850,11 +869,15 @@ def _small():
          prefill_attention((1, 1, 13, 13, (64, 64)))),
         ("templates.prefill_attention.get_prefill_attention_kernel (4, 1, 64, 64, (128, 256))",
          prefill_attention()),
-        ("templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phase 0 rejected, phase 1", paged_decoding()),
+        ("templates.paged_decode_attention (16, 1, 64, 64, 32, 2, 100): phases 0 and 1", paged_decoding()),
         ("templates.paged_decode_attention (2, 1, 1, 1, 1, 1, 9): splits past the length",
          paged_decoding((2, 1, 1, 1, 1, 1, 9))),
         ("templates.paged_decode_attention (128, 8, 64, 80, 32, 2, 100): phase 1 over 64-head tiles",
          paged_decoding((128, 8, 64, 80, 32, 2, 100))),
+        ("templates.paged_decode_attention (16, 2, 64, 64, 32, 1, 100) logit_cap 30: 8 query heads a kv head",
+         paged_decoding((16, 2, 64, 64, 32, 1, 100), logit_cap=30.0)),
+        ("templates.paged_decode_attention (64, 1, 64, 64, 32, 1, 100): phase 0 rejected (4 waves along B)",
+         paged_decoding_waves_rejected),
         ("templates.extend_attention.get_extend_attention_kernel", extend_attention()),
         ("templates.extend_attention.get_extend_attention_kernel causal 32x32x8",
          extend_attention(causal=True, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
