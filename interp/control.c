@@ -154,9 +154,9 @@ static int set_extent(Run *r, const Op *op)
 /* A set_symbol of a symbol a tiling constraint's start or iters uses
  * (op_sets_loop_bound, in the kernel body): besides the per-lane binding
  * of the mappings that follow, the symbol itself takes the value from here
- * on in the loops' start and trip count (run_loop_expr at the iterate:
- * the symbol may be bound by value, which plain evaluation substitutes
- * first). One element per wave, the same in every wave (the first
+ * on in the loops' start and trip count and in every expression evaluated
+ * after it (run.c, run_loop_expr: the symbol may be bound by value, which
+ * plain evaluation substitutes first). One element per wave, the same in every wave (the first
  * records it, the others must agree), clamped to [0, kernel_runtime_max]
  * as the compiled kernel clamps it: the range the compiler assumes of a
  * dynamic symbol. */
@@ -188,16 +188,6 @@ int interp_exec_set_symbol(Run *r, const Op *op)
 		return run_fail(r, op, "more than %d set_symbol ops", MAX_SET);
 	r->set[r->nset++] = (struct RunSet){op->dim, op->expr, op->args[0], false, 0, false};
 	return bound ? set_loop_bound(r, op, &r->set[r->nset - 1], true) : 0;
-}
-
-Sym *run_loop_expr(Run *r, Sym *e)
-{
-	for (int i = 0; i < r->nset; i++)
-		if (r->set[i].bound && sym_mentions(e, r->set[i].sym)) {
-			Sym *v = sym_int(r->k->sc, r->set[i].size);
-			e = sym_subs(r->k->sc, e, 1, &r->set[i].sym, &v);
-		}
-	return e;
 }
 
 int run_bind_set_symbols(Run *r, const Op *op, const ITensor *x, const int64_t *c)

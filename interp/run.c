@@ -59,6 +59,18 @@ void run_env_push(Run *r, Sym *s, int64_t v)
 	r->env_val[r->nenv++] = v;
 }
 
+/* e with each symbol a set_symbol has set as a loop bound (control.c,
+ * set_loop_bound) replaced by its set value. */
+Sym *run_loop_expr(Run *r, Sym *e)
+{
+	for (int i = 0; i < r->nset; i++)
+		if (r->set[i].bound && sym_mentions(e, r->set[i].sym)) {
+			Sym *v = sym_int(r->k->sc, r->set[i].size);
+			e = sym_subs(r->k->sc, e, 1, &r->set[i].sym, &v);
+		}
+	return e;
+}
+
 /* Evaluate e (after substituting symbol values) to an integer under the
  * current bindings. A symbol a set_symbol has set as a loop bound has its
  * set value here (run_loop_expr): in the loops that follow and in every
