@@ -692,6 +692,17 @@ static int setup_grid(Run *r)
 		if (!x)
 			return -1;
 		r->ng = MAX(r->ng, c->wg_dim + 1);
+		/* the waves along a workgroup dim: the most any of its dims has
+		 * (a non-primary one may have more than its primary, whose one
+		 * window every wave then holds: paged decode's B and BH) */
+		if (x->wave_tile > 0) {
+			int64_t w = ceil_div(x->wg_tile, x->wave_tile);
+			if (w > 1024) /* a workgroup has at most 1024 work-items */
+				return run_fail_con(r, c, "%s: workgroup tile %lld over wave tile %lld is %lld waves: at most 1024 "
+							  "per workgroup",
+					x->name, (long long)x->wg_tile, (long long)x->wave_tile, (long long)w);
+			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], w);
+		}
 		if (!c->primary)
 			continue;
 		int64_t count;
@@ -704,14 +715,6 @@ static int setup_grid(Run *r)
 			count = ceil_div(x->size, x->wg_tile);
 		}
 		r->gcount[c->wg_dim] = count;
-		if (x->wave_tile > 0) {
-			int64_t w = ceil_div(x->wg_tile, x->wave_tile);
-			if (w > 1024) /* a workgroup has at most 1024 work-items */
-				return run_fail_con(r, c, "%s: workgroup tile %lld over wave tile %lld is %lld waves: at most 1024 "
-							  "per workgroup",
-					x->name, (long long)x->wg_tile, (long long)x->wave_tile, (long long)w);
-			r->gwaves[c->wg_dim] = MAX(r->gwaves[c->wg_dim], w);
-		}
 	}
 	return setup_fixed_grid(r);
 }

@@ -5,7 +5,10 @@
  *   - each workgroup constraint on dim D with tile T and workgroup_dim g
  *     gives grid[g] = ceil(size(D) / T), or its iters (bounds are isel's:
  *     memory.c); one with primary: false adds no grid dim and takes the
- *     ids of the primary one on g (add_tied: GQA's kv head);
+ *     ids of the primary one on g (add_tied: GQA's kv head); its waves
+ *     are the primary's, or more where the primary has one (paged
+ *     decode's query heads B, 4 waves, on its kv head BH: the workgroup
+ *     has B's waves, each holding BH's one window);
  *   - the wave constraint on D (default: the workgroup tile) gives
  *     waves[g] = T / wave_tile, unless the hardware constraint fixes
  *     waves_per_block; a workgroup dim no constraint names gets
@@ -468,7 +471,12 @@ static bool tie(Analysis *c, const Constraint *con, const DimDist *p, DimDist *a
 		return false;
 	}
 	a->waves = (int)(a->wg_tile / a->wave_tile);
-	if (a->waves != p->waves) {
+	if (a->waves > 1 && p->waves == 1 && p->wg_logical <= 2 && c->wg_size[p->wg_dim] == (p->wg_dim == 0 ? 64 : 1)) {
+		/* the primary has one wave (no wave constraint: paged decode's kv
+		 * head BH, 4 waves along the query heads B): the workgroup has
+		 * the tied dim's waves, which all hold the primary's window */
+		c->wg_size[p->wg_dim] = a->waves * (p->wg_dim == 0 ? 64 : 1);
+	} else if (a->waves != p->waves) {
 		/* the waves along the workgroup dim are the primary's */
 		analysis_error(c, con->loc, "%s: %d waves along %s but %d along %s, the primary dim of workgroup_dim %d: "
 					    "not compiled",
