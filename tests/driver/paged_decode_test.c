@@ -46,12 +46,14 @@ typedef struct {
  * 2, 100), (16, 2, 64, 64, 32, 1, 100) (8 query heads a kv head: a
  * workgroup's 8 heads in a 16-wide MMA) and the small SEQ_LEN (16, 1, 64,
  * 64, 32, 2, 3) (splits left empty); f16 without and bf16 with logit_cap
- * 30, the two phase 0 files */
+ * 30, the two phase 0 files; and (64, 1, 64, 64, 32, 1, 100), Wave's 64
+ * query heads a kv head at head size 64: four waves along B */
 static const PagedCase cases[] = {
 	{"paged_decode_phase0_f16", "paged_decode_phase1_f16", false, 0, 16, 1, 64, 2, 100},
 	{"paged_decode_phase0_f16", "paged_decode_phase1_f16", false, 0, 16, 2, 64, 1, 100},
 	{"paged_decode_phase0_f16", "paged_decode_phase1_f16", false, 0, 16, 1, 64, 2, 3},
 	{"paged_decode_phase0_bf16_cap", "paged_decode_phase1_bf16", true, 30, 16, 1, 64, 2, 100},
+	{"paged_decode_phase0_f16", "paged_decode_phase1_f16", false, 0, 64, 1, 64, 1, 100},
 };
 
 /* n values uniform in [-scale, scale) in the input dtype (bits into h,
@@ -148,14 +150,14 @@ static void two_launches(const PagedCase *c, const char *mcpu, uint32_t seed, co
 	ref_write_npy(dir, "req", DT_I32, 1, (int64_t[]){c->S + 1}, req);
 	ref_write_npy(dir, "table", DT_I32, 1, (int64_t[]){tokens}, table);
 
-	/* HEAD_BLOCK_SIZE = min(16, B / BH) with one wave along B */
-	int r = c->B / c->BH, block_b = r < 16 ? r : 16;
+	/* B_WAVES = clamp(B / BH / 16, 1, 4), HEAD_BLOCK_SIZE = min(16 B_WAVES, B / BH) */
+	int r = c->B / c->BH, waves = r / 16 < 1 ? 1 : r / 16 > 4 ? 4 : r / 16, block_b = r < 16 * waves ? r : 16 * waves;
 	snprintf(args, sizeof args,
-		"run tests/driver/wave/%s.json -D S=%d -D SP1=%d -D B=%d -D BH=%d -D N=%d -D BLOCK_B=%d -D K2=%d "
+		"run tests/driver/wave/%s.json -D S=%d -D SP1=%d -D B=%d -D BH=%d -D N=%d -D BLOCK_B=%d -D B_WAVES=%d -D K2=%d "
 		"-D N_KV=%d -D KV_START_IDX=0 -D SEQ_LEN=0 -D SPLIT_OFF=0 -D SPLIT_LEN=0 --in q='%s/q.npy' "
 		"--in k='%s/k.npy' --in v='%s/v.npy' --in request_indices='%s/req.npy' --in kv_indices='%s/table.npy' "
 		"--out output='%s/part.npy' --out output_max='%s/lse.npy'",
-		c->p0, c->S, c->S + 1, c->B, c->BH, c->N, block_b, tokens, tokens, dir, dir, dir, dir, dir, dir, dir);
+		c->p0, c->S, c->S + 1, c->B, c->BH, c->N, block_b, waves, tokens, tokens, dir, dir, dir, dir, dir, dir, dir);
 	run_phase(args, "phase 0", mcpu);
 	snprintf(args, sizeof args,
 		"run tests/driver/wave/%s.json -D S=%d -D SP1=%d -D B=%d -D N=%d -D SPLITS_ACTIVE=%d "

@@ -209,6 +209,21 @@ START_TEST(mma_kernel_batch_dim_without_lanes)
 }
 END_TEST
 
+/* 64 query heads a kv head: four waves along B (wave tile 16, $T1) on
+ * workgroup dim 1, whose primary dim BH has no wave constraint: the
+ * workgroup has B's four waves, each holding BH's one window */
+START_TEST(tied_dim_with_more_waves_than_its_primary)
+{
+	CmdResult r = dump("tests/driver/wave/paged_decode_phase0_f16.json -D S=2 -D SP1=3 -D K2=200 -D N_KV=200 -D B=64 "
+			   "-D BLOCK_B=64 -D B_WAVES=4 -D K1=80 -D N=80");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	HAS(r, "kernel paged_decode_phase0_f16: grid 2 x 1 x 8, workgroup 64 x 4 x 1, MMA indices\n");
+	HAS(r, "read q_reg[K1:0] {S: $WG0 : 1 : 1, B: 16*$T1 + Mod($T0, 16) : 1 : 1, K1: 4*floor($T0/16) : 4 : 1}\n");
+	HAS(r, "write write_max {U: $WG2 : 1 : 1, S: $WG0 : 1 : 1, B: 16*$T1 + Mod($T0, 16) : 1 : 1}\n");
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("indices");
@@ -222,6 +237,7 @@ int main(void)
 	tcase_add_test(t, scaled_mma_layouts);
 	tcase_add_test(t, iterate_results_take_their_outputs_index);
 	tcase_add_test(t, mma_kernel_batch_dim_without_lanes);
+	tcase_add_test(t, tied_dim_with_more_waves_than_its_primary);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }
