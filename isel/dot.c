@@ -16,9 +16,11 @@
  * order: the two differ in the last bits of the f32 sum, as an MFMA's does
  * (`wavecc run`'s tolerance for a summed value).
  * Contract (located errors otherwise): f16, bf16 or f32 operands, an f32
- * accumulator, no batch dims, out_vec_size 1 (indices.c), and K copies that
- * cover the K tile exactly inside a loop (lanes past it would add the next
- * trip's k). */
+ * accumulator, batch dims of one element per thread at the accumulator's
+ * coordinates (an operand may hold the other operand's one-column dim so:
+ * paged decode MHA's k and v hold the head, the N of both MMAs),
+ * out_vec_size 1 (indices.c), and K copies that cover the K tile exactly
+ * inside a loop (lanes past it would add the next trip's k). */
 #include "elt.h"
 #include "isel.h"
 
@@ -70,23 +72,68 @@ static MOpnd add_partner(Isel *s, Op *op, MOpnd a, int m)
 	return r;
 }
 
+/* Where the MMA's dims sit in each index: the operands' last two dims are
+ * (M, K) and (N, K), as in every mma (passes/graph/indices.c mma_lay). */
+typedef struct DotDims {
+	int am, ak, bn, bk, rm, rn;
+} DotDims;
+
+static int dpos(const NodeIndex *x, const Sym *d)
+{
+	for (int i = 0; i < x->ndims; i++)
+		if (x->d[i].dim == d)
+			return i;
+	return -1;
+}
+
+/* Does every dim of x but the two at p and q hold one element per thread
+ * (one copy, size 1) at the accumulator's coordinate, where rx has the
+ * dim (a batch dim, or an operand's copy of the other operand's one-column
+ * dim: paged decode MHA's heads)? A dim rx lacks is summed over: not
+ * compiled. */
+static bool batch_ok(const NodeIndex *x, int p, int q, const NodeIndex *rx)
+{
+	for (int i = 0; i < x->ndims; i++) {
+		if (i == p || i == q)
+			continue;
+		int r = dpos(rx, x->d[i].dim);
+		if (x->d[i].copies != 1 || x->d[i].size != 1 || r < 0 || rx->d[r].copies != 1 || rx->d[r].size != 1 ||
+			x->d[i].start != rx->d[r].start)
+			return false;
+	}
+	return true;
+}
+
+/* The element number of copy (c1 along the dim at p1, c2 at p2) of x,
+ * whose other dims have one copy: copies are row-major over x's dims. */
+static int64_t copy_at(const NodeIndex *x, int p1, int64_t c1, int p2, int64_t c2)
+{
+	return p1 < p2 ? c1 * x->d[p2].copies + c2 : c2 * x->d[p1].copies + c1;
+}
+
 /* The reason the dot mma's layouts are not the ones compiled, or NULL. */
 static const char *layouts(Isel *s, Op *op, const NodeIndex *ax, const NodeIndex *bx, const NodeIndex *rx,
-	const GenericDot *g)
+	const GenericDot *g, DotDims *p)
 {
 	Analysis *c = s->c;
-	if (ax->ndims != 2 || bx->ndims != 2 || rx->ndims != 2)
-		return "batch dims are not compiled yet";
-	if (ax->d[1].size != g->k_vec || bx->d[1].size != g->k_vec || ax->epc != g->k_vec || bx->epc != g->k_vec ||
-		rx->epc != 1 || ax->d[1].copies != bx->d[1].copies || ax->d[0].copies != rx->d[0].copies ||
-		bx->d[0].copies != rx->d[1].copies || ax->d[0].dim != rx->d[0].dim || bx->d[0].dim != rx->d[1].dim)
+	const Shape sa = op->args[0]->shape, sb = op->args[1]->shape;
+	Sym *m = sa.dims[sa.rank - 2], *k = sa.dims[sa.rank - 1], *n = sb.dims[sb.rank - 2];
+	*p = (DotDims){dpos(ax, m), dpos(ax, k), dpos(bx, n), dpos(bx, k), dpos(rx, m), dpos(rx, n)};
+	if (p->am < 0 || p->ak < 0 || p->bn < 0 || p->bk < 0 || p->rm < 0 || p->rn < 0)
+		return "its operands lack the MMA's dims in their layouts";
+	if (!batch_ok(ax, p->am, p->ak, rx) || !batch_ok(bx, p->bn, p->bk, rx) || !batch_ok(rx, p->rm, p->rn, rx))
+		return "batch dims of more than one element per thread, or held at other coordinates than the "
+		       "accumulator's, are not compiled yet";
+	if (ax->d[p->ak].size != g->k_vec || bx->d[p->bk].size != g->k_vec || ax->epc != g->k_vec ||
+		bx->epc != g->k_vec || rx->epc != 1 || ax->d[p->ak].copies != bx->d[p->bk].copies ||
+		ax->d[p->am].copies != rx->d[p->rm].copies || bx->d[p->bn].copies != rx->d[p->rn].copies)
 		return "its operands are not in the layout it computes in (a value given another layout is not moved "
 		       "into it yet)";
 	TileLoop *t = NULL;
 	for (Region *r = op->parent; r && r->owner && !t; r = r->parent)
-		if (r->owner->kind == OP_ITERATE && r->owner->dim == ax->d[1].dim)
-			t = analysis_tile(c, ax->d[1].dim);
-	if (t && ax->d[1].copies * g->k_vec * g->k_mult != t->tile)
+		if (r->owner->kind == OP_ITERATE && r->owner->dim == k)
+			t = analysis_tile(c, k);
+	if (t && ax->d[p->ak].copies * g->k_vec * g->k_mult != t->tile)
 		return "the K tile is not a multiple of its k_vec_size x k_mult";
 	return NULL;
 }
@@ -111,21 +158,23 @@ void isel_select_dot(Isel *s, Op *op)
 		why = "only f16, bf16 and f32 operands with an f32 accumulator are compiled";
 	else if (!a->ix || !b->ix)
 		why = "an operand has no layout";
-	else
-		why = layouts(s, op, a->ix, b->ix, rx, &g);
+	DotDims dd;
+	if (!why)
+		why = layouts(s, op, a->ix, b->ix, rx, &g, &dd);
 	if (why) {
 		analysis_error(c, op->loc, "%s: this GenericDot mma (%s x %s -> %s): %s", op->path, dtype_name(a->dtype),
 			dtype_name(b->dtype), dtype_name(acc->dtype), why);
 		return;
 	}
-	int64_t cm = rx->d[0].copies, cn = rx->d[1].copies, ck = a->ix->d[1].copies, kv = g.k_vec;
+	int64_t cm = rx->d[dd.rm].copies, cn = rx->d[dd.rn].copies, ck = a->ix->d[dd.ak].copies, kv = g.k_vec;
 	TVal *r = isel_tval_new(s, DT_F32, rx->ncopies, rx);
 	for (int64_t i = 0; i < cm; i++)
 		for (int64_t j = 0; j < cn; j++) {
 			MOpnd p = {0};
 			for (int64_t k = 0; k < ck; k++)
 				for (int64_t e = 0; e < kv; e++) {
-					MOpnd x = as_f32(s, a, (i * ck + k) * kv + e), y = as_f32(s, b, (j * ck + k) * kv + e);
+					MOpnd x = as_f32(s, a, copy_at(a->ix, dd.am, i, dd.ak, k) * kv + e),
+					      y = as_f32(s, b, copy_at(b->ix, dd.bn, j, dd.bk, k) * kv + e);
 					MOpnd d = isel_v1(s);
 					if (p.kind == MO_NONE) {
 						MOpnd u[2] = {x, y};
@@ -138,9 +187,10 @@ void isel_select_dot(Isel *s, Op *op)
 				}
 			for (int m = 1; m < g.k_mult; m *= 2)
 				p = add_partner(s, op, p, m);
-			MOpnd d = isel_v1(s), u[2] = {p, isel_vgpr(s, acc->d[i * cn + j])};
+			int64_t at = copy_at(rx, dd.rm, i, dd.rn, j);
+			MOpnd d = isel_v1(s), u[2] = {p, isel_vgpr(s, acc->d[at])};
 			mblock_add(s->b, I_V_ADD_F32, 1, &d, 2, u);
-			r->d[i * cn + j] = d;
+			r->d[at] = d;
 		}
 	s->val[op_result(op)->id] = r;
 }

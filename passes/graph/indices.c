@@ -410,8 +410,12 @@ static bool dot_dim(Ctx *x, Role r, Sym *dim, DimIndex *di)
 		di->size = g->k_vec;
 	} else if (dim == spread && (r == R_ACC || r == (g->along_m ? R_LHS : R_RHS))) {
 		di->start = sym_floor(sc, sym_div(sc, ln, num(x, g->k_mult)));
-	} else if (dim == one && (r == R_ACC || r == (g->along_m ? R_RHS : R_LHS))) {
-		di->start = num(x, 0); /* out_vec_size 1: one row (column) for all lanes */
+	} else if (dim == one) {
+		/* out_vec_size 1: one row (column) for all lanes; an operand
+		 * that holds it besides its own dims (paged decode MHA's k and v
+		 * hold the head B, the N of both MMAs) takes that one too, as
+		 * Wave's offset for it is 0 in every role */
+		di->start = num(x, 0);
 	} else {
 		return false;
 	}
