@@ -1242,6 +1242,16 @@ static const WaveCase cases[] = {
 	{"paged_decode_phase0_bf16_cap.json" PAGED0_ARGS(2, 3, 16, 1, 64, 64, 16, 1, 6, 3), NULL, NULL},
 	{"paged_decode_phase0_bf16_cap.json" PAGED0_ARGS(1, 2, 2, 1, 1, 1, 2, 1, 9, 9), NULL, NULL},
 	{"paged_decode_phase0_bf16_cap.json" PAGED0_ARGS(2, 3, 64, 1, 80, 80, 64, 4, 256, 128), NULL, NULL},
+	/* testPagedFlashDecodingMHA's phase 0 (traced from Wave's template by
+	 * the Python package: BLOCK_K2 64, one head a workgroup, GenericDot
+	 * along M for both products, k and v holding the head B, the N of
+	 * both) at its shapes (heads, head size, head size kv, sequences,
+	 * tokens); (128, 80, 80, 2, 500) in slow[] */
+#define PAGED0_MHA_ARGS(S, SP1, B, K1, N, K2, LEN) " -D S=" #S " -D SP1=" #SP1 " -D B=" #B " -D K1=" #K1 " -D N=" #N \
+	" -D K2=" #K2 " -D N_KV=" #K2 " -D KV_START_IDX=0 -D SEQ_LEN=0 -D SPLIT_OFF=0 -D SPLIT_LEN=0 --paged " #S "," #LEN
+	{"paged_decode_mha_phase0_f16.json" PAGED0_MHA_ARGS(2, 3, 16, 64, 64, 200, 100), NULL, NULL},
+	{"paged_decode_mha_phase0_f16.json" PAGED0_MHA_ARGS(2, 3, 16, 64, 64, 6, 3), NULL, NULL},
+	{"paged_decode_mha_phase0_f16.json" PAGED0_MHA_ARGS(2, 3, 64, 80, 80, 256, 128), NULL, NULL},
 	/* phase 1 (combining the splits; the same for testPagedFlashDecodingMHA)
 	 * at every (query heads B, head_size_kv N, sequences S) of both tests'
 	 * shapes: the loop over U runs SPLITS_ACTIVE = Min(sequence length, U)
@@ -1458,6 +1468,8 @@ static const WaveCase slow[] = {
 	 * 1319, 1018) */
 	{"paged_decode_phase1_f16.json -D S=1319 -D SP1=1320 -D B=32 -D N=128 -D SPLITS_ACTIVE=8 --paged 1319,1018",
 		PAGED1_REJECT, NULL},
+	/* paged decode MHA phase 0 at (128, 80, 80, 2, 500): 2048 workgroups */
+	{"paged_decode_mha_phase0_f16.json" PAGED0_MHA_ARGS(2, 3, 128, 80, 80, 1000, 500), NULL, NULL},
 	{"gemm_dynamic_strides.json -D KA=4096 -D KB=2048", NULL, NULL},
 	{"gemm_dynamic_strides_dyn.json -D M=1024 -D N=1024 -D K=1024 -D KA=4096 -D KB=2048", NULL, NULL},
 	{"gemm_dynamic_strides_output.json -D M=1024 -D N=512 -D K=512 -D NC=1536", NULL, NULL},

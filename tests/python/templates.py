@@ -643,6 +643,43 @@ def paged_decoding(shape=(16, 1, 64, 64, 32, 2, 100), splits=8, logit_cap=0.0, s
     return run
 
 
+def paged_decoding_mha(shape=(16, 64, 64, 32, 2, 100), splits=8, seed=5):
+    """testPagedFlashDecodingMHA: (heads, head size, head size kv, block size, sequences, kv len), one kv head a
+    query head, Wave's GenericDot types (along M; k_vec 4, k_mult 1 and k_vec 1, k_mult 64), f16; its create_inputs
+    (no jitter), the block table a permutation here. Both phases chained, compared with the attention."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.constraints import GenericDot, MMAOperand
+        from wavecc.wave_lang.kernel.wave.templates.paged_decode_attention import (
+            get_paged_decode_attention_kernels, get_paged_decode_intermediate_arrays_shapes,
+            paged_decode_attention_shape)
+        from wavecc.wave_lang.kernel.wave.utils.general_utils import get_default_scheduling_params
+        h, d, dv, bs, seqs, kv_len = shape
+        ps = paged_decode_attention_shape(num_query_heads=h, num_kv_heads=h, head_size=d, head_size_kv=dv,
+                                          block_size=bs, num_seqs=seqs)
+        mfma = (GenericDot(along_dim=MMAOperand.M, k_vec_size=4, k_mult=1),
+                GenericDot(along_dim=MMAOperand.M, k_vec_size=1, k_mult=64))
+        p0, p1, hp0, hp1, dyn0, dyn1 = get_paged_decode_attention_kernels(ps, mfma, splits, np.float16, np.float16)
+        hp0.update(get_default_scheduling_params())
+        hp1.update(get_default_scheduling_params())
+        rng = np.random.default_rng(seed)
+        q, kc, vc = randn(seqs, h, d), randn(seqs * kv_len, h, d), randn(seqs * kv_len, h, dv)
+        table = rng.permutation(seqs * kv_len).astype(np.int32)
+        req = np.concatenate([[0], np.cumsum([kv_len] * seqs)]).astype(np.int32)
+        o_shape, m_shape = get_paged_decode_intermediate_arrays_shapes(ps, splits)
+        part, part_max = np.zeros(o_shape, np.float32), np.zeros(m_shape, np.float32)
+        compile_(p0, hp0, dyn0)(q, kc, vc, req, table, part, part_max)
+        out = np.zeros((seqs, h, dv), np.float16)
+        compile_(p1, hp1, dyn1)(part, part_max, req, out)
+        want = np.zeros((seqs, h, dv))
+        for i in range(seqs):
+            rows = table[req[i]:req[i + 1]]
+            a = np.einsum("hd,khd->hk", q[i].astype(np.float64), kc[rows].astype(np.float64)) / math.sqrt(d)
+            p_ = np.exp(a - a.max(-1, keepdims=True))
+            want[i] = np.einsum("hk,khd->hd", p_ / p_.sum(-1, keepdims=True), vc[rows].astype(np.float64))
+        close(out, want, 1e-3, 1e-3, "paged decoding MHA, phases 0 and 1")
+    return run
+
+
 def _extend_inputs(seqs, ctx, hq, hkv, d, rng):
     """extend_attention_test.py's create_inputs in numpy: per sequence a cached prefix and new tokens."""
     pre = rng.integers(1, ctx // 2, seqs).astype(np.int32)
@@ -859,6 +896,9 @@ def _small():
          paged_decoding((16, 2, 64, 64, 32, 1, 100), logit_cap=30.0)),
         ("templates.paged_decode_attention (64, 1, 64, 64, 32, 1, 100): 4 waves along the query heads",
          paged_decoding((64, 1, 64, 64, 32, 1, 100))),
+        ("templates.paged_decode_attention MHA (16, 64, 64, 32, 2, 100): GenericDot, phases 0 and 1",
+         paged_decoding_mha()),
+        ("templates.paged_decode_attention MHA (16, 64, 64, 32, 2, 3)", paged_decoding_mha((16, 64, 64, 32, 2, 3))),
         ("templates.extend_attention.get_extend_attention_kernel", extend_attention()),
         ("templates.extend_attention.get_extend_attention_kernel causal 32x32x8",
          extend_attention(causal=True, mfma=(MMAType.F32_32x32x8_F16,) * 2)),
