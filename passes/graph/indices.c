@@ -1376,6 +1376,37 @@ static const Op *reduced_over(Value *v, const Sym *dim, bool *seen)
 	return NULL;
 }
 
+static bool shape_has(const Value *v, const Sym *dim)
+{
+	for (int d = 0; d < v->shape.rank; d++)
+		if (v->shape.dims[d] == dim)
+			return true;
+	return false;
+}
+
+/* Does v's value come from values with dim `dim` (a read of a memory
+ * with it, a register along it), through its args and loop results? A
+ * value that does not is the same in every workgroup along the dim. */
+static bool depends_on_dim(Value *v, const Sym *dim, bool *seen)
+{
+	if (!v || v->kind != VAL_RESULT || seen[v->id])
+		return false;
+	seen[v->id] = true;
+	if (shape_has(v, dim))
+		return true;
+	const Op *op = v->def;
+	if (op->kind == OP_ITERATE) {
+		Op *out = vec_last(&op->body->ops);
+		return v->res_idx < out->nargs && depends_on_dim(out->args[v->res_idx], dim, seen);
+	}
+	for (int i = 0; i < op->nargs; i++) {
+		Value *a = op->args[i];
+		if ((a && a->kind == VAL_MEMORY && shape_has(a, dim)) || depends_on_dim(a, dim, seen))
+			return true;
+	}
+	return false;
+}
+
 /* Does an op in r read memory argument mem? */
 static bool reads_memory(Region *r, const Value *mem)
 {
@@ -1429,12 +1460,34 @@ static bool split_slot(Analysis *c, const Sym *m, const DimDist *dd)
 	return a && a->alias_of == dd->dim && a->wave_tile == 1;
 }
 
+/* Does an element's coordinate in ni depend on id (a workgroup id)? An
+ * unknown index counts as yes: nothing is claimed about it. */
+static bool index_mentions(const NodeIndex *ni, const Sym *id)
+{
+	if (!ni || !id)
+		return true;
+	for (int i = 0; i < ni->ndims; i++)
+		if (sym_mentions(ni->d[i].coord, id) || sym_mentions(ni->d[i].start, id))
+			return true;
+	return false;
+}
+
 /* A reduction covers one window of its dim: a wave's tile, or with block
  * the workgroup's (docs/interpreter.md). When the dim is split over more
  * windows, each holds a different partial result; writing it to a tensor
  * without that dim has every window write the same elements — a race on
  * the hardware (the interpreter and the emulator keep the last window's
- * result). Such writes are rejected. */
+ * result). Such writes are rejected. So are writes, into a tensor that
+ * lacks a dim split over several workgroups, of a value that comes from
+ * the dim's data without a reduction over it, when no coordinate of the
+ * write depends on the workgroup's id along the dim (a K loop of MMAs
+ * with K on a workgroup_dim: each workgroup writes its own partial
+ * product to the same elements). A value independent of the dim is the
+ * same in every workgroup (attention's row max beside a split N); a dim
+ * of another name derived from it (a bitcast's N from N/2) moves the
+ * coordinates; a write through a mapping is left alone, its coordinates
+ * may follow the dim through the mapping or its dynamic values (GQA's H
+ * from H_KV, prefill's rows from S). */
 static bool check_write_races(Ctx *x, Region *r)
 {
 	Analysis *c = x->c;
@@ -1460,6 +1513,22 @@ static bool check_write_races(Ctx *x, Region *r)
 				continue;
 			bool *seen = ARENA_NEWN(&c->arena, bool, c->k->nvalues);
 			const Op *red = reduced_over(op->args[0], dd->dim, seen);
+			if (!red && !local && !op->mapping && analysis_many(dd->count) &&
+			    !index_mentions(c->index[op->id], dd->wg_id) &&
+			    depends_on_dim(op->args[0], dd->dim, ARENA_NEWN(&c->arena, bool, c->k->nvalues))) {
+				/* no reduction of the value over the dim (an MMA's K
+				 * loop), yet each workgroup along it writes its own
+				 * values (they come from its window of the dim) to the
+				 * same elements; a value independent of the dim is the
+				 * same in each (attention's row max beside a split N) */
+				char n[32];
+				snprintf(n, sizeof n, dd->count > 0 ? "%lld" : "several (at run time)", (long long)dd->count);
+				analysis_error(c, op->loc, "%s: %s has no dim %s, but %s is split over %s workgroups: each "
+							  "would write its own values to the same elements of %s (a race); "
+							  "atomic_add adds partial results into memory",
+					op->path, mem->name, sym_name(dd->dim), sym_name(dd->dim), n, mem->name);
+				return false;
+			}
 			if (!red || ((dd->count == 1 || local) && red->block))
 				continue;
 			bool wgs = !local && analysis_many(dd->count);

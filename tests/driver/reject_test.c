@@ -147,6 +147,12 @@ static const Reject rejects[] = {
 	{"tests/driver/data/apply_fn_overlap.json", "tests/driver/data/apply_fn_overlap.json:74:5: error: ",
 		"graph[1]: 'write' writes along M, whose workgroup constraint's apply_fn gives workgroups overlapping "
 		"windows"},
+	/* K split over workgroups (workgroup_dim 2) and written with a plain
+	 * write into c [M, N]: every K workgroup writes the same elements
+	 * (Wave's lit promotion.py GEMM; it compiled and gave FAIL) */
+	{"tests/driver/data/split_write_race.json", "tests/driver/data/split_write_race.json:128:5: error: ",
+		"graph[2]: c has no dim K, but K is split over 2 workgroups: each would write its own values to the "
+		"same elements of c (a race)"},
 	/* loops with a condition (load_while.c): another form of condition, a
 	 * step that is not a constant, a set symbol named before its set_symbol */
 	{"tests/driver/data/while_condition_form.json", "tests/driver/data/while_condition_form.json:107:17: error: ",
