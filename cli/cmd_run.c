@@ -228,7 +228,7 @@ static void usage(FILE *f)
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
 		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random]\n"
 		   "                  [--wg-order forward|reverse|random] [--fill zero|garbage] [--order-seed N]\n"
-		   "                  [--memory immediate|late] [--races] [--canary]\n"
+		   "                  [--memory immediate|late] [--races] [--canary] [--barriers]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
 		   "                  [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
@@ -265,6 +265,10 @@ static void usage(FILE *f)
 		   "                     different workgroups, one a write (kernel graphs: a race fails the run)\n"
 		   "  --canary           emulator: a buffer store dropped by the range check just past the\n"
 		   "                     buffer's end (less than its size) is an error naming buffer and offset\n"
+		   "  --barriers         emulator: every wave of a workgroup meets the others at the same\n"
+		   "                     s_barrier instructions (waves at different ones, or one that has\n"
+		   "                     ended, when a barrier is released fail the run; always on for\n"
+		   "                     kernel graphs)\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
@@ -353,6 +357,8 @@ int cmd_run(int argc, char **argv)
 			a.ro.policy.races = true;
 		} else if (strcmp(argv[i], "--canary") == 0) {
 			a.ro.policy.canary = true;
+		} else if (strcmp(argv[i], "--barriers") == 0) {
+			a.ro.policy.barriers = true;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);

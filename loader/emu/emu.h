@@ -85,6 +85,10 @@ typedef struct EmuPolicy {
 	 * guard zone (less than its size past num_records) is an error naming
 	 * the buffer and the offset: an off-by-one bound, not a masked lane */
 	bool canary;
+	/* every wave of a workgroup meets every other at the same s_barrier
+	 * instructions: a barrier released while waves wait at different
+	 * ones, or while a wave has ended, is an error naming the waves */
+	bool barriers;
 	uint64_t seed; /* of the random orders and of the garbage */
 } EmuPolicy;
 

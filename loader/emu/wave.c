@@ -11,7 +11,8 @@
  * at a barrier, all are released. Waves that have ended no longer count
  * toward the barrier (the ISA's S_BARRIER waits only for the surviving
  * waves of the workgroup), and the barrier counts arrivals, not PCs: waves
- * waiting at different s_barrier instructions release one another.
+ * waiting at different s_barrier instructions release one another
+ * (policy.barriers makes both an error: check_barrier).
  *
  * Initial state (LLVM AMDGPUUsage, "Initial Kernel Execution State"): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
@@ -368,6 +369,33 @@ static inline Wave *next_wave(Workgroup *g, Wave *w, EmuWaveOrder order, uint64_
 	return NULL;
 }
 
+/* policy.barriers: every wave of the workgroup waits at the same
+ * s_barrier when the barrier is released; a wave that has ended while
+ * others wait (it skipped a barrier they take), or waves at different
+ * s_barrier instructions (they took different paths to them), fail the
+ * launch naming both waves. The hardware would release them anyway; code
+ * whose waves disagree on their barriers is not what the compiler means. */
+static void check_barrier(Emu *e, Workgroup *g)
+{
+	const Wave *first = NULL;
+	for (uint32_t i = 0; i < g->nwaves; i++)
+		if (g->waves[i].at_barrier) {
+			first = &g->waves[i];
+			break;
+		}
+	if (!first)
+		return;
+	for (uint32_t i = 0; i < g->nwaves && !e->failed; i++) {
+		Wave *w = &g->waves[i];
+		if (w->at_barrier && w->pc != first->pc)
+			emu_fail(e, w, NULL, "waves of one workgroup wait at different s_barrier instructions: wave %u at 0x%llx, "
+				"this one", first->id, (unsigned long long)first->pc);
+		else if (!w->at_barrier && first)
+			emu_fail(e, w, NULL, "wave ended without the s_barrier at 0x%llx that wave %u waits at",
+				(unsigned long long)first->pc, first->id);
+	}
+}
+
 /* Run the workgroup's waves to their ends (or the first failure), releasing
  * them whenever every live wave waits at a barrier. */
 static void run_workgroup(Emu *e, Workgroup *g)
@@ -377,6 +405,11 @@ static void run_workgroup(Emu *e, Workgroup *g)
 	for (;;) {
 		for (Wave *w = next_wave(g, NULL, order, &rng); w; w = next_wave(g, w, order, &rng)) {
 			issue(e, w);
+			if (e->failed)
+				return;
+		}
+		if (e->l->policy.barriers) {
+			check_barrier(e, g);
 			if (e->failed)
 				return;
 		}

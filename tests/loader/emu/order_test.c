@@ -187,6 +187,65 @@ START_TEST(barriers_hold_in_every_order)
 }
 END_TEST
 
+/* policy.barriers: four waves whose barriers disagree. Waves split by
+ * their index's parity onto two paths, each with its own s_barrier, or
+ * wave 3 ends without the barrier the others wait at: by default the
+ * barrier counts arrivals (the ISA's rule: ended waves no longer count),
+ * so both run; with policy.barriers both fail naming the waves and the
+ * barrier. The ring kernel above, whose waves pass the same barriers,
+ * runs under it in every wave order. */
+START_TEST(barriers_must_match)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		{WAVE_INDEX "s_and_b32 s7, s6, 1\n"
+			    "s_cmp_eq_u32 s7, 1\n"
+			    "s_cbranch_scc1 odd\n"
+			    "s_barrier\n"
+			    "s_endpgm\n"
+			    "odd:\n"
+			    "s_barrier\n",
+		 "waves of one workgroup wait at different s_barrier instructions"},
+		{WAVE_INDEX "s_cmp_eq_u32 s6, 3\n"
+			    "s_cbranch_scc1 out\n"
+			    "s_barrier\n"
+			    "out:\n",
+		 "wave ended without the s_barrier at"},
+	};
+	uint32_t out[4];
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		Harness h;
+		h_init(&h, cases[i].body);
+		setup(&h, out, sizeof out, 256, 0);
+		ck_assert_msg(h_run(&h) == 0, "case %zu without the check: %s", i, h.err);
+		h.l.policy.barriers = true;
+		ck_assert_msg(h_run(&h) != 0, "case %zu: the check passed", i);
+		ck_assert_msg(strstr(h.err, cases[i].want), "case %zu: %s", i, h.err);
+		h_free(&h);
+	}
+	Harness h;
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n" WAVE_INDEX
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "s_barrier\n"
+		   "s_cmp_eq_u32 s6, 3\n"
+		   "s_cbranch_scc1 skip\n"
+		   "s_nop 0\n"
+		   "skip:\n"
+		   "s_barrier\n"
+		   "global_store_dword v1, v0, s[4:5]\n");
+	uint32_t ring[256];
+	setup(&h, ring, sizeof ring, 256, 0);
+	for (int run = 0; run < 2 + 4; run++) {
+		set_policy(&h, (EmuWaveOrder)order_of_run(run), EMU_WGS_FORWARD, EMU_FILL_ZERO, (uint64_t)run);
+		h.l.policy.barriers = true;
+		ck_assert_msg(h_run(&h) == 0, "the same barriers, order %d: %s", run, h.err);
+		ck_assert_uint_eq(ring[255], 255);
+	}
+	h_free(&h);
+}
+END_TEST
+
 /* Each workgroup's lane 0 takes a ticket from a global counter and stores it
  * at the workgroup's linear id (x + 3 (y + 2 z) over a 3x2x2 grid): the
  * tickets are the order the workgroups ran in. */
@@ -346,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, lds_race_depends_on_wave_order);
 	tcase_add_test(tc, wave_order);
 	tcase_add_test(tc, barriers_hold_in_every_order);
+	tcase_add_test(tc, barriers_must_match);
 	tcase_add_test(tc, workgroup_order);
 	tcase_add_test(tc, garbage_fill);
 	tcase_add_test(tc, garbage_fill_keeps_abi_sgprs);
