@@ -227,8 +227,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
 		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random]\n"
-		   "                  [--wg-order forward|reverse|random] [--fill zero|garbage] [--order-seed N]\n"
-		   "                  [--memory immediate|late] [--races] [--canary]\n"
+		   "                  [--wg-order forward|reverse|random|concurrent] [--fill zero|garbage] [--order-seed N]\n"
+		   "                  [--memory immediate|late] [--races] [--canary] [--barriers]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
 		   "                  [--lds-stages N] [--waves-per-eu N] [--version] [-h]\n"
 		   "  FILE.json is a launch descriptor (docs/launch-format.md): run its kernel; or a kernel\n"
@@ -252,7 +252,10 @@ static void usage(FILE *f)
 		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
 		   "  --wave-order O     emulator: how a workgroup's waves take turns: interleave (default: one\n"
 		   "                     instruction each), barrier (each runs to s_barrier or its end), random\n"
-		   "  --wg-order O       emulator: workgroups run forward (default), reverse or random\n"
+		   "  --wg-order O       emulator: workgroups run forward (default), reverse or random, one\n"
+		   "                     after another; or concurrent: all resident, an instruction of each\n"
+		   "                     wave in turn (spin-waits between workgroups progress; a spin no store\n"
+		   "                     can end is reported as a hang)\n"
 		   "  --fill F           emulator: LDS, scratch and the registers the ABI leaves undefined start\n"
 		   "                     as zero (default) or garbage (a seeded non-zero pattern)\n"
 		   "  --order-seed N     emulator: the seed of the random orders and the garbage (default 0)\n"
@@ -265,6 +268,10 @@ static void usage(FILE *f)
 		   "                     different workgroups, one a write (kernel graphs: a race fails the run)\n"
 		   "  --canary           emulator: a buffer store dropped by the range check just past the\n"
 		   "                     buffer's end (less than its size) is an error naming buffer and offset\n"
+		   "  --barriers         emulator: every wave of a workgroup meets the others at the same\n"
+		   "                     s_barrier instructions (waves at different ones, or one that has\n"
+		   "                     ended, when a barrier is released fail the run; always on for\n"
+		   "                     kernel graphs)\n"
 		   "  -v                 print the version and say what runs\n"
 		   "  kernel graphs only:\n"
 		   "  --mcpu CPU         gfx942 (default) or gfx90a, or a target ID such as\n"
@@ -342,7 +349,7 @@ int cmd_run(int argc, char **argv)
 		} else if (opt_value(argc, argv, &i, "--wave-order", &v)) { /* emulator policy (loader/emu/emu.h) */
 			a.ro.policy.waves = (EmuWaveOrder)policy_mode(EMU_POLICY_WAVES, "--wave-order", v, "interleave, barrier or random");
 		} else if (opt_value(argc, argv, &i, "--wg-order", &v)) {
-			a.ro.policy.wgs = (EmuWgOrder)policy_mode(EMU_POLICY_WGS, "--wg-order", v, "forward, reverse or random");
+			a.ro.policy.wgs = (EmuWgOrder)policy_mode(EMU_POLICY_WGS, "--wg-order", v, "forward, reverse, random or concurrent");
 		} else if (opt_value(argc, argv, &i, "--fill", &v)) {
 			a.ro.policy.fill = (EmuFill)policy_mode(EMU_POLICY_FILL, "--fill", v, "zero or garbage");
 		} else if (opt_value(argc, argv, &i, "--order-seed", &v)) {
@@ -353,6 +360,8 @@ int cmd_run(int argc, char **argv)
 			a.ro.policy.races = true;
 		} else if (strcmp(argv[i], "--canary") == 0) {
 			a.ro.policy.canary = true;
+		} else if (strcmp(argv[i], "--barriers") == 0) {
+			a.ro.policy.barriers = true;
 		} else if (opt_value(argc, argv, &i, "--mcpu", &v)) {
 			if (!target_from_name(v)) /* the compiler's own list, as in compile */
 				usage_err("run: --mcpu %s: expected gfx942 or gfx90a, optionally followed by :sramecc+ or :sramecc- and then :xnack+ or :xnack-", v);

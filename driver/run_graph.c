@@ -233,6 +233,7 @@ int compile_check_run(CompileCheck *ck, Diag *d, Buf *msg)
 	}
 	RunOptions ro = *ck->ro;
 	ro.races_fail = true; /* our own code must be race-free */
+	ro.policy.barriers = true; /* and its waves meet at the same barriers */
 	if (launch_run_memory(&ck->ld, c->code_object.data, c->code_object.len, &ro, ck->hb.data, ck->hb.len, msg) != 0)
 		return 1;
 

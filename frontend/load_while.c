@@ -25,6 +25,9 @@
  *     as any symbol's (kernel_subs), in the compiler and the interpreter;
  *   - the set_symbols and the ops only they (or the start) used leave the
  *     graph; an op left that still has the axis as a dim is an error.
+ * A value that follows a read from memory (Wave's stream-K spin lock on a
+ * flag another workgroup stores) is rejected by name: such a loop waits
+ * for other workgroups, which need not be resident together.
  * A loop symbol is global once folded, so an op that names it and does
  * not follow its set_symbol (in its body or one nested in it) is an
  * error, as is a use of the axis outside the loop. */
@@ -153,11 +156,38 @@ typedef struct Fold {
 	Node *at;          /* where to report */
 } Fold;
 
+/* The read (or atomic) whose result v follows through its operands, or
+ * NULL. */
+static const Op *memory_source(const Value *v, int depth)
+{
+	const Op *op = v->kind == VAL_RESULT ? v->def : NULL;
+	if (!op || depth > 64)
+		return NULL;
+	if (op->kind == OP_READ || op_stores(op->kind))
+		return op;
+	for (int i = 0; i < op->nargs; i++) {
+		const Op *r = memory_source(op->args[i], depth + 1);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
 /* v as an expression of symbols and the axis, or NULL after reporting. */
 static Sym *fold(Fold *f, const Value *v, int depth)
 {
 	G *g = f->g;
 	SymCtx *sc = g->k->sc;
+	const Op *mem = depth == 0 ? memory_source(v, 0) : NULL;
+	if (mem) {
+		/* Wave's stream-K spin lock: iterate(FLAG, condition=Eq(FLAG, 0))
+		 * whose next value is read from a lock buffer */
+		ld_err(g->L, f->at->jv, "'%s' follows '%s', read from memory: a loop that waits for memory to change "
+					"(a spin-wait on what another workgroup stores) is not compiled: the workgroups need not "
+					"run at the same time, so it may never end",
+			v->name, mem->name);
+		return NULL;
+	}
 	const Op *op = v->kind == VAL_RESULT ? v->def : NULL;
 	bool shape_ok = v->shape.rank == 0 || (v->shape.rank == 1 && v->shape.dims[0] == f->axis);
 	if (!op || depth > 64 || !shape_ok || (!ld_is_int_dtype(v->dtype) && v->dtype != DT_I1)) {

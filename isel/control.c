@@ -23,6 +23,10 @@
  * a rank-0 value of scalar arguments, constants and symbols): v_cmp into
  * vcc, s_and_b64 with exec into scc, s_cbranch_scc0 past the body; any
  * other condition around a loop is a located error naming the iterate.
+ * A body holding a barrier (explicit, or one the allocations' plan puts
+ * there: local.c allows them only under such a uniform condition) runs
+ * under the same scalar branch, so that every wave of the workgroup takes
+ * the branch or none does and they all meet at the same barriers.
  * A condition of several elements per lane (select_per_element): the body,
  * only elementwise ops and global reads and writes, runs in every lane;
  * each write stores an element only where its own condition element holds
@@ -170,6 +174,27 @@ static bool has_lane_sym(const Sym *e)
 	for (int i = 0; i < sym_nargs(e); i++)
 		if (has_lane_sym(sym_arg(e, i)))
 			return true;
+	return false;
+}
+
+bool isel_cond_uniform(const Op *op)
+{
+	if (op->expr)
+		return !has_lane_sym(op->expr);
+	return uniform(op->args[op->ninit]);
+}
+
+/* Does r (at any depth) hold a barrier: an explicit one, or one the
+ * allocations' plan puts before an access (Isel.local_sync)? */
+static bool has_barrier(const Isel *s, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (op_is_barrier(op->kind) || (s->local_sync && s->local_sync[op->id]))
+			return true;
+		if (op->body && has_barrier(s, op->body))
+			return true;
+	}
 	return false;
 }
 
@@ -414,6 +439,9 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	int n = op->ninit;
 	Value *cond = op->expr ? NULL : op->args[n];
 	const Op *loop = first_loop(op->body);
+	/* a body holding a barrier runs under a scalar branch: the local plan
+	 * (local.c) allowed one only under a uniform condition */
+	bool sync = cond && uniform(cond) && has_barrier(s, op->body);
 	/* a loop's control is scalar: only a condition the same in every lane
 	 * (and every wave) branches around it, with every lane in the body */
 	if (cond && loop && !uniform(cond)) {
@@ -423,7 +451,7 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 			loop->path, op->name, cond->name);
 		return;
 	}
-	if (!body_ok(s, op, NULL, op->body, cond && !loop))
+	if (!body_ok(s, op, NULL, op->body, cond && !loop && !sync))
 		return;
 	if (!cond) {
 		select_uniform(s, op, region, NULL);
@@ -432,7 +460,7 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	TVal *cv = s->val[cond->id];
 	if (!cv)
 		return;
-	if (loop) {
+	if (loop || sync) {
 		if (cv->n != 1) {
 			analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet",
 				op->path, (long long)cv->n);

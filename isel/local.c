@@ -47,10 +47,16 @@
  * pass puts lgkmcnt(0) before each barrier), which clears the state. A loop
  * body is walked from the state at its entry joined with the state at its
  * end until that stops growing, so a trip's first write waits for the last
- * trip's reads. A conditional's body may run in some waves only: the
- * barrier its accesses need goes before the conditional, and one needed
- * between the body's own accesses is a located error, as is an explicit
- * barrier inside a conditional. A workgroup of one wave needs none (a
+ * trip's reads. A conditional whose condition is the same in every lane
+ * and wave (isel_cond_uniform: scalar arguments, constants, symbols,
+ * workgroup ids) is taken by all the waves or by none: its body is walked
+ * as straight-line code (barriers, explicit or planned, inside it; control.c
+ * then branches around it with a scalar branch), and the state after it
+ * joins the body's end with its entry. Any other conditional's body may run
+ * in some waves only: the barrier its accesses need goes before the
+ * conditional, and one needed between the body's own accesses is a located
+ * error, as is an explicit barrier inside it (or inside a uniform
+ * conditional nested in it). A workgroup of one wave needs none (a
  * wave's DS accesses complete in order); explicit barriers
  * (shared_memory_barrier, workgroup_barrier) are emitted as they are. */
 #include <stdio.h>
@@ -168,6 +174,12 @@ static SyncSet walk(SyncWalk *w, Region *r, SyncSet st, bool in_cond)
 		}
 		if (op->kind == OP_ITERATE) {
 			st = walk_loop(w, op, st, in_cond);
+			continue;
+		}
+		if (op->kind == OP_CONDITIONAL && !in_cond && isel_cond_uniform(op)) {
+			/* every wave takes the branch or none does: the body's
+			 * barriers go where its accesses need them */
+			st = join(st, walk(w, op->body, st, false));
 			continue;
 		}
 		if (op->kind == OP_CONDITIONAL) {

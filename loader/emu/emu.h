@@ -57,7 +57,13 @@ typedef enum {
 	EMU_WAVES_BARRIER,    /* each wave runs until it ends or reaches s_barrier, then the next */
 	EMU_WAVES_RANDOM,     /* each instruction from a ready wave picked at random (seeded) */
 } EmuWaveOrder;
-typedef enum { EMU_WGS_FORWARD, EMU_WGS_REVERSE, EMU_WGS_RANDOM } EmuWgOrder;
+/* concurrent: every workgroup of the grid resident at once, each live wave
+ * issuing one instruction per round, workgroup after workgroup, so that a
+ * workgroup waiting on a flag another stores (a spin-wait) sees it; a round
+ * in which every live wave repeats its state in a loop with no store since
+ * (nothing can release it) fails as a hang. Memory is immediate and
+ * coherent: it checks progress, not the cache ordering a flag needs. */
+typedef enum { EMU_WGS_FORWARD, EMU_WGS_REVERSE, EMU_WGS_RANDOM, EMU_WGS_CONCURRENT } EmuWgOrder;
 /* zero: LDS zeroed per workgroup, SGPRs per wave, VGPRs and scratch once per
  * launch (a later workgroup sees what earlier ones left); garbage: LDS and
  * scratch per workgroup, SGPRs, VCC, M0, SCC and VGPRs per wave, with a
@@ -85,6 +91,10 @@ typedef struct EmuPolicy {
 	 * guard zone (less than its size past num_records) is an error naming
 	 * the buffer and the offset: an off-by-one bound, not a masked lane */
 	bool canary;
+	/* every wave of a workgroup meets every other at the same s_barrier
+	 * instructions: a barrier released while waves wait at different
+	 * ones, or while a wave has ended, is an error naming the waves */
+	bool barriers;
 	uint64_t seed; /* of the random orders and of the garbage */
 } EmuPolicy;
 

@@ -93,6 +93,15 @@ typedef struct Wave {
 	bool vskip;       /* s_setvskip: vector instructions are skipped */
 	bool gpr_idx;     /* s_set_gpr_idx_on: VALU VGPR operands named by M0[15:12] are offset by M0[7:0] */
 	struct LateWave *late; /* late memory: what is outstanding (late.c), else NULL */
+	/* the concurrent order's spin detection (wave.c): the wave's state
+	 * hash at its last taken backward branch from each of a few pcs, and
+	 * the launch's store count then; `stuck` when a state repeated with
+	 * no store in between (the loop can only end if some wave stores) */
+	struct {
+		uint64_t pc, hash, stores;
+	} spin[4];
+	bool stuck;
+	uint64_t stuck_stores;
 } Wave;
 
 typedef struct Emu Emu;
@@ -107,6 +116,7 @@ typedef struct Workgroup {
 	uint32_t priv_size;
 	Wave *waves;
 	uint32_t nwaves;
+	bool finished; /* the concurrent order: every wave has ended */
 } Workgroup;
 
 /* Decode cache: one slot per dword of the code region, in pages of
@@ -148,6 +158,10 @@ struct Emu {
 	 * emu_watch); the current workgroup's barrier epoch (releases so far) */
 	bool late, races, canary, watch;
 	uint32_t epoch;
+	/* the concurrent workgroup order: stores and atomics executed so far
+	 * (any memory), for the spin detection */
+	bool concurrent;
+	uint64_t stores;
 	struct Watch *wt;   /* watch.c */
 	struct LateMem *lm; /* late.c */
 };

@@ -4,14 +4,19 @@
  * Workgroups run one after another, in the order EmuLaunch.policy.wgs
  * gives (forward by linear id, reverse, or a seeded permutation); they
  * cannot communicate except through global memory atomics, which
- * sequential execution keeps correct. Inside a workgroup the waves take
+ * sequential execution keeps correct. The concurrent order instead keeps
+ * every workgroup resident and issues one instruction of each live wave
+ * per round (run_concurrent), so spin-waits between workgroups progress; a
+ * round where every live wave loops with its state unchanged and nothing
+ * was stored since is reported as a hang (note_progress, hung). Inside a workgroup the waves take
  * turns as policy.waves says: one instruction each in turn (interleave,
  * the default), each until it ends or reaches s_barrier (barrier), or a
  * randomly picked one per instruction (random). When every live wave waits
  * at a barrier, all are released. Waves that have ended no longer count
  * toward the barrier (the ISA's S_BARRIER waits only for the surviving
  * waves of the workgroup), and the barrier counts arrivals, not PCs: waves
- * waiting at different s_barrier instructions release one another.
+ * waiting at different s_barrier instructions release one another
+ * (policy.barriers makes both an error: check_barrier).
  *
  * Initial state (LLVM AMDGPUUsage, "Initial Kernel Execution State"): user SGPRs from s0 in the KD's order
  * (only those the KD enables; the kernarg pointer is the one that matters,
@@ -37,12 +42,18 @@ enum { DEFAULT_CAP = 100000000u };
 /* Largest private segment per work-item the emulator allocates (host memory
  * is 64 bytes per byte per wave); the registers per lane of a SIMD. */
 enum { EMU_MAX_PRIVATE = 128 * 1024, EMU_SIMD_REGS = 512 };
+/* The concurrent order keeps every workgroup's state at once: at most this
+ * many workgroups and bytes of registers, LDS and scratch. */
+enum { EMU_MAX_RESIDENT = 4096 };
+#define EMU_MAX_RESIDENT_BYTES (UINT64_C(1) << 30)
 
 /* ---- the policy: names, the seeded generator, the workgroup order, garbage ---- */
 
-static const char *const POLICY_NAMES[4][3] = {
+enum { POLICY_MODES = 4 };
+static const char *const POLICY_NAMES[4][POLICY_MODES] = {
 	[EMU_POLICY_WAVES] = {[EMU_WAVES_INTERLEAVE] = "interleave", [EMU_WAVES_BARRIER] = "barrier", [EMU_WAVES_RANDOM] = "random"},
-	[EMU_POLICY_WGS] = {[EMU_WGS_FORWARD] = "forward", [EMU_WGS_REVERSE] = "reverse", [EMU_WGS_RANDOM] = "random"},
+	[EMU_POLICY_WGS] = {[EMU_WGS_FORWARD] = "forward", [EMU_WGS_REVERSE] = "reverse", [EMU_WGS_RANDOM] = "random",
+		[EMU_WGS_CONCURRENT] = "concurrent"},
 	[EMU_POLICY_FILL] = {[EMU_FILL_ZERO] = "zero", [EMU_FILL_GARBAGE] = "garbage"},
 	[EMU_POLICY_MEMORY] = {[EMU_MEMORY_NOW] = "immediate", [EMU_MEMORY_LATE] = "late"},
 };
@@ -51,7 +62,7 @@ int emu_policy_parse(EmuPolicyField f, const char *s)
 {
 	if ((unsigned)f > EMU_POLICY_MEMORY)
 		return -1;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < POLICY_MODES; i++)
 		if (POLICY_NAMES[f][i] && strcmp(s, POLICY_NAMES[f][i]) == 0)
 			return i;
 	return -1;
@@ -59,7 +70,7 @@ int emu_policy_parse(EmuPolicyField f, const char *s)
 
 const char *emu_policy_name(EmuPolicyField f, int mode)
 {
-	const char *n = (unsigned)f <= EMU_POLICY_MEMORY && mode >= 0 && mode < 3 ? POLICY_NAMES[f][mode] : NULL;
+	const char *n = (unsigned)f <= EMU_POLICY_MEMORY && mode >= 0 && mode < POLICY_MODES ? POLICY_NAMES[f][mode] : NULL;
 	return n ? n : "?";
 }
 
@@ -276,6 +287,43 @@ static const Inst *gpr_indexed(const Wave *w, const Inst *in, Inst *out)
 	return out;
 }
 
+/* ---- the concurrent order's spin detection ----
+ * A wave's state (pc, SGPRs, EXEC, M0, SCC, its VGPRs and AGPRs) hashed
+ * where it takes a backward branch; when a hash recurs at the same pc with
+ * no store or atomic executed anywhere since, the loop has come back to
+ * where it was and only another wave's store can change its course: the
+ * wave is stuck. A loop with a counter never repeats its state. */
+static uint64_t wave_hash(const Wave *w)
+{
+	uint64_t h = mix64(w->pc ^ w->exec) ^ mix64(((uint64_t)w->m0 << 1) | w->scc);
+	for (unsigned i = 0; i < NUM_SGPRS; i += 2)
+		h = mix64(h ^ (w->sgpr[i] | (uint64_t)w->sgpr[i + 1] << 32));
+	const uint64_t *v = (const uint64_t *)w->vgpr;
+	for (size_t i = 0; i < (size_t)w->nregs * 32; i++)
+		h = (h ^ v[i]) * UINT64_C(0x100000001b3) + (h >> 29);
+	return mix64(h);
+}
+
+static void note_progress(Emu *e, Wave *w, const Inst *in, uint64_t pc0)
+{
+	uint64_t f = isa_info[in->id].flags;
+	if (f & (IF_STORE | IF_ATOMIC)) {
+		e->stores++;
+		return;
+	}
+	if (!(f & IF_BRANCH) || w->done || w->pc > pc0)
+		return;
+	uint64_t h = wave_hash(w);
+	unsigned k = (unsigned)(w->pc >> 2) & 3;
+	if (w->spin[k].pc == w->pc && w->spin[k].hash == h && w->spin[k].stores == e->stores) {
+		w->stuck = true;
+		w->stuck_stores = e->stores;
+	}
+	w->spin[k].pc = w->pc;
+	w->spin[k].hash = h;
+	w->spin[k].stores = e->stores;
+}
+
 /* Issue one instruction of w. */
 static void issue(Emu *e, Wave *w)
 {
@@ -340,6 +388,8 @@ static void issue(Emu *e, Wave *w)
 		w->pc += 4u * in->words;
 	if (e->hook)
 		record(e, w, in, pc0, exec0);
+	if (e->concurrent)
+		note_progress(e, w, in, pc0);
 }
 
 static inline bool ready(const Wave *w) { return !w->done && !w->at_barrier; }
@@ -368,6 +418,33 @@ static inline Wave *next_wave(Workgroup *g, Wave *w, EmuWaveOrder order, uint64_
 	return NULL;
 }
 
+/* policy.barriers: every wave of the workgroup waits at the same
+ * s_barrier when the barrier is released; a wave that has ended while
+ * others wait (it skipped a barrier they take), or waves at different
+ * s_barrier instructions (they took different paths to them), fail the
+ * launch naming both waves. The hardware would release them anyway; code
+ * whose waves disagree on their barriers is not what the compiler means. */
+static void check_barrier(Emu *e, Workgroup *g)
+{
+	const Wave *first = NULL;
+	for (uint32_t i = 0; i < g->nwaves; i++)
+		if (g->waves[i].at_barrier) {
+			first = &g->waves[i];
+			break;
+		}
+	if (!first)
+		return;
+	for (uint32_t i = 0; i < g->nwaves && !e->failed; i++) {
+		Wave *w = &g->waves[i];
+		if (w->at_barrier && w->pc != first->pc)
+			emu_fail(e, w, NULL, "waves of one workgroup wait at different s_barrier instructions: wave %u at 0x%llx, "
+				"this one", first->id, (unsigned long long)first->pc);
+		else if (!w->at_barrier && first)
+			emu_fail(e, w, NULL, "wave ended without the s_barrier at 0x%llx that wave %u waits at",
+				(unsigned long long)first->pc, first->id);
+	}
+}
+
 /* Run the workgroup's waves to their ends (or the first failure), releasing
  * them whenever every live wave waits at a barrier. */
 static void run_workgroup(Emu *e, Workgroup *g)
@@ -377,6 +454,11 @@ static void run_workgroup(Emu *e, Workgroup *g)
 	for (;;) {
 		for (Wave *w = next_wave(g, NULL, order, &rng); w; w = next_wave(g, w, order, &rng)) {
 			issue(e, w);
+			if (e->failed)
+				return;
+		}
+		if (e->l->policy.barriers) {
+			check_barrier(e, g);
 			if (e->failed)
 				return;
 		}
@@ -514,9 +596,14 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 		snprintf(err, n, "grid of %ux%ux%u workgroups: more than 2^64", l->grid[0], l->grid[1], l->grid[2]);
 		return -1;
 	}
-	if ((unsigned)l->policy.waves > EMU_WAVES_RANDOM || (unsigned)l->policy.wgs > EMU_WGS_RANDOM ||
+	if ((unsigned)l->policy.waves > EMU_WAVES_RANDOM || (unsigned)l->policy.wgs > EMU_WGS_CONCURRENT ||
 	    (unsigned)l->policy.fill > EMU_FILL_GARBAGE || (unsigned)l->policy.memory > EMU_MEMORY_LATE) {
 		snprintf(err, n, "unknown wave order, workgroup order, fill or memory mode");
+		return -1;
+	}
+	if (l->policy.wgs == EMU_WGS_CONCURRENT && (l->policy.memory == EMU_MEMORY_LATE || l->policy.races || l->hook)) {
+		snprintf(err, n, "the concurrent workgroup order does not run with late memory, the race detector or a "
+			"recording hook");
 		return -1;
 	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
@@ -538,6 +625,152 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- the concurrent order ---- */
+
+/* A hang: every live wave is stuck or waits at a barrier, and one is stuck
+ * with no store since. Fails the launch naming up to four stuck waves. */
+static bool hung(Emu *e, Workgroup *gs, uint64_t n)
+{
+	Wave *first = NULL;
+	Workgroup *fg = NULL;
+	for (uint64_t k = 0; k < n; k++)
+		for (uint32_t i = 0; !gs[k].finished && i < gs[k].nwaves; i++) {
+			Wave *w = &gs[k].waves[i];
+			bool stuck = w->stuck && w->stuck_stores == e->stores;
+			if (!w->done && !w->at_barrier && !stuck)
+				return false;
+			if (stuck && !first)
+				first = w, fg = &gs[k];
+		}
+	if (!first)
+		return false;
+	char more[256] = "";
+	size_t len = 0;
+	int listed = 0;
+	for (uint64_t k = 0; k < n && listed < 4; k++)
+		for (uint32_t i = 0; !gs[k].finished && i < gs[k].nwaves && listed < 4; i++) {
+			Wave *w = &gs[k].waves[i];
+			if (w == first || !w->stuck || w->done || len >= sizeof more)
+				continue;
+			len += (size_t)snprintf(more + len, sizeof more - len, "%s(%u,%u,%u) wave %u at 0x%llx",
+				listed ? ", " : "; also ", gs[k].id[0], gs[k].id[1], gs[k].id[2], w->id,
+				(unsigned long long)w->pc);
+			listed++;
+		}
+	e->wg = fg;
+	emu_fail(e, first, NULL, "hang: every running wave loops without change and nothing was stored since (a "
+		"spin-wait no workgroup will release)%s", more);
+	return true;
+}
+
+/* Run the resident workgroups gs[0..n) (linear ids lin) round by round:
+ * each live wave of each workgroup issues one instruction; a workgroup
+ * whose live waves all wait at a barrier is released, one whose waves have
+ * all ended is finished. */
+static void run_concurrent(Emu *e, Workgroup *gs, const uint64_t *lin, uint64_t n)
+{
+	for (;;) {
+		bool live = false;
+		for (uint64_t k = 0; k < n; k++) {
+			Workgroup *g = &gs[k];
+			if (g->finished)
+				continue;
+			e->wg = g;
+			e->wg_linear = (uint32_t)lin[k];
+			bool ran = false;
+			for (uint32_t i = 0; i < g->nwaves; i++)
+				if (ready(&g->waves[i])) {
+					issue(e, &g->waves[i]);
+					ran = true;
+					if (e->failed)
+						return;
+				}
+			if (ran) {
+				live = true;
+				continue;
+			}
+			if (e->l->policy.barriers) {
+				check_barrier(e, g);
+				if (e->failed)
+					return;
+			}
+			bool waiting = false;
+			for (uint32_t i = 0; i < g->nwaves; i++)
+				if (g->waves[i].at_barrier) {
+					g->waves[i].at_barrier = false;
+					g->waves[i].pc += 4;
+					waiting = true;
+				}
+			g->finished = !waiting;
+			live |= waiting;
+		}
+		if (!live || hung(e, gs, n))
+			return;
+	}
+}
+
+/* Every workgroup of the grid resident at once (EMU_WGS_CONCURRENT): their
+ * state allocated up front, bounded by EMU_MAX_RESIDENT workgroups and
+ * EMU_MAX_RESIDENT_BYTES of registers, LDS and scratch. */
+static int launch_concurrent(Emu *e, uint64_t total, uint32_t items, uint64_t *nwaves)
+{
+	const EmuLaunch *l = e->l;
+	const KernelDescriptor *kd = &l->kd;
+	uint32_t waves = (items + 63) / 64, nregs = kd->vgpr_alloc ? kd->vgpr_alloc : 512;
+	uint32_t lds = kd->group_segment_fixed_size + l->dynamic_lds, priv = (kd->private_segment_fixed_size + 3u) & ~3u;
+	uint64_t per = (uint64_t)waves * ((uint64_t)nregs * 256 + 64u * priv) + lds;
+	if (total > EMU_MAX_RESIDENT || total * per > EMU_MAX_RESIDENT_BYTES) {
+		snprintf(e->err, e->err_len, "concurrent workgroup order: the grid's %llu workgroups of %llu bytes each do not "
+			"fit (at most %u, %llu MiB)", (unsigned long long)total, (unsigned long long)per,
+			(unsigned)EMU_MAX_RESIDENT, (unsigned long long)(EMU_MAX_RESIDENT_BYTES >> 20));
+		return -1;
+	}
+	Workgroup *gs = xcalloc(total ? total : 1, sizeof *gs);
+	uint64_t *lin = xcalloc(total ? total : 1, sizeof *lin);
+	bool garbage = l->policy.fill == EMU_FILL_GARBAGE;
+	for (uint64_t k = 0; k < total; k++) {
+		Workgroup *g = &gs[k];
+		lin[k] = k;
+		g->id[0] = (uint32_t)(k % l->grid[0]);
+		g->id[1] = (uint32_t)(k / l->grid[0] % l->grid[1]);
+		g->id[2] = (uint32_t)(k / l->grid[0] / l->grid[1]);
+		g->nwaves = waves;
+		g->lds_size = lds;
+		g->lds = xcalloc(lds ? lds : 1, 1);
+		g->priv_size = priv;
+		g->priv = priv ? xcalloc((size_t)waves * 64, priv) : NULL;
+		g->waves = xcalloc(waves, sizeof(Wave));
+		e->wg = g;
+		e->wg_linear = (uint32_t)k;
+		if (garbage) {
+			uint64_t st = stream(l->policy.seed, k, 1);
+			fill_garbage(g->lds, g->lds_size, &st);
+			fill_garbage(g->priv, (size_t)waves * 64 * priv, &st);
+		}
+		for (uint32_t i = 0; i < waves; i++) {
+			Wave *w = &g->waves[i];
+			w->nregs = nregs;
+			w->accum_offset = kd->accum_offset;
+			w->id = i;
+			w->vgpr = xcalloc((size_t)nregs * 64, 4);
+			init_wave(e, g, w, i * 64, items - i * 64 < 64 ? items - i * 64 : 64);
+		}
+	}
+	*nwaves = total * waves;
+	run_concurrent(e, gs, lin, total);
+	for (uint64_t k = 0; k < total; k++) {
+		for (uint32_t i = 0; i < gs[k].nwaves; i++)
+			free(gs[k].waves[i].vgpr);
+		free(gs[k].waves);
+		free(gs[k].lds);
+		free(gs[k].priv);
+	}
+	free(gs);
+	free(lin);
+	e->wg = NULL;
+	return e->failed ? -1 : 0;
 }
 
 int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, size_t err_len)
@@ -566,6 +799,23 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 
 	const KernelDescriptor *kd = &l->kd;
 	uint32_t items = l->wg_size[0] * l->wg_size[1] * l->wg_size[2];
+	if (l->policy.wgs == EMU_WGS_CONCURRENT) {
+		struct timespec c0, c1;
+		clock_gettime(CLOCK_MONOTONIC, &c0);
+		e.concurrent = true;
+		uint64_t waves = 0;
+		int r = launch_concurrent(&e, (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], items, &waves);
+		clock_gettime(CLOCK_MONOTONIC, &c1);
+		if (stats) {
+			stats->instructions = e.executed;
+			stats->waves = waves;
+			stats->seconds = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+		}
+		for (size_t i = 0; i < e.code.npages; i++)
+			free(e.code.pages[i]);
+		free(e.code.pages);
+		return r;
+	}
 	Workgroup g = {0};
 	g.nwaves = (items + 63) / 64;
 	g.lds_size = kd->group_segment_fixed_size + l->dynamic_lds;

@@ -27,17 +27,26 @@ static const char *const targets[] = {"gfx942", "gfx90a"};
  * gemm_alloc_a: A stored whole into an allocation before the K loop and
  * read as the MMA's operand through a mapping over $ARGK (the coordinates
  * count from the trip's window); gemm_alloc_tile0: the same read without
- * the mapping, so every trip takes the allocation's first K tile. */
-static const char *const passing[] = {"rotate_rows", "transpose_f16", "histogram", "histogram_rtn", "cond_swap",
-	"gemm_alloc_a", "gemm_alloc_tile0"};
+ * the mapping, so every trip takes the allocation's first K tile;
+ * cond_uniform_barrier: a conditional on an i32 scalar argument (the same
+ * in every wave) whose body holds an explicit barrier and needs three more
+ * between its accesses (run taken and not taken); cond_wg_barrier: the
+ * same body under `Mod($WG1, 3) > 0`, taken by two workgroups of three.
+ * `wavecc run` checks that the waves meet at the same barriers. */
+static const struct {
+	const char *file, *args;
+} passing[] = {{"rotate_rows", ""}, {"transpose_f16", ""}, {"histogram", ""}, {"histogram_rtn", ""},
+	{"cond_swap", ""}, {"gemm_alloc_a", ""}, {"gemm_alloc_tile0", ""}, {"cond_uniform_barrier", "-D flag=1"},
+	{"cond_uniform_barrier", "-D flag=0"}, {"cond_wg_barrier", ""}};
 
 START_TEST(local_kernels_pass)
 {
-	const char *k = passing[_i / 2], *t = targets[_i % 2];
+	const char *k = passing[_i / 2].file, *t = targets[_i % 2];
 	const char *adverse =
 		_i % 2 ? "--wave-order random --wg-order reverse --fill garbage --memory late --races --canary --order-seed 7"
 		       : "";
-	CmdResult r = test_wavecc("run tests/driver/local/%s.json --mcpu %s --seed %d %s", k, t, 3 + _i, adverse);
+	CmdResult r = test_wavecc("run tests/driver/local/%s.json %s --mcpu %s --seed %d %s", k, passing[_i / 2].args, t,
+		3 + _i, adverse);
 	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", k, t, r.status, r.out,
 		      r.err);
 	cmd_result_free(&r);
@@ -65,6 +74,9 @@ START_TEST(local_barriers)
 		{"tests/driver/local/histogram.json", "", 0},
 		{"tests/driver/local/histogram_rtn.json", "", 2},
 		{"tests/driver/local/cond_swap.json", "", 1},
+		/* inside the uniform conditional: the explicit one and three */
+		{"tests/driver/local/cond_uniform_barrier.json", "", 4},
+		{"tests/driver/local/cond_wg_barrier.json", "", 4},
 		{"tests/driver/wave/scatter_add.json", "", 1},                     /* the explicit one */
 		{"tests/driver/wave/explicit_shared_gemm.json", "--schedule none", 2}, /* in the loop */
 		/* its barrier a memory_counter_wait_barrier: the same two */
@@ -99,6 +111,11 @@ static const struct {
 	 false},
 	{"cond_explicit_barrier_rejected",
 	 "graph[5].body[0]: workgroup_barrier inside a conditional (which may run in some waves only) is not compiled",
+	 false},
+	/* a uniform conditional inside one that may differ between lanes */
+	{"cond_uniform_in_lane_rejected",
+	 "graph[5].body[0].body[0]: workgroup_barrier inside a conditional (which may run in some waves only) is not "
+	 "compiled",
 	 false},
 	{"cond_wait_barrier_rejected",
 	 "graph[5].body[0]: memory_counter_wait_barrier inside a conditional (which may run in some waves only) is not "

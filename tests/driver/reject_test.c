@@ -160,6 +160,11 @@ static const Reject rejects[] = {
 	{"tests/driver/data/while_step.json", "tests/driver/data/while_step.json:284:5: error: ",
 		"graph[1].body[16]: the next value of TILE_IDX is 2*TILE_IDX: a loop with a condition is compiled when it "
 		"steps its axis by a positive constant"},
+	/* a spin-wait: the loop's next value follows a read of a lock another
+	 * workgroup stores (Wave's stream-K GEMM) */
+	{"tests/driver/data/while_spin_lock.json", "tests/driver/data/while_spin_lock.json:133:5: error: ",
+		"graph[1].body[5]: 'ready_flag' follows 'flag', read from memory: a loop that waits for memory to change (a "
+		"spin-wait on what another workgroup stores) is not compiled"},
 	{"tests/driver/data/while_use_before_set.json", "tests/driver/data/while_use_before_set.json:96:3: error: ",
 		"graph[0]: 'init_tile_id' names CTA_M_OFFSET, which set_symbol sets only for the ops after it in its body"},
 	/* LDS: the two staged 256x128 f16 tiles need 2 x 67584 bytes padded,

@@ -221,6 +221,26 @@ static const WaveCase cases[] = {
 	{"transpose_read.json -D M=128 -D N=256", NULL, NULL},
 	{"transpose_read.json -D M=256 -D N=256", NULL, NULL},
 	{"transpose_read.json -D M=1024 -D N=256", NULL, NULL},
+	/* test_transpose.py::test_arbitrary_transpose: the same kernel (a[M,N]
+	 * read through {N: i, M: j} into b[N,M], BLOCK_N 1, BLOCK_M =
+	 * Max(Min(M, 256), 64)) at its shapes (M, N) = shape; use_buffer_ops
+	 * chooses Wave's code generation only. (256, 256) is above. */
+	{"transpose_read.json -D M=64 -D N=64", NULL, NULL},
+	{"transpose_read.json -D M=512 -D N=512", NULL, NULL},
+	{"transpose_read.json -D M=1024 -D N=1024", NULL, NULL},
+	{"transpose_read.json -D M=512 -D N=256", NULL, NULL},
+	{"transpose_read.json -D M=256 -D N=512", NULL, NULL},
+	{"transpose_read.json -D M=1024 -D N=512", NULL, NULL},
+	{"transpose_read.json -D M=512 -D N=1024", NULL, NULL},
+	{"transpose_read.json -D M=2048 -D N=1024", NULL, NULL},
+	{"transpose_read.json -D M=384 -D N=256", NULL, NULL},
+	{"transpose_read.json -D M=768 -D N=512", NULL, NULL},
+	{"transpose_read.json -D M=1280 -D N=512", NULL, NULL},
+	{"transpose_read.json -D M=512 -D N=768", NULL, NULL},
+	{"transpose_read.json -D M=64 -D N=1024", NULL, NULL},
+	{"transpose_read.json -D M=1024 -D N=64", NULL, NULL},
+	{"transpose_read.json -D M=128 -D N=2048", NULL, NULL},
+	{"transpose_read.json -D M=2048 -D N=128", NULL, NULL},
 	/* test_transpose.py::test_transpose_write: default shapes, a[M,N]
 	 * written through the mapping {M: i, N: j} into b[N,M] */
 	{"transpose_write.json -D M=1 -D N=27", NULL, NULL},
@@ -230,6 +250,18 @@ static const WaveCase cases[] = {
 	{"transpose_write.json -D M=256 -D N=128", NULL, NULL},
 	{"transpose_write.json -D M=256 -D N=256", NULL, NULL},
 	{"transpose_write.json -D M=256 -D N=1024", NULL, NULL},
+	/* test_debug.py::test_debug_log_core: each debug_log is a write of
+	 * its value to an output of its own (the buffer Wave adds), (256, 128)
+	 * static and M, N dynamic; the log of the read through {M: i // 2}
+	 * written back through the inverse mapping sends rows 2k and 2k + 1
+	 * to row k, which is rejected (a race); test_debug_log_iteration_dims:
+	 * the K loop's accumulator logged at [$ARGK, M, N] each trip (4 trips,
+	 * (128, 256, 128), 64x64x32 tiles, 2x2 waves, a and b shared) */
+	{"debug_log_core.json", NULL, NULL},
+	{"debug_log_core_dyn.json -D M=256 -D N=128", NULL, NULL},
+	{"debug_log_core_mapped.json", "the write's mapping sends two elements to the same place (through i): a race",
+		NULL},
+	{"debug_log_iteration_dims.json", NULL, NULL},
 	/* test_advanced_ops.py::test_fused_softmax, f32, vector shape N = N */
 	{"fused_softmax.json -D M=2 -D N=128", NULL, NULL},
 	{"fused_softmax.json -D M=256 -D N=1024", NULL, NULL},
@@ -306,6 +338,12 @@ static const WaveCase cases[] = {
 	 * shape with WAVECC_WAVE_SLOW=1) */
 	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", NULL, NULL},
+	/* reordered_gemm_test.py::testVariousDtypeReorderedGemm: the same
+	 * template with f16 and bf16 inputs and output (the f32 accumulator
+	 * cast before the write; F32_16x16x16_F16 on bf16 data is its bf16
+	 * MFMA), (256, 256, 256), SchedulingType.PREFETCH */
+	{"reordered_gemm_f16.json --schedule prefetch", NULL, NULL},
+	{"reordered_gemm_bf16.json --schedule prefetch", NULL, NULL},
 	/* e2e/test_loop_pipeline.py::test_gemm_pipelined_dynamic_K (64x64
 	 * with a dynamic K, 32x32x32 tiles, 2x2 waves, schedule PREFETCH) at
 	 * each K of the test: one tile (fewer than the stages), two, three,
@@ -798,6 +836,11 @@ static const WaveCase cases[] = {
 	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_sw_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* water_e2e_test.py::test_attention_water (the template through Wave's
+	 * Water middle end: the same kernel), 8 heads of (256, 64, 64, 256) as
+	 * B = 2 here, all 8 with WAVECC_WAVE_SLOW=1 */
+	{"vanilla_attention_16x16x16.json -D B=2 -D M=256 -D N=64 -D K1=64 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL,
+		NULL},
 	{"vanilla_attention_vt_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_vt_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"vanilla_attention_causal_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
@@ -1157,6 +1200,13 @@ static const WaveCase cases[] = {
 	 * set_symbol): its first shape at both MMA types and both wave
 	 * layouts; with 4 and 5 workgroups each loops over several tiles
 	 * (Wave's 304 CTAs take at most one tile at its shapes) */
+	/* test_streamk_gemm (templates/gemm.py get_streamk_gemm_kernel as Wave
+	 * traces it, (300, 300, 300), 304 CTAs): rejected at the loop over
+	 * peer CTAs, whose condition names its carried k end
+	 * (GET_ITER_ARG(0)); inside it the spin-wait on lock_buffer, which
+	 * tests/driver/data/while_spin_lock.json checks (reject_test.c) */
+	{"streamk_gemm.json", "'GET_ITER_ARG0' names a value the loop carries: a loop whose condition follows values it "
+		"computes (Wave's GET_ITER_ARG) is a data-dependent while loop", NULL},
 	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
 	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
 	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},
@@ -1487,6 +1537,8 @@ static const WaveCase slow[] = {
 	{"packed_nontranspose_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640 --packed a:1024,320 --packed b:320,5120",
 		NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"vanilla_attention_16x16x16.json -D B=8 -D M=256 -D N=64 -D K1=64 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL,
+		NULL},
 	{"wg_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"wg_gemm_vmfma_16x16x32_k8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},

@@ -187,6 +187,140 @@ START_TEST(barriers_hold_in_every_order)
 }
 END_TEST
 
+/* policy.barriers: four waves whose barriers disagree. Waves split by
+ * their index's parity onto two paths, each with its own s_barrier, or
+ * wave 3 ends without the barrier the others wait at: by default the
+ * barrier counts arrivals (the ISA's rule: ended waves no longer count),
+ * so both run; with policy.barriers both fail naming the waves and the
+ * barrier. The ring kernel above, whose waves pass the same barriers,
+ * runs under it in every wave order. */
+START_TEST(barriers_must_match)
+{
+	static const struct {
+		const char *body, *want;
+	} cases[] = {
+		{WAVE_INDEX "s_and_b32 s7, s6, 1\n"
+			    "s_cmp_eq_u32 s7, 1\n"
+			    "s_cbranch_scc1 odd\n"
+			    "s_barrier\n"
+			    "s_endpgm\n"
+			    "odd:\n"
+			    "s_barrier\n",
+		 "waves of one workgroup wait at different s_barrier instructions"},
+		{WAVE_INDEX "s_cmp_eq_u32 s6, 3\n"
+			    "s_cbranch_scc1 out\n"
+			    "s_barrier\n"
+			    "out:\n",
+		 "wave ended without the s_barrier at"},
+	};
+	uint32_t out[4];
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		Harness h;
+		h_init(&h, cases[i].body);
+		setup(&h, out, sizeof out, 256, 0);
+		ck_assert_msg(h_run(&h) == 0, "case %zu without the check: %s", i, h.err);
+		h.l.policy.barriers = true;
+		ck_assert_msg(h_run(&h) != 0, "case %zu: the check passed", i);
+		ck_assert_msg(strstr(h.err, cases[i].want), "case %zu: %s", i, h.err);
+		h_free(&h);
+	}
+	Harness h;
+	h_init(&h, "s_load_dwordx2 s[4:5], s[0:1], 0x0\n" WAVE_INDEX
+		   "v_lshlrev_b32 v1, 2, v0\n"
+		   "s_barrier\n"
+		   "s_cmp_eq_u32 s6, 3\n"
+		   "s_cbranch_scc1 skip\n"
+		   "s_nop 0\n"
+		   "skip:\n"
+		   "s_barrier\n"
+		   "global_store_dword v1, v0, s[4:5]\n");
+	uint32_t ring[256];
+	setup(&h, ring, sizeof ring, 256, 0);
+	for (int run = 0; run < 2 + 4; run++) {
+		set_policy(&h, (EmuWaveOrder)order_of_run(run), EMU_WGS_FORWARD, EMU_FILL_ZERO, (uint64_t)run);
+		h.l.policy.barriers = true;
+		ck_assert_msg(h_run(&h) == 0, "the same barriers, order %d: %s", run, h.err);
+		ck_assert_uint_eq(ring[255], 255);
+	}
+	h_free(&h);
+}
+END_TEST
+
+/* A spin-wait between workgroups: workgroup 0 loads a flag until workgroup
+ * 1, after a loop of 50 trips, stores 41 there, then stores flag + 1. Run
+ * one after another, forward, workgroup 0 never ends (the instruction
+ * limit stops it); reverse passes; the concurrent order passes, the
+ * spinning wave's repeated state not counted as a hang while workgroup 1's
+ * loop counts down. With the flag stored elsewhere nothing can end the
+ * spin: the concurrent order reports a hang, naming the wave, within a few
+ * trips of the spin. */
+static const char SPIN_KERNEL[] = "s_load_dwordx2 s[4:5], s[0:1], 0x0\n"
+				  "s_waitcnt lgkmcnt(0)\n"
+				  "s_mov_b64 exec, 1\n"
+				  "v_mov_b32 v1, 0\n"
+				  "s_cmp_eq_u32 s2, 1\n"
+				  "s_cbranch_scc1 producer\n"
+				  "spin:\n"
+				  "global_load_dword v2, v1, s[4:5] offset:4 sc0 sc1\n"
+				  "s_waitcnt vmcnt(0)\n"
+				  "v_readfirstlane_b32 s6, v2\n"
+				  "s_cmp_eq_u32 s6, 0\n"
+				  "s_cbranch_scc1 spin\n"
+				  "s_add_u32 s6, s6, 1\n"
+				  "v_mov_b32 v3, s6\n"
+				  "global_store_dword v1, v3, s[4:5]\n"
+				  "s_endpgm\n"
+				  "producer:\n"
+				  "s_mov_b32 s7, 50\n"
+				  "work:\n"
+				  "s_sub_u32 s7, s7, 1\n"
+				  "s_cmp_lg_u32 s7, 0\n"
+				  "s_cbranch_scc1 work\n"
+				  "v_mov_b32 v3, 41\n"
+				  "global_store_dword v1, v3, s[4:5] offset:FLAG sc0 sc1\n";
+
+START_TEST(spin_wait_between_workgroups)
+{
+	static const struct {
+		EmuWgOrder order;
+		int flag; /* the producer's store offset */
+		const char *fails;
+	} runs[] = {
+		{EMU_WGS_FORWARD, 4, "instruction limit"},
+		{EMU_WGS_REVERSE, 4, NULL},
+		{EMU_WGS_CONCURRENT, 4, NULL},
+		{EMU_WGS_CONCURRENT, 8, "hang: every running wave loops without change and nothing was stored since"},
+	};
+	for (size_t i = 0; i < ARRAY_LEN(runs); i++) {
+		char body[sizeof SPIN_KERNEL + 8], *at;
+		snprintf(body, sizeof body, "%s", SPIN_KERNEL);
+		at = strstr(body, "FLAG");
+		memmove(at + 1, at + 4, strlen(at + 4) + 1);
+		*at = (char)('0' + runs[i].flag);
+		Harness h;
+		h_init(&h, body);
+		uint32_t out[4] = {0};
+		h_buffer(&h, out, sizeof out, 0, true);
+		h.l.grid[0] = 2;
+		h.l.max_instructions = 100000;
+		set_policy(&h, EMU_WAVES_INTERLEAVE, runs[i].order, EMU_FILL_ZERO, 0);
+		int r = h_run(&h);
+		if (runs[i].fails) {
+			ck_assert_msg(r != 0 && strstr(h.err, runs[i].fails), "run %zu: %d %s", i, r, h.err);
+		} else {
+			ck_assert_msg(r == 0, "run %zu: %s", i, h.err);
+			ck_assert_uint_eq(out[0], 42);
+			ck_assert_uint_eq(out[1], 41);
+		}
+		if (runs[i].order == EMU_WGS_CONCURRENT && runs[i].fails)
+			ck_assert_msg(strstr(h.err, "workgroup (0,0,0) wave 0") && h.stats.instructions < 1000,
+				      "the hang found early, naming the spinning wave: %llu instructions, %s",
+				      (unsigned long long)h.stats.instructions, h.err);
+		h_free(&h);
+	}
+}
+END_TEST
+
 /* Each workgroup's lane 0 takes a ticket from a global counter and stores it
  * at the workgroup's linear id (x + 3 (y + 2 z) over a 3x2x2 grid): the
  * tickets are the order the workgroups ran in. */
@@ -346,6 +480,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, lds_race_depends_on_wave_order);
 	tcase_add_test(tc, wave_order);
 	tcase_add_test(tc, barriers_hold_in_every_order);
+	tcase_add_test(tc, barriers_must_match);
+	tcase_add_test(tc, spin_wait_between_workgroups);
 	tcase_add_test(tc, workgroup_order);
 	tcase_add_test(tc, garbage_fill);
 	tcase_add_test(tc, garbage_fill_keeps_abi_sgprs);
