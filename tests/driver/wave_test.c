@@ -2205,6 +2205,67 @@ static const WaveCase gfx950[] = {
 	{"lit_wave_schedule_pingpong.json -D M=256 -D N=512 -D K=256", NULL, NULL},
 	{"lit_merge_scale_reads_bk128.json -D M=128 -D N=128 -D K=512 -D K_SCALE_SHUFFLED=16 --mx a:128,256:f4 --mx a_scale:128,16:scale_shuffled --mx b:128,256:f4 --mx b_scale:128,16:scale_shuffled", NULL, NULL},
 	{"lit_merge_scale_reads_bk256.json -D M=128 -D N=128 -D K=512 -D K_SCALE_SHUFFLED=16 --mx a:128,256:f4 --mx a_scale:128,16:scale_shuffled --mx b:128,256:f4 --mx b_scale:128,16:scale_shuffled", NULL, NULL},
+	/* wave_gemm_mxfp_test.py's tagged MXFP4 GEMMs (wave/README.md, the
+	 * rows after testScaledGemmMXFP4; Wave's manual, asymmetric and ping-pong
+	 * schedules and eliminate_epilogue are Wave code generation: wavecc's
+	 * default schedule). testScaledGemmMXFP4ManualDoubleBuf at 2x2 waves (its
+	 * 4x2 is test_dbuf_8wave's row above); _AsymmetricSchedule and
+	 * _PreshuffleB at 256x256 (1x4 waves): the 256x64 wave tile's A value is
+	 * 1024 f4 a lane */
+	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
+	{"mxfp4_tagged_b_global.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_tagged_b_global_bf16.json -D M=64 -D N=192 -D K=2048 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		PRESHUFFLE_B_256x192_REJECT, NULL},
+	{"mxfp4_preshuffle_b.json -D M=64 -D N=192 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=192 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleMacrotiles (a_scale not preshuffled): a
+	 * sample of its 19 blocks here, the rest in slow950[] */
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=192 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=192 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=32 -D N=64 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=128 -D N=32 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=32 -D BLOCK_K=256 -D WAVES_M=2 -D WAVES_N=2 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:32,1024:f4 --mx b_scale:32,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleBDynamic and _DynamicWaveRuntime (128x256):
+	 * their grouped order over a run-time grid is rejected (the
+	 * mxfp4_preshuffle_b_dyn_reorder row above, and at 32x64 here); their
+	 * blocks without that order (not Wave's), 256x224 in slow950[] */
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=32 -D N=64 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		"the reordered id uses 'M'", NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=128 -D N=32 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:32,1024:f4 --mx b_scale:32,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=32 -D N=64 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleBWideStores (256x192, 2x2 waves, bf16,
+	 * operands swapped into an [N, M] accumulator): the grouped order over a
+	 * run-time grid is rejected; without it (not Wave's) it runs */
+	{"mxfp4_preshuffle_b_wide_store.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		"the reordered id uses 'M'", NULL},
+	{"mxfp4_preshuffle_b_wide_store_in_order.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP48WavePingpongPreshuffleScalesAndB and _AndBLDS
+	 * (4x2 waves; B global, or through LDS), static at
+	 * 256x256, dynamic at 64x64; the rest in slow950[] */
+	{"mxfp4_preshuffle_scales_and_b.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
 };
 
 START_TEST(wave_gfx950)
@@ -2307,6 +2368,81 @@ static const WaveCase slow950[] = {
 	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
 		NULL, NULL},
 	{"splitk_mxfp4_preshuffle_scales_f32.json -D M=512 -D N=512 -D K=2048 -D S=4 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:512,1024:f4 --mx b_scale:512,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleMacrotiles: the blocks the gfx950 list
+	 * leaves out (each under 2 s) */
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=256 -D N=128 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=128 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=128 -D N=192 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=192 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=256 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=256 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=192 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=192 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=128 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=128 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=128 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=128 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=32 -D N=192 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=192 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=32 -D N=128 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=128 -D BLOCK_K=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_plain_ascale.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D BLOCK_K=256 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:224,1024:f4 --mx b_scale:224,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleBDynamic's 256x224 (2x2 waves) */
+	{"mxfp4_preshuffle_b_dyn.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:224,1024:f4 --mx b_scale:224,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP48WavePingpongPreshuffleScalesAndB(LDS): the other
+	 * blocks and forms at one workgroup */
+	{"mxfp4_preshuffle_scales_and_b.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:160,1024:f4 --mx b_scale:160,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_dyn.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:160,1024:f4 --mx b_scale:160,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:160,1024:f4 --mx b_scale:160,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=256 -D N=192 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=192 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=128 -D N=128 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=128 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:128,1024:f4 --mx b_scale:128,64:scale_shuffled",
+		NULL, NULL},
+	{"mxfp4_preshuffle_scales_and_b_lds_dyn.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:160,1024:f4 --mx b_scale:160,64:scale_shuffled",
 		NULL, NULL},
 };
 
