@@ -1749,8 +1749,8 @@ static const char *const heavy[] = {
 	"persistent_reordering_gemm_32x32x8_2x2.json", /* 1.02 s */
 	"attention_bwd_dq_16x16x16.json -D B=8 -D M=128 -D N=128 -D K1=64 -D K2=256 -D scale=0.125 --atol 3e-3 --rtol 3e-3", /* 0.89 s */
 	"attention_fwd_16x16x16.json -D B=8 -D M=128 -D N=128 -D K1=64 -D K2=256 -D scale=0.125 --atol 3e-3 --rtol 3e-3", /* 0.85 s */
-	"mxfp4_preshuffle_b_dyn.json -D M=224 -D N=160 -D K=2048 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx "
-	"a:224,1024:f4 --mx a_scale:224,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale", /* 1.40 s */
+	("mxfp4_preshuffle_b_dyn.json -D M=224 -D N=160 -D K=2048 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx "
+	 "a:224,1024:f4 --mx a_scale:224,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale"), /* 1.40 s */
 	"mxfp4_preshuffle_b_wide_store_in_order.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled", /* 2.2 s */
 	"mxfp4_preshuffle_scales_and_b.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled", /* 1.4 s */
 	"mxfp4_preshuffle_scales_and_b_lds.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled", /* 1.4 s */
