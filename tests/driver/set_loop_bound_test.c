@@ -44,25 +44,34 @@ static void fill_a(float *a)
 		a[i] = (float)((i * 37 + 11) % 17 - 8) / 4.0f;
 }
 
-START_TEST(interp_matches_formula)
+/* tests/driver/data/NAME loaded into in at the launch values, trips,
+ * first and a filled (a kernel the caller frees). */
+static Kernel *open_filled(const char *name, Interp *in)
 {
 	char path[1024];
-	snprintf(path, sizeof path, "%s/tests/driver/data/set_loop_bound.json", test_root());
+	snprintf(path, sizeof path, "%s/tests/driver/data/%s", test_root(), name);
 	Diag d;
 	diag_init(&d);
 	Kernel *k = load_kernel_file(path, &d);
 	ck_assert_msg(k != NULL, "%s does not load", path);
 	const int64_t dyn[] = {ROWS, COLS, LAUNCH_START, LAUNCH_TRIPS};
-	Interp in;
-	ck_assert(interp_init(&in, k, dyn, &d) == 0);
-	InterpArg *t = interp_arg(&in, "trips"), *f = interp_arg(&in, "first"), *a = interp_arg(&in, "a"),
-		  *c = interp_arg(&in, "c");
-	ck_assert(t && f && a && c && t->dtype == DT_I32 && a->dtype == DT_F32 && c->dtype == DT_F32);
+	ck_assert(interp_init(in, k, dyn, &d) == 0);
+	InterpArg *t = interp_arg(in, "trips"), *f = interp_arg(in, "first"), *a = interp_arg(in, "a");
+	ck_assert(t && f && a && t->dtype == DT_I32 && f->dtype == DT_I32 && a->dtype == DT_F32);
 	for (int m = 0; m < ROWS; m++) {
 		((int32_t *)t->data)[m] = trips[m];
 		((int32_t *)f->data)[m] = first[m];
 	}
 	fill_a((float *)a->data);
+	return k;
+}
+
+START_TEST(interp_matches_formula)
+{
+	Interp in;
+	Kernel *k = open_filled("set_loop_bound.json", &in);
+	InterpArg *a = interp_arg(&in, "a"), *c = interp_arg(&in, "c");
+	ck_assert(c && c->dtype == DT_F32);
 	ck_assert_msg(interp_run(&in) == 0, "interp_run failed");
 	for (int m = 0; m < ROWS; m++) {
 		double want = expected((const float *)a->data, m), got = ((const float *)c->data)[m];
@@ -78,24 +87,12 @@ END_TEST
  * g[m] = c[m] only where T > 1 (the rest keeps the NaN it starts as). */
 START_TEST(interp_expressions_see_set_values)
 {
-	char path[1024];
-	snprintf(path, sizeof path, "%s/tests/driver/data/set_loop_bound_expr.json", test_root());
-	Diag d;
-	diag_init(&d);
-	Kernel *k = load_kernel_file(path, &d);
-	ck_assert_msg(k != NULL, "%s does not load", path);
-	const int64_t dyn[] = {ROWS, COLS, LAUNCH_START, LAUNCH_TRIPS};
 	Interp in;
-	ck_assert(interp_init(&in, k, dyn, &d) == 0);
-	InterpArg *t = interp_arg(&in, "trips"), *f = interp_arg(&in, "first"), *a = interp_arg(&in, "a"),
-		  *c = interp_arg(&in, "c"), *e = interp_arg(&in, "e"), *g = interp_arg(&in, "g");
-	ck_assert(t && f && a && c && e && g && e->dtype == DT_I32 && g->dtype == DT_F32);
-	for (int m = 0; m < ROWS; m++) {
-		((int32_t *)t->data)[m] = trips[m];
-		((int32_t *)f->data)[m] = first[m];
+	Kernel *k = open_filled("set_loop_bound_expr.json", &in);
+	InterpArg *c = interp_arg(&in, "c"), *e = interp_arg(&in, "e"), *g = interp_arg(&in, "g");
+	ck_assert(c && e && g && e->dtype == DT_I32 && g->dtype == DT_F32);
+	for (int m = 0; m < ROWS; m++)
 		((float *)g->data)[m] = NAN;
-	}
-	fill_a((float *)a->data);
 	ck_assert_msg(interp_run(&in) == 0, "interp_run failed");
 	for (int m = 0; m < ROWS; m++) {
 		int32_t tt = trips[m] < 0 ? 0 : trips[m], ff = first[m] < 0 ? 0 : first[m];
