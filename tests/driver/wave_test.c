@@ -1587,8 +1587,6 @@ static const WaveCase slow[] = {
 	{"gemm_dynamic_strides_dyn.json -D M=1024 -D N=1024 -D K=1024 -D KA=4096 -D KB=2048", NULL, NULL},
 	{"gemm_dynamic_strides_output.json -D M=1024 -D N=512 -D K=512 -D NC=1536", NULL, NULL},
 	{"gemm_dynamic_strides_in_out.json -D M=512 -D N=1024 -D K=2048 -D KA=4096 -D KB=4096 -D NC=2048", NULL, NULL},
-	{"gemm_dynamic_strides_offset.json -D M=4096 -D N=2048 -D K=4096 -D MA=4100 -D KA=4104 -D NB=2050 -D KB=4104 "
-	 "--max-instructions 100000000000", NULL, NULL},
 	/* end of the sweep's block */
 	/* wave_gemm_mxfp_test.py at Wave's shapes (1024^3; the broadcast scale
 	 * at 512^3) */
@@ -1905,6 +1903,22 @@ START_TEST(wave_scheduled)
 		return;
 	case_tag = "scheduled";
 	run_case(&scheduled[_i / 2], _i);
+}
+END_TEST
+
+/* Wave's shapes that take ten minutes or more each on the emulator, too
+ * long for .ci/run's daily slice of slow[]: run by hand with
+ * WAVECC_WAVE_SLOW=1 CK_RUN_CASE=huge */
+static const WaveCase huge[] = {
+	/* test_gemm_dynamic_strides_offset at Wave's shape: about 11 minutes */
+	{"gemm_dynamic_strides_offset.json -D M=4096 -D N=2048 -D K=4096 -D MA=4100 -D KA=4104 -D NB=2050 -D KB=4104 "
+	 "--max-instructions 100000000000", NULL, NULL},
+};
+
+START_TEST(wave_huge)
+{
+	case_tag = "huge";
+	run_case(&huge[_i / 2], _i);
 }
 END_TEST
 
@@ -2530,6 +2544,10 @@ int main(void)
 		tcase_set_timeout(t9, 3600);
 		tcase_add_loop_test(t9, wave_slow950, 0, (int)(2 * ARRAY_LEN(slow950)));
 		suite_add_tcase(s, t9);
+		TCase *th = tcase_create("huge");
+		tcase_set_timeout(th, 7200);
+		tcase_add_loop_test(th, wave_huge, 0, (int)(2 * ARRAY_LEN(huge)));
+		suite_add_tcase(s, th);
 	}
 	const char *known = getenv("WAVECC_WAVE_KNOWN");
 	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0)
