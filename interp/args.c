@@ -42,6 +42,27 @@ Sym *interp_subs(Kernel *k, Sym *e)
 	return e;
 }
 
+/* Does the kernel read memory v (8-bit integers) only to bitcast it to MX
+ * scales (f8e8m0fnu), as Wave declares its scale tensors? */
+static bool mx_scale_buffer(const Kernel *k, const Value *v)
+{
+	if (dtype_size(v->dtype) != 1 || dtype_is_float(v->dtype))
+		return false;
+	bool scale = false;
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		const Op *op = k->op_list.data[i];
+		if (!op || op->kind != OP_BITCAST || op->nargs < 1 || !op->args[0])
+			continue;
+		const Value *x = op->args[0];
+		if (x->kind != VAL_RESULT || !x->def || x->def->kind != OP_READ || x->def->args[0] != v)
+			continue;
+		if (op_result(op)->dtype != DT_F8E8M0FNU)
+			return false;
+		scale = true;
+	}
+	return scale;
+}
+
 int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 {
 	memset(in, 0, sizeof *in);
@@ -77,6 +98,7 @@ int interp_init(Interp *in, Kernel *k, const int64_t *dyn_vals, Diag *d)
 		a->dtype = v->dtype;
 		a->rank = v->shape.rank;
 		a->count = 1;
+		a->mx_scale = mx_scale_buffer(k, v);
 		if (a->rank > IT_MAX_RANK) {
 			diag_error(d, v->loc, "interp: argument %s has rank %d, more than %d", v->name, a->rank,
 				IT_MAX_RANK);
@@ -157,6 +179,11 @@ void interp_fill_random(InterpArg *a, uint64_t seed, int position)
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t r = splitmix(&s) >> 32;
 		double v;
+		if (a->mx_scale) {
+			v = 123.0 + (double)(r % 9); /* the e8m0 codes of 2^-4 .. 2^4 */
+			dtype_store(a->dtype, a->data, i, v > 127.0 && a->dtype == DT_I8 ? v - 256.0 : v);
+			continue;
+		}
 		switch (dtype_info[a->dtype].cls) {
 		case DTC_FLOAT: v = (double)(int64_t)(r % 256) / 64.0 - 2.0; break;
 		case DTC_INT: v = a->dtype == DT_I1 ? (double)(r % 2) : (double)(int64_t)(r % 16) - 8.0; break;

@@ -125,6 +125,9 @@ typedef struct InterpArg {
 	uint8_t *written;
 	bool scalar; /* a scalar argument (rank 0, one element); mem is the
 	                result of its OP_SCALAR */
+	bool mx_scale; /* 8-bit integers the kernel bitcasts to f8e8m0fnu
+	                  (Wave's MX scales): interp_fill_random draws codes
+	                  near 127, powers of two near 1 */
 } InterpArg;
 
 typedef struct Interp {
@@ -162,7 +165,9 @@ Sym *interp_subs(Kernel *k, Sym *e);
 /* Fill a buffer with the documented seeded generator (docs/interpreter.md):
  * a 64-bit splitmix sequence seeded by seed and the argument's position;
  * floats uniform on the multiples of 1/64 in [-2, 2), ints uniform in
- * [-8, 8), i1 and unsigned ints in [0, 2) and [0, 16). */
+ * [-8, 8), i1 and unsigned ints in [0, 2) and [0, 16); an mx_scale
+ * buffer 123 + r % 9, the e8m0 codes of 2^-4 .. 2^4 (uniform random bytes
+ * would be scales up to 2^128 and NaN). */
 void interp_fill_random(InterpArg *a, uint64_t seed, int position);
 /* Set a scalar argument from text (`-D NAME=TEXT`): an integer (decimal or
  * 0x hex) for integer dtypes, a real number for float ones, which must be
