@@ -1,0 +1,711 @@
+"""wave_more.py — more of Wave's tests and examples (iree-org/wave tests/kernel/e2e/*.py, tests/kernel/*_test.py,
+examples/python/*.py) transcribed as a numpy user runs them with wavecc: `wave_lang` imports become
+`wavecc.wave_lang`, torch tensors become numpy arrays made by Wave's torch_utils helpers, torch's references numpy
+ones; kernels, constraints, mappings, hyperparameters and options are Wave's, written as Wave writes them. Each test
+runs one of Wave's parameters at a small shape in tests() (run_tests.py fast), more in slow_tests() (full).
+`python3 tests/python/wave_more.py TEXT` runs the tests whose names contain TEXT."""
+import sys
+
+import numpy as np
+import sympy
+
+import wavecc.wave_lang.kernel.lang as tkl
+import wavecc.wave_lang.kernel.wave as tkw
+from wavecc.wave_lang.kernel.lang.global_symbols import *  # noqa: F401,F403
+from wavecc.wave_lang.kernel.lang.global_symbols import GLOBAL_ADDRESS_SPACE
+from wavecc.wave_lang.kernel.wave.compile import WaveCompileOptions, wave_compile
+from wavecc.wave_lang.kernel.wave.utils.run_utils import set_default_run_config
+from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
+    device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros, device_full)
+from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
+
+from wave_e2e import assert_close, _case
+
+# ---- tests/kernel/e2e/test_elementwise.py ----
+
+
+def test_cast(shape, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = sympy.Max(sympy.Min(shape[1], 256), wave_size)
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        res = tkw.read(a)
+        res = tkw.cast(res, tkl.f16)
+        tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float32)
+    b = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b)
+    assert_close(a.astype(np.float16), b)
+
+
+def test_vector_add(shape, use_buffer_ops, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = sympy.Max(sympy.Min(shape[1], 256), wave_size)
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        lhs = tkw.read(a)
+        rhs = tkw.read(b)
+        res = lhs + rhs
+        tkw.write(res, c)
+
+    a = device_randn(shape, dtype=np.float16)
+    b = device_randn(shape, dtype=np.float16)
+    c = device_zeros(shape, dtype=np.float16)
+    ref = a + b
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        use_buffer_ops=use_buffer_ops,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b, c)
+    assert_close(ref, c)
+
+
+def test_broadcast_scaled_add(shape, run_bench=False):
+    from wavecc.wave_lang.kernel.wave.templates.test_kernels import get_broadcast_scaled_add
+    broadcast_scaled_add, hyperparams = get_broadcast_scaled_add(shape)
+    scaled_shape = list(shape)
+    scaled_shape[-1] = int(scaled_shape[-1] / 2)
+    scaled_shape = tuple(scaled_shape)
+    a = device_randn(scaled_shape, dtype=np.float16)
+    b = device_randn((scaled_shape[0]), dtype=np.float16)
+    c = device_zeros(scaled_shape, dtype=np.float16)
+    ref = a + b.reshape(-1, 1)
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, run_bench=run_bench, use_buffer_ops=True)
+    options = set_default_run_config(options)
+    test = wave_compile(options, broadcast_scaled_add)
+    test(a, b, c)
+    assert_close(ref, c)
+
+
+# ---- tests/kernel/e2e/test_memory_ops.py ----
+
+def _row_kernel_constraints(shape, M, N, wave_size=64, block_n=None):
+    BLOCK_M = 1
+    BLOCK_N = block_n if block_n is not None else sympy.Max(sympy.Min(shape[1], 256), wave_size)
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+    return constraints
+
+
+def test_read_write_same(shape, use_buffer_ops, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = _row_kernel_constraints(shape, M, N)
+
+    @tkw.wave(constraints)
+    def double(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16]):
+        res = tkw.read(a)
+        double = res + res
+        tkw.write(double, a)
+
+    a = device_randn(shape, dtype=np.float16)
+    ref = a + a
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        use_buffer_ops=use_buffer_ops,
+    )
+    options = set_default_run_config(options)
+    double = wave_compile(options, double)
+    double(a)
+    assert_close(a, ref)
+
+
+def test_offset_read(shape, use_buffer_ops, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = _row_kernel_constraints(shape, M, N)
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.dynamic_val(0)
+    mapping = tkw.IndexMapping(
+        num_iterators=2,
+        inputs={M: k, N: j},
+        outputs={M: i, N: j},
+        dynamic_val_mappings={M: i, N: j},
+    )
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        off: tkl.Memory[M, N, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        offset = tkw.read(off)
+        res = tkw.read(a, mapping=mapping, mapping_dynamic_vals=(offset,))
+        tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float16)
+    off = device_randint(shape[0], shape, dtype=np.int32)
+    out = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        use_buffer_ops=use_buffer_ops,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, off, out)
+    out_ref = np.take_along_axis(a, off.astype(np.int64), axis=0)
+    assert_close(out, out_ref)
+
+
+# ---- tests/kernel/e2e/test_misc_ops.py ----
+
+def test_set_symbol(shape, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    S = tkl.sym.S
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = wave_size
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N, S: BLOCK_M})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={S: S, N: j}, outputs={S: i, N: j})
+
+    dynamic_symbols = []
+    dynamic_symbols.append(S)
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[S, N, ADDRESS_SPACE, tkl.f16],
+        off: tkl.Memory[M, N, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        offset = tkw.read(off)
+        tkw.set_symbol(S, offset)
+        res = tkw.read(a, mapping=mapping)
+        tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float16)
+    off = device_randint(shape[0], shape, dtype=np.int32)
+    out = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        dynamic_symbols=dynamic_symbols,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, off, out)
+    out_ref = np.take_along_axis(a, off.astype(np.int64), axis=0)
+    assert_close(out, out_ref)
+
+
+def test_apply_expr(shape, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    S = tkl.sym.S
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = wave_size
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N, S: BLOCK_M})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={S: S, N: j}, outputs={S: i, N: j})
+    dynamic_symbols = [S]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[S, N, ADDRESS_SPACE, tkl.f16],
+        off: tkl.Memory[M, N, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        offset = tkw.read(off)
+        offset = tkw.apply_expr(offset, lambda a: M - a - 1)
+        tkw.set_symbol(S, offset)
+        res = tkw.read(a, mapping=mapping)
+        tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float16)
+    off = device_randint(shape[0], shape, dtype=np.int32)
+    out = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        dynamic_symbols=dynamic_symbols,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, off, out)
+    out_ref = np.take_along_axis(a, (shape[0] - off - 1).astype(np.int64), axis=0)
+    assert_close(out, out_ref)
+
+
+def test_conditional(shape, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = _row_kernel_constraints(shape, M, N, block_n=64)
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        mask: tkl.Memory[M, N, ADDRESS_SPACE, tkl.i32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+    ):
+        res = tkw.read(a)
+        cond = tkw.read(mask)
+        cond = tkw.apply_expr(cond, lambda a: a > 0)
+
+        @tkw.conditional(cond)
+        def then():
+            tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float16)
+    mask = device_randint(2, shape, dtype=np.int32)
+    b = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, mask, b)
+    assert_close(a * mask, b, check_dtype=False)
+
+
+def test_conditional_return(shape, threshold, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    LOAD_ELEMS_PER_THREAD = tkl.sym.LOAD_ELEMS_PER_THREAD
+    STORE_ELEMS_PER_THREAD = tkl.sym.STORE_ELEMS_PER_THREAD
+    constraints = _row_kernel_constraints(shape, M, N)
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        threshold: tkl.i32,
+    ):
+        zero_reg = tkl.Register[M, N, tkl.f32](0.0)  # noqa: F841
+        threshold_scalar = tkw.scalar(10, tkl.i32)
+        a_reg = tkw.read(a, elements_per_thread=LOAD_ELEMS_PER_THREAD)
+
+        @tkw.conditional(threshold > threshold_scalar, else_return=[a_reg])
+        def process_data(
+            a: tkl.Register[M, N, tkl.f32],
+        ) -> tkl.Register[M, N, tkl.f32]:
+            return a * tkw.scalar(2.5, tkl.f16)
+
+        tkw.write(process_data, b, elements_per_thread=STORE_ELEMS_PER_THREAD)
+
+    a = device_randn(shape, dtype=np.float16)
+    b = device_zeros(shape, dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], LOAD_ELEMS_PER_THREAD: 4, STORE_ELEMS_PER_THREAD: 4,
+              ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b, threshold)
+    if threshold > 10:
+        expected = a * np.float16(2.5)
+    else:
+        expected = a
+    assert_close(expected, b)
+
+
+# ---- tests/kernel/e2e/test_reductions.py ----
+
+def test_reduce_sum(shape, run_bench=False, threads_per_wave=64):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = sympy.ceiling(N / wave_size) * wave_size
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=threads_per_wave, vector_shapes={M: 1, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, ADDRESS_SPACE, tkl.f16],
+    ):
+        lhs = tkw.read(a)
+        rhs = tkw.read(b)
+        res = lhs * rhs
+        res = tkw.sum(res, dim=N)
+        tkw.write(res, c)
+
+    np.random.seed(1)
+    a = device_randn(shape, dtype=np.float16)
+    b = device_randn(shape, dtype=np.float16)
+    c = device_zeros((shape[0],), dtype=np.float16)
+    ref = np.sum((a * b), axis=-1)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b, c)
+    assert_close(ref, c, atol=0.1, rtol=1e-05)
+
+
+def test_block_reduce_sum(shape, run_bench=False, threads_per_wave=64):
+    round_to_divisible = lambda src, denom: sympy.ceiling(src / denom) * denom  # noqa: E731
+    M = tkl.sym.M
+    N = tkl.sym.N
+    wave_size = threads_per_wave
+    num_waves = 4
+    BLOCK_M = 1
+    ELEMS_PER_WAVE = round_to_divisible(sympy.ceiling(N / num_waves), wave_size)
+    ELEMS_PER_WAVE = sympy.Max(ELEMS_PER_WAVE, wave_size)
+    BLOCK_N = ELEMS_PER_WAVE * num_waves
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: 1, N: ELEMS_PER_WAVE})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, ELEMS_PER_WAVE)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+        c: tkl.Memory[M, ADDRESS_SPACE, tkl.f32],
+    ):
+        lhs = tkw.read(a)
+        rhs = tkw.read(b)
+        res = lhs * rhs
+        res = tkw.sum(res, dim=N, block=True)
+        tkw.write(res, c)
+
+    np.random.seed(1)
+    a = device_randn(shape, dtype=np.float32)
+    b = device_randn(shape, dtype=np.float32)
+    c = device_zeros((shape[0],), dtype=np.float32)
+    ref = np.sum((a * b), axis=-1)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b, c)
+    assert_close(ref, c, atol=2e-5, rtol=1e-05)
+
+
+def test_toy_online_softmax(shape, threads_per_wave=64):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    BLOCK_M = 1
+    BLOCK_N = tkl.sym.BLOCK_N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=threads_per_wave, vector_shapes={M: 1, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.TilingConstraint(N, BLOCK_N)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f32],
+        c: tkl.Memory[M, ADDRESS_SPACE, tkl.f32],
+    ):
+        init_max = tkl.Register[M, tkl.f32](-1e6)
+        init_sum = tkl.Register[M, tkl.f32](0)
+
+        @tkw.iterate(N, init_args=[init_max, init_sum])
+        def repeat(
+            partial_max: tkl.Register[M, tkl.f32],
+            partial_sum: tkl.Register[M, tkl.f32],
+        ) -> tkl.Register[M, tkl.f32]:
+            lhs = tkw.read(a)
+            rhs = tkw.read(b)
+            res = lhs * rhs
+            partial_max = tkw.max(res, partial_max, dim=N)
+            partial_sum = tkw.sum(res, partial_sum, dim=N)
+            return partial_max, partial_sum
+
+        res_max, res_sum = repeat
+        result = res_max / res_sum
+        tkw.write(result, c)
+
+    np.random.seed(1)
+    a = device_randn(shape, dtype=np.float32)
+    b = device_randn(shape, dtype=np.float32)
+    c = device_zeros((shape[0],), dtype=np.float32)
+    ref_max = np.max((a * b), axis=-1)
+    ref_sum = np.sum((a * b), axis=-1)
+    ref = ref_max / ref_sum
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], BLOCK_N: max(min(128, shape[1]), threads_per_wave),
+              ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=False,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b, c)
+    assert_close(ref, c, atol=0.1, rtol=1e-4)
+
+
+# ---- tests/kernel/e2e/test_scalar.py ----
+
+def test_scalar_codegen(shape, tkl_dtype, torch_dtype, arg_vals, use_wave_runtime, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = _row_kernel_constraints(shape, M, N)
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl_dtype],
+        c: tkl_dtype,  # type: ignore
+        d: tkl_dtype,  # type: ignore
+        b: tkl.Memory[M, N, ADDRESS_SPACE, tkl_dtype],
+    ):
+        res = tkw.read(a)
+        c = tkw.broadcast(c, target_shape=[M, N])
+        d = tkw.broadcast(d, target_shape=[M, N])
+        e = tkl.Register[M, N, tkl_dtype](arg_vals[2]) * c
+        res = res + e + d
+        tkw.write(res, b)
+
+    a = device_zeros(shape, dtype=torch_dtype)
+    b = device_zeros(shape, dtype=torch_dtype)
+    scalar_c = arg_vals[0]
+    scalar_d = arg_vals[1]
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        wave_runtime=use_wave_runtime,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, scalar_c, scalar_d, b)
+    expected_val = np.full_like(b, arg_vals[3])
+    assert_close(b, expected_val)
+
+
+# ---- tests/kernel/e2e/test_transpose.py ----
+
+def test_transpose_read(shape, use_buffer_ops, run_bench=False):
+    shape = shape[::-1]
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_N = 1
+    BLOCK_M = sympy.Max(sympy.Min(M, 256), wave_size)
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={N: BLOCK_N, M: BLOCK_M})
+    ]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={N: i, M: j}, outputs={N: i, M: j})
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, M, ADDRESS_SPACE, tkl.f16],
+    ):
+        res = tkw.read(a, mapping=mapping)
+        tkw.write(res, b)
+
+    a = device_randn(shape, dtype=np.float16)
+    b = device_zeros(shape[::-1], dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        use_buffer_ops=use_buffer_ops,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b)
+    assert_close(a.T, b)
+
+
+def test_transpose_write(shape, use_buffer_ops, run_bench=False):
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    wave_size = 64
+    BLOCK_M = 1
+    BLOCK_N = sympy.Max(sympy.Min(N, 256), wave_size)
+
+    constraints: list[tkw.Constraint] = [
+        tkw.HardwareConstraint(threads_per_wave=wave_size, vector_shapes={M: BLOCK_M, N: BLOCK_N})
+    ]
+    constraints += [tkw.WorkgroupConstraint(M, BLOCK_M, 1)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 0)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={M: i, N: j}, outputs={M: i, N: j})
+
+    @tkw.wave(constraints)
+    def test(
+        a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, M, ADDRESS_SPACE, tkl.f16],
+    ):
+        res = tkw.read(a)
+        tkw.write(res, b, mapping=mapping)
+
+    a = device_randn(shape, dtype=np.float16)
+    b = device_zeros(shape[::-1], dtype=np.float16)
+    options = WaveCompileOptions(
+        subs={M: shape[0], N: shape[1], ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE},
+        canonicalize=True,
+        run_bench=run_bench,
+        use_buffer_ops=use_buffer_ops,
+    )
+    options = set_default_run_config(options)
+    test = wave_compile(options, test)
+    test(a, b)
+    assert_close(a.T, b)
+
+
+# ---- runner ----
+
+def tests():
+    return [
+        _case(test_cast, (256, 64)),
+        _case(test_vector_add, (1, 27), False), _case(test_vector_add, (111, 813), True),
+        _case(test_broadcast_scaled_add, (256, 256)),
+        _case(test_read_write_same, (111, 813), True),
+        _case(test_offset_read, (256, 64), False),
+        _case(test_set_symbol, (1, 128)), _case(test_apply_expr, (111, 813)),
+        _case(test_conditional, (256, 128)),
+        _case(test_conditional_return, (1, 27), 2), _case(test_conditional_return, (1, 27), 50),
+        _case(test_reduce_sum, (111, 813)), _case(test_block_reduce_sum, (1, 1024)),
+        _case(test_toy_online_softmax, (1, 27)),
+        _case(test_scalar_codegen, (1, 27), tkl.i32, np.int32, (1, 2, 1, 3), False),
+        _case(test_scalar_codegen, (111, 813), tkl.f32, np.float32, (1.0, 2.0, 1.0, 3.0), True),
+        _case(test_transpose_read, (111, 813), False), _case(test_transpose_write, (256, 128), True),
+    ]
+
+
+def slow_tests():
+    return []
+
+
+def main():
+    import time
+    import traceback
+    only = sys.argv[1] if len(sys.argv) > 1 else ""
+    failed = 0
+    cases = [c for c in tests() + slow_tests() if only in c[0]]
+    for name, fn in cases:
+        t = time.time()
+        try:
+            fn()
+            print("PASS %s (%.2f s)" % (name, time.time() - t))
+        except Exception:
+            failed += 1
+            print("FAIL %s" % name)
+            traceback.print_exc(file=sys.stdout)
+    print("%d of %d passed" % (len(cases) - failed, len(cases)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
