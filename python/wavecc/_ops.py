@@ -250,10 +250,42 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     record("write", fields, [], loc=loc)
 
 
+def _atomic_over_index(reg, mapping, dyn, what, loc):
+    """Wave's histogram atomics (e2e test_dyn_atomic_add): a register of one value over dims R, added through a
+    mapping whose memory side is a dynamic value with dims D (idx over NUMEL) while its dynamic_val_mappings name
+    R (NUM_EXPERTS), dims the value lacks. Wave adds once per lane of the index (the lanes past R are not masked),
+    which is an add of that one value at each element of the index: the register becomes one over D and the
+    mapping iterates D. Returns (reg, mapping, dyn), unchanged where the pattern does not hold."""
+    if mapping is None or len(dyn) != 1 or not dyn[0].shape or len(mapping.dynamic_val_mappings) != 1:
+        return reg, mapping, dyn
+    idx, dvm = dyn[0], mapping.dynamic_val_mappings[0]
+    idims = [dim_name(d) for d in idx.shape]
+    if not dvm or {dim_name(k) for k in dvm} <= set(idims):
+        return reg, mapping, dyn
+    node = reg.ref
+    if getattr(node, "op", None) != "register":
+        fail("%s: mapping_dynamic_vals: %s%s lacks dims %s that dynamic_val_mappings names; only a register of "
+             "one value (tkw.Register[...](v)) can be added once per index element" % (
+                 what, idx.name, dims_json(idx.shape),
+                 ", ".join(sorted({dim_name(k) for k in dvm} - set(idims)))), loc)
+    iters = set(mapping.iters)
+    if any(getattr(e, "free_symbols", set()) & iters for e in mapping.input_mapping.values()):
+        fail("%s: the memory side of a mapping whose index value lacks the register's dims must be of the index "
+             "value alone" % what, loc)
+    value = node.fields["value"]
+    new_reg = register(idx.shape, reg.dtype, value)
+    its = [IndexMapping.iterator(i) for i in range(len(idx.shape))]
+    m = IndexMapping(num_iterators=len(its), inputs=dict(mapping.input_mapping),
+                     outputs={d: it for d, it in zip(idx.shape, its)})  # the index at the register's own coordinates
+    return new_reg, m, dyn
+
+
 def atomic_add(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()):
     loc = user_location()
     reg = as_reg(lhs, "tkw.atomic_add", loc)
     mem = as_mem(rhs, "tkw.atomic_add", loc)
+    reg, mapping, mapping_dynamic_vals = _atomic_over_index(
+        reg, mapping, _dyn_vals(mapping_dynamic_vals, "tkw.atomic_add", loc), "tkw.atomic_add", loc)
     # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
     # the format places them like a write (inputs the register's): the sides swap
     fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
@@ -265,6 +297,8 @@ def atomic_min(lhs, rhs, elements_per_thread=None, mapping=None, mapping_dynamic
     loc = user_location()
     reg = as_reg(lhs, "tkw.atomic_min", loc)
     mem = as_mem(rhs, "tkw.atomic_min", loc)
+    reg, mapping, mapping_dynamic_vals = _atomic_over_index(
+        reg, mapping, _dyn_vals(mapping_dynamic_vals, "tkw.atomic_min", loc), "tkw.atomic_min", loc)
     # Wave's atomics index like a read (the mapping's outputs are the register's dims, its inputs the memory's);
     # the format places them like a write (inputs the register's): the sides swap
     fields = _access_fields({"lhs": reg, "rhs": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
