@@ -341,12 +341,17 @@ def emit_kernel(kernel, options, scalar_values=None):
     return doc, paths
 
 
+# the functions of the format's expressions (docs/kernel-format.md), not symbols
+_EXPR_FUNCTIONS = ("floor", "ceiling", "Mod", "Max", "Min", "Piecewise", "xor", "And", "Or", "Not")
+
+
 def _compound(text):
     """Whether a dim's text is an expression of more than one symbol (Wave's M = SZ_OUT * N)."""
     if not isinstance(text, str) or "$" in text:
         return False
     try:
-        e = sympy.sympify(text, locals={n: sympy.Symbol(n) for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)})
+        e = sympy.sympify(text, locals={n: sympy.Symbol(n) for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text)
+                                        if n not in _EXPR_FUNCTIONS})
     except (sympy.SympifyError, SyntaxError, TypeError):
         return False
     return len(e.free_symbols) > 1

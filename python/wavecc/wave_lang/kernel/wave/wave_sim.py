@@ -5,7 +5,8 @@ numbers) that traces func as @tkw.wave would and runs the graph on wavecc's refe
 (docs/interpreter.md: tensor-level semantics, no distribution), writing the outputs into the arrays. Wave's
 simulator gets no hyperparameters, so the symbols take values from the arrays' shapes; the distribution's own
 symbols (tiles, elements per thread), which do not change the results, get stand-ins: a workgroup or tiling
-constraint's tile the dim's extent, elements per thread and vector shapes dropped, address spaces global.
+constraint's tile the dim's extent, elements per thread and vector shapes dropped, address spaces global. A float
+array of another float dtype than its memory's is converted in and back (Wave's torch ops would keep it).
 """
 import json
 
@@ -74,8 +75,14 @@ class _Simulated:
                                       "hyperparameters: %s" % (self.__name__, e)) from e
         np = __import__("numpy")
         bufs, back = {}, []
+        mem_dtypes = {a.name: numpy_dtype(a.dtype.format_name) for a in tr.args if isinstance(a, MemArg)}
         for name, (arr, orig) in arrays.items():
             buf = np.ascontiguousarray(arr)
+            # Wave's simulator runs torch ops on the tensors given, whatever the memory's dtype (test_igemm_conv's
+            # f32 tensors for f16 memories); wavecc's interpreter takes the memory's: a float array of another
+            # float dtype is converted in and back (so an f16 mma sees f16-rounded operands)
+            if buf.dtype != mem_dtypes[name] and buf.dtype.kind == "f" and mem_dtypes[name].kind == "f":
+                buf = buf.astype(mem_dtypes[name])
             bufs[name] = buf
             back.append((arr, buf, orig))
         for d in tr.debug_logs:  # tkw.debug_log's memories: written, not returned (wave_sim takes no debug_logs)
@@ -89,7 +96,7 @@ class _Simulated:
         k.interpret(bufs)
         for arr, buf, orig in back:
             if buf is not arr and arr.flags.writeable:
-                arr[...] = buf
+                arr[...] = buf.astype(arr.dtype) if buf.dtype != arr.dtype else buf
             if hasattr(orig, "copy_") and buf is not orig:  # a torch tensor given: write the result into it
                 import torch
                 orig.copy_(torch.from_numpy(np.asarray(buf)))
