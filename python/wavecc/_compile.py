@@ -803,6 +803,20 @@ class WaveKernel:
             if arr.flags.writeable:
                 arr[...] = tmp[tuple(slice(0, n) for n in arr.shape)]
         self._debug_report(debug, debug_logs)
+        if self.options.run_bench:
+            self._bench()
+
+    def _bench(self):
+        """Wave's run_bench: benchmark results (Wave's format) in options.benchmark_results_file, else printed.
+        Nothing runs on a GPU here, so the time is the cycle model's estimate (profile()), marked as such in each
+        result's user_counters."""
+        from .wave_lang.kernel.wave.utils.run_utils import bench_results, print_bench_result
+        p = self.profile()
+        sec = p.get("seconds") or p.get("time_s") or 0.0
+        print_bench_result(bench_results(self.options.func_name or self.kernel.name, float(sec),
+                                         self.options.benchmark_repetitions,
+                                         "wavecc_cycle_model_estimate(not_measured)"),
+                           self.options.benchmark_results_file)
 
     def _solve_dim(self, d, n, arg, dyn):
         """A dim that is an expression of one dynamic symbol (testPackedNonTransposeGemm's K / 2) gives the symbol

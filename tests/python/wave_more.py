@@ -19,7 +19,7 @@ from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
     device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros, device_full)
 from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
 
-from wave_e2e import assert_close, _case
+from wave_e2e import assert_close, _case, TMP
 
 # ---- tests/kernel/e2e/test_elementwise.py ----
 
@@ -1140,6 +1140,48 @@ def test_igemm_conv(n, c, nf, stride):
     assert_close(out, out_ref, rtol=1e-05, atol=1e-05)
 
 
+# ---- tests/kernel/wave_gemm_test.py ----
+
+def testGemmBench(tmp_path, mfma_variant=tkw.MMAType.F32_16x16x16_F16, threads_per_wave=64):
+    from wavecc.wave_lang.kernel.wave.templates.gemm import get_gemm_kernel
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+    from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
+    shape = (64, 64, 64)
+    perf_filename_tk = tmp_path / "wave_gemm_bench.txt"
+    perf_filename_iree = tmp_path / "iree_gemm_bench.txt"
+    enable_scheduling = SchedulingType.NONE
+    dynamic_dims = False
+    gemm, hyperparams, dynamic_symbols = get_gemm_kernel(
+        shape, dynamic_dims, mfma_variant, np.float16, threads_per_wave=threads_per_wave)
+    assert not perf_filename_tk.exists()
+    options = WaveCompileOptions(
+        subs=hyperparams,
+        canonicalize=True,
+        run_bench=True,
+        schedule=enable_scheduling,
+        dynamic_symbols=dynamic_symbols,
+        benchmark_batch_size=10,
+        benchmark_repetitions=3,
+        benchmark_results_file=perf_filename_tk,
+    )
+    options = set_default_run_config(options)
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    assert perf_filename_tk.exists()
+    assert "real_time" in perf_filename_tk.read_text()
+    assert "cycle_model" in perf_filename_tk.read_text()
+    assert not perf_filename_iree.exists()
+    options.benchmark_results_file = perf_filename_iree
+    iree_ref = device_zeros(shape[0], shape[1], dtype=np.float32)
+    generate_iree_ref("mmt", [a, b], [iree_ref], options)
+    assert perf_filename_iree.exists()
+    assert "real_time" in perf_filename_iree.read_text()
+    assert_close(c, iree_ref, rtol=1e-3, atol=1e-2)
+
+
 # ---- runner ----
 
 def tests():
@@ -1166,6 +1208,7 @@ def tests():
         ("wave_sim_test.test_broadcast_2", test_sim_broadcast_2),
         ("wave_sim_test.test_transpose_1", test_sim_transpose_1),
         ("wave_sim_test.test_transpose_2", test_sim_transpose_2),
+        _case(testGemmBench, TMP),
         _case(test_igemm_conv, 2, 3, 2, 2), _case(test_igemm_conv, 1, 10, 8, 1), _case(test_igemm_conv, 4, 1, 1, 3),
     ]
 

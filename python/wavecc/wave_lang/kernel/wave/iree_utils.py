@@ -3,7 +3,8 @@ with (Wave builds them with IREE). wavecc computes them with numpy, in f32 (f64 
 (out = lhs @ rhs^T), "bmmt" (batched), "chain_mmt" (attention's two GEMMs, the first result cast to the inputs'
 dtype), "mmt_f8" and "chain_mmt_f8" (the inputs, and the first GEMM's result, rounded to f8e4m3fnuz, as Wave's f8
 kernels cast them). bf16 numpy arrays are their bit patterns (wavecc.bfloat16, wavecc.bf16). The f8 kinds and convolutions
-are not here."""
+are not here. With options.run_bench the numpy reference's host time is written as Wave's benchmark results.
+"""
 
 
 def _np():
@@ -59,6 +60,19 @@ def round_to_f8(x, fmt=_F8_E4M3FNUZ):
 
 
 def generate_iree_ref(kernel_type, kernel_inputs, kernel_outputs, options=None, **kwargs):
+    import time
+    t0 = time.perf_counter()
+    _reference(kernel_type, kernel_inputs, kernel_outputs)
+    if options is not None and getattr(options, "run_bench", False):
+        # Wave benchmarks IREE's module; wavecc's reference is numpy, so its results are numpy's wall time on
+        # the host (a measurement of the reference, not of a GPU), in Wave's format
+        from .utils.run_utils import bench_results, print_bench_result
+        print_bench_result(bench_results("numpy_reference_%s" % kernel_type, time.perf_counter() - t0,
+                                         options.benchmark_repetitions, "numpy_reference_on_host_cpu"),
+                           options.benchmark_results_file)
+
+
+def _reference(kernel_type, kernel_inputs, kernel_outputs):
     np = _np()
     ins = [_host(t) for t in kernel_inputs]
     if kernel_type in ("mmt", "bmmt"):

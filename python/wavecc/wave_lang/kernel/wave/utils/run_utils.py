@@ -25,3 +25,34 @@ def get_default_arch():
 
 def get_arch_family():
     return "CDNA"
+
+
+def write_file(filename, mode, data):
+    with open(str(filename), mode) as f:
+        f.write(data)
+
+
+def print_bench_result(result, filename):
+    """Wave's: the benchmark results as JSON (sorted keys, indent 4) into filename, else printed."""
+    import json
+    res = json.dumps(result, sort_keys=True, indent=4)
+    if filename is not None:
+        write_file(filename, "w", res)
+    else:
+        print(res)
+
+
+def get_benchmark_flags(options):
+    flags = {"batch_size": options.benchmark_batch_size}
+    if options.benchmark_repetitions is not None:
+        flags["benchmark_repetitions"] = int(options.benchmark_repetitions)
+    return flags
+
+
+def bench_results(name, seconds, repetitions, source):
+    """Results in the shape of Wave's (iree-benchmark-module's lines as BenchmarkResult tuples: benchmark_name,
+    time, cpu_time, iterations, user_counters), one per repetition, with `source` saying where the time comes
+    from: wavecc runs nothing on a GPU, so a kernel's time is the cycle model's estimate."""
+    t = "%.3f us" % (seconds * 1e6)
+    reps = max(int(repetitions or 1), 1)
+    return [["BM_%s/process_time/real_time" % name, t, t, "1", source] for _ in range(reps)]
