@@ -19,6 +19,9 @@ from wavecc.wave_lang.kernel.wave.utils.torch_utils import (
     device_arange, device_ones, device_randint, device_randn, device_randperm, device_zeros, device_full)
 from wavecc.wave_lang.kernel.wave.utils.general_utils import ceildiv, get_default_scheduling_params
 
+from wavecc.wave_lang.kernel.wave.constraints import MMAType
+from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType
+
 from wave_e2e import assert_close, _case, TMP
 
 # ---- tests/kernel/e2e/test_elementwise.py ----
@@ -1182,6 +1185,262 @@ def testGemmBench(tmp_path, mfma_variant=tkw.MMAType.F32_16x16x16_F16, threads_p
     assert_close(c, iree_ref, rtol=1e-3, atol=1e-2)
 
 
+def _gemm_sym():
+    return (tkl.sym.M, tkl.sym.N, tkl.sym.K, tkl.sym.BLOCK_M, tkl.sym.BLOCK_N, tkl.sym.BLOCK_K,
+            tkl.sym.ADDRESS_SPACE)
+
+
+def validate_gemm_result(a, b, c, options=None, run_bench=False, perf_filename_iree=None, ref_type="mmt",
+                         rtol=1e-3, atol=1e-2):
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+    out_dtype = c.dtype
+    if run_bench and perf_filename_iree is not None:
+        options.benchmark_results_file = perf_filename_iree
+    iree_ref = device_zeros(c.shape[0], c.shape[1], dtype=out_dtype)
+    generate_iree_ref(ref_type, [a, b], [iree_ref], options)
+    assert_close(c, iree_ref, rtol=rtol, atol=atol)
+
+
+def testGemmSmallTiles(shape, enable_scheduling, dynamic_dims, mfma_variant, threads_per_wave=64, run_bench=False,
+                       perf_filename_tk=None, perf_filename_iree=None):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mfma_variant)]
+    if dynamic_dims:
+        constraints += [tkw.Assumption(K > BLOCK_K * 4)]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 8, BLOCK_N: 8, BLOCK_K: 8,
+                   M: shape[0], N: shape[1], K: shape[2]}
+    hyperparams.update(get_default_scheduling_params())
+    dynamic_symbols = []
+    if dynamic_dims:
+        dynamic_symbols.append(M)
+        dynamic_symbols.append(N)
+        dynamic_symbols.append(K)
+        del hyperparams[M]
+        del hyperparams[N]
+        del hyperparams[K]
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling,
+                                 dynamic_symbols=dynamic_symbols, use_buffer_ops=True)
+    options = set_default_run_config(options)
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, options, run_bench, perf_filename_iree)
+
+
+def testCDNA2IntGemm(shape, enable_scheduling, dynamic_dims, mfma_variant, run_bench=False):
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref  # noqa: F401
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 2)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=64, mma_type=mfma_variant)]
+    if dynamic_dims:
+        constraints += [tkw.Assumption(K > BLOCK_K * 4)]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.i8],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.i8],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.i32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.i32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.i32]) -> tkl.Register[M, N, tkl.i32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   M: shape[0], N: shape[1], K: shape[2]}
+    hyperparams.update(get_default_scheduling_params())
+    dynamic_symbols = []
+    if dynamic_dims:
+        dynamic_symbols = [M, N, K]
+        del hyperparams[M]
+        del hyperparams[N]
+        del hyperparams[K]
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling,
+                                 dynamic_symbols=dynamic_symbols)
+    options = set_default_run_config(options)
+    gemm = wave_compile(options, gemm)
+    randint_hi = 4
+    a = device_randint(randint_hi, (shape[0], shape[2]), dtype=np.int8)
+    b = device_randint(randint_hi, (shape[1], shape[2]), dtype=np.int8)
+    c = device_zeros(shape[0], shape[1], dtype=np.int32)
+    gemm(a, b, c)
+    ref = a.astype(np.int32) @ b.astype(np.int32).T
+    assert_close(c, ref)
+
+
+def _batched_gemm_constraints(B, M, N, K, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, mfma_variant, threads_per_wave,
+                              sequential=False):
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    if sequential:
+        constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+        constraints += [tkw.TilingConstraint(B, BLOCK_B)]
+    else:
+        constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+        constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 2)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+    constraints += [tkw.HardwareConstraint(mma_type=mfma_variant, threads_per_wave=threads_per_wave,
+                                           vector_shapes={B: 0})]
+    return constraints
+
+
+def testBatchedGemm(shape, enable_scheduling, mfma_variant, threads_per_wave=64, run_bench=False):
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+    B = tkl.sym.B
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    BLOCK_B = tkl.sym.BLOCK_B
+    constraints = _batched_gemm_constraints(B, M, N, K, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, mfma_variant,
+                                            threads_per_wave)
+
+    @tkw.wave(constraints)
+    def batched_gemm(
+        a: tkl.Memory[B, M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[B, N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[B, M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[B, M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[B, M, N, tkl.f32]) -> tkl.Register[B, M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_B: 1, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   B: shape[0], M: shape[1], N: shape[2], K: shape[3]}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling)
+    options = set_default_run_config(options)
+    batched_gemm = wave_compile(options, batched_gemm)
+    a = device_randn(shape[0], shape[1], shape[3], dtype=np.float16)
+    b = device_randn(shape[0], shape[2], shape[3], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
+    batched_gemm(a, b, c)
+    iree_ref = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
+    generate_iree_ref("bmmt", [a, b], [iree_ref], options)
+    assert_close(c, iree_ref, atol=1e-5, rtol=1.3e-6)
+
+
+def testSequentialBatchedGemm(shape, enable_scheduling, mfma_variant, threads_per_wave=64, run_bench=False):
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+    B = tkl.sym.B
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    BLOCK_B = tkl.sym.BLOCK_B
+    constraints = _batched_gemm_constraints(B, M, N, K, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, mfma_variant,
+                                            threads_per_wave, sequential=True)
+
+    @tkw.wave(constraints)
+    def batched_gemm(
+        a: tkl.Memory[B, M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[B, N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[B, M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        @tkw.iterate(B, init_args=[])
+        def body():
+            c_reg = tkl.Register[B, M, N, tkl.f32](0.0)
+
+            @tkw.iterate(K, init_args=[c_reg])
+            def repeat(acc: tkl.Register[B, M, N, tkl.f32]) -> tkl.Register[B, M, N, tkl.f32]:
+                a_reg = tkw.read(a)
+                b_reg = tkw.read(b)
+                acc = tkw.mma(a_reg, b_reg, acc)
+                return acc
+
+            tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_B: 1, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   B: shape[0], M: shape[1], N: shape[2], K: shape[3]}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling)
+    options = set_default_run_config(options)
+    batched_gemm = wave_compile(options, batched_gemm)
+    a = device_randn(shape[0], shape[1], shape[3], dtype=np.float16)
+    b = device_randn(shape[0], shape[2], shape[3], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
+    batched_gemm(a, b, c)
+    iree_ref = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
+    generate_iree_ref("bmmt", [a, b], [iree_ref], options)
+    assert_close(c, iree_ref, atol=1e-5, rtol=1.3e-6)
+
+
+def testBatchedGemmWithPermute(shape, enable_scheduling, mfma_variant, threads_per_wave=64, run_bench=False):
+    B = tkl.sym.B
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    BLOCK_B = tkl.sym.BLOCK_B
+    constraints = _batched_gemm_constraints(B, M, N, K, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, mfma_variant,
+                                            threads_per_wave)
+
+    @tkw.wave(constraints)
+    def batched_gemm_with_permute(
+        a: tkl.Memory[B, M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[B, N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, B, N, ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[B, M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[B, M, N, tkl.f32]) -> tkl.Register[B, M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        res = tkw.permute(repeat, target_shape=[M, B, N])
+        tkw.write(res, c)
+
+    hyperparams = {ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE, BLOCK_M: 32, BLOCK_N: 32, BLOCK_K: 16, BLOCK_B: 1,
+                   B: shape[0], M: shape[1], N: shape[2], K: shape[3]}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=enable_scheduling)
+    options = set_default_run_config(options)
+    batched_gemm_with_permute = wave_compile(options, batched_gemm_with_permute)
+    a = device_randn(shape[0], shape[1], shape[3], dtype=np.float16)
+    b = device_randn(shape[0], shape[2], shape[3], dtype=np.float16)
+    c = device_zeros(shape[1], shape[0], shape[2], dtype=np.float32)
+    batched_gemm_with_permute(a, b, c)
+    ref = np.matmul(a.astype(np.float32), b.astype(np.float32).transpose(0, 2, 1)).transpose(1, 0, 2)
+    assert_close(c.astype(np.float16), ref.astype(np.float16), atol=1e-3, rtol=5e-3)
+
+
 # ---- runner ----
 
 def tests():
@@ -1209,6 +1468,12 @@ def tests():
         ("wave_sim_test.test_transpose_1", test_sim_transpose_1),
         ("wave_sim_test.test_transpose_2", test_sim_transpose_2),
         _case(testGemmBench, TMP),
+        _case(testGemmSmallTiles, (32, 32, 32), SchedulingType.NONE, False, MMAType.F32_16x16x16_F16),
+        _case(testGemmSmallTiles, (32, 32, 32), SchedulingType.NONE, True, MMAType.F32_32x32x8_F16),
+        _case(testCDNA2IntGemm, (64, 128, 64), SchedulingType.NONE, False, MMAType.I32_16x16x16_I8),
+        _case(testBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        _case(testSequentialBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        _case(testBatchedGemmWithPermute, (2, 64, 64, 32), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
         _case(test_igemm_conv, 2, 3, 2, 2), _case(test_igemm_conv, 1, 10, 8, 1), _case(test_igemm_conv, 4, 1, 1, 3),
     ]
 
