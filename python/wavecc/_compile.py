@@ -930,4 +930,32 @@ def wave_compile(options, kernel, schedule=None):
         import warnings
         warnings.warn("wavecc: kernel %s: Wave's manual schedule is not applied; wavecc schedules the kernel "
                       "itself (the same results)" % kernel.name, stacklevel=2)
-    return WaveKernel(options, kernel)
+    _check_options(options, kernel)
+    k = WaveKernel(options, kernel)
+    # Wave prints (or writes) its MLIR; wavecc has none, and prints the annotated assembly in its place
+    if options.print_mlir or options.print_mlir_file:
+        if options.print_mlir_file:
+            _write(options.print_mlir_file, k.asm.encode())
+        else:
+            print(k.asm)
+    return k
+
+
+# WaveCompileOptions that edit Wave's MLIR: wavecc compiles the traced graph and has no MLIR to edit, and an edit
+# may change what the kernel computes, so they are refused
+_MLIR_EDITS = ("override_mlir", "edit_ir_before", "edit_ir_after", "edit_ir_before_all", "edit_ir_after_all")
+
+
+def _check_options(options, kernel):
+    for f in _MLIR_EDITS:
+        if getattr(options, f, None):
+            fail("kernel %s: options.%s edits Wave's MLIR; wavecc compiles the traced graph (no MLIR) and cannot "
+                 "apply it: leave it unset" % (kernel.name, f), kernel.loc)
+    if options.postprocess:
+        import warnings
+        warnings.warn("wavecc: kernel %s: options.postprocess is an MLIR transform script (Wave's loop unrolling); "
+                      "wavecc has no MLIR and does not apply it (the kernel computes the same)" % kernel.name,
+                      stacklevel=3)
+    if str(options.codeobj) not in ("5", "None"):
+        fail("kernel %s: options.codeobj=%r: wavecc emits code object version 5 only" % (kernel.name, options.codeobj),
+             kernel.loc)

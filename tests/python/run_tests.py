@@ -4,11 +4,11 @@ fast: Wave's 5_gemm.py GEMM and the fused softmax (imports changed only) against
 references on the emulator, and the tracer's units (tests/python/units.py); the kernels of Wave's
 examples and e2e tests that needed the package's later additions, and the compiled kernel's run-time
 features (tests/python/wave_examples.py); Wave's own tests transcribed with numpy at small shapes
-(tests/python/wave_e2e.py tests()); Wave's kernel templates at small shapes (tests/python/templates.py tests()).
+(tests/python/wave_e2e.py tests(), tests/python/wave_more.py tests()); Wave's kernel templates at small shapes (tests/python/templates.py tests()).
 full: the kernels of tests/driver/wave/*.json written in the Python DSL
 (tests/python/wave_kernels.py): each traced graph must equal the hand transcription
 after normalisation, and its compiled code must match the reference interpreter on the
-emulator; Wave's tests at more of their parameters (wave_e2e.py slow_tests()); the templates at Wave's larger
+emulator; Wave's tests at more of their parameters (wave_e2e.py and wave_more.py slow_tests()); the templates at Wave's larger
 shapes (templates.py slow_tests()). Prints SKIP and passes when numpy
 or sympy is missing.
 """
@@ -33,16 +33,18 @@ def main():
         import units
         import wave_examples
         import wave_e2e
+        import wave_more
         import templates
-        tests = units.tests() + wave_examples.tests() + wave_e2e.tests() + templates.tests()
+        tests = units.tests() + wave_examples.tests() + wave_e2e.tests() + wave_more.tests() + templates.tests()
     elif mode == "slow":
         import templates
         tests = templates.largest_tests()
     else:
         import wave_kernels
         import wave_e2e
+        import wave_more
         import templates
-        tests = wave_kernels.tests() + wave_e2e.slow_tests() + templates.slow_tests()
+        tests = wave_kernels.tests() + wave_e2e.slow_tests() + wave_more.slow_tests() + templates.slow_tests()
     failed = 0
     for name, fn in tests:
         t = time.time()

@@ -1441,6 +1441,127 @@ def testBatchedGemmWithPermute(shape, enable_scheduling, mfma_variant, threads_p
     assert_close(c.astype(np.float16), ref.astype(np.float16), atol=1e-3, rtol=5e-3)
 
 
+# ---- WaveCompileOptions fields Wave's tests set, and rejections at the op's Python line ----
+
+def _copy_kernel():
+    M = tkl.sym.M
+    N = tkl.sym.N
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints = _row_kernel_constraints((16, 64), M, N)
+
+    @tkw.wave(constraints)
+    def copy(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f16]):
+        tkw.write(tkw.read(a), b)
+    return copy, {M: 16, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}
+
+
+def options_accepted():
+    """The options that do not change what a kernel computes are taken (and the kernel runs); print_mlir prints
+    the assembly in place of Wave's MLIR."""
+    import contextlib
+    import io
+    from wavecc.wave_lang.kernel.wave.scheduling.schedule import SchedulingType as ST
+    kernel, subs = _copy_kernel()
+    options = WaveCompileOptions(
+        subs=subs, canonicalize=True, run_bench=False, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+        use_buffer_ops=True, schedule=ST.NONE, use_scheduling_barriers=True, dynamic_symbols=[], wave_runtime=True,
+        iree_launch_async=False, compile_to_mlir=False, backend="asm", use_water_backend=False, minimize_shared_allocs=False,
+        print_ir_after=[], print_ir_before=[], print_grid=False, print_signature=False, func_name="copy_bench",
+        location_capture_config=None, use_local_scope=True, optimization_level=True, linearize_shared_access=True,
+        scalarize_packed_math=True, enable_swizzle=False, check_water_analysis=False, print_mlir=True)
+    options = set_default_run_config(options)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        k = wave_compile(options, kernel)
+    assert "s_endpgm" in out.getvalue(), out.getvalue()[:200]
+    a = device_randn((16, 64), dtype=np.float16)
+    b = device_zeros((16, 64), dtype=np.float16)
+    k(a, b)
+    assert_close(b, a)
+
+
+def options_refused():
+    """Options that edit Wave's MLIR cannot be honoured: refused, naming the option and the kernel's line."""
+    import wavecc
+    for field, value in (("override_mlir", "module {}"), ("edit_ir_after", "x.mlir"), ("codeobj", "4")):
+        kernel, subs = _copy_kernel()
+        try:
+            wave_compile(WaveCompileOptions(subs=subs, **{field: value}), kernel)
+        except wavecc.WaveccError as e:
+            assert field in str(e) and "wave_more.py:" in str(e), e
+        else:
+            raise AssertionError("options.%s accepted" % field)
+
+
+def _rejected_at(fn, text):
+    """fn() raises a wavecc error whose message starts at this file's line of the op and contains text."""
+    import wavecc
+    try:
+        fn()
+    except wavecc.WaveccError as e:
+        msg = str(e)
+        assert msg.split(":")[0].endswith("wave_more.py"), msg
+        assert text in msg, msg
+        return int(msg.split(":")[1])
+    raise AssertionError("not rejected")
+
+
+def rejections_name_the_line():
+    """A few kernels wavecc cannot make correct, each rejected with a Python exception naming the op's line."""
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K = tkl.sym.K
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    subs = {M: 64, N: 64, K: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE}
+    constraints = _row_kernel_constraints((64, 64), M, N)
+
+    @tkw.wave(constraints)
+    def reshaped(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16]):
+        x = tkw.read(a)
+        tkw.write(tkw.reshape([x], target_vector_shape={M: 1, N: 64}), b)  # the reshape line
+    line = _rejected_at(lambda: wave_compile(WaveCompileOptions(subs=subs), reshaped), "reshape")
+    assert "the reshape line" in open(__file__).read().splitlines()[line - 1]
+
+    @tkw.wave(constraints)
+    def bad_permute(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[N, M, ADDRESS_SPACE, tkl.f16]):
+        x = tkw.read(a)
+        tkw.write(tkw.permute(x, target_shape=[M]), b)  # the permute line
+    line = _rejected_at(lambda: wave_compile(WaveCompileOptions(subs=subs), bad_permute), "permute")
+    assert "the permute line" in open(__file__).read().splitlines()[line - 1]
+
+    gemm_c = [tkw.WorkgroupConstraint(M, 64, 0), tkw.WorkgroupConstraint(N, 64, 1), tkw.TilingConstraint(K, 16),
+              tkw.WaveConstraint(M, 32), tkw.WaveConstraint(N, 32),
+              tkw.HardwareConstraint(threads_per_wave=64, mma_type=MMAType.F32_16x16x16_F16)]
+
+    @tkw.wave(gemm_c)
+    def gemm_kn(a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+                c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32]):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            return tkw.mma(tkw.read(a), tkw.read(b), acc)  # the mma line
+        tkw.write(repeat, c)
+    line = _rejected_at(lambda: wave_compile(WaveCompileOptions(subs=subs), gemm_kn), "mma")
+    assert "the mma line" in open(__file__).read().splitlines()[line - 1]
+
+    @tkw.wave(constraints)
+    def bad_dtype(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.i32]):
+        x = tkw.read(a)
+        y = tkw.read(b)
+        tkw.write(x + y, b)  # the add line
+    line = _rejected_at(lambda: wave_compile(WaveCompileOptions(subs=subs), bad_dtype), "f16")
+    assert "the add line" in open(__file__).read().splitlines()[line - 1]
+
+    @tkw.wave(constraints)
+    def gfx950_only(a: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16], b: tkl.Memory[M, N, ADDRESS_SPACE, tkl.f16]):
+        x = tkw.read(a)
+        tkw.write(tkw.bounds_check(x), b)  # the bounds_check line
+    if hasattr(tkw, "bounds_check"):
+        line = _rejected_at(lambda: wave_compile(WaveCompileOptions(subs=subs), gfx950_only), "bounds_check")
+        assert "the bounds_check line" in open(__file__).read().splitlines()[line - 1]
+
+
 # ---- runner ----
 
 def tests():
@@ -1474,6 +1595,9 @@ def tests():
         _case(testBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
         _case(testSequentialBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
         _case(testBatchedGemmWithPermute, (2, 64, 64, 32), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        ("WaveCompileOptions fields accepted", options_accepted),
+        ("WaveCompileOptions MLIR edits refused", options_refused),
+        ("rejections name the op's Python line", rejections_name_the_line),
         _case(test_igemm_conv, 2, 3, 2, 2), _case(test_igemm_conv, 1, 10, 8, 1), _case(test_igemm_conv, 4, 1, 1, 3),
     ]
 
