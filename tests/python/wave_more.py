@@ -1441,6 +1441,278 @@ def testBatchedGemmWithPermute(shape, enable_scheduling, mfma_variant, threads_p
     assert_close(c.astype(np.float16), ref.astype(np.float16), atol=1e-3, rtol=5e-3)
 
 
+def testPingPongGemm(shape, mfma_variant, threads_per_wave=64, use_global_to_shared=False, run_bench=False):
+    M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, ADDRESS_SPACE = _gemm_sym()
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.TilingConstraint(K, BLOCK_K)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 4)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 2)]
+    constraints += [tkw.HardwareConstraint(threads_per_wave=threads_per_wave, mma_type=mfma_variant)]
+
+    @tkw.wave(constraints)
+    def gemm(
+        a: tkl.Memory[M, K, ADDRESS_SPACE, tkl.f16],
+        b: tkl.Memory[N, K, ADDRESS_SPACE, tkl.f16],
+        c: tkl.Memory[M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: tkl.Register[M, N, tkl.f32]) -> tkl.Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 64,
+                   M: shape[0], N: shape[1], K: shape[2]}
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, schedule=SchedulingType.PREFETCH,
+                                 use_scheduling_barriers=False, dynamic_symbols=[],
+                                 use_global_to_shared=use_global_to_shared)
+    options = set_default_run_config(options)
+    gemm = wave_compile(options, gemm)
+    a = device_randn(shape[0], shape[2], dtype=np.float16)
+    b = device_randn(shape[1], shape[2], dtype=np.float16)
+    c = device_zeros(shape[0], shape[1], dtype=np.float32)
+    gemm(a, b, c)
+    validate_gemm_result(a, b, c, options, run_bench, None)
+
+
+# ---- tests/kernel/attention/vanilla_attention_test.py ----
+
+def _sdpa(q, k, v, is_causal=False):
+    """torch.nn.functional.scaled_dot_product_attention in numpy (f32 arithmetic)."""
+    q, k, v = (x.astype(np.float32) for x in (q, k, v))
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) / np.sqrt(q.shape[-1])
+    if is_causal:
+        m, n = s.shape[-2:]
+        s = np.where(np.tril(np.ones((m, n), dtype=bool)), s, -np.inf)
+    s = np.exp(s - s.max(-1, keepdims=True))
+    return np.matmul(s / s.sum(-1, keepdims=True), v)
+
+
+def testTransposedVAttentionPure(input_shape, enable_scheduling, dynamic_dims, mfma_variant, run_bench=False,
+                                 perf_filename_tk=None):
+    from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_vanilla_attention_kernel
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    shape = AttentionShape(num_query_heads=input_shape[0], num_kv_heads=input_shape[0],
+                           query_seq_len=input_shape[1], head_size_kv=input_shape[2], head_size=input_shape[3],
+                           kv_seq_len=input_shape[4])
+    base_attention, hyperparams, dynamic_symbols = get_vanilla_attention_kernel(
+        shape, mfma_variant, dynamic_dims, is_v_transposed=True)
+    q_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size)
+    k_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size)
+    v_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size_kv)
+    o_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size_kv)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 run_bench=run_bench, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+                                 benchmark_batch_size=10, benchmark_repetitions=3,
+                                 benchmark_results_file=perf_filename_tk)
+    options = set_default_run_config(options)
+    base_attention = wave_compile(options, base_attention)
+    q = device_randn(q_shape, dtype=np.float16)
+    k = device_randn(k_shape, dtype=np.float16)
+    v = device_randn(v_shape, dtype=np.float16)
+    output = device_zeros(o_shape, dtype=np.float32)
+    base_attention(q, k, v.transpose([0, 2, 1]), output)
+    ref = _sdpa(q, k, v)
+    assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
+
+
+def testAttentionPure(input_shape, enable_scheduling, dynamic_dims, mfma_variant, use_global_to_shared,
+                      run_bench=False, perf_filename_tk=None):
+    from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_vanilla_attention_kernel
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    shape = AttentionShape(num_query_heads=input_shape[0], num_kv_heads=input_shape[0],
+                           query_seq_len=input_shape[1], head_size_kv=input_shape[2], head_size=input_shape[3],
+                           kv_seq_len=input_shape[4])
+    base_attention, hyperparams, dynamic_symbols = get_vanilla_attention_kernel(shape, mfma_variant, dynamic_dims)
+    q_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size)
+    k_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size)
+    v_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size_kv)
+    o_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size_kv)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 run_bench=run_bench, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+                                 use_global_to_shared=use_global_to_shared)
+    options = set_default_run_config(options)
+    base_attention = wave_compile(options, base_attention)
+    q = device_randn(q_shape, dtype=np.float16)
+    k = device_randn(k_shape, dtype=np.float16)
+    v = device_randn(v_shape, dtype=np.float16)
+    output = device_zeros(o_shape, dtype=np.float32)
+    base_attention(q, k, v, output)
+    ref = _sdpa(q, k, v)
+    assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
+
+
+# ---- examples/python/5_gemm.py (its imports: _support.dtype, _support.indexing.sym, lang.wave_types) ----
+
+def test_gemm_select_expert(is_debug=False):
+    from wavecc.wave_lang.kernel._support.dtype import f16, f32, i32
+    from wavecc.wave_lang.kernel._support.indexing import sym
+    from wavecc.wave_lang.kernel.lang.wave_types import Memory, Register
+    M, N, K = sym.M, sym.N, sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = sym.BLOCK_M, sym.BLOCK_N, sym.BLOCK_K
+    ADDRESS_SPACE_A, ADDRESS_SPACE_B, ADDRESS_SPACE_C = sym.ADDRESS_SPACE_A, sym.ADDRESS_SPACE_B, sym.ADDRESS_SPACE_C
+    E = sym.E
+    constraints = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 2),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16, vector_shapes={E: E}),
+    ]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={E: sympy.Integer(1), N: i, K: j}, outputs={N: i, K: j})
+
+    @tkw.wave(constraints)
+    def wave_kernel(
+        a: Memory[M, K, ADDRESS_SPACE_A, f16],
+        b: Memory[E, N, K, ADDRESS_SPACE_B, f16],
+        c: Memory[M, N, ADDRESS_SPACE_C, f32],
+    ):
+        c_reg = Register[M, N, f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: Register[M, N, f32]) -> Register[M, N, f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b, mapping=mapping)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    m, n, k = 64, 64, 128
+    e = 8
+    np.random.seed(0)
+    a = np.random.randn(m, k).astype(np.float16)
+    b = np.random.randn(e, n, k).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float32)
+    hyperparams = {ADDRESS_SPACE_A: SHARED_ADDRESS_SPACE, ADDRESS_SPACE_B: SHARED_ADDRESS_SPACE,
+                   ADDRESS_SPACE_C: GLOBAL_ADDRESS_SPACE, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   M: m, N: n, K: k, E: e}
+    options = WaveCompileOptions(subs=hyperparams)
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, wave_kernel)
+    compiled_gemm(a, b, c)
+    expected = np.matmul(a.astype(np.float32), b[1].astype(np.float32).T).astype(np.float16)
+    assert np.allclose(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2), np.abs(c - expected).max()
+
+    IDX = sym.IDX
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={E: IDX, N: i, K: j}, outputs={N: i, K: j})
+
+    @tkw.wave(constraints)
+    def wave_kernel(  # noqa: F811
+        a: Memory[M, K, ADDRESS_SPACE_A, f16],
+        b: Memory[E, N, K, ADDRESS_SPACE_B, f16],
+        idx: i32,
+        c: Memory[M, N, ADDRESS_SPACE_C, f32],
+    ):
+        c_reg = Register[M, N, f32](0.0)
+        tkw.set_symbol(IDX, idx)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: Register[M, N, f32]) -> Register[M, N, f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b, mapping=mapping)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    c = np.zeros((m, n), dtype=np.float32)
+    hyperparams = {ADDRESS_SPACE_A: GLOBAL_ADDRESS_SPACE, ADDRESS_SPACE_B: GLOBAL_ADDRESS_SPACE,
+                   ADDRESS_SPACE_C: GLOBAL_ADDRESS_SPACE, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   M: m, N: n, K: k, E: e}
+    options = WaveCompileOptions(subs=hyperparams)
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, wave_kernel)
+    compiled_gemm(a, b, 1, c)
+    assert np.allclose(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2), np.abs(c - expected).max()
+    compiled_gemm(a, b, 5, c)
+    expected5 = np.matmul(a.astype(np.float32), b[5].astype(np.float32).T).astype(np.float16)
+    assert np.allclose(c.astype(np.float16), expected5, rtol=1e-2, atol=1e-2), np.abs(c - expected5).max()
+
+
+def test_gemm_reordered_input(is_debug=False):
+    from wavecc.wave_lang.kernel._support.dtype import f16, f32, i32
+    from wavecc.wave_lang.kernel._support.indexing import sym
+    from wavecc.wave_lang.kernel.lang.wave_types import Memory, Register
+    M, N, K = sym.M, sym.N, sym.K
+    BLOCK_M, BLOCK_N, BLOCK_K = sym.BLOCK_M, sym.BLOCK_N, sym.BLOCK_K
+    ADDRESS_SPACE_A, ADDRESS_SPACE_B, ADDRESS_SPACE_C = sym.ADDRESS_SPACE_A, sym.ADDRESS_SPACE_B, sym.ADDRESS_SPACE_C
+    E = sym.E
+    constraints = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.WorkgroupConstraint(E, E, 2),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 2),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16,
+                               vector_shapes={E: E, M: 16, K: 16}),
+    ]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    d0 = tkw.IndexMapping.dynamic_val(0)
+    IDX = sym.IDX
+    mapping = tkw.IndexMapping(num_iterators=2, inputs={E: IDX, N: i, K: j}, outputs={N: i, K: j})
+    a_read_map = tkw.IndexMapping(num_iterators=2, inputs={M: d0, K: j}, outputs={M: i, K: j},
+                                  dynamic_val_mappings={M: i})
+
+    @tkw.wave(constraints)
+    def wave_kernel(
+        a: Memory[M, K, ADDRESS_SPACE_A, f16],
+        b: Memory[E, N, K, ADDRESS_SPACE_B, f16],
+        reorder_a: Memory[M, ADDRESS_SPACE_A, i32],
+        a_back: Memory[M, K, ADDRESS_SPACE_A, f16],
+        c: Memory[M, N, ADDRESS_SPACE_C, f32],
+        idx: i32,
+    ):
+        c_reg = Register[M, N, f32](0.0)
+        a_reg = Register[M, K, f16](0.0)  # noqa: F841
+        tkw.set_symbol(IDX, idx)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: Register[M, N, f32]) -> Register[M, N, f32]:
+            reordered_idx = tkw.read(reorder_a, elements_per_thread=1)
+            a_reg = tkw.read(a, mapping=a_read_map, mapping_dynamic_vals=(reordered_idx,))
+            b_reg = tkw.read(b, mapping=mapping)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            tkw.write(a_reg, a_back)
+            return acc
+
+        tkw.write(repeat, c)
+
+    m, n, k = 64, 64, 128
+    e = 8
+    np.random.seed(0)
+    a = np.random.randn(m, k).astype(np.float16)
+    a_back = np.zeros((m, k), dtype=np.float16)
+    b = np.random.randn(e, n, k).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float32)
+    reorder_a = np.random.permutation(m).astype(np.int32)
+    hyperparams = {ADDRESS_SPACE_A: GLOBAL_ADDRESS_SPACE, ADDRESS_SPACE_B: GLOBAL_ADDRESS_SPACE,
+                   ADDRESS_SPACE_C: GLOBAL_ADDRESS_SPACE, BLOCK_M: 64, BLOCK_N: 64, BLOCK_K: 32,
+                   M: m, N: n, K: k, E: e}
+    options = WaveCompileOptions(subs=hyperparams, print_ir_after="all" if is_debug else [])
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, wave_kernel)
+    compiled_gemm(a, b, reorder_a, a_back, c, 1)
+    reordered_a = a[reorder_a]
+    assert np.allclose(a_back, reordered_a, rtol=1e-2, atol=1e-2)
+    expected = np.matmul(reordered_a.astype(np.float32), b[1].astype(np.float32).T).astype(np.float16)
+    assert np.allclose(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2), np.abs(c - expected).max()
+
+
 # ---- WaveCompileOptions fields Wave's tests set, and rejections at the op's Python line ----
 
 def _copy_kernel():
@@ -1595,6 +1867,13 @@ def tests():
         _case(testBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
         _case(testSequentialBatchedGemm, (2, 64, 64, 64), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
         _case(testBatchedGemmWithPermute, (2, 64, 64, 32), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        _case(testPingPongGemm, (128, 256, 128), MMAType.F32_16x16x16_F16),
+        _case(testTransposedVAttentionPure, (2, 64, 64, 64, 64), SchedulingType.NONE, False,
+              (MMAType.F32_16x16x16_F16, MMAType.F32_16x16x16_F16)),
+        _case(testAttentionPure, (2, 64, 64, 64, 128), SchedulingType.NONE, False,
+              (MMAType.F32_16x16x32_K8_F16, MMAType.F32_16x16x16_F16), False),
+        ("5_gemm.test_gemm_select_expert", test_gemm_select_expert),
+        ("5_gemm.test_gemm_reordered_input", test_gemm_reordered_input),
         ("WaveCompileOptions fields accepted", options_accepted),
         ("WaveCompileOptions MLIR edits refused", options_refused),
         ("rejections name the op's Python line", rejections_name_the_line),
