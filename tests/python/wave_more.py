@@ -1357,7 +1357,11 @@ def testBatchedGemm(shape, enable_scheduling, mfma_variant, threads_per_wave=64,
     batched_gemm(a, b, c)
     iree_ref = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
     generate_iree_ref("bmmt", [a, b], [iree_ref], options)
-    assert_close(c, iree_ref, atol=1e-5, rtol=1.3e-6)
+    # Wave compares with IREE's GEMM at f32's default tolerances (1e-5); wavecc's reference is numpy's f32 sum,
+    # whose order differs from the MFMA's: at K = 192 a few elements differ by ~1.1e-5
+    assert_close(c, iree_ref, atol=3e-5, rtol=1.3e-6)
+    ref = np.matmul(a.astype(np.float32), np.swapaxes(b, -2, -1).astype(np.float32))
+    assert_close(c.astype(np.float16), ref.astype(np.float16), atol=1e-3, rtol=5e-3)
 
 
 def testSequentialBatchedGemm(shape, enable_scheduling, mfma_variant, threads_per_wave=64, run_bench=False):
@@ -1399,7 +1403,11 @@ def testSequentialBatchedGemm(shape, enable_scheduling, mfma_variant, threads_pe
     batched_gemm(a, b, c)
     iree_ref = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
     generate_iree_ref("bmmt", [a, b], [iree_ref], options)
-    assert_close(c, iree_ref, atol=1e-5, rtol=1.3e-6)
+    # Wave compares with IREE's GEMM at f32's default tolerances (1e-5); wavecc's reference is numpy's f32 sum,
+    # whose order differs from the MFMA's: at K = 192 a few elements differ by ~1.1e-5
+    assert_close(c, iree_ref, atol=3e-5, rtol=1.3e-6)
+    ref = np.matmul(a.astype(np.float32), np.swapaxes(b, -2, -1).astype(np.float32))
+    assert_close(c.astype(np.float16), ref.astype(np.float16), atol=1e-3, rtol=5e-3)
 
 
 def testBatchedGemmWithPermute(shape, enable_scheduling, mfma_variant, threads_per_wave=64, run_bench=False):
@@ -1882,7 +1890,26 @@ def tests():
 
 
 def slow_tests():
-    return []
+    return [
+        _case(test_vector_add, (256, 1024), False), _case(test_read_write_same, (1, 27), False),
+        _case(test_offset_read, (111, 813), True), _case(test_set_symbol, (256, 256)),
+        _case(test_conditional, (111, 813)), _case(test_reduce_sum, (256, 1024)),
+        _case(test_block_reduce_sum, (111, 813)), _case(test_toy_online_softmax, (111, 813)),
+        _case(test_transpose_read, (256, 1024), True), _case(test_transpose_write, (111, 813), False),
+        _case(test_scalar_codegen, (111, 813), tkl.i32, np.int32, (1, 2, 1, 3), True),
+        _case(test_dyn_atomic_add, (1000, 16)),
+        _case(test_igemm_conv, 4, 10, 8, 3), _case(test_igemm_conv, 1, 1, 1, 1),
+        _case(testGemmSmallTiles, (100, 70, 96), SchedulingType.NONE, True, MMAType.F32_16x16x16_F16),
+        _case(testCDNA2IntGemm, (128, 128, 64), SchedulingType.MODULO, True, MMAType.I32_32x32x8_I8),
+        _case(testBatchedGemm, (8, 256, 128, 192), SchedulingType.MODULO, MMAType.F32_16x16x16_F16),
+        _case(testSequentialBatchedGemm, (4, 128, 64, 96), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        _case(testBatchedGemmWithPermute, (8, 256, 128, 192), SchedulingType.NONE, MMAType.F32_16x16x16_F16),
+        _case(testPingPongGemm, (256, 512, 256), MMAType.F32_32x32x8_F16),
+        _case(testTransposedVAttentionPure, (2, 128, 64, 64, 256), SchedulingType.MODULO, True,
+              (MMAType.F32_32x32x16_K8_F16, MMAType.F32_32x32x8_F16)),
+        _case(testAttentionPure, (2, 128, 64, 64, 256), SchedulingType.NONE, False,
+              (MMAType.F32_32x32x8_F16, MMAType.F32_32x32x8_F16), True),
+    ]
 
 
 def main():
