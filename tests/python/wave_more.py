@@ -1559,6 +1559,51 @@ def testAttentionPure(input_shape, enable_scheduling, dynamic_dims, mfma_variant
     assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
 
 
+# ---- tests/kernel/e2e/test_copy.py (the water + waveasm pipeline: Wave's backends, options wavecc accepts) ----
+
+def test_copy_water_waveasm(shape, run_bench=False, dynamic=False):
+    from wave_e2e import get_copy_template
+    options, test = get_copy_template(shape, run_bench=run_bench, use_water_backend=True, use_buffer_ops=True,
+                                      use_dynamic_dims=dynamic)
+    options = set_default_run_config(options)
+    options.backend = "asm"
+    test = wave_compile(options, test)
+    a = device_randn(shape, dtype=np.float16)
+    b = device_zeros(shape, dtype=np.float16)
+    test(a, b)
+    assert_close(a, b)
+
+
+# ---- tests/kernel/reordered_gemm_test.py ----
+
+def testVariousDtypeReorderedGemm(shape, enable_scheduling, mfma_variant, torch_dtype, run_bench=False,
+                                  perf_filename_tk=None, perf_filename_iree=None):
+    from wavecc.wave_lang.kernel.wave.templates.reordered_gemm import get_reordered_matmul
+    from wavecc.wave_lang.kernel.wave.iree_utils import generate_iree_ref
+    import wavecc
+    M, N, K = shape
+    BLOCK_M, BLOCK_N, BLOCK_K = 128, 256, 64
+    GROUP_SIZE_M = 16
+    reordered_gemm, hyperparams = get_reordered_matmul(M, N, K, BLOCK_M, BLOCK_N, BLOCK_K, GROUP_SIZE_M,
+                                                       mfma_variant, input_dtype=torch_dtype,
+                                                       output_dtype=torch_dtype)
+    options = WaveCompileOptions(subs=hyperparams, canonicalize=True, run_bench=run_bench,
+                                 schedule=enable_scheduling, benchmark_batch_size=10, benchmark_repetitions=3,
+                                 use_buffer_ops=True, benchmark_results_file=perf_filename_tk)
+    options = set_default_run_config(options)
+    reordered_gemm = wave_compile(options, reordered_gemm)
+    a = device_randn(shape[0], shape[2], dtype=torch_dtype)
+    b = device_randn(shape[1], shape[2], dtype=torch_dtype)
+    c = device_zeros(shape[0], shape[1], dtype=torch_dtype)
+    reordered_gemm(a, b, c)
+    iree_ref = device_zeros(shape[0], shape[1], dtype=np.float32)
+    generate_iree_ref("mmt", [a, b], [iree_ref], options)
+    if torch_dtype == np.float16:
+        assert_close(c, iree_ref.astype(np.float16))
+    else:  # bf16 bits: torch's bf16 tolerances (1e-5 + 1.6e-2 relative)
+        assert_close(wavecc.from_bf16(c), wavecc.from_bf16(wavecc.to_bf16(iree_ref)), atol=1e-5, rtol=1.6e-2)
+
+
 # ---- examples/python/5_gemm.py (its imports: _support.dtype, _support.indexing.sym, lang.wave_types) ----
 
 def test_gemm_select_expert(is_debug=False):
@@ -1880,6 +1925,11 @@ def tests():
               (MMAType.F32_16x16x16_F16, MMAType.F32_16x16x16_F16)),
         _case(testAttentionPure, (2, 64, 64, 64, 128), SchedulingType.NONE, False,
               (MMAType.F32_16x16x32_K8_F16, MMAType.F32_16x16x16_F16), False),
+        _case(test_copy_water_waveasm, (1, 27)), _case(test_copy_water_waveasm, (256, 64), dynamic=True),
+        _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
+              np.float16),
+        _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
+              tkl.bf16),
         ("5_gemm.test_gemm_select_expert", test_gemm_select_expert),
         ("5_gemm.test_gemm_reordered_input", test_gemm_reordered_input),
         ("WaveCompileOptions fields accepted", options_accepted),
