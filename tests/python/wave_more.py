@@ -1604,6 +1604,62 @@ def testVariousDtypeReorderedGemm(shape, enable_scheduling, mfma_variant, torch_
         assert_close(wavecc.from_bf16(c), wavecc.from_bf16(wavecc.to_bf16(iree_ref)), atol=1e-5, rtol=1.6e-2)
 
 
+# ---- examples/python/6.4_schedule.py (Wave's manual schedule: accepted, not applied; its postprocess warns) ----
+
+def test_attention_manual_schedule(heads=2, seq_q=128, seq_kv=128, head_size=64, is_debug=False):
+    import math
+    import warnings
+    from wavecc.wave_lang.kernel.wave.schedules.attention_prefetch import get_attention_prefetch_schedule
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    from wavecc.wave_lang.kernel.wave.templates.tagged_attention import get_tagged_bshd_attention_kernel
+    shape = AttentionShape(num_query_heads=heads, num_kv_heads=heads, query_seq_len=seq_q, head_size_kv=head_size,
+                           head_size=head_size, kv_seq_len=seq_kv)
+    mfma_variant = (tkw.MMAType.F32_16x16x16_F16,) * 2
+    tagged_attention, hyperparams, _ = get_tagged_bshd_attention_kernel(
+        shape, mfma_variant, dynamic_dims=False, is_causal=False, num_waves=8)
+    hyperparams.update(get_default_scheduling_params())
+    UNROLL_FACTOR = tkl.sym.UNROLL_FACTOR
+    hyperparams[UNROLL_FACTOR] = 4
+    attention_prefetch_schedule = get_attention_prefetch_schedule()
+    options = WaveCompileOptions(
+        subs=hyperparams,
+        canonicalize=True,
+        schedule=SchedulingType.MANUAL,
+        use_global_to_shared=True,
+        print_ir_after="all" if is_debug else [],
+        use_buffer_ops=True,
+        postprocess="""
+        module attributes {transform.with_named_sequence} {
+            transform.named_sequence @__transform_main(%arg0: !transform.any_op {transform.readonly}) {
+                %0 = transform.structured.match ops{["scf.for"]} in %arg0 : (!transform.any_op) -> !transform.any_op
+                transform.loop.unroll %0 { factor = %%UNROLL_FACTOR%% } : !transform.any_op
+                transform.yield
+            }
+        }
+        """,
+        linearize_shared_access=False,
+    )
+    options = set_default_run_config(options)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        compiled_attention = wave_compile(options, tagged_attention, attention_prefetch_schedule)
+    said = " ".join(str(x.message) for x in w)
+    assert "manual schedule" in said and "postprocess" in said, said
+    batch = 1
+    q = np.random.randn(batch, seq_q, heads, head_size).astype(np.float16)
+    k = np.random.randn(batch, seq_kv, heads, head_size).astype(np.float16)
+    v = np.random.randn(batch, seq_kv, heads, head_size).astype(np.float16)
+    c = np.zeros((batch, seq_q, heads, head_size), dtype=np.float32)
+    compiled_attention(q, k, v, c)
+    log2e = 1.44269504089
+    scale = math.sqrt(1.0 / head_size) * log2e
+    q_t, k_t, v_t = (x.astype(np.float32).transpose(0, 2, 1, 3) for x in (q, k, v))
+    s = np.matmul(q_t, np.swapaxes(k_t, -1, -2)) * scale * math.log(2)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    expected = np.matmul(p / p.sum(-1, keepdims=True), v_t).transpose(0, 2, 1, 3)
+    assert_close(c, expected, atol=1e-3, rtol=1e-3)
+
+
 # ---- examples/python/5_gemm.py (its imports: _support.dtype, _support.indexing.sym, lang.wave_types) ----
 
 def test_gemm_select_expert(is_debug=False):
@@ -1930,6 +1986,7 @@ def tests():
               np.float16),
         _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
               tkl.bf16),
+        ("6.4_schedule.test_attention_manual_schedule", test_attention_manual_schedule),
         ("5_gemm.test_gemm_select_expert", test_gemm_select_expert),
         ("5_gemm.test_gemm_reordered_input", test_gemm_reordered_input),
         ("WaveCompileOptions fields accepted", options_accepted),
