@@ -1822,6 +1822,38 @@ def test_gemm_reordered_input(is_debug=False):
     assert np.allclose(c.astype(np.float16), expected, rtol=1e-2, atol=1e-2), np.abs(c - expected).max()
 
 
+# ---- tests/kernel/wave_utils_test.py (the helpers a user program imports) ----
+
+def test_delinearize_index():
+    from wavecc.wave_lang.kernel.lang import sym
+    from wavecc.wave_lang.kernel.wave.utils.general_utils import delinearize_index
+    M = sym.M
+    shape = [5, 4, 3]
+    nd_index = delinearize_index(M, shape)
+    np_nd_index = np.unravel_index(23, shape)
+    assert np.equal([x.subs({M: 23}) for x in nd_index], np_nd_index).all()
+
+
+def test_divide_shape_into_chunks():
+    from wavecc.wave_lang.kernel.wave.utils.general_utils import divide_shape_into_chunks, torch_dtype_range
+    for shape, n, per_dim, chunk in (([128, 256], 8, [8, 1], [16, 256]), ([128, 256], 1, [1, 1], [128, 256]),
+                                     ([128, 256], 16, [16, 1], [8, 256]), ([64, 128, 256], 8, [8, 1, 1], [8, 128, 256]),
+                                     ([6, 10], 15, [3, 5], [2, 2]), ([4, 8, 16], 8, [4, 2, 1], [1, 4, 16]),
+                                     ([6, 4, 2], 48, [6, 4, 2], [1, 1, 1]), ([35, 100], 5, [5, 1], [7, 100])):
+        assert divide_shape_into_chunks(shape, n) == (per_dim, chunk), (shape, n)
+    for shape, n in (([128, 256], 12 * 1024), ([7], 2), ([4], 0)):
+        try:
+            divide_shape_into_chunks(shape, n)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError((shape, n))
+    assert torch_dtype_range(np.float16) == [-65504.0, 65504.0]
+    assert torch_dtype_range(tkl.bf16)[1] > 3e38 and torch_dtype_range("int8") == [-128, 127]
+    from wavecc.wave_lang.kernel.wave.cache import is_cache_enabled
+    assert is_cache_enabled() is False
+
+
 # ---- WaveCompileOptions fields Wave's tests set, and rejections at the op's Python line ----
 
 def _copy_kernel():
@@ -1983,12 +2015,12 @@ def tests():
               (MMAType.F32_16x16x32_K8_F16, MMAType.F32_16x16x16_F16), False),
         _case(test_copy_water_waveasm, (1, 27)), _case(test_copy_water_waveasm, (256, 64), dynamic=True),
         _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
-              np.float16),
-        _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
               tkl.bf16),
         ("6.4_schedule.test_attention_manual_schedule", test_attention_manual_schedule),
         ("5_gemm.test_gemm_select_expert", test_gemm_select_expert),
         ("5_gemm.test_gemm_reordered_input", test_gemm_reordered_input),
+        ("wave_utils_test.test_delinearize_index", test_delinearize_index),
+        ("wave_utils_test.test_divide_shape_into_chunks", test_divide_shape_into_chunks),
         ("WaveCompileOptions fields accepted", options_accepted),
         ("WaveCompileOptions MLIR edits refused", options_refused),
         ("rejections name the op's Python line", rejections_name_the_line),
@@ -2016,6 +2048,8 @@ def slow_tests():
               (MMAType.F32_32x32x16_K8_F16, MMAType.F32_32x32x8_F16)),
         _case(testAttentionPure, (2, 128, 64, 64, 256), SchedulingType.NONE, False,
               (MMAType.F32_32x32x8_F16, MMAType.F32_32x32x8_F16), True),
+        _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
+              np.float16),
     ]
 
 

@@ -74,3 +74,56 @@ def delinearize_index(index, shape):
         out.append(index % size if i == 0 else sympy.floor(index / product) % size)
         product *= size
     return out[::-1]
+
+
+def divide_shape_into_chunks(shape, num_chunks):
+    """Wave's: split shape into num_chunks equal chunks, taking from the leftmost dim first as large a factor of
+    the chunks still to place as divides it (its gcd). Returns (chunks per dim, the chunk's shape); a ValueError
+    when the shape cannot be split so."""
+    import math
+    if num_chunks <= 0:
+        raise ValueError("num_chunks must be positive, got %s" % num_chunks)
+    shape = list(shape)
+    if not shape:
+        raise ValueError("shape must be non-empty")
+    per_dim, left = [1] * len(shape), num_chunks
+    for i, n in enumerate(shape):
+        if left == 1:
+            break
+        per_dim[i] = math.gcd(n, left)
+        left //= per_dim[i]
+    if left != 1:
+        raise ValueError("Cannot evenly divide shape %s into %d chunks. Remaining chunks after processing: %d"
+                         % (shape, num_chunks, left))
+    return per_dim, [n // c for n, c in zip(shape, per_dim)]
+
+
+# the finite range of each dtype (Wave's TORCH_DTYPE_RANGE), by dtype name
+_DTYPE_RANGE = {
+    "bfloat16": [-3.3895313892515355e38, 3.3895313892515355e38], "float8_e5m2": [-57344.0, 57344.0],
+    "float8_e5m2fnuz": [-57344.0, 57344.0], "float8_e4m3fn": [-448.0, 448.0], "float8_e4m3fnuz": [-240.0, 240.0],
+    "float16": [-65504.0, 65504.0], "float32": [-3.4028234663852886e38, 3.4028234663852886e38],
+    "float64": [-1.7976931348623157e308, 1.7976931348623157e308], "int8": [-128, 127], "int16": [-32768, 32767],
+    "int32": [-2147483648, 2147483647], "int64": [-9223372036854775808, 9223372036854775807]}
+
+
+def torch_dtype_range(torch_dtype):
+    """[lowest, highest] of a dtype: a torch dtype, a numpy one (np.float16) or a Wave dtype (tkl.bf16)."""
+    from ..... import _dtype
+    name = None
+    if isinstance(torch_dtype, _dtype.DataType):
+        name = {v: k for k, v in {"float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+                                  "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+                                  "float8_e4m3fnuz": "f8e4m3fnuz", "float8_e5m2fnuz": "f8e5m2fnuz",
+                                  "float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2"}.items()}.get(
+            torch_dtype.format_name)
+    else:
+        name = getattr(torch_dtype, "__name__", None) or str(torch_dtype).replace("torch.", "")
+        try:
+            import numpy
+            name = numpy.dtype(torch_dtype).name if name not in _DTYPE_RANGE else name
+        except TypeError:
+            pass
+    if name not in _DTYPE_RANGE:
+        raise ValueError("Unable to retrieve torch dtype %s range." % (torch_dtype,))
+    return _DTYPE_RANGE[name]
