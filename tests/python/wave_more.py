@@ -1660,6 +1660,66 @@ def test_attention_manual_schedule(heads=2, seq_q=128, seq_kv=128, head_size=64,
     assert_close(c, expected, atol=1e-3, rtol=1e-3)
 
 
+# ---- examples/python/6.1_schedule.py (the scheduling symbols from global_symbols' star import) ----
+
+def test_default_gemm_prefetch(is_debug=False):
+    from wavecc.wave_lang.kernel.lang.wave_types import Memory, Register
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K = tkl.sym.K
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K = tkl.sym.BLOCK_K
+    ADDRESS_SPACE_A = tkl.sym.ADDRESS_SPACE_A
+    ADDRESS_SPACE_B = tkl.sym.ADDRESS_SPACE_B
+    ADDRESS_SPACE_C = tkl.sym.ADDRESS_SPACE_C
+    constraints = [
+        tkw.WorkgroupConstraint(M, BLOCK_M, 0),
+        tkw.WorkgroupConstraint(N, BLOCK_N, 1),
+        tkw.TilingConstraint(K, BLOCK_K),
+        tkw.WaveConstraint(M, BLOCK_M / 4),
+        tkw.WaveConstraint(N, BLOCK_N / 2),
+        tkw.HardwareConstraint(threads_per_wave=64, mma_type=tkw.MMAType.F32_16x16x16_F16),
+    ]
+
+    @tkw.wave(constraints)
+    def wave_kernel(
+        a: Memory[M, K, ADDRESS_SPACE_A, tkl.f16],
+        b: Memory[N, K, ADDRESS_SPACE_B, tkl.f16],
+        c: Memory[M, N, ADDRESS_SPACE_C, tkl.f32],
+    ):
+        c_reg = Register[M, N, tkl.f32](0.0)
+
+        @tkw.iterate(K, init_args=[c_reg])
+        def repeat(acc: Register[M, N, tkl.f32]) -> Register[M, N, tkl.f32]:
+            a_reg = tkw.read(a)
+            b_reg = tkw.read(b)
+            acc = tkw.mma(a_reg, b_reg, acc)
+            return acc
+
+        tkw.write(repeat, c)
+
+    m, n, k = 128, 256, 256
+    np.random.seed(0)
+    a = np.random.randn(m, k).astype(np.float16)
+    b = np.random.randn(n, k).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float32)
+    hyperparams = {
+        ADDRESS_SPACE_A: SHARED_ADDRESS_SPACE, ADDRESS_SPACE_B: SHARED_ADDRESS_SPACE,
+        ADDRESS_SPACE_C: GLOBAL_ADDRESS_SPACE, M: m, N: n, K: k, BLOCK_M: 128, BLOCK_N: 256, BLOCK_K: 64,
+        READ_SHARED_DELAY: 1, WRITE_SHARED_DELAY: 1, READ_GLOBAL_DELAY: 2, WRITE_GLOBAL_DELAY: 2,  # noqa: F405
+        MMA_DELAY: 1, VALU_DELAY: 1, SHUFFLE_DELAY: 1, SHARED_MEMORY_UNITS: 4, GLOBAL_MEMORY_UNITS: 4,  # noqa: F405
+        MMA_UNITS: 4, VALU_UNITS: 8, SHUFFLE_UNITS: 8,  # noqa: F405
+    }
+    options = WaveCompileOptions(subs=hyperparams, schedule=SchedulingType.PREFETCH,
+                                 print_ir_after="all" if is_debug else [])
+    options = set_default_run_config(options)
+    compiled_gemm = wave_compile(options, wave_kernel)
+    compiled_gemm(a, b, c)
+    expected = np.matmul(a.astype(np.float32), b.astype(np.float32).T)
+    assert np.allclose(c, expected, rtol=1e-2, atol=1e-2), np.abs(c - expected).max()
+
+
 # ---- examples/python/5_gemm.py (its imports: _support.dtype, _support.indexing.sym, lang.wave_types) ----
 
 def test_gemm_select_expert(is_debug=False):
@@ -2050,6 +2110,7 @@ def slow_tests():
               (MMAType.F32_32x32x8_F16, MMAType.F32_32x32x8_F16), True),
         _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
               np.float16),
+        ("6.1_schedule.test_default_gemm_prefetch", test_default_gemm_prefetch),
     ]
 
 
