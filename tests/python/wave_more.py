@@ -1559,6 +1559,211 @@ def testAttentionPure(input_shape, enable_scheduling, dynamic_dims, mfma_variant
     assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
 
 
+
+def testAttentionCausal(shape, enable_scheduling, sliding_window, dynamic_dims, mfma_variant, run_bench=False,
+                        perf_filename_tk=None):
+    from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_vanilla_attention_kernel
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    shape = AttentionShape(num_query_heads=shape[0], num_kv_heads=shape[0], query_seq_len=shape[1],
+                           head_size_kv=shape[2], head_size=shape[3], kv_seq_len=shape[4])
+    base_attention, hyperparams, dynamic_symbols = get_vanilla_attention_kernel(
+        shape, mfma_variant, dynamic_dims, is_causal=True, is_v_transposed=True, sliding_window_size=sliding_window)
+    q_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size)
+    k_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size)
+    v_shape = (shape.num_kv_heads, shape.kv_seq_len, shape.head_size_kv)
+    o_shape = (shape.num_query_heads, shape.query_seq_len, shape.head_size_kv)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 run_bench=run_bench, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+                                 benchmark_batch_size=10, benchmark_repetitions=3,
+                                 benchmark_results_file=perf_filename_tk)
+    options = set_default_run_config(options)
+    base_attention = wave_compile(options, base_attention)
+    np.random.seed(1)
+    q = device_randn(q_shape, dtype=np.float16)
+    k = device_randn(k_shape, dtype=np.float16)
+    v = device_randn(v_shape, dtype=np.float16)
+    output = device_zeros(o_shape, dtype=np.float32)
+    base_attention(q, k, v.transpose([0, 2, 1]), output)
+    if sliding_window >= 0:
+        mask = np.triu(np.tril(np.ones((shape.query_seq_len, shape.kv_seq_len), dtype=bool)), -sliding_window)
+        qf, kf, vf = (x.astype(np.float32) for x in (q, k, v))
+        sc = np.matmul(qf, np.swapaxes(kf, -1, -2)) / np.sqrt(qf.shape[-1])
+        sc = np.where(mask, sc, -np.inf)
+        sc = np.exp(sc - sc.max(-1, keepdims=True))
+        ref = np.matmul(sc / sc.sum(-1, keepdims=True), vf)
+    else:
+        ref = _sdpa(q, k, v, is_causal=True)
+    assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
+
+
+def testAttentionBSHD(shape, enable_scheduling, dynamic_dims, mfma_variant, use_global_to_shared=False,
+                      run_bench=False, perf_filename_tk=None):
+    from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_bshd_attention_kernel
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    from wavecc.wave_lang.kernel.wave.utils.reference_kernel_utils import scaled_dot_product_attention_bhsd
+    shape = AttentionShape(num_query_heads=shape[0], num_kv_heads=shape[0], query_seq_len=shape[1],
+                           head_size_kv=shape[2], head_size=shape[3], kv_seq_len=shape[4])
+    is_causal = False
+    is_custom_mask = True
+    custom_mask = None
+    base_attention_func, hyperparams, dynamic_symbols = get_bshd_attention_kernel(
+        shape, mfma_variant, dynamic_dims, is_causal=is_causal, is_custom_mask=is_custom_mask)
+    q_shape = (1, shape.num_query_heads, shape.query_seq_len, shape.head_size)
+    k_shape = (1, shape.num_kv_heads, shape.kv_seq_len, shape.head_size)
+    v_shape = (1, shape.num_kv_heads, shape.kv_seq_len, shape.head_size_kv)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 run_bench=run_bench, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+                                 benchmark_batch_size=10, benchmark_repetitions=3,
+                                 benchmark_results_file=perf_filename_tk, use_global_to_shared=use_global_to_shared)
+    options = set_default_run_config(options)
+    base_attention = wave_compile(options, base_attention_func)
+    np.random.seed(1)
+    q = device_randn(q_shape, dtype=np.float16)
+    k = device_randn(k_shape, dtype=np.float16)
+    v = device_randn(v_shape, dtype=np.float16)
+    o_shape = (1, shape.query_seq_len, shape.num_query_heads, shape.head_size_kv)
+    output = device_zeros(o_shape, dtype=np.float32)
+    custom_mask = device_randn([1, shape.query_seq_len], dtype=np.float32)
+    custom_mask = (custom_mask > 0).astype(np.int32)
+    base_attention(np.ascontiguousarray(q.transpose(0, 2, 1, 3)), np.ascontiguousarray(k.transpose(0, 2, 1, 3)),
+                   np.ascontiguousarray(v.transpose(0, 2, 1, 3)), custom_mask.astype(np.int8), output)
+    ref = scaled_dot_product_attention_bhsd(q, k, v, is_causal=is_causal, custom_mask=custom_mask)
+    assert_close(output.transpose(0, 2, 1, 3), ref, check_dtype=False, atol=1e-3, rtol=1e-3)
+
+
+def testAttentionBHSDCausal(shape, enable_scheduling, dynamic_dims, mfma_variant, run_bench=False,
+                            perf_filename_tk=None):
+    from wavecc.wave_lang.kernel.wave.templates.vanilla_attention import get_bhsd_attention_kernel
+    from wavecc.wave_lang.kernel.wave.templates.attention_common import AttentionShape
+    from wavecc.wave_lang.kernel.wave.utils.reference_kernel_utils import scaled_dot_product_attention_bhsd
+    shape = AttentionShape(batch_size=shape[0], num_query_heads=shape[1], num_kv_heads=shape[1],
+                           query_seq_len=shape[2], head_size_kv=shape[3], head_size=shape[4], kv_seq_len=shape[5])
+    base_attention_func, hyperparams, dynamic_symbols = get_bhsd_attention_kernel(
+        shape, mfma_variant, dynamic_dims, is_causal=True, is_custom_mask=False)
+    q_shape = (shape.batch_size, shape.num_query_heads, shape.query_seq_len, shape.head_size)
+    k_shape = (shape.batch_size, shape.num_query_heads, shape.kv_seq_len, shape.head_size)
+    v_shape = (shape.batch_size, shape.num_query_heads, shape.kv_seq_len, shape.head_size_kv)
+    hyperparams.update(get_default_scheduling_params())
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 waves_per_eu=2, denorm_fp_math_f32="preserve-sign", run_bench=run_bench,
+                                 benchmark_batch_size=10, benchmark_repetitions=3,
+                                 benchmark_results_file=perf_filename_tk)
+    options = set_default_run_config(options)
+    base_attention = wave_compile(options, base_attention_func)
+    np.random.seed(1)
+    q = device_randn(q_shape, dtype=np.float16)
+    k = device_randn(k_shape, dtype=np.float16)
+    v = device_randn(v_shape, dtype=np.float16)
+    o_shape = (shape.batch_size, shape.num_query_heads, shape.query_seq_len, shape.head_size_kv)
+    output = device_zeros(o_shape, dtype=np.float32)
+    base_attention(q, k, v, output)
+    ref = scaled_dot_product_attention_bhsd(q, k, v, is_causal=True)
+    assert_close(output, ref, check_dtype=False, atol=1e-3, rtol=1e-3)
+
+
+def testAttentionBias(shape, enable_scheduling, dynamic_dims, mfma_variant, run_bench=False, perf_filename_tk=None):
+    import math
+    B = tkl.sym.B
+    M = tkl.sym.M
+    N = tkl.sym.N
+    K1 = tkl.sym.K1
+    K2 = tkl.sym.K2
+    BLOCK_B = tkl.sym.BLOCK_B
+    BLOCK_M = tkl.sym.BLOCK_M
+    BLOCK_N = tkl.sym.BLOCK_N
+    BLOCK_K2 = tkl.sym.BLOCK_K2
+    ADDRESS_SPACE = tkl.sym.ADDRESS_SPACE
+    constraints: list[tkw.Constraint] = [tkw.WorkgroupConstraint(M, BLOCK_M, 0)]
+    constraints += [tkw.WorkgroupConstraint(N, BLOCK_N, 1)]
+    constraints += [tkw.WorkgroupConstraint(B, BLOCK_B, 2)]
+    constraints += [tkw.TilingConstraint(K2, BLOCK_K2)]
+    constraints += [tkw.WaveConstraint(M, BLOCK_M / 4)]
+    constraints += [tkw.WaveConstraint(N, BLOCK_N / 1)]
+    if mfma_variant == MMAType.F32_16x16x16_F16:
+        Mvec, Nvec, TPW = 16, 16, 64
+    if mfma_variant == MMAType.F32_32x32x8_F16:
+        Mvec, Nvec, TPW = 32, 32, 64
+    constraints += [tkw.HardwareConstraint(threads_per_wave=TPW, mma_type=mfma_variant,
+                                           vector_shapes={B: 0, M: Mvec, N: Nvec})]
+    if dynamic_dims:
+        constraints += [tkw.Assumption(K2 > BLOCK_K2 * 4)]
+    i = tkw.IndexMapping.iterator(0)
+    j = tkw.IndexMapping.iterator(1)
+    k = tkw.IndexMapping.iterator(2)
+    mapping = tkw.IndexMapping(num_iterators=3, inputs={B: i, N: j, M: k}, outputs={B: i, M: k, N: j})
+
+    @tkw.wave(constraints)
+    def base_attention_bias(
+        q: tkl.Memory[B, M, K1, ADDRESS_SPACE, tkl.f16],
+        k: tkl.Memory[B, K2, K1, ADDRESS_SPACE, tkl.f16],
+        v: tkl.Memory[B, N, K2, ADDRESS_SPACE, tkl.f16],
+        bias: tkl.Memory[B, M, K2, GLOBAL_ADDRESS_SPACE, tkl.f32],
+        c: tkl.Memory[B, M, N, GLOBAL_ADDRESS_SPACE, tkl.f32],
+    ):
+        c_reg = tkl.Register[B, N, M, tkl.f32](0.0)
+        init_sum = tkl.Register[B, M, tkl.f32](0.0)
+        init_max = tkl.Register[B, M, tkl.f32](-1e6)
+
+        @tkw.iterate(K2, init_args=[init_max, init_sum, c_reg])
+        def repeat(
+            partial_max: tkl.Register[B, M, tkl.f32],
+            partial_sum: tkl.Register[B, M, tkl.f32],
+            acc: tkl.Register[B, N, M, tkl.f32],
+        ) -> tuple[tkl.Register[B, M, tkl.f32], tkl.Register[B, M, tkl.f32], tkl.Register[B, N, M, tkl.f32]]:
+            imm_reg = tkl.Register[B, K2, M, tkl.f32](0.0)
+            q_reg = tkw.read(q)
+            k_reg = tkw.read(k)
+            inner_acc = tkw.mma(k_reg, q_reg, imm_reg)
+            x_j = tkw.permute(inner_acc, target_shape=[B, M, K2])
+            bias_reg = tkw.read(bias)
+            x_j = x_j + bias_reg
+            m_j = tkw.max(x_j, partial_max, dim=K2)
+            e_delta_max = tkw.exp2(partial_max - m_j)
+            e_delta = tkw.exp2(x_j - m_j)
+            e_init = partial_sum * e_delta_max
+            d_j = tkw.sum(e_delta, e_init, dim=K2)
+            imm_f16 = tkw.cast(e_delta, tkl.f16)
+            v_reg = tkw.read(v)
+            new_acc = acc * e_delta_max
+            acc = tkw.mma(v_reg, imm_f16, new_acc)
+            return m_j, d_j, acc
+
+        res_max, res_sum, res_mm = repeat
+        reciprocal_sum = tkw.reciprocal(res_sum)
+        res = res_mm * reciprocal_sum
+        tkw.write(res, c, mapping=mapping)
+
+    hyperparams = {ADDRESS_SPACE: SHARED_ADDRESS_SPACE, BLOCK_B: 1, BLOCK_M: 128, BLOCK_N: 64, BLOCK_K2: 64,
+                   B: shape[0], M: shape[1], N: shape[2], K1: shape[3], K2: shape[4]}
+    hyperparams.update(get_default_scheduling_params())
+    dynamic_symbols = []
+    if dynamic_dims:
+        dynamic_symbols = [M, N, B, K2]
+        for s_ in dynamic_symbols:
+            del hyperparams[s_]
+    options = WaveCompileOptions(subs=hyperparams, schedule=enable_scheduling, dynamic_symbols=dynamic_symbols,
+                                 run_bench=run_bench, waves_per_eu=2, denorm_fp_math_f32="preserve-sign",
+                                 benchmark_batch_size=10, benchmark_repetitions=3,
+                                 benchmark_results_file=perf_filename_tk)
+    options = set_default_run_config(options)
+    base_attention_bias = wave_compile(options, base_attention_bias)
+    q = device_randn(shape[0], shape[1], shape[3], dtype=np.float16)
+    k = device_randn(shape[0], shape[4], shape[3], dtype=np.float16)
+    v = device_randn(shape[0], shape[4], shape[2], dtype=np.float16)
+    bias = device_randn(shape[0], shape[1], shape[4], dtype=np.float32)
+    output = device_zeros(shape[0], shape[1], shape[2], dtype=np.float32)
+    log2e = 1.44269504089
+    dk_sqrt = math.sqrt(1.0 / shape[3])
+    base_attention_bias(q * dk_sqrt * log2e, k, v.transpose([0, 2, 1]), bias * log2e, output)
+    a = np.matmul(q.astype(np.float32), k.astype(np.float32).transpose(0, 2, 1)) * dk_sqrt
+    a += bias
+    a = np.exp(a - a.max(-1, keepdims=True))
+    ref = np.matmul(a / a.sum(-1, keepdims=True), v.astype(np.float32))
+    assert_close(output, ref, atol=2e-3, rtol=5e-3, check_dtype=False)
+
+
 # ---- tests/kernel/e2e/test_copy.py (the water + waveasm pipeline: Wave's backends, options wavecc accepts) ----
 
 def test_copy_water_waveasm(shape, run_bench=False, dynamic=False):
@@ -2077,6 +2282,13 @@ def tests():
         _case(testVariousDtypeReorderedGemm, (256, 256, 256), SchedulingType.PREFETCH, MMAType.F32_16x16x16_F16,
               tkl.bf16),
         ("6.4_schedule.test_attention_manual_schedule", test_attention_manual_schedule),
+        _case(testAttentionCausal, (2, 64, 64, 64, 128), SchedulingType.NONE, 20, False,
+              (MMAType.F32_16x16x16_F16, MMAType.F32_16x16x16_F16)),
+        _case(testAttentionBSHD, (2, 64, 64, 64, 128), SchedulingType.NONE, False,
+              (MMAType.F32_16x16x32_K8_F16, MMAType.F32_16x16x16_F16)),
+        _case(testAttentionBHSDCausal, (1, 2, 128, 128, 128, 128), SchedulingType.NONE, False,
+              (MMAType.F32_16x16x16_F16, MMAType.F32_16x16x16_F16)),
+        _case(testAttentionBias, (2, 128, 64, 64, 128), SchedulingType.NONE, False, MMAType.F32_16x16x16_F16),
         ("5_gemm.test_gemm_select_expert", test_gemm_select_expert),
         ("5_gemm.test_gemm_reordered_input", test_gemm_reordered_input),
         ("wave_utils_test.test_delinearize_index", test_delinearize_index),
