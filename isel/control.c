@@ -24,8 +24,9 @@
  * vcc, s_and_b64 with exec into scc, s_cbranch_scc0 past the body; any
  * other condition around a loop is a located error naming the iterate.
  * A body holding a barrier (explicit, or one the allocations' plan puts
- * there: local.c allows them only under such a uniform condition) runs
- * under the same scalar branch, so that every wave of the workgroup takes
+ * there: local.c allows them only under such a uniform condition), or an op
+ * whose lanes talk to each other, runs under the same scalar branch when
+ * its condition is uniform, so that every wave of the workgroup takes
  * the branch or none does and they all meet at the same barriers.
  * A condition of several elements per lane (select_per_element): the body,
  * only elementwise ops and global reads and writes, runs in every lane;
@@ -59,6 +60,27 @@ static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
 	return true;
 }
 
+/* Does op need every lane (its lanes talk to each other: MMAs, reductions,
+ * LDS staging of a shared argument), or is it a loop? */
+static bool needs_all_lanes(const Op *op)
+{
+	return op->kind == OP_ITERATE || op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) ||
+	       op->kind == OP_CUMSUM ||
+	       (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping && !value_is_local(op->args[0])) ||
+	       (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED && !value_is_local(op->args[1]));
+}
+
+/* Does r (at any depth) hold an op that needs every lane? */
+static bool body_needs_all_lanes(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (needs_all_lanes(op) || (op->body && body_needs_all_lanes(op->body)))
+			return true;
+	}
+	return false;
+}
+
 /* Reject what a body cannot run (masked: anything whose lanes talk to each
  * other, and loops; under a scalar branch, with every lane, nothing); check
  * each masked write's layout. */
@@ -67,11 +89,7 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 	Analysis *c = s->c;
 	for (size_t i = 0; i < r->ops.len; i++) {
 		Op *op = r->ops.data[i];
-		bool bad = masked && (op->kind == OP_ITERATE || op->kind == OP_MMA || op->kind == OP_SCALED_MMA || op_is_reduce(op->kind) || op->kind == OP_CUMSUM ||
-					      (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping &&
-						      !value_is_local(op->args[0])) ||
-					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED &&
-						      !value_is_local(op->args[1])));
+		bool bad = masked && needs_all_lanes(op);
 		if (bad) {
 			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
 				op_name(op->kind), cop->name);
@@ -442,6 +460,11 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	/* a body holding a barrier runs under a scalar branch: the local plan
 	 * (local.c) allowed one only under a uniform condition */
 	bool sync = cond && uniform(cond) && has_barrier(s, op->body);
+	/* so does one holding ops whose lanes talk to each other (an MMA, a
+	 * reduction, a shared argument's LDS staging: Wave's
+	 * test_conditional_with_return reads one): a mask would feed them
+	 * stale lanes, a uniform branch keeps every lane */
+	sync |= cond && uniform(cond) && body_needs_all_lanes(op->body);
 	/* a loop's control is scalar: only a condition the same in every lane
 	 * (and every wave) branches around it, with every lane in the body */
 	if (cond && loop && !uniform(cond)) {
