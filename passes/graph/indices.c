@@ -64,11 +64,16 @@
 
 enum {
 	MAX_EPC = 64,     /* elements per copy, the bound given to $J */
-	/* elements of one value per thread: 16-bit ones packed two per
-	 * dword fill the 256 VGPRs of a lane at 512; more can never be
-	 * allocated, so they are reported here, before isel sizes its
-	 * tables by them */
-	MAX_THREAD_ELEMS = 512,
+	/* registers of one value per lane: a lane has 256 VGPRs and 256
+	 * AGPRs; a value needing more can never be allocated, so it is
+	 * reported here (check_value_regs), before isel sizes its tables by
+	 * it. isel packs 16-, 8- and 4-bit elements 2, 4 and 8 to a dword
+	 * where each copy's run fills whole dwords (isel_tval_new) */
+	MAX_THREAD_REGS = 512,
+	/* elements of one value per lane, checked dim by dim while an index
+	 * is built (no product overflows): 4-bit ones packed eight to a
+	 * dword fill the 512 registers at 4096 */
+	MAX_THREAD_ELEMS = 4096,
 };
 
 /* scaled_mma adds its scales' roles (R_LSCALE over lhs's dims, R_RSCALE over
@@ -1660,6 +1665,45 @@ bool analysis_mx_not_compiled(Analysis *c)
 	return true;
 }
 
+/* The registers a lane needs for a value of n elements of type t laid out
+ * by ix: isel_tval_new's packing (16-, 8- and 4-bit elements share a dword
+ * where each copy's run fills whole dwords), 64-bit ones two apiece. */
+static int64_t value_regs(DType t, const NodeIndex *ix)
+{
+	int64_t n = ix->ncopies * ix->epc;
+	int bits = dtype_bits(t);
+	if (bits > 32)
+		return n * (bits / 32);
+	int per = bits < 32 && ix->epc % (32 / bits) == 0 ? 32 / bits : 1;
+	return (n + per - 1) / per;
+}
+
+/* Every op's results fit in a lane's registers (MAX_THREAD_REGS): the
+ * limit is on registers, so 1024 f4 elements a lane (128 VGPRs, an MXFP4
+ * operand of a 256-row wave tile) pass where 1024 f32 ones do not. */
+static bool check_value_regs(Analysis *c, Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (op->body && !check_value_regs(c, op->body))
+			return false;
+		const NodeIndex *ix = c->index[op->id];
+		for (int j = 0; ix && j < op->nresults; j++) {
+			DType t = op->results[j]->dtype;
+			int64_t regs = value_regs(t, ix);
+			if (regs > MAX_THREAD_REGS) {
+				analysis_error(c, op->loc, "%s: one value of %lld %s elements per thread takes %lld registers: "
+							   "more than the %d (VGPRs and AGPRs) of a lane (smaller tiles or more "
+							   "waves)",
+					op->path, (long long)(ix->ncopies * ix->epc), dtype_name(t), (long long)regs,
+					MAX_THREAD_REGS);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 void analyze_indices(Analysis *c)
 {
 	Kernel *k = c->k;
@@ -1769,6 +1813,6 @@ void analyze_indices(Analysis *c)
 	x.uses = ARENA_NEWN(&c->arena, int, k->nvalues + 1);
 	region_count_uses(k->body, x.uses);
 	index_region(&x, k->body);
-	if (!c->failed)
+	if (!c->failed && check_value_regs(c, k->body))
 		check_write_races(&x, k->body);
 }
