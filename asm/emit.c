@@ -169,6 +169,14 @@ void emit_assembly(Analysis *c, const Plan *p, const MFunc *f, const char *tag, 
 			buf_printf(b, "%s", sym_str(c->k->sc, c->grid_sym[g]));
 	}
 	buf_printf(b, " workgroups of %d x %d x %d work-items\n", c->wg_size[0], c->wg_size[1], c->wg_size[2]);
+	if (c->reorder_bound[0] || c->reorder_bound[1] || c->reorder_bound[2]) { /* constraints.c, add_reordering */
+		buf_printf(b, "// reordering: checked to permute every grid of up to ");
+		for (int g = 0; g < 3; g++)
+			if (c->reorder_bound[g])
+				buf_printf(b, "%lld along %d%s", (long long)c->reorder_bound[g], g,
+					g < 2 && (c->reorder_bound[g + 1] || (g == 0 && c->reorder_bound[2])) ? ", " : "");
+		buf_printf(b, " workgroups; the plain order on larger ones\n");
+	}
 	buf_printf(b, "// registers: %d VGPR, %d AGPR, %d SGPR (+vcc); LDS %d bytes", f->nregs[RF_VGPR], agprs,
 		f->nregs[RF_SGPR], f->lds_bytes);
 	if (f->scratch_bytes > 0)

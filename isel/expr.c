@@ -9,7 +9,7 @@
  * loop (loop-invariant code motion for free), one that does in the body.
  * Shapes handled: integers, $WGg and $Tg, sums, products by constants
  * (shifts for powers of two), products of values, floor(x / 2^k) and
- * Mod(x, 2^k), floor and Mod by other constants (magic multiply) and, for
+ * Mod(x, 2^k), floor, ceiling and Mod by other constants (magic multiply) and, for
  * x >= 0, by a wave-uniform value known at run time (rtdiv.c; one that
  * changes with a loop's trip gets its reciprocal in the loop, outside
  * exec-masked bodies; non-negative by structure, or by evaluating it at
@@ -318,7 +318,27 @@ static bool enum_nonneg(Isel *s, Sym *e);
 
 static bool nonneg_struct(Isel *s, Sym *e);
 
-static bool proven_nonneg(Isel *s, Sym *e) { return nonneg_struct(s, e) || enum_nonneg(s, e); }
+/* e >= 0 is (or follows from) a relation of the uniform Piecewise branch
+ * being lowered: its value is used only where they hold (Wave's grouped
+ * workgroup order divides the id past the full groups, x >= 0 its branch's
+ * condition) */
+static bool guarded_nonneg(Isel *s, Sym *e)
+{
+	for (int i = 0; i < s->nguard; i++) {
+		Sym *r = s->guard[i];
+		SymKind k = sym_kind(r);
+		int64_t z;
+		/* relations are canonical `x OP 0`, x their one argument */
+		if ((k == SYM_GE || k == SYM_GT) && sym_arg(r, 0) == e &&
+		    (sym_nargs(r) == 1 || (sym_is_int(sym_arg(r, 1), &z) && z == 0))) {
+			s->guard_used = true;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool proven_nonneg(Isel *s, Sym *e) { return nonneg_struct(s, e) || enum_nonneg(s, e) || guarded_nonneg(s, e); }
 
 /* Is e >= 0 at every point where code computing it runs, found by
  * evaluating it there: e a function of workgroup ids (over a grid known
@@ -608,7 +628,22 @@ static MOpnd piecewise_uniform(Isel *s, Sym *e, Loc loc)
 		int n;
 		if (!branch_relations(s, e, b, rel, &n, loc))
 			return mo_imm(0);
+		/* the value under its branch's relations (guarded_nonneg); what
+		 * a proof by them lowered is forgotten after it, since the
+		 * branch's value may be garbage where they fail */
+		Sym *const *og = s->guard;
+		int ong = s->nguard;
+		bool oused = s->guard_used;
+		size_t cache_len = s->cache.len;
+		s->guard = rel;
+		s->nguard = n;
+		s->guard_used = false;
 		MOpnd t = isel_expr_to_sgpr(s, lower(s, sym_arg(e, 2 * b), loc));
+		if (s->guard_used)
+			s->cache.len = cache_len;
+		s->guard = og;
+		s->nguard = ong;
+		s->guard_used = oused || s->guard_used;
 		for (int i = 0; i < n && !s->c->failed; i++) {
 			MOpnd d = isel_expr_to_sgpr(s, lower(s, sym_arg(rel[i], 0), loc));
 			if (s->c->failed)
@@ -827,6 +862,20 @@ static MOpnd lower_uncached(Isel *s, Sym *e, Loc loc)
 			if (a.kind == MO_IMM)
 				return mo_imm((a.imm + den - 1) >> log2_exact(den));
 			return ashr(s, binop(s, I_S_ADD_U32, I_V_ADD_U32, mo_imm(den - 1), a), log2_exact(den));
+		}
+		if (den > 2 && den < (INT64_C(1) << 30)) {
+			/* ceiling(x / d), d not a power of two (a run-time N in
+			 * workgroups of 192: a grouped order's column count), x >= 0:
+			 * floor((x + d - 1) / d) by udiv_const */
+			Sym *x = sym_simplify(sc, sym_mul(sc, m, sym_int(sc, den)), NULL);
+			if (proven_nonneg(s, x)) {
+				MOpnd a = lower(s, x, loc);
+				if (s->c->failed)
+					return mo_imm(0);
+				if (a.kind == MO_IMM)
+					return mo_imm((a.imm + den - 1) / den);
+				return udiv_const(s, binop(s, I_S_ADD_U32, I_V_ADD_U32, mo_imm(den - 1), a), den);
+			}
 		}
 		break;
 	}

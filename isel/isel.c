@@ -60,6 +60,9 @@ static void emit_entry(Isel *s)
 	 * else lowers an expression of them; what lowering them cached names
 	 * the hardware ids and goes */
 	uint32_t re[3];
+	/* a reordering over a runtime grid reads the sizes: their kernarg
+	 * loads go before it (else after the entry copies, below) */
+	size_t k0 = s->kernarg_end = s->b->insts.len;
 	for (int g = 0; g < 3; g++)
 		if (c->reorder[g]) {
 			Loc loc = {c->k->file, 1, 1};
@@ -82,7 +85,8 @@ static void emit_entry(Isel *s)
 	mblock_add(s->b, I_V_MOV_B32, 1, &d, 1, &u);
 	for (int g = 0; g < 3; g++)
 		s->tid[g] = UINT32_MAX;
-	s->kernarg_end = s->b->insts.len; /* kernarg loads go here (kernarg_load.c) */
+	if (s->kernarg_end == k0)
+		s->kernarg_end = s->b->insts.len; /* kernarg loads go here (kernarg_load.c) */
 }
 
 static void select_region(Isel *s, Region *r);

@@ -88,6 +88,13 @@ typedef struct Isel {
 	uint32_t tid[3];  /* V1: unpacked, made on first use */
 	uint32_t oob;     /* V1: the out-of-range buffer offset, made on first use */
 	Vec(ExprCacheEnt) cache; /* expr.c: lowered subexpressions */
+	/* expr.c: the relations (each `x OP 0`) of the uniform Piecewise
+	 * branch whose value is being lowered, true wherever that value is
+	 * used (a divisor's dividend proven >= 0 by one of them), and whether
+	 * a proof used one (then nothing lowered there stays cached) */
+	Sym *const *guard;
+	int nguard;
+	bool guard_used;
 	struct Staged **staged; /* lds_stage.c: by op id, the LDS tile of a shared read */
 	bool acc_agpr;    /* mma.c: accumulators live in AGPRs */
 	uint32_t *dyn;    /* expr.c: S1 vreg of each runtime size argument (UINT32_MAX: not loaded) */

@@ -122,6 +122,8 @@ typedef struct Analysis {
 	Sym *grid_sym[3];
 	int wg_size[3];
 	Sym *reorder[3];   /* reordering constraints: the id workgroup $WG0-2 takes along g, or NULL */
+	int64_t reorder_bound[3]; /* a reordering over a runtime grid: the most workgroups along g it was
+				   * checked for (the plain order beyond); 0: no bound */
 
 	/* indices.c: the per-thread index of each op with a register result
 	 * or a memory access, by op id (NULL for others); the assumptions

@@ -538,88 +538,75 @@ static bool add_tied(Analysis *c)
  * expression of those ids and symbols with values. The kernel computes
  * it once at entry (isel.c) and every index uses it; the interpreter
  * runs tiles in the plain order. Both agree where the new ids are a
- * permutation of the grid, which is checked here by enumerating it: so
- * the grid must be known when compiling, and no workgroup may take a tile
- * outside it or one another takes (the bounds proofs of later stages
- * assume ids in [0, grid)). */
-enum { MAX_REORDER_CHECK = 1 << 22 }; /* workgroups enumerated at most */
+ * permutation of the grid, which is checked here by enumerating it (no
+ * workgroup may take a tile outside it or one another takes: the bounds
+ * proofs of later stages assume ids in [0, grid)).
+ *
+ * A grid of run-time size (Wave's grouped order over dynamic M and N):
+ * each runtime size S in the expression must be the size of the dim whose
+ * workgroups run along some grid dim g, with tile T, and the expression
+ * must depend on S only through that dim's workgroup count n_g =
+ * ceiling(S/T). That is proved by substituting S = T*n_g - r_g and
+ * simplifying under 0 <= r_g < T: r_g must vanish (reorder_over_counts).
+ * The order is then a function of the workgroup ids and the counts, and it
+ * is checked to permute every grid of counts up to a bound B_g
+ * (reorder_bounds: as many grids as MAX_REORDER_RT_CHECK evaluations
+ * allow); the kernel takes the reordered ids where every count is within
+ * its bound and the plain ids elsewhere (a Piecewise over the counts), so
+ * what it runs is a checked permutation at every launch. */
+enum {
+	MAX_REORDER_CHECK = 1 << 22,    /* workgroups enumerated at most (a grid known when compiling) */
+	MAX_REORDER_RT_CHECK = 1 << 20, /* workgroups enumerated at most over the grids of a runtime one */
+};
 
-static bool add_reordering(Analysis *c)
+/* Do the ids ex[g] (expressions of $WG0-2 and the counts $NWG0-2; NULL: the plain id) give
+ * every workgroup of an n[0] x n[1] x n[2] grid a tile of its own inside
+ * it? Reports the first that does not (naming the grid when rt). */
+static bool reorder_permutes(Analysis *c, const Constraint *first, Sym *const ex[3], const int64_t n[3], bool rt)
 {
-	Kernel *k = c->k;
-	SymCtx *sc = k->sc;
-	const Constraint *first = NULL;
-	for (size_t i = 0; i < k->cons.len; i++) {
-		const Constraint *con = &k->cons.data[i];
-		if (con->kind != CON_REORDERING || !con->expr)
-			continue;
-		first = first ? first : con;
-		Sym *e = kernel_subs(k, con->expr), *fs[8];
-		size_t n = sym_free_symbols(sc, e, fs, 8);
-		for (size_t j = 0; j < n && j < 8; j++) {
-			const char *nm = sym_name(fs[j]);
-			if (!(strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4])) {
-				analysis_error(c, con->loc, "%s: the reordered id uses '%s': only workgroup ids ($WG0-2, "
-							    "Wave's WORKGROUP_0-2) and symbols with values are compiled",
-					con->path, nm);
-				return false;
-			}
-		}
-		c->reorder[con->wg_dim] = e;
-	}
-	if (!first)
-		return true;
-	int64_t total = 1;
-	for (int g = 0; g < 3; g++) {
-		if (c->grid[g] < 0) {
-			analysis_error(c, first->loc, "%s: reordering a grid of run-time size is not compiled: bind its "
-						      "sizes with -D so that the order can be checked to be a permutation",
-				first->path);
-			return false;
-		}
-		total *= c->grid[g];
-		if (total > MAX_REORDER_CHECK) {
-			analysis_error(c, first->loc, "%s: reordering more than %d workgroups is not compiled (each is "
-						      "checked to take a tile of its own)",
-				first->path, MAX_REORDER_CHECK);
-			return false;
-		}
-	}
-	uint8_t *taken = calloc((size_t)total, 1);
+	SymCtx *sc = c->k->sc;
+	int64_t total = n[0] * n[1] * n[2];
+	uint8_t *taken = calloc((size_t)(total ? total : 1), 1);
 	if (!taken)
 		die("out of memory");
-	Sym *ids[3] = {sym_symbol(sc, "$WG0"), sym_symbol(sc, "$WG1"), sym_symbol(sc, "$WG2")};
+	/* the counts too: ex[g] may name them ($NWG0-2, a runtime grid's) */
+	Sym *ids[6] = {sym_symbol(sc, "$WG0"), sym_symbol(sc, "$WG1"), sym_symbol(sc, "$WG2"), sym_symbol(sc, "$NWG0"),
+		sym_symbol(sc, "$NWG1"), sym_symbol(sc, "$NWG2")};
+	char grid[96] = "";
+	if (rt)
+		snprintf(grid, sizeof grid, " (in a grid of %lld x %lld x %lld workgroups)", (long long)n[0],
+			(long long)n[1], (long long)n[2]);
 	bool ok = true;
 	for (int64_t lin = 0; lin < total && ok; lin++) {
-		int64_t w[3] = {lin % c->grid[0], lin / c->grid[0] % c->grid[1], lin / c->grid[0] / c->grid[1]}, to[3];
+		int64_t w[6] = {lin % n[0], lin / n[0] % n[1], lin / n[0] / n[1], n[0], n[1], n[2]}, to[3];
 		for (int g = 0; g < 3 && ok; g++) {
 			to[g] = w[g];
-			if (!c->reorder[g])
+			if (!ex[g])
 				continue;
 			SymRat q;
 			const char *msg = NULL;
-			if (sym_eval(sc, c->reorder[g], 3, ids, w, &q, &msg) < 0 || q.q != 1) {
+			if (sym_eval(sc, ex[g], 6, ids, w, &q, &msg) < 0 || q.q != 1) {
 				analysis_error(c, first->loc, "%s: the reordered id along grid dim %d of workgroup (%lld, %lld, "
-							      "%lld) %s%s",
-					first->path, g, (long long)w[0], (long long)w[1], (long long)w[2],
+							      "%lld)%s %s%s",
+					first->path, g, (long long)w[0], (long long)w[1], (long long)w[2], grid,
 					msg ? "cannot be evaluated: " : "is not an integer", msg ? msg : "");
 				ok = false;
-			} else if (q.p < 0 || q.p >= c->grid[g]) {
-				analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld) takes id %lld along grid dim "
+			} else if (q.p < 0 || q.p >= n[g]) {
+				analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld)%s takes id %lld along grid dim "
 							      "%d, outside the grid's %lld",
-					first->path, (long long)w[0], (long long)w[1], (long long)w[2], (long long)q.p, g,
-					(long long)c->grid[g]);
+					first->path, (long long)w[0], (long long)w[1], (long long)w[2], grid, (long long)q.p, g,
+					(long long)n[g]);
 				ok = false;
 			} else
 				to[g] = q.p;
 		}
 		if (!ok)
 			break;
-		int64_t at = to[0] + c->grid[0] * (to[1] + c->grid[1] * to[2]);
+		int64_t at = to[0] + n[0] * (to[1] + n[1] * to[2]);
 		if (taken[at]) {
-			analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld) takes the tile (%lld, %lld, %lld) "
+			analysis_error(c, first->loc, "%s: workgroup (%lld, %lld, %lld)%s takes the tile (%lld, %lld, %lld) "
 						      "another workgroup takes: the reordering is not a permutation of the grid",
-				first->path, (long long)w[0], (long long)w[1], (long long)w[2], (long long)to[0],
+				first->path, (long long)w[0], (long long)w[1], (long long)w[2], grid, (long long)to[0],
 				(long long)to[1], (long long)to[2]);
 			ok = false;
 		}
@@ -627,6 +614,197 @@ static bool add_reordering(Analysis *c)
 	}
 	free(taken);
 	return ok;
+}
+
+/* The reordering constraint on grid dim g, or the first one (g < 0). */
+static const Constraint *reordering_con(const Analysis *c, int g)
+{
+	for (size_t i = 0; i < c->k->cons.len; i++)
+		if (c->k->cons.data[i].kind == CON_REORDERING && (g < 0 || c->k->cons.data[i].wg_dim == g))
+			return &c->k->cons.data[i];
+	return g < 0 ? NULL : reordering_con(c, -1);
+}
+
+/* The primary workgroup dim on grid dim g whose run-time size is one
+ * dynamic symbol (the grid's size its workgroup count), or NULL. */
+static const DimDist *runtime_grid_dim(const Analysis *c, int g)
+{
+	for (int i = 0; i < c->ndist; i++) {
+		const DimDist *d = &c->dist[i];
+		if (d->wg_dim == g && d->wg_logical == g && d->count < 0 && !d->iters_sym && !d->alias_of &&
+		    !d->tied_to && d->wg_tile > 0 && d->size_sym && sym_kind(d->size_sym) == SYM_SYMBOL)
+			return d;
+	}
+	return NULL;
+}
+
+/* The expressions e[g] over the workgroup counts $NWG0-2 instead of the
+ * runtime sizes (see above), into ex[g]; rt[g] marks the grid dims of
+ * runtime size and hi[g] the most workgroups such a size can give.
+ * false after reporting what it cannot express so. */
+static bool reorder_over_counts(Analysis *c, Sym *const e[3], Sym *ex[3], bool rt[3], int64_t hi[3])
+{
+	SymCtx *sc = c->k->sc;
+	const char *why;
+	Sym *from[3], *to[3];
+	int nsub = 0;
+	SymAssume *as = sym_assume_new(sc);
+	for (int g = 0; g < 3; g++) {
+		rt[g] = c->grid[g] < 0;
+		hi[g] = rt[g] ? 0 : c->grid[g];
+		if (!rt[g])
+			continue;
+		const DimDist *d = runtime_grid_dim(c, g);
+		char nn[8], rn[8];
+		snprintf(nn, sizeof nn, "$NWG%d", g);
+		snprintf(rn, sizeof rn, "$RWG%d", g);
+		Sym *cnt = sym_symbol(sc, nn), *rem = sym_symbol(sc, rn);
+		if (d) {
+			sym_assume_add(as, sym_rel(sc, SYM_GE, rem, sym_int(sc, 0)), &why);
+			sym_assume_add(as, sym_rel(sc, SYM_LE, rem, sym_int(sc, d->wg_tile - 1)), &why);
+			sym_assume_add(as, sym_rel(sc, SYM_GE, cnt, sym_int(sc, 1)), &why);
+			from[nsub] = d->size_sym;
+			to[nsub++] = sym_sub(sc, sym_mul(sc, sym_int(sc, d->wg_tile), cnt), rem);
+			hi[g] = (kernel_runtime_max(c->k, d->size_sym) + d->wg_tile - 1) / d->wg_tile;
+		}
+		/* the grid's size must be that count, which the expressions use */
+		if (!d || sym_simplify(sc, sym_subs(sc, c->grid_sym[g], nsub, from, to), as) != cnt) {
+			const Constraint *con = reordering_con(c, -1);
+			analysis_error(c, con->loc, "%s: reordering a grid whose size along grid dim %d (%s) is not the "
+						    "workgroup count of one dim of run-time size is not compiled",
+				con->path, g, sym_str(sc, c->grid_sym[g]));
+			return false;
+		}
+	}
+	for (int g = 0; g < 3; g++) {
+		ex[g] = NULL;
+		if (!e[g])
+			continue;
+		const Constraint *con = reordering_con(c, g);
+		Sym *fs[8];
+		size_t n = sym_free_symbols(sc, e[g], fs, 8);
+		for (size_t j = 0; j < n && j < 8; j++) {
+			const char *nm = sym_name(fs[j]);
+			bool ok = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
+			for (int k = 0; k < nsub; k++)
+				ok |= from[k] == fs[j];
+			if (!ok) {
+				analysis_error(c, con->loc, "%s: the reordered id uses '%s': only workgroup ids ($WG0-2, "
+							    "Wave's WORKGROUP_0-2), symbols with values and the run-time sizes "
+							    "of the dims whose workgroups make the grid are compiled",
+					con->path, nm);
+				return false;
+			}
+		}
+		ex[g] = sym_simplify(sc, sym_subs(sc, e[g], nsub, from, to), as);
+		n = sym_free_symbols(sc, ex[g], fs, 8);
+		for (size_t j = 0; j < n && j < 8; j++)
+			if (strncmp(sym_name(fs[j]), "$RWG", 4) == 0) {
+				analysis_error(c, con->loc, "%s: the reordered id depends on a run-time size other than "
+							    "through the number of workgroups it gives (ceiling(size / tile)): "
+							    "not compiled",
+					con->path);
+				return false;
+			}
+	}
+	return true;
+}
+
+/* Sum over n = 1..b of n: the workgroups of the grids of one runtime dim
+ * up to b. */
+static int64_t tri(int64_t b) { return b * (b + 1) / 2; }
+
+static bool add_reordering(Analysis *c)
+{
+	Kernel *k = c->k;
+	SymCtx *sc = k->sc;
+	const Constraint *first = NULL;
+	Sym *e[3] = {NULL, NULL, NULL};
+	bool symbolic = false;
+	for (size_t i = 0; i < k->cons.len; i++) {
+		const Constraint *con = &k->cons.data[i];
+		if (con->kind != CON_REORDERING || !con->expr)
+			continue;
+		first = first ? first : con;
+		e[con->wg_dim] = kernel_subs(k, con->expr);
+		Sym *fs[8];
+		size_t n = sym_free_symbols(sc, e[con->wg_dim], fs, 8);
+		for (size_t j = 0; j < n && j < 8; j++) {
+			const char *nm = sym_name(fs[j]);
+			symbolic |= !(strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4]);
+		}
+	}
+	if (!first)
+		return true;
+	bool runtime = c->grid[0] < 0 || c->grid[1] < 0 || c->grid[2] < 0;
+	if (!symbolic && !runtime) {
+		int64_t total = 1;
+		for (int g = 0; g < 3; g++) {
+			total *= c->grid[g];
+			if (total > MAX_REORDER_CHECK) {
+				analysis_error(c, first->loc, "%s: reordering more than %d workgroups is not compiled (each is "
+							      "checked to take a tile of its own)",
+					first->path, MAX_REORDER_CHECK);
+				return false;
+			}
+		}
+		for (int g = 0; g < 3; g++)
+			c->reorder[g] = e[g];
+		return reorder_permutes(c, first, e, c->grid, false);
+	}
+	Sym *ex[3];
+	bool rt[3];
+	int64_t hi[3];
+	if (!reorder_over_counts(c, e, ex, rt, hi))
+		return false;
+	/* the bounds: equal for every runtime dim, as large as the budget allows
+	 * (and no larger than the most workgroups its size can give) */
+	int64_t fixed = 1, b = 1;
+	for (int g = 0; g < 3; g++)
+		if (!rt[g])
+			fixed *= c->grid[g];
+	if (fixed > MAX_REORDER_RT_CHECK) {
+		analysis_error(c, first->loc, "%s: reordering more than %d workgroups is not compiled (each is checked to "
+					      "take a tile of its own)",
+			first->path, MAX_REORDER_RT_CHECK);
+		return false;
+	}
+	for (;;) {
+		int64_t work = fixed;
+		for (int g = 0; g < 3; g++)
+			if (rt[g])
+				work *= tri(b + 1 < hi[g] ? b + 1 : hi[g]);
+		if (work > MAX_REORDER_RT_CHECK || b >= 65535)
+			break;
+		b++;
+	}
+	int64_t bound[3];
+	for (int g = 0; g < 3; g++)
+		bound[g] = rt[g] ? (b < hi[g] ? b : hi[g]) : c->grid[g];
+	/* every grid of counts up to the bounds */
+	int64_t n[3];
+	for (n[2] = rt[2] ? 1 : bound[2]; n[2] <= bound[2]; n[2]++)
+		for (n[1] = rt[1] ? 1 : bound[1]; n[1] <= bound[1]; n[1]++)
+			for (n[0] = rt[0] ? 1 : bound[0]; n[0] <= bound[0]; n[0]++)
+				if (!reorder_permutes(c, first, ex, n, true))
+					return false;
+	/* the kernel: the reordered ids where every runtime count is within
+	 * its bound, the plain ids elsewhere */
+	Sym *within = sym_true(sc);
+	for (int g = 0; g < 3; g++)
+		if (rt[g] && bound[g] < hi[g]) { /* ceiling(S / T) <= B, as S <= T*B (S >= 0) */
+			const DimDist *d = runtime_grid_dim(c, g);
+			within = sym_and(sc, within, sym_rel(sc, SYM_LE, d->size_sym, sym_int(sc, d->wg_tile * bound[g])));
+		}
+	for (int g = 0; g < 3; g++) {
+		c->reorder_bound[g] = rt[g] && bound[g] < hi[g] ? bound[g] : 0;
+		if (!e[g])
+			continue;
+		Sym *vals[2] = {e[g], sym_symbol(sc, g ? (g == 1 ? "$WG1" : "$WG2") : "$WG0")};
+		Sym *conds[2] = {within, sym_true(sc)};
+		c->reorder[g] = sym_piecewise(sc, 2, vals, conds);
+	}
+	return true;
 }
 
 /* A grid constraint (Wave's GridConstraint, persistent GEMMs) fixes the

@@ -428,7 +428,11 @@ static const WaveCase cases[] = {
 	{"lit_pipelined_attention.json", NULL, NULL},
 	{"lit_pipelined_attention_bshd.json", NULL, NULL},
 	{"lit_mma_vector_shape_batched.json", NULL, NULL},
-	{"lit_bounds_reordering.json -D M=100 -D N=130 -D K=64", "the reordered id uses 'M'", NULL},
+	/* its order is no permutation of a grid with fewer than GROUP_SIZE_N
+	 * columns (nor of its run's 2 x 3): checked over the run-time grids */
+	{"lit_bounds_reordering.json -D M=100 -D N=130 -D K=64",
+		"workgroup (1, 0, 0) (in a grid of 2 x 1 x 1 workgroups) takes id 1 along grid dim 1, outside the grid's 1",
+		NULL},
 	/* a shared argument read (LDS staging, a barrier) under a uniform
 	 * condition: a scalar branch with every lane; threshold > 0.5 reads,
 	 * else the zero register */
@@ -2179,7 +2183,17 @@ static const WaveCase gfx950[] = {
 	 * by default, and under prefetch too (prefetched it would pass the 256
 	 * registers its 8 waves allow: the named prefetch gives way) */
 	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=128 -D N=256 -D K=2048 --mx a:128,1024:f4 --mx a_scale:128,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
-		"the reordered id uses 'M'", NULL},
+		NULL, NULL},
+	/* the same over grids of several workgroups: a group size of 2 gives
+	 * both of the order's branches (full groups of 2 columns and the
+	 * remainder's) at 3x5 workgroups, none left over at 2x4 (the remainder
+	 * branch's divisor 0, never taken), and tiles past M and N at 2x3 */
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=96 -D N=320 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 -D GROUP_SIZE_N=2 --mx a:96,1024:f4 --mx a_scale:96,64:scale --mx b:320,1024:f4 --mx b_scale:320,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=64 -D N=256 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 -D GROUP_SIZE_N=2 --mx a:64,1024:f4 --mx a_scale:64,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=96 -D N=352 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=128 -D WAVES_M=1 -D WAVES_N=4 -D GROUP_SIZE_N=2 --mx a:96,1024:f4 --mx a_scale:96,64:scale --mx b:352,1024:f4 --mx b_scale:352,64:scale",
+		NULL, NULL},
 	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
 		NULL, NULL},
 	{"mxfp4_tagged_8wave.json -D M=256 -D N=256 -D K=2048 --schedule prefetch --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:256,1024:f4 --mx b_scale:256,64:scale",
@@ -2258,7 +2272,7 @@ static const WaveCase gfx950[] = {
 	 * mxfp4_preshuffle_b_dyn_reorder row above, and at 32x64 here); their
 	 * blocks without that order (not Wave's), 256x224 in slow950[] */
 	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=32 -D N=64 -D K=2048 -D BLOCK_M=32 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 --mx a:32,1024:f4 --mx a_scale:32,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
-		"the reordered id uses 'M'", NULL},
+		NULL, NULL},
 	{"mxfp4_preshuffle_b_dyn.json -D M=128 -D N=32 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=32 -D WAVES_M=2 -D WAVES_N=2 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:32,1024:f4 --mx b_scale:32,64:scale_shuffled",
 		NULL, NULL},
 	{"mxfp4_preshuffle_b_dyn.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled",
@@ -2268,10 +2282,13 @@ static const WaveCase gfx950[] = {
 	{"mxfp4_preshuffle_b_dyn.json -D M=64 -D N=64 -D K=2048 -D BLOCK_M=64 -D BLOCK_N=64 -D WAVES_M=1 -D WAVES_N=4 --mx a:64,1024:f4 --mx a_scale:64,64:scale_shuffled --mx b:64,1024:f4 --mx b_scale:64,64:scale_shuffled",
 		NULL, NULL},
 	/* testScaledGemmMXFP4PreshuffleBWideStores (256x192, 2x2 waves, bf16,
-	 * operands swapped into an [N, M] accumulator): the grouped order over a
-	 * run-time grid is rejected; without it (not Wave's) it runs */
+	 * operands swapped into an [N, M] accumulator), with the grouped order
+	 * over a run-time grid (one workgroup, and 2 x 3 with groups of 2), and
+	 * without it (not Wave's) */
 	{"mxfp4_preshuffle_b_wide_store.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
-		"the reordered id uses 'M'", NULL},
+		NULL, NULL},
+	{"mxfp4_preshuffle_b_wide_store.json -D M=512 -D N=576 -D K=2048 -D GROUP_SIZE_N=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:576,1024:f4 --mx b_scale:576,64:scale_shuffled",
+		NULL, NULL},
 	{"mxfp4_preshuffle_b_wide_store_in_order.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
 		NULL, NULL},
 	/* testScaledGemmMXFP48WavePingpongPreshuffleScalesAndB and _AndBLDS
@@ -2304,8 +2321,12 @@ static const WaveCase slow950[] = {
 	 * region_lds_share) */
 	{"scaled_gemm_mxfp4_preshuffle_scales_bf16.json --lds-stages 2 -D M=256 -D N=256 -D K=8192 --mx a:256,4096:f4 --mx a_scale:256,256:scale_shuffled --mx b:256,4096:f4 --mx b_scale:256,256:scale_shuffled",
 		NULL, NULL},
+	/* test_dbuf_4wave_mxfp4_dynamic_mn_reorder_cpp_backend at Wave's shape:
+	 * the grouped order over 8 x 4 workgroups of run-time M and N */
+	{"mxfp4_preshuffle_b_dyn_reorder.json -D M=1024 -D N=1024 -D K=8192 --mx a:1024,4096:f4 --mx a_scale:1024,256:scale --mx b:1024,4096:f4 --mx b_scale:1024,256:scale",
+		NULL, NULL},
 	/* test_dbuf_4wave_mxfp4_gemm_cpp_backend: the rest of its one-workgroup
-	 * rows (the main list keeps three blocks and the rejection) */
+	 * rows (the main list keeps three blocks) */
 	{"mxfp4_preshuffle_b_dyn_bf16.json -D M=256 -D N=160 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale",
 		NULL, NULL},
 	{"mxfp4_preshuffle_b.json -D M=256 -D N=224 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=224 -D WAVES_M=2 -D WAVES_N=2 --mx a:256,1024:f4 --mx a_scale:256,64:scale --mx b:224,1024:f4 --mx b_scale:224,64:scale",
