@@ -663,8 +663,8 @@ static bool reorder_over_counts(Analysis *c, Sym *const e[3], Sym *ex[3], bool r
 			sym_assume_add(as, sym_rel(sc, SYM_GE, rem, sym_int(sc, 0)), &why);
 			sym_assume_add(as, sym_rel(sc, SYM_LE, rem, sym_int(sc, d->wg_tile - 1)), &why);
 			sym_assume_add(as, sym_rel(sc, SYM_GE, cnt, sym_int(sc, 1)), &why);
-			from[nsub] = d->size_sym;
-			to[nsub++] = sym_sub(sc, sym_mul(sc, sym_int(sc, d->wg_tile), cnt), rem);
+			from[nsub] = d->size_sym; /* (a tile of 1: the size is the count) */
+			to[nsub++] = d->wg_tile == 1 ? cnt : sym_sub(sc, sym_mul(sc, sym_int(sc, d->wg_tile), cnt), rem);
 			hi[g] = (kernel_runtime_max(c->k, d->size_sym) + d->wg_tile - 1) / d->wg_tile;
 		}
 		/* the grid's size must be that count, which the expressions use */

@@ -338,6 +338,12 @@ static const WaveCase cases[] = {
 	 * shape with WAVECC_WAVE_SLOW=1) */
 	{"reordered_gemm.json -D M=256 -D N=256 -D K=256", NULL, NULL},
 	{"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", NULL, NULL},
+	/* the same with M, N, K dynamic (not Wave's test): its XCD-grouped order
+	 * over run-time grids, unaligned, of 3 x 3 and 9 x 6 workgroups, and of
+	 * 45 x 1, past the 44 the order is checked for (the plain order there) */
+	{"reordered_gemm_dyn.json -D M=300 -D N=600 -D K=200", NULL, NULL},
+	{"reordered_gemm_dyn.json -D M=1100 -D N=1300 -D K=64", NULL, NULL},
+	{"reordered_gemm_dyn.json -D M=5760 -D N=256 -D K=64", NULL, NULL},
 	/* reordered_gemm_test.py::testVariousDtypeReorderedGemm: the same
 	 * template with f16 and bf16 inputs and output (the f32 accumulator
 	 * cast before the write; F32_16x16x16_F16 on bf16 data is its bf16
