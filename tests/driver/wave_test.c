@@ -2289,11 +2289,9 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 	/* testScaledGemmMXFP4PreshuffleBWideStores (256x192, 2x2 waves, bf16,
 	 * operands swapped into an [N, M] accumulator), with the grouped order
-	 * over a run-time grid (one workgroup, and 2 x 3 with groups of 2), and
-	 * without it (not Wave's) */
+	 * over a run-time grid (one workgroup here, 2 x 3 with groups of 2 in
+	 * slow950[]), and without it (not Wave's) */
 	{"mxfp4_preshuffle_b_wide_store.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
-		NULL, NULL},
-	{"mxfp4_preshuffle_b_wide_store.json -D M=512 -D N=576 -D K=2048 -D GROUP_SIZE_N=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:576,1024:f4 --mx b_scale:576,64:scale_shuffled",
 		NULL, NULL},
 	{"mxfp4_preshuffle_b_wide_store_in_order.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled",
 		NULL, NULL},
@@ -2326,6 +2324,10 @@ static const WaveCase slow950[] = {
 	 * one barrier a trip, scheduled at the wave's LDS share, sched.c's
 	 * region_lds_share) */
 	{"scaled_gemm_mxfp4_preshuffle_scales_bf16.json --lds-stages 2 -D M=256 -D N=256 -D K=8192 --mx a:256,4096:f4 --mx a_scale:256,256:scale_shuffled --mx b:256,4096:f4 --mx b_scale:256,256:scale_shuffled",
+		NULL, NULL},
+	/* testScaledGemmMXFP4PreshuffleBWideStores' grouped order over 2 x 3
+	 * workgroups, groups of 2 (both branches; about 13 s a run) */
+	{"mxfp4_preshuffle_b_wide_store.json -D M=512 -D N=576 -D K=2048 -D GROUP_SIZE_N=2 --mx a:512,1024:f4 --mx a_scale:512,64:scale_shuffled --mx b:576,1024:f4 --mx b_scale:576,64:scale_shuffled",
 		NULL, NULL},
 	/* test_dbuf_4wave_mxfp4_dynamic_mn_reorder_cpp_backend at Wave's shape:
 	 * the grouped order over 8 x 4 workgroups of run-time M and N */
