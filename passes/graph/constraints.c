@@ -760,9 +760,9 @@ static bool add_reordering(Analysis *c)
 	/* the bounds: equal for every runtime dim, as large as the budget allows
 	 * (and no larger than the most workgroups its size can give) */
 	int64_t fixed = 1, b = 1;
-	for (int g = 0; g < 3; g++)
+	for (int g = 0; g < 3 && fixed <= MAX_REORDER_RT_CHECK; g++)
 		if (!rt[g])
-			fixed *= c->grid[g];
+			fixed *= c->grid[g]; /* (each at most 2^32: no overflow before the check) */
 	if (fixed > MAX_REORDER_RT_CHECK) {
 		analysis_error(c, first->loc, "%s: reordering more than %d workgroups is not compiled (each is checked to "
 					      "take a tile of its own)",
