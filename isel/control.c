@@ -618,12 +618,10 @@ void isel_select_set_symbol(Isel *s, Op *op)
 			op->path, dtype_name(v->dtype), (long long)v->n);
 		return;
 	}
-	/* expr.c hoists what does not mention the induction variable before
-	 * the loop, where this value does not exist yet */
-	if (s->iv_sym) {
-		analysis_error(s->c, op->loc, "%s: set_symbol inside a loop is not compiled yet", op->path);
-		return;
-	}
+	/* inside a loop: what names the value is not hoisted before the loop
+	 * (values.c), where the value does not exist yet */
+	if (s->iv_sym)
+		vec_push(&s->loop_set, op->expr);
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
 	if (op_sets_loop_bound(s->c->k, op))
 		isel_set_loop_bound(s, op, v);

@@ -550,6 +550,7 @@ MFunc *select_instructions(Analysis *c, const Plan *p)
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
 	vec_free(&s.exits);
+	vec_free(&s.loop_set);
 	vec_free(&s.setsym);
 	vec_free(&s.bounds);
 	vec_free(&s.extents);

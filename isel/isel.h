@@ -117,6 +117,8 @@ typedef struct Isel {
 			    * pipelining or split) whose while body may leave it early (control.c) */
 	Vec(int) exits;    /* control.c: blocks ending in a branch to the innermost loop's exit block
 			    * (isel.c sets their targets when it makes that block) */
+	Vec(const Sym *) loop_set; /* control.c: the per-lane symbols of set_symbols inside loops
+				    * (values.c: what names them is not hoisted out of a loop) */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
