@@ -86,6 +86,17 @@ bool ld_is_loop_symbol(const Ld *L, const char *name)
 	return false;
 }
 
+/* The names of carried value i in a condition: Wave's GET_ITER_ARG(i) as
+ * its printer writes it ($GET_ITER_ARG_i), and GET_ITER_ARG_i and
+ * GET_ITER_ARGi (form 0, the one the loader turns the others into). */
+enum { ITER_ARG_NAMES = 3 };
+
+static Sym *iter_arg_sym(Kernel *k, int i, int form)
+{
+	static const char *const fmt[ITER_ARG_NAMES] = {"GET_ITER_ARG%d", "GET_ITER_ARG_%d", "$GET_ITER_ARG_%d"};
+	return sym_symbol(k->sc, arena_printf(&k->arena, fmt[form], i));
+}
+
 /* Does e name one of the n carried-value symbols in ia? */
 static bool names_carried(const Sym *e, Sym *const *ia, int n)
 {
@@ -160,19 +171,18 @@ bool ld_build_while(G *g, Node *n, Op *op)
 	/* GET_ITER_ARG<i> (Wave's GET_ITER_ARG(i), printed $GET_ITER_ARG_i)
 	 * names carried value i */
 	int ninit = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
-	Sym **ia = ARENA_NEWN(&g->k->arena, Sym *, 2 * (size_t)ninit + 1);
-	for (int i = 0; i < ninit; i++) {
-		ia[2 * i] = sym_symbol(g->k->sc, arena_printf(&g->k->arena, "GET_ITER_ARG%d", i));
-		ia[2 * i + 1] = sym_symbol(g->k->sc, arena_printf(&g->k->arena, "GET_ITER_ARG_%d", i));
-	}
-	Scope scope = {2 * ninit, ia, NULL};
+	Sym **ia = ARENA_NEWN(&g->k->arena, Sym *, ITER_ARG_NAMES * (size_t)ninit + 1);
+	for (int i = 0; i < ninit; i++)
+		for (int f = 0; f < ITER_ARG_NAMES; f++)
+			ia[ITER_ARG_NAMES * i + f] = iter_arg_sym(g->k, i, f);
+	Scope scope = {ITER_ARG_NAMES * ninit, ia, NULL};
 	if (!(w.cond = ld_get_expr(L, c, &scope)))
 		return false;
 	if (!sym_is_bool(w.cond)) {
 		ld_err(L, c, "a loop condition must be a relation, got '%s'", sym_str(g->k->sc, w.cond));
 		return false;
 	}
-	if (!split_condition(g, &w, ia, 2 * ninit, c))
+	if (!split_condition(g, &w, ia, ITER_ARG_NAMES * ninit, c))
 		return false;
 	const char *sn = json_string_value(s.v);
 	Ent *e = sn ? ld_tab_find(g, intern(sn)) : NULL;
@@ -644,9 +654,17 @@ static bool wrap_body(G *g, struct While *w)
 	Sym **params = ARENA_NEWN(&k->arena, Sym *, np + 1);
 	Shape s = {0, NULL};
 	for (int i = 0; i < np; i++) {
-		Sym *a = sym_symbol(k->sc, arena_printf(&k->arena, "GET_ITER_ARG%d", i));
-		Sym *b = sym_symbol(k->sc, arena_printf(&k->arena, "GET_ITER_ARG_%d", i));
-		if (!sym_mentions(w->dcond, a) && !sym_mentions(w->dcond, b))
+		Sym *a = iter_arg_sym(k, i, 0);
+		bool named = false;
+		for (int f = 0; f < ITER_ARG_NAMES; f++) {
+			Sym *b = iter_arg_sym(k, i, f);
+			if (sym_mentions(w->dcond, b)) {
+				named = true;
+				if (f) /* one name for it */
+					w->dcond = sym_subs(k->sc, w->dcond, 1, &b, &a);
+			}
+		}
+		if (!named)
 			continue;
 		Value *v = body->params[i];
 		if (!ld_is_int_dtype(v->dtype)) {
@@ -655,8 +673,6 @@ static bool wrap_body(G *g, struct While *w)
 				w->n->name, i, v->name, ld_vstr(g, v));
 			return false;
 		}
-		if (sym_mentions(w->dcond, b)) /* one name for it */
-			w->dcond = sym_subs(k->sc, w->dcond, 1, &b, &a);
 		if (ld_subset(s, v->shape))
 			s = v->shape;
 		else if (!ld_subset(v->shape, s)) {
