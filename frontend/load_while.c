@@ -136,10 +136,9 @@ static bool split_condition(G *g, struct While *w, Sym *const *ia, int n, JV c)
 		axis_part = terms[i];
 	}
 	if (!axis_part) {
-		ld_err(g->L, c, "the condition %s names only values the loop carries: such a loop may never end; "
-				"a loop with a condition over carried values is compiled when a conjunct also bounds its "
-				"axis (AXIS < B)",
-			sym_str(sc, w->cond));
+		ld_err(g->L, c, "the condition %s has no conjunct that bounds the axis %s alone (%s < B): a loop "
+				"whose condition names carried values is compiled with one, as otherwise it may never end",
+			sym_str(sc, w->cond), sym_name(w->op->dim), sym_name(w->op->dim));
 		return false;
 	}
 	if (sym_mentions(w->cond, w->op->dim) && nd && sym_mentions(sym_andv(sc, nd, data), w->op->dim)) {

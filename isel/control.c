@@ -65,6 +65,16 @@ static bool agrees(Isel *s, const NodeIndex *cix, const NodeIndex *ix)
 	return true;
 }
 
+/* How a message names conditional op: a while body (Op.while_body) by its
+ * loop, as the input wrote no conditional there. */
+static const char *where(const Isel *s, const Op *op)
+{
+	const Op *l = op->parent ? op->parent->owner : NULL;
+	if (op->while_body && l)
+		return arena_printf(&s->c->arena, "the loop '%s' (its condition on carried values)", l->name);
+	return arena_printf(&s->c->arena, "the conditional '%s'", op->name);
+}
+
 /* Reject what a body cannot run (masked: anything whose lanes talk to each
  * other, and loops; under a scalar branch, with every lane, nothing); check
  * each masked write's layout. */
@@ -79,8 +89,8 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 					      (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED &&
 						      !value_is_local(op->args[1])));
 		if (bad) {
-			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
-				op_name(op->kind), cop->name);
+			analysis_error(c, op->loc, "%s: op '%s' inside %s is not compiled yet", op->path, op_name(op->kind),
+				where(s, cop));
 			return false;
 		}
 		/* (an allocation's stores too: local.c runs them under the mask) */
@@ -409,10 +419,10 @@ static bool elem_body_ok(Isel *s, Op *cop, Region *r)
 			  (op->kind == OP_READ && !value_is_local(op->args[0]) && op->args[0]->space == AS_GLOBAL) ||
 			  (op->kind == OP_WRITE && !value_is_local(op->args[1]) && op->args[1]->space == AS_GLOBAL);
 		if (!ok) {
-			analysis_error(s->c, op->loc, "%s: op '%s' inside the conditional '%s', whose condition holds several "
+			analysis_error(s->c, op->loc, "%s: op '%s' inside %s, whose condition holds several "
 						      "elements per thread, is not compiled yet (only elementwise ops, global "
 						      "reads and writes)",
-				op->path, op_name(op->kind), cop->name);
+				op->path, op_name(op->kind), where(s, cop));
 			return false;
 		}
 	}
@@ -502,10 +512,16 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	/* a loop's control is scalar: only a condition the same in every lane
 	 * (and every wave) branches around it, with every lane in the body */
 	if (cond && loop && !uniform(cond)) {
-		analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' may "
-					   "differ between lanes: not compiled (a loop runs in a conditional whose "
-					   "condition is made of scalar arguments, constants and symbols only)",
-			loop->path, op->name, cond->name);
+		if (op->while_body)
+			analysis_error(c, loop->loc, "%s: op 'iterate' inside %s, which may differ between lanes: not "
+						   "compiled (a loop runs there when the carried values the condition names "
+						   "have rank 0 and are made of scalar arguments, constants and symbols)",
+				loop->path, where(s, op));
+		else
+			analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' "
+						   "may differ between lanes: not compiled (a loop runs in a conditional "
+						   "whose condition is made of scalar arguments, constants and symbols only)",
+				loop->path, op->name, cond->name);
 		return;
 	}
 	if (!body_ok(s, op, NULL, op->body, cond && !loop && !sync))

@@ -438,13 +438,15 @@ static const char *const loops[] = {"tests/driver/data/gemm_k_start.json", "test
 	/* loops whose condition names carried values (frontend/load_while.c):
 	 * per lane (Collatz steps, each lane its own trip count, the bound
 	 * reached by some at 40), and uniform (a rank-0 value doubled until it
-	 * reaches LIMIT: a scalar branch); a bound of a billion trips within
+	 * reaches LIMIT: a scalar branch; while_nested.json: the same with a
+ * counted loop inside, which a uniform condition allows); a bound of a billion trips within
 	 * --max-instructions checks that the loop is left when no lane runs it */
 	"tests/driver/data/while_collatz.json", "tests/driver/data/while_collatz.json -D MAX_STEPS=40",
 	"tests/driver/data/while_collatz.json -D MAX_STEPS=1000000000 --max-instructions 300000",
 	"tests/driver/data/while_uniform.json -D LIMIT=0", "tests/driver/data/while_uniform.json -D LIMIT=100",
 	"tests/driver/data/while_uniform.json -D LIMIT=100000000",
-	"tests/driver/data/while_uniform.json -D MAX_TRIPS=1000000000 -D LIMIT=4000 --max-instructions 100000"};
+	"tests/driver/data/while_uniform.json -D MAX_TRIPS=1000000000 -D LIMIT=4000 --max-instructions 100000",
+	"tests/driver/data/while_nested.json -D LIMIT=77", "tests/driver/data/while_nested.json -D LIMIT=0"};
 
 START_TEST(loops_pass)
 {
