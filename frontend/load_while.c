@@ -148,7 +148,7 @@ static bool split_condition(G *g, struct While *w, Sym *const *ia, int n, JV c)
 		return false;
 	}
 	w->cond = axis_part;
-	w->dcond = ld_expr_set_extents(g, w->n, sym_andv(sc, nd, data));
+	w->dcond = sym_andv(sc, nd, data);
 	return true;
 }
 
