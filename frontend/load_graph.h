@@ -59,7 +59,8 @@ typedef struct G {
 	/* iterates with a condition and the set_symbols of their bodies' loop
 	 * symbols (load_while.c) */
 	Vec(struct While { Node *n; Op *op; Sym *cond; Sym *start; Node *start_node; JV start_jv;
-		bool dim_axis; /* the axis is a dim of the kernel (Wave's sequential batched GEMM's B) */ }) whiles;
+		bool dim_axis; /* the axis is a dim of the kernel (Wave's sequential batched GEMM's B) */
+		Sym *dcond; /* the conjuncts over carried values (GET_ITER_ARG<i>), or NULL */ }) whiles;
 	Vec(struct LoopSet { Node *n; Op *op; Sym *value; }) loop_sets;
 } G;
 

@@ -243,9 +243,9 @@ Sym *ld_parse_expr_at(Ld *L, JV v, const char *text, int col_off, const Scope *s
 			continue;
 		if (strncmp(sym_name(fs[i]), "GET_ITER_ARG", 12) == 0)
 			/* Wave's GET_ITER_ARG(i) in an iterate's condition */
-			ld_err(L, v, "'%s' names a value the loop carries: a loop whose condition follows values it "
-				     "computes (Wave's GET_ITER_ARG) is a data-dependent while loop, which the format does not "
-				     "express", sym_name(fs[i]));
+			ld_err(L, v, "'%s' names no value the loop carries: Wave's GET_ITER_ARG<i> stands, in an "
+				     "iterate's condition, for its iter arg i (i below the number of init_args)",
+				sym_name(fs[i]));
 		else
 			ld_err(L, v, "symbol '%s' has neither a value nor a constraint defining it", sym_name(fs[i]));
 		return NULL;

@@ -86,6 +86,72 @@ bool ld_is_loop_symbol(const Ld *L, const char *name)
 	return false;
 }
 
+/* The names of carried value i in a condition: Wave's GET_ITER_ARG(i) as
+ * its printer writes it ($GET_ITER_ARG_i), and GET_ITER_ARG_i and
+ * GET_ITER_ARGi (form 0, the one the loader turns the others into). */
+enum { ITER_ARG_NAMES = 3 };
+
+static Sym *iter_arg_sym(Kernel *k, int i, int form)
+{
+	static const char *const fmt[ITER_ARG_NAMES] = {"GET_ITER_ARG%d", "GET_ITER_ARG_%d", "$GET_ITER_ARG_%d"};
+	return sym_symbol(k->sc, arena_printf(&k->arena, fmt[form], i));
+}
+
+/* Does e name one of the n carried-value symbols in ia? */
+static bool names_carried(const Sym *e, Sym *const *ia, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (sym_mentions(e, ia[i]))
+			return true;
+	return false;
+}
+
+/* Split w->cond, a conjunction, into the part over the axis (w->cond: one
+ * relation, which bounds the trips) and the part over carried values
+ * (w->dcond: the rest of the conjuncts, or NULL). A condition over carried
+ * values alone has no bound: such a loop may run forever. */
+static bool split_condition(G *g, struct While *w, Sym *const *ia, int n, JV c)
+{
+	SymCtx *sc = g->k->sc;
+	if (!names_carried(w->cond, ia, n))
+		return true;
+	Sym *terms[64], *axis_part = NULL, *data[64];
+	int nt = 0, nd = 0;
+	if (sym_kind(w->cond) == SYM_AND && sym_nargs(w->cond) <= 64)
+		for (int i = 0; i < sym_nargs(w->cond); i++)
+			terms[nt++] = sym_arg(w->cond, i);
+	else
+		terms[nt++] = w->cond;
+	for (int i = 0; i < nt; i++) {
+		if (names_carried(terms[i], ia, n)) {
+			data[nd++] = terms[i];
+			continue;
+		}
+		if (axis_part) {
+			ld_err(g->L, c, "the condition %s bounds the axis twice (%s, %s): a loop with a condition is "
+					"compiled for one bound of its axis and conditions over carried values",
+				sym_str(sc, w->cond), sym_str(sc, axis_part), sym_str(sc, terms[i]));
+			return false;
+		}
+		axis_part = terms[i];
+	}
+	if (!axis_part) {
+		ld_err(g->L, c, "the condition %s has no conjunct that bounds the axis %s alone (%s < B): a loop "
+				"whose condition names carried values is compiled with one, as otherwise it may never end",
+			sym_str(sc, w->cond), sym_name(w->op->dim), sym_name(w->op->dim));
+		return false;
+	}
+	if (sym_mentions(w->cond, w->op->dim) && nd && sym_mentions(sym_andv(sc, nd, data), w->op->dim)) {
+		ld_err(g->L, c, "the condition %s names the axis %s beside a carried value: a conjunct over carried "
+				"values is compiled when it names no symbol the loop changes",
+			sym_str(sc, w->cond), sym_name(w->op->dim));
+		return false;
+	}
+	w->cond = axis_part;
+	w->dcond = sym_andv(sc, nd, data);
+	return true;
+}
+
 /* build_iterate: a while loop's condition and start, kept for
  * ld_finish_while. */
 bool ld_build_while(G *g, Node *n, Op *op)
@@ -100,13 +166,23 @@ bool ld_build_while(G *g, Node *n, Op *op)
 			c.v ? "a condition" : "a start", c.v ? "a start" : "a condition");
 		return false;
 	}
-	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim))};
-	if (!(w.cond = ld_get_expr(L, c, NULL)))
+	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim)), NULL};
+	/* GET_ITER_ARG<i> (Wave's GET_ITER_ARG(i), printed $GET_ITER_ARG_i)
+	 * names carried value i */
+	int ninit = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
+	Sym **ia = ARENA_NEWN(&g->k->arena, Sym *, ITER_ARG_NAMES * (size_t)ninit + 1);
+	for (int i = 0; i < ninit; i++)
+		for (int f = 0; f < ITER_ARG_NAMES; f++)
+			ia[ITER_ARG_NAMES * i + f] = iter_arg_sym(g->k, i, f);
+	Scope scope = {ITER_ARG_NAMES * ninit, ia, NULL};
+	if (!(w.cond = ld_get_expr(L, c, &scope)))
 		return false;
 	if (!sym_is_bool(w.cond)) {
 		ld_err(L, c, "a loop condition must be a relation, got '%s'", sym_str(g->k->sc, w.cond));
 		return false;
 	}
+	if (!split_condition(g, &w, ia, ITER_ARG_NAMES * ninit, c))
+		return false;
 	const char *sn = json_string_value(s.v);
 	Ent *e = sn ? ld_tab_find(g, intern(sn)) : NULL;
 	if (e && e->kind == E_NODE)
@@ -547,6 +623,113 @@ static bool check_axis_dims(G *g, const Region *r)
 	return true;
 }
 
+/* A loop whose condition also names carried values: its body becomes a
+ * conditional on them, whose else values are the carried values, so a
+ * trip where they fail runs nothing and keeps them (a lane, or an element,
+ * whose condition fails stays so: what it names does not change). The
+ * trips stay those the axis' bound counts; the compiler leaves the loop
+ * when no lane's condition holds (isel/control.c). */
+static bool wrap_body(G *g, struct While *w)
+{
+	Kernel *k = g->k;
+	Op *it = w->op;
+	Region *body = it->body;
+	Op *out = body->ops.len ? vec_last(&body->ops) : NULL;
+	if (!out || out->kind != OP_OUTPUT || out->nargs != body->nparams)
+		return false; /* reported where the iterate was built */
+	for (size_t i = 0; i < g->loop_sets.len; i++) {
+		struct LoopSet *x = &g->loop_sets.data[i];
+		if (ld_list_encloses(w->n->body, x->n->list) && sym_mentions(w->dcond, x->op->dim)) {
+			ld_err(g->L, jv_get(g->L, w->n->jv, "condition"), "the condition of '%s' names %s, which its body "
+									  "sets: a conjunct over carried values is compiled "
+									  "when it names no symbol the loop changes",
+				w->n->name, sym_name(x->op->dim));
+			return false;
+		}
+	}
+	/* the carried values the condition names */
+	int np = body->nparams, m = 0;
+	Value **args = ARENA_NEWN(&k->arena, Value *, np + 1);
+	Sym **params = ARENA_NEWN(&k->arena, Sym *, np + 1);
+	Shape s = {0, NULL};
+	for (int i = 0; i < np; i++) {
+		Sym *a = iter_arg_sym(k, i, 0);
+		bool named = false;
+		for (int f = 0; f < ITER_ARG_NAMES; f++) {
+			Sym *b = iter_arg_sym(k, i, f);
+			if (sym_mentions(w->dcond, b)) {
+				named = true;
+				if (f) /* one name for it */
+					w->dcond = sym_subs(k->sc, w->dcond, 1, &b, &a);
+			}
+		}
+		if (!named)
+			continue;
+		Value *v = body->params[i];
+		if (!ld_is_int_dtype(v->dtype)) {
+			ld_err(g->L, jv_get(g->L, w->n->jv, "condition"), "the condition of '%s' names carried value %d, "
+									  "'%s' %s: a condition compares integer values",
+				w->n->name, i, v->name, ld_vstr(g, v));
+			return false;
+		}
+		if (ld_subset(s, v->shape))
+			s = v->shape;
+		else if (!ld_subset(v->shape, s)) {
+			ld_err(g->L, jv_get(g->L, w->n->jv, "condition"), "the condition of '%s' names carried values of "
+									  "shapes that do not broadcast ('%s' %s)",
+				w->n->name, v->name, ld_vstr(g, v));
+			return false;
+		}
+		args[m] = v;
+		params[m++] = a;
+	}
+	const char *path = it->path ? it->path : it->name;
+	Op *ce = op_new(k, NULL, OP_APPLY_EXPR, arena_printf(&k->arena, "%s$condition", it->name), m, 1);
+	ce->parent = body;
+	ce->loc = it->loc;
+	ce->path = arena_printf(&k->arena, "%s.condition", path);
+	memcpy(ce->args, args, (size_t)m * sizeof *args);
+	ce->nparams = m;
+	ce->params = params;
+	ce->expr = w->dcond;
+	ce->dtype = DT_I1;
+	op_result(ce)->dtype = DT_I1;
+	op_result(ce)->shape = s;
+	op_result(ce)->loc = it->loc;
+	Op *co = op_new(k, NULL, OP_CONDITIONAL, arena_printf(&k->arena, "%s$while", it->name), np + 1, np);
+	co->parent = body;
+	co->loc = it->loc;
+	co->path = arena_printf(&k->arena, "%s.body", path);
+	co->ninit = np;
+	co->while_body = true;
+	for (int i = 0; i < np; i++) {
+		co->args[i] = body->params[i];
+		co->results[i]->dtype = body->params[i]->dtype;
+		co->results[i]->shape = body->params[i]->shape;
+		co->results[i]->loc = it->loc;
+	}
+	co->args[np] = op_result(ce);
+	Region *cr = region_new(k, co, body);
+	co->body = cr;
+	for (size_t i = 0; i < body->ops.len; i++) {
+		Op *op = body->ops.data[i];
+		op->parent = cr;
+		if (op->body)
+			op->body->parent = cr;
+		vec_push(&cr->ops, op);
+	}
+	Op *no = op_new(k, NULL, OP_OUTPUT, arena_printf(&k->arena, "%s$output", it->name), np, 0);
+	no->parent = body;
+	no->loc = out->loc;
+	no->path = out->path;
+	memcpy(no->args, co->results, (size_t)np * sizeof(Value *));
+	body->ops.len = 0;
+	vec_push(&body->ops, ce);
+	vec_push(&body->ops, co);
+	vec_push(&body->ops, no);
+	return true;
+}
+
 void ld_finish_while(G *g)
 {
 	Ld *L = g->L;
@@ -596,6 +779,9 @@ void ld_finish_while(G *g)
 	kernel_resolve_symbols(k, NULL, NULL);
 	remove_folded(g, &f);
 	check_axis_dims(g, k->body);
+	for (size_t w = 0; w < g->whiles.len; w++)
+		if (g->whiles.data[w].dcond && !wrap_body(g, &g->whiles.data[w]))
+			goto out;
 out:
 	vec_free(&f.visited);
 }

@@ -110,6 +110,25 @@ static ITensor *splat_window(Run *r, const ITensor *t, int d, int64_t ws, int64_
 	return y;
 }
 
+/* A loop whose condition names carried values (its body is a while body,
+ * frontend/load_while.c): done once the trip's condition held for no
+ * element in any wave, as no later trip can change what it names. */
+static bool while_done(Run *r, const Op *op)
+{
+	const Region *body = op->body;
+	const Op *wb = body->ops.len >= 2 ? body->ops.data[1] : NULL;
+	if (!wb || wb->kind != OP_CONDITIONAL || !wb->while_body || wb->expr)
+		return false;
+	for (int w = 0; w < r->nw; w++) {
+		select_wave(r, w);
+		const ITensor *t = run_get(r, wb->args[wb->ninit]);
+		for (int64_t i = 0; t && i < t->count; i++)
+			if (t->v[i] != 0)
+				return false;
+	}
+	return true;
+}
+
 static int exec_iterate(Run *r, const Op *op)
 {
 	IDim *x = run_dim(r, op->dim);
@@ -205,6 +224,8 @@ static int exec_iterate(Run *r, const Op *op)
 				for (int i = 0; i < n; i++)
 					cur[w * n + i] = run_get(r, out->args[i]);
 			}
+			if (while_done(r, op))
+				break;
 		}
 	}
 	x->in_loop = false;

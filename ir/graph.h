@@ -269,6 +269,8 @@ struct Op {
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
 	bool has_type;   /* the input gave "type"; it matched the inferred type */
+	bool while_body; /* conditional: the body of a loop whose condition names carried values
+	                    (frontend/load_while.c); no trip after one it runs in no lane does anything */
 };
 
 struct Region {

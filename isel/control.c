@@ -34,6 +34,12 @@
  * (Isel.wcond: memory.c gives the others the out-of-range offset), and each
  * result is chosen element by element (v_cndmask per dword, or v_bfi_b32
  * with a mask of the halves for 16-bit pairs).
+ * A loop's while body (Op.while_body, frontend/load_while.c: the body of
+ * a loop whose condition names carried values, under that condition)
+ * leaves the loop where no lane runs it (early_exit): s_and_b64 of vcc
+ * with exec, s_cbranch_scc0 to the block after the loop; a rank-0 carried
+ * value made of uniform values counts as uniform, so a condition on one
+ * is a scalar branch and the body runs with every lane.
  * Also here: Wave's counter waits and scheduling hints (isel_select_hint). */
 #include <string.h>
 
@@ -81,6 +87,16 @@ static bool body_needs_all_lanes(const Region *r)
 	return false;
 }
 
+/* How a message names conditional op: a while body (Op.while_body) by its
+ * loop, as the input wrote no conditional there. */
+static const char *where(const Isel *s, const Op *op)
+{
+	const Op *l = op->parent ? op->parent->owner : NULL;
+	if (op->while_body && l)
+		return arena_printf(&s->c->arena, "the loop '%s' (its condition on carried values)", l->name);
+	return arena_printf(&s->c->arena, "the conditional '%s'", op->name);
+}
+
 /* Reject what a body cannot run (masked: anything whose lanes talk to each
  * other, and loops; under a scalar branch, with every lane, nothing); check
  * each masked write's layout. */
@@ -91,8 +107,8 @@ static bool body_ok(Isel *s, Op *cop, const NodeIndex *cix, Region *r, bool mask
 		Op *op = r->ops.data[i];
 		bool bad = masked && needs_all_lanes(op);
 		if (bad) {
-			analysis_error(c, op->loc, "%s: op '%s' inside the conditional '%s' is not compiled yet", op->path,
-				op_name(op->kind), cop->name);
+			analysis_error(c, op->loc, "%s: op '%s' inside %s is not compiled yet", op->path, op_name(op->kind),
+				where(s, cop));
 			return false;
 		}
 		/* (an allocation's stores too: local.c runs them under the mask) */
@@ -130,23 +146,57 @@ static bool has_lane_sym(const Sym *e);
  * arguments, constants and expressions of symbols without work-item ids,
  * through elementwise ops? Anything else (a read, a reduction, a loop
  * result) counts as varying. */
-static bool uniform(const Value *v)
+typedef struct Visiting {
+	const Value *v;
+	const struct Visiting *up;
+} Visiting;
+
+/* A loop's rank-0 carried value is uniform when its init and the body's
+ * output are, supposing it is (the values being visited, vis: a carried
+ * value feeds its own output); so is a conditional's result (a while
+ * body's, frontend/load_while.c) whose condition, else value and body
+ * value are. */
+static bool uniform_in(const Value *v, const Visiting *vis)
 {
-	if (v->shape.rank || v->kind != VAL_RESULT)
+	if (v->shape.rank)
+		return false;
+	for (const Visiting *x = vis; x; x = x->up)
+		if (x->v == v)
+			return true;
+	Visiting me = {v, vis};
+	if (v->kind == VAL_ITER_ARG) {
+		const Op *l = v->loop;
+		if (!l || l->kind != OP_ITERATE || v->arg_idx >= l->ninit)
+			return false;
+		const Op *out = vec_last(&l->body->ops);
+		return uniform_in(l->args[v->arg_idx], &me) && v->arg_idx < out->nargs &&
+		       uniform_in(out->args[v->arg_idx], &me);
+	}
+	if (v->kind != VAL_RESULT)
 		return false;
 	const Op *d = v->def;
 	if (d->kind == OP_SCALAR)
 		return !d->expr || !has_lane_sym(d->expr);
 	if (d->kind == OP_REGISTER)
 		return true;
+	if (d->kind == OP_CONDITIONAL && d->while_body) {
+		const Op *out = vec_last(&d->body->ops);
+		int i = v->res_idx;
+		return i < d->ninit && i < out->nargs && uniform_in(d->args[d->ninit], &me) &&
+		       uniform_in(d->args[i], &me) && uniform_in(out->args[i], &me);
+	}
 	OpClass k = op_class(d->kind);
-	if (k != OPC_UNARY && k != OPC_BINARY && k != OPC_COMPARE && k != OPC_SELECT && k != OPC_CAST)
+	if (d->kind == OP_APPLY_EXPR ? has_lane_sym(d->expr)
+				     : k != OPC_UNARY && k != OPC_BINARY && k != OPC_COMPARE && k != OPC_SELECT &&
+					       k != OPC_CAST)
 		return false;
 	for (int i = 0; i < d->nargs; i++)
-		if (!uniform(d->args[i]))
+		if (!uniform_in(d->args[i], &me))
 			return false;
 	return true;
 }
+
+static bool uniform(const Value *v) { return uniform_in(v, NULL); }
 
 /* vcc = the lanes whose element e of the condition is nonzero. */
 static void elem_to_vcc(Isel *s, const TVal *cv, int64_t e)
@@ -229,6 +279,18 @@ static const NodeIndex *out_index(Isel *s, const Region *body, int i)
 	if (!v || v->kind != VAL_RESULT || v->def->body || v->def->kind == OP_GET_RESULT || v->def->nresults != 1)
 		return NULL;
 	return s->c->index[v->def->id];
+}
+
+/* May the while body op (frontend/load_while.c) leave its loop when no
+ * lane runs it? Then no later trip runs it either (its condition names only
+ * values it keeps and symbols the loop does not change), so the loop's
+ * exit is where the carried values already are. Only a plain loop
+ * (isel.c: Isel.while_exit) whose body is the while body and its
+ * condition. */
+static bool early_exit(const Isel *s, const Op *op)
+{
+	return op->while_body && s->while_exit && op->parent && op->parent->owner &&
+	       op->parent->owner->kind == OP_ITERATE;
 }
 
 /* scc = the uniform condition x OP 0 (OP from relation kind k; any other
@@ -351,7 +413,12 @@ static void select_uniform(Isel *s, Op *op, IselRegionFn region, const TVal *cv)
 			s->tid[g] = tid[g];
 		s->oob = oob;
 		s->b = mfunc_block(s->f, NULL);
-		vec_last(&from->insts).target = (int32_t)(s->f->blocks.len - 1);
+		if (cv && early_exit(s, op)) { /* a loop's while body that no lane runs: past the loop */
+			for (size_t i = 0; i < s->f->blocks.len; i++)
+				if (s->f->blocks.data[i] == from)
+					vec_push(&s->exits, (int)i);
+		} else
+			vec_last(&from->insts).target = (int32_t)(s->f->blocks.len - 1);
 	}
 }
 
@@ -370,10 +437,10 @@ static bool elem_body_ok(Isel *s, Op *cop, Region *r)
 			  (op->kind == OP_READ && !value_is_local(op->args[0]) && op->args[0]->space == AS_GLOBAL) ||
 			  (op->kind == OP_WRITE && !value_is_local(op->args[1]) && op->args[1]->space == AS_GLOBAL);
 		if (!ok) {
-			analysis_error(s->c, op->loc, "%s: op '%s' inside the conditional '%s', whose condition holds several "
+			analysis_error(s->c, op->loc, "%s: op '%s' inside %s, whose condition holds several "
 						      "elements per thread, is not compiled yet (only elementwise ops, global "
 						      "reads and writes)",
-				op->path, op_name(op->kind), cop->name);
+				op->path, op_name(op->kind), where(s, cop));
 			return false;
 		}
 	}
@@ -468,10 +535,16 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	/* a loop's control is scalar: only a condition the same in every lane
 	 * (and every wave) branches around it, with every lane in the body */
 	if (cond && loop && !uniform(cond)) {
-		analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' may "
-					   "differ between lanes: not compiled (a loop runs in a conditional whose "
-					   "condition is made of scalar arguments, constants and symbols only)",
-			loop->path, op->name, cond->name);
+		if (op->while_body)
+			analysis_error(c, loop->loc, "%s: op 'iterate' inside %s, which may differ between lanes: not "
+						   "compiled (a loop runs there when the carried values the condition names "
+						   "have rank 0 and are made of scalar arguments, constants and symbols)",
+				loop->path, where(s, op));
+		else
+			analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' "
+						   "may differ between lanes: not compiled (a loop runs in a conditional "
+						   "whose condition is made of scalar arguments, constants and symbols only)",
+				loop->path, op->name, cond->name);
 		return;
 	}
 	if (!body_ok(s, op, NULL, op->body, cond && !loop && !sync))
@@ -483,7 +556,7 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	TVal *cv = s->val[cond->id];
 	if (!cv)
 		return;
-	if (loop || sync) {
+	if (loop || sync || (op->while_body && uniform(cond))) {
 		if (cv->n != 1) {
 			analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet",
 				op->path, (long long)cv->n);
@@ -514,6 +587,13 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	/* enter: exec &= the condition's lanes */
 	leave_entry_block(s);
 	cond_to_vcc(s, cv);
+	if (early_exit(s, op)) { /* a loop's while body that no lane runs: past the loop */
+		MOpnd t = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), u[2] = {mo_special(MO_VCC), mo_special(MO_EXEC)};
+		mblock_add(s->b, I_S_AND_B64, 1, &t, 2, u);
+		mblock_branch(s->b, I_S_CBRANCH_SCC0, 0);
+		vec_push(&s->exits, (int)(s->f->blocks.len - 1));
+		s->b = mfunc_block(s->f, NULL);
+	}
 	MOpnd saved = mo_vreg(mfunc_vreg(s->f, RC_S2), RC_S2), vcc = mo_special(MO_VCC);
 	mblock_add(s->b, I_S_AND_SAVEEXEC_B64, 1, &saved, 1, &vcc);
 	size_t cache_len = s->cache.len;
@@ -577,12 +657,10 @@ void isel_select_set_symbol(Isel *s, Op *op)
 			op->path, dtype_name(v->dtype), (long long)v->n);
 		return;
 	}
-	/* expr.c hoists what does not mention the induction variable before
-	 * the loop, where this value does not exist yet */
-	if (s->iv_sym) {
-		analysis_error(s->c, op->loc, "%s: set_symbol inside a loop is not compiled yet", op->path);
-		return;
-	}
+	/* inside a loop: what names the value is not hoisted before the loop
+	 * (values.c), where the value does not exist yet */
+	if (s->iv_sym)
+		vec_push(&s->loop_set, op->expr);
 	vec_push(&s->setsym, ((ExprCacheEnt){op->expr, isel_vgpr(s, v->d[0])}));
 	if (op_sets_loop_bound(s->c->k, op))
 		isel_set_loop_bound(s, op, v);

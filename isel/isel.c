@@ -327,7 +327,12 @@ static void select_iterate(Isel *s, Op *op)
 	s->pipe = pipe;
 	if (peel)
 		isel_peel_main(s, peel);
+	/* a while body (control.c) leaves a plain loop when no lane runs it */
+	bool outer_exit = s->while_exit;
+	size_t nexits = s->exits.len;
+	s->while_exit = loop && !pipe && !peel;
 	bool ok = select_trip(s, op, carried);
+	s->while_exit = outer_exit;
 	/* peel.c: the masked tail loop after the main one */
 	if (ok && peel) {
 		loop_idx = isel_peel_tail(s, peel, op, loop_idx);
@@ -340,6 +345,11 @@ static void select_iterate(Isel *s, Op *op)
 	}
 	if (loop)
 		loop_exit(s, t, op, loop_idx, guard, &sv);
+	for (size_t i = nexits; i < s->exits.len; i++) {
+		MBlock *x = s->f->blocks.data[s->exits.data[i]];
+		vec_last(&x->insts).target = (int32_t)(s->f->blocks.len - 1);
+	}
+	s->exits.len = nexits;
 	if (peel)
 		isel_peel_done(s, peel);
 	for (int i = 0; i < op->nresults && i < body->nparams; i++)
@@ -543,6 +553,8 @@ MFunc *select_instructions(Analysis *c, const Plan *p)
 	select_region(&s, k->body);
 	mblock_add(s.b, I_S_ENDPGM, 0, NULL, 0, NULL);
 	vec_free(&s.cache);
+	vec_free(&s.exits);
+	vec_free(&s.loop_set);
 	vec_free(&s.setsym);
 	vec_free(&s.bounds);
 	vec_free(&s.extents);

@@ -120,6 +120,12 @@ typedef struct Isel {
 	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
 	bool has_alloc;    /* local.c: the kernel holds an allocation (its values differ from workgroup
 			    * to workgroup at one coordinate: memory.c's store bounds) */
+	bool while_exit;   /* isel.c: the innermost loop is a plain one (no guard-less trip, no
+			    * pipelining or split) whose while body may leave it early (control.c) */
+	Vec(int) exits;    /* control.c: blocks ending in a branch to the innermost loop's exit block
+			    * (isel.c sets their targets when it makes that block) */
+	Vec(const Sym *) loop_set; /* control.c: the per-lane symbols of set_symbols inside loops
+				    * (values.c: what names them is not hoisted out of a loop) */
 } Isel;
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */

@@ -96,6 +96,9 @@ bool isel_depends_on_loop(Isel *s, const Sym *e)
 	 * never hoisted */
 	if (e == s->iv_sym || isel_is_dyn_sym(e))
 		return true;
+	for (size_t i = 0; sym_kind(e) == SYM_SYMBOL && i < s->loop_set.len; i++)
+		if (s->loop_set.data[i] == e)
+			return true;
 	for (int i = 0; i < sym_nargs(e); i++)
 		if (isel_depends_on_loop(s, sym_arg(e, i)))
 			return true;

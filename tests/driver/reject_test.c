@@ -170,6 +170,20 @@ static const Reject rejects[] = {
 	{"tests/driver/data/while_spin_lock.json", "tests/driver/data/while_spin_lock.json:133:5: error: ",
 		"graph[1].body[5]: 'ready_flag' follows 'flag', read from memory: a loop that waits for memory to change (a "
 		"spin-wait on what another workgroup stores) is not compiled"},
+	/* a condition over carried values with no bound of the axis (it may
+	 * never end), one naming the axis beside a carried value (a trip it
+	 * skips would not stay skipped), an iter arg index past the init args */
+	{"tests/driver/data/while_unbounded.json", "tests/driver/data/while_unbounded.json:24:17: error: ",
+		"graph[5].condition: the condition GET_ITER_ARG0 > 1 has no conjunct that bounds the axis STEP alone (STEP "
+		"< B): a loop whose condition names carried values is compiled with one, as otherwise it may never end"},
+	{"tests/driver/data/while_carried_axis.json", "tests/driver/data/while_carried_axis.json:24:17: error: ",
+		"graph[5].condition: the condition (GET_ITER_ARG0 > STEP) & (MAX_STEPS > STEP) names the axis STEP beside "
+		"a carried value"},
+	{"tests/driver/data/while_lane_nested.json", "tests/driver/data/while_lane_nested.json:168:5: error: ",
+		"graph[5].body[5]: op 'iterate' inside the loop 'loop' (its condition on carried values), which may differ "
+		"between lanes: not compiled"},
+	{"tests/driver/data/while_iter_arg_range.json", "tests/driver/data/while_iter_arg_range.json:24:17: error: ",
+		"graph[5].condition: 'GET_ITER_ARG2' names no value the loop carries"},
 	{"tests/driver/data/while_use_before_set.json", "tests/driver/data/while_use_before_set.json:96:3: error: ",
 		"graph[0]: 'init_tile_id' names CTA_M_OFFSET, which set_symbol sets only for the ops after it in its body"},
 	/* LDS: the two staged 256x128 f16 tiles need 2 x 67584 bytes padded,

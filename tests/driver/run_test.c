@@ -434,13 +434,83 @@ static const char *const loops[] = {"tests/driver/data/gemm_k_start.json", "test
 	"tests/driver/data/nested_sum.json", "tests/driver/data/nested_sum_dyn.json -D M=4 -D I=5",
 	"tests/driver/data/nested_sum_dyn.json -D M=3 -D I=0",
 	"tests/driver/data/sequential_batched_gemm_dyn.json -D B=3 -D M=100 -D N=70 -D K=90",
-	"tests/driver/data/sequential_batched_gemm_dyn.json -D B=2 -D M=10 -D N=7 -D K=0"};
+	"tests/driver/data/sequential_batched_gemm_dyn.json -D B=2 -D M=10 -D N=7 -D K=0",
+	/* loops whose condition names carried values (frontend/load_while.c):
+	 * per lane (Collatz steps, each lane its own trip count, the bound
+	 * reached by some at 40), and uniform (a rank-0 value doubled until it
+	 * reaches LIMIT: a scalar branch; while_nested.json: the same with a
+ * counted loop inside, which a uniform condition allows); a bound of a billion trips within
+	 * --max-instructions checks that the loop is left when no lane runs it */
+	"tests/driver/data/while_collatz.json", "tests/driver/data/while_collatz.json -D MAX_STEPS=40",
+	"tests/driver/data/while_collatz.json -D MAX_STEPS=1000000000 --max-instructions 300000",
+	"tests/driver/data/while_uniform.json -D LIMIT=0", "tests/driver/data/while_uniform.json -D LIMIT=100",
+	"tests/driver/data/while_uniform.json -D LIMIT=100000000",
+	"tests/driver/data/while_uniform.json -D MAX_TRIPS=1000000000 -D LIMIT=4000 --max-instructions 100000",
+	"tests/driver/data/while_nested.json -D LIMIT=77", "tests/driver/data/while_nested.json -D LIMIT=0"};
 
 START_TEST(loops_pass)
 {
 	char args[512];
 	snprintf(args, sizeof args, "run %s --mcpu %s --seed %d", loops[_i / 2], _i % 2 ? "gfx90a" : "gfx942", 60 + _i);
 	expect_pass(args);
+}
+END_TEST
+
+/* A loop whose condition names a carried value, per lane, reading at the
+ * value (tests/driver/data/while_chase.json): each lane follows a chain
+ * nxt[i] until it is negative or 30 hops, summing val along it. The
+ * chains (i*37 + 11 mod 200, ended at every 13th) take 0 to 30 hops
+ * and some loop; the kernel's hops and sums are checked against the walk
+ * done here, on both targets. */
+START_TEST(while_chase_walks)
+{
+	enum { N = 200, MAX_HOPS = 30 };
+	int32_t nxt[N], hops[N];
+	float val[N], sum[N];
+	for (int i = 0; i < N; i++) {
+		nxt[i] = i % 13 ? (i * 37 + 11) % N : -1;
+		val[i] = (float)(i % 9) * 0.25f;
+	}
+	int spread[MAX_HOPS + 1] = {0};
+	for (int i = 0; i < N; i++) {
+		int32_t idx = nxt[i];
+		float acc = 0;
+		int c = 0;
+		while (c < MAX_HOPS && idx >= 0) {
+			acc += val[idx];
+			idx = nxt[idx];
+			c++;
+		}
+		hops[i] = c;
+		sum[i] = acc;
+		spread[c]++;
+	}
+	ck_assert_int_gt(spread[0], 0);
+	ck_assert_int_gt(spread[MAX_HOPS], 0);
+	const char *dir = test_tmpdir(_i ? "while_chase_90a" : "while_chase_942");
+	char p[4][512], err[256];
+	const char *names[4] = {"nxt", "val", "hops", "sum"};
+	for (int k = 0; k < 4; k++)
+		snprintf(p[k], sizeof p[k], "%s/%s.npy", dir, names[k]);
+	int64_t shape[1] = {N};
+	ck_assert_msg(npy_write(p[0], DT_I32, 1, shape, nxt, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_write(p[1], DT_F32, 1, shape, val, err, sizeof err) == 0, "%s", err);
+	char args[4096];
+	snprintf(args, sizeof args,
+		"run tests/driver/data/while_chase.json -D IDX=0 --mcpu %s --in nxt=%s --in val=%s --out hops=%s "
+		"--out sum=%s",
+		_i ? "gfx90a" : "gfx942", p[0], p[1], p[2], p[3]);
+	expect_pass(args);
+	NpyArray h, s;
+	ck_assert_msg(npy_read(p[2], &h, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_read(p[3], &s, err, sizeof err) == 0, "%s", err);
+	for (int i = 0; i < N; i++) {
+		ck_assert_msg(((int32_t *)h.data)[i] == hops[i], "hops[%d] %d, want %d", i, ((int32_t *)h.data)[i], hops[i]);
+		ck_assert_msg(((float *)s.data)[i] == sum[i], "sum[%d] %g, want %g", i, (double)((float *)s.data)[i],
+			(double)sum[i]);
+	}
+	npy_free(&h);
+	npy_free(&s);
 }
 END_TEST
 
@@ -670,6 +740,7 @@ int main(void)
 	tcase_add_test(tc, copy_unaligned_passes);
 	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
 	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
+	tcase_add_loop_test(tc, while_chase_walks, 0, 2);
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);

@@ -1215,12 +1215,13 @@ static const WaveCase cases[] = {
 	 * layouts; with 4 and 5 workgroups each loops over several tiles
 	 * (Wave's 304 CTAs take at most one tile at its shapes) */
 	/* test_streamk_gemm (templates/gemm.py get_streamk_gemm_kernel as Wave
-	 * traces it, (300, 300, 300), 304 CTAs): rejected at the loop over
-	 * peer CTAs, whose condition names its carried k end
-	 * (GET_ITER_ARG(0)); inside it the spin-wait on lock_buffer, which
-	 * tests/driver/data/while_spin_lock.json checks (reject_test.c) */
-	{"streamk_gemm.json", "'GET_ITER_ARG0' names a value the loop carries: a loop whose condition follows values it "
-		"computes (Wave's GET_ITER_ARG) is a data-dependent while loop", NULL},
+	 * traces it, (300, 300, 300), 304 CTAs): its loop over peer CTAs,
+	 * whose condition names its carried k end (GET_ITER_ARG(0)), loads;
+	 * rejected at the spin-wait on lock_buffer inside it (a wait on
+	 * workgroups that need not be resident), which
+	 * tests/driver/data/while_spin_lock.json checks too (reject_test.c) */
+	{"streamk_gemm.json", "'ready_flag' follows 'lock_val', read from memory: a loop that waits for memory to change "
+		"(a spin-wait on what another workgroup stores) is not compiled", NULL},
 	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
 	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
 	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},

@@ -214,6 +214,59 @@ def streamk_rejected():
     raise AssertionError("get_streamk_gemm_kernel did not raise")
 
 
+def speculative_rejected():
+    from wavecc.wave_lang.kernel.wave.templates.speculative_decoding import get_speculative_sampling_kernel
+    try:
+        get_speculative_sampling_kernel(1, 6, 1.0, 0.0, 6, 32000, 6)
+    except NotImplementedError as e:
+        assert "CUR_INDEX" in str(e), e
+        return
+    raise AssertionError("get_speculative_sampling_kernel did not raise")
+
+
+def while_carried_condition():
+    """The loop form of the speculative decoding and stream-K templates that compiles: tkw.iterate whose
+    condition names a carried value (GET_ITER_ARG), here each lane's Collatz steps up to a bound, against a
+    walk in Python."""
+    import sympy
+    from wavecc.wave_lang.kernel.lang.global_symbols import GET_ITER_ARG, GLOBAL_ADDRESS_SPACE
+    N, BLOCK_N, MAX_STEPS = tkl.sym.N, tkl.sym.BLOCK_N, tkl.sym.MAX_STEPS
+    STEP = sympy.Symbol("STEP")
+    constraints = [tkw.HardwareConstraint(threads_per_wave=64, vector_shapes={N: BLOCK_N, STEP: 0}),
+                   tkw.WorkgroupConstraint(N, BLOCK_N, 0), tkw.WaveConstraint(N, BLOCK_N),
+                   tkw.TilingConstraint(STEP)]
+
+    @tkw.wave(constraints)
+    def collatz(a: tkl.Memory[N, GLOBAL_ADDRESS_SPACE, tkl.i32], steps: tkl.Memory[N, GLOBAL_ADDRESS_SPACE, tkl.i32]):
+        x0 = tkw.read(a)
+        zero = tkl.Register[N, tkl.i32](0)
+
+        @tkw.iterate(STEP, start=tkw.scalar(0, tkl.i32), condition=(STEP < MAX_STEPS) & (GET_ITER_ARG(0) > 1),
+                     init_args=[x0, zero])
+        def loop(x, cnt):
+            even = tkw.apply_expr(x, lambda v: sympy.Eq(sympy.Mod(v, 2), 0))
+            nx = tkw.select(even, tkw.apply_expr(x, lambda v: sympy.floor(v / 2)),
+                            tkw.apply_expr(x, lambda v: 3 * v + 1))
+            tkw.set_symbol(STEP, tkw.scalar(STEP, tkl.i32) + tkw.scalar(1, tkl.i32))
+            return nx, cnt + tkl.Register[N, tkl.i32](1)
+
+        x_end, cnt_end = loop
+        tkw.write(cnt_end, steps)
+
+    g = compile_(collatz, {N: 300, BLOCK_N: 64, MAX_STEPS: 100})
+    a = (np.arange(300) - 20).astype(np.int32)
+    steps = np.zeros(300, np.int32)
+    g(a, steps)
+    want = []
+    for v in a:
+        x, c = int(v), 0
+        while c < 100 and x > 1:
+            x, c = (x // 2 if x % 2 == 0 else 3 * x + 1), c + 1
+        want.append(c)
+    assert (steps == np.array(want)).all(), (steps, want)
+    assert steps.max() == 100 and steps.min() == 0
+
+
 # ---- vanilla_attention.py (attention/vanilla_attention_test.py) ----
 
 def _attention_ref(q, k, v, causal=False, window=-1, row_mask=None):
@@ -826,6 +879,8 @@ def two_pp_cluster_gemm(shape=(128, 256, 256)):
 FAST = {
     "templates.gemm.get_gemm_kernel 64^3", "templates.gemm.get_gemm_kernel dynamic 96x80x128",
     "templates.gemm.get_persistent_gemm_kernel", "templates.gemm.get_streamk_gemm_kernel rejected",
+    "templates.speculative_decoding.get_speculative_sampling_kernel rejected",
+    "iterate with a condition on GET_ITER_ARG (the templates' loop form)",
     "templates.get_tagged_mxfp4_gemm gfx950 (7_mxfp_gemm.py)", "templates.test_kernels.get_broadcast_scaled_add",
     "templates.conv.get_igemm_conv2d nchw_fchw (4, 5, 5, 10, 2, 2, 16, 1) global",
     "templates.vanilla_attention.get_vanilla_attention_kernel",
@@ -850,6 +905,8 @@ def _small():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
+        ("templates.speculative_decoding.get_speculative_sampling_kernel rejected", speculative_rejected),
+        ("iterate with a condition on GET_ITER_ARG (the templates' loop form)", while_carried_condition),
         ("templates.gemm.get_scaled_gemm_kernel MXFP4 gfx950 (utils.mxfp_utils)", scaled_gemm()),
         ("templates.test_kernels.get_broadcasted_scale_gemm_mxfp4 gfx950", broadcast_scale_gemm()),
         ("templates.get_tagged_mxfp4_gemm gfx950 (7_mxfp_gemm.py)", tagged_mxfp4_gemm()),

@@ -12,8 +12,8 @@ and hyperparameters, so Wave's tests run with the import changed) and returns wh
 - get_persistent_gemm_kernel: a fixed grid of NUM_CTAS workgroups; each walks the output tiles TILE_IDX = its id,
   + NUM_CTAS, ... in a loop with a condition, setting the tile's offsets as symbols its mappings use.
 - get_persistent_reordering_kernel: the persistent GEMM with XCD-chunked start ids and grouped (L2) tile order.
-- get_streamk_gemm_kernel, get_hybrid_streamk_gemm_kernel: raise NotImplementedError (their partial tiles wait on
-  a flag read from memory, a loop condition wavecc-kernel/1 does not compile).
+- get_streamk_gemm_kernel, get_hybrid_streamk_gemm_kernel: raise NotImplementedError (the first workgroup of a
+  tile spin-waits on a flag the others store, which wavecc-kernel/1 rejects: they need not be resident together).
 """
 import math
 
@@ -311,10 +311,12 @@ def get_persistent_reordering_kernel(shape, mfma_variant, threads_per_wave=64, b
 def _streamk(name):
     def f(*args, **kwargs):
         raise NotImplementedError(
-            "templates.gemm.%s: stream-K is not implemented by wavecc: its partial tiles spin on a flag read from "
-            "memory (tkw.iterate with a condition on a read value), which wavecc-kernel/1 does not compile "
-            "(docs/kernel-format.md, \"Loops with a condition\"); get_persistent_gemm_kernel and "
-            "get_splitk_gemm_kernel compile" % name)
+            "templates.gemm.%s: stream-K is not implemented by wavecc: the first workgroup of a tile spin-waits on "
+            "a flag later workgroups store (tkw.iterate whose next value is a read), which ends only if they run at "
+            "the same time, which nothing promises for its grid of NUM_CTAS workgroups; wavecc-kernel/1 rejects the "
+            "spin-wait (docs/kernel-format.md, \"Loops with a condition\"; its loop over peer workgroups, a "
+            "condition on GET_ITER_ARG, compiles); get_persistent_gemm_kernel and get_splitk_gemm_kernel compile"
+            % name)
     f.__name__ = name
     return f
 
