@@ -202,7 +202,19 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	/* measured: the round probes' share of distinct lines, for every round
 	 * (a kernel that maps its ids to tiles in its own order shares lines
 	 * between other workgroups than the grid dims say) */
-	double shared = tm_recorder_round_sharing(r, NULL);
+	uint32_t probed = 0;
+	double shared = tm_recorder_round_sharing(r, &probed);
+	uint64_t round0 = w0 < per_round ? w0 : per_round;
+	if (shared >= 0 && probed < round0 && probed >= 2) {
+		/* a round larger than its probes (TM_ROUND_PROBES): the probes'
+		 * share, times the classes' share over the whole round against
+		 * theirs over the probed workgroups (a GEMM's first 64 of 880
+		 * share one A tile, its round 14 of them) */
+		double in_probes = union_bytes(frac, wg_bytes, gr, 0, xcds, probed) / ((double)probed * wg_bytes);
+		double in_round = union_bytes(frac, wg_bytes, gr, 0, xcds, round0) / ((double)round0 * wg_bytes);
+		if (in_probes > 0)
+			shared = fmin(1.0, shared * in_round / in_probes);
+	}
 	if (shared >= 0)
 		rounds = shared * (double)walk * wg_bytes;
 	double all = union_bytes(frac, wg_bytes, gr, 0, xcds, walk);

@@ -660,6 +660,36 @@ START_TEST(l2_round_probes_see_a_remap)
 }
 END_TEST
 
+/* A round larger than its probes (TM_ROUND_PROBES; here 8 of MI250X's 64):
+ * the probes, the row y = 0, share one A block among 8 workgroups (9 of 16
+ * blocks distinct), the whole round of 64 shares far more (16 of 128); the
+ * classes' ratio between the two scales the probes' share, so the L2 misses
+ * the round's 16 blocks, not 64 x 9/16 x 2 = 72 (gfx90a's 64x64 GEMM at
+ * 4096^3 was modelled HBM-bound at 51% L2 misses by this). */
+START_TEST(l2_round_larger_than_probes)
+{
+	const double block = 64 * 128;
+	TmGpu g = *tm_gpu("MI250X");
+	g.l2_mib = 1.0 / 1024; /* 1 KiB: each round's union misses */
+	Harness h;
+	h_init(&h, TILES);
+	TmOccupancy occ;
+	tm_occupancy(&g, &h.l.kd, 0, 1, &occ);
+	h_free(&h);
+	ck_assert_uint_ge((uint64_t)g.cus * occ.wgs_per_cu, 64); /* one round */
+	TmRecorder *r = tiles_record(0, 1, false);
+	tm_recorder_attach_probe(r, 0, tiles_record(1, 1, true));
+	tm_recorder_attach_probe(r, 1, tiles_record(8, 1, true));
+	for (uint64_t i = 0; i < 8; i++)
+		tm_recorder_attach_round(r, tiles_record(i, 1, true));
+	ck_assert_double_eq_tol(tm_recorder_round_sharing(r, NULL), 9.0 / 16, 1e-9);
+	TmCuConfig c;
+	tm_cu_config(&g, r, 64, &occ, 0, 0, &c);
+	ck_assert_double_eq_tol(c.l2_miss_bytes, 16 * block, 1e-6);
+	tm_recorder_free(r);
+}
+END_TEST
+
 /* The graph op of each instruction: the assembly's op comments paired with
  * its code; text that does not match the code gives no map at all. */
 START_TEST(source_map_pairs_ops)
@@ -710,6 +740,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, causal_like_sampled_across_the_grid);
 	tcase_add_test(tc, l2_per_xcd_round_robin);
 	tcase_add_test(tc, l2_round_probes_see_a_remap);
+	tcase_add_test(tc, l2_round_larger_than_probes);
 	tcase_add_test(tc, source_map_pairs_ops);
 	suite_add_tcase(s, tc);
 	return s;
