@@ -1385,8 +1385,8 @@ static EmuArch graph_arch(const ProfArgs *a)
  * FAILED after the others (its errors on stderr). */
 typedef struct {
 	char defs[256];
-	bool ok;
-	double ms, util, tflops;
+	bool ok, banded; /* banded: the target has an error band (med, worst) */
+	double ms, util, tflops, gbps, clock_mhz, med, worst;
 	char bound[256];
 } SweepRow;
 
@@ -1402,6 +1402,9 @@ static bool rank_row(const ProfArgs *b, bool graph, SweepRow *r)
 		r->ms = pr.est.seconds * 1e3;
 		r->util = pr.est.matrix_util;
 		r->tflops = useful_tflops(&pr);
+		r->gbps = useful_gbps(&pr);
+		r->clock_mhz = pr.est.clock_mhz;
+		r->banded = tm_band(pr.arch, &r->med, &r->worst);
 		verdict(&pr, r->bound, sizeof r->bound);
 	}
 	profile_free(&pr);
@@ -1489,6 +1492,12 @@ static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const 
 				json_object_set_new(o, "ms", json_real(rows[v].ms));
 				json_object_set_new(o, "matrix_util", json_real(rows[v].util));
 				json_object_set_new(o, "tflops", json_real(rows[v].tflops));
+				json_object_set_new(o, "gbps", json_real(rows[v].gbps));
+				json_object_set_new(o, "clock_mhz", json_real(rows[v].clock_mhz));
+				json_t *band = json_object(); /* as the single profile's error_band */
+				json_object_set_new(band, "median", rows[v].banded ? json_real(rows[v].med) : json_null());
+				json_object_set_new(band, "worst", rows[v].banded ? json_real(rows[v].worst) : json_null());
+				json_object_set_new(o, "error_band", band);
 				json_object_set_new(o, "bound_by", json_string(rows[v].bound));
 			}
 			json_array_append_new(arr, o);

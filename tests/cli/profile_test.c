@@ -265,6 +265,12 @@ START_TEST(sweep_ranked)
 		ck_assert(json_is_true(json_object_get(r, "ok")));
 		ck_assert_msg(num(r, "ms") >= prev, "not ranked by time");
 		prev = num(r, "ms");
+		/* each row carries the error band and the clock, as a single profile does */
+		json_t *b = json_object_get(r, "error_band");
+		ck_assert_double_eq_tol(num(b, "median"), TM_BAND_MEDIAN, 1e-12);
+		ck_assert_double_eq_tol(num(b, "worst"), TM_BAND_WORST, 1e-12);
+		ck_assert(num(r, "clock_mhz") >= 1115 && num(r, "clock_mhz") <= 2100);
+		ck_assert(num(r, "gbps") > 0);
 	}
 	char args[256];
 	snprintf(args, sizeof args, "examples/gemm_16x16x16.json -D M=1024 -D N=1024 -D K=1024 %s",
@@ -613,6 +619,7 @@ START_TEST(several_files_ranked)
 		json_t *o = json_array_get(doc, i);
 		ck_assert(json_is_true(json_object_get(o, "ok")));
 		ck_assert_ptr_nonnull(json_string_value(json_object_get(o, "file")));
+		ck_assert_double_eq_tol(num(json_object_get(o, "error_band"), "median"), TM_BAND_MEDIAN, 1e-12);
 		ck_assert(num(o, "ms") >= prev);
 		prev = num(o, "ms");
 	}
