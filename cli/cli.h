@@ -151,4 +151,15 @@ typedef struct ManyOptions {
  * status. */
 int compile_many(const ManyOptions *m, const CompileOptions *base);
 
+/* The launch descriptor's op table (`ops`, docs/launch-format.md) checks
+ * that it describes the code it sits beside by this hash (FNV-1a, 64 bits)
+ * of the kernel's code bytes from its entry. */
+static inline uint64_t code_fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
 #endif

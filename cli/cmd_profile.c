@@ -84,6 +84,7 @@ typedef struct {
 	/* kernel graphs: the graph op of each TmPc (cu.pcs order) and, for a
 	 * loop's back edge, the iterate op of the loop (NULL: unknown) */
 	const char **pc_op, **loop_op;
+	json_t *ops_doc; /* a descriptor's op table (its strings back pc_op, loop_op) */
 } Profile;
 
 static void profile_free(Profile *pr)
@@ -92,6 +93,8 @@ static void profile_free(Profile *pr)
 	free(pr->pc_op);
 	free(pr->loop_op);
 	pr->pc_op = pr->loop_op = NULL;
+	json_decref(pr->ops_doc);
+	pr->ops_doc = NULL;
 }
 
 /* --sensitivity: the recorded sample simulated again with each guessed
@@ -357,6 +360,92 @@ static int resolve(LaunchDesc *d, const ProfArgs *a, Diag *diag)
 	return r;
 }
 
+/* A descriptor's op table (`ops`, written by `wavecc compile`; docs/
+ * launch-format.md): each run's op for the instructions from its offset to
+ * the next run's, and a loop named by the iterate owning most of the
+ * instructions between its head and back edge, as annotate() does for a
+ * graph. Nothing when the table is missing, malformed or hashes other code
+ * than the code object's (then a warning): no op is better than a wrong
+ * one. */
+static void descriptor_ops(const LaunchDesc *d, const char *code, size_t len, Profile *pr)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(d->path, 0, &je), *ops = json_object_get(doc, "ops");
+	json_t *runs = json_object_get(ops, "runs"), *jb = json_object_get(ops, "code_bytes");
+	const char *hash = json_string_value(json_object_get(ops, "code_fnv1a"));
+	CodeObject co;
+	Buf msg = {0};
+	bool ok = json_is_array(runs) && json_array_size(runs) > 0 && json_is_integer(jb) && hash &&
+		  codeobj_read((const uint8_t *)code, len, d->code_object_path, &co, &msg) == 0;
+	buf_free(&msg);
+	if (!ops || !ok) {
+		if (ops)
+			fprintf(stderr, "wavecc: warning: %s: ops: not a table of this code object; no ops named\n", d->path);
+		json_decref(doc);
+		return;
+	}
+	const CodeKernel *ck = codeobj_kernel(&co, d->kernel);
+	json_int_t bytes = json_integer_value(jb);
+	char want[17] = "";
+	if (ck && ck->entry_vaddr >= co.base && bytes >= 0 && ck->entry_vaddr - co.base <= co.image_size &&
+		(uint64_t)bytes <= co.image_size - (ck->entry_vaddr - co.base))
+		snprintf(want, sizeof want, "%016llx",
+			(unsigned long long)code_fnv1a(co.image + (ck->entry_vaddr - co.base), (size_t)bytes));
+	codeobj_free(&co);
+	size_t n = json_array_size(runs);
+	uint64_t prev = 0;
+	for (size_t j = 0; j < n && want[0]; j++) { /* [offset, op or null, iterate or null], offsets ascending */
+		json_t *e = json_array_get(runs, j), *o = json_array_get(e, 0);
+		json_t *op = json_array_get(e, 1), *it = json_array_get(e, 2);
+		if (!json_is_array(e) || !json_is_integer(o) || json_integer_value(o) < 0 ||
+			(j && (uint64_t)json_integer_value(o) <= prev) || !(json_is_string(op) || json_is_null(op)) ||
+			!(json_is_string(it) || json_is_null(it)))
+			want[0] = 0;
+		else
+			prev = (uint64_t)json_integer_value(o);
+	}
+	if (!want[0] || strcmp(want, hash) != 0) {
+		fprintf(stderr, "wavecc: warning: %s: ops: not a table of this code object; no ops named\n", d->path);
+		json_decref(doc);
+		return;
+	}
+	size_t np = pr->cu.npcs;
+	pr->ops_doc = doc;
+	pr->pc_op = xcalloc(np + 1, sizeof *pr->pc_op);
+	pr->loop_op = xcalloc(np + 1, sizeof *pr->loop_op);
+	const char **pc_it = xcalloc(np + 1, sizeof *pc_it);
+	for (size_t i = 0; i < np; i++) {
+		uint64_t off = pr->cu.pcs[i].pc - pr->base;
+		for (size_t j = n; j-- > 0;) {
+			json_t *e = json_array_get(runs, j);
+			if ((uint64_t)json_integer_value(json_array_get(e, 0)) <= off) {
+				pr->pc_op[i] = json_string_value(json_array_get(e, 1));
+				pc_it[i] = json_string_value(json_array_get(e, 2));
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < np; i++) { /* a back edge: the iterate most instructions of its loop belong to */
+		const TmPc *p = &pr->cu.pcs[i];
+		if (!p->loop_intervals || p->loop_target > p->pc)
+			continue;
+		const char *best = NULL;
+		int best_n = 0;
+		for (size_t j = 0; j < np; j++) {
+			int votes = 0;
+			if (!pc_it[j] || pr->cu.pcs[j].pc < p->loop_target || pr->cu.pcs[j].pc > p->pc)
+				continue;
+			for (size_t m = 0; m < np; m++)
+				votes += pc_it[m] && strcmp(pc_it[m], pc_it[j]) == 0 && pr->cu.pcs[m].pc >= p->loop_target &&
+					 pr->cu.pcs[m].pc <= p->pc;
+			if (votes > best_n)
+				best_n = votes, best = pc_it[j];
+		}
+		pr->loop_op[i] = best;
+	}
+	free(pc_it);
+}
+
 static int profile_descriptor(const ProfArgs *a, Profile *pr)
 {
 	LaunchDesc d;
@@ -390,6 +479,8 @@ static int profile_descriptor(const ProfArgs *a, Profile *pr)
 	char *code = read_file_max(d.code_object_path, LAUNCH_MAX_CODE_OBJECT_BYTES, &len);
 	if (code) {
 		rc = profile_run(&d, code, len, a, pr);
+		if (rc == 0)
+			descriptor_ops(&d, code, len, pr);
 	} else {
 		Buf m = {0};
 		launch_msg(&m, d.code_object_loc, "code_object", "%s: cannot read: %s", d.code_object_path,

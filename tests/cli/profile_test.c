@@ -539,6 +539,52 @@ START_TEST(gpu_and_clock_usage)
 }
 END_TEST
 
+/* A descriptor `wavecc compile` writes carries the op table: its profile
+ * names the loop and every instruction's op as the graph's does; a table
+ * whose hash is not the code's names none (and warns). */
+START_TEST(descriptor_names_ops)
+{
+	const char *dir = test_tmpdir("profile_ops");
+	CmdResult r = test_wavecc("compile examples/gemm_16x16x16.json -o %s/k.hsaco --launch %s/k.launch.json", dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	char path[512], args[600];
+	snprintf(path, sizeof path, "%s/k.launch.json", dir);
+	json_t *g = profile_json("examples/gemm_16x16x16.json");
+	json_t *m = profile_json(path);
+	json_t *loops = json_object_get(m, "loops");
+	ck_assert_int_eq((int)json_array_size(loops), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(loops, 0), "iterate")), "repeat");
+	json_t *gi = json_object_get(g, "instructions"), *mi = json_object_get(m, "instructions");
+	ck_assert_uint_eq(json_array_size(gi), json_array_size(mi));
+	int named = 0;
+	for (size_t i = 0; i < json_array_size(mi); i++) {
+		json_t *x = json_array_get(mi, i), *y = json_array_get(gi, i);
+		ck_assert_int_eq((int)num(x, "offset"), (int)num(y, "offset"));
+		const char *a = json_string_value(json_object_get(x, "op")), *b = json_string_value(json_object_get(y, "op"));
+		ck_assert_msg((!a && !b) || (a && b && strcmp(a, b) == 0), "+0x%x: %s against the graph's %s",
+			(int)num(x, "offset"), a ? a : "-", b ? b : "-");
+		named += a != NULL;
+	}
+	ck_assert_int_gt(named, 0);
+	json_decref(g);
+	json_decref(m);
+	/* the same table over other code: no op, a warning */
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je);
+	ck_assert_ptr_nonnull(doc);
+	json_object_set_new(json_object_get(doc, "ops"), "code_fnv1a", json_string("0123456789abcdef"));
+	snprintf(args, sizeof args, "%s/bad.launch.json", dir);
+	ck_assert_int_eq(json_dump_file(doc, args, 0), 0);
+	json_decref(doc);
+	r = test_wavecc("profile %s --json", args);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "ops: not a table of this code object"));
+	ck_assert_ptr_null(strstr(r.out, "\"op\""));
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* The tuning loop: a compiled kernel's loop is named by its iterate op,
  * hot spots and the per-op totals name the graph op each instruction came
  * from (an MFMA from the mma op), in the text and the JSON. */
@@ -701,6 +747,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, verdict_and_grid_fill);
 	tcase_add_test(tc, sweep_ranked);
 	tcase_add_test(tc, loops_and_ops_named);
+	tcase_add_test(tc, descriptor_names_ops);
 	tcase_add_test(tc, several_files_ranked);
 	tcase_add_test(tc, error_band_and_launch);
 	tcase_add_test(tc, caches_of_a_gemm_and_a_copy);
