@@ -151,6 +151,11 @@ typedef struct ManyOptions {
  * status. */
 int compile_many(const ManyOptions *m, const CompileOptions *base);
 
+/* The compiled kernel's launch descriptor with its op table (`ops`,
+ * docs/launch-format.md; cmd_compile.c), a new string of *len bytes; as
+ * compiled when there is no code object to pair with. */
+struct Compile;
+char *launch_with_ops(const struct Compile *c, size_t *len);
 /* The launch descriptor's op table (`ops`, docs/launch-format.md) checks
  * that it describes the code it sits beside by this hash (FNV-1a, 64 bits)
  * of the kernel's code bytes from its entry. */

@@ -150,8 +150,9 @@ static char *asm_offsets(const Compile *c, size_t *len)
  * hot spots and loops as it does for the graph; `code_bytes` and
  * `code_fnv1a` tie the table to this code. The descriptor as it is when
  * there is no code object or the assembly and code do not line up. */
-static char *launch_with_ops(const Compile *c, const Kernel *k, size_t *len)
+char *launch_with_ops(const Compile *c, size_t *len)
 {
+	const Kernel *k = c->k;
 	const Buf *l = &c->launch_json;
 	CodeObject co;
 	Buf msg = {0};
@@ -248,7 +249,7 @@ static int compile_files(Kernel *k, const char *out, bool asm_only, const char *
 	if (w == 0 && launch) {
 		failed = launch;
 		size_t llen;
-		char *ltext = launch_with_ops(&c, k, &llen);
+		char *ltext = launch_with_ops(&c, &llen);
 		w = outputs_add(&set, launch, ltext, llen, 0644);
 		free(ltext);
 	}

@@ -1598,8 +1598,21 @@ static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const 
 		free(s);
 		json_decref(arr);
 	} else {
+		/* one band in the header when every row's target has the same
+		 * (files of several targets: each row its own) */
 		double med, worst;
-		if (tm_band(graph_arch(a), &med, &worst))
+		bool banded = tm_band(graph_arch(a), &med, &worst), mixed = false;
+		for (size_t v = 0, first = 1; v < total; v++)
+			if (rows[v].ok) {
+				if (first)
+					banded = rows[v].banded, med = rows[v].med, worst = rows[v].worst, first = 0;
+				else
+					mixed |= rows[v].banded != banded || rows[v].med != med || rows[v].worst != worst;
+			}
+		if (mixed)
+			printf("%zu %s %s, fastest first (model, not a measurement; each row's error band by its target):\n",
+			       total, what, of);
+		else if (banded)
 			printf("%zu %s %s, fastest first (model, not a measurement; each time and rate ±%.0f%%, worst "
 			       "±%.0f%%):\n", total, what, of, 100 * med, 100 * worst);
 		else
@@ -1607,9 +1620,14 @@ static void print_ranked(const ProfArgs *a, SweepRow *rows, size_t total, const 
 			       "target):\n", total, what, of);
 		printf("  %4s  %10s  %7s  %8s  %-40s %s\n", "rank", "ms", "matrix", "TFLOP/s", col, "bound by");
 		for (size_t v = 0; v < total; v++) {
+			char band[64] = "";
+			if (mixed && rows[v].ok && rows[v].banded)
+				snprintf(band, sizeof band, " (±%.0f%%, worst ±%.0f%%)", 100 * rows[v].med, 100 * rows[v].worst);
+			else if (mixed && rows[v].ok)
+				snprintf(band, sizeof band, " (error band unknown)");
 			if (rows[v].ok)
-				printf("  %4zu  %10.4f  %6.1f%%  %8.1f  %-40s %s\n", v + 1, rows[v].ms, 100 * rows[v].util,
-				       rows[v].tflops, rows[v].defs, rows[v].bound);
+				printf("  %4zu  %10.4f  %6.1f%%  %8.1f  %-40s %s%s\n", v + 1, rows[v].ms, 100 * rows[v].util,
+				       rows[v].tflops, rows[v].defs, rows[v].bound, band);
 			else
 				printf("  %4s  %10s  %7s  %8s  %-40s\n", "-", "FAILED", "", "", rows[v].defs);
 		}

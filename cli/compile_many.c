@@ -121,7 +121,10 @@ int compile_many(const ManyOptions *m, const CompileOptions *base)
 		w = outputs_add(&set, obj, main_out->data, main_out->len, 0644);
 		if (w == 0) {
 			failed = launch;
-			w = outputs_add(&set, launch, c->launch_json.data, c->launch_json.len, 0644);
+			size_t llen;
+			char *ltext = launch_with_ops(c, &llen);
+			w = outputs_add(&set, launch, ltext, llen, 0644);
+			free(ltext);
 		}
 		Buf st = {0}, msg = {0};
 		if (compile_stats_line(&st, c, &msg) != 0)

@@ -671,6 +671,17 @@ START_TEST(several_files_ranked)
 	}
 	json_decref(doc);
 	cmd_result_free(&r);
+	/* files of two targets: each row carries its own target's band */
+	const char *dir = test_tmpdir("profile_many");
+	r = test_wavecc("compile examples/copy.json --mcpu gfx90a -o %s/c.hsaco --launch %s/c.launch.json", dir, dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("profile examples/gemm_16x16x16.json %s/c.launch.json -D M=256 -D N=256 -D K=256", dir);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.out, "each row's error band by its target"));
+	ck_assert_ptr_nonnull(strstr(r.out, "(error band unknown)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "worst ±22%)"));
+	cmd_result_free(&r);
 	r = test_wavecc("profile examples/copy.json /nonexistent.json -D M=256 -D N=256");
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_ptr_nonnull(strstr(r.out, "FAILED"));

@@ -47,10 +47,17 @@ START_TEST(sweep_writes_each_variant)
 		free(ba);
 		free(bb);
 	}
-	/* the descriptor names its code object beside it: it runs */
+	/* the descriptor names its code object beside it: it runs; it carries
+	 * the op table (docs/launch-format.md) as compiling alone writes it */
 	r = test_wavecc("run '%s/out/copy_dynamic.M=111.N=813.launch.json'", dir);
 	ck_assert_msg(r.status == 0, "%s", r.err);
 	cmd_result_free(&r);
+	char lp[4096];
+	snprintf(lp, sizeof lp, "%s/out/copy_dynamic.M=111.N=813.launch.json", dir);
+	size_t ll;
+	char *lt = slurp(lp, &ll);
+	ck_assert_ptr_nonnull(strstr(lt, "\"ops\": {\"code_bytes\""));
+	free(lt);
 }
 END_TEST
 
