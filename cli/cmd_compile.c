@@ -26,7 +26,6 @@
  * assembly, each message names the generated line and the graph op whose
  * code it is (asm/origin.c). Exit: 0, 1 bad input, 2 usage. */
 #include <errno.h>
-#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,83 +140,6 @@ static char *asm_offsets(const Compile *c, size_t *len)
 		tm_source_map_free(&map);
 	}
 	codeobj_free(&co);
-	return r;
-}
-
-/* The launch descriptor with its op table (`ops`, docs/launch-format.md):
- * the offsets where each graph op's run of instructions starts, with the
- * op and the iterate owning it, so `wavecc profile` of the descriptor names
- * hot spots and loops as it does for the graph; `code_bytes` and
- * `code_fnv1a` tie the table to this code. The descriptor as it is when
- * there is no code object or the assembly and code do not line up. */
-char *launch_with_ops(const Compile *c, size_t *len)
-{
-	const Kernel *k = c->k;
-	const Buf *l = &c->launch_json;
-	CodeObject co;
-	Buf msg = {0};
-	int ok = c->code_object.len ? codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", &co, &msg) : -1;
-	buf_free(&msg);
-	size_t cut = l->len;
-	while (cut > 0 && (l->data[cut - 1] == '\n' || l->data[cut - 1] == ' '))
-		cut--;
-	char *r = NULL;
-	if (ok == 0 && cut > 0 && l->data[cut - 1] == '}') {
-		const CodeKernel *ck = co.nkernels == 1 ? &co.kernels[0] : NULL;
-		EmuArch arch = strcmp(co.mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(co.mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
-		TmSourceMap map;
-		if (ck && ck->entry_vaddr >= co.base && ck->entry_vaddr - co.base < co.image_size &&
-			tm_source_map(arch, co.image + (ck->entry_vaddr - co.base), co.image_size - (ck->entry_vaddr - co.base),
-				c->asm_text.data, c->asm_text.len, ck->name, &map) == 0) {
-			const uint8_t *code = co.image + (ck->entry_vaddr - co.base);
-			uint64_t bytes = map.n ? map.offset[map.n - 1] + 4 : 0;
-			if (bytes > co.image_size - (ck->entry_vaddr - co.base))
-				bytes = co.image_size - (ck->entry_vaddr - co.base);
-			json_t *runs = json_array();
-			for (size_t j = 0; j < map.n; j++) {
-				if (j > 0 && map.op[j] == map.op[j - 1])
-					continue;
-				const char *loop = NULL;
-				for (size_t o = 0; o < k->op_list.len && map.op[j] && !loop; o++) {
-					const Op *op = k->op_list.data[o];
-					if (op && op->name && strcmp(op->name, map.op[j]) == 0) {
-						const Op *owner = op->parent ? op->parent->owner : NULL;
-						loop = owner && owner->name ? owner->name : "";
-					}
-				}
-				json_t *e = json_array();
-				json_array_append_new(e, json_integer((json_int_t)map.offset[j]));
-				json_array_append_new(e, map.op[j] ? json_string(map.op[j]) : json_null());
-				json_array_append_new(e, loop && loop[0] ? json_string(loop) : json_null());
-				json_array_append_new(runs, e);
-			}
-			char hash[17];
-			snprintf(hash, sizeof hash, "%016llx", (unsigned long long)code_fnv1a(code, (size_t)bytes));
-			json_t *ops = json_object();
-			json_object_set_new(ops, "code_bytes", json_integer((json_int_t)bytes));
-			json_object_set_new(ops, "code_fnv1a", json_string(hash));
-			json_object_set_new(ops, "runs", runs);
-			char *t = json_dumps(ops, JSON_COMPACT);
-			json_decref(ops);
-			tm_source_map_free(&map);
-			if (t) {
-				Buf b = {0};
-				buf_printf(&b, "%.*s,\n \"ops\": %s}\n", (int)(cut - 1), l->data, t);
-				free(t);
-				*len = b.len;
-				r = xstrdup(buf_cstr(&b));
-				buf_free(&b);
-			}
-		}
-	}
-	if (ok == 0)
-		codeobj_free(&co);
-	if (!r) {
-		r = xmalloc(l->len + 1);
-		memcpy(r, l->data, l->len);
-		r[l->len] = 0;
-		*len = l->len;
-	}
 	return r;
 }
 
