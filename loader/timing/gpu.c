@@ -202,9 +202,8 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	/* measured: the round probes' share of distinct lines, for every round
 	 * (a kernel that maps its ids to tiles in its own order shares lines
 	 * between other workgroups than the grid dims say) */
-	uint32_t probed = 0;
-	double shared = tm_recorder_round_sharing(r, &probed);
-	uint64_t round0 = w0 < per_round ? w0 : per_round;
+	double shared = tm_recorder_round_sharing(r, NULL);
+	uint64_t round0 = w0 < per_round ? w0 : per_round, probed = r->round.len; /* ids 0, X, ... (tm_round_ids) */
 	if (shared >= 0 && probed < round0 && probed >= 2) {
 		/* a round larger than its probes (TM_ROUND_PROBES): the probes'
 		 * share, times the classes' share over the whole round against
