@@ -127,6 +127,45 @@ START_TEST(example_orders_agree)
 }
 END_TEST
 
+/* Every example (the list must name each file of examples/) in the cycle
+ * model's wave order (--wave-order model: waves issue as the CU model
+ * issues them in time) with the strict modes, reversed workgroups and
+ * garbage fill: the outputs match the interpreter, no race, no late read. */
+static const char *const model_runs[] = {"add", "attention", "attention_masked", "batched_gemm", "cast",
+	"conv2d_igemm", "copy", "copy_aligned", "copy_dynamic -D M=37 -D N=300", "decode_attention_phase0",
+	"decode_attention_phase1", "gemm_16x16x16", "gemm_32x32x8", "gemm_dynamic -D M=100 -D N=70 -D K=90",
+	"gemm_global", "gemm_global_32x32x8", "gemm_global_unaligned", "gemm_unaligned", "reduce_block", "reduce_max",
+	"reduce_sum", "softmax", "softmax_wide"};
+
+static int model_listed;
+static void model_listed_has(const char *dir, const char *name)
+{
+	(void)dir;
+	size_t n = strlen(name) - strlen(".json");
+	for (size_t i = 0; i < ARRAY_LEN(model_runs); i++)
+		if (strncmp(model_runs[i], name, n) == 0 && (model_runs[i][n] == 0 || model_runs[i][n] == ' ')) {
+			model_listed++;
+			return;
+		}
+	ck_abort_msg("examples/%s is not in model_runs[]", name);
+}
+
+START_TEST(example_in_model_order)
+{
+	if (_i == 0)
+		ck_assert_int_eq(test_each_file("examples", ".json", model_listed_has), (int)ARRAY_LEN(model_runs));
+	char name[128], args[512];
+	snprintf(name, sizeof name, "%s", model_runs[_i]);
+	char *sp = strchr(name, ' ');
+	snprintf(args, sizeof args, "run examples/%.*s.json%s --seed %d --wave-order model --wg-order reverse --fill garbage "
+		"--memory late --races --canary", sp ? (int)(sp - name) : (int)strlen(name), name, sp ? sp : "", 20 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n") && !strstr(r.out, "FAIL"), "%s: status %d\n%s%s", args,
+		r.status, r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 /* GEMM epilogues in the accumulator layout (indices.c acc_forward): a cast
  * to f16 packed in pairs (or to bf16, rounded to nearest even on the bits;
  * bf16 arithmetic in f32, bf16 operands on the bf16 MFMAs under the _F16
@@ -770,6 +809,7 @@ int main(void)
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_loop_test(tc, example_orders_agree, 0, (int)ARRAY_LEN(passing));
+	tcase_add_loop_test(tc, example_in_model_order, 0, (int)ARRAY_LEN(model_runs));
 	tcase_add_test(tc, bad_usage_and_unsupported_kernels);
 	tcase_add_loop_test(tc, edited_example_passes, 0, (int)(2 * ARRAY_LEN(edits)));
 	suite_add_tcase(s, tc);
