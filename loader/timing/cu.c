@@ -20,7 +20,13 @@
  * take fewer clocks at a lower configured clock. Every
  * clock a wave waits beyond its turn is charged to the instruction it waits
  * with and the reason.
- * Workgroups are dispatched in order as occupancy allows. */
+ * Workgroups are dispatched in order as occupancy allows.
+ *
+ * The clock loop (sim_next) yields one issuing wave at a time, so the same
+ * simulation also runs as a stream (tm_sim_stream): fed one instruction at
+ * a time by the emulator, it decides the emulator's wave order `model`
+ * (order.c): a wave's next instruction is then its preview, and what
+ * issues is the instruction the emulator ran. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
