@@ -71,7 +71,7 @@ FAST_SUITES = \
 	loader/codeobj/codeobj loader/codeobj/link loader/runtime/launch \
 	loader/emu/decode loader/emu/exec loader/emu/foreign loader/emu/valu loader/emu/mfma loader/emu/d16 loader/emu/regress \
 	loader/emu/fuzz loader/emu/clang loader/emu/clang950 loader/emu/order loader/emu/memory loader/emu/semantics \
-	loader/timing/timing loader/timing/calib
+	loader/timing/timing loader/timing/calib loader/timing/order
 ifneq ($(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)),)
 $(error FAST_SUITES names no suite: $(filter-out $(ALL_TEST_SRCS),$(FAST_SUITES:%=tests/%_test.c)))
 endif
@@ -155,7 +155,8 @@ endef
 $(foreach t,$(TEST_SRCS),$(eval $(call TEST_RULE,$(t))))
 # The cycle model's suites (tests/loader/timing/) run their kernels with the
 # emulator suites' harness.
-$(BUILD)/tests/loader/timing/timing.test $(BUILD)/tests/loader/timing/calib.test: $(BUILD)/tests/loader/emu/emu_harness.o
+$(BUILD)/tests/loader/timing/timing.test $(BUILD)/tests/loader/timing/calib.test \
+	$(BUILD)/tests/loader/timing/order.test: $(BUILD)/tests/loader/emu/emu_harness.o
 
 # Both tiers run their suites in parallel, CHECK_JOBS at a time (one per
 # core), in a sub-make that builds what they need first. Every suite runs

@@ -1088,12 +1088,13 @@ static const char *LIMITS =
  * each wave executes: the same streams in every order for a race-free
  * kernel), and the CU model issues them by its own arbiter in time; it
  * does not replay the emulator's `interleave` round-robin, which has no
- * time in it. */
+ * time in it; the emulator can take the model's (--wave-order model). */
 static const char *WAVE_ORDER =
 	"wave order: the sample ran on the emulator with each wave to its next s_barrier in turn (its barrier order: "
 	"what each wave executes, the same in every order for a race-free kernel); the CU model issues those streams in "
 	"its own order in time (each SIMD every 4th clock, highest s_setprio then oldest wave first, one instruction per "
-	"wave and unit), not the emulator's round-robin interleave";
+	"wave and unit), not the emulator's round-robin interleave; wavecc run --wave-order model runs the emulator in "
+	"this model's issue order";
 
 /* " (±8.6%, worst ±18.8%)": the calibration's error band, or a note that
  * none was measured on this arch. */

@@ -226,7 +226,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: wavecc run FILE.json [--backend emu|hip] [-D NAME=VALUE]... [--in NAME=FILE.npy]...\n"
 		   "                  [--out NAME=FILE.npy]... [--seed N] [--max-instructions N] [--trace] [-v]\n"
-		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random]\n"
+		   "                  [--d16 clobber|preserve|auto] [--wave-order interleave|barrier|random|model]\n"
 		   "                  [--wg-order forward|reverse|random|concurrent] [--fill zero|garbage] [--order-seed N]\n"
 		   "                  [--memory immediate|late] [--races] [--canary] [--barriers]\n"
 		   "                  [--mcpu CPU] [--atol X] [--rtol X] [--no-schedule] [--schedule S]\n"
@@ -251,7 +251,8 @@ static void usage(FILE *f)
 		   "  --d16 MODE         emulator: d16 loads clobber or preserve the other half (default auto:\n"
 		   "                     as the code object's sramecc says; off preserves, on/any clobber)\n"
 		   "  --wave-order O     emulator: how a workgroup's waves take turns: interleave (default: one\n"
-		   "                     instruction each), barrier (each runs to s_barrier or its end), random\n"
+		   "                     instruction each), barrier (each runs to s_barrier or its end), random,\n"
+		   "                     model (as the cycle model issues them in time: wavecc profile's CU)\n"
 		   "  --wg-order O       emulator: workgroups run forward (default), reverse or random, one\n"
 		   "                     after another; or concurrent: all resident, an instruction of each\n"
 		   "                     wave in turn (spin-waits between workgroups progress; a spin no store\n"
@@ -347,7 +348,7 @@ int cmd_run(int argc, char **argv)
 				usage_err("run: --d16 %s: expected clobber, preserve or auto", v);
 			a.ro.d16 = (RunD16)m;
 		} else if (opt_value(argc, argv, &i, "--wave-order", &v)) { /* emulator policy (loader/emu/emu.h) */
-			a.ro.policy.waves = (EmuWaveOrder)policy_mode(EMU_POLICY_WAVES, "--wave-order", v, "interleave, barrier or random");
+			a.ro.policy.waves = (EmuWaveOrder)policy_mode(EMU_POLICY_WAVES, "--wave-order", v, "interleave, barrier, random or model");
 		} else if (opt_value(argc, argv, &i, "--wg-order", &v)) {
 			a.ro.policy.wgs = (EmuWgOrder)policy_mode(EMU_POLICY_WGS, "--wg-order", v, "forward, reverse, random or concurrent");
 		} else if (opt_value(argc, argv, &i, "--fill", &v)) {

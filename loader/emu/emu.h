@@ -56,6 +56,8 @@ typedef enum {
 	EMU_WAVES_INTERLEAVE, /* one instruction per ready wave in turn (round-robin), as a SIMD issues */
 	EMU_WAVES_BARRIER,    /* each wave runs until it ends or reaches s_barrier, then the next */
 	EMU_WAVES_RANDOM,     /* each instruction from a ready wave picked at random (seeded) */
+	EMU_WAVES_MODEL,      /* the wave EmuLaunch.hook->pick names: the cycle model's issue order
+	                         (loader/timing tm_order_hook; docs/emulator.md, "The model order") */
 } EmuWaveOrder;
 /* concurrent: every workgroup of the grid resident at once, each live wave
  * issuing one instruction per round, workgroup after workgroup, so that a
@@ -98,7 +100,7 @@ typedef struct EmuPolicy {
 	uint64_t seed; /* of the random orders and of the garbage */
 } EmuPolicy;
 
-/* The modes' names, as `wavecc run` spells them: interleave barrier random,
+/* The modes' names, as `wavecc run` spells them: interleave barrier random model,
  * forward reverse random, zero garbage, now late. */
 typedef enum { EMU_POLICY_WAVES, EMU_POLICY_WGS, EMU_POLICY_FILL, EMU_POLICY_MEMORY } EmuPolicyField;
 /* The mode called `s`, or -1. */
@@ -148,6 +150,17 @@ typedef struct EmuHook {
 	 * (ascending): a sample spread over the grid */
 	const uint64_t *wg_ids;
 	size_t wg_nids;
+	/* The wave order `model` (EMU_WAVES_MODEL; all three callbacks set,
+	 * no sample): wg_begin when a workgroup starts (its linear id and
+	 * waves), then pick for each instruction: the index of the wave that
+	 * issues next, or -1 when none will (every wave has ended; anything
+	 * else stops the launch). next[i] is wave i's next instruction,
+	 * decoded and not run (pc, op, fmt, imm, exec, registers; no
+	 * addresses; next_pc = pc), NULL while wave i waits at a barrier or
+	 * has ended. on_inst then reports the picked instruction, once, after
+	 * it ran (a vector instruction s_setvskip skipped: as decoded). */
+	void (*wg_begin)(void *ctx, uint32_t wg, uint32_t nwaves);
+	int (*pick)(void *ctx, const EmuEvent *const *next, uint32_t nwaves);
 } EmuHook;
 
 /* List the instructions of code[0..len) (offsets printed from `base`) to

@@ -158,6 +158,9 @@ struct Emu {
 	 * emu_watch); the current workgroup's barrier epoch (releases so far) */
 	bool late, races, canary, watch;
 	uint32_t epoch;
+	/* events the hook was given (the model order checks that the picked
+	 * instruction reported one) */
+	uint64_t recorded;
 	/* the concurrent workgroup order: stores and atomics executed so far
 	 * (any memory), for the spin detection */
 	bool concurrent;

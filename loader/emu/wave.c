@@ -51,7 +51,8 @@ enum { EMU_MAX_RESIDENT = 4096 };
 
 enum { POLICY_MODES = 4 };
 static const char *const POLICY_NAMES[4][POLICY_MODES] = {
-	[EMU_POLICY_WAVES] = {[EMU_WAVES_INTERLEAVE] = "interleave", [EMU_WAVES_BARRIER] = "barrier", [EMU_WAVES_RANDOM] = "random"},
+	[EMU_POLICY_WAVES] = {[EMU_WAVES_INTERLEAVE] = "interleave", [EMU_WAVES_BARRIER] = "barrier", [EMU_WAVES_RANDOM] = "random",
+		[EMU_WAVES_MODEL] = "model"},
 	[EMU_POLICY_WGS] = {[EMU_WGS_FORWARD] = "forward", [EMU_WGS_REVERSE] = "reverse", [EMU_WGS_RANDOM] = "random",
 		[EMU_WGS_CONCURRENT] = "concurrent"},
 	[EMU_POLICY_FILL] = {[EMU_FILL_ZERO] = "zero", [EMU_FILL_GARBAGE] = "garbage"},
@@ -147,15 +148,13 @@ static uint64_t wg_at(const WgOrder *o, uint64_t i)
 
 /* ---- the issue loop ---- */
 
-static const Inst *fetch(Emu *e, Wave *w)
+/* The decoded instruction at pc, or NULL with *why 1 (pc outside the
+ * code region or unaligned) or 2 (it runs past the region's end). */
+static const Inst *decoded_at(Emu *e, uint64_t pc, int *why)
 {
 	CodeCache *c = &e->code;
-	uint64_t pc = w->pc;
 	if (pc < c->base || pc >= c->base + c->size || (pc & 3)) {
-		static Inst none;
-		emu_fail(e, w, NULL, "program counter 0x%llx outside the code region [0x%llx, 0x%llx)",
-			 (unsigned long long)pc, (unsigned long long)c->base, (unsigned long long)(c->base + c->size));
-		(void)none;
+		*why = 1;
 		return NULL;
 	}
 	size_t slot = (size_t)((pc - c->base) / 4);
@@ -166,12 +165,26 @@ static const Inst *fetch(Emu *e, Wave *w)
 	if (!(*pg)->state[slot]) {
 		size_t avail = (size_t)(c->base + c->size - pc);
 		if (emu_decode(e->arch, c->host + (pc - c->base), avail, &(*pg)->insts[slot]) == 0) {
-			emu_fail(e, w, NULL, "instruction at 0x%llx runs past the end of the code region", (unsigned long long)pc);
+			*why = 2;
 			return NULL;
 		}
 		(*pg)->state[slot] = 1;
 	}
 	return &(*pg)->insts[slot];
+}
+
+static const Inst *fetch(Emu *e, Wave *w)
+{
+	CodeCache *c = &e->code;
+	uint64_t pc = w->pc;
+	int why = 0;
+	const Inst *in = decoded_at(e, pc, &why);
+	if (why == 1)
+		emu_fail(e, w, NULL, "program counter 0x%llx outside the code region [0x%llx, 0x%llx)",
+			 (unsigned long long)pc, (unsigned long long)c->base, (unsigned long long)(c->base + c->size));
+	else if (why == 2)
+		emu_fail(e, w, NULL, "instruction at 0x%llx runs past the end of the code region", (unsigned long long)pc);
+	return in;
 }
 
 
@@ -263,6 +276,7 @@ static void record(Emu *e, Wave *w, const Inst *in, uint64_t pc, uint64_t exec)
 	}
 	event_regs(w, in, &ev);
 	e->hook->on_inst(e->hook->ctx, &ev);
+	e->recorded++;
 	e->cap_mask = 0;
 	e->cap_space = 0;
 }
@@ -445,6 +459,28 @@ static void check_barrier(Emu *e, Workgroup *g)
 	}
 }
 
+/* No wave can issue: every surviving wave waits at a barrier; release them
+ * (ended waves no longer count toward the barrier, as on hardware). False
+ * when none waited (every wave has ended) or policy.barriers failed. */
+static bool release_barrier(Emu *e, Workgroup *g)
+{
+	if (e->l->policy.barriers) {
+		check_barrier(e, g);
+		if (e->failed)
+			return false;
+	}
+	bool live = false;
+	for (uint32_t i = 0; i < g->nwaves; i++)
+		if (g->waves[i].at_barrier) {
+			g->waves[i].at_barrier = false;
+			g->waves[i].pc += 4;
+			live = true;
+		}
+	if (live)
+		e->epoch++; /* the race detector's barrier epoch */
+	return live;
+}
+
 /* Run the workgroup's waves to their ends (or the first failure), releasing
  * them whenever every live wave waits at a barrier. */
 static void run_workgroup(Emu *e, Workgroup *g)
@@ -457,23 +493,97 @@ static void run_workgroup(Emu *e, Workgroup *g)
 			if (e->failed)
 				return;
 		}
-		if (e->l->policy.barriers) {
-			check_barrier(e, g);
-			if (e->failed)
-				return;
-		}
-		/* every surviving wave waits: release them (ended waves no
-		 * longer count toward the barrier, as on hardware) */
-		bool live = false;
-		for (uint32_t i = 0; i < g->nwaves; i++)
-			if (g->waves[i].at_barrier) {
-				g->waves[i].at_barrier = false;
-				g->waves[i].pc += 4;
-				live = true;
-			}
-		if (!live)
+		if (!release_barrier(e, g))
 			return;
-		e->epoch++; /* the race detector's barrier epoch */
+	}
+}
+
+/* ---- the model order: the hook's pick names each wave that issues ---- */
+
+enum { MAX_WAVES = 16 }; /* 1024 work-items */
+
+/* Wave w's next instruction as an event, decoded and not run (pc, op, fmt,
+ * imm, EXEC, registers, no addresses, next_pc = pc) into *ev, its
+ * instruction (VGPR-indexed under s_set_gpr_idx_on) into *keep. A pc that
+ * does not decode gives an unknown instruction: issuing it fails with the
+ * message. */
+static void peek(Emu *e, Wave *w, EmuEvent *ev, Inst *keep)
+{
+	int why = 0;
+	const Inst *in = decoded_at(e, w->pc, &why);
+	if (!in) {
+		memset(keep, 0, sizeof *keep);
+		in = keep;
+	} else if (w->gpr_idx && in->fmt >= FMT_VOP1 && in->fmt <= FMT_VOP3P) {
+		in = gpr_indexed(w, in, keep);
+	}
+	*ev = (EmuEvent){.wg = e->wg_linear, .wave = w->id, .pc = w->pc, .next_pc = w->pc, .op = in->id, .fmt = in->fmt,
+			 .mfma_fmt = (uint8_t)(in->cbsz | in->blgp << 3), .imm = in->imm, .exec = w->exec, .inst = in};
+	event_regs(w, in, ev);
+}
+
+/* The waves' previews: next[i] = &ev[i] when wave i can issue, else NULL. */
+static void peek_all(Emu *e, Workgroup *g, EmuEvent *ev, Inst *keep, const EmuEvent **next)
+{
+	for (uint32_t i = 0; i < g->nwaves; i++) {
+		next[i] = NULL;
+		if (ready(&g->waves[i])) {
+			peek(e, &g->waves[i], &ev[i], &keep[i]);
+			next[i] = &ev[i];
+		}
+	}
+}
+
+/* EMU_WAVES_MODEL: the hook (the cycle model, loader/timing/order.c)
+ * picks each instruction's wave from the previews of the waves that can
+ * issue; a barrier is released as soon as every surviving wave waits at
+ * it, the moment the model releases it too. */
+static void run_workgroup_model(Emu *e, Workgroup *g)
+{
+	const EmuHook *h = e->hook;
+	EmuEvent ev[MAX_WAVES];
+	Inst keep[MAX_WAVES];
+	const EmuEvent *next[MAX_WAVES];
+	h->wg_begin(h->ctx, e->wg_linear, g->nwaves);
+	peek_all(e, g, ev, keep, next);
+	for (;;) {
+		int k = h->pick(h->ctx, next, g->nwaves);
+		if (k < 0) { /* the model's waves have ended: so must the emulator's */
+			for (uint32_t i = 0; i < g->nwaves && !e->failed; i++)
+				if (!g->waves[i].done)
+					emu_fail(e, &g->waves[i], NULL, "the cycle model's wave order ended with this wave still "
+						 "running (wave order model)");
+			return;
+		}
+		if ((uint32_t)k >= g->nwaves || !next[k]) {
+			emu_fail(e, &g->waves[(uint32_t)k < g->nwaves ? (uint32_t)k : 0], NULL,
+				 "the cycle model's wave order picked wave %d, which cannot issue (wave order model)", k);
+			return;
+		}
+		Wave *w = &g->waves[k];
+		uint64_t seen = e->recorded;
+		issue(e, w);
+		if (e->failed)
+			return;
+		if (e->recorded == seen) { /* skipped (s_setvskip): reported as decoded */
+			ev[k].next_pc = w->pc;
+			h->on_inst(h->ctx, &ev[k]);
+		}
+		next[k] = NULL;
+		if (ready(w)) {
+			peek(e, w, &ev[k], &keep[k]);
+			next[k] = &ev[k];
+		}
+		bool waiting = false, running = false;
+		for (uint32_t i = 0; i < g->nwaves; i++) {
+			waiting |= g->waves[i].at_barrier;
+			running |= ready(&g->waves[i]);
+		}
+		if (waiting && !running) {
+			if (!release_barrier(e, g))
+				return;
+			peek_all(e, g, ev, keep, next);
+		}
 	}
 }
 
@@ -596,7 +706,7 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 		snprintf(err, n, "grid of %ux%ux%u workgroups: more than 2^64", l->grid[0], l->grid[1], l->grid[2]);
 		return -1;
 	}
-	if ((unsigned)l->policy.waves > EMU_WAVES_RANDOM || (unsigned)l->policy.wgs > EMU_WGS_CONCURRENT ||
+	if ((unsigned)l->policy.waves > EMU_WAVES_MODEL || (unsigned)l->policy.wgs > EMU_WGS_CONCURRENT ||
 	    (unsigned)l->policy.fill > EMU_FILL_GARBAGE || (unsigned)l->policy.memory > EMU_MEMORY_LATE) {
 		snprintf(err, n, "unknown wave order, workgroup order, fill or memory mode");
 		return -1;
@@ -604,6 +714,12 @@ static int check_launch(const EmuLaunch *l, char *err, size_t n)
 	if (l->policy.wgs == EMU_WGS_CONCURRENT && (l->policy.memory == EMU_MEMORY_LATE || l->policy.races || l->hook)) {
 		snprintf(err, n, "the concurrent workgroup order does not run with late memory, the race detector or a "
 			"recording hook");
+		return -1;
+	}
+	if (l->policy.waves == EMU_WAVES_MODEL &&
+	    (!l->hook || !l->hook->pick || !l->hook->wg_begin || !l->hook->on_inst || l->hook->wg_count || l->hook->wg_nids)) {
+		snprintf(err, n, "the model wave order needs the cycle model's scheduler as the launch's hook (tm_order_hook), "
+			"over the whole grid");
 		return -1;
 	}
 	if (kd->accum_offset > kd->vgpr_alloc && kd->vgpr_alloc) {
@@ -870,7 +986,10 @@ int emu_launch(EmuMemory *m, const EmuLaunch *l, EmuStats *stats, char *err, siz
 		}
 		nwg++;
 		e.epoch = 0;
-		run_workgroup(&e, &g);
+		if (l->policy.waves == EMU_WAVES_MODEL)
+			run_workgroup_model(&e, &g);
+		else
+			run_workgroup(&e, &g);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (stats) {

@@ -19,6 +19,7 @@
 
 #include "../codeobj/codeobj.h"
 #include "../emu/emu.h"
+#include "../timing/timing.h"
 #include "launch.h"
 
 static uint64_t splitmix64(uint64_t *s)
@@ -175,6 +176,12 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.hook = o->emu_hook;
 	l.d16 = d16_mode(co, o->d16);
 	l.policy = o->policy;
+	/* the model wave order: the cycle model picks each instruction's wave */
+	TmOrder *order = NULL;
+	if (l.policy.waves == EMU_WAVES_MODEL && !l.hook) {
+		order = tm_order_new(l.arch, false);
+		l.hook = tm_order_hook(order);
+	}
 	if (o->verbose) {
 		fprintf(stderr, "wavecc: %s (sramecc %s): d16 loads %s the other half%s\n", d->code_object_path,
 			co->sramecc, l.d16 == EMU_D16_PRESERVE ? "preserve" : "zero", o->d16 != RUN_D16_AUTO ? " (forced)" : "");
@@ -189,13 +196,19 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.report = races;
 	l.report_len = sizeof races;
 	int r = emu_launch(m, &l, &st, err, sizeof err);
+	const char *model_err = order ? tm_order_error(order) : NULL;
 	if (r != 0)
-		buf_error(msg, "emulator: %s", err[0] ? err : "launch failed");
+		buf_error(msg, "emulator: %s%s%s", err[0] ? err : "launch failed", model_err ? "; cycle model: " : "",
+			  model_err ? model_err : "");
 	else if (st.races)
 		r = report_races(&st, races, o->races_fail, msg);
 	else if (o->verbose)
 		fprintf(stderr, "wavecc: emulator ran %llu wave instructions in %llu waves (%.3f s)\n",
 			(unsigned long long)st.instructions, (unsigned long long)st.waves, st.seconds);
+	if (order && r == 0 && o->verbose)
+		fprintf(stderr, "wavecc: model order: the cycle model issued them in %llu clocks (its workgroups one after "
+			"another on one CU)\n", (unsigned long long)tm_order_result(order)->cycles);
+	tm_order_free(order);
 	emu_mem_free(m);
 	return r;
 }

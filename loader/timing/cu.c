@@ -20,7 +20,13 @@
  * take fewer clocks at a lower configured clock. Every
  * clock a wave waits beyond its turn is charged to the instruction it waits
  * with and the reason.
- * Workgroups are dispatched in order as occupancy allows. */
+ * Workgroups are dispatched in order as occupancy allows.
+ *
+ * The clock loop (sim_next) yields one issuing wave at a time, so the same
+ * simulation also runs as a stream (tm_sim_stream): fed one instruction at
+ * a time by the emulator, it decides the emulator's wave order `model`
+ * (order.c): a wave's next instruction is then its preview, and what
+ * issues is the instruction the emulator ran. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +52,15 @@ typedef struct {
 } Reg;
 
 typedef Vec(uint64_t) Times;
+typedef Vec(uint32_t) PcList;
 
 typedef struct {
 	const TEv *ev;
 	size_t n, i;
+	/* a stream (the model order): the next instruction as previewed
+	 * (valid: since the wave last issued) and the last one issued */
+	TEv peek, last;
+	bool peek_valid;
 	uint32_t wg, simd;
 	uint64_t age;
 	int prio;
@@ -60,7 +71,7 @@ typedef struct {
 	bool done, at_barrier;
 	Reg *reg;
 	Times vm, lgkm;
-	Vec(uint32_t) vm_pc, lgkm_pc; /* the pc index of each counted operation */
+	PcList vm_pc, lgkm_pc; /* the pc index of each counted operation */
 	uint32_t wait_pc;            /* the operation the wave's s_waitcnt waits for */
 	uint32_t loop_pc[NLOOP];
 	uint64_t loop_t[NLOOP];
@@ -78,7 +89,7 @@ typedef struct {
 	uint64_t clock;
 } Cache;
 
-typedef struct {
+typedef struct TmSim {
 	const TmRecorder *r;
 	const TmCuConfig *cfg;
 	TmParams p;
@@ -96,7 +107,25 @@ typedef struct {
 	uint64_t *l2seen;
 	size_t l2cap, l2len;
 	TmCuResult *out;
+	/* the clock loop (sim_next): clock, idle turns, the next wake-up, the
+	 * SIMD turn under way (its candidates, the next one, the units
+	 * used, whether one issued) */
+	uint64_t c, idle_wake;
+	uint32_t idle;
+	bool in_turn, any;
+	SWave *cand[64];
+	uint32_t ncand, k;
+	bool used[TM_NCAT];
+	/* workgroups that may be dispatched (the recorder's, or a stream's
+	 * one at a time), the clock the last one ended at */
+	uint32_t nwg;
+	uint64_t last_end;
+	bool stream;
+	Vec(uint32_t) order; /* cfg->log_order: workgroup * nwaves + wave of each issue */
 } Sim;
+
+/* The wave's next instruction. */
+static inline const TEv *cur(const Sim *s, const SWave *w) { return s->stream ? &w->peek : &w->ev[w->i]; }
 
 /* ---- caches and the L2 first-touch set ---- */
 
@@ -232,7 +261,7 @@ static uint64_t reg_ready(const SWave *w, const TEv *e, int i, bool *from_mfma)
  * clock it may clear (NEVER: another wave must act), or -1. */
 static int blocked(Sim *s, SWave *w, uint64_t c, uint64_t *until)
 {
-	const TEv *e = &w->ev[w->i];
+	const TEv *e = cur(s, w);
 	*until = NEVER;
 	if (w->at_barrier)
 		return TM_R_BARRIER;
@@ -400,6 +429,7 @@ static void end_wave(Sim *s, SWave *w, uint64_t c)
 	s->simd_waves[w->simd]--;
 	if (--s->wg_live[w->wg] == 0) {
 		s->out->wg_done[w->wg] = c;
+		s->last_end = c;
 		s->resident_wgs--;
 		if (c > s->out->cycles)
 			s->out->cycles = c;
@@ -409,9 +439,8 @@ static void end_wave(Sim *s, SWave *w, uint64_t c)
 	}
 }
 
-static void issue(Sim *s, SWave *w, uint64_t c)
+static void issue(Sim *s, SWave *w, uint64_t c, const TEv *e)
 {
-	const TEv *e = &w->ev[w->i];
 	const TmParams *p = &s->p;
 	TmCuResult *o = s->out;
 	o->pcs[e->pc].issued++;
@@ -494,8 +523,14 @@ static void issue(Sim *s, SWave *w, uint64_t c)
 			break;
 		}
 	}
+	if (s->cfg->log_order)
+		vec_push(&s->order, (s->stream ? s->out->workgroups - 1 : w->wg) * s->nwaves + (uint32_t)(w->age % s->nwaves));
 	w->i++;
-	if (e->kind == TK_ENDPGM || w->i >= w->n)
+	if (s->stream) {
+		w->last = *e;
+		w->peek_valid = false;
+	}
+	if (e->kind == TK_ENDPGM || (!s->stream && w->i >= w->n))
 		end_wave(s, w, c);
 }
 
@@ -513,7 +548,7 @@ static uint32_t waves_cap(const Sim *s)
 static void dispatch(Sim *s, uint64_t c)
 {
 	uint32_t nsimd = (uint32_t)s->p.simds, cap = waves_cap(s);
-	while (s->next_wg < s->r->wg_count && s->resident_wgs < s->cfg->resident) {
+	while (s->next_wg < s->nwg && s->resident_wgs < s->cfg->resident) {
 		uint32_t free_slots = 0;
 		for (uint32_t k = 0; k < nsimd; k++)
 			free_slots += cap - s->simd_waves[k];
@@ -535,7 +570,7 @@ static void dispatch(Sim *s, uint64_t c)
 			w->start = c;
 			w->last_check = c;
 			w->last_reason = -1;
-			if (w->n == 0) { /* a wave without instructions (should not happen) */
+			if (w->n == 0 && !s->stream) { /* a wave without instructions (should not happen) */
 				w->done = true;
 				s->simd_waves[best]--;
 				s->running--;
@@ -555,7 +590,7 @@ static void charge(Sim *s, SWave *w, uint64_t c, int reason)
 	 * that instruction; other waits are the next instruction's */
 	int lr = w->last_reason;
 	bool prev = (lr == TM_R_BARRIER || lr == TM_R_NOP || lr == TM_R_BRANCH) && w->i > 0;
-	const TEv *at = prev ? &w->ev[w->i - 1] : &w->ev[w->i];
+	const TEv *at = prev ? (s->stream ? &w->last : &w->ev[w->i - 1]) : cur(s, w);
 	if (w->last_reason >= 0 && c > w->last_check) {
 		s->out->pcs[at->pc].stall[w->last_reason] += c - w->last_check;
 		if (lr == TM_R_VMCNT || lr == TM_R_LGKMCNT)
@@ -565,14 +600,16 @@ static void charge(Sim *s, SWave *w, uint64_t c, int reason)
 	w->last_reason = reason;
 }
 
-/* Try the waves of SIMD `simd` at clock c; true if one issued. */
-static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
+/* SIMD simd's turn at clock c: its candidates, the resident waves that
+ * have not ended, highest s_setprio first, then oldest. */
+static void turn_begin(Sim *s, uint32_t simd, uint64_t c)
 {
-	SWave *cand[64];
+	SWave **cand = s->cand;
+	uint64_t *wake = &s->idle_wake;
 	uint32_t n = 0;
 	for (uint32_t k = 0; k < s->simd_waves[simd]; k++) {
 		SWave *w = &s->w[s->simd_list[simd][k]];
-		if (w->done || w->i >= w->n)
+		if (w->done || (!s->stream && w->i >= w->n))
 			continue;
 		/* a workgroup dispatched when the previous one's memory drains
 		 * (end_wave) starts in the future: its waves neither issue nor
@@ -590,125 +627,262 @@ static bool turn(Sim *s, uint32_t simd, uint64_t c, uint64_t *wake)
 		}
 		cand[j] = w;
 	}
-	bool used[TM_NCAT] = {false}, any = false;
-	for (uint32_t k = 0; k < n; k++) {
-		SWave *w = cand[k];
+	s->ncand = n;
+}
+
+/* The turn's next candidate that issues (at most one instruction per wave
+ * and per unit; the blocked ones are charged their reason and give their
+ * wake-ups), or NULL at the turn's end. A stream's waves are previewed
+ * first (a stream wave without a preview is one the emulator does not
+ * let issue: it waits as at a barrier). */
+static SWave *turn_next(Sim *s, uint64_t c)
+{
+	while (s->k < s->ncand) {
+		SWave *w = s->cand[s->k++];
 		uint64_t until;
 		int r = blocked(s, w, c, &until);
-		uint8_t cat = w->ev[w->i].cat;
-		if (r < 0 && cat != TM_INTERNAL && used[cat]) {
+		if (s->stream && r < 0 && !w->peek_valid)
+			r = TM_R_BARRIER, until = NEVER;
+		uint8_t cat = cur(s, w)->cat;
+		if (r < 0 && cat != TM_INTERNAL && s->used[cat]) {
 			r = TM_R_PORT;
 			until = c + 1;
 		}
 		if (r >= 0) {
 			charge(s, w, c, r);
-			if (until < *wake)
-				*wake = until;
+			if (until < s->idle_wake)
+				s->idle_wake = until;
 			continue;
 		}
 		charge(s, w, c, -1);
 		if (cat != TM_INTERNAL)
-			used[cat] = true;
-		issue(s, w, c);
-		any = true;
-		*wake = c + 1;
+			s->used[cat] = true;
+		s->any = true;
+		s->idle_wake = c + 1;
+		return w;
 	}
-	return any;
+	return NULL;
 }
 
-int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, char *err, size_t err_len)
+/* The next wave to issue, at clock s->c: the clock advances over the SIMDs'
+ * turns (SIMD c mod issue_period at clock c), a round without issue skips
+ * to the earliest wake-up. Returns 1 with *out, 0 when every dispatched
+ * wave has ended, -1 when every resident wave waits at a barrier no other
+ * wave reaches (message in err). */
+static int sim_next(Sim *s, SWave **out, char *err, size_t err_len)
 {
-	Sim s = {.r = r, .cfg = cfg, .out = out, .nwaves = r->nwaves};
+	uint32_t nsimd = (uint32_t)s->p.simds, period = (uint32_t)s->p.issue_period;
+	for (;;) {
+		if (!s->in_turn) {
+			if (s->running == 0)
+				return 0;
+			uint32_t simd = (uint32_t)(s->c % period);
+			s->ncand = s->k = 0;
+			s->any = false;
+			memset(s->used, 0, sizeof s->used);
+			if (simd < nsimd)
+				turn_begin(s, simd, s->c);
+			s->in_turn = true;
+		}
+		SWave *w = turn_next(s, s->c);
+		if (w) {
+			*out = w;
+			return 1;
+		}
+		s->in_turn = false;
+		if (s->any)
+			s->idle = 0, s->idle_wake = NEVER;
+		else
+			s->idle++;
+		s->c++;
+		if (s->idle >= period) { /* a full round without issue: skip to the next wake-up */
+			if (s->idle_wake == NEVER) {
+				snprintf(err, err_len, "timing: every resident wave waits at a barrier no other wave reaches (clock %llu)",
+					 (unsigned long long)s->c);
+				return -1;
+			}
+			if (s->idle_wake > s->c)
+				s->c = s->idle_wake - s->idle_wake % period;
+			s->idle = 0;
+			s->idle_wake = NEVER;
+		}
+	}
+}
+
+/* The CU before the first dispatch: parameters, latencies at the
+ * configured clock, room for nwg workgroups of r->nwaves waves (a stream:
+ * one), the recorder's pc table, empty caches. */
+static void sim_init(Sim *s, const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, uint64_t nwg)
+{
+	*s = (Sim){.r = r, .cfg = cfg, .out = out, .nwaves = r->nwaves, .nwg = (uint32_t)nwg, .idle_wake = NEVER};
 	memset(out, 0, sizeof *out);
 	if (cfg->gpu)
-		tm_gpu_params(cfg->gpu, &s.p);
+		tm_gpu_params(cfg->gpu, &s->p);
 	else
-		tm_params(cfg->arch, &s.p);
-	s.g90a = cfg->arch == EMU_GFX90A;
+		tm_params(cfg->arch, &s->p);
+	s->g90a = cfg->arch == EMU_GFX90A;
 	/* the latencies are clocks at latency_clock_mhz; beyond L2 (fabric,
 	 * Infinity Cache, HBM) the time is fixed, so fewer clocks at a lower
 	 * clock */
-	double scale = cfg->clock_mhz > 0 ? cfg->clock_mhz / s.p.latency_clock_mhz : 1;
-	s.hbm_latency = s.p.l2_latency + (s.p.hbm_latency - s.p.l2_latency) * scale;
-	s.mall_latency = s.p.l2_latency + fmax(0, s.p.mall_latency - s.p.l2_latency) * scale;
-	s.nw = (uint32_t)(r->wg_count * r->nwaves);
-	s.w = xcalloc(s.nw + 1, sizeof *s.w);
-	s.wg_live = xcalloc(r->wg_count + 1, sizeof *s.wg_live);
-	s.wg_arrived = xcalloc(r->wg_count + 1, sizeof *s.wg_arrived);
-	s.wg_end = xcalloc(r->wg_count + 1, sizeof *s.wg_end);
-	out->wg_done = xcalloc(r->wg_count + 1, sizeof *out->wg_done);
-	out->wg_start = xcalloc(r->wg_count + 1, sizeof *out->wg_start);
-	out->waves = (uint32_t)(r->wg_count * r->nwaves);
-	out->workgroups = (uint32_t)r->wg_count;
+	double scale = cfg->clock_mhz > 0 ? cfg->clock_mhz / s->p.latency_clock_mhz : 1;
+	s->hbm_latency = s->p.l2_latency + (s->p.hbm_latency - s->p.l2_latency) * scale;
+	s->mall_latency = s->p.l2_latency + fmax(0, s->p.mall_latency - s->p.l2_latency) * scale;
+	s->nw = (uint32_t)(nwg * r->nwaves);
+	s->w = xcalloc(s->nw + 1, sizeof *s->w);
+	s->wg_live = xcalloc(nwg + 1, sizeof *s->wg_live);
+	s->wg_arrived = xcalloc(nwg + 1, sizeof *s->wg_arrived);
+	s->wg_end = xcalloc(nwg + 1, sizeof *s->wg_end);
+	out->wg_done = xcalloc(nwg + 1, sizeof *out->wg_done);
+	out->wg_start = xcalloc(nwg + 1, sizeof *out->wg_start);
+	out->waves = s->nw;
+	out->workgroups = (uint32_t)nwg;
 	out->resident = cfg->resident;
-	out->npcs = r->pcs.len;
-	out->pcs = xcalloc(out->npcs + 1, sizeof *out->pcs);
-	for (size_t i = 0; i < out->npcs; i++) {
+	for (uint32_t i = 0; i < s->nw; i++)
+		s->w[i].reg = xcalloc(NREGS, sizeof *s->w[i].reg);
+	cache_init(&s->l1, s->p.l1_bytes, s->p.line_bytes, s->p.cache_ways);
+	cache_init(&s->sc, s->p.scache_lines * 64, 64, s->p.cache_ways);
+}
+
+/* out->pcs for the recorder's pc table as it stands (a stream's grows as
+ * instructions are first seen). */
+static void sim_pcs(Sim *s)
+{
+	const TmRecorder *r = s->r;
+	TmCuResult *out = s->out;
+	if (out->pcs && out->npcs == r->pcs.len)
+		return;
+	out->pcs = xrealloc(out->pcs, (r->pcs.len + 1) * sizeof *out->pcs);
+	memset(out->pcs + out->npcs, 0, (r->pcs.len + 1 - out->npcs) * sizeof *out->pcs);
+	for (size_t i = out->npcs; i < r->pcs.len; i++) {
 		out->pcs[i].pc = r->pcs.data[i].pc;
 		out->pcs[i].loop_target = r->pcs.data[i].target;
 		memcpy(out->pcs[i].text, r->pcs.data[i].text, sizeof out->pcs[i].text);
 	}
+	out->npcs = r->pcs.len;
+}
+
+/* The kernel's end (written-back data still draining from L2 to HBM ends
+ * with it), the issue order, the simulation's memory freed. */
+static void sim_finish(Sim *s)
+{
+	TmCuResult *out = s->out;
+	double drain = fmax(fmax(s->hbm_free, s->l2_free), s->mall_free);
+	if (drain > (double)out->cycles)
+		out->cycles = (uint64_t)ceil(drain);
+	for (uint32_t i = 0; i < s->nw; i++) {
+		free(s->w[i].reg);
+		vec_free(&s->w[i].vm);
+		vec_free(&s->w[i].lgkm);
+		vec_free(&s->w[i].vm_pc);
+		vec_free(&s->w[i].lgkm_pc);
+	}
+	free(s->w);
+	free(s->wg_live);
+	free(s->wg_arrived);
+	free(s->wg_end);
+	free(s->l1.ways);
+	free(s->sc.ways);
+	free(s->l2seen);
+	out->order = s->order.data;
+	out->norder = s->order.len;
+}
+
+int tm_simulate(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out, char *err, size_t err_len)
+{
+	Sim s;
+	sim_init(&s, r, cfg, out, r->wg_count);
+	sim_pcs(&s);
 	for (uint32_t i = 0; i < s.nw; i++) {
 		SWave *w = &s.w[i];
 		w->ev = r->waves[i].data;
 		w->n = r->waves[i].len;
 		w->wg = i / r->nwaves;
 		w->age = i;
-		w->reg = xcalloc(NREGS, sizeof *w->reg);
 		s.wg_live[w->wg]++;
 	}
-	cache_init(&s.l1, s.p.l1_bytes, s.p.line_bytes, s.p.cache_ways);
-	cache_init(&s.sc, s.p.scache_lines * 64, 64, s.p.cache_ways);
 	dispatch(&s, 0);
-	uint32_t nsimd = (uint32_t)s.p.simds, period = (uint32_t)s.p.issue_period;
-	int rc = 0;
-	uint64_t c = 0, idle_wake = NEVER;
-	uint32_t idle = 0;
-	for (;;) {
-		if (s.running == 0)
-			break;
-		uint32_t simd = (uint32_t)(c % period);
-		if (simd < nsimd && turn(&s, simd, c, &idle_wake))
-			idle = 0, idle_wake = NEVER;
-		else
-			idle++;
-		c++;
-		if (idle >= period) { /* a full round without issue: skip to the next wake-up */
-			if (idle_wake == NEVER) {
-				snprintf(err, err_len, "timing: every resident wave waits at a barrier no other wave reaches (clock %llu)",
-					 (unsigned long long)c);
-				rc = -1;
-				break;
-			}
-			if (idle_wake > c)
-				c = idle_wake - idle_wake % period;
-			idle = 0;
-			idle_wake = NEVER;
-		}
-	}
-	/* written-back data still draining from L2 to HBM ends with the kernel */
-	double drain = fmax(fmax(s.hbm_free, s.l2_free), s.mall_free);
-	if (drain > (double)out->cycles)
-		out->cycles = (uint64_t)ceil(drain);
-	for (uint32_t i = 0; i < s.nw; i++) {
-		free(s.w[i].reg);
-		vec_free(&s.w[i].vm);
-		vec_free(&s.w[i].lgkm);
-		vec_free(&s.w[i].vm_pc);
-		vec_free(&s.w[i].lgkm_pc);
-	}
-	free(s.w);
-	free(s.wg_live);
-	free(s.wg_arrived);
-	free(s.wg_end);
-	free(s.l1.ways);
-	free(s.sc.ways);
-	free(s.l2seen);
+	SWave *w;
+	int rc;
+	while ((rc = sim_next(&s, &w, err, err_len)) > 0)
+		issue(&s, w, s.c, &w->ev[w->i]);
+	sim_finish(&s);
 	return rc;
+}
+
+/* ---- a stream: the CU deciding the emulator's order (order.c) ----
+ * The same simulation, fed one instruction at a time: the emulator runs
+ * one workgroup at a time, so the CU holds one (resident 1), dispatched
+ * when the previous one ended (its memory drained), in slot 0. A wave's
+ * next instruction is its preview (decoded, not run); the instruction
+ * the emulator then runs is what issues. */
+TmSim *tm_sim_stream(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out)
+{
+	Sim *s = xcalloc(1, sizeof *s);
+	sim_init(s, r, cfg, out, 1);
+	s->stream = true;
+	s->nwg = 0;
+	out->workgroups = out->waves = 0;
+	return s;
+}
+
+void tm_sim_stream_wg(TmSim *s)
+{
+	for (uint32_t i = 0; i < s->nw; i++) {
+		SWave *w = &s->w[i];
+		Reg *reg = w->reg;
+		Times vm = w->vm, lgkm = w->lgkm;
+		PcList vm_pc = w->vm_pc, lgkm_pc = w->lgkm_pc;
+		memset(w, 0, sizeof *w);
+		memset(reg, 0, NREGS * sizeof *reg);
+		vm.len = lgkm.len = vm_pc.len = lgkm_pc.len = 0;
+		*w = (SWave){.reg = reg, .vm = vm, .lgkm = lgkm, .vm_pc = vm_pc, .lgkm_pc = lgkm_pc, .age = i};
+	}
+	s->wg_live[0] = s->nw;
+	s->wg_arrived[0] = 0;
+	s->wg_end[0] = 0;
+	s->next_wg = 0;
+	s->nwg = 1;
+	s->out->workgroups++;
+	s->out->waves += s->nw;
+	dispatch(s, s->last_end);
+}
+
+bool tm_sim_wants_preview(const TmSim *s, uint32_t wave)
+{
+	return wave < s->nw && !s->w[wave].peek_valid && !s->w[wave].done;
+}
+
+void tm_sim_preview(TmSim *s, uint32_t wave, const TEv *t)
+{
+	s->w[wave].peek = *t;
+	s->w[wave].peek_valid = true;
+	sim_pcs(s);
+}
+
+int tm_sim_next_wave(TmSim *s, char *err, size_t err_len)
+{
+	SWave *w;
+	int rc = sim_next(s, &w, err, err_len);
+	return rc > 0 ? (int)(w - s->w) : rc == 0 ? -1 : -2;
+}
+
+void tm_sim_issue_wave(TmSim *s, uint32_t wave, const TEv *t)
+{
+	sim_pcs(s);
+	issue(s, &s->w[wave], s->c, t);
+}
+
+void tm_sim_free(TmSim *s)
+{
+	if (!s)
+		return;
+	sim_finish(s);
+	free(s);
 }
 
 void tm_cu_result_free(TmCuResult *res)
 {
+	free(res->order);
 	free(res->wg_done);
 	free(res->wg_start);
 	free(res->pcs);

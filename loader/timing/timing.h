@@ -259,6 +259,11 @@ typedef struct TmCuResult {
 	uint64_t lds_conflict_cycles;
 	TmPc *pcs;
 	size_t npcs;
+	/* TmCuConfig.log_order: the issue order, one entry per wave
+	 * instruction, workgroup (its place in the sample or stream) x waves
+	 * per workgroup + wave */
+	uint32_t *order;
+	size_t norder;
 } TmCuResult;
 
 typedef struct TmCuConfig {
@@ -275,6 +280,7 @@ typedef struct TmCuConfig {
 	double first_touch_bytes, l2_miss_bytes, hbm_read_bytes;
 	uint32_t waves_per_simd_cap; /* by registers, 0: wave_slots */
 	const TmGpu *gpu;       /* whose parameters the CU runs with (NULL: the arch's default) */
+	bool log_order;         /* keep the issue order (TmCuResult.order) */
 } TmCuConfig;
 
 /* Replay the recorded workgroups on one CU. Returns 0, -1 with a message
@@ -298,6 +304,27 @@ double tm_dtype_peak(EmuArch arch, TmDtype dt);
  * by their busy cycles (each type against its own peak); 0 without
  * MFMAs. */
 double tm_cu_mfma_peak(EmuArch arch, const TmCuResult *cu);
+
+/* ---- order.c: the emulator's wave order `model` ----
+ * A scheduler for EmuPolicy.waves = EMU_WAVES_MODEL: pass tm_order_hook
+ * as EmuLaunch.hook and the emulator issues each workgroup's waves in the
+ * order this CU model issues them (docs/emulator.md, "The model order").
+ * The CU runs the workgroups one after another as the emulator does, with
+ * tm_order_config's configuration. After the launch, tm_order_result
+ * gives the modeled run (cycles of all workgroups in turn; with log_order
+ * the issue order, TmCuResult.order) and tm_order_error the model's
+ * message when it stopped the launch. */
+typedef struct TmOrder TmOrder;
+TmOrder *tm_order_new(EmuArch arch, bool log_order);
+const EmuHook *tm_order_hook(TmOrder *o);
+/* The model order's CU: the arch's default GPU at its boost clock, one
+ * workgroup resident, the HBM, L2 and Infinity Cache bandwidth of one CU
+ * when every CU is busy, every first touch of a line missing L2 and the
+ * Infinity Cache (the longest waits a load can have). */
+void tm_order_config(EmuArch arch, TmCuConfig *c);
+const TmCuResult *tm_order_result(TmOrder *o);
+const char *tm_order_error(const TmOrder *o);
+void tm_order_free(TmOrder *o);
 
 /* ---- source.c: the graph op of each instruction ---- */
 typedef struct TmSourceMap {

@@ -55,6 +55,9 @@ struct TmRecorder {
 	 * lines (in seen) and how many instructions it recorded */
 	bool probe;
 	uint64_t probe_insts;
+	/* a stream (the model order, order.c) keeps no streams either: each
+	 * event is converted (tm_event), issued and its lines dropped */
+	bool stream;
 	struct TmRecorder *probes[3]; /* attached probes of the x, y, z neighbours (owned) */
 	Vec(struct TmRecorder *) round; /* attached probes of XCD 0's first round (owned; tm_round_ids) */
 };
@@ -69,5 +72,27 @@ bool tm_lineset_has(const LineSet *s, uint64_t line);
 void tm_lineset_free(LineSet *s);
 
 TmCat tm_category(int op, int fmt, TmKind *kind, uint8_t *flags);
+/* The compact event of an executed (or previewed) instruction; a memory
+ * access's lines are appended to r->lines. */
+void tm_event(TmRecorder *r, const EmuEvent *ev, TEv *t);
+
+/* ---- cu.c: the CU as a stream, deciding the emulator's wave order
+ * (order.c). r (a stream recorder: tm_event's conversions) gives the
+ * waves per workgroup and the pc table; the emulator's workgroups run one
+ * at a time, each started by tm_sim_stream_wg when the previous one has
+ * ended. tm_sim_next_wave gives the index of the wave that issues next
+ * (every wave that has not ended and may issue previewed first:
+ * tm_sim_wants_preview, tm_sim_preview), -1 when every wave has ended, -2
+ * on an error (message in err); the emulator runs it and
+ * tm_sim_issue_wave issues what ran. tm_sim_free fills out (cycles, the
+ * issue order) and frees the rest. */
+typedef struct TmSim TmSim;
+TmSim *tm_sim_stream(const TmRecorder *r, const TmCuConfig *cfg, TmCuResult *out);
+void tm_sim_stream_wg(TmSim *s);
+bool tm_sim_wants_preview(const TmSim *s, uint32_t wave);
+void tm_sim_preview(TmSim *s, uint32_t wave, const TEv *t);
+int tm_sim_next_wave(TmSim *s, char *err, size_t err_len);
+void tm_sim_issue_wave(TmSim *s, uint32_t wave, const TEv *t);
+void tm_sim_free(TmSim *s);
 
 #endif

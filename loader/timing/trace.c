@@ -159,7 +159,7 @@ static void add_lines(TmRecorder *r, const EmuEvent *ev, unsigned lb, TEv *t)
 	t->line0 = (uint32_t)r->lines.len;
 	for (size_t i = 0; i < n; i++) {
 		vec_push(&r->lines, tmp[i]);
-		if (ev->space == EMU_SPACE_GLOBAL && t->kind != TK_STORE)
+		if (ev->space == EMU_SPACE_GLOBAL && t->kind != TK_STORE && !r->stream)
 			note_line(r, tmp[i]);
 	}
 	t->nlines = (uint16_t)n;
@@ -257,6 +257,13 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 		}
 		return;
 	}
+	TEv t;
+	tm_event(r, ev, &t);
+	vec_push(&r->waves[(uint64_t)slot * r->nwaves + ev->wave], t);
+}
+
+void tm_event(TmRecorder *r, const EmuEvent *ev, TEv *out)
+{
 	TEv t = {0};
 	t.pc = pc_index(r, ev);
 	t.op = ev->op;
@@ -293,7 +300,7 @@ static void on_inst(void *ctx, const EmuEvent *ev)
 	} else if (t.cat == TM_LDS) {
 		lds_cost(r, ev, &t);
 	}
-	vec_push(&r->waves[(uint64_t)slot * r->nwaves + ev->wave], t);
+	*out = t;
 }
 
 TmRecorder *tm_recorder_new(EmuArch arch, uint64_t wg_first, uint64_t wg_count, uint32_t nwaves)

@@ -181,7 +181,8 @@ END_TEST
  * write of a loaded tile) or its second s_barrier (between the LDS writes
  * and reads) deleted: the default run cannot tell (same output), late
  * memory fails naming the wait, the race detector warns naming both
- * instructions. */
+ * instructions, and the cycle model's order (--wave-order model: a wave
+ * whose tile arrives later writes it later) gives other outputs. */
 START_TEST(strict_modes_find_a_removed_wait_and_barrier)
 {
 	const char *s = path("g.s"), *l = path("g.launch.json"), *ref = path("g_ref.npy"), *got = path("g_got.npy");
@@ -221,6 +222,13 @@ START_TEST(strict_modes_find_a_removed_wait_and_barrier)
 			ck_assert_msg(r.status == 0 && strstr(r.err, "warning: emulator:") && strstr(r.err, "race on LDS offset") &&
 				      strstr(r.err, "ds_write_b64") && strstr(r.err, "ds_read_b64") &&
 				      strstr(r.err, "no s_barrier between them"), "%d %s", r.status, r.err);
+			cmd_result_free(&r);
+			r = test_wavecc("run '%s' --seed 3 --wave-order model --out c='%s'", l, got);
+			ck_assert_msg(r.status == 0, "%s", r.err);
+			a = read_file(ref, &na), b = read_file(got, &nb);
+			ck_assert_msg(a && b && na == nb && memcmp(a, b, na) != 0, "the model order gives other bytes");
+			free(a);
+			free(b);
 		}
 		cmd_result_free(&r);
 	}
@@ -231,6 +239,14 @@ START_TEST(strict_modes_find_a_removed_wait_and_barrier)
 	CmdResult r = test_wavecc("run '%s' --seed 3 --memory late --races --canary", l);
 	ck_assert_msg(r.status == 0 && !strstr(r.err, "race"), "%d %s", r.status, r.err);
 	cmd_result_free(&r);
+	r = test_wavecc("run '%s' --seed 3 --wave-order model --memory late --races --canary --out c='%s'", l, got);
+	ck_assert_msg(r.status == 0 && !strstr(r.err, "race"), "%d %s", r.status, r.err);
+	cmd_result_free(&r);
+	size_t na = 0, nb = 0;
+	char *a = read_file(ref, &na), *b = read_file(got, &nb);
+	ck_assert_msg(a && b && na == nb && memcmp(a, b, na) == 0, "the model order gives the reference's bytes");
+	free(a);
+	free(b);
 }
 END_TEST
 

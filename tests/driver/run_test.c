@@ -92,33 +92,77 @@ START_TEST(example_passes)
 }
 END_TEST
 
-/* Two orders, one result: each example on gfx942 under the default order
- * (one instruction per wave in turn, workgroups forward) and under waves
- * running to their barriers with workgroups in a random order, on the same
- * inputs, writes bit-identical outputs (none of them sums with atomics). */
+/* Three orders, one result: each example on gfx942 under the default order
+ * (one instruction per wave in turn, workgroups forward), under waves
+ * running to their barriers with workgroups in a random order, and in the
+ * cycle model's issue order (--wave-order model) with workgroups reversed,
+ * on the same inputs, writes bit-identical outputs (none of them sums with
+ * atomics). */
 START_TEST(example_orders_agree)
 {
 	const char *name = passing[_i], *out = strncmp(name, "softmax", 7) ? "c" : "b";
 	const char *dir = test_tmpdir("orders_agree");
 	char args[1024], p0[600], p1[600], err[256];
 	snprintf(p0, sizeof p0, "%s/%s_0.npy", dir, name);
-	snprintf(p1, sizeof p1, "%s/%s_1.npy", dir, name);
-	for (int k = 0; k < 2; k++) {
-		snprintf(args, sizeof args, "run examples/%s.json --seed 11 --out %s=%s%s", name, out, k ? p1 : p0,
-			k ? " --wave-order barrier --wg-order random --order-seed 7" : "");
+	for (int k = 0; k < 3; k++) {
+		snprintf(p1, sizeof p1, "%s/%s_%d.npy", dir, name, k);
+		snprintf(args, sizeof args, "run examples/%s.json --seed 11 --out %s=%s%s", name, out, p1,
+			k == 1 ? " --wave-order barrier --wg-order random --order-seed 7"
+			: k == 2 ? " --wave-order model --wg-order reverse" : "");
 		CmdResult r = wavecc(args);
 		ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", args, r.status, r.out,
 			r.err);
 		cmd_result_free(&r);
+		if (k == 0)
+			continue;
+		NpyArray a, b;
+		ck_assert_msg(npy_read(p0, &a, err, sizeof err) == 0, "%s", err);
+		ck_assert_msg(npy_read(p1, &b, err, sizeof err) == 0, "%s", err);
+		ck_assert(a.nbytes == b.nbytes && a.count > 0);
+		ck_assert_msg(memcmp(a.data, b.data, a.nbytes) == 0, "%s: %s gives other outputs than the default order",
+			name, args);
+		npy_free(&a);
+		npy_free(&b);
 	}
-	NpyArray a, b;
-	ck_assert_msg(npy_read(p0, &a, err, sizeof err) == 0, "%s", err);
-	ck_assert_msg(npy_read(p1, &b, err, sizeof err) == 0, "%s", err);
-	ck_assert(a.nbytes == b.nbytes && a.count > 0);
-	ck_assert_msg(memcmp(a.data, b.data, a.nbytes) == 0,
-		"%s: the two orders give different outputs", name);
-	npy_free(&a);
-	npy_free(&b);
+}
+END_TEST
+
+/* Every example (the list must name each file of examples/) in the cycle
+ * model's wave order (--wave-order model: waves issue as the CU model
+ * issues them in time) with the strict modes, reversed workgroups and
+ * garbage fill: the outputs match the interpreter, no race, no late read. */
+static const char *const model_runs[] = {"add", "attention", "attention_masked", "batched_gemm", "cast",
+	"conv2d_igemm", "copy", "copy_aligned", "copy_dynamic -D M=37 -D N=300", "decode_attention_phase0",
+	"decode_attention_phase1", "gemm_16x16x16", "gemm_32x32x8", "gemm_dynamic -D M=100 -D N=70 -D K=90",
+	"gemm_global", "gemm_global_32x32x8", "gemm_global_unaligned", "gemm_unaligned", "reduce_block", "reduce_max",
+	"reduce_sum", "softmax", "softmax_wide"};
+
+static int model_listed;
+static void model_listed_has(const char *dir, const char *name)
+{
+	(void)dir;
+	size_t n = strlen(name) - strlen(".json");
+	for (size_t i = 0; i < ARRAY_LEN(model_runs); i++)
+		if (strncmp(model_runs[i], name, n) == 0 && (model_runs[i][n] == 0 || model_runs[i][n] == ' ')) {
+			model_listed++;
+			return;
+		}
+	ck_abort_msg("examples/%s is not in model_runs[]", name);
+}
+
+START_TEST(example_in_model_order)
+{
+	if (_i == 0)
+		ck_assert_int_eq(test_each_file("examples", ".json", model_listed_has), (int)ARRAY_LEN(model_runs));
+	char name[128], args[512];
+	snprintf(name, sizeof name, "%s", model_runs[_i]);
+	char *sp = strchr(name, ' ');
+	snprintf(args, sizeof args, "run examples/%.*s.json%s --seed %d --wave-order model --wg-order reverse --fill garbage "
+		"--memory late --races --canary", sp ? (int)(sp - name) : (int)strlen(name), name, sp ? sp : "", 20 + _i);
+	CmdResult r = wavecc(args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n") && !strstr(r.out, "FAIL"), "%s: status %d\n%s%s", args,
+		r.status, r.out, r.err);
+	cmd_result_free(&r);
 }
 END_TEST
 
@@ -765,6 +809,7 @@ int main(void)
 	tcase_add_loop_test(tc, epilogue_passes, 0, (int)(4 * ARRAY_LEN(epilogues)));
 	tcase_add_loop_test(tc, example_passes, 0, (int)(2 * ARRAY_LEN(passing)));
 	tcase_add_loop_test(tc, example_orders_agree, 0, (int)ARRAY_LEN(passing));
+	tcase_add_loop_test(tc, example_in_model_order, 0, (int)ARRAY_LEN(model_runs));
 	tcase_add_test(tc, bad_usage_and_unsupported_kernels);
 	tcase_add_loop_test(tc, edited_example_passes, 0, (int)(2 * ARRAY_LEN(edits)));
 	suite_add_tcase(s, tc);
