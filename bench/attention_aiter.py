@@ -17,8 +17,10 @@ causal or not) it profiles
          and denorm_fp_math_f32 "preserve-sign" as Wave's tests compile it,
          at the tilings TILINGS (BLOCK_M query rows: 128 is 4 waves, 256 is 8;
          BLOCK_K2 keys a trip: Wave's template takes both as parameters);
-and prints matrix-core utilisation and modelled time of each and the ratio
-of times (wavecc's best / aiter: above 1 is slower). Causal rows too: both causal
+and prints matrix-core utilisation and modelled time of each, the ratio
+of times (wavecc's best / aiter: above 1 is slower) and the ratio of
+utilisations (wavecc's fastest tiling's / aiter's: the issue's target is at
+least 1, the matrix core as busy as under aiter's kernel). Causal rows too: both causal
 loops stop at each workgroup's diagonal, and `wavecc profile` samples
 workgroups spread over the grid (docs/cycle-model.md), not its first,
 lightest ones. The ratio does not depend on
@@ -102,7 +104,8 @@ def main():
     heads = ["wavecc %dx%d" % t for t in TILINGS]
     print("bf16, head dim 128, modelled MI300X (wavecc profile; not measurements); wavecc BLOCK_MxBLOCK_K2")
     print("%-5s %6s %-6s | %-18s | %s | %s" % ("B*H", "S", "mask", "aiter FA v3",
-                                             " | ".join("%-18s" % h for h in heads), "time ratio (best)"))
+                                             " | ".join("%-18s" % h for h in heads),
+                                             "time ratio (best) | util ratio"))
     with tempfile.TemporaryDirectory() as tmp:
         for bh, s, causal in shapes:
             d = os.path.join(tmp, "a%d_%d_%d" % (bh, s, causal))
@@ -115,6 +118,7 @@ def main():
                 first = "error: %s" % err
             cells, best = ours_cells(wavecc, ours(tmp, causal, "bf16"), bh, s, 128, TILINGS)
             ratio = "%.3fx" % (best[0] / ja["seconds"]) if ja and best else "-"
+            ratio += " | %.3f" % (best[1] / ja["matrix_utilisation"]) if ja and best else " | -"
             print("%-5d %6d %-6s | %-18s | %s | %s" %
                   (bh, s, "causal" if causal else "none", first, " | ".join("%-18s" % c for c in cells), ratio))
         print("SDXL, f16, head dim 64, non-causal (no aiter kernel for head dim 64; target 60%)")

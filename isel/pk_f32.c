@@ -374,3 +374,136 @@ bool isel_pk_f32_fma_zero(Isel *s, Op *op)
 	return true;
 }
 
+
+/* ---- max(x * c) and x * c - max(x * c) with the factor taken late ----
+ *
+ * The online softmax scales its scores y = x * c, takes the row max m of
+ * y and shifts y - m before exp2. For c > 0 (finite) rounding is
+ * monotone, so max(round(x_i * c)) = round(c * max(x_i)) exactly (flushed
+ * denormals too: the flush keeps the order, equal as numbers where a zero
+ * changes sign): the max runs over x and one v_mul_f32 per row value
+ * scales its result before the init is combined (reduce.c), and the shift
+ * is fma(x, c, -m) (v_pk_fma_f32): one rounding where y - m took two, so
+ * it is not bit for bit the interpreter's (x * c - m rounded once rather
+ * than round(x * c) - m rounded again: at most one f32 ulp of x * c, far
+ * inside the f16/bf16 rounding of the weights that follows and the
+ * tolerance `wavecc run` derives). The scaling mul is selected as nothing:
+ * per score, one packed fma where a packed mul (or fma with +0) and a
+ * packed add were. Only when y's readers are exactly that max (one
+ * source) and that sub, in a loop holding an mma (isel_pk_f32_loop). */
+
+/* mul op's positive finite constant factor (its index), or -1. */
+static int positive_const_arg(const Isel *s, const Op *op, uint32_t *bits)
+{
+	double k;
+	for (int a = 0; a < 2; a++)
+		if (op->args[a] != op->args[1 - a] && f32_constant(s, op->args[a], &k) && k > 0 &&
+			isfinite((float)k) && (float)k > 0 && op->args[1 - a]->dtype == DT_F32) {
+			float f = (float)k;
+			memcpy(bits, &f, sizeof *bits);
+			return a;
+		}
+	return -1;
+}
+
+/* Are y's readers exactly one max over it alone and one sub y - max? */
+static bool max_and_shift(const Isel *s, const Op *op)
+{
+	const Value *y = op_result(op);
+	if (s->uses[y->id] != 2)
+		return false;
+	const Op *mx = NULL, *sub = NULL;
+	for (size_t i = 0; i < op->parent->ops.len; i++) {
+		const Op *u = op->parent->ops.data[i];
+		for (int a = 0; a < u->nargs; a++) {
+			if (u->args[a] != y)
+				continue;
+			if (u->kind == OP_MAX && a == 0 && op_reduce_nsrc(u) == 1 && !mx)
+				mx = u;
+			else if (u->kind == OP_SUB && a == 0 && u->nargs == 2 && !sub)
+				sub = u;
+			else
+				return false;
+		}
+	}
+	return mx && sub && sub->args[1] == op_result(mx) && op_result(mx)->dtype == DT_F32 &&
+	       op_result(sub)->dtype == DT_F32;
+}
+
+bool isel_pk_f32_defer_scale(Isel *s, Op *op)
+{
+	if (op->kind != OP_MUL)
+		return false;
+	uint32_t bits;
+	int k = -1;
+	bool ok = isel_pk_f32_loop(s, op) && op->nargs == 2 && op_result(op)->dtype == DT_F32 &&
+		  (k = positive_const_arg(s, op, &bits)) >= 0 && max_and_shift(s, op);
+	/* x: the other operand, or x of a fused x + 0 (x + 0 is x but for
+	 * -0, which the max and the fma take as +0 would be: equal numbers) */
+	const Value *x = ok ? op->args[1 - k] : NULL;
+	if (x && x->kind == VAL_RESULT && x->def->kind == OP_ADD && s->fused[x->def->id])
+		x = x->def->args[nonzero_arg(s, x->def)];
+	ok = ok && s->val[x->id]; /* else as before (and reported there) */
+	s->scaled[op->id] = ok;
+	if (!ok)
+		return false;
+	const NodeIndex *ix = s->c->index[op->id];
+	const TVal *xv = isel_elt_words(s, s->val[x->id]);
+	if (!xv || !ix || !(xv = isel_tval_gather(s, xv, ix, op)))
+		return true; /* reported, or reported at x */
+	s->val[op_result(op)->id] = (TVal *)xv;
+	return true;
+}
+
+bool isel_pk_f32_scaled(const Isel *s, const Value *v, uint32_t *bits)
+{
+	return v->kind == VAL_RESULT && s->scaled[v->def->id] && positive_const_arg(s, v->def, bits) >= 0;
+}
+
+bool isel_pk_f32_fma_shift(Isel *s, Op *op)
+{
+	uint32_t bits;
+	if (op->kind != OP_SUB || op->nargs != 2 || !isel_pk_f32_scaled(s, op->args[0], &bits))
+		return false;
+	const NodeIndex *ix = s->c->index[op->id];
+	const TVal *x = s->val[op->args[0]->id];
+	const TVal *m = isel_elt_words(s, s->val[op->args[1]->id]);
+	if (!x || !m || !ix || !(x = isel_tval_gather(s, x, ix, op)) || !(m = isel_tval_gather(s, m, ix, op)))
+		return true; /* reported */
+	TVal *r = isel_tval_new(s, DT_F32, x->n, ix);
+	TVal kv = {.dtype = DT_F32, .n = 2, .nd = 2, .d = (MOpnd[2]){mo_imm(bits), mo_imm(bits)}};
+	PairCache pc[2] = {{0}, {0}};
+	MOpnd kreg = {0};
+	for (int i = 0; i < r->nd;) {
+		int w;
+		bool run = whole_tuple(s, x, i, &w) && w <= 16;
+		for (int q = 0; run && q < w / 2; q++)
+			run = pair_of(s, m, i + 2 * q, true, &pc[0], true).kind != MO_NONE;
+		if (run) {
+			uint32_t t = mfunc_vreg(s->f, rc_make(RF_VGPR, w));
+			for (int q = 0; q < w / 2; q++) {
+				MOpnd d = mo_vsub(t, 2 * q, RC_V2);
+				MOpnd u[3] = {mo_vsub(x->d[i].reg, 2 * q, RC_V2), pair_of(s, &kv, 0, false, &pc[1], false),
+					      pair_of(s, m, i + 2 * q, true, &pc[0], false)};
+				mblock_add(s->b, I_V_PK_FMA_F32, 1, &d, 3, u);
+				r->d[i + 2 * q] = mo_vsub(t, 2 * q, RC_V1);
+				r->d[i + 2 * q + 1] = mo_vsub(t, 2 * q + 1, RC_V1);
+			}
+			i += w;
+			continue;
+		}
+		if (!kreg.kind) { /* VOP3 takes no literal on gfx9 */
+			MOpnd kimm = mo_imm(bits);
+			kreg = isel_v1(s);
+			mblock_add(s->b, I_V_MOV_B32, 1, &kreg, 1, &kimm);
+		}
+		MOpnd nm = isel_v1(s), un[2] = {mo_imm((int64_t)0x80000000u), isel_vgpr(s, m->d[i])};
+		mblock_add(s->b, I_V_XOR_B32, 1, &nm, 2, un);
+		MOpnd u[3] = {isel_vgpr(s, x->d[i]), kreg, nm};
+		r->d[i] = isel_v1(s);
+		mblock_add(s->b, I_V_FMA_F32, 1, &r->d[i], 3, u);
+		i++;
+	}
+	s->val[op_result(op)->id] = r;
+	return true;
+}
