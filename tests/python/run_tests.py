@@ -4,7 +4,8 @@ fast: Wave's 5_gemm.py GEMM and the fused softmax (imports changed only) against
 references on the emulator, and the tracer's units (tests/python/units.py); the kernels of Wave's
 examples and e2e tests that needed the package's later additions, and the compiled kernel's run-time
 features (tests/python/wave_examples.py); Wave's own tests transcribed with numpy at small shapes
-(tests/python/wave_e2e.py tests(), tests/python/wave_more.py tests()); Wave's kernel templates at small shapes (tests/python/templates.py tests()).
+(tests/python/wave_e2e.py tests(), tests/python/wave_more.py tests()); Wave's kernel templates at small shapes (tests/python/templates.py tests());
+Wave's GEMM on CPU torch tensors (tests/python/torch_example.py, its own process; SKIP without torch).
 full: the kernels of tests/driver/wave/*.json written in the Python DSL
 (tests/python/wave_kernels.py): each traced graph must equal the hand transcription
 after normalisation, and its compiled code must match the reference interpreter on the
@@ -55,7 +56,22 @@ def main():
             failed += 1
             print("FAIL %s" % name)
             traceback.print_exc(file=sys.stdout)
-    print("%d of %d passed" % (len(tests) - failed, len(tests)))
+    ran = len(tests)
+    if mode == "fast":
+        # Wave's programs on CPU torch tensors, in a process of their own (importing torch
+        # changes what torch_utils' makers return); SKIP without torch
+        import subprocess
+        t = time.time()
+        r = subprocess.run([sys.executable, "-B", os.path.join(HERE, "torch_example.py")], capture_output=True,
+                           text=True)
+        sys.stdout.write(r.stdout + r.stderr)
+        ran += 1
+        if r.returncode != 0:
+            failed += 1
+            print("FAIL torch_example.py (exit %d)" % r.returncode)
+        else:
+            print("PASS torch_example.py (%.2f s)" % (time.time() - t))
+    print("%d of %d passed" % (ran - failed, ran))
     return 1 if failed else 0
 
 

@@ -54,7 +54,42 @@ def _torch_dtype_table():
     return out
 
 
-TORCH_DTYPE_TO_WAVE = _torch_dtype_table()
+class _TorchDtypeTable(dict):
+    """TORCH_DTYPE_TO_WAVE, filled on first use: importing torch at our import would make
+    torch_utils' makers give torch tensors to a program that never imported torch."""
+
+    def _fill(self):
+        if not getattr(self, "_filled", False):
+            self._filled = True
+            self.update(_torch_dtype_table())
+        return self
+
+    def __getitem__(self, k):
+        return dict.__getitem__(self._fill(), k)
+
+    def __contains__(self, k):
+        return dict.__contains__(self._fill(), k)
+
+    def __iter__(self):
+        return dict.__iter__(self._fill())
+
+    def __len__(self):
+        return dict.__len__(self._fill())
+
+    def get(self, k, default=None):
+        return dict.get(self._fill(), k, default)
+
+    def items(self):
+        return dict.items(self._fill())
+
+    def keys(self):
+        return dict.keys(self._fill())
+
+    def values(self):
+        return dict.values(self._fill())
+
+
+TORCH_DTYPE_TO_WAVE = _TorchDtypeTable()
 
 
 def run_test(func):

@@ -2,7 +2,9 @@
 
 Wave makes its tensors on the GPU; wavecc runs kernels on its emulator (or
 on HIP through the library, from host memory), so these make host tensors:
-CPU torch tensors when torch is installed, else numpy arrays. Without torch
+CPU torch tensors when torch is installed, else numpy arrays (and numpy
+arrays too when the dtype given is a numpy one: a program written with
+numpy dtypes works on numpy arrays). Without torch
 the dtype may be a numpy dtype (numpy.float16), a Wave dtype (tkl.f16), a
 name ("float16"), or None (float32; int64 for the integer makers); bf16
 (tkl.bf16, "bfloat16", wavecc.bfloat16) gives uint16 bit patterns
@@ -12,10 +14,22 @@ keywords; the shape as one tuple or as separate numbers. A kernel call takes
 either kind of tensor."""
 import math
 
-try:
-    import torch as _torch
-except ImportError:  # numpy stands in
-    _torch = None
+import sys
+
+
+class _TorchIfImported:
+    """torch as the program imported it, else None (numpy stands in): the makers give torch
+    tensors to a program that works with torch, numpy arrays to one that never imported it
+    (Wave's programs with their torch tensors replaced by numpy arrays), torch installed or not."""
+
+    def __getattr__(self, name):
+        return getattr(sys.modules["torch"], name)
+
+    def __bool__(self):
+        return sys.modules.get("torch") is not None
+
+
+_torch_ref = _TorchIfImported()
 
 
 def _np():
@@ -31,13 +45,51 @@ def _shape(args, kwargs=None):
     return tuple(args)
 
 
+def _numpy_dtype_given(d):
+    """Is d a numpy dtype (numpy.float16, numpy.dtype("f2"), wavecc.bfloat16)? A program that
+    names numpy dtypes works on numpy arrays, so the makers give it numpy arrays even with torch
+    installed."""
+    if d is None or not _torch_ref:
+        return False
+    np = _np()
+    return isinstance(d, np.dtype) or (isinstance(d, type) and issubclass(d, np.generic))
+
+
+_TORCH_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "bf16": "bfloat16", "i8": "int8",
+                "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "i1": "bool", "bool": "bool"}
+
+
+def _torch_dtype(d):
+    """The torch dtype d names (a torch dtype, a Wave dtype such as tkl.f16, a name such as
+    "float16"), None for None, or False when torch has none (an f8 type torch lacks: numpy
+    makes those as raw bits)."""
+    if d is None or isinstance(d, _torch_ref.dtype):
+        return d
+    name = getattr(d, "format_name", None) or str(d).replace("torch.", "")
+    name = _TORCH_NAMES.get(name, name)
+    t = getattr(sys.modules["torch"], name, None)
+    return t if isinstance(t, _torch_ref.dtype) else False
+
+
+def _use_torch(kwargs):
+    """Whether a maker gives a torch tensor: torch is installed, the dtype is not a numpy one and
+    torch has it."""
+    if not _torch_ref:
+        return False
+    d = kwargs.get("dtype")
+    return not _numpy_dtype_given(d) and _torch_dtype(d) is not False
+
+
 def _host(kwargs):
     kwargs = dict(kwargs)
     kwargs.pop("device", None)
-    if _torch is None:
-        for k in ("size", "generator", "requires_grad", "layout", "pin_memory", "memory_format"):
-            kwargs.pop(k, None)
-        kwargs["dtype"] = _np_dtype(kwargs.get("dtype"))
+    if _use_torch(kwargs):
+        if kwargs.get("dtype") is not None:
+            kwargs["dtype"] = _torch_dtype(kwargs["dtype"])
+        return kwargs
+    for k in ("size", "generator", "requires_grad", "layout", "pin_memory", "memory_format"):
+        kwargs.pop(k, None)
+    kwargs["dtype"] = _np_dtype(kwargs.get("dtype"))
     return kwargs
 
 
@@ -84,8 +136,8 @@ def to_default_device(tensor):
 
 
 def device_arange(*args, **kwargs):
-    if _torch is not None:
-        return _torch.arange(*args, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.arange(*args, **_host(kwargs))
     kw = _host(kwargs)
     dtype = kw.get("dtype")
     return _cast(_np().arange(*args), dtype) if dtype is not None else _np().arange(*args)
@@ -96,23 +148,23 @@ def device_empty(*args, **kwargs):
 
 
 def device_full(size, fill_value, **kwargs):
-    if _torch is not None:
-        return _torch.full(size, fill_value, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.full(size, fill_value, **_host(kwargs))
     dtype = _host(kwargs).get("dtype")
     return _cast(_np().full(size, fill_value), dtype) if dtype is not None else _np().full(size, fill_value)
 
 
 def device_randn(*args, **kwargs):
-    if _torch is not None:
-        return _torch.randn(*args, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.randn(*args, **_host(kwargs))
     kw = _host(kwargs)
     np = _np()
     return _cast(np.random.standard_normal(_shape(args, kwargs)), kw.get("dtype") or np.dtype(np.float32))
 
 
 def device_randint(*args, **kwargs):
-    if _torch is not None:
-        return _torch.randint(*args, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.randint(*args, **_host(kwargs))
     kw = _host(kwargs)
     np = _np()
     pos = list(args)
@@ -128,29 +180,29 @@ def device_randint(*args, **kwargs):
 
 
 def device_randperm(n, **kwargs):
-    if _torch is not None:
-        return _torch.randperm(n, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.randperm(n, **_host(kwargs))
     np = _np()
     return np.random.permutation(n).astype(_host(kwargs).get("dtype") or np.int64)
 
 
 def device_tensor(data, **kwargs):
-    if _torch is not None:
-        return _torch.tensor(data, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.tensor(data, **_host(kwargs))
     dtype = _host(kwargs).get("dtype")
     return _cast(_np().array(data), dtype) if dtype is not None else _np().array(data)
 
 
 def device_zeros(*args, **kwargs):
-    if _torch is not None:
-        return _torch.zeros(*args, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.zeros(*args, **_host(kwargs))
     np = _np()
     return np.zeros(_shape(args, kwargs), dtype=_host(kwargs).get("dtype") or np.float32)
 
 
 def device_ones(*args, **kwargs):
-    if _torch is not None:
-        return _torch.ones(*args, **_host(kwargs))
+    if _use_torch(kwargs):
+        return _torch_ref.ones(*args, **_host(kwargs))
     np = _np()
     dtype = _host(kwargs).get("dtype") or np.dtype(np.float32)
     return _cast(np.ones(_shape(args, kwargs)), dtype)
@@ -163,8 +215,8 @@ def ceildiv(a, b):
 def quantized_tensor(shape, dtype, scale):
     """Wave's: ceil(clamp(randn(shape) * scale, -scale, scale)), whole numbers in [-scale, scale]."""
     x = device_randn(shape, dtype=dtype) * scale
-    if _torch is not None:
-        return _torch.ceil(_torch.clamp(x, -scale, scale))
+    if bool(_torch_ref) and isinstance(x, _torch_ref.Tensor):
+        return _torch_ref.ceil(_torch_ref.clamp(x, -scale, scale))
     np = _np()
     return np.ceil(np.clip(x, -scale, scale)).astype(x.dtype)
 
