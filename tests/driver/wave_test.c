@@ -1405,6 +1405,47 @@ static const WaveCase cases[] = {
 	{"paged_decode_phase1_bf16_big_b.json -D S=32 -D SP1=33 -D B=128 -D N=512 -D SPLITS_ACTIVE=8 --paged 32,500",
 		PAGED1_BIG_REJECT, NULL},
 	/* ---- end of the sweep's block ---- */
+	/* ---- independent transcriptions (wave/README.md, "Independent
+	 * transcriptions"): lit_tests/kernel/wave/gemm.py, mma.py,
+	 * attention/attention.py, bounds_check.py and codegen.py kernels
+	 * written afresh from Wave's source at each test's own subs ---- */
+	{"lit_gemm.json", NULL, NULL},
+	{"lit_gemm_non_transposed.json", NULL, NULL},
+	{"lit_gemm_small_tile.json", NULL, NULL},
+	{"lit_gemm_dot.json", NULL, NULL},
+	{"lit_gemm_cdna2_int.json", NULL, NULL},
+	{"lit_gemm_cdna3_int.json", NULL, NULL},
+	{"lit_gemm_packed.json --packed a:64,32 --packed b:128,32", NULL, NULL},
+	{"lit_gemm_batched.json", NULL, NULL},
+	{"lit_gemm_batched_permute.json", NULL, NULL},
+	{"lit_gemm_broadcast_batched_vmma.json", NULL, NULL},
+	{"lit_gemm_pipelined.json", NULL, NULL},
+	{"lit_gemm_prefetch.json", NULL, NULL},
+	{"lit_gemm_four_stage.json", NULL, NULL},
+	{"lit_gemm_dynamic_pipelined.json -D M=128 -D N=128 -D K=160", NULL, NULL},
+	{"lit_gemm_dynamic_pipelined.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	/* test_gemm_two_cluster_pingpong's 4096^3 as (256, 512, 256) */
+	{"lit_gemm_two_cluster_pingpong.json -D M=256 -D N=512 -D K=256", NULL, NULL},
+	{"lit_gemm_gpr_offsets.json", NULL, "gfx942"},
+	{"lit_gemm_max_shared_read_32x32x16.json", NULL, NULL},
+	{"lit_gemm_max_shared_read_16x16x32.json", NULL, NULL},
+	{"lit_chained_gemm.json", NULL, NULL},
+	{"lit_chained_gemm_32x32x8.json", NULL, NULL},
+	{"lit_chained_gemm_32x32x16.json", NULL, "gfx942"},
+	{"lit_chained_gemm_16x16x32.json", NULL, "gfx942"},
+	{"lit_mma.json", NULL, NULL},
+	{"lit_mma_32x32x8.json", NULL, NULL},
+	{"lit_mma_32x32x16.json", NULL, "gfx942"},
+	{"lit_mma_16x16x32.json", NULL, "gfx942"},
+	{"lit_mma_linear_shared_access.json", NULL, NULL},
+	{"lit_attention_32x32x8.json", NULL, NULL},
+	{"lit_attention_32x32x8_dyn.json -D B=8 -D M=128 -D N=128 -D K2=256", NULL, NULL},
+	{"lit_attention_32x32x8_dyn.json -D B=2 -D M=100 -D N=70 -D K2=300", NULL, NULL},
+	{"lit_bounds_check.json", NULL, NULL},
+	{"lit_bounds_check_mapping.json", NULL, NULL},
+	{"lit_bounds_check_mapping_dyn.json", NULL, NULL},
+	{"lit_cg_atomic_min.json --randint a:2,256,0,10", NULL, NULL},
+	/* ---- end of the independent transcriptions ---- */
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
