@@ -66,6 +66,27 @@ START_TEST(parse_issue_example)
 }
 END_TEST
 
+START_TEST(i1_buffer_is_a_byte_each)
+{
+	/* a kernel's i1 memory argument (Wave's Memory[M, N, ..., i1], the
+	 * comparison results of lit codegen.py's test_float_comparisons) is a
+	 * buffer of one byte per element: the compiler's descriptor loads */
+	const char *text =
+		"{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", \"arch\": \"gfx942\",\n"
+		" \"workgroup_size\": [64, 1, 1], \"grid\": [1, 1, 1], \"lds_bytes\": 0, \"kernarg_size\": 8,\n"
+		" \"args\": [{\"name\": \"c\", \"kind\": \"buffer\", \"dtype\": \"i1\", \"shape\": [16, 16], \"offset\": 0, "
+		"\"access\": \"write\"}]}\n";
+	Diag diag;
+	diag_init(&diag);
+	LaunchDesc d;
+	ck_assert_int_eq(launch_parse(text, strlen(text), "t.json", &d, &diag), 0);
+	ck_assert_int_eq(launch_resolve(&d, 0, NULL, &diag), 0);
+	ck_assert_int_eq(d.args[0].dtype, DT_I1);
+	ck_assert_uint_eq(d.args[0].nbytes, 256);
+	launch_free(&d);
+}
+END_TEST
+
 START_TEST(expressions_and_bindings)
 {
 	const char *t = "{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", \"arch\": "
@@ -718,6 +739,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, parse_issue_example);
 	tcase_add_test(tc, expressions_and_bindings);
+	tcase_add_test(tc, i1_buffer_is_a_byte_each);
 	tcase_add_test(tc, bad_descriptors_located);
 	tcase_add_test(tc, bad_fields_located);
 	tcase_add_test(tc, unbound_and_bad_bindings);
