@@ -1445,6 +1445,30 @@ static const WaveCase cases[] = {
 	{"lit_bounds_check_mapping.json", NULL, NULL},
 	{"lit_bounds_check_mapping_dyn.json", NULL, NULL},
 	{"lit_cg_atomic_min.json --randint a:2,256,0,10", NULL, NULL},
+	/* lit codegen.py's elementwise lowerings: at the test's bindings (waves
+	 * of 8x8 under a 16x16 vector shape, writing a in place) rejected as a
+	 * race; with one wave per workgroup (_wt) the comparisons pass (i1
+	 * results written as bytes) and the two chains stop at their first op
+	 * not compiled */
+#define LIT_ELT_RACE "each wave writes 64 elements along M where its window is 8"
+	{"lit_cg_unary_lowerings.json", LIT_ELT_RACE, NULL},
+	{"lit_cg_binary_lowerings.json", LIT_ELT_RACE, NULL},
+	{"lit_cg_int_comparisons.json", LIT_ELT_RACE, NULL},
+	{"lit_cg_verbose_int_comparisons.json", LIT_ELT_RACE, NULL},
+	{"lit_cg_float_comparisons.json", LIT_ELT_RACE, NULL},
+	{"lit_cg_unary_lowerings_wt.json", "op 'sinh' is not compiled yet", NULL},
+	{"lit_cg_binary_lowerings_wt.json", "op 'remf' is not compiled yet", NULL},
+	{"lit_cg_int_comparisons_wt.json", NULL, NULL},
+	{"lit_cg_verbose_int_comparisons_wt.json", NULL, NULL},
+	{"lit_cg_float_comparisons_wt.json", NULL, NULL},
+	/* wave_gemm_test.py::testNonTransposeGemm (64x128x32, b [K, N] through
+	 * {N: i, K: j}); test_gemm's shapes in slow[] */
+	{"nontranspose_gemm_16x16x16.json -D M=128 -D N=256 -D K=160", NULL, NULL},
+	{"nontranspose_gemm_32x32x8.json -D M=100 -D N=70 -D K=90", NULL, NULL},
+	{"nontranspose_gemm_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	{"nontranspose_gemm_dyn_32x32x8.json -D M=128 -D N=256 -D K=160", NULL, NULL},
+	/* wave_gemm_test.py::testBatchedGemm at (8, 256, 128, 192) */
+	{"batched_gemm.json", NULL, NULL},
 	/* ---- end of the independent transcriptions ---- */
 };
 
@@ -1462,6 +1486,15 @@ static const WaveCase cases[] = {
  * plain loop, the second's prefetched loop is scheduled within the cap
  * (docs/compiler.md, the workgroup's register cap); both run. */
 static const WaveCase scheduled[] = {
+	/* testNonTransposeGemm's and testBatchedGemm's schedules (Wave xfails
+	 * the non-transposed one under PREFETCH) */
+	{"nontranspose_gemm_16x16x16.json -D M=128 -D N=256 -D K=160 --schedule prefetch", NULL, NULL},
+	{"nontranspose_gemm_16x16x16.json -D M=128 -D N=256 -D K=160 --schedule four_stage", NULL, NULL},
+	{"nontranspose_gemm_32x32x8.json -D M=100 -D N=70 -D K=90 --schedule modulo", NULL, NULL},
+	{"nontranspose_gemm_dyn_32x32x8.json -D M=128 -D N=256 -D K=160 --schedule four_stage", NULL, NULL},
+	{"nontranspose_gemm_dyn_16x16x16.json -D M=100 -D N=70 -D K=160 --schedule modulo", NULL, NULL},
+	{"batched_gemm.json --schedule modulo", NULL, NULL},
+	{"batched_gemm.json --schedule four_stage", NULL, NULL},
 	{"wg_gemm_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule modulo", NULL, NULL},
 	{"wg_gemm_32x32x8.json -D M=15 -D N=13 -D K=4 --schedule four_stage", NULL, NULL},
 	{"wg_gemm_dynmn_16x16x16.json -D M=17 -D N=23 -D K=32 --schedule four_stage", NULL, NULL},
@@ -1512,6 +1545,12 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* testNonTransposeGemm and testBatchedGemm at test_gemm's and
+	 * test_batched_gemm's first/second shapes */
+	{"nontranspose_gemm_16x16x16.json", NULL, NULL},
+	{"nontranspose_gemm_32x32x8.json", NULL, NULL},
+	{"nontranspose_gemm_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
+	{"batched_gemm.json -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
 	/* nn/functional/wave_sdpa_test.py and wave_quant_attention_test.py at
 	 * their BSD and BHSD shapes (4 and 32 heads) */
 	{"sdpa_16x16x16.json -D B=4 -D M=256 -D N=128 -D K2=256 --schedule none --waves-per-eu 2 --atol 1e-3 --rtol 1e-3",
