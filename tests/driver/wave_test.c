@@ -1469,6 +1469,17 @@ static const WaveCase cases[] = {
 	{"nontranspose_gemm_dyn_32x32x8.json -D M=128 -D N=256 -D K=160", NULL, NULL},
 	/* wave_gemm_test.py::testBatchedGemm at (8, 256, 128, 192) */
 	{"batched_gemm.json", NULL, NULL},
+	/* testGemmDumpOverrideSchedule's bf16 with dynamic_dims (MODULO) */
+	{"wg_gemm_bf16_dyn_16x16x16.json -D M=100 -D N=70 -D K=160 --schedule modulo", NULL, NULL},
+	/* vanilla_attention_test.py::testAttentionBSHD_Prefetch_MultiBuffer
+	 * (get_bshd_attention_kernel without a mask, 8 waves, BLOCK_M 256;
+	 * require_cdna4 in Wave for its benchmark, CDNA3 MMAs): its
+	 * (64, 4096, 128, 128, 4096) as 2 heads of 256 queries and 300 keys
+	 * (a partial K2 tile); lit attention.py's gather_to_shared form at 2
+	 * of its 8 heads */
+	{"bshd_attention_prefetch_mb_32x32x8.json -D H=2 -D M=256 -D K2=300 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"bshd_attention_prefetch_mb_16x16x16.json -D H=2 -D M=256 -D K2=300 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"lit_attention_bshd_g2s.json -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* ---- end of the independent transcriptions ---- */
 };
 
@@ -1545,6 +1556,9 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	{"bshd_attention_prefetch_mb_32x32x8.json -D H=2 -D M=1024 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"lit_attention_bshd_g2s.json --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"wg_gemm_bf16_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640 --schedule modulo", NULL, NULL},
 	/* testNonTransposeGemm and testBatchedGemm at test_gemm's and
 	 * test_batched_gemm's first/second shapes */
 	{"nontranspose_gemm_16x16x16.json", NULL, NULL},
@@ -2037,6 +2051,7 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
  * adversarial (as gfx90a's). */
 static const WaveCase gfx950[] = {
+	{"lit_attention_bshd_g2s.json -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", NULL, NULL},
 	{"loop_pipeline_dynamic_k.json -D K=133 --schedule prefetch", NULL, NULL},
 	{"cdna4_gemm_16x16x32_f16_f16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
