@@ -317,15 +317,24 @@ static bool write_box(Isel *s, Op *op, const Staged *st, Value *mem, const NodeI
  * unmapped tile load); a mapped read's box is over the same register dims
  * as its own index, so gx stands in for it during the load: each element
  * goes through the mapping and is bounded (or 0) as the read's own would. */
-static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
+/* A mapped read's cooperative load goes through the op's mapping, which
+ * memory.c applies to the op's own index only: gx stands in for that index
+ * while the load is planned and emitted (returns the index to put back).
+ * tr, tb: the box's load is over the memory's dims, without the mapping. */
+static NodeIndex *as_own_index(Isel *s, Op *op, const NodeIndex *gx)
 {
 	const PlanTile *t = s->plan->tile[op->id];
-	if (!op->mapping || (t && (t->tr || t->tb))) /* tr, tb: the box's load is over the memory's dims */
-		return isel_read_global(s, op, mem, gx);
-	NodeIndex **own = &s->c->index[op->id], *saved = *own;
-	*own = gx;
+	NodeIndex *saved = s->c->index[op->id];
+	if (op->mapping && !(t && (t->tr || t->tb)))
+		s->c->index[op->id] = (NodeIndex *)gx;
+	return saved;
+}
+
+static TVal *coop_load(Isel *s, Op *op, Value *mem, NodeIndex *gx)
+{
+	NodeIndex *saved = as_own_index(s, op, gx);
 	TVal *v = isel_read_global(s, op, mem, gx);
-	*own = saved;
+	s->c->index[op->id] = saved;
 	return v;
 }
 
@@ -346,7 +355,12 @@ static Staged *plan_box(Isel *s, Op *op)
  * written to that layout as any other. */
 static bool dma_fits(Isel *s, Op *op, const Staged *st)
 {
-	return st->layout == 2 && isel_lds_dma_fits(s, op, op->args[0], &st->t->gx);
+	if (st->layout != 2)
+		return false;
+	NodeIndex *saved = as_own_index(s, op, &st->t->gx);
+	bool fits = isel_lds_dma_fits(s, op, op->args[0], &st->t->gx);
+	s->c->index[op->id] = saved;
+	return fits;
 }
 
 /* Copy cn's LDS byte addresses of gx's first lane in each wave (S1), for
@@ -630,8 +644,11 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 		const Staged *st = s->staged[ops[i]->id];
 		if (st->dma) { /* straight into LDS, after the barrier; the wait pass waits for it before the next */
 			MOpnd *lds = dma_bases(s, ops[i], st, ops[i]->args[0], &gx[i]);
-			if (lds)
+			if (lds) { /* through the read's mapping, as coop_load (a GQA head's k: {H_KV: j // ratio}) */
+				NodeIndex *saved = as_own_index(s, ops[i], &gx[i]);
 				isel_read_global_lds(s, ops[i], ops[i]->args[0], &gx[i], lds);
+				s->c->index[ops[i]->id] = saved;
+			}
 			continue;
 		}
 		if (!write_box(s, ops[i], st, ops[i]->args[0], &gx[i], v[i], 0))
