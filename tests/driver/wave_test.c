@@ -1480,6 +1480,17 @@ static const WaveCase cases[] = {
 	{"bshd_attention_prefetch_mb_32x32x8.json -D H=2 -D M=256 -D K2=300 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"bshd_attention_prefetch_mb_16x16x16.json -D H=2 -D M=256 -D K2=300 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"lit_attention_bshd_g2s.json -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* manual_scheduled_attention_test.py::test_tagged_attention
+	 * (templates/tagged_attention.py, use_global_to_shared: loaded straight
+	 * into LDS on gfx950); its configs (heads, kv heads, N_Q = N_KV, 4 or 8
+	 * waves) by -D, MANUAL as the default schedule; the F32_16x16x32_F16
+	 * form in the gfx950 list */
+	{"tagged_attention_16x16x16.json --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* ---- end of the independent transcriptions ---- */
 };
 
@@ -1556,6 +1567,10 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"bshd_attention_prefetch_mb_32x32x8.json -D H=2 -D M=1024 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"lit_attention_bshd_g2s.json --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"wg_gemm_bf16_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640 --schedule modulo", NULL, NULL},
@@ -2051,6 +2066,15 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
  * adversarial (as gfx90a's). */
 static const WaveCase gfx950[] = {
+	/* test_tagged_attention: GQA k through {H_KV: j // ratio} loaded straight into LDS (a wrong kernel before
+	 * isel/lds_stage.c applied the mapping to its direct-to-LDS loads) */
+	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32.json --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32_causal.json --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32_causal.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32.json -D H=2 -D H_KV=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"lit_attention_bshd_g2s.json -D H=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", NULL, NULL},
 	{"loop_pipeline_dynamic_k.json -D K=133 --schedule prefetch", NULL, NULL},
@@ -2419,6 +2443,12 @@ END_TEST
 /* gfx950 cases that take minutes on the emulator (Wave's shapes of the
  * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
 static const WaveCase slow950[] = {
+	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32_causal.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32_causal.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"tagged_attention_16x16x32_causal.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* with two LDS buffers at K = 8192, 16 s (bench/gemm_mxfp4_aiter.py's form:
 	 * one barrier a trip, scheduled at the wave's LDS share, sched.c's
 	 * region_lds_share) */
