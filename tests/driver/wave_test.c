@@ -1491,6 +1491,13 @@ static const WaveCase cases[] = {
 	{"tagged_attention_16x16x16_causal.json --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* lit attention/evoformer.py::test_evoformer (its own kernel,
+	 * F32_16x16x16_F16) with BN 256 and H 4 cut to 2; lit
+	 * attention/prefill_attention.py's shape (16 query heads on 4 kv heads,
+	 * head size 64, two sequences of at most 12 tokens, 20 in all) */
+	{"lit_evoformer.json -D BN=2 -D H=2", NULL, NULL},
+	{"prefill_attention_16x16x16.json -D H=16 -D H_KV=4 -D HEAD_RATIO=4 -D D_Q=64 -D D_KV=64 -D MAX_SEQ_LEN=12 "
+		"-D N_Q=20 -D N_KV=20 -D OFFSET=0 --atol 1e-3 --rtol 1e-3 --prefill 12,8", NULL, NULL},
 	/* ---- end of the independent transcriptions ---- */
 };
 
@@ -1567,6 +1574,7 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	{"lit_evoformer.json -D BN=16", NULL, NULL},
 	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x16_causal.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
