@@ -1498,6 +1498,9 @@ static const WaveCase cases[] = {
 	{"lit_evoformer.json -D BN=2 -D H=2", NULL, NULL},
 	{"prefill_attention_16x16x16.json -D H=16 -D H_KV=4 -D HEAD_RATIO=4 -D D_Q=64 -D D_KV=64 -D MAX_SEQ_LEN=12 "
 		"-D N_Q=20 -D N_KV=20 -D OFFSET=0 --atol 1e-3 --rtol 1e-3 --prefill 12,8", NULL, NULL},
+	/* lit codegen.py::test_atomic_add as Wave writes it (dyn_atomic_add.json
+	 * is the histogram it means) */
+	{"lit_cg_atomic_add_histogram.json --randint indices:64,0,4", "no expression for dim NUMEL of dynamic value 'idx'", NULL},
 	/* ---- end of the independent transcriptions ---- */
 };
 
