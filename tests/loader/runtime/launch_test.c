@@ -87,6 +87,37 @@ START_TEST(i1_buffer_is_a_byte_each)
 }
 END_TEST
 
+/* Every fp8 encoding a kernel's memory may hold (gfx942's FNUZ, gfx950's
+ * OCP) is a buffer of one byte per element: an f8e4m3fn memory compiled for
+ * gfx950 wrote a descriptor the loader refused ("the compiler wrote a launch
+ * descriptor that does not load"). */
+START_TEST(f8_buffers_load)
+{
+	static const struct {
+		const char *name;
+		DType dt;
+	} k[] = {{"f8e4m3fnuz", DT_F8E4M3FNUZ}, {"f8e5m2fnuz", DT_F8E5M2FNUZ}, {"f8e4m3fn", DT_F8E4M3FN},
+		{"f8e5m2", DT_F8E5M2}};
+	for (size_t i = 0; i < ARRAY_LEN(k); i++) {
+		char text[512];
+		snprintf(text, sizeof text,
+			"{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", "
+			"\"arch\": \"gfx950\", \"workgroup_size\": [64, 1, 1], \"grid\": [1, 1, 1], \"lds_bytes\": 0, "
+			"\"kernarg_size\": 8, \"args\": [{\"name\": \"c\", \"kind\": \"buffer\", \"dtype\": \"%s\", "
+			"\"shape\": [16, 8], \"offset\": 0, \"access\": \"write\"}]}\n",
+			k[i].name);
+		Diag diag;
+		diag_init(&diag);
+		LaunchDesc d;
+		ck_assert_msg(launch_parse(text, strlen(text), "t.json", &d, &diag) == 0, "%s", k[i].name);
+		ck_assert_int_eq(launch_resolve(&d, 0, NULL, &diag), 0);
+		ck_assert_int_eq(d.args[0].dtype, k[i].dt);
+		ck_assert_uint_eq(d.args[0].nbytes, 128);
+		launch_free(&d);
+	}
+}
+END_TEST
+
 START_TEST(expressions_and_bindings)
 {
 	const char *t = "{\"format\": \"wavecc-launch/1\", \"code_object\": \"k.hsaco\", \"kernel\": \"k\", \"arch\": "
@@ -740,6 +771,7 @@ int main(void)
 	tcase_add_test(tc, parse_issue_example);
 	tcase_add_test(tc, expressions_and_bindings);
 	tcase_add_test(tc, i1_buffer_is_a_byte_each);
+	tcase_add_test(tc, f8_buffers_load);
 	tcase_add_test(tc, bad_descriptors_located);
 	tcase_add_test(tc, bad_fields_located);
 	tcase_add_test(tc, unbound_and_bad_bindings);
