@@ -438,15 +438,14 @@ bool isel_pk_f32_defer_scale(Isel *s, Op *op)
 	int k = -1;
 	bool ok = isel_pk_f32_loop(s, op) && op->nargs == 2 && op_result(op)->dtype == DT_F32 &&
 		  (k = positive_const_arg(s, op, &bits)) >= 0 && max_and_shift(s, op);
-	/* x: the other operand, or x of a fused x + 0 (x + 0 is x but for
-	 * -0, which the max and the fma take as +0 would be: equal numbers) */
-	const Value *x = ok ? op->args[1 - k] : NULL;
-	if (x && x->kind == VAL_RESULT && x->def->kind == OP_ADD && s->fused[x->def->id])
-		x = x->def->args[nonzero_arg(s, x->def)];
-	ok = ok && s->val[x->id]; /* else as before (and reported there) */
 	s->scaled[op->id] = ok;
 	if (!ok)
 		return false;
+	/* x: the other operand, or x of a fused x + 0 (x + 0 is x but for
+	 * -0, which the max and the fma take as +0 would be: equal numbers) */
+	const Value *x = op->args[1 - k];
+	if (x->kind == VAL_RESULT && x->def->kind == OP_ADD && s->fused[x->def->id])
+		x = x->def->args[nonzero_arg(s, x->def)];
 	const NodeIndex *ix = s->c->index[op->id];
 	const TVal *xv = isel_elt_words(s, s->val[x->id]);
 	if (!xv || !ix || !(xv = isel_tval_gather(s, xv, ix, op)))
