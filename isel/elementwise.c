@@ -106,8 +106,7 @@ static bool select_binary(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
 	/* (x + 0) * c in a loop: one fma (pk_f32.c) */
-	if (isel_pk_f32_defer_scale(s, op) || isel_pk_f32_fma_shift(s, op) || isel_pk_f32_zero_add(s, op) ||
-		isel_pk_f32_fma_zero(s, op))
+	if (isel_pk_f32_zero_add(s, op) || isel_pk_f32_fma_zero(s, op))
 		return true;
 	const NodeIndex *ix = c->index[op->id];
 	const TVal *a = isel_elt_words(s, s->val[op->args[0]->id]), *b = isel_elt_words(s, s->val[op->args[1]->id]);

@@ -93,15 +93,6 @@ bool isel_pk_f32_zero_add(Isel *s, Op *op);
 /* mul op reading such an add: fma(x, c, +0), two dwords a row where x is
  * whole tuples; false when op reads none. */
 bool isel_pk_f32_fma_zero(Isel *s, Op *op);
-/* mul op y = x * c (c a positive constant) read only by max(y) and
- * y - max(y), in a loop: y's value is x's (the max scales its result by c,
- * the shift is fma(x, c, -max)); true then. */
-bool isel_pk_f32_defer_scale(Isel *s, Op *op);
-/* Is v such a mul's result? *bits: c as f32 bits. */
-bool isel_pk_f32_scaled(const Isel *s, const Value *v, uint32_t *bits);
-/* sub op y - m of such a y: fma(x, c, -m), two dwords a row where x is
- * whole tuples; false when op is not one. */
-bool isel_pk_f32_fma_shift(Isel *s, Op *op);
 
 /* ---- cast_int.c ---- */
 /* a cast to or from i8, u8, i16, u16, i32 or u32 (from or to another of

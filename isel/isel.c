@@ -528,7 +528,6 @@ MFunc *select_instructions(Analysis *c, const Plan *p)
 	region_count_uses(k->body, s.uses);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
 	s.fused = ARENA_NEWN(&c->arena, bool, k->nops);
-	s.scaled = ARENA_NEWN(&c->arena, bool, k->nops);
 	int ndyn;
 	analysis_runtime_arg(k, NULL, &ndyn);
 	s.dyn = ARENA_NEWN(&c->arena, uint32_t, ndyn + 1);

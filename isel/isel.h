@@ -116,8 +116,6 @@ typedef struct Isel {
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */
-	bool *scaled;      /* pk_f32.c: by op id, a mul by a positive constant whose max and shift
-			    * take the factor (isel_pk_f32_scaled): its value is the unscaled one */
 	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
 	bool *local_sync;  /* local.c: by op id, an s_barrier goes before it */
 	bool has_alloc;    /* local.c: the kernel holds an allocation (its values differ from workgroup

@@ -31,8 +31,7 @@
  *      window's result — each wave stores its value to
  *      an LDS slot, waits, meets the others at s_barrier and folds every
  *      wave's slot in wave order (so all waves agree);
- *   5. an init operand, if given, is combined last (after the factor
- *      of a max of x * c taken over x: pk_f32.c);
+ *   5. an init operand, if given, is combined last;
  *   6. a result whose layout is not the source's with the reduced dim
  *      gone (a reduction beside an MMA, its result given the
  *      accumulator's layout) is reduced into that natural layout, moved
@@ -424,8 +423,6 @@ void isel_select_reduce(Isel *s, Op *op)
 	if (iv_late)
 		iv = NULL;
 	RedArith ra = {.kind = op->kind, .dtype = v->dtype, .pk = isel_pk_f32_loop(s, op)};
-	uint32_t kbits = 0;
-	bool scaled = op->kind == OP_MAX && nsrc == 1 && isel_pk_f32_scaled(s, op->args[0], &kbits);
 	MOpnd *res = ARENA_NEWN(&c->arena, MOpnd, rx->ncopies * rx->epc);
 	MOpnd *x = ARENA_NEWN(&c->arena, MOpnd, v->n);
 	bool seq = dtype_size(v->dtype) < 4;
@@ -457,12 +454,6 @@ void isel_select_reduce(Isel *s, Op *op)
 				if (reuse)
 					isel_lds_barrier(s);
 				acc = across_waves(s, op, &ra, acc, waves, base, wid[g], wo, per_lane);
-			}
-			/* a max of x * c taken over x (pk_f32.c): c * max(x) */
-			if (scaled) {
-				MOpnd t = isel_v1(s), u[2] = {mo_imm(kbits), isel_vgpr(s, acc)};
-				mblock_add(s->b, I_V_MUL_F32, 1, &t, 2, u);
-				acc = t;
 			}
 			/* 5. init */
 			int64_t e = rc * rx->epc + jr;
