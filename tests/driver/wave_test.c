@@ -16,6 +16,7 @@
  * so main stays green while the bug stays visible. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1978,7 +1979,21 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 		snprintf(order, sizeof order, "--wave-order %s %s %d", i / 2 % 4 == 1 ? "model" : "random", adverse, i);
 	snprintf(cmd, sizeof cmd, "cd '%s' && '%s' run tests/driver/wave/%s --mcpu %s --seed %d %s %s %s", test_root(),
 		test_bin(), args, mcpu, 5 + i, order, in, extra ? extra : "");
+	/* WAVECC_WAVE_TIMES=FILE: one line per run appended, its seconds and
+	 * the case (sort -n to find what make check's time goes to) */
+	const char *times = getenv("WAVECC_WAVE_TIMES");
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CmdResult r = run_cmd(cmd, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (times && *times) {
+		FILE *tf = fopen(times, "a");
+		if (tf) {
+			fprintf(tf, "%.2f %s --mcpu %s\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+				c->args, mcpu);
+			fclose(tf);
+		}
+	}
 	ck_assert_msg(!strstr(r.out, "FAIL"), "%s --mcpu %s: FAIL\n%s%s", c->args, mcpu, r.out, r.err);
 	char absent[64];
 	snprintf(absent, sizeof absent, "which %s does not have", mcpu);
