@@ -22,6 +22,21 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 
+def run_cases(cases):
+    """Run (name, fn) cases, printing PASS or FAIL and the traceback of each; the failures."""
+    failed = 0
+    for name, fn in cases:
+        t = time.time()
+        try:
+            fn()
+            print("PASS %s (%.2f s)" % (name, time.time() - t))
+        except Exception:
+            failed += 1
+            print("FAIL %s" % name)
+            traceback.print_exc(file=sys.stdout)
+    return failed
+
+
 def main():
     mode = sys.argv[1] if len(sys.argv) > 1 else "fast"
     try:
@@ -46,16 +61,7 @@ def main():
         import wave_more
         import templates
         tests = wave_kernels.tests() + wave_e2e.slow_tests() + wave_more.slow_tests() + templates.slow_tests()
-    failed = 0
-    for name, fn in tests:
-        t = time.time()
-        try:
-            fn()
-            print("PASS %s (%.2f s)" % (name, time.time() - t))
-        except Exception:
-            failed += 1
-            print("FAIL %s" % name)
-            traceback.print_exc(file=sys.stdout)
+    failed = run_cases(tests)
     ran = len(tests)
     if mode == "fast":
         # Wave's programs on CPU torch tensors, in a process of their own (importing torch

@@ -3043,20 +3043,10 @@ def slow_tests():
 
 
 def main():
-    import time
-    import traceback
+    from run_tests import run_cases
     only = sys.argv[1] if len(sys.argv) > 1 else ""
-    failed = 0
     cases = [c for c in tests() + slow_tests() if only in c[0]]
-    for name, fn in cases:
-        t = time.time()
-        try:
-            fn()
-            print("PASS %s (%.2f s)" % (name, time.time() - t))
-        except Exception:
-            failed += 1
-            print("FAIL %s" % name)
-            traceback.print_exc(file=sys.stdout)
+    failed = run_cases(cases)
     print("%d of %d passed" % (len(cases) - failed, len(cases)))
     return 1 if failed else 0
 
