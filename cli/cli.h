@@ -156,6 +156,15 @@ int compile_many(const ManyOptions *m, const CompileOptions *base);
  * compiled when there is no code object to pair with. */
 struct Compile;
 char *launch_with_ops(const struct Compile *c, size_t *len);
+/* The profiler's source map (loader/timing/source.c) of the compiled
+ * kernel's code against its assembly: 0 with *co read (codeobj_free it),
+ * *map made (tm_source_map_free it), *code the kernel's first byte and
+ * *avail the bytes from there to the image's end; -1 (nothing to free)
+ * when there is no code object or the two do not line up. */
+struct CodeObject;
+struct TmSourceMap;
+int compile_source_map(const struct Compile *c, struct CodeObject *co, struct TmSourceMap *map,
+	const uint8_t **code, uint64_t *avail);
 /* The launch descriptor's op table (`ops`, docs/launch-format.md) checks
  * that it describes the code it sits beside by this hash (FNV-1a, 64 bits)
  * of the kernel's code bytes from its entry. */

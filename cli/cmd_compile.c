@@ -124,21 +124,13 @@ static char *code_object_ref(const char *launch, const char *obj)
 static char *asm_offsets(const Compile *c, size_t *len)
 {
 	CodeObject co;
-	Buf msg = {0};
-	int ok = codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", &co, &msg);
-	buf_free(&msg);
-	if (ok != 0)
-		return NULL;
-	char *r = NULL;
-	const CodeKernel *ck = co.nkernels == 1 ? &co.kernels[0] : NULL;
-	EmuArch arch = strcmp(co.mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(co.mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
 	TmSourceMap map;
-	if (ck && ck->entry_vaddr >= co.base && ck->entry_vaddr - co.base < co.image_size &&
-		tm_source_map(arch, co.image + (ck->entry_vaddr - co.base), co.image_size - (ck->entry_vaddr - co.base),
-			c->asm_text.data, c->asm_text.len, ck->name, &map) == 0) {
-		r = tm_source_offsets(c->asm_text.data, c->asm_text.len, &map, len);
-		tm_source_map_free(&map);
-	}
+	const uint8_t *code;
+	uint64_t avail;
+	if (compile_source_map(c, &co, &map, &code, &avail) != 0)
+		return NULL;
+	char *r = tm_source_offsets(c->asm_text.data, c->asm_text.len, &map, len);
+	tm_source_map_free(&map);
 	codeobj_free(&co);
 	return r;
 }

@@ -46,29 +46,42 @@ static char *stem_of(const char *path)
  * hot spots and loops as it does for the graph; `code_bytes` and
  * `code_fnv1a` tie the table to this code. The descriptor as it is when
  * there is no code object or the assembly and code do not line up. */
+int compile_source_map(const Compile *c, CodeObject *co, TmSourceMap *map, const uint8_t **code, uint64_t *avail)
+{
+	Buf msg = {0};
+	int ok = c->code_object.len ? codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", co, &msg) : -1;
+	buf_free(&msg);
+	if (ok != 0)
+		return -1;
+	const CodeKernel *ck = co->nkernels == 1 ? &co->kernels[0] : NULL;
+	EmuArch arch = strcmp(co->mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(co->mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+	if (ck && ck->entry_vaddr >= co->base && ck->entry_vaddr - co->base < co->image_size) {
+		*code = co->image + (ck->entry_vaddr - co->base);
+		*avail = co->image_size - (ck->entry_vaddr - co->base);
+		if (tm_source_map(arch, *code, *avail, c->asm_text.data, c->asm_text.len, ck->name, map) == 0)
+			return 0;
+	}
+	codeobj_free(co);
+	return -1;
+}
+
 char *launch_with_ops(const Compile *c, size_t *len)
 {
 	const Kernel *k = c->k;
 	const Buf *l = &c->launch_json;
-	CodeObject co;
-	Buf msg = {0};
-	int ok = c->code_object.len ? codeobj_read(c->code_object.data, c->code_object.len, "kernel.hsaco", &co, &msg) : -1;
-	buf_free(&msg);
 	size_t cut = l->len;
 	while (cut > 0 && (l->data[cut - 1] == '\n' || l->data[cut - 1] == ' '))
 		cut--;
 	char *r = NULL;
-	if (ok == 0 && cut > 0 && l->data[cut - 1] == '}') {
-		const CodeKernel *ck = co.nkernels == 1 ? &co.kernels[0] : NULL;
-		EmuArch arch = strcmp(co.mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(co.mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+	if (cut > 0 && l->data[cut - 1] == '}') {
+		CodeObject co;
 		TmSourceMap map;
-		if (ck && ck->entry_vaddr >= co.base && ck->entry_vaddr - co.base < co.image_size &&
-			tm_source_map(arch, co.image + (ck->entry_vaddr - co.base), co.image_size - (ck->entry_vaddr - co.base),
-				c->asm_text.data, c->asm_text.len, ck->name, &map) == 0) {
-			const uint8_t *code = co.image + (ck->entry_vaddr - co.base);
+		const uint8_t *code;
+		uint64_t avail;
+		if (compile_source_map(c, &co, &map, &code, &avail) == 0) {
 			uint64_t bytes = map.n ? map.offset[map.n - 1] + 4 : 0;
-			if (bytes > co.image_size - (ck->entry_vaddr - co.base))
-				bytes = co.image_size - (ck->entry_vaddr - co.base);
+			if (bytes > avail)
+				bytes = avail;
 			json_t *runs = json_array();
 			for (size_t j = 0; j < map.n; j++) {
 				if (j > 0 && map.op[j] == map.op[j - 1])
@@ -96,6 +109,7 @@ char *launch_with_ops(const Compile *c, size_t *len)
 			char *t = json_dumps(ops, JSON_COMPACT);
 			json_decref(ops);
 			tm_source_map_free(&map);
+			codeobj_free(&co);
 			if (t) {
 				Buf b = {0};
 				buf_printf(&b, "%.*s,\n \"ops\": %s}\n", (int)(cut - 1), l->data, t);
@@ -106,8 +120,6 @@ char *launch_with_ops(const Compile *c, size_t *len)
 			}
 		}
 	}
-	if (ok == 0)
-		codeobj_free(&co);
 	if (!r) {
 		r = xmalloc(l->len + 1);
 		memcpy(r, l->data, l->len);
