@@ -461,7 +461,7 @@ def main():
             print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
                   ("PASS" if ok else "FAIL", arch, " causal" if causal else "", B, H, S,
                    " (strict emulator modes)" if extra else "", msg))
-        bad += not ok
+            bad += not ok
     if not a.quick:  # every gfx942 code object listed with no encoding unknown to the emulator
         cos = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(root, "hsa", "gfx942"))
                      for f in fs if f.endswith(".co"))
