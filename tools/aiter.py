@@ -429,7 +429,9 @@ def main():
     # order, reversed workgroups, garbage-filled registers and LDS; races reported
     strict = ["--memory", "late", "--wave-order", "random", "--wg-order", "reverse", "--fill", "garbage",
               "--races"]
-    cases = [(False, 1, 1, 256, ()), (True, 1, 1, 512, ()), (False, 1, 2, 512, strict)]
+    # and in the cycle model's wave order under late memory (the order the model times)
+    model = ["--memory", "late", "--wave-order", "model"]
+    cases = [(False, 1, 1, 256, ()), (True, 1, 1, 512, ()), (False, 1, 2, 512, strict), (False, 1, 2, 512, model)]
     if not a.quick:
         cases += [(False, 2, 2, 384, ()), (True, 1, 8, 512, strict)]
     bad = 0
@@ -460,7 +462,7 @@ def main():
             ok, msg = fav3_check(root, a.wavecc, arch, causal, B, H, S, B * 100 + H * 10 + S, extra)
             print("%s: FA v3 fwd %s hd128 bf16%s B=%d H=%d S=%d%s: %s" %
                   ("PASS" if ok else "FAIL", arch, " causal" if causal else "", B, H, S,
-                   " (strict emulator modes)" if extra else "", msg))
+                   (" (emulator: %s)" % " ".join(extra)) if extra else "", msg))
             bad += not ok
     if not a.quick:  # every gfx942 code object listed with no encoding unknown to the emulator
         cos = sorted(os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(root, "hsa", "gfx942"))
