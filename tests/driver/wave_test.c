@@ -389,6 +389,8 @@ static const WaveCase cases[] = {
 	{"lit_cg_scalar_cond_copy.json", NULL, NULL},
 	{"lit_cg_select_with_broadcast.json", NULL, NULL},
 	{"lit_cg_transposed_load.json", NULL, NULL},
+	{"lit_cg_atomic_min.json", NULL, NULL},
+	{"lit_cg_atomic_add.json", NULL, NULL},
 	/* lit_tests/kernel/wave/ pass tests (iteration, expansion, promotion,
 	 * hoisting, barriers, dce, igemm, dynamic_strides, topk, scheduling,
 	 * gather_to_shared, ...): Wave checks their MLIR, here their kernels
