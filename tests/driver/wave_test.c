@@ -391,6 +391,8 @@ static const WaveCase cases[] = {
 	{"lit_cg_transposed_load.json", NULL, NULL},
 	{"lit_cg_atomic_min.json", NULL, NULL},
 	{"lit_cg_atomic_add.json", NULL, NULL},
+	{"lit_broadcast_scaled_add.json", NULL, NULL},
+	{"lit_broadcast_scaled_add.json -D M=37 -D N=100", NULL, NULL},
 	/* lit_tests/kernel/wave/ pass tests (iteration, expansion, promotion,
 	 * hoisting, barriers, dce, igemm, dynamic_strides, topk, scheduling,
 	 * gather_to_shared, ...): Wave checks their MLIR, here their kernels
