@@ -15,8 +15,10 @@ causal or not) it profiles
          transcription tests/driver/wave/vanilla_attention[_causal]_16x16x32_k8
          with bf16 inputs, the whole head dim in one workgroup (BLOCK_N = 128)
          and denorm_fp_math_f32 "preserve-sign" as Wave's tests compile it,
-         at the tilings TILINGS (BLOCK_M query rows: 128 is 4 waves, 256 is 8;
-         BLOCK_K2 keys a trip: Wave's template takes both as parameters);
+         at the tilings TILINGS (BLOCK_M query rows, BLOCK_K2 keys a trip and
+         the waves of a workgroup along M: Wave's templates take all three as
+         parameters, the BHSD one as num_waves; the graph's wave tile
+         ceiling(BLOCK_M / 4) is rewritten to BLOCK_M / WAVES);
 and prints matrix-core utilisation and modelled time of each, the ratio
 of times (wavecc's best / aiter: above 1 is slower) and the ratio of
 utilisations (wavecc's fastest tiling's / aiter's: the issue's target is at
@@ -31,7 +33,12 @@ gfx942 FA v3 has no head dim 64), at TILINGS64 (BLOCK_N = 64); the
 issue's target is 60% matrix-core utilisation.
 All figures are `wavecc profile`'s model of MI300X, not measurements.
 
-Usage: attention_aiter.py WAVECC [--quick]
+With --class it prints instead the class table: S in 1024, 2048, 4096,
+8192 x head dim 64 (f16, TILINGS64) and 128 (bf16, TILINGS, aiter beside)
+x causal or not, at a constant 131072 query rows (B*H = 131072 / S: 32
+heads at S 4096), each row wavecc's fastest tiling.
+
+Usage: attention_aiter.py WAVECC [--quick | --class]
 """
 import json
 import os
@@ -52,9 +59,10 @@ def profile(wavecc, path, defs=()):
     return j, None
 
 
-# (BLOCK_M, BLOCK_K2) of wavecc's columns, head dim 128 and 64
-TILINGS = [(128, 64), (128, 32), (256, 64)]
-TILINGS64 = [(64, 64), (64, 128), (128, 64), (128, 32)]
+# (BLOCK_M, BLOCK_K2, waves per workgroup) of wavecc's columns, head dim 128
+# and 64; 4 waves is Wave's vanilla template (BLOCK_M / 4 rows a wave)
+TILINGS = [(128, 64, 4), (128, 32, 4), (256, 64, 8)]
+TILINGS64 = [(64, 64, 4), (64, 128, 4), (128, 64, 4), (128, 32, 4)]
 # SDXL's self-attentions at 1024x1024 (batch 2 with classifier-free guidance):
 # (B*H, S), head dim 64, f16
 SDXL = [(20, 4096), (40, 1024)]
@@ -66,6 +74,11 @@ def ours(tmp, causal, dtype):
     # 16-bit float MMA: bf16 operands select the bf16 instruction)
     g = json.loads(open(os.path.join("tests", "driver", "wave", name)).read().replace('"f16"', '"%s"' % dtype))
     g.setdefault("options", {})["denorm_fp_math_f32"] = "preserve-sign"
+    # the waves along M a parameter, as Wave's BHSD template's num_waves
+    for c in g["constraints"]:
+        if c["kind"] == "wave" and c["dim"] == "M":
+            c["tile"] = "BLOCK_M / WAVES"
+    g["symbols"]["WAVES"] = 4
     path = os.path.join(tmp, "ours_%s_%s.json" % ("c" if causal else "n", dtype))
     json.dump(g, open(path, "w"))
     return path
@@ -74,22 +87,52 @@ def ours(tmp, causal, dtype):
 def ours_cells(wavecc, path, bh, s, hd, tilings):
     """One cell per tiling, and the best time (with its utilisation)."""
     cells, best = [], None
-    for bm, bk in tilings:
+    for bm, bk, nw in tilings:
         defs = [("B", bh), ("M", s), ("K2", s), ("N", hd), ("K1", hd), ("BLOCK_N", hd), ("BLOCK_M", bm),
-                ("BLOCK_K2", bk)]
+                ("BLOCK_K2", bk), ("WAVES", nw)]
         jo, err = profile(wavecc, path, defs)
         if jo:
             cells.append("%5.1f%% %8.3f ms" % (100 * jo["matrix_utilisation"], 1e3 * jo["seconds"]))
             if best is None or jo["seconds"] < best[0]:
-                best = (jo["seconds"], jo["matrix_utilisation"])
+                best = (jo["seconds"], jo["matrix_utilisation"], "%dx%d/%d" % (bm, bk, nw))
         else:
             cells.append("rejected")
     return cells, best
 
 
+def tiling_name(t):
+    return "%dx%d" % t[:2] + ("" if t[2] == 4 else "/%dw" % t[2])
+
+
+def class_table(wavecc, root, tmp):
+    """The class: S x head dim x causal at 131072 query rows, wavecc's fastest
+    tiling each, aiter's FA v3 beside at head dim 128."""
+    print("the class, modelled MI300X (wavecc profile; not measurements): B*H = 131072 / S; head dim 128 bf16 "
+          "(aiter FA v3 beside), 64 f16; wavecc's fastest of its tilings (BLOCK_MxBLOCK_K2/waves)")
+    print("%-3s %5s %6s %-6s | %-18s | %-18s %-10s | %s" % ("hd", "B*H", "S", "mask", "aiter FA v3", "wavecc (fastest)",
+                                                       "tiling", "time ratio | util ratio"))
+    for hd in (64, 128):
+        for causal in (False, True):
+            for s in (1024, 2048, 4096, 8192):
+                bh = 131072 // s
+                ja = None
+                if hd == 128:
+                    d = os.path.join(tmp, "k%d_%d_%d" % (bh, s, causal))
+                    os.makedirs(d)
+                    ja, _ = profile(wavecc, aiter.fav3_desc(d, root, "gfx942", causal, 1, bh, s, 128, 1)[0])
+                first = "%5.1f%% %8.3f ms" % (100 * ja["matrix_utilisation"], 1e3 * ja["seconds"]) if ja else "-"
+                path = ours(tmp, causal, "bf16" if hd == 128 else "f16")
+                _, best = ours_cells(wavecc, path, bh, s, hd, TILINGS if hd == 128 else TILINGS64)
+                cell = "%5.1f%% %8.3f ms" % (100 * best[1], 1e3 * best[0]) if best else "rejected"
+                ratio = "%.3fx | %.3f" % (best[0] / ja["seconds"], best[1] / ja["matrix_utilisation"]) \
+                    if ja and best else "-"
+                print("%-3d %5d %6d %-6s | %-18s | %-18s %-10s | %s" % (hd, bh, s, "causal" if causal else "none",
+                                                                   first, cell, best[2] if best else "-", ratio))
+
+
 def main():
     if len(sys.argv) < 2:
-        sys.exit("usage: attention_aiter.py WAVECC [--quick]")
+        sys.exit("usage: attention_aiter.py WAVECC [--quick | --class]")
     wavecc = os.path.abspath(sys.argv[1])
     quick = "--quick" in sys.argv
     root = aiter.aiter_dir(None)
@@ -97,11 +140,15 @@ def main():
         print("SKIP: wavecc beside aiter's FA v3: set WAVECC_AITER to aiter's repository folder "
               "(github.com/ROCm/aiter)")
         return 0
+    if "--class" in sys.argv:
+        with tempfile.TemporaryDirectory() as tmp:
+            class_table(wavecc, root, tmp)
+        return 0
     shapes = [(32, 4096, False), (32, 4096, True)]
     if not quick:
         shapes += [(32, 1024, False), (32, 16384, False), (64, 2048, False), (32, 1024, True),
                    (32, 16384, True)]
-    heads = ["wavecc %dx%d" % t for t in TILINGS]
+    heads = ["wavecc " + tiling_name(t) for t in TILINGS]
     print("bf16, head dim 128, modelled MI300X (wavecc profile; not measurements); wavecc BLOCK_MxBLOCK_K2")
     print("%-5s %6s %-6s | %-18s | %s | %s" % ("B*H", "S", "mask", "aiter FA v3",
                                              " | ".join("%-18s" % h for h in heads),
@@ -122,7 +169,7 @@ def main():
             print("%-5d %6d %-6s | %-18s | %s | %s" %
                   (bh, s, "causal" if causal else "none", first, " | ".join("%-18s" % c for c in cells), ratio))
         print("SDXL, f16, head dim 64, non-causal (no aiter kernel for head dim 64; target 60%)")
-        print("%-5s %6s %-6s | %s | %s" % ("B*H", "S", "mask", " | ".join("%-18s" % ("wavecc %dx%d" % t)
+        print("%-5s %6s %-6s | %s | %s" % ("B*H", "S", "mask", " | ".join("%-18s" % ("wavecc " + tiling_name(t))
                                                                          for t in TILINGS64), "utilisation (fastest)"))
         for bh, s in (SDXL if not quick else SDXL[:1]):
             cells, best = ours_cells(wavecc, ours(tmp, False, "f16"), bh, s, 64, TILINGS64)
