@@ -5,7 +5,11 @@
  * tests/passes/machine/data (test_match_checks: `; CHECK:`, `; CHECK-NEXT:`,
  * `; CHECK-NOT:`), plus `; TARGET: gfx90a` and `; DEFINE: SYM=VAL` lines.
  * The output must also parse back (mir_parse) to the same text.
- * WAVECC_MIR_PRINT=1 prints each output. */
+ * A case's compile options beyond those (the schedule, use_global_to_shared)
+ * are the kernel's own "options". One case per selection feature, its
+ * .checks opening with what the case is and why selection does what the
+ * CHECK lines pin. WAVECC_MIR_PRINT=1 prints each output;
+ * WAVECC_ISEL_CASE=NAME runs tests/isel/data/NAME.json alone. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,8 +17,14 @@
 #include "../../frontend/frontend.h"
 #include "../test.h"
 
+static int nrun; /* the cases run */
+
 static void run_case(const char *dir, const char *json)
 {
+	const char *only = getenv("WAVECC_ISEL_CASE");
+	if (only && *only && !(strncmp(json, only, strlen(only)) == 0 && strcmp(json + strlen(only), ".json") == 0))
+		return;
+	nrun++;
 	char path[8192], checks[8192];
 	snprintf(path, sizeof path, "%s/%s", dir, json);
 	snprintf(checks, sizeof checks, "%s/%.*s.checks", dir, (int)(strlen(json) - 5), json);
@@ -63,7 +73,12 @@ static void run_case(const char *dir, const char *json)
 
 START_TEST(every_file)
 {
-	ck_assert_int_ge(test_each_file("tests/isel/data", ".json", run_case), 5);
+	int n = test_each_file("tests/isel/data", ".json", run_case);
+	const char *only = getenv("WAVECC_ISEL_CASE");
+	if (only && *only)
+		ck_assert_msg(nrun == 1, "WAVECC_ISEL_CASE=%s: no tests/isel/data/%s.json", only, only);
+	else
+		ck_assert_int_ge(n, 5);
 }
 END_TEST
 
