@@ -374,6 +374,20 @@ typedef struct TmClock {
 /* The clock the model gives a CU that did `cu`. */
 void tm_clock(const TmGpu *g, const TmCuResult *cu, TmClock *c);
 
+/* The tail: a grid's last round when it leaves CUs idle. The busiest CU
+ * runs `wgs` workgroups in its last round while `cus` CUs have work, so
+ * HBM and the Infinity Cache are shared by fewer CUs (the XCD's L2 share,
+ * a measured per-CU figure, does not grow); cycles_saved is what running
+ * them at those shares saved against the full rounds' steady interval. */
+typedef struct TmTail {
+	uint64_t wgs, cus;
+	double hbm_bytes_per_clk, mall_bytes_per_clk; /* the CU's shares in the last round */
+	double cycles_saved;
+} TmTail;
+/* The tail of a grid of nwg at occupancy occ (wgs 0: none, every CU busy
+ * in every round). */
+void tm_tail(const TmGpu *g, uint64_t nwg, uint32_t occ, TmTail *t);
+
 typedef struct TmEstimate {
 	uint64_t grid_wgs, wgs_per_cu, active_cus;
 	double clock_mhz;     /* the clock of cu_cycles */
@@ -381,6 +395,7 @@ typedef struct TmEstimate {
 	double seconds, tflops, gbps_hbm; /* tflops: the MFMAs' work (2*M*N*K*blocks per instruction) */
 	double launch_seconds; /* of seconds: the dispatch's overhead (launch_us) */
 	double matrix_util;   /* MFMA busy / (SIMDs * cycles) */
+	TmTail tail;          /* the last round's (tm_profile; zero from tm_estimate) */
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */
 uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ);

@@ -720,6 +720,90 @@ START_TEST(source_map_pairs_ops)
 }
 END_TEST
 
+/* The tail (tm_tail): MI300X's 304 CUs at 8 workgroups each hold 2432;
+ * a grid of 2532 leaves the busiest CU one workgroup in a last round that
+ * 100 CUs run, one of exactly 2432 or of fewer than 304 has none. */
+START_TEST(tail_round_counted)
+{
+	const TmGpu *g = tm_gpu("MI300X");
+	TmTail t;
+	tm_tail(g, 2532, 8, &t);
+	ck_assert_uint_eq(t.wgs, 1);
+	ck_assert_uint_eq(t.cus, 100);
+	tm_tail(g, 2432 + 2432 + 608, 8, &t); /* two full rounds and two workgroups on every CU */
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 2432, 8, &t);
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 200, 8, &t);
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 2432 + 2432 + 38, 8, &t); /* 38 workgroups in the last round, on 38 CUs */
+	ck_assert_uint_eq(t.wgs, 1);
+	ck_assert_uint_eq(t.cus, 38);
+}
+END_TEST
+
+/* The whole-GPU estimate of `body` (4-wave workgroups, 16 KiB in and out
+ * each: COPY at 256 lanes) on MI300X over `nwg` workgroups; *plain the
+ * same without the tail's shares (tm_estimate). */
+static TmEstimate tail_estimate(const char *body, uint64_t nwg, double *plain)
+{
+	static uint8_t in[4096 * 2600], out[4096 * 2600];
+	const TmGpu *g = tm_gpu("MI300X");
+	Harness h;
+	h_init(&h, body);
+	h_buffer(&h, in, sizeof in, 0, false);
+	h_buffer(&h, out, sizeof out, 8, true);
+	h.l.wg_size[0] = 256;
+	h.l.arch = EMU_GFX942;
+	h.l.grid[0] = (uint32_t)nwg;
+	TmOccupancy occ;
+	tm_occupancy(g, &h.l.kd, 0, 4, &occ);
+	occ.wgs_per_cu = 8; /* as tail_round_counted's */
+	uint64_t n = tm_sample_size(g, nwg, occ.wgs_per_cu), ids[64];
+	uint32_t grid[3] = {(uint32_t)nwg, 1, 1};
+	ck_assert_uint_eq(tm_sample_ids(grid, n, ids), n);
+	TmRecorder *r = tm_recorder_new_ids(EMU_GFX942, ids, n, 4);
+	tm_recorder_grid(r, (uint32_t)nwg, 1, 1);
+	h.l.hook = tm_recorder_hook(r);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	TmCuConfig c;
+	TmCuResult res;
+	TmClock clk;
+	TmEstimate e, e0;
+	char err[256];
+	ck_assert_msg(tm_profile(g, r, nwg, &occ, 0, 2100, &c, &res, &clk, &e, err, sizeof err) == 0, "%s", err);
+	tm_estimate(g, &c, &res, nwg, &occ, &e0);
+	*plain = e0.cu_cycles;
+	tm_cu_result_free(&res);
+	tm_recorder_free(r);
+	h_free(&h);
+	return e;
+}
+
+/* A last round on 100 of the 304 CUs gets three times the HBM share: an
+ * HBM-bound copy's estimate falls (never below the chip's achievable HBM
+ * bandwidth), an MFMA-only kernel's does not move by more than 1%. */
+START_TEST(tail_round_gets_more_bandwidth)
+{
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	double plain;
+	TmEstimate e = tail_estimate(COPY, 2532, &plain);
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "copy tail: %.0f cycles (%.0f without the tail's shares), saved %.0f, HBM share %.2f\n",
+			e.cu_cycles, plain, e.tail.cycles_saved, e.tail.hbm_bytes_per_clk);
+	ck_assert_uint_eq(e.tail.cus, 100);
+	ck_assert_msg(e.tail.hbm_bytes_per_clk > 2.9 * p.hbm_gbps * p.hbm_efficiency / 2.1 / 304,
+		"tail share %.2f", e.tail.hbm_bytes_per_clk);
+	ck_assert_msg(e.cu_cycles < plain, "%.0f cycles with the tail, %.0f without", e.cu_cycles, plain);
+	double floor = 2.0 * 2532 * 4096 / (p.hbm_gbps * p.hbm_efficiency * 1e9) * 2.1e9;
+	ck_assert_msg(e.cu_cycles >= floor * 0.9999, "%.0f cycles below the HBM floor %.0f", e.cu_cycles, floor);
+	e = tail_estimate(MFMA_LOOP, 2532, &plain);
+	ck_assert_msg(fabs(e.cu_cycles - plain) <= 0.01 * plain, "MFMA-only: %.0f cycles with the tail, %.0f without",
+		e.cu_cycles, plain);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -742,6 +826,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, l2_round_probes_see_a_remap);
 	tcase_add_test(tc, l2_round_larger_than_probes);
 	tcase_add_test(tc, source_map_pairs_ops);
+	tcase_add_test(tc, tail_round_counted);
+	tcase_add_test(tc, tail_round_gets_more_bandwidth);
 	suite_add_tcase(s, tc);
 	return s;
 }
