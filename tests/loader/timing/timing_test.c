@@ -720,6 +720,23 @@ START_TEST(source_map_pairs_ops)
 }
 END_TEST
 
+/* The launch overhead stays within its published bound: no kernel of
+ * aiter's measured tables was shorter (MI300X 3.0108 us, MI355X 2.4076 us:
+ * launch_max_us's sources), so a dispatch cannot add more. */
+START_TEST(launch_within_published_bound)
+{
+	static const struct { EmuArch arch; double shortest; } t[] = {{EMU_GFX942, 3.0108}, {EMU_GFX950, 2.4076}};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		TmParams p;
+		tm_params(t[i].arch, &p);
+		ck_assert_double_gt(p.launch_max_us, 0);
+		ck_assert_double_le(p.launch_max_us, t[i].shortest);
+		ck_assert_msg(p.launch_us <= p.launch_max_us, "launch %.2f us above the bound %.2f", p.launch_us,
+			p.launch_max_us);
+	}
+}
+END_TEST
+
 /* The tail (tm_tail): MI300X's 304 CUs at 8 workgroups each hold 2432;
  * a grid of 2532 leaves the busiest CU one workgroup in a last round that
  * 100 CUs run, one of exactly 2432 or of fewer than 304 has none. */
@@ -827,6 +844,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, l2_round_larger_than_probes);
 	tcase_add_test(tc, source_map_pairs_ops);
 	tcase_add_test(tc, tail_round_counted);
+	tcase_add_test(tc, launch_within_published_bound);
 	tcase_add_test(tc, tail_round_gets_more_bandwidth);
 	suite_add_tcase(s, tc);
 	return s;
