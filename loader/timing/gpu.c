@@ -241,14 +241,28 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	c->mall_miss_fraction = m2 > 0 ? fmin(1.0, hbm / m2) : 1.0;
 }
 
+double tm_hbm_efficiency(const TmParams *p, double write_share)
+{
+	if (write_share < 0)
+		return p->hbm_efficiency;
+	return p->hbm_read_efficiency + (p->hbm_efficiency - p->hbm_read_efficiency) * fmin(1.0, 3.0 * write_share);
+}
+
+/* The share of a CU's HBM bytes that are writes (-1: it moved none). */
+static double write_share(const TmCuResult *cu)
+{
+	return cu->bytes_hbm ? (double)cu->bytes_hbm_write / (double)cu->bytes_hbm : -1;
+}
+
 /* A CU's shares of the XCD's L2, the Infinity Cache and HBM when `active`
- * CUs have work, at c->clock_mhz. */
+ * CUs have work, at c->clock_mhz, HBM at the achievable share for
+ * c->hbm_write_share. */
 static void bandwidth_shares(const TmParams *p, uint64_t active, TmCuConfig *c)
 {
 	if (!active)
 		active = 1;
 	double clk = c->clock_mhz * 1e6;
-	c->hbm_bytes_per_clk = p->hbm_gbps * p->hbm_efficiency * 1e9 / clk / (double)active;
+	c->hbm_bytes_per_clk = p->hbm_gbps * tm_hbm_efficiency(p, c->hbm_write_share) * 1e9 / clk / (double)active;
 	double l2s = ceil(p->cus / p->cus_per_l2);
 	double per_l2 = ceil((double)active / l2s);
 	c->l2_bytes_per_clk = fmin(p->l2_cu_bytes_per_clk, p->l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
@@ -272,8 +286,18 @@ void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOcc
 	c->clock_mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
 	c->resident = o->wgs_per_cu;
 	c->waves_per_simd_cap = o->waves_per_simd;
+	c->hbm_write_share = -1;
 	bandwidth_shares(&p, active, c);
 	cache_model(g, &p, r, nwg, o, footprint_bytes, c);
+}
+
+void tm_cu_config_shares(const TmGpu *g, uint64_t nwg, TmCuConfig *c)
+{
+	TmParams p;
+	tm_gpu_params(g, &p);
+	uint64_t active;
+	per_cu(g, nwg, &active);
+	bandwidth_shares(&p, active, c);
 }
 
 void tm_tail(const TmGpu *g, uint64_t nwg, uint32_t occ, TmTail *t)
@@ -360,7 +384,7 @@ static void estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, 
 	e->clock_mhz = c->clock_mhz > 0 ? c->clock_mhz : g->boost_mhz;
 	double clk = e->clock_mhz * 1e6;
 	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
-	double hbm_rate = p.hbm_gbps * p.hbm_efficiency * 1e9; /* achievable, not peak */
+	double hbm_rate = p.hbm_gbps * tm_hbm_efficiency(&p, write_share(cu)) * 1e9; /* achievable, not peak */
 	if (hbm_total / hbm_rate * clk > cycles)
 		cycles = hbm_total / hbm_rate * clk;
 	double mall_total = s ? (double)cu->bytes_mall / s * (double)nwg : 0;
@@ -412,14 +436,26 @@ int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupa
 		snprintf(err, err_len, "the grid has no workgroups at these sizes: nothing to profile");
 		return -1;
 	}
+	/* the HBM share depends on the kernel's write share of HBM traffic
+	 * (tm_hbm_efficiency), known after a run: runs after the first take
+	 * the previous run's */
+	TmParams p;
+	tm_gpu_params(g, &p);
+	double ws = -1;
 	for (int run = 0;; run++) {
 		tm_cu_config(g, r, nwg, o, footprint_bytes, mhz, c);
+		c->hbm_write_share = ws;
+		tm_cu_config_shares(g, nwg, c);
 		if (tm_simulate(r, c, cu, err, err_len) != 0)
 			return -1;
 		tm_clock(g, cu, clk);
-		if (clock_mhz > 0 || fabs(clk->mhz - mhz) <= 0.005 * mhz || run == 3)
+		double nws = write_share(cu);
+		bool eff_moved = fabs(tm_hbm_efficiency(&p, nws) - tm_hbm_efficiency(&p, ws)) > 0.005 * p.hbm_efficiency;
+		ws = nws;
+		if (run == 3 || ((clock_mhz > 0 || fabs(clk->mhz - mhz) <= 0.005 * mhz) && !eff_moved))
 			break;
-		mhz = clk->mhz;
+		if (clock_mhz <= 0)
+			mhz = clk->mhz;
 		tm_cu_result_free(cu);
 	}
 	/* the clock the last run was simulated at; the model's for it is
@@ -431,8 +467,6 @@ int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupa
 	tm_tail(g, nwg, o->wgs_per_cu, &tail);
 	double tail_interval = 0;
 	if (tail.wgs) {
-		TmParams p;
-		tm_gpu_params(g, &p);
 		TmCuConfig ct = *c;
 		bandwidth_shares(&p, tail.cus, &ct);
 		tail.hbm_bytes_per_clk = ct.hbm_bytes_per_clk;

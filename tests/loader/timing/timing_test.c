@@ -762,9 +762,9 @@ END_TEST
 /* The whole-GPU estimate of `body` (4-wave workgroups, 16 KiB in and out
  * each: COPY at 256 lanes) on MI300X over `nwg` workgroups; *plain the
  * same without the tail's shares (tm_estimate). */
-static TmEstimate tail_estimate(const char *body, uint64_t nwg, double *plain)
+static TmEstimate tail_estimate(const char *body, uint64_t nwg, double *plain, TmCuConfig *cfg)
 {
-	static uint8_t in[4096 * 2600], out[4096 * 2600];
+	static uint8_t in[4096 * 4900], out[4096 * 4900];
 	const TmGpu *g = tm_gpu("MI300X");
 	Harness h;
 	h_init(&h, body);
@@ -791,6 +791,8 @@ static TmEstimate tail_estimate(const char *body, uint64_t nwg, double *plain)
 	ck_assert_msg(tm_profile(g, r, nwg, &occ, 0, 2100, &c, &res, &clk, &e, err, sizeof err) == 0, "%s", err);
 	tm_estimate(g, &c, &res, nwg, &occ, &e0);
 	*plain = e0.cu_cycles;
+	if (cfg)
+		*cfg = c;
 	tm_cu_result_free(&res);
 	tm_recorder_free(r);
 	h_free(&h);
@@ -805,7 +807,7 @@ START_TEST(tail_round_gets_more_bandwidth)
 	TmParams p;
 	tm_params(EMU_GFX942, &p);
 	double plain;
-	TmEstimate e = tail_estimate(COPY, 2532, &plain);
+	TmEstimate e = tail_estimate(COPY, 2532, &plain, NULL);
 	if (getenv("TIMING_DEBUG"))
 		fprintf(stderr, "copy tail: %.0f cycles (%.0f without the tail's shares), saved %.0f, HBM share %.2f\n",
 			e.cu_cycles, plain, e.tail.cycles_saved, e.tail.hbm_bytes_per_clk);
@@ -815,9 +817,54 @@ START_TEST(tail_round_gets_more_bandwidth)
 	ck_assert_msg(e.cu_cycles < plain, "%.0f cycles with the tail, %.0f without", e.cu_cycles, plain);
 	double floor = 2.0 * 2532 * 4096 / (p.hbm_gbps * p.hbm_efficiency * 1e9) * 2.1e9;
 	ck_assert_msg(e.cu_cycles >= floor * 0.9999, "%.0f cycles below the HBM floor %.0f", e.cu_cycles, floor);
-	e = tail_estimate(MFMA_LOOP, 2532, &plain);
+	e = tail_estimate(MFMA_LOOP, 2532, &plain, NULL);
 	ck_assert_msg(fabs(e.cu_cycles - plain) <= 0.01 * plain, "MFMA-only: %.0f cycles with the tail, %.0f without",
 		e.cu_cycles, plain);
+}
+END_TEST
+
+/* HBM by access pattern: a kernel that only reads HBM gets
+ * hbm_read_efficiency (MI300X's BabelStream dot, 3.87 TB/s), one with a
+ * third of writes or more hbm_efficiency (copy, 4.11 TB/s), linear
+ * between: the CU's HBM share is set by the write share its run found;
+ * a read-only kernel stays within the read figure, a copy reaches above
+ * it. */
+static const char *READ_ONLY =
+	"s_load_dwordx4 s[4:7], s[0:1], 0\n"
+	"s_lshl_b32 s8, s2, 12\n"
+	"v_lshlrev_b32 v1, 4, v0\n"
+	"v_add_u32 v1, s8, v1\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"global_load_dwordx4 v[4:7], v1, s[4:5]\n"
+	"s_waitcnt vmcnt(0)\n"
+	"s_endpgm\n";
+
+START_TEST(hbm_by_access_pattern)
+{
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	ck_assert_double_eq_tol(p.hbm_read_efficiency, 3870.0 / 5300, 0.001);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 0), p.hbm_read_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 1.0 / 3), p.hbm_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 0.5), p.hbm_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 1.0 / 6), (p.hbm_efficiency + p.hbm_read_efficiency) / 2, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, -1), p.hbm_efficiency, 1e-12);
+	double plain;
+	enum { NWG = 4864 }; /* two rounds of 8 per CU on 304 CUs */
+	TmCuConfig rc, cc;
+	TmEstimate r = tail_estimate(READ_ONLY, NWG, &plain, &rc), c = tail_estimate(COPY, NWG, &plain, &cc);
+	double read_tbs = NWG * 4096.0 / (r.cu_cycles / 2.1e9) / 1e12, copy_tbs = 2 * NWG * 4096.0 / (c.cu_cycles / 2.1e9) / 1e12;
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "HBM: read-only %.2f TB/s (share %.3f B/clk), copy %.2f TB/s (share %.3f B/clk)\n", read_tbs,
+			rc.hbm_bytes_per_clk, copy_tbs, cc.hbm_bytes_per_clk);
+	/* the CU's HBM share per clock at 2.1 GHz over 304 CUs */
+	ck_assert_double_eq_tol(rc.hbm_write_share, 0, 1e-12);
+	ck_assert_double_eq_tol(rc.hbm_bytes_per_clk, p.hbm_gbps * 1e9 * p.hbm_read_efficiency / 2.1e9 / 304, 1e-9);
+	ck_assert(cc.hbm_write_share < 0 || fabs(cc.hbm_write_share - 0.5) < 1e-12); /* not known: hbm_efficiency too */
+	ck_assert_double_eq_tol(cc.hbm_bytes_per_clk, p.hbm_gbps * 1e9 * p.hbm_efficiency / 2.1e9 / 304, 1e-9);
+	ck_assert_msg(read_tbs <= 5.3 * p.hbm_read_efficiency * 1.0001, "read-only %.2f TB/s", read_tbs);
+	ck_assert_msg(copy_tbs <= 5.3 * p.hbm_efficiency * 1.0001, "copy %.2f TB/s", copy_tbs);
+	ck_assert_msg(copy_tbs > 5.3 * p.hbm_read_efficiency, "copy %.2f TB/s: not above the read-only figure", copy_tbs);
 }
 END_TEST
 
@@ -845,6 +892,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, source_map_pairs_ops);
 	tcase_add_test(tc, tail_round_counted);
 	tcase_add_test(tc, launch_within_published_bound);
+	tcase_add_test(tc, hbm_by_access_pattern);
 	tcase_add_test(tc, tail_round_gets_more_bandwidth);
 	suite_add_tcase(s, tc);
 	return s;
