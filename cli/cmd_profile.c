@@ -1195,10 +1195,12 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	const TmCuResult *cu = &pr->cu;
 	const TmEstimate *e = &pr->est;
 	double cyc = cu->cycles ? (double)cu->cycles : 1;
-	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable)\n",
+	double ws = cu->bytes_hbm ? (double)cu->bytes_hbm_write / (double)cu->bytes_hbm : -1;
+	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable at this "
+	       "kernel's %.0f%% of writes)\n",
 	       pr->kernel, arch_name(pr->arch), pr->gpu->name,
 	       pr->arch == EMU_GFX90A ? " (one GCD)" : "", pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps,
-	       pr->p.hbm_gbps * pr->p.hbm_efficiency);
+	       pr->p.hbm_gbps * tm_hbm_efficiency(&pr->p, ws), ws < 0 ? 0 : 100 * ws);
 	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
 	       pr->grid[0], pr->grid[1], pr->grid[2], (unsigned long long)e->grid_wgs, pr->wg_items, pr->occ.waves_per_wg,
 	       pr->occ.wgs_per_cu, pr->occ.limit);
