@@ -148,8 +148,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.092
-#define TM_BAND_WORST 0.216
+#define TM_BAND_MEDIAN 0.094
+#define TM_BAND_WORST 0.260
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);
