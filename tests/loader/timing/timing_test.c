@@ -7,7 +7,10 @@
  * unpadded transposed LDS read conflicts and a padded one does not; more
  * resident waves hide memory latency); the clock model falls from the
  * boost clock to AMD's published median clock as the matrix-core duty
- * rises, and puts the MFMA-only microkernel in AMD's max-achievable range. */
+ * rises, and puts the MFMA-only microkernel in AMD's max-achievable range;
+ * a grid's last round on fewer CUs gets their larger HBM share (the tail),
+ * HBM's achievable share follows the kernel's write share (read-only vs
+ * copy), and the launch overhead stays within its published bound. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
