@@ -22,7 +22,8 @@
  * --fit: each row is also simulated with every candidate value of the
  * parameters the fit may set (FIT_PARAMS: ones marked guessed or fitted,
  * never a published one), and the launch overhead per arch (launch_us,
- * additive, so it needs no simulation) is chosen with them to minimise the
+ * additive, so it needs no simulation, from 0 to its published bound
+ * launch_max_us) is chosen with them to minimise the
  * fit set's median absolute log error, worst as the tie-break; the check
  * set is then scored at the chosen values. The program prints them; the
  * parameter table (loader/timing/timing.h) is edited by hand to match, so
@@ -413,7 +414,10 @@ static void fit_rows(Row *rows, int n)
 		double lsel[2] = {0};
 		for (int a = 0; a < 2; a++) {
 			double bm = INFINITY, bw = INFINITY;
-			for (double l = 0; l <= 8.0001; l += 0.1) {
+			TmParams ap;
+			tm_params(a ? EMU_GFX950 : EMU_GFX942, &ap);
+			double lmax = ap.launch_max_us > 0 ? ap.launch_max_us : 8.0; /* the published bound */
+			for (double l = 0; l <= lmax + 1e-4; l += 0.1) {
 				double *e = xcalloc((size_t)n + 1, sizeof *e);
 				int m = 0;
 				for (int i = 0; i < n; i++)

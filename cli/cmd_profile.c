@@ -1004,7 +1004,12 @@ static void grid_fill(const Profile *pr, char *buf, size_t len)
 		(unsigned long long)pr->est.grid_wgs, cus, occ, rounds, rounds == 1 ? "" : "s",
 		whole > 0 ? 100 * wgs / (whole * slots) : 0);
 	if (wgs < cus && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, "; %.0f of the %.0f CUs get no workgroup", cus - wgs, cus);
+		n += snprintf(buf + n, len - (size_t)n, "; %.0f of the %.0f CUs get no workgroup", cus - wgs, cus);
+	const TmTail *t = &pr->est.tail;
+	if (t->wgs && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n,
+			"; last round on %llu CUs (HBM share %.1f bytes a clock, the full rounds' %.1f): %.0f cycles less",
+			(unsigned long long)t->cus, t->hbm_bytes_per_clk, pr->cfg.hbm_bytes_per_clk, t->cycles_saved);
 }
 
 /* What bounds the kernel, by the first test that holds: a grid that
@@ -1190,10 +1195,12 @@ static void print_text(const Profile *pr, const ProfArgs *a)
 	const TmCuResult *cu = &pr->cu;
 	const TmEstimate *e = &pr->est;
 	double cyc = cu->cycles ? (double)cu->cycles : 1;
-	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable)\n",
+	double ws = cu->bytes_hbm ? (double)cu->bytes_hbm_write / (double)cu->bytes_hbm : -1;
+	printf("kernel %s on %s, modelled %s%s: %g CUs, %g MHz boost clock, %g GB/s HBM peak (%.0f achievable at this "
+	       "kernel's %.0f%% of writes)\n",
 	       pr->kernel, arch_name(pr->arch), pr->gpu->name,
 	       pr->arch == EMU_GFX90A ? " (one GCD)" : "", pr->p.cus, pr->p.clock_mhz, pr->p.hbm_gbps,
-	       pr->p.hbm_gbps * pr->p.hbm_efficiency);
+	       pr->p.hbm_gbps * tm_hbm_efficiency(&pr->p, ws), ws < 0 ? 0 : 100 * ws);
 	printf("grid %ux%ux%u = %llu workgroups of %u work-items (%u waves); occupancy %u workgroups/CU (limit: %s)\n",
 	       pr->grid[0], pr->grid[1], pr->grid[2], (unsigned long long)e->grid_wgs, pr->wg_items, pr->occ.waves_per_wg,
 	       pr->occ.wgs_per_cu, pr->occ.limit);
@@ -1356,6 +1363,15 @@ static void print_json(const Profile *pr)
 	json_object_set_new(o, "cu_cycles_estimate", json_real(e->cu_cycles));
 	json_object_set_new(o, "seconds", json_real(e->seconds));
 	json_object_set_new(o, "launch_seconds", json_real(e->launch_seconds));
+	if (e->tail.wgs) {
+		json_t *tl = json_object();
+		json_object_set_new(tl, "workgroups_per_cu", json_integer((json_int_t)e->tail.wgs));
+		json_object_set_new(tl, "busy_cus", json_integer((json_int_t)e->tail.cus));
+		json_object_set_new(tl, "hbm_bytes_per_clk", json_real(e->tail.hbm_bytes_per_clk));
+		json_object_set_new(tl, "mall_bytes_per_clk", json_real(e->tail.mall_bytes_per_clk));
+		json_object_set_new(tl, "cycles_saved", json_real(e->tail.cycles_saved));
+		json_object_set_new(o, "tail", tl);
+	}
 	double med, worst;
 	json_t *band = json_object();
 	if (tm_band(pr->arch, &med, &worst)) {

@@ -343,6 +343,7 @@ static uint64_t vmem_issue(Sim *s, const TEv *e, uint64_t c)
 			if (l2_first_touch(s, line)) {
 				serve(&s->hbm_free, t, lb, s->cfg->hbm_bytes_per_clk);
 				s->out->bytes_hbm += (uint64_t)lb;
+				s->out->bytes_hbm_write += (uint64_t)lb;
 			}
 		} else if (cache_access(&s->l1, line)) {
 			d = t + p->l1_latency;

@@ -13,7 +13,9 @@
  * each line depends on (cache_model). When a CU's share is
  * larger than the sample, the time is extrapolated from the sample's steady
  * state (the interval between workgroup completions after the first round);
- * the launch overhead (launch_us) is added.
+ * the last round of a grid that leaves CUs idle in it (the tail) runs at
+ * that round's larger shares of HBM and the Infinity Cache (simulated
+ * again at them: tm_tail); the launch overhead (launch_us) is added.
  *
  * The clock (tm_clock): the boost clock without matrix-core work, falling
  * toward AMD's published median clock under dense GEMM of the MFMAs' data
@@ -239,6 +241,38 @@ static void cache_model(const TmGpu *g, const TmParams *p, const TmRecorder *r, 
 	c->mall_miss_fraction = m2 > 0 ? fmin(1.0, hbm / m2) : 1.0;
 }
 
+double tm_hbm_efficiency(const TmParams *p, double write_share)
+{
+	if (write_share < 0)
+		return p->hbm_efficiency;
+	return p->hbm_read_efficiency + (p->hbm_efficiency - p->hbm_read_efficiency) * fmin(1.0, 3.0 * write_share);
+}
+
+/* The share of a CU's HBM bytes that are writes (-1: it moved none). */
+static double write_share(const TmCuResult *cu)
+{
+	return cu->bytes_hbm ? (double)cu->bytes_hbm_write / (double)cu->bytes_hbm : -1;
+}
+
+/* A CU's shares of the XCD's L2, the Infinity Cache and HBM when `active`
+ * CUs have work, at c->clock_mhz, HBM at the achievable share for
+ * c->hbm_write_share. */
+static void bandwidth_shares(const TmParams *p, uint64_t active, TmCuConfig *c)
+{
+	if (!active)
+		active = 1;
+	double clk = c->clock_mhz * 1e6;
+	c->hbm_bytes_per_clk = p->hbm_gbps * tm_hbm_efficiency(p, c->hbm_write_share) * 1e9 / clk / (double)active;
+	double l2s = ceil(p->cus / p->cus_per_l2);
+	double per_l2 = ceil((double)active / l2s);
+	c->l2_bytes_per_clk = fmin(p->l2_cu_bytes_per_clk, p->l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
+	/* HBM and Infinity Cache data reach a CU through its L2 path */
+	c->hbm_bytes_per_clk = fmin(c->hbm_bytes_per_clk, c->l2_bytes_per_clk);
+	c->mall_bytes_per_clk = 0;
+	if (p->mall_gbps > 0 && p->mall_mib > 0)
+		c->mall_bytes_per_clk = fmin(p->mall_gbps * 1e9 / clk / (double)active, c->l2_bytes_per_clk);
+}
+
 void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
 	double clock_mhz, TmCuConfig *c)
 {
@@ -246,24 +280,41 @@ void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOcc
 	tm_gpu_params(g, &p);
 	uint64_t active;
 	per_cu(g, nwg, &active);
-	if (!active)
-		active = 1;
 	memset(c, 0, sizeof *c);
 	c->arch = g->arch;
 	c->gpu = g;
 	c->clock_mhz = clock_mhz > 0 ? clock_mhz : g->boost_mhz;
 	c->resident = o->wgs_per_cu;
 	c->waves_per_simd_cap = o->waves_per_simd;
-	double clk = c->clock_mhz * 1e6;
-	c->hbm_bytes_per_clk = p.hbm_gbps * p.hbm_efficiency * 1e9 / clk / (double)active;
-	double l2s = ceil(p.cus / p.cus_per_l2);
-	double per_l2 = ceil((double)active / l2s);
-	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / (per_l2 < 1 ? 1 : per_l2));
-	/* HBM and Infinity Cache data reach a CU through its L2 path */
-	c->hbm_bytes_per_clk = fmin(c->hbm_bytes_per_clk, c->l2_bytes_per_clk);
-	if (p.mall_gbps > 0 && p.mall_mib > 0)
-		c->mall_bytes_per_clk = fmin(p.mall_gbps * 1e9 / clk / (double)active, c->l2_bytes_per_clk);
+	c->hbm_write_share = -1;
+	bandwidth_shares(&p, active, c);
 	cache_model(g, &p, r, nwg, o, footprint_bytes, c);
+}
+
+void tm_cu_config_shares(const TmGpu *g, uint64_t nwg, TmCuConfig *c)
+{
+	TmParams p;
+	tm_gpu_params(g, &p);
+	uint64_t active;
+	per_cu(g, nwg, &active);
+	bandwidth_shares(&p, active, c);
+}
+
+void tm_tail(const TmGpu *g, uint64_t nwg, uint32_t occ, TmTail *t)
+{
+	memset(t, 0, sizeof *t);
+	uint64_t active, w = per_cu(g, nwg, &active);
+	uint64_t cus = (uint64_t)g->cus;
+	if (!occ)
+		occ = 1;
+	if (w <= occ || !cus) /* one round: every CU with work is busy throughout */
+		return;
+	uint64_t before = (w - 1) / occ * (uint64_t)occ; /* the busiest CU's workgroups before its last round */
+	uint64_t busy = nwg > cus * before ? nwg - cus * before : 1;
+	if (busy >= cus)
+		return;
+	t->cus = busy;
+	t->wgs = w - before;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -272,8 +323,34 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
-	TmEstimate *e)
+static uint64_t *sorted_done(const TmCuResult *cu)
+{
+	uint32_t s = cu->workgroups;
+	uint64_t *d = xcalloc(s ? s : 1, sizeof *d);
+	memcpy(d, cu->wg_done, s * sizeof *d);
+	qsort(d, s, sizeof *d, cmp_u64);
+	return d;
+}
+
+/* The interval between workgroup completions after the first round (the
+ * mean over the sample when it is one round). */
+static double steady_interval(const TmCuResult *cu, uint32_t occ)
+{
+	uint32_t s = cu->workgroups;
+	if (!s)
+		return 0;
+	uint64_t *d = sorted_done(cu);
+	if (!occ)
+		occ = 1;
+	double interval = s > occ ? (double)(d[s - 1] - d[occ - 1]) / (double)(s - occ) : (double)d[s - 1] / (double)s;
+	free(d);
+	return interval;
+}
+
+/* tail: the last round's workgroups and CUs (tm_tail) and the steady
+ * interval a simulation at that round's shares gave (0: none) */
+static void estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
+	const TmTail *tail, double tail_interval, TmEstimate *e)
 {
 	TmParams p;
 	tm_gpu_params(g, &p);
@@ -283,23 +360,31 @@ void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint
 	uint32_t s = cu->workgroups;
 	double cycles = (double)cu->cycles;
 	if (e->wgs_per_cu != s && s > 0) {
-		uint64_t *d = xcalloc(s, sizeof *d);
-		memcpy(d, cu->wg_done, s * sizeof *d);
-		qsort(d, s, sizeof *d, cmp_u64);
-		uint32_t occ = o->wgs_per_cu;
-		double interval = s > occ ? (double)(d[s - 1] - d[occ - 1]) / (double)(s - occ) : (double)d[s - 1] / (double)s;
+		uint64_t *d = sorted_done(cu);
+		double interval = steady_interval(cu, o->wgs_per_cu);
 		if (e->wgs_per_cu > s)
 			cycles = (double)d[s - 1] + (double)(e->wgs_per_cu - s) * interval;
 		else /* a sample larger than the CU's share (--sample): its first ones */
 			cycles = (double)d[e->wgs_per_cu - 1];
 		free(d);
 	}
+	/* the last round's workgroups ran at that round's larger shares of
+	 * HBM and the Infinity Cache: the steady interval between completions
+	 * at those shares, not at the full rounds' (never slower) */
+	if (tail && tail->wgs && tail_interval > 0) {
+		e->tail = *tail;
+		double full = steady_interval(cu, o->wgs_per_cu);
+		if (tail_interval < full) {
+			e->tail.cycles_saved = fmin((double)tail->wgs * (full - tail_interval), cycles);
+			cycles -= e->tail.cycles_saved;
+		}
+	}
 	/* the chip's HBM bandwidth bounds the whole grid's traffic, whatever
 	 * the extrapolation says */
 	e->clock_mhz = c->clock_mhz > 0 ? c->clock_mhz : g->boost_mhz;
 	double clk = e->clock_mhz * 1e6;
 	double hbm_total = s ? (double)cu->bytes_hbm / s * (double)nwg : 0;
-	double hbm_rate = p.hbm_gbps * p.hbm_efficiency * 1e9; /* achievable, not peak */
+	double hbm_rate = p.hbm_gbps * tm_hbm_efficiency(&p, write_share(cu)) * 1e9; /* achievable, not peak */
 	if (hbm_total / hbm_rate * clk > cycles)
 		cycles = hbm_total / hbm_rate * clk;
 	double mall_total = s ? (double)cu->bytes_mall / s * (double)nwg : 0;
@@ -314,6 +399,12 @@ void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint
 		e->gbps_hbm = (double)cu->bytes_hbm * per_wg * (double)nwg / e->seconds / 1e9;
 	}
 	e->matrix_util = cu->cycles ? (double)cu->mfma_busy / (p.simds * (double)cu->cycles) : 0;
+}
+
+void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint64_t nwg, const TmOccupancy *o,
+	TmEstimate *e)
+{
+	estimate(g, c, cu, nwg, o, NULL, 0, e);
 }
 
 void tm_clock(const TmGpu *g, const TmCuResult *cu, TmClock *c)
@@ -345,20 +436,53 @@ int tm_profile(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupa
 		snprintf(err, err_len, "the grid has no workgroups at these sizes: nothing to profile");
 		return -1;
 	}
+	/* the HBM share depends on the kernel's write share of HBM traffic
+	 * (tm_hbm_efficiency), known after a run: runs after the first take
+	 * the previous run's */
+	TmParams p;
+	tm_gpu_params(g, &p);
+	double ws = -1;
 	for (int run = 0;; run++) {
 		tm_cu_config(g, r, nwg, o, footprint_bytes, mhz, c);
+		c->hbm_write_share = ws;
+		tm_cu_config_shares(g, nwg, c);
 		if (tm_simulate(r, c, cu, err, err_len) != 0)
 			return -1;
 		tm_clock(g, cu, clk);
-		if (clock_mhz > 0 || fabs(clk->mhz - mhz) <= 0.005 * mhz || run == 3)
+		double nws = write_share(cu);
+		bool eff_moved = fabs(tm_hbm_efficiency(&p, nws) - tm_hbm_efficiency(&p, ws)) > 0.005 * p.hbm_efficiency;
+		ws = nws;
+		if (run == 3 || ((clock_mhz > 0 || fabs(clk->mhz - mhz) <= 0.005 * mhz) && !eff_moved))
 			break;
-		mhz = clk->mhz;
+		if (clock_mhz <= 0)
+			mhz = clk->mhz;
 		tm_cu_result_free(cu);
 	}
 	/* the clock the last run was simulated at; the model's for it is
 	 * within 0.5% (or the fourth run's) */
 	clk->forced = clock_mhz > 0;
 	clk->mhz = mhz;
-	tm_estimate(g, c, cu, nwg, o, e);
+	/* the tail: the last round, on fewer CUs, simulated at its shares */
+	TmTail tail;
+	tm_tail(g, nwg, o->wgs_per_cu, &tail);
+	double tail_interval = 0;
+	if (tail.wgs) {
+		TmCuConfig ct = *c;
+		bandwidth_shares(&p, tail.cus, &ct);
+		tail.hbm_bytes_per_clk = ct.hbm_bytes_per_clk;
+		tail.mall_bytes_per_clk = ct.mall_bytes_per_clk;
+		if (ct.hbm_bytes_per_clk > c->hbm_bytes_per_clk || ct.mall_bytes_per_clk > c->mall_bytes_per_clk) {
+			TmCuResult cut;
+			if (tm_simulate(r, &ct, &cut, err, err_len) != 0)
+				return -1;
+			/* the sample's time at the last round's shares over its
+			 * time at the full rounds': how much more bandwidth
+			 * speeds this kernel's workgroups up */
+			double f = cu->cycles ? fmin(1.0, (double)cut.cycles / (double)cu->cycles) : 1.0;
+			tail_interval = steady_interval(cu, o->wgs_per_cu) * f;
+			tm_cu_result_free(&cut);
+		}
+	}
+	estimate(g, c, cu, nwg, o, &tail, tail_interval, e);
 	return 0;
 }

@@ -46,6 +46,7 @@ void tm_order_config(EmuArch arch, TmCuConfig *c)
 	c->resident = 1;
 	double clk = c->clock_mhz * 1e6, cus = p.cus > 0 ? p.cus : 1;
 	c->l2_bytes_per_clk = fmin(p.l2_cu_bytes_per_clk, p.l2_bytes_per_clk / fmax(1, p.cus_per_l2));
+	c->hbm_write_share = -1;
 	c->hbm_bytes_per_clk = fmin(p.hbm_gbps * p.hbm_efficiency * 1e9 / clk / cus, c->l2_bytes_per_clk);
 	if (p.mall_gbps > 0 && p.mall_mib > 0)
 		c->mall_bytes_per_clk = fmin(p.mall_gbps * 1e9 / clk / cus, c->l2_bytes_per_clk);

@@ -59,12 +59,14 @@
 	X(l2_bytes_per_clk, 2048, 4096, 2048, "B/clk/L2", "CDNA3 white paper: 16 channels x 128 B/clk per XCD L2; CDNA2: 32 channels (ROCm Compute Profiler docs, L2 cache) x 128 B/clk (per-channel rate assumed as on CDNA3)") \
 	X(l2_latency, 280, 284, 248, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 L2 288 / 292 / 256 clk load-to-use, less the 8 the model's chase adds") \
 	X(l2_cu_bytes_per_clk, 24, 24, 48, "B/clk/CU", "MT4G L2 read bandwidth with every CU reading: MI300X 14364.7 GiB/s over 304 CUs at 2.1 GHz = 24.2, MI210 4014.1 GiB/s over 104 CUs at 1.7 GHz = 24.4, MI350P 12494.5 GiB/s over 128 CUs at 2.2 GHz = 47.6 B/clk/CU") \
-	X(hbm_efficiency, 0.775, 0.711, 0.642, "fraction", "achievable share of hbm_gbps: MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G); CDNA4: MI350P read 2448.9 GiB/s of 4.1 TB/s (MT4G: 4096-bit bus at 2 GHz, 8 Gb/s per pin)") \
+	X(hbm_efficiency, 0.775, 0.711, 0.642, "fraction", "achievable share of hbm_gbps with reads and writes mixed (a write share of HBM traffic of 1/3 or more): MI300X copy 4.11 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide: BabelStream copy 4.11, mul 4.26, add 4.14, triad 4.09 TB/s); CDNA2: MI210 read 1165 GB/s of 1638 (MT4G); CDNA4: MI350P read 2448.9 GiB/s of 4.1 TB/s (MT4G: 4096-bit bus at 2 GHz, 8 Gb/s per pin); no mixed figure is published for CDNA2 and CDNA4: their read figure stands for both") \
+	X(hbm_read_efficiency, 0.730, 0.711, 0.642, "fraction", "achievable share of hbm_gbps when a kernel only reads HBM: MI300X BabelStream dot 3.87 TB/s of 5.3 (Azure ND MI300X v5, AI-benchmarking-guide); CDNA2 and CDNA4: hbm_efficiency's, itself a read measurement (MT4G). Between no writes and a write share of 1/3 the achievable share is interpolated linearly to hbm_efficiency (tm_hbm_efficiency)") \
 	X(hbm_latency, 868, 676, 732, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 HBM (main) 876 / 684 / 740 clk load-to-use incl. Infinity Cache miss, less the 8 the model's chase adds") \
 	X(mall_latency, 450, 0, 436, "clk", "load-to-use latency of an L2 miss that hits the Infinity Cache (MALL), less the 8 the model's chase adds: MI300X about 218 ns (Chips and Cheese, Testing AMD's Giant MI300X, chipsandcheese.com/p/testing-amds-giant-mi300x) = 458 clk at 2.1 GHz; MI350P p50 L3 444 clk (MT4G); CDNA2 has no MALL") \
 	X(mall_mib, 256, 0, 256, "MiB", "Infinity Cache (MALL) capacity, memory-side, shared by every XCD: 256 MB on MI300X, MI325X and MI355X (ROCm GPU specifications, rocm.docs.amd.com reference/gpu-specs; AMD CDNA 3 white paper); CDNA2 has none") \
 	X(mall_gbps, 11900, 0, 13085, "GB/s", "Infinity Cache read bandwidth of the whole chip: MI300X 11.9 TB/s measured (Chips and Cheese, Testing AMD's Giant MI300X; the CDNA 3 white paper's peak is 17.2 TB/s); CDNA4: MT4G's MI350P L3 read 12186.5 GiB/s, guessed for MI355X (whose 8 XCDs may draw more); CDNA2 has none") \
-	X(launch_us, 1.6, 1.6, 6.1, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back), on gfx942 and gfx950; gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(launch_us, 1.6, 1.6, 2.4, "us", "fitted (make bench-calibrate --fit over the fit set of bench/calibration/aiter_gemms.csv, within launch_max_us): what a dispatch adds to the kernel's measured duration beyond its workgroups' work (command processor, workgroup launch, end-of-kernel write-back); gfx942 1.6 (inside its bound), gfx950 held at its bound 2.4 (the unbounded fit chose 6.1, above the 2.4 us aiter measured for a whole kernel on MI355X); gfx90a takes gfx942's (guessed: no measured gfx90a kernel)") \
+	X(launch_max_us, 3.0, 0, 2.4, "us", "measured upper bound on launch_us: the shortest kernel duration in aiter's tuned-GEMM tables (torch.profiler device time, as the calibration rows), which includes a dispatch and some work: MI300X 3.0108 us (aiter/configs/model_configs/a8w8_blockscale_tuned_gemm_glm5_1.csv, gfx942 cu_num 304, M=2 N=6144 K=256, ck), MI355X 2.4076 us (a8w8_blockscale_bpreshuffle_tuned_gemm_qwen3.5_397b.csv, gfx950 cu_num 256, M=4 N=256 K=512, ck); gfx90a 0: no bound (no gfx90a row)") \
 	X(scache_lines, 256, 256, 256, "lines", "guessed: 16 KiB scalar cache of 64-byte lines") \
 	X(scache_latency, 44, 44, 44, "clk", "MT4G pointer chase (github.com/caps-tum/mt4g sample_results: MI300X VF / MI210 as CDNA2 / MI350P as CDNA4), p50 scalar L1 48 / 48 / 48 clk load-to-use, less the 4 the model's chase adds") \
 	X(store_ack_latency, 280, 284, 280, "clk", "guessed: a store's vmcnt returns when L2 acknowledges it (= l2_latency)")
@@ -146,8 +148,8 @@ typedef struct TmParams {
  * this parameter table (make bench-calibrate; docs/cycle-model.md,
  * "Calibration against measured kernels"). Measured on GEMMs of gfx942
  * (MI300X, MI308X) and gfx950 (MI355X); update with the table. */
-#define TM_BAND_MEDIAN 0.092
-#define TM_BAND_WORST 0.216
+#define TM_BAND_MEDIAN 0.094
+#define TM_BAND_WORST 0.260
 /* The band for arch into *median, *worst; false when no measured kernel
  * of that arch checks the model (gfx90a). */
 bool tm_band(EmuArch arch, double *median, double *worst);
@@ -255,6 +257,7 @@ typedef struct TmCuResult {
 	uint64_t mfma_busy_dt[TM_NDTYPES]; /* the same by the MFMAs' data type */
 	double mfma_flops;
 	uint64_t bytes_l1, bytes_l2, bytes_mall, bytes_hbm, bytes_lds; /* served by each level */
+	uint64_t bytes_hbm_write; /* of bytes_hbm, written back (stores' first writes of a line) */
 	uint64_t bytes_scratch; /* of those, scratch (private segment) bytes the lanes moved: spills */
 	uint64_t lds_conflict_cycles;
 	TmPc *pcs;
@@ -272,6 +275,7 @@ typedef struct TmCuConfig {
 				   beyond L2 is fixed in time, so it takes fewer clocks at a lower clock */
 	uint32_t resident;      /* workgroups resident at once (occupancy) */
 	double hbm_bytes_per_clk; /* this CU's share of HBM bandwidth */
+	double hbm_write_share;   /* the share of HBM bytes written that hbm_bytes_per_clk assumed (-1: not known) */
 	double l2_bytes_per_clk;  /* this CU's share of L2 bandwidth */
 	double mall_bytes_per_clk; /* this CU's share of the Infinity Cache's bandwidth (0: none) */
 	double l2_miss_fraction;  /* of the sample's first touches of a line: the fraction that miss the XCD's L2 */
@@ -374,6 +378,27 @@ typedef struct TmClock {
 /* The clock the model gives a CU that did `cu`. */
 void tm_clock(const TmGpu *g, const TmCuResult *cu, TmClock *c);
 
+/* The achievable share of HBM's peak for a kernel whose HBM traffic is
+ * `write_share` writes (docs/cycle-model.md, "HBM by access pattern"):
+ * hbm_read_efficiency without writes, rising linearly to hbm_efficiency
+ * at a third of writes and above (BabelStream's dot, triad and copy on
+ * MI300X); a negative share (not known) gives hbm_efficiency. */
+double tm_hbm_efficiency(const TmParams *p, double write_share);
+
+/* The tail: a grid's last round when it leaves CUs idle. The busiest CU
+ * runs `wgs` workgroups in its last round while `cus` CUs have work, so
+ * HBM and the Infinity Cache are shared by fewer CUs (the XCD's L2 share,
+ * a measured per-CU figure, does not grow); cycles_saved is what running
+ * them at those shares saved against the full rounds' steady interval. */
+typedef struct TmTail {
+	uint64_t wgs, cus;
+	double hbm_bytes_per_clk, mall_bytes_per_clk; /* the CU's shares in the last round */
+	double cycles_saved;
+} TmTail;
+/* The tail of a grid of nwg at occupancy occ (wgs 0: none, every CU busy
+ * in every round). */
+void tm_tail(const TmGpu *g, uint64_t nwg, uint32_t occ, TmTail *t);
+
 typedef struct TmEstimate {
 	uint64_t grid_wgs, wgs_per_cu, active_cus;
 	double clock_mhz;     /* the clock of cu_cycles */
@@ -381,6 +406,7 @@ typedef struct TmEstimate {
 	double seconds, tflops, gbps_hbm; /* tflops: the MFMAs' work (2*M*N*K*blocks per instruction) */
 	double launch_seconds; /* of seconds: the dispatch's overhead (launch_us) */
 	double matrix_util;   /* MFMA busy / (SIMDs * cycles) */
+	TmTail tail;          /* the last round's (tm_profile; zero from tm_estimate) */
 } TmEstimate;
 /* How many workgroups to simulate for a grid of `nwg` with occupancy occ. */
 uint64_t tm_sample_size(const TmGpu *g, uint64_t nwg, uint32_t occ);
@@ -399,6 +425,9 @@ void tm_estimate(const TmGpu *g, const TmCuConfig *c, const TmCuResult *cu, uint
  * the sample). */
 void tm_cu_config(const TmGpu *g, const TmRecorder *r, uint64_t nwg, const TmOccupancy *o, double footprint_bytes,
 	double clock_mhz, TmCuConfig *c);
+/* Set c's bandwidth shares again (after changing its clock or
+ * hbm_write_share) for a grid of nwg. */
+void tm_cu_config_shares(const TmGpu *g, uint64_t nwg, TmCuConfig *c);
 /* Simulate the recorded sample of a grid of nwg workgroups and scale it:
  * at `clock_mhz` when it is positive, else at the clock model's clock for
  * what the CU does, found by simulating again at the clock the previous

@@ -7,7 +7,10 @@
  * unpadded transposed LDS read conflicts and a padded one does not; more
  * resident waves hide memory latency); the clock model falls from the
  * boost clock to AMD's published median clock as the matrix-core duty
- * rises, and puts the MFMA-only microkernel in AMD's max-achievable range. */
+ * rises, and puts the MFMA-only microkernel in AMD's max-achievable range;
+ * a grid's last round on fewer CUs gets their larger HBM share (the tail),
+ * HBM's achievable share follows the kernel's write share (read-only vs
+ * copy), and the launch overhead stays within its published bound. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -720,6 +723,154 @@ START_TEST(source_map_pairs_ops)
 }
 END_TEST
 
+/* The launch overhead stays within its published bound: no kernel of
+ * aiter's measured tables was shorter (MI300X 3.0108 us, MI355X 2.4076 us:
+ * launch_max_us's sources), so a dispatch cannot add more. */
+START_TEST(launch_within_published_bound)
+{
+	static const struct { EmuArch arch; double shortest; } t[] = {{EMU_GFX942, 3.0108}, {EMU_GFX950, 2.4076}};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		TmParams p;
+		tm_params(t[i].arch, &p);
+		ck_assert_double_gt(p.launch_max_us, 0);
+		ck_assert_double_le(p.launch_max_us, t[i].shortest);
+		ck_assert_msg(p.launch_us <= p.launch_max_us, "launch %.2f us above the bound %.2f", p.launch_us,
+			p.launch_max_us);
+	}
+}
+END_TEST
+
+/* The tail (tm_tail): MI300X's 304 CUs at 8 workgroups each hold 2432;
+ * a grid of 2532 leaves the busiest CU one workgroup in a last round that
+ * 100 CUs run, one of exactly 2432 or of fewer than 304 has none. */
+START_TEST(tail_round_counted)
+{
+	const TmGpu *g = tm_gpu("MI300X");
+	TmTail t;
+	tm_tail(g, 2532, 8, &t);
+	ck_assert_uint_eq(t.wgs, 1);
+	ck_assert_uint_eq(t.cus, 100);
+	tm_tail(g, 2432 + 2432 + 608, 8, &t); /* two full rounds and two workgroups on every CU */
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 2432, 8, &t);
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 200, 8, &t);
+	ck_assert_uint_eq(t.wgs, 0);
+	tm_tail(g, 2432 + 2432 + 38, 8, &t); /* 38 workgroups in the last round, on 38 CUs */
+	ck_assert_uint_eq(t.wgs, 1);
+	ck_assert_uint_eq(t.cus, 38);
+}
+END_TEST
+
+/* The whole-GPU estimate of `body` (4-wave workgroups, 16 KiB in and out
+ * each: COPY at 256 lanes) on MI300X over `nwg` workgroups; *plain the
+ * same without the tail's shares (tm_estimate). */
+static TmEstimate tail_estimate(const char *body, uint64_t nwg, double *plain, TmCuConfig *cfg)
+{
+	static uint8_t in[4096 * 4900], out[4096 * 4900];
+	const TmGpu *g = tm_gpu("MI300X");
+	Harness h;
+	h_init(&h, body);
+	h_buffer(&h, in, sizeof in, 0, false);
+	h_buffer(&h, out, sizeof out, 8, true);
+	h.l.wg_size[0] = 256;
+	h.l.arch = EMU_GFX942;
+	h.l.grid[0] = (uint32_t)nwg;
+	TmOccupancy occ;
+	tm_occupancy(g, &h.l.kd, 0, 4, &occ);
+	occ.wgs_per_cu = 8; /* as tail_round_counted's */
+	uint64_t n = tm_sample_size(g, nwg, occ.wgs_per_cu), ids[64];
+	uint32_t grid[3] = {(uint32_t)nwg, 1, 1};
+	ck_assert_uint_eq(tm_sample_ids(grid, n, ids), n);
+	TmRecorder *r = tm_recorder_new_ids(EMU_GFX942, ids, n, 4);
+	tm_recorder_grid(r, (uint32_t)nwg, 1, 1);
+	h.l.hook = tm_recorder_hook(r);
+	ck_assert_msg(h_run(&h) == 0, "%s", h.err);
+	TmCuConfig c;
+	TmCuResult res;
+	TmClock clk;
+	TmEstimate e, e0;
+	char err[256];
+	ck_assert_msg(tm_profile(g, r, nwg, &occ, 0, 2100, &c, &res, &clk, &e, err, sizeof err) == 0, "%s", err);
+	tm_estimate(g, &c, &res, nwg, &occ, &e0);
+	*plain = e0.cu_cycles;
+	if (cfg)
+		*cfg = c;
+	tm_cu_result_free(&res);
+	tm_recorder_free(r);
+	h_free(&h);
+	return e;
+}
+
+/* A last round on 100 of the 304 CUs gets three times the HBM share: an
+ * HBM-bound copy's estimate falls (never below the chip's achievable HBM
+ * bandwidth), an MFMA-only kernel's does not move by more than 1%. */
+START_TEST(tail_round_gets_more_bandwidth)
+{
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	double plain;
+	TmEstimate e = tail_estimate(COPY, 2532, &plain, NULL);
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "copy tail: %.0f cycles (%.0f without the tail's shares), saved %.0f, HBM share %.2f\n",
+			e.cu_cycles, plain, e.tail.cycles_saved, e.tail.hbm_bytes_per_clk);
+	ck_assert_uint_eq(e.tail.cus, 100);
+	ck_assert_msg(e.tail.hbm_bytes_per_clk > 2.9 * p.hbm_gbps * p.hbm_efficiency / 2.1 / 304,
+		"tail share %.2f", e.tail.hbm_bytes_per_clk);
+	ck_assert_msg(e.cu_cycles < plain, "%.0f cycles with the tail, %.0f without", e.cu_cycles, plain);
+	double floor = 2.0 * 2532 * 4096 / (p.hbm_gbps * p.hbm_efficiency * 1e9) * 2.1e9;
+	ck_assert_msg(e.cu_cycles >= floor * 0.9999, "%.0f cycles below the HBM floor %.0f", e.cu_cycles, floor);
+	e = tail_estimate(MFMA_LOOP, 2532, &plain, NULL);
+	ck_assert_msg(fabs(e.cu_cycles - plain) <= 0.01 * plain, "MFMA-only: %.0f cycles with the tail, %.0f without",
+		e.cu_cycles, plain);
+}
+END_TEST
+
+/* HBM by access pattern: a kernel that only reads HBM gets
+ * hbm_read_efficiency (MI300X's BabelStream dot, 3.87 TB/s), one with a
+ * third of writes or more hbm_efficiency (copy, 4.11 TB/s), linear
+ * between: the CU's HBM share is set by the write share its run found;
+ * a read-only kernel stays within the read figure, a copy reaches above
+ * it. */
+static const char *READ_ONLY =
+	"s_load_dwordx4 s[4:7], s[0:1], 0\n"
+	"s_lshl_b32 s8, s2, 12\n"
+	"v_lshlrev_b32 v1, 4, v0\n"
+	"v_add_u32 v1, s8, v1\n"
+	"s_waitcnt lgkmcnt(0)\n"
+	"global_load_dwordx4 v[4:7], v1, s[4:5]\n"
+	"s_waitcnt vmcnt(0)\n"
+	"s_endpgm\n";
+
+START_TEST(hbm_by_access_pattern)
+{
+	TmParams p;
+	tm_params(EMU_GFX942, &p);
+	ck_assert_double_eq_tol(p.hbm_read_efficiency, 3870.0 / 5300, 0.001);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 0), p.hbm_read_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 1.0 / 3), p.hbm_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 0.5), p.hbm_efficiency, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, 1.0 / 6), (p.hbm_efficiency + p.hbm_read_efficiency) / 2, 1e-12);
+	ck_assert_double_eq_tol(tm_hbm_efficiency(&p, -1), p.hbm_efficiency, 1e-12);
+	double plain;
+	enum { NWG = 4864 }; /* two rounds of 8 per CU on 304 CUs */
+	TmCuConfig rc, cc;
+	TmEstimate r = tail_estimate(READ_ONLY, NWG, &plain, &rc), c = tail_estimate(COPY, NWG, &plain, &cc);
+	double read_tbs = NWG * 4096.0 / (r.cu_cycles / 2.1e9) / 1e12, copy_tbs = 2 * NWG * 4096.0 / (c.cu_cycles / 2.1e9) / 1e12;
+	if (getenv("TIMING_DEBUG"))
+		fprintf(stderr, "HBM: read-only %.2f TB/s (share %.3f B/clk), copy %.2f TB/s (share %.3f B/clk)\n", read_tbs,
+			rc.hbm_bytes_per_clk, copy_tbs, cc.hbm_bytes_per_clk);
+	/* the CU's HBM share per clock at 2.1 GHz over 304 CUs */
+	ck_assert_double_eq_tol(rc.hbm_write_share, 0, 1e-12);
+	ck_assert_double_eq_tol(rc.hbm_bytes_per_clk, p.hbm_gbps * 1e9 * p.hbm_read_efficiency / 2.1e9 / 304, 1e-9);
+	ck_assert(cc.hbm_write_share < 0 || fabs(cc.hbm_write_share - 0.5) < 1e-12); /* not known: hbm_efficiency too */
+	ck_assert_double_eq_tol(cc.hbm_bytes_per_clk, p.hbm_gbps * 1e9 * p.hbm_efficiency / 2.1e9 / 304, 1e-9);
+	ck_assert_msg(read_tbs <= 5.3 * p.hbm_read_efficiency * 1.0001, "read-only %.2f TB/s", read_tbs);
+	ck_assert_msg(copy_tbs <= 5.3 * p.hbm_efficiency * 1.0001, "copy %.2f TB/s", copy_tbs);
+	ck_assert_msg(copy_tbs > 5.3 * p.hbm_read_efficiency, "copy %.2f TB/s: not above the read-only figure", copy_tbs);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("timing");
@@ -742,6 +893,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, l2_round_probes_see_a_remap);
 	tcase_add_test(tc, l2_round_larger_than_probes);
 	tcase_add_test(tc, source_map_pairs_ops);
+	tcase_add_test(tc, tail_round_counted);
+	tcase_add_test(tc, launch_within_published_bound);
+	tcase_add_test(tc, hbm_by_access_pattern);
+	tcase_add_test(tc, tail_round_gets_more_bandwidth);
 	suite_add_tcase(s, tc);
 	return s;
 }
