@@ -63,7 +63,7 @@ FAST_SUITES = \
 	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
 	frontend/frontend \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast interp/mx interp/wave_ref \
-	passes/graph/indices \
+	passes/graph/indices passes/graph/trip_range \
 	passes/machine/mir_file passes/machine/hazards passes/machine/waitcnt passes/machine/licm \
 	passes/machine/loop_emu passes/plan/plan_file passes/plan/hoist \
 	isel/isel_file \

@@ -137,6 +137,7 @@ typedef struct Analysis {
 	 * else NULL */
 	NodeIndex **mma_operand;
 	SymAssume *assume;
+	Sym *range_u;      /* trip_range.c: its proofs' symbol (u >= 0 assumed), once used */
 } Analysis;
 
 /* ---- analysis.c ---- */
@@ -217,6 +218,22 @@ void index_print(Buf *b, Analysis *c, const NodeIndex *x, int64_t cn);
  * identities (causal attention's tiles above the diagonal) stops there:
  * its trip count becomes Min(trips, that count). */
 void bound_masked_loops(Analysis *c);
+
+/* ---- trip_range.c ---- */
+/* A loop over a sub-range of its tiling constraint's trips: the induction
+ * variable takes the values [from, to) (NULL from: 0; NULL to: up to the
+ * last trip, nothing proved from above; `to` an integer or an expression
+ * of runtime sizes and workgroup ids, a Min of such bounds allowed), and
+ * its loads read up to `ahead` trips past the current one (a pipelined
+ * loop's; never past the last trip). */
+typedef struct TripRange {
+	Sym *from, *to;
+	int ahead;
+} TripRange;
+/* Does rel (over t's induction variable) hold in every trip the loads of
+ * a loop over range r read? A sufficient test (trip_range.c): false means
+ * not proved. */
+bool analysis_range_proves(Analysis *c, const TileLoop *t, const TripRange *r, Sym *rel);
 
 /* ---- dynindex.c: dynamic values with dynamic_val_mappings ---- */
 /* The index dynamic value d of mapped access op (indexed by aix) is held
