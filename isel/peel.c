@@ -20,7 +20,9 @@
  *     register and the carried registers:
  *       main:  trips [0, M), selected with Isel.peel->main set: memory.c's
  *              add_bound asks isel_peel_drops of each bound, which drops
- *              the ones the plan proves (plan_peel_proves);
+ *              the ones the bound analysis proves over the main loop's
+ *              trips and the trips its loads read ahead (plan_main_range,
+ *              analysis_range_proves: passes/graph/trip_range.c);
  *       tail:  trips [M, trips), selected as the loop was before.
  *     M is the plan's (LoopPlan.split): F - A, where A is the most trips
  *     ahead any load of the body reads (the prefetch schedule loads trip
@@ -64,9 +66,10 @@ struct IselPeel {
 bool isel_peel_drops(Isel *s, Sym *rel)
 {
 	IselPeel *p = s->peel;
-	if (!p || !p->main || (s->pipe && s->b == s->pipe->prol))
+	if (!p || !p->main || p->lp->diag || (s->pipe && s->b == s->pipe->prol) || !sym_mentions(rel, p->t->iv))
 		return false;
-	return plan_peel_proves(s->c, p->lp, rel);
+	TripRange r = plan_main_range(p->lp);
+	return analysis_range_proves(s->c, p->t, &r, rel);
 }
 
 bool isel_peel_diag_true(const Isel *s, const Op *sel)

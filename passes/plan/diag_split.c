@@ -26,9 +26,11 @@
  *   2. the proof, per select of the body: every leaf of its condition is a
  *      mask the plan folded true (fold_mask.c) or a comparison of integer
  *      expressions of self_index values whose relation, at every element
- *      of the select's index (the coordinates, index_coord) with the
- *      induction variable replaced by L - 1 - u (u >= 0), simplifies to
- *      True. Such a select is recorded (Plan.diag_true);
+ *      of the select's index (the coordinates, index_coord), holds in
+ *      every trip of [0, L): the bound analysis of a loop's range
+ *      (passes/graph/trip_range.c: the induction variable replaced by
+ *      L - 1 - u, u >= 0, simplifies to True). Such a select is recorded
+ *      (Plan.diag_true);
  *   3. when some select is and min(L, trips) is not a constant 0 or less
  *      (one row tile: no main trip anywhere), the loop is split
  *      (LoopPlan.diag): its main count is min(L, trips), computed before the loop (peel.c's runtime
@@ -116,23 +118,22 @@ static SymKind rel_kind(OpKind k)
 	return k == OP_GE ? SYM_GE : k == OP_GT ? SYM_GT : k == OP_LE ? SYM_LE : SYM_LT;
 }
 
-/* Step 2 for select op with its n leaves: True at every element with the
- * induction variable replaced by below? */
-static bool proved(Analysis *c, const TileLoop *t, const Op *op, const Op **leaf, int n, Sym *below)
+/* Step 2 for select op with its n leaves: True at every element in every
+ * trip of the range [0, L) (passes/graph/trip_range.c)? */
+static bool proved(Analysis *c, const TileLoop *t, const Op *op, const Op **leaf, int n, Sym *L)
 {
 	SymCtx *sc = c->k->sc;
 	const NodeIndex *ix = c->index[op->id];
 	if (!ix)
 		return false;
-	Sym *iv = t->iv;
+	TripRange r = {.to = L};
 	for (int64_t e = 0; e < ix->ncopies * ix->epc; e++)
 		for (int k = 0; k < n; k++) {
 			Sym *a = coord_along(c, ix, self_index_of(leaf[k]->args[0])->dim, e);
 			Sym *b = coord_along(c, ix, self_index_of(leaf[k]->args[1])->dim, e);
 			if (!a || !b)
 				return false;
-			Sym *rel = sym_subs(sc, sym_rel(sc, rel_kind(leaf[k]->kind), a, b), 1, &iv, &below);
-			if (sym_kind(sym_simplify(sc, rel, c->assume)) != SYM_TRUE)
+			if (!analysis_range_proves(c, t, &r, sym_rel(sc, rel_kind(leaf[k]->kind), a, b)))
 				return false;
 		}
 	return true;
@@ -153,16 +154,11 @@ bool plan_diag_split(Analysis *c, Plan *p, LoopPlan *lp, const Op *loop)
 	Sym *trips = t->trips > 0 ? sym_int(sc, t->trips) : t->count;
 	if (!L || !trips)
 		return false;
-	Sym *u = sym_symbol(sc, "$DIAG_U");
-	const char *why;
-	/* u appears nowhere but in the proofs */
-	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
-	Sym *below = sym_sub(sc, sym_sub(sc, L, sym_int(sc, 1)), u);
 	bool any = false;
 	for (size_t i = 0; i < body->ops.len; i++) {
 		const Op *op = body->ops.data[i], *leaf[MAX_LEAVES];
 		int n = op->kind == OP_SELECT ? leaves(p, op->args[0], leaf, MAX_LEAVES, 0) : -1;
-		if (n > 0 && proved(c, t, op, leaf, n, below)) {
+		if (n > 0 && proved(c, t, op, leaf, n, L)) {
 			p->diag_true[op->id] = 1;
 			any = true;
 		}

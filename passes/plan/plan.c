@@ -36,7 +36,10 @@
  *        where some read of the body has a bound along the dim that the
  *        assumptions do not prove but that holds for every trip below
  *        F = floor(S / T): the bound with the induction variable replaced
- *        by F - 1 - u, u >= 0, simplifies to True (plan_peel_proves);
+ *        by F - 1 - u, u >= 0, simplifies to True (the range [0, F) of
+ *        passes/graph/trip_range.c). The main loop's own range
+ *        (plan_main_range: trips [0, split), its loads up to `ahead`
+ *        trips past the current one) proves the bounds selection drops;
  *   3. each global read directly in a loop's body (a loop of one trip
  *      counts, hoisting to the loop around it), outside conditionals,
  *      that a load may move (plan_movable_read), whose index does not
@@ -157,19 +160,15 @@ static void fuse_bitcast_reads(Walk *w, Region *r)
 }
 
 /* Does rel, over lp's induction variable, hold in every trip below the
- * whole tiles (the variable replaced by lp->below)? */
+ * whole tiles F (a range [0, F): passes/graph/trip_range.c)? */
 static bool proved_whole(Analysis *c, const LoopPlan *lp, Sym *rel)
 {
-	SymCtx *sc = c->k->sc;
-	if (!sym_mentions(rel, lp->t->iv))
-		return false;
-	Sym *iv = lp->t->iv, *to = lp->below;
-	return sym_kind(sym_simplify(sc, sym_subs(sc, rel, 1, &iv, &to), c->assume)) == SYM_TRUE;
+	return sym_mentions(rel, lp->t->iv) && analysis_range_proves(c, lp->t, &(TripRange){.to = lp->whole}, rel);
 }
 
-bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel)
+TripRange plan_main_range(const LoopPlan *lp)
 {
-	return lp && lp->peel && !lp->diag && proved_whole(c, lp, rel);
+	return (TripRange){.to = lp->split, .ahead = lp->ahead};
 }
 
 /* Ops whose selection the two loops of a split could not share (mapped
@@ -231,11 +230,6 @@ static void plan_peel(Walk *w, LoopPlan *lp, const Op *op)
 	if (!size || (t->size >= 0 && ((t->trips >= 0 && t->trips <= 1) || t->size / t->tile < 1)))
 		return;
 	lp->whole = sym_simplify(sc, sym_floor(sc, sym_div(sc, size, sym_int(sc, t->tile))), c->assume);
-	Sym *u = sym_symbol(sc, "$PEEL_U");
-	const char *why;
-	/* u appears nowhere but in the proofs */
-	sym_assume_add(c->assume, sym_rel(sc, SYM_GE, u, sym_int(sc, 0)), &why);
-	lp->below = sym_sub(sc, sym_sub(sc, lp->whole, sym_int(sc, 1)), u);
 	if (!body_plain(op->body, false) || !masks_to_drop(c, lp, op->body, size)) {
 		/* else causal attention's split at the diagonal (diag_split.c) */
 		if (plan_diag_split(c, w->p, lp, op))

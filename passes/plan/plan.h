@@ -51,12 +51,11 @@ typedef struct LoopPlan {
 	bool staged;         /* its body stages shared reads through LDS */
 	/* the split: main loop over the whole tiles F (an integer or an
 	 * expression of runtime sizes) less the trips its loads read ahead,
-	 * then a masked tail; `below` is F - 1 - u (u >= 0, a symbol of the
-	 * plan's own that the analysis' assumptions know) that stands for the
-	 * induction variable in the proofs (plan_peel_proves) */
+	 * then a masked tail; the proofs are the bound analysis' over the
+	 * trips [0, F) (passes/graph/trip_range.c) */
 	bool peel;
 	bool peel_unpiped;   /* it would be split if it were not pipelined */
-	Sym *whole, *below;
+	Sym *whole;
 	/* the most trips ahead of the current one its loads read (0 unpipelined,
 	 * 1 a prefetched global read, 2 a staged tile, 3 under four_stage), and
 	 * the split's main loop count: trips [0, split) run unmasked, every trip
@@ -184,9 +183,10 @@ Plan plan_copy(const Plan *p, Arena *a);
 bool plan_lighten(Analysis *c, Plan *p, int machine_hoisted);
 /* p with its tiles laid out padded everywhere (placed again). */
 void plan_no_swizzle(Analysis *c, Plan *p);
-/* Does bound rel (over loop lp's induction variable) hold in every trip
- * below its whole tiles, so that the split's main loop drops it? */
-bool plan_peel_proves(Analysis *c, const LoopPlan *lp, Sym *rel);
+/* The trips of split loop lp's main loop and how far its loads read
+ * ahead: [0, lp->split), lp->ahead. A bound the bound analysis proves over
+ * it (analysis_range_proves) holds in every load of the main loop. */
+TripRange plan_main_range(const LoopPlan *lp);
 
 /* diag_split.c: is loop (lp's) split at causal attention's diagonal? Sets
  * lp->diag, lp->diag_split and p->diag_true of the body's selects. */
