@@ -241,6 +241,17 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		ld_err(L, mjv, "'%s' is not a memory argument or an allocation", mem->name);
 		return false;
 	}
+	JV fv = jv_get(L, n->jv, "volatile");
+	if (fv.v && !get_bool(L, fv, &op->is_volatile))
+		return false;
+	if (op->is_volatile && (mem->space != AS_GLOBAL || value_is_local(mem))) {
+		/* Wave's VOLATILE orders accesses other workgroups see: global
+		 * memory's */
+		ld_err(L, fv, "a volatile %s of '%s', which lives in shared memory: volatile accesses are compiled for "
+			      "global memory",
+			op_info[op->kind].name, mem->name);
+		return false;
+	}
 	JV f = jv_get(L, n->jv, "mapping");
 	int ndyn = op->nargs - (is_write ? 2 : 1);
 	op->ndyn = ndyn;

@@ -296,6 +296,8 @@ static void print_attrs(Buf *b, const Op *op)
 	}
 	if (op->ept)
 		SEP(), buf_printf(&a, "elements_per_thread %d", op->ept);
+	if (op->is_volatile)
+		SEP(), buf_puts(&a, "volatile");
 	if (op->mapping) {
 		const Mapping *m = op->mapping;
 		SEP(), buf_puts(&a, "mapping (");

@@ -426,6 +426,14 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			in.offset = (int32_t)v;
 			skip_space(p);
 		}
+		bool plain_mubuf = isa_info[op].fmt == FMT_MUBUF && !(isa_info[op].flags & IF_ATOMIC);
+		if (plain_mubuf && (eat(p, "glc") || eat(p, "sc0"))) {
+			/* a volatile load or store (MIF_VOL: sc0 sc1, or glc on gfx90a) */
+			skip_space(p);
+			if (eat(p, "sc1"))
+				skip_space(p);
+			in.flags |= MIF_VOL;
+		}
 		if (eat(p, "glc") || eat(p, "sc0")) {
 			/* a returning MUBUF atomic: its data register is its def too */
 			if (isa_info[op].fmt != FMT_MUBUF || !(isa_info[op].flags & IF_ATOMIC) || in.ndef || !in.nuse)

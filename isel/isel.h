@@ -113,6 +113,7 @@ typedef struct Isel {
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
+	bool vol;                 /* selecting a volatile read or write (memory.c's mubuf) */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */

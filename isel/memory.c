@@ -720,8 +720,17 @@ static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t 
 	u[n++] = mo_vreg(desc, RC_S4);
 	u[n++] = soff;
 	MInst *in = mblock_add(s->b, op, store ? 0 : 1, &data, n, u);
-	in->flags |= MIF_OFFEN | extra;
+	in->flags |= MIF_OFFEN | extra | (s->vol ? MIF_VOL : 0);
 	in->offset = (int32_t)imm;
+	if (s->vol) {
+		/* as LLVM compiles a volatile access (AMDGPUUsage's memory model
+		 * tables, gfx90a and gfx942): done before anything after it, so
+		 * volatile accesses reach memory in program order (an SOPP row
+		 * is a fence to the scheduler) */
+		MInst *w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
+		w->vmcnt = 0;
+		w->lgkmcnt = -1;
+	}
 }
 
 /* 32-, 16- and 8-bit elements (8-bit: MMA operands, f8 results). */

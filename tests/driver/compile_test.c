@@ -342,6 +342,58 @@ START_TEST(hazard_vcc)
 }
 END_TEST
 
+/* Volatile reads and writes (tests/driver/data/volatile_copy.json: a, b and
+ * x volatile, y not) as LLVM compiles a volatile access: gfx942 sc0 sc1 on
+ * the load and the store, gfx90a glc on the load; each followed by
+ * s_waitcnt vmcnt(0). The plain store has neither. In a K loop
+ * (volatile_gemm.json) a volatile read is not prefetched a trip ahead. */
+START_TEST(volatile_accesses)
+{
+	const char *cpus[] = {"gfx942", "gfx90a", "gfx950"};
+	for (int i = 0; i < 3; i++) {
+		char cmd[4096], *out;
+		bool g90a = i == 1;
+		snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/volatile_copy.json' --mcpu %s -S -o -",
+			test_bin(), test_root(), cpus[i]);
+		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		int loads = 0, stores = 0, plain = 0;
+		for (char *l = strstr(out, "\tbuffer_"); l; l = strstr(l + 1, "\tbuffer_")) {
+			char *eol = strchr(l, '\n');
+			ck_assert_ptr_nonnull(eol);
+			*eol = 0;
+			bool load = strncmp(l, "\tbuffer_load", 12) == 0, flagged = strstr(l, g90a ? " glc" : " sc0 sc1") != NULL;
+			bool waited = strncmp(eol + 1, "\ts_waitcnt vmcnt(0)\n", 20) == 0;
+			if (load) {
+				ck_assert_msg(flagged && waited, "%s: a volatile load: %s", cpus[i], l + 1);
+				loads++;
+			} else if (strstr(l, "dwordx4")) { /* y, plain */
+				ck_assert_msg(!strstr(l, "sc0") && !strstr(l, "sc1") && !strstr(l, "glc"), "%s: %s", cpus[i], l + 1);
+				plain++;
+			} else {
+				ck_assert_msg((g90a ? !strstr(l, "glc") : flagged) && waited, "%s: a volatile store: %s", cpus[i],
+					l + 1);
+				stores++;
+			}
+			*eol = '\n';
+		}
+		ck_assert_msg(loads == 2 && stores == 1 && plain == 1, "%s: %d %d %d", cpus[i], loads, stores, plain);
+		free(out);
+	}
+	char cmd[4096], *out;
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/volatile_gemm.json' --dump-plan -o '%s/vg.hsaco' 2>&1",
+		test_bin(), test_root(), dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "loop repeat over K: none\n") && !strstr(out, "prefetched"), "%s", out);
+	free(out);
+	/* the same kernel without the flags prefetches both */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/gemm_global.json' --dump-plan -o '%s/g.hsaco' 2>&1", test_bin(),
+		test_root(), dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "loop repeat over K: prefetch\n") && strstr(out, "read a_reg: prefetched"), "%s", out);
+	free(out);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -356,6 +408,7 @@ static Suite *suite(void)
 	tcase_add_test(t, kernarg_loads_batched);
 	tcase_add_test(t, target_ids);
 	tcase_add_test(t, bad_input_writes_nothing);
+	tcase_add_test(t, volatile_accesses);
 	suite_add_tcase(s, t);
 	TCase *m = tcase_create("mir");
 	tcase_add_test(m, waitcnt_insert_and_check);
