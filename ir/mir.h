@@ -133,6 +133,8 @@ enum {
 	MIF_VOL = 1 << 9,   /* MUBUF load or store of a volatile access (isel/memory.c): coherent
 	                       at system scope as LLVM compiles a volatile access, sc0 sc1 on
 	                       gfx942/gfx950; glc on a gfx90a load, nothing on its store */
+	MIF_AGENT = 1 << 10, /* MUBUF load or store of an acquire or release (isel/memory.c): coherent
+	                        at agent scope, sc1 on gfx942/gfx950; glc on a gfx90a load */
 };
 
 /* A long branch (passes/machine/branch.c) reaches any block, where

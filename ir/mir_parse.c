@@ -426,13 +426,18 @@ static bool instruction(P *p, MBlock *b, const char *note)
 			in.offset = (int32_t)v;
 			skip_space(p);
 		}
-		bool plain_mubuf = isa_info[op].fmt == FMT_MUBUF && !(isa_info[op].flags & IF_ATOMIC);
+		if (isa_cache_op(op) && eat(p, "sc1")) /* its scope, which the printer gives it (mir_print.c) */
+			skip_space(p);
+		bool plain_mubuf = isa_info[op].fmt == FMT_MUBUF && !(isa_info[op].flags & IF_ATOMIC) && !isa_cache_op(op);
 		if (plain_mubuf && (eat(p, "glc") || eat(p, "sc0"))) {
 			/* a volatile load or store (MIF_VOL: sc0 sc1, or glc on gfx90a) */
 			skip_space(p);
 			if (eat(p, "sc1"))
 				skip_space(p);
 			in.flags |= MIF_VOL;
+		} else if (plain_mubuf && eat(p, "sc1")) { /* an acquire's load, a release's store */
+			skip_space(p);
+			in.flags |= MIF_AGENT;
 		}
 		if (eat(p, "glc") || eat(p, "sc0")) {
 			/* a returning MUBUF atomic: its data register is its def too */

@@ -368,11 +368,15 @@ static void select_read(Isel *s, Op *op)
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
 	/* prefetched (prefetch.c), or read a trip ahead (four_stage.c); a
 	 * volatile read (global: the loader checks) never is (passes/plan) */
-	TVal *v = op->is_volatile ? NULL : global ? isel_pf_global_read(s, op) : isel_fs_shared_read(s, op);
+	bool ordered = op->is_volatile || op->acquire;
+	TVal *v = ordered ? NULL : global ? isel_pf_global_read(s, op) : isel_fs_shared_read(s, op);
 	s->vol = op->is_volatile;
+	s->agent = op->acquire;
 	if (!v && !s->c->failed)
 		v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
-	s->vol = false;
+	if (v && op->acquire)
+		isel_acquire_after(s);
+	s->vol = s->agent = false;
 	if (v)
 		s->val[op_result(op)->id] = v;
 }
@@ -406,8 +410,11 @@ static void select_op(Isel *s, Op *op)
 			isel_select_local_write(s, op);
 		else {
 			s->vol = op->is_volatile;
+			s->agent = op->release;
+			if (op->release)
+				isel_release_before(s);
 			isel_select_write(s, op);
-			s->vol = false;
+			s->vol = s->agent = false;
 		}
 		break;
 	case OP_ATOMIC_ADD:

@@ -493,7 +493,8 @@ static const char *const loops[] = {"tests/driver/data/gemm_k_start.json", "test
 	"tests/driver/data/while_nested.json -D LIMIT=77", "tests/driver/data/while_nested.json -D LIMIT=0",
 	/* volatile reads and writes (compile_test.c checks their code): the
 	 * same values, and a GEMM whose volatile reads are not prefetched */
-	"tests/driver/data/volatile_copy.json", "tests/driver/data/volatile_gemm.json"};
+	"tests/driver/data/volatile_copy.json", "tests/driver/data/volatile_gemm.json",
+	"tests/driver/data/release_acquire.json"};
 
 START_TEST(loops_pass)
 {
