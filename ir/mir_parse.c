@@ -357,8 +357,9 @@ static bool instruction(P *p, MBlock *b, const char *note)
 		/* operands until a modifier word or the end */
 		while (p->s < p->end && !branch) {
 			if (starts(p, "offen") || starts(p, "offset:") || (dpp && (starts(p, "quad_perm") || starts(p, "row_"))) ||
-				starts(p, "op_sel") || starts(p, "cbsz:") || starts(p, "blgp:"))
-				break; /* the modifiers */
+				starts(p, "op_sel") || starts(p, "cbsz:") || starts(p, "blgp:") ||
+				(isa_info[op].fmt == FMT_MUBUF && (starts(p, "sc0") || starts(p, "sc1") || starts(p, "glc"))))
+				break; /* the modifiers (a cache-control row's sc1 its only word) */
 			if (nops == MI_MAX_DEFS + MI_MAX_USES)
 				return fail(p, p->s, "too many operands");
 			if (*p->s == '(') { /* (LABEL-.)&4294967295 or (LABEL-.+8)>>32 (mir.h) */

@@ -422,7 +422,9 @@ static char *instruction_shapes(const char *text)
 		}
 		buf_putc(&b, '\n');
 	}
-	return xstrdup(buf_cstr(&b));
+	char *r = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return r;
 }
 
 /* An acquire read and a release write at agent scope
