@@ -241,6 +241,28 @@ static bool build_memory(G *g, Node *n, Op *op, JV *jvs)
 		ld_err(L, mjv, "'%s' is not a memory argument or an allocation", mem->name);
 		return false;
 	}
+	JV fv = jv_get(L, n->jv, "volatile"), fo = jv_get(L, n->jv, "memory_order");
+	if (fv.v && !get_bool(L, fv, &op->is_volatile))
+		return false;
+	if (fo.v) {
+		const char *o = json_string_value(fo.v);
+		bool rd = op->kind == OP_READ;
+		if (!o || strcmp(o, rd ? "acquire" : "release") != 0) {
+			ld_err(L, fo, "a %s's memory_order must be \"%s\" (at agent scope)", op_info[op->kind].name,
+				rd ? "acquire" : "release");
+			return false;
+		}
+		op->acquire = rd;
+		op->release = !rd;
+	}
+	if ((op->is_volatile || fo.v) && (mem->space != AS_GLOBAL || value_is_local(mem))) {
+		/* Wave's VOLATILE, an acquire and a release order accesses other
+		 * workgroups see: global memory's */
+		ld_err(L, op->is_volatile ? fv : fo, "a %s %s of '%s', which lives in shared memory: volatile, acquire "
+						     "and release accesses are compiled for global memory",
+			op->is_volatile ? "volatile" : json_string_value(fo.v), op_info[op->kind].name, mem->name);
+		return false;
+	}
 	JV f = jv_get(L, n->jv, "mapping");
 	int ndyn = op->nargs - (is_write ? 2 : 1);
 	op->ndyn = ndyn;

@@ -248,6 +248,10 @@ struct Op {
 	bool block;      /* sum/max/min */
 	bool has_init;   /* sum/max/min: last arg is the init value */
 	int ept;         /* elements_per_thread, 0 when not given */
+	bool is_volatile; /* read, write of global memory: each access goes to memory, in program order
+	                     (Wave's MemoryAccessFlags.VOLATILE; isel/memory.c) */
+	bool acquire;    /* read of global memory: an acquire at agent scope ("memory_order") */
+	bool release;    /* write of global memory: a release at agent scope */
 	Mapping *mapping; /* read, write; NULL for the identity */
 	int ndyn;        /* read, write: number of mapping_dynamic_vals */
 	MmaType mma_type; /* mma: MMA_NONE = the hardware constraint's */

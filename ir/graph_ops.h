@@ -64,9 +64,9 @@
 	X(OP_REGISTER, "register", OPC_SOURCE, "", "shape dtype value") \
 	X(OP_SCALAR, "scalar", OPC_SOURCE, "", "value dtype") \
 	X(OP_SELF_INDEX, "self_index", OPC_SOURCE, "", "dim dtype elements_per_thread") \
-	X(OP_READ, "read", OPC_MEMORY, "memory", "elements_per_thread mapping mapping_dynamic_vals") \
+	X(OP_READ, "read", OPC_MEMORY, "memory", "elements_per_thread mapping mapping_dynamic_vals volatile memory_order") \
 	X(OP_WRITE, "write", OPC_MEMORY, "register memory", \
-		"elements_per_thread mapping mapping_dynamic_vals") \
+		"elements_per_thread mapping mapping_dynamic_vals volatile memory_order") \
 	X(OP_ATOMIC_ADD, "atomic_add", OPC_MEMORY, "lhs rhs", \
 		"elements_per_thread mapping mapping_dynamic_vals") \
 	X(OP_ATOMIC_MIN, "atomic_min", OPC_MEMORY, "lhs rhs", \

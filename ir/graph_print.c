@@ -296,6 +296,10 @@ static void print_attrs(Buf *b, const Op *op)
 	}
 	if (op->ept)
 		SEP(), buf_printf(&a, "elements_per_thread %d", op->ept);
+	if (op->is_volatile)
+		SEP(), buf_puts(&a, "volatile");
+	if (op->acquire || op->release)
+		SEP(), buf_puts(&a, op->acquire ? "memory_order acquire" : "memory_order release");
 	if (op->mapping) {
 		const Mapping *m = op->mapping;
 		SEP(), buf_puts(&a, "mapping (");

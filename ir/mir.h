@@ -130,6 +130,11 @@ enum {
 	MIF_LDS = 1 << 8,   /* MUBUF load with the lds bit (LDS DMA): no def, the data goes to
 	                       LDS at M0 + offset + the row's width x lane; M0 is its last use,
 	                       not printed (gfx942: dwords; gfx950: also 96 and 128 bits) */
+	MIF_VOL = 1 << 9,   /* MUBUF load or store of a volatile access (isel/memory.c): coherent
+	                       at system scope as LLVM compiles a volatile access, sc0 sc1 on
+	                       gfx942/gfx950; glc on a gfx90a load, nothing on its store */
+	MIF_AGENT = 1 << 10, /* MUBUF load or store of an acquire or release (isel/memory.c): coherent
+	                        at agent scope, sc1 on gfx942/gfx950; glc on a gfx90a load */
 };
 
 /* A long branch (passes/machine/branch.c) reaches any block, where

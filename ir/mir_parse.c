@@ -357,8 +357,9 @@ static bool instruction(P *p, MBlock *b, const char *note)
 		/* operands until a modifier word or the end */
 		while (p->s < p->end && !branch) {
 			if (starts(p, "offen") || starts(p, "offset:") || (dpp && (starts(p, "quad_perm") || starts(p, "row_"))) ||
-				starts(p, "op_sel") || starts(p, "cbsz:") || starts(p, "blgp:"))
-				break; /* the modifiers */
+				starts(p, "op_sel") || starts(p, "cbsz:") || starts(p, "blgp:") ||
+				(isa_info[op].fmt == FMT_MUBUF && (starts(p, "sc0") || starts(p, "sc1") || starts(p, "glc"))))
+				break; /* the modifiers (a cache-control row's sc1 its only word) */
 			if (nops == MI_MAX_DEFS + MI_MAX_USES)
 				return fail(p, p->s, "too many operands");
 			if (*p->s == '(') { /* (LABEL-.)&4294967295 or (LABEL-.+8)>>32 (mir.h) */
@@ -425,6 +426,19 @@ static bool instruction(P *p, MBlock *b, const char *note)
 				return fail(p, p->s, "bad offset");
 			in.offset = (int32_t)v;
 			skip_space(p);
+		}
+		if (isa_cache_op(op) && eat(p, "sc1")) /* its scope, which the printer gives it (mir_print.c) */
+			skip_space(p);
+		bool plain_mubuf = isa_info[op].fmt == FMT_MUBUF && !(isa_info[op].flags & IF_ATOMIC) && !isa_cache_op(op);
+		if (plain_mubuf && (eat(p, "glc") || eat(p, "sc0"))) {
+			/* a volatile load or store (MIF_VOL: sc0 sc1, or glc on gfx90a) */
+			skip_space(p);
+			if (eat(p, "sc1"))
+				skip_space(p);
+			in.flags |= MIF_VOL;
+		} else if (plain_mubuf && eat(p, "sc1")) { /* an acquire's load, a release's store */
+			skip_space(p);
+			in.flags |= MIF_AGENT;
 		}
 		if (eat(p, "glc") || eat(p, "sc0")) {
 			/* a returning MUBUF atomic: its data register is its def too */

@@ -178,6 +178,14 @@ static void print_inst(Buf *b, const MFunc *f, const MInst *in)
 		buf_printf(b, " offset:%d", in->offset);
 	if (in->flags & MIF_GLC) /* gfx940 renamed the bit (llvm-mc-19 takes only sc0 there) */
 		buf_puts(b, f && f->target && strcmp(f->target->name, "gfx90a") != 0 ? " sc0" : " glc");
+	if ((in->op == I_BUFFER_WBL2 || in->op == I_BUFFER_INV) && f && f->target &&
+		strcmp(f->target->name, "gfx90a") != 0)
+		buf_puts(b, " sc1"); /* agent scope (isel/memory.c's release and acquire) */
+	if (in->flags & (MIF_VOL | MIF_AGENT)) { /* volatile is the stronger: system scope */
+		bool g90a = f && f->target && strcmp(f->target->name, "gfx90a") == 0;
+		buf_puts(b, !g90a ? ((in->flags & MIF_VOL) ? " sc0 sc1" : " sc1")
+				  : (isa_info[in->op].flags & IF_LOAD) ? " glc" : "");
+	}
 	if (in->flags & MIF_LDS)
 		buf_puts(b, " lds");
 	if (in->dpp)

@@ -366,10 +366,17 @@ static void select_read(Isel *s, Op *op)
 	 * MMA operand, or dynamic values) reads global memory directly: the
 	 * same values */
 	bool global = mem->space == AS_GLOBAL || (op->mapping && !s->staged[op->id]);
-	/* prefetched (prefetch.c), or read a trip ahead (four_stage.c) */
-	TVal *v = global ? isel_pf_global_read(s, op) : isel_fs_shared_read(s, op);
+	/* prefetched (prefetch.c), or read a trip ahead (four_stage.c); a
+	 * volatile read (global: the loader checks) never is (passes/plan) */
+	bool ordered = op->is_volatile || op->acquire;
+	TVal *v = ordered ? NULL : global ? isel_pf_global_read(s, op) : isel_fs_shared_read(s, op);
+	s->vol = op->is_volatile;
+	s->agent = op->acquire;
 	if (!v && !s->c->failed)
 		v = global ? isel_read_global(s, op, mem, ix) : isel_read_shared(s, op, mem, ix);
+	if (v && op->acquire)
+		isel_acquire_after(s);
+	s->vol = s->agent = false;
 	if (v)
 		s->val[op_result(op)->id] = v;
 }
@@ -401,8 +408,14 @@ static void select_op(Isel *s, Op *op)
 	case OP_WRITE:
 		if (local)
 			isel_select_local_write(s, op);
-		else
+		else {
+			s->vol = op->is_volatile;
+			s->agent = op->release;
+			if (op->release)
+				isel_release_before(s);
 			isel_select_write(s, op);
+			s->vol = s->agent = false;
+		}
 		break;
 	case OP_ATOMIC_ADD:
 	case OP_ATOMIC_MIN:

@@ -113,6 +113,8 @@ typedef struct Isel {
 	int nlanemask;    /* ... of this many made so far */
 	struct Pipe *pipe; /* prefetch.c: the innermost loop being prefetched, or NULL */
 	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
+	bool vol;                 /* selecting a volatile read or write (memory.c's mubuf) */
+	bool agent;               /* selecting an acquire read or a release write (memory.c) */
 	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */
@@ -130,6 +132,10 @@ typedef struct Isel {
 
 /* gfx90a (CDNA2): no fp8 conversions or MFMAs, its own i8 MFMAs. */
 static inline bool isel_is_gfx90a(const Isel *s) { return strcmp(s->f->target->name, "gfx90a") == 0; }
+/* memory.c: the cache and wait sequences around an acquire read and a
+ * release write at agent scope */
+void isel_acquire_after(Isel *s);
+void isel_release_before(Isel *s);
 /* gfx950 (CDNA4): gfx942's code, its own MFMAs, 160 KiB of LDS. */
 static inline bool isel_is_gfx950(const Isel *s) { return strcmp(s->f->target->name, "gfx950") == 0; }
 

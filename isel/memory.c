@@ -700,6 +700,20 @@ static MOp store_op(int dwords)
 	return ops[dwords];
 }
 
+/* s_waitcnt vmcnt(0) (and lgkmcnt(0) with lds), or the block's last
+ * instruction made so when it is already an s_waitcnt vmcnt(0). */
+static void wait_all(Isel *s, bool lds)
+{
+	MInst *w = s->b->insts.len ? &vec_last(&s->b->insts) : NULL;
+	if (!w || w->op != I_S_WAITCNT || w->vmcnt != 0) {
+		w = mblock_add(s->b, I_S_WAITCNT, 0, NULL, 0, NULL);
+		w->vmcnt = 0;
+		w->lgkmcnt = -1;
+	}
+	if (lds)
+		w->lgkmcnt = 0;
+}
+
 /* One MUBUF instruction: data (load def or store use), offset VGPR,
  * descriptor, soffset, immediate byte offset. Offsets outside the 12-bit
  * field go into the VGPR. */
@@ -720,8 +734,42 @@ static void mubuf(Isel *s, MOp op, bool store, MOpnd data, MOpnd voff, uint32_t 
 	u[n++] = mo_vreg(desc, RC_S4);
 	u[n++] = soff;
 	MInst *in = mblock_add(s->b, op, store ? 0 : 1, &data, n, u);
-	in->flags |= MIF_OFFEN | extra;
+	in->flags |= MIF_OFFEN | extra | (s->vol ? MIF_VOL : 0) | (s->agent ? MIF_AGENT : 0);
 	in->offset = (int32_t)imm;
+	if (s->vol) /* as LLVM compiles a volatile access (AMDGPUUsage's memory
+		     * model tables, gfx90a and gfx942): done before anything
+		     * after it, so volatile accesses reach memory in program
+		     * order (an SOPP row is a fence to the scheduler) */
+		wait_all(s, false);
+}
+
+/* An acquire at agent scope after a read's loads (each with sc1, glc on
+ * gfx90a: MIF_AGENT), as LLVM compiles a `load atomic acquire` at
+ * syncscope("agent") (AMDGPUUsage's GFX942 and GFX90A memory-model tables;
+ * clang-22): s_waitcnt vmcnt(0), then buffer_inv sc1 (gfx942, gfx950) or
+ * buffer_wbinvl1_vol (gfx90a), so that later loads miss what the caches
+ * held from before. A second s_waitcnt, an SOPP row and so a fence to the
+ * scheduler, keeps those loads after the invalidate. */
+void isel_acquire_after(Isel *s)
+{
+	wait_all(s, false);
+	mblock_add(s->b, isel_is_gfx90a(s) ? I_BUFFER_WBINVL1_VOL : I_BUFFER_INV, 0, NULL, 0, NULL);
+	wait_all(s, false);
+}
+
+/* A release at agent scope before a write's stores (each with sc1 on
+ * gfx942 and gfx950: MIF_AGENT), as LLVM compiles a `store atomic release`
+ * at syncscope("agent"): gfx942 and gfx950 buffer_wbl2 sc1 (the L2's dirty
+ * lines written back), then s_waitcnt vmcnt(0) lgkmcnt(0); gfx90a the
+ * wait alone. A wait before it too keeps the earlier accesses before it
+ * in the schedule (an SOPP row is a fence to the scheduler). */
+void isel_release_before(Isel *s)
+{
+	wait_all(s, true);
+	if (!isel_is_gfx90a(s)) {
+		mblock_add(s->b, I_BUFFER_WBL2, 0, NULL, 0, NULL);
+		wait_all(s, true);
+	}
 }
 
 /* 32-, 16- and 8-bit elements (8-bit: MMA operands, f8 results). */

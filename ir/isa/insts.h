@@ -737,7 +737,19 @@ enum {
 	ISA_VMEM_ROWS(X, GLOBAL, "global", FMT_FLAT, SAME) \
 	ISA_VMEM_LDST_ROWS(X, SCRATCH, "scratch", FMT_FLAT) \
 	X(FLAT_ATOMIC_PK_ADD_BF16, "flat_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC) \
-	X(GLOBAL_ATOMIC_PK_ADD_BF16, "global_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC)
+	X(GLOBAL_ATOMIC_PK_ADD_BF16, "global_atomic_pk_add_bf16", FMT_FLAT, 0x52, NA, T_BF16, 1, 0, 0, 0, IF_ATOMIC) \
+	ISA_INSTS_CACHE(X)
+
+/* Cache control, no operands (isel/memory.c's acquire and release, as LLVM's
+ * AMDGPUUsage memory-model tables give them at agent scope): buffer_wbl2
+ * writes back the L2's dirty lines, buffer_inv invalidates (gfx942/gfx950,
+ * printed with sc1: agent scope), buffer_wbinvl1_vol invalidates gfx90a's L1.
+ * Counted in vmcnt; the emulator's memory has no caches, so they change no
+ * value there. Opcodes from llvm-mc-22 -show-encoding. */
+#define ISA_INSTS_CACHE(X) \
+	X(BUFFER_WBL2, "buffer_wbl2", FMT_MUBUF, 0x28, SAME, T_NONE, 0, 0, 0, 0, 0) \
+	X(BUFFER_INV, "buffer_inv", FMT_MUBUF, 0x29, NA, T_NONE, 0, 0, 0, 0, 0) \
+	X(BUFFER_WBINVL1_VOL, "buffer_wbinvl1_vol", FMT_MUBUF, NA, 0x3f, T_NONE, 0, 0, 0, 0, 0)
 
 /* ---- gfx950 (CDNA4): transposing LDS reads, lane swaps, bf16 packing,
  * 96/128-bit direct-to-LDS loads. Opcodes from llvm-mc-22 -mcpu=gfx950

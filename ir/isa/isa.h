@@ -66,6 +66,12 @@ static inline bool isa_lds_dma(int op)
 {
 	return op == I_GLOBAL_LOAD_LDS_DWORD || op == I_GLOBAL_LOAD_LDS_DWORDX3 || op == I_GLOBAL_LOAD_LDS_DWORDX4;
 }
+/* A cache-control row (buffer_wbl2, buffer_inv, buffer_wbinvl1_vol): a
+ * MUBUF instruction with no operands (insts.h). */
+static inline bool isa_cache_op(int op)
+{
+	return op == I_BUFFER_WBL2 || op == I_BUFFER_INV || op == I_BUFFER_WBINVL1_VOL;
+}
 /* gfx950's transposing LDS reads (ds_read_b64_tr_b4/b8/b16,
  * ds_read_b96_tr_b6): the element width in bits, else 0. */
 static inline int isa_ds_tr_bits(int op)

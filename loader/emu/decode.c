@@ -688,6 +688,10 @@ void emu_print(const Inst *in, uint64_t pc, char *buf, size_t len)
 		break;
 	}
 	case FMT_MUBUF: {
+		if (isa_cache_op(in->id)) { /* no operands: the scope bits alone */
+			APP("%s%s%s", in->glc ? " sc0" : "", in->slc ? " nt" : "", in->sc1 ? " sc1" : "");
+			break;
+		}
 		if (!in->lds) {
 			put_reg(s, sizeof s, in->acc ? 'a' : 'v', in->dst, r->dst * ((r->flags & IF_CMPSWAP) ? 2 : 1));
 			APP(" %s,", s);

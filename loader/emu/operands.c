@@ -148,6 +148,8 @@ static void mubuf_use(const Wave *w, const Inst *in, RegUse *u)
 {
 	const IsaInfo *r = &isa_info[in->id];
 	unsigned acc = in->acc ? w->accum_offset : 0;
+	if (isa_cache_op(in->id)) /* buffer_wbl2, buffer_inv, buffer_wbinvl1_vol: no operands */
+		return;
 	add(u, true, in->addr, in->offen && in->idxen ? 2 : (in->offen || in->idxen) ? 1 : 0, false);
 	add(u, false, in->srsrc, 4, false);
 	add_code(u, in->soffset, 1, 0, false);

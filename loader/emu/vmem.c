@@ -563,6 +563,8 @@ void emu_exec_vmem(Emu *e, Wave *w, const Inst *in)
 	bool load = (r->flags & IF_LOAD) != 0, store = (r->flags & IF_STORE) != 0;
 	bool atomic = (r->flags & IF_ATOMIC) != 0;
 	unsigned vdst, vdata;
+	if (isa_cache_op(in->id)) /* the emulator's memory has no caches to write back or drop */
+		return;
 	if (in->fmt == FMT_MUBUF)
 		vdst = vdata = in->dst + acc;
 	else

@@ -252,6 +252,8 @@ static void event_regs(const Wave *w, const Inst *in, EmuEvent *ev)
 		return;
 	case FMT_DS: case FMT_MUBUF: case FMT_FLAT: {
 		unsigned a = in->acc ? acc : 0;
+		if (isa_cache_op(in->id)) /* no operands */
+			return;
 		set_reg(&ev->vsrc[0], &ev->nvsrc[0], in->addr, in->fmt == FMT_FLAT && in->saddr == 0x7f && in->seg != 1 ? 2 : 1);
 		if (r->flags & (IF_STORE | IF_ATOMIC))
 			set_reg(&ev->vsrc[1], &ev->nvsrc[1], (in->fmt == FMT_MUBUF ? in->dst : in->data0) + a, r->dst);

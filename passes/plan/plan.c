@@ -77,7 +77,7 @@ typedef struct Walk {
 
 bool plan_movable_read(Analysis *c, const Op *op)
 {
-	return op->kind == OP_READ && !op->mapping && c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
+	return op->kind == OP_READ && !op->is_volatile && !op->acquire && !op->mapping && c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
 	       dtype_size(op->args[0]->dtype) <= 4 && !region_writes_mem(c->k->body, op->args[0]);
 }
 
@@ -131,6 +131,8 @@ static bool only_scale_operand(const Region *r, const Value *v)
  * (Wave's preshuffled scales; isel/memory.c loads them four a dword). */
 static bool prefetched_read(Analysis *c, const Region *body, const Op *x, const Sym *iv)
 {
+	if (x->is_volatile || x->acquire) /* read where it is written, every trip */
+		return false;
 	if (plan_movable_read(c, x))
 		return plan_read_moves_with(c, x, iv);
 	return x->kind == OP_READ && x->mapping && !x->mapping->ndyn && c->index[x->id] &&
@@ -150,7 +152,8 @@ static void fuse_bitcast_reads(Walk *w, Region *r)
 		if (op->kind != OP_BITCAST)
 			continue;
 		Value *a = op->args[0], *res = op_result(op);
-		if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->mapping || a->def->parent != op->parent ||
+		if (a->kind != VAL_RESULT || a->def->kind != OP_READ || a->def->is_volatile || a->def->acquire || a->def->mapping ||
+			a->def->parent != op->parent ||
 			w->uses[a->id] != 1 || dtype_size(a->dtype) == dtype_size(res->dtype) || !c->index[a->def->id] ||
 			!c->index[op->id])
 			continue;

@@ -75,18 +75,19 @@ def _access_fields(fields, elements_per_thread, mapping, mapping_dynamic_vals, w
 
 
 class MemoryAccessFlags(enum.IntFlag):
-    """Wave's flags of read and write: NONTEMPORAL (a cache hint) changes no result and is dropped; VOLATILE is not
-    in wavecc-kernel/1."""
+    """Wave's flags of read and write: VOLATILE is the format's "volatile": true (each access goes to memory, in
+    program order); NONTEMPORAL (a cache hint) changes no result and is dropped."""
     NONE = 0
     VOLATILE = 1
     NONTEMPORAL = 2
 
 
 def _check_flags(flags, what, loc):
+    """True when flags has VOLATILE."""
     v = int(getattr(flags, "value", flags) or 0)
-    if v & ~int(MemoryAccessFlags.NONTEMPORAL):
-        fail("%s: memory access flag VOLATILE is not in wavecc-kernel/1 (NONTEMPORAL, a cache hint, is dropped)"
-             % what, loc)
+    if v & ~int(MemoryAccessFlags.NONTEMPORAL | MemoryAccessFlags.VOLATILE):
+        fail("%s: memory access flags %#x: only VOLATILE and NONTEMPORAL are Wave's" % (what, v), loc)
+    return bool(v & int(MemoryAccessFlags.VOLATILE))
 
 
 # ---- memory ----
@@ -220,7 +221,7 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
          target=None, bounds=None, tag=None):
     loc = user_location()
     mem = as_mem(memory, "tkw.read", loc)
-    _check_flags(flags, "tkw.read", loc)
+    vol = _check_flags(flags, "tkw.read", loc)
     if source is not None or target is not None:
         mapping, regs = _bound_mapping(mem.shape, source, target, "tkw.read", loc, mapping)
         if regs:
@@ -228,6 +229,8 @@ def read(memory, elements_per_thread=None, mapping=None, mapping_dynamic_vals=()
     mapping = _loop_axis_mapping(mem, _dims_by_symbol(mem, mapping), loc)
     shape = mem.shape if mapping is None else tuple(mapping.output_mapping.keys())
     fields = _access_fields({"memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals, "tkw.read", loc)
+    if vol:
+        fields["volatile"] = True
     return record("read", fields, [(shape, mem.dtype)], loc=loc)
 
 
@@ -236,7 +239,7 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     loc = user_location()
     reg = as_reg(register_, "tkw.write", loc)
     mem = as_mem(memory, "tkw.write", loc)
-    _check_flags(flags, "tkw.write", loc)
+    vol = _check_flags(flags, "tkw.write", loc)
     if source is not None or target is not None:
         mapping, regs = _bound_mapping(mem.shape, target, source, "tkw.write", loc, mapping, write=True)
         if regs:
@@ -247,6 +250,8 @@ def write(register_, memory, elements_per_thread=None, mapping=None, mapping_dyn
     mapping = _dims_by_symbol(mem, mapping, write=True)
     fields = _access_fields({"register": reg, "memory": mem}, elements_per_thread, mapping, mapping_dynamic_vals,
                             "tkw.write", loc)
+    if vol:
+        fields["volatile"] = True
     record("write", fields, [], loc=loc)
 
 

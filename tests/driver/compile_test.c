@@ -342,6 +342,132 @@ START_TEST(hazard_vcc)
 }
 END_TEST
 
+/* Volatile reads and writes (tests/driver/data/volatile_copy.json: a, b and
+ * x volatile, y not) as LLVM compiles a volatile access: gfx942 sc0 sc1 on
+ * the load and the store, gfx90a glc on the load; each followed by
+ * s_waitcnt vmcnt(0). The plain store has neither. In a K loop
+ * (volatile_gemm.json) a volatile read is not prefetched a trip ahead. */
+START_TEST(volatile_accesses)
+{
+	const char *cpus[] = {"gfx942", "gfx90a", "gfx950"};
+	for (int i = 0; i < 3; i++) {
+		char cmd[4096], *out;
+		bool g90a = i == 1;
+		snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/volatile_copy.json' --mcpu %s -S -o -",
+			test_bin(), test_root(), cpus[i]);
+		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		int loads = 0, stores = 0, plain = 0;
+		for (char *l = strstr(out, "\tbuffer_"); l; l = strstr(l + 1, "\tbuffer_")) {
+			char *eol = strchr(l, '\n');
+			ck_assert_ptr_nonnull(eol);
+			*eol = 0;
+			bool load = strncmp(l, "\tbuffer_load", 12) == 0, flagged = strstr(l, g90a ? " glc" : " sc0 sc1") != NULL;
+			bool waited = strncmp(eol + 1, "\ts_waitcnt vmcnt(0)\n", 20) == 0;
+			if (load) {
+				ck_assert_msg(flagged && waited, "%s: a volatile load: %s", cpus[i], l + 1);
+				loads++;
+			} else if (strstr(l, "dwordx4")) { /* y, plain */
+				ck_assert_msg(!strstr(l, "sc0") && !strstr(l, "sc1") && !strstr(l, "glc"), "%s: %s", cpus[i], l + 1);
+				plain++;
+			} else {
+				ck_assert_msg((g90a ? !strstr(l, "glc") : flagged) && waited, "%s: a volatile store: %s", cpus[i],
+					l + 1);
+				stores++;
+			}
+			*eol = '\n';
+		}
+		ck_assert_msg(loads == 2 && stores == 1 && plain == 1, "%s: %d %d %d", cpus[i], loads, stores, plain);
+		free(out);
+	}
+	char cmd[4096], *out;
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/volatile_gemm.json' --dump-plan -o '%s/vg.hsaco' 2>&1",
+		test_bin(), test_root(), dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "loop repeat over K: none\n") && !strstr(out, "prefetched"), "%s", out);
+	free(out);
+	/* the same kernel without the flags prefetches both */
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/examples/gemm_global.json' --dump-plan -o '%s/g.hsaco' 2>&1", test_bin(),
+		test_root(), dir);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	ck_assert_msg(strstr(out, "loop repeat over K: prefetch\n") && strstr(out, "read a_reg: prefetched"), "%s", out);
+	free(out);
+}
+END_TEST
+
+/* The assembly's memory instructions (buffer_*, the waits for vmcnt,
+ * s_endpgm), one a line: the mnemonic and its cache and wait fields (sc0,
+ * sc1, glc, vmcnt(0), lgkmcnt(0)), operands dropped. */
+static char *instruction_shapes(const char *text)
+{
+	static const char *const keep[] = {" sc0", " sc1", " glc", " vmcnt(0)", " lgkmcnt(0)"};
+	Buf b = {0};
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t n = strcspn(l, "\n");
+		if (l[0] != '\t' || l[1] == '.' || l[1] == '/')
+			continue;
+		size_t m = strcspn(l + 1, " \n");
+		char line[256];
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+		bool wait = strncmp(l + 1, "s_waitcnt", 9) == 0 && strstr(line, "vmcnt");
+		if (strncmp(l + 1, "buffer_", 7) != 0 && !wait && strncmp(l + 1, "s_endpgm", 8) != 0)
+			continue;
+		buf_printf(&b, "%.*s", (int)m, l + 1);
+		for (size_t k = 0; k < ARRAY_LEN(keep); k++) {
+			size_t kl = strlen(keep[k]);
+			for (size_t i = 0; i + kl <= n; i++)
+				if (strncmp(l + i, keep[k], kl) == 0 && (i + kl == n || l[i + kl] == ' ' || l[i + kl] == '\n')) {
+					buf_puts(&b, keep[k]);
+					break;
+				}
+		}
+		buf_putc(&b, '\n');
+	}
+	char *r = xstrdup(buf_cstr(&b));
+	buf_free(&b);
+	return r;
+}
+
+/* An acquire read and a release write at agent scope
+ * (tests/driver/data/release_acquire.json: x acquire, y plain, b plain, flag
+ * release, then a volatile acquire read and a volatile release write) as
+ * LLVM compiles `load atomic acquire` / `store atomic release` at
+ * syncscope("agent"): gfx942/gfx950 load sc1, wait, buffer_inv sc1;
+ * buffer_wbl2 sc1, wait, store sc1. gfx90a load glc, wait,
+ * buffer_wbinvl1_vol; wait, plain store. The next plain load stays after
+ * the invalidate, the plain store before the release. */
+START_TEST(acquire_release)
+{
+	const char *cpus[] = {"gfx942", "gfx90a", "gfx950"};
+	for (int i = 0; i < 3; i++) {
+		char cmd[4096], *out;
+		bool g90a = i == 1;
+		snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/release_acquire.json' --mcpu %s -S -o -",
+			test_bin(), test_root(), cpus[i]);
+		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		char *sh_ = instruction_shapes(out);
+		const char *want942[] = {
+			"buffer_load_dwordx2 sc1\ns_waitcnt vmcnt(0)\nbuffer_inv sc1\ns_waitcnt vmcnt(0)\nbuffer_load_dwordx2\n",
+			"\nbuffer_store_dwordx2\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_wbl2 sc1\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			"buffer_store_dwordx2 sc1\n",
+			"buffer_load_dwordx2 sc0 sc1\ns_waitcnt vmcnt(0)\nbuffer_inv sc1\n",
+			"buffer_wbl2 sc1\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_store_dwordx2 sc0 sc1\ns_waitcnt vmcnt(0)\n"};
+		const char *want90a[] = {
+			"buffer_load_dwordx2 glc\ns_waitcnt vmcnt(0)\nbuffer_wbinvl1_vol\ns_waitcnt vmcnt(0)\nbuffer_load_dwordx2\n",
+			"\nbuffer_store_dwordx2\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_store_dwordx2\n",
+			"buffer_load_dwordx2 glc\ns_waitcnt vmcnt(0)\nbuffer_wbinvl1_vol\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			"buffer_store_dwordx2\ns_waitcnt vmcnt(0)\n",
+			"buffer_store_dwordx2\ns_waitcnt vmcnt(0)\ns_endpgm\n"};
+		for (int k = 0; k < 4; k++)
+			ck_assert_msg(strstr(sh_, g90a ? want90a[k] : want942[k]), "%s: no\n%s\nin\n%s", cpus[i],
+				g90a ? want90a[k] : want942[k], sh_);
+		ck_assert_msg(g90a ? !strstr(sh_, "buffer_wbl2") && !strstr(sh_, "buffer_inv")
+				   : !strstr(sh_, "buffer_wbinvl1_vol"), "%s: %s", cpus[i], sh_);
+		free(sh_);
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("compile");
@@ -356,6 +482,8 @@ static Suite *suite(void)
 	tcase_add_test(t, kernarg_loads_batched);
 	tcase_add_test(t, target_ids);
 	tcase_add_test(t, bad_input_writes_nothing);
+	tcase_add_test(t, volatile_accesses);
+	tcase_add_test(t, acquire_release);
 	suite_add_tcase(s, t);
 	TCase *m = tcase_create("mir");
 	tcase_add_test(m, waitcnt_insert_and_check);

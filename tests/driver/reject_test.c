@@ -165,6 +165,14 @@ static const Reject rejects[] = {
 	{"tests/driver/data/while_step.json", "tests/driver/data/while_step.json:284:5: error: ",
 		"graph[1].body[16]: the next value of TILE_IDX is 2*TILE_IDX: a loop with a condition is compiled when it "
 		"steps its axis by a positive constant"},
+	/* a volatile read of shared memory; a read's memory_order other than
+	 * acquire (isel/memory.c: the flags order global memory) */
+	{"tests/driver/data/memory_flags_bad.json", "tests/driver/data/memory_flags_bad.json:92:16: error: ",
+		"graph[0].volatile: a volatile read of 'a', which lives in shared memory: volatile, acquire and release "
+		"accesses are compiled for global memory"},
+	{"tests/driver/data/memory_flags_bad.json", "tests/driver/data/memory_flags_bad.json:92:16: error: ",
+		"memory_flags_bad.json:107:20: error: graph[2].memory_order: a read's memory_order must be \"acquire\" (at "
+		"agent scope)"},
 	/* a spin-wait: the loop's next value follows a read of a lock another
 	 * workgroup stores (Wave's stream-K GEMM) */
 	{"tests/driver/data/while_spin_lock.json", "tests/driver/data/while_spin_lock.json:133:5: error: ",

@@ -490,7 +490,11 @@ static const char *const loops[] = {"tests/driver/data/gemm_k_start.json", "test
 	"tests/driver/data/while_uniform.json -D LIMIT=0", "tests/driver/data/while_uniform.json -D LIMIT=100",
 	"tests/driver/data/while_uniform.json -D LIMIT=100000000",
 	"tests/driver/data/while_uniform.json -D MAX_TRIPS=1000000000 -D LIMIT=4000 --max-instructions 100000",
-	"tests/driver/data/while_nested.json -D LIMIT=77", "tests/driver/data/while_nested.json -D LIMIT=0"};
+	"tests/driver/data/while_nested.json -D LIMIT=77", "tests/driver/data/while_nested.json -D LIMIT=0",
+	/* volatile reads and writes (compile_test.c checks their code): the
+	 * same values, and a GEMM whose volatile reads are not prefetched */
+	"tests/driver/data/volatile_copy.json", "tests/driver/data/volatile_gemm.json",
+	"tests/driver/data/release_acquire.json"};
 
 START_TEST(loops_pass)
 {

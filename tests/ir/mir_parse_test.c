@@ -148,6 +148,38 @@ START_TEST(gfx950_forms_round_trip)
 }
 END_TEST
 
+/* Volatile, acquire and release accesses (isel/memory.c) read back: sc0 sc1
+ * is MIF_VOL, sc1 alone MIF_AGENT, the cache-control rows take no operand
+ * and keep their sc1 (gfx942), and print again to the same text. */
+START_TEST(memory_order_forms_round_trip)
+{
+	static const char text[] = "\tbuffer_load_dword v1, v2, s[4:7], 0 offen sc0 sc1\n"
+				   "\tbuffer_load_dwordx2 v[4:5], v2, s[4:7], s3 offen offset:8 sc1\n"
+				   "\tbuffer_inv sc1\n"
+				   "\tbuffer_wbl2 sc1\n"
+				   "\tbuffer_store_dword v1, v2, s[4:7], 0 offen sc1\n"
+				   "\tbuffer_store_dword v1, v2, s[4:7], 0 offen sc0 sc1\n";
+	Buf err = {0}, out = {0};
+	MFunc *f = mir_parse(text, strlen(text), "order.mir", &target_gfx942, &err);
+	ck_assert_msg(f, "%s", buf_cstr(&err));
+	const MBlock *b = f->blocks.data[0];
+	ck_assert_int_eq(b->insts.len, 6);
+	const MInst *in = b->insts.data;
+	ck_assert(in[0].flags & MIF_VOL && !(in[0].flags & MIF_AGENT) && in[0].ndef == 1);
+	ck_assert(in[1].flags & MIF_AGENT && !(in[1].flags & MIF_VOL) && in[1].offset == 8);
+	ck_assert(in[2].op == I_BUFFER_INV && in[2].ndef == 0 && in[2].nuse == 0);
+	ck_assert(in[3].op == I_BUFFER_WBL2 && in[3].ndef == 0 && in[3].nuse == 0);
+	ck_assert(in[4].flags & MIF_AGENT && in[4].ndef == 0 && in[5].flags & MIF_VOL);
+	ck_assert_int_eq(mir_verify(f, &err), 0);
+	mir_print(&out, f);
+	ck_assert_str_eq(buf_cstr(&out), text);
+	round_trip(f, "order.mir");
+	mfunc_free(f);
+	buf_free(&err);
+	buf_free(&out);
+}
+END_TEST
+
 /* The AGPR moves' register files, which llvm-mc checks (an AGPR to AGPR
  * copy written as v_accvgpr_write_b32 assembles nowhere): the verifier
  * rejects each wrong one and accepts the right ones. */
@@ -290,6 +322,7 @@ int main(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, every_example_round_trips);
 	tcase_add_test(t, gfx950_forms_round_trip);
+	tcase_add_test(t, memory_order_forms_round_trip);
 	tcase_add_test(t, bad_text_is_located);
 	tcase_add_test(t, accvgpr_files_verified);
 	tcase_add_test(t, mutated_text_never_aborts);

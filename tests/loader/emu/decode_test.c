@@ -83,7 +83,13 @@ static int encode(int id, int op, uint32_t w[4])
 		w[1] = 2u | (data ? 4u << 8 : 0) | (two ? 6u << 16 : 0) | (ld ? 8u << 24 : 0);
 		return 2;
 	}
-	case FMT_MUBUF: w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
+	case FMT_MUBUF:
+		if (isa_cache_op(id)) { /* no operands: every field 0 */
+			w[0] = 0xE0000000u | (uint32_t)op << 18;
+			w[1] = 0;
+			return 2;
+		}
+		w[0] = 0xE0000000u | (uint32_t)op << 18 | 1u << 12; w[1] = 2u | 4u << 8 | 1u << 16 | 128u << 24; return 2;
 	case FMT_FLAT: {
 		uint32_t seg = r->name[0] == 'g' ? 2 : r->name[0] == 's' ? 1 : 0; /* global, scratch, flat */
 		w[0] = 0xDC000000u | (uint32_t)op << 18 | seg << 14;
@@ -310,6 +316,9 @@ static const char *FORMS =
 	"v_sad_u8 v9, v18, v20, 5\n"
 	"global_load_dword v1, v2, s[4:5] sc0 sc1 nt\n"
 	"buffer_load_dword v1, v2, s[4:7], 0 offen sc0 sc1 nt\n"
+	"buffer_store_dword v1, v2, s[4:7], 0 offen sc1\n"
+	"buffer_wbl2 sc1\n"
+	"buffer_inv sc1\n"
 	"v_mfma_f32_32x32x1_2b_f32 a[0:31], v0, v1, a[0:31]\n"
 	"v_mfma_f32_16x16x1_4b_f32 a[0:15], v0, v1, a[0:15]\n"
 	"v_mfma_f32_4x4x1_16b_f32 a[0:3], v0, v1, a[0:3]\n"
