@@ -1507,6 +1507,31 @@ static const WaveCase cases[] = {
 	 * is the histogram it means) */
 	{"lit_cg_atomic_add_histogram.json --randint indices:64,0,4", "no expression for dim NUMEL of dynamic value 'idx'", NULL},
 	/* ---- end of the independent transcriptions ---- */
+	/* ---- xv2: independent transcriptions of this round (wave/README.md, "xv2") ---- */
+	/* extend_attention_test.py::testExtendAttention at get_test_shapes("extend")[1] (one sequence, 16 query
+	 * heads on 2 kv heads, head size 64, block_size 128: BLOCK_N_Q 128, BLOCK_N_KV 64) and [2] (four sequences,
+	 * 4 query heads on 4 kv heads, head size 256, block_size 64), causal and not, lengths drawn in 1..511 as
+	 * Wave's create_inputs does, the second N_Q tile partial; heads cut to 9 (head 8 reads kv head 1) and 2
+	 * here, Wave's 16 and 4 at longer lengths in slow[] */
+#define XV2_EXT1 " -D H=9 -D N_Q=160 -D N_KV=224 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=140 --atol 1e-3 --rtol 1e-3 --extend 75/140:224"
+	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1, NULL, NULL},
+	{"xv2_extend_h16kv2_d64_causal_32x32x8.json" XV2_EXT1, NULL, NULL},
+#define XV2_EXT2 " -D H=2 -D H_KV=2 -D N_Q=160 -D N_KV=416 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=70 --atol 1e-3 --rtol 1e-3 --extend 20/33,45/70,5/1,100/17:416"
+	{"xv2_extend_h4kv4_d256_16x16x16.json" XV2_EXT2, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_causal_32x32x8.json" XV2_EXT2, NULL, NULL},
+	/* vanilla_attention_test.py::testAttentionPure (templates/vanilla_attention.py get_vanilla_attention_kernel,
+	 * its four CDNA MMA pairs) and testTransposedVAttentionPure with dynamic_dims at get_test_shapes("attention")[1]
+	 * (40, 1024, 64, 64, 1024): one head of the 40 (the dynamic kernel also at an unaligned M and K2), and
+	 * testAttentionPure's MODULO schedule */
+	{"xv2_vanilla_attention_32x32x16_k8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_16x16x16.json -D B=1 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+	{"xv2_vanilla_attention_vt_dyn_16x16x32_k8.json -D B=1 -D M=1000 -D N=64 -D K2=1001 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_vt_dyn_32x32x8.json -D B=1 -D M=1000 -D N=64 -D K2=1001 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testAttentionBSHD (get_bshd_attention_kernel with is_custom_mask) at (40, 1024, 64, 64, 1024) under its
+	 * MODULO schedule: one head, M cut to 256; its g2s form runs in gfx950[] */
+	{"xv2_bshd_custom_mask_modulo_32x32x16_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_modulo_16x16x16.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	/* ---- end of xv2 ---- */
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -1582,6 +1607,25 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* xv2: testExtendAttention at get_test_shapes("extend")[1] and [2] with all of Wave's heads */
+#define XV2_EXT1_SLOW " -D N_Q=192 -D N_KV=384 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=161 --atol 1e-3 --rtol 1e-3 --extend 203/161:384"
+	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1_SLOW, NULL, NULL},
+	{"xv2_extend_h16kv2_d64_causal_32x32x8.json" XV2_EXT1_SLOW, NULL, NULL},
+#define XV2_EXT2_SLOW " -D N_Q=896 -D N_KV=1568 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=411 --atol 1e-3 --rtol 1e-3 --extend 300/250,120/411,7/90,256/128:1568"
+	{"xv2_extend_h4kv4_d256_32x32x8.json" XV2_EXT2_SLOW, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_causal_16x16x16.json" XV2_EXT2_SLOW, NULL, NULL},
+	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
+	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
+	{"xv2_extend_h16kv2_d64_causal_16x16x16.json" XV2_EXT1, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_32x32x8.json" XV2_EXT2, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_causal_16x16x16.json" XV2_EXT2, NULL, NULL},
+	{"xv2_vanilla_attention_32x32x8.json -D B=1 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+	{"xv2_vanilla_attention_16x16x32_k8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_vt_dyn_32x32x16_k8.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_vt_dyn_16x16x16.json -D B=1 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_bshd_custom_mask_modulo_16x16x32_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_modulo_32x32x8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_g2s_16x16x16.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
 	{"lit_evoformer.json -D BN=16", NULL, NULL},
 	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
@@ -2096,6 +2140,12 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
  * adversarial (as gfx90a's). */
 static const WaveCase gfx950[] = {
+	/* xv2: testAttentionPure's and testAttentionBSHD's use_global_to_shared (gfx95 only in Wave) with each of
+	 * their CDNA MMA pairs, at (40, 1024, 64, 64, 1024) cut to one head and M 256 */
+	{"xv2_vanilla_attention_g2s_32x32x16_k8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_g2s_16x16x16.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_bshd_custom_mask_g2s_16x16x16.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_g2s_32x32x8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
 	/* test_tagged_attention: GQA k through {H_KV: j // ratio} loaded straight into LDS (a wrong kernel before
 	 * isel/lds_stage.c applied the mapping to its direct-to-LDS loads) */
 	{"tagged_attention_16x16x16.json -D NUM_WAVES=8 -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
@@ -2473,6 +2523,12 @@ END_TEST
 /* gfx950 cases that take minutes on the emulator (Wave's shapes of the
  * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
 static const WaveCase slow950[] = {
+	/* xv2: the rest of gfx950[]'s xv2 cases */
+	{"xv2_vanilla_attention_g2s_16x16x32_k8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_vanilla_attention_g2s_32x32x8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_bshd_custom_mask_g2s_32x32x16_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_g2s_16x16x32_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	{"xv2_bshd_custom_mask_modulo_16x16x16.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
 	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"tagged_attention_16x16x32.json -D NUM_WAVES=8 -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 --atol 1e-3 --rtol 1e-3", NULL, NULL},
