@@ -2140,6 +2140,38 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Every other run is
  * adversarial (as gfx90a's). */
 static const WaveCase gfx950[] = {
+	/* xv2: test_arbitrary_transpose (require_cdna4; test_transpose_read's kernel), its 17 shapes */
+	{"xv2_arbitrary_transpose.json -D M=64 -D N=64", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=256 -D N=256", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1024 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=256", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=256 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1024 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=2048 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=384 -D N=256", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=768 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1280 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=768", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=64 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1024 -D N=64", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=128 -D N=2048", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=2048 -D N=128", NULL, NULL},
+	/* xv2: wave_gemm_mxfp_test.py::testScaledGemmMXFP4 (32x32x256, 2x2 waves) under its four schedules, with and
+	 * without use_global_to_shared, static at (128, 128, 512) and dynamic at (160, 96, 768) */
+	{"xv2_scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --schedule none --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --schedule prefetch --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --schedule modulo --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --schedule four_stage --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_g2s.json -D M=128 -D N=128 -D K=512 --schedule none --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_g2s.json -D M=128 -D N=128 -D K=512 --schedule prefetch --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_g2s.json -D M=128 -D N=128 -D K=512 --schedule modulo --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_g2s.json -D M=128 -D N=128 -D K=512 --schedule four_stage --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_dyn.json -D M=160 -D N=96 -D K=768 --schedule none --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_dyn.json -D M=160 -D N=96 -D K=768 --schedule four_stage --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_dyn_g2s.json -D M=160 -D N=96 -D K=768 --schedule none --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale", NULL, NULL},
+	{"xv2_scaled_gemm_mxfp4_dyn_g2s.json -D M=160 -D N=96 -D K=768 --schedule four_stage --mx a:160,384:f4 --mx a_scale:160,24:scale --mx b:96,384:f4 --mx b_scale:96,24:scale", NULL, NULL},
 	/* xv2: testAttentionPure's and testAttentionBSHD's use_global_to_shared (gfx95 only in Wave) with each of
 	 * their CDNA MMA pairs, at (40, 1024, 64, 64, 1024) cut to one head and M 256 */
 	{"xv2_vanilla_attention_g2s_32x32x16_k8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
