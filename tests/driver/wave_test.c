@@ -1531,6 +1531,18 @@ static const WaveCase cases[] = {
 	 * MODULO schedule: one head, M cut to 256; its g2s form runs in gfx950[] */
 	{"xv2_bshd_custom_mask_modulo_32x32x16_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
 	{"xv2_bshd_custom_mask_modulo_16x16x16.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
+	/* decode_attention_test.py::testFlashDecoding (templates/decode_attention.py get_decode_attention_kernels:
+	 * phase 0 without a loop, K2 over workgroups and 2 waves, U = ceiling(K2 / 32) its symbolic alias; phase 1 the
+	 * loop over U, its reads at the trip's U) at get_test_shapes("decode_attention")[0] with B 2, static and
+	 * dynamic; Wave also lists U among the dynamic symbols of its dynamic phase 0, which is rejected here, located
+	 * (U is the alias's) */
+	{"xv2_decode_phase0_16x16x16.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_32x32x8.json -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_dyn_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_dyn_32x32x8.json -D B=2 -D M=100 -D N=70 -D K2=200 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_dyn_u_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 -D U=8", "alias source 'U' is already defined", NULL},
+	{"xv2_decode_phase1.json -D B=2", NULL, NULL},
+	{"xv2_decode_phase1_dyn.json -D B=2 -D M=100 -D N=70 -D U=7", NULL, NULL},
 	/* ---- end of xv2 ---- */
 };
 
@@ -1614,6 +1626,12 @@ static const WaveCase slow[] = {
 #define XV2_EXT2_SLOW " -D N_Q=896 -D N_KV=1568 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=411 --atol 1e-3 --rtol 1e-3 --extend 300/250,120/411,7/90,256/128:1568"
 	{"xv2_extend_h4kv4_d256_32x32x8.json" XV2_EXT2_SLOW, NULL, NULL},
 	{"xv2_extend_h4kv4_d256_causal_16x16x16.json" XV2_EXT2_SLOW, NULL, NULL},
+	/* xv2: testFlashDecoding at get_test_shapes("decode_attention")[1] (40, 1024, 64, 64, 1024) with B 2 */
+	{"xv2_decode_phase0_16x16x16.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_32x32x8.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase0_dyn_32x32x8.json -D B=2 -D M=1000 -D N=64 -D K2=1000 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_decode_phase1.json -D B=2 -D M=1024 -D N=64 -D U=32", NULL, NULL},
+	{"xv2_decode_phase1_dyn.json -D B=2 -D M=1000 -D N=64 -D U=32", NULL, NULL},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
 	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_causal_16x16x16.json" XV2_EXT1, NULL, NULL},
