@@ -1543,6 +1543,13 @@ static const WaveCase cases[] = {
 	{"xv2_decode_phase0_dyn_u_16x16x16.json -D B=2 -D M=128 -D N=128 -D K2=256 -D U=8", "alias source 'U' is already defined", NULL},
 	{"xv2_decode_phase1.json -D B=2", NULL, NULL},
 	{"xv2_decode_phase1_dyn.json -D B=2 -D M=100 -D N=70 -D U=7", NULL, NULL},
+	/* quantized_attention_test.py::testAttentionPure (templates/quantized_attention.py, the Brevitas SDXL
+	 * per-tensor fp8 scales, both MMA pairs; gfx942 only) and the template's is_causal (wave_sdpa_fp8's), at
+	 * N_Q 256 and an unaligned N_KV 300 on Wave's quantized_tensor inputs */
+	{"xv2_quantized_attention_32x32x16.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
+	{"xv2_quantized_attention_16x16x32.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
+	{"xv2_quantized_attention_causal_32x32x16.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
+	{"xv2_quantized_attention_causal_16x16x32.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
 	/* ---- end of xv2 ---- */
 };
 
@@ -1632,6 +1639,8 @@ static const WaveCase slow[] = {
 	{"xv2_decode_phase0_dyn_32x32x8.json -D B=2 -D M=1000 -D N=64 -D K2=1000 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_decode_phase1.json -D B=2 -D M=1024 -D N=64 -D U=32", NULL, NULL},
 	{"xv2_decode_phase1_dyn.json -D B=2 -D M=1000 -D N=64 -D U=32", NULL, NULL},
+	/* xv2: testAttentionPure (quantized) at N_Q = N_KV = 1024 of Wave's 4096 */
+	{"xv2_quantized_attention_16x16x32.json -D N_Q=1024 -D N_KV=1024 --quant q:1,1024,64,128 --quant k:1,1024,64,128 --quant v:1,1024,64,128", NULL, "gfx942"},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
 	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_causal_16x16x16.json" XV2_EXT1, NULL, NULL},
