@@ -466,6 +466,30 @@ const char *wave_arange_input(const char *spec, char *opt, size_t len)
 	return opt;
 }
 
+const char *wave_iota_input(const char *spec, char *opt, size_t len)
+{
+	char name[64];
+	long n;
+	char tail;
+	if (sscanf(spec, "%63[^:]:%ld%c", name, &n, &tail) != 2 || n < 1 || n > 100000000)
+		die("wave_iota_input: bad spec '%s' (NAME:N)", spec);
+	int32_t *v = malloc(sizeof *v * (size_t)n);
+	if (!v)
+		die("wave_iota_input: out of memory");
+	for (long i = 0; i < n; i++)
+		v[i] = (int32_t)i;
+	char dir[128], path[4096], err[256];
+	snprintf(dir, sizeof dir, "wave_inputs_iota_%s_%ld", name, n);
+	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
+	int64_t shape[1] = {n};
+	if (npy_write(path, DT_I32, 1, shape, v, err, sizeof err) < 0)
+		die("wave_iota_input: %s", err);
+	free(v);
+	size_t used = strlen(opt);
+	snprintf(opt + used, len - used, "%s--in %s=%s", used ? " " : "", name, path);
+	return opt;
+}
+
 const char *wave_zeros_input(const char *spec, char *opt, size_t len)
 {
 	char name[64], dt[16];

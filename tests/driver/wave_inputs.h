@@ -63,6 +63,10 @@ const char *wave_randint_input(const char *spec, char *opt, size_t len);
  * 0, 1, 2, ... in C order (Wave's arange(ROWS * COLS).reshape(ROWS, COLS)). */
 const char *wave_arange_input(const char *spec, char *opt, size_t len);
 
+/* Append to opt the option loading "NAME:N": an i32 vector 0, 1, ..., N - 1 (Wave's device_arange(N, dtype=torch.int32): paged attention's block
+ * table). */
+const char *wave_iota_input(const char *spec, char *opt, size_t len);
+
 /* Append to opt the option loading the buffer "NAME:ROWS,COLS:DTYPE" of
  * zeros (Wave's torch.zeros output of an atomic_add: the seeded fill
  * would make a bf16 sum's roundings depend on the adds' order). */

@@ -1550,6 +1550,22 @@ static const WaveCase cases[] = {
 	{"xv2_quantized_attention_16x16x32.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
 	{"xv2_quantized_attention_causal_32x32x16.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
 	{"xv2_quantized_attention_causal_16x16x32.json -D N_Q=256 -D N_KV=300 --quant q:1,256,64,128 --quant k:1,300,64,128 --quant v:1,300,64,128", NULL, "gfx942"},
+	/* paged_attention_test.py::testPagedFlashDecoding, phase 0 (templates/paged_decode_attention.py, GQA) in the
+	 * two (dtype, logit_cap) combinations of its parametrization the paged_decode_phase0_* files leave out: f16
+	 * with the cap 30 and bf16 without; one file per head size (the layer scale is a Python float); request
+	 * indices as create_inputs jitters them (--paged), the block table Wave's arange (--iota); Wave's
+	 * tolerances. HEAD_BLOCK_SIZE and B_WAVES as the template computes them from the head ratio */
+#define XV2_PAGED_SET "-D SEQ_LEN=0 -D KV_START_IDX=0 -D SPLIT_OFF=0 -D SPLIT_LEN=0 --atol 1e-3 --rtol 1e-2"
+	{"xv2_paged_phase0_f16_cap_d64.json -D B=16 -D BH=1 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=200 -D N_KV=200 " XV2_PAGED_SET " --paged 2,100 --iota kv_indices:200", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d64.json -D B=16 -D BH=2 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=8 -D B_WAVES=1 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d64.json -D B=16 -D BH=1 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=6 -D N_KV=6 " XV2_PAGED_SET " --paged 2,3 --iota kv_indices:6", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d1.json -D B=2 -D BH=1 -D K1=1 -D N=1 -D HEAD_BLOCK_SIZE=2 -D B_WAVES=1 -D S=1 -D K2=9 -D N_KV=9 " XV2_PAGED_SET " --paged 1,9 --iota kv_indices:9", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d1.json -D B=17 -D BH=1 -D K1=1 -D N=1 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=1 -D K2=1 -D N_KV=1 " XV2_PAGED_SET " --paged 1,1 --iota kv_indices:1", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d64.json -D B=16 -D BH=1 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=200 -D N_KV=200 " XV2_PAGED_SET " --paged 2,100 --iota kv_indices:200", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d128.json -D B=6 -D BH=1 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=6 -D B_WAVES=1 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d13.json -D B=64 -D BH=1 -D K1=13 -D N=13 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d65.json -D B=16 -D BH=1 -D K1=65 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=200 -D N_KV=200 " XV2_PAGED_SET " --paged 2,100 --iota kv_indices:200", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d64.json -D B=16 -D BH=1 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=6 -D N_KV=6 " XV2_PAGED_SET " --paged 2,3 --iota kv_indices:6", NULL, NULL},
 	/* ---- end of xv2 ---- */
 };
 
@@ -1641,6 +1657,19 @@ static const WaveCase slow[] = {
 	{"xv2_decode_phase1_dyn.json -D B=2 -D M=1000 -D N=64 -D U=32", NULL, NULL},
 	/* xv2: testAttentionPure (quantized) at N_Q = N_KV = 1024 of Wave's 4096 */
 	{"xv2_quantized_attention_16x16x32.json -D N_Q=1024 -D N_KV=1024 --quant q:1,1024,64,128 --quant k:1,1024,64,128 --quant v:1,1024,64,128", NULL, "gfx942"},
+	/* xv2: testPagedFlashDecoding phase 0, its other shapes (the 32 sequences of head size 512 cut to 2) */
+	{"xv2_paged_phase0_f16_cap_d65.json -D B=16 -D BH=1 -D K1=65 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=200 -D N_KV=200 " XV2_PAGED_SET " --paged 2,100 --iota kv_indices:200", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d128.json -D B=6 -D BH=1 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=6 -D B_WAVES=1 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d13.json -D B=64 -D BH=1 -D K1=13 -D N=13 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d80.json -D B=64 -D BH=1 -D K1=80 -D N=80 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=256 -D N_KV=256 " XV2_PAGED_SET " --paged 2,128 --iota kv_indices:256", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d80.json -D B=128 -D BH=2 -D K1=80 -D N=80 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d64.json -D B=16 -D BH=2 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=8 -D B_WAVES=1 -D S=1 -D K2=100 -D N_KV=100 " XV2_PAGED_SET " --paged 1,100 --iota kv_indices:100", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d80.json -D B=64 -D BH=1 -D K1=80 -D N=80 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=256 -D N_KV=256 " XV2_PAGED_SET " --paged 2,128 --iota kv_indices:256", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d80.json -D B=128 -D BH=2 -D K1=80 -D N=80 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d1.json -D B=2 -D BH=1 -D K1=1 -D N=1 -D HEAD_BLOCK_SIZE=2 -D B_WAVES=1 -D S=1 -D K2=9 -D N_KV=9 " XV2_PAGED_SET " --paged 1,9 --iota kv_indices:9", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d1.json -D B=17 -D BH=1 -D K1=1 -D N=1 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=1 -D K2=1 -D N_KV=1 " XV2_PAGED_SET " --paged 1,1 --iota kv_indices:1", NULL, NULL},
+	{"xv2_paged_phase0_f16_cap_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
 	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_causal_16x16x16.json" XV2_EXT1, NULL, NULL},
@@ -2022,6 +2051,7 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 	/* Wave's randint and arange inputs (scatter indices, histogram bins) */
 	take_inputs(args, " --randint ", wave_randint_input, in, sizeof in);
 	take_inputs(args, " --arange ", wave_arange_input, in, sizeof in);
+	take_inputs(args, " --iota ", wave_iota_input, in, sizeof in); /* an i32 0..N-1 vector (a block table) */
 	take_inputs(args, " --zeros ", wave_zeros_input, in, sizeof in); /* atomic outputs from zero */
 	/* WAVECC_WAVE_OPTIONS: compile options added to every case (e.g.
 	 * "--lds-stages 2" or "--no-schedule": the cases under other options) */
