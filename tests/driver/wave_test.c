@@ -2199,23 +2199,15 @@ END_TEST
 static const WaveCase gfx950[] = {
 	/* xv2: manual_scheduled_attention_test.py::test_tagged_attention (templates/tagged_attention.py, g2s,
 	 * waves_per_eu 2) at its five configurations, both MMA pairs, causal and not; Wave's MANUAL schedule is its
-	 * own code generation (the default prefetch here), its NONE configuration --schedule none; the 512-token
-	 * configuration in slow950[] */
+	 * own code generation (the default prefetch here), its NONE configuration --schedule none; (1, 1, 128, 128) and the GQA
+	 * (8, 2, 256, 256) here, the other three in slow950[] */
 	{"xv2_tagged_attention_qk16_r1.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk16_r1.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk16_r1.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r4.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk16_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk16_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r4_causal.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk32_r1.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk32_r1.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r4.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk32_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk32_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r4_causal.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* xv2: test_arbitrary_transpose (require_cdna4; test_transpose_read's kernel), its 17 shapes */
 	{"xv2_arbitrary_transpose.json -D M=64 -D N=64", NULL, NULL},
@@ -2632,7 +2624,15 @@ END_TEST
 /* gfx950 cases that take minutes on the emulator (Wave's shapes of the
  * gfx950 list's cutdowns); they run only with WAVECC_WAVE_SLOW=1 */
 static const WaveCase slow950[] = {
-	/* xv2: test_tagged_attention at (4, 4, 512, 512) */
+	/* xv2: test_tagged_attention at (1, 1, 256, 256), (4, 4, 256, 256) and (4, 4, 512, 512) */
+	{"xv2_tagged_attention_qk16_r1.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk16_r1.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk16_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk16_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk32_r1.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk32_r1.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk32_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk32_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r1.json -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1.json -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
