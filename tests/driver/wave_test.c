@@ -1519,6 +1519,14 @@ static const WaveCase cases[] = {
 #define XV2_EXT2 " -D H=2 -D H_KV=2 -D N_Q=160 -D N_KV=416 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=70 --atol 1e-3 --rtol 1e-3 --extend 20/33,45/70,5/1,100/17:416"
 	{"xv2_extend_h4kv4_d256_16x16x16.json" XV2_EXT2, NULL, NULL},
 	{"xv2_extend_h4kv4_d256_causal_32x32x8.json" XV2_EXT2, NULL, NULL},
+	/* testExtendAttention's use_custom_mask at the same shapes (custom_mask and mask_offsets as Wave's
+	 * create_inputs writes them: --extend ...:mask; MASK_LEN the sum of ext x (prefix + ext)) */
+#define XV2_EXT1_MASK " -D H=9 -D N_Q=160 -D N_KV=224 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=140 " \
+	"-D MASK_LEN=30100 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 75/140:224:mask"
+	{"xv2_extend_h16kv2_d64_custom_mask_16x16x16.json" XV2_EXT1_MASK, NULL, NULL},
+#define XV2_EXT2_MASK " -D H=2 -D H_KV=2 -D N_Q=160 -D N_KV=416 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=70 " \
+	"-D MASK_LEN=11794 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 20/33,45/70,5/1,100/17:416:mask"
+	{"xv2_extend_h4kv4_d256_custom_mask_32x32x8.json" XV2_EXT2_MASK, NULL, NULL},
 	/* vanilla_attention_test.py::testAttentionPure (templates/vanilla_attention.py get_vanilla_attention_kernel,
 	 * its four CDNA MMA pairs) and testTransposedVAttentionPure with dynamic_dims at get_test_shapes("attention")[1]
 	 * (40, 1024, 64, 64, 1024): one head of the 40 (the dynamic kernel also at an unaligned M and K2), and
@@ -1671,6 +1679,8 @@ static const WaveCase slow[] = {
 	{"xv2_paged_phase0_f16_cap_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
 	{"xv2_paged_phase0_bf16_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
+	{"xv2_extend_h16kv2_d64_custom_mask_32x32x8.json" XV2_EXT1_MASK, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_custom_mask_16x16x16.json" XV2_EXT2_MASK, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_causal_16x16x16.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h4kv4_d256_32x32x8.json" XV2_EXT2, NULL, NULL},
