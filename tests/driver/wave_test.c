@@ -1678,6 +1678,10 @@ static const WaveCase slow[] = {
 	{"xv2_paged_phase0_bf16_d1.json -D B=17 -D BH=1 -D K1=1 -D N=1 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=1 -D K2=1 -D N_KV=1 " XV2_PAGED_SET " --paged 1,1 --iota kv_indices:1", NULL, NULL},
 	{"xv2_paged_phase0_f16_cap_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
 	{"xv2_paged_phase0_bf16_d512.json -D B=128 -D BH=2 -D K1=512 -D N=512 -D HEAD_BLOCK_SIZE=64 -D B_WAVES=4 -D S=2 -D K2=1000 -D N_KV=1000 " XV2_PAGED_SET " --paged 2,500 --iota kv_indices:1000", NULL, NULL},
+	/* xv2: testPagedFlashDecoding's expensive shape (32, 8, 128, 128, 32, 1319, 1018) with 3 of its 1319
+	 * sequences: head ratio 4, HEAD_BLOCK_SIZE 4 (four query heads in the 16-row MMA) */
+	{"xv2_paged_phase0_f16_cap_d128.json -D B=32 -D BH=8 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=4 -D B_WAVES=1 -D S=3 -D K2=3054 -D N_KV=3054 " XV2_PAGED_SET " --paged 3,1018 --iota kv_indices:3054", NULL, NULL},
+	{"xv2_paged_phase0_bf16_d128.json -D B=32 -D BH=8 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=4 -D B_WAVES=1 -D S=3 -D K2=3054 -D N_KV=3054 " XV2_PAGED_SET " --paged 3,1018 --iota kv_indices:3054", NULL, NULL},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
 	{"xv2_extend_h16kv2_d64_custom_mask_32x32x8.json" XV2_EXT1_MASK, NULL, NULL},
 	{"xv2_extend_h4kv4_d256_custom_mask_16x16x16.json" XV2_EXT2_MASK, NULL, NULL},
