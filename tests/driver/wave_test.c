@@ -1514,16 +1514,13 @@ static const WaveCase cases[] = {
 	 * Wave's create_inputs does, the second N_Q tile partial; heads cut to 9 (head 8 reads kv head 1) and 2
 	 * here, Wave's 16 and 4 at longer lengths in slow[] */
 #define XV2_EXT1 " -D H=9 -D N_Q=160 -D N_KV=224 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=140 --atol 1e-3 --rtol 1e-3 --extend 75/140:224"
-	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_causal_32x32x8.json" XV2_EXT1, NULL, NULL},
 #define XV2_EXT2 " -D H=2 -D H_KV=2 -D N_Q=160 -D N_KV=416 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=70 --atol 1e-3 --rtol 1e-3 --extend 20/33,45/70,5/1,100/17:416"
 	{"xv2_extend_h4kv4_d256_16x16x16.json" XV2_EXT2, NULL, NULL},
-	{"xv2_extend_h4kv4_d256_causal_32x32x8.json" XV2_EXT2, NULL, NULL},
 	/* testExtendAttention's use_custom_mask at the same shapes (custom_mask and mask_offsets as Wave's
 	 * create_inputs writes them: --extend ...:mask; MASK_LEN the sum of ext x (prefix + ext)) */
 #define XV2_EXT1_MASK " -D H=9 -D N_Q=160 -D N_KV=224 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=140 " \
 	"-D MASK_LEN=30100 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 75/140:224:mask"
-	{"xv2_extend_h16kv2_d64_custom_mask_16x16x16.json" XV2_EXT1_MASK, NULL, NULL},
 #define XV2_EXT2_MASK " -D H=2 -D H_KV=2 -D N_Q=160 -D N_KV=416 -D S=5 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=70 " \
 	"-D MASK_LEN=11794 -D SEQ_LEN=0 -D MASK_START_IDX=0 -D PREFIX_LEN=0 --atol 1e-3 --rtol 1e-3 --extend 20/33,45/70,5/1,100/17:416:mask"
 	{"xv2_extend_h4kv4_d256_custom_mask_32x32x8.json" XV2_EXT2_MASK, NULL, NULL},
@@ -1532,8 +1529,6 @@ static const WaveCase cases[] = {
 	 * (40, 1024, 64, 64, 1024): one head of the 40 (the dynamic kernel also at an unaligned M and K2), and
 	 * testAttentionPure's MODULO schedule */
 	{"xv2_vanilla_attention_32x32x16_k8.json -D B=1 --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_vanilla_attention_16x16x16.json -D B=1 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
-	{"xv2_vanilla_attention_vt_dyn_16x16x32_k8.json -D B=1 -D M=1000 -D N=64 -D K2=1001 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_vanilla_attention_vt_dyn_32x32x8.json -D B=1 -D M=1000 -D N=64 -D K2=1001 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* testAttentionBSHD (get_bshd_attention_kernel with is_custom_mask) at (40, 1024, 64, 64, 1024) under its
 	 * MODULO schedule: one head, M cut to 256; its g2s form runs in gfx950[] */
@@ -1683,6 +1678,11 @@ static const WaveCase slow[] = {
 	{"xv2_paged_phase0_f16_cap_d128.json -D B=32 -D BH=8 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=4 -D B_WAVES=1 -D S=3 -D K2=3054 -D N_KV=3054 " XV2_PAGED_SET " --paged 3,1018 --iota kv_indices:3054", NULL, NULL},
 	{"xv2_paged_phase0_bf16_d128.json -D B=32 -D BH=8 -D K1=128 -D N=128 -D HEAD_BLOCK_SIZE=4 -D B_WAVES=1 -D S=3 -D K2=3054 -D N_KV=3054 " XV2_PAGED_SET " --paged 3,1018 --iota kv_indices:3054", NULL, NULL},
 	/* xv2: the rest of the main list's xv2 cases (make check runs half of them) */
+	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1, NULL, NULL},
+	{"xv2_extend_h16kv2_d64_custom_mask_16x16x16.json" XV2_EXT1_MASK, NULL, NULL},
+	{"xv2_extend_h4kv4_d256_causal_32x32x8.json" XV2_EXT2, NULL, NULL},
+	{"xv2_vanilla_attention_16x16x16.json -D B=1 --atol 1e-3 --rtol 1e-3 --schedule modulo", NULL, NULL},
+	{"xv2_vanilla_attention_vt_dyn_16x16x32_k8.json -D B=1 -D M=1000 -D N=64 -D K2=1001 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_extend_h16kv2_d64_custom_mask_32x32x8.json" XV2_EXT1_MASK, NULL, NULL},
 	{"xv2_extend_h4kv4_d256_custom_mask_16x16x16.json" XV2_EXT2_MASK, NULL, NULL},
 	{"xv2_extend_h16kv2_d64_32x32x8.json" XV2_EXT1, NULL, NULL},
@@ -2214,33 +2214,21 @@ static const WaveCase gfx950[] = {
 	/* xv2: manual_scheduled_attention_test.py::test_tagged_attention (templates/tagged_attention.py, g2s,
 	 * waves_per_eu 2) at its five configurations, both MMA pairs, causal and not; Wave's MANUAL schedule is its
 	 * own code generation (the default prefetch here), its NONE configuration --schedule none; (1, 1, 128, 128) and the GQA
-	 * (8, 2, 256, 256) here, the other three in slow950[] */
+	 * (8, 2, 256, 256) (two of its four forms) here, the rest in slow950[] */
 	{"xv2_tagged_attention_qk16_r1.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk16_r4.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk16_r4_causal.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r4.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1_causal.json -D H=1 -D H_KV=1 -D N_Q=128 -D N_KV=128 -D NUM_WAVES=4 --schedule none --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	{"xv2_tagged_attention_qk32_r4_causal.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
-	/* xv2: test_arbitrary_transpose (require_cdna4; test_transpose_read's kernel), its 17 shapes */
+	/* xv2: test_arbitrary_transpose (require_cdna4; test_transpose_read's kernel), six of its 17 shapes (the
+	 * others in slow950[]) */
 	{"xv2_arbitrary_transpose.json -D M=64 -D N=64", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=256 -D N=256", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=512 -D N=512", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=1024 -D N=1024", NULL, NULL},
 	{"xv2_arbitrary_transpose.json -D M=512 -D N=256", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=256 -D N=512", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=1024 -D N=512", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=512 -D N=1024", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=2048 -D N=1024", NULL, NULL},
 	{"xv2_arbitrary_transpose.json -D M=384 -D N=256", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=768 -D N=512", NULL, NULL},
 	{"xv2_arbitrary_transpose.json -D M=1280 -D N=512", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=512 -D N=768", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=64 -D N=1024", NULL, NULL},
 	{"xv2_arbitrary_transpose.json -D M=1024 -D N=64", NULL, NULL},
 	{"xv2_arbitrary_transpose.json -D M=128 -D N=2048", NULL, NULL},
-	{"xv2_arbitrary_transpose.json -D M=2048 -D N=128", NULL, NULL},
 	/* xv2: wave_gemm_mxfp_test.py::testScaledGemmMXFP4 (32x32x256, 2x2 waves) under its four schedules, with and
 	 * without use_global_to_shared, static at (128, 128, 512) and dynamic at (160, 96, 768) */
 	{"xv2_scaled_gemm_mxfp4.json -D M=128 -D N=128 -D K=512 --schedule none --mx a:128,256:f4 --mx a_scale:128,16:scale --mx b:128,256:f4 --mx b_scale:128,16:scale", NULL, NULL},
@@ -2652,6 +2640,19 @@ static const WaveCase slow950[] = {
 	{"xv2_tagged_attention_qk32_r1.json -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_tagged_attention_qk32_r1_causal.json -D H=4 -D H_KV=4 -D N_Q=512 -D N_KV=512 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* xv2: the rest of gfx950[]'s xv2 cases */
+	{"xv2_arbitrary_transpose.json -D M=256 -D N=256", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1024 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=256 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=1024 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=2048 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=768 -D N=512", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=512 -D N=768", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=64 -D N=1024", NULL, NULL},
+	{"xv2_arbitrary_transpose.json -D M=2048 -D N=128", NULL, NULL},
+	{"xv2_tagged_attention_qk16_r4.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv2_tagged_attention_qk32_r4_causal.json -D H=8 -D H_KV=2 -D N_Q=256 -D N_KV=256 -D NUM_WAVES=8 --schedule prefetch --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_vanilla_attention_g2s_16x16x32_k8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_vanilla_attention_g2s_32x32x8.json -D B=1 -D M=256 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	{"xv2_bshd_custom_mask_g2s_32x32x16_k8.json -D H=1 -D M=256 --atol 1e-3 --rtol 1e-3 --bits custom_mask:1,256", NULL, NULL},
