@@ -399,8 +399,14 @@ static const WaveCase cases[] = {
 	 * run at the lit test's bindings (sizes the test leaves free: 64, B 4;
 	 * its 1024 and larger shapes smaller; wave/README.md, a section per file) */
 	{"lit_iteration_partial_unroll.json", NULL, NULL},
-	{"lit_iteration_batched.json", "must share exactly one reduction dim not in acc", NULL},
-	{"lit_iteration_with_condition.json", "symbol 'init_value' has neither a value nor a constraint", NULL},
+	{"lit_iteration_batched.json", NULL, NULL},
+	/* iterate(B, start=init_value, condition=B < 10), init_value an i32
+	 * scalar argument (a runtime value); 0, and 4 (c's first rows keep
+	 * their contents) */
+	{"lit_iteration_with_condition.json -D init_value=0", NULL, NULL},
+	{"lit_iteration_with_condition.json -D init_value=4", NULL, NULL},
+	{"lit_iteration_with_condition_and_init_value.json -D init_value=0", NULL, NULL},
+	{"lit_iteration_with_condition_and_init_value.json -D init_value=3", NULL, NULL},
 	{"lit_expansion_read_write.json", NULL, NULL},
 	{"lit_expansion_gemm.json", NULL, NULL},
 	{"lit_expansion_batched_gemm.json", NULL, NULL},
@@ -1210,9 +1216,10 @@ static const WaveCase cases[] = {
 	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
 	/* testSequentialBatchedGemmWhileWithOutputSum: its inner accumulator
-	 * is [M, N] while a and b are [B, M, K] and [B, N, K] */
-	{"sequential_batched_gemm_while_sum.json -D INIT=0",
-		"must share exactly one reduction dim not in acc f32[M, N], found 2", NULL},
+	 * is [M, N] while a and b are [B, M, K] and [B, N, K] (B of vector
+	 * shape 0, one index inside the loop over B); INIT 0 (Wave's) and 3 */
+	{"sequential_batched_gemm_while_sum.json -D INIT=0", NULL, NULL},
+	{"sequential_batched_gemm_while_sum.json -D INIT=3", NULL, NULL},
 	/* test_persistent_gemm (templates/gemm.py get_persistent_gemm_kernel:
 	 * GridConstraint(NUM_CTAS = 304), 128x256x64 tiles, a while loop over
 	 * TILE_IDX from $WG0 stepped by NUM_CTAS, the tile's offsets set by
@@ -1823,6 +1830,7 @@ static const WaveCase slow[] = {
 	{"gemm_transpose_ab_dyn_16x16x16.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"gemm_transpose_ab_dyn_32x32x8.json -D M=1024 -D N=5120 -D K=640", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
+	{"sequential_batched_gemm_while_sum.json -D INIT=0 -D B=32 -D M=1024 -D N=512 -D K=768", NULL, NULL},
 	{"float_hw_transpose_gemm_16x16x16_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
 	{"float_hw_transpose_gemm_32x32x8_f16.json -D M=2560 -D N=2560 -D K=1536", NULL, NULL},
 	/* testDistGemm at test_gemm's first shape, one device */
