@@ -1640,7 +1640,9 @@ bool analysis_mx_not_compiled(Analysis *c)
 			Value *v = op->results[r];
 			if (!v || !dtype_is_mx_narrow(v->dtype))
 				continue;
-			bool f6 = v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN, ok = !f6 && op->kind == OP_BITCAST;
+			/* an e8m0 read is an i8 read's bits: its bitcast's rule */
+			bool f6 = v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN,
+			     ok = !f6 && (op->kind == OP_BITCAST || (op->kind == OP_READ && v->dtype == DT_F8E8M0FNU));
 			for (size_t j = 0; ok && j < k->op_list.len; j++) {
 				const Op *u = k->op_list.data[j];
 				for (int a = 0; a < u->nargs; a++)

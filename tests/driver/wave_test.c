@@ -2544,7 +2544,7 @@ static const WaveCase gfx950[] = {
 	{"lit_g2s_scaled_gemm_no_min_allocs.json -D M=64 -D N=64 -D K=512 --mx a:64,256:f4 --mx a_scale:64,16:scale --mx b:64,256:f4 --mx b_scale:64,16:scale", NULL, NULL},
 	{"lit_infer_gemm_32x32x16.json -D M=128 -D N=128 -D K=128", NULL, NULL},
 	{"lit_scaled_gemm_mxfp4.json -D M=64 -D N=64 -D K=256 --mx a:64,128:f4 --mx a_scale:64,8:scale --mx b:64,128:f4 --mx b_scale:64,8:scale", NULL, NULL},
-	{"lit_scaled_gemm_mxfp8.json -D M=64 -D N=64 -D K=256 --mx a:64,256:e5m2 --mx a_scale:64,8:scale --mx b:64,256:e5m2 --mx b_scale:64,8:scale", "f8e8m0fnu values are compiled only as bitcasts of i8 reads", NULL},
+	{"lit_scaled_gemm_mxfp8.json -D M=64 -D N=64 -D K=256 --mx a:64,256:e5m2@mem --mx a_scale:64,8:scale@mem --mx b:64,256:e5m2@mem --mx b_scale:64,8:scale@mem", NULL, NULL},
 	{"lit_scaled_gemm_unaligned.json -D M=64 -D N=64 --mx a:64,96:f4 --mx a_scale:64,6:scale --mx b:64,96:f4 --mx b_scale:64,6:scale", NULL, NULL},
 	{"lit_scaled_gemm_packed_prefetch.json -D M=256 -D N=256 -D K=512 --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale", NULL, NULL},
 	{"lit_scaled_gemm_packed_g2s.json -D M=256 -D N=256 -D K=512 --mx a:256,256:f4 --mx a_scale:256,16:scale --mx b:256,256:f4 --mx b_scale:256,16:scale", NULL, NULL},
