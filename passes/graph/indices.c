@@ -1092,6 +1092,12 @@ static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
 	if (!d)
 		return 1;
 	int64_t t = x->c->wg_size[d->wg_dim], n = d->wg_tile / t + (d->wg_tile % t != 0);
+	/* a run longer than MAX_EPC: its largest divisor that fits, the rest
+	 * in copies (block_scan's 125 elements a lane at N = 32000: 5 copies
+	 * of 25) */
+	for (int64_t e = MAX_EPC; n > MAX_EPC && e >= 1; e--)
+		if (n % e == 0)
+			return e;
 	return n > 1 ? n : 1;
 }
 
