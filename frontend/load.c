@@ -456,7 +456,7 @@ static void load_scalar_argument(Ld *L, JV a, size_t i)
 	if (name && kernel_value(k, name)) {
 		ld_err(L, f, "duplicate name '%s'", name);
 		ok = false;
-	} else if (name && kernel_symbol(k, name)) { /* -D NAME=V must say one thing */
+	} else if (name && kernel_symbol(k, name) && !ld_is_start_arg(L, name)) { /* -D NAME=V must say one thing */
 		ld_err(L, f, "scalar argument '%s' has the name of a symbol", name);
 		ok = false;
 	}
@@ -468,8 +468,8 @@ static void load_scalar_argument(Ld *L, JV a, size_t i)
 			dtype_name(dt));
 		ok = false;
 	}
-	if (!ok || !name)
-		return;
+	if (!ok || !name || ld_is_start_arg(L, name))
+		return; /* a loop's start: a runtime value (ld_declare_loop_symbols) */
 	Op *op = op_new(k, k->body, OP_SCALAR, name, 0, 1);
 	op->dtype = dt;
 	op->sarg = (int)k->scalar_args.len + 1;
@@ -688,6 +688,7 @@ out:
 	vec_free(&L.ivars);
 	vec_free(&L.bad_args);
 	vec_free(&L.loop_syms);
+	vec_free(&L.start_args);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {
 		kernel_free(L.k);

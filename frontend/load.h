@@ -26,9 +26,12 @@ typedef struct Ld {
 	Vec(Sym *) ivars; /* induction variables of tiling constraints */
 	Vec(const char *) bad_args; /* arguments reported and left out: their uses say nothing more */
 	Vec(const char *) loop_syms; /* interned: symbols a loop with a condition sets (load_while.c) */
+	Vec(const char *) start_args; /* interned: i32 scalar arguments a loop starts at, taken as runtime
+				       * values (load_while.c) */
 } Ld;
 void ld_declare_loop_symbols(Ld *L, JV root);
 bool ld_is_loop_symbol(const Ld *L, const char *name);
+bool ld_is_start_arg(const Ld *L, const char *name); /* an i32 scalar argument a loop starts at */
 
 /* Located reports and typed reads go through the shared JSON reader
  * (util/json.h); these name them in the frontend's terms. */

@@ -260,7 +260,12 @@ static void resolve_refs(G *g, Node *n)
 			bool reported = false;
 			for (size_t j = 0; j < g->L->bad_args.len && !reported; j++)
 				reported = strcmp(g->L->bad_args.data[j], r->name) == 0;
-			if (!reported)
+			if (!reported && ld_is_start_arg(g->L, r->name))
+				ld_err(g->L, r->jv, "'%s' is the i32 scalar argument a loop starts at: a runtime value "
+						    "of the loop's start only, not an operand (pass the value in another "
+						    "scalar argument)",
+					r->name);
+			else if (!reported)
 				ld_err(g->L, r->jv, "undefined value '%s'", r->name);
 			n->bad = true;
 			continue;

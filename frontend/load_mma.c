@@ -2,7 +2,8 @@
  * scaled_mma shares with it: the mma_type field (the op's own, else the
  * hardware constraint's), the dims (acc [..., M, N], lhs [..., M, K], rhs
  * [..., N, K], exactly one reduction dim K; an operand dim of vector shape 0
- * may stay out of acc), and for mma the operand dtypes the type takes. */
+ * may stay out of acc, and one such dim shared by both operands is no
+ * reduction inside a loop over it of tile 1), and for mma the operand dtypes the type takes. */
 #include <string.h>
 
 #include "load_graph.h"
@@ -51,6 +52,25 @@ static bool mma_operand_dims_ok(const Kernel *k, Shape x, Shape acck)
 	return true;
 }
 
+/* Is d, of vector shape 0, the axis of a loop around n whose tiling tile is
+ * 1? Then an operand's d is one index (the loop's), not a reduction: Wave's
+ * sequential batched GEMM keeps B in a and b with an accumulator [M, N]
+ * inside its loop over B. */
+static bool single_index_dim(const G *g, const Node *n, const Sym *d)
+{
+	int64_t t;
+	if (!vector_shape_zero(g->k, d))
+		return false;
+	for (const Region *r = n->list->region; r; r = r->parent) {
+		const Op *o = r->owner;
+		if (o && o->kind == OP_ITERATE && o->dim == d) {
+			const Constraint *c = kernel_constraint(g->k, CON_TILING, d);
+			return c && (!c->tile || (sym_is_int(kernel_subs(g->k, c->tile), &t) && t == 1));
+		}
+	}
+	return false;
+}
+
 /* The op's optional mma_type field into op->mma_type. */
 bool ld_get_op_mma_type(G *g, Node *n, Op *op)
 {
@@ -77,7 +97,7 @@ bool ld_check_mma_dims(G *g, Node *n, Value *lhs, Value *rhs, Value *acc, const 
 	int nk = 0;
 	for (int i = 0; i < lhs->shape.rank; i++) {
 		Sym *d = lhs->shape.dims[i];
-		if (shape_find(rhs->shape, d) >= 0 && shape_find(acc->shape, d) < 0) {
+		if (shape_find(rhs->shape, d) >= 0 && shape_find(acc->shape, d) < 0 && !single_index_dim(g, n, d)) {
 			kd = d;
 			nk++;
 		}

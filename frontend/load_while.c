@@ -72,9 +72,56 @@ static void declare_in(Ld *L, json_t *list)
 	}
 }
 
+/* The index of scalar argument `name` in args, or -1. */
+static int scalar_arg(json_t *args, const char *name)
+{
+	for (size_t i = 0; json_is_array(args) && i < json_array_size(args); i++) {
+		json_t *a = json_array_get(args, i);
+		const char *n = json_string_value(json_object_get(a, "name"));
+		const char *t = json_string_value(json_object_get(a, "type"));
+		if (n && t && strcmp(n, name) == 0 && strcmp(t, "scalar") == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The i32 scalar arguments that a loop's `start` names (Wave's
+ * `iterate(B, start=init_value, ...)` with `init_value: tkl.i32`) become
+ * runtime values: dynamic symbols of their names, in the kernarg's
+ * runtime sizes (docs/kernel-format.md, "Loops with a condition"). */
+static void declare_starts(Ld *L, JV list, json_t *args)
+{
+	for (size_t i = 0; json_is_array(list.v) && i < json_array_size(list.v); i++) {
+		JV n = jv_at(L, list, i);
+		const char *op = json_string_value(json_object_get(n.v, "op"));
+		const char *st = json_string_value(json_object_get(n.v, "start"));
+		if (!op || strcmp(op, "iterate") != 0)
+			continue;
+		int at = st && ld_is_identifier(st) && !ld_is_start_arg(L, st) && !kernel_symbol(L->k, st)
+				 ? scalar_arg(args, st)
+				 : -1;
+		const char *dt = at < 0 ? NULL : json_string_value(json_object_get(json_array_get(args, (size_t)at), "dtype"));
+		if (dt && strcmp(dt, "i32") == 0) { /* others: ld_build_while */
+			kernel_add_symbol(L->k, st, SYMK_DYNAMIC);
+			vec_push(&L->start_args, intern(st));
+		}
+		declare_starts(L, jv_get(L, n, "body"), args);
+	}
+}
+
 void ld_declare_loop_symbols(Ld *L, JV root)
 {
+	declare_starts(L, jv_get(L, root, "graph"), json_object_get(root.v, "arguments"));
 	declare_in(L, json_object_get(root.v, "graph"));
+}
+
+bool ld_is_start_arg(const Ld *L, const char *name)
+{
+	name = intern(name);
+	for (size_t i = 0; i < L->start_args.len; i++)
+		if (L->start_args.data[i] == name)
+			return true;
+	return false;
 }
 
 bool ld_is_loop_symbol(const Ld *L, const char *name)
@@ -185,6 +232,11 @@ bool ld_build_while(G *g, Node *n, Op *op)
 		return false;
 	const char *sn = json_string_value(s.v);
 	Ent *e = sn ? ld_tab_find(g, intern(sn)) : NULL;
+	if (e && e->kind == E_ARG) {
+		ld_err(L, s, "the start of a loop is a node, an expression or an i32 scalar argument; '%s' is %s", sn,
+			ld_vstr(g, e->arg));
+		return false;
+	}
 	if (e && e->kind == E_NODE)
 		w.start_node = e->node;
 	else if (!(w.start = ld_get_expr(L, s, NULL)))

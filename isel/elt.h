@@ -113,6 +113,8 @@ bool isel_select_select(Isel *s, Op *op);
 /* f32 unary ops beyond elementwise.c's: rsqrt, log, log10, tanh, sin, cos,
  * round, roundeven; false if op is none of them. */
 bool isel_math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
+/* d = powf(x, y) or atan2(x, y) of f32 VGPRs; false for other ops. */
+bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y);
 /* Integer binary and unary ops on 32-bit words (i32, u32, i1). */
 bool isel_select_int_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);
 bool isel_select_int_unary(Isel *s, Op *op, const TVal *a);

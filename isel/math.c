@@ -84,6 +84,57 @@ static MOpnd sincos_f32(Isel *s, MOp op, MOpnd x)
 	return isel_elt_op1(s, op, isel_elt_op2(s, I_V_MUL_F32, mo_imm(0x3e22f983u), r));
 }
 
+/* sinh: |x| < 1: the odd Taylor polynomial to x^11 (the next term is
+ * below 2e-10 relative); else h - 1/(4h) with h = e^|x| / 2 =
+ * 2^(|x| log2(e) - 1), the exponent formed by two fmas over a split
+ * log2(e) (so that h is finite up to sinh's own overflow, |x| ~ 89.4), the
+ * sign of x put back. */
+static MOpnd sinh_f32(Isel *s, MOpnd x)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	/* past 128 sinh is infinite anyway (and inf would make f NaN) */
+	MOpnd ac = isel_elt_op2(s, I_V_MIN_F32, isel_elt_vconst(s, 0x43000000u /* 128 */), ax);
+	MOpnd lhi = sconst(s, 0x3fb8aa3bu /* log2(e), high */);
+	MOpnd n = isel_elt_op1(s, I_V_RNDNE_F32, isel_elt_op3(s, I_V_FMA_F32, ac, lhi, mo_imm(0xbf800000u /* -1 */)));
+	MOpnd n1 = isel_elt_op2(s, I_V_XOR_B32, mo_imm(0x80000000u), isel_elt_op2(s, I_V_ADD_F32, mo_imm(0x3f800000u), n));
+	MOpnd f = isel_elt_op3(s, I_V_FMA_F32, ac, lhi, n1); /* |f| <= 1/2: one small rounding */
+	f = isel_elt_op3(s, I_V_FMA_F32, ac, sconst(s, 0x32a57060u /* log2(e) - high */), f);
+	MOpnd ef = isel_v1(s);
+	isel_elt_exp2_f32(s, ef, f);
+	MOpnd h = isel_elt_op2(s, I_V_LDEXP_F32, ef, isel_elt_op1(s, I_V_CVT_I32_F32, n));
+	MOpnd big = isel_elt_op3(s, I_V_FMA_F32, isel_elt_op1(s, I_V_RCP_F32, h), sconst(s, 0xbe800000u /* -0.25 */), h);
+	big = isel_elt_op2(s, I_V_OR_B32, isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x), big);
+	/* small: x + x^3 (1/3! + x^2 (1/5! + x^2 (1/7! + x^2 (1/9! + x^2 / 11!)))) */
+	MOpnd x2 = isel_elt_op2(s, I_V_MUL_F32, x, x);
+	MOpnd p = isel_elt_vconst(s, 0x32d7322bu /* 1/11! */);
+	static const uint32_t c[] = {0x3638ef1du /* 1/9! */, 0x39500d01u /* 1/7! */, 0x3c088889u /* 1/5! */,
+		0x3e2aaaabu /* 1/3! */};
+	for (int i = 0; i < 4; i++)
+		p = isel_elt_op3(s, I_V_FMA_F32, p, x2, sconst(s, c[i]));
+	MOpnd small = isel_elt_op3(s, I_V_FMA_F32, isel_elt_op2(s, I_V_MUL_F32, x, x2), p, x);
+	isel_elt_cmp(s, I_V_CMP_GT_F32, mo_imm(0x3f800000u /* 1.0 */), ax);
+	MOpnd r = isel_elt_cnd(s, big, small);
+	isel_elt_cmp(s, I_V_CMP_U_F32, x, x); /* v_min_f32 dropped a NaN */
+	return isel_elt_cnd(s, r, x);
+}
+
+/* cbrt: y = 2^(log2|x| / 3) (both rescaled around denormals, elt.c), one
+ * Newton step y + (|x|/y^2 - y)/3 = (2y + |x|/y^2)/3, the sign of x put
+ * back. Where the step is NaN (|x| 0 or infinite: y^2 0 or inf) y stays;
+ * a NaN x gives NaN either way. */
+static MOpnd cbrt_f32(Isel *s, MOpnd x)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	MOpnd l = isel_v1(s), y = isel_v1(s);
+	isel_elt_log2_f32(s, l, ax);
+	isel_elt_exp2_f32(s, y, isel_elt_op2(s, I_V_MUL_F32, mo_imm(0x3eaaaaabu /* 1/3 */), l));
+	MOpnd q = isel_elt_op2(s, I_V_MUL_F32, ax, isel_elt_op1(s, I_V_RCP_F32, isel_elt_op2(s, I_V_MUL_F32, y, y)));
+	MOpnd n = isel_elt_op2(s, I_V_MUL_F32, mo_imm(0x3eaaaaabu), isel_elt_op3(s, I_V_FMA_F32, y, mo_imm(0x40000000u /* 2 */), q));
+	isel_elt_cmp(s, I_V_CMP_U_F32, n, n);
+	MOpnd r = isel_elt_cnd(s, n, y);
+	return isel_elt_op2(s, I_V_OR_B32, isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x), r);
+}
+
 /* round: halves away from zero. t = trunc(x), x - t is exact; where
  * |x - t| >= 0.5 add copysign(1, x), else keep t (and so its -0). */
 static MOpnd round_f32(Isel *s, MOpnd x)
@@ -118,6 +169,105 @@ bool isel_math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x)
 	case OP_SIN: r = sincos_f32(s, I_V_SIN_F32, x); break;
 	case OP_COS: r = sincos_f32(s, I_V_COS_F32, x); break;
 	case OP_ROUNDEVEN: r = isel_elt_op1(s, I_V_RNDNE_F32, x); break;
+	case OP_SINH: r = sinh_f32(s, x); break;
+	case OP_CBRT: r = cbrt_f32(s, x); break;
+	default: return false;
+	}
+	mov_to(s, d, r);
+	return true;
+}
+
+/* atan2(y, x): t = min(|x|, |y|) / max(|x|, |y|) in [0, 1] (both scaled
+ * by a power of two first where the larger is tiny or huge; 1 where they
+ * are equal, infinities included; 0 where both are 0); above tan(pi/12)
+ * t' = (t - 1/sqrt 3) / (1 + t/sqrt 3) and pi/6 added, so that the odd
+ * Taylor series of atan to t^15 sees |t'| <= tan(pi/12) (next term below
+ * 2e-11); then pi/2 - a where |y| > |x|, pi - a where x's sign is set, and
+ * y's sign. A NaN operand gives NaN (v_min/v_max would drop it). */
+static MOpnd atan2_f32(Isel *s, MOpnd y, MOpnd x)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	MOpnd ay = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), y);
+	MOpnd mn = isel_elt_op2(s, I_V_MIN_F32, ax, ay), mx = isel_elt_op2(s, I_V_MAX_F32, ax, ay);
+	/* both scaled by 2^64 below 2^-64 and by 2^-64 above 2^64, so that
+	 * v_rcp_f32 sees no denormal and makes none */
+	isel_elt_cmp(s, I_V_CMP_GT_F32, sconst(s, 0x1f800000u /* 2^-64 */), mx);
+	MOpnd sc = isel_elt_cnd(s, mo_imm(0x3f800000u), isel_elt_vconst(s, 0x5f800000u /* 2^64 */));
+	isel_elt_cmp(s, I_V_CMP_LT_F32, sconst(s, 0x5f800000u), mx);
+	sc = isel_elt_cnd(s, sc, isel_elt_vconst(s, 0x1f800000u));
+	MOpnd t = isel_elt_op2(s, I_V_MUL_F32, isel_elt_op2(s, I_V_MUL_F32, sc, mn),
+		isel_elt_op1(s, I_V_RCP_F32, isel_elt_op2(s, I_V_MUL_F32, sc, mx)));
+	isel_elt_cmp(s, I_V_CMP_EQ_F32, mn, mx);
+	t = isel_elt_cnd(s, t, isel_elt_vconst(s, 0x3f800000u));
+	isel_elt_cmp(s, I_V_CMP_EQ_F32, mo_imm(0), mx);
+	t = isel_elt_cnd(s, t, isel_elt_vconst(s, 0));
+	MOpnd k = sconst(s, 0x3f13cd3au /* 1/sqrt 3 */);
+	MOpnd tr = isel_elt_op2(s, I_V_MUL_F32, isel_elt_op2(s, I_V_SUB_F32, t, k),
+		isel_elt_op1(s, I_V_RCP_F32, isel_elt_op3(s, I_V_FMA_F32, t, k, mo_imm(0x3f800000u))));
+	isel_elt_cmp(s, I_V_CMP_LT_F32, sconst(s, 0x3e8930a3u /* tan(pi/12) */), t);
+	MOpnd u = isel_elt_cnd(s, t, tr);
+	MOpnd off = isel_elt_cnd(s, mo_imm(0), isel_elt_vconst(s, 0x3f060a92u /* pi/6 */));
+	MOpnd u2 = isel_elt_op2(s, I_V_MUL_F32, u, u);
+	MOpnd p = isel_elt_vconst(s, 0xbd888889u /* -1/15 */);
+	static const uint32_t c[] = {0x3d9d89d9u /* 1/13 */, 0xbdba2e8cu /* -1/11 */, 0x3de38e39u /* 1/9 */,
+		0xbe124925u /* -1/7 */, 0x3e4ccccdu /* 1/5 */, 0xbeaaaaabu /* -1/3 */};
+	for (int i = 0; i < 6; i++)
+		p = isel_elt_op3(s, I_V_FMA_F32, p, u2, sconst(s, c[i]));
+	MOpnd a = isel_elt_op2(s, I_V_ADD_F32, isel_elt_op3(s, I_V_FMA_F32, isel_elt_op2(s, I_V_MUL_F32, u, u2), p, u), off);
+	isel_elt_cmp(s, I_V_CMP_LT_F32, ax, ay);
+	a = isel_elt_cnd(s, a, isel_elt_op2(s, I_V_SUB_F32, sconst(s, 0x3fc90fdbu /* pi/2 */), a));
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, x, isel_elt_vconst_shared(s, 0x3c /* -inf, -normal, -denormal, -0 */));
+	a = isel_elt_cnd(s, a, isel_elt_op2(s, I_V_SUB_F32, sconst(s, 0x40490fdbu /* pi */), a));
+	a = isel_elt_op2(s, I_V_OR_B32, isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), y), a);
+	isel_elt_cmp(s, I_V_CMP_U_F32, x, isel_vgpr(s, y));
+	return isel_elt_cnd(s, a, isel_elt_vconst(s, 0x7fc00000u));
+}
+
+/* powf(x, y): 2^p, p = y log2|x|, with the product's rounding error e
+ * (an fma) put back as 2^p (1 + e ln 2); the sign of x where y is an odd
+ * integer; NaN for a finite x < 0 and a y that is no integer; 1 where x is
+ * 1, where y is +-0, and where |x| is 1 and y infinite (C's pow). The
+ * error is v_log_f32's times |p| ln 2 (docs/compiler.md). */
+static MOpnd powf_f32(Isel *s, MOpnd x, MOpnd y)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	MOpnd l = isel_v1(s), m = isel_v1(s);
+	isel_elt_log2_f32(s, l, ax);
+	MOpnd p = isel_elt_op2(s, I_V_MUL_F32, y, l);
+	MOpnd e = isel_elt_op3(s, I_V_FMA_F32, y, l, isel_elt_op2(s, I_V_XOR_B32, mo_imm(0x80000000u), p));
+	isel_elt_exp2_f32(s, m, p);
+	MOpnd r = isel_elt_op3(s, I_V_FMA_F32, m, isel_elt_op2(s, I_V_MUL_F32, sconst(s, 0x3f317218u /* ln 2 */), e), m);
+	/* e is NaN where p is infinite: keep 2^p there */
+	isel_elt_cmp(s, I_V_CMP_U_F32, r, r);
+	r = isel_elt_cnd(s, r, m);
+	/* 0 * inf (|x| 1, y infinite) with neither operand NaN: 1 */
+	isel_elt_cmp(s, I_V_CMP_U_F32, p, p);
+	MOpnd one = isel_elt_vconst(s, 0x3f800000u);
+	MOpnd r1 = isel_elt_cnd(s, r, one);
+	isel_elt_cmp(s, I_V_CMP_O_F32, x, isel_vgpr(s, y));
+	r = isel_elt_cnd(s, r, r1);
+	/* odd integers: trunc(y/2) != y/2 where y is an integer */
+	MOpnd h = isel_elt_op2(s, I_V_MUL_F32, mo_imm(0x3f000000u /* 0.5 */), y);
+	isel_elt_cmp(s, I_V_CMP_NEQ_F32, isel_elt_op1(s, I_V_TRUNC_F32, h), h);
+	MOpnd sg = isel_elt_cnd(s, mo_imm(0), isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x));
+	isel_elt_cmp(s, I_V_CMP_NEQ_F32, isel_elt_op1(s, I_V_TRUNC_F32, y), y); /* y no integer (nor inf, nor NaN) */
+	sg = isel_elt_cnd(s, sg, isel_elt_vconst(s, 0));
+	r = isel_elt_op2(s, I_V_OR_B32, sg, r);
+	MOpnd bad = isel_elt_cnd(s, one, isel_vgpr(s, x)); /* x where y is no integer */
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, bad, isel_elt_vconst_shared(s, 0x18 /* -normal, -denormal */));
+	r = isel_elt_cnd(s, r, isel_elt_vconst(s, 0x7fc00000u));
+	isel_elt_cmp(s, I_V_CMP_EQ_F32, mo_imm(0x3f800000u), x);
+	r = isel_elt_cnd(s, r, one);
+	isel_elt_cmp(s, I_V_CMP_EQ_F32, mo_imm(0), y);
+	return isel_elt_cnd(s, r, one);
+}
+
+bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
+{
+	MOpnd r;
+	switch (k) {
+	case OP_POWF: r = powf_f32(s, x, y); break;
+	case OP_ATAN2: r = atan2_f32(s, x, y); break;
 	default: return false;
 	}
 	mov_to(s, d, r);

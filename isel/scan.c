@@ -21,7 +21,9 @@
  *   4. block (one copy): every wave stores its total (lane 63) to an LDS
  *      slot, meets the others at s_barrier and adds the slots of the waves
  *      before it along the dim (a v_cndmask per slot on wave id < slot), in
- *      order. */
+ *      order.
+ * A lane's run may also come in copies along the dim itself (32-bit
+ * integers): they follow one another and chain (chained_scan). */
 #include <string.h>
 
 #include "elt.h"
@@ -175,6 +177,60 @@ static void seq_scan(Isel *s, Op *op, const TVal *v, int64_t cn, int64_t e, TVal
 	}
 }
 
+/* Copies along the scanned dim (a lane's run longer than one copy holds:
+ * indices.c default_ept's divisor): copy cn covers the wave's window from
+ * cn*64*e on, so its scan starts from carry, the total of the copies
+ * before it (the same in every lane: v_readlane of lane 63's inclusive
+ * sum, added on the SALU); with `block` the waves before this one add the
+ * wave's total over all copies to every element (step 4). */
+static void chained_scan(Isel *s, Op *op, const TVal *v, int64_t C, int64_t e, bool cross, int waves, TVal *r)
+{
+	SymCtx *sc = s->c->k->sc;
+	MOpnd carry = {0};
+	MOpnd *p = ARENA_NEWN(&s->c->arena, MOpnd, e);
+	for (int64_t cn = 0; cn < C; cn++) {
+		const MOpnd *x = v->d + cn * e;
+		p[0] = isel_vgpr(s, x[0]);
+		for (int64_t j = 1; j < e; j++)
+			p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, x[j]));
+		MOpnd incl = wave_scan(s, op, p[e - 1]);
+		MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
+		if (carry.kind)
+			excl = vop2(s, I_V_ADD_U32, carry, excl);
+		for (int64_t j = 0; j < e; j++)
+			r->d[cn * e + j] = vop2(s, I_V_ADD_U32, p[j], excl);
+		MOpnd tot = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {incl, mo_imm(63)};
+		mblock_add(s->b, I_V_READLANE_B32, 1, &tot, 2, u);
+		if (carry.kind) {
+			MOpnd d = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), w[2] = {carry, tot};
+			mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, w);
+			tot = d;
+		}
+		carry = tot;
+	}
+	if (!cross)
+		return;
+	Sym *wr = sym_floor(sc, sym_div(sc, sym_symbol(sc, "$T0"), sym_int(sc, 64)));
+	MOpnd before = waves_before(s, op, carry, waves, wr, sym_int(sc, 0));
+	if (s->c->failed || before.kind != MO_VREG)
+		return;
+	for (int64_t i = 0; i < C * e; i++)
+		r->d[i] = vop2(s, I_V_ADD_U32, r->d[i], before);
+}
+
+/* Do the C copies of ix (all along dim position k, e each) follow one
+ * another along it, 64*e apart? */
+static bool copies_follow(Analysis *c, const NodeIndex *ix, int k, int64_t e, int64_t C)
+{
+	int64_t b0, b;
+	if (!isel_at_lane(c, index_coord(c, ix, k, 0, 0), 0, &b0))
+		return false;
+	for (int64_t cn = 1; cn < C; cn++)
+		if (!isel_at_lane(c, index_coord(c, ix, k, cn, 0), 0, &b) || b != b0 + cn * 64 * e)
+			return false;
+	return true;
+}
+
 void isel_select_scan(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -194,9 +250,13 @@ void isel_select_scan(Isel *s, Op *op)
 			k = i;
 	const DimDist *dd = analysis_dist(c, op->dim);
 	int64_t e = k >= 0 ? ix->d[k].size : 0;
-	bool runs = k >= 0 && dd && dd->wg_dim == 0 && dd->wave_tile == 64 * e && !ix->d[k].limit;
+	/* C > 1: copies along the dim, chained (only those copies) */
+	int64_t C = k >= 0 ? ix->d[k].copies : 1;
+	bool chained = C > 1 && ix->ncopies == C && v->dtype != DT_F32 && v->dtype != DT_F16;
+	bool runs = k >= 0 && dd && dd->wg_dim == 0 && dd->wave_tile == 64 * e * (chained ? C : 1) && !ix->d[k].limit;
 	for (int64_t cn = 0; runs && cn < ix->ncopies; cn++)
 		runs = lane_runs(c, ix, k, e, cn);
+	runs = runs && (!chained || copies_follow(c, ix, k, e, C));
 	if (!runs) {
 		analysis_error(c, op->loc, "%s: cumsum over %s in this layout is not compiled yet (lanes must hold "
 					  "consecutive runs covering the wave's window of a dim on workgroup dim 0)",
@@ -205,7 +265,7 @@ void isel_select_scan(Isel *s, Op *op)
 	}
 	bool cross = op->block && dd->waves > 1;
 	SymCtx *sc = c->k->sc;
-	if (cross && (c->wg_size[0] / 64 != dd->waves || c->wg_size[1] * c->wg_size[2] != 1 || ix->ncopies != 1)) {
+	if (cross && (c->wg_size[0] / 64 != dd->waves || c->wg_size[1] * c->wg_size[2] != 1 || (ix->ncopies != 1 && !chained))) {
 		analysis_error(c, op->loc, "%s: a block cumsum with waves along other dims than %s, or of a value "
 					  "with several copies, is not compiled yet",
 			op->path, sym_name(op->dim));
@@ -229,6 +289,11 @@ void isel_select_scan(Isel *s, Op *op)
 	if (fp) {
 		for (int64_t cn = 0; cn < ix->ncopies; cn++)
 			seq_scan(s, op, v, cn, e, r);
+		s->val[op_result(op)->id] = r;
+		return;
+	}
+	if (chained) {
+		chained_scan(s, op, v, C, e, cross, dd->waves, r);
 		s->val[op_result(op)->id] = r;
 		return;
 	}

@@ -107,13 +107,13 @@ static void parse_arg(P *p, JV a, LaunchArg *arg)
 		arg->dtype = dtype_from_name(dt);
 		static const DType ok[] = {DT_F16, DT_BF16, DT_F32, DT_F64, DT_I1, DT_I8,  DT_I16, DT_I32,
 					   DT_I64, DT_U8,   DT_U16, DT_U32, DT_U64, DT_F8E4M3FNUZ, DT_F8E5M2FNUZ,
-					   DT_F8E4M3FN, DT_F8E5M2};
+					   DT_F8E4M3FN, DT_F8E5M2, DT_F8E8M0FNU};
 		bool good = false;
 		for (size_t i = 0; i < ARRAY_LEN(ok); i++)
 			good |= arg->dtype == ok[i];
 		if (!good) {
 			jr_err(r, v, "unsupported dtype \"%s\" (expected f16, bf16, f32, f64, i1, i8, i16, i32, i64, u8, u16, u32, u64, "
-			       "f8e4m3fnuz, f8e5m2fnuz, f8e4m3fn, f8e5m2)",
+			       "f8e4m3fnuz, f8e5m2fnuz, f8e4m3fn, f8e5m2, f8e8m0fnu)",
 			       dt);
 			arg->dtype = DT_NONE;
 		}

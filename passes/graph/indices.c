@@ -1092,6 +1092,12 @@ static int64_t default_ept(Ctx *x, const Op *op, Shape sh)
 	if (!d)
 		return 1;
 	int64_t t = x->c->wg_size[d->wg_dim], n = d->wg_tile / t + (d->wg_tile % t != 0);
+	/* a run longer than MAX_EPC: its largest divisor that fits, the rest
+	 * in copies (block_scan's 125 elements a lane at N = 32000: 5 copies
+	 * of 25) */
+	for (int64_t e = MAX_EPC; n > MAX_EPC && e >= 1; e--)
+		if (n % e == 0)
+			return e;
 	return n > 1 ? n : 1;
 }
 
@@ -1640,7 +1646,9 @@ bool analysis_mx_not_compiled(Analysis *c)
 			Value *v = op->results[r];
 			if (!v || !dtype_is_mx_narrow(v->dtype))
 				continue;
-			bool f6 = v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN, ok = !f6 && op->kind == OP_BITCAST;
+			/* an e8m0 read is an i8 read's bits: its bitcast's rule */
+			bool f6 = v->dtype == DT_F6E2M3FN || v->dtype == DT_F6E3M2FN,
+			     ok = !f6 && (op->kind == OP_BITCAST || (op->kind == OP_READ && v->dtype == DT_F8E8M0FNU));
 			for (size_t j = 0; ok && j < k->op_list.len; j++) {
 				const Op *u = k->op_list.data[j];
 				for (int a = 0; a < u->nargs; a++)

@@ -175,6 +175,20 @@ static const EltCase cases[] = {
 	{"round_f32", "f32", "f32", UNARY("round", "f32", "mul", "2.0"), "--atol 0 --rtol 0"},
 	{"round_bf16", "bf16", "bf16", UNARY("round", "bf16", "mul", "2.0"), "--atol 0 --rtol 0"},
 	{"log10_f32", "f32", "f32", UNARY("log10", "f32", "mul", "1000.0"), "--atol 1e-6 --rtol 1e-6"},
+	/* Wave's sinh, cbrt, atan2, powf (math.c; specials: special_values) */
+	{"sinh_f32", "f32", "f32", UNARY("sinh", "f32", "mul", "1.0"), "--atol 0 --rtol 1e-6"},
+	{"sinh_f32_wide", "f32", "f32", UNARY("sinh", "f32", "mul", "44.0"), "--atol 0 --rtol 1e-6"},
+	{"sinh_f32_tiny", "f32", "f32", UNARY("sinh", "f32", "truediv", "1000.0"), "--atol 0 --rtol 1e-6"},
+	{"cbrt_f32", "f32", "f32", UNARY("cbrt", "f32", "mul", "1e30"), "--atol 0 --rtol 1e-6"},
+	{"cbrt_f32_denormal", "f32", "f32", UNARY("cbrt", "f32", "mul", "1e-39"), "--atol 0 --rtol 1e-6"},
+	{"atan2_f32", "f32", "f32", INTBIN("atan2", "f32", "3.0"), "--atol 0 --rtol 1e-6"},
+	{"atan2_f32_tiny", "f32", "f32", INTBIN("atan2", "f32", "1e-30"), "--atol 0 --rtol 1e-6"},
+	{"powf_f32", "f32", "f32", INTBIN("powf", "f32", "2.0"), "--atol 0 --rtol 2e-6"},
+	{"powf_f32_wide", "f32", "f32", INTBIN("powf", "f32", "1e15"), "--atol 0 --rtol 1e-5"},
+	{"sinh_f16", "f16", "f16", UNARY("sinh", "f16", "mul", "3.0"), ""},
+	{"cbrt_bf16", "bf16", "bf16", UNARY("cbrt", "bf16", "mul", "100.0"), ""},
+	{"atan2_bf16", "bf16", "bf16", INTBIN("atan2", "bf16", "2.0"), ""},
+	{"powf_f16", "f16", "f16", INTBIN("powf", "f16", "2.0"), ""},
 	/* the same through f32 for the 16-bit types */
 	{"sin_f16", "f16", "f16", UNARY("sin", "f16", "mul", "100.0"), ""},
 	{"cos_bf16", "bf16", "bf16", UNARY("cos", "bf16", "mul", "100.0"), ""},
@@ -303,7 +317,7 @@ static const EltCase rejected[] = {
 	{"apply_expr on floats", "f32", "i32",
 		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
-	{"sinh", "f32", "f32", "{\"name\":\"out\",\"op\":\"sinh\",\"arg\":\"a\"}", "op 'sinh' is not compiled yet"},
+	{"remf", "f32", "f32", "{\"name\":\"out\",\"op\":\"remf\",\"lhs\":\"a\",\"rhs\":\"b\"}", "op 'remf' is not compiled yet"},
 	/* i64 values whose range leaves 32 bits (a wrapped word would be a
 	 * wrong kernel): rejected at the op that makes them */
 	{"i64 register past 2^31", "f32", "f32",
@@ -382,6 +396,48 @@ START_TEST(scalar_cond_copy_runs)
 }
 END_TEST
 
+/* sinh, cbrt, atan2 and powf over every pair of 30 special values (zeros
+ * of both signs, infinities, NaN, +-1, denormals, the f32 range's ends,
+ * sinh's overflow, odd and even integers, halves), compiled against the
+ * interpreter's C library results: a and b are the 900 pairs. */
+static const float specials[30] = {0.0f, -0.0f, 1.0f / 0.0f, -1.0f / 0.0f, 0.0f / 0.0f, 1.0f, -1.0f, 0.5f, -0.5f,
+	2.0f, -2.0f, 3.0f, -3.0f, 0.25f, 1e-39f, -1e-39f, 1e30f, -1e30f, 3.4e38f, -3.4e38f, 88.0f, -88.0f, 100.0f,
+	-100.0f, 1.5f, -1.5f, 7.0f, -7.0f, 1e-3f, -1e-3f};
+static const char *const special_ops[][3] = {
+	{"sinh", UNARY("sinh", "f32", "mul", "1.0"), "--atol 0 --rtol 1e-6"},
+	{"cbrt", UNARY("cbrt", "f32", "mul", "1.0"), "--atol 0 --rtol 1e-6"},
+	{"atan2", INTBIN("atan2", "f32", "1.0"), "--atol 0 --rtol 1e-6"},
+	/* the error grows with |y log2 x| (docs/compiler.md): 1e-39^1 has 130 */
+	{"powf", INTBIN("powf", "f32", "1.0"), "--atol 0 --rtol 1e-5"},
+};
+
+START_TEST(special_values)
+{
+	const char *const *o = special_ops[_i / 2];
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	char dir_name[64], path[4096], pa[4200], pb[4200], err[256];
+	snprintf(dir_name, sizeof dir_name, "elt_specials_%d", _i);
+	const char *dir = test_tmpdir(dir_name);
+	static float a[900], b[900];
+	for (int i = 0; i < 900; i++) {
+		a[i] = specials[i / 30];
+		b[i] = specials[i % 30];
+	}
+	int64_t shape[2] = {3, 300};
+	snprintf(pa, sizeof pa, "%s/A.npy", dir);
+	snprintf(pb, sizeof pb, "%s/B.npy", dir);
+	ck_assert_msg(npy_write(pa, DT_F32, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_write(pb, DT_F32, 2, shape, b, err, sizeof err) == 0, "%s", err);
+	EltCase c = {o[0], "f32", "f32", o[1], o[2]};
+	snprintf(path, sizeof path, "%s/%s.json", dir, o[0]);
+	write_kernel(path, &c);
+	CmdResult r = test_wavecc("run '%s' --mcpu %s --in A='%s' --in B='%s' %s", path, mcpu, pa, pb, o[2]);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", o[0], mcpu, r.status,
+		r.out, r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 static Suite *elt_suite(void)
 {
 	Suite *s = suite_create("elt_ops");
@@ -390,6 +446,7 @@ static Suite *elt_suite(void)
 	tcase_add_loop_test(tc, elt_case, 0, (int)(2 * ARRAY_LEN(cases)));
 	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
 	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
+	tcase_add_loop_test(tc, special_values, 0, (int)(2 * ARRAY_LEN(special_ops)));
 	suite_add_tcase(s, tc);
 	return s;
 }

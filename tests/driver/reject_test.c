@@ -36,7 +36,7 @@ static const Reject rejects[] = {
 	{"examples/copy.json -D N=" P63, "examples/copy.json:28:5: error: ",
 		"workgroups along grid dim 0: at most 67108863 are supported"},
 	{"examples/copy.json -D BLOCK_N=" P63, "examples/copy.json:68:5: error: ",
-		"graph[0]: 144115188075855872 elements of N per thread in one run: at most 64"},
+		"graph[0]: N is covered by 2251799813685248 copies of 64 element(s) per thread: one value of more than 4096"},
 	/* a tile expression that overflows is not a missing -D */
 	{"examples/reduce_block.json -D ELEMS_PER_WAVE=" P63, "examples/reduce_block.json:29:5: error: ",
 		"constraints[2]: the workgroup tile (BLOCK_N) cannot be evaluated: integer overflows 64 bits"},
@@ -69,7 +69,7 @@ static const Reject rejects[] = {
 	{"tests/driver/data/softmax_big_workgroup.json", "tests/driver/data/softmax_big_workgroup.json:13:5: error: ",
 		"constraints[0]: workgroup of 1024 x 1 x 2 = 2048 work-items: at most 1024 are supported"},
 	{"examples/copy.json -D BLOCK_N=4294967296", "examples/copy.json:68:5: error: ",
-		"graph[0]: 67108864 elements of N per thread in one run: at most 64"},
+		"graph[0]: N is covered by 1048576 copies of 64 element(s) per thread: one value of more than 4096"},
 	/* expansion copies: more than a lane's registers, reported before isel
 	 * sizes tables by them (heap overflow at 2^36, 32 s at 2^24) */
 	{"examples/gemm_global_32x32x8.json -D BLOCK_N=68719476736", "examples/gemm_global_32x32x8.json:87:5: error: ",

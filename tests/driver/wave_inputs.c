@@ -369,6 +369,13 @@ const char *wave_mx_input(const char *spec, char *opt, size_t len)
 	uint8_t *v = malloc((size_t)n), *t = malloc((size_t)n);
 	if (!v || !t)
 		die("wave_mx_input: out of memory");
+	/* KIND@mem: the file has the memory's own dtype (f8e5m2, f8e4m3fn,
+	 * f8e8m0fnu) in place of i8 (a kernel that reads the types directly:
+	 * Wave's test_scaled_gemm_mxfp8); the same bytes */
+	char *at = strchr(kind, '@');
+	bool typed = at && strcmp(at, "@mem") == 0;
+	if (at)
+		*at = 0;
 	uint64_t s = (uint64_t)n * 7919 * 31 + (uint64_t)(unsigned char)name[0] + (uint64_t)strlen(name);
 	bool scale = strncmp(kind, "scale", 5) == 0;
 	for (int64_t i = 0; i < n; i++) {
@@ -388,11 +395,18 @@ const char *wave_mx_input(const char *spec, char *opt, size_t len)
 		memcpy(v, t, (size_t)n);
 	}
 	char dir[200], path[4096], err[256];
-	snprintf(dir, sizeof dir, "wave_inputs_mx_%s_%s_%s", name, dims, kind);
+	DType ft = !typed		       ? DT_I8
+		   : scale		       ? DT_F8E8M0FNU
+		   : strcmp(kind, "e5m2") == 0 ? DT_F8E5M2
+		   : strcmp(kind, "e4m3") == 0 ? DT_F8E4M3FN
+					       : DT_NONE;
+	if (ft == DT_NONE)
+		die("wave_mx_input: kind '%s' has no memory dtype for @mem", kind);
+	snprintf(dir, sizeof dir, "wave_inputs_mx_%s_%s_%s%s", name, dims, kind, typed ? "_mem" : "");
 	for (char *c = dir; *c; c++)
 		*c = *c == ',' ? 'x' : *c;
 	snprintf(path, sizeof path, "%s/%s.npy", test_tmpdir(dir), name);
-	if (npy_write(path, DT_I8, rank, d, v, err, sizeof err) < 0)
+	if (npy_write(path, ft, rank, d, v, err, sizeof err) < 0)
 		die("wave_mx_input: %s", err);
 	free(v);
 	free(t);

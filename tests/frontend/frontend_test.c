@@ -330,6 +330,59 @@ static char *kernel_plus(const char *extra, const char *graph)
 	return t;
 }
 
+/* A while loop that starts at scalar argument s0 of dtype dt, with extra
+ * nodes first in its body (malloc'd). */
+static char *start_arg_kernel(const char *dt, const char *extra)
+{
+	const char *cons = "{\"kind\": \"hardware\", \"threads_per_wave\": 64, \"vector_shapes\": {\"M\": 1, \"N\": 64}},\n"
+			   "  {\"kind\": \"workgroup\", \"dim\": \"M\", \"tile\": \"BM\", \"workgroup_dim\": 1},\n"
+			   "  {\"kind\": \"workgroup\", \"dim\": \"N\", \"tile\": \"BN\", \"workgroup_dim\": 0},\n"
+			   "  {\"kind\": \"tiling\", \"dim\": \"I\"}";
+	Buf a = {0}, g = {0};
+	buf_printf(&a, "%s,\n  {\"name\": \"s0\", \"type\": \"scalar\", \"dtype\": \"%s\"}", DEF_ARGS, dt);
+	buf_printf(&g,
+		"{\"name\": \"l\", \"op\": \"iterate\", \"axis\": \"I\", \"start\": \"s0\", \"condition\": \"I < 4\", "
+		"\"init_args\": [], \"iter_args\": [], \"body\": [\n%s"
+		" {\"name\": \"z\", \"op\": \"register\", \"shape\": [\"M\", \"N\"], \"dtype\": \"f32\", \"value\": 1},\n"
+		" {\"name\": \"w\", \"op\": \"write\", \"register\": \"z\", \"memory\": \"x\"},\n"
+		" {\"name\": \"si\", \"op\": \"self_index\", \"dim\": \"I\", \"dtype\": \"i32\"},\n"
+		" {\"name\": \"nx\", \"op\": \"apply_expr\", \"register\": \"si\", \"params\": [\"x\"], \"expr\": \"x + 1\"},\n"
+		" {\"name\": \"ss\", \"op\": \"set_symbol\", \"symbol\": \"I\", \"register\": \"nx\"},\n"
+		" {\"name\": \"o\", \"op\": \"output\", \"values\": []}]}",
+		extra);
+	char *t = kernel(NULL, cons, a.data, g.data);
+	free(a.data);
+	free(g.data);
+	return t;
+}
+
+/* A loop's start may name an i32 scalar argument (Wave's
+ * `iterate(B, start=init_value, ...)`): it becomes a runtime value (a
+ * dynamic symbol of its name, no scalar argument left); another dtype, or
+ * the argument used as an operand too, is a located error. */
+START_TEST(loop_start_scalar_argument)
+{
+	char *t = start_arg_kernel("i32", "");
+	Loaded r = load(t);
+	ck_assert_msg(r.k != NULL, "%s", r.msgs);
+	const KSymbol *ks = kernel_symbol(r.k, "s0");
+	ck_assert_ptr_nonnull(ks);
+	ck_assert_int_eq(ks->kind, SYMK_DYNAMIC);
+	ck_assert_int_eq((int)r.k->scalar_args.len, 0);
+	loaded_free(&r);
+	free(t);
+	t = start_arg_kernel("f32", "");
+	expect_error(t, pos_of(t, "\"start\"", 9),
+		"graph[0].start: the start of a loop is a node, an expression or an i32 scalar argument; 's0' is f32[]");
+	free(t);
+	t = start_arg_kernel("i32", " {\"name\": \"u\", \"op\": \"broadcast\", \"arg\": \"s0\", \"target_shape\": [\"M\"]},\n");
+	expect_error(t, pos_of(t, "\"arg\": \"s0\"", 7),
+		"graph[0].body[0].arg: 's0' is the i32 scalar argument a loop starts at: a runtime value of the loop's "
+		"start only, not an operand (pass the value in another scalar argument)");
+	free(t);
+}
+END_TEST
+
 /* Scalar arguments: rank-0 values of their dtype that operands name like
  * nodes; memory-only fields, a duplicate name and a bad dtype are located. */
 START_TEST(scalar_arguments)
@@ -1267,6 +1320,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, valid_gemm_out_of_order);
 	tcase_add_test(tc, scalar_arguments);
+	tcase_add_test(tc, loop_start_scalar_argument);
 	tcase_add_test(tc, valid_symbols_resolve);
 	tcase_add_test(tc, valid_dynamic_alias_mapping);
 	tcase_add_test(tc, valid_examples_load);

@@ -1,6 +1,6 @@
 /* wave_ref_test.c — the Wave transcriptions of the GEMM family
  * (tests/driver/wave/: workgroup GEMMs, transposed operands, batched with a
- * permuted output, sequential batches, chained GEMMs, implicit-GEMM
+ * permuted output, sequential batches (with an output sum), chained GEMMs, implicit-GEMM
  * convolutions in both layouts, im2col and im2col followed by an MMA) run
  * on the interpreter and compared with references written here in plain
  * double loops from the operation's textbook definition, not from the
@@ -58,7 +58,14 @@ static void wk_open(Wk *w, const char *file, const char *defs)
 	ck_assert_msg(w->k != NULL, "%s does not load", path);
 	w->bound = subst_bound_view(w->k, n, name, val, &w->d);
 	ck_assert_msg(w->bound != NULL, "%s: the overrides %s do not apply", path, defs);
-	ck_assert_msg(interp_init(&w->in, w->bound, NULL, &w->d) == 0, "%s: interp_init failed", path);
+	/* dynamic symbols (a loop's start) take their value from defs too */
+	int64_t dyn[REF_DEFS] = {0};
+	ck_assert_int_le(w->bound->dyn_syms.len, REF_DEFS);
+	for (size_t j = 0; j < w->bound->dyn_syms.len; j++)
+		for (int i = 0; i < n; i++)
+			if (strcmp(sym_name(w->bound->dyn_syms.data[j]), name[i]) == 0)
+				dyn[j] = val[i];
+	ck_assert_msg(interp_init(&w->in, w->bound, dyn, &w->d) == 0, "%s: interp_init failed", path);
 }
 
 static InterpArg *wk_arg(Wk *w, const char *name)
@@ -149,6 +156,46 @@ static void gemm_case(int i)
 START_TEST(gemm)
 {
 	gemm_case(_i);
+}
+END_TEST
+
+/* ---- sequential batches with an output sum: c[b] = a[b]·b[b]ᵀ for b from
+ * the loop's start, s[n][m] = sum_b c[b][m][n] (Wave's
+ * testSequentialBatchedGemmWhileWithOutputSum, test_iteration_with_
+ * condition_and_init_value: an [M, N] accumulator beside [B, ·, K]
+ * operands inside the loop over B) ---- */
+
+static const char *const seq_sum[][3] = {
+	{"sequential_batched_gemm_while_sum.json", "B=3 M=64 N=64 K=64 INIT=0", "output_sum"},
+	{"lit_iteration_with_condition_and_init_value.json", "init_value=0", "output_sum"},
+};
+
+START_TEST(seq_batched_sum)
+{
+	Wk w;
+	wk_open(&w, seq_sum[_i][0], seq_sum[_i][1]);
+	InterpArg *a = wk_arg(&w, "a"), *b = wk_arg(&w, "b"), *c = wk_arg(&w, "c"), *o = wk_arg(&w, seq_sum[_i][2]);
+	fill_in(a, 61);
+	fill_in(b, 62);
+	int64_t B = a->shape[0], M = a->shape[1], K = a->shape[2], N = b->shape[1];
+	double *cref = xcalloc((size_t)(B * M * N), sizeof(double)), *sref = xcalloc((size_t)(N * M), sizeof(double));
+	for (int64_t bb = 0; bb < B; bb++)
+		for (int64_t m = 0; m < M; m++)
+			for (int64_t n = 0; n < N; n++) {
+				double t = 0;
+				for (int64_t k = 0; k < K; k++)
+					t += el(a, (uint64_t)((bb * M + m) * K + k)) * el(b, (uint64_t)((bb * N + n) * K + k));
+				cref[(bb * M + m) * N + n] = t;
+				sref[n * M + m] += t;
+			}
+	fill(c, 99, 50, 51, 1);
+	fill(o, 98, 50, 51, 1);
+	ck_assert_msg(interp_run(&w.in) == 0, "%s: interp_run failed", seq_sum[_i][0]);
+	expect_close(seq_sum[_i][0], c, cref, 0, 0);
+	expect_close(seq_sum[_i][0], o, sref, 0, 0);
+	free(cref);
+	free(sref);
+	wk_close(&w);
 }
 END_TEST
 
@@ -313,6 +360,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, gemm, 0, (int)(sizeof gemms / sizeof gemms[0]));
 	tcase_add_loop_test(tc, chained_gemm, 0, 2);
+	tcase_add_loop_test(tc, seq_batched_sum, 0, 2);
 	tcase_add_loop_test(tc, igemm_conv, 0, 4 * 5);
 	tcase_add_test(tc, im2col_mma);
 	tcase_add_test(tc, im2col);
