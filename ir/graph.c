@@ -474,6 +474,19 @@ static bool region_accesses_mem(const Region *r, const Value *mem, bool write)
 	return false;
 }
 
+Op *region_find_op(const Region *r, const char *name)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		if (strcmp(op->name, name) == 0)
+			return op;
+		Op *in = op->body ? region_find_op(op->body, name) : NULL;
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
 bool region_writes_mem(const Region *r, const Value *mem) { return region_accesses_mem(r, mem, true); }
 
 bool region_reads_mem(const Region *r, const Value *mem) { return region_accesses_mem(r, mem, false); }

@@ -410,6 +410,9 @@ bool op_sets_extent(const Kernel *k, const Op *op);
  * the loops over that constraint take the set value (one per workgroup),
  * clamped to [0, kernel_runtime_max]: docs/kernel-format.md, "set_symbol". */
 bool op_sets_loop_bound(const Kernel *k, const Op *op);
+/* The op named name in region r or a region nested in it (its first in
+ * graph order), or NULL. */
+Op *region_find_op(const Region *r, const char *name);
 /* Does region r (or a region nested in it) write or atomically update mem? */
 bool region_writes_mem(const Region *r, const Value *mem);
 /* Does it read mem (a read, or an atomic update, which reads what it adds

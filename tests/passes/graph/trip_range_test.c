@@ -26,20 +26,6 @@ typedef struct Fixture {
 	int kdim; /* the read's K position */
 } Fixture;
 
-/* The op named name in r or the regions nested in it, or NULL. */
-static Op *find_op(Region *r, const char *name)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		Op *op = r->ops.data[i];
-		if (strcmp(op->name, name) == 0)
-			return op;
-		Op *in = op->body ? find_op(op->body, name) : NULL;
-		if (in)
-			return in;
-	}
-	return NULL;
-}
-
 /* file analysed up to bound_masked_loops; its read a_reg and loop over K. */
 static void setup(Fixture *f, const char *file)
 {
@@ -54,7 +40,7 @@ static void setup(Fixture *f, const char *file)
 	Analysis *c = &f->c.an;
 	f->t = analysis_tile(c, sym_symbol(c->k->sc, "K"));
 	ck_assert(f->t);
-	Op *rd = find_op(c->k->body, "a_reg");
+	Op *rd = region_find_op(c->k->body, "a_reg");
 	ck_assert(rd && c->index[rd->id]);
 	f->ix = c->index[rd->id];
 	f->kdim = -1;

@@ -12,20 +12,6 @@
 #include "../../../frontend/frontend.h"
 #include "../../test.h"
 
-/* The op named name in r or the regions nested in it, or NULL. */
-static Op *find_op(Region *r, const char *name)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		Op *op = r->ops.data[i];
-		if (strcmp(op->name, name) == 0)
-			return op;
-		Op *in = op->body ? find_op(op->body, name) : NULL;
-		if (in)
-			return in;
-	}
-	return NULL;
-}
-
 static long place_of(const Region *r, const Op *op)
 {
 	for (size_t i = 0; i < r->ops.len; i++)
@@ -51,7 +37,7 @@ START_TEST(attention_q_tile)
 	diag_init(&d);
 	Kernel *k = load_kernel_file(path, &d);
 	ck_assert(k);
-	Op *q0 = find_op(k->body, "q_reg"), *it0 = loop_of(k->body);
+	Op *q0 = region_find_op(k->body, "q_reg"), *it0 = loop_of(k->body);
 	ck_assert(q0 && it0 && q0->parent == it0->body);
 	long home = place_of(it0->body, q0);
 	size_t body_len = it0->body->ops.len;
