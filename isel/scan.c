@@ -177,6 +177,18 @@ static void seq_scan(Isel *s, Op *op, const TVal *v, int64_t cn, int64_t e, TVal
 	}
 }
 
+/* Steps 1 to 3 for the e elements x of one copy: the lane's running sums
+ * into p (p[e - 1] its total), the wave's inclusive scan of the totals into
+ * *incl; returns the lane's exclusive prefix (incl less its own total). */
+static MOpnd lane_and_wave(Isel *s, Op *op, const MOpnd *x, int64_t e, MOpnd *p, MOpnd *incl)
+{
+	p[0] = isel_vgpr(s, x[0]);
+	for (int64_t j = 1; j < e; j++)
+		p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, x[j]));
+	*incl = wave_scan(s, op, p[e - 1]);
+	return vop2(s, I_V_SUB_U32, *incl, p[e - 1]);
+}
+
 /* Copies along the scanned dim (a lane's run longer than one copy holds:
  * indices.c default_ept's divisor): copy cn covers the wave's window from
  * cn*64*e on, so its scan starts from carry, the total of the copies
@@ -189,12 +201,7 @@ static void chained_scan(Isel *s, Op *op, const TVal *v, int64_t C, int64_t e, b
 	MOpnd carry = {0};
 	MOpnd *p = ARENA_NEWN(&s->c->arena, MOpnd, e);
 	for (int64_t cn = 0; cn < C; cn++) {
-		const MOpnd *x = v->d + cn * e;
-		p[0] = isel_vgpr(s, x[0]);
-		for (int64_t j = 1; j < e; j++)
-			p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, x[j]));
-		MOpnd incl = wave_scan(s, op, p[e - 1]);
-		MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
+		MOpnd incl, excl = lane_and_wave(s, op, v->d + cn * e, e, p, &incl);
 		if (carry.kind)
 			excl = vop2(s, I_V_ADD_U32, carry, excl);
 		for (int64_t j = 0; j < e; j++)
@@ -299,14 +306,7 @@ void isel_select_scan(Isel *s, Op *op)
 	}
 	MOpnd *p = ARENA_NEWN(&c->arena, MOpnd, e);
 	for (int64_t cn = 0; cn < ix->ncopies; cn++) {
-		const MOpnd *x = v->d + cn * e;
-		/* 1. within the lane */
-		p[0] = isel_vgpr(s, x[0]);
-		for (int64_t j = 1; j < e; j++)
-			p[j] = vop2(s, I_V_ADD_U32, p[j - 1], isel_vgpr(s, x[j]));
-		/* 2., 3. across the lanes: the exclusive prefix */
-		MOpnd incl = wave_scan(s, op, p[e - 1]);
-		MOpnd excl = vop2(s, I_V_SUB_U32, incl, p[e - 1]);
+		MOpnd incl, excl = lane_and_wave(s, op, v->d + cn * e, e, p, &incl); /* 1. to 3. */
 		if (cross) {
 			MOpnd total = mo_vreg(mfunc_vreg(s->f, RC_S1), RC_S1), u[2] = {incl, mo_imm(63)};
 			mblock_add(s->b, I_V_READLANE_B32, 1, &total, 2, u);
