@@ -1028,19 +1028,7 @@ def _all_slow():
 
 if __name__ == "__main__":
     import sys
-    import time
-    import traceback
+    from run_tests import run_cases
     sel = sys.argv[1:]
-    failed = 0
-    for name, fn in _small() + _all_slow()[len(_small()) - len(tests()):]:
-        if sel and not any(s in name for s in sel):
-            continue
-        t = time.time()
-        try:
-            fn()
-            print("PASS %s (%.2f s)" % (name, time.time() - t))
-        except Exception:
-            failed += 1
-            print("FAIL %s" % name)
-            traceback.print_exc()
-    sys.exit(1 if failed else 0)
+    cases = _small() + _all_slow()[len(_small()) - len(tests()):]
+    sys.exit(1 if run_cases([c for c in cases if not sel or any(s in c[0] for s in sel)]) else 0)
