@@ -342,6 +342,17 @@ START_TEST(hazard_vcc)
 }
 END_TEST
 
+/* The assembly of tests/driver/data/NAME.json compiled for mcpu (freed by
+ * the caller). */
+static char *compile_s(const char *name, const char *mcpu)
+{
+	char cmd[4096], *out;
+	snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/%s.json' --mcpu %s -S -o -", test_bin(),
+		test_root(), name, mcpu);
+	ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+	return out;
+}
+
 /* Volatile reads and writes (tests/driver/data/volatile_copy.json: a, b and
  * x volatile, y not) as LLVM compiles a volatile access: gfx942 sc0 sc1 on
  * the load and the store, gfx90a glc on the load; each followed by
@@ -351,11 +362,8 @@ START_TEST(volatile_accesses)
 {
 	const char *cpus[] = {"gfx942", "gfx90a", "gfx950"};
 	for (int i = 0; i < 3; i++) {
-		char cmd[4096], *out;
 		bool g90a = i == 1;
-		snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/volatile_copy.json' --mcpu %s -S -o -",
-			test_bin(), test_root(), cpus[i]);
-		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		char *out = compile_s("volatile_copy", cpus[i]);
 		int loads = 0, stores = 0, plain = 0;
 		for (char *l = strstr(out, "\tbuffer_"); l; l = strstr(l + 1, "\tbuffer_")) {
 			char *eol = strchr(l, '\n');
@@ -439,23 +447,20 @@ START_TEST(acquire_release)
 {
 	const char *cpus[] = {"gfx942", "gfx90a", "gfx950"};
 	for (int i = 0; i < 3; i++) {
-		char cmd[4096], *out;
 		bool g90a = i == 1;
-		snprintf(cmd, sizeof cmd, "'%s' compile '%s/tests/driver/data/release_acquire.json' --mcpu %s -S -o -",
-			test_bin(), test_root(), cpus[i]);
-		ck_assert_int_eq(sh(cmd, &out, NULL), 0);
+		char *out = compile_s("release_acquire", cpus[i]);
 		char *sh_ = instruction_shapes(out);
 		const char *want942[] = {
 			"buffer_load_dwordx2 sc1\ns_waitcnt vmcnt(0)\nbuffer_inv sc1\ns_waitcnt vmcnt(0)\nbuffer_load_dwordx2\n",
-			"\nbuffer_store_dwordx2\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_wbl2 sc1\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
-			"buffer_store_dwordx2 sc1\n",
+			("\nbuffer_store_dwordx2\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_wbl2 sc1\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			 "buffer_store_dwordx2 sc1\n"),
 			"buffer_load_dwordx2 sc0 sc1\ns_waitcnt vmcnt(0)\nbuffer_inv sc1\n",
 			"buffer_wbl2 sc1\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_store_dwordx2 sc0 sc1\ns_waitcnt vmcnt(0)\n"};
 		const char *want90a[] = {
 			"buffer_load_dwordx2 glc\ns_waitcnt vmcnt(0)\nbuffer_wbinvl1_vol\ns_waitcnt vmcnt(0)\nbuffer_load_dwordx2\n",
 			"\nbuffer_store_dwordx2\ns_waitcnt vmcnt(0) lgkmcnt(0)\nbuffer_store_dwordx2\n",
-			"buffer_load_dwordx2 glc\ns_waitcnt vmcnt(0)\nbuffer_wbinvl1_vol\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
-			"buffer_store_dwordx2\ns_waitcnt vmcnt(0)\n",
+			("buffer_load_dwordx2 glc\ns_waitcnt vmcnt(0)\nbuffer_wbinvl1_vol\ns_waitcnt vmcnt(0) lgkmcnt(0)\n"
+			 "buffer_store_dwordx2\ns_waitcnt vmcnt(0)\n"),
 			"buffer_store_dwordx2\ns_waitcnt vmcnt(0)\ns_endpgm\n"};
 		for (int k = 0; k < 4; k++)
 			ck_assert_msg(strstr(sh_, g90a ? want90a[k] : want942[k]), "%s: no\n%s\nin\n%s", cpus[i],
