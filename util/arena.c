@@ -1,6 +1,10 @@
 /* arena.c — bump allocation in chained blocks; freed all at once.
  * Blocks double in size up to 1 MiB; oversized requests get their own block.
- * Marks allow scratch use: mark, allocate, reset. */
+ * Marks allow scratch use: mark, allocate, reset. A reset keeps the blocks
+ * it drops (up to ARENA_SPARE bytes) on a spare list that later blocks are
+ * taken from, so a loop of mark, allocate, reset (the interpreter's trips
+ * and workgroups) reuses memory whose pages are mapped and warm instead of
+ * asking malloc for fresh pages the system zeroes again each time. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,24 +16,57 @@ struct ArenaBlock {
 	_Alignas(16) unsigned char data[];
 };
 
-enum { ARENA_MIN = 4096, ARENA_MAX = 1 << 20 };
+/* Under AddressSanitizer no block is kept: a use of memory after the reset
+ * that dropped it stays a use after free that the sanitizer reports. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_KEEPS_SPARES 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_KEEPS_SPARES 0
+#endif
+#endif
+#ifndef ARENA_KEEPS_SPARES
+#define ARENA_KEEPS_SPARES 1
+#endif
+
+enum { ARENA_MIN = 4096, ARENA_MAX = 1 << 20, ARENA_SPARE = ARENA_KEEPS_SPARES ? 64 << 20 : 0 };
 
 void arena_init(Arena *a)
 {
 	a->head = NULL;
 	a->used = 0;
 	a->total = 0;
+	a->spare = NULL;
+	a->nspare = 0;
 }
 
-void arena_free(Arena *a)
+static void free_blocks(ArenaBlock *b)
 {
-	ArenaBlock *b = a->head;
 	while (b) {
 		ArenaBlock *p = b->prev;
 		free(b);
 		b = p;
 	}
+}
+
+void arena_free(Arena *a)
+{
+	free_blocks(a->head);
+	free_blocks(a->spare);
 	arena_init(a);
+}
+
+/* a spare block of at least size bytes, unlinked, or NULL */
+static ArenaBlock *take_spare(Arena *a, size_t size)
+{
+	for (ArenaBlock **p = &a->spare; *p; p = &(*p)->prev)
+		if ((*p)->size >= size) {
+			ArenaBlock *b = *p;
+			*p = b->prev;
+			a->nspare -= b->size;
+			return b;
+		}
+	return NULL;
 }
 
 void *arena_alloc(Arena *a, size_t size)
@@ -43,9 +80,12 @@ void *arena_alloc(Arena *a, size_t size)
 			bs = ARENA_MAX;
 		if (bs < size)
 			bs = size;
-		ArenaBlock *b = xmalloc(sizeof(ArenaBlock) + bs);
+		ArenaBlock *b = take_spare(a, bs);
+		if (!b) {
+			b = xmalloc(sizeof(ArenaBlock) + bs);
+			b->size = bs;
+		}
 		b->prev = a->head;
-		b->size = bs;
 		a->head = b;
 		a->used = 0;
 	}
@@ -103,9 +143,15 @@ ArenaMark arena_mark(Arena *a)
 void arena_reset(Arena *a, ArenaMark m)
 {
 	while (a->head != m.head) {
-		ArenaBlock *p = a->head->prev;
-		free(a->head);
-		a->head = p;
+		ArenaBlock *b = a->head;
+		a->head = b->prev;
+		if (a->nspare + b->size <= ARENA_SPARE) {
+			b->prev = a->spare;
+			a->spare = b;
+			a->nspare += b->size;
+		} else {
+			free(b);
+		}
 	}
 	a->used = m.used;
 	a->total = m.total;

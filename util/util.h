@@ -119,6 +119,8 @@ typedef struct Arena {
 	ArenaBlock *head;
 	size_t used; /* bytes used in head */
 	size_t total; /* bytes handed out, all blocks */
+	ArenaBlock *spare; /* blocks a reset gave back, reused before malloc */
+	size_t nspare; /* their bytes */
 } Arena;
 
 typedef struct ArenaMark {
