@@ -1585,6 +1585,9 @@ static const WaveCase cases[] = {
 	{"xv3_chained_gemm_f8_16x16x32.json -D B=1 --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
 	{"xv3_evoformer_f16.json -D BN=2 -D H=2", NULL, NULL},
 	{"xv3_gqa_bshd_causal_sw_16x16x16.json -D H=1 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testAttentionBackward_dv with the scale baked into the register as Wave's Python float (one file per K1) */
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* ---- end of xv3 ---- */
 };
 
@@ -1685,6 +1688,25 @@ static const WaveCase slow[] = {
 	{"xv3_evoformer_bf16.json -D BN=2 -D H=2", NULL, NULL},
 	{"xv3_evoformer_bf16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
 	{"xv3_evoformer_f16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
+	/* xv3: testAttentionBackward_dv at the rest of its shapes */
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_32.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=32 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=32 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=2 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_32.json -D B=2 -D M=64 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=8 -D M=128 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=64 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_128.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=64 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=2 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=2 -D M=64 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=8 -D M=128 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* xv2: testExtendAttention at get_test_shapes("extend")[1] and [2] with all of Wave's heads */
 #define XV2_EXT1_SLOW " -D N_Q=192 -D N_KV=384 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=161 --atol 1e-3 --rtol 1e-3 --extend 203/161:384"
 	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1_SLOW, NULL, NULL},
