@@ -1588,6 +1588,11 @@ static const WaveCase cases[] = {
 	/* testAttentionBackward_dv with the scale baked into the register as Wave's Python float (one file per K1) */
 	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	/* testAttentionBackward (the whole backward): written with Wave's operand order, log2e * (s - lse), it is
+	 * rejected at the next mma: Wave types a product of the same dims in two orders with the rhs's order, the
+	 * format with the lhs's (wave/README.md, the attention_bwd row); with the operands swapped it passes */
+	{"xv3_attention_bwd_wave_order_16x16x16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", "the operands' last dims (K2, M) differ", NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=64 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* ---- end of xv3 ---- */
 };
 
@@ -1688,6 +1693,20 @@ static const WaveCase slow[] = {
 	{"xv3_evoformer_bf16.json -D BN=2 -D H=2", NULL, NULL},
 	{"xv3_evoformer_bf16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
 	{"xv3_evoformer_f16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
+	/* xv3: testAttentionBackward (operands of log2e * (s - lse) swapped) at the rest of its shapes */
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_32.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=32 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=32 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=2 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_64.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_128.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=64 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=2 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* xv3: testAttentionBackward_dv at the rest of its shapes */
 	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
