@@ -1579,6 +1579,21 @@ static const WaveCase cases[] = {
 	{"xv2_paged_phase0_bf16_d65.json -D B=16 -D BH=1 -D K1=65 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=200 -D N_KV=200 " XV2_PAGED_SET " --paged 2,100 --iota kv_indices:200", NULL, NULL},
 	{"xv2_paged_phase0_bf16_d64.json -D B=16 -D BH=1 -D K1=64 -D N=64 -D HEAD_BLOCK_SIZE=16 -D B_WAVES=1 -D S=2 -D K2=6 -D N_KV=6 " XV2_PAGED_SET " --paged 2,3 --iota kv_indices:6", NULL, NULL},
 	/* ---- end of xv2 ---- */
+	/* ---- xv3: independent transcriptions of this round (wave/README.md, "xv3") ---- */
+	/* testGQABSHDAttention (32 query heads on 1 kv head: the head ratio 32 is in the mappings; head size 256) and
+	 * testCausalGQABSHDAttentionF8 at N_Q = N_KV = 130 (two N_Q tiles, the second partial); testChainedGemm(F8) */
+	{"xv3_chained_gemm_f8_16x16x32.json -D B=1 --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
+	{"xv3_evoformer_f16.json -D BN=1 -D H=1", NULL, NULL},
+	{"xv3_gqa_bshd_causal_sw_16x16x16.json -D H=1 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	/* testAttentionBackward_dv with the scale baked into the register as Wave's Python float (one file per K1) */
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	/* testAttentionBackward (the whole backward): written with Wave's operand order, log2e * (s - lse), it is
+	 * rejected at the next mma: Wave types a product of the same dims in two orders with the rhs's order, the
+	 * format with the lhs's (wave/README.md, the attention_bwd row); with the operands swapped it passes */
+	{"xv3_attention_bwd_wave_order_16x16x16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", "the operands' last dims (K2, M) differ", NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=64 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	/* ---- end of xv3 ---- */
 };
 
 /* Cases that take minutes on the emulator (81920 workgroups of 80 trips
@@ -1654,6 +1669,64 @@ static const WaveCase scheduled[] = {
 };
 
 static const WaveCase slow[] = {
+	/* xv3: the GQA, chained GEMM and evoformer transcriptions' other forms and larger shapes (N 320, 1088 for
+	 * the window; the head ratio 4 at 8 query heads on 2; Wave's evoformer shapes with BN and H cut) */
+	{"xv3_gqa_bshd_causal_sw_16x16x16.json -D H=2 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_32x32x8.json -D H=1 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_f8_32x32x16.json -D H=1 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"xv3_gqa_bshd_16x16x16.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_32x32x8.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_16x16x16.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_32x32x8.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_sw_16x16x16.json -D H=2 -D N_D=1088 -D N_KV=1088 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_sw_32x32x8.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_f8_16x16x32.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"xv3_gqa_bshd_causal_f8_32x32x16.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"xv3_gqa_bshd_causal_sw_f8_16x16x32.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"xv3_gqa_bshd_causal_sw_f8_32x32x16.json -D H=2 -D N_D=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", NULL, "gfx942"},
+	{"xv3_gqa_bshd_causal_r4_16x16x16.json -D H=8 -D H_KV=2 -D N_D=200 -D N_KV=200 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_gqa_bshd_causal_sw_r4_32x32x8.json -D H=8 -D H_KV=2 -D N_D=130 -D N_KV=130 -D B=2 --atol 1e-3 --rtol 1e-3", NULL, NULL},
+	{"xv3_chained_gemm_16x16x16.json -D B=2 --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"xv3_chained_gemm_32x32x8.json -D B=2 --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"xv3_chained_gemm_32x32x8.json -D B=2 -D M=100 -D N=70 -D K2=200 --atol 5e-2 --rtol 5e-3", NULL, NULL},
+	{"xv3_chained_gemm_f8_32x32x16.json -D B=2 --atol 5e-2 --rtol 5e-3", NULL, "gfx942"},
+	{"xv3_evoformer_bf16.json -D BN=2 -D H=2", NULL, NULL},
+	{"xv3_evoformer_f16.json -D BN=2 -D H=2", NULL, NULL},
+	{"xv3_evoformer_bf16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
+	{"xv3_evoformer_f16.json -D BN=2 -D K2=256 -D H=8 -D K1=8 -D N=8", NULL, NULL},
+	/* xv3: testAttentionBackward (operands of log2e * (s - lse) swapped) at the rest of its shapes */
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_32.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=16 -D N=32 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=1 -D M=32 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_16x16x16_k1_16.json -D B=2 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_64.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_128.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=64 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=2 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	/* xv3: testAttentionBackward_dv at the rest of its shapes */
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=16 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_32.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=16 -D N=32 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=1 -D M=32 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_16.json -D B=2 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_32.json -D B=2 -D M=64 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=8 -D M=128 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=64 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_128.json -D B=1 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=32 -D N=64 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=2 -D M=32 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=2 -D M=64 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=8 -D M=128 -D N=128 -D K2=256 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_dv_32x32x8_k1_64.json -D B=2 -D M=1024 -D N=64 -D K2=1024 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* xv2: testExtendAttention at get_test_shapes("extend")[1] and [2] with all of Wave's heads */
 #define XV2_EXT1_SLOW " -D N_Q=192 -D N_KV=384 -D S=2 -D EXT_IDX=0 -D KV_START_IDX=0 -D MAX_EXTEND_SEQ_LEN=161 --atol 1e-3 --rtol 1e-3 --extend 203/161:384"
 	{"xv2_extend_h16kv2_d64_16x16x16.json" XV2_EXT1_SLOW, NULL, NULL},
@@ -2222,6 +2295,8 @@ END_TEST
  * one v_mfma_f32_16x16x32 / 32x32x16 per K step. Each case runs once,
  * adversarially (as gfx90a's runs: wave_gfx950). */
 static const WaveCase gfx950[] = {
+	/* xv3: testGQABSHDAttention (require_cdna_2_or_3_or_4, so gfx950 too) */
+	{"xv3_gqa_bshd_32x32x8.json -D H=1 -D N_D=130 -D N_KV=130 --atol 1e-3 --rtol 1e-3", NULL, NULL},
 	/* xv2: manual_scheduled_attention_test.py::test_tagged_attention (templates/tagged_attention.py, g2s,
 	 * waves_per_eu 2) at its five configurations, both MMA pairs, causal and not; Wave's MANUAL schedule is its
 	 * own code generation (the default prefetch here), its NONE configuration --schedule none; (1, 1, 128, 128) and the GQA
