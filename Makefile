@@ -172,8 +172,11 @@ CHECK_JOBS := $(shell nproc 2>/dev/null || echo 1)
 CHECK_FIRST = driver/wave
 SUITES = $(TEST_SRCS:tests/%_test.c=%)
 FAST_RUN = $(filter $(SUITES),$(FAST_SUITES))
+# Check's default timeout of a test case (4 s) is a tenth of a second of CPU
+# for most cases, which a loaded machine (other builds beside make check)
+# stretches past it: 30 s unless set (cases with a timeout of their own keep it).
 SUITE_ENV = WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
-	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)}
+	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30}
 # $(call check_order,SUITES): CHECK_FIRST, then those the last run timed, longest first, then the rest
 check_timed = $(shell cd $(BUILD)/tests 2>/dev/null && cat $(1:%=%.result) 2>/dev/null | sort -rn | cut -d' ' -f3)
 check_order = $(filter $(CHECK_FIRST),$(1)) $(filter-out $(CHECK_FIRST),$(call check_timed,$(1))) \
