@@ -102,7 +102,7 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 	return r;
 }
 
-/* powf and atan2 (math.c) in f32; f16 and bf16 through f32 (which holds
+/* powf, atan2 and remf (math.c) in f32; f16 and bf16 through f32 (which holds
  * them exactly), rounded back once. */
 static bool math_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix)
 {
@@ -134,7 +134,7 @@ static bool select_binary(Isel *s, Op *op)
 		return true; /* reported */
 	if (isel_elt_is_word_int(a->dtype))
 		return isel_select_int_binary(s, op, a, b, ix);
-	if (op->kind == OP_POWF || op->kind == OP_ATAN2)
+	if (op->kind == OP_POWF || op->kind == OP_ATAN2 || op->kind == OP_REMF)
 		return math_binary(s, op, a, b, ix);
 	MOp f16 = 0, f32 = 0;
 	bool div = false;

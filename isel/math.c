@@ -262,12 +262,57 @@ static MOpnd powf_f32(Isel *s, MOpnd x, MOpnd y)
 	return isel_elt_cnd(s, r, one);
 }
 
+/* remf(x, y), C's fmod, exactly: with |x| = X 2^(ex-1), |y| = Y 2^(ey-1),
+ * X and Y in [1, 2) (v_frexp_*, denormals included), fmod(|x|, |y|) =
+ * 2^(ey-1) fmod(X 2^n, Y), n = ex - ey <= 276. r = X is reduced REMF_K
+ * bits at a time: t = r 2^k (k = min(n, REMF_K), exact), q = rndne(t / Y)
+ * through v_rcp_f32 (t / Y < 2^(REMF_K+1) and a relative error under
+ * 1.5 2^-23, so q is within 0.375 of t / Y: never a whole step off), r =
+ * t - q Y by one fma (exact: a multiple of 2^-23 below 2 in magnitude), + Y
+ * where negative (exact), so r in [0, Y). REMF_STEPS steps cover the
+ * largest n; a lane with n used up repeats r unchanged (q 0, or 1 and the
+ * correction undoing it). The result r 2^(ey-1) is exact (the remainder
+ * of f32 operands is an f32, denormal or not), with x's sign. |x| < |y|
+ * (y infinite, x zero) gives x; y zero or NaN, x infinite or NaN: NaN. */
+enum { REMF_K = 20, REMF_STEPS = 14 }; /* 14 * 20 >= 276 */
+
+static MOpnd remf_f32(Isel *s, MOpnd x, MOpnd y)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	MOpnd ay = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), y);
+	MOpnd r = isel_elt_op2(s, I_V_LDEXP_F32, isel_elt_op1(s, I_V_FREXP_MANT_F32, ax), mo_imm(1));
+	MOpnd yy = isel_elt_op2(s, I_V_LDEXP_F32, isel_elt_op1(s, I_V_FREXP_MANT_F32, ay), mo_imm(1));
+	MOpnd ey = isel_elt_op1(s, I_V_FREXP_EXP_I32_F32, ay);
+	MOpnd n = isel_elt_op2(s, I_V_SUB_U32, isel_elt_op1(s, I_V_FREXP_EXP_I32_F32, ax), ey);
+	MOpnd inv = isel_elt_op1(s, I_V_RCP_F32, yy);
+	MOpnd negy = isel_elt_op2(s, I_V_XOR_B32, mo_imm(0x80000000u), yy);
+	for (int i = 0; i < REMF_STEPS; i++) {
+		MOpnd k = isel_elt_op2(s, I_V_MIN_I32, mo_imm(REMF_K), n);
+		n = isel_elt_op2(s, I_V_SUB_U32, n, k);
+		MOpnd t = isel_elt_op2(s, I_V_LDEXP_F32, r, k);
+		MOpnd q = isel_elt_op1(s, I_V_RNDNE_F32, isel_elt_op2(s, I_V_MUL_F32, t, inv));
+		r = isel_elt_op3(s, I_V_FMA_F32, q, negy, t);
+		isel_elt_cmp(s, I_V_CMP_GT_F32, mo_imm(0), r);
+		r = isel_elt_cnd(s, r, isel_elt_op2(s, I_V_ADD_F32, r, yy));
+	}
+	r = isel_elt_op2(s, I_V_LDEXP_F32, r, isel_elt_op2(s, I_V_ADD_U32, mo_imm((int64_t)-1), ey));
+	r = isel_elt_op2(s, I_V_OR_B32, isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x), r);
+	isel_elt_cmp(s, I_V_CMP_LT_F32, ax, ay);
+	r = isel_elt_cnd(s, r, isel_vgpr(s, x));
+	MOpnd qnan = isel_elt_vconst(s, 0x7fc00000u);
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, x, isel_elt_vconst_shared(s, 0x207 /* NaNs, infinities */));
+	r = isel_elt_cnd(s, r, qnan);
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, y, isel_elt_vconst_shared(s, 0x63 /* NaNs, zeros */));
+	return isel_elt_cnd(s, r, qnan);
+}
+
 bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
 {
 	MOpnd r;
 	switch (k) {
 	case OP_POWF: r = powf_f32(s, x, y); break;
 	case OP_ATAN2: r = atan2_f32(s, x, y); break;
+	case OP_REMF: r = remf_f32(s, x, y); break;
 	default: return false;
 	}
 	mov_to(s, d, r);
