@@ -1,4 +1,4 @@
-/* math.c — f32 sequences for the unary ops the hardware has no exact
+/* math.c — f32 sequences for the float ops the hardware has no exact
  * instruction for, and integer arithmetic on 32-bit words.
  *
  * Float (f16 and bf16 come here through f32, which holds them exactly):
@@ -20,6 +20,9 @@
  *   log10  log2 times log10(2);
  *   roundeven  v_rndne_f32 (exact); round  trunc, plus copysign(1, x)
  *          where the exact remainder is at least a half (exact).
+ * Binary: atan2, powf (below, each with its algorithm); remf, C's fmod,
+ *   exactly: the dividend's mantissa reduced modulo the divisor's, 20 bits
+ *   of exponent difference a step (remf_f32).
  * Integers (i32, u32; i1 as 0/1 words): add, sub, mul wrap modulo 2^32
  * (the interpreter's int32 rounding of the exact result, which it forms
  * exactly while |a*b| < 2^53); max/min signed or unsigned; and_ or_ on
