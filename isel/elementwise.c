@@ -136,6 +136,15 @@ static bool select_binary(Isel *s, Op *op)
 		return isel_select_int_binary(s, op, a, b, ix);
 	if (op->kind == OP_POWF || op->kind == OP_ATAN2 || op->kind == OP_REMF)
 		return math_binary(s, op, a, b, ix);
+	if ((op->kind == OP_FLOORDIV || op->kind == OP_MOD) && a->dtype == DT_F32)
+		return math_binary(s, op, a, b, ix);
+	if ((op->kind == OP_FLOORDIV || op->kind == OP_MOD) && dtype_is_float(a->dtype)) {
+		/* the interpreter rounds the double result to 16 bits once; through
+		 * f32 it would round twice */
+		analysis_error(s->c, op->loc, "%s: %s of %s elements is not compiled yet (of f32 elements it is)", op->path,
+			op_name(op->kind), dtype_name(a->dtype));
+		return true;
+	}
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
 	switch (op->kind) {

@@ -309,6 +309,62 @@ static MOpnd remf_f32(Isel *s, MOpnd x, MOpnd y)
 	return isel_elt_cnd(s, r, qnan);
 }
 
+/* Float floordiv and mod as the interpreter rounds them: q = floor(a / b)
+ * with a / b the correctly rounded double quotient, a - b q with the
+ * product and the difference each rounded in double, the result rounded
+ * to f32 once. In f64 (a, b exact there): the IEEE division sequence
+ * LLVM emits (v_div_scale_f64 of divisor and dividend, v_rcp_f64, two
+ * Newton steps by v_fma_f64, the quotient and its residual, v_div_fmas_f64
+ * under div_scale's vcc, v_div_fixup_f64 for the special cases), then
+ * v_floor_f64, v_mul_f64 and v_add_f64, v_cvt_f32_f64 (round to nearest
+ * even). Negation (no VOP3 modifiers here) flips the high dword's sign. */
+static MOpnd v2(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V2), RC_V2); }
+
+static MOpnd f64_op(Isel *s, MOp op, int n, MOpnd x, MOpnd y, MOpnd z)
+{
+	MOpnd d = v2(s), u[3] = {x, y, z};
+	mblock_add(s->b, op, 1, &d, n, u);
+	return d;
+}
+
+static MOpnd f64_neg(Isel *s, MOpnd x)
+{
+	uint32_t r = mfunc_vreg(s->f, RC_V2);
+	MOpnd lo = mo_vsub(r, 0, RC_V1), hi = mo_vsub(r, 1, RC_V1);
+	MOpnd xl = mo_vsub(x.reg, x.sub, RC_V1), xh = mo_vsub(x.reg, x.sub + 1, RC_V1);
+	mblock_add(s->b, I_V_MOV_B32, 1, &lo, 1, &xl);
+	MOpnd u[2] = {mo_imm(0x80000000u), xh};
+	mblock_add(s->b, I_V_XOR_B32, 1, &hi, 2, u);
+	return mo_vreg(r, RC_V2);
+}
+
+static MOpnd floordiv_mod_f32(Isel *s, OpKind k, MOpnd x, MOpnd y)
+{
+	MOpnd a = f64_op(s, I_V_CVT_F64_F32, 1, x, (MOpnd){0}, (MOpnd){0});
+	MOpnd b = f64_op(s, I_V_CVT_F64_F32, 1, y, (MOpnd){0}, (MOpnd){0});
+	uint32_t one_r = mfunc_vreg(s->f, RC_V2);
+	MOpnd one_lo = mo_vsub(one_r, 0, RC_V1), one_hi = mo_vsub(one_r, 1, RC_V1), z = mo_imm(0);
+	mblock_add(s->b, I_V_MOV_B32, 1, &one_lo, 1, &z);
+	MOpnd k1 = mo_imm(0x3ff00000u /* 1.0's high dword */);
+	mblock_add(s->b, I_V_MOV_B32, 1, &one_hi, 1, &k1);
+	MOpnd one = mo_vreg(one_r, RC_V2);
+	MOpnd sd[2] = {v2(s), mo_special(MO_VCC)}, u[3] = {b, b, a};
+	mblock_add(s->b, I_V_DIV_SCALE_F64, 2, sd, 3, u);
+	MOpnd nsd = f64_neg(s, sd[0]);
+	MOpnd r = f64_op(s, I_V_RCP_F64, 1, sd[0], (MOpnd){0}, (MOpnd){0});
+	for (int i = 0; i < 2; i++)
+		r = f64_op(s, I_V_FMA_F64, 3, r, f64_op(s, I_V_FMA_F64, 3, nsd, r, one), r);
+	MOpnd sn[2] = {v2(s), mo_special(MO_VCC)}, w[3] = {a, b, a};
+	mblock_add(s->b, I_V_DIV_SCALE_F64, 2, sn, 3, w);
+	MOpnd q = f64_op(s, I_V_MUL_F64, 2, sn[0], r, (MOpnd){0});
+	MOpnd e = f64_op(s, I_V_FMA_F64, 3, nsd, q, sn[0]);
+	q = f64_op(s, I_V_DIV_FMAS_F64, 3, e, r, q);
+	q = f64_op(s, I_V_FLOOR_F64, 1, f64_op(s, I_V_DIV_FIXUP_F64, 3, q, b, a), (MOpnd){0}, (MOpnd){0});
+	if (k == OP_MOD)
+		q = f64_op(s, I_V_ADD_F64, 2, a, f64_neg(s, f64_op(s, I_V_MUL_F64, 2, b, q, (MOpnd){0})), (MOpnd){0});
+	return isel_elt_op1(s, I_V_CVT_F32_F64, q);
+}
+
 bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
 {
 	MOpnd r;
@@ -316,6 +372,7 @@ bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
 	case OP_POWF: r = powf_f32(s, x, y); break;
 	case OP_ATAN2: r = atan2_f32(s, x, y); break;
 	case OP_REMF: r = remf_f32(s, x, y); break;
+	case OP_FLOORDIV: case OP_MOD: r = floordiv_mod_f32(s, k, x, y); break;
 	default: return false;
 	}
 	mov_to(s, d, r);
