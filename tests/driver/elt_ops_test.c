@@ -194,6 +194,8 @@ static const EltCase cases[] = {
 	{"remf_f32", "f32", "f32", INTBIN("remf", "f32", "1000.0"), "--atol 0 --rtol 0"},
 	{"remf_f16", "f16", "f16", INTBIN("remf", "f16", "37.0"), "--atol 0 --rtol 0"},
 	{"remf_bf16", "bf16", "bf16", INTBIN("remf", "bf16", "1e30"), "--atol 0 --rtol 0"},
+	{"floordiv_f32", "f32", "f32", INTBIN("floordiv", "f32", "1000.0"), "--atol 0 --rtol 0"},
+	{"mod_f32", "f32", "f32", INTBIN("mod", "f32", "1e9"), "--atol 0 --rtol 0"},
 	/* the same through f32 for the 16-bit types */
 	{"sin_f16", "f16", "f16", UNARY("sin", "f16", "mul", "100.0"), ""},
 	{"cos_bf16", "bf16", "bf16", UNARY("cos", "bf16", "mul", "100.0"), ""},
@@ -318,11 +320,11 @@ END_TEST
 
 /* What stays outside: each a located error naming the op. */
 static const EltCase rejected[] = {
-	{"floor of a float divisor", "f32", "f32", "{\"name\":\"out\",\"op\":\"floordiv\",\"lhs\":\"a\",\"rhs\":\"b\"}", "floordiv"},
+	{"floordiv of bf16", "bf16", "bf16", "{\"name\":\"out\",\"op\":\"floordiv\",\"lhs\":\"a\",\"rhs\":\"b\"}", "graph[2]: floordiv of bf16 elements is not compiled yet"},
 	{"apply_expr on floats", "f32", "i32",
 		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
-	{"mod of floats", "f32", "f32", "{\"name\":\"out\",\"op\":\"mod\",\"lhs\":\"a\",\"rhs\":\"b\"}", "graph[2]: op 'mod' is not compiled yet"},
+	{"mod of f16", "f16", "f16", "{\"name\":\"out\",\"op\":\"mod\",\"lhs\":\"a\",\"rhs\":\"b\"}", "graph[2]: mod of f16 elements is not compiled yet"},
 	/* i64 values whose range leaves 32 bits (a wrapped word would be a
 	 * wrong kernel): rejected at the op that makes them */
 	{"i64 register past 2^31", "f32", "f32",
@@ -443,8 +445,9 @@ START_TEST(special_values)
 }
 END_TEST
 
-/* remf against C's fmodf bit for bit (signed zeros, NaN for NaN) over
- * 4800 pairs: every pair of 40 special values (zeros, infinities, NaN,
+/* remf against C's fmodf, float floordiv and mod against the
+ * interpreter's double formulas (ref_floordiv, ref_mod), bit for bit
+ * (signed zeros, NaN for NaN) over 4800 pairs: every pair of 40 special values (zeros, infinities, NaN,
  * the smallest and largest denormals and normals, the largest finite,
  * powers of two, odd multiples), 1600 random bit patterns (any finite
  * exponents: quotients up to 2^276, denormal divisors and dividends),
@@ -466,8 +469,31 @@ static float remf_bits(uint32_t u)
 	return f;
 }
 
+/* The interpreter's float floordiv and mod: floor of the double quotient,
+ * the product and difference rounded in double, then to f32. */
+static float ref_floordiv(float a, float b)
+{
+	volatile double q = floor((double)a / (double)b);
+	return (float)q;
+}
+
+static float ref_mod(float a, float b)
+{
+	volatile double q = floor((double)a / (double)b);
+	volatile double p = (double)b * q;
+	volatile double d = (double)a - p;
+	return (float)d;
+}
+
+static const struct {
+	const char *op;
+	float (*ref)(float, float);
+} exact_ops[] = {{"remf", fmodf}, {"floordiv", ref_floordiv}, {"mod", ref_mod}};
+
 START_TEST(remf_exact)
 {
+	const char *opname = exact_ops[_i / 2].op;
+	float (*ref)(float, float) = exact_ops[_i / 2].ref;
 	enum { M = 16, N = 300, NS = 40 };
 	static const uint32_t sp[NS] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
 		0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
@@ -475,7 +501,7 @@ START_TEST(remf_exact)
 		0x00400000, 0x00c00000, 0x3effffff, 0x3f7fffff, 0x3f800001, 0x7e800000, 0x01000000, 0x0d000000,
 		0x47c35000, 0xc7c35000, 0x40e00000, 0x3dcccccd, 0xbdcccccd, 0x5d5e0b6b, 0x219392ef, 0x7f000001,
 		0x2f800000};
-	const char *mcpu = _i ? "gfx90a" : "gfx942";
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
 	static float a[M * N], b[M * N];
 	uint64_t st = 0x9e3779b97f4a7c15ull;
 	int n = 0;
@@ -506,7 +532,7 @@ START_TEST(remf_exact)
 		b[n++] = remf_bits(v);
 	}
 	char dir_name[64], path[4096], pa[4200], pb[4200], pc[4200], err[256];
-	snprintf(dir_name, sizeof dir_name, "elt_remf_%d", _i);
+	snprintf(dir_name, sizeof dir_name, "elt_exact_%d", _i);
 	const char *dir = test_tmpdir(dir_name);
 	int64_t shape[2] = {M, N};
 	snprintf(pa, sizeof pa, "%s/A.npy", dir);
@@ -514,31 +540,33 @@ START_TEST(remf_exact)
 	snprintf(pc, sizeof pc, "%s/C.npy", dir);
 	ck_assert_msg(npy_write(pa, DT_F32, 2, shape, a, err, sizeof err) == 0, "%s", err);
 	ck_assert_msg(npy_write(pb, DT_F32, 2, shape, b, err, sizeof err) == 0, "%s", err);
-	EltCase c = {"remf", "f32", "f32", "{\"name\":\"out\",\"op\":\"remf\",\"lhs\":\"a\",\"rhs\":\"b\"}", ""};
-	snprintf(path, sizeof path, "%s/remf.json", dir);
+	char nodes[128];
+	snprintf(nodes, sizeof nodes, "{\"name\":\"out\",\"op\":\"%s\",\"lhs\":\"a\",\"rhs\":\"b\"}", opname);
+	EltCase c = {opname, "f32", "f32", nodes, ""};
+	snprintf(path, sizeof path, "%s/%s.json", dir, opname);
 	write_kernel(path, &c);
 	CmdResult r = test_wavecc("run '%s' --mcpu %s -D M=%d -D N=%d --in A='%s' --in B='%s' --out C='%s' --atol 0 --rtol 0",
 		path, mcpu, M, N, pa, pb, pc);
-	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "remf on %s: status %d\n%s%s", mcpu, r.status, r.out,
-		r.err);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", opname, mcpu, r.status,
+		r.out, r.err);
 	cmd_result_free(&r);
 	NpyArray o;
 	ck_assert_msg(npy_read(pc, &o, err, sizeof err) == 0, "%s", err);
 	const float *got = (const float *)o.data;
 	int bad = 0;
 	for (int i = 0; i < M * N; i++) {
-		float want = fmodf(a[i], b[i]);
+		float want = ref(a[i], b[i]);
 		uint32_t gu, wu;
 		memcpy(&gu, &got[i], 4);
 		memcpy(&wu, &want, 4);
 		if (isnan(want) ? !isnan(got[i]) : gu != wu) {
 			if (bad++ < 8)
-				fprintf(stderr, "remf %s: fmodf(%a, %a) = %a, got %a\n", mcpu, (double)a[i], (double)b[i],
+				fprintf(stderr, "%s %s: (%a, %a) = %a, got %a\n", opname, mcpu, (double)a[i], (double)b[i],
 					(double)want, (double)got[i]);
 		}
 	}
 	npy_free(&o);
-	ck_assert_msg(bad == 0, "remf on %s: %d of %d results differ from fmodf", mcpu, bad, M * N);
+	ck_assert_msg(bad == 0, "%s on %s: %d of %d results differ from C's", opname, mcpu, bad, M * N);
 }
 END_TEST
 
@@ -551,7 +579,7 @@ static Suite *elt_suite(void)
 	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
 	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
 	tcase_add_loop_test(tc, special_values, 0, (int)(2 * ARRAY_LEN(special_ops)));
-	tcase_add_loop_test(tc, remf_exact, 0, 2);
+	tcase_add_loop_test(tc, remf_exact, 0, (int)(2 * ARRAY_LEN(exact_ops)));
 	suite_add_tcase(s, tc);
 	return s;
 }
