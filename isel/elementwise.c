@@ -102,7 +102,7 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 	return r;
 }
 
-/* powf, atan2 and remf (math.c) in f32; f16 and bf16 through f32 (which holds
+/* powf, atan2, remf and float floordiv/mod (math.c) in f32; f16 and bf16 through f32 (which holds
  * them exactly), rounded back once. */
 static bool math_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix)
 {
@@ -136,15 +136,8 @@ static bool select_binary(Isel *s, Op *op)
 		return isel_select_int_binary(s, op, a, b, ix);
 	if (op->kind == OP_POWF || op->kind == OP_ATAN2 || op->kind == OP_REMF)
 		return math_binary(s, op, a, b, ix);
-	if ((op->kind == OP_FLOORDIV || op->kind == OP_MOD) && a->dtype == DT_F32)
+	if (op->kind == OP_FLOORDIV || op->kind == OP_MOD)
 		return math_binary(s, op, a, b, ix);
-	if ((op->kind == OP_FLOORDIV || op->kind == OP_MOD) && dtype_is_float(a->dtype)) {
-		/* the interpreter rounds the double result to 16 bits once; through
-		 * f32 it would round twice */
-		analysis_error(s->c, op->loc, "%s: %s of %s elements is not compiled yet (of f32 elements it is)", op->path,
-			op_name(op->kind), dtype_name(a->dtype));
-		return true;
-	}
 	MOp f16 = 0, f32 = 0;
 	bool div = false;
 	switch (op->kind) {

@@ -317,7 +317,9 @@ static MOpnd remf_f32(Isel *s, MOpnd x, MOpnd y)
  * Newton steps by v_fma_f64, the quotient and its residual, v_div_fmas_f64
  * under div_scale's vcc, v_div_fixup_f64 for the special cases), then
  * v_floor_f64, v_mul_f64 and v_add_f64, v_cvt_f32_f64 (round to nearest
- * even). Negation (no VOP3 modifiers here) flips the high dword's sign. */
+ * even). Negation (no VOP3 modifiers here) flips the high dword's sign.
+ * f16 and bf16 come through f32 and are rounded from it, as the
+ * interpreter rounds a double to them (through f32: interp/tensor.c). */
 static MOpnd v2(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V2), RC_V2); }
 
 static MOpnd f64_op(Isel *s, MOp op, int n, MOpnd x, MOpnd y, MOpnd z)
