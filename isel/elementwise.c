@@ -112,6 +112,10 @@ static bool math_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const Nod
 	const TVal *fa = t == DT_F32 ? a : isel_elt_cast(s, a, DT_F32), *fb = t == DT_F32 ? b : isel_elt_cast(s, b, DT_F32);
 	TVal *r = isel_tval_new(s, DT_F32, a->n, ix);
 	for (int i = 0; i < r->nd; i++) {
+		if (op->kind == OP_REMF && t == DT_F16) { /* f16's exponents: 2 steps (math.c) */
+			r->d[i] = isel_math_remf(s, isel_vgpr(s, fa->d[i]), isel_vgpr(s, fb->d[i]), 39);
+			continue;
+		}
 		r->d[i] = isel_v1(s);
 		if (!isel_math_binary_f32(s, op->kind, r->d[i], isel_vgpr(s, fa->d[i]), isel_vgpr(s, fb->d[i])))
 			return false;

@@ -22,7 +22,7 @@
  *          where the exact remainder is at least a half (exact).
  * Binary: atan2, powf (below, each with its algorithm); remf, C's fmod,
  *   exactly: the dividend's mantissa reduced modulo the divisor's, 20 bits
- *   of exponent difference a step (remf_f32).
+ *   of exponent difference a step (isel_math_remf).
  * Integers (i32, u32; i1 as 0/1 words): add, sub, mul wrap modulo 2^32
  * (the interpreter's int32 rounding of the exact result, which it forms
  * exactly while |a*b| < 2^53); max/min signed or unsigned; and_ or_ on
@@ -272,14 +272,16 @@ static MOpnd powf_f32(Isel *s, MOpnd x, MOpnd y)
  * through v_rcp_f32 (t / Y < 2^(REMF_K+1) and a relative error under
  * 1.5 2^-23, so q is within 0.375 of t / Y: never a whole step off), r =
  * t - q Y by one fma (exact: a multiple of 2^-23 below 2 in magnitude), + Y
- * where negative (exact), so r in [0, Y). REMF_STEPS steps cover the
- * largest n; a lane with n used up repeats r unchanged (q 0, or 1 and the
+ * where negative (exact), so r in [0, Y). Enough steps cover the
+ * largest n (14 for f32, 2 for f16 operands); a lane with n used up repeats r unchanged (q 0, or 1 and the
  * correction undoing it). The result r 2^(ey-1) is exact (the remainder
  * of f32 operands is an f32, denormal or not), with x's sign. |x| < |y|
  * (y infinite, x zero) gives x; y zero or NaN, x infinite or NaN: NaN. */
-enum { REMF_K = 20, REMF_STEPS = 14 }; /* 14 * 20 >= 276 */
+enum { REMF_K = 20 };
 
-static MOpnd remf_f32(Isel *s, MOpnd x, MOpnd y)
+/* max_n: the largest n the operands' type allows (276 for f32 and bf16;
+ * f16 values lie in [2^-24, 2^16): 39), so ceil(max_n / REMF_K) steps. */
+MOpnd isel_math_remf(Isel *s, MOpnd x, MOpnd y, int max_n)
 {
 	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
 	MOpnd ay = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), y);
@@ -289,7 +291,7 @@ static MOpnd remf_f32(Isel *s, MOpnd x, MOpnd y)
 	MOpnd n = isel_elt_op2(s, I_V_SUB_U32, isel_elt_op1(s, I_V_FREXP_EXP_I32_F32, ax), ey);
 	MOpnd inv = isel_elt_op1(s, I_V_RCP_F32, yy);
 	MOpnd negy = isel_elt_op2(s, I_V_XOR_B32, mo_imm(0x80000000u), yy);
-	for (int i = 0; i < REMF_STEPS; i++) {
+	for (int i = 0; i < (max_n + REMF_K - 1) / REMF_K; i++) {
 		MOpnd k = isel_elt_op2(s, I_V_MIN_I32, mo_imm(REMF_K), n);
 		n = isel_elt_op2(s, I_V_SUB_U32, n, k);
 		MOpnd t = isel_elt_op2(s, I_V_LDEXP_F32, r, k);
@@ -373,7 +375,7 @@ bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
 	switch (k) {
 	case OP_POWF: r = powf_f32(s, x, y); break;
 	case OP_ATAN2: r = atan2_f32(s, x, y); break;
-	case OP_REMF: r = remf_f32(s, x, y); break;
+	case OP_REMF: r = isel_math_remf(s, x, y, 276); break;
 	case OP_FLOORDIV: case OP_MOD: r = floordiv_mod_f32(s, k, x, y); break;
 	default: return false;
 	}
