@@ -102,7 +102,7 @@ static TVal *binary_bf16(Isel *s, const TVal *a, const TVal *b, const NodeIndex 
 	return r;
 }
 
-/* powf and atan2 (math.c) in f32; f16 and bf16 through f32 (which holds
+/* powf, atan2, remf and float floordiv/mod (math.c) in f32; f16 and bf16 through f32 (which holds
  * them exactly), rounded back once. */
 static bool math_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix)
 {
@@ -112,6 +112,10 @@ static bool math_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const Nod
 	const TVal *fa = t == DT_F32 ? a : isel_elt_cast(s, a, DT_F32), *fb = t == DT_F32 ? b : isel_elt_cast(s, b, DT_F32);
 	TVal *r = isel_tval_new(s, DT_F32, a->n, ix);
 	for (int i = 0; i < r->nd; i++) {
+		if (op->kind == OP_REMF && t == DT_F16) { /* f16's exponents: 2 steps (math.c) */
+			r->d[i] = isel_math_remf(s, isel_vgpr(s, fa->d[i]), isel_vgpr(s, fb->d[i]), 39);
+			continue;
+		}
 		r->d[i] = isel_v1(s);
 		if (!isel_math_binary_f32(s, op->kind, r->d[i], isel_vgpr(s, fa->d[i]), isel_vgpr(s, fb->d[i])))
 			return false;
@@ -134,7 +138,9 @@ static bool select_binary(Isel *s, Op *op)
 		return true; /* reported */
 	if (isel_elt_is_word_int(a->dtype))
 		return isel_select_int_binary(s, op, a, b, ix);
-	if (op->kind == OP_POWF || op->kind == OP_ATAN2)
+	if (op->kind == OP_POWF || op->kind == OP_ATAN2 || op->kind == OP_REMF)
+		return math_binary(s, op, a, b, ix);
+	if (op->kind == OP_FLOORDIV || op->kind == OP_MOD)
 		return math_binary(s, op, a, b, ix);
 	MOp f16 = 0, f32 = 0;
 	bool div = false;

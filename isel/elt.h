@@ -115,6 +115,9 @@ bool isel_select_select(Isel *s, Op *op);
 bool isel_math_unary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x);
 /* d = powf(x, y) or atan2(x, y) of f32 VGPRs; false for other ops. */
 bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y);
+/* remf (C's fmod) of f32 words exactly, for |x| / |y| < 2^max_n
+ * (isel/math.c). */
+MOpnd isel_math_remf(Isel *s, MOpnd x, MOpnd y, int max_n);
 /* Integer binary and unary ops on 32-bit words (i32, u32, i1). */
 bool isel_select_int_binary(Isel *s, Op *op, const TVal *a, const TVal *b, const NodeIndex *ix);
 bool isel_select_int_unary(Isel *s, Op *op, const TVal *a);

@@ -1,4 +1,4 @@
-/* math.c — f32 sequences for the unary ops the hardware has no exact
+/* math.c — f32 sequences for the float ops the hardware has no exact
  * instruction for, and integer arithmetic on 32-bit words.
  *
  * Float (f16 and bf16 come here through f32, which holds them exactly):
@@ -20,6 +20,9 @@
  *   log10  log2 times log10(2);
  *   roundeven  v_rndne_f32 (exact); round  trunc, plus copysign(1, x)
  *          where the exact remainder is at least a half (exact).
+ * Binary: atan2, powf (below, each with its algorithm); remf, C's fmod,
+ *   exactly: the dividend's mantissa reduced modulo the divisor's, 20 bits
+ *   of exponent difference a step (isel_math_remf).
  * Integers (i32, u32; i1 as 0/1 words): add, sub, mul wrap modulo 2^32
  * (the interpreter's int32 rounding of the exact result, which it forms
  * exactly while |a*b| < 2^53); max/min signed or unsigned; and_ or_ on
@@ -262,12 +265,118 @@ static MOpnd powf_f32(Isel *s, MOpnd x, MOpnd y)
 	return isel_elt_cnd(s, r, one);
 }
 
+/* remf(x, y), C's fmod, exactly: with |x| = X 2^(ex-1), |y| = Y 2^(ey-1),
+ * X and Y in [1, 2) (v_frexp_*, denormals included), fmod(|x|, |y|) =
+ * 2^(ey-1) fmod(X 2^n, Y), n = ex - ey <= 276. r = X is reduced REMF_K
+ * bits at a time: t = r 2^k (k = min(n, REMF_K), exact), q = rndne(t / Y)
+ * through v_rcp_f32 (t / Y < 2^(REMF_K+1) and a relative error under
+ * 1.5 2^-23, so q is within 0.375 of t / Y: never a whole step off), r =
+ * t - q Y by one fma (exact: a multiple of 2^-23 below 2 in magnitude), + Y
+ * where negative (exact), so r in [0, Y). Enough steps cover the
+ * largest n (14 for f32, 2 for f16 operands); a lane with n used up repeats r unchanged (q 0, or 1 and the
+ * correction undoing it). The result r 2^(ey-1) is exact (the remainder
+ * of f32 operands is an f32, denormal or not), with x's sign. |x| < |y|
+ * (y infinite, x zero) gives x; y zero or NaN, x infinite or NaN: NaN. */
+enum { REMF_K = 20 };
+
+/* max_n: the largest n the operands' type allows (276 for f32 and bf16;
+ * f16 values lie in [2^-24, 2^16): 39), so ceil(max_n / REMF_K) steps. */
+MOpnd isel_math_remf(Isel *s, MOpnd x, MOpnd y, int max_n)
+{
+	MOpnd ax = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), x);
+	MOpnd ay = isel_elt_op2(s, I_V_AND_B32, mo_imm(0x7fffffff), y);
+	MOpnd r = isel_elt_op2(s, I_V_LDEXP_F32, isel_elt_op1(s, I_V_FREXP_MANT_F32, ax), mo_imm(1));
+	MOpnd yy = isel_elt_op2(s, I_V_LDEXP_F32, isel_elt_op1(s, I_V_FREXP_MANT_F32, ay), mo_imm(1));
+	MOpnd ey = isel_elt_op1(s, I_V_FREXP_EXP_I32_F32, ay);
+	MOpnd n = isel_elt_op2(s, I_V_SUB_U32, isel_elt_op1(s, I_V_FREXP_EXP_I32_F32, ax), ey);
+	MOpnd inv = isel_elt_op1(s, I_V_RCP_F32, yy);
+	MOpnd negy = isel_elt_op2(s, I_V_XOR_B32, mo_imm(0x80000000u), yy);
+	for (int i = 0; i < (max_n + REMF_K - 1) / REMF_K; i++) {
+		MOpnd k = isel_elt_op2(s, I_V_MIN_I32, mo_imm(REMF_K), n);
+		n = isel_elt_op2(s, I_V_SUB_U32, n, k);
+		MOpnd t = isel_elt_op2(s, I_V_LDEXP_F32, r, k);
+		MOpnd q = isel_elt_op1(s, I_V_RNDNE_F32, isel_elt_op2(s, I_V_MUL_F32, t, inv));
+		r = isel_elt_op3(s, I_V_FMA_F32, q, negy, t);
+		isel_elt_cmp(s, I_V_CMP_GT_F32, mo_imm(0), r);
+		r = isel_elt_cnd(s, r, isel_elt_op2(s, I_V_ADD_F32, r, yy));
+	}
+	r = isel_elt_op2(s, I_V_LDEXP_F32, r, isel_elt_op2(s, I_V_ADD_U32, mo_imm((int64_t)-1), ey));
+	r = isel_elt_op2(s, I_V_OR_B32, isel_elt_op2(s, I_V_AND_B32, mo_imm(0x80000000u), x), r);
+	isel_elt_cmp(s, I_V_CMP_LT_F32, ax, ay);
+	r = isel_elt_cnd(s, r, isel_vgpr(s, x));
+	MOpnd qnan = isel_elt_vconst(s, 0x7fc00000u);
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, x, isel_elt_vconst_shared(s, 0x207 /* NaNs, infinities */));
+	r = isel_elt_cnd(s, r, qnan);
+	isel_elt_cmp(s, I_V_CMP_CLASS_F32, y, isel_elt_vconst_shared(s, 0x63 /* NaNs, zeros */));
+	return isel_elt_cnd(s, r, qnan);
+}
+
+/* Float floordiv and mod as the interpreter rounds them: q = floor(a / b)
+ * with a / b the correctly rounded double quotient, a - b q with the
+ * product and the difference each rounded in double, the result rounded
+ * to f32 once. In f64 (a, b exact there): the IEEE division sequence
+ * LLVM emits (v_div_scale_f64 of divisor and dividend, v_rcp_f64, two
+ * Newton steps by v_fma_f64, the quotient and its residual, v_div_fmas_f64
+ * under div_scale's vcc, v_div_fixup_f64 for the special cases), then
+ * v_floor_f64, v_mul_f64 and v_add_f64, v_cvt_f32_f64 (round to nearest
+ * even). Negation (no VOP3 modifiers here) flips the high dword's sign.
+ * f16 and bf16 come through f32 and are rounded from it, as the
+ * interpreter rounds a double to them (through f32: interp/tensor.c). */
+static MOpnd v2(Isel *s) { return mo_vreg(mfunc_vreg(s->f, RC_V2), RC_V2); }
+
+static MOpnd f64_op(Isel *s, MOp op, int n, MOpnd x, MOpnd y, MOpnd z)
+{
+	MOpnd d = v2(s), u[3] = {x, y, z};
+	mblock_add(s->b, op, 1, &d, n, u);
+	return d;
+}
+
+static MOpnd f64_neg(Isel *s, MOpnd x)
+{
+	uint32_t r = mfunc_vreg(s->f, RC_V2);
+	MOpnd lo = mo_vsub(r, 0, RC_V1), hi = mo_vsub(r, 1, RC_V1);
+	MOpnd xl = mo_vsub(x.reg, x.sub, RC_V1), xh = mo_vsub(x.reg, x.sub + 1, RC_V1);
+	mblock_add(s->b, I_V_MOV_B32, 1, &lo, 1, &xl);
+	MOpnd u[2] = {mo_imm(0x80000000u), xh};
+	mblock_add(s->b, I_V_XOR_B32, 1, &hi, 2, u);
+	return mo_vreg(r, RC_V2);
+}
+
+static MOpnd floordiv_mod_f32(Isel *s, OpKind k, MOpnd x, MOpnd y)
+{
+	MOpnd a = f64_op(s, I_V_CVT_F64_F32, 1, x, (MOpnd){0}, (MOpnd){0});
+	MOpnd b = f64_op(s, I_V_CVT_F64_F32, 1, y, (MOpnd){0}, (MOpnd){0});
+	uint32_t one_r = mfunc_vreg(s->f, RC_V2);
+	MOpnd one_lo = mo_vsub(one_r, 0, RC_V1), one_hi = mo_vsub(one_r, 1, RC_V1), z = mo_imm(0);
+	mblock_add(s->b, I_V_MOV_B32, 1, &one_lo, 1, &z);
+	MOpnd k1 = mo_imm(0x3ff00000u /* 1.0's high dword */);
+	mblock_add(s->b, I_V_MOV_B32, 1, &one_hi, 1, &k1);
+	MOpnd one = mo_vreg(one_r, RC_V2);
+	MOpnd sd[2] = {v2(s), mo_special(MO_VCC)}, u[3] = {b, b, a};
+	mblock_add(s->b, I_V_DIV_SCALE_F64, 2, sd, 3, u);
+	MOpnd nsd = f64_neg(s, sd[0]);
+	MOpnd r = f64_op(s, I_V_RCP_F64, 1, sd[0], (MOpnd){0}, (MOpnd){0});
+	for (int i = 0; i < 2; i++)
+		r = f64_op(s, I_V_FMA_F64, 3, r, f64_op(s, I_V_FMA_F64, 3, nsd, r, one), r);
+	MOpnd sn[2] = {v2(s), mo_special(MO_VCC)}, w[3] = {a, b, a};
+	mblock_add(s->b, I_V_DIV_SCALE_F64, 2, sn, 3, w);
+	MOpnd q = f64_op(s, I_V_MUL_F64, 2, sn[0], r, (MOpnd){0});
+	MOpnd e = f64_op(s, I_V_FMA_F64, 3, nsd, q, sn[0]);
+	q = f64_op(s, I_V_DIV_FMAS_F64, 3, e, r, q);
+	q = f64_op(s, I_V_FLOOR_F64, 1, f64_op(s, I_V_DIV_FIXUP_F64, 3, q, b, a), (MOpnd){0}, (MOpnd){0});
+	if (k == OP_MOD)
+		q = f64_op(s, I_V_ADD_F64, 2, a, f64_neg(s, f64_op(s, I_V_MUL_F64, 2, b, q, (MOpnd){0})), (MOpnd){0});
+	return isel_elt_op1(s, I_V_CVT_F32_F64, q);
+}
+
 bool isel_math_binary_f32(Isel *s, OpKind k, MOpnd d, MOpnd x, MOpnd y)
 {
 	MOpnd r;
 	switch (k) {
 	case OP_POWF: r = powf_f32(s, x, y); break;
 	case OP_ATAN2: r = atan2_f32(s, x, y); break;
+	case OP_REMF: r = isel_math_remf(s, x, y, 276); break;
+	case OP_FLOORDIV: case OP_MOD: r = floordiv_mod_f32(s, k, x, y); break;
 	default: return false;
 	}
 	mov_to(s, d, r);

@@ -7,6 +7,7 @@
  * compares with the interpreter on seeded random inputs (floats k/64 - 2,
  * integers -8..7, u32 0..15); the tolerances are the defaults unless the
  * case tightens them. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,14 @@ static const EltCase cases[] = {
 	{"cbrt_bf16", "bf16", "bf16", UNARY("cbrt", "bf16", "mul", "100.0"), ""},
 	{"atan2_bf16", "bf16", "bf16", INTBIN("atan2", "bf16", "2.0"), ""},
 	{"powf_f16", "f16", "f16", INTBIN("powf", "f16", "2.0"), ""},
+	/* remf (C's fmod) is exact: specials and wide ranges in remf_exact */
+	{"remf_f32", "f32", "f32", INTBIN("remf", "f32", "1000.0"), "--atol 0 --rtol 0"},
+	{"remf_f16", "f16", "f16", INTBIN("remf", "f16", "37.0"), "--atol 0 --rtol 0"},
+	{"remf_bf16", "bf16", "bf16", INTBIN("remf", "bf16", "1e30"), "--atol 0 --rtol 0"},
+	{"floordiv_f32", "f32", "f32", INTBIN("floordiv", "f32", "1000.0"), "--atol 0 --rtol 0"},
+	{"mod_f32", "f32", "f32", INTBIN("mod", "f32", "1e9"), "--atol 0 --rtol 0"},
+	{"floordiv_f16", "f16", "f16", INTBIN("floordiv", "f16", "300.0"), "--atol 0 --rtol 0"},
+	{"mod_bf16", "bf16", "bf16", INTBIN("mod", "bf16", "1e20"), "--atol 0 --rtol 0"},
 	/* the same through f32 for the 16-bit types */
 	{"sin_f16", "f16", "f16", UNARY("sin", "f16", "mul", "100.0"), ""},
 	{"cos_bf16", "bf16", "bf16", UNARY("cos", "bf16", "mul", "100.0"), ""},
@@ -313,11 +322,10 @@ END_TEST
 
 /* What stays outside: each a located error naming the op. */
 static const EltCase rejected[] = {
-	{"floor of a float divisor", "f32", "f32", "{\"name\":\"out\",\"op\":\"floordiv\",\"lhs\":\"a\",\"rhs\":\"b\"}", "floordiv"},
+
 	{"apply_expr on floats", "f32", "i32",
 		"{\"name\":\"e\",\"op\":\"apply_expr\",\"register\":[\"a\"],\"params\":[\"x\"],\"expr\":\"x + 1\"},"
 		"{\"name\":\"out\",\"op\":\"cast\",\"arg\":\"e\",\"dtype\":\"i32\"}", "apply_expr"},
-	{"remf", "f32", "f32", "{\"name\":\"out\",\"op\":\"remf\",\"lhs\":\"a\",\"rhs\":\"b\"}", "op 'remf' is not compiled yet"},
 	/* i64 values whose range leaves 32 bits (a wrapped word would be a
 	 * wrong kernel): rejected at the op that makes them */
 	{"i64 register past 2^31", "f32", "f32",
@@ -438,6 +446,195 @@ START_TEST(special_values)
 }
 END_TEST
 
+/* remf against C's fmodf, float floordiv and mod against the
+ * interpreter's double formulas (ref_floordiv, ref_mod), bit for bit
+ * (signed zeros, NaN for NaN) over 4800 pairs: every pair of 40 special values (zeros, infinities, NaN,
+ * the smallest and largest denormals and normals, the largest finite,
+ * powers of two, odd multiples), 1600 random bit patterns (any finite
+ * exponents: quotients up to 2^276, denormal divisors and dividends),
+ * and 1600 pairs with a near an integer multiple of b (within a few ulps,
+ * quotients to 2^40: remainders near 0 and near |b|); the run also
+ * compares with the interpreter at zero tolerance. */
+static uint32_t remf_rng(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (uint32_t)(*st >> 16);
+}
+
+static float remf_bits(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* The interpreter's float floordiv and mod: floor of the double quotient,
+ * the product and difference rounded in double, then to f32. */
+static float ref_floordiv(float a, float b)
+{
+	volatile double q = floor((double)a / (double)b);
+	return (float)q;
+}
+
+static float ref_mod(float a, float b)
+{
+	volatile double q = floor((double)a / (double)b);
+	volatile double p = (double)b * q;
+	volatile double d = (double)a - p;
+	return (float)d;
+}
+
+static const struct {
+	const char *op;
+	float (*ref)(float, float);
+} exact_ops[] = {{"remf", fmodf}, {"floordiv", ref_floordiv}, {"mod", ref_mod}};
+
+START_TEST(remf_exact)
+{
+	const char *opname = exact_ops[_i / 2].op;
+	float (*ref)(float, float) = exact_ops[_i / 2].ref;
+	enum { M = 16, N = 300, NS = 40 };
+	static const uint32_t sp[NS] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
+		0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
+		0x40000000, 0xc0400000, 0x3f000000, 0x40490fdb, 0xc0490fdb, 0x4b800001, 0x4b7fffff, 0x00000003,
+		0x00400000, 0x00c00000, 0x3effffff, 0x3f7fffff, 0x3f800001, 0x7e800000, 0x01000000, 0x0d000000,
+		0x47c35000, 0xc7c35000, 0x40e00000, 0x3dcccccd, 0xbdcccccd, 0x5d5e0b6b, 0x219392ef, 0x7f000001,
+		0x2f800000};
+	const char *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	static float a[M * N], b[M * N];
+	uint64_t st = 0x9e3779b97f4a7c15ull;
+	int n = 0;
+	for (int i = 0; i < NS; i++)
+		for (int j = 0; j < NS; j++, n++)
+			a[n] = remf_bits(sp[i]), b[n] = remf_bits(sp[j]);
+	for (int i = 0; i < 1600; i++, n++) {
+		uint32_t u, v;
+		do
+			u = remf_rng(&st);
+		while ((u & 0x7f800000u) == 0x7f800000u);
+		do
+			v = remf_rng(&st);
+		while ((v & 0x7f800000u) == 0x7f800000u);
+		a[n] = remf_bits(u);
+		b[n] = remf_bits(v);
+	}
+	while (n < M * N) {
+		uint32_t v = (remf_rng(&st) & 0x807fffffu) | ((60u + remf_rng(&st) % 120u) << 23);
+		float q = (float)(remf_rng(&st) % 4096u) * ldexpf(1.0f, (int)(remf_rng(&st) % 29u)) + 1.0f;
+		uint32_t u;
+		float p = remf_bits(v) * q;
+		memcpy(&u, &p, 4);
+		u += (uint32_t)((int)(remf_rng(&st) % 7u) - 3);
+		if ((u & 0x7f800000u) == 0x7f800000u || (u & 0x7f800000u) == 0)
+			continue;
+		a[n] = remf_bits(u);
+		b[n++] = remf_bits(v);
+	}
+	char dir_name[64], path[4096], pa[4200], pb[4200], pc[4200], err[256];
+	snprintf(dir_name, sizeof dir_name, "elt_exact_%d", _i);
+	const char *dir = test_tmpdir(dir_name);
+	int64_t shape[2] = {M, N};
+	snprintf(pa, sizeof pa, "%s/A.npy", dir);
+	snprintf(pb, sizeof pb, "%s/B.npy", dir);
+	snprintf(pc, sizeof pc, "%s/C.npy", dir);
+	ck_assert_msg(npy_write(pa, DT_F32, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_write(pb, DT_F32, 2, shape, b, err, sizeof err) == 0, "%s", err);
+	char nodes[128];
+	snprintf(nodes, sizeof nodes, "{\"name\":\"out\",\"op\":\"%s\",\"lhs\":\"a\",\"rhs\":\"b\"}", opname);
+	EltCase c = {opname, "f32", "f32", nodes, ""};
+	snprintf(path, sizeof path, "%s/%s.json", dir, opname);
+	write_kernel(path, &c);
+	CmdResult r = test_wavecc("run '%s' --mcpu %s -D M=%d -D N=%d --in A='%s' --in B='%s' --out C='%s' --atol 0 --rtol 0",
+		path, mcpu, M, N, pa, pb, pc);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s on %s: status %d\n%s%s", opname, mcpu, r.status,
+		r.out, r.err);
+	cmd_result_free(&r);
+	NpyArray o;
+	ck_assert_msg(npy_read(pc, &o, err, sizeof err) == 0, "%s", err);
+	const float *got = (const float *)o.data;
+	int bad = 0;
+	for (int i = 0; i < M * N; i++) {
+		float want = ref(a[i], b[i]);
+		uint32_t gu, wu;
+		memcpy(&gu, &got[i], 4);
+		memcpy(&wu, &want, 4);
+		if (isnan(want) ? !isnan(got[i]) : gu != wu) {
+			if (bad++ < 8)
+				fprintf(stderr, "%s %s: (%a, %a) = %a, got %a\n", opname, mcpu, (double)a[i], (double)b[i],
+					(double)want, (double)got[i]);
+		}
+	}
+	npy_free(&o);
+	ck_assert_msg(bad == 0, "%s on %s: %d of %d results differ from C's", opname, mcpu, bad, M * N);
+}
+END_TEST
+
+/* The same three ops on f16 and bf16 (computed through f32, rounded to
+ * 16 bits from the f32 result as the interpreter rounds): 4800 random
+ * finite 16-bit pairs, zeros and infinities among them, bit for bit
+ * against C's results rounded the interpreter's way. */
+START_TEST(exact_16bit)
+{
+	enum { M = 16, N = 300 };
+	const char *opname = exact_ops[_i / 4].op;
+	float (*ref)(float, float) = exact_ops[_i / 4].ref;
+	bool bf = _i / 2 % 2;
+	const char *dt = bf ? "bf16" : "f16", *mcpu = _i % 2 ? "gfx90a" : "gfx942";
+	static uint16_t a[M * N], b[M * N];
+	uint64_t st = 0x5851f42d4c957f2dull + (uint64_t)_i;
+	uint16_t expmask = bf ? 0x7f80 : 0x7c00;
+	for (int i = 0; i < M * N; i++) {
+		uint16_t u[2];
+		for (int k = 0; k < 2; k++)
+			do
+				u[k] = (uint16_t)remf_rng(&st);
+			while ((u[k] & expmask) == expmask && (u[k] & (uint16_t)~(expmask | 0x8000)) != 0); /* no NaN */
+		a[i] = u[0];
+		b[i] = u[1];
+	}
+	char dir_name[64], path[4096], pa[4200], pb[4200], pc[4200], err[256];
+	snprintf(dir_name, sizeof dir_name, "elt_exact16_%d", _i);
+	const char *dir = test_tmpdir(dir_name);
+	int64_t shape[2] = {M, N};
+	DType t = bf ? DT_BF16 : DT_F16;
+	snprintf(pa, sizeof pa, "%s/A.npy", dir);
+	snprintf(pb, sizeof pb, "%s/B.npy", dir);
+	snprintf(pc, sizeof pc, "%s/C.npy", dir);
+	ck_assert_msg(npy_write(pa, t, 2, shape, a, err, sizeof err) == 0, "%s", err);
+	ck_assert_msg(npy_write(pb, t, 2, shape, b, err, sizeof err) == 0, "%s", err);
+	char nodes[128];
+	snprintf(nodes, sizeof nodes, "{\"name\":\"out\",\"op\":\"%s\",\"lhs\":\"a\",\"rhs\":\"b\"}", opname);
+	EltCase c = {opname, dt, dt, nodes, ""};
+	snprintf(path, sizeof path, "%s/%s.json", dir, opname);
+	write_kernel(path, &c);
+	CmdResult r = test_wavecc("run '%s' --mcpu %s -D M=%d -D N=%d --in A='%s' --in B='%s' --out C='%s' --atol 0 --rtol 0",
+		path, mcpu, M, N, pa, pb, pc);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s %s on %s: status %d\n%s%s", opname, dt, mcpu,
+		r.status, r.out, r.err);
+	cmd_result_free(&r);
+	NpyArray o;
+	ck_assert_msg(npy_read(pc, &o, err, sizeof err) == 0, "%s", err);
+	const uint16_t *got = (const uint16_t *)o.data;
+	int bad = 0;
+	for (int i = 0; i < M * N; i++) {
+		float fa = bf ? dtype_bf16_to_f32(a[i]) : dtype_f16_to_f32(a[i]);
+		float fb = bf ? dtype_bf16_to_f32(b[i]) : dtype_f16_to_f32(b[i]);
+		float w = ref(fa, fb);
+		uint16_t want = bf ? dtype_f32_to_bf16(w) : dtype_f32_to_f16(w);
+		float g = bf ? dtype_bf16_to_f32(got[i]) : dtype_f16_to_f32(got[i]);
+		if (isnan(w) ? !isnan(g) : got[i] != want) {
+			if (bad++ < 8)
+				fprintf(stderr, "%s %s %s: (%a, %a) = 0x%04x, got 0x%04x\n", opname, dt, mcpu, (double)fa,
+					(double)fb, want, got[i]);
+		}
+	}
+	npy_free(&o);
+	ck_assert_msg(bad == 0, "%s %s on %s: %d of %d results differ", opname, dt, mcpu, bad, M * N);
+}
+END_TEST
+
 static Suite *elt_suite(void)
 {
 	Suite *s = suite_create("elt_ops");
@@ -447,6 +644,8 @@ static Suite *elt_suite(void)
 	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
 	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
 	tcase_add_loop_test(tc, special_values, 0, (int)(2 * ARRAY_LEN(special_ops)));
+	tcase_add_loop_test(tc, remf_exact, 0, (int)(2 * ARRAY_LEN(exact_ops)));
+	tcase_add_loop_test(tc, exact_16bit, 0, (int)(4 * ARRAY_LEN(exact_ops)));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -109,6 +109,129 @@ START_TEST(clang_ieee_division)
 }
 END_TEST
 
+/* LLVM 22 expands frem (here fmodf) into an exact reduction loop:
+ * v_frexp_mant/exp_f32 of the magnitudes, v_ldexp_f32 by chunks of bits,
+ * quotients rounded by v_rndne_f32 and taken off by v_fma_f32, a
+ * correction by v_add_f32 under v_cmp/v_cndmask, exec-masked per lane,
+ * and v_cmp_class for the special cases: the instructions of wavecc's
+ * remf (isel/math.c). Checked bit for bit against C's fmodf over every
+ * pair of 24 special values (zeros, infinities, NaN, denormals, the
+ * largest finite) and 1600 random finite bit patterns, quotients to
+ * 2^276 and denormal operands among them. */
+static const char *FMOD_CL =
+	"__kernel void rem(__global const float *a, __global const float *b, __global float *o) {\n"
+	"  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+	"  o[i] = __builtin_fmodf(a[i], b[i]);\n"
+	"}\n";
+
+static float bits_f32(uint32_t u)
+{
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+START_TEST(clang_fmod)
+{
+	enum { NS = 24, NR = 1600, NP = NS * NS + NR, G = (NP + 63) / 64 };
+	static const uint32_t sp[NS] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
+		0x80000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000, 0x40400000,
+		0xc0490fdb, 0x3f7fffff, 0x3f800001, 0x4b800001, 0x00000003, 0x00c00000, 0x0d000000, 0x47c35000,
+		0x3dcccccd, 0x7f000001};
+	static float x[G * 64], y[G * 64], o[G * 64];
+	int n = 0;
+	for (int i = 0; i < NS; i++)
+		for (int j = 0; j < NS; j++, n++)
+			x[n] = bits_f32(sp[i]), y[n] = bits_f32(sp[j]);
+	uint64_t st = 0x2545f4914f6cdd1dull;
+	for (; n < G * 64; n++) {
+		uint32_t u[2];
+		for (int k = 0; k < 2; k++)
+			do {
+				st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+				u[k] = (uint32_t)(st >> 20);
+			} while ((u[k] & 0x7f800000u) == 0x7f800000u);
+		x[n] = bits_f32(u[0]);
+		y[n] = bits_f32(u[1]);
+	}
+	for (int a = 0; a < 2; a++) {
+		Harness h;
+		ck_assert(h_init_cl_llvm(&h, FMOD_CL, ARCHS[a], NULL, 22));
+		h_buffer(&h, x, sizeof x, 0, false);
+		h_buffer(&h, y, sizeof y, 8, false);
+		h_buffer(&h, o, sizeof o, 16, true);
+		h.l.grid[0] = G;
+		ck_assert_msg(h_run(&h) == 0, "%s: %s", ARCHS[a], h.err);
+		for (int i = 0; i < G * 64; i++) {
+			float r = fmodf(x[i], y[i]);
+			ck_assert_msg(isnan(r) ? isnan(o[i]) : memcmp(&o[i], &r, 4) == 0, "%s: fmodf(%a, %a) = %a, emulator %a",
+				ARCHS[a], (double)x[i], (double)y[i], (double)r, (double)o[i]);
+		}
+		h_free(&h);
+	}
+}
+END_TEST
+
+/* A float floor division and modulo in double, as wavecc compiles a
+ * float floordiv and mod (isel/math.c): v_cvt_f64_f32, the f64 IEEE
+ * division (v_div_scale_f64, v_rcp_f64, v_fma_f64, v_div_fmas_f64,
+ * v_div_fixup_f64), v_floor_f64, v_mul_f64, v_add_f64, v_cvt_f32_f64,
+ * checked bit for bit against the same C over fmod's pairs. */
+static const char *FLOORMOD_CL =
+	"#pragma OPENCL FP_CONTRACT OFF\n"
+	"__kernel void fm(__global const float *a, __global const float *b, __global float *o) {\n"
+	"  int i = __builtin_amdgcn_workgroup_id_x() * 64 + __builtin_amdgcn_workitem_id_x();\n"
+	"  double x = a[i], y = b[i], q = __builtin_floor(x / y);\n"
+	"  o[2 * i] = (float)q;\n"
+	"  o[2 * i + 1] = (float)(x - y * q);\n"
+	"}\n";
+
+START_TEST(clang_floor_mod_f64)
+{
+	enum { G = 30 };
+	static float x[G * 64], y[G * 64], o[G * 64][2];
+	static const uint32_t sp[] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0x00000001,
+		0x007fffff, 0x7f7fffff, 0xff7fffff, 0x3f800000, 0xc0400000, 0x3dcccccd, 0x4b800001, 0x0d000000};
+	enum { NS = sizeof sp / sizeof sp[0] };
+	uint64_t st = 0x9e3779b97f4a7c15ull;
+	for (int n = 0; n < G * 64; n++) {
+		if (n < NS * NS) {
+			x[n] = bits_f32(sp[n / NS]);
+			y[n] = bits_f32(sp[n % NS]);
+			continue;
+		}
+		uint32_t u[2];
+		for (int k = 0; k < 2; k++)
+			do {
+				st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+				u[k] = (uint32_t)(st >> 20);
+				if (n % 2) /* exponents within 2^40 of each other: quotients near doubles' precision */
+					u[k] = (u[k] & 0x807fffffu) | ((100u + (u[k] >> 23) % 40u) << 23);
+			} while ((u[k] & 0x7f800000u) == 0x7f800000u);
+		x[n] = bits_f32(u[0]);
+		y[n] = bits_f32(u[1]);
+	}
+	for (int a = 0; a < 2; a++) {
+		Harness h;
+		ck_assert(h_init_cl(&h, FLOORMOD_CL, ARCHS[a], "-ffp-contract=off"));
+		h_buffer(&h, x, sizeof x, 0, false);
+		h_buffer(&h, y, sizeof y, 8, false);
+		h_buffer(&h, o, sizeof o, 16, true);
+		h.l.grid[0] = G;
+		ck_assert_msg(h_run(&h) == 0, "%s: %s", ARCHS[a], h.err);
+		for (int i = 0; i < G * 64; i++) {
+			volatile double q = floor((double)x[i] / (double)y[i]), p = (double)y[i] * q, d = (double)x[i] - p;
+			float r[2] = {(float)q, (float)d};
+			for (int k = 0; k < 2; k++)
+				ck_assert_msg(isnan(r[k]) ? isnan(o[i][k]) : memcmp(&o[i][k], &r[k], 4) == 0,
+					"%s: %s(%a, %a) = %a, emulator %a", ARCHS[a], k ? "mod" : "floordiv", (double)x[i],
+					(double)y[i], (double)r[k], (double)o[i][k]);
+		}
+		h_free(&h);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("emu_clang");
@@ -116,6 +239,8 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, clang_wave_reduce);
 	tcase_add_test(tc, clang_ieee_division);
+	tcase_add_test(tc, clang_fmod);
+	tcase_add_test(tc, clang_floor_mod_f64);
 	suite_add_tcase(s, tc);
 	return s;
 }

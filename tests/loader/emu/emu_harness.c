@@ -114,6 +114,12 @@ void h_free(Harness *h)
 
 bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *flags)
 {
+	/* LLVM 19 does not know gfx950 */
+	return h_init_cl_llvm(h, source, mcpu, flags, strcmp(mcpu, "gfx950") == 0 ? 22 : 19);
+}
+
+bool h_init_cl_llvm(Harness *h, const char *source, const char *mcpu, const char *flags, int v)
+{
 	static int seq;
 	char name[64];
 	snprintf(name, sizeof name, "emu-cl-%d-%d", (int)getpid(), seq++);
@@ -125,7 +131,6 @@ bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *fla
 		die("cannot write %s", buf_cstr(&path));
 	fputs(source, f);
 	fclose(f);
-	int v = strcmp(mcpu, "gfx950") == 0 ? 22 : 19; /* LLVM 19 does not know gfx950 */
 	buf_printf(&cmd, "cd '%s' && clang-%d -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o && "
 		   "llvm-objcopy-%d -O binary --only-section=.text k.o k.text && "
 		   "llvm-objcopy-%d -O binary --only-section=.rodata k.o k.kd", dir, v, mcpu, flags ? flags : "", v, v);
@@ -155,7 +160,7 @@ bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *fla
 	ck_assert_int_eq(emu_mem_map_at(h->mem, H_CODE_ADDR, h->code, h->code_size, false, "code"), 0);
 	/* the KD's entry offset is a relocation in the .o: the kernel is at .text+0 */
 	h->l.kd.kernel_code_entry_byte_offset = 0;
-	h->l.arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : v == 22 ? EMU_GFX950 : EMU_GFX942;
+	h->l.arch = strcmp(mcpu, "gfx90a") == 0 ? EMU_GFX90A : strcmp(mcpu, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
 	h->l.kd_addr = H_CODE_ADDR;
 	h->l.kernarg_addr = emu_mem_map(h->mem, h->kernarg, sizeof h->kernarg, 16, false, "kernarg");
 	h->l.grid[0] = h->l.grid[1] = h->l.grid[2] = 1;

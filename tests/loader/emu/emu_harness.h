@@ -38,6 +38,9 @@ void h_free(Harness *h);
  * its kernel descriptor from the relocatable object (no linker), and set up
  * as h_init does. Returns false (with a message) if clang fails. */
 bool h_init_cl(Harness *h, const char *source, const char *mcpu, const char *flags);
+/* The same with clang-`llvm` (19 or 22: LLVM 22 expands frem into the
+ * exact frexp/ldexp reduction loop, 19 into one fdiv and trunc). */
+bool h_init_cl_llvm(Harness *h, const char *source, const char *mcpu, const char *flags, int llvm);
 /* Is the program `name` on PATH (command -v)? */
 bool h_have_tool(const char *name);
 
