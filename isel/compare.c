@@ -119,11 +119,11 @@ int isel_i1_known(const Isel *s, const Value *v) { return i1_known(s, v); }
 
 int isel_select_cond_known(const Isel *s, const Op *sel)
 {
-	return isel_peel_diag_true(s, sel) ? 1 : i1_known(s, sel->args[0]);
+	return isel_diag_true(s, sel) ? 1 : i1_known(s, sel->args[0]);
 }
 
 /* select with a condition the plan folded, or that holds in the main loop
- * of a split at causal attention's diagonal (peel.c): the chosen operand when it
+ * of a split at causal attention's diagonal (isel.c): the chosen operand when it
  * is a splat in VGPRs, as a splat repeating its first register (so that a
  * loop carrying the result copies it, isel.c tval_aliased, rather than
  * rewriting a register the operand's other readers share); false when not

@@ -139,7 +139,7 @@ static int dim_pos(const NodeIndex *ix, const Sym *dim)
  * reporting when there are too many. */
 static bool add_bound(Isel *s, Op *op, Elem *e, Sym *rel)
 {
-	if (isel_peel_drops(s, rel)) /* peel.c: the main loop's whole tiles */
+	if (isel_range_drops(s, rel)) /* isel.c: a split loop's main trips, whole tiles */
 		return true;
 	if (sym_kind(rel) == SYM_FALSE)
 		e->never = true;
