@@ -265,9 +265,9 @@ static bool select_trip(Isel *s, Op *op, TVal **carried)
  * tiles and carried tiles: the tail continues the main loop's pipe.
  *   - main: its trips lower no bound along the loop's dim that the bound
  *     analysis proves over its range (memory.c's add_bound asks
- *     isel_range_drops; never in the prologue, whose trips need not be
+ *     range_drops; never in the prologue, whose trips need not be
  *     whole, and never at the diagonal, where the main loop's known selects
- *     are its if_true operands instead: isel_diag_true); its back edge
+ *     are its if_true operands instead: compare.c); its back edge
  *     compares with M (an immediate, or an SGPR computed in the block
  *     before the loop); with runtime trips or at the diagonal a guard
  *     `0 < M` before it and `iv < trips` before the tail;
@@ -293,21 +293,6 @@ struct IselSplit {
 	bool *fused;    /* compare.c's and pk_f32.c's fused ops before it */
 	int lds_dirty;
 };
-
-bool isel_range_drops(Isel *s, Sym *rel)
-{
-	const LoopPlan *lp = s->range;
-	if (!lp || lp->diag || (s->pipe && s->b == s->pipe->prol) || !sym_mentions(rel, lp->t->iv))
-		return false;
-	TripRange r = plan_main_range(lp);
-	return analysis_range_proves(s->c, lp->t, &r, rel);
-}
-
-bool isel_diag_true(const Isel *s, const Op *sel)
-{
-	const Op *loop = sel->parent ? sel->parent->owner : NULL;
-	return loop && loop->tail && s->plan->diag_true && sel->id < s->plan->nops && s->plan->diag_true[sel->id];
-}
 
 /* After the prologue, before the main loop's block. */
 static IselSplit *split_begin(Isel *s, Op *op, const LoopPlan *lp, const TileLoop *t)

@@ -284,15 +284,6 @@ TVal *isel_pf_carried(Isel *s, TVal *v);
  * which coalesce_copies folds into the loads). */
 void isel_pf_into(Isel *s, const TVal *fresh, const TVal *carried);
 
-/* ---- isel.c: split loops (passes/plan/split.c) ---- */
-/* memory.c: is bound rel of an access in a split loop's main iterate
- * dropped (proved over its trips)? */
-bool isel_range_drops(Isel *s, Sym *rel);
-/* In the main iterate of a split at causal attention's diagonal
- * (passes/plan/diag_split.c): does select sel's condition hold, every
- * element? */
-bool isel_diag_true(const Isel *s, const Op *sel);
-
 /* ---- bitcast.c ---- */
 void isel_select_bitcast(Isel *s, Op *op);
 

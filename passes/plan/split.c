@@ -72,7 +72,7 @@ void plan_split_loops(Analysis *c, Plan *p)
 		any |= p->loop[i].peel;
 	if (!any || c->failed)
 		return;
-	int nops0 = k->nops, nvalues0 = k->nvalues;
+	int nops0 = k->nops;
 	Op **tail = ARENA_NEWN(&c->arena, Op *, p->nloops + 1);
 	for (int i = 0; i < p->nloops; i++) /* 2 */
 		if (p->loop[i].peel)
@@ -101,7 +101,6 @@ void plan_split_loops(Analysis *c, Plan *p)
 	}
 	p->nops = k->nops;
 	p->nvalues = k->nvalues;
-	(void)nvalues0;
 	for (int i = 0; i < p->nloops; i++)
 		if (p->loop[i].peel)
 			op_tail_attach((Op *)p->loop[i].op, tail[i]);
