@@ -50,6 +50,7 @@ static void link_code_object(Compile *c);
 	X(bound_masked_loops, bound_masked_loops(&c->an), 0, true) \
 	X(plan_loops, c->plan = plan_loops(&c->an), 0, true) \
 	X(hoist_reads, plan_hoist_reads(&c->an, &c->plan), 0, true) \
+	X(split_loops, plan_split_loops(&c->an, &c->plan), 0, true) \
 	X(select_instructions, select_planned(c), 1, true) \
 	X(hoist_invariants, c->hoisted = c->plan.licm ? hoist_invariants(c->mf) : 0, 1, true) \
 	X(eliminate_redundant, eliminate_redundant(c->mf), 1, true) \
@@ -186,7 +187,8 @@ static bool reselect(Compile *c, const Plan *p, Form *f)
 {
 	c->plan = *p;
 	c->hoisted = 0;
-	plan_hoist_reads(&c->an, p); /* the graph as p says (passes/plan/hoist.c) */
+	plan_hoist_reads(&c->an, &c->plan); /* the graph as p says (passes/plan/hoist.c, split.c) */
+	plan_split_loops(&c->an, &c->plan);
 	select_planned(c);
 	if (!compile_failed(c))
 		rerun_before_allocation(c);
@@ -281,6 +283,7 @@ void allocate_registers(Compile *c)
 	}
 	c->plan = best.plan;
 	plan_hoist_reads(&c->an, &c->plan); /* the graph as the plan kept says */
+	plan_split_loops(&c->an, &c->plan);
 	c->hoisted = best.hoisted;
 	c->mf = best.mf;
 	RegAssign *ra = best.ra;

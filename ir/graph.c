@@ -108,6 +108,9 @@ Kernel *kernel_view(const Kernel *k)
 static void graph_free(Kernel *v)
 {
 	region_free(v->body);
+	for (size_t i = 0; i < v->detached.len; i++)
+		region_free(v->detached.data[i]->body);
+	vec_free(&v->detached);
 	vec_free(&v->values);
 	vec_free(&v->op_list);
 	vec_free(&v->scalar_args);
@@ -184,6 +187,7 @@ static Op *copy_op(Prune *p, const Op *old, Region *r)
 	Op *n = ARENA_NEW(&v->arena, Op);
 	*n = *old;
 	n->parent = r;
+	n->tail = n->cont = NULL; /* (split_loops runs after any pruning) */
 	p->op[old->id] = n;
 	bool iterate = old->kind == OP_ITERATE;
 	/* results: an iterate's kept carried values, else all */
@@ -258,6 +262,7 @@ void kernel_view_prune(Kernel *v, const bool *keep_op, const bool *keep_val)
 	memset(&v->values, 0, sizeof v->values);
 	memset(&v->op_list, 0, sizeof v->op_list);
 	memset(&v->scalar_args, 0, sizeof v->scalar_args);
+	memset(&v->detached, 0, sizeof v->detached); /* (graph_free(&old) frees the old ones) */
 	for (size_t i = 0; i < old.values.len; i++) {
 		Value *x = old.values.data[i];
 		Value *m = x->kind == VAL_MEMORY ? x : p.val[x->id];
@@ -402,6 +407,124 @@ Op *op_new(Kernel *k, Region *r, OpKind kind, const char *name, int nargs, int n
 		vec_push(&r->ops, op);
 	vec_push(&k->op_list, op);
 	return op;
+}
+
+/* ---- split loops: an iterate's tail ---- */
+
+/* A new value like old (its id the next), noted in map by old's id. */
+static Value *tail_value(Kernel *k, const Value *old, Value **map)
+{
+	Value *v = ARENA_NEW(&k->arena, Value);
+	*v = *old;
+	v->id = k->nvalues++;
+	vec_push(&k->values, v);
+	map[old->id] = v;
+	return v;
+}
+
+static Region *tail_region(Kernel *k, const Region *old, Region *parent, Op *owner, Value **map);
+
+static Op *tail_op(Kernel *k, const Op *old, Region *r, Value **map)
+{
+	Op *n = ARENA_NEW(&k->arena, Op);
+	*n = *old;
+	n->id = k->nops++;
+	vec_push(&k->op_list, n);
+	n->parent = r;
+	n->tail = n->cont = NULL;
+	n->args = old->nargs ? ARENA_NEWN(&k->arena, Value *, old->nargs) : NULL;
+	for (int a = 0; a < old->nargs; a++) {
+		Value *x = old->args[a];
+		n->args[a] = x && x->kind != VAL_MEMORY && map[x->id] ? map[x->id] : x;
+	}
+	n->results = old->nresults ? ARENA_NEWN(&k->arena, Value *, old->nresults) : NULL;
+	for (int j = 0; j < old->nresults; j++) {
+		n->results[j] = tail_value(k, old->results[j], map);
+		n->results[j]->def = n;
+	}
+	if (old->body)
+		n->body = tail_region(k, old->body, r, n, map);
+	return n;
+}
+
+static Region *tail_region(Kernel *k, const Region *old, Region *parent, Op *owner, Value **map)
+{
+	Region *r = region_new(k, owner, parent);
+	r->nparams = old->nparams;
+	r->params = old->nparams ? ARENA_NEWN(&k->arena, Value *, old->nparams) : NULL;
+	for (int j = 0; j < old->nparams; j++) {
+		r->params[j] = tail_value(k, old->params[j], map);
+		r->params[j]->loop = owner;
+	}
+	for (size_t i = 0; i < old->ops.len; i++)
+		vec_push(&r->ops, tail_op(k, old->ops.data[i], r, map));
+	return r;
+}
+
+Op *op_tail_new(Kernel *k, Op *op)
+{
+	if (op->kind != OP_ITERATE || !op->body || !op->parent || !k->owns_graph || op->ninit != op->nresults)
+		die("op_tail_new: %s is not a loop of a graph of the view's own", op->name);
+	Value **map = xcalloc((size_t)k->nvalues + 1, sizeof *map);
+	Op *t = tail_op(k, op, NULL, map);
+	free(map);
+	for (int j = 0; j < op->ninit; j++)
+		t->args[j] = op->results[j];
+	t->body->parent = NULL;
+	return t;
+}
+
+/* In r and the regions nested in it, from its op `from` on: every operand
+ * that is one of n values from[] becomes the same-numbered of to[]. */
+static void rename_uses(Region *r, size_t at, Value *const *from, Value *const *to, int n)
+{
+	for (size_t i = at; i < r->ops.len; i++) {
+		Op *op = r->ops.data[i];
+		for (int a = 0; a < op->nargs; a++)
+			for (int j = 0; j < n; j++)
+				if (op->args[a] == from[j])
+					op->args[a] = to[j];
+		if (op->body)
+			rename_uses(op->body, 0, from, to, n);
+	}
+}
+
+static size_t op_place(const Region *r, const Op *op)
+{
+	size_t i = 0;
+	while (i < r->ops.len && r->ops.data[i] != op)
+		i++;
+	if (i == r->ops.len)
+		die("op %s is not in its region", op->name);
+	return i;
+}
+
+void op_tail_attach(Op *op, Op *tail)
+{
+	Region *r = op->parent;
+	size_t i = op_place(r, op) + 1;
+	vec_push(&r->ops, tail);
+	memmove(&r->ops.data[i + 1], &r->ops.data[i], sizeof *r->ops.data * (r->ops.len - i - 1));
+	r->ops.data[i] = tail;
+	tail->parent = r;
+	tail->body->parent = r;
+	rename_uses(r, i + 1, op->results, tail->results, op->nresults);
+	op->tail = tail;
+	tail->cont = op;
+}
+
+void op_tail_detach(Kernel *k, Op *op)
+{
+	Op *tail = op->tail;
+	Region *r = op->parent;
+	size_t i = op_place(r, tail);
+	memmove(&r->ops.data[i], &r->ops.data[i + 1], sizeof *r->ops.data * (r->ops.len - i - 1));
+	r->ops.len--;
+	rename_uses(r, i, tail->results, op->results, op->nresults);
+	tail->parent = NULL;
+	tail->body->parent = NULL;
+	op->tail = NULL;
+	vec_push(&k->detached, tail);
 }
 
 Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape shape)

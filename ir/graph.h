@@ -275,6 +275,11 @@ struct Op {
 	bool has_type;   /* the input gave "type"; it matched the inferred type */
 	bool while_body; /* conditional: the body of a loop whose condition names carried values
 	                    (frontend/load_while.c); no trip after one it runs in no lane does anything */
+	/* A loop split in two (passes/plan/split.c, op_tail_attach): the main
+	 * iterate's tail, the copy after it that runs the remaining trips, and
+	 * the tail's main iterate, whose results are its inits; NULL else */
+	Op *tail;
+	Op *cont;
 };
 
 struct Region {
@@ -352,6 +357,7 @@ struct Kernel {
 	Vec(Op *) op_list;      /* by id */
 	const Kernel *view_of;  /* kernel_view: the kernel whose graph this shares */
 	bool owns_graph;        /* a view with a graph of its own (kernel_view_prune) */
+	Vec(Op *) detached;     /* tails taken out of the graph (op_tail_detach), freed with it */
 	/* the document's optional "options" (Wave's compile options); 0: not
 	 * given, the command line's or the default value applies */
 	KernelOptions opts;
@@ -379,6 +385,19 @@ void kernel_view_free(Kernel *v);
  * scalar argument must be kept). Memory arguments stay shared. */
 void kernel_view_prune(Kernel *v, const bool *keep_op, const bool *keep_val);
 
+/* A loop split in two (passes/plan/split.c): a copy of iterate op (a
+ * view with a graph of its own), its body's ops and values with new ids
+ * (nops and nvalues grow; names, indices and attributes the originals'),
+ * its inits op's results, its captures op's; in no region until
+ * op_tail_attach. */
+Op *op_tail_new(Kernel *k, Op *op);
+/* tail (op_tail_new's copy of op) put right after op, every later use of
+ * op's results (in op's region and the regions nested there) made a use
+ * of tail's; op->tail and tail->cont set. */
+void op_tail_attach(Op *op, Op *tail);
+/* op's tail taken out again, the uses of its results given back to op's;
+ * the tail is kept for kernel_view_free. */
+void op_tail_detach(Kernel *k, Op *op);
 /* Builders (used by the frontend and by tests). Names are interned here. */
 Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as);
 /* The returned KSymbol/Constraint pointers stay valid until the next add. */

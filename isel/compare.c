@@ -117,13 +117,23 @@ static int i1_known(const Isel *s, const Value *v)
 
 int isel_i1_known(const Isel *s, const Value *v) { return i1_known(s, v); }
 
+/* In the main iterate of a split at causal attention's diagonal
+ * (passes/plan/diag_split.c, split.c): does select sel's condition hold,
+ * every element? (The plan marks the main body's selects; the tail's are
+ * copies with ids of their own.) */
+static bool diag_true(const Isel *s, const Op *sel)
+{
+	const Op *loop = sel->parent ? sel->parent->owner : NULL;
+	return loop && loop->tail && s->plan->diag_true && sel->id < s->plan->nops && s->plan->diag_true[sel->id];
+}
+
 int isel_select_cond_known(const Isel *s, const Op *sel)
 {
-	return isel_peel_diag_true(s, sel) ? 1 : i1_known(s, sel->args[0]);
+	return diag_true(s, sel) ? 1 : i1_known(s, sel->args[0]);
 }
 
 /* select with a condition the plan folded, or that holds in the main loop
- * of a split at causal attention's diagonal (peel.c): the chosen operand when it
+ * of a split at causal attention's diagonal (isel.c): the chosen operand when it
  * is a splat in VGPRs, as a splat repeating its first register (so that a
  * loop carrying the result copies it, isel.c tval_aliased, rather than
  * rewriting a register the operand's other readers share); false when not

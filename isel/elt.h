@@ -105,7 +105,7 @@ bool isel_select_compare(Isel *s, Op *op);
  * broadcasts and permutes): 1, 0, or -1 when not known. */
 int isel_i1_known(const Isel *s, const Value *v);
 /* Select sel's condition known for every element: folded (isel_i1_known),
- * or 1 in a diagonal split's main loop (peel.c); -1 when not known. */
+ * or 1 in a diagonal split's main loop (isel.c); -1 when not known. */
 int isel_select_cond_known(const Isel *s, const Op *sel);
 bool isel_select_select(Isel *s, Op *op);
 

@@ -24,8 +24,10 @@
  *     loop's invariant code goes to the block before it. Where the plan
  *     pipelines a loop (prefetch.c) a prologue block between the guard
  *     and the loop loads the first trips' tiles, and the body's staged
- *     and global reads load a trip ahead; where it splits one (peel.c)
- *     the body is selected twice, unmasked and masked.
+ *     and global reads load a trip ahead; a loop the plan splits is two
+ *     iterates in the graph (passes/plan/split.c), selected as one loop
+ *     (below: the main iterate's trips without the bounds its range
+ *     proves, its tail continuing its registers and pipe).
  * Nothing here decides what happens to a loop: the plan does
  * (passes/plan), and selection translates it.
  * Requires: analyze_indices, plan_loops. Returns: the machine function (virtual registers), also when an error
@@ -255,6 +257,183 @@ static bool select_trip(Isel *s, Op *op, TVal **carried)
 	return true;
 }
 
+/* ---- split loops (passes/plan/split.c): two iterates, one loop ----
+ * The main iterate runs trips [0, M) (plan_main_range), its tail, the next
+ * op, the trips [M, trips) (plan_tail_range); they share the induction
+ * register, the carried registers (the tail's inits are the main loop's
+ * results, taken over as they are) and a pipelined loop's prologue, LDS
+ * tiles and carried tiles: the tail continues the main loop's pipe.
+ *   - main: its trips lower no bound along the loop's dim that the bound
+ *     analysis proves over its range (memory.c's add_bound asks
+ *     range_drops; never in the prologue, whose trips need not be
+ *     whole, and never at the diagonal, where the main loop's known selects
+ *     are its if_true operands instead: compare.c); its back edge
+ *     compares with M (an immediate, or an SGPR computed in the block
+ *     before the loop); with runtime trips or at the diagonal a guard
+ *     `0 < M` before it and `iv < trips` before the tail;
+ *   - between the two, the selector's per-trip state goes back to what it
+ *     was before the main loop (the values: select_op replaces a captured
+ *     accumulator by a VGPR copy made in the main loop, which does not
+ *     dominate the tail; the fused marks, the expression cache and
+ *     lane-mask ring, the LDS reuse mark);
+ *   - tail: the pipe rebound to its body's ops (each the copy of the main
+ *     body's op at the same place), then an ordinary trip and the loop's
+ *     exit: its back edge against the trip count, the guards' targets. */
+typedef struct IselSplit IselSplit;
+struct IselSplit {
+	const LoopPlan *lp;
+	const Op *main;
+	LoopSave sv;
+	int guard;      /* the loop's guard (runtime trips), or -1 */
+	int guard_main; /* before the main loop (runtime trips, diagonal), or -1 */
+	int guard_tail; /* before the tail (the same), or -1 */
+	Pipe *pipe, *outer_pipe;
+	size_t nexits;
+	TVal **val;     /* the values before the main loop */
+	bool *fused;    /* compare.c's and pk_f32.c's fused ops before it */
+	int lds_dirty;
+};
+
+/* After the prologue, before the main loop's block. */
+static IselSplit *split_begin(Isel *s, Op *op, const LoopPlan *lp, const TileLoop *t)
+{
+	IselSplit *sp = ARENA_NEW(&s->c->arena, IselSplit);
+	sp->lp = lp;
+	sp->main = op;
+	sp->guard_main = sp->guard_tail = -1;
+	if (t->trips < 0 || lp->diag) { /* filled by split_main_end, once M is known */
+		mfunc_block(s->f, NULL);
+		sp->guard_main = (int)(s->f->blocks.len - 1);
+	}
+	return sp;
+}
+
+/* Before the main loop's body is selected. */
+static void split_main(Isel *s, IselSplit *sp)
+{
+	Analysis *c = s->c;
+	sp->val = ARENA_NEWN(&c->arena, TVal *, c->k->nvalues);
+	memcpy(sp->val, s->val, sizeof *sp->val * (size_t)c->k->nvalues);
+	sp->fused = ARENA_NEWN(&c->arena, bool, c->k->nops);
+	memcpy(sp->fused, s->fused, sizeof *sp->fused * (size_t)c->k->nops);
+	sp->lds_dirty = s->lds_dirty;
+	s->range = sp->lp;
+}
+
+/* A block ending in `s_cmp_lt_X a, b; s_cbranch_scc0` (its target set
+ * later), noted as the loop op's: a note printed before the block then
+ * separates the notes of the code around it, as the text reads them back. */
+static int guard_block(Isel *s, const Op *op, int idx, MOp cmp, MOpnd a, MOpnd b)
+{
+	MBlock *g = idx >= 0 ? s->f->blocks.data[idx] : mfunc_block(s->f, NULL);
+	MOpnd u[2] = {a, b};
+	mblock_add(g, cmp, 0, NULL, 2, u)->note = op->name;
+	mblock_branch(g, I_S_CBRANCH_SCC0, 0);
+	vec_last(&g->insts).note = op->name;
+	return idx >= 0 ? idx : (int)(s->f->blocks.len - 1);
+}
+
+/* After the main loop's body (s->b its last block, main_idx its first): M
+ * into the block before the loop, the back edge, the guards, the state
+ * before the main loop; s->split for the tail. */
+static void split_main_end(Isel *s, IselSplit *sp, Op *op, int main_idx)
+{
+	Analysis *c = s->c;
+	const LoopPlan *lp = sp->lp;
+	s->cache.len = 0; /* the main loop's values do not reach the tail */
+	MBlock *b = s->b;
+	s->b = s->pre;
+	MOpnd m = isel_expr_lower(s, lp->split, op->loc); /* an immediate when constant */
+	if (m.kind != MO_IMM) /* s_cmp reads an SGPR (M is uniform: runtime sizes only) */
+		m = isel_expr_to_sgpr(s, m);
+	s->b = b;
+	if (c->failed)
+		return;
+	/* the plan's F - 3 >= 1 keeps a constant main loop non-empty */
+	if (lp->t->trips > 0 && !lp->diag && (m.kind != MO_IMM || m.imm < 1)) {
+		analysis_error(c, op->loc, "%s: internal: the split loop's main part has no trips", op->path);
+		return;
+	}
+	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
+	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
+	MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), m};
+	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
+	mblock_branch(s->b, I_S_CBRANCH_SCC1, main_idx);
+	if (sp->guard_main >= 0) {
+		guard_block(s, op, sp->guard_main, I_S_CMP_LT_I32, mo_imm(0), m);
+		s->b = s->pre;
+		Sym *count = lp->t->trips > 0 ? sym_int(c->k->sc, lp->t->trips) : isel_loop_count(s, lp->t);
+		MOpnd n = isel_expr_to_sgpr(s, isel_expr_lower(s, count, op->loc));
+		s->b = b;
+		sp->guard_tail = guard_block(s, op, -1, I_S_CMP_LT_U32, mo_vreg(s->iv, RC_S1), n);
+		/* no main trips: straight to the tail's guard */
+		MBlock *g = s->f->blocks.data[sp->guard_main];
+		g->insts.data[g->insts.len - 1].target = sp->guard_tail;
+	}
+	memcpy(s->val, sp->val, sizeof *sp->val * (size_t)c->k->nvalues);
+	memcpy(s->fused, sp->fused, sizeof *sp->fused * (size_t)c->k->nops);
+	s->nlanemask = 0;
+	s->lds_dirty = sp->lds_dirty;
+	s->split = sp;
+}
+
+/* The copy in tail body r of op x of the main body m (same place). */
+static Op *tail_op_of(const Region *m, const Region *r, const Op *x)
+{
+	for (size_t i = 0; i < m->ops.len && i < r->ops.len; i++)
+		if (m->ops.data[i] == x)
+			return r->ops.data[i];
+	return (Op *)x;
+}
+
+/* The main loop's pipe continued in the tail's body: its reads are the
+ * copies of the ones it was made for, staged in the same tiles. */
+static void split_pipe_rebind(Isel *s, Pipe *p, Region *r)
+{
+	Region *m = p->body;
+	for (size_t i = 0; i < m->ops.len && i < r->ops.len; i++)
+		s->staged[r->ops.data[i]->id] = s->staged[m->ops.data[i]->id];
+	for (size_t i = 0; i < p->n; i++)
+		p->ops[i] = tail_op_of(m, r, p->ops[i]);
+	for (size_t i = 0; i < p->ng; i++)
+		p->gops[i] = tail_op_of(m, r, p->gops[i]);
+	p->body = r;
+}
+
+/* The tail op of a split loop over t (its carried registers made): its
+ * trips, then the loop's exit. */
+static void select_tail(Isel *s, Op *op, const TileLoop *t, TVal **carried)
+{
+	Analysis *c = s->c;
+	IselSplit *sp = s->split;
+	s->split = NULL;
+	if (!sp || sp->main != op->cont) {
+		analysis_error(c, op->loc, "%s: internal: a split loop's tail without its main loop", op->path);
+		return;
+	}
+	s->b = mfunc_block(s->f, NULL);
+	int loop_idx = (int)(s->f->blocks.len - 1);
+	if (sp->pipe)
+		split_pipe_rebind(s, sp->pipe, op->body);
+	s->pipe = sp->pipe;
+	bool ok = select_trip(s, op, carried);
+	s->pipe = sp->outer_pipe;
+	if (!ok)
+		return;
+	loop_exit(s, t, op, loop_idx, sp->guard, &sp->sv);
+	for (size_t i = sp->nexits; i < s->exits.len; i++) {
+		MBlock *x = s->f->blocks.data[s->exits.data[i]];
+		vec_last(&x->insts).target = (int32_t)(s->f->blocks.len - 1);
+	}
+	s->exits.len = sp->nexits;
+	if (sp->guard_tail >= 0) { /* past the tail: the block after the loop */
+		MBlock *g = s->f->blocks.data[sp->guard_tail];
+		g->insts.data[g->insts.len - 1].target = (int32_t)(s->f->blocks.len - 1);
+	}
+	for (int i = 0; i < op->nresults && i < op->body->nparams; i++)
+		s->val[op->results[i]->id] = carried[i];
+}
+
 static void select_iterate(Isel *s, Op *op)
 {
 	Analysis *c = s->c;
@@ -307,42 +486,55 @@ static void select_iterate(Isel *s, Op *op)
 		return;
 	}
 	/* implicit captures are plain values already selected */
+	if (op->cont) { /* a split loop's tail: the loop goes on */
+		select_tail(s, op, t, carried);
+		return;
+	}
 	MBlock *loop = NULL;
 	int loop_idx = -1, guard = -1;
 	LoopSave sv = {0};
 	Pipe *outer_pipe = s->pipe, *pipe = NULL;
-	IselPeel *peel = NULL;
+	IselSplit *sp = NULL;
 	const LoopPlan *lp = plan_loop(s->plan, op);
+	if (lp && lp->peel != (op->tail != NULL)) {
+		analysis_error(c, op->loc, "%s: internal: the loop's split is not in the graph", op->path);
+		return;
+	}
 	if (analysis_many(t->trips)) {
 		guard = loop_enter(s, t, op, &sv);
 		if (c->failed)
 			return;
 		if (lp && lp->pipe != PIPE_NONE) /* the prologue block: prefetch.c */
 			pipe = isel_pf_new(s, t, op, lp);
-		if (lp && lp->peel) /* peel.c: the main loop's guard block */
-			peel = isel_peel_begin(s, lp);
+		if (op->tail) /* split: the main loop's guard block */
+			sp = split_begin(s, op, lp, t);
 		loop = s->b = mfunc_block(s->f, NULL);
 		loop_idx = (int)(s->f->blocks.len - 1);
 	}
 	s->pipe = pipe;
-	if (peel)
-		isel_peel_main(s, peel);
+	if (sp)
+		split_main(s, sp);
 	/* a while body (control.c) leaves a plain loop when no lane runs it */
 	bool outer_exit = s->while_exit;
 	size_t nexits = s->exits.len;
-	s->while_exit = loop && !pipe && !peel;
+	s->while_exit = loop && !pipe && !sp;
 	bool ok = select_trip(s, op, carried);
 	s->while_exit = outer_exit;
-	/* peel.c: the masked tail loop after the main one */
-	if (ok && peel) {
-		loop_idx = isel_peel_tail(s, peel, op, loop_idx);
-		ok = !c->failed && select_trip(s, op, carried);
-	}
-	s->pipe = outer_pipe;
-	if (!ok) {
-		s->peel = NULL;
+	s->range = NULL;
+	if (ok && sp) { /* the tail (the next op) closes the loop */
+		sp->guard = guard;
+		sp->sv = sv;
+		sp->outer_pipe = outer_pipe;
+		sp->pipe = pipe;
+		sp->nexits = nexits;
+		split_main_end(s, sp, op, loop_idx);
+		for (int i = 0; i < op->nresults && i < body->nparams; i++)
+			s->val[op->results[i]->id] = carried[i];
 		return;
 	}
+	s->pipe = outer_pipe;
+	if (!ok)
+		return;
 	if (loop)
 		loop_exit(s, t, op, loop_idx, guard, &sv);
 	for (size_t i = nexits; i < s->exits.len; i++) {
@@ -350,8 +542,6 @@ static void select_iterate(Isel *s, Op *op)
 		vec_last(&x->insts).target = (int32_t)(s->f->blocks.len - 1);
 	}
 	s->exits.len = nexits;
-	if (peel)
-		isel_peel_done(s, peel);
 	for (int i = 0; i < op->nresults && i < body->nparams; i++)
 		s->val[op->results[i]->id] = carried[i];
 }
@@ -530,6 +720,32 @@ static void select_region(Isel *s, Region *r)
 	s->lds_top = lds_base;
 }
 
+/* The uses of each value (by id), a split loop's two iterates counted as
+ * the one loop they are: the tail's uses of values from outside it (the
+ * captures its body and it read) are the main iterate's again. */
+static void count_uses(const Kernel *k, int *uses)
+{
+	region_count_uses(k->body, uses);
+	for (size_t i = 0; i < k->body->ops.len; i++) {
+		const Op *tail = k->body->ops.data[i];
+		if (!tail->cont)
+			continue;
+		for (int a = tail->ninit; a < tail->nargs; a++)
+			uses[tail->args[a]->id]--;
+		const Region *r = tail->body;
+		for (size_t j = 0; j < r->ops.len; j++) {
+			const Op *x = r->ops.data[j];
+			for (int a = 0; a < x->nargs; a++) {
+				const Value *v = x->args[a];
+				bool inside = v && ((v->kind == VAL_ITER_ARG && v->loop == tail) ||
+						    (v->kind == VAL_RESULT && v->def->parent == r));
+				if (v && !inside)
+					uses[v->id]--;
+			}
+		}
+	}
+}
+
 MFunc *select_instructions(Analysis *c, const Plan *p)
 {
 	Kernel *k = c->k;
@@ -538,7 +754,7 @@ MFunc *select_instructions(Analysis *c, const Plan *p)
 	s.b = mfunc_block(s.f, NULL);
 	s.val = ARENA_NEWN(&c->arena, TVal *, k->nvalues);
 	s.uses = ARENA_NEWN(&c->arena, int, k->nvalues);
-	region_count_uses(k->body, s.uses);
+	count_uses(k, s.uses);
 	s.staged = ARENA_NEWN(&c->arena, struct Staged *, k->nops);
 	s.fused = ARENA_NEWN(&c->arena, bool, k->nops);
 	int ndyn;

@@ -115,7 +115,8 @@ typedef struct Isel {
 	struct PfPack *pf_halves; /* pf_pack.c: global reads leave 16-bit pairs unjoined, described here */
 	bool vol;                 /* selecting a volatile read or write (memory.c's mubuf) */
 	bool agent;               /* selecting an acquire read or a release write (memory.c) */
-	struct IselPeel *peel; /* peel.c: the loop being split, or NULL */
+	const LoopPlan *range;  /* isel.c: the split loop whose main iterate is being selected, or NULL */
+	struct IselSplit *split; /* isel.c: a split loop's main iterate selected, its tail next */
 	bool *fused;       /* compare.c: by op id, a compare (and the i1 ops after it) that the selects
 			    * reading it compute themselves: selected as nothing */
 	int *local_base;   /* local.c: by allocate op id, its LDS offset (-1: none yet) */
@@ -248,7 +249,7 @@ typedef struct Pipe {
 	TVal **gnext;    /* ... the registers holding their next trip's values */
 	bool four;       /* four_stage.c: the staged reads run a trip ahead ... */
 	TVal **lnext;    /* ... into these registers (by p->ops' order) */
-	bool staged;     /* lds_stage.c: staged once (peel.c selects the body again) ... */
+	bool staged;     /* lds_stage.c: staged once (a split loop's tail continues the pipe) ... */
 	int lds_top;     /* ... and the LDS stack's top after its tiles */
 } Pipe;
 /* pf_pack.c: memory.c's loads of v (its lo halves in v's dwords, the hi
@@ -282,28 +283,6 @@ TVal *isel_pf_carried(Isel *s, TVal *v);
 /* The freshly loaded value fresh into the carried registers (copies,
  * which coalesce_copies folds into the loads). */
 void isel_pf_into(Isel *s, const TVal *fresh, const TVal *carried);
-
-/* ---- peel.c ---- */
-/* A loop split into a main loop without the bounds along its dim and a
- * masked tail (peel.c's top comment). */
-typedef struct IselPeel IselPeel;
-/* The split of loop op as lp plans it, its main loop's guard block
- * appended when the trip count is a runtime one; called after the
- * prologue block, before the loop's. */
-IselPeel *isel_peel_begin(Isel *s, const LoopPlan *lp);
-/* Before the main loop's body is selected. */
-void isel_peel_main(Isel *s, IselPeel *p);
-/* After it (s->b its last block, main_idx its first): its back edge, the
- * tail's guard, the state restored; returns the tail's block index (s->b). */
-int isel_peel_tail(Isel *s, IselPeel *p, Op *op, int main_idx);
-/* After the tail's back edge and the block after the loops (the last). */
-void isel_peel_done(Isel *s, IselPeel *p);
-/* memory.c: is bound rel of an access in the main loop dropped? */
-bool isel_peel_drops(Isel *s, Sym *rel);
-/* In the main loop of a split at causal attention's diagonal
- * (passes/plan/diag_split.c): does select sel's condition hold, every
- * element? */
-bool isel_peel_diag_true(const Isel *s, const Op *sel);
 
 /* ---- bitcast.c ---- */
 void isel_select_bitcast(Isel *s, Op *op);

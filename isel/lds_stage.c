@@ -600,7 +600,7 @@ void isel_stage_shared(Isel *s, Region *r, bool in_loop)
 {
 	Analysis *c = s->c;
 	if (s->pipe && s->pipe->body == r) {
-		/* the body selected again (peel.c): the tiles, prologue and
+		/* a split loop's tail (isel.c): the tiles, prologue and
 		 * carried registers are made; its own LDS starts past the tiles */
 		if (s->pipe->staged) {
 			s->lds_top = s->pipe->lds_top;

@@ -134,12 +134,26 @@ static int dim_pos(const NodeIndex *ix, const Sym *dim)
 	return -1;
 }
 
+/* Is bound rel dropped in the main iterate of a split loop (s->range,
+ * isel.c): proved over its trips and the trips its loads read ahead
+ * (passes/graph/trip_range.c)? Never in a pipelined loop's prologue, whose
+ * trips need not be whole, nor at the diagonal (no bound is dropped
+ * there). */
+static bool range_drops(Isel *s, Sym *rel)
+{
+	const LoopPlan *lp = s->range;
+	if (!lp || lp->diag || (s->pipe && s->b == s->pipe->prol) || !sym_mentions(rel, lp->t->iv))
+		return false;
+	TripRange r = plan_main_range(lp);
+	return analysis_range_proves(s->c, lp->t, &r, rel);
+}
+
 /* Bound rel of element e: false marks it never accessed, true is dropped,
  * anything else is one more condition of its lane mask; false after
  * reporting when there are too many. */
 static bool add_bound(Isel *s, Op *op, Elem *e, Sym *rel)
 {
-	if (isel_peel_drops(s, rel)) /* peel.c: the main loop's whole tiles */
+	if (range_drops(s, rel)) /* a split loop's main trips: whole tiles */
 		return true;
 	if (sym_kind(rel) == SYM_FALSE)
 		e->never = true;

@@ -27,8 +27,8 @@
  * writes its tensor, and every use of its value is an MMA's operand
  * (which never rewrites its registers) in a body that sets no symbol.
  *
- * The view gets a graph of its own where a loop reads global memory
- * (kernel_view_prune keeping everything: ids keep their numbers), so the
+ * The view gets a graph of its own where it has a loop (kernel_view_prune
+ * keeping everything: ids keep their numbers; split.c copies loops too), so the
  * caller's kernel, which the interpreter runs, is never changed; plan_loops
  * asks for it before it records ops (plan_own_graph). */
 #include <stdlib.h>
@@ -36,24 +36,20 @@
 
 #include "plan.h"
 
-/* Is there a global read in a loop's body in r (in_loop: r is one)? */
-static bool loop_reads_global(const Region *r, bool in_loop)
+/* Is there a loop in r? */
+static bool has_loop(const Region *r)
 {
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (in_loop && op->kind == OP_READ && op->args[0]->space == AS_GLOBAL)
+	for (size_t i = 0; i < r->ops.len; i++)
+		if (r->ops.data[i]->kind == OP_ITERATE || (r->ops.data[i]->body && has_loop(r->ops.data[i]->body)))
 			return true;
-		if (op->body && loop_reads_global(op->body, in_loop || op->kind == OP_ITERATE))
-			return true;
-	}
 	return false;
 }
 
 void plan_own_graph(Analysis *c)
 {
 	Kernel *k = c->k;
-	if (k->owns_graph || !k->view_of || !loop_reads_global(k->body, false))
-		return; /* (nothing for plan_loops to hoist) */
+	if (k->owns_graph || !k->view_of || !has_loop(k->body))
+		return; /* (nothing for plan_loops to hoist or split) */
 	bool *op = xcalloc((size_t)k->nops + 1, sizeof *op), *val = xcalloc((size_t)k->nvalues + 1, sizeof *val);
 	memset(op, 1, (size_t)k->nops + 1);
 	memset(val, 1, (size_t)k->nvalues + 1);

@@ -221,13 +221,13 @@ static bool never_runs(const LdsWalk *w, const Op *op)
 }
 
 /* The region of r's op's body, if selection selects it: an iterate over a
- * dim with a tiling loop of trips, not inside a loop over the same dim, or
- * a conditional whose condition may hold. */
+ * dim with a tiling loop of trips, not inside a loop over the same dim and
+ * not a split loop's tail, or a conditional whose condition may hold. */
 static const Region *selected_body(const LdsWalk *w, const Op *op)
 {
 	if (op->kind == OP_CONDITIONAL)
 		return never_runs(w, op) ? NULL : op->body;
-	if (op->kind != OP_ITERATE)
+	if (op->kind != OP_ITERATE || op->cont) /* a split's tail: its tiles are the main loop's (split.c) */
 		return NULL;
 	const TileLoop *t = analysis_tile(w->c, op->dim);
 	if (!t || t->trips == 0)

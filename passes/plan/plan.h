@@ -198,14 +198,24 @@ bool plan_diag_split(Analysis *c, Plan *p, LoopPlan *lp, const Op *loop);
 bool plan_movable_read(Analysis *c, const Op *op);
 bool plan_read_moves_with(Analysis *c, const Op *op, const Sym *iv);
 
+/* ---- split.c ---- */
+/* The analysed graph as p says: each loop p splits followed by its tail, a
+ * second iterate (Op.tail, Op.cont; the tails of earlier plans gone), p's
+ * tables and c's indices grown to the tails' ids. Done before each
+ * selection from p, after plan_hoist_reads. */
+void plan_split_loops(Analysis *c, Plan *p);
+/* The trips of split loop lp's tail: [lp->split, trips). */
+TripRange plan_tail_range(const LoopPlan *lp);
+
 /* ---- hoist.c ---- */
 /* The analysed graph as p says (its hoisted reads before their loops,
  * the others where they are written): a graph transformation, done
  * before each selection from p. */
 void plan_hoist_reads(Analysis *c, const Plan *p);
 /* c's view of the kernel given a graph of its own (a copy keeping every op,
- * ids unchanged) where a loop reads global memory, which plan_hoist_reads
- * may change; plan_loops asks for it before it records any op. */
+ * ids unchanged) where it has a loop, which plan_hoist_reads and
+ * plan_split_loops may change; plan_loops asks for it before it records
+ * any op. */
 void plan_own_graph(Analysis *c);
 
 /* ---- lds_tiles.c ---- */

@@ -1,7 +1,7 @@
 /* plan_print.c — the loop plan as text (`wavecc compile --dump-plan`).
  *
  * One line for the kernel, then per loop (graph order) its pipelining, LDS
- * buffers and split, then one line per read the plan moves, fuses or
+ * buffers and split, the second iterate of a split loop (split.c), then one line per read the plan moves, fuses or
  * stages through LDS (its tile and where it lies), per allocation (where
  * it lies) and per folded mask, each naming the graph op, and the LDS the
  * tiles take. Names and symbols only, no
@@ -11,6 +11,7 @@
  *     loop mma_loop over K: prefetch, 1 LDS buffer, staged; split at floor(K/64) - 2 (floor(K/64) whole tiles)
  *       read a: staged, box M 64 x K 32, chunks of 8, 4608 B padded or 4096 B swizzled; at 0 padded
  *     (a block-loaded tile, lds_tiles.c: "chunks of 4 in blocks of 4 rows")
+ *       tail mma_loop: trips from floor(K/64) - 2, continues the pipeline
  *       read b: prefetched
  *     mask k2_mask: true
  *     lds: 4608 B, 0 regions swizzled */
@@ -68,7 +69,7 @@ static void print_reads(Buf *b, const Plan *p, const Region *r, int depth)
 		if (op->kind == OP_ALLOCATE && p->lds && p->lds[op->id].nbuf)
 			buf_printf(b, "%*sallocate %s: at %d, %lld B\n", 2 * depth, "", op_label(op), p->lds[op->id].base,
 				(long long)p->lds[op->id].buf_bytes);
-		if (op->body && !plan_loop(p, op)) /* a planned loop prints its own */
+		if (op->body && !plan_loop(p, op) && !op->cont) /* a planned loop prints its own, and its tail's */
 			print_reads(b, p, op->body, depth);
 	}
 }
@@ -79,7 +80,7 @@ static void print_masks(Buf *b, const Plan *p, const Region *r)
 		const Op *op = r->ops.data[i];
 		if (op->kind == OP_APPLY_EXPR && p->konst[op_result((Op *)op)->id])
 			buf_printf(b, "mask %s: %s\n", op_label(op), p->konst[op_result((Op *)op)->id] == 2 ? "true" : "false");
-		if (op->body)
+		if (op->body && !op->cont) /* a split's tail: its main loop's masks */
 			print_masks(b, p, op->body);
 	}
 }
@@ -102,6 +103,9 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 		else if (lp->peel && lp->split)
 			buf_printf(b, "; split at %s (%s whole tiles)", sym_str(sc, lp->split), sym_str(sc, lp->whole));
 		buf_printf(b, "\n");
+		if (lp->op->tail) /* split.c: the second iterate */
+			buf_printf(b, "  tail %s: trips from %s%s\n", op_label(lp->op->tail), sym_str(sc, lp->split),
+				lp->pipe != PIPE_NONE ? ", continues the pipeline" : "");
 		print_reads(b, p, lp->op->body, 1);
 	}
 	print_masks(b, p, c->k->body);

@@ -201,6 +201,55 @@ START_TEST(printer)
 }
 END_TEST
 
+/* A split loop's tail (op_tail_new, op_tail_attach, op_tail_detach): a
+ * copy of the iterate with new ids and the same names, its init the
+ * loop's result, put after the loop with the later uses moved to its
+ * result, and taken out again. */
+START_TEST(split_tail)
+{
+	Kernel *k = build_kernel();
+	Kernel *v = kernel_view(k);
+	bool keep[16];
+	memset(keep, 1, sizeof keep);
+	kernel_view_prune(v, keep, keep);
+	Op *loop = v->body->ops.data[1], *w = v->body->ops.data[2];
+	ck_assert_int_eq(loop->kind, OP_ITERATE);
+	ck_assert_ptr_eq(w->args[0], loop->results[0]);
+	Op *t = op_tail_new(v, loop);
+	ck_assert_int_eq(v->nops, 10); /* the iterate, its read, sum and output */
+	ck_assert_int_eq(v->nvalues, 11); /* its result, acc, r, s */
+	ck_assert_int_ge(t->id, 6);
+	ck_assert_str_eq(t->name, loop->name);
+	ck_assert_ptr_eq(t->args[0], loop->results[0]);
+	Op *r = t->body->ops.data[0], *sm = t->body->ops.data[1];
+	ck_assert_ptr_ne(r, loop->body->ops.data[0]);
+	ck_assert_str_eq(r->name, "r");
+	ck_assert_ptr_eq(r->args[0], kernel_value(v, "a")); /* memory is shared */
+	ck_assert_ptr_eq(sm->args[0], r->results[0]);
+	ck_assert_ptr_eq(op_reduce_init(sm), t->body->params[0]);
+	ck_assert_ptr_eq(t->body->params[0]->loop, t);
+	ck_assert_ptr_eq(v->op_list.data[t->id], t);
+	ck_assert_ptr_eq(v->values.data[t->results[0]->id], t->results[0]);
+	ck_assert_ptr_null(t->parent); /* in no region yet */
+	op_tail_attach(loop, t);
+	ck_assert_uint_eq(v->body->ops.len, 4);
+	ck_assert_ptr_eq(v->body->ops.data[2], t);
+	ck_assert_ptr_eq(w->args[0], t->results[0]); /* the write reads the tail's result */
+	ck_assert_ptr_eq(t->args[0], loop->results[0]);
+	ck_assert(loop->tail == t && t->cont == loop && t->parent == v->body);
+	op_tail_detach(v, loop);
+	ck_assert_uint_eq(v->body->ops.len, 3);
+	ck_assert_ptr_eq(v->body->ops.data[2], w);
+	ck_assert_ptr_eq(w->args[0], loop->results[0]);
+	ck_assert_ptr_null(loop->tail);
+	/* the caller's kernel is untouched */
+	ck_assert_uint_eq(k->body->ops.len, 3);
+	ck_assert_int_eq(k->nops, 6);
+	kernel_view_free(v); /* frees the detached tail's body too */
+	kernel_free(k);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -209,6 +258,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, field_lists);
 	tcase_add_test(tc, builders_and_queries);
 	tcase_add_test(tc, printer);
+	tcase_add_test(tc, split_tail);
 	suite_add_tcase(s, tc);
 	return s;
 }

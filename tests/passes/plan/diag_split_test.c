@@ -1,7 +1,8 @@
 /* diag_split_test.c — causal attention's loop split at the diagonal
- * (passes/plan/diag_split.c, isel/peel.c, isel/compare.c).
+ * (passes/plan/diag_split.c, passes/plan/split.c, isel/isel.c, isel/compare.c).
  *
- * `--dump-plan` prints the split and its main count: min(L, trips) with L
+ * `--dump-plan` prints the split, its main count and the tail iterate that
+ * continues the main loop's pipeline: min(L, trips) with L
  * = floor((first row + 1) / tile) for `m >= k2`, floor(first row / tile)
  * for `m > k2`, for Wave's vanilla causal attentions of every MMA type and
  * the BHSD ones (mapped V reads); none for the non-causal graph, the
@@ -22,7 +23,8 @@
 
 #define CAUSAL "tests/driver/wave/vanilla_attention_causal_16x16x16.json"
 
-/* The loop line of `--dump-plan` for args. */
+/* The loop line of `--dump-plan` for args, and the line after it (a split
+ * loop's tail: passes/plan/split.c). */
 static char *loop_line(const char *args)
 {
 	CmdResult r = test_wavecc("compile %s --dump-plan -S -o -", args);
@@ -30,16 +32,20 @@ static char *loop_line(const char *args)
 	const char *p = strstr(r.err, "loop repeat over ");
 	ck_assert_msg(p, "no loop line in: %s", r.err);
 	const char *e = strchr(p, '\n');
-	char *s = strndup(p, (size_t)(e - p));
+	e = e ? strchr(e + 1, '\n') : NULL;
+	char *s = e ? strndup(p, (size_t)(e - p)) : strdup(p);
 	cmd_result_free(&r);
 	return s;
 }
 
+/* Split at count: the main iterate's line, then its tail's, a second
+ * iterate in the graph continuing the main loop's pipeline. */
 static void split_at(const char *args, const char *count)
 {
 	char *got = loop_line(args);
 	char want[256];
-	snprintf(want, sizeof want, "split at the diagonal, %s", count);
+	snprintf(want, sizeof want, "split at the diagonal, %s\n  tail repeat: trips from %s, continues the pipeline",
+		count, count);
 	ck_assert_msg(strstr(got, want), "%s: %s, want %s", args, got, want);
 	free(got);
 }
