@@ -355,6 +355,11 @@ struct Kernel {
 	/* the document's optional "options" (Wave's compile options); 0: not
 	 * given, the command line's or the default value applies */
 	KernelOptions opts;
+	/* the workgroups wait for each other (a spin-wait on what another
+	 * workgroup stores): compiled only as a kernel whose whole grid is
+	 * resident at once, which its launch descriptor records
+	 * (docs/launch-format.md, "Co-resident kernels") */
+	bool co_resident;
 };
 
 /* ---- graph.c: construction and queries ---- */
