@@ -31,6 +31,7 @@
  * A loop symbol is global once folded, so an op that names it and does
  * not follow its set_symbol (in its body or one nested in it) is an
  * error, as is a use of the axis outside the loop. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "load_graph.h"
@@ -241,6 +242,7 @@ bool ld_build_while(G *g, Node *n, Op *op)
 		w.start_node = e->node;
 	else if (!(w.start = ld_get_expr(L, s, NULL)))
 		return false;
+	op->spin = ld_is_spin(L, n->jv.v);
 	vec_push(&g->whiles, w);
 	return true;
 }
@@ -413,6 +415,240 @@ static bool json_mentions(json_t *j, const char *name)
 			if (strcmp(key, "body") != 0 && strcmp(key, "name") != 0 && json_mentions(v, name))
 				return true;
 	}
+	return false;
+}
+
+/* ---- spin-waits (ld_rewrite_spin_waits) ----
+ * Wave's stream-K spin lock, iterate(AXIS, start=S, condition=Eq(AXIS, C))
+ * whose body sets AXIS to a value that follows a read of a flag another
+ * workgroup stores, is rewritten, before anything else reads the graph, as
+ * a loop over a carried flag (docs/kernel-format.md, "Spin-waits"):
+ *     S (a scalar node of integer value V used only as the start) becomes
+ *       a register of the flag's shape and dtype holding V;
+ *     iterate(AXIS, start=0, condition=(AXIS < 2^31 - 1) & Eq(GET_ITER_ARG0, C),
+ *       init_args=[S], iter_args=[LOOP_spin_flag]), the body's set_symbol of
+ *       AXIS now a `scalar` AXIS + 1 and a set_symbol of it before the
+ *       output, which returns the flag's value;
+ * so the loop is a loop with a condition over a carried value (its body
+ * runs where the flag still equals C, and it ends when it runs in no lane),
+ * marked as a spin-wait (Op.spin): the compiler gives it no trip bound and
+ * the interpreter lets the other workgroups run at each trip. The kernel is
+ * marked co-resident (Kernel.co_resident). The flag's type is read off the
+ * value the body sets: a register, or a select or cast of one. Anything
+ * else about such a loop is a located error naming what is not compiled. */
+
+/* The node of `name` in the array list, or NULL (its index in *at). */
+static json_t *list_node(json_t *list, const char *name, size_t *at)
+{
+	for (size_t i = 0; name && json_is_array(list) && i < json_array_size(list); i++) {
+		json_t *n = json_array_get(list, i);
+		const char *nm = json_string_value(json_object_get(n, "name"));
+		if (nm && strcmp(nm, name) == 0) {
+			if (at)
+				*at = i;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/* Does body node `name` follow a read (or an atomic) of memory through
+ * the operands the body gives it? */
+static bool json_follows_read(json_t *body, const char *name, int depth)
+{
+	json_t *n = list_node(body, name, NULL);
+	const char *op = json_string_value(json_object_get(n, "op"));
+	if (!n || !op || depth > 64)
+		return false;
+	if (strcmp(op, "read") == 0 || strncmp(op, "atomic", 6) == 0)
+		return true;
+	const char *key;
+	json_t *v;
+	json_object_foreach(n, key, v) {
+		if (strcmp(key, "name") == 0 || strcmp(key, "op") == 0)
+			continue;
+		if (json_is_string(v) && strcmp(json_string_value(v), name) != 0 &&
+		    json_follows_read(body, json_string_value(v), depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* The shape and dtype of body node `name`: a register's, or through a
+ * select's if_true or a cast's operand (the cast's dtype). */
+static bool json_flag_type(json_t *body, const char *name, json_t **shape, const char **dtype, int depth)
+{
+	json_t *n = list_node(body, name, NULL);
+	const char *op = json_string_value(json_object_get(n, "op"));
+	if (!n || !op || depth > 16)
+		return false;
+	if (strcmp(op, "register") == 0) {
+		*shape = json_object_get(n, "shape");
+		*dtype = json_string_value(json_object_get(n, "dtype"));
+		return json_is_array(*shape) && *dtype;
+	}
+	if (strcmp(op, "select") == 0)
+		return json_flag_type(body, json_string_value(json_object_get(n, "if_true")), shape, dtype, depth + 1);
+	if (strcmp(op, "cast") == 0 &&
+	    json_flag_type(body, json_string_value(json_object_get(n, "arg")), shape, dtype, depth + 1)) {
+		*dtype = json_string_value(json_object_get(n, "dtype"));
+		return *dtype != NULL;
+	}
+	return false;
+}
+
+/* How many string values in j (names included) equal `name`. */
+static int json_count_name(json_t *j, const char *name)
+{
+	int c = 0;
+	if (json_is_string(j))
+		return strcmp(json_string_value(j), name) == 0;
+	if (json_is_array(j))
+		for (size_t i = 0; i < json_array_size(j); i++)
+			c += json_count_name(json_array_get(j, i), name);
+	if (json_is_object(j)) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(j, key, v)
+			c += json_count_name(v, name);
+	}
+	return c;
+}
+
+/* Eq(AXIS, C) (spaces anywhere): C in *c. */
+static bool parse_eq(const char *cond, const char *axis, long long *c)
+{
+	char buf[256];
+	size_t k = 0;
+	for (const char *p = cond; *p && k + 1 < sizeof buf; p++)
+		if (*p != ' ')
+			buf[k++] = *p;
+	buf[k] = 0;
+	size_t al = strlen(axis);
+	if (strncmp(buf, "Eq(", 3) != 0 || strncmp(buf + 3, axis, al) != 0 || buf[3 + al] != ',')
+		return false;
+	char *end;
+	*c = strtoll(buf + 4 + al, &end, 10);
+	return end != buf + 4 + al && strcmp(end, ")") == 0;
+}
+
+static void rewrite_spin(Ld *L, JV list, JV n, json_t *root_graph)
+{
+	json_t *nv = n.v, *body = json_object_get(nv, "body");
+	const char *axis = json_string_value(json_object_get(nv, "axis"));
+	const char *cond = json_string_value(json_object_get(nv, "condition"));
+	const char *start = json_string_value(json_object_get(nv, "start"));
+	const char *loop = json_string_value(json_object_get(nv, "name"));
+	if (!axis || !json_is_array(body) || !loop)
+		return;
+	/* kept: the fields they come from are replaced below */
+	axis = intern(axis);
+	loop = intern(loop);
+	start = start ? intern(start) : NULL;
+	/* the body's one set_symbol of the axis, its value following a read */
+	size_t set_at = 0, nsets = 0;
+	const char *flag = NULL;
+	for (size_t i = 0; i < json_array_size(body); i++) { /* (flag interned below) */
+		json_t *m = json_array_get(body, i);
+		const char *op = json_string_value(json_object_get(m, "op"));
+		const char *sym = json_string_value(json_object_get(m, "symbol"));
+		if (op && strcmp(op, "set_symbol") == 0 && sym && strcmp(sym, axis) == 0) {
+			nsets++;
+			set_at = i;
+			flag = json_string_value(json_object_get(m, "register"));
+		}
+	}
+	if (nsets != 1 || !flag || !json_follows_read(body, flag, 0))
+		return; /* not a spin-wait: the rules of load_while.c apply */
+	flag = intern(flag);
+	JV at = jv_get(L, n, "condition");
+	const char *what = "a spin-wait (a loop whose axis' next value follows a read of memory another workgroup "
+			   "stores) is compiled as Eq(AXIS, C) with C an integer, no carried values, a start that names a "
+			   "scalar node of integer value used only there, a flag that is a register or a select or cast "
+			   "of registers, and no other use of the axis";
+	long long c = 0;
+	size_t sat = 0;
+	json_t *sn = list_node(list.v, start, &sat);
+	json_t *shape = NULL;
+	const char *dtype = NULL;
+	json_t *sval = json_object_get(sn, "value");
+	const char *sop = json_string_value(json_object_get(sn, "op"));
+	json_t *probe = json_deep_copy(body);
+	json_array_remove(probe, set_at);
+	bool ok = cond && parse_eq(cond, axis, &c) && json_array_size(json_object_get(nv, "init_args")) == 0 &&
+		  json_array_size(json_object_get(nv, "iter_args")) == 0 && sn && sop && strcmp(sop, "scalar") == 0 &&
+		  json_is_integer(sval) && json_count_name(root_graph, start) == 2 &&
+		  json_flag_type(body, flag, &shape, &dtype, 0) && !json_mentions(probe, axis);
+	json_decref(probe);
+	/* the flag's read must reach memory every trip: volatile or acquire */
+	for (size_t i = 0; ok && i < json_array_size(body); i++) {
+		json_t *m = json_array_get(body, i);
+		const char *op = json_string_value(json_object_get(m, "op"));
+		const char *mo = json_string_value(json_object_get(m, "memory_order"));
+		if (op && strcmp(op, "read") == 0 && !json_is_true(json_object_get(m, "volatile")) &&
+		    !(mo && strcmp(mo, "acquire") == 0)) {
+			ld_err(L, jv_at(L, jv_get(L, n, "body"), i), "'%s' is read in a spin-wait without \"volatile\" or "
+			       "\"memory_order\": \"acquire\": a plain read may be served from a cache or hoisted "
+			       "out of the loop, so the wait might never see the store", json_string_value(json_object_get(m, "name")));
+			return;
+		}
+	}
+	if (!ok) {
+		ld_err(L, at, "'%s' follows a read from memory, a spin-wait on what another workgroup stores: %s", flag,
+		       what);
+		return;
+	}
+	/* the start: a register of the flag's type holding its value */
+	json_t *reg = json_pack("{s:s, s:s, s:O, s:s, s:I}", "name", start, "op", "register", "shape", shape, "dtype",
+				dtype, "value", (json_int_t)json_integer_value(sval));
+	json_array_set_new(list.v, sat, reg);
+	char *carried = arena_printf(&L->tmp, "%s_spin_flag", loop);
+	char *next = arena_printf(&L->tmp, "%s_spin_next", loop);
+	char *setn = arena_printf(&L->tmp, "%s_spin_set", loop);
+	json_object_set_new(nv, "start", json_string("0"));
+	json_object_set_new(nv, "condition",
+			    json_string(arena_printf(&L->tmp, "(%s < 2147483647) & Eq(GET_ITER_ARG0, %lld)", axis, c)));
+	json_object_set_new(nv, "init_args", json_pack("[s]", start));
+	json_object_set_new(nv, "iter_args", json_pack("[s]", carried));
+	json_array_set_new(body, set_at,
+			   json_pack("{s:s, s:s, s:s, s:s}", "name", next, "op", "scalar", "value",
+				     arena_printf(&L->tmp, "%s + 1", axis), "dtype", "i32"));
+	size_t last = json_array_size(body) - 1;
+	json_t *out = json_array_get(body, last);
+	const char *oop = json_string_value(json_object_get(out, "op"));
+	if (!oop || strcmp(oop, "output") != 0)
+		return; /* reported where the body is read */
+	json_array_insert_new(body, last,
+			      json_pack("{s:s, s:s, s:s, s:s}", "name", setn, "op", "set_symbol", "symbol", axis, "register",
+					next));
+	json_object_set_new(out, "values", json_pack("[s]", flag));
+	vec_push(&L->spins, nv);
+	L->k->co_resident = true;
+}
+
+static void find_spins(Ld *L, JV list, json_t *root_graph)
+{
+	for (size_t i = 0; json_is_array(list.v) && i < json_array_size(list.v); i++) {
+		JV n = jv_at(L, list, i);
+		const char *op = json_string_value(json_object_get(n.v, "op"));
+		if (!op || (strcmp(op, "iterate") != 0 && strcmp(op, "conditional") != 0))
+			continue;
+		if (strcmp(op, "iterate") == 0 && json_object_get(n.v, "condition") && json_object_get(n.v, "start"))
+			rewrite_spin(L, list, n, root_graph);
+		find_spins(L, jv_get(L, n, "body"), root_graph);
+	}
+}
+
+void ld_rewrite_spin_waits(Ld *L, JV root)
+{
+	find_spins(L, jv_get(L, root, "graph"), json_object_get(root.v, "graph"));
+}
+
+bool ld_is_spin(const Ld *L, const json_t *iterate)
+{
+	for (size_t i = 0; i < L->spins.len; i++)
+		if (L->spins.data[i] == iterate)
+			return true;
 	return false;
 }
 

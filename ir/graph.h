@@ -273,6 +273,8 @@ struct Op {
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
 	bool has_type;   /* the input gave "type"; it matched the inferred type */
+	bool spin;       /* iterate: a spin-wait (frontend/load_while.c, ld_rewrite_spin_waits): no trip bound,
+			  * it ends when its while body runs in no lane */
 	bool while_body; /* conditional: the body of a loop whose condition names carried values
 	                    (frontend/load_while.c); no trip after one it runs in no lane does anything */
 };
