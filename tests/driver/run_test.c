@@ -592,6 +592,54 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	"tests/driver/data/copy_shift_read_ept4.json", "tests/driver/data/copy_shift_write_ept4.json",
 	"tests/driver/data/copy_shift_rows_cols.json", "tests/driver/data/gemm_b_shifted_k.json"};
 
+/* Spin-waits (docs/kernel-format.md, "Spin-waits"): spin_ring's workgroup
+ * g publishes its tile and a flag, waits for workgroup (g + 1) mod W's flag
+ * and copies that one's tile (one after another, workgroup 0 would wait
+ * forever). It passes on both targets and under the emulator's adversarial
+ * orders and fill (the run is the concurrent order; late memory and the
+ * race detector do not run with it: an error, not a silent pass). With
+ * flags of 0 (spin_hang) nothing releases the waits: the interpreter and
+ * the emulator each report a hang. A grid larger than the GPU holds at once
+ * is refused at the launch. */
+START_TEST(spin_waits)
+{
+	expect_pass("run tests/driver/data/spin_ring.json --mcpu gfx942 --seed 5");
+	expect_pass("run tests/driver/data/spin_ring.json --mcpu gfx90a --seed 6 --wave-order random --fill garbage --canary");
+	expect_pass("run tests/driver/data/spin_ring.json -D W=7 --wave-order barrier --seed 7");
+	CmdResult r = wavecc("run tests/driver/data/spin_ring.json --memory late");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "the concurrent workgroup order does not run with late memory"), "%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("run tests/driver/data/spin_hang.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "tests/driver/data/spin_hang.json:151:3: error: graph[5]: interp: hang: every running "
+				    "workgroup waits in a spin-wait and nothing was stored in a full round of them"),
+		      "%s", r.err);
+	cmd_result_free(&r);
+	const char *dir = test_tmpdir("spin_waits");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && '%s' compile tests/driver/data/spin_hang.json -o '%s/h.hsaco' --launch '%s/h.json' && "
+		 "'%s' compile tests/driver/data/spin_ring.json -D W=9729 -o '%s/big.hsaco' --launch '%s/big.json' && "
+		 "grep -q '\"co_resident\": true, \"workgroups_per_cu\": 32' '%s/h.json'",
+		 test_root(), test_bin(), dir, dir, test_bin(), dir, dir, dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	snprintf(cmd, sizeof cmd, "'%s' run '%s/h.json'", test_bin(), dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "emulator: hang: every running wave loops without change"), "%s", r.err);
+	cmd_result_free(&r);
+	snprintf(cmd, sizeof cmd, "'%s' run '%s/big.json'", test_bin(), dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "error: grid: 9729 workgroups, but kernel 'spin_ring' is co-resident"), "%s", r.err);
+	ck_assert_msg(strstr(r.err, "holds at most 9728 of them at once (304 CUs x 32 workgroups per CU)"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(mapped_access_passes)
 {
 	char args[512];
@@ -789,6 +837,7 @@ int main(void)
 	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
 	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
 	tcase_add_loop_test(tc, while_chase_walks, 0, 2);
+	tcase_add_test(tc, spin_waits);
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
