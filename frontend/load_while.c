@@ -703,6 +703,86 @@ static Sym *bound_of(SymCtx *sc, Sym *cond, Sym *axis, bool *incl)
 	return sym_mentions(r, axis) ? NULL : r;
 }
 
+/* Is next Min(C, AXIS - Mod(AXIS, T) + T) (either order), the step of a
+ * loop that walks to the next multiple of T (Wave's stream-K loop over its
+ * work units, from one output tile's k iterations to the next's), with T a
+ * positive integer and C free of the axis and the loop's symbols, and C at
+ * least the loop's bound? Then *cap = C, *t = T. C below the bound would
+ * leave the loop at C for ever (the source loop never ends): only a C the
+ * loader proves at least the bound (equal to it, or greater by a constant
+ * at the document's values) is accepted. */
+static bool next_multiple(G *g, Sym *next, Sym *axis, Sym **cap, Sym **t)
+{
+	SymCtx *sc = g->k->sc;
+	if (sym_kind(next) != SYM_MIN || sym_nargs(next) != 2)
+		return false;
+	for (int side = 0; side < 2; side++) {
+		Sym *x = sym_arg(next, side), *c = sym_arg(next, 1 - side);
+		if (sym_mentions(c, axis))
+			continue;
+		Sym *fs[16];
+		size_t nfs = sym_free_symbols(sc, c, fs, 16);
+		bool free_ok = nfs <= 16;
+		for (size_t i = 0; i < nfs && i < 16; i++)
+			free_ok = free_ok && !ld_is_loop_symbol(g->L, sym_name(fs[i]));
+		if (!free_ok || sym_kind(x) != SYM_ADD)
+			continue;
+		for (int i = 0; i < sym_nargs(x); i++) {
+			Sym *m = sym_arg(x, i);
+			/* -Mod(AXIS, T) appears as Mul(-1, Mod(AXIS, T)) */
+			if (sym_kind(m) == SYM_MUL && sym_nargs(m) == 2 && sym_kind(sym_arg(m, 1)) == SYM_MOD)
+				m = sym_arg(m, 1);
+			if (sym_kind(m) != SYM_MOD || sym_arg(m, 0) != axis)
+				continue;
+			Sym *T = sym_arg(m, 1);
+			int64_t tv;
+			if (!sym_is_int(kernel_subs(g->k, T), &tv) || tv < 1 || sym_mentions(T, axis))
+				continue;
+			Sym *rest = sym_simplify(sc, sym_sub(sc, x, sym_add(sc, sym_sub(sc, axis, m), T)), NULL);
+			int64_t z;
+			if (!sym_is_int(rest, &z) || z != 0)
+				continue;
+			*cap = c;
+			*t = T;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Is cap at least bound at the document's values: their difference a
+ * non-negative integer, with a bound that is a dynamic symbol the kernel
+ * body sets once (at its top level, Wave's WORK_UNIT_END) taken as the
+ * value its set_symbol folds to? */
+static bool cap_covers(G *g, Sym *cap, Sym *bound)
+{
+	Kernel *k = g->k;
+	SymCtx *sc = k->sc;
+	int64_t d;
+	Sym *b = bound;
+	if (sym_kind(bound) == SYM_SYMBOL) {
+		const Op *set = NULL;
+		int n = 0;
+		for (size_t i = 0; i < k->op_list.len; i++) {
+			const Op *o = k->op_list.data[i];
+			if (o->kind == OP_SET_SYMBOL && o->dim == bound)
+				set = o, n++;
+		}
+		if (n == 1 && set->parent == k->body) {
+			Fold f = {.g = g, .at = NULL};
+			f.at = NULL;
+			for (size_t i = 0; i < g->loop_sets.len && !f.at; i++)
+				f.at = g->loop_sets.data[i].n;
+			Sym *v = f.at ? fold(&f, set->args[0], 0) : NULL;
+			vec_free(&f.visited);
+			if (v)
+				b = v;
+		}
+	}
+	Sym *diff = sym_simplify(sc, sym_sub(sc, kernel_subs(k, cap), kernel_subs(k, b)), NULL);
+	return sym_is_int(diff, &d) && d >= 0;
+}
+
 static bool finish_one(G *g, struct While *w, Fold *f)
 {
 	Ld *L = g->L;
@@ -728,12 +808,17 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	bool sym_ok = nfs <= 16;
 	for (size_t i = 0; i < nfs && i < 16; i++)
 		sym_ok = sym_ok && fs[i] != axis && !ld_is_loop_symbol(L, sym_name(fs[i])) && sym_name(fs[i])[0] != '$';
-	if (!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) {
+	Sym *cap = NULL, *tstep = NULL;
+	if ((!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) &&
+	    !next_multiple(g, next, axis, &cap, &tstep)) {
 		ld_err(L, step_set->n->jv, "the next value of %s is %s: a loop with a condition is compiled when it "
-					   "steps its axis by a positive constant",
-			sym_name(axis), sym_str(sc, next));
+					   "steps its axis by a positive constant, or to the next multiple of one "
+					   "(Min(C, %s - Mod(%s, T) + T) with C at least the bound)",
+			sym_name(axis), sym_str(sc, next), sym_name(axis), sym_name(axis));
 		return false;
 	}
+	if (tstep)
+		st = sym_int(sc, 1);
 	Sym *start = w->start;
 	if (!start) {
 		if (!w->start_node->op)
@@ -774,6 +859,28 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	Sym *num = sym_add(sc, sym_sub(sc, bound, start), incl ? st : sym_sub(sc, st, sym_int(sc, 1)));
 	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), st), NULL);
 	Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, st));
+	if (tstep && !cap_covers(g, cap, bound)) {
+		ld_err(L, step_set->n->jv, "the next value of %s is %s: the loop steps to the next multiple of %s, capped "
+					   "at %s, which is not shown to be at least the bound %s (below it, the loop would "
+					   "stay at the cap for ever)",
+			sym_name(axis), sym_str(sc, next), sym_str(sc, tstep), sym_str(sc, cap), sym_str(sc, bound));
+		return false;
+	}
+	if (tstep) {
+		if (w->dim_axis || incl) {
+			ld_err(L, step_set->n->jv, "a loop that steps %s to the next multiple of %s is compiled over a "
+						   "symbol of its own with the condition %s < B", sym_name(axis),
+				sym_str(sc, tstep), sym_name(axis));
+			return false;
+		}
+		/* trip i is at Max(S, (S // T + i) * T) (Min C, which the bound
+		 * makes no difference to): the trips are the T-tiles [S, B)
+		 * touches, Min(B - S, ceiling(B / T) - S // T), at least 0 */
+		Sym *one = sym_int(sc, 1), *first = sym_floordiv(sc, start, tstep);
+		Sym *tiles = sym_sub(sc, sym_floordiv(sc, sym_add(sc, bound, sym_sub(sc, tstep, one)), tstep), first);
+		t->iters = sym_simplify(sc, sym_max(sc, sym_int(sc, 0), sym_min(sc, sym_sub(sc, bound, start), tiles)), NULL);
+		at = sym_min(sc, cap, sym_max(sc, start, sym_mul(sc, sym_add(sc, first, t->induction_var), tstep)));
+	}
 	if (w->dim_axis) {
 		/* the axis stays a dim: trip i's window [S + i*tile, + tile) is
 		 * the axis' value (the step is the tile); the set symbols take

@@ -592,6 +592,37 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	"tests/driver/data/copy_shift_read_ept4.json", "tests/driver/data/copy_shift_write_ept4.json",
 	"tests/driver/data/copy_shift_rows_cols.json", "tests/driver/data/gemm_b_shifted_k.json"};
 
+/* A loop that steps to the next multiple of T (Wave's stream-K work unit
+ * loop; docs/kernel-format.md, "Loops with a condition"):
+ * while_next_multiple's workgroup g walks [13 g, 13 g + 13) from its start
+ * to each multiple of 5, marking c there: 17 marks over the 5 workgroups
+ * (0 5 10, 13 15 20 25, 26 30 35, 39 40 45 50, 52 55 60), checked against
+ * that list, on both targets, and with fewer and more workgroups. */
+START_TEST(next_multiple_loop)
+{
+	static const int marks[] = {0, 5, 10, 13, 15, 20, 25, 26, 30, 35, 39, 40, 45, 50, 52, 55, 60};
+	const char *dir = test_tmpdir("next_multiple");
+	for (int t = 0; t < 2; t++) {
+		char args[1024], path[1024], err[256];
+		snprintf(path, sizeof path, "%s/c%d.npy", dir, t);
+		snprintf(args, sizeof args, "run tests/driver/data/while_next_multiple.json --mcpu %s --out c=%s",
+			 t ? "gfx90a" : "gfx942", path);
+		expect_pass(args);
+		NpyArray c;
+		ck_assert_msg(npy_read(path, &c, err, sizeof err) == 0, "%s", err);
+		ck_assert_int_eq((int)c.count, 65);
+		for (int i = 0, m = 0; i < 65; i++) {
+			bool want = m < (int)ARRAY_LEN(marks) && marks[m] == i;
+			m += want;
+			ck_assert_msg(((float *)c.data)[i] == (want ? 1.0f : 0.0f), "c[%d] = %g", i, ((float *)c.data)[i]);
+		}
+		npy_free(&c);
+	}
+	expect_pass("run tests/driver/data/while_next_multiple.json -D W=2 -D T=4");
+	expect_pass("run tests/driver/data/while_next_multiple.json -D R=3 -D T=7 --wg-order reverse --memory late --races");
+}
+END_TEST
+
 /* Spin-waits (docs/kernel-format.md, "Spin-waits"): spin_ring's workgroup
  * g publishes its tile and a flag, waits for workgroup (g + 1) mod W's flag
  * and copies that one's tile (one after another, workgroup 0 would wait
@@ -838,6 +869,7 @@ int main(void)
 	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
 	tcase_add_loop_test(tc, while_chase_walks, 0, 2);
 	tcase_add_test(tc, spin_waits);
+	tcase_add_test(tc, next_multiple_loop);
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);
