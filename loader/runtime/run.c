@@ -178,6 +178,13 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.policy = o->policy;
 	/* a co-resident kernel's workgroups wait for each other: all of them
 	 * run at once, round-robin (launch_check_co_resident: the grid fits) */
+	if (d->co_resident && l.hook) {
+		buf_error(msg, "kernel '%s' is co-resident (its workgroups wait for each other): the cycle model and the "
+			  "instruction recording run workgroups one after another, where it would never end; it runs "
+			  "(wavecc run) but is not profiled", d->kernel);
+		emu_mem_free(m);
+		return -1;
+	}
 	if (d->co_resident)
 		l.policy.wgs = EMU_WGS_CONCURRENT;
 	/* the model wave order: the cycle model picks each instruction's wave */

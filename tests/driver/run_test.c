@@ -631,7 +631,8 @@ END_TEST
  * race detector do not run with it: an error, not a silent pass). With
  * flags of 0 (spin_hang) nothing releases the waits: the interpreter and
  * the emulator each report a hang. A grid larger than the GPU holds at once
- * is refused at the launch. */
+ * is refused at the launch; `wavecc profile` (its cycle model runs
+ * workgroups one after another) refuses the kernel by name. */
 START_TEST(spin_waits)
 {
 	expect_pass("run tests/driver/data/spin_ring.json --mcpu gfx942 --seed 5");
@@ -640,6 +641,12 @@ START_TEST(spin_waits)
 	CmdResult r = wavecc("run tests/driver/data/spin_ring.json --memory late");
 	ck_assert_int_eq(r.status, 1);
 	ck_assert_msg(strstr(r.err, "the concurrent workgroup order does not run with late memory"), "%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("profile tests/driver/data/spin_ring.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "kernel 'spin_ring' is co-resident (its workgroups wait for each other): the cycle "
+				    "model and the instruction recording run workgroups one after another"),
+		      "%s", r.err);
 	cmd_result_free(&r);
 	r = wavecc("run tests/driver/data/spin_hang.json");
 	ck_assert_int_eq(r.status, 1);
