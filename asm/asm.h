@@ -72,8 +72,10 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
  * The header names the plan's schedule and what selection made of it. */
 void emit_assembly(Analysis *c, const Plan *p, const MFunc *f, const char *tag, Buf *text);
 /* The launch descriptor (docs/launch-format.md) naming code_object,
- * appended to json. */
-void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *json);
+ * appended to json. wgs_per_cu > 0: the kernel is co-resident (its
+ * workgroups wait for each other) and a CU holds that many of them, which
+ * the descriptor records ("co_resident", "workgroups_per_cu"). */
+void emit_launch(Analysis *c, const MFunc *f, const char *code_object, int wgs_per_cu, Buf *json);
 /* The kernarg segment's size: a 64-bit buffer pointer per argument. */
 int emit_kernarg_size(const Kernel *k);
 

@@ -268,7 +268,7 @@ void emit_assembly(Analysis *c, const Plan *p, const MFunc *f, const char *tag, 
 	buf_printf(b, "...\n\t.end_amdgpu_metadata\n");
 }
 
-void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
+void emit_launch(Analysis *c, const MFunc *f, const char *code_object, int wgs_per_cu, Buf *l)
 {
 	Kernel *k = c->k;
 	const char *name = kernel_entry_name(c);
@@ -282,8 +282,11 @@ void emit_launch(Analysis *c, const MFunc *f, const char *code_object, Buf *l)
 		launch_int_or_expr(c, l, c->grid[g], c->grid_sym[g]);
 	}
 	/* all of it static: wavecc's kernels take no dynamic LDS */
-	buf_printf(l, "], \"lds_bytes\": %d, \"static_lds_bytes\": %d, \"dynamic_lds_bytes\": 0, \"kernarg_size\": %d,\n \"args\": [",
+	buf_printf(l, "], \"lds_bytes\": %d, \"static_lds_bytes\": %d, \"dynamic_lds_bytes\": 0, \"kernarg_size\": %d,",
 		f->lds_bytes, f->lds_bytes, kernarg_size);
+	if (wgs_per_cu > 0)
+		buf_printf(l, "\n \"co_resident\": true, \"workgroups_per_cu\": %d,", wgs_per_cu);
+	buf_printf(l, "\n \"args\": [");
 	for (size_t i = 0; i < k->args.len; i++) {
 		const Value *m = k->args.data[i];
 		buf_printf(l, "%s\n  {\"name\": %s, \"kind\": \"buffer\", \"dtype\": \"%s\", \"shape\": [", i ? "," : "",

@@ -30,6 +30,7 @@
 #include "../passes/machine/machine.h"
 #include "../regalloc/regalloc.h"
 #include "driver.h"
+#include "stats.h"
 
 static void select_planned(Compile *c);
 static void relax(Compile *c);
@@ -353,7 +354,22 @@ static void emit(Compile *c)
 {
 	c->kernarg_size = emit_kernarg_size(c->an.k);
 	emit_assembly(&c->an, &c->plan, c->mf, NULL, &c->asm_text);
-	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", &c->launch_json);
+	/* a co-resident kernel: the workgroups one CU holds at once, from the
+	 * occupancy model (what --stats prints) */
+	int per_cu = 0;
+	if (c->an.k->co_resident) {
+		Occupancy o;
+		const MFunc *f = c->mf;
+		stats_occupancy(c->t, MAX(1, f->nregs[RF_VGPR]), f->nregs[RF_AGPR], MAX(1, f->nregs[RF_SGPR]),
+			f->lds_bytes, c->an.wg_size[0] * c->an.wg_size[1] * c->an.wg_size[2], &o);
+		per_cu = o.wg_per_cu;
+		if (per_cu < 1) {
+			analysis_error(&c->an, (Loc){c->k->file, 0, 0}, "a co-resident kernel whose workgroup does not fit "
+				       "on a CU (%s) cannot launch", o.limit);
+			return;
+		}
+	}
+	emit_launch(&c->an, c->mf, c->opt.code_object ? c->opt.code_object : "kernel.hsaco", per_cu, &c->launch_json);
 }
 
 /* The graph op whose code holds a line of the generated assembly, located

@@ -674,6 +674,7 @@ Kernel *load_kernel_text(const char *text, size_t len, const char *file, Diag *d
 		L.k->name = s;
 	}
 	declare_symbols(&L, r);
+	ld_rewrite_spin_waits(&L, r);
 	ld_declare_loop_symbols(&L, r);
 	load_symbol_values(&L, r);
 	load_constraints(&L, r);
@@ -688,6 +689,7 @@ out:
 	vec_free(&L.ivars);
 	vec_free(&L.bad_args);
 	vec_free(&L.loop_syms);
+	vec_free(&L.spins);
 	vec_free(&L.start_args);
 	arena_free(&L.tmp);
 	if (d->nerrors != nerr0) {

@@ -28,8 +28,14 @@ typedef struct Ld {
 	Vec(const char *) loop_syms; /* interned: symbols a loop with a condition sets (load_while.c) */
 	Vec(const char *) start_args; /* interned: i32 scalar arguments a loop starts at, taken as runtime
 				       * values (load_while.c) */
+	Vec(json_t *) spins; /* iterate nodes rewritten from spin-waits (load_while.c: ld_rewrite_spin_waits) */
 } Ld;
 void ld_declare_loop_symbols(Ld *L, JV root);
+/* Spin-waits (a loop whose axis' next value follows a read: a flag another
+ * workgroup stores) rewritten as loops over a carried flag; marks the
+ * kernel co-resident (load_while.c). Before ld_declare_loop_symbols. */
+void ld_rewrite_spin_waits(Ld *L, JV root);
+bool ld_is_spin(const Ld *L, const json_t *iterate);
 bool ld_is_loop_symbol(const Ld *L, const char *name);
 bool ld_is_start_arg(const Ld *L, const char *name); /* an i32 scalar argument a loop starts at */
 

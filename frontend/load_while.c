@@ -31,6 +31,7 @@
  * A loop symbol is global once folded, so an op that names it and does
  * not follow its set_symbol (in its body or one nested in it) is an
  * error, as is a use of the axis outside the loop. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "load_graph.h"
@@ -241,6 +242,7 @@ bool ld_build_while(G *g, Node *n, Op *op)
 		w.start_node = e->node;
 	else if (!(w.start = ld_get_expr(L, s, NULL)))
 		return false;
+	op->spin = ld_is_spin(L, n->jv.v);
 	vec_push(&g->whiles, w);
 	return true;
 }
@@ -416,6 +418,240 @@ static bool json_mentions(json_t *j, const char *name)
 	return false;
 }
 
+/* ---- spin-waits (ld_rewrite_spin_waits) ----
+ * Wave's stream-K spin lock, iterate(AXIS, start=S, condition=Eq(AXIS, C))
+ * whose body sets AXIS to a value that follows a read of a flag another
+ * workgroup stores, is rewritten, before anything else reads the graph, as
+ * a loop over a carried flag (docs/kernel-format.md, "Spin-waits"):
+ *     S (a scalar node of integer value V used only as the start) becomes
+ *       a register of the flag's shape and dtype holding V;
+ *     iterate(AXIS, start=0, condition=(AXIS < 2^31 - 1) & Eq(GET_ITER_ARG0, C),
+ *       init_args=[S], iter_args=[LOOP_spin_flag]), the body's set_symbol of
+ *       AXIS now a `scalar` AXIS + 1 and a set_symbol of it before the
+ *       output, which returns the flag's value;
+ * so the loop is a loop with a condition over a carried value (its body
+ * runs where the flag still equals C, and it ends when it runs in no lane),
+ * marked as a spin-wait (Op.spin): the compiler gives it no trip bound and
+ * the interpreter lets the other workgroups run at each trip. The kernel is
+ * marked co-resident (Kernel.co_resident). The flag's type is read off the
+ * value the body sets: a register, or a select or cast of one. Anything
+ * else about such a loop is a located error naming what is not compiled. */
+
+/* The node of `name` in the array list, or NULL (its index in *at). */
+static json_t *list_node(json_t *list, const char *name, size_t *at)
+{
+	for (size_t i = 0; name && json_is_array(list) && i < json_array_size(list); i++) {
+		json_t *n = json_array_get(list, i);
+		const char *nm = json_string_value(json_object_get(n, "name"));
+		if (nm && strcmp(nm, name) == 0) {
+			if (at)
+				*at = i;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/* Does body node `name` follow a read (or an atomic) of memory through
+ * the operands the body gives it? */
+static bool json_follows_read(json_t *body, const char *name, int depth)
+{
+	json_t *n = list_node(body, name, NULL);
+	const char *op = json_string_value(json_object_get(n, "op"));
+	if (!n || !op || depth > 64)
+		return false;
+	if (strcmp(op, "read") == 0 || strncmp(op, "atomic", 6) == 0)
+		return true;
+	const char *key;
+	json_t *v;
+	json_object_foreach(n, key, v) {
+		if (strcmp(key, "name") == 0 || strcmp(key, "op") == 0)
+			continue;
+		if (json_is_string(v) && strcmp(json_string_value(v), name) != 0 &&
+		    json_follows_read(body, json_string_value(v), depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* The shape and dtype of body node `name`: a register's, or through a
+ * select's if_true or a cast's operand (the cast's dtype). */
+static bool json_flag_type(json_t *body, const char *name, json_t **shape, const char **dtype, int depth)
+{
+	json_t *n = list_node(body, name, NULL);
+	const char *op = json_string_value(json_object_get(n, "op"));
+	if (!n || !op || depth > 16)
+		return false;
+	if (strcmp(op, "register") == 0) {
+		*shape = json_object_get(n, "shape");
+		*dtype = json_string_value(json_object_get(n, "dtype"));
+		return json_is_array(*shape) && *dtype;
+	}
+	if (strcmp(op, "select") == 0)
+		return json_flag_type(body, json_string_value(json_object_get(n, "if_true")), shape, dtype, depth + 1);
+	if (strcmp(op, "cast") == 0 &&
+	    json_flag_type(body, json_string_value(json_object_get(n, "arg")), shape, dtype, depth + 1)) {
+		*dtype = json_string_value(json_object_get(n, "dtype"));
+		return *dtype != NULL;
+	}
+	return false;
+}
+
+/* How many string values in j (names included) equal `name`. */
+static int json_count_name(json_t *j, const char *name)
+{
+	int c = 0;
+	if (json_is_string(j))
+		return strcmp(json_string_value(j), name) == 0;
+	if (json_is_array(j))
+		for (size_t i = 0; i < json_array_size(j); i++)
+			c += json_count_name(json_array_get(j, i), name);
+	if (json_is_object(j)) {
+		const char *key;
+		json_t *v;
+		json_object_foreach(j, key, v)
+			c += json_count_name(v, name);
+	}
+	return c;
+}
+
+/* Eq(AXIS, C) (spaces anywhere): C in *c. */
+static bool parse_eq(const char *cond, const char *axis, long long *c)
+{
+	char buf[256];
+	size_t k = 0;
+	for (const char *p = cond; *p && k + 1 < sizeof buf; p++)
+		if (*p != ' ')
+			buf[k++] = *p;
+	buf[k] = 0;
+	size_t al = strlen(axis);
+	if (strncmp(buf, "Eq(", 3) != 0 || strncmp(buf + 3, axis, al) != 0 || buf[3 + al] != ',')
+		return false;
+	char *end;
+	*c = strtoll(buf + 4 + al, &end, 10);
+	return end != buf + 4 + al && strcmp(end, ")") == 0;
+}
+
+static void rewrite_spin(Ld *L, JV list, JV n, json_t *root_graph)
+{
+	json_t *nv = n.v, *body = json_object_get(nv, "body");
+	const char *axis = json_string_value(json_object_get(nv, "axis"));
+	const char *cond = json_string_value(json_object_get(nv, "condition"));
+	const char *start = json_string_value(json_object_get(nv, "start"));
+	const char *loop = json_string_value(json_object_get(nv, "name"));
+	if (!axis || !json_is_array(body) || !loop)
+		return;
+	/* kept: the fields they come from are replaced below */
+	axis = intern(axis);
+	loop = intern(loop);
+	start = start ? intern(start) : NULL;
+	/* the body's one set_symbol of the axis, its value following a read */
+	size_t set_at = 0, nsets = 0;
+	const char *flag = NULL;
+	for (size_t i = 0; i < json_array_size(body); i++) { /* (flag interned below) */
+		json_t *m = json_array_get(body, i);
+		const char *op = json_string_value(json_object_get(m, "op"));
+		const char *sym = json_string_value(json_object_get(m, "symbol"));
+		if (op && strcmp(op, "set_symbol") == 0 && sym && strcmp(sym, axis) == 0) {
+			nsets++;
+			set_at = i;
+			flag = json_string_value(json_object_get(m, "register"));
+		}
+	}
+	if (nsets != 1 || !flag || !json_follows_read(body, flag, 0))
+		return; /* not a spin-wait: the rules of load_while.c apply */
+	flag = intern(flag);
+	JV at = jv_get(L, n, "condition");
+	const char *what = "a spin-wait (a loop whose axis' next value follows a read of memory another workgroup "
+			   "stores) is compiled as Eq(AXIS, C) with C an integer, no carried values, a start that names a "
+			   "scalar node of integer value used only there, a flag that is a register or a select or cast "
+			   "of registers, and no other use of the axis";
+	long long c = 0;
+	size_t sat = 0;
+	json_t *sn = list_node(list.v, start, &sat);
+	json_t *shape = NULL;
+	const char *dtype = NULL;
+	json_t *sval = json_object_get(sn, "value");
+	const char *sop = json_string_value(json_object_get(sn, "op"));
+	json_t *probe = json_deep_copy(body);
+	json_array_remove(probe, set_at);
+	bool ok = cond && parse_eq(cond, axis, &c) && json_array_size(json_object_get(nv, "init_args")) == 0 &&
+		  json_array_size(json_object_get(nv, "iter_args")) == 0 && sn && sop && strcmp(sop, "scalar") == 0 &&
+		  json_is_integer(sval) && json_count_name(root_graph, start) == 2 &&
+		  json_flag_type(body, flag, &shape, &dtype, 0) && !json_mentions(probe, axis);
+	json_decref(probe);
+	/* the flag's read must reach memory every trip: volatile or acquire */
+	for (size_t i = 0; ok && i < json_array_size(body); i++) {
+		json_t *m = json_array_get(body, i);
+		const char *op = json_string_value(json_object_get(m, "op"));
+		const char *mo = json_string_value(json_object_get(m, "memory_order"));
+		if (op && strcmp(op, "read") == 0 && !json_is_true(json_object_get(m, "volatile")) &&
+		    !(mo && strcmp(mo, "acquire") == 0)) {
+			ld_err(L, jv_at(L, jv_get(L, n, "body"), i), "'%s' is read in a spin-wait without \"volatile\" or "
+			       "\"memory_order\": \"acquire\": a plain read may be served from a cache or hoisted "
+			       "out of the loop, so the wait might never see the store", json_string_value(json_object_get(m, "name")));
+			return;
+		}
+	}
+	if (!ok) {
+		ld_err(L, at, "'%s' follows a read from memory, a spin-wait on what another workgroup stores: %s", flag,
+		       what);
+		return;
+	}
+	/* the start: a register of the flag's type holding its value */
+	json_t *reg = json_pack("{s:s, s:s, s:O, s:s, s:I}", "name", start, "op", "register", "shape", shape, "dtype",
+				dtype, "value", (json_int_t)json_integer_value(sval));
+	json_array_set_new(list.v, sat, reg);
+	char *carried = arena_printf(&L->tmp, "%s_spin_flag", loop);
+	char *next = arena_printf(&L->tmp, "%s_spin_next", loop);
+	char *setn = arena_printf(&L->tmp, "%s_spin_set", loop);
+	json_object_set_new(nv, "start", json_string("0"));
+	json_object_set_new(nv, "condition",
+			    json_string(arena_printf(&L->tmp, "(%s < 2147483647) & Eq(GET_ITER_ARG0, %lld)", axis, c)));
+	json_object_set_new(nv, "init_args", json_pack("[s]", start));
+	json_object_set_new(nv, "iter_args", json_pack("[s]", carried));
+	json_array_set_new(body, set_at,
+			   json_pack("{s:s, s:s, s:s, s:s}", "name", next, "op", "scalar", "value",
+				     arena_printf(&L->tmp, "%s + 1", axis), "dtype", "i32"));
+	size_t last = json_array_size(body) - 1;
+	json_t *out = json_array_get(body, last);
+	const char *oop = json_string_value(json_object_get(out, "op"));
+	if (!oop || strcmp(oop, "output") != 0)
+		return; /* reported where the body is read */
+	json_array_insert_new(body, last,
+			      json_pack("{s:s, s:s, s:s, s:s}", "name", setn, "op", "set_symbol", "symbol", axis, "register",
+					next));
+	json_object_set_new(out, "values", json_pack("[s]", flag));
+	vec_push(&L->spins, nv);
+	L->k->co_resident = true;
+}
+
+static void find_spins(Ld *L, JV list, json_t *root_graph)
+{
+	for (size_t i = 0; json_is_array(list.v) && i < json_array_size(list.v); i++) {
+		JV n = jv_at(L, list, i);
+		const char *op = json_string_value(json_object_get(n.v, "op"));
+		if (!op || (strcmp(op, "iterate") != 0 && strcmp(op, "conditional") != 0))
+			continue;
+		if (strcmp(op, "iterate") == 0 && json_object_get(n.v, "condition") && json_object_get(n.v, "start"))
+			rewrite_spin(L, list, n, root_graph);
+		find_spins(L, jv_get(L, n, "body"), root_graph);
+	}
+}
+
+void ld_rewrite_spin_waits(Ld *L, JV root)
+{
+	find_spins(L, jv_get(L, root, "graph"), json_object_get(root.v, "graph"));
+}
+
+bool ld_is_spin(const Ld *L, const json_t *iterate)
+{
+	for (size_t i = 0; i < L->spins.len; i++)
+		if (L->spins.data[i] == iterate)
+			return true;
+	return false;
+}
+
 /* A loop symbol named where its value is not yet set: reported. */
 static bool check_uses(G *g, const Node *m, const char *name, bool axis)
 {
@@ -467,6 +703,86 @@ static Sym *bound_of(SymCtx *sc, Sym *cond, Sym *axis, bool *incl)
 	return sym_mentions(r, axis) ? NULL : r;
 }
 
+/* Is next Min(C, AXIS - Mod(AXIS, T) + T) (either order), the step of a
+ * loop that walks to the next multiple of T (Wave's stream-K loop over its
+ * work units, from one output tile's k iterations to the next's), with T a
+ * positive integer and C free of the axis and the loop's symbols, and C at
+ * least the loop's bound? Then *cap = C, *t = T. C below the bound would
+ * leave the loop at C for ever (the source loop never ends): only a C the
+ * loader proves at least the bound (equal to it, or greater by a constant
+ * at the document's values) is accepted. */
+static bool next_multiple(G *g, Sym *next, Sym *axis, Sym **cap, Sym **t)
+{
+	SymCtx *sc = g->k->sc;
+	if (sym_kind(next) != SYM_MIN || sym_nargs(next) != 2)
+		return false;
+	for (int side = 0; side < 2; side++) {
+		Sym *x = sym_arg(next, side), *c = sym_arg(next, 1 - side);
+		if (sym_mentions(c, axis))
+			continue;
+		Sym *fs[16];
+		size_t nfs = sym_free_symbols(sc, c, fs, 16);
+		bool free_ok = nfs <= 16;
+		for (size_t i = 0; i < nfs && i < 16; i++)
+			free_ok = free_ok && !ld_is_loop_symbol(g->L, sym_name(fs[i]));
+		if (!free_ok || sym_kind(x) != SYM_ADD)
+			continue;
+		for (int i = 0; i < sym_nargs(x); i++) {
+			Sym *m = sym_arg(x, i);
+			/* -Mod(AXIS, T) appears as Mul(-1, Mod(AXIS, T)) */
+			if (sym_kind(m) == SYM_MUL && sym_nargs(m) == 2 && sym_kind(sym_arg(m, 1)) == SYM_MOD)
+				m = sym_arg(m, 1);
+			if (sym_kind(m) != SYM_MOD || sym_arg(m, 0) != axis)
+				continue;
+			Sym *T = sym_arg(m, 1);
+			int64_t tv;
+			if (!sym_is_int(kernel_subs(g->k, T), &tv) || tv < 1 || sym_mentions(T, axis))
+				continue;
+			Sym *rest = sym_simplify(sc, sym_sub(sc, x, sym_add(sc, sym_sub(sc, axis, m), T)), NULL);
+			int64_t z;
+			if (!sym_is_int(rest, &z) || z != 0)
+				continue;
+			*cap = c;
+			*t = T;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Is cap at least bound at the document's values: their difference a
+ * non-negative integer, with a bound that is a dynamic symbol the kernel
+ * body sets once (at its top level, Wave's WORK_UNIT_END) taken as the
+ * value its set_symbol folds to? */
+static bool cap_covers(G *g, Sym *cap, Sym *bound)
+{
+	Kernel *k = g->k;
+	SymCtx *sc = k->sc;
+	int64_t d;
+	Sym *b = bound;
+	if (sym_kind(bound) == SYM_SYMBOL) {
+		const Op *set = NULL;
+		int n = 0;
+		for (size_t i = 0; i < k->op_list.len; i++) {
+			const Op *o = k->op_list.data[i];
+			if (o->kind == OP_SET_SYMBOL && o->dim == bound)
+				set = o, n++;
+		}
+		if (n == 1 && set->parent == k->body) {
+			Fold f = {.g = g, .at = NULL};
+			f.at = NULL;
+			for (size_t i = 0; i < g->loop_sets.len && !f.at; i++)
+				f.at = g->loop_sets.data[i].n;
+			Sym *v = f.at ? fold(&f, set->args[0], 0) : NULL;
+			vec_free(&f.visited);
+			if (v)
+				b = v;
+		}
+	}
+	Sym *diff = sym_simplify(sc, sym_sub(sc, kernel_subs(k, cap), kernel_subs(k, b)), NULL);
+	return sym_is_int(diff, &d) && d >= 0;
+}
+
 static bool finish_one(G *g, struct While *w, Fold *f)
 {
 	Ld *L = g->L;
@@ -492,12 +808,17 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	bool sym_ok = nfs <= 16;
 	for (size_t i = 0; i < nfs && i < 16; i++)
 		sym_ok = sym_ok && fs[i] != axis && !ld_is_loop_symbol(L, sym_name(fs[i])) && sym_name(fs[i])[0] != '$';
-	if (!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) {
+	Sym *cap = NULL, *tstep = NULL;
+	if ((!sym_ok || !sym_is_int(kernel_subs(k, st), &step) || step < 1) &&
+	    !next_multiple(g, next, axis, &cap, &tstep)) {
 		ld_err(L, step_set->n->jv, "the next value of %s is %s: a loop with a condition is compiled when it "
-					   "steps its axis by a positive constant",
-			sym_name(axis), sym_str(sc, next));
+					   "steps its axis by a positive constant, or to the next multiple of one "
+					   "(Min(C, %s - Mod(%s, T) + T) with C at least the bound)",
+			sym_name(axis), sym_str(sc, next), sym_name(axis), sym_name(axis));
 		return false;
 	}
+	if (tstep)
+		st = sym_int(sc, 1);
 	Sym *start = w->start;
 	if (!start) {
 		if (!w->start_node->op)
@@ -538,6 +859,28 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	Sym *num = sym_add(sc, sym_sub(sc, bound, start), incl ? st : sym_sub(sc, st, sym_int(sc, 1)));
 	t->iters = sym_simplify(sc, sym_floordiv(sc, sym_max(sc, sym_int(sc, 0), num), st), NULL);
 	Sym *at = sym_add(sc, start, sym_mul(sc, t->induction_var, st));
+	if (tstep && !cap_covers(g, cap, bound)) {
+		ld_err(L, step_set->n->jv, "the next value of %s is %s: the loop steps to the next multiple of %s, capped "
+					   "at %s, which is not shown to be at least the bound %s (below it, the loop would "
+					   "stay at the cap for ever)",
+			sym_name(axis), sym_str(sc, next), sym_str(sc, tstep), sym_str(sc, cap), sym_str(sc, bound));
+		return false;
+	}
+	if (tstep) {
+		if (w->dim_axis || incl) {
+			ld_err(L, step_set->n->jv, "a loop that steps %s to the next multiple of %s is compiled over a "
+						   "symbol of its own with the condition %s < B", sym_name(axis),
+				sym_str(sc, tstep), sym_name(axis));
+			return false;
+		}
+		/* trip i is at Max(S, (S // T + i) * T) (Min C, which the bound
+		 * makes no difference to): the trips are the T-tiles [S, B)
+		 * touches, Min(B - S, ceiling(B / T) - S // T), at least 0 */
+		Sym *one = sym_int(sc, 1), *first = sym_floordiv(sc, start, tstep);
+		Sym *tiles = sym_sub(sc, sym_floordiv(sc, sym_add(sc, bound, sym_sub(sc, tstep, one)), tstep), first);
+		t->iters = sym_simplify(sc, sym_max(sc, sym_int(sc, 0), sym_min(sc, sym_sub(sc, bound, start), tiles)), NULL);
+		at = sym_min(sc, cap, sym_max(sc, start, sym_mul(sc, sym_add(sc, first, t->induction_var), tstep)));
+	}
 	if (w->dim_axis) {
 		/* the axis stays a dim: trip i's window [S + i*tile, + tile) is
 		 * the axis' value (the step is the tile); the set symbols take

@@ -226,6 +226,9 @@ static int exec_iterate(Run *r, const Op *op)
 			}
 			if (while_done(r, op))
 				break;
+			/* a spin-wait still waiting: the other workgroups run */
+			if (op->spin)
+				rc = run_spin_yield(r, op);
 		}
 	}
 	x->in_loop = false;
@@ -772,6 +775,13 @@ static bool next(int n, const int64_t *count, int64_t *idx)
 	return false;
 }
 
+/* One workgroup of a co-resident kernel (conc.c), on its own run. */
+static int exec_workgroup(Run *r)
+{
+	bind_workgroup_ids(r);
+	return exec_region(r, r->in->k->body);
+}
+
 int interp_run(Interp *in)
 {
 	die_test_point("interp");
@@ -800,7 +810,25 @@ int interp_run(Interp *in)
 	for (int g = 0; g < r.ng && rc == 0; g++)
 		if (r.gcount[g] == 0)
 			goto done; /* an empty grid does nothing */
-	if (rc == 0) {
+	if (rc == 0 && in->k->co_resident) {
+		/* every workgroup at once (conc.c): a spin-wait waits on others */
+		int64_t n = 1;
+		for (int g = 0; g < r.ng; g++)
+			n *= r.gcount[g];
+		if (n > 65536) {
+			rc = run_fail(&r, NULL, "a co-resident kernel (a spin-wait) over %lld workgroups: the interpreter runs "
+						"at most 65536 at once", (long long)n);
+			goto done;
+		}
+		int64_t (*gids)[MAX_WG_DIMS] = xcalloc((size_t)n + 1, sizeof *gids);
+		memset(r.gid, 0, sizeof r.gid);
+		for (int64_t i = 0; i < n; i++) {
+			memcpy(gids[i], r.gid, sizeof r.gid);
+			next(r.ng, r.gcount, r.gid);
+		}
+		rc = run_concurrent(&r, (const int64_t(*)[MAX_WG_DIMS])gids, n, exec_workgroup);
+		free(gids);
+	} else if (rc == 0) {
 		memset(r.gid, 0, sizeof r.gid);
 		/* Each workgroup's values are dropped at its end (arena_reset
 		 * to a mark). Marking inside a block with room lets every

@@ -457,6 +457,7 @@ static int write_elems(Run *r, const Op *op, ITensor **old)
 {
 	/* a read after this one may see what it writes */
 	memset(r->read_memo, 0, sizeof(ITensor *) * ((size_t)r->k->nvalues + 1));
+	run_note_store(r);
 	const ITensor *reg = run_get(r, op->args[0]);
 	const Value *mv = op_memory(op);
 	bool local = value_is_local(mv), scatter = op->kind == OP_SCATTER_ADD;

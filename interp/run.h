@@ -80,7 +80,22 @@ typedef struct Run {
 		int64_t size;
 		bool bound; /* op_sets_loop_bound: size is the value the loops' start and iters take */
 	} set[MAX_SET];
+	/* conc.c: a co-resident kernel's workgroups, each on a thread of its
+	 * own holding the run in turn (NULL: one workgroup after another) */
+	struct Conc *conc;
+	int64_t wg_index; /* this workgroup's place in conc's round */
 } Run;
+
+/* conc.c: a spin-wait's trip is over and it waits on: let the next live
+ * workgroup run (round-robin), or report a hang at op when every live
+ * workgroup has spun a full round with nothing stored. 0, or -1 (the run
+ * stops: a hang, or another workgroup failed). No-op without conc. */
+int run_spin_yield(Run *r, const Op *op);
+/* conc.c: a store happened (memory.c), so a waiting workgroup may be released. */
+void run_note_store(Run *r);
+/* conc.c: run every workgroup of proto's grid (gids[i], n of them) at once,
+ * each through exec(run) on a thread of its own, one at a time in turn. */
+int run_concurrent(Run *proto, const int64_t (*gids)[MAX_WG_DIMS], int64_t n, int (*exec)(Run *));
 
 /* exec.c */
 int run_fail(Run *r, const Op *op, const char *fmt, ...) PRINTF_LIKE(3, 4);

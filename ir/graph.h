@@ -273,6 +273,8 @@ struct Op {
 	int nindex;      /* optional precomputed index, one entry per dim */
 	IndexSeq *index;
 	bool has_type;   /* the input gave "type"; it matched the inferred type */
+	bool spin;       /* iterate: a spin-wait (frontend/load_while.c, ld_rewrite_spin_waits): no trip bound,
+			  * it ends when its while body runs in no lane */
 	bool while_body; /* conditional: the body of a loop whose condition names carried values
 	                    (frontend/load_while.c); no trip after one it runs in no lane does anything */
 	/* A loop split in two (passes/plan/split.c, op_tail_attach): the main
@@ -361,6 +363,11 @@ struct Kernel {
 	/* the document's optional "options" (Wave's compile options); 0: not
 	 * given, the command line's or the default value applies */
 	KernelOptions opts;
+	/* the workgroups wait for each other (a spin-wait on what another
+	 * workgroup stores): compiled only as a kernel whose whole grid is
+	 * resident at once, which its launch descriptor records
+	 * (docs/launch-format.md, "Co-resident kernels") */
+	bool co_resident;
 };
 
 /* ---- graph.c: construction and queries ---- */

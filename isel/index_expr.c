@@ -53,20 +53,30 @@ static void rel_to_vcc(Isel *s, SymKind k, MOpnd x)
 
 /* A 32-bit integer `scalar` whose value is an expression (a scalar kernel
  * argument's symbol, a size): computed in the entry block, which dominates
- * every use, into a VGPR. */
+ * every use, into a VGPR; one naming a loop's trip, in the loop. */
 static bool select_int_scalar(Isel *s, Op *op)
 {
 	const NodeIndex *ix = s->c->index[op->id];
 	if (!op->expr || (op->dtype != DT_I32 && op->dtype != DT_U32) || !ix || ix->ndims != 0)
 		return false;
-	MOpnd x = isel_expr_lower_entry(s, kernel_subs(s->c->k, op->expr), op->loc);
+	Sym *e = kernel_subs(s->c->k, op->expr);
+	/* one that names an enclosing loop's trip (a while loop's axis,
+	 * frontend/load_while.c: Wave's stream-K work unit) is computed where
+	 * it is, in the loop */
+	bool in_loop = false;
+	if (s->iv_sym && sym_mentions(e, s->iv_sym))
+		in_loop = true;
+	for (int i = 0; i < s->nouter && !in_loop; i++)
+		in_loop = sym_mentions(e, s->outer_sym[i]);
+	MOpnd x = in_loop ? isel_expr_lower(s, e, op->loc) : isel_expr_lower_entry(s, e, op->loc);
 	if (s->c->failed)
 		return true;
 	TVal *r = ARENA_NEW(&s->c->arena, TVal);
 	*r = (TVal){.dtype = op->dtype, .n = 1, .nd = 1, .packed = false, .ix = ix};
 	r->d = ARENA_NEWN(&s->c->arena, MOpnd, 1);
 	MBlock *save = s->b;
-	s->b = s->f->blocks.data[0];
+	if (!in_loop)
+		s->b = s->f->blocks.data[0];
 	r->d[0] = isel_v1(s);
 	mblock_add(s->b, I_V_MOV_B32, 1, &r->d[0], 1, &x);
 	s->b = save;

@@ -166,12 +166,19 @@ static int loop_enter(Isel *s, const TileLoop *t, Op *op, LoopSave *sv)
  * after the loop (the guard's target), the enclosing loop's state. */
 static void loop_exit(Isel *s, const TileLoop *t, Op *op, int loop_idx, int guard, const LoopSave *sv)
 {
-	MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
-	mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
-	MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1),
-		t->trips > 0 ? mo_imm(t->trips) : isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, t), op->loc))};
-	mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
-	mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
+	if (op->spin) {
+		/* a spin-wait (frontend/load_while.c): no trip count, the while
+		 * body's early exit (control.c) is the only way out, so a trip
+		 * that re-reads an unchanged flag repeats the wave's state */
+		mblock_branch(s->b, I_S_BRANCH, loop_idx);
+	} else {
+		MOpnd d = mo_vreg(s->iv, RC_S1), u[2] = {mo_vreg(s->iv, RC_S1), mo_imm(1)};
+		mblock_add(s->b, I_S_ADD_U32, 1, &d, 2, u);
+		MOpnd cmp[2] = {mo_vreg(s->iv, RC_S1), t->trips > 0 ? mo_imm(t->trips)
+			: isel_expr_to_sgpr(s, isel_expr_lower(s, isel_loop_count(s, t), op->loc))};
+		mblock_add(s->b, I_S_CMP_LT_U32, 0, NULL, 2, cmp);
+		mblock_branch(s->b, I_S_CBRANCH_SCC1, loop_idx);
+	}
 	s->b = mfunc_block(s->f, NULL);
 	if (guard >= 0) {
 		MBlock *g = s->f->blocks.data[guard];
@@ -518,7 +525,19 @@ static void select_iterate(Isel *s, Op *op)
 	bool outer_exit = s->while_exit;
 	size_t nexits = s->exits.len;
 	s->while_exit = loop && !pipe && !sp;
+	if (op->spin && !s->while_exit) {
+		analysis_error(c, op->loc, "%s: a spin-wait is compiled as a plain loop (not software-pipelined, peeled or "
+			       "of one trip)", op->path);
+		s->while_exit = outer_exit;
+		return;
+	}
+	size_t spin_exits = s->exits.len;
 	bool ok = select_trip(s, op, carried);
+	if (ok && op->spin && s->exits.len == spin_exits) {
+		analysis_error(c, op->loc, "%s: a spin-wait whose loop has no exit (its while body did not compile to an "
+			       "early exit) is not compiled", op->path);
+		ok = false;
+	}
 	s->while_exit = outer_exit;
 	s->range = NULL;
 	if (ok && sp) { /* the tail (the next op) closes the loop */

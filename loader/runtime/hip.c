@@ -14,7 +14,13 @@
  * hipModuleGetFunction, hipMalloc + hipMemcpy per buffer, the kernarg
  * segment passed whole with HIP_LAUNCH_PARAM_BUFFER_POINTER to
  * hipModuleLaunchKernel (grid in workgroups), hipDeviceSynchronize, copies
- * back, frees. A kernel that spills to scratch asks nothing more of this
+ * back, frees. A co-resident kernel (the descriptor's co_resident: its
+ * workgroups wait for each other) goes through
+ * hipModuleLaunchCooperativeKernel instead, which launches the grid only
+ * if all of it can be resident at once and fails otherwise; it takes the
+ * arguments as one pointer each (kernelParams, in the metadata's order,
+ * which is the kernarg offsets' order), pointing into the same segment.
+ * A kernel that spills to scratch asks nothing more of this
  * path: the runtime sizes the dispatch's scratch from the code object
  * (the descriptor's and the metadata's private_segment_fixed_size), and
  * the descriptor enables the private segment (docs/abi.md, "Scratch").
@@ -75,6 +81,11 @@ typedef hipError_t (*hipDeviceSynchronize_fn)(void);
 #define HIP_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
 #define HIP_LAUNCH_PARAM_END ((void *)0x03)
 #endif
+/* hipModuleLaunchCooperativeKernel (HIP 6): looked up when a co-resident
+ * kernel launches, so older runtimes still run the others. Declared by hand
+ * in both cases (headers older than it lack it). */
+typedef hipError_t (*hipModuleLaunchCooperativeKernel_fn)(hipFunction_t, unsigned, unsigned, unsigned, unsigned,
+							  unsigned, unsigned, unsigned, hipStream_t, void **);
 
 /* X-macro of the entry points: one row each, used for the table and dlsym. */
 #define HIP_FUNCS(X) \
@@ -138,7 +149,7 @@ int hip_run(RunPlan *p, bool verbose, Buf *msg)
 	HipApi api = {0};
 	int r = -1;
 	hipModule_t mod = NULL;
-	void **dev = xcalloc(p->nbufs + 1, sizeof(void *));
+	void **dev = xcalloc(p->nbufs + 1, sizeof(void *)), **params = NULL;
 #define X(f) \
 	*(void **)&api.f = dlsym(lib, #f); \
 	if (!api.f) { \
@@ -176,7 +187,24 @@ int hip_run(RunPlan *p, bool verbose, Buf *msg)
 	const LaunchDesc *d = p->d;
 	/* an empty grid (a runtime size of 0) launches nothing; HIP would
 	 * call it an invalid configuration */
-	if (p->grid[0] && p->grid[1] && p->grid[2])
+	if (p->grid[0] && p->grid[1] && p->grid[2] && d->co_resident) {
+		hipModuleLaunchCooperativeKernel_fn coop;
+		*(void **)&coop = dlsym(lib, "hipModuleLaunchCooperativeKernel");
+		if (!coop) {
+			buf_error(msg, "the HIP runtime %s has no hipModuleLaunchCooperativeKernel, which a co-resident "
+				  "kernel needs (its workgroups wait for each other)", which);
+			goto out;
+		}
+		params = xcalloc(d->nargs + 1, sizeof *params);
+		size_t np = 0;
+		for (uint32_t off = 0; off < p->kernarg_len; off++) /* by offset: the metadata's order */
+			for (size_t i = 0; i < d->nargs; i++)
+				if (d->args[i].offset == off)
+					params[np++] = p->kernarg + off;
+		HIP_CHECK(coop(fn, p->grid[0], p->grid[1], p->grid[2], d->workgroup_size[0], d->workgroup_size[1],
+			       d->workgroup_size[2], p->dynamic_lds, NULL, params),
+			  "hipModuleLaunchCooperativeKernel (the grid must fit the GPU at once)");
+	} else if (p->grid[0] && p->grid[1] && p->grid[2])
 		HIP_CHECK(api.hipModuleLaunchKernel(fn, p->grid[0], p->grid[1], p->grid[2], d->workgroup_size[0],
 					    d->workgroup_size[1], d->workgroup_size[2], p->dynamic_lds, NULL, NULL,
 					    extra),
@@ -195,6 +223,7 @@ out:
 	if (mod)
 		api.hipModuleUnload(mod);
 	free(dev);
+	free(params);
 	/* The runtime is not dlclose'd: it keeps threads and atexit handlers. */
 	return r;
 }

@@ -300,6 +300,17 @@ int launch_parse(const char *text, size_t len, const char *path, LaunchDesc *d, 
 	}
 	parse_lds(&p, root);
 	int64_t x;
+	if ((v = jr_get(r, root, "co_resident")).v) {
+		d->co_resident_loc = jr_loc(r, v.pos);
+		jr_bool(r, v, &d->co_resident);
+	}
+	if ((v = jr_get(r, root, "workgroups_per_cu")).v) {
+		d->workgroups_per_cu_loc = jr_loc(r, v.pos);
+		get_int(&p, v, 1, 1 << 16, &d->workgroups_per_cu);
+	} else if (d->co_resident) {
+		jr_err(r, jr_get(r, root, "co_resident"), "a co-resident kernel needs \"workgroups_per_cu\" (the "
+			"workgroups one CU holds at once)");
+	}
 	if ((v = need(&p, root, "kernarg_size")).v && get_int(&p, v, 0, 1 << 20, &x))
 		d->kernarg_size = (uint32_t)x;
 	bool layout_ok = r->errors == 0;

@@ -83,6 +83,13 @@ typedef struct LaunchDesc {
 	bool has_lds_bytes;
 	LaunchArg *args;
 	size_t nargs;
+	/* the co-residency contract (optional keys, docs/launch-format.md):
+	 * the kernel's workgroups wait for each other, so the whole grid must
+	 * be resident at once; workgroups_per_cu is what the compiler found
+	 * its resources allow on one CU (0: not given) */
+	bool co_resident;
+	int64_t workgroups_per_cu;
+	Loc co_resident_loc, workgroups_per_cu_loc;
 	Loc loc; /* the document */
 	/* where the keys checked against the code object at run time are */
 	Loc code_object_loc, kernel_loc, arch_loc, workgroup_size_loc, lds_bytes_loc, static_lds_loc;
@@ -133,6 +140,16 @@ typedef struct RunOptions {
  * when the descriptor gives it, else lds_bytes - the static LDS; -1 with a
  * located message in msg when the descriptor disagrees with the kernel. */
 int64_t launch_dynamic_lds(const LaunchDesc *d, uint32_t kd_static, Buf *msg);
+/* The co-residency check of a launch (docs/launch-format.md, "Co-resident
+ * kernels"): nothing for a descriptor without co_resident; else the
+ * workgroups one CU holds (the smaller of the descriptor's
+ * workgroups_per_cu and what the kernel descriptor's registers, LDS and
+ * workgroup size allow) times the CUs of the arch's default GPU
+ * (loader/timing: MI300X 304, MI250X's GCD 110, MI355X 256) must cover the
+ * grid. Returns 0, or -1 with a message located at the grid. *capacity (may be
+ * NULL) gets the resident workgroups. */
+struct KernelDescriptor;
+int launch_check_co_resident(const LaunchDesc *d, const struct KernelDescriptor *kd, uint64_t *capacity, Buf *msg);
 /* Run a resolved descriptor: load the code object, allocate and fill the
  * buffers, build the kernarg segment, launch, write the outputs. Messages
  * go to `msg` (one line each). Returns 0 or -1. */

@@ -176,6 +176,17 @@ static int emu_backend(RunPlan *p, const RunOptions *o, Buf *msg)
 	l.hook = o->emu_hook;
 	l.d16 = d16_mode(co, o->d16);
 	l.policy = o->policy;
+	/* a co-resident kernel's workgroups wait for each other: all of them
+	 * run at once, round-robin (launch_check_co_resident: the grid fits) */
+	if (d->co_resident && l.hook) {
+		buf_error(msg, "kernel '%s' is co-resident (its workgroups wait for each other): the cycle model and the "
+			  "instruction recording run workgroups one after another, where it would never end; it runs "
+			  "(wavecc run) but is not profiled", d->kernel);
+		emu_mem_free(m);
+		return -1;
+	}
+	if (d->co_resident)
+		l.policy.wgs = EMU_WGS_CONCURRENT;
 	/* the model wave order: the cycle model picks each instruction's wave */
 	TmOrder *order = NULL;
 	if (l.policy.waves == EMU_WAVES_MODEL && !l.hook) {
@@ -310,6 +321,58 @@ int64_t launch_dynamic_lds(const LaunchDesc *d, uint32_t kd_static, Buf *msg)
 	return d->lds_bytes - kd_static;
 }
 
+/* The workgroups of kd one CU holds at once, from its descriptor alone: the
+ * occupancy model of driver/occupancy.c (8 wave slots per SIMD, 4 SIMDs,
+ * 512 VGPRs+AGPRs and 800 SGPRs per SIMD, LDS per CU in granules) applied
+ * to the descriptor's allocations, which are what the hardware reserves. */
+static uint64_t kd_workgroups_per_cu(const KernelDescriptor *kd, EmuArch arch, uint32_t items, uint32_t dynamic_lds)
+{
+	uint64_t waves = (items + 63) / 64, lim = 8;
+	if (kd->vgpr_alloc)
+		lim = MIN(lim, 512u / kd->vgpr_alloc);
+	if (kd->sgpr_alloc)
+		lim = MIN(lim, 800u / kd->sgpr_alloc);
+	uint64_t wgs = 4 * lim / (waves ? waves : 1);
+	uint64_t lds_cu = arch == EMU_GFX950 ? 163840 : 65536, granule = arch == EMU_GFX950 ? 1280 : 512;
+	uint64_t lds = (uint64_t)kd->group_segment_fixed_size + dynamic_lds;
+	if (lds)
+		wgs = MIN(wgs, lds_cu / ((lds + granule - 1) / granule * granule));
+	return wgs;
+}
+
+int launch_check_co_resident(const LaunchDesc *d, const KernelDescriptor *kd, uint64_t *capacity, Buf *msg)
+{
+	if (!d->co_resident)
+		return 0;
+	EmuArch arch = strcmp(d->arch, "gfx90a") == 0 ? EMU_GFX90A : strcmp(d->arch, "gfx950") == 0 ? EMU_GFX950 : EMU_GFX942;
+	const TmGpu *g = tm_gpu_default(arch);
+	uint32_t items = d->workgroup_size[0] * d->workgroup_size[1] * d->workgroup_size[2];
+	int64_t dyn = d->dynamic_lds >= 0 ? d->dynamic_lds
+		    : d->lds_bytes > kd->group_segment_fixed_size ? (int64_t)(d->lds_bytes - kd->group_segment_fixed_size) : 0;
+	uint64_t by_kd = kd_workgroups_per_cu(kd, arch, items, (uint32_t)dyn);
+	/* the smaller: the descriptor's allocations are granulated, so they
+	 * may allow fewer than the compiler's count */
+	uint64_t per = MIN((uint64_t)d->workgroups_per_cu, by_kd);
+	if (per == 0) {
+		launch_msg(msg, d->workgroup_size_loc, "workgroup_size",
+			   "one workgroup of kernel '%s' does not fit on a CU (registers, LDS and workgroup size)", d->kernel);
+		return -1;
+	}
+	uint64_t cus = (uint64_t)g->cus, cap = cus * per;
+	uint64_t n = (uint64_t)d->grid[0].value * (uint64_t)d->grid[1].value * (uint64_t)d->grid[2].value;
+	if (capacity)
+		*capacity = cap;
+	if (n > cap) {
+		launch_msg(msg, d->grid[0].loc, "grid",
+			   "%llu workgroups, but kernel '%s' is co-resident (its workgroups wait for each other) and %s "
+			   "(%s) holds at most %llu of them at once (%llu CUs x %llu workgroups per CU): a larger grid "
+			   "could wait forever", (unsigned long long)n, d->kernel, g->name, d->arch,
+			   (unsigned long long)cap, (unsigned long long)cus, (unsigned long long)per);
+		return -1;
+	}
+	return 0;
+}
+
 int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, const RunOptions *o, HostBuffer *bufs,
 	size_t nbufs, Buf *msg)
 {
@@ -339,7 +402,7 @@ int launch_run_memory(const LaunchDesc *d, const void *code, size_t code_len, co
 		launch_msg(msg, d->arch_loc, "arch", "%s but %s is built for %s", d->arch, d->code_object_path, co.mcpu);
 		goto out;
 	}
-	if (check_workgroup(d, k, msg) != 0)
+	if (check_workgroup(d, k, msg) != 0 || launch_check_co_resident(d, &k->kd, NULL, msg) != 0)
 		goto out;
 	p.co = &co;
 	p.kernel = k;

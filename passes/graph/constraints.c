@@ -104,7 +104,14 @@ static Sym *uniform_expr(Analysis *c, const Constraint *con, Sym *e, const char 
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = i < 16 ? sym_name(fs[i]) : "";
 		bool wg = strncmp(nm, "$WG", 3) == 0 && nm[3] >= '0' && nm[3] <= '2' && !nm[4];
-		if (i >= 16 || (!wg && analysis_runtime_arg(c->k, fs[i], NULL) < 0)) {
+		/* an enclosing loop's trip (Wave's stream-K K loop, whose start
+		 * and trips its work unit loop sets): evaluated where the loop
+		 * starts, in the enclosing loop (isel.c: loop_enter) */
+		bool outer = false;
+		for (size_t j = 0; j < c->k->cons.len && !outer; j++)
+			outer = &c->k->cons.data[j] != con && c->k->cons.data[j].kind == CON_TILING &&
+				c->k->cons.data[j].induction_var == fs[i];
+		if (i >= 16 || (!wg && !outer && analysis_runtime_arg(c->k, fs[i], NULL) < 0)) {
 			analysis_error(c, con->loc, "%s: %s %s is not a function of runtime sizes and workgroup ids "
 						    "$WG0-$WG2: not compiled",
 				con->path, what, sym_str(sc, v));

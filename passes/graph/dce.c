@@ -6,8 +6,9 @@
  *
  * Roots (ops kept for what they do, not for a value): write, the atomics,
  * scatter_add, the barriers, set_symbol (it sets an extent or a value the
- * mappings after it read) and the scalar kernel arguments (they are the
- * kernel's interface).
+ * mappings after it read), the scalar kernel arguments (they are the
+ * kernel's interface) and a spin-wait's carried flag (Op.spin: the wait is
+ * what it does).
  *
  * Algorithm: liveness by worklists over ops and values, each visited once
  * (time linear in the graph):
@@ -129,9 +130,16 @@ void eliminate_dead_ops(Analysis *c)
 	Live l = {.k = k};
 	l.op = xcalloc((size_t)k->nops + 1, sizeof *l.op);
 	l.val = xcalloc((size_t)k->nvalues + 1, sizeof *l.val);
-	for (size_t i = 0; i < k->op_list.len; i++)
-		if (root(k->op_list.data[i]))
-			op_live(&l, k->op_list.data[i]);
+	for (size_t i = 0; i < k->op_list.len; i++) {
+		Op *op = k->op_list.data[i];
+		if (root(op))
+			op_live(&l, op);
+		/* a spin-wait (load_while.c) is kept for the wait, with its
+		 * carried flag: nothing need read its result */
+		if (op->kind == OP_ITERATE && op->spin)
+			for (int r = 0; r < op->nresults; r++)
+				val_live(&l, op->results[r]);
+	}
 	while (l.ops.len || l.vals.len) {
 		if (l.vals.len)
 			visit_value(&l, l.vals.data[--l.vals.len]);

@@ -173,11 +173,16 @@ static const Reject rejects[] = {
 	{"tests/driver/data/memory_flags_bad.json", "tests/driver/data/memory_flags_bad.json:92:16: error: ",
 		"memory_flags_bad.json:107:20: error: graph[2].memory_order: a read's memory_order must be \"acquire\" (at "
 		"agent scope)"},
-	/* a spin-wait: the loop's next value follows a read of a lock another
-	 * workgroup stores (Wave's stream-K GEMM) */
-	{"tests/driver/data/while_spin_lock.json", "tests/driver/data/while_spin_lock.json:133:5: error: ",
-		"graph[1].body[5]: 'ready_flag' follows 'flag', read from memory: a loop that waits for memory to change (a "
-		"spin-wait on what another workgroup stores) is not compiled"},
+	/* a loop stepping to the next multiple of T capped below its bound
+	 * (it would stay at the cap for ever) */
+	{"tests/driver/data/while_next_multiple_short.json", "tests/driver/data/while_next_multiple_short.json:149:5: error: ",
+		"graph[3].body[9]: the next value of U is Min(R*($WG0 + 1) - 1, T + U - Mod(U, T)): the loop steps to the "
+		"next multiple of T, capped at R*($WG0 + 1) - 1, which is not shown to be at least the bound"},
+	/* a spin-wait whose flag is read plainly (not volatile, no acquire):
+	 * it could be served from a cache or hoisted, and never end */
+	{"tests/driver/data/while_spin_lock.json", "tests/driver/data/while_spin_lock.json:85:5: error: ",
+		"graph[1].body[0]: 'flag' is read in a spin-wait without \"volatile\" or \"memory_order\": \"acquire\": a "
+		"plain read may be served from a cache or hoisted out of the loop"},
 	/* a condition over carried values with no bound of the axis (it may
 	 * never end), one naming the axis beside a carried value (a trip it
 	 * skips would not stay skipped), an iter arg index past the init args */

@@ -592,6 +592,93 @@ static const char *const mapped[] = {"tests/driver/data/copy_shifted.json -D M=1
 	"tests/driver/data/copy_shift_read_ept4.json", "tests/driver/data/copy_shift_write_ept4.json",
 	"tests/driver/data/copy_shift_rows_cols.json", "tests/driver/data/gemm_b_shifted_k.json"};
 
+/* A loop that steps to the next multiple of T (Wave's stream-K work unit
+ * loop; docs/kernel-format.md, "Loops with a condition"):
+ * while_next_multiple's workgroup g walks [13 g, 13 g + 13) from its start
+ * to each multiple of 5, marking c there: 17 marks over the 5 workgroups
+ * (0 5 10, 13 15 20 25, 26 30 35, 39 40 45 50, 52 55 60), checked against
+ * that list, on both targets, and with fewer and more workgroups. */
+START_TEST(next_multiple_loop)
+{
+	static const int marks[] = {0, 5, 10, 13, 15, 20, 25, 26, 30, 35, 39, 40, 45, 50, 52, 55, 60};
+	const char *dir = test_tmpdir("next_multiple");
+	for (int t = 0; t < 2; t++) {
+		char args[1024], path[1024], err[256];
+		snprintf(path, sizeof path, "%s/c%d.npy", dir, t);
+		snprintf(args, sizeof args, "run tests/driver/data/while_next_multiple.json --mcpu %s --out c=%s",
+			 t ? "gfx90a" : "gfx942", path);
+		expect_pass(args);
+		NpyArray c;
+		ck_assert_msg(npy_read(path, &c, err, sizeof err) == 0, "%s", err);
+		ck_assert_int_eq((int)c.count, 65);
+		for (int i = 0, m = 0; i < 65; i++) {
+			bool want = m < (int)ARRAY_LEN(marks) && marks[m] == i;
+			m += want;
+			/* the elements no trip marks keep the runner's fill (not 1) */
+			ck_assert_msg((((float *)c.data)[i] == 1.0f) == want, "c[%d] = %g", i, ((float *)c.data)[i]);
+		}
+		npy_free(&c);
+	}
+	expect_pass("run tests/driver/data/while_next_multiple.json -D W=2 -D T=4");
+	expect_pass("run tests/driver/data/while_next_multiple.json -D R=3 -D T=7 --wg-order reverse --memory late --races");
+}
+END_TEST
+
+/* Spin-waits (docs/kernel-format.md, "Spin-waits"): spin_ring's workgroup
+ * g publishes its tile and a flag, waits for workgroup (g + 1) mod W's flag
+ * and copies that one's tile (one after another, workgroup 0 would wait
+ * forever). It passes on both targets and under the emulator's adversarial
+ * orders and fill (the run is the concurrent order; late memory and the
+ * race detector do not run with it: an error, not a silent pass). With
+ * flags of 0 (spin_hang) nothing releases the waits: the interpreter and
+ * the emulator each report a hang. A grid larger than the GPU holds at once
+ * is refused at the launch; `wavecc profile` (its cycle model runs
+ * workgroups one after another) refuses the kernel by name. */
+START_TEST(spin_waits)
+{
+	expect_pass("run tests/driver/data/spin_ring.json --mcpu gfx942 --seed 5");
+	expect_pass("run tests/driver/data/spin_ring.json --mcpu gfx90a --seed 6 --wave-order random --fill garbage --canary");
+	expect_pass("run tests/driver/data/spin_ring.json -D W=7 --wave-order barrier --seed 7");
+	CmdResult r = wavecc("run tests/driver/data/spin_ring.json --memory late");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "the concurrent workgroup order does not run with late memory"), "%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("profile tests/driver/data/spin_ring.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "kernel 'spin_ring' is co-resident (its workgroups wait for each other): the cycle "
+				    "model and the instruction recording run workgroups one after another"),
+		      "%s", r.err);
+	cmd_result_free(&r);
+	r = wavecc("run tests/driver/data/spin_hang.json");
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "tests/driver/data/spin_hang.json:151:3: error: graph[5]: interp: hang: every running "
+				    "workgroup waits in a spin-wait and nothing was stored in a full round of them"),
+		      "%s", r.err);
+	cmd_result_free(&r);
+	const char *dir = test_tmpdir("spin_waits");
+	char cmd[4096];
+	snprintf(cmd, sizeof cmd,
+		 "cd '%s' && '%s' compile tests/driver/data/spin_hang.json -o '%s/h.hsaco' --launch '%s/h.json' && "
+		 "'%s' compile tests/driver/data/spin_ring.json -D W=9729 -o '%s/big.hsaco' --launch '%s/big.json' && "
+		 "grep -q '\"co_resident\": true, \"workgroups_per_cu\": 32' '%s/h.json'",
+		 test_root(), test_bin(), dir, dir, test_bin(), dir, dir, dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	cmd_result_free(&r);
+	snprintf(cmd, sizeof cmd, "'%s' run '%s/h.json'", test_bin(), dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "emulator: hang: every running wave loops without change"), "%s", r.err);
+	cmd_result_free(&r);
+	snprintf(cmd, sizeof cmd, "'%s' run '%s/big.json'", test_bin(), dir);
+	r = run_cmd(cmd, NULL);
+	ck_assert_int_eq(r.status, 1);
+	ck_assert_msg(strstr(r.err, "error: grid: 9729 workgroups, but kernel 'spin_ring' is co-resident"), "%s", r.err);
+	ck_assert_msg(strstr(r.err, "holds at most 9728 of them at once (304 CUs x 32 workgroups per CU)"), "%s", r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 START_TEST(mapped_access_passes)
 {
 	char args[512];
@@ -789,6 +876,8 @@ int main(void)
 	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
 	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
 	tcase_add_loop_test(tc, while_chase_walks, 0, 2);
+	tcase_add_test(tc, spin_waits);
+	tcase_add_test(tc, next_multiple_loop);
 	tcase_add_test(tc, add_passes_on_gfx90a);
 	tcase_add_loop_test(tc, denormal_transcendentals_pass, 0, (int)(2 * ARRAY_LEN(denormal)));
 	tcase_add_test(tc, dynamic_symbols_need_values);

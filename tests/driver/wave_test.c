@@ -1229,13 +1229,16 @@ static const WaveCase cases[] = {
 	 * layouts; with 4 and 5 workgroups each loops over several tiles
 	 * (Wave's 304 CTAs take at most one tile at its shapes) */
 	/* test_streamk_gemm (templates/gemm.py get_streamk_gemm_kernel as Wave
-	 * traces it, (300, 300, 300), 304 CTAs): its loop over peer CTAs,
-	 * whose condition names its carried k end (GET_ITER_ARG(0)), loads;
-	 * rejected at the spin-wait on lock_buffer inside it (a wait on
-	 * workgroups that need not be resident), which
-	 * tests/driver/data/while_spin_lock.json checks too (reject_test.c) */
-	{"streamk_gemm.json", "'ready_flag' follows 'lock_val', read from memory: a loop that waits for memory to change "
-		"(a spin-wait on what another workgroup stores) is not compiled", NULL},
+	 * traces it, (300, 300, 300), 304 CTAs): its spin-wait on lock_buffer
+	 * compiles (a co-resident kernel: tests/driver/data/spin_ring.json),
+	 * its work unit loop steps to the next tile's first k iteration
+	 * (tests/driver/data/while_next_multiple.json), its K loop starts and
+	 * runs as that loop sets; rejected at the final write, whose mapping
+	 * puts every element of a thread's M at the row THREAD_ID (a per-lane
+	 * symbol) */
+	{"streamk_gemm.json -D CTA_ID=0 -D WORK_UNIT_END=0 -D NEW_CTA_K_END=0 -D THREAD_ID=0 -D OUTPUT_TILE_ITER_END=0",
+		"graph[18].body[26].body[12]: the write's mapping does not use iterator i (dim M): elements "
+		"along it would be stored to the same place (a race)", NULL},
 	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
 	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
 	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},

@@ -763,6 +763,95 @@ START_TEST(hip_backend_fails_clearly)
 }
 END_TEST
 
+/* A co-resident kernel (docs/launch-format.md, "Co-resident kernels"):
+ * spin_flag's workgroup 0 waits for workgroup 1's store. With
+ * "co_resident" the launch runs every workgroup at once (the emulator's
+ * concurrent order) and passes; without it the forward order never ends;
+ * a grid larger than the arch's default GPU holds at once (CUs x the
+ * smaller of workgroups_per_cu and what the descriptor's registers allow)
+ * is a located error, nothing run; a co_resident without workgroups_per_cu
+ * is a located error. */
+START_TEST(co_resident_launch)
+{
+	static const struct {
+		const char *arch;
+		int cus;
+	} archs[] = {{"gfx942", 304}, {"gfx90a", 110}};
+	for (size_t a = 0; a < ARRAY_LEN(archs); a++) {
+		char tag[32], cmd[4096];
+		snprintf(tag, sizeof tag, "co_resident_%s", archs[a].arch);
+		const char *dir = test_tmpdir(tag);
+		snprintf(cmd, sizeof cmd,
+			 "%s as --mcpu %s '%s/tests/asm/data/spin_flag.s' -o '%s/spin_flag.hsaco' && "
+			 "sed 's/gfx942/%s/' '%s/tests/loader/data/spin_flag.json' > '%s/spin.json' && "
+			 "sed 's/\"co_resident\": true, \"workgroups_per_cu\": 2,//' '%s/spin.json' > '%s/plain.json' && "
+			 "sed 's/\"workgroups_per_cu\": 2/\"workgroups_per_cu\": 100/' '%s/spin.json' > '%s/many.json' && "
+			 "sed 's/, \"workgroups_per_cu\": 2//' '%s/spin.json' > '%s/nowpc.json'",
+			 test_bin(), archs[a].arch, test_root(), dir, archs[a].arch, test_root(), dir, dir, dir, dir, dir, dir,
+			 dir);
+		CmdResult r = run_cmd(cmd, NULL);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		cmd_result_free(&r);
+		/* two workgroups and a full grid: both pass, the flags as stored */
+		int full = 2 * archs[a].cus;
+		for (int g = 0; g < 2; g++) {
+			snprintf(cmd, sizeof cmd, "cd '%s' && %s run spin.json -D G=%d --out flag=f.npy", dir, test_bin(),
+				 g ? full : 2);
+			r = run_cmd(cmd, NULL);
+			ck_assert_msg(r.status == 0, "%s G=%d: %s", archs[a].arch, g ? full : 2, r.err);
+			cmd_result_free(&r);
+			char path[1024], err[256];
+			snprintf(path, sizeof path, "%s/f.npy", dir);
+			NpyArray f;
+			ck_assert_int_eq(npy_read(path, &f, err, sizeof err), 0);
+			ck_assert_uint_eq(((uint32_t *)f.data)[0], 42);
+			ck_assert_uint_eq(((uint32_t *)f.data)[1], 41);
+			npy_free(&f);
+		}
+		/* one workgroup more than the GPU holds: refused, located at the grid */
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run spin.json -D G=%d --out flag=f2.npy; test ! -e f2.npy", dir,
+			 test_bin(), full + 1);
+		r = run_cmd(cmd, NULL);
+		ck_assert_int_eq(r.status, 0);
+		char want[256];
+		snprintf(want, sizeof want,
+			 "spin.json:2:41: error: grid: %d workgroups, but kernel 'spin_flag' is co-resident (its "
+			 "workgroups wait for each other) and %s (%s) holds at most %d of them at once (%d CUs x 2 "
+			 "workgroups per CU)",
+			 full + 1, a ? "MI250X" : "MI300X", archs[a].arch, full, archs[a].cus);
+		ck_assert_msg(strstr(r.err, want), "%s", r.err);
+		cmd_result_free(&r);
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run spin.json -D G=%d", dir, test_bin(), full + 1);
+		r = run_cmd(cmd, NULL);
+		ck_assert_int_eq(r.status, 1);
+		cmd_result_free(&r);
+		/* workgroups_per_cu above what the descriptor's 8 VGPRs allow (8
+		 * waves a SIMD, 32 one-wave workgroups a CU): the smaller counts */
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run many.json -D G=%d", dir, test_bin(), 32 * archs[a].cus + 1);
+		r = run_cmd(cmd, NULL);
+		ck_assert_int_eq(r.status, 1);
+		snprintf(want, sizeof want, "holds at most %d of them at once (%d CUs x 32 workgroups per CU)",
+			 32 * archs[a].cus, archs[a].cus);
+		ck_assert_msg(strstr(r.err, want), "%s", r.err);
+		cmd_result_free(&r);
+		/* without the contract: one workgroup after another, workgroup 0
+		 * waits forever (the instruction limit stops it) */
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run plain.json -D G=2 --max-instructions 100000", dir, test_bin());
+		r = run_cmd(cmd, NULL);
+		ck_assert_int_eq(r.status, 1);
+		ck_assert_msg(strstr(r.err, "instruction limit of 100000 reached"), "%s", r.err);
+		cmd_result_free(&r);
+		snprintf(cmd, sizeof cmd, "cd '%s' && %s run nowpc.json -D G=2", dir, test_bin());
+		r = run_cmd(cmd, NULL);
+		ck_assert_int_eq(r.status, 1);
+		ck_assert_msg(strstr(r.err, "nowpc.json:3:17: error: co_resident: a co-resident kernel needs "
+					    "\"workgroups_per_cu\""),
+			      "%s", r.err);
+		cmd_result_free(&r);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("launch");
@@ -785,6 +874,7 @@ int main(void)
 	tcase_add_test(tc, run_ours_lld_and_gfx90a_agree);
 	tcase_add_test(tc, races_warn_or_fail);
 	tcase_add_test(tc, hip_backend_fails_clearly);
+	tcase_add_test(tc, co_resident_launch);
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }
