@@ -389,6 +389,9 @@ Region *region_new(Kernel *k, Op *owner, Region *parent);
  * and nresults result values of the given names (NULL: name the op's). */
 Op *op_new(Kernel *k, Region *r, OpKind kind, const char *name, int nargs, int nresults);
 Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape shape);
+/* A new result value of def (res_idx), for a caller that grows def's
+ * results itself (passes/plan/qk_ahead.c: an iterate's new carried value). */
+Value *value_new_result(Kernel *k, Op *def, int res_idx, const char *name);
 Shape shape_new(Kernel *k, int rank);
 Sym *kernel_sym(Kernel *k, const char *name); /* the SYM_SYMBOL node of name */
 

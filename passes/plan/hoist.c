@@ -49,10 +49,10 @@ static bool loop_reads_global(const Region *r, bool in_loop)
 	return false;
 }
 
-void plan_own_graph(Analysis *c)
+void plan_own_graph(Analysis *c, bool always)
 {
 	Kernel *k = c->k;
-	if (k->owns_graph || !k->view_of || !loop_reads_global(k->body, false))
+	if (k->owns_graph || !k->view_of || (!always && !loop_reads_global(k->body, false)))
 		return; /* (nothing for plan_loops to hoist) */
 	bool *op = xcalloc((size_t)k->nops + 1, sizeof *op), *val = xcalloc((size_t)k->nvalues + 1, sizeof *val);
 	memset(op, 1, (size_t)k->nops + 1);
