@@ -54,6 +54,11 @@ static void walk(Analysis *c, Plan *p, const Region *r, uint8_t *dep)
 			continue;
 		if (op->kind == OP_ITERATE) {
 			memset(dep, 0, (size_t)p->nvalues + 1);
+			/* a product qk_ahead.c carries from the trip before is
+			 * an MMA's as it was */
+			const Op *ahead = plan_ahead_mma(p, op), *out = vec_last(&op->body->ops);
+			for (int j = 0; ahead && j < op->body->nparams && j < out->nargs; j++)
+				dep[op->body->params[j]->id] = out->args[j] == ahead->results[0];
 			scan_body(c, p, op->body, dep);
 		}
 		walk(c, p, op->body, dep);

@@ -171,7 +171,13 @@ void plan_pingpong(Analysis *c, Plan *p, const Region *body);
 void plan_qk_ahead(Analysis *c, Plan *p);
 bool plan_qk_ahead_wanted(const Analysis *c);
 /* The MMA loop computes a trip ahead, or NULL. */
-const Op *plan_ahead_mma(const Plan *p, const Op *loop);
+static inline const Op *plan_ahead_mma(const Plan *p, const Op *loop)
+{
+	for (int i = 0; p && i < p->nahead; i++)
+		if (p->ahead[2 * i] == loop)
+			return p->ahead[2 * i + 1];
+	return NULL;
+}
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:

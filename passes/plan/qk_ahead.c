@@ -18,7 +18,7 @@
  *     dynamic values, not volatile or acquiring) whose index mentions the
  *     loop's induction variable iv and whose value only A reads;
  *   - the other is defined outside the body, or is a read Q of the body
- *     that a load may move (plan_movable_read) whose index does not
+ *     that a load may move (plan.c's plan_movable_read) whose index does not
  *     mention iv and whose value only MMAs read (it then leaves the body
  *     for the place right before the loop, as hoist.c would put it);
  *   - A's product reaches the lhs or rhs of another MMA of the body (the
@@ -47,7 +47,6 @@
  * that follows. Chosen where the loop plan takes it: `--dump-plan` prints
  * `QK a trip ahead (A)` on the loop's line. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
@@ -110,6 +109,14 @@ static bool plain_read(const Op *op)
 	       op->nargs == 1;
 }
 
+/* plan.c's plan_movable_read: a plain read of a global tensor of at most
+ * 4-byte elements that nothing in the kernel writes. */
+static bool movable(Analysis *c, const Op *op)
+{
+	return plain_read(op) && c->index[op->id] && op->args[0]->space == AS_GLOBAL &&
+	       dtype_size(op->args[0]->dtype) <= 4 && !region_writes_mem(c->k->body, op->args[0]);
+}
+
 /* Does A's product reach the lhs or rhs of another MMA of body, and not
  * its output? (ops in order, as pingpong.c's dependence) */
 static bool chained(Analysis *c, const Region *body, const Op *a)
@@ -163,7 +170,7 @@ static Op *candidate(Analysis *c, const Op *loop, const TileLoop *t, Op **r, Op 
 				continue;
 			Op *qo = NULL;
 			if (in_body(ov, body)) {
-				if (ov->kind != VAL_RESULT || !plan_movable_read(c, ov->def) ||
+				if (ov->kind != VAL_RESULT || !movable(c, ov->def) ||
 					index_mentions(c->index[ov->def->id], t->iv) || !only_mma_reads(c->k->body, ov))
 					continue;
 				qo = ov->def;
@@ -366,12 +373,7 @@ static void walk(Analysis *c, Plan *p, Region *r)
 	}
 }
 
-bool plan_qk_ahead_wanted(const Analysis *c)
-{
-	(void)c;
-	const char *e = getenv("WAVECC_QK_AHEAD");
-	return e && *e && *e != '0';
-}
+bool plan_qk_ahead_wanted(const Analysis *c) { return c->opts.qk_ahead; }
 
 void plan_qk_ahead(Analysis *c, Plan *p)
 {
@@ -380,10 +382,3 @@ void plan_qk_ahead(Analysis *c, Plan *p)
 	walk(c, p, c->k->body);
 }
 
-const Op *plan_ahead_mma(const Plan *p, const Op *loop)
-{
-	for (int i = 0; i < p->nahead; i++)
-		if (p->ahead[2 * i] == loop)
-			return p->ahead[2 * i + 1];
-	return NULL;
-}
