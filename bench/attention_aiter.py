@@ -38,7 +38,10 @@ With --class it prints instead the class table: S in 1024, 2048, 4096,
 x causal or not, at a constant 131072 query rows (B*H = 131072 / S: 32
 heads at S 4096), each row wavecc's fastest tiling.
 
-Usage: attention_aiter.py WAVECC [--quick | --class]
+With --qk-ahead wavecc's graphs carry "options": {"qk_ahead": true} (the
+first MMA of the chained pair a trip ahead: passes/plan/qk_ahead.c).
+
+Usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead]
 """
 import json
 import os
@@ -63,6 +66,8 @@ def profile(wavecc, path, defs=()):
 # and 64; 4 waves is Wave's vanilla template (BLOCK_M / 4 rows a wave)
 TILINGS = [(128, 64, 4), (128, 32, 4), (256, 64, 8)]
 TILINGS64 = [(64, 64, 4), (64, 128, 4), (128, 64, 4), (128, 32, 4)]
+# --qk-ahead: wavecc's graphs ask for Q.K^T a trip ahead (passes/plan/qk_ahead.c)
+QK_AHEAD = "--qk-ahead" in sys.argv
 # SDXL's self-attentions at 1024x1024 (batch 2 with classifier-free guidance):
 # (B*H, S), head dim 64, f16
 SDXL = [(20, 4096), (40, 1024)]
@@ -74,6 +79,8 @@ def ours(tmp, causal, dtype):
     # 16-bit float MMA: bf16 operands select the bf16 instruction)
     g = json.loads(open(os.path.join("tests", "driver", "wave", name)).read().replace('"f16"', '"%s"' % dtype))
     g.setdefault("options", {})["denorm_fp_math_f32"] = "preserve-sign"
+    if QK_AHEAD:
+        g["options"]["qk_ahead"] = True
     # the waves along M a parameter, as Wave's BHSD template's num_waves
     for c in g["constraints"]:
         if c["kind"] == "wave" and c["dim"] == "M":
@@ -132,7 +139,7 @@ def class_table(wavecc, root, tmp):
 
 def main():
     if len(sys.argv) < 2:
-        sys.exit("usage: attention_aiter.py WAVECC [--quick | --class]")
+        sys.exit("usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead]")
     wavecc = os.path.abspath(sys.argv[1])
     quick = "--quick" in sys.argv
     root = aiter.aiter_dir(None)

@@ -51,6 +51,7 @@ int compile_resolve_options(Compile *c)
 	r->interleave = o->interleave ? o->interleave : ko->interleave;
 	r->f32_denorm_flush = o->f32_denorm ? o->f32_denorm == F32_DENORM_FLUSH : ko->f32_denorm_flush;
 	r->global_to_shared = ko->global_to_shared;
+	r->qk_ahead = ko->qk_ahead;
 	if (r->interleave) {
 		Buf err = {0};
 		int rc = sched_groups_parse(r->interleave, &c->order, &err);

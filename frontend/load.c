@@ -576,7 +576,7 @@ static void load_arguments(Ld *L, JV root)
 
 /* The optional "options" object: schedule, lds_stages (or Wave's
  * multi_buffer_count), waves_per_eu, interleave, denorm_fp_math_f32. Names
- * are checked here; whether a schedule is compiled is the driver's call. */
+ * are checked here (and wavecc's qk_ahead); whether a schedule is compiled is the driver's call. */
 static void load_options(Ld *L, JV root)
 {
 	JV o = jv_get(L, root, "options");
@@ -588,7 +588,7 @@ static void load_options(Ld *L, JV root)
 	}
 	KernelOptions *ko = &L->k->opts;
 	ko->loc = loc_of(L, o.pos);
-	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave denorm_fp_math_f32",
+	check_fields(L, o, "schedule lds_stages multi_buffer_count waves_per_eu interleave denorm_fp_math_f32 qk_ahead",
 		WAVE_ONLY_OPTIONS);
 	/* Wave's options that steer only Wave's own code generation: accepted
 	 * (a kernel transcribed with them compiles), type-checked, no effect */
@@ -621,6 +621,12 @@ static void load_options(Ld *L, JV root)
 				ko->lds_stages);
 		ko->lds_stages = (int)x;
 	}
+	/* wavecc's own: the first MMA of a loop's chained pair a trip ahead
+	 * (passes/plan/qk_ahead.c) */
+	bool qa = false;
+	f = jv_get(L, o, "qk_ahead");
+	if (f.v && get_bool(L, f, &qa))
+		ko->qk_ahead = qa;
 	f = jv_get(L, o, "waves_per_eu");
 	if (f.v && get_int(L, f, 1, 8, &x))
 		ko->waves_per_eu = (int)x;

@@ -308,6 +308,14 @@ static Value *value_new(Kernel *k, ValKind kind, const char *name)
 	return v;
 }
 
+Value *value_new_result(Kernel *k, Op *def, int res_idx, const char *name)
+{
+	Value *v = value_new(k, VAL_RESULT, name);
+	v->def = def;
+	v->res_idx = res_idx;
+	return v;
+}
+
 Value *kernel_add_memory(Kernel *k, const char *name, Shape shape, DType dt, AddrSpace as)
 {
 	Value *v = value_new(k, VAL_MEMORY, name);

@@ -148,6 +148,8 @@ typedef struct KernelOptions {
 				   flushed, so exp/log need no rescaling around them (isel/elt.c, interp/exec.c) */
 	bool global_to_shared;  /* Wave's use_global_to_shared: on gfx950 staged tiles load straight into LDS
 				   (buffer_load_dwordx4 ... lds) where isel/lds_stage.c can; elsewhere no effect */
+	bool qk_ahead;          /* "qk_ahead": the first MMA of a loop's chained pair computed a trip ahead
+				   (passes/plan/qk_ahead.c); off unless asked */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the
@@ -415,6 +417,9 @@ Region *region_new(Kernel *k, Op *owner, Region *parent);
  * and nresults result values of the given names (NULL: name the op's). */
 Op *op_new(Kernel *k, Region *r, OpKind kind, const char *name, int nargs, int nresults);
 Value *region_add_param(Kernel *k, Region *r, const char *name, DType dt, Shape shape);
+/* A new result value of def (res_idx), for a caller that grows def's
+ * results itself (passes/plan/qk_ahead.c: an iterate's new carried value). */
+Value *value_new_result(Kernel *k, Op *def, int res_idx, const char *name);
 Shape shape_new(Kernel *k, int rank);
 Sym *kernel_sym(Kernel *k, const char *name); /* the SYM_SYMBOL node of name */
 

@@ -137,6 +137,9 @@ typedef struct Analysis {
 	 * else NULL */
 	NodeIndex **mma_operand;
 	SymAssume *assume;
+	/* passes/plan/qk_ahead.c: by op id, the trips past its loop's current
+	 * one a read reads (its index has the loop's iv + ahead), or NULL */
+	uint8_t *ahead;
 	Sym *range_u;      /* trip_range.c: its proofs' symbol (u >= 0 assumed), once used */
 } Analysis;
 

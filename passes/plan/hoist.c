@@ -45,10 +45,10 @@ static bool has_loop(const Region *r)
 	return false;
 }
 
-void plan_own_graph(Analysis *c)
+void plan_own_graph(Analysis *c, bool always)
 {
 	Kernel *k = c->k;
-	if (k->owns_graph || !k->view_of || !has_loop(k->body))
+	if (k->owns_graph || !k->view_of || (!always && !has_loop(k->body)))
 		return; /* (nothing for plan_loops to hoist or split) */
 	bool *op = xcalloc((size_t)k->nops + 1, sizeof *op), *val = xcalloc((size_t)k->nvalues + 1, sizeof *val);
 	memset(op, 1, (size_t)k->nops + 1);

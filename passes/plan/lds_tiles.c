@@ -100,6 +100,17 @@ static const TileLoop *loop_over(Analysis *c, const Op *op, const Sym *dim)
 static bool box_index(Analysis *c, const Op *op, const Value *mem, const NodeIndex *ix, int i, PlanTile *st, Sym *start,
 	int64_t ext);
 
+/* The window start of loop t's trip that read op reads: its base, a trip
+ * on where qk_ahead.c moved the read ahead (Analysis.ahead). */
+static Sym *read_base(Analysis *c, const Op *op, const TileLoop *t)
+{
+	SymCtx *sc = c->k->sc;
+	if (!c->ahead || !c->ahead[op->id])
+		return t->base;
+	Sym *iv = t->iv, *to = sym_add(sc, t->iv, sym_int(sc, c->ahead[op->id]));
+	return sym_subs(sc, t->base, 1, &iv, &to);
+}
+
 /* Step 1 for dim i of the read. */
 static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex *ix, int i, PlanTile *st)
 {
@@ -118,7 +129,7 @@ static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex
 		const TileLoop *bt = loop_over(c, op, base);
 		int64_t bext = bd && bt ? MIN(bd->wg_tile, bt->tile) : bd ? bd->wg_tile : bt ? bt->tile : 0;
 		if (bext > 0 && (bext * p) % q == 0) {
-			Sym *bs = sym_add(sc, bd ? bd->wg_start : sym_int(sc, 0), bt ? bt->base : sym_int(sc, 0));
+			Sym *bs = sym_add(sc, bd ? bd->wg_start : sym_int(sc, 0), bt ? read_base(c, op, bt) : sym_int(sc, 0));
 			start = sym_simplify(sc, sym_div(sc, sym_mul(sc, bs, sym_int(sc, p)), sym_int(sc, q)), c->assume);
 			int64_t ext = bext * p / q;
 			return box_index(c, op, mem, ix, i, st, start, ext);
@@ -133,7 +144,7 @@ static bool box_dim(Analysis *c, const Op *op, const Value *mem, const NodeIndex
 		ext = d->wg_tile;
 	}
 	if (t) {
-		start = sym_add(sc, start, t->base);
+		start = sym_add(sc, start, read_base(c, op, t));
 		ext = d ? MIN(ext, t->tile) : t->tile;
 	}
 	return box_index(c, op, mem, ix, i, st, sym_simplify(sc, start, c->assume), ext);

@@ -23,7 +23,7 @@
 
 static bool is_mma(const Op *op) { return op->kind == OP_MMA || op->kind == OP_SCALED_MMA; }
 
-static void scan_body(Analysis *c, Plan *p, const Region *r, uint8_t *dep)
+static void scan_body(Analysis *c, Plan *p, const Region *r, uint8_t *dep, const Op *ahead)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
 		const Op *op = r->ops.data[i];
@@ -31,7 +31,7 @@ static void scan_body(Analysis *c, Plan *p, const Region *r, uint8_t *dep)
 		/* lhs and rhs (a scaled_mma's rhs is its third argument) */
 		const Value *lhs = is_mma(op) ? op->args[0] : NULL;
 		const Value *rhs = !is_mma(op) ? NULL : op->args[op->kind == OP_SCALED_MMA ? 2 : 1];
-		if ((lhs && dep[lhs->id]) || (rhs && dep[rhs->id])) {
+		if ((lhs && dep[lhs->id]) || (rhs && dep[rhs->id]) || (ahead && op == ahead)) {
 			const char **grown = ARENA_NEWN(&c->arena, const char *, p->nraised + 1);
 			if (p->nraised)
 				memcpy(grown, p->raised, sizeof *grown * (size_t)p->nraised);
@@ -54,7 +54,12 @@ static void walk(Analysis *c, Plan *p, const Region *r, uint8_t *dep)
 			continue;
 		if (op->kind == OP_ITERATE) {
 			memset(dep, 0, (size_t)p->nvalues + 1);
-			scan_body(c, p, op->body, dep);
+			/* a product qk_ahead.c carries from the trip before is
+			 * an MMA's as it was */
+			const Op *ahead = plan_ahead_mma(p, op), *out = vec_last(&op->body->ops);
+			for (int j = 0; ahead && j < op->body->nparams && j < out->nargs; j++)
+				dep[op->body->params[j]->id] = out->args[j] == ahead->results[0];
+			scan_body(c, p, op->body, dep, ahead);
 		}
 		walk(c, p, op->body, dep);
 	}

@@ -466,8 +466,6 @@ Plan plan_loops(Analysis *c)
 	Kernel *k = c->k;
 	ScheduleKind asked = c->opts.asked;
 	Plan p = {
-		.nops = (int)k->nops,
-		.nvalues = (int)k->nvalues,
 		.schedule = c->opts.schedule,
 		/* the default, or a Wave name it stands in for, gives way */
 		.yields = !asked || (asked != SCHED_NONE && asked != SCHED_PREFETCH),
@@ -475,6 +473,11 @@ Plan plan_loops(Analysis *c)
 		.split = true,
 		.licm = true,
 	};
+	/* hoist_reads moves the ops recorded here; qk_ahead.c adds ops first */
+	plan_own_graph(c, plan_qk_ahead_wanted(c));
+	plan_qk_ahead(c, &p);
+	p.nops = (int)k->nops;
+	p.nvalues = (int)k->nvalues;
 	p.loop_of = ARENA_NEWN(&c->arena, int, p.nops + 1);
 	for (int i = 0; i <= p.nops; i++)
 		p.loop_of[i] = -1;
@@ -483,7 +486,6 @@ Plan plan_loops(Analysis *c)
 	p.lds = ARENA_NEWN(&c->arena, PlanLds, p.nops + 1);
 	p.konst = ARENA_NEWN(&c->arena, int8_t, p.nvalues + 1);
 	p.diag_true = ARENA_NEWN(&c->arena, uint8_t, p.nops + 1);
-	plan_own_graph(c); /* hoist_reads moves the ops recorded here */
 	Walk w = {.c = c, .p = &p, .loop = -1};
 	w.uses = ARENA_NEWN(&c->arena, int, p.nvalues + 1);
 	w.extent = ARENA_NEWN(&c->arena, const Sym *, p.nops + 1);

@@ -153,6 +153,8 @@ typedef struct Plan {
 	bool licm;           /* hoist_invariants runs (machine-level hoisting) */
 	PlanLight light;     /* the lighter-form steps taken so far */
 	PlanSummary sum;     /* what it asks for, counted */
+	int nahead;          /* qk_ahead.c: loops whose first chained MMA runs a trip ahead, */
+	const Op **ahead;    /*   as pairs (iterate, the MMA) */
 	const char **raised; /* the MMAs whose MFMAs run at raised wave priority (pingpong.c), by name (isel's notes) */
 	int nraised;
 } Plan;
@@ -161,6 +163,21 @@ typedef struct Plan {
 /* Plan.raised: the MMAs of each loop body whose lhs or rhs the body computes
  * from another of its MMAs (attention's P·V after Q·Kᵀ). */
 void plan_pingpong(Analysis *c, Plan *p, const Region *body);
+
+/* ---- qk_ahead.c ---- */
+/* The first MMA of each loop's chained pair (attention's Q·Kᵀ) computed a
+ * trip ahead, its product carried (a graph rewrite; Plan.ahead records
+ * the loops). Runs on the view's own graph, before the loops are planned. */
+void plan_qk_ahead(Analysis *c, Plan *p);
+bool plan_qk_ahead_wanted(const Analysis *c);
+/* The MMA loop computes a trip ahead, or NULL. */
+static inline const Op *plan_ahead_mma(const Plan *p, const Op *loop)
+{
+	for (int i = 0; p && i < p->nahead; i++)
+		if (p->ahead[2 * i] == loop)
+			return p->ahead[2 * i + 1];
+	return NULL;
+}
 
 /* ---- plan.c ---- */
 /* The plan of the analysed kernel c under its resolved options (c->opts:
@@ -213,10 +230,10 @@ TripRange plan_tail_range(const LoopPlan *lp);
  * before each selection from p. */
 void plan_hoist_reads(Analysis *c, const Plan *p);
 /* c's view of the kernel given a graph of its own (a copy keeping every op,
- * ids unchanged) where it has a loop, which plan_hoist_reads and
- * plan_split_loops may change; plan_loops asks for it before it records
- * any op. */
-void plan_own_graph(Analysis *c);
+ * ids unchanged) where it has a loop (or always: the Q.K^T-ahead rewrite),
+ * which plan_hoist_reads, plan_split_loops and plan_qk_ahead may change;
+ * plan_loops asks for it before it records any op. */
+void plan_own_graph(Analysis *c, bool always);
 
 /* ---- lds_tiles.c ---- */
 /* Is op a read staged through LDS? Every read of shared memory with an

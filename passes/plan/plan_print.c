@@ -102,6 +102,9 @@ void plan_print(Buf *b, const Analysis *c, const Plan *p)
 			buf_printf(b, "; split at the diagonal, %s", sym_str(sc, lp->split));
 		else if (lp->peel && lp->split)
 			buf_printf(b, "; split at %s (%s whole tiles)", sym_str(sc, lp->split), sym_str(sc, lp->whole));
+		const Op *ahead = plan_ahead_mma(p, lp->op);
+		if (ahead)
+			buf_printf(b, "; %s a trip ahead", op_label(ahead));
 		buf_printf(b, "\n");
 		if (lp->op->tail) /* split.c: the second iterate */
 			buf_printf(b, "  tail %s: trips from %s%s\n", op_label(lp->op->tail), sym_str(sc, lp->split),

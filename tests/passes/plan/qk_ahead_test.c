@@ -1,0 +1,108 @@
+/* qk_ahead_test.c — attention's Q·Kᵀ a trip ahead (passes/plan/qk_ahead.c,
+ * the kernel option "qk_ahead"): the plan names the moved MMA on the loop's
+ * line only where asked and where the body is the plain chained pair (a
+ * mapped K read is left alone), and the rewritten loops run on the emulator
+ * against the interpreter: K2 a multiple of its tile, not one (causal's
+ * split main loop and masked tail; non-causal, masked), causal (cut and split at the diagonal), the
+ * sliding window, ALiBi, gfx942 and gfx90a in the emulator's strict modes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../test.h"
+
+#define STRICT "--mcpu gfx90a --wave-order random --wg-order random --fill garbage --memory late --races --canary"
+
+/* tests/driver/wave/NAME.json with "options": {"qk_ahead": true}, in the
+ * test's scratch folder. */
+static const char *asked(const char *name)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tests/driver/wave/%s.json", test_root(), name);
+	size_t n;
+	char *s = read_file(path, &n);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_msg(!strstr(s, "\"options\""), "%s has options", name);
+	char *brace = strchr(s, '{');
+	ck_assert_ptr_nonnull(brace);
+	static const char *dir;
+	if (!dir)
+		dir = test_tmpdir("qk_ahead");
+	snprintf(path, sizeof path, "%s/%s.json", dir, name);
+	FILE *o = fopen(path, "w");
+	ck_assert_ptr_nonnull(o);
+	fprintf(o, "%.*s{\"options\": {\"qk_ahead\": true},%s", (int)(brace - s), s, brace + 1);
+	fclose(o);
+	free(s);
+	return intern(path);
+}
+
+/* The loop line of `--dump-plan` for the graph at path with args. */
+static char *loop_line(const char *path, const char *args)
+{
+	CmdResult r = test_wavecc("compile %s %s --dump-plan -S -o -", path, args);
+	ck_assert_msg(r.status == 0, "compile %s %s: %s", path, args, r.err);
+	const char *p = strstr(r.err, "loop repeat over ");
+	ck_assert_msg(p, "no loop line in: %s", r.err);
+	const char *e = strchr(p, '\n');
+	char *s = strndup(p, (size_t)(e - p));
+	cmd_result_free(&r);
+	return s;
+}
+
+static void ahead(const char *path, const char *args, bool want)
+{
+	char *got = loop_line(path, args);
+	ck_assert_msg(!!strstr(got, "; inner_acc a trip ahead") == want, "%s %s: %s", path, args, got);
+	free(got);
+}
+
+START_TEST(plan_names_the_moved_mma)
+{
+	ahead(asked("vanilla_attention_16x16x32_k8"), "", true);
+	ahead("tests/driver/wave/vanilla_attention_16x16x32_k8.json", "", false); /* not asked */
+	ahead(asked("vanilla_attention_causal_16x16x16"), "-D M=512 -D K2=512", true);
+	/* still split at the diagonal, and split for an unaligned K2 */
+	const char *causal = asked("vanilla_attention_causal_16x16x16");
+	char *got = loop_line(causal, "-D B=1 -D M=512 -D K2=512");
+	ck_assert_msg(strstr(got, "split at the diagonal"), "%s", got);
+	free(got);
+	got = loop_line(causal, "-D B=1 -D M=300 -D K2=300");
+	ck_assert_msg(strstr(got, "split at 2 (4 whole tiles); inner_acc a trip ahead"), "%s", got);
+	free(got);
+	/* BHSD scales Q in the body (its other operand is no read): left alone */
+	ahead(asked("bhsd_attention_causal_16x16x16"), "", false);
+}
+END_TEST
+
+static void passes(const char *path, const char *args)
+{
+	CmdResult r = test_wavecc("run %s %s", path, args);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "PASS"), "run %s %s:\n%s%s", path, args, r.out, r.err);
+	ck_assert_msg(!strstr(r.out, "FAIL"), "run %s %s:\n%s", path, args, r.out);
+	cmd_result_free(&r);
+}
+
+START_TEST(rewritten_loops_pass)
+{
+	const char *nc = asked("vanilla_attention_16x16x32_k8"), *causal = asked("vanilla_attention_causal_16x16x16");
+	passes(nc, "-D B=1 -D M=256 -D K2=512");
+	passes(nc, "-D B=1 -D M=256 -D K2=200"); /* main loop and masked tail */
+	passes(nc, "-D B=1 -D M=256 -D K2=200 " STRICT);
+	passes(causal, "-D B=1 -D M=512 -D K2=512");
+	passes(causal, "-D B=1 -D M=512 -D K2=512 " STRICT);
+	passes(causal, "-D B=1 -D M=300 -D K2=300");
+	passes(asked("vanilla_attention_causal_sw_16x16x16"), "-D B=1 -D M=512 -D K2=512 " STRICT);
+	passes(asked("alibi_attention_16x16x16"), "");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("passes/plan/qk_ahead");
+	TCase *t = tcase_create("qk_ahead");
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, plan_names_the_moved_mma);
+	tcase_add_test(t, rewritten_loops_pass);
+	suite_add_tcase(s, t);
+	return run_suite(s);
+}
