@@ -60,7 +60,8 @@ typedef struct G {
 	 * symbols (load_while.c) */
 	Vec(struct While { Node *n; Op *op; Sym *cond; Sym *start; Node *start_node; JV start_jv;
 		bool dim_axis; /* the axis is a dim of the kernel (Wave's sequential batched GEMM's B) */
-		Sym *dcond; /* the conjuncts over carried values (GET_ITER_ARG<i>), or NULL */ }) whiles;
+		Sym *dcond; /* the conjuncts over carried values (GET_ITER_ARG<i>), or NULL */
+		bool trips; /* a carried axis rewritten (max_trips): the axis counts trips, no set_symbol */ }) whiles;
 	Vec(struct LoopSet { Node *n; Op *op; Sym *value; }) loop_sets;
 } G;
 

@@ -30,7 +30,18 @@
  * for other workgroups, which need not be resident together.
  * A loop symbol is global once folded, so an op that names it and does
  * not follow its set_symbol (in its body or one nested in it) is an
- * error, as is a use of the axis outside the loop. */
+ * error, as is a use of the axis outside the loop.
+ *
+ * A loop whose axis is a carried value (`max_trips`; Wave's speculative
+ * decoding: iterate(CUR_INDEX, start=cur_index, condition=CUR_INDEX >= 0
+ * & ...), the next index read from memory) is first rewritten in the
+ * input (carried_axes, before anything is declared): the axis is a
+ * dynamic symbol the body's first op sets from carried value i (whose init
+ * is the start and whose output is the next value), so the condition's
+ * axis becomes GET_ITER_ARG<i>; a fresh axis AXIS_TRIP counts the trips
+ * from 0, bounded by `AXIS_TRIP < max_trips`, and takes the axis' tiling
+ * constraint. The loop is then a loop with conditions over carried values
+ * (below), which stops at max_trips trips at the latest. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,8 +121,150 @@ static void declare_starts(Ld *L, JV list, json_t *args)
 	}
 }
 
+/* Is `name` a string in JSON array a? */
+static bool in_strings(json_t *a, const char *name)
+{
+	for (size_t i = 0; json_is_array(a) && i < json_array_size(a); i++)
+		if (json_is_string(json_array_get(a, i)) && strcmp(json_string_value(json_array_get(a, i)), name) == 0)
+			return true;
+	return false;
+}
+
+/* text with each identifier token `from` replaced by `to`. */
+static char *replace_ident(Ld *L, const char *text, const char *from, const char *to)
+{
+	Buf b = {0};
+	size_t n = strlen(from);
+	for (const char *p = text; *p;) {
+		bool id0 = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_' || *p == '$';
+		if (!id0) {
+			buf_printf(&b, "%c", *p++);
+			continue;
+		}
+		const char *e = p;
+		while ((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9') || *e == '_' ||
+			*e == '$')
+			e++;
+		if ((size_t)(e - p) == n && strncmp(p, from, n) == 0)
+			buf_printf(&b, "%s", to);
+		else
+			buf_printf(&b, "%.*s", (int)(e - p), p);
+		p = e;
+	}
+	char *r = arena_printf(&L->tmp, "%s", b.data ? b.data : "");
+	buf_free(&b);
+	return r;
+}
+
+/* Step 0 (carried_axes): rewrite each iterate with `max_trips` into a
+ * loop over a fresh trip axis whose condition names the carried axis
+ * (the comment atop gives the form). Errors are located at the field. */
+static void carried_axes(Ld *L, JV root, JV list)
+{
+	for (size_t i = 0; json_is_array(list.v) && i < json_array_size(list.v); i++) {
+		JV n = jv_at(L, list, i);
+		const char *op = json_string_value(json_object_get(n.v, "op"));
+		if (!op || (strcmp(op, "iterate") != 0 && strcmp(op, "conditional") != 0))
+			continue;
+		JV body = jv_get(L, n, "body");
+		carried_axes(L, root, body);
+		JV mt = jv_get(L, n, "max_trips");
+		if (!mt.v || strcmp(op, "iterate") != 0)
+			continue;
+		const char *ax = json_string_value(json_object_get(n.v, "axis"));
+		const char *st = json_string_value(json_object_get(n.v, "start"));
+		const char *cond = json_string_value(json_object_get(n.v, "condition"));
+		json_t *init = json_object_get(n.v, "init_args"), *iter = json_object_get(n.v, "iter_args");
+		if (!ax || !st || !cond || !json_is_array(body.v) || !json_array_size(body.v)) {
+			ld_err(L, mt, "a loop with max_trips has an axis, a start naming one of its init_args, a condition "
+				      "and a body");
+			continue;
+		}
+		if (!json_is_integer(mt.v) && !json_is_string(mt.v)) {
+			ld_err(L, mt, "max_trips must be an integer or an expression of symbols");
+			continue;
+		}
+		if (!in_strings(json_object_get(root.v, "dynamic_symbols"), ax)) {
+			ld_err(L, jv_get(L, n, "axis"), "the axis %s of a loop with max_trips is a value the loop carries: "
+							"it must be a dynamic symbol (dynamic_symbols), which the body's "
+							"set_symbol binds",
+				ax);
+			continue;
+		}
+		int at = -1;
+		for (size_t j = 0; json_is_array(init) && j < json_array_size(init); j++)
+			if (json_is_string(json_array_get(init, j)) && strcmp(json_string_value(json_array_get(init, j)), st) == 0)
+				at = (int)j;
+		if (at < 0 || !json_is_array(iter) || (size_t)at >= json_array_size(iter)) {
+			ld_err(L, jv_get(L, n, "start"), "the start '%s' of a loop with max_trips must be one of its init_args "
+							 "(the axis is carried: Wave's iterate(CUR_INDEX, start=cur_index, "
+							 "init_args=[cur_index, ...]))",
+				st);
+			continue;
+		}
+		const char *ia = json_string_value(json_array_get(iter, (size_t)at));
+		json_t *b0 = json_array_get(body.v, 0);
+		const char *b0op = json_string_value(json_object_get(b0, "op"));
+		const char *b0s = json_string_value(json_object_get(b0, "symbol"));
+		const char *b0r = json_string_value(json_object_get(b0, "register"));
+		if (!ia || !b0op || strcmp(b0op, "set_symbol") != 0 || !b0s || strcmp(b0s, ax) != 0 || !b0r ||
+			strcmp(b0r, ia) != 0) {
+			ld_err(L, jv_at(L, body, 0), "the body of a loop with max_trips starts with the set_symbol of its "
+						     "axis %s from its carried value '%s'",
+				ax, ia ? ia : "?");
+			continue;
+		}
+		json_t *out = json_array_get(body.v, json_array_size(body.v) - 1);
+		const char *next = json_string_value(json_array_get(json_object_get(out, "values"), (size_t)at));
+		bool ok = next != NULL;
+		for (size_t j = 1; ok && j + 1 < json_array_size(body.v); j++) {
+			json_t *m = json_array_get(body.v, j);
+			const char *mop = json_string_value(json_object_get(m, "op"));
+			const char *ms = json_string_value(json_object_get(m, "symbol"));
+			const char *mr = json_string_value(json_object_get(m, "register"));
+			if (mop && strcmp(mop, "set_symbol") == 0 && ms && strcmp(ms, ax) == 0 && (!mr || strcmp(mr, next) != 0)) {
+				ld_err(L, jv_at(L, body, j), "the axis %s of a loop with max_trips takes its next value from "
+							     "the carried value '%s': a set_symbol of it must give that value",
+					ax, next);
+				ok = false;
+			}
+		}
+		if (!ok)
+			continue;
+		/* the fresh trip axis, and the axis' tiling constraint moved to it */
+		const char *t = arena_printf(&L->tmp, "%s_TRIP", ax);
+		for (int u = 2; kernel_symbol(L->k, t); u++)
+			t = arena_printf(&L->tmp, "%s_TRIP%d", ax, u);
+		json_t *cons = json_object_get(root.v, "constraints");
+		bool moved = false;
+		for (size_t j = 0; json_is_array(cons) && j < json_array_size(cons); j++) {
+			json_t *c = json_array_get(cons, j);
+			const char *kind = json_string_value(json_object_get(c, "kind"));
+			const char *dim = json_string_value(json_object_get(c, "dim"));
+			if (kind && dim && strcmp(kind, "tiling") == 0 && strcmp(dim, ax) == 0 && !moved) {
+				json_object_set_new(c, "dim", json_string(t));
+				moved = true;
+			}
+			json_t *vs = kind && strcmp(kind, "hardware") == 0 ? json_object_get(c, "vector_shapes") : NULL;
+			if (json_is_object(vs))
+				json_object_set_new(vs, t, json_integer(0));
+		}
+		if (!moved) {
+			ld_err(L, jv_get(L, n, "axis"), "the axis %s of a loop has no tiling constraint", ax);
+			continue;
+		}
+		const char *bound = json_is_integer(mt.v) ? arena_printf(&L->tmp, "%lld", (long long)json_integer_value(mt.v))
+							  : json_string_value(mt.v);
+		const char *c2 = replace_ident(L, cond, ax, arena_printf(&L->tmp, "GET_ITER_ARG%d", at));
+		json_object_set_new(n.v, "axis", json_string(t));
+		json_object_set_new(n.v, "start", json_string("0"));
+		json_object_set_new(n.v, "condition", json_string(arena_printf(&L->tmp, "(%s < (%s)) & (%s)", t, bound, c2)));
+	}
+}
+
 void ld_declare_loop_symbols(Ld *L, JV root)
 {
+	carried_axes(L, root, jv_get(L, root, "graph"));
 	declare_starts(L, jv_get(L, root, "graph"), json_object_get(root.v, "arguments"));
 	declare_in(L, json_object_get(root.v, "graph"));
 }
@@ -214,7 +367,8 @@ bool ld_build_while(G *g, Node *n, Op *op)
 			c.v ? "a condition" : "a start", c.v ? "a start" : "a condition");
 		return false;
 	}
-	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim)), NULL};
+	struct While w = {n, op, NULL, NULL, NULL, s, !ld_is_loop_symbol(L, sym_name(op->dim)), NULL,
+		json_object_get(n->jv.v, "max_trips") != NULL};
 	/* GET_ITER_ARG<i> (Wave's GET_ITER_ARG(i), printed $GET_ITER_ARG_i)
 	 * names carried value i */
 	int ninit = (int)json_array_size(json_object_get(n->jv.v, "init_args"));
@@ -792,6 +946,13 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	f->axis = axis;
 	int cnt;
 	struct LoopSet *step_set = find_set(g, w->n, axis, &cnt);
+	if (w->trips && cnt == 0) {
+		/* a carried axis (carried_axes): the fresh trip axis counts by 1 */
+		static struct LoopSet none;
+		none.value = sym_add(sc, axis, sym_int(sc, 1));
+		step_set = &none;
+		cnt = 1;
+	}
 	if (cnt != 1) {
 		ld_err(L, w->n->jv, "the body of '%s' sets %s %d times: a loop with a condition takes its next value from "
 				    "one set_symbol of its axis",
@@ -910,7 +1071,7 @@ static bool finish_one(G *g, struct While *w, Fold *f)
 	KSymbol *ks = kernel_symbol(k, sym_name(axis));
 	ks->value = at;
 	ks->loc = t->loc;
-	return check_uses(g, step_set->n, sym_name(axis), true);
+	return w->trips || check_uses(g, step_set->n, sym_name(axis), true);
 }
 
 /* Remove the folded ops nothing else uses, and the loop set_symbols. */

@@ -76,7 +76,7 @@
 	X(OP_ALLOCATE, "allocate", OPC_MEMORY, "", "shape distributed_shape dtype address_space padding") \
 	X(OP_MMA, "mma", OPC_MMA, "lhs rhs acc", "mma_type") \
 	X(OP_SCALED_MMA, "scaled_mma", OPC_MMA, "lhs lhs_scale rhs rhs_scale acc", "mma_type") \
-	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures start condition") \
+	X(OP_ITERATE, "iterate", OPC_CONTROL, "", "axis init_args iter_args body implicit_captures start condition max_trips") \
 	X(OP_GET_RESULT, "get_result", OPC_CONTROL, "value", "res_idx") \
 	X(OP_OUTPUT, "output", OPC_CONTROL, "", "values") \
 	X(OP_CONDITIONAL, "conditional", OPC_CONTROL, "", \

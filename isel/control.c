@@ -18,11 +18,13 @@
  * work-item ids made inside are forgotten at its end. Ops whose lanes talk
  * to each other (reductions, MMAs, LDS staging) are rejected inside a masked
  * body: a masked lane would feed them stale values; loops inside either.
- * A body holding a loop runs under a scalar branch instead, with every
- * lane, when its condition is the same in every lane and wave (uniform():
- * a rank-0 value of scalar arguments, constants and symbols): v_cmp into
- * vcc, s_and_b64 with exec into scc, s_cbranch_scc0 past the body; any
- * other condition around a loop is a located error naming the iterate.
+ * A condition the uniformity analysis (passes/graph/uniform.c) proves the
+ * same in every lane of the wave runs its body under a scalar branch
+ * instead, with every lane: v_cmp into vcc, s_and_b64 with exec into scc,
+ * s_cbranch_scc0 past the body (so may a loop inside it; a condition of
+ * rank > 0 still needs each write and result at the condition's
+ * coordinates); any other condition around a loop is a located error
+ * naming the iterate.
  * A body holding a barrier (explicit, or one the allocations' plan puts
  * there: local.c allows them only under such a uniform condition), or an op
  * whose lanes talk to each other, runs under the same scalar branch when
@@ -38,8 +40,9 @@
  * a loop whose condition names carried values, under that condition)
  * leaves the loop where no lane runs it (early_exit): s_and_b64 of vcc
  * with exec, s_cbranch_scc0 to the block after the loop; a rank-0 carried
- * value made of uniform values counts as uniform, so a condition on one
- * is a scalar branch and the body runs with every lane.
+ * value made of uniform values counts as uniform (the analysis' carried
+ * values), so a condition on one is a scalar branch and the body runs with
+ * every lane.
  * Also here: Wave's counter waits and scheduling hints (isel_select_hint). */
 #include <string.h>
 
@@ -74,17 +77,6 @@ static bool needs_all_lanes(const Op *op)
 	       op->kind == OP_CUMSUM ||
 	       (op->kind == OP_READ && op->args[0]->space == AS_SHARED && !op->mapping && !value_is_local(op->args[0])) ||
 	       (op->kind == OP_WRITE && op->args[1]->space == AS_SHARED && !value_is_local(op->args[1]));
-}
-
-/* Does r (at any depth) hold an op that needs every lane? */
-static bool body_needs_all_lanes(const Region *r)
-{
-	for (size_t i = 0; i < r->ops.len; i++) {
-		const Op *op = r->ops.data[i];
-		if (needs_all_lanes(op) || (op->body && body_needs_all_lanes(op->body)))
-			return true;
-	}
-	return false;
 }
 
 /* How a message names conditional op: a while body (Op.while_body) by its
@@ -142,61 +134,12 @@ static const Op *first_loop(const Region *r)
 
 static bool has_lane_sym(const Sym *e);
 
-/* Is v (rank 0) the same in every lane of every wave: made only of scalar
- * arguments, constants and expressions of symbols without work-item ids,
- * through elementwise ops? Anything else (a read, a reduction, a loop
- * result) counts as varying. */
-typedef struct Visiting {
-	const Value *v;
-	const struct Visiting *up;
-} Visiting;
-
-/* A loop's rank-0 carried value is uniform when its init and the body's
- * output are, supposing it is (the values being visited, vis: a carried
- * value feeds its own output); so is a conditional's result (a while
- * body's, frontend/load_while.c) whose condition, else value and body
- * value are. */
-static bool uniform_in(const Value *v, const Visiting *vis)
+/* Is v the same in every lane of the wave (wg: of every wave of the
+ * workgroup too)? The uniformity analysis (passes/graph/uniform.c). */
+static bool uniform_at(Isel *s, const Value *v, bool wg)
 {
-	if (v->shape.rank)
-		return false;
-	for (const Visiting *x = vis; x; x = x->up)
-		if (x->v == v)
-			return true;
-	Visiting me = {v, vis};
-	if (v->kind == VAL_ITER_ARG) {
-		const Op *l = v->loop;
-		if (!l || l->kind != OP_ITERATE || v->arg_idx >= l->ninit)
-			return false;
-		const Op *out = vec_last(&l->body->ops);
-		return uniform_in(l->args[v->arg_idx], &me) && v->arg_idx < out->nargs &&
-		       uniform_in(out->args[v->arg_idx], &me);
-	}
-	if (v->kind != VAL_RESULT)
-		return false;
-	const Op *d = v->def;
-	if (d->kind == OP_SCALAR)
-		return !d->expr || !has_lane_sym(d->expr);
-	if (d->kind == OP_REGISTER)
-		return true;
-	if (d->kind == OP_CONDITIONAL && d->while_body) {
-		const Op *out = vec_last(&d->body->ops);
-		int i = v->res_idx;
-		return i < d->ninit && i < out->nargs && uniform_in(d->args[d->ninit], &me) &&
-		       uniform_in(d->args[i], &me) && uniform_in(out->args[i], &me);
-	}
-	OpClass k = op_class(d->kind);
-	if (d->kind == OP_APPLY_EXPR ? has_lane_sym(d->expr)
-				     : k != OPC_UNARY && k != OPC_BINARY && k != OPC_COMPARE && k != OPC_SELECT &&
-					       k != OPC_CAST)
-		return false;
-	for (int i = 0; i < d->nargs; i++)
-		if (!uniform_in(d->args[i], &me))
-			return false;
-	return true;
+	return analysis_uniformity(s->c, v) >= (wg ? U_WG : U_WAVE);
 }
-
-static bool uniform(const Value *v) { return uniform_in(v, NULL); }
 
 /* vcc = the lanes whose element e of the condition is nonzero. */
 static void elem_to_vcc(Isel *s, const TVal *cv, int64_t e)
@@ -245,11 +188,11 @@ static bool has_lane_sym(const Sym *e)
 	return false;
 }
 
-bool isel_cond_uniform(const Op *op)
+bool isel_cond_uniform(Isel *s, const Op *op)
 {
 	if (op->expr)
 		return !has_lane_sym(op->expr);
-	return uniform(op->args[op->ninit]);
+	return uniform_at(s, op->args[op->ninit], true);
 }
 
 /* Does r (at any depth) hold a barrier: an explicit one, or one the
@@ -518,6 +461,18 @@ static void select_per_element(Isel *s, Op *op, IselRegionFn region, const TVal 
 	}
 }
 
+/* Does r (at any depth) hold an op whose lanes talk to each other, a loop
+ * aside? */
+static bool body_talks(const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if ((op->kind != OP_ITERATE && needs_all_lanes(op)) || (op->body && body_talks(op->body)))
+			return true;
+	}
+	return false;
+}
+
 void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
@@ -525,29 +480,31 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	Value *cond = op->expr ? NULL : op->args[n];
 	const Op *loop = first_loop(op->body);
 	/* a body holding a barrier runs under a scalar branch: the local plan
-	 * (local.c) allowed one only under a uniform condition */
-	bool sync = cond && uniform(cond) && has_barrier(s, op->body);
-	/* so does one holding ops whose lanes talk to each other (an MMA, a
+	 * (local.c) allowed one only under a condition the same in every wave;
+	 * so does one holding ops whose lanes talk to each other (an MMA, a
 	 * reduction, a shared argument's LDS staging: Wave's
-	 * test_conditional_with_return reads one): a mask would feed them
-	 * stale lanes, a uniform branch keeps every lane */
-	sync |= cond && uniform(cond) && body_needs_all_lanes(op->body);
-	/* a loop's control is scalar: only a condition the same in every lane
-	 * (and every wave) branches around it, with every lane in the body */
-	if (cond && loop && !uniform(cond)) {
+	 * test_conditional_with_return reads one), which may meet other waves
+	 * through LDS: a mask would feed them stale lanes, a uniform branch
+	 * keeps every lane. A loop alone needs the wave's lanes to agree (a
+	 * loop's control is scalar). */
+	bool need_wg = has_barrier(s, op->body) || body_talks(op->body);
+	bool uni = cond && uniform_at(s, cond, need_wg);
+	if (cond && loop && !uni) {
 		if (op->while_body)
 			analysis_error(c, loop->loc, "%s: op 'iterate' inside %s, which may differ between lanes: not "
 						   "compiled (a loop runs there when the carried values the condition names "
-						   "have rank 0 and are made of scalar arguments, constants and symbols)",
+						   "are the same in every lane: made of scalar arguments, constants, symbols "
+						   "and reads at such addresses)",
 				loop->path, where(s, op));
 		else
 			analysis_error(c, loop->loc, "%s: op 'iterate' inside the conditional '%s', whose condition '%s' "
 						   "may differ between lanes: not compiled (a loop runs in a conditional "
-						   "whose condition is made of scalar arguments, constants and symbols only)",
+						   "whose condition is the same in every lane: made of scalar arguments, "
+						   "constants, symbols and reads at such addresses)",
 				loop->path, op->name, cond->name);
 		return;
 	}
-	if (!body_ok(s, op, NULL, op->body, cond && !loop && !sync))
+	if (!body_ok(s, op, NULL, op->body, cond && !uni))
 		return;
 	if (!cond) {
 		select_uniform(s, op, region, NULL);
@@ -556,13 +513,32 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	TVal *cv = s->val[cond->id];
 	if (!cv)
 		return;
-	if (loop || sync || (op->while_body && uniform(cond))) {
-		if (cv->n != 1) {
-			analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet",
-				op->path, (long long)cv->n);
+	if (uni && cv->n == 1) {
+		/* the same in every lane: a scalar branch, every lane in the
+		 * body; a condition of rank > 0 selects per coordinate, so each
+		 * write and result must be at the condition's coordinates */
+		const NodeIndex *cix = cond->shape.rank ? c->index[cond->kind == VAL_RESULT ? cond->def->id : 0] : NULL;
+		if (cond->shape.rank && (cond->kind != VAL_RESULT || !cix)) {
+			analysis_error(c, op->loc, "%s: a condition of rank %d without a per-thread index is not compiled yet",
+				op->path, cond->shape.rank);
 			return;
 		}
+		if (cix && !body_ok(s, op, cix, op->body, false))
+			return;
+		for (int i = 0; cix && i < n; i++) {
+			const TVal *e = s->val[op->args[i]->id];
+			if (e && !agrees(s, cix, e->ix)) {
+				analysis_error(c, op->loc, "%s: result %d: the else value's elements are at other "
+							   "coordinates than the condition's: not compiled yet", op->path, i);
+				return;
+			}
+		}
 		select_uniform(s, op, region, cv);
+		return;
+	}
+	if (uni && (loop || need_wg)) {
+		analysis_error(c, op->loc, "%s: a condition of %lld elements per thread is not compiled yet", op->path,
+			(long long)cv->n);
 		return;
 	}
 	const NodeIndex *cix = cond->shape.rank ? c->index[cond->def ? cond->def->id : 0] : NULL;

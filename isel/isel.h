@@ -191,10 +191,10 @@ typedef void (*IselRegionFn)(Isel *s, Region *r);
  * scalar branch, its results selected. */
 void isel_select_conditional(Isel *s, Op *op, IselRegionFn region);
 /* Is the conditional's condition the same in every lane of every wave of
- * the workgroup (an expression without work-item ids, or a rank-0 value of
- * scalar arguments, constants and such expressions)? Its body may then hold
- * barriers: every wave takes the same branch. */
-bool isel_cond_uniform(const Op *op);
+ * the workgroup (an expression without work-item ids, or a value the
+ * uniformity analysis, passes/graph/uniform.c, proves so)? Its body may then
+ * hold barriers: every wave takes the same branch. */
+bool isel_cond_uniform(Isel *s, const Op *op);
 
 /* A set_symbol: its per-lane symbol stands for the lane's element of the
  * register in the expressions lowered after it. */

@@ -176,7 +176,7 @@ static SyncSet walk(SyncWalk *w, Region *r, SyncSet st, bool in_cond)
 			st = walk_loop(w, op, st, in_cond);
 			continue;
 		}
-		if (op->kind == OP_CONDITIONAL && !in_cond && isel_cond_uniform(op)) {
+		if (op->kind == OP_CONDITIONAL && !in_cond && isel_cond_uniform(w->s, op)) {
 			/* every wave takes the branch or none does: the body's
 			 * barriers go where its accesses need them */
 			st = join(st, walk(w, op->body, st, false));

@@ -1107,12 +1107,16 @@ static bool write_one_to_one(Isel *s, Op *op, const Mapping *m)
 				uses[q] |= (unsigned)(fs[f] == rexprs[r]) << r;
 			for (int d = 0; d < m->ndyn; d++)
 				dynq |= (unsigned)(fs[f] == m->dyn[d]) << q;
+			/* a set symbol's per-lane value places by data too */
+			dynq |= (unsigned)(strncmp(sym_name(fs[f]), "$T_", 3) == 0) << q;
 		}
 	}
 	unsigned seen = 0, done = 0;
 	for (int q = 0; q < nmem; q++)
 		seen |= uses[q];
-	/* A dynamic value in a memory coordinate places elements by data (a
+	/* A dynamic value (or a set_symbol's value: Wave's speculative
+	 * decoding writes predicts[LAST_ACCEPTED_RETRIEVE_IDX]) in a memory
+	 * coordinate places elements by data (a
 	 * scatter, Wave's offset writes): distinct places are the input's
 	 * contract, as for torch's scatter, and cannot be checked here. An
 	 * iterator the expressions do not name reaches memory through the

@@ -141,6 +141,7 @@ typedef struct Analysis {
 	 * one a read reads (its index has the loop's iv + ahead), or NULL */
 	uint8_t *ahead;
 	Sym *range_u;      /* trip_range.c: its proofs' symbol (u >= 0 assumed), once used */
+	uint8_t *uniform;  /* uniform.c: each value's Uniformity by value id, once asked */
 } Analysis;
 
 /* ---- analysis.c ---- */
@@ -170,6 +171,19 @@ int analysis_kernarg_size(const Kernel *k);
 bool analysis_alias_of(Analysis *c, const Sym *dim, const Sym **base, int64_t *p, int64_t *q);
 /* More than one (or a number known at run time only). */
 static inline bool analysis_many(int64_t n) { return n != 1; }
+
+/* ---- uniform.c ---- */
+/* How far a value is the same across lanes (uniform.c has the rules). */
+typedef enum Uniformity {
+	U_VARYING, /* may differ between the lanes of a wave */
+	U_WAVE,    /* the same in every lane of a wave (waves may differ) */
+	U_WG,      /* the same in every lane of every wave of the workgroup */
+} Uniformity;
+/* Compute every value's level (after the indices: a value of rank > 0
+ * takes its per-thread index into account). */
+void analyze_uniformity(Analysis *c);
+/* v's level; the analysis runs on first use. */
+Uniformity analysis_uniformity(Analysis *c, const Value *v);
 
 /* ---- subst.c ---- */
 void subst_symbols(Analysis *c);

@@ -195,6 +195,15 @@ static const Reject rejects[] = {
 	{"tests/driver/data/while_lane_nested.json", "tests/driver/data/while_lane_nested.json:168:5: error: ",
 		"graph[5].body[5]: op 'iterate' inside the loop 'loop' (its condition on carried values), which may differ "
 		"between lanes: not compiled"},
+	/* a loop whose axis is carried (max_trips): the axis must be a dynamic
+	 * symbol, and the body must start by setting it from the carried value
+	 * the start initialises */
+	{"tests/driver/data/while_carried_not_dynamic.json", "tests/driver/data/while_carried_not_dynamic.json:22:45: error: ",
+		"graph[3].axis: the axis CUR of a loop with max_trips is a value the loop carries: it must be a dynamic "
+		"symbol (dynamic_symbols)"},
+	{"tests/driver/data/while_carried_start.json", "tests/driver/data/while_carried_start.json:25:6: error: ",
+		"graph[3].body[0]: the body of a loop with max_trips starts with the set_symbol of its axis CUR from its "
+		"carried value 'acc'"},
 	{"tests/driver/data/while_iter_arg_range.json", "tests/driver/data/while_iter_arg_range.json:24:17: error: ",
 		"graph[5].condition: 'GET_ITER_ARG2' names no value the loop carries"},
 	{"tests/driver/data/while_use_before_set.json", "tests/driver/data/while_use_before_set.json:96:3: error: ",

@@ -1217,6 +1217,15 @@ static const WaveCase cases[] = {
 	{"sequential_batched_gemm_while.json -D INIT=0", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=3", NULL, NULL},
 	{"sequential_batched_gemm_while.json -D INIT=9", NULL, NULL},
+	/* testReferenceSpeculativeDecoding (both parametrisations) on random
+	 * inputs: random indices walk anywhere, a read past a buffer gives 0
+	 * (in both the kernel and the interpreter), the inner loop stops at
+	 * max_trips; tests/driver/spec_decode_test.c runs Wave's own inputs and
+	 * random draft trees against a C reference */
+	{"speculative_sampling_t1.json -D num_spec_tokens=4 -D CUR_INDEX=0 -D DRAFT_TOKEN_ID=0 -D CUR_PROB_OFFSET=0 "
+	 "-D LAST_ACCEPTED_RETRIEVE_IDX=0 -D NUM_ACCEPTED_TOKENS=0 -D LAST_OFFSET=0 -D LAST_IDX=0", NULL, NULL},
+	{"speculative_sampling_t0.json -D num_spec_tokens=4 -D CUR_INDEX=0 -D DRAFT_TOKEN_ID=0 -D CUR_PROB_OFFSET=0 "
+	 "-D LAST_ACCEPTED_RETRIEVE_IDX=0 -D NUM_ACCEPTED_TOKENS=0 -D LAST_OFFSET=0 -D LAST_IDX=0", NULL, NULL},
 	/* testSequentialBatchedGemmWhileWithOutputSum: its inner accumulator
 	 * is [M, N] while a and b are [B, M, K] and [B, N, K] (B of vector
 	 * shape 0, one index inside the loop over B); INIT 0 (Wave's) and 3 */
