@@ -126,6 +126,43 @@ bool ld_check_mma_dims(G *g, Node *n, Value *lhs, Value *rhs, Value *acc, const 
 	return true;
 }
 
+/* An operand of an mma whose k is not its last dim (Wave's binary ops
+ * give a product of the same dims in two orders the rhs's order, the
+ * format the lhs's: testAttentionBackward's `log2e * (cast(s) - lse)` is
+ * [B, M, K2] here and [B, K2, M] in Wave): a permute to [..., r, k] is put
+ * before the mma, named "<mma>#permute.<lhs|rhs>" and located at it, so the
+ * MMA layouts (passes/graph/indices.c mma_lay: the last two dims) see the
+ * order they need and the chained-MMA relayout (isel/relayout.c) moves the
+ * value as it does for a permute written in the document. The operand is
+ * the same by dim names, so the result is the one the document means. An
+ * operand read straight from memory is left as it is (the analysis rejects
+ * a [K, N] rhs: its memory's order, or a read mapping, says the layout). */
+static Value *mma_operand_order(G *g, Op *mma, Value *x, Sym *r, Sym *kd, const char *what)
+{
+	Kernel *k = g->k;
+	int rank = x->shape.rank;
+	if (rank < 2 || x->shape.dims[rank - 1] == kd || shape_find(x->shape, r) < 0 ||
+	    (x->kind == VAL_RESULT && x->def->kind == OP_READ) || x->kind == VAL_MEMORY)
+		return x;
+	Shape s = shape_new(k, rank);
+	for (int i = 0, j = 0; i < rank; i++)
+		if (x->shape.dims[i] != r && x->shape.dims[i] != kd)
+			s.dims[j++] = x->shape.dims[i];
+	s.dims[rank - 2] = r;
+	s.dims[rank - 1] = kd;
+	Op *p = op_new(k, mma->parent, OP_PERMUTE, arena_printf(&k->arena, "%s#permute.%s", mma->name, what), 1, 1);
+	p->loc = mma->loc;
+	p->path = mma->path;
+	p->src = mma->src;
+	p->args[0] = x;
+	p->shape = s;
+	Value *v = op_result(p);
+	v->dtype = x->dtype;
+	v->shape = s;
+	v->loc = mma->loc;
+	return v;
+}
+
 bool ld_build_mma(G *g, Node *n, Op *op, JV *jvs)
 {
 	Ld *L = g->L;
@@ -168,6 +205,13 @@ bool ld_build_mma(G *g, Node *n, Op *op, JV *jvs)
 			return false;
 		}
 	}
+	/* the permutes go before the mma, the region's last op */
+	Region *r = op->parent;
+	r->ops.len--;
+	Sym *md = acc->shape.dims[acc->shape.rank - 2], *nd = acc->shape.dims[acc->shape.rank - 1];
+	op->args[0] = mma_operand_order(g, op, lhs, md, kd, "lhs");
+	op->args[1] = mma_operand_order(g, op, rhs, nd, kd, "rhs");
+	vec_push(&r->ops, op);
 	op->results[0]->dtype = acc->dtype;
 	op->results[0]->shape = acc->shape;
 	return true;

@@ -137,6 +137,11 @@ static const Reject rejects[] = {
 	/* a tiling start below 0: only mapped accesses mask coordinates < 0 */
 	{"tests/driver/data/gemm_k_start.json -D START=-8", "tests/driver/data/gemm_k_start.json:29:5: error: ",
 		"constraints[2]: start -8 is negative: not compiled"},
+	/* a cumsum without dim of a select of a product of the same dims in two orders: Wave's last dim is not known
+	 * (frontend/load_scan.c) */
+	{"tests/driver/data/bdo_scan_wave_order_unknown.json", "tests/driver/data/bdo_scan_wave_order_unknown.json:104:14: error: ",
+		"graph[5].arg: cumsum of 'sel' i32[N, M] without dim: its last dim in Wave's order is not known (a binary op "
+		"below it has the same dims in two orders): give dim"},
 	/* B declared [K, N]: the message says Wave's convention */
 	{"tests/driver/data/gemm_b_kn.json", "tests/driver/data/gemm_b_kn.json:120:5: error: ",
 		"graph[1].body[2]: the operands' last dims (K, N) differ: both are K; Wave's mma takes its rhs as [N, K] "

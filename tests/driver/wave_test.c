@@ -1599,10 +1599,16 @@ static const WaveCase cases[] = {
 	/* testAttentionBackward_dv with the scale baked into the register as Wave's Python float (one file per K1) */
 	{"xv3_attention_bwd_dv_16x16x16_k1_64.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	{"xv3_attention_bwd_dv_32x32x8_k1_32.json -D B=1 -D M=64 -D N=32 -D K2=32 --atol 3e-3 --rtol 3e-3", NULL, NULL},
-	/* testAttentionBackward (the whole backward): written with Wave's operand order, log2e * (s - lse), it is
-	 * rejected at the next mma: Wave types a product of the same dims in two orders with the rhs's order, the
-	 * format with the lhs's (wave/README.md, the attention_bwd row); with the operands swapped it passes */
-	{"xv3_attention_bwd_wave_order_16x16x16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", "the operands' last dims (K2, M) differ", NULL},
+	/* testAttentionBackward (the whole backward) written with Wave's operand order, log2e * (s - lse): Wave types
+	 * a product of the same dims in two orders with the rhs's order, the format with the lhs's; the mma after it
+	 * finds its k by name and gets its operand through a permute (frontend/load_mma.c; wave/README.md, xv3) */
+	{"xv3_attention_bwd_wave_order_16x16x16.json -D B=1 -D M=16 -D N=16 -D K2=16 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"xv3_attention_bwd_wave_order_16x16x16.json -D B=2 -D M=32 -D N=16 -D K2=48 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	/* bdo: testAttentionBackward_dk in Wave's order (scale_ds_reg * ds_ij), and a cumsum without dim of a
+	 * product of the same dims in two orders (Wave's last dim: the rhs's order) */
+	{"bdo_attention_bwd_dk_wave_order_16x16x16.json -D B=1 -D M=16 -D N=16 -D K1=16 -D K2=32 -D scale=0.25 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"bdo_attention_bwd_dk_wave_order_32x32x8.json -D B=1 -D M=32 -D N=32 -D K1=64 -D K2=32 -D scale=0.125 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"bdo_scan_wave_order.json -D M=3 -D N=27", NULL, NULL},
 	{"xv3_attention_bwd_swapped_32x32x8_k1_32.json -D B=1 -D M=32 -D N=32 -D K2=64 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	/* ---- end of xv3 ---- */
 };
@@ -1837,6 +1843,8 @@ static const WaveCase slow[] = {
 		NULL, NULL},
 	{"attention_bwd_dk_32x32x8.json -D B=2 -D M=1024 -D N=64 -D K1=64 -D K2=1024 -D scale=0.125 --atol 3e-3 --rtol 3e-3",
 		NULL, NULL},
+	{"bdo_attention_bwd_dk_wave_order_16x16x16.json -D B=2 -D M=64 -D N=128 -D K1=32 -D K2=256 -D scale=0.1767766952966369 --atol 3e-3 --rtol 3e-3", NULL, NULL},
+	{"bdo_attention_bwd_dk_wave_order_32x32x8.json -D B=2 -D M=64 -D N=128 -D K1=32 -D K2=256 -D scale=0.1767766952966369 --atol 3e-3 --rtol 3e-3", NULL, NULL},
 	{"attention_bwd_dq_16x16x16.json -D B=2 -D M=1024 -D N=64 -D K1=64 -D K2=1024 -D scale=0.125 --atol 3e-3 --rtol 3e-3",
 		NULL, NULL},
 	{"attention_bwd_dq_32x32x8.json -D B=2 -D M=1024 -D N=64 -D K1=64 -D K2=1024 -D scale=0.125 --atol 3e-3 --rtol 3e-3",
