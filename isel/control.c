@@ -473,6 +473,36 @@ static bool body_talks(const Region *r)
 	return false;
 }
 
+/* Does r (at any depth, region skip aside) hold a set_symbol of sym? */
+static bool sets_symbol(const Region *r, const Sym *sym, const Region *skip)
+{
+	if (r == skip)
+		return false;
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *o = r->ops.data[i];
+		if ((o->kind == OP_SET_SYMBOL && o->dim == sym) || (o->body && sets_symbol(o->body, sym, skip)))
+			return true;
+	}
+	return false;
+}
+
+/* A set_symbol in body (at any depth) of a symbol also set outside it, in
+ * root, or NULL. Under a scalar branch the code after the body would read
+ * the symbol's register from either path, which selection does not join
+ * (Wave's stream-K re-sets CTA_ID inside its reduction's conditional). */
+static const Op *resets_symbol(const Region *body, const Region *r, const Region *root)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *o = r->ops.data[i];
+		if (o->kind == OP_SET_SYMBOL && o->dim && sets_symbol(root, o->dim, body))
+			return o;
+		const Op *in = o->body ? resets_symbol(body, o->body, root) : NULL;
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
 void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 {
 	Analysis *c = s->c;
@@ -513,6 +543,13 @@ void isel_select_conditional(Isel *s, Op *op, IselRegionFn region)
 	TVal *cv = s->val[cond->id];
 	if (!cv)
 		return;
+	const Op *reset = uni && cv->n == 1 && !op->while_body ? resets_symbol(op->body, op->body, c->k->body) : NULL;
+	if (reset) {
+		analysis_error(c, reset->loc, "%s: set_symbol '%s' inside the conditional '%s' sets a symbol also set "
+					      "outside it: a conditional whose body re-sets a symbol is not compiled yet",
+			reset->path, reset->name, op->name);
+		return;
+	}
 	if (uni && cv->n == 1) {
 		/* the same in every lane: a scalar branch, every lane in the
 		 * body; a condition of rank > 0 selects per coordinate, so each

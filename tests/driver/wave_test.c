@@ -1242,12 +1242,14 @@ static const WaveCase cases[] = {
 	 * compiles (a co-resident kernel: tests/driver/data/spin_ring.json),
 	 * its work unit loop steps to the next tile's first k iteration
 	 * (tests/driver/data/while_next_multiple.json), its K loop starts and
-	 * runs as that loop sets; rejected at the final write, whose mapping
-	 * puts every element of a thread's M at the row THREAD_ID (a per-lane
-	 * symbol) */
+	 * runs as that loop sets; rejected where its reduction's conditional
+	 * (a scalar branch: its condition is uniform) re-sets CTA_ID, which
+	 * the work unit loop's next trip reads; past that, its final write,
+	 * whose mapping puts every element of a thread's M at the row
+	 * THREAD_ID (a per-lane symbol), is rejected too */
 	{"streamk_gemm.json -D CTA_ID=0 -D WORK_UNIT_END=0 -D NEW_CTA_K_END=0 -D THREAD_ID=0 -D OUTPUT_TILE_ITER_END=0",
-		"graph[18].body[26].body[12]: the write's mapping does not use iterator i (dim M): elements "
-		"along it would be stored to the same place (a race)", NULL},
+		"graph[18].body[26].body[10].body[2]: set_symbol 'set_cta_peer' inside the conditional 'reduce_partial' "
+		"sets a symbol also set outside it", NULL},
 	{"persistent_gemm_16x16x16_4x1.json", NULL, NULL},
 	{"persistent_gemm_16x16x16_2x2.json", NULL, NULL},
 	{"persistent_gemm_32x32x8_4x1.json", NULL, NULL},
