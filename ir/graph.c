@@ -622,6 +622,32 @@ bool region_writes_mem(const Region *r, const Value *mem) { return region_access
 
 bool region_reads_mem(const Region *r, const Value *mem) { return region_accesses_mem(r, mem, false); }
 
+size_t region_place_of(const Region *r, const Op *op)
+{
+	size_t i = 0;
+	while (i < r->ops.len && r->ops.data[i] != op)
+		i++;
+	return i;
+}
+
+void region_take_out(Op *op)
+{
+	Region *r = op->parent;
+	size_t i = region_place_of(r, op);
+	check_that(i < r->ops.len);
+	memmove(&r->ops.data[i], &r->ops.data[i + 1], sizeof *r->ops.data * (r->ops.len - i - 1));
+	r->ops.len--;
+	op->parent = NULL;
+}
+
+void region_put_at(Region *r, size_t i, Op *op)
+{
+	vec_push(&r->ops, op);
+	memmove(&r->ops.data[i + 1], &r->ops.data[i], sizeof *r->ops.data * (r->ops.len - i - 1));
+	r->ops.data[i] = op;
+	op->parent = r;
+}
+
 void region_count_uses(const Region *r, int *uses)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {

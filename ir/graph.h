@@ -452,6 +452,12 @@ bool region_reads_mem(const Region *r, const Value *mem);
 /* Add the operand uses of r's ops (and those of the regions nested in
  * it) to uses, by value id. */
 void region_count_uses(const Region *r, int *uses);
+/* Moving ops between regions (the graph transformations of passes/plan):
+ * op's place in r (r->ops.len if absent); op taken out of its region
+ * (parent NULL); op put at place i of r, the later ops moved up. */
+size_t region_place_of(const Region *r, const Op *op);
+void region_take_out(Op *op);
+void region_put_at(Region *r, size_t i, Op *op);
 /* e with every value symbol replaced by its resolved value (symbolic
  * aliases too), simplified. Dynamic and thread symbols remain. */
 Sym *kernel_subs(Kernel *k, Sym *e);

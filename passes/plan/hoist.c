@@ -58,45 +58,20 @@ void plan_own_graph(Analysis *c, bool always)
 	free(val);
 }
 
-static size_t place_of(const Region *r, const Op *op)
-{
-	size_t i = 0;
-	while (i < r->ops.len && r->ops.data[i] != op)
-		i++;
-	return i;
-}
-
-static void take_out(Op *op)
-{
-	Region *r = op->parent;
-	size_t i = place_of(r, op);
-	memmove(&r->ops.data[i], &r->ops.data[i + 1], sizeof *r->ops.data * (r->ops.len - i - 1));
-	r->ops.len--;
-	op->parent = NULL;
-}
-
-static void put_at(Region *r, size_t i, Op *op)
-{
-	vec_push(&r->ops, op);
-	memmove(&r->ops.data[i + 1], &r->ops.data[i], sizeof *r->ops.data * (r->ops.len - i - 1));
-	r->ops.data[i] = op;
-	op->parent = r;
-}
-
 void plan_hoist_reads(Analysis *c, const Plan *p)
 {
 	check_that(!p->nhoist || c->k->owns_graph); /* plan_own_graph */
 	for (int i = 0; i < p->nhoist; i++) /* 1 */
 		if (p->hoist[i].read->parent != p->hoist[i].home)
-			take_out(p->hoist[i].read);
+			region_take_out(p->hoist[i].read);
 	for (int i = 0; i < p->nhoist; i++)
 		if (!p->hoist[i].read->parent)
-			put_at(p->hoist[i].home, p->hoist[i].place, p->hoist[i].read);
+			region_put_at(p->hoist[i].home, p->hoist[i].place, p->hoist[i].read);
 	for (int i = 0; i < p->nhoist; i++) { /* 2 */
 		const PlanHoist *h = &p->hoist[i];
 		if (!(p->read[h->read->id] & PLAN_READ_HOISTED))
 			continue;
-		take_out(h->read);
-		put_at(h->loop->parent, place_of(h->loop->parent, h->loop), h->read);
+		region_take_out(h->read);
+		region_put_at(h->loop->parent, region_place_of(h->loop->parent, h->loop), h->read);
 	}
 }

@@ -238,32 +238,7 @@ static Op *clone_op(Kernel *k, const Op *op, const char *name)
 	return n;
 }
 
-static size_t place_of(const Region *r, const Op *op)
-{
-	size_t i = 0;
-	while (i < r->ops.len && r->ops.data[i] != op)
-		i++;
-	return i;
-}
-
-static void take_out(Op *op)
-{
-	Region *r = op->parent;
-	size_t i = place_of(r, op);
-	memmove(&r->ops.data[i], &r->ops.data[i + 1], sizeof *r->ops.data * (r->ops.len - i - 1));
-	r->ops.len--;
-	op->parent = NULL;
-}
-
-static void put_at(Region *r, size_t i, Op *op)
-{
-	vec_push(&r->ops, op);
-	memmove(&r->ops.data[i + 1], &r->ops.data[i], sizeof *r->ops.data * (r->ops.len - i - 1));
-	r->ops.data[i] = op;
-	op->parent = r;
-}
-
-static void put_before(Op *loop, Op *op) { put_at(loop->parent, place_of(loop->parent, loop), op); }
+static void put_before(Op *loop, Op *op) { region_put_at(loop->parent, region_place_of(loop->parent, loop), op); }
 
 static void rotate(Analysis *c, Op *loop, const TileLoop *t, Op *a, Op *r, Op *q)
 {
@@ -272,7 +247,7 @@ static void rotate(Analysis *c, Op *loop, const TileLoop *t, Op *a, Op *r, Op *q
 	Region *body = loop->body;
 	int old = k->nops;
 	if (q) { /* the loop-invariant operand leaves first (hoist.c's place) */
-		take_out(q);
+		region_take_out(q);
 		put_before(loop, q);
 	}
 	Op *zop = a->args[2]->def;
@@ -336,10 +311,10 @@ static void rotate(Analysis *c, Op *loop, const TileLoop *t, Op *a, Op *r, Op *q
 	loop->results = res;
 	/* R and A to the body's end; the output's new value A's product */
 	Op *out = vec_last(&body->ops);
-	take_out(r);
-	take_out(a);
-	put_at(body, body->ops.len - 1, r);
-	put_at(body, body->ops.len - 1, a);
+	region_take_out(r);
+	region_take_out(a);
+	region_put_at(body, body->ops.len - 1, r);
+	region_put_at(body, body->ops.len - 1, a);
 	Value **oargs = ARENA_NEWN(&k->arena, Value *, out->nargs + 1);
 	memcpy(oargs, out->args, sizeof *oargs * (size_t)out->nargs);
 	oargs[out->nargs++] = sv;
@@ -369,7 +344,7 @@ static void walk(Analysis *c, Plan *p, Region *r)
 		grown[2 * p->nahead + 1] = a;
 		p->ahead = grown;
 		p->nahead++;
-		i = place_of(r, op); /* ops were put before it */
+		i = region_place_of(r, op); /* ops were put before it */
 	}
 }
 
