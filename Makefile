@@ -266,7 +266,7 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fra
 # year (CI stays under 25 minutes); WAVECC_WAVE_SAMPLE=1 runs them all,
 # WAVECC_WAVE_SAMPLE_AT picks the sixth.
 SAN_LOG = $(CURDIR)/build-asan/sanitizer
-# The sanitized build runs some times slower: each case's timeout is tripled
+# The sanitized build runs some times slower: each case's timeout is five times
 # (a wave.test case's 60 s, an extend-attention case under ASan, ran out
 # on a loaded machine).
 check-asan:
@@ -274,7 +274,7 @@ check-asan:
 	ASAN_OPTIONS="detect_leaks=1:log_path=$(SAN_LOG)/asan$(if $(ASAN_OPTIONS),:$(ASAN_OPTIONS))" \
 	UBSAN_OPTIONS="print_stacktrace=1:log_path=$(SAN_LOG)/ubsan$(if $(UBSAN_OPTIONS),:$(UBSAN_OPTIONS))" \
 		WAVECC_WAVE_SAMPLE=$${WAVECC_WAVE_SAMPLE:-6} WAVECC_WAVE_SAMPLE_AT=$${WAVECC_WAVE_SAMPLE_AT:-$$(( $$(date +%-j) % 6 ))} \
-		CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3} \
+		CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
 		$(MAKE) BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" check
 	@if [ -n "$$(ls -A $(SAN_LOG))" ]; then head -c 20000 $(SAN_LOG)/*; \
 		echo "make check-asan: sanitizer reports above (build-asan/sanitizer/)"; exit 1; fi
