@@ -59,7 +59,7 @@ TEST_COMMON = $(wildcard tests/*.c)
 # interp/attention: big reference attentions, interp/cli: the command). A
 # new suite joins the fast tier by being listed here.
 FAST_SUITES = \
-	util/util util/npy util/match_checks \
+	util/util util/npy util/match_checks asm/asm_cache \
 	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
 	frontend/frontend \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast interp/mx interp/wave_ref \
@@ -175,8 +175,14 @@ FAST_RUN = $(filter $(SUITES),$(FAST_SUITES))
 # Check's default timeout of a test case (4 s) is a tenth of a second of CPU
 # for most cases, which a loaded machine (other builds beside make check)
 # stretches past it: 30 s unless set (cases with a timeout of their own keep it).
+# The suites share one assembler object cache (asm/asm_cache.c), whatever
+# the build folder, unless WAVECC_ASM_CACHE is set (empty: none): starting
+# llvm-mc is most of what a small case costs, and the sanitizer build's run
+# assembles the same texts again. check_run drops entries unused for a day.
+ASM_CACHE_DIR = $(CURDIR)/build/asm-cache
+ASM_CACHE_ENV = WAVECC_ASM_CACHE=$${WAVECC_ASM_CACHE-$(ASM_CACHE_DIR)}
 SUITE_ENV = WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
-	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30}
+	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30} $(ASM_CACHE_ENV)
 # $(call check_order,SUITES): CHECK_FIRST, then those the last run timed, longest first, then the rest
 check_timed = $(shell cd $(BUILD)/tests 2>/dev/null && cat $(1:%=%.result) 2>/dev/null | sort -rn | cut -d' ' -f3)
 check_order = $(filter $(CHECK_FIRST),$(1)) $(filter-out $(CHECK_FIRST),$(call check_timed,$(1))) \
@@ -193,6 +199,7 @@ check_j = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 # $(call check_run,TARGET,NAMES): run NAMES (suites, deps, install) in the sub-make, then sum up:
 # the failures, the ten slowest, the time; fail if any failed or has no result (its build failed)
 check_run = start=$$(date +%s); rm -f $(2:%=$(BUILD)/tests/%.result); \
+	mkdir -p $(ASM_CACHE_DIR) && find $(ASM_CACHE_DIR) -name '*.o' -mmin +1440 -delete; \
 	$(MAKE) --no-print-directory $(check_j) -Otarget -k check-runs CHECK_RUNS='$(2)'; \
 	failed=; unrun=; for n in $(2); do r=$(BUILD)/tests/$$n.result; \
 		if [ ! -f $$r ]; then unrun="$$unrun $$n"; \

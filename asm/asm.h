@@ -60,8 +60,20 @@ bool asm_split_target(const char *id, char *proc, size_t proc_len, char *mattr, 
  * directive (e.g. "gfx942:sramecc-"), or false if it has none. */
 bool asm_text_target(const char *text, size_t len, char *id, size_t id_len);
 
-/* Assemble `text` into a relocatable object appended to `obj`. */
+/* Assemble `text` into a relocatable object appended to `obj` (taken from
+ * the object cache when $WAVECC_ASM_CACHE names one). */
 int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Buf *msg);
+
+/* ---- asm_cache.c ---- */
+/* The cache key of running `tool` with argv[1..] on text: 32 hex digits
+ * and a NUL; false if tool cannot be stat'ed. */
+bool asm_cache_key(const char *tool, char *const argv[], const char *text, size_t len, char key[33]);
+/* Append the object kept under key in dir to obj; false (obj unchanged) on
+ * a miss or an entry that does not read back whole. */
+bool asm_cache_get(const char *dir, const char *key, Buf *obj);
+/* Keep obj under key in dir (made if missing), atomically; failures are
+ * silent (the cache is only a cache). */
+void asm_cache_put(const char *dir, const char *key, const void *obj, size_t len);
 
 /* ---- emit.c ---- */
 /* The allocated machine function f of the analysed kernel c as one llvm-mc

@@ -9,9 +9,10 @@
  * threads share it, counted (the first to start a child ignores it, the
  * last to finish restores it). The pipes are close-on-exec, so a child
  * started by another thread at the same moment never holds this child's
- * pipe ends (which would keep this child's input open); the child calls
- * only async-signal-safe functions between fork and exec. No temporary
- * files are made. The target is a target ID
+ * pipe ends (which would keep this child's input open); the child is
+ * started by posix_spawn (no copy of the host's page tables). No temporary
+ * files are made. With $WAVECC_ASM_CACHE set, objects are kept in and
+ * taken from that folder (asm_cache.c). The target is a target ID
  * (gfx942, gfx942:sramecc-, ...): the processor becomes -mcpu, the features
  * -mattr, which llvm-mc requires to agree with the text's .amdgcn_target;
  * a bare processor therefore takes the directive's features. */
@@ -21,6 +22,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -273,15 +275,11 @@ static void sigpipe_restore(void)
 	pthread_mutex_unlock(&sigpipe_lock);
 }
 
-/* In the child: write s to fd 2 (async-signal-safe). */
-static void child_say(const char *s)
-{
-	ssize_t w = write(2, s, strlen(s));
-	(void)w;
-}
-
 /* Run argv[0] with `in` on stdin; collect stdout into out and stderr into
- * errs. Returns the wait status, or -1 if the process could not be started. */
+ * errs. Returns the wait status, or -1 if the process could not be started
+ * (errno says why). posix_spawn, not fork: the host may be a large process
+ * (a Python interpreter with torch loaded), whose page tables a fork would
+ * copy for every assembly. */
 static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out, Buf *errs)
 {
 	int pin[2], pout[2], perr[2];
@@ -300,21 +298,29 @@ static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out
 		return -1;
 	}
 	sigpipe_ignore();
-	pid_t pid = fork();
-	if (pid == 0) {
-		/* dup2 clears close-on-exec on 0, 1 and 2; the rest close at exec */
-		dup2(pin[0], 0);
-		dup2(pout[1], 1);
-		dup2(perr[1], 2);
-		struct sigaction dfl = {0};
-		dfl.sa_handler = SIG_DFL;
-		sigaction(SIGPIPE, &dfl, NULL);
-		execv(argv[0], argv);
-		child_say("cannot execute ");
-		child_say(argv[0]);
-		child_say(errno == ENOENT ? ": no such file\n" : errno == EACCES ? ": permission denied\n" : "\n");
-		_exit(127);
+	/* dup2 clears close-on-exec on 0, 1 and 2; the rest close at exec;
+	 * SIGPIPE back to its default in the child */
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t dfl;
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	pid_t pid = -1;
+	int rc = posix_spawn_file_actions_init(&fa);
+	if (rc == 0) {
+		if ((rc = posix_spawnattr_init(&attr)) == 0) {
+			if (!(rc = posix_spawn_file_actions_adddup2(&fa, pin[0], 0)) &&
+			    !(rc = posix_spawn_file_actions_adddup2(&fa, pout[1], 1)) &&
+			    !(rc = posix_spawn_file_actions_adddup2(&fa, perr[1], 2)) &&
+			    !(rc = posix_spawnattr_setsigdefault(&attr, &dfl)) &&
+			    !(rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF)))
+				rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
+			posix_spawnattr_destroy(&attr);
+		}
+		posix_spawn_file_actions_destroy(&fa);
 	}
+	if (rc != 0)
+		pid = -1;
 	close(pin[0]);
 	close(pout[1]);
 	close(perr[1]);
@@ -323,6 +329,7 @@ static int run_child(char *const argv[], const char *in, size_t in_len, Buf *out
 		close(pout[0]);
 		close(perr[0]);
 		sigpipe_restore();
+		errno = rc;
 		return -1;
 	}
 	fcntl(pin[1], F_SETFL, O_NONBLOCK);
@@ -407,6 +414,14 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
 		argv[6] = attr_arg;
 		argv[7] = "-";
 	}
+	const char *cache = getenv("WAVECC_ASM_CACHE");
+	char key[33];
+	bool keyed = cache && *cache && asm_cache_key(mc.path, argv, text, len, key);
+	if (keyed && asm_cache_get(cache, key, obj)) {
+		if (o->verbose)
+			fprintf(stderr, "wavecc: the object from %s/%s.o (WAVECC_ASM_CACHE)\n", cache, key);
+		return 0;
+	}
 	Buf out = {0}, errs = {0};
 	int st = run_child(argv, text, len, &out, &errs);
 	int ok = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && out.len > 0;
@@ -425,6 +440,8 @@ int asm_assemble(const AsmOptions *o, const char *text, size_t len, Buf *obj, Bu
 	}
 	if (errs.len) /* warnings */
 		append_diagnostics(msg, errs.data, errs.len, o->source_name);
+	else if (keyed)
+		asm_cache_put(cache, key, out.data, out.len);
 	buf_putn(obj, out.data, out.len);
 	buf_free(&out);
 	buf_free(&errs);

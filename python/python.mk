@@ -54,7 +54,7 @@ PY_INSTALL_CHECK = if [ -z "$(PYTHON)" ] || [ -n "$(findstring -fsanitize,$(OPT)
 # The two suites join make check and make check-fast as python/full and
 # python/fast (only when all suites run, not under TEST_SRCS=...).
 PY_TEST = $(if $(findstring -fsanitize,$(OPT) $(LDFLAGS)),echo "SKIP: python tests under a sanitizer build", \
-	$(if $(PYTHON),WAVECC_BUILD=$(abspath $(BUILD)) PYTHONPATH=$(CURDIR)/python $(PYTHON) -B \
+	$(if $(PYTHON),$(ASM_CACHE_ENV) WAVECC_BUILD=$(abspath $(BUILD)) PYTHONPATH=$(CURDIR)/python $(PYTHON) -B \
 	tests/python/run_tests.py,echo "SKIP: no python3 with numpy and sympy (python3-numpy python3-sympy)"))
 ifeq ($(TEST_SRCS),$(ALL_TEST_SRCS))
 SUITES += python/fast python/full

@@ -1,5 +1,8 @@
 /* test.c — shared helpers for the Check suites (see test.h). */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +22,53 @@ const char *test_bin(void) { return env_or("WAVECC_BIN", "build/wavecc"); }
 const char *test_root(void) { return env_or("WAVECC_ROOT", "."); }
 const char *test_build(void) { return env_or("WAVECC_BUILD", "build"); }
 
+/* remove_tree's nftw callback: each entry after its contents (FTW_DEPTH) */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	return remove(path);
+}
+
+/* rm -rf and mkdir -p in this process: a suite that makes a directory per
+ * case (the emulator's, each assembly's) would otherwise start three
+ * programs for it, and starting a program is what such a case spends most
+ * of its time on */
+static bool fresh_dir(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) == 0 && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		return false;
+	char path[2048];
+	snprintf(path, sizeof path, "%s", dir);
+	for (char *p = path + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			if (mkdir(path, 0777) != 0 && errno != EEXIST)
+				return false;
+			*p = '/';
+		}
+	return mkdir(path, 0777) == 0;
+}
+
 const char *test_tmpdir(const char *name)
 {
-	char cmd[4096], path[2048];
+	char path[2048];
 	/* WAVECC_TEST_TMP_TAG: a suffix that keeps the directories of
 	 * processes running one suite's cases side by side apart (wave.test's
 	 * shards) */
 	const char *tag = getenv("WAVECC_TEST_TMP_TAG");
 	snprintf(path, sizeof path, "%s/tests/tmp/%s%s", test_build(), name, tag ? tag : "");
 	const char *dir = intern(path);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
-	if (system(cmd) != 0)
+	if (!fresh_dir(dir))
 		die("cannot create %s", dir);
 	return dir;
+}
+
+void test_rmdir(const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) == 0 && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
 static char *slurp_fd(int fd)

@@ -15,6 +15,8 @@ const char *test_root(void);  /* WAVECC_ROOT or "." */
 const char *test_build(void); /* WAVECC_BUILD or "build" */
 /* A scratch directory under $(BUILD)/tests/tmp/<name>, created empty. */
 const char *test_tmpdir(const char *name);
+/* rm -rf DIR, in this process (a message on failure) */
+void test_rmdir(const char *dir);
 
 /* Run `cmd` through /bin/sh with `input` (may be NULL) on stdin; capture
  * stdout and stderr. Returns the exit status (128+signal if killed). */

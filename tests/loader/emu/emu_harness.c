@@ -3,59 +3,77 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <unistd.h>
 
 #include "emu_harness.h"
+#include "../../../asm/asm.h"
 
-static uint8_t *slurp(const char *path, size_t *n)
+/* The bytes of section `name` of the ELF object elf (what `llvm-objcopy -O
+ * binary --only-section=NAME` writes), heap; NULL if there is none. Read
+ * here rather than by llvm-objcopy: starting an LLVM tool (the relocation
+ * of its shared library) costs as much as the assembly. */
+static uint8_t *elf_section(Elf *e, const char *name, size_t *n)
 {
-	FILE *b = fopen(path, "rb");
-	if (!b)
-		return NULL;
-	uint8_t *d = xmalloc(1 << 20);
-	*n = fread(d, 1, 1 << 20, b);
-	fclose(b);
-	return d;
+	*n = 0;
+	uint8_t *out = NULL;
+	size_t shstr;
+	if (e && elf_getshdrstrndx(e, &shstr) == 0)
+		for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+			GElf_Shdr sh;
+			const char *sn;
+			if (!gelf_getshdr(scn, &sh) || !(sn = elf_strptr(e, shstr, sh.sh_name)) || strcmp(sn, name))
+				continue;
+			Elf_Data *d = elf_getdata(scn, NULL);
+			if (d && d->d_buf && d->d_size == sh.sh_size && sh.sh_size) {
+				out = xmalloc(sh.sh_size);
+				memcpy(out, d->d_buf, sh.sh_size);
+				*n = sh.sh_size;
+			}
+			break;
+		}
+	return out;
 }
 
+/* elf_section of the object file at path */
+static uint8_t *file_section(const char *path, const char *name, size_t *n)
+{
+	*n = 0;
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	Elf *e = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	uint8_t *out = elf_section(e, name, n);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return out;
+}
+
+/* The snippet goes through the library's assembler (asm/llvm_mc.c: the
+ * llvm-mc for mcpu, LLVM 22 for gfx950, the object cache when
+ * $WAVECC_ASM_CACHE is set) and its .text comes out of the object in
+ * memory. */
 size_t h_assemble(const char *body, uint8_t **code, const char *mcpu)
 {
-	static int seq;
-	char name[64];
-	snprintf(name, sizeof name, "emu-%d-%d", (int)getpid(), seq++);
-	const char *dir = test_tmpdir(name);
-	Buf path = {0}, cmd = {0};
-	buf_printf(&path, "%s/k.s", dir);
-	FILE *f = fopen(buf_cstr(&path), "w");
-	if (!f)
-		die("cannot write %s", buf_cstr(&path));
-	fprintf(f, ".text\n%s\ns_endpgm\n", body);
-	fclose(f);
-	int v = strcmp(mcpu, "gfx950") == 0 ? 22 : 19; /* LLVM 19 does not know gfx950 */
-	buf_printf(&cmd, "cd '%s' && llvm-mc-%d -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj k.s -o k.o && "
-		   "llvm-objcopy-%d -O binary --only-section=.text k.o k.bin", dir, v, mcpu, v);
-	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+	Buf text = {0}, obj = {0}, msg = {0};
+	buf_printf(&text, ".text\n%s\ns_endpgm\n", body);
+	AsmOptions o = {.mcpu = mcpu, .source_name = "snippet"};
 	size_t n = 0;
-	if (r.status != 0) {
-		fprintf(stderr, "assembler failed:\n%s\n", r.err);
+	if (asm_assemble(&o, text.data, text.len, &obj, &msg) != 0) {
+		fprintf(stderr, "assembler failed:\n%s\n", buf_cstr(&msg));
 	} else {
-		Buf bin = {0};
-		buf_printf(&bin, "%s/k.bin", dir);
-		FILE *b = fopen(buf_cstr(&bin), "rb");
-		if (b) {
-			*code = xmalloc(1 << 20);
-			n = fread(*code, 1, 1 << 20, b);
-			fclose(b);
-		}
-		buf_free(&bin);
-		char rm[600];
-		snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-		if (system(rm) != 0)
-			fprintf(stderr, "cannot remove %s\n", dir);
+		Elf *e = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_memory((char *)obj.data, obj.len);
+		uint8_t *t = elf_section(e, ".text", &n);
+		if (e)
+			elf_end(e);
+		if (t)
+			*code = t;
 	}
-	cmd_result_free(&r);
-	buf_free(&path);
-	buf_free(&cmd);
+	buf_free(&text);
+	buf_free(&obj);
+	buf_free(&msg);
 	return n;
 }
 
@@ -131,9 +149,8 @@ bool h_init_cl_llvm(Harness *h, const char *source, const char *mcpu, const char
 		die("cannot write %s", buf_cstr(&path));
 	fputs(source, f);
 	fclose(f);
-	buf_printf(&cmd, "cd '%s' && clang-%d -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o && "
-		   "llvm-objcopy-%d -O binary --only-section=.text k.o k.text && "
-		   "llvm-objcopy-%d -O binary --only-section=.rodata k.o k.kd", dir, v, mcpu, flags ? flags : "", v, v);
+	buf_printf(&cmd, "cd '%s' && exec clang-%d -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=%s -nogpulib -O3 %s -c k.cl -o k.o",
+		   dir, v, mcpu, flags ? flags : "");
 	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
 	buf_free(&cmd);
 	buf_free(&path);
@@ -144,14 +161,12 @@ bool h_init_cl_llvm(Harness *h, const char *source, const char *mcpu, const char
 	}
 	cmd_result_free(&r);
 	memset(h, 0, sizeof *h);
-	Buf p1 = {0}, p2 = {0};
-	buf_printf(&p1, "%s/k.text", dir);
-	buf_printf(&p2, "%s/k.kd", dir);
+	Buf obj = {0};
+	buf_printf(&obj, "%s/k.o", dir);
 	size_t kn = 0;
-	h->code = slurp(buf_cstr(&p1), &h->code_size);
-	uint8_t *kd = slurp(buf_cstr(&p2), &kn);
-	buf_free(&p1);
-	buf_free(&p2);
+	h->code = file_section(buf_cstr(&obj), ".text", &h->code_size);
+	uint8_t *kd = file_section(buf_cstr(&obj), ".rodata", &kn);
+	buf_free(&obj);
 	ck_assert_msg(h->code && kd && kn >= KD_SIZE, "no .text or kernel descriptor");
 	char why[128];
 	ck_assert_msg(kd_decode(kd, &h->l.kd, why, sizeof why) == 0, "kd_decode: %s", why);
@@ -166,10 +181,7 @@ bool h_init_cl_llvm(Harness *h, const char *source, const char *mcpu, const char
 	h->l.grid[0] = h->l.grid[1] = h->l.grid[2] = 1;
 	h->l.wg_size[0] = 64, h->l.wg_size[1] = h->l.wg_size[2] = 1;
 	h->l.max_instructions = 10000000;
-	char rm[600];
-	snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-	if (system(rm) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
+	test_rmdir(dir);
 	return true;
 }
 

@@ -1,5 +1,5 @@
 /* emu_harness.h — helpers for the emulator suites: assemble a snippet with
- * llvm-mc-19, extract its .text bytes with llvm-objcopy-19, map them at a
+ * llvm-mc-19 (its .text read from the object with libelf), map them at a
  * fixed address with a kernel descriptor built here (not by the linker),
  * and launch. The snippet sees s[0:1] = kernarg pointer, s2 = workgroup id
  * x (s3 = y, s4 = z when wg_dims > 1), v0 = packed work-item ids. */
