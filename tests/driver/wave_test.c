@@ -2061,69 +2061,27 @@ static void take_inputs(char *args, const char *flag, const char *(*make)(const 
  * name, "-D B=2", ...): one transcription's cases without the others */
 static const char *case_filter;
 
-/* Wave's largest shapes in make check (the cases of a second or more of
- * CPU per run, measured with a timing wrapper as WAVECC_BIN): each runs
- * once, on one of its two runs, alternating between the plain and the
- * adversarial run from one case to the next, so both kinds of run see
- * large shapes; WAVECC_WAVE_HEAVY=1 runs both, WAVECC_WAVE_HEAVY=skipped
- * only the runs make check leaves out (.ci/run does, after make check).
- * Their smaller shapes, and every other case, run twice. A case for one
- * target only (`only`) runs both: the other target's run is a quick
- * rejection. */
-static const char *const heavy[] = {
-	"bhsd_attention_causal_16x16x32_k8.json --atol 1e-3 --rtol 1e-3", /* 4.17 s */
-	"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=4", /* 3.00 s */
-	"splitk_gemm.json -D M=1024 -D N=1024 -D K=1024 -D S=2", /* 2.70 s */
-	"decode_attention_phase0_32x32x8.json -D B=2 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", /* 1.86 s */
-	"decode_attention_phase0_16x16x16.json -D B=2 -D M=1024 -D N=64 -D K1=64 -D K2=1024 --atol 1e-3 --rtol 1e-3", /* 1.79 s */
-	"decode_attention_dyn_phase1.json -D B=2 -D M=1024 -D N=64 -D U=32", /* 1.79 s */
-	"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --waves-per-eu 2 --atol 1e-3 --rtol 1e-3", /* 1.66 s */
-	"gqa_bshd_attention_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.65 s */
-	"reordered_gemm.json -D M=2048 -D N=1280 -D K=256", /* 1.64 s */
-	"gqa_bshd_attention_32x32x8.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.61 s */
-	"vanilla_attention_causal_sw_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.52 s */
-	"vanilla_attention_causal_sw_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.52 s */
-	"vanilla_attention_causal_sw_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.49 s */
-	"decode_attention_phase1.json -D B=2 -D M=1024 -D N=64 -D K2=1024", /* 1.48 s */
-	"vanilla_attention_causal_sw_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.47 s */
-	"decode_gqa_phase0_16x16x16.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", /* 1.43 s */
-	"gqa_bshd_attention_causal_sw_32x32x8.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.41 s */
-	"decode_gqa_phase0_16x16x16.json", /* 1.36 s */
-	"vanilla_attention_causal_32x32x8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.36 s */
-	"vanilla_attention_causal_16x16x32_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.35 s */
-	"vanilla_attention_causal_16x16x16.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.35 s */
-	"vanilla_attention_causal_32x32x16_k8.json -D B=1 -D M=1024 -D N=128 -D K1=128 -D K2=1357 --atol 1e-3 --rtol 1e-3", /* 1.33 s */
-	"gqa_bshd_attention_causal_sw_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.32 s */
-	"gqa_bshd_attention_causal_16x16x16.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.32 s */
-	"decode_gqa_phase0_32x32x8.json", /* 1.28 s */
-	"gqa_bshd_attention_causal_32x32x8.json -D H=2 -D N_Q=320 -D N_KV=320 --atol 1e-3 --rtol 1e-3", /* 1.26 s */
-	"attention_bwd_dq_32x32x8.json -D B=8 -D M=128 -D N=128 -D K1=64 -D K2=256 -D scale=0.125 --atol 3e-3 --rtol 3e-3", /* 1.23 s */
-	"decode_gqa_phase0_32x32x8.json -D H_Q=128 -D H_KV=2 -D N_KV=2000", /* 1.22 s */
-	"persistent_reordering_gemm_32x32x8_4x1.json -D M=1100 -D K=64", /* 1.19 s */
-	"persistent_reordering_gemm_16x16x16_4x1.json", /* 1.19 s */
-	"loop_pipeline_remainder_start.json -D M=640 -D N=256 -D K=768 --schedule prefetch", /* 1.09 s */
-	"persistent_reordering_gemm_32x32x8_4x1.json", /* 1.08 s */
-	"persistent_reordering_gemm_16x16x16_2x2.json", /* 1.04 s */
-	"persistent_reordering_gemm_32x32x8_2x2.json", /* 1.02 s */
-	"attention_bwd_dq_16x16x16.json -D B=8 -D M=128 -D N=128 -D K1=64 -D K2=256 -D scale=0.125 --atol 3e-3 --rtol 3e-3", /* 0.89 s */
-	"attention_fwd_16x16x16.json -D B=8 -D M=128 -D N=128 -D K1=64 -D K2=256 -D scale=0.125 --atol 3e-3 --rtol 3e-3", /* 0.85 s */
-	("mxfp4_preshuffle_b_dyn.json -D M=224 -D N=160 -D K=2048 -D BLOCK_M=224 -D BLOCK_N=160 -D WAVES_M=2 -D WAVES_N=2 --mx "
-	 "a:224,1024:f4 --mx a_scale:224,64:scale --mx b:160,1024:f4 --mx b_scale:160,64:scale"), /* 1.40 s */
-	"mxfp4_preshuffle_b_wide_store_in_order.json -D M=256 -D N=192 -D K=2048 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:192,1024:f4 --mx b_scale:192,64:scale_shuffled", /* 2.2 s */
-	"mxfp4_preshuffle_scales_and_b.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled", /* 1.4 s */
-	"mxfp4_preshuffle_scales_and_b_lds.json -D M=256 -D N=256 -D K=2048 -D BLOCK_M=256 -D BLOCK_N=256 --mx a:256,1024:f4 --mx a_scale:256,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled", /* 1.4 s */
-	"mxfp4_preshuffle_b_dyn.json -D M=128 -D N=256 -D K=2048 -D BLOCK_M=128 -D BLOCK_N=256 -D WAVES_M=1 -D WAVES_N=4 --mx a:128,1024:f4 --mx a_scale:128,64:scale_shuffled --mx b:256,1024:f4 --mx b_scale:256,64:scale_shuffled", /* 1.1 s */
-};
-static enum { HEAVY_ONCE, HEAVY_BOTH, HEAVY_SKIPPED } heavy_mode;
+/* make check runs each case of the main lists (cases[], igemm, scheduled[])
+ * once: case k's run on gfx942 (plain) when k is even, on gfx90a
+ * (adversarial and strict) when k is odd, so both kinds of run see every
+ * kind of kernel and make check stays within its five minutes;
+ * WAVECC_WAVE_RUNS=other runs the other half (.ci/run does, after make
+ * check, so CI runs every case on both targets), =all runs both. A case
+ * for one target only (`only`) runs both: the other target's run is a quick
+ * rejection. gfx950[] runs one (adversarial) run a case in any mode; the
+ * slow lists run both runs. */
+static enum { RUNS_HALF, RUNS_ALL, RUNS_OTHER } runs_mode;
 
-/* Does this run leave out run i of case c (under heavy_mode)? */
-static bool heavy_skipped(const WaveCase *c, int i)
+/* Does this run leave out run i of case c (under runs_mode)? */
+static bool half_left_out(const WaveCase *c, int i)
 {
-	bool left_out = false; /* the run make check leaves out */
-	for (size_t k = 0; k < ARRAY_LEN(heavy) && !c->only; k++)
-		if (strcmp(c->args, heavy[k]) == 0)
-			left_out = i % 2 != (i / 2) % 2;
-	return heavy_mode == HEAVY_ONCE ? left_out : heavy_mode == HEAVY_SKIPPED ? !left_out : false;
+	bool halved = !strcmp(case_tag, "case") || !strcmp(case_tag, "igemm") || !strcmp(case_tag, "scheduled");
+	if (runs_mode == RUNS_OTHER && (!halved || c->only))
+		return true; /* make check ran it whole */
+	if (!halved || c->only || runs_mode == RUNS_ALL)
+		return false;
+	bool other = i % 2 != (i / 2) % 2; /* the run of the other half */
+	return runs_mode == RUNS_HALF ? other : !other;
 }
 
 /* Case i of a list on target mcpu, adversarially where `adverse` (see
@@ -2183,7 +2141,7 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 		asm_case(asm_dir, c, i, mcpu, args, extra);
 		return;
 	}
-	if (heavy_skipped(c, i)) /* (snapshots take every case) */
+	if (half_left_out(c, i)) /* (snapshots take every case) */
 		return;
 	/* each case runs twice, once per target: on gfx942 in the emulator's
 	 * default order (waves one instruction each in turn, workgroups
@@ -3000,8 +2958,8 @@ int main(void)
 {
 	const char *every = getenv("WAVECC_WAVE_SAMPLE"), *at = getenv("WAVECC_WAVE_SAMPLE_AT");
 	case_filter = getenv("WAVECC_WAVE_FILTER");
-	const char *hb = getenv("WAVECC_WAVE_HEAVY");
-	heavy_mode = !hb ? HEAVY_ONCE : strcmp(hb, "1") == 0 ? HEAVY_BOTH : strcmp(hb, "skipped") == 0 ? HEAVY_SKIPPED : HEAVY_ONCE;
+	const char *rm = getenv("WAVECC_WAVE_RUNS");
+	runs_mode = !rm ? RUNS_HALF : strcmp(rm, "all") == 0 ? RUNS_ALL : strcmp(rm, "other") == 0 ? RUNS_OTHER : RUNS_HALF;
 	if (every && atoi(every) > 1) {
 		sample_every = atoi(every);
 		sample_at = at ? abs(atoi(at)) % sample_every : 0;
