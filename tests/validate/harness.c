@@ -6,11 +6,15 @@
  * folder: Check runs each test in its own forked child, so the pid keeps
  * two runs of one descriptor apart, and an output file is deleted before the
  * run so a stale result can never pass. */
+#include <dirent.h>
 #include <math.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../asm/asm.h"
 #include "../../util/npy.h"
 #include "validate.h"
 
@@ -35,6 +39,134 @@ static void set_error(const char *what, const CmdResult *r)
 	buf_free(&b);
 }
 
+/* The full path of program on $PATH, written into out, or NULL. */
+static const char *on_path(const char *program, char *out, size_t n)
+{
+	const char *path = getenv("PATH");
+	for (const char *p = path; p && *p;) {
+		size_t len = strcspn(p, ":");
+		snprintf(out, n, "%.*s/%s", (int)len, p, program);
+		if (len && access(out, X_OK) == 0)
+			return out;
+		p += len + (p[len] == ':');
+	}
+	return NULL;
+}
+
+static char *read_text(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	Buf b = {0};
+	char tmp[65536];
+	size_t k;
+	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
+		buf_putn(&b, tmp, k);
+	fclose(f);
+	buf_cstr(&b);
+	*n = b.len;
+	return b.data;
+}
+
+/* Copy the descriptors kernels/ *.launch.json into the suite folder, their
+ * "arch" rewritten for another target. */
+static bool copy_descriptors(const char *arch)
+{
+	char dir[2048];
+	snprintf(dir, sizeof dir, "%s/tests/validate/kernels", test_root());
+	DIR *d = opendir(dir);
+	if (!d)
+		return false;
+	char from[64], to[64];
+	snprintf(from, sizeof from, "\"arch\": \"gfx942\"");
+	snprintf(to, sizeof to, "\"arch\": \"%s\"", arch);
+	bool ok = true;
+	for (struct dirent *e; ok && (e = readdir(d));) {
+		size_t len = strlen(e->d_name), sl = strlen(".launch.json");
+		if (len <= sl || strcmp(e->d_name + len - sl, ".launch.json"))
+			continue;
+		char src[4096], dst[4096];
+		snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
+		snprintf(dst, sizeof dst, "%s/%s", suite_dir, e->d_name);
+		size_t n;
+		char *text = read_text(src, &n);
+		FILE *f = text ? fopen(dst, "wb") : NULL;
+		ok = f != NULL;
+		for (char *p = text; ok && p && *p;) {
+			char *hit = strstr(p, from);
+			size_t k = hit ? (size_t)(hit - p) : strlen(p);
+			ok = fwrite(p, 1, k, f) == k && (!hit || fputs(to, f) >= 0);
+			p = hit ? hit + strlen(from) : p + k;
+		}
+		if (f)
+			ok &= fclose(f) == 0;
+		free(text);
+	}
+	closedir(d);
+	return ok;
+}
+
+/* The validation kernels built before by the same tools for the same
+ * target from the same source come from the object cache
+ * ($WAVECC_ASM_CACHE, asm/asm_cache.c; make check sets it): building them
+ * is most of a validation suite's time. The key is the source's text, the
+ * target and the flags, and the identity (path, size, time) of clang-19,
+ * llvm-mc-19 and ld.lld-19. Returns whether NAME.hsaco is in the suite
+ * folder now; key gets the name's key ("" without a cache). */
+static bool from_cache(const char *root, const char *name, const char *arch, char key[33])
+{
+	key[0] = 0;
+	const char *cache = getenv("WAVECC_ASM_CACHE");
+	if (!cache || !*cache)
+		return false;
+	static const char *const kinds[] = {".cl", ".ll", ".s"};
+	char src[4096], tools[3][1024];
+	char *text = NULL;
+	size_t n = 0;
+	for (size_t k = 0; k < 3 && !text; k++) {
+		snprintf(src, sizeof src, "%s/tests/validate/kernels/%s%s", root, name, kinds[k]);
+		text = read_text(src, &n);
+	}
+	if (!text || !on_path("clang-19", tools[0], sizeof tools[0]) ||
+	    !on_path("llvm-mc-19", tools[1], sizeof tools[1]) || !on_path("ld.lld-19", tools[2], sizeof tools[2])) {
+		free(text);
+		return false;
+	}
+	/* the tools' identities enter as arguments */
+	char ids[3][1200];
+	for (int t = 0; t < 3; t++) {
+		struct stat st;
+		if (stat(tools[t], &st) != 0) {
+			free(text);
+			return false;
+		}
+		snprintf(ids[t], sizeof ids[t], "%.1000s %lld %lld.%ld", tools[t], (long long)st.st_size,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	char *argv[] = {"validation-kernel", (char *)name, (char *)arch, CLANG_FLAGS, ids[0], ids[1], ids[2], NULL};
+	bool keyed = asm_cache_key(tools[0], argv, text, n, key);
+	free(text);
+	if (!keyed) {
+		key[0] = 0;
+		return false;
+	}
+	char ck[40];
+	snprintf(ck, sizeof ck, "vk%.30s", key); /* a name of its own beside llvm-mc's objects */
+	memcpy(key, ck, 33);
+	Buf obj = {0};
+	if (!asm_cache_get(cache, key, &obj))
+		return false;
+	char dst[4096];
+	snprintf(dst, sizeof dst, "%s/%s.hsaco", suite_dir, name);
+	FILE *f = fopen(dst, "wb");
+	bool ok = f && fwrite(obj.data, 1, obj.len, f) == obj.len;
+	if (f)
+		ok &= fclose(f) == 0;
+	buf_free(&obj);
+	return ok;
+}
+
 void vk_compile_arch(const char *suite, const char *const *names, const char *arch)
 {
 	suite_dir = test_tmpdir(suite);
@@ -46,35 +178,59 @@ void vk_compile_arch(const char *suite, const char *const *names, const char *ar
 		compile_error = xstrdup("clang-19, llvm-mc-19 and ld.lld-19 must be on PATH to build the validation kernels");
 		return;
 	}
-	/* The builds run inside the suite folder, so the sources need an absolute path. Descriptors are
-	 * written for gfx942; for another arch their "arch" is rewritten as they are copied. */
+	/* Descriptors are written for gfx942; for another arch their "arch" is
+	 * rewritten as they are copied. */
+	if (!copy_descriptors(suite_arch)) {
+		compile_error = xstrdup("cannot copy tests/validate/kernels/*.launch.json into the suite folder");
+		return;
+	}
+	/* The builds run inside the suite folder, so the sources need an absolute path. */
 	char *root = realpath(test_root(), NULL);
-	Buf cmd = {0};
-	buf_printf(&cmd,
-		   "for f in '%s'/tests/validate/kernels/*.launch.json; do "
-		   "sed 's/\"arch\": \"gfx942\"/\"arch\": \"%s\"/' \"$f\" > '%s'/\"$(basename \"$f\")\" || exit 1; done && "
-		   "cd '%s' && printf '%%s\\n'",
-		   test_root(), suite_arch, suite_dir, suite_dir);
-	for (const char *const *n = names; *n; n++)
-		buf_printf(&cmd, " %s", *n);
-	/* NAME.cl goes through clang-19 (plus the flags of a "// clang-extra-flags: ..." line in the source);
-	 * NAME.ll (LLVM IR, for intrinsics OpenCL has no builtin for) through clang-19 as well;
-	 * hand-written NAME.s through llvm-mc-19 and ld.lld-19 (LLVM's own linker, so these tests do not
-	 * depend on ours). */
-	buf_printf(&cmd,
-		   " | xargs -P 2 -I{} sh -c 'k=\"%s/tests/validate/kernels/{}\"; if [ -f \"$k.cl\" ]; then "
-		   "clang-19 " CLANG_FLAGS " -mcpu=%s $(sed -n \"s|^// clang-extra-flags: ||p\" \"$k.cl\") \"$k.cl\" "
-		   "-o {}.hsaco; elif [ -f \"$k.ll\" ]; then "
-		   "clang-19 -target amdgcn-amd-amdhsa -nogpulib -O3 -mcpu=%s \"$k.ll\" -o {}.hsaco; else "
-		   "llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj \"$k.s\" -o {}.o && "
-		   "ld.lld-19 -shared --no-undefined {}.o -o {}.hsaco; fi'",
-		   root ? root : test_root(), arch, arch, suite_arch);
+	const char *r0 = root ? root : test_root();
+	size_t count = 0;
+	while (names[count])
+		count++;
+	char(*keys)[33] = xmalloc((count + 1) * sizeof *keys);
+	Buf list = {0};
+	for (size_t i = 0; i < count; i++)
+		if (!from_cache(r0, names[i], arch, keys[i]))
+			buf_printf(&list, " %s", names[i]);
+	if (list.len) {
+		Buf cmd = {0};
+		buf_printf(&cmd, "cd '%s' && printf '%%s\\n'%s", suite_dir, buf_cstr(&list));
+		/* NAME.cl goes through clang-19 (plus the flags of a "// clang-extra-flags: ..." line in the source);
+		 * NAME.ll (LLVM IR, for intrinsics OpenCL has no builtin for) through clang-19 as well;
+		 * hand-written NAME.s through llvm-mc-19 and ld.lld-19 (LLVM's own linker, so these tests do not
+		 * depend on ours). */
+		buf_printf(&cmd,
+			   " | xargs -P 2 -I{} sh -c 'k=\"%s/tests/validate/kernels/{}\"; if [ -f \"$k.cl\" ]; then "
+			   "clang-19 " CLANG_FLAGS " -mcpu=%s $(sed -n \"s|^// clang-extra-flags: ||p\" \"$k.cl\") \"$k.cl\" "
+			   "-o {}.hsaco; elif [ -f \"$k.ll\" ]; then "
+			   "clang-19 -target amdgcn-amd-amdhsa -nogpulib -O3 -mcpu=%s \"$k.ll\" -o {}.hsaco; else "
+			   "llvm-mc-19 -triple=amdgcn-amd-amdhsa -mcpu=%s -filetype=obj \"$k.s\" -o {}.o && "
+			   "ld.lld-19 -shared --no-undefined {}.o -o {}.hsaco; fi'",
+			   r0, arch, arch, suite_arch);
+		CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
+		if (r.status != 0)
+			set_error("building the validation kernels", &r);
+		cmd_result_free(&r);
+		buf_free(&cmd);
+		const char *cache = getenv("WAVECC_ASM_CACHE");
+		for (size_t i = 0; i < count && r.status == 0 && cache && *cache; i++) {
+			if (!keys[i][0])
+				continue;
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s.hsaco", suite_dir, names[i]);
+			size_t n;
+			char *bytes = read_text(path, &n);
+			if (bytes && n)
+				asm_cache_put(cache, keys[i], bytes, n);
+			free(bytes);
+		}
+	}
+	buf_free(&list);
+	free(keys);
 	free(root);
-	CmdResult r = run_cmd(buf_cstr(&cmd), NULL);
-	if (r.status != 0)
-		set_error("building the validation kernels", &r);
-	cmd_result_free(&r);
-	buf_free(&cmd);
 }
 
 void vk_compile(const char *suite, const char *const *names) { vk_compile_arch(suite, names, "gfx942"); }
