@@ -706,9 +706,13 @@ static void set_role_of_op(Ctx *x, Op *op, Role r)
 {
 	if (!op)
 		return;
-	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST ||
+	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST || op->kind == OP_PERMUTE ||
 		(op->kind == OP_BITCAST && dtype_bits(op->dtype) == dtype_bits(op->args[0]->dtype)))
-		set_role(x, op->args[0], r); /* (a bitcast of one width: the same elements) */
+		/* (a bitcast of one width: the same elements; a permute: the
+		 * same elements by dim name, the MMA layout being by name; without
+		 * this a read under a permute kept its read/write layout and the
+		 * mma took it as its operand's: a wrong product) */
+		set_role(x, op->args[0], r);
 	else if (op_is_binary(op->kind)) {
 		/* an elementwise op on an MMA operand (a scaled A): its operands
 		 * hold their elements in the same layout, projected on their own

@@ -1206,6 +1206,12 @@ static const WaveCase cases[] = {
 	{"gemm_transpose_ab_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
 	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	/* the template with the reads' source/target left out (a, b read as [K, M], [K, N]: the mma takes them
+	 * through its permute by dim name), and with a's permute written out */
+	{"gemm_transpose_ab_nomap_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_nomap_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_permute_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_permute_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
 	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
 	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
