@@ -1452,6 +1452,11 @@ static const WaveCase cases[] = {
 	{"lit_gemm_packed.json --packed a:64,32 --packed b:128,32", NULL, NULL},
 	{"lit_gemm_batched.json", NULL, NULL},
 	{"lit_gemm_batched_permute.json", NULL, NULL},
+	/* test_batched_gemm with the batch dim in the middle ([M, B, K], [N, B, K]) and last ([M, K, B], [N, K, B]
+	 * into c [M, N, B]): the MMA's m, n are the accumulator's, k by name (B was taken for M) */
+	{"batched_gemm_batch_middle.json", NULL, NULL},
+	{"batched_gemm_batch_last.json", NULL, NULL},
+	{"batched_gemm_batch_last.json -D M=96 -D N=64 -D K=48 -D B=3", NULL, NULL},
 	{"lit_gemm_broadcast_batched_vmma.json", NULL, NULL},
 	{"lit_gemm_pipelined.json", NULL, NULL},
 	{"lit_gemm_prefetch.json", NULL, NULL},
