@@ -1457,6 +1457,9 @@ static const WaveCase cases[] = {
 	{"batched_gemm_batch_middle.json", NULL, NULL},
 	{"batched_gemm_batch_last.json", NULL, NULL},
 	{"batched_gemm_batch_last.json -D M=96 -D N=64 -D K=48 -D B=3", NULL, NULL},
+	/* b [K, N, B] in LDS: its box [16, 48, 1] grows along N, not the one-element B */
+	{"batched_gemm_batch_last_kn.json", NULL, NULL},
+	{"batched_gemm_batch_last_kn.json -D M=96 -D N=80 -D K=48 -D B=3", NULL, NULL},
 	{"lit_gemm_broadcast_batched_vmma.json", NULL, NULL},
 	{"lit_gemm_pipelined.json", NULL, NULL},
 	{"lit_gemm_prefetch.json", NULL, NULL},
