@@ -135,14 +135,16 @@ bool ld_check_mma_dims(G *g, Node *n, Value *lhs, Value *rhs, Value *acc, const 
  * order they need and the chained-MMA relayout (isel/relayout.c) moves the
  * value as it does for a permute written in the document. The operand is
  * the same by dim names, so the result is the one the document means. An
- * operand read straight from memory is left as it is (the analysis rejects
- * a [K, N] rhs: its memory's order, or a read mapping, says the layout). */
+ * operand read straight from memory ([K, M] read without a mapping) takes
+ * the permute as well: the analysis gives the read the operand's role
+ * through it (passes/graph/indices.c set_role_of_op), so the read is laid
+ * out by dim name in the MMA's operand layout and the permute moves no
+ * element across lanes. */
 static Value *mma_operand_order(G *g, Op *mma, Value *x, Sym *r, Sym *kd, const char *what)
 {
 	Kernel *k = g->k;
 	int rank = x->shape.rank;
-	if (rank < 2 || x->shape.dims[rank - 1] == kd || shape_find(x->shape, r) < 0 ||
-	    (x->kind == VAL_RESULT && x->def->kind == OP_READ) || x->kind == VAL_MEMORY)
+	if (rank < 2 || x->shape.dims[rank - 1] == kd || shape_find(x->shape, r) < 0 || x->kind == VAL_MEMORY)
 		return x;
 	Shape s = shape_new(k, rank);
 	for (int i = 0, j = 0; i < rank; i++)

@@ -116,8 +116,9 @@ static const char *layouts(Isel *s, Op *op, const NodeIndex *ax, const NodeIndex
 	const GenericDot *g, DotDims *p)
 {
 	Analysis *c = s->c;
-	const Shape sa = op->args[0]->shape, sb = op->args[1]->shape;
-	Sym *m = sa.dims[sa.rank - 2], *k = sa.dims[sa.rank - 1], *n = sb.dims[sb.rank - 2];
+	const Shape sa = op->args[0]->shape;
+	const Shape sc = op->args[2]->shape; /* m, n by name: the accumulator's last two dims */
+	Sym *m = sc.dims[sc.rank - 2], *k = sa.dims[sa.rank - 1], *n = sc.dims[sc.rank - 1];
 	*p = (DotDims){dpos(ax, m), dpos(ax, k), dpos(bx, n), dpos(bx, k), dpos(rx, m), dpos(rx, n)};
 	if (p->am < 0 || p->ak < 0 || p->bn < 0 || p->bk < 0 || p->rm < 0 || p->rn < 0)
 		return "its operands lack the MMA's dims in their layouts";

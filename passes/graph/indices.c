@@ -706,9 +706,13 @@ static void set_role_of_op(Ctx *x, Op *op, Role r)
 {
 	if (!op)
 		return;
-	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST ||
+	if (op->kind == OP_CAST || op_is_unary(op->kind) || op->kind == OP_BROADCAST || op->kind == OP_PERMUTE ||
 		(op->kind == OP_BITCAST && dtype_bits(op->dtype) == dtype_bits(op->args[0]->dtype)))
-		set_role(x, op->args[0], r); /* (a bitcast of one width: the same elements) */
+		/* (a bitcast of one width: the same elements; a permute: the
+		 * same elements by dim name, the MMA layout being by name; without
+		 * this a read under a permute kept its read/write layout and the
+		 * mma took it as its operand's: a wrong product) */
+		set_role(x, op->args[0], r);
 	else if (op_is_binary(op->kind)) {
 		/* an elementwise op on an MMA operand (a scaled A): its operands
 		 * hold their elements in the same layout, projected on their own
@@ -757,9 +761,24 @@ static int mma_lay(Ctx *x, const Op *op)
 		analysis_error(c, op->loc, "%s: mma operands need two dims (M, K and N, K)", op->path);
 		return -1;
 	}
-	/* the last two dims are the MMA's; the others batch dims */
-	MmaLay L = {op_mma_type(c->k, op), a->shape.dims[ra - 2], b->shape.dims[rb - 2], a->shape.dims[ra - 1], NULL,
-		false, op, op_generic_dot(c->k, op)};
+	/* m, n: the accumulator's last two dims; k: the operands' last (the
+	 * loader puts a permute before an operand whose last dim is not k);
+	 * any other dim is a batch dim, wherever it stands (an operand
+	 * [M, B, K] beside an accumulator [B, M, N]: by position B would be
+	 * taken for M) */
+	const Value *acc = op->args[scaled ? 4 : 2];
+	int rc = acc->shape.rank;
+	if (rc < 2) {
+		analysis_error(c, op->loc, "%s: the mma's accumulator needs two dims (M, N)", op->path);
+		return -1;
+	}
+	MmaLay L = {op_mma_type(c->k, op), acc->shape.dims[rc - 2], acc->shape.dims[rc - 1], a->shape.dims[ra - 1],
+		NULL, false, op, op_generic_dot(c->k, op)};
+	if (shape_find(a->shape, L.mdim) < 0 || shape_find(b->shape, L.ndim) < 0) {
+		analysis_error(c, op->loc, "%s: the operands lack the accumulator's %s (lhs) or %s (rhs)", op->path,
+			sym_name(L.mdim), sym_name(L.ndim));
+		return -1;
+	}
 	if (scaled) {
 		Sym *la = scale_dim(op->args[1], a), *lb = scale_dim(op->args[3], b);
 		L.ksdim = la ? la : lb;

@@ -30,7 +30,9 @@
  *      rows (or whole rounds fit in a row), which makes the load an
  *      ordinary NodeIndex read (gx). When the threads cover no whole rows
  *      or rounds, the fast dim grows up to the next power of two (the extra
- *      columns are loaded, 0 past the tensor, and never read). A mapped
+ *      columns are loaded, 0 past the tensor, and never read); where the
+ *      fast dims hold one element (a batch dim last), the innermost dim of
+ *      more than one does. A mapped
  *      read takes the chunk size that loads the fewest elements; a mapped
  *      16-bit read whose register row runs across the memory's rows
  *      (attention's V) is loaded in blocks instead where one round covers
@@ -394,7 +396,12 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	 * along the fast dim up to the next power of two: it caches global
 	 * memory, so the extra columns are just loaded (0 past the tensor) and
 	 * never read */
-	int64_t want = t->extent[last], top = 1;
+	int g = last; /* the dim that grows: the fast dim, or the innermost one of
+		       * more than one element when the fast dims hold one (a
+		       * batch dim last: [K, N, B]) */
+	while (g > 0 && t->extent[g] == 1)
+		g--;
+	int64_t want = t->extent[g], top = 1;
 	while (top < want)
 		top *= 2;
 	bool found = false;
@@ -403,7 +410,7 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 	 * so a wide chunk whose last round mostly fills the tail only costs) */
 	int64_t best = INT64_MAX, best_e = 0, best_vec = 0;
 	for (int64_t e = want; e <= top && !found; e++) {
-		t->extent[last] = e;
+		t->extent[g] = e;
 		for (vec = CHUNK_BYTES / t->es; vec >= 1; vec /= 2)
 			if (e % vec == 0 && (vec == 1 || size_last % vec == 0) &&
 				(vec == 1 || start_mult == 0 || start_mult % vec == 0) && coop_index(c, t, vec, &t->gx, &rows)) {
@@ -419,12 +426,12 @@ static bool chunk_and_lay_out(Analysis *c, const Op *op, const Value *mem, PlanT
 			}
 	}
 	if (best_vec) {
-		t->extent[last] = best_e;
+		t->extent[g] = best_e;
 		vec = best_vec;
 		found = coop_index(c, t, vec, &t->gx, &rows);
 	}
 	if (!found) {
-		t->extent[last] = want;
+		t->extent[g] = want;
 		t->error = arena_printf(&c->arena, "%s: staging %s in LDS: the workgroup's %lld threads do not cover "
 						   "its tile in whole rows or rounds: not compiled yet",
 			op->path, mem->name, (long long)((int64_t)c->wg_size[0] * c->wg_size[1] * c->wg_size[2]));

@@ -295,11 +295,14 @@ def emit_kernel(kernel, options, scalar_values=None):
     # Wave's set_symbol may name a symbol nothing binds (5_gemm.py's IDX): the format's set_symbol takes a
     # dynamic symbol, so it becomes one (bound to 0 at a call when no argument's shape gives it)
     # -- except in a loop with a condition, whose axis and the symbols set directly in its body are the loop's
+    # (not in a loop with max_trips: its axis is a carried value, a dynamic symbol the body's set_symbol binds,
+    # docs/kernel-format.md "A carried axis with max_trips")
     loop_set = set()
     for n in nodes:
-        if n.op == "iterate" and "condition" in n.fields:
+        if n.op == "iterate" and "condition" in n.fields and "max_trips" not in n.fields:
             loop_set.add(n.fields["axis"])
             loop_set.update(m.fields["symbol"] for m in n.body if m.op == "set_symbol")
+    loop_set -= {n.fields["axis"] for n in nodes if n.op == "iterate" and "max_trips" in n.fields}
     for n in nodes:
         s = n.fields.get("symbol") if n.op == "set_symbol" else None
         if s is not None and s not in symbols and s not in dyn and s not in loop_set:

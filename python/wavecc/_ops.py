@@ -617,10 +617,21 @@ def topk(src, k_dim, dim):
 
 # ---- regions ----
 
-def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
+def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None, max_trips=None):
     """Wave's tkw.iterate: a counted loop over axis's tiles, or, with start and condition, a while loop (the body
-    sets the axis with tkw.set_symbol; docs/kernel-format.md, "Loops with a condition")."""
+    sets the axis with tkw.set_symbol; docs/kernel-format.md, "Loops with a condition").
+
+    max_trips (wavecc's, not Wave's): the bound on the trips of a loop whose axis is carried (start one of
+    init_args, a value read from memory: Wave's speculative decoding walks a draft tree so), written as the
+    format's `max_trips` (an integer or an index expression; docs/kernel-format.md, "A carried axis with
+    max_trips"): the loop stops when its condition fails or after max_trips trips."""
     loc = user_location()
+    if max_trips is not None:
+        if start is None:
+            fail("tkw.iterate: max_trips bounds a loop with a condition whose axis is carried (start one of "
+                 "init_args)", loc)
+        if isinstance(max_trips, bool) or not isinstance(max_trips, (int, sympy.Basic)) or isinstance(max_trips, Reg):
+            fail("tkw.iterate: max_trips must be an integer or an index expression, got %r" % (max_trips,), loc)
     if (start is None) != (condition is None):
         fail("tkw.iterate: start and condition go together (a loop with a condition)", loc)
     if step != 1:
@@ -648,6 +659,8 @@ def iterate(axis, init_args=(), start=None, condition=None, step=1, tag=None):
             fail("tkw.iterate: condition must be an index expression over %s (AXIS < B), got %r"
                  % (dim_name(axis), condition), loc)
         fields["condition"] = condition
+        if max_trips is not None:
+            fields["max_trips"] = max_trips
 
     def decorator(f):
         return region("iterate", f, inits, fields, loc)

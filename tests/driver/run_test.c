@@ -624,6 +624,18 @@ START_TEST(next_multiple_loop)
 }
 END_TEST
 
+/* An mma whose rhs is read from a [K, N] buffer without a mapping: k by
+ * name, through the loader's permute (docs/kernel-format.md, mma); it
+ * was a located rejection, and an explicitly permuted read gave a wrong
+ * product. Both targets, the second adversarially. */
+START_TEST(mma_operand_k_not_last)
+{
+	expect_pass("run tests/driver/data/gemm_b_kn.json --mcpu gfx942");
+	expect_pass("run tests/driver/data/gemm_b_kn.json --mcpu gfx90a --seed 3 --wg-order reverse --fill garbage "
+		    "--memory late --races --canary");
+}
+END_TEST
+
 /* Spin-waits (docs/kernel-format.md, "Spin-waits"): spin_ring's workgroup
  * g publishes its tile and a flag, waits for workgroup (g + 1) mod W's flag
  * and copies that one's tile (one after another, workgroup 0 would wait
@@ -876,6 +888,7 @@ int main(void)
 	tcase_add_loop_test(tc, folded_grid_passes, 0, (int)(2 * ARRAY_LEN(folded)));
 	tcase_add_loop_test(tc, loops_pass, 0, (int)(2 * ARRAY_LEN(loops)));
 	tcase_add_loop_test(tc, while_chase_walks, 0, 2);
+	tcase_add_test(tc, mma_operand_k_not_last);
 	tcase_add_test(tc, spin_waits);
 	tcase_add_test(tc, next_multiple_loop);
 	tcase_add_test(tc, add_passes_on_gfx90a);

@@ -1206,6 +1206,12 @@ static const WaveCase cases[] = {
 	{"gemm_transpose_ab_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	{"gemm_transpose_ab_dyn_16x16x16.json -D M=100 -D N=70 -D K=160", NULL, NULL},
 	{"gemm_transpose_ab_dyn_32x32x8.json -D M=100 -D N=70 -D K=160", NULL, NULL},
+	/* the template with the reads' source/target left out (a, b read as [K, M], [K, N]: the mma takes them
+	 * through its permute by dim name), and with a's permute written out */
+	{"gemm_transpose_ab_nomap_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_nomap_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_permute_16x16x16.json -D M=128 -D N=192 -D K=160", NULL, NULL},
+	{"gemm_transpose_ab_permute_32x32x8.json -D M=128 -D N=192 -D K=160", NULL, NULL},
 	/* testGemmBench: get_gemm_kernel at (64, 64, 64), SchedulingType.NONE */
 	{"wg_gemm_16x16x16.json -D M=64 -D N=64 -D K=64 --schedule none", NULL, NULL},
 	/* testSequentialBatchedGemmWhile: iterate(B, start=init_value,
@@ -1446,6 +1452,14 @@ static const WaveCase cases[] = {
 	{"lit_gemm_packed.json --packed a:64,32 --packed b:128,32", NULL, NULL},
 	{"lit_gemm_batched.json", NULL, NULL},
 	{"lit_gemm_batched_permute.json", NULL, NULL},
+	/* test_batched_gemm with the batch dim in the middle ([M, B, K], [N, B, K]) and last ([M, K, B], [N, K, B]
+	 * into c [M, N, B]): the MMA's m, n are the accumulator's, k by name (B was taken for M) */
+	{"batched_gemm_batch_middle.json", NULL, NULL},
+	{"batched_gemm_batch_last.json", NULL, NULL},
+	{"batched_gemm_batch_last.json -D M=96 -D N=64 -D K=48 -D B=3", NULL, NULL},
+	/* b [K, N, B] in LDS: its box [16, 48, 1] grows along N, not the one-element B */
+	{"batched_gemm_batch_last_kn.json", NULL, NULL},
+	{"batched_gemm_batch_last_kn.json -D M=96 -D N=80 -D K=48 -D B=3", NULL, NULL},
 	{"lit_gemm_broadcast_batched_vmma.json", NULL, NULL},
 	{"lit_gemm_pipelined.json", NULL, NULL},
 	{"lit_gemm_prefetch.json", NULL, NULL},

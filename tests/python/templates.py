@@ -214,16 +214,6 @@ def streamk_rejected():
     raise AssertionError("get_streamk_gemm_kernel did not raise")
 
 
-def speculative_rejected():
-    from wavecc.wave_lang.kernel.wave.templates.speculative_decoding import get_speculative_sampling_kernel
-    try:
-        get_speculative_sampling_kernel(1, 6, 1.0, 0.0, 6, 32000, 6)
-    except NotImplementedError as e:
-        assert "CUR_INDEX" in str(e), e
-        return
-    raise AssertionError("get_speculative_sampling_kernel did not raise")
-
-
 def while_carried_condition():
     """The loop form of the speculative decoding and stream-K templates that compiles: tkw.iterate whose
     condition names a carried value (GET_ITER_ARG), here each lane's Collatz steps up to a bound, against a
@@ -265,6 +255,96 @@ def while_carried_condition():
         want.append(c)
     assert (steps == np.array(want)).all(), (steps, want)
     assert steps.max() == 100 and steps.min() == 0
+
+
+# ---- speculative_decoding.py (speculative_decode_test.py) ----
+
+def _spec_inputs(random_tree, seed, bs=2, nd=6, voc=64):
+    """testReferenceSpeculativeDecoding's inputs (its draft trees, candidates and peaked target rows; the coins
+    from a seeded generator in place of torch.rand), or a random draft tree per row with random rows."""
+    rng = np.random.default_rng(seed)
+    cand = np.array([[0, 1, 2, 3, 4, 5], [7, 8, 9, 10, 11, 12]], np.int32)
+    ridx = np.array([[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11]], np.int32)
+    rnt = np.array([[1, 2, -1, 4, 5, -1], [4, 2, 3, -1, 5, -1]], np.int32)
+    rns = np.array([[-1, 3, -1, -1, -1, -1], [-1, -1, -1, -1, 1, -1]], np.int32)
+    logits = np.ones((bs, nd, voc))
+    for b, n, v in ((0, 0, 3), (0, 3, 4), (0, 4, 5), (1, 0, 11), (1, 4, 12)):
+        logits[b, n, v] = 10
+    logits[(logits < 10).all(-1), 18] = 10
+    e = np.exp(logits / 0.01 - (logits / 0.01).max(-1, keepdims=True))
+    tp = (e / e.sum(-1, keepdims=True)).astype(np.float32)
+    if random_tree:
+        rnt[:], rns[:] = -1, -1
+        cand = rng.integers(0, voc, (bs, nd)).astype(np.int32)
+        for b in range(bs):
+            last = [-1] * nd
+            for n in range(1, nd):
+                p = int(rng.integers(0, n))
+                if last[p] < 0:
+                    rnt[b, p] = n
+                else:
+                    rns[b, last[p]] = n
+                last[p] = n
+        tp = rng.integers(0, 1000, (bs, nd, voc)) * np.where(rng.integers(0, 3, (bs, nd, voc)) > 0, 1.0, 0.05)
+        tp = (tp / tp.sum(-1, keepdims=True)).astype(np.float32)
+    us = rng.random((bs, nd), dtype=np.float32)
+    usf = rng.random(bs, dtype=np.float32)
+    return cand, ridx, rnt, rns, tp, us, usf
+
+
+def _spec_reference(cand, ridx, rnt, rns, tp, us, ns, ts, ta, seq):
+    """Wave's reference_sampling_kernel with the kernel's final rule (the first token whose running sum of
+    relu(target - draft) is positive, else the last): predicts, accept_index, accept_token_num, draft_probs."""
+    bs, nd, voc = tp.shape
+    pred, acc_idx = np.full(seq, -1, np.int32), np.full((bs, ns), -1, np.int32)
+    num, dp = np.zeros(bs, np.int32), np.zeros_like(tp)
+    for b in range(bs):
+        prob_acc, coin, off, cur, n_acc = np.float32(0), us[b, 0], 0, 0, 0
+        last = acc_idx[b, 0] = ridx[b, 0]
+        for _ in range(1, ns):
+            cur = rnt[b, cur]
+            while cur >= 0:
+                tok, single = cand[b, cur], tp[b, off, cand[b, cur]]
+                prob_acc = np.float32(prob_acc + single)
+                if coin <= np.float32(prob_acc / np.float32(ta)) or single >= ts:
+                    prob_acc, off, coin = np.float32(0), cur, us[b, cur]
+                    pred[last] = tok
+                    n_acc += 1
+                    acc_idx[b, n_acc] = last = ridx[b, cur]
+                    break
+                dp[b, cur, tok] = tp[b, cur, tok]
+                cur = rns[b, cur]
+            if cur < 0:
+                break
+        num[b] = n_acc
+        d = tp[b, off] - (dp[b, off] if n_acc != ns - 1 else 0)
+        pos = np.nonzero(d > 0)[0]
+        pred[last] = pos[0] if len(pos) else voc - 1
+    return pred, acc_idx, num, dp
+
+
+def speculative_sampling(ts=1.0, ta=1.0, random_tree=False, seed=0):
+    """testReferenceSpeculativeDecoding: get_speculative_sampling_kernel traced (its inner loop over the draft
+    tree's siblings with max_trips NUM_DRAFT_TOKENS), run against the reference above; with Wave's inputs also
+    the values Wave's test expects."""
+    def run():
+        from wavecc.wave_lang.kernel.wave.templates.speculative_decoding import get_speculative_sampling_kernel
+        bs, nd, ns, voc, seq = 2, 6, 4, 64, 12
+        kernel, hp, dyn = get_speculative_sampling_kernel(bs, ns, ta, ts, nd, voc, seq)
+        g = compile_(kernel, hp, dyn)
+        cand, ridx, rnt, rns, tp, us, usf = _spec_inputs(random_tree, seed)
+        dp = np.zeros_like(tp)
+        pred, acc_idx, num = np.full(seq, -1, np.int32), np.full((bs, ns), -1, np.int32), np.zeros(bs, np.int32)
+        g(us, usf, tp, dp, cand, ridx, rnt, rns, ns, pred, num, acc_idx)
+        w_pred, w_idx, w_num, w_dp = _spec_reference(cand, ridx, rnt, rns, tp, us, ns, ts, ta, seq)
+        for what, got, want in (("predicts", pred, w_pred), ("accept_index", acc_idx, w_idx),
+                                ("accept_token_num", num, w_num), ("draft_probs", dp, w_dp)):
+            assert (got == want).all(), (what, got, want)
+        if not random_tree:  # the values Wave's test expects, thresholds (1, 1) and (0, 0)
+            w = {1.0: ([3, -1, -1, 4, 5, 18, 11, -1, -1, -1, 12, 18], [[0, 3, 4, 5], [6, 10, 11, -1]], [3, 2]),
+                 0.0: ([1, 2, 18, -1, -1, -1, 11, -1, -1, -1, 12, 18], [[0, 1, 2, -1], [6, 10, 11, -1]], [2, 2])}[ts]
+            assert (pred.tolist(), acc_idx.tolist(), num.tolist()) == w, (pred, acc_idx, num)
+    return run
 
 
 # ---- vanilla_attention.py (attention/vanilla_attention_test.py) ----
@@ -879,7 +959,7 @@ def two_pp_cluster_gemm(shape=(128, 256, 256)):
 FAST = {
     "templates.gemm.get_gemm_kernel 64^3", "templates.gemm.get_gemm_kernel dynamic 96x80x128",
     "templates.gemm.get_persistent_gemm_kernel", "templates.gemm.get_streamk_gemm_kernel rejected",
-    "templates.speculative_decoding.get_speculative_sampling_kernel rejected",
+    "templates.speculative_decoding.get_speculative_sampling_kernel (1, 1)",
     "iterate with a condition on GET_ITER_ARG (the templates' loop form)",
     "templates.get_tagged_mxfp4_gemm gfx950 (7_mxfp_gemm.py)", "templates.test_kernels.get_broadcast_scaled_add",
     "templates.conv.get_igemm_conv2d nchw_fchw (4, 5, 5, 10, 2, 2, 16, 1) global",
@@ -905,7 +985,11 @@ def _small():
         ("templates.gemm.get_persistent_gemm_kernel", persistent_gemm()),
         ("templates.gemm.get_persistent_reordering_kernel", persistent_gemm((300, 300, 300), reordering=True)),
         ("templates.gemm.get_streamk_gemm_kernel rejected", streamk_rejected),
-        ("templates.speculative_decoding.get_speculative_sampling_kernel rejected", speculative_rejected),
+        ("templates.speculative_decoding.get_speculative_sampling_kernel (1, 1)", speculative_sampling()),
+        ("templates.speculative_decoding.get_speculative_sampling_kernel (0, 0)",
+         speculative_sampling(0.0, 1e-9)),
+        ("templates.speculative_decoding.get_speculative_sampling_kernel random trees",
+         speculative_sampling(random_tree=True, seed=3)),
         ("iterate with a condition on GET_ITER_ARG (the templates' loop form)", while_carried_condition),
         ("templates.gemm.get_scaled_gemm_kernel MXFP4 gfx950 (utils.mxfp_utils)", scaled_gemm()),
         ("templates.test_kernels.get_broadcasted_scale_gemm_mxfp4 gfx950", broadcast_scale_gemm()),

@@ -153,6 +153,33 @@ def errors_name_python_lines():
     assert "graph[" in msg  # the library's JSON path is kept after the Python location
 
 
+def max_trips_checked():
+    """tkw.iterate's max_trips (wavecc's): only on a loop with a condition, an integer or an index expression;
+    each misuse is a trace error naming max_trips at the Python line."""
+    import sympy
+    import wavecc.wave_lang.kernel.wave as tkw
+    from wavecc.wave_lang.kernel.wave.compile import wave_compile
+    from wave_kernels import M, N, ADDRESS_SPACE, GLOBAL_ADDRESS_SPACE, opts
+    o = opts({M: 4, N: 64, ADDRESS_SPACE: GLOBAL_ADDRESS_SPACE})
+    W = sympy.Symbol("W")
+
+    def counted(a, b):
+        @tkw.iterate(N, init_args=[tkw.read(a)], max_trips=4)
+        def loop(x):
+            return x
+        tkw.write(loop, b)
+
+    def not_a_number(a, b):
+        x = tkw.read(a)
+
+        @tkw.iterate(W, start=x, condition=W >= 0, init_args=[x], max_trips=1.5)
+        def loop(x):
+            return x
+        tkw.write(loop, b)
+    _raises(lambda: wave_compile(o, _copy_kernel(counted)), "max_trips", "with a condition")
+    _raises(lambda: wave_compile(o, _copy_kernel(not_a_number)), "max_trips must be an integer")
+
+
 def call_with_numpy():
     """Operators, numbers, unpacking, a dynamic symbol and a scalar argument, run through WaveKernel.__call__."""
     import wavecc.wave_lang.kernel.lang as tkl
@@ -404,4 +431,4 @@ def tests():
             ("compare_detects_differences", compare_detects_differences),
             ("errors_name_python_lines", errors_name_python_lines), ("call_with_numpy", call_with_numpy),
             ("scaled_gemm_mxfp4", scaled_gemm_mxfp4), ("number_keys_in_subs", number_keys_in_subs),
-            ("hints_and_softsign", hints_and_softsign)]
+            ("hints_and_softsign", hints_and_softsign), ("max_trips_checked", max_trips_checked)]
