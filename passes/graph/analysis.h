@@ -142,6 +142,8 @@ typedef struct Analysis {
 	uint8_t *ahead;
 	Sym *range_u;      /* trip_range.c: its proofs' symbol (u >= 0 assumed), once used */
 	uint8_t *uniform;  /* uniform.c: each value's Uniformity by value id, once asked */
+	int nuniform;      /* the kernel's value count when it was computed (graph
+			    * passes after it add values: split tails, copies) */
 } Analysis;
 
 /* ---- analysis.c ---- */

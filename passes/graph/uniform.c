@@ -200,11 +200,12 @@ void analyze_uniformity(Analysis *c)
 		}
 	}
 	c->uniform = u.lv;
+	c->nuniform = k->nvalues;
 }
 
 Uniformity analysis_uniformity(Analysis *c, const Value *v)
 {
-	if (!c->uniform)
+	if (!c->uniform || c->nuniform != c->k->nvalues) /* computed before values were added */
 		analyze_uniformity(c);
 	return v && v->id >= 0 && v->id < c->k->nvalues ? (Uniformity)c->uniform[v->id] : U_VARYING;
 }
