@@ -366,17 +366,34 @@ static int64_t reduction_extent(Analysis *c, const Op *a)
  * class (docs/compiler.md, "Q·Kᵀ a trip ahead"): it paid with head dim 64
  * and no causal bound, and lost with head dim 128 (the ping-pong of two
  * 2-wave tiles loses its alternation) and on causal loops cut at the
- * diagonal. So: A contracts at most 64 elements a trip, every workgroup
+ * diagonal, and at head dim 64 with 128-row tiles (32 rows a wave:
+ * SDXL 128x64 0.212 -> 0.228 ms, Wave's vanilla graphs 0.184 -> 0.187 ms).
+ * So: A contracts at most 64 elements a trip, each wave holds at most 16
+ * elements of each dim of A's result the waves split, every workgroup
  * runs the same constant number of trips (a loop cut at the diagonal, or
  * of a runtime count, has none), and the chain A starts reaches the other
  * MMA through an exponential (the online softmax: the vector work the
  * carried product lets the next trip's MFMAs go under). */
-enum { AHEAD_MAX_REDUCTION = 64 };
+enum { AHEAD_MAX_REDUCTION = 64, AHEAD_MAX_WAVE_TILE = 16 };
+
+/* Does every dim of A's result that the waves split hold at most
+ * AHEAD_MAX_WAVE_TILE elements a wave (16 query rows: it paid at 64-row
+ * tiles in 4 waves and lost at 128-row ones)? */
+static bool small_wave_tile(Analysis *c, const Op *a)
+{
+	const Shape *res = &a->results[0]->shape;
+	for (int j = 0; j < res->rank; j++) {
+		const DimDist *d = analysis_dist(c, res->dims[j]);
+		if (d && d->wave_tile > AHEAD_MAX_WAVE_TILE)
+			return false;
+	}
+	return true;
+}
 
 static bool pays(Analysis *c, const Op *loop, const TileLoop *t, const Op *a)
 {
 	int64_t k = reduction_extent(c, a);
-	if (t->trips < 2 || k < 1 || k > AHEAD_MAX_REDUCTION)
+	if (t->trips < 2 || k < 1 || k > AHEAD_MAX_REDUCTION || !small_wave_tile(c, a))
 		return false;
 	const Region *body = loop->body;
 	uint8_t *from_a = depending(c, body, a->results[0]);

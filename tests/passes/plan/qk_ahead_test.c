@@ -77,17 +77,17 @@ START_TEST(plan_names_the_moved_mma)
 END_TEST
 
 /* Not asked either way: qk_ahead.c's rule (a reduction of at most 64 a
- * trip, the same constant trips in every workgroup, an exp between the
- * two MMAs). */
+ * trip, at most 16 rows a wave, the same constant trips in every
+ * workgroup, an exp between the two MMAs). */
 START_TEST(rule_decides_unasked_loops)
 {
 	const char *nc = "tests/driver/wave/vanilla_attention_16x16x32_k8.json";
 	const char *causal = "tests/driver/wave/vanilla_attention_causal_16x16x16.json";
-	ahead(nc, "", true);                                    /* head dim 64 */
-	ahead(nc, "-D K1=32", true);
-	ahead(nc, "-D K1=128", false);                          /* head dim 128 */
-	ahead(causal, "", true);                                /* one row of tiles: 4 trips in each workgroup */
-	ahead(causal, "-D M=512 -D K2=512", false);             /* cut at each workgroup's diagonal */
+	ahead(nc, "-D BLOCK_M=64", true);                       /* head dim 64, 16 rows a wave */
+	ahead(nc, "-D BLOCK_M=64 -D K1=32", true);
+	ahead(nc, "-D BLOCK_M=64 -D K1=128", false);            /* head dim 128 */
+	ahead(nc, "", false);                                   /* 128-row tiles: 32 rows a wave */
+	ahead(causal, "-D BLOCK_M=64 -D M=512 -D K2=512", false); /* cut at each workgroup's diagonal */
 	/* no softmax between the MMAs: left alone unless asked */
 	char *got = loop_line("tests/driver/wave/chained_gemm_16x16x16.json", "");
 	ck_assert_msg(!strstr(got, "a trip ahead"), "%s", got);
