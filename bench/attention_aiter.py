@@ -39,7 +39,7 @@ x causal or not, at a constant 131072 query rows (B*H = 131072 / S: 32
 heads at S 4096), each row wavecc's fastest tiling.
 
 The first MMA of the chained pair runs a trip ahead where qk_ahead.c's rule
-takes the loop (head dim 64 without a causal cut); with --qk-ahead wavecc's
+takes the loop (head dim 64, 64-row tiles, no causal cut); with --qk-ahead wavecc's
 graphs carry "options": {"qk_ahead": true} (wherever it fits), with
 --no-qk-ahead false (nowhere).
 
