@@ -38,10 +38,12 @@ With --class it prints instead the class table: S in 1024, 2048, 4096,
 x causal or not, at a constant 131072 query rows (B*H = 131072 / S: 32
 heads at S 4096), each row wavecc's fastest tiling.
 
-With --qk-ahead wavecc's graphs carry "options": {"qk_ahead": true} (the
-first MMA of the chained pair a trip ahead: passes/plan/qk_ahead.c).
+The first MMA of the chained pair runs a trip ahead where qk_ahead.c's rule
+takes the loop (head dim 64, 64-row tiles, no causal cut); with --qk-ahead wavecc's
+graphs carry "options": {"qk_ahead": true} (wherever it fits), with
+--no-qk-ahead false (nowhere).
 
-Usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead]
+Usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead | --no-qk-ahead]
 """
 import json
 import os
@@ -66,8 +68,9 @@ def profile(wavecc, path, defs=()):
 # and 64; 4 waves is Wave's vanilla template (BLOCK_M / 4 rows a wave)
 TILINGS = [(128, 64, 4), (128, 32, 4), (256, 64, 8)]
 TILINGS64 = [(64, 64, 4), (64, 128, 4), (128, 64, 4), (128, 32, 4)]
-# --qk-ahead: wavecc's graphs ask for Q.K^T a trip ahead (passes/plan/qk_ahead.c)
-QK_AHEAD = "--qk-ahead" in sys.argv
+# --qk-ahead / --no-qk-ahead: wavecc's graphs ask for Q.K^T a trip ahead, or
+# decline it (passes/plan/qk_ahead.c); neither: its rule decides
+QK_AHEAD = True if "--qk-ahead" in sys.argv else False if "--no-qk-ahead" in sys.argv else None
 # SDXL's self-attentions at 1024x1024 (batch 2 with classifier-free guidance):
 # (B*H, S), head dim 64, f16
 SDXL = [(20, 4096), (40, 1024)]
@@ -79,8 +82,8 @@ def ours(tmp, causal, dtype):
     # 16-bit float MMA: bf16 operands select the bf16 instruction)
     g = json.loads(open(os.path.join("tests", "driver", "wave", name)).read().replace('"f16"', '"%s"' % dtype))
     g.setdefault("options", {})["denorm_fp_math_f32"] = "preserve-sign"
-    if QK_AHEAD:
-        g["options"]["qk_ahead"] = True
+    if QK_AHEAD is not None:
+        g["options"]["qk_ahead"] = QK_AHEAD
     # the waves along M a parameter, as Wave's BHSD template's num_waves
     for c in g["constraints"]:
         if c["kind"] == "wave" and c["dim"] == "M":
@@ -139,7 +142,7 @@ def class_table(wavecc, root, tmp):
 
 def main():
     if len(sys.argv) < 2:
-        sys.exit("usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead]")
+        sys.exit("usage: attention_aiter.py WAVECC [--quick | --class] [--qk-ahead | --no-qk-ahead]")
     wavecc = os.path.abspath(sys.argv[1])
     quick = "--quick" in sys.argv
     root = aiter.aiter_dir(None)

@@ -52,6 +52,7 @@ int compile_resolve_options(Compile *c)
 	r->f32_denorm_flush = o->f32_denorm ? o->f32_denorm == F32_DENORM_FLUSH : ko->f32_denorm_flush;
 	r->global_to_shared = ko->global_to_shared;
 	r->qk_ahead = ko->qk_ahead;
+	r->qk_ahead_set = ko->qk_ahead_set;
 	if (r->interleave) {
 		Buf err = {0};
 		int rc = sched_groups_parse(r->interleave, &c->order, &err);

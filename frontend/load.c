@@ -625,8 +625,10 @@ static void load_options(Ld *L, JV root)
 	 * (passes/plan/qk_ahead.c) */
 	bool qa = false;
 	f = jv_get(L, o, "qk_ahead");
-	if (f.v && get_bool(L, f, &qa))
+	if (f.v && get_bool(L, f, &qa)) {
 		ko->qk_ahead = qa;
+		ko->qk_ahead_set = true;
+	}
 	f = jv_get(L, o, "waves_per_eu");
 	if (f.v && get_int(L, f, 1, 8, &x))
 		ko->waves_per_eu = (int)x;

@@ -149,7 +149,8 @@ typedef struct KernelOptions {
 	bool global_to_shared;  /* Wave's use_global_to_shared: on gfx950 staged tiles load straight into LDS
 				   (buffer_load_dwordx4 ... lds) where isel/lds_stage.c can; elsewhere no effect */
 	bool qk_ahead;          /* "qk_ahead": the first MMA of a loop's chained pair computed a trip ahead
-				   (passes/plan/qk_ahead.c); off unless asked */
+				   (passes/plan/qk_ahead.c) */
+	bool qk_ahead_set;      /* the kernel set "qk_ahead"; unset, qk_ahead.c's rule decides per loop */
 	Loc loc;          /* the "options" object, for messages */
 } KernelOptions;
 /* "none" "prefetch" "modulo" "four_stage" "prefetch_attention" → the

@@ -169,7 +169,7 @@ void plan_pingpong(Analysis *c, Plan *p, const Region *body);
  * trip ahead, its product carried (a graph rewrite; Plan.ahead records
  * the loops). Runs on the view's own graph, before the loops are planned. */
 void plan_qk_ahead(Analysis *c, Plan *p);
-bool plan_qk_ahead_wanted(const Analysis *c);
+bool plan_qk_ahead_wanted(Analysis *c);
 /* The MMA loop computes a trip ahead, or NULL. */
 static inline const Op *plan_ahead_mma(const Plan *p, const Op *loop)
 {

@@ -321,6 +321,116 @@ static void rotate(Analysis *c, Op *loop, const TileLoop *t, Op *a, Op *r, Op *q
 	out->args = oargs;
 }
 
+/* The values of body that depend on v (ops in order). */
+static uint8_t *depending(Analysis *c, const Region *body, const Value *v)
+{
+	uint8_t *dep = ARENA_NEWN(&c->arena, uint8_t, c->k->nvalues + 1);
+	dep[v->id] = 1;
+	for (size_t i = 0; i < body->ops.len; i++) {
+		const Op *op = body->ops.data[i];
+		bool d = false;
+		for (int j = 0; j < op->nargs && !d; j++)
+			d = op->args[j] && dep[op->args[j]->id];
+		for (int k = 0; k < op->nresults; k++)
+			dep[op->results[k]->id] |= d;
+	}
+	return dep;
+}
+
+/* The elements A contracts a trip: the product of the extents of its lhs
+ * dims that its result lacks (a tiled dim's tile), or -1 when one is not
+ * a compile-time integer. */
+static int64_t reduction_extent(Analysis *c, const Op *a)
+{
+	const Shape *l = &a->args[0]->shape, *res = &a->results[0]->shape;
+	int64_t n = 1;
+	for (int i = 0; i < l->rank; i++) {
+		bool kept = false;
+		for (int j = 0; j < res->rank && !kept; j++)
+			kept = strcmp(sym_name(l->dims[i]), sym_name(res->dims[j])) == 0;
+		if (kept)
+			continue;
+		int64_t x = -1;
+		const TileLoop *t = analysis_tile(c, l->dims[i]);
+		if (t && t->tile > 0)
+			x = t->tile;
+		else if (!sym_is_int(kernel_subs(c->k, l->dims[i]), &x))
+			return -1;
+		n *= x;
+	}
+	return n;
+}
+
+/* The rule by which the rewrite is taken where the kernel does not ask
+ * (no "qk_ahead" option), from the cycle model's figures of attention's
+ * class (docs/compiler.md, "Q·Kᵀ a trip ahead"): it paid with head dim 64
+ * and no causal bound, and lost with head dim 128 (the ping-pong of two
+ * 2-wave tiles loses its alternation) and on causal loops cut at the
+ * diagonal, and at head dim 64 with 128-row tiles (32 rows a wave:
+ * SDXL 128x64 0.212 -> 0.228 ms, Wave's vanilla graphs 0.184 -> 0.187 ms).
+ * So: A contracts at most 64 elements a trip, each wave holds at most 16
+ * elements of each dim of A's result the waves split, every workgroup
+ * runs the same constant number of trips (a loop cut at the diagonal, or
+ * of a runtime count, has none), and the chain A starts reaches the other
+ * MMA through an exponential (the online softmax: the vector work the
+ * carried product lets the next trip's MFMAs go under). */
+enum { AHEAD_MAX_REDUCTION = 64, AHEAD_MAX_WAVE_TILE = 16 };
+
+/* Does every dim of A's result that the waves split hold at most
+ * AHEAD_MAX_WAVE_TILE elements a wave (16 query rows: it paid at 64-row
+ * tiles in 4 waves and lost at 128-row ones)? */
+static bool small_wave_tile(Analysis *c, const Op *a)
+{
+	const Shape *res = &a->results[0]->shape;
+	for (int j = 0; j < res->rank; j++) {
+		const DimDist *d = analysis_dist(c, res->dims[j]);
+		if (d && d->wave_tile > AHEAD_MAX_WAVE_TILE)
+			return false;
+	}
+	return true;
+}
+
+static bool pays(Analysis *c, const Op *loop, const TileLoop *t, const Op *a)
+{
+	int64_t k = reduction_extent(c, a);
+	if (t->trips < 2 || k < 1 || k > AHEAD_MAX_REDUCTION || !small_wave_tile(c, a))
+		return false;
+	const Region *body = loop->body;
+	uint8_t *from_a = depending(c, body, a->results[0]);
+	for (size_t i = 0; i < body->ops.len; i++) {
+		const Op *e = body->ops.data[i];
+		if ((e->kind != OP_EXP && e->kind != OP_EXP2) || !from_a[e->args[0]->id])
+			continue;
+		uint8_t *from_e = depending(c, body, e->results[0]);
+		for (size_t j = 0; j < body->ops.len; j++) {
+			const Op *m = body->ops.data[j];
+			if (m != a && m->kind == OP_MMA && (from_e[m->args[0]->id] || from_e[m->args[1]->id]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Does a loop under r have a candidate the rule takes (read-only)? */
+static bool any_pays(Analysis *c, const Region *r)
+{
+	for (size_t i = 0; i < r->ops.len; i++) {
+		const Op *op = r->ops.data[i];
+		if (!op->body)
+			continue;
+		if (any_pays(c, op->body))
+			return true;
+		if (op->kind != OP_ITERATE)
+			continue;
+		TileLoop *t = analysis_tile(c, op->dim);
+		Op *rd = NULL, *q = NULL, *a;
+		if (t && analysis_many(t->trips) && op->ninit == op->body->nparams &&
+			(a = candidate(c, op, t, &rd, &q)) && pays(c, op, t, a))
+			return true;
+	}
+	return false;
+}
+
 static void walk(Analysis *c, Plan *p, Region *r)
 {
 	for (size_t i = 0; i < r->ops.len; i++) {
@@ -334,7 +444,7 @@ static void walk(Analysis *c, Plan *p, Region *r)
 		if (!t || !analysis_many(t->trips) || op->ninit != op->body->nparams)
 			continue;
 		Op *rd = NULL, *q = NULL, *a = candidate(c, op, t, &rd, &q);
-		if (!a)
+		if (!a || (!c->opts.qk_ahead_set && !pays(c, op, t, a)))
 			continue;
 		rotate(c, op, t, a, rd, q);
 		const Op **grown = ARENA_NEWN(&c->arena, const Op *, 2 * ((size_t)p->nahead + 1));
@@ -348,7 +458,12 @@ static void walk(Analysis *c, Plan *p, Region *r)
 	}
 }
 
-bool plan_qk_ahead_wanted(const Analysis *c) { return c->opts.qk_ahead; }
+bool plan_qk_ahead_wanted(Analysis *c)
+{
+	if (c->opts.qk_ahead_set)
+		return c->opts.qk_ahead;
+	return c->index && any_pays(c, c->k->body);
+}
 
 void plan_qk_ahead(Analysis *c, Plan *p)
 {

@@ -1,7 +1,7 @@
 /* hoist_test.c — the graph pass that hoists loop-invariant reads
  * (passes/plan/hoist.c): on Wave's attention (tests/passes/plan/data/
  * attention.json, whose Q tile q_reg the plan hoists out of the loop over
- * K2), after the row hoist_reads the read lies in the kernel's body right
+ * K2; it declines "qk_ahead", whose rewrite would move Q itself), after the row hoist_reads the read lies in the kernel's body right
  * before the loop, in the view's own graph; the kernel the caller loaded
  * (which the interpreter runs) still has it in the loop; a plan that drops
  * the hoisting (plan_lighten's plain step) puts it back where it was

@@ -12,9 +12,9 @@
 
 #define STRICT "--mcpu gfx90a --wave-order random --wg-order random --fill garbage --memory late --races --canary"
 
-/* tests/driver/wave/NAME.json with "options": {"qk_ahead": true}, in the
+/* tests/driver/wave/NAME.json with "options": {"qk_ahead": on}, in the
  * test's scratch folder. */
-static const char *asked(const char *name)
+static const char *with_option(const char *name, bool on)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/tests/driver/wave/%s.json", test_root(), name);
@@ -27,14 +27,16 @@ static const char *asked(const char *name)
 	static const char *dir;
 	if (!dir)
 		dir = test_tmpdir("qk_ahead");
-	snprintf(path, sizeof path, "%s/%s.json", dir, name);
+	snprintf(path, sizeof path, "%s/%s_%s.json", dir, name, on ? "on" : "off");
 	FILE *o = fopen(path, "w");
 	ck_assert_ptr_nonnull(o);
-	fprintf(o, "%.*s{\"options\": {\"qk_ahead\": true},%s", (int)(brace - s), s, brace + 1);
+	fprintf(o, "%.*s{\"options\": {\"qk_ahead\": %s},%s", (int)(brace - s), s, on ? "true" : "false", brace + 1);
 	fclose(o);
 	free(s);
 	return intern(path);
 }
+
+static const char *asked(const char *name) { return with_option(name, true); }
 
 /* The loop line of `--dump-plan` for the graph at path with args. */
 static char *loop_line(const char *path, const char *args)
@@ -59,7 +61,7 @@ static void ahead(const char *path, const char *args, bool want)
 START_TEST(plan_names_the_moved_mma)
 {
 	ahead(asked("vanilla_attention_16x16x32_k8"), "", true);
-	ahead("tests/driver/wave/vanilla_attention_16x16x32_k8.json", "", false); /* not asked */
+	ahead(with_option("vanilla_attention_16x16x32_k8", false), "", false); /* declined */
 	ahead(asked("vanilla_attention_causal_16x16x16"), "-D M=512 -D K2=512", true);
 	/* still split at the diagonal, and split for an unaligned K2 */
 	const char *causal = asked("vanilla_attention_causal_16x16x16");
@@ -71,6 +73,28 @@ START_TEST(plan_names_the_moved_mma)
 	free(got);
 	/* BHSD scales Q in the body (its other operand is no read): left alone */
 	ahead(asked("bhsd_attention_causal_16x16x16"), "", false);
+}
+END_TEST
+
+/* Not asked either way: qk_ahead.c's rule (a reduction of at most 64 a
+ * trip, at most 16 rows a wave, the same constant trips in every
+ * workgroup, an exp between the two MMAs). */
+START_TEST(rule_decides_unasked_loops)
+{
+	const char *nc = "tests/driver/wave/vanilla_attention_16x16x32_k8.json";
+	const char *causal = "tests/driver/wave/vanilla_attention_causal_16x16x16.json";
+	ahead(nc, "-D BLOCK_M=64", true);                       /* head dim 64, 16 rows a wave */
+	ahead(nc, "-D BLOCK_M=64 -D K1=32", true);
+	ahead(nc, "-D BLOCK_M=64 -D K1=128", false);            /* head dim 128 */
+	ahead(nc, "", false);                                   /* 128-row tiles: 32 rows a wave */
+	ahead(causal, "-D BLOCK_M=64 -D M=512 -D K2=512", false); /* cut at each workgroup's diagonal */
+	/* no softmax between the MMAs: left alone unless asked */
+	char *got = loop_line("tests/driver/wave/chained_gemm_16x16x16.json", "");
+	ck_assert_msg(!strstr(got, "a trip ahead"), "%s", got);
+	free(got);
+	got = loop_line(asked("chained_gemm_16x16x16"), "");
+	ck_assert_msg(strstr(got, "; kq_reg a trip ahead"), "%s", got);
+	free(got);
 }
 END_TEST
 
@@ -102,6 +126,7 @@ int main(void)
 	TCase *t = tcase_create("qk_ahead");
 	tcase_set_timeout(t, 300);
 	tcase_add_test(t, plan_names_the_moved_mma);
+	tcase_add_test(t, rule_decides_unasked_loops);
 	tcase_add_test(t, rewritten_loops_pass);
 	suite_add_tcase(s, t);
 	return run_suite(s);
