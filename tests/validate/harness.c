@@ -53,22 +53,6 @@ static const char *on_path(const char *program, char *out, size_t n)
 	return NULL;
 }
 
-static char *read_text(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	Buf b = {0};
-	char tmp[65536];
-	size_t k;
-	while ((k = fread(tmp, 1, sizeof tmp, f)) > 0)
-		buf_putn(&b, tmp, k);
-	fclose(f);
-	buf_cstr(&b);
-	*n = b.len;
-	return b.data;
-}
-
 /* Copy the descriptors kernels/ *.launch.json into the suite folder, their
  * "arch" rewritten for another target. */
 static bool copy_descriptors(const char *arch)
@@ -90,7 +74,7 @@ static bool copy_descriptors(const char *arch)
 		snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
 		snprintf(dst, sizeof dst, "%s/%s", suite_dir, e->d_name);
 		size_t n;
-		char *text = read_text(src, &n);
+		char *text = read_file(src, &n);
 		FILE *f = text ? fopen(dst, "wb") : NULL;
 		ok = f != NULL;
 		for (char *p = text; ok && p && *p;) {
@@ -126,7 +110,7 @@ static bool from_cache(const char *root, const char *name, const char *arch, cha
 	size_t n = 0;
 	for (size_t k = 0; k < 3 && !text; k++) {
 		snprintf(src, sizeof src, "%s/tests/validate/kernels/%s%s", root, name, kinds[k]);
-		text = read_text(src, &n);
+		text = read_file(src, &n);
 	}
 	if (!text || !on_path("clang-19", tools[0], sizeof tools[0]) ||
 	    !on_path("llvm-mc-19", tools[1], sizeof tools[1]) || !on_path("ld.lld-19", tools[2], sizeof tools[2])) {
@@ -222,7 +206,7 @@ void vk_compile_arch(const char *suite, const char *const *names, const char *ar
 			char path[4096];
 			snprintf(path, sizeof path, "%s/%s.hsaco", suite_dir, names[i]);
 			size_t n;
-			char *bytes = read_text(path, &n);
+			char *bytes = read_file(path, &n);
 			if (bytes && n)
 				asm_cache_put(cache, keys[i], bytes, n);
 			free(bytes);
