@@ -176,10 +176,13 @@ FAST_RUN = $(filter $(SUITES),$(FAST_SUITES))
 # for most cases, which a loaded machine (other builds beside make check)
 # stretches past it: 30 s unless set (cases with a timeout of their own keep it).
 # The suites share one assembler object cache (asm/asm_cache.c), whatever
-# the build folder, unless WAVECC_ASM_CACHE is set (empty: none): starting
-# llvm-mc is most of what a small case costs, and the sanitizer build's run
-# assembles the same texts again. check_run drops entries unused for a day.
-ASM_CACHE_DIR = $(CURDIR)/build/asm-cache
+# the build folder or clone, unless WAVECC_ASM_CACHE is set (empty: none):
+# starting llvm-mc is most of what a small case costs (about 3,200 distinct
+# assemblies in make check), the sanitizer build's run assembles the same
+# texts again, and a change to the compiler changes few of them. Entries are
+# keyed by the text and llvm-mc's identity, as ccache's; check_run drops
+# those unused for a day. Under $XDG_CACHE_HOME or ~/.cache (else build/).
+ASM_CACHE_DIR ?= $(if $(XDG_CACHE_HOME),$(XDG_CACHE_HOME)/wavecc/asm,$(if $(HOME),$(HOME)/.cache/wavecc/asm,$(CURDIR)/build/asm-cache))
 ASM_CACHE_ENV = WAVECC_ASM_CACHE=$${WAVECC_ASM_CACHE-$(ASM_CACHE_DIR)}
 SUITE_ENV = WAVECC_BIN=$(abspath $(BUILD)/wavecc) WAVECC_ROOT=$(CURDIR) WAVECC_BUILD=$(abspath $(BUILD)) \
 	WAVECC_WAVE_JOBS=$${WAVECC_WAVE_JOBS:-$(CHECK_JOBS)} CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30} $(ASM_CACHE_ENV)
