@@ -33,10 +33,15 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
  * case (the emulator's, each assembly's) would otherwise start three
  * programs for it, and starting a program is what such a case spends most
  * of its time on */
-static bool fresh_dir(const char *dir)
+static bool remove_tree(const char *dir)
 {
 	struct stat st;
-	if (lstat(dir, &st) == 0 && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	return lstat(dir, &st) != 0 || nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
+static bool fresh_dir(const char *dir)
+{
+	if (!remove_tree(dir))
 		return false;
 	char path[2048];
 	snprintf(path, sizeof path, "%s", dir);
@@ -66,8 +71,7 @@ const char *test_tmpdir(const char *name)
 
 void test_rmdir(const char *dir)
 {
-	struct stat st;
-	if (lstat(dir, &st) == 0 && nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+	if (!remove_tree(dir))
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
 
