@@ -2086,10 +2086,10 @@ static const char *case_filter;
  * slow lists run both runs. */
 static enum { RUNS_HALF, RUNS_ALL, RUNS_OTHER } runs_mode;
 
-/* Does this run leave out run i of case c (under runs_mode)? */
-static bool half_left_out(const WaveCase *c, int i)
+/* Does this run leave out run i of case c of list `tag` (under runs_mode)? */
+static bool half_left_out(const char *tag, const WaveCase *c, int i)
 {
-	bool halved = !strcmp(case_tag, "case") || !strcmp(case_tag, "igemm") || !strcmp(case_tag, "scheduled");
+	bool halved = !strcmp(tag, "case") || !strcmp(tag, "igemm") || !strcmp(tag, "scheduled");
 	if (runs_mode == RUNS_OTHER && (!halved || c->only))
 		return true; /* make check ran it whole */
 	if (!halved || c->only || runs_mode == RUNS_ALL)
@@ -2107,8 +2107,6 @@ static void run_case(const WaveCase *c, int i) { run_case_on(c, i, i % 2 ? "gfx9
 
 static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse_on)
 {
-	if (case_filter && *case_filter && !strstr(c->args, case_filter))
-		return;
 	/* "--perm SPEC" at the end of args: an input file wave_perm_input
 	 * writes (a permutation, where random offsets would collide) */
 	char cmd[8192], args[1024], in[4200] = "";
@@ -2155,8 +2153,6 @@ static void run_case_on(const WaveCase *c, int i, const char *mcpu, bool adverse
 		asm_case(asm_dir, c, i, mcpu, args, extra);
 		return;
 	}
-	if (half_left_out(c, i)) /* (snapshots take every case) */
-		return;
 	/* each case runs twice, once per target: on gfx942 in the emulator's
 	 * default order (waves one instruction each in turn, workgroups
 	 * forward, memory zeroed), on gfx90a adversarially (waves in a seeded
@@ -2225,34 +2221,82 @@ static bool sampled_out(int i)
 	return n % sample_every != sample_at || (n / sample_every) % shard_jobs != shard_index;
 }
 
+/* Is run i of case c of list `tag` left out of this process: sampled out
+ * or another shard's (`sampled`; else only shard 0 runs the list), not
+ * matching WAVECC_WAVE_FILTER, or the other half's (not for snapshots,
+ * which take every case)? */
+static bool left_out(const char *tag, const WaveCase *c, int i, bool sampled)
+{
+	if (sampled ? sampled_out(i) : shard_index != 0)
+		return true;
+	if (case_filter && *case_filter && !strstr(c->args, case_filter))
+		return true;
+	const char *asm_dir = getenv("WAVECC_WAVE_ASM_DIR");
+	return !(asm_dir && *asm_dir) && half_left_out(tag, c, i);
+}
+
+/* The runs of a list this process takes, by their numbers in the list.
+ * Only those are registered: Check forks a process for every test, and a
+ * test that returned at once still cost its fork and, under the
+ * sanitizers, its exit's leak scan (the 2176 runs registered while one in
+ * 24 ran took 157 s of check-asan's 310 s in this suite, 2026-12-08). */
+typedef struct {
+	int *at, n;
+} Runs;
+
+static Runs runs_of(int n, bool (*out)(int i))
+{
+	Runs r = {calloc((size_t)n + 1, sizeof(int)), 0};
+	for (int i = 0; r.at && i < n; i++)
+		if (!out(i))
+			r.at[r.n++] = i;
+	return r;
+}
+
+static Runs case_runs, igemm_runs, scheduled_runs, gfx950_runs, slow_runs, slow950_runs, huge_runs, known_runs;
+
+static bool case_out(int i) { return left_out("case", &cases[i / 2], i, true); }
+
+/* igemm run i: a file of igemm_files at a shape of igemm_shapes */
+static WaveCase igemm_case(int i, char *args, size_t n)
+{
+	int nf = (int)ARRAY_LEN(igemm_files);
+	snprintf(args, n, "%s %s", igemm_files[i / 2 % nf], igemm_shapes[i / 2 / nf]);
+	return (WaveCase){args, NULL, NULL};
+}
+
+static bool igemm_out(int i)
+{
+	char args[512];
+	WaveCase c = igemm_case(i, args, sizeof args);
+	return left_out("igemm", &c, i, true);
+}
+
+static bool scheduled_out(int i) { return left_out("scheduled", &scheduled[i / 2], i, true); }
+
 START_TEST(wave_case)
 {
-	if (sampled_out(_i))
-		return;
+	int i = case_runs.at[_i];
 	case_tag = "case";
-	run_case(&cases[_i / 2], _i);
+	run_case(&cases[i / 2], i);
 }
 END_TEST
 
 START_TEST(wave_igemm)
 {
-	int nf = (int)ARRAY_LEN(igemm_files);
+	int i = igemm_runs.at[_i];
 	char args[512];
-	snprintf(args, sizeof args, "%s %s", igemm_files[_i / 2 % nf], igemm_shapes[_i / 2 / nf]);
-	WaveCase c = {args, NULL, NULL};
-	if (sampled_out(_i))
-		return;
+	WaveCase c = igemm_case(i, args, sizeof args);
 	case_tag = "igemm";
-	run_case(&c, _i);
+	run_case(&c, i);
 }
 END_TEST
 
 START_TEST(wave_scheduled)
 {
-	if (sampled_out(_i))
-		return;
+	int i = scheduled_runs.at[_i];
 	case_tag = "scheduled";
-	run_case(&scheduled[_i / 2], _i);
+	run_case(&scheduled[i / 2], i);
 }
 END_TEST
 
@@ -2265,19 +2309,22 @@ static const WaveCase huge[] = {
 	 "--max-instructions 100000000000", NULL, NULL},
 };
 
+static bool huge_out(int i) { return left_out("huge", &huge[i / 2], i, false); }
+static bool slow_out(int i) { return left_out("slow", &slow[i / 2], i, true); }
+
 START_TEST(wave_huge)
 {
+	int i = huge_runs.at[_i];
 	case_tag = "huge";
-	run_case(&huge[_i / 2], _i);
+	run_case(&huge[i / 2], i);
 }
 END_TEST
 
 START_TEST(wave_slow)
 {
-	if (sampled_out(_i))
-		return;
+	int i = slow_runs.at[_i];
 	case_tag = "slow";
-	run_case(&slow[_i / 2], _i);
+	run_case(&slow[i / 2], i);
 }
 END_TEST
 
@@ -2693,15 +2740,16 @@ static const WaveCase gfx950[] = {
 		NULL, NULL},
 };
 
+/* one run per case, the adversarial one (the strict modes find what the
+ * default order would, and more; the plain gfx950 run of every case cost
+ * make check about 25 s): run 2i + 1 of case i */
+static bool gfx950_out(int i) { return left_out("gfx950", &gfx950[i], 2 * i + 1, true); }
+
 START_TEST(wave_gfx950)
 {
-	/* one run per case, the adversarial one (the strict modes find what
-	 * the default order would, and more; the plain gfx950 run of every
-	 * case cost make check about 25 s) */
-	if (sampled_out(2 * _i + 1))
-		return;
+	int i = gfx950_runs.at[_i];
 	case_tag = "gfx950";
-	run_case_on(&gfx950[_i], 2 * _i + 1, "gfx950", true);
+	run_case_on(&gfx950[i], 2 * i + 1, "gfx950", true);
 }
 END_TEST
 
@@ -2920,12 +2968,13 @@ static const WaveCase slow950[] = {
 		NULL, NULL},
 };
 
+static bool slow950_out(int i) { return left_out("slow950", &slow950[i / 2], i, false); }
+
 START_TEST(wave_slow950)
 {
-	if (shard_index != 0)
-		return;
+	int i = slow950_runs.at[_i];
 	case_tag = "slow950";
-	run_case_on(&slow950[_i / 2], _i, "gfx950", _i % 2);
+	run_case_on(&slow950[i / 2], i, "gfx950", i % 2);
 }
 END_TEST
 
@@ -2959,12 +3008,13 @@ START_TEST(waveasm_emission)
 }
 END_TEST
 
+static bool known_out(int i) { return left_out("known", &known_bugs[i / 2], i, false); }
+
 START_TEST(wave_known_bug)
 {
-	if (shard_index != 0)
-		return;
+	int i = known_runs.at[_i];
 	case_tag = "known";
-	run_case(&known_bugs[_i / 2], _i);
+	run_case(&known_bugs[i / 2], i);
 }
 END_TEST
 
@@ -2980,35 +3030,7 @@ int main(void)
 		printf("wave: running the cases numbered %d modulo %d (WAVECC_WAVE_SAMPLE, WAVECC_WAVE_SAMPLE_AT)\n",
 			sample_at, sample_every);
 	}
-	Suite *s = suite_create("compile/wave");
-	TCase *tc = tcase_create("wave");
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, wave_case, 0, (int)(2 * ARRAY_LEN(cases)));
-	tcase_add_loop_test(tc, wave_igemm, 0, (int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)));
-	tcase_add_loop_test(tc, wave_scheduled, 0, (int)(2 * ARRAY_LEN(scheduled)));
-	tcase_add_loop_test(tc, wave_gfx950, 0, (int)ARRAY_LEN(gfx950));
-	tcase_add_test(tc, waveasm_emission);
-	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
-	if (slow_on && strcmp(slow_on, "1") == 0) {
-		TCase *ts = tcase_create("slow");
-		tcase_set_timeout(ts, 3600);
-		tcase_add_loop_test(ts, wave_slow, 0, (int)(2 * ARRAY_LEN(slow)));
-		suite_add_tcase(s, ts);
-		/* gfx950's slow shapes, a case of their own (CK_RUN_CASE=slow950):
-		 * several run for minutes each, too long for .ci/run's slice */
-		TCase *t9 = tcase_create("slow950");
-		tcase_set_timeout(t9, 3600);
-		tcase_add_loop_test(t9, wave_slow950, 0, (int)(2 * ARRAY_LEN(slow950)));
-		suite_add_tcase(s, t9);
-		TCase *th = tcase_create("huge");
-		tcase_set_timeout(th, 7200);
-		tcase_add_loop_test(th, wave_huge, 0, (int)(2 * ARRAY_LEN(huge)));
-		suite_add_tcase(s, th);
-	}
-	const char *known = getenv("WAVECC_WAVE_KNOWN");
-	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0)
-		tcase_add_loop_test(tc, wave_known_bug, 0, 2 * known_bug_count());
-	suite_add_tcase(s, tc);
+	/* the shards first: each registers the runs it takes */
 	const char *jobs = getenv("WAVECC_WAVE_JOBS");
 	shard_jobs = jobs && atoi(jobs) > 1 ? (atoi(jobs) > 16 ? 16 : atoi(jobs)) : 1;
 	pid_t child[16];
@@ -3030,6 +3052,47 @@ int main(void)
 		}
 		child[nchild++] = pid;
 	}
+	case_runs = runs_of((int)(2 * ARRAY_LEN(cases)), case_out);
+	igemm_runs = runs_of((int)(2 * ARRAY_LEN(igemm_files) * ARRAY_LEN(igemm_shapes)), igemm_out);
+	scheduled_runs = runs_of((int)(2 * ARRAY_LEN(scheduled)), scheduled_out);
+	gfx950_runs = runs_of((int)ARRAY_LEN(gfx950), gfx950_out);
+	Suite *s = suite_create("compile/wave");
+	TCase *tc = tcase_create("wave");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, wave_case, 0, case_runs.n);
+	tcase_add_loop_test(tc, wave_igemm, 0, igemm_runs.n);
+	tcase_add_loop_test(tc, wave_scheduled, 0, scheduled_runs.n);
+	tcase_add_loop_test(tc, wave_gfx950, 0, gfx950_runs.n);
+	/* compile-only checks: once (shard 0), not under a filter, and not
+	 * again in the runs make check leaves out (WAVECC_WAVE_RUNS=other) */
+	if (shard_index == 0 && !(case_filter && *case_filter) && runs_mode != RUNS_OTHER)
+		tcase_add_test(tc, waveasm_emission);
+	const char *slow_on = getenv("WAVECC_WAVE_SLOW");
+	if (slow_on && strcmp(slow_on, "1") == 0) {
+		TCase *ts = tcase_create("slow");
+		tcase_set_timeout(ts, 3600);
+		slow_runs = runs_of((int)(2 * ARRAY_LEN(slow)), slow_out);
+		tcase_add_loop_test(ts, wave_slow, 0, slow_runs.n);
+		suite_add_tcase(s, ts);
+		/* gfx950's slow shapes, a case of their own (CK_RUN_CASE=slow950):
+		 * several run for minutes each, too long for .ci/run's slice */
+		TCase *t9 = tcase_create("slow950");
+		tcase_set_timeout(t9, 3600);
+		slow950_runs = runs_of((int)(2 * ARRAY_LEN(slow950)), slow950_out);
+		tcase_add_loop_test(t9, wave_slow950, 0, slow950_runs.n);
+		suite_add_tcase(s, t9);
+		TCase *th = tcase_create("huge");
+		tcase_set_timeout(th, 7200);
+		huge_runs = runs_of((int)(2 * ARRAY_LEN(huge)), huge_out);
+		tcase_add_loop_test(th, wave_huge, 0, huge_runs.n);
+		suite_add_tcase(s, th);
+	}
+	const char *known = getenv("WAVECC_WAVE_KNOWN");
+	if (known && strcmp(known, "1") == 0 && known_bug_count() > 0) {
+		known_runs = runs_of(2 * known_bug_count(), known_out);
+		tcase_add_loop_test(tc, wave_known_bug, 0, known_runs.n);
+	}
+	suite_add_tcase(s, tc);
 	int rc = run_suite(s);
 	for (int j = 0; j < nchild; j++) {
 		int st = 0;
