@@ -662,7 +662,7 @@ static bool reorder_over_counts(Analysis *c, Sym *const e[3], Sym *ex[3], bool r
 		if (!rt[g])
 			continue;
 		const DimDist *d = runtime_grid_dim(c, g);
-		char nn[8], rn[8];
+		char nn[16], rn[16]; /* room for any int g */
 		snprintf(nn, sizeof nn, "$NWG%d", g);
 		snprintf(rn, sizeof rn, "$RWG%d", g);
 		Sym *cnt = sym_symbol(sc, nn), *rem = sym_symbol(sc, rn);
