@@ -161,6 +161,20 @@ int run_suite(Suite *s)
 	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+void test_add_loop_sampled(TCase *tc, const TTest *t, int n)
+{
+	const char *every = getenv("WAVECC_TEST_SAMPLE"), *at = getenv("WAVECC_TEST_SAMPLE_AT");
+	int k = every ? atoi(every) : 1;
+	if (k <= 1) {
+		_tcase_add_test(tc, t, 0, 0, 0, n);
+		return;
+	}
+	int a = at ? abs(atoi(at)) % k : 0;
+	for (int i = 0; i < n; i++)
+		if ((i + i / k) % k == a)
+			_tcase_add_test(tc, t, 0, 0, i, i + 1);
+}
+
 typedef struct TestAnn {
 	char kind[16];
 	char text[512];

@@ -58,4 +58,12 @@ int test_each_file(const char *subdir, const char *suffix, void (*fn)(const char
 /* Run a suite with Check and return the exit status for main(). */
 int run_suite(Suite *s);
 
+/* tcase_add_loop_test(tc, t, 0, n) for the iterations this run samples.
+ * With WAVECC_TEST_SAMPLE=K (K > 1; make check-asan sets it) iteration i
+ * runs when (i + i / K) % K == WAVECC_TEST_SAMPLE_AT % K: one in K, and
+ * for loops whose iterations come in pairs per target (i % 2) a sample of
+ * 2 takes each case once, on the targets in turn. Without it every
+ * iteration runs. The others are not registered (no fork). */
+void test_add_loop_sampled(TCase *tc, const TTest *t, int n);
+
 #endif

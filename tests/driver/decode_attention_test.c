@@ -161,7 +161,7 @@ int main(void)
 	Suite *s = suite_create("driver.decode_attention");
 	TCase *tc = tcase_create("two_launches");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, decode_two_launches, 0, (int)(2 * ARRAY_LEN(cases)));
+	test_add_loop_sampled(tc, decode_two_launches, (int)(2 * ARRAY_LEN(cases)));
 	suite_add_tcase(s, tc);
 	const char *slow = getenv("WAVECC_WAVE_SLOW");
 	if (slow && strcmp(slow, "1") == 0) {

@@ -225,19 +225,19 @@ int main(void)
 	Suite *s = suite_create("compile/dynmap");
 	TCase *tc = tcase_create("dynmap");
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, offset_in_loop, 0, (int)(2 * ARRAY_LEN(loop_shapes)));
+	test_add_loop_sampled(tc, offset_in_loop, (int)(2 * ARRAY_LEN(loop_shapes)));
 	tcase_add_test(tc, row_offset_stays_wide);
 	tcase_add_loop_test(tc, rejected, 0, (int)ARRAY_LEN(rejects));
-	tcase_add_loop_test(tc, paged_gather, 0, (int)(4 * ARRAY_LEN(paged_shapes)));
-	tcase_add_loop_test(tc, paged_gather_computed, 0, (int)(2 * ARRAY_LEN(paged_shapes)));
-	tcase_add_loop_test(tc, second_mapping_relayout, 0, (int)(2 * ARRAY_LEN(two_shapes)));
+	test_add_loop_sampled(tc, paged_gather, (int)(4 * ARRAY_LEN(paged_shapes)));
+	test_add_loop_sampled(tc, paged_gather_computed, (int)(2 * ARRAY_LEN(paged_shapes)));
+	test_add_loop_sampled(tc, second_mapping_relayout, (int)(2 * ARRAY_LEN(two_shapes)));
 	tcase_add_test(tc, offset_one_stays_wide);
 	tcase_add_loop_test(tc, other_row, 0, 2);
 	tcase_add_test(tc, other_row_computed_interp);
 	tcase_add_test(tc, relayout_across_workgroups_rejected);
-	tcase_add_loop_test(tc, mapped_offset_in_loop, 0, (int)(2 * ARRAY_LEN(loop_shapes)));
+	test_add_loop_sampled(tc, mapped_offset_in_loop, (int)(2 * ARRAY_LEN(loop_shapes)));
 	tcase_add_test(tc, mapped_offset_outside_loop_rejected);
-	tcase_add_loop_test(tc, paged_gemm, 0, (int)(2 * ARRAY_LEN(gemm_pages)));
+	test_add_loop_sampled(tc, paged_gemm, (int)(2 * ARRAY_LEN(gemm_pages)));
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -640,12 +640,12 @@ static Suite *elt_suite(void)
 	Suite *s = suite_create("elt_ops");
 	TCase *tc = tcase_create("run");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, elt_case, 0, (int)(2 * ARRAY_LEN(cases)));
+	test_add_loop_sampled(tc, elt_case, (int)(2 * ARRAY_LEN(cases)));
 	tcase_add_loop_test(tc, elt_rejected, 0, (int)ARRAY_LEN(rejected));
 	tcase_add_loop_test(tc, scalar_cond_copy_runs, 0, 2);
-	tcase_add_loop_test(tc, special_values, 0, (int)(2 * ARRAY_LEN(special_ops)));
-	tcase_add_loop_test(tc, remf_exact, 0, (int)(2 * ARRAY_LEN(exact_ops)));
-	tcase_add_loop_test(tc, exact_16bit, 0, (int)(4 * ARRAY_LEN(exact_ops)));
+	test_add_loop_sampled(tc, special_values, (int)(2 * ARRAY_LEN(special_ops)));
+	test_add_loop_sampled(tc, remf_exact, (int)(2 * ARRAY_LEN(exact_ops)));
+	test_add_loop_sampled(tc, exact_16bit, (int)(4 * ARRAY_LEN(exact_ops)));
 	suite_add_tcase(s, tc);
 	return s;
 }

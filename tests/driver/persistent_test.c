@@ -94,7 +94,7 @@ int main(void)
 	Suite *s = suite_create("driver.persistent");
 	TCase *tc = tcase_create("against_gemm");
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, persistent_against_gemm, 0, (int)ARRAY_LEN(cases));
+	test_add_loop_sampled(tc, persistent_against_gemm, (int)ARRAY_LEN(cases));
 	suite_add_tcase(s, tc);
 	return run_suite(s);
 }

@@ -624,12 +624,12 @@ int main(void)
 	Suite *s = suite_create("driver/prefetch");
 	TCase *tc = tcase_create("prefetch");
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, prefetched_gemm_passes, 0, 4 * NGEMM);
-	tcase_add_loop_test(tc, four_stage_gemm_passes, 0, 2 * NGEMM);
-	tcase_add_loop_test(tc, four_stage_kept_gemm_passes, 0, 2 * NKEPT);
+	test_add_loop_sampled(tc, prefetched_gemm_passes, 4 * NGEMM);
+	test_add_loop_sampled(tc, four_stage_gemm_passes, 2 * NGEMM);
+	test_add_loop_sampled(tc, four_stage_kept_gemm_passes, 2 * NKEPT);
 	tcase_add_test(tc, prefetch_loads_after_the_mfmas);
 	tcase_add_test(tc, unaligned_k_loop_is_split);
-	tcase_add_loop_test(tc, split_loop_passes, 0, 8 * NSPLIT);
+	test_add_loop_sampled(tc, split_loop_passes, 8 * NSPLIT);
 	tcase_add_test(tc, four_stage_reads_the_next_trip);
 	tcase_add_test(tc, default_schedule);
 	tcase_add_test(tc, kernel_options_are_read);

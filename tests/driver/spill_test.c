@@ -122,7 +122,7 @@ int main(void)
 	Suite *s = suite_create("driver/spill");
 	TCase *tc = tcase_create("spill");
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, spilled_kernel_passes_strictly, 0, 2 * NKERNELS);
+	test_add_loop_sampled(tc, spilled_kernel_passes_strictly, 2 * NKERNELS);
 	tcase_add_test(tc, private_segment_per_target);
 	suite_add_tcase(s, tc);
 	return run_suite(s);

@@ -29,7 +29,7 @@ $(ASAN_BUILD)/mutate_fuzz: tests/fuzz/mutate.c
 		$(shell pkg-config --cflags jansson) $< $(shell pkg-config --libs jansson) -o $@
 
 run: $(ASAN_BUILD)/mutate_fuzz
-	$(MAKE) BUILD=$(ASAN_BUILD) OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" all
+	$(MAKE) BUILD=$(ASAN_BUILD) OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN) -no-pie" all
 	rm -rf $(MUTATE_OUT)
 	$(ASAN_BUILD)/mutate_fuzz --wavecc $(ASAN_BUILD)/wavecc --seed $(MUTATE_SEED) --count $(MUTATE_COUNT) \
 		--seconds $(MUTATE_SECONDS) --timeout $(MUTATE_TIMEOUT) --mem-limit $(MUTATE_MEM_MB) --out $(MUTATE_OUT) \
