@@ -208,6 +208,26 @@ START_TEST(long_loop_assembles_and_passes)
 }
 END_TEST
 
+/* Issue 31's case 6(a) as the campaign wrote it: 200 exp ops (no log) on
+ * the MMA result in the K loop of examples/gemm_global_unaligned.json
+ * (tests/driver/data/long_loop_exp200.json), compiled through the CLI at the
+ * hardware's reach on both targets: the assembly holds a long branch and
+ * the run PASSes. Every element is +inf (exp of exp overflows within a few
+ * ops), so the values are checked by long_loop_assembles_and_passes's
+ * exp/log form; this case checks the branch on gfx90a too. */
+START_TEST(exp200_loop_on_both_targets)
+{
+	const char *f = "tests/driver/data/long_loop_exp200.json";
+	CmdResult r = test_wavecc("compile %s --mcpu %s -S -o -", f, targets[_i]);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "s_setpc_b64"), "%s: status %d\n%s", targets[_i], r.status, r.err);
+	cmd_result_free(&r);
+	r = test_wavecc("run %s --mcpu %s", f, targets[_i]);
+	ck_assert_msg(r.status == 0 && strstr(r.out, "\nPASS\n"), "%s: status %d\n%s%s", targets[_i], r.status, r.out,
+		      r.err);
+	cmd_result_free(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("long_branch");
@@ -216,6 +236,7 @@ int main(void)
 	tcase_add_test(t, sizes_bound_what_llvm_mc_encodes);
 	tcase_add_test(t, every_branch_long_still_passes);
 	tcase_add_test(t, long_loop_assembles_and_passes);
+	tcase_add_loop_test(t, exp200_loop_on_both_targets, 0, 2);
 	suite_add_tcase(s, t);
 	return run_suite(s);
 }

@@ -358,6 +358,12 @@ static const WaveCase cases[] = {
 	{"loop_pipeline_dynamic_k.json -D K=32 --schedule prefetch", NULL, NULL},
 	{"loop_pipeline_dynamic_k.json -D K=64 --schedule prefetch", NULL, NULL},
 	{"loop_pipeline_dynamic_k.json -D K=96 --schedule prefetch", NULL, NULL},
+	/* lit_tests/kernel/wave/scheduling_to_mlir.py::test_gemm_dynamic_pipelined_trace:
+	 * the same kernel at its subs (M 128, N 256, 64x64x32, K dynamic, PREFETCH) */
+	{"loop_pipeline_dynamic_k.json -D M=128 -D N=256 -D BLOCK_M=64 -D BLOCK_N=64 -D K=128 --schedule prefetch", NULL,
+	 NULL},
+	{"loop_pipeline_dynamic_k.json -D M=128 -D N=256 -D BLOCK_M=64 -D BLOCK_N=64 -D K=133 --schedule prefetch", NULL,
+	 NULL},
 	{"loop_pipeline_dynamic_k.json -D K=133 --schedule prefetch", NULL, NULL},
 	/* test_gemm_pipelined_remainder_start (require_cdna4 in Wave, an f16
 	 * MFMA every CDNA target has): M, N, K dynamic, 64x64x256 tiles, at
@@ -1232,6 +1238,12 @@ static const WaveCase cases[] = {
 	 "-D LAST_ACCEPTED_RETRIEVE_IDX=0 -D NUM_ACCEPTED_TOKENS=0 -D LAST_OFFSET=0 -D LAST_IDX=0", NULL, NULL},
 	{"speculative_sampling_t0.json -D num_spec_tokens=4 -D CUR_INDEX=0 -D DRAFT_TOKEN_ID=0 -D CUR_PROB_OFFSET=0 "
 	 "-D LAST_ACCEPTED_RETRIEVE_IDX=0 -D NUM_ACCEPTED_TOKENS=0 -D LAST_OFFSET=0 -D LAST_IDX=0", NULL, NULL},
+	/* lit_tests/kernel/wave/speculative_decoding.py::test_speculative_decoding:
+	 * the template at batch 10, 3 speculative tokens, both thresholds 0.01 */
+	{"speculative_sampling_lit.json -D BATCH_SIZE=10 -D NUM_SPECULATIVE_TOKENS=3 -D num_spec_tokens=3 -D CUR_INDEX=0 "
+	 "-D DRAFT_TOKEN_ID=0 -D CUR_PROB_OFFSET=0 -D LAST_ACCEPTED_RETRIEVE_IDX=0 -D NUM_ACCEPTED_TOKENS=0 -D LAST_OFFSET=0 "
+	 "-D LAST_IDX=0",
+	 NULL, NULL},
 	/* testSequentialBatchedGemmWhileWithOutputSum: its inner accumulator
 	 * is [M, N] while a and b are [B, M, K] and [B, N, K] (B of vector
 	 * shape 0, one index inside the loop over B); INIT 0 (Wave's) and 3 */
