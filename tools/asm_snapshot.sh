@@ -1,6 +1,7 @@
 #!/bin/sh
-# asm_snapshot.sh DIR — the assembly wavecc emits for every example
-# (examples/*.json, gfx942 and gfx90a) and every Wave transcription case
+# asm_snapshot.sh DIR — the assembly wavecc emits for every example and
+# every kernel of tests/driver/data at its own symbols (gfx942, gfx90a and
+# gfx950; a rejection's message is its file) and every Wave transcription case
 # (tests/driver/wave_test.c's tables, with WAVECC_WAVE_ASM_DIR), one file
 # each under DIR, so that a change's effect on generated code is a diff:
 #   tools/asm_snapshot.sh /tmp/before; (change); tools/asm_snapshot.sh /tmp/after
@@ -17,10 +18,11 @@ BUILD=${BUILD:-build}
 bin=${WAVECC:-$PWD/$BUILD/wavecc}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-for f in examples/*.json; do
-	for t in gfx942 gfx90a; do
+for f in examples/*.json tests/driver/data/*.json; do
+	case $f in examples/*) kind=example ;; *) kind=data ;; esac
+	for t in gfx942 gfx90a gfx950; do
 		n=$(basename "$f" .json)
-		{ echo "// $f --mcpu $t"; "$bin" compile "$f" --mcpu "$t" -S -o - 2>&1 || true; } > "$out/example-$n-$t.s"
+		{ echo "// $f --mcpu $t"; "$bin" compile "$f" --mcpu "$t" -S -o - 2>&1 || true; } > "$out/$kind-$n-$t.s"
 	done
 done
 WAVECC_WAVE_ASM_DIR="$out" WAVECC_BIN="$bin" WAVECC_ROOT="$PWD" WAVECC_BUILD="$PWD/$BUILD" \
