@@ -749,7 +749,7 @@ static int setup_grid(Run *r)
  * the slowest digit). */
 static void bind_workgroup_ids(Run *r)
 {
-	char name[8];
+	char name[16]; /* room for any int */
 	int64_t lin = 0;
 	for (int g = 0; g < MAX(r->ng, 3); g++) {
 		if (g >= 2) {

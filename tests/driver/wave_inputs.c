@@ -300,7 +300,7 @@ const char *wave_quant_input(const char *spec, char *opt, size_t len)
 	uint64_t s = (uint64_t)n * 31 + (uint64_t)(unsigned char)name[0];
 	for (int64_t i = 0; i < n; i++)
 		dtype_store(DT_F16, v, (uint64_t)i, ceil(fmin(fmax(gauss(&s) * (double)scale, (double)-scale), (double)scale)));
-	char dir[200], dims[96] = "", path[4096], err[256];
+	char dir[512], dims[96] = "", path[4096], err[256];
 	for (int i = 0; i < rank; i++) /* the shape in the name: one file per spec */
 		snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", i ? "x" : "", (long long)d[i]);
 	snprintf(dir, sizeof dir, "wave_inputs_quant_%s_%s_%ld", name, dims, scale);
@@ -447,7 +447,7 @@ const char *wave_randint_input(const char *spec, char *opt, size_t len)
 	uint64_t s = (uint64_t)n * 7907 * 31 + (uint64_t)(hi - lo) + (uint64_t)(unsigned char)name[0];
 	for (int64_t i = 0; i < n; i++)
 		v[i] = (int32_t)(lo + (long)(next(&s) % (uint64_t)(hi - lo)));
-	char dir[200], dims[96] = "", path[4096], err[256];
+	char dir[512], dims[96] = "", path[4096], err[256];
 	for (int i = 0; i < rank; i++)
 		snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", i ? "x" : "", (long long)d[i]);
 	snprintf(dir, sizeof dir, "wave_inputs_randint_%s_%s_%ld_%ld", name, dims, lo, hi);
