@@ -59,7 +59,7 @@ TEST_COMMON = $(wildcard tests/*.c)
 # interp/attention: big reference attentions, interp/cli: the command). A
 # new suite joins the fast tier by being listed here.
 FAST_SUITES = \
-	util/util util/npy util/match_checks asm/asm_cache \
+	util/util util/npy util/match_checks util/loop_sample asm/asm_cache \
 	ir/graph ir/mir ir/mir_parse ir/isa/isa ir/sym/sym ir/sym/sym_corpus ir/sym/sym_random \
 	frontend/frontend \
 	interp/tensor interp/ops interp/control interp/elementwise interp/gemm interp/loops interp/mma_fast interp/mx interp/wave_ref \
@@ -278,8 +278,9 @@ SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fra
 # WAVECC_WAVE_SAMPLE_AT picks the 24th. The other suites' loops over kernels
 # the emulator runs (test_add_loop_sampled, tests/test.h) run one iteration
 # in 2 there, the other half the next day (WAVECC_TEST_SAMPLE=1: all).
-# ASAN_LEAVE_OUT names suites the sanitized run leaves out: cli/profile (the cycle model over many kernels,
-# 220 s sanitized; the model's code runs sanitized in loader/timing's suites).
+# ASAN_LEAVE_OUT names suites the sanitized run leaves out: cli/profile
+# (the cycle model over many kernels, 220 s sanitized; the model's code
+# runs sanitized in loader/timing's suites).
 ASAN_LEAVE_OUT ?= cli/profile
 SAN_LOG = $(CURDIR)/build-asan/sanitizer
 # The sanitized programs link without PIE (-no-pie): UBSan's check-site data
