@@ -53,7 +53,7 @@ START_TEST(two_days_cover_each_pair_once)
 {
 	int seen[16] = {0};
 	for (int day = 0; day < 2; day++) {
-		char at[8];
+		char at[16];
 		snprintf(at, sizeof at, "%d", day);
 		ck_assert_int_eq(sample("2", at, 16), 8);
 		for (int j = 0; j < nran; j++)
